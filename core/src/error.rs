@@ -1,0 +1,127 @@
+//! Stable error codes shared by every host.
+//!
+//! Each failure the core can report has an [`ErrorCode`] whose string form
+//! (`ErrorCode::as_str`) is part of the wire protocol: it travels in the
+//! payload of `network.event.error` events and in HTTP error bodies, so it
+//! never changes once released. Human-readable detail lives in the message.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// Every stable error code the protocol defines.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorCode {
+    /// A frame or body is not valid JSON or not an event envelope.
+    MalformedEvent,
+    /// An address failed to parse.
+    InvalidAddress,
+    /// An event type failed to parse.
+    InvalidEventType,
+    /// An event id is not a ULID.
+    InvalidEventId,
+    /// A network id failed to parse.
+    InvalidNetworkId,
+    /// The payload, metadata or type exceeds the network's limits.
+    TooLarge,
+    /// The sender has not joined the network on this connection.
+    NotJoined,
+    /// The event's `source` is not the authenticated member's address.
+    SourceMismatch,
+    /// The sender may not emit this event type (reserved `network.*` responses).
+    ReservedType,
+    /// The event names a different network than the one it was sent to.
+    WrongNetwork,
+    /// The target does not exist in this network.
+    UnknownTarget,
+    /// The target lives in another network and no bridge is configured.
+    CrossNetwork,
+    /// Joining was refused by the access policy or credentials.
+    AccessDenied,
+    /// The member's role does not allow the operation (e.g. observers emitting).
+    Forbidden,
+    /// The network is paused or archived.
+    NetworkUnavailable,
+    /// The network does not exist.
+    NotFound,
+}
+
+impl ErrorCode {
+    /// The stable wire form of this code.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::MalformedEvent => "malformed_event",
+            Self::InvalidAddress => "invalid_address",
+            Self::InvalidEventType => "invalid_event_type",
+            Self::InvalidEventId => "invalid_event_id",
+            Self::InvalidNetworkId => "invalid_network_id",
+            Self::TooLarge => "too_large",
+            Self::NotJoined => "not_joined",
+            Self::SourceMismatch => "source_mismatch",
+            Self::ReservedType => "reserved_type",
+            Self::WrongNetwork => "wrong_network",
+            Self::UnknownTarget => "unknown_target",
+            Self::CrossNetwork => "cross_network",
+            Self::AccessDenied => "access_denied",
+            Self::Forbidden => "forbidden",
+            Self::NetworkUnavailable => "network_unavailable",
+            Self::NotFound => "not_found",
+        }
+    }
+}
+
+impl fmt::Display for ErrorCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Anything in the core that can carry a stable code.
+pub trait Coded {
+    /// The stable code for this error.
+    fn code(&self) -> ErrorCode;
+}
+
+/// A protocol-level rejection: a code and a message for people.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, Serialize, Deserialize)]
+#[error("{code}: {message}")]
+pub struct Rejection {
+    /// Stable machine-readable code.
+    pub code: ErrorCode,
+    /// Explanation for people.
+    pub message: String,
+}
+
+impl Rejection {
+    /// A rejection with the given code and message.
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
+        Self {
+            code,
+            message: message.into(),
+        }
+    }
+}
+
+impl<E: Coded + fmt::Display> From<&E> for Rejection {
+    fn from(err: &E) -> Self {
+        Self::new(err.code(), err.to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn serde_form_equals_as_str() {
+        for code in [
+            ErrorCode::MalformedEvent,
+            ErrorCode::SourceMismatch,
+            ErrorCode::CrossNetwork,
+            ErrorCode::NetworkUnavailable,
+        ] {
+            let json = serde_json::to_string(&code).unwrap_or_default();
+            assert_eq!(json, format!("\"{}\"", code.as_str()));
+        }
+    }
+}

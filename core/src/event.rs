@@ -1,0 +1,432 @@
+//! The event envelope of seed 000 §6 and its validating JSON codec.
+//!
+//! ```json
+//! {"id": "01J…", "type": "workspace.message.posted", "source": "agent:alice",
+//!  "target": "channel/general", "payload": {"content": "hello"},
+//!  "metadata": {"in_reply_to": "01J…"}, "timestamp": 1709337600000, "network": "demo"}
+//! ```
+//!
+//! [`Event::decode`] checks every field with its own validator and reports
+//! which one failed with a stable code, so a bad frame gets a precise
+//! `network.event.error` instead of a generic parse failure. Serialization
+//! is deterministic: struct fields in envelope order, object keys sorted.
+
+use crate::address::{Address, AddressError};
+use crate::error::{Coded, ErrorCode, Rejection};
+use crate::event_type::{EventType, EventTypeError};
+use crate::network_id::{NetworkId, NetworkIdError};
+use crate::ulid::{EventId, UlidError};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+/// Size limits applied to incoming events. Networks may configure their own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Limits {
+    /// Largest encoded frame accepted, in bytes.
+    pub max_frame_bytes: usize,
+    /// Largest encoded `payload`, in bytes.
+    pub max_payload_bytes: usize,
+    /// Largest encoded `metadata`, in bytes.
+    pub max_metadata_bytes: usize,
+    /// Longest `type`, in characters.
+    pub max_type_len: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Self {
+            max_frame_bytes: 1024 * 1024,
+            max_payload_bytes: 512 * 1024,
+            max_metadata_bytes: 16 * 1024,
+            max_type_len: 128,
+        }
+    }
+}
+
+/// One event: the only unit of communication in a network.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Event {
+    /// ULID, unique within the network.
+    pub id: EventId,
+    /// Hierarchical type.
+    #[serde(rename = "type")]
+    pub event_type: EventType,
+    /// Sender's address.
+    pub source: Address,
+    /// Recipient; never null (`agent:broadcast` for everyone, `core` for the network).
+    pub target: Address,
+    /// Event data.
+    #[serde(default = "empty_object")]
+    pub payload: Value,
+    /// Protocol-level metadata (`in_reply_to`, `visibility`, `refs`, …).
+    #[serde(default)]
+    pub metadata: Map<String, Value>,
+    /// Unix milliseconds at creation.
+    pub timestamp: u64,
+    /// The network the event belongs to; filled in by the network when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub network: Option<NetworkId>,
+}
+
+fn empty_object() -> Value {
+    Value::Object(Map::new())
+}
+
+/// Why bytes are not a valid event.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DecodeError {
+    /// The frame exceeds the frame limit.
+    #[error("frame of {size} bytes exceeds the limit of {max}")]
+    FrameTooLarge {
+        /// Frame size.
+        size: usize,
+        /// Limit.
+        max: usize,
+    },
+    /// Not JSON, or not an object with the envelope's fields.
+    #[error("not an event envelope: {0}")]
+    Malformed(String),
+    /// A required field is missing.
+    #[error("missing field {0:?}")]
+    Missing(&'static str),
+    /// A field has the wrong JSON type.
+    #[error("field {field:?} must be {expected}")]
+    WrongType {
+        /// The field.
+        field: &'static str,
+        /// The expected JSON type.
+        expected: &'static str,
+    },
+    /// `id` is not a ULID.
+    #[error("id: {0}")]
+    Id(#[from] UlidError),
+    /// `type` is invalid.
+    #[error("type: {0}")]
+    Type(#[from] EventTypeError),
+    /// `type` exceeds the network's limit.
+    #[error("type is longer than {0} characters")]
+    TypeTooLong(usize),
+    /// `source` or `target` is invalid.
+    #[error("{field}: {error}")]
+    Address {
+        /// `source` or `target`.
+        field: &'static str,
+        /// What was wrong.
+        error: AddressError,
+    },
+    /// `network` is invalid.
+    #[error("network: {0}")]
+    Network(#[from] NetworkIdError),
+    /// `payload` or `metadata` exceeds its limit.
+    #[error("{field} is {size} bytes, the limit is {max}")]
+    FieldTooLarge {
+        /// `payload` or `metadata`.
+        field: &'static str,
+        /// Encoded size.
+        size: usize,
+        /// Limit.
+        max: usize,
+    },
+}
+
+impl Coded for DecodeError {
+    fn code(&self) -> ErrorCode {
+        match self {
+            Self::FrameTooLarge { .. } | Self::FieldTooLarge { .. } | Self::TypeTooLong(_) => {
+                ErrorCode::TooLarge
+            }
+            Self::Malformed(_) | Self::Missing(_) | Self::WrongType { .. } => {
+                ErrorCode::MalformedEvent
+            }
+            Self::Id(e) => e.code(),
+            Self::Type(e) => e.code(),
+            Self::Address { error, .. } => error.code(),
+            Self::Network(e) => e.code(),
+        }
+    }
+}
+
+impl From<DecodeError> for Rejection {
+    fn from(err: DecodeError) -> Self {
+        Rejection::from(&err)
+    }
+}
+
+fn take_str<'a>(
+    object: &'a Map<String, Value>,
+    field: &'static str,
+) -> Result<&'a str, DecodeError> {
+    match object.get(field) {
+        None | Some(Value::Null) => Err(DecodeError::Missing(field)),
+        Some(Value::String(s)) => Ok(s),
+        Some(_) => Err(DecodeError::WrongType {
+            field,
+            expected: "a string",
+        }),
+    }
+}
+
+fn take_address(object: &Map<String, Value>, field: &'static str) -> Result<Address, DecodeError> {
+    take_str(object, field)?
+        .parse()
+        .map_err(|error| DecodeError::Address { field, error })
+}
+
+fn encoded_len(value: &Value) -> usize {
+    serde_json::to_vec(value)
+        .map(|v| v.len())
+        .unwrap_or(usize::MAX)
+}
+
+impl Event {
+    /// Decodes and validates one JSON frame against `limits`.
+    pub fn decode(frame: &str, limits: &Limits) -> Result<Self, DecodeError> {
+        if frame.len() > limits.max_frame_bytes {
+            return Err(DecodeError::FrameTooLarge {
+                size: frame.len(),
+                max: limits.max_frame_bytes,
+            });
+        }
+        let value: Value =
+            serde_json::from_str(frame).map_err(|e| DecodeError::Malformed(e.to_string()))?;
+        Self::from_value(value, limits)
+    }
+
+    /// Validates an already-parsed JSON value against `limits`.
+    pub fn from_value(value: Value, limits: &Limits) -> Result<Self, DecodeError> {
+        let Value::Object(mut object) = value else {
+            return Err(DecodeError::Malformed("expected a JSON object".into()));
+        };
+        let id: EventId = take_str(&object, "id")?.parse()?;
+        let type_str = take_str(&object, "type")?;
+        let event_type: EventType = type_str.parse()?;
+        if type_str.len() > limits.max_type_len {
+            return Err(DecodeError::TypeTooLong(limits.max_type_len));
+        }
+        let source = take_address(&object, "source")?;
+        let target = take_address(&object, "target")?;
+        let timestamp = match object.get("timestamp") {
+            None | Some(Value::Null) => return Err(DecodeError::Missing("timestamp")),
+            Some(v) => v.as_u64().ok_or(DecodeError::WrongType {
+                field: "timestamp",
+                expected: "a non-negative integer of milliseconds",
+            })?,
+        };
+        let network = match object.get("network") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(s)) => Some(s.parse()?),
+            Some(_) => {
+                return Err(DecodeError::WrongType {
+                    field: "network",
+                    expected: "a string",
+                });
+            }
+        };
+        let payload = object.remove("payload").unwrap_or_else(empty_object);
+        let payload = if payload.is_null() {
+            empty_object()
+        } else {
+            payload
+        };
+        let payload_size = encoded_len(&payload);
+        if payload_size > limits.max_payload_bytes {
+            return Err(DecodeError::FieldTooLarge {
+                field: "payload",
+                size: payload_size,
+                max: limits.max_payload_bytes,
+            });
+        }
+        let metadata = match object.remove("metadata") {
+            None | Some(Value::Null) => Map::new(),
+            Some(Value::Object(m)) => m,
+            Some(_) => {
+                return Err(DecodeError::WrongType {
+                    field: "metadata",
+                    expected: "an object",
+                });
+            }
+        };
+        let metadata_size = encoded_len(&Value::Object(metadata.clone()));
+        if metadata_size > limits.max_metadata_bytes {
+            return Err(DecodeError::FieldTooLarge {
+                field: "metadata",
+                size: metadata_size,
+                max: limits.max_metadata_bytes,
+            });
+        }
+        Ok(Self {
+            id,
+            event_type,
+            source,
+            target,
+            payload,
+            metadata,
+            timestamp,
+            network,
+        })
+    }
+
+    /// The deterministic JSON encoding of this event.
+    pub fn encode(&self) -> String {
+        // Every field serializes infallibly (strings, numbers, JSON values).
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    /// `metadata.in_reply_to`, when it is a valid event id.
+    pub fn in_reply_to(&self) -> Option<EventId> {
+        self.metadata
+            .get("in_reply_to")
+            .and_then(Value::as_str)
+            .and_then(|s| s.parse().ok())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+    use serde_json::json;
+
+    const ID: &str = "01HQV2WA000000000000000000";
+
+    fn valid() -> Value {
+        json!({
+            "id": ID, "type": "workspace.message.posted", "source": "openagents:claude",
+            "target": "channel/session-1", "payload": {"content": "hello"},
+            "metadata": {"in_reply_to": ID}, "timestamp": 1709337600000u64, "network": "a1b2c3d4"
+        })
+    }
+
+    fn decode(v: &Value) -> Result<Event, DecodeError> {
+        Event::decode(&v.to_string(), &Limits::default())
+    }
+
+    #[test]
+    fn decodes_the_seed_example_and_round_trips() {
+        let event = decode(&valid()).unwrap();
+        assert_eq!(event.source.to_string(), "openagents:claude");
+        assert_eq!(
+            event.in_reply_to().map(|i| i.to_string()).as_deref(),
+            Some(ID)
+        );
+        let again = Event::decode(&event.encode(), &Limits::default()).unwrap();
+        assert_eq!(again, event);
+    }
+
+    #[test]
+    fn encoding_is_deterministic_and_in_envelope_order() {
+        let event = decode(&valid()).unwrap();
+        let text = event.encode();
+        let positions: Vec<usize> = [
+            "\"id\"",
+            "\"type\"",
+            "\"source\"",
+            "\"target\"",
+            "\"payload\"",
+            "\"metadata\"",
+            "\"timestamp\"",
+            "\"network\"",
+        ]
+        .iter()
+        .map(|k| text.find(k).unwrap())
+        .collect();
+        assert!(positions.windows(2).all(|w| w[0] < w[1]), "{text}");
+    }
+
+    #[test]
+    fn each_bad_field_gets_its_own_code() {
+        let cases: Vec<(&str, Value, ErrorCode)> = vec![
+            ("id", json!("nope"), ErrorCode::InvalidEventId),
+            ("type", json!("Bad"), ErrorCode::InvalidEventType),
+            ("source", json!("channel/"), ErrorCode::InvalidAddress),
+            ("target", json!(null), ErrorCode::MalformedEvent),
+            ("timestamp", json!(-1), ErrorCode::MalformedEvent),
+            ("network", json!("UPPER"), ErrorCode::InvalidNetworkId),
+            ("metadata", json!([1]), ErrorCode::MalformedEvent),
+        ];
+        for (field, value, code) in cases {
+            let mut v = valid();
+            v[field] = value;
+            assert_eq!(decode(&v).unwrap_err().code(), code, "{field}");
+        }
+        assert_eq!(
+            Event::decode("{not json", &Limits::default())
+                .unwrap_err()
+                .code(),
+            ErrorCode::MalformedEvent
+        );
+        assert_eq!(
+            Event::decode("[]", &Limits::default()).unwrap_err().code(),
+            ErrorCode::MalformedEvent
+        );
+    }
+
+    #[test]
+    fn limits_are_enforced() {
+        let limits = Limits {
+            max_payload_bytes: 10,
+            max_metadata_bytes: 10,
+            max_type_len: 8,
+            max_frame_bytes: 400,
+        };
+        let mut v = valid();
+        v["metadata"] = json!({});
+        v["type"] = json!("a.b");
+        v["payload"] = json!({"content": "more than ten bytes"});
+        assert!(matches!(
+            Event::decode(&v.to_string(), &limits),
+            Err(DecodeError::FieldTooLarge {
+                field: "payload",
+                ..
+            })
+        ));
+        v["payload"] = json!({});
+        v["metadata"] = json!({"k": "more than ten bytes"});
+        assert!(matches!(
+            Event::decode(&v.to_string(), &limits),
+            Err(DecodeError::FieldTooLarge {
+                field: "metadata",
+                ..
+            })
+        ));
+        v["metadata"] = json!({});
+        v["type"] = json!("abcd.efghij");
+        assert_eq!(
+            Event::decode(&v.to_string(), &limits),
+            Err(DecodeError::TypeTooLong(8))
+        );
+        let huge = "x".repeat(500);
+        assert!(matches!(
+            Event::decode(&huge, &limits),
+            Err(DecodeError::FrameTooLarge { .. })
+        ));
+    }
+
+    #[test]
+    fn optional_fields_default() {
+        let mut v = valid();
+        let o = v.as_object_mut().unwrap();
+        o.remove("payload");
+        o.remove("metadata");
+        o.remove("network");
+        let event = decode(&v).unwrap();
+        assert_eq!(event.payload, json!({}));
+        assert!(event.metadata.is_empty());
+        assert_eq!(event.network, None);
+    }
+
+    proptest! {
+        #[test]
+        fn decode_never_panics(s in "\\PC{0,200}") {
+            let _ = Event::decode(&s, &Limits::default());
+        }
+
+        #[test]
+        fn decode_never_panics_on_envelope_like_json(
+            id in "\\PC{0,30}", ty in "\\PC{0,30}", src in "\\PC{0,30}", ts in any::<i64>()
+        ) {
+            let v = json!({"id": id, "type": ty, "source": src, "target": "core", "timestamp": ts});
+            let _ = decode(&v);
+        }
+    }
+}

@@ -1,0 +1,176 @@
+//! Event types: hierarchical, dot-separated names (`workspace.message.posted`).
+//!
+//! Segments are lowercase letters, digits, `_` and `-`; a type has at least
+//! two segments. The `network.*` namespace is reserved for the model's core
+//! events (seed 000 §6); every other namespace is an extension.
+
+use crate::error::{Coded, ErrorCode};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use std::fmt;
+use std::str::FromStr;
+
+/// Hard upper bound on a type's length; networks may set a lower limit.
+pub const MAX_EVENT_TYPE_LEN: usize = 255;
+
+/// Why a string is not an event type.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EventTypeError {
+    /// Longer than [`MAX_EVENT_TYPE_LEN`].
+    #[error("event type is longer than {MAX_EVENT_TYPE_LEN} characters")]
+    TooLong,
+    /// Fewer than two segments (`ping`).
+    #[error("event type needs at least two dot-separated segments, e.g. myapp.thing")]
+    TooFewSegments,
+    /// An empty segment (`a..b`, `.a`).
+    #[error("event type has an empty segment")]
+    EmptySegment,
+    /// A character outside `a-z 0-9 _ -`.
+    #[error("event type segments may contain only a-z, 0-9, '_' and '-', found {0:?}")]
+    Character(char),
+}
+
+impl Coded for EventTypeError {
+    fn code(&self) -> ErrorCode {
+        ErrorCode::InvalidEventType
+    }
+}
+
+/// A validated event type.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct EventType(String);
+
+impl EventType {
+    /// The type as a string slice.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// True for the reserved `network.*` namespace.
+    pub fn is_core(&self) -> bool {
+        self.0.starts_with("network.")
+    }
+
+    /// A type known at compile time to be valid; used for the model's own types.
+    pub(crate) fn from_static(s: &'static str) -> Self {
+        debug_assert!(s.parse::<EventType>().is_ok(), "invalid static type {s}");
+        Self(s.to_owned())
+    }
+}
+
+impl FromStr for EventType {
+    type Err = EventTypeError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        if s.len() > MAX_EVENT_TYPE_LEN {
+            return Err(EventTypeError::TooLong);
+        }
+        let mut segments = 0;
+        for segment in s.split('.') {
+            if segment.is_empty() {
+                return Err(EventTypeError::EmptySegment);
+            }
+            if let Some(bad) = segment
+                .chars()
+                .find(|c| !(c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, '_' | '-')))
+            {
+                return Err(EventTypeError::Character(bad));
+            }
+            segments += 1;
+        }
+        if segments < 2 {
+            return Err(EventTypeError::TooFewSegments);
+        }
+        Ok(Self(s.to_owned()))
+    }
+}
+
+impl fmt::Display for EventType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl Serialize for EventType {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&self.0)
+    }
+}
+
+impl<'de> Deserialize<'de> for EventType {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let s = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
+        s.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+/// The core event types of seed 000 appendix B.
+pub mod core_types {
+    /// An agent asks to join.
+    pub const AGENT_JOIN: &str = "network.agent.join";
+    /// An agent leaves.
+    pub const AGENT_LEAVE: &str = "network.agent.leave";
+    /// An agent asks for the roster.
+    pub const AGENT_DISCOVER: &str = "network.agent.discover";
+    /// The network's roster answer.
+    pub const AGENT_DISCOVER_RESPONSE: &str = "network.agent.discover.response";
+    /// An agent announces itself to everyone.
+    pub const AGENT_ANNOUNCE: &str = "network.agent.announce";
+    /// Health check.
+    pub const PING: &str = "network.ping";
+    /// Health answer from `core`.
+    pub const PONG: &str = "network.pong";
+    /// Delivery or acceptance acknowledgement.
+    pub const EVENT_ACK: &str = "network.event.ack";
+    /// Error notification from `core`.
+    pub const EVENT_ERROR: &str = "network.event.error";
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn accepts_hierarchical_types() {
+        for t in [
+            "workspace.message.posted",
+            "network.agent.join",
+            "acme.billing.invoice.created",
+            "a.b",
+        ] {
+            assert_eq!(t.parse::<EventType>().unwrap().as_str(), t);
+        }
+        assert!("network.ping".parse::<EventType>().unwrap().is_core());
+        assert!(!"networks.ping".parse::<EventType>().unwrap().is_core());
+    }
+
+    #[test]
+    fn rejects_with_reason() {
+        assert_eq!(
+            "ping".parse::<EventType>(),
+            Err(EventTypeError::TooFewSegments)
+        );
+        assert_eq!(
+            "a..b".parse::<EventType>(),
+            Err(EventTypeError::EmptySegment)
+        );
+        assert_eq!("".parse::<EventType>(), Err(EventTypeError::EmptySegment));
+        assert_eq!(
+            "A.b".parse::<EventType>(),
+            Err(EventTypeError::Character('A'))
+        );
+        assert_eq!(
+            format!("a.{}", "b".repeat(300)).parse::<EventType>(),
+            Err(EventTypeError::TooLong)
+        );
+    }
+
+    proptest! {
+        #[test]
+        fn parse_never_panics_and_round_trips(s in "\\PC{0,40}") {
+            if let Ok(t) = s.parse::<EventType>() {
+                prop_assert_eq!(t.to_string(), s);
+            }
+        }
+    }
+}

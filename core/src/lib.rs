@@ -1,0 +1,30 @@
+//! agentnet-core: the sans-I/O protocol engine of agentnet.
+//!
+//! Everything here is pure: the host passes in time (unix milliseconds),
+//! randomness (seeds) and inputs (frames), and gets back effects to apply.
+//! The same code runs natively in tests, in workerd, in the browser and in
+//! Node. See `ARCHITECTURE.md` in the shared folder for the rules.
+//!
+//! * [`address`] — addresses and their parse rules (seed 000 §4)
+//! * [`event`] — the event envelope and its validating codec (§6)
+//! * [`event_type`] — hierarchical event types and the reserved namespace
+//! * [`network`] — the network state machine that routes events (§3, §6)
+//! * [`client`] — what a participant needs to build events and read replies
+//! * [`ulid`] — event ids from host time and randomness
+
+pub mod address;
+pub mod client;
+pub mod error;
+pub mod event;
+pub mod event_type;
+pub mod network;
+pub mod network_id;
+pub mod ulid;
+
+pub use address::{Address, AddressError, Entity, Scope};
+pub use error::{Coded, ErrorCode, Rejection};
+pub use event::{DecodeError, Event, Limits};
+pub use event_type::EventType;
+pub use network::{Effect, Network, NetworkConfig};
+pub use network_id::NetworkId;
+pub use ulid::{EventId, UlidGenerator};
