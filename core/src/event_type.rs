@@ -103,6 +103,61 @@ impl<'de> Deserialize<'de> for EventType {
     }
 }
 
+/// A pattern over event types, as mods and subscribers use them (seed 000 §7).
+///
+/// `*` matches every type; `workspace.message.*` matches every type below
+/// `workspace.message` (one or more further segments); any other pattern
+/// matches exactly that type.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum EventPattern {
+    /// `*`
+    Any,
+    /// `prefix.*`: types strictly below `prefix`.
+    Below(String),
+    /// One exact type.
+    Exact(EventType),
+}
+
+impl EventPattern {
+    /// True when `event_type` matches this pattern.
+    pub fn matches(&self, event_type: &EventType) -> bool {
+        match self {
+            Self::Any => true,
+            Self::Below(prefix) => event_type
+                .as_str()
+                .strip_prefix(prefix.as_str())
+                .is_some_and(|rest| rest.len() > 1 && rest.starts_with('.')),
+            Self::Exact(t) => t == event_type,
+        }
+    }
+}
+
+impl FromStr for EventPattern {
+    type Err = EventTypeError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        if s == "*" {
+            return Ok(Self::Any);
+        }
+        if let Some(prefix) = s.strip_suffix(".*") {
+            // A prefix is valid when `prefix.x` would be a valid type.
+            format!("{prefix}.x").parse::<EventType>()?;
+            return Ok(Self::Below(prefix.to_owned()));
+        }
+        Ok(Self::Exact(s.parse()?))
+    }
+}
+
+impl fmt::Display for EventPattern {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Any => f.write_str("*"),
+            Self::Below(prefix) => write!(f, "{prefix}.*"),
+            Self::Exact(t) => write!(f, "{t}"),
+        }
+    }
+}
+
 /// The core event types of seed 000 appendix B.
 pub mod core_types {
     /// An agent asks to join.
@@ -163,6 +218,22 @@ mod tests {
             format!("a.{}", "b".repeat(300)).parse::<EventType>(),
             Err(EventTypeError::TooLong)
         );
+    }
+
+    #[test]
+    fn patterns_match_as_mods_expect() {
+        let t = |s: &str| s.parse::<EventType>().unwrap();
+        let p = |s: &str| s.parse::<EventPattern>().unwrap();
+        assert!(p("*").matches(&t("a.b")));
+        assert!(p("workspace.message.*").matches(&t("workspace.message.posted")));
+        assert!(p("workspace.message.*").matches(&t("workspace.message.status.changed")));
+        assert!(!p("workspace.message.*").matches(&t("workspace.message")));
+        assert!(!p("workspace.message.*").matches(&t("workspace.messages.posted")));
+        assert!(p("workspace.*").matches(&t("workspace.message")));
+        assert!(p("a.b").matches(&t("a.b")));
+        assert!(!p("a.b").matches(&t("a.b.c")));
+        assert_eq!("bad pattern".parse::<EventPattern>(), Err(EventTypeError::Character(' ')));
+        assert_eq!(p("workspace.message.*").to_string(), "workspace.message.*");
     }
 
     proptest! {

@@ -24,7 +24,7 @@ pub mod ulid;
 pub use address::{Address, AddressError, Entity, Scope};
 pub use error::{Coded, ErrorCode, Rejection};
 pub use event::{DecodeError, Event, Limits};
-pub use event_type::EventType;
+pub use event_type::{EventPattern, EventType};
 pub use network::{Effect, Network, NetworkConfig};
 pub use network_id::NetworkId;
 pub use ulid::{EventId, UlidGenerator};

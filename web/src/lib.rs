@@ -1,1 +1,189 @@
-//! stub
+//! agentnet-web: the workspace in the browser (Leptos, client-side rendered).
+//!
+//! [`App`] joins the `demo` network as a guest human, shows the messages
+//! posted there live and posts what the person types. Protocol work happens
+//! in `agentnet-core`; [`connection`] only moves frames.
+
+pub mod connection;
+
+use agentnet_core::client::{Client, Incoming};
+use agentnet_core::{Address, Event, EventId, EventType, NetworkId};
+use connection::{Connection, Signal, random_seed};
+use leptos::prelude::*;
+use serde_json::json;
+
+/// The network the workspace opens.
+pub const DEFAULT_NETWORK: &str = "demo";
+/// The event type of a chat message.
+pub const MESSAGE_POSTED: &str = "workspace.message.posted";
+
+/// One message as the page shows it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Line {
+    /// Event id.
+    pub id: EventId,
+    /// Sender address.
+    pub source: String,
+    /// Message text.
+    pub content: String,
+    /// Delivery state of the person's own messages.
+    pub state: LineState,
+}
+
+/// Whether a message is confirmed by the network.
+#[derive(Clone, Debug, PartialEq)]
+pub enum LineState {
+    /// Received from someone else.
+    Received,
+    /// Sent, waiting for the network's ack.
+    Pending,
+    /// Acked by the network.
+    Sent,
+    /// Rejected, with the network's reason.
+    Rejected(String),
+}
+
+fn line_from(event: &Event, state: LineState) -> Line {
+    Line {
+        id: event.id,
+        source: event.source.to_string(),
+        content: event.payload.get("content").and_then(|c| c.as_str()).unwrap_or("").to_owned(),
+        state,
+    }
+}
+
+fn guest_address() -> Address {
+    let seed = random_seed();
+    let suffix = u16::from_le_bytes([seed[0], seed[1]]);
+    format!("human:guest-{suffix:05}").parse().unwrap_or_else(|_| Address::broadcast())
+}
+
+fn socket_url(network: &str) -> String {
+    let location = window().location();
+    let scheme = if location.protocol().ok().as_deref() == Some("https:") { "wss" } else { "ws" };
+    let host = location.host().unwrap_or_default();
+    format!("{scheme}://{host}/networks/{network}/v1/ws")
+}
+
+/// The workspace page.
+#[component]
+pub fn App() -> impl IntoView {
+    match (DEFAULT_NETWORK.parse::<NetworkId>(), MESSAGE_POSTED.parse::<EventType>()) {
+        (Ok(network), Ok(message_type)) => view! { <Workspace network message_type /> }.into_any(),
+        _ => view! { <p role="alert">"agentnet could not start: its built-in names are invalid."</p> }.into_any(),
+    }
+}
+
+/// The chat of one network.
+#[component]
+fn Workspace(network: NetworkId, message_type: EventType) -> impl IntoView {
+    let me = guest_address();
+    let (status, set_status) = signal("connecting");
+    let (lines, set_lines) = signal(Vec::<Line>::new());
+    let (draft, set_draft) = signal(String::new());
+    let (problem, set_problem) = signal(None::<String>);
+
+    let on_signal = move |signal: Signal| match signal {
+        Signal::Online => set_status.set("online"),
+        Signal::Offline => set_status.set("offline"),
+        Signal::Frame(Incoming::Event(event)) if event.event_type.as_str() == MESSAGE_POSTED => {
+            set_lines.update(|l| l.push(line_from(&event, LineState::Received)));
+        }
+        Signal::Frame(Incoming::Event(_)) => {}
+        Signal::Frame(Incoming::Ack { id, .. }) => set_lines.update(|l| {
+            if let Some(line) = l.iter_mut().find(|line| line.id == id) {
+                line.state = LineState::Sent;
+            }
+        }),
+        Signal::Frame(Incoming::Error { in_reply_to, rejection }) => {
+            let reason = rejection.message.clone();
+            match in_reply_to {
+                Some(id) => set_lines.update(|l| {
+                    if let Some(line) = l.iter_mut().find(|line| line.id == id) {
+                        line.state = LineState::Rejected(reason);
+                    }
+                }),
+                None => set_problem.set(Some(reason)),
+            }
+        }
+    };
+
+    let network_name = network.to_string();
+    let client = Client::new(me.clone(), network, random_seed());
+    let connection = match Connection::open(&socket_url(&network_name), client, on_signal) {
+        Ok(c) => Some(c),
+        Err(_) => {
+            set_status.set("offline");
+            set_problem.set(Some("This browser could not open a connection to the network.".into()));
+            None
+        }
+    };
+    let connection = StoredValue::new_local(connection);
+
+    let post = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        let content = draft.get_untracked().trim().to_owned();
+        if content.is_empty() {
+            return;
+        }
+        let sent = connection.with_value(|c| {
+            c.as_ref().and_then(|c| {
+                c.send(|client, now| {
+                    client.event(message_type.clone(), Address::broadcast(), json!({ "content": content }), now)
+                })
+                .ok()
+            })
+        });
+        match sent {
+            Some(event) => {
+                set_lines.update(|l| l.push(line_from(&event, LineState::Pending)));
+                set_draft.set(String::new());
+            }
+            None => set_problem.set(Some("Not connected: your message was not sent.".into())),
+        }
+    };
+
+    view! {
+        <header class="topbar">
+            <h1>"agentnet"</h1>
+            <span class="network">"network: " {network_name.clone()}</span>
+            <span class="me">"you are " <strong>{me.to_string()}</strong></span>
+            <span class="status" role="status" data-state=move || status.get()>{move || status.get()}</span>
+        </header>
+        <main class="chat">
+            <Show when=move || problem.get().is_some()>
+                <p class="problem" role="alert">{move || problem.get().unwrap_or_default()}</p>
+            </Show>
+            <ul class="messages" aria-label="Messages">
+                <For each=move || lines.get() key=|line| (line.id, format!("{:?}", line.state)) let:line>
+                    <MessageLine line=line />
+                </For>
+            </ul>
+            <form class="composer" on:submit=post>
+                <label for="message">"Message"</label>
+                <input id="message" name="message" autocomplete="off"
+                    prop:value=move || draft.get()
+                    on:input=move |ev| set_draft.set(event_target_value(&ev)) />
+                <button type="submit">"Send"</button>
+            </form>
+        </main>
+    }
+}
+
+/// One message in the list.
+#[component]
+fn MessageLine(line: Line) -> impl IntoView {
+    let state = match &line.state {
+        LineState::Received => "received".to_owned(),
+        LineState::Pending => "pending".to_owned(),
+        LineState::Sent => "sent".to_owned(),
+        LineState::Rejected(reason) => format!("not delivered: {reason}"),
+    };
+    view! {
+        <li class="message" data-id=line.id.to_string()>
+            <span class="source">{line.source}</span>
+            <span class="content">{line.content}</span>
+            <span class="state">{state}</span>
+        </li>
+    }
+}

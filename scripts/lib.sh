@@ -1,0 +1,111 @@
+# Shared set-up and build steps for scripts/run and scripts/test.
+# Every step is idempotent: it checks what is installed and skips work already done.
+# Build output and tools live under $AGENTNET_CACHE (outside the clone) so repeat runs are fast.
+
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+AGENTNET_CACHE="${AGENTNET_CACHE:-$HOME/.cache/agentnet}"
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$AGENTNET_CACHE/target}"
+TOOLS="$AGENTNET_CACHE/tools"
+WORKER_BUILD_VERSION="0.8.7"
+WASM32="wasm32-unknown-unknown"
+
+export PATH="$TOOLS/bin:$ROOT/node_modules/.bin:$HOME/.cargo/bin:$PATH"
+# worker-build would download these; point it at the pinned copies instead.
+export WASM_BINDGEN_BIN="$TOOLS/bin/wasm-bindgen"
+export WASM_OPT_BIN="$ROOT/node_modules/.bin/wasm-opt"
+export ESBUILD_BIN="$ROOT/node_modules/.bin/esbuild"
+export WRANGLER_SEND_METRICS=false
+
+step() { printf '\n\033[1m==> %s\033[0m\n' "$*"; }
+note() { printf '    %s\n' "$*"; }
+
+# The wasm-bindgen version every crate is pinned to, read from Cargo.lock.
+wasm_bindgen_version() {
+  awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' "$ROOT/Cargo.lock"
+}
+
+setup_rust() {
+  step "Rust toolchain and the $WASM32 target"
+  command -v rustup >/dev/null || { echo "rustup is required (https://rustup.rs)"; exit 1; }
+  (cd "$ROOT" && rustup show active-toolchain >/dev/null)
+  if ! (cd "$ROOT" && rustup target list --installed | grep -qx "$WASM32"); then
+    (cd "$ROOT" && rustup target add "$WASM32")
+  else
+    note "target installed"
+  fi
+}
+
+# cargo_tool CRATE VERSION BINARY: install a crate's binaries at exactly VERSION into $TOOLS.
+cargo_tool() {
+  local crate="$1" version="$2" binary="$3" have=""
+  if [ -x "$TOOLS/bin/$binary" ]; then
+    have="$("$TOOLS/bin/$binary" --version 2>/dev/null | awk '{print $NF}')"
+  fi
+  if [ "$have" = "$version" ]; then
+    note "$crate $version installed"
+  else
+    note "installing $crate $version (compiles from crates.io; a few minutes the first time)"
+    cargo install --quiet --locked --root "$TOOLS" "$crate" --version "$version"
+  fi
+}
+
+setup_tools() {
+  step "Pinned build tools"
+  cargo_tool wasm-bindgen-cli "$(wasm_bindgen_version)" wasm-bindgen
+  cargo_tool worker-build "$WORKER_BUILD_VERSION" worker-build
+}
+
+setup_npm() {
+  step "npm tools (wrangler, ws, playwright-core, binaryen) from package-lock.json"
+  command -v npm >/dev/null || { echo "Node.js 20.3+ with npm is required"; exit 1; }
+  local stamp="$ROOT/node_modules/.agentnet-lock.sha256"
+  local want
+  want="$(sha256sum "$ROOT/package-lock.json" | cut -d' ' -f1)"
+  if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
+    note "node_modules up to date"
+  else
+    (cd "$ROOT" && npm ci --no-audit --no-fund --loglevel=error)
+    echo "$want" > "$stamp"
+  fi
+}
+
+setup_chromium() {
+  step "Chromium for browser tests"
+  if command -v chromium >/dev/null; then
+    note "$(chromium --version 2>/dev/null || echo chromium present)"
+  else
+    note "installing Debian's chromium"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  fi
+}
+
+setup() {
+  setup_rust
+  setup_tools
+  setup_npm
+}
+
+build_js_package() {
+  step "Building the npm package (core/js)"
+  (cd "$ROOT" && cargo build --quiet -p agentnet-js --target "$WASM32" --release)
+  wasm-bindgen --target web --out-dir "$ROOT/core/js/pkg" --out-name agentnet_js \
+    "$CARGO_TARGET_DIR/$WASM32/release/agentnet_js.wasm"
+  note "core/js/pkg ready"
+}
+
+build_web() {
+  step "Building the web workspace (web -> www/pkg)"
+  (cd "$ROOT" && cargo build --quiet -p agentnet-web --target "$WASM32" --release)
+  wasm-bindgen --target web --no-typescript --out-dir "$ROOT/www/pkg" --out-name agentnet_web \
+    "$CARGO_TARGET_DIR/$WASM32/release/agentnet-web.wasm"
+  note "www/pkg ready"
+}
+
+build_edge() {
+  step "Building the edge worker (worker-build)"
+  (cd "$ROOT/edge-worker" && worker-build --release >/dev/null)
+  note "edge-worker/build ready"
+}

@@ -1,0 +1,98 @@
+// One event through all three runtimes: a JS agent (the npm package in Node)
+// and the web workspace (Chromium) exchange messages through the edge
+// (wrangler dev on workerd).
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdir } from 'node:fs/promises';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import WebSocket from 'ws';
+import { Agent, AgentnetError } from '../../core/js/index.js';
+import { startEdge } from '../support/edge.mjs';
+import { launchBrowser } from '../support/browser.mjs';
+
+const screenshots = join(dirname(fileURLToPath(import.meta.url)), '..', 'output', 'screenshots');
+let edge;
+let browser;
+
+before(async () => {
+  edge = await startEdge();
+  browser = await launchBrowser();
+  await mkdir(screenshots, { recursive: true });
+});
+
+after(async () => {
+  await browser?.close();
+  await edge?.stop();
+});
+
+function nextEvent(agent, pattern, predicate = () => true, timeoutMs = 10_000) {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no ${pattern} event within ${timeoutMs} ms`)), timeoutMs);
+    agent.on(pattern, (event) => {
+      if (predicate(event)) {
+        clearTimeout(timer);
+        resolve(event);
+      }
+    });
+  });
+}
+
+test('the workspace and a JS agent exchange messages through the edge', async () => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+  await page.goto(`${edge.url}/`);
+  await page.getByRole('status').filter({ hasText: 'online' }).waitFor({ timeout: 15_000 });
+  const human = (await page.locator('.me strong').textContent()).trim();
+  assert.match(human, /^human:guest-\d{5}$/);
+
+  const agent = await Agent.connect({ url: edge.url, network: 'demo', name: 'agent:echo', WebSocket });
+  assert.equal(agent.address, 'agent:echo');
+
+  // Agent -> page.
+  const ack = await agent.send('agent:broadcast', 'workspace.message.posted', { content: 'hello from a JS agent' });
+  assert.equal(typeof ack.seq, 'number');
+  const fromAgent = page.locator('.message', { hasText: 'hello from a JS agent' });
+  await fromAgent.waitFor({ timeout: 10_000 });
+  assert.equal((await fromAgent.locator('.source').textContent()).trim(), 'agent:echo');
+
+  // Page -> agent, typed and sent with the keyboard.
+  const received = nextEvent(agent, 'workspace.message.*', (e) => e.payload.content === 'hello from the browser');
+  await page.getByLabel('Message').fill('hello from the browser');
+  await page.getByLabel('Message').press('Enter');
+  const event = await received;
+  assert.equal(event.source, human);
+  assert.equal(event.target, 'agent:broadcast');
+  assert.equal(event.network, 'demo');
+  assert.match(event.id, /^[0-7][0-9A-HJKMNP-TV-Z]{25}$/);
+  await page.locator('.message', { hasText: 'hello from the browser' }).locator('.state', { hasText: 'sent' }).waitFor();
+
+  await page.screenshot({ path: join(screenshots, 'workspace-1280x720.png') });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: join(screenshots, 'workspace-390x844.png') });
+  agent.close();
+  await page.close();
+});
+
+test('the edge rejects bad input with a stable code and keeps the connection', async () => {
+  const agent = await Agent.connect({ url: edge.url, network: 'demo', name: 'agent:tester', WebSocket });
+  await assert.rejects(agent.send('agent:nobody-here', 'workspace.message.posted', {}), (err) => {
+    assert.ok(err instanceof AgentnetError);
+    assert.equal(err.code, 'unknown_target');
+    return true;
+  });
+  await assert.rejects(agent.send('other::agent:x', 'workspace.message.posted', {}), { code: 'cross_network' });
+  // The same connection still works.
+  const ack = await agent.send('agent:broadcast', 'workspace.message.posted', { content: 'still here' });
+  assert.ok(ack.seq >= 1);
+  agent.close();
+});
+
+test('an unknown network is a clear 404 and a plain GET asks for an upgrade', async () => {
+  const missing = await fetch(`${edge.url}/networks/nope/v1/ws`);
+  assert.equal(missing.status, 404);
+  assert.equal((await missing.json()).code, 'not_found');
+  const plain = await fetch(`${edge.url}/networks/demo/v1/ws`);
+  assert.equal(plain.status, 426);
+  assert.equal((await plain.json()).code, 'upgrade_required');
+});

@@ -1,0 +1,75 @@
+// Starts and stops a local edge (wrangler dev on workerd) for a test file.
+// Each edge gets free ports on 127.0.0.1 and a fresh state directory, and is
+// stopped (with its whole process group) when the test calls stop().
+
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitUntilReady(url, child, log, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`wrangler dev exited early:\n${log.join('')}`);
+    try {
+      const res = await fetch(`${url}/networks/demo/v1/ws`);
+      if (res.status === 426) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`edge not ready after ${timeoutMs} ms:\n${log.join('')}`);
+}
+
+/** Starts `wrangler dev`; resolves with `{url, stop}` once the edge answers. */
+export async function startEdge({ timeoutMs = 300_000, stateDir } = {}) {
+  const port = await freePort();
+  const inspectorPort = await freePort();
+  const persistTo = stateDir ?? (await mkdtemp(join(tmpdir(), 'agentnet-edge-')));
+  const wrangler = join(root, 'node_modules', '.bin', 'wrangler');
+  const child = spawn(
+    wrangler,
+    ['dev', '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(inspectorPort),
+      '--persist-to', persistTo, '--show-interactive-dev-session=false'],
+    { cwd: join(root, 'edge-worker'), detached: true, stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, WRANGLER_SEND_METRICS: 'false' } },
+  );
+  const log = [];
+  child.stdout.on('data', (d) => log.push(String(d)));
+  child.stderr.on('data', (d) => log.push(String(d)));
+  const url = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    if (child.exitCode === null) {
+      const exited = new Promise((r) => child.once('exit', r));
+      try { process.kill(-child.pid, 'SIGTERM'); } catch { /* already gone */ }
+      const timer = setTimeout(() => { try { process.kill(-child.pid, 'SIGKILL'); } catch { /* gone */ } }, 5000);
+      await exited;
+      clearTimeout(timer);
+    }
+    if (!stateDir) await rm(persistTo, { recursive: true, force: true });
+  };
+  try {
+    await waitUntilReady(url, child, log, timeoutMs);
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { url, stop, log };
+}
