@@ -56,16 +56,23 @@ test('the workspace and a JS agent exchange messages through the edge', async ()
   await fromAgent.waitFor({ timeout: 10_000 });
   assert.equal((await fromAgent.locator('.source').textContent()).trim(), 'agent:echo');
 
-  // Page -> agent, typed and sent with the keyboard.
+  // Page -> agent, typed and sent with the keyboard; the agent replies and the page shows the reply.
   const received = nextEvent(agent, 'workspace.message.*', (e) => e.payload.content === 'hello from the browser');
-  await page.getByLabel('Message').fill('hello from the browser');
-  await page.getByLabel('Message').press('Enter');
+  await page.getByRole('textbox', { name: 'Message' }).fill('hello from the browser');
+  await page.getByRole('textbox', { name: 'Message' }).press('Enter');
   const event = await received;
   assert.equal(event.source, human);
   assert.equal(event.target, 'agent:broadcast');
   assert.equal(event.network, 'demo');
   assert.match(event.id, /^[0-7][0-9A-HJKMNP-TV-Z]{25}$/);
+  assert.equal(typeof event.timestamp, 'number');
   await page.locator('.message', { hasText: 'hello from the browser' }).locator('.state', { hasText: 'sent' }).waitFor();
+
+  await agent.send(human, 'workspace.message.posted', { content: `echo: ${event.payload.content}` },
+    { metadata: { in_reply_to: event.id } });
+  const reply = page.locator('.message', { hasText: 'echo: hello from the browser' });
+  await reply.waitFor({ timeout: 10_000 });
+  assert.equal((await reply.locator('.source').textContent()).trim(), 'agent:echo');
 
   await page.screenshot({ path: join(screenshots, 'workspace-1280x720.png') });
   await page.setViewportSize({ width: 390, height: 844 });

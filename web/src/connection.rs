@@ -48,7 +48,11 @@ pub struct Connection {
 
 impl Connection {
     /// Opens `url` and joins as the client's address; `on_signal` sees everything that happens.
-    pub fn open(url: &str, client: Client, on_signal: impl Fn(Signal) + 'static) -> Result<Self, JsValue> {
+    pub fn open(
+        url: &str,
+        client: Client,
+        on_signal: impl Fn(Signal) + 'static,
+    ) -> Result<Self, JsValue> {
         let socket = WebSocket::new(url)?;
         let client = Rc::new(RefCell::new(client));
         let on_signal = Rc::new(on_signal);
@@ -82,7 +86,8 @@ impl Connection {
         socket.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
         on_message.forget();
 
-        let on_close = Closure::<dyn FnMut(CloseEvent)>::new(move |_: CloseEvent| on_signal(Signal::Offline));
+        let on_close =
+            Closure::<dyn FnMut(CloseEvent)>::new(move |_: CloseEvent| on_signal(Signal::Offline));
         socket.set_onclose(Some(on_close.as_ref().unchecked_ref()));
         on_close.forget();
 

@@ -47,7 +47,12 @@ fn line_from(event: &Event, state: LineState) -> Line {
     Line {
         id: event.id,
         source: event.source.to_string(),
-        content: event.payload.get("content").and_then(|c| c.as_str()).unwrap_or("").to_owned(),
+        content: event
+            .payload
+            .get("content")
+            .and_then(|c| c.as_str())
+            .unwrap_or("")
+            .to_owned(),
         state,
     }
 }
@@ -55,12 +60,18 @@ fn line_from(event: &Event, state: LineState) -> Line {
 fn guest_address() -> Address {
     let seed = random_seed();
     let suffix = u16::from_le_bytes([seed[0], seed[1]]);
-    format!("human:guest-{suffix:05}").parse().unwrap_or_else(|_| Address::broadcast())
+    format!("human:guest-{suffix:05}")
+        .parse()
+        .unwrap_or_else(|_| Address::broadcast())
 }
 
 fn socket_url(network: &str) -> String {
     let location = window().location();
-    let scheme = if location.protocol().ok().as_deref() == Some("https:") { "wss" } else { "ws" };
+    let scheme = if location.protocol().ok().as_deref() == Some("https:") {
+        "wss"
+    } else {
+        "ws"
+    };
     let host = location.host().unwrap_or_default();
     format!("{scheme}://{host}/networks/{network}/v1/ws")
 }
@@ -95,7 +106,10 @@ fn Workspace(network: NetworkId, message_type: EventType) -> impl IntoView {
                 line.state = LineState::Sent;
             }
         }),
-        Signal::Frame(Incoming::Error { in_reply_to, rejection }) => {
+        Signal::Frame(Incoming::Error {
+            in_reply_to,
+            rejection,
+        }) => {
             let reason = rejection.message.clone();
             match in_reply_to {
                 Some(id) => set_lines.update(|l| {
@@ -114,7 +128,9 @@ fn Workspace(network: NetworkId, message_type: EventType) -> impl IntoView {
         Ok(c) => Some(c),
         Err(_) => {
             set_status.set("offline");
-            set_problem.set(Some("This browser could not open a connection to the network.".into()));
+            set_problem.set(Some(
+                "This browser could not open a connection to the network.".into(),
+            ));
             None
         }
     };
@@ -129,7 +145,12 @@ fn Workspace(network: NetworkId, message_type: EventType) -> impl IntoView {
         let sent = connection.with_value(|c| {
             c.as_ref().and_then(|c| {
                 c.send(|client, now| {
-                    client.event(message_type.clone(), Address::broadcast(), json!({ "content": content }), now)
+                    client.event(
+                        message_type.clone(),
+                        Address::broadcast(),
+                        json!({ "content": content }),
+                        now,
+                    )
                 })
                 .ok()
             })
@@ -154,7 +175,7 @@ fn Workspace(network: NetworkId, message_type: EventType) -> impl IntoView {
             <Show when=move || problem.get().is_some()>
                 <p class="problem" role="alert">{move || problem.get().unwrap_or_default()}</p>
             </Show>
-            <ul class="messages" aria-label="Messages">
+            <ul class="messages" aria-label="Conversation">
                 <For each=move || lines.get() key=|line| (line.id, format!("{:?}", line.state)) let:line>
                     <MessageLine line=line />
                 </For>

@@ -23,26 +23,34 @@ fn coded<E: Coded + std::fmt::Display>(err: E) -> JsValue {
 }
 
 fn parse_json(text: &str, what: &str) -> Result<Value, JsValue> {
-    serde_json::from_str(text).map_err(|e| js_error("malformed_event", &format!("{what} is not JSON: {e}")))
+    serde_json::from_str(text)
+        .map_err(|e| js_error("malformed_event", &format!("{what} is not JSON: {e}")))
 }
 
 /// Parses an address and returns its canonical form (`alice` → `agent:alice`).
 #[wasm_bindgen(js_name = parseAddress)]
 pub fn parse_address(address: &str) -> Result<String, JsValue> {
-    address.parse::<Address>().map(|a| a.to_string()).map_err(coded)
+    address
+        .parse::<Address>()
+        .map(|a| a.to_string())
+        .map_err(coded)
 }
 
 /// Validates a JSON event frame against default limits; returns its canonical JSON.
 #[wasm_bindgen(js_name = validateEvent)]
 pub fn validate_event(frame: &str) -> Result<String, JsValue> {
-    Event::decode(frame, &Limits::default()).map(|e| e.encode()).map_err(coded)
+    Event::decode(frame, &Limits::default())
+        .map(|e| e.encode())
+        .map_err(coded)
 }
 
 /// True when event type `event_type` matches `pattern` (`*`, `prefix.*` or exact).
 #[wasm_bindgen(js_name = matchesPattern)]
 pub fn matches_pattern(pattern: &str, event_type: &str) -> Result<bool, JsValue> {
     let pattern: EventPattern = pattern.parse().map_err(coded)?;
-    Ok(event_type.parse::<EventType>().is_ok_and(|t| pattern.matches(&t)))
+    Ok(event_type
+        .parse::<EventType>()
+        .is_ok_and(|t| pattern.matches(&t)))
 }
 
 /// A participant in one network: builds events and interprets the network's frames.
@@ -97,7 +105,12 @@ impl JsClient {
         if let Some(text) = metadata.filter(|t| !t.is_empty()) {
             match parse_json(&text, "metadata")? {
                 Value::Object(map) => event.metadata = map,
-                _ => return Err(js_error("malformed_event", "metadata must be a JSON object")),
+                _ => {
+                    return Err(js_error(
+                        "malformed_event",
+                        "metadata must be a JSON object",
+                    ));
+                }
             }
         }
         // Hold outgoing events to the same rules the network applies.
@@ -115,7 +128,9 @@ impl JsClient {
             Incoming::Error {
                 in_reply_to,
                 rejection: Rejection { code, message },
-            } => json!({"kind": "error", "in_reply_to": in_reply_to, "code": code, "message": message}),
+            } => {
+                json!({"kind": "error", "in_reply_to": in_reply_to, "code": code, "message": message})
+            }
             Incoming::Event(event) => json!({"kind": "event", "event": event}),
         };
         Ok(view.to_string())
@@ -123,5 +138,9 @@ impl JsClient {
 }
 
 fn millis(now: f64) -> u64 {
-    if now.is_finite() && now > 0.0 { now as u64 } else { 0 }
+    if now.is_finite() && now > 0.0 {
+        now as u64
+    } else {
+        0
+    }
 }
