@@ -232,7 +232,10 @@ mod tests {
         assert!(p("workspace.*").matches(&t("workspace.message")));
         assert!(p("a.b").matches(&t("a.b")));
         assert!(!p("a.b").matches(&t("a.b.c")));
-        assert_eq!("bad pattern".parse::<EventPattern>(), Err(EventTypeError::Character(' ')));
+        assert_eq!(
+            "bad pattern".parse::<EventPattern>(),
+            Err(EventTypeError::Character(' '))
+        );
         assert_eq!(p("workspace.message.*").to_string(), "workspace.message.*");
     }
 
