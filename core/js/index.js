@@ -54,7 +54,7 @@ export function matchesPattern(pattern, type) {
 }
 
 function randomSeed() {
-  return globalThis.crypto.getRandomValues(new Uint8Array(16));
+  return globalThis.crypto.getRandomValues(new Uint8Array(32));
 }
 
 async function webSocketClass() {

@@ -44,7 +44,7 @@ pub enum Incoming {
 
 impl Client {
     /// A client for `address` in `network`, with `seed` as id randomness.
-    pub fn new(address: Address, network: NetworkId, seed: [u8; 16]) -> Self {
+    pub fn new(address: Address, network: NetworkId, seed: [u8; 32]) -> Self {
         Self {
             address,
             network,
@@ -145,9 +145,9 @@ mod tests {
     #[test]
     fn client_events_pass_the_network_and_acks_are_understood() {
         let id: NetworkId = "demo".parse().unwrap();
-        let mut network = Network::new(NetworkConfig::open(id.clone(), "Demo"), [], 0, [1; 16]);
+        let mut network = Network::new(NetworkConfig::open(id.clone(), "Demo"), [], 0, [1; 32]);
         let alice: Address = "agent:alice".parse().unwrap();
-        let mut client = Client::new(alice.clone(), id, [2; 16]);
+        let mut client = Client::new(alice.clone(), id, [2; 32]);
         let join = client.join(None, 10);
         let effects = network.handle_frame(None, &join.encode(), 10);
         let Some(Effect::Reply(ack)) = effects.last() else {
@@ -157,7 +157,7 @@ mod tests {
             client.interpret(ack.clone()),
             Incoming::Ack {
                 id: join.id,
-                seq: None
+                seq: Some(1)
             }
         );
 
@@ -175,7 +175,7 @@ mod tests {
             client.interpret(ack.clone()),
             Incoming::Ack {
                 id: posted.id,
-                seq: Some(1)
+                seq: Some(2)
             }
         );
 
@@ -203,8 +203,8 @@ mod tests {
 
     #[test]
     fn acks_not_from_core_are_ordinary_events() {
-        let client = Client::new("agent:a".parse().unwrap(), "n".parse().unwrap(), [0; 16]);
-        let mut forged = Client::new("agent:b".parse().unwrap(), "n".parse().unwrap(), [0; 16]);
+        let client = Client::new("agent:a".parse().unwrap(), "n".parse().unwrap(), [0; 32]);
+        let mut forged = Client::new("agent:b".parse().unwrap(), "n".parse().unwrap(), [0; 32]);
         let e = forged.event(
             "network.event.ack".parse().unwrap(),
             "agent:a".parse().unwrap(),

@@ -44,6 +44,18 @@ pub enum ErrorCode {
     NetworkUnavailable,
     /// The network does not exist.
     NotFound,
+    /// A request's payload is missing fields or has wrong values.
+    InvalidRequest,
+    /// The thing to create exists already.
+    AlreadyExists,
+    /// The owner of the resource is not connected.
+    OwnerOffline,
+    /// The source sends faster than the network allows.
+    RateLimited,
+    /// A key proof failed: bad signature, unknown, expired or reused nonce.
+    VerificationFailed,
+    /// The network does not offer this feature (e.g. history without mod/persistence).
+    NotSupported,
 }
 
 impl ErrorCode {
@@ -66,6 +78,12 @@ impl ErrorCode {
             Self::Forbidden => "forbidden",
             Self::NetworkUnavailable => "network_unavailable",
             Self::NotFound => "not_found",
+            Self::InvalidRequest => "invalid_request",
+            Self::AlreadyExists => "already_exists",
+            Self::OwnerOffline => "owner_offline",
+            Self::RateLimited => "rate_limited",
+            Self::VerificationFailed => "verification_failed",
+            Self::NotSupported => "not_supported",
         }
     }
 }

@@ -158,7 +158,8 @@ impl fmt::Display for EventPattern {
     }
 }
 
-/// The core event types of seed 000 appendix B.
+/// The core event types of seed 000 appendix B, plus the few this network adds
+/// (challenges, invitations, groups), all in the reserved `network.*` namespace.
 pub mod core_types {
     /// An agent asks to join.
     pub const AGENT_JOIN: &str = "network.agent.join";
@@ -170,6 +171,42 @@ pub mod core_types {
     pub const AGENT_DISCOVER_RESPONSE: &str = "network.agent.discover.response";
     /// An agent announces itself to everyone.
     pub const AGENT_ANNOUNCE: &str = "network.agent.announce";
+    /// A registered agent asks for a nonce to prove its key (level 1).
+    pub const AGENT_CHALLENGE: &str = "network.agent.challenge";
+    /// The network's nonce.
+    pub const AGENT_CHALLENGE_RESPONSE: &str = "network.agent.challenge.response";
+    /// A member invites someone to an invite-only network.
+    pub const AGENT_INVITE: &str = "network.agent.invite";
+    /// Create a channel.
+    pub const CHANNEL_CREATE: &str = "network.channel.create";
+    /// Delete a channel.
+    pub const CHANNEL_DELETE: &str = "network.channel.delete";
+    /// Join a channel.
+    pub const CHANNEL_JOIN: &str = "network.channel.join";
+    /// Leave a channel.
+    pub const CHANNEL_LEAVE: &str = "network.channel.leave";
+    /// Create or replace a group (masters).
+    pub const GROUP_UPDATE: &str = "network.group.update";
+    /// Delete a group (masters).
+    pub const GROUP_DELETE: &str = "network.group.delete";
+    /// Register a shared resource.
+    pub const RESOURCE_REGISTER: &str = "network.resource.register";
+    /// Remove a shared resource.
+    pub const RESOURCE_UNREGISTER: &str = "network.resource.unregister";
+    /// List resources.
+    pub const RESOURCE_DISCOVER: &str = "network.resource.discover";
+    /// The network's resource list.
+    pub const RESOURCE_DISCOVER_RESPONSE: &str = "network.resource.discover.response";
+    /// Call a tool.
+    pub const RESOURCE_INVOKE: &str = "network.resource.invoke";
+    /// A tool's result, from its owner.
+    pub const RESOURCE_INVOKE_RESULT: &str = "network.resource.invoke.result";
+    /// Read a file or context.
+    pub const RESOURCE_READ: &str = "network.resource.read";
+    /// The network's answer to a read.
+    pub const RESOURCE_READ_RESPONSE: &str = "network.resource.read.response";
+    /// Update a resource.
+    pub const RESOURCE_UPDATE: &str = "network.resource.update";
     /// Health check.
     pub const PING: &str = "network.ping";
     /// Health answer from `core`.
@@ -178,6 +215,10 @@ pub mod core_types {
     pub const EVENT_ACK: &str = "network.event.ack";
     /// Error notification from `core`.
     pub const EVENT_ERROR: &str = "network.event.error";
+    /// Ask for event history.
+    pub const EVENTS_QUERY: &str = "network.events.query";
+    /// The history answer.
+    pub const EVENTS_RESPONSE: &str = "network.events.response";
 }
 
 #[cfg(test)]

@@ -8,23 +8,38 @@
 //! * [`address`] — addresses and their parse rules (seed 000 §4)
 //! * [`event`] — the event envelope and its validating codec (§6)
 //! * [`event_type`] — hierarchical event types and the reserved namespace
-//! * [`network`] — the network state machine that routes events (§3, §6)
+//! * [`network`] — the network state machine: members, channels, groups,
+//!   resources, routing and the mod pipeline (§3, §6–§9)
+//! * [`mods`] — guard/transform/observe interceptors and the standard mods (§7)
+//! * [`access`] — access rules and resource permissions (§8)
+//! * [`membership`] — roles, verification levels, presence (§3, §5)
+//! * [`metadata`] — `in_reply_to`, visibility and IOA `refs`
+//! * [`verification`] — level 1 Ed25519 challenge-response (§5)
+//! * [`config`] — access policy, delivery mode, status, mods of a network
 //! * [`client`] — what a participant needs to build events and read replies
 //! * [`ulid`] — event ids from host time and randomness
 
+pub mod access;
 pub mod address;
 pub mod client;
+pub mod config;
+pub mod crypto;
 pub mod error;
 pub mod event;
 pub mod event_type;
+pub mod membership;
+pub mod metadata;
+pub mod mods;
 pub mod network;
 pub mod network_id;
 pub mod ulid;
+pub mod verification;
 
 pub use address::{Address, AddressError, Entity, Scope};
 pub use error::{Coded, ErrorCode, Rejection};
 pub use event::{DecodeError, Event, Limits};
 pub use event_type::{EventPattern, EventType};
+pub use membership::{Member, Role, Verification};
 pub use network::{Effect, Network, NetworkConfig};
 pub use network_id::NetworkId;
 pub use ulid::{EventId, UlidGenerator};

@@ -6,6 +6,8 @@
 //! sorts creation order even inside one host tick.
 
 use crate::error::{Coded, ErrorCode};
+use rand_chacha::ChaCha20Rng;
+use rand_core::{RngCore, SeedableRng};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
 use std::str::FromStr;
@@ -117,44 +119,37 @@ impl<'de> Deserialize<'de> for EventId {
     }
 }
 
-/// Makes monotonic ULIDs from a seed the host supplies once.
+/// Makes monotonic ULIDs (and other random tokens) from a seed the host supplies once.
 ///
 /// The generator never reads a clock or an OS random source: the caller
-/// passes `now_ms` to every call, and randomness comes from a xorshift
-/// stream seeded with host entropy.
+/// passes `now_ms` to every call, and randomness comes from a ChaCha20
+/// stream seeded with 32 bytes of host entropy, so its outputs (nonces,
+/// invitation codes) are unpredictable to anyone who sees earlier ids.
 #[derive(Debug, Clone)]
 pub struct UlidGenerator {
-    state: u128,
+    rng: ChaCha20Rng,
     last: Option<EventId>,
 }
 
 impl UlidGenerator {
-    /// A generator seeded with 16 bytes of host randomness.
-    pub fn new(seed: [u8; 16]) -> Self {
-        let state = u128::from_le_bytes(seed);
+    /// A generator seeded with 32 bytes of host randomness.
+    pub fn new(seed: [u8; 32]) -> Self {
         Self {
-            // xorshift must not start at zero.
-            state: if state == 0 {
-                0x9e37_79b9_7f4a_7c15
-            } else {
-                state
-            },
+            rng: ChaCha20Rng::from_seed(seed),
             last: None,
         }
     }
 
-    fn next_random(&mut self) -> u128 {
-        let mut x = self.state;
-        x ^= x << 35;
-        x ^= x >> 59;
-        x ^= x << 11;
-        self.state = x;
-        x
+    /// 16 fresh random bytes (nonces, invitation codes).
+    pub fn random_bytes(&mut self) -> [u8; 16] {
+        let mut bytes = [0u8; 16];
+        self.rng.fill_bytes(&mut bytes);
+        bytes
     }
 
     /// A new id for time `now_ms`, greater than every id this generator made before.
     pub fn next_id(&mut self, now_ms: u64) -> EventId {
-        let candidate = EventId::from_parts(now_ms, self.next_random());
+        let candidate = EventId::from_parts(now_ms, u128::from_le_bytes(self.random_bytes()));
         let id = match self.last {
             Some(last) if candidate <= last => EventId(last.0.wrapping_add(1)),
             _ => candidate,
@@ -199,7 +194,7 @@ mod tests {
 
     #[test]
     fn generator_is_monotonic_within_a_millisecond() {
-        let mut generator = UlidGenerator::new([7; 16]);
+        let mut generator = UlidGenerator::new([7; 32]);
         let mut previous = generator.next_id(5);
         for _ in 0..1000 {
             let next = generator.next_id(5);

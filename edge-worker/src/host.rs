@@ -13,9 +13,9 @@ pub fn now_ms() -> u64 {
     worker::Date::now().as_millis()
 }
 
-/// 16 bytes from the platform's cryptographic random source.
-pub fn random_seed() -> [u8; 16] {
-    let mut seed = [0u8; 16];
+/// 32 bytes from the platform's cryptographic random source.
+pub fn random_seed() -> [u8; 32] {
+    let mut seed = [0u8; 32];
     get_random_values(&mut seed);
     seed
 }

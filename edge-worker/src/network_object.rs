@@ -8,6 +8,7 @@
 
 use crate::host::{error_response, now_ms, random_seed};
 use crate::storage::Store;
+use agentnet_core::mods::ModConfig;
 use agentnet_core::network::Effect;
 use agentnet_core::{Address, Network, NetworkConfig, NetworkId};
 use serde::{Deserialize, Serialize};
@@ -49,13 +50,14 @@ impl NetworkObject {
         let config = match store.config()? {
             Some(config) => config,
             None if id.as_str() == DEMO_NETWORK => {
-                let config = NetworkConfig::open(id.clone(), "Demo");
+                let mut config = NetworkConfig::open(id.clone(), "Demo");
+                config.mods = vec![ModConfig::Workspace, ModConfig::Persistence];
                 store.save_config(&config)?;
                 config
             }
             None => return Ok(false),
         };
-        let network = Network::new(config, store.members()?, store.last_seq()?, random_seed());
+        let network = Network::new(config, store.rows()?, store.last_seq()?, random_seed());
         *self.network.borrow_mut() = Some(network);
         Ok(true)
     }
@@ -71,27 +73,52 @@ impl NetworkObject {
     fn apply(&self, origin: &WebSocket, effects: Vec<Effect>) -> Result<()> {
         let store = self.store()?;
         let mut sockets: Option<BTreeMap<String, Vec<WebSocket>>> = None;
-        for effect in effects {
-            match effect {
-                Effect::Reply(event) => send(origin, &event.encode()),
-                Effect::Bind(address) => {
-                    let mut session = Self::session(origin);
-                    session.address = Some(address.to_string());
-                    origin.serialize_attachment(&session)?;
-                    sockets = None;
-                }
-                Effect::PersistMember(member) => store.save_member(&member)?,
-                Effect::Append { seq, event } => store.append(seq, &event)?,
-                Effect::Deliver { to, event } => {
-                    let by_address = sockets.get_or_insert_with(|| self.sockets_by_address());
-                    let frame = event.encode();
-                    for ws in by_address.get(&to.to_string()).into_iter().flatten() {
-                        send(ws, &frame);
+        let mut pending = effects;
+        while !pending.is_empty() {
+            let mut follow_up = Vec::new();
+            for effect in pending {
+                match effect {
+                    Effect::Reply(event) => send(origin, &event.encode()),
+                    Effect::Bind(address) => {
+                        self.bind(origin, Some(address.to_string()))?;
+                        sockets = None;
+                    }
+                    Effect::Unbind => {
+                        self.bind(origin, None)?;
+                        sockets = None;
+                    }
+                    Effect::Store(row) => store.store(&row)?,
+                    Effect::Remove { kind, key } => store.remove(kind, &key)?,
+                    Effect::Append { seq, event, retain } => store.append(seq, &event, retain)?,
+                    Effect::Deliver { to, event } => {
+                        let by_address = sockets.get_or_insert_with(|| self.sockets_by_address());
+                        let frame = event.encode();
+                        for ws in by_address.get(&to.to_string()).into_iter().flatten() {
+                            send(ws, &frame);
+                        }
+                    }
+                    Effect::Query(request) => {
+                        let (rows, exhausted) = store.query(&request)?;
+                        if let Some(network) = self.network.borrow_mut().as_mut() {
+                            follow_up.extend(network.answer_query(
+                                &request,
+                                rows,
+                                exhausted,
+                                now_ms(),
+                            ));
+                        }
                     }
                 }
             }
+            pending = follow_up;
         }
         Ok(())
+    }
+
+    fn bind(&self, ws: &WebSocket, address: Option<String>) -> Result<()> {
+        let mut session = Self::session(ws);
+        session.address = address;
+        ws.serialize_attachment(&session)
     }
 
     fn sockets_by_address(&self) -> BTreeMap<String, Vec<WebSocket>> {
@@ -131,7 +158,7 @@ impl NetworkObject {
             return Ok(());
         };
         let effects = match self.network.borrow_mut().as_mut() {
-            Some(network) => network.disconnect(&address),
+            Some(network) => network.disconnect(&address, now_ms()),
             None => Vec::new(),
         };
         self.apply(ws, effects)

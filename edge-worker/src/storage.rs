@@ -1,20 +1,30 @@
 //! The network's rows in the Durable Object's SQLite storage.
 //!
-//! Tables: `config` (one JSON row), `members` (one JSON record per
-//! address) and `events` (the log, keyed by sequence number). Loading reads
-//! the config, the members and `max(seq)` — never the whole log — so waking
-//! a hibernated object stays cheap.
+//! * `config` — the network configuration (one JSON row);
+//! * `state` — the core's state rows (members, channels, groups, resources,
+//!   invitations, mod state), keyed by `(kind, key)`, one JSON value each;
+//! * `events` — the log by sequence number, with `type`, `source` and
+//!   `target` columns so history queries filter in SQL.
+//!
+//! Loading reads the config, the state rows and `max(seq)` — never the log —
+//! so waking a hibernated object stays cheap.
 
-use agentnet_core::network::Member;
-use agentnet_core::{Event, NetworkConfig};
+use agentnet_core::network::{QueryRequest, Row, RowKind};
+use agentnet_core::{Event, EventPattern, Limits, NetworkConfig};
 use serde::Deserialize;
 use worker::{SqlStorage, SqlStorageValue};
 
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS config (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS members (address TEXT PRIMARY KEY, record TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS events (seq INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, event TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS state (kind TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (kind, key));
+CREATE TABLE IF NOT EXISTS events (
+  seq INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, type TEXT NOT NULL,
+  source TEXT NOT NULL, target TEXT NOT NULL, retain INTEGER NOT NULL, event TEXT NOT NULL
+);
 ";
+
+/// Rows scanned at most to answer one history query.
+const QUERY_SCAN_LIMIT: usize = 1000;
 
 /// Typed access to one network's tables.
 pub struct Store {
@@ -27,13 +37,24 @@ struct ValueRow {
 }
 
 #[derive(Deserialize)]
-struct RecordRow {
-    record: String,
+struct MaxSeqRow {
+    last: Option<i64>,
 }
 
 #[derive(Deserialize)]
-struct MaxSeqRow {
-    last: Option<i64>,
+struct EventRow {
+    seq: i64,
+    event: String,
+}
+
+fn text(value: impl Into<String>) -> SqlStorageValue {
+    SqlStorageValue::from(value.into())
+}
+
+fn integer(value: u64) -> worker::Result<SqlStorageValue> {
+    i64::try_from(value)
+        .map(SqlStorageValue::from)
+        .map_err(|_| worker::Error::RustError("value exceeds SQLite's integer range".into()))
 }
 
 impl Store {
@@ -59,30 +80,38 @@ impl Store {
     pub fn save_config(&self, config: &NetworkConfig) -> worker::Result<()> {
         self.sql.exec(
             "INSERT OR REPLACE INTO config (key, value) VALUES ('network', ?)",
-            vec![SqlStorageValue::from(serde_json::to_string(config)?)],
+            vec![text(serde_json::to_string(config)?)],
         )?;
         Ok(())
     }
 
-    /// Every stored membership record.
-    pub fn members(&self) -> worker::Result<Vec<Member>> {
-        let rows: Vec<RecordRow> = self
-            .sql
-            .exec("SELECT record FROM members", None)?
-            .to_array()?;
-        rows.iter()
-            .map(|row| serde_json::from_str(&row.record).map_err(worker::Error::from))
-            .collect()
+    /// Every stored state row; rows that no longer parse are skipped, not fatal.
+    pub fn rows(&self) -> worker::Result<Vec<Row>> {
+        let rows: Vec<ValueRow> = self.sql.exec("SELECT value FROM state", None)?.to_array()?;
+        Ok(rows
+            .iter()
+            .filter_map(|row| serde_json::from_str::<Row>(&row.value).ok())
+            .collect())
     }
 
-    /// Inserts or replaces a membership record.
-    pub fn save_member(&self, member: &Member) -> worker::Result<()> {
+    /// Inserts or replaces a state row.
+    pub fn store(&self, row: &Row) -> worker::Result<()> {
         self.sql.exec(
-            "INSERT OR REPLACE INTO members (address, record) VALUES (?, ?)",
+            "INSERT OR REPLACE INTO state (kind, key, value) VALUES (?, ?, ?)",
             vec![
-                SqlStorageValue::from(member.address.to_string()),
-                SqlStorageValue::from(serde_json::to_string(member)?),
+                text(row.kind().as_str()),
+                text(row.key()),
+                text(serde_json::to_string(row)?),
             ],
+        )?;
+        Ok(())
+    }
+
+    /// Deletes a state row.
+    pub fn remove(&self, kind: RowKind, key: &str) -> worker::Result<()> {
+        self.sql.exec(
+            "DELETE FROM state WHERE kind = ? AND key = ?",
+            vec![text(kind.as_str()), text(key)],
         )?;
         Ok(())
     }
@@ -97,17 +126,59 @@ impl Store {
     }
 
     /// Appends an accepted event at `seq`.
-    pub fn append(&self, seq: u64, event: &Event) -> worker::Result<()> {
-        let seq =
-            i64::try_from(seq).map_err(|_| worker::Error::RustError("sequence overflow".into()))?;
+    pub fn append(&self, seq: u64, event: &Event, retain: bool) -> worker::Result<()> {
         self.sql.exec(
-            "INSERT INTO events (seq, id, event) VALUES (?, ?, ?)",
+            "INSERT INTO events (seq, id, type, source, target, retain, event) VALUES (?, ?, ?, ?, ?, ?, ?)",
             vec![
-                SqlStorageValue::from(seq),
-                SqlStorageValue::from(event.id.to_string()),
-                SqlStorageValue::from(event.encode()),
+                integer(seq)?,
+                text(event.id.to_string()),
+                text(event.event_type.as_str()),
+                text(event.source.to_string()),
+                text(event.target.to_string()),
+                SqlStorageValue::from(i64::from(retain)),
+                text(event.encode()),
             ],
         )?;
         Ok(())
+    }
+
+    /// Candidate rows for a history query, prefiltered in SQL; the core filters
+    /// visibility. Returns the rows and whether the log has nothing beyond them.
+    pub fn query(&self, request: &QueryRequest) -> worker::Result<(Vec<(u64, Event)>, bool)> {
+        let mut sql = String::from("SELECT seq, event FROM events WHERE seq > ?");
+        let mut bindings = vec![integer(request.after)?];
+        if let Some(source) = &request.source {
+            sql.push_str(" AND source = ?");
+            bindings.push(text(source.to_string()));
+        }
+        if let Some(target) = &request.target {
+            sql.push_str(" AND target = ?");
+            bindings.push(text(target.to_string()));
+        }
+        match request.types.as_deref().map(str::parse::<EventPattern>) {
+            Some(Ok(EventPattern::Exact(t))) => {
+                sql.push_str(" AND type = ?");
+                bindings.push(text(t.as_str()));
+            }
+            Some(Ok(EventPattern::Below(prefix))) => {
+                // `_` in a type is a LIKE wildcard, so this may over-match; the core re-checks the pattern.
+                sql.push_str(" AND type LIKE ?");
+                bindings.push(text(format!("{prefix}.%")));
+            }
+            _ => {}
+        }
+        sql.push_str(" ORDER BY seq LIMIT ?");
+        bindings.push(integer(QUERY_SCAN_LIMIT as u64)?);
+        let rows: Vec<EventRow> = self.sql.exec(&sql, bindings)?.to_array()?;
+        let exhausted = rows.len() < QUERY_SCAN_LIMIT;
+        let limits = Limits::default();
+        let events = rows
+            .iter()
+            .filter_map(|row| {
+                let event = Event::decode(&row.event, &limits).ok()?;
+                Some((u64::try_from(row.seq).ok()?, event))
+            })
+            .collect();
+        Ok((events, exhausted))
     }
 }

@@ -22,9 +22,9 @@ pub fn now_ms() -> u64 {
     js_sys::Date::now() as u64
 }
 
-/// 16 bytes from the browser's cryptographic random source.
-pub fn random_seed() -> [u8; 16] {
-    let mut seed = [0u8; 16];
+/// 32 bytes from the browser's cryptographic random source.
+pub fn random_seed() -> [u8; 32] {
+    let mut seed = [0u8; 32];
     get_random_values(&mut seed);
     seed
 }

@@ -61,14 +61,14 @@ pub struct JsClient {
 
 #[wasm_bindgen(js_class = Client)]
 impl JsClient {
-    /// A client for `address` in `network`; `seed` is 16 random bytes.
+    /// A client for `address` in `network`; `seed` is 32 random bytes.
     #[wasm_bindgen(constructor)]
     pub fn new(address: &str, network: &str, seed: &[u8]) -> Result<JsClient, JsValue> {
         let address: Address = address.parse().map_err(coded)?;
         let network: NetworkId = network.parse().map_err(coded)?;
-        let seed: [u8; 16] = seed
+        let seed: [u8; 32] = seed
             .try_into()
-            .map_err(|_| js_error("invalid_seed", "seed must be exactly 16 bytes"))?;
+            .map_err(|_| js_error("invalid_seed", "seed must be exactly 32 bytes"))?;
         Ok(Self {
             inner: Client::new(address, network, seed),
         })

@@ -1,0 +1,172 @@
+//! A network's configuration: identity, access, delivery, status, limits, mods (seed 000 §3).
+
+use crate::address::Address;
+use crate::error::{Coded, ErrorCode};
+use crate::event::Limits;
+use crate::membership::Verification;
+use crate::mods::ModConfig;
+use crate::network_id::NetworkId;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+/// Who may join.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum AccessPolicy {
+    /// Anyone, without credentials.
+    Open,
+    /// Joiners present the network token.
+    Token,
+    /// An existing member must invite the joiner.
+    Invite,
+    /// Joiners present a verified DID (verification level 3).
+    DidVerify,
+}
+
+/// The access section of a network.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Access {
+    /// The join policy.
+    pub policy: AccessPolicy,
+    /// Lowest verification level accepted at join.
+    #[serde(default)]
+    pub min_verification: Verification,
+    /// SHA-256 (lowercase hex) of the network token, for the `token` policy.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub token_sha256: Option<String>,
+}
+
+impl Access {
+    /// Open access, no verification needed.
+    pub fn open() -> Self {
+        Self {
+            policy: AccessPolicy::Open,
+            min_verification: Verification::ANONYMOUS,
+            token_sha256: None,
+        }
+    }
+
+    /// Token access with the token's SHA-256 stored, never the token.
+    pub fn token(token: &str) -> Self {
+        Self {
+            policy: AccessPolicy::Token,
+            min_verification: Verification::ANONYMOUS,
+            token_sha256: Some(crate::crypto::sha256_hex(token.as_bytes())),
+        }
+    }
+}
+
+/// Delivery guarantee (seed 000 §6).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum DeliveryMode {
+    /// Persist and retry until acknowledged.
+    #[default]
+    AtLeastOnce,
+    /// Deliver to whoever is online; no retention.
+    AtMostOnce,
+}
+
+/// Lifecycle status of a network.
+///
+/// * `active` — everything works;
+/// * `paused` — members may join, ping, discover and query, but no other
+///   event is accepted (`network_unavailable`);
+/// * `archived` — read-only history: no joins, only ping, discover and query.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum NetworkStatus {
+    /// Fully working.
+    #[default]
+    Active,
+    /// Temporarily read-only.
+    Paused,
+    /// Permanently read-only.
+    Archived,
+}
+
+/// Why a configuration is unsafe or inconsistent.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ConfigError {
+    /// A non-open policy or a verification minimum without `mod/auth` would not be enforced.
+    #[error("access policy {0:?} and min_verification need mod/auth in the mods list")]
+    AuthModRequired(AccessPolicy),
+    /// The token policy without a token hash.
+    #[error("the token policy needs a token")]
+    TokenMissing,
+    /// The same mod twice.
+    #[error("mod {0} is listed twice")]
+    DuplicateMod(String),
+}
+
+impl Coded for ConfigError {
+    fn code(&self) -> ErrorCode {
+        ErrorCode::InvalidRequest
+    }
+}
+
+/// A network's configuration.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct NetworkConfig {
+    /// Short, unique id.
+    pub id: NetworkId,
+    /// Human-readable name.
+    pub name: String,
+    /// Access policy and verification minimum.
+    pub access: Access,
+    /// Delivery guarantee.
+    #[serde(default)]
+    pub delivery: DeliveryMode,
+    /// Lifecycle status.
+    #[serde(default)]
+    pub status: NetworkStatus,
+    /// Size limits for incoming events.
+    #[serde(default)]
+    pub limits: Limits,
+    /// The mods loaded, each with its settings; a bare network loads none.
+    #[serde(default)]
+    pub mods: Vec<ModConfig>,
+    /// Addresses that join as `master`.
+    #[serde(default)]
+    pub masters: Vec<Address>,
+    /// Description, icon, tags, …
+    #[serde(default)]
+    pub metadata: Map<String, Value>,
+}
+
+impl NetworkConfig {
+    /// An open, active, at-least-once network without mods.
+    pub fn open(id: NetworkId, name: impl Into<String>) -> Self {
+        Self {
+            id,
+            name: name.into(),
+            access: Access::open(),
+            delivery: DeliveryMode::AtLeastOnce,
+            status: NetworkStatus::Active,
+            limits: Limits::default(),
+            mods: Vec::new(),
+            masters: Vec::new(),
+            metadata: Map::new(),
+        }
+    }
+
+    /// Checks that the configuration enforces what it promises.
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        let has_auth = self.mods.iter().any(|m| matches!(m, ModConfig::Auth));
+        let needs_auth = self.access.policy != AccessPolicy::Open
+            || self.access.min_verification > Verification::ANONYMOUS;
+        if needs_auth && !has_auth {
+            return Err(ConfigError::AuthModRequired(self.access.policy));
+        }
+        if self.access.policy == AccessPolicy::Token && self.access.token_sha256.is_none() {
+            return Err(ConfigError::TokenMissing);
+        }
+        let mut seen = std::collections::BTreeSet::new();
+        for m in &self.mods {
+            if !seen.insert(m.name()) {
+                return Err(ConfigError::DuplicateMod(m.name().to_owned()));
+            }
+        }
+        Ok(())
+    }
+}

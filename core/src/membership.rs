@@ -1,0 +1,152 @@
+//! Members of a network: roles, verification levels and presence (seed 000 §3, §5).
+
+use crate::address::Address;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::str::FromStr;
+
+/// A member's role.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Role {
+    /// Coordinating agent; may administer the network.
+    Master,
+    /// Ordinary participant: sends and receives.
+    Member,
+    /// Receives but never emits.
+    Observer,
+}
+
+impl Role {
+    /// The role as written on the wire.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Master => "master",
+            Self::Member => "member",
+            Self::Observer => "observer",
+        }
+    }
+}
+
+impl FromStr for Role {
+    type Err = ();
+    fn from_str(s: &str) -> Result<Self, ()> {
+        match s {
+            "master" => Ok(Self::Master),
+            "member" => Ok(Self::Member),
+            "observer" => Ok(Self::Observer),
+            _ => Err(()),
+        }
+    }
+}
+
+impl fmt::Display for Role {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A verification level 0–3 (seed 000 §5).
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize, Deserialize,
+)]
+#[serde(try_from = "u8", into = "u8")]
+pub struct Verification(u8);
+
+impl Verification {
+    /// Level 0: anonymous, a claimed name.
+    pub const ANONYMOUS: Self = Self(0);
+    /// Level 1: proved control of a registered key by challenge-response.
+    pub const KEY_PROOF: Self = Self(1);
+    /// Level 2: a signed JWT from an identity service.
+    pub const TOKEN: Self = Self(2);
+    /// Level 3: a W3C DID document.
+    pub const DID: Self = Self(3);
+
+    /// The numeric level.
+    pub const fn level(self) -> u8 {
+        self.0
+    }
+}
+
+impl TryFrom<u8> for Verification {
+    type Error = String;
+    fn try_from(level: u8) -> Result<Self, String> {
+        if level <= 3 {
+            Ok(Self(level))
+        } else {
+            Err(format!("verification level must be 0-3, got {level}"))
+        }
+    }
+}
+
+impl From<Verification> for u8 {
+    fn from(v: Verification) -> u8 {
+        v.0
+    }
+}
+
+/// Whether a member is connected.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Presence {
+    /// Connected (or heartbeating) now.
+    Online,
+    /// Not connected.
+    Offline,
+}
+
+/// A membership record.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Member {
+    /// The member's address in this network.
+    pub address: Address,
+    /// Its role.
+    pub role: Role,
+    /// Its verified level in this network.
+    pub verification: Verification,
+    /// Online or offline.
+    pub status: Presence,
+    /// Unix milliseconds of the last sign of life.
+    #[serde(default)]
+    pub last_seen: u64,
+}
+
+impl Member {
+    /// True when connected.
+    pub fn is_online(&self) -> bool {
+        self.status == Presence::Online
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn verification_levels_are_bounded() {
+        assert_eq!(Verification::try_from(3), Ok(Verification::DID));
+        assert!(Verification::try_from(4).is_err());
+        assert!(serde_json::from_str::<Verification>("7").is_err());
+        assert_eq!(
+            serde_json::to_string(&Verification::KEY_PROOF).unwrap(),
+            "1"
+        );
+    }
+
+    #[test]
+    fn member_serializes_in_the_seed_shape() {
+        let m = Member {
+            address: "agent:a".parse().unwrap(),
+            role: Role::Observer,
+            verification: Verification::ANONYMOUS,
+            status: Presence::Online,
+            last_seen: 5,
+        };
+        let v = serde_json::to_value(&m).unwrap();
+        assert_eq!(v["role"], "observer");
+        assert_eq!(v["status"], "online");
+        assert_eq!(v["verification"], 0);
+        assert_eq!(serde_json::from_value::<Member>(v).unwrap(), m);
+    }
+}

@@ -1,0 +1,133 @@
+//! `mod/access-control`: resource permissions and channel membership.
+//!
+//! Guards (priority 20):
+//! * `network.resource.invoke` needs `invoke`, `network.resource.read` needs
+//!   `read`, `network.resource.update` needs `write` (files, context) or
+//!   `admin` (tools), `network.resource.unregister` needs `admin`, and
+//!   re-registering an existing resource needs its `admin`;
+//! * any event sent to `channel/{name}` needs membership of that channel;
+//! * `network.channel.delete` needs the channel's creator or a master;
+//! * `network.events.query` for a channel needs membership of it.
+
+use super::{Context, Mod, ModMode, ModSpec};
+use crate::access::Permission;
+use crate::address::{Address, Entity};
+use crate::error::{ErrorCode, Rejection};
+use crate::event::Event;
+use crate::event_type::core_types;
+use crate::membership::Role;
+use serde_json::Value;
+
+pub(super) struct AccessControl {
+    spec: ModSpec,
+}
+
+impl AccessControl {
+    pub(super) fn new() -> Self {
+        Self {
+            spec: ModSpec::standard("access-control", &["*"], 20, ModMode::Guard),
+        }
+    }
+}
+
+fn forbidden(message: impl Into<String>) -> Rejection {
+    Rejection::new(ErrorCode::Forbidden, message)
+}
+
+fn require(
+    cx: &Context<'_>,
+    who: &Address,
+    resource: &Address,
+    permission: Permission,
+) -> Result<(), Rejection> {
+    match cx.state.resources.get(resource) {
+        // A missing resource is the router's error (unknown_target), not a permission one.
+        None => Ok(()),
+        Some(r) if cx.state.may(who, r, permission) => Ok(()),
+        Some(_) => Err(forbidden(format!(
+            "{who} lacks the {} permission on {resource}",
+            serde_json::to_value(permission)
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_owned))
+                .unwrap_or_default()
+        ))),
+    }
+}
+
+fn payload_address(event: &Event, key: &str) -> Option<Address> {
+    event
+        .payload
+        .get(key)
+        .and_then(Value::as_str)
+        .and_then(|s| s.parse().ok())
+}
+
+fn require_channel_member(
+    cx: &Context<'_>,
+    who: &Address,
+    channel: &Address,
+) -> Result<(), Rejection> {
+    match channel.entity() {
+        Entity::Channel(name) => match cx.state.channels.get(name) {
+            Some(c) if !c.members.contains(who) => {
+                Err(forbidden(format!("{who} is not a member of {channel}")))
+            }
+            _ => Ok(()),
+        },
+        _ => Ok(()),
+    }
+}
+
+impl Mod for AccessControl {
+    fn spec(&self) -> &ModSpec {
+        &self.spec
+    }
+
+    fn guard(&mut self, cx: &Context<'_>, event: &Event) -> Result<(), Rejection> {
+        let who = &event.source;
+        match event.event_type.as_str() {
+            core_types::RESOURCE_INVOKE => {
+                require(cx, who, &event.target.to_local(), Permission::Invoke)
+            }
+            core_types::RESOURCE_READ => {
+                require(cx, who, &event.target.to_local(), Permission::Read)
+            }
+            core_types::RESOURCE_UPDATE => {
+                let permission = match event.target.entity() {
+                    Entity::Tool(_) => Permission::Admin,
+                    _ => Permission::Write,
+                };
+                require(cx, who, &event.target.to_local(), permission)
+            }
+            core_types::RESOURCE_UNREGISTER | core_types::RESOURCE_REGISTER => {
+                match payload_address(event, "address") {
+                    Some(address) if cx.state.resources.contains_key(&address) => {
+                        require(cx, who, &address, Permission::Admin)
+                    }
+                    _ => Ok(()),
+                }
+            }
+            core_types::CHANNEL_DELETE => {
+                let Some(channel) = payload_address(event, "channel") else {
+                    return Ok(());
+                };
+                let Entity::Channel(name) = channel.entity() else {
+                    return Ok(());
+                };
+                let is_master = cx.state.role_of(who) == Some(Role::Master);
+                match cx.state.channels.get(name) {
+                    Some(c) if &c.created_by != who && !is_master => Err(forbidden(format!(
+                        "only {} or a master may delete {channel}",
+                        c.created_by
+                    ))),
+                    _ => Ok(()),
+                }
+            }
+            core_types::EVENTS_QUERY => match payload_address(event, "target") {
+                Some(channel) => require_channel_member(cx, who, &channel),
+                None => Ok(()),
+            },
+            _ => require_channel_member(cx, who, &event.target),
+        }
+    }
+}

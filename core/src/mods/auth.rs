@@ -1,0 +1,86 @@
+//! `mod/auth`: admission by access policy, credentials and minimum verification.
+//!
+//! Guards `network.agent.join` (priority 0):
+//! * `open` — anyone;
+//! * `token` — `credentials.token` must hash (SHA-256) to the stored token
+//!   hash, compared in constant time;
+//! * `invite` — `credentials.invite` must name a live invitation for this
+//!   address (the network consumes it once the join passes every guard);
+//! * `did-verify` — needs verification level 3, which this network cannot
+//!   establish yet, so every join is refused with that reason;
+//! * and in every case the level the core verified must reach `min_verification`.
+
+use super::{Context, Mod, ModMode, ModSpec};
+use crate::config::AccessPolicy;
+use crate::crypto::{constant_time_eq, sha256_hex};
+use crate::error::{ErrorCode, Rejection};
+use crate::event::Event;
+use crate::membership::Verification;
+use serde_json::Value;
+
+pub(super) struct Auth {
+    spec: ModSpec,
+}
+
+impl Auth {
+    pub(super) fn new() -> Self {
+        Self {
+            spec: ModSpec::standard("auth", &["network.agent.join"], 0, ModMode::Guard),
+        }
+    }
+}
+
+fn denied(message: impl Into<String>) -> Rejection {
+    Rejection::new(ErrorCode::AccessDenied, message)
+}
+
+impl Mod for Auth {
+    fn spec(&self) -> &ModSpec {
+        &self.spec
+    }
+
+    fn guard(&mut self, cx: &Context<'_>, event: &Event) -> Result<(), Rejection> {
+        let Some(join) = cx.join else {
+            return Ok(());
+        };
+        let credentials = event.payload.get("credentials");
+        let credential = |key: &str| credentials.and_then(|c| c.get(key)).and_then(Value::as_str);
+        match cx.config.access.policy {
+            AccessPolicy::Open => {}
+            AccessPolicy::Token => {
+                let expected = cx.config.access.token_sha256.as_deref().unwrap_or("");
+                let presented = credential("token").map(|t| sha256_hex(t.as_bytes()));
+                match presented {
+                    Some(hash) if constant_time_eq(hash.as_bytes(), expected.as_bytes()) => {}
+                    Some(_) => return Err(denied("the network token is not valid")),
+                    None => return Err(denied("this network needs a token: credentials.token")),
+                }
+            }
+            AccessPolicy::Invite => {
+                let Some(code) = credential("invite") else {
+                    return Err(denied("this network is invite-only: credentials.invite"));
+                };
+                if !cx.state.invitation_valid(code, &join.address, cx.now) {
+                    return Err(denied(
+                        "the invitation is unknown, used, expired or for someone else",
+                    ));
+                }
+            }
+            AccessPolicy::DidVerify => {
+                if join.verification < Verification::DID {
+                    return Err(denied(
+                        "this network needs a verified DID (level 3), which this network cannot verify yet",
+                    ));
+                }
+            }
+        }
+        if join.verification < cx.config.access.min_verification {
+            return Err(denied(format!(
+                "this network needs verification level {} or higher; this join proved level {}",
+                cx.config.access.min_verification.level(),
+                join.verification.level()
+            )));
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,723 @@
+//! The network state machine: admits members and runs every event through
+//! the pipeline of seed 000 §7 — checks, guards, transforms, the network's
+//! own handling, observers — then routes it (§6).
+//!
+//! A host owns one [`Network`] and feeds it frames with
+//! [`Network::handle_frame`], passing the connection's authenticated address
+//! and the time. The network never does I/O: it returns [`Effect`]s — events
+//! to deliver, rows to store, connections to bind — that the host applies
+//! in order. Restoring is cheap: configuration, state rows and the last
+//! sequence number; never the event log.
+
+mod handlers;
+mod routing;
+mod state;
+
+pub use crate::config::{
+    Access, AccessPolicy, ConfigError, DeliveryMode, NetworkConfig, NetworkStatus,
+};
+pub use crate::membership::{Member, Presence, Role, Verification};
+pub use routing::{default_visibility, visible_to};
+pub use state::{Channel, Group, Invitation, Resource, Row, RowKind, State};
+
+use crate::address::{Address, Entity};
+use crate::error::{ErrorCode, Rejection};
+use crate::event::Event;
+use crate::event_type::{EventPattern, EventType, core_types};
+use crate::metadata::ProtocolMetadata;
+use crate::mods::{Command, Context, JoinClaim, Outbox, Pipeline};
+use crate::network_id::NetworkId;
+use crate::ulid::UlidGenerator;
+use crate::verification::{Challenges, KeyRegistry, StaticKeys};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value, json};
+
+/// What the host must do after an input.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Effect {
+    /// Send the event on the connection whose input produced it.
+    Reply(Event),
+    /// Send the event to every connection of member `to`.
+    Deliver {
+        /// Recipient member.
+        to: Address,
+        /// The event.
+        event: Event,
+    },
+    /// The current connection is now authenticated as this address.
+    Bind(Address),
+    /// The current connection is no longer a member's (it left).
+    Unbind,
+    /// Append the accepted event to the log at `seq`.
+    Append {
+        /// Sequence number, strictly increasing within the network.
+        seq: u64,
+        /// The accepted event as delivered.
+        event: Event,
+        /// Keep it as history (`mod/persistence`), not only until delivered.
+        retain: bool,
+    },
+    /// Insert or replace a state row.
+    Store(Row),
+    /// Delete a state row.
+    Remove {
+        /// Row kind.
+        kind: RowKind,
+        /// Row key.
+        key: String,
+    },
+    /// Read log rows for a `network.events.query` and answer with [`Network::answer_query`].
+    Query(QueryRequest),
+}
+
+/// A history query the host answers from its log.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct QueryRequest {
+    /// The query event's id (the answer's `in_reply_to`).
+    pub request_id: crate::ulid::EventId,
+    /// Who asked.
+    pub requester: Address,
+    /// Only events with `seq` greater than this.
+    pub after: u64,
+    /// At most this many events in the answer.
+    pub limit: usize,
+    /// Only events of this type pattern.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub types: Option<String>,
+    /// Only events from this source.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<Address>,
+    /// Only events to this target.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target: Option<Address>,
+}
+
+/// Largest page a query may ask for.
+pub const MAX_QUERY_LIMIT: usize = 200;
+
+/// Agents may not emit these: they are the network's own answers.
+const NETWORK_ONLY_TYPES: &[&str] = &[
+    core_types::PONG,
+    core_types::EVENT_ERROR,
+    core_types::AGENT_DISCOVER_RESPONSE,
+    core_types::AGENT_CHALLENGE_RESPONSE,
+    core_types::RESOURCE_DISCOVER_RESPONSE,
+    core_types::RESOURCE_READ_RESPONSE,
+    core_types::EVENTS_RESPONSE,
+];
+
+/// What observers may still send: reading, acknowledging, leaving.
+const OBSERVER_TYPES: &[&str] = &[
+    core_types::AGENT_LEAVE,
+    core_types::AGENT_DISCOVER,
+    core_types::PING,
+    core_types::EVENT_ACK,
+    core_types::EVENTS_QUERY,
+    core_types::RESOURCE_DISCOVER,
+    core_types::RESOURCE_READ,
+    core_types::CHANNEL_JOIN,
+    core_types::CHANNEL_LEAVE,
+];
+
+/// What a paused or archived network still accepts.
+const READ_ONLY_TYPES: &[&str] = &[
+    core_types::AGENT_LEAVE,
+    core_types::AGENT_DISCOVER,
+    core_types::PING,
+    core_types::EVENT_ACK,
+    core_types::EVENTS_QUERY,
+    core_types::RESOURCE_DISCOVER,
+    core_types::RESOURCE_READ,
+];
+
+/// The network: configuration, state, mods and the routing pipeline.
+pub struct Network {
+    config: NetworkConfig,
+    state: State,
+    pipeline: Pipeline,
+    challenges: Challenges,
+    keys: Box<dyn KeyRegistry>,
+    ids: UlidGenerator,
+    last_seq: u64,
+}
+
+/// What one core handler decided.
+#[derive(Default)]
+pub(crate) struct Outcome {
+    /// Effects to apply (replies, stores, binds).
+    pub effects: Vec<Effect>,
+    /// Route the event to its target's recipients.
+    pub route: bool,
+    /// Give the event a sequence number and log it.
+    pub log: bool,
+    /// Extra ack payload fields.
+    pub ack: Map<String, Value>,
+    /// Send no ack (the handler replied itself).
+    pub no_ack: bool,
+}
+
+impl Network {
+    /// A network restored from its configuration, stored rows and last sequence number.
+    /// `seed` is host randomness for the ids and nonces the network creates.
+    pub fn new(
+        config: NetworkConfig,
+        rows: impl IntoIterator<Item = Row>,
+        last_seq: u64,
+        seed: [u8; 32],
+    ) -> Self {
+        let mut state = State::default();
+        for row in rows {
+            state.apply(row);
+        }
+        let mut pipeline = Pipeline::new(&config.mods);
+        for (name, saved) in &state.mod_state {
+            pipeline.restore(name, saved);
+        }
+        Self {
+            config,
+            state,
+            pipeline,
+            challenges: Challenges::default(),
+            keys: Box::new(StaticKeys::default()),
+            ids: UlidGenerator::new(seed),
+            last_seq,
+        }
+    }
+
+    /// Uses `registry` to find registered agents' keys (verification level 1).
+    pub fn set_key_registry(&mut self, registry: Box<dyn KeyRegistry>) {
+        self.keys = registry;
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &NetworkConfig {
+        &self.config
+    }
+
+    /// The network id.
+    pub fn id(&self) -> &NetworkId {
+        &self.config.id
+    }
+
+    /// Members, channels, groups, resources.
+    pub fn state(&self) -> &State {
+        &self.state
+    }
+
+    /// The membership record of `address`.
+    pub fn member(&self, address: &Address) -> Option<&Member> {
+        self.state.members.get(address)
+    }
+
+    /// The sequence number of the last logged event (0 when none).
+    pub fn last_seq(&self) -> u64 {
+        self.last_seq
+    }
+
+    /// The addresses of the loaded mods, in pipeline order.
+    pub fn mods(&self) -> Vec<Address> {
+        self.pipeline.addresses()
+    }
+
+    /// The network profile of seed 000 §9; the host supplies its transports.
+    pub fn profile(&self, transports: Value) -> Value {
+        let online = self
+            .state
+            .members
+            .values()
+            .filter(|m| m.is_online())
+            .count();
+        let description = self
+            .config
+            .metadata
+            .get("description")
+            .cloned()
+            .unwrap_or(json!(""));
+        let mut capabilities: Vec<&str> =
+            vec!["network.agent", "network.channel", "network.resource"];
+        if self.pipeline.has(&mod_address("workspace")) {
+            capabilities.extend(["workspace.message", "workspace.session"]);
+        }
+        if self.pipeline.has(&mod_address("persistence")) {
+            capabilities.push("network.events");
+        }
+        json!({
+            "id": self.config.id,
+            "name": self.config.name,
+            "description": description,
+            "access": {"policy": self.config.access.policy, "min_verification": self.config.access.min_verification},
+            "delivery": self.config.delivery,
+            "status": self.config.status,
+            "transports": transports,
+            "capabilities": capabilities,
+            "mods": self.pipeline.addresses(),
+            "agents_online": online,
+        })
+    }
+
+    /// Handles one frame from a connection authenticated as `session` (or not yet joined).
+    pub fn handle_frame(
+        &mut self,
+        session: Option<&Address>,
+        frame: &str,
+        now: u64,
+    ) -> Vec<Effect> {
+        match Event::decode(frame, &self.config.limits) {
+            Ok(event) => self.handle_event(session, event, now),
+            Err(err) => {
+                let to = session.cloned().unwrap_or_else(anonymous);
+                vec![Effect::Reply(self.error_event(
+                    &to,
+                    None,
+                    &(&err).into(),
+                    now,
+                ))]
+            }
+        }
+    }
+
+    /// Handles one decoded event from a connection authenticated as `session`.
+    pub fn handle_event(
+        &mut self,
+        session: Option<&Address>,
+        event: Event,
+        now: u64,
+    ) -> Vec<Effect> {
+        let reply_to = session.cloned().unwrap_or_else(|| event.source.clone());
+        let id = event.id;
+        match self.accept(session, event, now) {
+            Ok(effects) => effects,
+            Err(rejection) => vec![Effect::Reply(self.error_event(
+                &reply_to,
+                Some(id),
+                &rejection,
+                now,
+            ))],
+        }
+    }
+
+    /// Records a sign of life from a member (heartbeat); it goes online if it was not.
+    pub fn heartbeat(&mut self, address: &Address, now: u64) -> Vec<Effect> {
+        match self.state.members.get_mut(address) {
+            Some(member) => {
+                member.last_seen = now;
+                member.status = Presence::Online;
+                vec![Effect::Store(Row::Member(member.clone()))]
+            }
+            None => Vec::new(),
+        }
+    }
+
+    /// The last connection of `address` closed or its heartbeat timed out: mark it
+    /// offline and let the mods see a `network.agent.leave` with reason `disconnected`.
+    pub fn disconnect(&mut self, address: &Address, now: u64) -> Vec<Effect> {
+        let Some(member) = self.state.members.get_mut(address) else {
+            return Vec::new();
+        };
+        if !member.is_online() {
+            return Vec::new();
+        }
+        member.status = Presence::Offline;
+        let mut effects = vec![Effect::Store(Row::Member(member.clone()))];
+        let mut metadata = Map::new();
+        metadata.insert("reason".into(), json!("disconnected"));
+        let leave = Event {
+            id: self.ids.next_id(now),
+            event_type: EventType::from_static(core_types::AGENT_LEAVE),
+            source: address.clone(),
+            target: Address::core(),
+            payload: json!({}),
+            metadata,
+            timestamp: now,
+            network: Some(self.config.id.clone()),
+        };
+        let mut leave = leave;
+        effects.extend(self.run_stage(Stage::Transform, &mut leave, now));
+        effects.extend(self.run_stage(Stage::Observe, &mut leave, now));
+        effects
+    }
+
+    /// Answers a [`QueryRequest`] from log rows `(seq, event)` with `seq > request.after`,
+    /// in order; `exhausted` says whether the host has no rows beyond these.
+    pub fn answer_query(
+        &mut self,
+        request: &QueryRequest,
+        rows: Vec<(u64, Event)>,
+        exhausted: bool,
+        now: u64,
+    ) -> Vec<Effect> {
+        let pattern: Option<EventPattern> = request.types.as_deref().and_then(|p| p.parse().ok());
+        let mut events = Vec::new();
+        let mut last_seen = request.after;
+        let mut more = !exhausted;
+        for (seq, event) in rows {
+            if seq <= request.after {
+                continue;
+            }
+            if events.len() == request.limit {
+                more = true;
+                break;
+            }
+            last_seen = seq;
+            let visibility = ProtocolMetadata::read(&event.metadata)
+                .ok()
+                .and_then(|m| m.visibility)
+                .unwrap_or_else(|| default_visibility(&event.target));
+            let matches = pattern
+                .as_ref()
+                .is_none_or(|p| p.matches(&event.event_type))
+                && request.source.as_ref().is_none_or(|s| s == &event.source)
+                && request.target.as_ref().is_none_or(|t| t == &event.target)
+                && visible_to(&self.state, &event, visibility, &request.requester);
+            if matches {
+                events.push(json!({"seq": seq, "event": event}));
+            }
+        }
+        let payload = json!({"events": events, "next_after": last_seen, "has_more": more});
+        let response = self.core_event(
+            core_types::EVENTS_RESPONSE,
+            &request.requester,
+            Some(request.request_id),
+            payload,
+            now,
+        );
+        vec![Effect::Deliver {
+            to: request.requester.clone(),
+            event: response,
+        }]
+    }
+
+    fn accept(
+        &mut self,
+        session: Option<&Address>,
+        mut event: Event,
+        now: u64,
+    ) -> Result<Vec<Effect>, Rejection> {
+        match &event.network {
+            Some(network) if network != &self.config.id => {
+                return Err(Rejection::new(
+                    ErrorCode::WrongNetwork,
+                    format!("event is for network {network}, this is {}", self.config.id),
+                ));
+            }
+            _ => event.network = Some(self.config.id.clone()),
+        }
+        let event_type = event.event_type.as_str();
+        if event_type == core_types::AGENT_CHALLENGE {
+            return self.issue_challenge(&event, now);
+        }
+        let joining = event_type == core_types::AGENT_JOIN;
+        if joining {
+            self.check_joiner(session, &event)?;
+        } else {
+            self.check_sender(session, &event)?;
+        }
+        let metadata = ProtocolMetadata::read(&event.metadata).map_err(|e| Rejection::from(&e))?;
+        if let Some(visibility) = metadata.visibility {
+            routing::check_visibility(&event.target, visibility)?;
+        }
+        let claim = if joining {
+            Some(JoinClaim {
+                address: event.source.clone(),
+                verification: self.verify_join(&event, now)?,
+            })
+        } else {
+            None
+        };
+        let cx = Context {
+            state: &self.state,
+            config: &self.config,
+            now,
+            join: claim.as_ref(),
+        };
+        self.pipeline.guard(&cx, &event)?;
+
+        let mut effects = self.run_stage(Stage::Transform, &mut event, now);
+        let mut outcome = handlers::handle(self, &event, claim.as_ref(), &metadata, now)?;
+        // Resolve recipients before anything is logged: an unroutable event changes nothing.
+        let recipients = if outcome.route {
+            routing::recipients(&self.state, &event)?
+        } else {
+            Vec::new()
+        };
+        effects.splice(0..0, std::mem::take(&mut outcome.effects));
+        effects.extend(self.run_stage(Stage::Observe, &mut event, now));
+
+        if outcome.log {
+            self.last_seq += 1;
+            let seq = self.last_seq;
+            outcome.ack.insert("seq".into(), json!(seq));
+            let retain = self.pipeline.has(&mod_address("persistence"));
+            effects.insert(
+                0,
+                Effect::Append {
+                    seq,
+                    event: event.clone(),
+                    retain,
+                },
+            );
+        }
+        let visibility = metadata
+            .visibility
+            .unwrap_or_else(|| default_visibility(&event.target));
+        for to in recipients {
+            let online = self.state.members.get(&to).is_some_and(Member::is_online);
+            if online && visible_to(&self.state, &event, visibility, &to) {
+                effects.push(Effect::Deliver {
+                    to,
+                    event: event.clone(),
+                });
+            }
+        }
+        if !outcome.no_ack {
+            let mut ack = outcome.ack;
+            ack.insert("id".into(), json!(event.id));
+            let ack = self.core_event(
+                core_types::EVENT_ACK,
+                &event.source,
+                Some(event.id),
+                Value::Object(ack),
+                now,
+            );
+            effects.push(Effect::Reply(ack));
+        }
+        Ok(effects)
+    }
+
+    /// Runs the transforms or the observers, applies what they asked for and routes what they emitted.
+    fn run_stage(&mut self, stage: Stage, event: &mut Event, now: u64) -> Vec<Effect> {
+        let mut out = Outbox::new(&mut self.ids, &self.config.id, now);
+        let cx = Context {
+            state: &self.state,
+            config: &self.config,
+            now,
+            join: None,
+        };
+        match stage {
+            Stage::Transform => self.pipeline.transform(&cx, event, &mut out),
+            Stage::Observe => self.pipeline.observe(&cx, event, &mut out),
+        }
+        let (emitted, commands) = (
+            std::mem::take(&mut out.events),
+            std::mem::take(&mut out.commands),
+        );
+        let mut effects = Vec::new();
+        for command in commands {
+            effects.extend(self.apply_command(command));
+        }
+        for emitted in emitted {
+            if let Ok(recipients) = routing::recipients(&self.state, &emitted) {
+                for to in recipients {
+                    if self.state.members.get(&to).is_some_and(Member::is_online) {
+                        effects.push(Effect::Deliver {
+                            to,
+                            event: emitted.clone(),
+                        });
+                    }
+                }
+            }
+        }
+        effects
+    }
+
+    fn apply_command(&mut self, command: Command) -> Vec<Effect> {
+        match command {
+            Command::EnsureChannel { name, members } => {
+                let Ok(name) = format!("channel/{name}").parse::<Address>() else {
+                    return Vec::new();
+                };
+                let Entity::Channel(name) = name.entity().clone() else {
+                    return Vec::new();
+                };
+                let creator = members.first().cloned().unwrap_or_else(Address::core);
+                let channel = self
+                    .state
+                    .channels
+                    .entry(name.clone())
+                    .or_insert_with(|| Channel {
+                        name,
+                        members: Default::default(),
+                        created_by: creator,
+                    });
+                channel.members.extend(members);
+                vec![Effect::Store(Row::Channel(channel.clone()))]
+            }
+            Command::SaveModState { name, state } => {
+                self.state.mod_state.insert(name.to_owned(), state.clone());
+                vec![Effect::Store(Row::ModState {
+                    name: name.to_owned(),
+                    state,
+                })]
+            }
+        }
+    }
+
+    fn check_joiner(&self, session: Option<&Address>, event: &Event) -> Result<(), Rejection> {
+        let address = &event.source;
+        if !address.is_local()
+            || !address.entity().is_participant()
+            || address == &Address::broadcast()
+        {
+            return Err(Rejection::new(
+                ErrorCode::InvalidAddress,
+                format!("{address} cannot join: members are agent:, human: or registered agents"),
+            ));
+        }
+        if let Some(bound) = session
+            && bound != address
+        {
+            return Err(Rejection::new(
+                ErrorCode::SourceMismatch,
+                format!("this connection already joined as {bound}"),
+            ));
+        }
+        if self.config.status == NetworkStatus::Archived {
+            return Err(Rejection::new(
+                ErrorCode::NetworkUnavailable,
+                "this network is archived: no new joins",
+            ));
+        }
+        Ok(())
+    }
+
+    fn check_sender(&self, session: Option<&Address>, event: &Event) -> Result<(), Rejection> {
+        let Some(session) = session else {
+            return Err(Rejection::new(
+                ErrorCode::NotJoined,
+                "send network.agent.join before other events",
+            ));
+        };
+        if &event.source != session {
+            return Err(Rejection::new(
+                ErrorCode::SourceMismatch,
+                format!("source {} is not the joined member {session}", event.source),
+            ));
+        }
+        let Some(member) = self.state.members.get(session) else {
+            return Err(Rejection::new(
+                ErrorCode::NotJoined,
+                format!("{session} is not a member"),
+            ));
+        };
+        let event_type = event.event_type.as_str();
+        if NETWORK_ONLY_TYPES.contains(&event_type) {
+            return Err(Rejection::new(
+                ErrorCode::ReservedType,
+                format!("{event_type} is emitted only by the network"),
+            ));
+        }
+        if member.role == Role::Observer && !OBSERVER_TYPES.contains(&event_type) {
+            return Err(Rejection::new(
+                ErrorCode::Forbidden,
+                "observers receive events but cannot emit them",
+            ));
+        }
+        if self.config.status != NetworkStatus::Active && !READ_ONLY_TYPES.contains(&event_type) {
+            return Err(Rejection::new(
+                ErrorCode::NetworkUnavailable,
+                format!(
+                    "this network is {:?}: it accepts no new events",
+                    self.config.status
+                )
+                .to_lowercase(),
+            ));
+        }
+        Ok(())
+    }
+
+    fn verify_join(&mut self, event: &Event, now: u64) -> Result<Verification, Rejection> {
+        let credentials = event.payload.get("credentials");
+        let field = |key: &str| credentials.and_then(|c| c.get(key)).and_then(Value::as_str);
+        match (field("nonce"), field("signature")) {
+            (Some(nonce), Some(signature)) => {
+                self.challenges.verify(
+                    self.keys.as_ref(),
+                    &self.config.id,
+                    &event.source,
+                    nonce,
+                    signature,
+                    now,
+                )?;
+                Ok(Verification::KEY_PROOF)
+            }
+            (None, None) => Ok(Verification::ANONYMOUS),
+            _ => Err(Rejection::new(
+                ErrorCode::VerificationFailed,
+                "key proof needs both credentials.nonce and credentials.signature",
+            )),
+        }
+    }
+
+    fn issue_challenge(&mut self, event: &Event, now: u64) -> Result<Vec<Effect>, Rejection> {
+        let nonce = crate::crypto::to_hex(&self.ids.random_bytes());
+        let expires_at = self.challenges.issue(&event.source, nonce.clone(), now)?;
+        let payload = json!({"nonce": nonce, "expires_at": expires_at, "network": self.config.id, "address": event.source});
+        let response = self.core_event(
+            core_types::AGENT_CHALLENGE_RESPONSE,
+            &event.source,
+            Some(event.id),
+            payload,
+            now,
+        );
+        Ok(vec![Effect::Reply(response)])
+    }
+
+    /// An event from `core` to `to`, optionally answering `in_reply_to`.
+    pub(crate) fn core_event(
+        &mut self,
+        event_type: &'static str,
+        to: &Address,
+        in_reply_to: Option<crate::ulid::EventId>,
+        payload: Value,
+        now: u64,
+    ) -> Event {
+        let mut metadata = Map::new();
+        if let Some(id) = in_reply_to {
+            metadata.insert("in_reply_to".into(), json!(id));
+        }
+        Event {
+            id: self.ids.next_id(now),
+            event_type: EventType::from_static(event_type),
+            source: Address::core(),
+            target: to.clone(),
+            payload,
+            metadata,
+            timestamp: now,
+            network: Some(self.config.id.clone()),
+        }
+    }
+
+    fn error_event(
+        &mut self,
+        to: &Address,
+        request: Option<crate::ulid::EventId>,
+        rejection: &Rejection,
+        now: u64,
+    ) -> Event {
+        let payload =
+            json!({"code": rejection.code, "message": rejection.message, "event_id": request});
+        self.core_event(core_types::EVENT_ERROR, to, request, payload, now)
+    }
+}
+
+/// The two pipeline stages after the guards.
+#[derive(Clone, Copy)]
+enum Stage {
+    Transform,
+    Observe,
+}
+
+fn mod_address(name: &str) -> Address {
+    format!("mod/{name}")
+        .parse()
+        .unwrap_or_else(|_| Address::core())
+}
+
+fn anonymous() -> Address {
+    "agent:anonymous"
+        .parse()
+        .unwrap_or_else(|_| Address::core())
+}
+
+#[cfg(test)]
+mod tests;

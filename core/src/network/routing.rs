@@ -1,0 +1,98 @@
+//! Who receives an event: the target's recipients (seed 000 §6) filtered by visibility.
+
+use super::State;
+use crate::address::{Address, Entity};
+use crate::error::{ErrorCode, Rejection};
+use crate::event::Event;
+use crate::metadata::Visibility;
+
+/// The visibility an event has when it does not say: derived from its target.
+pub fn default_visibility(target: &Address) -> Visibility {
+    match target.entity() {
+        Entity::Channel(_) => Visibility::Channel,
+        e if e.is_participant() => Visibility::Direct,
+        _ => Visibility::Public,
+    }
+}
+
+/// Checks that an explicit visibility fits the target.
+pub fn check_visibility(target: &Address, visibility: Visibility) -> Result<(), Rejection> {
+    let fits = match visibility {
+        Visibility::Public | Visibility::ModOnly => true,
+        Visibility::Channel => matches!(target.entity(), Entity::Channel(_)),
+        Visibility::Direct => target.entity().is_participant(),
+    };
+    if fits {
+        Ok(())
+    } else {
+        Err(Rejection::new(
+            ErrorCode::MalformedEvent,
+            format!("visibility {visibility:?} does not fit target {target}"),
+        ))
+    }
+}
+
+/// True when member `who` may see `event` with `visibility`.
+pub fn visible_to(state: &State, event: &Event, visibility: Visibility, who: &Address) -> bool {
+    if &event.source == who {
+        return true;
+    }
+    match visibility {
+        Visibility::Public => state.members.contains_key(who),
+        Visibility::Channel => match event.target.entity() {
+            Entity::Channel(name) => state
+                .channels
+                .get(name)
+                .is_some_and(|c| c.members.contains(who)),
+            _ => false,
+        },
+        Visibility::Direct => &event.target == who,
+        Visibility::ModOnly => false,
+    }
+}
+
+/// The members `event` is routed to, before visibility and presence.
+pub fn recipients(state: &State, event: &Event) -> Result<Vec<Address>, Rejection> {
+    let target = &event.target;
+    if !target.is_local() {
+        return Err(Rejection::new(
+            ErrorCode::CrossNetwork,
+            format!("{target} is in another network and no bridge is configured"),
+        ));
+    }
+    let unknown = || {
+        Rejection::new(
+            ErrorCode::UnknownTarget,
+            format!("{target} does not exist in this network"),
+        )
+    };
+    let others = |members: &mut dyn Iterator<Item = &Address>| -> Vec<Address> {
+        members.filter(|a| **a != event.source).cloned().collect()
+    };
+    match target.entity() {
+        Entity::Broadcast => Ok(others(&mut state.members.keys())),
+        e if e.is_participant() => {
+            if state.members.contains_key(target) {
+                Ok(vec![target.clone()])
+            } else {
+                Err(Rejection::new(
+                    ErrorCode::UnknownTarget,
+                    format!("{target} is not a member"),
+                ))
+            }
+        }
+        Entity::Channel(name) => {
+            let channel = state.channels.get(name).ok_or_else(unknown)?;
+            Ok(others(&mut channel.members.iter()))
+        }
+        Entity::Group(name) => {
+            let group = state.groups.get(name).ok_or_else(unknown)?;
+            Ok(others(&mut group.members.iter()))
+        }
+        Entity::Tool(_) | Entity::File(_) | Entity::Context(_) => {
+            let resource = state.resources.get(target).ok_or_else(unknown)?;
+            Ok(others(&mut std::iter::once(&resource.owner)))
+        }
+        _ => Err(unknown()),
+    }
+}

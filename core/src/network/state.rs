@@ -1,0 +1,268 @@
+//! The network's state: members, channels, groups, resources and invitations.
+//!
+//! Everything here is plain data with lookups; the rules that change it
+//! live in the network's handlers. The host persists it as [`Row`]s.
+
+use crate::access::{Permission, Permissions, Requester};
+use crate::address::{Address, Name, ResourceKind};
+use crate::membership::{Member, Role};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// A named event stream with its members.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Channel {
+    /// The channel's name (`general` for `channel/general`).
+    pub name: Name,
+    /// Members who receive its events.
+    pub members: BTreeSet<Address>,
+    /// Who created it.
+    pub created_by: Address,
+}
+
+/// A named collection of agents.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Group {
+    /// The group's name.
+    pub name: Name,
+    /// Its members.
+    pub members: BTreeSet<Address>,
+}
+
+/// A shared tool, file or context (seed 000 §8).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Resource {
+    /// `resource/{type}/{name}`.
+    pub address: Address,
+    /// Tool, file or context.
+    #[serde(rename = "type")]
+    pub kind: ResourceKind,
+    /// The member that registered it.
+    pub owner: Address,
+    /// What it is, for people and agents.
+    #[serde(default)]
+    pub description: String,
+    /// Tools: input/output schema.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub schema: Option<Value>,
+    /// Files: MIME type.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub content_type: Option<String>,
+    /// Who may do what.
+    #[serde(default)]
+    pub permissions: Permissions,
+    /// Files and context: the current content.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub content: Option<Value>,
+}
+
+/// An invitation to an `invite` network.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Invitation {
+    /// The secret code the invitee presents.
+    pub code: String,
+    /// The only address that may use it, or anyone when `None`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub invitee: Option<Address>,
+    /// The member who invited.
+    pub created_by: Address,
+    /// Unix milliseconds after which it is void.
+    pub expires_at: u64,
+}
+
+/// One persisted piece of state. The host stores rows by `(kind, key)`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", content = "value", rename_all = "snake_case")]
+pub enum Row {
+    /// A membership record.
+    Member(Member),
+    /// A channel.
+    Channel(Channel),
+    /// A group.
+    Group(Group),
+    /// A resource (boxed: it is much larger than the other rows).
+    Resource(Box<Resource>),
+    /// An unused invitation.
+    Invitation(Invitation),
+    /// A mod's saved state.
+    ModState {
+        /// The mod's name.
+        name: String,
+        /// Its state.
+        state: Value,
+    },
+}
+
+/// The kinds of [`Row`], for deletions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RowKind {
+    /// Membership records.
+    Member,
+    /// Channels.
+    Channel,
+    /// Groups.
+    Group,
+    /// Resources.
+    Resource,
+    /// Invitations.
+    Invitation,
+    /// Mod state.
+    ModState,
+}
+
+impl RowKind {
+    /// The kind as stored.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Member => "member",
+            Self::Channel => "channel",
+            Self::Group => "group",
+            Self::Resource => "resource",
+            Self::Invitation => "invitation",
+            Self::ModState => "mod_state",
+        }
+    }
+}
+
+impl Row {
+    /// The row's kind.
+    pub fn kind(&self) -> RowKind {
+        match self {
+            Self::Member(_) => RowKind::Member,
+            Self::Channel(_) => RowKind::Channel,
+            Self::Group(_) => RowKind::Group,
+            Self::Resource(_) => RowKind::Resource,
+            Self::Invitation(_) => RowKind::Invitation,
+            Self::ModState { .. } => RowKind::ModState,
+        }
+    }
+
+    /// The row's key within its kind.
+    pub fn key(&self) -> String {
+        match self {
+            Self::Member(m) => m.address.to_string(),
+            Self::Channel(c) => c.name.to_string(),
+            Self::Group(g) => g.name.to_string(),
+            Self::Resource(r) => r.address.to_string(),
+            Self::Invitation(i) => i.code.clone(),
+            Self::ModState { name, .. } => name.clone(),
+        }
+    }
+}
+
+/// Everything a network knows besides its configuration.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct State {
+    /// Members by address.
+    pub members: BTreeMap<Address, Member>,
+    /// Channels by name.
+    pub channels: BTreeMap<Name, Channel>,
+    /// Groups by name.
+    pub groups: BTreeMap<Name, Group>,
+    /// Resources by address.
+    pub resources: BTreeMap<Address, Resource>,
+    /// Unused invitations by code.
+    pub invitations: BTreeMap<String, Invitation>,
+    /// Saved mod state by mod name.
+    pub mod_state: BTreeMap<String, Value>,
+}
+
+impl State {
+    /// Applies a stored row (when restoring).
+    pub fn apply(&mut self, row: Row) {
+        match row {
+            Row::Member(m) => {
+                self.members.insert(m.address.clone(), m);
+            }
+            Row::Channel(c) => {
+                self.channels.insert(c.name.clone(), c);
+            }
+            Row::Group(g) => {
+                self.groups.insert(g.name.clone(), g);
+            }
+            Row::Resource(r) => {
+                self.resources.insert(r.address.clone(), *r);
+            }
+            Row::Invitation(i) => {
+                self.invitations.insert(i.code.clone(), i);
+            }
+            Row::ModState { name, state } => {
+                self.mod_state.insert(name, state);
+            }
+        }
+    }
+
+    /// The role of a member, `None` for non-members.
+    pub fn role_of(&self, address: &Address) -> Option<Role> {
+        self.members.get(address).map(|m| m.role)
+    }
+
+    /// True when `address` is in group `name`.
+    pub fn in_group(&self, address: &Address, name: &Name) -> bool {
+        self.groups
+            .get(name)
+            .is_some_and(|g| g.members.contains(address))
+    }
+
+    /// True when `who` holds `permission` on `resource`.
+    pub fn may(&self, who: &Address, resource: &Resource, permission: Permission) -> bool {
+        let in_group = |name: &Name| self.in_group(who, name);
+        let requester = Requester {
+            address: who,
+            role: self.role_of(who),
+            in_group: &in_group,
+        };
+        resource
+            .permissions
+            .rule(permission)
+            .allows(&requester, &resource.owner)
+    }
+
+    /// The permissions `who` holds on `resource`, in a fixed order.
+    pub fn permissions_of(&self, who: &Address, resource: &Resource) -> Vec<Permission> {
+        Permission::ALL
+            .into_iter()
+            .filter(|p| self.may(who, resource, *p))
+            .collect()
+    }
+
+    /// True when `code` is a live invitation usable by `address`.
+    pub fn invitation_valid(&self, code: &str, address: &Address, now: u64) -> bool {
+        self.invitations.get(code).is_some_and(|i| {
+            i.expires_at > now && i.invitee.as_ref().is_none_or(|invitee| invitee == address)
+        })
+    }
+
+    /// The roster of seed 000 §9.
+    pub fn roster(&self, mods: &[Address]) -> Value {
+        let agents: Vec<Value> = self
+            .members
+            .values()
+            .map(|m| {
+                serde_json::json!({
+                    "address": m.address, "role": m.role, "status": m.status, "verification": m.verification
+                })
+            })
+            .collect();
+        let channels: Vec<String> = self
+            .channels
+            .keys()
+            .map(|n| format!("channel/{n}"))
+            .collect();
+        let groups: Map<String, Value> = self
+            .groups
+            .values()
+            .map(|g| (format!("group/{}", g.name), serde_json::json!(g.members)))
+            .collect();
+        let resources: Vec<Value> = self
+            .resources
+            .values()
+            .map(|r| serde_json::json!({"address": r.address, "owner": r.owner, "type": r.kind}))
+            .collect();
+        serde_json::json!({
+            "agents": agents, "channels": channels, "groups": groups, "mods": mods, "resources": resources
+        })
+    }
+}

@@ -1,0 +1,375 @@
+//! The auth matrix: each way in that must fail, with its exact code.
+
+use super::*;
+use crate::config::{Access, AccessPolicy};
+use crate::crypto::to_hex;
+use crate::verification::{StaticKeys, challenge_message};
+use ed25519_dalek::{Signer, SigningKey};
+
+fn secured(access: Access) -> Network {
+    let mut config = NetworkConfig::open("demo".parse().unwrap(), "Secured");
+    config.access = access;
+    config.mods = vec![ModConfig::Auth, ModConfig::AccessControl];
+    config.validate().unwrap();
+    Network::new(config, [], 0, [5; 32])
+}
+
+fn try_join(network: &mut Network, name: &str, payload: Value) -> Vec<Effect> {
+    let mut peer = Peer::new(name);
+    let join = peer.event("network.agent.join", "core", payload);
+    network.handle_event(None, join, 1)
+}
+
+#[test]
+fn spoofed_source_is_rejected() {
+    let mut network = bare();
+    let mut alice = join(&mut network, "agent:alice");
+    join(&mut network, "agent:bob");
+    let forged = Peer::new("agent:bob").client.clone().event(
+        "chat.msg".parse().unwrap(),
+        addr("agent:alice"),
+        json!({}),
+        1,
+    );
+    assert_eq!(
+        error_code(&network.handle_event(Some(&alice.address.clone()), forged, 1)),
+        ErrorCode::SourceMismatch
+    );
+    let unjoined = alice.event("chat.msg", "agent:bob", json!({}));
+    assert_eq!(
+        error_code(&network.handle_event(None, unjoined, 1)),
+        ErrorCode::NotJoined
+    );
+}
+
+#[test]
+fn observer_cannot_emit_but_receives() {
+    let mut network = bare();
+    let mut watcher = join_with(&mut network, "agent:watcher", json!({"role": "observer"}));
+    assert_eq!(
+        network.member(&watcher.address).unwrap().role,
+        Role::Observer
+    );
+    assert_eq!(
+        error_code(&watcher.send(&mut network, "chat.msg", "agent:broadcast", json!({}))),
+        ErrorCode::Forbidden
+    );
+    let pong = watcher.send(&mut network, "network.ping", "core", json!({}));
+    reply_of_type(&pong, core_types::PONG);
+    let mut alice = join(&mut network, "agent:alice");
+    assert_eq!(
+        delivered_to(&alice.send(&mut network, "chat.msg", "agent:broadcast", json!({}))),
+        ["agent:watcher"]
+    );
+}
+
+#[test]
+fn agents_cannot_emit_network_answers() {
+    let mut network = bare();
+    let mut alice = join(&mut network, "agent:alice");
+    for kind in [
+        "network.pong",
+        "network.event.error",
+        "network.agent.discover.response",
+        "network.events.response",
+    ] {
+        assert_eq!(
+            error_code(&alice.send(&mut network, kind, "agent:alice", json!({}))),
+            ErrorCode::ReservedType,
+            "{kind}"
+        );
+    }
+    assert_eq!(
+        error_code(&alice.send(&mut network, "network.made.up", "core", json!({}))),
+        ErrorCode::InvalidRequest
+    );
+}
+
+#[test]
+fn non_member_cannot_post_to_a_channel_under_access_control() {
+    let mut network = network_with(vec![ModConfig::AccessControl]);
+    let mut alice = join(&mut network, "agent:alice");
+    let mut eve = join(&mut network, "agent:eve");
+    alice.send(
+        &mut network,
+        "network.channel.create",
+        "core",
+        json!({"channel": "private"}),
+    );
+    assert_eq!(
+        error_code(&eve.send(&mut network, "chat.msg", "channel/private", json!({}))),
+        ErrorCode::Forbidden
+    );
+    eve.send(
+        &mut network,
+        "network.channel.join",
+        "core",
+        json!({"channel": "channel/private"}),
+    );
+    assert!(
+        !delivered_to(&eve.send(&mut network, "chat.msg", "channel/private", json!({}))).is_empty()
+    );
+}
+
+#[test]
+fn non_member_cannot_read_a_channel_history() {
+    let mut network = network_with(vec![ModConfig::AccessControl, ModConfig::Persistence]);
+    let mut alice = join(&mut network, "agent:alice");
+    let mut eve = join(&mut network, "agent:eve");
+    alice.send(
+        &mut network,
+        "network.channel.create",
+        "core",
+        json!({"channel": "private"}),
+    );
+    let effects = eve.send(
+        &mut network,
+        "network.events.query",
+        "core",
+        json!({"target": "channel/private"}),
+    );
+    assert_eq!(error_code(&effects), ErrorCode::Forbidden);
+}
+
+#[test]
+fn missing_permission_is_forbidden() {
+    let mut network = network_with(vec![ModConfig::AccessControl]);
+    let mut owner = join(&mut network, "agent:owner");
+    let mut alice = join(&mut network, "agent:alice");
+    owner.send(
+        &mut network,
+        "network.resource.register",
+        "core",
+        json!({
+            "address": "resource/tool/secret", "description": "owner only",
+            "permissions": {"invoke": "owner", "read": "network"}
+        }),
+    );
+    assert_eq!(
+        error_code(&alice.send(
+            &mut network,
+            "network.resource.invoke",
+            "resource/tool/secret",
+            json!({})
+        )),
+        ErrorCode::Forbidden
+    );
+    assert_eq!(
+        error_code(&alice.send(
+            &mut network,
+            "network.resource.unregister",
+            "core",
+            json!({"address": "resource/tool/secret"})
+        )),
+        ErrorCode::Forbidden
+    );
+    assert_eq!(
+        error_code(&alice.send(
+            &mut network,
+            "network.resource.update",
+            "resource/tool/secret",
+            json!({"description": "mine"})
+        )),
+        ErrorCode::Forbidden
+    );
+}
+
+#[test]
+fn token_policy() {
+    let mut network = secured(Access::token("s3cret"));
+    assert_eq!(
+        error_code(&try_join(&mut network, "agent:a", json!({}))),
+        ErrorCode::AccessDenied
+    );
+    assert_eq!(
+        error_code(&try_join(
+            &mut network,
+            "agent:a",
+            json!({"credentials": {"token": "guess"}})
+        )),
+        ErrorCode::AccessDenied
+    );
+    assert!(
+        try_join(
+            &mut network,
+            "agent:a",
+            json!({"credentials": {"token": "s3cret"}})
+        )
+        .contains(&Effect::Bind(addr("agent:a")))
+    );
+}
+
+#[test]
+fn invite_policy_uses_each_invitation_once() {
+    let mut network = secured(Access {
+        policy: AccessPolicy::Invite,
+        ..Access::open()
+    });
+    assert_eq!(
+        error_code(&try_join(&mut network, "agent:bob", json!({}))),
+        ErrorCode::AccessDenied
+    );
+    // Seed a first member the way a host does for a new invite network: a master row.
+    let host = Member {
+        address: addr("agent:host"),
+        role: Role::Master,
+        verification: Verification::ANONYMOUS,
+        status: Presence::Online,
+        last_seen: 0,
+    };
+    network.state.members.insert(host.address.clone(), host);
+    let mut inviter = Peer::new("agent:host");
+    let effects = inviter.send(
+        &mut network,
+        "network.agent.invite",
+        "core",
+        json!({"invitee": "agent:bob"}),
+    );
+    let code = acked(&effects).payload["code"].as_str().unwrap().to_owned();
+    assert_eq!(
+        error_code(&try_join(
+            &mut network,
+            "agent:carol",
+            json!({"credentials": {"invite": code}})
+        )),
+        ErrorCode::AccessDenied
+    );
+    let ok = try_join(
+        &mut network,
+        "agent:bob",
+        json!({"credentials": {"invite": code}}),
+    );
+    assert!(ok.contains(&Effect::Remove {
+        kind: RowKind::Invitation,
+        key: code.clone()
+    }));
+    assert_eq!(
+        error_code(&try_join(
+            &mut network,
+            "agent:bob",
+            json!({"credentials": {"invite": code}})
+        )),
+        ErrorCode::AccessDenied
+    );
+}
+
+#[test]
+fn did_verify_policy_is_refused_until_level_3_exists() {
+    let mut network = secured(Access {
+        policy: AccessPolicy::DidVerify,
+        ..Access::open()
+    });
+    assert_eq!(
+        error_code(&try_join(&mut network, "openagents:x", json!({}))),
+        ErrorCode::AccessDenied
+    );
+}
+
+#[test]
+fn unsafe_configurations_are_refused() {
+    let mut config = NetworkConfig::open("demo".parse().unwrap(), "x");
+    config.access = Access::token("t");
+    assert!(
+        config.validate().is_err(),
+        "token without mod/auth would admit anyone"
+    );
+    config.mods = vec![ModConfig::Auth, ModConfig::Auth];
+    assert!(config.validate().is_err());
+}
+
+fn key_network(min: Verification) -> (Network, SigningKey) {
+    let key = SigningKey::from_bytes(&[42; 32]);
+    let mut network = secured(Access {
+        min_verification: min,
+        ..Access::open()
+    });
+    let mut keys = StaticKeys::default();
+    keys.insert(addr("openagents:bob"), key.verifying_key().to_bytes());
+    network.set_key_registry(Box::new(keys));
+    (network, key)
+}
+
+fn challenge(network: &mut Network, name: &str) -> String {
+    let mut peer = Peer::new(name);
+    let ask = peer.event("network.agent.challenge", "core", json!({}));
+    let effects = network.handle_event(None, ask, 1);
+    reply_of_type(&effects, core_types::AGENT_CHALLENGE_RESPONSE).payload["nonce"]
+        .as_str()
+        .unwrap()
+        .to_owned()
+}
+
+fn signed(key: &SigningKey, name: &str, nonce: &str) -> Value {
+    let sig = key.sign(&challenge_message(
+        &"demo".parse().unwrap(),
+        &addr(name),
+        nonce,
+    ));
+    json!({"credentials": {"nonce": nonce, "signature": to_hex(&sig.to_bytes())}})
+}
+
+#[test]
+fn key_proof_reaches_level_1_and_nonces_do_not_replay() {
+    let (mut network, key) = key_network(Verification::KEY_PROOF);
+    assert_eq!(
+        error_code(&try_join(&mut network, "openagents:bob", json!({}))),
+        ErrorCode::AccessDenied
+    );
+    let nonce = challenge(&mut network, "openagents:bob");
+    let ok = try_join(
+        &mut network,
+        "openagents:bob",
+        signed(&key, "openagents:bob", &nonce),
+    );
+    assert!(ok.contains(&Effect::Bind(addr("openagents:bob"))));
+    assert_eq!(
+        network
+            .member(&addr("openagents:bob"))
+            .unwrap()
+            .verification,
+        Verification::KEY_PROOF
+    );
+    assert_eq!(
+        error_code(&try_join(
+            &mut network,
+            "openagents:bob",
+            signed(&key, "openagents:bob", &nonce)
+        )),
+        ErrorCode::VerificationFailed
+    );
+}
+
+#[test]
+fn expired_foreign_and_forged_proofs_fail() {
+    let (mut network, key) = key_network(Verification::KEY_PROOF);
+    let nonce = challenge(&mut network, "openagents:bob");
+    let mut bob = Peer::new("openagents:bob");
+    let late = bob.event(
+        "network.agent.join",
+        "core",
+        signed(&key, "openagents:bob", &nonce),
+    );
+    let effects = network.handle_event(None, late, 1 + crate::verification::CHALLENGE_TTL_MS + 1);
+    assert_eq!(error_code(&effects), ErrorCode::VerificationFailed);
+
+    let for_eve = challenge(&mut network, "openagents:eve");
+    assert_eq!(
+        error_code(&try_join(
+            &mut network,
+            "openagents:bob",
+            signed(&key, "openagents:bob", &for_eve)
+        )),
+        ErrorCode::VerificationFailed
+    );
+
+    let nonce = challenge(&mut network, "openagents:bob");
+    let other = SigningKey::from_bytes(&[1; 32]);
+    assert_eq!(
+        error_code(&try_join(
+            &mut network,
+            "openagents:bob",
+            signed(&other, "openagents:bob", &nonce)
+        )),
+        ErrorCode::VerificationFailed
+    );
+}

@@ -1,0 +1,516 @@
+//! Joins, leaves, channels, groups, resources, discovery, history, status.
+
+use super::*;
+use crate::config::NetworkStatus;
+
+#[test]
+fn join_binds_stores_and_acks_with_member_record() {
+    let mut network = bare();
+    let mut alice = Peer::new("agent:alice");
+    let join = alice.event("network.agent.join", "core", json!({}));
+    let effects = network.handle_event(None, join.clone(), 1);
+    assert!(matches!(&effects[0], Effect::Append { seq: 1, event, .. } if event.id == join.id));
+    assert!(effects.contains(&Effect::Bind(addr("agent:alice"))));
+    assert!(
+        effects
+            .iter()
+            .any(|e| matches!(e, Effect::Store(Row::Member(m)) if m.is_online()))
+    );
+    let ack = acked(&effects);
+    assert_eq!(ack.in_reply_to(), Some(join.id));
+    assert_eq!(ack.payload["member"]["role"], "member");
+    assert_eq!(ack.payload["network"], "demo");
+}
+
+#[test]
+fn masters_come_from_the_configuration() {
+    let mut network = bare();
+    join(&mut network, "agent:boss");
+    assert_eq!(
+        network.member(&addr("agent:boss")).unwrap().role,
+        Role::Master
+    );
+}
+
+#[test]
+fn only_participants_join_and_a_connection_keeps_its_identity() {
+    let mut network = bare();
+    let mut channel = Peer::new("channel/general");
+    let join = channel.event("network.agent.join", "core", json!({}));
+    assert_eq!(
+        error_code(&network.handle_event(None, join, 1)),
+        ErrorCode::InvalidAddress
+    );
+    let mut bob = Peer::new("agent:bob");
+    let join = bob.event("network.agent.join", "core", json!({}));
+    assert_eq!(
+        error_code(&network.handle_event(Some(&addr("agent:alice")), join, 1)),
+        ErrorCode::SourceMismatch
+    );
+}
+
+#[test]
+fn leave_and_disconnect_go_offline() {
+    let mut network = bare();
+    let mut alice = join(&mut network, "agent:alice");
+    let effects = alice.send(&mut network, "network.agent.leave", "core", json!({}));
+    assert!(effects.contains(&Effect::Unbind));
+    assert!(!network.member(&alice.address).unwrap().is_online());
+    let bob = join(&mut network, "agent:bob");
+    assert!(
+        matches!(&network.disconnect(&bob.address, 9)[0], Effect::Store(Row::Member(m)) if !m.is_online())
+    );
+    assert!(
+        network.disconnect(&bob.address, 9).is_empty(),
+        "already offline"
+    );
+    assert!(!network.heartbeat(&bob.address, 10).is_empty());
+    assert!(network.member(&bob.address).unwrap().is_online());
+}
+
+#[test]
+fn channel_lifecycle() {
+    let mut network = bare();
+    let mut alice = join(&mut network, "agent:alice");
+    let mut bob = join(&mut network, "agent:bob");
+    let created = alice.send(
+        &mut network,
+        "network.channel.create",
+        "core",
+        json!({"channel": "general"}),
+    );
+    assert_eq!(acked(&created).payload["channel"], "channel/general");
+    assert_eq!(
+        error_code(&alice.send(
+            &mut network,
+            "network.channel.create",
+            "core",
+            json!({"channel": "general"})
+        )),
+        ErrorCode::AlreadyExists
+    );
+    assert!(
+        delivered_to(&alice.send(&mut network, "chat.msg", "channel/general", json!({})))
+            .is_empty()
+    );
+    bob.send(
+        &mut network,
+        "network.channel.join",
+        "core",
+        json!({"channel": "general"}),
+    );
+    assert_eq!(
+        delivered_to(&alice.send(&mut network, "chat.msg", "channel/general", json!({}))),
+        ["agent:bob"]
+    );
+    bob.send(
+        &mut network,
+        "network.channel.leave",
+        "core",
+        json!({"channel": "general"}),
+    );
+    assert!(
+        delivered_to(&alice.send(&mut network, "chat.msg", "channel/general", json!({})))
+            .is_empty()
+    );
+    let deleted = alice.send(
+        &mut network,
+        "network.channel.delete",
+        "core",
+        json!({"channel": "general"}),
+    );
+    assert!(deleted.contains(&Effect::Remove {
+        kind: RowKind::Channel,
+        key: "general".into()
+    }));
+    assert_eq!(
+        error_code(&alice.send(&mut network, "chat.msg", "channel/general", json!({}))),
+        ErrorCode::UnknownTarget
+    );
+    assert_eq!(
+        error_code(&alice.send(&mut network, "network.channel.join", "core", json!({}))),
+        ErrorCode::InvalidRequest
+    );
+}
+
+#[test]
+fn only_masters_manage_groups() {
+    let mut network = bare();
+    let mut alice = join(&mut network, "agent:alice");
+    let effects = alice.send(
+        &mut network,
+        "network.group.update",
+        "core",
+        json!({"group": "g", "members": []}),
+    );
+    assert_eq!(error_code(&effects), ErrorCode::Forbidden);
+}
+
+fn with_tool(network: &mut Network) -> (Peer, Peer) {
+    let mut owner = join(network, "agent:calc");
+    let alice = join(network, "agent:alice");
+    let effects = owner.send(
+        network,
+        "network.resource.register",
+        "core",
+        json!({
+            "address": "resource/tool/add", "description": "adds numbers",
+            "schema": {"input": {"a": "number", "b": "number"}}
+        }),
+    );
+    assert_eq!(acked(&effects).payload["address"], "resource/tool/add");
+    (owner, alice)
+}
+
+#[test]
+fn tool_invocation_round_trip() {
+    let mut network = bare();
+    let (mut owner, mut alice) = with_tool(&mut network);
+    let invoke = alice.event(
+        "network.resource.invoke",
+        "resource/tool/add",
+        json!({"a": 1, "b": 2}),
+    );
+    let effects = network.handle_event(Some(&alice.address.clone()), invoke.clone(), 10);
+    assert_eq!(delivered_to(&effects), ["agent:calc"]);
+    let mut result = owner.event(
+        "network.resource.invoke.result",
+        "agent:alice",
+        json!({"sum": 3}),
+    );
+    result
+        .metadata
+        .insert("in_reply_to".into(), json!(invoke.id));
+    let effects = network.handle_event(Some(&owner.address.clone()), result, 11);
+    assert_eq!(delivered_to(&effects), ["agent:alice"]);
+    let missing_link = owner.event("network.resource.invoke.result", "agent:alice", json!({}));
+    assert_eq!(
+        error_code(&network.handle_event(Some(&owner.address.clone()), missing_link, 12)),
+        ErrorCode::InvalidRequest
+    );
+}
+
+#[test]
+fn invoking_a_tool_whose_owner_is_offline_fails() {
+    let mut network = bare();
+    let (owner, mut alice) = with_tool(&mut network);
+    network.disconnect(&owner.address, 5);
+    let effects = alice.send(
+        &mut network,
+        "network.resource.invoke",
+        "resource/tool/add",
+        json!({}),
+    );
+    assert_eq!(error_code(&effects), ErrorCode::OwnerOffline);
+    assert_eq!(
+        error_code(&alice.send(
+            &mut network,
+            "network.resource.invoke",
+            "resource/tool/none",
+            json!({})
+        )),
+        ErrorCode::UnknownTarget
+    );
+}
+
+#[test]
+fn resource_discovery_lists_your_permissions() {
+    let mut network = bare();
+    let (mut owner, mut alice) = with_tool(&mut network);
+    owner.send(&mut network, "network.resource.register", "core", json!({
+        "address": "resource/context/brief", "content": "be kind", "permissions": {"read": "owner"}
+    }));
+    let effects = alice.send(&mut network, "network.resource.discover", "core", json!({}));
+    let list =
+        &reply_of_type(&effects, core_types::RESOURCE_DISCOVER_RESPONSE).payload["resources"];
+    assert_eq!(
+        list.as_array().unwrap().len(),
+        1,
+        "the owner-only context stays hidden: {list}"
+    );
+    assert_eq!(list[0]["address"], "resource/tool/add");
+    assert_eq!(list[0]["your_permissions"], json!(["read", "invoke"]));
+    let effects = owner.send(
+        &mut network,
+        "network.resource.discover",
+        "core",
+        json!({"type": "context"}),
+    );
+    let list =
+        &reply_of_type(&effects, core_types::RESOURCE_DISCOVER_RESPONSE).payload["resources"];
+    assert_eq!(
+        list[0]["your_permissions"],
+        json!(["read", "write", "invoke", "admin"])
+    );
+}
+
+#[test]
+fn files_are_read_and_updated() {
+    let mut network = network_with(vec![ModConfig::AccessControl]);
+    let mut owner = join(&mut network, "agent:writer");
+    let mut alice = join(&mut network, "agent:alice");
+    owner.send(&mut network, "network.resource.register", "core", json!({
+        "address": "resource/file/docs/readme.md", "content_type": "text/markdown", "content": "v1"
+    }));
+    let read = alice.send(
+        &mut network,
+        "network.resource.read",
+        "resource/file/docs/readme.md",
+        json!({}),
+    );
+    assert_eq!(
+        reply_of_type(&read, core_types::RESOURCE_READ_RESPONSE).payload["content"],
+        "v1"
+    );
+    assert_eq!(
+        error_code(&alice.send(
+            &mut network,
+            "network.resource.update",
+            "resource/file/docs/readme.md",
+            json!({"content": "mine"})
+        )),
+        ErrorCode::Forbidden
+    );
+    owner.send(
+        &mut network,
+        "network.resource.update",
+        "resource/file/docs/readme.md",
+        json!({"content": "v2"}),
+    );
+    let read = alice.send(
+        &mut network,
+        "network.resource.read",
+        "resource/file/docs/readme.md",
+        json!({}),
+    );
+    assert_eq!(
+        reply_of_type(&read, core_types::RESOURCE_READ_RESPONSE).payload["content"],
+        "v2"
+    );
+    let stolen = alice.send(
+        &mut network,
+        "network.resource.register",
+        "core",
+        json!({"address": "resource/file/docs/readme.md"}),
+    );
+    assert_eq!(
+        error_code(&stolen),
+        ErrorCode::Forbidden,
+        "access-control guards re-registration"
+    );
+    let mut bare = bare();
+    let (_, mut mallory) = with_tool(&mut bare);
+    let stolen = mallory.send(
+        &mut bare,
+        "network.resource.register",
+        "core",
+        json!({"address": "resource/tool/add"}),
+    );
+    assert_eq!(
+        error_code(&stolen),
+        ErrorCode::AlreadyExists,
+        "without the mod the core still protects ownership"
+    );
+    let gone = owner.send(
+        &mut network,
+        "network.resource.unregister",
+        "core",
+        json!({"address": "resource/file/docs/readme.md"}),
+    );
+    assert!(gone.iter().any(|e| matches!(
+        e,
+        Effect::Remove {
+            kind: RowKind::Resource,
+            ..
+        }
+    )));
+}
+
+#[test]
+fn roster_and_profile_have_the_seed_shapes() {
+    let mut network = network_with(vec![ModConfig::Workspace, ModConfig::Persistence]);
+    let mut alice = join(&mut network, "agent:alice");
+    join(&mut network, "agent:boss");
+    alice.send(
+        &mut network,
+        "network.channel.create",
+        "core",
+        json!({"channel": "general"}),
+    );
+    let effects = alice.send(&mut network, "network.agent.discover", "core", json!({}));
+    let roster = &reply_of_type(&effects, core_types::AGENT_DISCOVER_RESPONSE).payload;
+    assert_eq!(
+        roster["agents"][1],
+        json!({"address": "agent:boss", "role": "master", "status": "online", "verification": 0})
+    );
+    assert_eq!(roster["channels"], json!(["channel/general"]));
+    assert_eq!(roster["mods"], json!(["mod/workspace", "mod/persistence"]));
+    let profile =
+        network.profile(json!([{"type": "websocket", "endpoint": "ws://x/networks/demo/v1/ws"}]));
+    assert_eq!(profile["id"], "demo");
+    assert_eq!(
+        profile["access"],
+        json!({"policy": "open", "min_verification": 0})
+    );
+    assert_eq!(profile["agents_online"], 2);
+    assert_eq!(profile["transports"][0]["type"], "websocket");
+    assert!(
+        profile["capabilities"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("workspace.message"))
+    );
+}
+
+#[test]
+fn paused_and_archived_networks_are_read_only() {
+    let mut network = bare();
+    let mut alice = join(&mut network, "agent:alice");
+    network.config.status = NetworkStatus::Paused;
+    assert_eq!(
+        error_code(&alice.send(&mut network, "chat.msg", "agent:broadcast", json!({}))),
+        ErrorCode::NetworkUnavailable
+    );
+    reply_of_type(
+        &alice.send(&mut network, "network.agent.discover", "core", json!({})),
+        core_types::AGENT_DISCOVER_RESPONSE,
+    );
+    join(&mut network, "agent:late");
+    network.config.status = NetworkStatus::Archived;
+    let mut bob = Peer::new("agent:bob");
+    let join = bob.event("network.agent.join", "core", json!({}));
+    assert_eq!(
+        error_code(&network.handle_event(None, join, 1)),
+        ErrorCode::NetworkUnavailable
+    );
+}
+
+#[test]
+fn history_needs_persistence_and_respects_visibility() {
+    let mut without = bare();
+    let mut alice = join(&mut without, "agent:alice");
+    assert_eq!(
+        error_code(&alice.send(&mut without, "network.events.query", "core", json!({}))),
+        ErrorCode::NotSupported
+    );
+
+    let mut network = network_with(vec![ModConfig::Persistence]);
+    let mut alice = join(&mut network, "agent:alice");
+    let mut bob = join(&mut network, "agent:bob");
+    let eve = join(&mut network, "agent:eve");
+    let mut log = Vec::new();
+    for (kind, target) in [
+        ("chat.msg", "agent:broadcast"),
+        ("chat.secret", "agent:bob"),
+        ("chat.msg", "agent:broadcast"),
+    ] {
+        for effect in alice.send(&mut network, kind, target, json!({})) {
+            if let Effect::Append { seq, event, retain } = effect {
+                assert!(retain);
+                log.push((seq, event));
+            }
+        }
+    }
+    let query = |network: &mut Network, peer: &mut Peer, payload: Value| {
+        let effects = peer.send(network, "network.events.query", "core", payload);
+        let [Effect::Query(request)] = &effects[..] else {
+            panic!("{effects:?}")
+        };
+        let request = request.clone();
+        let answer = network.answer_query(&request, log.clone(), true, 20);
+        let [Effect::Deliver { event, .. }] = &answer[..] else {
+            panic!("{answer:?}")
+        };
+        event.payload.clone()
+    };
+    let for_bob = query(&mut network, &mut bob, json!({"types": "chat.*"}));
+    assert_eq!(for_bob["events"].as_array().unwrap().len(), 3);
+    let mut eve = eve;
+    let for_eve = query(&mut network, &mut eve, json!({"types": "chat.*"}));
+    assert_eq!(
+        for_eve["events"].as_array().unwrap().len(),
+        2,
+        "the direct message stays private"
+    );
+    let page = query(
+        &mut network,
+        &mut bob,
+        json!({"types": "chat.*", "limit": 1}),
+    );
+    assert_eq!(page["events"].as_array().unwrap().len(), 1);
+    assert_eq!(page["has_more"], true);
+    let next = query(
+        &mut network,
+        &mut bob,
+        json!({"types": "chat.*", "after": page["next_after"], "limit": 5}),
+    );
+    assert_eq!(next["events"].as_array().unwrap().len(), 2);
+    assert_eq!(next["has_more"], false);
+    assert_eq!(
+        error_code(&bob.send(
+            &mut network,
+            "network.events.query",
+            "core",
+            json!({"types": "Bad"})
+        )),
+        ErrorCode::InvalidEventType
+    );
+}
+
+#[test]
+fn restored_network_continues_where_it_stopped() {
+    let rows = vec![
+        Row::Member(Member {
+            address: addr("agent:bob"),
+            role: Role::Member,
+            verification: Verification::ANONYMOUS,
+            status: Presence::Online,
+            last_seen: 0,
+        }),
+        Row::Channel(Channel {
+            name: "general".parse().unwrap(),
+            members: [addr("agent:bob")].into(),
+            created_by: addr("agent:bob"),
+        }),
+    ];
+    let mut network = Network::new(
+        NetworkConfig::open("demo".parse().unwrap(), "Demo"),
+        rows,
+        41,
+        [0; 32],
+    );
+    let mut alice = join(&mut network, "agent:alice");
+    let effects = alice.send(&mut network, "chat.msg", "channel/general", json!({}));
+    assert!(
+        matches!(&effects[0], Effect::Append { seq: 43, .. }),
+        "join took 42: {effects:?}"
+    );
+    assert_eq!(delivered_to(&effects), ["agent:bob"]);
+}
+
+#[test]
+fn malformed_frames_keep_the_network_working() {
+    let mut network = bare();
+    let mut alice = join(&mut network, "agent:alice");
+    let me = alice.address.clone();
+    assert_eq!(
+        error_code(&network.handle_frame(Some(&me), "{oops", 5)),
+        ErrorCode::MalformedEvent
+    );
+    assert_eq!(
+        error_code(&network.handle_frame(Some(&me), "[]", 5)),
+        ErrorCode::MalformedEvent
+    );
+    let errors = network.handle_frame(Some(&me), "{oops", 5);
+    let Effect::Reply(error) = &errors[0] else {
+        panic!()
+    };
+    assert!(error.payload.get("event_id").is_some());
+    let mut wrong = alice.event("chat.msg", "agent:broadcast", json!({}));
+    wrong.network = Some("elsewhere".parse().unwrap());
+    assert_eq!(
+        error_code(&network.handle_event(Some(&me), wrong, 5)),
+        ErrorCode::WrongNetwork
+    );
+    acked(&alice.send(&mut network, "chat.msg", "agent:broadcast", json!({})));
+}

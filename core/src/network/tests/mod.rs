@@ -1,0 +1,109 @@
+//! Unit tests of the network: one file per area, shared helpers here.
+
+mod access;
+mod lifecycle;
+mod mods;
+mod routing;
+
+use super::*;
+use crate::client::Client;
+use crate::error::ErrorCode;
+use crate::mods::ModConfig;
+use serde_json::json;
+
+pub(super) fn addr(s: &str) -> Address {
+    s.parse().unwrap()
+}
+
+pub(super) fn network_with(mods: Vec<ModConfig>) -> Network {
+    let mut config = NetworkConfig::open("demo".parse().unwrap(), "Demo");
+    config.mods = mods;
+    config.masters = vec![addr("agent:boss")];
+    Network::new(config, [], 0, [9; 32])
+}
+
+pub(super) fn bare() -> Network {
+    network_with(Vec::new())
+}
+
+/// A test participant: a core client plus its address.
+pub(super) struct Peer {
+    pub client: Client,
+    pub address: Address,
+}
+
+impl Peer {
+    pub fn new(name: &str) -> Self {
+        Self {
+            client: Client::new(addr(name), "demo".parse().unwrap(), [3; 32]),
+            address: addr(name),
+        }
+    }
+
+    pub fn event(&mut self, kind: &str, target: &str, payload: Value) -> Event {
+        self.client
+            .event(kind.parse().unwrap(), addr(target), payload, 10)
+    }
+
+    pub fn send(
+        &mut self,
+        network: &mut Network,
+        kind: &str,
+        target: &str,
+        payload: Value,
+    ) -> Vec<Effect> {
+        let event = self.event(kind, target, payload);
+        network.handle_event(Some(&self.address.clone()), event, 10)
+    }
+}
+
+pub(super) fn join(network: &mut Network, name: &str) -> Peer {
+    join_with(network, name, json!({}))
+}
+
+pub(super) fn join_with(network: &mut Network, name: &str, payload: Value) -> Peer {
+    let mut peer = Peer::new(name);
+    let join = peer.event("network.agent.join", "core", payload);
+    let effects = network.handle_event(None, join, 1);
+    assert!(
+        effects.contains(&Effect::Bind(addr(name))),
+        "join of {name} failed: {effects:?}"
+    );
+    peer
+}
+
+/// The error code of a single error reply.
+pub(super) fn error_code(effects: &[Effect]) -> ErrorCode {
+    match effects {
+        [Effect::Reply(e)] if e.event_type.as_str() == core_types::EVENT_ERROR => {
+            serde_json::from_value(e.payload["code"].clone()).unwrap()
+        }
+        other => panic!("expected one error reply, got {other:#?}"),
+    }
+}
+
+pub(super) fn delivered_to(effects: &[Effect]) -> Vec<String> {
+    let mut to: Vec<String> = effects
+        .iter()
+        .filter_map(|e| match e {
+            Effect::Deliver { to, .. } => Some(to.to_string()),
+            _ => None,
+        })
+        .collect();
+    to.sort();
+    to
+}
+
+pub(super) fn reply_of_type<'a>(effects: &'a [Effect], kind: &str) -> &'a Event {
+    effects
+        .iter()
+        .find_map(|e| match e {
+            Effect::Reply(ev) if ev.event_type.as_str() == kind => Some(ev),
+            _ => None,
+        })
+        .unwrap_or_else(|| panic!("no {kind} reply in {effects:#?}"))
+}
+
+pub(super) fn acked(effects: &[Effect]) -> &Event {
+    reply_of_type(effects, core_types::EVENT_ACK)
+}

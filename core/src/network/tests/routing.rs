@@ -1,0 +1,141 @@
+//! Routing of every target kind and visibility.
+
+use super::*;
+
+#[test]
+fn broadcast_reaches_every_other_online_member_and_is_logged() {
+    let mut network = bare();
+    let mut alice = join(&mut network, "agent:alice");
+    join(&mut network, "human:bob");
+    join(&mut network, "openagents:carol");
+    let gone = join(&mut network, "agent:gone");
+    network.disconnect(&gone.address, 5);
+    let effects = alice.send(
+        &mut network,
+        "workspace.message.posted",
+        "agent:broadcast",
+        json!({"content": "hi"}),
+    );
+    assert_eq!(delivered_to(&effects), ["human:bob", "openagents:carol"]);
+    assert!(matches!(&effects[0], Effect::Append { seq, .. } if *seq == network.last_seq()));
+    assert_eq!(acked(&effects).payload["seq"], json!(network.last_seq()));
+}
+
+#[test]
+fn direct_channel_and_group_targets() {
+    let mut network = bare();
+    let mut alice = join(&mut network, "agent:alice");
+    join(&mut network, "agent:bob");
+    join(&mut network, "agent:eve");
+    let mut boss = join(&mut network, "agent:boss");
+
+    assert_eq!(
+        delivered_to(&alice.send(&mut network, "chat.msg", "agent:bob", json!({}))),
+        ["agent:bob"]
+    );
+
+    alice.send(
+        &mut network,
+        "network.channel.create",
+        "core",
+        json!({"channel": "general", "members": ["agent:bob"]}),
+    );
+    assert_eq!(
+        delivered_to(&alice.send(&mut network, "chat.msg", "channel/general", json!({}))),
+        ["agent:bob"]
+    );
+
+    boss.send(
+        &mut network,
+        "network.group.update",
+        "core",
+        json!({"group": "team", "members": ["agent:alice", "agent:eve"]}),
+    );
+    assert_eq!(
+        delivered_to(&boss.send(&mut network, "chat.msg", "group/team", json!({}))),
+        ["agent:alice", "agent:eve"]
+    );
+}
+
+#[test]
+fn unknown_and_cross_network_targets_are_errors() {
+    let mut network = bare();
+    let mut alice = join(&mut network, "agent:alice");
+    assert_eq!(
+        error_code(&alice.send(&mut network, "chat.msg", "agent:ghost", json!({}))),
+        ErrorCode::UnknownTarget
+    );
+    assert_eq!(
+        error_code(&alice.send(&mut network, "chat.msg", "channel/none", json!({}))),
+        ErrorCode::UnknownTarget
+    );
+    assert_eq!(
+        error_code(&alice.send(&mut network, "chat.msg", "group/none", json!({}))),
+        ErrorCode::UnknownTarget
+    );
+    assert_eq!(
+        error_code(&alice.send(&mut network, "chat.msg", "mod/none", json!({}))),
+        ErrorCode::UnknownTarget
+    );
+    assert_eq!(
+        error_code(&alice.send(&mut network, "chat.msg", "other::agent:bob", json!({}))),
+        ErrorCode::CrossNetwork
+    );
+    assert_eq!(
+        error_code(&alice.send(&mut network, "chat.msg", "core", json!({}))),
+        ErrorCode::InvalidRequest
+    );
+    assert_eq!(network.last_seq(), 1, "only the join was logged");
+}
+
+#[test]
+fn visibility_filters_deliveries() {
+    let mut network = bare();
+    let mut alice = join(&mut network, "agent:alice");
+    join(&mut network, "agent:bob");
+    let mut mod_only = alice.event("chat.msg", "agent:broadcast", json!({}));
+    mod_only
+        .metadata
+        .insert("visibility".into(), json!("mod_only"));
+    let effects = network.handle_event(Some(&alice.address.clone()), mod_only, 10);
+    assert!(delivered_to(&effects).is_empty());
+    assert!(matches!(effects[0], Effect::Append { .. }));
+
+    let mut wrong = alice.event("chat.msg", "agent:broadcast", json!({}));
+    wrong.metadata.insert("visibility".into(), json!("channel"));
+    assert_eq!(
+        error_code(&network.handle_event(Some(&alice.address.clone()), wrong, 10)),
+        ErrorCode::MalformedEvent
+    );
+
+    let mut bad = alice.event("chat.msg", "agent:bob", json!({}));
+    bad.metadata
+        .insert("refs".into(), json!({"messages": ["nope"]}));
+    assert_eq!(
+        error_code(&network.handle_event(Some(&alice.address.clone()), bad, 10)),
+        ErrorCode::MalformedEvent
+    );
+}
+
+#[test]
+fn ioa_refs_travel_with_the_event() {
+    let mut network = bare();
+    let mut alice = join(&mut network, "agent:alice");
+    join(&mut network, "agent:bob");
+    let first = alice.event("chat.msg", "agent:bob", json!({}));
+    let mut reply = alice.event("chat.msg", "agent:bob", json!({}));
+    reply.metadata.insert(
+        "refs".into(),
+        json!({"messages": [first.id], "nodes": ["agent:bob"]}),
+    );
+    let effects = network.handle_event(Some(&alice.address.clone()), reply, 10);
+    let Some(Effect::Deliver { event, .. }) =
+        effects.iter().find(|e| matches!(e, Effect::Deliver { .. }))
+    else {
+        panic!("{effects:?}")
+    };
+    let refs = crate::metadata::ProtocolMetadata::read(&event.metadata)
+        .unwrap()
+        .refs;
+    assert_eq!(refs.messages, vec![first.id]);
+}
