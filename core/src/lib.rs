@@ -16,6 +16,7 @@
 //! * [`metadata`] — `in_reply_to`, visibility and IOA `refs`
 //! * [`verification`] — level 1 Ed25519 challenge-response (§5)
 //! * [`config`] — access policy, delivery mode, status, mods of a network
+//! * [`conformance`] — the JSON conformance-vector runner shared with JS
 //! * [`client`] — what a participant needs to build events and read replies
 //! * [`ulid`] — event ids from host time and randomness
 
@@ -23,6 +24,7 @@ pub mod access;
 pub mod address;
 pub mod client;
 pub mod config;
+pub mod conformance;
 pub mod crypto;
 pub mod error;
 pub mod event;
