@@ -5,6 +5,8 @@
 //! hands one already-decoded event to `Network::handle_event` and applies
 //! nothing: the figure is the core's own cost per event, effects included.
 
+#![allow(clippy::unwrap_used)] // benchmark set-up: a failure should stop the run loudly
+
 use agentnet_core::client::Client;
 use agentnet_core::mods::{ModConfig, RateLimit};
 use agentnet_core::network::{Network, NetworkConfig};

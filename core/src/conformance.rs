@@ -9,7 +9,7 @@
 //! | effect | projection |
 //! |---|---|
 //! | append | `{"append": seq}` |
-//! | deliver | `{"deliver": "agent:bob", "type": "chat.msg"}` |
+//! | deliver | `{"deliver": ["agent:bob"], "type": "chat.msg"}` |
 //! | error reply | `{"error": "unknown_target"}` |
 //! | other reply | `{"reply": "network.event.ack"}` |
 //! | bind / unbind | `{"bind": "agent:alice"}` / `{"unbind": true}` |

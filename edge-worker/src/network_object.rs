@@ -93,8 +93,10 @@ impl NetworkObject {
                     Effect::Deliver { to, event } => {
                         let by_address = sockets.get_or_insert_with(|| self.sockets_by_address());
                         let frame = event.encode();
-                        for ws in by_address.get(&to.to_string()).into_iter().flatten() {
-                            send(ws, &frame);
+                        for address in to {
+                            for ws in by_address.get(&address.to_string()).into_iter().flatten() {
+                                send(ws, &frame);
+                            }
                         }
                     }
                     Effect::Query(request) => {

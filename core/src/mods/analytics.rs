@@ -2,8 +2,9 @@
 //!
 //! A master reads them by sending any event to `mod/analytics`; the mod
 //! answers `analytics.report` with `{total, by_type, by_source}`. Others get
-//! `forbidden`. Counts are saved as the mod's state after every event, so
-//! they survive restarts.
+//! `forbidden`. Counts are saved as the mod's state at most once per
+//! [`SAVE_INTERVAL_MS`] of network time and whenever a report is read, so a
+//! restart loses at most that interval's counts.
 
 use super::{Command, Context, Mod, ModMode, ModSpec, Outbox};
 use crate::error::{ErrorCode, Rejection};
@@ -24,9 +25,13 @@ pub struct Analytics {
     pub by_source: BTreeMap<String, u64>,
 }
 
+/// Least time between two saves of the counts.
+pub const SAVE_INTERVAL_MS: u64 = 1_000;
+
 pub(super) struct AnalyticsMod {
     spec: ModSpec,
     counts: Analytics,
+    last_saved: Option<u64>,
 }
 
 impl AnalyticsMod {
@@ -34,6 +39,24 @@ impl AnalyticsMod {
         Self {
             spec: ModSpec::standard("analytics", &["*"], 100, ModMode::Observe),
             counts: Analytics::default(),
+            last_saved: None,
+        }
+    }
+
+    fn save(&mut self, now: u64, out: &mut Outbox<'_>) {
+        self.last_saved = Some(now);
+        out.command(Command::SaveModState {
+            name: "analytics",
+            state: serde_json::to_value(&self.counts).unwrap_or(Value::Null),
+        });
+    }
+}
+
+fn bump(counts: &mut BTreeMap<String, u64>, key: &str) {
+    match counts.get_mut(key) {
+        Some(count) => *count += 1,
+        None => {
+            counts.insert(key.to_owned(), 1);
         }
     }
 }
@@ -43,22 +66,16 @@ impl Mod for AnalyticsMod {
         &self.spec
     }
 
-    fn observe(&mut self, _cx: &Context<'_>, event: &Event, out: &mut Outbox<'_>) {
+    fn observe(&mut self, cx: &Context<'_>, event: &Event, out: &mut Outbox<'_>) {
         self.counts.total += 1;
-        *self
-            .counts
-            .by_type
-            .entry(event.event_type.to_string())
-            .or_default() += 1;
-        *self
-            .counts
-            .by_source
-            .entry(event.source.to_string())
-            .or_default() += 1;
-        out.command(Command::SaveModState {
-            name: "analytics",
-            state: serde_json::to_value(&self.counts).unwrap_or(Value::Null),
-        });
+        bump(&mut self.counts.by_type, event.event_type.as_str());
+        bump(&mut self.counts.by_source, &event.source.to_string());
+        if self
+            .last_saved
+            .is_none_or(|at| cx.now.saturating_sub(at) >= SAVE_INTERVAL_MS)
+        {
+            self.save(cx.now, out);
+        }
     }
 
     fn handle(
@@ -73,6 +90,7 @@ impl Mod for AnalyticsMod {
                 "only masters may read analytics",
             ));
         }
+        self.save(cx.now, out);
         let report = "analytics.report"
             .parse()
             .map_err(|_| Rejection::new(ErrorCode::InvalidRequest, "bad type"))?;

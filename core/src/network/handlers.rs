@@ -368,16 +368,17 @@ pub(super) fn handle(
                 };
                 let mut out = crate::mods::Outbox::new(&mut network.ids, &network.config.id, now);
                 network.pipeline.handle(&cx, event, &mut out)?;
-                let replies: Vec<Effect> = out
-                    .events
+                let (emitted, commands) = (out.events, out.commands);
+                let mut effects: Vec<Effect> = commands
                     .into_iter()
-                    .map(|e| Effect::Deliver {
-                        to: e.target.clone(),
-                        event: e,
-                    })
+                    .flat_map(|c| network.apply_command(c))
                     .collect();
+                effects.extend(emitted.into_iter().map(|e| Effect::Deliver {
+                    to: vec![e.target.clone()],
+                    event: std::rc::Rc::new(e),
+                }));
                 Ok(Outcome {
-                    effects: replies,
+                    effects,
                     log: true,
                     ..Outcome::default()
                 })
@@ -583,7 +584,7 @@ fn update(network: &mut Network, event: &Event) -> Result<Outcome, Rejection> {
 }
 
 fn query(network: &mut Network, event: &Event) -> Result<Outcome, Rejection> {
-    if !network.pipeline.has(&super::mod_address("persistence")) {
+    if !network.keeps_history {
         return Err(Rejection::new(
             ErrorCode::NotSupported,
             "this network keeps no history: network.events.query needs mod/persistence",

@@ -31,18 +31,19 @@ use crate::ulid::UlidGenerator;
 use crate::verification::{Challenges, KeyRegistry, StaticKeys};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
+use std::rc::Rc;
 
 /// What the host must do after an input.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Effect {
     /// Send the event on the connection whose input produced it.
     Reply(Event),
-    /// Send the event to every connection of member `to`.
+    /// Send the event to every connection of each member in `to` (encode it once).
     Deliver {
-        /// Recipient member.
-        to: Address,
-        /// The event.
-        event: Event,
+        /// Recipient members, in address order.
+        to: Vec<Address>,
+        /// The event, shared with the log entry rather than copied.
+        event: Rc<Event>,
     },
     /// The current connection is now authenticated as this address.
     Bind(Address),
@@ -53,7 +54,7 @@ pub enum Effect {
         /// Sequence number, strictly increasing within the network.
         seq: u64,
         /// The accepted event as delivered.
-        event: Event,
+        event: Rc<Event>,
         /// Keep it as history (`mod/persistence`), not only until delivered.
         retain: bool,
     },
@@ -139,6 +140,8 @@ pub struct Network {
     keys: Box<dyn KeyRegistry>,
     ids: UlidGenerator,
     last_seq: u64,
+    /// `mod/persistence` is loaded: logged rows are history and queries work.
+    keeps_history: bool,
 }
 
 /// What one core handler decided.
@@ -173,7 +176,9 @@ impl Network {
         for (name, saved) in &state.mod_state {
             pipeline.restore(name, saved);
         }
+        let keeps_history = pipeline.has(&mod_address("persistence"));
         Self {
+            keeps_history,
             config,
             state,
             pipeline,
@@ -238,7 +243,7 @@ impl Network {
         if self.pipeline.has(&mod_address("workspace")) {
             capabilities.extend(["workspace.message", "workspace.session"]);
         }
-        if self.pipeline.has(&mod_address("persistence")) {
+        if self.keeps_history {
             capabilities.push("network.events");
         }
         json!({
@@ -382,8 +387,8 @@ impl Network {
             now,
         );
         vec![Effect::Deliver {
-            to: request.requester.clone(),
-            event: response,
+            to: vec![request.requester.clone()],
+            event: Rc::new(response),
         }]
     }
 
@@ -443,16 +448,17 @@ impl Network {
         effects.splice(0..0, std::mem::take(&mut outcome.effects));
         effects.extend(self.run_stage(Stage::Observe, &mut event, now));
 
+        let event = Rc::new(event);
         if outcome.log {
             self.last_seq += 1;
             let seq = self.last_seq;
             outcome.ack.insert("seq".into(), json!(seq));
-            let retain = self.pipeline.has(&mod_address("persistence"));
+            let retain = self.keeps_history;
             effects.insert(
                 0,
                 Effect::Append {
                     seq,
-                    event: event.clone(),
+                    event: Rc::clone(&event),
                     retain,
                 },
             );
@@ -460,14 +466,18 @@ impl Network {
         let visibility = metadata
             .visibility
             .unwrap_or_else(|| default_visibility(&event.target));
-        for to in recipients {
-            let online = self.state.members.get(&to).is_some_and(Member::is_online);
-            if online && visible_to(&self.state, &event, visibility, &to) {
-                effects.push(Effect::Deliver {
-                    to,
-                    event: event.clone(),
-                });
-            }
+        let to: Vec<Address> = recipients
+            .into_iter()
+            .filter(|to| {
+                self.state.members.get(to).is_some_and(Member::is_online)
+                    && visible_to(&self.state, &event, visibility, to)
+            })
+            .collect();
+        if !to.is_empty() {
+            effects.push(Effect::Deliver {
+                to,
+                event: Rc::clone(&event),
+            });
         }
         if !outcome.no_ack {
             let mut ack = outcome.ack;
@@ -507,13 +517,15 @@ impl Network {
         }
         for emitted in emitted {
             if let Ok(recipients) = routing::recipients(&self.state, &emitted) {
-                for to in recipients {
-                    if self.state.members.get(&to).is_some_and(Member::is_online) {
-                        effects.push(Effect::Deliver {
-                            to,
-                            event: emitted.clone(),
-                        });
-                    }
+                let to: Vec<Address> = recipients
+                    .into_iter()
+                    .filter(|to| self.state.members.get(to).is_some_and(Member::is_online))
+                    .collect();
+                if !to.is_empty() {
+                    effects.push(Effect::Deliver {
+                        to,
+                        event: Rc::new(emitted),
+                    });
                 }
             }
         }

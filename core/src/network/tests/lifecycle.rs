@@ -407,7 +407,7 @@ fn history_needs_persistence_and_respects_visibility() {
         for effect in alice.send(&mut network, kind, target, json!({})) {
             if let Effect::Append { seq, event, retain } = effect {
                 assert!(retain);
-                log.push((seq, event));
+                log.push((seq, (*event).clone()));
             }
         }
     }

@@ -85,9 +85,9 @@ pub(super) fn error_code(effects: &[Effect]) -> ErrorCode {
 pub(super) fn delivered_to(effects: &[Effect]) -> Vec<String> {
     let mut to: Vec<String> = effects
         .iter()
-        .filter_map(|e| match e {
-            Effect::Deliver { to, .. } => Some(to.to_string()),
-            _ => None,
+        .flat_map(|e| match e {
+            Effect::Deliver { to, .. } => to.iter().map(ToString::to_string).collect(),
+            _ => Vec::new(),
         })
         .collect();
     to.sort();
