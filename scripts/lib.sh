@@ -88,11 +88,29 @@ setup() {
   setup_npm
 }
 
+# optimize_wasm FILE: shrink a wasm-bindgen output with binaryen's wasm-opt -Oz (npm binaryen).
+# Results are cached by the input's hash, so an unchanged build costs a copy, not a re-optimization.
+optimize_wasm() {
+  local file="$1" hash cached
+  hash="$(sha256sum "$file" | cut -d' ' -f1)"
+  cached="$AGENTNET_CACHE/wasm-opt/$hash.wasm"
+  if [ ! -f "$cached" ]; then
+    note "wasm-opt -Oz $(basename "$file")"
+    mkdir -p "$(dirname "$cached")"
+    wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
+      --enable-mutable-globals --enable-reference-types --enable-multivalue \
+      "$file" -o "$cached.tmp"
+    mv "$cached.tmp" "$cached"
+  fi
+  cp "$cached" "$file"
+}
+
 build_js_package() {
   step "Building the npm package (core/js)"
   (cd "$ROOT" && cargo build --quiet -p agentnet-js --target "$WASM32" --release)
   wasm-bindgen --target web --out-dir "$ROOT/core/js/pkg" --out-name agentnet_js \
     "$CARGO_TARGET_DIR/$WASM32/release/agentnet_js.wasm"
+  optimize_wasm "$ROOT/core/js/pkg/agentnet_js_bg.wasm"
   note "core/js/pkg ready"
 }
 
@@ -101,6 +119,7 @@ build_web() {
   (cd "$ROOT" && cargo build --quiet -p agentnet-web --target "$WASM32" --release)
   wasm-bindgen --target web --no-typescript --out-dir "$ROOT/www/pkg" --out-name agentnet_web \
     "$CARGO_TARGET_DIR/$WASM32/release/agentnet-web.wasm"
+  optimize_wasm "$ROOT/www/pkg/agentnet_web_bg.wasm"
   note "www/pkg ready"
 }
 

@@ -10,6 +10,7 @@ import initWasm, {
   parseAddress as coreParseAddress,
   validateEvent as coreValidateEvent,
   matchesPattern as coreMatchesPattern,
+  runConformanceVector as coreRunConformanceVector,
 } from './pkg/agentnet_js.js';
 
 const wasmUrl = new URL('./pkg/agentnet_js_bg.wasm', import.meta.url);
@@ -51,6 +52,11 @@ export function validateEvent(event) {
 /** True when `type` matches `pattern` (`*`, `prefix.*` or an exact type). */
 export function matchesPattern(pattern, type) {
   return core(() => coreMatchesPattern(pattern, type));
+}
+
+/** Runs a conformance vector (JSON text) through the core; throws `AgentnetError` on a mismatch. */
+export function runConformanceVector(vector) {
+  core(() => coreRunConformanceVector(vector));
 }
 
 function randomSeed() {

@@ -53,6 +53,13 @@ pub fn matches_pattern(pattern: &str, event_type: &str) -> Result<bool, JsValue>
         .is_ok_and(|t| pattern.matches(&t)))
 }
 
+/// Runs one JSON conformance vector (see `core/tests/vectors/`) against the wasm core.
+#[wasm_bindgen(js_name = runConformanceVector)]
+pub fn run_conformance_vector(vector: &str) -> Result<(), JsValue> {
+    agentnet_core::conformance::run_vector(vector)
+        .map_err(|e| js_error("conformance_failed", &e.to_string()))
+}
+
 /// A participant in one network: builds events and interprets the network's frames.
 #[wasm_bindgen(js_name = Client)]
 pub struct JsClient {
