@@ -415,7 +415,48 @@ mod tests {
         assert_eq!(event.network, None);
     }
 
+    fn json_value() -> impl Strategy<Value = Value> {
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::Bool),
+            any::<i64>().prop_map(|n| json!(n)),
+            "\\PC{0,12}".prop_map(Value::String),
+        ];
+        leaf.prop_recursive(3, 24, 4, |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+                proptest::collection::btree_map("[a-z_]{1,8}", inner, 0..4)
+                    .prop_map(|m| Value::Object(m.into_iter().collect())),
+            ]
+        })
+    }
+
     proptest! {
+        #[test]
+        fn valid_events_round_trip(
+            id in any::<u128>(),
+            kind in "[a-z][a-z0-9_-]{0,8}(\\.[a-z0-9_-]{1,8}){1,3}",
+            source in "(agent|human|openagents):[A-Za-z0-9_-]{1,12}",
+            target in prop_oneof![Just("core".to_owned()), Just("agent:broadcast".to_owned()), "channel/[a-z0-9-]{1,10}", "net-[a-z]{1,4}::agent:[a-z]{1,6}"],
+            payload in json_value(),
+            meta in proptest::collection::btree_map("[a-z_]{1,8}", json_value(), 0..3),
+            timestamp in any::<u64>(),
+        ) {
+            let event = Event {
+                id: EventId::from_parts(0, id),
+                event_type: kind.parse().unwrap(),
+                source: source.parse().unwrap(),
+                target: target.parse().unwrap(),
+                payload: if payload.is_null() { json!({}) } else { payload },
+                metadata: meta.into_iter().collect(),
+                timestamp,
+                network: Some("n1".parse().unwrap()),
+            };
+            let decoded = Event::decode(&event.encode(), &Limits::default()).unwrap();
+            prop_assert_eq!(&decoded, &event);
+            prop_assert_eq!(decoded.encode(), event.encode());
+        }
+
         #[test]
         fn decode_never_panics(s in "\\PC{0,200}") {
             let _ = Event::decode(&s, &Limits::default());
