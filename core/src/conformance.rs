@@ -15,6 +15,11 @@
 //! | bind / unbind | `{"bind": "agent:alice"}` / `{"unbind": true}` |
 //! | store / remove | `{"store": "member", "key": "agent:alice"}` / `{"remove": …}` |
 //! | history query | `{"query": "agent:alice"}` |
+//! | catch-up read | `{"backlog": "agent:alice", "after": 0}` |
+//!
+//! The runner hosts the network in a [`MemoryHost`], so catch-up reads and
+//! history queries are answered at once and their deliveries appear right
+//! after the effect that asked for them.
 //!
 //! `{"join": "agent:alice"}` is shorthand for a `network.agent.join` step.
 //! Missing event ids are generated deterministically; timestamps default to
@@ -23,6 +28,7 @@
 use crate::config::{Access, NetworkStatus};
 use crate::event::Event;
 use crate::event_type::core_types;
+use crate::memory_host::MemoryHost;
 use crate::mods::ModConfig;
 use crate::network::{Effect, Network, NetworkConfig};
 use crate::ulid::UlidGenerator;
@@ -87,7 +93,8 @@ struct Step {
 pub fn project(effect: &Effect) -> Value {
     match effect {
         Effect::Append { seq, .. } => json!({"append": seq}),
-        Effect::Deliver { to, event } => json!({"deliver": to, "type": event.event_type}),
+        Effect::Deliver { to, event, .. } => json!({"deliver": to, "type": event.event_type}),
+        Effect::Backlog(request) => json!({"backlog": request.member, "after": request.after}),
         Effect::Reply(event) if event.event_type.as_str() == core_types::EVENT_ERROR => {
             json!({"error": event.payload.get("code").cloned().unwrap_or(Value::Null)})
         }
@@ -123,6 +130,7 @@ pub fn run_vector(text: &str) -> Result<(), VectorError> {
     }
     config.validate().map_err(|e| malformed(e.to_string()))?;
     let mut network = Network::new(config, [], 0, [0; 32]);
+    let mut host = MemoryHost::default();
     let mut ids = UlidGenerator::new([1; 32]);
     for (index, step) in vector.steps.into_iter().enumerate() {
         let now = step.now.unwrap_or(1_000 + index as u64);
@@ -150,6 +158,7 @@ pub fn run_vector(text: &str) -> Result<(), VectorError> {
                 .map_err(|e| malformed(format!("step {index}: {e}")))?;
             network.handle_event(session.as_ref(), event, now)
         };
+        let effects = host.apply(&mut network, effects, now);
         if let Some(expected) = step.expect {
             let actual: Vec<Value> = effects.iter().map(project).collect();
             if actual != expected {

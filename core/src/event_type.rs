@@ -175,6 +175,8 @@ pub mod core_types {
     pub const AGENT_CHALLENGE: &str = "network.agent.challenge";
     /// The network's nonce.
     pub const AGENT_CHALLENGE_RESPONSE: &str = "network.agent.challenge.response";
+    /// A member asks to be sent again everything after `payload.after` (gap repair).
+    pub const AGENT_RESUME: &str = "network.agent.resume";
     /// A member invites someone to an invite-only network.
     pub const AGENT_INVITE: &str = "network.agent.invite";
     /// Create a channel.

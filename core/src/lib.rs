@@ -17,6 +17,7 @@
 //! * [`verification`] — level 1 Ed25519 challenge-response (§5)
 //! * [`config`] — access policy, delivery mode, status, mods of a network
 //! * [`conformance`] — the JSON conformance-vector runner shared with JS
+//! * [`memory_host`] — an in-memory host: the reference for applying effects
 //! * [`client`] — what a participant needs to build events and read replies
 //! * [`ulid`] — event ids from host time and randomness
 
@@ -30,6 +31,7 @@ pub mod error;
 pub mod event;
 pub mod event_type;
 pub mod membership;
+pub mod memory_host;
 pub mod metadata;
 pub mod mods;
 pub mod network;

@@ -7,7 +7,7 @@
 //! needed after a wake-up is held only in memory.
 
 use crate::host::{error_response, now_ms, random_seed};
-use crate::storage::Store;
+use crate::storage::{LogIndex, Store};
 use agentnet_core::mods::ModConfig;
 use agentnet_core::network::Effect;
 use agentnet_core::{Address, Network, NetworkConfig, NetworkId};
@@ -57,7 +57,8 @@ impl NetworkObject {
             }
             None => return Ok(false),
         };
-        let network = Network::new(config, store.rows()?, store.last_seq()?, random_seed());
+        let mut network = Network::new(config, store.rows()?, store.last_seq()?, random_seed());
+        network.set_event_index(Box::new(LogIndex(self.store()?)));
         *self.network.borrow_mut() = Some(network);
         Ok(true)
     }
@@ -69,41 +70,64 @@ impl NetworkObject {
             .unwrap_or_default()
     }
 
-    /// Applies the core's effects for a frame that arrived on `origin`.
-    fn apply(&self, origin: &WebSocket, effects: Vec<Effect>) -> Result<()> {
+    /// Applies the core's effects for an input that arrived on `origin` (none for alarms).
+    fn apply(&self, origin: Option<&WebSocket>, effects: Vec<Effect>) -> Result<()> {
         let store = self.store()?;
         let mut sockets: Option<BTreeMap<String, Vec<WebSocket>>> = None;
         let mut pending = effects;
         while !pending.is_empty() {
             let mut follow_up = Vec::new();
             for effect in pending {
-                match effect {
-                    Effect::Reply(event) => send(origin, &event.encode()),
+                match &effect {
+                    Effect::Reply(event) => {
+                        if let Some(ws) = origin {
+                            send(ws, &event.encode());
+                        }
+                    }
                     Effect::Bind(address) => {
-                        self.bind(origin, Some(address.to_string()))?;
+                        if let Some(ws) = origin {
+                            self.bind(ws, Some(address.to_string()))?;
+                        }
                         sockets = None;
                     }
                     Effect::Unbind => {
-                        self.bind(origin, None)?;
+                        if let Some(ws) = origin {
+                            self.bind(ws, None)?;
+                        }
                         sockets = None;
                     }
-                    Effect::Store(row) => store.store(&row)?,
-                    Effect::Remove { kind, key } => store.remove(kind, &key)?,
-                    Effect::Append { seq, event, retain } => store.append(seq, &event, retain)?,
-                    Effect::Deliver { to, event } => {
+                    Effect::Store(row) => store.store(row)?,
+                    Effect::Remove { kind, key } => store.remove(*kind, key)?,
+                    Effect::Append {
+                        seq,
+                        event,
+                        retain,
+                        audiences,
+                    } => store.append(*seq, event, *retain, audiences)?,
+                    Effect::Deliver { .. } => {
                         let by_address = sockets.get_or_insert_with(|| self.sockets_by_address());
-                        let frame = event.encode();
-                        for address in to {
+                        for (address, frame) in effect.frames() {
                             for ws in by_address.get(&address.to_string()).into_iter().flatten() {
                                 send(ws, &frame);
                             }
                         }
                     }
+                    Effect::Backlog(request) => {
+                        let (rows, exhausted) = store.backlog(request)?;
+                        if let Some(network) = self.network.borrow_mut().as_mut() {
+                            follow_up.extend(network.answer_backlog(
+                                request,
+                                rows,
+                                exhausted,
+                                now_ms(),
+                            ));
+                        }
+                    }
                     Effect::Query(request) => {
-                        let (rows, exhausted) = store.query(&request)?;
+                        let (rows, exhausted) = store.query(request)?;
                         if let Some(network) = self.network.borrow_mut().as_mut() {
                             follow_up.extend(network.answer_query(
-                                &request,
+                                request,
                                 rows,
                                 exhausted,
                                 now_ms(),
@@ -113,6 +137,27 @@ impl NetworkObject {
                 }
             }
             pending = follow_up;
+        }
+        Ok(())
+    }
+
+    /// Asks the platform to wake the object when the network next needs it.
+    async fn schedule_alarm(&self) -> Result<()> {
+        let next = self
+            .network
+            .borrow()
+            .as_ref()
+            .and_then(Network::next_wakeup);
+        if let Some(at) = next {
+            let storage = self.state.storage();
+            let current = storage.get_alarm().await?;
+            if current.is_none_or(|c| c > at as i64) {
+                storage
+                    .set_alarm(worker::ScheduledTime::new(worker::js_sys::Date::new(
+                        &(at as f64).into(),
+                    )))
+                    .await?;
+            }
         }
         Ok(())
     }
@@ -163,7 +208,7 @@ impl NetworkObject {
             Some(network) => network.disconnect(&address, now_ms()),
             None => Vec::new(),
         };
-        self.apply(ws, effects)
+        self.apply(Some(ws), effects)
     }
 }
 
@@ -249,7 +294,8 @@ impl DurableObject for NetworkObject {
             };
             network.handle_frame(session_address.as_ref(), &text, now_ms())
         };
-        self.apply(&ws, effects)
+        self.apply(Some(&ws), effects)?;
+        self.schedule_alarm().await
     }
 
     async fn websocket_close(
@@ -260,6 +306,17 @@ impl DurableObject for NetworkObject {
         _clean: bool,
     ) -> Result<()> {
         self.connection_closed(&ws, code)
+    }
+
+    async fn alarm(&self) -> Result<Response> {
+        let effects = match self.network.borrow_mut().as_mut() {
+            Some(network) => network.on_alarm(now_ms()),
+            // Not loaded: nothing is pending in memory, so there is nothing to redeliver.
+            None => Vec::new(),
+        };
+        self.apply(None, effects)?;
+        self.schedule_alarm().await?;
+        Response::ok("alarm handled")
     }
 
     async fn websocket_error(&self, ws: WebSocket, _error: worker::Error) -> Result<()> {

@@ -4,12 +4,15 @@
 //! * `state` — the core's state rows (members, channels, groups, resources,
 //!   invitations, mod state), keyed by `(kind, key)`, one JSON value each;
 //! * `events` — the log by sequence number, with `type`, `source` and
-//!   `target` columns so history queries filter in SQL.
+//!   `target` columns so history queries filter in SQL;
+//! * `audience` — `(audience, seq)` pairs: a member's catch-up is a range
+//!   scan over its few audiences (`public`, `member:{address}`, its
+//!   channels and groups), never a scan of the whole log.
 //!
 //! Loading reads the config, the state rows and `max(seq)` — never the log —
 //! so waking a hibernated object stays cheap.
 
-use agentnet_core::network::{QueryRequest, Row, RowKind};
+use agentnet_core::network::{BacklogRequest, QueryRequest, Row, RowKind};
 use agentnet_core::{Event, EventPattern, Limits, NetworkConfig};
 use serde::Deserialize;
 use worker::{SqlStorage, SqlStorageValue};
@@ -21,6 +24,7 @@ CREATE TABLE IF NOT EXISTS events (
   seq INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, type TEXT NOT NULL,
   source TEXT NOT NULL, target TEXT NOT NULL, retain INTEGER NOT NULL, event TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS audience (audience TEXT NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY (audience, seq)) WITHOUT ROWID;
 ";
 
 /// Rows scanned at most to answer one history query.
@@ -31,6 +35,15 @@ pub struct Store {
     sql: SqlStorage,
 }
 
+/// The log's unique id column as the core's deduplication index beyond its window.
+pub struct LogIndex(pub Store);
+
+impl agentnet_core::network::EventIndex for LogIndex {
+    fn seq_of(&self, id: &agentnet_core::EventId) -> Option<u64> {
+        self.0.seq_of(&id.to_string()).ok().flatten()
+    }
+}
+
 #[derive(Deserialize)]
 struct ValueRow {
     value: String,
@@ -39,6 +52,11 @@ struct ValueRow {
 #[derive(Deserialize)]
 struct MaxSeqRow {
     last: Option<i64>,
+}
+
+#[derive(Deserialize)]
+struct SeqRow {
+    seq: i64,
 }
 
 #[derive(Deserialize)]
@@ -125,8 +143,20 @@ impl Store {
         Ok(row.last.and_then(|s| u64::try_from(s).ok()).unwrap_or(0))
     }
 
-    /// Appends an accepted event at `seq`.
-    pub fn append(&self, seq: u64, event: &Event, retain: bool) -> worker::Result<()> {
+    /// Appends an accepted event at `seq` under its audiences.
+    pub fn append(
+        &self,
+        seq: u64,
+        event: &Event,
+        retain: bool,
+        audiences: &[String],
+    ) -> worker::Result<()> {
+        for audience in audiences {
+            self.sql.exec(
+                "INSERT OR IGNORE INTO audience (audience, seq) VALUES (?, ?)",
+                vec![text(audience.as_str()), integer(seq)?],
+            )?;
+        }
         self.sql.exec(
             "INSERT INTO events (seq, id, type, source, target, retain, event) VALUES (?, ?, ?, ?, ?, ?, ?)",
             vec![
@@ -140,6 +170,35 @@ impl Store {
             ],
         )?;
         Ok(())
+    }
+
+    /// The `seq` of a logged event id, for deduplication beyond the core's window.
+    pub fn seq_of(&self, id: &str) -> worker::Result<Option<u64>> {
+        let rows: Vec<SeqRow> = self
+            .sql
+            .exec("SELECT seq FROM events WHERE id = ?", vec![text(id)])?
+            .to_array()?;
+        Ok(rows.first().and_then(|r| u64::try_from(r.seq).ok()))
+    }
+
+    /// One catch-up page: rows in any of the request's audiences after its cursor.
+    pub fn backlog(&self, request: &BacklogRequest) -> worker::Result<(Vec<(u64, Event)>, bool)> {
+        if request.audiences.is_empty() {
+            return Ok((Vec::new(), true));
+        }
+        let marks = vec!["?"; request.audiences.len()].join(", ");
+        let sql = format!(
+            "SELECT seq, event FROM events WHERE seq IN \
+             (SELECT DISTINCT seq FROM audience WHERE audience IN ({marks}) AND seq > ? ORDER BY seq LIMIT ?) \
+             ORDER BY seq"
+        );
+        let mut bindings: Vec<SqlStorageValue> =
+            request.audiences.iter().map(|a| text(a.as_str())).collect();
+        bindings.push(integer(request.after)?);
+        bindings.push(integer(request.limit as u64)?);
+        let rows: Vec<EventRow> = self.sql.exec(&sql, bindings)?.to_array()?;
+        let exhausted = rows.len() < request.limit;
+        Ok((decode_rows(&rows), exhausted))
     }
 
     /// Candidate rows for a history query, prefiltered in SQL; the core filters
@@ -171,14 +230,16 @@ impl Store {
         bindings.push(integer(QUERY_SCAN_LIMIT as u64)?);
         let rows: Vec<EventRow> = self.sql.exec(&sql, bindings)?.to_array()?;
         let exhausted = rows.len() < QUERY_SCAN_LIMIT;
-        let limits = Limits::default();
-        let events = rows
-            .iter()
-            .filter_map(|row| {
-                let event = Event::decode(&row.event, &limits).ok()?;
-                Some((u64::try_from(row.seq).ok()?, event))
-            })
-            .collect();
-        Ok((events, exhausted))
+        Ok((decode_rows(&rows), exhausted))
     }
+}
+
+fn decode_rows(rows: &[EventRow]) -> Vec<(u64, Event)> {
+    let limits = Limits::default();
+    rows.iter()
+        .filter_map(|row| {
+            let event = Event::decode(&row.event, &limits).ok()?;
+            Some((u64::try_from(row.seq).ok()?, event))
+        })
+        .collect()
 }

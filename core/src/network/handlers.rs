@@ -350,7 +350,41 @@ pub(super) fn handle(
         }
         t::RESOURCE_UPDATE => update(network, event),
         t::EVENTS_QUERY => query(network, event),
+        t::EVENT_ACK if event.target == Address::core() => {
+            // A member's cumulative delivery acknowledgement.
+            let seq = event
+                .payload
+                .get("seq")
+                .and_then(Value::as_u64)
+                .ok_or_else(|| invalid("an ack to core carries payload.seq"))?;
+            let mut outcome = Outcome {
+                no_ack: true,
+                ..Outcome::default()
+            };
+            if let Some(cursor) = network.tracker.acknowledge(source, seq) {
+                outcome.effects.push(Effect::Store(Row::Cursor {
+                    address: source.clone(),
+                    seq: cursor,
+                }));
+            }
+            Ok(outcome)
+        }
         t::EVENT_ACK => Ok(routed()),
+        t::AGENT_RESUME => {
+            let after = event
+                .payload
+                .get("after")
+                .and_then(Value::as_u64)
+                .unwrap_or_else(|| network.tracker.cursor(source));
+            let mut outcome = Outcome {
+                no_ack: true,
+                ..Outcome::default()
+            };
+            if network.at_least_once() {
+                outcome.effects.push(network.catch_up(source, after));
+            }
+            Ok(outcome)
+        }
         other if other.starts_with("network.") => Err(invalid(format!(
             "{other} is not an event type this network handles"
         ))),
@@ -376,6 +410,7 @@ pub(super) fn handle(
                 effects.extend(emitted.into_iter().map(|e| Effect::Deliver {
                     to: vec![e.target.clone()],
                     event: std::rc::Rc::new(e),
+                    order: None,
                 }));
                 Ok(Outcome {
                     effects,
@@ -448,8 +483,25 @@ fn join(
     outcome
         .ack
         .insert("network".into(), json!(network.config.id));
-    outcome.effects.insert(0, Effect::Bind(address));
+    outcome.effects.insert(0, Effect::Bind(address.clone()));
     outcome.effects.push(Effect::Store(Row::Member(member)));
+    if network.at_least_once() {
+        // Resume where the member says, else from its acknowledged cursor; a member the
+        // network has never delivered to starts at the present.
+        let resume = event
+            .payload
+            .get("resume")
+            .and_then(|r| r.get("after"))
+            .and_then(Value::as_u64);
+        let known = network.tracker.cursors.contains_key(&address)
+            || network.tracker.last_delivered.contains_key(&address);
+        let after = match resume {
+            Some(after) => after,
+            None if known => network.tracker.cursor(&address),
+            None => network.last_seq,
+        };
+        outcome.effects.push(network.catch_up(&address, after));
+    }
     Ok(outcome)
 }
 

@@ -9,9 +9,15 @@
 //! in order. Restoring is cheap: configuration, state rows and the last
 //! sequence number; never the event log.
 
+mod delivery;
 mod handlers;
 mod routing;
 mod state;
+
+pub use delivery::{
+    BACKLOG_PAGE, BacklogRequest, DEDUPE_WINDOW, EventIndex, NoIndex, REDELIVERY_TIMEOUT_MS,
+    delivery_frame,
+};
 
 pub use crate::config::{
     Access, AccessPolicy, ConfigError, DeliveryMode, NetworkConfig, NetworkStatus,
@@ -38,12 +44,15 @@ use std::rc::Rc;
 pub enum Effect {
     /// Send the event on the connection whose input produced it.
     Reply(Event),
-    /// Send the event to every connection of each member in `to` (encode it once).
+    /// Send the event to every connection of each member in `to`.
+    /// Use [`Effect::frames`] to get each recipient's frame.
     Deliver {
-        /// Recipient members, in address order.
+        /// Recipient members.
         to: Vec<Address>,
         /// The event, shared with the log entry rather than copied.
         event: Rc<Event>,
+        /// For logged events: the `seq` and each recipient's `prev`.
+        order: Option<Order>,
     },
     /// The current connection is now authenticated as this address.
     Bind(Address),
@@ -57,7 +66,11 @@ pub enum Effect {
         event: Rc<Event>,
         /// Keep it as history (`mod/persistence`), not only until delivered.
         retain: bool,
+        /// Index it under these audiences for catch-up reads.
+        audiences: Vec<String>,
     },
+    /// Read a page of the log for a member's catch-up and answer with [`Network::answer_backlog`].
+    Backlog(BacklogRequest),
     /// Insert or replace a state row.
     Store(Row),
     /// Delete a state row.
@@ -69,6 +82,42 @@ pub enum Effect {
     },
     /// Read log rows for a `network.events.query` and answer with [`Network::answer_query`].
     Query(QueryRequest),
+}
+
+/// Where a logged event sits in each recipient's delivery chain.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Order {
+    /// The event's network-wide sequence number.
+    pub seq: u64,
+    /// For each recipient (parallel to `to`): the `seq` delivered to it before this one.
+    pub prev: Vec<u64>,
+}
+
+impl Effect {
+    /// The frames of a `Deliver`: `(recipient, JSON text)`, with
+    /// `metadata.delivery` set per recipient for logged events. Empty for other effects.
+    pub fn frames(&self) -> Vec<(&Address, String)> {
+        match self {
+            Effect::Deliver {
+                to,
+                event,
+                order: None,
+            } => {
+                let frame = event.encode();
+                to.iter().map(|a| (a, frame.clone())).collect()
+            }
+            Effect::Deliver {
+                to,
+                event,
+                order: Some(order),
+            } => to
+                .iter()
+                .zip(&order.prev)
+                .map(|(a, prev)| (a, delivery_frame(event, order.seq, *prev).encode()))
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
 }
 
 /// A history query the host answers from its log.
@@ -110,6 +159,7 @@ const NETWORK_ONLY_TYPES: &[&str] = &[
 /// What observers may still send: reading, acknowledging, leaving.
 const OBSERVER_TYPES: &[&str] = &[
     core_types::AGENT_LEAVE,
+    core_types::AGENT_RESUME,
     core_types::AGENT_DISCOVER,
     core_types::PING,
     core_types::EVENT_ACK,
@@ -123,6 +173,7 @@ const OBSERVER_TYPES: &[&str] = &[
 /// What a paused or archived network still accepts.
 const READ_ONLY_TYPES: &[&str] = &[
     core_types::AGENT_LEAVE,
+    core_types::AGENT_RESUME,
     core_types::AGENT_DISCOVER,
     core_types::PING,
     core_types::EVENT_ACK,
@@ -142,6 +193,9 @@ pub struct Network {
     last_seq: u64,
     /// `mod/persistence` is loaded: logged rows are history and queries work.
     keeps_history: bool,
+    tracker: delivery::Tracker,
+    dedupe: delivery::DedupeWindow,
+    index: Box<dyn EventIndex>,
 }
 
 /// What one core handler decided.
@@ -169,8 +223,14 @@ impl Network {
         seed: [u8; 32],
     ) -> Self {
         let mut state = State::default();
+        let mut tracker = delivery::Tracker::default();
         for row in rows {
-            state.apply(row);
+            match row {
+                Row::Cursor { address, seq } => {
+                    tracker.cursors.insert(address, seq);
+                }
+                other => state.apply(other),
+            }
         }
         let mut pipeline = Pipeline::new(&config.mods);
         for (name, saved) in &state.mod_state {
@@ -178,6 +238,9 @@ impl Network {
         }
         let keeps_history = pipeline.has(&mod_address("persistence"));
         Self {
+            tracker,
+            dedupe: delivery::DedupeWindow::default(),
+            index: Box::new(NoIndex),
             keeps_history,
             config,
             state,
@@ -187,6 +250,98 @@ impl Network {
             ids: UlidGenerator::new(seed),
             last_seq,
         }
+    }
+
+    /// Uses `index` to recognise resubmitted events older than the dedupe window.
+    pub fn set_event_index(&mut self, index: Box<dyn EventIndex>) {
+        self.index = index;
+    }
+
+    /// True when logged events are kept for delivery to offline members.
+    fn at_least_once(&self) -> bool {
+        self.config.delivery == DeliveryMode::AtLeastOnce
+    }
+
+    /// When the host should next call [`Network::on_alarm`] (unix ms), if ever.
+    pub fn next_wakeup(&self) -> Option<u64> {
+        self.tracker.next_wakeup()
+    }
+
+    /// The host's alarm fired: resend deliveries that waited too long for an ack.
+    pub fn on_alarm(&mut self, now: u64) -> Vec<Effect> {
+        let mut effects = Vec::new();
+        for member in self.tracker.overdue(now) {
+            let online = self
+                .state
+                .members
+                .get(&member)
+                .is_some_and(Member::is_online);
+            if online {
+                let after = self.tracker.cursor(&member);
+                effects.push(self.catch_up(&member, after));
+            } else {
+                self.tracker.unacked_since.remove(&member);
+            }
+        }
+        effects
+    }
+
+    /// Starts sending `member` everything visible to it after `after`, page by page.
+    pub(crate) fn catch_up(&mut self, member: &Address, after: u64) -> Effect {
+        self.tracker.start_catch_up(member, after);
+        Effect::Backlog(BacklogRequest {
+            member: member.clone(),
+            audiences: delivery::member_audiences(&self.state, member),
+            after,
+            limit: BACKLOG_PAGE,
+        })
+    }
+
+    /// Answers a [`BacklogRequest`] with log rows `(seq, event)` from its audiences after
+    /// `request.after`, in order; `exhausted` says whether the log has no more such rows.
+    pub fn answer_backlog(
+        &mut self,
+        request: &BacklogRequest,
+        rows: Vec<(u64, Event)>,
+        exhausted: bool,
+        now: u64,
+    ) -> Vec<Effect> {
+        let member = &request.member;
+        if !self.tracker.catching_up.contains(member) {
+            return Vec::new();
+        }
+        let mut effects = Vec::new();
+        let mut last = request.after;
+        for (seq, event) in rows.into_iter().filter(|(seq, _)| *seq > request.after) {
+            last = last.max(seq);
+            let visibility = ProtocolMetadata::read(&event.metadata)
+                .ok()
+                .and_then(|m| m.visibility)
+                .unwrap_or_else(|| default_visibility(&event.target));
+            if &event.source == member || !visible_to(&self.state, &event, visibility, member) {
+                continue;
+            }
+            let prev = self.tracker.delivered(member, seq, now);
+            effects.push(Effect::Deliver {
+                to: vec![member.clone()],
+                event: Rc::new(event),
+                order: Some(Order {
+                    seq,
+                    prev: vec![prev],
+                }),
+            });
+        }
+        if exhausted {
+            self.tracker.catching_up.remove(member);
+        } else {
+            effects.push(Effect::Backlog(BacklogRequest {
+                member: member.clone(),
+                audiences: request.audiences.clone(),
+                after: last,
+                limit: request.limit,
+            }));
+        }
+        effects
     }
 
     /// Uses `registry` to find registered agents' keys (verification level 1).
@@ -324,6 +479,8 @@ impl Network {
         }
         member.status = Presence::Offline;
         let mut effects = vec![Effect::Store(Row::Member(member.clone()))];
+        self.tracker.catching_up.remove(address);
+        self.tracker.unacked_since.remove(address);
         let mut metadata = Map::new();
         metadata.insert("reason".into(), json!("disconnected"));
         let leave = Event {
@@ -389,6 +546,7 @@ impl Network {
         vec![Effect::Deliver {
             to: vec![request.requester.clone()],
             event: Rc::new(response),
+            order: None,
         }]
     }
 
@@ -408,6 +566,23 @@ impl Network {
             _ => event.network = Some(self.config.id.clone()),
         }
         let event_type = event.event_type.as_str();
+        if event_type != core_types::AGENT_JOIN
+            && let Some(seq) = self
+                .dedupe
+                .seq_of(&event.id)
+                .or_else(|| self.index.seq_of(&event.id))
+        {
+            // A resubmission: answer with the original ack and change nothing.
+            let payload = json!({"id": event.id, "seq": seq, "duplicate": true});
+            let ack = self.core_event(
+                core_types::EVENT_ACK,
+                &event.source,
+                Some(event.id),
+                payload,
+                now,
+            );
+            return Ok(vec![Effect::Reply(ack)]);
+        }
         if event_type == core_types::AGENT_CHALLENGE {
             return self.issue_challenge(&event, now);
         }
@@ -449,34 +624,53 @@ impl Network {
         effects.extend(self.run_stage(Stage::Observe, &mut event, now));
 
         let event = Rc::new(event);
-        if outcome.log {
-            self.last_seq += 1;
-            let seq = self.last_seq;
-            outcome.ack.insert("seq".into(), json!(seq));
-            let retain = self.keeps_history;
-            effects.insert(
-                0,
-                Effect::Append {
-                    seq,
-                    event: Rc::clone(&event),
-                    retain,
-                },
-            );
-        }
         let visibility = metadata
             .visibility
             .unwrap_or_else(|| default_visibility(&event.target));
+        // Logged events are sequenced; without at-least-once they stay in the log only as history.
+        let seq = if outcome.log {
+            self.last_seq += 1;
+            let seq = self.last_seq;
+            self.dedupe.insert(event.id, seq);
+            outcome.ack.insert("seq".into(), json!(seq));
+            if self.at_least_once() || self.keeps_history {
+                effects.insert(
+                    0,
+                    Effect::Append {
+                        seq,
+                        event: Rc::clone(&event),
+                        retain: self.keeps_history,
+                        audiences: delivery::audiences_of(&self.state, &event, visibility),
+                    },
+                );
+            }
+            Some(seq)
+        } else {
+            None
+        };
         let to: Vec<Address> = recipients
             .into_iter()
             .filter(|to| {
                 self.state.members.get(to).is_some_and(Member::is_online)
+                    && !self.tracker.catching_up.contains(to)
                     && visible_to(&self.state, &event, visibility, to)
             })
             .collect();
         if !to.is_empty() {
+            let order = match seq {
+                Some(seq) if self.at_least_once() => Some(Order {
+                    seq,
+                    prev: to
+                        .iter()
+                        .map(|r| self.tracker.delivered(r, seq, now))
+                        .collect(),
+                }),
+                _ => None,
+            };
             effects.push(Effect::Deliver {
                 to,
                 event: Rc::clone(&event),
+                order,
             });
         }
         if !outcome.no_ack {
@@ -525,6 +719,7 @@ impl Network {
                     effects.push(Effect::Deliver {
                         to,
                         event: Rc::new(emitted),
+                        order: None,
                     });
                 }
             }

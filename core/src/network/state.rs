@@ -92,6 +92,13 @@ pub enum Row {
         /// Its state.
         state: Value,
     },
+    /// A member's cumulative delivery acknowledgement.
+    Cursor {
+        /// The member.
+        address: Address,
+        /// Everything up to this `seq` is acknowledged.
+        seq: u64,
+    },
 }
 
 /// The kinds of [`Row`], for deletions.
@@ -110,6 +117,8 @@ pub enum RowKind {
     Invitation,
     /// Mod state.
     ModState,
+    /// Delivery cursors.
+    Cursor,
 }
 
 impl RowKind {
@@ -122,6 +131,7 @@ impl RowKind {
             Self::Resource => "resource",
             Self::Invitation => "invitation",
             Self::ModState => "mod_state",
+            Self::Cursor => "cursor",
         }
     }
 }
@@ -136,6 +146,7 @@ impl Row {
             Self::Resource(_) => RowKind::Resource,
             Self::Invitation(_) => RowKind::Invitation,
             Self::ModState { .. } => RowKind::ModState,
+            Self::Cursor { .. } => RowKind::Cursor,
         }
     }
 
@@ -148,6 +159,7 @@ impl Row {
             Self::Resource(r) => r.address.to_string(),
             Self::Invitation(i) => i.code.clone(),
             Self::ModState { name, .. } => name.clone(),
+            Self::Cursor { address, .. } => address.to_string(),
         }
     }
 }
@@ -191,6 +203,8 @@ impl State {
             Row::ModState { name, state } => {
                 self.mod_state.insert(name, state);
             }
+            // Cursors belong to the delivery tracker, which the network restores itself.
+            Row::Cursor { .. } => {}
         }
     }
 

@@ -405,7 +405,10 @@ fn history_needs_persistence_and_respects_visibility() {
         ("chat.msg", "agent:broadcast"),
     ] {
         for effect in alice.send(&mut network, kind, target, json!({})) {
-            if let Effect::Append { seq, event, retain } = effect {
+            if let Effect::Append {
+                seq, event, retain, ..
+            } = effect
+            {
                 assert!(retain);
                 log.push((seq, (*event).clone()));
             }

@@ -34,8 +34,13 @@ pub(super) struct Peer {
 
 impl Peer {
     pub fn new(name: &str) -> Self {
+        // Each peer needs its own id stream, as real clients seeded from their RNG have.
+        let mut seed = [3u8; 32];
+        for (slot, byte) in seed.iter_mut().zip(name.bytes()) {
+            *slot = byte;
+        }
         Self {
-            client: Client::new(addr(name), "demo".parse().unwrap(), [3; 32]),
+            client: Client::new(addr(name), "demo".parse().unwrap(), seed),
             address: addr(name),
         }
     }
@@ -69,6 +74,16 @@ pub(super) fn join_with(network: &mut Network, name: &str, payload: Value) -> Pe
         effects.contains(&Effect::Bind(addr(name))),
         "join of {name} failed: {effects:?}"
     );
+    // Play the host: a new member's catch-up finds nothing to send.
+    for effect in &effects {
+        if let Effect::Backlog(request) = effect {
+            assert!(
+                network
+                    .answer_backlog(request, Vec::new(), true, 1)
+                    .is_empty()
+            );
+        }
+    }
     peer
 }
 

@@ -62,10 +62,15 @@ fn workspace_sessions_become_channels_and_presence_is_announced() {
     let mut bob = Peer::new("agent:bob");
     let join_event = bob.event("network.agent.join", "core", json!({}));
     let effects = network.handle_event(None, join_event, 2);
+    for effect in &effects {
+        if let Effect::Backlog(request) = effect {
+            network.answer_backlog(request, Vec::new(), true, 2);
+        }
+    }
     let presence: Vec<&Event> = effects
         .iter()
         .filter_map(|e| match e {
-            Effect::Deliver { event, to }
+            Effect::Deliver { event, to, .. }
                 if event.event_type.as_str() == "workspace.presence.changed"
                     && to.contains(&alice.address) =>
             {
@@ -135,7 +140,7 @@ fn analytics_counts_and_only_masters_read_them() {
         "mod/analytics",
         json!({}),
     );
-    let Some(Effect::Deliver { event, to }) =
+    let Some(Effect::Deliver { event, to, .. }) =
         effects.iter().find(|e| matches!(e, Effect::Deliver { .. }))
     else {
         panic!("{effects:?}")

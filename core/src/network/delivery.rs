@@ -1,0 +1,245 @@
+//! At-least-once delivery: sequence chains, ack cursors, catch-up and redelivery,
+//! and deduplication by event id.
+//!
+//! * Every logged event has a network-wide `seq`. Each delivery to a member
+//!   carries `metadata.delivery = {seq, prev}`, where `prev` is the `seq` of
+//!   the previous event delivered to that member, so a replica can tell a
+//!   gap (`prev` beyond what it holds) from a duplicate (`seq` it holds).
+//! * Each log row names its *audiences* — `public`, `member:{address}`,
+//!   `channel/{name}`, `group/{name}` — which the host indexes as
+//!   `(audience, seq)`. "What comes after cursor N for member X" is then a
+//!   range scan over X's few audiences, never a scan of the whole log.
+//! * A member acknowledges cumulatively (`network.event.ack` to `core` with
+//!   `{seq}`); the network keeps that cursor as a row. Deliveries not
+//!   acknowledged within [`REDELIVERY_TIMEOUT_MS`] are sent again from the
+//!   cursor when the host's alarm calls `Network::on_alarm`.
+//! * While a member catches up (after joining, resuming or a redelivery) its
+//!   live deliveries wait in the log, so pages and live events never
+//!   interleave out of order.
+//! * Deduplication: the last [`DEDUPE_WINDOW`] logged ids are kept in
+//!   memory; older ids are looked up in the host's [`EventIndex`] (the log's
+//!   unique id column). A resubmitted event gets its original ack.
+
+use super::State;
+use crate::address::{Address, Entity};
+use crate::event::Event;
+use crate::metadata::Visibility;
+use crate::ulid::EventId;
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+
+/// Logged ids remembered in memory for deduplication.
+pub const DEDUPE_WINDOW: usize = 65_536;
+/// How long a delivery may stay unacknowledged before it is sent again.
+pub const REDELIVERY_TIMEOUT_MS: u64 = 10_000;
+/// Log rows per catch-up page.
+pub const BACKLOG_PAGE: usize = 100;
+
+/// Where older event ids are looked up (the host's log index).
+pub trait EventIndex {
+    /// The `seq` of a logged event with this id, if the log still has it.
+    fn seq_of(&self, id: &EventId) -> Option<u64>;
+}
+
+/// An index that knows nothing: deduplication is then limited to the window.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct NoIndex;
+
+impl EventIndex for NoIndex {
+    fn seq_of(&self, _id: &EventId) -> Option<u64> {
+        None
+    }
+}
+
+/// A page of the log the host reads for a member's catch-up.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BacklogRequest {
+    /// Who catches up.
+    pub member: Address,
+    /// Rows in any of these audiences…
+    pub audiences: Vec<String>,
+    /// …with `seq` greater than this…
+    pub after: u64,
+    /// …at most this many, in `seq` order.
+    pub limit: usize,
+}
+
+/// The audiences a logged event is indexed under.
+pub fn audiences_of(state: &State, event: &Event, visibility: Visibility) -> Vec<String> {
+    if visibility == Visibility::ModOnly || !event.target.is_local() {
+        return Vec::new();
+    }
+    match event.target.entity() {
+        Entity::Broadcast => vec!["public".to_owned()],
+        e if e.is_participant() => vec![format!("member:{}", event.target)],
+        Entity::Channel(name) => vec![format!("channel/{name}")],
+        Entity::Group(name) => vec![format!("group/{name}")],
+        Entity::Tool(_) | Entity::File(_) | Entity::Context(_) => state
+            .resources
+            .get(&event.target)
+            .map(|r| vec![format!("member:{}", r.owner)])
+            .unwrap_or_default(),
+        _ => Vec::new(),
+    }
+}
+
+/// The audiences member `address` reads from.
+pub fn member_audiences(state: &State, address: &Address) -> Vec<String> {
+    let mut audiences = vec!["public".to_owned(), format!("member:{address}")];
+    audiences.extend(
+        state
+            .channels
+            .values()
+            .filter(|c| c.members.contains(address))
+            .map(|c| format!("channel/{}", c.name)),
+    );
+    audiences.extend(
+        state
+            .groups
+            .values()
+            .filter(|g| g.members.contains(address))
+            .map(|g| format!("group/{}", g.name)),
+    );
+    audiences
+}
+
+/// The event as delivered to one member: `metadata.delivery = {seq, prev}`.
+pub fn delivery_frame(event: &Event, seq: u64, prev: u64) -> Event {
+    let mut framed = event.clone();
+    framed
+        .metadata
+        .insert("delivery".into(), json!({"seq": seq, "prev": prev}));
+    framed
+}
+
+/// Bounded memory of recently logged ids.
+#[derive(Debug, Default, Clone)]
+pub struct DedupeWindow {
+    order: VecDeque<EventId>,
+    seqs: BTreeMap<EventId, u64>,
+}
+
+impl DedupeWindow {
+    /// Remembers a logged id, forgetting the oldest beyond [`DEDUPE_WINDOW`].
+    pub fn insert(&mut self, id: EventId, seq: u64) {
+        if self.seqs.insert(id, seq).is_none() {
+            self.order.push_back(id);
+        }
+        while self.order.len() > DEDUPE_WINDOW {
+            if let Some(old) = self.order.pop_front() {
+                self.seqs.remove(&old);
+            }
+        }
+    }
+
+    /// The `seq` of a remembered id.
+    pub fn seq_of(&self, id: &EventId) -> Option<u64> {
+        self.seqs.get(id).copied()
+    }
+}
+
+/// Per-member delivery progress.
+#[derive(Debug, Default, Clone)]
+pub struct Tracker {
+    /// Cumulative acknowledgement cursor per member (persisted).
+    pub cursors: BTreeMap<Address, u64>,
+    /// `seq` of the last event delivered to each member (the next `prev`).
+    pub last_delivered: BTreeMap<Address, u64>,
+    /// Members whose catch-up is in progress: live deliveries wait in the log.
+    pub catching_up: BTreeSet<Address>,
+    /// Since when each member has had unacknowledged deliveries.
+    pub unacked_since: BTreeMap<Address, u64>,
+}
+
+impl Tracker {
+    /// Records a delivery of `seq` to `member` at `now`; returns its `prev`.
+    pub fn delivered(&mut self, member: &Address, seq: u64, now: u64) -> u64 {
+        let prev = self.last_delivered.get(member).copied().unwrap_or(0);
+        self.last_delivered.insert(member.clone(), seq);
+        self.unacked_since.entry(member.clone()).or_insert(now);
+        prev
+    }
+
+    /// Applies a cumulative ack; returns the new cursor when it moved.
+    pub fn acknowledge(&mut self, member: &Address, seq: u64) -> Option<u64> {
+        let delivered = self.last_delivered.get(member).copied().unwrap_or(0);
+        // A member cannot acknowledge what it was never sent.
+        let seq = seq.min(delivered.max(self.cursor(member)));
+        if seq >= delivered {
+            self.unacked_since.remove(member);
+        }
+        if seq > self.cursor(member) {
+            self.cursors.insert(member.clone(), seq);
+            Some(seq)
+        } else {
+            None
+        }
+    }
+
+    /// The member's acknowledged cursor.
+    pub fn cursor(&self, member: &Address) -> u64 {
+        self.cursors.get(member).copied().unwrap_or(0)
+    }
+
+    /// Starts a catch-up of `member` from `after`.
+    pub fn start_catch_up(&mut self, member: &Address, after: u64) {
+        self.catching_up.insert(member.clone());
+        self.last_delivered.insert(member.clone(), after);
+        self.unacked_since.remove(member);
+    }
+
+    /// When the network next needs the host to call `on_alarm`.
+    pub fn next_wakeup(&self) -> Option<u64> {
+        self.unacked_since
+            .values()
+            .min()
+            .map(|since| since.saturating_add(REDELIVERY_TIMEOUT_MS))
+    }
+
+    /// Members whose deliveries have waited too long for an ack.
+    pub fn overdue(&self, now: u64) -> Vec<Address> {
+        self.unacked_since
+            .iter()
+            .filter(|(_, since)| now >= since.saturating_add(REDELIVERY_TIMEOUT_MS))
+            .map(|(a, _)| a.clone())
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn addr(s: &str) -> Address {
+        s.parse().unwrap()
+    }
+
+    #[test]
+    fn window_forgets_the_oldest() {
+        let mut w = DedupeWindow::default();
+        for i in 0..(DEDUPE_WINDOW as u128 + 10) {
+            w.insert(EventId::from_parts(1, i), i as u64);
+        }
+        assert_eq!(w.seq_of(&EventId::from_parts(1, 0)), None);
+        assert_eq!(w.seq_of(&EventId::from_parts(1, 10)), Some(10));
+    }
+
+    #[test]
+    fn tracker_chains_prev_and_moves_cursors() {
+        let mut t = Tracker::default();
+        let a = addr("agent:a");
+        assert_eq!(t.delivered(&a, 5, 100), 0);
+        assert_eq!(t.delivered(&a, 9, 101), 5);
+        assert_eq!(t.next_wakeup(), Some(100 + REDELIVERY_TIMEOUT_MS));
+        assert_eq!(t.acknowledge(&a, 5), Some(5));
+        assert!(t.overdue(100 + REDELIVERY_TIMEOUT_MS).contains(&a));
+        assert_eq!(
+            t.acknowledge(&a, 50),
+            Some(9),
+            "capped at what was delivered"
+        );
+        assert_eq!(t.next_wakeup(), None);
+        assert_eq!(t.acknowledge(&a, 3), None, "cursors never go back");
+    }
+}
