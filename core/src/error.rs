@@ -56,6 +56,8 @@ pub enum ErrorCode {
     VerificationFailed,
     /// The network does not offer this feature (e.g. history without mod/persistence).
     NotSupported,
+    /// No answer arrived in time (request/reply correlation).
+    Timeout,
 }
 
 impl ErrorCode {
@@ -84,6 +86,7 @@ impl ErrorCode {
             Self::RateLimited => "rate_limited",
             Self::VerificationFailed => "verification_failed",
             Self::NotSupported => "not_supported",
+            Self::Timeout => "timeout",
         }
     }
 }

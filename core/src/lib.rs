@@ -19,6 +19,7 @@
 //! * [`conformance`] — the JSON conformance-vector runner shared with JS
 //! * [`memory_host`] — an in-memory host: the reference for applying effects
 //! * [`client`] — what a participant needs to build events and read replies
+//! * [`replica`] — the local-first client replica: log, watermark, outbox
 //! * [`ulid`] — event ids from host time and randomness
 
 pub mod access;
@@ -36,6 +37,7 @@ pub mod metadata;
 pub mod mods;
 pub mod network;
 pub mod network_id;
+pub mod replica;
 pub mod ulid;
 pub mod verification;
 

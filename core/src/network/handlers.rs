@@ -500,6 +500,7 @@ fn join(
             None if known => network.tracker.cursor(&address),
             None => network.last_seq,
         };
+        outcome.ack.insert("resume_after".into(), json!(after));
         outcome.effects.push(network.catch_up(&address, after));
     }
     Ok(outcome)

@@ -1,0 +1,464 @@
+//! The client replica: the participant's local-first copy of a network.
+//!
+//! Used by the web workspace and the npm package. It holds
+//! * the **log**: events received (and own events once acknowledged), by
+//!   `seq`, up to a **watermark** — the highest `seq` of this member's
+//!   delivery chain it holds without gaps;
+//! * the **outbox**: events created here, each with a ULID from the
+//!   randomness and time passed in, waiting for the network's ack.
+//!
+//! Like quinn-proto's connection it does no I/O: the host feeds it
+//! [`Replica::connected`], [`Replica::receive`], [`Replica::disconnected`]
+//! and [`Replica::handle_timeout`], and applies the [`ReplicaEffect`]s it
+//! returns — frames to send, rows to persist, events and outcomes to show.
+//!
+//! On connect it joins with `resume.after = watermark`, receives what it
+//! missed in order, then flushes the outbox in creation order. Incoming
+//! events are applied idempotently: a `seq` it holds is a duplicate (it
+//! re-acks, nothing else); a `prev` beyond the watermark is a gap, and it
+//! asks the network to resend (`network.agent.resume`) instead of applying.
+
+use crate::address::Address;
+use crate::client::{Client, Incoming};
+use crate::error::{ErrorCode, Rejection};
+use crate::event::{Event, Limits};
+use crate::event_type::{EventType, core_types};
+use crate::network_id::NetworkId;
+use crate::ulid::EventId;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value, json};
+use std::collections::BTreeMap;
+
+/// Where an outbox event stands.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "state", rename_all = "snake_case")]
+pub enum OutboxState {
+    /// Waiting for a connection.
+    Pending,
+    /// On the wire, waiting for the ack.
+    Sent,
+    /// Refused by the network, with its reason.
+    Rejected {
+        /// The network's error.
+        rejection: Rejection,
+    },
+}
+
+/// An event created here and not yet in the log.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct OutboxEntry {
+    /// The event.
+    pub event: Event,
+    /// Its state.
+    #[serde(flatten)]
+    pub state: OutboxState,
+}
+
+/// What the host persists so the replica survives restarts.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "row", rename_all = "snake_case")]
+pub enum ReplicaRow {
+    /// The watermark.
+    Watermark {
+        /// Highest gap-free `seq` held.
+        seq: u64,
+    },
+    /// A log entry.
+    Logged {
+        /// Its `seq`.
+        seq: u64,
+        /// The event.
+        event: Event,
+    },
+    /// An outbox entry (insert or replace).
+    Outbox(OutboxEntry),
+    /// An outbox entry left the outbox (it is logged now).
+    OutboxRemoved {
+        /// The event id.
+        id: EventId,
+    },
+}
+
+/// What the host must do.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ReplicaEffect {
+    /// Send this frame on the connection.
+    Send(String),
+    /// Persist this row.
+    Persist(ReplicaRow),
+    /// The join was accepted: the replica is online.
+    Online,
+    /// The join was refused.
+    JoinFailed(Rejection),
+    /// A new event for the application, in `seq` order for logged events.
+    Received(Event),
+    /// An own event was acknowledged at `seq`.
+    Accepted {
+        /// The event id.
+        id: EventId,
+        /// Its `seq`.
+        seq: u64,
+    },
+    /// An own event was refused.
+    Rejected {
+        /// The event id.
+        id: EventId,
+        /// Why.
+        rejection: Rejection,
+    },
+    /// A request got its reply.
+    Replied {
+        /// The request's id.
+        request: EventId,
+        /// The reply.
+        reply: Event,
+    },
+    /// A request failed (error from the network or timeout).
+    RequestFailed {
+        /// The request's id.
+        request: EventId,
+        /// Why.
+        rejection: Rejection,
+    },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Link {
+    Offline,
+    Joining(EventId),
+    Online,
+}
+
+/// A participant's replica of one network.
+#[derive(Debug, Clone)]
+pub struct Replica {
+    client: Client,
+    watermark: Option<u64>,
+    log: BTreeMap<u64, Event>,
+    outbox: BTreeMap<EventId, OutboxEntry>,
+    requests: BTreeMap<EventId, u64>,
+    link: Link,
+    resyncing: bool,
+    /// The time of the latest call, for the ids of acks and resumes.
+    clock: u64,
+}
+
+impl Replica {
+    /// An empty replica for `address` in `network`; `seed` is 32 random bytes.
+    pub fn new(address: Address, network: NetworkId, seed: [u8; 32]) -> Self {
+        Self {
+            client: Client::new(address, network, seed),
+            watermark: None,
+            log: BTreeMap::new(),
+            outbox: BTreeMap::new(),
+            requests: BTreeMap::new(),
+            link: Link::Offline,
+            resyncing: false,
+            clock: 0,
+        }
+    }
+
+    /// Restores persisted rows (in the order they were written).
+    pub fn restore(&mut self, rows: impl IntoIterator<Item = ReplicaRow>) {
+        for row in rows {
+            match row {
+                ReplicaRow::Watermark { seq } => self.watermark = Some(seq),
+                ReplicaRow::Logged { seq, event } => {
+                    self.log.insert(seq, event);
+                }
+                ReplicaRow::Outbox(mut entry) => {
+                    if entry.state == OutboxState::Sent {
+                        entry.state = OutboxState::Pending;
+                    }
+                    self.outbox.insert(entry.event.id, entry);
+                }
+                ReplicaRow::OutboxRemoved { id } => {
+                    self.outbox.remove(&id);
+                }
+            }
+        }
+    }
+
+    /// The participant's address.
+    pub fn address(&self) -> &Address {
+        self.client.address()
+    }
+
+    /// Highest gap-free `seq` held, once the replica has synced.
+    pub fn watermark(&self) -> Option<u64> {
+        self.watermark
+    }
+
+    /// The log by `seq`.
+    pub fn log(&self) -> &BTreeMap<u64, Event> {
+        &self.log
+    }
+
+    /// Events created here that are not in the log yet (pending, sent or rejected), oldest first.
+    pub fn outbox(&self) -> impl Iterator<Item = &OutboxEntry> {
+        self.outbox.values()
+    }
+
+    /// True once the join is acknowledged on the current connection.
+    pub fn is_online(&self) -> bool {
+        self.link == Link::Online
+    }
+
+    /// Creates an event; it is sent now when online, else when the replica next connects.
+    pub fn post(
+        &mut self,
+        event_type: EventType,
+        target: Address,
+        payload: Value,
+        metadata: Map<String, Value>,
+        now: u64,
+    ) -> (EventId, Vec<ReplicaEffect>) {
+        let mut event = self.client.event(event_type, target, payload, now);
+        event.metadata = metadata;
+        let id = event.id;
+        let mut entry = OutboxEntry {
+            event,
+            state: OutboxState::Pending,
+        };
+        let mut effects = Vec::new();
+        if self.link == Link::Online {
+            effects.push(ReplicaEffect::Send(entry.event.encode()));
+            entry.state = OutboxState::Sent;
+        }
+        effects.insert(0, ReplicaEffect::Persist(ReplicaRow::Outbox(entry.clone())));
+        self.outbox.insert(id, entry);
+        (id, effects)
+    }
+
+    /// Like [`Replica::post`], and resolves with the event whose `in_reply_to` is this one
+    /// (or fails on an error or after `timeout_ms`).
+    pub fn request(
+        &mut self,
+        event_type: EventType,
+        target: Address,
+        payload: Value,
+        timeout_ms: u64,
+        now: u64,
+    ) -> (EventId, Vec<ReplicaEffect>) {
+        let (id, effects) = self.post(event_type, target, payload, Map::new(), now);
+        self.requests.insert(id, now.saturating_add(timeout_ms));
+        (id, effects)
+    }
+
+    /// The connection is open: join, resuming from the watermark.
+    pub fn connected(&mut self, credentials: Option<Value>, now: u64) -> Vec<ReplicaEffect> {
+        let mut join = self.client.join(credentials, now);
+        if let (Some(after), Value::Object(payload)) = (self.watermark, &mut join.payload) {
+            payload.insert("resume".into(), json!({ "after": after }));
+        }
+        self.link = Link::Joining(join.id);
+        self.resyncing = false;
+        vec![ReplicaEffect::Send(join.encode())]
+    }
+
+    /// The connection closed: sent events will be sent again on the next connection.
+    pub fn disconnected(&mut self) {
+        self.link = Link::Offline;
+        for entry in self.outbox.values_mut() {
+            if entry.state == OutboxState::Sent {
+                entry.state = OutboxState::Pending;
+            }
+        }
+    }
+
+    /// When [`Replica::handle_timeout`] should next run, if a request is waiting.
+    pub fn poll_timeout(&self) -> Option<u64> {
+        self.requests.values().min().copied()
+    }
+
+    /// Fails requests whose time is up.
+    pub fn handle_timeout(&mut self, now: u64) -> Vec<ReplicaEffect> {
+        let expired: Vec<EventId> = self
+            .requests
+            .iter()
+            .filter(|(_, d)| **d <= now)
+            .map(|(id, _)| *id)
+            .collect();
+        expired
+            .into_iter()
+            .map(|request| {
+                self.requests.remove(&request);
+                ReplicaEffect::RequestFailed {
+                    request,
+                    rejection: Rejection::new(ErrorCode::Timeout, "no reply arrived in time"),
+                }
+            })
+            .collect()
+    }
+
+    /// Handles one frame from the network.
+    pub fn receive(&mut self, frame: &str, now: u64) -> Vec<ReplicaEffect> {
+        self.clock = self.clock.max(now);
+        let Ok(event) = Event::decode(frame, &Limits::default()) else {
+            return Vec::new();
+        };
+        let delivery = event.metadata.get("delivery").cloned();
+        match self.client.interpret(event) {
+            Incoming::Ack { id, seq } => self.on_ack(id, seq, frame),
+            Incoming::Error {
+                in_reply_to,
+                rejection,
+            } => self.on_error(in_reply_to, rejection),
+            Incoming::Event(event) => match delivery {
+                Some(d) => self.on_delivery(*event, &d),
+                None => self.on_unsequenced(*event),
+            },
+        }
+    }
+
+    fn on_ack(&mut self, id: EventId, seq: Option<u64>, frame: &str) -> Vec<ReplicaEffect> {
+        if self.link == Link::Joining(id) {
+            self.link = Link::Online;
+            if self.watermark.is_none() {
+                let start = Event::decode(frame, &Limits::default())
+                    .ok()
+                    .and_then(|e| e.payload.get("resume_after").and_then(Value::as_u64))
+                    .unwrap_or(0);
+                self.watermark = Some(start);
+            }
+            let mut effects = vec![ReplicaEffect::Online];
+            if let Some(seq) = self.watermark {
+                effects.push(ReplicaEffect::Persist(ReplicaRow::Watermark { seq }));
+            }
+            effects.extend(self.flush());
+            return effects;
+        }
+        let Some(entry) = self.outbox.remove(&id) else {
+            return Vec::new();
+        };
+        let mut effects = vec![ReplicaEffect::Persist(ReplicaRow::OutboxRemoved { id })];
+        match seq {
+            Some(seq) => {
+                self.log.insert(seq, entry.event.clone());
+                effects.push(ReplicaEffect::Persist(ReplicaRow::Logged {
+                    seq,
+                    event: entry.event,
+                }));
+                effects.push(ReplicaEffect::Accepted { id, seq });
+            }
+            // Accepted without a log entry (e.g. an answered read): nothing to keep.
+            None => effects.push(ReplicaEffect::Accepted { id, seq: 0 }),
+        }
+        effects
+    }
+
+    fn on_error(
+        &mut self,
+        in_reply_to: Option<EventId>,
+        rejection: Rejection,
+    ) -> Vec<ReplicaEffect> {
+        let Some(id) = in_reply_to else {
+            return Vec::new();
+        };
+        if self.link == Link::Joining(id) {
+            self.link = Link::Offline;
+            return vec![ReplicaEffect::JoinFailed(rejection)];
+        }
+        let mut effects = Vec::new();
+        if self.requests.remove(&id).is_some() {
+            effects.push(ReplicaEffect::RequestFailed {
+                request: id,
+                rejection: rejection.clone(),
+            });
+        }
+        if let Some(entry) = self.outbox.get_mut(&id) {
+            entry.state = OutboxState::Rejected {
+                rejection: rejection.clone(),
+            };
+            effects.push(ReplicaEffect::Persist(ReplicaRow::Outbox(entry.clone())));
+            effects.push(ReplicaEffect::Rejected { id, rejection });
+        }
+        effects
+    }
+
+    fn on_delivery(&mut self, event: Event, delivery: &Value) -> Vec<ReplicaEffect> {
+        let (Some(seq), Some(prev)) = (
+            delivery.get("seq").and_then(Value::as_u64),
+            delivery.get("prev").and_then(Value::as_u64),
+        ) else {
+            return self.on_unsequenced(event);
+        };
+        let watermark = self.watermark.unwrap_or(0);
+        if seq <= watermark || self.log.contains_key(&seq) {
+            // Already held: acknowledge again so the network's cursor catches up.
+            return vec![self.ack(watermark)];
+        }
+        if prev > watermark {
+            if self.resyncing || self.link != Link::Online {
+                return Vec::new();
+            }
+            self.resyncing = true;
+            let resume = self.client.event(
+                EventType::from_static(core_types::AGENT_RESUME),
+                Address::core(),
+                json!({ "after": watermark }),
+                self.clock,
+            );
+            return vec![ReplicaEffect::Send(resume.encode())];
+        }
+        self.resyncing = false;
+        self.watermark = Some(seq);
+        let mut stored = event.clone();
+        stored.metadata.remove("delivery");
+        self.log.insert(seq, stored.clone());
+        let mut effects = vec![
+            ReplicaEffect::Persist(ReplicaRow::Logged {
+                seq,
+                event: stored.clone(),
+            }),
+            ReplicaEffect::Persist(ReplicaRow::Watermark { seq }),
+        ];
+        effects.extend(self.resolve_request(&stored));
+        effects.push(ReplicaEffect::Received(stored));
+        effects.push(self.ack(seq));
+        effects
+    }
+
+    fn on_unsequenced(&mut self, event: Event) -> Vec<ReplicaEffect> {
+        let mut effects = self.resolve_request(&event);
+        effects.push(ReplicaEffect::Received(event));
+        effects
+    }
+
+    fn resolve_request(&mut self, event: &Event) -> Vec<ReplicaEffect> {
+        match event.in_reply_to() {
+            Some(request) if self.requests.remove(&request).is_some() => {
+                vec![ReplicaEffect::Replied {
+                    request,
+                    reply: event.clone(),
+                }]
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    fn ack(&mut self, seq: u64) -> ReplicaEffect {
+        let ack = self.client.event(
+            EventType::from_static(core_types::EVENT_ACK),
+            Address::core(),
+            json!({ "seq": seq }),
+            self.clock,
+        );
+        ReplicaEffect::Send(ack.encode())
+    }
+
+    /// Sends every unsent outbox event, oldest first.
+    fn flush(&mut self) -> Vec<ReplicaEffect> {
+        let mut effects = Vec::new();
+        for entry in self.outbox.values_mut() {
+            if entry.state == OutboxState::Pending {
+                entry.state = OutboxState::Sent;
+                effects.push(ReplicaEffect::Send(entry.event.encode()));
+            }
+        }
+        effects
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,357 @@
+//! Every state transition of the replica, against a real network in a memory host.
+
+use super::*;
+use crate::memory_host::MemoryHost;
+use crate::network::{Effect, Network, NetworkConfig};
+
+/// A network and one host, with helpers to pass frames both ways.
+struct World {
+    network: Network,
+    host: MemoryHost,
+}
+
+impl World {
+    fn new() -> Self {
+        Self {
+            network: Network::new(
+                NetworkConfig::open("demo".parse().unwrap(), "Demo"),
+                [],
+                0,
+                [4; 32],
+            ),
+            host: MemoryHost::default(),
+        }
+    }
+
+    /// Sends a replica's frames as `session`; returns frames for each address.
+    fn to_network(
+        &mut self,
+        session: &mut Option<Address>,
+        effects: &[ReplicaEffect],
+        now: u64,
+    ) -> Vec<(Address, String)> {
+        let mut out = Vec::new();
+        for effect in effects {
+            let ReplicaEffect::Send(frame) = effect else {
+                continue;
+            };
+            let effects = self.network.handle_frame(session.as_ref(), frame, now);
+            for effect in self.host.apply(&mut self.network, effects, now) {
+                match &effect {
+                    Effect::Bind(a) => *session = Some(a.clone()),
+                    Effect::Unbind => *session = None,
+                    Effect::Reply(e) => {
+                        if let Some(s) = session.clone().or_else(|| Some(e.target.clone())) {
+                            out.push((s, e.encode()));
+                        }
+                    }
+                    Effect::Deliver { .. } => {
+                        out.extend(effect.frames().into_iter().map(|(a, f)| (a.clone(), f)))
+                    }
+                    _ => {}
+                }
+            }
+        }
+        out
+    }
+}
+
+fn replica(name: &str, seed: u8) -> Replica {
+    Replica::new(name.parse().unwrap(), "demo".parse().unwrap(), [seed; 32])
+}
+
+fn sends(effects: &[ReplicaEffect]) -> Vec<Event> {
+    effects
+        .iter()
+        .filter_map(|e| match e {
+            ReplicaEffect::Send(f) => Event::decode(f, &Limits::default()).ok(),
+            _ => None,
+        })
+        .collect()
+}
+
+fn feed(r: &mut Replica, frames: &[(Address, String)], now: u64) -> Vec<ReplicaEffect> {
+    let me = r.address().clone();
+    frames
+        .iter()
+        .filter(|(a, _)| *a == me)
+        .flat_map(|(_, f)| r.receive(f, now))
+        .collect()
+}
+
+fn chat() -> EventType {
+    "chat.msg".parse().unwrap()
+}
+
+fn online(
+    world: &mut World,
+    r: &mut Replica,
+    session: &mut Option<Address>,
+    now: u64,
+) -> Vec<ReplicaEffect> {
+    let join = r.connected(None, now);
+    let frames = world.to_network(session, &join, now);
+    feed(r, &frames, now)
+}
+
+#[test]
+fn offline_posts_wait_and_flush_in_creation_order_after_join() {
+    let mut world = World::new();
+    let mut alice = replica("agent:alice", 1);
+    let (first, effects) = alice.post(
+        chat(),
+        Address::broadcast(),
+        json!({"n": 1}),
+        Map::new(),
+        10,
+    );
+    assert!(
+        matches!(&effects[..], [ReplicaEffect::Persist(ReplicaRow::Outbox(e))] if e.state == OutboxState::Pending)
+    );
+    let (second, _) = alice.post(
+        chat(),
+        Address::broadcast(),
+        json!({"n": 2}),
+        Map::new(),
+        10,
+    );
+
+    let mut session = None;
+    let join = alice.connected(None, 11);
+    let sent = sends(&join);
+    assert_eq!(sent[0].event_type.as_str(), core_types::AGENT_JOIN);
+    assert!(
+        sent[0].payload.get("resume").is_none(),
+        "a fresh replica does not resume"
+    );
+    let frames = world.to_network(&mut session, &join, 11);
+    let effects = feed(&mut alice, &frames, 11);
+    assert!(alice.is_online());
+    assert_eq!(effects[0], ReplicaEffect::Online);
+    let flushed: Vec<EventId> = sends(&effects).iter().map(|e| e.id).collect();
+    assert_eq!(flushed, vec![first, second]);
+
+    let frames = world.to_network(&mut session, &effects, 12);
+    let acks = feed(&mut alice, &frames, 12);
+    assert!(acks.contains(&ReplicaEffect::Accepted { id: first, seq: 2 }));
+    assert!(acks.contains(&ReplicaEffect::Accepted { id: second, seq: 3 }));
+    assert_eq!(alice.outbox().count(), 0);
+    assert_eq!(alice.log().keys().copied().collect::<Vec<_>>(), vec![2, 3]);
+}
+
+#[test]
+fn rejected_events_stay_in_the_outbox_with_the_reason() {
+    let mut world = World::new();
+    let mut alice = replica("agent:alice", 1);
+    let mut session = None;
+    online(&mut world, &mut alice, &mut session, 1);
+    let (id, effects) = alice.post(
+        chat(),
+        "agent:nobody".parse().unwrap(),
+        json!({}),
+        Map::new(),
+        2,
+    );
+    let frames = world.to_network(&mut session, &effects, 2);
+    let effects = feed(&mut alice, &frames, 2);
+    let Some(ReplicaEffect::Rejected {
+        id: rejected,
+        rejection,
+    }) = effects
+        .iter()
+        .find(|e| matches!(e, ReplicaEffect::Rejected { .. }))
+    else {
+        panic!("{effects:?}")
+    };
+    assert_eq!(*rejected, id);
+    assert_eq!(rejection.code, ErrorCode::UnknownTarget);
+    let entry = alice.outbox().next().unwrap();
+    assert!(
+        matches!(&entry.state, OutboxState::Rejected { rejection } if rejection.code == ErrorCode::UnknownTarget)
+    );
+}
+
+#[test]
+fn deliveries_apply_once_in_order_and_are_acknowledged() {
+    let mut world = World::new();
+    let (mut alice, mut bob) = (replica("agent:alice", 1), replica("agent:bob", 2));
+    let (mut sa, mut sb) = (None, None);
+    online(&mut world, &mut alice, &mut sa, 1);
+    online(&mut world, &mut bob, &mut sb, 1);
+    let (_, effects) = alice.post(chat(), Address::broadcast(), json!({"n": 1}), Map::new(), 2);
+    let frames = world.to_network(&mut sa, &effects, 2);
+    let received = feed(&mut bob, &frames, 2);
+    assert!(
+        received
+            .iter()
+            .any(|e| matches!(e, ReplicaEffect::Received(ev) if ev.payload["n"] == 1))
+    );
+    let acks = sends(&received);
+    assert_eq!(acks.len(), 1);
+    assert_eq!(acks[0].event_type.as_str(), core_types::EVENT_ACK);
+    assert_eq!(acks[0].payload["seq"], 3);
+    // The same frame again is a duplicate: no event, just a repeated ack.
+    let again = feed(&mut bob, &frames, 3);
+    assert!(
+        !again
+            .iter()
+            .any(|e| matches!(e, ReplicaEffect::Received(_)))
+    );
+    assert_eq!(sends(&again)[0].payload["seq"], 3);
+    assert_eq!(bob.watermark(), Some(3));
+}
+
+#[test]
+fn a_gap_asks_for_a_resend_instead_of_applying() {
+    let mut world = World::new();
+    let (mut alice, mut bob) = (replica("agent:alice", 1), replica("agent:bob", 2));
+    let (mut sa, mut sb) = (None, None);
+    online(&mut world, &mut alice, &mut sa, 1);
+    online(&mut world, &mut bob, &mut sb, 1);
+    let (_, one) = alice.post(chat(), Address::broadcast(), json!({"n": 1}), Map::new(), 2);
+    let lost = world.to_network(&mut sa, &one, 2);
+    let (_, two) = alice.post(chat(), Address::broadcast(), json!({"n": 2}), Map::new(), 3);
+    let second = world.to_network(&mut sa, &two, 3);
+    drop(lost); // the first delivery never reaches bob
+    let effects = feed(&mut bob, &second, 3);
+    assert!(
+        !effects
+            .iter()
+            .any(|e| matches!(e, ReplicaEffect::Received(_)))
+    );
+    let resume = sends(&effects);
+    assert_eq!(resume[0].event_type.as_str(), core_types::AGENT_RESUME);
+    assert_eq!(
+        resume[0].payload["after"], 1,
+        "bob's chain started after alice's join"
+    );
+    assert!(feed(&mut bob, &second, 3).is_empty(), "one resume per gap");
+    let resent = world.to_network(&mut sb, &effects, 4);
+    let effects = feed(&mut bob, &resent, 4);
+    let got: Vec<i64> = effects
+        .iter()
+        .filter_map(|e| match e {
+            ReplicaEffect::Received(ev) => ev.payload["n"].as_i64(),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(got, vec![1, 2]);
+}
+
+#[test]
+fn reconnect_resumes_from_the_watermark_and_resends_unacked() {
+    let mut world = World::new();
+    let (mut alice, mut bob) = (replica("agent:alice", 1), replica("agent:bob", 2));
+    let (mut sa, mut sb) = (None, None);
+    online(&mut world, &mut alice, &mut sa, 1);
+    online(&mut world, &mut bob, &mut sb, 1);
+    // Bob goes away; alice's message waits in the log for him.
+    bob.disconnected();
+    world.network.disconnect(&"agent:bob".parse().unwrap(), 2);
+    sb = None;
+    let (_, effects) = alice.post(chat(), Address::broadcast(), json!({"n": 7}), Map::new(), 3);
+    world.to_network(&mut sa, &effects, 3);
+    // Bob wrote while offline too.
+    let (mine, _) = bob.post(chat(), Address::broadcast(), json!({"n": 8}), Map::new(), 4);
+    let join = bob.connected(None, 5);
+    assert_eq!(sends(&join)[0].payload["resume"]["after"], 1);
+    let frames = world.to_network(&mut sb, &join, 5);
+    let effects = feed(&mut bob, &frames, 5);
+    assert!(
+        effects
+            .iter()
+            .any(|e| matches!(e, ReplicaEffect::Received(ev) if ev.payload["n"] == 7))
+    );
+    let outgoing = sends(&effects);
+    assert!(
+        outgoing.iter().any(|e| e.id == mine),
+        "the offline post is flushed after the join"
+    );
+}
+
+#[test]
+fn restore_brings_back_watermark_log_and_outbox() {
+    let mut a = replica("agent:a", 1);
+    let (id, effects) = a.post(chat(), Address::broadcast(), json!({}), Map::new(), 1);
+    let mut rows: Vec<ReplicaRow> = effects
+        .into_iter()
+        .filter_map(|e| match e {
+            ReplicaEffect::Persist(row) => Some(row),
+            _ => None,
+        })
+        .collect();
+    rows.push(ReplicaRow::Watermark { seq: 9 });
+    let json = serde_json::to_string(&rows).unwrap();
+    let mut b = replica("agent:a", 1);
+    b.restore(serde_json::from_str::<Vec<ReplicaRow>>(&json).unwrap());
+    assert_eq!(b.watermark(), Some(9));
+    assert_eq!(b.outbox().next().unwrap().event.id, id);
+    assert_eq!(
+        sends(&b.connected(None, 2))[0].payload["resume"]["after"],
+        9
+    );
+}
+
+#[test]
+fn requests_resolve_by_in_reply_to_fail_on_error_and_time_out() {
+    let mut world = World::new();
+    let (mut alice, mut bob) = (replica("agent:alice", 1), replica("agent:bob", 2));
+    let (mut sa, mut sb) = (None, None);
+    online(&mut world, &mut alice, &mut sa, 1);
+    online(&mut world, &mut bob, &mut sb, 1);
+    let (request, effects) = alice.request(
+        chat(),
+        "agent:bob".parse().unwrap(),
+        json!({"q": 1}),
+        1_000,
+        2,
+    );
+    assert_eq!(alice.poll_timeout(), Some(1_002));
+    let frames = world.to_network(&mut sa, &effects, 2);
+    let at_bob = feed(&mut bob, &frames, 2);
+    world.to_network(&mut sb, &at_bob, 2);
+    let mut meta = Map::new();
+    meta.insert("in_reply_to".into(), json!(request));
+    let (_, reply) = bob.post(
+        chat(),
+        "agent:alice".parse().unwrap(),
+        json!({"a": 2}),
+        meta,
+        3,
+    );
+    let frames = world.to_network(&mut sb, &reply, 3);
+    let effects = feed(&mut alice, &frames, 3);
+    assert!(effects.iter().any(|e| matches!(e, ReplicaEffect::Replied { request: r, reply } if *r == request && reply.payload["a"] == 2)));
+    assert_eq!(alice.poll_timeout(), None);
+
+    let (failing, effects) =
+        alice.request(chat(), "agent:ghost".parse().unwrap(), json!({}), 1_000, 4);
+    let frames = world.to_network(&mut sa, &effects, 4);
+    let effects = feed(&mut alice, &frames, 4);
+    assert!(effects.iter().any(|e| matches!(e, ReplicaEffect::RequestFailed { request, rejection } if *request == failing && rejection.code == ErrorCode::UnknownTarget)));
+
+    let (slow, _) = alice.request(chat(), "agent:bob".parse().unwrap(), json!({}), 100, 5);
+    assert!(alice.handle_timeout(104).is_empty());
+    let expired = alice.handle_timeout(105);
+    assert!(
+        matches!(&expired[..], [ReplicaEffect::RequestFailed { request, rejection }] if *request == slow && rejection.code == ErrorCode::Timeout)
+    );
+}
+
+#[test]
+fn a_refused_join_is_reported() {
+    let mut config = NetworkConfig::open("demo".parse().unwrap(), "Private");
+    config.access = crate::config::Access::token("t");
+    config.mods = vec![crate::mods::ModConfig::Auth];
+    let mut world = World {
+        network: Network::new(config, [], 0, [1; 32]),
+        host: MemoryHost::default(),
+    };
+    let mut alice = replica("agent:alice", 1);
+    let mut session = None;
+    let effects = online(&mut world, &mut alice, &mut session, 1);
+    assert!(
+        matches!(&effects[..], [ReplicaEffect::JoinFailed(r)] if r.code == ErrorCode::AccessDenied)
+    );
+    assert!(!alice.is_online());
+}
