@@ -24,7 +24,7 @@ impl World {
     }
 
     /// Sends a replica's frames as `session`; returns frames for each address.
-    fn to_network(
+    fn send_to_network(
         &mut self,
         session: &mut Option<Address>,
         effects: &[ReplicaEffect],
@@ -90,7 +90,7 @@ fn online(
     now: u64,
 ) -> Vec<ReplicaEffect> {
     let join = r.connected(None, now);
-    let frames = world.to_network(session, &join, now);
+    let frames = world.send_to_network(session, &join, now);
     feed(r, &frames, now)
 }
 
@@ -124,14 +124,14 @@ fn offline_posts_wait_and_flush_in_creation_order_after_join() {
         sent[0].payload.get("resume").is_none(),
         "a fresh replica does not resume"
     );
-    let frames = world.to_network(&mut session, &join, 11);
+    let frames = world.send_to_network(&mut session, &join, 11);
     let effects = feed(&mut alice, &frames, 11);
     assert!(alice.is_online());
     assert_eq!(effects[0], ReplicaEffect::Online);
     let flushed: Vec<EventId> = sends(&effects).iter().map(|e| e.id).collect();
     assert_eq!(flushed, vec![first, second]);
 
-    let frames = world.to_network(&mut session, &effects, 12);
+    let frames = world.send_to_network(&mut session, &effects, 12);
     let acks = feed(&mut alice, &frames, 12);
     assert!(acks.contains(&ReplicaEffect::Accepted { id: first, seq: 2 }));
     assert!(acks.contains(&ReplicaEffect::Accepted { id: second, seq: 3 }));
@@ -152,7 +152,7 @@ fn rejected_events_stay_in_the_outbox_with_the_reason() {
         Map::new(),
         2,
     );
-    let frames = world.to_network(&mut session, &effects, 2);
+    let frames = world.send_to_network(&mut session, &effects, 2);
     let effects = feed(&mut alice, &frames, 2);
     let Some(ReplicaEffect::Rejected {
         id: rejected,
@@ -179,7 +179,7 @@ fn deliveries_apply_once_in_order_and_are_acknowledged() {
     online(&mut world, &mut alice, &mut sa, 1);
     online(&mut world, &mut bob, &mut sb, 1);
     let (_, effects) = alice.post(chat(), Address::broadcast(), json!({"n": 1}), Map::new(), 2);
-    let frames = world.to_network(&mut sa, &effects, 2);
+    let frames = world.send_to_network(&mut sa, &effects, 2);
     let received = feed(&mut bob, &frames, 2);
     assert!(
         received
@@ -209,9 +209,9 @@ fn a_gap_asks_for_a_resend_instead_of_applying() {
     online(&mut world, &mut alice, &mut sa, 1);
     online(&mut world, &mut bob, &mut sb, 1);
     let (_, one) = alice.post(chat(), Address::broadcast(), json!({"n": 1}), Map::new(), 2);
-    let lost = world.to_network(&mut sa, &one, 2);
+    let lost = world.send_to_network(&mut sa, &one, 2);
     let (_, two) = alice.post(chat(), Address::broadcast(), json!({"n": 2}), Map::new(), 3);
-    let second = world.to_network(&mut sa, &two, 3);
+    let second = world.send_to_network(&mut sa, &two, 3);
     drop(lost); // the first delivery never reaches bob
     let effects = feed(&mut bob, &second, 3);
     assert!(
@@ -226,7 +226,7 @@ fn a_gap_asks_for_a_resend_instead_of_applying() {
         "bob's chain started after alice's join"
     );
     assert!(feed(&mut bob, &second, 3).is_empty(), "one resume per gap");
-    let resent = world.to_network(&mut sb, &effects, 4);
+    let resent = world.send_to_network(&mut sb, &effects, 4);
     let effects = feed(&mut bob, &resent, 4);
     let got: Vec<i64> = effects
         .iter()
@@ -250,12 +250,12 @@ fn reconnect_resumes_from_the_watermark_and_resends_unacked() {
     world.network.disconnect(&"agent:bob".parse().unwrap(), 2);
     sb = None;
     let (_, effects) = alice.post(chat(), Address::broadcast(), json!({"n": 7}), Map::new(), 3);
-    world.to_network(&mut sa, &effects, 3);
+    world.send_to_network(&mut sa, &effects, 3);
     // Bob wrote while offline too.
     let (mine, _) = bob.post(chat(), Address::broadcast(), json!({"n": 8}), Map::new(), 4);
     let join = bob.connected(None, 5);
     assert_eq!(sends(&join)[0].payload["resume"]["after"], 1);
-    let frames = world.to_network(&mut sb, &join, 5);
+    let frames = world.send_to_network(&mut sb, &join, 5);
     let effects = feed(&mut bob, &frames, 5);
     assert!(
         effects
@@ -307,9 +307,9 @@ fn requests_resolve_by_in_reply_to_fail_on_error_and_time_out() {
         2,
     );
     assert_eq!(alice.poll_timeout(), Some(1_002));
-    let frames = world.to_network(&mut sa, &effects, 2);
+    let frames = world.send_to_network(&mut sa, &effects, 2);
     let at_bob = feed(&mut bob, &frames, 2);
-    world.to_network(&mut sb, &at_bob, 2);
+    world.send_to_network(&mut sb, &at_bob, 2);
     let mut meta = Map::new();
     meta.insert("in_reply_to".into(), json!(request));
     let (_, reply) = bob.post(
@@ -319,14 +319,14 @@ fn requests_resolve_by_in_reply_to_fail_on_error_and_time_out() {
         meta,
         3,
     );
-    let frames = world.to_network(&mut sb, &reply, 3);
+    let frames = world.send_to_network(&mut sb, &reply, 3);
     let effects = feed(&mut alice, &frames, 3);
     assert!(effects.iter().any(|e| matches!(e, ReplicaEffect::Replied { request: r, reply } if *r == request && reply.payload["a"] == 2)));
     assert_eq!(alice.poll_timeout(), None);
 
     let (failing, effects) =
         alice.request(chat(), "agent:ghost".parse().unwrap(), json!({}), 1_000, 4);
-    let frames = world.to_network(&mut sa, &effects, 4);
+    let frames = world.send_to_network(&mut sa, &effects, 4);
     let effects = feed(&mut alice, &frames, 4);
     assert!(effects.iter().any(|e| matches!(e, ReplicaEffect::RequestFailed { request, rejection } if *request == failing && rejection.code == ErrorCode::UnknownTarget)));
 
