@@ -29,6 +29,10 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 use std::collections::BTreeMap;
 
+/// How long a sent event or join may go unanswered before it is sent again.
+/// The network deduplicates, so a resend is harmless.
+pub const RESEND_AFTER_MS: u64 = 5_000;
+
 /// Where an outbox event stands.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "state", rename_all = "snake_case")]
@@ -122,10 +126,11 @@ pub enum ReplicaEffect {
     },
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 enum Link {
     Offline,
-    Joining(EventId),
+    /// The join's id, frame and when it was sent.
+    Joining(EventId, String, u64),
     Online,
 }
 
@@ -141,6 +146,8 @@ pub struct Replica {
     resyncing: bool,
     /// The time of the latest call, for the ids of acks and resumes.
     clock: u64,
+    /// When each sent outbox event went out.
+    sent_at: BTreeMap<EventId, u64>,
 }
 
 impl Replica {
@@ -155,6 +162,7 @@ impl Replica {
             link: Link::Offline,
             resyncing: false,
             clock: 0,
+            sent_at: BTreeMap::new(),
         }
     }
 
@@ -213,6 +221,7 @@ impl Replica {
         metadata: Map<String, Value>,
         now: u64,
     ) -> (EventId, Vec<ReplicaEffect>) {
+        self.clock = self.clock.max(now);
         let mut event = self.client.event(event_type, target, payload, now);
         event.metadata = metadata;
         let id = event.id;
@@ -224,6 +233,7 @@ impl Replica {
         if self.link == Link::Online {
             effects.push(ReplicaEffect::Send(entry.event.encode()));
             entry.state = OutboxState::Sent;
+            self.sent_at.insert(id, now);
         }
         effects.insert(0, ReplicaEffect::Persist(ReplicaRow::Outbox(entry.clone())));
         self.outbox.insert(id, entry);
@@ -251,14 +261,16 @@ impl Replica {
         if let (Some(after), Value::Object(payload)) = (self.watermark, &mut join.payload) {
             payload.insert("resume".into(), json!({ "after": after }));
         }
-        self.link = Link::Joining(join.id);
+        let frame = join.encode();
+        self.link = Link::Joining(join.id, frame.clone(), now);
         self.resyncing = false;
-        vec![ReplicaEffect::Send(join.encode())]
+        vec![ReplicaEffect::Send(frame)]
     }
 
     /// The connection closed: sent events will be sent again on the next connection.
     pub fn disconnected(&mut self) {
         self.link = Link::Offline;
+        self.sent_at.clear();
         for entry in self.outbox.values_mut() {
             if entry.state == OutboxState::Sent {
                 entry.state = OutboxState::Pending;
@@ -266,29 +278,60 @@ impl Replica {
         }
     }
 
-    /// When [`Replica::handle_timeout`] should next run, if a request is waiting.
+    /// When [`Replica::handle_timeout`] should next run: a request's deadline, or
+    /// the moment an unanswered join or event is due to be sent again.
     pub fn poll_timeout(&self) -> Option<u64> {
-        self.requests.values().min().copied()
+        let requests = self.requests.values().min().copied();
+        let resends = self.sent_at.values().min().map(|at| at + RESEND_AFTER_MS);
+        let join = match &self.link {
+            Link::Joining(_, _, at) => Some(at + RESEND_AFTER_MS),
+            _ => None,
+        };
+        [requests, resends, join].into_iter().flatten().min()
     }
 
-    /// Fails requests whose time is up.
+    /// Fails requests whose time is up and resends what went unanswered.
     pub fn handle_timeout(&mut self, now: u64) -> Vec<ReplicaEffect> {
+        self.clock = self.clock.max(now);
+        let mut effects = Vec::new();
+        if let Link::Joining(id, frame, at) = &self.link
+            && at + RESEND_AFTER_MS <= now
+        {
+            effects.push(ReplicaEffect::Send(frame.clone()));
+            self.link = Link::Joining(*id, frame.clone(), now);
+        }
+        let due: Vec<EventId> = self
+            .sent_at
+            .iter()
+            .filter(|(_, at)| **at + RESEND_AFTER_MS <= now)
+            .map(|(id, _)| *id)
+            .collect();
+        for id in due {
+            if let Some(entry) = self
+                .outbox
+                .get(&id)
+                .filter(|e| e.state == OutboxState::Sent)
+            {
+                effects.push(ReplicaEffect::Send(entry.event.encode()));
+                self.sent_at.insert(id, now);
+            } else {
+                self.sent_at.remove(&id);
+            }
+        }
         let expired: Vec<EventId> = self
             .requests
             .iter()
-            .filter(|(_, d)| **d <= now)
+            .filter(|(_, deadline)| **deadline <= now)
             .map(|(id, _)| *id)
             .collect();
-        expired
-            .into_iter()
-            .map(|request| {
-                self.requests.remove(&request);
-                ReplicaEffect::RequestFailed {
-                    request,
-                    rejection: Rejection::new(ErrorCode::Timeout, "no reply arrived in time"),
-                }
-            })
-            .collect()
+        for request in expired {
+            self.requests.remove(&request);
+            effects.push(ReplicaEffect::RequestFailed {
+                request,
+                rejection: Rejection::new(ErrorCode::Timeout, "no reply arrived in time"),
+            });
+        }
+        effects
     }
 
     /// Handles one frame from the network.
@@ -312,7 +355,7 @@ impl Replica {
     }
 
     fn on_ack(&mut self, id: EventId, seq: Option<u64>, frame: &str) -> Vec<ReplicaEffect> {
-        if self.link == Link::Joining(id) {
+        if matches!(&self.link, Link::Joining(join, _, _) if *join == id) {
             self.link = Link::Online;
             if self.watermark.is_none() {
                 let start = Event::decode(frame, &Limits::default())
@@ -331,6 +374,7 @@ impl Replica {
         let Some(entry) = self.outbox.remove(&id) else {
             return Vec::new();
         };
+        self.sent_at.remove(&id);
         let mut effects = vec![ReplicaEffect::Persist(ReplicaRow::OutboxRemoved { id })];
         match seq {
             Some(seq) => {
@@ -355,7 +399,7 @@ impl Replica {
         let Some(id) = in_reply_to else {
             return Vec::new();
         };
-        if self.link == Link::Joining(id) {
+        if matches!(&self.link, Link::Joining(join, _, _) if *join == id) {
             self.link = Link::Offline;
             return vec![ReplicaEffect::JoinFailed(rejection)];
         }
@@ -367,6 +411,7 @@ impl Replica {
             });
         }
         if let Some(entry) = self.outbox.get_mut(&id) {
+            self.sent_at.remove(&id);
             entry.state = OutboxState::Rejected {
                 rejection: rejection.clone(),
             };
@@ -453,6 +498,7 @@ impl Replica {
         for entry in self.outbox.values_mut() {
             if entry.state == OutboxState::Pending {
                 entry.state = OutboxState::Sent;
+                self.sent_at.insert(entry.event.id, self.clock);
                 effects.push(ReplicaEffect::Send(entry.event.encode()));
             }
         }

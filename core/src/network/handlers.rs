@@ -459,6 +459,8 @@ fn join(
             key: code.to_owned(),
         });
     }
+    // A member's delivery stream starts when it first becomes a member.
+    let existed = network.state.members.contains_key(&address);
     let member = network
         .state
         .members
@@ -493,12 +495,19 @@ fn join(
             .get("resume")
             .and_then(|r| r.get("after"))
             .and_then(Value::as_u64);
-        let known = network.tracker.cursors.contains_key(&address)
-            || network.tracker.last_delivered.contains_key(&address);
         let after = match resume {
             Some(after) => after,
-            None if known => network.tracker.cursor(&address),
-            None => network.last_seq,
+            None if existed => network.tracker.cursor(&address),
+            None => {
+                // New member: it starts at the present, and that is its cursor from now on.
+                let start = network.last_seq;
+                network.tracker.cursors.insert(address.clone(), start);
+                outcome.effects.push(Effect::Store(Row::Cursor {
+                    address: address.clone(),
+                    seq: start,
+                }));
+                start
+            }
         };
         outcome.ack.insert("resume_after".into(), json!(after));
         outcome.effects.push(network.catch_up(&address, after));

@@ -308,6 +308,7 @@ fn requests_resolve_by_in_reply_to_fail_on_error_and_time_out() {
     );
     assert_eq!(alice.poll_timeout(), Some(1_002));
     let frames = world.send_to_network(&mut sa, &effects, 2);
+    feed(&mut alice, &frames, 2);
     let at_bob = feed(&mut bob, &frames, 2);
     world.send_to_network(&mut sb, &at_bob, 2);
     let mut meta = Map::new();
