@@ -6,7 +6,7 @@
 
 import initWasm, {
   initSync,
-  Client,
+  Replica,
   parseAddress as coreParseAddress,
   validateEvent as coreValidateEvent,
   matchesPattern as coreMatchesPattern,
@@ -77,43 +77,55 @@ export function networkSocketUrl(url, network) {
   return base.toString();
 }
 
-/** An agent connected to one network. Create it with `Agent.connect`. */
+/** An agent connected to one network. Create it with `Agent.connect`.
+ *
+ * The agent keeps a replica of the network (the Rust core's `Replica`): events
+ * it sends wait in an outbox until the network acknowledges them, deliveries
+ * are applied once and in order, and after a dropped connection it reconnects
+ * with backoff and resumes where it left off.
+ */
 export class Agent {
-  #client;
-  #socket;
-  #pending = new Map();
+  #replica;
+  #url;
+  #WebSocket;
+  #credentials;
+  #socket = null;
   #handlers = [];
+  #pending = new Map();
+  #requests = new Map();
+  #timer = null;
   #closed = false;
+  #attempt = 0;
+  #onOnline = null;
 
-  constructor(client, socket) {
-    this.#client = client;
-    this.#socket = socket;
-    socket.addEventListener('message', (message) => this.#receive(String(message.data)));
-    socket.addEventListener('close', () => this.#fail(new AgentnetError('disconnected', 'connection closed')));
+  constructor(replica, url, WebSocket, credentials) {
+    this.#replica = replica;
+    this.#url = url;
+    this.#WebSocket = WebSocket;
+    this.#credentials = credentials;
   }
 
   /**
    * Connects to `network` at edge `url` as `name` (an address such as `agent:echo`)
-   * and joins it; resolves when the network has accepted the join. `WebSocket` overrides
-   * the WebSocket class (default: the global one, else the `ws` package).
+   * and joins it; resolves when the network has accepted the join. `WebSocket`
+   * overrides the WebSocket class (default: the global one, else the `ws` package).
    */
   static async connect({ url, network, name, credentials, WebSocket, timeoutMs = 10000 }) {
-    const client = core(() => new Client(name, network, randomSeed()));
+    const replica = core(() => new Replica(name, network, randomSeed()));
     const Socket = WebSocket ?? (await webSocketClass());
-    const socket = new Socket(networkSocketUrl(url, network));
-    await new Promise((resolve, reject) => {
-      socket.addEventListener('open', resolve, { once: true });
-      socket.addEventListener('error', () => reject(new AgentnetError('unreachable', `cannot connect to ${url}`)), { once: true });
-    });
-    const agent = new Agent(client, socket);
-    const frame = core(() => client.join(credentials ? JSON.stringify(credentials) : undefined, Date.now()));
-    await agent.#submit(frame, timeoutMs);
+    const agent = new Agent(replica, networkSocketUrl(url, network), Socket, credentials);
+    await agent.#open(timeoutMs);
     return agent;
   }
 
   /** This agent's address. */
   get address() {
-    return this.#client.address;
+    return this.#replica.address;
+  }
+
+  /** True while joined on a live connection. */
+  get online() {
+    return this.#replica.online;
   }
 
   /** Calls `handler(event)` for every incoming event whose type matches `pattern`. */
@@ -123,64 +135,156 @@ export class Agent {
     return this;
   }
 
-  /** Sends an event; resolves with the network's ack `{id, seq}` or rejects with its error. */
-  send(target, type, payload = {}, { metadata, timeoutMs = 10000 } = {}) {
-    const frame = core(() =>
-      this.#client.event(type, target, JSON.stringify(payload), metadata ? JSON.stringify(metadata) : undefined, Date.now()),
-    );
-    return this.#submit(frame, timeoutMs);
+  /**
+   * Sends an event; resolves with the network's ack `{id, seq}` or rejects with its error.
+   * While offline the event waits in the outbox and goes out on reconnect.
+   */
+  send(target, type, payload = {}, { metadata, timeoutMs = 30000 } = {}) {
+    const { id, effects } = JSON.parse(core(() =>
+      this.#replica.post(type, target, JSON.stringify(payload), metadata ? JSON.stringify(metadata) : undefined, Date.now()),
+    ));
+    const promise = this.#wait(this.#pending, id, timeoutMs);
+    this.#apply(effects);
+    return promise;
   }
 
-  /** Closes the connection. */
+  /** Sends an event and resolves with the event that answers it (`metadata.in_reply_to`). */
+  request(target, type, payload = {}, { timeoutMs = 30000 } = {}) {
+    const { id, effects } = JSON.parse(core(() =>
+      this.#replica.request(type, target, JSON.stringify(payload), timeoutMs, Date.now()),
+    ));
+    const promise = this.#wait(this.#requests, id, timeoutMs + 1000);
+    this.#apply(effects);
+    return promise;
+  }
+
+  /** Answers `event` with an event whose `metadata.in_reply_to` is its id. */
+  reply(event, type, payload = {}) {
+    return this.send(event.source, type, payload, { metadata: { in_reply_to: event.id } });
+  }
+
+  /** Closes the connection for good. */
   close() {
     this.#closed = true;
-    this.#socket.close(1000, 'bye');
+    clearTimeout(this.#timer);
+    this.#socket?.close(1000, 'bye');
+    const error = new AgentnetError('closed', 'agent is closed');
+    for (const map of [this.#pending, this.#requests]) {
+      for (const [, waiter] of map) waiter.reject(error);
+      map.clear();
+    }
   }
 
-  #submit(frame, timeoutMs) {
-    if (this.#closed) return Promise.reject(new AgentnetError('disconnected', 'agent is closed'));
-    const { id } = JSON.parse(frame);
+  #wait(map, id, timeoutMs) {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
-        this.#pending.delete(id);
+        map.delete(id);
         reject(new AgentnetError('timeout', `no answer to ${id} within ${timeoutMs} ms`));
       }, timeoutMs);
-      this.#pending.set(id, { resolve, reject, timer });
-      this.#socket.send(frame);
+      map.set(id, {
+        resolve: (v) => { clearTimeout(timer); resolve(v); },
+        reject: (e) => { clearTimeout(timer); reject(e); },
+      });
     });
   }
 
-  #settle(id, outcome) {
-    const pending = this.#pending.get(id);
-    if (!pending) return false;
-    this.#pending.delete(id);
-    clearTimeout(pending.timer);
-    outcome(pending);
-    return true;
-  }
-
-  #receive(frame) {
-    let view;
-    try {
-      view = JSON.parse(this.#client.interpret(frame));
-    } catch {
-      return; // not an envelope: nothing a handler could use
-    }
-    if (view.kind === 'ack' && this.#settle(view.id, (p) => p.resolve({ id: view.id, seq: view.seq ?? null }))) return;
-    if (view.kind === 'error' && view.in_reply_to &&
-        this.#settle(view.in_reply_to, (p) => p.reject(new AgentnetError(view.code, view.message)))) return;
-    const event = view.kind === 'event' ? view.event : JSON.parse(frame);
-    for (const { pattern, handler } of this.#handlers) {
-      if (matchesPattern(pattern, event.type)) handler(event);
+  #settle(map, id, outcome) {
+    const waiter = map.get(id);
+    if (waiter) {
+      map.delete(id);
+      outcome(waiter);
     }
   }
 
-  #fail(error) {
-    this.#closed = true;
-    for (const [id, pending] of this.#pending) {
-      clearTimeout(pending.timer);
-      pending.reject(error);
-      this.#pending.delete(id);
+  #open(timeoutMs) {
+    return new Promise((resolve, reject) => {
+      const socket = new this.#WebSocket(this.#url);
+      this.#socket = socket;
+      let settled = false;
+      const fail = (error) => {
+        if (!settled) {
+          settled = true;
+          reject(error);
+        }
+      };
+      const timer = setTimeout(() => fail(new AgentnetError('timeout', `no join answer within ${timeoutMs} ms`)), timeoutMs);
+      this.#onOnline = (error) => {
+        clearTimeout(timer);
+        if (error) fail(error);
+        else if (!settled) {
+          settled = true;
+          this.#attempt = 0;
+          resolve();
+        }
+      };
+      socket.addEventListener('open', () => {
+        const credentials = this.#credentials ? JSON.stringify(this.#credentials) : undefined;
+        this.#apply(core(() => this.#replica.connected(credentials, Date.now())));
+      });
+      socket.addEventListener('message', (message) => this.#apply(this.#replica.receive(String(message.data), Date.now())));
+      socket.addEventListener('error', () => fail(new AgentnetError('unreachable', `cannot connect to ${this.#url}`)));
+      socket.addEventListener('close', () => {
+        clearTimeout(timer);
+        fail(new AgentnetError('disconnected', 'the connection closed before the join was accepted'));
+        if (this.#socket === socket) this.#lost();
+      });
+    });
+  }
+
+  #lost() {
+    this.#replica.disconnected();
+    if (this.#closed) return;
+    // Reconnect with exponential backoff and jitter; the replica resumes from its watermark.
+    const delay = Math.min(10000, 250 * 2 ** this.#attempt) * (0.5 + Math.random() / 2);
+    this.#attempt += 1;
+    setTimeout(() => {
+      if (!this.#closed) this.#open(10000).catch(() => {});
+    }, delay);
+  }
+
+  #apply(effectsJson) {
+    const effects = typeof effectsJson === 'string' ? JSON.parse(effectsJson) : effectsJson;
+    for (const effect of effects) {
+      switch (effect.kind) {
+        case 'send':
+          if (this.#socket?.readyState === 1) this.#socket.send(effect.frame);
+          break;
+        case 'online':
+          this.#onOnline?.();
+          break;
+        case 'join_failed':
+          this.#onOnline?.(new AgentnetError(effect.code, effect.message));
+          this.#closed = true;
+          this.#socket?.close(1000, 'join refused');
+          break;
+        case 'accepted':
+          this.#settle(this.#pending, effect.id, (w) => w.resolve({ id: effect.id, seq: effect.seq }));
+          break;
+        case 'rejected':
+          this.#settle(this.#pending, effect.id, (w) => w.reject(new AgentnetError(effect.code, effect.message)));
+          break;
+        case 'replied':
+          this.#settle(this.#requests, effect.request, (w) => w.resolve(effect.reply));
+          break;
+        case 'request_failed':
+          this.#settle(this.#requests, effect.request, (w) => w.reject(new AgentnetError(effect.code, effect.message)));
+          break;
+        case 'received':
+          for (const { pattern, handler } of this.#handlers) {
+            if (matchesPattern(pattern, effect.event.type)) handler(effect.event);
+          }
+          break;
+        default:
+          break; // `persist`: this agent keeps its replica in memory
+      }
     }
+    this.#schedule();
+  }
+
+  #schedule() {
+    clearTimeout(this.#timer);
+    const at = this.#replica.pollTimeout();
+    if (at < 0 || this.#closed) return;
+    this.#timer = setTimeout(() => this.#apply(this.#replica.handleTimeout(Date.now())), Math.max(0, at - Date.now()));
   }
 }

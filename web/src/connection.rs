@@ -1,10 +1,12 @@
-//! The browser's WebSocket link to one network, driven by the core [`Client`].
+//! The browser's WebSocket link to one network, driven by the core [`Replica`].
 //!
-//! This module only moves frames: the core builds every outgoing event and
-//! interprets every incoming frame; the UI receives [`Incoming`] values.
+//! This module only moves frames and timers: the replica builds every
+//! outgoing event, applies every incoming frame and says what happened as
+//! [`ReplicaEffect`]s, which the UI receives.
 
-use agentnet_core::client::{Client, Incoming};
-use agentnet_core::{Event, Limits};
+use agentnet_core::replica::{Replica, ReplicaEffect};
+use agentnet_core::{Address, EventId, EventType};
+use serde_json::{Map, Value};
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
@@ -16,6 +18,9 @@ extern "C" {
     #[wasm_bindgen(js_namespace = crypto, js_name = getRandomValues)]
     fn get_random_values(buf: &mut [u8]);
 }
+
+/// How often the replica's timers (resends, request deadlines) are checked.
+const TIMER_INTERVAL_MS: i32 = 1_000;
 
 /// Current unix time in milliseconds.
 pub fn now_ms() -> u64 {
@@ -31,73 +36,117 @@ pub fn random_seed() -> [u8; 32] {
 
 /// What the connection tells the UI.
 pub enum Signal {
-    /// The join was accepted: the link is usable.
-    Online,
     /// The socket closed.
     Offline,
-    /// A frame from the network, as the core reads it.
-    Frame(Incoming),
+    /// Something the replica reports.
+    Replica(ReplicaEffect),
+}
+
+struct Inner {
+    socket: WebSocket,
+    replica: Replica,
+    on_signal: Box<dyn Fn(Signal)>,
+}
+
+impl Inner {
+    fn apply(&mut self, effects: Vec<ReplicaEffect>) {
+        for effect in effects {
+            match effect {
+                ReplicaEffect::Send(frame) => {
+                    if self.socket.ready_state() == WebSocket::OPEN {
+                        let _ = self.socket.send_with_str(&frame);
+                    }
+                }
+                other => (self.on_signal)(Signal::Replica(other)),
+            }
+        }
+    }
 }
 
 /// An open (or opening) link to a network.
 #[derive(Clone)]
 pub struct Connection {
-    socket: WebSocket,
-    client: Rc<RefCell<Client>>,
+    inner: Rc<RefCell<Inner>>,
 }
 
 impl Connection {
-    /// Opens `url` and joins as the client's address; `on_signal` sees everything that happens.
+    /// Opens `url` and joins with `replica`; `on_signal` sees everything that happens.
     pub fn open(
         url: &str,
-        client: Client,
+        replica: Replica,
         on_signal: impl Fn(Signal) + 'static,
     ) -> Result<Self, JsValue> {
         let socket = WebSocket::new(url)?;
-        let client = Rc::new(RefCell::new(client));
-        let on_signal = Rc::new(on_signal);
+        let inner = Rc::new(RefCell::new(Inner {
+            socket: socket.clone(),
+            replica,
+            on_signal: Box::new(on_signal),
+        }));
 
-        let join_client = client.clone();
-        let join_socket = socket.clone();
+        let opened = inner.clone();
         let on_open = Closure::<dyn FnMut()>::new(move || {
-            let frame = join_client.borrow_mut().join(None, now_ms()).encode();
-            let _ = join_socket.send_with_str(&frame);
+            let mut inner = opened.borrow_mut();
+            let effects = inner.replica.connected(None, now_ms());
+            inner.apply(effects);
         });
         socket.set_onopen(Some(on_open.as_ref().unchecked_ref()));
         on_open.forget();
 
-        let read_client = client.clone();
-        let read_signal = on_signal.clone();
-        let join_pending = Rc::new(RefCell::new(true));
+        let reader = inner.clone();
         let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |message: MessageEvent| {
-            let Some(text) = message.data().as_string() else {
-                return;
-            };
-            let Ok(event) = Event::decode(&text, &Limits::default()) else {
-                return;
-            };
-            let incoming = read_client.borrow().interpret(event);
-            if matches!(incoming, Incoming::Ack { .. }) && join_pending.replace(false) {
-                read_signal(Signal::Online);
-                return;
+            if let Some(text) = message.data().as_string() {
+                let mut inner = reader.borrow_mut();
+                let effects = inner.replica.receive(&text, now_ms());
+                inner.apply(effects);
             }
-            read_signal(Signal::Frame(incoming));
         });
         socket.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
         on_message.forget();
 
-        let on_close =
-            Closure::<dyn FnMut(CloseEvent)>::new(move |_: CloseEvent| on_signal(Signal::Offline));
+        let closer = inner.clone();
+        let on_close = Closure::<dyn FnMut(CloseEvent)>::new(move |_: CloseEvent| {
+            let mut inner = closer.borrow_mut();
+            inner.replica.disconnected();
+            (inner.on_signal)(Signal::Offline);
+        });
         socket.set_onclose(Some(on_close.as_ref().unchecked_ref()));
         on_close.forget();
 
-        Ok(Self { socket, client })
+        let ticker = inner.clone();
+        let on_tick = Closure::<dyn FnMut()>::new(move || {
+            let mut inner = ticker.borrow_mut();
+            if inner
+                .replica
+                .poll_timeout()
+                .is_some_and(|at| at <= now_ms())
+            {
+                let effects = inner.replica.handle_timeout(now_ms());
+                inner.apply(effects);
+            }
+        });
+        web_sys::window()
+            .ok_or_else(|| JsValue::from_str("no window"))?
+            .set_interval_with_callback_and_timeout_and_arguments_0(
+                on_tick.as_ref().unchecked_ref(),
+                TIMER_INTERVAL_MS,
+            )?;
+        on_tick.forget();
+
+        Ok(Self { inner })
     }
 
-    /// Builds an event with the core client and sends it; returns the event.
-    pub fn send(&self, build: impl FnOnce(&mut Client, u64) -> Event) -> Result<Event, JsValue> {
-        let event = build(&mut self.client.borrow_mut(), now_ms());
-        self.socket.send_with_str(&event.encode())?;
-        Ok(event)
+    /// The participant's address.
+    pub fn address(&self) -> Address {
+        self.inner.borrow().replica.address().clone()
+    }
+
+    /// Posts an event through the replica (queued while offline); returns its id.
+    pub fn post(&self, event_type: EventType, target: Address, payload: Value) -> EventId {
+        let mut inner = self.inner.borrow_mut();
+        let (id, effects) = inner
+            .replica
+            .post(event_type, target, payload, Map::new(), now_ms());
+        inner.apply(effects);
+        id
     }
 }

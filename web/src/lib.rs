@@ -6,7 +6,7 @@
 
 pub mod connection;
 
-use agentnet_core::client::{Client, Incoming};
+use agentnet_core::replica::{Replica, ReplicaEffect};
 use agentnet_core::{Address, Event, EventId, EventType, NetworkId};
 use connection::{Connection, Signal, random_seed};
 use leptos::prelude::*;
@@ -95,36 +95,40 @@ fn Workspace(network: NetworkId, message_type: EventType) -> impl IntoView {
     let (problem, set_problem) = signal(None::<String>);
 
     let on_signal = move |signal: Signal| match signal {
-        Signal::Online => set_status.set("online"),
         Signal::Offline => set_status.set("offline"),
-        Signal::Frame(Incoming::Event(event)) if event.event_type.as_str() == MESSAGE_POSTED => {
-            set_lines.update(|l| l.push(line_from(&event, LineState::Received)));
+        Signal::Replica(ReplicaEffect::Online) => set_status.set("online"),
+        Signal::Replica(ReplicaEffect::JoinFailed(rejection)) => {
+            set_status.set("offline");
+            set_problem.set(Some(format!(
+                "The network refused to let you in: {}",
+                rejection.message
+            )));
         }
-        Signal::Frame(Incoming::Event(_)) => {}
-        Signal::Frame(Incoming::Ack { id, .. }) => set_lines.update(|l| {
+        Signal::Replica(ReplicaEffect::Received(event))
+            if event.event_type.as_str() == MESSAGE_POSTED =>
+        {
+            set_lines.update(|l| {
+                if !l.iter().any(|line| line.id == event.id) {
+                    l.push(line_from(&event, LineState::Received));
+                }
+            });
+        }
+        Signal::Replica(ReplicaEffect::Accepted { id, .. }) => set_lines.update(|l| {
             if let Some(line) = l.iter_mut().find(|line| line.id == id) {
                 line.state = LineState::Sent;
             }
         }),
-        Signal::Frame(Incoming::Error {
-            in_reply_to,
-            rejection,
-        }) => {
-            let reason = rejection.message.clone();
-            match in_reply_to {
-                Some(id) => set_lines.update(|l| {
-                    if let Some(line) = l.iter_mut().find(|line| line.id == id) {
-                        line.state = LineState::Rejected(reason);
-                    }
-                }),
-                None => set_problem.set(Some(reason)),
+        Signal::Replica(ReplicaEffect::Rejected { id, rejection }) => set_lines.update(|l| {
+            if let Some(line) = l.iter_mut().find(|line| line.id == id) {
+                line.state = LineState::Rejected(rejection.message.clone());
             }
-        }
+        }),
+        Signal::Replica(_) => {}
     };
 
     let network_name = network.to_string();
-    let client = Client::new(me.clone(), network, random_seed());
-    let connection = match Connection::open(&socket_url(&network_name), client, on_signal) {
+    let replica = Replica::new(me.clone(), network, random_seed());
+    let connection = match Connection::open(&socket_url(&network_name), replica, on_signal) {
         Ok(c) => Some(c),
         Err(_) => {
             set_status.set("offline");
@@ -143,21 +147,23 @@ fn Workspace(network: NetworkId, message_type: EventType) -> impl IntoView {
             return;
         }
         let sent = connection.with_value(|c| {
-            c.as_ref().and_then(|c| {
-                c.send(|client, now| {
-                    client.event(
-                        message_type.clone(),
-                        Address::broadcast(),
-                        json!({ "content": content }),
-                        now,
-                    )
-                })
-                .ok()
+            c.as_ref().map(|c| {
+                let id = c.post(
+                    message_type.clone(),
+                    Address::broadcast(),
+                    json!({ "content": content }),
+                );
+                Line {
+                    id,
+                    source: c.address().to_string(),
+                    content: content.clone(),
+                    state: LineState::Pending,
+                }
             })
         });
         match sent {
-            Some(event) => {
-                set_lines.update(|l| l.push(line_from(&event, LineState::Pending)));
+            Some(line) => {
+                set_lines.update(|l| l.push(line));
                 set_draft.set(String::new());
             }
             None => set_problem.set(Some("Not connected: your message was not sent.".into())),
