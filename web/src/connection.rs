@@ -39,7 +39,7 @@ pub enum Signal {
     /// The socket closed.
     Offline,
     /// Something the replica reports.
-    Replica(ReplicaEffect),
+    Replica(Box<ReplicaEffect>),
 }
 
 struct Inner {
@@ -57,7 +57,7 @@ impl Inner {
                         let _ = self.socket.send_with_str(&frame);
                     }
                 }
-                other => (self.on_signal)(Signal::Replica(other)),
+                other => (self.on_signal)(Signal::Replica(Box::new(other))),
             }
         }
     }

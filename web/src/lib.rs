@@ -96,34 +96,34 @@ fn Workspace(network: NetworkId, message_type: EventType) -> impl IntoView {
 
     let on_signal = move |signal: Signal| match signal {
         Signal::Offline => set_status.set("offline"),
-        Signal::Replica(ReplicaEffect::Online) => set_status.set("online"),
-        Signal::Replica(ReplicaEffect::JoinFailed(rejection)) => {
-            set_status.set("offline");
-            set_problem.set(Some(format!(
-                "The network refused to let you in: {}",
-                rejection.message
-            )));
-        }
-        Signal::Replica(ReplicaEffect::Received(event))
-            if event.event_type.as_str() == MESSAGE_POSTED =>
-        {
-            set_lines.update(|l| {
-                if !l.iter().any(|line| line.id == event.id) {
-                    l.push(line_from(&event, LineState::Received));
+        Signal::Replica(effect) => match *effect {
+            ReplicaEffect::Online => set_status.set("online"),
+            ReplicaEffect::JoinFailed(rejection) => {
+                set_status.set("offline");
+                set_problem.set(Some(format!(
+                    "The network refused to let you in: {}",
+                    rejection.message
+                )));
+            }
+            ReplicaEffect::Received(event) if event.event_type.as_str() == MESSAGE_POSTED => {
+                set_lines.update(|l| {
+                    if !l.iter().any(|line| line.id == event.id) {
+                        l.push(line_from(&event, LineState::Received));
+                    }
+                });
+            }
+            ReplicaEffect::Accepted { id, .. } => set_lines.update(|l| {
+                if let Some(line) = l.iter_mut().find(|line| line.id == id) {
+                    line.state = LineState::Sent;
                 }
-            });
-        }
-        Signal::Replica(ReplicaEffect::Accepted { id, .. }) => set_lines.update(|l| {
-            if let Some(line) = l.iter_mut().find(|line| line.id == id) {
-                line.state = LineState::Sent;
-            }
-        }),
-        Signal::Replica(ReplicaEffect::Rejected { id, rejection }) => set_lines.update(|l| {
-            if let Some(line) = l.iter_mut().find(|line| line.id == id) {
-                line.state = LineState::Rejected(rejection.message.clone());
-            }
-        }),
-        Signal::Replica(_) => {}
+            }),
+            ReplicaEffect::Rejected { id, rejection } => set_lines.update(|l| {
+                if let Some(line) = l.iter_mut().find(|line| line.id == id) {
+                    line.state = LineState::Rejected(rejection.message.clone());
+                }
+            }),
+            _ => {}
+        },
     };
 
     let network_name = network.to_string();
