@@ -1,6 +1,8 @@
 //! Runs every JSON conformance vector in `tests/vectors/` against the native core.
 //! The npm package runs the same files through wasm.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test scaffolding: failures should be loud
+
 use agentnet_core::conformance::run_vector;
 use std::fs;
 use std::path::Path;

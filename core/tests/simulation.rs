@@ -14,6 +14,8 @@
 //! `AGENTNET_SIM_RUNS` sets the number of seeded runs (default 1000);
 //! `AGENTNET_SIM_SEED` replays one seed. A failure prints its seed.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test scaffolding: failures should be loud
+
 use agentnet_core::memory_host::MemoryHost;
 use agentnet_core::network::{
     Channel, Effect, Member, Network, NetworkConfig, Presence, Role, Row,
