@@ -34,6 +34,10 @@ pub struct Access {
     /// SHA-256 (lowercase hex) of the network token, for the `token` policy.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub token_sha256: Option<String>,
+    /// SHA-256 of the administrator credential: presenting it (`credentials.admin_token`)
+    /// admits whatever the policy and makes the member a master.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub admin_token_sha256: Option<String>,
 }
 
 impl Access {
@@ -43,6 +47,7 @@ impl Access {
             policy: AccessPolicy::Open,
             min_verification: Verification::ANONYMOUS,
             token_sha256: None,
+            admin_token_sha256: None,
         }
     }
 
@@ -52,6 +57,7 @@ impl Access {
             policy: AccessPolicy::Token,
             min_verification: Verification::ANONYMOUS,
             token_sha256: Some(crate::crypto::sha256_hex(token.as_bytes())),
+            admin_token_sha256: None,
         }
     }
 }
@@ -65,6 +71,13 @@ pub enum DeliveryMode {
     AtLeastOnce,
     /// Deliver to whoever is online; no retention.
     AtMostOnce,
+}
+
+/// Default presence timeout: three missed 20-second heartbeats.
+pub const DEFAULT_PRESENCE_TIMEOUT_MS: u64 = 60_000;
+
+fn default_presence_timeout() -> u64 {
+    DEFAULT_PRESENCE_TIMEOUT_MS
 }
 
 /// Lifecycle status of a network.
@@ -129,6 +142,12 @@ pub struct NetworkConfig {
     /// Addresses that join as `master`.
     #[serde(default)]
     pub masters: Vec<Address>,
+    /// A member without a sign of life (frame, heartbeat) for this long goes offline.
+    #[serde(default = "default_presence_timeout")]
+    pub presence_timeout_ms: u64,
+    /// Whether `GET /v1/networks` lists this network.
+    #[serde(default)]
+    pub public: bool,
     /// Description, icon, tags, …
     #[serde(default)]
     pub metadata: Map<String, Value>,
@@ -146,7 +165,20 @@ impl NetworkConfig {
             limits: Limits::default(),
             mods: Vec::new(),
             masters: Vec::new(),
+            presence_timeout_ms: default_presence_timeout(),
+            public: false,
             metadata: Map::new(),
+        }
+    }
+
+    /// True when `credentials.admin_token` in a join matches the administrator credential.
+    pub fn is_admin_credential(&self, token: Option<&str>) -> bool {
+        match (&self.access.admin_token_sha256, token) {
+            (Some(expected), Some(token)) => crate::crypto::constant_time_eq(
+                crate::crypto::sha256_hex(token.as_bytes()).as_bytes(),
+                expected.as_bytes(),
+            ),
+            _ => false,
         }
     }
 

@@ -314,7 +314,7 @@ impl Sim {
                 && p.replica
                     .outbox()
                     .all(|e| matches!(e.state, OutboxState::Rejected { .. }))
-        }) && self.network.next_wakeup().is_none()
+        }) && !self.network.awaiting_acks()
     }
 
     fn run(&mut self) {

@@ -45,6 +45,9 @@ impl Mod for Auth {
         };
         let credentials = event.payload.get("credentials");
         let credential = |key: &str| credentials.and_then(|c| c.get(key)).and_then(Value::as_str);
+        if cx.config.is_admin_credential(credential("admin_token")) {
+            return Ok(());
+        }
         match cx.config.access.policy {
             AccessPolicy::Open => {}
             AccessPolicy::Token => {

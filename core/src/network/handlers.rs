@@ -445,7 +445,13 @@ fn join(
     let address = event.source.clone();
     let verification = claim.map(|c| c.verification).unwrap_or_default();
     let wants_observer = payload_str(event, "role") == Some("observer");
-    let is_master = network.config.masters.contains(&address);
+    let admin_token = event
+        .payload
+        .get("credentials")
+        .and_then(|c| c.get("admin_token"))
+        .and_then(Value::as_str);
+    let is_master = network.config.masters.contains(&address)
+        || network.config.is_admin_credential(admin_token);
     let mut outcome = logged();
     if let Some(code) = event
         .payload

@@ -264,12 +264,39 @@ impl Network {
 
     /// When the host should next call [`Network::on_alarm`] (unix ms), if ever.
     pub fn next_wakeup(&self) -> Option<u64> {
-        self.tracker.next_wakeup()
+        let presence = self
+            .state
+            .members
+            .values()
+            .filter(|m| m.is_online())
+            .map(|m| m.last_seen.saturating_add(self.config.presence_timeout_ms))
+            .min();
+        [self.tracker.next_wakeup(), presence]
+            .into_iter()
+            .flatten()
+            .min()
+    }
+
+    /// True while some delivery waits for its acknowledgement.
+    pub fn awaiting_acks(&self) -> bool {
+        self.tracker.next_wakeup().is_some()
     }
 
     /// The host's alarm fired: resend deliveries that waited too long for an ack.
     pub fn on_alarm(&mut self, now: u64) -> Vec<Effect> {
         let mut effects = Vec::new();
+        // Presence: members silent for longer than the timeout go offline.
+        let timeout = self.config.presence_timeout_ms;
+        let silent: Vec<Address> = self
+            .state
+            .members
+            .values()
+            .filter(|m| m.is_online() && m.last_seen.saturating_add(timeout) <= now)
+            .map(|m| m.address.clone())
+            .collect();
+        for member in silent {
+            effects.extend(self.disconnect(&member, now));
+        }
         for member in self.tracker.overdue(now) {
             let online = self
                 .state
@@ -468,6 +495,18 @@ impl Network {
         }
     }
 
+    /// Notes a sign of life; returns the row to store when the member comes back online.
+    fn heartbeat_if_offline(&mut self, address: &Address, now: u64) -> Vec<Effect> {
+        match self.state.members.get_mut(address) {
+            Some(member) if member.is_online() => {
+                member.last_seen = now;
+                Vec::new()
+            }
+            Some(_) => self.heartbeat(address, now),
+            None => Vec::new(),
+        }
+    }
+
     /// The last connection of `address` closed or its heartbeat timed out: mark it
     /// offline and let the mods see a `network.agent.leave` with reason `disconnected`.
     pub fn disconnect(&mut self, address: &Address, now: u64) -> Vec<Effect> {
@@ -593,6 +632,12 @@ impl Network {
             self.check_sender(session, &event)?;
         }
         let metadata = ProtocolMetadata::read(&event.metadata).map_err(|e| Rejection::from(&e))?;
+        // Any accepted frame is a sign of life.
+        let revived = if joining {
+            Vec::new()
+        } else {
+            self.heartbeat_if_offline(&event.source, now)
+        };
         if let Some(visibility) = metadata.visibility {
             routing::check_visibility(&event.target, visibility)?;
         }
@@ -612,7 +657,8 @@ impl Network {
         };
         self.pipeline.guard(&cx, &event)?;
 
-        let mut effects = self.run_stage(Stage::Transform, &mut event, now);
+        let mut effects = revived;
+        effects.extend(self.run_stage(Stage::Transform, &mut event, now));
         let mut outcome = handlers::handle(self, &event, claim.as_ref(), &metadata, now)?;
         // Resolve recipients before anything is logged: an unroutable event changes nothing.
         let recipients = if outcome.route {

@@ -517,3 +517,56 @@ fn malformed_frames_keep_the_network_working() {
     );
     acked(&alice.send(&mut network, "chat.msg", "agent:broadcast", json!({})));
 }
+
+#[test]
+fn silent_members_go_offline_when_the_alarm_fires() {
+    let mut network = bare();
+    let alice = join(&mut network, "agent:alice");
+    let mut bob = join(&mut network, "agent:bob");
+    let timeout = network.config.presence_timeout_ms;
+    assert_eq!(network.next_wakeup(), Some(1 + timeout));
+    // Bob speaks later, so only alice is silent when the alarm fires.
+    bob.send(&mut network, "network.ping", "core", json!({}));
+    let effects = network.on_alarm(1 + timeout);
+    assert!(effects.iter().any(|e| matches!(e, Effect::Store(Row::Member(m)) if m.address == alice.address && !m.is_online())));
+    assert!(!network.member(&alice.address).unwrap().is_online());
+    assert!(network.member(&bob.address).unwrap().is_online());
+    let roster = network.state().roster(&[]);
+    assert_eq!(roster["agents"][0]["status"], "offline");
+    // A frame from an offline member brings it back.
+    let mut alice = alice;
+    let effects = alice.send(&mut network, "network.ping", "core", json!({}));
+    assert!(
+        effects
+            .iter()
+            .any(|e| matches!(e, Effect::Store(Row::Member(m)) if m.is_online()))
+    );
+}
+
+#[test]
+fn the_admin_credential_admits_a_master_past_the_policy() {
+    let mut config = NetworkConfig::open("demo".parse().unwrap(), "Private");
+    config.access = crate::config::Access::token("member-token");
+    config.access.admin_token_sha256 = Some(crate::crypto::sha256_hex(b"admin-secret"));
+    config.mods = vec![ModConfig::Auth];
+    let mut network = Network::new(config, [], 0, [2; 32]);
+    join_with(
+        &mut network,
+        "human:owner",
+        json!({"credentials": {"admin_token": "admin-secret"}}),
+    );
+    assert_eq!(
+        network.member(&addr("human:owner")).unwrap().role,
+        Role::Master
+    );
+    let mut eve = Peer::new("agent:eve");
+    let join = eve.event(
+        "network.agent.join",
+        "core",
+        json!({"credentials": {"admin_token": "guess"}}),
+    );
+    assert_eq!(
+        error_code(&network.handle_event(None, join, 1)),
+        ErrorCode::AccessDenied
+    );
+}
