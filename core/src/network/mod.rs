@@ -371,6 +371,66 @@ impl Network {
         effects
     }
 
+    /// An HTTP poll by `member` for what comes after `after` (which it thereby
+    /// acknowledges): the log page to read, and the cursor row to store if it moved.
+    pub fn poll(
+        &mut self,
+        member: &Address,
+        after: u64,
+        limit: usize,
+        now: u64,
+    ) -> Result<(BacklogRequest, Vec<Effect>), Rejection> {
+        if !self.state.members.contains_key(member) {
+            return Err(Rejection::new(
+                ErrorCode::NotJoined,
+                format!("{member} is not a member"),
+            ));
+        }
+        let mut effects = self.heartbeat_if_offline(member, now);
+        // The poller has everything up to `after`: that is both its ack and its delivery point.
+        let delivered = self
+            .tracker
+            .last_delivered
+            .get(member)
+            .copied()
+            .unwrap_or(0);
+        if after > delivered {
+            self.tracker.last_delivered.insert(member.clone(), after);
+        }
+        if let Some(cursor) = self.tracker.acknowledge(member, after) {
+            effects.push(Effect::Store(Row::Cursor {
+                address: member.clone(),
+                seq: cursor,
+            }));
+        }
+        let request = BacklogRequest {
+            member: member.clone(),
+            audiences: delivery::member_audiences(&self.state, member),
+            after,
+            limit: limit.clamp(1, MAX_QUERY_LIMIT),
+        };
+        Ok((request, effects))
+    }
+
+    /// The rows of a poll page that `request.member` may see, in order.
+    pub fn poll_rows(
+        &self,
+        request: &BacklogRequest,
+        rows: Vec<(u64, Event)>,
+    ) -> Vec<(u64, Event)> {
+        rows.into_iter()
+            .filter(|(seq, event)| {
+                let visibility = ProtocolMetadata::read(&event.metadata)
+                    .ok()
+                    .and_then(|m| m.visibility)
+                    .unwrap_or_else(|| default_visibility(&event.target));
+                *seq > request.after
+                    && event.source != request.member
+                    && visible_to(&self.state, event, visibility, &request.member)
+            })
+            .collect()
+    }
+
     /// Uses `registry` to find registered agents' keys (verification level 1).
     pub fn set_key_registry(&mut self, registry: Box<dyn KeyRegistry>) {
         self.keys = registry;

@@ -570,3 +570,43 @@ fn the_admin_credential_admits_a_master_past_the_policy() {
         ErrorCode::AccessDenied
     );
 }
+
+#[test]
+fn an_http_poller_reads_its_page_and_acknowledges_by_polling() {
+    let mut network = bare();
+    let mut alice = join(&mut network, "agent:alice");
+    let poller = join(&mut network, "agent:poller");
+    alice.send(&mut network, "chat.msg", "agent:broadcast", json!({"n": 1}));
+    alice.send(&mut network, "chat.secret", "agent:alice", json!({}));
+    alice.send(&mut network, "chat.msg", "agent:poller", json!({"n": 2}));
+    let (request, effects) = network.poll(&poller.address, 2, 50, 20).unwrap();
+    assert_eq!(request.after, 2);
+    assert!(
+        effects
+            .iter()
+            .any(|e| matches!(e, Effect::Store(Row::Cursor { seq: 2, .. })))
+    );
+    let log: Vec<(u64, Event)> = (1..=5)
+        .map(|seq| {
+            (
+                seq,
+                alice.event("chat.msg", "agent:broadcast", json!({"seq": seq})),
+            )
+        })
+        .collect();
+    // Rows the host read: the poller sees public events after its cursor, not alice's self-addressed ones.
+    let mut rows = log.clone();
+    rows.push((6, alice.event("chat.secret", "agent:alice", json!({}))));
+    let page = network.poll_rows(&request, rows);
+    assert_eq!(
+        page.iter().map(|(s, _)| *s).collect::<Vec<_>>(),
+        vec![3, 4, 5]
+    );
+    assert_eq!(
+        network
+            .poll(&addr("agent:stranger"), 0, 10, 20)
+            .unwrap_err()
+            .code,
+        ErrorCode::NotJoined
+    );
+}
