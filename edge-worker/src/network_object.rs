@@ -6,7 +6,7 @@
 //! a socket's authenticated address lives in its attachment, so nothing
 //! needed after a wake-up is held only in memory.
 
-use crate::host::{error_response, now_ms, random_seed};
+use crate::host::{now_ms, random_seed};
 use crate::storage::{LogIndex, Store};
 use agentnet_core::mods::ModConfig;
 use agentnet_core::network::Effect;
@@ -16,7 +16,7 @@ use std::cell::RefCell;
 use std::collections::BTreeMap;
 use worker::{
     DurableObject, Env, Request, Response, Result, State, WebSocket, WebSocketIncomingMessage,
-    WebSocketPair, durable_object,
+    durable_object,
 };
 
 /// The network created on first start so newcomers can use agentnet at once.
@@ -24,25 +24,46 @@ pub const DEMO_NETWORK: &str = "demo";
 
 /// What a socket's attachment remembers across hibernation.
 #[derive(Debug, Default, Clone, Serialize, Deserialize)]
-struct Session {
-    network: Option<String>,
-    address: Option<String>,
+pub(crate) struct Session {
+    pub(crate) network: Option<String>,
+    pub(crate) address: Option<String>,
+}
+
+/// Where the replies of one input go.
+pub(crate) enum Origin<'a> {
+    /// A WebSocket frame: replies go back on the socket.
+    Socket(&'a WebSocket),
+    /// An HTTP request: replies are collected for the response.
+    Collect(&'a RefCell<Collected>),
+    /// An alarm or a closed socket: nobody to reply to.
+    Nowhere,
+}
+
+/// What an HTTP request's input produced.
+#[derive(Default)]
+pub(crate) struct Collected {
+    /// Replies from the network (acks, errors, answers).
+    pub(crate) replies: Vec<agentnet_core::Event>,
+    /// The address the input authenticated, when it joined.
+    pub(crate) bound: Option<Address>,
+    /// Deliveries addressed to the requester while it has no socket (HTTP answers such as history).
+    pub(crate) delivered: Vec<agentnet_core::Event>,
 }
 
 /// One network's Durable Object.
 #[durable_object]
 pub struct NetworkObject {
-    state: State,
-    network: RefCell<Option<Network>>,
+    pub(crate) state: State,
+    pub(crate) network: RefCell<Option<Network>>,
 }
 
 impl NetworkObject {
-    fn store(&self) -> Result<Store> {
+    pub(crate) fn store(&self) -> Result<Store> {
         Store::open(self.state.storage().sql())
     }
 
     /// Loads the network from storage on first use; creates `demo` if missing.
-    fn ensure_loaded(&self, id: &NetworkId) -> Result<bool> {
+    pub(crate) fn ensure_loaded(&self, id: &NetworkId) -> Result<bool> {
         if self.network.borrow().is_some() {
             return Ok(true);
         }
@@ -70,8 +91,8 @@ impl NetworkObject {
             .unwrap_or_default()
     }
 
-    /// Applies the core's effects for an input that arrived on `origin` (none for alarms).
-    fn apply(&self, origin: Option<&WebSocket>, effects: Vec<Effect>) -> Result<()> {
+    /// Applies the core's effects for an input that arrived from `origin`.
+    pub(crate) fn apply(&self, origin: &Origin<'_>, effects: Vec<Effect>) -> Result<()> {
         let store = self.store()?;
         let mut sockets: Option<BTreeMap<String, Vec<WebSocket>>> = None;
         let mut pending = effects;
@@ -79,19 +100,25 @@ impl NetworkObject {
             let mut follow_up = Vec::new();
             for effect in pending {
                 match &effect {
-                    Effect::Reply(event) => {
-                        if let Some(ws) = origin {
-                            send(ws, &event.encode());
+                    Effect::Reply(event) => match origin {
+                        Origin::Socket(ws) => send(ws, &event.encode()),
+                        Origin::Collect(collected) => {
+                            collected.borrow_mut().replies.push(event.clone())
                         }
-                    }
+                        Origin::Nowhere => {}
+                    },
                     Effect::Bind(address) => {
-                        if let Some(ws) = origin {
-                            self.bind(ws, Some(address.to_string()))?;
+                        match origin {
+                            Origin::Socket(ws) => self.bind(ws, Some(address.to_string()))?,
+                            Origin::Collect(collected) => {
+                                collected.borrow_mut().bound = Some(address.clone())
+                            }
+                            Origin::Nowhere => {}
                         }
                         sockets = None;
                     }
                     Effect::Unbind => {
-                        if let Some(ws) = origin {
+                        if let Origin::Socket(ws) = origin {
                             self.bind(ws, None)?;
                         }
                         sockets = None;
@@ -104,11 +131,17 @@ impl NetworkObject {
                         retain,
                         audiences,
                     } => store.append(*seq, event, *retain, audiences)?,
-                    Effect::Deliver { .. } => {
+                    Effect::Deliver { to, event, .. } => {
                         let by_address = sockets.get_or_insert_with(|| self.sockets_by_address());
                         for (address, frame) in effect.frames() {
                             for ws in by_address.get(&address.to_string()).into_iter().flatten() {
                                 send(ws, &frame);
+                            }
+                        }
+                        if let Origin::Collect(collected) = origin {
+                            let mut collected = collected.borrow_mut();
+                            if collected.bound.as_ref().is_some_and(|me| to.contains(me)) {
+                                collected.delivered.push((**event).clone());
                             }
                         }
                     }
@@ -142,7 +175,7 @@ impl NetworkObject {
     }
 
     /// Asks the platform to wake the object when the network next needs it.
-    async fn schedule_alarm(&self) -> Result<()> {
+    pub(crate) async fn schedule_alarm(&self) -> Result<()> {
         let next = self
             .network
             .borrow()
@@ -168,7 +201,7 @@ impl NetworkObject {
         ws.serialize_attachment(&session)
     }
 
-    fn sockets_by_address(&self) -> BTreeMap<String, Vec<WebSocket>> {
+    pub(crate) fn sockets_by_address(&self) -> BTreeMap<String, Vec<WebSocket>> {
         let mut map: BTreeMap<String, Vec<WebSocket>> = BTreeMap::new();
         for ws in self.state.get_websockets() {
             if let Some(address) = Self::session(&ws).address {
@@ -208,7 +241,7 @@ impl NetworkObject {
             Some(network) => network.disconnect(&address, now_ms()),
             None => Vec::new(),
         };
-        self.apply(Some(ws), effects)
+        self.apply(&Origin::Socket(ws), effects)
     }
 }
 
@@ -219,14 +252,12 @@ fn send(ws: &WebSocket, frame: &str) {
     }
 }
 
-/// `/networks/{id}/{rest…}` → (`id`, `rest`).
-fn split_path(path: &str) -> Option<(&str, &str)> {
-    let rest = path.strip_prefix("/networks/")?;
-    Some(rest.split_once('/').unwrap_or((rest, "")))
-}
-
 impl DurableObject for NetworkObject {
     fn new(state: State, _env: Env) -> Self {
+        // Answer WebSocket "ping" text frames without waking the object.
+        if let Ok(pair) = worker::worker_sys::WebSocketRequestResponsePair::new("ping", "pong") {
+            state.set_websocket_auto_response(&pair);
+        }
         Self {
             state,
             network: RefCell::new(None),
@@ -234,37 +265,9 @@ impl DurableObject for NetworkObject {
     }
 
     async fn fetch(&self, req: Request) -> Result<Response> {
-        let path = req.path();
-        let Some((id, rest)) = split_path(&path) else {
-            return error_response(404, "not_found", "unknown path");
-        };
-        let id: NetworkId = match id.parse() {
-            Ok(id) => id,
-            Err(err) => return error_response(400, "invalid_network_id", &err.to_string()),
-        };
-        if !self.ensure_loaded(&id)? {
-            return error_response(404, "not_found", &format!("network {id} does not exist"));
-        }
-        match rest {
-            "v1/ws" => {
-                let upgrade = req.headers().get("Upgrade")?.unwrap_or_default();
-                if !upgrade.eq_ignore_ascii_case("websocket") {
-                    return error_response(
-                        426,
-                        "upgrade_required",
-                        "connect with a WebSocket upgrade",
-                    );
-                }
-                let pair = WebSocketPair::new()?;
-                self.state.accept_web_socket(&pair.server);
-                pair.server.serialize_attachment(&Session {
-                    network: Some(id.to_string()),
-                    address: None,
-                })?;
-                Response::from_websocket(pair.client)
-            }
-            _ => error_response(404, "not_found", &format!("no route for {path}")),
-        }
+        let response = self.route(req).await;
+        self.schedule_alarm().await?;
+        response
     }
 
     async fn websocket_message(
@@ -294,7 +297,7 @@ impl DurableObject for NetworkObject {
             };
             network.handle_frame(session_address.as_ref(), &text, now_ms())
         };
-        self.apply(Some(&ws), effects)?;
+        self.apply(&Origin::Socket(&ws), effects)?;
         self.schedule_alarm().await
     }
 
@@ -309,12 +312,26 @@ impl DurableObject for NetworkObject {
     }
 
     async fn alarm(&self) -> Result<Response> {
+        let connected: Vec<Address> = self
+            .sockets_by_address()
+            .keys()
+            .filter_map(|a| a.parse().ok())
+            .collect();
         let effects = match self.network.borrow_mut().as_mut() {
-            Some(network) => network.on_alarm(now_ms()),
+            Some(network) => {
+                // An open socket is a sign of life even when hibernation kept its pings away.
+                let now = now_ms();
+                let mut effects: Vec<Effect> = connected
+                    .iter()
+                    .flat_map(|a| network.heartbeat(a, now))
+                    .collect();
+                effects.extend(network.on_alarm(now));
+                effects
+            }
             // Not loaded: nothing is pending in memory, so there is nothing to redeliver.
             None => Vec::new(),
         };
-        self.apply(None, effects)?;
+        self.apply(&Origin::Nowhere, effects)?;
         self.schedule_alarm().await?;
         Response::ok("alarm handled")
     }

@@ -5,6 +5,7 @@
 //!   invitations, mod state), keyed by `(kind, key)`, one JSON value each;
 //! * `events` — the log by sequence number, with `type`, `source` and
 //!   `target` columns so history queries filter in SQL;
+//! * `sessions` — HTTP bearer sessions by the SHA-256 of their token;
 //! * `audience` — `(audience, seq)` pairs: a member's catch-up is a range
 //!   scan over its few audiences (`public`, `member:{address}`, its
 //!   channels and groups), never a scan of the whole log.
@@ -25,6 +26,7 @@ CREATE TABLE IF NOT EXISTS events (
   source TEXT NOT NULL, target TEXT NOT NULL, retain INTEGER NOT NULL, event TEXT NOT NULL
 );
 CREATE TABLE IF NOT EXISTS audience (audience TEXT NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY (audience, seq)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS sessions (token_sha256 TEXT PRIMARY KEY, address TEXT NOT NULL, created INTEGER NOT NULL);
 ";
 
 /// Rows scanned at most to answer one history query.
@@ -52,6 +54,11 @@ struct ValueRow {
 #[derive(Deserialize)]
 struct MaxSeqRow {
     last: Option<i64>,
+}
+
+#[derive(Deserialize)]
+struct AddressRow {
+    address: String,
 }
 
 #[derive(Deserialize)]
@@ -130,6 +137,36 @@ impl Store {
         self.sql.exec(
             "DELETE FROM state WHERE kind = ? AND key = ?",
             vec![text(kind.as_str()), text(key)],
+        )?;
+        Ok(())
+    }
+
+    /// Records an HTTP session: only the token's SHA-256 is stored.
+    pub fn add_session(&self, token_sha256: &str, address: &str, now: u64) -> worker::Result<()> {
+        self.sql.exec(
+            "INSERT OR REPLACE INTO sessions (token_sha256, address, created) VALUES (?, ?, ?)",
+            vec![text(token_sha256), text(address), integer(now)?],
+        )?;
+        Ok(())
+    }
+
+    /// The address of the session whose token hashes to `token_sha256`.
+    pub fn session(&self, token_sha256: &str) -> worker::Result<Option<String>> {
+        let rows: Vec<AddressRow> = self
+            .sql
+            .exec(
+                "SELECT address FROM sessions WHERE token_sha256 = ?",
+                vec![text(token_sha256)],
+            )?
+            .to_array()?;
+        Ok(rows.into_iter().next().map(|r| r.address))
+    }
+
+    /// Ends every session of `address`.
+    pub fn end_sessions(&self, address: &str) -> worker::Result<()> {
+        self.sql.exec(
+            "DELETE FROM sessions WHERE address = ?",
+            vec![text(address)],
         )?;
         Ok(())
     }

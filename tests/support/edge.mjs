@@ -55,6 +55,14 @@ export async function startEdge({ timeoutMs = 300_000, stateDir } = {}) {
   child.stdout.on('data', (d) => log.push(String(d)));
   child.stderr.on('data', (d) => log.push(String(d)));
   const url = `http://127.0.0.1:${port}`;
+  // kill -9 the whole process group, as a crash would: nothing gets to flush or close.
+  const kill = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((r) => child.once('exit', r));
+      try { process.kill(-child.pid, 'SIGKILL'); } catch { /* already gone */ }
+      await exited;
+    }
+  };
   const stop = async () => {
     if (child.exitCode === null) {
       const exited = new Promise((r) => child.once('exit', r));
@@ -71,5 +79,5 @@ export async function startEdge({ timeoutMs = 300_000, stateDir } = {}) {
     await stop();
     throw err;
   }
-  return { url, stop, log };
+  return { url, stop, kill, log };
 }

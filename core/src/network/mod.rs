@@ -277,6 +277,11 @@ impl Network {
             .min()
     }
 
+    /// The acknowledged delivery cursor of `member` (0 when none).
+    pub fn cursor(&self, member: &Address) -> u64 {
+        self.tracker.cursor(member)
+    }
+
     /// True while some delivery waits for its acknowledgement.
     pub fn awaiting_acks(&self) -> bool {
         self.tracker.next_wakeup().is_some()
