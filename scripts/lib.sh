@@ -17,6 +17,8 @@ export WASM_BINDGEN_BIN="$TOOLS/bin/wasm-bindgen"
 export WASM_OPT_BIN="$ROOT/node_modules/.bin/wasm-opt"
 export ESBUILD_BIN="$ROOT/node_modules/.bin/esbuild"
 export WRANGLER_SEND_METRICS=false
+# No network here for wrangler's Request.cf lookup; skip it instead of waiting for it.
+export CLOUDFLARE_CF_FETCH_ENABLED=false
 
 step() { printf '\n\033[1m==> %s\033[0m\n' "$*"; }
 note() { printf '    %s\n' "$*"; }

@@ -80,26 +80,22 @@ fn bearer(req: &Request) -> Option<String> {
     header.strip_prefix("Bearer ").map(|t| t.trim().to_owned())
 }
 
-async fn json_body(
-    req: &mut Request,
-    limits: &Limits,
-) -> std::result::Result<Value, Result<Response>> {
-    let text = match req.text().await {
-        Ok(text) => text,
-        Err(_) => {
-            return Err(coded_error(
-                ErrorCode::MalformedEvent,
-                "the body is not readable text",
-            ));
-        }
-    };
+/// Reads the whole body. Every POST body is read before any answer: the
+/// runtime faults a request whose body is still unread when its response goes out.
+async fn read_body(req: &mut Request) -> std::result::Result<String, Result<Response>> {
+    req.text()
+        .await
+        .map_err(|_| coded_error(ErrorCode::MalformedEvent, "the body is not readable text"))
+}
+
+fn json_body(text: &str, limits: &Limits) -> std::result::Result<Value, Result<Response>> {
     if text.len() > limits.max_frame_bytes {
         return Err(coded_error(
             ErrorCode::TooLarge,
             "the body exceeds the network's frame limit",
         ));
     }
-    serde_json::from_str(&text).map_err(|e| {
+    serde_json::from_str(text).map_err(|e| {
         coded_error(
             ErrorCode::MalformedEvent,
             &format!("the body is not JSON: {e}"),
@@ -180,8 +176,16 @@ impl NetworkObject {
     /// Routes a request that reached this network's object.
     pub(crate) async fn route(&self, mut req: Request) -> Result<Response> {
         let path = req.path();
+        let body = if req.method() == Method::Post {
+            match read_body(&mut req).await {
+                Ok(body) => body,
+                Err(response) => return response,
+            }
+        } else {
+            String::new()
+        };
         if path == "/__create" && req.method() == Method::Post {
-            return self.create(&mut req).await;
+            return self.create(&req, &body);
         }
         let Some((id, rest)) = split_path(&path) else {
             return coded_error(ErrorCode::NotFound, "unknown path");
@@ -204,9 +208,9 @@ impl NetworkObject {
                 Ok(_) => Response::from_json(&self.with_network(|n| n.state().roster(&n.mods()))?),
                 Err(response) => response,
             },
-            (Method::Post, "v1/join") => self.join(&mut req).await,
+            (Method::Post, "v1/join") => self.join(&body),
             (Method::Post, "v1/leave") => self.leave(&req),
-            (Method::Post, "v1/events") => self.send_event(&mut req).await,
+            (Method::Post, "v1/events") => self.send_event(&req, &body),
             (Method::Get, "v1/events") => self.poll(&req),
             (Method::Post, "v1/heartbeat") => match self.authenticated(&req)? {
                 Ok(address) => {
@@ -229,8 +233,8 @@ impl NetworkObject {
         }
     }
 
-    async fn create(&self, req: &mut Request) -> Result<Response> {
-        let body: Value = match json_body(req, &Limits::default()).await {
+    fn create(&self, req: &Request, body: &str) -> Result<Response> {
+        let body: Value = match json_body(body, &Limits::default()) {
             Ok(v) => v,
             Err(response) => return response,
         };
@@ -260,8 +264,8 @@ impl NetworkObject {
         )
     }
 
-    async fn join(&self, req: &mut Request) -> Result<Response> {
-        let body = match json_body(req, &Limits::default()).await {
+    fn join(&self, body: &str) -> Result<Response> {
+        let body = match json_body(body, &Limits::default()) {
             Ok(v) => v,
             Err(response) => return response,
         };
@@ -322,13 +326,13 @@ impl NetworkObject {
         Response::from_json(&json!({"ok": true}))
     }
 
-    async fn send_event(&self, req: &mut Request) -> Result<Response> {
+    fn send_event(&self, req: &Request, body: &str) -> Result<Response> {
         let address = match self.authenticated(req)? {
             Ok(a) => a,
             Err(response) => return response,
         };
         let limits = self.with_network(|n| n.config().limits)?;
-        let mut body = match json_body(req, &limits).await {
+        let mut body = match json_body(body, &limits) {
             Ok(v) => v,
             Err(response) => return response,
         };

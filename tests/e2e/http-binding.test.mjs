@@ -19,6 +19,7 @@ before(async () => {
 });
 
 after(async () => {
+  if (process.env.AGENTNET_EDGE_LOG) console.log(edge?.log.join(''));
   await edge?.stop();
   await rm(stateDir, { recursive: true, force: true });
 });

@@ -3,13 +3,30 @@
 // stopped (with its whole process group) when the test calls stop().
 
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** The environment scripts/lib.sh sets up, so tests also run on their own (`node --test`). */
+function buildEnv() {
+  const cache = process.env.AGENTNET_CACHE ?? join(homedir(), '.cache', 'agentnet');
+  const tools = join(cache, 'tools', 'bin');
+  const bin = join(root, 'node_modules', '.bin');
+  return {
+    ...process.env,
+    CARGO_TARGET_DIR: process.env.CARGO_TARGET_DIR ?? join(cache, 'target'),
+    PATH: `${tools}:${bin}:${join(homedir(), '.cargo', 'bin')}:${process.env.PATH}`,
+    WASM_BINDGEN_BIN: process.env.WASM_BINDGEN_BIN ?? join(tools, 'wasm-bindgen'),
+    WASM_OPT_BIN: process.env.WASM_OPT_BIN ?? join(bin, 'wasm-opt'),
+    ESBUILD_BIN: process.env.ESBUILD_BIN ?? join(bin, 'esbuild'),
+    WRANGLER_SEND_METRICS: 'false',
+    CLOUDFLARE_CF_FETCH_ENABLED: 'false',
+  };
+}
 
 export function freePort() {
   return new Promise((resolve, reject) => {
@@ -38,7 +55,20 @@ async function waitUntilReady(url, child, log, timeoutMs) {
   throw new Error(`edge not ready after ${timeoutMs} ms:\n${log.join('')}`);
 }
 
-/** Starts `wrangler dev`; resolves with `{url, stop}` once the edge answers. */
+/**
+ * The project's wrangler.toml without its `[build]` table, written beside it:
+ * scripts/test builds the worker once, and a test edge must neither rebuild
+ * nor watch the sources (a rebuild restarts the worker mid-test).
+ */
+async function testConfig() {
+  const source = await readFile(join(root, 'edge-worker', 'wrangler.toml'), 'utf8');
+  const withoutBuild = source.replace(/^\[build\][^[]*/m, '');
+  const path = join(root, 'edge-worker', '.wrangler-test.toml');
+  await writeFile(path, withoutBuild);
+  return path;
+}
+
+/** Starts `wrangler dev`; resolves with `{url, stop, kill}` once the edge answers. */
 export async function startEdge({ timeoutMs = 300_000, stateDir } = {}) {
   const port = await freePort();
   const inspectorPort = await freePort();
@@ -46,10 +76,10 @@ export async function startEdge({ timeoutMs = 300_000, stateDir } = {}) {
   const wrangler = join(root, 'node_modules', '.bin', 'wrangler');
   const child = spawn(
     wrangler,
-    ['dev', '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(inspectorPort),
+    ['dev', '--config', await testConfig(), '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(inspectorPort),
       '--persist-to', persistTo, '--show-interactive-dev-session=false'],
     { cwd: join(root, 'edge-worker'), detached: true, stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, WRANGLER_SEND_METRICS: 'false' } },
+      env: buildEnv() },
   );
   const log = [];
   child.stdout.on('data', (d) => log.push(String(d)));
