@@ -69,8 +69,8 @@ async function testConfig() {
 }
 
 /** Starts `wrangler dev`; resolves with `{url, stop, kill}` once the edge answers. */
-export async function startEdge({ timeoutMs = 300_000, stateDir } = {}) {
-  const port = await freePort();
+export async function startEdge({ timeoutMs = 300_000, stateDir, port: fixedPort } = {}) {
+  const port = fixedPort ?? (await freePort());
   const inspectorPort = await freePort();
   const persistTo = stateDir ?? (await mkdtemp(join(tmpdir(), 'agentnet-edge-')));
   const wrangler = join(root, 'node_modules', '.bin', 'wrangler');
@@ -109,5 +109,5 @@ export async function startEdge({ timeoutMs = 300_000, stateDir } = {}) {
     await stop();
     throw err;
   }
-  return { url, stop, kill, log };
+  return { url, port, stop, kill, log };
 }
