@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 /** The environment scripts/lib.sh sets up, so tests also run on their own (`node --test`). */
-function buildEnv() {
+export function buildEnv() {
   const cache = process.env.AGENTNET_CACHE ?? join(homedir(), '.cache', 'agentnet');
   const tools = join(cache, 'tools', 'bin');
   const bin = join(root, 'node_modules', '.bin');
@@ -60,7 +60,7 @@ async function waitUntilReady(url, child, log, timeoutMs) {
  * scripts/test builds the worker once, and a test edge must neither rebuild
  * nor watch the sources (a rebuild restarts the worker mid-test).
  */
-async function testConfig() {
+export async function testConfig() {
   const source = await readFile(join(root, 'edge-worker', 'wrangler.toml'), 'utf8');
   const withoutBuild = source.replace(/^\[build\][^[]*/m, '');
   const path = join(root, 'edge-worker', '.wrangler-test.toml');
