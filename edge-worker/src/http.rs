@@ -470,6 +470,7 @@ impl NetworkObject {
         }
         let pair = WebSocketPair::new()?;
         self.state.accept_web_socket(&pair.server);
+        self.sockets_changed();
         pair.server.serialize_attachment(&Session {
             network: Some(id.to_string()),
             address: address.as_ref().map(|(a, _)| a.to_string()),

@@ -55,11 +55,27 @@ pub(crate) struct Collected {
 pub struct NetworkObject {
     pub(crate) state: State,
     pub(crate) network: RefCell<Option<Network>>,
+    /// The tables exist (checked once per instance, not per request).
+    schema_ready: std::cell::Cell<bool>,
+    /// The alarm this instance has set, so it is not read back from storage for every frame.
+    alarm_at: std::cell::Cell<Option<u64>>,
+    /// Sockets by member address; rebuilt after any socket is accepted, bound or closed.
+    socket_index: RefCell<Option<BTreeMap<String, Vec<WebSocket>>>>,
 }
 
 impl NetworkObject {
     pub(crate) fn store(&self) -> Result<Store> {
-        Store::open(self.state.storage().sql())
+        if self.schema_ready.get() {
+            return Ok(Store::existing(self.state.storage().sql()));
+        }
+        let store = Store::open(self.state.storage().sql())?;
+        self.schema_ready.set(true);
+        Ok(store)
+    }
+
+    /// Forgets the socket index after a socket came, went or changed identity.
+    pub(crate) fn sockets_changed(&self) {
+        *self.socket_index.borrow_mut() = None;
     }
 
     /// Loads the network from storage on first use; creates `demo` if missing.
@@ -182,9 +198,20 @@ impl NetworkObject {
             .as_ref()
             .and_then(Network::next_wakeup);
         if let Some(at) = next {
+            if self.alarm_at.get().is_some_and(|set| set <= at) {
+                return Ok(());
+            }
             let storage = self.state.storage();
             let current = storage.get_alarm().await?;
-            if current.is_none_or(|c| c > at as i64) {
+            if let Some(c) = current
+                .and_then(|c| u64::try_from(c).ok())
+                .filter(|c| *c <= at)
+            {
+                self.alarm_at.set(Some(c));
+                return Ok(());
+            }
+            self.alarm_at.set(Some(at));
+            {
                 storage
                     .set_alarm(worker::ScheduledTime::new(worker::js_sys::Date::new(
                         &(at as f64).into(),
@@ -198,16 +225,21 @@ impl NetworkObject {
     fn bind(&self, ws: &WebSocket, address: Option<String>) -> Result<()> {
         let mut session = Self::session(ws);
         session.address = address;
+        self.sockets_changed();
         ws.serialize_attachment(&session)
     }
 
     pub(crate) fn sockets_by_address(&self) -> BTreeMap<String, Vec<WebSocket>> {
+        if let Some(index) = self.socket_index.borrow().as_ref() {
+            return index.clone();
+        }
         let mut map: BTreeMap<String, Vec<WebSocket>> = BTreeMap::new();
         for ws in self.state.get_websockets() {
             if let Some(address) = Self::session(&ws).address {
                 map.entry(address).or_default().push(ws);
             }
         }
+        *self.socket_index.borrow_mut() = Some(map.clone());
         map
     }
 
@@ -217,6 +249,7 @@ impl NetworkObject {
 
     /// A socket closed: finish the handshake and mark its member offline if it has no other.
     fn connection_closed(&self, ws: &WebSocket, code: usize) -> Result<()> {
+        self.sockets_changed();
         let session = Self::session(ws);
         // Finish the closing handshake; 1005/1006 cannot be sent back.
         let reply_code = if (1000..=4999).contains(&code) && code != 1005 && code != 1006 {
@@ -261,6 +294,9 @@ impl DurableObject for NetworkObject {
         Self {
             state,
             network: RefCell::new(None),
+            schema_ready: std::cell::Cell::new(false),
+            alarm_at: std::cell::Cell::new(None),
+            socket_index: RefCell::new(None),
         }
     }
 
@@ -312,6 +348,8 @@ impl DurableObject for NetworkObject {
     }
 
     async fn alarm(&self) -> Result<Response> {
+        // The alarm that was set has fired.
+        self.alarm_at.set(None);
         let connected: Vec<Address> = self
             .sockets_by_address()
             .keys()

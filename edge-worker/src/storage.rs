@@ -83,6 +83,11 @@ fn integer(value: u64) -> worker::Result<SqlStorageValue> {
 }
 
 impl Store {
+    /// A store over tables known to exist.
+    pub fn existing(sql: SqlStorage) -> Self {
+        Self { sql }
+    }
+
     /// Opens the store, creating the tables on first use.
     pub fn open(sql: SqlStorage) -> worker::Result<Self> {
         sql.exec(SCHEMA, None)?;

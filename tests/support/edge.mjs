@@ -109,5 +109,5 @@ export async function startEdge({ timeoutMs = 300_000, stateDir, port: fixedPort
     await stop();
     throw err;
   }
-  return { url, port, stop, kill, log };
+  return { url, port, pid: child.pid, stop, kill, log };
 }

@@ -35,6 +35,11 @@ pub const DEDUPE_WINDOW: usize = 65_536;
 pub const REDELIVERY_TIMEOUT_MS: u64 = 10_000;
 /// Log rows per catch-up page.
 pub const BACKLOG_PAGE: usize = 100;
+/// A moving cursor is written to storage when it advanced this many events…
+pub const CURSOR_PERSIST_EVERY: u64 = 64;
+/// …or this long after its last write. A restart may therefore resend up to
+/// that much, which replicas drop as duplicates.
+pub const CURSOR_PERSIST_AFTER_MS: u64 = 1_000;
 
 /// Where older event ids are looked up (the host's log index).
 pub trait EventIndex {
@@ -150,6 +155,8 @@ pub struct Tracker {
     pub catching_up: BTreeSet<Address>,
     /// Since when each member has had unacknowledged deliveries.
     pub unacked_since: BTreeMap<Address, u64>,
+    /// The cursor last written to storage per member, and when.
+    pub persisted: BTreeMap<Address, (u64, u64)>,
 }
 
 impl Tracker {
@@ -175,6 +182,21 @@ impl Tracker {
         } else {
             None
         }
+    }
+
+    /// Whether a cursor that moved to `cursor` should be written now.
+    pub fn should_persist(&mut self, member: &Address, cursor: u64, now: u64) -> bool {
+        let due = match self.persisted.get(member) {
+            None => true,
+            Some((seq, at)) => {
+                cursor >= seq.saturating_add(CURSOR_PERSIST_EVERY)
+                    || now >= at.saturating_add(CURSOR_PERSIST_AFTER_MS)
+            }
+        };
+        if due {
+            self.persisted.insert(member.clone(), (cursor, now));
+        }
+        due
     }
 
     /// The member's acknowledged cursor.

@@ -361,7 +361,9 @@ pub(super) fn handle(
                 no_ack: true,
                 ..Outcome::default()
             };
-            if let Some(cursor) = network.tracker.acknowledge(source, seq) {
+            if let Some(cursor) = network.tracker.acknowledge(source, seq)
+                && network.tracker.should_persist(source, cursor, now)
+            {
                 outcome.effects.push(Effect::Store(Row::Cursor {
                     address: source.clone(),
                     seq: cursor,

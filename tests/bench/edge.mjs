@@ -1,0 +1,147 @@
+// Benchmarks of the edge on loopback through `wrangler dev` (workerd).
+// Run: node tests/bench/edge.mjs  (after ./scripts/test or ./scripts/run has built everything)
+// Prints: direct latency p50/p99, sustained events/s, fan-out to 20 and 100
+// agents, catch-up of 10,000 missed events, workerd memory with 20 idle agents.
+
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import WebSocket from 'ws';
+import { Agent } from '../../core/js/index.js';
+import { startEdge } from '../support/edge.mjs';
+
+const quantile = (values, q) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+};
+const ms = (v) => `${v.toFixed(2)} ms`;
+const connect = (url, network, name) => Agent.connect({ url, network, name, WebSocket });
+
+async function createNetwork(url, name) {
+  const res = await fetch(`${url}/v1/networks`, {
+    method: 'POST', headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name, mods: ['persistence'] }),
+  });
+  return (await res.json()).id;
+}
+
+function waitFor(check, timeoutMs = 60_000) {
+  return new Promise((resolve, reject) => {
+    const deadline = Date.now() + timeoutMs;
+    const tick = () => (check() ? resolve() : Date.now() > deadline ? reject(new Error('timeout')) : setImmediate(tick));
+    tick();
+  });
+}
+
+function workerdRssKb(pgid) {
+  const pids = execFileSync('pgrep', ['-g', String(pgid)]).toString().trim().split('\n');
+  let total = 0;
+  for (const pid of pids) {
+    try {
+      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      if (!cmd.includes('workerd')) continue;
+      const rss = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+      total += rss ? Number(rss[1]) : 0;
+    } catch { /* gone */ }
+  }
+  return total;
+}
+
+const edge = await startEdge();
+try {
+  const results = {};
+
+  // 1. Direct latency between two WebSocket agents (same clock: one process).
+  {
+    const id = await createNetwork(edge.url, 'latency');
+    const a = await connect(edge.url, id, 'agent:a');
+    const b = await connect(edge.url, id, 'agent:b');
+    let received = 0;
+    const latencies = [];
+    b.on('bench.ping', (e) => { latencies.push(performance.now() - e.payload.t); received += 1; });
+    for (let i = 0; i < 1000; i += 1) {
+      const target = received + 1;
+      a.send('agent:b', 'bench.ping', { t: performance.now() }).catch(() => {});
+      await waitFor(() => received >= target);
+    }
+    const warm = latencies.slice(100);
+    results.latency = { p50: quantile(warm, 0.5), p99: quantile(warm, 0.99) };
+    console.log(`direct latency (900 events after 100 warm-up): p50 ${ms(results.latency.p50)}, p99 ${ms(results.latency.p99)}`);
+    a.close(); b.close();
+  }
+
+  // 2. Sustained throughput: 5,000 events with up to 200 in flight, persistence on.
+  {
+    const id = await createNetwork(edge.url, 'throughput');
+    const a = await connect(edge.url, id, 'agent:a');
+    const b = await connect(edge.url, id, 'agent:b');
+    const total = 5000;
+    let received = 0;
+    b.on('bench.load', () => { received += 1; });
+    const start = performance.now();
+    let inFlight = [];
+    for (let i = 0; i < total; i += 1) {
+      inFlight.push(a.send('agent:b', 'bench.load', { i }));
+      if (inFlight.length === 200) { await Promise.all(inFlight); inFlight = []; }
+    }
+    await Promise.all(inFlight);
+    await waitFor(() => received >= total);
+    const seconds = (performance.now() - start) / 1000;
+    results.throughput = total / seconds;
+    console.log(`sustained: ${total} events sent, acked and received in ${seconds.toFixed(2)} s = ${Math.round(results.throughput)} events/s`);
+    a.close(); b.close();
+  }
+
+  // 3. Fan-out: a broadcast until every one of N agents has it.
+  for (const n of [20, 100]) {
+    const id = await createNetwork(edge.url, `fanout-${n}`);
+    const sender = await connect(edge.url, id, 'agent:sender');
+    const agents = [];
+    let got = 0;
+    for (let i = 0; i < n; i += 1) {
+      const agent = await connect(edge.url, id, `agent:r${i}`);
+      agent.on('bench.fan', () => { got += 1; });
+      agents.push(agent);
+    }
+    const times = [];
+    for (let round = 0; round < 50; round += 1) {
+      const target = got + n;
+      const start = performance.now();
+      sender.send('agent:broadcast', 'bench.fan', { round }).catch(() => {});
+      await waitFor(() => got >= target);
+      times.push(performance.now() - start);
+    }
+    results[`fanout${n}`] = { p50: quantile(times, 0.5), p99: quantile(times, 0.99) };
+    console.log(`fan-out to ${n} agents (50 broadcasts): p50 ${ms(results[`fanout${n}`].p50)}, p99 ${ms(results[`fanout${n}`].p99)}`);
+    if (n === 20) {
+      await new Promise((r) => setTimeout(r, 1000));
+      results.memory = workerdRssKb(edge.pid);
+      console.log(`workerd resident memory with 21 connected idle agents: ${(results.memory / 1024).toFixed(1)} MiB`);
+    }
+    for (const agent of [sender, ...agents]) agent.close();
+  }
+
+  // 4. Catch-up: 10,000 events sent while the receiver was away.
+  {
+    const id = await createNetwork(edge.url, 'catch-up');
+    const a = await connect(edge.url, id, 'agent:a');
+    const first = await connect(edge.url, id, 'agent:late');
+    first.close();
+    await new Promise((r) => setTimeout(r, 200));
+    let batch = [];
+    for (let i = 0; i < 10000; i += 1) {
+      batch.push(a.send('agent:late', 'bench.missed', { i }));
+      if (batch.length === 500) { await Promise.all(batch); batch = []; }
+    }
+    await Promise.all(batch);
+    let got = 0;
+    const start = performance.now();
+    const late = await Agent.connect({ url: edge.url, network: id, name: 'agent:late', WebSocket });
+    late.on('bench.missed', () => { got += 1; });
+    await waitFor(() => got >= 10000, 120_000);
+    results.catchUp = performance.now() - start;
+    console.log(`catch-up of 10,000 missed events: ${ms(results.catchUp)}`);
+    a.close(); late.close();
+  }
+} finally {
+  await edge.stop();
+}
