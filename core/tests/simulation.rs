@@ -11,7 +11,7 @@
 //! 3. every outbox event ended acknowledged (none is left pending);
 //! 4. the replicas' logs of broadcast events are identical.
 //!
-//! `AGENTNET_SIM_RUNS` sets the number of seeded runs (default 1000);
+//! `AGENTNET_SIM_RUNS` sets the number of seeded runs (default 2000);
 //! `AGENTNET_SIM_SEED` replays one seed. A failure prints its seed.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test scaffolding: failures should be loud
@@ -451,7 +451,7 @@ fn replicas_converge_under_a_hostile_network() {
             let runs: u64 = std::env::var("AGENTNET_SIM_RUNS")
                 .ok()
                 .and_then(|r| r.parse().ok())
-                .unwrap_or(1000);
+                .unwrap_or(2000);
             (0..runs).collect()
         }
     };

@@ -610,3 +610,33 @@ fn an_http_poller_reads_its_page_and_acknowledges_by_polling() {
         ErrorCode::NotJoined
     );
 }
+
+#[test]
+fn at_most_once_keeps_nothing_for_offline_members() {
+    let mut config = NetworkConfig::open("demo".parse().unwrap(), "Fast");
+    config.delivery = crate::config::DeliveryMode::AtMostOnce;
+    let mut network = Network::new(config, [], 0, [6; 32]);
+    let mut alice = join(&mut network, "agent:alice");
+    let bob = join(&mut network, "agent:bob");
+    let live = alice.send(&mut network, "chat.msg", "agent:bob", json!({}));
+    assert_eq!(delivered_to(&live), ["agent:bob"]);
+    assert!(
+        !live.iter().any(|e| matches!(e, Effect::Append { .. })),
+        "nothing is logged without persistence"
+    );
+    assert!(
+        live.iter()
+            .all(|e| !matches!(e, Effect::Deliver { order: Some(_), .. })),
+        "no delivery chain to acknowledge"
+    );
+    assert!(!network.awaiting_acks());
+    network.disconnect(&bob.address, 5);
+    let missed = alice.send(&mut network, "chat.msg", "agent:bob", json!({}));
+    assert!(delivered_to(&missed).is_empty());
+    acked(&missed);
+    // Rejoining brings no catch-up.
+    let mut again = Peer::new("agent:bob");
+    let join = again.event("network.agent.join", "core", json!({}));
+    let effects = network.handle_event(None, join, 6);
+    assert!(!effects.iter().any(|e| matches!(e, Effect::Backlog(_))));
+}
