@@ -8,9 +8,10 @@
 #![allow(clippy::unwrap_used)] // benchmark set-up: a failure should stop the run loudly
 
 use agentnet_core::client::Client;
+use agentnet_core::memory_host::MemoryHost;
 use agentnet_core::mods::{ModConfig, RateLimit};
-use agentnet_core::network::{Network, NetworkConfig};
-use agentnet_core::{Address, Event};
+use agentnet_core::network::{Effect, Network, NetworkConfig};
+use agentnet_core::{Address, Event, EventId};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use serde_json::json;
 use std::hint::black_box;
@@ -30,16 +31,22 @@ fn standard_network(members: usize) -> (Network, Client) {
         ModConfig::Analytics,
     ];
     let mut network = Network::new(config, [], 0, [7; 32]);
+    // Joins go through a memory host, so each member's catch-up completes and it receives live.
+    let mut host = MemoryHost::default();
     let mut sender = Client::new(
         "agent:sender".parse().unwrap(),
         "bench".parse().unwrap(),
         [1; 32],
     );
-    network.handle_event(None, sender.join(None, 1), 1);
+    let effects = network.handle_event(None, sender.join(None, 1), 1);
+    host.apply(&mut network, effects, 1);
     for i in 0..members {
         let address: Address = format!("agent:m{i}").parse().unwrap();
-        let mut client = Client::new(address, "bench".parse().unwrap(), [2; 32]);
-        network.handle_event(None, client.join(None, 1), 1);
+        let mut seed = [2u8; 32];
+        seed[0] = i as u8;
+        let mut client = Client::new(address, "bench".parse().unwrap(), seed);
+        let effects = network.handle_event(None, client.join(None, 1), 1);
+        host.apply(&mut network, effects, 1);
     }
     (network, sender)
 }
@@ -54,6 +61,24 @@ fn bench_target(
     let (mut network, mut sender) = standard_network(members);
     setup(&mut network, &mut sender);
     let me: Address = "agent:sender".parse().unwrap();
+    let probe: Event = sender.event(
+        "workspace.message.posted".parse().unwrap(),
+        target.parse().unwrap(),
+        json!({"content": "probe"}),
+        2,
+    );
+    let delivered: usize = network
+        .handle_event(Some(&me), probe, 2)
+        .iter()
+        .map(|e| match e {
+            Effect::Deliver { to, .. } => to.len(),
+            _ => 0,
+        })
+        .sum();
+    assert_eq!(
+        delivered, members,
+        "{name}: every member must receive the measured event"
+    );
     let event: Event = sender.event(
         "workspace.message.posted".parse().unwrap(),
         target.parse().unwrap(),
@@ -66,7 +91,10 @@ fn bench_target(
     group.bench_function(name, |b| {
         b.iter(|| {
             now += 1;
-            black_box(network.handle_event(Some(&me), event.clone(), now))
+            // A fresh id each time: a repeated id would only measure deduplication.
+            let mut fresh = event.clone();
+            fresh.id = EventId::from_parts(now, u128::from(now));
+            black_box(network.handle_event(Some(&me), fresh, now))
         })
     });
     group.finish();

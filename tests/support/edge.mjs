@@ -81,6 +81,12 @@ export async function startEdge({ timeoutMs = 300_000, stateDir, port: fixedPort
     { cwd: join(root, 'edge-worker'), detached: true, stdio: ['ignore', 'pipe', 'pipe'],
       env: buildEnv() },
   );
+  // Never leave an edge behind, even when the test process is interrupted.
+  const reap = () => { try { process.kill(-child.pid, 'SIGKILL'); } catch { /* gone */ } };
+  process.once('exit', reap);
+  for (const signal of ['SIGINT', 'SIGTERM']) {
+    process.once(signal, () => { reap(); process.exit(130); });
+  }
   const log = [];
   child.stdout.on('data', (d) => log.push(String(d)));
   child.stderr.on('data', (d) => log.push(String(d)));

@@ -162,9 +162,17 @@ pub struct Tracker {
 impl Tracker {
     /// Records a delivery of `seq` to `member` at `now`; returns its `prev`.
     pub fn delivered(&mut self, member: &Address, seq: u64, now: u64) -> u64 {
-        let prev = self.last_delivered.get(member).copied().unwrap_or(0);
-        self.last_delivered.insert(member.clone(), seq);
-        self.unacked_since.entry(member.clone()).or_insert(now);
+        // Look up before inserting: this runs once per recipient of every event.
+        let prev = match self.last_delivered.get_mut(member) {
+            Some(last) => std::mem::replace(last, seq),
+            None => {
+                self.last_delivered.insert(member.clone(), seq);
+                0
+            }
+        };
+        if !self.unacked_since.contains_key(member) {
+            self.unacked_since.insert(member.clone(), now);
+        }
         prev
     }
 
