@@ -136,7 +136,8 @@ export class Agent {
   }
 
   /**
-   * Sends an event; resolves with the network's ack `{id, seq}` or rejects with its error.
+   * Sends an event; resolves with the network's ack (`{id, seq, …}`: an invitation's `code`,
+   * a new channel's address…) or rejects with its error.
    * While offline the event waits in the outbox and goes out on reconnect.
    */
   send(target, type, payload = {}, { metadata, timeoutMs = 30000 } = {}) {
@@ -258,7 +259,7 @@ export class Agent {
           this.#socket?.close(1000, 'join refused');
           break;
         case 'accepted':
-          this.#settle(this.#pending, effect.id, (w) => w.resolve({ id: effect.id, seq: effect.seq }));
+          this.#settle(this.#pending, effect.id, (w) => w.resolve({ ...(effect.ack ?? {}), id: effect.id, seq: effect.seq }));
           break;
         case 'rejected':
           this.#settle(this.#pending, effect.id, (w) => w.reject(new AgentnetError(effect.code, effect.message)));

@@ -100,8 +100,10 @@ pub enum ReplicaEffect {
     Accepted {
         /// The event id.
         id: EventId,
-        /// Its `seq`.
+        /// Its `seq` (0 when it was answered without entering the log).
         seq: u64,
+        /// The whole ack payload: an invitation's `code`, a new channel's address, …
+        ack: Value,
     },
     /// An own event was refused.
     Rejected {
@@ -341,8 +343,13 @@ impl Replica {
             return Vec::new();
         };
         let delivery = event.metadata.get("delivery").cloned();
+        let ack_payload = if event.event_type.as_str() == core_types::EVENT_ACK {
+            event.payload.clone()
+        } else {
+            Value::Null
+        };
         match self.client.interpret(event) {
-            Incoming::Ack { id, seq } => self.on_ack(id, seq, frame),
+            Incoming::Ack { id, seq } => self.on_ack(id, seq, frame, ack_payload),
             Incoming::Error {
                 in_reply_to,
                 rejection,
@@ -354,7 +361,13 @@ impl Replica {
         }
     }
 
-    fn on_ack(&mut self, id: EventId, seq: Option<u64>, frame: &str) -> Vec<ReplicaEffect> {
+    fn on_ack(
+        &mut self,
+        id: EventId,
+        seq: Option<u64>,
+        frame: &str,
+        ack: Value,
+    ) -> Vec<ReplicaEffect> {
         if matches!(&self.link, Link::Joining(join, _, _) if *join == id) {
             self.link = Link::Online;
             if self.watermark.is_none() {
@@ -383,10 +396,10 @@ impl Replica {
                     seq,
                     event: entry.event,
                 }));
-                effects.push(ReplicaEffect::Accepted { id, seq });
+                effects.push(ReplicaEffect::Accepted { id, seq, ack });
             }
             // Accepted without a log entry (e.g. an answered read): nothing to keep.
-            None => effects.push(ReplicaEffect::Accepted { id, seq: 0 }),
+            None => effects.push(ReplicaEffect::Accepted { id, seq: 0, ack }),
         }
         effects
     }

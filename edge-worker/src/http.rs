@@ -278,6 +278,10 @@ impl NetworkObject {
         };
         let credentials = body.get("credentials").cloned().filter(|c| !c.is_null());
         let mut join = self.client_for(&address)?.join(credentials, now_ms());
+        if let (Some(role), Value::Object(payload)) = (body.get("role").cloned(), &mut join.payload)
+        {
+            payload.insert("role".into(), role);
+        }
         if let (Some(after), Value::Object(payload)) = (
             body.get("resume_after").and_then(Value::as_u64),
             &mut join.payload,

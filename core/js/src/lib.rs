@@ -162,7 +162,9 @@ fn effect_json(effect: ReplicaEffect) -> Value {
             json!({"kind": "join_failed", "code": r.code, "message": r.message})
         }
         ReplicaEffect::Received(event) => json!({"kind": "received", "event": event}),
-        ReplicaEffect::Accepted { id, seq } => json!({"kind": "accepted", "id": id, "seq": seq}),
+        ReplicaEffect::Accepted { id, seq, ack } => {
+            json!({"kind": "accepted", "id": id, "seq": seq, "ack": ack})
+        }
         ReplicaEffect::Rejected { id, rejection } => {
             json!({"kind": "rejected", "id": id, "code": rejection.code, "message": rejection.message})
         }
