@@ -47,7 +47,7 @@ pub fn status_of(code: ErrorCode) -> u16 {
     }
 }
 
-fn coded_error(code: ErrorCode, message: &str) -> Result<Response> {
+pub(crate) fn coded_error(code: ErrorCode, message: &str) -> Result<Response> {
     error_response(status_of(code), code.as_str(), message)
 }
 
@@ -169,7 +169,8 @@ impl NetworkObject {
             .replacen("http://", "ws://", 1);
         json!([
             {"type": "http", "endpoint": format!("{origin}/networks/{id}")},
-            {"type": "websocket", "endpoint": format!("{ws_origin}/networks/{id}/v1/ws")},
+                        {"type": "websocket", "endpoint": format!("{ws_origin}/networks/{id}/v1/ws")},
+            {"type": "sse", "endpoint": format!("{origin}/networks/{id}/v1/sse")},
         ])
     }
 
@@ -209,6 +210,21 @@ impl NetworkObject {
                 Err(response) => response,
             },
             (Method::Post, "v1/join") => self.join(&body),
+            (Method::Get, "v1/sse") => match self.authenticated(&req)? {
+                Ok(address) => {
+                    let resume = req
+                        .headers()
+                        .get("Last-Event-ID")?
+                        .or_else(|| query_param(&req, "after"))
+                        .and_then(|a| a.trim().parse::<u64>().ok());
+                    let after = match resume {
+                        Some(after) => after,
+                        None => self.with_network(|n| n.cursor(&address))?,
+                    };
+                    self.open_sse(address, after)
+                }
+                Err(response) => response,
+            },
             (Method::Post, "v1/leave") => self.leave(&req),
             (Method::Post, "v1/events") => self.send_event(&req, &body),
             (Method::Get, "v1/events") => self.poll(&req),

@@ -16,6 +16,7 @@ mod host;
 mod http;
 #[allow(missing_docs)] // the #[durable_object] macro generates undocumented glue
 mod network_object;
+mod sse;
 mod storage;
 
 use agentnet_core::NetworkId;

@@ -61,6 +61,8 @@ pub struct NetworkObject {
     alarm_at: std::cell::Cell<Option<u64>>,
     /// Sockets by member address; rebuilt after any socket is accepted, bound or closed.
     socket_index: RefCell<Option<BTreeMap<String, Vec<WebSocket>>>>,
+    /// Open Server-Sent Events streams by member address (they keep the object awake).
+    pub(crate) sse_streams: RefCell<BTreeMap<String, Vec<crate::sse::Stream>>>,
 }
 
 impl NetworkObject {
@@ -71,6 +73,36 @@ impl NetworkObject {
         let store = Store::open(self.state.storage().sql())?;
         self.schema_ready.set(true);
         Ok(store)
+    }
+
+    /// Writes a logged event to the member's SSE streams; returns the ack effects.
+    fn push_sse(&self, to: &[Address], seq: u64, event: &agentnet_core::Event) -> Vec<Effect> {
+        let mut effects = Vec::new();
+        let mut streams = self.sse_streams.borrow_mut();
+        for address in to {
+            let Some(open) = streams.get_mut(&address.to_string()) else {
+                continue;
+            };
+            let record = crate::sse::record(Some(seq), &event.encode());
+            open.retain(|s| s.unbounded_send(Ok(record.clone())).is_ok());
+            if let Some(network) = self.network.borrow_mut().as_mut() {
+                effects.extend(network.acknowledge_pushed(address, seq, now_ms()));
+            }
+        }
+        streams.retain(|_, open| !open.is_empty());
+        effects
+    }
+
+    /// Writes an unsequenced event (an answer, a mod's notice) to the member's SSE streams.
+    fn push_sse_unordered(&self, to: &[Address], event: &agentnet_core::Event) {
+        let mut streams = self.sse_streams.borrow_mut();
+        for address in to {
+            if let Some(open) = streams.get_mut(&address.to_string()) {
+                let record = crate::sse::record(None, &event.encode());
+                open.retain(|s| s.unbounded_send(Ok(record.clone())).is_ok());
+            }
+        }
+        streams.retain(|_, open| !open.is_empty());
     }
 
     /// Forgets the socket index after a socket came, went or changed identity.
@@ -153,6 +185,14 @@ impl NetworkObject {
                             for ws in by_address.get(&address.to_string()).into_iter().flatten() {
                                 send(ws, &frame);
                             }
+                        }
+                        if let Some(order) = match &effect {
+                            Effect::Deliver { order, .. } => order.as_ref(),
+                            _ => None,
+                        } {
+                            follow_up.extend(self.push_sse(to, order.seq, event));
+                        } else {
+                            self.push_sse_unordered(to, event);
                         }
                         if let Origin::Collect(collected) = origin {
                             let mut collected = collected.borrow_mut();
@@ -297,6 +337,7 @@ impl DurableObject for NetworkObject {
             schema_ready: std::cell::Cell::new(false),
             alarm_at: std::cell::Cell::new(None),
             socket_index: RefCell::new(None),
+            sse_streams: RefCell::new(BTreeMap::new()),
         }
     }
 

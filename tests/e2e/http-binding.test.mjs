@@ -63,7 +63,7 @@ test('creating a network returns its id, profile with real endpoints and an admi
   const created = await createNetwork();
   assert.match(created.id, /^[0-9a-f]{8}$/);
   assert.equal(created.profile.access.policy, 'token');
-  assert.deepEqual(created.profile.transports.map((t) => t.type), ['http', 'websocket']);
+  assert.deepEqual(created.profile.transports.map((t) => t.type), ['http', 'websocket', 'sse']);
   assert.equal(created.profile.transports[1].endpoint, `${edge.url.replace('http', 'ws')}/networks/${created.id}/v1/ws`);
   assert.match(created.admin_token, /^[0-9a-f]{64}$/);
   const profile = await call('GET', `/networks/${created.id}/v1/profile`);
@@ -171,4 +171,57 @@ test('after kill -9 and a restart, history, sessions and cursors are intact', as
   assert.deepEqual(resumed.json.events.map((e) => e.seq), seqs.slice(2));
   const next = await call('POST', `/networks/${id}/v1/events`, { token: writer, body: { type: 'chat.msg', target: 'agent:broadcast', payload: { n: 5 } } });
   assert.equal(next.json.seq, seqs[4] + 1, 'the sequence continues after the restart');
+});
+
+/** Reads SSE records from a fetch response until `count` records with an id arrived. */
+async function readRecords(response, count, timeoutMs = 10_000) {
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  const records = [];
+  const deadline = Date.now() + timeoutMs;
+  while (records.length < count) {
+    const { value, done } = await Promise.race([
+      reader.read(),
+      new Promise((_, reject) => setTimeout(() => reject(new Error('no SSE record in time')), Math.max(0, deadline - Date.now()))),
+    ]);
+    if (done) break;
+    buffer += decoder.decode(value, { stream: true });
+    let cut;
+    while ((cut = buffer.indexOf('\n\n')) >= 0) {
+      const block = buffer.slice(0, cut);
+      buffer = buffer.slice(cut + 2);
+      const id = /^id: (\d+)$/m.exec(block)?.[1];
+      const data = /^data: (.*)$/m.exec(block)?.[1];
+      if (id && data) records.push({ id: Number(id), event: JSON.parse(data) });
+    }
+  }
+  await reader.cancel();
+  return records;
+}
+
+test('an SSE reader follows the network and resumes with Last-Event-ID', async () => {
+  const { id } = await createNetwork();
+  const session = await joinHttp(id, 'agent:reader');
+  const writer = await Agent.connect({ url: edge.url, network: id, name: 'agent:writer', credentials: { token: 'member-secret' }, WebSocket });
+  const first = await fetch(`${edge.url}/networks/${id}/v1/sse?session=${session}`);
+  assert.equal(first.status, 200);
+  assert.match(first.headers.get('content-type'), /text\/event-stream/);
+  const seqs = [];
+  for (let n = 0; n < 3; n += 1) seqs.push((await writer.send('agent:broadcast', 'chat.msg', { n })).seq);
+  const live = await readRecords(first, 3);
+  assert.deepEqual(live.map((r) => r.id), seqs);
+  assert.deepEqual(live.map((r) => r.event.payload.n), [0, 1, 2]);
+
+  // Two more while the reader is away; it comes back with the last id it saw.
+  for (let n = 3; n < 5; n += 1) seqs.push((await writer.send('agent:broadcast', 'chat.msg', { n })).seq);
+  const again = await fetch(`${edge.url}/networks/${id}/v1/sse`, {
+    headers: { authorization: `Bearer ${session}`, 'last-event-id': String(live[2].id) },
+  });
+  const resumed = await readRecords(again, 2);
+  assert.deepEqual(resumed.map((r) => r.event.payload.n), [3, 4]);
+  assert.deepEqual(resumed.map((r) => r.id), seqs.slice(3));
+  const refused = await fetch(`${edge.url}/networks/${id}/v1/sse`);
+  assert.equal(refused.status, 401);
+  writer.close();
 });

@@ -417,6 +417,29 @@ impl Network {
         Ok((request, effects))
     }
 
+    /// A push transport that cannot acknowledge per event (SSE) has delivered
+    /// `seq` to `member`: treat it as delivered and acknowledged.
+    pub fn acknowledge_pushed(&mut self, member: &Address, seq: u64, now: u64) -> Vec<Effect> {
+        let delivered = self
+            .tracker
+            .last_delivered
+            .get(member)
+            .copied()
+            .unwrap_or(0);
+        if seq > delivered {
+            self.tracker.last_delivered.insert(member.clone(), seq);
+        }
+        match self.tracker.acknowledge(member, seq) {
+            Some(cursor) if self.tracker.should_persist(member, cursor, now) => {
+                vec![Effect::Store(Row::Cursor {
+                    address: member.clone(),
+                    seq: cursor,
+                })]
+            }
+            _ => Vec::new(),
+        }
+    }
+
     /// The rows of a poll page that `request.member` may see, in order.
     pub fn poll_rows(
         &self,
