@@ -210,6 +210,13 @@ impl NetworkObject {
                 Err(response) => response,
             },
             (Method::Post, "v1/join") => self.join(&body),
+            (Method::Post, "v1/__test/panic") if self.test_hooks => {
+                // Proves in tests that a wasm panic does not brick the object.
+                #[allow(clippy::panic)]
+                {
+                    panic!("test hook: deliberate panic")
+                }
+            }
             (Method::Get, "v1/sse") => match self.authenticated(&req)? {
                 Ok(address) => {
                     let resume = req

@@ -63,7 +63,12 @@ pub struct NetworkObject {
     socket_index: RefCell<Option<BTreeMap<String, Vec<WebSocket>>>>,
     /// Open Server-Sent Events streams by member address (they keep the object awake).
     pub(crate) sse_streams: RefCell<BTreeMap<String, Vec<crate::sse::Stream>>>,
+    /// Test-only routes are on (`AGENTNET_TEST_HOOKS=1`, never set in wrangler.toml).
+    pub(crate) test_hooks: bool,
 }
+
+/// The variable that turns on test-only routes; the end-to-end tests set it with `--var`.
+pub const TEST_HOOKS_VAR: &str = "AGENTNET_TEST_HOOKS";
 
 impl NetworkObject {
     pub(crate) fn store(&self) -> Result<Store> {
@@ -326,7 +331,7 @@ fn send(ws: &WebSocket, frame: &str) {
 }
 
 impl DurableObject for NetworkObject {
-    fn new(state: State, _env: Env) -> Self {
+    fn new(state: State, env: Env) -> Self {
         // Answer WebSocket "ping" text frames without waking the object.
         if let Ok(pair) = worker::worker_sys::WebSocketRequestResponsePair::new("ping", "pong") {
             state.set_websocket_auto_response(&pair);
@@ -338,6 +343,10 @@ impl DurableObject for NetworkObject {
             alarm_at: std::cell::Cell::new(None),
             socket_index: RefCell::new(None),
             sse_streams: RefCell::new(BTreeMap::new()),
+            test_hooks: env
+                .var(TEST_HOOKS_VAR)
+                .map(|v| v.to_string() == "1")
+                .unwrap_or(false),
         }
     }
 

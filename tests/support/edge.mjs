@@ -69,7 +69,7 @@ export async function testConfig() {
 }
 
 /** Starts `wrangler dev`; resolves with `{url, stop, kill}` once the edge answers. */
-export async function startEdge({ timeoutMs = 300_000, stateDir, port: fixedPort } = {}) {
+export async function startEdge({ timeoutMs = 300_000, stateDir, port: fixedPort, testHooks = false } = {}) {
   const port = fixedPort ?? (await freePort());
   const inspectorPort = await freePort();
   const persistTo = stateDir ?? (await mkdtemp(join(tmpdir(), 'agentnet-edge-')));
@@ -77,7 +77,8 @@ export async function startEdge({ timeoutMs = 300_000, stateDir, port: fixedPort
   const child = spawn(
     wrangler,
     ['dev', '--config', await testConfig(), '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(inspectorPort),
-      '--persist-to', persistTo, '--show-interactive-dev-session=false'],
+      '--persist-to', persistTo, '--show-interactive-dev-session=false',
+      ...(testHooks ? ['--var', 'AGENTNET_TEST_HOOKS:1'] : [])],
     { cwd: join(root, 'edge-worker'), detached: true, stdio: ['ignore', 'pipe', 'pipe'],
       env: buildEnv() },
   );
