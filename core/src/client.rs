@@ -6,7 +6,7 @@
 //! passes `now` in milliseconds.
 
 use crate::address::Address;
-use crate::error::{ErrorCode, Rejection};
+use crate::error::Rejection;
 use crate::event::Event;
 use crate::event_type::{EventType, core_types};
 use crate::network_id::NetworkId;
@@ -114,24 +114,10 @@ impl Client {
                     None => Incoming::Event(Box::new(event)),
                 }
             }
-            core_types::EVENT_ERROR if from_core => {
-                let code = event
-                    .payload
-                    .get("code")
-                    .cloned()
-                    .and_then(|c| serde_json::from_value::<ErrorCode>(c).ok())
-                    .unwrap_or(ErrorCode::MalformedEvent);
-                let message = event
-                    .payload
-                    .get("message")
-                    .and_then(Value::as_str)
-                    .unwrap_or("")
-                    .to_owned();
-                Incoming::Error {
-                    in_reply_to: event.in_reply_to(),
-                    rejection: Rejection::new(code, message),
-                }
-            }
+            core_types::EVENT_ERROR if from_core => Incoming::Error {
+                in_reply_to: event.in_reply_to(),
+                rejection: Rejection::from_error_payload(&event.payload),
+            },
             _ => Incoming::Event(Box::new(event)),
         }
     }
@@ -140,6 +126,7 @@ impl Client {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::ErrorCode;
     use crate::network::{Effect, Network, NetworkConfig};
 
     #[test]

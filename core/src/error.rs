@@ -123,6 +123,23 @@ impl Rejection {
     }
 }
 
+impl Rejection {
+    /// Reads `{code, message}` from a `network.event.error` payload; an unknown
+    /// code reads as `malformed_event` so a newer network never breaks a client.
+    pub fn from_error_payload(payload: &serde_json::Value) -> Self {
+        let code = payload
+            .get("code")
+            .cloned()
+            .and_then(|c| serde_json::from_value::<ErrorCode>(c).ok())
+            .unwrap_or(ErrorCode::MalformedEvent);
+        let message = payload
+            .get("message")
+            .and_then(serde_json::Value::as_str)
+            .unwrap_or("");
+        Self::new(code, message)
+    }
+}
+
 impl<E: Coded + fmt::Display> From<&E> for Rejection {
     fn from(err: &E) -> Self {
         Self::new(err.code(), err.to_string())

@@ -53,18 +53,8 @@ pub(crate) fn coded_error(code: ErrorCode, message: &str) -> Result<Response> {
 
 /// The error in a `network.event.error` reply, as an HTTP response.
 fn error_reply(event: &Event) -> Result<Response> {
-    let code = event
-        .payload
-        .get("code")
-        .cloned()
-        .and_then(|c| serde_json::from_value::<ErrorCode>(c).ok())
-        .unwrap_or(ErrorCode::MalformedEvent);
-    let message = event
-        .payload
-        .get("message")
-        .and_then(Value::as_str)
-        .unwrap_or("");
-    coded_error(code, message)
+    let rejection = agentnet_core::Rejection::from_error_payload(&event.payload);
+    coded_error(rejection.code, &rejection.message)
 }
 
 fn query_param(req: &Request, key: &str) -> Option<String> {

@@ -61,6 +61,20 @@ pub fn run_conformance_vector(vector: &str) -> Result<(), JsValue> {
         .map_err(|e| js_error("conformance_failed", &e.to_string()))
 }
 
+/// Parses the `(address, network, seed)` every binding constructor takes.
+fn identity(
+    address: &str,
+    network: &str,
+    seed: &[u8],
+) -> Result<(Address, NetworkId, [u8; 32]), JsValue> {
+    let address: Address = address.parse().map_err(coded)?;
+    let network: NetworkId = network.parse().map_err(coded)?;
+    let seed: [u8; 32] = seed
+        .try_into()
+        .map_err(|_| js_error("invalid_seed", "seed must be exactly 32 bytes"))?;
+    Ok((address, network, seed))
+}
+
 /// A participant in one network: builds events and interprets the network's frames.
 #[wasm_bindgen(js_name = Client)]
 pub struct JsClient {
@@ -72,11 +86,7 @@ impl JsClient {
     /// A client for `address` in `network`; `seed` is 32 random bytes.
     #[wasm_bindgen(constructor)]
     pub fn new(address: &str, network: &str, seed: &[u8]) -> Result<JsClient, JsValue> {
-        let address: Address = address.parse().map_err(coded)?;
-        let network: NetworkId = network.parse().map_err(coded)?;
-        let seed: [u8; 32] = seed
-            .try_into()
-            .map_err(|_| js_error("invalid_seed", "seed must be exactly 32 bytes"))?;
+        let (address, network, seed) = identity(address, network, seed)?;
         Ok(Self {
             inner: Client::new(address, network, seed),
         })
@@ -193,11 +203,7 @@ impl JsReplica {
     /// A replica for `address` in `network`; `seed` is 32 random bytes.
     #[wasm_bindgen(constructor)]
     pub fn new(address: &str, network: &str, seed: &[u8]) -> Result<JsReplica, JsValue> {
-        let address: Address = address.parse().map_err(coded)?;
-        let network: NetworkId = network.parse().map_err(coded)?;
-        let seed: [u8; 32] = seed
-            .try_into()
-            .map_err(|_| js_error("invalid_seed", "seed must be exactly 32 bytes"))?;
+        let (address, network, seed) = identity(address, network, seed)?;
         Ok(Self {
             inner: Replica::new(address, network, seed),
         })
