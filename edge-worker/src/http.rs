@@ -58,11 +58,7 @@ fn error_reply(event: &Event) -> Result<Response> {
 }
 
 fn query_param(req: &Request, key: &str) -> Option<String> {
-    req.url()
-        .ok()?
-        .query_pairs()
-        .find(|(k, _)| k == key)
-        .map(|(_, v)| v.into_owned())
+    crate::host::query_param(req, key)
 }
 
 fn bearer(req: &Request) -> Option<String> {
@@ -149,11 +145,7 @@ impl NetworkObject {
     }
 
     fn transports(&self, req: &Request, id: &NetworkId) -> Value {
-        let url = req.url().ok();
-        let origin = url
-            .as_ref()
-            .map(|u| u.origin().ascii_serialization())
-            .unwrap_or_default();
+        let origin = crate::host::origin(req);
         let ws_origin = origin
             .replacen("https://", "wss://", 1)
             .replacen("http://", "ws://", 1);

@@ -46,7 +46,7 @@ async fn create_network(mut req: Request, env: &Env) -> Result<Response> {
         .and_then(Value::as_bool)
         .unwrap_or(false);
     let name = object.get("name").cloned().unwrap_or(Value::Null);
-    let origin = req.url()?.origin().ascii_serialization();
+    let origin = host::origin(&req);
     let mut init = RequestInit::new();
     init.with_method(Method::Post)
         .with_body(Some(body.to_string().into()));
@@ -80,7 +80,7 @@ async fn list_networks(req: &Request, env: &Env) -> Result<Response> {
         .get_stub()?;
     let mut listed = directory.fetch_with_str("https://directory/list").await?;
     let rows: Vec<Value> = listed.json().await?;
-    let origin = req.url()?.origin().ascii_serialization();
+    let origin = host::origin(req);
     let networks: Vec<Value> = rows
         .into_iter()
         .map(|row| {
