@@ -225,3 +225,29 @@ test('an SSE reader follows the network and resumes with Last-Event-ID', async (
   assert.equal(refused.status, 401);
   writer.close();
 });
+
+test('a WebSocket can authenticate at the upgrade, answers ping with pong and receives as its member', async () => {
+  const { id } = await createNetwork();
+  const base = `${edge.url.replace('http', 'ws')}/networks/${id}/v1/ws`;
+  const refused = await new Promise((resolve) => {
+    const ws = new WebSocket(`${base}?agent_id=agent:raw&token=wrong-token`);
+    ws.on('unexpected-response', (_req, res) => { resolve(res.statusCode); ws.terminate(); });
+    ws.on('open', () => { resolve('opened'); ws.close(); });
+    ws.on('error', () => {});
+  });
+  assert.equal(refused, 403);
+
+  const ws = new WebSocket(`${base}?agent_id=${encodeURIComponent('agent:raw')}&token=member-secret`);
+  const frames = [];
+  ws.on('message', (data) => frames.push(String(data)));
+  await new Promise((resolve, reject) => { ws.once('open', resolve); ws.once('error', reject); });
+  ws.send('ping');
+  await until('pong', () => frames.includes('pong'));
+  const writer = await joinHttp(id, 'agent:writer');
+  await call('POST', `/networks/${id}/v1/events`, { token: writer, body: { type: 'chat.msg', target: 'agent:raw', payload: { hi: 1 } } });
+  const delivered = await until('the event on the raw socket', () => frames.map((f) => { try { return JSON.parse(f); } catch { return null; } })
+    .find((e) => e?.type === 'chat.msg'));
+  assert.equal(delivered.target, 'agent:raw');
+  assert.equal(typeof delivered.metadata.delivery.seq, 'number');
+  ws.close();
+});
