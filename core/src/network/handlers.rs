@@ -33,41 +33,33 @@ fn payload_address(event: &Event, key: &str) -> Result<Address, Rejection> {
         .map_err(|e: crate::address::AddressError| Rejection::from(&e))
 }
 
-/// `payload.{key}` as a channel name, accepting `general` or `channel/general`.
-fn channel_name(event: &Event, key: &str) -> Result<Name, Rejection> {
+/// `payload.{key}` as the name of a `{kind}/…` entity, accepting `general` or `channel/general`.
+fn entity_name(event: &Event, key: &str, kind: &str) -> Result<Name, Rejection> {
     let text = payload_str(event, key)
-        .ok_or_else(|| invalid(format!("payload.{key} must name a channel")))?;
-    let full = if text.starts_with("channel/") {
+        .ok_or_else(|| invalid(format!("payload.{key} must name a {kind}")))?;
+    let prefix = format!("{kind}/");
+    let full = if text.starts_with(&prefix) {
         text.to_owned()
     } else {
-        format!("channel/{text}")
+        format!("{prefix}{text}")
     };
     match full
         .parse::<Address>()
         .map_err(|e| Rejection::from(&e))?
         .entity()
     {
-        Entity::Channel(name) => Ok(name.clone()),
-        _ => Err(invalid(format!("{text} is not a channel"))),
+        Entity::Channel(name) if kind == "channel" => Ok(name.clone()),
+        Entity::Group(name) if kind == "group" => Ok(name.clone()),
+        _ => Err(invalid(format!("{text} is not a {kind}"))),
     }
 }
 
+fn channel_name(event: &Event, key: &str) -> Result<Name, Rejection> {
+    entity_name(event, key, "channel")
+}
+
 fn group_name(event: &Event) -> Result<Name, Rejection> {
-    let text =
-        payload_str(event, "group").ok_or_else(|| invalid("payload.group must name a group"))?;
-    let full = if text.starts_with("group/") {
-        text.to_owned()
-    } else {
-        format!("group/{text}")
-    };
-    match full
-        .parse::<Address>()
-        .map_err(|e| Rejection::from(&e))?
-        .entity()
-    {
-        Entity::Group(name) => Ok(name.clone()),
-        _ => Err(invalid(format!("{text} is not a group"))),
-    }
+    entity_name(event, "group", "group")
 }
 
 fn member_list(event: &Event) -> Result<Vec<Address>, Rejection> {

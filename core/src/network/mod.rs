@@ -156,20 +156,6 @@ const NETWORK_ONLY_TYPES: &[&str] = &[
     core_types::EVENTS_RESPONSE,
 ];
 
-/// What observers may still send: reading, acknowledging, leaving.
-const OBSERVER_TYPES: &[&str] = &[
-    core_types::AGENT_LEAVE,
-    core_types::AGENT_RESUME,
-    core_types::AGENT_DISCOVER,
-    core_types::PING,
-    core_types::EVENT_ACK,
-    core_types::EVENTS_QUERY,
-    core_types::RESOURCE_DISCOVER,
-    core_types::RESOURCE_READ,
-    core_types::CHANNEL_JOIN,
-    core_types::CHANNEL_LEAVE,
-];
-
 /// What a paused or archived network still accepts.
 const READ_ONLY_TYPES: &[&str] = &[
     core_types::AGENT_LEAVE,
@@ -947,7 +933,11 @@ impl Network {
                 format!("{event_type} is emitted only by the network"),
             ));
         }
-        if member.role == Role::Observer && !OBSERVER_TYPES.contains(&event_type) {
+        // Observers may read, acknowledge and leave, and follow channels.
+        let observer_may = READ_ONLY_TYPES.contains(&event_type)
+            || event_type == core_types::CHANNEL_JOIN
+            || event_type == core_types::CHANNEL_LEAVE;
+        if member.role == Role::Observer && !observer_may {
             return Err(Rejection::new(
                 ErrorCode::Forbidden,
                 "observers receive events but cannot emit them",
