@@ -192,6 +192,17 @@ impl Tracker {
         }
     }
 
+    /// The member holds everything up to `seq` (a poll's `after`, an SSE write):
+    /// that is both its delivery point and its acknowledgement. Returns the new
+    /// cursor when it moved.
+    pub fn holds_up_to(&mut self, member: &Address, seq: u64) -> Option<u64> {
+        let delivered = self.last_delivered.get(member).copied().unwrap_or(0);
+        if seq > delivered {
+            self.last_delivered.insert(member.clone(), seq);
+        }
+        self.acknowledge(member, seq)
+    }
+
     /// Whether a cursor that moved to `cursor` should be written now.
     pub fn should_persist(&mut self, member: &Address, cursor: u64, now: u64) -> bool {
         let due = match self.persisted.get(member) {

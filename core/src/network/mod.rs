@@ -332,11 +332,7 @@ impl Network {
         let mut last = request.after;
         for (seq, event) in rows.into_iter().filter(|(seq, _)| *seq > request.after) {
             last = last.max(seq);
-            let visibility = ProtocolMetadata::read(&event.metadata)
-                .ok()
-                .and_then(|m| m.visibility)
-                .unwrap_or_else(|| default_visibility(&event.target));
-            if &event.source == member || !visible_to(&self.state, &event, visibility, member) {
+            if &event.source == member || !routing::logged_visible_to(&self.state, &event, member) {
                 continue;
             }
             let prev = self.tracker.delivered(member, seq, now);
@@ -378,17 +374,7 @@ impl Network {
             ));
         }
         let mut effects = self.heartbeat_if_offline(member, now);
-        // The poller has everything up to `after`: that is both its ack and its delivery point.
-        let delivered = self
-            .tracker
-            .last_delivered
-            .get(member)
-            .copied()
-            .unwrap_or(0);
-        if after > delivered {
-            self.tracker.last_delivered.insert(member.clone(), after);
-        }
-        if let Some(cursor) = self.tracker.acknowledge(member, after) {
+        if let Some(cursor) = self.tracker.holds_up_to(member, after) {
             effects.push(Effect::Store(Row::Cursor {
                 address: member.clone(),
                 seq: cursor,
@@ -406,16 +392,7 @@ impl Network {
     /// A push transport that cannot acknowledge per event (SSE) has delivered
     /// `seq` to `member`: treat it as delivered and acknowledged.
     pub fn acknowledge_pushed(&mut self, member: &Address, seq: u64, now: u64) -> Vec<Effect> {
-        let delivered = self
-            .tracker
-            .last_delivered
-            .get(member)
-            .copied()
-            .unwrap_or(0);
-        if seq > delivered {
-            self.tracker.last_delivered.insert(member.clone(), seq);
-        }
-        match self.tracker.acknowledge(member, seq) {
+        match self.tracker.holds_up_to(member, seq) {
             Some(cursor) if self.tracker.should_persist(member, cursor, now) => {
                 vec![Effect::Store(Row::Cursor {
                     address: member.clone(),
@@ -434,13 +411,9 @@ impl Network {
     ) -> Vec<(u64, Event)> {
         rows.into_iter()
             .filter(|(seq, event)| {
-                let visibility = ProtocolMetadata::read(&event.metadata)
-                    .ok()
-                    .and_then(|m| m.visibility)
-                    .unwrap_or_else(|| default_visibility(&event.target));
                 *seq > request.after
                     && event.source != request.member
-                    && visible_to(&self.state, event, visibility, &request.member)
+                    && routing::logged_visible_to(&self.state, event, &request.member)
             })
             .collect()
     }
@@ -634,16 +607,13 @@ impl Network {
                 break;
             }
             last_seen = seq;
-            let visibility = ProtocolMetadata::read(&event.metadata)
-                .ok()
-                .and_then(|m| m.visibility)
-                .unwrap_or_else(|| default_visibility(&event.target));
+
             let matches = pattern
                 .as_ref()
                 .is_none_or(|p| p.matches(&event.event_type))
                 && request.source.as_ref().is_none_or(|s| s == &event.source)
                 && request.target.as_ref().is_none_or(|t| t == &event.target)
-                && visible_to(&self.state, &event, visibility, &request.requester);
+                && routing::logged_visible_to(&self.state, &event, &request.requester);
             if matches {
                 events.push(json!({"seq": seq, "event": event}));
             }

@@ -51,6 +51,16 @@ pub fn visible_to(state: &State, event: &Event, visibility: Visibility, who: &Ad
     }
 }
 
+/// True when `who` may see a logged event: its visibility is read back from
+/// its metadata (or derived from its target), as when it was accepted.
+pub fn logged_visible_to(state: &State, event: &Event, who: &Address) -> bool {
+    let visibility = crate::metadata::ProtocolMetadata::read(&event.metadata)
+        .ok()
+        .and_then(|m| m.visibility)
+        .unwrap_or_else(|| default_visibility(&event.target));
+    visible_to(state, event, visibility, who)
+}
+
 /// The members `event` is routed to, before visibility and presence.
 pub fn recipients(state: &State, event: &Event) -> Result<Vec<Address>, Rejection> {
     let target = &event.target;
