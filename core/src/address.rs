@@ -17,6 +17,7 @@ use crate::error::{Coded, ErrorCode};
 use crate::network_id::{NetworkId, NetworkIdError};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
+use std::rc::Rc;
 use std::str::FromStr;
 
 /// Longest name accepted in any entity.
@@ -85,7 +86,7 @@ impl Coded for AddressError {
 
 /// A validated name: 1–128 characters of `A-Z a-z 0-9 . _ - @ +`, not `.` or `..`.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Name(String);
+pub struct Name(Rc<str>);
 
 impl Name {
     fn parse(kind: &'static str, s: &str) -> Result<Self, AddressError> {
@@ -107,7 +108,7 @@ impl Name {
         if s == "." || s == ".." {
             return Err(AddressError::PathSegment(s.to_owned()));
         }
-        Ok(Self(s.to_owned()))
+        Ok(Self(Rc::from(s)))
     }
 
     /// The name as a string slice.
@@ -144,7 +145,7 @@ impl fmt::Display for Name {
 
 /// A file path under `resource/file/`: `/`-separated [`Name`] segments.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct FilePath(String);
+pub struct FilePath(Rc<str>);
 
 impl FilePath {
     fn parse(s: &str) -> Result<Self, AddressError> {
@@ -163,7 +164,7 @@ impl FilePath {
             }
             Name::parse("file", segment)?;
         }
-        Ok(Self(s.to_owned()))
+        Ok(Self(Rc::from(s)))
     }
 
     /// The path as a string slice.
@@ -174,7 +175,7 @@ impl FilePath {
 
 /// A registrar prefix such as `openagents` (lowercase letters, digits, `-`).
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Registrar(String);
+pub struct Registrar(Rc<str>);
 
 impl Registrar {
     fn parse(s: &str) -> Result<Self, AddressError> {
@@ -183,7 +184,7 @@ impl Registrar {
             && s.chars()
                 .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
         if valid && s != "did" {
-            Ok(Self(s.to_owned()))
+            Ok(Self(Rc::from(s)))
         } else {
             Err(AddressError::Registrar(s.to_owned()))
         }
@@ -311,21 +312,33 @@ impl Entity {
     }
 }
 
+impl Entity {
+    /// The entity's text as a prefix and a name (`agent:` + `alice`), without formatting machinery.
+    fn parts(&self) -> (&str, &str) {
+        match self {
+            Self::Core => ("core", ""),
+            Self::Broadcast => ("agent:broadcast", ""),
+            Self::Agent(n) => ("agent:", n.as_str()),
+            Self::Registered { registrar, name } => (registrar.as_str(), name.as_str()),
+            Self::Human(n) => ("human:", n.as_str()),
+            Self::Channel(n) => ("channel/", n.as_str()),
+            Self::Mod(n) => ("mod/", n.as_str()),
+            Self::Group(n) => ("group/", n.as_str()),
+            Self::Tool(n) => ("resource/tool/", n.as_str()),
+            Self::File(p) => ("resource/file/", p.as_str()),
+            Self::Context(n) => ("resource/context/", n.as_str()),
+        }
+    }
+}
+
 impl fmt::Display for Entity {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::Core => f.write_str("core"),
-            Self::Broadcast => f.write_str("agent:broadcast"),
-            Self::Agent(n) => write!(f, "agent:{n}"),
-            Self::Registered { registrar, name } => write!(f, "{}:{name}", registrar.as_str()),
-            Self::Human(n) => write!(f, "human:{n}"),
-            Self::Channel(n) => write!(f, "channel/{n}"),
-            Self::Mod(n) => write!(f, "mod/{n}"),
-            Self::Group(n) => write!(f, "group/{n}"),
-            Self::Tool(n) => write!(f, "resource/tool/{n}"),
-            Self::File(p) => write!(f, "resource/file/{}", p.as_str()),
-            Self::Context(n) => write!(f, "resource/context/{n}"),
+        let (prefix, name) = self.parts();
+        f.write_str(prefix)?;
+        if let Self::Registered { .. } = self {
+            f.write_str(":")?;
         }
+        f.write_str(name)
     }
 }
 
@@ -456,9 +469,10 @@ impl TryFrom<&str> for Address {
 impl fmt::Display for Address {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if let Scope::Network(id) = &self.scope {
-            write!(f, "{id}::")?;
+            f.write_str(id.as_str())?;
+            f.write_str("::")?;
         }
-        write!(f, "{}", self.entity)
+        fmt::Display::fmt(&self.entity, f)
     }
 }
 

@@ -3,6 +3,7 @@
 use crate::error::{Coded, ErrorCode};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
+use std::rc::Rc;
 use std::str::FromStr;
 
 /// Longest network id accepted.
@@ -33,7 +34,7 @@ impl Coded for NetworkIdError {
 
 /// A validated network id.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct NetworkId(String);
+pub struct NetworkId(Rc<str>);
 
 impl NetworkId {
     /// The id as a string slice.
@@ -61,7 +62,7 @@ impl FromStr for NetworkId {
         if s == "local" {
             return Err(NetworkIdError::Reserved);
         }
-        Ok(Self(s.to_owned()))
+        Ok(Self(Rc::from(s)))
     }
 }
 

@@ -95,11 +95,21 @@ impl FromStr for EventId {
 
 impl fmt::Display for EventId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // 26 base-32 digits of 5 bits each, worked on two 64-bit words to avoid
+        // slow 128-bit shifts: digits 14..26 are bits 0..60, digit 13 is bits
+        // 60..65 and digits 0..13 are bits 65..128.
         let mut out = [0u8; ULID_LEN];
-        for (i, slot) in out.iter_mut().enumerate() {
-            let shift = 5 * (ULID_LEN - 1 - i);
-            let index = ((self.0 >> shift) & 0x1f) as usize;
-            *slot = ALPHABET[index];
+        let mut low = self.0 as u64;
+        for slot in out[14..].iter_mut().rev() {
+            *slot = ALPHABET[(low & 0x1f) as usize];
+            low >>= 5;
+        }
+        let bit_64 = ((self.0 >> 64) & 1) as u64;
+        out[13] = ALPHABET[(low | (bit_64 << 4)) as usize];
+        let mut high = (self.0 >> 65) as u64;
+        for slot in out[..13].iter_mut().rev() {
+            *slot = ALPHABET[(high & 0x1f) as usize];
+            high >>= 5;
         }
         // The alphabet is ASCII, so this is always valid UTF-8.
         f.write_str(std::str::from_utf8(&out).map_err(|_| fmt::Error)?)

@@ -7,6 +7,7 @@
 //! restart loses at most that interval's counts.
 
 use super::{Command, Context, Mod, ModMode, ModSpec, Outbox};
+use crate::address::Address;
 use crate::error::{ErrorCode, Rejection};
 use crate::event::Event;
 use crate::membership::Role;
@@ -22,7 +23,7 @@ pub struct Analytics {
     /// Events per type.
     pub by_type: BTreeMap<String, u64>,
     /// Events per source address.
-    pub by_source: BTreeMap<String, u64>,
+    pub by_source: BTreeMap<Address, u64>,
 }
 
 /// Least time between two saves of the counts.
@@ -52,7 +53,12 @@ impl AnalyticsMod {
     }
 }
 
-fn bump(counts: &mut BTreeMap<String, u64>, key: &str) {
+/// Counts one more for `key`, cloning it only the first time it is seen.
+fn bump<K, Q>(counts: &mut BTreeMap<K, u64>, key: &Q)
+where
+    K: Ord + std::borrow::Borrow<Q>,
+    Q: Ord + ToOwned<Owned = K> + ?Sized,
+{
     match counts.get_mut(key) {
         Some(count) => *count += 1,
         None => {
@@ -69,7 +75,7 @@ impl Mod for AnalyticsMod {
     fn observe(&mut self, cx: &Context<'_>, event: &Event, out: &mut Outbox<'_>) {
         self.counts.total += 1;
         bump(&mut self.counts.by_type, event.event_type.as_str());
-        bump(&mut self.counts.by_source, &event.source.to_string());
+        bump(&mut self.counts.by_source, &event.source);
         if self
             .last_saved
             .is_none_or(|at| cx.now.saturating_sub(at) >= SAVE_INTERVAL_MS)

@@ -765,11 +765,12 @@ impl Network {
         }
         if !outcome.no_ack {
             let mut ack = outcome.ack;
-            ack.insert("id".into(), json!(event.id));
-            let ack = self.core_event(
+            let id = json!(event.id);
+            ack.insert("id".into(), id.clone());
+            let ack = self.core_event_with(
                 core_types::EVENT_ACK,
                 &event.source,
-                Some(event.id),
+                Some(id),
                 Value::Object(ack),
                 now,
             );
@@ -972,9 +973,27 @@ impl Network {
         payload: Value,
         now: u64,
     ) -> Event {
+        self.core_event_with(
+            event_type,
+            to,
+            in_reply_to.map(|id| json!(id)),
+            payload,
+            now,
+        )
+    }
+
+    /// [`Network::core_event`] with `in_reply_to` already rendered.
+    fn core_event_with(
+        &mut self,
+        event_type: &'static str,
+        to: &Address,
+        in_reply_to: Option<Value>,
+        payload: Value,
+        now: u64,
+    ) -> Event {
         let mut metadata = Map::new();
         if let Some(id) = in_reply_to {
-            metadata.insert("in_reply_to".into(), json!(id));
+            metadata.insert("in_reply_to".into(), id);
         }
         Event {
             id: self.ids.next_id(now),
