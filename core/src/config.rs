@@ -8,6 +8,7 @@ use crate::mods::ModConfig;
 use crate::network_id::NetworkId;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
+use std::collections::BTreeMap;
 
 /// Who may join.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -110,6 +111,11 @@ pub enum ConfigError {
     /// The same mod twice.
     #[error("mod {0} is listed twice")]
     DuplicateMod(String),
+    /// A registered key that is not a valid Ed25519 public key for a local registered address.
+    #[error(
+        "the key for {0} must be 64 hex characters of an Ed25519 public key registered for an openagents:{{name}} style address"
+    )]
+    InvalidKey(Address),
 }
 
 impl Coded for ConfigError {
@@ -151,6 +157,10 @@ pub struct NetworkConfig {
     /// Description, icon, tags, …
     #[serde(default)]
     pub metadata: Map<String, Value>,
+    /// Registered agents' Ed25519 public keys (64 hex characters), for
+    /// verification level 1 (seed 000 §5): the network's key registry.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub keys: BTreeMap<Address, String>,
 }
 
 impl NetworkConfig {
@@ -168,6 +178,7 @@ impl NetworkConfig {
             presence_timeout_ms: default_presence_timeout(),
             public: false,
             metadata: Map::new(),
+            keys: BTreeMap::new(),
         }
     }
 
@@ -193,6 +204,14 @@ impl NetworkConfig {
         if self.access.policy == AccessPolicy::Token && self.access.token_sha256.is_none() {
             return Err(ConfigError::TokenMissing);
         }
+        for (address, key) in &self.keys {
+            let registered = matches!(address.entity(), crate::address::Entity::Registered { .. });
+            let valid_key = crate::crypto::from_hex::<32>(key)
+                .is_some_and(|k| ed25519_dalek::VerifyingKey::from_bytes(&k).is_ok());
+            if !registered || !address.is_local() || !valid_key {
+                return Err(ConfigError::InvalidKey(address.clone()));
+            }
+        }
         let mut seen = std::collections::BTreeSet::new();
         for m in &self.mods {
             if !seen.insert(m.name()) {
@@ -200,5 +219,37 @@ impl NetworkConfig {
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn registered_keys_must_be_ed25519_keys_of_local_registered_addresses() {
+        let mut config = NetworkConfig::open("demo".parse().unwrap(), "Demo");
+        let key = crate::crypto::to_hex(&crate::verification::public_key_of(&[5; 32]));
+        config
+            .keys
+            .insert("openagents:alice".parse().unwrap(), key.clone());
+        assert_eq!(config.validate(), Ok(()));
+
+        let mut agent = config.clone();
+        agent.keys.insert("agent:bob".parse().unwrap(), key.clone());
+        assert!(matches!(agent.validate(), Err(ConfigError::InvalidKey(_))));
+
+        let mut short = config.clone();
+        short
+            .keys
+            .insert("openagents:carol".parse().unwrap(), "abcd".into());
+        let err = short.validate().unwrap_err();
+        assert_eq!(err.code(), ErrorCode::InvalidRequest);
+        assert!(err.to_string().contains("openagents:carol"));
+
+        // Keys survive a round trip through the stored JSON.
+        let text = serde_json::to_string(&config).unwrap();
+        let back: NetworkConfig = serde_json::from_str(&text).unwrap();
+        assert_eq!(back.keys, config.keys);
     }
 }

@@ -25,6 +25,7 @@ use crate::event::{Event, Limits};
 use crate::event_type::{EventType, core_types};
 use crate::network_id::NetworkId;
 use crate::ulid::EventId;
+use crate::verification::sign_challenge;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 use std::collections::BTreeMap;
@@ -131,9 +132,22 @@ pub enum ReplicaEffect {
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Link {
     Offline,
+    /// Proving a key before joining: the challenge's id, frame, when it was
+    /// sent, and the other credentials to join with.
+    Challenging(EventId, String, u64, Option<Value>),
     /// The join's id, frame and when it was sent.
     Joining(EventId, String, u64),
     Online,
+}
+
+/// An Ed25519 secret key; its `Debug` never shows the bytes.
+#[derive(Clone)]
+struct SigningSecret([u8; 32]);
+
+impl std::fmt::Debug for SigningSecret {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("SigningSecret(..)")
+    }
 }
 
 /// A participant's replica of one network.
@@ -150,6 +164,8 @@ pub struct Replica {
     clock: u64,
     /// When each sent outbox event went out.
     sent_at: BTreeMap<EventId, u64>,
+    /// The Ed25519 secret that proves this registered address (verification level 1).
+    signing_key: Option<SigningSecret>,
 }
 
 impl Replica {
@@ -165,7 +181,15 @@ impl Replica {
             resyncing: false,
             clock: 0,
             sent_at: BTreeMap::new(),
+            signing_key: None,
         }
+    }
+
+    /// Proves the address with this Ed25519 secret on every connection: the
+    /// replica asks for a challenge, signs its nonce and joins with
+    /// `credentials: {nonce, signature}` (seed 000 §5, level 1).
+    pub fn set_signing_key(&mut self, secret: [u8; 32]) {
+        self.signing_key = Some(SigningSecret(secret));
     }
 
     /// Restores persisted rows (in the order they were written).
@@ -258,15 +282,61 @@ impl Replica {
     }
 
     /// The connection is open: join, resuming from the watermark.
+    /// With a signing key it first asks for a challenge (see [`Replica::set_signing_key`]).
     pub fn connected(&mut self, credentials: Option<Value>, now: u64) -> Vec<ReplicaEffect> {
+        self.resyncing = false;
+        if self.signing_key.is_some() {
+            let challenge = self.client.event(
+                EventType::from_static(core_types::AGENT_CHALLENGE),
+                Address::core(),
+                json!({}),
+                now,
+            );
+            let frame = challenge.encode();
+            self.link = Link::Challenging(challenge.id, frame.clone(), now, credentials);
+            return vec![ReplicaEffect::Send(frame)];
+        }
+        self.send_join(credentials, now)
+    }
+
+    fn send_join(&mut self, credentials: Option<Value>, now: u64) -> Vec<ReplicaEffect> {
         let mut join = self.client.join(credentials, now);
         if let (Some(after), Value::Object(payload)) = (self.watermark, &mut join.payload) {
             payload.insert("resume".into(), json!({ "after": after }));
         }
         let frame = join.encode();
         self.link = Link::Joining(join.id, frame.clone(), now);
-        self.resyncing = false;
         vec![ReplicaEffect::Send(frame)]
+    }
+
+    /// The network's nonce arrived: sign it and join with the proof.
+    fn answer_challenge(&mut self, response: &Event, now: u64) -> Vec<ReplicaEffect> {
+        let Link::Challenging(_, _, _, credentials) = &self.link else {
+            return Vec::new();
+        };
+        let (Some(secret), Some(nonce)) = (
+            &self.signing_key,
+            response.payload.get("nonce").and_then(Value::as_str),
+        ) else {
+            self.link = Link::Offline;
+            return vec![ReplicaEffect::JoinFailed(Rejection::new(
+                ErrorCode::VerificationFailed,
+                "the challenge response carries no nonce",
+            ))];
+        };
+        let signature = sign_challenge(
+            &secret.0,
+            self.client.network(),
+            self.client.address(),
+            nonce,
+        );
+        let mut credentials = match credentials {
+            Some(Value::Object(map)) => map.clone(),
+            _ => Map::new(),
+        };
+        credentials.insert("nonce".into(), json!(nonce));
+        credentials.insert("signature".into(), json!(signature));
+        self.send_join(Some(Value::Object(credentials)), now)
     }
 
     /// The connection closed: sent events will be sent again on the next connection.
@@ -286,7 +356,7 @@ impl Replica {
         let requests = self.requests.values().min().copied();
         let resends = self.sent_at.values().min().map(|at| at + RESEND_AFTER_MS);
         let join = match &self.link {
-            Link::Joining(_, _, at) => Some(at + RESEND_AFTER_MS),
+            Link::Joining(_, _, at) | Link::Challenging(_, _, at, _) => Some(at + RESEND_AFTER_MS),
             _ => None,
         };
         [requests, resends, join].into_iter().flatten().min()
@@ -301,6 +371,13 @@ impl Replica {
         {
             effects.push(ReplicaEffect::Send(frame.clone()));
             self.link = Link::Joining(*id, frame.clone(), now);
+        }
+        if let Link::Challenging(_, frame, at, _) = &mut self.link
+            && *at + RESEND_AFTER_MS <= now
+        {
+            // A nonce is single use, but an unanswered challenge consumed nothing.
+            effects.push(ReplicaEffect::Send(frame.clone()));
+            *at = now;
         }
         let due: Vec<EventId> = self
             .sent_at
@@ -354,6 +431,9 @@ impl Replica {
                 in_reply_to,
                 rejection,
             } => self.on_error(in_reply_to, rejection),
+            Incoming::Event(event) if matches!(&self.link, Link::Challenging(id, ..) if event.in_reply_to() == Some(*id)) => {
+                self.answer_challenge(&event, now)
+            }
             Incoming::Event(event) => match delivery {
                 Some(d) => self.on_delivery(*event, &d),
                 None => self.on_unsequenced(*event),
@@ -412,7 +492,11 @@ impl Replica {
         let Some(id) = in_reply_to else {
             return Vec::new();
         };
-        if matches!(&self.link, Link::Joining(join, _, _) if *join == id) {
+        let refused = match &self.link {
+            Link::Joining(join, ..) | Link::Challenging(join, ..) => *join == id,
+            _ => false,
+        };
+        if refused {
             self.link = Link::Offline;
             return vec![ReplicaEffect::JoinFailed(rejection)];
         }

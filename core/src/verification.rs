@@ -15,7 +15,7 @@ use crate::address::{Address, Entity};
 use crate::crypto::from_hex;
 use crate::error::{ErrorCode, Rejection};
 use crate::network_id::NetworkId;
-use ed25519_dalek::{Signature, VerifyingKey};
+use ed25519_dalek::{Signature, Signer, SigningKey, VerifyingKey};
 use std::collections::BTreeMap;
 
 /// How long a nonce stays valid.
@@ -38,6 +38,18 @@ impl StaticKeys {
     pub fn insert(&mut self, address: Address, key: [u8; 32]) {
         self.0.insert(address, key);
     }
+
+    /// The keys a network's configuration registers (`keys`; invalid hex is skipped,
+    /// [`crate::NetworkConfig::validate`] rejects it up front).
+    pub fn from_config(config: &crate::NetworkConfig) -> Self {
+        Self(
+            config
+                .keys
+                .iter()
+                .filter_map(|(address, hex)| Some((address.clone(), from_hex::<32>(hex)?)))
+                .collect(),
+        )
+    }
 }
 
 impl KeyRegistry for StaticKeys {
@@ -49,6 +61,24 @@ impl KeyRegistry for StaticKeys {
 /// The exact bytes an agent signs to prove its key.
 pub fn challenge_message(network: &NetworkId, address: &Address, nonce: &str) -> Vec<u8> {
     format!("agentnet-join-v1\n{network}\n{address}\n{nonce}").into_bytes()
+}
+
+/// The Ed25519 public key of a 32-byte secret key (seed).
+pub fn public_key_of(secret: &[u8; 32]) -> [u8; 32] {
+    SigningKey::from_bytes(secret).verifying_key().to_bytes()
+}
+
+/// The agent's side of step 3: signs [`challenge_message`] with `secret`
+/// and returns the signature as the 128 hex characters `credentials.signature` carries.
+pub fn sign_challenge(
+    secret: &[u8; 32],
+    network: &NetworkId,
+    address: &Address,
+    nonce: &str,
+) -> String {
+    let signature =
+        SigningKey::from_bytes(secret).sign(&challenge_message(network, address, nonce));
+    crate::crypto::to_hex(&signature.to_bytes())
 }
 
 #[derive(Debug, Clone)]

@@ -1,7 +1,7 @@
 //! `POST /v1/networks`: turning a creation request into a network configuration.
 //!
 //! Body: `{name, access: {policy, token?, min_verification?}, delivery?, mods?: [names],
-//! public?, description?, presence_timeout_ms?}`.
+//! public?, description?, presence_timeout_ms?, keys?: {address: ed25519 public key hex}}`.
 //! The id is generated; the administrator credential is random and returned once.
 
 use crate::host::random_seed;
@@ -89,6 +89,11 @@ pub fn config_from_request(body: &Value) -> Result<(NetworkConfig, String), Stri
         config
             .metadata
             .insert("description".into(), Value::String(description.to_owned()));
+    }
+    if let Some(keys) = body.get("keys").filter(|k| !k.is_null()) {
+        config.keys = serde_json::from_value(keys.clone()).map_err(
+            |_| "keys maps registered addresses (openagents:{name}) to Ed25519 public keys in hex",
+        )?;
     }
     config.validate().map_err(|e| e.to_string())?;
     Ok((config, to_hex(&random_seed())))

@@ -223,6 +223,7 @@ impl Network {
             pipeline.restore(name, saved);
         }
         let keeps_history = pipeline.has(&mod_address("persistence"));
+        let keys = Box::new(StaticKeys::from_config(&config));
         Self {
             tracker,
             dedupe: delivery::DedupeWindow::default(),
@@ -232,7 +233,7 @@ impl Network {
             state,
             pipeline,
             challenges: Challenges::default(),
-            keys: Box::new(StaticKeys::default()),
+            keys,
             ids: UlidGenerator::new(seed),
             last_seq,
         }

@@ -362,3 +362,92 @@ fn a_refused_join_is_reported() {
     );
     assert!(!alice.is_online());
 }
+
+/// A network that requires key proof (level 1) and registers one key for `openagents:alice`.
+fn key_world(registered_secret: [u8; 32]) -> World {
+    let mut config = NetworkConfig::open("demo".parse().unwrap(), "Keys");
+    config.access.min_verification = crate::membership::Verification::KEY_PROOF;
+    config.mods = vec![crate::mods::ModConfig::Auth];
+    config.keys.insert(
+        "openagents:alice".parse().unwrap(),
+        crate::crypto::to_hex(&crate::verification::public_key_of(&registered_secret)),
+    );
+    config.validate().unwrap();
+    World {
+        network: Network::new(config, [], 0, [3; 32]),
+        host: MemoryHost::default(),
+    }
+}
+
+/// Runs frames back and forth until the replica has nothing more to send.
+fn settle(
+    world: &mut World,
+    r: &mut Replica,
+    session: &mut Option<Address>,
+    mut effects: Vec<ReplicaEffect>,
+    now: u64,
+) -> Vec<ReplicaEffect> {
+    let mut seen = Vec::new();
+    while effects.iter().any(|e| matches!(e, ReplicaEffect::Send(_))) {
+        let frames = world.send_to_network(session, &effects, now);
+        seen.append(&mut effects);
+        effects = feed(r, &frames, now);
+    }
+    seen.extend(effects);
+    seen
+}
+
+#[test]
+fn a_signing_key_proves_the_address_through_a_challenge() {
+    let secret = [9; 32];
+    let mut world = key_world(secret);
+    let mut alice = replica("openagents:alice", 1);
+    alice.set_signing_key(secret);
+    let mut session = None;
+    let first = alice.connected(None, 5);
+    assert_eq!(
+        sends(&first)[0].event_type.as_str(),
+        core_types::AGENT_CHALLENGE
+    );
+    let effects = settle(&mut world, &mut alice, &mut session, first, 5);
+    let join = sends(&effects)
+        .into_iter()
+        .find(|e| e.event_type.as_str() == core_types::AGENT_JOIN)
+        .expect("a join follows the challenge");
+    let credentials = &join.payload["credentials"];
+    assert!(credentials["nonce"].is_string() && credentials["signature"].is_string());
+    assert!(effects.iter().any(|e| matches!(e, ReplicaEffect::Online)));
+    assert!(alice.is_online());
+    assert_eq!(session, Some("openagents:alice".parse().unwrap()));
+}
+
+#[test]
+fn a_wrong_key_or_no_key_is_refused_with_a_stable_code() {
+    let mut world = key_world([9; 32]);
+    let mut mallory = replica("openagents:alice", 2);
+    mallory.set_signing_key([8; 32]);
+    let mut session = None;
+    let first = mallory.connected(None, 5);
+    let effects = settle(&mut world, &mut mallory, &mut session, first, 5);
+    assert!(effects.iter().any(
+        |e| matches!(e, ReplicaEffect::JoinFailed(r) if r.code == ErrorCode::VerificationFailed)
+    ));
+    assert!(!mallory.is_online());
+
+    // Without a key the network's minimum verification refuses the join.
+    let mut anonymous = replica("openagents:alice", 3);
+    let mut session = None;
+    let effects = online(&mut world, &mut anonymous, &mut session, 6);
+    assert!(matches!(&effects[..], [ReplicaEffect::JoinFailed(_)]));
+}
+
+#[test]
+fn an_unanswered_challenge_is_sent_again() {
+    let mut alice = replica("openagents:alice", 1);
+    alice.set_signing_key([9; 32]);
+    let first = alice.connected(None, 5);
+    assert_eq!(alice.poll_timeout(), Some(5 + RESEND_AFTER_MS));
+    let again = alice.handle_timeout(5 + RESEND_AFTER_MS);
+    assert_eq!(sends(&again), sends(&first));
+    assert!(format!("{alice:?}").contains("SigningSecret(..)"));
+}
