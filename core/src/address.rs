@@ -313,6 +313,33 @@ impl Entity {
 }
 
 impl Entity {
+    /// The kind of entity: `core`, `broadcast`, `agent`, `registered`, `human`,
+    /// `channel`, `mod`, `group`, `tool`, `file` or `context`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Self::Core => "core",
+            Self::Broadcast => "broadcast",
+            Self::Agent(_) => "agent",
+            Self::Registered { .. } => "registered",
+            Self::Human(_) => "human",
+            Self::Channel(_) => "channel",
+            Self::Mod(_) => "mod",
+            Self::Group(_) => "group",
+            Self::Tool(_) => "tool",
+            Self::File(_) => "file",
+            Self::Context(_) => "context",
+        }
+    }
+
+    /// The entity's name (a file's path), if it has one.
+    pub fn name(&self) -> Option<&str> {
+        match self {
+            Self::Core | Self::Broadcast => None,
+            Self::Registered { name, .. } => Some(name.as_str()),
+            other => Some(other.parts().1),
+        }
+    }
+
     /// The entity's text as a prefix and a name (`agent:` + `alice`), without formatting machinery.
     fn parts(&self) -> (&str, &str) {
         match self {

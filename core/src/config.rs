@@ -116,6 +116,11 @@ pub enum ConfigError {
         "the key for {0} must be 64 hex characters of an Ed25519 public key registered for an openagents:{{name}} style address"
     )]
     InvalidKey(Address),
+    /// A bridge for this network itself, or one that is not a local agent.
+    #[error(
+        "the bridge for {0} must be a local agent, human or registered agent of this network, for another network"
+    )]
+    InvalidBridge(NetworkId),
 }
 
 impl Coded for ConfigError {
@@ -161,6 +166,10 @@ pub struct NetworkConfig {
     /// verification level 1 (seed 000 §5): the network's key registry.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub keys: BTreeMap<Address, String>,
+    /// Cross-network routing: events addressed `{network}::{entity}` go to the
+    /// member named here for `{network}` (a bridge agent that relays them).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub bridges: BTreeMap<NetworkId, Address>,
 }
 
 impl NetworkConfig {
@@ -179,6 +188,7 @@ impl NetworkConfig {
             public: false,
             metadata: Map::new(),
             keys: BTreeMap::new(),
+            bridges: BTreeMap::new(),
         }
     }
 
@@ -210,6 +220,11 @@ impl NetworkConfig {
                 .is_some_and(|k| ed25519_dalek::VerifyingKey::from_bytes(&k).is_ok());
             if !registered || !address.is_local() || !valid_key {
                 return Err(ConfigError::InvalidKey(address.clone()));
+            }
+        }
+        for (network, bridge) in &self.bridges {
+            if network == &self.id || !bridge.is_local() || !bridge.entity().is_participant() {
+                return Err(ConfigError::InvalidBridge(network.clone()));
             }
         }
         let mut seen = std::collections::BTreeSet::new();

@@ -568,15 +568,30 @@ impl Replica {
     }
 
     fn resolve_request(&mut self, event: &Event) -> Vec<ReplicaEffect> {
-        match event.in_reply_to() {
-            Some(request) if self.requests.remove(&request).is_some() => {
-                vec![ReplicaEffect::Replied {
-                    request,
-                    reply: event.clone(),
-                }]
-            }
-            _ => Vec::new(),
+        let Some(request) = event.in_reply_to() else {
+            return Vec::new();
+        };
+        let mut effects = Vec::new();
+        // An answer means the network took the event, even when it sends no ack
+        // (a read or a discover is answered, not logged): stop resending it.
+        if self.outbox.remove(&request).is_some() {
+            self.sent_at.remove(&request);
+            effects.push(ReplicaEffect::Persist(ReplicaRow::OutboxRemoved {
+                id: request,
+            }));
+            effects.push(ReplicaEffect::Accepted {
+                id: request,
+                seq: 0,
+                ack: Value::Null,
+            });
         }
+        if self.requests.remove(&request).is_some() {
+            effects.push(ReplicaEffect::Replied {
+                request,
+                reply: event.clone(),
+            });
+        }
+        effects
     }
 
     fn ack(&mut self, seq: u64) -> ReplicaEffect {

@@ -1,7 +1,8 @@
 //! `POST /v1/networks`: turning a creation request into a network configuration.
 //!
 //! Body: `{name, access: {policy, token?, min_verification?}, delivery?, mods?: [names],
-//! public?, description?, presence_timeout_ms?, keys?: {address: ed25519 public key hex}}`.
+//! public?, description?, presence_timeout_ms?, keys?: {address: ed25519 public key hex},
+//! bridges?: {network id: bridge agent address}}`.
 //! The id is generated; the administrator credential is random and returned once.
 
 use crate::host::random_seed;
@@ -94,6 +95,10 @@ pub fn config_from_request(body: &Value) -> Result<(NetworkConfig, String), Stri
         config.keys = serde_json::from_value(keys.clone()).map_err(
             |_| "keys maps registered addresses (openagents:{name}) to Ed25519 public keys in hex",
         )?;
+    }
+    if let Some(bridges) = body.get("bridges").filter(|b| !b.is_null()) {
+        config.bridges = serde_json::from_value(bridges.clone())
+            .map_err(|_| "bridges maps network ids to the local agent that relays to them")?;
     }
     config.validate().map_err(|e| e.to_string())?;
     Ok((config, to_hex(&random_seed())))

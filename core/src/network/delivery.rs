@@ -72,8 +72,14 @@ pub struct BacklogRequest {
 
 /// The audiences a logged event is indexed under.
 pub fn audiences_of(state: &State, event: &Event, visibility: Visibility) -> Vec<String> {
-    if visibility == Visibility::ModOnly || !event.target.is_local() {
+    if visibility == Visibility::ModOnly {
         return Vec::new();
+    }
+    if !event.target.is_local() {
+        return state
+            .bridge_for(&event.target)
+            .map(|bridge| vec![format!("member:{bridge}")])
+            .unwrap_or_default();
     }
     match event.target.entity() {
         Entity::Broadcast => vec!["public".to_owned()],

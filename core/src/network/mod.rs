@@ -208,7 +208,10 @@ impl Network {
         last_seq: u64,
         seed: [u8; 32],
     ) -> Self {
-        let mut state = State::default();
+        let mut state = State {
+            bridges: config.bridges.clone(),
+            ..State::default()
+        };
         let mut tracker = delivery::Tracker::default();
         for row in rows {
             match row {

@@ -37,6 +37,9 @@ pub fn visible_to(state: &State, event: &Event, visibility: Visibility, who: &Ad
     if &event.source == who {
         return true;
     }
+    if !event.target.is_local() {
+        return visibility != Visibility::ModOnly && state.bridge_for(&event.target) == Some(who);
+    }
     match visibility {
         Visibility::Public => state.members.contains_key(who),
         Visibility::Channel => match event.target.entity() {
@@ -65,10 +68,21 @@ pub fn logged_visible_to(state: &State, event: &Event, who: &Address) -> bool {
 pub fn recipients(state: &State, event: &Event) -> Result<Vec<Address>, Rejection> {
     let target = &event.target;
     if !target.is_local() {
-        return Err(Rejection::new(
-            ErrorCode::CrossNetwork,
-            format!("{target} is in another network and no bridge is configured"),
-        ));
+        // Cross-network: the configured bridge member carries it (seed 000 §4);
+        // a bridge never gets its own cross-network events back.
+        return match state.bridge_for(target) {
+            Some(bridge) if state.members.contains_key(bridge) && *bridge != event.source => {
+                Ok(vec![bridge.clone()])
+            }
+            Some(bridge) if *bridge != event.source => Err(Rejection::new(
+                ErrorCode::CrossNetwork,
+                format!("{target} is in another network and its bridge {bridge} has not joined"),
+            )),
+            _ => Err(Rejection::new(
+                ErrorCode::CrossNetwork,
+                format!("{target} is in another network and no bridge is configured"),
+            )),
+        };
     }
     let unknown = || {
         Rejection::new(

@@ -179,6 +179,19 @@ pub struct State {
     pub invitations: BTreeMap<String, Invitation>,
     /// Saved mod state by mod name.
     pub mod_state: BTreeMap<String, Value>,
+    /// The member that relays events for each other network (from the
+    /// configuration's `bridges`, not stored as rows).
+    pub bridges: BTreeMap<crate::network_id::NetworkId, Address>,
+}
+
+impl State {
+    /// The bridge member that carries events addressed to `target` in another network.
+    pub fn bridge_for(&self, target: &Address) -> Option<&Address> {
+        match target.scope() {
+            crate::address::Scope::Network(network) => self.bridges.get(network),
+            crate::address::Scope::Local => None,
+        }
+    }
 }
 
 impl State {

@@ -451,3 +451,28 @@ fn an_unanswered_challenge_is_sent_again() {
     assert_eq!(sends(&again), sends(&first));
     assert!(format!("{alice:?}").contains("SigningSecret(..)"));
 }
+
+#[test]
+fn a_request_answered_without_an_ack_leaves_the_outbox_and_is_not_resent() {
+    let mut world = World::new();
+    let mut alice = replica("agent:alice", 1);
+    let mut session = None;
+    online(&mut world, &mut alice, &mut session, 1);
+    let (id, effects) = alice.request(
+        EventType::from_static(core_types::AGENT_DISCOVER),
+        Address::core(),
+        json!({}),
+        10_000,
+        2,
+    );
+    let frames = world.send_to_network(&mut session, &effects, 2);
+    let answered = feed(&mut alice, &frames, 2);
+    assert!(
+        answered
+            .iter()
+            .any(|e| matches!(e, ReplicaEffect::Replied { request, .. } if *request == id))
+    );
+    assert!(answered.iter().any(|e| matches!(e, ReplicaEffect::Persist(ReplicaRow::OutboxRemoved { id: removed }) if *removed == id)));
+    assert_eq!(alice.outbox().count(), 0);
+    assert!(sends(&alice.handle_timeout(2 + RESEND_AFTER_MS)).is_empty());
+}

@@ -139,3 +139,94 @@ fn ioa_refs_travel_with_the_event() {
         .refs;
     assert_eq!(refs.messages, vec![first.id]);
 }
+
+fn bridged_network() -> Network {
+    let mut config = NetworkConfig::open("demo".parse().unwrap(), "Demo");
+    config
+        .bridges
+        .insert("partner".parse().unwrap(), addr("agent:bridge"));
+    config.validate().unwrap();
+    Network::new(config, [], 0, [9; 32])
+}
+
+#[test]
+fn cross_network_events_go_to_the_configured_bridge_and_are_logged_for_it() {
+    let mut network = bridged_network();
+    let mut alice = join(&mut network, "agent:alice");
+    // Before the bridge joins, there is nobody to carry the event.
+    let early = alice.send(
+        &mut network,
+        "chat.message",
+        "partner::agent:dave",
+        json!({}),
+    );
+    assert_eq!(error_code(&early), ErrorCode::CrossNetwork);
+
+    let mut bridge = join(&mut network, "agent:bridge");
+    join(&mut network, "agent:bob");
+    let effects = alice.send(
+        &mut network,
+        "chat.message",
+        "partner::agent:dave",
+        json!({"text": "hi"}),
+    );
+    assert_eq!(delivered_to(&effects), vec!["agent:bridge"]);
+    let delivered = effects
+        .iter()
+        .find_map(|e| match e {
+            Effect::Deliver { event, .. } => Some(event.clone()),
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!(delivered.target.to_string(), "partner::agent:dave");
+    assert_eq!(delivered.source, addr("agent:alice"));
+    let audiences = effects
+        .iter()
+        .find_map(|e| match e {
+            Effect::Append { audiences, .. } => Some(audiences.clone()),
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!(audiences, vec!["member:agent:bridge".to_owned()]);
+    assert!(crate::network::routing::logged_visible_to(
+        &network.state,
+        &delivered,
+        &addr("agent:bridge")
+    ));
+    assert!(!crate::network::routing::logged_visible_to(
+        &network.state,
+        &delivered,
+        &addr("agent:bob")
+    ));
+
+    // A bridge's own cross-network sends would loop: refused.
+    let looped = bridge.send(
+        &mut network,
+        "chat.message",
+        "partner::agent:dave",
+        json!({}),
+    );
+    assert_eq!(error_code(&looped), ErrorCode::CrossNetwork);
+    // Networks without a bridge for the target still refuse.
+    let elsewhere = alice.send(
+        &mut network,
+        "chat.message",
+        "nowhere::agent:dave",
+        json!({}),
+    );
+    assert_eq!(error_code(&elsewhere), ErrorCode::CrossNetwork);
+}
+
+#[test]
+fn a_bridge_must_be_a_local_participant_for_another_network() {
+    let mut config = NetworkConfig::open("demo".parse().unwrap(), "Demo");
+    config
+        .bridges
+        .insert("demo".parse().unwrap(), addr("agent:bridge"));
+    assert!(config.validate().is_err());
+    config.bridges.clear();
+    config
+        .bridges
+        .insert("partner".parse().unwrap(), addr("channel/general"));
+    assert!(config.validate().is_err());
+}

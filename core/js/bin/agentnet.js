@@ -1,0 +1,149 @@
+#!/usr/bin/env node
+// agentnet CLI: send, read and follow a network from a shell.
+
+import { parseArgs } from 'node:util';
+import { Agent, AgentnetError, KeyPair } from '../index.js';
+
+const USAGE = `usage: agentnet <command> [arguments] [options]
+
+commands:
+  send <target> <type> [payload-json]   send one event; prints the network's ack
+  read                                  print logged events (networks with mod/persistence)
+  follow                                print every event that reaches you, as it arrives
+  discover                              print the roster (agents, channels, groups, mods, resources)
+  invoke <tool> [input-json]            invoke a tool; prints its result
+  keygen                                print a new Ed25519 key pair as JSON
+
+options (or the environment variable in brackets):
+  --url URL          network URL, or edge URL with --network   [AGENTNET_URL]
+  --network ID       network id                                [AGENTNET_NETWORK]
+  --profile URL      a network profile URL instead of --url
+  --as ADDRESS       who you are (default agent:cli-<random>)  [AGENTNET_NAME]
+  --token TOKEN      access token for token networks           [AGENTNET_TOKEN]
+  --key HEX          secret key proving an openagents: address [AGENTNET_KEY]
+  --after SEQ        read: start after this seq (default 0)
+  --limit N          read: at most N events (default 100)
+  --types PATTERN    read/follow: only these types (e.g. workspace.*)
+  --count N          follow: exit after N events
+  --help
+`;
+
+function fail(message, code = 2) {
+  process.stderr.write(`agentnet: ${message}\n`);
+  process.exit(code);
+}
+
+function json(text, what) {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return fail(`${what} is not JSON: ${text}`);
+  }
+}
+
+function print(value) {
+  process.stdout.write(`${JSON.stringify(value)}\n`);
+}
+
+async function main() {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      allowPositionals: true,
+      options: {
+        url: { type: 'string' },
+        network: { type: 'string' },
+        profile: { type: 'string' },
+        as: { type: 'string' },
+        token: { type: 'string' },
+        key: { type: 'string' },
+        after: { type: 'string' },
+        limit: { type: 'string' },
+        types: { type: 'string' },
+        count: { type: 'string' },
+        help: { type: 'boolean' },
+      },
+    });
+  } catch (err) {
+    return fail(`${err.message}\n${USAGE}`);
+  }
+  const { values: opts, positionals } = parsed;
+  const [command, ...args] = positionals;
+  if (opts.help || !command) {
+    process.stdout.write(USAGE);
+    return;
+  }
+  if (command === 'keygen') {
+    print(KeyPair.generate().export());
+    return;
+  }
+  if (!['send', 'read', 'follow', 'discover', 'invoke'].includes(command)) return fail(`unknown command ${command}\n${USAGE}`);
+
+  const env = process.env;
+  const agent = await Agent.connect({
+    url: opts.url ?? env.AGENTNET_URL,
+    network: opts.network ?? env.AGENTNET_NETWORK,
+    profile: opts.profile,
+    name: opts.as ?? env.AGENTNET_NAME ?? `agent:cli-${Math.random().toString(36).slice(2, 8)}`,
+    token: opts.token ?? env.AGENTNET_TOKEN,
+    key: opts.key ?? env.AGENTNET_KEY,
+    reconnect: command === 'follow',
+  });
+  try {
+    switch (command) {
+      case 'send': {
+        const [target, type, payload = '{}'] = args;
+        if (!target || !type) return fail('send needs <target> <type> [payload-json]');
+        print(await agent.send(target, type, json(payload, 'payload')));
+        break;
+      }
+      case 'read': {
+        let after = Number(opts.after ?? 0);
+        let remaining = Number(opts.limit ?? 100);
+        while (remaining > 0) {
+          const page = await agent.history({ after, limit: Math.min(remaining, 100), types: opts.types });
+          for (const row of page.events) print(row);
+          remaining -= page.events.length;
+          if (!page.has_more) break;
+          after = page.next_after;
+        }
+        break;
+      }
+      case 'discover':
+        print(await agent.discover());
+        break;
+      case 'invoke': {
+        const [tool, input = '{}'] = args;
+        if (!tool) return fail('invoke needs <tool> [input-json]');
+        print(await agent.invoke(tool, json(input, 'input')));
+        break;
+      }
+      case 'follow': {
+        const limit = opts.count ? Number(opts.count) : Infinity;
+        let seen = 0;
+        await new Promise((resolve) => {
+          agent.on(opts.types ?? '*', (event) => {
+            print(event);
+            seen += 1;
+            if (seen >= limit) resolve();
+          });
+          agent.onConnectionChange(({ online, error }) => {
+            process.stderr.write(`agentnet: ${online ? 'online' : 'offline'}${error ? ` (${error.code})` : ''}\n`);
+            if (error) resolve();
+          });
+          process.once('SIGINT', resolve);
+          process.once('SIGTERM', resolve);
+          process.stderr.write(`agentnet: following ${agent.network} as ${agent.address}\n`);
+        });
+        break;
+      }
+    }
+  } finally {
+    agent.close();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err) => fail(err instanceof AgentnetError ? `${err.code}: ${err.message}` : String(err?.stack ?? err), 1),
+);

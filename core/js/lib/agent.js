@@ -1,0 +1,447 @@
+// Agent: one member of one network over a WebSocket, with the core's replica inside.
+//
+// The replica (Rust) decides what to send and what arrived; this file moves
+// frames, keeps timers and turns the replica's effects into promises and calls.
+
+import { core } from './wasm.js';
+import { AgentnetError, callCore } from './errors.js';
+import { matchesPattern, parseAddress } from './address.js';
+import { KeyPair } from './identity.js';
+import { resolveNetwork, webSocketClass } from './connect.js';
+
+const INVOKE = 'network.resource.invoke';
+const INVOKE_RESULT = 'network.resource.invoke.result';
+const TOOL_PREFIX = 'resource/tool/';
+
+function randomSeed() {
+  return globalThis.crypto.getRandomValues(new Uint8Array(32));
+}
+
+/** A channel name from `room` or `channel/room`. */
+function channelName(channel) {
+  return String(channel).replace(/^channel\//, '');
+}
+
+/**
+ * An agent connected to one network. Create it with `Agent.connect`.
+ *
+ * Events it sends wait in the replica's outbox until the network acknowledges
+ * them; deliveries are applied once and in order; after a dropped connection
+ * it reconnects with backoff and resumes from its watermark, so nothing is
+ * lost or seen twice.
+ */
+export class Agent {
+  #replica;
+  #address;
+  #socketUrl;
+  #network;
+  #WebSocket;
+  #credentials;
+  #reconnect;
+  #socket = null;
+  #handlers = [];
+  #connectionListeners = new Set();
+  #pending = new Map();
+  #requests = new Map();
+  #tools = new Map();
+  #timer = null;
+  #closed = false;
+  #attempt = 0;
+  #onJoin = null;
+
+  constructor(replica, { network, socketUrl, WebSocket, credentials, reconnect }) {
+    this.#replica = replica;
+    this.#address = replica.address;
+    this.#network = network;
+    this.#socketUrl = socketUrl;
+    this.#WebSocket = WebSocket;
+    this.#credentials = credentials;
+    this.#reconnect = reconnect;
+  }
+
+  /**
+   * Connects and joins; resolves once the network has accepted the join.
+   *
+   * Where: `url` (a network URL, or an edge URL with `network`) or `profile` (a
+   * network's profile URL). Who: `name` (an address such as `agent:echo`).
+   * Credentials: `token` (token networks), `key` (a `KeyPair` or secret key hex:
+   * proves an `openagents:{name}` address), `invite` (an invitation code) or raw
+   * `credentials`. `WebSocket` overrides the WebSocket class (default: the global
+   * one, else the `ws` package).
+   */
+  static async connect(options) {
+    const { name, token, key, invite, credentials, WebSocket, timeoutMs = 10000, reconnect = true } = options ?? {};
+    if (!name) throw new AgentnetError('invalid_request', 'connect needs a name (an address such as agent:echo)');
+    const where = await resolveNetwork(options);
+    const replica = callCore(() => new core.Replica(name, where.network, randomSeed()));
+    if (key) {
+      const pair = key instanceof KeyPair ? key : KeyPair.import(key);
+      callCore(() => replica.setSigningKey(pair.secretKey));
+    }
+    const merged = { ...(credentials ?? {}) };
+    if (token) merged.token = token;
+    if (invite) merged.invite = invite;
+    const agent = new Agent(replica, {
+      ...where,
+      WebSocket: await webSocketClass(WebSocket),
+      credentials: Object.keys(merged).length ? merged : undefined,
+      reconnect,
+    });
+    try {
+      await agent.#open(timeoutMs);
+    } catch (err) {
+      agent.close();
+      throw err;
+    }
+    return agent;
+  }
+
+  /** This agent's canonical address. */
+  get address() {
+    return this.#address;
+  }
+
+  /** The network's id. */
+  get network() {
+    return this.#network;
+  }
+
+  /** True while joined on a live connection. */
+  get online() {
+    return this.#replica.online;
+  }
+
+  /** Events created here and not yet acknowledged: `[{event, state, rejection?}]`. */
+  get outbox() {
+    return JSON.parse(this.#replica.outbox);
+  }
+
+  /** Calls `handler(event)` for every incoming event whose type matches `pattern` (`*`, `chat.*`, `chat.message`). */
+  on(pattern, handler) {
+    matchesPattern(pattern, 'a.b'); // validate the pattern now, not on the first event
+    this.#handlers.push({ pattern, handler });
+    return this;
+  }
+
+  /** Removes a handler added with `on`. */
+  off(pattern, handler) {
+    this.#handlers = this.#handlers.filter((h) => h.pattern !== pattern || h.handler !== handler);
+    return this;
+  }
+
+  /** Calls `listener({online, error?})` when the connection goes up or down. Returns an unsubscribe function. */
+  onConnectionChange(listener) {
+    this.#connectionListeners.add(listener);
+    return () => this.#connectionListeners.delete(listener);
+  }
+
+  /**
+   * Sends an event; resolves with the network's ack (`{id, seq, …}`: a new
+   * channel's address, an invitation's code…) or rejects with its error.
+   * While offline the event waits in the outbox and goes out on reconnect.
+   */
+  send(target, type, payload = {}, { metadata, timeoutMs = 30000 } = {}) {
+    const { id, effects } = JSON.parse(callCore(() =>
+      this.#replica.post(type, target, JSON.stringify(payload), metadata ? JSON.stringify(metadata) : undefined, Date.now()),
+    ));
+    const promise = this.#wait(this.#pending, id, timeoutMs);
+    this.#apply(effects);
+    return promise;
+  }
+
+  /** Sends an event and resolves with the event that answers it (`metadata.in_reply_to`), or rejects on error or timeout. */
+  request(target, type, payload = {}, { timeoutMs = 30000 } = {}) {
+    const { id, effects } = JSON.parse(callCore(() =>
+      this.#replica.request(type, target, JSON.stringify(payload), timeoutMs, Date.now()),
+    ));
+    const promise = this.#wait(this.#requests, id, timeoutMs + 1000);
+    this.#apply(effects);
+    return promise;
+  }
+
+  /** Answers `event` with an event whose `metadata.in_reply_to` is its id. */
+  reply(event, type, payload = {}) {
+    return this.send(event.source, type, payload, { metadata: { in_reply_to: event.id } });
+  }
+
+  /** Creates `channel/{name}` with `members` (addresses); resolves with the ack. */
+  createChannel(name, { members = [] } = {}) {
+    return this.send('core', 'network.channel.create', { channel: channelName(name), members });
+  }
+
+  /** Joins an existing channel (`room` or `channel/room`). */
+  joinChannel(channel) {
+    return this.send('core', 'network.channel.join', { channel: channelName(channel) });
+  }
+
+  /** Leaves a channel. */
+  leaveChannel(channel) {
+    return this.send('core', 'network.channel.leave', { channel: channelName(channel) });
+  }
+
+  /** The roster: `{agents: [{address, role, status, verification}], channels, groups, mods, resources}`. */
+  async discover() {
+    return (await this.request('core', 'network.agent.discover')).payload;
+  }
+
+  /** Resources this agent may read, each with `your_permissions`; `type` filters (`tool`, `file`, `context`). */
+  async discoverResources({ type } = {}) {
+    return (await this.request('core', 'network.resource.discover', type ? { type } : {})).payload.resources;
+  }
+
+  /**
+   * Registers `resource/tool/{name}` and answers its invocations with `handler(input, event)`
+   * (sync or async; what it returns is the result, what it throws goes back as an error).
+   * `permissions` maps access rules to permissions, e.g. `{network: ['read', 'invoke']}`.
+   */
+  async registerTool(name, schema, handler, { description = '', permissions } = {}) {
+    const address = parseAddress(`${TOOL_PREFIX}${name}`);
+    this.#tools.set(address, handler);
+    try {
+      return await this.send('core', 'network.resource.register', { address, schema, description, permissions });
+    } catch (err) {
+      this.#tools.delete(address);
+      throw err;
+    }
+  }
+
+  /** Invokes a tool and resolves with its result; rejects with the network's or the tool's error. */
+  async invoke(tool, input = {}, { timeoutMs = 30000 } = {}) {
+    const address = tool.includes('/') ? tool : `${TOOL_PREFIX}${tool}`;
+    const reply = await this.request(address, INVOKE, { input }, { timeoutMs });
+    if (reply.payload?.error) {
+      const { code = 'tool_failed', message = 'the tool failed' } = reply.payload.error;
+      throw new AgentnetError(code, message);
+    }
+    return reply.payload?.output;
+  }
+
+  /** Registers a shared file `resource/file/{path}` with `content`. */
+  registerFile(path, content, { contentType = 'text/plain', description = '', permissions } = {}) {
+    return this.send('core', 'network.resource.register', {
+      address: `resource/file/${path}`, content, content_type: contentType, description, permissions,
+    });
+  }
+
+  /** Registers a shared context `resource/context/{name}` with `content` (any JSON). */
+  registerContext(name, content, { description = '', permissions } = {}) {
+    return this.send('core', 'network.resource.register', {
+      address: `resource/context/${name}`, content, content_type: 'application/json', description, permissions,
+    });
+  }
+
+  /** Reads a resource: `{address, type, owner, description, content_type, schema, content}`. */
+  async read(address, { timeoutMs } = {}) {
+    return (await this.request(address, 'network.resource.read', {}, { timeoutMs })).payload;
+  }
+
+  /** Updates a file's or context's `content` (and, with admin, `permissions`). */
+  update(address, changes) {
+    return this.send(address, 'network.resource.update', changes);
+  }
+
+  /** Logged events after `after` (networks with `mod/persistence`): `{events: [{seq, event}], next_after, has_more}`. */
+  async history({ after = 0, limit = 100, types, source, target } = {}) {
+    const query = { after, limit };
+    if (types) query.types = types;
+    if (source) query.source = source;
+    if (target) query.target = target;
+    return (await this.request('core', 'network.events.query', query)).payload;
+  }
+
+  /** Leaves the network (it forgets nothing you sent) and closes the connection. */
+  async leave() {
+    if (this.online) await this.send('core', 'network.agent.leave', {}).catch(() => {});
+    this.close();
+  }
+
+  /** Closes the connection for good; pending promises reject with `closed`. */
+  close() {
+    this.#closed = true;
+    clearTimeout(this.#timer);
+    this.#socket?.close(1000, 'bye');
+    const error = new AgentnetError('closed', 'agent is closed');
+    for (const map of [this.#pending, this.#requests]) {
+      for (const [, waiter] of map) waiter.reject(error);
+      map.clear();
+    }
+    this.#replica.free?.();
+    this.#replica = closedReplica;
+  }
+
+  #wait(map, id, timeoutMs) {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        map.delete(id);
+        reject(new AgentnetError('timeout', `no answer to ${id} within ${timeoutMs} ms`));
+      }, timeoutMs);
+      map.set(id, {
+        resolve: (v) => { clearTimeout(timer); resolve(v); },
+        reject: (e) => { clearTimeout(timer); reject(e); },
+      });
+    });
+  }
+
+  #settle(map, id, outcome) {
+    const waiter = map.get(id);
+    if (waiter) {
+      map.delete(id);
+      outcome(waiter);
+    }
+  }
+
+  #notify(change) {
+    for (const listener of this.#connectionListeners) {
+      try {
+        listener(change);
+      } catch (err) {
+        reportHandlerError(err);
+      }
+    }
+  }
+
+  #open(timeoutMs) {
+    return new Promise((resolve, reject) => {
+      const socket = new this.#WebSocket(this.#socketUrl);
+      this.#socket = socket;
+      let settled = false;
+      const fail = (error) => {
+        if (!settled) {
+          settled = true;
+          reject(error);
+        }
+      };
+      const timer = setTimeout(() => {
+        fail(new AgentnetError('timeout', `no join answer within ${timeoutMs} ms`));
+        socket.close();
+      }, timeoutMs);
+      this.#onJoin = (error) => {
+        clearTimeout(timer);
+        if (error) return fail(error);
+        if (!settled) {
+          settled = true;
+          this.#attempt = 0;
+          resolve();
+        }
+        this.#notify({ online: true });
+      };
+      socket.addEventListener('open', () => {
+        const credentials = this.#credentials ? JSON.stringify(this.#credentials) : undefined;
+        this.#apply(callCore(() => this.#replica.connected(credentials, Date.now())));
+      });
+      socket.addEventListener('message', (message) => {
+        if (this.#socket === socket && !this.#closed) this.#apply(this.#replica.receive(String(message.data), Date.now()));
+      });
+      socket.addEventListener('error', () => fail(new AgentnetError('unreachable', `cannot connect to ${this.#socketUrl}`)));
+      socket.addEventListener('close', () => {
+        clearTimeout(timer);
+        fail(new AgentnetError('disconnected', 'the connection closed before the join was accepted'));
+        if (this.#socket === socket) this.#lost();
+      });
+    });
+  }
+
+  #lost() {
+    if (this.#closed) return;
+    this.#replica.disconnected();
+    this.#notify({ online: false });
+    if (!this.#reconnect) return;
+    // Exponential backoff with jitter; the replica resumes from its watermark.
+    const delay = Math.min(10000, 250 * 2 ** this.#attempt) * (0.5 + Math.random() / 2);
+    this.#attempt += 1;
+    setTimeout(() => {
+      if (!this.#closed) this.#open(10000).catch(() => {});
+    }, delay);
+  }
+
+  #apply(effectsJson) {
+    if (this.#closed) return;
+    const effects = typeof effectsJson === 'string' ? JSON.parse(effectsJson) : effectsJson;
+    for (const effect of effects) {
+      switch (effect.kind) {
+        case 'send':
+          if (this.#socket?.readyState === 1) this.#socket.send(effect.frame);
+          break;
+        case 'online':
+          this.#onJoin?.();
+          break;
+        case 'join_failed': {
+          const error = new AgentnetError(effect.code, effect.message);
+          this.#onJoin?.(error);
+          this.#notify({ online: false, error });
+          this.#reconnect = false;
+          this.#socket?.close(1000, 'join refused');
+          break;
+        }
+        case 'accepted':
+          this.#settle(this.#pending, effect.id, (w) => w.resolve({ ...(effect.ack ?? {}), id: effect.id, seq: effect.seq }));
+          break;
+        case 'rejected':
+          this.#settle(this.#pending, effect.id, (w) => w.reject(new AgentnetError(effect.code, effect.message)));
+          break;
+        case 'replied':
+          this.#settle(this.#requests, effect.request, (w) => w.resolve(effect.reply));
+          break;
+        case 'request_failed':
+          this.#settle(this.#requests, effect.request, (w) => w.reject(new AgentnetError(effect.code, effect.message)));
+          break;
+        case 'received':
+          this.#dispatch(effect.event);
+          break;
+        default:
+          break; // `persist`: this agent keeps its replica in memory
+      }
+      if (this.#closed) return;
+    }
+    this.#schedule();
+  }
+
+  #dispatch(event) {
+    if (event.type === INVOKE && this.#tools.has(event.target)) {
+      this.#answerInvocation(event, this.#tools.get(event.target));
+      return;
+    }
+    for (const { pattern, handler } of this.#handlers) {
+      if (!matchesPattern(pattern, event.type)) continue;
+      // A failing handler must not stop the others or the replica's bookkeeping.
+      try {
+        const result = handler(event);
+        if (result && typeof result.catch === 'function') result.catch(reportHandlerError);
+      } catch (err) {
+        reportHandlerError(err);
+      }
+    }
+  }
+
+  async #answerInvocation(event, handler) {
+    let payload;
+    try {
+      payload = { output: await handler(event.payload?.input ?? {}, event) };
+    } catch (err) {
+      payload = { error: { code: err?.code ?? 'tool_failed', message: String(err?.message ?? err) } };
+    }
+    if (this.#closed) return;
+    await this.reply(event, INVOKE_RESULT, payload).catch(() => {});
+  }
+
+  #schedule() {
+    clearTimeout(this.#timer);
+    const at = this.#replica.pollTimeout();
+    if (at < 0 || this.#closed) return;
+    this.#timer = setTimeout(() => this.#apply(this.#replica.handleTimeout(Date.now())), Math.max(0, at - Date.now()));
+  }
+}
+
+/** Reports an error thrown by user code (a handler or listener) without stopping the agent. */
+function reportHandlerError(err) {
+  console.error('agentnet: an event handler failed:', err);
+}
+
+/** What a closed agent holds instead of its replica: every call fails with `closed`. */
+const closedReplica = new Proxy({}, {
+  get(_, property) {
+    if (property === 'online') return false;
+    if (property === 'free') return undefined;
+    throw new AgentnetError('closed', 'agent is closed');
+  },
+});

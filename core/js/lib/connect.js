@@ -1,0 +1,51 @@
+// Where to connect: a network URL, a profile URL or an edge URL plus a network id.
+
+import { AgentnetError } from './errors.js';
+
+/** The WebSocket URL of network `network` at edge `url` (http(s) or ws(s)). */
+export function networkSocketUrl(url, network) {
+  const base = new URL(url);
+  base.protocol = base.protocol === 'https:' || base.protocol === 'wss:' ? 'wss:' : 'ws:';
+  base.pathname = `/networks/${encodeURIComponent(network)}/v1/ws`;
+  base.search = '';
+  return base.toString();
+}
+
+/**
+ * Resolves `{url, network}` or `{profile}` to `{network, socketUrl}`.
+ * `url` may be an edge (`http://127.0.0.1:8787`, then `network` is required) or a
+ * network URL (`http://127.0.0.1:8787/networks/demo`). `profile` is a network's
+ * profile URL (`…/networks/demo/v1/profile`): its websocket transport is used.
+ */
+export async function resolveNetwork({ url, network, profile }) {
+  if (profile) {
+    let body;
+    try {
+      const response = await fetch(profile);
+      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      body = await response.json();
+    } catch (err) {
+      throw new AgentnetError('unreachable', `cannot read the profile at ${profile}: ${err.message}`, { cause: err });
+    }
+    const socket = body.transports?.find((t) => t.type === 'websocket')?.endpoint;
+    if (!socket || !body.id) throw new AgentnetError('not_supported', `the profile at ${profile} offers no websocket transport`);
+    return { network: body.id, socketUrl: socket };
+  }
+  if (!url) throw new AgentnetError('invalid_request', 'connect needs url (with network) or profile');
+  const match = new URL(url).pathname.match(/^\/networks\/([^/]+)/);
+  const id = network ?? (match ? decodeURIComponent(match[1]) : undefined);
+  if (!id) throw new AgentnetError('invalid_request', `${url} is not a network URL; pass network as well`);
+  return { network: id, socketUrl: networkSocketUrl(url, id) };
+}
+
+/** The WebSocket class: the one given, the global one, else the `ws` package. */
+export async function webSocketClass(given) {
+  if (given) return given;
+  if (globalThis.WebSocket) return globalThis.WebSocket;
+  try {
+    const { default: WebSocket } = await import('ws');
+    return WebSocket;
+  } catch (err) {
+    throw new AgentnetError('not_supported', 'no WebSocket here: install the `ws` package (npm install ws)', { cause: err });
+  }
+}

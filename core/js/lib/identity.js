@@ -1,0 +1,53 @@
+// Ed25519 identities (verification level 1): key pairs, import/export, challenge signatures.
+
+import { core } from './wasm.js';
+import { AgentnetError, callCore } from './errors.js';
+
+/**
+ * An Ed25519 key pair. `publicKey` is what a network registers for your
+ * `openagents:{name}` address; keep `secretKey` private.
+ */
+export class KeyPair {
+  #secretKey;
+
+  constructor(secretKey) {
+    this.publicKey = callCore(() => core.publicKeyOf(String(secretKey)));
+    this.#secretKey = String(secretKey).toLowerCase();
+  }
+
+  /** A new key pair from `crypto.getRandomValues`. */
+  static generate() {
+    const { secretKey } = JSON.parse(callCore(() => core.keyPairFromSeed(globalThis.crypto.getRandomValues(new Uint8Array(32)))));
+    return new KeyPair(secretKey);
+  }
+
+  /** A key pair from its exported form (`{secretKey}` or the secret key's 64 hex characters). */
+  static import(exported) {
+    const secretKey = typeof exported === 'string' ? exported : exported?.secretKey;
+    if (typeof secretKey !== 'string') throw new AgentnetError('invalid_key', 'expected {secretKey} or a hex secret key');
+    const pair = new KeyPair(secretKey);
+    if (typeof exported === 'object' && exported.publicKey && exported.publicKey.toLowerCase() !== pair.publicKey) {
+      throw new AgentnetError('invalid_key', 'publicKey does not belong to secretKey');
+    }
+    return pair;
+  }
+
+  /** `{publicKey, secretKey}` in hex, for storing; treat it as a secret. */
+  export() {
+    return { publicKey: this.publicKey, secretKey: this.#secretKey };
+  }
+
+  /** The signature (hex) proving this key for `address` in `network` over the network's `nonce`. */
+  signChallenge({ network, address, nonce }) {
+    return callCore(() => core.signChallenge(this.#secretKey, network, address, nonce));
+  }
+
+  /** The secret key, for the core's replica. */
+  get secretKey() {
+    return this.#secretKey;
+  }
+
+  toJSON() {
+    return { publicKey: this.publicKey };
+  }
+}

@@ -1,0 +1,51 @@
+//! Ed25519 identities for verification level 1: key pairs from caller
+//! randomness, public keys, and signing the network's join challenge.
+
+use crate::errors::{coded, js_error};
+use agentnet_core::crypto::{from_hex, to_hex};
+use agentnet_core::verification::{public_key_of, sign_challenge};
+use agentnet_core::{Address, NetworkId};
+use wasm_bindgen::prelude::*;
+
+/// Reads a 32-byte secret key from 64 hex characters.
+pub fn secret_from_hex(secret: &str) -> Result<[u8; 32], JsValue> {
+    from_hex::<32>(secret).ok_or_else(|| {
+        js_error(
+            "invalid_key",
+            "a secret key is 64 hex characters (32 bytes)",
+        )
+    })
+}
+
+/// A key pair from 32 random bytes (`crypto.getRandomValues`): JSON text `{publicKey, secretKey}` in hex.
+#[wasm_bindgen(js_name = keyPairFromSeed)]
+pub fn key_pair_from_seed(seed: &[u8]) -> Result<String, JsValue> {
+    let secret: [u8; 32] = seed
+        .try_into()
+        .map_err(|_| js_error("invalid_seed", "seed must be exactly 32 bytes"))?;
+    Ok(serde_json::json!({
+        "publicKey": to_hex(&public_key_of(&secret)),
+        "secretKey": to_hex(&secret),
+    })
+    .to_string())
+}
+
+/// The public key (hex) of a secret key (hex).
+#[wasm_bindgen(js_name = publicKeyOf)]
+pub fn public_key_of_secret(secret: &str) -> Result<String, JsValue> {
+    Ok(to_hex(&public_key_of(&secret_from_hex(secret)?)))
+}
+
+/// Signs a join challenge: the signature (hex) for `credentials.signature`.
+#[wasm_bindgen(js_name = signChallenge)]
+pub fn sign_join_challenge(
+    secret: &str,
+    network: &str,
+    address: &str,
+    nonce: &str,
+) -> Result<String, JsValue> {
+    let secret = secret_from_hex(secret)?;
+    let network: NetworkId = network.parse().map_err(coded)?;
+    let address: Address = address.parse().map_err(coded)?;
+    Ok(sign_challenge(&secret, &network, &address, nonce))
+}

@@ -1,0 +1,170 @@
+//! `Replica`: the local-first replica of one network (see `agentnet_core::replica`).
+//! Every method returns its effects as JSON text: an array of `{kind, …}`.
+
+use crate::client::identity;
+use crate::errors::{coded, js_error, millis, parse_credentials, parse_json, parse_metadata};
+use crate::identity::secret_from_hex;
+use agentnet_core::Address;
+use agentnet_core::EventType;
+use agentnet_core::replica::{Replica, ReplicaEffect, ReplicaRow};
+use serde_json::{Value, json};
+use wasm_bindgen::prelude::*;
+
+fn effect_json(effect: ReplicaEffect) -> Value {
+    match effect {
+        ReplicaEffect::Send(frame) => json!({"kind": "send", "frame": frame}),
+        ReplicaEffect::Persist(row) => json!({"kind": "persist", "row": row}),
+        ReplicaEffect::Online => json!({"kind": "online"}),
+        ReplicaEffect::JoinFailed(r) => {
+            json!({"kind": "join_failed", "code": r.code, "message": r.message})
+        }
+        ReplicaEffect::Received(event) => json!({"kind": "received", "event": event}),
+        ReplicaEffect::Accepted { id, seq, ack } => {
+            json!({"kind": "accepted", "id": id, "seq": seq, "ack": ack})
+        }
+        ReplicaEffect::Rejected { id, rejection } => {
+            json!({"kind": "rejected", "id": id, "code": rejection.code, "message": rejection.message})
+        }
+        ReplicaEffect::Replied { request, reply } => {
+            json!({"kind": "replied", "request": request, "reply": reply})
+        }
+        ReplicaEffect::RequestFailed { request, rejection } => {
+            json!({"kind": "request_failed", "request": request, "code": rejection.code, "message": rejection.message})
+        }
+    }
+}
+
+fn effects_json(effects: Vec<ReplicaEffect>) -> String {
+    Value::Array(effects.into_iter().map(effect_json).collect()).to_string()
+}
+
+/// The local-first replica of one network (see `agentnet_core::replica`).
+/// Every method returns its effects as JSON text: an array of `{kind, …}`.
+#[wasm_bindgen(js_name = Replica)]
+pub struct JsReplica {
+    inner: Replica,
+}
+
+#[wasm_bindgen(js_class = Replica)]
+impl JsReplica {
+    /// A replica for `address` in `network`; `seed` is 32 random bytes.
+    #[wasm_bindgen(constructor)]
+    pub fn new(address: &str, network: &str, seed: &[u8]) -> Result<JsReplica, JsValue> {
+        let (address, network, seed) = identity(address, network, seed)?;
+        Ok(Self {
+            inner: Replica::new(address, network, seed),
+        })
+    }
+
+    /// The canonical address.
+    #[wasm_bindgen(getter)]
+    pub fn address(&self) -> String {
+        self.inner.address().to_string()
+    }
+
+    /// Highest gap-free sequence number held, or -1 before the first sync.
+    #[wasm_bindgen(getter)]
+    pub fn watermark(&self) -> f64 {
+        self.inner.watermark().map_or(-1.0, |w| w as f64)
+    }
+
+    /// True once joined on the current connection.
+    #[wasm_bindgen(getter)]
+    pub fn online(&self) -> bool {
+        self.inner.is_online()
+    }
+
+    /// The outbox as JSON text: `[{event, state, rejection?}]`, oldest first.
+    #[wasm_bindgen(getter)]
+    pub fn outbox(&self) -> String {
+        serde_json::to_string(&self.inner.outbox().collect::<Vec<_>>())
+            .unwrap_or_else(|_| "[]".into())
+    }
+
+    /// Restores persisted rows (JSON array of rows from `persist` effects, in order).
+    pub fn restore(&mut self, rows: &str) -> Result<(), JsValue> {
+        let rows: Vec<ReplicaRow> = serde_json::from_str(rows)
+            .map_err(|e| js_error("malformed_rows", &format!("rows are not replica rows: {e}")))?;
+        self.inner.restore(rows);
+        Ok(())
+    }
+
+    /// The connection opened: returns the join to send.
+    pub fn connected(&mut self, credentials: Option<String>, now: f64) -> Result<String, JsValue> {
+        let credentials = parse_credentials(credentials)?;
+        Ok(effects_json(self.inner.connected(credentials, millis(now))))
+    }
+
+    /// Proves the address with this Ed25519 secret key (64 hex characters) on
+    /// every connection: challenge, signature, join (verification level 1).
+    #[wasm_bindgen(js_name = setSigningKey)]
+    pub fn set_signing_key(&mut self, secret: &str) -> Result<(), JsValue> {
+        self.inner.set_signing_key(secret_from_hex(secret)?);
+        Ok(())
+    }
+
+    /// The connection closed.
+    pub fn disconnected(&mut self) {
+        self.inner.disconnected();
+    }
+
+    /// A frame arrived.
+    pub fn receive(&mut self, frame: &str, now: f64) -> String {
+        effects_json(self.inner.receive(frame, millis(now)))
+    }
+
+    /// Creates an event; returns `{id, effects}` as JSON text.
+    pub fn post(
+        &mut self,
+        event_type: &str,
+        target: &str,
+        payload: &str,
+        metadata: Option<String>,
+        now: f64,
+    ) -> Result<String, JsValue> {
+        let event_type: EventType = event_type.parse().map_err(coded)?;
+        let target: Address = target.parse().map_err(coded)?;
+        let payload = parse_json(payload, "payload")?;
+        let metadata = parse_metadata(metadata)?;
+        let (id, effects) = self
+            .inner
+            .post(event_type, target, payload, metadata, millis(now));
+        Ok(
+            json!({"id": id, "effects": effects.into_iter().map(effect_json).collect::<Vec<_>>()})
+                .to_string(),
+        )
+    }
+
+    /// Like `post`, resolved by the event whose `in_reply_to` is this one; returns `{id, effects}`.
+    pub fn request(
+        &mut self,
+        event_type: &str,
+        target: &str,
+        payload: &str,
+        timeout_ms: f64,
+        now: f64,
+    ) -> Result<String, JsValue> {
+        let event_type: EventType = event_type.parse().map_err(coded)?;
+        let target: Address = target.parse().map_err(coded)?;
+        let payload = parse_json(payload, "payload")?;
+        let (id, effects) =
+            self.inner
+                .request(event_type, target, payload, millis(timeout_ms), millis(now));
+        Ok(
+            json!({"id": id, "effects": effects.into_iter().map(effect_json).collect::<Vec<_>>()})
+                .to_string(),
+        )
+    }
+
+    /// When `handleTimeout` should next run (unix ms), or -1.
+    #[wasm_bindgen(js_name = pollTimeout)]
+    pub fn poll_timeout(&self) -> f64 {
+        self.inner.poll_timeout().map_or(-1.0, |t| t as f64)
+    }
+
+    /// Resends what went unanswered and fails expired requests.
+    #[wasm_bindgen(js_name = handleTimeout)]
+    pub fn handle_timeout(&mut self, now: f64) -> String {
+        effects_json(self.inner.handle_timeout(millis(now)))
+    }
+}
