@@ -191,6 +191,8 @@ pub mod core_types {
     pub const GROUP_UPDATE: &str = "network.group.update";
     /// Delete a group (masters).
     pub const GROUP_DELETE: &str = "network.group.delete";
+    /// Sets or clears the bridge to another network (masters only).
+    pub const BRIDGE_UPDATE: &str = "network.bridge.update";
     /// Register a shared resource.
     pub const RESOURCE_REGISTER: &str = "network.resource.register";
     /// Remove a shared resource.

@@ -159,9 +159,13 @@ export class Agent {
     return promise;
   }
 
-  /** Answers `event` with an event whose `metadata.in_reply_to` is its id. */
+  /**
+   * Answers `event` with an event whose `metadata.in_reply_to` is its id, sent to its
+   * source — or, for an event a bridge relayed, to `metadata.bridged_from` in the other network.
+   */
   reply(event, type, payload = {}) {
-    return this.send(event.source, type, payload, { metadata: { in_reply_to: event.id } });
+    const to = event.metadata?.bridged_from ?? event.source;
+    return this.send(to, type, payload, { metadata: { in_reply_to: event.id } });
   }
 
   /** Creates `channel/{name}` with `members` (addresses); resolves with the ack. */
@@ -179,6 +183,14 @@ export class Agent {
     return this.send('core', 'network.channel.leave', { channel: channelName(channel) });
   }
 
+  /**
+   * Makes `bridge` (a member's address) carry events addressed `{network}::…`,
+   * or stops bridging with `null`. Needs the master role (join with `credentials: {admin_token}`).
+   */
+  setBridge(network, bridge) {
+    return this.send('core', 'network.bridge.update', { network, bridge });
+  }
+
   /** The roster: `{agents: [{address, role, status, verification}], channels, groups, mods, resources}`. */
   async discover() {
     return (await this.request('core', 'network.agent.discover')).payload;
@@ -192,7 +204,8 @@ export class Agent {
   /**
    * Registers `resource/tool/{name}` and answers its invocations with `handler(input, event)`
    * (sync or async; what it returns is the result, what it throws goes back as an error).
-   * `permissions` maps access rules to permissions, e.g. `{network: ['read', 'invoke']}`.
+   * `permissions` gives each permission an access rule, e.g. `{invoke: 'agents:[agent:alice]'}`
+   * (rules: `network`, `owner`, `role:{role}`, `group/{name}`, `agents:[…]`).
    */
   async registerTool(name, schema, handler, { description = '', permissions } = {}) {
     const address = parseAddress(`${TOOL_PREFIX}${name}`);

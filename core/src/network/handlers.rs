@@ -250,6 +250,32 @@ pub(super) fn handle(
             });
             Ok(outcome)
         }
+        t::BRIDGE_UPDATE => {
+            require_master(network, source, "manage bridges")?;
+            let other: crate::network_id::NetworkId = payload_str(event, "network")
+                .ok_or_else(|| invalid("payload.network names the other network"))?
+                .parse()
+                .map_err(|e| invalid(format!("payload.network: {e}")))?;
+            let bridge = match event.payload.get("bridge") {
+                None | Some(Value::Null) => None,
+                Some(_) => Some(payload_address(event, "bridge")?),
+            };
+            if other == network.config.id
+                || bridge
+                    .as_ref()
+                    .is_some_and(|b| !b.is_local() || !b.entity().is_participant())
+            {
+                return Err(invalid("a bridge is a local agent, for another network"));
+            }
+            let row = Row::Bridge {
+                network: other,
+                bridge,
+            };
+            network.state.apply(row.clone());
+            let mut outcome = logged();
+            outcome.effects.push(Effect::Store(row));
+            Ok(outcome)
+        }
         t::RESOURCE_REGISTER => register(network, event),
         t::RESOURCE_UNREGISTER => {
             let address = payload_address(event, "address")?;

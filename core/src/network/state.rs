@@ -92,6 +92,13 @@ pub enum Row {
         /// Its state.
         state: Value,
     },
+    /// Who bridges to another network (`None`: nobody, overriding the configuration).
+    Bridge {
+        /// The other network.
+        network: crate::network_id::NetworkId,
+        /// The bridge member.
+        bridge: Option<Address>,
+    },
     /// A member's cumulative delivery acknowledgement.
     Cursor {
         /// The member.
@@ -119,6 +126,8 @@ pub enum RowKind {
     ModState,
     /// Delivery cursors.
     Cursor,
+    /// Bridges to other networks.
+    Bridge,
 }
 
 impl RowKind {
@@ -132,6 +141,7 @@ impl RowKind {
             Self::Invitation => "invitation",
             Self::ModState => "mod_state",
             Self::Cursor => "cursor",
+            Self::Bridge => "bridge",
         }
     }
 }
@@ -147,6 +157,7 @@ impl Row {
             Self::Invitation(_) => RowKind::Invitation,
             Self::ModState { .. } => RowKind::ModState,
             Self::Cursor { .. } => RowKind::Cursor,
+            Self::Bridge { .. } => RowKind::Bridge,
         }
     }
 
@@ -160,6 +171,7 @@ impl Row {
             Self::Invitation(i) => i.code.clone(),
             Self::ModState { name, .. } => name.clone(),
             Self::Cursor { address, .. } => address.to_string(),
+            Self::Bridge { network, .. } => network.to_string(),
         }
     }
 }
@@ -216,6 +228,14 @@ impl State {
             Row::ModState { name, state } => {
                 self.mod_state.insert(name, state);
             }
+            Row::Bridge { network, bridge } => match bridge {
+                Some(bridge) => {
+                    self.bridges.insert(network, bridge);
+                }
+                None => {
+                    self.bridges.remove(&network);
+                }
+            },
             // Cursors belong to the delivery tracker, which the network restores itself.
             Row::Cursor { .. } => {}
         }

@@ -230,3 +230,57 @@ fn a_bridge_must_be_a_local_participant_for_another_network() {
         .insert("partner".parse().unwrap(), addr("channel/general"));
     assert!(config.validate().is_err());
 }
+
+#[test]
+fn masters_set_and_clear_bridges_at_run_time() {
+    let mut network = bare();
+    let mut boss = join(&mut network, "agent:boss");
+    let mut alice = join(&mut network, "agent:alice");
+    join(&mut network, "agent:bridge");
+    let refused = alice.send(
+        &mut network,
+        "network.bridge.update",
+        "core",
+        json!({"network": "partner", "bridge": "agent:alice"}),
+    );
+    assert_eq!(error_code(&refused), ErrorCode::Forbidden);
+
+    let set = boss.send(
+        &mut network,
+        "network.bridge.update",
+        "core",
+        json!({"network": "partner", "bridge": "agent:bridge"}),
+    );
+    assert!(set.contains(&Effect::Store(Row::Bridge {
+        network: "partner".parse().unwrap(),
+        bridge: Some(addr("agent:bridge")),
+    })));
+    let routed = alice.send(
+        &mut network,
+        "chat.message",
+        "partner::agent:dave",
+        json!({}),
+    );
+    assert_eq!(delivered_to(&routed), vec!["agent:bridge"]);
+
+    let own = boss.send(
+        &mut network,
+        "network.bridge.update",
+        "core",
+        json!({"network": "demo", "bridge": "agent:bridge"}),
+    );
+    assert_eq!(error_code(&own), ErrorCode::InvalidRequest);
+    boss.send(
+        &mut network,
+        "network.bridge.update",
+        "core",
+        json!({"network": "partner", "bridge": null}),
+    );
+    let unrouted = alice.send(
+        &mut network,
+        "chat.message",
+        "partner::agent:dave",
+        json!({}),
+    );
+    assert_eq!(error_code(&unrouted), ErrorCode::CrossNetwork);
+}
