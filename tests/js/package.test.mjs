@@ -2,7 +2,10 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseAddress, validateEvent, matchesPattern, networkSocketUrl, AgentnetError } from '../../core/js/index.js';
+import {
+  parseAddress, validateEvent, matchesPattern, networkSocketUrl, resolveNetwork, AgentnetError,
+  addressInfo, formatAddress, isValidAddress, parseEventType, createEvent, KeyPair, Agent,
+} from '../../core/js/index.js';
 
 test('addresses parse to their canonical form', () => {
   assert.equal(parseAddress('alice'), 'agent:alice');
@@ -42,4 +45,56 @@ test('type patterns follow the core rules', () => {
 test('network socket URLs follow the edge layout', () => {
   assert.equal(networkSocketUrl('http://127.0.0.1:8787', 'demo'), 'ws://127.0.0.1:8787/networks/demo/v1/ws');
   assert.equal(networkSocketUrl('https://edge.example/x', 'a1'), 'wss://edge.example/networks/a1/v1/ws');
+});
+
+test('addresses are inspected and built from parts', () => {
+  assert.deepEqual(addressInfo('lab::openagents:bob'), {
+    address: 'lab::openagents:bob', network: 'lab', kind: 'registered', name: 'bob', registrar: 'openagents',
+    uri: addressInfo('lab::openagents:bob').uri, did: 'did:openagents:bob',
+  });
+  assert.equal(addressInfo('resource/file/docs/a.md').name, 'docs/a.md');
+  assert.equal(addressInfo('core').name, null);
+  assert.equal(formatAddress({ kind: 'tool', name: 'calc', network: 'lab' }), 'lab::resource/tool/calc');
+  assert.equal(formatAddress({ kind: 'registered', name: 'carol' }), 'openagents:carol');
+  assert.throws(() => formatAddress({ kind: 'planet', name: 'x' }), { code: 'invalid_address' });
+  assert.throws(() => formatAddress({ kind: 'agent', name: 'has space' }), { code: 'invalid_address' });
+  assert.equal(isValidAddress('agent:ok'), true);
+  assert.equal(isValidAddress('agent:'), false);
+  assert.equal(parseEventType('chat.message'), 'chat.message');
+  assert.throws(() => parseEventType('Chat'), { code: 'invalid_event_type' });
+});
+
+test('createEvent builds events the core accepts, with fresh ids', () => {
+  const a = createEvent({ source: 'alice', network: 'demo', target: 'agent:bob', type: 'chat.message', payload: { text: 'hi' } });
+  const b = createEvent({ source: 'alice', network: 'demo', target: 'agent:bob', type: 'chat.message' });
+  assert.equal(a.source, 'agent:alice');
+  assert.notEqual(a.id, b.id);
+  assert.deepEqual(validateEvent(a), a);
+  assert.throws(() => createEvent({ source: 'alice', network: 'demo', target: 'agent:bob', type: 'chat.message', metadata: [] }), { code: 'malformed_event' });
+});
+
+test('key pairs derive the RFC 8032 public key, export, import and keep the secret out of JSON', () => {
+  // RFC 8032 section 7.1, test 1.
+  const secretKey = '9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60';
+  const pair = KeyPair.import(secretKey);
+  assert.equal(pair.publicKey, 'd75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a');
+  assert.deepEqual(KeyPair.import(pair.export()).export(), pair.export());
+  assert.equal(JSON.stringify(pair), JSON.stringify({ publicKey: pair.publicKey }));
+  assert.throws(() => KeyPair.import({ secretKey, publicKey: '00'.repeat(32) }), { code: 'invalid_key' });
+  assert.throws(() => KeyPair.import('abc'), { code: 'invalid_key' });
+  const fresh = KeyPair.generate();
+  assert.notEqual(fresh.publicKey, KeyPair.generate().publicKey);
+  const signature = pair.signChallenge({ network: 'demo', address: 'openagents:alice', nonce: 'n1' });
+  assert.match(signature, /^[0-9a-f]{128}$/);
+  assert.equal(signature, pair.signChallenge({ network: 'demo', address: 'openagents:alice', nonce: 'n1' }));
+  assert.notEqual(signature, pair.signChallenge({ network: 'demo', address: 'openagents:alice', nonce: 'n2' }));
+});
+
+test('network URLs, edge URLs and bad connect options resolve or fail with codes', async () => {
+  assert.deepEqual(await resolveNetwork({ url: 'https://edge.example/networks/lab' }), { network: 'lab', socketUrl: 'wss://edge.example/networks/lab/v1/ws' });
+  assert.deepEqual(await resolveNetwork({ url: 'http://127.0.0.1:1', network: 'x' }), { network: 'x', socketUrl: 'ws://127.0.0.1:1/networks/x/v1/ws' });
+  await assert.rejects(resolveNetwork({ url: 'http://127.0.0.1:1' }), { code: 'invalid_request' });
+  await assert.rejects(Agent.connect({ url: 'http://127.0.0.1:1', network: 'x' }), { code: 'invalid_request' });
+  await assert.rejects(Agent.connect({ url: 'http://127.0.0.1:1', network: 'x', name: 'agent:' }), { code: 'invalid_address' });
+  await assert.rejects(resolveNetwork({ profile: 'http://127.0.0.1:1/networks/x/v1/profile' }), { code: 'unreachable' });
 });
