@@ -33,6 +33,11 @@ use std::collections::BTreeMap;
 /// How long a sent event or join may go unanswered before it is sent again.
 /// The network deduplicates, so a resend is harmless.
 pub const RESEND_AFTER_MS: u64 = 5_000;
+/// Deliveries are acknowledged together: after this many…
+pub const ACK_EVERY: u64 = 32;
+/// …or this long after the first unacknowledged one, whichever comes first.
+/// Well under the network's redelivery timeout, so nothing is sent twice.
+pub const ACK_DELAY_MS: u64 = 20;
 
 /// Where an outbox event stands.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -166,6 +171,8 @@ pub struct Replica {
     sent_at: BTreeMap<EventId, u64>,
     /// The Ed25519 secret that proves this registered address (verification level 1).
     signing_key: Option<SigningSecret>,
+    /// Applied deliveries not yet acknowledged: how many, and since when.
+    unacked: Option<(u64, u64)>,
 }
 
 impl Replica {
@@ -182,6 +189,7 @@ impl Replica {
             clock: 0,
             sent_at: BTreeMap::new(),
             signing_key: None,
+            unacked: None,
         }
     }
 
@@ -343,6 +351,8 @@ impl Replica {
     pub fn disconnected(&mut self) {
         self.link = Link::Offline;
         self.sent_at.clear();
+        // The next join resumes from the watermark, which acknowledges everything held.
+        self.unacked = None;
         for entry in self.outbox.values_mut() {
             if entry.state == OutboxState::Sent {
                 entry.state = OutboxState::Pending;
@@ -359,13 +369,20 @@ impl Replica {
             Link::Joining(_, _, at) | Link::Challenging(_, _, at, _) => Some(at + RESEND_AFTER_MS),
             _ => None,
         };
-        [requests, resends, join].into_iter().flatten().min()
+        let ack = self.unacked.map(|(_, since)| since + ACK_DELAY_MS);
+        [requests, resends, join, ack].into_iter().flatten().min()
     }
 
     /// Fails requests whose time is up and resends what went unanswered.
     pub fn handle_timeout(&mut self, now: u64) -> Vec<ReplicaEffect> {
         self.clock = self.clock.max(now);
         let mut effects = Vec::new();
+        if let Some((_, since)) = self.unacked
+            && since + ACK_DELAY_MS <= now
+            && let Some(ack) = self.flush_ack()
+        {
+            effects.push(ack);
+        }
         if let Link::Joining(id, frame, at) = &self.link
             && at + RESEND_AFTER_MS <= now
         {
@@ -557,8 +574,19 @@ impl Replica {
         ];
         effects.extend(self.resolve_request(&stored));
         effects.push(ReplicaEffect::Received(stored));
-        effects.push(self.ack(seq));
+        let (count, since) = self.unacked.unwrap_or((0, self.clock));
+        self.unacked = Some((count + 1, since));
+        if count + 1 >= ACK_EVERY {
+            effects.extend(self.flush_ack());
+        }
         effects
+    }
+
+    /// Acknowledges everything up to the watermark (cumulative), if anything is unacknowledged.
+    fn flush_ack(&mut self) -> Option<ReplicaEffect> {
+        self.unacked.take()?;
+        let watermark = self.watermark?;
+        Some(self.ack(watermark))
     }
 
     fn on_unsequenced(&mut self, event: Event) -> Vec<ReplicaEffect> {

@@ -44,6 +44,19 @@ impl agentnet_core::network::EventIndex for LogIndex {
     fn seq_of(&self, id: &agentnet_core::EventId) -> Option<u64> {
         self.0.seq_of(&id.to_string()).ok().flatten()
     }
+
+    fn newest_timestamp(&self) -> Option<u64> {
+        match self.0.newest_id() {
+            Ok(newest) => newest.map(agentnet_core::EventId::timestamp_ms),
+            // Unknown: ask the index about every id, as before.
+            Err(_) => Some(u64::MAX),
+        }
+    }
+}
+
+#[derive(Deserialize)]
+struct NewestRow {
+    id: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -215,6 +228,18 @@ impl Store {
     }
 
     /// The `seq` of a logged event id, for deduplication beyond the core's window.
+    /// The greatest event id in the log (ULIDs sort by time), if any.
+    pub fn newest_id(&self) -> worker::Result<Option<agentnet_core::EventId>> {
+        let rows: Vec<NewestRow> = self
+            .sql
+            .exec("SELECT max(id) AS id FROM events", None)?
+            .to_array()?;
+        Ok(rows
+            .first()
+            .and_then(|r| r.id.as_deref())
+            .and_then(|id| id.parse().ok()))
+    }
+
     pub fn seq_of(&self, id: &str) -> worker::Result<Option<u64>> {
         let rows: Vec<SeqRow> = self
             .sql

@@ -7,7 +7,7 @@ import { core } from './wasm.js';
 import { AgentnetError, callCore } from './errors.js';
 import { matchesPattern, parseAddress } from './address.js';
 import { KeyPair } from './identity.js';
-import { resolveNetwork, webSocketClass } from './connect.js';
+import { openSocket, resolveNetwork, webSocketClass } from './connect.js';
 
 const INVOKE = 'network.resource.invoke';
 const INVOKE_RESULT = 'network.resource.invoke.result';
@@ -315,7 +315,7 @@ export class Agent {
 
   #open(timeoutMs) {
     return new Promise((resolve, reject) => {
-      const socket = new this.#WebSocket(this.#socketUrl);
+      const socket = openSocket(this.#WebSocket, this.#socketUrl);
       this.#socket = socket;
       let settled = false;
       const fail = (error) => {

@@ -38,6 +38,16 @@ export async function resolveNetwork({ url, network, profile }) {
   return { network: id, socketUrl: networkSocketUrl(url, id) };
 }
 
+/**
+ * Opens a WebSocket. With the `ws` package, per-message compression is turned
+ * off: frames are small JSON events, and deflating each one costs more CPU on
+ * both ends (and on the edge, billed time) than it saves.
+ */
+export function openSocket(WebSocket, url) {
+  const isWsPackage = typeof WebSocket.createWebSocketStream === 'function';
+  return isWsPackage ? new WebSocket(url, { perMessageDeflate: false }) : new WebSocket(url);
+}
+
 /** The WebSocket class: the one given, the global one, else the `ws` package. */
 export async function webSocketClass(given) {
   if (given) return given;

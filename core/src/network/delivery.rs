@@ -45,6 +45,14 @@ pub const CURSOR_PERSIST_AFTER_MS: u64 = 1_000;
 pub trait EventIndex {
     /// The `seq` of a logged event with this id, if the log still has it.
     fn seq_of(&self, id: &EventId) -> Option<u64>;
+
+    /// The greatest id timestamp (ms) among the logged events, `None` for an
+    /// empty log. Ids with a later timestamp that are not in the in-memory
+    /// window are new without asking [`EventIndex::seq_of`]. The default,
+    /// `Some(u64::MAX)`, always asks.
+    fn newest_timestamp(&self) -> Option<u64> {
+        Some(u64::MAX)
+    }
 }
 
 /// An index that knows nothing: deduplication is then limited to the window.
@@ -53,6 +61,10 @@ pub struct NoIndex;
 
 impl EventIndex for NoIndex {
     fn seq_of(&self, _id: &EventId) -> Option<u64> {
+        None
+    }
+
+    fn newest_timestamp(&self) -> Option<u64> {
         None
     }
 }
@@ -129,6 +141,9 @@ pub fn delivery_frame(event: &Event, seq: u64, prev: u64) -> Event {
 pub struct DedupeWindow {
     order: VecDeque<EventId>,
     seqs: BTreeMap<EventId, u64>,
+    /// Ids with a timestamp up to this may be logged without being in the
+    /// window (evicted, or logged before a restart); later ones cannot.
+    outside_up_to: Option<u64>,
 }
 
 impl DedupeWindow {
@@ -140,8 +155,21 @@ impl DedupeWindow {
         while self.order.len() > DEDUPE_WINDOW {
             if let Some(old) = self.order.pop_front() {
                 self.seqs.remove(&old);
+                self.note_outside(Some(old.timestamp_ms()));
             }
         }
+    }
+
+    /// Notes that ids up to `timestamp` may be logged outside the window.
+    pub fn note_outside(&mut self, timestamp: Option<u64>) {
+        self.outside_up_to = self.outside_up_to.max(timestamp);
+    }
+
+    /// True when an id absent from the window may still be in the log, so the
+    /// host's index must be asked.
+    pub fn may_be_outside(&self, id: &EventId) -> bool {
+        self.outside_up_to
+            .is_some_and(|up_to| id.timestamp_ms() <= up_to)
     }
 
     /// The `seq` of a remembered id.
@@ -270,6 +298,10 @@ mod tests {
         }
         assert_eq!(w.seq_of(&EventId::from_parts(1, 0)), None);
         assert_eq!(w.seq_of(&EventId::from_parts(1, 10)), Some(10));
+        // Evicted ids were from time 1: older or equal ids may be in the log, later ones not.
+        assert!(w.may_be_outside(&EventId::from_parts(1, 0)));
+        assert!(!w.may_be_outside(&EventId::from_parts(2, 0)));
+        assert!(!DedupeWindow::default().may_be_outside(&EventId::from_parts(0, 0)));
     }
 
     #[test]

@@ -244,6 +244,7 @@ impl Network {
 
     /// Uses `index` to recognise resubmitted events older than the dedupe window.
     pub fn set_event_index(&mut self, index: Box<dyn EventIndex>) {
+        self.dedupe.note_outside(index.newest_timestamp());
         self.index = index;
     }
 
@@ -654,10 +655,14 @@ impl Network {
         }
         let event_type = event.event_type.as_str();
         if event_type != core_types::AGENT_JOIN
-            && let Some(seq) = self
-                .dedupe
-                .seq_of(&event.id)
-                .or_else(|| self.index.seq_of(&event.id))
+            && let Some(seq) = self.dedupe.seq_of(&event.id).or_else(|| {
+                // The host's index is only asked about ids that may have left the window.
+                if self.dedupe.may_be_outside(&event.id) {
+                    self.index.seq_of(&event.id)
+                } else {
+                    None
+                }
+            })
         {
             // A resubmission: answer with the original ack and change nothing.
             let payload = json!({"id": event.id, "seq": seq, "duplicate": true});

@@ -192,10 +192,14 @@ fn deliveries_apply_once_in_order_and_are_acknowledged() {
             .iter()
             .any(|e| matches!(e, ReplicaEffect::Received(ev) if ev.payload["n"] == 1))
     );
-    let acks = sends(&received);
+    // The ack waits a moment so that a burst of deliveries shares one.
+    assert!(sends(&received).is_empty());
+    assert_eq!(bob.poll_timeout(), Some(2 + ACK_DELAY_MS));
+    let acks = sends(&bob.handle_timeout(2 + ACK_DELAY_MS));
     assert_eq!(acks.len(), 1);
     assert_eq!(acks[0].event_type.as_str(), core_types::EVENT_ACK);
     assert_eq!(acks[0].payload["seq"], 3);
+    assert_eq!(bob.poll_timeout(), None);
     // The same frame again is a duplicate: no event, just a repeated ack.
     let again = feed(&mut bob, &frames, 3);
     assert!(
@@ -329,6 +333,9 @@ fn requests_resolve_by_in_reply_to_fail_on_error_and_time_out() {
     let frames = world.send_to_network(&mut sb, &reply, 3);
     let effects = feed(&mut alice, &frames, 3);
     assert!(effects.iter().any(|e| matches!(e, ReplicaEffect::Replied { request: r, reply } if *r == request && reply.payload["a"] == 2)));
+    // Only the delivery's coalesced ack is still due.
+    assert_eq!(alice.poll_timeout(), Some(3 + ACK_DELAY_MS));
+    alice.handle_timeout(3 + ACK_DELAY_MS);
     assert_eq!(alice.poll_timeout(), None);
 
     let (failing, effects) =
@@ -475,4 +482,45 @@ fn a_request_answered_without_an_ack_leaves_the_outbox_and_is_not_resent() {
     assert!(answered.iter().any(|e| matches!(e, ReplicaEffect::Persist(ReplicaRow::OutboxRemoved { id: removed }) if *removed == id)));
     assert_eq!(alice.outbox().count(), 0);
     assert!(sends(&alice.handle_timeout(2 + RESEND_AFTER_MS)).is_empty());
+}
+
+#[test]
+fn a_burst_of_deliveries_is_acknowledged_once_per_ack_every() {
+    let mut world = World::new();
+    let (mut alice, mut bob) = (replica("agent:alice", 1), replica("agent:bob", 2));
+    let (mut sa, mut sb) = (None, None);
+    online(&mut world, &mut alice, &mut sa, 1);
+    online(&mut world, &mut bob, &mut sb, 1);
+    let mut acks = Vec::new();
+    for n in 0..ACK_EVERY * 2 + 3 {
+        let (_, effects) = alice.post(
+            chat(),
+            "agent:bob".parse().unwrap(),
+            json!({ "n": n }),
+            Map::new(),
+            2,
+        );
+        let frames = world.send_to_network(&mut sa, &effects, 2);
+        acks.extend(sends(&feed(&mut bob, &frames, 2)));
+    }
+    // Two full batches acked at once, cumulatively; the rest after the delay.
+    let seqs: Vec<u64> = acks
+        .iter()
+        .map(|a| a.payload["seq"].as_u64().unwrap())
+        .collect();
+    let watermark = bob.watermark().unwrap();
+    assert_eq!(seqs, vec![watermark - 3 - ACK_EVERY, watermark - 3]);
+    let last = sends(&bob.handle_timeout(2 + ACK_DELAY_MS));
+    assert_eq!(last[0].payload["seq"].as_u64(), Some(watermark));
+    // The network's cursor follows the cumulative acks: nothing is redelivered later.
+    world.send_to_network(&mut sb, &[ReplicaEffect::Send(last[0].encode())], 3);
+    let redelivered = world
+        .network
+        .on_alarm(3 + crate::network::REDELIVERY_TIMEOUT_MS + 1);
+    assert!(
+        !redelivered
+            .iter()
+            .any(|e| matches!(e, Effect::Deliver { .. })),
+        "{redelivered:?}"
+    );
 }

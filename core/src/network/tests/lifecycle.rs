@@ -640,3 +640,48 @@ fn at_most_once_keeps_nothing_for_offline_members() {
     let effects = network.handle_event(None, join, 6);
     assert!(!effects.iter().any(|e| matches!(e, Effect::Backlog(_))));
 }
+
+/// An index that counts its lookups and knows one logged id.
+struct CountingIndex {
+    lookups: std::rc::Rc<std::cell::Cell<usize>>,
+    logged: crate::ulid::EventId,
+}
+
+impl delivery::EventIndex for CountingIndex {
+    fn seq_of(&self, id: &crate::ulid::EventId) -> Option<u64> {
+        self.lookups.set(self.lookups.get() + 1);
+        (*id == self.logged).then_some(7)
+    }
+
+    fn newest_timestamp(&self) -> Option<u64> {
+        Some(self.logged.timestamp_ms())
+    }
+}
+
+#[test]
+fn the_log_index_is_asked_only_about_ids_that_may_have_left_the_window() {
+    let mut network = bare();
+    let mut alice = join(&mut network, "agent:alice");
+    join(&mut network, "agent:bob");
+    // The log (before a restart, say) holds one event from time 5.
+    let mut old = alice.event("chat.message", "agent:bob", json!({}));
+    old.id = crate::ulid::EventId::from_parts(5, 1);
+    let lookups = std::rc::Rc::new(std::cell::Cell::new(0));
+    network.set_event_index(Box::new(CountingIndex {
+        lookups: lookups.clone(),
+        logged: old.id,
+    }));
+
+    // New events (timestamp 10, after everything logged) never cost a lookup.
+    for _ in 0..3 {
+        let effects = alice.send(&mut network, "chat.message", "agent:bob", json!({}));
+        assert_eq!(delivered_to(&effects), vec!["agent:bob"]);
+    }
+    assert_eq!(lookups.get(), 0);
+
+    // A resubmission of the logged event is recognised through the index.
+    let effects = network.handle_event(Some(&alice.address.clone()), old, 10);
+    assert_eq!(acked(&effects).payload["duplicate"], json!(true));
+    assert_eq!(acked(&effects).payload["seq"], json!(7));
+    assert_eq!(lookups.get(), 1);
+}
