@@ -85,6 +85,18 @@ struct EventRow {
     event: String,
 }
 
+/// A catch-up row and how many rows the page's query found before the byte budget.
+#[derive(Deserialize)]
+struct BacklogRow {
+    seq: i64,
+    event: String,
+    found: i64,
+}
+
+/// Most bytes of events in one catch-up page (at least one event is always sent),
+/// so a page of large events cannot exhaust the object's memory.
+pub const BACKLOG_PAGE_BYTES: u64 = 4 * 1024 * 1024;
+
 fn text(value: impl Into<String>) -> SqlStorageValue {
     SqlStorageValue::from(value.into())
 }
@@ -254,17 +266,31 @@ impl Store {
             return Ok((Vec::new(), true));
         }
         let marks = vec!["?"; request.audiences.len()].join(", ");
+        // Up to `limit` rows, cut where their running size passes the byte budget.
         let sql = format!(
-            "SELECT seq, event FROM events WHERE seq IN \
-             (SELECT DISTINCT seq FROM audience WHERE audience IN ({marks}) AND seq > ? ORDER BY seq LIMIT ?) \
-             ORDER BY seq"
+            "SELECT seq, event, found FROM \
+             (SELECT seq, event, SUM(length(event)) OVER (ORDER BY seq) AS running, \
+                     COUNT(*) OVER () AS found \
+              FROM events WHERE seq IN \
+              (SELECT DISTINCT seq FROM audience WHERE audience IN ({marks}) AND seq > ? ORDER BY seq LIMIT ?)) \
+             WHERE running - length(event) < ? ORDER BY seq"
         );
         let mut bindings: Vec<SqlStorageValue> =
             request.audiences.iter().map(|a| text(a.as_str())).collect();
         bindings.push(integer(request.after)?);
         bindings.push(integer(request.limit as u64)?);
-        let rows: Vec<EventRow> = self.sql.exec(&sql, bindings)?.to_array()?;
-        let exhausted = rows.len() < request.limit;
+        bindings.push(integer(BACKLOG_PAGE_BYTES)?);
+        let rows: Vec<BacklogRow> = self.sql.exec(&sql, bindings)?.to_array()?;
+        let found = rows.first().map_or(0, |r| r.found);
+        // Exhausted only when the query found fewer than a page and the budget cut none of them.
+        let exhausted = (found as usize) < request.limit && rows.len() as i64 == found;
+        let rows: Vec<EventRow> = rows
+            .into_iter()
+            .map(|r| EventRow {
+                seq: r.seq,
+                event: r.event,
+            })
+            .collect();
         Ok((decode_rows(&rows), exhausted))
     }
 

@@ -242,3 +242,28 @@ test('the CLI makes keys, sends, follows, reads and discovers', async () => {
   assert.equal(bad.code, 1);
   assert.match(bad.stderr, /invalid_address/);
 });
+
+test('a catch-up of large events is paged by bytes and arrives complete and in order', async () => {
+  const network = await create({ name: 'large' });
+  const sender = await Agent.connect({ url: edge.url, network, name: 'agent:sender' });
+  let receiver = await Agent.connect({ url: edge.url, network, name: 'agent:receiver' });
+  receiver.close();
+  await until('the receiver is offline', async () => {
+    const { agents } = await sender.discover();
+    return agents.find((a) => a.address === 'agent:receiver')?.status === 'offline';
+  });
+  // 12 events of about 400 KB: more than two 4 MB pages' worth.
+  const blob = 'x'.repeat(400 * 1024);
+  for (let n = 0; n < 12; n += 1) await sender.send('agent:receiver', 'blob.stored', { n, blob });
+  const got = [];
+  receiver = await Agent.connect({ url: edge.url, network, name: 'agent:receiver' });
+  receiver.on('blob.stored', (event) => got.push(event.payload.n));
+  try {
+    // Sooner than the network's 10 s redelivery: the pages themselves must carry everything.
+    await until('every large event', () => got.length >= 12, 8_000);
+    assert.deepEqual(got, [...Array(12).keys()]);
+  } finally {
+    sender.close();
+    receiver.close();
+  }
+});

@@ -33,8 +33,8 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 pub const DEDUPE_WINDOW: usize = 65_536;
 /// How long a delivery may stay unacknowledged before it is sent again.
 pub const REDELIVERY_TIMEOUT_MS: u64 = 10_000;
-/// Log rows per catch-up page.
-pub const BACKLOG_PAGE: usize = 100;
+/// Log rows per catch-up page; hosts also bound a page by bytes (the edge: 4 MB).
+pub const BACKLOG_PAGE: usize = 500;
 /// A moving cursor is written to storage when it advanced this many events…
 pub const CURSOR_PERSIST_EVERY: u64 = 64;
 /// …or this long after its last write. A restart may therefore resend up to
