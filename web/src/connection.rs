@@ -2,8 +2,12 @@
 //!
 //! This module only moves frames and timers: the replica builds every
 //! outgoing event, applies every incoming frame and says what happened as
-//! [`ReplicaEffect`]s, which the UI receives.
+//! [`ReplicaEffect`]s, which the UI receives. Rows the replica wants kept go
+//! to IndexedDB ([`crate::storage`]). A dropped connection is reopened with
+//! exponential backoff and jitter; a heartbeat (`ping`, answered `pong` by the
+//! edge without waking the network) notices a connection that died silently.
 
+use crate::storage;
 use agentnet_core::replica::{Replica, ReplicaEffect};
 use agentnet_core::{Address, EventId, EventType};
 use serde_json::{Map, Value};
@@ -19,8 +23,14 @@ extern "C" {
     fn get_random_values(buf: &mut [u8]);
 }
 
-/// How often the replica's timers (resends, request deadlines) are checked.
-const TIMER_INTERVAL_MS: i32 = 1_000;
+/// How often the replica's timers (resends, acks, request deadlines) are checked.
+const TIMER_INTERVAL_MS: i32 = 250;
+/// How often a heartbeat goes out while connected.
+const HEARTBEAT_EVERY_MS: u64 = 15_000;
+/// A connection whose heartbeat got no answer for this long is closed and reopened.
+const HEARTBEAT_TIMEOUT_MS: u64 = 10_000;
+/// Longest wait between reconnection attempts.
+const MAX_BACKOFF_MS: f64 = 10_000.0;
 
 /// Current unix time in milliseconds.
 pub fn now_ms() -> u64 {
@@ -36,92 +46,190 @@ pub fn random_seed() -> [u8; 32] {
 
 /// What the connection tells the UI.
 pub enum Signal {
-    /// The socket closed.
+    /// A connection attempt started.
+    Connecting,
+    /// The socket closed; it will be reopened.
     Offline,
     /// Something the replica reports.
     Replica(Box<ReplicaEffect>),
 }
 
 struct Inner {
-    socket: WebSocket,
+    url: String,
+    network: String,
+    socket: Option<WebSocket>,
     replica: Replica,
+    credentials: Option<Value>,
     on_signal: Box<dyn Fn(Signal)>,
+    attempt: u32,
+    /// When the last heartbeat went out and whether it is still unanswered.
+    ping_sent: Option<u64>,
+    last_ping: u64,
 }
 
 impl Inner {
     fn apply(&mut self, effects: Vec<ReplicaEffect>) {
+        let mut rows = Vec::new();
         for effect in effects {
             match effect {
                 ReplicaEffect::Send(frame) => {
-                    if self.socket.ready_state() == WebSocket::OPEN {
-                        let _ = self.socket.send_with_str(&frame);
+                    if let Some(socket) = self
+                        .socket
+                        .as_ref()
+                        .filter(|s| s.ready_state() == WebSocket::OPEN)
+                    {
+                        let _ = socket.send_with_str(&frame);
                     }
+                }
+                ReplicaEffect::Persist(row) => rows.push(row),
+                ReplicaEffect::Online => {
+                    self.attempt = 0;
+                    (self.on_signal)(Signal::Replica(Box::new(ReplicaEffect::Online)));
                 }
                 other => (self.on_signal)(Signal::Replica(Box::new(other))),
             }
         }
+        storage::append(&self.network, rows);
     }
 }
 
-/// An open (or opening) link to a network.
+/// An open (or reopening) link to a network.
 #[derive(Clone)]
 pub struct Connection {
     inner: Rc<RefCell<Inner>>,
 }
 
 impl Connection {
-    /// Opens `url` and joins with `replica`; `on_signal` sees everything that happens.
+    /// Opens `url` and joins with `replica` (restored from storage by the caller);
+    /// `on_signal` sees everything that happens. Reconnects until the page closes.
     pub fn open(
         url: &str,
+        network: &str,
         replica: Replica,
+        credentials: Option<Value>,
         on_signal: impl Fn(Signal) + 'static,
     ) -> Result<Self, JsValue> {
-        let socket = WebSocket::new(url)?;
-        let inner = Rc::new(RefCell::new(Inner {
-            socket: socket.clone(),
-            replica,
-            on_signal: Box::new(on_signal),
-        }));
+        let connection = Self {
+            inner: Rc::new(RefCell::new(Inner {
+                url: url.to_owned(),
+                network: network.to_owned(),
+                socket: None,
+                replica,
+                credentials,
+                on_signal: Box::new(on_signal),
+                attempt: 0,
+                ping_sent: None,
+                last_ping: now_ms(),
+            })),
+        };
+        connection.connect()?;
+        connection.start_ticker()?;
+        Ok(connection)
+    }
 
-        let opened = inner.clone();
+    fn connect(&self) -> Result<(), JsValue> {
+        (self.inner.borrow().on_signal)(Signal::Connecting);
+        let socket = WebSocket::new(&self.inner.borrow().url)?;
+        {
+            let mut inner = self.inner.borrow_mut();
+            inner.socket = Some(socket.clone());
+            inner.ping_sent = None;
+            inner.last_ping = now_ms();
+        }
+
+        let opened = self.inner.clone();
         let on_open = Closure::<dyn FnMut()>::new(move || {
             let mut inner = opened.borrow_mut();
-            let effects = inner.replica.connected(None, now_ms());
+            let credentials = inner.credentials.clone();
+            let effects = inner.replica.connected(credentials, now_ms());
             inner.apply(effects);
         });
         socket.set_onopen(Some(on_open.as_ref().unchecked_ref()));
         on_open.forget();
 
-        let reader = inner.clone();
+        let reader = self.inner.clone();
         let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |message: MessageEvent| {
-            if let Some(text) = message.data().as_string() {
-                let mut inner = reader.borrow_mut();
-                let effects = inner.replica.receive(&text, now_ms());
-                inner.apply(effects);
+            let Some(text) = message.data().as_string() else {
+                return;
+            };
+            let mut inner = reader.borrow_mut();
+            if text == "pong" {
+                inner.ping_sent = None;
+                return;
             }
+            let effects = inner.replica.receive(&text, now_ms());
+            inner.apply(effects);
         });
         socket.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
         on_message.forget();
 
-        let closer = inner.clone();
+        let closer = self.clone();
+        let closed_socket = socket.clone();
         let on_close = Closure::<dyn FnMut(CloseEvent)>::new(move |_: CloseEvent| {
-            let mut inner = closer.borrow_mut();
-            inner.replica.disconnected();
-            (inner.on_signal)(Signal::Offline);
+            closer.lost(&closed_socket);
         });
         socket.set_onclose(Some(on_close.as_ref().unchecked_ref()));
         on_close.forget();
+        Ok(())
+    }
 
-        let ticker = inner.clone();
+    /// The socket closed: tell the replica and the UI, then try again after a backoff.
+    fn lost(&self, socket: &WebSocket) {
+        let delay = {
+            let mut inner = self.inner.borrow_mut();
+            if inner.socket.as_ref() != Some(socket) {
+                return; // an older socket; a newer one is already in charge
+            }
+            inner.socket = None;
+            inner.replica.disconnected();
+            (inner.on_signal)(Signal::Offline);
+            let base = (250.0 * 2f64.powi(inner.attempt.min(16) as i32)).min(MAX_BACKOFF_MS);
+            inner.attempt = inner.attempt.saturating_add(1);
+            // Jitter: between half and all of the backoff, so tabs do not reconnect in step.
+            base * (0.5 + js_sys::Math::random() / 2.0)
+        };
+        let again = self.clone();
+        let retry = Closure::once_into_js(move || {
+            if again.connect().is_err() {
+                (again.inner.borrow().on_signal)(Signal::Offline);
+            }
+        });
+        if let Some(window) = web_sys::window() {
+            let _ = window.set_timeout_with_callback_and_timeout_and_arguments_0(
+                retry.unchecked_ref(),
+                delay as i32,
+            );
+        }
+    }
+
+    fn start_ticker(&self) -> Result<(), JsValue> {
+        let ticker = self.inner.clone();
         let on_tick = Closure::<dyn FnMut()>::new(move || {
+            let now = now_ms();
             let mut inner = ticker.borrow_mut();
-            if inner
-                .replica
-                .poll_timeout()
-                .is_some_and(|at| at <= now_ms())
-            {
-                let effects = inner.replica.handle_timeout(now_ms());
+            if inner.replica.poll_timeout().is_some_and(|at| at <= now) {
+                let effects = inner.replica.handle_timeout(now);
                 inner.apply(effects);
+            }
+            let Some(socket) = inner
+                .socket
+                .clone()
+                .filter(|s| s.ready_state() == WebSocket::OPEN)
+            else {
+                return;
+            };
+            match inner.ping_sent {
+                Some(sent) if now.saturating_sub(sent) > HEARTBEAT_TIMEOUT_MS => {
+                    // No answer: the connection is dead even if the browser has not noticed.
+                    let _ = socket.close();
+                }
+                None if now.saturating_sub(inner.last_ping) > HEARTBEAT_EVERY_MS
+                    && socket.send_with_str("ping").is_ok() =>
+                {
+                    inner.ping_sent = Some(now);
+                    inner.last_ping = now;
+                }
+                _ => {}
             }
         });
         web_sys::window()
@@ -131,13 +239,17 @@ impl Connection {
                 TIMER_INTERVAL_MS,
             )?;
         on_tick.forget();
-
-        Ok(Self { inner })
+        Ok(())
     }
 
     /// The participant's address.
     pub fn address(&self) -> Address {
         self.inner.borrow().replica.address().clone()
+    }
+
+    /// Events created here and not yet acknowledged.
+    pub fn queued(&self) -> usize {
+        self.inner.borrow().replica.outbox().count()
     }
 
     /// Posts an event through the replica (queued while offline); returns its id.

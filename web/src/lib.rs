@@ -1,12 +1,16 @@
 //! agentnet-web: the workspace in the browser (Leptos, client-side rendered).
 //!
-//! [`App`] joins the `demo` network as a guest human, shows the messages
-//! posted there live and posts what the person types. Protocol work happens
+//! [`App`] joins the `demo` network as a guest human (the same one after a
+//! reload), shows the messages posted there live and posts what the person
+//! types. It is local-first: the replica's rows live in IndexedDB
+//! ([`storage`]), so history and queued messages show without the network
+//! and go out, once and in order, when it comes back. Protocol work happens
 //! in `agentnet-core`; [`connection`] only moves frames.
 
 pub mod connection;
+pub mod storage;
 
-use agentnet_core::replica::{Replica, ReplicaEffect};
+use agentnet_core::replica::{OutboxState, Replica, ReplicaEffect};
 use agentnet_core::{Address, Event, EventId, EventType, NetworkId};
 use connection::{Connection, Signal, random_seed};
 use leptos::prelude::*;
@@ -85,19 +89,75 @@ pub fn App() -> impl IntoView {
     }
 }
 
+/// The address the person uses in `network`: remembered across reloads, so a
+/// reload (even offline) is the same participant with the same outbox.
+fn my_address(network: &str) -> Address {
+    let key = format!("name:{network}");
+    if let Some(address) = storage::recall(&key).and_then(|a| a.parse().ok()) {
+        return address;
+    }
+    let address = guest_address();
+    storage::keep(&key, &address.to_string());
+    address
+}
+
+/// The lines a restored replica already holds: its log's messages, then its outbox.
+fn restored_lines(replica: &Replica, me: &Address) -> Vec<Line> {
+    let mut lines: Vec<Line> = replica
+        .log()
+        .values()
+        .filter(|e| e.event_type.as_str() == MESSAGE_POSTED)
+        .map(|e| {
+            let state = if &e.source == me {
+                LineState::Sent
+            } else {
+                LineState::Received
+            };
+            line_from(e, state)
+        })
+        .collect();
+    lines.extend(
+        replica
+            .outbox()
+            .filter(|entry| entry.event.event_type.as_str() == MESSAGE_POSTED)
+            .map(|entry| {
+                let state = match &entry.state {
+                    OutboxState::Rejected { rejection } => {
+                        LineState::Rejected(rejection.message.clone())
+                    }
+                    _ => LineState::Pending,
+                };
+                line_from(&entry.event, state)
+            }),
+    );
+    lines
+}
+
 /// The chat of one network.
 #[component]
 fn Workspace(network: NetworkId, message_type: EventType) -> impl IntoView {
-    let me = guest_address();
+    let network_name = network.to_string();
+    let me = my_address(&network_name);
     let (status, set_status) = signal("connecting");
     let (lines, set_lines) = signal(Vec::<Line>::new());
     let (draft, set_draft) = signal(String::new());
     let (problem, set_problem) = signal(None::<String>);
+    let queued = move || {
+        lines
+            .get()
+            .iter()
+            .filter(|l| l.state == LineState::Pending)
+            .count()
+    };
 
     let on_signal = move |signal: Signal| match signal {
+        Signal::Connecting => set_status.set("connecting"),
         Signal::Offline => set_status.set("offline"),
         Signal::Replica(effect) => match *effect {
-            ReplicaEffect::Online => set_status.set("online"),
+            ReplicaEffect::Online => {
+                set_status.set("online");
+                set_problem.set(None);
+            }
             ReplicaEffect::JoinFailed(rejection) => {
                 set_status.set("offline");
                 set_problem.set(Some(format!(
@@ -126,19 +186,31 @@ fn Workspace(network: NetworkId, message_type: EventType) -> impl IntoView {
         },
     };
 
-    let network_name = network.to_string();
-    let replica = Replica::new(me.clone(), network, random_seed());
-    let connection = match Connection::open(&socket_url(&network_name), replica, on_signal) {
-        Ok(c) => Some(c),
-        Err(_) => {
-            set_status.set("offline");
-            set_problem.set(Some(
-                "This browser could not open a connection to the network.".into(),
-            ));
-            None
+    // Open from storage first, so history and the outbox show without the network.
+    let connection = StoredValue::new_local(None::<Connection>);
+    let storage_key = network_name.clone();
+    let owner = me.clone();
+    wasm_bindgen_futures::spawn_local(async move {
+        let rows = storage::load(&storage_key).await;
+        let mut replica = Replica::new(owner.clone(), network, random_seed());
+        replica.restore(rows);
+        set_lines.set(restored_lines(&replica, &owner));
+        match Connection::open(
+            &socket_url(&storage_key),
+            &storage_key,
+            replica,
+            None,
+            on_signal,
+        ) {
+            Ok(c) => connection.set_value(Some(c)),
+            Err(_) => {
+                set_status.set("offline");
+                set_problem.set(Some(
+                    "This browser could not open a connection to the network.".into(),
+                ));
+            }
         }
-    };
-    let connection = StoredValue::new_local(connection);
+    });
 
     let post = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
@@ -166,7 +238,9 @@ fn Workspace(network: NetworkId, message_type: EventType) -> impl IntoView {
                 set_lines.update(|l| l.push(line));
                 set_draft.set(String::new());
             }
-            None => set_problem.set(Some("Not connected: your message was not sent.".into())),
+            None => set_problem.set(Some(
+                "The workspace is still opening: try again in a moment.".into(),
+            )),
         }
     };
 
@@ -175,7 +249,13 @@ fn Workspace(network: NetworkId, message_type: EventType) -> impl IntoView {
             <h1>"agentnet"</h1>
             <span class="network">"network: " {network_name.clone()}</span>
             <span class="me">"you are " <strong>{me.to_string()}</strong></span>
-            <span class="status" role="status" data-state=move || status.get()>{move || status.get()}</span>
+            <span class="status" role="status" data-state=move || status.get()>
+                {move || match (status.get(), queued()) {
+                    ("online", _) => "online".to_owned(),
+                    (state, 0) => state.to_owned(),
+                    (state, n) => format!("{state} · {n} queued"),
+                }}
+            </span>
         </header>
         <main class="chat">
             <Show when=move || problem.get().is_some()>

@@ -1,0 +1,55 @@
+//! Local-first storage: the replica's rows in IndexedDB, per network.
+//!
+//! The replica says what to keep (`ReplicaEffect::Persist`); this module
+//! appends those rows and reads them back on start so the workspace opens
+//! with its history and outbox even when the network is unreachable. The
+//! IndexedDB calls themselves are in `web/js/idb.js`.
+
+use agentnet_core::replica::ReplicaRow;
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen(module = "/js/idb.js")]
+extern "C" {
+    #[wasm_bindgen(js_name = appendRows, catch)]
+    async fn append_rows(network: &str, rows: String) -> Result<(), JsValue>;
+    #[wasm_bindgen(js_name = loadRows, catch)]
+    async fn load_rows(network: &str) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(js_name = remembered)]
+    fn remembered(key: &str) -> Option<String>;
+    #[wasm_bindgen(js_name = remember)]
+    fn remember(key: &str, value: &str);
+}
+
+/// The rows stored for `network`, oldest first; empty when storage is unavailable.
+pub async fn load(network: &str) -> Vec<ReplicaRow> {
+    let Ok(text) = load_rows(network).await else {
+        return Vec::new();
+    };
+    text.as_string()
+        .and_then(|t| serde_json::from_str(&t).ok())
+        .unwrap_or_default()
+}
+
+/// Appends rows for `network` (fire and forget: a failed write loses only the cache).
+pub fn append(network: &str, rows: Vec<ReplicaRow>) {
+    if rows.is_empty() {
+        return;
+    }
+    let Ok(text) = serde_json::to_string(&rows) else {
+        return;
+    };
+    let network = network.to_owned();
+    wasm_bindgen_futures::spawn_local(async move {
+        let _ = append_rows(&network, text).await;
+    });
+}
+
+/// A value kept across reloads (localStorage), if any.
+pub fn recall(key: &str) -> Option<String> {
+    remembered(key)
+}
+
+/// Keeps `value` across reloads.
+pub fn keep(key: &str, value: &str) {
+    remember(key, value);
+}
