@@ -9,12 +9,14 @@
 
 pub mod connection;
 pub mod storage;
+pub mod tabs;
 
 use agentnet_core::replica::{OutboxState, Replica, ReplicaEffect};
 use agentnet_core::{Address, Event, EventId, EventType, NetworkId};
 use connection::{Connection, Signal, random_seed};
 use leptos::prelude::*;
 use serde_json::json;
+use tabs::{TabNews, Tabs};
 
 /// The network the workspace opens.
 pub const DEFAULT_NETWORK: &str = "demo";
@@ -150,6 +152,37 @@ fn Workspace(network: NetworkId, message_type: EventType) -> impl IntoView {
             .count()
     };
 
+    // What other tabs of this workspace posted, and what became of it.
+    let apply_news = move |news: TabNews| match news {
+        TabNews::Posted {
+            id,
+            source,
+            content,
+        } => set_lines.update(|l| {
+            if !l.iter().any(|line| line.id == id) {
+                l.push(Line {
+                    id,
+                    source,
+                    content,
+                    state: LineState::Pending,
+                });
+            }
+        }),
+        TabNews::Accepted { id } => set_lines.update(|l| {
+            if let Some(line) = l.iter_mut().find(|line| line.id == id) {
+                line.state = LineState::Sent;
+            }
+        }),
+        TabNews::Rejected { id, reason } => set_lines.update(|l| {
+            if let Some(line) = l.iter_mut().find(|line| line.id == id) {
+                line.state = LineState::Rejected(reason);
+            }
+        }),
+    };
+    let tabs = Tabs::open(&network_name, apply_news);
+    let tabs_for_signal = tabs.clone();
+    let tabs = StoredValue::new_local(tabs);
+
     let on_signal = move |signal: Signal| match signal {
         Signal::Connecting => set_status.set("connecting"),
         Signal::Offline => set_status.set("offline"),
@@ -172,16 +205,19 @@ fn Workspace(network: NetworkId, message_type: EventType) -> impl IntoView {
                     }
                 });
             }
-            ReplicaEffect::Accepted { id, .. } => set_lines.update(|l| {
-                if let Some(line) = l.iter_mut().find(|line| line.id == id) {
-                    line.state = LineState::Sent;
-                }
-            }),
-            ReplicaEffect::Rejected { id, rejection } => set_lines.update(|l| {
-                if let Some(line) = l.iter_mut().find(|line| line.id == id) {
-                    line.state = LineState::Rejected(rejection.message.clone());
-                }
-            }),
+            ReplicaEffect::Accepted { id, .. } => {
+                let news = TabNews::Accepted { id };
+                tabs_for_signal.tell(&news);
+                apply_news(news);
+            }
+            ReplicaEffect::Rejected { id, rejection } => {
+                let news = TabNews::Rejected {
+                    id,
+                    reason: rejection.message,
+                };
+                tabs_for_signal.tell(&news);
+                apply_news(news);
+            }
             _ => {}
         },
     };
@@ -235,6 +271,13 @@ fn Workspace(network: NetworkId, message_type: EventType) -> impl IntoView {
         });
         match sent {
             Some(line) => {
+                tabs.with_value(|t| {
+                    t.tell(&TabNews::Posted {
+                        id: line.id,
+                        source: line.source.clone(),
+                        content: line.content.clone(),
+                    })
+                });
                 set_lines.update(|l| l.push(line));
                 set_draft.set(String::new());
             }

@@ -1,0 +1,57 @@
+// Two tabs of the same workspace (one browser profile) stay consistent: what
+// one posts shows in the other, with its state; what arrives shows in both.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { Agent } from '../../core/js/index.js';
+import { startEdge } from '../support/edge.mjs';
+import { launchBrowser } from '../support/browser.mjs';
+import { until } from '../support/process.mjs';
+
+let edge;
+let browser;
+
+before(async () => {
+  edge = await startEdge();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await edge?.stop();
+});
+
+test('two tabs show the same conversation and the network gets each message once', async () => {
+  const agent = await Agent.connect({ url: edge.url, network: 'demo', name: 'agent:listener' });
+  const heard = [];
+  agent.on('workspace.message.posted', (event) => heard.push(event));
+  const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+  const [first, second] = [await context.newPage(), await context.newPage()];
+  try {
+    for (const tab of [first, second]) {
+      await tab.goto(`${edge.url}/`);
+      await tab.getByRole('status').filter({ hasText: 'online' }).waitFor({ timeout: 15_000 });
+    }
+    const me = (await first.locator('.me strong').textContent()).trim();
+    assert.equal((await second.locator('.me strong').textContent()).trim(), me, 'both tabs are the same person');
+
+    const box = first.getByRole('textbox', { name: 'Message' });
+    await box.fill('typed in the first tab');
+    await box.press('Enter');
+    for (const tab of [first, second]) {
+      await tab.locator('.message', { hasText: 'typed in the first tab' }).locator('.state', { hasText: 'sent' }).waitFor({ timeout: 10_000 });
+    }
+
+    await agent.send('agent:broadcast', 'workspace.message.posted', { content: 'to everyone' });
+    for (const tab of [first, second]) {
+      await tab.locator('.message', { hasText: 'to everyone' }).waitFor({ timeout: 10_000 });
+    }
+    await until('the listener hears the tab', () => heard.length >= 1);
+    await new Promise((r) => setTimeout(r, 300));
+    assert.deepEqual(heard.filter((e) => e.source === me).map((e) => e.payload.content), ['typed in the first tab']);
+    assert.equal(await second.locator('.message', { hasText: 'typed in the first tab' }).count(), 1);
+  } finally {
+    agent.close();
+    await context.close();
+  }
+});
