@@ -7,6 +7,11 @@ import { Agent } from '../../core/js/index.js';
 import { startEdge } from '../support/edge.mjs';
 import { launchBrowser } from '../support/browser.mjs';
 import { until } from '../support/process.mjs';
+import { mkdir } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const screenshots = join(dirname(fileURLToPath(import.meta.url)), '..', 'output', 'screenshots');
 
 let edge;
 let browser;
@@ -53,5 +58,29 @@ test('two tabs show the same conversation and the network gets each message once
   } finally {
     agent.close();
     await context.close();
+  }
+});
+
+test('the people panel shows members with role and level, and presence changes live', async () => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+  try {
+    await page.goto(`${edge.url}/`);
+    await page.getByRole('status').filter({ hasText: 'online' }).waitFor({ timeout: 15_000 });
+    const people = page.getByRole('complementary', { name: 'People' });
+    const me = (await page.locator('.me strong').textContent()).trim();
+    await people.locator(`.person[data-address="${me}"][data-status="online"]`).waitFor({ timeout: 10_000 });
+
+    const visitor = await Agent.connect({ url: edge.url, network: 'demo', name: 'agent:visitor' });
+    const row = people.locator('.person[data-address="agent:visitor"]');
+    await row.and(page.locator('[data-status="online"]')).waitFor({ timeout: 10_000 });
+    assert.match(await row.locator('.details').textContent(), /member · level 0 · online/);
+    visitor.close();
+    await row.and(page.locator('[data-status="offline"]')).waitFor({ timeout: 15_000 });
+    await mkdir(screenshots, { recursive: true });
+    await page.screenshot({ path: join(screenshots, 'workspace-people-1280x720.png') });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.screenshot({ path: join(screenshots, 'workspace-people-390x844.png'), fullPage: true });
+  } finally {
+    await page.close();
   }
 });

@@ -252,6 +252,23 @@ impl Connection {
         self.inner.borrow().replica.outbox().count()
     }
 
+    /// Sends a request; its answer arrives as `ReplicaEffect::Replied` with this id.
+    pub fn request(
+        &self,
+        event_type: EventType,
+        target: Address,
+        payload: Value,
+        timeout_ms: u64,
+    ) -> EventId {
+        let mut inner = self.inner.borrow_mut();
+        let (id, effects) =
+            inner
+                .replica
+                .request(event_type, target, payload, timeout_ms, now_ms());
+        inner.apply(effects);
+        id
+    }
+
     /// Posts an event through the replica (queued while offline); returns its id.
     pub fn post(&self, event_type: EventType, target: Address, payload: Value) -> EventId {
         let mut inner = self.inner.borrow_mut();

@@ -8,6 +8,7 @@
 //! in `agentnet-core`; [`connection`] only moves frames.
 
 pub mod connection;
+pub mod roster;
 pub mod storage;
 pub mod tabs;
 
@@ -15,6 +16,7 @@ use agentnet_core::replica::{OutboxState, Replica, ReplicaEffect};
 use agentnet_core::{Address, Event, EventId, EventType, NetworkId};
 use connection::{Connection, Signal, random_seed};
 use leptos::prelude::*;
+use roster::{Person, Roster, apply_presence, people_from};
 use serde_json::json;
 use tabs::{TabNews, Tabs};
 
@@ -22,6 +24,10 @@ use tabs::{TabNews, Tabs};
 pub const DEFAULT_NETWORK: &str = "demo";
 /// The event type of a chat message.
 pub const MESSAGE_POSTED: &str = "workspace.message.posted";
+/// The event `mod/workspace` emits when someone comes or goes.
+pub const PRESENCE_CHANGED: &str = "workspace.presence.changed";
+/// How long a roster request may take.
+const DISCOVER_TIMEOUT_MS: u64 = 10_000;
 
 /// One message as the page shows it.
 #[derive(Clone, Debug, PartialEq)]
@@ -144,6 +150,24 @@ fn Workspace(network: NetworkId, message_type: EventType) -> impl IntoView {
     let (lines, set_lines) = signal(Vec::<Line>::new());
     let (draft, set_draft) = signal(String::new());
     let (problem, set_problem) = signal(None::<String>);
+    let (people, set_people) = signal(Vec::<Person>::new());
+    let connection = StoredValue::new_local(None::<Connection>);
+    // The roster request in flight, so its answer is recognised.
+    let discovering = StoredValue::new_local(None::<EventId>);
+    let discover = move || {
+        let Ok(kind) = agentnet_core::event_type::core_types::AGENT_DISCOVER.parse::<EventType>()
+        else {
+            return;
+        };
+        // Deferred: the connection is busy delivering the effect that asked for this.
+        wasm_bindgen_futures::spawn_local(async move {
+            let id = connection.with_value(|c| {
+                c.as_ref()
+                    .map(|c| c.request(kind, Address::core(), json!({}), DISCOVER_TIMEOUT_MS))
+            });
+            discovering.set_value(id);
+        });
+    };
     let queued = move || {
         lines
             .get()
@@ -190,6 +214,15 @@ fn Workspace(network: NetworkId, message_type: EventType) -> impl IntoView {
             ReplicaEffect::Online => {
                 set_status.set("online");
                 set_problem.set(None);
+                discover();
+            }
+            ReplicaEffect::Replied { request, reply }
+                if discovering.with_value(|d| *d == Some(request)) =>
+            {
+                set_people.set(people_from(&reply.payload));
+            }
+            ReplicaEffect::Received(event) if event.event_type.as_str() == PRESENCE_CHANGED => {
+                set_people.update(|p| apply_presence(p, &event.payload));
             }
             ReplicaEffect::JoinFailed(rejection) => {
                 set_status.set("offline");
@@ -223,7 +256,6 @@ fn Workspace(network: NetworkId, message_type: EventType) -> impl IntoView {
     };
 
     // Open from storage first, so history and the outbox show without the network.
-    let connection = StoredValue::new_local(None::<Connection>);
     let storage_key = network_name.clone();
     let owner = me.clone();
     wasm_bindgen_futures::spawn_local(async move {
@@ -300,6 +332,7 @@ fn Workspace(network: NetworkId, message_type: EventType) -> impl IntoView {
                 }}
             </span>
         </header>
+        <div class="layout">
         <main class="chat">
             <Show when=move || problem.get().is_some()>
                 <p class="problem" role="alert">{move || problem.get().unwrap_or_default()}</p>
@@ -317,6 +350,8 @@ fn Workspace(network: NetworkId, message_type: EventType) -> impl IntoView {
                 <button type="submit">"Send"</button>
             </form>
         </main>
+        <Roster people=people />
+        </div>
     }
 }
 
