@@ -84,3 +84,44 @@ test('the people panel shows members with role and level, and presence changes l
     await page.close();
   }
 });
+
+test('the inspector lists every event, filters by type and source, and opens the JSON', async () => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+  const agent = await Agent.connect({ url: edge.url, network: 'demo', name: 'agent:tooling' });
+  try {
+    await page.goto(`${edge.url}/`);
+    await page.getByRole('status').filter({ hasText: 'online' }).waitFor({ timeout: 15_000 });
+    await agent.send('agent:broadcast', 'tool.call.started', { tool: 'search', query: 'agents' });
+    await agent.send('agent:broadcast', 'workspace.message.posted', { content: 'a chat line' });
+    await page.locator('.message', { hasText: 'a chat line' }).waitFor({ timeout: 10_000 });
+
+    await page.getByRole('button', { name: 'Inspector' }).click();
+    const inspector = page.getByRole('region', { name: 'Event inspector' });
+    // The inspector replaces the conversation; the people panel stays beside it.
+    await page.getByRole('textbox', { name: 'Message' }).waitFor({ state: 'hidden' });
+    const [insp, people] = [await inspector.boundingBox(), await page.getByRole('complementary', { name: 'People' }).boundingBox()];
+    assert.ok(people.x > insp.x + insp.width - 1 && people.y < insp.y + 50, 'the people panel is beside the inspector');
+    await inspector.locator('.event[data-type="tool.call.started"]').waitFor();
+    await inspector.getByRole('textbox', { name: 'Type' }).fill('tool.*');
+    await inspector.locator('.count', { hasText: '1 shown' }).waitFor();
+    await inspector.getByRole('textbox', { name: 'Source' }).fill('agent:nobody');
+    await inspector.locator('.count', { hasText: '0 shown' }).waitFor();
+    await inspector.getByRole('textbox', { name: 'Source' }).fill('tooling');
+    const row = inspector.locator('.event', { hasText: 'tool.call.started' });
+    await row.locator('summary').click();
+    const json = JSON.parse(await row.locator('.json').textContent());
+    assert.deepEqual(json.payload, { tool: 'search', query: 'agents' });
+    assert.equal(json.source, 'agent:tooling');
+
+    // Live: a new event appears while the inspector is open.
+    await agent.send('agent:broadcast', 'tool.call.finished', { tool: 'search' });
+    await inspector.locator('.event[data-type="tool.call.finished"]').waitFor({ timeout: 10_000 });
+    await mkdir(screenshots, { recursive: true });
+    await page.screenshot({ path: join(screenshots, 'workspace-inspector-1280x720.png') });
+    await page.getByRole('button', { name: 'Conversation' }).click();
+    await page.getByRole('textbox', { name: 'Message' }).waitFor();
+  } finally {
+    agent.close();
+    await page.close();
+  }
+});

@@ -8,6 +8,7 @@
 //! in `agentnet-core`; [`connection`] only moves frames.
 
 pub mod connection;
+pub mod inspector;
 pub mod roster;
 pub mod storage;
 pub mod tabs;
@@ -15,6 +16,7 @@ pub mod tabs;
 use agentnet_core::replica::{OutboxState, Replica, ReplicaEffect};
 use agentnet_core::{Address, Event, EventId, EventType, NetworkId};
 use connection::{Connection, Signal, random_seed};
+use inspector::Inspector;
 use leptos::prelude::*;
 use roster::{Person, Roster, apply_presence, people_from};
 use serde_json::json;
@@ -151,6 +153,8 @@ fn Workspace(network: NetworkId, message_type: EventType) -> impl IntoView {
     let (draft, set_draft) = signal(String::new());
     let (problem, set_problem) = signal(None::<String>);
     let (people, set_people) = signal(Vec::<Person>::new());
+    let (seen, set_seen) = signal_local(Vec::<Event>::new());
+    let (inspecting, set_inspecting) = signal(false);
     let connection = StoredValue::new_local(None::<Connection>);
     // The roster request in flight, so its answer is recognised.
     let discovering = StoredValue::new_local(None::<EventId>);
@@ -204,10 +208,26 @@ fn Workspace(network: NetworkId, message_type: EventType) -> impl IntoView {
         }),
     };
     let tabs = Tabs::open(&network_name, apply_news);
+    // An event arrived: messages join the conversation, presence updates the people.
+    let on_received = move |event: Event| match event.event_type.as_str() {
+        MESSAGE_POSTED => set_lines.update(|l| {
+            if !l.iter().any(|line| line.id == event.id) {
+                l.push(line_from(&event, LineState::Received));
+            }
+        }),
+        PRESENCE_CHANGED => set_people.update(|p| apply_presence(p, &event.payload)),
+        _ => {}
+    };
     let tabs_for_signal = tabs.clone();
     let tabs = StoredValue::new_local(tabs);
 
     let on_signal = move |signal: Signal| match signal {
+        Signal::Replica(effect) if matches!(*effect, ReplicaEffect::Received(_)) => {
+            if let ReplicaEffect::Received(event) = *effect {
+                set_seen.update(|s| inspector::remember(s, event.clone()));
+                on_received(event);
+            }
+        }
         Signal::Connecting => set_status.set("connecting"),
         Signal::Offline => set_status.set("offline"),
         Signal::Replica(effect) => match *effect {
@@ -221,9 +241,7 @@ fn Workspace(network: NetworkId, message_type: EventType) -> impl IntoView {
             {
                 set_people.set(people_from(&reply.payload));
             }
-            ReplicaEffect::Received(event) if event.event_type.as_str() == PRESENCE_CHANGED => {
-                set_people.update(|p| apply_presence(p, &event.payload));
-            }
+
             ReplicaEffect::JoinFailed(rejection) => {
                 set_status.set("offline");
                 set_problem.set(Some(format!(
@@ -231,13 +249,7 @@ fn Workspace(network: NetworkId, message_type: EventType) -> impl IntoView {
                     rejection.message
                 )));
             }
-            ReplicaEffect::Received(event) if event.event_type.as_str() == MESSAGE_POSTED => {
-                set_lines.update(|l| {
-                    if !l.iter().any(|line| line.id == event.id) {
-                        l.push(line_from(&event, LineState::Received));
-                    }
-                });
-            }
+
             ReplicaEffect::Accepted { id, .. } => {
                 let news = TabNews::Accepted { id };
                 tabs_for_signal.tell(&news);
@@ -263,6 +275,7 @@ fn Workspace(network: NetworkId, message_type: EventType) -> impl IntoView {
         let mut replica = Replica::new(owner.clone(), network, random_seed());
         replica.restore(rows);
         set_lines.set(restored_lines(&replica, &owner));
+        set_seen.set(replica.log().values().cloned().collect());
         match Connection::open(
             &socket_url(&storage_key),
             &storage_key,
@@ -332,8 +345,17 @@ fn Workspace(network: NetworkId, message_type: EventType) -> impl IntoView {
                 }}
             </span>
         </header>
+        <nav class="views" aria-label="Views">
+            <button type="button" aria-pressed=move || (!inspecting.get()).to_string()
+                on:click=move |_| set_inspecting.set(false)>"Conversation"</button>
+            <button type="button" aria-pressed=move || inspecting.get().to_string()
+                on:click=move |_| set_inspecting.set(true)>"Inspector"</button>
+        </nav>
         <div class="layout">
-        <main class="chat">
+        <Show when=move || inspecting.get()>
+            <Inspector events=seen />
+        </Show>
+        <main class="chat" hidden=move || inspecting.get()>
             <Show when=move || problem.get().is_some()>
                 <p class="problem" role="alert">{move || problem.get().unwrap_or_default()}</p>
             </Show>

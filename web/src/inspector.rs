@@ -1,0 +1,146 @@
+//! The event inspector: every event this workspace has seen in one network,
+//! filtered by type pattern and source, following live, each openable as JSON.
+
+use agentnet_core::{Event, EventPattern};
+use leptos::prelude::*;
+
+/// Most events the inspector keeps in view (the newest).
+pub const INSPECTOR_LIMIT: usize = 2_000;
+
+/// True when `event` passes the filters: a type pattern (`*`, `tool.*`, an
+/// exact type; empty or invalid means all) and a source substring.
+pub fn passes(event: &Event, pattern: &str, source: &str) -> bool {
+    let pattern = pattern.trim();
+    let type_ok = pattern.is_empty()
+        || pattern
+            .parse::<EventPattern>()
+            .map_or(true, |p| p.matches(&event.event_type));
+    type_ok && event.source.to_string().contains(source.trim())
+}
+
+/// One event as the inspector lists it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Row {
+    /// Event id.
+    pub id: agentnet_core::EventId,
+    /// Event type.
+    pub kind: String,
+    /// `source → target`.
+    pub route: String,
+    /// The whole event, pretty-printed.
+    pub json: String,
+}
+
+impl From<&Event> for Row {
+    fn from(event: &Event) -> Self {
+        Self {
+            id: event.id,
+            kind: event.event_type.to_string(),
+            route: format!("{} → {}", event.source, event.target),
+            json: serde_json::to_string_pretty(event).unwrap_or_default(),
+        }
+    }
+}
+
+/// Adds an event, keeping ids unique and at most [`INSPECTOR_LIMIT`] events.
+pub fn remember(events: &mut Vec<Event>, event: Event) {
+    if events.iter().any(|e| e.id == event.id) {
+        return;
+    }
+    events.push(event);
+    if events.len() > INSPECTOR_LIMIT {
+        let extra = events.len() - INSPECTOR_LIMIT;
+        events.drain(..extra);
+    }
+}
+
+/// The inspector view.
+#[component]
+pub fn Inspector(
+    /// Every event seen, oldest first.
+    events: ReadSignal<Vec<Event>, LocalStorage>,
+) -> impl IntoView {
+    let (pattern, set_pattern) = signal(String::new());
+    let (source, set_source) = signal(String::new());
+    let shown = move || {
+        let (pattern, source) = (pattern.get(), source.get());
+        events.with(|events| {
+            events
+                .iter()
+                .rev()
+                .filter(|e| passes(e, &pattern, &source))
+                .map(Row::from)
+                .collect::<Vec<_>>()
+        })
+    };
+    view! {
+        <section class="inspector" aria-label="Event inspector">
+            <form class="filters" on:submit=|ev| ev.prevent_default()>
+                <label>"Type" <input name="type" placeholder="e.g. workspace.* or tool.call"
+                    prop:value=move || pattern.get()
+                    on:input=move |ev| set_pattern.set(event_target_value(&ev)) /></label>
+                <label>"Source" <input name="source" placeholder="e.g. agent:echo"
+                    prop:value=move || source.get()
+                    on:input=move |ev| set_source.set(event_target_value(&ev)) /></label>
+                <span class="count">{move || format!("{} shown", shown().len())}</span>
+            </form>
+            <ul class="events" aria-label="Events">
+                <For each=shown key=|row| row.id let:row>
+                    <li class="event" data-type=row.kind.clone()>
+                        <details>
+                            <summary>
+                                <span class="type">{row.kind.clone()}</span>
+                                <span class="route">{row.route.clone()}</span>
+                            </summary>
+                            <pre class="json">{row.json.clone()}</pre>
+                        </details>
+                    </li>
+                </For>
+            </ul>
+        </section>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn event(n: u128, kind: &str, source: &str) -> Event {
+        Event::from_value(
+            json!({
+                "id": agentnet_core::EventId::from_parts(1, n).to_string(), "type": kind,
+                "source": source, "target": "agent:broadcast", "payload": {}, "timestamp": 1,
+            }),
+            &agentnet_core::Limits::default(),
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn filters_by_type_pattern_and_source() {
+        let tool = event(1, "tool.call.started", "agent:echo");
+        let chat = event(2, "workspace.message.posted", "human:ann");
+        assert!(passes(&tool, "tool.*", ""));
+        assert!(!passes(&chat, "tool.*", ""));
+        assert!(passes(&chat, "", "ann"));
+        assert!(!passes(&tool, "", "ann"));
+        assert!(
+            passes(&tool, "not a pattern!", "echo"),
+            "an unfinished pattern filters nothing"
+        );
+    }
+
+    #[test]
+    fn keeps_unique_events_up_to_the_limit() {
+        let mut events = Vec::new();
+        remember(&mut events, event(1, "a.b", "agent:x"));
+        remember(&mut events, event(1, "a.b", "agent:x"));
+        assert_eq!(events.len(), 1);
+        for n in 2..(INSPECTOR_LIMIT as u128 + 10) {
+            remember(&mut events, event(n, "a.b", "agent:x"));
+        }
+        assert_eq!(events.len(), INSPECTOR_LIMIT);
+        assert_eq!(events[0].id, agentnet_core::EventId::from_parts(1, 10));
+    }
+}
