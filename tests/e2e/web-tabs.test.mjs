@@ -6,12 +6,13 @@ import assert from 'node:assert/strict';
 import { Agent } from '../../core/js/index.js';
 import { startEdge } from '../support/edge.mjs';
 import { launchBrowser } from '../support/browser.mjs';
-import { until } from '../support/process.mjs';
+import { startNode, until } from '../support/process.mjs';
 import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const screenshots = join(dirname(fileURLToPath(import.meta.url)), '..', 'output', 'screenshots');
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 let edge;
 let browser;
@@ -123,5 +124,47 @@ test('the inspector lists every event, filters by type and source, and opens the
   } finally {
     agent.close();
     await page.close();
+  }
+});
+
+test('a tool is invoked from a form built from its schema; results and errors show in words', async () => {
+  const calculator = await startNode([join(root, 'core', 'js', 'examples', 'calculator.js')], {
+    env: { AGENTNET_URL: edge.url, AGENTNET_NETWORK: 'demo', AGENTNET_NAME: 'agent:calc-owner' }, ready: /calculator ready/,
+  });
+  const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+  try {
+    await page.goto(`${edge.url}/`);
+    await page.getByRole('status').filter({ hasText: 'online' }).waitFor({ timeout: 15_000 });
+    const resources = page.getByRole('region', { name: 'Resources' });
+    await resources.getByRole('button', { name: 'Refresh' }).click();
+    const item = resources.locator('.resource[data-address="resource/tool/calculator"]');
+    await item.waitFor({ timeout: 10_000 });
+    assert.match(await item.locator('.details').textContent(), /tool · by agent:calc-owner · you may .*invoke/);
+
+    const form = item.getByRole('form', { name: 'Invoke resource/tool/calculator' });
+    await form.getByLabel('op (required)').selectOption('multiply');
+    await form.getByLabel('a (required)').fill('6');
+    await form.getByLabel('b (required)').fill('7');
+    await form.getByRole('button', { name: 'Invoke' }).click();
+    await item.locator('.outcome', { hasText: 'Result: {"result":42}' }).waitFor({ timeout: 10_000 });
+
+    await form.getByLabel('op (required)').selectOption('divide');
+    await form.getByLabel('b (required)').fill('0');
+    await form.getByRole('button', { name: 'Invoke' }).click();
+    await item.locator('.outcome.error', { hasText: 'division by zero' }).waitFor({ timeout: 10_000 });
+
+    await form.getByLabel('a (required)').fill('');
+    await form.getByRole('button', { name: 'Invoke' }).click();
+    await item.getByRole('alert').filter({ hasText: 'Please fill in a.' }).waitFor();
+    // However long the side panels get, the message box stays on screen.
+    const composer = await page.getByRole('textbox', { name: 'Message' }).boundingBox();
+    assert.ok(composer && composer.y + composer.height <= 720, `the message box is visible: ${JSON.stringify(composer)}`);
+    await mkdir(screenshots, { recursive: true });
+    await page.screenshot({ path: join(screenshots, 'workspace-tool-1280x720.png') });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.screenshot({ path: join(screenshots, 'workspace-tool-390x844.png'), fullPage: true });
+  } finally {
+    await page.close();
+    await calculator.stop();
   }
 });

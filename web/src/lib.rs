@@ -9,6 +9,7 @@
 
 pub mod connection;
 pub mod inspector;
+pub mod resources;
 pub mod roster;
 pub mod storage;
 pub mod tabs;
@@ -18,6 +19,7 @@ use agentnet_core::{Address, Event, EventId, EventType, NetworkId};
 use connection::{Connection, Signal, random_seed};
 use inspector::Inspector;
 use leptos::prelude::*;
+use resources::{Outcome, Resource, Resources, outcome_of, resources_from};
 use roster::{Person, Roster, apply_presence, people_from};
 use serde_json::json;
 use tabs::{TabNews, Tabs};
@@ -30,6 +32,8 @@ pub const MESSAGE_POSTED: &str = "workspace.message.posted";
 pub const PRESENCE_CHANGED: &str = "workspace.presence.changed";
 /// How long a roster request may take.
 const DISCOVER_TIMEOUT_MS: u64 = 10_000;
+/// How long a tool invocation may take.
+const INVOKE_TIMEOUT_MS: u64 = 30_000;
 
 /// One message as the page shows it.
 #[derive(Clone, Debug, PartialEq)]
@@ -155,6 +159,11 @@ fn Workspace(network: NetworkId, message_type: EventType) -> impl IntoView {
     let (people, set_people) = signal(Vec::<Person>::new());
     let (seen, set_seen) = signal_local(Vec::<Event>::new());
     let (inspecting, set_inspecting) = signal(false);
+    let (shared, set_shared) = signal(Vec::<Resource>::new());
+    let (outcome, set_outcome) = signal(None::<(String, Outcome)>);
+    // The resource listing and the invocation in flight, so their answers are recognised.
+    let listing = StoredValue::new_local(None::<EventId>);
+    let invoking = StoredValue::new_local(None::<(EventId, String)>);
     let connection = StoredValue::new_local(None::<Connection>);
     // The roster request in flight, so its answer is recognised.
     let discovering = StoredValue::new_local(None::<EventId>);
@@ -170,8 +179,40 @@ fn Workspace(network: NetworkId, message_type: EventType) -> impl IntoView {
                     .map(|c| c.request(kind, Address::core(), json!({}), DISCOVER_TIMEOUT_MS))
             });
             discovering.set_value(id);
+            let Ok(kind) =
+                agentnet_core::event_type::core_types::RESOURCE_DISCOVER.parse::<EventType>()
+            else {
+                return;
+            };
+            let id = connection.with_value(|c| {
+                c.as_ref()
+                    .map(|c| c.request(kind, Address::core(), json!({}), DISCOVER_TIMEOUT_MS))
+            });
+            listing.set_value(id);
         });
     };
+    let invoke = Callback::new(move |(tool, input): (String, serde_json::Value)| {
+        let (Ok(kind), Ok(target)) = (
+            agentnet_core::event_type::core_types::RESOURCE_INVOKE.parse::<EventType>(),
+            tool.parse::<Address>(),
+        ) else {
+            return;
+        };
+        let id = connection.with_value(|c| {
+            c.as_ref()
+                .map(|c| c.request(kind, target, json!({ "input": input }), INVOKE_TIMEOUT_MS))
+        });
+        match id {
+            Some(id) => {
+                invoking.set_value(Some((id, tool.clone())));
+                set_outcome.set(Some((tool, Outcome::Waiting)));
+            }
+            None => set_outcome.set(Some((
+                tool,
+                Outcome::Error("the workspace is still opening".into()),
+            ))),
+        }
+    });
     let queued = move || {
         lines
             .get()
@@ -215,7 +256,11 @@ fn Workspace(network: NetworkId, message_type: EventType) -> impl IntoView {
                 l.push(line_from(&event, LineState::Received));
             }
         }),
-        PRESENCE_CHANGED => set_people.update(|p| apply_presence(p, &event.payload)),
+        PRESENCE_CHANGED => {
+            set_people.update(|p| apply_presence(p, &event.payload));
+            // Someone came or went: what is shared (and who owns it) may have changed too.
+            discover();
+        }
         _ => {}
     };
     let tabs_for_signal = tabs.clone();
@@ -240,6 +285,27 @@ fn Workspace(network: NetworkId, message_type: EventType) -> impl IntoView {
                 if discovering.with_value(|d| *d == Some(request)) =>
             {
                 set_people.set(people_from(&reply.payload));
+            }
+            ReplicaEffect::Replied { request, reply }
+                if listing.with_value(|d| *d == Some(request)) =>
+            {
+                set_shared.set(resources_from(&reply.payload));
+            }
+            ReplicaEffect::Replied { request, reply } => {
+                if let Some((_, tool)) = invoking
+                    .with_value(|i| i.clone())
+                    .filter(|(id, _)| *id == request)
+                {
+                    set_outcome.set(Some((tool, outcome_of(&reply.payload))));
+                }
+            }
+            ReplicaEffect::RequestFailed { request, rejection } => {
+                if let Some((_, tool)) = invoking
+                    .with_value(|i| i.clone())
+                    .filter(|(id, _)| *id == request)
+                {
+                    set_outcome.set(Some((tool, Outcome::Error(rejection.message))));
+                }
             }
 
             ReplicaEffect::JoinFailed(rejection) => {
@@ -372,7 +438,10 @@ fn Workspace(network: NetworkId, message_type: EventType) -> impl IntoView {
                 <button type="submit">"Send"</button>
             </form>
         </main>
-        <Roster people=people />
+        <div class="side">
+            <Roster people=people />
+            <Resources resources=shared outcome invoke refresh=Callback::new(move |_| discover()) />
+        </div>
         </div>
     }
 }
