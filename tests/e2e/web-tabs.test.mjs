@@ -168,3 +168,58 @@ test('a tool is invoked from a form built from its schema; results and errors sh
     await calculator.stop();
   }
 });
+
+test('channels and direct conversations: create, join, post, and each message stays in its conversation', async () => {
+  const listener = await Agent.connect({ url: edge.url, network: 'demo', name: 'agent:channel-listener' });
+  const heard = [];
+  listener.on('workspace.message.posted', (event) => heard.push(event));
+  const [ann, bob] = [await browser.newContext(), await browser.newContext()].map((c) => c);
+  const [pa, pb] = [await ann.newPage({ viewport: { width: 1280, height: 720 } }), await bob.newPage({ viewport: { width: 1280, height: 720 } })];
+  try {
+    for (const page of [pa, pb]) {
+      await page.goto(`${edge.url}/`);
+      await page.getByRole('status').filter({ hasText: 'online' }).waitFor({ timeout: 15_000 });
+    }
+    const annName = (await pa.locator('.me strong').textContent()).trim();
+    const bobName = (await pb.locator('.me strong').textContent()).trim();
+    const channel = `planning-${Date.now() % 100000}`;
+
+    // Ann creates a channel and is in it at once.
+    const annNav = pa.getByRole('navigation', { name: 'Conversations' });
+    await annNav.getByLabel('New channel').fill(channel);
+    await annNav.getByRole('button', { name: 'Create' }).click();
+    await annNav.getByRole('button', { name: `# ${channel}` }).and(pa.locator('[aria-current="true"]')).waitFor();
+
+    // Bob finds it after a refresh and joins by opening it.
+    await pb.getByRole('region', { name: 'Resources' }).getByRole('button', { name: 'Refresh' }).click();
+    const bobNav = pb.getByRole('navigation', { name: 'Conversations' });
+    await bobNav.getByRole('button', { name: `# ${channel}` }).click();
+    await pb.waitForTimeout(300); // the join reaches the network before Ann posts
+
+    const annBox = pa.getByRole('textbox', { name: 'Message' });
+    await annBox.fill('in the channel');
+    await annBox.press('Enter');
+    await pb.locator('.message', { hasText: 'in the channel' }).waitFor({ timeout: 10_000 });
+    await bobNav.getByRole('button', { name: 'Everyone' }).click();
+    assert.equal(await pb.locator('.message', { hasText: 'in the channel' }).count(), 0, 'not in Everyone');
+
+    // Bob opens a direct conversation with Ann from the people panel.
+    await pb.getByRole('complementary', { name: 'People' }).getByRole('button', { name: annName }).click();
+    const bobBox = pb.getByRole('textbox', { name: 'Message' });
+    await bobBox.fill('just for you');
+    await bobBox.press('Enter');
+    await pb.locator('.message', { hasText: 'just for you' }).locator('.state', { hasText: 'sent' }).waitFor({ timeout: 10_000 });
+    await annNav.getByRole('button', { name: bobName }).click({ timeout: 10_000 });
+    await pa.locator('.message', { hasText: 'just for you' }).waitFor({ timeout: 10_000 });
+
+    // The listener (in neither conversation) heard neither.
+    await new Promise((r) => setTimeout(r, 300));
+    assert.deepEqual(heard.filter((e) => [annName, bobName].includes(e.source)), []);
+    await mkdir(screenshots, { recursive: true });
+    await pa.screenshot({ path: join(screenshots, 'workspace-direct-1280x720.png') });
+  } finally {
+    listener.close();
+    await ann.close();
+    await bob.close();
+  }
+});

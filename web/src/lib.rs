@@ -8,6 +8,7 @@
 //! in `agentnet-core`; [`connection`] only moves frames.
 
 pub mod connection;
+pub mod conversations;
 pub mod inspector;
 pub mod resources;
 pub mod roster;
@@ -17,6 +18,7 @@ pub mod tabs;
 use agentnet_core::replica::{OutboxState, Replica, ReplicaEffect};
 use agentnet_core::{Address, Event, EventId, EventType, NetworkId};
 use connection::{Connection, Signal, random_seed};
+use conversations::{Conversations, EVERYONE, conversation_of};
 use inspector::Inspector;
 use leptos::prelude::*;
 use resources::{Outcome, Resource, Resources, outcome_of, resources_from};
@@ -42,6 +44,8 @@ pub struct Line {
     pub id: EventId,
     /// Sender address.
     pub source: String,
+    /// The conversation it belongs to (see [`conversation_of`]).
+    pub conversation: String,
     /// Message text.
     pub content: String,
     /// Delivery state of the person's own messages.
@@ -61,10 +65,12 @@ pub enum LineState {
     Rejected(String),
 }
 
-fn line_from(event: &Event, state: LineState) -> Line {
+fn line_from(event: &Event, state: LineState, me: &str) -> Line {
+    let source = event.source.to_string();
     Line {
         id: event.id,
-        source: event.source.to_string(),
+        conversation: conversation_of(&event.target.to_string(), &source, me),
+        source,
         content: event
             .payload
             .get("content")
@@ -127,7 +133,7 @@ fn restored_lines(replica: &Replica, me: &Address) -> Vec<Line> {
             } else {
                 LineState::Received
             };
-            line_from(e, state)
+            line_from(e, state, &me.to_string())
         })
         .collect();
     lines.extend(
@@ -141,7 +147,7 @@ fn restored_lines(replica: &Replica, me: &Address) -> Vec<Line> {
                     }
                     _ => LineState::Pending,
                 };
-                line_from(&entry.event, state)
+                line_from(&entry.event, state, &me.to_string())
             }),
     );
     lines
@@ -152,6 +158,12 @@ fn restored_lines(replica: &Replica, me: &Address) -> Vec<Line> {
 fn Workspace(network: NetworkId, message_type: EventType) -> impl IntoView {
     let network_name = network.to_string();
     let me = my_address(&network_name);
+    let me_text = me.to_string();
+    let me_for_channels = me_text.clone();
+    let me_for_list = me_text.clone();
+    let (current, set_current) = signal(EVERYONE.to_owned());
+    let (channels, set_channels) = signal(Vec::<String>::new());
+    let (directs, set_directs) = signal(Vec::<String>::new());
     let (status, set_status) = signal("connecting");
     let (lines, set_lines) = signal(Vec::<Line>::new());
     let (draft, set_draft) = signal(String::new());
@@ -226,11 +238,13 @@ fn Workspace(network: NetworkId, message_type: EventType) -> impl IntoView {
         TabNews::Posted {
             id,
             source,
+            target,
             content,
         } => set_lines.update(|l| {
             if !l.iter().any(|line| line.id == id) {
                 l.push(Line {
                     id,
+                    conversation: conversation_of(&target, &source, &source),
                     source,
                     content,
                     state: LineState::Pending,
@@ -251,11 +265,22 @@ fn Workspace(network: NetworkId, message_type: EventType) -> impl IntoView {
     let tabs = Tabs::open(&network_name, apply_news);
     // An event arrived: messages join the conversation, presence updates the people.
     let on_received = move |event: Event| match event.event_type.as_str() {
-        MESSAGE_POSTED => set_lines.update(|l| {
-            if !l.iter().any(|line| line.id == event.id) {
-                l.push(line_from(&event, LineState::Received));
+        MESSAGE_POSTED => {
+            let line = line_from(&event, LineState::Received, &me_text);
+            if line.conversation != EVERYONE && !line.conversation.starts_with("channel/") {
+                let person = line.conversation.clone();
+                set_directs.update(|d| {
+                    if !d.contains(&person) {
+                        d.push(person);
+                    }
+                });
             }
-        }),
+            set_lines.update(|l| {
+                if !l.iter().any(|known| known.id == line.id) {
+                    l.push(line);
+                }
+            });
+        }
         PRESENCE_CHANGED => {
             set_people.update(|p| apply_presence(p, &event.payload));
             // Someone came or went: what is shared (and who owns it) may have changed too.
@@ -285,6 +310,7 @@ fn Workspace(network: NetworkId, message_type: EventType) -> impl IntoView {
                 if discovering.with_value(|d| *d == Some(request)) =>
             {
                 set_people.set(people_from(&reply.payload));
+                set_channels.set(conversations::channels_from(&reply.payload));
             }
             ReplicaEffect::Replied { request, reply }
                 if listing.with_value(|d| *d == Some(request)) =>
@@ -365,16 +391,17 @@ fn Workspace(network: NetworkId, message_type: EventType) -> impl IntoView {
         if content.is_empty() {
             return;
         }
+        let conversation = current.get_untracked();
+        let Ok(target) = conversation.parse::<Address>() else {
+            return;
+        };
         let sent = connection.with_value(|c| {
             c.as_ref().map(|c| {
-                let id = c.post(
-                    message_type.clone(),
-                    Address::broadcast(),
-                    json!({ "content": content }),
-                );
+                let id = c.post(message_type.clone(), target, json!({ "content": content }));
                 Line {
                     id,
                     source: c.address().to_string(),
+                    conversation: conversation.clone(),
                     content: content.clone(),
                     state: LineState::Pending,
                 }
@@ -386,6 +413,7 @@ fn Workspace(network: NetworkId, message_type: EventType) -> impl IntoView {
                     t.tell(&TabNews::Posted {
                         id: line.id,
                         source: line.source.clone(),
+                        target: line.conversation.clone(),
                         content: line.content.clone(),
                     })
                 });
@@ -397,6 +425,67 @@ fn Workspace(network: NetworkId, message_type: EventType) -> impl IntoView {
             )),
         }
     };
+
+    // Sends a channel command to core; the answer needs no handling here.
+    let to_core = move |kind: &'static str, payload: serde_json::Value| {
+        if let Ok(kind) = kind.parse::<EventType>() {
+            connection.with_value(|c| {
+                if let Some(c) = c {
+                    c.post(kind, Address::core(), payload);
+                }
+            });
+        }
+    };
+    let open = Callback::new(move |conversation: String| {
+        if let Some(name) = conversation.strip_prefix("channel/") {
+            to_core(
+                agentnet_core::event_type::core_types::CHANNEL_JOIN,
+                json!({ "channel": name }),
+            );
+        } else if conversation != EVERYONE {
+            set_directs.update(|d| {
+                if !d.contains(&conversation) {
+                    d.push(conversation.clone());
+                }
+            });
+        }
+        set_current.set(conversation);
+        set_inspecting.set(false);
+    });
+    let create = Callback::new(move |name: String| {
+        let channel = format!("channel/{name}");
+        if channel.parse::<Address>().is_err() {
+            set_problem.set(Some(format!(
+                "“{name}” cannot be a channel name: use letters, digits, dots, dashes or underscores."
+            )));
+            return;
+        }
+        to_core(
+            agentnet_core::event_type::core_types::CHANNEL_CREATE,
+            json!({ "channel": name, "members": [me_for_channels.clone()] }),
+        );
+        set_channels.update(|c| {
+            if !c.contains(&channel) {
+                c.push(channel.clone());
+            }
+        });
+        set_current.set(channel);
+    });
+    let leave = Callback::new(move |channel: String| {
+        if let Some(name) = channel.strip_prefix("channel/") {
+            to_core(
+                agentnet_core::event_type::core_types::CHANNEL_LEAVE,
+                json!({ "channel": name }),
+            );
+        }
+        set_current.set(EVERYONE.to_owned());
+    });
+    let conversation_list = leptos::prelude::Signal::derive(move || {
+        let mut list = vec![EVERYONE.to_owned()];
+        list.extend(channels.get());
+        list.extend(directs.get().into_iter().filter(|d| d != &me_for_list));
+        list
+    });
 
     view! {
         <header class="topbar">
@@ -418,6 +507,7 @@ fn Workspace(network: NetworkId, message_type: EventType) -> impl IntoView {
                 on:click=move |_| set_inspecting.set(true)>"Inspector"</button>
         </nav>
         <div class="layout">
+        <Conversations list=conversation_list current open create leave />
         <Show when=move || inspecting.get()>
             <Inspector events=seen />
         </Show>
@@ -426,7 +516,14 @@ fn Workspace(network: NetworkId, message_type: EventType) -> impl IntoView {
                 <p class="problem" role="alert">{move || problem.get().unwrap_or_default()}</p>
             </Show>
             <ul class="messages" aria-label="Conversation">
-                <For each=move || lines.get() key=|line| (line.id, format!("{:?}", line.state)) let:line>
+                <For
+                    each=move || {
+                        let open = current.get();
+                        lines.get().into_iter().filter(|l| l.conversation == open).collect::<Vec<_>>()
+                    }
+                    key=|line| (line.id, format!("{:?}", line.state))
+                    let:line
+                >
                     <MessageLine line=line />
                 </For>
             </ul>
@@ -439,7 +536,7 @@ fn Workspace(network: NetworkId, message_type: EventType) -> impl IntoView {
             </form>
         </main>
         <div class="side">
-            <Roster people=people />
+            <Roster people=people open />
             <Resources resources=shared outcome invoke refresh=Callback::new(move |_| discover()) />
         </div>
         </div>

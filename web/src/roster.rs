@@ -77,6 +77,8 @@ pub fn apply_presence(people: &mut Vec<Person>, payload: &Value) {
 pub fn Roster(
     /// The members to show.
     people: ReadSignal<Vec<Person>>,
+    /// Opens a direct conversation with a member.
+    open: Callback<String>,
 ) -> impl IntoView {
     view! {
         <aside class="roster" aria-label="People">
@@ -85,7 +87,11 @@ pub fn Roster(
                 <For each=move || people.get() key=|p| (p.address.clone(), p.status.clone(), p.role.clone()) let:person>
                     <li class="person" data-address=person.address.clone() data-status=person.status.clone()>
                         <span class="presence" aria-hidden="true"></span>
-                        <span class="address">{person.address.clone()}</span>
+                        <button type="button" class="address" title="Open a direct conversation"
+                            on:click={
+                                let address = person.address.clone();
+                                move |_| open.run(address.clone())
+                            }>{person.address.clone()}</button>
                         <span class="details">
                             {format!("{} · level {} · {}", person.role, person.verification, person.status)}
                         </span>

@@ -23,6 +23,8 @@ pub enum TabNews {
         id: EventId,
         /// The sender (this person).
         source: String,
+        /// Where it went (the conversation).
+        target: String,
         /// The text.
         content: String,
     },
