@@ -10,17 +10,19 @@
 pub mod connection;
 pub mod conversations;
 pub mod inspector;
+pub mod messages;
 pub mod resources;
 pub mod roster;
 pub mod storage;
 pub mod tabs;
 
-use agentnet_core::replica::{OutboxState, Replica, ReplicaEffect};
+use agentnet_core::replica::{Replica, ReplicaEffect};
 use agentnet_core::{Address, Event, EventId, EventType, NetworkId};
 use connection::{Connection, Signal, random_seed};
 use conversations::{Conversations, EVERYONE, conversation_of};
 use inspector::Inspector;
 use leptos::prelude::*;
+use messages::{Line, LineState, MessageLine, line_from, restored_lines};
 use resources::{Outcome, Resource, Resources, outcome_of, resources_from};
 use roster::{Person, Roster, apply_presence, people_from};
 use serde_json::json;
@@ -36,50 +38,6 @@ pub const PRESENCE_CHANGED: &str = "workspace.presence.changed";
 const DISCOVER_TIMEOUT_MS: u64 = 10_000;
 /// How long a tool invocation may take.
 const INVOKE_TIMEOUT_MS: u64 = 30_000;
-
-/// One message as the page shows it.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Line {
-    /// Event id.
-    pub id: EventId,
-    /// Sender address.
-    pub source: String,
-    /// The conversation it belongs to (see [`conversation_of`]).
-    pub conversation: String,
-    /// Message text.
-    pub content: String,
-    /// Delivery state of the person's own messages.
-    pub state: LineState,
-}
-
-/// Whether a message is confirmed by the network.
-#[derive(Clone, Debug, PartialEq)]
-pub enum LineState {
-    /// Received from someone else.
-    Received,
-    /// Sent, waiting for the network's ack.
-    Pending,
-    /// Acked by the network.
-    Sent,
-    /// Rejected, with the network's reason.
-    Rejected(String),
-}
-
-fn line_from(event: &Event, state: LineState, me: &str) -> Line {
-    let source = event.source.to_string();
-    Line {
-        id: event.id,
-        conversation: conversation_of(&event.target.to_string(), &source, me),
-        source,
-        content: event
-            .payload
-            .get("content")
-            .and_then(|c| c.as_str())
-            .unwrap_or("")
-            .to_owned(),
-        state,
-    }
-}
 
 fn guest_address() -> Address {
     let seed = random_seed();
@@ -119,38 +77,6 @@ fn my_address(network: &str) -> Address {
     let address = guest_address();
     storage::keep(&key, &address.to_string());
     address
-}
-
-/// The lines a restored replica already holds: its log's messages, then its outbox.
-fn restored_lines(replica: &Replica, me: &Address) -> Vec<Line> {
-    let mut lines: Vec<Line> = replica
-        .log()
-        .values()
-        .filter(|e| e.event_type.as_str() == MESSAGE_POSTED)
-        .map(|e| {
-            let state = if &e.source == me {
-                LineState::Sent
-            } else {
-                LineState::Received
-            };
-            line_from(e, state, &me.to_string())
-        })
-        .collect();
-    lines.extend(
-        replica
-            .outbox()
-            .filter(|entry| entry.event.event_type.as_str() == MESSAGE_POSTED)
-            .map(|entry| {
-                let state = match &entry.state {
-                    OutboxState::Rejected { rejection } => {
-                        LineState::Rejected(rejection.message.clone())
-                    }
-                    _ => LineState::Pending,
-                };
-                line_from(&entry.event, state, &me.to_string())
-            }),
-    );
-    lines
 }
 
 /// The chat of one network.
@@ -540,23 +466,5 @@ fn Workspace(network: NetworkId, message_type: EventType) -> impl IntoView {
             <Resources resources=shared outcome invoke refresh=Callback::new(move |_| discover()) />
         </div>
         </div>
-    }
-}
-
-/// One message in the list.
-#[component]
-fn MessageLine(line: Line) -> impl IntoView {
-    let state = match &line.state {
-        LineState::Received => "received".to_owned(),
-        LineState::Pending => "pending".to_owned(),
-        LineState::Sent => "sent".to_owned(),
-        LineState::Rejected(reason) => format!("not delivered: {reason}"),
-    };
-    view! {
-        <li class="message" data-id=line.id.to_string()>
-            <span class="source">{line.source}</span>
-            <span class="content">{line.content}</span>
-            <span class="state">{state}</span>
-        </li>
     }
 }
