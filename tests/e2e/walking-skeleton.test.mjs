@@ -22,7 +22,16 @@ before(async () => {
   await mkdir(screenshots, { recursive: true });
 });
 
+// Agents are closed here too, so a failing test cannot leave one reconnecting forever.
+const agents = [];
+async function connectAgent(options) {
+  const agent = await connectAgent(options);
+  agents.push(agent);
+  return agent;
+}
+
 after(async () => {
+  for (const agent of agents) agent.close();
   await browser?.close();
   await edge?.stop();
 });
@@ -46,7 +55,7 @@ test('the workspace and a JS agent exchange messages through the edge', async ()
   const human = (await page.locator('.me strong').textContent()).trim();
   assert.match(human, /^human:guest-\d{5}$/);
 
-  const agent = await Agent.connect({ url: edge.url, network: 'demo', name: 'agent:echo', WebSocket });
+  const agent = await connectAgent({ url: edge.url, network: 'demo', name: 'agent:echo', WebSocket });
   assert.equal(agent.address, 'agent:echo');
 
   // Agent -> page.
@@ -70,6 +79,8 @@ test('the workspace and a JS agent exchange messages through the edge', async ()
 
   await agent.send(human, 'workspace.message.posted', { content: `echo: ${event.payload.content}` },
     { metadata: { in_reply_to: event.id } });
+  // A direct answer opens a direct conversation with the agent in the sidebar.
+  await page.getByRole('navigation', { name: 'Conversations' }).getByRole('button', { name: 'agent:echo' }).click({ timeout: 10_000 });
   const reply = page.locator('.message', { hasText: 'echo: hello from the browser' });
   await reply.waitFor({ timeout: 10_000 });
   assert.equal((await reply.locator('.source').textContent()).trim(), 'agent:echo');
@@ -82,7 +93,7 @@ test('the workspace and a JS agent exchange messages through the edge', async ()
 });
 
 test('the edge rejects bad input with a stable code and keeps the connection', async () => {
-  const agent = await Agent.connect({ url: edge.url, network: 'demo', name: 'agent:tester', WebSocket });
+  const agent = await connectAgent({ url: edge.url, network: 'demo', name: 'agent:tester', WebSocket });
   await assert.rejects(agent.send('agent:nobody-here', 'workspace.message.posted', {}), (err) => {
     assert.ok(err instanceof AgentnetError);
     assert.equal(err.code, 'unknown_target');
