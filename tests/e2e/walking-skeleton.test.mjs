@@ -25,7 +25,7 @@ before(async () => {
 // Agents are closed here too, so a failing test cannot leave one reconnecting forever.
 const agents = [];
 async function connectAgent(options) {
-  const agent = await connectAgent(options);
+  const agent = await Agent.connect(options);
   agents.push(agent);
   return agent;
 }
