@@ -65,6 +65,10 @@ struct Inner {
     /// When the last heartbeat went out and whether it is still unanswered.
     ping_sent: Option<u64>,
     last_ping: u64,
+    /// Closed for good ([`Connection::close`]): no reconnection, no timers.
+    closed: bool,
+    /// The timer interval, cleared on close.
+    ticker: Option<i32>,
 }
 
 impl Inner {
@@ -120,6 +124,8 @@ impl Connection {
                 attempt: 0,
                 ping_sent: None,
                 last_ping: now_ms(),
+                closed: false,
+                ticker: None,
             })),
         };
         connection.connect()?;
@@ -177,8 +183,8 @@ impl Connection {
     fn lost(&self, socket: &WebSocket) {
         let delay = {
             let mut inner = self.inner.borrow_mut();
-            if inner.socket.as_ref() != Some(socket) {
-                return; // an older socket; a newer one is already in charge
+            if inner.closed || inner.socket.as_ref() != Some(socket) {
+                return; // closed for good, or an older socket with a newer one in charge
             }
             inner.socket = None;
             inner.replica.disconnected();
@@ -190,6 +196,9 @@ impl Connection {
         };
         let again = self.clone();
         let retry = Closure::once_into_js(move || {
+            if again.inner.borrow().closed {
+                return;
+            }
             if again.connect().is_err() {
                 (again.inner.borrow().on_signal)(Signal::Offline);
             }
@@ -232,14 +241,29 @@ impl Connection {
                 _ => {}
             }
         });
-        web_sys::window()
+        let id = web_sys::window()
             .ok_or_else(|| JsValue::from_str("no window"))?
             .set_interval_with_callback_and_timeout_and_arguments_0(
                 on_tick.as_ref().unchecked_ref(),
                 TIMER_INTERVAL_MS,
             )?;
         on_tick.forget();
+        self.inner.borrow_mut().ticker = Some(id);
         Ok(())
+    }
+
+    /// Closes the link for good: the socket, the timers, any reconnection.
+    /// What is queued stays in storage for the next time this network opens.
+    pub fn close(&self) {
+        let mut inner = self.inner.borrow_mut();
+        inner.closed = true;
+        if let (Some(id), Some(window)) = (inner.ticker.take(), web_sys::window()) {
+            window.clear_interval_with_handle(id);
+        }
+        if let Some(socket) = inner.socket.take() {
+            let _ = socket.close();
+        }
+        inner.replica.disconnected();
     }
 
     /// The participant's address.

@@ -11,6 +11,7 @@ pub mod connection;
 pub mod conversations;
 pub mod inspector;
 pub mod messages;
+pub mod networks;
 pub mod resources;
 pub mod roster;
 pub mod storage;
@@ -61,10 +62,73 @@ fn socket_url(network: &str) -> String {
 /// The workspace page.
 #[component]
 pub fn App() -> impl IntoView {
-    match (DEFAULT_NETWORK.parse::<NetworkId>(), MESSAGE_POSTED.parse::<EventType>()) {
-        (Ok(network), Ok(message_type)) => view! { <Workspace network message_type /> }.into_any(),
-        _ => view! { <p role="alert">"agentnet could not start: its built-in names are invalid."</p> }.into_any(),
+    let (joined, set_joined) = signal(networks::load());
+    let (active, set_active) = signal(
+        storage::recall("active")
+            .filter(|id| joined.get_untracked().iter().any(|n| &n.id == id))
+            .unwrap_or_else(|| joined.get_untracked()[0].id.clone()),
+    );
+    let (problem, set_problem) = signal(None::<String>);
+    let switch = Callback::new(move |id: String| {
+        storage::keep("active", &id);
+        set_active.set(id);
+    });
+    let remember = move |network: networks::Joined| {
+        let id = network.id.clone();
+        set_joined.update(|list| {
+            list.retain(|n| n.id != id);
+            list.push(network);
+            networks::save(list);
+        });
+        set_problem.set(None);
+        switch.run(id);
+    };
+    let add = Callback::new(
+        move |(target, token, creating): (String, Option<String>, bool)| {
+            if creating {
+                if target.is_empty() {
+                    set_problem.set(Some("Give the new network a name.".into()));
+                    return;
+                }
+                wasm_bindgen_futures::spawn_local(async move {
+                    match networks::create(&target, token.as_deref()).await {
+                        Ok(network) => remember(network),
+                        Err(reason) => {
+                            set_problem.set(Some(format!("Could not create it: {reason}.")))
+                        }
+                    }
+                });
+            } else {
+                match networks::network_id_from(&target) {
+                    Some(id) => remember(networks::Joined {
+                        id,
+                        token,
+                        admin_token: None,
+                    }),
+                    None => set_problem.set(Some(format!(
+                        "“{target}” is not a network id or a network URL."
+                    ))),
+                }
+            }
+        },
+    );
+    let Ok(message_type) = MESSAGE_POSTED.parse::<EventType>() else {
+        return view! { <p role="alert">"agentnet could not start: its built-in names are invalid."</p> }.into_any();
+    };
+    view! {
+        <networks::NetworkBar networks=joined active switch add problem />
+        {move || {
+            let id = active.get();
+            let credentials = joined.with_untracked(|list| {
+                list.iter().find(|n| n.id == id).and_then(networks::Joined::credentials)
+            });
+            match id.parse::<NetworkId>() {
+                Ok(network) => view! { <Workspace network message_type=message_type.clone() credentials /> }.into_any(),
+                Err(_) => view! { <p role="alert">"That network id is not valid."</p> }.into_any(),
+            }
+        }}
     }
+    .into_any()
 }
 
 /// The address the person uses in `network`: remembered across reloads, so a
@@ -81,7 +145,11 @@ fn my_address(network: &str) -> Address {
 
 /// The chat of one network.
 #[component]
-fn Workspace(network: NetworkId, message_type: EventType) -> impl IntoView {
+fn Workspace(
+    network: NetworkId,
+    message_type: EventType,
+    credentials: Option<serde_json::Value>,
+) -> impl IntoView {
     let network_name = network.to_string();
     let me = my_address(&network_name);
     let me_text = me.to_string();
@@ -285,6 +353,15 @@ fn Workspace(network: NetworkId, message_type: EventType) -> impl IntoView {
         },
     };
 
+    // Leaving this network (switching to another) closes its connection for good.
+    on_cleanup(move || {
+        connection.try_with_value(|c| {
+            if let Some(c) = c {
+                c.close();
+            }
+        });
+    });
+
     // Open from storage first, so history and the outbox show without the network.
     let storage_key = network_name.clone();
     let owner = me.clone();
@@ -298,10 +375,15 @@ fn Workspace(network: NetworkId, message_type: EventType) -> impl IntoView {
             &socket_url(&storage_key),
             &storage_key,
             replica,
-            None,
+            credentials,
             on_signal,
         ) {
-            Ok(c) => connection.set_value(Some(c)),
+            // If the person switched away meanwhile, this workspace is gone: close at once.
+            Ok(c) => {
+                if let Some(Some(orphan)) = connection.try_set_value(Some(c)) {
+                    orphan.close();
+                }
+            }
             Err(_) => {
                 set_status.set("offline");
                 set_problem.set(Some(

@@ -1,0 +1,85 @@
+// Several networks in one workspace: create one with a token from the page,
+// an agent joins it with the token, a second person joins by URL (a wrong
+// token is refused in words), and switching keeps each network's history.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdir } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Agent } from '../../core/js/index.js';
+import { startEdge } from '../support/edge.mjs';
+import { launchBrowser } from '../support/browser.mjs';
+
+const screenshots = join(dirname(fileURLToPath(import.meta.url)), '..', 'output', 'screenshots');
+let edge;
+let browser;
+const agents = [];
+
+before(async () => {
+  edge = await startEdge();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  for (const agent of agents) agent.close();
+  await browser?.close();
+  await edge?.stop();
+});
+
+test('create a token network in the page, join it elsewhere by URL, switch without losing history', async () => {
+  const owner = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+  const page = await owner.newPage();
+  await page.goto(`${edge.url}/`);
+  await page.getByRole('status').filter({ hasText: 'online' }).waitFor({ timeout: 15_000 });
+  const bar = page.getByRole('navigation', { name: 'Networks' });
+  await bar.getByText('Join or create a network').click();
+  await bar.getByLabel('Network (id, URL or new name)').fill('team room');
+  await bar.getByLabel('Token (if it needs one)').fill('sekret-token-1');
+  await bar.getByRole('button', { name: 'Create' }).click();
+  // The page switches to the new network and joins it as its administrator.
+  await page.locator('.network', { hasNotText: 'demo' }).waitFor({ timeout: 10_000 });
+  await page.getByRole('status').filter({ hasText: 'online' }).waitFor({ timeout: 15_000 });
+  const id = (await page.locator('.network').textContent()).replace('network:', '').trim();
+  assert.match(id, /^[0-9a-f]{8}$/);
+
+  const agent = await Agent.connect({ url: edge.url, network: id, name: 'agent:teammate', token: 'sekret-token-1' });
+  agents.push(agent);
+  const heard = [];
+  agent.on('workspace.message.posted', (e) => heard.push(e.payload.content));
+  const box = page.getByRole('textbox', { name: 'Message' });
+  await box.fill('first message in the team network');
+  await box.press('Enter');
+  await page.locator('.message', { hasText: 'first message in the team network' }).locator('.state', { hasText: 'sent' }).waitFor({ timeout: 10_000 });
+  for (let i = 0; i < 100 && heard.length === 0; i += 1) await new Promise((r) => setTimeout(r, 50));
+  assert.deepEqual(heard, ['first message in the team network']);
+
+  // Back to demo and again to the team network: each shows its own history.
+  await bar.getByRole('button', { name: 'demo' }).click();
+  await page.locator('.network', { hasText: 'demo' }).waitFor();
+  await page.getByRole('status').filter({ hasText: 'online' }).waitFor({ timeout: 15_000 });
+  assert.equal(await page.locator('.message', { hasText: 'first message in the team network' }).count(), 0);
+  await bar.getByRole('button', { name: id }).click();
+  await page.locator('.message', { hasText: 'first message in the team network' }).waitFor({ timeout: 10_000 });
+  await page.getByRole('status').filter({ hasText: 'online' }).waitFor({ timeout: 15_000 });
+  await mkdir(screenshots, { recursive: true });
+  await page.screenshot({ path: join(screenshots, 'workspace-networks-1280x720.png') });
+
+  // Someone else joins by URL: a wrong token is refused in words, the right one gets in.
+  const guest = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  const other = await guest.newPage();
+  await other.goto(`${edge.url}/`);
+  const otherBar = other.getByRole('navigation', { name: 'Networks' });
+  await otherBar.getByText('Join or create a network').click();
+  await otherBar.getByLabel('Network (id, URL or new name)').fill(`${edge.url}/networks/${id}/v1/profile`);
+  await otherBar.getByLabel('Token (if it needs one)').fill('wrong-token');
+  await otherBar.getByRole('button', { name: 'Join' }).click();
+  await other.getByRole('alert').filter({ hasText: 'The network refused to let you in' }).waitFor({ timeout: 15_000 });
+  await otherBar.getByLabel('Network (id, URL or new name)').fill(id);
+  await otherBar.getByLabel('Token (if it needs one)').fill('sekret-token-1');
+  await otherBar.getByRole('button', { name: 'Join' }).click();
+  await other.getByRole('status').filter({ hasText: 'online' }).waitFor({ timeout: 15_000 });
+  await other.screenshot({ path: join(screenshots, 'workspace-networks-390x844.png'), fullPage: true });
+  await guest.close();
+  await owner.close();
+});

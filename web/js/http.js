@@ -1,0 +1,15 @@
+// HTTP calls the workspace makes besides its WebSocket: creating a network.
+
+/** POSTs `bodyJson` to /v1/networks; resolves with the response's JSON text or rejects with its error message. */
+export async function createNetwork(bodyJson) {
+  const response = await fetch('/v1/networks', {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: bodyJson,
+  });
+  const text = await response.text();
+  if (!response.ok) {
+    let message = `the edge answered ${response.status}`;
+    try { message = JSON.parse(text).message ?? message; } catch { /* not JSON */ }
+    throw new Error(message);
+  }
+  return text;
+}

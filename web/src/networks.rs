@@ -1,0 +1,204 @@
+//! The networks this browser has joined: kept in localStorage, switched
+//! between in a bar, joined by id or URL (with a token when the network needs
+//! one) or created here (the creator joins with the administrator token).
+
+use crate::storage;
+use leptos::prelude::*;
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen(module = "/js/http.js")]
+extern "C" {
+    #[wasm_bindgen(js_name = createNetwork, catch)]
+    async fn create_network(body: String) -> Result<JsValue, JsValue>;
+}
+
+/// One joined network and how to get in.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Joined {
+    /// The network's id.
+    pub id: String,
+    /// Its access token, for token networks.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub token: Option<String>,
+    /// The administrator token, for networks created here.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub admin_token: Option<String>,
+}
+
+impl Joined {
+    /// The join credentials for this network, if any.
+    pub fn credentials(&self) -> Option<Value> {
+        let mut map = serde_json::Map::new();
+        if let Some(token) = &self.token {
+            map.insert("token".into(), json!(token));
+        }
+        if let Some(admin) = &self.admin_token {
+            map.insert("admin_token".into(), json!(admin));
+        }
+        (!map.is_empty()).then_some(Value::Object(map))
+    }
+}
+
+/// The joined networks, `demo` first when nothing was kept.
+pub fn load() -> Vec<Joined> {
+    storage::recall("networks")
+        .and_then(|text| serde_json::from_str::<Vec<Joined>>(&text).ok())
+        .filter(|list| !list.is_empty())
+        .unwrap_or_else(|| {
+            vec![Joined {
+                id: crate::DEFAULT_NETWORK.into(),
+                token: None,
+                admin_token: None,
+            }]
+        })
+}
+
+/// Keeps the list.
+pub fn save(list: &[Joined]) {
+    if let Ok(text) = serde_json::to_string(list) {
+        storage::keep("networks", &text);
+    }
+}
+
+/// A network id from what a person pastes: an id, or a URL containing `/networks/{id}`.
+pub fn network_id_from(input: &str) -> Option<String> {
+    let input = input.trim();
+    let id = match input.find("/networks/") {
+        Some(at) => input[at + "/networks/".len()..]
+            .split(['/', '?', '#'])
+            .next()?,
+        None => input,
+    };
+    id.parse::<agentnet_core::NetworkId>()
+        .ok()
+        .map(|id| id.to_string())
+}
+
+/// Creates a network on this edge; resolves with `{id, admin_token}` or an error in words.
+pub async fn create(name: &str, token: Option<&str>) -> Result<Joined, String> {
+    let mut body = json!({ "name": name, "mods": ["workspace", "persistence"] });
+    if let Some(token) = token {
+        body["access"] = json!({ "policy": "token", "token": token });
+    }
+    let answer = create_network(body.to_string()).await.map_err(|e| {
+        js_sys::Reflect::get(&e, &"message".into())
+            .ok()
+            .and_then(|m| m.as_string())
+            .unwrap_or_else(|| "the edge could not create it".into())
+    })?;
+    let answer: Value = answer
+        .as_string()
+        .and_then(|t| serde_json::from_str(&t).ok())
+        .ok_or("the edge gave an answer this page does not understand")?;
+    let id = answer
+        .get("id")
+        .and_then(Value::as_str)
+        .ok_or("the edge gave no network id")?;
+    Ok(Joined {
+        id: id.to_owned(),
+        token: token.map(str::to_owned),
+        admin_token: answer
+            .get("admin_token")
+            .and_then(Value::as_str)
+            .map(str::to_owned),
+    })
+}
+
+/// The bar of joined networks with the join and create forms.
+#[component]
+pub fn NetworkBar(
+    /// Joined networks.
+    networks: ReadSignal<Vec<Joined>>,
+    /// The open one's id.
+    active: ReadSignal<String>,
+    /// Switches to a network.
+    switch: Callback<String>,
+    /// Joins (id or URL, token) or creates (name, token, `true`) a network.
+    add: Callback<(String, Option<String>, bool)>,
+    /// What went wrong with the last join or create, in words.
+    problem: ReadSignal<Option<String>>,
+) -> impl IntoView {
+    let (target, set_target) = signal(String::new());
+    let (token, set_token) = signal(String::new());
+    let submit = move |creating: bool| {
+        let token = Some(token.get_untracked().trim().to_owned()).filter(|t| !t.is_empty());
+        add.run((target.get_untracked().trim().to_owned(), token, creating));
+    };
+    view! {
+        <nav class="networks" aria-label="Networks">
+            <ul>
+                <For each=move || networks.get() key=|n| n.id.clone() let:network>
+                    <li>
+                        <button type="button"
+                            aria-current={
+                                let id = network.id.clone();
+                                move || (active.get() == id).then_some("true")
+                            }
+                            on:click={
+                                let id = network.id.clone();
+                                move |_| switch.run(id.clone())
+                            }>{network.id.clone()}</button>
+                    </li>
+                </For>
+            </ul>
+            <details class="add-network">
+                <summary>"Join or create a network"</summary>
+                <form on:submit=move |ev| { ev.prevent_default(); submit(false); }>
+                    <label>"Network (id, URL or new name)"
+                        <input name="network" autocomplete="off"
+                            prop:value=move || target.get()
+                            on:input=move |ev| set_target.set(event_target_value(&ev)) />
+                    </label>
+                    <label>"Token (if it needs one)"
+                        <input name="token" type="password" autocomplete="off"
+                            prop:value=move || token.get()
+                            on:input=move |ev| set_token.set(event_target_value(&ev)) />
+                    </label>
+                    <button type="submit">"Join"</button>
+                    <button type="button" on:click=move |_| submit(true)>"Create"</button>
+                </form>
+                <Show when=move || problem.get().is_some()>
+                    <p class="problem" role="alert">{move || problem.get().unwrap_or_default()}</p>
+                </Show>
+            </details>
+        </nav>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_come_from_ids_or_urls_and_bad_input_is_none() {
+        assert_eq!(network_id_from("demo"), Some("demo".into()));
+        assert_eq!(
+            network_id_from(" http://127.0.0.1:8787/networks/ab12cd34/v1/profile "),
+            Some("ab12cd34".into())
+        );
+        assert_eq!(
+            network_id_from("https://edge.example/networks/lab"),
+            Some("lab".into())
+        );
+        assert_eq!(network_id_from("not an id!"), None);
+        assert_eq!(network_id_from(""), None);
+    }
+
+    #[test]
+    fn credentials_carry_the_tokens_there_are() {
+        let joined = Joined {
+            id: "x".into(),
+            token: Some("t".into()),
+            admin_token: None,
+        };
+        assert_eq!(joined.credentials(), Some(json!({"token": "t"})));
+        let open = Joined {
+            id: "x".into(),
+            token: None,
+            admin_token: None,
+        };
+        assert_eq!(open.credentials(), None);
+    }
+}
