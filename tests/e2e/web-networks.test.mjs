@@ -77,8 +77,15 @@ test('create a token network in the page, join it elsewhere by URL, switch witho
   await other.getByRole('alert').filter({ hasText: 'The network refused to let you in' }).waitFor({ timeout: 15_000 });
   await otherBar.getByLabel('Network (id, URL or new name)').fill(id);
   await otherBar.getByLabel('Token (if it needs one)').fill('sekret-token-1');
+  await otherBar.getByLabel('Your name').fill('not valid!');
+  await otherBar.getByRole('button', { name: 'Join' }).click();
+  await other.getByRole('alert').filter({ hasText: 'cannot be a name' }).waitFor();
+  await otherBar.getByLabel('Your name').fill('ada');
   await otherBar.getByRole('button', { name: 'Join' }).click();
   await other.getByRole('status').filter({ hasText: 'online' }).waitFor({ timeout: 15_000 });
+  assert.equal((await other.locator('.me strong').textContent()).trim(), 'human:ada');
+  const roster = await agent.discover();
+  assert.ok(roster.agents.some((a) => a.address === 'human:ada' && a.status === 'online'));
   await other.screenshot({ path: join(screenshots, 'workspace-networks-390x844.png'), fullPage: true });
   await guest.close();
   await owner.close();

@@ -84,7 +84,21 @@ pub fn App() -> impl IntoView {
         switch.run(id);
     };
     let add = Callback::new(
-        move |(target, token, creating): (String, Option<String>, bool)| {
+        move |(target, token, person, creating): (String, Option<String>, Option<String>, bool)| {
+            // A chosen name becomes the person's address in that network.
+            let person = match person.map(|p| networks::person_address(&p)).transpose() {
+                Ok(person) => person,
+                Err(reason) => {
+                    set_problem.set(Some(format!("{reason}.")));
+                    return;
+                }
+            };
+            let remember = move |network: networks::Joined| {
+                if let Some(address) = &person {
+                    storage::keep(&format!("name:{}", network.id), address);
+                }
+                remember(network);
+            };
             if creating {
                 if target.is_empty() {
                     set_problem.set(Some("Give the new network a name.".into()));

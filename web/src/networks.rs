@@ -76,6 +76,17 @@ pub fn network_id_from(input: &str) -> Option<String> {
         .map(|id| id.to_string())
 }
 
+/// The address a person's chosen name gives (`ada` → `human:ada`), or why it cannot be one.
+pub fn person_address(name: &str) -> Result<String, String> {
+    let name = name.trim().trim_start_matches("human:");
+    format!("human:{name}")
+        .parse::<agentnet_core::Address>()
+        .map(|a| a.to_string())
+        .map_err(|_| {
+            format!("“{name}” cannot be a name: use letters, digits, dots, dashes or underscores")
+        })
+}
+
 /// Creates a network on this edge; resolves with `{id, admin_token}` or an error in words.
 pub async fn create(name: &str, token: Option<&str>) -> Result<Joined, String> {
     let mut body = json!({ "name": name, "mods": ["workspace", "persistence"] });
@@ -115,16 +126,23 @@ pub fn NetworkBar(
     active: ReadSignal<String>,
     /// Switches to a network.
     switch: Callback<String>,
-    /// Joins (id or URL, token) or creates (name, token, `true`) a network.
-    add: Callback<(String, Option<String>, bool)>,
+    /// Joins (id or URL, token, your name) or creates (name, token, your name, `true`) a network.
+    add: Callback<(String, Option<String>, Option<String>, bool)>,
     /// What went wrong with the last join or create, in words.
     problem: ReadSignal<Option<String>>,
 ) -> impl IntoView {
     let (target, set_target) = signal(String::new());
     let (token, set_token) = signal(String::new());
+    let (person, set_person) = signal(String::new());
     let submit = move |creating: bool| {
         let token = Some(token.get_untracked().trim().to_owned()).filter(|t| !t.is_empty());
-        add.run((target.get_untracked().trim().to_owned(), token, creating));
+        let person = Some(person.get_untracked().trim().to_owned()).filter(|p| !p.is_empty());
+        add.run((
+            target.get_untracked().trim().to_owned(),
+            token,
+            person,
+            creating,
+        ));
     };
     view! {
         <nav class="networks" aria-label="Networks">
@@ -156,6 +174,11 @@ pub fn NetworkBar(
                             prop:value=move || token.get()
                             on:input=move |ev| set_token.set(event_target_value(&ev)) />
                     </label>
+                    <label>"Your name"
+                        <input name="person" autocomplete="nickname" placeholder="e.g. ada"
+                            prop:value=move || person.get()
+                            on:input=move |ev| set_person.set(event_target_value(&ev)) />
+                    </label>
                     <button type="submit">"Join"</button>
                     <button type="button" on:click=move |_| submit(true)>"Create"</button>
                 </form>
@@ -183,6 +206,13 @@ mod tests {
             Some("lab".into())
         );
         assert_eq!(network_id_from("not an id!"), None);
+        assert_eq!(person_address("ada"), Ok("human:ada".into()));
+        assert_eq!(person_address("human:ada"), Ok("human:ada".into()));
+        assert!(
+            person_address("a b")
+                .unwrap_err()
+                .contains("cannot be a name")
+        );
         assert_eq!(network_id_from(""), None);
     }
 
