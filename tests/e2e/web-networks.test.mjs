@@ -65,6 +65,17 @@ test('create a token network in the page, join it elsewhere by URL, switch witho
   await mkdir(screenshots, { recursive: true });
   await page.screenshot({ path: join(screenshots, 'workspace-networks-1280x720.png') });
 
+  // About: the network's profile, its access policy and mods.
+  await page.getByRole('button', { name: 'About' }).click();
+  const about = page.getByRole('region', { name: 'About this network' });
+  await about.locator('dd', { hasText: 'team room' }).waitFor({ timeout: 10_000 });
+  const facts = Object.fromEntries(await about.locator('dt').evaluateAll((dts) => dts.map((dt) => [dt.textContent, dt.nextElementSibling.textContent])));
+  assert.equal(facts.Access, 'token');
+  assert.match(facts.Mods, /mod\/workspace/);
+  assert.match(facts.Transports, /websocket: ws:\/\/127\.0\.0\.1/);
+  await page.screenshot({ path: join(screenshots, 'workspace-about-1280x720.png') });
+  await page.getByRole('button', { name: 'Conversation' }).click();
+
   // Someone else joins by URL: a wrong token is refused in words, the right one gets in.
   const guest = await browser.newContext({ viewport: { width: 390, height: 844 } });
   const other = await guest.newPage();

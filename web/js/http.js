@@ -1,4 +1,4 @@
-// HTTP calls the workspace makes besides its WebSocket: creating a network.
+// HTTP calls the workspace makes besides its WebSocket: creating a network, reading a profile.
 
 /** POSTs `bodyJson` to /v1/networks; resolves with the response's JSON text or rejects with its error message. */
 export async function createNetwork(bodyJson) {
@@ -12,4 +12,11 @@ export async function createNetwork(bodyJson) {
     throw new Error(message);
   }
   return text;
+}
+
+/** GETs `url`; resolves with the response's JSON text or rejects with a message. */
+export async function getJson(url) {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`the edge answered ${response.status}`);
+  return response.text();
 }

@@ -12,6 +12,7 @@ pub mod conversations;
 pub mod inspector;
 pub mod messages;
 pub mod networks;
+pub mod profile;
 pub mod resources;
 pub mod roster;
 pub mod storage;
@@ -165,6 +166,7 @@ fn Workspace(
     credentials: Option<serde_json::Value>,
 ) -> impl IntoView {
     let network_name = network.to_string();
+    let about_network = network_name.clone();
     let me = my_address(&network_name);
     let me_text = me.to_string();
     let me_for_channels = me_text.clone();
@@ -179,6 +181,7 @@ fn Workspace(
     let (people, set_people) = signal(Vec::<Person>::new());
     let (seen, set_seen) = signal_local(Vec::<Event>::new());
     let (inspecting, set_inspecting) = signal(false);
+    let (about, set_about) = signal(false);
     let (shared, set_shared) = signal(Vec::<Resource>::new());
     let (outcome, set_outcome) = signal(None::<(String, Outcome)>);
     // The resource listing and the invocation in flight, so their answers are recognised.
@@ -473,6 +476,7 @@ fn Workspace(
         }
         set_current.set(conversation);
         set_inspecting.set(false);
+        set_about.set(false);
     });
     let create = Callback::new(move |name: String| {
         let channel = format!("channel/{name}");
@@ -523,17 +527,22 @@ fn Workspace(
             </span>
         </header>
         <nav class="views" aria-label="Views">
-            <button type="button" aria-pressed=move || (!inspecting.get()).to_string()
-                on:click=move |_| set_inspecting.set(false)>"Conversation"</button>
+            <button type="button" aria-pressed=move || (!inspecting.get() && !about.get()).to_string()
+                on:click=move |_| { set_inspecting.set(false); set_about.set(false); }>"Conversation"</button>
             <button type="button" aria-pressed=move || inspecting.get().to_string()
-                on:click=move |_| set_inspecting.set(true)>"Inspector"</button>
+                on:click=move |_| { set_inspecting.set(true); set_about.set(false); }>"Inspector"</button>
+            <button type="button" aria-pressed=move || about.get().to_string()
+                on:click=move |_| { set_about.set(true); set_inspecting.set(false); }>"About"</button>
         </nav>
         <div class="layout">
         <Conversations list=conversation_list current open create leave />
         <Show when=move || inspecting.get()>
             <Inspector events=seen />
         </Show>
-        <main class="chat" hidden=move || inspecting.get()>
+        <Show when=move || about.get()>
+            <profile::About network=about_network.clone() />
+        </Show>
+        <main class="chat" hidden=move || inspecting.get() || about.get()>
             <Show when=move || problem.get().is_some()>
                 <p class="problem" role="alert">{move || problem.get().unwrap_or_default()}</p>
             </Show>

@@ -1,0 +1,122 @@
+//! The "About" view: the network's public profile (seed 000 §9) — name,
+//! description, access policy and verification minimum, delivery, mods,
+//! capabilities, transports and who is online.
+
+use leptos::prelude::*;
+use serde_json::Value;
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen(module = "/js/http.js")]
+extern "C" {
+    #[wasm_bindgen(js_name = getJson, catch)]
+    async fn get_json(url: &str) -> Result<JsValue, JsValue>;
+}
+
+/// The facts the view lists, as `(label, text)` pairs, from a profile.
+pub fn facts(profile: &Value) -> Vec<(&'static str, String)> {
+    let text = |v: Option<&Value>| match v {
+        Some(Value::String(s)) if !s.is_empty() => s.clone(),
+        Some(Value::Array(items)) => items
+            .iter()
+            .map(|i| i.as_str().map_or_else(|| i.to_string(), str::to_owned))
+            .collect::<Vec<_>>()
+            .join(", "),
+        Some(other) if !other.is_null() => other.to_string(),
+        _ => "—".to_owned(),
+    };
+    let transports = profile
+        .get("transports")
+        .and_then(Value::as_array)
+        .map(|t| {
+            t.iter()
+                .filter_map(|t| {
+                    Some(format!(
+                        "{}: {}",
+                        t.get("type")?.as_str()?,
+                        t.get("endpoint")?.as_str()?
+                    ))
+                })
+                .collect::<Vec<_>>()
+                .join(" · ")
+        })
+        .unwrap_or_default();
+    vec![
+        ("Name", text(profile.get("name"))),
+        ("Id", text(profile.get("id"))),
+        ("Description", text(profile.get("description"))),
+        ("Access", text(profile.pointer("/access/policy"))),
+        (
+            "Minimum verification",
+            text(profile.pointer("/access/min_verification")),
+        ),
+        ("Delivery", text(profile.get("delivery"))),
+        ("Status", text(profile.get("status"))),
+        ("Mods", text(profile.get("mods"))),
+        ("Capabilities", text(profile.get("capabilities"))),
+        ("Online now", text(profile.get("agents_online"))),
+        ("Transports", transports),
+    ]
+}
+
+/// The view; reads the profile when shown.
+#[component]
+pub fn About(
+    /// The network's id.
+    network: String,
+) -> impl IntoView {
+    let (profile, set_profile) = signal(None::<Result<Vec<(&'static str, String)>, String>>);
+    let url = format!("/networks/{network}/v1/profile");
+    wasm_bindgen_futures::spawn_local(async move {
+        let answer = match get_json(&url).await {
+            Ok(text) => text
+                .as_string()
+                .and_then(|t| serde_json::from_str::<Value>(&t).ok())
+                .map(|p| facts(&p))
+                .ok_or_else(|| "the profile could not be read".to_owned()),
+            Err(_) => Err("the network's profile cannot be reached right now".to_owned()),
+        };
+        let _ = set_profile.try_set(Some(answer));
+    });
+    view! {
+        <section class="about" aria-label="About this network">
+            {move || match profile.get() {
+                None => view! { <p>"Reading the network's profile…"</p> }.into_any(),
+                Some(Err(reason)) => view! { <p class="problem" role="alert">{format!("Sorry: {reason}.")}</p> }.into_any(),
+                Some(Ok(facts)) => view! {
+                    <dl>
+                        {facts.into_iter().map(|(label, text)| view! { <dt>{label}</dt><dd>{text}</dd> }).collect_view()}
+                    </dl>
+                }
+                .into_any(),
+            }}
+        </section>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_profile_becomes_labelled_facts() {
+        let facts = facts(&json!({
+            "id": "demo", "name": "Demo", "description": "", "access": {"policy": "open", "min_verification": 0},
+            "delivery": "at-least-once", "mods": ["mod/workspace", "mod/persistence"], "agents_online": 2,
+            "transports": [{"type": "websocket", "endpoint": "ws://x/networks/demo/v1/ws"}]
+        }));
+        let get = |label: &str| {
+            facts
+                .iter()
+                .find(|(l, _)| *l == label)
+                .map(|(_, t)| t.clone())
+                .unwrap()
+        };
+        assert_eq!(get("Access"), "open");
+        assert_eq!(get("Minimum verification"), "0");
+        assert_eq!(get("Mods"), "mod/workspace, mod/persistence");
+        assert_eq!(get("Transports"), "websocket: ws://x/networks/demo/v1/ws");
+        assert_eq!(get("Capabilities"), "—");
+        assert_eq!(get("Description"), "—");
+    }
+}
