@@ -21,8 +21,8 @@ pub fn facts(profile: &Value) -> Vec<(&'static str, String)> {
             .map(|i| i.as_str().map_or_else(|| i.to_string(), str::to_owned))
             .collect::<Vec<_>>()
             .join(", "),
-        Some(other) if !other.is_null() => other.to_string(),
-        _ => "—".to_owned(),
+        None | Some(Value::Null | Value::String(_)) => "—".to_owned(),
+        Some(other) => other.to_string(),
     };
     let transports = profile
         .get("transports")
