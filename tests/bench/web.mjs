@@ -19,7 +19,9 @@ const www = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'www');
 async function shellFiles() {
   const snippets = join(www, 'pkg', 'snippets');
   const files = ['index.html', 'style.css', 'sw.js', 'pkg/agentnet_web.js', 'pkg/agentnet_web_bg.wasm'];
-  for (const dir of await readdir(snippets)) files.push(`pkg/snippets/${dir}/js/idb.js`);
+  for (const dir of await readdir(snippets)) {
+    for (const file of await readdir(join(snippets, dir, 'js'))) files.push(`pkg/snippets/${dir}/js/${file}`);
+  }
   return files;
 }
 
