@@ -223,3 +223,47 @@ test('channels and direct conversations: create, join, post, and each message st
     await bob.close();
   }
 });
+
+test('threads, mentions and status updates with a JS agent', async () => {
+  const helper = await Agent.connect({ url: edge.url, network: 'demo', name: 'agent:helper' });
+  const asked = [];
+  helper.on('workspace.message.posted', async (event) => {
+    asked.push(event);
+    if (event.payload.content.startsWith('question')) {
+      await helper.send('agent:broadcast', 'workspace.message.status', { status: 'thinking about it' });
+      await helper.send('agent:broadcast', 'workspace.message.posted', { content: 'the answer is 42' }, { metadata: { in_reply_to: event.id } });
+    }
+  });
+  const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+  try {
+    await page.goto(`${edge.url}/`);
+    await page.getByRole('status').filter({ hasText: 'online' }).waitFor({ timeout: 15_000 });
+    const box = page.getByRole('textbox', { name: 'Message' });
+    await box.fill('question for @agent:helper, please');
+    await box.press('Enter');
+    // The agent's status update and its answer, in the thread of the question.
+    await page.locator('.status-update', { hasText: 'thinking about it' }).waitFor({ timeout: 10_000 });
+    const answer = page.locator('.message', { hasText: 'the answer is 42' });
+    await answer.locator('.thread', { hasText: 'in reply to “question for @agent:helper, please”' }).waitFor({ timeout: 10_000 });
+    await page.locator('.message', { hasText: 'question for' }).locator('mark.mention', { hasText: '@agent:helper,' }).waitFor();
+    const answerId = await answer.getAttribute('data-id');
+    const question = asked.find((e) => e.payload.content.startsWith('question'));
+    assert.deepEqual(question.metadata.mentions, ['agent:helper']);
+
+    // Replying to the answer threads the person's message under it.
+    await page.locator(`.message[data-id="${answerId}"]`).getByRole('button', { name: /Reply to/ }).click();
+    await page.getByText('Replying to “the answer is 42”').waitFor();
+    await box.fill('thanks');
+    await box.press('Enter');
+    await page.locator('.message', { hasText: 'thanks' }).locator('.thread', { hasText: 'in reply to “the answer is 42”' }).waitFor();
+    for (let i = 0; i < 100 && !asked.some((e) => e.payload.content === 'thanks'); i += 1) await new Promise((r) => setTimeout(r, 50));
+    const thanks = asked.find((e) => e.payload.content === 'thanks');
+    assert.equal(thanks.metadata.in_reply_to, answerId);
+    assert.equal(await page.getByText('Replying to').count(), 0, 'the reply marker clears after sending');
+    await mkdir(screenshots, { recursive: true });
+    await page.screenshot({ path: join(screenshots, 'workspace-thread-1280x720.png') });
+  } finally {
+    helper.close();
+    await page.close();
+  }
+});

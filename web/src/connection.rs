@@ -295,10 +295,21 @@ impl Connection {
 
     /// Posts an event through the replica (queued while offline); returns its id.
     pub fn post(&self, event_type: EventType, target: Address, payload: Value) -> EventId {
+        self.post_with(event_type, target, payload, Map::new())
+    }
+
+    /// [`Connection::post`] with metadata (`in_reply_to`, `mentions`, …).
+    pub fn post_with(
+        &self,
+        event_type: EventType,
+        target: Address,
+        payload: Value,
+        metadata: Map<String, Value>,
+    ) -> EventId {
         let mut inner = self.inner.borrow_mut();
         let (id, effects) = inner
             .replica
-            .post(event_type, target, payload, Map::new(), now_ms());
+            .post(event_type, target, payload, metadata, now_ms());
         inner.apply(effects);
         id
     }

@@ -24,7 +24,7 @@ use connection::{Connection, Signal, random_seed};
 use conversations::{Conversations, EVERYONE, conversation_of};
 use inspector::Inspector;
 use leptos::prelude::*;
-use messages::{Line, LineState, MessageLine, line_from, restored_lines};
+use messages::{Line, LineState, MessageLine, line_from, mentions_in, restored_lines};
 use resources::{Outcome, Resource, Resources, outcome_of, resources_from};
 use roster::{Person, Roster, apply_presence, people_from};
 use serde_json::json;
@@ -34,6 +34,8 @@ use tabs::{TabNews, Tabs};
 pub const DEFAULT_NETWORK: &str = "demo";
 /// The event type of a chat message.
 pub const MESSAGE_POSTED: &str = "workspace.message.posted";
+/// The event type of a status update (working, thinking, done…).
+pub const MESSAGE_STATUS: &str = "workspace.message.status";
 /// The event `mod/workspace` emits when someone comes or goes.
 pub const PRESENCE_CHANGED: &str = "workspace.presence.changed";
 /// How long a roster request may take.
@@ -177,6 +179,9 @@ fn Workspace(
     let (status, set_status) = signal("connecting");
     let (lines, set_lines) = signal(Vec::<Line>::new());
     let (draft, set_draft) = signal(String::new());
+    // The message a reply answers: its id and an excerpt.
+    let (replying, set_replying) = signal(None::<(EventId, String)>);
+    let reply = Callback::new(move |target: (EventId, String)| set_replying.set(Some(target)));
     let (problem, set_problem) = signal(None::<String>);
     let (people, set_people) = signal(Vec::<Person>::new());
     let (seen, set_seen) = signal_local(Vec::<Event>::new());
@@ -259,6 +264,8 @@ fn Workspace(
                     source,
                     content,
                     state: LineState::Pending,
+                    in_reply_to: None,
+                    status: false,
                 });
             }
         }),
@@ -276,7 +283,7 @@ fn Workspace(
     let tabs = Tabs::open(&network_name, apply_news);
     // An event arrived: messages join the conversation, presence updates the people.
     let on_received = move |event: Event| match event.event_type.as_str() {
-        MESSAGE_POSTED => {
+        MESSAGE_POSTED | MESSAGE_STATUS => {
             let line = line_from(&event, LineState::Received, &me_text);
             if line.conversation != EVERYONE && !line.conversation.starts_with("channel/") {
                 let person = line.conversation.clone();
@@ -420,15 +427,31 @@ fn Workspace(
         let Ok(target) = conversation.parse::<Address>() else {
             return;
         };
+        let mut metadata = serde_json::Map::new();
+        let in_reply_to = replying.get_untracked().map(|(id, _)| id);
+        if let Some(parent) = in_reply_to {
+            metadata.insert("in_reply_to".into(), json!(parent));
+        }
+        let mentions = mentions_in(&content);
+        if !mentions.is_empty() {
+            metadata.insert("mentions".into(), json!(mentions));
+        }
         let sent = connection.with_value(|c| {
             c.as_ref().map(|c| {
-                let id = c.post(message_type.clone(), target, json!({ "content": content }));
+                let id = c.post_with(
+                    message_type.clone(),
+                    target,
+                    json!({ "content": content }),
+                    metadata,
+                );
                 Line {
                     id,
                     source: c.address().to_string(),
                     conversation: conversation.clone(),
                     content: content.clone(),
                     state: LineState::Pending,
+                    in_reply_to,
+                    status: false,
                 }
             })
         });
@@ -444,6 +467,7 @@ fn Workspace(
                 });
                 set_lines.update(|l| l.push(line));
                 set_draft.set(String::new());
+                set_replying.set(None);
             }
             None => set_problem.set(Some(
                 "The workspace is still opening: try again in a moment.".into(),
@@ -550,14 +574,30 @@ fn Workspace(
                 <For
                     each=move || {
                         let open = current.get();
-                        lines.get().into_iter().filter(|l| l.conversation == open).collect::<Vec<_>>()
+                        let all = lines.get();
+                        // Each line with an excerpt of the message it answers.
+                        all.iter()
+                            .filter(|l| l.conversation == open)
+                            .map(|l| {
+                                let parent = l.in_reply_to.and_then(|p| {
+                                    all.iter().find(|x| x.id == p).map(|x| messages::excerpt_of(&x.content))
+                                });
+                                (l.clone(), parent)
+                            })
+                            .collect::<Vec<_>>()
                     }
-                    key=|line| (line.id, format!("{:?}", line.state))
-                    let:line
+                    key=|(line, parent)| (line.id, format!("{:?}", line.state), parent.is_some())
+                    let:item
                 >
-                    <MessageLine line=line />
+                    <MessageLine line=item.0 parent=item.1 reply />
                 </For>
             </ul>
+            <Show when=move || replying.get().is_some()>
+                <p class="replying">
+                    {move || replying.get().map(|(_, e)| format!("Replying to “{e}”")).unwrap_or_default()}
+                    <button type="button" on:click=move |_| set_replying.set(None)>"Cancel reply"</button>
+                </p>
+            </Show>
             <form class="composer" on:submit=post>
                 <label for="message">"Message"</label>
                 <input id="message" name="message" autocomplete="off"

@@ -1,8 +1,9 @@
-//! Messages as the conversation shows them: the line model, the lines a
-//! restored replica already holds, and the component for one line.
+//! Messages as the conversation shows them: the line model (posts and status
+//! updates, threads by `in_reply_to`, `@` mentions), the lines a restored
+//! replica already holds, and the component for one line.
 
-use crate::MESSAGE_POSTED;
 use crate::conversations::conversation_of;
+use crate::{MESSAGE_POSTED, MESSAGE_STATUS};
 use agentnet_core::replica::{OutboxState, Replica};
 use agentnet_core::{Address, Event, EventId};
 use leptos::prelude::*;
@@ -20,6 +21,32 @@ pub struct Line {
     pub content: String,
     /// Delivery state of the person's own messages.
     pub state: LineState,
+    /// The message this one answers (a thread).
+    pub in_reply_to: Option<EventId>,
+    /// A status update (`workspace.message.status`) rather than a post.
+    pub status: bool,
+}
+
+/// True for the event types the conversation shows.
+pub fn is_conversation_event(event: &Event) -> bool {
+    matches!(event.event_type.as_str(), MESSAGE_POSTED | MESSAGE_STATUS)
+}
+
+/// The addresses mentioned as `@address` in a text, canonical and once each.
+pub fn mentions_in(text: &str) -> Vec<String> {
+    let mut found: Vec<String> = Vec::new();
+    for word in text.split_whitespace() {
+        let Some(candidate) = word.strip_prefix('@') else {
+            continue;
+        };
+        let candidate = candidate.trim_end_matches([',', '.', '!', '?', ';', ')']);
+        if let Ok(address) = candidate.parse::<Address>()
+            && !found.contains(&address.to_string())
+        {
+            found.push(address.to_string());
+        }
+    }
+    found
 }
 
 /// Whether a message is confirmed by the network.
@@ -38,17 +65,21 @@ pub enum LineState {
 /// The line for `event` in `state`, as seen by `me`.
 pub fn line_from(event: &Event, state: LineState, me: &str) -> Line {
     let source = event.source.to_string();
+    let status = event.event_type.as_str() == MESSAGE_STATUS;
+    let text = |key: &str| event.payload.get(key).and_then(|c| c.as_str());
     Line {
         id: event.id,
         conversation: conversation_of(&event.target.to_string(), &source, me),
         source,
-        content: event
-            .payload
-            .get("content")
-            .and_then(|c| c.as_str())
-            .unwrap_or("")
-            .to_owned(),
+        content: if status {
+            text("status").or_else(|| text("content")).unwrap_or("")
+        } else {
+            text("content").unwrap_or("")
+        }
+        .to_owned(),
         state,
+        in_reply_to: event.in_reply_to(),
+        status,
     }
 }
 
@@ -57,7 +88,7 @@ pub fn restored_lines(replica: &Replica, me: &Address) -> Vec<Line> {
     let mut lines: Vec<Line> = replica
         .log()
         .values()
-        .filter(|e| e.event_type.as_str() == MESSAGE_POSTED)
+        .filter(|e| is_conversation_event(e))
         .map(|e| {
             let state = if &e.source == me {
                 LineState::Sent
@@ -70,7 +101,7 @@ pub fn restored_lines(replica: &Replica, me: &Address) -> Vec<Line> {
     lines.extend(
         replica
             .outbox()
-            .filter(|entry| entry.event.event_type.as_str() == MESSAGE_POSTED)
+            .filter(|entry| is_conversation_event(&entry.event))
             .map(|entry| {
                 let state = match &entry.state {
                     OutboxState::Rejected { rejection } => {
@@ -84,11 +115,16 @@ pub fn restored_lines(replica: &Replica, me: &Address) -> Vec<Line> {
     lines
 }
 
-/// One message in the list.
+/// One message in the list: a status update, or a post with its thread marker,
+/// highlighted mentions and a Reply button.
 #[component]
 pub fn MessageLine(
     /// The message.
     line: Line,
+    /// An excerpt of the message it answers, when it is in a thread.
+    parent: Option<String>,
+    /// Starts a reply to this message (its id and an excerpt).
+    reply: Callback<(EventId, String)>,
 ) -> impl IntoView {
     let state = match &line.state {
         LineState::Received => "received".to_owned(),
@@ -96,11 +132,68 @@ pub fn MessageLine(
         LineState::Sent => "sent".to_owned(),
         LineState::Rejected(reason) => format!("not delivered: {reason}"),
     };
+    if line.status {
+        return view! {
+            <li class="message status-update" data-id=line.id.to_string()>
+                <span class="source">{line.source}</span>
+                <span class="content">{line.content}</span>
+            </li>
+        }
+        .into_any();
+    }
+    let words = line
+        .content
+        .split(' ')
+        .map(|word| {
+            if word.starts_with('@') && !mentions_in(word).is_empty() {
+                view! { <mark class="mention">{word.to_owned()}</mark> " " }.into_any()
+            } else {
+                view! { {format!("{word} ")} }.into_any()
+            }
+        })
+        .collect_view();
+    let id = line.id;
+    let excerpt = excerpt_of(&line.content);
     view! {
         <li class="message" data-id=line.id.to_string()>
             <span class="source">{line.source}</span>
-            <span class="content">{line.content}</span>
+            <span class="content">
+                {parent.map(|p| view! { <span class="thread">{format!("↪ in reply to “{p}”")}</span> })}
+                {words}
+            </span>
             <span class="state">{state}</span>
+            <button type="button" class="reply" aria-label=format!("Reply to “{excerpt}”")
+                on:click=move |_| reply.run((id, excerpt.clone()))>"Reply"</button>
         </li>
+    }
+    .into_any()
+}
+
+/// A short excerpt of a message, for thread markers.
+pub fn excerpt_of(content: &str) -> String {
+    let mut excerpt: String = content.chars().take(40).collect();
+    if content.chars().count() > 40 {
+        excerpt.push('…');
+    }
+    excerpt
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mentions_are_valid_addresses_after_an_at_sign() {
+        assert_eq!(
+            mentions_in("hi @agent:helper, and @human:ann!"),
+            ["agent:helper", "human:ann"]
+        );
+        assert_eq!(
+            mentions_in("mail me@example or @ alone or @agent:"),
+            Vec::<String>::new()
+        );
+        assert_eq!(mentions_in("@agent:x @agent:x"), ["agent:x"]);
+        assert_eq!(excerpt_of("short"), "short");
+        assert_eq!(excerpt_of(&"x".repeat(50)).chars().count(), 41);
     }
 }
