@@ -267,3 +267,41 @@ test('threads, mentions and status updates with a JS agent', async () => {
     await page.close();
   }
 });
+
+test('files and contexts open in the resources panel; a writable context is edited and saved', async () => {
+  const owner = await Agent.connect({ url: edge.url, network: 'demo', name: 'agent:librarian' });
+  const stamp = Date.now() % 100000;
+  await owner.registerFile(`notes/plan-${stamp}.md`, '# the plan', { contentType: 'text/markdown' });
+  await owner.registerContext(`brief-${stamp}`, { goal: 'ship' }, { permissions: { write: 'network' } });
+  const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+  try {
+    await page.goto(`${edge.url}/`);
+    await page.getByRole('status').filter({ hasText: 'online' }).waitFor({ timeout: 15_000 });
+    const resources = page.getByRole('region', { name: 'Resources' });
+    await resources.getByRole('button', { name: 'Refresh' }).click();
+
+    const file = resources.locator(`.resource[data-address="resource/file/notes/plan-${stamp}.md"]`);
+    await file.getByRole('button', { name: 'Open file' }).click();
+    const fileText = file.getByRole('textbox', { name: /Content of/ });
+    await fileText.waitFor({ timeout: 10_000 });
+    assert.equal(await fileText.inputValue(), '# the plan');
+    assert.equal(await fileText.getAttribute('readonly'), '', 'only the owner may write the file');
+    assert.equal(await file.getByRole('button', { name: 'Save' }).count(), 0);
+
+    const context = resources.locator(`.resource[data-address="resource/context/brief-${stamp}"]`);
+    await context.getByRole('button', { name: 'Open context' }).click();
+    const contextText = context.getByRole('textbox', { name: /Content of/ });
+    await contextText.waitFor({ timeout: 10_000 });
+    assert.deepEqual(JSON.parse(await contextText.inputValue()), { goal: 'ship' });
+    await contextText.fill('{not json');
+    await context.getByRole('button', { name: 'Save' }).click();
+    await context.getByRole('alert').filter({ hasText: 'A context is JSON' }).waitFor();
+    await contextText.fill('{"goal": "ship it"}');
+    await context.getByRole('button', { name: 'Save' }).click();
+    await context.getByRole('status').filter({ hasText: 'Saved.' }).waitFor({ timeout: 10_000 });
+    assert.deepEqual((await owner.read(`resource/context/brief-${stamp}`)).content, { goal: 'ship it' });
+  } finally {
+    owner.close();
+    await page.close();
+  }
+});

@@ -9,6 +9,7 @@
 
 pub mod connection;
 pub mod conversations;
+pub mod documents;
 pub mod inspector;
 pub mod messages;
 pub mod networks;
@@ -192,6 +193,10 @@ fn Workspace(
     // The resource listing and the invocation in flight, so their answers are recognised.
     let listing = StoredValue::new_local(None::<EventId>);
     let invoking = StoredValue::new_local(None::<(EventId, String)>);
+    // The file or context being read or saved, so its answer is recognised.
+    let (opened, set_opened) = signal(None::<(String, documents::Opened)>);
+    let reading = StoredValue::new_local(None::<(EventId, String)>);
+    let saving = StoredValue::new_local(None::<(EventId, String, String)>);
     let connection = StoredValue::new_local(None::<Connection>);
     // The roster request in flight, so its answer is recognised.
     let discovering = StoredValue::new_local(None::<EventId>);
@@ -335,12 +340,55 @@ fn Workspace(
             {
                 set_shared.set(resources_from(&reply.payload));
             }
+            ReplicaEffect::Replied { request, reply }
+                if reading.with_value(|r| r.as_ref().is_some_and(|(id, _)| *id == request)) =>
+            {
+                if let Some((_, address)) = reading.with_value(|r| r.clone()) {
+                    let text = documents::text_of(
+                        reply
+                            .payload
+                            .get("content")
+                            .unwrap_or(&serde_json::Value::Null),
+                    );
+                    set_opened.set(Some((address, documents::Opened::Text(text))));
+                }
+            }
+            ReplicaEffect::Accepted { id, .. }
+                if saving.with_value(|s| s.as_ref().is_some_and(|(sid, _, _)| *sid == id)) =>
+            {
+                if let Some((_, address, text)) = saving.with_value(|s| s.clone()) {
+                    set_opened.set(Some((address, documents::Opened::Saved(text))));
+                }
+            }
+            ReplicaEffect::Rejected { id, rejection }
+                if saving.with_value(|s| s.as_ref().is_some_and(|(sid, _, _)| *sid == id)) =>
+            {
+                if let Some((_, address, _)) = saving.with_value(|s| s.clone()) {
+                    set_opened.set(Some((
+                        address,
+                        documents::Opened::Failed(format!("Not saved: {}", rejection.message)),
+                    )));
+                }
+            }
             ReplicaEffect::Replied { request, reply } => {
                 if let Some((_, tool)) = invoking
                     .with_value(|i| i.clone())
                     .filter(|(id, _)| *id == request)
                 {
                     set_outcome.set(Some((tool, outcome_of(&reply.payload))));
+                }
+            }
+            ReplicaEffect::RequestFailed { request, rejection }
+                if reading.with_value(|r| r.as_ref().is_some_and(|(id, _)| *id == request)) =>
+            {
+                if let Some((_, address)) = reading.with_value(|r| r.clone()) {
+                    set_opened.set(Some((
+                        address,
+                        documents::Opened::Failed(format!(
+                            "Could not read it: {}",
+                            rejection.message
+                        )),
+                    )));
                 }
             }
             ReplicaEffect::RequestFailed { request, rejection } => {
@@ -530,6 +578,38 @@ fn Workspace(
         }
         set_current.set(EVERYONE.to_owned());
     });
+    let read_document = Callback::new(move |address: String| {
+        let (Ok(kind), Ok(target)) = (
+            agentnet_core::event_type::core_types::RESOURCE_READ.parse::<EventType>(),
+            address.parse::<Address>(),
+        ) else {
+            return;
+        };
+        let id = connection.with_value(|c| {
+            c.as_ref()
+                .map(|c| c.request(kind, target, json!({}), DISCOVER_TIMEOUT_MS))
+        });
+        if let Some(id) = id {
+            reading.set_value(Some((id, address.clone())));
+            set_opened.set(Some((address, documents::Opened::Reading)));
+        }
+    });
+    let save_document = Callback::new(move |(address, kind, text): (String, String, String)| {
+        let (Ok(event_type), Ok(target), Ok(content)) = (
+            agentnet_core::event_type::core_types::RESOURCE_UPDATE.parse::<EventType>(),
+            address.parse::<Address>(),
+            documents::content_from(&kind, &text),
+        ) else {
+            return;
+        };
+        let id = connection.with_value(|c| {
+            c.as_ref()
+                .map(|c| c.post(event_type, target, json!({ "content": content })))
+        });
+        if let Some(id) = id {
+            saving.set_value(Some((id, address, text)));
+        }
+    });
     let conversation_list = leptos::prelude::Signal::derive(move || {
         let mut list = vec![EVERYONE.to_owned()];
         list.extend(channels.get());
@@ -608,7 +688,8 @@ fn Workspace(
         </main>
         <div class="side">
             <Roster people=people open />
-            <Resources resources=shared outcome invoke refresh=Callback::new(move |_| discover()) />
+            <Resources resources=shared outcome invoke refresh=Callback::new(move |_| discover())
+                opened read=read_document save=save_document />
         </div>
         </div>
     }

@@ -179,6 +179,12 @@ pub fn Resources(
     invoke: Callback<(String, Value)>,
     /// Asks the network for the list again.
     refresh: Callback<()>,
+    /// What is known of the opened file or context.
+    opened: ReadSignal<Option<(String, crate::documents::Opened)>>,
+    /// Reads a file or context.
+    read: Callback<String>,
+    /// Saves a file or context (address, kind, text).
+    save: Callback<(String, String, String)>,
 ) -> impl IntoView {
     view! {
         <section class="resources" aria-label="Resources">
@@ -188,7 +194,7 @@ pub fn Resources(
             </Show>
             <ul>
                 <For each=move || resources.get() key=|r| (r.address.clone(), r.permissions.join(",")) let:resource>
-                    <ResourceItem resource outcome invoke />
+                    <ResourceItem resource outcome invoke opened read save />
                 </For>
             </ul>
         </section>
@@ -200,7 +206,17 @@ fn ResourceItem(
     resource: Resource,
     outcome: ReadSignal<Option<(String, Outcome)>>,
     invoke: Callback<(String, Value)>,
+    opened: ReadSignal<Option<(String, crate::documents::Opened)>>,
+    read: Callback<String>,
+    save: Callback<(String, String, String)>,
 ) -> impl IntoView {
+    let document = (resource.kind != "tool").then(|| {
+        let may_write = resource.permissions.iter().any(|p| p == "write");
+        view! {
+            <crate::documents::DocumentEditor address=resource.address.clone() kind=resource.kind.clone()
+                may_write opened read save />
+        }
+    });
     let fields = fields_of(&resource.schema);
     let may_invoke = resource.kind == "tool" && resource.permissions.iter().any(|p| p == "invoke");
     let address = resource.address.clone();
@@ -258,6 +274,7 @@ fn ResourceItem(
                     if resource.permissions.is_empty() { "nothing".to_owned() } else { resource.permissions.join(", ") })}</span>
             </div>
             <p class="description">{resource.description.clone()}</p>
+            {document}
             <Show when=move || may_invoke>
                 <form class="tool-form" aria-label=form_label.clone() on:submit=submit.clone()>
                     {fields.clone().into_iter().map(|field| view! { <FieldInput field /> }).collect_view()}

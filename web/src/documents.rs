@@ -1,0 +1,127 @@
+//! Files and contexts in the resources panel: open one to read its content
+//! (`network.resource.read`) and, with write permission, edit and save it
+//! (`network.resource.update`). A context's content is JSON and is checked
+//! before it is sent.
+
+use leptos::prelude::*;
+use serde_json::Value;
+
+/// The text an editor shows for a resource's content: a file's text as is,
+/// anything else as pretty JSON.
+pub fn text_of(content: &Value) -> String {
+    match content {
+        Value::String(text) => text.clone(),
+        Value::Null => String::new(),
+        other => serde_json::to_string_pretty(other).unwrap_or_default(),
+    }
+}
+
+/// The content to send for edited `text`: a file's text as a string, a
+/// context's as JSON (an error in words when it is not JSON).
+pub fn content_from(kind: &str, text: &str) -> Result<Value, String> {
+    if kind == "context" {
+        serde_json::from_str(text).map_err(|e| format!("A context is JSON, and this is not: {e}."))
+    } else {
+        Ok(Value::String(text.to_owned()))
+    }
+}
+
+/// What is known of an opened document.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Opened {
+    /// Being read.
+    Reading,
+    /// Its text.
+    Text(String),
+    /// Saved (the text as saved).
+    Saved(String),
+    /// Why it could not be read or saved.
+    Failed(String),
+}
+
+/// The editor of one file or context.
+#[component]
+pub fn DocumentEditor(
+    /// The resource's address.
+    address: String,
+    /// `file` or `context`.
+    kind: String,
+    /// Whether the person may write it.
+    may_write: bool,
+    /// What is known of the opened document, by address.
+    opened: ReadSignal<Option<(String, Opened)>>,
+    /// Reads a document.
+    read: Callback<String>,
+    /// Saves a document: address, kind and text.
+    save: Callback<(String, String, String)>,
+) -> impl IntoView {
+    let (draft, set_draft) = signal(String::new());
+    let (problem, set_problem) = signal(None::<String>);
+    let mine = address.clone();
+    let state = Memo::new(move |_| opened.get().filter(|(a, _)| *a == mine).map(|(_, o)| o));
+    // A freshly read text replaces the draft.
+    Effect::new(move |_| {
+        if let Some(Opened::Text(text)) = state.get() {
+            set_draft.set(text);
+        }
+    });
+    let open_address = address.clone();
+    let save_address = address.clone();
+    let label = format!("Content of {address}");
+    view! {
+        <div class="document">
+            <button type="button" class="open-document" on:click=move |_| read.run(open_address.clone())>
+                {format!("Open {kind}")}
+            </button>
+            {move || match state.get() {
+                None => None,
+                Some(Opened::Reading) => Some(view! { <p class="outcome" role="status">"Reading…"</p> }.into_any()),
+                Some(Opened::Failed(reason)) => Some(view! { <p class="outcome error" role="alert">{reason}</p> }.into_any()),
+                Some(Opened::Text(_) | Opened::Saved(_)) => Some(view! {
+                    <textarea aria-label=label.clone() rows="6" readonly=!may_write
+                        prop:value=move || draft.get()
+                        on:input=move |ev| set_draft.set(event_target_value(&ev))></textarea>
+                }.into_any()),
+            }}
+            <Show when=move || may_write && matches!(state.get(), Some(Opened::Text(_) | Opened::Saved(_)))>
+                <button type="button" class="save-document" on:click={
+                    let address = save_address.clone();
+                    let kind = kind.clone();
+                    move |_| match content_from(&kind, &draft.get_untracked()) {
+                        Ok(_) => {
+                            set_problem.set(None);
+                            save.run((address.clone(), kind.clone(), draft.get_untracked()));
+                        }
+                        Err(reason) => set_problem.set(Some(reason)),
+                    }
+                }>"Save"</button>
+            </Show>
+            {move || matches!(state.get(), Some(Opened::Saved(_))).then(|| view! { <p class="outcome" role="status">"Saved."</p> })}
+            <Show when=move || problem.get().is_some()>
+                <p class="problem" role="alert">{move || problem.get().unwrap_or_default()}</p>
+            </Show>
+        </div>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn files_are_text_and_contexts_are_checked_json() {
+        assert_eq!(text_of(&json!("# plan")), "# plan");
+        assert_eq!(
+            text_of(&json!({"goal": "ship"})),
+            "{\n  \"goal\": \"ship\"\n}"
+        );
+        assert_eq!(content_from("file", "{not json"), Ok(json!("{not json")));
+        assert_eq!(content_from("context", "{\"a\": 1}"), Ok(json!({"a": 1})));
+        assert!(
+            content_from("context", "{not json")
+                .unwrap_err()
+                .starts_with("A context is JSON")
+        );
+    }
+}
