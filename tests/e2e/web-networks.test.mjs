@@ -74,6 +74,9 @@ test('create a token network in the page, join it elsewhere by URL, switch witho
   assert.match(facts.Mods, /mod\/workspace/);
   assert.match(facts.Transports, /websocket: ws:\/\/127\.0\.0\.1/);
   await page.screenshot({ path: join(screenshots, 'workspace-about-1280x720.png') });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: join(screenshots, 'workspace-about-390x844.png'), fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 720 });
   await page.getByRole('button', { name: 'Conversation' }).click();
 
   // Someone else joins by URL: a wrong token is refused in words, the right one gets in.

@@ -68,6 +68,9 @@ test('offline: post three, reload offline, come back online, each delivered exac
   }
   assert.equal((await page.locator('.me strong').textContent()).trim(), human, 'the same person after the reload');
   await page.screenshot({ path: join(screenshots, 'workspace-offline-1280x720.png') });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: join(screenshots, 'workspace-offline-390x844.png'), fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 720 });
 
   // The edge comes back with its state: the page reconnects and sends the queue, once and in order.
   edge = await startEdge({ stateDir, port });

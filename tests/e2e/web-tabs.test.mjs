@@ -119,6 +119,9 @@ test('the inspector lists every event, filters by type and source, and opens the
     await inspector.locator('.event[data-type="tool.call.finished"]').waitFor({ timeout: 10_000 });
     await mkdir(screenshots, { recursive: true });
     await page.screenshot({ path: join(screenshots, 'workspace-inspector-1280x720.png') });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.screenshot({ path: join(screenshots, 'workspace-inspector-390x844.png'), fullPage: true });
+    await page.setViewportSize({ width: 1280, height: 720 });
     await page.getByRole('button', { name: 'Conversation' }).click();
     await page.getByRole('textbox', { name: 'Message' }).waitFor();
   } finally {
@@ -302,6 +305,24 @@ test('files and contexts open in the resources panel; a writable context is edit
     assert.deepEqual((await owner.read(`resource/context/brief-${stamp}`)).content, { goal: 'ship it' });
   } finally {
     owner.close();
+    await page.close();
+  }
+});
+
+test('a message the network refuses shows its reason and is not sent again', async () => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+  try {
+    await page.goto(`${edge.url}/`);
+    await page.getByRole('status').filter({ hasText: 'online' }).waitFor({ timeout: 15_000 });
+    const box = page.getByRole('textbox', { name: 'Message' });
+    await box.fill(`huge ${'x'.repeat(600 * 1024)}`);
+    await box.press('Enter');
+    const refused = page.locator('.message', { hasText: 'huge' }).locator('.state', { hasText: 'not delivered:' });
+    await refused.waitFor({ timeout: 10_000 });
+    assert.match(await refused.textContent(), /payload|large|limit/i);
+    // Nothing stays queued.
+    await page.getByRole('status').filter({ hasText: /^online$/ }).waitFor();
+  } finally {
     await page.close();
   }
 });

@@ -505,9 +505,14 @@ impl Network {
             Ok(event) => self.handle_event(session, event, now),
             Err(err) => {
                 let to = session.cloned().unwrap_or_else(anonymous);
+                // Name the refused event when its id can still be read (a payload over the
+                // limit, a bad target…), so the sender knows which one failed and stops resending it.
+                let refused = serde_json::from_str::<Value>(frame)
+                    .ok()
+                    .and_then(|v| v.get("id")?.as_str()?.parse::<crate::ulid::EventId>().ok());
                 vec![Effect::Reply(self.error_event(
                     &to,
-                    None,
+                    refused,
                     &(&err).into(),
                     now,
                 ))]

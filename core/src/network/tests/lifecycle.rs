@@ -685,3 +685,27 @@ fn the_log_index_is_asked_only_about_ids_that_may_have_left_the_window() {
     assert_eq!(acked(&effects).payload["seq"], json!(7));
     assert_eq!(lookups.get(), 1);
 }
+
+#[test]
+fn an_undecodable_event_is_refused_by_id_when_its_id_can_be_read() {
+    let mut network = bare();
+    let alice = join(&mut network, "agent:alice");
+    let mut big = Peer::new("agent:alice").event(
+        "chat.message",
+        "agent:broadcast",
+        json!({"text": "x".repeat(600 * 1024)}),
+    );
+    big.id = crate::ulid::EventId::from_parts(10, 42);
+    let effects = network.handle_frame(Some(&alice.address), &big.encode(), 10);
+    let [Effect::Reply(error)] = &effects[..] else {
+        panic!("expected one error reply, got {effects:?}");
+    };
+    assert_eq!(error.payload["code"], json!("too_large"));
+    assert_eq!(error.in_reply_to(), Some(big.id));
+    // Garbage has no id to name: the error still comes, without in_reply_to.
+    let effects = network.handle_frame(Some(&alice.address), "{not json", 10);
+    let [Effect::Reply(error)] = &effects[..] else {
+        panic!("expected one error reply, got {effects:?}");
+    };
+    assert_eq!(error.in_reply_to(), None);
+}
