@@ -27,7 +27,7 @@ use crate::metadata::Visibility;
 use crate::ulid::EventId;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Logged ids remembered in memory for deduplication.
 pub const DEDUPE_WINDOW: usize = 65_536;
@@ -137,24 +137,25 @@ pub fn delivery_frame(event: &Event, seq: u64, prev: u64) -> Event {
 }
 
 /// Bounded memory of recently logged ids.
+///
+/// Beyond [`DEDUPE_WINDOW`] ids it forgets the *smallest* (ULIDs sort by
+/// time, so those are the oldest by their own clock): one ordered map, no
+/// separate insertion queue, and everything forgotten is older than what is
+/// kept, which is what [`DedupeWindow::may_be_outside`] relies on.
 #[derive(Debug, Default, Clone)]
 pub struct DedupeWindow {
-    order: VecDeque<EventId>,
     seqs: BTreeMap<EventId, u64>,
     /// Ids with a timestamp up to this may be logged without being in the
-    /// window (evicted, or logged before a restart); later ones cannot.
+    /// window (forgotten, or logged before a restart); later ones cannot.
     outside_up_to: Option<u64>,
 }
 
 impl DedupeWindow {
     /// Remembers a logged id, forgetting the oldest beyond [`DEDUPE_WINDOW`].
     pub fn insert(&mut self, id: EventId, seq: u64) {
-        if self.seqs.insert(id, seq).is_none() {
-            self.order.push_back(id);
-        }
-        while self.order.len() > DEDUPE_WINDOW {
-            if let Some(old) = self.order.pop_front() {
-                self.seqs.remove(&old);
+        self.seqs.insert(id, seq);
+        while self.seqs.len() > DEDUPE_WINDOW {
+            if let Some((old, _)) = self.seqs.pop_first() {
                 self.note_outside(Some(old.timestamp_ms()));
             }
         }
