@@ -1,8 +1,8 @@
 //! `Client`: builds events for one participant and reads the network's frames.
 
-use crate::errors::{coded, js_error, millis, parse_credentials, parse_json, parse_metadata};
+use crate::errors::{coded, event_parts, js_error, millis, parse_credentials, parse_metadata};
 use agentnet_core::client::{Client, Incoming};
-use agentnet_core::{Address, Event, EventType, Limits, NetworkId, Rejection};
+use agentnet_core::{Address, Event, Limits, NetworkId, Rejection};
 use serde_json::json;
 use wasm_bindgen::prelude::*;
 
@@ -58,9 +58,7 @@ impl JsClient {
         metadata: Option<String>,
         now: f64,
     ) -> Result<String, JsValue> {
-        let event_type: EventType = event_type.parse().map_err(coded)?;
-        let target: Address = target.parse().map_err(coded)?;
-        let payload = parse_json(payload, "payload")?;
+        let (event_type, target, payload) = event_parts(event_type, target, payload)?;
         let mut event = self.inner.event(event_type, target, payload, millis(now));
         event.metadata = parse_metadata(metadata)?;
         // Hold outgoing events to the same rules the network applies.

@@ -26,6 +26,19 @@ pub fn parse_json(text: &str, what: &str) -> Result<Value, JsValue> {
         .map_err(|e| js_error("malformed_event", &format!("{what} is not JSON: {e}")))
 }
 
+/// Parses the type, target and payload every event-creating binding takes.
+pub fn event_parts(
+    event_type: &str,
+    target: &str,
+    payload: &str,
+) -> Result<(agentnet_core::EventType, agentnet_core::Address, Value), JsValue> {
+    Ok((
+        event_type.parse().map_err(coded)?,
+        target.parse().map_err(coded)?,
+        parse_json(payload, "payload")?,
+    ))
+}
+
 /// Parses optional credentials (`None` or empty text means none).
 pub fn parse_credentials(text: Option<String>) -> Result<Option<Value>, JsValue> {
     match text {

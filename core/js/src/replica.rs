@@ -2,10 +2,8 @@
 //! Every method returns its effects as JSON text: an array of `{kind, …}`.
 
 use crate::client::identity;
-use crate::errors::{coded, js_error, millis, parse_credentials, parse_json, parse_metadata};
+use crate::errors::{event_parts, js_error, millis, parse_credentials, parse_metadata};
 use crate::identity::secret_from_hex;
-use agentnet_core::Address;
-use agentnet_core::EventType;
 use agentnet_core::replica::{Replica, ReplicaEffect, ReplicaRow};
 use serde_json::{Value, json};
 use wasm_bindgen::prelude::*;
@@ -32,6 +30,12 @@ fn effect_json(effect: ReplicaEffect) -> Value {
             json!({"kind": "request_failed", "request": request, "code": rejection.code, "message": rejection.message})
         }
     }
+}
+
+/// The answer of `post` and `request`: `{id, effects}` as JSON text.
+fn created_json(id: agentnet_core::EventId, effects: Vec<ReplicaEffect>) -> String {
+    json!({"id": id, "effects": effects.into_iter().map(effect_json).collect::<Vec<_>>()})
+        .to_string()
 }
 
 fn effects_json(effects: Vec<ReplicaEffect>) -> String {
@@ -122,17 +126,12 @@ impl JsReplica {
         metadata: Option<String>,
         now: f64,
     ) -> Result<String, JsValue> {
-        let event_type: EventType = event_type.parse().map_err(coded)?;
-        let target: Address = target.parse().map_err(coded)?;
-        let payload = parse_json(payload, "payload")?;
+        let (event_type, target, payload) = event_parts(event_type, target, payload)?;
         let metadata = parse_metadata(metadata)?;
         let (id, effects) = self
             .inner
             .post(event_type, target, payload, metadata, millis(now));
-        Ok(
-            json!({"id": id, "effects": effects.into_iter().map(effect_json).collect::<Vec<_>>()})
-                .to_string(),
-        )
+        Ok(created_json(id, effects))
     }
 
     /// Like `post`, resolved by the event whose `in_reply_to` is this one; returns `{id, effects}`.
@@ -144,16 +143,11 @@ impl JsReplica {
         timeout_ms: f64,
         now: f64,
     ) -> Result<String, JsValue> {
-        let event_type: EventType = event_type.parse().map_err(coded)?;
-        let target: Address = target.parse().map_err(coded)?;
-        let payload = parse_json(payload, "payload")?;
+        let (event_type, target, payload) = event_parts(event_type, target, payload)?;
         let (id, effects) =
             self.inner
                 .request(event_type, target, payload, millis(timeout_ms), millis(now));
-        Ok(
-            json!({"id": id, "effects": effects.into_iter().map(effect_json).collect::<Vec<_>>()})
-                .to_string(),
-        )
+        Ok(created_json(id, effects))
     }
 
     /// When `handleTimeout` should next run (unix ms), or -1.
