@@ -19,6 +19,7 @@ pub mod roster;
 pub mod storage;
 pub mod tabs;
 
+use agentnet_core::event_type::core_types;
 use agentnet_core::replica::{Replica, ReplicaEffect};
 use agentnet_core::{Address, Event, EventId, EventType, NetworkId};
 use connection::{Connection, Signal, random_seed};
@@ -198,43 +199,49 @@ fn Workspace(
     let reading = StoredValue::new_local(None::<(EventId, String)>);
     let saving = StoredValue::new_local(None::<(EventId, String, String)>);
     let connection = StoredValue::new_local(None::<Connection>);
+    // Sends an event of a core type through the connection; its id, once connected.
+    let post_event = move |kind: &'static str, target: Address, payload: serde_json::Value| {
+        let kind = kind.parse::<EventType>().ok()?;
+        connection.with_value(|c| c.as_ref().map(|c| c.post(kind, target, payload)))
+    };
+    // The same for a request, whose answer arrives as `ReplicaEffect::Replied`.
+    let request_event =
+        move |kind: &'static str, target: Address, payload: serde_json::Value, timeout_ms: u64| {
+            let kind = kind.parse::<EventType>().ok()?;
+            connection.with_value(|c| {
+                c.as_ref()
+                    .map(|c| c.request(kind, target, payload, timeout_ms))
+            })
+        };
     // The roster request in flight, so its answer is recognised.
     let discovering = StoredValue::new_local(None::<EventId>);
     let discover = move || {
-        let Ok(kind) = agentnet_core::event_type::core_types::AGENT_DISCOVER.parse::<EventType>()
-        else {
-            return;
-        };
         // Deferred: the connection is busy delivering the effect that asked for this.
         wasm_bindgen_futures::spawn_local(async move {
-            let id = connection.with_value(|c| {
-                c.as_ref()
-                    .map(|c| c.request(kind, Address::core(), json!({}), DISCOVER_TIMEOUT_MS))
-            });
-            discovering.set_value(id);
-            let Ok(kind) =
-                agentnet_core::event_type::core_types::RESOURCE_DISCOVER.parse::<EventType>()
-            else {
-                return;
-            };
-            let id = connection.with_value(|c| {
-                c.as_ref()
-                    .map(|c| c.request(kind, Address::core(), json!({}), DISCOVER_TIMEOUT_MS))
-            });
-            listing.set_value(id);
+            discovering.set_value(request_event(
+                core_types::AGENT_DISCOVER,
+                Address::core(),
+                json!({}),
+                DISCOVER_TIMEOUT_MS,
+            ));
+            listing.set_value(request_event(
+                core_types::RESOURCE_DISCOVER,
+                Address::core(),
+                json!({}),
+                DISCOVER_TIMEOUT_MS,
+            ));
         });
     };
     let invoke = Callback::new(move |(tool, input): (String, serde_json::Value)| {
-        let (Ok(kind), Ok(target)) = (
-            agentnet_core::event_type::core_types::RESOURCE_INVOKE.parse::<EventType>(),
-            tool.parse::<Address>(),
-        ) else {
+        let Ok(target) = tool.parse::<Address>() else {
             return;
         };
-        let id = connection.with_value(|c| {
-            c.as_ref()
-                .map(|c| c.request(kind, target, json!({ "input": input }), INVOKE_TIMEOUT_MS))
-        });
+        let id = request_event(
+            core_types::RESOURCE_INVOKE,
+            target,
+            json!({ "input": input }),
+            INVOKE_TIMEOUT_MS,
+        );
         match id {
             Some(id) => {
                 invoking.set_value(Some((id, tool.clone())));
@@ -315,15 +322,13 @@ fn Workspace(
     let tabs = StoredValue::new_local(tabs);
 
     let on_signal = move |signal: Signal| match signal {
-        Signal::Replica(effect) if matches!(*effect, ReplicaEffect::Received(_)) => {
-            if let ReplicaEffect::Received(event) = *effect {
-                set_seen.update(|s| inspector::remember(s, event.clone()));
-                on_received(event);
-            }
-        }
         Signal::Connecting => set_status.set("connecting"),
         Signal::Offline => set_status.set("offline"),
         Signal::Replica(effect) => match *effect {
+            ReplicaEffect::Received(event) => {
+                set_seen.update(|s| inspector::remember(s, event.clone()));
+                on_received(event);
+            }
             ReplicaEffect::Online => {
                 set_status.set("online");
                 set_problem.set(None);
@@ -525,20 +530,11 @@ fn Workspace(
 
     // Sends a channel command to core; the answer needs no handling here.
     let to_core = move |kind: &'static str, payload: serde_json::Value| {
-        if let Ok(kind) = kind.parse::<EventType>() {
-            connection.with_value(|c| {
-                if let Some(c) = c {
-                    c.post(kind, Address::core(), payload);
-                }
-            });
-        }
+        post_event(kind, Address::core(), payload);
     };
     let open = Callback::new(move |conversation: String| {
         if let Some(name) = conversation.strip_prefix("channel/") {
-            to_core(
-                agentnet_core::event_type::core_types::CHANNEL_JOIN,
-                json!({ "channel": name }),
-            );
+            to_core(core_types::CHANNEL_JOIN, json!({ "channel": name }));
         } else if conversation != EVERYONE {
             set_directs.update(|d| {
                 if !d.contains(&conversation) {
@@ -559,7 +555,7 @@ fn Workspace(
             return;
         }
         to_core(
-            agentnet_core::event_type::core_types::CHANNEL_CREATE,
+            core_types::CHANNEL_CREATE,
             json!({ "channel": name, "members": [me_for_channels.clone()] }),
         );
         set_channels.update(|c| {
@@ -571,42 +567,36 @@ fn Workspace(
     });
     let leave = Callback::new(move |channel: String| {
         if let Some(name) = channel.strip_prefix("channel/") {
-            to_core(
-                agentnet_core::event_type::core_types::CHANNEL_LEAVE,
-                json!({ "channel": name }),
-            );
+            to_core(core_types::CHANNEL_LEAVE, json!({ "channel": name }));
         }
         set_current.set(EVERYONE.to_owned());
     });
     let read_document = Callback::new(move |address: String| {
-        let (Ok(kind), Ok(target)) = (
-            agentnet_core::event_type::core_types::RESOURCE_READ.parse::<EventType>(),
-            address.parse::<Address>(),
-        ) else {
+        let Ok(target) = address.parse::<Address>() else {
             return;
         };
-        let id = connection.with_value(|c| {
-            c.as_ref()
-                .map(|c| c.request(kind, target, json!({}), DISCOVER_TIMEOUT_MS))
-        });
-        if let Some(id) = id {
+        if let Some(id) = request_event(
+            core_types::RESOURCE_READ,
+            target,
+            json!({}),
+            DISCOVER_TIMEOUT_MS,
+        ) {
             reading.set_value(Some((id, address.clone())));
             set_opened.set(Some((address, documents::Opened::Reading)));
         }
     });
     let save_document = Callback::new(move |(address, kind, text): (String, String, String)| {
-        let (Ok(event_type), Ok(target), Ok(content)) = (
-            agentnet_core::event_type::core_types::RESOURCE_UPDATE.parse::<EventType>(),
+        let (Ok(target), Ok(content)) = (
             address.parse::<Address>(),
             documents::content_from(&kind, &text),
         ) else {
             return;
         };
-        let id = connection.with_value(|c| {
-            c.as_ref()
-                .map(|c| c.post(event_type, target, json!({ "content": content })))
-        });
-        if let Some(id) = id {
+        if let Some(id) = post_event(
+            core_types::RESOURCE_UPDATE,
+            target,
+            json!({ "content": content }),
+        ) {
             saving.set_value(Some((id, address, text)));
         }
     });
