@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import WebSocket from 'ws';
 import { Agent } from '../../core/js/index.js';
-import { startEdge } from '../support/edge.mjs';
+import { createNetwork, startEdge } from '../support/edge.mjs';
 
 const quantile = (values, q) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -16,12 +16,8 @@ const quantile = (values, q) => {
 const ms = (v) => `${v.toFixed(2)} ms`;
 const connect = (url, network, name) => Agent.connect({ url, network, name, WebSocket });
 
-async function createNetwork(url, name) {
-  const res = await fetch(`${url}/v1/networks`, {
-    method: 'POST', headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ name, mods: ['persistence'] }),
-  });
-  return (await res.json()).id;
+async function newNetwork(url, name) {
+  return (await createNetwork(url, { name, mods: ['persistence'] })).id;
 }
 
 function waitFor(check, timeoutMs = 60_000) {
@@ -52,7 +48,7 @@ try {
 
   // 1. Direct latency between two WebSocket agents (same clock: one process).
   {
-    const id = await createNetwork(edge.url, 'latency');
+    const id = await newNetwork(edge.url, 'latency');
     const a = await connect(edge.url, id, 'agent:a');
     const b = await connect(edge.url, id, 'agent:b');
     let received = 0;
@@ -71,7 +67,7 @@ try {
 
   // 2. Sustained throughput: 5,000 events with up to 200 in flight, persistence on.
   {
-    const id = await createNetwork(edge.url, 'throughput');
+    const id = await newNetwork(edge.url, 'throughput');
     const a = await connect(edge.url, id, 'agent:a');
     const b = await connect(edge.url, id, 'agent:b');
     const total = 5000;
@@ -93,7 +89,7 @@ try {
 
   // 3. Fan-out: a broadcast until every one of N agents has it.
   for (const n of [20, 100]) {
-    const id = await createNetwork(edge.url, `fanout-${n}`);
+    const id = await newNetwork(edge.url, `fanout-${n}`);
     const sender = await connect(edge.url, id, 'agent:sender');
     const agents = [];
     let got = 0;
@@ -122,7 +118,7 @@ try {
 
   // 4. Catch-up: 10,000 events sent while the receiver was away.
   {
-    const id = await createNetwork(edge.url, 'catch-up');
+    const id = await newNetwork(edge.url, 'catch-up');
     const a = await connect(edge.url, id, 'agent:a');
     const first = await connect(edge.url, id, 'agent:late');
     first.close();

@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import WebSocket from 'ws';
 import { Agent } from '../../core/js/index.js';
-import { startEdge } from '../support/edge.mjs';
+import { createNetwork, startEdge } from '../support/edge.mjs';
 import { until } from '../support/process.mjs';
 
 let edge;
@@ -22,14 +22,7 @@ after(async () => {
   await edge?.stop();
 });
 
-async function create(body) {
-  const res = await fetch(`${edge.url}/v1/networks`, {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body),
-  });
-  const created = await res.json();
-  assert.equal(res.status, 201, JSON.stringify(created));
-  return created;
-}
+const create = (body) => createNetwork(edge.url, body);
 
 async function connect(network, name, options = {}) {
   const agent = await Agent.connect({ url: edge.url, network, name, ...options });

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 import { Agent, AgentnetError, KeyPair } from '../../core/js/index.js';
-import { startEdge } from '../support/edge.mjs';
+import { createNetwork, startEdge } from '../support/edge.mjs';
 import { startNode, runNode, until } from '../support/process.mjs';
 
 const pkg = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'core', 'js');
@@ -20,14 +20,7 @@ after(async () => {
   await edge?.stop();
 });
 
-async function create(body) {
-  const res = await fetch(`${edge.url}/v1/networks`, {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body),
-  });
-  const created = await res.json();
-  assert.equal(res.status, 201, JSON.stringify(created));
-  return created.id;
-}
+const create = async (body) => (await createNetwork(edge.url, body)).id;
 
 test('two agents chat, request and reply, and see each other in the roster', async () => {
   const network = await create({ name: 'chat' });
@@ -172,12 +165,7 @@ test('the echo example answers chat messages', async () => {
 test('the bridge example relays {network}::{entity} events both ways, requests included', async () => {
   // Ids are generated, so each network learns its bridge to the other from its administrator.
   const created = [];
-  for (const name of ['lab', 'partner']) {
-    const res = await fetch(`${edge.url}/v1/networks`, {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name }),
-    });
-    created.push(await res.json());
-  }
+  for (const name of ['lab', 'partner']) created.push(await createNetwork(edge.url, { name }));
   const [lab, partner] = created.map((c) => c.id);
   for (const [mine, other] of [[created[0], partner], [created[1], lab]]) {
     const admin = await Agent.connect({ url: edge.url, network: mine.id, name: 'human:admin', credentials: { admin_token: mine.admin_token } });

@@ -6,7 +6,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import WebSocket from 'ws';
 import { Agent, AgentnetError } from '../../core/js/index.js';
-import { startEdge } from '../support/edge.mjs';
+import { createNetwork, startEdge } from '../support/edge.mjs';
 
 let edge;
 
@@ -18,11 +18,7 @@ after(async () => {
   await edge?.stop();
 });
 
-async function create(body) {
-  const res = await fetch(`${edge.url}/v1/networks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  assert.equal(res.status, 201);
-  return res.json();
-}
+const create = (body) => createNetwork(edge.url, body);
 
 const connect = (network, name, credentials) => Agent.connect({ url: edge.url, network, name, credentials, WebSocket });
 

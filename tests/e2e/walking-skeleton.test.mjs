@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
 import { Agent, AgentnetError } from '../../core/js/index.js';
 import { startEdge } from '../support/edge.mjs';
-import { launchBrowser } from '../support/browser.mjs';
+import { launchBrowser, openWorkspace } from '../support/browser.mjs';
 
 const screenshots = join(dirname(fileURLToPath(import.meta.url)), '..', 'output', 'screenshots');
 let edge;
@@ -50,8 +50,7 @@ function nextEvent(agent, pattern, predicate = () => true, timeoutMs = 10_000) {
 
 test('the workspace and a JS agent exchange messages through the edge', async () => {
   const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
-  await page.goto(`${edge.url}/`);
-  await page.getByRole('status').filter({ hasText: 'online' }).waitFor({ timeout: 15_000 });
+  await openWorkspace(page, edge.url);
   const human = (await page.locator('.me strong').textContent()).trim();
   assert.match(human, /^human:guest-\d{5}$/);
 

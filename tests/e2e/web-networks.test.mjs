@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Agent } from '../../core/js/index.js';
 import { startEdge } from '../support/edge.mjs';
-import { launchBrowser } from '../support/browser.mjs';
+import { launchBrowser, openWorkspace } from '../support/browser.mjs';
 
 const screenshots = join(dirname(fileURLToPath(import.meta.url)), '..', 'output', 'screenshots');
 let edge;
@@ -30,8 +30,7 @@ after(async () => {
 test('create a token network in the page, join it elsewhere by URL, switch without losing history', async () => {
   const owner = await browser.newContext({ viewport: { width: 1280, height: 720 } });
   const page = await owner.newPage();
-  await page.goto(`${edge.url}/`);
-  await page.getByRole('status').filter({ hasText: 'online' }).waitFor({ timeout: 15_000 });
+  await openWorkspace(page, edge.url);
   const bar = page.getByRole('navigation', { name: 'Networks' });
   await bar.getByText('Join or create a network').click();
   await bar.getByLabel('Network (id, URL or new name)').fill('team room');

@@ -5,7 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { Agent } from '../../core/js/index.js';
 import { startEdge } from '../support/edge.mjs';
-import { launchBrowser } from '../support/browser.mjs';
+import { launchBrowser, openWorkspace } from '../support/browser.mjs';
 import { startNode, until } from '../support/process.mjs';
 import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -35,8 +35,7 @@ test('two tabs show the same conversation and the network gets each message once
   const [first, second] = [await context.newPage(), await context.newPage()];
   try {
     for (const tab of [first, second]) {
-      await tab.goto(`${edge.url}/`);
-      await tab.getByRole('status').filter({ hasText: 'online' }).waitFor({ timeout: 15_000 });
+      await openWorkspace(tab, edge.url);
     }
     const me = (await first.locator('.me strong').textContent()).trim();
     assert.equal((await second.locator('.me strong').textContent()).trim(), me, 'both tabs are the same person');
@@ -65,8 +64,7 @@ test('two tabs show the same conversation and the network gets each message once
 test('the people panel shows members with role and level, and presence changes live', async () => {
   const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
   try {
-    await page.goto(`${edge.url}/`);
-    await page.getByRole('status').filter({ hasText: 'online' }).waitFor({ timeout: 15_000 });
+    await openWorkspace(page, edge.url);
     const people = page.getByRole('complementary', { name: 'People' });
     const me = (await page.locator('.me strong').textContent()).trim();
     await people.locator(`.person[data-address="${me}"][data-status="online"]`).waitFor({ timeout: 10_000 });
@@ -90,8 +88,7 @@ test('the inspector lists every event, filters by type and source, and opens the
   const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
   const agent = await Agent.connect({ url: edge.url, network: 'demo', name: 'agent:tooling' });
   try {
-    await page.goto(`${edge.url}/`);
-    await page.getByRole('status').filter({ hasText: 'online' }).waitFor({ timeout: 15_000 });
+    await openWorkspace(page, edge.url);
     await agent.send('agent:broadcast', 'tool.call.started', { tool: 'search', query: 'agents' });
     await agent.send('agent:broadcast', 'workspace.message.posted', { content: 'a chat line' });
     await page.locator('.message', { hasText: 'a chat line' }).waitFor({ timeout: 10_000 });
@@ -136,8 +133,7 @@ test('a tool is invoked from a form built from its schema; results and errors sh
   });
   const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
   try {
-    await page.goto(`${edge.url}/`);
-    await page.getByRole('status').filter({ hasText: 'online' }).waitFor({ timeout: 15_000 });
+    await openWorkspace(page, edge.url);
     const resources = page.getByRole('region', { name: 'Resources' });
     await resources.getByRole('button', { name: 'Refresh' }).click();
     const item = resources.locator('.resource[data-address="resource/tool/calculator"]');
@@ -180,8 +176,7 @@ test('channels and direct conversations: create, join, post, and each message st
   const [pa, pb] = [await ann.newPage({ viewport: { width: 1280, height: 720 } }), await bob.newPage({ viewport: { width: 1280, height: 720 } })];
   try {
     for (const page of [pa, pb]) {
-      await page.goto(`${edge.url}/`);
-      await page.getByRole('status').filter({ hasText: 'online' }).waitFor({ timeout: 15_000 });
+      await openWorkspace(page, edge.url);
     }
     const annName = (await pa.locator('.me strong').textContent()).trim();
     const bobName = (await pb.locator('.me strong').textContent()).trim();
@@ -239,8 +234,7 @@ test('threads, mentions and status updates with a JS agent', async () => {
   });
   const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
   try {
-    await page.goto(`${edge.url}/`);
-    await page.getByRole('status').filter({ hasText: 'online' }).waitFor({ timeout: 15_000 });
+    await openWorkspace(page, edge.url);
     const box = page.getByRole('textbox', { name: 'Message' });
     await box.fill('question for @agent:helper, please');
     await box.press('Enter');
@@ -278,8 +272,7 @@ test('files and contexts open in the resources panel; a writable context is edit
   await owner.registerContext(`brief-${stamp}`, { goal: 'ship' }, { permissions: { write: 'network' } });
   const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
   try {
-    await page.goto(`${edge.url}/`);
-    await page.getByRole('status').filter({ hasText: 'online' }).waitFor({ timeout: 15_000 });
+    await openWorkspace(page, edge.url);
     const resources = page.getByRole('region', { name: 'Resources' });
     await resources.getByRole('button', { name: 'Refresh' }).click();
 
@@ -312,8 +305,7 @@ test('files and contexts open in the resources panel; a writable context is edit
 test('a message the network refuses shows its reason and is not sent again', async () => {
   const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
   try {
-    await page.goto(`${edge.url}/`);
-    await page.getByRole('status').filter({ hasText: 'online' }).waitFor({ timeout: 15_000 });
+    await openWorkspace(page, edge.url);
     const box = page.getByRole('textbox', { name: 'Message' });
     await box.fill(`huge ${'x'.repeat(600 * 1024)}`);
     await box.press('Enter');

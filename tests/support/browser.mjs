@@ -15,3 +15,9 @@ export function launchBrowser() {
     ],
   });
 }
+
+/** Opens the workspace at `url` in `page` and waits until it has joined its network. */
+export async function openWorkspace(page, url) {
+  await page.goto(`${url}/`);
+  await page.getByRole('status').filter({ hasText: 'online' }).waitFor({ timeout: 15_000 });
+}

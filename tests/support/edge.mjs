@@ -118,3 +118,17 @@ export async function startEdge({ timeoutMs = 300_000, stateDir, port: fixedPort
   }
   return { url, port, pid: child.pid, stop, kill, log };
 }
+
+/**
+ * Creates a network on the edge at `url` (`POST /v1/networks`); resolves with
+ * the answer `{id, profile, admin_token}`, or throws with the edge's error
+ * when it is not 201 Created.
+ */
+export async function createNetwork(url, body) {
+  const res = await fetch(`${url}/v1/networks`, {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body),
+  });
+  const created = await res.json();
+  if (res.status !== 201) throw new Error(`creating a network answered ${res.status}: ${JSON.stringify(created)}`);
+  return created;
+}
