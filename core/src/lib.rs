@@ -20,6 +20,7 @@
 //! * [`memory_host`] — an in-memory host: the reference for applying effects
 //! * [`client`] — what a participant needs to build events and read replies
 //! * [`replica`] — the local-first client replica: log, watermark, outbox
+//! * [`documents`] — files and context as Automerge documents (feature `documents`)
 //! * [`ulid`] — event ids from host time and randomness
 
 pub mod access;
@@ -28,6 +29,7 @@ pub mod client;
 pub mod config;
 pub mod conformance;
 pub mod crypto;
+pub mod documents;
 pub mod error;
 pub mod event;
 pub mod event_type;

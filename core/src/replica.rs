@@ -87,6 +87,15 @@ pub enum ReplicaRow {
         /// The event id.
         id: EventId,
     },
+    /// A piece of a shared document's local copy (insert or replace).
+    Document(crate::documents::DocumentRow),
+    /// A piece of a shared document's local copy is no longer needed.
+    DocumentRemoved {
+        /// The document.
+        address: Address,
+        /// The piece.
+        part: crate::documents::Part,
+    },
 }
 
 /// What the host must do.
@@ -98,6 +107,22 @@ pub enum ReplicaEffect {
     Persist(ReplicaRow),
     /// The join was accepted: the replica is online.
     Online,
+    /// An open document changed by others' edits (or its editors changed).
+    DocumentChanged {
+        /// The document.
+        address: Address,
+        /// Its text now.
+        text: String,
+        /// The members with it open, as the network says.
+        editors: Vec<Address>,
+    },
+    /// The network refused edits of a document; they are undone here.
+    DocumentRejected {
+        /// The document.
+        address: Address,
+        /// Why.
+        rejection: Rejection,
+    },
     /// The join was refused.
     JoinFailed(Rejection),
     /// A new event for the application, in `seq` order for logged events.
@@ -173,6 +198,9 @@ pub struct Replica {
     signing_key: Option<SigningSecret>,
     /// Applied deliveries not yet acknowledged: how many, and since when.
     unacked: Option<(u64, u64)>,
+    /// Open shared documents and stored copies.
+    #[cfg(feature = "documents")]
+    documents: documents::ClientDocuments,
 }
 
 impl Replica {
@@ -190,6 +218,8 @@ impl Replica {
             sent_at: BTreeMap::new(),
             signing_key: None,
             unacked: None,
+            #[cfg(feature = "documents")]
+            documents: documents::ClientDocuments::default(),
         }
     }
 
@@ -217,6 +247,12 @@ impl Replica {
                 ReplicaRow::OutboxRemoved { id } => {
                     self.outbox.remove(&id);
                 }
+                #[cfg(feature = "documents")]
+                row @ (ReplicaRow::Document(_) | ReplicaRow::DocumentRemoved { .. }) => {
+                    self.documents.restore(row);
+                }
+                #[cfg(not(feature = "documents"))]
+                ReplicaRow::Document(_) | ReplicaRow::DocumentRemoved { .. } => {}
             }
         }
     }
@@ -350,6 +386,8 @@ impl Replica {
     /// The connection closed: sent events will be sent again on the next connection.
     pub fn disconnected(&mut self) {
         self.link = Link::Offline;
+        #[cfg(feature = "documents")]
+        self.documents_offline();
         self.sent_at.clear();
         // The next join resumes from the watermark, which acknowledges everything held.
         self.unacked = None;
@@ -479,6 +517,8 @@ impl Replica {
                 effects.push(ReplicaEffect::Persist(ReplicaRow::Watermark { seq }));
             }
             effects.extend(self.flush());
+            #[cfg(feature = "documents")]
+            effects.extend(self.sync_documents(self.clock));
             return effects;
         }
         let Some(entry) = self.outbox.remove(&id) else {
@@ -509,6 +549,10 @@ impl Replica {
         let Some(id) = in_reply_to else {
             return Vec::new();
         };
+        #[cfg(feature = "documents")]
+        if let Some(effects) = self.on_document_error(id, &rejection) {
+            return effects;
+        }
         let refused = match &self.link {
             Link::Joining(join, ..) | Link::Challenging(join, ..) => *join == id,
             _ => false,
@@ -590,6 +634,10 @@ impl Replica {
     }
 
     fn on_unsequenced(&mut self, event: Event) -> Vec<ReplicaEffect> {
+        #[cfg(feature = "documents")]
+        if let Some(effects) = self.on_document_message(&event, self.clock) {
+            return effects;
+        }
         let mut effects = self.resolve_request(&event);
         effects.push(ReplicaEffect::Received(event));
         effects
@@ -645,6 +693,11 @@ impl Replica {
         effects
     }
 }
+
+#[cfg(feature = "documents")]
+mod documents;
+#[cfg(feature = "documents")]
+pub use documents::DocumentEdit;
 
 #[cfg(test)]
 mod tests;

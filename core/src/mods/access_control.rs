@@ -3,7 +3,8 @@
 //! Guards (priority 20):
 //! * `network.resource.invoke` needs `invoke`, `network.resource.read` needs
 //!   `read`, `network.resource.update` needs `write` (files, context) or
-//!   `admin` (tools), `network.resource.unregister` needs `admin`, and
+//!   `admin` (tools) — a document sync needs `read`, and `write` only when
+//!   it carries changes — `network.resource.unregister` needs `admin`, and
 //!   re-registering an existing resource needs its `admin`;
 //! * any event sent to `channel/{name}` needs membership of that channel;
 //! * `network.channel.delete` needs the channel's creator or a master;
@@ -91,6 +92,22 @@ impl Mod for AccessControl {
             }
             core_types::RESOURCE_READ => {
                 require(cx, who, &event.target.to_local(), Permission::Read)
+            }
+            #[cfg(feature = "documents")]
+            core_types::RESOURCE_UPDATE if crate::documents::is_sync_event(event) => {
+                // Syncing needs read; a message that carries changes is an edit and needs write.
+                let target = event.target.to_local();
+                require(cx, who, &target, Permission::Read)?;
+                let edits = event
+                    .payload
+                    .get(crate::documents::payload::SYNC)
+                    .and_then(Value::as_str)
+                    .is_some_and(crate::documents::carries_changes);
+                if edits {
+                    require(cx, who, &target, Permission::Write)
+                } else {
+                    Ok(())
+                }
             }
             core_types::RESOURCE_UPDATE => {
                 let permission = match event.target.entity() {

@@ -139,6 +139,10 @@ pub(super) fn handle(
                     .push(Effect::Store(Row::Member(member.clone())));
             }
             outcome.effects.push(Effect::Unbind);
+            #[cfg(feature = "documents")]
+            outcome
+                .effects
+                .extend(network.close_documents_of(source, now));
             Ok(outcome)
         }
         t::AGENT_DISCOVER => {
@@ -276,7 +280,7 @@ pub(super) fn handle(
             outcome.effects.push(Effect::Store(row));
             Ok(outcome)
         }
-        t::RESOURCE_REGISTER => register(network, event),
+        t::RESOURCE_REGISTER => register(network, event, now),
         t::RESOURCE_UNREGISTER => {
             let address = payload_address(event, "address")?;
             let resource = network.state.resources.get(&address).ok_or_else(|| {
@@ -293,6 +297,8 @@ pub(super) fn handle(
             }
             network.state.resources.remove(&address);
             let mut outcome = logged();
+            #[cfg(feature = "documents")]
+            outcome.effects.extend(network.delete_document(&address));
             outcome.effects.push(Effect::Remove {
                 kind: RowKind::Resource,
                 key: address.to_string(),
@@ -356,17 +362,37 @@ pub(super) fn handle(
             Ok(routed())
         }
         t::RESOURCE_READ => {
-            let resource = resource_at(network, &event.target)?;
+            let resource = resource_at(network, &event.target)?.clone();
+            #[allow(unused_mut)]
+            let mut effects = Vec::new();
+            #[allow(unused_mut)]
+            let mut content = resource.content.clone();
+            #[cfg(feature = "documents")]
+            if content.is_none() && resource.kind != crate::address::ResourceKind::Tool {
+                let (text, stored) = network.document_text(&resource.address);
+                effects = stored;
+                content = Some(Value::String(text));
+            }
             let body = json!({
                 "address": resource.address, "type": resource.kind, "owner": resource.owner,
                 "description": resource.description, "content_type": resource.content_type,
-                "schema": resource.schema, "content": resource.content,
+                "schema": resource.schema, "content": content,
             });
             let response =
                 network.core_event(t::RESOURCE_READ_RESPONSE, source, Some(event.id), body, now);
-            Ok(replied(Effect::Reply(response)))
+            effects.push(Effect::Reply(response));
+            Ok(Outcome {
+                effects,
+                no_ack: true,
+                ..Outcome::default()
+            })
         }
-        t::RESOURCE_UPDATE => update(network, event),
+        #[cfg(feature = "documents")]
+        t::RESOURCE_UPDATE if crate::documents::is_sync_event(event) => {
+            resource_at(network, &event.target)?;
+            network.sync_document(event, now)
+        }
+        t::RESOURCE_UPDATE => update(network, event, now),
         t::EVENTS_QUERY => query(network, event),
         t::EVENT_ACK if event.target == Address::core() => {
             // A member's cumulative delivery acknowledgement.
@@ -573,7 +599,8 @@ fn invite(network: &mut Network, event: &Event, now: u64) -> Result<Outcome, Rej
     Ok(outcome)
 }
 
-fn register(network: &mut Network, event: &Event) -> Result<Outcome, Rejection> {
+fn register(network: &mut Network, event: &Event, now: u64) -> Result<Outcome, Rejection> {
+    let _ = now; // used by documents
     let source = &event.source;
     let address = payload_address(event, "address")?;
     let kind = address
@@ -618,11 +645,24 @@ fn register(network: &mut Network, event: &Event) -> Result<Outcome, Rejection> 
             .cloned()
             .filter(|v| !v.is_null()),
     };
+    #[cfg(feature = "documents")]
+    let mut resource = resource;
+    #[cfg(feature = "documents")]
+    let document = if kind == crate::address::ResourceKind::Tool {
+        Vec::new()
+    } else {
+        let content = resource.content.take();
+        // Structured (non-text) content stays readable as it was given.
+        resource.content = content.clone().filter(|c| !c.is_string());
+        network.create_document(&address, content.as_ref(), now)
+    };
     network
         .state
         .resources
         .insert(address.clone(), resource.clone());
     let mut outcome = logged();
+    #[cfg(feature = "documents")]
+    outcome.effects.extend(document);
     outcome.ack.insert("address".into(), json!(address));
     outcome
         .effects
@@ -630,11 +670,13 @@ fn register(network: &mut Network, event: &Event) -> Result<Outcome, Rejection> 
     Ok(outcome)
 }
 
-fn update(network: &mut Network, event: &Event) -> Result<Outcome, Rejection> {
+fn update(network: &mut Network, event: &Event, now: u64) -> Result<Outcome, Rejection> {
     let source = event.source.clone();
     let target = event.target.to_local();
     let resource = resource_at(network, &target)?.clone();
     let mut updated = resource.clone();
+    #[allow(unused_mut)]
+    let mut document_effects: Vec<Effect> = Vec::new();
     if let Some(p) = event.payload.get("permissions").filter(|v| !v.is_null()) {
         if !network.state.may(&source, &resource, Permission::Admin) {
             return Err(Rejection::new(
@@ -658,13 +700,21 @@ fn update(network: &mut Network, event: &Event) -> Result<Outcome, Rejection> {
             if let Some(content) = event.payload.get("content") {
                 updated.content = Some(content.clone());
             }
+            #[cfg(feature = "documents")]
+            if let Some(content) = event.payload.get("content") {
+                // The document follows whole-content updates; text lives only there.
+                updated.content = Some(content.clone()).filter(|c| !c.is_string());
+                document_effects = network.replace_document_content(&target, content, now);
+            }
             if let Some(content_type) = payload_str(event, "content_type") {
                 updated.content_type = Some(content_type.to_owned());
             }
         }
     }
+    let _ = now;
     network.state.resources.insert(target, updated.clone());
     let mut outcome = routed();
+    outcome.effects.extend(document_effects);
     outcome
         .effects
         .push(Effect::Store(Row::Resource(Box::new(updated))));

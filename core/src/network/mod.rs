@@ -10,6 +10,8 @@
 //! sequence number; never the event log.
 
 mod delivery;
+#[cfg(feature = "documents")]
+mod documents;
 mod handlers;
 mod routing;
 mod state;
@@ -182,6 +184,9 @@ pub struct Network {
     tracker: delivery::Tracker,
     dedupe: delivery::DedupeWindow,
     index: Box<dyn EventIndex>,
+    /// Shared documents of files and context.
+    #[cfg(feature = "documents")]
+    documents: documents::Documents,
 }
 
 /// What one core handler decided.
@@ -213,11 +218,15 @@ impl Network {
             ..State::default()
         };
         let mut tracker = delivery::Tracker::default();
+        #[cfg(feature = "documents")]
+        let mut documents = documents::Documents::new(&config.id);
         for row in rows {
             match row {
                 Row::Cursor { address, seq } => {
                     tracker.cursors.insert(address, seq);
                 }
+                #[cfg(feature = "documents")]
+                Row::Document(row) => documents.restore(&row),
                 other => state.apply(other),
             }
         }
@@ -239,6 +248,8 @@ impl Network {
             keys,
             ids: UlidGenerator::new(seed),
             last_seq,
+            #[cfg(feature = "documents")]
+            documents,
         }
     }
 
@@ -592,6 +603,8 @@ impl Network {
         let mut leave = leave;
         effects.extend(self.run_stage(Stage::Transform, &mut leave, now));
         effects.extend(self.run_stage(Stage::Observe, &mut leave, now));
+        #[cfg(feature = "documents")]
+        effects.extend(self.close_documents_of(address, now));
         effects
     }
 

@@ -99,6 +99,8 @@ pub enum Row {
         /// The bridge member.
         bridge: Option<Address>,
     },
+    /// A piece of a shared document (feature `documents`; kept as data without it).
+    Document(crate::documents::DocumentRow),
     /// A member's cumulative delivery acknowledgement.
     Cursor {
         /// The member.
@@ -128,6 +130,8 @@ pub enum RowKind {
     Cursor,
     /// Bridges to other networks.
     Bridge,
+    /// Pieces of shared documents.
+    Document,
 }
 
 impl RowKind {
@@ -142,6 +146,7 @@ impl RowKind {
             Self::ModState => "mod_state",
             Self::Cursor => "cursor",
             Self::Bridge => "bridge",
+            Self::Document => "document",
         }
     }
 }
@@ -158,6 +163,7 @@ impl Row {
             Self::ModState { .. } => RowKind::ModState,
             Self::Cursor { .. } => RowKind::Cursor,
             Self::Bridge { .. } => RowKind::Bridge,
+            Self::Document(_) => RowKind::Document,
         }
     }
 
@@ -172,6 +178,7 @@ impl Row {
             Self::ModState { name, .. } => name.clone(),
             Self::Cursor { address, .. } => address.to_string(),
             Self::Bridge { network, .. } => network.to_string(),
+            Self::Document(d) => d.key(),
         }
     }
 }
@@ -236,8 +243,9 @@ impl State {
                     self.bridges.remove(&network);
                 }
             },
-            // Cursors belong to the delivery tracker, which the network restores itself.
-            Row::Cursor { .. } => {}
+            // Cursors belong to the delivery tracker and documents to the
+            // network's document store, which the network restores itself.
+            Row::Cursor { .. } | Row::Document(_) => {}
         }
     }
 

@@ -1,0 +1,180 @@
+//! Keeping a document as rows: a compacted snapshot (in slices under
+//! [`MAX_PART_BYTES`]) plus incremental chunks, compacted again once the
+//! chunks outgrow the snapshot. Used by the network for its canonical
+//! copies and by replicas for their local ones.
+
+use super::{DocumentRow, MAX_PART_BYTES, Part, TextDocument};
+use crate::address::Address;
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD;
+use std::collections::BTreeMap;
+
+/// Rows to write and keys to delete after a change.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub(crate) struct Writes {
+    /// Rows to insert or replace.
+    pub store: Vec<DocumentRow>,
+    /// Parts to delete.
+    pub remove: Vec<Part>,
+}
+
+/// What is stored of one document.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Persistence {
+    snapshot_parts: u32,
+    snapshot_bytes: usize,
+    chunks: u32,
+    chunk_bytes: usize,
+    /// The largest piece in one row ([`MAX_PART_BYTES`]; smaller in tests).
+    part_limit: usize,
+}
+
+impl Default for Persistence {
+    fn default() -> Self {
+        Self {
+            snapshot_parts: 0,
+            snapshot_bytes: 0,
+            chunks: 0,
+            chunk_bytes: 0,
+            part_limit: MAX_PART_BYTES,
+        }
+    }
+}
+
+fn row(address: &Address, part: Part, bytes: &[u8]) -> DocumentRow {
+    DocumentRow {
+        address: address.clone(),
+        part,
+        data: STANDARD.encode(bytes),
+    }
+}
+
+impl Persistence {
+    /// Stores `doc` whole: the first save of a new document.
+    pub fn initial(address: &Address, doc: &mut TextDocument) -> (Self, Writes) {
+        Self::initial_with_limit(address, doc, MAX_PART_BYTES)
+    }
+
+    /// [`Persistence::initial`] with rows of at most `part_limit` bytes.
+    pub fn initial_with_limit(
+        address: &Address,
+        doc: &mut TextDocument,
+        part_limit: usize,
+    ) -> (Self, Writes) {
+        let mut persistence = Self {
+            part_limit: part_limit.max(1),
+            ..Self::default()
+        };
+        let writes = persistence.compact(address, doc);
+        (persistence, writes)
+    }
+
+    /// Stores what changed in `doc` since the last save: a new chunk, or a
+    /// new snapshot when the chunks would outgrow it (or the chunk alone is
+    /// too large for a row).
+    pub fn after_change(&mut self, address: &Address, doc: &mut TextDocument) -> Writes {
+        let chunk = doc.save_incremental();
+        if chunk.is_empty() {
+            return Writes::default();
+        }
+        let chunk_bytes = self.chunk_bytes + chunk.len();
+        if chunk.len() > self.part_limit
+            || chunk_bytes > self.snapshot_bytes.max(self.part_limit / 16)
+        {
+            return self.compact(address, doc);
+        }
+        let part = Part::Chunk(self.chunks);
+        self.chunks += 1;
+        self.chunk_bytes = chunk_bytes;
+        Writes {
+            store: vec![row(address, part, &chunk)],
+            remove: Vec::new(),
+        }
+    }
+
+    /// Replaces every row of the document with a fresh snapshot.
+    pub fn compact(&mut self, address: &Address, doc: &mut TextDocument) -> Writes {
+        let snapshot = doc.save();
+        let slices: Vec<&[u8]> = snapshot.chunks(self.part_limit).collect();
+        let parts = u32::try_from(slices.len()).unwrap_or(u32::MAX);
+        let store = slices
+            .iter()
+            .zip(0..)
+            .map(|(slice, n)| row(address, Part::Snapshot(n), slice))
+            .collect();
+        let stale_snapshot = (parts..self.snapshot_parts).map(Part::Snapshot);
+        let chunks = (0..self.chunks).map(Part::Chunk);
+        let remove = stale_snapshot.chain(chunks).collect();
+        *self = Self {
+            snapshot_parts: parts,
+            snapshot_bytes: snapshot.len(),
+            chunks: 0,
+            chunk_bytes: 0,
+            part_limit: self.part_limit,
+        };
+        Writes { store, remove }
+    }
+
+    /// Every part stored for the document (to delete it).
+    pub fn parts(&self) -> Vec<Part> {
+        (0..self.snapshot_parts)
+            .map(Part::Snapshot)
+            .chain((0..self.chunks).map(Part::Chunk))
+            .collect()
+    }
+}
+
+/// Gathers a document's rows (in any order) and loads it.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Loader {
+    snapshot: BTreeMap<u32, Vec<u8>>,
+    chunks: BTreeMap<u32, Vec<u8>>,
+}
+
+impl Loader {
+    /// Forgets a part (replaying a deletion).
+    pub fn remove(&mut self, part: Part) {
+        match part {
+            Part::Snapshot(n) => self.snapshot.remove(&n),
+            Part::Chunk(n) => self.chunks.remove(&n),
+        };
+    }
+}
+
+impl Loader {
+    /// Adds one row; a row whose data is not base64 is dropped (and the load
+    /// keeps whatever the other rows hold).
+    pub fn add(&mut self, row: &DocumentRow) {
+        let Ok(bytes) = STANDARD.decode(&row.data) else {
+            return;
+        };
+        match row.part {
+            Part::Snapshot(n) => self.snapshot.insert(n, bytes),
+            Part::Chunk(n) => self.chunks.insert(n, bytes),
+        };
+    }
+
+    /// The document and what is stored of it. Unreadable pieces are skipped:
+    /// a damaged chunk costs its changes, not the document.
+    pub fn load(self, actor: [u8; 16]) -> (TextDocument, Persistence) {
+        let snapshot: Vec<u8> = self.snapshot.values().flatten().copied().collect();
+        let mut doc =
+            TextDocument::load(&snapshot, actor).unwrap_or_else(|_| TextDocument::new(actor));
+        let mut chunk_bytes = 0;
+        for chunk in self.chunks.values() {
+            if doc.load_incremental(chunk).is_ok() {
+                chunk_bytes += chunk.len();
+            }
+        }
+        // What was just loaded is stored already: the next chunk starts after it.
+        doc.save_incremental();
+        let persistence = Persistence {
+            snapshot_parts: self.snapshot.keys().next_back().map_or(0, |n| n + 1),
+            snapshot_bytes: snapshot.len(),
+            chunks: self.chunks.keys().next_back().map_or(0, |n| n + 1),
+            chunk_bytes,
+            part_limit: MAX_PART_BYTES,
+        };
+        (doc, persistence)
+    }
+}

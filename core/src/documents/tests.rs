@@ -1,0 +1,233 @@
+//! The text document, its sync and its rows.
+
+use super::*;
+use automerge::sync::State;
+
+fn actor(n: u8) -> [u8; 16] {
+    [n; 16]
+}
+
+/// Runs the sync protocol between two documents until neither has anything to say.
+fn sync_pair(a: &mut TextDocument, b: &mut TextDocument) -> usize {
+    let (mut a_state, mut b_state) = (State::new(), State::new());
+    let mut rounds = 0;
+    loop {
+        let to_b = a.generate_sync_message(&mut a_state);
+        let to_a = b.generate_sync_message(&mut b_state);
+        if to_b.is_none() && to_a.is_none() {
+            return rounds;
+        }
+        if let Some(m) = to_b {
+            let m = decode_sync(&encode_sync(m)).unwrap();
+            b.receive_sync_message(&mut b_state, m).unwrap();
+        }
+        if let Some(m) = to_a {
+            a.receive_sync_message(&mut a_state, m).unwrap();
+        }
+        rounds += 1;
+        assert!(rounds < 20, "sync did not settle");
+    }
+}
+
+#[test]
+fn splice_and_set_text_edit_in_utf16_units() {
+    let mut doc = TextDocument::new(actor(1));
+    assert_eq!(doc.text(), "");
+    doc.splice(0, 0, "héllo 🌍", 1_000).unwrap();
+    // 🌍 is two UTF-16 units, as in JavaScript.
+    assert_eq!(doc.len(), 8);
+    doc.splice(6, 2, "world", 2_000).unwrap();
+    assert_eq!(doc.text(), "héllo world");
+    doc.set_text("hello, world!", 3_000).unwrap();
+    assert_eq!(doc.text(), "hello, world!");
+}
+
+#[test]
+fn an_edit_past_the_end_is_refused_and_changes_nothing() {
+    let mut doc = TextDocument::new(actor(1));
+    doc.splice(0, 0, "abc", 0).unwrap();
+    let error = doc.splice(2, 5, "x", 0).unwrap_err();
+    assert_eq!(
+        error,
+        DocumentError::OutOfRange {
+            index: 2,
+            delete: 5,
+            length: 3
+        }
+    );
+    assert!(doc.splice(usize::MAX, 1, "", 0).is_err());
+    assert_eq!(doc.text(), "abc");
+}
+
+#[test]
+fn documents_created_apart_merge_both_edits() {
+    // Both start from the shared genesis, so neither text replaces the other.
+    let mut a = TextDocument::new(actor(1));
+    let mut b = TextDocument::new(actor(2));
+    a.splice(0, 0, "alpha ", 0).unwrap();
+    b.splice(0, 0, "beta", 0).unwrap();
+    sync_pair(&mut a, &mut b);
+    assert_eq!(a.text(), b.text());
+    assert!(a.text().contains("alpha ") && a.text().contains("beta"));
+    assert_eq!(a.heads(), b.heads());
+}
+
+#[test]
+fn a_copy_with_nothing_receives_the_whole_document_in_one_message() {
+    let mut full = TextDocument::new(actor(1));
+    for i in 0..500 {
+        full.splice(full.len(), 0, &format!("{i} "), 0).unwrap();
+    }
+    let mut empty = TextDocument::new(actor(2));
+    let (mut full_state, mut empty_state) = (State::new(), State::new());
+    let hello = empty.generate_sync_message(&mut empty_state).unwrap();
+    full.receive_sync_message(&mut full_state, hello).unwrap();
+    let answer = full.generate_sync_message(&mut full_state).unwrap();
+    // One compressed document, not 500 changes.
+    assert_eq!(answer.changes.len(), 1);
+    assert!(
+        empty
+            .receive_sync_message(&mut empty_state, answer)
+            .unwrap()
+    );
+    assert_eq!(empty.text(), full.text());
+}
+
+#[test]
+fn bad_sync_messages_and_documents_are_errors_not_panics() {
+    assert!(matches!(
+        decode_sync("not base64!"),
+        Err(DocumentError::InvalidMessage(_))
+    ));
+    assert!(matches!(
+        decode_sync("AAAA"),
+        Err(DocumentError::InvalidMessage(_))
+    ));
+    assert!(!carries_changes("AAAA"));
+    let garbage = TextDocument::load(b"garbage", actor(1));
+    assert_eq!(garbage.map(|d| d.text()).unwrap_or_default(), "");
+    let mut doc = TextDocument::new(actor(1));
+    let mut state = State::new();
+    let mut bytes = {
+        let mut other = TextDocument::new(actor(2));
+        other.splice(0, 0, "x", 0).unwrap();
+        let mut s = State::new();
+        let _ = other.generate_sync_message(&mut s);
+        other.save()
+    };
+    bytes.truncate(bytes.len() / 2);
+    // A truncated document loads what it can (here nothing), without panicking.
+    let _ = doc.load_incremental(&bytes);
+    assert!(
+        decode_sync(&base64::Engine::encode(
+            &base64::engine::general_purpose::STANDARD,
+            [0x42, 0xff]
+        ))
+        .is_err()
+    );
+    assert_eq!(doc.text(), "");
+    let _ = doc.generate_sync_message(&mut state);
+}
+
+#[test]
+fn a_hostile_root_text_does_not_replace_the_genesis_text() {
+    use automerge::transaction::Transactable;
+    let mut good = TextDocument::new(actor(1));
+    good.splice(0, 0, "kept", 0).unwrap();
+    let mut evil = good.clone();
+    evil.doc.set_actor(automerge::ActorId::from([0xff; 16]));
+    evil.doc
+        .put(automerge::ROOT, "text", "overwritten")
+        .unwrap();
+    sync_pair(&mut good, &mut evil);
+    assert_eq!(good.text(), "kept");
+}
+
+#[test]
+fn rewinding_drops_changes_the_other_side_lacks() {
+    let mut network = TextDocument::new(actor(1));
+    network.splice(0, 0, "shared", 0).unwrap();
+    let mut member = TextDocument::new(actor(2));
+    sync_pair(&mut network, &mut member);
+    let shared = member.heads();
+    member.splice(0, 0, "refused ", 0).unwrap();
+    member.rewind(&shared, actor(3));
+    assert_eq!(member.text(), "shared");
+    member.splice(6, 0, "!", 0).unwrap();
+    sync_pair(&mut network, &mut member);
+    assert_eq!(network.text(), "shared!");
+}
+
+fn load_rows(rows: &BTreeMap<String, DocumentRow>, actor_id: u8) -> TextDocument {
+    let mut loader = Loader::default();
+    for row in rows.values() {
+        loader.add(row);
+    }
+    loader.load(actor(actor_id)).0
+}
+
+use std::collections::BTreeMap;
+
+fn apply(rows: &mut BTreeMap<String, DocumentRow>, address: &Address, writes: Writes) {
+    for part in writes.remove {
+        rows.remove(&DocumentRow::key_of(address, part));
+    }
+    for row in writes.store {
+        assert!(
+            row.data.len() < 2 * 1024 * 1024,
+            "a row over the 2 MB limit"
+        );
+        rows.insert(row.key(), row);
+    }
+}
+
+#[test]
+fn rows_hold_snapshot_and_chunks_and_compact_when_chunks_outgrow_it() {
+    let address: Address = "resource/file/notes.md".parse().unwrap();
+    let mut doc = TextDocument::new(actor(1));
+    doc.splice(0, 0, "start", 0).unwrap();
+    let (mut persistence, writes) = Persistence::initial_with_limit(&address, &mut doc, 8192);
+    let mut rows = BTreeMap::new();
+    apply(&mut rows, &address, writes);
+    assert_eq!(rows.len(), 1);
+    let mut saw_chunks = false;
+    let mut compactions = 0;
+    for i in 0..1_000 {
+        doc.splice(doc.len(), 0, &format!(" {i}"), 0).unwrap();
+        let writes = persistence.after_change(&address, &mut doc);
+        if !writes.remove.is_empty() {
+            compactions += 1;
+        }
+        apply(&mut rows, &address, writes);
+        saw_chunks |= rows.keys().any(|k| k.contains("#c"));
+    }
+    assert!(saw_chunks && compactions > 0);
+    assert_eq!(load_rows(&rows, 2).text(), doc.text());
+    // Deleting the document removes every row it has.
+    for part in persistence.parts() {
+        rows.remove(&DocumentRow::key_of(&address, part));
+    }
+    assert!(rows.is_empty());
+}
+
+#[test]
+fn a_snapshot_larger_than_a_row_is_split_and_reassembled() {
+    let address: Address = "resource/file/big.txt".parse().unwrap();
+    let mut doc = TextDocument::new(actor(1));
+    // Incompressible text, so the snapshot really exceeds one part.
+    let mut x: u64 = 88172645463325252;
+    let text: String = (0..20_000)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            char::from(b'!' + (x % 90) as u8)
+        })
+        .collect();
+    doc.splice(0, 0, &text, 0).unwrap();
+    let (_, writes) = Persistence::initial_with_limit(&address, &mut doc, 4096);
+    assert!(writes.store.len() > 3);
+    let mut rows = BTreeMap::new();
+    apply(&mut rows, &address, writes);
+    assert_eq!(load_rows(&rows, 2).text(), text);
+}

@@ -1,0 +1,216 @@
+//! [`TextDocument`]: one Automerge document holding one text.
+//!
+//! Every replica starts from the same genesis change (a fixed actor creates
+//! `ROOT.text` at time 0), so documents created apart — by the network and
+//! by a member who opened the resource offline — share that change and
+//! merge instead of competing for `ROOT.text`. After genesis each copy
+//! writes with its own actor, given by the caller. Positions count UTF-16
+//! code units, as JavaScript strings do.
+
+use crate::error::{Coded, ErrorCode};
+use automerge::sync::{self, SyncDoc};
+use automerge::transaction::{CommitOptions, Transactable};
+use automerge::{ActorId, AutoCommit, ObjType, ROOT, ReadDoc, TextEncoding};
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD;
+
+/// The actor of the genesis change shared by every copy.
+const GENESIS_ACTOR: [u8; 16] = *b"agentnet-genesis";
+/// The root key of the text.
+const TEXT_KEY: &str = "text";
+
+/// What can go wrong with a document or a sync message.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DocumentError {
+    /// A sync message is not base64 or not an Automerge sync message.
+    #[error("not an Automerge sync message: {0}")]
+    InvalidMessage(String),
+    /// Stored or received bytes are not an Automerge document with a text.
+    #[error("not a text document: {0}")]
+    InvalidDocument(String),
+    /// An edit reaches past the end of the text.
+    #[error("the edit at {index} (deleting {delete}) is outside the text of length {length}")]
+    OutOfRange {
+        /// Where the edit starts.
+        index: usize,
+        /// How much it deletes.
+        delete: usize,
+        /// The text's length in UTF-16 code units.
+        length: usize,
+    },
+}
+
+impl Coded for DocumentError {
+    fn code(&self) -> ErrorCode {
+        ErrorCode::InvalidRequest
+    }
+}
+
+fn invalid_document(error: impl std::fmt::Display) -> DocumentError {
+    DocumentError::InvalidDocument(error.to_string())
+}
+
+/// Encodes a sync message for an event payload.
+pub fn encode_sync(message: sync::Message) -> String {
+    STANDARD.encode(message.encode())
+}
+
+/// Decodes a sync message from an event payload.
+pub fn decode_sync(text: &str) -> Result<sync::Message, DocumentError> {
+    let bytes = STANDARD
+        .decode(text)
+        .map_err(|e| DocumentError::InvalidMessage(e.to_string()))?;
+    sync::Message::decode(&bytes).map_err(|e| DocumentError::InvalidMessage(e.to_string()))
+}
+
+/// True when the base64 sync message carries changes (an edit), false when it
+/// only announces what its sender has and needs — or does not decode.
+pub fn carries_changes(text: &str) -> bool {
+    decode_sync(text).is_ok_and(|m| !m.changes.is_empty())
+}
+
+/// One shared text.
+#[derive(Debug, Clone)]
+pub struct TextDocument {
+    pub(super) doc: AutoCommit,
+}
+
+impl TextDocument {
+    /// A new empty text written by `actor` from now on.
+    pub fn new(actor: [u8; 16]) -> Self {
+        let mut doc = AutoCommit::new_with_encoding(TextEncoding::Utf16CodeUnit)
+            .with_actor(ActorId::from(GENESIS_ACTOR));
+        // Infallible on a fresh document: the root map takes any key.
+        let _ = doc.put_object(ROOT, TEXT_KEY, ObjType::Text);
+        doc.commit_with(CommitOptions::default().with_time(0));
+        doc.set_actor(ActorId::from(actor));
+        Self { doc }
+    }
+
+    /// Loads a saved document (snapshot followed by incremental chunks).
+    pub fn load(bytes: &[u8], actor: [u8; 16]) -> Result<Self, DocumentError> {
+        let mut document = Self::new(actor);
+        document.load_incremental(bytes)?;
+        Ok(document)
+    }
+
+    /// The genesis text, by its id: values put at `ROOT.text` later (a
+    /// faulty or hostile peer's) never replace it.
+    fn text_object(&self) -> Result<automerge::ObjId, DocumentError> {
+        let genesis: String = GENESIS_ACTOR.iter().map(|b| format!("{b:02x}")).collect();
+        match self.doc.import(&format!("1@{genesis}")) {
+            Ok((id, ObjType::Text)) => Ok(id),
+            _ => Err(DocumentError::InvalidDocument("no genesis text".into())),
+        }
+    }
+
+    /// Merges saved bytes (a snapshot or chunks) into this document.
+    pub(crate) fn load_incremental(&mut self, bytes: &[u8]) -> Result<(), DocumentError> {
+        self.doc.load_incremental(bytes).map_err(invalid_document)?;
+        self.text_object().map(drop)
+    }
+
+    /// The current text.
+    pub fn text(&self) -> String {
+        self.text_object()
+            .and_then(|id| self.doc.text(&id).map_err(invalid_document))
+            .unwrap_or_default()
+    }
+
+    /// The text's length in UTF-16 code units.
+    pub fn len(&self) -> usize {
+        self.text_object().map_or(0, |id| self.doc.length(&id))
+    }
+
+    /// True when the text is empty.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Deletes `delete` units at `index` and inserts `insert` there, as one change at `now` (ms).
+    pub fn splice(
+        &mut self,
+        index: usize,
+        delete: usize,
+        insert: &str,
+        now: u64,
+    ) -> Result<(), DocumentError> {
+        let length = self.len();
+        let out_of_range = DocumentError::OutOfRange {
+            index,
+            delete,
+            length,
+        };
+        if index.checked_add(delete).is_none_or(|end| end > length) {
+            return Err(out_of_range);
+        }
+        let delete = isize::try_from(delete).map_err(|_| out_of_range)?;
+        let id = self.text_object()?;
+        self.doc
+            .splice_text(&id, index, delete, insert)
+            .map_err(invalid_document)?;
+        self.commit(now);
+        Ok(())
+    }
+
+    /// Replaces the text with `text`, recorded as the smallest edit (a diff), at `now` (ms).
+    pub fn set_text(&mut self, text: &str, now: u64) -> Result<(), DocumentError> {
+        let id = self.text_object()?;
+        self.doc.update_text(&id, text).map_err(invalid_document)?;
+        self.commit(now);
+        Ok(())
+    }
+
+    fn commit(&mut self, now: u64) {
+        let seconds = i64::try_from(now / 1000).unwrap_or(i64::MAX);
+        self.doc
+            .commit_with(CommitOptions::default().with_time(seconds));
+    }
+
+    /// Drops every change not included in `heads` (changes the network
+    /// refused); from now on the document writes as `actor`.
+    pub fn rewind(&mut self, heads: &[automerge::ChangeHash], actor: [u8; 16]) {
+        self.doc = match self.doc.fork_at(heads) {
+            Ok(mut forked) if !heads.is_empty() => {
+                forked.set_actor(ActorId::from(actor));
+                forked
+            }
+            _ => Self::new(actor).doc,
+        };
+    }
+
+    /// The whole document, compressed.
+    pub fn save(&mut self) -> Vec<u8> {
+        self.doc.save()
+    }
+
+    /// The changes since the last `save` or `save_incremental` (empty when none).
+    pub fn save_incremental(&mut self) -> Vec<u8> {
+        self.doc.save_incremental()
+    }
+
+    /// The hashes of the newest changes: equal heads mean equal documents.
+    pub fn heads(&mut self) -> Vec<automerge::ChangeHash> {
+        self.doc.get_heads()
+    }
+
+    /// The next sync message for the peer whose state is `state`, if any.
+    pub fn generate_sync_message(&mut self, state: &mut sync::State) -> Option<sync::Message> {
+        self.doc.sync().generate_sync_message(state)
+    }
+
+    /// Applies a peer's sync message; true when the document changed.
+    pub fn receive_sync_message(
+        &mut self,
+        state: &mut sync::State,
+        message: sync::Message,
+    ) -> Result<bool, DocumentError> {
+        let before = self.doc.get_heads();
+        self.doc
+            .sync()
+            .receive_sync_message(state, message)
+            .map_err(|e| DocumentError::InvalidMessage(e.to_string()))?;
+        self.text_object()?;
+        Ok(self.doc.get_heads() != before)
+    }
+}
