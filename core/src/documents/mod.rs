@@ -95,5 +95,6 @@ pub mod payload {
     pub const ADDRESS: &str = "address";
 }
 
-#[cfg(all(test, feature = "documents"))]
+#[cfg(feature = "documents")]
+#[cfg(test)]
 mod tests;

@@ -1,0 +1,458 @@
+//! Shared documents between a network and several replicas, end to end
+//! through the real `Network` and `Replica` in a memory host.
+//!
+//! The simulation: three replicas edit one file while links partition and
+//! heal at random (a partition drops whatever was in flight, as a closed
+//! WebSocket does) and the network restarts from its stored rows. Every
+//! edit inserts a unique token; after healing, every copy — and a fresh
+//! replica that opens the document afterwards — holds the same text with
+//! every token exactly once. `AGENTNET_DOC_SIM_RUNS` sets the number of
+//! seeded runs (default 40); `AGENTNET_DOC_SIM_SEED` replays one seed.
+
+#![cfg(feature = "documents")]
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test scaffolding: failures should be loud
+
+use agentnet_core::memory_host::MemoryHost;
+use agentnet_core::mods::ModConfig;
+use agentnet_core::network::{Effect, Network, NetworkConfig};
+use agentnet_core::replica::{DocumentEdit, Replica, ReplicaEffect, ReplicaRow};
+use agentnet_core::{Address, ErrorCode};
+use rand_chacha::ChaCha8Rng;
+use rand_core::{RngCore, SeedableRng};
+use serde_json::{Map, json};
+use std::collections::VecDeque;
+
+const FILE: &str = "resource/file/plan.md";
+
+fn file() -> Address {
+    FILE.parse().unwrap()
+}
+
+struct Peer {
+    address: Address,
+    replica: Replica,
+    connected: bool,
+    session: Option<Address>,
+    to_net: VecDeque<String>,
+    to_peer: VecDeque<String>,
+    rows: Vec<ReplicaRow>,
+    rejections: Vec<ErrorCode>,
+    replies: Vec<serde_json::Value>,
+}
+
+struct World {
+    rng: ChaCha8Rng,
+    now: u64,
+    config: NetworkConfig,
+    network: Network,
+    host: MemoryHost,
+    peers: Vec<Peer>,
+}
+
+impl World {
+    fn new(seed: u64, names: &[&str]) -> Self {
+        let mut config = NetworkConfig::open("docs".parse().unwrap(), "Docs");
+        config.mods = vec![ModConfig::AccessControl];
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let network = Network::new(config.clone(), [], 0, [7; 32]);
+        let peers = names
+            .iter()
+            .map(|name| {
+                let mut seed = [0u8; 32];
+                rng.fill_bytes(&mut seed);
+                let address: Address = name.parse().unwrap();
+                Peer {
+                    replica: Replica::new(address.clone(), "docs".parse().unwrap(), seed),
+                    address,
+                    connected: false,
+                    session: None,
+                    to_net: VecDeque::new(),
+                    to_peer: VecDeque::new(),
+                    rows: Vec::new(),
+                    rejections: Vec::new(),
+                    replies: Vec::new(),
+                }
+            })
+            .collect();
+        Self {
+            rng,
+            now: 1_000,
+            config,
+            network,
+            host: MemoryHost::default(),
+            peers,
+        }
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.rng.next_u32() as usize) % n.max(1)
+    }
+
+    fn peer_effects(&mut self, i: usize, effects: Vec<ReplicaEffect>) {
+        let peer = &mut self.peers[i];
+        for effect in effects {
+            match effect {
+                ReplicaEffect::Send(frame) if peer.connected => peer.to_net.push_back(frame),
+                ReplicaEffect::Persist(row) => peer.rows.push(row),
+                ReplicaEffect::DocumentRejected { rejection, .. } => {
+                    peer.rejections.push(rejection.code)
+                }
+                ReplicaEffect::Replied { reply, .. } => peer.replies.push(reply.payload),
+                _ => {}
+            }
+        }
+    }
+
+    fn network_effects(&mut self, from: usize, effects: Vec<Effect>) {
+        let now = self.now;
+        for effect in self.host.apply(&mut self.network, effects, now) {
+            match &effect {
+                Effect::Bind(a) => self.peers[from].session = Some(a.clone()),
+                Effect::Unbind => self.peers[from].session = None,
+                Effect::Reply(event) => self.peers[from].to_peer.push_back(event.encode()),
+                Effect::Deliver { .. } => {
+                    for (to, frame) in effect.frames() {
+                        if let Some(peer) = self
+                            .peers
+                            .iter_mut()
+                            .find(|p| &p.address == to && p.connected && p.session.is_some())
+                        {
+                            peer.to_peer.push_back(frame);
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn connect(&mut self, i: usize) {
+        if self.peers[i].connected {
+            return;
+        }
+        self.peers[i].connected = true;
+        let effects = self.peers[i].replica.connected(None, self.now);
+        self.peer_effects(i, effects);
+    }
+
+    /// The link breaks: what was in flight is lost.
+    fn partition(&mut self, i: usize) {
+        let peer = &mut self.peers[i];
+        if !peer.connected {
+            return;
+        }
+        peer.connected = false;
+        peer.to_net.clear();
+        peer.to_peer.clear();
+        peer.replica.disconnected();
+        if peer.session.take().is_some() {
+            let address = peer.address.clone();
+            let effects = self.network.disconnect(&address, self.now);
+            self.network_effects(i, effects);
+        }
+    }
+
+    /// The network process restarts from its stored rows; every link breaks.
+    fn restart_network(&mut self) {
+        for i in 0..self.peers.len() {
+            let peer = &mut self.peers[i];
+            peer.connected = false;
+            peer.session = None;
+            peer.to_net.clear();
+            peer.to_peer.clear();
+            peer.replica.disconnected();
+        }
+        self.network = Network::new(
+            self.config.clone(),
+            self.host.state_rows(),
+            self.host.last_seq(),
+            [8; 32],
+        );
+    }
+
+    /// Passes one frame each way for peer `i`; false when nothing moved.
+    fn step(&mut self, i: usize) -> bool {
+        let mut moved = false;
+        if let Some(frame) = self.peers[i].to_net.pop_front() {
+            let session = self.peers[i].session.clone();
+            let effects = self
+                .network
+                .handle_frame(session.as_ref(), &frame, self.now);
+            self.network_effects(i, effects);
+            moved = true;
+        }
+        if let Some(frame) = self.peers[i].to_peer.pop_front() {
+            let effects = self.peers[i].replica.receive(&frame, self.now);
+            self.peer_effects(i, effects);
+            moved = true;
+        }
+        moved
+    }
+
+    fn settle(&mut self) {
+        for _ in 0..100_000 {
+            self.now += 5;
+            let mut moved = false;
+            for i in 0..self.peers.len() {
+                moved |= self.step(i);
+                let effects = self.peers[i].replica.handle_timeout(self.now);
+                self.peer_effects(i, effects);
+            }
+            if !moved {
+                return;
+            }
+        }
+        panic!("the world did not settle");
+    }
+
+    fn post(&mut self, i: usize, event_type: &str, target: &str, payload: serde_json::Value) {
+        let (_, effects) = self.peers[i].replica.post(
+            event_type.parse().unwrap(),
+            target.parse().unwrap(),
+            payload,
+            Map::new(),
+            self.now,
+        );
+        self.peer_effects(i, effects);
+    }
+
+    fn open(&mut self, i: usize) {
+        let mut actor = [0u8; 16];
+        self.rng.fill_bytes(&mut actor);
+        let effects = self.peers[i]
+            .replica
+            .open_document(&file(), actor, self.now)
+            .unwrap();
+        self.peer_effects(i, effects);
+    }
+
+    fn edit(&mut self, i: usize, edit: DocumentEdit) -> Result<(), ErrorCode> {
+        let effects = self.peers[i]
+            .replica
+            .edit_document(&file(), edit, self.now)
+            .map_err(|r| r.code)?;
+        self.peer_effects(i, effects);
+        Ok(())
+    }
+
+    fn text(&self, i: usize) -> String {
+        self.peers[i].replica.document_text(&file()).unwrap()
+    }
+}
+
+/// One seeded run; returns the final text.
+fn run(seed: u64) -> String {
+    let mut world = World::new(seed, &["agent:owner", "agent:ann", "human:bo"]);
+    for i in 0..3 {
+        world.connect(i);
+    }
+    world.settle();
+    world.post(
+        0,
+        "network.resource.register",
+        "core",
+        json!({"address": FILE, "content": "# plan\n", "permissions": {"write": "network"}}),
+    );
+    world.settle();
+    for i in 0..3 {
+        world.open(i);
+    }
+    let mut tokens = Vec::new();
+    for tick in 0..300 {
+        world.now += 3;
+        match world.below(100) {
+            0..30 => {
+                let i = world.below(3);
+                let token = format!("<{seed}.{tick}>");
+                let len = world.text(i).encode_utf16().count();
+                let index = world.below(len + 1);
+                // Insert only at token boundaries, so tokens stay whole.
+                let text = world.text(i);
+                let index = text
+                    .char_indices()
+                    .map(|(b, _)| b)
+                    .chain([text.len()])
+                    .filter(|b| *b == 0 || *b == text.len() || text[..*b].ends_with(['>', '\n']))
+                    .min_by_key(|b| b.abs_diff(index))
+                    .map_or(0, |b| text[..b].encode_utf16().count());
+                world
+                    .edit(
+                        i,
+                        DocumentEdit::Splice {
+                            index,
+                            delete: 0,
+                            insert: token.clone(),
+                        },
+                    )
+                    .unwrap();
+                tokens.push(token);
+            }
+            30..80 => {
+                let i = world.below(3);
+                world.step(i);
+            }
+            80..90 => {
+                let i = world.below(3);
+                let effects = world.peers[i].replica.handle_timeout(world.now);
+                world.peer_effects(i, effects);
+            }
+            90..96 => {
+                let i = world.below(3);
+                world.partition(i);
+            }
+            96..99 => {
+                let i = world.below(3);
+                world.connect(i);
+            }
+            _ => world.restart_network(),
+        }
+    }
+    for i in 0..3 {
+        world.connect(i);
+    }
+    world.settle();
+    let text = world.text(0);
+    for i in 1..3 {
+        assert_eq!(world.text(i), text, "seed {seed}: replica {i} differs");
+    }
+    for token in &tokens {
+        assert_eq!(
+            text.matches(token.as_str()).count(),
+            1,
+            "seed {seed}: {token} in {text:?}"
+        );
+    }
+    assert!(text.contains("# plan\n"), "seed {seed}");
+    // A replica that restores peer 0's rows holds the same text offline.
+    let mut restored = Replica::new(
+        world.peers[0].address.clone(),
+        "docs".parse().unwrap(),
+        [9; 32],
+    );
+    restored.restore(world.peers[0].rows.clone());
+    restored.open_document(&file(), [9; 16], world.now).unwrap();
+    assert_eq!(
+        restored.document_text(&file()).unwrap(),
+        text,
+        "seed {seed}: restore"
+    );
+    text
+}
+
+#[test]
+fn three_replicas_with_random_partitions_and_restarts_converge() {
+    if let Ok(seed) = std::env::var("AGENTNET_DOC_SIM_SEED") {
+        run(seed.parse().unwrap());
+        return;
+    }
+    let runs: u64 = std::env::var("AGENTNET_DOC_SIM_RUNS")
+        .ok()
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(40);
+    for seed in 0..runs {
+        run(seed);
+    }
+}
+
+#[test]
+fn a_newcomer_and_a_restarted_network_read_the_merged_text() {
+    let mut world = World::new(1, &["agent:owner", "agent:ann", "agent:late"]);
+    for i in 0..2 {
+        world.connect(i);
+    }
+    world.settle();
+    world.post(
+        0,
+        "network.resource.register",
+        "core",
+        json!({"address": FILE, "content": "hello"}),
+    );
+    world.settle();
+    world.open(0);
+    world.open(1);
+    world.settle();
+    world
+        .edit(
+            0,
+            DocumentEdit::Splice {
+                index: 5,
+                delete: 0,
+                insert: " world".into(),
+            },
+        )
+        .unwrap();
+    world.settle();
+    assert_eq!(world.text(1), "hello world");
+    world.restart_network();
+    world.connect(2);
+    world.settle();
+    world.open(2);
+    world.settle();
+    assert_eq!(world.text(2), "hello world");
+    // A read answers with the document's text.
+    let (_, effects) = world.peers[2].replica.request(
+        "network.resource.read".parse().unwrap(),
+        file(),
+        json!({}),
+        5_000,
+        world.now,
+    );
+    world.peer_effects(2, effects);
+    world.settle();
+    assert_eq!(world.peers[2].replies[0]["content"], "hello world");
+}
+
+#[test]
+fn a_read_only_members_edit_is_refused_undone_and_never_reaches_anyone() {
+    let mut world = World::new(2, &["agent:owner", "agent:reader"]);
+    for i in 0..2 {
+        world.connect(i);
+    }
+    world.settle();
+    // Write stays with the owner (the default); everyone may read.
+    world.post(
+        0,
+        "network.resource.register",
+        "core",
+        json!({"address": FILE, "content": "draft"}),
+    );
+    world.settle();
+    world.open(0);
+    world.open(1);
+    world.settle();
+    assert_eq!(world.text(1), "draft");
+    world
+        .edit(1, DocumentEdit::Replace("defaced".into()))
+        .unwrap();
+    assert_eq!(world.text(1), "defaced"); // locally, until the network answers
+    world.settle();
+    assert_eq!(world.peers[1].rejections, vec![ErrorCode::Forbidden]);
+    assert_eq!(world.text(1), "draft");
+    assert_eq!(world.text(0), "draft");
+    // Further edits are refused locally; the owner's still reach the reader.
+    assert_eq!(
+        world.edit(1, DocumentEdit::Replace("again".into())),
+        Err(ErrorCode::Forbidden)
+    );
+    world
+        .edit(0, DocumentEdit::Replace("final".into()))
+        .unwrap();
+    world.settle();
+    assert_eq!(world.text(1), "final");
+    // The network's stored copy never held the refused edit.
+    world.restart_network();
+    world.connect(0);
+    world.settle();
+    let mut fresh = World::new(3, &["agent:owner"]);
+    fresh.network = Network::new(
+        world.config.clone(),
+        world.host.state_rows(),
+        world.host.last_seq(),
+        [1; 32],
+    );
+    fresh.connect(0);
+    fresh.settle();
+    fresh.open(0);
+    fresh.settle();
+    assert_eq!(fresh.text(0), "final");
+}
