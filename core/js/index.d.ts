@@ -139,6 +139,26 @@ export interface ResourceInfo {
 
 export type Permissions = Partial<Record<'read' | 'write' | 'invoke' | 'admin', string>>;
 
+/** What a document listener hears: others' edits, or the refusal of one of yours (undone). */
+export type DocumentChange = { text: string; editors: string[]; error?: undefined } | { error: AgentnetError; text?: undefined; editors?: undefined };
+
+/** The shared text of a file or context, edited together; from `agent.document(address)`. */
+export class SharedDocument {
+  private constructor();
+  readonly address: string;
+  /** The current text. */
+  readonly text: string;
+  /** Members with the document open, as the network last said. */
+  readonly editors: string[];
+  /** Deletes `deleteCount` UTF-16 units at `index` and inserts `insert`; throws `forbidden` once the network refused your edits. */
+  splice(index: number, deleteCount: number, insert?: string): this;
+  insert(index: number, text: string): this;
+  /** Makes the text exactly `text`, recorded as the smallest edit. */
+  setText(text: string): this;
+  onChange(listener: (change: DocumentChange) => void): () => void;
+  close(): void;
+}
+
 /** An agent connected to one network. */
 export class Agent {
   private constructor();
@@ -172,6 +192,8 @@ export class Agent {
   registerContext(name: string, content: unknown, options?: { description?: string; permissions?: Permissions }): Promise<Ack>;
   read(address: string, options?: { timeoutMs?: number }): Promise<ResourceInfo & { content: unknown }>;
   update(address: string, changes: { content?: unknown; permissions?: Permissions; description?: string }): Promise<Ack>;
+  /** Opens a file's or context's shared text; resolves once synced (or at once, offline). */
+  document(address: string, options?: { timeoutMs?: number }): Promise<SharedDocument>;
   history(query?: { after?: number; limit?: number; types?: string; source?: string; target?: string }): Promise<{
     events: { seq: number; event: AgentnetEvent }[];
     next_after: number;

@@ -19,3 +19,4 @@ export {
 export { KeyPair } from './lib/identity.js';
 export { networkSocketUrl, resolveNetwork } from './lib/connect.js';
 export { Agent } from './lib/agent.js';
+export { SharedDocument } from './lib/document.js';

@@ -8,6 +8,7 @@ import { AgentnetError, callCore } from './errors.js';
 import { matchesPattern, parseAddress } from './address.js';
 import { KeyPair } from './identity.js';
 import { openSocket, resolveNetwork, webSocketClass } from './connect.js';
+import { SharedDocument } from './document.js';
 
 const INVOKE = 'network.resource.invoke';
 const INVOKE_RESULT = 'network.resource.invoke.result';
@@ -44,6 +45,7 @@ export class Agent {
   #pending = new Map();
   #requests = new Map();
   #tools = new Map();
+  #documents = new Map();
   #timer = null;
   #closed = false;
   #attempt = 0;
@@ -253,6 +255,47 @@ export class Agent {
     return this.send(address, 'network.resource.update', changes);
   }
 
+  /**
+   * Opens the shared text of a file or context (`resource/file/notes.md`,
+   * `resource/context/brief`) for reading and editing together. Resolves once
+   * the network has sent its copy — or at once when offline, with the copy
+   * this agent holds; edits made offline merge when it reconnects.
+   */
+  async document(address, { timeoutMs = 10000 } = {}) {
+    const canonical = parseAddress(address);
+    const open = this.#documents.get(canonical);
+    if (open) return open;
+    const doc = new SharedDocument(canonical, {
+      replica: () => this.#replica,
+      apply: (call) => this.#apply(callCore(call)),
+      forget: (closed) => {
+        this.#documents.delete(closed);
+        if (!this.#closed) this.#apply(callCore(() => this.#replica.closeDocument(closed, Date.now())));
+      },
+    });
+    this.#documents.set(canonical, doc);
+    const actor = globalThis.crypto.getRandomValues(new Uint8Array(16));
+    const first = this.online
+      ? new Promise((resolve) => {
+        const timer = setTimeout(done, timeoutMs);
+        const stop = doc.onChange(done);
+        function done() {
+          clearTimeout(timer);
+          stop();
+          resolve();
+        }
+      })
+      : null;
+    try {
+      this.#apply(callCore(() => this.#replica.openDocument(canonical, actor, Date.now())));
+    } catch (err) {
+      this.#documents.delete(canonical);
+      throw err;
+    }
+    await first;
+    return doc;
+  }
+
   /** Logged events after `after` (networks with `mod/persistence`): `{events: [{seq, event}], next_after, has_more}`. */
   async history({ after = 0, limit = 100, types, source, target } = {}) {
     const query = { after, limit };
@@ -400,6 +443,12 @@ export class Agent {
           break;
         case 'received':
           this.#dispatch(effect.event);
+          break;
+        case 'document_changed':
+          this.#documents.get(effect.address)?.notify({ text: effect.text, editors: effect.editors });
+          break;
+        case 'document_rejected':
+          this.#documents.get(effect.address)?.notify({ error: new AgentnetError(effect.code, effect.message) });
           break;
         default:
           break; // `persist`: this agent keeps its replica in memory

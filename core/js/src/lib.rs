@@ -7,6 +7,8 @@
 
 mod address;
 mod client;
+#[cfg(feature = "documents")]
+mod documents;
 mod errors;
 mod identity;
 mod replica;

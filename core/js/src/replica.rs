@@ -29,6 +29,16 @@ fn effect_json(effect: ReplicaEffect) -> Value {
         ReplicaEffect::RequestFailed { request, rejection } => {
             json!({"kind": "request_failed", "request": request, "code": rejection.code, "message": rejection.message})
         }
+        ReplicaEffect::DocumentChanged {
+            address,
+            text,
+            editors,
+        } => {
+            json!({"kind": "document_changed", "address": address, "text": text, "editors": editors})
+        }
+        ReplicaEffect::DocumentRejected { address, rejection } => {
+            json!({"kind": "document_rejected", "address": address, "code": rejection.code, "message": rejection.message})
+        }
     }
 }
 
@@ -38,7 +48,7 @@ fn created_json(id: agentnet_core::EventId, effects: Vec<ReplicaEffect>) -> Stri
         .to_string()
 }
 
-fn effects_json(effects: Vec<ReplicaEffect>) -> String {
+pub(crate) fn effects_json(effects: Vec<ReplicaEffect>) -> String {
     Value::Array(effects.into_iter().map(effect_json).collect()).to_string()
 }
 
@@ -46,7 +56,7 @@ fn effects_json(effects: Vec<ReplicaEffect>) -> String {
 /// Every method returns its effects as JSON text: an array of `{kind, …}`.
 #[wasm_bindgen(js_name = Replica)]
 pub struct JsReplica {
-    inner: Replica,
+    pub(crate) inner: Replica,
 }
 
 #[wasm_bindgen(js_class = Replica)]

@@ -124,11 +124,12 @@ impl Persistence {
     }
 }
 
-/// Gathers a document's rows (in any order) and loads it.
+/// Gathers a document's rows (in any order) and loads it. Rows stay base64
+/// until the document is first used, so restoring a network stays cheap.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Loader {
-    snapshot: BTreeMap<u32, Vec<u8>>,
-    chunks: BTreeMap<u32, Vec<u8>>,
+    snapshot: BTreeMap<u32, String>,
+    chunks: BTreeMap<u32, String>,
 }
 
 impl Loader {
@@ -142,27 +143,25 @@ impl Loader {
 }
 
 impl Loader {
-    /// Adds one row; a row whose data is not base64 is dropped (and the load
-    /// keeps whatever the other rows hold).
+    /// Adds one row.
     pub fn add(&mut self, row: &DocumentRow) {
-        let Ok(bytes) = STANDARD.decode(&row.data) else {
-            return;
-        };
+        let data = row.data.clone();
         match row.part {
-            Part::Snapshot(n) => self.snapshot.insert(n, bytes),
-            Part::Chunk(n) => self.chunks.insert(n, bytes),
+            Part::Snapshot(n) => self.snapshot.insert(n, data),
+            Part::Chunk(n) => self.chunks.insert(n, data),
         };
     }
 
-    /// The document and what is stored of it. Unreadable pieces are skipped:
-    /// a damaged chunk costs its changes, not the document.
+    /// The document and what is stored of it. Unreadable pieces (not base64,
+    /// not Automerge) are skipped: a damaged chunk costs its changes, not the document.
     pub fn load(self, actor: [u8; 16]) -> (TextDocument, Persistence) {
-        let snapshot: Vec<u8> = self.snapshot.values().flatten().copied().collect();
+        let decode = |text: &String| STANDARD.decode(text).unwrap_or_default();
+        let snapshot: Vec<u8> = self.snapshot.values().flat_map(decode).collect();
         let mut doc =
             TextDocument::load(&snapshot, actor).unwrap_or_else(|_| TextDocument::new(actor));
         let mut chunk_bytes = 0;
-        for chunk in self.chunks.values() {
-            if doc.load_incremental(chunk).is_ok() {
+        for chunk in self.chunks.values().map(decode) {
+            if doc.load_incremental(&chunk).is_ok() {
                 chunk_bytes += chunk.len();
             }
         }

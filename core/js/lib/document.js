@@ -1,0 +1,99 @@
+// SharedDocument: a file's or context's text, edited together (Automerge in the core).
+//
+// The agent's replica holds the copy and syncs it; this class is the handle
+// users hold: read the text, edit it, hear about others' edits.
+
+import { AgentnetError } from './errors.js';
+
+/**
+ * An open shared document. Get one with `agent.document(address)`.
+ *
+ * Edits apply locally at once, online or not; while the agent is online they
+ * reach the network and everyone with the document open. Positions count
+ * UTF-16 code units, like JavaScript string indices.
+ */
+export class SharedDocument {
+  #address;
+  #replica;
+  #apply;
+  #forget;
+  #listeners = new Set();
+  #closed = false;
+
+  /** @internal Created by `Agent.document`. */
+  constructor(address, { replica, apply, forget }) {
+    this.#address = address;
+    this.#replica = replica;
+    this.#apply = apply;
+    this.#forget = forget;
+  }
+
+  /** The resource's address (`resource/file/…` or `resource/context/…`). */
+  get address() {
+    return this.#address;
+  }
+
+  /** The current text. */
+  get text() {
+    this.#check();
+    return this.#replica().documentText(this.#address) ?? '';
+  }
+
+  /** The members with this document open, as the network last said. */
+  get editors() {
+    this.#check();
+    return JSON.parse(this.#replica().documentEditors(this.#address));
+  }
+
+  /** Deletes `deleteCount` units at `index` and inserts `insert` there. */
+  splice(index, deleteCount, insert = '') {
+    this.#check();
+    this.#apply(() => this.#replica().spliceDocument(this.#address, index, deleteCount, String(insert), Date.now()));
+    return this;
+  }
+
+  /** Inserts `text` at `index`. */
+  insert(index, text) {
+    return this.splice(index, 0, text);
+  }
+
+  /** Makes the text exactly `text`, recorded as the smallest edit. */
+  setText(text) {
+    this.#check();
+    this.#apply(() => this.#replica().replaceDocument(this.#address, String(text), Date.now()));
+    return this;
+  }
+
+  /**
+   * Calls `listener(change)` when others' edits (or the editors) change the
+   * document: `{text, editors}`, or `{error}` when the network refused an edit
+   * of this member's (it is undone). Returns an unsubscribe function.
+   */
+  onChange(listener) {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** Stops syncing; the agent keeps no handle to it. */
+  close() {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#forget(this.#address);
+    this.#listeners.clear();
+  }
+
+  /** @internal The replica reported a change or a refusal. */
+  notify(change) {
+    for (const listener of this.#listeners) {
+      try {
+        listener(change);
+      } catch (err) {
+        console.error('agentnet: a document listener failed:', err);
+      }
+    }
+  }
+
+  #check() {
+    if (this.#closed) throw new AgentnetError('closed', `${this.#address} is closed`);
+  }
+}
