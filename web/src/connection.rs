@@ -293,6 +293,34 @@ impl Connection {
         id
     }
 
+    /// Opens a file's or context's shared text (from IndexedDB when stored, synced
+    /// while online); returns its text. Others' edits arrive as `DocumentChanged`.
+    #[cfg(feature = "documents")]
+    pub fn open_document(&self, address: &Address) -> Result<String, String> {
+        let mut actor = [0u8; 16];
+        get_random_values(&mut actor);
+        let mut inner = self.inner.borrow_mut();
+        let effects = inner
+            .replica
+            .open_document(address, actor, now_ms())
+            .map_err(|r| r.message)?;
+        inner.apply(effects);
+        Ok(inner.replica.document_text(address).unwrap_or_default())
+    }
+
+    /// A local edit of an open document: its whole new text.
+    #[cfg(feature = "documents")]
+    pub fn edit_document(&self, address: &Address, text: String) -> Result<(), String> {
+        let mut inner = self.inner.borrow_mut();
+        let edit = agentnet_core::replica::DocumentEdit::Replace(text);
+        let effects = inner
+            .replica
+            .edit_document(address, edit, now_ms())
+            .map_err(|r| r.message)?;
+        inner.apply(effects);
+        Ok(())
+    }
+
     /// Posts an event through the replica (queued while offline); returns its id.
     pub fn post(&self, event_type: EventType, target: Address, payload: Value) -> EventId {
         self.post_with(event_type, target, payload, Map::new())

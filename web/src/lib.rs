@@ -11,6 +11,7 @@ pub mod connection;
 pub mod conversations;
 pub mod documents;
 pub mod inspector;
+pub mod live;
 pub mod messages;
 pub mod networks;
 pub mod profile;
@@ -27,7 +28,7 @@ use conversations::{Conversations, EVERYONE, conversation_of};
 use inspector::Inspector;
 use leptos::prelude::*;
 use messages::{Line, LineState, MessageLine, line_from, mentions_in, restored_lines};
-use resources::{Outcome, Resource, Resources, outcome_of, resources_from};
+use resources::{Outcome, Resources, outcome_of, resources_from};
 use roster::{Person, Roster, apply_presence, people_from};
 use serde_json::json;
 use tabs::{TabNews, Tabs};
@@ -152,6 +153,13 @@ pub fn App() -> impl IntoView {
 
 /// The address the person uses in `network`: remembered across reloads, so a
 /// reload (even offline) is the same participant with the same outbox.
+/// The addresses of the live documents remembered under `key`.
+fn remembered_documents(key: &str) -> Vec<String> {
+    storage::recall(key)
+        .and_then(|text| serde_json::from_str(&text).ok())
+        .unwrap_or_default()
+}
+
 fn my_address(network: &str) -> Address {
     let key = format!("name:{network}");
     if let Some(address) = storage::recall(&key).and_then(|a| a.parse().ok()) {
@@ -175,6 +183,7 @@ fn Workspace(
     let me_text = me.to_string();
     let me_for_channels = me_text.clone();
     let me_for_list = me_text.clone();
+    let me_for_docs = me_text.clone();
     let (current, set_current) = signal(EVERYONE.to_owned());
     let (channels, set_channels) = signal(Vec::<String>::new());
     let (directs, set_directs) = signal(Vec::<String>::new());
@@ -189,13 +198,24 @@ fn Workspace(
     let (seen, set_seen) = signal_local(Vec::<Event>::new());
     let (inspecting, set_inspecting) = signal(false);
     let (about, set_about) = signal(false);
-    let (shared, set_shared) = signal(Vec::<Resource>::new());
+    // What is shared, as last listed: shown (and openable) while offline too.
+    let listed_key = format!("resources:{network_name}");
+    let (shared, set_shared) = signal(
+        storage::recall(&listed_key)
+            .and_then(|text| serde_json::from_str(&text).ok())
+            .map(|payload| resources_from(&payload))
+            .unwrap_or_default(),
+    );
+    // The live documents this person had open, reopened on start.
+    let open_docs_key = format!("documents:{network_name}");
     let (outcome, set_outcome) = signal(None::<(String, Outcome)>);
     // The resource listing and the invocation in flight, so their answers are recognised.
     let listing = StoredValue::new_local(None::<EventId>);
     let invoking = StoredValue::new_local(None::<(EventId, String)>);
     // The file or context being read or saved, so its answer is recognised.
     let (opened, set_opened) = signal(None::<(String, documents::Opened)>);
+    // Live (shared, synced) documents by address.
+    let (live_docs, set_live_docs) = signal(live::LiveDocs::new());
     let reading = StoredValue::new_local(None::<(EventId, String)>);
     let saving = StoredValue::new_local(None::<(EventId, String, String)>);
     let connection = StoredValue::new_local(None::<Connection>);
@@ -343,6 +363,7 @@ fn Workspace(
             ReplicaEffect::Replied { request, reply }
                 if listing.with_value(|d| *d == Some(request)) =>
             {
+                storage::keep(&listed_key, &reply.payload.to_string());
                 set_shared.set(resources_from(&reply.payload));
             }
             ReplicaEffect::Replied { request, reply }
@@ -405,6 +426,21 @@ fn Workspace(
                 }
             }
 
+            ReplicaEffect::DocumentChanged {
+                address,
+                text,
+                editors,
+            } => set_live_docs.update(|docs| {
+                let doc = docs.entry(address.to_string()).or_default();
+                doc.text = text;
+                doc.editors = editors.iter().map(ToString::to_string).collect();
+                doc.revision += 1;
+            }),
+            ReplicaEffect::DocumentRejected { address, rejection } => {
+                set_live_docs.update(|docs| {
+                    docs.entry(address.to_string()).or_default().refused = Some(rejection.message);
+                })
+            }
             ReplicaEffect::JoinFailed(rejection) => {
                 set_status.set("offline");
                 set_problem.set(Some(format!(
@@ -441,6 +477,8 @@ fn Workspace(
 
     // Open from storage first, so history and the outbox show without the network.
     let storage_key = network_name.clone();
+    #[cfg(feature = "documents")]
+    let open_docs_key_for_start = open_docs_key.clone();
     let owner = me.clone();
     wasm_bindgen_futures::spawn_local(async move {
         let rows = storage::load(&storage_key).await;
@@ -457,6 +495,14 @@ fn Workspace(
         ) {
             // If the person switched away meanwhile, this workspace is gone: close at once.
             Ok(c) => {
+                #[cfg(feature = "documents")]
+                for address in remembered_documents(&open_docs_key_for_start) {
+                    if let Ok(target) = address.parse::<Address>()
+                        && let Ok(text) = c.open_document(&target)
+                    {
+                        set_live_docs.update(|docs| docs.entry(address).or_default().text = text);
+                    }
+                }
                 if let Some(Some(orphan)) = connection.try_set_value(Some(c)) {
                     orphan.close();
                 }
@@ -600,6 +646,50 @@ fn Workspace(
             saving.set_value(Some((id, address, text)));
         }
     });
+    let open_live = Callback::new(move |address: String| {
+        let Ok(target) = address.parse::<Address>() else {
+            return;
+        };
+        #[cfg(feature = "documents")]
+        {
+            let opened = connection.with_value(|c| c.as_ref().map(|c| c.open_document(&target)));
+            match opened {
+                Some(Ok(text)) => {
+                    let mut open = remembered_documents(&open_docs_key);
+                    if !open.contains(&address) {
+                        open.push(address.clone());
+                        storage::keep(&open_docs_key, &json!(open).to_string());
+                    }
+                    set_live_docs.update(|docs| {
+                        docs.entry(address).or_default().text = text;
+                    })
+                }
+                Some(Err(reason)) => set_problem.set(Some(reason)),
+                None => {}
+            }
+        }
+        #[cfg(not(feature = "documents"))]
+        let _ = (target, set_live_docs);
+    });
+    let edit_live = Callback::new(move |(address, text): (String, String)| {
+        let Ok(target) = address.parse::<Address>() else {
+            return;
+        };
+        #[cfg(feature = "documents")]
+        {
+            let edited = connection
+                .with_value(|c| c.as_ref().map(|c| c.edit_document(&target, text.clone())));
+            match edited {
+                Some(Ok(())) => set_live_docs.update(|docs| {
+                    docs.entry(address).or_default().text = text;
+                }),
+                Some(Err(reason)) => set_problem.set(Some(reason)),
+                None => {}
+            }
+        }
+        #[cfg(not(feature = "documents"))]
+        let _ = (target, text);
+    });
     let conversation_list = leptos::prelude::Signal::derive(move || {
         let mut list = vec![EVERYONE.to_owned()];
         list.extend(channels.get());
@@ -679,7 +769,8 @@ fn Workspace(
         <div class="side">
             <Roster people=people open />
             <Resources resources=shared outcome invoke refresh=Callback::new(move |_| discover())
-                opened read=read_document save=save_document />
+                opened read=read_document save=save_document
+                live_docs open_live edit_live me=me_for_docs />
         </div>
         </div>
     }

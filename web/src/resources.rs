@@ -20,6 +20,8 @@ pub struct Resource {
     pub permissions: Vec<String>,
     /// The input schema (tools).
     pub schema: Value,
+    /// Files and context: the MIME type (`application/json` for structured context).
+    pub content_type: String,
 }
 
 /// The resources in a discover answer's payload (`{resources: [...]}`).
@@ -46,6 +48,7 @@ pub fn resources_from(payload: &Value) -> Vec<Resource> {
                         })
                         .unwrap_or_default(),
                     schema: r.get("schema").cloned().unwrap_or(Value::Null),
+                    content_type: text(r, "content_type"),
                 })
                 .filter(|r| !r.address.is_empty())
                 .collect()
@@ -185,6 +188,14 @@ pub fn Resources(
     read: Callback<String>,
     /// Saves a file or context (address, kind, text).
     save: Callback<(String, String, String)>,
+    /// Open live documents.
+    live_docs: ReadSignal<crate::live::LiveDocs>,
+    /// Opens a live document.
+    open_live: Callback<String>,
+    /// A local edit of a live document.
+    edit_live: Callback<(String, String)>,
+    /// This person's address.
+    me: String,
 ) -> impl IntoView {
     view! {
         <section class="resources" aria-label="Resources">
@@ -194,7 +205,7 @@ pub fn Resources(
             </Show>
             <ul>
                 <For each=move || resources.get() key=|r| (r.address.clone(), r.permissions.join(",")) let:resource>
-                    <ResourceItem resource outcome invoke opened read save />
+                    <ResourceItem resource outcome invoke opened read save live_docs open_live edit_live me=me.clone() />
                 </For>
             </ul>
         </section>
@@ -209,14 +220,24 @@ fn ResourceItem(
     opened: ReadSignal<Option<(String, crate::documents::Opened)>>,
     read: Callback<String>,
     save: Callback<(String, String, String)>,
+    live_docs: ReadSignal<crate::live::LiveDocs>,
+    open_live: Callback<String>,
+    edit_live: Callback<(String, String)>,
+    me: String,
 ) -> impl IntoView {
-    let document = (resource.kind != "tool").then(|| {
-        let may_write = resource.permissions.iter().any(|p| p == "write");
-        view! {
+    let may_write = resource.permissions.iter().any(|p| p == "write");
+    // Text is a live shared document; structured (JSON) context is edited whole and saved.
+    let document = match (resource.kind.as_str(), resource.content_type.as_str()) {
+        ("tool", _) => None,
+        (_, "application/json") => Some(view! {
             <crate::documents::DocumentEditor address=resource.address.clone() kind=resource.kind.clone()
                 may_write opened read save />
-        }
-    });
+        }.into_any()),
+        _ => Some(view! {
+            <crate::live::LiveDocument address=resource.address.clone() kind=resource.kind.clone()
+                may_write me docs=live_docs open=open_live edit=edit_live />
+        }.into_any()),
+    };
     let fields = fields_of(&resource.schema);
     let may_invoke = resource.kind == "tool" && resource.permissions.iter().any(|p| p == "invoke");
     let address = resource.address.clone();

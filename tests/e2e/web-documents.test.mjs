@@ -1,0 +1,92 @@
+// A live document in the browser: a person and a JS agent edit one file's
+// text; remote edits appear live, the editors line shows who is there, and
+// edits both made while the edge is down merge when it is back. A reload
+// reopens the document from IndexedDB.
+
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import WebSocket from 'ws';
+import { Agent } from '../../core/js/index.js';
+import { freePort, startEdge } from '../support/edge.mjs';
+import { launchBrowser, openWorkspace } from '../support/browser.mjs';
+import { until } from '../support/process.mjs';
+
+const screenshots = join(dirname(fileURLToPath(import.meta.url)), '..', 'output', 'screenshots');
+let edge;
+let browser;
+let stateDir;
+let scribe;
+
+after(async () => {
+  scribe?.close();
+  await browser?.close();
+  await edge?.stop();
+  if (stateDir) await rm(stateDir, { recursive: true, force: true });
+});
+
+test('a browser and an agent edit one document live and offline, and converge', async () => {
+  stateDir = await mkdtemp(join(tmpdir(), 'agentnet-web-documents-'));
+  const port = await freePort();
+  edge = await startEdge({ stateDir, port });
+  browser = await launchBrowser();
+  const address = `resource/file/notes-${Date.now() % 100000}.md`;
+
+  scribe = await Agent.connect({ url: edge.url, network: 'demo', name: 'agent:scribe', WebSocket });
+  await scribe.registerFile(address.replace('resource/file/', ''), '# Notes\n', {
+    contentType: 'text/markdown', permissions: { write: 'network' },
+  });
+  const doc = await scribe.document(address);
+
+  const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+  await openWorkspace(page, edge.url);
+  await page.evaluate(() => navigator.serviceWorker.ready);
+  const resources = page.getByRole('region', { name: 'Resources' });
+  await resources.getByRole('button', { name: 'Refresh' }).click();
+  const item = resources.locator(`.resource[data-address="${address}"]`);
+  await item.getByRole('button', { name: 'Open file' }).click();
+  const text = item.getByRole('textbox', { name: /Content of/ });
+  await text.waitFor({ timeout: 10_000 });
+  await until('the text in the browser', async () => (await text.inputValue()) === '# Notes\n');
+  const editors = item.getByRole('status', { name: 'Editors' });
+  await editors.filter({ hasText: 'Also editing: agent:scribe' }).waitFor({ timeout: 10_000 });
+  await until('the agent to see the person', () => doc.editors.length === 2);
+
+  // Live both ways.
+  doc.insert(doc.text.length, 'from the agent\n');
+  await until('the agent\'s line in the browser', async () => (await text.inputValue()).includes('from the agent\n'));
+  await text.click();
+  await text.press('Control+End');
+  await text.pressSequentially('from the person\n');
+  await until('the person\'s line at the agent', () => doc.text.includes('from the person\n'));
+  assert.equal(await text.inputValue(), doc.text);
+
+  // Both offline: each edits its own copy.
+  await edge.kill();
+  await page.getByRole('status').filter({ hasText: /^offline$|^connecting$/ }).first().waitFor({ timeout: 15_000 });
+  await until('the agent to notice', () => !scribe.online);
+  await text.press('Control+End');
+  await text.pressSequentially('offline person\n');
+  doc.insert(0, 'offline agent\n');
+  assert.ok(!doc.text.includes('offline person'));
+
+  edge = await startEdge({ stateDir, port });
+  await until('both copies to converge', async () => {
+    const shown = await text.inputValue();
+    return shown === doc.text && shown.includes('offline person\n') && shown.includes('offline agent\n');
+  }, 30_000);
+  const merged = doc.text;
+  assert.equal((await scribe.read(address)).content, merged);
+  await mkdir(screenshots, { recursive: true });
+  await page.screenshot({ path: join(screenshots, 'workspace-live-document-1280x720.png') });
+
+  // A reload reopens the document from IndexedDB and syncs it again.
+  await page.reload();
+  const again = page.getByRole('region', { name: 'Resources' })
+    .locator(`.resource[data-address="${address}"]`).getByRole('textbox', { name: /Content of/ });
+  await again.waitFor({ timeout: 15_000 });
+  await until('the reopened text', async () => (await again.inputValue()) === merged);
+});
