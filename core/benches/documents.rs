@@ -1,2 +1,130 @@
-//! Placeholder replaced below.
-fn main() {}
+//! Shared-document figures (a bench script that prints them; run with
+//! `cargo bench -p agentnet-core --features documents --bench documents`):
+//!
+//! * initial sync of a document with 100,000 edits to an empty replica —
+//!   every message of the sync protocol, encoded, base64'd and decoded as on
+//!   the wire, until both sides have nothing more to say;
+//! * two up-to-date replicas agreeing again after one edit;
+//! * loading the stored rows of that document (what a reload does).
+//!
+//! Each figure is the median of several runs.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
+
+use agentnet_core::documents::{TextDocument, decode_sync, encode_sync};
+use automerge::sync::State;
+use std::time::{Duration, Instant};
+
+const EDITS: usize = 100_000;
+
+/// Runs the protocol between `a` and `b` until quiet; returns messages and bytes exchanged.
+fn sync(
+    a: &mut TextDocument,
+    a_state: &mut State,
+    b: &mut TextDocument,
+    b_state: &mut State,
+) -> (usize, usize) {
+    let (mut messages, mut bytes) = (0, 0);
+    loop {
+        let mut moved = false;
+        if let Some(m) = a.generate_sync_message(a_state) {
+            let wire = encode_sync(m);
+            bytes += wire.len();
+            b.receive_sync_message(b_state, decode_sync(&wire).unwrap())
+                .unwrap();
+            messages += 1;
+            moved = true;
+        }
+        if let Some(m) = b.generate_sync_message(b_state) {
+            let wire = encode_sync(m);
+            bytes += wire.len();
+            a.receive_sync_message(a_state, decode_sync(&wire).unwrap())
+                .unwrap();
+            messages += 1;
+            moved = true;
+        }
+        if !moved {
+            return (messages, bytes);
+        }
+    }
+}
+
+fn median(mut runs: Vec<Duration>) -> Duration {
+    runs.sort();
+    runs[runs.len() / 2]
+}
+
+fn main() {
+    // `cargo bench` passes `--bench`; `cargo test --benches` passes nothing: keep that quick.
+    let quick = !std::env::args().any(|a| a == "--bench");
+    let edits = if quick { 1_000 } else { EDITS };
+    let started = Instant::now();
+    let mut full = TextDocument::new([1; 16]);
+    for i in 0..edits {
+        // Typing: one character per change, with an occasional deletion.
+        let len = full.len();
+        if i % 10 == 9 {
+            full.splice(len - 1, 1, "", i as u64).unwrap();
+        } else {
+            let c = char::from(b'a' + (i % 26) as u8).to_string();
+            full.splice(len, 0, &c, i as u64).unwrap();
+        }
+    }
+    let saved = full.save();
+    println!(
+        "document: {edits} edits, {} characters, saved {} bytes (built in {:.1?})",
+        full.len(),
+        saved.len(),
+        started.elapsed()
+    );
+
+    let runs = if quick { 1 } else { 5 };
+    let mut initial = Vec::new();
+    let mut wire = (0, 0);
+    for _ in 0..runs {
+        let mut source = full.clone();
+        let mut empty = TextDocument::new([2; 16]);
+        let (mut s, mut e) = (State::new(), State::new());
+        let t = Instant::now();
+        wire = sync(&mut empty, &mut e, &mut source, &mut s);
+        initial.push(t.elapsed());
+        assert_eq!(empty.text(), source.text());
+    }
+    println!(
+        "initial sync to an empty replica: {:.1?} median of {runs} ({} messages, {} bytes on the wire)",
+        median(initial),
+        wire.0,
+        wire.1
+    );
+
+    let mut a = full.clone();
+    let mut b = TextDocument::new([3; 16]);
+    let (mut a_state, mut b_state) = (State::new(), State::new());
+    sync(&mut a, &mut a_state, &mut b, &mut b_state);
+    let mut one_edit = Vec::new();
+    for i in 0..(if quick { 3 } else { 50 }) {
+        a.splice(0, 0, "x", 1_000_000 + i).unwrap();
+        let t = Instant::now();
+        wire = sync(&mut a, &mut a_state, &mut b, &mut b_state);
+        one_edit.push(t.elapsed());
+    }
+    assert_eq!(a.text(), b.text());
+    println!(
+        "agreement after one edit: {:.2?} median ({} messages, {} bytes)",
+        median(one_edit),
+        wire.0,
+        wire.1
+    );
+
+    let mut loads = Vec::new();
+    for _ in 0..runs {
+        let t = Instant::now();
+        let loaded = TextDocument::load(&saved, [4; 16]).unwrap();
+        loads.push(t.elapsed());
+        assert_eq!(loaded.len(), full.len());
+    }
+    println!(
+        "load from the stored snapshot: {:.1?} median",
+        median(loads)
+    );
+}

@@ -154,6 +154,7 @@ pub fn App() -> impl IntoView {
 /// The address the person uses in `network`: remembered across reloads, so a
 /// reload (even offline) is the same participant with the same outbox.
 /// The addresses of the live documents remembered under `key`.
+#[cfg(feature = "documents")]
 fn remembered_documents(key: &str) -> Vec<String> {
     storage::recall(key)
         .and_then(|text| serde_json::from_str(&text).ok())
@@ -207,6 +208,7 @@ fn Workspace(
             .unwrap_or_default(),
     );
     // The live documents this person had open, reopened on start.
+    #[cfg(feature = "documents")]
     let open_docs_key = format!("documents:{network_name}");
     let (outcome, set_outcome) = signal(None::<(String, Outcome)>);
     // The resource listing and the invocation in flight, so their answers are recognised.

@@ -1,11 +1,14 @@
 //! [`TextDocument`]: one Automerge document holding one text.
 //!
-//! Every replica starts from the same genesis change (a fixed actor creates
-//! `ROOT.text` at time 0), so documents created apart — by the network and
-//! by a member who opened the resource offline — share that change and
-//! merge instead of competing for `ROOT.text`. After genesis each copy
-//! writes with its own actor, given by the caller. Positions count UTF-16
-//! code units, as JavaScript strings do.
+//! Every copy's first change is the same genesis change (a fixed actor
+//! creates `ROOT.text` at time 0, with no dependencies), so documents created
+//! apart — by the network and by a member who opened the resource offline —
+//! share that change and merge instead of competing for `ROOT.text`. A copy
+//! makes genesis only when it first edits an empty document: a copy that
+//! receives the document first starts truly empty, which lets Automerge
+//! load the whole compressed document at once instead of change by change.
+//! Each copy writes with its own actor, given by the caller. Positions count
+//! UTF-16 code units, as JavaScript strings do.
 
 use crate::error::{Coded, ErrorCode};
 use automerge::sync::{self, SyncDoc};
@@ -78,13 +81,29 @@ pub struct TextDocument {
 impl TextDocument {
     /// A new empty text written by `actor` from now on.
     pub fn new(actor: [u8; 16]) -> Self {
-        let mut doc = AutoCommit::new_with_encoding(TextEncoding::Utf16CodeUnit)
-            .with_actor(ActorId::from(GENESIS_ACTOR));
-        // Infallible on a fresh document: the root map takes any key.
-        let _ = doc.put_object(ROOT, TEXT_KEY, ObjType::Text);
-        doc.commit_with(CommitOptions::default().with_time(0));
-        doc.set_actor(ActorId::from(actor));
+        let doc = AutoCommit::new_with_encoding(TextEncoding::Utf16CodeUnit)
+            .with_actor(ActorId::from(actor));
         Self { doc }
+    }
+
+    /// A new text that already holds the genesis change (the network's copies).
+    pub fn with_genesis(actor: [u8; 16]) -> Self {
+        let mut document = Self::new(actor);
+        document.ensure_genesis();
+        document
+    }
+
+    /// Makes the genesis change if this copy is still empty.
+    fn ensure_genesis(&mut self) {
+        if !self.doc.is_empty() {
+            return;
+        }
+        let actor = self.doc.get_actor().clone();
+        self.doc.set_actor(ActorId::from(GENESIS_ACTOR));
+        // Infallible on an empty document: the root map takes any key.
+        let _ = self.doc.put_object(ROOT, TEXT_KEY, ObjType::Text);
+        self.doc.commit_with(CommitOptions::default().with_time(0));
+        self.doc.set_actor(actor);
     }
 
     /// Loads a saved document (snapshot followed by incremental chunks).
@@ -107,6 +126,9 @@ impl TextDocument {
     /// Merges saved bytes (a snapshot or chunks) into this document.
     pub(crate) fn load_incremental(&mut self, bytes: &[u8]) -> Result<(), DocumentError> {
         self.doc.load_incremental(bytes).map_err(invalid_document)?;
+        if self.doc.is_empty() {
+            return Ok(());
+        }
         self.text_object().map(drop)
     }
 
@@ -135,6 +157,7 @@ impl TextDocument {
         insert: &str,
         now: u64,
     ) -> Result<(), DocumentError> {
+        self.ensure_genesis();
         let length = self.len();
         let out_of_range = DocumentError::OutOfRange {
             index,
@@ -155,6 +178,7 @@ impl TextDocument {
 
     /// Replaces the text with `text`, recorded as the smallest edit (a diff), at `now` (ms).
     pub fn set_text(&mut self, text: &str, now: u64) -> Result<(), DocumentError> {
+        self.ensure_genesis();
         let id = self.text_object()?;
         self.doc.update_text(&id, text).map_err(invalid_document)?;
         self.commit(now);
@@ -210,7 +234,6 @@ impl TextDocument {
             .sync()
             .receive_sync_message(state, message)
             .map_err(|e| DocumentError::InvalidMessage(e.to_string()))?;
-        self.text_object()?;
         Ok(self.doc.get_heads() != before)
     }
 }

@@ -124,7 +124,9 @@ impl Network {
         self.documents
             .open
             .entry(address.clone())
-            .or_insert_with(|| Shared::new(TextDocument::new(actor), Persistence::default()))
+            .or_insert_with(|| {
+                Shared::new(TextDocument::with_genesis(actor), Persistence::default())
+            })
     }
 
     /// Loads a stored document, or makes one for a resource registered before
@@ -135,7 +137,7 @@ impl Network {
             let (doc, persistence) = loader.clone().load(actor);
             return Shared::new(doc, persistence);
         }
-        let mut doc = TextDocument::new(actor);
+        let mut doc = TextDocument::with_genesis(actor);
         let text = self
             .state
             .resources
@@ -167,7 +169,7 @@ impl Network {
             }
             return effects;
         }
-        let mut doc = TextDocument::new(self.documents.actor);
+        let mut doc = TextDocument::with_genesis(self.documents.actor);
         if let Some(text) = content.map(content_text).filter(|t| !t.is_empty()) {
             let _ = doc.set_text(&text, now);
         }
