@@ -456,3 +456,86 @@ fn a_read_only_members_edit_is_refused_undone_and_never_reaches_anyone() {
     fresh.settle();
     assert_eq!(fresh.text(0), "final");
 }
+
+#[test]
+fn documents_are_created_listed_read_and_deleted_as_resources_with_their_permissions() {
+    let mut world = World::new(4, &["agent:owner", "agent:member", "agent:outsider"]);
+    for i in 0..3 {
+        world.connect(i);
+    }
+    world.settle();
+    // Only the owner and the member may read; only the owner writes.
+    world.post(
+        0,
+        "network.resource.register",
+        "core",
+        json!({"address": FILE, "content": "secret plan",
+               "permissions": {"read": "agents:[agent:owner,agent:member]"}}),
+    );
+    world.settle();
+    let stored = |world: &World| {
+        world
+            .host
+            .state_rows()
+            .iter()
+            .filter(|r| matches!(r, agentnet_core::network::Row::Document(_)))
+            .count()
+    };
+    assert!(
+        stored(&world) > 0,
+        "creating the resource stores its document"
+    );
+
+    // Listing shows it to readers only, each with their permissions.
+    for (i, visible) in [(1, true), (2, false)] {
+        let (_, effects) = world.peers[i].replica.request(
+            "network.resource.discover".parse().unwrap(),
+            Address::core(),
+            json!({"type": "file"}),
+            5_000,
+            world.now,
+        );
+        world.peer_effects(i, effects);
+        world.settle();
+        let listed = world.peers[i].replies.last().unwrap()["resources"]
+            .as_array()
+            .unwrap()
+            .len();
+        assert_eq!(listed == 1, visible, "peer {i}");
+    }
+
+    // Someone without read may not even sync: refused, nothing learned.
+    world.open(2);
+    world.settle();
+    assert_eq!(world.peers[2].rejections, vec![ErrorCode::Forbidden]);
+    assert_eq!(world.text(2), "");
+    world.open(1);
+    world.settle();
+    assert_eq!(world.text(1), "secret plan");
+
+    // Deleting needs admin (the owner's), removes every stored row, and ends syncing.
+    world.post(
+        1,
+        "network.resource.unregister",
+        "core",
+        json!({"address": FILE}),
+    );
+    world.settle();
+    assert!(
+        stored(&world) > 0,
+        "a member without admin cannot delete it"
+    );
+    world.post(
+        0,
+        "network.resource.unregister",
+        "core",
+        json!({"address": FILE}),
+    );
+    world.settle();
+    assert_eq!(stored(&world), 0);
+    world
+        .edit(1, DocumentEdit::Replace("too late".into()))
+        .unwrap();
+    world.settle();
+    assert_eq!(world.peers[1].rejections, vec![ErrorCode::UnknownTarget]);
+}

@@ -10,7 +10,9 @@
 //!
 //! When the network refuses a message that carried edits (no `write`
 //! permission), the copy drops every change the network does not have,
-//! reports [`ReplicaEffect::DocumentRejected`] and refuses further edits.
+//! reports [`ReplicaEffect::DocumentRejected`] and refuses further edits;
+//! when it refuses one without edits (no `read`), the copy stops syncing.
+//! Both are tried again on the next connection, in case permissions changed.
 
 use super::{Link, Replica, ReplicaEffect, ReplicaRow};
 use crate::address::Address;
@@ -57,6 +59,8 @@ struct OpenDocument {
     editors: Vec<Address>,
     /// The network refused this member's edits: it may read only.
     read_only: bool,
+    /// The network refused even reading: nothing is sent any more.
+    unreadable: bool,
 }
 
 /// Everything the replica keeps about documents.
@@ -64,8 +68,9 @@ struct OpenDocument {
 pub(super) struct ClientDocuments {
     open: BTreeMap<Address, OpenDocument>,
     stored: BTreeMap<Address, Loader>,
-    /// Sent sync events and their document, to find it when one is refused.
-    pending: BTreeMap<EventId, Address>,
+    /// Sent sync events: their document and whether they carried edits, to
+    /// know what a refusal means.
+    pending: BTreeMap<EventId, (Address, bool)>,
 }
 
 fn hex(bytes: &[u8]) -> String {
@@ -145,6 +150,7 @@ impl Replica {
             actor,
             editors: Vec::new(),
             read_only: false,
+            unreadable: false,
         };
         self.documents.open.insert(address.clone(), open);
         effects.extend(self.send_document(&address, now));
@@ -233,12 +239,18 @@ impl Replica {
         if self.link != Link::Online {
             return Vec::new();
         }
-        let Some(open) = self.documents.open.get_mut(address) else {
+        let Some(open) = self
+            .documents
+            .open
+            .get_mut(address)
+            .filter(|o| !o.unreadable)
+        else {
             return Vec::new();
         };
         let Some(message) = open.doc.generate_sync_message(&mut open.state) else {
             return Vec::new();
         };
+        let edits = !message.changes.is_empty();
         let body = json!({ payload::SYNC: encode_sync(message), "session": open.session });
         let event = self.client.event(
             EventType::from_static(core_types::RESOURCE_UPDATE),
@@ -246,7 +258,9 @@ impl Replica {
             body,
             now,
         );
-        self.documents.pending.insert(event.id, address.clone());
+        self.documents
+            .pending
+            .insert(event.id, (address.clone(), edits));
         while self.documents.pending.len() > MAX_PENDING_MESSAGES {
             self.documents.pending.pop_first();
         }
@@ -260,6 +274,9 @@ impl Replica {
         for address in addresses {
             if let Some(open) = self.documents.open.get_mut(&address) {
                 open.state = sync::State::new();
+                // Permissions may have changed meanwhile: ask again, once per connection.
+                open.unreadable = false;
+                open.read_only = false;
             }
             effects.extend(self.send_document(&address, now));
         }
@@ -329,13 +346,16 @@ impl Replica {
         id: EventId,
         rejection: &Rejection,
     ) -> Option<Vec<ReplicaEffect>> {
-        let address = self.documents.pending.remove(&id)?;
+        let (address, edits) = self.documents.pending.remove(&id)?;
         let open = self.documents.open.get_mut(&address)?;
         let mut effects = vec![ReplicaEffect::DocumentRejected {
             address: address.clone(),
             rejection: rejection.clone(),
         }];
-        if rejection.code == ErrorCode::Forbidden {
+        if rejection.code == ErrorCode::Forbidden && !edits {
+            // Not even readable: stop asking.
+            open.unreadable = true;
+        } else if rejection.code == ErrorCode::Forbidden {
             open.read_only = true;
             // The refused changes must not come back: a new actor writes from here on.
             let next: [u8; 16] = Sha256::digest(open.actor)[..16]

@@ -1,0 +1,94 @@
+// Shared-document figures through the real stack (wrangler dev + Chromium).
+// Run after ./scripts/test has built everything:
+//
+//   node tests/bench/documents.mjs [edits]      (default 100000)
+//
+// 1. A JS agent makes a document with N edits (one character each; every
+//    tenth deletes one) while the edge is down, then syncs it up.
+// 2. The browser opens it: time from the click to the whole text shown
+//    (initial sync of the whole document to a replica with no copy).
+// 3. One edit at the agent until the browser shows it, 20 times (p50/p99):
+//    two up-to-date replicas agreeing after one edit, through the network.
+// 4. With the edge down again, reloads of the page until the editor shows
+//    the whole text from IndexedDB (5 runs).
+// The native figures of the same steps: cargo bench -p agentnet-core --features documents --bench documents
+
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import WebSocket from 'ws';
+import { Agent } from '../../core/js/index.js';
+import { freePort, startEdge } from '../support/edge.mjs';
+import { launchBrowser } from '../support/browser.mjs';
+import { until } from '../support/process.mjs';
+
+const edits = Number(process.argv[2] ?? 100_000);
+const stateDir = await mkdtemp(join(tmpdir(), 'agentnet-bench-documents-'));
+const port = await freePort();
+let edge = await startEdge({ stateDir, port });
+const browser = await launchBrowser();
+const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))];
+try {
+  const address = 'resource/file/bench.md';
+  const agent = await Agent.connect({ url: edge.url, network: 'demo', name: 'agent:typist', WebSocket });
+  await agent.registerFile('bench.md', '', { permissions: { write: 'network' } });
+  const doc = await agent.document(address);
+  await edge.kill();
+  await until('the agent to notice', () => !agent.online);
+  let started = Date.now();
+  for (let i = 0; i < edits; i += 1) {
+    if (i % 10 === 9) doc.splice(doc.text.length - 1, 1);
+    else doc.insert(i - Math.floor(i / 10) * 2, String.fromCharCode(97 + (i % 26)));
+  }
+  const expected = doc.text;
+  console.log(`${edits} edits made offline in ${Date.now() - started} ms (${expected.length} characters)`);
+  edge = await startEdge({ stateDir, port });
+  started = Date.now();
+  await until('the network to hold them', async () => agent.online && (await agent.read(address)).content === expected, 120_000);
+  console.log(`synced up to the network in ${Date.now() - started} ms`);
+
+  const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+  await page.goto(`${edge.url}/`);
+  await page.getByRole('status').filter({ hasText: 'online' }).waitFor({ timeout: 15_000 });
+  await page.evaluate(() => navigator.serviceWorker.ready);
+  const item = page.locator(`.resource[data-address="${address}"]`);
+  await page.getByRole('button', { name: 'Refresh' }).click();
+  const text = item.getByRole('textbox', { name: /Content of/ });
+  started = Date.now();
+  await item.getByRole('button', { name: 'Open file' }).click();
+  await page.waitForFunction(({ sel, length }) => document.querySelector(sel)?.value.length === length,
+    { sel: `.resource[data-address="${address}"] textarea`, length: expected.length }, { polling: 5, timeout: 60_000 });
+  console.log(`initial sync to the browser (no copy): ${Date.now() - started} ms`);
+
+  const agreement = [];
+  for (let i = 0; i < 20; i += 1) {
+    const mark = `#${i}#`;
+    const t = Date.now();
+    doc.insert(0, mark);
+    await page.waitForFunction(({ sel, mark }) => document.querySelector(sel)?.value.startsWith(mark),
+      { sel: `.resource[data-address="${address}"] textarea`, mark }, { polling: 1, timeout: 30_000 });
+    agreement.push(Date.now() - t);
+  }
+  agreement.sort((a, b) => a - b);
+  console.log(`one edit at the agent until the browser shows it: p50 ${pct(agreement, 50)} ms, p99 ${pct(agreement, 99)} ms`);
+  const final = doc.text;
+  await until('the browser to hold the last edit', async () => (await text.inputValue()) === final);
+  await page.waitForTimeout(1000); // IndexedDB writes settle
+
+  await edge.kill();
+  const reloads = [];
+  for (let run = 0; run < 5; run += 1) {
+    const t = Date.now();
+    await page.reload();
+    await page.waitForFunction(({ sel, length }) => document.querySelector(sel)?.value.length === length,
+      { sel: `.resource[data-address="${address}"] textarea`, length: final.length }, { polling: 5, timeout: 60_000 });
+    reloads.push(Date.now() - t);
+  }
+  reloads.sort((a, b) => a - b);
+  console.log(`offline reload until the editor shows the document from IndexedDB: median ${pct(reloads, 50)} ms (${reloads.join(', ')} ms)`);
+  agent.close();
+} finally {
+  await browser.close();
+  await edge.stop();
+  await rm(stateDir, { recursive: true, force: true });
+}
