@@ -189,7 +189,8 @@ export class Agent {
   ): Promise<Ack>;
   invoke<O = any>(tool: string, input?: unknown, options?: { timeoutMs?: number }): Promise<O>;
   registerFile(path: string, content: string, options?: { contentType?: string; description?: string; permissions?: Permissions }): Promise<Ack>;
-  registerContext(name: string, content: unknown, options?: { description?: string; permissions?: Permissions }): Promise<Ack>;
+  /** Text content is a live shared document (`text/markdown` by default); other JSON is structured (`application/json`). */
+  registerContext(name: string, content: unknown, options?: { contentType?: string; description?: string; permissions?: Permissions }): Promise<Ack>;
   read(address: string, options?: { timeoutMs?: number }): Promise<ResourceInfo & { content: unknown }>;
   update(address: string, changes: { content?: unknown; permissions?: Permissions; description?: string }): Promise<Ack>;
   /** Opens a file's or context's shared text; resolves once synced (or at once, offline). */

@@ -89,4 +89,21 @@ test('a browser and an agent edit one document live and offline, and converge', 
     .locator(`.resource[data-address="${address}"]`).getByRole('textbox', { name: /Content of/ });
   await again.waitFor({ timeout: 15_000 });
   await until('the reopened text', async () => (await again.inputValue()) === merged);
+
+  // A SKILL.md-style context (text) is a live document too; a JSON context is not.
+  const skill = `resource/context/skill-${Date.now() % 100000}`;
+  await scribe.registerContext(skill.replace('resource/context/', ''), '# Skill\nGreet people.\n', {
+    permissions: { write: 'network' },
+  });
+  const panel = page.getByRole('region', { name: 'Resources' });
+  await panel.getByRole('button', { name: 'Refresh' }).click();
+  const context = panel.locator(`.resource[data-address="${skill}"]`);
+  await context.getByRole('button', { name: 'Open context' }).click();
+  const brief = context.getByRole('textbox', { name: /Content of/ });
+  await until('the skill text', async () => (await brief.inputValue()) === '# Skill\nGreet people.\n');
+  await context.getByRole('status', { name: 'Editors' }).waitFor();
+  await brief.press('Control+End');
+  await brief.pressSequentially('Be brief.\n');
+  const skillDoc = await scribe.document(skill);
+  await until('the agent to read the edited skill', () => skillDoc.text === '# Skill\nGreet people.\nBe brief.\n');
 });

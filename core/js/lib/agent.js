@@ -238,10 +238,15 @@ export class Agent {
     });
   }
 
-  /** Registers a shared context `resource/context/{name}` with `content` (any JSON). */
-  registerContext(name, content, { description = '', permissions } = {}) {
+  /**
+   * Registers a shared context `resource/context/{name}` with `content`: text
+   * (a SKILL.md-style brief, a live shared document; `text/markdown` unless
+   * `contentType` says otherwise) or any other JSON (structured, `application/json`).
+   */
+  registerContext(name, content, { description = '', permissions, contentType } = {}) {
+    const type = contentType ?? (typeof content === 'string' ? 'text/markdown' : 'application/json');
     return this.send('core', 'network.resource.register', {
-      address: `resource/context/${name}`, content, content_type: 'application/json', description, permissions,
+      address: `resource/context/${name}`, content, content_type: type, description, permissions,
     });
   }
 
