@@ -93,6 +93,9 @@ pub enum ReplicaRow {
     DocumentRemoved {
         /// The document.
         address: Address,
+        /// Which copy wrote the piece.
+        #[serde(default)]
+        writer: String,
         /// The piece.
         part: crate::documents::Part,
     },

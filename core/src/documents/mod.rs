@@ -45,10 +45,19 @@ pub enum Part {
 }
 
 /// One stored piece of a document.
+///
+/// Each copy that writes rows (the network; each opening of a document in a
+/// replica, e.g. one per browser tab sharing one IndexedDB) writes under its
+/// own `writer`, so copies never overwrite each other's pieces; loading
+/// merges every writer's pieces, and a copy that loads takes the others'
+/// pieces over into its own.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DocumentRow {
     /// The resource whose text this is.
     pub address: Address,
+    /// Which copy wrote it.
+    #[serde(default)]
+    pub writer: String,
     /// Which piece.
     pub part: Part,
     /// The bytes, base64 (standard alphabet, padded).
@@ -59,14 +68,14 @@ impl DocumentRow {
     /// The row's key: the address and the part, ordered so that a sort by
     /// key lists snapshot slices and chunks in the order they load.
     pub fn key(&self) -> String {
-        Self::key_of(&self.address, self.part)
+        Self::key_of(&self.address, &self.writer, self.part)
     }
 
-    /// The key of `part` of the document at `address`.
-    pub fn key_of(address: &Address, part: Part) -> String {
+    /// The key of `writer`'s `part` of the document at `address`.
+    pub fn key_of(address: &Address, writer: &str, part: Part) -> String {
         match part {
-            Part::Snapshot(n) => format!("{address}#s{n:08}"),
-            Part::Chunk(n) => format!("{address}#c{n:08}"),
+            Part::Snapshot(n) => format!("{address}#{writer}#s{n:08}"),
+            Part::Chunk(n) => format!("{address}#{writer}#c{n:08}"),
         }
     }
 }

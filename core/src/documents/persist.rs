@@ -14,13 +14,15 @@ use std::collections::BTreeMap;
 pub(crate) struct Writes {
     /// Rows to insert or replace.
     pub store: Vec<DocumentRow>,
-    /// Parts to delete.
-    pub remove: Vec<Part>,
+    /// Pieces to delete: writer and part.
+    pub remove: Vec<(String, Part)>,
 }
 
 /// What is stored of one document.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Persistence {
+    /// Whose pieces these are ([`DocumentRow::writer`]).
+    writer: String,
     snapshot_parts: u32,
     snapshot_bytes: usize,
     chunks: u32,
@@ -32,6 +34,7 @@ pub(crate) struct Persistence {
 impl Default for Persistence {
     fn default() -> Self {
         Self {
+            writer: String::new(),
             snapshot_parts: 0,
             snapshot_bytes: 0,
             chunks: 0,
@@ -41,27 +44,30 @@ impl Default for Persistence {
     }
 }
 
-fn row(address: &Address, part: Part, bytes: &[u8]) -> DocumentRow {
+fn row(address: &Address, writer: &str, part: Part, bytes: &[u8]) -> DocumentRow {
     DocumentRow {
         address: address.clone(),
+        writer: writer.to_owned(),
         part,
         data: STANDARD.encode(bytes),
     }
 }
 
 impl Persistence {
-    /// Stores `doc` whole: the first save of a new document.
-    pub fn initial(address: &Address, doc: &mut TextDocument) -> (Self, Writes) {
-        Self::initial_with_limit(address, doc, MAX_PART_BYTES)
+    /// Stores `doc` whole as `writer`'s: the first save of a new document.
+    pub fn initial(address: &Address, writer: &str, doc: &mut TextDocument) -> (Self, Writes) {
+        Self::initial_with_limit(address, writer, doc, MAX_PART_BYTES)
     }
 
     /// [`Persistence::initial`] with rows of at most `part_limit` bytes.
     pub fn initial_with_limit(
         address: &Address,
+        writer: &str,
         doc: &mut TextDocument,
         part_limit: usize,
     ) -> (Self, Writes) {
         let mut persistence = Self {
+            writer: writer.to_owned(),
             part_limit: part_limit.max(1),
             ..Self::default()
         };
@@ -87,7 +93,7 @@ impl Persistence {
         self.chunks += 1;
         self.chunk_bytes = chunk_bytes;
         Writes {
-            store: vec![row(address, part, &chunk)],
+            store: vec![row(address, &self.writer, part, &chunk)],
             remove: Vec::new(),
         }
     }
@@ -100,12 +106,16 @@ impl Persistence {
         let store = slices
             .iter()
             .zip(0..)
-            .map(|(slice, n)| row(address, Part::Snapshot(n), slice))
+            .map(|(slice, n)| row(address, &self.writer, Part::Snapshot(n), slice))
             .collect();
         let stale_snapshot = (parts..self.snapshot_parts).map(Part::Snapshot);
         let chunks = (0..self.chunks).map(Part::Chunk);
-        let remove = stale_snapshot.chain(chunks).collect();
+        let remove = stale_snapshot
+            .chain(chunks)
+            .map(|part| (self.writer.clone(), part))
+            .collect();
         *self = Self {
+            writer: std::mem::take(&mut self.writer),
             snapshot_parts: parts,
             snapshot_bytes: snapshot.len(),
             chunks: 0,
@@ -115,65 +125,97 @@ impl Persistence {
         Writes { store, remove }
     }
 
-    /// Every part stored for the document (to delete it).
-    pub fn parts(&self) -> Vec<Part> {
+    /// Every piece stored for the document (to delete it).
+    pub fn pieces(&self) -> Vec<(String, Part)> {
         (0..self.snapshot_parts)
             .map(Part::Snapshot)
             .chain((0..self.chunks).map(Part::Chunk))
+            .map(|part| (self.writer.clone(), part))
             .collect()
     }
 }
 
-/// Gathers a document's rows (in any order) and loads it. Rows stay base64
-/// until the document is first used, so restoring a network stays cheap.
+/// One writer's pieces.
 #[derive(Debug, Clone, Default)]
-pub(crate) struct Loader {
+struct Pieces {
     snapshot: BTreeMap<u32, String>,
     chunks: BTreeMap<u32, String>,
 }
 
-impl Loader {
-    /// Forgets a part (replaying a deletion).
-    pub fn remove(&mut self, part: Part) {
-        match part {
-            Part::Snapshot(n) => self.snapshot.remove(&n),
-            Part::Chunk(n) => self.chunks.remove(&n),
-        };
-    }
+/// Gathers a document's rows (in any order, from any writers) and loads it.
+/// Rows stay base64 until the document is first used, so restoring a
+/// network stays cheap.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Loader {
+    writers: BTreeMap<String, Pieces>,
 }
 
 impl Loader {
     /// Adds one row.
     pub fn add(&mut self, row: &DocumentRow) {
+        let pieces = self.writers.entry(row.writer.clone()).or_default();
         let data = row.data.clone();
         match row.part {
-            Part::Snapshot(n) => self.snapshot.insert(n, data),
-            Part::Chunk(n) => self.chunks.insert(n, data),
+            Part::Snapshot(n) => pieces.snapshot.insert(n, data),
+            Part::Chunk(n) => pieces.chunks.insert(n, data),
         };
     }
 
-    /// The document and what is stored of it. Unreadable pieces (not base64,
-    /// not Automerge) are skipped: a damaged chunk costs its changes, not the document.
-    pub fn load(self, actor: [u8; 16]) -> (TextDocument, Persistence) {
+    /// Forgets a piece (replaying a deletion).
+    pub fn remove(&mut self, writer: &str, part: Part) {
+        if let Some(pieces) = self.writers.get_mut(writer) {
+            match part {
+                Part::Snapshot(n) => pieces.snapshot.remove(&n),
+                Part::Chunk(n) => pieces.chunks.remove(&n),
+            };
+        }
+    }
+
+    /// The document, and its pieces taken over by `writer`: when only
+    /// `writer`'s pieces are stored they stay as they are; otherwise the
+    /// document is stored afresh as `writer`'s and the others' pieces go.
+    /// Unreadable pieces (not base64, not Automerge) are skipped: a damaged
+    /// chunk costs its changes, not the document.
+    pub fn load(
+        self,
+        address: &Address,
+        writer: &str,
+        actor: [u8; 16],
+    ) -> (TextDocument, Persistence, Writes) {
         let decode = |text: &String| STANDARD.decode(text).unwrap_or_default();
-        let snapshot: Vec<u8> = self.snapshot.values().flat_map(decode).collect();
-        let mut doc =
-            TextDocument::load(&snapshot, actor).unwrap_or_else(|_| TextDocument::new(actor));
-        let mut chunk_bytes = 0;
-        for chunk in self.chunks.values().map(decode) {
-            if doc.load_incremental(&chunk).is_ok() {
-                chunk_bytes += chunk.len();
+        let mut doc = TextDocument::new(actor);
+        let mut own = Persistence {
+            writer: writer.to_owned(),
+            ..Persistence::default()
+        };
+        let mut others = Vec::new();
+        for (name, pieces) in &self.writers {
+            let snapshot: Vec<u8> = pieces.snapshot.values().flat_map(decode).collect();
+            let _ = doc.load_incremental(&snapshot);
+            let mut chunk_bytes = 0;
+            for chunk in pieces.chunks.values().map(decode) {
+                if doc.load_incremental(&chunk).is_ok() {
+                    chunk_bytes += chunk.len();
+                }
+            }
+            if name == writer {
+                own.snapshot_parts = pieces.snapshot.keys().next_back().map_or(0, |n| n + 1);
+                own.snapshot_bytes = snapshot.len();
+                own.chunks = pieces.chunks.keys().next_back().map_or(0, |n| n + 1);
+                own.chunk_bytes = chunk_bytes;
+            } else {
+                let parts = pieces.snapshot.keys().map(|n| Part::Snapshot(*n));
+                let chunks = pieces.chunks.keys().map(|n| Part::Chunk(*n));
+                others.extend(parts.chain(chunks).map(|part| (name.clone(), part)));
             }
         }
         // What was just loaded is stored already: the next chunk starts after it.
         doc.save_incremental();
-        let persistence = Persistence {
-            snapshot_parts: self.snapshot.keys().next_back().map_or(0, |n| n + 1),
-            snapshot_bytes: snapshot.len(),
-            chunks: self.chunks.keys().next_back().map_or(0, |n| n + 1),
-            chunk_bytes,
-            part_limit: MAX_PART_BYTES,
-        };
-        (doc, persistence)
+        if others.is_empty() {
+            return (doc, own, Writes::default());
+        }
+        let mut writes = own.compact(address, &mut doc);
+        writes.remove.extend(others);
+        (doc, own, writes)
     }
 }

@@ -163,14 +163,15 @@ fn load_rows(rows: &BTreeMap<String, DocumentRow>, actor_id: u8) -> TextDocument
     for row in rows.values() {
         loader.add(row);
     }
-    loader.load(actor(actor_id)).0
+    let address: Address = "resource/file/any".parse().unwrap();
+    loader.load(&address, "reader", actor(actor_id)).0
 }
 
 use std::collections::BTreeMap;
 
 fn apply(rows: &mut BTreeMap<String, DocumentRow>, address: &Address, writes: Writes) {
-    for part in writes.remove {
-        rows.remove(&DocumentRow::key_of(address, part));
+    for (writer, part) in writes.remove {
+        rows.remove(&DocumentRow::key_of(address, &writer, part));
     }
     for row in writes.store {
         assert!(
@@ -186,7 +187,7 @@ fn rows_hold_snapshot_and_chunks_and_compact_when_chunks_outgrow_it() {
     let address: Address = "resource/file/notes.md".parse().unwrap();
     let mut doc = TextDocument::new(actor(1));
     doc.splice(0, 0, "start", 0).unwrap();
-    let (mut persistence, writes) = Persistence::initial_with_limit(&address, &mut doc, 8192);
+    let (mut persistence, writes) = Persistence::initial_with_limit(&address, "w", &mut doc, 8192);
     let mut rows = BTreeMap::new();
     apply(&mut rows, &address, writes);
     assert_eq!(rows.len(), 1);
@@ -204,8 +205,8 @@ fn rows_hold_snapshot_and_chunks_and_compact_when_chunks_outgrow_it() {
     assert!(saw_chunks && compactions > 0);
     assert_eq!(load_rows(&rows, 2).text(), doc.text());
     // Deleting the document removes every row it has.
-    for part in persistence.parts() {
-        rows.remove(&DocumentRow::key_of(&address, part));
+    for (writer, part) in persistence.pieces() {
+        rows.remove(&DocumentRow::key_of(&address, &writer, part));
     }
     assert!(rows.is_empty());
 }
@@ -225,9 +226,47 @@ fn a_snapshot_larger_than_a_row_is_split_and_reassembled() {
         })
         .collect();
     doc.splice(0, 0, &text, 0).unwrap();
-    let (_, writes) = Persistence::initial_with_limit(&address, &mut doc, 4096);
+    let (_, writes) = Persistence::initial_with_limit(&address, "w", &mut doc, 4096);
     assert!(writes.store.len() > 3);
     let mut rows = BTreeMap::new();
     apply(&mut rows, &address, writes);
     assert_eq!(load_rows(&rows, 2).text(), text);
+}
+
+#[test]
+fn copies_sharing_one_store_keep_their_own_rows_and_a_loader_takes_them_over() {
+    // Two tabs of one browser share IndexedDB: each edits offline, both store rows.
+    let address: Address = "resource/file/shared.md".parse().unwrap();
+    let mut rows = BTreeMap::new();
+    let mut tab_a = TextDocument::new(actor(1));
+    let mut tab_b = TextDocument::new(actor(2));
+    let (mut pa, writes) = Persistence::initial(&address, "aaaa", &mut tab_a);
+    apply(&mut rows, &address, writes);
+    let (mut pb, writes) = Persistence::initial(&address, "bbbb", &mut tab_b);
+    apply(&mut rows, &address, writes);
+    for i in 0..50 {
+        tab_a.splice(tab_a.len(), 0, &format!("a{i} "), 0).unwrap();
+        apply(&mut rows, &address, pa.after_change(&address, &mut tab_a));
+        tab_b.splice(0, 0, &format!("b{i} "), 0).unwrap();
+        apply(&mut rows, &address, pb.after_change(&address, &mut tab_b));
+    }
+    apply(&mut rows, &address, pa.compact(&address, &mut tab_a));
+    // A reload merges both tabs' edits, then keeps them under its own writer only.
+    let mut loader = Loader::default();
+    for row in rows.values() {
+        loader.add(row);
+    }
+    let (mut merged, _, writes) = loader.load(&address, "cccc", actor(3));
+    for i in 0..50 {
+        assert!(
+            merged.text().contains(&format!("a{i} ")) && merged.text().contains(&format!("b{i} "))
+        );
+    }
+    apply(&mut rows, &address, writes);
+    assert!(
+        rows.values().all(|r| r.writer == "cccc"),
+        "the other writers' rows are gone"
+    );
+    assert_eq!(load_rows(&rows, 4).text(), merged.text());
+    merged.splice(0, 0, "!", 0).unwrap();
 }

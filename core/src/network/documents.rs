@@ -28,6 +28,8 @@ use std::rc::Rc;
 
 /// Open sessions one document keeps at most; beyond it new sessions are refused.
 pub const MAX_SESSIONS_PER_DOCUMENT: usize = 256;
+/// The writer name of the network's own rows.
+const WRITER: &str = "network";
 /// The longest session id a member may choose.
 const MAX_SESSION_LEN: usize = 64;
 
@@ -88,10 +90,15 @@ fn store_effects(address: &Address, writes: Writes) -> Vec<Effect> {
         .into_iter()
         .map(|row| Effect::Store(Row::Document(row)))
         .collect();
-    effects.extend(writes.remove.into_iter().map(|part| Effect::Remove {
-        kind: RowKind::Document,
-        key: DocumentRow::key_of(address, part),
-    }));
+    effects.extend(
+        writes
+            .remove
+            .into_iter()
+            .map(|(writer, part)| Effect::Remove {
+                kind: RowKind::Document,
+                key: DocumentRow::key_of(address, &writer, part),
+            }),
+    );
     effects
 }
 
@@ -134,7 +141,8 @@ impl Network {
     fn load_document(&self, address: &Address, effects: &mut Vec<Effect>) -> Shared {
         let actor = self.documents.actor;
         if let Some(loader) = self.documents.stored.get(address) {
-            let (doc, persistence) = loader.clone().load(actor);
+            let (doc, persistence, writes) = loader.clone().load(address, WRITER, actor);
+            effects.extend(store_effects(address, writes));
             return Shared::new(doc, persistence);
         }
         let mut doc = TextDocument::with_genesis(actor);
@@ -148,7 +156,7 @@ impl Network {
         if !text.is_empty() {
             let _ = doc.set_text(&text, 0);
         }
-        let (persistence, writes) = Persistence::initial(address, &mut doc);
+        let (persistence, writes) = Persistence::initial(address, WRITER, &mut doc);
         effects.extend(store_effects(address, writes));
         Shared::new(doc, persistence)
     }
@@ -173,7 +181,7 @@ impl Network {
         if let Some(text) = content.map(content_text).filter(|t| !t.is_empty()) {
             let _ = doc.set_text(&text, now);
         }
-        let (persistence, writes) = Persistence::initial(address, &mut doc);
+        let (persistence, writes) = Persistence::initial(address, WRITER, &mut doc);
         effects.extend(store_effects(address, writes));
         self.documents
             .open
@@ -218,18 +226,26 @@ impl Network {
 
     /// The resource at `address` was unregistered: its rows go, its sessions end.
     pub(super) fn delete_document(&mut self, address: &Address) -> Vec<Effect> {
-        let parts = match self.documents.open.remove(address) {
-            Some(shared) => shared.persistence.parts(),
+        let pieces = match self.documents.open.remove(address) {
+            Some(shared) => shared.persistence.pieces(),
             None => match self.documents.stored.remove(address) {
-                Some(loader) => loader.load(self.documents.actor).1.parts(),
+                Some(loader) => {
+                    let (_, persistence, writes) =
+                        loader.load(address, WRITER, self.documents.actor);
+                    writes
+                        .remove
+                        .into_iter()
+                        .chain(persistence.pieces())
+                        .collect()
+                }
                 None => Vec::new(),
             },
         };
-        parts
+        pieces
             .into_iter()
-            .map(|part| Effect::Remove {
+            .map(|(writer, part)| Effect::Remove {
                 kind: RowKind::Document,
-                key: DocumentRow::key_of(address, part),
+                key: DocumentRow::key_of(address, &writer, part),
             })
             .collect()
     }

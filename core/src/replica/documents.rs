@@ -83,9 +83,10 @@ fn persist(writes: Writes, address: &Address) -> Vec<ReplicaEffect> {
         .into_iter()
         .map(|row| ReplicaEffect::Persist(ReplicaRow::Document(row)))
         .collect();
-    effects.extend(writes.remove.into_iter().map(|part| {
+    effects.extend(writes.remove.into_iter().map(|(writer, part)| {
         ReplicaEffect::Persist(ReplicaRow::DocumentRemoved {
             address: address.clone(),
+            writer,
             part,
         })
     }));
@@ -101,9 +102,13 @@ impl ClientDocuments {
                 .entry(row.address.clone())
                 .or_default()
                 .add(&row),
-            ReplicaRow::DocumentRemoved { address, part } => {
+            ReplicaRow::DocumentRemoved {
+                address,
+                writer,
+                part,
+            } => {
                 if let Some(loader) = self.stored.get_mut(&address) {
-                    loader.remove(part);
+                    loader.remove(&writer, part);
                 }
             }
             _ => {}
@@ -133,11 +138,17 @@ impl Replica {
             return Ok(Vec::new());
         }
         let mut effects = Vec::new();
+        // This opening writes its own rows (other tabs may have the document open too).
+        let writer = hex(&actor[..4]);
         let (doc, persistence) = match self.documents.stored.remove(&address) {
-            Some(loader) => loader.load(actor),
+            Some(loader) => {
+                let (doc, persistence, writes) = loader.load(&address, &writer, actor);
+                effects.extend(persist(writes, &address));
+                (doc, persistence)
+            }
             None => {
                 let mut doc = TextDocument::new(actor);
-                let (persistence, writes) = Persistence::initial(&address, &mut doc);
+                let (persistence, writes) = Persistence::initial(&address, &writer, &mut doc);
                 effects.extend(persist(writes, &address));
                 (doc, persistence)
             }
