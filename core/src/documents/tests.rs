@@ -270,3 +270,27 @@ fn copies_sharing_one_store_keep_their_own_rows_and_a_loader_takes_them_over() {
     assert_eq!(load_rows(&rows, 4).text(), merged.text());
     merged.splice(0, 0, "!", 0).unwrap();
 }
+
+/// Crashers found by `cargo fuzz run document_sync`, kept as regression tests.
+#[test]
+fn fuzz_crashers_are_refused_not_panics() {
+    use base64::Engine as _;
+    let crashers: [&[u8]; 1] = [
+        // A Bloom filter with one entry and zero bits per entry: Automerge divides by zero.
+        &[
+            0x43, 0x00, 0x00, 0x01, 0x00, 0x04, 0xb5, 0x01, 0x00, 0x00, 0x00,
+        ],
+    ];
+    for bytes in crashers {
+        let wire = base64::engine::general_purpose::STANDARD.encode(bytes);
+        let mut doc = TextDocument::with_genesis(actor(1));
+        doc.splice(0, 0, "shared text", 0).unwrap();
+        let mut state = State::new();
+        let _ = doc.generate_sync_message(&mut state);
+        if let Ok(message) = decode_sync(&wire) {
+            let _ = doc.receive_sync_message(&mut state, message);
+            let _ = doc.generate_sync_message(&mut state);
+        }
+        assert_eq!(doc.text(), "shared text");
+    }
+}

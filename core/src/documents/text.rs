@@ -58,12 +58,55 @@ pub fn encode_sync(message: sync::Message) -> String {
     STANDARD.encode(message.encode())
 }
 
-/// Decodes a sync message from an event payload.
+/// Bloom filter probes a peer may ask for (Automerge uses 7).
+const MAX_BLOOM_PROBES: u64 = 64;
+/// Bloom filter bits per entry a peer may ask for (Automerge uses 10).
+const MAX_BLOOM_BITS_PER_ENTRY: u64 = 64;
+
+/// Decodes a sync message from an event payload, refusing what Automerge
+/// would decode but then fail on: a Bloom filter with entries and no bits
+/// (a division by zero inside Automerge, found by the `document_sync` fuzz
+/// target) or with absurd probe counts (an allocation of gigabytes).
 pub fn decode_sync(text: &str) -> Result<sync::Message, DocumentError> {
     let bytes = STANDARD
         .decode(text)
         .map_err(|e| DocumentError::InvalidMessage(e.to_string()))?;
-    sync::Message::decode(&bytes).map_err(|e| DocumentError::InvalidMessage(e.to_string()))
+    let message =
+        sync::Message::decode(&bytes).map_err(|e| DocumentError::InvalidMessage(e.to_string()))?;
+    for have in &message.have {
+        check_bloom(&have.bloom.to_bytes())?;
+    }
+    Ok(message)
+}
+
+/// Checks an encoded Bloom filter: empty, or `entries, bits per entry,
+/// probes` (LEB128) followed by at least one byte of bits, within bounds.
+fn check_bloom(bytes: &[u8]) -> Result<(), DocumentError> {
+    if bytes.is_empty() {
+        return Ok(());
+    }
+    let invalid = || DocumentError::InvalidMessage("a Bloom filter out of bounds".into());
+    let mut rest = bytes;
+    let mut field = || -> Result<u64, DocumentError> {
+        let mut value: u64 = 0;
+        for shift in (0..64).step_by(7) {
+            let (&byte, tail) = rest.split_first().ok_or_else(invalid)?;
+            rest = tail;
+            value |= u64::from(byte & 0x7f) << shift;
+            if byte & 0x80 == 0 {
+                return Ok(value);
+            }
+        }
+        Err(invalid())
+    };
+    let (_entries, bits_per_entry, probes) = (field()?, field()?, field()?);
+    if rest.is_empty()
+        || !(1..=MAX_BLOOM_PROBES).contains(&probes)
+        || bits_per_entry > MAX_BLOOM_BITS_PER_ENTRY
+    {
+        return Err(invalid());
+    }
+    Ok(())
 }
 
 /// True when the base64 sync message carries changes (an edit), false when it

@@ -1,0 +1,41 @@
+//! Any bytes as a peer's Automerge sync message (or saved document) against a
+//! document with history: decoding, merging and answering never panic, and
+//! the text stays readable.
+#![no_main]
+
+use agentnet_core::documents::{TextDocument, decode_sync, encode_sync};
+use automerge::sync::State;
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let mut doc = TextDocument::with_genesis([1; 16]);
+    doc.splice(0, 0, "shared text", 0).unwrap();
+    let mut state = State::new();
+    let _ = doc.generate_sync_message(&mut state);
+    let wire = base64_encode(data);
+    if let Ok(message) = decode_sync(&wire) {
+        let _ = doc.receive_sync_message(&mut state, message);
+        if let Some(answer) = doc.generate_sync_message(&mut state) {
+            let _ = decode_sync(&encode_sync(answer));
+        }
+    }
+    let _ = TextDocument::load(data, [2; 16]).map(|d| d.text());
+    let _ = doc.text();
+});
+
+fn base64_encode(data: &[u8]) -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::new();
+    for chunk in data.chunks(3) {
+        let b = [chunk[0], *chunk.get(1).unwrap_or(&0), *chunk.get(2).unwrap_or(&0)];
+        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(char::from(ALPHABET[(n >> (18 - 6 * i)) as usize & 63]));
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
