@@ -205,6 +205,21 @@ impl World {
         panic!("the world did not settle");
     }
 
+    /// Peers `peers` connect and join.
+    fn join(&mut self, peers: std::ops::Range<usize>) {
+        for i in peers {
+            self.connect(i);
+        }
+        self.settle();
+    }
+
+    /// Peer 0 registers the file with `fields` (content, permissions).
+    fn register(&mut self, mut fields: serde_json::Value) {
+        fields["address"] = json!(FILE);
+        self.post(0, "network.resource.register", "core", fields);
+        self.settle();
+    }
+
     fn post(&mut self, i: usize, event_type: &str, target: &str, payload: serde_json::Value) {
         let (_, effects) = self.peers[i].replica.post(
             event_type.parse().unwrap(),
@@ -243,17 +258,8 @@ impl World {
 /// One seeded run; returns the final text.
 fn run(seed: u64) -> String {
     let mut world = World::new(seed, &["agent:owner", "agent:ann", "human:bo"]);
-    for i in 0..3 {
-        world.connect(i);
-    }
-    world.settle();
-    world.post(
-        0,
-        "network.resource.register",
-        "core",
-        json!({"address": FILE, "content": "# plan\n", "permissions": {"write": "network"}}),
-    );
-    world.settle();
+    world.join(0..3);
+    world.register(json!({"content": "# plan\n", "permissions": {"write": "network"}}));
     for i in 0..3 {
         world.open(i);
     }
@@ -307,10 +313,7 @@ fn run(seed: u64) -> String {
             _ => world.restart_network(),
         }
     }
-    for i in 0..3 {
-        world.connect(i);
-    }
-    world.settle();
+    world.join(0..3);
     let text = world.text(0);
     for i in 1..3 {
         assert_eq!(world.text(i), text, "seed {seed}: replica {i} differs");
@@ -357,17 +360,8 @@ fn three_replicas_with_random_partitions_and_restarts_converge() {
 #[test]
 fn a_newcomer_and_a_restarted_network_read_the_merged_text() {
     let mut world = World::new(1, &["agent:owner", "agent:ann", "agent:late"]);
-    for i in 0..2 {
-        world.connect(i);
-    }
-    world.settle();
-    world.post(
-        0,
-        "network.resource.register",
-        "core",
-        json!({"address": FILE, "content": "hello"}),
-    );
-    world.settle();
+    world.join(0..2);
+    world.register(json!({"content": "hello"}));
     world.open(0);
     world.open(1);
     world.settle();
@@ -405,18 +399,9 @@ fn a_newcomer_and_a_restarted_network_read_the_merged_text() {
 #[test]
 fn a_read_only_members_edit_is_refused_undone_and_never_reaches_anyone() {
     let mut world = World::new(2, &["agent:owner", "agent:reader"]);
-    for i in 0..2 {
-        world.connect(i);
-    }
-    world.settle();
+    world.join(0..2);
     // Write stays with the owner (the default); everyone may read.
-    world.post(
-        0,
-        "network.resource.register",
-        "core",
-        json!({"address": FILE, "content": "draft"}),
-    );
-    world.settle();
+    world.register(json!({"content": "draft"}));
     world.open(0);
     world.open(1);
     world.settle();
@@ -460,19 +445,10 @@ fn a_read_only_members_edit_is_refused_undone_and_never_reaches_anyone() {
 #[test]
 fn documents_are_created_listed_read_and_deleted_as_resources_with_their_permissions() {
     let mut world = World::new(4, &["agent:owner", "agent:member", "agent:outsider"]);
-    for i in 0..3 {
-        world.connect(i);
-    }
-    world.settle();
+    world.join(0..3);
     // Only the owner and the member may read; only the owner writes.
-    world.post(
-        0,
-        "network.resource.register",
-        "core",
-        json!({"address": FILE, "content": "secret plan",
-               "permissions": {"read": "agents:[agent:owner,agent:member]"}}),
-    );
-    world.settle();
+    world.register(json!({"content": "secret plan",
+               "permissions": {"read": "agents:[agent:owner,agent:member]"}}));
     let stored = |world: &World| {
         world
             .host

@@ -7,14 +7,8 @@ use leptos::prelude::*;
 use serde_json::Value;
 
 /// The text an editor shows for a resource's content: a file's text as is,
-/// anything else as pretty JSON.
-pub fn text_of(content: &Value) -> String {
-    match content {
-        Value::String(text) => text.clone(),
-        Value::Null => String::new(),
-        other => serde_json::to_string_pretty(other).unwrap_or_default(),
-    }
-}
+/// anything else as pretty JSON (the core's rule, shared with documents).
+pub use agentnet_core::documents::content_text as text_of;
 
 /// The content to send for edited `text`: a file's text as a string, a
 /// context's as JSON (an error in words when it is not JSON).

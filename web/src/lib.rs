@@ -28,7 +28,7 @@ use conversations::{Conversations, EVERYONE, conversation_of};
 use inspector::Inspector;
 use leptos::prelude::*;
 use messages::{Line, LineState, MessageLine, line_from, mentions_in, restored_lines};
-use resources::{Outcome, Resources, outcome_of, resources_from};
+use resources::{DocumentActions, Outcome, Resources, outcome_of, resources_from};
 use roster::{Person, Roster, apply_presence, people_from};
 use serde_json::json;
 use tabs::{TabNews, Tabs};
@@ -151,16 +151,14 @@ pub fn App() -> impl IntoView {
     .into_any()
 }
 
-/// The address the person uses in `network`: remembered across reloads, so a
-/// reload (even offline) is the same participant with the same outbox.
 /// The addresses of the live documents remembered under `key`.
 #[cfg(feature = "documents")]
 fn remembered_documents(key: &str) -> Vec<String> {
-    storage::recall(key)
-        .and_then(|text| serde_json::from_str(&text).ok())
-        .unwrap_or_default()
+    storage::recall_json(key).unwrap_or_default()
 }
 
+/// The address the person uses in `network`: remembered across reloads, so a
+/// reload (even offline) is the same participant with the same outbox.
 fn my_address(network: &str) -> Address {
     let key = format!("name:{network}");
     if let Some(address) = storage::recall(&key).and_then(|a| a.parse().ok()) {
@@ -202,8 +200,7 @@ fn Workspace(
     // What is shared, as last listed: shown (and openable) while offline too.
     let listed_key = format!("resources:{network_name}");
     let (shared, set_shared) = signal(
-        storage::recall(&listed_key)
-            .and_then(|text| serde_json::from_str(&text).ok())
+        storage::recall_json(&listed_key)
             .map(|payload| resources_from(&payload))
             .unwrap_or_default(),
     );
@@ -771,8 +768,9 @@ fn Workspace(
         <div class="side">
             <Roster people=people open />
             <Resources resources=shared outcome invoke refresh=Callback::new(move |_| discover())
-                opened read=read_document save=save_document
-                live_docs open_live edit_live me=me_for_docs />
+                documents=DocumentActions { opened, read: read_document, save: save_document,
+                    live_docs, open_live, edit_live }
+                me=me_for_docs />
         </div>
         </div>
     }

@@ -43,8 +43,7 @@ impl Joined {
 
 /// The joined networks, `demo` first when nothing was kept.
 pub fn load() -> Vec<Joined> {
-    storage::recall("networks")
-        .and_then(|text| serde_json::from_str::<Vec<Joined>>(&text).ok())
+    storage::recall_json::<Vec<Joined>>("networks")
         .filter(|list| !list.is_empty())
         .unwrap_or_else(|| {
             vec![Joined {

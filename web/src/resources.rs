@@ -24,6 +24,23 @@ pub struct Resource {
     pub content_type: String,
 }
 
+/// What the resources panel needs to open and edit files and contexts.
+#[derive(Clone, Copy)]
+pub struct DocumentActions {
+    /// What is known of the opened structured (JSON) context.
+    pub opened: ReadSignal<Option<(String, crate::documents::Opened)>>,
+    /// Reads a structured context.
+    pub read: Callback<String>,
+    /// Saves a structured context (address, kind, text).
+    pub save: Callback<(String, String, String)>,
+    /// Open live documents.
+    pub live_docs: ReadSignal<crate::live::LiveDocs>,
+    /// Opens a live document.
+    pub open_live: Callback<String>,
+    /// A local edit of a live document: address and its whole new text.
+    pub edit_live: Callback<(String, String)>,
+}
+
 /// The resources in a discover answer's payload (`{resources: [...]}`).
 pub fn resources_from(payload: &Value) -> Vec<Resource> {
     let text = |r: &Value, key: &str| r.get(key).and_then(Value::as_str).unwrap_or("").to_owned();
@@ -182,18 +199,8 @@ pub fn Resources(
     invoke: Callback<(String, Value)>,
     /// Asks the network for the list again.
     refresh: Callback<()>,
-    /// What is known of the opened file or context.
-    opened: ReadSignal<Option<(String, crate::documents::Opened)>>,
-    /// Reads a file or context.
-    read: Callback<String>,
-    /// Saves a file or context (address, kind, text).
-    save: Callback<(String, String, String)>,
-    /// Open live documents.
-    live_docs: ReadSignal<crate::live::LiveDocs>,
-    /// Opens a live document.
-    open_live: Callback<String>,
-    /// A local edit of a live document.
-    edit_live: Callback<(String, String)>,
+    /// Opening and editing files and contexts.
+    documents: DocumentActions,
     /// This person's address.
     me: String,
 ) -> impl IntoView {
@@ -205,7 +212,7 @@ pub fn Resources(
             </Show>
             <ul>
                 <For each=move || resources.get() key=|r| (r.address.clone(), r.permissions.join(",")) let:resource>
-                    <ResourceItem resource outcome invoke opened read save live_docs open_live edit_live me=me.clone() />
+                    <ResourceItem resource outcome invoke documents me=me.clone() />
                 </For>
             </ul>
         </section>
@@ -217,14 +224,17 @@ fn ResourceItem(
     resource: Resource,
     outcome: ReadSignal<Option<(String, Outcome)>>,
     invoke: Callback<(String, Value)>,
-    opened: ReadSignal<Option<(String, crate::documents::Opened)>>,
-    read: Callback<String>,
-    save: Callback<(String, String, String)>,
-    live_docs: ReadSignal<crate::live::LiveDocs>,
-    open_live: Callback<String>,
-    edit_live: Callback<(String, String)>,
+    documents: DocumentActions,
     me: String,
 ) -> impl IntoView {
+    let DocumentActions {
+        opened,
+        read,
+        save,
+        live_docs,
+        open_live,
+        edit_live,
+    } = documents;
     let may_write = resource.permissions.iter().any(|p| p == "write");
     // Text is a live shared document; structured (JSON) context is edited whole and saved.
     let document = match (resource.kind.as_str(), resource.content_type.as_str()) {

@@ -49,6 +49,11 @@ pub fn recall(key: &str) -> Option<String> {
     remembered(key)
 }
 
+/// A JSON value kept across reloads, if any and if it still parses as `T`.
+pub fn recall_json<T: serde::de::DeserializeOwned>(key: &str) -> Option<T> {
+    recall(key).and_then(|text| serde_json::from_str(&text).ok())
+}
+
 /// Keeps `value` across reloads.
 pub fn keep(key: &str, value: &str) {
     remember(key, value);

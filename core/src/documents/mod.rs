@@ -80,6 +80,17 @@ impl DocumentRow {
     }
 }
 
+/// A resource's JSON content as text: a string as it is, `null` as nothing,
+/// anything else as pretty JSON. What a document starts from, and what an
+/// editor of structured content shows.
+pub fn content_text(content: &serde_json::Value) -> String {
+    match content {
+        serde_json::Value::String(text) => text.clone(),
+        serde_json::Value::Null => String::new(),
+        other => serde_json::to_string_pretty(other).unwrap_or_default(),
+    }
+}
+
 /// True for a `network.resource.update` to a file or context that carries a
 /// sync message or closes the document (rather than replacing fields).
 pub fn is_sync_event(event: &crate::event::Event) -> bool {

@@ -30,6 +30,14 @@ fn sync_pair(a: &mut TextDocument, b: &mut TextDocument) -> usize {
 }
 
 #[test]
+fn the_genesis_text_id_names_the_genesis_actor() {
+    assert_eq!(
+        super::text::GENESIS_TEXT,
+        format!("1@{}", crate::crypto::to_hex(&super::text::GENESIS_ACTOR))
+    );
+}
+
+#[test]
 fn splice_and_set_text_edit_in_utf16_units() {
     let mut doc = TextDocument::new(actor(1));
     assert_eq!(doc.text(), "");

@@ -18,7 +18,9 @@ use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
 
 /// The actor of the genesis change shared by every copy.
-const GENESIS_ACTOR: [u8; 16] = *b"agentnet-genesis";
+pub(super) const GENESIS_ACTOR: [u8; 16] = *b"agentnet-genesis";
+/// The genesis text's object id: the genesis actor's first operation (`1@` + the actor in hex).
+pub(super) const GENESIS_TEXT: &str = "1@6167656e746e65742d67656e65736973";
 /// The root key of the text.
 const TEXT_KEY: &str = "text";
 
@@ -159,8 +161,7 @@ impl TextDocument {
     /// The genesis text, by its id: values put at `ROOT.text` later (a
     /// faulty or hostile peer's) never replace it.
     fn text_object(&self) -> Result<automerge::ObjId, DocumentError> {
-        let genesis: String = GENESIS_ACTOR.iter().map(|b| format!("{b:02x}")).collect();
-        match self.doc.import(&format!("1@{genesis}")) {
+        match self.doc.import(GENESIS_TEXT) {
             Ok((id, ObjType::Text)) => Ok(id),
             _ => Err(DocumentError::InvalidDocument("no genesis text".into())),
         }

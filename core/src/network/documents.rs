@@ -13,8 +13,8 @@
 use super::{Effect, Network, Outcome, Row, RowKind};
 use crate::address::Address;
 use crate::documents::{
-    DocumentError, DocumentRow, Loader, Persistence, TextDocument, Writes, decode_sync,
-    encode_sync, payload,
+    DocumentError, DocumentRow, Loader, Persistence, TextDocument, Writes, content_text,
+    decode_sync, encode_sync, payload,
 };
 use crate::error::{Coded, ErrorCode, Rejection};
 use crate::event::Event;
@@ -102,6 +102,23 @@ fn store_effects(address: &Address, writes: Writes) -> Vec<Effect> {
     effects
 }
 
+/// A new document holding `text`, written by the network; `effects` receives its first rows.
+fn fresh_document(
+    address: &Address,
+    actor: [u8; 16],
+    text: &str,
+    now: u64,
+    effects: &mut Vec<Effect>,
+) -> Shared {
+    let mut doc = TextDocument::with_genesis(actor);
+    if !text.is_empty() {
+        let _ = doc.set_text(text, now);
+    }
+    let (persistence, writes) = Persistence::initial(address, WRITER, &mut doc);
+    effects.extend(store_effects(address, writes));
+    Shared::new(doc, persistence)
+}
+
 fn session_of(event: &Event) -> Result<String, Rejection> {
     match event.payload.get("session") {
         Some(Value::String(s))
@@ -145,7 +162,6 @@ impl Network {
             effects.extend(store_effects(address, writes));
             return Shared::new(doc, persistence);
         }
-        let mut doc = TextDocument::with_genesis(actor);
         let text = self
             .state
             .resources
@@ -153,12 +169,7 @@ impl Network {
             .and_then(|r| r.content.as_ref())
             .map(content_text)
             .unwrap_or_default();
-        if !text.is_empty() {
-            let _ = doc.set_text(&text, 0);
-        }
-        let (persistence, writes) = Persistence::initial(address, WRITER, &mut doc);
-        effects.extend(store_effects(address, writes));
-        Shared::new(doc, persistence)
+        fresh_document(address, actor, &text, 0, effects)
     }
 
     /// A file or context was registered with `content`: its document starts with that text.
@@ -177,15 +188,9 @@ impl Network {
             }
             return effects;
         }
-        let mut doc = TextDocument::with_genesis(self.documents.actor);
-        if let Some(text) = content.map(content_text).filter(|t| !t.is_empty()) {
-            let _ = doc.set_text(&text, now);
-        }
-        let (persistence, writes) = Persistence::initial(address, WRITER, &mut doc);
-        effects.extend(store_effects(address, writes));
-        self.documents
-            .open
-            .insert(address.clone(), Shared::new(doc, persistence));
+        let text = content.map(content_text).unwrap_or_default();
+        let shared = fresh_document(address, self.documents.actor, &text, now, &mut effects);
+        self.documents.open.insert(address.clone(), shared);
         effects
     }
 
@@ -226,7 +231,7 @@ impl Network {
 
     /// The resource at `address` was unregistered: its rows go, its sessions end.
     pub(super) fn delete_document(&mut self, address: &Address) -> Vec<Effect> {
-        let pieces = match self.documents.open.remove(address) {
+        let remove = match self.documents.open.remove(address) {
             Some(shared) => shared.persistence.pieces(),
             None => match self.documents.stored.remove(address) {
                 Some(loader) => {
@@ -241,13 +246,13 @@ impl Network {
                 None => Vec::new(),
             },
         };
-        pieces
-            .into_iter()
-            .map(|(writer, part)| Effect::Remove {
-                kind: RowKind::Document,
-                key: DocumentRow::key_of(address, &writer, part),
-            })
-            .collect()
+        store_effects(
+            address,
+            Writes {
+                store: Vec::new(),
+                remove,
+            },
+        )
     }
 
     /// Handles a `network.resource.update` carrying `sync` or `close` for a file or context.
@@ -314,9 +319,14 @@ impl Network {
                 Some((&source, &session, event.id)),
                 now,
             ));
-        } else if let Some(reply) =
-            self.document_message(&address, &source, &session, Some(event.id), false, now)
-        {
+        } else if let Some(reply) = self.document_message(
+            &address,
+            &(source, session),
+            &self.editors(&address),
+            Some(event.id),
+            false,
+            now,
+        ) {
             effects.push(Effect::Reply(reply));
         }
         Ok(Outcome {
@@ -343,17 +353,16 @@ impl Network {
     fn document_message(
         &mut self,
         address: &Address,
-        member: &Address,
-        session: &str,
+        (member, session): &(Address, String),
+        editors: &[Address],
         in_reply_to: Option<crate::ulid::EventId>,
         always: bool,
         now: u64,
     ) -> Option<Event> {
-        let editors = self.editors(address);
         let shared = self.documents.open.get_mut(address)?;
         let state = shared
             .sessions
-            .get_mut(&(member.clone(), session.to_owned()))?;
+            .get_mut(&(member.clone(), session.clone()))?;
         let sync = shared.doc.generate_sync_message(state).map(encode_sync);
         if sync.is_none() && !always {
             return None;
@@ -378,18 +387,19 @@ impl Network {
             .get(address)
             .map(|s| s.sessions.keys().cloned().collect())
             .unwrap_or_default();
+        let editors = self.editors(address);
         let mut effects = Vec::new();
-        for (member, session) in sessions {
-            let is_sender = sender.is_some_and(|(m, s, _)| *m == member && s == session);
+        for key in sessions {
+            let is_sender = sender.is_some_and(|(m, s, _)| *m == key.0 && s == key.1);
             let in_reply_to = sender.filter(|_| is_sender).map(|(_, _, id)| id);
             if let Some(message) =
-                self.document_message(address, &member, &session, in_reply_to, true, now)
+                self.document_message(address, &key, &editors, in_reply_to, true, now)
             {
                 effects.push(if is_sender {
                     Effect::Reply(message)
                 } else {
                     Effect::Deliver {
-                        to: vec![member.clone()],
+                        to: vec![key.0.clone()],
                         event: Rc::new(message),
                         order: None,
                     }
@@ -415,14 +425,5 @@ impl Network {
             .iter()
             .flat_map(|address| self.broadcast_document(address, None, now))
             .collect()
-    }
-}
-
-/// A resource's JSON content as document text: strings as they are, other values as JSON.
-fn content_text(content: &Value) -> String {
-    match content {
-        Value::String(text) => text.clone(),
-        Value::Null => String::new(),
-        other => serde_json::to_string_pretty(other).unwrap_or_default(),
     }
 }

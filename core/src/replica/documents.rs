@@ -16,6 +16,7 @@
 
 use super::{Link, Replica, ReplicaEffect, ReplicaRow};
 use crate::address::Address;
+use crate::crypto::to_hex;
 use crate::documents::{
     Loader, Persistence, TextDocument, Writes, decode_sync, encode_sync, payload,
 };
@@ -71,10 +72,6 @@ pub(super) struct ClientDocuments {
     /// Sent sync events: their document and whether they carried edits, to
     /// know what a refusal means.
     pending: BTreeMap<EventId, (Address, bool)>,
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 fn persist(writes: Writes, address: &Address) -> Vec<ReplicaEffect> {
@@ -139,7 +136,7 @@ impl Replica {
         }
         let mut effects = Vec::new();
         // This opening writes its own rows (other tabs may have the document open too).
-        let writer = hex(&actor[..4]);
+        let writer = to_hex(&actor[..4]);
         let (doc, persistence) = match self.documents.stored.remove(&address) {
             Some(loader) => {
                 let (doc, persistence, writes) = loader.load(&address, &writer, actor);
@@ -157,7 +154,7 @@ impl Replica {
             doc,
             persistence,
             state: sync::State::new(),
-            session: hex(&actor),
+            session: to_hex(&actor),
             actor,
             editors: Vec::new(),
             read_only: false,
