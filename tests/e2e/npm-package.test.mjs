@@ -231,6 +231,32 @@ test('the CLI makes keys, sends, follows, reads and discovers', async () => {
   assert.match(bad.stderr, /invalid_address/);
 });
 
+test('handlers registered right after connect get every event missed while away, in order', async () => {
+  const network = await create({ name: 'missed' });
+  const sender = await Agent.connect({ url: edge.url, network, name: 'agent:sender' });
+  let receiver = await Agent.connect({ url: edge.url, network, name: 'agent:receiver' });
+  receiver.close();
+  await until('the receiver is offline', async () => {
+    const { agents } = await sender.discover();
+    return agents.find((a) => a.address === 'agent:receiver')?.status === 'offline';
+  });
+  const total = 1000;
+  const sends = [];
+  for (let n = 0; n < total; n += 1) sends.push(sender.send('agent:receiver', 'note.missed', { n }));
+  await Promise.all(sends);
+  // The catch-up's first frames arrive in the same socket read as the join's answer.
+  receiver = await Agent.connect({ url: edge.url, network, name: 'agent:receiver' });
+  const got = [];
+  receiver.on('note.missed', (event) => got.push(event.payload.n));
+  try {
+    await until('every missed event', () => got.length >= total, 8_000);
+    assert.deepEqual(got, [...Array(total).keys()]);
+  } finally {
+    sender.close();
+    receiver.close();
+  }
+});
+
 test('a catch-up of large events is paged by bytes and arrives complete and in order', async () => {
   const network = await create({ name: 'large' });
   const sender = await Agent.connect({ url: edge.url, network, name: 'agent:sender' });

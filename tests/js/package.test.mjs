@@ -98,3 +98,21 @@ test('network URLs, edge URLs and bad connect options resolve or fail with codes
   await assert.rejects(Agent.connect({ url: 'http://127.0.0.1:1', network: 'x', name: 'agent:' }), { code: 'invalid_address' });
   await assert.rejects(resolveNetwork({ profile: 'http://127.0.0.1:1/networks/x/v1/profile' }), { code: 'unreachable' });
 });
+
+test('sockets opened with the ws package never negotiate per-message compression', async () => {
+  const { default: WebSocket, WebSocketServer } = await import('ws');
+  const { openSocket, isWsPackage } = await import('../../core/js/lib/connect.js');
+  assert.equal(isWsPackage(WebSocket), true);
+  if (globalThis.WebSocket) assert.equal(isWsPackage(globalThis.WebSocket), false);
+  // A server that offers compression, as workerd does: the client must decline it.
+  const server = new WebSocketServer({ host: '127.0.0.1', port: 0, perMessageDeflate: true });
+  await new Promise((resolve) => server.once('listening', resolve));
+  try {
+    const socket = openSocket(WebSocket, `ws://127.0.0.1:${server.address().port}/`);
+    await new Promise((resolve, reject) => { socket.once('open', resolve); socket.once('error', reject); });
+    assert.equal(socket.extensions, '');
+    socket.close();
+  } finally {
+    await new Promise((resolve) => server.close(resolve));
+  }
+});

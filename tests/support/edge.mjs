@@ -116,7 +116,7 @@ export async function startEdge({ timeoutMs = 300_000, stateDir, port: fixedPort
     await stop();
     throw err;
   }
-  return { url, port, pid: child.pid, stop, kill, log };
+  return { url, port, inspectorPort, pid: child.pid, stop, kill, log };
 }
 
 /**

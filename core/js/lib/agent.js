@@ -50,6 +50,9 @@ export class Agent {
   #closed = false;
   #attempt = 0;
   #onJoin = null;
+  /** Events that arrived with the first join, held until the caller of `connect` can register handlers. */
+  #held = [];
+  #holding = true;
 
   constructor(replica, { network, socketUrl, WebSocket, credentials, reconnect }) {
     this.#replica = replica;
@@ -95,6 +98,10 @@ export class Agent {
       agent.close();
       throw err;
     }
+    // What arrived with the join (events missed while away) can come in the same
+    // socket read as the join's answer, before the caller's `await` resumes: hold
+    // it until the caller has had its turn to call `on`, then hand it over in order.
+    setTimeout(() => agent.#release(), 0);
     return agent;
   }
 
@@ -463,7 +470,21 @@ export class Agent {
     this.#schedule();
   }
 
+  #release() {
+    this.#holding = false;
+    const held = this.#held;
+    this.#held = [];
+    for (const event of held) {
+      if (this.#closed) return;
+      this.#dispatch(event);
+    }
+  }
+
   #dispatch(event) {
+    if (this.#holding) {
+      this.#held.push(event);
+      return;
+    }
     if (event.type === INVOKE && this.#tools.has(event.target)) {
       this.#answerInvocation(event, this.#tools.get(event.target));
       return;

@@ -39,13 +39,21 @@ export async function resolveNetwork({ url, network, profile }) {
 }
 
 /**
+ * True for the `ws` package's class, which takes an options object where a
+ * WHATWG WebSocket takes protocols. Told apart by `terminate`, which only
+ * `ws` has (its ESM default export carries no other static marker).
+ */
+export function isWsPackage(WebSocket) {
+  return typeof WebSocket.prototype?.terminate === 'function';
+}
+
+/**
  * Opens a WebSocket. With the `ws` package, per-message compression is turned
  * off: frames are small JSON events, and deflating each one costs more CPU on
  * both ends (and on the edge, billed time) than it saves.
  */
 export function openSocket(WebSocket, url) {
-  const isWsPackage = typeof WebSocket.createWebSocketStream === 'function';
-  return isWsPackage ? new WebSocket(url, { perMessageDeflate: false }) : new WebSocket(url);
+  return isWsPackage(WebSocket) ? new WebSocket(url, { perMessageDeflate: false }) : new WebSocket(url);
 }
 
 /** The WebSocket class: the one given, the global one, else the `ws` package. */
