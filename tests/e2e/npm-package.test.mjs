@@ -231,21 +231,27 @@ test('the CLI makes keys, sends, follows, reads and discovers', async () => {
   assert.match(bad.stderr, /invalid_address/);
 });
 
-test('handlers registered right after connect get every event missed while away, in order', async () => {
-  const network = await create({ name: 'missed' });
+/** A connected `agent:sender`, once `agent:receiver` has joined `network` and gone offline. */
+async function senderWithAwayReceiver(network) {
   const sender = await Agent.connect({ url: edge.url, network, name: 'agent:sender' });
-  let receiver = await Agent.connect({ url: edge.url, network, name: 'agent:receiver' });
+  const receiver = await Agent.connect({ url: edge.url, network, name: 'agent:receiver' });
   receiver.close();
   await until('the receiver is offline', async () => {
     const { agents } = await sender.discover();
     return agents.find((a) => a.address === 'agent:receiver')?.status === 'offline';
   });
+  return sender;
+}
+
+test('handlers registered right after connect get every event missed while away, in order', async () => {
+  const network = await create({ name: 'missed' });
+  const sender = await senderWithAwayReceiver(network);
   const total = 1000;
   const sends = [];
   for (let n = 0; n < total; n += 1) sends.push(sender.send('agent:receiver', 'note.missed', { n }));
   await Promise.all(sends);
   // The catch-up's first frames arrive in the same socket read as the join's answer.
-  receiver = await Agent.connect({ url: edge.url, network, name: 'agent:receiver' });
+  const receiver = await Agent.connect({ url: edge.url, network, name: 'agent:receiver' });
   const got = [];
   receiver.on('note.missed', (event) => got.push(event.payload.n));
   try {
@@ -259,18 +265,12 @@ test('handlers registered right after connect get every event missed while away,
 
 test('a catch-up of large events is paged by bytes and arrives complete and in order', async () => {
   const network = await create({ name: 'large' });
-  const sender = await Agent.connect({ url: edge.url, network, name: 'agent:sender' });
-  let receiver = await Agent.connect({ url: edge.url, network, name: 'agent:receiver' });
-  receiver.close();
-  await until('the receiver is offline', async () => {
-    const { agents } = await sender.discover();
-    return agents.find((a) => a.address === 'agent:receiver')?.status === 'offline';
-  });
+  const sender = await senderWithAwayReceiver(network);
   // 12 events of about 400 KB: more than two 4 MB pages' worth.
   const blob = 'x'.repeat(400 * 1024);
   for (let n = 0; n < 12; n += 1) await sender.send('agent:receiver', 'blob.stored', { n, blob });
   const got = [];
-  receiver = await Agent.connect({ url: edge.url, network, name: 'agent:receiver' });
+  const receiver = await Agent.connect({ url: edge.url, network, name: 'agent:receiver' });
   receiver.on('blob.stored', (event) => got.push(event.payload.n));
   try {
     // Sooner than the network's 10 s redelivery: the pages themselves must carry everything.
