@@ -14,6 +14,7 @@ mod create;
 mod directory;
 mod host;
 mod http;
+mod inbox;
 #[allow(missing_docs)] // the #[durable_object] macro generates undocumented glue
 mod network_object;
 mod sse;

@@ -63,6 +63,8 @@ pub struct NetworkObject {
     socket_index: RefCell<Option<BTreeMap<String, Vec<WebSocket>>>>,
     /// Open Server-Sent Events streams by member address (they keep the object awake).
     pub(crate) sse_streams: RefCell<BTreeMap<String, Vec<crate::sse::Stream>>>,
+    /// Frames waiting to be handled together (group commit).
+    inbox: crate::inbox::Inbox,
     /// Test-only routes are on (`AGENTNET_TEST_HOOKS=1`, never set in wrangler.toml).
     pub(crate) test_hooks: bool,
 }
@@ -267,6 +269,27 @@ impl NetworkObject {
         Ok(())
     }
 
+    /// Hands one WebSocket frame to the core and applies what it returns.
+    fn handle_socket_frame(&self, ws: &WebSocket, text: &str) -> Result<()> {
+        let session = Self::session(ws);
+        let Some(id) = session.network.and_then(|n| n.parse::<NetworkId>().ok()) else {
+            return Ok(());
+        };
+        if !self.ensure_loaded(&id)? {
+            return Ok(());
+        }
+        let session_address: Option<Address> =
+            session.address.as_deref().and_then(|a| a.parse().ok());
+        let effects = {
+            let mut guard = self.network.borrow_mut();
+            let Some(network) = guard.as_mut() else {
+                return Ok(());
+            };
+            network.handle_frame(session_address.as_ref(), text, now_ms())
+        };
+        self.apply(&Origin::Socket(ws), effects)
+    }
+
     fn bind(&self, ws: &WebSocket, address: Option<String>) -> Result<()> {
         let mut session = Self::session(ws);
         session.address = address;
@@ -343,6 +366,7 @@ impl DurableObject for NetworkObject {
             alarm_at: std::cell::Cell::new(None),
             socket_index: RefCell::new(None),
             sse_streams: RefCell::new(BTreeMap::new()),
+            inbox: Default::default(),
             test_hooks: env
                 .var(TEST_HOOKS_VAR)
                 .map(|v| v.to_string() == "1")
@@ -361,30 +385,40 @@ impl DurableObject for NetworkObject {
         ws: WebSocket,
         message: WebSocketIncomingMessage,
     ) -> Result<()> {
-        let Some(id) = Self::network_id_of(&ws) else {
-            return Ok(());
-        };
-        if !self.ensure_loaded(&id)? {
-            return Ok(());
-        }
-        let session = Self::session(&ws);
-        let session_address: Option<Address> =
-            session.address.as_deref().and_then(|a| a.parse().ok());
         let text = match message {
             WebSocketIncomingMessage::String(text) => text,
             WebSocketIncomingMessage::Binary(_) => {
                 "binary frames are not event envelopes".to_owned()
             }
         };
-        let effects = {
-            let mut guard = self.network.borrow_mut();
-            let Some(network) = guard.as_mut() else {
-                return Ok(());
-            };
-            network.handle_frame(session_address.as_ref(), &text, now_ms())
+        let Some(drainer) = self.inbox.push(ws, text) else {
+            // The handler that is draining the inbox takes this frame too.
+            return Ok(());
         };
-        self.apply(&Origin::Socket(&ws), effects)?;
-        self.schedule_alarm().await
+        // Under load, wait one turn of the event loop first so the frames on their
+        // way join this batch; a lone frame is handled at once. Frames that arrive
+        // meanwhile are handled together after a turn: one commit for all of them.
+        if drainer.under_load() {
+            worker::Delay::from(std::time::Duration::ZERO).await;
+        }
+        let mut first_error = None;
+        loop {
+            let mut handled = 0;
+            while let Some((ws, text)) = drainer.next() {
+                handled += 1;
+                if let Err(err) = self.handle_socket_frame(&ws, &text) {
+                    worker::console_error!("a frame failed: {err}");
+                    first_error.get_or_insert(err);
+                }
+            }
+            if handled == 0 {
+                break;
+            }
+            worker::Delay::from(std::time::Duration::ZERO).await;
+        }
+        drop(drainer);
+        self.schedule_alarm().await?;
+        first_error.map_or(Ok(()), Err)
     }
 
     async fn websocket_close(

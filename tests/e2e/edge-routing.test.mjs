@@ -69,18 +69,26 @@ test('did-verify networks refuse joins they cannot verify, in words', async () =
   );
 });
 
-test('a spoofed source is refused and the connection stays open', async () => {
-  const { id } = await create({ name: 'spoof' });
-  const victim = await connect(id, 'agent:victim');
-  const got = inbox(victim);
+/** A raw event frame with a fresh random ULID. */
+const event = (type, source, target, payload = {}) => JSON.stringify({
+  id: `01J${Math.random().toString(36).slice(2, 12).toUpperCase().replace(/[ILOU]/g, 'X').padEnd(23, '0')}`,
+  type, source, target, payload, timestamp: Date.now(),
+});
+
+/** A raw WebSocket to network `id` and the frames it receives, once open. */
+async function rawSocket(id) {
   const socket = new WebSocket(`${edge.url.replace('http', 'ws')}/networks/${id}/v1/ws`);
   const frames = [];
   socket.on('message', (data) => frames.push(JSON.parse(String(data))));
   await new Promise((resolve) => socket.once('open', resolve));
-  const event = (type, source, target, payload = {}) => JSON.stringify({
-    id: `01J${Math.random().toString(36).slice(2, 12).toUpperCase().replace(/[ILOU]/g, 'X').padEnd(23, '0')}`,
-    type, source, target, payload, timestamp: Date.now(),
-  });
+  return { socket, frames };
+}
+
+test('a spoofed source is refused and the connection stays open', async () => {
+  const { id } = await create({ name: 'spoof' });
+  const victim = await connect(id, 'agent:victim');
+  const got = inbox(victim);
+  const { socket, frames } = await rawSocket(id);
   socket.send(event('network.agent.join', 'agent:mallory', 'core'));
   await until('mallory joined', () => frames.some((f) => f.type === 'network.event.ack'));
   socket.send(event('chat.message', 'agent:victim', 'agent:victim', { text: 'I am you' }));
@@ -90,5 +98,35 @@ test('a spoofed source is refused and the connection stays open', async () => {
   socket.send(event('chat.message', 'agent:mallory', 'agent:victim', { text: 'hello' }));
   await until('the victim hears mallory', () => got.some((e) => e.source === 'agent:mallory'));
   assert.ok(!got.some((e) => e.payload.text === 'I am you'));
+  socket.close();
+});
+
+test('a burst of frames with a malformed one among them: the rest are acked and delivered in order', async () => {
+  const { id } = await create({ name: 'burst', mods: ['persistence'] });
+  const receiver = await connect(id, 'agent:receiver');
+  const got = inbox(receiver);
+  const { socket, frames } = await rawSocket(id);
+  socket.send(event('network.agent.join', 'agent:burster', 'core'));
+  await until('the burster joined', () => frames.some((f) => f.type === 'network.event.ack'));
+  frames.length = 0;
+  // One synchronous burst: the edge takes these frames together (one commit for the batch).
+  const sent = [];
+  for (let n = 0; n < 100; n += 1) {
+    const frame = n === 50 ? '{"id": "01J-not-json' : event('burst.note', 'agent:burster', 'agent:receiver', { n });
+    sent.push(frame);
+    socket.send(frame);
+  }
+  await until('an answer to every frame', () => frames.filter((f) => f.type.startsWith('network.event.')).length >= 100);
+  const acks = frames.filter((f) => f.type === 'network.event.ack');
+  const errors = frames.filter((f) => f.type === 'network.event.error');
+  assert.equal(acks.length, 99);
+  assert.equal(errors.length, 1);
+  assert.equal(errors[0].payload.code, 'malformed_event');
+  // Acks come in sending order with increasing seq.
+  const goodIds = sent.filter((_, n) => n !== 50).map((frame) => JSON.parse(frame).id);
+  assert.deepEqual(acks.map((a) => a.payload.id), goodIds);
+  assert.ok(acks.every((a, i) => i === 0 || a.payload.seq > acks[i - 1].payload.seq));
+  await until('the receiver has all 99', () => got.length >= 99);
+  assert.deepEqual(got.map((e) => e.payload.n), [...Array(100).keys()].filter((n) => n !== 50));
   socket.close();
 });

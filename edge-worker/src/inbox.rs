@@ -1,0 +1,67 @@
+//! Group commit for WebSocket frames.
+//!
+//! Every frame that writes to SQLite ends in a commit, and under `wrangler
+//! dev` a commit is an `fsync`. Frames that arrive while the object is busy
+//! are queued here. The handler that holds the [`Drainer`] handles the
+//! queued frames in one synchronous run — one implicit transaction, one
+//! commit — then yields one turn of the event loop and does it again, until
+//! a turn brings nothing. Under load (the last drain took more than one
+//! frame) it also yields before its first run, so the frames on their way
+//! join it; a lone frame is handled at once and pays no extra latency. The
+//! platform's output gate still holds each reply and delivery until that
+//! commit is durable, so nothing is acknowledged before it is stored.
+
+use std::cell::{Cell, RefCell};
+use std::collections::VecDeque;
+use worker::WebSocket;
+
+/// Frames waiting to be handled, in arrival order.
+#[derive(Default)]
+pub(crate) struct Inbox {
+    frames: RefCell<VecDeque<(WebSocket, String)>>,
+    draining: Cell<bool>,
+    /// Frames the last drainer handled, or the current one so far.
+    drained: Cell<usize>,
+    /// The last drainer handled more than one frame.
+    busy: Cell<bool>,
+}
+
+/// Proof that this caller drains the inbox; releases the role when dropped
+/// (also when a panic unwinds through the drain).
+pub(crate) struct Drainer<'a>(&'a Inbox);
+
+impl Inbox {
+    /// Queues a frame; returns the drainer role when nobody holds it yet,
+    /// `None` when an active drainer will handle this frame too.
+    pub(crate) fn push(&self, ws: WebSocket, text: String) -> Option<Drainer<'_>> {
+        self.frames.borrow_mut().push_back((ws, text));
+        if self.draining.replace(true) {
+            return None;
+        }
+        self.drained.set(0);
+        Some(Drainer(self))
+    }
+}
+
+impl Drainer<'_> {
+    /// True when the last drain took more than one frame: more are likely on their way.
+    pub(crate) fn under_load(&self) -> bool {
+        self.0.busy.get()
+    }
+
+    /// The next queued frame, oldest first.
+    pub(crate) fn next(&self) -> Option<(WebSocket, String)> {
+        let frame = self.0.frames.borrow_mut().pop_front();
+        if frame.is_some() {
+            self.0.drained.set(self.0.drained.get() + 1);
+        }
+        frame
+    }
+}
+
+impl Drop for Drainer<'_> {
+    fn drop(&mut self) {
+        self.0.busy.set(self.0.drained.get() > 1);
+        self.0.draining.set(false);
+    }
+}
