@@ -2,7 +2,9 @@
 # What shared documents (Automerge, core feature `documents`) add to each wasm
 # output: builds the npm binding, the web workspace and the edge worker with
 # and without the feature, optimises each as the real builds do (wasm-bindgen,
-# wasm-opt -Oz) and prints raw and gzip bytes. Run: bash tests/bench/documents-size.sh
+# wasm-opt -Oz) and prints raw and gzip bytes; then the npm tarball (`npm pack`)
+# of the package with each of the two npm wasm builds.
+# Run: bash tests/bench/documents-size.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../../scripts/lib.sh"
 setup >/dev/null
 cd "$ROOT"
@@ -28,4 +30,19 @@ for spec in "agentnet-js agentnet_js npm" "agentnet-web agentnet-web web" "agent
   read -r raw1 gz1 < <(measure "$1" "$2" "" "$3-with")
   printf '%-10s %12d %12d %12d %12d %10d\n' "$3" "$raw0" "$raw1" "$gz0" "$gz1" $((gz1 - gz0))
 done
+
+# The npm tarball with each build: a copy of core/js whose pkg/ holds that wasm.
+tarball() { # label
+  local copy="$out/pack-$1"
+  mkdir -p "$copy"
+  cp -r "$ROOT/core/js/." "$copy/"
+  rm -rf "$copy/node_modules"
+  cp "$out/$1/m_bg.wasm" "$copy/pkg/agentnet_js_bg.wasm"
+  (cd "$copy" && npm pack --dry-run --json 2>/dev/null) | node -e \
+    'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{const [p]=JSON.parse(s);console.log(p.size+" "+p.unpackedSize)})'
+}
+read -r size0 unpacked0 < <(tarball npm-without)
+read -r size1 unpacked1 < <(tarball npm-with)
+printf 'npm tarball: without documents %d B gzip (%d unpacked), with documents %d B gzip (%d unpacked)\n' \
+  "$size0" "$unpacked0" "$size1" "$unpacked1"
 # Leave the default (with documents) build in the cache for the real build steps.
