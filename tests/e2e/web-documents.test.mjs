@@ -89,6 +89,11 @@ test('a browser and an agent edit one document live and offline, and converge', 
     .locator(`.resource[data-address="${address}"]`).getByRole('textbox', { name: /Content of/ });
   await again.waitFor({ timeout: 15_000 });
   await until('the reopened text', async () => (await again.inputValue()) === merged);
+  // Shown from the cached copy first, it becomes editable once the document itself has loaded.
+  await until('the reopened document is editable', async () => (await again.getAttribute('readonly')) === null);
+  await again.press('Control+End');
+  await again.type('!');
+  await until('the edit after the reload reaches the agent', () => doc.text === `${merged}!`);
 
   // A SKILL.md-style context (text) is a live document too; a JSON context is not.
   const skill = `resource/context/skill-${Date.now() % 100000}`;

@@ -54,5 +54,9 @@ export function remembered(key) {
 
 /** Keeps a value across reloads. */
 export function remember(key, value) {
-  localStorage.setItem(`agentnet:${key}`, value);
+  try {
+    localStorage.setItem(`agentnet:${key}`, value);
+  } catch {
+    // Over the origin's quota: this value is a cache; the replica's rows in IndexedDB are what counts.
+  }
 }

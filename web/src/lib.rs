@@ -213,8 +213,30 @@ fn Workspace(
     let invoking = StoredValue::new_local(None::<(EventId, String)>);
     // The file or context being read or saved, so its answer is recognised.
     let (opened, set_opened) = signal(None::<(String, documents::Opened)>);
-    // Live (shared, synced) documents by address.
-    let (live_docs, set_live_docs) = signal(live::LiveDocs::new());
+    // Live (shared, synced) documents by address; those open before a reload
+    // show their cached text at once, read-only until the replica has loaded them.
+    #[cfg(feature = "documents")]
+    let cached_docs: live::LiveDocs = remembered_documents(&open_docs_key)
+        .into_iter()
+        .filter_map(|address| {
+            let text = storage::recall(&live::cached_text_key(&network_name, &address))?;
+            let doc = live::LiveDoc {
+                text,
+                loading: true,
+                ..Default::default()
+            };
+            Some((address, doc))
+        })
+        .collect();
+    #[cfg(not(feature = "documents"))]
+    let cached_docs = live::LiveDocs::new();
+    let (live_docs, set_live_docs) = signal(cached_docs);
+    // Keeps a live document's text for the next reload.
+    let text_cache_network = StoredValue::new(network_name.clone());
+    let cache_text = move |address: &str, text: &str| {
+        text_cache_network
+            .with_value(|network| storage::keep(&live::cached_text_key(network, address), text));
+    };
     let reading = StoredValue::new_local(None::<(EventId, String)>);
     let saving = StoredValue::new_local(None::<(EventId, String, String)>);
     let connection = StoredValue::new_local(None::<Connection>);
@@ -430,8 +452,11 @@ fn Workspace(
                 text,
                 editors,
             } => set_live_docs.update(|docs| {
-                let doc = docs.entry(address.to_string()).or_default();
+                let address = address.to_string();
+                cache_text(&address, &text);
+                let doc = docs.entry(address).or_default();
                 doc.text = text;
+                doc.loading = false;
                 doc.editors = editors.iter().map(ToString::to_string).collect();
                 doc.revision += 1;
             }),
@@ -499,7 +524,12 @@ fn Workspace(
                     if let Ok(target) = address.parse::<Address>()
                         && let Ok(text) = c.open_document(&target)
                     {
-                        set_live_docs.update(|docs| docs.entry(address).or_default().text = text);
+                        cache_text(&address, &text);
+                        set_live_docs.update(|docs| {
+                            let doc = docs.entry(address).or_default();
+                            doc.text = text;
+                            doc.loading = false;
+                        });
                     }
                 }
                 if let Some(Some(orphan)) = connection.try_set_value(Some(c)) {
@@ -659,8 +689,11 @@ fn Workspace(
                         open.push(address.clone());
                         storage::keep(&open_docs_key, &json!(open).to_string());
                     }
+                    cache_text(&address, &text);
                     set_live_docs.update(|docs| {
-                        docs.entry(address).or_default().text = text;
+                        let doc = docs.entry(address).or_default();
+                        doc.text = text;
+                        doc.loading = false;
                     })
                 }
                 Some(Err(reason)) => set_problem.set(Some(reason)),
@@ -679,9 +712,12 @@ fn Workspace(
             let edited = connection
                 .with_value(|c| c.as_ref().map(|c| c.edit_document(&target, text.clone())));
             match edited {
-                Some(Ok(())) => set_live_docs.update(|docs| {
-                    docs.entry(address).or_default().text = text;
-                }),
+                Some(Ok(())) => {
+                    cache_text(&address, &text);
+                    set_live_docs.update(|docs| {
+                        docs.entry(address).or_default().text = text;
+                    })
+                }
                 Some(Err(reason)) => set_problem.set(Some(reason)),
                 None => {}
             }

@@ -19,10 +19,19 @@ pub struct LiveDoc {
     pub refused: Option<String>,
     /// Bumped by every change not typed here, so the editor redraws.
     pub revision: u64,
+    /// The text shown is the copy cached at the last change, and the document
+    /// itself is still loading from IndexedDB: read-only until it has.
+    pub loading: bool,
 }
 
 /// Open documents by address.
 pub type LiveDocs = BTreeMap<String, LiveDoc>;
+
+/// Where the text of the live document `address` in `network` is cached
+/// (localStorage) so a reload shows it before the document itself has loaded.
+pub fn cached_text_key(network: &str, address: &str) -> String {
+    format!("document-text:{network}:{address}")
+}
 
 /// Where a caret at `caret` (UTF-16 units) belongs after `old` became `new`:
 /// it keeps its place when the change is after it and moves with the text
@@ -120,7 +129,7 @@ pub fn LiveDocument(
             </Show>
             <Show when=move || state.get().is_some()>
                 <textarea node_ref=area aria-label=label.clone() rows="8"
-                    readonly=move || !may_write || state.get().is_some_and(|d| d.refused.is_some())
+                    readonly=move || !may_write || state.get().is_some_and(|d| d.refused.is_some() || d.loading)
                     prop:value=move || state.get_untracked().map(|d| d.text).unwrap_or_default()
                     on:input={
                         let address = edit_address.clone();
@@ -129,7 +138,11 @@ pub fn LiveDocument(
                 <p class="editors" role="status" aria-label="Editors">
                     {
                         let me = me_for_line.clone();
-                        move || state.get().map(|d| others_line(&d.editors, &me)).unwrap_or_default()
+                        move || state.get().map(|d| if d.loading {
+                            "Opening the saved document…".to_owned()
+                        } else {
+                            others_line(&d.editors, &me)
+                        }).unwrap_or_default()
                     }
                 </p>
             </Show>
