@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
 import { Agent } from '../../core/js/index.js';
 import { freePort, startEdge } from '../support/edge.mjs';
-import { launchBrowser, openWorkspace } from '../support/browser.mjs';
+import { launchBrowser, openResource, openWorkspace } from '../support/browser.mjs';
 import { until } from '../support/process.mjs';
 
 const screenshots = join(dirname(fileURLToPath(import.meta.url)), '..', 'output', 'screenshots');
@@ -46,10 +46,7 @@ test('a browser and an agent edit one document live and offline, and converge', 
   await page.evaluate(() => navigator.serviceWorker.ready);
   const resources = page.getByRole('region', { name: 'Resources' });
   await resources.getByRole('button', { name: 'Refresh' }).click();
-  const item = resources.locator(`.resource[data-address="${address}"]`);
-  await item.getByRole('button', { name: 'Open file' }).click();
-  const text = item.getByRole('textbox', { name: /Content of/ });
-  await text.waitFor({ timeout: 10_000 });
+  const { item, text } = await openResource(resources, address);
   await until('the text in the browser', async () => (await text.inputValue()) === '# Notes\n');
   const editors = item.getByRole('status', { name: 'Editors' });
   await editors.filter({ hasText: 'Also editing: agent:scribe' }).waitFor({ timeout: 10_000 });
@@ -102,9 +99,7 @@ test('a browser and an agent edit one document live and offline, and converge', 
   });
   const panel = page.getByRole('region', { name: 'Resources' });
   await panel.getByRole('button', { name: 'Refresh' }).click();
-  const context = panel.locator(`.resource[data-address="${skill}"]`);
-  await context.getByRole('button', { name: 'Open context' }).click();
-  const brief = context.getByRole('textbox', { name: /Content of/ });
+  const { item: context, text: brief } = await openResource(panel, skill);
   await until('the skill text', async () => (await brief.inputValue()) === '# Skill\nGreet people.\n');
   await context.getByRole('status', { name: 'Editors' }).waitFor();
   await brief.press('Control+End');

@@ -5,7 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { Agent } from '../../core/js/index.js';
 import { startEdge } from '../support/edge.mjs';
-import { launchBrowser, openWorkspace } from '../support/browser.mjs';
+import { launchBrowser, openResource, openWorkspace } from '../support/browser.mjs';
 import { startNode, until } from '../support/process.mjs';
 import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -276,18 +276,12 @@ test('files and contexts open in the resources panel; a writable context is edit
     const resources = page.getByRole('region', { name: 'Resources' });
     await resources.getByRole('button', { name: 'Refresh' }).click();
 
-    const file = resources.locator(`.resource[data-address="resource/file/notes/plan-${stamp}.md"]`);
-    await file.getByRole('button', { name: 'Open file' }).click();
-    const fileText = file.getByRole('textbox', { name: /Content of/ });
-    await fileText.waitFor({ timeout: 10_000 });
+    const { item: file, text: fileText } = await openResource(resources, `resource/file/notes/plan-${stamp}.md`);
     assert.equal(await fileText.inputValue(), '# the plan');
     assert.equal(await fileText.getAttribute('readonly'), '', 'only the owner may write the file');
     assert.equal(await file.getByRole('button', { name: 'Save' }).count(), 0);
 
-    const context = resources.locator(`.resource[data-address="resource/context/brief-${stamp}"]`);
-    await context.getByRole('button', { name: 'Open context' }).click();
-    const contextText = context.getByRole('textbox', { name: /Content of/ });
-    await contextText.waitFor({ timeout: 10_000 });
+    const { item: context, text: contextText } = await openResource(resources, `resource/context/brief-${stamp}`);
     assert.deepEqual(JSON.parse(await contextText.inputValue()), { goal: 'ship' });
     await contextText.fill('{not json');
     await context.getByRole('button', { name: 'Save' }).click();

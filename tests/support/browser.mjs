@@ -21,3 +21,17 @@ export async function openWorkspace(page, url) {
   await page.goto(`${url}/`);
   await page.getByRole('status').filter({ hasText: 'online' }).waitFor({ timeout: 15_000 });
 }
+
+/**
+ * Opens the file or context at `address` in the workspace's resources panel
+ * `resources` (its Open button) and waits for its editor; resolves with the
+ * resource's list item and its text box.
+ */
+export async function openResource(resources, address) {
+  const item = resources.locator(`.resource[data-address="${address}"]`);
+  const kind = address.startsWith('resource/context/') ? 'context' : 'file';
+  await item.getByRole('button', { name: `Open ${kind}` }).click();
+  const text = item.getByRole('textbox', { name: /Content of/ });
+  await text.waitFor({ timeout: 10_000 });
+  return { item, text };
+}

@@ -237,6 +237,12 @@ fn Workspace(
         text_cache_network
             .with_value(|network| storage::keep(&live::cached_text_key(network, address), text));
     };
+    // Shows a live document's text as the replica holds it, and caches it.
+    #[cfg(feature = "documents")]
+    let show_text = move |address: String, text: String| {
+        cache_text(&address, &text);
+        set_live_docs.update(|docs| docs.entry(address).or_default().show(text));
+    };
     let reading = StoredValue::new_local(None::<(EventId, String)>);
     let saving = StoredValue::new_local(None::<(EventId, String, String)>);
     let connection = StoredValue::new_local(None::<Connection>);
@@ -455,8 +461,7 @@ fn Workspace(
                 let address = address.to_string();
                 cache_text(&address, &text);
                 let doc = docs.entry(address).or_default();
-                doc.text = text;
-                doc.loading = false;
+                doc.show(text);
                 doc.editors = editors.iter().map(ToString::to_string).collect();
                 doc.revision += 1;
             }),
@@ -524,12 +529,7 @@ fn Workspace(
                     if let Ok(target) = address.parse::<Address>()
                         && let Ok(text) = c.open_document(&target)
                     {
-                        cache_text(&address, &text);
-                        set_live_docs.update(|docs| {
-                            let doc = docs.entry(address).or_default();
-                            doc.text = text;
-                            doc.loading = false;
-                        });
+                        show_text(address, text);
                     }
                 }
                 if let Some(Some(orphan)) = connection.try_set_value(Some(c)) {
@@ -689,12 +689,7 @@ fn Workspace(
                         open.push(address.clone());
                         storage::keep(&open_docs_key, &json!(open).to_string());
                     }
-                    cache_text(&address, &text);
-                    set_live_docs.update(|docs| {
-                        let doc = docs.entry(address).or_default();
-                        doc.text = text;
-                        doc.loading = false;
-                    })
+                    show_text(address, text);
                 }
                 Some(Err(reason)) => set_problem.set(Some(reason)),
                 None => {}
@@ -712,12 +707,7 @@ fn Workspace(
             let edited = connection
                 .with_value(|c| c.as_ref().map(|c| c.edit_document(&target, text.clone())));
             match edited {
-                Some(Ok(())) => {
-                    cache_text(&address, &text);
-                    set_live_docs.update(|docs| {
-                        docs.entry(address).or_default().text = text;
-                    })
-                }
+                Some(Ok(())) => show_text(address, text),
                 Some(Err(reason)) => set_problem.set(Some(reason)),
                 None => {}
             }

@@ -24,6 +24,14 @@ pub struct LiveDoc {
     pub loading: bool,
 }
 
+impl LiveDoc {
+    /// Shows `text` as the replica holds it: no longer the cached copy.
+    pub fn show(&mut self, text: String) {
+        self.text = text;
+        self.loading = false;
+    }
+}
+
 /// Open documents by address.
 pub type LiveDocs = BTreeMap<String, LiveDoc>;
 
