@@ -22,13 +22,15 @@ pub(crate) struct Inbox {
     draining: Cell<bool>,
     /// Frames the last drainer handled, or the current one so far.
     drained: Cell<usize>,
-    /// The last drainer handled more than one frame.
-    busy: Cell<bool>,
 }
 
 /// Proof that this caller drains the inbox; releases the role when dropped
 /// (also when a panic unwinds through the drain).
-pub(crate) struct Drainer<'a>(&'a Inbox);
+pub(crate) struct Drainer<'a> {
+    inbox: &'a Inbox,
+    /// The drain before this one took more than one frame.
+    under_load: bool,
+}
 
 impl Inbox {
     /// Queues a frame; returns the drainer role when nobody holds it yet,
@@ -38,22 +40,24 @@ impl Inbox {
         if self.draining.replace(true) {
             return None;
         }
-        self.drained.set(0);
-        Some(Drainer(self))
+        Some(Drainer {
+            inbox: self,
+            under_load: self.drained.replace(0) > 1,
+        })
     }
 }
 
 impl Drainer<'_> {
     /// True when the last drain took more than one frame: more are likely on their way.
     pub(crate) fn under_load(&self) -> bool {
-        self.0.busy.get()
+        self.under_load
     }
 
     /// The next queued frame, oldest first.
     pub(crate) fn next(&self) -> Option<(WebSocket, String)> {
-        let frame = self.0.frames.borrow_mut().pop_front();
+        let frame = self.inbox.frames.borrow_mut().pop_front();
         if frame.is_some() {
-            self.0.drained.set(self.0.drained.get() + 1);
+            self.inbox.drained.set(self.inbox.drained.get() + 1);
         }
         frame
     }
@@ -61,7 +65,6 @@ impl Drainer<'_> {
 
 impl Drop for Drainer<'_> {
     fn drop(&mut self) {
-        self.0.busy.set(self.0.drained.get() > 1);
-        self.0.draining.set(false);
+        self.inbox.draining.set(false);
     }
 }
