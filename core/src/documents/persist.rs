@@ -77,8 +77,11 @@ impl Persistence {
 
     /// Stores what changed in `doc` since the last save: a new chunk, or a
     /// new snapshot when the chunks would outgrow it (or the chunk alone is
-    /// too large for a row).
+    /// too large for a row, or nothing of the document was stored before).
     pub fn after_change(&mut self, address: &Address, doc: &mut TextDocument) -> Writes {
+        if doc.never_saved() {
+            return self.compact(address, doc);
+        }
         let chunk = doc.save_incremental();
         if chunk.is_empty() {
             return Writes::default();
@@ -210,7 +213,7 @@ impl Loader {
             }
         }
         // What was just loaded is stored already: the next chunk starts after it.
-        doc.save_incremental();
+        doc.mark_saved();
         if others.is_empty() {
             return (doc, own, Writes::default());
         }

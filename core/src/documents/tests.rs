@@ -302,3 +302,55 @@ fn fuzz_crashers_are_refused_not_panics() {
         assert_eq!(doc.text(), "shared text");
     }
 }
+
+#[test]
+fn a_loaded_document_saves_only_what_came_after_the_load() {
+    let address: Address = "resource/file/loaded.md".parse().unwrap();
+    let mut doc = TextDocument::new(actor(1));
+    for i in 0..200 {
+        doc.splice(doc.len(), 0, &format!("{i} "), 0).unwrap();
+    }
+    let (_, writes) = Persistence::initial(&address, "w", &mut doc);
+    let mut rows = BTreeMap::new();
+    apply(&mut rows, &address, writes);
+    let mut loaded = load_rows(&rows, 2);
+    // Nothing was re-encoded: the 200 stored changes are not "new".
+    assert!(loaded.save_incremental().is_empty());
+    let mut from_snapshot = TextDocument::load(&doc.save(), actor(4)).unwrap();
+    assert!(from_snapshot.save_incremental().is_empty());
+    loaded.splice(0, 0, "x", 0).unwrap();
+    let chunk = loaded.save_incremental();
+    assert!(
+        !chunk.is_empty() && chunk.len() < 200,
+        "{} bytes",
+        chunk.len()
+    );
+    let reloaded = TextDocument::load(&loaded.save(), actor(3)).unwrap();
+    assert_eq!(reloaded.text(), loaded.text());
+}
+
+#[test]
+fn a_document_received_whole_is_stored_as_one_snapshot() {
+    let address: Address = "resource/file/received.md".parse().unwrap();
+    let mut source = TextDocument::new(actor(1));
+    for i in 0..200 {
+        source.splice(source.len(), 0, &format!("{i} "), 0).unwrap();
+    }
+    let mut copy = TextDocument::new(actor(2));
+    let (mut persistence, writes) = Persistence::initial(&address, "w", &mut copy);
+    let mut rows = BTreeMap::new();
+    apply(&mut rows, &address, writes);
+    sync_pair(&mut source, &mut copy);
+    assert!(copy.never_saved());
+    let writes = persistence.after_change(&address, &mut copy);
+    apply(&mut rows, &address, writes);
+    assert!(!copy.never_saved());
+    assert_eq!(
+        rows.len(),
+        1,
+        "one snapshot row, no chunks: {:?}",
+        rows.keys()
+    );
+    assert!(rows.keys().all(|k| !k.contains("#c")));
+    assert_eq!(load_rows(&rows, 3).text(), source.text());
+}

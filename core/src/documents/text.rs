@@ -121,6 +121,10 @@ pub fn carries_changes(text: &str) -> bool {
 #[derive(Debug, Clone)]
 pub struct TextDocument {
     pub(super) doc: AutoCommit,
+    /// The heads when the document was last saved or loaded from storage:
+    /// [`TextDocument::save_incremental`] saves what came after them. Empty
+    /// when nothing of this document is stored yet.
+    saved: Vec<automerge::ChangeHash>,
 }
 
 impl TextDocument {
@@ -128,7 +132,10 @@ impl TextDocument {
     pub fn new(actor: [u8; 16]) -> Self {
         let doc = AutoCommit::new_with_encoding(TextEncoding::Utf16CodeUnit)
             .with_actor(ActorId::from(actor));
-        Self { doc }
+        Self {
+            doc,
+            saved: Vec::new(),
+        }
     }
 
     /// A new text that already holds the genesis change (the network's copies).
@@ -155,6 +162,7 @@ impl TextDocument {
     pub fn load(bytes: &[u8], actor: [u8; 16]) -> Result<Self, DocumentError> {
         let mut document = Self::new(actor);
         document.load_incremental(bytes)?;
+        document.mark_saved();
         Ok(document)
     }
 
@@ -236,8 +244,10 @@ impl TextDocument {
     }
 
     /// Drops every change not included in `heads` (changes the network
-    /// refused); from now on the document writes as `actor`.
+    /// refused); from now on the document writes as `actor`. What is stored
+    /// holds the refused changes, so the document counts as never saved.
     pub fn rewind(&mut self, heads: &[automerge::ChangeHash], actor: [u8; 16]) {
+        self.saved.clear();
         self.doc = match self.doc.fork_at(heads) {
             Ok(mut forked) if !heads.is_empty() => {
                 forked.set_actor(ActorId::from(actor));
@@ -249,12 +259,31 @@ impl TextDocument {
 
     /// The whole document, compressed.
     pub fn save(&mut self) -> Vec<u8> {
-        self.doc.save()
+        let bytes = self.doc.save();
+        self.saved = self.doc.get_heads();
+        bytes
     }
 
-    /// The changes since the last `save` or `save_incremental` (empty when none).
+    /// Records that everything the document holds now is stored (it was
+    /// just loaded from storage), without encoding anything.
+    pub(crate) fn mark_saved(&mut self) {
+        self.saved = self.doc.get_heads();
+    }
+
+    /// True when none of the document's changes are stored yet: a first
+    /// save should be a whole snapshot ([`TextDocument::save`]), which is far
+    /// smaller and cheaper to make than every change one by one.
+    pub fn never_saved(&self) -> bool {
+        self.saved.is_empty() && !self.doc.is_empty()
+    }
+
+    /// The changes since the last `save`, `save_incremental` or load (empty when none).
     pub fn save_incremental(&mut self) -> Vec<u8> {
-        self.doc.save_incremental()
+        let bytes = self.doc.save_after(&self.saved);
+        if !bytes.is_empty() {
+            self.saved = self.doc.get_heads();
+        }
+        bytes
     }
 
     /// The hashes of the newest changes: equal heads mean equal documents.
