@@ -91,14 +91,54 @@ fn a_copy_with_nothing_receives_the_whole_document_in_one_message() {
     let hello = empty.generate_sync_message(&mut empty_state).unwrap();
     full.receive_sync_message(&mut full_state, hello).unwrap();
     let answer = full.generate_sync_message(&mut full_state).unwrap();
-    // One compressed document, not 500 changes.
+    // One compressed document, not 500 changes, and no Bloom filter of
+    // what `full` has: the copy is about to have all of it.
     assert_eq!(answer.changes.len(), 1);
+    assert!(answer.have.is_empty());
     assert!(
         empty
             .receive_sync_message(&mut empty_state, answer)
             .unwrap()
     );
     assert_eq!(empty.text(), full.text());
+    // The copy asks for nothing more, and the two go on editing and merging.
+    let reply = empty.generate_sync_message(&mut empty_state).unwrap();
+    assert!(reply.changes.is_empty() && reply.need.is_empty());
+    full.receive_sync_message(&mut full_state, reply).unwrap();
+    assert!(full.generate_sync_message(&mut full_state).is_none());
+    full.splice(0, 0, "A", 0).unwrap();
+    empty.splice(empty.len(), 0, "Z", 0).unwrap();
+    sync_pair(&mut full, &mut empty);
+    assert_eq!(empty.text(), full.text());
+    assert!(full.text().starts_with('A') && full.text().ends_with('Z'));
+}
+
+#[test]
+fn a_copy_holding_changes_of_its_own_still_learns_what_the_other_has() {
+    let mut network = TextDocument::new(actor(1));
+    for i in 0..300 {
+        network
+            .splice(network.len(), 0, &format!("{i} "), 0)
+            .unwrap();
+    }
+    let mut member = TextDocument::new(actor(2));
+    sync_pair(&mut network, &mut member);
+    // Apart: each writes a lot the other lacks, then they meet with fresh states.
+    for i in 0..300 {
+        network.splice(0, 0, &format!("n{i}"), 0).unwrap();
+        member.splice(member.len(), 0, &format!("m{i}"), 0).unwrap();
+    }
+    let (mut n_state, mut m_state) = (State::new(), State::new());
+    let hello = member.generate_sync_message(&mut m_state).unwrap();
+    network.receive_sync_message(&mut n_state, hello).unwrap();
+    let answer = network.generate_sync_message(&mut n_state).unwrap();
+    assert!(
+        !answer.have.is_empty(),
+        "a peer with a copy gets the Bloom filter"
+    );
+    sync_pair(&mut network, &mut member);
+    assert_eq!(network.text(), member.text());
+    assert!(network.text().contains("n299") && network.text().contains("m299"));
 }
 
 #[test]

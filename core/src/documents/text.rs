@@ -292,8 +292,20 @@ impl TextDocument {
     }
 
     /// The next sync message for the peer whose state is `state`, if any.
+    ///
+    /// To a peer that said it has nothing, the message carries every change
+    /// (the whole compressed document), so after applying it the peer holds
+    /// all this copy has: the Bloom filter of everything this copy has
+    /// ("have") would only cost bytes on the wire and the peer a check of
+    /// each change against it, so it is left out. Without "have" the peer
+    /// sends back just what this copy asks for ("need").
     pub fn generate_sync_message(&mut self, state: &mut sync::State) -> Option<sync::Message> {
-        self.doc.sync().generate_sync_message(state)
+        let mut message = self.doc.sync().generate_sync_message(state)?;
+        let peer_has_nothing = state.their_heads.as_ref().is_some_and(Vec::is_empty);
+        if peer_has_nothing && !message.changes.is_empty() {
+            message.have.clear();
+        }
+        Some(message)
     }
 
     /// Applies a peer's sync message; true when the document changed.
