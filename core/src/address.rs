@@ -360,12 +360,23 @@ impl Entity {
 
 impl fmt::Display for Entity {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.pieces()
+            .into_iter()
+            .try_for_each(|piece| f.write_str(piece))
+    }
+}
+
+impl Entity {
+    /// The entity as written, in pieces: prefix, separator (`:` after a
+    /// registrar, else empty) and name.
+    fn pieces(&self) -> [&str; 3] {
         let (prefix, name) = self.parts();
-        f.write_str(prefix)?;
-        if let Self::Registered { .. } = self {
-            f.write_str(":")?;
-        }
-        f.write_str(name)
+        let separator = if let Self::Registered { .. } = self {
+            ":"
+        } else {
+            ""
+        };
+        [prefix, separator, name]
     }
 }
 
@@ -493,13 +504,31 @@ impl TryFrom<&str> for Address {
     }
 }
 
+impl Address {
+    /// The address as written (its `Display`), in pieces; empty pieces for a local one.
+    fn pieces(&self) -> [&str; 5] {
+        let (network, separator) = match &self.scope {
+            Scope::Network(id) => (id.as_str(), "::"),
+            Scope::Local => ("", ""),
+        };
+        let [prefix, registrar_separator, name] = self.entity.pieces();
+        [network, separator, prefix, registrar_separator, name]
+    }
+
+    /// Appends the address as written (its `Display`) to `out`: for
+    /// strings built on every event, without the formatting machinery.
+    pub fn push_to(&self, out: &mut String) {
+        self.pieces()
+            .into_iter()
+            .for_each(|piece| out.push_str(piece));
+    }
+}
+
 impl fmt::Display for Address {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if let Scope::Network(id) = &self.scope {
-            f.write_str(id.as_str())?;
-            f.write_str("::")?;
-        }
-        fmt::Display::fmt(&self.entity, f)
+        self.pieces()
+            .into_iter()
+            .try_for_each(|piece| f.write_str(piece))
     }
 }
 
@@ -685,6 +714,9 @@ mod tests {
             };
             let address: Address = input.parse().unwrap();
             prop_assert_eq!(address.to_string().parse::<Address>().unwrap(), address.clone());
+            let mut pushed = String::from(">");
+            address.push_to(&mut pushed);
+            prop_assert_eq!(pushed, format!(">{address}"));
             prop_assert_eq!(Address::from_uri(&address.to_uri()).unwrap(), address);
         }
 

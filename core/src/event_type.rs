@@ -6,6 +6,7 @@
 
 use crate::error::{Coded, ErrorCode};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use std::borrow::Cow;
 use std::fmt;
 use std::str::FromStr;
 
@@ -35,9 +36,10 @@ impl Coded for EventTypeError {
     }
 }
 
-/// A validated event type.
+/// A validated event type. The model's own types borrow their static name
+/// instead of allocating one for every acknowledgement and notice.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct EventType(String);
+pub struct EventType(Cow<'static, str>);
 
 impl EventType {
     /// The type as a string slice.
@@ -53,7 +55,7 @@ impl EventType {
     /// A type known at compile time to be valid; used for the model's own types.
     pub(crate) fn from_static(s: &'static str) -> Self {
         debug_assert!(s.parse::<EventType>().is_ok(), "invalid static type {s}");
-        Self(s.to_owned())
+        Self(Cow::Borrowed(s))
     }
 }
 
@@ -80,7 +82,7 @@ impl FromStr for EventType {
         if segments < 2 {
             return Err(EventTypeError::TooFewSegments);
         }
-        Ok(Self(s.to_owned()))
+        Ok(Self(Cow::Owned(s.to_owned())))
     }
 }
 

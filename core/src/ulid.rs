@@ -93,8 +93,9 @@ impl FromStr for EventId {
     }
 }
 
-impl fmt::Display for EventId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl EventId {
+    /// The 26 ASCII base-32 digits of the id.
+    fn digits(&self) -> [u8; ULID_LEN] {
         // 26 base-32 digits of 5 bits each, worked on two 64-bit words to avoid
         // slow 128-bit shifts: digits 14..26 are bits 0..60, digit 13 is bits
         // 60..65 and digits 0..13 are bits 65..128.
@@ -111,14 +112,23 @@ impl fmt::Display for EventId {
             *slot = ALPHABET[(high & 0x1f) as usize];
             high >>= 5;
         }
+        out
+    }
+}
+
+impl fmt::Display for EventId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         // The alphabet is ASCII, so this is always valid UTF-8.
-        f.write_str(std::str::from_utf8(&out).map_err(|_| fmt::Error)?)
+        f.write_str(std::str::from_utf8(&self.digits()).map_err(|_| fmt::Error)?)
     }
 }
 
 impl Serialize for EventId {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_str(self)
+        // Straight from the digits: ids are written for every event and ack.
+        let digits = self.digits();
+        let text = std::str::from_utf8(&digits).map_err(serde::ser::Error::custom)?;
+        serializer.serialize_str(text)
     }
 }
 

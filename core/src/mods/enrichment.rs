@@ -5,7 +5,7 @@
 
 use super::{Context, Mod, ModMode, ModSpec, Outbox};
 use crate::event::Event;
-use serde_json::json;
+use serde_json::{Map, Value};
 
 pub(super) struct Enrichment {
     spec: ModSpec,
@@ -25,12 +25,21 @@ impl Mod for Enrichment {
     }
 
     fn transform(&mut self, cx: &Context<'_>, event: &mut Event, _out: &mut Outbox<'_>) {
+        // Built field by field: this runs for every event, and going through
+        // `json!` would serialize the role and level with serde each time.
         if let Some(member) = cx.state.members.get(&event.source) {
-            event.metadata.insert(
-                "sender".into(),
-                json!({"role": member.role, "verification": member.verification}),
+            let mut sender = Map::new();
+            sender.insert("role".to_owned(), Value::from(member.role.as_str()));
+            sender.insert(
+                "verification".to_owned(),
+                Value::from(member.verification.level()),
             );
+            event
+                .metadata
+                .insert("sender".to_owned(), Value::Object(sender));
         }
-        event.metadata.insert("received_at".into(), json!(cx.now));
+        event
+            .metadata
+            .insert("received_at".to_owned(), Value::from(cx.now));
     }
 }

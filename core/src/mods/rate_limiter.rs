@@ -58,19 +58,11 @@ impl Mod for RateLimiter {
 
     fn guard(&mut self, cx: &Context<'_>, event: &Event) -> Result<(), Rejection> {
         let burst = f64::from(self.limit.burst);
-        // Look up before inserting: cloning the address for every event would cost an allocation.
-        if !self.buckets.contains_key(&event.source) {
-            self.buckets.insert(
-                event.source.clone(),
-                Bucket {
-                    tokens: burst,
-                    updated: cx.now,
-                },
-            );
-        }
-        let Some(bucket) = self.buckets.get_mut(&event.source) else {
-            return Ok(());
-        };
+        // One search of the map; cloning an address only bumps reference counts.
+        let bucket = self.buckets.entry(event.source.clone()).or_insert(Bucket {
+            tokens: burst,
+            updated: cx.now,
+        });
         let elapsed_s = cx.now.saturating_sub(bucket.updated) as f64 / 1000.0;
         bucket.tokens = (bucket.tokens + elapsed_s * self.limit.per_second.max(0.0)).min(burst);
         bucket.updated = cx.now.max(bucket.updated);

@@ -90,26 +90,40 @@ pub fn audiences_of(state: &State, event: &Event, visibility: Visibility) -> Vec
     if !event.target.is_local() {
         return state
             .bridge_for(&event.target)
-            .map(|bridge| vec![format!("member:{bridge}")])
+            .map(|bridge| vec![member_audience(bridge)])
             .unwrap_or_default();
     }
     match event.target.entity() {
         Entity::Broadcast => vec!["public".to_owned()],
-        e if e.is_participant() => vec![format!("member:{}", event.target)],
-        Entity::Channel(name) => vec![format!("channel/{name}")],
-        Entity::Group(name) => vec![format!("group/{name}")],
+        e if e.is_participant() => vec![member_audience(&event.target)],
+        // `channel/{name}` and `group/{name}`: the address as written.
+        Entity::Channel(_) | Entity::Group(_) => {
+            let mut audience = String::new();
+            event.target.to_local().push_to(&mut audience);
+            vec![audience]
+        }
         Entity::Tool(_) | Entity::File(_) | Entity::Context(_) => state
             .resources
             .get(&event.target)
-            .map(|r| vec![format!("member:{}", r.owner)])
+            .map(|r| vec![member_audience(&r.owner)])
             .unwrap_or_default(),
         _ => Vec::new(),
     }
 }
 
+/// `member:{address}`: the audience of what is addressed to one member.
+/// Built without `format!`, as it is for nearly every logged event.
+fn member_audience(address: &Address) -> String {
+    const PREFIX: &str = "member:";
+    let mut audience = String::with_capacity(PREFIX.len() + 24);
+    audience.push_str(PREFIX);
+    address.push_to(&mut audience);
+    audience
+}
+
 /// The audiences member `address` reads from.
 pub fn member_audiences(state: &State, address: &Address) -> Vec<String> {
-    let mut audiences = vec!["public".to_owned(), format!("member:{address}")];
+    let mut audiences = vec!["public".to_owned(), member_audience(address)];
     audiences.extend(
         state
             .channels
