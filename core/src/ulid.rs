@@ -116,6 +116,19 @@ impl EventId {
     }
 }
 
+impl EventId {
+    /// The id as a JSON string, written straight from its digits (acks carry
+    /// it twice for every event).
+    pub fn to_json(&self) -> serde_json::Value {
+        let digits = self.digits();
+        serde_json::Value::String(
+            std::str::from_utf8(&digits)
+                .map(str::to_owned)
+                .unwrap_or_default(),
+        )
+    }
+}
+
 impl fmt::Display for EventId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         // The alphabet is ASCII, so this is always valid UTF-8.
@@ -189,6 +202,11 @@ mod tests {
         let id = EventId::from_parts(1_709_337_600_000, 0);
         assert_eq!(id.to_string(), "01HQY7BR000000000000000000");
         assert_eq!(id.timestamp_ms(), 1_709_337_600_000);
+        assert_eq!(
+            id.to_json(),
+            serde_json::json!("01HQY7BR000000000000000000")
+        );
+        assert_eq!(serde_json::to_value(id).unwrap(), id.to_json());
     }
 
     #[test]

@@ -728,8 +728,8 @@ impl Network {
         };
         self.pipeline.guard(&cx, &event)?;
 
-        let mut effects = revived;
-        effects.extend(self.run_stage(Stage::Transform, &mut event, now));
+        let mut staged = revived;
+        staged.extend(self.run_stage(Stage::Transform, &mut event, now));
         let mut outcome = handlers::handle(self, &event, claim.as_ref(), &metadata, now)?;
         // Resolve recipients before anything is logged: an unroutable event changes nothing.
         let recipients = if outcome.route {
@@ -737,8 +737,9 @@ impl Network {
         } else {
             Vec::new()
         };
-        effects.splice(0..0, std::mem::take(&mut outcome.effects));
-        effects.extend(self.run_stage(Stage::Observe, &mut event, now));
+        staged.extend(self.run_stage(Stage::Observe, &mut event, now));
+        // In order: the log entry, the handler's effects, the mods', the delivery, the ack.
+        let mut effects = Vec::with_capacity(outcome.effects.len() + staged.len() + 3);
 
         let event = Rc::new(event);
         let visibility = metadata
@@ -751,20 +752,19 @@ impl Network {
             self.dedupe.insert(event.id, seq);
             outcome.ack.insert("seq".into(), json!(seq));
             if self.at_least_once() || self.keeps_history {
-                effects.insert(
-                    0,
-                    Effect::Append {
-                        seq,
-                        event: Rc::clone(&event),
-                        retain: self.keeps_history,
-                        audiences: delivery::audiences_of(&self.state, &event, visibility),
-                    },
-                );
+                effects.push(Effect::Append {
+                    seq,
+                    event: Rc::clone(&event),
+                    retain: self.keeps_history,
+                    audiences: delivery::audiences_of(&self.state, &event, visibility),
+                });
             }
             Some(seq)
         } else {
             None
         };
+        effects.append(&mut outcome.effects);
+        effects.append(&mut staged);
         let to: Vec<Address> = recipients
             .into_iter()
             .filter(|to| {
@@ -792,7 +792,7 @@ impl Network {
         }
         if !outcome.no_ack {
             let mut ack = outcome.ack;
-            let id = json!(event.id);
+            let id = event.id.to_json();
             ack.insert("id".into(), id.clone());
             let ack = self.core_event_with(
                 core_types::EVENT_ACK,
@@ -1003,7 +1003,7 @@ impl Network {
         self.core_event_with(
             event_type,
             to,
-            in_reply_to.map(|id| json!(id)),
+            in_reply_to.map(|id| id.to_json()),
             payload,
             now,
         )
