@@ -114,6 +114,46 @@ fn a_copy_with_nothing_receives_the_whole_document_in_one_message() {
 }
 
 #[test]
+fn edits_made_while_the_whole_document_is_on_its_way_still_merge_at_once() {
+    let mut network = TextDocument::new(actor(1));
+    for i in 0..300 {
+        network
+            .splice(network.len(), 0, &format!("{i} "), 0)
+            .unwrap();
+    }
+    let mut fresh = TextDocument::new(actor(2));
+    let (mut n_state, mut f_state) = (State::new(), State::new());
+    let hello = fresh.generate_sync_message(&mut f_state).unwrap();
+    network.receive_sync_message(&mut n_state, hello).unwrap();
+    let whole = network.generate_sync_message(&mut n_state).unwrap();
+    assert!(whole.have.is_empty());
+    // Fifty edits typed before the document arrives.
+    for i in 0..50 {
+        fresh.splice(0, 0, &format!("t{i}"), 0).unwrap();
+    }
+    fresh.receive_sync_message(&mut f_state, whole).unwrap();
+    let mut rounds = 0;
+    loop {
+        let to_network = fresh.generate_sync_message(&mut f_state);
+        let to_fresh = network.generate_sync_message(&mut n_state);
+        if to_network.is_none() && to_fresh.is_none() {
+            break;
+        }
+        if let Some(m) = to_network {
+            network.receive_sync_message(&mut n_state, m).unwrap();
+        }
+        if let Some(m) = to_fresh {
+            fresh.receive_sync_message(&mut f_state, m).unwrap();
+        }
+        rounds += 1;
+    }
+    assert_eq!(network.text(), fresh.text());
+    assert!(network.text().starts_with("t49") && network.text().contains("299 "));
+    // Two exchanges more than with the Bloom filter sent (2), not one per edit.
+    assert!(rounds <= 4, "{rounds} rounds");
+}
+
+#[test]
 fn a_copy_holding_changes_of_its_own_still_learns_what_the_other_has() {
     let mut network = TextDocument::new(actor(1));
     for i in 0..300 {
