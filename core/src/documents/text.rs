@@ -298,7 +298,9 @@ impl TextDocument {
     /// all this copy has: the Bloom filter of everything this copy has
     /// ("have") would only cost bytes on the wire and the peer a check of
     /// each change against it, so it is left out. Without "have" the peer
-    /// sends back just what this copy asks for ("need").
+    /// sends back just what this copy asks for ("need"); edits the peer made
+    /// while the document was on its way reach this copy one exchange later,
+    /// when its heads show them and the next message carries the filter.
     pub fn generate_sync_message(&mut self, state: &mut sync::State) -> Option<sync::Message> {
         let mut message = self.doc.sync().generate_sync_message(state)?;
         let peer_has_nothing = state.their_heads.as_ref().is_some_and(Vec::is_empty);
