@@ -340,6 +340,18 @@ impl Entity {
         }
     }
 
+    /// The entity as written, in pieces: prefix, separator (`:` after a
+    /// registrar, else empty) and name.
+    fn pieces(&self) -> [&str; 3] {
+        let (prefix, name) = self.parts();
+        let separator = if let Self::Registered { .. } = self {
+            ":"
+        } else {
+            ""
+        };
+        [prefix, separator, name]
+    }
+
     /// The entity's text as a prefix and a name (`agent:` + `alice`), without formatting machinery.
     fn parts(&self) -> (&str, &str) {
         match self {
@@ -363,20 +375,6 @@ impl fmt::Display for Entity {
         self.pieces()
             .into_iter()
             .try_for_each(|piece| f.write_str(piece))
-    }
-}
-
-impl Entity {
-    /// The entity as written, in pieces: prefix, separator (`:` after a
-    /// registrar, else empty) and name.
-    fn pieces(&self) -> [&str; 3] {
-        let (prefix, name) = self.parts();
-        let separator = if let Self::Registered { .. } = self {
-            ":"
-        } else {
-            ""
-        };
-        [prefix, separator, name]
     }
 }
 

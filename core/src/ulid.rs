@@ -114,9 +114,7 @@ impl EventId {
         }
         out
     }
-}
 
-impl EventId {
     /// The id as a JSON string, written straight from its digits (acks carry
     /// it twice for every event).
     pub fn to_json(&self) -> serde_json::Value {

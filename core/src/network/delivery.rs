@@ -96,10 +96,10 @@ pub fn audiences_of(state: &State, event: &Event, visibility: Visibility) -> Vec
     match event.target.entity() {
         Entity::Broadcast => vec!["public".to_owned()],
         e if e.is_participant() => vec![member_audience(&event.target)],
-        // `channel/{name}` and `group/{name}`: the address as written.
+        // `channel/{name}` and `group/{name}`: the (local) address as written.
         Entity::Channel(_) | Entity::Group(_) => {
             let mut audience = String::new();
-            event.target.to_local().push_to(&mut audience);
+            event.target.push_to(&mut audience);
             vec![audience]
         }
         Entity::Tool(_) | Entity::File(_) | Entity::Context(_) => state
