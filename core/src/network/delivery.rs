@@ -17,8 +17,9 @@
 //!   live deliveries wait in the log, so pages and live events never
 //!   interleave out of order.
 //! * Deduplication: the last [`DEDUPE_WINDOW`] logged ids are kept in
-//!   memory; older ids are looked up in the host's [`EventIndex`] (the log's
-//!   unique id column). A resubmitted event gets its original ack.
+//!   memory (`super::dedupe`); older ids are looked up in the host's
+//!   [`EventIndex`] (the log's unique id column). A resubmitted event gets
+//!   its original ack.
 
 use super::State;
 use crate::address::{Address, Entity};
@@ -150,49 +151,6 @@ pub fn delivery_frame(event: &Event, seq: u64, prev: u64) -> Event {
     framed
 }
 
-/// Bounded memory of recently logged ids.
-///
-/// Beyond [`DEDUPE_WINDOW`] ids it forgets the *smallest* (ULIDs sort by
-/// time, so those are the oldest by their own clock): one ordered map, no
-/// separate insertion queue, and everything forgotten is older than what is
-/// kept, which is what [`DedupeWindow::may_be_outside`] relies on.
-#[derive(Debug, Default, Clone)]
-pub struct DedupeWindow {
-    seqs: BTreeMap<EventId, u64>,
-    /// Ids with a timestamp up to this may be logged without being in the
-    /// window (forgotten, or logged before a restart); later ones cannot.
-    outside_up_to: Option<u64>,
-}
-
-impl DedupeWindow {
-    /// Remembers a logged id, forgetting the oldest beyond [`DEDUPE_WINDOW`].
-    pub fn insert(&mut self, id: EventId, seq: u64) {
-        self.seqs.insert(id, seq);
-        while self.seqs.len() > DEDUPE_WINDOW {
-            if let Some((old, _)) = self.seqs.pop_first() {
-                self.note_outside(Some(old.timestamp_ms()));
-            }
-        }
-    }
-
-    /// Notes that ids up to `timestamp` may be logged outside the window.
-    pub fn note_outside(&mut self, timestamp: Option<u64>) {
-        self.outside_up_to = self.outside_up_to.max(timestamp);
-    }
-
-    /// True when an id absent from the window may still be in the log, so the
-    /// host's index must be asked.
-    pub fn may_be_outside(&self, id: &EventId) -> bool {
-        self.outside_up_to
-            .is_some_and(|up_to| id.timestamp_ms() <= up_to)
-    }
-
-    /// The `seq` of a remembered id.
-    pub fn seq_of(&self, id: &EventId) -> Option<u64> {
-        self.seqs.get(id).copied()
-    }
-}
-
 /// Per-member delivery progress.
 #[derive(Debug, Default, Clone)]
 pub struct Tracker {
@@ -303,20 +261,6 @@ mod tests {
 
     fn addr(s: &str) -> Address {
         s.parse().unwrap()
-    }
-
-    #[test]
-    fn window_forgets_the_oldest() {
-        let mut w = DedupeWindow::default();
-        for i in 0..(DEDUPE_WINDOW as u128 + 10) {
-            w.insert(EventId::from_parts(1, i), i as u64);
-        }
-        assert_eq!(w.seq_of(&EventId::from_parts(1, 0)), None);
-        assert_eq!(w.seq_of(&EventId::from_parts(1, 10)), Some(10));
-        // Evicted ids were from time 1: older or equal ids may be in the log, later ones not.
-        assert!(w.may_be_outside(&EventId::from_parts(1, 0)));
-        assert!(!w.may_be_outside(&EventId::from_parts(2, 0)));
-        assert!(!DedupeWindow::default().may_be_outside(&EventId::from_parts(0, 0)));
     }
 
     #[test]

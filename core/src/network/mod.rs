@@ -9,6 +9,7 @@
 //! in order. Restoring is cheap: configuration, state rows and the last
 //! sequence number; never the event log.
 
+mod dedupe;
 mod delivery;
 #[cfg(feature = "documents")]
 mod documents;
@@ -182,7 +183,7 @@ pub struct Network {
     /// `mod/persistence` is loaded: logged rows are history and queries work.
     keeps_history: bool,
     tracker: delivery::Tracker,
-    dedupe: delivery::DedupeWindow,
+    dedupe: dedupe::DedupeWindow,
     index: Box<dyn EventIndex>,
     /// Shared documents of files and context.
     #[cfg(feature = "documents")]
@@ -238,7 +239,7 @@ impl Network {
         let keys = Box::new(StaticKeys::from_config(&config));
         Self {
             tracker,
-            dedupe: delivery::DedupeWindow::default(),
+            dedupe: dedupe::DedupeWindow::default(),
             index: Box::new(NoIndex),
             keeps_history,
             config,
