@@ -151,17 +151,25 @@ pub fn delivery_frame(event: &Event, seq: u64, prev: u64) -> Event {
     framed
 }
 
+/// Where deliveries to one member stand.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Progress {
+    /// `seq` of the last event delivered to the member (the next `prev`).
+    pub last_delivered: u64,
+    /// Since when it has had unacknowledged deliveries; `None` when it has none.
+    pub unacked_since: Option<u64>,
+}
+
 /// Per-member delivery progress.
 #[derive(Debug, Default, Clone)]
 pub struct Tracker {
     /// Cumulative acknowledgement cursor per member (persisted).
     pub cursors: BTreeMap<Address, u64>,
-    /// `seq` of the last event delivered to each member (the next `prev`).
-    pub last_delivered: BTreeMap<Address, u64>,
+    /// Last delivery and unacknowledged time per member: one entry, so a
+    /// delivery (once per recipient of every event) looks the member up once.
+    pub progress: BTreeMap<Address, Progress>,
     /// Members whose catch-up is in progress: live deliveries wait in the log.
     pub catching_up: BTreeSet<Address>,
-    /// Since when each member has had unacknowledged deliveries.
-    pub unacked_since: BTreeMap<Address, u64>,
     /// The cursor last written to storage per member, and when.
     pub persisted: BTreeMap<Address, (u64, u64)>,
 }
@@ -169,27 +177,43 @@ pub struct Tracker {
 impl Tracker {
     /// Records a delivery of `seq` to `member` at `now`; returns its `prev`.
     pub fn delivered(&mut self, member: &Address, seq: u64, now: u64) -> u64 {
-        // Look up before inserting: this runs once per recipient of every event.
-        let prev = match self.last_delivered.get_mut(member) {
-            Some(last) => std::mem::replace(last, seq),
+        // Look up before inserting: cloning the key is only needed the first time.
+        match self.progress.get_mut(member) {
+            Some(progress) => {
+                progress.unacked_since.get_or_insert(now);
+                std::mem::replace(&mut progress.last_delivered, seq)
+            }
             None => {
-                self.last_delivered.insert(member.clone(), seq);
+                let progress = Progress {
+                    last_delivered: seq,
+                    unacked_since: Some(now),
+                };
+                self.progress.insert(member.clone(), progress);
                 0
             }
-        };
-        if !self.unacked_since.contains_key(member) {
-            self.unacked_since.insert(member.clone(), now);
         }
-        prev
+    }
+
+    /// The `seq` last delivered to `member` (0 when none).
+    fn last_delivered(&self, member: &Address) -> u64 {
+        self.progress.get(member).map_or(0, |p| p.last_delivered)
+    }
+
+    /// Forgets that `member` has unacknowledged deliveries (it left, or they
+    /// will be sent again from its cursor).
+    pub fn forget_unacked(&mut self, member: &Address) {
+        if let Some(progress) = self.progress.get_mut(member) {
+            progress.unacked_since = None;
+        }
     }
 
     /// Applies a cumulative ack; returns the new cursor when it moved.
     pub fn acknowledge(&mut self, member: &Address, seq: u64) -> Option<u64> {
-        let delivered = self.last_delivered.get(member).copied().unwrap_or(0);
+        let delivered = self.last_delivered(member);
         // A member cannot acknowledge what it was never sent.
         let seq = seq.min(delivered.max(self.cursor(member)));
         if seq >= delivered {
-            self.unacked_since.remove(member);
+            self.forget_unacked(member);
         }
         if seq > self.cursor(member) {
             self.cursors.insert(member.clone(), seq);
@@ -203,10 +227,8 @@ impl Tracker {
     /// that is both its delivery point and its acknowledgement. Returns the new
     /// cursor when it moved.
     pub fn holds_up_to(&mut self, member: &Address, seq: u64) -> Option<u64> {
-        let delivered = self.last_delivered.get(member).copied().unwrap_or(0);
-        if seq > delivered {
-            self.last_delivered.insert(member.clone(), seq);
-        }
+        let progress = self.progress.entry(member.clone()).or_default();
+        progress.last_delivered = progress.last_delivered.max(seq);
         self.acknowledge(member, seq)
     }
 
@@ -233,23 +255,32 @@ impl Tracker {
     /// Starts a catch-up of `member` from `after`.
     pub fn start_catch_up(&mut self, member: &Address, after: u64) {
         self.catching_up.insert(member.clone());
-        self.last_delivered.insert(member.clone(), after);
-        self.unacked_since.remove(member);
+        self.progress.insert(
+            member.clone(),
+            Progress {
+                last_delivered: after,
+                unacked_since: None,
+            },
+        );
     }
 
     /// When the network next needs the host to call `on_alarm`.
     pub fn next_wakeup(&self) -> Option<u64> {
-        self.unacked_since
+        self.progress
             .values()
+            .filter_map(|p| p.unacked_since)
             .min()
             .map(|since| since.saturating_add(REDELIVERY_TIMEOUT_MS))
     }
 
     /// Members whose deliveries have waited too long for an ack.
     pub fn overdue(&self, now: u64) -> Vec<Address> {
-        self.unacked_since
+        self.progress
             .iter()
-            .filter(|(_, since)| now >= since.saturating_add(REDELIVERY_TIMEOUT_MS))
+            .filter(|(_, p)| {
+                p.unacked_since
+                    .is_some_and(|since| now >= since.saturating_add(REDELIVERY_TIMEOUT_MS))
+            })
             .map(|(a, _)| a.clone())
             .collect()
     }

@@ -315,7 +315,7 @@ impl Network {
                 let after = self.tracker.cursor(&member);
                 effects.push(self.catch_up(&member, after));
             } else {
-                self.tracker.unacked_since.remove(&member);
+                self.tracker.forget_unacked(&member);
             }
         }
         effects
@@ -588,7 +588,7 @@ impl Network {
         member.status = Presence::Offline;
         let mut effects = vec![Effect::Store(Row::Member(member.clone()))];
         self.tracker.catching_up.remove(address);
-        self.tracker.unacked_since.remove(address);
+        self.tracker.forget_unacked(address);
         let mut metadata = Map::new();
         metadata.insert("reason".into(), json!("disconnected"));
         let leave = Event {
@@ -769,9 +769,10 @@ impl Network {
         let to: Vec<Address> = recipients
             .into_iter()
             .filter(|to| {
+                // Online implies a member: visibility need not look the member up again.
                 self.state.members.get(to).is_some_and(Member::is_online)
                     && !self.tracker.catching_up.contains(to)
-                    && visible_to(&self.state, &event, visibility, to)
+                    && routing::visible_to_known(&self.state, &event, visibility, to, true)
             })
             .collect();
         if !to.is_empty() {

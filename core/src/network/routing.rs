@@ -34,6 +34,24 @@ pub fn check_visibility(target: &Address, visibility: Visibility) -> Result<(), 
 
 /// True when member `who` may see `event` with `visibility`.
 pub fn visible_to(state: &State, event: &Event, visibility: Visibility, who: &Address) -> bool {
+    visible_to_known(
+        state,
+        event,
+        visibility,
+        who,
+        state.members.contains_key(who),
+    )
+}
+
+/// [`visible_to`] for a `who` whose membership the caller has looked up
+/// already (`is_member`): delivery asks for every recipient of every event.
+pub(crate) fn visible_to_known(
+    state: &State,
+    event: &Event,
+    visibility: Visibility,
+    who: &Address,
+    is_member: bool,
+) -> bool {
     if &event.source == who {
         return true;
     }
@@ -41,7 +59,7 @@ pub fn visible_to(state: &State, event: &Event, visibility: Visibility, who: &Ad
         return visibility != Visibility::ModOnly && state.bridge_for(&event.target) == Some(who);
     }
     match visibility {
-        Visibility::Public => state.members.contains_key(who),
+        Visibility::Public => is_member,
         Visibility::Channel => match event.target.entity() {
             Entity::Channel(name) => state
                 .channels
