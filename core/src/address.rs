@@ -85,8 +85,43 @@ impl Coded for AddressError {
 }
 
 /// A validated name: 1–128 characters of `A-Z a-z 0-9 . _ - @ +`, not `.` or `..`.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Debug, Clone, Eq)]
 pub struct Name(Rc<str>);
+
+// Names are compared on every map lookup of an address (several per event, per
+// recipient): byte by byte in place, as `str` orders them, and a clone of the
+// same name (the usual case for the key that matches) is equal at once.
+impl PartialEq for Name {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0) || self.0 == other.0
+    }
+}
+
+impl Ord for Name {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        if Rc::ptr_eq(&self.0, &other.0) {
+            return std::cmp::Ordering::Equal;
+        }
+        let (a, b) = (self.0.as_bytes(), other.0.as_bytes());
+        a.iter()
+            .zip(b)
+            .find(|(x, y)| x != y)
+            .map_or_else(|| a.len().cmp(&b.len()), |(x, y)| x.cmp(y))
+    }
+}
+
+impl PartialOrd for Name {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl std::hash::Hash for Name {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        // As the text: equal names (same text) hash alike.
+        self.0.hash(state);
+    }
+}
 
 impl Name {
     fn parse(kind: &'static str, s: &str) -> Result<Self, AddressError> {
@@ -716,6 +751,15 @@ mod tests {
             address.push_to(&mut pushed);
             prop_assert_eq!(pushed, format!(">{address}"));
             prop_assert_eq!(Address::from_uri(&address.to_uri()).unwrap(), address);
+        }
+
+        #[test]
+        fn names_order_and_compare_as_their_text(a in "[A-Za-z0-9._@+-]{1,12}", b in "[A-Za-z0-9._@+-]{1,12}") {
+            if let (Ok(x), Ok(y)) = (Name::parse("name", &a), Name::parse("name", &b)) {
+                prop_assert_eq!(x.cmp(&y), a.cmp(&b));
+                prop_assert_eq!(x == y, a == b);
+                prop_assert_eq!(x.cmp(&x.clone()), std::cmp::Ordering::Equal);
+            }
         }
 
         #[test]
