@@ -27,7 +27,7 @@ use crate::event::Event;
 use crate::metadata::Visibility;
 use crate::ulid::EventId;
 use serde::{Deserialize, Serialize};
-use serde_json::json;
+use serde_json::{Value, json};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Logged ids remembered in memory for deduplication.
@@ -149,6 +149,16 @@ pub fn delivery_frame(event: &Event, seq: u64, prev: u64) -> Event {
         .metadata
         .insert("delivery".into(), json!({"seq": seq, "prev": prev}));
     framed
+}
+
+/// Sets `metadata.delivery.prev` of a [`delivery_frame`] for the next
+/// recipient, in place: one copy of the event serves a whole fan-out.
+pub fn set_delivery_prev(framed: &mut Event, prev: u64) {
+    if let Some(Value::Object(delivery)) = framed.metadata.get_mut("delivery")
+        && let Some(slot) = delivery.get_mut("prev")
+    {
+        *slot = Value::from(prev);
+    }
 }
 
 /// Where deliveries to one member stand.

@@ -113,11 +113,18 @@ impl Effect {
                 to,
                 event,
                 order: Some(order),
-            } => to
-                .iter()
-                .zip(&order.prev)
-                .map(|(a, prev)| (a, delivery_frame(event, order.seq, *prev).encode()))
-                .collect(),
+            } => {
+                // One copy, its `prev` rewritten for each recipient: cloning the
+                // whole event per recipient cost more than encoding it.
+                let mut framed = delivery_frame(event, order.seq, 0);
+                to.iter()
+                    .zip(&order.prev)
+                    .map(|(a, prev)| {
+                        delivery::set_delivery_prev(&mut framed, *prev);
+                        (a, framed.encode())
+                    })
+                    .collect()
+            }
             _ => Vec::new(),
         }
     }

@@ -22,6 +22,45 @@ fn broadcast_reaches_every_other_online_member_and_is_logged() {
 }
 
 #[test]
+fn each_recipient_of_a_fan_out_gets_its_own_delivery_chain_in_its_frame() {
+    let mut network = bare();
+    let mut alice = join(&mut network, "agent:alice");
+    let mut bob = join(&mut network, "agent:bob");
+    join(&mut network, "agent:carol");
+    // Bob gets one more event first, so his `prev` differs from Carol's.
+    bob.send(&mut network, "chat.msg", "agent:alice", json!({}));
+    alice.send(&mut network, "chat.msg", "agent:bob", json!({}));
+    let effects = alice.send(&mut network, "chat.msg", "agent:broadcast", json!({"n": 1}));
+    let Some(deliver) = effects.iter().find(|e| matches!(e, Effect::Deliver { .. })) else {
+        panic!("no delivery")
+    };
+    let Effect::Deliver {
+        event,
+        order: Some(order),
+        ..
+    } = deliver
+    else {
+        panic!("not an ordered delivery")
+    };
+    let frames = deliver.frames();
+    assert_eq!(frames.len(), 2);
+    assert_ne!(order.prev[0], order.prev[1]);
+    for ((to, frame), prev) in frames.iter().zip(&order.prev) {
+        // Exactly what framing the event for this one recipient gives.
+        assert_eq!(
+            *frame,
+            delivery_frame(event, order.seq, *prev).encode(),
+            "{to}"
+        );
+        let decoded: Value = serde_json::from_str(frame).unwrap();
+        assert_eq!(
+            decoded["metadata"]["delivery"],
+            json!({"seq": order.seq, "prev": prev})
+        );
+    }
+}
+
+#[test]
 fn direct_channel_and_group_targets() {
     let mut network = bare();
     let mut alice = join(&mut network, "agent:alice");
