@@ -116,3 +116,18 @@ test('sockets opened with the ws package never negotiate per-message compression
     await new Promise((resolve) => server.close(resolve));
   }
 });
+
+test('a replica returns persist effects unless they are turned off, as agents do', async () => {
+  const { core } = await import('../../core/js/lib/wasm.js');
+  const kinds = (json) => JSON.parse(json).map((e) => e.kind);
+  const post = (replica) => JSON.parse(replica.post('workspace.message.posted', 'agent:bob', '{"content":"hi"}', undefined, 1))
+    .effects.map((e) => e.kind);
+  const kept = new core.Replica('agent:alice', 'demo', new Uint8Array(32));
+  assert.ok(post(kept).includes('persist'), 'an offline post is stored in the outbox row');
+  const memoryOnly = new core.Replica('agent:alice', 'demo', new Uint8Array(32));
+  memoryOnly.setPersistEffects(false);
+  assert.deepEqual(post(memoryOnly).filter((k) => k === 'persist'), []);
+  // Everything else still comes: the join to send when the connection opens.
+  assert.deepEqual(kinds(memoryOnly.connected(undefined, 2)), kinds(kept.connected(undefined, 2)).filter((k) => k !== 'persist'));
+  assert.ok(kinds(memoryOnly.connected(undefined, 3)).includes('send'));
+});

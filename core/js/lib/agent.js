@@ -79,6 +79,8 @@ export class Agent {
     if (!name) throw new AgentnetError('invalid_request', 'connect needs a name (an address such as agent:echo)');
     const where = await resolveNetwork(options);
     const replica = callCore(() => new core.Replica(name, where.network, randomSeed()));
+    // The agent keeps its replica in memory: rows to persist would be JSON nobody reads.
+    replica.setPersistEffects(false);
     if (key) {
       const pair = key instanceof KeyPair ? key : KeyPair.import(key);
       callCore(() => replica.setSigningKey(pair.secretKey));
@@ -463,7 +465,7 @@ export class Agent {
           this.#documents.get(effect.address)?.notify({ error: new AgentnetError(effect.code, effect.message) });
           break;
         default:
-          break; // `persist`: this agent keeps its replica in memory
+          break; // no `persist` effects come: this agent keeps its replica in memory
       }
       if (this.#closed) return;
     }

@@ -4,7 +4,7 @@
 //! `{kind: "document_changed", address, text, editors}` effects.
 
 use crate::errors::{coded, js_error, millis};
-use crate::replica::{JsReplica, effects_json};
+use crate::replica::JsReplica;
 use agentnet_core::Address;
 use agentnet_core::replica::DocumentEdit;
 use wasm_bindgen::prelude::*;
@@ -46,7 +46,7 @@ impl JsReplica {
             .inner
             .open_document(&document_address(address)?, actor, millis(now))
             .map_err(rejection_error)?;
-        Ok(effects_json(effects))
+        Ok(self.effects_json(effects))
     }
 
     /// The text of an open document (undefined when it is not open).
@@ -98,9 +98,8 @@ impl JsReplica {
     #[wasm_bindgen(js_name = closeDocument)]
     pub fn close_document(&mut self, address: &str, now: f64) -> Result<String, JsValue> {
         let address = document_address(address)?;
-        Ok(effects_json(
-            self.inner.close_document(&address, millis(now)),
-        ))
+        let effects = self.inner.close_document(&address, millis(now));
+        Ok(self.effects_json(effects))
     }
 }
 
@@ -110,6 +109,6 @@ impl JsReplica {
             .inner
             .edit_document(&document_address(address)?, edit, millis(now))
             .map_err(rejection_error)?;
-        Ok(effects_json(effects))
+        Ok(self.effects_json(effects))
     }
 }

@@ -42,21 +42,33 @@ fn effect_json(effect: ReplicaEffect) -> Value {
     }
 }
 
-/// The answer of `post` and `request`: `{id, effects}` as JSON text.
-fn created_json(id: agentnet_core::EventId, effects: Vec<ReplicaEffect>) -> String {
-    json!({"id": id, "effects": effects.into_iter().map(effect_json).collect::<Vec<_>>()})
-        .to_string()
-}
-
-pub(crate) fn effects_json(effects: Vec<ReplicaEffect>) -> String {
-    Value::Array(effects.into_iter().map(effect_json).collect()).to_string()
-}
-
 /// The local-first replica of one network (see `agentnet_core::replica`).
 /// Every method returns its effects as JSON text: an array of `{kind, …}`.
 #[wasm_bindgen(js_name = Replica)]
 pub struct JsReplica {
     pub(crate) inner: Replica,
+    /// Whether `persist` effects are returned (see `setPersistEffects`).
+    persist_effects: bool,
+}
+
+impl JsReplica {
+    /// The effects as JSON text, without `persist` ones when they are off.
+    pub(crate) fn effects_json(&self, effects: Vec<ReplicaEffect>) -> String {
+        Value::Array(self.effect_values(effects)).to_string()
+    }
+
+    /// The answer of `post` and `request`: `{id, effects}` as JSON text.
+    fn created_json(&self, id: agentnet_core::EventId, effects: Vec<ReplicaEffect>) -> String {
+        json!({"id": id, "effects": self.effect_values(effects)}).to_string()
+    }
+
+    fn effect_values(&self, effects: Vec<ReplicaEffect>) -> Vec<Value> {
+        effects
+            .into_iter()
+            .filter(|e| self.persist_effects || !matches!(e, ReplicaEffect::Persist(_)))
+            .map(effect_json)
+            .collect()
+    }
 }
 
 #[wasm_bindgen(js_class = Replica)]
@@ -67,6 +79,7 @@ impl JsReplica {
         let (address, network, seed) = identity(address, network, seed)?;
         Ok(Self {
             inner: Replica::new(address, network, seed),
+            persist_effects: true,
         })
     }
 
@@ -103,10 +116,19 @@ impl JsReplica {
         Ok(())
     }
 
+    /// Whether methods return `persist` effects (on by default). A replica
+    /// kept only in memory turns them off: each would carry a whole row
+    /// (an event, a document's snapshot) as JSON that nobody reads.
+    #[wasm_bindgen(js_name = setPersistEffects)]
+    pub fn set_persist_effects(&mut self, on: bool) {
+        self.persist_effects = on;
+    }
+
     /// The connection opened: returns the join to send.
     pub fn connected(&mut self, credentials: Option<String>, now: f64) -> Result<String, JsValue> {
         let credentials = parse_credentials(credentials)?;
-        Ok(effects_json(self.inner.connected(credentials, millis(now))))
+        let effects = self.inner.connected(credentials, millis(now));
+        Ok(self.effects_json(effects))
     }
 
     /// Proves the address with this Ed25519 secret key (64 hex characters) on
@@ -124,7 +146,8 @@ impl JsReplica {
 
     /// A frame arrived.
     pub fn receive(&mut self, frame: &str, now: f64) -> String {
-        effects_json(self.inner.receive(frame, millis(now)))
+        let effects = self.inner.receive(frame, millis(now));
+        self.effects_json(effects)
     }
 
     /// Creates an event; returns `{id, effects}` as JSON text.
@@ -141,7 +164,7 @@ impl JsReplica {
         let (id, effects) = self
             .inner
             .post(event_type, target, payload, metadata, millis(now));
-        Ok(created_json(id, effects))
+        Ok(self.created_json(id, effects))
     }
 
     /// Like `post`, resolved by the event whose `in_reply_to` is this one; returns `{id, effects}`.
@@ -157,7 +180,7 @@ impl JsReplica {
         let (id, effects) =
             self.inner
                 .request(event_type, target, payload, millis(timeout_ms), millis(now));
-        Ok(created_json(id, effects))
+        Ok(self.created_json(id, effects))
     }
 
     /// When `handleTimeout` should next run (unix ms), or -1.
@@ -169,6 +192,7 @@ impl JsReplica {
     /// Resends what went unanswered and fails expired requests.
     #[wasm_bindgen(js_name = handleTimeout)]
     pub fn handle_timeout(&mut self, now: f64) -> String {
-        effects_json(self.inner.handle_timeout(millis(now)))
+        let effects = self.inner.handle_timeout(millis(now));
+        self.effects_json(effects)
     }
 }
