@@ -10,23 +10,42 @@ fn actor(n: u8) -> [u8; 16] {
 /// Runs the sync protocol between two documents until neither has anything to say.
 fn sync_pair(a: &mut TextDocument, b: &mut TextDocument) -> usize {
     let (mut a_state, mut b_state) = (State::new(), State::new());
+    sync_states(a, &mut a_state, b, &mut b_state)
+}
+
+/// [`sync_pair`] from the sync states the two already hold; returns the rounds.
+fn sync_states(
+    a: &mut TextDocument,
+    a_state: &mut State,
+    b: &mut TextDocument,
+    b_state: &mut State,
+) -> usize {
     let mut rounds = 0;
     loop {
-        let to_b = a.generate_sync_message(&mut a_state);
-        let to_a = b.generate_sync_message(&mut b_state);
+        let to_b = a.generate_sync_message(a_state);
+        let to_a = b.generate_sync_message(b_state);
         if to_b.is_none() && to_a.is_none() {
             return rounds;
         }
         if let Some(m) = to_b {
             let m = decode_sync(&encode_sync(m)).unwrap();
-            b.receive_sync_message(&mut b_state, m).unwrap();
+            b.receive_sync_message(b_state, m).unwrap();
         }
         if let Some(m) = to_a {
-            a.receive_sync_message(&mut a_state, m).unwrap();
+            a.receive_sync_message(a_state, m).unwrap();
         }
         rounds += 1;
         assert!(rounds < 20, "sync did not settle");
     }
+}
+
+/// A document typed by `actor(n)`: `edits` changes appending "0 1 2 …".
+fn numbered(n: u8, edits: usize) -> TextDocument {
+    let mut doc = TextDocument::new(actor(n));
+    for i in 0..edits {
+        doc.splice(doc.len(), 0, &format!("{i} "), 0).unwrap();
+    }
+    doc
 }
 
 #[test]
@@ -82,10 +101,7 @@ fn documents_created_apart_merge_both_edits() {
 
 #[test]
 fn a_copy_with_nothing_receives_the_whole_document_in_one_message() {
-    let mut full = TextDocument::new(actor(1));
-    for i in 0..500 {
-        full.splice(full.len(), 0, &format!("{i} "), 0).unwrap();
-    }
+    let mut full = numbered(1, 500);
     let mut empty = TextDocument::new(actor(2));
     let (mut full_state, mut empty_state) = (State::new(), State::new());
     let hello = empty.generate_sync_message(&mut empty_state).unwrap();
@@ -115,12 +131,7 @@ fn a_copy_with_nothing_receives_the_whole_document_in_one_message() {
 
 #[test]
 fn edits_made_while_the_whole_document_is_on_its_way_still_merge_at_once() {
-    let mut network = TextDocument::new(actor(1));
-    for i in 0..300 {
-        network
-            .splice(network.len(), 0, &format!("{i} "), 0)
-            .unwrap();
-    }
+    let mut network = numbered(1, 300);
     let mut fresh = TextDocument::new(actor(2));
     let (mut n_state, mut f_state) = (State::new(), State::new());
     let hello = fresh.generate_sync_message(&mut f_state).unwrap();
@@ -132,21 +143,7 @@ fn edits_made_while_the_whole_document_is_on_its_way_still_merge_at_once() {
         fresh.splice(0, 0, &format!("t{i}"), 0).unwrap();
     }
     fresh.receive_sync_message(&mut f_state, whole).unwrap();
-    let mut rounds = 0;
-    loop {
-        let to_network = fresh.generate_sync_message(&mut f_state);
-        let to_fresh = network.generate_sync_message(&mut n_state);
-        if to_network.is_none() && to_fresh.is_none() {
-            break;
-        }
-        if let Some(m) = to_network {
-            network.receive_sync_message(&mut n_state, m).unwrap();
-        }
-        if let Some(m) = to_fresh {
-            fresh.receive_sync_message(&mut f_state, m).unwrap();
-        }
-        rounds += 1;
-    }
+    let rounds = sync_states(&mut network, &mut n_state, &mut fresh, &mut f_state);
     assert_eq!(network.text(), fresh.text());
     assert!(network.text().starts_with("t49") && network.text().contains("299 "));
     // Two exchanges more than with the Bloom filter sent (2), not one per edit.
@@ -155,12 +152,7 @@ fn edits_made_while_the_whole_document_is_on_its_way_still_merge_at_once() {
 
 #[test]
 fn a_copy_holding_changes_of_its_own_still_learns_what_the_other_has() {
-    let mut network = TextDocument::new(actor(1));
-    for i in 0..300 {
-        network
-            .splice(network.len(), 0, &format!("{i} "), 0)
-            .unwrap();
-    }
+    let mut network = numbered(1, 300);
     let mut member = TextDocument::new(actor(2));
     sync_pair(&mut network, &mut member);
     // Apart: each writes a lot the other lacks, then they meet with fresh states.
@@ -386,10 +378,7 @@ fn fuzz_crashers_are_refused_not_panics() {
 #[test]
 fn a_loaded_document_saves_only_what_came_after_the_load() {
     let address: Address = "resource/file/loaded.md".parse().unwrap();
-    let mut doc = TextDocument::new(actor(1));
-    for i in 0..200 {
-        doc.splice(doc.len(), 0, &format!("{i} "), 0).unwrap();
-    }
+    let mut doc = numbered(1, 200);
     let (_, writes) = Persistence::initial(&address, "w", &mut doc);
     let mut rows = BTreeMap::new();
     apply(&mut rows, &address, writes);
@@ -412,10 +401,7 @@ fn a_loaded_document_saves_only_what_came_after_the_load() {
 #[test]
 fn a_document_received_whole_is_stored_as_one_snapshot() {
     let address: Address = "resource/file/received.md".parse().unwrap();
-    let mut source = TextDocument::new(actor(1));
-    for i in 0..200 {
-        source.splice(source.len(), 0, &format!("{i} "), 0).unwrap();
-    }
+    let mut source = numbered(1, 200);
     let mut copy = TextDocument::new(actor(2));
     let (mut persistence, writes) = Persistence::initial(&address, "w", &mut copy);
     let mut rows = BTreeMap::new();
