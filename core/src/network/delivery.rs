@@ -97,12 +97,9 @@ pub fn audiences_of(state: &State, event: &Event, visibility: Visibility) -> Vec
     match event.target.entity() {
         Entity::Broadcast => vec!["public".to_owned()],
         e if e.is_participant() => vec![member_audience(&event.target)],
-        // `channel/{name}` and `group/{name}`: the (local) address as written.
-        Entity::Channel(_) | Entity::Group(_) => {
-            let mut audience = String::new();
-            event.target.push_to(&mut audience);
-            vec![audience]
-        }
+        // Written as `member_audiences` writes them, so the two always match.
+        Entity::Channel(name) => vec![format!("channel/{name}")],
+        Entity::Group(name) => vec![format!("group/{name}")],
         Entity::Tool(_) | Entity::File(_) | Entity::Context(_) => state
             .resources
             .get(&event.target)
