@@ -15,6 +15,7 @@ mod directory;
 mod host;
 mod http;
 mod inbox;
+mod log_batch;
 #[allow(missing_docs)] // the #[durable_object] macro generates undocumented glue
 mod network_object;
 mod sse;

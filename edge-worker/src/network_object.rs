@@ -29,6 +29,13 @@ pub(crate) struct Session {
     pub(crate) address: Option<String>,
 }
 
+/// A socket and what its attachment says: the network and the member it is bound to.
+struct Sender {
+    socket: WebSocket,
+    network: Option<NetworkId>,
+    address: Option<Address>,
+}
+
 /// Where the replies of one input go.
 pub(crate) enum Origin<'a> {
     /// A WebSocket frame: replies go back on the socket.
@@ -60,11 +67,16 @@ pub struct NetworkObject {
     /// The alarm this instance has set, so it is not read back from storage for every frame.
     alarm_at: std::cell::Cell<Option<u64>>,
     /// Sockets by member address; rebuilt after any socket is accepted, bound or closed.
-    socket_index: RefCell<Option<BTreeMap<String, Vec<WebSocket>>>>,
+    socket_index: RefCell<Option<BTreeMap<Address, Vec<WebSocket>>>>,
+    /// The last frame's socket and what its attachment said, so a burst of
+    /// frames from one socket reads and parses the attachment once.
+    last_sender: RefCell<Option<Sender>>,
     /// Open Server-Sent Events streams by member address (they keep the object awake).
     pub(crate) sse_streams: RefCell<BTreeMap<String, Vec<crate::sse::Stream>>>,
     /// Frames waiting to be handled together (group commit).
     inbox: crate::inbox::Inbox,
+    /// Log rows gathered over one drain of frames, written together ([`Store::flush`]).
+    pending_appends: std::rc::Rc<RefCell<crate::log_batch::PendingAppends>>,
     /// Test-only routes are on (`AGENTNET_TEST_HOOKS=1`, never set in wrangler.toml).
     pub(crate) test_hooks: bool,
 }
@@ -75,9 +87,12 @@ pub const TEST_HOOKS_VAR: &str = "AGENTNET_TEST_HOOKS";
 impl NetworkObject {
     pub(crate) fn store(&self) -> Result<Store> {
         if self.schema_ready.get() {
-            return Ok(Store::existing(self.state.storage().sql()));
+            return Ok(Store::existing(
+                self.state.storage().sql(),
+                self.pending_appends.clone(),
+            ));
         }
-        let store = Store::open(self.state.storage().sql())?;
+        let store = Store::open(self.state.storage().sql(), self.pending_appends.clone())?;
         self.schema_ready.set(true);
         Ok(store)
     }
@@ -115,6 +130,7 @@ impl NetworkObject {
     /// Forgets the socket index after a socket came, went or changed identity.
     pub(crate) fn sockets_changed(&self) {
         *self.socket_index.borrow_mut() = None;
+        *self.last_sender.borrow_mut() = None;
     }
 
     /// Loads the network from storage on first use; creates `demo` if missing.
@@ -146,10 +162,17 @@ impl NetworkObject {
             .unwrap_or_default()
     }
 
-    /// Applies the core's effects for an input that arrived from `origin`.
+    /// Applies the core's effects for an input that arrived from `origin`
+    /// and writes the log rows they append.
     pub(crate) fn apply(&self, origin: &Origin<'_>, effects: Vec<Effect>) -> Result<()> {
+        self.apply_gathering(origin, effects)?;
+        self.store()?.flush()
+    }
+
+    /// Applies the core's effects; the log rows they append wait in the
+    /// object's pending appends until the caller flushes (one write per drain).
+    fn apply_gathering(&self, origin: &Origin<'_>, effects: Vec<Effect>) -> Result<()> {
         let store = self.store()?;
-        let mut sockets: Option<BTreeMap<String, Vec<WebSocket>>> = None;
         let mut pending = effects;
         while !pending.is_empty() {
             let mut follow_up = Vec::new();
@@ -162,21 +185,17 @@ impl NetworkObject {
                         }
                         Origin::Nowhere => {}
                     },
-                    Effect::Bind(address) => {
-                        match origin {
-                            Origin::Socket(ws) => self.bind(ws, Some(address.to_string()))?,
-                            Origin::Collect(collected) => {
-                                collected.borrow_mut().bound = Some(address.clone())
-                            }
-                            Origin::Nowhere => {}
+                    Effect::Bind(address) => match origin {
+                        Origin::Socket(ws) => self.bind(ws, Some(address.to_string()))?,
+                        Origin::Collect(collected) => {
+                            collected.borrow_mut().bound = Some(address.clone())
                         }
-                        sockets = None;
-                    }
+                        Origin::Nowhere => {}
+                    },
                     Effect::Unbind => {
                         if let Origin::Socket(ws) = origin {
                             self.bind(ws, None)?;
                         }
-                        sockets = None;
                     }
                     Effect::Store(row) => store.store(row)?,
                     Effect::Remove { kind, key } => store.remove(*kind, key)?,
@@ -185,12 +204,14 @@ impl NetworkObject {
                         event,
                         retain,
                         audiences,
-                    } => store.append(*seq, event, *retain, audiences)?,
+                    } => store.append(*seq, event, *retain, audiences),
                     Effect::Deliver { to, event, .. } => {
-                        let by_address = sockets.get_or_insert_with(|| self.sockets_by_address());
-                        for (address, frame) in effect.frames() {
-                            for ws in by_address.get(&address.to_string()).into_iter().flatten() {
-                                send(ws, &frame);
+                        self.build_socket_index();
+                        if let Some(by_address) = self.socket_index.borrow().as_ref() {
+                            for (address, frame) in effect.frames() {
+                                for ws in by_address.get(address).into_iter().flatten() {
+                                    send(ws, &frame);
+                                }
                             }
                         }
                         if let Some(order) = match &effect {
@@ -271,15 +292,12 @@ impl NetworkObject {
 
     /// Hands one WebSocket frame to the core and applies what it returns.
     fn handle_socket_frame(&self, ws: &WebSocket, text: &str) -> Result<()> {
-        let session = Self::session(ws);
-        let Some(id) = session.network.and_then(|n| n.parse::<NetworkId>().ok()) else {
+        let (Some(id), session_address) = self.sender_of(ws) else {
             return Ok(());
         };
         if !self.ensure_loaded(&id)? {
             return Ok(());
         }
-        let session_address: Option<Address> =
-            session.address.as_deref().and_then(|a| a.parse().ok());
         let effects = {
             let mut guard = self.network.borrow_mut();
             let Some(network) = guard.as_mut() else {
@@ -287,7 +305,7 @@ impl NetworkObject {
             };
             network.handle_frame(session_address.as_ref(), text, now_ms())
         };
-        self.apply(&Origin::Socket(ws), effects)
+        self.apply_gathering(&Origin::Socket(ws), effects)
     }
 
     fn bind(&self, ws: &WebSocket, address: Option<String>) -> Result<()> {
@@ -297,18 +315,47 @@ impl NetworkObject {
         ws.serialize_attachment(&session)
     }
 
-    pub(crate) fn sockets_by_address(&self) -> BTreeMap<String, Vec<WebSocket>> {
-        if let Some(index) = self.socket_index.borrow().as_ref() {
-            return index.clone();
+    /// Builds the socket index from the sockets' attachments unless it is current.
+    fn build_socket_index(&self) {
+        if self.socket_index.borrow().is_some() {
+            return;
         }
-        let mut map: BTreeMap<String, Vec<WebSocket>> = BTreeMap::new();
+        let mut map: BTreeMap<Address, Vec<WebSocket>> = BTreeMap::new();
         for ws in self.state.get_websockets() {
-            if let Some(address) = Self::session(&ws).address {
+            if let Some(address) = Self::session(&ws).address.and_then(|a| a.parse().ok()) {
                 map.entry(address).or_default().push(ws);
             }
         }
-        *self.socket_index.borrow_mut() = Some(map.clone());
-        map
+        *self.socket_index.borrow_mut() = Some(map);
+    }
+
+    /// The addresses that have an open socket.
+    pub(crate) fn connected_addresses(&self) -> Vec<Address> {
+        self.build_socket_index();
+        self.socket_index
+            .borrow()
+            .as_ref()
+            .map(|index| index.keys().cloned().collect())
+            .unwrap_or_default()
+    }
+
+    /// The network and member a frame's socket belongs to, from its attachment
+    /// (remembered for the next frame from the same socket).
+    fn sender_of(&self, ws: &WebSocket) -> (Option<NetworkId>, Option<Address>) {
+        if let Some(last) = self.last_sender.borrow().as_ref()
+            && &last.socket == ws
+        {
+            return (last.network.clone(), last.address.clone());
+        }
+        let session = Self::session(ws);
+        let network = session.network.and_then(|n| n.parse::<NetworkId>().ok());
+        let address = session.address.and_then(|a| a.parse::<Address>().ok());
+        *self.last_sender.borrow_mut() = Some(Sender {
+            socket: ws.clone(),
+            network: network.clone(),
+            address: address.clone(),
+        });
+        (network, address)
     }
 
     fn network_id_of(ws: &WebSocket) -> Option<NetworkId> {
@@ -365,8 +412,10 @@ impl DurableObject for NetworkObject {
             schema_ready: std::cell::Cell::new(false),
             alarm_at: std::cell::Cell::new(None),
             socket_index: RefCell::new(None),
+            last_sender: RefCell::new(None),
             sse_streams: RefCell::new(BTreeMap::new()),
             inbox: Default::default(),
+            pending_appends: Default::default(),
             test_hooks: env
                 .var(TEST_HOOKS_VAR)
                 .map(|v| v.to_string() == "1")
@@ -414,6 +463,11 @@ impl DurableObject for NetworkObject {
             if handled == 0 {
                 break;
             }
+            // Before yielding: the commit that releases these frames' acks holds their rows.
+            if let Err(err) = self.store().and_then(|store| store.flush()) {
+                worker::console_error!("writing the log failed: {err}");
+                first_error.get_or_insert(err);
+            }
             worker::Delay::from(std::time::Duration::ZERO).await;
         }
         drop(drainer);
@@ -434,11 +488,7 @@ impl DurableObject for NetworkObject {
     async fn alarm(&self) -> Result<Response> {
         // The alarm that was set has fired.
         self.alarm_at.set(None);
-        let connected: Vec<Address> = self
-            .sockets_by_address()
-            .keys()
-            .filter_map(|a| a.parse().ok())
-            .collect();
+        let connected = self.connected_addresses();
         let effects = match self.network.borrow_mut().as_mut() {
             Some(network) => {
                 // An open socket is a sign of life even when hibernation kept its pings away.

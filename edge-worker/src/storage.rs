@@ -13,9 +13,12 @@
 //! Loading reads the config, the state rows and `max(seq)` — never the log —
 //! so waking a hibernated object stays cheap.
 
+use crate::log_batch::{self, PendingAppends};
 use agentnet_core::network::{BacklogRequest, QueryRequest, Row, RowKind};
 use agentnet_core::{Event, EventPattern, Limits, NetworkConfig};
 use serde::Deserialize;
+use std::cell::RefCell;
+use std::rc::Rc;
 use worker::{SqlStorage, SqlStorageValue};
 
 const SCHEMA: &str = "
@@ -35,6 +38,8 @@ const QUERY_SCAN_LIMIT: usize = 1000;
 /// Typed access to one network's tables.
 pub struct Store {
     sql: SqlStorage,
+    /// Log rows gathered for one write (shared by every store of the object).
+    pending: Rc<RefCell<PendingAppends>>,
 }
 
 /// The log's unique id column as the core's deduplication index beyond its window.
@@ -108,15 +113,15 @@ fn integer(value: u64) -> worker::Result<SqlStorageValue> {
 }
 
 impl Store {
-    /// A store over tables known to exist.
-    pub fn existing(sql: SqlStorage) -> Self {
-        Self { sql }
+    /// A store over tables known to exist; log appends gather in `pending`.
+    pub fn existing(sql: SqlStorage, pending: Rc<RefCell<PendingAppends>>) -> Self {
+        Self { sql, pending }
     }
 
     /// Opens the store, creating the tables on first use.
-    pub fn open(sql: SqlStorage) -> worker::Result<Self> {
+    pub fn open(sql: SqlStorage, pending: Rc<RefCell<PendingAppends>>) -> worker::Result<Self> {
         sql.exec(SCHEMA, None)?;
-        Ok(Self { sql })
+        Ok(Self { sql, pending })
     }
 
     /// The stored configuration, if the network exists.
@@ -203,6 +208,7 @@ impl Store {
 
     /// The highest sequence number in the log (0 when empty).
     pub fn last_seq(&self) -> worker::Result<u64> {
+        self.flush()?;
         let row: MaxSeqRow = self
             .sql
             .exec("SELECT max(seq) AS last FROM events", None)?
@@ -210,38 +216,49 @@ impl Store {
         Ok(row.last.and_then(|s| u64::try_from(s).ok()).unwrap_or(0))
     }
 
-    /// Appends an accepted event at `seq` under its audiences.
-    pub fn append(
-        &self,
-        seq: u64,
-        event: &Event,
-        retain: bool,
-        audiences: &[String],
-    ) -> worker::Result<()> {
-        for audience in audiences {
+    /// Gathers an accepted event at `seq` under its audiences; [`Store::flush`] writes it.
+    pub fn append(&self, seq: u64, event: &Event, retain: bool, audiences: &[String]) {
+        self.pending
+            .borrow_mut()
+            .push(seq, event, retain, audiences);
+    }
+
+    /// Writes the gathered log rows: one statement per table for all of them.
+    pub fn flush(&self) -> worker::Result<()> {
+        let writes = {
+            let mut pending = self.pending.borrow_mut();
+            if pending.is_empty() {
+                return Ok(());
+            }
+            pending.take()
+        };
+        for batch in writes.audience_batches {
+            self.sql
+                .exec(log_batch::INSERT_AUDIENCES, vec![text(batch)])?;
+        }
+        for batch in writes.event_batches {
+            self.sql.exec(log_batch::INSERT_EVENTS, vec![text(batch)])?;
+        }
+        for row in writes.large {
             self.sql.exec(
-                "INSERT OR IGNORE INTO audience (audience, seq) VALUES (?, ?)",
-                vec![text(audience.as_str()), integer(seq)?],
+                "INSERT INTO events (seq, id, type, source, target, retain, event) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                vec![
+                    integer(row.seq)?,
+                    text(row.id),
+                    text(row.event_type),
+                    text(row.source),
+                    text(row.target),
+                    SqlStorageValue::from(i64::from(row.retain)),
+                    text(row.event),
+                ],
             )?;
         }
-        self.sql.exec(
-            "INSERT INTO events (seq, id, type, source, target, retain, event) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            vec![
-                integer(seq)?,
-                text(event.id.to_string()),
-                text(event.event_type.as_str()),
-                text(event.source.to_string()),
-                text(event.target.to_string()),
-                SqlStorageValue::from(i64::from(retain)),
-                text(event.encode()),
-            ],
-        )?;
         Ok(())
     }
 
-    /// The `seq` of a logged event id, for deduplication beyond the core's window.
     /// The greatest event id in the log (ULIDs sort by time), if any.
     pub fn newest_id(&self) -> worker::Result<Option<agentnet_core::EventId>> {
+        self.flush()?;
         let rows: Vec<NewestRow> = self
             .sql
             .exec("SELECT max(id) AS id FROM events", None)?
@@ -252,7 +269,9 @@ impl Store {
             .and_then(|id| id.parse().ok()))
     }
 
+    /// The `seq` of a logged event id, for deduplication beyond the core's window.
     pub fn seq_of(&self, id: &str) -> worker::Result<Option<u64>> {
+        self.flush()?;
         let rows: Vec<SeqRow> = self
             .sql
             .exec("SELECT seq FROM events WHERE id = ?", vec![text(id)])?
@@ -262,6 +281,7 @@ impl Store {
 
     /// One catch-up page: rows in any of the request's audiences after its cursor.
     pub fn backlog(&self, request: &BacklogRequest) -> worker::Result<(Vec<(u64, Event)>, bool)> {
+        self.flush()?;
         if request.audiences.is_empty() {
             return Ok((Vec::new(), true));
         }
@@ -297,6 +317,7 @@ impl Store {
     /// Candidate rows for a history query, prefiltered in SQL; the core filters
     /// visibility. Returns the rows and whether the log has nothing beyond them.
     pub fn query(&self, request: &QueryRequest) -> worker::Result<(Vec<(u64, Event)>, bool)> {
+        self.flush()?;
         let mut sql = String::from("SELECT seq, event FROM events WHERE seq > ?");
         let mut bindings = vec![integer(request.after)?];
         if let Some(source) = &request.source {
