@@ -23,6 +23,8 @@ use serde::{Deserialize, Serialize};
 #[cfg(feature = "documents")]
 mod persist;
 #[cfg(feature = "documents")]
+mod receive;
+#[cfg(feature = "documents")]
 mod text;
 
 #[cfg(feature = "documents")]

@@ -317,9 +317,7 @@ impl TextDocument {
         message: sync::Message,
     ) -> Result<bool, DocumentError> {
         let before = self.doc.get_heads();
-        self.doc
-            .sync()
-            .receive_sync_message(state, message)
+        super::receive::receive(&mut self.doc, state, message)
             .map_err(|e| DocumentError::InvalidMessage(e.to_string()))?;
         Ok(self.doc.get_heads() != before)
     }
