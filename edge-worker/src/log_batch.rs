@@ -12,8 +12,9 @@
 //! on its own with ordinary parameters.
 //!
 //! Rows are written before anything reads the log (the store flushes first)
-//! and before the drain yields, so the commit that releases the drain's acks
-//! holds every row they acknowledge.
+//! and at the end of each drain, before the frames the drain produced (acks,
+//! deliveries) are sent: an ack never leaves ahead of the row it stands for,
+//! even when a later frame of the same drain fails or panics.
 
 use agentnet_core::Event;
 

@@ -77,6 +77,8 @@ pub struct NetworkObject {
     inbox: crate::inbox::Inbox,
     /// Log rows gathered over one drain of frames, written together ([`Store::flush`]).
     pending_appends: std::rc::Rc<RefCell<crate::log_batch::PendingAppends>>,
+    /// Frames for sockets, sent once the rows they acknowledge are written ([`Self::commit`]).
+    outgoing: RefCell<Vec<(WebSocket, String)>>,
     /// Test-only routes are on (`AGENTNET_TEST_HOOKS=1`, never set in wrangler.toml).
     pub(crate) test_hooks: bool,
 }
@@ -165,12 +167,28 @@ impl NetworkObject {
     /// Applies the core's effects for an input that arrived from `origin`
     /// and writes the log rows they append.
     pub(crate) fn apply(&self, origin: &Origin<'_>, effects: Vec<Effect>) -> Result<()> {
-        self.apply_gathering(origin, effects)?;
-        self.store()?.flush()
+        let applied = self.apply_gathering(origin, effects);
+        let committed = self.commit();
+        applied.and(committed)
     }
 
-    /// Applies the core's effects; the log rows they append wait in the
-    /// object's pending appends until the caller flushes (one write per drain).
+    /// Writes the gathered log rows, then sends the gathered frames. A frame
+    /// (an ack, a delivery) never leaves before the row it stands for is
+    /// written in the same transaction; if the write fails, the frames are
+    /// dropped, so nothing is acknowledged that was not stored (senders
+    /// resend what is not acknowledged).
+    fn commit(&self) -> Result<()> {
+        let written = self.store().and_then(|store| store.flush());
+        let frames = std::mem::take(&mut *self.outgoing.borrow_mut());
+        written?;
+        for (ws, frame) in frames {
+            send(&ws, &frame);
+        }
+        Ok(())
+    }
+
+    /// Applies the core's effects; the log rows they append and the frames
+    /// they send wait until [`Self::commit`] (once per drain of frames).
     fn apply_gathering(&self, origin: &Origin<'_>, effects: Vec<Effect>) -> Result<()> {
         let store = self.store()?;
         let mut pending = effects;
@@ -179,7 +197,10 @@ impl NetworkObject {
             for effect in pending {
                 match &effect {
                     Effect::Reply(event) => match origin {
-                        Origin::Socket(ws) => send(ws, &event.encode()),
+                        Origin::Socket(ws) => self
+                            .outgoing
+                            .borrow_mut()
+                            .push(((*ws).clone(), event.encode())),
                         Origin::Collect(collected) => {
                             collected.borrow_mut().replies.push(event.clone())
                         }
@@ -209,8 +230,14 @@ impl NetworkObject {
                         self.build_socket_index();
                         if let Some(by_address) = self.socket_index.borrow().as_ref() {
                             for (address, frame) in effect.frames() {
-                                for ws in by_address.get(address).into_iter().flatten() {
-                                    send(ws, &frame);
+                                let sockets =
+                                    by_address.get(address).map_or(&[][..], Vec::as_slice);
+                                if let Some((last, others)) = sockets.split_last() {
+                                    let mut outgoing = self.outgoing.borrow_mut();
+                                    for ws in others {
+                                        outgoing.push((ws.clone(), frame.clone()));
+                                    }
+                                    outgoing.push((last.clone(), frame));
                                 }
                             }
                         }
@@ -416,6 +443,7 @@ impl DurableObject for NetworkObject {
             sse_streams: RefCell::new(BTreeMap::new()),
             inbox: Default::default(),
             pending_appends: Default::default(),
+            outgoing: RefCell::new(Vec::new()),
             test_hooks: env
                 .var(TEST_HOOKS_VAR)
                 .map(|v| v.to_string() == "1")
@@ -463,8 +491,8 @@ impl DurableObject for NetworkObject {
             if handled == 0 {
                 break;
             }
-            // Before yielding: the commit that releases these frames' acks holds their rows.
-            if let Err(err) = self.store().and_then(|store| store.flush()) {
+            // Before yielding: write these frames' rows, then send their acks and deliveries.
+            if let Err(err) = self.commit() {
                 worker::console_error!("writing the log failed: {err}");
                 first_error.get_or_insert(err);
             }
