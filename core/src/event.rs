@@ -172,10 +172,24 @@ fn take_address(object: &Map<String, Value>, field: &'static str) -> Result<Addr
         .map_err(|error| DecodeError::Address { field, error })
 }
 
-fn encoded_len(value: &Value) -> usize {
-    serde_json::to_vec(value)
-        .map(|v| v.len())
-        .unwrap_or(usize::MAX)
+/// The length of `value`'s JSON encoding, counted as it is written (nothing is kept).
+fn encoded_len(value: &impl Serialize) -> usize {
+    /// A writer that only counts bytes.
+    struct Counter(usize);
+    impl std::io::Write for Counter {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0 += bytes.len();
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut counter = Counter(0);
+    match serde_json::to_writer(&mut counter, value) {
+        Ok(()) => counter.0,
+        Err(_) => usize::MAX,
+    }
 }
 
 impl Event {
@@ -246,7 +260,7 @@ impl Event {
                 });
             }
         };
-        let metadata_size = encoded_len(&Value::Object(metadata.clone()));
+        let metadata_size = encoded_len(&metadata);
         if metadata_size > limits.max_metadata_bytes {
             return Err(DecodeError::FieldTooLarge {
                 field: "metadata",
