@@ -1,7 +1,8 @@
 // Benchmarks of the edge on loopback through `wrangler dev` (workerd).
 // Run: node tests/bench/edge.mjs  (after ./scripts/test or ./scripts/run has built everything)
-// Prints: direct latency p50/p99, sustained events/s, fan-out to 20 and 100
-// agents, catch-up of 10,000 missed events, workerd memory with 20 idle agents.
+// Prints: direct latency p50/p99, sustained events/s (npm agents, then lean
+// WebSocket clients), fan-out to 20 and 100 agents, catch-up of 10,000
+// missed events, workerd memory with 20 idle agents.
 
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -40,6 +41,36 @@ function workerdRssKb(pgid) {
     } catch { /* gone */ }
   }
   return total;
+}
+
+const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+let leanCounter = 0n;
+/** A ULID from the clock and a counter: unique within this run, cheap to make. */
+function leanId() {
+  let time = Date.now();
+  let id = '';
+  for (let i = 0; i < 10; i += 1) { id = CROCKFORD[time % 32] + id; time = Math.floor(time / 32); }
+  let counter = (leanCounter += 1n);
+  let tail = '';
+  for (let i = 0; i < 16; i += 1) { tail = CROCKFORD[Number(counter % 32n)] + tail; counter /= 32n; }
+  return id + tail;
+}
+const leanFrame = (type, source, target, payload) => JSON.stringify({ id: leanId(), type, source, target, payload, timestamp: Date.now() });
+
+/** A bare WebSocket joined to network `id` as `name`; set `onFrame` to see its frames. */
+async function leanSocket(url, id, name) {
+  const socket = new WebSocket(`${url.replace('http', 'ws')}/networks/${id}/v1/ws`, { perMessageDeflate: false });
+  const lean = { socket, onFrame: null };
+  let joined = false;
+  socket.on('message', (data) => {
+    const frame = String(data);
+    if (!joined) { joined = frame.includes('"network.event.ack"'); return; }
+    lean.onFrame?.(frame);
+  });
+  await new Promise((resolve, reject) => { socket.once('open', resolve); socket.once('error', reject); });
+  socket.send(leanFrame('network.agent.join', name, 'core', {}));
+  await waitFor(() => joined);
+  return lean;
 }
 
 const edge = await startEdge();
@@ -137,6 +168,42 @@ try {
     results.catchUp = performance.now() - start;
     console.log(`catch-up of 10,000 missed events: ${ms(results.catchUp)}`);
     a.close(); late.close();
+  }
+
+  // 5. The sustained load of step 2 (20,000 events) from two lean WebSocket clients:
+  // pre-encoded frames, and a receiver that acknowledges every 32 deliveries as the
+  // npm agent does. The figure is the network's own capacity, not the cost of two
+  // full agents sharing its two cores.
+  {
+    const id = await newNetwork(edge.url, 'capacity');
+    const sender = await leanSocket(edge.url, id, 'agent:a');
+    const receiver = await leanSocket(edge.url, id, 'agent:b');
+    const total = 20000;
+    let received = 0;
+    let unacked = 0;
+    receiver.onFrame = (frame) => {
+      if (!frame.includes('"bench.load"')) return;
+      received += 1;
+      unacked += 1;
+      if (unacked === 32 || received === total) {
+        unacked = 0;
+        const { seq } = JSON.parse(frame).metadata.delivery;
+        receiver.socket.send(leanFrame('network.event.ack', 'agent:b', 'core', { seq }));
+      }
+    };
+    let acked = 0;
+    sender.onFrame = (frame) => { if (frame.includes('"network.event.ack"')) acked += 1; };
+    const frames = Array.from({ length: total }, (_, i) => leanFrame('bench.load', 'agent:a', 'agent:b', { i }));
+    const start = performance.now();
+    for (let i = 0; i < total; i += 200) {
+      for (const frame of frames.slice(i, i + 200)) sender.socket.send(frame);
+      await waitFor(() => acked >= Math.min(total, i + 200));
+    }
+    await waitFor(() => received >= total);
+    const seconds = (performance.now() - start) / 1000;
+    results.capacity = total / seconds;
+    console.log(`sustained, lean clients: ${total} events sent, acked and received in ${seconds.toFixed(2)} s = ${Math.round(results.capacity)} events/s`);
+    sender.socket.close(); receiver.socket.close();
   }
 } finally {
   await edge.stop();
