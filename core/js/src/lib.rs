@@ -9,6 +9,7 @@ mod address;
 mod client;
 #[cfg(feature = "documents")]
 mod documents;
+mod effects;
 mod errors;
 mod identity;
 mod replica;

@@ -2,45 +2,11 @@
 //! Every method returns its effects as JSON text: an array of `{kind, …}`.
 
 use crate::client::identity;
+use crate::effects::{Created, Effects, to_json};
 use crate::errors::{event_parts, js_error, millis, parse_credentials, parse_metadata};
 use crate::identity::secret_from_hex;
 use agentnet_core::replica::{Replica, ReplicaEffect, ReplicaRow};
-use serde_json::{Value, json};
 use wasm_bindgen::prelude::*;
-
-fn effect_json(effect: ReplicaEffect) -> Value {
-    match effect {
-        ReplicaEffect::Send(frame) => json!({"kind": "send", "frame": frame}),
-        ReplicaEffect::Persist(row) => json!({"kind": "persist", "row": row}),
-        ReplicaEffect::Online => json!({"kind": "online"}),
-        ReplicaEffect::JoinFailed(r) => {
-            json!({"kind": "join_failed", "code": r.code, "message": r.message})
-        }
-        ReplicaEffect::Received(event) => json!({"kind": "received", "event": event}),
-        ReplicaEffect::Accepted { id, seq, ack } => {
-            json!({"kind": "accepted", "id": id, "seq": seq, "ack": ack})
-        }
-        ReplicaEffect::Rejected { id, rejection } => {
-            json!({"kind": "rejected", "id": id, "code": rejection.code, "message": rejection.message})
-        }
-        ReplicaEffect::Replied { request, reply } => {
-            json!({"kind": "replied", "request": request, "reply": reply})
-        }
-        ReplicaEffect::RequestFailed { request, rejection } => {
-            json!({"kind": "request_failed", "request": request, "code": rejection.code, "message": rejection.message})
-        }
-        ReplicaEffect::DocumentChanged {
-            address,
-            text,
-            editors,
-        } => {
-            json!({"kind": "document_changed", "address": address, "text": text, "editors": editors})
-        }
-        ReplicaEffect::DocumentRejected { address, rejection } => {
-            json!({"kind": "document_rejected", "address": address, "code": rejection.code, "message": rejection.message})
-        }
-    }
-}
 
 /// The local-first replica of one network (see `agentnet_core::replica`).
 /// Every method returns its effects as JSON text: an array of `{kind, …}`.
@@ -54,20 +20,21 @@ pub struct JsReplica {
 impl JsReplica {
     /// The effects as JSON text, without `persist` ones when they are off.
     pub(crate) fn effects_json(&self, effects: Vec<ReplicaEffect>) -> String {
-        Value::Array(self.effect_values(effects)).to_string()
+        to_json(&Effects {
+            effects: &effects,
+            with_persist: self.persist_effects,
+        })
     }
 
     /// The answer of `post` and `request`: `{id, effects}` as JSON text.
     fn created_json(&self, id: agentnet_core::EventId, effects: Vec<ReplicaEffect>) -> String {
-        json!({"id": id, "effects": self.effect_values(effects)}).to_string()
-    }
-
-    fn effect_values(&self, effects: Vec<ReplicaEffect>) -> Vec<Value> {
-        effects
-            .into_iter()
-            .filter(|e| self.persist_effects || !matches!(e, ReplicaEffect::Persist(_)))
-            .map(effect_json)
-            .collect()
+        to_json(&Created {
+            id,
+            effects: Effects {
+                effects: &effects,
+                with_persist: self.persist_effects,
+            },
+        })
     }
 }
 
