@@ -9,7 +9,9 @@
 //! frame) it also yields before its first run, so the frames on their way
 //! join it; a lone frame is handled at once and pays no extra latency. The
 //! platform's output gate still holds each reply and delivery until that
-//! commit is durable, so nothing is acknowledged before it is stored.
+//! commit is durable, so nothing is acknowledged before it is stored. Within
+//! a run, the log rows of all its frames are written together and only then
+//! are their replies and deliveries sent (`crate::log_batch`).
 
 use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
