@@ -263,6 +263,29 @@ test('handlers registered right after connect get every event missed while away,
   }
 });
 
+test('missed events come back from the log exactly as they were sent, whatever their text', async () => {
+  const network = await create({ name: 'fidelity' });
+  const sender = await senderWithAwayReceiver(network);
+  // Sent in one burst, so the edge writes them in shared batches, with a
+  // large event (written on its own) in the middle of the small ones.
+  const texts = [
+    'quote " and backslash \\ and slash /', 'newline \n tab \t return \r', 'nul \u0000 bell \u0007 escape \u001b',
+    'é ü ß 日本語 🎉', '"}]},{"id":"not-an-event"', 'x'.repeat(70 * 1024), '\u2028 line and paragraph \u2029 separators',
+  ];
+  const payloads = texts.map((text, n) => ({ n, text, nested: { list: [text, n, null, true] } }));
+  await Promise.all(payloads.map((payload) => sender.send('agent:receiver', 'note.exact', payload)));
+  const got = [];
+  const receiver = await Agent.connect({ url: edge.url, network, name: 'agent:receiver' });
+  receiver.on('note.exact', (event) => got.push(event.payload));
+  try {
+    await until('every missed event', () => got.length >= payloads.length, 8_000);
+    assert.deepEqual(got, payloads);
+  } finally {
+    sender.close();
+    receiver.close();
+  }
+});
+
 test('a catch-up of large events is paged by bytes and arrives complete and in order', async () => {
   const network = await create({ name: 'large' });
   const sender = await senderWithAwayReceiver(network);
