@@ -9,7 +9,9 @@
 //! SQLite's `json_each` unpacks. The platform allows at most 100 bound
 //! parameters per statement and 2 MB per value, so a batch is cut at
 //! [`BATCH_BYTES`], and an event too large to carry inside a batch is written
-//! on its own with ordinary parameters.
+//! on its own with ordinary parameters. If a batch statement fails as a
+//! whole, its rows are written one by one ([`event_rows`], [`audience_rows`]),
+//! so one bad row costs only itself, as when every row had its own statement.
 //!
 //! Rows are written before anything reads the log (the store flushes first)
 //! and at the end of each drain, before the frames the drain produced (acks,
@@ -35,9 +37,10 @@ pub const INSERT_EVENTS: &str = "INSERT INTO events (seq, id, type, source, targ
 pub const INSERT_AUDIENCES: &str = "INSERT OR IGNORE INTO audience (audience, seq) \
      SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(?)";
 
-/// One event written on its own (too large to carry inside a batch).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LargeRow {
+/// One `events` row, as written on its own: an event too large to carry
+/// inside a batch, or a row of a batch that failed as a whole.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize)]
+pub struct LogRow {
     pub seq: u64,
     pub id: String,
     pub event_type: String,
@@ -52,7 +55,7 @@ pub struct LargeRow {
 pub struct Writes {
     pub event_batches: Vec<String>,
     pub audience_batches: Vec<String>,
-    pub large: Vec<LargeRow>,
+    pub large: Vec<LogRow>,
 }
 
 /// Rows appended since the last [`PendingAppends::take`].
@@ -60,7 +63,7 @@ pub struct Writes {
 pub struct PendingAppends {
     events: Batcher,
     audiences: Batcher,
-    large: Vec<LargeRow>,
+    large: Vec<LogRow>,
 }
 
 impl PendingAppends {
@@ -83,7 +86,7 @@ impl PendingAppends {
         let source = event.source.to_string();
         let target = event.target.to_string();
         if encoded.len() > INLINE_EVENT_BYTES {
-            self.large.push(LargeRow {
+            self.large.push(LogRow {
                 seq,
                 id,
                 event_type: event.event_type.as_str().to_owned(),
@@ -113,6 +116,31 @@ impl PendingAppends {
             large: std::mem::take(&mut self.large),
         }
     }
+}
+
+/// The rows of an [`INSERT_EVENTS`] batch, to write one by one when the batch fails.
+pub fn event_rows(batch: &str) -> Result<Vec<LogRow>, serde_json::Error> {
+    type Columns = (u64, String, String, String, String, u8, String);
+    let rows: Vec<Columns> = serde_json::from_str(batch)?;
+    Ok(rows
+        .into_iter()
+        .map(
+            |(seq, id, event_type, source, target, retain, event)| LogRow {
+                seq,
+                id,
+                event_type,
+                source,
+                target,
+                retain: retain != 0,
+                event,
+            },
+        )
+        .collect())
+}
+
+/// The `(audience, seq)` rows of an [`INSERT_AUDIENCES`] batch.
+pub fn audience_rows(batch: &str) -> Result<Vec<(String, u64)>, serde_json::Error> {
+    serde_json::from_str(batch)
 }
 
 /// Builds JSON arrays of rows, cut at [`BATCH_BYTES`].
@@ -260,6 +288,38 @@ mod tests {
             seqs.extend(rows(batch).iter().map(|r| r[0].as_u64().unwrap()));
         }
         assert_eq!(seqs, (1..=count).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn a_failed_batch_splits_back_into_its_rows() {
+        let mut pending = PendingAppends::default();
+        let tricky = event(serde_json::json!({"text": "\" \\ \n é"}));
+        pending.push(4, &tricky, true, &["member:agent:b".into()]);
+        pending.push(5, &tricky, false, &["public".into(), "group/x".into()]);
+        let writes = pending.take();
+        let rows = event_rows(&writes.event_batches[0]).unwrap();
+        assert_eq!(rows.len(), 2);
+        assert_eq!(
+            rows[0],
+            LogRow {
+                seq: 4,
+                id: tricky.id.to_string(),
+                event_type: "bench.load".into(),
+                source: "agent:a".into(),
+                target: "agent:b".into(),
+                retain: true,
+                event: tricky.encode(),
+            }
+        );
+        assert!(!rows[1].retain);
+        assert_eq!(
+            audience_rows(&writes.audience_batches[0]).unwrap(),
+            vec![
+                ("member:agent:b".to_owned(), 4),
+                ("public".to_owned(), 5),
+                ("group/x".to_owned(), 5)
+            ]
+        );
     }
 
     #[test]

@@ -232,27 +232,76 @@ impl Store {
             }
             pending.take()
         };
+        // A batch that fails is written again row by row, so a bad row costs only
+        // itself; the error returned is that of a row that could not be written.
+        let mut first_error = None;
         for batch in writes.audience_batches {
-            self.sql
-                .exec(log_batch::INSERT_AUDIENCES, vec![text(batch)])?;
+            if let Err(err) = self
+                .sql
+                .exec(log_batch::INSERT_AUDIENCES, vec![text(batch.as_str())])
+            {
+                worker::console_warn!("an audience batch failed, writing it row by row: {err}");
+                let rows = log_batch::audience_rows(&batch).unwrap_or_else(|parse| {
+                    worker::console_error!("an audience batch does not parse: {parse}");
+                    Vec::new()
+                });
+                if rows.is_empty() {
+                    first_error.get_or_insert(err);
+                }
+                for (audience, seq) in rows {
+                    let one = integer(seq).and_then(|seq| {
+                        self.sql.exec(
+                            "INSERT OR IGNORE INTO audience (audience, seq) VALUES (?, ?)",
+                            vec![text(audience), seq],
+                        )
+                    });
+                    if let Err(err) = one {
+                        worker::console_error!("an audience row of {seq} was not written: {err}");
+                        first_error.get_or_insert(err);
+                    }
+                }
+            }
         }
+        let mut single = writes.large;
         for batch in writes.event_batches {
-            self.sql.exec(log_batch::INSERT_EVENTS, vec![text(batch)])?;
+            if let Err(err) = self
+                .sql
+                .exec(log_batch::INSERT_EVENTS, vec![text(batch.as_str())])
+            {
+                worker::console_warn!("a log batch failed, writing it row by row: {err}");
+                match log_batch::event_rows(&batch) {
+                    Ok(rows) => single.extend(rows),
+                    Err(parse) => {
+                        worker::console_error!("a log batch does not parse: {parse}");
+                        first_error.get_or_insert(err);
+                    }
+                }
+            }
         }
-        for row in writes.large {
-            self.sql.exec(
-                "INSERT INTO events (seq, id, type, source, target, retain, event) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                vec![
-                    integer(row.seq)?,
-                    text(row.id),
-                    text(row.event_type),
-                    text(row.source),
-                    text(row.target),
-                    SqlStorageValue::from(i64::from(row.retain)),
-                    text(row.event),
-                ],
-            )?;
+        for row in single {
+            let seq = row.seq;
+            if let Err(err) = self.insert_event_row(row) {
+                worker::console_error!("log row {seq} was not written: {err}");
+                first_error.get_or_insert(err);
+            }
         }
+        first_error.map_or(Ok(()), Err)
+    }
+
+    /// Writes one `events` row with ordinary parameters.
+    fn insert_event_row(&self, row: log_batch::LogRow) -> worker::Result<()> {
+        self.sql.exec(
+            "INSERT INTO events (seq, id, type, source, target, retain, event) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            vec![
+                integer(row.seq)?,
+                text(row.id),
+                text(row.event_type),
+                text(row.source),
+                text(row.target),
+                SqlStorageValue::from(i64::from(row.retain)),
+                text(row.event),
+            ],
+        )?;
         Ok(())
     }
 
