@@ -192,6 +192,11 @@ impl NetworkObject {
                 Err(response) => response,
             },
             (Method::Post, "v1/join") => self.join(&body),
+            (Method::Post, "v1/__test/fail-next-batch") if self.test_hooks => {
+                // Proves in tests that a failed log batch is written row by row.
+                self.store()?.fail_next_batch();
+                Response::ok("the next log batch will fail")
+            }
             (Method::Post, "v1/__test/panic") if self.test_hooks => {
                 // Proves in tests that a wasm panic does not brick the object.
                 #[allow(clippy::panic)]

@@ -33,6 +33,12 @@ pub const INSERT_EVENTS: &str = "INSERT INTO events (seq, id, type, source, targ
             json_extract(value, '$[6]') \
      FROM json_each(?)";
 
+/// What the test hook `fail-next-batch` runs instead of [`INSERT_EVENTS`]
+/// once: a statement that fails as a whole (no `id`: a NOT NULL constraint),
+/// as a real batch would on a bad row.
+pub const FAILING_INSERT_EVENTS: &str =
+    "INSERT INTO events (seq) SELECT json_extract(value, '$[0]') FROM json_each(?)";
+
 /// Inserts the audience rows of a batch: `[[audience, seq], …]`.
 pub const INSERT_AUDIENCES: &str = "INSERT OR IGNORE INTO audience (audience, seq) \
      SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(?)";
@@ -56,6 +62,8 @@ pub struct Writes {
     pub event_batches: Vec<String>,
     pub audience_batches: Vec<String>,
     pub large: Vec<LogRow>,
+    /// Test hook: write the first event batch with [`FAILING_INSERT_EVENTS`].
+    pub fail_first_batch: bool,
 }
 
 /// Rows appended since the last [`PendingAppends::take`].
@@ -64,6 +72,7 @@ pub struct PendingAppends {
     events: Batcher,
     audiences: Batcher,
     large: Vec<LogRow>,
+    fail_next_batch: bool,
 }
 
 impl PendingAppends {
@@ -110,11 +119,21 @@ impl PendingAppends {
 
     /// Everything gathered, ready to write; leaves this empty.
     pub fn take(&mut self) -> Writes {
+        let event_batches = self.events.finish();
+        let fail_first_batch = self.fail_next_batch && !event_batches.is_empty();
+        self.fail_next_batch &= !fail_first_batch;
         Writes {
-            event_batches: self.events.finish(),
+            event_batches,
             audience_batches: self.audiences.finish(),
             large: std::mem::take(&mut self.large),
+            fail_first_batch,
         }
+    }
+
+    /// Test hook: the next event batch is written with a statement that fails,
+    /// so the tests see the row-by-row fallback work through the real runtime.
+    pub fn fail_next_batch(&mut self) {
+        self.fail_next_batch = true;
     }
 }
 

@@ -216,6 +216,11 @@ impl Store {
         Ok(row.last.and_then(|s| u64::try_from(s).ok()).unwrap_or(0))
     }
 
+    /// Test hook: the next log batch fails as a whole and is written row by row.
+    pub fn fail_next_batch(&self) {
+        self.pending.borrow_mut().fail_next_batch();
+    }
+
     /// Gathers an accepted event at `seq` under its audiences; [`Store::flush`] writes it.
     pub fn append(&self, seq: u64, event: &Event, retain: bool, audiences: &[String]) {
         self.pending
@@ -263,11 +268,13 @@ impl Store {
             }
         }
         let mut single = writes.large;
-        for batch in writes.event_batches {
-            if let Err(err) = self
-                .sql
-                .exec(log_batch::INSERT_EVENTS, vec![text(batch.as_str())])
-            {
+        for (n, batch) in writes.event_batches.into_iter().enumerate() {
+            let statement = if n == 0 && writes.fail_first_batch {
+                log_batch::FAILING_INSERT_EVENTS
+            } else {
+                log_batch::INSERT_EVENTS
+            };
+            if let Err(err) = self.sql.exec(statement, vec![text(batch.as_str())]) {
                 worker::console_warn!("a log batch failed, writing it row by row: {err}");
                 match log_batch::event_rows(&batch) {
                     Ok(rows) => single.extend(rows),

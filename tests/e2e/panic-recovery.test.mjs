@@ -1,9 +1,13 @@
-// A panic inside the network's wasm must not brick the object: the request
-// that panicked fails, and the next ones are served from intact storage.
+// Failures inside the network's object: a wasm panic must not brick it (the
+// request that panicked fails, the next ones are served from intact storage),
+// and a log write that fails as a whole loses nothing that was acknowledged.
 
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startEdge } from '../support/edge.mjs';
+import WebSocket from 'ws';
+import { Agent } from '../../core/js/index.js';
+import { createNetwork, startEdge } from '../support/edge.mjs';
+import { until } from '../support/process.mjs';
 
 let edge;
 after(async () => { await edge?.stop(); });
@@ -28,4 +32,29 @@ test('the network serves again after a wasm panic, with its history', async () =
   assert.equal(next.status, 200, await next.clone().text());
   const ack = await next.json();
   assert.ok(ack.seq > (sent.seq ?? 0), 'the sequence continues from storage');
+});
+
+test('a log batch that fails as a whole is written row by row: every acknowledged event is kept', async () => {
+  edge ??= await startEdge({ testHooks: true });
+  const { id } = await createNetwork(edge.url, { name: 'failing-batch', mods: ['persistence'] });
+  const sender = await Agent.connect({ url: edge.url, network: id, name: 'agent:sender', WebSocket });
+  const late = await Agent.connect({ url: edge.url, network: id, name: 'agent:late', WebSocket });
+  late.close();
+  const hook = await fetch(`${edge.url}/networks/${id}/v1/__test/fail-next-batch`, { method: 'POST', body: '{}' });
+  assert.equal(hook.status, 200, await hook.text());
+  // One burst: the edge gathers these into shared batches, the first of which fails.
+  const total = 200;
+  const acks = await Promise.all([...Array(total).keys()].map((n) => sender.send('agent:late', 'note.kept', { n })));
+  assert.equal(new Set(acks.map((a) => a.seq)).size, total, 'every event acknowledged once');
+  // The log has every one: a member that was away catches up on all of them, in order.
+  const got = [];
+  const back = await Agent.connect({ url: edge.url, network: id, name: 'agent:late', WebSocket });
+  back.on('note.kept', (event) => got.push(event.payload.n));
+  try {
+    await until('every acknowledged event', () => got.length >= total, 8_000);
+    assert.deepEqual(got, [...Array(total).keys()]);
+  } finally {
+    sender.close();
+    back.close();
+  }
 });
