@@ -1,6 +1,7 @@
 //! Any bytes as a peer's Automerge sync message (or saved document) against a
 //! document with history: decoding, merging and answering never panic, and
-//! the text stays readable.
+//! the text stays readable — received by a copy that has sent the peer
+//! nothing (the core's receive path) and by one that has (Automerge's).
 #![no_main]
 
 use agentnet_core::documents::{TextDocument, decode_sync, encode_sync};
@@ -14,6 +15,11 @@ fuzz_target!(|data: &[u8]| {
     let _ = doc.generate_sync_message(&mut state);
     let wire = base64_encode(data);
     if let Ok(message) = decode_sync(&wire) {
+        // With nothing sent to this peer yet: the core's own receive path.
+        let mut fresh = doc.clone();
+        let _ = fresh.receive_sync_message(&mut State::new(), message.clone());
+        let _ = fresh.text();
+        // With the history sent: Automerge's path, which trims what was sent.
         let _ = doc.receive_sync_message(&mut state, message);
         if let Some(answer) = doc.generate_sync_message(&mut state) {
             let _ = decode_sync(&encode_sync(answer));
