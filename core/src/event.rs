@@ -12,6 +12,7 @@
 //! is deterministic: struct fields in envelope order, object keys sorted.
 
 use crate::address::{Address, AddressError};
+use crate::envelope::{self, Loose, RawFields, empty_object};
 use crate::error::{Coded, ErrorCode, Rejection};
 use crate::event_type::{EventType, EventTypeError};
 use crate::network_id::{NetworkId, NetworkIdError};
@@ -66,10 +67,6 @@ pub struct Event {
     /// The network the event belongs to; filled in by the network when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub network: Option<NetworkId>,
-}
-
-fn empty_object() -> Value {
-    Value::Object(Map::new())
 }
 
 /// Why bytes are not a valid event.
@@ -152,24 +149,25 @@ impl From<DecodeError> for Rejection {
     }
 }
 
-fn take_str<'a>(
-    object: &'a Map<String, Value>,
-    field: &'static str,
-) -> Result<&'a str, DecodeError> {
-    match object.get(field) {
-        None | Some(Value::Null) => Err(DecodeError::Missing(field)),
-        Some(Value::String(s)) => Ok(s),
-        Some(_) => Err(DecodeError::WrongType {
-            field,
+fn not_an_object() -> DecodeError {
+    DecodeError::Malformed("expected a JSON object".into())
+}
+
+fn required_str<'a>(field: &'a Loose<'_>, name: &'static str) -> Result<&'a str, DecodeError> {
+    match field {
+        Loose::Absent => Err(DecodeError::Missing(name)),
+        Loose::Str(s) => Ok(s),
+        Loose::U64(_) | Loose::Other => Err(DecodeError::WrongType {
+            field: name,
             expected: "a string",
         }),
     }
 }
 
-fn take_address(object: &Map<String, Value>, field: &'static str) -> Result<Address, DecodeError> {
-    take_str(object, field)?
+fn address(field: &Loose<'_>, name: &'static str) -> Result<Address, DecodeError> {
+    required_str(field, name)?
         .parse()
-        .map_err(|error| DecodeError::Address { field, error })
+        .map_err(|error| DecodeError::Address { field: name, error })
 }
 
 /// The length of `value`'s JSON encoding, counted as it is written (nothing is kept).
@@ -201,46 +199,51 @@ impl Event {
                 max: limits.max_frame_bytes,
             });
         }
-        let value: Value =
-            serde_json::from_str(frame).map_err(|e| DecodeError::Malformed(e.to_string()))?;
-        Self::from_value(value, limits)
+        let fields = envelope::parse(frame)
+            .map_err(|e| DecodeError::Malformed(e.to_string()))?
+            .ok_or_else(not_an_object)?;
+        Self::from_fields(fields, limits)
     }
 
     /// Validates an already-parsed JSON value against `limits`.
     pub fn from_value(value: Value, limits: &Limits) -> Result<Self, DecodeError> {
-        let Value::Object(mut object) = value else {
-            return Err(DecodeError::Malformed("expected a JSON object".into()));
-        };
-        let id: EventId = take_str(&object, "id")?.parse()?;
-        let type_str = take_str(&object, "type")?;
+        let fields = RawFields::of_object(value).ok_or_else(not_an_object)?;
+        Self::from_fields(fields, limits)
+    }
+
+    /// Validates the envelope's fields, in the order their errors are reported.
+    fn from_fields(fields: RawFields<'_>, limits: &Limits) -> Result<Self, DecodeError> {
+        let id: EventId = required_str(&fields.id, "id")?.parse()?;
+        let type_str = required_str(&fields.event_type, "type")?;
         let event_type: EventType = type_str.parse()?;
         if type_str.len() > limits.max_type_len {
             return Err(DecodeError::TypeTooLong(limits.max_type_len));
         }
-        let source = take_address(&object, "source")?;
-        let target = take_address(&object, "target")?;
-        let timestamp = match object.get("timestamp") {
-            None | Some(Value::Null) => return Err(DecodeError::Missing("timestamp")),
-            Some(v) => v.as_u64().ok_or(DecodeError::WrongType {
-                field: "timestamp",
-                expected: "a non-negative integer of milliseconds",
-            })?,
+        let source = address(&fields.source, "source")?;
+        let target = address(&fields.target, "target")?;
+        let timestamp = match fields.timestamp {
+            Loose::Absent => return Err(DecodeError::Missing("timestamp")),
+            Loose::U64(ms) => ms,
+            Loose::Str(_) | Loose::Other => {
+                return Err(DecodeError::WrongType {
+                    field: "timestamp",
+                    expected: "a non-negative integer of milliseconds",
+                });
+            }
         };
-        let network = match object.get("network") {
-            None | Some(Value::Null) => None,
-            Some(Value::String(s)) => Some(s.parse()?),
-            Some(_) => {
+        let network = match &fields.network {
+            Loose::Absent => None,
+            Loose::Str(s) => Some(s.parse()?),
+            Loose::U64(_) | Loose::Other => {
                 return Err(DecodeError::WrongType {
                     field: "network",
                     expected: "a string",
                 });
             }
         };
-        let payload = object.remove("payload").unwrap_or_else(empty_object);
-        let payload = if payload.is_null() {
-            empty_object()
-        } else {
-            payload
+        let payload = match fields.payload {
+            None | Some(Value::Null) => empty_object(),
+            Some(payload) => payload,
         };
         let payload_size = encoded_len(&payload);
         if payload_size > limits.max_payload_bytes {
@@ -250,7 +253,7 @@ impl Event {
                 max: limits.max_payload_bytes,
             });
         }
-        let metadata = match object.remove("metadata") {
+        let metadata = match fields.metadata {
             None | Some(Value::Null) => Map::new(),
             Some(Value::Object(m)) => m,
             Some(_) => {

@@ -30,6 +30,7 @@ pub mod config;
 pub mod conformance;
 pub mod crypto;
 pub mod documents;
+mod envelope;
 pub mod error;
 pub mod event;
 pub mod event_type;
