@@ -277,7 +277,8 @@ test('files and contexts open in the resources panel; a writable context is edit
     await resources.getByRole('button', { name: 'Refresh' }).click();
 
     const { item: file, text: fileText } = await openResource(resources, `resource/file/notes/plan-${stamp}.md`);
-    assert.equal(await fileText.inputValue(), '# the plan');
+    // A text file is a live document: its text arrives by sync, after the editor opens.
+    await until('the file shows its text', async () => (await fileText.inputValue()) === '# the plan', 10_000);
     assert.equal(await fileText.getAttribute('readonly'), '', 'only the owner may write the file');
     assert.equal(await file.getByRole('button', { name: 'Save' }).count(), 0);
 
