@@ -158,6 +158,50 @@ pub fn set_delivery_prev(framed: &mut Event, prev: u64) {
     }
 }
 
+/// From this many recipients on, a fan-out's frames are made from a [`FrameTemplate`].
+pub const FRAME_TEMPLATE_FROM: usize = 3;
+
+/// A delivery frame's text split around the digits of its `metadata.delivery.prev`,
+/// so a fan-out encodes the event twice instead of once per recipient.
+///
+/// The split is found by encoding the frame with `prev` 0 and with `prev` 1:
+/// the two texts differ in exactly that digit, wherever the serializer put it,
+/// whatever the payload and the other metadata hold.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FrameTemplate {
+    head: String,
+    tail: String,
+}
+
+impl FrameTemplate {
+    /// The template of `framed`, a [`delivery_frame`] (its `prev` is left at 1).
+    pub fn new(framed: &mut Event) -> Option<Self> {
+        set_delivery_prev(framed, 0);
+        let zero = framed.encode();
+        set_delivery_prev(framed, 1);
+        let one = framed.encode();
+        if zero.len() != one.len() {
+            return None;
+        }
+        let at = zero.bytes().zip(one.bytes()).position(|(a, b)| a != b)?;
+        let digit_only = zero.as_bytes()[at] == b'0' && zero[at + 1..] == one[at + 1..];
+        digit_only.then(|| Self {
+            head: zero[..at].to_owned(),
+            tail: zero[at + 1..].to_owned(),
+        })
+    }
+
+    /// The frame with `metadata.delivery.prev = prev`.
+    pub fn with_prev(&self, prev: u64) -> String {
+        let digits = prev.to_string();
+        let mut frame = String::with_capacity(self.head.len() + digits.len() + self.tail.len());
+        frame.push_str(&self.head);
+        frame.push_str(&digits);
+        frame.push_str(&self.tail);
+        frame
+    }
+}
+
 /// Where deliveries to one member stand.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub struct Progress {

@@ -117,6 +117,16 @@ impl Effect {
                 // One copy, its `prev` rewritten for each recipient: cloning the
                 // whole event per recipient cost more than encoding it.
                 let mut framed = delivery_frame(event, order.seq, 0);
+                if to.len() >= delivery::FRAME_TEMPLATE_FROM
+                    && let Some(template) = delivery::FrameTemplate::new(&mut framed)
+                {
+                    // A fan-out: encoded twice, then only the `prev` digits differ.
+                    return to
+                        .iter()
+                        .zip(&order.prev)
+                        .map(|(a, prev)| (a, template.with_prev(*prev)))
+                        .collect();
+                }
                 to.iter()
                     .zip(&order.prev)
                     .map(|(a, prev)| {

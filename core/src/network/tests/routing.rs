@@ -61,6 +61,62 @@ fn each_recipient_of_a_fan_out_gets_its_own_delivery_chain_in_its_frame() {
 }
 
 #[test]
+fn a_wide_fan_out_frames_each_recipient_exactly_as_framing_it_alone() {
+    let mut network = bare();
+    let mut alice = join(&mut network, "agent:alice");
+    let names = ["agent:bob", "agent:carol", "agent:dave", "agent:erin"];
+    for name in names {
+        join(&mut network, name);
+    }
+    // `prev`s of one, two and three digits: some members get more events first.
+    for (n, count) in [(1, 9), (2, 120)] {
+        for _ in 0..count {
+            alice.send(&mut network, "chat.msg", names[n], json!({}));
+        }
+    }
+    // Text in the payload and other metadata that looks like the delivery object.
+    let mut event = alice.event(
+        "chat.msg",
+        "agent:broadcast",
+        json!({"delivery": {"prev": 0, "seq": 1}, "text": "\"prev\":0,"}),
+    );
+    event
+        .metadata
+        .insert("aa".into(), json!({"delivery": {"prev": 0}}));
+    event
+        .metadata
+        .insert("zz".into(), json!("\"delivery\":{\"prev\":0"));
+    let effects = network.handle_event(Some(&alice.address.clone()), event, 10);
+    let Some(
+        deliver @ Effect::Deliver {
+            event,
+            order: Some(order),
+            ..
+        },
+    ) = effects.iter().find(|e| matches!(e, Effect::Deliver { .. }))
+    else {
+        panic!("no ordered delivery")
+    };
+    let frames = deliver.frames();
+    assert_eq!(frames.len(), names.len());
+    let lengths: std::collections::BTreeSet<usize> =
+        order.prev.iter().map(|p| p.to_string().len()).collect();
+    assert_eq!(
+        lengths.len(),
+        3,
+        "prevs of several lengths: {:?}",
+        order.prev
+    );
+    for ((to, frame), prev) in frames.iter().zip(&order.prev) {
+        assert_eq!(
+            *frame,
+            delivery_frame(event, order.seq, *prev).encode(),
+            "{to}"
+        );
+    }
+}
+
+#[test]
 fn direct_channel_and_group_targets() {
     let mut network = bare();
     let mut alice = join(&mut network, "agent:alice");
