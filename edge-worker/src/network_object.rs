@@ -385,10 +385,6 @@ impl NetworkObject {
         (network, address)
     }
 
-    fn network_id_of(ws: &WebSocket) -> Option<NetworkId> {
-        Self::session(ws).network.and_then(|n| n.parse().ok())
-    }
-
     /// A socket closed: finish the handshake and mark its member offline if it has no other.
     fn connection_closed(&self, ws: &WebSocket, code: usize) -> Result<()> {
         self.sockets_changed();
@@ -400,18 +396,23 @@ impl NetworkObject {
             1000
         };
         let _ = ws.close(u16::try_from(reply_code).ok(), Some("closed"));
-        let (Some(id), Some(address)) = (Self::network_id_of(ws), session.address) else {
+        let id = session.network.and_then(|n| n.parse::<NetworkId>().ok());
+        let address = session.address.and_then(|a| a.parse::<Address>().ok());
+        let (Some(id), Some(address)) = (id, address) else {
             return Ok(());
         };
-        let still_connected = self.state.get_websockets().iter().any(|other| {
-            other != ws && Self::session(other).address.as_deref() == Some(address.as_str())
-        });
+        // The socket index (which the member's leave is then delivered through)
+        // may still list the closing socket itself.
+        self.build_socket_index();
+        let still_connected = self
+            .socket_index
+            .borrow()
+            .as_ref()
+            .and_then(|index| index.get(&address))
+            .is_some_and(|sockets| sockets.iter().any(|other| other != ws));
         if still_connected || !self.ensure_loaded(&id)? {
             return Ok(());
         }
-        let Ok(address) = address.parse::<Address>() else {
-            return Ok(());
-        };
         let effects = match self.network.borrow_mut().as_mut() {
             Some(network) => network.disconnect(&address, now_ms()),
             None => Vec::new(),

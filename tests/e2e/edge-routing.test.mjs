@@ -130,3 +130,17 @@ test('a burst of frames with a malformed one among them: the rest are acked and 
   assert.deepEqual(got.map((e) => e.payload.n), [...Array(100).keys()].filter((n) => n !== 50));
   socket.close();
 });
+
+test('a member with two connections stays online until the last one closes', async () => {
+  const { id } = await create({ name: 'two-sockets' });
+  const watcher = await connect(id, 'agent:watcher');
+  const first = await connect(id, 'agent:twin', { reconnect: false });
+  const second = await connect(id, 'agent:twin', { reconnect: false });
+  const statusOfTwin = async () => (await watcher.discover()).agents.find((a) => a.address === 'agent:twin')?.status;
+  first.close();
+  // Give the edge time to handle the close before asking: the twin still has a socket.
+  await new Promise((r) => setTimeout(r, 500));
+  assert.equal(await statusOfTwin(), 'online');
+  second.close();
+  await until('the twin to go offline', async () => (await statusOfTwin()) === 'offline', 10_000);
+});
