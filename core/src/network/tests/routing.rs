@@ -31,33 +31,40 @@ fn each_recipient_of_a_fan_out_gets_its_own_delivery_chain_in_its_frame() {
     bob.send(&mut network, "chat.msg", "agent:alice", json!({}));
     alice.send(&mut network, "chat.msg", "agent:bob", json!({}));
     let effects = alice.send(&mut network, "chat.msg", "agent:broadcast", json!({"n": 1}));
-    let Some(deliver) = effects.iter().find(|e| matches!(e, Effect::Deliver { .. })) else {
-        panic!("no delivery")
-    };
-    let Effect::Deliver {
-        event,
-        order: Some(order),
-        ..
-    } = deliver
-    else {
-        panic!("not an ordered delivery")
-    };
-    let frames = deliver.frames();
+    let (frames, order) = frames_checked_against_framing_alone(&effects);
     assert_eq!(frames.len(), 2);
     assert_ne!(order.prev[0], order.prev[1]);
-    for ((to, frame), prev) in frames.iter().zip(&order.prev) {
-        // Exactly what framing the event for this one recipient gives.
-        assert_eq!(
-            *frame,
-            delivery_frame(event, order.seq, *prev).encode(),
-            "{to}"
-        );
+    for ((_, frame), prev) in frames.iter().zip(&order.prev) {
         let decoded: Value = serde_json::from_str(frame).unwrap();
         assert_eq!(
             decoded["metadata"]["delivery"],
             json!({"seq": order.seq, "prev": prev})
         );
     }
+}
+
+/// The frames of the ordered delivery among `effects`, each checked to be
+/// exactly what framing the event for that one recipient gives.
+fn frames_checked_against_framing_alone(effects: &[Effect]) -> (Vec<(&Address, String)>, &Order) {
+    let Some(
+        deliver @ Effect::Deliver {
+            event,
+            order: Some(order),
+            ..
+        },
+    ) = effects.iter().find(|e| matches!(e, Effect::Deliver { .. }))
+    else {
+        panic!("no ordered delivery")
+    };
+    let frames = deliver.frames();
+    for ((to, frame), prev) in frames.iter().zip(&order.prev) {
+        assert_eq!(
+            *frame,
+            delivery_frame(event, order.seq, *prev).encode(),
+            "{to}"
+        );
+    }
+    (frames, order)
 }
 
 #[test]
@@ -87,17 +94,7 @@ fn a_wide_fan_out_frames_each_recipient_exactly_as_framing_it_alone() {
         .metadata
         .insert("zz".into(), json!("\"delivery\":{\"prev\":0"));
     let effects = network.handle_event(Some(&alice.address.clone()), event, 10);
-    let Some(
-        deliver @ Effect::Deliver {
-            event,
-            order: Some(order),
-            ..
-        },
-    ) = effects.iter().find(|e| matches!(e, Effect::Deliver { .. }))
-    else {
-        panic!("no ordered delivery")
-    };
-    let frames = deliver.frames();
+    let (frames, order) = frames_checked_against_framing_alone(&effects);
     assert_eq!(frames.len(), names.len());
     let lengths: std::collections::BTreeSet<usize> =
         order.prev.iter().map(|p| p.to_string().len()).collect();
@@ -107,13 +104,6 @@ fn a_wide_fan_out_frames_each_recipient_exactly_as_framing_it_alone() {
         "prevs of several lengths: {:?}",
         order.prev
     );
-    for ((to, frame), prev) in frames.iter().zip(&order.prev) {
-        assert_eq!(
-            *frame,
-            delivery_frame(event, order.seq, *prev).encode(),
-            "{to}"
-        );
-    }
 }
 
 #[test]
