@@ -77,6 +77,7 @@ impl Client {
             target,
             payload,
             metadata: Map::new(),
+            enrichment: None,
             timestamp: now,
             network: Some(self.network.clone()),
         }
@@ -137,11 +138,11 @@ mod tests {
         let mut client = Client::new(alice.clone(), id, [2; 32]);
         let join = client.join(None, 10);
         let effects = network.handle_frame(None, &join.encode(), 10);
-        let Some(Effect::Reply(ack)) = effects.last() else {
+        let Some(Effect::Ack(ack)) = effects.last() else {
             panic!("{effects:?}")
         };
         assert_eq!(
-            client.interpret(ack.clone()),
+            client.interpret(Event::decode(&ack.encode(), &Default::default()).unwrap()),
             Incoming::Ack {
                 id: join.id,
                 seq: Some(1)
@@ -155,11 +156,11 @@ mod tests {
             11,
         );
         let effects = network.handle_frame(Some(&alice), &posted.encode(), 11);
-        let Some(Effect::Reply(ack)) = effects.last() else {
+        let Some(Effect::Ack(ack)) = effects.last() else {
             panic!("{effects:?}")
         };
         assert_eq!(
-            client.interpret(ack.clone()),
+            client.interpret(Event::decode(&ack.encode(), &Default::default()).unwrap()),
             Incoming::Ack {
                 id: posted.id,
                 seq: Some(2)

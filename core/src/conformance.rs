@@ -99,6 +99,7 @@ pub fn project(effect: &Effect) -> Value {
             json!({"error": event.payload.get("code").cloned().unwrap_or(Value::Null)})
         }
         Effect::Reply(event) => json!({"reply": event.event_type}),
+        Effect::Ack(_) => json!({"reply": core_types::EVENT_ACK}),
         Effect::Bind(address) => json!({"bind": address}),
         Effect::Unbind => json!({"unbind": true}),
         Effect::Store(row) => json!({"store": row.kind().as_str(), "key": row.key()}),

@@ -12,11 +12,13 @@
 //! is deterministic: struct fields in envelope order, object keys sorted.
 
 use crate::address::{Address, AddressError};
+use crate::enrichment::{Enrichment, MergedMetadata};
 use crate::envelope::{self, Loose, RawFields, empty_object};
 use crate::error::{Coded, ErrorCode, Rejection};
 use crate::event_type::{EventType, EventTypeError};
 use crate::network_id::{NetworkId, NetworkIdError};
 use crate::ulid::{EventId, UlidError};
+use serde::ser::{SerializeStruct, Serializer};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -45,7 +47,10 @@ impl Default for Limits {
 }
 
 /// One event: the only unit of communication in a network.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+///
+/// Serialized in envelope order with `metadata`'s keys sorted; a network-side
+/// [`Enrichment`] is written inside `metadata` (see [`crate::enrichment`]).
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 pub struct Event {
     /// ULID, unique within the network.
     pub id: EventId,
@@ -62,11 +67,40 @@ pub struct Event {
     /// Protocol-level metadata (`in_reply_to`, `visibility`, `refs`, …).
     #[serde(default)]
     pub metadata: Map<String, Value>,
+    /// What the accepting network's `mod/enrichment` added; encoded as
+    /// `metadata.sender` and `metadata.received_at`. Decoded events carry
+    /// those in `metadata` instead.
+    #[serde(skip)]
+    pub enrichment: Option<Enrichment>,
     /// Unix milliseconds at creation.
     pub timestamp: u64,
     /// The network the event belongs to; filled in by the network when absent.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub network: Option<NetworkId>,
+}
+
+impl Serialize for Event {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let fields = if self.network.is_some() { 8 } else { 7 };
+        let mut out = serializer.serialize_struct("Event", fields)?;
+        out.serialize_field("id", &self.id)?;
+        out.serialize_field("type", &self.event_type)?;
+        out.serialize_field("source", &self.source)?;
+        out.serialize_field("target", &self.target)?;
+        out.serialize_field("payload", &self.payload)?;
+        out.serialize_field(
+            "metadata",
+            &MergedMetadata {
+                map: &self.metadata,
+                enrichment: self.enrichment.as_ref(),
+            },
+        )?;
+        out.serialize_field("timestamp", &self.timestamp)?;
+        if let Some(network) = &self.network {
+            out.serialize_field("network", network)?;
+        }
+        out.end()
+    }
 }
 
 /// Why bytes are not a valid event.
@@ -278,6 +312,7 @@ impl Event {
             target,
             payload,
             metadata,
+            enrichment: None,
             timestamp,
             network,
         })
@@ -466,6 +501,7 @@ mod tests {
                 target: target.parse().unwrap(),
                 payload: if payload.is_null() { json!({}) } else { payload },
                 metadata: meta.into_iter().collect(),
+                enrichment: None,
                 timestamp,
                 network: Some("n1".parse().unwrap()),
             };

@@ -30,6 +30,7 @@ pub mod config;
 pub mod conformance;
 pub mod crypto;
 pub mod documents;
+pub mod enrichment;
 mod envelope;
 pub mod error;
 pub mod event;

@@ -86,9 +86,11 @@ impl MemoryHost {
                         .collect();
                     network.answer_query(request, rows, true, now)
                 }
-                Effect::Reply(_) | Effect::Deliver { .. } | Effect::Bind(_) | Effect::Unbind => {
-                    Vec::new()
-                }
+                Effect::Reply(_)
+                | Effect::Ack(_)
+                | Effect::Deliver { .. }
+                | Effect::Bind(_)
+                | Effect::Unbind => Vec::new(),
             };
             done.push(effect);
             for (i, extra) in follow_up.into_iter().enumerate() {

@@ -109,7 +109,11 @@ impl World {
             match &effect {
                 Effect::Bind(a) => self.peers[from].session = Some(a.clone()),
                 Effect::Unbind => self.peers[from].session = None,
-                Effect::Reply(event) => self.peers[from].to_peer.push_back(event.encode()),
+                Effect::Reply(_) | Effect::Ack(_) => {
+                    if let Some(text) = effect.reply_text() {
+                        self.peers[from].to_peer.push_back(text)
+                    }
+                }
                 Effect::Deliver { .. } => {
                     for (to, frame) in effect.frames() {
                         if let Some(peer) = self

@@ -174,13 +174,10 @@ impl Sim {
                         self.peers[i].session = None;
                     }
                 }
-                Effect::Reply(event) => {
-                    if let Some(i) = from {
+                Effect::Reply(_) | Effect::Ack(_) => {
+                    if let (Some(i), Some(text)) = (from, effect.reply_text()) {
                         let at = self.delay();
-                        self.peers[i].to_peer.push(Frame {
-                            at,
-                            text: event.encode(),
-                        });
+                        self.peers[i].to_peer.push(Frame { at, text });
                     }
                 }
                 Effect::Deliver { .. } => {

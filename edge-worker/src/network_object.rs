@@ -196,13 +196,16 @@ impl NetworkObject {
             let mut follow_up = Vec::new();
             for effect in pending {
                 match &effect {
-                    Effect::Reply(event) => match origin {
-                        Origin::Socket(ws) => self
-                            .outgoing
-                            .borrow_mut()
-                            .push(((*ws).clone(), event.encode())),
+                    Effect::Reply(_) | Effect::Ack(_) => match origin {
+                        Origin::Socket(ws) => {
+                            if let Some(text) = effect.reply_text() {
+                                self.outgoing.borrow_mut().push(((*ws).clone(), text))
+                            }
+                        }
                         Origin::Collect(collected) => {
-                            collected.borrow_mut().replies.push(event.clone())
+                            if let Some(event) = effect.reply() {
+                                collected.borrow_mut().replies.push(event.into_owned())
+                            }
                         }
                         Origin::Nowhere => {}
                     },

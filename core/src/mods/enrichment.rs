@@ -1,11 +1,12 @@
 //! `mod/enrichment`: adds who sent an event and when it arrived (transform, priority 30).
 //!
 //! Sets `metadata.sender = {role, verification}` from the membership record
-//! and `metadata.received_at` to the network's receive time.
+//! and `metadata.received_at` to the network's receive time, as the event's
+//! typed [`crate::enrichment::Enrichment`].
 
 use super::{Context, Mod, ModMode, ModSpec, Outbox};
+use crate::enrichment::{self, ENRICHMENT_KEYS, Sender};
 use crate::event::Event;
-use serde_json::{Map, Value};
 
 pub(super) struct Enrichment {
     spec: ModSpec,
@@ -25,21 +26,18 @@ impl Mod for Enrichment {
     }
 
     fn transform(&mut self, cx: &Context<'_>, event: &mut Event, _out: &mut Outbox<'_>) {
-        // Built field by field: this runs for every event, and going through
-        // `json!` would serialize the role and level with serde each time.
-        if let Some(member) = cx.state.members.get(&event.source) {
-            let mut sender = Map::new();
-            sender.insert("role".to_owned(), Value::from(member.role.as_str()));
-            sender.insert(
-                "verification".to_owned(),
-                Value::from(member.verification.level()),
-            );
-            event
-                .metadata
-                .insert("sender".to_owned(), Value::Object(sender));
+        // Typed rather than JSON entries: this runs for every event (see
+        // `crate::enrichment`). Entries the sender wrote under these names
+        // are dropped; the typed fields take their place on the wire.
+        for key in ENRICHMENT_KEYS {
+            event.metadata.remove(key);
         }
-        event
-            .metadata
-            .insert("received_at".to_owned(), Value::from(cx.now));
+        event.enrichment = Some(enrichment::Enrichment {
+            sender: cx.state.members.get(&event.source).map(|member| Sender {
+                role: member.role,
+                verification: member.verification,
+            }),
+            received_at: cx.now,
+        });
     }
 }

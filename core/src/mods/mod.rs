@@ -221,6 +221,7 @@ impl<'a> Outbox<'a> {
             target,
             payload,
             metadata,
+            enrichment: None,
             timestamp: self.now,
             network: Some(self.network.clone()),
         });

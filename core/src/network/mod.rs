@@ -9,6 +9,7 @@
 //! in order. Restoring is cheap: configuration, state rows and the last
 //! sequence number; never the event log.
 
+mod ack;
 mod dedupe;
 mod delivery;
 #[cfg(feature = "documents")]
@@ -17,6 +18,7 @@ mod handlers;
 mod routing;
 mod state;
 
+pub use ack::Ack;
 pub use delivery::{
     BACKLOG_PAGE, BacklogRequest, DEDUPE_WINDOW, EventIndex, NoIndex, REDELIVERY_TIMEOUT_MS,
     delivery_frame,
@@ -40,6 +42,7 @@ use crate::ulid::UlidGenerator;
 use crate::verification::{Challenges, KeyRegistry, StaticKeys};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
+use std::borrow::Cow;
 use std::rc::Rc;
 
 /// What the host must do after an input.
@@ -47,6 +50,9 @@ use std::rc::Rc;
 pub enum Effect {
     /// Send the event on the connection whose input produced it.
     Reply(Event),
+    /// Send this `network.event.ack` on the connection whose input produced
+    /// it ([`Ack::encode`] gives its text, [`Ack::to_event`] the event).
+    Ack(Ack),
     /// Send the event to every connection of each member in `to`.
     /// Use [`Effect::frames`] to get each recipient's frame.
     Deliver {
@@ -97,6 +103,25 @@ pub struct Order {
 }
 
 impl Effect {
+    /// The event a `Reply` or an `Ack` sends on the connection whose input
+    /// produced it (the ack built as an event); `None` for other effects.
+    pub fn reply(&self) -> Option<Cow<'_, Event>> {
+        match self {
+            Effect::Reply(event) => Some(Cow::Borrowed(event)),
+            Effect::Ack(ack) => Some(Cow::Owned(ack.to_event())),
+            _ => None,
+        }
+    }
+
+    /// The JSON text of [`Effect::reply`]'s event.
+    pub fn reply_text(&self) -> Option<String> {
+        match self {
+            Effect::Reply(event) => Some(event.encode()),
+            Effect::Ack(ack) => Some(ack.encode()),
+            _ => None,
+        }
+    }
+
     /// The frames of a `Deliver`: `(recipient, JSON text)`, with
     /// `metadata.delivery` set per recipient for logged events. Empty for other effects.
     pub fn frames(&self) -> Vec<(&Address, String)> {
@@ -615,6 +640,7 @@ impl Network {
             target: Address::core(),
             payload: json!({}),
             metadata,
+            enrichment: None,
             timestamp: now,
             network: Some(self.config.id.clone()),
         };
@@ -701,15 +727,10 @@ impl Network {
             })
         {
             // A resubmission: answer with the original ack and change nothing.
-            let payload = json!({"id": event.id, "seq": seq, "duplicate": true});
-            let ack = self.core_event(
-                core_types::EVENT_ACK,
-                &event.source,
-                Some(event.id),
-                payload,
-                now,
-            );
-            return Ok(vec![Effect::Reply(ack)]);
+            let mut ack = self.ack(&event, Map::new(), now);
+            ack.seq = Some(seq);
+            ack.duplicate = true;
+            return Ok(vec![Effect::Ack(ack)]);
         }
         if event_type == core_types::AGENT_CHALLENGE {
             return self.issue_challenge(&event, now);
@@ -768,7 +789,6 @@ impl Network {
             self.last_seq += 1;
             let seq = self.last_seq;
             self.dedupe.insert(event.id, seq);
-            outcome.ack.insert("seq".into(), json!(seq));
             if self.at_least_once() || self.keeps_history {
                 effects.push(Effect::Append {
                     seq,
@@ -810,17 +830,9 @@ impl Network {
             });
         }
         if !outcome.no_ack {
-            let mut ack = outcome.ack;
-            let id = event.id.to_json();
-            ack.insert("id".into(), id.clone());
-            let ack = self.core_event_with(
-                core_types::EVENT_ACK,
-                &event.source,
-                Some(id),
-                Value::Object(ack),
-                now,
-            );
-            effects.push(Effect::Reply(ack));
+            let mut ack = self.ack(&event, outcome.ack, now);
+            ack.seq = seq;
+            effects.push(Effect::Ack(ack));
         }
         Ok(effects)
     }
@@ -1010,6 +1022,20 @@ impl Network {
         Ok(vec![Effect::Reply(response)])
     }
 
+    /// The acknowledgement of `event`, with a handler's `extra` payload fields.
+    fn ack(&mut self, event: &Event, extra: Map<String, Value>, now: u64) -> Ack {
+        Ack {
+            id: self.ids.next_id(now),
+            to: event.source.clone(),
+            acknowledged: event.id,
+            seq: None,
+            duplicate: false,
+            extra,
+            timestamp: now,
+            network: self.config.id.clone(),
+        }
+    }
+
     /// An event from `core` to `to`, optionally answering `in_reply_to`.
     pub(crate) fn core_event(
         &mut self,
@@ -1048,6 +1074,7 @@ impl Network {
             target: to.clone(),
             payload,
             metadata,
+            enrichment: None,
             timestamp: now,
             network: Some(self.config.id.clone()),
         }

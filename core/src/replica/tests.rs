@@ -40,9 +40,10 @@ impl World {
                 match &effect {
                     Effect::Bind(a) => *session = Some(a.clone()),
                     Effect::Unbind => *session = None,
-                    Effect::Reply(e) => {
-                        if let Some(s) = session.clone().or_else(|| Some(e.target.clone())) {
-                            out.push((s, e.encode()));
+                    Effect::Reply(_) | Effect::Ack(_) => {
+                        if let Some(e) = effect.reply() {
+                            let to = session.clone().unwrap_or_else(|| e.target.clone());
+                            out.push((to, e.encode()));
                         }
                     }
                     Effect::Deliver { .. } => {

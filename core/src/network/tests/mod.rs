@@ -109,16 +109,15 @@ pub(super) fn delivered_to(effects: &[Effect]) -> Vec<String> {
     to
 }
 
-pub(super) fn reply_of_type<'a>(effects: &'a [Effect], kind: &str) -> &'a Event {
+pub(super) fn reply_of_type(effects: &[Effect], kind: &str) -> Event {
     effects
         .iter()
-        .find_map(|e| match e {
-            Effect::Reply(ev) if ev.event_type.as_str() == kind => Some(ev),
-            _ => None,
-        })
+        .filter_map(Effect::reply)
+        .find(|ev| ev.event_type.as_str() == kind)
         .unwrap_or_else(|| panic!("no {kind} reply in {effects:#?}"))
+        .into_owned()
 }
 
-pub(super) fn acked(effects: &[Effect]) -> &Event {
+pub(super) fn acked(effects: &[Effect]) -> Event {
     reply_of_type(effects, core_types::EVENT_ACK)
 }

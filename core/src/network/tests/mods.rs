@@ -34,25 +34,39 @@ fn enrichment_adds_sender_and_receive_time() {
     let mut network = network_with(vec![ModConfig::Enrichment]);
     let mut alice = join(&mut network, "agent:alice");
     join(&mut network, "agent:bob");
-    let effects = alice.send(&mut network, "chat.msg", "agent:bob", json!({}));
-    let Some(Effect::Deliver { event, .. }) =
-        effects.iter().find(|e| matches!(e, Effect::Deliver { .. }))
-    else {
-        panic!()
+    // A sender cannot claim its own role or receive time: the network's win.
+    let mut spoofing = alice.event("chat.msg", "agent:bob", json!({}));
+    spoofing.metadata.insert(
+        "sender".into(),
+        json!({"role": "master", "verification": 3}),
+    );
+    spoofing.metadata.insert("received_at".into(), json!(1));
+    spoofing.metadata.insert("topic".into(), json!("kept"));
+    let effects = network.handle_event(Some(&alice.address), spoofing, 10);
+    let delivery = effects
+        .iter()
+        .find(|e| matches!(e, Effect::Deliver { .. }))
+        .unwrap();
+    let [(_, frame)] = &delivery.frames()[..] else {
+        panic!("{delivery:?}")
     };
+    let seen: Value = serde_json::from_str(frame).unwrap();
     assert_eq!(
-        event.metadata["sender"],
+        seen["metadata"]["sender"],
         json!({"role": "member", "verification": 0})
     );
-    assert_eq!(event.metadata["received_at"], json!(10));
+    assert_eq!(seen["metadata"]["received_at"], json!(10));
+    assert_eq!(seen["metadata"]["topic"], json!("kept"));
     let Effect::Append { event: logged, .. } = &effects[0] else {
         panic!()
     };
+    let logged: Value = serde_json::from_str(&logged.encode()).unwrap();
     assert_eq!(
-        logged.metadata["received_at"],
+        logged["metadata"]["received_at"],
         json!(10),
         "the log holds the transformed event"
     );
+    assert_eq!(logged["metadata"]["sender"]["role"], json!("member"));
 }
 
 #[test]

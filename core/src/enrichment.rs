@@ -1,0 +1,189 @@
+//! What the network adds to every accepted event — who sent it and when it
+//! arrived — kept typed in memory and written inside `metadata` on the wire.
+//!
+//! `mod/enrichment` runs for every event. As JSON map entries its two fields
+//! cost a nested map and four owned keys per event (more than a third of
+//! routing a direct event); as an [`Enrichment`] they are three words. The
+//! encoding is unchanged: [`Event`](crate::event::Event) serializes them as
+//! `metadata.received_at` and `metadata.sender = {role, verification}`,
+//! merged into the other metadata keys in sorted order, in place of any
+//! entries of the same names. A decoded event carries them in `metadata`
+//! like any other key; only the network that accepted the event holds them
+//! typed.
+
+use crate::membership::{Role, Verification};
+use serde::ser::{Serialize, SerializeMap, SerializeStruct, Serializer};
+use serde_json::{Map, Value};
+
+/// `metadata.received_at` and `metadata.sender`, as `mod/enrichment` sets them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Enrichment {
+    /// The sender's membership, when the sender is a member.
+    pub sender: Option<Sender>,
+    /// When the network received the event (Unix milliseconds).
+    pub received_at: u64,
+}
+
+/// `metadata.sender`: the sender's role and verification level in the network.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Sender {
+    /// Its role.
+    pub role: Role,
+    /// Its verified level.
+    pub verification: Verification,
+}
+
+/// The metadata keys an [`Enrichment`] writes, in sorted order.
+pub const ENRICHMENT_KEYS: [&str; 2] = ["received_at", "sender"];
+
+impl Serialize for Sender {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut sender = serializer.serialize_struct("Sender", 2)?;
+        sender.serialize_field("role", self.role.as_str())?;
+        sender.serialize_field("verification", &self.verification.level())?;
+        sender.end()
+    }
+}
+
+/// An event's `metadata` with its enrichment merged in: keys in sorted
+/// order, the typed fields in place of map entries of the same names.
+pub(crate) struct MergedMetadata<'a> {
+    pub map: &'a Map<String, Value>,
+    pub enrichment: Option<&'a Enrichment>,
+}
+
+impl MergedMetadata<'_> {
+    /// The typed entries still to write, as `(key, which)`; `which` 0 is
+    /// `received_at`, 1 is `sender`.
+    fn typed(&self) -> impl Iterator<Item = (&'static str, usize)> + '_ {
+        self.enrichment.into_iter().flat_map(|e| {
+            ENRICHMENT_KEYS
+                .iter()
+                .enumerate()
+                .filter(move |(which, _)| *which == 0 || e.sender.is_some())
+                .map(|(which, key)| (*key, which))
+        })
+    }
+}
+
+impl Serialize for MergedMetadata<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let Some(enrichment) = self.enrichment else {
+            return self.map.serialize(serializer);
+        };
+        let write_typed = |out: &mut S::SerializeMap, which: usize| match which {
+            0 => out.serialize_entry(ENRICHMENT_KEYS[0], &enrichment.received_at),
+            _ => out.serialize_entry(ENRICHMENT_KEYS[1], &enrichment.sender),
+        };
+        let shadowed = ENRICHMENT_KEYS
+            .iter()
+            .filter(|k| self.map.contains_key(**k))
+            .count();
+        let mut typed = self.typed().peekable();
+        let len = self.map.len() - shadowed + self.typed().count();
+        let mut out = serializer.serialize_map(Some(len))?;
+        for (key, value) in self.map {
+            if ENRICHMENT_KEYS.contains(&key.as_str()) {
+                continue;
+            }
+            while let Some((_, which)) = typed.next_if(|(typed_key, _)| *typed_key < key.as_str()) {
+                write_typed(&mut out, which)?;
+            }
+            out.serialize_entry(key, value)?;
+        }
+        for (_, which) in typed {
+            write_typed(&mut out, which)?;
+        }
+        out.end()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+    use serde_json::json;
+
+    fn merged(map: &Map<String, Value>, enrichment: Option<&Enrichment>) -> String {
+        serde_json::to_string(&MergedMetadata { map, enrichment }).unwrap()
+    }
+
+    /// What the merge must equal: the map with the enrichment's entries inserted.
+    fn as_map_entries(map: &Map<String, Value>, enrichment: &Enrichment) -> String {
+        let mut map = map.clone();
+        map.insert("received_at".into(), json!(enrichment.received_at));
+        match enrichment.sender {
+            Some(sender) => {
+                map.insert(
+                    "sender".into(),
+                    json!({"role": sender.role.as_str(), "verification": sender.verification.level()}),
+                );
+            }
+            None => {
+                map.remove("sender");
+            }
+        }
+        serde_json::to_string(&map).unwrap()
+    }
+
+    #[test]
+    fn the_enrichment_is_written_as_metadata_entries() {
+        let enrichment = Enrichment {
+            sender: Some(Sender {
+                role: Role::Master,
+                verification: Verification::KEY_PROOF,
+            }),
+            received_at: 42,
+        };
+        let map: Map<String, Value> = [("in_reply_to".to_owned(), json!("x"))]
+            .into_iter()
+            .collect();
+        assert_eq!(
+            merged(&map, Some(&enrichment)),
+            r#"{"in_reply_to":"x","received_at":42,"sender":{"role":"master","verification":1}}"#
+        );
+        assert_eq!(merged(&map, None), r#"{"in_reply_to":"x"}"#);
+    }
+
+    #[test]
+    fn typed_fields_replace_entries_of_the_same_names() {
+        let enrichment = Enrichment {
+            sender: None,
+            received_at: 7,
+        };
+        let spoofed: Map<String, Value> = [
+            ("received_at".to_owned(), json!(1)),
+            ("sender".to_owned(), json!({"role": "master"})),
+        ]
+        .into_iter()
+        .collect();
+        assert_eq!(merged(&spoofed, Some(&enrichment)), r#"{"received_at":7}"#);
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(1024))]
+
+        /// Merged, the keys come out sorted and exactly as map entries would.
+        #[test]
+        fn merging_equals_inserting_map_entries(
+            keys in proptest::collection::btree_map(
+                "(received_at|sender|r|s|rz|sa|a|z|received_a|received_atz|sender_|[a-z_]{1,12})",
+                any::<i32>(),
+                0..8,
+            ),
+            received_at in any::<u64>(),
+            sender in proptest::option::of((0u8..3, 0u8..4)),
+        ) {
+            let map: Map<String, Value> = keys.into_iter().map(|(k, v)| (k, json!(v))).collect();
+            let roles = [Role::Master, Role::Member, Role::Observer];
+            let enrichment = Enrichment {
+                sender: sender.map(|(role, level)| Sender {
+                    role: roles[usize::from(role)],
+                    verification: Verification::try_from(level).unwrap(),
+                }),
+                received_at,
+            };
+            prop_assert_eq!(merged(&map, Some(&enrichment)), as_map_entries(&map, &enrichment));
+        }
+    }
+}
