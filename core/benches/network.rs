@@ -4,6 +4,10 @@
 //! channel (20 members) and broadcast (100 members) targets. Each iteration
 //! hands one already-decoded event to `Network::handle_event` and applies
 //! nothing: the figure is the core's own cost per event, effects included.
+//!
+//! The `network_wire` group measures what a host does per event, I/O aside:
+//! the frame's text in, decoded by `Network::handle_frame`, and every text
+//! out — the ack, each recipient's frame and the log row's event.
 
 #![allow(clippy::unwrap_used)] // benchmark set-up: a failure should stop the run loudly
 
@@ -51,6 +55,24 @@ fn standard_network(members: usize) -> (Network, Client) {
     (network, sender)
 }
 
+/// A network of `members` set up by `setup`, the sender's address and a
+/// fresh message from it to `target`.
+fn prepared(
+    members: usize,
+    target: &str,
+    setup: impl Fn(&mut Network, &mut Client),
+) -> (Network, Client, Address, Event) {
+    let (mut network, mut sender) = standard_network(members);
+    setup(&mut network, &mut sender);
+    let event: Event = sender.event(
+        "workspace.message.posted".parse().unwrap(),
+        target.parse().unwrap(),
+        json!({"content": "hello"}),
+        2,
+    );
+    (network, sender, "agent:sender".parse().unwrap(), event)
+}
+
 fn bench_target(
     c: &mut Criterion,
     name: &str,
@@ -58,9 +80,7 @@ fn bench_target(
     target: &str,
     setup: impl Fn(&mut Network, &mut Client),
 ) {
-    let (mut network, mut sender) = standard_network(members);
-    setup(&mut network, &mut sender);
-    let me: Address = "agent:sender".parse().unwrap();
+    let (mut network, mut sender, me, event) = prepared(members, target, setup);
     let probe: Event = sender.event(
         "workspace.message.posted".parse().unwrap(),
         target.parse().unwrap(),
@@ -79,12 +99,6 @@ fn bench_target(
         delivered, members,
         "{name}: every member must receive the measured event"
     );
-    let event: Event = sender.event(
-        "workspace.message.posted".parse().unwrap(),
-        target.parse().unwrap(),
-        json!({"content": "hello"}),
-        2,
-    );
     let mut group = c.benchmark_group("network");
     group.throughput(Throughput::Elements(1));
     let mut now = 2;
@@ -100,19 +114,61 @@ fn bench_target(
     group.finish();
 }
 
+fn bench_wire(
+    c: &mut Criterion,
+    name: &str,
+    members: usize,
+    target: &str,
+    setup: impl Fn(&mut Network, &mut Client),
+) {
+    let (mut network, _, me, event) = prepared(members, target, setup);
+    let text = event.encode();
+    let id = event.id.to_string();
+    let at = text.find(&id).unwrap();
+    let mut group = c.benchmark_group("network_wire");
+    group.throughput(Throughput::Elements(1));
+    let mut now = 2;
+    group.bench_function(name, |b| {
+        b.iter(|| {
+            now += 1;
+            // A fresh id spliced into the same text each time.
+            let mut frame = String::with_capacity(text.len());
+            frame.push_str(&text[..at]);
+            frame.push_str(&EventId::from_parts(now, u128::from(now)).to_string());
+            frame.push_str(&text[at + id.len()..]);
+            let effects = network.handle_frame(Some(&me), &frame, now);
+            let mut sent = 0;
+            for effect in &effects {
+                sent += match effect {
+                    Effect::Append { event, .. } => event.encode().len(),
+                    Effect::Deliver { .. } => effect.frames().iter().map(|(_, f)| f.len()).sum(),
+                    _ => effect.reply_text().map_or(0, |t| t.len()),
+                };
+            }
+            black_box((effects, sent))
+        })
+    });
+    group.finish();
+}
+
+fn create_room(network: &mut Network, sender: &mut Client) {
+    let members: Vec<String> = (0..20).map(|i| format!("agent:m{i}")).collect();
+    let create = sender.event(
+        "network.channel.create".parse().unwrap(),
+        Address::core(),
+        json!({"channel": "room", "members": members}),
+        2,
+    );
+    network.handle_event(Some(&"agent:sender".parse().unwrap()), create, 2);
+}
+
 fn events(c: &mut Criterion) {
     bench_target(c, "direct", 1, "agent:m0", |_, _| {});
-    bench_target(c, "channel_20", 20, "channel/room", |network, sender| {
-        let members: Vec<String> = (0..20).map(|i| format!("agent:m{i}")).collect();
-        let create = sender.event(
-            "network.channel.create".parse().unwrap(),
-            Address::core(),
-            json!({"channel": "room", "members": members}),
-            2,
-        );
-        network.handle_event(Some(&"agent:sender".parse().unwrap()), create, 2);
-    });
+    bench_target(c, "channel_20", 20, "channel/room", create_room);
     bench_target(c, "broadcast_100", 100, "agent:broadcast", |_, _| {});
+    bench_wire(c, "direct", 1, "agent:m0", |_, _| {});
+    bench_wire(c, "channel_20", 20, "channel/room", create_room);
+    bench_wire(c, "broadcast_100", 100, "agent:broadcast", |_, _| {});
 }
 
 criterion_group!(benches, events);

@@ -539,7 +539,7 @@ impl TryFrom<&str> for Address {
 
 impl Address {
     /// The address as written (its `Display`), in pieces; empty pieces for a local one.
-    fn pieces(&self) -> [&str; 5] {
+    pub(crate) fn pieces(&self) -> [&str; 5] {
         let (network, separator) = match &self.scope {
             Scope::Network(id) => (id.as_str(), "::"),
             Scope::Local => ("", ""),
@@ -567,7 +567,22 @@ impl fmt::Display for Address {
 
 impl Serialize for Address {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_str(self)
+        // Every event writes two addresses: joined on the stack and written as
+        // one string, not through `collect_str`'s formatting adapter.
+        let pieces = self.pieces();
+        let mut joined = [0u8; 256];
+        let mut len = 0;
+        for piece in pieces {
+            let Some(slot) = joined.get_mut(len..len + piece.len()) else {
+                return serializer.collect_str(self);
+            };
+            slot.copy_from_slice(piece.as_bytes());
+            len += piece.len();
+        }
+        match std::str::from_utf8(&joined[..len]) {
+            Ok(text) => serializer.serialize_str(text),
+            Err(_) => serializer.collect_str(self),
+        }
     }
 }
 
@@ -738,6 +753,17 @@ mod tests {
         ]
     }
 
+    #[test]
+    fn addresses_longer_than_the_stack_buffer_serialize_as_written() {
+        let segment = "s".repeat(100);
+        let text = format!("some-network::resource/file/{segment}/{segment}/{segment}");
+        let address: Address = text.parse().unwrap();
+        assert_eq!(
+            serde_json::to_string(&address).unwrap(),
+            format!("\"{text}\"")
+        );
+    }
+
     proptest! {
         #[test]
         fn display_round_trips(entity in entity_string(), net in proptest::option::of("[a-z0-9][a-z0-9-]{0,10}")) {
@@ -750,7 +776,11 @@ mod tests {
             let mut pushed = String::from(">");
             address.push_to(&mut pushed);
             prop_assert_eq!(pushed, format!(">{address}"));
-            prop_assert_eq!(Address::from_uri(&address.to_uri()).unwrap(), address);
+            prop_assert_eq!(Address::from_uri(&address.to_uri()).unwrap(), address.clone());
+            prop_assert_eq!(
+                serde_json::to_string(&address).unwrap(),
+                serde_json::to_string(&address.to_string()).unwrap()
+            );
         }
 
         #[test]

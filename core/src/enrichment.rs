@@ -11,6 +11,7 @@
 //! like any other key; only the network that accepted the event holds them
 //! typed.
 
+use crate::event_text::Delivery;
 use crate::membership::{Role, Verification};
 use serde::ser::{Serialize, SerializeMap, SerializeStruct, Serializer};
 use serde_json::{Map, Value};
@@ -45,54 +46,67 @@ impl Serialize for Sender {
     }
 }
 
-/// An event's `metadata` with its enrichment merged in: keys in sorted
-/// order, the typed fields in place of map entries of the same names.
+/// An event's `metadata` with the network's typed entries merged in —
+/// `delivery` (a recipient's frame) and the enrichment: keys in sorted
+/// order, each typed entry in place of a map entry of the same name. An
+/// enrichment replaces both of its names, even without a sender.
 pub(crate) struct MergedMetadata<'a> {
     pub map: &'a Map<String, Value>,
     pub enrichment: Option<&'a Enrichment>,
+    pub delivery: Option<Delivery>,
 }
 
+/// The typed entries' keys, sorted.
+const TYPED_KEYS: [&str; 3] = ["delivery", ENRICHMENT_KEYS[0], ENRICHMENT_KEYS[1]];
+
 impl MergedMetadata<'_> {
-    /// The typed entries still to write, as `(key, which)`; `which` 0 is
-    /// `received_at`, 1 is `sender`.
-    fn typed(&self) -> impl Iterator<Item = (&'static str, usize)> + '_ {
-        self.enrichment.into_iter().flat_map(|e| {
-            ENRICHMENT_KEYS
-                .iter()
-                .enumerate()
-                .filter(move |(which, _)| *which == 0 || e.sender.is_some())
-                .map(|(which, key)| (*key, which))
-        })
+    /// Whether the map entry `key` gives way to a typed entry.
+    fn shadowed(&self, key: &str) -> bool {
+        match key {
+            "delivery" => self.delivery.is_some(),
+            _ => self.enrichment.is_some() && ENRICHMENT_KEYS.contains(&key),
+        }
+    }
+
+    /// Which typed entries are written (indexes into [`TYPED_KEYS`]), in order.
+    fn typed(&self) -> impl Iterator<Item = usize> + '_ {
+        let sender = self.enrichment.is_some_and(|e| e.sender.is_some());
+        [self.delivery.is_some(), self.enrichment.is_some(), sender]
+            .into_iter()
+            .enumerate()
+            .filter_map(|(which, present)| present.then_some(which))
+    }
+
+    fn write_typed<M: SerializeMap>(&self, out: &mut M, which: usize) -> Result<(), M::Error> {
+        let key = TYPED_KEYS[which];
+        match (which, self.enrichment) {
+            (0, _) => out.serialize_entry(key, &self.delivery),
+            (1, Some(enrichment)) => out.serialize_entry(key, &enrichment.received_at),
+            (_, Some(enrichment)) => out.serialize_entry(key, &enrichment.sender),
+            (_, None) => Ok(()),
+        }
     }
 }
 
 impl Serialize for MergedMetadata<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let Some(enrichment) = self.enrichment else {
+        if self.enrichment.is_none() && self.delivery.is_none() {
             return self.map.serialize(serializer);
-        };
-        let write_typed = |out: &mut S::SerializeMap, which: usize| match which {
-            0 => out.serialize_entry(ENRICHMENT_KEYS[0], &enrichment.received_at),
-            _ => out.serialize_entry(ENRICHMENT_KEYS[1], &enrichment.sender),
-        };
-        let shadowed = ENRICHMENT_KEYS
-            .iter()
-            .filter(|k| self.map.contains_key(**k))
-            .count();
+        }
+        let kept = self.map.keys().filter(|k| !self.shadowed(k)).count();
+        let mut out = serializer.serialize_map(Some(kept + self.typed().count()))?;
         let mut typed = self.typed().peekable();
-        let len = self.map.len() - shadowed + self.typed().count();
-        let mut out = serializer.serialize_map(Some(len))?;
         for (key, value) in self.map {
-            if ENRICHMENT_KEYS.contains(&key.as_str()) {
+            if self.shadowed(key) {
                 continue;
             }
-            while let Some((_, which)) = typed.next_if(|(typed_key, _)| *typed_key < key.as_str()) {
-                write_typed(&mut out, which)?;
+            while let Some(which) = typed.next_if(|which| TYPED_KEYS[*which] < key.as_str()) {
+                self.write_typed(&mut out, which)?;
             }
             out.serialize_entry(key, value)?;
         }
-        for (_, which) in typed {
-            write_typed(&mut out, which)?;
+        for which in typed {
+            self.write_typed(&mut out, which)?;
         }
         out.end()
     }
@@ -105,7 +119,12 @@ mod tests {
     use serde_json::json;
 
     fn merged(map: &Map<String, Value>, enrichment: Option<&Enrichment>) -> String {
-        serde_json::to_string(&MergedMetadata { map, enrichment }).unwrap()
+        serde_json::to_string(&MergedMetadata {
+            map,
+            enrichment,
+            delivery: None,
+        })
+        .unwrap()
     }
 
     /// What the merge must equal: the map with the enrichment's entries inserted.

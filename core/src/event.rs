@@ -15,6 +15,7 @@ use crate::address::{Address, AddressError};
 use crate::enrichment::{Enrichment, MergedMetadata};
 use crate::envelope::{self, Loose, RawFields, empty_object};
 use crate::error::{Coded, ErrorCode, Rejection};
+use crate::event_text::{self, Delivery};
 use crate::event_type::{EventType, EventTypeError};
 use crate::network_id::{NetworkId, NetworkIdError};
 use crate::ulid::{EventId, UlidError};
@@ -93,6 +94,7 @@ impl Serialize for Event {
             &MergedMetadata {
                 map: &self.metadata,
                 enrichment: self.enrichment.as_ref(),
+                delivery: None,
             },
         )?;
         out.serialize_field("timestamp", &self.timestamp)?;
@@ -318,10 +320,15 @@ impl Event {
         })
     }
 
-    /// The deterministic JSON encoding of this event.
+    /// The deterministic JSON encoding of this event (what serializing it with serde gives).
     pub fn encode(&self) -> String {
-        // Every field serializes infallibly (strings, numbers, JSON values).
-        serde_json::to_string(self).unwrap_or_default()
+        event_text::encode(self, None)
+    }
+
+    /// The text a recipient gets for a logged event: the encoding with
+    /// `metadata.delivery = {prev, seq}`, without copying the event.
+    pub fn encode_delivered(&self, seq: u64, prev: u64) -> String {
+        event_text::encode(self, Some(Delivery { seq, prev }))
     }
 
     /// `metadata.in_reply_to`, when it is a valid event id.
@@ -467,6 +474,10 @@ mod tests {
         assert_eq!(event.network, None);
     }
 
+    use crate::enrichment::Sender;
+    use crate::membership::{Role, Verification};
+    use crate::network::delivery_frame;
+
     fn json_value() -> impl Strategy<Value = Value> {
         let leaf = prop_oneof![
             Just(Value::Null),
@@ -491,9 +502,12 @@ mod tests {
             source in "(agent|human|openagents):[A-Za-z0-9_-]{1,12}",
             target in prop_oneof![Just("core".to_owned()), Just("agent:broadcast".to_owned()), "channel/[a-z0-9-]{1,10}", "net-[a-z]{1,4}::agent:[a-z]{1,6}"],
             payload in json_value(),
-            meta in proptest::collection::btree_map("[a-z_]{1,8}", json_value(), 0..3),
+            meta in proptest::collection::btree_map("(delivery|received_at|sender|[a-z_]{1,8})", json_value(), 0..4),
             timestamp in any::<u64>(),
+            enrichment in proptest::option::of((any::<u64>(), proptest::option::of((0usize..3, 0u8..4)))),
+            (seq, prev) in (any::<u64>(), any::<u64>()),
         ) {
+            let roles = [Role::Master, Role::Member, Role::Observer];
             let event = Event {
                 id: EventId::from_parts(0, id),
                 event_type: kind.parse().unwrap(),
@@ -501,13 +515,27 @@ mod tests {
                 target: target.parse().unwrap(),
                 payload: if payload.is_null() { json!({}) } else { payload },
                 metadata: meta.into_iter().collect(),
-                enrichment: None,
+                enrichment: enrichment.map(|(received_at, sender)| Enrichment {
+                    sender: sender.map(|(role, level)| Sender {
+                        role: roles[role],
+                        verification: Verification::try_from(level).unwrap(),
+                    }),
+                    received_at,
+                }),
                 timestamp,
                 network: Some("n1".parse().unwrap()),
             };
-            let decoded = Event::decode(&event.encode(), &Limits::default()).unwrap();
-            prop_assert_eq!(&decoded, &event);
-            prop_assert_eq!(decoded.encode(), event.encode());
+            // The direct writer and serde agree, with and without a delivery.
+            let text = event.encode();
+            prop_assert_eq!(&text, &serde_json::to_string(&event).unwrap());
+            let framed = delivery_frame(&event, seq, prev);
+            prop_assert_eq!(event.encode_delivered(seq, prev), serde_json::to_string(&framed).unwrap());
+            prop_assert_eq!(event.encode_delivered(seq, prev), framed.encode());
+            let decoded = Event::decode(&text, &Limits::default()).unwrap();
+            if event.enrichment.is_none() {
+                prop_assert_eq!(&decoded, &event);
+            }
+            prop_assert_eq!(decoded.encode(), text);
         }
 
         #[test]

@@ -34,6 +34,7 @@ pub mod enrichment;
 mod envelope;
 pub mod error;
 pub mod event;
+pub mod event_text;
 pub mod event_type;
 pub mod membership;
 pub mod memory_host;

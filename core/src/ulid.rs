@@ -95,7 +95,7 @@ impl FromStr for EventId {
 
 impl EventId {
     /// The 26 ASCII base-32 digits of the id.
-    fn digits(&self) -> [u8; ULID_LEN] {
+    pub(crate) fn digits(&self) -> [u8; ULID_LEN] {
         // 26 base-32 digits of 5 bits each, worked on two 64-bit words to avoid
         // slow 128-bit shifts: digits 14..26 are bits 0..60, digit 13 is bits
         // 60..65 and digits 0..13 are bits 65..128.

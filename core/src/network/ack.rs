@@ -5,15 +5,16 @@
 //! would cost two JSON maps, their keys and two copies of the id — more than
 //! routing a direct event — only to be encoded once and dropped. An [`Ack`]
 //! holds the same facts in fixed fields; [`Ack::encode`] writes exactly the
-//! text [`Ack::to_event`]`.encode()` would, and [`Ack::to_event`] gives the
-//! event for hosts that answer with it (HTTP) or inspect it (tests).
+//! text [`Ack::to_event`]`.encode()` would, straight from them, and
+//! [`Ack::to_event`] gives the event for hosts that answer with it (HTTP) or
+//! inspect it (tests).
 
 use crate::address::Address;
 use crate::event::Event;
+use crate::event_text::{write_address, write_str, write_u64};
 use crate::event_type::{EventType, core_types};
 use crate::network_id::NetworkId;
 use crate::ulid::EventId;
-use serde::Serialize;
 use serde_json::{Map, Value};
 
 /// A `network.event.ack` for the event `acknowledged`, to its source `to`.
@@ -68,54 +69,33 @@ impl Ack {
         if !self.extra.is_empty() {
             return self.to_event().encode();
         }
-        let text = AckFrame {
-            id: &self.id,
-            event_type: core_types::EVENT_ACK,
-            source: "core",
-            target: &self.to,
-            payload: AckPayload {
-                duplicate: self.duplicate.then_some(true),
-                id: &self.acknowledged,
-                seq: self.seq,
-            },
-            metadata: AckMetadata {
-                in_reply_to: &self.acknowledged,
-            },
-            timestamp: self.timestamp,
-            network: &self.network,
-        };
-        // Strings, integers and booleans serialize infallibly.
-        serde_json::to_string(&text).unwrap_or_default()
+        let id = self.acknowledged.digits();
+        let mut out = Vec::with_capacity(256);
+        out.extend_from_slice(b"{\"id\":\"");
+        out.extend_from_slice(&self.id.digits());
+        out.extend_from_slice(b"\",\"type\":\"network.event.ack\",\"source\":\"core\",\"target\":");
+        write_address(&mut out, &self.to);
+        out.extend_from_slice(b",\"payload\":{");
+        if self.duplicate {
+            out.extend_from_slice(b"\"duplicate\":true,");
+        }
+        out.extend_from_slice(b"\"id\":\"");
+        out.extend_from_slice(&id);
+        out.push(b'"');
+        if let Some(seq) = self.seq {
+            out.extend_from_slice(b",\"seq\":");
+            write_u64(&mut out, seq);
+        }
+        out.extend_from_slice(b"},\"metadata\":{\"in_reply_to\":\"");
+        out.extend_from_slice(&id);
+        out.extend_from_slice(b"\"},\"timestamp\":");
+        write_u64(&mut out, self.timestamp);
+        out.extend_from_slice(b",\"network\":");
+        write_str(&mut out, &[self.network.as_str()]);
+        out.push(b'}');
+        // Only UTF-8 was written: ASCII literals, digits and string slices.
+        String::from_utf8(out).unwrap_or_default()
     }
-}
-
-/// The envelope of an ack without extra fields, in [`Event`]'s field order.
-#[derive(Serialize)]
-struct AckFrame<'a> {
-    id: &'a EventId,
-    #[serde(rename = "type")]
-    event_type: &'static str,
-    source: &'static str,
-    target: &'a Address,
-    payload: AckPayload<'a>,
-    metadata: AckMetadata<'a>,
-    timestamp: u64,
-    network: &'a NetworkId,
-}
-
-/// `{duplicate?, id, seq?}`: keys in sorted order, as a JSON map writes them.
-#[derive(Serialize)]
-struct AckPayload<'a> {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    duplicate: Option<bool>,
-    id: &'a EventId,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    seq: Option<u64>,
-}
-
-#[derive(Serialize)]
-struct AckMetadata<'a> {
-    in_reply_to: &'a EventId,
 }
 
 #[cfg(test)]

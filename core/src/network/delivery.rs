@@ -27,7 +27,7 @@ use crate::event::Event;
 use crate::metadata::Visibility;
 use crate::ulid::EventId;
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
+use serde_json::json;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Logged ids remembered in memory for deduplication.
@@ -148,16 +148,6 @@ pub fn delivery_frame(event: &Event, seq: u64, prev: u64) -> Event {
     framed
 }
 
-/// Sets `metadata.delivery.prev` of a [`delivery_frame`] for the next
-/// recipient, in place: one copy of the event serves a whole fan-out.
-pub fn set_delivery_prev(framed: &mut Event, prev: u64) {
-    if let Some(Value::Object(delivery)) = framed.metadata.get_mut("delivery")
-        && let Some(slot) = delivery.get_mut("prev")
-    {
-        *slot = Value::from(prev);
-    }
-}
-
 /// From this many recipients on, a fan-out's frames are made from a [`FrameTemplate`].
 pub const FRAME_TEMPLATE_FROM: usize = 3;
 
@@ -174,12 +164,10 @@ pub struct FrameTemplate {
 }
 
 impl FrameTemplate {
-    /// The template of `framed`, a [`delivery_frame`] (its `prev` is left at 1).
-    pub fn new(framed: &mut Event) -> Option<Self> {
-        set_delivery_prev(framed, 0);
-        let zero = framed.encode();
-        set_delivery_prev(framed, 1);
-        let one = framed.encode();
+    /// The template of `event`'s frames as the logged event `seq`.
+    pub fn new(event: &Event, seq: u64) -> Option<Self> {
+        let zero = event.encode_delivered(seq, 0);
+        let one = event.encode_delivered(seq, 1);
         if zero.len() != one.len() {
             return None;
         }

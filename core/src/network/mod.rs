@@ -139,11 +139,8 @@ impl Effect {
                 event,
                 order: Some(order),
             } => {
-                // One copy, its `prev` rewritten for each recipient: cloning the
-                // whole event per recipient cost more than encoding it.
-                let mut framed = delivery_frame(event, order.seq, 0);
                 if to.len() >= delivery::FRAME_TEMPLATE_FROM
-                    && let Some(template) = delivery::FrameTemplate::new(&mut framed)
+                    && let Some(template) = delivery::FrameTemplate::new(event, order.seq)
                 {
                     // A fan-out: encoded twice, then only the `prev` digits differ.
                     return to
@@ -154,10 +151,7 @@ impl Effect {
                 }
                 to.iter()
                     .zip(&order.prev)
-                    .map(|(a, prev)| {
-                        delivery::set_delivery_prev(&mut framed, *prev);
-                        (a, framed.encode())
-                    })
+                    .map(|(a, prev)| (a, event.encode_delivered(order.seq, *prev)))
                     .collect()
             }
             _ => Vec::new(),
@@ -715,6 +709,9 @@ impl Network {
             }
             _ => event.network = Some(self.config.id.clone()),
         }
+        // `metadata.delivery` is the network's to write, per recipient: a
+        // sender's own would reach recipients of unlogged events as if it were.
+        event.metadata.remove("delivery");
         let event_type = event.event_type.as_str();
         if event_type != core_types::AGENT_JOIN
             && let Some(seq) = self.dedupe.seq_of(&event.id).or_else(|| {

@@ -109,6 +109,18 @@ pub(super) fn delivered_to(effects: &[Effect]) -> Vec<String> {
     to
 }
 
+/// The one delivery among `effects` and the JSON its single recipient receives.
+pub(super) fn single_frame(effects: &[Effect]) -> (&Effect, Value) {
+    let deliver = effects
+        .iter()
+        .find(|e| matches!(e, Effect::Deliver { .. }))
+        .unwrap_or_else(|| panic!("no delivery in {effects:#?}"));
+    let [(_, frame)] = &deliver.frames()[..] else {
+        panic!("not one recipient: {deliver:?}")
+    };
+    (deliver, serde_json::from_str(frame).unwrap())
+}
+
 pub(super) fn reply_of_type(effects: &[Effect], kind: &str) -> Event {
     effects
         .iter()

@@ -43,14 +43,7 @@ fn enrichment_adds_sender_and_receive_time() {
     spoofing.metadata.insert("received_at".into(), json!(1));
     spoofing.metadata.insert("topic".into(), json!("kept"));
     let effects = network.handle_event(Some(&alice.address), spoofing, 10);
-    let delivery = effects
-        .iter()
-        .find(|e| matches!(e, Effect::Deliver { .. }))
-        .unwrap();
-    let [(_, frame)] = &delivery.frames()[..] else {
-        panic!("{delivery:?}")
-    };
-    let seen: Value = serde_json::from_str(frame).unwrap();
+    let (_, seen) = single_frame(&effects);
     assert_eq!(
         seen["metadata"]["sender"],
         json!({"role": "member", "verification": 0})

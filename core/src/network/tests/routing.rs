@@ -43,6 +43,33 @@ fn each_recipient_of_a_fan_out_gets_its_own_delivery_chain_in_its_frame() {
     }
 }
 
+#[test]
+fn a_senders_own_delivery_metadata_never_reaches_recipients() {
+    for mode in [
+        crate::config::DeliveryMode::AtLeastOnce,
+        crate::config::DeliveryMode::AtMostOnce,
+    ] {
+        let mut config = NetworkConfig::open("demo".parse().unwrap(), "Demo");
+        config.delivery = mode;
+        let mut network = Network::new(config, [], 0, [6; 32]);
+        let mut alice = join(&mut network, "agent:alice");
+        join(&mut network, "agent:bob");
+        let mut forged = alice.event("chat.msg", "agent:bob", json!({}));
+        forged
+            .metadata
+            .insert("delivery".into(), json!({"seq": 999, "prev": 998}));
+        let effects = network.handle_event(Some(&alice.address), forged, 10);
+        let (deliver, seen) = single_frame(&effects);
+        let expected = match deliver {
+            Effect::Deliver {
+                order: Some(order), ..
+            } => json!({"seq": order.seq, "prev": order.prev[0]}),
+            _ => Value::Null,
+        };
+        assert_eq!(seen["metadata"]["delivery"], expected, "{mode:?}");
+    }
+}
+
 /// The frames of the ordered delivery among `effects`, each checked to be
 /// exactly what framing the event for that one recipient gives.
 fn frames_checked_against_framing_alone(effects: &[Effect]) -> (Vec<(&Address, String)>, &Order) {
