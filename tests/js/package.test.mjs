@@ -117,6 +117,42 @@ test('sockets opened with the ws package never negotiate per-message compression
   }
 });
 
+test('a burst of frames sent with the ws package reaches the kernel in one write, in order', async () => {
+  const { default: WebSocket, WebSocketServer } = await import('ws');
+  const { openSocket, sendFrame } = await import('../../core/js/lib/connect.js');
+  const server = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+  await new Promise((resolve) => server.once('listening', resolve));
+  let socket;
+  try {
+    const received = [];
+    const all = new Promise((resolve) => server.once('connection', (peer) => peer.on('message', (m) => {
+      received.push(String(m));
+      if (received.length === 50) resolve();
+    })));
+    socket = openSocket(WebSocket, `ws://127.0.0.1:${server.address().port}/`);
+    await new Promise((resolve, reject) => { socket.once('open', resolve); socket.once('error', reject); });
+    // Count what the connection hands to the kernel.
+    const connection = socket._socket;
+    let writes = 0;
+    for (const method of ['_write', '_writev']) {
+      const original = connection[method].bind(connection);
+      connection[method] = (...args) => { writes += 1; return original(...args); };
+    }
+    const frames = Array.from({ length: 50 }, (_, i) => JSON.stringify({ i }));
+    for (const frame of frames) sendFrame(socket, frame);
+    await all;
+    assert.deepEqual(received, frames);
+    assert.equal(writes, 1, 'one write for the whole burst');
+    // Without ws (a browser's WebSocket), frames are simply sent.
+    const sent = [];
+    sendFrame({ send: (frame) => sent.push(frame) }, 'x');
+    assert.deepEqual(sent, ['x']);
+  } finally {
+    socket?.terminate();
+    await new Promise((resolve) => server.close(resolve));
+  }
+});
+
 test('a replica returns persist effects unless they are turned off, as agents do', async () => {
   const { core } = await import('../../core/js/lib/wasm.js');
   const kinds = (json) => JSON.parse(json).map((e) => e.kind);

@@ -7,7 +7,7 @@ import { core } from './wasm.js';
 import { AgentnetError, callCore } from './errors.js';
 import { matchesPattern, parseAddress } from './address.js';
 import { KeyPair } from './identity.js';
-import { openSocket, resolveNetwork, webSocketClass } from './connect.js';
+import { openSocket, resolveNetwork, sendFrame, webSocketClass } from './connect.js';
 import { SharedDocument } from './document.js';
 
 const INVOKE = 'network.resource.invoke';
@@ -430,7 +430,7 @@ export class Agent {
     for (const effect of effects) {
       switch (effect.kind) {
         case 'send':
-          if (this.#socket?.readyState === 1) this.#socket.send(effect.frame);
+          if (this.#socket?.readyState === 1) sendFrame(this.#socket, effect.frame);
           break;
         case 'online':
           this.#onJoin?.();

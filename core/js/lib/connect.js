@@ -56,6 +56,29 @@ export function openSocket(WebSocket, url) {
   return isWsPackage(WebSocket) ? new WebSocket(url, { perMessageDeflate: false }) : new WebSocket(url);
 }
 
+/** `ws` sockets whose connection is corked until the current run of code ends. */
+const corked = new WeakSet();
+
+/**
+ * Sends one frame. With the `ws` package the frames sent in one synchronous
+ * run reach the kernel together: the connection underneath is corked at the
+ * first and uncorked in a microtask, so a burst of events costs one write
+ * system call instead of one per frame. Elsewhere (browsers, other
+ * WebSocket classes) it is `socket.send`.
+ */
+export function sendFrame(socket, frame) {
+  const connection = socket._socket; // `ws`: the net.Socket it writes to
+  if (connection && typeof connection.cork === 'function' && !corked.has(connection)) {
+    connection.cork();
+    corked.add(connection);
+    queueMicrotask(() => {
+      corked.delete(connection);
+      connection.uncork();
+    });
+  }
+  socket.send(frame);
+}
+
 /** The WebSocket class: the one given, the global one, else the `ws` package. */
 export async function webSocketClass(given) {
   if (given) return given;
