@@ -201,6 +201,8 @@ pub struct Replica {
     signing_key: Option<SigningSecret>,
     /// Applied deliveries not yet acknowledged: how many, and since when.
     unacked: Option<(u64, u64)>,
+    /// At most this many events are kept in [`Replica::log`]; `None`: all.
+    log_limit: Option<usize>,
     /// Open shared documents and stored copies.
     #[cfg(feature = "documents")]
     documents: documents::ClientDocuments,
@@ -221,6 +223,7 @@ impl Replica {
             sent_at: BTreeMap::new(),
             signing_key: None,
             unacked: None,
+            log_limit: None,
             #[cfg(feature = "documents")]
             documents: documents::ClientDocuments::default(),
         }
@@ -233,14 +236,39 @@ impl Replica {
         self.signing_key = Some(SigningSecret(secret));
     }
 
+    /// Keeps at most `limit` events in [`Replica::log`], forgetting the
+    /// oldest; `None` (the default) keeps every one. A host that shows the
+    /// history (the web workspace) keeps it; an agent that only handles events
+    /// as they come sets `Some(0)`, or its memory grows with every event.
+    /// Ordering, deduplication and acknowledgements do not depend on it.
+    pub fn set_log_limit(&mut self, limit: Option<usize>) {
+        self.log_limit = limit;
+        self.trim_log();
+    }
+
+    /// Adds an event to the log at `seq`, within the limit.
+    fn remember(&mut self, seq: u64, event: impl FnOnce() -> Event) {
+        if self.log_limit == Some(0) {
+            return;
+        }
+        self.log.insert(seq, event());
+        self.trim_log();
+    }
+
+    fn trim_log(&mut self) {
+        if let Some(limit) = self.log_limit {
+            while self.log.len() > limit {
+                self.log.pop_first();
+            }
+        }
+    }
+
     /// Restores persisted rows (in the order they were written).
     pub fn restore(&mut self, rows: impl IntoIterator<Item = ReplicaRow>) {
         for row in rows {
             match row {
                 ReplicaRow::Watermark { seq } => self.watermark = Some(seq),
-                ReplicaRow::Logged { seq, event } => {
-                    self.log.insert(seq, event);
-                }
+                ReplicaRow::Logged { seq, event } => self.remember(seq, || event),
                 ReplicaRow::Outbox(mut entry) => {
                     if entry.state == OutboxState::Sent {
                         entry.state = OutboxState::Pending;
@@ -531,7 +559,7 @@ impl Replica {
         let mut effects = vec![ReplicaEffect::Persist(ReplicaRow::OutboxRemoved { id })];
         match seq {
             Some(seq) => {
-                self.log.insert(seq, entry.event.clone());
+                self.remember(seq, || entry.event.clone());
                 effects.push(ReplicaEffect::Persist(ReplicaRow::Logged {
                     seq,
                     event: entry.event,
@@ -611,7 +639,7 @@ impl Replica {
         self.watermark = Some(seq);
         let mut stored = event.clone();
         stored.metadata.remove("delivery");
-        self.log.insert(seq, stored.clone());
+        self.remember(seq, || stored.clone());
         let mut effects = vec![
             ReplicaEffect::Persist(ReplicaRow::Logged {
                 seq,

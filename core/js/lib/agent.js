@@ -81,6 +81,8 @@ export class Agent {
     const replica = callCore(() => new core.Replica(name, where.network, randomSeed()));
     // The agent keeps its replica in memory: rows to persist would be JSON nobody reads.
     replica.setPersistEffects(false);
+    // Events reach handlers as they come; nothing reads them back later.
+    replica.setLogLimit(0);
     if (key) {
       const pair = key instanceof KeyPair ? key : KeyPair.import(key);
       callCore(() => replica.setSigningKey(pair.secretKey));

@@ -91,6 +91,16 @@ impl JsReplica {
         self.persist_effects = on;
     }
 
+    /// Keeps at most `limit` events in the replica's memory (its log),
+    /// forgetting the oldest; without a limit (the default) it keeps all. An
+    /// agent that handles events as they come sets 0, or its memory grows
+    /// with every event it sends or receives.
+    #[wasm_bindgen(js_name = setLogLimit)]
+    pub fn set_log_limit(&mut self, limit: Option<u32>) {
+        self.inner
+            .set_log_limit(limit.map(|n| usize::try_from(n).unwrap_or(usize::MAX)));
+    }
+
     /// The connection opened: returns the join to send.
     pub fn connected(&mut self, credentials: Option<String>, now: f64) -> Result<String, JsValue> {
         let credentials = parse_credentials(credentials)?;

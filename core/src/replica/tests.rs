@@ -213,6 +213,50 @@ fn deliveries_apply_once_in_order_and_are_acknowledged() {
 }
 
 #[test]
+fn a_log_limit_bounds_memory_without_changing_delivery() {
+    for limit in [0, 2] {
+        let mut world = World::new();
+        let (mut alice, mut bob) = (replica("agent:alice", 1), replica("agent:bob", 2));
+        alice.set_log_limit(Some(0));
+        bob.set_log_limit(Some(limit));
+        let (mut sa, mut sb) = (None, None);
+        online(&mut world, &mut alice, &mut sa, 1);
+        online(&mut world, &mut bob, &mut sb, 1);
+        let mut first = Vec::new();
+        let mut received = 0;
+        for n in 0..5 {
+            let (_, effects) =
+                alice.post(chat(), Address::broadcast(), json!({"n": n}), Map::new(), 2);
+            let frames = world.send_to_network(&mut sa, &effects, 2);
+            feed(&mut alice, &frames, 2);
+            if n == 0 {
+                first = frames.clone();
+            }
+            received += feed(&mut bob, &frames, 2)
+                .iter()
+                .filter(|e| matches!(e, ReplicaEffect::Received(_)))
+                .count();
+        }
+        assert_eq!(received, 5, "limit {limit}: every event is applied");
+        assert_eq!(bob.log().len(), limit, "limit {limit}");
+        if let Some((_, newest)) = bob.log().last_key_value() {
+            assert_eq!(newest.payload["n"], 4);
+        }
+        assert!(
+            alice.log().is_empty(),
+            "the sender's accepted events are not kept either"
+        );
+        let again = feed(&mut bob, &first, 3);
+        assert!(
+            !again
+                .iter()
+                .any(|e| matches!(e, ReplicaEffect::Received(_))),
+            "limit {limit}: a forgotten event delivered again is still a duplicate"
+        );
+    }
+}
+
+#[test]
 fn a_gap_asks_for_a_resend_instead_of_applying() {
     let mut world = World::new();
     let (mut alice, mut bob) = (replica("agent:alice", 1), replica("agent:bob", 2));
