@@ -23,6 +23,31 @@ const ms = (v) => `${v.toFixed(2)} ms`;
 const SUSTAINED_EVENTS = 50000;
 const WINDOW = 400;
 const REFILL = 200;
+
+/**
+ * Sends `total` events with `send(i)`, keeping up to WINDOW of them
+ * unacknowledged: `start()` sends the first WINDOW, and each `acked()` (call it
+ * once per ack; it returns how many so far) sends REFILL more once that many
+ * have come back.
+ */
+function windowed(total, send) {
+  let sent = 0;
+  let acked = 0;
+  const topUp = () => {
+    for (let burst = Math.min(total - sent, WINDOW - (sent - acked)); burst > 0; burst -= 1) {
+      send(sent);
+      sent += 1;
+    }
+  };
+  return {
+    start: topUp,
+    acked() {
+      acked += 1;
+      if (sent < total && sent - acked <= WINDOW - REFILL) topUp();
+      return acked;
+    },
+  };
+}
 const connect = (url, network, name) => Agent.connect({ url, network, name, WebSocket });
 
 async function newNetwork(url, name) {
@@ -114,20 +139,11 @@ try {
     let received = 0;
     b.on('bench.load', () => { received += 1; });
     const start = performance.now();
-    let sent = 0;
-    let acked = 0;
     await new Promise((resolve, reject) => {
-      const topUp = () => {
-        for (let burst = Math.min(total - sent, WINDOW - (sent - acked)); burst > 0; burst -= 1) {
-          a.send('agent:b', 'bench.load', { i: sent }).then(() => {
-            acked += 1;
-            if (acked === total) resolve();
-            else if (sent < total && sent - acked <= WINDOW - REFILL) topUp();
-          }, reject);
-          sent += 1;
-        }
-      };
-      topUp();
+      const pipe = windowed(total, (i) => a.send('agent:b', 'bench.load', { i }).then(() => {
+        if (pipe.acked() === total) resolve();
+      }, reject));
+      pipe.start();
     });
     await waitFor(() => received >= total);
     const seconds = (performance.now() - start) / 1000;
@@ -190,8 +206,9 @@ try {
 
   // 5. The sustained load of step 2 from two lean WebSocket clients:
   // pre-encoded frames in the same window (each burst one write, as the npm agent
-  // sends), and a receiver that acknowledges every 32 deliveries as the npm agent does. The figure is the network's own capacity, not the cost of two
-  // full agents sharing its two cores.
+  // sends), and a receiver that acknowledges every 32 deliveries as the npm agent
+  // does. The figure is the network's own capacity, not the cost of two full
+  // agents sharing its two cores.
   {
     const id = await newNetwork(edge.url, 'capacity');
     const sender = await leanSocket(edge.url, id, 'agent:a');
@@ -210,21 +227,13 @@ try {
       }
     };
     const frames = Array.from({ length: total }, (_, i) => leanFrame('bench.load', 'agent:a', 'agent:b', { i }));
-    let sent = 0;
+    const pipe = windowed(total, (i) => sendFrame(sender.socket, frames[i]));
     let acked = 0;
-    const topUp = () => {
-      for (let burst = Math.min(total - sent, WINDOW - (sent - acked)); burst > 0; burst -= 1) {
-        sendFrame(sender.socket, frames[sent]);
-        sent += 1;
-      }
-    };
     sender.onFrame = (frame) => {
-      if (!frame.includes('"network.event.ack"')) return;
-      acked += 1;
-      if (sent < total && sent - acked <= WINDOW - REFILL) topUp();
+      if (frame.includes('"network.event.ack"')) acked = pipe.acked();
     };
     const start = performance.now();
-    topUp();
+    pipe.start();
     await waitFor(() => acked >= total && received >= total);
     const seconds = (performance.now() - start) / 1000;
     results.capacity = total / seconds;

@@ -1042,27 +1042,9 @@ impl Network {
         payload: Value,
         now: u64,
     ) -> Event {
-        self.core_event_with(
-            event_type,
-            to,
-            in_reply_to.map(|id| id.to_json()),
-            payload,
-            now,
-        )
-    }
-
-    /// [`Network::core_event`] with `in_reply_to` already rendered.
-    fn core_event_with(
-        &mut self,
-        event_type: &'static str,
-        to: &Address,
-        in_reply_to: Option<Value>,
-        payload: Value,
-        now: u64,
-    ) -> Event {
         let mut metadata = Map::new();
         if let Some(id) = in_reply_to {
-            metadata.insert("in_reply_to".into(), id);
+            metadata.insert("in_reply_to".into(), id.to_json());
         }
         Event {
             id: self.ids.next_id(now),
