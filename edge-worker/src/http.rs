@@ -15,7 +15,7 @@
 //! with the HTTP status of [`status_of`].
 
 use crate::host::{error_response, now_ms, random_seed};
-use crate::network_object::{Collected, NetworkObject, Origin, Session};
+use crate::network_object::{Collected, NetworkHost, Origin, Session};
 use agentnet_core::client::Client;
 use agentnet_core::crypto::{sha256_hex, to_hex};
 use agentnet_core::event_type::core_types;
@@ -95,7 +95,7 @@ fn split_path(path: &str) -> Option<(&str, &str)> {
     Some(rest.split_once('/').unwrap_or((rest, "")))
 }
 
-impl NetworkObject {
+impl NetworkHost {
     fn with_network<T>(&self, f: impl FnOnce(&mut Network) -> T) -> Result<T> {
         let mut guard = self.network.borrow_mut();
         let network = guard

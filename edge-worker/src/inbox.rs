@@ -15,6 +15,7 @@
 
 use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
+use std::rc::Rc;
 use worker::WebSocket;
 
 /// Frames waiting to be handled, in arrival order.
@@ -26,10 +27,12 @@ pub(crate) struct Inbox {
     drained: Cell<usize>,
 }
 
-/// Proof that this caller drains the inbox; releases the role when dropped
-/// (also when a panic unwinds through the drain).
-pub(crate) struct Drainer<'a> {
-    inbox: &'a Inbox,
+/// Proof that its holder drains the inbox; releases the role when dropped
+/// (also when a panic unwinds through the drain). It owns a handle on the
+/// inbox, so the drain can run as a task of its own after the frame that
+/// started it has been handed over.
+pub(crate) struct Drainer {
+    inbox: Rc<Inbox>,
     /// The drain before this one took more than one frame.
     under_load: bool,
 }
@@ -37,19 +40,19 @@ pub(crate) struct Drainer<'a> {
 impl Inbox {
     /// Queues a frame; returns the drainer role when nobody holds it yet,
     /// `None` when an active drainer will handle this frame too.
-    pub(crate) fn push(&self, ws: WebSocket, text: String) -> Option<Drainer<'_>> {
+    pub(crate) fn push(self: &Rc<Self>, ws: WebSocket, text: String) -> Option<Drainer> {
         self.frames.borrow_mut().push_back((ws, text));
         if self.draining.replace(true) {
             return None;
         }
         Some(Drainer {
-            inbox: self,
+            inbox: Rc::clone(self),
             under_load: self.drained.replace(0) > 1,
         })
     }
 }
 
-impl Drainer<'_> {
+impl Drainer {
     /// True when the last drain took more than one frame: more are likely on their way.
     pub(crate) fn under_load(&self) -> bool {
         self.under_load
@@ -65,7 +68,7 @@ impl Drainer<'_> {
     }
 }
 
-impl Drop for Drainer<'_> {
+impl Drop for Drainer {
     fn drop(&mut self) {
         self.inbox.draining.set(false);
     }

@@ -4,7 +4,7 @@
 //! * `POST /v1/networks` creates a network (in its own Durable Object) and,
 //!   when public, lists it in the directory; `GET /v1/networks` lists them;
 //! * requests under `/networks/{id}/…` go to the Durable Object named `{id}`
-//!   ([`network_object::NetworkObject`]), which owns that network's state.
+//!   ([`entry::NetworkObject`]), which owns that network's state.
 //!
 //! Static files of the web workspace (`www/`) are served by the platform's
 //! assets binding before the Worker runs.
@@ -12,11 +12,12 @@
 mod create;
 #[allow(missing_docs)] // the #[durable_object] macro generates undocumented glue
 mod directory;
+#[allow(missing_docs)] // the #[durable_object] macro generates undocumented glue
+mod entry;
 mod host;
 mod http;
 mod inbox;
 mod log_batch;
-#[allow(missing_docs)] // the #[durable_object] macro generates undocumented glue
 mod network_object;
 mod sse;
 mod storage;
@@ -26,7 +27,7 @@ use serde_json::{Value, json};
 use worker::{Context, Env, Method, Request, RequestInit, Response, Result, event};
 
 pub use directory::DirectoryObject;
-pub use network_object::NetworkObject;
+pub use entry::NetworkObject;
 
 /// The Durable Object namespace of networks, declared in `wrangler.toml`.
 pub const NETWORKS_BINDING: &str = "NETWORKS";

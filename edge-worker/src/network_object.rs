@@ -1,4 +1,4 @@
-//! `NetworkObject`: the Durable Object that hosts one network.
+//! `NetworkHost`: the state and the work of the Durable Object that hosts one network.
 //!
 //! It maps WebSocket frames onto [`agentnet_core::Network`] and applies the
 //! effects the core returns: replies and deliveries go out on sockets,
@@ -7,6 +7,7 @@
 //! needed after a wake-up is held only in memory.
 
 use crate::host::{now_ms, random_seed};
+use crate::inbox::Drainer;
 use crate::storage::{LogIndex, Store};
 use agentnet_core::mods::ModConfig;
 use agentnet_core::network::Effect;
@@ -14,10 +15,7 @@ use agentnet_core::{Address, Network, NetworkConfig, NetworkId};
 use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
 use std::collections::BTreeMap;
-use worker::{
-    DurableObject, Env, Request, Response, Result, State, WebSocket, WebSocketIncomingMessage,
-    durable_object,
-};
+use worker::{Env, Request, Response, Result, State, WebSocket};
 
 /// The network created on first start so newcomers can use agentnet at once.
 pub const DEMO_NETWORK: &str = "demo";
@@ -57,9 +55,9 @@ pub(crate) struct Collected {
     pub(crate) delivered: Vec<agentnet_core::Event>,
 }
 
-/// One network's Durable Object.
-#[durable_object]
-pub struct NetworkObject {
+/// One network's Durable Object: its state and what it does
+/// (`crate::entry::NetworkObject` is the class workerd calls).
+pub struct NetworkHost {
     pub(crate) state: State,
     pub(crate) network: RefCell<Option<Network>>,
     /// The tables exist (checked once per instance, not per request).
@@ -74,7 +72,7 @@ pub struct NetworkObject {
     /// Open Server-Sent Events streams by member address (they keep the object awake).
     pub(crate) sse_streams: RefCell<BTreeMap<String, Vec<crate::sse::Stream>>>,
     /// Frames waiting to be handled together (group commit).
-    inbox: crate::inbox::Inbox,
+    inbox: std::rc::Rc<crate::inbox::Inbox>,
     /// Log rows gathered over one drain of frames, written together ([`Store::flush`]).
     pending_appends: std::rc::Rc<RefCell<crate::log_batch::PendingAppends>>,
     /// Frames for sockets, sent once the rows they acknowledge are written ([`Self::commit`]).
@@ -86,7 +84,7 @@ pub struct NetworkObject {
 /// The variable that turns on test-only routes; the end-to-end tests set it with `--var`.
 pub const TEST_HOOKS_VAR: &str = "AGENTNET_TEST_HOOKS";
 
-impl NetworkObject {
+impl NetworkHost {
     pub(crate) fn store(&self) -> Result<Store> {
         if self.schema_ready.get() {
             return Ok(Store::existing(
@@ -431,8 +429,9 @@ fn send(ws: &WebSocket, frame: &str) {
     }
 }
 
-impl DurableObject for NetworkObject {
-    fn new(state: State, env: Env) -> Self {
+/// What workerd's calls into the object do (`crate::entry` receives them).
+impl NetworkHost {
+    pub(crate) fn new(state: State, env: Env) -> Self {
         // Answer WebSocket "ping" text frames without waking the object.
         if let Ok(pair) = worker::worker_sys::WebSocketRequestResponsePair::new("ping", "pong") {
             state.set_websocket_auto_response(&pair);
@@ -455,27 +454,20 @@ impl DurableObject for NetworkObject {
         }
     }
 
-    async fn fetch(&self, req: Request) -> Result<Response> {
+    pub(crate) async fn fetch(&self, req: Request) -> Result<Response> {
         let response = self.route(req).await;
         self.schedule_alarm().await?;
         response
     }
 
-    async fn websocket_message(
-        &self,
-        ws: WebSocket,
-        message: WebSocketIncomingMessage,
-    ) -> Result<()> {
-        let text = match message {
-            WebSocketIncomingMessage::String(text) => text,
-            WebSocketIncomingMessage::Binary(_) => {
-                "binary frames are not event envelopes".to_owned()
-            }
-        };
-        let Some(drainer) = self.inbox.push(ws, text) else {
-            // The handler that is draining the inbox takes this frame too.
-            return Ok(());
-        };
+    /// Queues a WebSocket frame; returns the drainer role when this frame
+    /// starts a drain ([`Self::drain`]), `None` when a running drain takes it.
+    pub(crate) fn queue_frame(&self, ws: WebSocket, text: String) -> Option<Drainer> {
+        self.inbox.push(ws, text)
+    }
+
+    /// Handles queued frames until a turn of the event loop brings none.
+    pub(crate) async fn drain(&self, drainer: Drainer) -> Result<()> {
         // Under load, wait one turn of the event loop first so the frames on their
         // way join this batch; a lone frame is handled at once. Frames that arrive
         // meanwhile are handled together after a turn: one commit for all of them.
@@ -507,17 +499,11 @@ impl DurableObject for NetworkObject {
         first_error.map_or(Ok(()), Err)
     }
 
-    async fn websocket_close(
-        &self,
-        ws: WebSocket,
-        code: usize,
-        _reason: String,
-        _clean: bool,
-    ) -> Result<()> {
-        self.connection_closed(&ws, code)
+    pub(crate) fn websocket_close(&self, ws: &WebSocket, code: usize) -> Result<()> {
+        self.connection_closed(ws, code)
     }
 
-    async fn alarm(&self) -> Result<Response> {
+    pub(crate) async fn alarm(&self) -> Result<Response> {
         // The alarm that was set has fired.
         self.alarm_at.set(None);
         let connected = self.connected_addresses();
@@ -538,9 +524,5 @@ impl DurableObject for NetworkObject {
         self.apply(&Origin::Nowhere, effects)?;
         self.schedule_alarm().await?;
         Response::ok("alarm handled")
-    }
-
-    async fn websocket_error(&self, ws: WebSocket, _error: worker::Error) -> Result<()> {
-        self.connection_closed(&ws, 1011)
     }
 }

@@ -8,7 +8,7 @@
 //! stream open. Events written to a stream count as acknowledged: a reader
 //! that misses some resumes from its last id.
 
-use crate::network_object::NetworkObject;
+use crate::network_object::NetworkHost;
 use futures_channel::mpsc::{UnboundedSender, unbounded};
 use std::time::Duration;
 use worker::{Headers, Response, Result};
@@ -29,7 +29,7 @@ pub(crate) fn record(seq: Option<u64>, json: &str) -> Vec<u8> {
     }
 }
 
-impl NetworkObject {
+impl NetworkHost {
     /// Opens a stream for the session's member, starting after its resume point.
     pub(crate) fn open_sse(&self, member: agentnet_core::Address, after: u64) -> Result<Response> {
         let (sender, receiver) = unbounded::<Result<Vec<u8>>>();

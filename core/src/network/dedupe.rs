@@ -86,6 +86,11 @@ impl DedupeWindow {
 
     /// The `seq` of a remembered id.
     pub fn seq_of(&self, id: &EventId) -> Option<u64> {
+        // A new event's id is greater than every id remembered (each one out
+        // of order arrived smaller than the run's newest): no search needed.
+        if self.in_order.back().is_some_and(|(newest, _)| id > newest) {
+            return None;
+        }
         match self.position(id) {
             Ok(at) => self.in_order.get(at).map(|(_, seq)| *seq),
             Err(_) => self.out_of_order.get(id).copied(),
@@ -161,9 +166,11 @@ mod tests {
                 for (held, seq) in &model {
                     prop_assert_eq!(window.seq_of(held), Some(*seq));
                 }
-                let probe = EventId::from_parts(t / 2, r);
-                prop_assert_eq!(window.seq_of(&probe), model.get(&probe).copied());
-                prop_assert_eq!(window.may_be_outside(&probe), outside.is_some_and(|up| probe.timestamp_ms() <= up));
+                // Older than the newest, around it, and newer than every id.
+                for probe in [EventId::from_parts(t / 2, r), EventId::from_parts(t + 1, r), EventId::from_parts(200, 0)] {
+                    prop_assert_eq!(window.seq_of(&probe), model.get(&probe).copied());
+                    prop_assert_eq!(window.may_be_outside(&probe), outside.is_some_and(|up| probe.timestamp_ms() <= up));
+                }
             }
         }
     }
