@@ -54,11 +54,25 @@ async function newNetwork(url, name) {
   return (await createNetwork(url, { name, mods: ['persistence'] })).id;
 }
 
+// What `waitFor` re-checks; the handlers call `changed()` after each update it may wait on.
+let recheck = null;
+const changed = () => recheck?.();
+
+/**
+ * Resolves once `check()` holds. It is re-checked when a handler calls
+ * `changed()`, not polled: a polling loop would take CPU from the edge on
+ * this machine's two cores while it is being measured.
+ */
 function waitFor(check, timeoutMs = 60_000) {
   return new Promise((resolve, reject) => {
-    const deadline = Date.now() + timeoutMs;
-    const tick = () => (check() ? resolve() : Date.now() > deadline ? reject(new Error('timeout')) : setImmediate(tick));
-    tick();
+    if (check()) { resolve(); return; }
+    const timer = setTimeout(() => { recheck = null; reject(new Error('timeout')); }, timeoutMs);
+    recheck = () => {
+      if (!check()) return;
+      recheck = null;
+      clearTimeout(timer);
+      resolve();
+    };
   });
 }
 
@@ -97,7 +111,7 @@ async function leanSocket(url, id, name) {
   let joined = false;
   socket.on('message', (data) => {
     const frame = String(data);
-    if (!joined) { joined = frame.includes('"network.event.ack"'); return; }
+    if (!joined) { joined = frame.includes('"network.event.ack"'); changed(); return; }
     lean.onFrame?.(frame);
   });
   await new Promise((resolve, reject) => { socket.once('open', resolve); socket.once('error', reject); });
@@ -117,7 +131,7 @@ try {
     const b = await connect(edge.url, id, 'agent:b');
     let received = 0;
     const latencies = [];
-    b.on('bench.ping', (e) => { latencies.push(performance.now() - e.payload.t); received += 1; });
+    b.on('bench.ping', (e) => { latencies.push(performance.now() - e.payload.t); received += 1; changed(); });
     for (let i = 0; i < 1000; i += 1) {
       const target = received + 1;
       a.send('agent:b', 'bench.ping', { t: performance.now() }).catch(() => {});
@@ -137,7 +151,7 @@ try {
     const b = await connect(edge.url, id, 'agent:b');
     const total = SUSTAINED_EVENTS;
     let received = 0;
-    b.on('bench.load', () => { received += 1; });
+    b.on('bench.load', () => { received += 1; changed(); });
     const start = performance.now();
     await new Promise((resolve, reject) => {
       const pipe = windowed(total, (i) => a.send('agent:b', 'bench.load', { i }).then(() => {
@@ -160,7 +174,7 @@ try {
     let got = 0;
     for (let i = 0; i < n; i += 1) {
       const agent = await connect(edge.url, id, `agent:r${i}`);
-      agent.on('bench.fan', () => { got += 1; });
+      agent.on('bench.fan', () => { got += 1; changed(); });
       agents.push(agent);
     }
     const times = [];
@@ -197,7 +211,7 @@ try {
     let got = 0;
     const start = performance.now();
     const late = await Agent.connect({ url: edge.url, network: id, name: 'agent:late', WebSocket });
-    late.on('bench.missed', () => { got += 1; });
+    late.on('bench.missed', () => { got += 1; changed(); });
     await waitFor(() => got >= 10000, 120_000);
     results.catchUp = performance.now() - start;
     console.log(`catch-up of 10,000 missed events: ${ms(results.catchUp)}`);
@@ -219,6 +233,7 @@ try {
     receiver.onFrame = (frame) => {
       if (!frame.includes('"bench.load"')) return;
       received += 1;
+      changed();
       unacked += 1;
       if (unacked === 32 || received === total) {
         unacked = 0;
@@ -230,7 +245,7 @@ try {
     const pipe = windowed(total, (i) => sendFrame(sender.socket, frames[i]));
     let acked = 0;
     sender.onFrame = (frame) => {
-      if (frame.includes('"network.event.ack"')) acked = pipe.acked();
+      if (frame.includes('"network.event.ack"')) { acked = pipe.acked(); changed(); }
     };
     const start = performance.now();
     pipe.start();
