@@ -637,7 +637,7 @@ impl Replica {
         }
         self.resyncing = false;
         self.watermark = Some(seq);
-        let mut stored = event.clone();
+        let mut stored = event;
         stored.metadata.remove("delivery");
         self.remember(seq, || stored.clone());
         let mut effects = vec![
