@@ -190,13 +190,14 @@ pub struct Replica {
     watermark: Option<u64>,
     log: BTreeMap<u64, Event>,
     outbox: BTreeMap<EventId, OutboxEntry>,
-    requests: BTreeMap<EventId, u64>,
+    /// When each open request times out.
+    requests: Deadlines,
     link: Link,
     resyncing: bool,
     /// The time of the latest call, for the ids of acks and resumes.
     clock: u64,
     /// When each sent outbox event went out.
-    sent_at: BTreeMap<EventId, u64>,
+    sent_at: Deadlines,
     /// The Ed25519 secret that proves this registered address (verification level 1).
     signing_key: Option<SigningSecret>,
     /// Applied deliveries not yet acknowledged: how many, and since when.
@@ -216,11 +217,11 @@ impl Replica {
             watermark: None,
             log: BTreeMap::new(),
             outbox: BTreeMap::new(),
-            requests: BTreeMap::new(),
+            requests: Deadlines::default(),
             link: Link::Offline,
             resyncing: false,
             clock: 0,
-            sent_at: BTreeMap::new(),
+            sent_at: Deadlines::default(),
             signing_key: None,
             unacked: None,
             log_limit: None,
@@ -432,8 +433,8 @@ impl Replica {
     /// When [`Replica::handle_timeout`] should next run: a request's deadline, or
     /// the moment an unanswered join or event is due to be sent again.
     pub fn poll_timeout(&self) -> Option<u64> {
-        let requests = self.requests.values().min().copied();
-        let resends = self.sent_at.values().min().map(|at| at + RESEND_AFTER_MS);
+        let requests = self.requests.earliest();
+        let resends = self.sent_at.earliest().map(|at| at + RESEND_AFTER_MS);
         let join = match &self.link {
             Link::Joining(_, _, at) | Link::Challenging(_, _, at, _) => Some(at + RESEND_AFTER_MS),
             _ => None,
@@ -465,12 +466,11 @@ impl Replica {
             effects.push(ReplicaEffect::Send(frame.clone()));
             *at = now;
         }
-        let due: Vec<EventId> = self
-            .sent_at
-            .iter()
-            .filter(|(_, at)| **at + RESEND_AFTER_MS <= now)
-            .map(|(id, _)| *id)
-            .collect();
+        // Sent at least RESEND_AFTER_MS ago (nothing can be, that early in the clock).
+        let due = now
+            .checked_sub(RESEND_AFTER_MS)
+            .map(|sent_by| self.sent_at.up_to(sent_by))
+            .unwrap_or_default();
         for id in due {
             if let Some(entry) = self
                 .outbox
@@ -483,12 +483,7 @@ impl Replica {
                 self.sent_at.remove(&id);
             }
         }
-        let expired: Vec<EventId> = self
-            .requests
-            .iter()
-            .filter(|(_, deadline)| **deadline <= now)
-            .map(|(id, _)| *id)
-            .collect();
+        let expired = self.requests.up_to(now);
         for request in expired {
             self.requests.remove(&request);
             effects.push(ReplicaEffect::RequestFailed {
@@ -725,8 +720,10 @@ impl Replica {
     }
 }
 
+mod deadlines;
 #[cfg(feature = "documents")]
 mod documents;
+use deadlines::Deadlines;
 #[cfg(feature = "documents")]
 pub use documents::DocumentEdit;
 

@@ -167,3 +167,63 @@ test('a replica returns persist effects unless they are turned off, as agents do
   assert.deepEqual(kinds(memoryOnly.connected(undefined, 2)), kinds(kept.connected(undefined, 2)).filter((k) => k !== 'persist'));
   assert.ok(kinds(memoryOnly.connected(undefined, 3)).includes('send'));
 });
+
+/**
+ * A stand-in network on 127.0.0.1: it accepts every join, and `answer(frame,
+ * peer)` decides what else to do with each frame. Returns its URL and `close`.
+ */
+async function fakeNetwork(answer) {
+  const { WebSocketServer } = await import('ws');
+  const server = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+  await new Promise((resolve) => server.once('listening', resolve));
+  const ackOf = (frame, extra = {}) => {
+    const ack = createEvent({ source: 'core', network: 'fake', target: frame.source, type: 'network.event.ack', payload: { id: frame.id, ...extra } });
+    return JSON.stringify({ ...ack, metadata: { in_reply_to: frame.id } });
+  };
+  server.on('connection', (peer) => peer.on('message', (data) => {
+    const frame = JSON.parse(String(data));
+    if (frame.type === 'network.agent.join') peer.send(ackOf(frame, { resume_after: 0 }));
+    else answer(frame, peer, ackOf);
+  }));
+  return {
+    url: `http://127.0.0.1:${server.address().port}`,
+    close: () => new Promise((resolve) => {
+      for (const client of server.clients) client.terminate();
+      server.close(resolve);
+    }),
+  };
+}
+
+test('an agent resends an event the network did not answer, and fails a request when its own deadline comes first', async () => {
+  const { default: WebSocket } = await import('ws');
+  const copies = new Map();
+  const network = await fakeNetwork((frame, peer, ackOf) => {
+    copies.set(frame.id, (copies.get(frame.id) ?? 0) + 1);
+    // The first copy of each event is lost; the resent one is acknowledged.
+    if (frame.type === 'test.lost' && copies.get(frame.id) === 2) peer.send(ackOf(frame, { seq: 1 }));
+    // Requests are never answered.
+  });
+  const agent = await Agent.connect({ url: network.url, network: 'fake', name: 'agent:resender', WebSocket });
+  try {
+    const started = Date.now();
+    const sent = agent.send('agent:other', 'test.lost', {});
+    // The agent's timer is now set for the resend, five seconds out; a request
+    // due much sooner must move it earlier, or the request fails only when the
+    // agent's own fallback gives up, a second after its deadline.
+    const failure = await agent.request('agent:other', 'test.question', {}, { timeoutMs: 300 }).then(
+      () => assert.fail('the request was never answered'),
+      (err) => ({ err, after: Date.now() - started }),
+    );
+    assert.equal(failure.err.code, 'timeout');
+    assert.equal(failure.err.message, 'no reply arrived in time', 'failed by the replica at its deadline');
+    assert.ok(failure.after < 1000, `failed after ${failure.after} ms`);
+    const ack = await sent;
+    assert.equal(ack.seq, 1);
+    const [lostId] = [...copies].find(([, n]) => n === 2) ?? [];
+    assert.ok(lostId, 'the lost event was sent a second time');
+    assert.ok(Date.now() - started >= 5000, 'resent once its time was up, not before');
+  } finally {
+    agent.close();
+    await network.close();
+  }
+});

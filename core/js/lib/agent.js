@@ -47,6 +47,8 @@ export class Agent {
   #tools = new Map();
   #documents = new Map();
   #timer = null;
+  /** When `#timer` fires (ms since the epoch); Infinity when none is set. */
+  #timerAt = Infinity;
   #closed = false;
   #attempt = 0;
   #onJoin = null;
@@ -516,11 +518,27 @@ export class Agent {
     await this.reply(event, INVOKE_RESULT, payload).catch(() => {});
   }
 
+  /**
+   * Keeps a timer for the replica's next deadline. A timer already set for
+   * that moment or earlier stays (waking early costs one call that finds
+   * nothing due): re-arming after every event would cost a timer per event.
+   */
   #schedule() {
-    clearTimeout(this.#timer);
     const at = this.#replica.pollTimeout();
-    if (at < 0 || this.#closed) return;
-    this.#timer = setTimeout(() => this.#apply(this.#replica.handleTimeout(Date.now())), Math.max(0, at - Date.now()));
+    if (at < 0 || this.#closed) {
+      clearTimeout(this.#timer);
+      this.#timer = null;
+      this.#timerAt = Infinity;
+      return;
+    }
+    if (this.#timer !== null && this.#timerAt <= at) return;
+    clearTimeout(this.#timer);
+    this.#timerAt = at;
+    this.#timer = setTimeout(() => {
+      this.#timer = null;
+      this.#timerAt = Infinity;
+      this.#apply(this.#replica.handleTimeout(Date.now()));
+    }, Math.max(0, at - Date.now()));
   }
 }
 
