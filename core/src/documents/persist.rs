@@ -145,6 +145,14 @@ struct Pieces {
     chunks: BTreeMap<u32, String>,
 }
 
+/// One writer's pieces, decoded from base64 (an unreadable piece is empty).
+struct Decoded<'a> {
+    name: &'a str,
+    pieces: &'a Pieces,
+    snapshot: Vec<u8>,
+    chunks: Vec<Vec<u8>>,
+}
+
 /// Gathers a document's rows (in any order, from any writers) and loads it.
 /// Rows stay base64 until the document is first used, so restoring a
 /// network stays cheap.
@@ -177,8 +185,12 @@ impl Loader {
     /// The document, and its pieces taken over by `writer`: when only
     /// `writer`'s pieces are stored they stay as they are; otherwise the
     /// document is stored afresh as `writer`'s and the others' pieces go.
-    /// Unreadable pieces (not base64, not Automerge) are skipped: a damaged
-    /// chunk costs its changes, not the document.
+    /// All pieces load in one pass (Automerge applies every chunk's changes
+    /// in one walk over the document; chunk by chunk it walked the document
+    /// once per chunk: 15 s for 445 chunks of typing on a 100,000-edit
+    /// document in wasm). When a piece is unreadable (not base64, not
+    /// Automerge) they load piece by piece instead and it is skipped: a
+    /// damaged chunk costs its changes, not the document.
     pub fn load(
         self,
         address: &Address,
@@ -186,22 +198,49 @@ impl Loader {
         actor: [u8; 16],
     ) -> (TextDocument, Persistence, Writes) {
         let decode = |text: &String| STANDARD.decode(text).unwrap_or_default();
-        let mut doc = TextDocument::new(actor);
+        let decoded: Vec<Decoded<'_>> = self
+            .writers
+            .iter()
+            .map(|(name, pieces)| Decoded {
+                name,
+                pieces,
+                snapshot: pieces.snapshot.values().flat_map(decode).collect(),
+                chunks: pieces.chunks.values().map(decode).collect(),
+            })
+            .collect();
+        // Everything in one pass when every piece is sound; otherwise piece by
+        // piece, skipping what cannot be read.
+        let whole: Vec<u8> = decoded
+            .iter()
+            .flat_map(|d| std::iter::once(&d.snapshot).chain(&d.chunks))
+            .flatten()
+            .copied()
+            .collect();
+        let at_once = TextDocument::load_whole(&whole, actor).ok();
+        let loaded_whole = at_once.is_some();
+        let mut doc = at_once.unwrap_or_else(|| TextDocument::new(actor));
         let mut own = Persistence {
             writer: writer.to_owned(),
             ..Persistence::default()
         };
         let mut others = Vec::new();
-        for (name, pieces) in &self.writers {
-            let snapshot: Vec<u8> = pieces.snapshot.values().flat_map(decode).collect();
-            let _ = doc.load_incremental(&snapshot);
+        for Decoded {
+            name,
+            pieces,
+            snapshot,
+            chunks,
+        } in &decoded
+        {
+            if !loaded_whole {
+                let _ = doc.load_incremental(snapshot);
+            }
             let mut chunk_bytes = 0;
-            for chunk in pieces.chunks.values().map(decode) {
-                if doc.load_incremental(&chunk).is_ok() {
+            for chunk in chunks {
+                if loaded_whole || doc.load_incremental(chunk).is_ok() {
                     chunk_bytes += chunk.len();
                 }
             }
-            if name == writer {
+            if *name == writer {
                 own.snapshot_parts = pieces.snapshot.keys().next_back().map_or(0, |n| n + 1);
                 own.snapshot_bytes = snapshot.len();
                 own.chunks = pieces.chunks.keys().next_back().map_or(0, |n| n + 1);
@@ -209,7 +248,7 @@ impl Loader {
             } else {
                 let parts = pieces.snapshot.keys().map(|n| Part::Snapshot(*n));
                 let chunks = pieces.chunks.keys().map(|n| Part::Chunk(*n));
-                others.extend(parts.chain(chunks).map(|part| (name.clone(), part)));
+                others.extend(parts.chain(chunks).map(|part| (name.to_string(), part)));
             }
         }
         // What was just loaded is stored already: the next chunk starts after it.

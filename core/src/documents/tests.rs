@@ -2,6 +2,8 @@
 
 use super::*;
 use automerge::sync::State;
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD;
 
 fn actor(n: u8) -> [u8; 16] {
     [n; 16]
@@ -289,6 +291,57 @@ fn rows_hold_snapshot_and_chunks_and_compact_when_chunks_outgrow_it() {
         rows.remove(&DocumentRow::key_of(&address, &writer, part));
     }
     assert!(rows.is_empty());
+}
+
+/// A document stored as a snapshot and then one chunk per edit (" 0", " 1", …).
+fn snapshot_and_chunks(edits: usize) -> (Address, BTreeMap<String, DocumentRow>, Vec<String>) {
+    let address: Address = "resource/file/typed.md".parse().unwrap();
+    let mut doc = TextDocument::new(actor(1));
+    doc.splice(0, 0, "start", 0).unwrap();
+    let (mut persistence, writes) = Persistence::initial(&address, "w", &mut doc);
+    let mut rows = BTreeMap::new();
+    apply(&mut rows, &address, writes);
+    let mut texts = vec![doc.text()];
+    for i in 0..edits {
+        doc.splice(doc.len(), 0, &format!(" {i}"), 0).unwrap();
+        let writes = persistence.after_change(&address, &mut doc);
+        assert!(writes.remove.is_empty(), "no compaction yet");
+        apply(&mut rows, &address, writes);
+        texts.push(doc.text());
+    }
+    (address, rows, texts)
+}
+
+/// The bytes of `snapshot_and_chunks`' rows as a loader joins them: snapshot, then chunks in order.
+fn stored_in_order(
+    address: &Address,
+    rows: &BTreeMap<String, DocumentRow>,
+    chunks: u32,
+) -> Vec<u8> {
+    std::iter::once(Part::Snapshot(0))
+        .chain((0..chunks).map(Part::Chunk))
+        .flat_map(|part| {
+            let row = &rows[&DocumentRow::key_of(address, "w", part)];
+            STANDARD.decode(&row.data).unwrap()
+        })
+        .collect()
+}
+
+#[test]
+fn stored_pieces_load_in_one_pass_and_a_damaged_chunk_costs_only_what_follows_it() {
+    let (address, mut rows, texts) = snapshot_and_chunks(30);
+    assert_eq!(rows.len(), 31);
+    let whole = stored_in_order(&address, &rows, 30);
+    let at_once = TextDocument::load_whole(&whole, actor(2)).unwrap();
+    assert_eq!(at_once.text(), texts[30]);
+    assert_eq!(load_rows(&rows, 2).text(), texts[30]);
+    // Chunk 12 damaged: one pass is refused, and piece by piece the document
+    // keeps everything before it (what follows depends on it).
+    let damaged = DocumentRow::key_of(&address, "w", Part::Chunk(12));
+    rows.get_mut(&damaged).unwrap().data = STANDARD.encode(b"not automerge");
+    let whole = stored_in_order(&address, &rows, 30);
+    assert!(TextDocument::load_whole(&whole, actor(2)).is_err());
+    assert_eq!(load_rows(&rows, 2).text(), texts[12]);
 }
 
 #[test]

@@ -13,7 +13,9 @@
 use crate::error::{Coded, ErrorCode};
 use automerge::sync::{self, SyncDoc};
 use automerge::transaction::{CommitOptions, Transactable};
-use automerge::{ActorId, AutoCommit, ObjType, ROOT, ReadDoc, TextEncoding};
+use automerge::{
+    ActorId, AutoCommit, LoadOptions, ObjType, OnPartialLoad, ROOT, ReadDoc, TextEncoding,
+};
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
 
@@ -162,6 +164,30 @@ impl TextDocument {
     pub fn load(bytes: &[u8], actor: [u8; 16]) -> Result<Self, DocumentError> {
         let mut document = Self::new(actor);
         document.load_incremental(bytes)?;
+        document.mark_saved();
+        Ok(document)
+    }
+
+    /// Loads stored pieces (snapshots and chunks, concatenated) in one pass:
+    /// Automerge applies the changes of every chunk together, one walk over
+    /// the document, where merging chunk by chunk walks it once per chunk.
+    /// Fails when any piece is unreadable or a change lacks what it depends
+    /// on, so a caller can fall back to merging piece by piece.
+    pub(crate) fn load_whole(bytes: &[u8], actor: [u8; 16]) -> Result<Self, DocumentError> {
+        if bytes.is_empty() {
+            return Ok(Self::new(actor));
+        }
+        let options = LoadOptions::new()
+            .text_encoding(TextEncoding::Utf16CodeUnit)
+            .on_partial_load(OnPartialLoad::Error);
+        let doc = AutoCommit::load_with_options(bytes, options)
+            .map_err(invalid_document)?
+            .with_actor(ActorId::from(actor));
+        let mut document = Self {
+            doc,
+            saved: Vec::new(),
+        };
+        document.text_object()?;
         document.mark_saved();
         Ok(document)
     }
