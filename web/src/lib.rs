@@ -10,6 +10,8 @@
 pub mod connection;
 pub mod conversations;
 pub mod documents;
+#[cfg(feature = "documents")]
+mod frames;
 pub mod inspector;
 pub mod live;
 pub mod messages;
@@ -524,16 +526,30 @@ fn Workspace(
         ) {
             // If the person switched away meanwhile, this workspace is gone: close at once.
             Ok(c) => {
+                let orphan = connection.try_set_value(Some(c)).flatten();
+                if let Some(orphan) = &orphan {
+                    orphan.close();
+                }
                 #[cfg(feature = "documents")]
-                for address in remembered_documents(&open_docs_key_for_start) {
-                    if let Ok(target) = address.parse::<Address>()
-                        && let Ok(text) = c.open_document(&target)
-                    {
+                let remembered = match orphan {
+                    None => remembered_documents(&open_docs_key_for_start),
+                    Some(_) => Vec::new(),
+                };
+                #[cfg(feature = "documents")]
+                if !remembered.is_empty() {
+                    // Their cached text and the history go on screen before the load.
+                    frames::after_paint().await;
+                }
+                #[cfg(feature = "documents")]
+                for address in remembered {
+                    let Ok(target) = address.parse::<Address>() else {
+                        continue;
+                    };
+                    let opened =
+                        connection.try_with_value(|c| c.as_ref().map(|c| c.open_document(&target)));
+                    if let Some(Some(Ok(text))) = opened {
                         show_text(address, text);
                     }
-                }
-                if let Some(Some(orphan)) = connection.try_set_value(Some(c)) {
-                    orphan.close();
                 }
             }
             Err(_) => {
