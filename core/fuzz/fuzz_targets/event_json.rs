@@ -9,7 +9,9 @@ use agentnet_core::{Event, Limits};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(text) = std::str::from_utf8(data) else { return };
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
     let limits = Limits::default();
     let decoded = Event::decode(text, &limits);
     if text.len() <= limits.max_frame_bytes {
@@ -20,10 +22,18 @@ fuzz_target!(|data: &[u8]| {
     }
     if let Ok(event) = decoded {
         let text = event.encode();
-        assert_eq!(Some(&text), serde_json::to_string(&event).ok().as_ref(), "the writer and serde disagree");
+        assert_eq!(
+            Some(&text),
+            serde_json::to_string(&event).ok().as_ref(),
+            "the writer and serde disagree"
+        );
         let again = Event::decode(&text, &limits);
         assert_eq!(again.as_ref(), Ok(&event), "re-encoding changed the event");
         let framed = agentnet_core::network::delivery_frame(&event, 7, 3);
-        assert_eq!(event.encode_delivered(7, 3), framed.encode(), "a delivered frame differs");
+        assert_eq!(
+            event.encode_delivered(7, 3),
+            framed.encode(),
+            "a delivered frame differs"
+        );
     }
 });

@@ -11,13 +11,23 @@ use libfuzzer_sys::fuzz_target;
 const SESSIONS: [&str; 3] = ["agent:alice", "human:bob", "openagents:carol"];
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(text) = std::str::from_utf8(data) else { return };
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
     let Ok(id) = "fuzz".parse() else { return };
     let mut config = NetworkConfig::open(id, "Fuzz");
-    config.mods = ["auth", "access-control", "rate-limiter", "enrichment", "workspace", "persistence", "analytics"]
-        .iter()
-        .filter_map(|name| ModConfig::from_name(name))
-        .collect();
+    config.mods = [
+        "auth",
+        "access-control",
+        "rate-limiter",
+        "enrichment",
+        "workspace",
+        "persistence",
+        "analytics",
+    ]
+    .iter()
+    .filter_map(|name| ModConfig::from_name(name))
+    .collect();
     let mut network = Network::new(config, [], 0, [0; 32]);
     let mut last_seq = 0;
     let roomy = Limits {
