@@ -84,6 +84,9 @@ pub struct NetworkHost {
 /// The variable that turns on test-only routes; the end-to-end tests set it with `--var`.
 pub const TEST_HOOKS_VAR: &str = "AGENTNET_TEST_HOOKS";
 
+/// With test hooks on, a WebSocket frame of exactly this text panics the object.
+const TEST_PANIC_FRAME: &str = "__test/panic";
+
 impl NetworkHost {
     pub(crate) fn store(&self) -> Result<Store> {
         if self.schema_ready.get() {
@@ -320,6 +323,13 @@ impl NetworkHost {
 
     /// Hands one WebSocket frame to the core and applies what it returns.
     fn handle_socket_frame(&self, ws: &WebSocket, text: &str) -> Result<()> {
+        if self.test_hooks && text == TEST_PANIC_FRAME {
+            // Proves in tests that a panic inside a drain of frames does not brick the object.
+            #[allow(clippy::panic)]
+            {
+                panic!("test hook: deliberate panic in a frame")
+            }
+        }
         let (Some(id), session_address) = self.sender_of(ws) else {
             return Ok(());
         };

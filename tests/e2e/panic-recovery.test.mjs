@@ -1,11 +1,12 @@
 // Failures inside the network's object: a wasm panic must not brick it (the
-// request that panicked fails, the next ones are served from intact storage),
+// request or frame that panicked fails, the next ones are served from intact
+// storage),
 // and a log write that fails as a whole loses nothing that was acknowledged.
 
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import WebSocket from 'ws';
-import { Agent } from '../../core/js/index.js';
+import { Agent, createEvent } from '../../core/js/index.js';
 import { createNetwork, startEdge } from '../support/edge.mjs';
 import { until } from '../support/process.mjs';
 
@@ -56,5 +57,37 @@ test('a log batch that fails as a whole is written row by row: every acknowledge
   } finally {
     sender.close();
     back.close();
+  }
+});
+
+test('a panic while handling WebSocket frames does not brick the object: the same socket is served after it', async () => {
+  edge ??= await startEdge({ testHooks: true });
+  const { id } = await createNetwork(edge.url, { name: 'frame-panic', mods: ['persistence'] });
+  const receiver = await Agent.connect({ url: edge.url, network: id, name: 'agent:receiver', WebSocket });
+  const got = [];
+  receiver.on('note.after', (event) => got.push(event.payload.n));
+  const socket = new WebSocket(`${edge.url.replace('http', 'ws')}/networks/${id}/v1/ws`);
+  const frames = [];
+  socket.on('message', (data) => frames.push(JSON.parse(String(data))));
+  await new Promise((resolve, reject) => { socket.once('open', resolve); socket.once('error', reject); });
+  const frame = (type, target, payload) => {
+    const event = createEvent({ source: 'agent:sender', network: id, target, type, payload });
+    socket.send(JSON.stringify(event));
+    return event.id;
+  };
+  const acked = (eventId) => frames.some((f) => f.type === 'network.event.ack' && f.payload?.id === eventId);
+  try {
+    const join = frame('network.agent.join', 'core', {});
+    await until('the sender joined', () => acked(join), 8_000);
+    socket.send('__test/panic');
+    await new Promise((r) => setTimeout(r, 300));
+    // The object is rebuilt; the socket keeps its member (its attachment), so its next frame is handled.
+    const after = frame('note.after', 'agent:receiver', { n: 1 });
+    await until('the frame after the panic is acknowledged', () => acked(after), 8_000);
+    await until('and delivered', () => got.includes(1), 8_000);
+    assert.match(edge.log.join(''), /deliberate panic in a frame/, 'the frame did panic the object');
+  } finally {
+    socket.close();
+    receiver.close();
   }
 });
