@@ -71,7 +71,8 @@ impl NetworkObject {
         _reason: String,
         _was_clean: bool,
     ) -> std::result::Result<JsValue, JsValue> {
-        AssertUnwindSafe(async move { settled(self.host.websocket_close(&ws.into(), code)) }).await
+        AssertUnwindSafe(async move { settled(self.host.connection_closed(&ws.into(), code)) })
+            .await
     }
 
     /// A WebSocket failed: closed as by an error.
@@ -81,7 +82,8 @@ impl NetworkObject {
         ws: web_sys::WebSocket,
         _error: JsValue,
     ) -> std::result::Result<JsValue, JsValue> {
-        AssertUnwindSafe(async move { settled(self.host.websocket_close(&ws.into(), 1011)) }).await
+        AssertUnwindSafe(async move { settled(self.host.connection_closed(&ws.into(), 1011)) })
+            .await
     }
 
     /// The alarm the object set has fired.

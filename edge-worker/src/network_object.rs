@@ -27,6 +27,16 @@ pub(crate) struct Session {
     pub(crate) address: Option<String>,
 }
 
+impl Session {
+    /// The network and member it names, each when it parses.
+    fn parsed(self) -> (Option<NetworkId>, Option<Address>) {
+        (
+            self.network.and_then(|n| n.parse().ok()),
+            self.address.and_then(|a| a.parse().ok()),
+        )
+    }
+}
+
 /// A socket and what its attachment says: the network and the member it is bound to.
 struct Sender {
     socket: WebSocket,
@@ -385,9 +395,7 @@ impl NetworkHost {
         {
             return (last.network.clone(), last.address.clone());
         }
-        let session = Self::session(ws);
-        let network = session.network.and_then(|n| n.parse::<NetworkId>().ok());
-        let address = session.address.and_then(|a| a.parse::<Address>().ok());
+        let (network, address) = Self::session(ws).parsed();
         *self.last_sender.borrow_mut() = Some(Sender {
             socket: ws.clone(),
             network: network.clone(),
@@ -397,9 +405,8 @@ impl NetworkHost {
     }
 
     /// A socket closed: finish the handshake and mark its member offline if it has no other.
-    fn connection_closed(&self, ws: &WebSocket, code: usize) -> Result<()> {
+    pub(crate) fn connection_closed(&self, ws: &WebSocket, code: usize) -> Result<()> {
         self.sockets_changed();
-        let session = Self::session(ws);
         // Finish the closing handshake; 1005/1006 cannot be sent back.
         let reply_code = if (1000..=4999).contains(&code) && code != 1005 && code != 1006 {
             code
@@ -407,9 +414,7 @@ impl NetworkHost {
             1000
         };
         let _ = ws.close(u16::try_from(reply_code).ok(), Some("closed"));
-        let id = session.network.and_then(|n| n.parse::<NetworkId>().ok());
-        let address = session.address.and_then(|a| a.parse::<Address>().ok());
-        let (Some(id), Some(address)) = (id, address) else {
+        let (Some(id), Some(address)) = Self::session(ws).parsed() else {
             return Ok(());
         };
         // The socket index (which the member's leave is then delivered through)
@@ -507,10 +512,6 @@ impl NetworkHost {
         drop(drainer);
         self.schedule_alarm().await?;
         first_error.map_or(Ok(()), Err)
-    }
-
-    pub(crate) fn websocket_close(&self, ws: &WebSocket, code: usize) -> Result<()> {
-        self.connection_closed(ws, code)
     }
 
     pub(crate) async fn alarm(&self) -> Result<Response> {
