@@ -1,7 +1,8 @@
 // A live document in the browser: a person and a JS agent edit one file's
 // text; remote edits appear live, the editors line shows who is there, and
 // edits both made while the edge is down merge when it is back. A reload
-// reopens the document from IndexedDB.
+// reopens the document from IndexedDB, and what the person types into its
+// cached text while it loads is kept.
 
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -80,17 +81,39 @@ test('a browser and an agent edit one document live and offline, and converge', 
   await mkdir(screenshots, { recursive: true });
   await page.screenshot({ path: join(screenshots, 'workspace-live-document-1280x720.png') });
 
-  // A reload reopens the document from IndexedDB and syncs it again.
+  // A reload shows the cached copy at once, editable while the document itself
+  // loads from IndexedDB: the person types '?' the moment the editor appears
+  // (before the load can have started, which waits for a painted frame), and
+  // that edit is applied once the document has loaded.
+  const selector = `.resource[data-address="${address}"]`;
+  await page.addInitScript((selector) => {
+    new MutationObserver((_, observer) => {
+      const area = document.querySelector(`${selector} textarea`);
+      if (!area) return;
+      observer.disconnect();
+      window.typedWhile = {
+        editors: document.querySelector(`${selector} .editors`)?.textContent,
+        readOnly: area.readOnly,
+        shown: area.value,
+      };
+      area.value += '?';
+      area.dispatchEvent(new Event('input', { bubbles: true }));
+    }).observe(document, { childList: true, subtree: true });
+  }, selector);
   await page.reload();
   const again = page.getByRole('region', { name: 'Resources' })
-    .locator(`.resource[data-address="${address}"]`).getByRole('textbox', { name: /Content of/ });
+    .locator(selector).getByRole('textbox', { name: /Content of/ });
   await again.waitFor({ timeout: 15_000 });
-  await until('the reopened text', async () => (await again.inputValue()) === merged);
-  // Shown from the cached copy first, it becomes editable once the document itself has loaded.
-  await until('the reopened document is editable', async () => (await again.getAttribute('readonly')) === null);
+  const typedWhile = await page.evaluate(() => window.typedWhile);
+  assert.deepEqual(typedWhile, { editors: 'Opening the saved document…', readOnly: false, shown: merged },
+    'typed into the cached text while the document was still loading');
+  await page.locator(`${selector} .editors`).filter({ hasText: /^Also editing|^Only you/ })
+    .waitFor({ timeout: 15_000 });
+  assert.equal(await again.inputValue(), `${merged}?`, 'the typing survives the load');
+  await until('the typing during the load reaches the agent', () => doc.text === `${merged}?`);
   await again.press('Control+End');
   await again.type('!');
-  await until('the edit after the reload reaches the agent', () => doc.text === `${merged}!`);
+  await until('the edit after the reload reaches the agent', () => doc.text === `${merged}?!`);
 
   // A SKILL.md-style context (text) is a live document too; a JSON context is not.
   const skill = `resource/context/skill-${Date.now() % 100000}`;

@@ -545,10 +545,38 @@ fn Workspace(
                     let Ok(target) = address.parse::<Address>() else {
                         continue;
                     };
+                    // Read before the open: the open shows the loaded text, which ends the typing.
+                    let typed = live_docs.with_untracked(|docs| {
+                        docs.get(&address)
+                            .and_then(|d| d.typed_while_loading.clone())
+                    });
                     let opened =
                         connection.try_with_value(|c| c.as_ref().map(|c| c.open_document(&target)));
-                    if let Some(Some(Ok(text))) = opened {
-                        show_text(address, text);
+                    match opened {
+                        Some(Some(Ok(loaded))) => match live::typing_to_apply(typed, &loaded) {
+                            Some(typed) => {
+                                let edited = connection.try_with_value(|c| {
+                                    c.as_ref().map(|c| c.edit_document(&target, typed.clone()))
+                                });
+                                match edited {
+                                    Some(Some(Ok(()))) => show_text(address, typed),
+                                    Some(Some(Err(reason))) => {
+                                        show_text(address, loaded);
+                                        set_problem.set(Some(reason));
+                                    }
+                                    _ => show_text(address, loaded),
+                                }
+                            }
+                            None => show_text(address, loaded),
+                        },
+                        Some(Some(Err(reason))) => {
+                            // Not opened after all: offer to open it again.
+                            set_live_docs.update(|docs| {
+                                docs.remove(&address);
+                            });
+                            set_problem.set(Some(reason));
+                        }
+                        _ => {}
                     }
                 }
             }
@@ -720,6 +748,16 @@ fn Workspace(
         };
         #[cfg(feature = "documents")]
         {
+            let loading =
+                live_docs.with_untracked(|docs| docs.get(&address).is_some_and(|d| d.loading));
+            if loading {
+                // Typed into the cached copy: kept, and applied once the document has loaded.
+                cache_text(&address, &text);
+                set_live_docs.update(|docs| {
+                    docs.entry(address).or_default().type_while_loading(text);
+                });
+                return;
+            }
             let edited = connection
                 .with_value(|c| c.as_ref().map(|c| c.edit_document(&target, text.clone())));
             match edited {

@@ -3,6 +3,12 @@
 //! with the replica's rows and synced while online; others' edits replace
 //! the text in place, keeping the caret where the person was typing. The
 //! editors line shows who else has the document open.
+//!
+//! After a reload the editor shows the text cached at the last change at
+//! once, and the person may type into it while Automerge loads the document
+//! itself from IndexedDB (a few hundred milliseconds for a long history);
+//! what they typed meanwhile is applied to the document as soon as it has
+//! loaded, as one edit.
 
 use leptos::html::Textarea;
 use leptos::prelude::*;
@@ -20,8 +26,11 @@ pub struct LiveDoc {
     /// Bumped by every change not typed here, so the editor redraws.
     pub revision: u64,
     /// The text shown is the copy cached at the last change, and the document
-    /// itself is still loading from IndexedDB: read-only until it has.
+    /// itself is still loading from IndexedDB.
     pub loading: bool,
+    /// What the person typed into the cached copy while the document was
+    /// loading: the whole text, applied to the document once it has loaded.
+    pub typed_while_loading: Option<String>,
 }
 
 impl LiveDoc {
@@ -29,7 +38,21 @@ impl LiveDoc {
     pub fn show(&mut self, text: String) {
         self.text = text;
         self.loading = false;
+        self.typed_while_loading = None;
     }
+
+    /// The person typed into the cached copy before the document loaded:
+    /// `text` is shown and kept until the document can take it.
+    pub fn type_while_loading(&mut self, text: String) {
+        self.text.clone_from(&text);
+        self.typed_while_loading = Some(text);
+    }
+}
+
+/// What to apply to a document that has just loaded with the text `loaded`:
+/// the text the person typed while it loaded, unless it is the same.
+pub fn typing_to_apply(typed_while_loading: Option<String>, loaded: &str) -> Option<String> {
+    typed_while_loading.filter(|typed| typed != loaded)
 }
 
 /// Open documents by address.
@@ -137,7 +160,7 @@ pub fn LiveDocument(
             </Show>
             <Show when=move || state.get().is_some()>
                 <textarea node_ref=area aria-label=label.clone() rows="8"
-                    readonly=move || !may_write || state.get().is_some_and(|d| d.refused.is_some() || d.loading)
+                    readonly=move || !may_write || state.get().is_some_and(|d| d.refused.is_some())
                     prop:value=move || state.get_untracked().map(|d| d.text).unwrap_or_default()
                     on:input={
                         let address = edit_address.clone();
@@ -177,6 +200,31 @@ mod tests {
         assert_eq!(caret_after("abcdef", "abXYZef", 3), 5);
         // UTF-16 units, like the textarea's selection.
         assert_eq!(caret_after("🌍 x", "a🌍 x", 3), 4);
+    }
+
+    #[test]
+    fn typing_while_loading_is_kept_until_the_document_has_loaded() {
+        let mut doc = LiveDoc {
+            text: "cached".into(),
+            loading: true,
+            ..Default::default()
+        };
+        doc.type_while_loading("cached!".into());
+        assert_eq!(doc.text, "cached!");
+        assert!(doc.loading, "still loading: the status says so");
+        let typed = doc.typed_while_loading.clone();
+        // The loaded document lacks the typing: it is applied.
+        assert_eq!(
+            typing_to_apply(typed.clone(), "cached"),
+            Some("cached!".into())
+        );
+        // Already there (or nothing typed): nothing to apply.
+        assert_eq!(typing_to_apply(typed, "cached!"), None);
+        assert_eq!(typing_to_apply(None, "cached"), None);
+        // Once the document's own text is shown, the typing is done with.
+        doc.show("cached!".into());
+        assert!(!doc.loading);
+        assert_eq!(doc.typed_while_loading, None);
     }
 
     #[test]
