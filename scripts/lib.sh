@@ -6,7 +6,10 @@ set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 AGENTNET_CACHE="${AGENTNET_CACHE:-$HOME/.cache/agentnet}"
-export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$AGENTNET_CACHE/target}"
+# One build directory per clone: cargo judges freshness by file times, so a clone whose files
+# are older than another clone's build would take that build (made from other sources) as its own.
+CLONE_KEY="$(printf '%s' "$ROOT" | sha256sum | cut -c1-12)"
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$AGENTNET_CACHE/target/$CLONE_KEY}"
 TOOLS="$AGENTNET_CACHE/tools"
 WORKER_BUILD_VERSION="0.8.7"
 WASM32="wasm32-unknown-unknown"

@@ -3,6 +3,7 @@
 // stopped (with its whole process group) when the test calls stop().
 
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
@@ -18,7 +19,9 @@ export function buildEnv() {
   const bin = join(root, 'node_modules', '.bin');
   return {
     ...process.env,
-    CARGO_TARGET_DIR: process.env.CARGO_TARGET_DIR ?? join(cache, 'target'),
+    // One build directory per clone, as scripts/lib.sh keys it.
+    CARGO_TARGET_DIR: process.env.CARGO_TARGET_DIR
+      ?? join(cache, 'target', createHash('sha256').update(root).digest('hex').slice(0, 12)),
     PATH: `${tools}:${bin}:${join(homedir(), '.cargo', 'bin')}:${process.env.PATH}`,
     WASM_BINDGEN_BIN: process.env.WASM_BINDGEN_BIN ?? join(tools, 'wasm-bindgen'),
     WASM_OPT_BIN: process.env.WASM_OPT_BIN ?? join(bin, 'wasm-opt'),
