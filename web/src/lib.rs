@@ -21,6 +21,8 @@ pub mod resources;
 pub mod roster;
 pub mod storage;
 pub mod tabs;
+#[cfg(feature = "documents")]
+mod timing;
 
 use agentnet_core::event_type::core_types;
 use agentnet_core::replica::{Replica, ReplicaEffect};
@@ -550,8 +552,9 @@ fn Workspace(
                         docs.get(&address)
                             .and_then(|d| d.typed_while_loading.clone())
                     });
-                    let opened =
-                        connection.try_with_value(|c| c.as_ref().map(|c| c.open_document(&target)));
+                    let opened = timing::measured("agentnet: load a saved document", || {
+                        connection.try_with_value(|c| c.as_ref().map(|c| c.open_document(&target)))
+                    });
                     match opened {
                         Some(Some(Ok(loaded))) => match live::typing_to_apply(typed, &loaded) {
                             Some(typed) => {
