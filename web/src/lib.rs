@@ -552,26 +552,15 @@ fn Workspace(
                         docs.get(&address)
                             .and_then(|d| d.typed_while_loading.clone())
                     });
-                    let opened = timing::measured("agentnet: load a saved document", || {
-                        connection.try_with_value(|c| c.as_ref().map(|c| c.open_document(&target)))
-                    });
-                    match opened {
-                        Some(Some(Ok(loaded))) => match live::typing_to_apply(typed, &loaded) {
-                            Some(typed) => {
-                                let edited = connection.try_with_value(|c| {
-                                    c.as_ref().map(|c| c.edit_document(&target, typed.clone()))
-                                });
-                                match edited {
-                                    Some(Some(Ok(()))) => show_text(address, typed),
-                                    Some(Some(Err(reason))) => {
-                                        show_text(address, loaded);
-                                        set_problem.set(Some(reason));
-                                    }
-                                    _ => show_text(address, loaded),
-                                }
+                    let reopened = connection
+                        .try_with_value(|c| c.as_ref().map(|c| c.reopen_document(&target, typed)));
+                    match reopened {
+                        Some(Some(Ok((text, problem)))) => {
+                            show_text(address, text);
+                            if problem.is_some() {
+                                set_problem.set(problem);
                             }
-                            None => show_text(address, loaded),
-                        },
+                        }
                         Some(Some(Err(reason))) => {
                             // Not opened after all: offer to open it again.
                             set_live_docs.update(|docs| {
