@@ -102,7 +102,7 @@ optimize_wasm() {
   if [ ! -f "$cached" ]; then
     note "wasm-opt -Oz $(basename "$file")"
     mkdir -p "$(dirname "$cached")"
-    wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
+    wasm-opt -Oz --enable-simd --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
       --enable-mutable-globals --enable-reference-types --enable-multivalue \
       "$file" -o "$cached.tmp"
     mv "$cached.tmp" "$cached"
