@@ -16,6 +16,7 @@ pub mod inspector;
 pub mod live;
 pub mod messages;
 pub mod networks;
+pub mod open_documents;
 pub mod profile;
 pub mod resources;
 pub mod roster;
@@ -32,6 +33,7 @@ use conversations::{Conversations, EVERYONE, conversation_of};
 use inspector::Inspector;
 use leptos::prelude::*;
 use messages::{Line, LineState, MessageLine, line_from, mentions_in, restored_lines};
+use open_documents::OpenDocuments;
 use resources::{DocumentActions, Outcome, Resources, outcome_of, resources_from};
 use roster::{Person, Roster, apply_presence, people_from};
 use serde_json::json;
@@ -155,12 +157,6 @@ pub fn App() -> impl IntoView {
     .into_any()
 }
 
-/// The addresses of the live documents remembered under `key`.
-#[cfg(feature = "documents")]
-fn remembered_documents(key: &str) -> Vec<String> {
-    storage::recall_json(key).unwrap_or_default()
-}
-
 /// The address the person uses in `network`: remembered across reloads, so a
 /// reload (even offline) is the same participant with the same outbox.
 fn my_address(network: &str) -> Address {
@@ -208,9 +204,6 @@ fn Workspace(
             .map(|payload| resources_from(&payload))
             .unwrap_or_default(),
     );
-    // The live documents this person had open, reopened on start.
-    #[cfg(feature = "documents")]
-    let open_docs_key = format!("documents:{network_name}");
     let (outcome, set_outcome) = signal(None::<(String, Outcome)>);
     // The resource listing and the invocation in flight, so their answers are recognised.
     let listing = StoredValue::new_local(None::<EventId>);
@@ -218,35 +211,8 @@ fn Workspace(
     // The file or context being read or saved, so its answer is recognised.
     let (opened, set_opened) = signal(None::<(String, documents::Opened)>);
     // Live (shared, synced) documents by address; those open before a reload
-    // show their cached text at once, read-only until the replica has loaded them.
-    #[cfg(feature = "documents")]
-    let cached_docs: live::LiveDocs = remembered_documents(&open_docs_key)
-        .into_iter()
-        .filter_map(|address| {
-            let text = storage::recall(&live::cached_text_key(&network_name, &address))?;
-            let doc = live::LiveDoc {
-                text,
-                loading: true,
-                ..Default::default()
-            };
-            Some((address, doc))
-        })
-        .collect();
-    #[cfg(not(feature = "documents"))]
-    let cached_docs = live::LiveDocs::new();
-    let (live_docs, set_live_docs) = signal(cached_docs);
-    // Keeps a live document's text for the next reload.
-    let text_cache_network = StoredValue::new(network_name.clone());
-    let cache_text = move |address: &str, text: &str| {
-        text_cache_network
-            .with_value(|network| storage::keep(&live::cached_text_key(network, address), text));
-    };
-    // Shows a live document's text as the replica holds it, and caches it.
-    #[cfg(feature = "documents")]
-    let show_text = move |address: String, text: String| {
-        cache_text(&address, &text);
-        set_live_docs.update(|docs| docs.entry(address).or_default().show(text));
-    };
+    // show their cached text at once and take typing while the replica loads them.
+    let open_docs = OpenDocuments::restore(&network_name);
     let reading = StoredValue::new_local(None::<(EventId, String)>);
     let saving = StoredValue::new_local(None::<(EventId, String, String)>);
     let connection = StoredValue::new_local(None::<Connection>);
@@ -461,18 +427,13 @@ fn Workspace(
                 address,
                 text,
                 editors,
-            } => set_live_docs.update(|docs| {
-                let address = address.to_string();
-                cache_text(&address, &text);
-                let doc = docs.entry(address).or_default();
-                doc.show(text);
-                doc.editors = editors.iter().map(ToString::to_string).collect();
-                doc.revision += 1;
-            }),
+            } => open_docs.changed(
+                address.to_string(),
+                text,
+                editors.iter().map(ToString::to_string).collect(),
+            ),
             ReplicaEffect::DocumentRejected { address, rejection } => {
-                set_live_docs.update(|docs| {
-                    docs.entry(address.to_string()).or_default().refused = Some(rejection.message);
-                })
+                open_docs.refused(address.to_string(), rejection.message)
             }
             ReplicaEffect::JoinFailed(rejection) => {
                 set_status.set("offline");
@@ -510,8 +471,6 @@ fn Workspace(
 
     // Open from storage first, so history and the outbox show without the network.
     let storage_key = network_name.clone();
-    #[cfg(feature = "documents")]
-    let open_docs_key_for_start = open_docs_key.clone();
     let owner = me.clone();
     wasm_bindgen_futures::spawn_local(async move {
         let rows = storage::load(&storage_key).await;
@@ -534,7 +493,7 @@ fn Workspace(
                 }
                 #[cfg(feature = "documents")]
                 let remembered = match orphan {
-                    None => remembered_documents(&open_docs_key_for_start),
+                    None => open_docs.remembered(),
                     Some(_) => Vec::new(),
                 };
                 #[cfg(feature = "documents")]
@@ -548,24 +507,19 @@ fn Workspace(
                         continue;
                     };
                     // Read before the open: the open shows the loaded text, which ends the typing.
-                    let typed = live_docs.with_untracked(|docs| {
-                        docs.get(&address)
-                            .and_then(|d| d.typed_while_loading.clone())
-                    });
+                    let typed = open_docs.typed_while_loading(&address);
                     let reopened = connection
                         .try_with_value(|c| c.as_ref().map(|c| c.reopen_document(&target, typed)));
                     match reopened {
                         Some(Some(Ok((text, problem)))) => {
-                            show_text(address, text);
+                            open_docs.show(address, text);
                             if problem.is_some() {
                                 set_problem.set(problem);
                             }
                         }
                         Some(Some(Err(reason))) => {
                             // Not opened after all: offer to open it again.
-                            set_live_docs.update(|docs| {
-                                docs.remove(&address);
-                            });
+                            open_docs.forget(&address);
                             set_problem.set(Some(reason));
                         }
                         _ => {}
@@ -720,19 +674,15 @@ fn Workspace(
             let opened = connection.with_value(|c| c.as_ref().map(|c| c.open_document(&target)));
             match opened {
                 Some(Ok(text)) => {
-                    let mut open = remembered_documents(&open_docs_key);
-                    if !open.contains(&address) {
-                        open.push(address.clone());
-                        storage::keep(&open_docs_key, &json!(open).to_string());
-                    }
-                    show_text(address, text);
+                    open_docs.remember(&address);
+                    open_docs.show(address, text);
                 }
                 Some(Err(reason)) => set_problem.set(Some(reason)),
                 None => {}
             }
         }
         #[cfg(not(feature = "documents"))]
-        let _ = (target, set_live_docs);
+        let _ = target;
     });
     let edit_live = Callback::new(move |(address, text): (String, String)| {
         let Ok(target) = address.parse::<Address>() else {
@@ -740,20 +690,14 @@ fn Workspace(
         };
         #[cfg(feature = "documents")]
         {
-            let loading =
-                live_docs.with_untracked(|docs| docs.get(&address).is_some_and(|d| d.loading));
-            if loading {
-                // Typed into the cached copy: kept, and applied once the document has loaded.
-                cache_text(&address, &text);
-                set_live_docs.update(|docs| {
-                    docs.entry(address).or_default().type_while_loading(text);
-                });
+            // Typed into the cached copy: kept, and applied once the document has loaded.
+            if open_docs.keep_if_loading(&address, text.clone()) {
                 return;
             }
             let edited = connection
                 .with_value(|c| c.as_ref().map(|c| c.edit_document(&target, text.clone())));
             match edited {
-                Some(Ok(())) => show_text(address, text),
+                Some(Ok(())) => open_docs.show(address, text),
                 Some(Err(reason)) => set_problem.set(Some(reason)),
                 None => {}
             }
@@ -841,7 +785,7 @@ fn Workspace(
             <Roster people=people open />
             <Resources resources=shared outcome invoke refresh=Callback::new(move |_| discover())
                 documents=DocumentActions { opened, read: read_document, save: save_document,
-                    live_docs, open_live, edit_live }
+                    live_docs: open_docs.docs(), open_live, edit_live }
                 me=me_for_docs />
         </div>
         </div>
