@@ -112,9 +112,9 @@ try {
     await showsLength(current.length + 1);
     typed.push(Date.now() - t);
     current += 'x';
-    await page.waitForFunction(({ sel, want }) => document.querySelector(sel)?.value.endsWith(want)
-      && /^Only you/.test(document.querySelector(sel.replace(' textarea', ' .editors'))?.textContent ?? ''),
-      { sel: selector, want: current.slice(-20) }, { polling: 5, timeout: 60_000 });
+    await page.waitForFunction(({ sel, line, want }) => document.querySelector(sel)?.value.endsWith(want)
+      && /^Only you/.test(document.querySelector(line)?.textContent ?? ''),
+      { sel: selector, line: editorsLine, want: current.slice(-20) }, { polling: 5, timeout: 60_000 });
     await page.waitForTimeout(1000); // IndexedDB writes settle
   }
   for (const runs of [reloads, loaded, inPage]) runs.sort((a, b) => a - b);

@@ -691,7 +691,7 @@ fn Workspace(
         #[cfg(feature = "documents")]
         {
             // Typed into the cached copy: kept, and applied once the document has loaded.
-            if open_docs.keep_if_loading(&address, text.clone()) {
+            if open_docs.keep_if_loading(&address, &text) {
                 return;
             }
             let edited = connection

@@ -28,9 +28,9 @@ pub struct LiveDoc {
     /// The text shown is the copy cached at the last change, and the document
     /// itself is still loading from IndexedDB.
     pub loading: bool,
-    /// What the person typed into the cached copy while the document was
-    /// loading: the whole text, applied to the document once it has loaded.
-    pub typed_while_loading: Option<String>,
+    /// The person typed into the cached copy while the document was loading:
+    /// [`LiveDoc::text`] is theirs, to apply to the document once it has loaded.
+    pub typed_while_loading: bool,
 }
 
 impl LiveDoc {
@@ -38,14 +38,19 @@ impl LiveDoc {
     pub fn show(&mut self, text: String) {
         self.text = text;
         self.loading = false;
-        self.typed_while_loading = None;
+        self.typed_while_loading = false;
     }
 
     /// The person typed into the cached copy before the document loaded:
     /// `text` is shown and kept until the document can take it.
-    pub fn type_while_loading(&mut self, text: String) {
-        self.text.clone_from(&text);
-        self.typed_while_loading = Some(text);
+    pub fn type_while_loading(&mut self, text: &str) {
+        text.clone_into(&mut self.text);
+        self.typed_while_loading = true;
+    }
+
+    /// The whole text the person typed while the document loaded, if they did.
+    pub fn typed(&self) -> Option<&str> {
+        self.typed_while_loading.then_some(self.text.as_str())
     }
 }
 
@@ -209,10 +214,12 @@ mod tests {
             loading: true,
             ..Default::default()
         };
-        doc.type_while_loading("cached!".into());
+        assert_eq!(doc.typed(), None, "nothing typed yet");
+        doc.type_while_loading("cached!");
         assert_eq!(doc.text, "cached!");
         assert!(doc.loading, "still loading: the status says so");
-        let typed = doc.typed_while_loading.clone();
+        let typed = doc.typed().map(str::to_owned);
+        assert_eq!(typed.as_deref(), Some("cached!"));
         // The loaded document lacks the typing: it is applied.
         assert_eq!(
             typing_to_apply(typed.clone(), "cached"),
@@ -224,7 +231,7 @@ mod tests {
         // Once the document's own text is shown, the typing is done with.
         doc.show("cached!".into());
         assert!(!doc.loading);
-        assert_eq!(doc.typed_while_loading, None);
+        assert_eq!(doc.typed(), None);
     }
 
     #[test]

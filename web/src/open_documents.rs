@@ -107,20 +107,18 @@ impl OpenDocuments {
 
     /// What the person typed into the document's cached copy while it loaded.
     pub fn typed_while_loading(&self, address: &str) -> Option<String> {
-        self.docs.with_untracked(|docs| {
-            docs.get(address)
-                .and_then(|d| d.typed_while_loading.clone())
-        })
+        self.docs
+            .with_untracked(|docs| docs.get(address).and_then(|d| d.typed().map(str::to_owned)))
     }
 
     /// Keeps `text`, typed into the document's cached copy, when the document
     /// is still loading (it is applied once it has); false when it has loaded.
-    pub fn keep_if_loading(&self, address: &str, text: String) -> bool {
+    pub fn keep_if_loading(&self, address: &str, text: &str) -> bool {
         let loading = self
             .docs
             .with_untracked(|docs| docs.get(address).is_some_and(|d| d.loading));
         if loading {
-            self.cache(address, &text);
+            self.cache(address, text);
             self.docs.update(|docs| {
                 docs.entry(address.to_owned())
                     .or_default()
