@@ -20,7 +20,7 @@ export interface AgentnetEvent<P = any> {
 export class AgentnetError extends Error {
   constructor(code: string, message: string, options?: { cause?: unknown });
   readonly name: 'AgentnetError';
-  /** A stable code: `invalid_address`, `forbidden`, `owner_offline`, `timeout`, `closed`, … */
+  /** A stable code: `invalid_address`, `forbidden`, `owner_offline`, `timeout`, `closed`, `invalid_argument` (a value of the wrong type), … */
   code: string;
 }
 

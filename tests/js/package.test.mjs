@@ -227,3 +227,44 @@ test('an agent resends an event the network did not answer, and fails a request 
     await network.close();
   }
 });
+
+test('values of the wrong type fail with invalid_argument before the core, and the agent keeps working', async () => {
+  const wrongType = { code: 'invalid_argument' };
+  assert.throws(() => matchesPattern(7, 'a.b'), wrongType);
+  assert.throws(() => matchesPattern('*', { type: 'a.b' }), wrongType);
+  assert.throws(() => validateEvent(undefined), wrongType);
+  assert.throws(() => createEvent({ source: 'agent:a', network: 'demo', target: 'agent:b', type: 5 }), wrongType);
+  assert.throws(() => KeyPair.generate().signChallenge({ network: 'demo', address: 'openagents:a', nonce: 12 }), wrongType);
+  await assert.rejects(resolveNetwork({ url: 'http://127.0.0.1:1', network: 5 }), wrongType);
+  await assert.rejects(Agent.connect({ url: 'http://127.0.0.1:1', network: 'x', name: { address: 'agent:a' } }), wrongType);
+  // A profile is the network's word, not the caller's: an id that is not a string is refused too.
+  const { createServer } = await import('node:http');
+  const profiles = createServer((_, res) => res.end(JSON.stringify({ id: 5, transports: [{ type: 'websocket', endpoint: 'ws://127.0.0.1:1/' }] })));
+  await new Promise((resolve) => profiles.listen(0, '127.0.0.1', resolve));
+  try {
+    await assert.rejects(resolveNetwork({ profile: `http://127.0.0.1:${profiles.address().port}/` }), { code: 'not_supported' });
+  } finally {
+    await new Promise((resolve) => profiles.close(resolve));
+  }
+
+  const { default: WebSocket } = await import('ws');
+  const network = await fakeNetwork((frame, peer, ackOf) => peer.send(ackOf(frame, { seq: 1 })));
+  const agent = await Agent.connect({ url: network.url, network: 'fake', name: 'agent:careless', WebSocket });
+  try {
+    // Passing the payload where the type goes is the likely mistake; passed on,
+    // wasm-bindgen's glue would copy the object into wasm memory as a string
+    // and break the core's heap.
+    for (let i = 0; i < 50; i += 1) {
+      assert.throws(() => agent.send('channel/general', { text: 'hello' }), (err) => err.code === 'invalid_argument' && /type/.test(err.message));
+      assert.throws(() => agent.send(42, 'test.message'), wrongType);
+      assert.throws(() => agent.request('agent:other', ['test.question']), wrongType);
+      assert.throws(() => agent.on(null, () => {}), wrongType);
+      await assert.rejects(agent.invoke({ name: 'calc' }), wrongType);
+    }
+    const ack = await agent.send('channel/general', 'test.message', { text: 'hello' });
+    assert.equal(ack.seq, 1);
+  } finally {
+    agent.close();
+    await network.close();
+  }
+});

@@ -2,6 +2,7 @@
 
 import { core } from './wasm.js';
 import { AgentnetError, callCore } from './errors.js';
+import { objectArg, stringArg } from './args.js';
 
 /** The canonical form of an address (`alice` → `agent:alice`); throws `AgentnetError` (`invalid_address`). */
 export function parseAddress(address) {
@@ -55,11 +56,14 @@ export function parseEventType(type) {
 
 /** True when `type` matches `pattern` (`*`, `prefix.*` or an exact type). */
 export function matchesPattern(pattern, type) {
+  stringArg(pattern, 'pattern');
+  stringArg(type, 'type');
   return callCore(() => core.matchesPattern(pattern, type));
 }
 
 /** Validates an event object against the protocol's rules; returns it in canonical form or throws. */
 export function validateEvent(event) {
+  objectArg(event, 'event');
   return JSON.parse(callCore(() => core.validateEvent(JSON.stringify(event))));
 }
 
@@ -68,6 +72,7 @@ export function validateEvent(event) {
  * `createEvent({source: 'agent:a', network: 'demo', target: 'agent:b', type: 'chat.message', payload})`.
  */
 export function createEvent({ source, network, target, type, payload = {}, metadata, timestamp = Date.now() }) {
+  for (const [what, value] of Object.entries({ source, network, target, type })) stringArg(value, what);
   const client = callCore(() => new core.Client(source, network, globalThis.crypto.getRandomValues(new Uint8Array(32))));
   try {
     const frame = callCore(() =>
@@ -81,5 +86,6 @@ export function createEvent({ source, network, target, type, payload = {}, metad
 
 /** Runs a conformance vector (JSON text, see `core/tests/vectors/`) through the core; throws on a mismatch. */
 export function runConformanceVector(vector) {
+  stringArg(vector, 'vector');
   callCore(() => core.runConformanceVector(vector));
 }

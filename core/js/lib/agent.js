@@ -5,6 +5,7 @@
 
 import { core } from './wasm.js';
 import { AgentnetError, callCore } from './errors.js';
+import { stringArg } from './args.js';
 import { matchesPattern, parseAddress } from './address.js';
 import { KeyPair } from './identity.js';
 import { openSocket, resolveNetwork, sendFrame, webSocketClass } from './connect.js';
@@ -79,6 +80,7 @@ export class Agent {
   static async connect(options) {
     const { name, token, key, invite, credentials, WebSocket, timeoutMs = 10000, reconnect = true } = options ?? {};
     if (!name) throw new AgentnetError('invalid_request', 'connect needs a name (an address such as agent:echo)');
+    stringArg(name, 'name');
     const where = await resolveNetwork(options);
     const replica = callCore(() => new core.Replica(name, where.network, randomSeed()));
     // The agent keeps its replica in memory: rows to persist would be JSON nobody reads.
@@ -156,6 +158,8 @@ export class Agent {
    * While offline the event waits in the outbox and goes out on reconnect.
    */
   send(target, type, payload = {}, { metadata, timeoutMs = 30000 } = {}) {
+    stringArg(target, 'target');
+    stringArg(type, 'type (an event type such as chat.message)');
     const { id, effects } = JSON.parse(callCore(() =>
       this.#replica.post(type, target, JSON.stringify(payload), metadata ? JSON.stringify(metadata) : undefined, Date.now()),
     ));
@@ -166,6 +170,8 @@ export class Agent {
 
   /** Sends an event and resolves with the event that answers it (`metadata.in_reply_to`), or rejects on error or timeout. */
   request(target, type, payload = {}, { timeoutMs = 30000 } = {}) {
+    stringArg(target, 'target');
+    stringArg(type, 'type (an event type such as chat.message)');
     const { id, effects } = JSON.parse(callCore(() =>
       this.#replica.request(type, target, JSON.stringify(payload), timeoutMs, Date.now()),
     ));
@@ -235,6 +241,7 @@ export class Agent {
 
   /** Invokes a tool and resolves with its result; rejects with the network's or the tool's error. */
   async invoke(tool, input = {}, { timeoutMs = 30000 } = {}) {
+    stringArg(tool, 'tool');
     const address = tool.includes('/') ? tool : `${TOOL_PREFIX}${tool}`;
     const reply = await this.request(address, INVOKE, { input }, { timeoutMs });
     if (reply.payload?.error) {

@@ -1,6 +1,7 @@
 // Where to connect: a network URL, a profile URL or an edge URL plus a network id.
 
 import { AgentnetError } from './errors.js';
+import { stringArg } from './args.js';
 
 /** The WebSocket URL of network `network` at edge `url` (http(s) or ws(s)). */
 export function networkSocketUrl(url, network) {
@@ -28,11 +29,12 @@ export async function resolveNetwork({ url, network, profile }) {
       throw new AgentnetError('unreachable', `cannot read the profile at ${profile}: ${err.message}`, { cause: err });
     }
     const socket = body.transports?.find((t) => t.type === 'websocket')?.endpoint;
-    if (!socket || !body.id) throw new AgentnetError('not_supported', `the profile at ${profile} offers no websocket transport`);
+    if (!socket || typeof body.id !== 'string') throw new AgentnetError('not_supported', `the profile at ${profile} offers no websocket transport`);
     return { network: body.id, socketUrl: socket };
   }
   if (!url) throw new AgentnetError('invalid_request', 'connect needs url (with network) or profile');
   const match = new URL(url).pathname.match(/^\/networks\/([^/]+)/);
+  if (network !== undefined) stringArg(network, 'network');
   const id = network ?? (match ? decodeURIComponent(match[1]) : undefined);
   if (!id) throw new AgentnetError('invalid_request', `${url} is not a network URL; pass network as well`);
   return { network: id, socketUrl: networkSocketUrl(url, id) };
