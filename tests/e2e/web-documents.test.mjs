@@ -62,6 +62,21 @@ test('a browser and an agent edit one document live and offline, and converge', 
   await until('the person\'s line at the agent', () => doc.text.includes('from the person\n'));
   assert.equal(await text.inputValue(), doc.text);
 
+  // The document view: the same editor grown over the page, typing and all;
+  // Escape puts it back in the panel.
+  const inPanel = (await text.boundingBox()).width;
+  await item.getByRole('button', { name: 'Expand' }).click();
+  await until('the document view', async () => (await text.boundingBox()).width > 3 * inPanel);
+  await item.getByRole('heading', { name: address }).waitFor();
+  await text.press('Control+End');
+  await text.pressSequentially('in the document view\n');
+  await until('the line typed in the view at the agent', () => doc.text.includes('in the document view\n'));
+  await mkdir(screenshots, { recursive: true });
+  await page.screenshot({ path: join(screenshots, 'web-document-view.png') });
+  await text.press('Escape');
+  await until('the editor back in the panel', async () => (await text.boundingBox()).width === inPanel);
+  await item.getByRole('button', { name: 'Expand' }).waitFor();
+
   // Both offline: each edits its own copy.
   await edge.kill();
   await page.getByRole('status').filter({ hasText: /^offline$|^connecting$/ }).first().waitFor({ timeout: 15_000 });

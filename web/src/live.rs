@@ -151,12 +151,17 @@ pub fn LiveDocument(
         let at = caret_after(&shown, &doc.text, caret) as u32;
         let _ = area.set_selection_range(at, at);
     });
+    // The editor grows into a document view over the page and back; the same
+    // textarea either way, so the caret and any typing carry over.
+    let (expanded, set_expanded) = signal(false);
     let open_address = address.clone();
     let edit_address = address.clone();
     let label = format!("Content of {address}");
+    let heading = StoredValue::new(address.clone());
     let me_for_line = me.clone();
     view! {
-        <div class="document live">
+        <div class=move || if expanded.get() { "document live expanded" } else { "document live" }
+            on:keydown=move |ev| if ev.key() == "Escape" && expanded.get_untracked() { set_expanded.set(false) }>
             <Show when=move || state.get().is_none()>
                 <button type="button" class="open-document" on:click={
                     let address = open_address.clone();
@@ -164,6 +169,18 @@ pub fn LiveDocument(
                 }>{format!("Open {kind}")}</button>
             </Show>
             <Show when=move || state.get().is_some()>
+                <div class="document-bar">
+                    {move || expanded.get().then(|| view! { <h2>{heading.get_value()}</h2> })}
+                    <button type="button" class="expand-document" aria-pressed=move || expanded.get().to_string()
+                        on:click=move |_| {
+                            set_expanded.update(|e| *e = !*e);
+                            if let Some(area) = area.get_untracked() {
+                                let _ = area.focus();
+                            }
+                        }>
+                        {move || if expanded.get() { "Back to the panel" } else { "Expand" }}
+                    </button>
+                </div>
                 <textarea node_ref=area aria-label=label.clone() rows="8"
                     readonly=move || !may_write || state.get().is_some_and(|d| d.refused.is_some())
                     prop:value=move || state.get_untracked().map(|d| d.text).unwrap_or_default()
