@@ -48,7 +48,7 @@ async function waitUntilReady(url, child, log, timeoutMs) {
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`wrangler dev exited early:\n${log.join('')}`);
     try {
-      const res = await fetch(`${url}/networks/demo/v1/ws`);
+      const res = await fetch(`${url}/networks/demo/v1/ws`, { signal: AbortSignal.timeout(2000) });
       if (res.status === 426) return;
     } catch {
       // not listening yet
@@ -71,11 +71,31 @@ export async function testConfig() {
   return path;
 }
 
-/** Starts `wrangler dev`; resolves with `{url, stop, kill}` once the edge answers. */
+/**
+ * Starts `wrangler dev`; resolves with `{url, stop, kill}` once the edge answers.
+ * A free port can be taken between asking for it and wrangler binding it (test
+ * files start edges in parallel, and workerd binds ports of its own): when the
+ * edge exits because an address is in use it is started again — on new ports,
+ * or on the caller's `port` once it is free.
+ */
 export async function startEdge({ timeoutMs = 300_000, stateDir, port: fixedPort, testHooks = false } = {}) {
-  const port = fixedPort ?? (await freePort());
-  const inspectorPort = await freePort();
   const persistTo = stateDir ?? (await mkdtemp(join(tmpdir(), 'agentnet-edge-')));
+  for (let attempt = 1; ; attempt += 1) {
+    const port = fixedPort ?? (await freePort());
+    const inspectorPort = await freePort();
+    try {
+      return await launchEdge({ timeoutMs, port, inspectorPort, persistTo, keepState: Boolean(stateDir), testHooks });
+    } catch (err) {
+      if (attempt >= 4 || !/Address already in use|EADDRINUSE/.test(err.message)) {
+        if (!stateDir) await rm(persistTo, { recursive: true, force: true });
+        throw err;
+      }
+      await new Promise((r) => setTimeout(r, 500 * attempt));
+    }
+  }
+}
+
+async function launchEdge({ timeoutMs, port, inspectorPort, persistTo, keepState, testHooks }) {
   const wrangler = join(root, 'node_modules', '.bin', 'wrangler');
   const child = spawn(
     wrangler,
@@ -103,7 +123,7 @@ export async function startEdge({ timeoutMs = 300_000, stateDir, port: fixedPort
       await exited;
     }
   };
-  const stop = async () => {
+  const halt = async () => {
     if (child.exitCode === null) {
       const exited = new Promise((r) => child.once('exit', r));
       try { process.kill(-child.pid, 'SIGTERM'); } catch { /* already gone */ }
@@ -111,12 +131,15 @@ export async function startEdge({ timeoutMs = 300_000, stateDir, port: fixedPort
       await exited;
       clearTimeout(timer);
     }
-    if (!stateDir) await rm(persistTo, { recursive: true, force: true });
+  };
+  const stop = async () => {
+    await halt();
+    if (!keepState) await rm(persistTo, { recursive: true, force: true });
   };
   try {
     await waitUntilReady(url, child, log, timeoutMs);
   } catch (err) {
-    await stop();
+    await halt();
     throw err;
   }
   return { url, port, inspectorPort, pid: child.pid, stop, kill, log };
