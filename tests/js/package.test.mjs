@@ -236,6 +236,10 @@ test('values of the wrong type fail with invalid_argument before the core, and t
   assert.throws(() => createEvent({ source: 'agent:a', network: 'demo', target: 'agent:b', type: 5 }), wrongType);
   assert.throws(() => KeyPair.generate().signChallenge({ network: 'demo', address: 'openagents:a', nonce: 12 }), wrongType);
   await assert.rejects(resolveNetwork({ url: 'http://127.0.0.1:1', network: 5 }), wrongType);
+  await assert.rejects(resolveNetwork({ url: 'not a url', network: 'x' }), wrongType);
+  assert.throws(() => networkSocketUrl('edge.example', 'x'), wrongType);
+  assert.throws(() => createEvent({ source: 'agent:a', network: 'demo', target: 'agent:b', type: 'a.b', payload: { n: 1n } }), wrongType);
+  assert.throws(() => createEvent({ source: 'agent:a', network: 'demo', target: 'agent:b', type: 'a.b', payload: () => {} }), wrongType);
   await assert.rejects(Agent.connect({ url: 'http://127.0.0.1:1', network: 'x', name: { address: 'agent:a' } }), wrongType);
   // A profile is the network's word, not the caller's: an id that is not a string is refused too.
   const { createServer } = await import('node:http');
@@ -260,6 +264,9 @@ test('values of the wrong type fail with invalid_argument before the core, and t
       assert.throws(() => agent.request('agent:other', ['test.question']), wrongType);
       assert.throws(() => agent.on(null, () => {}), wrongType);
       await assert.rejects(agent.invoke({ name: 'calc' }), wrongType);
+      const cycle = {};
+      cycle.self = cycle;
+      assert.throws(() => agent.send('agent:other', 'test.message', cycle), (err) => err.code === 'invalid_argument' && /payload must be JSON/.test(err.message));
     }
     const ack = await agent.send('channel/general', 'test.message', { text: 'hello' });
     assert.equal(ack.seq, 1);

@@ -2,7 +2,7 @@
 
 import { core } from './wasm.js';
 import { AgentnetError, callCore } from './errors.js';
-import { objectArg, stringArg } from './args.js';
+import { jsonArg, numberArg, objectArg, stringArg } from './args.js';
 
 /** The canonical form of an address (`alice` → `agent:alice`); throws `AgentnetError` (`invalid_address`). */
 export function parseAddress(address) {
@@ -63,8 +63,8 @@ export function matchesPattern(pattern, type) {
 
 /** Validates an event object against the protocol's rules; returns it in canonical form or throws. */
 export function validateEvent(event) {
-  objectArg(event, 'event');
-  return JSON.parse(callCore(() => core.validateEvent(JSON.stringify(event))));
+  const text = jsonArg(objectArg(event, 'event'), 'event');
+  return JSON.parse(callCore(() => core.validateEvent(text)));
 }
 
 /**
@@ -73,10 +73,13 @@ export function validateEvent(event) {
  */
 export function createEvent({ source, network, target, type, payload = {}, metadata, timestamp = Date.now() }) {
   for (const [what, value] of Object.entries({ source, network, target, type })) stringArg(value, what);
+  numberArg(timestamp, 'timestamp');
+  const payloadText = jsonArg(payload, 'payload');
+  const metadataText = metadata ? jsonArg(metadata, 'metadata') : undefined;
   const client = callCore(() => new core.Client(source, network, globalThis.crypto.getRandomValues(new Uint8Array(32))));
   try {
     const frame = callCore(() =>
-      client.event(type, target, JSON.stringify(payload), metadata ? JSON.stringify(metadata) : undefined, timestamp),
+      client.event(type, target, payloadText, metadataText, timestamp),
     );
     return JSON.parse(frame);
   } finally {

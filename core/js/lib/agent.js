@@ -5,7 +5,7 @@
 
 import { core } from './wasm.js';
 import { AgentnetError, callCore } from './errors.js';
-import { stringArg } from './args.js';
+import { jsonArg, stringArg } from './args.js';
 import { matchesPattern, parseAddress } from './address.js';
 import { KeyPair } from './identity.js';
 import { openSocket, resolveNetwork, sendFrame, webSocketClass } from './connect.js';
@@ -160,8 +160,10 @@ export class Agent {
   send(target, type, payload = {}, { metadata, timeoutMs = 30000 } = {}) {
     stringArg(target, 'target');
     stringArg(type, 'type (an event type such as chat.message)');
+    const payloadText = jsonArg(payload, 'payload');
+    const metadataText = metadata ? jsonArg(metadata, 'metadata') : undefined;
     const { id, effects } = JSON.parse(callCore(() =>
-      this.#replica.post(type, target, JSON.stringify(payload), metadata ? JSON.stringify(metadata) : undefined, Date.now()),
+      this.#replica.post(type, target, payloadText, metadataText, Date.now()),
     ));
     const promise = this.#wait(this.#pending, id, timeoutMs);
     this.#apply(effects);
@@ -172,8 +174,9 @@ export class Agent {
   request(target, type, payload = {}, { timeoutMs = 30000 } = {}) {
     stringArg(target, 'target');
     stringArg(type, 'type (an event type such as chat.message)');
+    const payloadText = jsonArg(payload, 'payload');
     const { id, effects } = JSON.parse(callCore(() =>
-      this.#replica.request(type, target, JSON.stringify(payload), timeoutMs, Date.now()),
+      this.#replica.request(type, target, payloadText, timeoutMs, Date.now()),
     ));
     const promise = this.#wait(this.#requests, id, timeoutMs + 1000);
     this.#apply(effects);

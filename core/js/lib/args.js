@@ -1,9 +1,9 @@
-// Argument checks at the package's edge. The core reads strings, and
-// wasm-bindgen's glue copies whatever it is given into wasm memory as one: a
-// number or an object there would reach the core's allocator as a broken
-// string (a trap, or a corrupted heap that fails some later call). So every
-// string a caller hands the package is checked here, with an error that says
-// which argument was wrong.
+// Argument checks at the package's edge, so a caller's mistake is an
+// `AgentnetError` with code `invalid_argument` naming the argument. Strings
+// matter most: wasm-bindgen's glue copies whatever it is given into wasm
+// memory as a string, and a number or an object there would reach the core's
+// allocator broken (a trap, or a corrupted heap that fails some later call).
+// Payloads must have a JSON form, URLs must parse, timestamps be numbers.
 
 import { AgentnetError } from './errors.js';
 
@@ -13,10 +13,37 @@ export function stringArg(value, what) {
   throw new AgentnetError('invalid_argument', `${what} must be a string, not ${describe(value)}`);
 }
 
+/** `value` if it is a finite number; otherwise throws like `stringArg`. */
+export function numberArg(value, what) {
+  if (typeof value === 'number' && Number.isFinite(value)) return value;
+  throw new AgentnetError('invalid_argument', `${what} must be a finite number, not ${describe(value)}`);
+}
+
 /** `value` if it is a plain object (not null or an array); otherwise throws like `stringArg`. */
 export function objectArg(value, what) {
   if (value !== null && typeof value === 'object' && !Array.isArray(value)) return value;
   throw new AgentnetError('invalid_argument', `${what} must be an object, not ${describe(value)}`);
+}
+
+/** `value` as JSON text; throws like `stringArg` when it has no JSON form (a function, a BigInt, a cycle). */
+export function jsonArg(value, what) {
+  let text;
+  try {
+    text = JSON.stringify(value);
+  } catch (err) {
+    throw new AgentnetError('invalid_argument', `${what} must be JSON: ${err.message}`, { cause: err });
+  }
+  if (typeof text !== 'string') throw new AgentnetError('invalid_argument', `${what} must be JSON, not ${describe(value)}`);
+  return text;
+}
+
+/** `value` parsed as a URL; throws like `stringArg` when it is not one. */
+export function urlArg(value, what) {
+  try {
+    return new URL(value);
+  } catch (err) {
+    throw new AgentnetError('invalid_argument', `${what} must be a URL, not ${typeof value === 'string' ? JSON.stringify(value) : describe(value)}`, { cause: err });
+  }
 }
 
 function describe(value) {

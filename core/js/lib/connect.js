@@ -1,11 +1,11 @@
 // Where to connect: a network URL, a profile URL or an edge URL plus a network id.
 
 import { AgentnetError } from './errors.js';
-import { stringArg } from './args.js';
+import { stringArg, urlArg } from './args.js';
 
 /** The WebSocket URL of network `network` at edge `url` (http(s) or ws(s)). */
 export function networkSocketUrl(url, network) {
-  const base = new URL(url);
+  const base = urlArg(url, 'url');
   base.protocol = base.protocol === 'https:' || base.protocol === 'wss:' ? 'wss:' : 'ws:';
   base.pathname = `/networks/${encodeURIComponent(network)}/v1/ws`;
   base.search = '';
@@ -33,7 +33,7 @@ export async function resolveNetwork({ url, network, profile }) {
     return { network: body.id, socketUrl: socket };
   }
   if (!url) throw new AgentnetError('invalid_request', 'connect needs url (with network) or profile');
-  const match = new URL(url).pathname.match(/^\/networks\/([^/]+)/);
+  const match = urlArg(url, 'url').pathname.match(/^\/networks\/([^/]+)/);
   if (network !== undefined) stringArg(network, 'network');
   const id = network ?? (match ? decodeURIComponent(match[1]) : undefined);
   if (!id) throw new AgentnetError('invalid_request', `${url} is not a network URL; pass network as well`);
