@@ -54,6 +54,11 @@ test('agents edit one text together; a read-only edit is refused; a crash keeps 
   b.insert(0, '<!-- draft -->\n');
   const both = '<!-- draft -->\n# Plan\n- ship the edge\n';
   await until('both copies to converge', () => a.text === both && b.text === both && r.text === both);
+  // Positions that are not numbers, or outside the text, change nothing.
+  assert.throws(() => a.splice(2n, 0, 'x'), { code: 'invalid_argument' });
+  assert.throws(() => a.insert('3', 'x'), { code: 'invalid_argument' });
+  assert.throws(() => a.insert(both.length + 1, 'x'), (err) => err.code !== 'internal');
+  assert.equal(a.text, both);
 
   // The reader's edit shows locally, is refused by the network and undone.
   const refusals = [];

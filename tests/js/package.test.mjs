@@ -263,6 +263,7 @@ test('values of the wrong type fail with invalid_argument before the core, and t
       assert.throws(() => agent.send(42, 'test.message'), wrongType);
       assert.throws(() => agent.request('agent:other', ['test.question']), wrongType);
       assert.throws(() => agent.on(null, () => {}), wrongType);
+      assert.throws(() => agent.on('test.*', 'not a function'), wrongType);
       await assert.rejects(agent.invoke({ name: 'calc' }), wrongType);
       const cycle = {};
       cycle.self = cycle;

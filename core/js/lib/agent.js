@@ -5,7 +5,7 @@
 
 import { core } from './wasm.js';
 import { AgentnetError, callCore } from './errors.js';
-import { jsonArg, stringArg } from './args.js';
+import { functionArg, jsonArg, stringArg } from './args.js';
 import { matchesPattern, parseAddress } from './address.js';
 import { KeyPair } from './identity.js';
 import { openSocket, resolveNetwork, sendFrame, webSocketClass } from './connect.js';
@@ -136,6 +136,7 @@ export class Agent {
   /** Calls `handler(event)` for every incoming event whose type matches `pattern` (`*`, `chat.*`, `chat.message`). */
   on(pattern, handler) {
     matchesPattern(pattern, 'a.b'); // validate the pattern now, not on the first event
+    functionArg(handler, 'handler');
     this.#handlers.push({ pattern, handler });
     return this;
   }

@@ -19,6 +19,12 @@ export function numberArg(value, what) {
   throw new AgentnetError('invalid_argument', `${what} must be a finite number, not ${describe(value)}`);
 }
 
+/** `value` if it is a function; otherwise throws like `stringArg`. */
+export function functionArg(value, what) {
+  if (typeof value === 'function') return value;
+  throw new AgentnetError('invalid_argument', `${what} must be a function, not ${describe(value)}`);
+}
+
 /** `value` if it is a plain object (not null or an array); otherwise throws like `stringArg`. */
 export function objectArg(value, what) {
   if (value !== null && typeof value === 'object' && !Array.isArray(value)) return value;

@@ -4,6 +4,7 @@
 // users hold: read the text, edit it, hear about others' edits.
 
 import { AgentnetError } from './errors.js';
+import { numberArg } from './args.js';
 
 /**
  * An open shared document. Get one with `agent.document(address)`.
@@ -48,6 +49,8 @@ export class SharedDocument {
   /** Deletes `deleteCount` units at `index` and inserts `insert` there. */
   splice(index, deleteCount, insert = '') {
     this.#check();
+    numberArg(index, 'index');
+    numberArg(deleteCount, 'deleteCount');
     this.#apply(() => this.#replica().spliceDocument(this.#address, index, deleteCount, String(insert), Date.now()));
     return this;
   }
