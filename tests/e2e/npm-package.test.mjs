@@ -229,6 +229,13 @@ test('the CLI makes keys, sends, follows, reads and discovers', async () => {
   const bad = await runNode([cli, 'send', 'channel/', 'chat.message'], { env });
   assert.equal(bad.code, 1);
   assert.match(bad.stderr, /invalid_address/);
+
+  // A count that is not a whole number is refused before joining (it read nothing, or followed for ever).
+  for (const args of [['read', '--limit', 'abc'], ['follow', '--count', 'x'], ['read', '--after=-5']]) {
+    const wrong = await runNode([cli, ...args], { env });
+    assert.equal(wrong.code, 2, args.join(' '));
+    assert.match(wrong.stderr, /takes a whole number/);
+  }
 });
 
 /** A connected `agent:sender`, once `agent:receiver` has joined `network` and gone offline. */

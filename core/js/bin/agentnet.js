@@ -41,6 +41,14 @@ function json(text, what) {
   }
 }
 
+/** `--name`'s value as a whole number (0 or more), or `fallback` when it is not given. */
+function whole(text, name, fallback) {
+  if (text === undefined) return fallback;
+  const n = Number(text);
+  if (text.trim() === '' || !Number.isSafeInteger(n) || n < 0) return fail(`--${name} takes a whole number, not ${text}`);
+  return n;
+}
+
 function print(value) {
   process.stdout.write(`${JSON.stringify(value)}\n`);
 }
@@ -79,6 +87,10 @@ async function main() {
   }
   if (!['send', 'read', 'follow', 'discover', 'invoke'].includes(command)) return fail(`unknown command ${command}\n${USAGE}`);
 
+  // Checked before connecting: a bad number fails at once, not after a join.
+  const after = whole(opts.after, 'after', 0);
+  const limit = whole(opts.limit, 'limit', 100);
+  const count = whole(opts.count, 'count', Infinity);
   const env = process.env;
   const agent = await Agent.connect({
     url: opts.url ?? env.AGENTNET_URL,
@@ -98,14 +110,14 @@ async function main() {
         break;
       }
       case 'read': {
-        let after = Number(opts.after ?? 0);
-        let remaining = Number(opts.limit ?? 100);
+        let from = after;
+        let remaining = limit;
         while (remaining > 0) {
-          const page = await agent.history({ after, limit: Math.min(remaining, 100), types: opts.types });
+          const page = await agent.history({ after: from, limit: Math.min(remaining, 100), types: opts.types });
           for (const row of page.events) print(row);
           remaining -= page.events.length;
           if (!page.has_more) break;
-          after = page.next_after;
+          from = page.next_after;
         }
         break;
       }
@@ -119,13 +131,12 @@ async function main() {
         break;
       }
       case 'follow': {
-        const limit = opts.count ? Number(opts.count) : Infinity;
         let seen = 0;
         await new Promise((resolve) => {
           agent.on(opts.types ?? '*', (event) => {
             print(event);
             seen += 1;
-            if (seen >= limit) resolve();
+            if (seen >= count) resolve();
           });
           agent.onConnectionChange(({ online, error }) => {
             process.stderr.write(`agentnet: ${online ? 'online' : 'offline'}${error ? ` (${error.code})` : ''}\n`);
