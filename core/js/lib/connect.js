@@ -29,7 +29,8 @@ export async function resolveNetwork({ url, network, profile }) {
       throw new AgentnetError('unreachable', `cannot read the profile at ${profile}: ${err.message}`, { cause: err });
     }
     const socket = body.transports?.find((t) => t.type === 'websocket')?.endpoint;
-    if (!socket || typeof body.id !== 'string') throw new AgentnetError('not_supported', `the profile at ${profile} offers no websocket transport`);
+    if (typeof socket !== 'string' || !socket) throw new AgentnetError('not_supported', `the profile at ${profile} offers no websocket transport`);
+    if (typeof body.id !== 'string') throw new AgentnetError('not_supported', `the profile at ${profile} names no network id`);
     return { network: body.id, socketUrl: socket };
   }
   if (!url) throw new AgentnetError('invalid_request', 'connect needs url (with network) or profile');
