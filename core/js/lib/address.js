@@ -2,7 +2,7 @@
 
 import { core } from './wasm.js';
 import { AgentnetError, callCore } from './errors.js';
-import { jsonArg, numberArg, objectArg, stringArg } from './args.js';
+import { jsonArg, numberArg, objectArg, stringArg, stringArgs } from './args.js';
 
 /** The canonical form of an address (`alice` → `agent:alice`); throws `AgentnetError` (`invalid_address`). */
 export function parseAddress(address) {
@@ -56,8 +56,7 @@ export function parseEventType(type) {
 
 /** True when `type` matches `pattern` (`*`, `prefix.*` or an exact type). */
 export function matchesPattern(pattern, type) {
-  stringArg(pattern, 'pattern');
-  stringArg(type, 'type');
+  stringArgs({ pattern, type });
   return callCore(() => core.matchesPattern(pattern, type));
 }
 
@@ -72,7 +71,7 @@ export function validateEvent(event) {
  * `createEvent({source: 'agent:a', network: 'demo', target: 'agent:b', type: 'chat.message', payload})`.
  */
 export function createEvent({ source, network, target, type, payload = {}, metadata, timestamp = Date.now() }) {
-  for (const [what, value] of Object.entries({ source, network, target, type })) stringArg(value, what);
+  stringArgs({ source, network, target, type });
   numberArg(timestamp, 'timestamp');
   const payloadText = jsonArg(payload, 'payload');
   const metadataText = metadata ? jsonArg(metadata, 'metadata') : undefined;

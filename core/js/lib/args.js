@@ -13,6 +13,11 @@ export function stringArg(value, what) {
   throw new AgentnetError('invalid_argument', `${what} must be a string, not ${describe(value)}`);
 }
 
+/** Checks every value of `named` (`{argumentName: value}`) with `stringArg`. */
+export function stringArgs(named) {
+  for (const [what, value] of Object.entries(named)) stringArg(value, what);
+}
+
 /** `value` if it is a finite number; otherwise throws like `stringArg`. */
 export function numberArg(value, what) {
   if (typeof value === 'number' && Number.isFinite(value)) return value;

@@ -2,7 +2,7 @@
 
 import { core } from './wasm.js';
 import { AgentnetError, callCore } from './errors.js';
-import { stringArg } from './args.js';
+import { stringArgs } from './args.js';
 
 /**
  * An Ed25519 key pair. `publicKey` is what a network registers for your
@@ -40,7 +40,7 @@ export class KeyPair {
 
   /** The signature (hex) proving this key for `address` in `network` over the network's `nonce`. */
   signChallenge({ network, address, nonce }) {
-    for (const [what, value] of Object.entries({ network, address, nonce })) stringArg(value, what);
+    stringArgs({ network, address, nonce });
     return callCore(() => core.signChallenge(this.#secretKey, network, address, nonce));
   }
 
