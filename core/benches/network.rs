@@ -12,7 +12,7 @@
 #![allow(clippy::unwrap_used)] // benchmark set-up: a failure should stop the run loudly
 
 use agentnet_core::client::Client;
-use agentnet_core::memory_host::MemoryHost;
+use agentnet_core::host::MemoryHost;
 use agentnet_core::mods::{ModConfig, RateLimit};
 use agentnet_core::network::{Effect, Network, NetworkConfig};
 use agentnet_core::{Address, Event, EventId};

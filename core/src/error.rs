@@ -58,6 +58,12 @@ pub enum ErrorCode {
     NotSupported,
     /// No answer arrived in time (request/reply correlation).
     Timeout,
+    /// The HTTP method is not one the route takes.
+    MethodNotAllowed,
+    /// The route takes only a WebSocket upgrade.
+    UpgradeRequired,
+    /// The host failed on its side (storage, a missing answer); nothing the caller sent is at fault.
+    Internal,
 }
 
 impl ErrorCode {
@@ -87,6 +93,9 @@ impl ErrorCode {
             Self::VerificationFailed => "verification_failed",
             Self::NotSupported => "not_supported",
             Self::Timeout => "timeout",
+            Self::MethodNotAllowed => "method_not_allowed",
+            Self::UpgradeRequired => "upgrade_required",
+            Self::Internal => "internal",
         }
     }
 }
@@ -157,6 +166,9 @@ mod tests {
             ErrorCode::SourceMismatch,
             ErrorCode::CrossNetwork,
             ErrorCode::NetworkUnavailable,
+            ErrorCode::MethodNotAllowed,
+            ErrorCode::UpgradeRequired,
+            ErrorCode::Internal,
         ] {
             let json = serde_json::to_string(&code).unwrap_or_default();
             assert_eq!(json, format!("\"{}\"", code.as_str()));

@@ -16,8 +16,7 @@
 //! * [`metadata`] — `in_reply_to`, visibility and IOA `refs`
 //! * [`verification`] — level 1 Ed25519 challenge-response (§5)
 //! * [`config`] — access policy, delivery mode, status, mods of a network
-//! * [`conformance`] — the JSON conformance-vector runner shared with JS
-//! * [`memory_host`] — an in-memory host: the reference for applying effects
+//! * [`host`] — the loop that applies effects for every host, the in-memory host, conformance vectors
 //! * [`client`] — what a participant needs to build events and read replies
 //! * [`replica`] — the local-first client replica: log, watermark, outbox
 //! * [`documents`] — files and context as Automerge documents (feature `documents`)
@@ -27,7 +26,6 @@ pub mod access;
 pub mod address;
 pub mod client;
 pub mod config;
-pub mod conformance;
 pub mod crypto;
 pub mod documents;
 pub mod enrichment;
@@ -36,8 +34,8 @@ pub mod error;
 pub mod event;
 pub mod event_text;
 pub mod event_type;
+pub mod host;
 pub mod membership;
-pub mod memory_host;
 pub mod metadata;
 pub mod mods;
 pub mod network;

@@ -3,7 +3,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test scaffolding: failures should be loud
 
-use agentnet_core::conformance::run_vector;
+use agentnet_core::host::conformance::run_vector;
 use std::fs;
 use std::path::Path;
 

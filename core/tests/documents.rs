@@ -12,7 +12,7 @@
 #![cfg(feature = "documents")]
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test scaffolding: failures should be loud
 
-use agentnet_core::memory_host::MemoryHost;
+use agentnet_core::host::MemoryHost;
 use agentnet_core::mods::ModConfig;
 use agentnet_core::network::{Effect, Network, NetworkConfig};
 use agentnet_core::replica::{DocumentEdit, Replica, ReplicaEffect, ReplicaRow};

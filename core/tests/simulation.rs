@@ -16,7 +16,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test scaffolding: failures should be loud
 
-use agentnet_core::memory_host::MemoryHost;
+use agentnet_core::host::MemoryHost;
 use agentnet_core::network::{
     Channel, Effect, Member, Network, NetworkConfig, Presence, Role, Row,
 };

@@ -40,7 +40,10 @@ pub fn status_of(code: ErrorCode) -> u16 {
         ErrorCode::AlreadyExists | ErrorCode::OwnerOffline => 409,
         ErrorCode::TooLarge => 413,
         ErrorCode::RateLimited => 429,
+        ErrorCode::MethodNotAllowed => 405,
+        ErrorCode::UpgradeRequired => 426,
         ErrorCode::NotSupported => 501,
+        ErrorCode::Internal => 500,
         ErrorCode::NetworkUnavailable => 503,
         ErrorCode::Timeout => 504,
         _ => 400,
@@ -423,20 +426,19 @@ impl NetworkHost {
             .and_then(|l| l.parse::<usize>().ok())
             .unwrap_or(50)
             .clamp(1, MAX_POLL);
-        let (request, effects) =
-            match self.with_network(|n| n.poll(&address, after, limit, now_ms()))? {
-                Ok(x) => x,
-                Err(rejection) => return coded_error(rejection.code, &rejection.message),
-            };
-        self.apply(&Origin::Nowhere, effects)?;
-        let (rows, _) = store.backlog(&request)?;
-        let last = rows.last().map_or(after, |(seq, _)| *seq);
-        let page = self.with_network(|n| n.poll_rows(&request, rows))?;
-        let events: Vec<Value> = page
-            .iter()
-            .map(|(seq, event)| json!({"seq": seq, "event": event}))
-            .collect();
-        Response::from_json(&json!({"events": events, "next_after": last}))
+        let effects = match self.with_network(|n| n.read_page(&address, after, limit, now_ms()))? {
+            Ok(effects) => effects,
+            Err(rejection) => return coded_error(rejection.code, &rejection.message),
+        };
+        let collected = RefCell::new(Collected::default());
+        self.apply(&Origin::Collect(&collected), effects)?;
+        match collected.into_inner().page {
+            Some(page) => Response::from_json(&json!({
+                "events": page.to_json()["events"],
+                "next_after": page.next_after,
+            })),
+            None => coded_error(ErrorCode::Internal, "the poll read no page"),
+        }
     }
 
     fn upgrade(&self, req: &Request, id: &NetworkId) -> Result<Response> {
@@ -464,7 +466,7 @@ impl NetworkHost {
             // Catch-up deliveries need the socket, so they are applied once it is accepted.
             let (now, later): (Vec<_>, Vec<_>) = effects
                 .into_iter()
-                .partition(|e| !matches!(e, agentnet_core::network::Effect::Backlog(_)));
+                .partition(|e| !matches!(e, agentnet_core::network::Effect::Read(_)));
             self.apply(&Origin::Collect(&collected), now)?;
             let collected = collected.into_inner();
             match collected.bound {

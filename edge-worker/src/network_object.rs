@@ -9,8 +9,9 @@
 use crate::host::{now_ms, random_seed};
 use crate::inbox::Drainer;
 use crate::storage::{LogIndex, Store};
+use agentnet_core::host::{Host, apply_effects};
 use agentnet_core::mods::ModConfig;
-use agentnet_core::network::Effect;
+use agentnet_core::network::{Effect, ReadRequest};
 use agentnet_core::{Address, Network, NetworkConfig, NetworkId};
 use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
@@ -57,6 +58,8 @@ pub(crate) enum Origin<'a> {
 /// What an HTTP request's input produced.
 #[derive(Default)]
 pub(crate) struct Collected {
+    /// The page of the log a poll read.
+    pub(crate) page: Option<agentnet_core::network::Page>,
     /// Replies from the network (acks, errors, answers).
     pub(crate) replies: Vec<agentnet_core::Event>,
     /// The address the input authenticated, when it joined.
@@ -110,9 +113,15 @@ impl NetworkHost {
         Ok(store)
     }
 
-    /// Writes a logged event to the member's SSE streams; returns the ack effects.
-    fn push_sse(&self, to: &[Address], seq: u64, event: &agentnet_core::Event) -> Vec<Effect> {
-        let mut effects = Vec::new();
+    /// Writes a logged event to the members' SSE streams; returns the members
+    /// it reached with its `seq` (a stream counts as acknowledged on write).
+    fn push_sse(
+        &self,
+        to: &[Address],
+        seq: u64,
+        event: &agentnet_core::Event,
+    ) -> Vec<(Address, u64)> {
+        let mut pushed = Vec::new();
         let mut streams = self.sse_streams.borrow_mut();
         for address in to {
             let Some(open) = streams.get_mut(&address.to_string()) else {
@@ -120,12 +129,10 @@ impl NetworkHost {
             };
             let record = crate::sse::record(Some(seq), &event.encode());
             open.retain(|s| s.unbounded_send(Ok(record.clone())).is_ok());
-            if let Some(network) = self.network.borrow_mut().as_mut() {
-                effects.extend(network.acknowledge_pushed(address, seq, now_ms()));
-            }
+            pushed.push((address.clone(), seq));
         }
         streams.retain(|_, open| !open.is_empty());
-        effects
+        pushed
     }
 
     /// Writes an unsequenced event (an answer, a mod's notice) to the member's SSE streams.
@@ -138,6 +145,23 @@ impl NetworkHost {
             }
         }
         streams.retain(|_, open| !open.is_empty());
+    }
+
+    /// Queues a delivery's frame for each socket of each recipient (sent at [`Self::commit`]).
+    fn queue_frames(&self, deliver: &Effect) {
+        self.build_socket_index();
+        if let Some(by_address) = self.socket_index.borrow().as_ref() {
+            for (address, frame) in deliver.frames() {
+                let sockets = by_address.get(address).map_or(&[][..], Vec::as_slice);
+                if let Some((last, others)) = sockets.split_last() {
+                    let mut outgoing = self.outgoing.borrow_mut();
+                    for ws in others {
+                        outgoing.push((ws.clone(), frame.clone()));
+                    }
+                    outgoing.push((last.clone(), frame));
+                }
+            }
+        }
     }
 
     /// Forgets the socket index after a socket came, went or changed identity.
@@ -198,105 +222,23 @@ impl NetworkHost {
         Ok(())
     }
 
-    /// Applies the core's effects; the log rows they append and the frames
-    /// they send wait until [`Self::commit`] (once per drain of frames).
+    /// Applies the core's effects through the core's effect loop; the log rows
+    /// they append and the frames they send wait until [`Self::commit`] (once
+    /// per drain of frames).
     fn apply_gathering(&self, origin: &Origin<'_>, effects: Vec<Effect>) -> Result<()> {
-        let store = self.store()?;
-        let mut pending = effects;
-        while !pending.is_empty() {
-            let mut follow_up = Vec::new();
-            for effect in pending {
-                match &effect {
-                    Effect::Reply(_) | Effect::Ack(_) => match origin {
-                        Origin::Socket(ws) => {
-                            if let Some(text) = effect.reply_text() {
-                                self.outgoing.borrow_mut().push(((*ws).clone(), text))
-                            }
-                        }
-                        Origin::Collect(collected) => {
-                            if let Some(event) = effect.reply() {
-                                collected.borrow_mut().replies.push(event.into_owned())
-                            }
-                        }
-                        Origin::Nowhere => {}
-                    },
-                    Effect::Bind(address) => match origin {
-                        Origin::Socket(ws) => self.bind(ws, Some(address.to_string()))?,
-                        Origin::Collect(collected) => {
-                            collected.borrow_mut().bound = Some(address.clone())
-                        }
-                        Origin::Nowhere => {}
-                    },
-                    Effect::Unbind => {
-                        if let Origin::Socket(ws) = origin {
-                            self.bind(ws, None)?;
-                        }
-                    }
-                    Effect::Store(row) => store.store(row)?,
-                    Effect::Remove { kind, key } => store.remove(*kind, key)?,
-                    Effect::Append {
-                        seq,
-                        event,
-                        retain,
-                        audiences,
-                    } => store.append(*seq, event, *retain, audiences),
-                    Effect::Deliver { to, event, .. } => {
-                        self.build_socket_index();
-                        if let Some(by_address) = self.socket_index.borrow().as_ref() {
-                            for (address, frame) in effect.frames() {
-                                let sockets =
-                                    by_address.get(address).map_or(&[][..], Vec::as_slice);
-                                if let Some((last, others)) = sockets.split_last() {
-                                    let mut outgoing = self.outgoing.borrow_mut();
-                                    for ws in others {
-                                        outgoing.push((ws.clone(), frame.clone()));
-                                    }
-                                    outgoing.push((last.clone(), frame));
-                                }
-                            }
-                        }
-                        if let Some(order) = match &effect {
-                            Effect::Deliver { order, .. } => order.as_ref(),
-                            _ => None,
-                        } {
-                            follow_up.extend(self.push_sse(to, order.seq, event));
-                        } else {
-                            self.push_sse_unordered(to, event);
-                        }
-                        if let Origin::Collect(collected) = origin {
-                            let mut collected = collected.borrow_mut();
-                            if collected.bound.as_ref().is_some_and(|me| to.contains(me)) {
-                                collected.delivered.push((**event).clone());
-                            }
-                        }
-                    }
-                    Effect::Backlog(request) => {
-                        let (rows, exhausted) = store.backlog(request)?;
-                        if let Some(network) = self.network.borrow_mut().as_mut() {
-                            follow_up.extend(network.answer_backlog(
-                                request,
-                                rows,
-                                exhausted,
-                                now_ms(),
-                            ));
-                        }
-                    }
-                    Effect::Query(request) => {
-                        let (rows, exhausted) = store.query(request)?;
-                        if let Some(network) = self.network.borrow_mut().as_mut() {
-                            follow_up.extend(network.answer_query(
-                                request,
-                                rows,
-                                exhausted,
-                                now_ms(),
-                            ));
-                        }
-                    }
-                }
-            }
-            pending = follow_up;
+        if effects.is_empty() {
+            return Ok(());
         }
-        Ok(())
+        let mut applier = Applier {
+            host: self,
+            origin,
+            store: self.store()?,
+        };
+        let mut network = self.network.borrow_mut();
+        let network = network
+            .as_mut()
+            .ok_or_else(|| worker::Error::RustError("network not loaded".into()))?;
+        apply_effects(network, effects, now_ms(), &mut applier)
     }
 
     /// Asks the platform to wake the object when the network next needs it.
@@ -535,5 +477,80 @@ impl NetworkHost {
         self.apply(&Origin::Nowhere, effects)?;
         self.schedule_alarm().await?;
         Response::ok("alarm handled")
+    }
+}
+
+/// The object as the core's effect loop sees it, for one input from `origin`.
+struct Applier<'a> {
+    host: &'a NetworkHost,
+    origin: &'a Origin<'a>,
+    store: Store,
+}
+
+impl Host for Applier<'_> {
+    type Error = worker::Error;
+
+    fn read(&mut self, request: &ReadRequest) -> Result<(Vec<(u64, agentnet_core::Event)>, bool)> {
+        self.store.read(request)
+    }
+
+    fn apply(&mut self, effect: Effect) -> Result<Vec<(Address, u64)>> {
+        let host = self.host;
+        match &effect {
+            Effect::Reply(_) | Effect::Ack(_) => match self.origin {
+                Origin::Socket(ws) => {
+                    if let Some(text) = effect.reply_text() {
+                        host.outgoing.borrow_mut().push(((*ws).clone(), text))
+                    }
+                }
+                Origin::Collect(collected) => {
+                    if let Some(event) = effect.reply() {
+                        collected.borrow_mut().replies.push(event.into_owned())
+                    }
+                }
+                Origin::Nowhere => {}
+            },
+            Effect::Page(page) => {
+                if let Origin::Collect(collected) = self.origin {
+                    collected.borrow_mut().page = Some(page.clone());
+                }
+            }
+            Effect::Bind(address) => match self.origin {
+                Origin::Socket(ws) => host.bind(ws, Some(address.to_string()))?,
+                Origin::Collect(collected) => collected.borrow_mut().bound = Some(address.clone()),
+                Origin::Nowhere => {}
+            },
+            Effect::Unbind => {
+                if let Origin::Socket(ws) = self.origin {
+                    host.bind(ws, None)?;
+                }
+            }
+            Effect::Store(row) => self.store.store(row)?,
+            Effect::Remove { kind, key } => self.store.remove(*kind, key)?,
+            Effect::Append {
+                seq,
+                event,
+                retain,
+                audiences,
+            } => self.store.append(*seq, event, *retain, audiences),
+            Effect::Read(_) => {}
+            Effect::Deliver { to, event, order } => {
+                host.queue_frames(&effect);
+                if let Origin::Collect(collected) = self.origin {
+                    let mut collected = collected.borrow_mut();
+                    if collected.bound.as_ref().is_some_and(|me| to.contains(me)) {
+                        collected.delivered.push((**event).clone());
+                    }
+                }
+                return Ok(match order {
+                    Some(order) => host.push_sse(to, order.seq, event),
+                    None => {
+                        host.push_sse_unordered(to, event);
+                        Vec::new()
+                    }
+                });
+            }
+        }
+        Ok(Vec::new())
     }
 }

@@ -8,8 +8,10 @@
 //! stream open. Events written to a stream count as acknowledged: a reader
 //! that misses some resumes from its last id.
 
-use crate::network_object::NetworkHost;
+use crate::network_object::{Collected, NetworkHost, Origin};
+use agentnet_core::ErrorCode;
 use futures_channel::mpsc::{UnboundedSender, unbounded};
+use std::cell::RefCell;
 use std::time::Duration;
 use worker::{Headers, Response, Result};
 
@@ -33,36 +35,33 @@ impl NetworkHost {
     /// Opens a stream for the session's member, starting after its resume point.
     pub(crate) fn open_sse(&self, member: agentnet_core::Address, after: u64) -> Result<Response> {
         let (sender, receiver) = unbounded::<Result<Vec<u8>>>();
-        let store = self.store()?;
         let mut after = after;
         for _ in 0..OPENING_PAGES {
-            let (request, effects) = match self.network.borrow_mut().as_mut() {
-                Some(network) => match network.poll(&member, after, 200, crate::host::now_ms()) {
-                    Ok(x) => x,
-                    Err(rejection) => {
-                        return crate::http::coded_error(rejection.code, &rejection.message);
-                    }
-                },
+            let read = match self.network.borrow_mut().as_mut() {
+                Some(network) => network.read_page(&member, after, 200, crate::host::now_ms()),
                 None => {
-                    return crate::host::error_response(
-                        503,
-                        "network_unavailable",
+                    return crate::http::coded_error(
+                        ErrorCode::NetworkUnavailable,
                         "network not loaded",
                     );
                 }
             };
-            self.apply(&crate::network_object::Origin::Nowhere, effects)?;
-            let (rows, exhausted) = store.backlog(&request)?;
-            let last = rows.last().map_or(after, |(seq, _)| *seq);
-            let page = match self.network.borrow().as_ref() {
-                Some(network) => network.poll_rows(&request, rows),
-                None => Vec::new(),
+            let effects = match read {
+                Ok(effects) => effects,
+                Err(rejection) => {
+                    return crate::http::coded_error(rejection.code, &rejection.message);
+                }
             };
-            for (seq, event) in page {
-                let _ = sender.unbounded_send(Ok(record(Some(seq), &event.encode())));
+            let collected = RefCell::new(Collected::default());
+            self.apply(&Origin::Collect(&collected), effects)?;
+            let Some(page) = collected.into_inner().page else {
+                break;
+            };
+            for (seq, event) in &page.events {
+                let _ = sender.unbounded_send(Ok(record(Some(*seq), &event.encode())));
             }
-            after = last;
-            if exhausted {
+            after = page.next_after;
+            if !page.has_more {
                 break;
             }
         }
@@ -73,7 +72,7 @@ impl NetworkHost {
             .as_mut()
             .map(|network| network.acknowledge_pushed(&member, after, crate::host::now_ms()))
             .unwrap_or_default();
-        self.apply(&crate::network_object::Origin::Nowhere, effects)?;
+        self.apply(&Origin::Nowhere, effects)?;
         self.sse_streams
             .borrow_mut()
             .entry(member.to_string())

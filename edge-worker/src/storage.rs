@@ -14,8 +14,8 @@
 //! so waking a hibernated object stays cheap.
 
 use crate::log_batch::{self, PendingAppends};
-use agentnet_core::network::{BacklogRequest, QueryRequest, Row, RowKind};
-use agentnet_core::{Event, EventPattern, Limits, NetworkConfig};
+use agentnet_core::network::{LogFilter, ReadRequest, Row, RowKind};
+use agentnet_core::{Address, Event, EventPattern, Limits, NetworkConfig};
 use serde::Deserialize;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -335,13 +335,34 @@ impl Store {
         Ok(rows.first().and_then(|r| u64::try_from(r.seq).ok()))
     }
 
-    /// One catch-up page: rows in any of the request's audiences after its cursor.
-    pub fn backlog(&self, request: &BacklogRequest) -> worker::Result<(Vec<(u64, Event)>, bool)> {
+    /// The rows a read of the log asks for, and whether the log has no more of them.
+    pub fn read(&self, request: &ReadRequest) -> worker::Result<(Vec<(u64, Event)>, bool)> {
         self.flush()?;
-        if request.audiences.is_empty() {
+        match &request.filter {
+            LogFilter::Audiences { audiences } => self.audience_page(audiences, request),
+            LogFilter::History {
+                types,
+                source,
+                target,
+            } => self.history(
+                request.after,
+                types.as_ref(),
+                source.as_ref(),
+                target.as_ref(),
+            ),
+        }
+    }
+
+    /// One page of rows in any of `audiences` after the request's cursor.
+    fn audience_page(
+        &self,
+        audiences: &[String],
+        request: &ReadRequest,
+    ) -> worker::Result<(Vec<(u64, Event)>, bool)> {
+        if audiences.is_empty() {
             return Ok((Vec::new(), true));
         }
-        let marks = vec!["?"; request.audiences.len()].join(", ");
+        let marks = vec!["?"; audiences.len()].join(", ");
         // Up to `limit` rows, cut where their running size passes the byte budget.
         let sql = format!(
             "SELECT seq, event, found FROM \
@@ -352,7 +373,7 @@ impl Store {
              WHERE running - length(event) < ? ORDER BY seq"
         );
         let mut bindings: Vec<SqlStorageValue> =
-            request.audiences.iter().map(|a| text(a.as_str())).collect();
+            audiences.iter().map(|a| text(a.as_str())).collect();
         bindings.push(integer(request.after)?);
         bindings.push(integer(request.limit as u64)?);
         bindings.push(integer(BACKLOG_PAGE_BYTES)?);
@@ -372,24 +393,29 @@ impl Store {
 
     /// Candidate rows for a history query, prefiltered in SQL; the core filters
     /// visibility. Returns the rows and whether the log has nothing beyond them.
-    pub fn query(&self, request: &QueryRequest) -> worker::Result<(Vec<(u64, Event)>, bool)> {
-        self.flush()?;
-        let mut sql = String::from("SELECT seq, event FROM events WHERE seq > ?");
-        let mut bindings = vec![integer(request.after)?];
-        if let Some(source) = &request.source {
+    fn history(
+        &self,
+        after: u64,
+        types: Option<&EventPattern>,
+        source: Option<&Address>,
+        target: Option<&Address>,
+    ) -> worker::Result<(Vec<(u64, Event)>, bool)> {
+        let mut sql = String::from("SELECT seq, event FROM events WHERE retain = 1 AND seq > ?");
+        let mut bindings = vec![integer(after)?];
+        if let Some(source) = source {
             sql.push_str(" AND source = ?");
             bindings.push(text(source.to_string()));
         }
-        if let Some(target) = &request.target {
+        if let Some(target) = target {
             sql.push_str(" AND target = ?");
             bindings.push(text(target.to_string()));
         }
-        match request.types.as_deref().map(str::parse::<EventPattern>) {
-            Some(Ok(EventPattern::Exact(t))) => {
+        match types {
+            Some(EventPattern::Exact(t)) => {
                 sql.push_str(" AND type = ?");
                 bindings.push(text(t.as_str()));
             }
-            Some(Ok(EventPattern::Below(prefix))) => {
+            Some(EventPattern::Below(prefix)) => {
                 // `_` in a type is a LIKE wildcard, so this may over-match; the core re-checks the pattern.
                 sql.push_str(" AND type LIKE ?");
                 bindings.push(text(format!("{prefix}.%")));

@@ -71,6 +71,6 @@ pub fn matches_pattern(pattern: &str, event_type: &str) -> Result<bool, JsValue>
 /// Runs one JSON conformance vector (see `core/tests/vectors/`) against the wasm core.
 #[wasm_bindgen(js_name = runConformanceVector)]
 pub fn run_conformance_vector(vector: &str) -> Result<(), JsValue> {
-    agentnet_core::conformance::run_vector(vector)
+    agentnet_core::host::conformance::run_vector(vector)
         .map_err(|e| js_error("conformance_failed", &e.to_string()))
 }

@@ -26,7 +26,6 @@ use crate::address::{Address, Entity};
 use crate::event::Event;
 use crate::metadata::Visibility;
 use crate::ulid::EventId;
-use serde::{Deserialize, Serialize};
 use serde_json::json;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -34,8 +33,6 @@ use std::collections::{BTreeMap, BTreeSet};
 pub const DEDUPE_WINDOW: usize = 65_536;
 /// How long a delivery may stay unacknowledged before it is sent again.
 pub const REDELIVERY_TIMEOUT_MS: u64 = 10_000;
-/// Log rows per catch-up page; hosts also bound a page by bytes (the edge: 4 MB).
-pub const BACKLOG_PAGE: usize = 500;
 /// A moving cursor is written to storage when it advanced this many events…
 pub const CURSOR_PERSIST_EVERY: u64 = 64;
 /// …or this long after its last write. A restart may therefore resend up to
@@ -68,19 +65,6 @@ impl EventIndex for NoIndex {
     fn newest_timestamp(&self) -> Option<u64> {
         None
     }
-}
-
-/// A page of the log the host reads for a member's catch-up.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct BacklogRequest {
-    /// Who catches up.
-    pub member: Address,
-    /// Rows in any of these audiences…
-    pub audiences: Vec<String>,
-    /// …with `seq` greater than this…
-    pub after: u64,
-    /// …at most this many, in `seq` order.
-    pub limit: usize,
 }
 
 /// The audiences a logged event is indexed under.

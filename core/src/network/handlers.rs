@@ -5,7 +5,7 @@
 //! next in an [`Outcome`]: effects, whether to log, route and ack the event.
 
 use super::{Channel, Group, Invitation, Member, Presence, Resource, Role, Row, RowKind};
-use super::{Effect, MAX_QUERY_LIMIT, Network, Outcome, QueryRequest};
+use super::{Effect, LogFilter, MAX_READ_LIMIT, Network, Outcome, ReadRequest, Reader};
 use crate::access::{Permission, Permissions};
 use crate::address::{Address, Entity, Name};
 use crate::error::{ErrorCode, Rejection};
@@ -734,34 +734,36 @@ fn query(network: &mut Network, event: &Event) -> Result<Outcome, Rejection> {
             Some(_) => payload_address(event, key).map(Some),
         }
     };
-    let types = payload_str(event, "types").map(str::to_owned);
-    if let Some(pattern) = &types {
-        pattern
-            .parse::<crate::event_type::EventPattern>()
-            .map_err(|e| Rejection::from(&e))?;
-    }
+    let types = payload_str(event, "types")
+        .map(str::parse::<crate::event_type::EventPattern>)
+        .transpose()
+        .map_err(|e| Rejection::from(&e))?;
     let limit = event
         .payload
         .get("limit")
         .and_then(Value::as_u64)
         .unwrap_or(50);
-    let request = QueryRequest {
-        request_id: event.id,
-        requester: event.source.clone(),
+    let request = ReadRequest {
+        reader: Reader::Query {
+            request_id: event.id,
+            requester: event.source.clone(),
+        },
+        filter: LogFilter::History {
+            types,
+            source: optional_address("source")?,
+            target: optional_address("target")?,
+        },
         after: event
             .payload
             .get("after")
             .and_then(Value::as_u64)
             .unwrap_or(0),
         limit: usize::try_from(limit)
-            .unwrap_or(MAX_QUERY_LIMIT)
-            .clamp(1, MAX_QUERY_LIMIT),
-        types,
-        source: optional_address("source")?,
-        target: optional_address("target")?,
+            .unwrap_or(MAX_READ_LIMIT)
+            .clamp(1, MAX_READ_LIMIT),
     };
     Ok(Outcome {
-        effects: vec![Effect::Query(request)],
+        effects: vec![Effect::Read(request)],
         no_ack: true,
         ..Outcome::default()
     })

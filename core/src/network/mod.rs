@@ -15,14 +15,13 @@ mod delivery;
 #[cfg(feature = "documents")]
 mod documents;
 mod handlers;
+mod reads;
 mod routing;
 mod state;
 
 pub use ack::Ack;
-pub use delivery::{
-    BACKLOG_PAGE, BacklogRequest, DEDUPE_WINDOW, EventIndex, NoIndex, REDELIVERY_TIMEOUT_MS,
-    delivery_frame,
-};
+pub use delivery::{DEDUPE_WINDOW, EventIndex, NoIndex, REDELIVERY_TIMEOUT_MS, delivery_frame};
+pub use reads::{BACKLOG_PAGE, LogFilter, MAX_READ_LIMIT, Page, ReadRequest, Reader};
 
 pub use crate::config::{
     Access, AccessPolicy, ConfigError, DeliveryMode, NetworkConfig, NetworkStatus,
@@ -34,13 +33,12 @@ pub use state::{Channel, Group, Invitation, Resource, Row, RowKind, State};
 use crate::address::{Address, Entity};
 use crate::error::{ErrorCode, Rejection};
 use crate::event::Event;
-use crate::event_type::{EventPattern, EventType, core_types};
+use crate::event_type::{EventType, core_types};
 use crate::metadata::ProtocolMetadata;
 use crate::mods::{Command, Context, JoinClaim, Outbox, Pipeline};
 use crate::network_id::NetworkId;
 use crate::ulid::UlidGenerator;
 use crate::verification::{Challenges, KeyRegistry, StaticKeys};
-use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 use std::borrow::Cow;
 use std::rc::Rc;
@@ -78,8 +76,10 @@ pub enum Effect {
         /// Index it under these audiences for catch-up reads.
         audiences: Vec<String>,
     },
-    /// Read a page of the log for a member's catch-up and answer with [`Network::answer_backlog`].
-    Backlog(BacklogRequest),
+    /// Read log rows and answer with [`Network::answer_read`] (catch-up, a page, a query).
+    Read(ReadRequest),
+    /// A page of the log for the connection whose input asked for it ([`Network::read_page`]).
+    Page(Page),
     /// Insert or replace a state row.
     Store(Row),
     /// Delete a state row.
@@ -89,8 +89,6 @@ pub enum Effect {
         /// Row key.
         key: String,
     },
-    /// Read log rows for a `network.events.query` and answer with [`Network::answer_query`].
-    Query(QueryRequest),
 }
 
 /// Where a logged event sits in each recipient's delivery chain.
@@ -158,31 +156,6 @@ impl Effect {
         }
     }
 }
-
-/// A history query the host answers from its log.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct QueryRequest {
-    /// The query event's id (the answer's `in_reply_to`).
-    pub request_id: crate::ulid::EventId,
-    /// Who asked.
-    pub requester: Address,
-    /// Only events with `seq` greater than this.
-    pub after: u64,
-    /// At most this many events in the answer.
-    pub limit: usize,
-    /// Only events of this type pattern.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub types: Option<String>,
-    /// Only events from this source.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub source: Option<Address>,
-    /// Only events to this target.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub target: Option<Address>,
-}
-
-/// Largest page a query may ask for.
-pub const MAX_QUERY_LIMIT: usize = 200;
 
 /// Agents may not emit these: they are the network's own answers.
 const NETWORK_ONLY_TYPES: &[&str] = &[
@@ -355,120 +328,6 @@ impl Network {
             }
         }
         effects
-    }
-
-    /// Starts sending `member` everything visible to it after `after`, page by page.
-    pub(crate) fn catch_up(&mut self, member: &Address, after: u64) -> Effect {
-        self.tracker.start_catch_up(member, after);
-        Effect::Backlog(BacklogRequest {
-            member: member.clone(),
-            audiences: delivery::member_audiences(&self.state, member),
-            after,
-            limit: BACKLOG_PAGE,
-        })
-    }
-
-    /// Answers a [`BacklogRequest`] with log rows `(seq, event)` from its audiences after
-    /// `request.after`, in order; `exhausted` says whether the log has no more such rows.
-    pub fn answer_backlog(
-        &mut self,
-        request: &BacklogRequest,
-        rows: Vec<(u64, Event)>,
-        exhausted: bool,
-        now: u64,
-    ) -> Vec<Effect> {
-        let member = &request.member;
-        if !self.tracker.catching_up.contains(member) {
-            return Vec::new();
-        }
-        let mut effects = Vec::new();
-        let mut last = request.after;
-        for (seq, event) in rows.into_iter().filter(|(seq, _)| *seq > request.after) {
-            last = last.max(seq);
-            if &event.source == member || !routing::logged_visible_to(&self.state, &event, member) {
-                continue;
-            }
-            let prev = self.tracker.delivered(member, seq, now);
-            effects.push(Effect::Deliver {
-                to: vec![member.clone()],
-                event: Rc::new(event),
-                order: Some(Order {
-                    seq,
-                    prev: vec![prev],
-                }),
-            });
-        }
-        if exhausted {
-            self.tracker.catching_up.remove(member);
-        } else {
-            effects.push(Effect::Backlog(BacklogRequest {
-                member: member.clone(),
-                audiences: request.audiences.clone(),
-                after: last,
-                limit: request.limit,
-            }));
-        }
-        effects
-    }
-
-    /// An HTTP poll by `member` for what comes after `after` (which it thereby
-    /// acknowledges): the log page to read, and the cursor row to store if it moved.
-    pub fn poll(
-        &mut self,
-        member: &Address,
-        after: u64,
-        limit: usize,
-        now: u64,
-    ) -> Result<(BacklogRequest, Vec<Effect>), Rejection> {
-        if !self.state.members.contains_key(member) {
-            return Err(Rejection::new(
-                ErrorCode::NotJoined,
-                format!("{member} is not a member"),
-            ));
-        }
-        let mut effects = self.heartbeat_if_offline(member, now);
-        if let Some(cursor) = self.tracker.holds_up_to(member, after) {
-            effects.push(Effect::Store(Row::Cursor {
-                address: member.clone(),
-                seq: cursor,
-            }));
-        }
-        let request = BacklogRequest {
-            member: member.clone(),
-            audiences: delivery::member_audiences(&self.state, member),
-            after,
-            limit: limit.clamp(1, MAX_QUERY_LIMIT),
-        };
-        Ok((request, effects))
-    }
-
-    /// A push transport that cannot acknowledge per event (SSE) has delivered
-    /// `seq` to `member`: treat it as delivered and acknowledged.
-    pub fn acknowledge_pushed(&mut self, member: &Address, seq: u64, now: u64) -> Vec<Effect> {
-        match self.tracker.holds_up_to(member, seq) {
-            Some(cursor) if self.tracker.should_persist(member, cursor, now) => {
-                vec![Effect::Store(Row::Cursor {
-                    address: member.clone(),
-                    seq: cursor,
-                })]
-            }
-            _ => Vec::new(),
-        }
-    }
-
-    /// The rows of a poll page that `request.member` may see, in order.
-    pub fn poll_rows(
-        &self,
-        request: &BacklogRequest,
-        rows: Vec<(u64, Event)>,
-    ) -> Vec<(u64, Event)> {
-        rows.into_iter()
-            .filter(|(seq, event)| {
-                *seq > request.after
-                    && event.source != request.member
-                    && routing::logged_visible_to(&self.state, event, &request.member)
-            })
-            .collect()
     }
 
     /// Uses `registry` to find registered agents' keys (verification level 1).
@@ -644,54 +503,6 @@ impl Network {
         #[cfg(feature = "documents")]
         effects.extend(self.close_documents_of(address, now));
         effects
-    }
-
-    /// Answers a [`QueryRequest`] from log rows `(seq, event)` with `seq > request.after`,
-    /// in order; `exhausted` says whether the host has no rows beyond these.
-    pub fn answer_query(
-        &mut self,
-        request: &QueryRequest,
-        rows: Vec<(u64, Event)>,
-        exhausted: bool,
-        now: u64,
-    ) -> Vec<Effect> {
-        let pattern: Option<EventPattern> = request.types.as_deref().and_then(|p| p.parse().ok());
-        let mut events = Vec::new();
-        let mut last_seen = request.after;
-        let mut more = !exhausted;
-        for (seq, event) in rows {
-            if seq <= request.after {
-                continue;
-            }
-            if events.len() == request.limit {
-                more = true;
-                break;
-            }
-            last_seen = seq;
-
-            let matches = pattern
-                .as_ref()
-                .is_none_or(|p| p.matches(&event.event_type))
-                && request.source.as_ref().is_none_or(|s| s == &event.source)
-                && request.target.as_ref().is_none_or(|t| t == &event.target)
-                && routing::logged_visible_to(&self.state, &event, &request.requester);
-            if matches {
-                events.push(json!({"seq": seq, "event": event}));
-            }
-        }
-        let payload = json!({"events": events, "next_after": last_seen, "has_more": more});
-        let response = self.core_event(
-            core_types::EVENTS_RESPONSE,
-            &request.requester,
-            Some(request.request_id),
-            payload,
-            now,
-        );
-        vec![Effect::Deliver {
-            to: vec![request.requester.clone()],
-            event: Rc::new(response),
-            order: None,
-        }]
     }
 
     fn accept(

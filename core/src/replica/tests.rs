@@ -1,7 +1,7 @@
 //! Every state transition of the replica, against a real network in a memory host.
 
 use super::*;
-use crate::memory_host::MemoryHost;
+use crate::host::MemoryHost;
 use crate::network::{Effect, Network, NetworkConfig};
 
 /// A network and one host, with helpers to pass frames both ways.

@@ -416,11 +416,11 @@ fn history_needs_persistence_and_respects_visibility() {
     }
     let query = |network: &mut Network, peer: &mut Peer, payload: Value| {
         let effects = peer.send(network, "network.events.query", "core", payload);
-        let [Effect::Query(request)] = &effects[..] else {
+        let [Effect::Read(request)] = &effects[..] else {
             panic!("{effects:?}")
         };
         let request = request.clone();
-        let answer = network.answer_query(&request, log.clone(), true, 20);
+        let answer = network.answer_read(&request, log.clone(), true, 20);
         let [Effect::Deliver { event, .. }] = &answer[..] else {
             panic!("{answer:?}")
         };
@@ -579,13 +579,17 @@ fn an_http_poller_reads_its_page_and_acknowledges_by_polling() {
     alice.send(&mut network, "chat.msg", "agent:broadcast", json!({"n": 1}));
     alice.send(&mut network, "chat.secret", "agent:alice", json!({}));
     alice.send(&mut network, "chat.msg", "agent:poller", json!({"n": 2}));
-    let (request, effects) = network.poll(&poller.address, 2, 50, 20).unwrap();
-    assert_eq!(request.after, 2);
+    let effects = network.read_page(&poller.address, 2, 50, 20).unwrap();
     assert!(
         effects
             .iter()
             .any(|e| matches!(e, Effect::Store(Row::Cursor { seq: 2, .. })))
     );
+    let Some(Effect::Read(request)) = effects.last() else {
+        panic!("a poll reads the log: {effects:?}")
+    };
+    let request = request.clone();
+    assert_eq!(request.after, 2);
     let log: Vec<(u64, Event)> = (1..=5)
         .map(|seq| {
             (
@@ -597,14 +601,18 @@ fn an_http_poller_reads_its_page_and_acknowledges_by_polling() {
     // Rows the host read: the poller sees public events after its cursor, not alice's self-addressed ones.
     let mut rows = log.clone();
     rows.push((6, alice.event("chat.secret", "agent:alice", json!({}))));
-    let page = network.poll_rows(&request, rows);
+    let [Effect::Page(page)] = &network.answer_read(&request, rows, true, 20)[..] else {
+        panic!("a poll is answered with one page")
+    };
     assert_eq!(
-        page.iter().map(|(s, _)| *s).collect::<Vec<_>>(),
+        page.events.iter().map(|(s, _)| *s).collect::<Vec<_>>(),
         vec![3, 4, 5]
     );
+    assert_eq!(page.next_after, 6, "the cursor passes rows it may not see");
+    assert!(!page.has_more);
     assert_eq!(
         network
-            .poll(&addr("agent:stranger"), 0, 10, 20)
+            .read_page(&addr("agent:stranger"), 0, 10, 20)
             .unwrap_err()
             .code,
         ErrorCode::NotJoined
@@ -638,7 +646,7 @@ fn at_most_once_keeps_nothing_for_offline_members() {
     let mut again = Peer::new("agent:bob");
     let join = again.event("network.agent.join", "core", json!({}));
     let effects = network.handle_event(None, join, 6);
-    assert!(!effects.iter().any(|e| matches!(e, Effect::Backlog(_))));
+    assert!(!effects.iter().any(|e| matches!(e, Effect::Read(_))));
 }
 
 /// An index that counts its lookups and knows one logged id.

@@ -76,12 +76,8 @@ pub(super) fn join_with(network: &mut Network, name: &str, payload: Value) -> Pe
     );
     // Play the host: a new member's catch-up finds nothing to send.
     for effect in &effects {
-        if let Effect::Backlog(request) = effect {
-            assert!(
-                network
-                    .answer_backlog(request, Vec::new(), true, 1)
-                    .is_empty()
-            );
+        if let Effect::Read(request) = effect {
+            assert!(network.answer_read(request, Vec::new(), true, 1).is_empty());
         }
     }
     peer

@@ -70,8 +70,8 @@ fn workspace_sessions_become_channels_and_presence_is_announced() {
     let join_event = bob.event("network.agent.join", "core", json!({}));
     let effects = network.handle_event(None, join_event, 2);
     for effect in &effects {
-        if let Effect::Backlog(request) = effect {
-            network.answer_backlog(request, Vec::new(), true, 2);
+        if let Effect::Read(request) = effect {
+            network.answer_read(request, Vec::new(), true, 2);
         }
     }
     let presence: Vec<&Event> = effects

@@ -28,9 +28,9 @@
 use crate::config::{Access, NetworkStatus};
 use crate::event::Event;
 use crate::event_type::core_types;
-use crate::memory_host::MemoryHost;
+use crate::host::MemoryHost;
 use crate::mods::ModConfig;
-use crate::network::{Effect, Network, NetworkConfig};
+use crate::network::{Effect, Network, NetworkConfig, Reader};
 use crate::ulid::UlidGenerator;
 use crate::{Address, Limits};
 use serde::Deserialize;
@@ -94,7 +94,12 @@ pub fn project(effect: &Effect) -> Value {
     match effect {
         Effect::Append { seq, .. } => json!({"append": seq}),
         Effect::Deliver { to, event, .. } => json!({"deliver": to, "type": event.event_type}),
-        Effect::Backlog(request) => json!({"backlog": request.member, "after": request.after}),
+        Effect::Read(request) => match &request.reader {
+            Reader::CatchUp { member } => json!({"backlog": member, "after": request.after}),
+            Reader::Page { member } => json!({"page": member, "after": request.after}),
+            Reader::Query { requester, .. } => json!({"query": requester}),
+        },
+        Effect::Page(page) => json!({"answer": page.member, "events": page.events.len()}),
         Effect::Reply(event) if event.event_type.as_str() == core_types::EVENT_ERROR => {
             json!({"error": event.payload.get("code").cloned().unwrap_or(Value::Null)})
         }
@@ -104,7 +109,6 @@ pub fn project(effect: &Effect) -> Value {
         Effect::Unbind => json!({"unbind": true}),
         Effect::Store(row) => json!({"store": row.kind().as_str(), "key": row.key()}),
         Effect::Remove { kind, key } => json!({"remove": kind.as_str(), "key": key}),
-        Effect::Query(request) => json!({"query": request.requester}),
     }
 }
 
