@@ -13,8 +13,9 @@
 
 use agentnet_core::client::Client;
 use agentnet_core::host::MemoryHost;
-use agentnet_core::mods::{ModConfig, RateLimit};
-use agentnet_core::network::{Effect, Network, NetworkConfig};
+use agentnet_core::model::config::NetworkConfig;
+use agentnet_core::model::config::{ModConfig, RateLimit};
+use agentnet_core::network::{Effect, Network};
 use agentnet_core::{Address, Event, EventId};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use serde_json::json;

@@ -5,12 +5,12 @@
 //! with. Like the rest of the core it never reads a clock: the caller
 //! passes `now` in milliseconds.
 
-use crate::address::Address;
 use crate::error::Rejection;
 use crate::event::Event;
-use crate::event_type::{EventType, core_types};
-use crate::network_id::NetworkId;
-use crate::ulid::{EventId, UlidGenerator};
+use crate::ids::address::Address;
+use crate::ids::event_type::{EventType, core_types};
+use crate::ids::network_id::NetworkId;
+use crate::ids::ulid::{EventId, UlidGenerator};
 use serde_json::{Map, Value, json};
 
 /// A participant's view of one network: its own address and an id generator.
@@ -99,7 +99,7 @@ impl Client {
 
     /// Classifies an event received from the network.
     pub fn interpret(&self, event: Event) -> Incoming {
-        let from_core = matches!(event.source.entity(), crate::address::Entity::Core);
+        let from_core = matches!(event.source.entity(), crate::ids::address::Entity::Core);
         match event.event_type.as_str() {
             core_types::EVENT_ACK if from_core => {
                 match event
@@ -128,7 +128,8 @@ impl Client {
 mod tests {
     use super::*;
     use crate::error::ErrorCode;
-    use crate::network::{Effect, Network, NetworkConfig};
+    use crate::model::config::NetworkConfig;
+    use crate::network::{Effect, Network};
 
     #[test]
     fn client_events_pass_the_network_and_acks_are_understood() {

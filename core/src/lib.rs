@@ -5,50 +5,40 @@
 //! The same code runs natively in tests, in workerd, in the browser and in
 //! Node. See `ARCHITECTURE.md` in the shared folder for the rules.
 //!
-//! * [`address`] — addresses and their parse rules (seed 000 §4)
-//! * [`event`] — the event envelope and its validating codec (§6)
-//! * [`event_type`] — hierarchical event types and the reserved namespace
-//! * [`network`] — the network state machine: members, channels, groups,
-//!   resources, routing and the mod pipeline (§3, §6–§9)
-//! * [`mods`] — guard/transform/observe interceptors and the standard mods (§7)
-//! * [`access`] — access rules and resource permissions (§8)
-//! * [`membership`] — roles, verification levels, presence (§3, §5)
-//! * [`metadata`] — `in_reply_to`, visibility and IOA `refs`
-//! * [`verification`] — level 1 Ed25519 challenge-response (§5)
-//! * [`config`] — access policy, delivery mode, status, mods of a network
-//! * [`host`] — the loop that applies effects for every host, the in-memory host, conformance vectors
-//! * [`client`] — what a participant needs to build events and read replies
-//! * [`replica`] — the local-first client replica: log, watermark, outbox
+//! The layers, lowest first (a module uses only those above it in this list):
+//!
+//! * [`error`], [`crypto`] — stable error codes; hashing and hex
+//! * [`ids`] — validated identifiers: addresses, event types, network ids, ULIDs, roles and levels
+//! * [`event`] — the event envelope: decoding, encoding, enrichment, protocol metadata (§6)
+//! * [`model`] — configuration, members, permissions and state rows (§3, §5, §8)
 //! * [`documents`] — files and context as Automerge documents (feature `documents`)
-//! * [`ulid`] — event ids from host time and randomness
+//! * [`verification`] — level 1 Ed25519 challenge-response (§5)
+//! * [`mods`] — guard/transform/observe interceptors and the standard mods (§7)
+//! * [`network`] — the network state machine: admission, presence, handlers,
+//!   routing, delivery and reads (§3, §6–§9)
+//! * [`host`] — the loop that applies effects for every host; the in-memory host; conformance vectors
+//! * [`client`], [`replica`] — the participant's side: building events, the local-first replica
 
-pub mod access;
-pub mod address;
 pub mod client;
-pub mod config;
 pub mod crypto;
 pub mod documents;
-pub mod enrichment;
-mod envelope;
 pub mod error;
 pub mod event;
-pub mod event_text;
-pub mod event_type;
 pub mod host;
-pub mod membership;
-pub mod metadata;
+pub mod ids;
+pub mod model;
 pub mod mods;
 pub mod network;
-pub mod network_id;
 pub mod replica;
-pub mod ulid;
 pub mod verification;
 
-pub use address::{Address, AddressError, Entity, Scope};
 pub use error::{Coded, ErrorCode, Rejection};
 pub use event::{DecodeError, Event, Limits};
-pub use event_type::{EventPattern, EventType};
-pub use membership::{Member, Role, Verification};
-pub use network::{Effect, Network, NetworkConfig};
-pub use network_id::NetworkId;
-pub use ulid::{EventId, UlidGenerator};
+pub use ids::address::{Address, AddressError, Entity, Scope};
+pub use ids::event_type::{EventPattern, EventType};
+pub use ids::network_id::NetworkId;
+pub use ids::standing::{Role, Verification};
+pub use ids::ulid::{EventId, UlidGenerator};
+pub use model::config::NetworkConfig;
+pub use model::membership::Member;
+pub use network::{Effect, Network};

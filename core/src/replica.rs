@@ -18,13 +18,13 @@
 //! re-acks, nothing else); a `prev` beyond the watermark is a gap, and it
 //! asks the network to resend (`network.agent.resume`) instead of applying.
 
-use crate::address::Address;
 use crate::client::{Client, Incoming};
 use crate::error::{ErrorCode, Rejection};
 use crate::event::{Event, Limits};
-use crate::event_type::{EventType, core_types};
-use crate::network_id::NetworkId;
-use crate::ulid::EventId;
+use crate::ids::address::Address;
+use crate::ids::event_type::{EventType, core_types};
+use crate::ids::network_id::NetworkId;
+use crate::ids::ulid::EventId;
 use crate::verification::sign_challenge;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};

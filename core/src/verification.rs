@@ -11,10 +11,10 @@
 //!    verifies. A replayed, expired or foreign nonce, an unknown key or a bad
 //!    signature fails with `verification_failed`.
 
-use crate::address::{Address, Entity};
 use crate::crypto::from_hex;
 use crate::error::{ErrorCode, Rejection};
-use crate::network_id::NetworkId;
+use crate::ids::address::{Address, Entity};
+use crate::ids::network_id::NetworkId;
 use ed25519_dalek::{Signature, Signer, SigningKey, VerifyingKey};
 use std::collections::BTreeMap;
 
@@ -40,8 +40,8 @@ impl StaticKeys {
     }
 
     /// The keys a network's configuration registers (`keys`; invalid hex is skipped,
-    /// [`crate::NetworkConfig::validate`] rejects it up front).
-    pub fn from_config(config: &crate::NetworkConfig) -> Self {
+    /// [`crate::model::config::NetworkConfig::validate`] rejects it up front).
+    pub fn from_config(config: &crate::model::config::NetworkConfig) -> Self {
         Self(
             config
                 .keys

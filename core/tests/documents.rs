@@ -13,8 +13,9 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test scaffolding: failures should be loud
 
 use agentnet_core::host::MemoryHost;
-use agentnet_core::mods::ModConfig;
-use agentnet_core::network::{Effect, Network, NetworkConfig};
+use agentnet_core::model::config::ModConfig;
+use agentnet_core::model::config::NetworkConfig;
+use agentnet_core::network::{Effect, Network};
 use agentnet_core::replica::{DocumentEdit, Replica, ReplicaEffect, ReplicaRow};
 use agentnet_core::{Address, ErrorCode};
 use rand_chacha::ChaCha8Rng;
@@ -458,7 +459,7 @@ fn documents_are_created_listed_read_and_deleted_as_resources_with_their_permiss
             .host
             .state_rows()
             .iter()
-            .filter(|r| matches!(r, agentnet_core::network::Row::Document(_)))
+            .filter(|r| matches!(r, agentnet_core::model::state::Row::Document(_)))
             .count()
     };
     assert!(

@@ -17,9 +17,11 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test scaffolding: failures should be loud
 
 use agentnet_core::host::MemoryHost;
-use agentnet_core::network::{
-    Channel, Effect, Member, Network, NetworkConfig, Presence, Role, Row,
-};
+use agentnet_core::ids::standing::Role;
+use agentnet_core::model::config::NetworkConfig;
+use agentnet_core::model::membership::{Member, Presence};
+use agentnet_core::model::state::{Channel, Row};
+use agentnet_core::network::{Effect, Network};
 use agentnet_core::replica::{OutboxState, Replica, ReplicaEffect, ReplicaRow};
 use agentnet_core::{Address, Event, EventId, Verification};
 use rand_chacha::ChaCha8Rng;

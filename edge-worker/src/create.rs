@@ -6,9 +6,9 @@
 //! The id is generated; the administrator credential is random and returned once.
 
 use crate::host::random_seed;
-use agentnet_core::config::{Access, AccessPolicy, DeliveryMode};
 use agentnet_core::crypto::{sha256_hex, to_hex};
-use agentnet_core::mods::ModConfig;
+use agentnet_core::model::config::ModConfig;
+use agentnet_core::model::config::{Access, AccessPolicy, DeliveryMode};
 use agentnet_core::{NetworkConfig, Verification};
 use serde_json::Value;
 

@@ -18,7 +18,7 @@ use crate::host::{error_response, now_ms, random_seed};
 use crate::network_object::{Collected, NetworkHost, Origin, Session};
 use agentnet_core::client::Client;
 use agentnet_core::crypto::{sha256_hex, to_hex};
-use agentnet_core::event_type::core_types;
+use agentnet_core::ids::event_type::core_types;
 use agentnet_core::{Address, ErrorCode, Event, EventId, Limits, Network, NetworkId};
 use serde_json::{Value, json};
 use std::cell::RefCell;

@@ -10,8 +10,8 @@ use crate::host::{now_ms, random_seed};
 use crate::inbox::Drainer;
 use crate::storage::{LogIndex, Store};
 use agentnet_core::host::{Host, apply_effects};
-use agentnet_core::mods::ModConfig;
-use agentnet_core::network::{Effect, ReadRequest};
+use agentnet_core::model::config::ModConfig;
+use agentnet_core::network::{Effect, ReadRequest, ReadRows};
 use agentnet_core::{Address, Network, NetworkConfig, NetworkId};
 use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
@@ -490,7 +490,7 @@ struct Applier<'a> {
 impl Host for Applier<'_> {
     type Error = worker::Error;
 
-    fn read(&mut self, request: &ReadRequest) -> Result<(Vec<(u64, agentnet_core::Event)>, bool)> {
+    fn read(&mut self, request: &ReadRequest) -> Result<ReadRows> {
         self.store.read(request)
     }
 

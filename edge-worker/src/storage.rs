@@ -14,7 +14,8 @@
 //! so waking a hibernated object stays cheap.
 
 use crate::log_batch::{self, PendingAppends};
-use agentnet_core::network::{LogFilter, ReadRequest, Row, RowKind};
+use agentnet_core::model::state::{Row, RowKind};
+use agentnet_core::network::{LogFilter, ReadRequest, ReadRows};
 use agentnet_core::{Address, Event, EventPattern, Limits, NetworkConfig};
 use serde::Deserialize;
 use std::cell::RefCell;
@@ -336,7 +337,7 @@ impl Store {
     }
 
     /// The rows a read of the log asks for, and whether the log has no more of them.
-    pub fn read(&self, request: &ReadRequest) -> worker::Result<(Vec<(u64, Event)>, bool)> {
+    pub fn read(&self, request: &ReadRequest) -> worker::Result<ReadRows> {
         self.flush()?;
         match &request.filter {
             LogFilter::Audiences { audiences } => self.audience_page(audiences, request),
@@ -358,7 +359,7 @@ impl Store {
         &self,
         audiences: &[String],
         request: &ReadRequest,
-    ) -> worker::Result<(Vec<(u64, Event)>, bool)> {
+    ) -> worker::Result<ReadRows> {
         if audiences.is_empty() {
             return Ok((Vec::new(), true));
         }
@@ -399,7 +400,7 @@ impl Store {
         types: Option<&EventPattern>,
         source: Option<&Address>,
         target: Option<&Address>,
-    ) -> worker::Result<(Vec<(u64, Event)>, bool)> {
+    ) -> worker::Result<ReadRows> {
         let mut sql = String::from("SELECT seq, event FROM events WHERE retain = 1 AND seq > ?");
         let mut bindings = vec![integer(after)?];
         if let Some(source) = source {

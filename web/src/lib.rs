@@ -25,7 +25,7 @@ pub mod tabs;
 #[cfg(feature = "documents")]
 mod timing;
 
-use agentnet_core::event_type::core_types;
+use agentnet_core::ids::event_type::core_types;
 use agentnet_core::replica::{Replica, ReplicaEffect};
 use agentnet_core::{Address, Event, EventId, EventType, NetworkId};
 use connection::{Connection, Signal, random_seed};

@@ -3,8 +3,9 @@
 //! every text a host would send or store is an event serde writes the same.
 #![no_main]
 
-use agentnet_core::mods::ModConfig;
-use agentnet_core::network::{Effect, Network, NetworkConfig};
+use agentnet_core::model::config::ModConfig;
+use agentnet_core::network::{Effect, Network};
+use agentnet_core::model::config::NetworkConfig;
 use agentnet_core::{Address, Event, Limits};
 use libfuzzer_sys::fuzz_target;
 

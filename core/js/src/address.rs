@@ -1,7 +1,7 @@
 //! Addresses and event types for JS: parse, inspect, validate, match.
 
 use crate::errors::{coded, js_error};
-use agentnet_core::address::Scope;
+use agentnet_core::ids::address::Scope;
 use agentnet_core::{Address, Event, EventPattern, EventType, Limits};
 use serde_json::json;
 use wasm_bindgen::prelude::*;
@@ -25,7 +25,7 @@ pub fn address_info(address: &str) -> Result<String, JsValue> {
         Scope::Network(id) => Some(id.to_string()),
     };
     let registrar = match address.entity() {
-        agentnet_core::address::Entity::Registered { registrar, .. } => {
+        agentnet_core::ids::address::Entity::Registered { registrar, .. } => {
             Some(registrar.as_str().to_owned())
         }
         _ => None,

@@ -3,8 +3,9 @@
 //! chunks outgrow the snapshot. Used by the network for its canonical
 //! copies and by replicas for their local ones.
 
-use super::{DocumentRow, MAX_PART_BYTES, Part, TextDocument};
-use crate::address::Address;
+use super::row::{DocumentRow, MAX_PART_BYTES, Part};
+use super::text::TextDocument;
+use crate::ids::address::Address;
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
 use std::collections::BTreeMap;

@@ -1,6 +1,7 @@
 //! The text document, its sync and its rows.
 
 use super::*;
+use crate::ids::address::Address;
 use automerge::sync::State;
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;

@@ -25,14 +25,16 @@
 //! Missing event ids are generated deterministically; timestamps default to
 //! the step's `now`.
 
-use crate::config::{Access, NetworkStatus};
 use crate::event::Event;
-use crate::event_type::core_types;
-use crate::host::MemoryHost;
-use crate::mods::ModConfig;
-use crate::network::{Effect, Network, NetworkConfig, Reader};
-use crate::ulid::UlidGenerator;
-use crate::{Address, Limits};
+use crate::event::Limits;
+use crate::host::memory::MemoryHost;
+use crate::ids::address::Address;
+use crate::ids::event_type::core_types;
+use crate::ids::ulid::UlidGenerator;
+use crate::model::config::ModConfig;
+use crate::model::config::NetworkConfig;
+use crate::model::config::{Access, NetworkStatus};
+use crate::network::{Effect, Network, Reader};
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 

@@ -2,13 +2,14 @@
 //! host (the edge's Durable Object) does with the network's effects.
 //!
 //! It stores log rows and state rows and answers reads from its log, through
-//! the same [`apply_effects`](super::apply_effects) loop as every host. Tests,
+//! the same [`apply_effects`] loop as every host. Tests,
 //! the conformance runner and the simulation drive networks through it.
 
-use super::{Host, apply_effects};
-use crate::address::Address;
 use crate::event::Event;
-use crate::network::{Effect, LogFilter, Network, ReadRequest, Row, RowKind};
+use crate::host::apply::{Host, apply_effects};
+use crate::ids::address::Address;
+use crate::model::state::{Row, RowKind};
+use crate::network::{Effect, LogFilter, Network, ReadRequest, ReadRows};
 use std::collections::BTreeMap;
 use std::convert::Infallible;
 use std::rc::Rc;
@@ -50,7 +51,7 @@ impl Host for Recording<'_> {
         Ok(Vec::new())
     }
 
-    fn read(&mut self, request: &ReadRequest) -> Result<(Vec<(u64, Event)>, bool), Infallible> {
+    fn read(&mut self, request: &ReadRequest) -> Result<ReadRows, Infallible> {
         Ok(self.host.read_rows(request))
     }
 }
@@ -87,7 +88,7 @@ impl MemoryHost {
     }
 
     /// The rows a read asks for, from the log in memory, and whether there are no more.
-    pub(crate) fn read_rows(&self, request: &ReadRequest) -> (Vec<(u64, Event)>, bool) {
+    pub(crate) fn read_rows(&self, request: &ReadRequest) -> ReadRows {
         let mut rows = self
             .log
             .iter()

@@ -10,13 +10,13 @@
 //! * `network.channel.delete` needs the channel's creator or a master;
 //! * `network.events.query` for a channel needs membership of it.
 
-use super::{Context, Mod, ModMode, ModSpec};
-use crate::access::Permission;
-use crate::address::{Address, Entity};
+use super::api::{Context, Mod, ModMode, ModSpec};
 use crate::error::{ErrorCode, Rejection};
 use crate::event::Event;
-use crate::event_type::core_types;
-use crate::membership::Role;
+use crate::ids::address::{Address, Entity};
+use crate::ids::event_type::core_types;
+use crate::ids::standing::Role;
+use crate::model::access::Permission;
 use serde_json::Value;
 
 pub(super) struct AccessControl {

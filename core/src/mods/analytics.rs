@@ -6,11 +6,11 @@
 //! [`SAVE_INTERVAL_MS`] of network time and whenever a report is read, so a
 //! restart loses at most that interval's counts.
 
-use super::{Command, Context, Mod, ModMode, ModSpec, Outbox};
-use crate::address::Address;
+use super::api::{Command, Context, Mod, ModMode, ModSpec, Outbox};
 use crate::error::{ErrorCode, Rejection};
 use crate::event::Event;
-use crate::membership::Role;
+use crate::ids::address::Address;
+use crate::ids::standing::Role;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;

@@ -10,12 +10,12 @@
 //!   establish yet, so every join is refused with that reason;
 //! * and in every case the level the core verified must reach `min_verification`.
 
-use super::{Context, Mod, ModMode, ModSpec};
-use crate::config::AccessPolicy;
+use super::api::{Context, Mod, ModMode, ModSpec};
 use crate::crypto::{constant_time_eq, sha256_hex};
 use crate::error::{ErrorCode, Rejection};
 use crate::event::Event;
-use crate::membership::Verification;
+use crate::ids::standing::Verification;
+use crate::model::config::AccessPolicy;
 use serde_json::Value;
 
 pub(super) struct Auth {

@@ -2,11 +2,11 @@
 //!
 //! Sets `metadata.sender = {role, verification}` from the membership record
 //! and `metadata.received_at` to the network's receive time, as the event's
-//! typed [`crate::enrichment::Enrichment`].
+//! typed [`crate::event::enrichment::Enrichment`].
 
-use super::{Context, Mod, ModMode, ModSpec, Outbox};
-use crate::enrichment::{self, ENRICHMENT_KEYS, Sender};
+use super::api::{Context, Mod, ModMode, ModSpec, Outbox};
 use crate::event::Event;
+use crate::event::enrichment::{self, ENRICHMENT_KEYS, Sender};
 
 pub(super) struct Enrichment {
     spec: ModSpec,
@@ -27,7 +27,7 @@ impl Mod for Enrichment {
 
     fn transform(&mut self, cx: &Context<'_>, event: &mut Event, _out: &mut Outbox<'_>) {
         // Typed rather than JSON entries: this runs for every event (see
-        // `crate::enrichment`). Entries the sender wrote under these names
+        // `crate::event::enrichment`). Entries the sender wrote under these names
         // are dropped; the typed fields take their place on the wire.
         for key in ENRICHMENT_KEYS {
             event.metadata.remove(key);

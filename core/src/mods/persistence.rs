@@ -6,7 +6,7 @@
 //! host reads candidate rows and the core filters them by visibility
 //! (see `Network::answer_query`).
 
-use super::{Mod, ModMode, ModSpec};
+use super::api::{Mod, ModMode, ModSpec};
 
 pub(super) struct Persistence {
     spec: ModSpec,

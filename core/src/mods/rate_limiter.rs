@@ -5,30 +5,12 @@
 //! clock. Buckets live in memory: after a restart every source starts with
 //! a full bucket, which is at most one burst more than it would have had.
 
-use super::{Context, Mod, ModMode, ModSpec};
-use crate::address::Address;
+use super::api::{Context, Mod, ModMode, ModSpec};
 use crate::error::{ErrorCode, Rejection};
 use crate::event::Event;
-use serde::{Deserialize, Serialize};
+use crate::ids::address::Address;
+use crate::model::config::RateLimit;
 use std::collections::BTreeMap;
-
-/// Rate-limiter settings.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-pub struct RateLimit {
-    /// Bucket size: events a source may send at once.
-    pub burst: u32,
-    /// Refill rate in events per second.
-    pub per_second: f64,
-}
-
-impl Default for RateLimit {
-    fn default() -> Self {
-        Self {
-            burst: 50,
-            per_second: 20.0,
-        }
-    }
-}
 
 struct Bucket {
     tokens: f64,

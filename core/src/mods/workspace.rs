@@ -7,10 +7,10 @@
 //!   (`{address, status}`) to `agent:broadcast`, so every workspace shows
 //!   who is online.
 
-use super::{Command, Context, Mod, ModMode, ModSpec, Outbox};
-use crate::address::Address;
+use super::api::{Command, Context, Mod, ModMode, ModSpec, Outbox};
 use crate::event::Event;
-use crate::event_type::{EventType, core_types};
+use crate::ids::address::Address;
+use crate::ids::event_type::{EventType, core_types};
 use serde_json::{Value, json};
 
 pub(super) struct Workspace {

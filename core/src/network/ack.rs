@@ -9,12 +9,12 @@
 //! [`Ack::to_event`] gives the event for hosts that answer with it (HTTP) or
 //! inspect it (tests).
 
-use crate::address::Address;
 use crate::event::Event;
-use crate::event_text::{write_address, write_str, write_u64};
-use crate::event_type::{EventType, core_types};
-use crate::network_id::NetworkId;
-use crate::ulid::EventId;
+use crate::event::text::{write_address, write_str, write_u64};
+use crate::ids::address::Address;
+use crate::ids::event_type::{EventType, core_types};
+use crate::ids::network_id::NetworkId;
+use crate::ids::ulid::EventId;
 use serde_json::{Map, Value};
 
 /// A `network.event.ack` for the event `acknowledged`, to its source `to`.

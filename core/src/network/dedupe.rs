@@ -13,8 +13,8 @@
 //! stays O(log n) whatever order ids come in, so a sender choosing its ids
 //! cannot make the window slow.
 
-use super::delivery::DEDUPE_WINDOW;
-use crate::ulid::EventId;
+use crate::ids::ulid::EventId;
+use crate::network::delivery::DEDUPE_WINDOW;
 use std::collections::{BTreeMap, VecDeque};
 
 /// Recently logged ids and their `seq`.

@@ -21,11 +21,11 @@
 //!   [`EventIndex`] (the log's unique id column). A resubmitted event gets
 //!   its original ack.
 
-use super::State;
-use crate::address::{Address, Entity};
 use crate::event::Event;
-use crate::metadata::Visibility;
-use crate::ulid::EventId;
+use crate::event::metadata::Visibility;
+use crate::ids::address::{Address, Entity};
+use crate::ids::ulid::EventId;
+use crate::model::state::State;
 use serde_json::json;
 use std::collections::{BTreeMap, BTreeSet};
 

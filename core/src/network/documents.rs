@@ -10,131 +10,22 @@
 //! Sync states live in memory only: after a restart members simply sync
 //! again, which the protocol allows at any time.
 
-use super::{Effect, Network, Outcome, Row, RowKind};
-use crate::address::Address;
 use crate::documents::{
-    DocumentError, DocumentRow, Loader, Persistence, TextDocument, Writes, content_text,
-    decode_sync, encode_sync, payload,
+    Persistence, TextDocument, Writes, content_text, decode_sync, encode_sync, payload,
 };
-use crate::error::{Coded, ErrorCode, Rejection};
+use crate::error::{ErrorCode, Rejection};
 use crate::event::Event;
-use crate::event_type::core_types as t;
-use crate::network_id::NetworkId;
-use automerge::sync;
+use crate::ids::address::Address;
+use crate::ids::event_type::core_types as t;
+use crate::model::state::Row;
+use crate::network::document_store::{
+    MAX_SESSIONS_PER_DOCUMENT, Shared, WRITER, fresh_document, rejection, session_of, store_effects,
+};
+use crate::network::effects::Effect;
+use crate::network::engine::Network;
+use crate::network::outcome::Outcome;
 use serde_json::{Value, json};
-use sha2::{Digest, Sha256};
-use std::collections::BTreeMap;
 use std::rc::Rc;
-
-/// Open sessions one document keeps at most; beyond it new sessions are refused.
-pub const MAX_SESSIONS_PER_DOCUMENT: usize = 256;
-/// The writer name of the network's own rows.
-const WRITER: &str = "network";
-/// The longest session id a member may choose.
-const MAX_SESSION_LEN: usize = 64;
-
-/// One open document.
-struct Shared {
-    doc: TextDocument,
-    persistence: Persistence,
-    /// Sync state per `(member, session)`.
-    sessions: BTreeMap<(Address, String), sync::State>,
-}
-
-impl Shared {
-    fn new(doc: TextDocument, persistence: Persistence) -> Self {
-        Self {
-            doc,
-            persistence,
-            sessions: BTreeMap::new(),
-        }
-    }
-}
-
-/// Every document of the network: loaded ones, and the stored rows of the rest.
-pub(crate) struct Documents {
-    actor: [u8; 16],
-    open: BTreeMap<Address, Shared>,
-    stored: BTreeMap<Address, Loader>,
-}
-
-impl Documents {
-    /// The documents of `network`, which writes with an actor derived from its id.
-    pub fn new(network: &NetworkId) -> Self {
-        let digest = Sha256::new()
-            .chain_update(b"agentnet network actor\0")
-            .chain_update(network.as_str().as_bytes())
-            .finalize();
-        let mut actor = [0u8; 16];
-        actor.copy_from_slice(&digest[..16]);
-        Self {
-            actor,
-            open: BTreeMap::new(),
-            stored: BTreeMap::new(),
-        }
-    }
-
-    /// Restores one stored row (documents load when first used).
-    pub fn restore(&mut self, row: &DocumentRow) {
-        self.stored.entry(row.address.clone()).or_default().add(row);
-    }
-}
-
-fn rejection(error: &DocumentError) -> Rejection {
-    Rejection::new(error.code(), error.to_string())
-}
-
-fn store_effects(address: &Address, writes: Writes) -> Vec<Effect> {
-    let mut effects: Vec<Effect> = writes
-        .store
-        .into_iter()
-        .map(|row| Effect::Store(Row::Document(row)))
-        .collect();
-    effects.extend(
-        writes
-            .remove
-            .into_iter()
-            .map(|(writer, part)| Effect::Remove {
-                kind: RowKind::Document,
-                key: DocumentRow::key_of(address, &writer, part),
-            }),
-    );
-    effects
-}
-
-/// A new document holding `text`, written by the network; `effects` receives its first rows.
-fn fresh_document(
-    address: &Address,
-    actor: [u8; 16],
-    text: &str,
-    now: u64,
-    effects: &mut Vec<Effect>,
-) -> Shared {
-    let mut doc = TextDocument::with_genesis(actor);
-    if !text.is_empty() {
-        let _ = doc.set_text(text, now);
-    }
-    let (persistence, writes) = Persistence::initial(address, WRITER, &mut doc);
-    effects.extend(store_effects(address, writes));
-    Shared::new(doc, persistence)
-}
-
-fn session_of(event: &Event) -> Result<String, Rejection> {
-    match event.payload.get("session") {
-        Some(Value::String(s))
-            if !s.is_empty()
-                && s.len() <= MAX_SESSION_LEN
-                && s.bytes()
-                    .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_') =>
-        {
-            Ok(s.clone())
-        }
-        _ => Err(Rejection::new(
-            ErrorCode::InvalidRequest,
-            format!("payload.session must be 1–{MAX_SESSION_LEN} letters, digits, - or _"),
-        )),
-    }
-}
 
 impl Network {
     /// The document of the file or context at `address`, loading or creating
@@ -355,7 +246,7 @@ impl Network {
         address: &Address,
         (member, session): &(Address, String),
         editors: &[Address],
-        in_reply_to: Option<crate::ulid::EventId>,
+        in_reply_to: Option<crate::ids::ulid::EventId>,
         always: bool,
         now: u64,
     ) -> Option<Event> {
@@ -378,7 +269,7 @@ impl Network {
     fn broadcast_document(
         &mut self,
         address: &Address,
-        sender: Option<(&Address, &str, crate::ulid::EventId)>,
+        sender: Option<(&Address, &str, crate::ids::ulid::EventId)>,
         now: u64,
     ) -> Vec<Effect> {
         let sessions: Vec<(Address, String)> = self

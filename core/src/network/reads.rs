@@ -13,15 +13,15 @@
 //! | [`Reader::Page`] | one [`Effect::Page`] for the connection that asked |
 //! | [`Reader::Query`] | a `network.events.response` delivered to the requester |
 
-use super::Network;
-use super::delivery;
-use super::routing;
-use super::{Effect, Order, Row};
-use crate::address::Address;
 use crate::error::{ErrorCode, Rejection};
 use crate::event::Event;
-use crate::event_type::{EventPattern, core_types};
-use crate::ulid::EventId;
+use crate::ids::address::Address;
+use crate::ids::event_type::core_types;
+use crate::model::state::Row;
+use crate::network::delivery;
+use crate::network::effects::{Effect, LogFilter, Order, Page, ReadRequest, Reader};
+use crate::network::engine::Network;
+use crate::network::routing;
 use serde_json::json;
 use std::rc::Rc;
 
@@ -29,108 +29,6 @@ use std::rc::Rc;
 pub const BACKLOG_PAGE: usize = 500;
 /// Largest page a poll or a query may ask for.
 pub const MAX_READ_LIMIT: usize = 200;
-
-/// Who a read is for, and so how its rows are answered.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Reader {
-    /// A member catching up on what it missed (join, resume, redelivery).
-    CatchUp {
-        /// Who catches up.
-        member: Address,
-    },
-    /// A page a pull transport (HTTP poll, an SSE stream's opening) returns to its caller.
-    Page {
-        /// Who reads.
-        member: Address,
-    },
-    /// A `network.events.query` of the history.
-    Query {
-        /// The query event's id (the answer's `in_reply_to`).
-        request_id: EventId,
-        /// Who asked.
-        requester: Address,
-    },
-}
-
-/// Which log rows the host returns for a read (the core re-checks visibility).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum LogFilter {
-    /// Rows indexed under any of these audiences (`public`, `member:{address}`, …).
-    Audiences {
-        /// The audiences.
-        audiences: Vec<String>,
-    },
-    /// Rows kept as history (`retain`), optionally narrowed by type, source and target.
-    History {
-        /// Only this type (exact) or below this prefix.
-        types: Option<EventPattern>,
-        /// Only events from this source.
-        source: Option<Address>,
-        /// Only events to this target.
-        target: Option<Address>,
-    },
-}
-
-impl LogFilter {
-    /// True when a stored row passes this filter (hosts that hold rows in memory use it).
-    pub fn admits(&self, event: &Event, audiences: &[String], retained: bool) -> bool {
-        match self {
-            LogFilter::Audiences { audiences: wanted } => {
-                audiences.iter().any(|a| wanted.contains(a))
-            }
-            LogFilter::History {
-                types,
-                source,
-                target,
-            } => {
-                retained
-                    && types.as_ref().is_none_or(|p| p.matches(&event.event_type))
-                    && source.as_ref().is_none_or(|s| s == &event.source)
-                    && target.as_ref().is_none_or(|t| t == &event.target)
-            }
-        }
-    }
-}
-
-/// A read of the log the host answers with [`Network::answer_read`].
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ReadRequest {
-    /// Who the rows are for.
-    pub reader: Reader,
-    /// Which rows.
-    pub filter: LogFilter,
-    /// Rows with `seq` greater than this…
-    pub after: u64,
-    /// …at most this many, in `seq` order (a host may return fewer, e.g. to
-    /// bound bytes). For [`LogFilter::History`] it bounds the events answered,
-    /// after visibility: the host returns candidate rows up to its own scan bound.
-    pub limit: usize,
-}
-
-/// A page of the log for the connection that asked ([`Reader::Page`]).
-#[derive(Debug, Clone, PartialEq)]
-pub struct Page {
-    /// Who reads.
-    pub member: Address,
-    /// The visible events `(seq, event)`, in order.
-    pub events: Vec<(u64, Rc<Event>)>,
-    /// The cursor to read on from: the last row read, visible or not.
-    pub next_after: u64,
-    /// True when the log may hold more rows after `next_after`.
-    pub has_more: bool,
-}
-
-impl Page {
-    /// The page as the HTTP binding answers it: `{events: [{seq, event}], next_after}`.
-    pub fn to_json(&self) -> serde_json::Value {
-        let events: Vec<serde_json::Value> = self
-            .events
-            .iter()
-            .map(|(seq, event)| json!({"seq": seq, "event": &**event}))
-            .collect();
-        json!({"events": events, "next_after": self.next_after, "has_more": self.has_more})
-    }
-}
 
 impl Network {
     /// Starts sending `member` everything visible to it after `after`, page by page.

@@ -1,10 +1,10 @@
 //! Who receives an event: the target's recipients (seed 000 §6) filtered by visibility.
 
-use super::State;
-use crate::address::{Address, Entity};
 use crate::error::{ErrorCode, Rejection};
 use crate::event::Event;
-use crate::metadata::Visibility;
+use crate::event::metadata::Visibility;
+use crate::ids::address::{Address, Entity};
+use crate::model::state::State;
 
 /// The visibility an event has when it does not say: derived from its target.
 pub fn default_visibility(target: &Address) -> Visibility {
@@ -75,7 +75,7 @@ pub(crate) fn visible_to_known(
 /// True when `who` may see a logged event: its visibility is read back from
 /// its metadata (or derived from its target), as when it was accepted.
 pub fn logged_visible_to(state: &State, event: &Event, who: &Address) -> bool {
-    let visibility = crate::metadata::ProtocolMetadata::read(&event.metadata)
+    let visibility = crate::event::metadata::ProtocolMetadata::read(&event.metadata)
         .ok()
         .and_then(|m| m.visibility)
         .unwrap_or_else(|| default_visibility(&event.target));

@@ -7,7 +7,7 @@
 //! walk over all of them; here the earliest is the first entry of an ordered
 //! set, and a timer finds what is due without looking at anything else.
 
-use crate::ulid::EventId;
+use crate::ids::ulid::EventId;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Times by event id, also ordered by time.

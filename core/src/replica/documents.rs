@@ -15,15 +15,15 @@
 //! Both are tried again on the next connection, in case permissions changed.
 
 use super::{Link, Replica, ReplicaEffect, ReplicaRow};
-use crate::address::Address;
 use crate::crypto::to_hex;
 use crate::documents::{
     Loader, Persistence, TextDocument, Writes, decode_sync, encode_sync, payload,
 };
 use crate::error::{Coded, ErrorCode, Rejection};
 use crate::event::Event;
-use crate::event_type::{EventType, core_types};
-use crate::ulid::EventId;
+use crate::ids::address::Address;
+use crate::ids::event_type::{EventType, core_types};
+use crate::ids::ulid::EventId;
 use automerge::sync;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
@@ -123,7 +123,7 @@ impl Replica {
         actor: [u8; 16],
         now: u64,
     ) -> Result<Vec<ReplicaEffect>, Rejection> {
-        if !matches!(address.entity().resource_kind(), Some(kind) if kind != crate::address::ResourceKind::Tool)
+        if !matches!(address.entity().resource_kind(), Some(kind) if kind != crate::ids::address::ResourceKind::Tool)
         {
             return Err(Rejection::new(
                 ErrorCode::InvalidRequest,

@@ -2,7 +2,8 @@
 
 use super::*;
 use crate::host::MemoryHost;
-use crate::network::{Effect, Network, NetworkConfig};
+use crate::model::config::NetworkConfig;
+use crate::network::{Effect, Network};
 
 /// A network and one host, with helpers to pass frames both ways.
 struct World {
@@ -400,8 +401,8 @@ fn requests_resolve_by_in_reply_to_fail_on_error_and_time_out() {
 #[test]
 fn a_refused_join_is_reported() {
     let mut config = NetworkConfig::open("demo".parse().unwrap(), "Private");
-    config.access = crate::config::Access::token("t");
-    config.mods = vec![crate::mods::ModConfig::Auth];
+    config.access = crate::model::config::Access::token("t");
+    config.mods = vec![crate::model::config::ModConfig::Auth];
     let mut world = World {
         network: Network::new(config, [], 0, [1; 32]),
         host: MemoryHost::default(),
@@ -418,8 +419,8 @@ fn a_refused_join_is_reported() {
 /// A network that requires key proof (level 1) and registers one key for `openagents:alice`.
 fn key_world(registered_secret: [u8; 32]) -> World {
     let mut config = NetworkConfig::open("demo".parse().unwrap(), "Keys");
-    config.access.min_verification = crate::membership::Verification::KEY_PROOF;
-    config.mods = vec![crate::mods::ModConfig::Auth];
+    config.access.min_verification = crate::ids::standing::Verification::KEY_PROOF;
+    config.mods = vec![crate::model::config::ModConfig::Auth];
     config.keys.insert(
         "openagents:alice".parse().unwrap(),
         crate::crypto::to_hex(&crate::verification::public_key_of(&registered_secret)),

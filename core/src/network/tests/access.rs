@@ -1,8 +1,8 @@
 //! The auth matrix: each way in that must fail, with its exact code.
 
 use super::*;
-use crate::config::{Access, AccessPolicy};
 use crate::crypto::to_hex;
+use crate::model::config::{Access, AccessPolicy};
 use crate::verification::{StaticKeys, challenge_message};
 use ed25519_dalek::{Signer, SigningKey};
 

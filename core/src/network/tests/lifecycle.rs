@@ -1,7 +1,7 @@
 //! Joins, leaves, channels, groups, resources, discovery, history, status.
 
 use super::*;
-use crate::config::NetworkStatus;
+use crate::model::config::NetworkStatus;
 
 #[test]
 fn join_binds_stores_and_acks_with_member_record() {
@@ -546,7 +546,7 @@ fn silent_members_go_offline_when_the_alarm_fires() {
 #[test]
 fn the_admin_credential_admits_a_master_past_the_policy() {
     let mut config = NetworkConfig::open("demo".parse().unwrap(), "Private");
-    config.access = crate::config::Access::token("member-token");
+    config.access = crate::model::config::Access::token("member-token");
     config.access.admin_token_sha256 = Some(crate::crypto::sha256_hex(b"admin-secret"));
     config.mods = vec![ModConfig::Auth];
     let mut network = Network::new(config, [], 0, [2; 32]);
@@ -622,7 +622,7 @@ fn an_http_poller_reads_its_page_and_acknowledges_by_polling() {
 #[test]
 fn at_most_once_keeps_nothing_for_offline_members() {
     let mut config = NetworkConfig::open("demo".parse().unwrap(), "Fast");
-    config.delivery = crate::config::DeliveryMode::AtMostOnce;
+    config.delivery = crate::model::config::DeliveryMode::AtMostOnce;
     let mut network = Network::new(config, [], 0, [6; 32]);
     let mut alice = join(&mut network, "agent:alice");
     let bob = join(&mut network, "agent:bob");
@@ -652,11 +652,11 @@ fn at_most_once_keeps_nothing_for_offline_members() {
 /// An index that counts its lookups and knows one logged id.
 struct CountingIndex {
     lookups: std::rc::Rc<std::cell::Cell<usize>>,
-    logged: crate::ulid::EventId,
+    logged: crate::ids::ulid::EventId,
 }
 
 impl delivery::EventIndex for CountingIndex {
-    fn seq_of(&self, id: &crate::ulid::EventId) -> Option<u64> {
+    fn seq_of(&self, id: &crate::ids::ulid::EventId) -> Option<u64> {
         self.lookups.set(self.lookups.get() + 1);
         (*id == self.logged).then_some(7)
     }
@@ -673,7 +673,7 @@ fn the_log_index_is_asked_only_about_ids_that_may_have_left_the_window() {
     join(&mut network, "agent:bob");
     // The log (before a restart, say) holds one event from time 5.
     let mut old = alice.event("chat.message", "agent:bob", json!({}));
-    old.id = crate::ulid::EventId::from_parts(5, 1);
+    old.id = crate::ids::ulid::EventId::from_parts(5, 1);
     let lookups = std::rc::Rc::new(std::cell::Cell::new(0));
     network.set_event_index(Box::new(CountingIndex {
         lookups: lookups.clone(),
@@ -703,7 +703,7 @@ fn an_undecodable_event_is_refused_by_id_when_its_id_can_be_read() {
         "agent:broadcast",
         json!({"text": "x".repeat(600 * 1024)}),
     );
-    big.id = crate::ulid::EventId::from_parts(10, 42);
+    big.id = crate::ids::ulid::EventId::from_parts(10, 42);
     let effects = network.handle_frame(Some(&alice.address), &big.encode(), 10);
     let [Effect::Reply(error)] = &effects[..] else {
         panic!("expected one error reply, got {effects:?}");

@@ -8,7 +8,11 @@ mod routing;
 use super::*;
 use crate::client::Client;
 use crate::error::ErrorCode;
-use crate::mods::ModConfig;
+use crate::ids::standing::{Role, Verification};
+use crate::model::config::ModConfig;
+use crate::model::config::*;
+use crate::model::membership::{Member, Presence};
+use crate::model::state::*;
 use serde_json::json;
 
 pub(super) fn addr(s: &str) -> Address {

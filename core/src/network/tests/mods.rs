@@ -1,7 +1,7 @@
 //! Each standard mod and the pipeline order.
 
 use super::*;
-use crate::mods::RateLimit;
+use crate::model::config::RateLimit;
 
 #[test]
 fn rate_limiter_refills_with_the_clock() {

@@ -46,8 +46,8 @@ fn each_recipient_of_a_fan_out_gets_its_own_delivery_chain_in_its_frame() {
 #[test]
 fn a_senders_own_delivery_metadata_never_reaches_recipients() {
     for mode in [
-        crate::config::DeliveryMode::AtLeastOnce,
-        crate::config::DeliveryMode::AtMostOnce,
+        crate::model::config::DeliveryMode::AtLeastOnce,
+        crate::model::config::DeliveryMode::AtMostOnce,
     ] {
         let mut config = NetworkConfig::open("demo".parse().unwrap(), "Demo");
         config.delivery = mode;
@@ -246,7 +246,7 @@ fn ioa_refs_travel_with_the_event() {
     else {
         panic!("{effects:?}")
     };
-    let refs = crate::metadata::ProtocolMetadata::read(&event.metadata)
+    let refs = crate::event::metadata::ProtocolMetadata::read(&event.metadata)
         .unwrap()
         .refs;
     assert_eq!(refs.messages, vec![first.id]);

@@ -14,7 +14,7 @@
 //! parsing that form gives back an equal address.
 
 use crate::error::{Coded, ErrorCode};
-use crate::network_id::{NetworkId, NetworkIdError};
+use crate::ids::network_id::{NetworkId, NetworkIdError};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
 use std::rc::Rc;

@@ -3,9 +3,10 @@
 //! Everything here is plain data with lookups; the rules that change it
 //! live in the network's handlers. The host persists it as [`Row`]s.
 
-use crate::access::{Permission, Permissions, Requester};
-use crate::address::{Address, Name, ResourceKind};
-use crate::membership::{Member, Role};
+use crate::ids::address::{Address, Name, ResourceKind};
+use crate::ids::standing::Role;
+use crate::model::access::{Permission, Permissions, Requester};
+use crate::model::membership::Member;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use std::collections::{BTreeMap, BTreeSet};
@@ -95,7 +96,7 @@ pub enum Row {
     /// Who bridges to another network (`None`: nobody, overriding the configuration).
     Bridge {
         /// The other network.
-        network: crate::network_id::NetworkId,
+        network: crate::ids::network_id::NetworkId,
         /// The bridge member.
         bridge: Option<Address>,
     },
@@ -200,15 +201,15 @@ pub struct State {
     pub mod_state: BTreeMap<String, Value>,
     /// The member that relays events for each other network (from the
     /// configuration's `bridges`, not stored as rows).
-    pub bridges: BTreeMap<crate::network_id::NetworkId, Address>,
+    pub bridges: BTreeMap<crate::ids::network_id::NetworkId, Address>,
 }
 
 impl State {
     /// The bridge member that carries events addressed to `target` in another network.
     pub fn bridge_for(&self, target: &Address) -> Option<&Address> {
         match target.scope() {
-            crate::address::Scope::Network(network) => self.bridges.get(network),
-            crate::address::Scope::Local => None,
+            crate::ids::address::Scope::Network(network) => self.bridges.get(network),
+            crate::ids::address::Scope::Local => None,
         }
     }
 }

@@ -13,29 +13,9 @@
 //! A delivery's `metadata.delivery = {prev, seq}` is written the same way, so
 //! a recipient's frame needs no copy of the event.
 
-use crate::address::Address;
-use crate::enrichment::{Enrichment, MergedMetadata};
-use crate::event::Event;
-use serde::ser::{Serialize, SerializeStruct, Serializer};
-
-/// `metadata.delivery`: where a logged event sits in one recipient's chain.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Delivery {
-    /// The event's network-wide sequence number.
-    pub seq: u64,
-    /// The `seq` delivered to this recipient before it.
-    pub prev: u64,
-}
-
-impl Serialize for Delivery {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        // Keys in sorted order, as a JSON map writes them.
-        let mut delivery = serializer.serialize_struct("Delivery", 2)?;
-        delivery.serialize_field("prev", &self.prev)?;
-        delivery.serialize_field("seq", &self.seq)?;
-        delivery.end()
-    }
-}
+use crate::event::enrichment::{Delivery, Enrichment, MergedMetadata};
+use crate::event::envelope::Event;
+use crate::ids::address::Address;
 
 /// The text of `event`, with `delivery` written into its metadata when given.
 pub(crate) fn encode(event: &Event, delivery: Option<Delivery>) -> String {
@@ -141,6 +121,19 @@ pub(crate) fn write_u64(out: &mut Vec<u8>, mut n: u64) {
         }
     }
     out.extend_from_slice(&digits[at..]);
+}
+
+impl Event {
+    /// The deterministic JSON encoding of this event (what serializing it with serde gives).
+    pub fn encode(&self) -> String {
+        encode(self, None)
+    }
+
+    /// The text a recipient gets for a logged event: the encoding with
+    /// `metadata.delivery = {prev, seq}`, without copying the event.
+    pub fn encode_delivered(&self, seq: u64, prev: u64) -> String {
+        encode(self, Some(Delivery { seq, prev }))
+    }
 }
 
 #[cfg(test)]

@@ -8,9 +8,9 @@
 //! Every other key is free-form. [`ProtocolMetadata::read`] validates the
 //! known keys so a malformed value is rejected when the event arrives.
 
-use crate::address::{Address, AddressError};
 use crate::error::{Coded, ErrorCode};
-use crate::ulid::{EventId, UlidError};
+use crate::ids::address::{Address, AddressError};
+use crate::ids::ulid::{EventId, UlidError};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 

@@ -11,8 +11,7 @@
 //! like any other key; only the network that accepted the event holds them
 //! typed.
 
-use crate::event_text::Delivery;
-use crate::membership::{Role, Verification};
+use crate::ids::standing::{Role, Verification};
 use serde::ser::{Serialize, SerializeMap, SerializeStruct, Serializer};
 use serde_json::{Map, Value};
 
@@ -109,6 +108,25 @@ impl Serialize for MergedMetadata<'_> {
             self.write_typed(&mut out, which)?;
         }
         out.end()
+    }
+}
+
+/// `metadata.delivery`: where a logged event sits in one recipient's chain.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Delivery {
+    /// The event's network-wide sequence number.
+    pub seq: u64,
+    /// The `seq` delivered to this recipient before it.
+    pub prev: u64,
+}
+
+impl Serialize for Delivery {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        // Keys in sorted order, as a JSON map writes them.
+        let mut delivery = serializer.serialize_struct("Delivery", 2)?;
+        delivery.serialize_field("prev", &self.prev)?;
+        delivery.serialize_field("seq", &self.seq)?;
+        delivery.end()
     }
 }
 

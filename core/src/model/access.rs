@@ -4,9 +4,9 @@
 //! `group/{name}`, `agents:[addr1, addr2]` or `owner`. A resource carries
 //! one rule per [`Permission`].
 
-use crate::address::{Address, Entity, Name};
 use crate::error::{Coded, ErrorCode};
-use crate::membership::Role;
+use crate::ids::address::{Address, Entity, Name};
+use crate::ids::standing::Role;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
 use std::str::FromStr;

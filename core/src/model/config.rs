@@ -1,11 +1,10 @@
 //! A network's configuration: identity, access, delivery, status, limits, mods (seed 000 §3).
 
-use crate::address::Address;
 use crate::error::{Coded, ErrorCode};
 use crate::event::Limits;
-use crate::membership::Verification;
-use crate::mods::ModConfig;
-use crate::network_id::NetworkId;
+use crate::ids::address::Address;
+use crate::ids::network_id::NetworkId;
+use crate::ids::standing::Verification;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
@@ -215,7 +214,10 @@ impl NetworkConfig {
             return Err(ConfigError::TokenMissing);
         }
         for (address, key) in &self.keys {
-            let registered = matches!(address.entity(), crate::address::Entity::Registered { .. });
+            let registered = matches!(
+                address.entity(),
+                crate::ids::address::Entity::Registered { .. }
+            );
             let valid_key = crate::crypto::from_hex::<32>(key)
                 .is_some_and(|k| ed25519_dalek::VerifyingKey::from_bytes(&k).is_ok());
             if !registered || !address.is_local() || !valid_key {
@@ -234,6 +236,74 @@ impl NetworkConfig {
             }
         }
         Ok(())
+    }
+}
+
+/// The standard mods a network can load, with their settings.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "name", rename_all = "kebab-case")]
+pub enum ModConfig {
+    /// `mod/auth`: access policy, credentials and minimum verification at join.
+    Auth,
+    /// `mod/access-control`: resource permissions and channel membership.
+    AccessControl,
+    /// `mod/rate-limiter`: a token bucket per source.
+    RateLimiter(RateLimit),
+    /// `mod/enrichment`: adds the sender's role, verification and receive time.
+    Enrichment,
+    /// `mod/workspace`: sessions as channels, presence.
+    Workspace,
+    /// `mod/persistence`: keeps events queryable with `network.events.query`.
+    Persistence,
+    /// `mod/analytics`: counts per type and source, readable by masters.
+    Analytics,
+}
+
+impl ModConfig {
+    /// The mod's name (`auth`, `access-control`, …).
+    pub fn name(&self) -> &'static str {
+        match self {
+            Self::Auth => "auth",
+            Self::AccessControl => "access-control",
+            Self::RateLimiter(_) => "rate-limiter",
+            Self::Enrichment => "enrichment",
+            Self::Workspace => "workspace",
+            Self::Persistence => "persistence",
+            Self::Analytics => "analytics",
+        }
+    }
+
+    /// The mod's default configuration for a name, as `POST /v1/networks` lists them.
+    pub fn from_name(name: &str) -> Option<Self> {
+        let name = name.strip_prefix("mod/").unwrap_or(name);
+        Some(match name {
+            "auth" => Self::Auth,
+            "access-control" => Self::AccessControl,
+            "rate-limiter" => Self::RateLimiter(RateLimit::default()),
+            "enrichment" => Self::Enrichment,
+            "workspace" => Self::Workspace,
+            "persistence" => Self::Persistence,
+            "analytics" => Self::Analytics,
+            _ => return None,
+        })
+    }
+}
+
+/// Rate-limiter settings.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct RateLimit {
+    /// Bucket size: events a source may send at once.
+    pub burst: u32,
+    /// Refill rate in events per second.
+    pub per_second: f64,
+}
+
+impl Default for RateLimit {
+    fn default() -> Self {
+        Self {
+            burst: 50,
+            per_second: 20.0,
+        }
     }
 }
 

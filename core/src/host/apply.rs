@@ -1,0 +1,211 @@
+//! The effect loop: [`apply_effects`] and the [`Host`] side it drives.
+
+use crate::ids::address::Address;
+use crate::network::{Effect, Network, ReadRequest, ReadRows};
+
+/// A host's side of [`apply_effects`]: storage, the log and connections.
+pub trait Host {
+    /// What the host's I/O fails with.
+    type Error;
+
+    /// Applies one effect (a [`Effect::Read`] too, once [`Host::read`] has
+    /// answered it; most hosts ignore it there). Returns the deliveries it
+    /// wrote to push transports that count as acknowledged on write (SSE):
+    /// `(member, seq)`.
+    fn apply(&mut self, effect: Effect) -> Result<Vec<(Address, u64)>, Self::Error>;
+
+    /// The log rows `(seq, event)` a read asks for, in `seq` order, and whether
+    /// the log has no more such rows after them.
+    fn read(&mut self, request: &ReadRequest) -> Result<ReadRows, Self::Error>;
+}
+
+/// Applies `effects` and everything they lead to, depth first, at time `now`.
+pub fn apply_effects<H: Host>(
+    network: &mut Network,
+    effects: Vec<Effect>,
+    now: u64,
+    host: &mut H,
+) -> Result<(), H::Error> {
+    let mut stack = vec![effects.into_iter()];
+    while let Some(top) = stack.last_mut() {
+        let Some(effect) = top.next() else {
+            stack.pop();
+            continue;
+        };
+        let mut follow_up = match &effect {
+            Effect::Read(request) => {
+                let (rows, exhausted) = host.read(request)?;
+                network.answer_read(request, rows, exhausted, now)
+            }
+            _ => Vec::new(),
+        };
+        for (member, seq) in host.apply(effect)? {
+            follow_up.extend(network.acknowledge_pushed(&member, seq, now));
+        }
+        if !follow_up.is_empty() {
+            stack.push(follow_up.into_iter());
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::client::Client;
+    use crate::host::memory::MemoryHost;
+    use crate::model::config::NetworkConfig;
+    use crate::network::Reader;
+    use serde_json::json;
+
+    fn addr(s: &str) -> Address {
+        s.parse().unwrap()
+    }
+
+    /// A host unlike [`MemoryHost`]: it serves reads from a log it is given and
+    /// has an SSE stream open for one member, as the edge's object does.
+    struct StreamingHost {
+        log: MemoryHost,
+        streaming: Address,
+        applied: Vec<String>,
+    }
+
+    fn label(effect: &Effect) -> String {
+        match effect {
+            Effect::Read(request) => match &request.reader {
+                Reader::CatchUp { member } => {
+                    format!("read catch-up {member} after {}", request.after)
+                }
+                Reader::Page { member } => format!("read page {member}"),
+                Reader::Query { requester, .. } => format!("read query {requester}"),
+            },
+            Effect::Deliver { to, event, .. } => {
+                let to: Vec<String> = to.iter().map(ToString::to_string).collect();
+                format!("deliver {} to {}", event.event_type, to.join(","))
+            }
+            Effect::Append { seq, .. } => format!("append {seq}"),
+            Effect::Ack(_) => "ack".into(),
+            Effect::Store(row) => format!("store {} {}", row.kind().as_str(), row.key()),
+            other => format!("{other:?}").chars().take(12).collect(),
+        }
+    }
+
+    impl Host for StreamingHost {
+        type Error = Infallible;
+
+        fn apply(&mut self, effect: Effect) -> Result<Vec<(Address, u64)>, Infallible> {
+            self.applied.push(label(&effect));
+            let pushed = match &effect {
+                Effect::Deliver {
+                    to,
+                    order: Some(order),
+                    ..
+                } if to.contains(&self.streaming) => vec![(self.streaming.clone(), order.seq)],
+                _ => Vec::new(),
+            };
+            // Keep the log and rows as the memory host does.
+            self.log.apply_one(&effect);
+            Ok(pushed)
+        }
+
+        fn read(&mut self, request: &ReadRequest) -> Result<ReadRows, Infallible> {
+            Ok(self.log.read_rows(request))
+        }
+    }
+
+    use std::convert::Infallible;
+
+    /// The same script through two different hosts.
+    fn script(mut run: impl FnMut(&mut Network, Vec<Effect>, u64) -> Vec<String>) -> Vec<String> {
+        let mut network = Network::new(
+            NetworkConfig::open("demo".parse().unwrap(), "Demo"),
+            [],
+            0,
+            [9; 32],
+        );
+        let mut alice = Client::new(addr("agent:alice"), "demo".parse().unwrap(), [1; 32]);
+        let mut bob = Client::new(addr("agent:bob"), "demo".parse().unwrap(), [2; 32]);
+        let mut order = Vec::new();
+        let join_alice = network.handle_event(None, alice.join(None, 1), 1);
+        order.extend(run(&mut network, join_alice, 1));
+        let join_bob = network.handle_event(None, bob.join(None, 2), 2);
+        order.extend(run(&mut network, join_bob, 2));
+        let gone = network.disconnect(&addr("agent:bob"), 3);
+        order.extend(run(&mut network, gone, 3));
+        for n in 0..3 {
+            let event = alice.event(
+                "chat.msg".parse().unwrap(),
+                addr("agent:broadcast"),
+                json!({"n": n}),
+                4 + n,
+            );
+            let effects = network.handle_event(Some(&addr("agent:alice")), event, 4 + n);
+            order.extend(run(&mut network, effects, 4 + n));
+        }
+        let mut join = bob.join(None, 10);
+        join.payload["resume"] = json!({"after": 0});
+        let back = network.handle_event(None, join, 10);
+        order.extend(run(&mut network, back, 10));
+        order
+    }
+
+    #[test]
+    fn every_host_applies_effects_in_the_same_depth_first_order() {
+        let mut memory = MemoryHost::default();
+        let in_memory = script(|network, effects, now| {
+            memory
+                .apply(network, effects, now)
+                .iter()
+                .map(label)
+                .collect()
+        });
+        let mut streaming = StreamingHost {
+            log: MemoryHost::default(),
+            streaming: addr("agent:nobody"),
+            applied: Vec::new(),
+        };
+        let other = script(|network, effects, now| {
+            apply_effects(network, effects, now, &mut streaming).unwrap();
+            std::mem::take(&mut streaming.applied)
+        });
+        assert_eq!(in_memory, other);
+        // Bob's catch-up: the read, then its three deliveries, then the join's ack.
+        let read = in_memory
+            .iter()
+            .rposition(|l| l == "read catch-up agent:bob after 0")
+            .expect("bob catches up");
+        assert_eq!(
+            in_memory[read + 1..read + 5],
+            [
+                "deliver chat.msg to agent:bob".to_owned(),
+                "deliver chat.msg to agent:bob".to_owned(),
+                "deliver chat.msg to agent:bob".to_owned(),
+                "ack".to_owned(),
+            ],
+            "{in_memory:#?}"
+        );
+    }
+
+    #[test]
+    fn a_delivery_pushed_to_a_stream_is_acknowledged_right_after_it() {
+        let mut streaming = StreamingHost {
+            log: MemoryHost::default(),
+            streaming: addr("agent:bob"),
+            applied: Vec::new(),
+        };
+        let order = script(|network, effects, now| {
+            apply_effects(network, effects, now, &mut streaming).unwrap();
+            std::mem::take(&mut streaming.applied)
+        });
+        let first = order
+            .iter()
+            .position(|l| l == "deliver chat.msg to agent:bob")
+            .expect("bob receives");
+        assert!(
+            order[first + 1..]
+                .iter()
+                .any(|l| l == "store cursor agent:bob"),
+            "the pushed delivery moved bob's cursor: {order:#?}"
+        );
+    }
+}

@@ -1,0 +1,17 @@
+//! Validated identifiers and the protocol's small vocabulary: the lowest layer.
+//!
+//! Each type here has one validator shared by `FromStr`, `TryFrom` and
+//! `Deserialize`, and `Display` round-trips with parsing, so an invalid value
+//! cannot be built on any path in.
+//!
+//! * [`address`] — addresses and their parse rules (seed 000 §4)
+//! * [`event_type`] — hierarchical event types, patterns and the reserved namespace
+//! * [`network_id`] — network ids
+//! * [`ulid`] — event ids from host time and randomness
+//! * [`standing`] — a member's role and verification level (§3, §5)
+
+pub mod address;
+pub mod event_type;
+pub mod network_id;
+pub mod standing;
+pub mod ulid;

@@ -1,0 +1,59 @@
+//! Members of a network: the membership record and presence (seed 000 §3).
+
+use crate::ids::address::Address;
+use crate::ids::standing::{Role, Verification};
+use serde::{Deserialize, Serialize};
+
+/// Whether a member is connected.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Presence {
+    /// Connected (or heartbeating) now.
+    Online,
+    /// Not connected.
+    Offline,
+}
+
+/// A membership record.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Member {
+    /// The member's address in this network.
+    pub address: Address,
+    /// Its role.
+    pub role: Role,
+    /// Its verified level in this network.
+    pub verification: Verification,
+    /// Online or offline.
+    pub status: Presence,
+    /// Unix milliseconds of the last sign of life.
+    #[serde(default)]
+    pub last_seen: u64,
+}
+
+impl Member {
+    /// True when connected.
+    pub fn is_online(&self) -> bool {
+        self.status == Presence::Online
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn member_serializes_in_the_seed_shape() {
+        let m = Member {
+            address: "agent:a".parse().unwrap(),
+            role: Role::Observer,
+            verification: Verification::ANONYMOUS,
+            status: Presence::Online,
+            last_seen: 5,
+        };
+        let v = serde_json::to_value(&m).unwrap();
+        assert_eq!(v["role"], "observer");
+        assert_eq!(v["status"], "online");
+        assert_eq!(v["verification"], 0);
+        assert_eq!(serde_json::from_value::<Member>(v).unwrap(), m);
+    }
+}

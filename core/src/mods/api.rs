@@ -1,0 +1,182 @@
+//! What a mod is and what it may touch: the [`Mod`] trait, its [`ModSpec`],
+//! the [`Context`] it reads and the [`Outbox`] it writes to.
+
+use crate::error::Rejection;
+use crate::event::Event;
+use crate::ids::address::Address;
+use crate::ids::event_type::{EventPattern, EventType};
+use crate::ids::network_id::NetworkId;
+use crate::ids::standing::Verification;
+use crate::ids::ulid::UlidGenerator;
+use crate::model::state::State;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value, json};
+
+/// How a mod takes part in the pipeline.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ModMode {
+    /// Inspects and may reject.
+    Guard,
+    /// May rewrite the event and emit new ones.
+    Transform,
+    /// Sees the final event; may emit, never change.
+    Observe,
+}
+
+/// A mod's identity and place in the pipeline.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ModSpec {
+    /// `mod/{name}`.
+    pub address: Address,
+    /// Event-type patterns it intercepts.
+    pub intercepts: Vec<EventPattern>,
+    /// Lower runs earlier.
+    pub priority: i32,
+    /// Guard, transform or observe.
+    pub mode: ModMode,
+}
+
+impl ModSpec {
+    pub(crate) fn standard(name: &str, patterns: &[&str], priority: i32, mode: ModMode) -> Self {
+        let address = format!("mod/{name}")
+            .parse()
+            .unwrap_or_else(|_| Address::core());
+        Self {
+            address,
+            intercepts: patterns.iter().filter_map(|p| p.parse().ok()).collect(),
+            priority,
+            mode,
+        }
+    }
+
+    /// True when the mod intercepts this type.
+    pub fn intercepts(&self, event_type: &EventType) -> bool {
+        self.intercepts.iter().any(|p| p.matches(event_type))
+    }
+}
+
+/// What a join claims, for guards that decide admission.
+#[derive(Debug, Clone, PartialEq)]
+pub struct JoinClaim {
+    /// The address asking to join.
+    pub address: Address,
+    /// The verification level the core established for it.
+    pub verification: Verification,
+}
+
+/// What mods may read: the network's state and the moment.
+pub struct Context<'a> {
+    /// Members, channels, groups, resources.
+    pub state: &'a State,
+    /// The network's configuration.
+    pub config: &'a crate::model::config::NetworkConfig,
+    /// Current time, unix milliseconds.
+    pub now: u64,
+    /// For `network.agent.join`: who joins and at which level.
+    pub join: Option<&'a JoinClaim>,
+}
+
+/// A state change a mod asks the network to make.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Command {
+    /// Create a channel (if missing) and add these members.
+    EnsureChannel {
+        /// The channel name.
+        name: String,
+        /// Members to add.
+        members: Vec<Address>,
+    },
+    /// Persist a mod's state under its name.
+    SaveModState {
+        /// The mod's name.
+        name: &'static str,
+        /// Its state.
+        state: Value,
+    },
+}
+
+/// Where mods put the events they emit and the changes they ask for.
+pub struct Outbox<'a> {
+    ids: &'a mut UlidGenerator,
+    network: &'a NetworkId,
+    now: u64,
+    pub(crate) events: Vec<Event>,
+    pub(crate) commands: Vec<Command>,
+}
+
+impl<'a> Outbox<'a> {
+    pub(crate) fn new(ids: &'a mut UlidGenerator, network: &'a NetworkId, now: u64) -> Self {
+        Self {
+            ids,
+            network,
+            now,
+            events: Vec::new(),
+            commands: Vec::new(),
+        }
+    }
+
+    /// Emits a new event from `source`; `in_reply_to` links it to a request.
+    pub fn emit(
+        &mut self,
+        source: &Address,
+        event_type: EventType,
+        target: Address,
+        payload: Value,
+        in_reply_to: Option<&Event>,
+    ) {
+        let mut metadata = Map::new();
+        if let Some(request) = in_reply_to {
+            metadata.insert("in_reply_to".into(), json!(request.id));
+        }
+        self.events.push(Event {
+            id: self.ids.next_id(self.now),
+            event_type,
+            source: source.clone(),
+            target,
+            payload,
+            metadata,
+            enrichment: None,
+            timestamp: self.now,
+            network: Some(self.network.clone()),
+        });
+    }
+
+    /// Asks the network to change its state.
+    pub fn command(&mut self, command: Command) {
+        self.commands.push(command);
+    }
+}
+
+/// A pipeline interceptor. Implement the method of the mod's mode.
+pub trait Mod {
+    /// Identity and place in the pipeline.
+    fn spec(&self) -> &ModSpec;
+
+    /// Guards: accept or reject.
+    fn guard(&mut self, _cx: &Context<'_>, _event: &Event) -> Result<(), Rejection> {
+        Ok(())
+    }
+
+    /// Transforms: rewrite the event, emit more.
+    fn transform(&mut self, _cx: &Context<'_>, _event: &mut Event, _out: &mut Outbox<'_>) {}
+
+    /// Observers: see the accepted event, emit more.
+    fn observe(&mut self, _cx: &Context<'_>, _event: &Event, _out: &mut Outbox<'_>) {}
+
+    /// Handles an event addressed to this mod (`target: mod/{name}`).
+    fn handle(
+        &mut self,
+        _cx: &Context<'_>,
+        event: &Event,
+        _out: &mut Outbox<'_>,
+    ) -> Result<(), Rejection> {
+        Err(Rejection::new(
+            crate::error::ErrorCode::UnknownTarget,
+            format!("{} takes no events addressed to it", event.target),
+        ))
+    }
+
+    /// Restores state saved with [`Command::SaveModState`].
+    fn restore(&mut self, _state: &Value) {}
+}

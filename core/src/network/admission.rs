@@ -1,0 +1,170 @@
+//! Admission: who may join and send, key proofs at join, and challenges.
+
+use crate::error::{ErrorCode, Rejection};
+use crate::event::Event;
+use crate::ids::address::Address;
+use crate::ids::event_type::core_types;
+use crate::ids::standing::{Role, Verification};
+use crate::model::config::NetworkStatus;
+use crate::network::effects::Effect;
+use crate::network::engine::Network;
+use serde_json::{Value, json};
+
+/// Agents may not emit these: they are the network's own answers.
+const NETWORK_ONLY_TYPES: &[&str] = &[
+    core_types::PONG,
+    core_types::EVENT_ERROR,
+    core_types::AGENT_DISCOVER_RESPONSE,
+    core_types::AGENT_CHALLENGE_RESPONSE,
+    core_types::RESOURCE_DISCOVER_RESPONSE,
+    core_types::RESOURCE_READ_RESPONSE,
+    core_types::EVENTS_RESPONSE,
+];
+
+/// What a paused or archived network still accepts.
+pub(super) const READ_ONLY_TYPES: &[&str] = &[
+    core_types::AGENT_LEAVE,
+    core_types::AGENT_RESUME,
+    core_types::AGENT_DISCOVER,
+    core_types::PING,
+    core_types::EVENT_ACK,
+    core_types::EVENTS_QUERY,
+    core_types::RESOURCE_DISCOVER,
+    core_types::RESOURCE_READ,
+];
+
+impl Network {
+    /// A join is for a local participant address, on a connection not bound to another, while not archived.
+    pub(super) fn check_joiner(
+        &self,
+        session: Option<&Address>,
+        event: &Event,
+    ) -> Result<(), Rejection> {
+        let address = &event.source;
+        if !address.is_local()
+            || !address.entity().is_participant()
+            || address == &Address::broadcast()
+        {
+            return Err(Rejection::new(
+                ErrorCode::InvalidAddress,
+                format!("{address} cannot join: members are agent:, human: or registered agents"),
+            ));
+        }
+        if let Some(bound) = session
+            && bound != address
+        {
+            return Err(Rejection::new(
+                ErrorCode::SourceMismatch,
+                format!("this connection already joined as {bound}"),
+            ));
+        }
+        if self.config.status == NetworkStatus::Archived {
+            return Err(Rejection::new(
+                ErrorCode::NetworkUnavailable,
+                "this network is archived: no new joins",
+            ));
+        }
+        Ok(())
+    }
+
+    /// Any other event comes from the connection's member, of a type and role it may send.
+    pub(super) fn check_sender(
+        &self,
+        session: Option<&Address>,
+        event: &Event,
+    ) -> Result<(), Rejection> {
+        let Some(session) = session else {
+            return Err(Rejection::new(
+                ErrorCode::NotJoined,
+                "send network.agent.join before other events",
+            ));
+        };
+        if &event.source != session {
+            return Err(Rejection::new(
+                ErrorCode::SourceMismatch,
+                format!("source {} is not the joined member {session}", event.source),
+            ));
+        }
+        let Some(member) = self.state.members.get(session) else {
+            return Err(Rejection::new(
+                ErrorCode::NotJoined,
+                format!("{session} is not a member"),
+            ));
+        };
+        let event_type = event.event_type.as_str();
+        if NETWORK_ONLY_TYPES.contains(&event_type) {
+            return Err(Rejection::new(
+                ErrorCode::ReservedType,
+                format!("{event_type} is emitted only by the network"),
+            ));
+        }
+        // Observers may read, acknowledge and leave, and follow channels.
+        let observer_may = READ_ONLY_TYPES.contains(&event_type)
+            || event_type == core_types::CHANNEL_JOIN
+            || event_type == core_types::CHANNEL_LEAVE;
+        if member.role == Role::Observer && !observer_may {
+            return Err(Rejection::new(
+                ErrorCode::Forbidden,
+                "observers receive events but cannot emit them",
+            ));
+        }
+        if self.config.status != NetworkStatus::Active && !READ_ONLY_TYPES.contains(&event_type) {
+            return Err(Rejection::new(
+                ErrorCode::NetworkUnavailable,
+                format!(
+                    "this network is {:?}: it accepts no new events",
+                    self.config.status
+                )
+                .to_lowercase(),
+            ));
+        }
+        Ok(())
+    }
+
+    /// The verification level a join proves (a key proof is checked here).
+    pub(super) fn verify_join(
+        &mut self,
+        event: &Event,
+        now: u64,
+    ) -> Result<Verification, Rejection> {
+        let credentials = event.payload.get("credentials");
+        let field = |key: &str| credentials.and_then(|c| c.get(key)).and_then(Value::as_str);
+        match (field("nonce"), field("signature")) {
+            (Some(nonce), Some(signature)) => {
+                self.challenges.verify(
+                    self.keys.as_ref(),
+                    &self.config.id,
+                    &event.source,
+                    nonce,
+                    signature,
+                    now,
+                )?;
+                Ok(Verification::KEY_PROOF)
+            }
+            (None, None) => Ok(Verification::ANONYMOUS),
+            _ => Err(Rejection::new(
+                ErrorCode::VerificationFailed,
+                "key proof needs both credentials.nonce and credentials.signature",
+            )),
+        }
+    }
+
+    /// A nonce for a key proof, answered to the asker.
+    pub(super) fn issue_challenge(
+        &mut self,
+        event: &Event,
+        now: u64,
+    ) -> Result<Vec<Effect>, Rejection> {
+        let nonce = crate::crypto::to_hex(&self.ids.random_bytes());
+        let expires_at = self.challenges.issue(&event.source, nonce.clone(), now)?;
+        let payload = json!({"nonce": nonce, "expires_at": expires_at, "network": self.config.id, "address": event.source});
+        let response = self.core_event(
+            core_types::AGENT_CHALLENGE_RESPONSE,
+            &event.source,
+            Some(event.id),
+            payload,
+            now,
+        );
+        Ok(vec![Effect::Reply(response)])
+    }
+}

@@ -1,0 +1,262 @@
+//! The [`Network`] itself: what it holds, how it is restored, and what hosts ask of it.
+//!
+//! The work on events is split by area in the sibling modules (admission,
+//! presence, stages, reads, handlers, documents), each an `impl Network`.
+
+use crate::error::Rejection;
+use crate::event::Event;
+use crate::ids::address::Address;
+use crate::ids::event_type::{EventType, core_types};
+use crate::ids::network_id::NetworkId;
+use crate::ids::ulid::UlidGenerator;
+use crate::model::config::{DeliveryMode, NetworkConfig};
+use crate::model::membership::Member;
+use crate::model::state::{Row, State};
+use crate::mods::Pipeline;
+use crate::network::ack::Ack;
+use crate::network::dedupe::DedupeWindow;
+use crate::network::delivery::{EventIndex, NoIndex, Tracker};
+use crate::verification::{Challenges, KeyRegistry, StaticKeys};
+use serde_json::{Map, Value, json};
+
+/// The network: configuration, state, mods and the routing pipeline.
+pub struct Network {
+    pub(super) config: NetworkConfig,
+    pub(super) state: State,
+    pub(super) pipeline: Pipeline,
+    pub(super) challenges: Challenges,
+    pub(super) keys: Box<dyn KeyRegistry>,
+    pub(super) ids: UlidGenerator,
+    pub(super) last_seq: u64,
+    /// `mod/persistence` is loaded: logged rows are history and queries work.
+    pub(super) keeps_history: bool,
+    pub(super) tracker: Tracker,
+    pub(super) dedupe: DedupeWindow,
+    pub(super) index: Box<dyn EventIndex>,
+    /// Shared documents of files and context.
+    #[cfg(feature = "documents")]
+    pub(super) documents: crate::network::document_store::Documents,
+}
+
+impl Network {
+    /// A network restored from its configuration, stored rows and last sequence number.
+    /// `seed` is host randomness for the ids and nonces the network creates.
+    pub fn new(
+        config: NetworkConfig,
+        rows: impl IntoIterator<Item = Row>,
+        last_seq: u64,
+        seed: [u8; 32],
+    ) -> Self {
+        let mut state = State {
+            bridges: config.bridges.clone(),
+            ..State::default()
+        };
+        let mut tracker = Tracker::default();
+        #[cfg(feature = "documents")]
+        let mut documents = crate::network::document_store::Documents::new(&config.id);
+        for row in rows {
+            match row {
+                Row::Cursor { address, seq } => {
+                    tracker.cursors.insert(address, seq);
+                }
+                #[cfg(feature = "documents")]
+                Row::Document(row) => documents.restore(&row),
+                other => state.apply(other),
+            }
+        }
+        let mut pipeline = Pipeline::new(&config.mods);
+        for (name, saved) in &state.mod_state {
+            pipeline.restore(name, saved);
+        }
+        let keeps_history = pipeline.has(&mod_address("persistence"));
+        let keys = Box::new(StaticKeys::from_config(&config));
+        Self {
+            tracker,
+            dedupe: DedupeWindow::default(),
+            index: Box::new(NoIndex),
+            keeps_history,
+            config,
+            state,
+            pipeline,
+            challenges: Challenges::default(),
+            keys,
+            ids: UlidGenerator::new(seed),
+            last_seq,
+            #[cfg(feature = "documents")]
+            documents,
+        }
+    }
+
+    /// Uses `index` to recognise resubmitted events older than the dedupe window.
+    pub fn set_event_index(&mut self, index: Box<dyn EventIndex>) {
+        self.dedupe.note_outside(index.newest_timestamp());
+        self.index = index;
+    }
+
+    /// True when logged events are kept for delivery to offline members.
+    pub(super) fn at_least_once(&self) -> bool {
+        self.config.delivery == DeliveryMode::AtLeastOnce
+    }
+
+    /// When the host should next call [`Network::on_alarm`] (unix ms), if ever.
+    pub fn next_wakeup(&self) -> Option<u64> {
+        let presence = self
+            .state
+            .members
+            .values()
+            .filter(|m| m.is_online())
+            .map(|m| m.last_seen.saturating_add(self.config.presence_timeout_ms))
+            .min();
+        [self.tracker.next_wakeup(), presence]
+            .into_iter()
+            .flatten()
+            .min()
+    }
+
+    /// The acknowledged delivery cursor of `member` (0 when none).
+    pub fn cursor(&self, member: &Address) -> u64 {
+        self.tracker.cursor(member)
+    }
+
+    /// True while some delivery waits for its acknowledgement.
+    pub fn awaiting_acks(&self) -> bool {
+        self.tracker.next_wakeup().is_some()
+    }
+
+    /// Uses `registry` to find registered agents' keys (verification level 1).
+    pub fn set_key_registry(&mut self, registry: Box<dyn KeyRegistry>) {
+        self.keys = registry;
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &NetworkConfig {
+        &self.config
+    }
+
+    /// The network id.
+    pub fn id(&self) -> &NetworkId {
+        &self.config.id
+    }
+
+    /// Members, channels, groups, resources.
+    pub fn state(&self) -> &State {
+        &self.state
+    }
+
+    /// The membership record of `address`.
+    pub fn member(&self, address: &Address) -> Option<&Member> {
+        self.state.members.get(address)
+    }
+
+    /// The sequence number of the last logged event (0 when none).
+    pub fn last_seq(&self) -> u64 {
+        self.last_seq
+    }
+
+    /// The addresses of the loaded mods, in pipeline order.
+    pub fn mods(&self) -> Vec<Address> {
+        self.pipeline.addresses()
+    }
+
+    /// The network profile of seed 000 §9; the host supplies its transports.
+    pub fn profile(&self, transports: Value) -> Value {
+        let online = self
+            .state
+            .members
+            .values()
+            .filter(|m| m.is_online())
+            .count();
+        let description = self
+            .config
+            .metadata
+            .get("description")
+            .cloned()
+            .unwrap_or(json!(""));
+        let mut capabilities: Vec<&str> =
+            vec!["network.agent", "network.channel", "network.resource"];
+        if self.pipeline.has(&mod_address("workspace")) {
+            capabilities.extend(["workspace.message", "workspace.session"]);
+        }
+        if self.keeps_history {
+            capabilities.push("network.events");
+        }
+        json!({
+            "id": self.config.id,
+            "name": self.config.name,
+            "description": description,
+            "access": {"policy": self.config.access.policy, "min_verification": self.config.access.min_verification},
+            "delivery": self.config.delivery,
+            "status": self.config.status,
+            "transports": transports,
+            "capabilities": capabilities,
+            "mods": self.pipeline.addresses(),
+            "agents_online": online,
+        })
+    }
+
+    /// The acknowledgement of `event`, with a handler's `extra` payload fields.
+    pub(super) fn ack(&mut self, event: &Event, extra: Map<String, Value>, now: u64) -> Ack {
+        Ack {
+            id: self.ids.next_id(now),
+            to: event.source.clone(),
+            acknowledged: event.id,
+            seq: None,
+            duplicate: false,
+            extra,
+            timestamp: now,
+            network: self.config.id.clone(),
+        }
+    }
+
+    /// An event from `core` to `to`, optionally answering `in_reply_to`.
+    pub(crate) fn core_event(
+        &mut self,
+        event_type: &'static str,
+        to: &Address,
+        in_reply_to: Option<crate::ids::ulid::EventId>,
+        payload: Value,
+        now: u64,
+    ) -> Event {
+        let mut metadata = Map::new();
+        if let Some(id) = in_reply_to {
+            metadata.insert("in_reply_to".into(), id.to_json());
+        }
+        Event {
+            id: self.ids.next_id(now),
+            event_type: EventType::from_static(event_type),
+            source: Address::core(),
+            target: to.clone(),
+            payload,
+            metadata,
+            enrichment: None,
+            timestamp: now,
+            network: Some(self.config.id.clone()),
+        }
+    }
+
+    pub(super) fn error_event(
+        &mut self,
+        to: &Address,
+        request: Option<crate::ids::ulid::EventId>,
+        rejection: &Rejection,
+        now: u64,
+    ) -> Event {
+        let payload =
+            json!({"code": rejection.code, "message": rejection.message, "event_id": request});
+        self.core_event(core_types::EVENT_ERROR, to, request, payload, now)
+    }
+}
+
+/// `mod/{name}`.
+pub(super) fn mod_address(name: &str) -> Address {
+    format!("mod/{name}")
+        .parse()
+        .unwrap_or_else(|_| Address::core())
+}
+
+/// Who an undecodable frame from an unjoined connection is answered as.
+pub(super) fn anonymous() -> Address {
+    "agent:anonymous"
+        .parse()
+        .unwrap_or_else(|_| Address::core())
+}

@@ -1,0 +1,220 @@
+//! Handlers for members: join, leave, discover, announce, ping, invitations, bridges.
+
+use super::payload::{invalid, payload_address, payload_str, require_master};
+use crate::error::Rejection;
+use crate::event::Event;
+use crate::ids::address::Address;
+use crate::ids::event_type::core_types as t;
+use crate::ids::standing::Role;
+use crate::model::membership::{Member, Presence};
+use crate::model::state::{Invitation, Row, RowKind};
+use crate::mods::JoinClaim;
+use crate::network::effects::Effect;
+use crate::network::engine::Network;
+use crate::network::outcome::{Outcome, logged, replied, routed};
+use serde_json::{Value, json};
+
+/// Default lifetime of an invitation.
+pub const DEFAULT_INVITATION_TTL_MS: u64 = 7 * 24 * 3600 * 1000;
+
+/// `network.agent.join`: the member record, its role, and where its delivery resumes.
+pub(super) fn join(
+    network: &mut Network,
+    event: &Event,
+    claim: Option<&JoinClaim>,
+    now: u64,
+) -> Result<Outcome, Rejection> {
+    let address = event.source.clone();
+    let verification = claim.map(|c| c.verification).unwrap_or_default();
+    let wants_observer = payload_str(event, "role") == Some("observer");
+    let admin_token = event
+        .payload
+        .get("credentials")
+        .and_then(|c| c.get("admin_token"))
+        .and_then(Value::as_str);
+    let is_master = network.config.masters.contains(&address)
+        || network.config.is_admin_credential(admin_token);
+    let mut outcome = logged();
+    if let Some(code) = event
+        .payload
+        .get("credentials")
+        .and_then(|c| c.get("invite"))
+        .and_then(Value::as_str)
+        && network.state.invitations.remove(code).is_some()
+    {
+        outcome.effects.push(Effect::Remove {
+            kind: RowKind::Invitation,
+            key: code.to_owned(),
+        });
+    }
+    // A member's delivery stream starts when it first becomes a member.
+    let existed = network.state.members.contains_key(&address);
+    let member = network
+        .state
+        .members
+        .entry(address.clone())
+        .or_insert_with(|| Member {
+            address: address.clone(),
+            role: Role::Member,
+            verification,
+            status: Presence::Online,
+            last_seen: now,
+        });
+    if is_master {
+        member.role = Role::Master;
+    } else if wants_observer {
+        member.role = Role::Observer;
+    }
+    member.verification = verification;
+    member.status = Presence::Online;
+    member.last_seen = now;
+    let member = member.clone();
+    outcome.ack.insert("member".into(), json!(member));
+    outcome
+        .ack
+        .insert("network".into(), json!(network.config.id));
+    outcome.effects.insert(0, Effect::Bind(address.clone()));
+    outcome.effects.push(Effect::Store(Row::Member(member)));
+    if network.at_least_once() {
+        // Resume where the member says, else from its acknowledged cursor; a member the
+        // network has never delivered to starts at the present.
+        let resume = event
+            .payload
+            .get("resume")
+            .and_then(|r| r.get("after"))
+            .and_then(Value::as_u64);
+        let after = match resume {
+            Some(after) => after,
+            None if existed => network.tracker.cursor(&address),
+            None => {
+                // New member: it starts at the present, and that is its cursor from now on.
+                let start = network.last_seq;
+                network.tracker.cursors.insert(address.clone(), start);
+                outcome.effects.push(Effect::Store(Row::Cursor {
+                    address: address.clone(),
+                    seq: start,
+                }));
+                start
+            }
+        };
+        outcome.ack.insert("resume_after".into(), json!(after));
+        outcome.effects.push(network.catch_up(&address, after));
+    }
+    Ok(outcome)
+}
+
+/// `network.agent.leave`: offline, unbound, its documents closed.
+pub(super) fn leave(network: &mut Network, event: &Event, now: u64) -> Result<Outcome, Rejection> {
+    let mut outcome = logged();
+    if let Some(member) = network.state.members.get_mut(&event.source) {
+        member.status = Presence::Offline;
+        member.last_seen = now;
+        outcome
+            .effects
+            .push(Effect::Store(Row::Member(member.clone())));
+    }
+    outcome.effects.push(Effect::Unbind);
+    #[cfg(feature = "documents")]
+    outcome
+        .effects
+        .extend(network.close_documents_of(&event.source, now));
+    Ok(outcome)
+}
+
+/// `network.agent.discover`: the roster.
+pub(super) fn discover(
+    network: &mut Network,
+    event: &Event,
+    now: u64,
+) -> Result<Outcome, Rejection> {
+    let roster = network.state.roster(&network.pipeline.addresses());
+    let response = network.core_event(
+        t::AGENT_DISCOVER_RESPONSE,
+        &event.source,
+        Some(event.id),
+        roster,
+        now,
+    );
+    Ok(replied(Effect::Reply(response)))
+}
+
+/// `network.agent.announce`: routed to everyone.
+pub(super) fn announce(event: &Event) -> Result<Outcome, Rejection> {
+    if event.target != Address::broadcast() {
+        return Err(invalid("network.agent.announce goes to agent:broadcast"));
+    }
+    Ok(routed())
+}
+
+/// `network.ping`: answered with a pong.
+pub(super) fn ping(network: &mut Network, event: &Event, now: u64) -> Result<Outcome, Rejection> {
+    let pong = network.core_event(
+        t::PONG,
+        &event.source,
+        Some(event.id),
+        json!({"time": now}),
+        now,
+    );
+    Ok(replied(Effect::Reply(pong)))
+}
+
+/// `network.agent.invite`: a new invitation code.
+pub(super) fn invite(network: &mut Network, event: &Event, now: u64) -> Result<Outcome, Rejection> {
+    let invitee = match event.payload.get("invitee") {
+        None | Some(Value::Null) => None,
+        Some(_) => Some(payload_address(event, "invitee")?),
+    };
+    let ttl = event
+        .payload
+        .get("ttl_ms")
+        .and_then(Value::as_u64)
+        .unwrap_or(DEFAULT_INVITATION_TTL_MS);
+    let code = crate::crypto::to_hex(&network.ids.random_bytes());
+    let invitation = Invitation {
+        code: code.clone(),
+        invitee,
+        created_by: event.source.clone(),
+        expires_at: now.saturating_add(ttl),
+    };
+    network
+        .state
+        .invitations
+        .insert(code.clone(), invitation.clone());
+    let mut outcome = Outcome::default();
+    outcome.ack.insert("code".into(), json!(code));
+    outcome
+        .ack
+        .insert("expires_at".into(), json!(invitation.expires_at));
+    outcome
+        .effects
+        .push(Effect::Store(Row::Invitation(invitation)));
+    Ok(outcome)
+}
+
+/// `network.bridge.update`: which local agent relays to another network.
+pub(super) fn bridge(network: &mut Network, event: &Event) -> Result<Outcome, Rejection> {
+    require_master(&network.state, &event.source, "manage bridges")?;
+    let other: crate::ids::network_id::NetworkId = payload_str(event, "network")
+        .ok_or_else(|| invalid("payload.network names the other network"))?
+        .parse()
+        .map_err(|e| invalid(format!("payload.network: {e}")))?;
+    let bridge = match event.payload.get("bridge") {
+        None | Some(Value::Null) => None,
+        Some(_) => Some(payload_address(event, "bridge")?),
+    };
+    if other == network.config.id
+        || bridge
+            .as_ref()
+            .is_some_and(|b| !b.is_local() || !b.entity().is_participant())
+    {
+        return Err(invalid("a bridge is a local agent, for another network"));
+    }
+    let row = Row::Bridge {
+        network: other,
+        bridge,
+    };
+    network.state.apply(row.clone());
+    let mut outcome = logged();
+    outcome.effects.push(Effect::Store(row));
+    Ok(outcome)
+}

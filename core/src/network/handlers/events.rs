@@ -1,0 +1,133 @@
+//! Handlers for the log: history queries, acknowledgements, resume, and
+//! events for mods or members (routed).
+
+use super::payload::{invalid, payload_address, payload_str};
+use crate::error::{ErrorCode, Rejection};
+use crate::event::Event;
+use crate::ids::address::Address;
+use crate::model::state::Row;
+use crate::network::effects::{Effect, LogFilter, ReadRequest, Reader};
+use crate::network::engine::Network;
+use crate::network::outcome::Outcome;
+use crate::network::reads::MAX_READ_LIMIT;
+use serde_json::Value;
+
+/// `network.events.query`: a read of the history (needs `mod/persistence`).
+pub(super) fn query(network: &mut Network, event: &Event) -> Result<Outcome, Rejection> {
+    if !network.keeps_history {
+        return Err(Rejection::new(
+            ErrorCode::NotSupported,
+            "this network keeps no history: network.events.query needs mod/persistence",
+        ));
+    }
+    let optional_address = |key: &str| -> Result<Option<Address>, Rejection> {
+        match event.payload.get(key) {
+            None | Some(Value::Null) => Ok(None),
+            Some(_) => payload_address(event, key).map(Some),
+        }
+    };
+    let types = payload_str(event, "types")
+        .map(str::parse::<crate::ids::event_type::EventPattern>)
+        .transpose()
+        .map_err(|e| Rejection::from(&e))?;
+    let limit = event
+        .payload
+        .get("limit")
+        .and_then(Value::as_u64)
+        .unwrap_or(50);
+    let request = ReadRequest {
+        reader: Reader::Query {
+            request_id: event.id,
+            requester: event.source.clone(),
+        },
+        filter: LogFilter::History {
+            types,
+            source: optional_address("source")?,
+            target: optional_address("target")?,
+        },
+        after: event
+            .payload
+            .get("after")
+            .and_then(Value::as_u64)
+            .unwrap_or(0),
+        limit: usize::try_from(limit)
+            .unwrap_or(MAX_READ_LIMIT)
+            .clamp(1, MAX_READ_LIMIT),
+    };
+    Ok(Outcome {
+        effects: vec![Effect::Read(request)],
+        no_ack: true,
+        ..Outcome::default()
+    })
+}
+
+/// `network.event.ack` to `core`: a member's cumulative delivery acknowledgement.
+pub(super) fn acknowledge(
+    network: &mut Network,
+    event: &Event,
+    now: u64,
+) -> Result<Outcome, Rejection> {
+    // A member's cumulative delivery acknowledgement.
+    let seq = event
+        .payload
+        .get("seq")
+        .and_then(Value::as_u64)
+        .ok_or_else(|| invalid("an ack to core carries payload.seq"))?;
+    let mut outcome = Outcome {
+        no_ack: true,
+        ..Outcome::default()
+    };
+    if let Some(cursor) = network.tracker.acknowledge(&event.source, seq)
+        && network.tracker.should_persist(&event.source, cursor, now)
+    {
+        outcome.effects.push(Effect::Store(Row::Cursor {
+            address: event.source.clone(),
+            seq: cursor,
+        }));
+    }
+    Ok(outcome)
+}
+
+/// `network.agent.resume`: catch up from a cursor.
+pub(super) fn resume(network: &mut Network, event: &Event) -> Result<Outcome, Rejection> {
+    let after = event
+        .payload
+        .get("after")
+        .and_then(Value::as_u64)
+        .unwrap_or_else(|| network.tracker.cursor(&event.source));
+    let mut outcome = Outcome {
+        no_ack: true,
+        ..Outcome::default()
+    };
+    if network.at_least_once() {
+        outcome.effects.push(network.catch_up(&event.source, after));
+    }
+    Ok(outcome)
+}
+
+/// An event for a mod: the mod handles it; what it emits goes to its targets.
+pub(super) fn to_mod(network: &mut Network, event: &Event, now: u64) -> Result<Outcome, Rejection> {
+    let cx = crate::mods::Context {
+        state: &network.state,
+        config: &network.config,
+        now,
+        join: None,
+    };
+    let mut out = crate::mods::Outbox::new(&mut network.ids, &network.config.id, now);
+    network.pipeline.handle(&cx, event, &mut out)?;
+    let (emitted, commands) = (out.events, out.commands);
+    let mut effects: Vec<Effect> = commands
+        .into_iter()
+        .flat_map(|c| network.apply_command(c))
+        .collect();
+    effects.extend(emitted.into_iter().map(|e| Effect::Deliver {
+        to: vec![e.target.clone()],
+        event: std::rc::Rc::new(e),
+        order: None,
+    }));
+    Ok(Outcome {
+        effects,
+        log: true,
+        ..Outcome::default()
+    })
+}

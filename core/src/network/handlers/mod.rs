@@ -1,0 +1,75 @@
+//! The network's own handling of each core event type (seed 000 appendix B),
+//! and routing decisions for everything else.
+//!
+//! Each handler validates its payload, changes the state and says what to do
+//! next in an [`Outcome`]: effects, whether to log, route and ack the event.
+//! One file per area: [`agents`], [`channels`] (and groups), [`resources`],
+//! [`events`] (the log, acks, and events for mods or members).
+
+mod agents;
+mod channels;
+mod events;
+mod payload;
+mod resources;
+
+use crate::network::outcome::{self, Outcome};
+pub use agents::DEFAULT_INVITATION_TTL_MS;
+
+use crate::error::Rejection;
+use crate::event::Event;
+use crate::event::metadata::ProtocolMetadata;
+use crate::ids::address::{Address, Entity};
+use crate::ids::event_type::core_types as t;
+use crate::mods::JoinClaim;
+use crate::network::engine::Network;
+
+/// Handles `event` after the guards accepted it.
+pub(crate) fn handle(
+    network: &mut Network,
+    event: &Event,
+    claim: Option<&JoinClaim>,
+    metadata: &ProtocolMetadata,
+    now: u64,
+) -> Result<Outcome, Rejection> {
+    match event.event_type.as_str() {
+        t::AGENT_JOIN => agents::join(network, event, claim, now),
+        t::AGENT_LEAVE => agents::leave(network, event, now),
+        t::AGENT_DISCOVER => agents::discover(network, event, now),
+        t::AGENT_ANNOUNCE => agents::announce(event),
+        t::AGENT_INVITE => agents::invite(network, event, now),
+        t::PING => agents::ping(network, event, now),
+        t::BRIDGE_UPDATE => agents::bridge(network, event),
+        t::CHANNEL_CREATE => channels::create_channel(network, event),
+        t::CHANNEL_DELETE => channels::delete_channel(network, event),
+        t::CHANNEL_JOIN | t::CHANNEL_LEAVE => channels::join_or_leave_channel(network, event),
+        t::GROUP_UPDATE => channels::update_group(network, event),
+        t::GROUP_DELETE => channels::delete_group(network, event),
+        t::RESOURCE_REGISTER => resources::register(network, event, now),
+        t::RESOURCE_UNREGISTER => resources::unregister(network, event),
+        t::RESOURCE_DISCOVER => resources::discover(network, event, now),
+        t::RESOURCE_INVOKE => resources::invoke(network, event),
+        t::RESOURCE_INVOKE_RESULT => resources::invoke_result(metadata),
+        t::RESOURCE_READ => resources::read(network, event, now),
+        #[cfg(feature = "documents")]
+        t::RESOURCE_UPDATE if crate::documents::is_sync_event(event) => {
+            payload::resource_at(&network.state, &event.target)?;
+            network.sync_document(event, now)
+        }
+        t::RESOURCE_UPDATE => resources::update(network, event, now),
+        t::EVENTS_QUERY => events::query(network, event),
+        t::EVENT_ACK if event.target == Address::core() => events::acknowledge(network, event, now),
+        t::EVENT_ACK => Ok(outcome::routed()),
+        t::AGENT_RESUME => events::resume(network, event),
+        other if other.starts_with("network.") => Err(payload::invalid(format!(
+            "{other} is not an event type this network handles"
+        ))),
+        _ => match event.target.entity() {
+            Entity::Core => Err(payload::invalid(format!(
+                "core does not handle {}",
+                event.event_type
+            ))),
+            Entity::Mod(_) => events::to_mod(network, event, now),
+            _ => Ok(outcome::routed()),
+        },
+    }
+}

@@ -1,0 +1,271 @@
+//! Handlers for resources: register, unregister, discover, invoke, read and update.
+
+use super::payload::{invalid, payload_address, payload_str, resource_at};
+use crate::error::{ErrorCode, Rejection};
+use crate::event::Event;
+use crate::event::metadata::ProtocolMetadata;
+use crate::ids::address::Entity;
+use crate::ids::event_type::core_types as t;
+use crate::model::access::{Permission, Permissions};
+use crate::model::membership::Member;
+use crate::model::state::{Resource, Row, RowKind};
+use crate::network::effects::Effect;
+use crate::network::engine::Network;
+use crate::network::outcome::{Outcome, logged, replied, routed};
+use serde_json::{Value, json};
+
+/// `network.resource.register`: a new resource, or an update by its admin.
+pub(super) fn register(
+    network: &mut Network,
+    event: &Event,
+    now: u64,
+) -> Result<Outcome, Rejection> {
+    let _ = now; // used by documents
+    let source = &event.source;
+    let address = payload_address(event, "address")?;
+    let kind = address
+        .entity()
+        .resource_kind()
+        .filter(|_| address.is_local())
+        .ok_or_else(|| {
+            invalid(format!(
+                "{address} is not resource/tool|file|context/{{name}}"
+            ))
+        })?;
+    let owner = match network.state.resources.get(&address) {
+        Some(existing) if !network.state.may(source, existing, Permission::Admin) => {
+            return Err(Rejection::new(
+                ErrorCode::AlreadyExists,
+                format!("{address} is registered by {}", existing.owner),
+            ));
+        }
+        Some(existing) => existing.owner.clone(),
+        None => source.clone(),
+    };
+    let permissions: Permissions = match event.payload.get("permissions") {
+        None | Some(Value::Null) => Permissions::default(),
+        Some(p) => serde_json::from_value(p.clone())
+            .map_err(|e| invalid(format!("payload.permissions: {e}")))?,
+    };
+    let resource = Resource {
+        address: address.clone(),
+        kind,
+        owner,
+        description: payload_str(event, "description").unwrap_or("").to_owned(),
+        schema: event
+            .payload
+            .get("schema")
+            .cloned()
+            .filter(|v| !v.is_null()),
+        content_type: payload_str(event, "content_type").map(str::to_owned),
+        permissions,
+        content: event
+            .payload
+            .get("content")
+            .cloned()
+            .filter(|v| !v.is_null()),
+    };
+    #[cfg(feature = "documents")]
+    let mut resource = resource;
+    #[cfg(feature = "documents")]
+    let document = if kind == crate::ids::address::ResourceKind::Tool {
+        Vec::new()
+    } else {
+        let content = resource.content.take();
+        // Structured (non-text) content stays readable as it was given.
+        resource.content = content.clone().filter(|c| !c.is_string());
+        network.create_document(&address, content.as_ref(), now)
+    };
+    network
+        .state
+        .resources
+        .insert(address.clone(), resource.clone());
+    let mut outcome = logged();
+    #[cfg(feature = "documents")]
+    outcome.effects.extend(document);
+    outcome.ack.insert("address".into(), json!(address));
+    outcome
+        .effects
+        .push(Effect::Store(Row::Resource(Box::new(resource))));
+    Ok(outcome)
+}
+
+/// `network.resource.unregister` (admins of the resource).
+pub(super) fn unregister(network: &mut Network, event: &Event) -> Result<Outcome, Rejection> {
+    let address = payload_address(event, "address")?;
+    let resource = network.state.resources.get(&address).ok_or_else(|| {
+        Rejection::new(
+            ErrorCode::UnknownTarget,
+            format!("{address} is not registered"),
+        )
+    })?;
+    if !network
+        .state
+        .may(&event.source, resource, Permission::Admin)
+    {
+        return Err(Rejection::new(
+            ErrorCode::Forbidden,
+            format!("{} lacks admin on {address}", event.source),
+        ));
+    }
+    network.state.resources.remove(&address);
+    let mut outcome = logged();
+    #[cfg(feature = "documents")]
+    outcome.effects.extend(network.delete_document(&address));
+    outcome.effects.push(Effect::Remove {
+        kind: RowKind::Resource,
+        key: address.to_string(),
+    });
+    Ok(outcome)
+}
+
+/// `network.resource.discover`: the resources the sender may read.
+pub(super) fn discover(
+    network: &mut Network,
+    event: &Event,
+    now: u64,
+) -> Result<Outcome, Rejection> {
+    let kind = payload_str(event, "type");
+    let resources: Vec<Value> = network
+        .state
+        .resources
+        .values()
+        .filter(|r| kind.is_none_or(|k| r.kind.as_str() == k))
+        .filter(|r| network.state.may(&event.source, r, Permission::Read))
+        .map(|r| {
+            json!({
+                "address": r.address, "type": r.kind, "owner": r.owner, "description": r.description,
+                "schema": r.schema, "content_type": r.content_type,
+                "your_permissions": network.state.permissions_of(&event.source, r),
+            })
+        })
+        .collect();
+    let response = network.core_event(
+        t::RESOURCE_DISCOVER_RESPONSE,
+        &event.source,
+        Some(event.id),
+        json!({ "resources": resources }),
+        now,
+    );
+    Ok(replied(Effect::Reply(response)))
+}
+
+/// `network.resource.invoke`: routed to the tool's owner when it is online.
+pub(super) fn invoke(network: &Network, event: &Event) -> Result<Outcome, Rejection> {
+    let resource = resource_at(&network.state, &event.target)?;
+    if !matches!(event.target.entity(), Entity::Tool(_)) {
+        return Err(invalid(
+            "network.resource.invoke targets resource/tool/{name}",
+        ));
+    }
+    let owner_online = network
+        .state
+        .members
+        .get(&resource.owner)
+        .is_some_and(Member::is_online);
+    if !owner_online {
+        return Err(Rejection::new(
+            ErrorCode::OwnerOffline,
+            format!(
+                "the owner of {}, {}, is offline",
+                resource.address, resource.owner
+            ),
+        ));
+    }
+    Ok(routed())
+}
+
+/// `network.resource.invoke.result`: routed back to the caller.
+pub(super) fn invoke_result(metadata: &ProtocolMetadata) -> Result<Outcome, Rejection> {
+    if metadata.in_reply_to.is_none() {
+        return Err(invalid(
+            "network.resource.invoke.result needs metadata.in_reply_to",
+        ));
+    }
+    Ok(routed())
+}
+
+/// `network.resource.read`: the resource and its content (a document's text).
+pub(super) fn read(network: &mut Network, event: &Event, now: u64) -> Result<Outcome, Rejection> {
+    let resource = resource_at(&network.state, &event.target)?.clone();
+    #[allow(unused_mut)]
+    let mut effects = Vec::new();
+    #[allow(unused_mut)]
+    let mut content = resource.content.clone();
+    #[cfg(feature = "documents")]
+    if content.is_none() && resource.kind != crate::ids::address::ResourceKind::Tool {
+        let (text, stored) = network.document_text(&resource.address);
+        effects = stored;
+        content = Some(Value::String(text));
+    }
+    let body = json!({
+        "address": resource.address, "type": resource.kind, "owner": resource.owner,
+        "description": resource.description, "content_type": resource.content_type,
+        "schema": resource.schema, "content": content,
+    });
+    let response = network.core_event(
+        t::RESOURCE_READ_RESPONSE,
+        &event.source,
+        Some(event.id),
+        body,
+        now,
+    );
+    effects.push(Effect::Reply(response));
+    Ok(Outcome {
+        effects,
+        no_ack: true,
+        ..Outcome::default()
+    })
+}
+
+/// `network.resource.update`: new content or settings by the resource's admin.
+pub(super) fn update(network: &mut Network, event: &Event, now: u64) -> Result<Outcome, Rejection> {
+    let source = event.source.clone();
+    let target = event.target.to_local();
+    let resource = resource_at(&network.state, &target)?.clone();
+    let mut updated = resource.clone();
+    #[allow(unused_mut)]
+    let mut document_effects: Vec<Effect> = Vec::new();
+    if let Some(p) = event.payload.get("permissions").filter(|v| !v.is_null()) {
+        if !network.state.may(&source, &resource, Permission::Admin) {
+            return Err(Rejection::new(
+                ErrorCode::Forbidden,
+                format!("changing permissions of {target} needs admin"),
+            ));
+        }
+        updated.permissions = serde_json::from_value(p.clone())
+            .map_err(|e| invalid(format!("payload.permissions: {e}")))?;
+    }
+    if let Some(description) = payload_str(event, "description") {
+        updated.description = description.to_owned();
+    }
+    match resource.kind {
+        crate::ids::address::ResourceKind::Tool => {
+            if let Some(schema) = event.payload.get("schema") {
+                updated.schema = Some(schema.clone());
+            }
+        }
+        _ => {
+            if let Some(content) = event.payload.get("content") {
+                updated.content = Some(content.clone());
+            }
+            #[cfg(feature = "documents")]
+            if let Some(content) = event.payload.get("content") {
+                // The document follows whole-content updates; text lives only there.
+                updated.content = Some(content.clone()).filter(|c| !c.is_string());
+                document_effects = network.replace_document_content(&target, content, now);
+            }
+            if let Some(content_type) = payload_str(event, "content_type") {
+                updated.content_type = Some(content_type.to_owned());
+            }
+        }
+    }
+    let _ = now;
+    network.state.resources.insert(target, updated.clone());
+    let mut outcome = routed();
+    outcome.effects.extend(document_effects);
+    outcome
+        .effects
+        .push(Effect::Store(Row::Resource(Box::new(updated))));
+    Ok(outcome)
+}

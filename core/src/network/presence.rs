@@ -1,0 +1,103 @@
+//! Presence: signs of life, disconnects and the alarm that times members out
+//! and resends unacknowledged deliveries.
+
+use crate::event::Event;
+use crate::ids::address::Address;
+use crate::ids::event_type::{EventType, core_types};
+use crate::model::membership::{Member, Presence};
+use crate::model::state::Row;
+use crate::network::effects::Effect;
+use crate::network::engine::Network;
+use crate::network::stages::Stage;
+use serde_json::{Map, json};
+
+impl Network {
+    /// The host's alarm fired: resend deliveries that waited too long for an ack.
+    pub fn on_alarm(&mut self, now: u64) -> Vec<Effect> {
+        let mut effects = Vec::new();
+        // Presence: members silent for longer than the timeout go offline.
+        let timeout = self.config.presence_timeout_ms;
+        let silent: Vec<Address> = self
+            .state
+            .members
+            .values()
+            .filter(|m| m.is_online() && m.last_seen.saturating_add(timeout) <= now)
+            .map(|m| m.address.clone())
+            .collect();
+        for member in silent {
+            effects.extend(self.disconnect(&member, now));
+        }
+        for member in self.tracker.overdue(now) {
+            let online = self
+                .state
+                .members
+                .get(&member)
+                .is_some_and(Member::is_online);
+            if online {
+                let after = self.tracker.cursor(&member);
+                effects.push(self.catch_up(&member, after));
+            } else {
+                self.tracker.forget_unacked(&member);
+            }
+        }
+        effects
+    }
+
+    /// Records a sign of life from a member (heartbeat); it goes online if it was not.
+    pub fn heartbeat(&mut self, address: &Address, now: u64) -> Vec<Effect> {
+        match self.state.members.get_mut(address) {
+            Some(member) => {
+                member.last_seen = now;
+                member.status = Presence::Online;
+                vec![Effect::Store(Row::Member(member.clone()))]
+            }
+            None => Vec::new(),
+        }
+    }
+
+    /// Notes a sign of life; returns the row to store when the member comes back online.
+    pub(super) fn heartbeat_if_offline(&mut self, address: &Address, now: u64) -> Vec<Effect> {
+        match self.state.members.get_mut(address) {
+            Some(member) if member.is_online() => {
+                member.last_seen = now;
+                Vec::new()
+            }
+            Some(_) => self.heartbeat(address, now),
+            None => Vec::new(),
+        }
+    }
+
+    /// The last connection of `address` closed or its heartbeat timed out: mark it
+    /// offline and let the mods see a `network.agent.leave` with reason `disconnected`.
+    pub fn disconnect(&mut self, address: &Address, now: u64) -> Vec<Effect> {
+        let Some(member) = self.state.members.get_mut(address) else {
+            return Vec::new();
+        };
+        if !member.is_online() {
+            return Vec::new();
+        }
+        member.status = Presence::Offline;
+        let mut effects = vec![Effect::Store(Row::Member(member.clone()))];
+        self.tracker.catching_up.remove(address);
+        self.tracker.forget_unacked(address);
+        let mut metadata = Map::new();
+        metadata.insert("reason".into(), json!("disconnected"));
+        let leave = Event {
+            id: self.ids.next_id(now),
+            event_type: EventType::from_static(core_types::AGENT_LEAVE),
+            source: address.clone(),
+            target: Address::core(),
+            payload: json!({}),
+            metadata,
+            enrichment: None,
+            timestamp: now,
+            network: Some(self.config.id.clone()),
+        };
+        let mut leave = leave;
+        effects.extend(self.run_stage(Stage::Transform, &mut leave, now));
+        effects.extend(self.run_stage(Stage::Observe, &mut leave, now));
+        #[cfg(feature = "documents")]
+        effects.extend(self.close_documents_of(address, now));
+        effects
+    }
+}
