@@ -1,17 +1,15 @@
 //! Log appends gathered and written together.
 //!
 //! Every accepted event is one `events` row plus one `audience` row per
-//! audience. Written one statement per row, a busy network spent a third of
-//! its CPU crossing into SQLite (three `exec` calls per event, each binding
-//! its values one by one). The object now gathers the rows of all the frames
-//! it handles in one drain (one implicit transaction) and writes them with
-//! one statement per table: the rows travel as one JSON array parameter that
-//! SQLite's `json_each` unpacks. The platform allows at most 100 bound
-//! parameters per statement and 2 MB per value, so a batch is cut at
-//! [`BATCH_BYTES`], and an event too large to carry inside a batch is written
-//! on its own with ordinary parameters. If a batch statement fails as a
-//! whole, its rows are written one by one ([`event_rows`], [`audience_rows`]),
-//! so one bad row costs only itself, as when every row had its own statement.
+//! audience. The object gathers the rows of all the frames it handles in one
+//! drain (one implicit transaction) and writes them with one statement per
+//! table: the rows travel as one JSON array parameter that SQLite's
+//! `json_each` unpacks. The platform allows at most 100 bound parameters per
+//! statement and 2 MB per value, so a batch is cut at [`BATCH_BYTES`], and an
+//! event too large to carry inside a batch is written on its own with
+//! ordinary parameters. If a batch statement fails as a whole, its rows are
+//! written one by one ([`event_rows`], [`audience_rows`]), so one bad row
+//! costs only itself.
 //!
 //! Rows are written before anything reads the log (the store flushes first)
 //! and at the end of each drain, before the frames the drain produced (acks,

@@ -1,10 +1,8 @@
 //! What the network adds to every accepted event — who sent it and when it
-//! arrived — kept typed in memory and written inside `metadata` on the wire.
+//! arrived, and where a logged event sits in a recipient's delivery chain —
+//! kept typed in memory and written inside `metadata` on the wire.
 //!
-//! `mod/enrichment` runs for every event. As JSON map entries its two fields
-//! cost a nested map and four owned keys per event (more than a third of
-//! routing a direct event); as an [`Enrichment`] they are three words. The
-//! encoding is unchanged: [`Event`](crate::event::Event) serializes them as
+//! [`Event`](crate::event::Event) serializes an [`Enrichment`] as
 //! `metadata.received_at` and `metadata.sender = {role, verification}`,
 //! merged into the other metadata keys in sorted order, in place of any
 //! entries of the same names. A decoded event carries them in `metadata`

@@ -1,17 +1,12 @@
 //! An event's JSON text, written directly.
 //!
-//! Hosts encode every event at least twice (the log row and each
-//! recipient's frame), and through serde each field name, id and address
-//! goes through the serializer's escaping and small writes: most of a host's
-//! cost per event. Here the envelope's fixed keys are literals, the id is
-//! its 26 digits, and the validated strings (type, addresses, network id)
-//! are copied as they are whenever they hold nothing JSON escapes (always,
-//! for what the validators accept; anything else takes serde's escaping);
-//! only `payload` and `metadata` go through serde. The text is byte for byte
-//! what serializing the [`Event`] with serde gives (a property test checks it).
-//!
-//! A delivery's `metadata.delivery = {prev, seq}` is written the same way, so
-//! a recipient's frame needs no copy of the event.
+//! The envelope's fixed keys are written as literals, the id as its 26
+//! digits, and the validated strings (type, addresses, network id) are
+//! copied as they are whenever they hold nothing JSON escapes (anything else
+//! takes serde's escaping); only `payload` and `metadata` go through serde.
+//! The text is byte for byte what serializing the [`Event`] with serde gives
+//! (a property test checks it). A delivery's `metadata.delivery = {prev, seq}`
+//! is written the same way, so a recipient's frame needs no copy of the event.
 
 use crate::event::enrichment::{Delivery, Enrichment, MergedMetadata};
 use crate::event::envelope::Event;

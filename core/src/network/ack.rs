@@ -1,11 +1,9 @@
 //! The acknowledgement of an accepted event, kept typed until a host sends it.
 //!
 //! Every accepted event is answered with a `network.event.ack` from `core`
-//! (`payload: {id, seq}`, `metadata.in_reply_to`). Built as an [`Event`] it
-//! would cost two JSON maps, their keys and two copies of the id — more than
-//! routing a direct event — only to be encoded once and dropped. An [`Ack`]
-//! holds the same facts in fixed fields; [`Ack::encode`] writes exactly the
-//! text [`Ack::to_event`]`.encode()` would, straight from them, and
+//! (`payload: {id, seq}`, `metadata.in_reply_to`). An [`Ack`] holds those
+//! facts in fixed fields; [`Ack::encode`] writes exactly the text
+//! [`Ack::to_event`]`.encode()` would, straight from them, and
 //! [`Ack::to_event`] gives the event for hosts that answer with it (HTTP) or
 //! inspect it (tests).
 

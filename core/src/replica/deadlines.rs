@@ -2,10 +2,9 @@
 //!
 //! The replica keeps one for the events it has sent and awaits an answer to
 //! (when each went out) and one for its requests (when each times out). Its
-//! host asks for the earliest time after every call ([`super::Replica::poll_timeout`]),
-//! so with hundreds of events in flight a plain map made every event cost a
-//! walk over all of them; here the earliest is the first entry of an ordered
-//! set, and a timer finds what is due without looking at anything else.
+//! host asks for the earliest time after every call
+//! ([`super::Replica::poll_timeout`]): the earliest is the first entry of an
+//! ordered set, and a timer finds what is due without looking at anything else.
 
 use crate::ids::ulid::EventId;
 use std::collections::{BTreeMap, BTreeSet};
