@@ -1,0 +1,315 @@
+//! The house rules that a reader of the tree relies on, checked on every test run:
+//!
+//! * no import circle among the modules of any crate (a module that uses an
+//!   item of another, by a `crate::`, `super::` or `self::` path or a child's
+//!   name, depends on it; a child using its parent while the parent uses the
+//!   child is a circle too);
+//! * no source file outside tests is longer than [`MAX_LINES`].
+//!
+//! The scan reads Rust source as text (paths in `use` and in code, after
+//! comments and the inline `#[cfg(test)] mod tests` block are dropped), which
+//! is all these rules need.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// The longest a source file outside tests may be.
+const MAX_LINES: usize = 450;
+
+/// The crates' source roots, relative to the workspace root.
+const CRATES: &[&str] = &["core/src", "core/js/src", "edge-worker/src", "web/src"];
+
+fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .map(Path::to_path_buf)
+        .unwrap_or_default()
+}
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// `a/b/mod.rs` → `a::b`; `a/b.rs` → `a::b`; `lib.rs`/`main.rs` → the crate root `""`.
+fn module_path(src: &Path, file: &Path) -> String {
+    let relative = file.strip_prefix(src).unwrap_or(file).with_extension("");
+    let mut parts: Vec<String> = relative
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    if matches!(
+        parts.last().map(String::as_str),
+        Some("mod" | "lib" | "main")
+    ) {
+        parts.pop();
+    }
+    parts.join("::")
+}
+
+fn is_test_module(module: &str) -> bool {
+    module
+        .split("::")
+        .any(|part| part == "tests" || part.ends_with("_tests"))
+}
+
+/// The text without comments and without a trailing inline test module.
+fn code_of(text: &str) -> String {
+    let text = match text.find("#[cfg(test)]\nmod tests {") {
+        Some(at) => &text[..at],
+        None => text,
+    };
+    text.lines()
+        .map(|line| match line.find("//") {
+            Some(at) => &line[..at],
+            None => line,
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Every `crate::a::b…`, `super::…` or `self::…` path in `code`, as segments.
+fn paths_in(code: &str) -> Vec<Vec<String>> {
+    let bytes = code.as_bytes();
+    let mut found = Vec::new();
+    let mut at = 0;
+    while at < bytes.len() {
+        let starts_word = at == 0
+            || !(bytes[at - 1].is_ascii_alphanumeric()
+                || bytes[at - 1] == b'_'
+                || bytes[at - 1] == b':');
+        let rest = &code[at..];
+        let root = ["crate::", "super::", "self::"]
+            .into_iter()
+            .find(|r| rest.starts_with(r));
+        match root {
+            Some(root) if starts_word => {
+                let mut segments = vec![root.trim_end_matches("::").to_owned()];
+                let mut tail = &rest[root.len()..];
+                loop {
+                    let ident: String = tail
+                        .chars()
+                        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                        .collect();
+                    if ident.is_empty() {
+                        break;
+                    }
+                    tail = &tail[ident.len()..];
+                    segments.push(ident);
+                    match tail.strip_prefix("::") {
+                        Some(next) => tail = next,
+                        None => break,
+                    }
+                }
+                at += root.len();
+                found.push(segments);
+            }
+            _ => at += rest.chars().next().map_or(1, char::len_utf8),
+        }
+    }
+    found
+}
+
+/// The longest module that `segments`, used inside `module`, names.
+fn resolve(module: &str, segments: &[String], modules: &BTreeSet<String>) -> Option<String> {
+    let mut base: Vec<String> = if module.is_empty() {
+        Vec::new()
+    } else {
+        module.split("::").map(str::to_owned).collect()
+    };
+    let mut rest = segments;
+    match rest.first().map(String::as_str) {
+        Some("crate") => {
+            base.clear();
+            rest = &rest[1..];
+        }
+        Some("self") => rest = &rest[1..],
+        _ => {}
+    }
+    while rest.first().map(String::as_str) == Some("super") {
+        base.pop();
+        rest = &rest[1..];
+    }
+    let full: Vec<String> = base.into_iter().chain(rest.iter().cloned()).collect();
+    (0..=full.len())
+        .rev()
+        .map(|n| full[..n].join("::"))
+        .find(|candidate| modules.contains(candidate))
+}
+
+/// Module → the modules it uses, for one crate.
+fn dependencies(src: &Path) -> BTreeMap<String, BTreeSet<String>> {
+    let mut files = Vec::new();
+    rust_files(src, &mut files);
+    let texts: BTreeMap<String, String> = files
+        .iter()
+        .map(|f| {
+            (
+                module_path(src, f),
+                fs::read_to_string(f).unwrap_or_default(),
+            )
+        })
+        .filter(|(m, _)| !is_test_module(m))
+        .collect();
+    let modules: BTreeSet<String> = texts.keys().cloned().collect();
+    let mut graph = BTreeMap::new();
+    for (module, text) in &texts {
+        let code = code_of(text);
+        let mut uses = BTreeSet::new();
+        for segments in paths_in(&code) {
+            if let Some(target) = resolve(module, &segments, &modules)
+                && &target != module
+            {
+                uses.insert(target);
+            }
+        }
+        // A child named without a root (`handlers::handle`, `use reads::X`).
+        for line in code.lines() {
+            let line = line.trim();
+            let Some(name) = line
+                .trim_start_matches("pub(crate) ")
+                .trim_start_matches("pub(super) ")
+                .trim_start_matches("pub ")
+                .strip_prefix("mod ")
+                .and_then(|rest| rest.strip_suffix(';'))
+            else {
+                continue;
+            };
+            let child = if module.is_empty() {
+                name.to_owned()
+            } else {
+                format!("{module}::{name}")
+            };
+            let named = code.match_indices(&format!("{name}::")).any(|(at, _)| {
+                at == 0 || {
+                    let before = code.as_bytes()[at - 1];
+                    !(before.is_ascii_alphanumeric() || before == b'_' || before == b':')
+                }
+            });
+            if modules.contains(&child) && named {
+                uses.insert(child);
+            }
+        }
+        graph.insert(module.clone(), uses);
+    }
+    graph
+}
+
+/// A circle through `start`, if there is one (depth-first search).
+fn circle_through(graph: &BTreeMap<String, BTreeSet<String>>, start: &str) -> Option<Vec<String>> {
+    let mut stack = vec![(start.to_owned(), vec![start.to_owned()])];
+    let mut seen = BTreeSet::new();
+    while let Some((node, path)) = stack.pop() {
+        for next in graph.get(&node).into_iter().flatten() {
+            if next == start {
+                let mut circle = path.clone();
+                circle.push(start.to_owned());
+                return Some(circle);
+            }
+            if seen.insert(next.clone()) {
+                let mut longer = path.clone();
+                longer.push(next.clone());
+                stack.push((next.clone(), longer));
+            }
+        }
+    }
+    None
+}
+
+#[test]
+fn no_crate_has_an_import_circle() {
+    let root = workspace_root();
+    let mut circles = Vec::new();
+    for krate in CRATES {
+        let graph = dependencies(&root.join(krate));
+        assert!(graph.len() > 1, "{krate}: no modules found");
+        let mut reported = BTreeSet::new();
+        for module in graph.keys() {
+            if reported.contains(module) {
+                continue;
+            }
+            if let Some(circle) = circle_through(&graph, module) {
+                reported.extend(circle.iter().cloned());
+                let named: Vec<String> = circle
+                    .iter()
+                    .map(|m| {
+                        if m.is_empty() {
+                            "(crate root)".into()
+                        } else {
+                            m.clone()
+                        }
+                    })
+                    .collect();
+                circles.push(format!("{krate}: {}", named.join(" -> ")));
+            }
+        }
+    }
+    assert!(
+        circles.is_empty(),
+        "import circles:\n{}",
+        circles.join("\n")
+    );
+}
+
+#[test]
+fn no_source_file_outside_tests_is_too_long() {
+    let root = workspace_root();
+    let mut long = Vec::new();
+    for krate in CRATES {
+        let src = root.join(krate);
+        let mut files = Vec::new();
+        rust_files(&src, &mut files);
+        for file in files {
+            if is_test_module(&module_path(&src, &file)) {
+                continue;
+            }
+            let lines = fs::read_to_string(&file)
+                .unwrap_or_default()
+                .lines()
+                .count();
+            if lines > MAX_LINES {
+                long.push(format!("{} ({lines} lines)", file.display()));
+            }
+        }
+    }
+    assert!(
+        long.is_empty(),
+        "source files over {MAX_LINES} lines:\n{}",
+        long.join("\n")
+    );
+}
+
+#[test]
+fn the_scan_finds_a_circle_when_there_is_one() {
+    // A parent that uses its child while the child uses the parent.
+    let dir = std::env::temp_dir().join(format!("agentnet-layout-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(dir.join("a")).unwrap();
+    fs::write(dir.join("lib.rs"), "mod a;\nmod b;\n").unwrap();
+    fs::write(
+        dir.join("a/mod.rs"),
+        "mod child;\npub use child::Thing;\npub struct Parent;\n",
+    )
+    .unwrap();
+    fs::write(
+        dir.join("a/child.rs"),
+        "use super::Parent;\npub struct Thing;\n",
+    )
+    .unwrap();
+    fs::write(dir.join("b.rs"), "use crate::a::Thing;\n").unwrap();
+    let graph = dependencies(&dir);
+    let circle = circle_through(&graph, "a").expect("a <-> a::child");
+    assert_eq!(circle, ["a", "a::child", "a"]);
+    assert_eq!(circle_through(&graph, "b"), None);
+    let _ = fs::remove_dir_all(&dir);
+}
