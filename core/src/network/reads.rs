@@ -32,7 +32,9 @@ pub const MAX_READ_LIMIT: usize = 200;
 
 impl Network {
     /// Starts sending `member` everything visible to it after `after`, page by page.
+    /// A cursor past the end of the log (as a member may claim) reads as the end.
     pub(crate) fn catch_up(&mut self, member: &Address, after: u64) -> Effect {
+        let after = after.min(self.last_seq);
         self.tracker.start_catch_up(member, after);
         Effect::Read(ReadRequest {
             reader: Reader::CatchUp {
@@ -62,6 +64,8 @@ impl Network {
                 format!("{member} is not a member"),
             ));
         }
+        // A member cannot hold what the log does not have yet.
+        let after = after.min(self.last_seq);
         let mut effects = self.heartbeat_if_offline(member, now);
         if let Some(cursor) = self.tracker.holds_up_to(member, after) {
             effects.push(Effect::Store(Row::Cursor {

@@ -717,3 +717,45 @@ fn an_undecodable_event_is_refused_by_id_when_its_id_can_be_read() {
     };
     assert_eq!(error.in_reply_to(), None);
 }
+
+#[test]
+fn a_cursor_past_the_end_of_the_log_is_read_as_the_end() {
+    let mut network = bare();
+    let mut alice = join(&mut network, "agent:alice");
+    let poller = join(&mut network, "agent:poller");
+    alice.send(&mut network, "chat.msg", "agent:broadcast", json!({}));
+    // A poll after u64::MAX would store a cursor no host can keep (SQLite integers are i64).
+    let effects = network
+        .read_page(&poller.address, u64::MAX, 10, 20)
+        .unwrap();
+    let stored: Vec<u64> = effects
+        .iter()
+        .filter_map(|e| match e {
+            Effect::Store(Row::Cursor { seq, .. }) => Some(*seq),
+            _ => None,
+        })
+        .collect();
+    assert!(
+        stored.iter().all(|seq| *seq <= network.last_seq()),
+        "{stored:?}"
+    );
+    assert_eq!(network.cursor(&poller.address), network.last_seq());
+    let Some(Effect::Read(read)) = effects.last() else {
+        panic!("{effects:?}")
+    };
+    assert_eq!(read.after, network.last_seq());
+    // The same for a rejoin that resumes after u64::MAX.
+    let mut again = Peer::new("agent:alice");
+    let mut join = again.event("network.agent.join", "core", json!({}));
+    join.payload["resume"] = json!({"after": u64::MAX});
+    let end = network.last_seq();
+    let effects = network.handle_event(None, join, 30);
+    let reads: Vec<u64> = effects
+        .iter()
+        .filter_map(|e| match e {
+            Effect::Read(r) => Some(r.after),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(reads, [end]);
+}
