@@ -139,7 +139,10 @@ mod tests {
         let mut client = Client::new(alice.clone(), id, [2; 32]);
         let join = client.join(None, 10);
         let effects = network.handle_frame(None, &join.encode(), 10);
-        let Some(Effect::Ack(ack)) = effects.last() else {
+        let Some(ack) = effects.iter().find_map(|e| match e {
+            Effect::Ack(ack) => Some(ack),
+            _ => None,
+        }) else {
             panic!("{effects:?}")
         };
         assert_eq!(

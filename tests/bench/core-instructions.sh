@@ -32,7 +32,7 @@ for target in "${targets[@]}"; do
   # In the caller tree, handle_event's block lists its callers above it; the
   # timed loop's line ("< Bencher::iter (Nx)") gives the events handled.
   read -r handled calls < <(callgrind_annotate --tree=caller --inclusive=yes "$cg" 2>/dev/null \
-    | grep -B8 -E '\* .*Network::handle_event \[' | grep 'Bencher<M>::iter (' | head -1 \
+    | grep -B8 -E '\* .*Network>?::handle_event \[' | grep 'Bencher<M>::iter (' | head -1 \
     | sed -E 's/^ *([0-9,]+).*\(([0-9,]+)x\).*/\1 \2/; s/,//g')
   total="$(callgrind_annotate --inclusive=yes "$cg" 2>/dev/null \
     | grep -E 'Bencher<M>::iter \[' | head -1 | sed -E 's/^ *([0-9,]+).*/\1/; s/,//g')"

@@ -190,7 +190,8 @@ impl Network {
             Vec::new()
         };
         staged.extend(self.run_stage(Stage::Observe, &mut event, now));
-        // In order: the log entry, the handler's effects, the mods', the delivery, the ack.
+        // In order: the log entry, the handler's effects, the mods', the delivery, the ack,
+        // then what follows the ack (a catch-up).
         let mut effects = Vec::with_capacity(outcome.effects.len() + staged.len() + 3);
 
         let event = Rc::new(event);
@@ -247,6 +248,7 @@ impl Network {
             ack.seq = seq;
             effects.push(Effect::Ack(ack));
         }
+        effects.append(&mut outcome.after_ack);
         Ok(effects)
     }
 }

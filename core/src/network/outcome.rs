@@ -16,6 +16,9 @@ pub(crate) struct Outcome {
     pub ack: Map<String, Value>,
     /// Send no ack (the handler replied itself).
     pub no_ack: bool,
+    /// Effects that follow the ack: a member's catch-up starts once it has
+    /// the ack that tells it it joined (and from where it resumes).
+    pub after_ack: Vec<Effect>,
 }
 
 /// Logged, not routed (the network handled it).

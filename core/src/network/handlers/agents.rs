@@ -98,7 +98,7 @@ pub(super) fn join(
             }
         };
         outcome.ack.insert("resume_after".into(), json!(after));
-        outcome.effects.push(network.catch_up(&address, after));
+        outcome.after_ack.push(network.catch_up(&address, after));
     }
     Ok(outcome)
 }

@@ -100,7 +100,9 @@ pub(super) fn resume(network: &mut Network, event: &Event) -> Result<Outcome, Re
         ..Outcome::default()
     };
     if network.at_least_once() {
-        outcome.effects.push(network.catch_up(&event.source, after));
+        outcome
+            .after_ack
+            .push(network.catch_up(&event.source, after));
     }
     Ok(outcome)
 }
