@@ -17,6 +17,7 @@
 //! * [`verification`] — level 1 Ed25519 challenge-response (§5)
 //! * [`config`] — access policy, delivery mode, status, mods of a network
 //! * [`host`] — the loop that applies effects for every host, the in-memory host, conformance vectors
+//! * [`bindings`] — every transport (HTTP, WebSocket, SSE, creation) as pure request → response code
 //! * [`client`] — what a participant needs to build events and read replies
 //! * [`replica`] — the local-first client replica: log, watermark, outbox
 //! * [`documents`] — files and context as Automerge documents (feature `documents`)
@@ -24,6 +25,7 @@
 
 pub mod access;
 pub mod address;
+pub mod bindings;
 pub mod client;
 pub mod config;
 pub mod crypto;

@@ -9,17 +9,14 @@
 use crate::host::{now_ms, random_seed};
 use crate::inbox::Drainer;
 use crate::storage::{LogIndex, Store};
+use agentnet_core::bindings::{Collected, create, sse};
 use agentnet_core::host::{Host, apply_effects};
-use agentnet_core::mods::ModConfig;
 use agentnet_core::network::{Effect, ReadRequest};
-use agentnet_core::{Address, Network, NetworkConfig, NetworkId};
+use agentnet_core::{Address, Network, NetworkId};
 use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
 use std::collections::BTreeMap;
 use worker::{Env, Request, Response, Result, State, WebSocket};
-
-/// The network created on first start so newcomers can use agentnet at once.
-pub const DEMO_NETWORK: &str = "demo";
 
 /// What a socket's attachment remembers across hibernation.
 #[derive(Debug, Default, Clone, Serialize, Deserialize)]
@@ -53,19 +50,6 @@ pub(crate) enum Origin<'a> {
     Collect(&'a RefCell<Collected>),
     /// An alarm or a closed socket: nobody to reply to.
     Nowhere,
-}
-
-/// What an HTTP request's input produced.
-#[derive(Default)]
-pub(crate) struct Collected {
-    /// The page of the log a poll read.
-    pub(crate) page: Option<agentnet_core::network::Page>,
-    /// Replies from the network (acks, errors, answers).
-    pub(crate) replies: Vec<agentnet_core::Event>,
-    /// The address the input authenticated, when it joined.
-    pub(crate) bound: Option<Address>,
-    /// Deliveries addressed to the requester while it has no socket (HTTP answers such as history).
-    pub(crate) delivered: Vec<agentnet_core::Event>,
 }
 
 /// One network's Durable Object: its state and what it does
@@ -127,7 +111,7 @@ impl NetworkHost {
             let Some(open) = streams.get_mut(&address.to_string()) else {
                 continue;
             };
-            let record = crate::sse::record(Some(seq), &event.encode());
+            let record = sse::record(Some(seq), &event.encode()).into_bytes();
             open.retain(|s| s.unbounded_send(Ok(record.clone())).is_ok());
             pushed.push((address.clone(), seq));
         }
@@ -140,7 +124,7 @@ impl NetworkHost {
         let mut streams = self.sse_streams.borrow_mut();
         for address in to {
             if let Some(open) = streams.get_mut(&address.to_string()) {
-                let record = crate::sse::record(None, &event.encode());
+                let record = sse::record(None, &event.encode()).into_bytes();
                 open.retain(|s| s.unbounded_send(Ok(record.clone())).is_ok());
             }
         }
@@ -170,7 +154,7 @@ impl NetworkHost {
         *self.last_sender.borrow_mut() = None;
     }
 
-    /// Loads the network from storage on first use; creates `demo` if missing.
+    /// Loads the network from storage on first use; creates a built-in one (`demo`) if missing.
     pub(crate) fn ensure_loaded(&self, id: &NetworkId) -> Result<bool> {
         if self.network.borrow().is_some() {
             return Ok(true);
@@ -178,13 +162,13 @@ impl NetworkHost {
         let store = self.store()?;
         let config = match store.config()? {
             Some(config) => config,
-            None if id.as_str() == DEMO_NETWORK => {
-                let mut config = NetworkConfig::open(id.clone(), "Demo");
-                config.mods = vec![ModConfig::Workspace, ModConfig::Persistence];
-                store.save_config(&config)?;
-                config
-            }
-            None => return Ok(false),
+            None => match create::builtin_config(id) {
+                Some(config) => {
+                    store.save_config(&config)?;
+                    config
+                }
+                None => return Ok(false),
+            },
         };
         let mut network = Network::new(config, store.rows()?, store.last_seq()?, random_seed());
         network.set_event_index(Box::new(LogIndex(self.store()?)));
@@ -203,6 +187,18 @@ impl NetworkHost {
     /// and writes the log rows they append.
     pub(crate) fn apply(&self, origin: &Origin<'_>, effects: Vec<Effect>) -> Result<()> {
         let applied = self.apply_gathering(origin, effects);
+        let committed = self.commit();
+        applied.and(committed)
+    }
+
+    /// [`Self::apply`] while the caller holds the network.
+    pub(crate) fn apply_to(
+        &self,
+        network: &mut Network,
+        origin: &Origin<'_>,
+        effects: Vec<Effect>,
+    ) -> Result<()> {
+        let applied = self.gather_with(network, origin, effects);
         let committed = self.commit();
         applied.and(committed)
     }
@@ -229,15 +225,28 @@ impl NetworkHost {
         if effects.is_empty() {
             return Ok(());
         }
+        let mut network = self.network.borrow_mut();
+        let network = network
+            .as_mut()
+            .ok_or_else(|| worker::Error::RustError("network not loaded".into()))?;
+        self.gather_with(network, origin, effects)
+    }
+
+    /// [`Self::apply_gathering`] while the caller holds the network.
+    fn gather_with(
+        &self,
+        network: &mut Network,
+        origin: &Origin<'_>,
+        effects: Vec<Effect>,
+    ) -> Result<()> {
+        if effects.is_empty() {
+            return Ok(());
+        }
         let mut applier = Applier {
             host: self,
             origin,
             store: self.store()?,
         };
-        let mut network = self.network.borrow_mut();
-        let network = network
-            .as_mut()
-            .ok_or_else(|| worker::Error::RustError("network not loaded".into()))?;
         apply_effects(network, effects, now_ms(), &mut applier)
     }
 
@@ -496,6 +505,9 @@ impl Host for Applier<'_> {
 
     fn apply(&mut self, effect: Effect) -> Result<Vec<(Address, u64)>> {
         let host = self.host;
+        if let Origin::Collect(collected) = self.origin {
+            collected.borrow_mut().record(&effect);
+        }
         match &effect {
             Effect::Reply(_) | Effect::Ack(_) => match self.origin {
                 Origin::Socket(ws) => {
@@ -503,23 +515,14 @@ impl Host for Applier<'_> {
                         host.outgoing.borrow_mut().push(((*ws).clone(), text))
                     }
                 }
-                Origin::Collect(collected) => {
-                    if let Some(event) = effect.reply() {
-                        collected.borrow_mut().replies.push(event.into_owned())
-                    }
-                }
-                Origin::Nowhere => {}
+                Origin::Collect(_) | Origin::Nowhere => {}
             },
-            Effect::Page(page) => {
-                if let Origin::Collect(collected) = self.origin {
-                    collected.borrow_mut().page = Some(page.clone());
+            Effect::Page(_) => {}
+            Effect::Bind(address) => {
+                if let Origin::Socket(ws) = self.origin {
+                    host.bind(ws, Some(address.to_string()))?;
                 }
             }
-            Effect::Bind(address) => match self.origin {
-                Origin::Socket(ws) => host.bind(ws, Some(address.to_string()))?,
-                Origin::Collect(collected) => collected.borrow_mut().bound = Some(address.clone()),
-                Origin::Nowhere => {}
-            },
             Effect::Unbind => {
                 if let Origin::Socket(ws) = self.origin {
                     host.bind(ws, None)?;
@@ -536,12 +539,6 @@ impl Host for Applier<'_> {
             Effect::Read(_) => {}
             Effect::Deliver { to, event, order } => {
                 host.queue_frames(&effect);
-                if let Origin::Collect(collected) = self.origin {
-                    let mut collected = collected.borrow_mut();
-                    if collected.bound.as_ref().is_some_and(|me| to.contains(me)) {
-                        collected.delivered.push((**event).clone());
-                    }
-                }
                 return Ok(match order {
                     Some(order) => host.push_sse(to, order.seq, event),
                     None => {

@@ -34,6 +34,7 @@ pub trait Host {
 
     /// The log rows `(seq, event)` a read asks for, in `seq` order, and whether
     /// the log has no more such rows after them.
+    #[allow(clippy::type_complexity)]
     fn read(&mut self, request: &ReadRequest) -> Result<(Vec<(u64, Event)>, bool), Self::Error>;
 }
 
@@ -218,7 +219,9 @@ mod tests {
             .position(|l| l == "deliver chat.msg to agent:bob")
             .expect("bob receives");
         assert!(
-            order[first + 1..].iter().any(|l| l == "store cursor agent:bob"),
+            order[first + 1..]
+                .iter()
+                .any(|l| l == "store cursor agent:bob"),
             "the pushed delivery moved bob's cursor: {order:#?}"
         );
     }

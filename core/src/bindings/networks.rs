@@ -1,0 +1,137 @@
+//! The Worker's own routes, before a request reaches a network's object.
+//!
+//! * `POST /v1/networks` creates a network: the body gets a fresh `id` and
+//!   goes to the object of that name ([`super::create`]); a public network is
+//!   then registered in the directory;
+//! * `GET /v1/networks` lists the directory's public networks;
+//! * `/networks/{id}/…` goes to the object named `{id}`;
+//! * anything else is `not_found` (static files are served before the Worker runs).
+//!
+//! The directory object answers `POST /register` and `GET /list`.
+
+use super::message::{Method, Request, Response};
+use crate::{ErrorCode, NetworkId};
+use serde_json::{Value, json};
+
+/// Where the Worker sends a request.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum WorkerRoute {
+    /// `POST /v1/networks`.
+    Create,
+    /// `GET /v1/networks`.
+    List,
+    /// Forward the request as it is to the object of this network.
+    Network(NetworkId),
+}
+
+/// The Worker's routing table.
+pub fn route(req: &Request) -> Result<WorkerRoute, Response> {
+    let path = req.path();
+    if path == "/v1/networks" {
+        return match req.method {
+            Method::Post => Ok(WorkerRoute::Create),
+            Method::Get => Ok(WorkerRoute::List),
+            Method::Other(_) => Err(Response::error(
+                ErrorCode::MethodNotAllowed,
+                "use GET or POST",
+            )),
+        };
+    }
+    let mut segments = path.trim_start_matches('/').split('/');
+    match (segments.next(), segments.next()) {
+        (Some("networks"), Some(id)) => id.parse().map(WorkerRoute::Network).map_err(
+            |err: crate::network_id::NetworkIdError| {
+                Response::error(ErrorCode::InvalidNetworkId, err.to_string())
+            },
+        ),
+        _ => Err(Response::error(
+            ErrorCode::NotFound,
+            format!("no route for {path}"),
+        )),
+    }
+}
+
+/// A creation to forward to the object named `id`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Creation {
+    /// The new network's id (the object's name).
+    pub id: String,
+    /// The body for the object's [`super::http::CREATE_PATH`], with the id set.
+    pub body: String,
+    /// Whether to list the network once it exists.
+    pub public: bool,
+    /// The body that registers the network in the directory ([`DIRECTORY_REGISTER`]).
+    pub listing: String,
+}
+
+/// Reads a `POST /v1/networks` body and gives it the id `id`.
+pub fn creation(text: &str, id: String) -> Result<Creation, Response> {
+    let mut body: Value = serde_json::from_str(text)
+        .map_err(|_| Response::error(ErrorCode::MalformedEvent, "the body is not JSON"))?;
+    let Value::Object(object) = &mut body else {
+        return Err(Response::error(
+            ErrorCode::InvalidRequest,
+            "the body is a JSON object",
+        ));
+    };
+    object.insert("id".into(), json!(id));
+    let public = object
+        .get("public")
+        .and_then(Value::as_bool)
+        .unwrap_or(false);
+    let name = object.get("name").cloned().unwrap_or(Value::Null);
+    let listing = json!({"id": id, "name": name, "created": 0}).to_string();
+    Ok(Creation {
+        id,
+        body: body.to_string(),
+        public,
+        listing,
+    })
+}
+
+/// The status of the object's answer to a creation that succeeded.
+pub const CREATED: u16 = 201;
+
+/// The name of the single directory object.
+pub const DIRECTORY: &str = "directory";
+/// The directory's URL that registers a listing.
+pub const DIRECTORY_REGISTER: &str = "https://directory/register";
+/// The directory's URL that lists the public networks.
+pub const DIRECTORY_LIST: &str = "https://directory/list";
+
+/// What a request to the directory object asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DirectoryRoute {
+    /// `POST /register`.
+    Register,
+    /// `GET /list`.
+    List,
+}
+
+/// The directory object's routing table.
+pub fn directory_route(req: &Request) -> Result<DirectoryRoute, Response> {
+    match (&req.method, req.path()) {
+        (Method::Post, "/register") => Ok(DirectoryRoute::Register),
+        (Method::Get, "/list") => Ok(DirectoryRoute::List),
+        _ => Err(Response::error(
+            ErrorCode::NotFound,
+            "unknown directory route",
+        )),
+    }
+}
+
+/// The answer to `GET /v1/networks` from the directory's rows `{id, name}`.
+pub fn listing(rows: &[Value], origin: &str) -> Response {
+    let networks: Vec<Value> = rows
+        .iter()
+        .map(|row| {
+            let id = row.get("id").and_then(Value::as_str).unwrap_or("");
+            json!({
+                "id": id,
+                "name": row.get("name"),
+                "profile": format!("{origin}/networks/{id}/v1/profile"),
+            })
+        })
+        .collect();
+    Response::json(json!({ "networks": networks }))
+}
