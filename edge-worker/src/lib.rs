@@ -12,6 +12,7 @@
 
 #[allow(missing_docs)] // the #[durable_object] macro generates undocumented glue
 mod directory;
+mod effects;
 #[allow(missing_docs)] // the #[durable_object] macro generates undocumented glue
 mod entry;
 mod host;

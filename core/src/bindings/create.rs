@@ -198,3 +198,91 @@ pub fn created(id: &NetworkId, profile: Value, admin_token: &str) -> Response {
     Response::json(json!({"id": id, "profile": profile, "admin_token": admin_token}))
         .with_status(201)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn code(response: &Response) -> (u16, &str) {
+        let code = response.json_body().and_then(|b| b["code"].as_str());
+        (response.status, code.unwrap_or(""))
+    }
+
+    #[test]
+    fn creation_requests_become_configurations_or_coded_errors() {
+        let seed = [4; 32];
+        let ok = json!({"id": "abcd1234", "name": " Team ", "access": {"policy": "token", "token": "12345678"},
+            "mods": ["workspace"], "public": true, "description": "d", "presence_timeout_ms": 5});
+        let (config, admin) = config_from_request(&ok, &seed).unwrap();
+        assert_eq!(config.name, "Team");
+        assert!(config.public && config.presence_timeout_ms == 1_000);
+        assert_eq!(
+            config.mods.first().map(|m| m.name()),
+            Some("auth"),
+            "auth is added"
+        );
+        assert!(config.is_admin_credential(Some(&admin)));
+        for (body, expected) in [
+            (json!({"name": "x"}), CreateError::MissingId),
+            (json!({"id": "abcd1234"}), CreateError::InvalidName),
+            (
+                json!({"id": "abcd1234", "name": "x", "access": {"policy": "nope"}}),
+                CreateError::InvalidPolicy,
+            ),
+            (
+                json!({"id": "abcd1234", "name": "x", "access": {"policy": "token", "token": "short"}}),
+                CreateError::TokenTooShort,
+            ),
+            (
+                json!({"id": "abcd1234", "name": "x", "access": {"min_verification": "high"}}),
+                CreateError::InvalidMinVerification,
+            ),
+            (
+                json!({"id": "abcd1234", "name": "x", "delivery": "sometimes"}),
+                CreateError::InvalidDelivery,
+            ),
+            (
+                json!({"id": "abcd1234", "name": "x", "mods": "workspace"}),
+                CreateError::InvalidMods,
+            ),
+            (
+                json!({"id": "abcd1234", "name": "x", "mods": ["mod/none"]}),
+                CreateError::UnknownMod("mod/none".into()),
+            ),
+            (
+                json!({"id": "abcd1234", "name": "x", "keys": [1]}),
+                CreateError::InvalidKeys,
+            ),
+            (
+                json!({"id": "abcd1234", "name": "x", "bridges": 3}),
+                CreateError::InvalidBridges,
+            ),
+            (
+                json!({"id": "abcd1234", "name": "x", "mods": ["workspace", "workspace"]}),
+                CreateError::Config(crate::config::ConfigError::DuplicateMod("workspace".into())),
+            ),
+        ] {
+            let err = config_from_request(&body, &seed).unwrap_err();
+            assert_eq!(err, expected, "{body}");
+            assert_eq!(code(&Response::from(&err)), (400, "invalid_request"));
+        }
+        let level = json!({"id": "abcd1234", "name": "x", "access": {"min_verification": 5}});
+        assert!(matches!(
+            config_from_request(&level, &seed),
+            Err(CreateError::VerificationLevel(_))
+        ));
+        assert!(matches!(
+            config_from_request(&json!({"id": "A B", "name": "x"}), &seed),
+            Err(CreateError::InvalidId(_))
+        ));
+
+        let demo = builtin_config(&"demo".parse().unwrap()).unwrap();
+        let names: Vec<&str> = demo.mods.iter().map(|m| m.name()).collect();
+        assert_eq!(
+            (demo.name.as_str(), names),
+            ("Demo", vec!["workspace", "persistence"])
+        );
+        assert!(builtin_config(&"other".parse().unwrap()).is_none());
+        assert_eq!(new_network_id(&[0xab; 32]), "abababab");
+    }
+}

@@ -135,3 +135,69 @@ pub fn listing(rows: &[Value], origin: &str) -> Response {
         .collect();
     Response::json(json!({ "networks": networks }))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn code(response: &Response) -> (u16, &str) {
+        let code = response.json_body().and_then(|b| b["code"].as_str());
+        (response.status, code.unwrap_or(""))
+    }
+
+    #[test]
+    fn the_worker_routes_creates_and_lists() {
+        let at = |method, path: &str| Request::new(method, format!("https://edge.test{path}"));
+        assert_eq!(
+            route(&at(Method::Post, "/v1/networks")),
+            Ok(WorkerRoute::Create)
+        );
+        assert_eq!(
+            route(&at(Method::Get, "/v1/networks")),
+            Ok(WorkerRoute::List)
+        );
+        let put = at(Method::Other("PUT".into()), "/v1/networks");
+        assert_eq!(code(&route(&put).unwrap_err()), (405, "method_not_allowed"));
+        let ok = route(&at(Method::Get, "/networks/demo/v1/ws"));
+        assert_eq!(ok, Ok(WorkerRoute::Network("demo".parse().unwrap())));
+        let bad = route(&at(Method::Get, "/networks/Bad!/v1/ws"));
+        assert_eq!(code(&bad.unwrap_err()), (400, "invalid_network_id"));
+        assert_eq!(
+            code(&route(&at(Method::Get, "/x")).unwrap_err()),
+            (404, "not_found")
+        );
+
+        let made = creation("{\"name\": \"n\", \"public\": true}", "abcd1234".into()).unwrap();
+        assert!(made.public);
+        let body: Value = serde_json::from_str(&made.body).unwrap();
+        assert_eq!(body["id"], "abcd1234");
+        let listed: Value = serde_json::from_str(&made.listing).unwrap();
+        assert_eq!(listed, json!({"id": "abcd1234", "name": "n", "created": 0}));
+        assert_eq!(
+            code(&creation("[1]", "a".into()).unwrap_err()),
+            (400, "invalid_request")
+        );
+        assert_eq!(
+            code(&creation("{", "a".into()).unwrap_err()),
+            (400, "malformed_event")
+        );
+
+        let list = listing(
+            &[json!({"id": "abcd1234", "name": "n", "created": 5})],
+            "https://edge.test",
+        );
+        assert_eq!(
+            list.json_body(),
+            Some(&json!({"networks": [{"id": "abcd1234", "name": "n",
+                "profile": "https://edge.test/networks/abcd1234/v1/profile"}]}))
+        );
+        assert_eq!(
+            directory_route(&at(Method::Get, "/list")),
+            Ok(DirectoryRoute::List)
+        );
+        assert_eq!(
+            code(&directory_route(&at(Method::Get, "/x")).unwrap_err()),
+            (404, "not_found")
+        );
+    }
+}

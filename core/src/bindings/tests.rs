@@ -1,13 +1,11 @@
 //! The bindings driven natively: a network in memory behind a test host.
 
-use super::create::{CreateError, builtin_config, config_from_request};
 use super::http::{After, handle, parse_after, parse_limit, route, target};
-use super::networks::{WorkerRoute, creation, directory_route, listing};
 use super::*;
 use crate::host::MemoryHost;
 use crate::network::Effect;
 use crate::{Address, EventId, Network, NetworkConfig};
-use serde_json::{Value, json};
+use serde_json::json;
 use std::collections::BTreeMap;
 use std::convert::Infallible;
 
@@ -390,141 +388,4 @@ fn an_sse_stream_opens_with_what_the_member_missed() {
     // The stream counts as acknowledged: the cursor moved.
     let bob_address: Address = "agent:bob".parse().unwrap();
     assert!(world.network.cursor(&bob_address) > 0);
-}
-
-#[test]
-fn creation_requests_become_configurations_or_coded_errors() {
-    let seed = [4; 32];
-    let ok = json!({"id": "abcd1234", "name": " Team ", "access": {"policy": "token", "token": "12345678"},
-        "mods": ["workspace"], "public": true, "description": "d", "presence_timeout_ms": 5});
-    let (config, admin) = config_from_request(&ok, &seed).unwrap();
-    assert_eq!(config.name, "Team");
-    assert!(config.public && config.presence_timeout_ms == 1_000);
-    assert_eq!(
-        config.mods.first().map(|m| m.name()),
-        Some("auth"),
-        "auth is added"
-    );
-    assert!(config.is_admin_credential(Some(&admin)));
-    for (body, expected) in [
-        (json!({"name": "x"}), CreateError::MissingId),
-        (json!({"id": "abcd1234"}), CreateError::InvalidName),
-        (
-            json!({"id": "abcd1234", "name": "x", "access": {"policy": "nope"}}),
-            CreateError::InvalidPolicy,
-        ),
-        (
-            json!({"id": "abcd1234", "name": "x", "access": {"policy": "token", "token": "short"}}),
-            CreateError::TokenTooShort,
-        ),
-        (
-            json!({"id": "abcd1234", "name": "x", "access": {"min_verification": "high"}}),
-            CreateError::InvalidMinVerification,
-        ),
-        (
-            json!({"id": "abcd1234", "name": "x", "delivery": "sometimes"}),
-            CreateError::InvalidDelivery,
-        ),
-        (
-            json!({"id": "abcd1234", "name": "x", "mods": "workspace"}),
-            CreateError::InvalidMods,
-        ),
-        (
-            json!({"id": "abcd1234", "name": "x", "mods": ["mod/none"]}),
-            CreateError::UnknownMod("mod/none".into()),
-        ),
-        (
-            json!({"id": "abcd1234", "name": "x", "keys": [1]}),
-            CreateError::InvalidKeys,
-        ),
-        (
-            json!({"id": "abcd1234", "name": "x", "bridges": 3}),
-            CreateError::InvalidBridges,
-        ),
-        (
-            json!({"id": "abcd1234", "name": "x", "mods": ["workspace", "workspace"]}),
-            CreateError::Config(crate::config::ConfigError::DuplicateMod("workspace".into())),
-        ),
-    ] {
-        let err = config_from_request(&body, &seed).unwrap_err();
-        assert_eq!(err, expected, "{body}");
-        assert_eq!(code(&Response::from(&err)), (400, "invalid_request"));
-    }
-    let level = json!({"id": "abcd1234", "name": "x", "access": {"min_verification": 5}});
-    assert!(matches!(
-        config_from_request(&level, &seed),
-        Err(CreateError::VerificationLevel(_))
-    ));
-    assert!(matches!(
-        config_from_request(&json!({"id": "A B", "name": "x"}), &seed),
-        Err(CreateError::InvalidId(_))
-    ));
-
-    let demo = builtin_config(&"demo".parse().unwrap()).unwrap();
-    let names: Vec<&str> = demo.mods.iter().map(|m| m.name()).collect();
-    assert_eq!(
-        (demo.name.as_str(), names),
-        ("Demo", vec!["workspace", "persistence"])
-    );
-    assert!(builtin_config(&"other".parse().unwrap()).is_none());
-    assert_eq!(create::new_network_id(&[0xab; 32]), "abababab");
-}
-
-#[test]
-fn the_worker_routes_creates_and_lists() {
-    let at = |method, path: &str| Request::new(method, format!("https://edge.test{path}"));
-    assert_eq!(
-        networks::route(&at(Method::Post, "/v1/networks")),
-        Ok(WorkerRoute::Create)
-    );
-    assert_eq!(
-        networks::route(&at(Method::Get, "/v1/networks")),
-        Ok(WorkerRoute::List)
-    );
-    let put = at(Method::Other("PUT".into()), "/v1/networks");
-    assert_eq!(
-        code(&networks::route(&put).unwrap_err()),
-        (405, "method_not_allowed")
-    );
-    let ok = networks::route(&at(Method::Get, "/networks/demo/v1/ws"));
-    assert_eq!(ok, Ok(WorkerRoute::Network("demo".parse().unwrap())));
-    let bad = networks::route(&at(Method::Get, "/networks/Bad!/v1/ws"));
-    assert_eq!(code(&bad.unwrap_err()), (400, "invalid_network_id"));
-    assert_eq!(
-        code(&networks::route(&at(Method::Get, "/x")).unwrap_err()),
-        (404, "not_found")
-    );
-
-    let made = creation("{\"name\": \"n\", \"public\": true}", "abcd1234".into()).unwrap();
-    assert!(made.public);
-    let body: Value = serde_json::from_str(&made.body).unwrap();
-    assert_eq!(body["id"], "abcd1234");
-    let listed: Value = serde_json::from_str(&made.listing).unwrap();
-    assert_eq!(listed, json!({"id": "abcd1234", "name": "n", "created": 0}));
-    assert_eq!(
-        code(&creation("[1]", "a".into()).unwrap_err()),
-        (400, "invalid_request")
-    );
-    assert_eq!(
-        code(&creation("{", "a".into()).unwrap_err()),
-        (400, "malformed_event")
-    );
-
-    let list = listing(
-        &[json!({"id": "abcd1234", "name": "n", "created": 5})],
-        "https://edge.test",
-    );
-    assert_eq!(
-        list.json_body(),
-        Some(&json!({"networks": [{"id": "abcd1234", "name": "n",
-            "profile": "https://edge.test/networks/abcd1234/v1/profile"}]}))
-    );
-    assert_eq!(
-        directory_route(&at(Method::Get, "/list")),
-        Ok(networks::DirectoryRoute::List)
-    );
-    assert_eq!(
-        code(&directory_route(&at(Method::Get, "/x")).unwrap_err()),
-        (404, "not_found")
-    );
 }
