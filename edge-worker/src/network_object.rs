@@ -10,7 +10,7 @@ pub(crate) use crate::effects::Origin;
 use crate::host::{now_ms, random_seed};
 use crate::inbox::Drainer;
 use crate::storage::{LogIndex, Store};
-use agentnet_core::bindings::create;
+use agentnet_core::bindings::{self, create};
 use agentnet_core::network::Effect;
 use agentnet_core::{Address, Network, NetworkId};
 use serde::{Deserialize, Serialize};
@@ -70,9 +70,6 @@ pub struct NetworkHost {
 
 /// The variable that turns on test-only routes; the end-to-end tests set it with `--var`.
 pub const TEST_HOOKS_VAR: &str = "AGENTNET_TEST_HOOKS";
-
-/// With test hooks on, a WebSocket frame of exactly this text panics the object.
-const TEST_PANIC_FRAME: &str = "__test/panic";
 
 impl NetworkHost {
     pub(crate) fn store(&self) -> Result<Store> {
@@ -156,7 +153,7 @@ impl NetworkHost {
 
     /// Hands one WebSocket frame to the core and applies what it returns.
     fn handle_socket_frame(&self, ws: &WebSocket, text: &str) -> Result<()> {
-        if self.test_hooks && text == TEST_PANIC_FRAME {
+        if self.test_hooks && text == bindings::ws::TEST_PANIC_FRAME {
             // Proves in tests that a panic inside a drain of frames does not brick the object.
             #[allow(clippy::panic)]
             {
@@ -230,13 +227,8 @@ impl NetworkHost {
     /// A socket closed: finish the handshake and mark its member offline if it has no other.
     pub(crate) fn connection_closed(&self, ws: &WebSocket, code: usize) -> Result<()> {
         self.sockets_changed();
-        // Finish the closing handshake; 1005/1006 cannot be sent back.
-        let reply_code = if (1000..=4999).contains(&code) && code != 1005 && code != 1006 {
-            code
-        } else {
-            1000
-        };
-        let _ = ws.close(u16::try_from(reply_code).ok(), Some("closed"));
+        // Finish the closing handshake.
+        let _ = ws.close(Some(bindings::ws::close_reply(code)), Some("closed"));
         let (Some(id), Some(address)) = Self::session(ws).parsed() else {
             return Ok(());
         };

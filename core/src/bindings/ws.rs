@@ -12,6 +12,19 @@ use crate::network::Effect;
 use crate::{Address, ErrorCode, Network};
 use serde_json::json;
 
+/// With test hooks on, a WebSocket frame of exactly this text panics the object
+/// (proves that a panic inside a drain of frames does not brick it).
+pub const TEST_PANIC_FRAME: &str = "__test/panic";
+
+/// The code that finishes a closing handshake the peer started with `code`:
+/// the same code, unless it is one that cannot be sent (1005, 1006, out of range).
+pub fn close_reply(code: usize) -> u16 {
+    match u16::try_from(code) {
+        Ok(code @ 1000..=4999) if code != 1005 && code != 1006 => code,
+        _ => 1000,
+    }
+}
+
 /// An accepted upgrade: what the host does once it has the socket.
 #[derive(Debug)]
 pub struct Upgrade {
@@ -64,4 +77,19 @@ pub fn upgrade<H: BindingHost>(
         }),
         None => Err(join_refused(collected.replies.last())),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_closing_handshake_echoes_the_code_when_it_may() {
+        assert_eq!(close_reply(1000), 1000);
+        assert_eq!(close_reply(4001), 4001);
+        assert_eq!(close_reply(1005), 1000);
+        assert_eq!(close_reply(1006), 1000);
+        assert_eq!(close_reply(999), 1000);
+        assert_eq!(close_reply(70_000), 1000);
+    }
 }
