@@ -87,7 +87,7 @@ pub fn open<H: BindingHost>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bindings::Method;
+    use crate::bindings::message::Method;
 
     #[test]
     fn records_are_framed_with_their_seq() {
