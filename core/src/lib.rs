@@ -16,9 +16,11 @@
 //! * [`mods`] — guard/transform/observe interceptors and the standard mods (§7)
 //! * [`network`] — the network state machine: admission, presence, handlers,
 //!   routing, delivery and reads (§3, §6–§9)
+//! * [`bindings`] — every transport (HTTP, WebSocket, SSE, creation) as pure request → response code
 //! * [`host`] — the loop that applies effects for every host; the in-memory host; conformance vectors
 //! * [`client`], [`replica`] — the participant's side: building events, the local-first replica
 
+pub mod bindings;
 pub mod client;
 pub mod crypto;
 pub mod documents;

@@ -1,16 +1,14 @@
 //! `DirectoryObject`: the list of public networks behind `GET /v1/networks`.
 //!
-//! One instance (named `directory`) keeps `(id, name, created)` rows in
+//! One instance (named [`networks::DIRECTORY`]) keeps `(id, name, created)` rows in
 //! SQLite. `POST /register` adds a network, `GET /list` lists them newest first.
 
-use crate::host::{error_response, now_ms};
+use crate::host::{now_ms, request_head, respond};
+use agentnet_core::bindings::networks::{self, DirectoryRoute};
 use serde::{Deserialize, Serialize};
 use worker::{
-    DurableObject, Env, Method, Request, Response, Result, SqlStorageValue, State, durable_object,
+    DurableObject, Env, Request, Response, Result, SqlStorageValue, State, durable_object,
 };
-
-/// The name of the single directory instance.
-pub const DIRECTORY: &str = "directory";
 
 #[derive(Debug, Serialize, Deserialize)]
 struct Listing {
@@ -36,8 +34,8 @@ impl DurableObject for DirectoryObject {
             "CREATE TABLE IF NOT EXISTS networks (id TEXT PRIMARY KEY, name TEXT NOT NULL, created INTEGER NOT NULL)",
             None,
         )?;
-        match (req.method(), req.path().as_str()) {
-            (Method::Post, "/register") => {
+        match networks::directory_route(&request_head(&req)) {
+            Ok(DirectoryRoute::Register) => {
                 let listing: Listing = req.json().await?;
                 let created = i64::try_from(now_ms()).unwrap_or(i64::MAX);
                 sql.exec(
@@ -50,7 +48,7 @@ impl DurableObject for DirectoryObject {
                 )?;
                 Response::ok("registered")
             }
-            (Method::Get, "/list") => {
+            Ok(DirectoryRoute::List) => {
                 let rows: Vec<Listing> = sql
                     .exec(
                         "SELECT id, name, created FROM networks ORDER BY created DESC LIMIT 500",
@@ -59,7 +57,7 @@ impl DurableObject for DirectoryObject {
                     .to_array()?;
                 Response::from_json(&rows)
             }
-            _ => error_response(404, "not_found", "unknown directory route"),
+            Err(response) => respond(response),
         }
     }
 }

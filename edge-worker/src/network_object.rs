@@ -6,20 +6,17 @@
 //! a socket's authenticated address lives in its attachment, so nothing
 //! needed after a wake-up is held only in memory.
 
+pub(crate) use crate::effects::Origin;
 use crate::host::{now_ms, random_seed};
 use crate::inbox::Drainer;
 use crate::storage::{LogIndex, Store};
-use agentnet_core::host::{Host, apply_effects};
-use agentnet_core::model::config::ModConfig;
-use agentnet_core::network::{Effect, ReadRequest, ReadRows};
-use agentnet_core::{Address, Network, NetworkConfig, NetworkId};
+use agentnet_core::bindings::{self, create};
+use agentnet_core::network::Effect;
+use agentnet_core::{Address, Network, NetworkId};
 use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
 use std::collections::BTreeMap;
 use worker::{Env, Request, Response, Result, State, WebSocket};
-
-/// The network created on first start so newcomers can use agentnet at once.
-pub const DEMO_NETWORK: &str = "demo";
 
 /// What a socket's attachment remembers across hibernation.
 #[derive(Debug, Default, Clone, Serialize, Deserialize)]
@@ -45,29 +42,6 @@ struct Sender {
     address: Option<Address>,
 }
 
-/// Where the replies of one input go.
-pub(crate) enum Origin<'a> {
-    /// A WebSocket frame: replies go back on the socket.
-    Socket(&'a WebSocket),
-    /// An HTTP request: replies are collected for the response.
-    Collect(&'a RefCell<Collected>),
-    /// An alarm or a closed socket: nobody to reply to.
-    Nowhere,
-}
-
-/// What an HTTP request's input produced.
-#[derive(Default)]
-pub(crate) struct Collected {
-    /// The page of the log a poll read.
-    pub(crate) page: Option<agentnet_core::network::Page>,
-    /// Replies from the network (acks, errors, answers).
-    pub(crate) replies: Vec<agentnet_core::Event>,
-    /// The address the input authenticated, when it joined.
-    pub(crate) bound: Option<Address>,
-    /// Deliveries addressed to the requester while it has no socket (HTTP answers such as history).
-    pub(crate) delivered: Vec<agentnet_core::Event>,
-}
-
 /// One network's Durable Object: its state and what it does
 /// (`crate::entry::NetworkObject` is the class workerd calls).
 pub struct NetworkHost {
@@ -78,7 +52,7 @@ pub struct NetworkHost {
     /// The alarm this instance has set, so it is not read back from storage for every frame.
     alarm_at: std::cell::Cell<Option<u64>>,
     /// Sockets by member address; rebuilt after any socket is accepted, bound or closed.
-    socket_index: RefCell<Option<BTreeMap<Address, Vec<WebSocket>>>>,
+    pub(crate) socket_index: RefCell<Option<BTreeMap<Address, Vec<WebSocket>>>>,
     /// The last frame's socket and what its attachment said, so a burst of
     /// frames from one socket reads and parses the attachment once.
     last_sender: RefCell<Option<Sender>>,
@@ -87,18 +61,15 @@ pub struct NetworkHost {
     /// Frames waiting to be handled together (group commit).
     inbox: std::rc::Rc<crate::inbox::Inbox>,
     /// Log rows gathered over one drain of frames, written together ([`Store::flush`]).
-    pending_appends: std::rc::Rc<RefCell<crate::log_batch::PendingAppends>>,
+    pub(crate) pending_appends: std::rc::Rc<RefCell<crate::log_batch::PendingAppends>>,
     /// Frames for sockets, sent once the rows they acknowledge are written ([`Self::commit`]).
-    outgoing: RefCell<Vec<(WebSocket, String)>>,
+    pub(crate) outgoing: RefCell<Vec<(WebSocket, String)>>,
     /// Test-only routes are on (`AGENTNET_TEST_HOOKS=1`, never set in wrangler.toml).
     pub(crate) test_hooks: bool,
 }
 
 /// The variable that turns on test-only routes; the end-to-end tests set it with `--var`.
 pub const TEST_HOOKS_VAR: &str = "AGENTNET_TEST_HOOKS";
-
-/// With test hooks on, a WebSocket frame of exactly this text panics the object.
-const TEST_PANIC_FRAME: &str = "__test/panic";
 
 impl NetworkHost {
     pub(crate) fn store(&self) -> Result<Store> {
@@ -113,64 +84,13 @@ impl NetworkHost {
         Ok(store)
     }
 
-    /// Writes a logged event to the members' SSE streams; returns the members
-    /// it reached with its `seq` (a stream counts as acknowledged on write).
-    fn push_sse(
-        &self,
-        to: &[Address],
-        seq: u64,
-        event: &agentnet_core::Event,
-    ) -> Vec<(Address, u64)> {
-        let mut pushed = Vec::new();
-        let mut streams = self.sse_streams.borrow_mut();
-        for address in to {
-            let Some(open) = streams.get_mut(&address.to_string()) else {
-                continue;
-            };
-            let record = crate::sse::record(Some(seq), &event.encode());
-            open.retain(|s| s.unbounded_send(Ok(record.clone())).is_ok());
-            pushed.push((address.clone(), seq));
-        }
-        streams.retain(|_, open| !open.is_empty());
-        pushed
-    }
-
-    /// Writes an unsequenced event (an answer, a mod's notice) to the member's SSE streams.
-    fn push_sse_unordered(&self, to: &[Address], event: &agentnet_core::Event) {
-        let mut streams = self.sse_streams.borrow_mut();
-        for address in to {
-            if let Some(open) = streams.get_mut(&address.to_string()) {
-                let record = crate::sse::record(None, &event.encode());
-                open.retain(|s| s.unbounded_send(Ok(record.clone())).is_ok());
-            }
-        }
-        streams.retain(|_, open| !open.is_empty());
-    }
-
-    /// Queues a delivery's frame for each socket of each recipient (sent at [`Self::commit`]).
-    fn queue_frames(&self, deliver: &Effect) {
-        self.build_socket_index();
-        if let Some(by_address) = self.socket_index.borrow().as_ref() {
-            for (address, frame) in deliver.frames() {
-                let sockets = by_address.get(address).map_or(&[][..], Vec::as_slice);
-                if let Some((last, others)) = sockets.split_last() {
-                    let mut outgoing = self.outgoing.borrow_mut();
-                    for ws in others {
-                        outgoing.push((ws.clone(), frame.clone()));
-                    }
-                    outgoing.push((last.clone(), frame));
-                }
-            }
-        }
-    }
-
     /// Forgets the socket index after a socket came, went or changed identity.
     pub(crate) fn sockets_changed(&self) {
         *self.socket_index.borrow_mut() = None;
         *self.last_sender.borrow_mut() = None;
     }
 
-    /// Loads the network from storage on first use; creates `demo` if missing.
+    /// Loads the network from storage on first use; creates a built-in one (`demo`) if missing.
     pub(crate) fn ensure_loaded(&self, id: &NetworkId) -> Result<bool> {
         if self.network.borrow().is_some() {
             return Ok(true);
@@ -178,13 +98,13 @@ impl NetworkHost {
         let store = self.store()?;
         let config = match store.config()? {
             Some(config) => config,
-            None if id.as_str() == DEMO_NETWORK => {
-                let mut config = NetworkConfig::open(id.clone(), "Demo");
-                config.mods = vec![ModConfig::Workspace, ModConfig::Persistence];
-                store.save_config(&config)?;
-                config
-            }
-            None => return Ok(false),
+            None => match create::builtin_config(id) {
+                Some(config) => {
+                    store.save_config(&config)?;
+                    config
+                }
+                None => return Ok(false),
+            },
         };
         let mut network = Network::new(config, store.rows()?, store.last_seq()?, random_seed());
         network.set_event_index(Box::new(LogIndex(self.store()?)));
@@ -197,48 +117,6 @@ impl NetworkHost {
             .ok()
             .flatten()
             .unwrap_or_default()
-    }
-
-    /// Applies the core's effects for an input that arrived from `origin`
-    /// and writes the log rows they append.
-    pub(crate) fn apply(&self, origin: &Origin<'_>, effects: Vec<Effect>) -> Result<()> {
-        let applied = self.apply_gathering(origin, effects);
-        let committed = self.commit();
-        applied.and(committed)
-    }
-
-    /// Writes the gathered log rows, then sends the gathered frames. A frame
-    /// (an ack, a delivery) never leaves before the row it stands for is
-    /// written in the same transaction; if the write fails, the frames are
-    /// dropped, so nothing is acknowledged that was not stored (senders
-    /// resend what is not acknowledged).
-    fn commit(&self) -> Result<()> {
-        let written = self.store().and_then(|store| store.flush());
-        let frames = std::mem::take(&mut *self.outgoing.borrow_mut());
-        written?;
-        for (ws, frame) in frames {
-            send(&ws, &frame);
-        }
-        Ok(())
-    }
-
-    /// Applies the core's effects through the core's effect loop; the log rows
-    /// they append and the frames they send wait until [`Self::commit`] (once
-    /// per drain of frames).
-    fn apply_gathering(&self, origin: &Origin<'_>, effects: Vec<Effect>) -> Result<()> {
-        if effects.is_empty() {
-            return Ok(());
-        }
-        let mut applier = Applier {
-            host: self,
-            origin,
-            store: self.store()?,
-        };
-        let mut network = self.network.borrow_mut();
-        let network = network
-            .as_mut()
-            .ok_or_else(|| worker::Error::RustError("network not loaded".into()))?;
-        apply_effects(network, effects, now_ms(), &mut applier)
     }
 
     /// Asks the platform to wake the object when the network next needs it.
@@ -275,7 +153,7 @@ impl NetworkHost {
 
     /// Hands one WebSocket frame to the core and applies what it returns.
     fn handle_socket_frame(&self, ws: &WebSocket, text: &str) -> Result<()> {
-        if self.test_hooks && text == TEST_PANIC_FRAME {
+        if self.test_hooks && text == bindings::ws::TEST_PANIC_FRAME {
             // Proves in tests that a panic inside a drain of frames does not brick the object.
             #[allow(clippy::panic)]
             {
@@ -298,7 +176,7 @@ impl NetworkHost {
         self.apply_gathering(&Origin::Socket(ws), effects)
     }
 
-    fn bind(&self, ws: &WebSocket, address: Option<String>) -> Result<()> {
+    pub(crate) fn bind(&self, ws: &WebSocket, address: Option<String>) -> Result<()> {
         let mut session = Self::session(ws);
         session.address = address;
         self.sockets_changed();
@@ -306,7 +184,7 @@ impl NetworkHost {
     }
 
     /// Builds the socket index from the sockets' attachments unless it is current.
-    fn build_socket_index(&self) {
+    pub(crate) fn build_socket_index(&self) {
         if self.socket_index.borrow().is_some() {
             return;
         }
@@ -349,13 +227,8 @@ impl NetworkHost {
     /// A socket closed: finish the handshake and mark its member offline if it has no other.
     pub(crate) fn connection_closed(&self, ws: &WebSocket, code: usize) -> Result<()> {
         self.sockets_changed();
-        // Finish the closing handshake; 1005/1006 cannot be sent back.
-        let reply_code = if (1000..=4999).contains(&code) && code != 1005 && code != 1006 {
-            code
-        } else {
-            1000
-        };
-        let _ = ws.close(u16::try_from(reply_code).ok(), Some("closed"));
+        // Finish the closing handshake.
+        let _ = ws.close(Some(bindings::ws::close_reply(code)), Some("closed"));
         let (Some(id), Some(address)) = Self::session(ws).parsed() else {
             return Ok(());
         };
@@ -376,13 +249,6 @@ impl NetworkHost {
             None => Vec::new(),
         };
         self.apply(&Origin::Socket(ws), effects)
-    }
-}
-
-fn send(ws: &WebSocket, frame: &str) {
-    // A socket that is closing cannot take frames; the others still get theirs.
-    if let Err(err) = ws.send_with_str(frame) {
-        worker::console_warn!("dropping frame for a closed socket: {err}");
     }
 }
 
@@ -477,80 +343,5 @@ impl NetworkHost {
         self.apply(&Origin::Nowhere, effects)?;
         self.schedule_alarm().await?;
         Response::ok("alarm handled")
-    }
-}
-
-/// The object as the core's effect loop sees it, for one input from `origin`.
-struct Applier<'a> {
-    host: &'a NetworkHost,
-    origin: &'a Origin<'a>,
-    store: Store,
-}
-
-impl Host for Applier<'_> {
-    type Error = worker::Error;
-
-    fn read(&mut self, request: &ReadRequest) -> Result<ReadRows> {
-        self.store.read(request)
-    }
-
-    fn apply(&mut self, effect: Effect) -> Result<Vec<(Address, u64)>> {
-        let host = self.host;
-        match &effect {
-            Effect::Reply(_) | Effect::Ack(_) => match self.origin {
-                Origin::Socket(ws) => {
-                    if let Some(text) = effect.reply_text() {
-                        host.outgoing.borrow_mut().push(((*ws).clone(), text))
-                    }
-                }
-                Origin::Collect(collected) => {
-                    if let Some(event) = effect.reply() {
-                        collected.borrow_mut().replies.push(event.into_owned())
-                    }
-                }
-                Origin::Nowhere => {}
-            },
-            Effect::Page(page) => {
-                if let Origin::Collect(collected) = self.origin {
-                    collected.borrow_mut().page = Some(page.clone());
-                }
-            }
-            Effect::Bind(address) => match self.origin {
-                Origin::Socket(ws) => host.bind(ws, Some(address.to_string()))?,
-                Origin::Collect(collected) => collected.borrow_mut().bound = Some(address.clone()),
-                Origin::Nowhere => {}
-            },
-            Effect::Unbind => {
-                if let Origin::Socket(ws) = self.origin {
-                    host.bind(ws, None)?;
-                }
-            }
-            Effect::Store(row) => self.store.store(row)?,
-            Effect::Remove { kind, key } => self.store.remove(*kind, key)?,
-            Effect::Append {
-                seq,
-                event,
-                retain,
-                audiences,
-            } => self.store.append(*seq, event, *retain, audiences),
-            Effect::Read(_) => {}
-            Effect::Deliver { to, event, order } => {
-                host.queue_frames(&effect);
-                if let Origin::Collect(collected) = self.origin {
-                    let mut collected = collected.borrow_mut();
-                    if collected.bound.as_ref().is_some_and(|me| to.contains(me)) {
-                        collected.delivered.push((**event).clone());
-                    }
-                }
-                return Ok(match order {
-                    Some(order) => host.push_sse(to, order.seq, event),
-                    None => {
-                        host.push_sse_unordered(to, event);
-                        Vec::new()
-                    }
-                });
-            }
-        }
-        Ok(Vec::new())
     }
 }

@@ -1,0 +1,183 @@
+//! What the bindings need from a host, and what one request's effects produced.
+//!
+//! A binding decides; the host does the I/O it asks for through
+//! [`BindingHost`]: the clock, randomness, the session table, the log's
+//! index of event ids, and applying effects. The replies a request's
+//! effects produce are [`Collected`] for its response.
+
+use super::message::Response;
+use crate::client::Client;
+use crate::crypto::sha256_hex;
+use crate::ids::event_type::core_types;
+use crate::network::{Effect, Page};
+use crate::{Address, ErrorCode, Event, EventId, Limits, Network, Rejection};
+use serde_json::{Value, json};
+
+/// The I/O a binding asks its host for.
+pub trait BindingHost {
+    /// What the host's I/O fails with.
+    type Error;
+
+    /// The current unix time in milliseconds.
+    fn now(&self) -> u64;
+    /// 32 fresh random bytes.
+    fn random_seed(&mut self) -> [u8; 32];
+    /// The address stored for a session token's SHA-256 (lowercase hex).
+    fn session(&mut self, token_sha256: &str) -> Result<Option<String>, Self::Error>;
+    /// Stores a new session of `address` under its token's SHA-256.
+    fn add_session(
+        &mut self,
+        token_sha256: &str,
+        address: &Address,
+        now: u64,
+    ) -> Result<(), Self::Error>;
+    /// Ends every session of `address`.
+    fn end_sessions(&mut self, address: &Address) -> Result<(), Self::Error>;
+    /// The `seq` of a logged event.
+    fn seq_of(&mut self, id: &EventId) -> Result<Option<u64>, Self::Error>;
+    /// Applies `effects` for this request; its replies are collected with [`Collected::record`].
+    fn collect(
+        &mut self,
+        network: &mut Network,
+        effects: Vec<Effect>,
+    ) -> Result<Collected, Self::Error>;
+    /// Applies `effects` with nobody to reply to.
+    fn apply(&mut self, network: &mut Network, effects: Vec<Effect>) -> Result<(), Self::Error>;
+}
+
+/// What a request's input produced.
+#[derive(Debug, Default, Clone, PartialEq)]
+pub struct Collected {
+    /// The page of the log a poll read.
+    pub page: Option<Page>,
+    /// Replies from the network (acks, errors, answers).
+    pub replies: Vec<Event>,
+    /// The address the input authenticated, when it joined.
+    pub bound: Option<Address>,
+    /// Deliveries addressed to the requester while it has no socket (answers such as history).
+    pub delivered: Vec<Event>,
+}
+
+impl Collected {
+    /// Records what an applied effect means for the request's response.
+    pub fn record(&mut self, effect: &Effect) {
+        match effect {
+            Effect::Reply(_) | Effect::Ack(_) => {
+                if let Some(event) = effect.reply() {
+                    self.replies.push(event.into_owned());
+                }
+            }
+            Effect::Page(page) => self.page = Some(page.clone()),
+            Effect::Bind(address) => self.bound = Some(address.clone()),
+            Effect::Deliver { to, event, .. }
+                if self.bound.as_ref().is_some_and(|me| to.contains(me)) =>
+            {
+                self.delivered.push((**event).clone());
+            }
+            _ => {}
+        }
+    }
+}
+
+/// A request that fails is answered with this response.
+pub type Answer<T> = Result<T, Response>;
+
+/// The error in a `network.event.error` reply, as a response.
+pub fn error_reply(event: &Event) -> Response {
+    let rejection = Rejection::from_error_payload(&event.payload);
+    Response::error(rejection.code, rejection.message)
+}
+
+/// A rejection as a response.
+pub fn rejected(rejection: &Rejection) -> Response {
+    Response::error(rejection.code, rejection.message.clone())
+}
+
+/// The answer to a join that bound no address: its error, or a refusal.
+pub fn join_refused(reply: Option<&Event>) -> Response {
+    match reply {
+        Some(error) if error.event_type.as_str() == core_types::EVENT_ERROR => error_reply(error),
+        _ => Response::error(
+            ErrorCode::AccessDenied,
+            "the network did not accept the join",
+        ),
+    }
+}
+
+/// Parses a JSON body no longer than `limits` allows.
+pub fn json_body(text: &str, limits: &Limits) -> Answer<Value> {
+    if text.len() > limits.max_frame_bytes {
+        return Err(Response::error(
+            ErrorCode::TooLarge,
+            "the body exceeds the network's frame limit",
+        ));
+    }
+    serde_json::from_str(text).map_err(|e| {
+        Response::error(
+            ErrorCode::MalformedEvent,
+            format!("the body is not JSON: {e}"),
+        )
+    })
+}
+
+/// Reads `agent_id` as the address a join claims.
+pub fn claimed_address(agent_id: &str) -> Answer<Address> {
+    agent_id
+        .parse()
+        .map_err(|e| Response::error(ErrorCode::InvalidAddress, format!("agent_id: {e}")))
+}
+
+/// A client of `network` acting as `address`, with fresh randomness.
+pub fn client_for<H: BindingHost>(host: &mut H, network: &Network, address: &Address) -> Client {
+    Client::new(address.clone(), network.id().clone(), host.random_seed())
+}
+
+/// The `network.agent.join` a binding submits for `address`: with
+/// credentials, a role and the `seq` to resume after when given.
+pub fn join_event<H: BindingHost>(
+    host: &mut H,
+    network: &Network,
+    address: &Address,
+    credentials: Option<Value>,
+    role: Option<Value>,
+    resume_after: Option<u64>,
+) -> Event {
+    let now = host.now();
+    let mut join = client_for(host, network, address).join(credentials, now);
+    if let Value::Object(payload) = &mut join.payload {
+        if let Some(role) = role {
+            payload.insert("role".into(), role);
+        }
+        if let Some(after) = resume_after {
+            payload.insert("resume".into(), json!({"after": after}));
+        }
+    }
+    join
+}
+
+/// The member a request's session names: `Authorization: Bearer <token>`
+/// or `?session=<token>` (for `EventSource`, which cannot set headers).
+pub fn authenticate<H: BindingHost>(
+    host: &mut H,
+    req: &super::Request,
+) -> Result<Answer<Address>, H::Error> {
+    let bearer = req
+        .header("Authorization")
+        .and_then(|h| h.strip_prefix("Bearer "))
+        .map(|t| t.trim().to_owned());
+    let Some(token) = bearer.or_else(|| req.query("session")) else {
+        return Ok(Err(Response::error(
+            ErrorCode::NotJoined,
+            "send Authorization: Bearer <session token> from /v1/join",
+        )));
+    };
+    Ok(match host.session(&sha256_hex(token.as_bytes()))? {
+        Some(address) => address.parse().map_err(|_| {
+            Response::error(ErrorCode::NotJoined, "the session is damaged; join again")
+        }),
+        None => Err(Response::error(
+            ErrorCode::NotJoined,
+            "unknown or ended session; join again",
+        )),
+    })
+}

@@ -1,0 +1,424 @@
+//! The HTTP binding of seed 000 §11, inside one network.
+//!
+//! | route | what |
+//! |---|---|
+//! | `POST /v1/join` `{agent_id, credentials?, role?, resume_after?}` | join; answers the ack with a bearer session `token` |
+//! | `POST /v1/leave` | leave; ends the session |
+//! | `POST /v1/events` (event JSON) | send; answers the ack `{id, seq}` or an error |
+//! | `GET /v1/events?after=&limit=` | poll what came after `after` (a seq or an event id) |
+//! | `POST /v1/heartbeat` | sign of life |
+//! | `GET /v1/discover` | the roster |
+//! | `GET /v1/profile` (or the network's root) | the network profile with its transports |
+//! | `GET /v1/sse` | Server-Sent Events ([`super::sse`]) |
+//! | `GET /v1/ws` | WebSocket ([`super::ws`]) |
+//!
+//! Paths are under `/networks/{id}/`. Errors are `{code, message}` with the
+//! status of [`status_of`](super::status_of); a known path with another
+//! method is `method_not_allowed` (405), an unknown one `not_found`.
+
+use super::exchange::{
+    Answer, BindingHost, Collected, authenticate, claimed_address, client_for, error_reply,
+    join_event, join_refused, json_body, rejected,
+};
+use super::message::{Method, Request, Response};
+use super::{sse, ws};
+use crate::crypto::{sha256_hex, to_hex};
+use crate::ids::event_type::{EventType, core_types};
+use crate::ids::ulid::UlidGenerator;
+use crate::network::Page;
+use crate::{Address, Coded, ErrorCode, Event, EventId, Limits, Network, NetworkId};
+use serde_json::{Value, json};
+
+/// Events a poll returns unless it asks for another number.
+pub const DEFAULT_POLL: usize = 50;
+/// Most events one poll returns.
+pub const MAX_POLL: usize = 200;
+/// The path the Worker creates a network at, inside the network's own object.
+pub const CREATE_PATH: &str = "/__create";
+
+/// Which object-level request this is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Target {
+    /// `POST /__create`: the Worker asks the object to create its network ([`super::create`]).
+    Create,
+    /// A request under `/networks/{id}/`.
+    Network(NetworkId),
+}
+
+/// Reads which network a request is for.
+pub fn target(req: &Request) -> Answer<Target> {
+    let path = req.path();
+    if path == CREATE_PATH && req.method == Method::Post {
+        return Ok(Target::Create);
+    }
+    let Some(rest) = path.strip_prefix("/networks/") else {
+        return Err(Response::error(ErrorCode::NotFound, "unknown path"));
+    };
+    let id = rest.split_once('/').map_or(rest, |(id, _)| id);
+    id.parse()
+        .map(Target::Network)
+        .map_err(|err: crate::ids::network_id::NetworkIdError| {
+            Response::error(ErrorCode::InvalidNetworkId, err.to_string())
+        })
+}
+
+/// The answer for a network that does not exist.
+pub fn no_such_network(id: &NetworkId) -> Response {
+    Response::error(ErrorCode::NotFound, format!("network {id} does not exist"))
+}
+
+/// A route that only exists with test hooks on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TestHook {
+    /// `POST v1/__test/fail-next-batch`: the next log batch fails (it is then written row by row).
+    FailNextBatch,
+    /// `POST v1/__test/panic`: the object panics (it must not stay bricked).
+    Panic,
+}
+
+/// What a request under `/networks/{id}/` asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Route {
+    /// `GET v1/profile` or the root.
+    Profile,
+    /// `GET v1/discover`.
+    Discover,
+    /// `POST v1/join`.
+    Join,
+    /// `POST v1/leave`.
+    Leave,
+    /// `POST v1/events`.
+    Send,
+    /// `GET v1/events`.
+    Poll,
+    /// `POST v1/heartbeat`.
+    Heartbeat,
+    /// `GET v1/sse`.
+    Sse,
+    /// `v1/ws`, any method.
+    WebSocket,
+    /// A test-only route.
+    Test(TestHook),
+}
+
+/// The routing table.
+pub fn route(req: &Request, test_hooks: bool) -> Answer<Route> {
+    let path = req.path();
+    let rest = path
+        .strip_prefix("/networks/")
+        .and_then(|r| r.split_once('/'))
+        .map_or("", |(_, rest)| rest)
+        .trim_end_matches('/');
+    Ok(match (&req.method, rest) {
+        (_, "v1/ws") => Route::WebSocket,
+        (Method::Get, "v1/profile" | "") => Route::Profile,
+        (Method::Get, "v1/discover") => Route::Discover,
+        (Method::Post, "v1/join") => Route::Join,
+        (Method::Post, "v1/__test/fail-next-batch") if test_hooks => {
+            Route::Test(TestHook::FailNextBatch)
+        }
+        (Method::Post, "v1/__test/panic") if test_hooks => Route::Test(TestHook::Panic),
+        (Method::Get, "v1/sse") => Route::Sse,
+        (Method::Post, "v1/leave") => Route::Leave,
+        (Method::Post, "v1/events") => Route::Send,
+        (Method::Get, "v1/events") => Route::Poll,
+        (Method::Post, "v1/heartbeat") => Route::Heartbeat,
+        (
+            method,
+            "v1/profile" | "v1/discover" | "v1/join" | "v1/leave" | "v1/events" | "v1/heartbeat",
+        ) => {
+            return Err(Response::error(
+                ErrorCode::MethodNotAllowed,
+                format!("{method} is not allowed on {rest}"),
+            ));
+        }
+        _ => {
+            return Err(Response::error(
+                ErrorCode::NotFound,
+                format!("no route for {path}"),
+            ));
+        }
+    })
+}
+
+/// What the host does to answer a request.
+#[derive(Debug)]
+pub enum Outcome {
+    /// Write this response.
+    Respond(Response),
+    /// Open an SSE stream ([`sse::HEADERS`]) that starts with these records.
+    Stream(sse::Stream),
+    /// Accept a WebSocket.
+    Upgrade(ws::Upgrade),
+    /// Do what the test hook says.
+    Test(TestHook),
+}
+
+impl From<Response> for Outcome {
+    fn from(response: Response) -> Self {
+        Outcome::Respond(response)
+    }
+}
+
+/// The transports a network's profile lists, as reached from `origin`.
+pub fn transports(origin: &str, id: &NetworkId) -> Value {
+    let ws_origin = origin
+        .replacen("https://", "wss://", 1)
+        .replacen("http://", "ws://", 1);
+    json!([
+        {"type": "http", "endpoint": format!("{origin}/networks/{id}")},
+        {"type": "websocket", "endpoint": format!("{ws_origin}/networks/{id}/v1/ws")},
+        {"type": "sse", "endpoint": format!("{origin}/networks/{id}/v1/sse")},
+    ])
+}
+
+/// The network's profile as reached from `origin`.
+pub fn profile(network: &Network, origin: &str) -> Value {
+    network.profile(transports(origin, network.id()))
+}
+
+/// Answers a request for the loaded `network` (after [`target`]).
+pub fn handle<H: BindingHost>(
+    host: &mut H,
+    network: &mut Network,
+    req: &Request,
+    test_hooks: bool,
+) -> Result<Outcome, H::Error> {
+    let route = match route(req, test_hooks) {
+        Ok(route) => route,
+        Err(response) => return Ok(response.into()),
+    };
+    let member = match route {
+        Route::Profile => return Ok(Response::json(profile(network, req.origin())).into()),
+        Route::Join => return Ok(join(host, network, &req.body)?.into()),
+        Route::Test(hook) => return Ok(Outcome::Test(hook)),
+        Route::WebSocket => {
+            return Ok(match ws::upgrade(host, network, req)? {
+                Ok(upgrade) => Outcome::Upgrade(upgrade),
+                Err(response) => response.into(),
+            });
+        }
+        _ => match authenticate(host, req)? {
+            Ok(member) => member,
+            Err(response) => return Ok(response.into()),
+        },
+    };
+    let response = match route {
+        Route::Discover => Response::json(network.state().roster(&network.mods())),
+        Route::Sse => {
+            return Ok(
+                match sse::open(host, network, member, sse::resume_point(req))? {
+                    Ok(stream) => Outcome::Stream(stream),
+                    Err(response) => response.into(),
+                },
+            );
+        }
+        Route::Leave => leave(host, network, member)?,
+        Route::Send => send(host, network, member, &req.body)?,
+        Route::Poll => poll(host, network, member, req)?,
+        _ => {
+            let effects = network.heartbeat(&member, host.now());
+            host.apply(network, effects)?;
+            Response::json(json!({"ok": true, "address": member}))
+        }
+    };
+    Ok(response.into())
+}
+
+/// The `POST v1/join` body's fields.
+#[derive(Debug, Clone, PartialEq)]
+pub struct JoinBody {
+    /// Who joins.
+    pub address: Address,
+    /// Credentials, when any.
+    pub credentials: Option<Value>,
+    /// The role asked for.
+    pub role: Option<Value>,
+    /// The `seq` to resume after.
+    pub resume_after: Option<u64>,
+}
+
+/// Reads a join body.
+pub fn join_body(text: &str) -> Answer<JoinBody> {
+    let body = json_body(text, &Limits::default())?;
+    let Some(agent) = body.get("agent_id").and_then(Value::as_str) else {
+        return Err(Response::error(
+            ErrorCode::InvalidRequest,
+            "agent_id is required",
+        ));
+    };
+    Ok(JoinBody {
+        address: claimed_address(agent)?,
+        credentials: body.get("credentials").cloned().filter(|c| !c.is_null()),
+        role: body.get("role").cloned(),
+        resume_after: body.get("resume_after").and_then(Value::as_u64),
+    })
+}
+
+fn join<H: BindingHost>(
+    host: &mut H,
+    network: &mut Network,
+    text: &str,
+) -> Result<Response, H::Error> {
+    let body = match join_body(text) {
+        Ok(body) => body,
+        Err(response) => return Ok(response),
+    };
+    let join = join_event(
+        host,
+        network,
+        &body.address,
+        body.credentials,
+        body.role,
+        body.resume_after,
+    );
+    let effects = network.handle_event(None, join, host.now());
+    let collected = host.collect(network, effects)?;
+    let reply = collected.replies.last();
+    let (Some(address), Some(ack)) = (&collected.bound, reply) else {
+        return Ok(join_refused(reply));
+    };
+    let token = to_hex(&host.random_seed());
+    host.add_session(&sha256_hex(token.as_bytes()), address, host.now())?;
+    let mut answer = ack.payload.clone();
+    answer["token"] = json!(token);
+    Ok(Response::json(answer))
+}
+
+fn leave<H: BindingHost>(
+    host: &mut H,
+    network: &mut Network,
+    member: Address,
+) -> Result<Response, H::Error> {
+    let now = host.now();
+    let leave = client_for(host, network, &member).event(
+        EventType::from_static(core_types::AGENT_LEAVE),
+        Address::core(),
+        json!({}),
+        now,
+    );
+    let effects = network.handle_event(Some(&member), leave, now);
+    host.collect(network, effects)?;
+    host.end_sessions(&member)?;
+    Ok(Response::json(json!({"ok": true})))
+}
+
+/// Fills what a plain HTTP client may leave out of an event it POSTs (its
+/// `id`, `timestamp` and `source`); everything it does send is kept, and validated later.
+pub fn fill_event(body: &mut Value, id: EventId, source: &Address, now: u64) {
+    if let Value::Object(object) = body {
+        object.entry("id").or_insert_with(|| json!(id));
+        object.entry("timestamp").or_insert_with(|| json!(now));
+        object.entry("source").or_insert_with(|| json!(source));
+    }
+}
+
+/// The response to a POSTed event, from the replies it led to.
+pub fn send_response(collected: &Collected) -> Response {
+    let reply = collected
+        .replies
+        .last()
+        .or_else(|| collected.delivered.last());
+    match reply {
+        Some(event) if event.event_type.as_str() == core_types::EVENT_ERROR => error_reply(event),
+        Some(event) if event.event_type.as_str() == core_types::EVENT_ACK => {
+            Response::json(event.payload.clone())
+        }
+        // Answers such as pong, discovery or history come back as the event itself.
+        Some(event) => Response::json(json!(event)),
+        None => Response::json(json!({"ok": true})),
+    }
+}
+
+fn send<H: BindingHost>(
+    host: &mut H,
+    network: &mut Network,
+    member: Address,
+    text: &str,
+) -> Result<Response, H::Error> {
+    let limits = network.config().limits;
+    let mut body = match json_body(text, &limits) {
+        Ok(body) => body,
+        Err(response) => return Ok(response),
+    };
+    let now = host.now();
+    let id = UlidGenerator::new(host.random_seed()).next_id(now);
+    fill_event(&mut body, id, &member, now);
+    let event = match Event::from_value(body, &limits) {
+        Ok(event) => event,
+        Err(err) => return Ok(Response::error(err.code(), err.to_string())),
+    };
+    let effects = network.handle_event(Some(&member), event, now);
+    Ok(send_response(&host.collect(network, effects)?))
+}
+
+/// Where a poll starts, as `?after=` says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum After {
+    /// No `after`: the member's cursor.
+    Cursor,
+    /// After this `seq`.
+    Seq(u64),
+    /// After this logged event (the host looks up its `seq`).
+    Event(EventId),
+}
+
+/// Reads `?after=`: a seq number or an event id.
+pub fn parse_after(text: Option<&str>) -> Answer<After> {
+    let Some(text) = text else {
+        return Ok(After::Cursor);
+    };
+    if let Ok(seq) = text.parse::<u64>() {
+        return Ok(After::Seq(seq));
+    }
+    text.parse::<EventId>().map(After::Event).map_err(|_| {
+        Response::error(
+            ErrorCode::InvalidRequest,
+            "after is a seq number or an event id",
+        )
+    })
+}
+
+/// Reads `?limit=`: [`DEFAULT_POLL`] unless a number, at most [`MAX_POLL`].
+pub fn parse_limit(text: Option<&str>) -> usize {
+    text.and_then(|l| l.parse::<usize>().ok())
+        .unwrap_or(DEFAULT_POLL)
+        .clamp(1, MAX_POLL)
+}
+
+/// A page as a poll answers it: `{events: [{seq, event}], next_after}`.
+pub fn page_response(page: &Page) -> Response {
+    Response::json(json!({
+        "events": page.to_json()["events"],
+        "next_after": page.next_after,
+    }))
+}
+
+fn poll<H: BindingHost>(
+    host: &mut H,
+    network: &mut Network,
+    member: Address,
+    req: &Request,
+) -> Result<Response, H::Error> {
+    let after = match parse_after(req.query("after").as_deref()) {
+        Ok(After::Cursor) => network.cursor(&member),
+        Ok(After::Seq(seq)) => seq,
+        Ok(After::Event(id)) => match host.seq_of(&id)? {
+            Some(seq) => seq,
+            None => {
+                let message = format!("no logged event {id}");
+                return Ok(Response::error(ErrorCode::NotFound, message));
+            }
+        },
+        Err(response) => return Ok(response),
+    };
+    let limit = parse_limit(req.query("limit").as_deref());
+    let effects = match network.read_page(&member, after, limit, host.now()) {
+        Ok(effects) => effects,
+        Err(rejection) => return Ok(rejected(&rejection)),
+    };
+    Ok(match host.collect(network, effects)?.page {
+        Some(page) => page_response(&page),
+        None => Response::error(ErrorCode::Internal, "the poll read no page"),
+    })
+}

@@ -1,0 +1,31 @@
+//! Every transport binding as pure code: request → core → response.
+//!
+//! A host reads its platform's request into a [`Request`], lets a binding
+//! decide what it means and what the answer says, performs the I/O the
+//! binding asks for through [`BindingHost`] (sessions, the log's id index,
+//! applying effects), and writes the [`Response`] — or opens the stream or
+//! accepts the socket an [`Outcome`] describes. Native unit tests reach every
+//! decision here without a network.
+//!
+//! * [`message`] — the request and response types, URL parts, status per error code
+//! * [`exchange`] — what a binding needs from its host; replies collected for a response
+//! * [`http`] — the HTTP binding of seed 000 §11 inside a network
+//! * [`ws`] — the WebSocket upgrade and a join at upgrade
+//! * [`sse`] — Server-Sent Events framing, resume point and opening pages
+//! * [`create`] — network creation and the demo network
+//! * [`networks`] — the Worker's own routes (`/v1/networks`, the directory)
+
+pub mod create;
+pub mod exchange;
+pub mod http;
+pub mod message;
+pub mod networks;
+pub mod sse;
+pub mod ws;
+
+#[cfg(test)]
+mod tests;
+
+pub use exchange::{BindingHost, Collected};
+pub use http::{Outcome, Route, Target, TestHook};
+pub use message::{Body, Method, Request, Response, status_of};

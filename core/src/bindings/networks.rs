@@ -1,0 +1,203 @@
+//! The Worker's own routes, before a request reaches a network's object.
+//!
+//! * `POST /v1/networks` creates a network: the body gets a fresh `id` and
+//!   goes to the object of that name ([`super::create`]); a public network is
+//!   then registered in the directory;
+//! * `GET /v1/networks` lists the directory's public networks;
+//! * `/networks/{id}/…` goes to the object named `{id}`;
+//! * anything else is `not_found` (static files are served before the Worker runs).
+//!
+//! The directory object answers `POST /register` and `GET /list`.
+
+use super::message::{Method, Request, Response};
+use crate::{ErrorCode, NetworkId};
+use serde_json::{Value, json};
+
+/// Where the Worker sends a request.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum WorkerRoute {
+    /// `POST /v1/networks`.
+    Create,
+    /// `GET /v1/networks`.
+    List,
+    /// Forward the request as it is to the object of this network.
+    Network(NetworkId),
+}
+
+/// The Worker's routing table.
+pub fn route(req: &Request) -> Result<WorkerRoute, Response> {
+    let path = req.path();
+    if path == "/v1/networks" {
+        return match req.method {
+            Method::Post => Ok(WorkerRoute::Create),
+            Method::Get => Ok(WorkerRoute::List),
+            Method::Other(_) => Err(Response::error(
+                ErrorCode::MethodNotAllowed,
+                "use GET or POST",
+            )),
+        };
+    }
+    let mut segments = path.trim_start_matches('/').split('/');
+    match (segments.next(), segments.next()) {
+        (Some("networks"), Some(id)) => id.parse().map(WorkerRoute::Network).map_err(
+            |err: crate::ids::network_id::NetworkIdError| {
+                Response::error(ErrorCode::InvalidNetworkId, err.to_string())
+            },
+        ),
+        _ => Err(Response::error(
+            ErrorCode::NotFound,
+            format!("no route for {path}"),
+        )),
+    }
+}
+
+/// A creation to forward to the object named `id`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Creation {
+    /// The new network's id (the object's name).
+    pub id: String,
+    /// The body for the object's [`super::http::CREATE_PATH`], with the id set.
+    pub body: String,
+    /// Whether to list the network once it exists.
+    pub public: bool,
+    /// The body that registers the network in the directory ([`DIRECTORY_REGISTER`]).
+    pub listing: String,
+}
+
+/// Reads a `POST /v1/networks` body and gives it the id `id`.
+pub fn creation(text: &str, id: String) -> Result<Creation, Response> {
+    let mut body: Value = serde_json::from_str(text)
+        .map_err(|_| Response::error(ErrorCode::MalformedEvent, "the body is not JSON"))?;
+    let Value::Object(object) = &mut body else {
+        return Err(Response::error(
+            ErrorCode::InvalidRequest,
+            "the body is a JSON object",
+        ));
+    };
+    object.insert("id".into(), json!(id));
+    let public = object
+        .get("public")
+        .and_then(Value::as_bool)
+        .unwrap_or(false);
+    let name = object.get("name").cloned().unwrap_or(Value::Null);
+    let listing = json!({"id": id, "name": name, "created": 0}).to_string();
+    Ok(Creation {
+        id,
+        body: body.to_string(),
+        public,
+        listing,
+    })
+}
+
+/// The status of the object's answer to a creation that succeeded.
+pub const CREATED: u16 = 201;
+
+/// The name of the single directory object.
+pub const DIRECTORY: &str = "directory";
+/// The directory's URL that registers a listing.
+pub const DIRECTORY_REGISTER: &str = "https://directory/register";
+/// The directory's URL that lists the public networks.
+pub const DIRECTORY_LIST: &str = "https://directory/list";
+
+/// What a request to the directory object asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DirectoryRoute {
+    /// `POST /register`.
+    Register,
+    /// `GET /list`.
+    List,
+}
+
+/// The directory object's routing table.
+pub fn directory_route(req: &Request) -> Result<DirectoryRoute, Response> {
+    match (&req.method, req.path()) {
+        (Method::Post, "/register") => Ok(DirectoryRoute::Register),
+        (Method::Get, "/list") => Ok(DirectoryRoute::List),
+        _ => Err(Response::error(
+            ErrorCode::NotFound,
+            "unknown directory route",
+        )),
+    }
+}
+
+/// The answer to `GET /v1/networks` from the directory's rows `{id, name}`.
+pub fn listing(rows: &[Value], origin: &str) -> Response {
+    let networks: Vec<Value> = rows
+        .iter()
+        .map(|row| {
+            let id = row.get("id").and_then(Value::as_str).unwrap_or("");
+            json!({
+                "id": id,
+                "name": row.get("name"),
+                "profile": format!("{origin}/networks/{id}/v1/profile"),
+            })
+        })
+        .collect();
+    Response::json(json!({ "networks": networks }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn code(response: &Response) -> (u16, &str) {
+        let code = response.json_body().and_then(|b| b["code"].as_str());
+        (response.status, code.unwrap_or(""))
+    }
+
+    #[test]
+    fn the_worker_routes_creates_and_lists() {
+        let at = |method, path: &str| Request::new(method, format!("https://edge.test{path}"));
+        assert_eq!(
+            route(&at(Method::Post, "/v1/networks")),
+            Ok(WorkerRoute::Create)
+        );
+        assert_eq!(
+            route(&at(Method::Get, "/v1/networks")),
+            Ok(WorkerRoute::List)
+        );
+        let put = at(Method::Other("PUT".into()), "/v1/networks");
+        assert_eq!(code(&route(&put).unwrap_err()), (405, "method_not_allowed"));
+        let ok = route(&at(Method::Get, "/networks/demo/v1/ws"));
+        assert_eq!(ok, Ok(WorkerRoute::Network("demo".parse().unwrap())));
+        let bad = route(&at(Method::Get, "/networks/Bad!/v1/ws"));
+        assert_eq!(code(&bad.unwrap_err()), (400, "invalid_network_id"));
+        assert_eq!(
+            code(&route(&at(Method::Get, "/x")).unwrap_err()),
+            (404, "not_found")
+        );
+
+        let made = creation("{\"name\": \"n\", \"public\": true}", "abcd1234".into()).unwrap();
+        assert!(made.public);
+        let body: Value = serde_json::from_str(&made.body).unwrap();
+        assert_eq!(body["id"], "abcd1234");
+        let listed: Value = serde_json::from_str(&made.listing).unwrap();
+        assert_eq!(listed, json!({"id": "abcd1234", "name": "n", "created": 0}));
+        assert_eq!(
+            code(&creation("[1]", "a".into()).unwrap_err()),
+            (400, "invalid_request")
+        );
+        assert_eq!(
+            code(&creation("{", "a".into()).unwrap_err()),
+            (400, "malformed_event")
+        );
+
+        let list = listing(
+            &[json!({"id": "abcd1234", "name": "n", "created": 5})],
+            "https://edge.test",
+        );
+        assert_eq!(
+            list.json_body(),
+            Some(&json!({"networks": [{"id": "abcd1234", "name": "n",
+                "profile": "https://edge.test/networks/abcd1234/v1/profile"}]}))
+        );
+        assert_eq!(
+            directory_route(&at(Method::Get, "/list")),
+            Ok(DirectoryRoute::List)
+        );
+        assert_eq!(
+            code(&directory_route(&at(Method::Get, "/x")).unwrap_err()),
+            (404, "not_found")
+        );
+    }
+}

@@ -1,0 +1,391 @@
+//! The bindings driven natively: a network in memory behind a test host.
+
+use super::http::{After, handle, parse_after, parse_limit, route, target};
+use super::*;
+use crate::host::MemoryHost;
+use crate::network::Effect;
+use crate::{Address, EventId, Network, NetworkConfig};
+use serde_json::json;
+use std::collections::BTreeMap;
+use std::convert::Infallible;
+
+const BASE: &str = "https://edge.test/networks/demo/";
+
+/// The I/O of a host, in memory.
+struct TestHost {
+    log: MemoryHost,
+    sessions: BTreeMap<String, String>,
+    now: u64,
+    seed: u8,
+}
+
+impl BindingHost for TestHost {
+    type Error = Infallible;
+
+    fn now(&self) -> u64 {
+        self.now
+    }
+    fn random_seed(&mut self) -> [u8; 32] {
+        self.seed = self.seed.wrapping_add(1);
+        [self.seed; 32]
+    }
+    fn session(&mut self, token_sha256: &str) -> Result<Option<String>, Infallible> {
+        Ok(self.sessions.get(token_sha256).cloned())
+    }
+    fn add_session(&mut self, hash: &str, address: &Address, _: u64) -> Result<(), Infallible> {
+        self.sessions.insert(hash.to_owned(), address.to_string());
+        Ok(())
+    }
+    fn end_sessions(&mut self, address: &Address) -> Result<(), Infallible> {
+        self.sessions.retain(|_, a| *a != address.to_string());
+        Ok(())
+    }
+    fn seq_of(&mut self, id: &EventId) -> Result<Option<u64>, Infallible> {
+        Ok(self
+            .log
+            .log
+            .iter()
+            .find(|r| r.event.id == *id)
+            .map(|r| r.seq))
+    }
+    fn collect(
+        &mut self,
+        network: &mut Network,
+        effects: Vec<Effect>,
+    ) -> Result<Collected, Infallible> {
+        let mut collected = Collected::default();
+        for effect in self.log.apply(network, effects, self.now) {
+            collected.record(&effect);
+        }
+        Ok(collected)
+    }
+    fn apply(&mut self, network: &mut Network, effects: Vec<Effect>) -> Result<(), Infallible> {
+        self.log.apply(network, effects, self.now);
+        Ok(())
+    }
+}
+
+struct World {
+    host: TestHost,
+    network: Network,
+}
+
+impl World {
+    fn new() -> Self {
+        let config = NetworkConfig::open("demo".parse().unwrap(), "Demo");
+        World {
+            host: TestHost {
+                log: MemoryHost::default(),
+                sessions: BTreeMap::new(),
+                now: 1_000,
+                seed: 0,
+            },
+            network: Network::new(config, [], 0, [7; 32]),
+        }
+    }
+
+    fn outcome(&mut self, req: &Request) -> Outcome {
+        self.host.now += 1;
+        match handle(&mut self.host, &mut self.network, req, false) {
+            Ok(outcome) => outcome,
+            Err(never) => match never {},
+        }
+    }
+
+    fn call(&mut self, req: &Request) -> Response {
+        match self.outcome(req) {
+            Outcome::Respond(response) => response,
+            other => panic!("expected a response, got {other:?}"),
+        }
+    }
+
+    /// Joins `agent` over HTTP; returns its session token.
+    fn join(&mut self, agent: &str) -> String {
+        let req = post("v1/join", &json!({"agent_id": agent}).to_string());
+        let response = self.call(&req);
+        assert_eq!(response.status, 200, "{response:?}");
+        let body = response.json_body().unwrap();
+        body["token"].as_str().unwrap().to_owned()
+    }
+}
+
+fn get(rest: &str) -> Request {
+    Request::new(Method::Get, format!("{BASE}{rest}"))
+}
+
+fn post(rest: &str, body: &str) -> Request {
+    Request::new(Method::Post, format!("{BASE}{rest}")).with_body(body)
+}
+
+fn with_token(req: Request, token: &str) -> Request {
+    req.with_header("Authorization", &format!("Bearer {token}"))
+}
+
+fn code(response: &Response) -> (u16, &str) {
+    let code = response.json_body().and_then(|b| b["code"].as_str());
+    (response.status, code.unwrap_or(""))
+}
+
+#[test]
+fn the_routing_table() {
+    for (method, rest, expected) in [
+        (Method::Get, "v1/profile", Route::Profile),
+        (Method::Get, "", Route::Profile),
+        (Method::Get, "v1/profile/", Route::Profile),
+        (Method::Get, "v1/discover", Route::Discover),
+        (Method::Post, "v1/join", Route::Join),
+        (Method::Post, "v1/leave", Route::Leave),
+        (Method::Post, "v1/events", Route::Send),
+        (Method::Get, "v1/events", Route::Poll),
+        (Method::Post, "v1/heartbeat", Route::Heartbeat),
+        (Method::Get, "v1/sse", Route::Sse),
+        (Method::Get, "v1/ws", Route::WebSocket),
+        (Method::Post, "v1/ws", Route::WebSocket),
+    ] {
+        let req = Request::new(method, format!("{BASE}{rest}"));
+        assert_eq!(route(&req, false), Ok(expected), "{rest}");
+    }
+    let wrong = Request::new(Method::Other("DELETE".into()), format!("{BASE}v1/events"));
+    let response = route(&wrong, false).unwrap_err();
+    assert_eq!(code(&response), (405, "method_not_allowed"));
+    assert_eq!(
+        response.json_body().unwrap()["message"],
+        "DELETE is not allowed on v1/events"
+    );
+    assert_eq!(
+        code(&route(&get("v1/join"), false).unwrap_err()),
+        (405, "method_not_allowed")
+    );
+    assert_eq!(
+        code(&route(&post("v1/sse", ""), false).unwrap_err()),
+        (404, "not_found")
+    );
+    assert_eq!(
+        code(&route(&get("v2/x"), false).unwrap_err()),
+        (404, "not_found")
+    );
+    let hook = post("v1/__test/panic", "");
+    assert_eq!(code(&route(&hook, false).unwrap_err()), (404, "not_found"));
+    assert_eq!(route(&hook, true), Ok(Route::Test(TestHook::Panic)));
+    let fail = post("v1/__test/fail-next-batch", "");
+    assert_eq!(route(&fail, true), Ok(Route::Test(TestHook::FailNextBatch)));
+}
+
+#[test]
+fn the_target_network_is_read_from_the_path() {
+    let create = Request::new(Method::Post, "https://edge.test/__create");
+    assert_eq!(target(&create), Ok(Target::Create));
+    assert_eq!(
+        target(&get("v1/profile")),
+        Ok(Target::Network("demo".parse().unwrap()))
+    );
+    let bad = Request::new(Method::Get, "https://edge.test/networks/Bad!/v1/profile");
+    assert_eq!(
+        code(&target(&bad).unwrap_err()),
+        (400, "invalid_network_id")
+    );
+    let elsewhere = Request::new(Method::Get, "https://edge.test/other");
+    assert_eq!(code(&target(&elsewhere).unwrap_err()), (404, "not_found"));
+}
+
+#[test]
+fn the_profile_lists_the_transports_of_the_origin() {
+    let mut world = World::new();
+    let response = world.call(&Request::new(
+        Method::Get,
+        "http://localhost:8787/networks/demo",
+    ));
+    let transports = &response.json_body().unwrap()["transports"];
+    assert_eq!(
+        transports,
+        &json!([
+            {"type": "http", "endpoint": "http://localhost:8787/networks/demo"},
+            {"type": "websocket", "endpoint": "ws://localhost:8787/networks/demo/v1/ws"},
+            {"type": "sse", "endpoint": "http://localhost:8787/networks/demo/v1/sse"},
+        ])
+    );
+}
+
+#[test]
+fn a_join_body_becomes_a_join_event_and_a_session() {
+    let mut world = World::new();
+    let body = json!({"agent_id": "agent:alice", "role": "observer", "resume_after": 0,
+        "credentials": {"token": "x"}});
+    let response = world.call(&post("v1/join", &body.to_string()));
+    assert_eq!(response.status, 200, "{response:?}");
+    let answer = response.json_body().unwrap();
+    assert!(answer["token"].as_str().is_some_and(|t| t.len() == 64));
+    let alice: Address = "agent:alice".parse().unwrap();
+    let member = world.network.member(&alice).expect("alice joined");
+    assert_eq!(member.role, crate::Role::Observer);
+    assert_eq!(
+        world.host.sessions.values().next().map(String::as_str),
+        Some("agent:alice")
+    );
+
+    let parsed = http::join_body(&body.to_string()).unwrap();
+    assert_eq!(parsed.resume_after, Some(0));
+    assert_eq!(parsed.credentials, Some(json!({"token": "x"})));
+}
+
+#[test]
+fn bad_input_gets_a_stable_code_and_status() {
+    let mut world = World::new();
+    for (req, expected) in [
+        (post("v1/join", "{}"), (400, "invalid_request")),
+        (
+            post("v1/join", "{\"agent_id\": \"no such\"}"),
+            (400, "invalid_address"),
+        ),
+        (post("v1/join", "not json"), (400, "malformed_event")),
+        (post("v1/join", &"x".repeat(2 << 20)), (413, "too_large")),
+        (get("v1/discover"), (401, "not_joined")),
+        (with_token(get("v1/events"), "nope"), (401, "not_joined")),
+        (get("v1/ws"), (426, "upgrade_required")),
+    ] {
+        assert_eq!(code(&world.call(&req)), expected, "{req:?}");
+    }
+}
+
+#[test]
+fn a_posted_event_is_filled_in_and_acknowledged() {
+    let mut world = World::new();
+    let alice = world.join("agent:alice");
+    world.join("agent:bob");
+    let event = json!({"type": "chat.msg", "target": "agent:bob", "payload": {"text": "hi"}});
+    let response = world.call(&with_token(post("v1/events", &event.to_string()), &alice));
+    let ack = response.json_body().unwrap().clone();
+    assert!(
+        ack["id"]
+            .as_str()
+            .is_some_and(|id| id.parse::<EventId>().is_ok()),
+        "{ack}"
+    );
+    let seq = ack["seq"].as_u64().expect("logged");
+    let row = world.host.log.log.iter().find(|r| r.seq == seq).unwrap();
+    assert_eq!(row.event.source.to_string(), "agent:alice");
+    assert_eq!(row.event.timestamp, world.host.now);
+
+    let forged =
+        json!({"type": "chat.msg", "source": "agent:bob", "target": "agent:bob", "payload": {}});
+    let response = world.call(&with_token(post("v1/events", &forged.to_string()), &alice));
+    assert_eq!(code(&response), (403, "source_mismatch"));
+
+    let mut body = json!({"type": "x", "id": "kept"});
+    let id = crate::ids::ulid::UlidGenerator::new([1; 32]).next_id(5);
+    http::fill_event(&mut body, id, &"agent:a".parse().unwrap(), 5);
+    assert_eq!(
+        body,
+        json!({"type": "x", "id": "kept", "timestamp": 5, "source": "agent:a"})
+    );
+}
+
+#[test]
+fn a_poll_reads_after_a_seq_or_an_event_id() {
+    let mut world = World::new();
+    let alice = world.join("agent:alice");
+    let bob = world.join("agent:bob");
+    let mut ids = Vec::new();
+    for n in 0..3 {
+        let event = json!({"type": "chat.msg", "target": "agent:bob", "payload": {"n": n}});
+        let ack = world.call(&with_token(post("v1/events", &event.to_string()), &alice));
+        ids.push(ack.json_body().unwrap()["id"].as_str().unwrap().to_owned());
+    }
+    let page = world.call(&with_token(get("v1/events?after=0&limit=2"), &bob));
+    let page = page.json_body().unwrap().clone();
+    assert_eq!(page["events"].as_array().map(Vec::len), Some(2), "{page}");
+    assert!(
+        page.get("has_more").is_none(),
+        "the HTTP page has events and next_after only"
+    );
+    let rest = world.call(&with_token(
+        get(&format!("v1/events?after={}", ids[1])),
+        &bob,
+    ));
+    let rest = rest.json_body().unwrap();
+    assert_eq!(rest["events"][0]["event"]["payload"], json!({"n": 2}));
+
+    let unknown = format!(
+        "v1/events?after={}",
+        crate::ids::ulid::UlidGenerator::new([3; 32]).next_id(1)
+    );
+    assert_eq!(
+        code(&world.call(&with_token(get(&unknown), &bob))),
+        (404, "not_found")
+    );
+    let bad = with_token(get("v1/events?after=yesterday"), &bob);
+    assert_eq!(code(&world.call(&bad)), (400, "invalid_request"));
+
+    assert_eq!(parse_after(None), Ok(After::Cursor));
+    assert_eq!(parse_after(Some("12")), Ok(After::Seq(12)));
+    assert!(matches!(parse_after(Some(&ids[0])), Ok(After::Event(_))));
+    assert_eq!(
+        (
+            parse_limit(None),
+            parse_limit(Some("0")),
+            parse_limit(Some("999"))
+        ),
+        (50, 1, 200)
+    );
+}
+
+#[test]
+fn leave_ends_the_session_and_heartbeat_names_the_member() {
+    let mut world = World::new();
+    let alice = world.join("agent:alice");
+    let beat = world.call(&with_token(post("v1/heartbeat", ""), &alice));
+    assert_eq!(
+        beat.json_body(),
+        Some(&json!({"ok": true, "address": "agent:alice"}))
+    );
+    let by_query = get(&format!("v1/discover?session={alice}"));
+    assert_eq!(world.call(&by_query).status, 200);
+    let left = world.call(&with_token(post("v1/leave", ""), &alice));
+    assert_eq!(left.json_body(), Some(&json!({"ok": true})));
+    assert!(world.host.sessions.is_empty());
+    assert_eq!(code(&world.call(&by_query)), (401, "not_joined"));
+}
+
+#[test]
+fn a_websocket_join_at_upgrade_waits_for_the_socket_to_catch_up() {
+    let mut world = World::new();
+    let upgrade = |rest: &str| get(rest).with_header("Upgrade", "websocket");
+    match world.outcome(&upgrade("v1/ws")) {
+        Outcome::Upgrade(up) => assert!(up.address.is_none() && up.after_accept.is_empty()),
+        other => panic!("{other:?}"),
+    }
+    match world.outcome(&upgrade("v1/ws?agent_id=agent%3Acarol&after=0")) {
+        Outcome::Upgrade(up) => {
+            assert_eq!(
+                up.address.map(|a| a.to_string()).as_deref(),
+                Some("agent:carol")
+            );
+            assert!(!up.after_accept.is_empty());
+            assert!(up.after_accept.iter().all(|e| matches!(e, Effect::Read(_))));
+        }
+        other => panic!("{other:?}"),
+    }
+    let bad = world.outcome(&upgrade("v1/ws?agent_id=nobody%20here"));
+    assert!(matches!(bad, Outcome::Respond(r) if code(&r) == (400, "invalid_address")));
+}
+
+#[test]
+fn an_sse_stream_opens_with_what_the_member_missed() {
+    let mut world = World::new();
+    let alice = world.join("agent:alice");
+    let bob = world.join("agent:bob");
+    for n in 0..2 {
+        let event = json!({"type": "chat.msg", "target": "agent:bob", "payload": {"n": n}});
+        world.call(&with_token(post("v1/events", &event.to_string()), &alice));
+    }
+    let stream = match world.outcome(&with_token(get("v1/sse?after=0"), &bob)) {
+        Outcome::Stream(stream) => stream,
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(stream.member.to_string(), "agent:bob");
+    assert_eq!(stream.opening.len(), 2);
+    assert!(stream.opening[0].starts_with("id: ") && stream.opening[1].contains("\"n\":1"));
+    // The stream counts as acknowledged: the cursor moved.
+    let bob_address: Address = "agent:bob".parse().unwrap();
+    assert!(world.network.cursor(&bob_address) > 0);
+}

@@ -1,0 +1,217 @@
+//! Applying the core's effects in the network's object: replies to their
+//! origin, deliveries to sockets and SSE streams, rows to SQLite.
+//!
+//! The order and the follow-ups are the core's (`agentnet_core::host::apply_effects`);
+//! here each effect meets its I/O. Log rows and socket frames are gathered
+//! and written together ([`NetworkHost::commit`]): a frame never leaves
+//! before the row it stands for is stored.
+
+use crate::host::now_ms;
+use crate::network_object::NetworkHost;
+use crate::storage::Store;
+use agentnet_core::bindings::{Collected, sse};
+use agentnet_core::host::{Host, apply_effects};
+use agentnet_core::network::{Effect, ReadRequest};
+use agentnet_core::{Address, Network};
+use std::cell::RefCell;
+use worker::{Result, WebSocket};
+
+/// Where the replies of one input go.
+pub(crate) enum Origin<'a> {
+    /// A WebSocket frame: replies go back on the socket.
+    Socket(&'a WebSocket),
+    /// An HTTP request: replies are collected for the response.
+    Collect(&'a RefCell<Collected>),
+    /// An alarm or a closed socket: nobody to reply to.
+    Nowhere,
+}
+
+impl NetworkHost {
+    /// Writes a logged event to the members' SSE streams; returns the members
+    /// it reached with its `seq` (a stream counts as acknowledged on write).
+    fn push_sse(
+        &self,
+        to: &[Address],
+        seq: u64,
+        event: &agentnet_core::Event,
+    ) -> Vec<(Address, u64)> {
+        let mut pushed = Vec::new();
+        let mut streams = self.sse_streams.borrow_mut();
+        for address in to {
+            let Some(open) = streams.get_mut(&address.to_string()) else {
+                continue;
+            };
+            let record = sse::record(Some(seq), &event.encode()).into_bytes();
+            open.retain(|s| s.unbounded_send(Ok(record.clone())).is_ok());
+            pushed.push((address.clone(), seq));
+        }
+        streams.retain(|_, open| !open.is_empty());
+        pushed
+    }
+
+    /// Writes an unsequenced event (an answer, a mod's notice) to the member's SSE streams.
+    fn push_sse_unordered(&self, to: &[Address], event: &agentnet_core::Event) {
+        let mut streams = self.sse_streams.borrow_mut();
+        for address in to {
+            if let Some(open) = streams.get_mut(&address.to_string()) {
+                let record = sse::record(None, &event.encode()).into_bytes();
+                open.retain(|s| s.unbounded_send(Ok(record.clone())).is_ok());
+            }
+        }
+        streams.retain(|_, open| !open.is_empty());
+    }
+
+    /// Queues a delivery's frame for each socket of each recipient (sent at [`Self::commit`]).
+    fn queue_frames(&self, deliver: &Effect) {
+        self.build_socket_index();
+        if let Some(by_address) = self.socket_index.borrow().as_ref() {
+            for (address, frame) in deliver.frames() {
+                let sockets = by_address.get(address).map_or(&[][..], Vec::as_slice);
+                if let Some((last, others)) = sockets.split_last() {
+                    let mut outgoing = self.outgoing.borrow_mut();
+                    for ws in others {
+                        outgoing.push((ws.clone(), frame.clone()));
+                    }
+                    outgoing.push((last.clone(), frame));
+                }
+            }
+        }
+    }
+
+    /// Applies the core's effects for an input that arrived from `origin`
+    /// and writes the log rows they append.
+    pub(crate) fn apply(&self, origin: &Origin<'_>, effects: Vec<Effect>) -> Result<()> {
+        let applied = self.apply_gathering(origin, effects);
+        let committed = self.commit();
+        applied.and(committed)
+    }
+
+    /// [`Self::apply`] while the caller holds the network.
+    pub(crate) fn apply_to(
+        &self,
+        network: &mut Network,
+        origin: &Origin<'_>,
+        effects: Vec<Effect>,
+    ) -> Result<()> {
+        let applied = self.gather_with(network, origin, effects);
+        let committed = self.commit();
+        applied.and(committed)
+    }
+
+    /// Writes the gathered log rows, then sends the gathered frames. A frame
+    /// (an ack, a delivery) never leaves before the row it stands for is
+    /// written in the same transaction; if the write fails, the frames are
+    /// dropped, so nothing is acknowledged that was not stored (senders
+    /// resend what is not acknowledged).
+    pub(crate) fn commit(&self) -> Result<()> {
+        let written = self.store().and_then(|store| store.flush());
+        let frames = std::mem::take(&mut *self.outgoing.borrow_mut());
+        written?;
+        for (ws, frame) in frames {
+            send(&ws, &frame);
+        }
+        Ok(())
+    }
+
+    /// Applies the core's effects through the core's effect loop; the log rows
+    /// they append and the frames they send wait until [`Self::commit`] (once
+    /// per drain of frames).
+    pub(crate) fn apply_gathering(&self, origin: &Origin<'_>, effects: Vec<Effect>) -> Result<()> {
+        if effects.is_empty() {
+            return Ok(());
+        }
+        let mut network = self.network.borrow_mut();
+        let network = network
+            .as_mut()
+            .ok_or_else(|| worker::Error::RustError("network not loaded".into()))?;
+        self.gather_with(network, origin, effects)
+    }
+
+    /// [`Self::apply_gathering`] while the caller holds the network.
+    fn gather_with(
+        &self,
+        network: &mut Network,
+        origin: &Origin<'_>,
+        effects: Vec<Effect>,
+    ) -> Result<()> {
+        if effects.is_empty() {
+            return Ok(());
+        }
+        let mut applier = Applier {
+            host: self,
+            origin,
+            store: self.store()?,
+        };
+        apply_effects(network, effects, now_ms(), &mut applier)
+    }
+}
+
+fn send(ws: &WebSocket, frame: &str) {
+    // A socket that is closing cannot take frames; the others still get theirs.
+    if let Err(err) = ws.send_with_str(frame) {
+        worker::console_warn!("dropping frame for a closed socket: {err}");
+    }
+}
+
+/// The object as the core's effect loop sees it, for one input from `origin`.
+struct Applier<'a> {
+    host: &'a NetworkHost,
+    origin: &'a Origin<'a>,
+    store: Store,
+}
+
+impl Host for Applier<'_> {
+    type Error = worker::Error;
+
+    fn read(&mut self, request: &ReadRequest) -> Result<(Vec<(u64, agentnet_core::Event)>, bool)> {
+        self.store.read(request)
+    }
+
+    fn apply(&mut self, effect: Effect) -> Result<Vec<(Address, u64)>> {
+        let host = self.host;
+        if let Origin::Collect(collected) = self.origin {
+            collected.borrow_mut().record(&effect);
+        }
+        match &effect {
+            Effect::Reply(_) | Effect::Ack(_) => match self.origin {
+                Origin::Socket(ws) => {
+                    if let Some(text) = effect.reply_text() {
+                        host.outgoing.borrow_mut().push(((*ws).clone(), text))
+                    }
+                }
+                Origin::Collect(_) | Origin::Nowhere => {}
+            },
+            Effect::Page(_) => {}
+            Effect::Bind(address) => {
+                if let Origin::Socket(ws) = self.origin {
+                    host.bind(ws, Some(address.to_string()))?;
+                }
+            }
+            Effect::Unbind => {
+                if let Origin::Socket(ws) = self.origin {
+                    host.bind(ws, None)?;
+                }
+            }
+            Effect::Store(row) => self.store.store(row)?,
+            Effect::Remove { kind, key } => self.store.remove(*kind, key)?,
+            Effect::Append {
+                seq,
+                event,
+                retain,
+                audiences,
+            } => self.store.append(*seq, event, *retain, audiences),
+            Effect::Read(_) => {}
+            Effect::Deliver { to, event, order } => {
+                host.queue_frames(&effect);
+                return Ok(match order {
+                    Some(order) => host.push_sse(to, order.seq, event),
+                    None => {
+                        host.push_sse_unordered(to, event);
+                        Vec::new()
+                    }
+                });
+            }
+        }
+        Ok(Vec::new())
+    }
+}
