@@ -8,23 +8,13 @@
 
 use crate::host::now_ms;
 use crate::network_object::NetworkHost;
+use crate::origin::Origin;
 use crate::storage::Store;
-use agentnet_core::bindings::{Collected, sse};
+use agentnet_core::bindings::sse;
 use agentnet_core::host::{Host, apply_effects};
 use agentnet_core::network::{Effect, ReadRequest};
 use agentnet_core::{Address, Network};
-use std::cell::RefCell;
 use worker::{Result, WebSocket};
-
-/// Where the replies of one input go.
-pub(crate) enum Origin<'a> {
-    /// A WebSocket frame: replies go back on the socket.
-    Socket(&'a WebSocket),
-    /// An HTTP request: replies are collected for the response.
-    Collect(&'a RefCell<Collected>),
-    /// An alarm or a closed socket: nobody to reply to.
-    Nowhere,
-}
 
 impl NetworkHost {
     /// Writes a logged event to the members' SSE streams; returns the members

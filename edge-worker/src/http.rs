@@ -7,7 +7,8 @@
 //! a stream opened or a socket accepted.
 
 use crate::host::{now_ms, random_seed, request_of, respond};
-use crate::network_object::{NetworkHost, Origin, Session};
+use crate::network_object::{NetworkHost, Session};
+use crate::origin::Origin;
 use crate::storage::Store;
 use agentnet_core::bindings::http::{self, Outcome, Target, TestHook};
 use agentnet_core::bindings::{self, BindingHost, Collected, create, ws};

@@ -20,6 +20,7 @@ mod http;
 mod inbox;
 mod log_batch;
 mod network_object;
+mod origin;
 mod sse;
 mod storage;
 

@@ -6,12 +6,9 @@
 
 use crate::network_object::NetworkHost;
 use agentnet_core::bindings::sse;
-use futures_channel::mpsc::{UnboundedSender, unbounded};
+use futures_channel::mpsc::unbounded;
 use std::time::Duration;
 use worker::{Headers, Response, Result};
-
-/// One open stream's sender.
-pub(crate) type Stream = UnboundedSender<Result<Vec<u8>>>;
 
 impl NetworkHost {
     /// Opens a stream that starts with the records the core read for it.

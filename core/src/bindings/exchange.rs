@@ -159,7 +159,7 @@ pub fn join_event<H: BindingHost>(
 /// or `?session=<token>` (for `EventSource`, which cannot set headers).
 pub fn authenticate<H: BindingHost>(
     host: &mut H,
-    req: &super::Request,
+    req: &super::message::Request,
 ) -> Result<Answer<Address>, H::Error> {
     let bearer = req
         .header("Authorization")

@@ -21,7 +21,8 @@ use super::exchange::{
     join_event, join_refused, json_body, rejected,
 };
 use super::message::{Method, Request, Response};
-use super::{sse, ws};
+use super::sse;
+use super::ws;
 use crate::crypto::{sha256_hex, to_hex};
 use crate::ids::event_type::{EventType, core_types};
 use crate::ids::ulid::UlidGenerator;

@@ -1,0 +1,16 @@
+//! Where the answers to one input go: its socket, the HTTP response being
+//! collected, or nowhere (an alarm, a closed socket).
+
+use agentnet_core::bindings::Collected;
+use std::cell::RefCell;
+use worker::WebSocket;
+
+/// Where the replies of one input go.
+pub(crate) enum Origin<'a> {
+    /// A WebSocket frame: replies go back on the socket.
+    Socket(&'a WebSocket),
+    /// An HTTP request: replies are collected for the response.
+    Collect(&'a RefCell<Collected>),
+    /// An alarm or a closed socket: nobody to reply to.
+    Nowhere,
+}
