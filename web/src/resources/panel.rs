@@ -13,10 +13,15 @@ use serde_json::{Map, Value};
 #[component]
 pub fn Resources() -> impl IntoView {
     let shared = Shared::get();
+    let people = crate::people::People::get();
     let resources = shared.listed();
     view! {
         <section class="resources" aria-label="Resources">
-            <h2>"Resources" <button type="button" class="refresh" on:click=move |_| shared.refresh()>"Refresh"</button></h2>
+            <h2>"Resources" <button type="button" class="refresh" on:click=move |_| {
+                // Asks again for everything discovery lists: people and channels too.
+                people.refresh();
+                shared.refresh();
+            }>"Refresh"</button></h2>
             <Show when=move || resources.get().is_empty()>
                 <p class="empty">"Nothing shared yet."</p>
             </Show>
