@@ -107,7 +107,7 @@ export interface ConnectOptions {
   WebSocket?: any;
   /** How long to wait for the join (default 10000 ms). */
   timeoutMs?: number;
-  /** Reconnect and resume after a dropped connection (default true). */
+  /** Reconnect and resume after a dropped connection, or one whose heartbeat went unanswered (default true). */
   reconnect?: boolean;
 }
 

@@ -17,6 +17,13 @@
 //! events are applied idempotently: a `seq` it holds is a duplicate (it
 //! re-acks, nothing else); a `prev` beyond the watermark is a gap, and it
 //! asks the network to resend (`network.agent.resume`) instead of applying.
+//!
+//! With [`Replica::set_keepalive`] it also watches the link ([`keepalive`]):
+//! it sends a heartbeat after a silence, says when a silent link is dead
+//! ([`ReplicaEffect::Disconnect`]) and when to reconnect after a loss
+//! ([`Replica::lost`], then [`ReplicaEffect::Reconnect`]), with exponential
+//! backoff and jitter. Hosts then need no timers of their own beyond the one
+//! [`Replica::poll_timeout`] asks for.
 
 use crate::client::{Client, Incoming};
 use crate::error::{ErrorCode, Rejection};
@@ -160,6 +167,13 @@ pub enum ReplicaEffect {
         /// Why.
         rejection: Rejection,
     },
+    /// The link is dead (no frame since the heartbeat): close the connection.
+    /// The replica is offline already; report the closed link with
+    /// [`Replica::lost`] to have the next attempt scheduled.
+    Disconnect,
+    /// Time to open a new connection (then call [`Replica::connected`], or
+    /// [`Replica::lost`] if it cannot be opened).
+    Reconnect,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -207,6 +221,8 @@ pub struct Replica {
     /// Open shared documents and stored copies.
     #[cfg(feature = "documents")]
     documents: documents::ClientDocuments,
+    /// Heartbeats, dead links and reconnection (off unless set).
+    liveness: Liveness,
 }
 
 impl Replica {
@@ -227,7 +243,18 @@ impl Replica {
             log_limit: None,
             #[cfg(feature = "documents")]
             documents: documents::ClientDocuments::default(),
+            liveness: Liveness::default(),
         }
+    }
+
+    /// Has the replica watch its link and schedule reconnections (see
+    /// [`keepalive`]); `None` (the default) leaves the link to the host.
+    /// With it the host reports a closed connection with [`Replica::lost`],
+    /// sends the heartbeats that come as [`ReplicaEffect::Send`], closes the
+    /// connection on [`ReplicaEffect::Disconnect`] and opens a new one on
+    /// [`ReplicaEffect::Reconnect`].
+    pub fn set_keepalive(&mut self, keepalive: Option<Keepalive>) {
+        self.liveness.set(keepalive);
     }
 
     /// Proves the address with this Ed25519 secret on every connection: the
@@ -361,6 +388,7 @@ impl Replica {
     /// With a signing key it first asks for a challenge (see [`Replica::set_signing_key`]).
     pub fn connected(&mut self, credentials: Option<Value>, now: u64) -> Vec<ReplicaEffect> {
         self.resyncing = false;
+        self.liveness.connected(now);
         if self.signing_key.is_some() {
             let challenge = self.client.event(
                 EventType::from_static(core_types::AGENT_CHALLENGE),
@@ -415,8 +443,10 @@ impl Replica {
         self.send_join(Some(Value::Object(credentials)), now)
     }
 
-    /// The connection closed: sent events will be sent again on the next connection.
+    /// The connection closed (for good, or the host reconnects by itself):
+    /// sent events will be sent again on the next connection.
     pub fn disconnected(&mut self) {
+        self.liveness.disconnected();
         self.link = Link::Offline;
         #[cfg(feature = "documents")]
         self.documents_offline();
@@ -430,8 +460,20 @@ impl Replica {
         }
     }
 
-    /// When [`Replica::handle_timeout`] should next run: a request's deadline, or
-    /// the moment an unanswered join or event is due to be sent again.
+    /// The connection closed, or could not be opened, at `now`: like
+    /// [`Replica::disconnected`], and with a keepalive set the next attempt is
+    /// scheduled after a backoff (jittered by `random`, any value from a random
+    /// source): [`ReplicaEffect::Reconnect`] comes from
+    /// [`Replica::handle_timeout`] then.
+    pub fn lost(&mut self, now: u64, random: u32) {
+        self.clock = self.clock.max(now);
+        self.disconnected();
+        self.liveness.lost(now, random);
+    }
+
+    /// When [`Replica::handle_timeout`] should next run: a request's deadline,
+    /// the moment an unanswered join or event is due to be sent again, and with
+    /// a keepalive the next heartbeat, dead-link check or reconnection.
     pub fn poll_timeout(&self) -> Option<u64> {
         let requests = self.requests.earliest();
         let resends = self.sent_at.earliest().map(|at| at + RESEND_AFTER_MS);
@@ -440,13 +482,29 @@ impl Replica {
             _ => None,
         };
         let ack = self.unacked.map(|(_, since)| since + ACK_DELAY_MS);
-        [requests, resends, join, ack].into_iter().flatten().min()
+        let link = self.liveness.next();
+        [requests, resends, join, ack, link]
+            .into_iter()
+            .flatten()
+            .min()
     }
 
-    /// Fails requests whose time is up and resends what went unanswered.
+    /// Fails requests whose time is up and resends what went unanswered; with
+    /// a keepalive also sends heartbeats, declares a silent link dead and says
+    /// when to reconnect.
     pub fn handle_timeout(&mut self, now: u64) -> Vec<ReplicaEffect> {
         self.clock = self.clock.max(now);
         let mut effects = Vec::new();
+        match self.liveness.due(now) {
+            Some(Due::Reconnect) => effects.push(ReplicaEffect::Reconnect),
+            Some(Due::Ping) => effects.push(ReplicaEffect::Send(HEARTBEAT_PING.to_owned())),
+            Some(Due::Dead) => {
+                // Offline now: nothing below resends into the dead link.
+                self.disconnected();
+                effects.push(ReplicaEffect::Disconnect);
+            }
+            None => {}
+        }
         if let Some((_, since)) = self.unacked
             && since + ACK_DELAY_MS <= now
             && let Some(ack) = self.flush_ack()
@@ -497,6 +555,8 @@ impl Replica {
     /// Handles one frame from the network.
     pub fn receive(&mut self, frame: &str, now: u64) -> Vec<ReplicaEffect> {
         self.clock = self.clock.max(now);
+        // Any frame, a heartbeat's answer included, proves the link alive.
+        self.liveness.heard(now);
         let Ok(event) = Event::decode(frame, &Limits::default()) else {
             return Vec::new();
         };
@@ -531,6 +591,7 @@ impl Replica {
     ) -> Vec<ReplicaEffect> {
         if matches!(&self.link, Link::Joining(join, _, _) if *join == id) {
             self.link = Link::Online;
+            self.liveness.joined();
             if self.watermark.is_none() {
                 let start = Event::decode(frame, &Limits::default())
                     .ok()
@@ -723,9 +784,12 @@ impl Replica {
 mod deadlines;
 #[cfg(feature = "documents")]
 mod documents;
+pub mod keepalive;
 use deadlines::Deadlines;
 #[cfg(feature = "documents")]
 pub use documents::DocumentEdit;
+use keepalive::{Due, Liveness};
+pub use keepalive::{HEARTBEAT_PING, HEARTBEAT_PONG, Keepalive};
 
 #[cfg(test)]
 mod tests;

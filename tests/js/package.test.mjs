@@ -168,9 +168,29 @@ test('a replica returns persist effects unless they are turned off, as agents do
   assert.ok(kinds(memoryOnly.connected(undefined, 3)).includes('send'));
 });
 
+test('a replica with a keepalive sends heartbeats, gives a silent link up and says when to reconnect', async () => {
+  const { core } = await import('../../core/js/lib/wasm.js');
+  const effects = (json) => JSON.parse(json);
+  const replica = new core.Replica('agent:alice', 'demo', new Uint8Array(32));
+  replica.setPersistEffects(false);
+  replica.setKeepalive(true);
+  replica.connected(undefined, 1000);
+  // Nothing heard for 15 s: a heartbeat (the join is resent meanwhile, as ever).
+  const beat = effects(replica.handleTimeout(16000));
+  assert.ok(beat.some((e) => e.kind === 'send' && e.frame === 'ping'), JSON.stringify(beat));
+  assert.equal(replica.pollTimeout(), 21000);
+  // Nothing answers within 10 s: the link is dead.
+  assert.deepEqual(effects(replica.handleTimeout(26000)).map((e) => e.kind), ['disconnect']);
+  // Reported lost: the first attempt within 125–250 ms, as the randomness says.
+  replica.lost(26000, 0);
+  assert.equal(replica.pollTimeout(), 26125);
+  assert.deepEqual(effects(replica.handleTimeout(26125)).map((e) => e.kind), ['reconnect']);
+  replica.free();
+});
+
 /**
- * A stand-in network on 127.0.0.1: it accepts every join, and `answer(frame,
- * peer)` decides what else to do with each frame. Returns its URL and `close`.
+ * A stand-in network on 127.0.0.1: it accepts every join, answers heartbeats,
+ * and `answer(frame, peer)` decides what else to do with each frame. Returns its URL and `close`.
  */
 async function fakeNetwork(answer) {
   const { WebSocketServer } = await import('ws');
@@ -181,6 +201,8 @@ async function fakeNetwork(answer) {
     return JSON.stringify({ ...ack, metadata: { in_reply_to: frame.id } });
   };
   server.on('connection', (peer) => peer.on('message', (data) => {
+    // The agent's heartbeat, answered as the edge does.
+    if (String(data) === 'ping') return peer.send('pong');
     const frame = JSON.parse(String(data));
     if (frame.type === 'network.agent.join') peer.send(ackOf(frame, { resume_after: 0 }));
     else answer(frame, peer, ackOf);

@@ -1,36 +1,33 @@
 //! The browser's WebSocket link to one network, driven by the core [`Replica`].
 //!
-//! This module only moves frames and timers: the replica builds every
-//! outgoing event, applies every incoming frame and says what happened as
-//! [`ReplicaEffect`]s, which the UI receives. Rows the replica wants kept go
-//! to IndexedDB ([`crate::storage`]). A dropped connection is reopened with
-//! exponential backoff and jitter; a heartbeat (`ping`, answered `pong` by the
-//! edge without waking the network) notices a connection that died silently.
+//! This module only moves frames and keeps one timer: the replica builds
+//! every outgoing event (heartbeats included), applies every incoming frame,
+//! decides when a silent link is dead and when to reconnect, and says what
+//! happened as [`ReplicaEffect`]s, which the UI receives. Effects are applied
+//! in the order the replica gives them: rows it wants kept are written to
+//! IndexedDB ([`crate::storage`]) before any frame that follows them goes
+//! out. The socket's listeners and the timer are gloo handles owned by the
+//! connection, so closing it (or replacing the socket) removes them.
 
+use crate::error::WebError;
 use crate::storage;
-use agentnet_core::replica::{Replica, ReplicaEffect};
-use agentnet_core::{Address, EventId, EventType};
+use agentnet_core::replica::{Keepalive, Replica, ReplicaEffect, ReplicaRow};
+use agentnet_core::{Address, Event, EventId, EventType};
+use gloo_events::EventListener;
+use gloo_timers::callback::Timeout;
 use serde_json::{Map, Value};
 use std::cell::RefCell;
-use std::rc::Rc;
+use std::collections::VecDeque;
+use std::rc::{Rc, Weak};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
-use web_sys::{CloseEvent, MessageEvent, WebSocket};
+use web_sys::{MessageEvent, WebSocket};
 
 #[wasm_bindgen]
 extern "C" {
     #[wasm_bindgen(js_namespace = crypto, js_name = getRandomValues)]
     fn get_random_values(buf: &mut [u8]);
 }
-
-/// How often the replica's timers (resends, acks, request deadlines) are checked.
-const TIMER_INTERVAL_MS: i32 = 250;
-/// How often a heartbeat goes out while connected.
-const HEARTBEAT_EVERY_MS: u64 = 15_000;
-/// A connection whose heartbeat got no answer for this long is closed and reopened.
-const HEARTBEAT_TIMEOUT_MS: u64 = 10_000;
-/// Longest wait between reconnection attempts.
-const MAX_BACKOFF_MS: f64 = 10_000.0;
 
 /// Current unix time in milliseconds.
 pub fn now_ms() -> u64 {
@@ -44,6 +41,13 @@ pub fn random_seed() -> [u8; 32] {
     seed
 }
 
+/// A random number for the replica's reconnection jitter.
+fn random_u32() -> u32 {
+    let mut bytes = [0u8; 4];
+    get_random_values(&mut bytes);
+    u32::from_le_bytes(bytes)
+}
+
 /// What the connection tells the UI.
 pub enum Signal {
     /// A connection attempt started.
@@ -54,47 +58,76 @@ pub enum Signal {
     Replica(Box<ReplicaEffect>),
 }
 
+/// One socket and its listeners; dropping it removes the listeners.
+struct Link {
+    socket: WebSocket,
+    /// Which socket this is, so frames queued for an older one are not sent on it.
+    generation: u64,
+    _listeners: [EventListener; 3],
+}
+
+/// A step of applying effects in order.
+enum Step {
+    /// Rows to write to IndexedDB before anything after them.
+    Store(Vec<ReplicaRow>),
+    /// A frame for the socket of that generation.
+    Send(u64, String),
+}
+
 struct Inner {
     url: String,
     network: String,
-    socket: Option<WebSocket>,
+    link: Option<Link>,
+    generation: u64,
     replica: Replica,
     credentials: Option<Value>,
-    on_signal: Box<dyn Fn(Signal)>,
-    attempt: u32,
-    /// When the last heartbeat went out and whether it is still unanswered.
-    ping_sent: Option<u64>,
-    last_ping: u64,
+    on_signal: Rc<dyn Fn(Signal)>,
+    /// The timer for the replica's next deadline, and when it fires.
+    timer: Option<(u64, Timeout)>,
+    /// Steps waiting for a write to IndexedDB that comes before them.
+    queue: VecDeque<Step>,
+    /// The task writing and sending `queue` is running.
+    draining: bool,
     /// Closed for good ([`Connection::close`]): no reconnection, no timers.
     closed: bool,
-    /// The timer interval, cleared on close.
-    ticker: Option<i32>,
 }
 
 impl Inner {
-    fn apply(&mut self, effects: Vec<ReplicaEffect>) {
-        let mut rows = Vec::new();
-        for effect in effects {
-            match effect {
-                ReplicaEffect::Send(frame) => {
-                    if let Some(socket) = self
-                        .socket
-                        .as_ref()
-                        .filter(|s| s.ready_state() == WebSocket::OPEN)
-                    {
-                        let _ = socket.send_with_str(&frame);
-                    }
-                }
-                ReplicaEffect::Persist(row) => rows.push(row),
-                ReplicaEffect::Online => {
-                    self.attempt = 0;
-                    (self.on_signal)(Signal::Replica(Box::new(ReplicaEffect::Online)));
-                }
-                other => (self.on_signal)(Signal::Replica(Box::new(other))),
+    /// Sends `frame` now when nothing waits to be stored before it, else queues it.
+    fn send(&mut self, frame: String) {
+        if self.queue.is_empty() && !self.draining {
+            if let Some(link) = &self.link
+                && link.socket.ready_state() == WebSocket::OPEN
+            {
+                let _ = link.socket.send_with_str(&frame);
             }
+        } else {
+            self.queue.push_back(Step::Send(self.generation, frame));
         }
-        storage::append(&self.network, rows);
     }
+
+    fn store(&mut self, row: ReplicaRow) {
+        match self.queue.back_mut() {
+            Some(Step::Store(rows)) => rows.push(row),
+            _ => self.queue.push_back(Step::Store(vec![row])),
+        }
+    }
+
+    /// Closes the current socket without hearing its close event.
+    fn drop_link(&mut self) {
+        if let Some(link) = self.link.take() {
+            let socket = link.socket.clone();
+            drop(link);
+            let _ = socket.close();
+        }
+    }
+}
+
+/// What is left to do once the replica is no longer borrowed.
+#[derive(Default)]
+struct After {
+    signals: Vec<Signal>,
+    reconnect: bool,
 }
 
 /// An open (or reopening) link to a network.
@@ -105,175 +138,186 @@ pub struct Connection {
 
 impl Connection {
     /// Opens `url` and joins with `replica` (restored from storage by the caller);
-    /// `on_signal` sees everything that happens. Reconnects until the page closes.
+    /// `on_signal` sees everything that happens. Reconnects until closed.
     pub fn open(
         url: &str,
         network: &str,
-        replica: Replica,
+        mut replica: Replica,
         credentials: Option<Value>,
         on_signal: impl Fn(Signal) + 'static,
-    ) -> Result<Self, JsValue> {
+    ) -> Result<Self, WebError> {
+        replica.set_keepalive(Some(Keepalive::default()));
         let connection = Self {
             inner: Rc::new(RefCell::new(Inner {
                 url: url.to_owned(),
                 network: network.to_owned(),
-                socket: None,
+                link: None,
+                generation: 0,
                 replica,
                 credentials,
-                on_signal: Box::new(on_signal),
-                attempt: 0,
-                ping_sent: None,
-                last_ping: now_ms(),
+                on_signal: Rc::new(on_signal),
+                timer: None,
+                queue: VecDeque::new(),
+                draining: false,
                 closed: false,
-                ticker: None,
             })),
         };
         connection.connect()?;
-        connection.start_ticker()?;
         Ok(connection)
     }
 
-    fn connect(&self) -> Result<(), JsValue> {
-        (self.inner.borrow().on_signal)(Signal::Connecting);
-        let socket = WebSocket::new(&self.inner.borrow().url)?;
-        {
-            let mut inner = self.inner.borrow_mut();
-            inner.socket = Some(socket.clone());
-            inner.ping_sent = None;
-            inner.last_ping = now_ms();
-        }
-
-        let opened = self.inner.clone();
-        let on_open = Closure::<dyn FnMut()>::new(move || {
-            let mut inner = opened.borrow_mut();
-            let credentials = inner.credentials.clone();
-            let effects = inner.replica.connected(credentials, now_ms());
-            inner.apply(effects);
-        });
-        socket.set_onopen(Some(on_open.as_ref().unchecked_ref()));
-        on_open.forget();
-
-        let reader = self.inner.clone();
-        let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |message: MessageEvent| {
-            let Some(text) = message.data().as_string() else {
-                return;
-            };
-            let mut inner = reader.borrow_mut();
-            if text == "pong" {
-                inner.ping_sent = None;
-                return;
-            }
-            let effects = inner.replica.receive(&text, now_ms());
-            inner.apply(effects);
-        });
-        socket.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
-        on_message.forget();
-
-        let closer = self.clone();
-        let closed_socket = socket.clone();
-        let on_close = Closure::<dyn FnMut(CloseEvent)>::new(move |_: CloseEvent| {
-            closer.lost(&closed_socket);
-        });
-        socket.set_onclose(Some(on_close.as_ref().unchecked_ref()));
-        on_close.forget();
-        Ok(())
+    fn from_weak(weak: &Weak<RefCell<Inner>>) -> Option<Self> {
+        weak.upgrade().map(|inner| Self { inner })
     }
 
-    /// The socket closed: tell the replica and the UI, then try again after a backoff.
-    fn lost(&self, socket: &WebSocket) {
-        let delay = {
-            let mut inner = self.inner.borrow_mut();
-            if inner.closed || inner.socket.as_ref() != Some(socket) {
-                return; // closed for good, or an older socket with a newer one in charge
+    /// Opens a new socket; on failure the replica schedules the next attempt.
+    fn connect(&self) -> Result<(), WebError> {
+        let (url, on_signal) = {
+            let inner = self.inner.borrow();
+            if inner.closed {
+                return Ok(());
             }
-            inner.socket = None;
-            inner.replica.disconnected();
-            (inner.on_signal)(Signal::Offline);
-            let base = (250.0 * 2f64.powi(inner.attempt.min(16) as i32)).min(MAX_BACKOFF_MS);
-            inner.attempt = inner.attempt.saturating_add(1);
-            // Jitter: between half and all of the backoff, so tabs do not reconnect in step.
-            base * (0.5 + js_sys::Math::random() / 2.0)
+            (inner.url.clone(), inner.on_signal.clone())
         };
-        let again = self.clone();
-        let retry = Closure::once_into_js(move || {
-            if again.inner.borrow().closed {
-                return;
-            }
-            if again.connect().is_err() {
-                (again.inner.borrow().on_signal)(Signal::Offline);
+        on_signal(Signal::Connecting);
+        let Ok(socket) = WebSocket::new(&url) else {
+            self.lost();
+            return Err(WebError::NoSocket);
+        };
+        let weak = Rc::downgrade(&self.inner);
+        let on_open = {
+            let weak = weak.clone();
+            EventListener::new(&socket, "open", move |_| {
+                if let Some(c) = Self::from_weak(&weak) {
+                    c.run(|inner| {
+                        let credentials = inner.credentials.clone();
+                        ((), inner.replica.connected(credentials, now_ms()))
+                    });
+                }
+            })
+        };
+        let on_message = {
+            let weak = weak.clone();
+            EventListener::new(&socket, "message", move |event| {
+                let text = event
+                    .dyn_ref::<MessageEvent>()
+                    .and_then(|m| m.data().as_string());
+                if let (Some(c), Some(text)) = (Self::from_weak(&weak), text) {
+                    c.run(|inner| ((), inner.replica.receive(&text, now_ms())));
+                }
+            })
+        };
+        let on_close = EventListener::new(&socket, "close", move |_| {
+            if let Some(c) = Self::from_weak(&weak) {
+                c.lost();
             }
         });
-        if let Some(window) = web_sys::window() {
-            let _ = window.set_timeout_with_callback_and_timeout_and_arguments_0(
-                retry.unchecked_ref(),
-                delay as i32,
-            );
-        }
-    }
-
-    fn start_ticker(&self) -> Result<(), JsValue> {
-        let ticker = self.inner.clone();
-        let on_tick = Closure::<dyn FnMut()>::new(move || {
-            let now = now_ms();
-            let mut inner = ticker.borrow_mut();
-            if inner.replica.poll_timeout().is_some_and(|at| at <= now) {
-                let effects = inner.replica.handle_timeout(now);
-                inner.apply(effects);
-            }
-            let Some(socket) = inner
-                .socket
-                .clone()
-                .filter(|s| s.ready_state() == WebSocket::OPEN)
-            else {
-                return;
-            };
-            match inner.ping_sent {
-                Some(sent) if now.saturating_sub(sent) > HEARTBEAT_TIMEOUT_MS => {
-                    // No answer: the connection is dead even if the browser has not noticed.
-                    let _ = socket.close();
-                }
-                None if now.saturating_sub(inner.last_ping) > HEARTBEAT_EVERY_MS
-                    && socket.send_with_str("ping").is_ok() =>
-                {
-                    inner.ping_sent = Some(now);
-                    inner.last_ping = now;
-                }
-                _ => {}
-            }
+        let mut inner = self.inner.borrow_mut();
+        inner.drop_link();
+        let generation = inner.generation + 1;
+        inner.generation = generation;
+        inner.link = Some(Link {
+            socket,
+            generation,
+            _listeners: [on_open, on_message, on_close],
         });
-        let id = web_sys::window()
-            .ok_or_else(|| JsValue::from_str("no window"))?
-            .set_interval_with_callback_and_timeout_and_arguments_0(
-                on_tick.as_ref().unchecked_ref(),
-                TIMER_INTERVAL_MS,
-            )?;
-        on_tick.forget();
-        self.inner.borrow_mut().ticker = Some(id);
         Ok(())
     }
 
-    /// Closes the link for good: the socket, the timers, any reconnection.
+    /// The socket closed (or could not open): the replica schedules the next attempt.
+    fn lost(&self) {
+        let on_signal = {
+            let mut inner = self.inner.borrow_mut();
+            if inner.closed {
+                return;
+            }
+            inner.link = None;
+            inner.replica.lost(now_ms(), random_u32());
+            inner.on_signal.clone()
+        };
+        on_signal(Signal::Offline);
+        self.schedule();
+    }
+
+    /// Calls the replica, applies its effects in order, then tells the UI.
+    fn run<T>(&self, call: impl FnOnce(&mut Inner) -> (T, Vec<ReplicaEffect>)) -> T {
+        let (value, after, on_signal) = {
+            let mut inner = self.inner.borrow_mut();
+            let (value, effects) = call(&mut inner);
+            let after = self.apply(&mut inner, effects);
+            (value, after, inner.on_signal.clone())
+        };
+        for signal in after.signals {
+            on_signal(signal);
+        }
+        if after.reconnect {
+            let _ = self.connect();
+        }
+        self.schedule();
+        value
+    }
+
+    fn apply(&self, inner: &mut Inner, effects: Vec<ReplicaEffect>) -> After {
+        let mut after = After::default();
+        for effect in effects {
+            match effect {
+                ReplicaEffect::Send(frame) => inner.send(frame),
+                ReplicaEffect::Persist(row) => inner.store(row),
+                ReplicaEffect::Disconnect => {
+                    // The heartbeat went unanswered: the socket is dead even if the browser has not noticed.
+                    inner.drop_link();
+                    inner.replica.lost(now_ms(), random_u32());
+                    after.signals.push(Signal::Offline);
+                }
+                ReplicaEffect::Reconnect => after.reconnect = true,
+                other => after.signals.push(Signal::Replica(Box::new(other))),
+            }
+        }
+        if !inner.queue.is_empty() && !inner.draining {
+            inner.draining = true;
+            let weak = Rc::downgrade(&self.inner);
+            wasm_bindgen_futures::spawn_local(drain(weak));
+        }
+        after
+    }
+
+    /// Keeps a timer for the replica's next deadline. A timer set for that
+    /// moment or earlier stays: waking early costs a call that finds nothing due.
+    fn schedule(&self) {
+        let mut inner = self.inner.borrow_mut();
+        if inner.closed {
+            return;
+        }
+        let Some(at) = inner.replica.poll_timeout() else {
+            return;
+        };
+        if inner.timer.as_ref().is_some_and(|(armed, _)| *armed <= at) {
+            return;
+        }
+        let wait = at.saturating_sub(now_ms()).min(u64::from(u32::MAX)) as u32;
+        let weak = Rc::downgrade(&self.inner);
+        let timeout = Timeout::new(wait, move || {
+            if let Some(c) = Self::from_weak(&weak) {
+                c.inner.borrow_mut().timer = None;
+                c.run(|inner| ((), inner.replica.handle_timeout(now_ms())));
+            }
+        });
+        inner.timer = Some((at, timeout));
+    }
+
+    /// Closes the link for good: the socket, the timer, any reconnection.
     /// What is queued stays in storage for the next time this network opens.
     pub fn close(&self) {
         let mut inner = self.inner.borrow_mut();
         inner.closed = true;
-        if let (Some(id), Some(window)) = (inner.ticker.take(), web_sys::window()) {
-            window.clear_interval_with_handle(id);
-        }
-        if let Some(socket) = inner.socket.take() {
-            let _ = socket.close();
-        }
+        inner.timer = None;
+        inner.drop_link();
         inner.replica.disconnected();
     }
 
     /// The participant's address.
     pub fn address(&self) -> Address {
         self.inner.borrow().replica.address().clone()
-    }
-
-    /// Events created here and not yet acknowledged.
-    pub fn queued(&self) -> usize {
-        self.inner.borrow().replica.outbox().count()
     }
 
     /// Sends a request; its answer arrives as `ReplicaEffect::Replied` with this id.
@@ -284,64 +328,11 @@ impl Connection {
         payload: Value,
         timeout_ms: u64,
     ) -> EventId {
-        let mut inner = self.inner.borrow_mut();
-        let (id, effects) =
+        self.run(|inner| {
             inner
                 .replica
-                .request(event_type, target, payload, timeout_ms, now_ms());
-        inner.apply(effects);
-        id
-    }
-
-    /// Opens a file's or context's shared text (from IndexedDB when stored, synced
-    /// while online); returns its text. Others' edits arrive as `DocumentChanged`.
-    #[cfg(feature = "documents")]
-    pub fn open_document(&self, address: &Address) -> Result<String, String> {
-        let mut actor = [0u8; 16];
-        get_random_values(&mut actor);
-        let mut inner = self.inner.borrow_mut();
-        let effects = inner
-            .replica
-            .open_document(address, actor, now_ms())
-            .map_err(|r| r.message)?;
-        inner.apply(effects);
-        Ok(inner.replica.document_text(address).unwrap_or_default())
-    }
-
-    /// Opens a document that was open before a reload (from the replica's
-    /// stored rows), then applies `typed`: the whole text the person typed
-    /// into its cached copy while it loaded, when that differs from the
-    /// loaded text. Returns the text to show and, if the typing could not be
-    /// applied, why (the document is open either way).
-    #[cfg(feature = "documents")]
-    pub fn reopen_document(
-        &self,
-        address: &Address,
-        typed: Option<String>,
-    ) -> Result<(String, Option<String>), String> {
-        let loaded = crate::timing::measured("agentnet: load a saved document", || {
-            self.open_document(address)
-        })?;
-        Ok(match crate::live::typing_to_apply(typed, &loaded) {
-            None => (loaded, None),
-            Some(typed) => match self.edit_document(address, typed.clone()) {
-                Ok(()) => (typed, None),
-                Err(reason) => (loaded, Some(reason)),
-            },
+                .request(event_type, target, payload, timeout_ms, now_ms())
         })
-    }
-
-    /// A local edit of an open document: its whole new text.
-    #[cfg(feature = "documents")]
-    pub fn edit_document(&self, address: &Address, text: String) -> Result<(), String> {
-        let mut inner = self.inner.borrow_mut();
-        let edit = agentnet_core::replica::DocumentEdit::Replace(text);
-        let effects = inner
-            .replica
-            .edit_document(address, edit, now_ms())
-            .map_err(|r| r.message)?;
-        inner.apply(effects);
-        Ok(())
     }
 
     /// Posts an event through the replica (queued while offline); returns its id.
@@ -357,11 +348,111 @@ impl Connection {
         payload: Value,
         metadata: Map<String, Value>,
     ) -> EventId {
-        let mut inner = self.inner.borrow_mut();
-        let (id, effects) = inner
+        self.run(|inner| {
+            inner
+                .replica
+                .post(event_type, target, payload, metadata, now_ms())
+        })
+    }
+
+    /// An event in the outbox (created here, not yet in the log).
+    pub fn outgoing(&self, id: EventId) -> Option<Event> {
+        self.inner
+            .borrow()
             .replica
-            .post(event_type, target, payload, metadata, now_ms());
-        inner.apply(effects);
-        id
+            .outbox()
+            .find(|entry| entry.event.id == id)
+            .map(|entry| entry.event.clone())
+    }
+
+    /// Opens a file's or context's shared text (from IndexedDB when stored, synced
+    /// while online); returns its text. Others' edits arrive as `DocumentChanged`.
+    #[cfg(feature = "documents")]
+    pub fn open_document(&self, address: &Address) -> Result<String, WebError> {
+        let mut actor = [0u8; 16];
+        get_random_values(&mut actor);
+        self.run(
+            |inner| match inner.replica.open_document(address, actor, now_ms()) {
+                Ok(effects) => (
+                    Ok(inner.replica.document_text(address).unwrap_or_default()),
+                    effects,
+                ),
+                Err(rejection) => (Err(WebError::from(rejection)), Vec::new()),
+            },
+        )
+    }
+
+    /// Opens a document that was open before a reload (from the replica's
+    /// stored rows), then applies `typed`: the whole text the person typed
+    /// into its cached copy while it loaded, when that differs from the
+    /// loaded text. Returns the text to show and, if the typing could not be
+    /// applied, why (the document is open either way).
+    #[cfg(feature = "documents")]
+    pub fn reopen_document(
+        &self,
+        address: &Address,
+        typed: Option<String>,
+    ) -> Result<(String, Option<WebError>), WebError> {
+        let loaded = crate::documents::timing::measured("agentnet: load a saved document", || {
+            self.open_document(address)
+        })?;
+        Ok(
+            match crate::documents::live::typing_to_apply(typed, &loaded) {
+                None => (loaded, None),
+                Some(typed) => match self.edit_document(address, typed.clone()) {
+                    Ok(()) => (typed, None),
+                    Err(reason) => (loaded, Some(reason)),
+                },
+            },
+        )
+    }
+
+    /// A local edit of an open document: its whole new text.
+    #[cfg(feature = "documents")]
+    pub fn edit_document(&self, address: &Address, text: String) -> Result<(), WebError> {
+        let edit = agentnet_core::replica::DocumentEdit::Replace(text);
+        self.run(
+            |inner| match inner.replica.edit_document(address, edit, now_ms()) {
+                Ok(effects) => (Ok(()), effects),
+                Err(rejection) => (Err(WebError::from(rejection)), Vec::new()),
+            },
+        )
+    }
+}
+
+/// Writes queued rows and sends the frames after them, in order, until the queue is empty.
+async fn drain(weak: Weak<RefCell<Inner>>) {
+    loop {
+        let Some(inner) = weak.upgrade() else {
+            return;
+        };
+        let step = {
+            let mut inner = inner.borrow_mut();
+            let step = inner.queue.pop_front();
+            if step.is_none() {
+                inner.draining = false;
+            }
+            step
+        };
+        match step {
+            None => return,
+            Some(Step::Store(rows)) => {
+                let network = inner.borrow().network.clone();
+                drop(inner);
+                // A failed write loses only the cache: what follows goes out regardless.
+                storage::append(&network, rows).await;
+            }
+            Some(Step::Send(generation, frame)) => {
+                if let Some(link) = inner
+                    .borrow()
+                    .link
+                    .as_ref()
+                    .filter(|l| l.generation == generation)
+                    .filter(|l| l.socket.ready_state() == WebSocket::OPEN)
+                {
+                    let _ = link.socket.send_with_str(&frame);
+                }
+            }
+        }
     }
 }

@@ -1,8 +1,41 @@
 //! The event inspector: every event this workspace has seen in one network,
 //! filtered by type pattern and source, following live, each openable as JSON.
+//!
+//! [`Seen`] owns the events (provided through Leptos context): those of the
+//! restored log, then each one the replica receives.
 
+use agentnet_core::replica::{Replica, ReplicaEffect};
 use agentnet_core::{Event, EventPattern};
 use leptos::prelude::*;
+
+/// The events the inspector shows: cheap to copy, from context.
+#[derive(Clone, Copy)]
+pub struct Seen {
+    events: RwSignal<Vec<Event>, LocalStorage>,
+}
+
+impl Seen {
+    /// An empty list, provided to the components below.
+    pub fn provide() -> Self {
+        let seen = Self {
+            events: RwSignal::new_local(Vec::new()),
+        };
+        provide_context(seen);
+        seen
+    }
+
+    /// What a restored replica's log holds.
+    pub fn restore(&self, replica: &Replica) {
+        self.events.set(replica.log().values().cloned().collect());
+    }
+
+    /// Every event received joins the list.
+    pub fn on_effect(&self, effect: &ReplicaEffect) {
+        if let ReplicaEffect::Received(event) = effect {
+            self.events.update(|s| remember(s, event.clone()));
+        }
+    }
+}
 
 /// Most events the inspector keeps in view (the newest).
 pub const INSPECTOR_LIMIT: usize = 2_000;
@@ -56,10 +89,8 @@ pub fn remember(events: &mut Vec<Event>, event: Event) {
 
 /// The inspector view.
 #[component]
-pub fn Inspector(
-    /// Every event seen, oldest first.
-    events: ReadSignal<Vec<Event>, LocalStorage>,
-) -> impl IntoView {
+pub fn Inspector() -> impl IntoView {
+    let events = expect_context::<Seen>().events;
     let (pattern, set_pattern) = signal(String::new());
     let (source, set_source) = signal(String::new());
     let shown = move || {

@@ -2,6 +2,7 @@
 //! between in a bar, joined by id or URL (with a token when the network needs
 //! one) or created here (the creator joins with the administrator token).
 
+use crate::error::WebError;
 use crate::storage;
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -76,36 +77,36 @@ pub fn network_id_from(input: &str) -> Option<String> {
 }
 
 /// The address a person's chosen name gives (`ada` → `human:ada`), or why it cannot be one.
-pub fn person_address(name: &str) -> Result<String, String> {
+pub fn person_address(name: &str) -> Result<String, WebError> {
     let name = name.trim().trim_start_matches("human:");
     format!("human:{name}")
         .parse::<agentnet_core::Address>()
         .map(|a| a.to_string())
-        .map_err(|_| {
-            format!("“{name}” cannot be a name: use letters, digits, dots, dashes or underscores")
-        })
+        .map_err(|_| WebError::InvalidName(name.to_owned()))
 }
 
-/// Creates a network on this edge; resolves with `{id, admin_token}` or an error in words.
-pub async fn create(name: &str, token: Option<&str>) -> Result<Joined, String> {
+/// Creates a network on this edge; resolves with `{id, admin_token}` or why not.
+pub async fn create(name: &str, token: Option<&str>) -> Result<Joined, WebError> {
     let mut body = json!({ "name": name, "mods": ["workspace", "persistence"] });
     if let Some(token) = token {
         body["access"] = json!({ "policy": "token", "token": token });
     }
     let answer = create_network(body.to_string()).await.map_err(|e| {
-        js_sys::Reflect::get(&e, &"message".into())
-            .ok()
-            .and_then(|m| m.as_string())
-            .unwrap_or_else(|| "the edge could not create it".into())
+        WebError::Edge(
+            js_sys::Reflect::get(&e, &"message".into())
+                .ok()
+                .and_then(|m| m.as_string())
+                .unwrap_or_else(|| "the edge could not create it".into()),
+        )
     })?;
     let answer: Value = answer
         .as_string()
         .and_then(|t| serde_json::from_str(&t).ok())
-        .ok_or("the edge gave an answer this page does not understand")?;
+        .ok_or(WebError::UnexpectedAnswer)?;
     let id = answer
         .get("id")
         .and_then(Value::as_str)
-        .ok_or("the edge gave no network id")?;
+        .ok_or(WebError::NoNetworkId)?;
     Ok(Joined {
         id: id.to_owned(),
         token: token.map(str::to_owned),
@@ -116,32 +117,141 @@ pub async fn create(name: &str, token: Option<&str>) -> Result<Joined, String> {
     })
 }
 
+/// The joined networks and the open one: cheap to copy, from context with [`Networks::get`].
+#[derive(Clone, Copy)]
+pub struct Networks {
+    /// Joined networks.
+    joined: RwSignal<Vec<Joined>>,
+    /// The open one's id.
+    active: RwSignal<String>,
+    /// What went wrong with the last join or create, in words.
+    problem: RwSignal<Option<String>>,
+}
+
+impl Networks {
+    /// The networks kept in this browser, the last one open, provided to the components below.
+    pub fn provide() -> Self {
+        let joined = load();
+        let active = storage::recall("active")
+            .filter(|id| joined.iter().any(|n| &n.id == id))
+            .or_else(|| joined.first().map(|n| n.id.clone()))
+            .unwrap_or_else(|| crate::DEFAULT_NETWORK.to_owned());
+        let networks = Self {
+            joined: RwSignal::new(joined),
+            active: RwSignal::new(active),
+            problem: RwSignal::new(None),
+        };
+        provide_context(networks);
+        networks
+    }
+
+    /// The networks of the page.
+    pub fn get() -> Self {
+        expect_context()
+    }
+
+    /// The open network's id.
+    pub fn active(&self) -> String {
+        self.active.get()
+    }
+
+    /// The join credentials of network `id`, if any.
+    pub fn credentials(&self, id: &str) -> Option<Value> {
+        self.joined.with_untracked(|list| {
+            list.iter()
+                .find(|n| n.id == id)
+                .and_then(Joined::credentials)
+        })
+    }
+
+    /// Opens network `id`.
+    pub fn switch(&self, id: String) {
+        storage::keep("active", &id);
+        self.active.set(id);
+    }
+
+    /// Keeps `network` in the list and opens it.
+    fn remember(&self, network: Joined) {
+        let id = network.id.clone();
+        self.joined.update(|list| {
+            list.retain(|n| n.id != id);
+            list.push(network);
+            save(list);
+        });
+        self.problem.set(None);
+        self.switch(id);
+    }
+
+    /// Joins `target` (an id or URL) or, `creating`, creates a network named
+    /// so; `person` is the name to use there.
+    pub fn add(
+        &self,
+        target: String,
+        token: Option<String>,
+        person: Option<String>,
+        creating: bool,
+    ) {
+        // A chosen name becomes the person's address in that network.
+        let person = match person.map(|p| person_address(&p)).transpose() {
+            Ok(person) => person,
+            Err(error) => {
+                self.problem.set(Some(format!("{error}.")));
+                return;
+            }
+        };
+        let this = *self;
+        let remember = move |network: Joined| {
+            if let Some(address) = &person {
+                storage::keep(&format!("name:{}", network.id), address);
+            }
+            this.remember(network);
+        };
+        if creating {
+            if target.is_empty() {
+                self.problem
+                    .set(Some("Give the new network a name.".into()));
+                return;
+            }
+            wasm_bindgen_futures::spawn_local(async move {
+                match create(&target, token.as_deref()).await {
+                    Ok(network) => remember(network),
+                    Err(error) => this
+                        .problem
+                        .set(Some(format!("Could not create it: {error}."))),
+                }
+            });
+        } else {
+            match network_id_from(&target) {
+                Some(id) => remember(Joined {
+                    id,
+                    token,
+                    admin_token: None,
+                }),
+                None => self.problem.set(Some(format!(
+                    "“{target}” is not a network id or a network URL."
+                ))),
+            }
+        }
+    }
+}
+
 /// The bar of joined networks with the join and create forms.
 #[component]
-pub fn NetworkBar(
-    /// Joined networks.
-    networks: ReadSignal<Vec<Joined>>,
-    /// The open one's id.
-    active: ReadSignal<String>,
-    /// Switches to a network.
-    switch: Callback<String>,
-    /// Joins (id or URL, token, your name) or creates (name, token, your name, `true`) a network.
-    add: Callback<(String, Option<String>, Option<String>, bool)>,
-    /// What went wrong with the last join or create, in words.
-    problem: ReadSignal<Option<String>>,
-) -> impl IntoView {
+pub fn NetworkBar() -> impl IntoView {
+    let state = Networks::get();
+    let (networks, active, problem) = (state.joined, state.active, state.problem);
     let (target, set_target) = signal(String::new());
     let (token, set_token) = signal(String::new());
     let (person, set_person) = signal(String::new());
     let submit = move |creating: bool| {
         let token = Some(token.get_untracked().trim().to_owned()).filter(|t| !t.is_empty());
         let person = Some(person.get_untracked().trim().to_owned()).filter(|p| !p.is_empty());
-        add.run((
+        state.add(
             target.get_untracked().trim().to_owned(),
             token,
             person,
             creating,
-        ));
+        );
     };
     view! {
         <nav class="networks" aria-label="Networks">
@@ -155,7 +265,7 @@ pub fn NetworkBar(
                             }
                             on:click={
                                 let id = network.id.clone();
-                                move |_| switch.run(id.clone())
+                                move |_| state.switch(id.clone())
                             }>{network.id.clone()}</button>
                     </li>
                 </For>
@@ -207,11 +317,9 @@ mod tests {
         assert_eq!(network_id_from("not an id!"), None);
         assert_eq!(person_address("ada"), Ok("human:ada".into()));
         assert_eq!(person_address("human:ada"), Ok("human:ada".into()));
-        assert!(
-            person_address("a b")
-                .unwrap_err()
-                .contains("cannot be a name")
-        );
+        let refused = person_address("a b").unwrap_err();
+        assert_eq!(refused, WebError::InvalidName("a b".into()));
+        assert!(refused.to_string().contains("cannot be a name"));
         assert_eq!(network_id_from(""), None);
     }
 

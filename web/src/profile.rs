@@ -2,6 +2,7 @@
 //! description, access policy and verification minimum, delivery, mods,
 //! capabilities, transports and who is online.
 
+use crate::error::WebError;
 use leptos::prelude::*;
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
@@ -64,7 +65,7 @@ pub fn About(
     /// The network's id.
     network: String,
 ) -> impl IntoView {
-    let (profile, set_profile) = signal(None::<Result<Vec<(&'static str, String)>, String>>);
+    let (profile, set_profile) = signal(None::<Result<Vec<(&'static str, String)>, WebError>>);
     let url = format!("/networks/{network}/v1/profile");
     wasm_bindgen_futures::spawn_local(async move {
         let answer = match get_json(&url).await {
@@ -72,8 +73,8 @@ pub fn About(
                 .as_string()
                 .and_then(|t| serde_json::from_str::<Value>(&t).ok())
                 .map(|p| facts(&p))
-                .ok_or_else(|| "the profile could not be read".to_owned()),
-            Err(_) => Err("the network's profile cannot be reached right now".to_owned()),
+                .ok_or(WebError::UnreadableProfile),
+            Err(_) => Err(WebError::Unreachable),
         };
         let _ = set_profile.try_set(Some(answer));
     });

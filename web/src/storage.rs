@@ -30,18 +30,16 @@ pub async fn load(network: &str) -> Vec<ReplicaRow> {
         .unwrap_or_default()
 }
 
-/// Appends rows for `network` (fire and forget: a failed write loses only the cache).
-pub fn append(network: &str, rows: Vec<ReplicaRow>) {
+/// Appends rows for `network`; resolves once they are stored. A failed
+/// write is ignored: it loses only the cache, and the caller goes on.
+pub async fn append(network: &str, rows: Vec<ReplicaRow>) {
     if rows.is_empty() {
         return;
     }
     let Ok(text) = serde_json::to_string(&rows) else {
         return;
     };
-    let network = network.to_owned();
-    wasm_bindgen_futures::spawn_local(async move {
-        let _ = append_rows(&network, text).await;
-    });
+    let _ = append_rows(network, text).await;
 }
 
 /// A value kept across reloads (localStorage), if any.

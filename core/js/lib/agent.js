@@ -19,6 +19,17 @@ function randomSeed() {
   return globalThis.crypto.getRandomValues(new Uint8Array(32));
 }
 
+/** A random 32-bit number: the jitter of the replica's reconnection backoff. */
+function random32() {
+  return globalThis.crypto.getRandomValues(new Uint32Array(1))[0];
+}
+
+/** Closes a socket now: the `ws` package's `terminate` skips the closing handshake a dead link never answers. */
+function drop(socket) {
+  if (typeof socket?.terminate === 'function') socket.terminate();
+  else socket?.close();
+}
+
 /** A channel name from `room` or `channel/room`. */
 function channelName(channel) {
   return String(channel).replace(/^channel\//, '');
@@ -30,7 +41,9 @@ function channelName(channel) {
  * Events it sends wait in the replica's outbox until the network acknowledges
  * them; deliveries are applied once and in order; after a dropped connection
  * it reconnects with backoff and resumes from its watermark, so nothing is
- * lost or seen twice.
+ * lost or seen twice. The replica also sends a heartbeat after a silence and
+ * reports a link that stopped answering (a half-open socket), which is then
+ * closed and reopened like a dropped one.
  */
 export class Agent {
   #replica;
@@ -51,7 +64,6 @@ export class Agent {
   /** When `#timer` fires (ms since the epoch); Infinity when none is set. */
   #timerAt = Infinity;
   #closed = false;
-  #attempt = 0;
   #onJoin = null;
   /** Events that arrived with the first join, held until the caller of `connect` can register handlers. */
   #held = [];
@@ -87,6 +99,8 @@ export class Agent {
     replica.setPersistEffects(false);
     // Events reach handlers as they come; nothing reads them back later.
     replica.setLogLimit(0);
+    // The replica decides when to send a heartbeat, when the link is dead and when to reconnect.
+    replica.setKeepalive(true);
     if (key) {
       const pair = key instanceof KeyPair ? key : KeyPair.import(key);
       callCore(() => replica.setSigningKey(pair.secretKey));
@@ -405,7 +419,6 @@ export class Agent {
         if (error) return fail(error);
         if (!settled) {
           settled = true;
-          this.#attempt = 0;
           resolve();
         }
         this.#notify({ online: true });
@@ -426,17 +439,14 @@ export class Agent {
     });
   }
 
+  /** The connection closed (or was dropped as dead): the replica schedules the next attempt. */
   #lost() {
     if (this.#closed) return;
-    this.#replica.disconnected();
+    // With reconnection on, `reconnect` comes after the replica's backoff; it resumes from its watermark.
+    if (this.#reconnect) this.#replica.lost(Date.now(), random32());
+    else this.#replica.disconnected();
     this.#notify({ online: false });
-    if (!this.#reconnect) return;
-    // Exponential backoff with jitter; the replica resumes from its watermark.
-    const delay = Math.min(10000, 250 * 2 ** this.#attempt) * (0.5 + Math.random() / 2);
-    this.#attempt += 1;
-    setTimeout(() => {
-      if (!this.#closed) this.#open(10000).catch(() => {});
-    }, delay);
+    this.#schedule();
   }
 
   #apply(effectsJson) {
@@ -478,6 +488,17 @@ export class Agent {
           break;
         case 'document_rejected':
           this.#documents.get(effect.address)?.notify({ error: new AgentnetError(effect.code, effect.message) });
+          break;
+        case 'disconnect': {
+          // No frame since the heartbeat: the socket is half-open. Drop it and start again.
+          const dead = this.#socket;
+          this.#socket = null;
+          drop(dead);
+          this.#lost();
+          break;
+        }
+        case 'reconnect':
+          if (this.#reconnect) this.#open(10000).catch(() => {});
           break;
         default:
           break; // no `persist` effects come: this agent keeps its replica in memory

@@ -58,6 +58,8 @@ enum EffectOut<'a> {
         code: ErrorCode,
         message: &'a str,
     },
+    Disconnect,
+    Reconnect,
 }
 
 impl<'a> From<&'a ReplicaEffect> for EffectOut<'a> {
@@ -104,6 +106,8 @@ impl<'a> From<&'a ReplicaEffect> for EffectOut<'a> {
                 code: rejection.code,
                 message: &rejection.message,
             },
+            ReplicaEffect::Disconnect => Self::Disconnect,
+            ReplicaEffect::Reconnect => Self::Reconnect,
         }
     }
 }

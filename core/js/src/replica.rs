@@ -116,9 +116,25 @@ impl JsReplica {
         Ok(())
     }
 
-    /// The connection closed.
+    /// The connection closed for good (nothing is scheduled).
     pub fn disconnected(&mut self) {
         self.inner.disconnected();
+    }
+
+    /// Has the replica keep the link alive with the default timing: a
+    /// heartbeat after a silence (a `send` effect), `disconnect` when it goes
+    /// unanswered, and `reconnect` after a backoff once `lost` reports a
+    /// closed connection.
+    #[wasm_bindgen(js_name = setKeepalive)]
+    pub fn set_keepalive(&mut self, on: bool) {
+        self.inner
+            .set_keepalive(on.then(agentnet_core::replica::Keepalive::default));
+    }
+
+    /// The connection closed, or could not be opened, at `now`; `random` (any
+    /// 32-bit number from a random source) jitters the wait before `reconnect`.
+    pub fn lost(&mut self, now: f64, random: u32) {
+        self.inner.lost(millis(now), random);
     }
 
     /// A frame arrived.

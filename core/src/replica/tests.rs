@@ -570,3 +570,139 @@ fn a_burst_of_deliveries_is_acknowledged_once_per_ack_every() {
         "{redelivered:?}"
     );
 }
+
+/// A replica that watches its link with the default keepalive.
+fn kept_alive(name: &str, seed: u8) -> Replica {
+    let mut r = replica(name, seed);
+    r.set_keepalive(Some(Keepalive::default()));
+    r
+}
+
+fn frames_sent(effects: &[ReplicaEffect]) -> Vec<&str> {
+    effects
+        .iter()
+        .filter_map(|e| match e {
+            ReplicaEffect::Send(f) => Some(f.as_str()),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn a_silent_link_gets_a_heartbeat_and_its_answer_keeps_it() {
+    let k = Keepalive::default();
+    let mut world = World::new();
+    let mut alice = kept_alive("agent:alice", 1);
+    let mut session = None;
+    online(&mut world, &mut alice, &mut session, 1_000);
+    // Nothing else is pending: the next call is the heartbeat.
+    assert_eq!(alice.poll_timeout(), Some(1_000 + k.heartbeat_after_ms));
+    assert!(
+        alice
+            .handle_timeout(1_000 + k.heartbeat_after_ms - 1)
+            .is_empty()
+    );
+    let beat = alice.handle_timeout(1_000 + k.heartbeat_after_ms);
+    assert_eq!(frames_sent(&beat), [HEARTBEAT_PING]);
+    // The edge's answer is no event, but the link is alive: no dead link, a
+    // heartbeat again after the next silence.
+    let answered = 1_000 + k.heartbeat_after_ms + 40;
+    assert!(alice.receive(HEARTBEAT_PONG, answered).is_empty());
+    assert_eq!(alice.poll_timeout(), Some(answered + k.heartbeat_after_ms));
+    assert!(alice.is_online());
+}
+
+#[test]
+fn traffic_postpones_the_heartbeat() {
+    let k = Keepalive::default();
+    let mut world = World::new();
+    let (mut alice, mut bob) = (kept_alive("agent:alice", 1), replica("agent:bob", 2));
+    let (mut sa, mut sb) = (None, None);
+    online(&mut world, &mut alice, &mut sa, 0);
+    online(&mut world, &mut bob, &mut sb, 0);
+    let (_, effects) = bob.post(chat(), Address::broadcast(), json!({}), Map::new(), 9_000);
+    let frames = world.send_to_network(&mut sb, &effects, 9_000);
+    feed(&mut alice, &frames, 9_000);
+    alice.handle_timeout(9_000 + ACK_DELAY_MS);
+    assert_eq!(alice.poll_timeout(), Some(9_000 + k.heartbeat_after_ms));
+}
+
+#[test]
+fn an_unanswered_heartbeat_means_a_dead_link_and_a_reconnection_after_backoff() {
+    let k = Keepalive::default();
+    let mut world = World::new();
+    let mut alice = kept_alive("agent:alice", 1);
+    let mut session = None;
+    online(&mut world, &mut alice, &mut session, 0);
+    // Posted into the half-open link: it waits, unacknowledged.
+    let (id, _) = alice.post(chat(), Address::broadcast(), json!({}), Map::new(), 10);
+    let ping_at = k.heartbeat_after_ms;
+    let beat = alice.handle_timeout(ping_at);
+    assert!(frames_sent(&beat).contains(&HEARTBEAT_PING));
+    // The event is resent into the silence meanwhile; the link is not dead yet.
+    let before = alice.handle_timeout(ping_at + k.heartbeat_timeout_ms - 1);
+    assert!(!before.contains(&ReplicaEffect::Disconnect));
+    assert_eq!(alice.poll_timeout(), Some(ping_at + k.heartbeat_timeout_ms));
+    let dead = alice.handle_timeout(ping_at + k.heartbeat_timeout_ms);
+    assert_eq!(
+        dead,
+        [ReplicaEffect::Disconnect],
+        "nothing more into the dead link"
+    );
+    assert!(!alice.is_online());
+    assert_eq!(
+        alice.poll_timeout(),
+        None,
+        "nothing until the host reports the closed link"
+    );
+
+    // The host closed it; the first attempt comes within the first backoff.
+    let closed = ping_at + k.heartbeat_timeout_ms + 5;
+    alice.lost(closed, u32::MAX);
+    let again = closed + k.backoff(0, u32::MAX);
+    assert_eq!(alice.poll_timeout(), Some(again));
+    assert_eq!(alice.handle_timeout(again), [ReplicaEffect::Reconnect]);
+    // That attempt fails too: the next waits twice as long.
+    alice.lost(again + 1, u32::MAX);
+    assert_eq!(
+        alice.poll_timeout(),
+        Some(again + 1 + k.backoff(1, u32::MAX))
+    );
+    let third = again + 1 + k.backoff(1, u32::MAX);
+    assert_eq!(alice.handle_timeout(third), [ReplicaEffect::Reconnect]);
+
+    // This one works: joined, the event goes out again, and the backoff starts afresh.
+    let mut session = None;
+    let effects = online(&mut world, &mut alice, &mut session, third + 10);
+    assert!(alice.is_online());
+    assert!(sends(&effects).iter().any(|e| e.id == id));
+    alice.lost(third + 20, 0);
+    assert_eq!(alice.poll_timeout(), Some(third + 20 + k.backoff(0, 0)));
+}
+
+#[test]
+fn jitter_spreads_reconnections_by_the_randomness_passed_in() {
+    let mut at = std::collections::BTreeSet::new();
+    for random in [0, u32::MAX / 3, u32::MAX / 2, u32::MAX] {
+        let mut r = kept_alive("agent:alice", 1);
+        r.lost(1_000, random);
+        at.insert(r.poll_timeout());
+    }
+    assert_eq!(at.len(), 4, "{at:?}");
+    assert!(
+        at.iter()
+            .all(|t| t.is_some_and(|t| (1_125..=1_250).contains(&t)))
+    );
+}
+
+#[test]
+fn without_a_keepalive_the_host_keeps_the_link() {
+    let mut world = World::new();
+    let mut alice = replica("agent:alice", 1);
+    let mut session = None;
+    online(&mut world, &mut alice, &mut session, 0);
+    assert_eq!(alice.poll_timeout(), None, "no heartbeat");
+    alice.lost(5, 0);
+    assert_eq!(alice.poll_timeout(), None, "no reconnection");
+    assert!(!alice.is_online());
+}

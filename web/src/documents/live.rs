@@ -10,6 +10,8 @@
 //! what they typed meanwhile is applied to the document as soon as it has
 //! loaded, as one edit.
 
+use super::Documents;
+use crate::session::Session;
 use leptos::html::Textarea;
 use leptos::prelude::*;
 use std::collections::BTreeMap;
@@ -118,15 +120,10 @@ pub fn LiveDocument(
     kind: String,
     /// Whether the person may write it.
     may_write: bool,
-    /// This person's address.
-    me: String,
-    /// Every open document.
-    docs: ReadSignal<LiveDocs>,
-    /// Opens the document.
-    open: Callback<String>,
-    /// A local edit: address and the whole new text.
-    edit: Callback<(String, String)>,
 ) -> impl IntoView {
+    let documents = Documents::get();
+    let docs = documents.live();
+    let me = Session::get().me_text();
     let mine = address.clone();
     let state = Memo::new(move |_| docs.with(|d| d.get(&mine).cloned()));
     let area = NodeRef::<Textarea>::new();
@@ -165,7 +162,7 @@ pub fn LiveDocument(
             <Show when=move || state.get().is_none()>
                 <button type="button" class="open-document" on:click={
                     let address = open_address.clone();
-                    move |_| open.run(address.clone())
+                    move |_| documents.open_live(address.clone())
                 }>{format!("Open {kind}")}</button>
             </Show>
             <Show when=move || state.get().is_some()>
@@ -186,7 +183,7 @@ pub fn LiveDocument(
                     prop:value=move || state.get_untracked().map(|d| d.text).unwrap_or_default()
                     on:input={
                         let address = edit_address.clone();
-                        move |ev| edit.run((address.clone(), event_target_value(&ev)))
+                        move |ev| documents.edit_live(address.clone(), event_target_value(&ev))
                     }></textarea>
                 <p class="editors" role="status" aria-label="Editors">
                     {

@@ -2,6 +2,7 @@
 //! conversations with one person. Which one a message belongs to follows
 //! from its target and source; the sidebar lists them and creates channels.
 
+use super::Chat;
 use leptos::prelude::*;
 
 /// The conversation with everyone.
@@ -46,18 +47,9 @@ pub fn title_of(conversation: &str) -> String {
 
 /// The sidebar of conversations.
 #[component]
-pub fn Conversations(
-    /// Known channels (`channel/{name}`) and direct conversations (addresses).
-    list: Signal<Vec<String>>,
-    /// The open conversation.
-    current: ReadSignal<String>,
-    /// Opens a conversation.
-    open: Callback<String>,
-    /// Creates a channel by name (and opens it).
-    create: Callback<String>,
-    /// Leaves a channel.
-    leave: Callback<String>,
-) -> impl IntoView {
+pub fn Conversations() -> impl IntoView {
+    let chat = Chat::get();
+    let current = chat.current.read_only();
     let (name, set_name) = signal(String::new());
     let submit = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
@@ -68,7 +60,7 @@ pub fn Conversations(
             .trim()
             .to_owned();
         if !wanted.is_empty() {
-            create.run(wanted);
+            chat.create(wanted);
             set_name.set(String::new());
         }
     };
@@ -76,7 +68,7 @@ pub fn Conversations(
         <nav class="conversations" aria-label="Conversations">
             <h2>"Conversations"</h2>
             <ul>
-                <For each=move || list.get() key=|c| c.clone() let:conversation>
+                <For each=move || chat.conversations() key=|c| c.clone() let:conversation>
                     <li>
                         <button type="button" class="open"
                             aria-current={
@@ -85,13 +77,13 @@ pub fn Conversations(
                             }
                             on:click={
                                 let c = conversation.clone();
-                                move |_| open.run(c.clone())
+                                move |_| chat.open(c.clone())
                             }>{title_of(&conversation)}</button>
                     </li>
                 </For>
             </ul>
             <Show when=move || current.get().starts_with("channel/")>
-                <button type="button" class="leave" on:click=move |_| leave.run(current.get_untracked())>
+                <button type="button" class="leave" on:click=move |_| chat.leave(current.get_untracked())>
                     {move || format!("Leave {}", title_of(&current.get()))}
                 </button>
             </Show>

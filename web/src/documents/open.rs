@@ -3,7 +3,7 @@
 //! list of open documents. Both are kept in localStorage, so a reload shows
 //! each document's text at once, before the replica has loaded it.
 
-use crate::live::{LiveDocs, cached_text_key};
+use super::live::{LiveDocs, cached_text_key};
 use crate::storage;
 use leptos::prelude::*;
 
@@ -29,7 +29,7 @@ impl OpenDocuments {
             .into_iter()
             .filter_map(|address| {
                 let text = storage::recall(&cached_text_key(network, &address))?;
-                let doc = crate::live::LiveDoc {
+                let doc = super::live::LiveDoc {
                     text,
                     loading: true,
                     ..Default::default()

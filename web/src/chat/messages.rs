@@ -1,8 +1,10 @@
 //! Messages as the conversation shows them: the line model (posts and status
-//! updates, threads by `in_reply_to`, `@` mentions), the lines a restored
-//! replica already holds, and the component for one line.
+//! updates, threads by `in_reply_to`, `@` mentions), built from an event by
+//! one function ([`line_from`]) wherever it comes from — the log, the outbox,
+//! the composer or another tab — and the component for one line.
 
-use crate::conversations::conversation_of;
+use super::Chat;
+use super::conversations::conversation_of;
 use crate::{MESSAGE_POSTED, MESSAGE_STATUS};
 use agentnet_core::replica::{OutboxState, Replica};
 use agentnet_core::{Address, Event, EventId};
@@ -62,7 +64,7 @@ pub enum LineState {
     Rejected(String),
 }
 
-/// The line for `event` in `state`, as seen by `me`.
+/// The line for `event` in `state`, as seen by `me`: the only way a line is made.
 pub fn line_from(event: &Event, state: LineState, me: &str) -> Line {
     let source = event.source.to_string();
     let status = event.event_type.as_str() == MESSAGE_STATUS;
@@ -123,9 +125,8 @@ pub fn MessageLine(
     line: Line,
     /// An excerpt of the message it answers, when it is in a thread.
     parent: Option<String>,
-    /// Starts a reply to this message (its id and an excerpt).
-    reply: Callback<(EventId, String)>,
 ) -> impl IntoView {
+    let chat = Chat::get();
     let state = match &line.state {
         LineState::Received => "received".to_owned(),
         LineState::Pending => "pending".to_owned(),
@@ -163,7 +164,7 @@ pub fn MessageLine(
             </span>
             <span class="state">{state}</span>
             <button type="button" class="reply" aria-label=format!("Reply to “{excerpt}”")
-                on:click=move |_| reply.run((id, excerpt.clone()))>"Reply"</button>
+                on:click=move |_| chat.reply_to(id, excerpt.clone())>"Reply"</button>
         </li>
     }
     .into_any()
@@ -181,6 +182,41 @@ pub fn excerpt_of(content: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use agentnet_core::Limits;
+    use serde_json::json;
+
+    fn event(kind: &str, source: &str, target: &str, payload: serde_json::Value) -> Event {
+        let mut value = json!({
+            "id": EventId::from_parts(1, 7).to_string(), "type": kind,
+            "source": source, "target": target, "payload": payload, "timestamp": 1,
+        });
+        value["metadata"] = json!({"in_reply_to": EventId::from_parts(1, 3).to_string()});
+        Event::from_value(value, &Limits::default()).unwrap()
+    }
+
+    #[test]
+    fn a_line_keeps_its_thread_conversation_and_kind() {
+        let me = "human:ann";
+        let reply = event(MESSAGE_POSTED, "agent:bob", me, json!({"content": "yes"}));
+        let line = line_from(&reply, LineState::Received, me);
+        assert_eq!(
+            line.conversation, "agent:bob",
+            "a direct message is the other person's"
+        );
+        assert_eq!(line.in_reply_to, Some(EventId::from_parts(1, 3)));
+        assert_eq!(line.content, "yes");
+        assert!(!line.status);
+        let status = event(
+            MESSAGE_STATUS,
+            "agent:bob",
+            "agent:broadcast",
+            json!({"status": "thinking"}),
+        );
+        let line = line_from(&status, LineState::Received, me);
+        assert!(line.status);
+        assert_eq!(line.content, "thinking");
+        assert_eq!(line.conversation, "agent:broadcast");
+    }
 
     #[test]
     fn mentions_are_valid_addresses_after_an_at_sign() {

@@ -1,9 +1,83 @@
-//! The roster panel: who is in the network, with role, verification level
-//! and presence, kept current from `network.agent.discover` answers and
-//! `workspace.presence.changed` events.
+//! People: who is in the network, with role, verification level and
+//! presence, kept current from `network.agent.discover` answers and
+//! `workspace.presence.changed` events, and the roster panel that lists them.
+//!
+//! [`People`] owns the list and its discover request; the same answer lists
+//! the channels, which it hands to the chat.
 
+use crate::chat::Chat;
+use crate::chat::conversations::channels_from;
+use crate::session::Session;
+use crate::{DISCOVER_TIMEOUT_MS, PRESENCE_CHANGED};
+use agentnet_core::ids::event_type::core_types;
+use agentnet_core::replica::ReplicaEffect;
+use agentnet_core::{Address, EventId};
 use leptos::prelude::*;
-use serde_json::Value;
+use serde_json::{Value, json};
+
+/// The people of one workspace: cheap to copy, from context with [`People::get`].
+#[derive(Clone, Copy)]
+pub struct People {
+    session: Session,
+    /// Where the channels of a roster answer go.
+    chat: Chat,
+    people: RwSignal<Vec<Person>>,
+    /// The roster request in flight, so its answer is recognised.
+    discovering: StoredValue<Option<EventId>>,
+}
+
+impl People {
+    /// The people of `session`'s network, provided to the components below.
+    pub fn provide(session: Session, chat: Chat) -> Self {
+        let people = Self {
+            session,
+            chat,
+            people: RwSignal::new(Vec::new()),
+            discovering: StoredValue::new(None),
+        };
+        provide_context(people);
+        people
+    }
+
+    /// The people of the workspace around the calling component.
+    pub fn get() -> Self {
+        expect_context()
+    }
+
+    /// Asks the network for the roster.
+    pub fn refresh(&self) {
+        let this = *self;
+        // Deferred: this runs while the connection delivers the effect that asked for it.
+        wasm_bindgen_futures::spawn_local(async move {
+            let id = this.session.request(
+                core_types::AGENT_DISCOVER,
+                Address::core(),
+                json!({}),
+                DISCOVER_TIMEOUT_MS,
+            );
+            this.discovering.set_value(id);
+        });
+    }
+
+    /// What the replica reports that concerns the people.
+    pub fn on_effect(&self, effect: &ReplicaEffect) {
+        match effect {
+            ReplicaEffect::Online => self.refresh(),
+            ReplicaEffect::Received(event) if event.event_type.as_str() == PRESENCE_CHANGED => {
+                self.people.update(|p| apply_presence(p, &event.payload));
+                // Someone came or went: ask again, for roles and channels too.
+                self.refresh();
+            }
+            ReplicaEffect::Replied { request, reply }
+                if self.discovering.get_value() == Some(*request) =>
+            {
+                self.people.set(people_from(&reply.payload));
+                self.chat.set_channels(channels_from(&reply.payload));
+            }
+            _ => {}
+        }
+    }
+}
 
 /// One member as the panel shows it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -74,12 +148,9 @@ pub fn apply_presence(people: &mut Vec<Person>, payload: &Value) {
 
 /// The panel.
 #[component]
-pub fn Roster(
-    /// The members to show.
-    people: ReadSignal<Vec<Person>>,
-    /// Opens a direct conversation with a member.
-    open: Callback<String>,
-) -> impl IntoView {
+pub fn Roster() -> impl IntoView {
+    let people = People::get().people;
+    let chat = Chat::get();
     view! {
         <aside class="roster" aria-label="People">
             <h2>"People"</h2>
@@ -90,7 +161,7 @@ pub fn Roster(
                         <button type="button" class="address" title="Open a direct conversation"
                             on:click={
                                 let address = person.address.clone();
-                                move |_| open.run(address.clone())
+                                move |_| chat.open(address.clone())
                             }>{person.address.clone()}</button>
                         <span class="details">
                             {format!("{} · level {} · {}", person.role, person.verification, person.status)}

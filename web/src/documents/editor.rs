@@ -1,8 +1,10 @@
-//! Files and contexts in the resources panel: open one to read its content
-//! (`network.resource.read`) and, with write permission, edit and save it
-//! (`network.resource.update`). A context's content is JSON and is checked
-//! before it is sent.
+//! Structured (JSON) context in the resources panel: open one to read its
+//! content (`network.resource.read`) and, with write permission, edit and
+//! save it (`network.resource.update`). A context's content is JSON and is
+//! checked before it is sent.
 
+use super::Documents;
+use crate::error::WebError;
 use leptos::prelude::*;
 use serde_json::Value;
 
@@ -11,10 +13,10 @@ use serde_json::Value;
 pub use agentnet_core::documents::content_text as text_of;
 
 /// The content to send for edited `text`: a file's text as a string, a
-/// context's as JSON (an error in words when it is not JSON).
-pub fn content_from(kind: &str, text: &str) -> Result<Value, String> {
+/// context's as JSON (an error when it is not JSON).
+pub fn content_from(kind: &str, text: &str) -> Result<Value, WebError> {
     if kind == "context" {
-        serde_json::from_str(text).map_err(|e| format!("A context is JSON, and this is not: {e}."))
+        serde_json::from_str(text).map_err(|e| WebError::NotJson(e.to_string()))
     } else {
         Ok(Value::String(text.to_owned()))
     }
@@ -42,13 +44,9 @@ pub fn DocumentEditor(
     kind: String,
     /// Whether the person may write it.
     may_write: bool,
-    /// What is known of the opened document, by address.
-    opened: ReadSignal<Option<(String, Opened)>>,
-    /// Reads a document.
-    read: Callback<String>,
-    /// Saves a document: address, kind and text.
-    save: Callback<(String, String, String)>,
 ) -> impl IntoView {
+    let documents = Documents::get();
+    let opened = documents.opened();
     let (draft, set_draft) = signal(String::new());
     let (problem, set_problem) = signal(None::<String>);
     let mine = address.clone();
@@ -64,7 +62,7 @@ pub fn DocumentEditor(
     let label = format!("Content of {address}");
     view! {
         <div class="document">
-            <button type="button" class="open-document" on:click=move |_| read.run(open_address.clone())>
+            <button type="button" class="open-document" on:click=move |_| documents.read(open_address.clone())>
                 {format!("Open {kind}")}
             </button>
             {move || match state.get() {
@@ -84,9 +82,9 @@ pub fn DocumentEditor(
                     move |_| match content_from(&kind, &draft.get_untracked()) {
                         Ok(_) => {
                             set_problem.set(None);
-                            save.run((address.clone(), kind.clone(), draft.get_untracked()));
+                            documents.save(address.clone(), &kind, draft.get_untracked());
                         }
-                        Err(reason) => set_problem.set(Some(reason)),
+                        Err(error) => set_problem.set(Some(error.to_string())),
                     }
                 }>"Save"</button>
             </Show>
@@ -112,10 +110,8 @@ mod tests {
         );
         assert_eq!(content_from("file", "{not json"), Ok(json!("{not json")));
         assert_eq!(content_from("context", "{\"a\": 1}"), Ok(json!({"a": 1})));
-        assert!(
-            content_from("context", "{not json")
-                .unwrap_err()
-                .starts_with("A context is JSON")
-        );
+        let error = content_from("context", "{not json").unwrap_err();
+        assert!(matches!(error, WebError::NotJson(_)));
+        assert!(error.to_string().starts_with("A context is JSON"));
     }
 }

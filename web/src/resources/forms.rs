@@ -1,0 +1,239 @@
+//! The model of the resources panel: resources from a discover answer,
+//! tool forms from an input schema, and an invocation's outcome.
+
+use crate::error::WebError;
+use serde_json::{Map, Value, json};
+
+/// One resource as the panel shows it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Resource {
+    /// Address (`resource/tool/calculator`).
+    pub address: String,
+    /// `tool`, `file` or `context`.
+    pub kind: String,
+    /// Owner's address.
+    pub owner: String,
+    /// Description.
+    pub description: String,
+    /// The person's permissions on it.
+    pub permissions: Vec<String>,
+    /// The input schema (tools).
+    pub schema: Value,
+    /// Files and context: the MIME type (`application/json` for structured context).
+    pub content_type: String,
+}
+
+/// The resources in a discover answer's payload (`{resources: [...]}`).
+pub fn resources_from(payload: &Value) -> Vec<Resource> {
+    let text = |r: &Value, key: &str| r.get(key).and_then(Value::as_str).unwrap_or("").to_owned();
+    payload
+        .get("resources")
+        .and_then(Value::as_array)
+        .map(|list| {
+            list.iter()
+                .map(|r| Resource {
+                    address: text(r, "address"),
+                    kind: text(r, "type"),
+                    owner: text(r, "owner"),
+                    description: text(r, "description"),
+                    permissions: r
+                        .get("your_permissions")
+                        .and_then(Value::as_array)
+                        .map(|p| {
+                            p.iter()
+                                .filter_map(Value::as_str)
+                                .map(str::to_owned)
+                                .collect()
+                        })
+                        .unwrap_or_default(),
+                    schema: r.get("schema").cloned().unwrap_or(Value::Null),
+                    content_type: text(r, "content_type"),
+                })
+                .filter(|r| !r.address.is_empty())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// One input of a tool form, from a property of the input schema.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Field {
+    /// Property name.
+    pub name: String,
+    /// `number`, `integer`, `boolean`, `string` or `enum`.
+    pub kind: String,
+    /// Allowed values of an enum.
+    pub choices: Vec<String>,
+    /// Listed in `required`.
+    pub required: bool,
+}
+
+/// The form fields of a JSON Schema object (`properties`, `required`), by property name.
+pub fn fields_of(schema: &Value) -> Vec<Field> {
+    let required: Vec<&str> = schema
+        .get("required")
+        .and_then(Value::as_array)
+        .map(|r| r.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    schema
+        .get("properties")
+        .and_then(Value::as_object)
+        .map(|properties| {
+            properties
+                .iter()
+                .map(|(name, property)| {
+                    let choices: Vec<String> = property
+                        .get("enum")
+                        .and_then(Value::as_array)
+                        .map(|e| {
+                            e.iter()
+                                .map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_owned))
+                                .collect()
+                        })
+                        .unwrap_or_default();
+                    let kind = if choices.is_empty() {
+                        property
+                            .get("type")
+                            .and_then(Value::as_str)
+                            .unwrap_or("string")
+                            .to_owned()
+                    } else {
+                        "enum".to_owned()
+                    };
+                    Field {
+                        name: name.clone(),
+                        kind,
+                        choices,
+                        required: required.contains(&name.as_str()),
+                    }
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The invocation input from the form's text values; an error names the field in words.
+pub fn input_from(fields: &[Field], values: &Map<String, Value>) -> Result<Value, WebError> {
+    let mut input = Map::new();
+    for field in fields {
+        let raw = values
+            .get(&field.name)
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .trim();
+        if raw.is_empty() {
+            if field.required && field.kind != "boolean" {
+                return Err(WebError::MissingField(field.name.clone()));
+            }
+            if field.kind != "boolean" {
+                continue;
+            }
+        }
+        let value = match field.kind.as_str() {
+            "number" | "integer" => match raw.parse::<f64>() {
+                Ok(n) if field.kind == "number" || n.fract() == 0.0 => json!(n),
+                _ => return Err(WebError::NotANumber(field.name.clone())),
+            },
+            "boolean" => json!(raw == "true" || raw == "on"),
+            _ => json!(raw),
+        };
+        input.insert(field.name.clone(), value);
+    }
+    Ok(Value::Object(input))
+}
+
+/// What became of an invocation.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Outcome {
+    /// Waiting for the answer.
+    Waiting,
+    /// The tool's result, as JSON text.
+    Result(String),
+    /// An error in words.
+    Error(String),
+}
+
+/// The outcome an invocation's answer (`{output}` or `{error: {message}}`) stands for.
+pub fn outcome_of(reply_payload: &Value) -> Outcome {
+    match reply_payload.get("error") {
+        Some(error) => Outcome::Error(
+            error
+                .get("message")
+                .and_then(Value::as_str)
+                .unwrap_or("the tool failed")
+                .to_owned(),
+        ),
+        None => Outcome::Result(
+            serde_json::to_string(reply_payload.get("output").unwrap_or(&Value::Null))
+                .unwrap_or_default(),
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn calculator() -> Value {
+        json!({"type": "object", "properties": {
+            "op": {"enum": ["add", "divide"]}, "a": {"type": "number"}, "b": {"type": "number"},
+            "note": {"type": "string"}, "exact": {"type": "boolean"}
+        }, "required": ["op", "a", "b"]})
+    }
+
+    #[test]
+    fn forms_follow_the_schema_and_inputs_are_typed() {
+        let fields = fields_of(&calculator());
+        let kinds: Vec<(&str, &str, bool)> = fields
+            .iter()
+            .map(|f| (f.name.as_str(), f.kind.as_str(), f.required))
+            .collect();
+        assert!(kinds.contains(&("op", "enum", true)));
+        assert!(kinds.contains(&("a", "number", true)));
+        assert!(kinds.contains(&("note", "string", false)));
+        let values = |a: &str| {
+            let mut m = Map::new();
+            for (k, v) in [
+                ("op", "add"),
+                ("a", a),
+                ("b", "2"),
+                ("note", ""),
+                ("exact", "true"),
+            ] {
+                m.insert(k.into(), json!(v));
+            }
+            m
+        };
+        assert_eq!(
+            input_from(&fields, &values("1.5")),
+            Ok(json!({"op": "add", "a": 1.5, "b": 2.0, "exact": true}))
+        );
+        assert_eq!(
+            input_from(&fields, &values("x")),
+            Err(WebError::NotANumber("a".into()))
+        );
+        assert_eq!(
+            input_from(&fields, &values("")),
+            Err(WebError::MissingField("a".into()))
+        );
+    }
+
+    #[test]
+    fn answers_become_results_or_errors_in_words() {
+        assert_eq!(
+            outcome_of(&json!({"output": {"result": 42}})),
+            Outcome::Result("{\"result\":42}".into())
+        );
+        assert_eq!(
+            outcome_of(
+                &json!({"error": {"code": "invalid_request", "message": "division by zero"}})
+            ),
+            Outcome::Error("division by zero".into())
+        );
+        let listed = resources_from(
+            &json!({"resources": [{"address": "resource/tool/calc", "type": "tool", "owner": "agent:c",
+            "description": "adds", "schema": calculator(), "your_permissions": ["read", "invoke"]}]}),
+        );
+        assert_eq!(listed[0].permissions, ["read", "invoke"]);
+    }
+}

@@ -1,0 +1,151 @@
+//! The resources panel: each shared resource with its details, a form for
+//! tools (built from the input schema) with the invocation's outcome, and
+//! the editor of files and contexts.
+
+use super::Shared;
+use super::forms::{Field, Outcome, Resource, fields_of, input_from};
+use crate::documents::editor::DocumentEditor;
+use crate::documents::live::LiveDocument;
+use leptos::prelude::*;
+use serde_json::{Map, Value};
+
+/// The resources panel.
+#[component]
+pub fn Resources() -> impl IntoView {
+    let shared = Shared::get();
+    let people = crate::people::People::get();
+    let resources = shared.listed();
+    view! {
+        <section class="resources" aria-label="Resources">
+            <h2>"Resources" <button type="button" class="refresh" on:click=move |_| {
+                // Asks again for everything discovery lists: people and channels too.
+                people.refresh();
+                shared.refresh();
+            }>"Refresh"</button></h2>
+            <Show when=move || resources.get().is_empty()>
+                <p class="empty">"Nothing shared yet."</p>
+            </Show>
+            <ul>
+                <For each=move || resources.get() key=|r| (r.address.clone(), r.permissions.join(",")) let:resource>
+                    <ResourceItem resource />
+                </For>
+            </ul>
+        </section>
+    }
+}
+
+#[component]
+fn ResourceItem(resource: Resource) -> impl IntoView {
+    let shared = Shared::get();
+    let outcome = shared.outcome();
+    let may_write = resource.permissions.iter().any(|p| p == "write");
+    // Text is a live shared document; structured (JSON) context is edited whole and saved.
+    let document = match (resource.kind.as_str(), resource.content_type.as_str()) {
+        ("tool", _) => None,
+        (_, "application/json") => Some(view! {
+            <DocumentEditor address=resource.address.clone() kind=resource.kind.clone() may_write />
+        }.into_any()),
+        _ => Some(view! {
+            <LiveDocument address=resource.address.clone() kind=resource.kind.clone() may_write />
+        }.into_any()),
+    };
+    let fields = fields_of(&resource.schema);
+    let may_invoke = resource.kind == "tool" && resource.permissions.iter().any(|p| p == "invoke");
+    let address = resource.address.clone();
+    let (problem, set_problem) = signal(None::<String>);
+    let form_fields = fields.clone();
+    let tool = address.clone();
+    let submit = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        let Some(form) = ev
+            .target()
+            .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlFormElement>(t).ok())
+        else {
+            return;
+        };
+        let mut values = Map::new();
+        for field in &form_fields {
+            let value = form
+                .elements()
+                .named_item(&field.name)
+                .and_then(|e| {
+                    if field.kind == "boolean" {
+                        wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlInputElement>(e)
+                            .ok()
+                            .map(|i| i.checked().to_string())
+                    } else {
+                        js_sys::Reflect::get(&e, &"value".into())
+                            .ok()
+                            .and_then(|v| v.as_string())
+                    }
+                })
+                .unwrap_or_default();
+            values.insert(field.name.clone(), Value::String(value));
+        }
+        match input_from(&form_fields, &values) {
+            Ok(input) => {
+                set_problem.set(None);
+                shared.invoke(tool.clone(), input);
+            }
+            Err(error) => set_problem.set(Some(error.to_string())),
+        }
+    };
+    let mine = address.clone();
+    let form_label = format!("Invoke {address}");
+    let shown = move || {
+        outcome
+            .get()
+            .filter(|(tool, _)| *tool == mine)
+            .map(|(_, o)| o)
+    };
+    view! {
+        <li class="resource" data-address=address.clone()>
+            <div class="title">
+                <span class="address">{address.clone()}</span>
+                <span class="details">{format!("{} · by {} · you may {}", resource.kind, resource.owner,
+                    if resource.permissions.is_empty() { "nothing".to_owned() } else { resource.permissions.join(", ") })}</span>
+            </div>
+            <p class="description">{resource.description.clone()}</p>
+            {document}
+            <Show when=move || may_invoke>
+                <form class="tool-form" aria-label=form_label.clone() on:submit=submit.clone()>
+                    {fields.clone().into_iter().map(|field| view! { <FieldInput field /> }).collect_view()}
+                    <button type="submit">"Invoke"</button>
+                </form>
+            </Show>
+            <Show when=move || problem.get().is_some()>
+                <p class="problem" role="alert">{move || problem.get().unwrap_or_default()}</p>
+            </Show>
+            {move || shown().map(|o| match o {
+                Outcome::Waiting => view! { <p class="outcome" role="status">"Working…"</p> }.into_any(),
+                Outcome::Result(json) => view! { <p class="outcome" role="status">"Result: " <code>{json}</code></p> }.into_any(),
+                Outcome::Error(message) => view! { <p class="outcome error" role="alert">"The tool could not do it: " {message}</p> }.into_any(),
+            })}
+        </li>
+    }
+}
+
+#[component]
+fn FieldInput(field: Field) -> impl IntoView {
+    let label = if field.required {
+        format!("{} (required)", field.name)
+    } else {
+        field.name.clone()
+    };
+    match field.kind.as_str() {
+        "enum" => view! {
+            <label>{label}
+                <select name=field.name.clone()>
+                    {field.choices.iter().map(|c| view! { <option value=c.clone()>{c.clone()}</option> }).collect_view()}
+                </select>
+            </label>
+        }
+        .into_any(),
+        "boolean" => view! { <label><input type="checkbox" name=field.name.clone() />{label}</label> }.into_any(),
+        "number" | "integer" => view! {
+            <label>{label} <input type="number" step="any" name=field.name.clone() /></label>
+        }
+        .into_any(),
+        _ => view! { <label>{label} <input type="text" name=field.name.clone() /></label> }.into_any(),
+    }
+}

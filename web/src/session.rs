@@ -1,0 +1,215 @@
+//! The workspace's session in one network: who the person is, the
+//! connection, its status, the problem to show, and which pane is open.
+//!
+//! Every feature (chat, people, resources, documents, inspector) takes the
+//! [`Session`] from Leptos context to send what it needs; it owns its own
+//! signals and pending requests, and sees the replica's effects through its
+//! own `on_effect`.
+
+use crate::connection::{Connection, Signal, random_seed};
+use crate::storage;
+use agentnet_core::replica::{Replica, ReplicaEffect};
+use agentnet_core::{Address, EventId, EventType, NetworkId};
+use leptos::prelude::*;
+
+/// The main pane of the workspace.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pane {
+    /// The open conversation.
+    Conversation,
+    /// The event inspector.
+    Inspector,
+    /// The network's profile.
+    About,
+}
+
+/// The connection state the top bar shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// Opening a connection.
+    Connecting,
+    /// Joined.
+    Online,
+    /// Without a connection (reopening).
+    Offline,
+}
+
+impl Status {
+    /// How the page names it (also its `data-state`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Connecting => "connecting",
+            Self::Online => "online",
+            Self::Offline => "offline",
+        }
+    }
+}
+
+/// The session: cheap to copy, from context with [`Session::get`].
+#[derive(Clone, Copy)]
+pub struct Session {
+    /// The network's id.
+    pub network: StoredValue<NetworkId, LocalStorage>,
+    /// The person's address in it.
+    pub me: StoredValue<Address, LocalStorage>,
+    connection: StoredValue<Option<Connection>, LocalStorage>,
+    /// The connection's state.
+    pub status: RwSignal<Status>,
+    /// What went wrong, in words, for the banner.
+    pub problem: RwSignal<Option<String>>,
+    /// The open pane.
+    pub pane: RwSignal<Pane>,
+}
+
+impl Session {
+    /// A session for `network` as `me`, provided to the components below.
+    pub fn provide(network: NetworkId, me: Address) -> Self {
+        let session = Self {
+            network: StoredValue::new_local(network),
+            me: StoredValue::new_local(me),
+            connection: StoredValue::new_local(None),
+            status: RwSignal::new(Status::Connecting),
+            problem: RwSignal::new(None),
+            pane: RwSignal::new(Pane::Conversation),
+        };
+        provide_context(session);
+        session
+    }
+
+    /// The session of the workspace around the calling component.
+    pub fn get() -> Self {
+        expect_context()
+    }
+
+    /// The network's id as text.
+    pub fn network_name(&self) -> String {
+        self.network.with_value(ToString::to_string)
+    }
+
+    /// The person's address as text.
+    pub fn me_text(&self) -> String {
+        self.me.with_value(ToString::to_string)
+    }
+
+    /// Runs `f` with the connection, once it is open.
+    pub fn with_connection<T>(&self, f: impl FnOnce(&Connection) -> T) -> Option<T> {
+        self.connection
+            .try_with_value(|c| c.as_ref().map(f))
+            .flatten()
+    }
+
+    /// Posts an event of a core type; its id, once connected.
+    pub fn post(
+        &self,
+        kind: &'static str,
+        target: Address,
+        payload: serde_json::Value,
+    ) -> Option<EventId> {
+        let kind = kind.parse::<EventType>().ok()?;
+        self.with_connection(|c| c.post(kind, target, payload))
+    }
+
+    /// Sends a request of a core type, whose answer arrives as
+    /// `ReplicaEffect::Replied` with the returned id; `None` before the connection is open.
+    pub fn request(
+        &self,
+        kind: &'static str,
+        target: Address,
+        payload: serde_json::Value,
+        timeout_ms: u64,
+    ) -> Option<EventId> {
+        let kind = kind.parse::<EventType>().ok()?;
+        self.with_connection(|c| c.request(kind, target, payload, timeout_ms))
+    }
+
+    /// Shows a problem in the banner.
+    pub fn report(&self, problem: impl ToString) {
+        self.problem.set(Some(problem.to_string()));
+    }
+
+    /// The replica from storage: history and the outbox show without the network.
+    pub async fn restore(&self) -> Replica {
+        let rows = storage::load(&self.network_name()).await;
+        let mut replica =
+            Replica::new(self.me.get_value(), self.network.get_value(), random_seed());
+        replica.restore(rows);
+        replica
+    }
+
+    /// Connects `replica`; `on_effect` sees what the replica reports. False
+    /// when no connection could be opened, or the workspace is gone meanwhile.
+    pub fn connect(
+        &self,
+        replica: Replica,
+        credentials: Option<serde_json::Value>,
+        on_effect: impl Fn(ReplicaEffect) + 'static,
+    ) -> bool {
+        let network = self.network_name();
+        let session = *self;
+        let on_signal = move |signal: Signal| match signal {
+            Signal::Connecting => session.status.set(Status::Connecting),
+            Signal::Offline => session.status.set(Status::Offline),
+            Signal::Replica(effect) => {
+                match &*effect {
+                    ReplicaEffect::Online => {
+                        session.status.set(Status::Online);
+                        session.problem.set(None);
+                    }
+                    ReplicaEffect::JoinFailed(rejection) => {
+                        session.status.set(Status::Offline);
+                        session.report(format!(
+                            "The network refused to let you in: {}",
+                            rejection.message
+                        ));
+                    }
+                    _ => {}
+                }
+                on_effect(*effect);
+            }
+        };
+        match Connection::open(
+            &socket_url(&network),
+            &network,
+            replica,
+            credentials,
+            on_signal,
+        ) {
+            Ok(connection) => {
+                // If the person switched away meanwhile, this workspace is gone: close at once.
+                match self.connection.try_set_value(Some(connection)).flatten() {
+                    Some(orphan) => {
+                        orphan.close();
+                        false
+                    }
+                    None => true,
+                }
+            }
+            Err(error) => {
+                self.status.set(Status::Offline);
+                self.report(error);
+                false
+            }
+        }
+    }
+
+    /// Closes the connection for good (the workspace is left).
+    pub fn close(&self) {
+        self.connection.try_with_value(|c| {
+            if let Some(c) = c {
+                c.close();
+            }
+        });
+    }
+}
+
+/// The WebSocket URL of `network` on the edge that served the page.
+fn socket_url(network: &str) -> String {
+    let location = window().location();
+    let scheme = if location.protocol().ok().as_deref() == Some("https:") {
+        "wss"
+    } else {
+        "ws"
+    };
+    let host = location.host().unwrap_or_default();
+    format!("{scheme}://{host}/networks/{network}/v1/ws")
+}
