@@ -14,11 +14,12 @@
 //! when it refuses one without edits (no `read`), the copy stops syncing.
 //! Both are tried again on the next connection, in case permissions changed.
 
-use super::{Link, Replica, ReplicaEffect, ReplicaRow};
+use super::document_store::DocumentEdit;
+use super::document_store::{MAX_PENDING_MESSAGES, OpenDocument, persist};
+use super::state::Replica;
+use super::types::{Link, ReplicaEffect};
 use crate::crypto::to_hex;
-use crate::documents::{
-    Loader, Persistence, TextDocument, Writes, decode_sync, encode_sync, payload,
-};
+use crate::documents::{Loader, Persistence, TextDocument, decode_sync, encode_sync, payload};
 use crate::error::{Coded, ErrorCode, Rejection};
 use crate::event::Event;
 use crate::ids::address::Address;
@@ -27,91 +28,6 @@ use crate::ids::ulid::EventId;
 use automerge::sync;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
-use std::collections::BTreeMap;
-
-/// Sync events whose answer may still arrive, remembered at most (oldest forgotten first).
-const MAX_PENDING_MESSAGES: usize = 256;
-
-/// A local edit of a document's text.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum DocumentEdit {
-    /// Delete `delete` UTF-16 units at `index`, then insert `insert` there.
-    Splice {
-        /// Where the edit starts.
-        index: usize,
-        /// How many units it deletes.
-        delete: usize,
-        /// What it inserts.
-        insert: String,
-    },
-    /// Make the text exactly this, as the smallest edit.
-    Replace(String),
-}
-
-/// One open document.
-#[derive(Debug, Clone)]
-struct OpenDocument {
-    doc: TextDocument,
-    persistence: Persistence,
-    state: sync::State,
-    /// This opening's session id at the network (hex of its first actor).
-    session: String,
-    actor: [u8; 16],
-    editors: Vec<Address>,
-    /// The network refused this member's edits: it may read only.
-    read_only: bool,
-    /// The network refused even reading: nothing is sent any more.
-    unreadable: bool,
-}
-
-/// Everything the replica keeps about documents.
-#[derive(Debug, Clone, Default)]
-pub(super) struct ClientDocuments {
-    open: BTreeMap<Address, OpenDocument>,
-    stored: BTreeMap<Address, Loader>,
-    /// Sent sync events: their document and whether they carried edits, to
-    /// know what a refusal means.
-    pending: BTreeMap<EventId, (Address, bool)>,
-}
-
-fn persist(writes: Writes, address: &Address) -> Vec<ReplicaEffect> {
-    let mut effects: Vec<ReplicaEffect> = writes
-        .store
-        .into_iter()
-        .map(|row| ReplicaEffect::Persist(ReplicaRow::Document(row)))
-        .collect();
-    effects.extend(writes.remove.into_iter().map(|(writer, part)| {
-        ReplicaEffect::Persist(ReplicaRow::DocumentRemoved {
-            address: address.clone(),
-            writer,
-            part,
-        })
-    }));
-    effects
-}
-
-impl ClientDocuments {
-    /// Replays a stored row.
-    pub(super) fn restore(&mut self, row: ReplicaRow) {
-        match row {
-            ReplicaRow::Document(row) => self
-                .stored
-                .entry(row.address.clone())
-                .or_default()
-                .add(&row),
-            ReplicaRow::DocumentRemoved {
-                address,
-                writer,
-                part,
-            } => {
-                if let Some(loader) = self.stored.get_mut(&address) {
-                    loader.remove(&writer, part);
-                }
-            }
-            _ => {}
-        }
-    }
-}
 
 impl Replica {
     /// Opens the file or context at `address` for editing, from its stored

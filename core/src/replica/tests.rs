@@ -1,9 +1,16 @@
 //! Every state transition of the replica, against a real network in a memory host.
 
 use super::*;
+use crate::error::ErrorCode;
+use crate::event::Event;
+use crate::event::Limits;
 use crate::host::MemoryHost;
+use crate::ids::address::Address;
+use crate::ids::event_type::{EventType, core_types};
+use crate::ids::ulid::EventId;
 use crate::model::config::NetworkConfig;
 use crate::network::{Effect, Network};
+use serde_json::{Map, json};
 
 /// A network and one host, with helpers to pass frames both ways.
 struct World {

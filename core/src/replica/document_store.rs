@@ -1,0 +1,93 @@
+//! What the replica keeps about shared documents: the open ones with their
+//! sync state, the stored copies, and the rows a write persists (feature `documents`).
+
+use super::types::{ReplicaEffect, ReplicaRow};
+use crate::documents::{Loader, Persistence, TextDocument, Writes};
+use crate::ids::address::Address;
+use crate::ids::ulid::EventId;
+use automerge::sync;
+use std::collections::BTreeMap;
+
+/// Sync events whose answer may still arrive, remembered at most (oldest forgotten first).
+pub(super) const MAX_PENDING_MESSAGES: usize = 256;
+
+/// A local edit of a document's text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DocumentEdit {
+    /// Delete `delete` UTF-16 units at `index`, then insert `insert` there.
+    Splice {
+        /// Where the edit starts.
+        index: usize,
+        /// How many units it deletes.
+        delete: usize,
+        /// What it inserts.
+        insert: String,
+    },
+    /// Make the text exactly this, as the smallest edit.
+    Replace(String),
+}
+
+/// One open document.
+#[derive(Debug, Clone)]
+pub(super) struct OpenDocument {
+    pub(super) doc: TextDocument,
+    pub(super) persistence: Persistence,
+    pub(super) state: sync::State,
+    /// This opening's session id at the network (hex of its first actor).
+    pub(super) session: String,
+    pub(super) actor: [u8; 16],
+    pub(super) editors: Vec<Address>,
+    /// The network refused this member's edits: it may read only.
+    pub(super) read_only: bool,
+    /// The network refused even reading: nothing is sent any more.
+    pub(super) unreadable: bool,
+}
+
+/// Everything the replica keeps about documents.
+#[derive(Debug, Clone, Default)]
+pub(super) struct ClientDocuments {
+    pub(super) open: BTreeMap<Address, OpenDocument>,
+    pub(super) stored: BTreeMap<Address, Loader>,
+    /// Sent sync events: their document and whether they carried edits, to
+    /// know what a refusal means.
+    pub(super) pending: BTreeMap<EventId, (Address, bool)>,
+}
+
+pub(super) fn persist(writes: Writes, address: &Address) -> Vec<ReplicaEffect> {
+    let mut effects: Vec<ReplicaEffect> = writes
+        .store
+        .into_iter()
+        .map(|row| ReplicaEffect::Persist(ReplicaRow::Document(row)))
+        .collect();
+    effects.extend(writes.remove.into_iter().map(|(writer, part)| {
+        ReplicaEffect::Persist(ReplicaRow::DocumentRemoved {
+            address: address.clone(),
+            writer,
+            part,
+        })
+    }));
+    effects
+}
+
+impl ClientDocuments {
+    /// Replays a stored row.
+    pub(super) fn restore(&mut self, row: ReplicaRow) {
+        match row {
+            ReplicaRow::Document(row) => self
+                .stored
+                .entry(row.address.clone())
+                .or_default()
+                .add(&row),
+            ReplicaRow::DocumentRemoved {
+                address,
+                writer,
+                part,
+            } => {
+                if let Some(loader) = self.stored.get_mut(&address) {
+                    loader.remove(&writer, part);
+                }
+            }
+            _ => {}
+        }
+    }
+}
