@@ -17,8 +17,10 @@
 //! * [`network`] — the network state machine: admission, presence, handlers,
 //!   routing, delivery and reads (§3, §6–§9)
 //! * [`host`] — the loop that applies effects for every host; the in-memory host; conformance vectors
-//! * [`client`], [`replica`] — the participant's side: building events, the local-first replica
+//! * [`client`], [`replica`], [`answers`] — the participant's side: building events, the
+//!   local-first replica, reading the network's answers as typed payloads
 
+pub mod answers;
 pub mod client;
 pub mod crypto;
 pub mod documents;
