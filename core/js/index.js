@@ -19,4 +19,5 @@ export {
 export { KeyPair } from './lib/identity.js';
 export { networkSocketUrl, resolveNetwork } from './lib/connect.js';
 export { Agent } from './lib/agent.js';
+export { readAnswer, readProfile } from './lib/answers.js';
 export { SharedDocument } from './lib/document.js';

@@ -18,8 +18,10 @@
 //!   routing, delivery and reads (§3, §6–§9)
 //! * [`bindings`] — every transport (HTTP, WebSocket, SSE, creation) as pure request → response code
 //! * [`host`] — the loop that applies effects for every host; the in-memory host; conformance vectors
-//! * [`client`], [`replica`] — the participant's side: building events, the local-first replica
+//! * [`client`], [`replica`], [`answers`] — the participant's side: building events, the
+//!   local-first replica, reading the network's answers as typed payloads
 
+pub mod answers;
 pub mod bindings;
 pub mod client;
 pub mod crypto;

@@ -92,34 +92,21 @@ pub struct Person {
     pub verification: u64,
 }
 
-/// The members in a discover answer's payload (`{agents: [...]}`), sorted by address.
+/// The members in a discover answer's payload (`{agents: [...]}`), sorted by
+/// address: read as the core's typed roster (nobody when it does not read).
 pub fn people_from(payload: &Value) -> Vec<Person> {
-    let text = |agent: &Value, key: &str| {
-        agent
-            .get(key)
-            .and_then(Value::as_str)
-            .unwrap_or("")
-            .to_owned()
-    };
-    let mut people: Vec<Person> = payload
-        .get("agents")
-        .and_then(Value::as_array)
-        .map(|agents| {
-            agents
-                .iter()
-                .map(|agent| Person {
-                    address: text(agent, "address"),
-                    role: text(agent, "role"),
-                    status: text(agent, "status"),
-                    verification: agent
-                        .get("verification")
-                        .and_then(Value::as_u64)
-                        .unwrap_or(0),
-                })
-                .filter(|p| !p.address.is_empty())
-                .collect()
+    let roster: agentnet_core::model::payloads::Roster =
+        agentnet_core::answers::read_payload(payload).unwrap_or_default();
+    let mut people: Vec<Person> = roster
+        .agents
+        .iter()
+        .map(|member| Person {
+            address: member.address.to_string(),
+            role: member.role.as_str().to_owned(),
+            status: member.status.as_str().to_owned(),
+            verification: u64::from(member.verification.level()),
         })
-        .unwrap_or_default();
+        .collect();
     people.sort_by(|a, b| a.address.cmp(&b.address));
     people
 }

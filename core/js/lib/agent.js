@@ -10,6 +10,7 @@ import { matchesPattern, parseAddress } from './address.js';
 import { KeyPair } from './identity.js';
 import { openSocket, resolveNetwork, sendFrame, webSocketClass } from './connect.js';
 import { SharedDocument } from './document.js';
+import { readAnswer } from './answers.js';
 
 const INVOKE = 'network.resource.invoke';
 const INVOKE_RESULT = 'network.resource.invoke.result';
@@ -232,12 +233,12 @@ export class Agent {
 
   /** The roster: `{agents: [{address, role, status, verification}], channels, groups, mods, resources}`. */
   async discover() {
-    return (await this.request('core', 'network.agent.discover')).payload;
+    return readAnswer(await this.request('core', 'network.agent.discover'));
   }
 
   /** Resources this agent may read, each with `your_permissions`; `type` filters (`tool`, `file`, `context`). */
   async discoverResources({ type } = {}) {
-    return (await this.request('core', 'network.resource.discover', type ? { type } : {})).payload.resources;
+    return readAnswer(await this.request('core', 'network.resource.discover', type ? { type } : {})).resources;
   }
 
   /**
@@ -290,7 +291,7 @@ export class Agent {
 
   /** Reads a resource: `{address, type, owner, description, content_type, schema, content}`. */
   async read(address, { timeoutMs } = {}) {
-    return (await this.request(address, 'network.resource.read', {}, { timeoutMs })).payload;
+    return readAnswer(await this.request(address, 'network.resource.read', {}, { timeoutMs }));
   }
 
   /** Updates a file's or context's `content` (and, with admin, `permissions`). */
@@ -345,7 +346,7 @@ export class Agent {
     if (types) query.types = types;
     if (source) query.source = source;
     if (target) query.target = target;
-    return (await this.request('core', 'network.events.query', query)).payload;
+    return readAnswer(await this.request('core', 'network.events.query', query));
   }
 
   /** Leaves the network (it forgets nothing you sent) and closes the connection. */

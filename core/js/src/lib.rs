@@ -6,6 +6,7 @@
 //! package's `AgentnetError` class wraps.
 
 mod address;
+mod answers;
 mod client;
 #[cfg(feature = "documents")]
 mod documents;
@@ -18,6 +19,7 @@ pub use address::{
     address_info, matches_pattern, parse_address, parse_event_type, run_conformance_vector,
     validate_event,
 };
+pub use answers::{read_answer_json, read_profile_json};
 pub use client::JsClient;
 pub use identity::{key_pair_from_seed, public_key_of_secret, sign_join_challenge};
 pub use replica::JsReplica;

@@ -56,6 +56,16 @@ pub enum Permission {
 impl Permission {
     /// All permissions in a fixed order.
     pub const ALL: [Permission; 4] = [Self::Read, Self::Write, Self::Invoke, Self::Admin];
+
+    /// The permission as written on the wire.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Read => "read",
+            Self::Write => "write",
+            Self::Invoke => "invoke",
+            Self::Admin => "admin",
+        }
+    }
 }
 
 /// The facts a rule is checked against.
@@ -297,6 +307,12 @@ mod tests {
         let p: Permissions = serde_json::from_str("{}").unwrap();
         assert_eq!(p, Permissions::default());
         assert_eq!(p.rule(Permission::Write), &AccessRule::Owner);
+        for permission in Permission::ALL {
+            assert_eq!(
+                serde_json::to_value(permission).unwrap(),
+                permission.as_str()
+            );
+        }
         assert_eq!(p.rule(Permission::Invoke), &AccessRule::Network);
     }
 }

@@ -14,6 +14,16 @@ pub enum Presence {
     Offline,
 }
 
+impl Presence {
+    /// The presence as written on the wire.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Online => "online",
+            Self::Offline => "offline",
+        }
+    }
+}
+
 /// A membership record.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Member {
@@ -55,5 +65,8 @@ mod tests {
         assert_eq!(v["status"], "online");
         assert_eq!(v["verification"], 0);
         assert_eq!(serde_json::from_value::<Member>(v).unwrap(), m);
+        for p in [Presence::Online, Presence::Offline] {
+            assert_eq!(serde_json::to_value(p).unwrap(), p.as_str());
+        }
     }
 }

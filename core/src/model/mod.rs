@@ -7,8 +7,10 @@
 //! * [`membership`] — the membership record and presence
 //! * [`access`] — access rules and resource permissions (§8)
 //! * [`state`] — members, channels, groups, resources and the rows they persist as
+//! * [`payloads`] — the payloads of the network's answers (roster, resources, pages, errors, profile)
 
 pub mod access;
 pub mod config;
 pub mod membership;
+pub mod payloads;
 pub mod state;

@@ -3,12 +3,13 @@
 //! Everything here is plain data with lookups; the rules that change it
 //! live in the network's handlers. The host persists it as [`Row`]s.
 
-use crate::ids::address::{Address, Name, ResourceKind};
+use crate::ids::address::{Address, Entity, Name, ResourceKind};
 use crate::ids::standing::Role;
 use crate::model::access::{Permission, Permissions, Requester};
 use crate::model::membership::Member;
+use crate::model::payloads::{Payload, Roster, RosterMember, RosterResource};
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
+use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// A named event stream with its members.
@@ -291,34 +292,40 @@ impl State {
         })
     }
 
-    /// The roster of seed 000 §9.
+    /// The roster of seed 000 §9, as JSON.
     pub fn roster(&self, mods: &[Address]) -> Value {
-        let agents: Vec<Value> = self
-            .members
-            .values()
-            .map(|m| {
-                serde_json::json!({
-                    "address": m.address, "role": m.role, "status": m.status, "verification": m.verification
+        self.roster_payload(mods).to_json()
+    }
+
+    /// The roster of seed 000 §9: members, channels, groups, `mods` and resources.
+    pub fn roster_payload(&self, mods: &[Address]) -> Roster {
+        Roster {
+            agents: self.members.values().map(RosterMember::from).collect(),
+            channels: self
+                .channels
+                .values()
+                .map(|c| Address::local(Entity::Channel(c.name.clone())))
+                .collect(),
+            groups: self
+                .groups
+                .values()
+                .map(|g| {
+                    (
+                        format!("group/{}", g.name),
+                        g.members.iter().cloned().collect(),
+                    )
                 })
-            })
-            .collect();
-        let channels: Vec<String> = self
-            .channels
-            .keys()
-            .map(|n| format!("channel/{n}"))
-            .collect();
-        let groups: Map<String, Value> = self
-            .groups
-            .values()
-            .map(|g| (format!("group/{}", g.name), serde_json::json!(g.members)))
-            .collect();
-        let resources: Vec<Value> = self
-            .resources
-            .values()
-            .map(|r| serde_json::json!({"address": r.address, "owner": r.owner, "type": r.kind}))
-            .collect();
-        serde_json::json!({
-            "agents": agents, "channels": channels, "groups": groups, "mods": mods, "resources": resources
-        })
+                .collect(),
+            mods: mods.to_vec(),
+            resources: self
+                .resources
+                .values()
+                .map(|r| RosterResource {
+                    address: r.address.clone(),
+                    owner: r.owner.clone(),
+                    kind: r.kind,
+                })
+                .collect(),
+        }
     }
 }

@@ -6,9 +6,10 @@ use crate::ids::address::Address;
 use crate::ids::event_type::core_types;
 use crate::ids::standing::{Role, Verification};
 use crate::model::config::NetworkStatus;
+use crate::model::payloads::{Challenge, Payload};
 use crate::network::effects::Effect;
 use crate::network::engine::Network;
-use serde_json::{Value, json};
+use serde_json::Value;
 
 /// Agents may not emit these: they are the network's own answers.
 const NETWORK_ONLY_TYPES: &[&str] = &[
@@ -157,12 +158,17 @@ impl Network {
     ) -> Result<Vec<Effect>, Rejection> {
         let nonce = crate::crypto::to_hex(&self.ids.random_bytes());
         let expires_at = self.challenges.issue(&event.source, nonce.clone(), now)?;
-        let payload = json!({"nonce": nonce, "expires_at": expires_at, "network": self.config.id, "address": event.source});
+        let payload = Challenge {
+            address: event.source.clone(),
+            expires_at,
+            network: self.config.id.clone(),
+            nonce,
+        };
         let response = self.core_event(
-            core_types::AGENT_CHALLENGE_RESPONSE,
+            Challenge::EVENT_TYPE,
             &event.source,
             Some(event.id),
-            payload,
+            payload.to_json(),
             now,
         );
         Ok(vec![Effect::Reply(response)])

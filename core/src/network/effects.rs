@@ -5,10 +5,10 @@ use crate::event::Event;
 use crate::ids::address::Address;
 use crate::ids::event_type::EventPattern;
 use crate::ids::ulid::EventId;
+use crate::model::payloads::{EventsPage, LoggedEvent, Payload};
 use crate::model::state::{Row, RowKind};
 use crate::network::ack::Ack;
 use crate::network::delivery;
-use serde_json::json;
 use std::borrow::Cow;
 use std::rc::Rc;
 
@@ -223,11 +223,22 @@ pub struct Page {
 impl Page {
     /// The page as the HTTP binding answers it: `{events: [{seq, event}], next_after}`.
     pub fn to_json(&self) -> serde_json::Value {
-        let events: Vec<serde_json::Value> = self
-            .events
-            .iter()
-            .map(|(seq, event)| json!({"seq": seq, "event": &**event}))
-            .collect();
-        json!({"events": events, "next_after": self.next_after, "has_more": self.has_more})
+        self.to_payload().to_json()
+    }
+
+    /// The page as a typed [`EventsPage`] (copies the events).
+    pub fn to_payload(&self) -> EventsPage {
+        EventsPage {
+            events: self
+                .events
+                .iter()
+                .map(|(seq, event)| LoggedEvent {
+                    event: (**event).clone(),
+                    seq: *seq,
+                })
+                .collect(),
+            has_more: self.has_more,
+            next_after: self.next_after,
+        }
     }
 }

@@ -11,13 +11,17 @@ use crate::ids::network_id::NetworkId;
 use crate::ids::ulid::UlidGenerator;
 use crate::model::config::{DeliveryMode, NetworkConfig};
 use crate::model::membership::Member;
+use crate::model::payloads::{
+    ErrorPayload, NetworkProfile, Payload, ProfileAccess, Transport, json_of,
+};
 use crate::model::state::{Row, State};
 use crate::mods::Pipeline;
 use crate::network::ack::Ack;
 use crate::network::dedupe::DedupeWindow;
 use crate::network::delivery::{EventIndex, NoIndex, Tracker};
 use crate::verification::{Challenges, KeyRegistry, StaticKeys};
-use serde_json::{Map, Value, json};
+use serde::Deserialize;
+use serde_json::{Map, Value};
 
 /// The network: configuration, state, mods and the routing pipeline.
 pub struct Network {
@@ -158,8 +162,21 @@ impl Network {
         self.pipeline.addresses()
     }
 
-    /// The network profile of seed 000 §9; the host supplies its transports.
+    /// The network profile of seed 000 §9 as JSON; the host supplies its
+    /// transports (`[{type, endpoint}]`; entries of another shape are left out).
     pub fn profile(&self, transports: Value) -> Value {
+        let transports = match transports {
+            Value::Array(items) => items
+                .iter()
+                .filter_map(|t| Transport::deserialize(t).ok())
+                .collect(),
+            _ => Vec::new(),
+        };
+        json_of(&self.network_profile(transports))
+    }
+
+    /// The network profile of seed 000 §9; the host supplies its transports.
+    pub fn network_profile(&self, transports: Vec<Transport>) -> NetworkProfile {
         let online = self
             .state
             .members
@@ -170,8 +187,9 @@ impl Network {
             .config
             .metadata
             .get("description")
-            .cloned()
-            .unwrap_or(json!(""));
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_owned();
         let mut capabilities: Vec<&str> =
             vec!["network.agent", "network.channel", "network.resource"];
         if self.pipeline.has(&mod_address("workspace")) {
@@ -180,18 +198,21 @@ impl Network {
         if self.keeps_history {
             capabilities.push("network.events");
         }
-        json!({
-            "id": self.config.id,
-            "name": self.config.name,
-            "description": description,
-            "access": {"policy": self.config.access.policy, "min_verification": self.config.access.min_verification},
-            "delivery": self.config.delivery,
-            "status": self.config.status,
-            "transports": transports,
-            "capabilities": capabilities,
-            "mods": self.pipeline.addresses(),
-            "agents_online": online,
-        })
+        NetworkProfile {
+            access: ProfileAccess {
+                min_verification: self.config.access.min_verification,
+                policy: self.config.access.policy,
+            },
+            agents_online: u64::try_from(online).unwrap_or(u64::MAX),
+            capabilities: capabilities.into_iter().map(str::to_owned).collect(),
+            delivery: self.config.delivery,
+            description,
+            id: self.config.id.clone(),
+            mods: self.pipeline.addresses(),
+            name: self.config.name.clone(),
+            status: self.config.status,
+            transports,
+        }
     }
 
     /// The acknowledgement of `event`, with a handler's `extra` payload fields.
@@ -241,9 +262,12 @@ impl Network {
         rejection: &Rejection,
         now: u64,
     ) -> Event {
-        let payload =
-            json!({"code": rejection.code, "message": rejection.message, "event_id": request});
-        self.core_event(core_types::EVENT_ERROR, to, request, payload, now)
+        let payload = ErrorPayload {
+            code: rejection.code,
+            event_id: request,
+            message: rejection.message.clone(),
+        };
+        self.core_event(core_types::EVENT_ERROR, to, request, payload.to_json(), now)
     }
 }
 

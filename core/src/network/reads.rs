@@ -16,13 +16,12 @@
 use crate::error::{ErrorCode, Rejection};
 use crate::event::Event;
 use crate::ids::address::Address;
-use crate::ids::event_type::core_types;
+use crate::model::payloads::{EventsPage, LoggedEvent, Payload};
 use crate::model::state::Row;
 use crate::network::delivery;
 use crate::network::effects::{Effect, LogFilter, Order, Page, ReadRequest, Reader};
 use crate::network::engine::Network;
 use crate::network::routing;
-use serde_json::json;
 use std::rc::Rc;
 
 /// Log rows per catch-up page; hosts also bound a page by bytes (the edge: 4 MB).
@@ -148,15 +147,19 @@ impl Network {
                     if request.filter.admits(&event, &[], true)
                         && routing::logged_visible_to(&self.state, &event, requester)
                     {
-                        events.push(json!({"seq": seq, "event": event}));
+                        events.push(LoggedEvent { event, seq });
                     }
                 }
-                let payload = json!({"events": events, "next_after": next_after, "has_more": more});
+                let page = EventsPage {
+                    events,
+                    has_more: more,
+                    next_after,
+                };
                 let response = self.core_event(
-                    core_types::EVENTS_RESPONSE,
+                    EventsPage::EVENT_TYPE,
                     requester,
                     Some(*request_id),
-                    payload,
+                    page.to_json(),
                     now,
                 );
                 vec![Effect::Deliver {

@@ -20,19 +20,16 @@ pub fn conversation_of(target: &str, source: &str, me: &str) -> String {
     }
 }
 
-/// The channels in a discover answer's payload (`{channels: ["channel/x", …]}`).
+/// The channels in a discover answer's payload (`{channels: ["channel/x", …]}`),
+/// read as the core's typed roster (none when it does not read).
 pub fn channels_from(payload: &serde_json::Value) -> Vec<String> {
-    payload
-        .get("channels")
-        .and_then(serde_json::Value::as_array)
-        .map(|c| {
-            c.iter()
-                .filter_map(serde_json::Value::as_str)
-                .filter(|c| c.starts_with("channel/"))
-                .map(str::to_owned)
-                .collect()
-        })
+    agentnet_core::answers::read_payload::<agentnet_core::model::payloads::Roster>(payload)
+        .map(|roster| roster.channels)
         .unwrap_or_default()
+        .into_iter()
+        .filter(|c| matches!(c.entity(), agentnet_core::Entity::Channel(_)))
+        .map(|c| c.to_string())
+        .collect()
 }
 
 /// How a conversation is named in the sidebar.

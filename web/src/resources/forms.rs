@@ -23,36 +23,28 @@ pub struct Resource {
     pub content_type: String,
 }
 
-/// The resources in a discover answer's payload (`{resources: [...]}`).
+/// The resources in a discover answer's payload (`{resources: [...]}`), read
+/// as the core's typed listing (none when it does not read).
 pub fn resources_from(payload: &Value) -> Vec<Resource> {
-    let text = |r: &Value, key: &str| r.get(key).and_then(Value::as_str).unwrap_or("").to_owned();
-    payload
-        .get("resources")
-        .and_then(Value::as_array)
-        .map(|list| {
-            list.iter()
-                .map(|r| Resource {
-                    address: text(r, "address"),
-                    kind: text(r, "type"),
-                    owner: text(r, "owner"),
-                    description: text(r, "description"),
-                    permissions: r
-                        .get("your_permissions")
-                        .and_then(Value::as_array)
-                        .map(|p| {
-                            p.iter()
-                                .filter_map(Value::as_str)
-                                .map(str::to_owned)
-                                .collect()
-                        })
-                        .unwrap_or_default(),
-                    schema: r.get("schema").cloned().unwrap_or(Value::Null),
-                    content_type: text(r, "content_type"),
-                })
-                .filter(|r| !r.address.is_empty())
-                .collect()
+    let listed: agentnet_core::model::payloads::ResourceList =
+        agentnet_core::answers::read_payload(payload).unwrap_or_default();
+    listed
+        .resources
+        .into_iter()
+        .map(|r| Resource {
+            address: r.address.to_string(),
+            kind: r.kind.as_str().to_owned(),
+            owner: r.owner.to_string(),
+            description: r.description,
+            permissions: r
+                .your_permissions
+                .iter()
+                .map(|p| p.as_str().to_owned())
+                .collect(),
+            schema: r.schema.unwrap_or(Value::Null),
+            content_type: r.content_type.unwrap_or_default(),
         })
-        .unwrap_or_default()
+        .collect()
 }
 
 /// One input of a tool form, from a property of the input schema.

@@ -4,9 +4,9 @@ use super::payload::{invalid, payload_address, payload_str, require_master};
 use crate::error::Rejection;
 use crate::event::Event;
 use crate::ids::address::Address;
-use crate::ids::event_type::core_types as t;
 use crate::ids::standing::Role;
 use crate::model::membership::{Member, Presence};
+use crate::model::payloads::{Payload, Pong, Roster};
 use crate::model::state::{Invitation, Row, RowKind};
 use crate::mods::JoinClaim;
 use crate::network::effects::Effect;
@@ -127,12 +127,12 @@ pub(super) fn discover(
     event: &Event,
     now: u64,
 ) -> Result<Outcome, Rejection> {
-    let roster = network.state.roster(&network.pipeline.addresses());
+    let roster = network.state.roster_payload(&network.pipeline.addresses());
     let response = network.core_event(
-        t::AGENT_DISCOVER_RESPONSE,
+        Roster::EVENT_TYPE,
         &event.source,
         Some(event.id),
-        roster,
+        roster.to_json(),
         now,
     );
     Ok(replied(Effect::Reply(response)))
@@ -149,10 +149,10 @@ pub(super) fn announce(event: &Event) -> Result<Outcome, Rejection> {
 /// `network.ping`: answered with a pong.
 pub(super) fn ping(network: &mut Network, event: &Event, now: u64) -> Result<Outcome, Rejection> {
     let pong = network.core_event(
-        t::PONG,
+        Pong::EVENT_TYPE,
         &event.source,
         Some(event.id),
-        json!({"time": now}),
+        Pong { time: now }.to_json(),
         now,
     );
     Ok(replied(Effect::Reply(pong)))

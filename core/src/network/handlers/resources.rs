@@ -5,9 +5,9 @@ use crate::error::{ErrorCode, Rejection};
 use crate::event::Event;
 use crate::event::metadata::ProtocolMetadata;
 use crate::ids::address::Entity;
-use crate::ids::event_type::core_types as t;
 use crate::model::access::{Permission, Permissions};
 use crate::model::membership::Member;
+use crate::model::payloads::{Payload, ResourceContent, ResourceInfo, ResourceList};
 use crate::model::state::{Resource, Row, RowKind};
 use crate::network::effects::Effect;
 use crate::network::engine::Network;
@@ -126,25 +126,27 @@ pub(super) fn discover(
     now: u64,
 ) -> Result<Outcome, Rejection> {
     let kind = payload_str(event, "type");
-    let resources: Vec<Value> = network
+    let resources = network
         .state
         .resources
         .values()
         .filter(|r| kind.is_none_or(|k| r.kind.as_str() == k))
         .filter(|r| network.state.may(&event.source, r, Permission::Read))
-        .map(|r| {
-            json!({
-                "address": r.address, "type": r.kind, "owner": r.owner, "description": r.description,
-                "schema": r.schema, "content_type": r.content_type,
-                "your_permissions": network.state.permissions_of(&event.source, r),
-            })
+        .map(|r| ResourceInfo {
+            address: r.address.clone(),
+            content_type: r.content_type.clone(),
+            description: r.description.clone(),
+            owner: r.owner.clone(),
+            schema: r.schema.clone(),
+            kind: r.kind,
+            your_permissions: network.state.permissions_of(&event.source, r),
         })
         .collect();
     let response = network.core_event(
-        t::RESOURCE_DISCOVER_RESPONSE,
+        ResourceList::EVENT_TYPE,
         &event.source,
         Some(event.id),
-        json!({ "resources": resources }),
+        ResourceList { resources }.to_json(),
         now,
     );
     Ok(replied(Effect::Reply(response)))
@@ -198,16 +200,20 @@ pub(super) fn read(network: &mut Network, event: &Event, now: u64) -> Result<Out
         effects = stored;
         content = Some(Value::String(text));
     }
-    let body = json!({
-        "address": resource.address, "type": resource.kind, "owner": resource.owner,
-        "description": resource.description, "content_type": resource.content_type,
-        "schema": resource.schema, "content": content,
-    });
+    let body = ResourceContent {
+        address: resource.address,
+        content,
+        content_type: resource.content_type,
+        description: resource.description,
+        owner: resource.owner,
+        schema: resource.schema,
+        kind: resource.kind,
+    };
     let response = network.core_event(
-        t::RESOURCE_READ_RESPONSE,
+        ResourceContent::EVENT_TYPE,
         &event.source,
         Some(event.id),
-        body,
+        body.to_json(),
         now,
     );
     effects.push(Effect::Reply(response));

@@ -1,0 +1,94 @@
+// The package's TypeScript declarations match the core's answer payloads:
+// answers read through the core (`readAnswer`, `readProfile`) type-check
+// against the declared interfaces, the Agent's methods are typed with them,
+// and a field the declarations do not have is refused.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readAnswer, readProfile, AgentnetError } from '../../core/js/index.js';
+import { checkTypes } from '../support/types.mjs';
+
+const ID = '01HQV2WA00000000000000000A';
+const REQUEST = '01HQV2WA00000000000000000B';
+
+function answer(type, payload) {
+  return {
+    id: ID, type, source: 'core', target: 'agent:alice', payload,
+    metadata: { in_reply_to: REQUEST }, timestamp: 1709337600000, network: 'demo',
+  };
+}
+
+const event = {
+  id: REQUEST, type: 'chat.message', source: 'agent:alice', target: 'agent:broadcast',
+  payload: { text: 'hi' }, metadata: {}, timestamp: 1709337600000, network: 'demo',
+};
+
+/** Answers of every kind, as the network sends them, with the interface each should match. */
+const ANSWERS = [
+  ['Roster', answer('network.agent.discover.response', {
+    agents: [{ address: 'agent:alice', role: 'member', status: 'online', verification: 0 }],
+    channels: ['channel/general'], groups: { 'group/ops': ['agent:alice'] }, mods: ['mod/workspace'],
+    resources: [{ address: 'resource/tool/calc', owner: 'agent:alice', type: 'tool' }],
+  })],
+  ['ResourceList', answer('network.resource.discover.response', {
+    resources: [{
+      address: 'resource/tool/calc', type: 'tool', owner: 'agent:alice', description: 'adds',
+      schema: { type: 'object' }, content_type: null, your_permissions: ['read', 'invoke'],
+    }],
+  })],
+  ['ResourceContent', answer('network.resource.read.response', {
+    address: 'resource/file/a.md', type: 'file', owner: 'agent:alice', description: '',
+    content_type: 'text/markdown', schema: null, content: '# a',
+  })],
+  ['EventsPage', answer('network.events.response', { events: [{ seq: 3, event }], next_after: 3, has_more: false })],
+  ['ErrorPayload', answer('network.event.error', { code: 'forbidden', message: 'no', event_id: REQUEST })],
+  ['Ack', answer('network.event.ack', { id: REQUEST, seq: 4, channel: 'channel/room' })],
+  ['Challenge', answer('network.agent.challenge.response', {
+    nonce: 'ab12', expires_at: 1709337660000, network: 'demo', address: 'openagents:alice',
+  })],
+  ['Pong', answer('network.pong', { time: 1709337600000 })],
+];
+
+const PROFILE = {
+  id: 'demo', name: 'Demo', description: '', access: { policy: 'open', min_verification: 0 },
+  delivery: 'at-least-once', status: 'active',
+  transports: [{ type: 'websocket', endpoint: 'ws://127.0.0.1:8787/networks/demo/v1/ws' }],
+  capabilities: ['network.agent'], mods: [], agents_online: 1,
+};
+
+// What each Agent method resolves with, by its declared type.
+const USAGE = `
+declare const agent: Agent;
+export const typed: [Promise<Roster>, Promise<ResourceInfo[]>, Promise<ResourceContent>, Promise<EventsPage>, Promise<Ack>] =
+  [agent.discover(), agent.discoverResources(), agent.read('resource/file/a.md'), agent.history(), agent.send('core', 'x.y')];
+`;
+
+test('answers read through the core keep the shape the network sent', () => {
+  for (const [, sent] of ANSWERS) assert.deepEqual(readAnswer(sent), sent.payload, sent.type);
+  assert.deepEqual(readAnswer(JSON.stringify(ANSWERS[0][1])), ANSWERS[0][1].payload);
+  assert.deepEqual(readProfile(PROFILE), PROFILE);
+});
+
+test('an answer of the wrong shape or type is malformed_event', () => {
+  const bad = answer('network.agent.discover.response', { agents: 'everyone' });
+  assert.throws(() => readAnswer(bad), (err) => err instanceof AgentnetError && err.code === 'malformed_event');
+  assert.throws(() => readAnswer(event), { code: 'malformed_event' });
+  assert.throws(() => readAnswer('not json'), { code: 'malformed_event' });
+  assert.throws(() => readProfile({ id: 'demo' }), { code: 'malformed_event' });
+});
+
+test('the declared interfaces type-check every answer and the Agent methods', () => {
+  const samples = ANSWERS.map(([type, sent]) => [type, readAnswer(sent)]);
+  samples.push(['NetworkProfile', readProfile(PROFILE)], ['ResourceInfo', samples[1][1].resources[0]]);
+  const { ok, output } = checkTypes(samples, USAGE);
+  assert.ok(ok, output);
+});
+
+test('a field the declarations lack, or a missing one, is refused', () => {
+  const roster = readAnswer(ANSWERS[0][1]);
+  const extra = checkTypes([['Roster', { ...roster, surprise: 1 }]]);
+  assert.equal(extra.ok, false);
+  assert.match(extra.output, /surprise/);
+  const { your_permissions: _, ...missing } = readAnswer(ANSWERS[1][1]).resources[0];
+  assert.equal(checkTypes([['ResourceInfo', missing]]).ok, false);
+});
