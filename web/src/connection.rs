@@ -382,31 +382,6 @@ impl Connection {
         )
     }
 
-    /// Opens a document that was open before a reload (from the replica's
-    /// stored rows), then applies `typed`: the whole text the person typed
-    /// into its cached copy while it loaded, when that differs from the
-    /// loaded text. Returns the text to show and, if the typing could not be
-    /// applied, why (the document is open either way).
-    #[cfg(feature = "documents")]
-    pub fn reopen_document(
-        &self,
-        address: &Address,
-        typed: Option<String>,
-    ) -> Result<(String, Option<WebError>), WebError> {
-        let loaded = crate::documents::timing::measured("agentnet: load a saved document", || {
-            self.open_document(address)
-        })?;
-        Ok(
-            match crate::documents::live::typing_to_apply(typed, &loaded) {
-                None => (loaded, None),
-                Some(typed) => match self.edit_document(address, typed.clone()) {
-                    Ok(()) => (typed, None),
-                    Err(reason) => (loaded, Some(reason)),
-                },
-            },
-        )
-    }
-
     /// A local edit of an open document: its whole new text.
     #[cfg(feature = "documents")]
     pub fn edit_document(&self, address: &Address, text: String) -> Result<(), WebError> {

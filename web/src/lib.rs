@@ -11,12 +11,15 @@
 //! requests and is provided through Leptos context: the [`session`] (the
 //! connection, status and problem), [`chat`], [`people`], [`resources`],
 //! [`documents`] and the [`inspector`]; the replica's effects reach each
-//! through its `on_effect`.
+//! through its `on_effect`. Definitions the features share live in leaf
+//! modules (the workspace's [`event_types`], for one), never here, so no
+//! feature depends on the page that composes it.
 
 pub mod chat;
 pub mod connection;
 pub mod documents;
 pub mod error;
+pub mod event_types;
 pub mod inspector;
 pub mod networks;
 pub mod people;
@@ -26,7 +29,7 @@ pub mod session;
 pub mod storage;
 
 use agentnet_core::{Address, NetworkId};
-use chat::{Chat, ChatPane, conversations::Conversations};
+use chat::{Chat, ChatPane, Conversations};
 use connection::random_seed;
 use documents::Documents;
 use inspector::{Inspector, Seen};
@@ -35,17 +38,6 @@ use networks::{NetworkBar, Networks};
 use people::{People, Roster};
 use resources::{Shared, panel::Resources};
 use session::{Pane, Session, Status};
-
-/// The network the workspace opens.
-pub const DEFAULT_NETWORK: &str = "demo";
-/// The event type of a chat message.
-pub const MESSAGE_POSTED: &str = "workspace.message.posted";
-/// The event type of a status update (working, thinking, done…).
-pub const MESSAGE_STATUS: &str = "workspace.message.status";
-/// The event `mod/workspace` emits when someone comes or goes.
-pub const PRESENCE_CHANGED: &str = "workspace.presence.changed";
-/// How long a roster, listing or read request may take.
-pub const DISCOVER_TIMEOUT_MS: u64 = 10_000;
 
 /// The workspace page: the bar of networks over the open one.
 #[component]

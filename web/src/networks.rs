@@ -15,6 +15,9 @@ extern "C" {
     async fn create_network(body: String) -> Result<JsValue, JsValue>;
 }
 
+/// The network the workspace opens when none was joined yet.
+pub const DEFAULT_NETWORK: &str = "demo";
+
 /// One joined network and how to get in.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Joined {
@@ -48,7 +51,7 @@ pub fn load() -> Vec<Joined> {
         .filter(|list| !list.is_empty())
         .unwrap_or_else(|| {
             vec![Joined {
-                id: crate::DEFAULT_NETWORK.into(),
+                id: DEFAULT_NETWORK.into(),
                 token: None,
                 admin_token: None,
             }]
@@ -135,7 +138,7 @@ impl Networks {
         let active = storage::recall("active")
             .filter(|id| joined.iter().any(|n| &n.id == id))
             .or_else(|| joined.first().map(|n| n.id.clone()))
-            .unwrap_or_else(|| crate::DEFAULT_NETWORK.to_owned());
+            .unwrap_or_else(|| DEFAULT_NETWORK.to_owned());
         let networks = Self {
             joined: RwSignal::new(joined),
             active: RwSignal::new(active),

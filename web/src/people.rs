@@ -7,8 +7,8 @@
 
 use crate::chat::Chat;
 use crate::chat::conversations::channels_from;
-use crate::session::Session;
-use crate::{DISCOVER_TIMEOUT_MS, PRESENCE_CHANGED};
+use crate::event_types::PRESENCE_CHANGED;
+use crate::session::{DISCOVER_TIMEOUT_MS, Session};
 use agentnet_core::ids::event_type::core_types;
 use agentnet_core::replica::ReplicaEffect;
 use agentnet_core::{Address, EventId};

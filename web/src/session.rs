@@ -12,6 +12,9 @@ use agentnet_core::replica::{Replica, ReplicaEffect};
 use agentnet_core::{Address, EventId, EventType, NetworkId};
 use leptos::prelude::*;
 
+/// How long a roster, listing or read request may take.
+pub const DISCOVER_TIMEOUT_MS: u64 = 10_000;
+
 /// The main pane of the workspace.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Pane {

@@ -1,14 +1,13 @@
 //! Messages as the conversation shows them: the line model (posts and status
 //! updates, threads by `in_reply_to`, `@` mentions), built from an event by
 //! one function ([`line_from`]) wherever it comes from — the log, the outbox,
-//! the composer or another tab — and the component for one line.
+//! the composer or another tab. The component for one line is in
+//! [`super::pane`].
 
-use super::Chat;
 use super::conversations::conversation_of;
-use crate::{MESSAGE_POSTED, MESSAGE_STATUS};
+use crate::event_types::{MESSAGE_POSTED, MESSAGE_STATUS};
 use agentnet_core::replica::{OutboxState, Replica};
 use agentnet_core::{Address, Event, EventId};
-use leptos::prelude::*;
 
 /// One message as the page shows it.
 #[derive(Clone, Debug, PartialEq)]
@@ -115,59 +114,6 @@ pub fn restored_lines(replica: &Replica, me: &Address) -> Vec<Line> {
             }),
     );
     lines
-}
-
-/// One message in the list: a status update, or a post with its thread marker,
-/// highlighted mentions and a Reply button.
-#[component]
-pub fn MessageLine(
-    /// The message.
-    line: Line,
-    /// An excerpt of the message it answers, when it is in a thread.
-    parent: Option<String>,
-) -> impl IntoView {
-    let chat = Chat::get();
-    let state = match &line.state {
-        LineState::Received => "received".to_owned(),
-        LineState::Pending => "pending".to_owned(),
-        LineState::Sent => "sent".to_owned(),
-        LineState::Rejected(reason) => format!("not delivered: {reason}"),
-    };
-    if line.status {
-        return view! {
-            <li class="message status-update" data-id=line.id.to_string()>
-                <span class="source">{line.source}</span>
-                <span class="content">{line.content}</span>
-            </li>
-        }
-        .into_any();
-    }
-    let words = line
-        .content
-        .split(' ')
-        .map(|word| {
-            if word.starts_with('@') && !mentions_in(word).is_empty() {
-                view! { <mark class="mention">{word.to_owned()}</mark> " " }.into_any()
-            } else {
-                view! { {format!("{word} ")} }.into_any()
-            }
-        })
-        .collect_view();
-    let id = line.id;
-    let excerpt = excerpt_of(&line.content);
-    view! {
-        <li class="message" data-id=line.id.to_string()>
-            <span class="source">{line.source}</span>
-            <span class="content">
-                {parent.map(|p| view! { <span class="thread">{format!("↪ in reply to “{p}”")}</span> })}
-                {words}
-            </span>
-            <span class="state">{state}</span>
-            <button type="button" class="reply" aria-label=format!("Reply to “{excerpt}”")
-                on:click=move |_| chat.reply_to(id, excerpt.clone())>"Reply"</button>
-        </li>
-    }
-    .into_any()
 }
 
 /// A short excerpt of a message, for thread markers.

@@ -8,68 +8,13 @@
 //! once, and the person may type into it while Automerge loads the document
 //! itself from IndexedDB (a few hundred milliseconds for a long history);
 //! what they typed meanwhile is applied to the document as soon as it has
-//! loaded, as one edit.
+//! loaded, as one edit. What the editors show, and that reopening, are in
+//! [`super::open`]; this module is the editor.
 
-use super::Documents;
+use super::state::Documents;
 use crate::session::Session;
 use leptos::html::Textarea;
 use leptos::prelude::*;
-use std::collections::BTreeMap;
-
-/// What the workspace knows of one open document.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct LiveDoc {
-    /// The text as the replica holds it.
-    pub text: String,
-    /// Members with the document open (from the network).
-    pub editors: Vec<String>,
-    /// Why the network refused this person's edits, once it has.
-    pub refused: Option<String>,
-    /// Bumped by every change not typed here, so the editor redraws.
-    pub revision: u64,
-    /// The text shown is the copy cached at the last change, and the document
-    /// itself is still loading from IndexedDB.
-    pub loading: bool,
-    /// The person typed into the cached copy while the document was loading:
-    /// [`LiveDoc::text`] is theirs, to apply to the document once it has loaded.
-    pub typed_while_loading: bool,
-}
-
-impl LiveDoc {
-    /// Shows `text` as the replica holds it: no longer the cached copy.
-    pub fn show(&mut self, text: String) {
-        self.text = text;
-        self.loading = false;
-        self.typed_while_loading = false;
-    }
-
-    /// The person typed into the cached copy before the document loaded:
-    /// `text` is shown and kept until the document can take it.
-    pub fn type_while_loading(&mut self, text: &str) {
-        text.clone_into(&mut self.text);
-        self.typed_while_loading = true;
-    }
-
-    /// The whole text the person typed while the document loaded, if they did.
-    pub fn typed(&self) -> Option<&str> {
-        self.typed_while_loading.then_some(self.text.as_str())
-    }
-}
-
-/// What to apply to a document that has just loaded with the text `loaded`:
-/// the text the person typed while it loaded, unless it is the same.
-pub fn typing_to_apply(typed_while_loading: Option<String>, loaded: &str) -> Option<String> {
-    typed_while_loading.filter(|typed| typed != loaded)
-}
-
-/// Open documents by address.
-pub type LiveDocs = BTreeMap<String, LiveDoc>;
-
-/// Where the text of the live document `address` in `network` is cached
-/// (localStorage) so a reload shows it before the document itself has loaded.
-pub fn cached_text_key(network: &str, address: &str) -> String {
-    format!("document-text:{network}:{address}")
-}
 
 /// Where a caret at `caret` (UTF-16 units) belongs after `old` became `new`:
 /// it keeps its place when the change is after it and moves with the text
@@ -219,33 +164,6 @@ mod tests {
         assert_eq!(caret_after("abcdef", "abXYZef", 3), 5);
         // UTF-16 units, like the textarea's selection.
         assert_eq!(caret_after("🌍 x", "a🌍 x", 3), 4);
-    }
-
-    #[test]
-    fn typing_while_loading_is_kept_until_the_document_has_loaded() {
-        let mut doc = LiveDoc {
-            text: "cached".into(),
-            loading: true,
-            ..Default::default()
-        };
-        assert_eq!(doc.typed(), None, "nothing typed yet");
-        doc.type_while_loading("cached!");
-        assert_eq!(doc.text, "cached!");
-        assert!(doc.loading, "still loading: the status says so");
-        let typed = doc.typed().map(str::to_owned);
-        assert_eq!(typed.as_deref(), Some("cached!"));
-        // The loaded document lacks the typing: it is applied.
-        assert_eq!(
-            typing_to_apply(typed.clone(), "cached"),
-            Some("cached!".into())
-        );
-        // Already there (or nothing typed): nothing to apply.
-        assert_eq!(typing_to_apply(typed, "cached!"), None);
-        assert_eq!(typing_to_apply(None, "cached"), None);
-        // Once the document's own text is shown, the typing is done with.
-        doc.show("cached!".into());
-        assert!(!doc.loading);
-        assert_eq!(doc.typed(), None);
     }
 
     #[test]

@@ -1,11 +1,76 @@
 //! The live documents a person has open in one network: what their editors
 //! show (a signal of [`LiveDocs`]), the text cached at every change and the
 //! list of open documents. Both are kept in localStorage, so a reload shows
-//! each document's text at once, before the replica has loaded it.
+//! each document's text at once, before the replica has loaded it; then
+//! [`reopen`] opens each in the replica and applies what the person typed
+//! into its cached copy meanwhile.
 
-use super::live::{LiveDocs, cached_text_key};
+#[cfg(feature = "documents")]
+use super::timing;
+#[cfg(feature = "documents")]
+use crate::connection::Connection;
+#[cfg(feature = "documents")]
+use crate::error::WebError;
 use crate::storage;
+#[cfg(feature = "documents")]
+use agentnet_core::Address;
 use leptos::prelude::*;
+use std::collections::BTreeMap;
+
+/// What the workspace knows of one open document.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct LiveDoc {
+    /// The text as the replica holds it.
+    pub text: String,
+    /// Members with the document open (from the network).
+    pub editors: Vec<String>,
+    /// Why the network refused this person's edits, once it has.
+    pub refused: Option<String>,
+    /// Bumped by every change not typed here, so the editor redraws.
+    pub revision: u64,
+    /// The text shown is the copy cached at the last change, and the document
+    /// itself is still loading from IndexedDB.
+    pub loading: bool,
+    /// The person typed into the cached copy while the document was loading:
+    /// [`LiveDoc::text`] is theirs, to apply to the document once it has loaded.
+    pub typed_while_loading: bool,
+}
+
+impl LiveDoc {
+    /// Shows `text` as the replica holds it: no longer the cached copy.
+    pub fn show(&mut self, text: String) {
+        self.text = text;
+        self.loading = false;
+        self.typed_while_loading = false;
+    }
+
+    /// The person typed into the cached copy before the document loaded:
+    /// `text` is shown and kept until the document can take it.
+    pub fn type_while_loading(&mut self, text: &str) {
+        text.clone_into(&mut self.text);
+        self.typed_while_loading = true;
+    }
+
+    /// The whole text the person typed while the document loaded, if they did.
+    pub fn typed(&self) -> Option<&str> {
+        self.typed_while_loading.then_some(self.text.as_str())
+    }
+}
+
+/// What to apply to a document that has just loaded with the text `loaded`:
+/// the text the person typed while it loaded, unless it is the same.
+pub fn typing_to_apply(typed_while_loading: Option<String>, loaded: &str) -> Option<String> {
+    typed_while_loading.filter(|typed| typed != loaded)
+}
+
+/// Open documents by address.
+pub type LiveDocs = BTreeMap<String, LiveDoc>;
+
+/// Where the text of the live document `address` in `network` is cached
+/// (localStorage) so a reload shows it before the document itself has loaded.
+pub fn cached_text_key(network: &str, address: &str) -> String {
+    format!("document-text:{network}:{address}")
+}
 
 /// The open documents of one network; a handle, cheap to copy into closures.
 #[derive(Clone, Copy)]
@@ -29,7 +94,7 @@ impl OpenDocuments {
             .into_iter()
             .filter_map(|address| {
                 let text = storage::recall(&cached_text_key(network, &address))?;
-                let doc = super::live::LiveDoc {
+                let doc = LiveDoc {
                     text,
                     loading: true,
                     ..Default::default()
@@ -129,8 +194,63 @@ impl OpenDocuments {
     }
 }
 
+/// Opens a document that was open before a reload (from the replica's
+/// stored rows) on `connection`, then applies `typed`: the whole text the
+/// person typed into its cached copy while it loaded, when that differs from
+/// the loaded text. Returns the text to show and, if the typing could not be
+/// applied, why (the document is open either way).
+#[cfg(feature = "documents")]
+pub fn reopen(
+    connection: &Connection,
+    address: &Address,
+    typed: Option<String>,
+) -> Result<(String, Option<WebError>), WebError> {
+    let loaded = timing::measured("agentnet: load a saved document", || {
+        connection.open_document(address)
+    })?;
+    Ok(match typing_to_apply(typed, &loaded) {
+        None => (loaded, None),
+        Some(typed) => match connection.edit_document(address, typed.clone()) {
+            Ok(()) => (typed, None),
+            Err(reason) => (loaded, Some(reason)),
+        },
+    })
+}
+
 /// The addresses remembered as open in `network`.
 #[cfg(feature = "documents")]
 fn remembered_in(network: &str) -> Vec<String> {
     storage::recall_json(&remembered_key(network)).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn typing_while_loading_is_kept_until_the_document_has_loaded() {
+        let mut doc = LiveDoc {
+            text: "cached".into(),
+            loading: true,
+            ..Default::default()
+        };
+        assert_eq!(doc.typed(), None, "nothing typed yet");
+        doc.type_while_loading("cached!");
+        assert_eq!(doc.text, "cached!");
+        assert!(doc.loading, "still loading: the status says so");
+        let typed = doc.typed().map(str::to_owned);
+        assert_eq!(typed.as_deref(), Some("cached!"));
+        // The loaded document lacks the typing: it is applied.
+        assert_eq!(
+            typing_to_apply(typed.clone(), "cached"),
+            Some("cached!".into())
+        );
+        // Already there (or nothing typed): nothing to apply.
+        assert_eq!(typing_to_apply(typed, "cached!"), None);
+        assert_eq!(typing_to_apply(None, "cached"), None);
+        // Once the document's own text is shown, the typing is done with.
+        doc.show("cached!".into());
+        assert!(!doc.loading);
+        assert_eq!(doc.typed(), None);
+    }
 }

@@ -9,9 +9,9 @@
 pub mod forms;
 pub mod panel;
 
-use crate::session::Session;
+use crate::event_types::PRESENCE_CHANGED;
+use crate::session::{DISCOVER_TIMEOUT_MS, Session};
 use crate::storage;
-use crate::{DISCOVER_TIMEOUT_MS, PRESENCE_CHANGED};
 use agentnet_core::ids::event_type::core_types;
 use agentnet_core::replica::ReplicaEffect;
 use agentnet_core::{Address, EventId};

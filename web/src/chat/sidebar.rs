@@ -1,0 +1,59 @@
+//! The sidebar of conversations: everyone, the channels and direct
+//! conversations to open, leaving the open channel and creating a new one.
+
+use super::conversations::title_of;
+use super::state::Chat;
+use leptos::prelude::*;
+
+/// The sidebar of conversations.
+#[component]
+pub fn Conversations() -> impl IntoView {
+    let chat = Chat::get();
+    let current = chat.current.read_only();
+    let (name, set_name) = signal(String::new());
+    let submit = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        let wanted = name
+            .get_untracked()
+            .trim()
+            .trim_start_matches('#')
+            .trim()
+            .to_owned();
+        if !wanted.is_empty() {
+            chat.create(wanted);
+            set_name.set(String::new());
+        }
+    };
+    view! {
+        <nav class="conversations" aria-label="Conversations">
+            <h2>"Conversations"</h2>
+            <ul>
+                <For each=move || chat.conversations() key=|c| c.clone() let:conversation>
+                    <li>
+                        <button type="button" class="open"
+                            aria-current={
+                                let c = conversation.clone();
+                                move || (current.get() == c).then_some("true")
+                            }
+                            on:click={
+                                let c = conversation.clone();
+                                move |_| chat.open(c.clone())
+                            }>{title_of(&conversation)}</button>
+                    </li>
+                </For>
+            </ul>
+            <Show when=move || current.get().starts_with("channel/")>
+                <button type="button" class="leave" on:click=move |_| chat.leave(current.get_untracked())>
+                    {move || format!("Leave {}", title_of(&current.get()))}
+                </button>
+            </Show>
+            <form class="new-channel" on:submit=submit>
+                <label for="new-channel">"New channel"</label>
+                <input id="new-channel" autocomplete="off" placeholder="name"
+                    prop:value=move || name.get()
+                    on:input=move |ev| set_name.set(event_target_value(&ev)) />
+                <button type="submit">"Create"</button>
+            </form>
+        </nav>
+    }
+}

@@ -1,0 +1,247 @@
+//! The state of one workspace's chat: [`Chat`] owns the chat's signals (the
+//! message lines, the open conversation, the known channels and direct
+//! conversations, the reply and the draft), is provided through Leptos
+//! context and sees the replica's effects in [`Chat::on_effect`]: messages
+//! received, and what the network made of the person's own (also told to
+//! the other tabs of this workspace, [`super::tabs`]).
+
+use super::conversations::EVERYONE;
+use super::messages::{Line, LineState, line_from, mentions_in, restored_lines};
+use super::tabs::{TabNews, Tabs};
+use crate::event_types::{MESSAGE_POSTED, MESSAGE_STATUS};
+use crate::session::{Pane, Session};
+use agentnet_core::ids::event_type::core_types;
+use agentnet_core::replica::{Replica, ReplicaEffect};
+use agentnet_core::{Address, EventId, EventType};
+use leptos::prelude::*;
+use serde_json::json;
+
+/// The chat of one workspace: cheap to copy, from context with [`Chat::get`].
+#[derive(Clone, Copy)]
+pub struct Chat {
+    session: Session,
+    /// Every message line, in the order they came.
+    pub(super) lines: RwSignal<Vec<Line>>,
+    /// The open conversation.
+    pub(super) current: RwSignal<String>,
+    /// Known channels (`channel/{name}`).
+    channels: RwSignal<Vec<String>>,
+    /// Direct conversations (the other person's address).
+    directs: RwSignal<Vec<String>>,
+    /// The message a reply answers: its id and an excerpt.
+    pub(super) replying: RwSignal<Option<(EventId, String)>>,
+    /// What the person is typing.
+    pub(super) draft: RwSignal<String>,
+    tabs: StoredValue<Option<Tabs>, LocalStorage>,
+}
+
+impl Chat {
+    /// The chat of `session`'s network, provided to the components below.
+    pub fn provide(session: Session) -> Self {
+        let chat = Self {
+            session,
+            lines: RwSignal::new(Vec::new()),
+            current: RwSignal::new(EVERYONE.to_owned()),
+            channels: RwSignal::new(Vec::new()),
+            directs: RwSignal::new(Vec::new()),
+            replying: RwSignal::new(None),
+            draft: RwSignal::new(String::new()),
+            tabs: StoredValue::new_local(None),
+        };
+        let tabs = Tabs::open(&session.network_name(), move |news| chat.apply_news(news));
+        chat.tabs.set_value(Some(tabs));
+        provide_context(chat);
+        chat
+    }
+
+    /// The chat of the workspace around the calling component.
+    pub fn get() -> Self {
+        expect_context()
+    }
+
+    /// Shows what a restored replica already holds: its log's messages and its outbox.
+    pub fn restore(&self, replica: &Replica) {
+        self.lines
+            .set(restored_lines(replica, &self.session.me.get_value()));
+    }
+
+    /// The person's messages still waiting for the network.
+    pub fn queued(&self) -> usize {
+        self.lines
+            .with(|l| l.iter().filter(|l| l.state == LineState::Pending).count())
+    }
+
+    /// Everyone, the channels, then direct conversations.
+    pub fn conversations(&self) -> Vec<String> {
+        let me = self.session.me_text();
+        let mut list = vec![EVERYONE.to_owned()];
+        list.extend(self.channels.get());
+        list.extend(self.directs.get().into_iter().filter(|d| *d != me));
+        list
+    }
+
+    /// The channels the network listed (a roster answer).
+    pub fn set_channels(&self, channels: Vec<String>) {
+        self.channels.set(channels);
+    }
+
+    /// What the replica reports that concerns the chat.
+    pub fn on_effect(&self, effect: &ReplicaEffect) {
+        match effect {
+            ReplicaEffect::Received(event)
+                if matches!(event.event_type.as_str(), MESSAGE_POSTED | MESSAGE_STATUS) =>
+            {
+                let line = line_from(event, LineState::Received, &self.session.me_text());
+                if line.conversation != EVERYONE && !line.conversation.starts_with("channel/") {
+                    self.add_direct(line.conversation.clone());
+                }
+                self.add_line(line);
+            }
+            ReplicaEffect::Accepted { id, .. } => self.tell(TabNews::Accepted { id: *id }),
+            ReplicaEffect::Rejected { id, rejection } => self.tell(TabNews::Rejected {
+                id: *id,
+                reason: rejection.message.clone(),
+            }),
+            _ => {}
+        }
+    }
+
+    /// Tells the other tabs, and shows it here.
+    fn tell(&self, news: TabNews) {
+        self.tabs.with_value(|t| {
+            if let Some(t) = t {
+                t.tell(&news);
+            }
+        });
+        self.apply_news(news);
+    }
+
+    /// What a tab of this workspace posted, and what became of it.
+    fn apply_news(&self, news: TabNews) {
+        match news {
+            TabNews::Posted { event } => self.add_line(line_from(
+                &event,
+                LineState::Pending,
+                &self.session.me_text(),
+            )),
+            TabNews::Accepted { id } => self.set_state(id, LineState::Sent),
+            TabNews::Rejected { id, reason } => self.set_state(id, LineState::Rejected(reason)),
+        }
+    }
+
+    fn add_line(&self, line: Line) {
+        self.lines.update(|l| {
+            if !l.iter().any(|known| known.id == line.id) {
+                l.push(line);
+            }
+        });
+    }
+
+    fn set_state(&self, id: EventId, state: LineState) {
+        self.lines.update(|l| {
+            if let Some(line) = l.iter_mut().find(|line| line.id == id) {
+                line.state = state;
+            }
+        });
+    }
+
+    fn add_direct(&self, person: String) {
+        self.directs.update(|d| {
+            if !d.contains(&person) {
+                d.push(person);
+            }
+        });
+    }
+
+    /// Opens a conversation: everyone, a channel (joined) or a person.
+    pub fn open(&self, conversation: String) {
+        if let Some(name) = conversation.strip_prefix("channel/") {
+            self.session.post(
+                core_types::CHANNEL_JOIN,
+                Address::core(),
+                json!({ "channel": name }),
+            );
+        } else if conversation != EVERYONE {
+            self.add_direct(conversation.clone());
+        }
+        self.current.set(conversation);
+        self.session.pane.set(Pane::Conversation);
+    }
+
+    /// Creates `channel/{name}` with the person in it, and opens it.
+    pub fn create(&self, name: String) {
+        let channel = format!("channel/{name}");
+        if channel.parse::<Address>().is_err() {
+            self.session.report(format!(
+                "“{name}” cannot be a channel name: use letters, digits, dots, dashes or underscores."
+            ));
+            return;
+        }
+        self.session.post(
+            core_types::CHANNEL_CREATE,
+            Address::core(),
+            json!({ "channel": name, "members": [self.session.me_text()] }),
+        );
+        self.channels.update(|c| {
+            if !c.contains(&channel) {
+                c.push(channel.clone());
+            }
+        });
+        self.current.set(channel);
+    }
+
+    /// Leaves a channel and goes back to everyone.
+    pub fn leave(&self, channel: String) {
+        if let Some(name) = channel.strip_prefix("channel/") {
+            self.session.post(
+                core_types::CHANNEL_LEAVE,
+                Address::core(),
+                json!({ "channel": name }),
+            );
+        }
+        self.current.set(EVERYONE.to_owned());
+    }
+
+    /// Starts a reply to a message (its id and an excerpt).
+    pub fn reply_to(&self, id: EventId, excerpt: String) {
+        self.replying.set(Some((id, excerpt)));
+    }
+
+    /// Posts the draft to the open conversation (as a reply, with mentions).
+    pub(super) fn post(&self) {
+        let content = self.draft.get_untracked().trim().to_owned();
+        if content.is_empty() {
+            return;
+        }
+        let Ok(target) = self.current.get_untracked().parse::<Address>() else {
+            return;
+        };
+        let Ok(kind) = MESSAGE_POSTED.parse::<EventType>() else {
+            return;
+        };
+        let mut metadata = serde_json::Map::new();
+        if let Some((parent, _)) = self.replying.get_untracked() {
+            metadata.insert("in_reply_to".into(), json!(parent));
+        }
+        let mentions = mentions_in(&content);
+        if !mentions.is_empty() {
+            metadata.insert("mentions".into(), json!(mentions));
+        }
+        let posted = self.session.with_connection(|c| {
+            let id = c.post_with(kind, target, json!({ "content": content }), metadata);
+            c.outgoing(id)
+        });
+        match posted.flatten() {
+            Some(event) => {
+                self.tell(TabNews::Posted {
+                    event: Box::new(event),
+                });
+                self.draft.set(String::new());
+                self.replying.set(None);
+            }
+            None => self
+                .session
+                .report("The workspace is still opening: try again in a moment."),
+        }
+    }
+}

@@ -1,0 +1,10 @@
+//! The event types of the workspace module (`mod/workspace`) that the page
+//! posts and shows: chat messages, status updates and presence changes. A
+//! leaf, so every feature names them without depending on the page.
+
+/// The event type of a chat message.
+pub const MESSAGE_POSTED: &str = "workspace.message.posted";
+/// The event type of a status update (working, thinking, done…).
+pub const MESSAGE_STATUS: &str = "workspace.message.status";
+/// The event `mod/workspace` emits when someone comes or goes.
+pub const PRESENCE_CHANGED: &str = "workspace.presence.changed";
