@@ -151,6 +151,10 @@ fn resolve(module: &str, segments: &[String], modules: &BTreeSet<String>) -> Opt
 fn dependencies(src: &Path) -> BTreeMap<String, BTreeSet<String>> {
     let mut files = Vec::new();
     rust_files(src, &mut files);
+    // A `main.rs` beside a `lib.rs` is its own crate (it uses the library by name).
+    if src.join("lib.rs").exists() {
+        files.retain(|f| f != &src.join("main.rs"));
+    }
     let texts: BTreeMap<String, String> = files
         .iter()
         .map(|f| {
