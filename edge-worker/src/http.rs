@@ -51,8 +51,13 @@ impl BindingHost for RequestIo<'_> {
         self.store.seq_of(&id.to_string())
     }
 
-    fn collect(&mut self, network: &mut Network, effects: Vec<Effect>) -> Result<Collected> {
-        let collected = RefCell::new(Collected::default());
+    fn collect(
+        &mut self,
+        network: &mut Network,
+        effects: Vec<Effect>,
+        requester: Option<&Address>,
+    ) -> Result<Collected> {
+        let collected = RefCell::new(Collected::for_requester(requester));
         self.host
             .apply_to(network, &Origin::Collect(&collected), effects)?;
         Ok(collected.into_inner())

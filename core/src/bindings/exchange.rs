@@ -35,11 +35,14 @@ pub trait BindingHost {
     fn end_sessions(&mut self, address: &Address) -> Result<(), Self::Error>;
     /// The `seq` of a logged event.
     fn seq_of(&mut self, id: &EventId) -> Result<Option<u64>, Self::Error>;
-    /// Applies `effects` for this request; its replies are collected with [`Collected::record`].
+    /// Applies `effects` for this request, authenticated as `requester` when it
+    /// is; its replies are collected (start from [`Collected::for_requester`],
+    /// record each applied effect with [`Collected::record`]).
     fn collect(
         &mut self,
         network: &mut Network,
         effects: Vec<Effect>,
+        requester: Option<&Address>,
     ) -> Result<Collected, Self::Error>;
     /// Applies `effects` with nobody to reply to.
     fn apply(&mut self, network: &mut Network, effects: Vec<Effect>) -> Result<(), Self::Error>;
@@ -54,11 +57,21 @@ pub struct Collected {
     pub replies: Vec<Event>,
     /// The address the input authenticated, when it joined.
     pub bound: Option<Address>,
-    /// Deliveries addressed to the requester while it has no socket (answers such as history).
+    /// Deliveries addressed to the requester (answers such as history).
     pub delivered: Vec<Event>,
+    /// The member the request is authenticated as: deliveries to it are its answers.
+    pub requester: Option<Address>,
 }
 
 impl Collected {
+    /// Nothing collected yet, for a request authenticated as `requester`.
+    pub fn for_requester(requester: Option<&Address>) -> Self {
+        Self {
+            requester: requester.cloned(),
+            ..Self::default()
+        }
+    }
+
     /// Records what an applied effect means for the request's response.
     pub fn record(&mut self, effect: &Effect) {
         match effect {
@@ -70,7 +83,10 @@ impl Collected {
             Effect::Page(page) => self.page = Some(page.clone()),
             Effect::Bind(address) => self.bound = Some(address.clone()),
             Effect::Deliver { to, event, .. }
-                if self.bound.as_ref().is_some_and(|me| to.contains(me)) =>
+                if [&self.bound, &self.requester]
+                    .into_iter()
+                    .flatten()
+                    .any(|me| to.contains(me)) =>
             {
                 self.delivered.push((**event).clone());
             }

@@ -274,7 +274,7 @@ fn join<H: BindingHost>(
         body.resume_after,
     );
     let effects = network.handle_event(None, join, host.now());
-    let collected = host.collect(network, effects)?;
+    let collected = host.collect(network, effects, None)?;
     let reply = collected.replies.last();
     let (Some(address), Some(ack)) = (&collected.bound, reply) else {
         return Ok(join_refused(reply));
@@ -299,7 +299,7 @@ fn leave<H: BindingHost>(
         now,
     );
     let effects = network.handle_event(Some(&member), leave, now);
-    host.collect(network, effects)?;
+    host.collect(network, effects, Some(&member))?;
     host.end_sessions(&member)?;
     Ok(Response::json(json!({"ok": true})))
 }
@@ -350,7 +350,11 @@ fn send<H: BindingHost>(
         Err(err) => return Ok(Response::error(err.code(), err.to_string())),
     };
     let effects = network.handle_event(Some(&member), event, now);
-    Ok(send_response(&host.collect(network, effects)?))
+    Ok(send_response(&host.collect(
+        network,
+        effects,
+        Some(&member),
+    )?))
 }
 
 /// Where a poll starts, as `?after=` says.
@@ -418,7 +422,7 @@ fn poll<H: BindingHost>(
         Ok(effects) => effects,
         Err(rejection) => return Ok(rejected(&rejection)),
     };
-    Ok(match host.collect(network, effects)?.page {
+    Ok(match host.collect(network, effects, Some(&member))?.page {
         Some(page) => page_response(&page),
         None => Response::error(ErrorCode::Internal, "the poll read no page"),
     })

@@ -67,7 +67,7 @@ pub fn open<H: BindingHost>(
             Ok(effects) => effects,
             Err(rejection) => return Ok(Err(rejected(&rejection))),
         };
-        let Some(page) = host.collect(network, effects)?.page else {
+        let Some(page) = host.collect(network, effects, Some(&member))?.page else {
             break;
         };
         for (seq, event) in &page.events {

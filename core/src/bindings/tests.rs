@@ -52,8 +52,9 @@ impl BindingHost for TestHost {
         &mut self,
         network: &mut Network,
         effects: Vec<Effect>,
+        requester: Option<&Address>,
     ) -> Result<Collected, Infallible> {
-        let mut collected = Collected::default();
+        let mut collected = Collected::for_requester(requester);
         for effect in self.log.apply(network, effects, self.now) {
             collected.record(&effect);
         }
@@ -388,4 +389,25 @@ fn an_sse_stream_opens_with_what_the_member_missed() {
     // The stream counts as acknowledged: the cursor moved.
     let bob_address: Address = "agent:bob".parse().unwrap();
     assert!(world.network.cursor(&bob_address) > 0);
+}
+
+#[test]
+fn a_history_query_posted_over_http_answers_with_the_events() {
+    let mut world = World::new();
+    let mut config = NetworkConfig::open("demo".parse().unwrap(), "Demo");
+    config.mods = vec![crate::model::config::ModConfig::Persistence];
+    world.network = Network::new(config, [], 0, [7; 32]);
+    let alice = world.join("agent:alice");
+    let said =
+        json!({"type": "chat.msg", "target": "agent:broadcast", "payload": {"text": "kept"}});
+    world.call(&with_token(post("v1/events", &said.to_string()), &alice));
+    let query =
+        json!({"type": "network.events.query", "target": "core", "payload": {"types": "chat.*"}});
+    let response = world.call(&with_token(post("v1/events", &query.to_string()), &alice));
+    assert_eq!(response.status, 200, "{response:?}");
+    let body = response.json_body().unwrap();
+    assert_eq!(body["type"], "network.events.response", "{body}");
+    let events = body["payload"]["events"].as_array().unwrap();
+    assert_eq!(events.len(), 1, "{body}");
+    assert_eq!(events[0]["event"]["payload"]["text"], "kept");
 }

@@ -69,7 +69,7 @@ pub fn upgrade<H: BindingHost>(
     let (now, after_accept): (Vec<_>, Vec<_>) = effects
         .into_iter()
         .partition(|e| !matches!(e, Effect::Read(_)));
-    let collected = host.collect(network, now)?;
+    let collected = host.collect(network, now, None)?;
     Ok(match collected.bound {
         Some(address) => Ok(Upgrade {
             address: Some(address),
