@@ -203,11 +203,6 @@ pub fn created(id: &NetworkId, profile: Value, admin_token: &str) -> Response {
 mod tests {
     use super::*;
 
-    fn code(response: &Response) -> (u16, &str) {
-        let code = response.json_body().and_then(|b| b["code"].as_str());
-        (response.status, code.unwrap_or(""))
-    }
-
     #[test]
     fn creation_requests_become_configurations_or_coded_errors() {
         let seed = [4; 32];
@@ -266,7 +261,10 @@ mod tests {
         ] {
             let err = config_from_request(&body, &seed).unwrap_err();
             assert_eq!(err, expected, "{body}");
-            assert_eq!(code(&Response::from(&err)), (400, "invalid_request"));
+            assert_eq!(
+                Response::from(&err).status_and_code(),
+                (400, "invalid_request")
+            );
         }
         let level = json!({"id": "abcd1234", "name": "x", "access": {"min_verification": 5}});
         assert!(matches!(

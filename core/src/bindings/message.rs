@@ -212,6 +212,12 @@ impl Response {
             Body::Text(_) => None,
         }
     }
+
+    /// The status and, for an error, its stable code (`""` when the body has none).
+    pub fn status_and_code(&self) -> (u16, &str) {
+        let code = self.json_body().and_then(|b| b["code"].as_str());
+        (self.status, code.unwrap_or(""))
+    }
 }
 
 /// The HTTP status for an error code.

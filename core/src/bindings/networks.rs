@@ -140,11 +140,6 @@ pub fn listing(rows: &[Value], origin: &str) -> Response {
 mod tests {
     use super::*;
 
-    fn code(response: &Response) -> (u16, &str) {
-        let code = response.json_body().and_then(|b| b["code"].as_str());
-        (response.status, code.unwrap_or(""))
-    }
-
     #[test]
     fn the_worker_routes_creates_and_lists() {
         let at = |method, path: &str| Request::new(method, format!("https://edge.test{path}"));
@@ -157,13 +152,19 @@ mod tests {
             Ok(WorkerRoute::List)
         );
         let put = at(Method::Other("PUT".into()), "/v1/networks");
-        assert_eq!(code(&route(&put).unwrap_err()), (405, "method_not_allowed"));
+        assert_eq!(
+            route(&put).unwrap_err().status_and_code(),
+            (405, "method_not_allowed")
+        );
         let ok = route(&at(Method::Get, "/networks/demo/v1/ws"));
         assert_eq!(ok, Ok(WorkerRoute::Network("demo".parse().unwrap())));
         let bad = route(&at(Method::Get, "/networks/Bad!/v1/ws"));
-        assert_eq!(code(&bad.unwrap_err()), (400, "invalid_network_id"));
         assert_eq!(
-            code(&route(&at(Method::Get, "/x")).unwrap_err()),
+            bad.unwrap_err().status_and_code(),
+            (400, "invalid_network_id")
+        );
+        assert_eq!(
+            route(&at(Method::Get, "/x")).unwrap_err().status_and_code(),
             (404, "not_found")
         );
 
@@ -174,11 +175,11 @@ mod tests {
         let listed: Value = serde_json::from_str(&made.listing).unwrap();
         assert_eq!(listed, json!({"id": "abcd1234", "name": "n", "created": 0}));
         assert_eq!(
-            code(&creation("[1]", "a".into()).unwrap_err()),
+            creation("[1]", "a".into()).unwrap_err().status_and_code(),
             (400, "invalid_request")
         );
         assert_eq!(
-            code(&creation("{", "a".into()).unwrap_err()),
+            creation("{", "a".into()).unwrap_err().status_and_code(),
             (400, "malformed_event")
         );
 
@@ -196,7 +197,9 @@ mod tests {
             Ok(DirectoryRoute::List)
         );
         assert_eq!(
-            code(&directory_route(&at(Method::Get, "/x")).unwrap_err()),
+            directory_route(&at(Method::Get, "/x"))
+                .unwrap_err()
+                .status_and_code(),
             (404, "not_found")
         );
     }

@@ -122,11 +122,6 @@ fn with_token(req: Request, token: &str) -> Request {
     req.with_header("Authorization", &format!("Bearer {token}"))
 }
 
-fn code(response: &Response) -> (u16, &str) {
-    let code = response.json_body().and_then(|b| b["code"].as_str());
-    (response.status, code.unwrap_or(""))
-}
-
 #[test]
 fn the_routing_table() {
     for (method, rest, expected) in [
@@ -148,25 +143,30 @@ fn the_routing_table() {
     }
     let wrong = Request::new(Method::Other("DELETE".into()), format!("{BASE}v1/events"));
     let response = route(&wrong, false).unwrap_err();
-    assert_eq!(code(&response), (405, "method_not_allowed"));
+    assert_eq!(response.status_and_code(), (405, "method_not_allowed"));
     assert_eq!(
         response.json_body().unwrap()["message"],
         "DELETE is not allowed on v1/events"
     );
     assert_eq!(
-        code(&route(&get("v1/join"), false).unwrap_err()),
+        route(&get("v1/join"), false).unwrap_err().status_and_code(),
         (405, "method_not_allowed")
     );
     assert_eq!(
-        code(&route(&post("v1/sse", ""), false).unwrap_err()),
+        route(&post("v1/sse", ""), false)
+            .unwrap_err()
+            .status_and_code(),
         (404, "not_found")
     );
     assert_eq!(
-        code(&route(&get("v2/x"), false).unwrap_err()),
+        route(&get("v2/x"), false).unwrap_err().status_and_code(),
         (404, "not_found")
     );
     let hook = post("v1/__test/panic", "");
-    assert_eq!(code(&route(&hook, false).unwrap_err()), (404, "not_found"));
+    assert_eq!(
+        route(&hook, false).unwrap_err().status_and_code(),
+        (404, "not_found")
+    );
     assert_eq!(route(&hook, true), Ok(Route::Test(TestHook::Panic)));
     let fail = post("v1/__test/fail-next-batch", "");
     assert_eq!(route(&fail, true), Ok(Route::Test(TestHook::FailNextBatch)));
@@ -182,11 +182,14 @@ fn the_target_network_is_read_from_the_path() {
     );
     let bad = Request::new(Method::Get, "https://edge.test/networks/Bad!/v1/profile");
     assert_eq!(
-        code(&target(&bad).unwrap_err()),
+        target(&bad).unwrap_err().status_and_code(),
         (400, "invalid_network_id")
     );
     let elsewhere = Request::new(Method::Get, "https://edge.test/other");
-    assert_eq!(code(&target(&elsewhere).unwrap_err()), (404, "not_found"));
+    assert_eq!(
+        target(&elsewhere).unwrap_err().status_and_code(),
+        (404, "not_found")
+    );
 }
 
 #[test]
@@ -244,7 +247,7 @@ fn bad_input_gets_a_stable_code_and_status() {
         (with_token(get("v1/events"), "nope"), (401, "not_joined")),
         (get("v1/ws"), (426, "upgrade_required")),
     ] {
-        assert_eq!(code(&world.call(&req)), expected, "{req:?}");
+        assert_eq!(world.call(&req).status_and_code(), expected, "{req:?}");
     }
 }
 
@@ -270,7 +273,7 @@ fn a_posted_event_is_filled_in_and_acknowledged() {
     let forged =
         json!({"type": "chat.msg", "source": "agent:bob", "target": "agent:bob", "payload": {}});
     let response = world.call(&with_token(post("v1/events", &forged.to_string()), &alice));
-    assert_eq!(code(&response), (403, "source_mismatch"));
+    assert_eq!(response.status_and_code(), (403, "source_mismatch"));
 
     let mut body = json!({"type": "x", "id": "kept"});
     let id = crate::ids::ulid::UlidGenerator::new([1; 32]).next_id(5);
@@ -311,11 +314,13 @@ fn a_poll_reads_after_a_seq_or_an_event_id() {
         crate::ids::ulid::UlidGenerator::new([3; 32]).next_id(1)
     );
     assert_eq!(
-        code(&world.call(&with_token(get(&unknown), &bob))),
+        world
+            .call(&with_token(get(&unknown), &bob))
+            .status_and_code(),
         (404, "not_found")
     );
     let bad = with_token(get("v1/events?after=yesterday"), &bob);
-    assert_eq!(code(&world.call(&bad)), (400, "invalid_request"));
+    assert_eq!(world.call(&bad).status_and_code(), (400, "invalid_request"));
 
     assert_eq!(parse_after(None), Ok(After::Cursor));
     assert_eq!(parse_after(Some("12")), Ok(After::Seq(12)));
@@ -344,7 +349,7 @@ fn leave_ends_the_session_and_heartbeat_names_the_member() {
     let left = world.call(&with_token(post("v1/leave", ""), &alice));
     assert_eq!(left.json_body(), Some(&json!({"ok": true})));
     assert!(world.host.sessions.is_empty());
-    assert_eq!(code(&world.call(&by_query)), (401, "not_joined"));
+    assert_eq!(world.call(&by_query).status_and_code(), (401, "not_joined"));
 }
 
 #[test]
@@ -367,7 +372,7 @@ fn a_websocket_join_at_upgrade_waits_for_the_socket_to_catch_up() {
         other => panic!("{other:?}"),
     }
     let bad = world.outcome(&upgrade("v1/ws?agent_id=nobody%20here"));
-    assert!(matches!(bad, Outcome::Respond(r) if code(&r) == (400, "invalid_address")));
+    assert!(matches!(bad, Outcome::Respond(r) if r.status_and_code() == (400, "invalid_address")));
 }
 
 #[test]
