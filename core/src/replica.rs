@@ -87,6 +87,13 @@ pub enum ReplicaRow {
         /// The event id.
         id: EventId,
     },
+    /// The member secret the network gave this address at its first join.
+    MemberSecret {
+        /// The address it proves.
+        address: Address,
+        /// The secret.
+        secret: String,
+    },
     /// A piece of a shared document's local copy (insert or replace).
     Document(crate::documents::DocumentRow),
     /// A piece of a shared document's local copy is no longer needed.
@@ -204,6 +211,8 @@ pub struct Replica {
     unacked: Option<(u64, u64)>,
     /// At most this many events are kept in [`Replica::log`]; `None`: all.
     log_limit: Option<usize>,
+    /// The secret this address's joins present (see `member_secret.rs`).
+    member_secret: Option<String>,
     /// Open shared documents and stored copies.
     #[cfg(feature = "documents")]
     documents: documents::ClientDocuments,
@@ -225,6 +234,7 @@ impl Replica {
             signing_key: None,
             unacked: None,
             log_limit: None,
+            member_secret: None,
             #[cfg(feature = "documents")]
             documents: documents::ClientDocuments::default(),
         }
@@ -278,6 +288,9 @@ impl Replica {
                 }
                 ReplicaRow::OutboxRemoved { id } => {
                     self.outbox.remove(&id);
+                }
+                ReplicaRow::MemberSecret { address, secret } => {
+                    self.restore_member_secret(&address, secret);
                 }
                 #[cfg(feature = "documents")]
                 row @ (ReplicaRow::Document(_) | ReplicaRow::DocumentRemoved { .. }) => {
@@ -376,13 +389,18 @@ impl Replica {
     }
 
     fn send_join(&mut self, credentials: Option<Value>, now: u64) -> Vec<ReplicaEffect> {
+        let (credentials, persist) = self.with_member_secret(credentials);
         let mut join = self.client.join(credentials, now);
         if let (Some(after), Value::Object(payload)) = (self.watermark, &mut join.payload) {
             payload.insert("resume".into(), json!({ "after": after }));
         }
         let frame = join.encode();
         self.link = Link::Joining(join.id, frame.clone(), now);
-        vec![ReplicaEffect::Send(frame)]
+        // The secret is kept before the join that sets it leaves.
+        persist
+            .into_iter()
+            .chain([ReplicaEffect::Send(frame)])
+            .collect()
     }
 
     /// The network's nonce arrived: sign it and join with the proof.
@@ -539,6 +557,7 @@ impl Replica {
                 self.watermark = Some(start);
             }
             let mut effects = vec![ReplicaEffect::Online];
+            effects.extend(self.learn_member_secret(&ack));
             if let Some(seq) = self.watermark {
                 effects.push(ReplicaEffect::Persist(ReplicaRow::Watermark { seq }));
             }
@@ -723,6 +742,7 @@ impl Replica {
 mod deadlines;
 #[cfg(feature = "documents")]
 mod documents;
+mod member_secret;
 use deadlines::Deadlines;
 #[cfg(feature = "documents")]
 pub use documents::DocumentEdit;

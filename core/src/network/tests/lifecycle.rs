@@ -308,7 +308,7 @@ fn files_are_read_and_updated() {
     );
     assert_eq!(
         error_code(&stolen),
-        ErrorCode::AlreadyExists,
+        ErrorCode::Forbidden,
         "without the mod the core still protects ownership"
     );
     let gone = owner.send(
@@ -469,11 +469,14 @@ fn restored_network_continues_where_it_stopped() {
             verification: Verification::ANONYMOUS,
             status: Presence::Online,
             last_seen: 0,
+            secret_sha256: None,
         }),
         Row::Channel(Channel {
             name: "general".parse().unwrap(),
             members: [addr("agent:bob")].into(),
             created_by: addr("agent:bob"),
+            private: false,
+            invited: Default::default(),
         }),
     ];
     let mut network = Network::new(
