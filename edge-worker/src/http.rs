@@ -9,7 +9,7 @@
 //! | `POST /v1/heartbeat` | sign of life |
 //! | `GET /v1/discover` | the roster |
 //! | `GET /v1/profile` | the network profile with its transports |
-//! | `GET /v1/ws` | WebSocket; authenticate by a join frame or `?agent_id=&token=` |
+//! | `GET /v1/ws` | WebSocket; authenticate by a join frame or `?agent_id=&token=&secret=` |
 //!
 //! Every request is translated into a core call; errors are `{code, message}`
 //! with the HTTP status of [`status_of`].
@@ -453,7 +453,13 @@ impl NetworkHost {
                 Ok(a) => a,
                 Err(e) => return coded_error(ErrorCode::InvalidAddress, &format!("agent_id: {e}")),
             };
-            let credentials = query_param(req, "token").map(|t| json!({"token": t}));
+            let mut credentials = serde_json::Map::new();
+            for (param, key) in [("token", "token"), ("secret", "member_secret")] {
+                if let Some(value) = query_param(req, param) {
+                    credentials.insert(key.into(), json!(value));
+                }
+            }
+            let credentials = (!credentials.is_empty()).then_some(Value::Object(credentials));
             let mut join = self.client_for(&claimed)?.join(credentials, now_ms());
             if let (Some(after), Value::Object(payload)) = (
                 query_param(req, "after").and_then(|a| a.parse::<u64>().ok()),

@@ -47,6 +47,7 @@ test('groups, channels and direct events reach exactly their members', async () 
   await boss.send('core', 'network.group.update', { group: 'team', members: ['agent:ann', 'agent:bob'] });
   await boss.send('group/team', 'team.note', { n: 1 });
   await boss.createChannel('pair', { members: ['human:boss', 'agent:bob'] });
+  await bob.joinChannel('pair');
   await boss.send('channel/pair', 'pair.note', { n: 2 });
   await boss.send('agent:eve', 'direct.note', { n: 3 });
   await boss.send('agent:broadcast', 'all.note', { n: 4 });

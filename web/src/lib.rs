@@ -35,7 +35,7 @@ use leptos::prelude::*;
 use messages::{Line, LineState, MessageLine, line_from, mentions_in, restored_lines};
 use open_documents::OpenDocuments;
 use resources::{DocumentActions, Outcome, Resources, outcome_of, resources_from};
-use roster::{Person, Roster, apply_presence, people_from};
+use roster::{Person, Roster, apply_presence, people_from, trusts_presence};
 use serde_json::json;
 use tabs::{TabNews, Tabs};
 
@@ -167,6 +167,19 @@ fn my_address(network: &str) -> Address {
     let address = guest_address();
     storage::keep(&key, &address.to_string());
     address
+}
+
+/// The member secret that keeps `address` this person's in `network` (an
+/// address belongs to whoever first joined as it): made up before the first
+/// join and remembered (localStorage, shared by the tabs) like the address.
+fn my_secret(network: &str, address: &Address) -> String {
+    let key = format!("secret:{network}:{address}");
+    if let Some(secret) = storage::recall(&key).filter(|s| s.len() >= 16) {
+        return secret;
+    }
+    let secret = agentnet_core::crypto::to_hex(&random_seed());
+    storage::keep(&key, &secret);
+    secret
 }
 
 /// The chat of one network.
@@ -328,7 +341,7 @@ fn Workspace(
                 }
             });
         }
-        PRESENCE_CHANGED => {
+        PRESENCE_CHANGED if trusts_presence(&event.source.to_string(), &event.payload) => {
             set_people.update(|p| apply_presence(p, &event.payload));
             // Someone came or went: what is shared (and who owns it) may have changed too.
             discover();
@@ -476,6 +489,7 @@ fn Workspace(
         let rows = storage::load(&storage_key).await;
         let mut replica = Replica::new(owner.clone(), network, random_seed());
         replica.restore(rows);
+        replica.set_member_secret(Some(my_secret(&storage_key, &owner)));
         set_lines.set(restored_lines(&replica, &owner));
         set_seen.set(replica.log().values().cloned().collect());
         match Connection::open(

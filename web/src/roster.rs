@@ -50,6 +50,14 @@ pub fn people_from(payload: &Value) -> Vec<Person> {
     people
 }
 
+/// True when a `workspace.presence.changed` from `source` may be believed:
+/// the network says it (`core`, a mod), or a member says it of itself.
+pub fn trusts_presence(source: &str, payload: &Value) -> bool {
+    source == "core"
+        || source.starts_with("mod/")
+        || payload.get("address").and_then(Value::as_str) == Some(source)
+}
+
 /// Applies a `workspace.presence.changed` payload (`{address, status}`).
 pub fn apply_presence(people: &mut Vec<Person>, payload: &Value) {
     let (Some(address), Some(status)) = (
@@ -135,5 +143,14 @@ mod tests {
         );
         apply_presence(&mut people, &json!({"nonsense": true}));
         assert_eq!(people.len(), 3);
+    }
+
+    #[test]
+    fn presence_is_believed_from_the_network_or_the_member_itself() {
+        let about_echo = json!({"address": "agent:echo", "status": "offline"});
+        assert!(trusts_presence("mod/workspace", &about_echo));
+        assert!(trusts_presence("core", &about_echo));
+        assert!(trusts_presence("agent:echo", &about_echo));
+        assert!(!trusts_presence("agent:eve", &about_echo));
     }
 }

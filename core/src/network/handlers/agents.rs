@@ -5,7 +5,7 @@ use crate::error::Rejection;
 use crate::event::Event;
 use crate::ids::address::Address;
 use crate::ids::event_type::core_types as t;
-use crate::ids::standing::Role;
+use crate::ids::standing::{Role, Verification};
 use crate::model::membership::{Member, Presence};
 use crate::model::state::{Invitation, Row, RowKind};
 use crate::mods::JoinClaim;
@@ -79,6 +79,10 @@ pub(super) fn join(
         member.role = Role::Master;
     } else if wants_observer {
         member.role = Role::Observer;
+    } else if member.secret_sha256.is_none() && verification < Verification::KEY_PROOF {
+        // A record from before member secrets is claimed by its next join, which
+        // proved nothing: it gets the address, never the role the record held.
+        member.role = Role::Member;
     }
     member.verification = verification;
     member.status = Presence::Online;
