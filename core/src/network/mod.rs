@@ -193,6 +193,10 @@ impl Network {
         let mut staged = revived;
         staged.extend(self.run_stage(Stage::Transform, &mut event, now));
         let mut outcome = handlers::handle(self, &event, claim.as_ref(), &metadata, now)?;
+        if joining && let Value::Object(payload) = &mut event.payload {
+            // Secrets, tokens and proofs were for admission: never logged, observed or delivered.
+            payload.remove("credentials");
+        }
         // Resolve recipients before anything is logged: an unroutable event changes nothing.
         let recipients = if outcome.route {
             routing::recipients(&self.state, &event)?

@@ -80,6 +80,25 @@ fn a_taken_address_is_not_taken_over_by_a_bare_rejoin() {
 }
 
 #[test]
+fn join_credentials_never_reach_the_log() {
+    let mut network = network_with(vec![ModConfig::Persistence]);
+    let effects = try_join(
+        &mut network,
+        "agent:ann",
+        json!({"credentials": {"member_secret": "0123456789abcdef0123", "token": "t"}}),
+    );
+    let logged: Vec<&Event> = effects
+        .iter()
+        .filter_map(|e| match e {
+            Effect::Append { event, .. } => Some(&**event),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(logged.len(), 1);
+    assert!(logged[0].payload.get("credentials").is_none(), "{logged:?}");
+}
+
+#[test]
 fn a_secret_proposed_at_the_first_join_is_the_one_to_present() {
     let mut network = bare();
     let mine = "a-secret-of-my-own-choosing";
