@@ -440,6 +440,9 @@ fn a_read_only_members_edit_is_refused_undone_and_never_reaches_anyone() {
         world.host.last_seq(),
         [1; 32],
     );
+    // A new replica of the same address presents the address's member secret.
+    let secret = world.peers[0].replica.member_secret().map(str::to_owned);
+    fresh.peers[0].replica.set_member_secret(secret);
     fresh.connect(0);
     fresh.settle();
     fresh.open(0);
