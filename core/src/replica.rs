@@ -631,7 +631,14 @@ impl Replica {
         ) else {
             return self.on_unsequenced(event);
         };
-        let watermark = self.watermark.unwrap_or(0);
+        // A replica that holds nothing yet (a new process for a known member)
+        // starts where the network's chain for it starts: the catch-up that
+        // comes with the join, before its answer, is not a gap.
+        let watermark = match self.watermark {
+            Some(watermark) => watermark,
+            None if matches!(self.link, Link::Joining(..)) => prev,
+            None => 0,
+        };
         if seq <= watermark || self.log.contains_key(&seq) {
             // Already held: acknowledge again so the network's cursor catches up.
             return vec![self.ack(watermark)];

@@ -136,7 +136,7 @@ test('a member with two connections stays online until the last one closes', asy
   const { id } = await create({ name: 'two-sockets' });
   const watcher = await connect(id, 'agent:watcher');
   const first = await connect(id, 'agent:twin', { reconnect: false });
-  const second = await connect(id, 'agent:twin', { reconnect: false });
+  const second = await connect(id, 'agent:twin', { reconnect: false, memberSecret: first.memberSecret });
   const statusOfTwin = async () => (await watcher.discover()).agents.find((a) => a.address === 'agent:twin')?.status;
   first.close();
   // Give the edge time to handle the close before asking: the twin still has a socket.

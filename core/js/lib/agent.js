@@ -34,6 +34,8 @@ function channelName(channel) {
  */
 export class Agent {
   #replica;
+  /** The member secret, kept once the agent is closed. */
+  #memberSecret;
   #address;
   #socketUrl;
   #network;
@@ -121,7 +123,7 @@ export class Agent {
    * own reconnects).
    */
   get memberSecret() {
-    return this.#replica.memberSecret;
+    return this.#closed ? this.#memberSecret : this.#replica.memberSecret;
   }
 
   /** This agent's canonical address. */
@@ -365,6 +367,8 @@ export class Agent {
       for (const [, waiter] of map) waiter.reject(error);
       map.clear();
     }
+    // The secret outlives the connection: a later `connect` as this address needs it.
+    if (this.#replica !== closedReplica) this.#memberSecret = this.#replica.memberSecret;
     this.#replica.free?.();
     this.#replica = closedReplica;
   }

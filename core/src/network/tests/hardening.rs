@@ -397,3 +397,36 @@ fn network_owned_metadata_cannot_be_forged() {
         json!({"address": "agent:eve", "status": "away"}),
     ));
 }
+
+#[test]
+fn a_rejoin_with_the_secret_catches_up_on_what_it_missed() {
+    use crate::host::memory::MemoryHost;
+    let mut network = bare();
+    let mut host = MemoryHost::default();
+    let secret = json!({"credentials": {"member_secret": "0123456789abcdef0123"}});
+    let mut receiver = Peer::new("agent:receiver");
+    let first = receiver.event("network.agent.join", "core", secret.clone());
+    let effects = network.handle_event(None, first, 1);
+    host.apply(&mut network, effects, 1);
+    let mut sender = Peer::new("agent:sender");
+    let effects = network.handle_event(
+        None,
+        sender.event("network.agent.join", "core", json!({})),
+        1,
+    );
+    host.apply(&mut network, effects, 1);
+    let leave = receiver.event("network.agent.leave", "core", json!({}));
+    let effects = network.handle_event(Some(&addr("agent:receiver")), leave, 2);
+    host.apply(&mut network, effects, 2);
+    let effects = sender.send(
+        &mut network,
+        "note.missed",
+        "agent:receiver",
+        json!({"n": 1}),
+    );
+    host.apply(&mut network, effects, 10);
+    let back = receiver.event("network.agent.join", "core", secret);
+    let effects = network.handle_event(None, back, 11);
+    let applied = host.apply(&mut network, effects, 11);
+    assert_eq!(delivered_to(&applied), ["agent:receiver"], "{applied:#?}");
+}
