@@ -213,6 +213,8 @@ pub struct Replica {
     log_limit: Option<usize>,
     /// The secret this address's joins present (see `member_secret.rs`).
     member_secret: Option<String>,
+    /// Deliveries beyond the watermark came before the join's answer.
+    missed_while_joining: bool,
     /// Open shared documents and stored copies.
     #[cfg(feature = "documents")]
     documents: documents::ClientDocuments,
@@ -235,6 +237,7 @@ impl Replica {
             unacked: None,
             log_limit: None,
             member_secret: None,
+            missed_while_joining: false,
             #[cfg(feature = "documents")]
             documents: documents::ClientDocuments::default(),
         }
@@ -436,6 +439,7 @@ impl Replica {
     /// The connection closed: sent events will be sent again on the next connection.
     pub fn disconnected(&mut self) {
         self.link = Link::Offline;
+        self.missed_while_joining = false;
         #[cfg(feature = "documents")]
         self.documents_offline();
         self.sent_at.clear();
@@ -558,6 +562,16 @@ impl Replica {
             }
             let mut effects = vec![ReplicaEffect::Online];
             effects.extend(self.learn_member_secret(&ack));
+            if std::mem::take(&mut self.missed_while_joining) {
+                self.resyncing = true;
+                let resume = self.client.event(
+                    EventType::from_static(core_types::AGENT_RESUME),
+                    Address::core(),
+                    json!({ "after": self.watermark.unwrap_or(0) }),
+                    self.clock,
+                );
+                effects.push(ReplicaEffect::Send(resume.encode()));
+            }
             if let Some(seq) = self.watermark {
                 effects.push(ReplicaEffect::Persist(ReplicaRow::Watermark { seq }));
             }
@@ -631,20 +645,16 @@ impl Replica {
         ) else {
             return self.on_unsequenced(event);
         };
-        // A replica that holds nothing yet (a new process for a known member)
-        // starts where the network's chain for it starts: the catch-up that
-        // comes with the join, before its answer, is not a gap.
-        let watermark = match self.watermark {
-            Some(watermark) => watermark,
-            None if matches!(self.link, Link::Joining(..)) => prev,
-            None => 0,
-        };
+        let watermark = self.watermark.unwrap_or(0);
         if seq <= watermark || self.log.contains_key(&seq) {
             // Already held: acknowledge again so the network's cursor catches up.
             return vec![self.ack(watermark)];
         }
         if prev > watermark {
             if self.resyncing || self.link != Link::Online {
+                // A new process for a known member learns where it starts only from
+                // the join's answer: what came before it is asked for again then.
+                self.missed_while_joining |= self.link != Link::Online;
                 return Vec::new();
             }
             self.resyncing = true;

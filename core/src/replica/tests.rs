@@ -593,7 +593,10 @@ fn a_new_replica_of_a_known_address_catches_up_on_what_it_missed() {
     let mut again = replica("agent:bob", 9);
     again.set_member_secret(bob.member_secret().map(str::to_owned));
     let mut sc = None;
-    let effects = online(&mut world, &mut again, &mut sc, 5);
+    let joined = online(&mut world, &mut again, &mut sc, 5);
+    // What came before the join's answer is asked for again right after it.
+    let frames = world.send_to_network(&mut sc, &joined, 5);
+    let effects = feed(&mut again, &frames, 5);
     let got: Vec<i64> = effects
         .iter()
         .filter_map(|e| match e {
