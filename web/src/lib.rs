@@ -351,6 +351,19 @@ fn Workspace(
     let tabs_for_signal = tabs.clone();
     let tabs = StoredValue::new_local(tabs);
 
+    // A guest name another browser already holds: this browser becomes a new guest.
+    let guest_taken = {
+        let (network, me) = (network_name.clone(), me.to_string());
+        move |rejection: &agentnet_core::Rejection| {
+            if rejection.code != agentnet_core::ErrorCode::AddressInUse
+                || !me.starts_with("human:guest-")
+            {
+                return false;
+            }
+            storage::keep(&format!("name:{network}"), &guest_address().to_string());
+            window().location().reload().is_ok()
+        }
+    };
     let on_signal = move |signal: Signal| match signal {
         Signal::Connecting => set_status.set("connecting"),
         Signal::Offline => set_status.set("offline"),
@@ -448,6 +461,7 @@ fn Workspace(
             ReplicaEffect::DocumentRejected { address, rejection } => {
                 open_docs.refused(address.to_string(), rejection.message)
             }
+            ReplicaEffect::JoinFailed(rejection) if guest_taken(&rejection) => {}
             ReplicaEffect::JoinFailed(rejection) => {
                 set_status.set("offline");
                 set_problem.set(Some(format!(
