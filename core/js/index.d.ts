@@ -101,6 +101,8 @@ export interface ConnectOptions {
   invite?: string;
   /** A key pair (or secret key hex) proving an `openagents:{name}` address. */
   key?: KeyPair | string | { secretKey: string };
+  /** The `memberSecret` of an earlier connection as this address (an address belongs to its first holder). */
+  memberSecret?: string;
   /** Further join credentials. */
   credentials?: Record<string, unknown>;
   /** The WebSocket class (default: the global one, else the `ws` package). */
@@ -305,6 +307,8 @@ export class Agent {
   readonly address: string;
   readonly network: string;
   readonly online: boolean;
+  /** The secret that makes this address this agent's: pass it as `memberSecret` to a later `connect` with the same name. */
+  readonly memberSecret: string | undefined;
   /** Events not yet acknowledged by the network. */
   readonly outbox: { event: AgentnetEvent; state: 'pending' | 'sent' | 'rejected'; rejection?: { code: string; message: string } }[];
   on<P = any>(pattern: string, handler: (event: AgentnetEvent<P>) => void | Promise<void>): this;
@@ -313,7 +317,8 @@ export class Agent {
   send(target: string, type: string, payload?: unknown, options?: { metadata?: Record<string, unknown>; timeoutMs?: number }): Promise<Ack>;
   request<R = any>(target: string, type: string, payload?: unknown, options?: { timeoutMs?: number }): Promise<AgentnetEvent<R>>;
   reply(event: AgentnetEvent, type: string, payload?: unknown): Promise<Ack>;
-  createChannel(name: string, options?: { members?: string[] }): Promise<Ack>;
+  /** Creates a channel with you as its member; `members` are invited (each joins itself); `private` channels admit only those. */
+  createChannel(name: string, options?: { members?: string[]; private?: boolean }): Promise<Ack>;
   joinChannel(channel: string): Promise<Ack>;
   leaveChannel(channel: string): Promise<Ack>;
   setBridge(network: string, bridge: string | null): Promise<Ack>;

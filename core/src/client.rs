@@ -62,6 +62,15 @@ impl Client {
         &self.network
     }
 
+    /// A new random secret (64 hex characters) from the client's randomness.
+    pub fn random_secret(&mut self) -> String {
+        format!(
+            "{}{}",
+            crate::crypto::to_hex(&self.ids.random_bytes()),
+            crate::crypto::to_hex(&self.ids.random_bytes())
+        )
+    }
+
     /// A new event from this participant.
     pub fn event(
         &mut self,

@@ -48,6 +48,9 @@ pub enum ErrorCode {
     InvalidRequest,
     /// The thing to create exists already.
     AlreadyExists,
+    /// The address is held by a member: rejoining it needs that member's
+    /// credential (`credentials.member_secret`, a key proof or the admin token).
+    AddressInUse,
     /// The owner of the resource is not connected.
     OwnerOffline,
     /// The source sends faster than the network allows.
@@ -88,6 +91,7 @@ impl ErrorCode {
             Self::NotFound => "not_found",
             Self::InvalidRequest => "invalid_request",
             Self::AlreadyExists => "already_exists",
+            Self::AddressInUse => "address_in_use",
             Self::OwnerOffline => "owner_offline",
             Self::RateLimited => "rate_limited",
             Self::VerificationFailed => "verification_failed",

@@ -440,11 +440,39 @@ fn a_read_only_members_edit_is_refused_undone_and_never_reaches_anyone() {
         world.host.last_seq(),
         [1; 32],
     );
+    // A new replica of the same address presents the address's member secret.
+    let secret = world.peers[0].replica.member_secret().map(str::to_owned);
+    fresh.peers[0].replica.set_member_secret(secret);
     fresh.connect(0);
     fresh.settle();
     fresh.open(0);
     fresh.settle();
     assert_eq!(fresh.text(0), "final");
+}
+
+#[test]
+fn permissions_on_documents_hold_without_access_control() {
+    let mut world = World::new(5, &["agent:owner", "agent:reader", "agent:outsider"]);
+    world.config.mods = Vec::new();
+    world.network = Network::new(world.config.clone(), [], 0, [7; 32]);
+    world.join(0..3);
+    world.register(json!({"content": "draft",
+               "permissions": {"read": "agents:[agent:owner,agent:reader]"}}));
+    // No read: not even a sync.
+    world.open(2);
+    world.settle();
+    assert_eq!(world.peers[2].rejections, vec![ErrorCode::Forbidden]);
+    assert_eq!(world.text(2), "");
+    // Read but no write: the edit is refused and undone.
+    world.open(0);
+    world.open(1);
+    world.settle();
+    world
+        .edit(1, DocumentEdit::Replace("defaced".into()))
+        .unwrap();
+    world.settle();
+    assert_eq!(world.peers[1].rejections, vec![ErrorCode::Forbidden]);
+    assert_eq!(world.text(0), "draft");
 }
 
 #[test]

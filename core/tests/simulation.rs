@@ -94,6 +94,7 @@ impl Sim {
                     verification: Verification::ANONYMOUS,
                     status: Presence::Offline,
                     last_seen: 0,
+                    secret_sha256: None,
                 })
             })
             .collect();
@@ -102,6 +103,8 @@ impl Sim {
             name: "room".parse().unwrap(),
             members: (0..PEERS - 1).map(address).collect(),
             created_by: address(0),
+            private: false,
+            invited: Default::default(),
         });
         let rows: Vec<Row> = members.into_iter().chain([room]).collect();
         let network = Network::new(

@@ -47,6 +47,7 @@ test('groups, channels and direct events reach exactly their members', async () 
   await boss.send('core', 'network.group.update', { group: 'team', members: ['agent:ann', 'agent:bob'] });
   await boss.send('group/team', 'team.note', { n: 1 });
   await boss.createChannel('pair', { members: ['human:boss', 'agent:bob'] });
+  await bob.joinChannel('pair');
   await boss.send('channel/pair', 'pair.note', { n: 2 });
   await boss.send('agent:eve', 'direct.note', { n: 3 });
   await boss.send('agent:broadcast', 'all.note', { n: 4 });
@@ -135,7 +136,7 @@ test('a member with two connections stays online until the last one closes', asy
   const { id } = await create({ name: 'two-sockets' });
   const watcher = await connect(id, 'agent:watcher');
   const first = await connect(id, 'agent:twin', { reconnect: false });
-  const second = await connect(id, 'agent:twin', { reconnect: false });
+  const second = await connect(id, 'agent:twin', { reconnect: false, memberSecret: first.memberSecret });
   const statusOfTwin = async () => (await watcher.discover()).agents.find((a) => a.address === 'agent:twin')?.status;
   first.close();
   // Give the edge time to handle the close before asking: the twin still has a socket.

@@ -5,6 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
+import { tmpdir } from 'node:os';
 import { Agent, AgentnetError, KeyPair } from '../../core/js/index.js';
 import { createNetwork, startEdge } from '../support/edge.mjs';
 import { startNode, runNode, until } from '../support/process.mjs';
@@ -46,8 +47,9 @@ test('two agents chat, request and reply, and see each other in the roster', asy
     const roster = await alice.discover();
     assert.deepEqual(roster.agents.map((a) => a.address).sort(), ['agent:alice', 'agent:bob']);
 
-    // Channels: create with a member, leave, and the channel no longer reaches bob.
+    // Channels: create inviting a member, who joins; leave, and the channel no longer reaches bob.
     await alice.createChannel('room', { members: ['agent:alice', 'agent:bob'] });
+    await bob.joinChannel('room');
     await alice.send('channel/room', 'chat.message', { text: 'in the room' });
     await until('bob hears the room', () => heard.length === 2);
     await bob.leaveChannel('room');
@@ -202,7 +204,9 @@ test('the bridge example relays {network}::{entity} events both ways, requests i
 test('the CLI makes keys, sends, follows, reads and discovers', async () => {
   const cli = join(pkg, 'bin', 'agentnet.js');
   const network = await create({ name: 'cli', mods: ['persistence'] });
-  const env = { AGENTNET_URL: edge.url, AGENTNET_NETWORK: network };
+  // The CLI keeps each address's member secret between runs (here, in a file of this test's own).
+  const secrets = join(tmpdir(), `agentnet-cli-secrets-${process.pid}.json`);
+  const env = { AGENTNET_URL: edge.url, AGENTNET_NETWORK: network, AGENTNET_SECRETS: secrets };
 
   const keygen = await runNode([cli, 'keygen']);
   assert.equal(keygen.code, 0);
@@ -238,27 +242,31 @@ test('the CLI makes keys, sends, follows, reads and discovers', async () => {
   }
 });
 
-/** A connected `agent:sender`, once `agent:receiver` has joined `network` and gone offline. */
+/**
+ * A connected `agent:sender`, once `agent:receiver` has joined `network` and gone
+ * offline, and the receiver's member secret, which its next connection presents.
+ */
 async function senderWithAwayReceiver(network) {
   const sender = await Agent.connect({ url: edge.url, network, name: 'agent:sender' });
   const receiver = await Agent.connect({ url: edge.url, network, name: 'agent:receiver' });
+  const { memberSecret } = receiver;
   receiver.close();
   await until('the receiver is offline', async () => {
     const { agents } = await sender.discover();
     return agents.find((a) => a.address === 'agent:receiver')?.status === 'offline';
   });
-  return sender;
+  return { sender, memberSecret };
 }
 
 test('handlers registered right after connect get every event missed while away, in order', async () => {
   const network = await create({ name: 'missed' });
-  const sender = await senderWithAwayReceiver(network);
+  const { sender, memberSecret } = await senderWithAwayReceiver(network);
   const total = 1000;
   const sends = [];
   for (let n = 0; n < total; n += 1) sends.push(sender.send('agent:receiver', 'note.missed', { n }));
   await Promise.all(sends);
   // The catch-up's first frames arrive in the same socket read as the join's answer.
-  const receiver = await Agent.connect({ url: edge.url, network, name: 'agent:receiver' });
+  const receiver = await Agent.connect({ url: edge.url, network, name: 'agent:receiver', memberSecret });
   const got = [];
   receiver.on('note.missed', (event) => got.push(event.payload.n));
   try {
@@ -272,7 +280,7 @@ test('handlers registered right after connect get every event missed while away,
 
 test('missed events come back from the log exactly as they were sent, whatever their text', async () => {
   const network = await create({ name: 'fidelity' });
-  const sender = await senderWithAwayReceiver(network);
+  const { sender, memberSecret } = await senderWithAwayReceiver(network);
   // Sent in one burst, so the edge writes them in shared batches, with a
   // large event (written on its own) in the middle of the small ones.
   const texts = [
@@ -282,7 +290,7 @@ test('missed events come back from the log exactly as they were sent, whatever t
   const payloads = texts.map((text, n) => ({ n, text, nested: { list: [text, n, null, true] } }));
   await Promise.all(payloads.map((payload) => sender.send('agent:receiver', 'note.exact', payload)));
   const got = [];
-  const receiver = await Agent.connect({ url: edge.url, network, name: 'agent:receiver' });
+  const receiver = await Agent.connect({ url: edge.url, network, name: 'agent:receiver', memberSecret });
   receiver.on('note.exact', (event) => got.push(event.payload));
   try {
     await until('every missed event', () => got.length >= payloads.length, 8_000);
@@ -295,12 +303,12 @@ test('missed events come back from the log exactly as they were sent, whatever t
 
 test('a catch-up of large events is paged by bytes and arrives complete and in order', async () => {
   const network = await create({ name: 'large' });
-  const sender = await senderWithAwayReceiver(network);
+  const { sender, memberSecret } = await senderWithAwayReceiver(network);
   // 12 events of about 400 KB: more than two 4 MB pages' worth.
   const blob = 'x'.repeat(400 * 1024);
   for (let n = 0; n < 12; n += 1) await sender.send('agent:receiver', 'blob.stored', { n, blob });
   const got = [];
-  const receiver = await Agent.connect({ url: edge.url, network, name: 'agent:receiver' });
+  const receiver = await Agent.connect({ url: edge.url, network, name: 'agent:receiver', memberSecret });
   receiver.on('blob.stored', (event) => got.push(event.payload.n));
   try {
     // Sooner than the network's 10 s redelivery: the pages themselves must carry everything.

@@ -40,6 +40,7 @@ test('a log batch that fails as a whole is written row by row: every acknowledge
   const { id } = await createNetwork(edge.url, { name: 'failing-batch', mods: ['persistence'] });
   const sender = await Agent.connect({ url: edge.url, network: id, name: 'agent:sender', WebSocket });
   const late = await Agent.connect({ url: edge.url, network: id, name: 'agent:late', WebSocket });
+  const { memberSecret } = late;
   late.close();
   const hook = await fetch(`${edge.url}/networks/${id}/v1/__test/fail-next-batch`, { method: 'POST', body: '{}' });
   assert.equal(hook.status, 200, await hook.text());
@@ -49,7 +50,7 @@ test('a log batch that fails as a whole is written row by row: every acknowledge
   assert.equal(new Set(acks.map((a) => a.seq)).size, total, 'every event acknowledged once');
   // The log has every one: a member that was away catches up on all of them, in order.
   const got = [];
-  const back = await Agent.connect({ url: edge.url, network: id, name: 'agent:late', WebSocket });
+  const back = await Agent.connect({ url: edge.url, network: id, name: 'agent:late', WebSocket, memberSecret });
   back.on('note.kept', (event) => got.push(event.payload.n));
   try {
     await until('every acknowledged event', () => got.length >= total, 8_000);

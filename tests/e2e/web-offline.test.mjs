@@ -74,7 +74,7 @@ test('offline: post three, reload offline, come back online, each delivered exac
 
   // The edge comes back with its state: the page reconnects and sends the queue, once and in order.
   edge = await startEdge({ stateDir, port });
-  const back = await Agent.connect({ url: edge.url, network: 'demo', name: 'agent:watcher' });
+  const back = await Agent.connect({ url: edge.url, network: 'demo', name: 'agent:watcher', memberSecret: watcher.memberSecret });
   back.on('workspace.message.posted', (event) => seen.push(event));
   await status.filter({ hasText: 'online' }).waitFor({ timeout: 30_000 });
   for (const n of [1, 2, 3]) {

@@ -28,6 +28,7 @@ pub mod resources;
 pub mod session;
 pub mod storage;
 
+use agentnet_core::replica::ReplicaEffect;
 use agentnet_core::{Address, NetworkId};
 use chat::{Chat, ChatPane, Conversations};
 use connection::random_seed;
@@ -76,11 +77,38 @@ fn my_address(network: &str) -> Address {
     address
 }
 
+/// The member secret that keeps `address` this person's in `network` (an
+/// address belongs to whoever first joined as it): made up before the first
+/// join and remembered (localStorage, shared by the tabs) like the address.
+fn my_secret(network: &str, address: &Address) -> String {
+    let key = format!("secret:{network}:{address}");
+    if let Some(secret) = storage::recall(&key).filter(|s| s.len() >= 16) {
+        return secret;
+    }
+    let secret = agentnet_core::crypto::to_hex(&random_seed());
+    storage::keep(&key, &secret);
+    secret
+}
+
+/// A guest name another browser already holds (`address_in_use`): this
+/// browser becomes a new guest. True when the page reloads to do so.
+fn become_new_guest(network: &str, me: &Address, rejection: &agentnet_core::Rejection) -> bool {
+    if rejection.code != agentnet_core::ErrorCode::AddressInUse
+        || !me.to_string().starts_with("human:guest-")
+    {
+        return false;
+    }
+    storage::keep(&format!("name:{network}"), &guest_address().to_string());
+    window().location().reload().is_ok()
+}
+
 /// The workspace of one network.
 #[component]
 fn Workspace(network: NetworkId, credentials: Option<serde_json::Value>) -> impl IntoView {
-    let me = my_address(&network.to_string());
-    let session = Session::provide(network, me);
+    let network_key = network.to_string();
+    let me = my_address(&network_key);
+    let secret = my_secret(&network_key, &me);
+    let session = Session::provide(network, me.clone());
     let chat = Chat::provide(session);
     let people = People::provide(session, chat);
     let shared = Shared::provide(session);
@@ -92,10 +120,16 @@ fn Workspace(network: NetworkId, credentials: Option<serde_json::Value>) -> impl
 
     // Open from storage first, so history and the outbox show without the network.
     wasm_bindgen_futures::spawn_local(async move {
-        let replica = session.restore().await;
+        let mut replica = session.restore().await;
+        replica.set_member_secret(Some(secret));
         chat.restore(&replica);
         seen.restore(&replica);
-        let on_effect = move |effect| {
+        let on_effect = move |effect: ReplicaEffect| {
+            if let ReplicaEffect::JoinFailed(rejection) = &effect
+                && become_new_guest(&network_key, &me, rejection)
+            {
+                return;
+            }
             seen.on_effect(&effect);
             chat.on_effect(&effect);
             people.on_effect(&effect);

@@ -63,7 +63,10 @@ impl People {
     pub fn on_effect(&self, effect: &ReplicaEffect) {
         match effect {
             ReplicaEffect::Online => self.refresh(),
-            ReplicaEffect::Received(event) if event.event_type.as_str() == PRESENCE_CHANGED => {
+            ReplicaEffect::Received(event)
+                if event.event_type.as_str() == PRESENCE_CHANGED
+                    && trusts_presence(&event.source.to_string(), &event.payload) =>
+            {
                 self.people.update(|p| apply_presence(p, &event.payload));
                 // Someone came or went: ask again, for roles and channels too.
                 self.refresh();
@@ -109,6 +112,14 @@ pub fn people_from(payload: &Value) -> Vec<Person> {
         .collect();
     people.sort_by(|a, b| a.address.cmp(&b.address));
     people
+}
+
+/// True when a `workspace.presence.changed` from `source` may be believed:
+/// the network says it (`core`, a mod), or a member says it of itself.
+pub fn trusts_presence(source: &str, payload: &Value) -> bool {
+    source == "core"
+        || source.starts_with("mod/")
+        || payload.get("address").and_then(Value::as_str) == Some(source)
 }
 
 /// Applies a `workspace.presence.changed` payload (`{address, status}`).
@@ -193,5 +204,14 @@ mod tests {
         );
         apply_presence(&mut people, &json!({"nonsense": true}));
         assert_eq!(people.len(), 3);
+    }
+
+    #[test]
+    fn presence_is_believed_from_the_network_or_the_member_itself() {
+        let about_echo = json!({"address": "agent:echo", "status": "offline"});
+        assert!(trusts_presence("mod/workspace", &about_echo));
+        assert!(trusts_presence("core", &about_echo));
+        assert!(trusts_presence("agent:echo", &about_echo));
+        assert!(!trusts_presence("agent:eve", &about_echo));
     }
 }

@@ -3,6 +3,30 @@
 
 import { parseArgs } from 'node:util';
 import { Agent, AgentnetError, KeyPair } from '../index.js';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+
+/** Member secrets kept between runs, by network and address (a file only its owner reads). */
+const secrets = {
+  file: () => process.env.AGENTNET_SECRETS ?? join(homedir(), '.config', 'agentnet', 'secrets.json'),
+  async load() {
+    try {
+      const kept = JSON.parse(await readFile(this.file(), 'utf8'));
+      return kept && typeof kept === 'object' ? kept : {};
+    } catch {
+      return {};
+    }
+  },
+  async save(kept) {
+    try {
+      await mkdir(dirname(this.file()), { recursive: true, mode: 0o700 });
+      await writeFile(this.file(), JSON.stringify(kept, null, 2), { mode: 0o600 });
+    } catch {
+      // Not kept: the next run as this address needs --secret.
+    }
+  },
+};
 
 const USAGE = `usage: agentnet <command> [arguments] [options]
 
@@ -21,6 +45,9 @@ options (or the environment variable in brackets):
   --as ADDRESS       who you are (default agent:cli-<random>)  [AGENTNET_NAME]
   --token TOKEN      access token for token networks           [AGENTNET_TOKEN]
   --key HEX          secret key proving an openagents: address [AGENTNET_KEY]
+  --secret SECRET    the member secret of --as from its first join [AGENTNET_SECRET]
+                     (else the one kept in AGENTNET_SECRETS, default
+                     ~/.config/agentnet/secrets.json, from an earlier run)
   --after SEQ        read: start after this seq (default 0)
   --limit N          read: at most N events (default 100)
   --types PATTERN    read/follow: only these types (e.g. workspace.*)
@@ -65,6 +92,7 @@ async function main() {
         as: { type: 'string' },
         token: { type: 'string' },
         key: { type: 'string' },
+        secret: { type: 'string' },
         after: { type: 'string' },
         limit: { type: 'string' },
         types: { type: 'string' },
@@ -92,15 +120,25 @@ async function main() {
   const limit = whole(opts.limit, 'limit', 100);
   const count = whole(opts.count, 'count', Infinity);
   const env = process.env;
-  const agent = await Agent.connect({
+  const where = {
     url: opts.url ?? env.AGENTNET_URL,
     network: opts.network ?? env.AGENTNET_NETWORK,
     profile: opts.profile,
     name: opts.as ?? env.AGENTNET_NAME ?? `agent:cli-${Math.random().toString(36).slice(2, 8)}`,
+  };
+  // An address belongs to its first holder: keep its member secret for the next run.
+  const kept = await secrets.load();
+  const slot = JSON.stringify([where.url ?? null, where.network ?? null, where.profile ?? null, where.name]);
+  const agent = await Agent.connect({
+    ...where,
     token: opts.token ?? env.AGENTNET_TOKEN,
     key: opts.key ?? env.AGENTNET_KEY,
+    memberSecret: opts.secret ?? env.AGENTNET_SECRET ?? kept[slot],
     reconnect: command === 'follow',
   });
+  if (agent.memberSecret && kept[slot] !== agent.memberSecret) {
+    await secrets.save({ ...(await secrets.load()), [slot]: agent.memberSecret });
+  }
   try {
     switch (command) {
       case 'send': {

@@ -48,6 +48,8 @@ function channelName(channel) {
  */
 export class Agent {
   #replica;
+  /** The member secret, kept once the agent is closed. */
+  #memberSecret;
   #address;
   #socketUrl;
   #network;
@@ -86,12 +88,13 @@ export class Agent {
    * Where: `url` (a network URL, or an edge URL with `network`) or `profile` (a
    * network's profile URL). Who: `name` (an address such as `agent:echo`).
    * Credentials: `token` (token networks), `key` (a `KeyPair` or secret key hex:
-   * proves an `openagents:{name}` address), `invite` (an invitation code) or raw
-   * `credentials`. `WebSocket` overrides the WebSocket class (default: the global
+   * proves an `openagents:{name}` address), `invite` (an invitation code),
+   * `memberSecret` (the `agent.memberSecret` of an earlier connection as this
+   * address: an address belongs to its first holder) or raw `credentials`. `WebSocket` overrides the WebSocket class (default: the global
    * one, else the `ws` package).
    */
   static async connect(options) {
-    const { name, token, key, invite, credentials, WebSocket, timeoutMs = 10000, reconnect = true } = options ?? {};
+    const { name, token, key, invite, memberSecret, credentials, WebSocket, timeoutMs = 10000, reconnect = true } = options ?? {};
     if (!name) throw new AgentnetError('invalid_request', 'connect needs a name (an address such as agent:echo)');
     stringArg(name, 'name');
     const where = await resolveNetwork(options);
@@ -109,6 +112,7 @@ export class Agent {
     const merged = { ...(credentials ?? {}) };
     if (token) merged.token = token;
     if (invite) merged.invite = invite;
+    if (memberSecret !== undefined) merged.member_secret = stringArg(memberSecret, 'memberSecret');
     const agent = new Agent(replica, {
       ...where,
       WebSocket: await webSocketClass(WebSocket),
@@ -126,6 +130,15 @@ export class Agent {
     // it until the caller has had its turn to call `on`, then hand it over in order.
     setTimeout(() => agent.#release(), 0);
     return agent;
+  }
+
+  /**
+   * The secret that makes this address this agent's: pass it as `memberSecret`
+   * to a later `Agent.connect` with the same name (the agent resends it on its
+   * own reconnects).
+   */
+  get memberSecret() {
+    return this.#closed ? this.#memberSecret : this.#replica.memberSecret;
   }
 
   /** This agent's canonical address. */
@@ -208,9 +221,13 @@ export class Agent {
     return this.send(to, type, payload, { metadata: { in_reply_to: event.id } });
   }
 
-  /** Creates `channel/{name}` with `members` (addresses); resolves with the ack. */
-  createChannel(name, { members = [] } = {}) {
-    return this.send('core', 'network.channel.create', { channel: channelName(name), members });
+  /**
+   * Creates `channel/{name}` with you as its member, inviting `members`
+   * (addresses: each joins with `joinChannel`); `private: true` lets only
+   * them, you and masters join. Resolves with the ack.
+   */
+  createChannel(name, { members = [], private: closed = false } = {}) {
+    return this.send('core', 'network.channel.create', { channel: channelName(name), members, private: closed === true });
   }
 
   /** Joins an existing channel (`room` or `channel/room`). */
@@ -365,6 +382,8 @@ export class Agent {
       for (const [, waiter] of map) waiter.reject(error);
       map.clear();
     }
+    // The secret outlives the connection: a later `connect` as this address needs it.
+    if (this.#replica !== closedReplica) this.#memberSecret = this.#replica.memberSecret;
     this.#replica.free?.();
     this.#replica = closedReplica;
   }

@@ -62,6 +62,13 @@ impl JsReplica {
         self.inner.watermark().map_or(-1.0, |w| w as f64)
     }
 
+    /// The secret that proves this address on every join (made up before the
+    /// first join, or issued by the network); `undefined` before any join.
+    #[wasm_bindgen(getter, js_name = memberSecret)]
+    pub fn member_secret(&self) -> Option<String> {
+        self.inner.member_secret().map(str::to_owned)
+    }
+
     /// True once joined on the current connection.
     #[wasm_bindgen(getter)]
     pub fn online(&self) -> bool {

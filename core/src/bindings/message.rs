@@ -230,7 +230,7 @@ pub fn status_of(code: ErrorCode) -> u16 {
         | ErrorCode::SourceMismatch
         | ErrorCode::ReservedType => 403,
         ErrorCode::UnknownTarget | ErrorCode::NotFound => 404,
-        ErrorCode::AlreadyExists | ErrorCode::OwnerOffline => 409,
+        ErrorCode::AlreadyExists | ErrorCode::AddressInUse | ErrorCode::OwnerOffline => 409,
         ErrorCode::TooLarge => 413,
         ErrorCode::RateLimited => 429,
         ErrorCode::MethodNotAllowed => 405,
@@ -290,6 +290,7 @@ mod tests {
             (ErrorCode::SourceMismatch, 403),
             (ErrorCode::NotFound, 404),
             (ErrorCode::AlreadyExists, 409),
+            (ErrorCode::AddressInUse, 409),
             (ErrorCode::TooLarge, 413),
             (ErrorCode::RateLimited, 429),
             (ErrorCode::MethodNotAllowed, 405),

@@ -2,7 +2,7 @@
 //!
 //! Only an `Upgrade: websocket` request is taken (anything else is
 //! `upgrade_required`, 426). Browsers cannot set headers, so a client may
-//! join at the upgrade with `?agent_id=&token=&after=`; otherwise it joins
+//! join at the upgrade with `?agent_id=&token=&secret=&after=`; otherwise it joins
 //! with its first frame. A join's catch-up reads need the socket, so they
 //! wait in [`Upgrade::after_accept`] until the host has accepted it.
 
@@ -62,7 +62,14 @@ pub fn upgrade<H: BindingHost>(
         Ok(address) => address,
         Err(response) => return Ok(Err(response)),
     };
-    let credentials = req.query("token").map(|t| json!({"token": t}));
+    // Browsers cannot set headers: the credentials of a join at upgrade come in the query.
+    let mut credentials = serde_json::Map::new();
+    for (param, key) in [("token", "token"), ("secret", "member_secret")] {
+        if let Some(value) = req.query(param) {
+            credentials.insert(key.into(), json!(value));
+        }
+    }
+    let credentials = (!credentials.is_empty()).then_some(serde_json::Value::Object(credentials));
     let after = req.query("after").and_then(|a| a.parse::<u64>().ok());
     let join = join_event(host, network, &claimed, credentials, None, after);
     let effects = network.handle_event(None, join, host.now());

@@ -129,6 +129,13 @@ mod tests {
         let join_alice = network.handle_event(None, alice.join(None, 1), 1);
         order.extend(run(&mut network, join_alice, 1));
         let join_bob = network.handle_event(None, bob.join(None, 2), 2);
+        let secret = join_bob
+            .iter()
+            .find_map(|e| match e {
+                Effect::Ack(ack) => ack.extra.get("member_secret").cloned(),
+                _ => None,
+            })
+            .expect("a first join is given a member secret");
         order.extend(run(&mut network, join_bob, 2));
         let gone = network.disconnect(&addr("agent:bob"), 3);
         order.extend(run(&mut network, gone, 3));
@@ -142,7 +149,7 @@ mod tests {
             let effects = network.handle_event(Some(&addr("agent:alice")), event, 4 + n);
             order.extend(run(&mut network, effects, 4 + n));
         }
-        let mut join = bob.join(None, 10);
+        let mut join = bob.join(Some(json!({"member_secret": secret})), 10);
         join.payload["resume"] = json!({"after": 0});
         let back = network.handle_event(None, join, 10);
         order.extend(run(&mut network, back, 10));

@@ -37,6 +37,7 @@ use crate::model::config::{Access, NetworkStatus};
 use crate::network::{Effect, Network, Reader};
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
+use std::collections::BTreeMap;
 
 /// Why a vector failed.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -139,6 +140,8 @@ pub fn run_vector(text: &str) -> Result<(), VectorError> {
     let mut network = Network::new(config, [], 0, [0; 32]);
     let mut host = MemoryHost::default();
     let mut ids = UlidGenerator::new([1; 32]);
+    // The member secret each address was given at its first join, resent by the shorthand.
+    let mut secrets: BTreeMap<Address, Value> = BTreeMap::new();
     for (index, step) in vector.steps.into_iter().enumerate() {
         let now = step.now.unwrap_or(1_000 + index as u64);
         let effects = if let Some(raw) = &step.raw {
@@ -150,6 +153,12 @@ pub fn run_vector(text: &str) -> Result<(), VectorError> {
                     o.insert("type".into(), json!(core_types::AGENT_JOIN));
                     o.insert("source".into(), json!(address));
                     o.insert("target".into(), json!("core"));
+                    if let Some(secret) = secrets.get(address) {
+                        o.insert(
+                            "payload".into(),
+                            json!({"credentials": {"member_secret": secret}}),
+                        );
+                    }
                     (step.from.clone(), o)
                 }
                 (None, Some(o)) => (step.from.clone(), o),
@@ -166,6 +175,13 @@ pub fn run_vector(text: &str) -> Result<(), VectorError> {
             network.handle_event(session.as_ref(), event, now)
         };
         let effects = host.apply(&mut network, effects, now);
+        for effect in &effects {
+            if let Effect::Ack(ack) = effect
+                && let Some(secret) = ack.extra.get("member_secret")
+            {
+                secrets.insert(ack.to.clone(), secret.clone());
+            }
+        }
         if let Some(expected) = step.expect {
             let actual: Vec<Value> = effects.iter().map(project).collect();
             if actual != expected {

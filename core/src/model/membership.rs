@@ -38,12 +38,24 @@ pub struct Member {
     /// Unix milliseconds of the last sign of life.
     #[serde(default)]
     pub last_seen: u64,
+    /// SHA-256 (lowercase hex) of the member secret the network issued at the
+    /// first join: rejoining this address presents the secret. Stored, never shown.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub secret_sha256: Option<String>,
 }
 
 impl Member {
     /// True when connected.
     pub fn is_online(&self) -> bool {
         self.status == Presence::Online
+    }
+
+    /// The record as others (and the member itself) see it: without the secret's hash.
+    pub fn public(&self) -> Self {
+        Self {
+            secret_sha256: None,
+            ..self.clone()
+        }
     }
 }
 
@@ -59,6 +71,7 @@ mod tests {
             verification: Verification::ANONYMOUS,
             status: Presence::Online,
             last_seen: 5,
+            secret_sha256: None,
         };
         let v = serde_json::to_value(&m).unwrap();
         assert_eq!(v["role"], "observer");

@@ -21,6 +21,28 @@ pub struct Channel {
     pub members: BTreeSet<Address>,
     /// Who created it.
     pub created_by: Address,
+    /// Private: only its creator, masters and those it invited may join.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub private: bool,
+    /// Addresses its creator listed: they may join (a private channel too).
+    #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
+    pub invited: BTreeSet<Address>,
+}
+
+impl Channel {
+    /// True when `who` (of `role`) may join: an open channel anyone, a private
+    /// one its creator, a master or someone invited.
+    pub fn may_join(&self, who: &Address, role: Option<crate::ids::standing::Role>) -> bool {
+        !self.private
+            || &self.created_by == who
+            || self.invited.contains(who)
+            || role == Some(crate::ids::standing::Role::Master)
+    }
+
+    /// True when `who` may delete it: its creator or a master.
+    pub fn may_delete(&self, who: &Address, role: Option<crate::ids::standing::Role>) -> bool {
+        &self.created_by == who || role == Some(crate::ids::standing::Role::Master)
+    }
 }
 
 /// A named collection of agents.

@@ -1,22 +1,19 @@
 //! `mod/access-control`: resource permissions and channel membership.
 //!
 //! Guards (priority 20):
-//! * `network.resource.invoke` needs `invoke`, `network.resource.read` needs
-//!   `read`, `network.resource.update` needs `write` (files, context) or
-//!   `admin` (tools) — a document sync needs `read`, and `write` only when
-//!   it carries changes — `network.resource.unregister` needs `admin`, and
-//!   re-registering an existing resource needs its `admin`;
 //! * any event sent to `channel/{name}` needs membership of that channel;
-//! * `network.channel.delete` needs the channel's creator or a master;
 //! * `network.events.query` for a channel needs membership of it.
+//!
+//! Resource permissions ([`check_resource_permissions`]) and who may delete
+//! a channel are the network's own checks, made whether or not this mod is loaded.
 
 use super::api::{Context, Mod, ModMode, ModSpec};
 use crate::error::{ErrorCode, Rejection};
 use crate::event::Event;
 use crate::ids::address::{Address, Entity};
 use crate::ids::event_type::core_types;
-use crate::ids::standing::Role;
 use crate::model::access::Permission;
+use crate::model::state::State;
 use serde_json::Value;
 
 pub(super) struct AccessControl {
@@ -36,15 +33,15 @@ fn forbidden(message: impl Into<String>) -> Rejection {
 }
 
 fn require(
-    cx: &Context<'_>,
+    state: &State,
     who: &Address,
     resource: &Address,
     permission: Permission,
 ) -> Result<(), Rejection> {
-    match cx.state.resources.get(resource) {
+    match state.resources.get(resource) {
         // A missing resource is the router's error (unknown_target), not a permission one.
         None => Ok(()),
-        Some(r) if cx.state.may(who, r, permission) => Ok(()),
+        Some(r) if state.may(who, r, permission) => Ok(()),
         Some(_) => Err(forbidden(format!(
             "{who} lacks the {} permission on {resource}",
             serde_json::to_value(permission)
@@ -64,12 +61,12 @@ fn payload_address(event: &Event, key: &str) -> Option<Address> {
 }
 
 fn require_channel_member(
-    cx: &Context<'_>,
+    state: &State,
     who: &Address,
     channel: &Address,
 ) -> Result<(), Rejection> {
     match channel.entity() {
-        Entity::Channel(name) => match cx.state.channels.get(name) {
+        Entity::Channel(name) => match state.channels.get(name) {
             Some(c) if !c.members.contains(who) => {
                 Err(forbidden(format!("{who} is not a member of {channel}")))
             }
@@ -87,64 +84,70 @@ impl Mod for AccessControl {
     fn guard(&mut self, cx: &Context<'_>, event: &Event) -> Result<(), Rejection> {
         let who = &event.source;
         match event.event_type.as_str() {
-            core_types::RESOURCE_INVOKE => {
-                require(cx, who, &event.target.to_local(), Permission::Invoke)
-            }
-            core_types::RESOURCE_READ => {
-                require(cx, who, &event.target.to_local(), Permission::Read)
-            }
-            #[cfg(feature = "documents")]
-            core_types::RESOURCE_UPDATE if crate::documents::is_sync_event(event) => {
-                // Syncing needs read; a message that carries changes is an edit and needs write.
-                let target = event.target.to_local();
-                require(cx, who, &target, Permission::Read)?;
-                let edits = event
-                    .payload
-                    .get(crate::documents::payload::SYNC)
-                    .and_then(Value::as_str)
-                    .is_some_and(crate::documents::carries_changes);
-                if edits {
-                    require(cx, who, &target, Permission::Write)
-                } else {
-                    Ok(())
-                }
-            }
-            core_types::RESOURCE_UPDATE => {
-                let permission = match event.target.entity() {
-                    Entity::Tool(_) => Permission::Admin,
-                    _ => Permission::Write,
-                };
-                require(cx, who, &event.target.to_local(), permission)
-            }
-            core_types::RESOURCE_UNREGISTER | core_types::RESOURCE_REGISTER => {
-                match payload_address(event, "address") {
-                    Some(address) if cx.state.resources.contains_key(&address) => {
-                        require(cx, who, &address, Permission::Admin)
-                    }
-                    _ => Ok(()),
-                }
-            }
-            core_types::CHANNEL_DELETE => {
-                let Some(channel) = payload_address(event, "channel") else {
-                    return Ok(());
-                };
-                let Entity::Channel(name) = channel.entity() else {
-                    return Ok(());
-                };
-                let is_master = cx.state.role_of(who) == Some(Role::Master);
-                match cx.state.channels.get(name) {
-                    Some(c) if &c.created_by != who && !is_master => Err(forbidden(format!(
-                        "only {} or a master may delete {channel}",
-                        c.created_by
-                    ))),
-                    _ => Ok(()),
-                }
-            }
+            // The network itself enforces resource permissions and who deletes
+            // a channel, with or without this mod (`check_resource_permissions`).
+            core_types::RESOURCE_INVOKE
+            | core_types::RESOURCE_READ
+            | core_types::RESOURCE_UPDATE
+            | core_types::RESOURCE_UNREGISTER
+            | core_types::RESOURCE_REGISTER
+            | core_types::CHANNEL_DELETE => Ok(()),
             core_types::EVENTS_QUERY => match payload_address(event, "target") {
-                Some(channel) => require_channel_member(cx, who, &channel),
+                Some(channel) => require_channel_member(cx.state, who, &channel),
                 None => Ok(()),
             },
-            _ => require_channel_member(cx, who, &event.target),
+            _ => require_channel_member(cx.state, who, &event.target),
         }
+    }
+}
+
+/// The permission a resource declares for what `event` does to it, checked
+/// for the sender. The network runs this for every event, whatever mods it
+/// loads: `network.resource.invoke` needs `invoke`, `network.resource.read`
+/// needs `read`, `network.resource.update` needs `write` (files, context) or
+/// `admin` (tools) — a document sync needs `read`, and `write` only when it
+/// carries changes — `network.resource.unregister` needs `admin`, and
+/// re-registering an existing resource needs its `admin`.
+pub fn check_resource_permissions(state: &State, event: &Event) -> Result<(), Rejection> {
+    let who = &event.source;
+    match event.event_type.as_str() {
+        core_types::RESOURCE_INVOKE => {
+            require(state, who, &event.target.to_local(), Permission::Invoke)
+        }
+        core_types::RESOURCE_READ => {
+            require(state, who, &event.target.to_local(), Permission::Read)
+        }
+        #[cfg(feature = "documents")]
+        core_types::RESOURCE_UPDATE if crate::documents::is_sync_event(event) => {
+            // Syncing needs read; a message that carries changes is an edit and needs write.
+            let target = event.target.to_local();
+            require(state, who, &target, Permission::Read)?;
+            let edits = event
+                .payload
+                .get(crate::documents::payload::SYNC)
+                .and_then(Value::as_str)
+                .is_some_and(crate::documents::carries_changes);
+            if edits {
+                require(state, who, &target, Permission::Write)
+            } else {
+                Ok(())
+            }
+        }
+        core_types::RESOURCE_UPDATE => {
+            let permission = match event.target.entity() {
+                Entity::Tool(_) => Permission::Admin,
+                _ => Permission::Write,
+            };
+            require(state, who, &event.target.to_local(), permission)
+        }
+        core_types::RESOURCE_UNREGISTER | core_types::RESOURCE_REGISTER => {
+            match payload_address(event, "address") {
+                Some(address) if state.resources.contains_key(&address) => {
+                    require(state, who, &address, Permission::Admin)
+                }
+                _ => Ok(()),
+            }
+        }
+        _ => Ok(()),
     }
 }

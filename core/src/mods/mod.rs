@@ -23,6 +23,7 @@ pub mod pipeline;
 mod rate_limiter;
 mod workspace;
 
+pub use access_control::check_resource_permissions;
 pub use analytics::Analytics;
 pub use api::{Command, Context, JoinClaim, Mod, ModMode, ModSpec, Outbox};
 pub use pipeline::Pipeline;

@@ -1,5 +1,6 @@
 //! Admission: who may join and send, key proofs at join, and challenges.
 
+use crate::crypto::{constant_time_eq, sha256_hex};
 use crate::error::{ErrorCode, Rejection};
 use crate::event::Event;
 use crate::ids::address::Address;
@@ -21,6 +22,9 @@ const NETWORK_ONLY_TYPES: &[&str] = &[
     core_types::RESOURCE_READ_RESPONSE,
     core_types::EVENTS_RESPONSE,
 ];
+
+/// Presence news (`mod/workspace` emits it); members may send it only about themselves.
+const PRESENCE_CHANGED: &str = "workspace.presence.changed";
 
 /// What a paused or archived network still accepts.
 pub(super) const READ_ONLY_TYPES: &[&str] = &[
@@ -99,6 +103,18 @@ impl Network {
                 format!("{event_type} is emitted only by the network"),
             ));
         }
+        // Presence is the network's to report; a member may speak only of its own.
+        if event_type == PRESENCE_CHANGED
+            && event.payload.get("address").and_then(Value::as_str)
+                != Some(event.source.to_string().as_str())
+        {
+            return Err(Rejection::new(
+                ErrorCode::Forbidden,
+                format!(
+                    "{event_type} from a member is about itself: payload.address is its source"
+                ),
+            ));
+        }
         // Observers may read, acknowledge and leave, and follow channels.
         let observer_may = READ_ONLY_TYPES.contains(&event_type)
             || event_type == core_types::CHANNEL_JOIN
@@ -122,7 +138,53 @@ impl Network {
         Ok(())
     }
 
+    /// An address belongs to whoever first holds it. Rejoining a member's
+    /// address needs that member's credential: the connection it is already
+    /// bound to, `credentials.member_secret` (issued at the first join), a key
+    /// proof (`verification` of level 1 or more) or the admin token. A member
+    /// stored before secrets existed has none; its next join is issued one.
+    pub(super) fn check_owner(
+        &self,
+        session: Option<&Address>,
+        event: &Event,
+        verification: Verification,
+    ) -> Result<(), Rejection> {
+        let address = &event.source;
+        let Some(member) = self.state.members.get(address) else {
+            return Ok(());
+        };
+        let credential = |key: &str| {
+            event
+                .payload
+                .get("credentials")
+                .and_then(|c| c.get(key))
+                .and_then(Value::as_str)
+        };
+        let secret_matches = match (&member.secret_sha256, credential("member_secret")) {
+            (None, _) => true,
+            (Some(expected), Some(secret)) => constant_time_eq(
+                sha256_hex(secret.as_bytes()).as_bytes(),
+                expected.as_bytes(),
+            ),
+            (Some(_), None) => false,
+        };
+        if session == Some(address)
+            || secret_matches
+            || verification >= Verification::KEY_PROOF
+            || self.config.is_admin_credential(credential("admin_token"))
+        {
+            return Ok(());
+        }
+        Err(Rejection::new(
+            ErrorCode::AddressInUse,
+            format!(
+                "{address} is taken in this network: rejoin with the credentials.member_secret its first join was given, or join as another address"
+            ),
+        ))
+    }
+
     /// The verification level a join proves (a key proof is checked here).
+    /// A key registered for the address makes its proof mandatory.
     pub(super) fn verify_join(
         &mut self,
         event: &Event,
@@ -142,6 +204,13 @@ impl Network {
                 )?;
                 Ok(Verification::KEY_PROOF)
             }
+            (None, None) if self.keys.public_key(&event.source).is_some() => Err(Rejection::new(
+                ErrorCode::VerificationFailed,
+                format!(
+                    "a key is registered for {}: join with a key proof (network.agent.challenge, then credentials.nonce and credentials.signature)",
+                    event.source
+                ),
+            )),
             (None, None) => Ok(Verification::ANONYMOUS),
             _ => Err(Rejection::new(
                 ErrorCode::VerificationFailed,

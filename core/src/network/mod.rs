@@ -127,7 +127,11 @@ impl Network {
         }
         // `metadata.delivery` is the network's to write, per recipient: a
         // sender's own would reach recipients of unlogged events as if it were.
+        // So are who sent it and when it arrived (`mod/enrichment` writes them).
         event.metadata.remove("delivery");
+        for key in crate::event::enrichment::ENRICHMENT_KEYS {
+            event.metadata.remove(key);
+        }
         let event_type = event.event_type.as_str();
         if event_type != core_types::AGENT_JOIN
             && let Some(seq) = self.dedupe.seq_of(&event.id).or_else(|| {
@@ -179,10 +183,20 @@ impl Network {
             join: claim.as_ref(),
         };
         self.pipeline.guard(&cx, &event)?;
+        // Permissions a resource declares hold whatever mods are loaded.
+        crate::mods::check_resource_permissions(&self.state, &event)?;
+        if let Some(claim) = &claim {
+            // After the guards: a stranger without the network's token learns nothing of its members.
+            self.check_owner(session, &event, claim.verification)?;
+        }
 
         let mut staged = revived;
         staged.extend(self.run_stage(Stage::Transform, &mut event, now));
         let mut outcome = handlers::handle(self, &event, claim.as_ref(), &metadata, now)?;
+        if joining && let Value::Object(payload) = &mut event.payload {
+            // Secrets, tokens and proofs were for admission: never logged, observed or delivered.
+            payload.remove("credentials");
+        }
         // Resolve recipients before anything is logged: an unroutable event changes nothing.
         let recipients = if outcome.route {
             routing::recipients(&self.state, &event)?

@@ -72,14 +72,45 @@ pub(crate) fn visible_to_known(
     }
 }
 
-/// True when `who` may see a logged event: its visibility is read back from
-/// its metadata (or derived from its target), as when it was accepted.
+/// True when `who` may see a logged event: only what it could have received —
+/// its own events, and events whose target reaches it (see [`reached_by`]) with
+/// a visibility, read back from the metadata (or derived from the target) as
+/// when it was accepted, that lets it see them.
 pub fn logged_visible_to(state: &State, event: &Event, who: &Address) -> bool {
+    if &event.source == who {
+        return true;
+    }
     let visibility = crate::event::metadata::ProtocolMetadata::read(&event.metadata)
         .ok()
         .and_then(|m| m.visibility)
         .unwrap_or_else(|| default_visibility(&event.target));
-    visible_to(state, event, visibility, who)
+    reached_by(state, event, who) && visible_to(state, event, visibility, who)
+}
+
+/// True when `event`'s target reaches `who` now: everyone for a broadcast, the
+/// member itself, a channel's or group's members, a resource's owner, a
+/// cross-network target's bridge. Events to `core` and to mods reach no member.
+pub fn reached_by(state: &State, event: &Event, who: &Address) -> bool {
+    let target = &event.target;
+    if !target.is_local() {
+        return state.bridge_for(target) == Some(who);
+    }
+    match target.entity() {
+        Entity::Broadcast => state.members.contains_key(who),
+        e if e.is_participant() => target == who,
+        Entity::Channel(name) => state
+            .channels
+            .get(name)
+            .is_some_and(|c| c.members.contains(who)),
+        Entity::Group(name) => state
+            .groups
+            .get(name)
+            .is_some_and(|g| g.members.contains(who)),
+        Entity::Tool(_) | Entity::File(_) | Entity::Context(_) => {
+            state.resources.get(target).is_some_and(|r| &r.owner == who)
+        }
+        _ => false,
+    }
 }
 
 /// The members `event` is routed to, before visibility and presence.

@@ -79,6 +79,8 @@ impl Network {
                         name,
                         members: Default::default(),
                         created_by: creator,
+                        private: false,
+                        invited: Default::default(),
                     });
                 channel.members.extend(members);
                 vec![Effect::Store(Row::Channel(channel.clone()))]

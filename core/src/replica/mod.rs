@@ -31,6 +31,7 @@ mod document_store;
 #[cfg(feature = "documents")]
 mod documents;
 pub mod keepalive;
+mod member_secret;
 mod receiving;
 mod sending;
 mod state;

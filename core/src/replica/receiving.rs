@@ -60,6 +60,17 @@ impl Replica {
                 self.watermark = Some(start);
             }
             let mut effects = vec![ReplicaEffect::Online];
+            effects.extend(self.learn_member_secret(&ack));
+            if std::mem::take(&mut self.missed_while_joining) {
+                self.resyncing = true;
+                let resume = self.client.event(
+                    EventType::from_static(core_types::AGENT_RESUME),
+                    Address::core(),
+                    json!({ "after": self.watermark.unwrap_or(0) }),
+                    self.clock,
+                );
+                effects.push(ReplicaEffect::Send(resume.encode()));
+            }
             if let Some(seq) = self.watermark {
                 effects.push(ReplicaEffect::Persist(ReplicaRow::Watermark { seq }));
             }
@@ -140,6 +151,9 @@ impl Replica {
         }
         if prev > watermark {
             if self.resyncing || self.link != Link::Online {
+                // A new process for a known member learns where it starts only from
+                // the join's answer: what came before it is asked for again then.
+                self.missed_while_joining |= self.link != Link::Online;
                 return Vec::new();
             }
             self.resyncing = true;

@@ -79,13 +79,18 @@ impl Replica {
     }
 
     pub(super) fn send_join(&mut self, credentials: Option<Value>, now: u64) -> Vec<ReplicaEffect> {
+        let (credentials, persist) = self.with_member_secret(credentials);
         let mut join = self.client.join(credentials, now);
         if let (Some(after), Value::Object(payload)) = (self.watermark, &mut join.payload) {
             payload.insert("resume".into(), json!({ "after": after }));
         }
         let frame = join.encode();
         self.link = Link::Joining(join.id, frame.clone(), now);
-        vec![ReplicaEffect::Send(frame)]
+        // The secret is kept before the join that sets it leaves.
+        persist
+            .into_iter()
+            .chain([ReplicaEffect::Send(frame)])
+            .collect()
     }
 
     /// The network's nonce arrived: sign it and join with the proof.
@@ -123,6 +128,7 @@ impl Replica {
     pub fn disconnected(&mut self) {
         self.liveness.disconnected();
         self.link = Link::Offline;
+        self.missed_while_joining = false;
         #[cfg(feature = "documents")]
         self.documents_offline();
         self.sent_at.clear();

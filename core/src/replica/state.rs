@@ -32,6 +32,10 @@ pub struct Replica {
     pub(super) unacked: Option<(u64, u64)>,
     /// At most this many events are kept in [`Replica::log`]; `None`: all.
     pub(super) log_limit: Option<usize>,
+    /// The secret this address's joins present (see `member_secret.rs`).
+    pub(super) member_secret: Option<String>,
+    /// Deliveries beyond the watermark came before the join's answer.
+    pub(super) missed_while_joining: bool,
     /// Open shared documents and stored copies.
     #[cfg(feature = "documents")]
     pub(super) documents: super::document_store::ClientDocuments,
@@ -55,6 +59,8 @@ impl Replica {
             signing_key: None,
             unacked: None,
             log_limit: None,
+            member_secret: None,
+            missed_while_joining: false,
             #[cfg(feature = "documents")]
             documents: super::document_store::ClientDocuments::default(),
             liveness: Liveness::default(),
@@ -119,6 +125,9 @@ impl Replica {
                 }
                 ReplicaRow::OutboxRemoved { id } => {
                     self.outbox.remove(&id);
+                }
+                ReplicaRow::MemberSecret { address, secret } => {
+                    self.restore_member_secret(&address, secret);
                 }
                 #[cfg(feature = "documents")]
                 row @ (ReplicaRow::Document(_) | ReplicaRow::DocumentRemoved { .. }) => {

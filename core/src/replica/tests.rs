@@ -713,3 +713,43 @@ fn without_a_keepalive_the_host_keeps_the_link() {
     assert_eq!(alice.poll_timeout(), None, "no reconnection");
     assert!(!alice.is_online());
 }
+
+#[test]
+fn a_new_replica_of_a_known_address_catches_up_on_what_it_missed() {
+    let mut world = World::new();
+    let (mut alice, mut bob) = (replica("agent:alice", 1), replica("agent:bob", 2));
+    let (mut sa, mut sb) = (None, None);
+    online(&mut world, &mut alice, &mut sa, 1);
+    online(&mut world, &mut bob, &mut sb, 1);
+    world.network.disconnect(&"agent:bob".parse().unwrap(), 2);
+    for n in 0..2 {
+        let (_, effects) = alice.post(
+            chat(),
+            "agent:bob".parse().unwrap(),
+            json!({"n": n}),
+            Map::new(),
+            3,
+        );
+        world.send_to_network(&mut sa, &effects, 3);
+    }
+    // A new process for bob: an empty replica that knows only bob's secret.
+    let mut again = replica("agent:bob", 9);
+    again.set_member_secret(bob.member_secret().map(str::to_owned));
+    let mut sc = None;
+    let joined = online(&mut world, &mut again, &mut sc, 5);
+    // The catch-up follows the join's answer; anything that came before it
+    // would be asked for again right after it. Either way: each once, in order.
+    let frames = world.send_to_network(&mut sc, &joined, 5);
+    let effects: Vec<ReplicaEffect> = joined
+        .into_iter()
+        .chain(feed(&mut again, &frames, 5))
+        .collect();
+    let got: Vec<i64> = effects
+        .iter()
+        .filter_map(|e| match e {
+            ReplicaEffect::Received(ev) => ev.payload["n"].as_i64(),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(got, vec![0, 1], "{effects:#?}");
+}

@@ -65,6 +65,13 @@ pub enum ReplicaRow {
         /// The event id.
         id: EventId,
     },
+    /// The member secret the network gave this address at its first join.
+    MemberSecret {
+        /// The address it proves.
+        address: Address,
+        /// The secret.
+        secret: String,
+    },
     /// A piece of a shared document's local copy (insert or replace).
     Document(crate::documents::DocumentRow),
     /// A piece of a shared document's local copy is no longer needed.

@@ -241,6 +241,7 @@ fn an_ack_omits_what_it_does_not_say() {
             verification: Verification::ANONYMOUS,
             status: Presence::Online,
             last_seen: 9,
+            secret_sha256: None,
         }),
         network: Some("demo".parse().unwrap()),
         resume_after: Some(0),

@@ -4,7 +4,7 @@ use super::payload::{invalid, payload_address, payload_str, require_master};
 use crate::error::Rejection;
 use crate::event::Event;
 use crate::ids::address::Address;
-use crate::ids::standing::Role;
+use crate::ids::standing::{Role, Verification};
 use crate::model::membership::{Member, Presence};
 use crate::model::payloads::{Payload, Pong, Roster};
 use crate::model::state::{Invitation, Row, RowKind};
@@ -13,6 +13,10 @@ use crate::network::effects::Effect;
 use crate::network::engine::Network;
 use crate::network::outcome::{Outcome, logged, replied, routed};
 use serde_json::{Value, json};
+
+/// Shortest and longest member secret a first join may propose.
+const MIN_SECRET_LEN: usize = 16;
+const MAX_SECRET_LEN: usize = 256;
 
 /// Default lifetime of an invitation.
 pub const DEFAULT_INVITATION_TTL_MS: u64 = 7 * 24 * 3600 * 1000;
@@ -34,6 +38,16 @@ pub(super) fn join(
         .and_then(Value::as_str);
     let is_master = network.config.masters.contains(&address)
         || network.config.is_admin_credential(admin_token);
+    let proposed = event
+        .payload
+        .get("credentials")
+        .and_then(|c| c.get("member_secret"))
+        .and_then(Value::as_str);
+    if proposed.is_some_and(|s| !(MIN_SECRET_LEN..=MAX_SECRET_LEN).contains(&s.len())) {
+        return Err(invalid(format!(
+            "credentials.member_secret has {MIN_SECRET_LEN} to {MAX_SECRET_LEN} characters"
+        )));
+    }
     let mut outcome = logged();
     if let Some(code) = event
         .payload
@@ -59,17 +73,40 @@ pub(super) fn join(
             verification,
             status: Presence::Online,
             last_seen: now,
+            secret_sha256: None,
         });
     if is_master {
         member.role = Role::Master;
     } else if wants_observer {
         member.role = Role::Observer;
+    } else if member.secret_sha256.is_none() && verification < Verification::KEY_PROOF {
+        // A record from before member secrets is claimed by its next join, which
+        // proved nothing: it gets the address, never the role the record held.
+        member.role = Role::Member;
     }
     member.verification = verification;
     member.status = Presence::Online;
     member.last_seen = now;
+    if member.secret_sha256.is_none() {
+        // The address is this joiner's from now on: the secret it proposes, else
+        // one issued here, is what a later join of the address presents
+        // (`credentials.member_secret`). Only its hash is kept.
+        let secret = match proposed {
+            Some(secret) => secret.to_owned(),
+            None => {
+                let secret = format!(
+                    "{}{}",
+                    crate::crypto::to_hex(&network.ids.random_bytes()),
+                    crate::crypto::to_hex(&network.ids.random_bytes())
+                );
+                outcome.ack.insert("member_secret".into(), json!(secret));
+                secret
+            }
+        };
+        member.secret_sha256 = Some(crate::crypto::sha256_hex(secret.as_bytes()));
+    }
     let member = member.clone();
-    outcome.ack.insert("member".into(), json!(member));
+    outcome.ack.insert("member".into(), json!(member.public()));
     outcome
         .ack
         .insert("network".into(), json!(network.config.id));

@@ -1,6 +1,6 @@
 //! Handlers for channels and groups: create, delete, join and leave.
 
-use super::payload::{channel_name, group_name, member_list, require_master};
+use super::payload::{channel_name, group_name, invalid, member_list, require_master};
 use crate::error::{ErrorCode, Rejection};
 use crate::event::Event;
 use crate::ids::address::Address;
@@ -9,9 +9,12 @@ use crate::model::state::{Channel, Group, Row, RowKind};
 use crate::network::effects::Effect;
 use crate::network::engine::Network;
 use crate::network::outcome::{Outcome, logged};
-use serde_json::json;
+use serde_json::{Value, json};
 
-/// `network.channel.create`: a new channel with its creator and listed members.
+/// `network.channel.create`: a new channel with its creator as its member.
+/// The members it lists are invited, not added: each joins when it wants
+/// (`network.channel.join`); `private: true` lets only them, the creator and
+/// masters join.
 pub(super) fn create_channel(network: &mut Network, event: &Event) -> Result<Outcome, Rejection> {
     let name = channel_name(event, "channel").or_else(|_| channel_name(event, "name"))?;
     if network.state.channels.contains_key(&name) {
@@ -20,13 +23,20 @@ pub(super) fn create_channel(network: &mut Network, event: &Event) -> Result<Out
             format!("channel/{name} exists"),
         ));
     }
-    let mut members: std::collections::BTreeSet<Address> =
+    let mut invited: std::collections::BTreeSet<Address> =
         member_list(event)?.into_iter().collect();
-    members.insert(event.source.clone());
+    invited.remove(&event.source);
+    let private = match event.payload.get("private") {
+        None | Some(Value::Null) => false,
+        Some(Value::Bool(private)) => *private,
+        Some(_) => return Err(invalid("payload.private is true or false")),
+    };
     let channel = Channel {
         name: name.clone(),
-        members,
+        members: std::iter::once(event.source.clone()).collect(),
         created_by: event.source.clone(),
+        private,
+        invited,
     };
     network.state.channels.insert(name, channel.clone());
     let mut outcome = logged();
@@ -37,15 +47,29 @@ pub(super) fn create_channel(network: &mut Network, event: &Event) -> Result<Out
     Ok(outcome)
 }
 
-/// `network.channel.delete`.
+/// `network.channel.delete`: by its creator or a master.
 pub(super) fn delete_channel(network: &mut Network, event: &Event) -> Result<Outcome, Rejection> {
     let name = channel_name(event, "channel")?;
-    if network.state.channels.remove(&name).is_none() {
-        return Err(Rejection::new(
-            ErrorCode::UnknownTarget,
-            format!("channel/{name} does not exist"),
-        ));
+    let role = network.state.role_of(&event.source);
+    match network.state.channels.get(&name) {
+        None => {
+            return Err(Rejection::new(
+                ErrorCode::UnknownTarget,
+                format!("channel/{name} does not exist"),
+            ));
+        }
+        Some(channel) if !channel.may_delete(&event.source, role) => {
+            return Err(Rejection::new(
+                ErrorCode::Forbidden,
+                format!(
+                    "only {} or a master may delete channel/{name}",
+                    channel.created_by
+                ),
+            ));
+        }
+        Some(_) => {}
     }
+    network.state.channels.remove(&name);
     let mut outcome = logged();
     outcome.effects.push(Effect::Remove {
         kind: RowKind::Channel,
@@ -60,6 +84,7 @@ pub(super) fn join_or_leave_channel(
     event: &Event,
 ) -> Result<Outcome, Rejection> {
     let name = channel_name(event, "channel")?;
+    let role = network.state.role_of(&event.source);
     let channel = network.state.channels.get_mut(&name).ok_or_else(|| {
         Rejection::new(
             ErrorCode::UnknownTarget,
@@ -67,6 +92,14 @@ pub(super) fn join_or_leave_channel(
         )
     })?;
     if event.event_type.as_str() == t::CHANNEL_JOIN {
+        if !channel.may_join(&event.source, role) {
+            return Err(Rejection::new(
+                ErrorCode::Forbidden,
+                format!(
+                    "channel/{name} is private: joining it needs an invitation from its creator"
+                ),
+            ));
+        }
         channel.members.insert(event.source.clone());
     } else {
         channel.members.remove(&event.source);

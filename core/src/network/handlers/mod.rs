@@ -69,6 +69,18 @@ pub(crate) fn handle(
                 event.event_type
             ))),
             Entity::Mod(_) => events::to_mod(network, event, now),
+            Entity::Channel(name)
+                if network
+                    .state
+                    .channels
+                    .get(name)
+                    .is_some_and(|c| c.private && !c.members.contains(&event.source)) =>
+            {
+                Err(crate::error::Rejection::new(
+                    crate::error::ErrorCode::Forbidden,
+                    format!("{} is private: only its members post to it", event.target),
+                ))
+            }
             _ => Ok(outcome::routed()),
         },
     }

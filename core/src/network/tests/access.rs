@@ -216,6 +216,7 @@ fn invite_policy_uses_each_invitation_once() {
         verification: Verification::ANONYMOUS,
         status: Presence::Online,
         last_seen: 0,
+        secret_sha256: None,
     };
     network.state.members.insert(host.address.clone(), host);
     let mut inviter = Peer::new("agent:host");
@@ -311,9 +312,10 @@ fn signed(key: &SigningKey, name: &str, nonce: &str) -> Value {
 #[test]
 fn key_proof_reaches_level_1_and_nonces_do_not_replay() {
     let (mut network, key) = key_network(Verification::KEY_PROOF);
+    // A registered key makes its proof mandatory.
     assert_eq!(
         error_code(&try_join(&mut network, "openagents:bob", json!({}))),
-        ErrorCode::AccessDenied
+        ErrorCode::VerificationFailed
     );
     let nonce = challenge(&mut network, "openagents:bob");
     let ok = try_join(

@@ -308,7 +308,7 @@ fn files_are_read_and_updated() {
     );
     assert_eq!(
         error_code(&stolen),
-        ErrorCode::AlreadyExists,
+        ErrorCode::Forbidden,
         "without the mod the core still protects ownership"
     );
     let gone = owner.send(
@@ -469,11 +469,14 @@ fn restored_network_continues_where_it_stopped() {
             verification: Verification::ANONYMOUS,
             status: Presence::Online,
             last_seen: 0,
+            secret_sha256: None,
         }),
         Row::Channel(Channel {
             name: "general".parse().unwrap(),
             members: [addr("agent:bob")].into(),
             created_by: addr("agent:bob"),
+            private: false,
+            invited: Default::default(),
         }),
     ];
     let mut network = Network::new(
@@ -749,7 +752,8 @@ fn a_cursor_past_the_end_of_the_log_is_read_as_the_end() {
     let mut join = again.event("network.agent.join", "core", json!({}));
     join.payload["resume"] = json!({"after": u64::MAX});
     let end = network.last_seq();
-    let effects = network.handle_event(None, join, 30);
+    // On alice's own connection (a rejoin elsewhere needs its member secret).
+    let effects = network.handle_event(Some(&alice.address), join, 30);
     let reads: Vec<u64> = effects
         .iter()
         .filter_map(|e| match e {

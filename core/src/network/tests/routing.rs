@@ -137,7 +137,7 @@ fn a_wide_fan_out_frames_each_recipient_exactly_as_framing_it_alone() {
 fn direct_channel_and_group_targets() {
     let mut network = bare();
     let mut alice = join(&mut network, "agent:alice");
-    join(&mut network, "agent:bob");
+    let mut bob = join(&mut network, "agent:bob");
     join(&mut network, "agent:eve");
     let mut boss = join(&mut network, "agent:boss");
 
@@ -151,6 +151,13 @@ fn direct_channel_and_group_targets() {
         "network.channel.create",
         "core",
         json!({"channel": "general", "members": ["agent:bob"]}),
+    );
+    // Listed members are invited: each joins when it wants.
+    bob.send(
+        &mut network,
+        "network.channel.join",
+        "core",
+        json!({"channel": "general"}),
     );
     assert_eq!(
         delivered_to(&alice.send(&mut network, "chat.msg", "channel/general", json!({}))),
