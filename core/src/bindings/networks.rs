@@ -10,6 +10,7 @@
 //! The directory object answers `POST /register` and `GET /list`.
 
 use super::message::{Method, Request, Response};
+use crate::event::Limits;
 use crate::{ErrorCode, NetworkId};
 use serde_json::{Value, json};
 
@@ -66,6 +67,14 @@ pub struct Creation {
 
 /// Reads a `POST /v1/networks` body and gives it the id `id`.
 pub fn creation(text: &str, id: String) -> Result<Creation, Response> {
+    // Unauthenticated: bounded like any frame before it is parsed (413), and
+    // serde_json refuses nesting deeper than 128 levels.
+    if text.len() > Limits::default().max_frame_bytes {
+        return Err(Response::error(
+            ErrorCode::TooLarge,
+            "the body exceeds the frame limit",
+        ));
+    }
     let mut body: Value = serde_json::from_str(text)
         .map_err(|_| Response::error(ErrorCode::MalformedEvent, "the body is not JSON"))?;
     let Value::Object(object) = &mut body else {
@@ -180,6 +189,17 @@ mod tests {
         );
         assert_eq!(
             creation("{", "a".into()).unwrap_err().status_and_code(),
+            (400, "malformed_event")
+        );
+        // An unauthenticated body is bounded before it is parsed, and deep nesting is refused.
+        let huge = format!("{{\"name\": \"{}\"}}", "x".repeat(2 * 1024 * 1024));
+        assert_eq!(
+            creation(&huge, "a".into()).unwrap_err().status_and_code(),
+            (413, "too_large")
+        );
+        let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
+        assert_eq!(
+            creation(&deep, "a".into()).unwrap_err().status_and_code(),
             (400, "malformed_event")
         );
 
