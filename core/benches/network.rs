@@ -161,6 +161,19 @@ fn create_room(network: &mut Network, sender: &mut Client) {
         2,
     );
     network.handle_event(Some(&"agent:sender".parse().unwrap()), create, 2);
+    // Listed members are invited: each joins the channel itself.
+    for (i, member) in members.iter().enumerate() {
+        let address: Address = member.parse().unwrap();
+        let mut seed = [3u8; 32];
+        seed[0] = i as u8;
+        let join = Client::new(address.clone(), "bench".parse().unwrap(), seed).event(
+            "network.channel.join".parse().unwrap(),
+            Address::core(),
+            json!({"channel": "room"}),
+            2,
+        );
+        network.handle_event(Some(&address), join, 2);
+    }
 }
 
 fn events(c: &mut Criterion) {

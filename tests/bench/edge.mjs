@@ -210,7 +210,9 @@ try {
     await Promise.all(batch);
     let got = 0;
     const start = performance.now();
-    const late = await Agent.connect({ url: edge.url, network: id, name: 'agent:late', WebSocket });
+    const late = await Agent.connect({
+      url: edge.url, network: id, name: 'agent:late', WebSocket, memberSecret: first.memberSecret,
+    });
     late.on('bench.missed', () => { got += 1; changed(); });
     await waitFor(() => got >= 10000, 120_000);
     results.catchUp = performance.now() - start;
