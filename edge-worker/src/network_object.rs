@@ -259,8 +259,11 @@ impl NetworkHost {
 /// What workerd's calls into the object do (`crate::entry` receives them).
 impl NetworkHost {
     pub(crate) fn new(state: State, env: Env) -> Self {
-        // Answer WebSocket "ping" text frames without waking the object.
-        if let Ok(pair) = worker::worker_sys::WebSocketRequestResponsePair::new("ping", "pong") {
+        // Answer the replica's heartbeat frames without waking the object.
+        if let Ok(pair) = worker::worker_sys::WebSocketRequestResponsePair::new(
+            agentnet_core::replica::HEARTBEAT_PING,
+            agentnet_core::replica::HEARTBEAT_PONG,
+        ) {
             state.set_websocket_auto_response(&pair);
         }
         Self {
