@@ -363,22 +363,23 @@ impl Store {
         if audiences.is_empty() {
             return Ok((Vec::new(), true));
         }
-        let marks = vec!["?"; audiences.len()].join(", ");
-        // Up to `limit` rows, cut where their running size passes the byte budget.
-        let sql = format!(
-            "SELECT seq, event, found FROM \
+        // Up to `limit` rows, cut where their running size passes the byte budget. The
+        // audiences travel as one JSON array: a member of many channels has many, and
+        // the platform binds at most 100 parameters per statement.
+        let sql = "SELECT seq, event, found FROM \
              (SELECT seq, event, SUM(length(event)) OVER (ORDER BY seq) AS running, \
                      COUNT(*) OVER () AS found \
               FROM events WHERE seq IN \
-              (SELECT DISTINCT seq FROM audience WHERE audience IN ({marks}) AND seq > ? ORDER BY seq LIMIT ?)) \
-             WHERE running - length(event) < ? ORDER BY seq"
-        );
-        let mut bindings: Vec<SqlStorageValue> =
-            audiences.iter().map(|a| text(a.as_str())).collect();
+              (SELECT DISTINCT seq FROM audience WHERE audience IN (SELECT value FROM json_each(?)) \
+               AND seq > ? ORDER BY seq LIMIT ?)) \
+             WHERE running - length(event) < ? ORDER BY seq";
+        let audiences = serde_json::to_string(audiences)
+            .map_err(|e| worker::Error::RustError(format!("audiences: {e}")))?;
+        let mut bindings = vec![text(audiences)];
         bindings.push(integer(request.after)?);
         bindings.push(integer(request.limit as u64)?);
         bindings.push(integer(BACKLOG_PAGE_BYTES)?);
-        let rows: Vec<BacklogRow> = self.sql.exec(&sql, bindings)?.to_array()?;
+        let rows: Vec<BacklogRow> = self.sql.exec(sql, bindings)?.to_array()?;
         let found = rows.first().map_or(0, |r| r.found);
         // Exhausted only when the query found fewer than a page and the budget cut none of them.
         let exhausted = (found as usize) < request.limit && rows.len() as i64 == found;

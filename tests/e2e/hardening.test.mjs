@@ -183,3 +183,29 @@ test('network-owned metadata is the network\'s, and presence is only about onese
     bob.close();
   }
 });
+
+// Issue 28, item 12: catch-up reads bound one parameter per audience, and the
+// platform binds at most 100 per statement, so a member of ~98 channels could
+// no longer poll, stream or join (500), and live delivery to it stopped.
+test('a member of 120 channels still polls, and its catch-up arrives', async () => {
+  const net = await demoLike('many-channels');
+  const id = net.id;
+  const busy = await join(id, 'agent:busy');
+  assert.equal(busy.status, 200, JSON.stringify(busy.json));
+  for (let i = 0; i < 120; i += 1) {
+    const made = await send(id, busy.json.token, {
+      type: 'network.channel.create', target: 'core', payload: { channel: `room-${i}` },
+    });
+    assert.equal(made.status, 200, JSON.stringify(made.json));
+  }
+  const other = await join(id, 'agent:other');
+  await send(id, other.json.token, { type: 'network.channel.join', target: 'core', payload: { channel: 'room-119' } });
+  const posted = await send(id, other.json.token, {
+    type: 'chat.msg', target: 'channel/room-119', payload: { text: 'to a busy member' },
+  });
+  assert.equal(posted.status, 200, JSON.stringify(posted.json));
+  const page = await call('GET', `/networks/${id}/v1/events?after=0&limit=200`, { token: busy.json.token });
+  assert.equal(page.status, 200, JSON.stringify(page.json));
+  const texts = page.json.events.map((e) => e.event.payload?.text).filter(Boolean);
+  assert.deepEqual(texts, ['to a busy member']);
+});
