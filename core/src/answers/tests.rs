@@ -7,7 +7,7 @@ use crate::client::Client;
 use crate::host::memory::MemoryHost;
 use crate::ids::event_type::EventType;
 use crate::model::config::{ModConfig, NetworkConfig};
-use crate::model::payloads::json_of;
+use crate::model::payloads::{Transport, json_of};
 use crate::network::{Effect, Network};
 use proptest::prelude::*;
 use serde_json::json;
@@ -132,12 +132,19 @@ fn every_answer_of_a_real_network_reads_as_its_type_and_back() {
 #[test]
 fn the_profile_reads_as_its_type_and_back() {
     let f = Fixture::new();
-    let transports = json!([{"type": "websocket", "endpoint": "ws://x/networks/demo/v1/ws"}]);
-    let profile = f.network.profile(transports.clone());
+    let transports = vec![Transport {
+        endpoint: "ws://x/networks/demo/v1/ws".into(),
+        kind: "websocket".into(),
+    }];
+    let profile = json_of(&f.network.network_profile(transports.clone()));
     let typed = read_profile(&profile).unwrap();
     assert_eq!(json_of(&typed), profile);
     assert_eq!(typed.agents_online, 1);
-    assert_eq!(json_of(&typed.transports), transports);
+    assert_eq!(typed.transports, transports);
+    assert_eq!(
+        profile["transports"],
+        json!([{"endpoint": "ws://x/networks/demo/v1/ws", "type": "websocket"}])
+    );
     assert_eq!(
         read_profile(&json!({"id": "demo"})).unwrap_err().code(),
         ErrorCode::MalformedEvent

@@ -26,6 +26,7 @@ use super::ws;
 use crate::crypto::{sha256_hex, to_hex};
 use crate::ids::event_type::{EventType, core_types};
 use crate::ids::ulid::UlidGenerator;
+use crate::model::payloads::{Transport, json_of};
 use crate::network::Page;
 use crate::{Address, Coded, ErrorCode, Event, EventId, Limits, Network, NetworkId};
 use serde_json::{Value, json};
@@ -162,20 +163,26 @@ impl From<Response> for Outcome {
 }
 
 /// The transports a network's profile lists, as reached from `origin`.
-pub fn transports(origin: &str, id: &NetworkId) -> Value {
+pub fn transports(origin: &str, id: &NetworkId) -> Vec<Transport> {
     let ws_origin = origin
         .replacen("https://", "wss://", 1)
         .replacen("http://", "ws://", 1);
-    json!([
-        {"type": "http", "endpoint": format!("{origin}/networks/{id}")},
-        {"type": "websocket", "endpoint": format!("{ws_origin}/networks/{id}/v1/ws")},
-        {"type": "sse", "endpoint": format!("{origin}/networks/{id}/v1/sse")},
-    ])
+    [
+        ("http", format!("{origin}/networks/{id}")),
+        ("websocket", format!("{ws_origin}/networks/{id}/v1/ws")),
+        ("sse", format!("{origin}/networks/{id}/v1/sse")),
+    ]
+    .into_iter()
+    .map(|(kind, endpoint)| Transport {
+        endpoint,
+        kind: kind.to_owned(),
+    })
+    .collect()
 }
 
 /// The network's profile as reached from `origin`.
 pub fn profile(network: &Network, origin: &str) -> Value {
-    network.profile(transports(origin, network.id()))
+    json_of(&network.network_profile(transports(origin, network.id())))
 }
 
 /// Answers a request for the loaded `network` (after [`target`]).

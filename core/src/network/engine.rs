@@ -11,16 +11,13 @@ use crate::ids::network_id::NetworkId;
 use crate::ids::ulid::UlidGenerator;
 use crate::model::config::{DeliveryMode, NetworkConfig};
 use crate::model::membership::Member;
-use crate::model::payloads::{
-    ErrorPayload, NetworkProfile, Payload, ProfileAccess, Transport, json_of,
-};
+use crate::model::payloads::{ErrorPayload, NetworkProfile, Payload, ProfileAccess, Transport};
 use crate::model::state::{Row, State};
 use crate::mods::Pipeline;
 use crate::network::ack::Ack;
 use crate::network::dedupe::DedupeWindow;
 use crate::network::delivery::{EventIndex, NoIndex, Tracker};
 use crate::verification::{Challenges, KeyRegistry, StaticKeys};
-use serde::Deserialize;
 use serde_json::{Map, Value};
 
 /// The network: configuration, state, mods and the routing pipeline.
@@ -160,19 +157,6 @@ impl Network {
     /// The addresses of the loaded mods, in pipeline order.
     pub fn mods(&self) -> Vec<Address> {
         self.pipeline.addresses()
-    }
-
-    /// The network profile of seed 000 §9 as JSON; the host supplies its
-    /// transports (`[{type, endpoint}]`; entries of another shape are left out).
-    pub fn profile(&self, transports: Value) -> Value {
-        let transports = match transports {
-            Value::Array(items) => items
-                .iter()
-                .filter_map(|t| Transport::deserialize(t).ok())
-                .collect(),
-            _ => Vec::new(),
-        };
-        json_of(&self.network_profile(transports))
     }
 
     /// The network profile of seed 000 §9; the host supplies its transports.

@@ -345,8 +345,12 @@ fn roster_and_profile_have_the_seed_shapes() {
     );
     assert_eq!(roster["channels"], json!(["channel/general"]));
     assert_eq!(roster["mods"], json!(["mod/workspace", "mod/persistence"]));
-    let profile =
-        network.profile(json!([{"type": "websocket", "endpoint": "ws://x/networks/demo/v1/ws"}]));
+    let profile = crate::model::payloads::json_of(&network.network_profile(vec![
+        crate::model::payloads::Transport {
+            endpoint: "ws://x/networks/demo/v1/ws".into(),
+            kind: "websocket".into(),
+        },
+    ]));
     assert_eq!(profile["id"], "demo");
     assert_eq!(
         profile["access"],
