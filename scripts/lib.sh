@@ -87,7 +87,35 @@ setup_chromium() {
   fi
 }
 
+# Every clone gets its own build directory (~10 GiB), so clones that come and go (CI runs, worktrees)
+# would fill the disk. Drop the build directories of other clones unused for two days, and all of
+# them, oldest first, while less than 20 GiB is free; drop optimized wasm unused for a week.
+prune_build_cache() {
+  step "Build cache (${CARGO_TARGET_DIR})"
+  mkdir -p "$CARGO_TARGET_DIR"
+  touch "$CARGO_TARGET_DIR/.last-used"
+  local dir
+  for dir in "$AGENTNET_CACHE"/target/*/; do
+    dir="${dir%/}"
+    [ "$dir" = "$CARGO_TARGET_DIR" ] && continue
+    if [ -z "$(find "$dir" -maxdepth 1 -name .last-used -mtime -2 2>/dev/null)" ] \
+      && [ -z "$(find "$dir" -maxdepth 0 -mtime -2 2>/dev/null)" ]; then
+      note "removing $(basename "$dir"), unused for two days"
+      rm -rf "$dir"
+    fi
+  done
+  while [ "$(df -Pk "$AGENTNET_CACHE" | awk 'NR == 2 { print $4 }')" -lt $((20 * 1024 * 1024)) ]; do
+    dir="$(ls -1tr -d "$AGENTNET_CACHE"/target/*/ 2>/dev/null | grep -vx "$CARGO_TARGET_DIR/" | head -1 || true)"
+    [ -n "$dir" ] || break
+    note "removing $(basename "$dir"): less than 20 GiB free"
+    rm -rf "$dir"
+  done
+  find "$AGENTNET_CACHE/wasm-opt" -name '*.wasm' -mtime +7 -delete 2>/dev/null || true
+  note "$(df -Ph "$AGENTNET_CACHE" | awk 'NR == 2 { print $4 }') free"
+}
+
 setup() {
+  prune_build_cache
   setup_rust
   setup_tools
   setup_npm
