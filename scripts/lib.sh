@@ -89,7 +89,8 @@ setup_chromium() {
 
 # Every clone gets its own build directory (~10 GiB), so clones that come and go (CI runs, worktrees)
 # would fill the disk. Drop the build directories of other clones unused for two days, and all of
-# them, oldest first, while less than 20 GiB is free; drop optimized wasm unused for a week.
+# those unused for three hours, oldest first, while less than 20 GiB is free (a directory in use by
+# a concurrent run is never taken); drop optimized wasm unused for a week.
 prune_build_cache() {
   step "Build cache (${CARGO_TARGET_DIR})"
   mkdir -p "$CARGO_TARGET_DIR"
@@ -105,7 +106,8 @@ prune_build_cache() {
     fi
   done
   while [ "$(df -Pk "$AGENTNET_CACHE" | awk 'NR == 2 { print $4 }')" -lt $((20 * 1024 * 1024)) ]; do
-    dir="$(ls -1tr -d "$AGENTNET_CACHE"/target/*/ 2>/dev/null | grep -vx "$CARGO_TARGET_DIR/" | head -1 || true)"
+    dir="$(find "$AGENTNET_CACHE"/target -mindepth 2 -maxdepth 2 -name .last-used -mmin +180 \
+      -printf '%T@ %h\n' 2>/dev/null | sort -n | awk '{ print $2 }' | grep -vx "$CARGO_TARGET_DIR" | head -1 || true)"
     [ -n "$dir" ] || break
     note "removing $(basename "$dir"): less than 20 GiB free"
     rm -rf "$dir"
