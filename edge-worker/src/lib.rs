@@ -24,6 +24,7 @@ mod origin;
 mod sse;
 mod storage;
 
+use agentnet_core::bindings::directory as listings;
 use agentnet_core::bindings::networks::{self, WorkerRoute};
 use agentnet_core::bindings::{self, create};
 use host::{random_seed, request_head, respond};
@@ -38,17 +39,33 @@ pub const NETWORKS_BINDING: &str = "NETWORKS";
 /// The Durable Object namespace of the directory.
 pub const DIRECTORY_BINDING: &str = "DIRECTORY";
 
-fn directory(env: &Env) -> Result<Stub> {
+fn directory_object(env: &Env) -> Result<Stub> {
     env.durable_object(DIRECTORY_BINDING)?
-        .id_from_name(networks::DIRECTORY)?
+        .id_from_name(listings::DIRECTORY)?
         .get_stub()
 }
 
+/// Asks the directory whether `creator` may create one more network: `None`
+/// when it may, else the refusal to send back.
+async fn admit_creation(creator: &str, env: &Env) -> Result<Option<Response>> {
+    let mut init = RequestInit::new();
+    init.with_method(Method::Post)
+        .with_body(Some(listings::admission(creator).into()));
+    let admit = Request::new_with_init(listings::DIRECTORY_ADMIT, &init)?;
+    let answer = directory_object(env)?.fetch_with_request(admit).await?;
+    Ok((answer.status_code() != 204).then_some(answer))
+}
+
 async fn create_network(request: &bindings::Request, env: &Env) -> Result<Response> {
-    let creation = match networks::creation(&request.body, create::new_network_id(&random_seed())) {
+    let creator = listings::creator_of(request);
+    let id = create::new_network_id(&random_seed());
+    let creation = match networks::creation(&request.body, id, &creator) {
         Ok(creation) => creation,
         Err(response) => return respond(response),
     };
+    if let Some(refused) = admit_creation(&creator, env).await? {
+        return Ok(refused);
+    }
     let mut init = RequestInit::new();
     init.with_method(Method::Post)
         .with_body(Some(creation.body.into()));
@@ -63,18 +80,22 @@ async fn create_network(request: &bindings::Request, env: &Env) -> Result<Respon
         let mut init = RequestInit::new();
         init.with_method(Method::Post)
             .with_body(Some(creation.listing.into()));
-        let register = Request::new_with_init(networks::DIRECTORY_REGISTER, &init)?;
-        directory(env)?.fetch_with_request(register).await?;
+        let register = Request::new_with_init(listings::DIRECTORY_REGISTER, &init)?;
+        directory_object(env)?.fetch_with_request(register).await?;
     }
     Ok(response)
 }
 
 async fn list_networks(request: &bindings::Request, env: &Env) -> Result<Response> {
-    let mut listed = directory(env)?
-        .fetch_with_str(networks::DIRECTORY_LIST)
+    let query = match listings::list_query(request) {
+        Ok(query) => query,
+        Err(response) => return respond(response),
+    };
+    let mut listed = directory_object(env)?
+        .fetch_with_str(&listings::list_url(&query))
         .await?;
     let rows: Vec<Value> = listed.json().await?;
-    respond(networks::listing(&rows, request.origin()))
+    respond(listings::listing(&rows, query.limit, request.origin()))
 }
 
 #[event(fetch)]

@@ -95,9 +95,17 @@ impl NetworkHost {
     }
 
     /// Loads the network from storage on first use; creates a built-in one (`demo`) if missing.
+    /// An id no network has gets `false` and no tables: any id in a path reaches an object,
+    /// and probing ids must not fill storage.
     pub(crate) fn ensure_loaded(&self, id: &NetworkId) -> Result<bool> {
         if self.network.borrow().is_some() {
             return Ok(true);
+        }
+        if !self.schema_ready.get()
+            && create::builtin_config(id).is_none()
+            && !Store::exists(&self.state.storage().sql())?
+        {
+            return Ok(false);
         }
         let store = self.store()?;
         let config = match store.config()? {

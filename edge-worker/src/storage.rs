@@ -125,6 +125,13 @@ impl Store {
         Ok(Self { sql, pending })
     }
 
+    /// Whether the tables exist, read without creating them (probing unknown ids stores nothing).
+    pub fn exists(sql: &SqlStorage) -> worker::Result<bool> {
+        let query = "SELECT name AS value FROM sqlite_master WHERE name = 'config'";
+        let rows: Vec<ValueRow> = sql.exec(query, None)?.to_array()?;
+        Ok(!rows.is_empty())
+    }
+
     /// The stored configuration, if the network exists.
     pub fn config(&self) -> worker::Result<Option<NetworkConfig>> {
         let rows: Vec<ValueRow> = self

@@ -61,7 +61,7 @@ async function until(what, check, timeoutMs = 10_000) {
 
 test('creating a network returns its id, profile with real endpoints and an admin credential; public ones are listed', async () => {
   const created = await createNetwork();
-  assert.match(created.id, /^[0-9a-f]{8}$/);
+  assert.match(created.id, /^[0-9a-f]{32}$/);
   assert.equal(created.profile.access.policy, 'token');
   assert.deepEqual(created.profile.transports.map((t) => t.type), ['http', 'websocket', 'sse']);
   assert.equal(created.profile.transports[1].endpoint, `${edge.url.replace('http', 'ws')}/networks/${created.id}/v1/ws`);

@@ -40,7 +40,7 @@ test('create a token network in the page, join it elsewhere by URL, switch witho
   await page.locator('.network', { hasNotText: 'demo' }).waitFor({ timeout: 10_000 });
   await page.getByRole('status').filter({ hasText: 'online' }).waitFor({ timeout: 15_000 });
   const id = (await page.locator('.network').textContent()).replace('network:', '').trim();
-  assert.match(id, /^[0-9a-f]{8}$/);
+  assert.match(id, /^[0-9a-f]{32}$/);
 
   const agent = await Agent.connect({ url: edge.url, network: id, name: 'agent:teammate', token: 'sekret-token-1' });
   agents.push(agent);

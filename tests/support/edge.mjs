@@ -78,13 +78,20 @@ export async function testConfig() {
  * edge exits because an address is in use it is started again — on new ports,
  * or on the caller's `port` once it is free.
  */
-export async function startEdge({ timeoutMs = 300_000, stateDir, port: fixedPort, testHooks = false } = {}) {
+export async function startEdge({
+  timeoutMs = 300_000, stateDir, port: fixedPort, testHooks = false,
+  // Test files create many networks from one address; the limits' own test lowers these.
+  creationsPerHour = 100_000, listingsPerCreator = 100_000,
+} = {}) {
   const persistTo = stateDir ?? (await mkdtemp(join(tmpdir(), 'agentnet-edge-')));
   for (let attempt = 1; ; attempt += 1) {
     const port = fixedPort ?? (await freePort());
     const inspectorPort = await freePort();
     try {
-      return await launchEdge({ timeoutMs, port, inspectorPort, persistTo, keepState: Boolean(stateDir), testHooks });
+      return await launchEdge({
+        timeoutMs, port, inspectorPort, persistTo, keepState: Boolean(stateDir), testHooks,
+        vars: { AGENTNET_CREATIONS_PER_HOUR: creationsPerHour, AGENTNET_LISTINGS_PER_CREATOR: listingsPerCreator },
+      });
     } catch (err) {
       if (attempt >= 4 || !/Address already in use|EADDRINUSE/.test(err.message)) {
         if (!stateDir) await rm(persistTo, { recursive: true, force: true });
@@ -95,13 +102,14 @@ export async function startEdge({ timeoutMs = 300_000, stateDir, port: fixedPort
   }
 }
 
-async function launchEdge({ timeoutMs, port, inspectorPort, persistTo, keepState, testHooks }) {
+async function launchEdge({ timeoutMs, port, inspectorPort, persistTo, keepState, testHooks, vars }) {
   const wrangler = join(root, 'node_modules', '.bin', 'wrangler');
   const child = spawn(
     wrangler,
     ['dev', '--config', await testConfig(), '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(inspectorPort),
       '--persist-to', persistTo, '--show-interactive-dev-session=false',
-      ...(testHooks ? ['--var', 'AGENTNET_TEST_HOOKS:1'] : [])],
+      ...(testHooks ? ['--var', 'AGENTNET_TEST_HOOKS:1'] : []),
+      ...Object.entries(vars).flatMap(([name, value]) => ['--var', `${name}:${value}`])],
     { cwd: join(root, 'edge-worker'), detached: true, stdio: ['ignore', 'pipe', 'pipe'],
       env: buildEnv() },
   );
@@ -142,7 +150,7 @@ async function launchEdge({ timeoutMs, port, inspectorPort, persistTo, keepState
     await halt();
     throw err;
   }
-  return { url, port, inspectorPort, pid: child.pid, stop, kill, log };
+  return { url, port, inspectorPort, pid: child.pid, stop, kill, log, stateDir: persistTo };
 }
 
 /**

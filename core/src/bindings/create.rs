@@ -28,9 +28,10 @@ pub fn builtin_config(id: &NetworkId) -> Option<NetworkConfig> {
     })
 }
 
-/// A fresh network id from randomness: 8 lowercase hex characters.
+/// A fresh network id from randomness: 128 bits as 32 lowercase hex
+/// characters, so ids neither collide nor can be enumerated.
 pub fn new_network_id(seed: &[u8; 32]) -> String {
-    to_hex(&seed[..4])
+    to_hex(&seed[..16])
 }
 
 /// Why a creation request cannot become a network (all `invalid_request`).
@@ -283,6 +284,6 @@ mod tests {
             ("Demo", vec!["workspace", "persistence"])
         );
         assert!(builtin_config(&"other".parse().unwrap()).is_none());
-        assert_eq!(new_network_id(&[0xab; 32]), "abababab");
+        assert_eq!(new_network_id(&[0xab; 32]), "ab".repeat(16));
     }
 }

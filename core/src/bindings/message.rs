@@ -198,6 +198,12 @@ impl Response {
         Self::error(ErrorCode::MalformedEvent, "the body is not readable text")
     }
 
+    /// The response with one more header.
+    pub fn with_header(mut self, name: &str, value: &str) -> Self {
+        self.headers.push((name.to_owned(), value.to_owned()));
+        self
+    }
+
     /// The response with another status.
     #[must_use]
     pub fn with_status(mut self, status: u16) -> Self {

@@ -13,9 +13,11 @@
 //! * [`ws`] — the WebSocket upgrade and a join at upgrade
 //! * [`sse`] — Server-Sent Events framing, resume point and opening pages
 //! * [`create`] — network creation and the demo network
-//! * [`networks`] — the Worker's own routes (`/v1/networks`, the directory)
+//! * [`networks`] — the Worker's own routes (`/v1/networks`, `/networks/{id}/…`)
+//! * [`directory`] — the listing of public networks and the creation limits
 
 pub mod create;
+pub mod directory;
 pub mod exchange;
 pub mod http;
 pub mod message;

@@ -7,7 +7,7 @@
 //! * `/networks/{id}/…` goes to the object named `{id}`;
 //! * anything else is `not_found` (static files are served before the Worker runs).
 //!
-//! The directory object answers `POST /register` and `GET /list`.
+//! The directory and creation limits are [`super::directory`]'s.
 
 use super::message::{Method, Request, Response};
 use crate::event::Limits;
@@ -61,12 +61,13 @@ pub struct Creation {
     pub body: String,
     /// Whether to list the network once it exists.
     pub public: bool,
-    /// The body that registers the network in the directory ([`DIRECTORY_REGISTER`]).
+    /// The body that registers the network in the directory ([`super::directory::DIRECTORY_REGISTER`]).
     pub listing: String,
 }
 
-/// Reads a `POST /v1/networks` body and gives it the id `id`.
-pub fn creation(text: &str, id: String) -> Result<Creation, Response> {
+/// Reads a `POST /v1/networks` body and gives it the id `id`; `creator` is
+/// [`super::directory::creator_of`] the request, for the directory's listing cap.
+pub fn creation(text: &str, id: String, creator: &str) -> Result<Creation, Response> {
     // Unauthenticated: bounded like any frame before it is parsed (413), and
     // serde_json refuses nesting deeper than 128 levels.
     if text.len() > Limits::default().max_frame_bytes {
@@ -89,7 +90,7 @@ pub fn creation(text: &str, id: String) -> Result<Creation, Response> {
         .and_then(Value::as_bool)
         .unwrap_or(false);
     let name = object.get("name").cloned().unwrap_or(Value::Null);
-    let listing = json!({"id": id, "name": name, "created": 0}).to_string();
+    let listing = json!({"id": id, "name": name, "creator": creator}).to_string();
     Ok(Creation {
         id,
         body: body.to_string(),
@@ -100,50 +101,6 @@ pub fn creation(text: &str, id: String) -> Result<Creation, Response> {
 
 /// The status of the object's answer to a creation that succeeded.
 pub const CREATED: u16 = 201;
-
-/// The name of the single directory object.
-pub const DIRECTORY: &str = "directory";
-/// The directory's URL that registers a listing.
-pub const DIRECTORY_REGISTER: &str = "https://directory/register";
-/// The directory's URL that lists the public networks.
-pub const DIRECTORY_LIST: &str = "https://directory/list";
-
-/// What a request to the directory object asks for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum DirectoryRoute {
-    /// `POST /register`.
-    Register,
-    /// `GET /list`.
-    List,
-}
-
-/// The directory object's routing table.
-pub fn directory_route(req: &Request) -> Result<DirectoryRoute, Response> {
-    match (&req.method, req.path()) {
-        (Method::Post, "/register") => Ok(DirectoryRoute::Register),
-        (Method::Get, "/list") => Ok(DirectoryRoute::List),
-        _ => Err(Response::error(
-            ErrorCode::NotFound,
-            "unknown directory route",
-        )),
-    }
-}
-
-/// The answer to `GET /v1/networks` from the directory's rows `{id, name}`.
-pub fn listing(rows: &[Value], origin: &str) -> Response {
-    let networks: Vec<Value> = rows
-        .iter()
-        .map(|row| {
-            let id = row.get("id").and_then(Value::as_str).unwrap_or("");
-            json!({
-                "id": id,
-                "name": row.get("name"),
-                "profile": format!("{origin}/networks/{id}/v1/profile"),
-            })
-        })
-        .collect();
-    Response::json(json!({ "networks": networks }))
-}
 
 #[cfg(test)]
 mod tests {
@@ -177,50 +134,46 @@ mod tests {
             (404, "not_found")
         );
 
-        let made = creation("{\"name\": \"n\", \"public\": true}", "abcd1234".into()).unwrap();
+        let made = creation(
+            "{\"name\": \"n\", \"public\": true}",
+            "abcd1234".into(),
+            "c1",
+        )
+        .unwrap();
         assert!(made.public);
         let body: Value = serde_json::from_str(&made.body).unwrap();
         assert_eq!(body["id"], "abcd1234");
         let listed: Value = serde_json::from_str(&made.listing).unwrap();
-        assert_eq!(listed, json!({"id": "abcd1234", "name": "n", "created": 0}));
         assert_eq!(
-            creation("[1]", "a".into()).unwrap_err().status_and_code(),
+            listed,
+            json!({"id": "abcd1234", "name": "n", "creator": "c1"})
+        );
+        assert_eq!(
+            creation("[1]", "a".into(), "c1")
+                .unwrap_err()
+                .status_and_code(),
             (400, "invalid_request")
         );
         assert_eq!(
-            creation("{", "a".into()).unwrap_err().status_and_code(),
+            creation("{", "a".into(), "c1")
+                .unwrap_err()
+                .status_and_code(),
             (400, "malformed_event")
         );
         // An unauthenticated body is bounded before it is parsed, and deep nesting is refused.
         let huge = format!("{{\"name\": \"{}\"}}", "x".repeat(2 * 1024 * 1024));
         assert_eq!(
-            creation(&huge, "a".into()).unwrap_err().status_and_code(),
+            creation(&huge, "a".into(), "c1")
+                .unwrap_err()
+                .status_and_code(),
             (413, "too_large")
         );
         let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
         assert_eq!(
-            creation(&deep, "a".into()).unwrap_err().status_and_code(),
-            (400, "malformed_event")
-        );
-
-        let list = listing(
-            &[json!({"id": "abcd1234", "name": "n", "created": 5})],
-            "https://edge.test",
-        );
-        assert_eq!(
-            list.json_body(),
-            Some(&json!({"networks": [{"id": "abcd1234", "name": "n",
-                "profile": "https://edge.test/networks/abcd1234/v1/profile"}]}))
-        );
-        assert_eq!(
-            directory_route(&at(Method::Get, "/list")),
-            Ok(DirectoryRoute::List)
-        );
-        assert_eq!(
-            directory_route(&at(Method::Get, "/x"))
+            creation(&deep, "a".into(), "c1")
                 .unwrap_err()
                 .status_and_code(),
-            (404, "not_found")
+            (400, "malformed_event")
         );
     }
 }
