@@ -1,7 +1,9 @@
 //! Small host utilities: the clock, randomness, and requests and responses
 //! between workers-rs and the core's bindings.
 
+use agentnet_core::bindings::message::MAX_BODY_BYTES;
 use agentnet_core::bindings::{self, Body, Method};
+use futures_util::StreamExt;
 use worker::{Response, Result, wasm_bindgen};
 
 #[wasm_bindgen::prelude::wasm_bindgen]
@@ -32,20 +34,43 @@ pub fn request_head(req: &worker::Request) -> bindings::Request {
     }
 }
 
-/// The request as the bindings read it, with the body of a POST. Every POST
-/// body is read before any answer: the runtime faults a request whose body
-/// is still unread when its response goes out.
+/// The request as the bindings read it, with the body of a POST (see [`read_body`]).
 pub async fn request_of(
     req: &mut worker::Request,
 ) -> std::result::Result<bindings::Request, bindings::Response> {
     let mut request = request_head(req);
     if request.method == Method::Post {
-        request.body = req
-            .text()
-            .await
-            .map_err(|_| bindings::Response::unreadable_body())?;
+        request.body = read_body(req).await?;
     }
     Ok(request)
+}
+
+/// A request's body as text, never holding more than [`MAX_BODY_BYTES`]. A
+/// longer body (declared so, or found so while reading) is read to its end
+/// and dropped chunk by chunk, then refused: answering while the client still
+/// sends resets the connection, and the client sees a failure instead of 413.
+pub async fn read_body(
+    req: &mut worker::Request,
+) -> std::result::Result<String, bindings::Response> {
+    let length = req.headers().get("content-length").ok().flatten();
+    let mut too_large = bindings::message::declared_too_large(length.as_deref());
+    let Ok(mut chunks) = req.stream() else {
+        return Ok(String::new()); // no body at all
+    };
+    let mut bytes = Vec::new();
+    while let Some(chunk) = chunks.next().await {
+        let chunk = chunk.map_err(|_| bindings::Response::unreadable_body())?;
+        too_large = too_large || bytes.len() + chunk.len() > MAX_BODY_BYTES;
+        if too_large {
+            bytes = Vec::new();
+        } else {
+            bytes.extend_from_slice(&chunk);
+        }
+    }
+    if too_large {
+        return Err(bindings::Response::body_too_large());
+    }
+    String::from_utf8(bytes).map_err(|_| bindings::Response::unreadable_body())
 }
 
 /// Writes a binding's response.

@@ -98,14 +98,34 @@ async fn list_networks(request: &bindings::Request, env: &Env) -> Result<Respons
     respond(listings::listing(&rows, query.limit, request.origin()))
 }
 
+/// The request with its body read here, bounded, before it goes to an object.
+/// Streamed through, a body the object refuses unread (too large, or no such
+/// network) faults the Worker's side of the stream ("Can't read from request
+/// stream after response has been sent"), and workerd restarts the Worker,
+/// failing every request in flight (503).
+async fn buffered(mut req: Request) -> Result<std::result::Result<Request, bindings::Response>> {
+    if req.method() != Method::Post {
+        return Ok(Ok(req));
+    }
+    let body = match host::read_body(&mut req).await {
+        Ok(body) => body,
+        Err(refused) => return Ok(Err(refused)),
+    };
+    let mut init = RequestInit::new();
+    init.with_method(Method::Post)
+        .with_headers(req.headers().clone())
+        .with_body(Some(body.into()));
+    Request::new_with_init(req.url()?.as_str(), &init).map(Ok)
+}
+
 #[event(fetch)]
 async fn fetch(mut req: Request, env: Env, _ctx: Context) -> Result<Response> {
     let mut request = request_head(&req);
     match networks::route(&request) {
         Ok(WorkerRoute::Create) => {
-            request.body = match req.text().await {
+            request.body = match host::read_body(&mut req).await {
                 Ok(body) => body,
-                Err(_) => return respond(bindings::Response::unreadable_body()),
+                Err(refused) => return respond(refused),
             };
             create_network(&request, &env).await
         }
@@ -113,7 +133,10 @@ async fn fetch(mut req: Request, env: Env, _ctx: Context) -> Result<Response> {
         Ok(WorkerRoute::Network(id)) => {
             let namespace = env.durable_object(NETWORKS_BINDING)?;
             let stub = namespace.id_from_name(id.as_str())?.get_stub()?;
-            stub.fetch_with_request(req).await
+            match buffered(req).await? {
+                Ok(forwarded) => stub.fetch_with_request(forwarded).await,
+                Err(refused) => respond(refused),
+            }
         }
         Err(response) => respond(response),
     }

@@ -219,11 +219,33 @@ impl Response {
         }
     }
 
+    /// A body over [`MAX_BODY_BYTES`]: 413 `too_large`.
+    pub fn body_too_large() -> Self {
+        Self::error(
+            ErrorCode::TooLarge,
+            format!("request bodies are at most {MAX_BODY_BYTES} bytes"),
+        )
+    }
+
     /// The status and, for an error, its stable code (`""` when the body has none).
     pub fn status_and_code(&self) -> (u16, &str) {
         let code = self.json_body().and_then(|b| b["code"].as_str());
         (self.status, code.unwrap_or(""))
     }
+}
+
+/// Most bytes of a request body any route reads. A host holds no more than
+/// this of a body (a longer one is dropped as it arrives) and answers
+/// [`Response::body_too_large`]; each route then applies its own, smaller
+/// bound (a network's frame limit).
+pub const MAX_BODY_BYTES: usize = 4 * 1024 * 1024;
+
+/// Whether a declared `Content-Length` already exceeds [`MAX_BODY_BYTES`], so
+/// the host keeps none of the body.
+pub fn declared_too_large(content_length: Option<&str>) -> bool {
+    content_length
+        .and_then(|length| length.trim().parse::<u64>().ok())
+        .is_some_and(|length| length > MAX_BODY_BYTES as u64)
 }
 
 /// The HTTP status for an error code.
@@ -259,6 +281,21 @@ pub fn status_of(code: ErrorCode) -> u16 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_declared_length_over_the_bound_is_refused_unread() {
+        assert!(!declared_too_large(None));
+        assert!(!declared_too_large(Some("12")));
+        assert!(!declared_too_large(Some(&MAX_BODY_BYTES.to_string())));
+        assert!(declared_too_large(Some(&(MAX_BODY_BYTES + 1).to_string())));
+        assert!(declared_too_large(Some(" 99999999999999 ")));
+        // An unreadable length is left to the bounded read.
+        assert!(!declared_too_large(Some("lots")));
+        assert_eq!(
+            Response::body_too_large().status_and_code(),
+            (413, "too_large")
+        );
+    }
 
     #[test]
     fn decodes_query_components() {
