@@ -6,5 +6,4 @@
 // one of them runs: neither this file nor `agentnet` itself loads it.
 
 export { McpBridge } from './lib/mcp/bridge.js';
-export { serveNetworkOverStdio, joinOverHttp } from './lib/mcp/stdio.js';
-export { bridgedToolName, invocationOutput } from './lib/mcp/results.js';
+export { serveNetworkOverStdio } from './lib/mcp/stdio.js';

@@ -86,7 +86,7 @@ export class McpBridge {
       throw new AgentnetError('unreachable', `cannot reach the MCP server: ${err.message}`, { cause: err });
     }
     try {
-      await bridge.refresh({ strict: true });
+      await bridge.#refresh(true);
     } catch (err) {
       await bridge.close();
       throw err;
@@ -113,8 +113,14 @@ export class McpBridge {
    * Lists the server's tools again and brings the network in line: new tools
    * registered, removed ones unregistered, changed ones registered anew.
    * Runs on every `list_changed`; calls made meanwhile wait for one more pass.
+   * Registrations the network refuses go to `onError`.
    */
-  refresh({ strict = false } = {}) {
+  refresh() {
+    return this.#refresh(false);
+  }
+
+  /** `refresh`; when `strict`, the first refused registration is thrown instead. */
+  #refresh(strict) {
     if (this.#syncing) {
       this.#again = true;
       return this.#syncing;

@@ -1,0 +1,90 @@
+// `agentnet mcp`: a network served over MCP stdio for clients that only
+// launch local processes. The official SDK's client (`Client` over
+// `StdioClientTransport`) launches the CLI, which joins the network over HTTP
+// and relays to the network's `/networks/{id}/mcp` endpoint, against a real
+// edge (wrangler dev).
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { Agent } from '../../core/js/index.js';
+import { createNetwork, startEdge } from '../support/edge.mjs';
+import { runNode } from '../support/process.mjs';
+
+const cli = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'core', 'js', 'bin', 'agentnet.js');
+const NEEDS_ENDPOINT = 'needs the /mcp endpoint (branch mcp)';
+let edge;
+/** The CLI's member secrets, kept apart from the user's. */
+let secrets;
+
+before(async () => {
+  secrets = await mkdtemp(join(tmpdir(), 'agentnet-mcp-stdio-'));
+  edge = await startEdge();
+});
+
+after(async () => {
+  await edge?.stop();
+  await rm(secrets, { recursive: true, force: true });
+});
+
+/** An SDK client that launches `agentnet mcp …` with `args`. */
+async function launch(args) {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [cli, 'mcp', '--url', edge.url, ...args],
+    env: { ...process.env, AGENTNET_SECRETS: join(secrets, 'secrets.json') },
+    stderr: 'pipe',
+  });
+  const client = new Client({ name: 'stdio-test', version: '1.0.0' });
+  await client.connect(transport);
+  return client;
+}
+
+test("an SDK client over stdio lists and calls an npm agent's tool, as the member the CLI joined as", { skip: NEEDS_ENDPOINT }, async () => {
+  const { id: network } = await createNetwork(edge.url, { name: 'mcp-stdio-cli' });
+  const calc = await Agent.connect({ url: edge.url, network, name: 'agent:calc' });
+  const callers = [];
+  await calc.registerTool('add', {
+    type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'],
+  }, ({ a, b }, event) => {
+    callers.push(event.source);
+    return { sum: a + b };
+  }, { description: 'adds two numbers' });
+  const client = await launch(['--network', network, '--name', 'agent:assistant']);
+  try {
+    const { tools } = await client.listTools();
+    const add = tools.find((tool) => tool.description === 'adds two numbers');
+    assert.ok(add, `the npm agent's tool is listed: ${JSON.stringify(tools.map((t) => t.name))}`);
+    assert.deepEqual(add.inputSchema.required, ['a', 'b']);
+    const result = await client.callTool({ name: add.name, arguments: { a: 2, b: 3 } });
+    assert.ok(!result.isError, JSON.stringify(result));
+    assert.deepEqual(result.structuredContent, { sum: 5 });
+    assert.deepEqual(callers, ['agent:assistant'], 'the call is an event from the member the CLI joined as');
+  } finally {
+    await client.close();
+    calc.close();
+  }
+  // The CLI kept the address's member secret: the next run joins as the same member.
+  const kept = JSON.parse(await readFile(join(secrets, 'secrets.json'), 'utf8'));
+  assert.equal(Object.keys(kept).filter((slot) => slot.includes('agent:assistant')).length, 1);
+  const again = await launch(['--network', network, '--name', 'agent:assistant']);
+  await again.close();
+});
+
+test('agentnet mcp refuses to start when the network refuses the join, and says why on stderr', async () => {
+  const { id: network } = await createNetwork(edge.url, { name: 'mcp-token', access: { policy: 'token', token: 'open-sesame' } });
+  const refused = await runNode([cli, 'mcp', '--url', edge.url, '--network', network, '--name', 'agent:stranger'], {
+    env: { AGENTNET_SECRETS: join(secrets, 'secrets.json') },
+  });
+  assert.equal(refused.code, 1);
+  assert.equal(refused.stdout, '', 'stdout carries JSON-RPC only');
+  assert.match(refused.stderr, /^agentnet: access_denied: /, refused.stderr);
+  const missing = await runNode([cli, 'mcp', '--network', network], { env: { AGENTNET_URL: '' } });
+  assert.equal(missing.code, 2);
+  assert.match(missing.stderr, /mcp needs --url/);
+});
