@@ -6,18 +6,15 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer } from 'node:http';
-import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { z } from 'zod';
 import { Agent } from '../../core/js/index.js';
 import { McpBridge } from '../../core/js/mcp.js';
 import { createNetwork, startEdge } from '../support/edge.mjs';
+import { startHttpMcpServer } from '../support/mcp-http-server.mjs';
 import { startNode, until } from '../support/process.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -36,30 +33,6 @@ after(async () => {
   await edge?.stop();
   await rm(secrets, { recursive: true, force: true });
 });
-
-/** An SDK `McpServer` served over Streamable HTTP on 127.0.0.1 (one session); `build(server)` adds its tools. */
-async function startHttpMcpServer(build) {
-  const server = new McpServer({ name: 'weather', version: '1.0.0' });
-  build(server);
-  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID() });
-  await server.connect(transport);
-  const http = createServer((req, res) => {
-    transport.handleRequest(req, res).catch((err) => {
-      res.statusCode = 500;
-      res.end(String(err));
-    });
-  });
-  await new Promise((resolve) => http.listen(0, '127.0.0.1', resolve));
-  return {
-    server,
-    url: `http://127.0.0.1:${http.address().port}/mcp`,
-    stop: async () => {
-      await server.close();
-      http.closeAllConnections();
-      await new Promise((resolve) => http.close(resolve));
-    },
-  };
-}
 
 function weatherTools(server) {
   server.registerTool('forecast', {
@@ -81,7 +54,7 @@ const toolsOf = async (agent) => (await agent.discoverResources({ type: 'tool' }
 
 test('an MCP server over Streamable HTTP: its tools are called, refused without permission, follow list_changed and go with the bridge', async () => {
   let echo;
-  const mcp = await startHttpMcpServer((server) => { ({ echo } = weatherTools(server)); });
+  const mcp = await startHttpMcpServer('weather', (server) => { ({ echo } = weatherTools(server)); });
   const { id: network } = await createNetwork(edge.url, { name: 'mcp-http', mods: ['access-control'] });
   const owner = await Agent.connect({ url: edge.url, network, name: 'agent:weather-bridge' });
   const alice = await Agent.connect({ url: edge.url, network, name: 'agent:alice' });
