@@ -15,7 +15,7 @@ import { Agent } from '../../core/js/index.js';
 import { McpBridge } from '../../core/js/mcp.js';
 import { createNetwork, startEdge } from '../support/edge.mjs';
 import { startHttpMcpServer } from '../support/mcp-http-server.mjs';
-import { startNode, until } from '../support/process.mjs';
+import { processGone, startNode, until } from '../support/process.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const cli = join(here, '..', '..', 'core', 'js', 'bin', 'agentnet.js');
@@ -123,7 +123,7 @@ test('an MCP server over stdio: its tools are called, and when it exits its tool
     assert.equal(await bob.invoke('text.quit'), 'bye');
     await bridge.closed;
     assert.deepEqual(await toolsOf(bob), []);
-    assert.throws(() => process.kill(pid, 0), { code: 'ESRCH' });
+    await until('the server process ended', () => processGone(pid));
   } finally {
     await bridge.close();
     owner.close();
@@ -140,14 +140,7 @@ test('closing a stdio bridge ends the server process', async () => {
     const { pid } = await bob.invoke('text.whoami');
     await bridge.close();
     assert.deepEqual(await toolsOf(bob), []);
-    await until('the server process ended', () => {
-      try {
-        process.kill(pid, 0);
-        return false;
-      } catch (err) {
-        return err.code === 'ESRCH';
-      }
-    });
+    await until('the server process ended', () => processGone(pid));
   } finally {
     await bridge.close();
     owner.close();

@@ -21,7 +21,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { LATEST_PROTOCOL_VERSION, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { until } from '../support/process.mjs';
+import { processGone, until } from '../support/process.mjs';
 
 const cli = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'core', 'js', 'bin', 'agentnet.js');
 const TOKEN = 'f'.repeat(64);
@@ -116,12 +116,5 @@ test('agentnet mcp relays an SDK stdio client to the network endpoint, and ends 
   }
   // The client closed stdin: the relay ended the MCP session and exited.
   await until('the session is deleted', () => site.seen.deleted.length === 1);
-  await until('the relay exited', () => {
-    try {
-      process.kill(pid, 0);
-      return false;
-    } catch (err) {
-      return err.code === 'ESRCH';
-    }
-  });
+  await until('the relay exited', () => processGone(pid));
 });

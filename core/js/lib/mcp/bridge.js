@@ -7,7 +7,7 @@
 // and, when it closes (or the server goes away), unregisters what it registered.
 
 import { AgentnetError } from '../errors.js';
-import { functionArg, objectArg, stringArg, urlArg } from '../args.js';
+import { functionArg, numberArg, objectArg, stringArg, urlArg } from '../args.js';
 import { bridgedToolName, invocationError, invocationOutput, toolArguments, toolRegistration } from './results.js';
 import { clientSdk, httpClientTransport, stdioClientTransport } from './sdk.js';
 
@@ -67,11 +67,13 @@ export class McpBridge {
    * after a `list_changed`, goes to `onError(error)` (default: `console.error`).
    */
   static async connect(agent, options) {
-    const { prefix, permissions, timeoutMs = 60000, onError = reportError } = objectArg(options ?? {}, 'options');
+    const given = objectArg(options ?? {}, 'options');
+    const { prefix, permissions, timeoutMs = 60000, onError = reportError } = given;
     if (typeof agent?.registerTool !== 'function') throw new AgentnetError('invalid_argument', 'McpBridge.connect needs an Agent');
     bridgedToolName(stringArg(prefix, 'prefix'), 'tool'); // the prefix makes addresses
+    numberArg(timeoutMs, 'timeoutMs');
     functionArg(onError, 'onError');
-    const transport = await serverTransport(options);
+    const transport = await serverTransport(given);
     const { Client, ToolListChangedNotificationSchema } = await clientSdk();
     const client = new Client(CLIENT_INFO, { capabilities: {} });
     const bridge = new McpBridge(agent, client, { prefix, permissions, timeoutMs, onError });

@@ -80,6 +80,9 @@ export async function serveNetworkOverStdio(options) {
   });
   const downstream = new StdioServerTransport(input, output);
   const initializing = new Set();
+  // Requests go out at once (a slow tool call holds up nothing), but after the
+  // notification before them has been delivered: `initialized` comes first.
+  let notified = Promise.resolve();
   let stopping = null;
   let stopped;
   const closed = new Promise((resolve) => { stopped = resolve; });
@@ -90,7 +93,9 @@ export async function serveNetworkOverStdio(options) {
 
   downstream.onmessage = (message) => {
     if (message.method === 'initialize' && message.id !== undefined) initializing.add(message.id);
-    upstream.send(message).catch((err) => {
+    const sent = notified.then(() => upstream.send(message));
+    if (message.method !== undefined && message.id === undefined) notified = sent.catch(() => {});
+    sent.catch((err) => {
       if (isRequest(message)) answerWithError(message, err);
       else onError(err);
     });
