@@ -102,7 +102,7 @@ export async function serveNetworkOverStdio(options) {
   };
   upstream.onmessage = (message) => {
     // The revision `initialize` settled on goes on every later request as `MCP-Protocol-Version`.
-    if (initializing.delete(message.id) && typeof message.result?.protocolVersion === 'string') {
+    if (message.method === undefined && initializing.delete(message.id) && typeof message.result?.protocolVersion === 'string') {
       upstream.setProtocolVersion(message.result.protocolVersion);
     }
     downstream.send(message).catch(onError);
