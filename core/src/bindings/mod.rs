@@ -26,7 +26,7 @@ pub mod sse;
 pub mod ws;
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 pub use exchange::{BindingHost, Collected};
 pub use http::{Outcome, Route, Target, TestHook};

@@ -10,7 +10,7 @@ use super::jsonrpc::{self, INVALID_REQUEST, Id, METHOD_NOT_FOUND, RpcError};
 use super::member::Caller;
 use super::methods;
 use super::notices::{Filter, Listener, acknowledged};
-use super::outcome::{Outcome, accepts_sse, answer, bad};
+use super::outcome::{Answered, Outcome, accepts_sse, answer, bad};
 use super::revision::Revision;
 use super::session::McpHost;
 use super::streams::Streams;
@@ -53,10 +53,12 @@ pub fn request<H: McpHost>(
     let reply = methods::call(host, network, &caller, method, params)?;
     let not_found = matches!(&reply, Reply::Error(e) if e.code == METHOD_NOT_FOUND);
     Ok(match answer(id, reply) {
-        Ok(value) => {
+        Answered::Now(value) => {
             Outcome::Respond(Response::json(value).with_status(if not_found { 404 } else { 200 }))
         }
-        Err(waiting) => waiting_answer(host, streams, member, waiting, accepts_sse(req)),
+        Answered::Later(waiting) => {
+            waiting_answer(host, streams, member, waiting, accepts_sse(req))
+        }
     })
 }
 

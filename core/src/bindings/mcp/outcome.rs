@@ -89,12 +89,21 @@ pub fn accepts(req: &Request) -> (bool, bool) {
     (has("application/json"), has("text/event-stream"))
 }
 
-/// The JSON-RPC answer of a reply that did not wait.
-pub fn answer(id: &Id, reply: Reply) -> Result<Value, Waiting> {
+/// A reply as the transport writes it.
+#[derive(Debug)]
+pub enum Answered {
+    /// Its JSON-RPC answer, now.
+    Now(Value),
+    /// It waits.
+    Later(Waiting),
+}
+
+/// The JSON-RPC answer of a reply, or the request that waits.
+pub fn answer(id: &Id, reply: Reply) -> Answered {
     match reply {
-        Reply::Result(result) => Ok(jsonrpc::result(id, result)),
-        Reply::Error(error) => Ok(jsonrpc::error(Some(id), &error)),
-        Reply::Wait(waiting) => Err(waiting),
+        Reply::Result(result) => Answered::Now(jsonrpc::result(id, result)),
+        Reply::Error(error) => Answered::Now(jsonrpc::error(Some(id), &error)),
+        Reply::Wait(waiting) => Answered::Later(waiting),
     }
 }
 

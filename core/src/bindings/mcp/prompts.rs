@@ -10,7 +10,7 @@
 
 use super::jsonrpc::RpcError;
 use super::member::{Caller, refusal, submit_core};
-use super::resources::read_text;
+use super::resources::{Text, read_text};
 use super::results::{cacheable, complete};
 use super::waiting::Reply;
 use crate::bindings::exchange::BindingHost;
@@ -122,7 +122,11 @@ pub fn get<H: BindingHost>(
         ))));
     };
     Ok(match read_text(host, network, caller.member, &address)? {
-        Ok((text, _, registered)) => {
+        Ok(Text {
+            text,
+            description: registered,
+            ..
+        }) => {
             let (front, body) = parse_skill(&text);
             let description = Some(registered).filter(|d| !d.is_empty()).or(front);
             let mut result =

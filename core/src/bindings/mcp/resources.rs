@@ -109,14 +109,24 @@ pub fn uri_param(params: &Map<String, Value>) -> Result<&str, RpcError> {
         .ok_or_else(|| RpcError::invalid_params("Invalid params: uri must be a string"))
 }
 
-/// Reads the text of the resource at `address` as the member: the text, its
-/// content type and description, or the network's refusal.
+/// A file's or context's text as a member read it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Text {
+    /// The text (structured content as JSON text).
+    pub text: String,
+    /// Its content type.
+    pub mime: Option<String>,
+    /// The resource's description.
+    pub description: String,
+}
+
+/// Reads the text of the resource at `address` as the member, or the network's refusal.
 pub fn read_text<H: BindingHost>(
     host: &mut H,
     network: &mut Network,
     member: &Address,
     address: &Address,
-) -> Result<Result<(String, Option<String>, String), crate::Rejection>, H::Error> {
+) -> Result<Result<Text, crate::Rejection>, H::Error> {
     let submitted = submit_core(
         host,
         network,
@@ -133,7 +143,11 @@ pub fn read_text<H: BindingHost>(
         };
         let mime = payload["content_type"].as_str().map(str::to_owned);
         let description = payload["description"].as_str().unwrap_or("").to_owned();
-        (text, mime, description)
+        Text {
+            text,
+            mime,
+            description,
+        }
     }))
 }
 
@@ -152,7 +166,7 @@ pub fn read<H: BindingHost>(
         return Ok(Reply::Error(not_found(caller, uri)));
     };
     Ok(match read_text(host, network, caller.member, &address)? {
-        Ok((text, mime, _)) => {
+        Ok(Text { text, mime, .. }) => {
             let mut contents = json!({"uri": uri, "text": text});
             if let Some(mime) = mime {
                 contents["mimeType"] = json!(mime);

@@ -24,7 +24,7 @@ use super::envelope;
 use super::jsonrpc::{self, Body, INVALID_REQUEST, Id, Message, RpcError};
 use super::member::Caller;
 use super::methods;
-use super::outcome::{Outcome, accepted, accepts, answer, assemble, bad};
+use super::outcome::{Answered, Outcome, accepted, accepts, answer, assemble, bad};
 use super::revision::Revision;
 use super::session::{McpHost, SESSION_HEADER, Session, session_of};
 use super::streams::{StreamKind, StreamSpec, Streams, new_id};
@@ -281,8 +281,8 @@ fn legacy<H: McpHost>(
             _ => methods::call(host, network, &caller, &method, &params)?,
         };
         match answer(&id, reply) {
-            Ok(value) => ready.push(value),
-            Err(waiting) => waits.push(waiting),
+            Answered::Now(value) => ready.push(value),
+            Answered::Later(waiting) => waits.push(waiting),
         }
     }
     if requests == 0 && ready.is_empty() {

@@ -6,7 +6,7 @@ use crate::network::Effect;
 use crate::{Address, EventId, Network, NetworkConfig};
 use serde_json::json;
 
-mod world;
+pub(crate) mod world;
 
 use world::World;
 
@@ -108,6 +108,7 @@ fn the_profile_lists_the_transports_of_the_origin() {
             {"type": "http", "endpoint": "http://localhost:8787/networks/demo"},
             {"type": "websocket", "endpoint": "ws://localhost:8787/networks/demo/v1/ws"},
             {"type": "sse", "endpoint": "http://localhost:8787/networks/demo/v1/sse"},
+            {"type": "mcp", "endpoint": "http://localhost:8787/networks/demo/mcp"},
         ])
     );
 }

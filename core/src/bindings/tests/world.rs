@@ -18,6 +18,8 @@ pub(crate) struct TestHost {
     pub(crate) log: MemoryHost,
     pub(crate) sessions: BTreeMap<String, String>,
     pub(crate) mcp_sessions: BTreeMap<String, Session>,
+    /// Every effect applied, in order.
+    pub(crate) applied: Vec<Effect>,
     pub(crate) now: u64,
     pub(crate) seed: u8,
 }
@@ -60,11 +62,13 @@ impl BindingHost for TestHost {
         let mut collected = Collected::for_requester(requester);
         for effect in self.log.apply(network, effects, self.now) {
             collected.record(&effect);
+            self.applied.push(effect);
         }
         Ok(collected)
     }
     fn apply(&mut self, network: &mut Network, effects: Vec<Effect>) -> Result<(), Infallible> {
-        self.log.apply(network, effects, self.now);
+        let applied = self.log.apply(network, effects, self.now);
+        self.applied.extend(applied);
         Ok(())
     }
 }
@@ -82,6 +86,7 @@ impl World {
                 log: MemoryHost::default(),
                 sessions: BTreeMap::new(),
                 mcp_sessions: BTreeMap::new(),
+                applied: Vec::new(),
                 now: 1_000,
                 seed: 0,
             },
