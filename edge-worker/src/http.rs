@@ -11,16 +11,31 @@ use crate::network_object::{NetworkHost, Session};
 use crate::origin::Origin;
 use crate::storage::Store;
 use agentnet_core::bindings::http::{self, Outcome, Target, TestHook};
-use agentnet_core::bindings::{self, BindingHost, Collected, create, ws};
+use agentnet_core::bindings::{self, BindingHost, Collected, create, mcp, ws};
 use agentnet_core::network::Effect;
 use agentnet_core::{Address, EventId, Network, NetworkId};
 use std::cell::RefCell;
 use worker::{Request, Response, Result, WebSocketPair};
 
 /// The object's I/O for one request.
-struct RequestIo<'a> {
+pub(crate) struct RequestIo<'a> {
     host: &'a NetworkHost,
     store: Store,
+}
+
+impl<'a> RequestIo<'a> {
+    /// The I/O of `host` for one request.
+    pub(crate) fn new(host: &'a NetworkHost) -> Result<Self> {
+        Ok(Self {
+            host,
+            store: host.store()?,
+        })
+    }
+
+    /// The object's SQLite storage.
+    pub(crate) fn sql(&self) -> worker::SqlStorage {
+        self.host.state.storage().sql()
+    }
 }
 
 impl BindingHost for RequestIo<'_> {
@@ -75,6 +90,11 @@ impl NetworkHost {
             Ok(request) => request,
             Err(response) => return respond(response),
         };
+        match mcp::transport::target(&request) {
+            Some(mcp::transport::Target::Endpoint(id)) => return self.serve_mcp(request, id).await,
+            Some(mcp::transport::Target::Metadata(id)) => return self.mcp_metadata(&request, &id),
+            None => {}
+        }
         let id = match http::target(&request) {
             Ok(Target::Create) => return self.create(&request),
             Ok(Target::Network(id)) => id,
@@ -88,11 +108,12 @@ impl NetworkHost {
             let network = guard
                 .as_mut()
                 .ok_or_else(|| worker::Error::RustError("network not loaded".into()))?;
-            let mut io = RequestIo {
-                host: self,
-                store: self.store()?,
-            };
-            http::handle(&mut io, network, &request, self.test_hooks)?
+            http::handle(
+                &mut RequestIo::new(self)?,
+                network,
+                &request,
+                self.test_hooks,
+            )?
         };
         match outcome {
             Outcome::Respond(response) => respond(response),

@@ -14,17 +14,19 @@
 //! * [`sse`] — Server-Sent Events framing, resume point and opening pages
 //! * [`create`] — network creation and the demo network
 //! * [`networks`] — the Worker's own routes (`/v1/networks`, the directory)
+//! * [`mcp`] — MCP (Streamable HTTP) at `/networks/{id}/mcp`
 
 pub mod create;
 pub mod exchange;
 pub mod http;
+pub mod mcp;
 pub mod message;
 pub mod networks;
 pub mod sse;
 pub mod ws;
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 pub use exchange::{BindingHost, Collected};
 pub use http::{Outcome, Route, Target, TestHook};
