@@ -12,12 +12,15 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { Agent } from '../../core/js/index.js';
+import { McpBridge } from '../../core/js/mcp.js';
 import { createNetwork, startEdge } from '../support/edge.mjs';
-import { runNode } from '../support/process.mjs';
+import { runNode, until } from '../support/process.mjs';
 
-const cli = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'core', 'js', 'bin', 'agentnet.js');
-const NEEDS_ENDPOINT = 'needs the /mcp endpoint (branch mcp)';
+const here = dirname(fileURLToPath(import.meta.url));
+const cli = join(here, '..', '..', 'core', 'js', 'bin', 'agentnet.js');
+const stdioServer = join(here, '..', 'support', 'mcp-stdio-server.mjs');
 let edge;
 /** The CLI's member secrets, kept apart from the user's. */
 let secrets;
@@ -32,8 +35,8 @@ after(async () => {
   await rm(secrets, { recursive: true, force: true });
 });
 
-/** An SDK client that launches `agentnet mcp …` with `args`. */
-async function launch(args) {
+/** An SDK client that launches `agentnet mcp …` with `args`; `onToolsChanged` hears `list_changed`. */
+async function launch(args, onToolsChanged = () => {}) {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [cli, 'mcp', '--url', edge.url, ...args],
@@ -41,12 +44,13 @@ async function launch(args) {
     stderr: 'pipe',
   });
   const client = new Client({ name: 'stdio-test', version: '1.0.0' });
+  client.setNotificationHandler(ToolListChangedNotificationSchema, onToolsChanged);
   await client.connect(transport);
   return client;
 }
 
-test("an SDK client over stdio lists and calls an npm agent's tool, as the member the CLI joined as", { skip: NEEDS_ENDPOINT }, async () => {
-  const { id: network } = await createNetwork(edge.url, { name: 'mcp-stdio-cli' });
+test("an SDK client over stdio lists and calls an npm agent's tool, as the member the CLI joined as, hears new tools and is refused what it may not invoke", async () => {
+  const { id: network } = await createNetwork(edge.url, { name: 'mcp-stdio-cli', mods: ['access-control'] });
   const calc = await Agent.connect({ url: edge.url, network, name: 'agent:calc' });
   const callers = [];
   await calc.registerTool('add', {
@@ -55,7 +59,9 @@ test("an SDK client over stdio lists and calls an npm agent's tool, as the membe
     callers.push(event.source);
     return { sum: a + b };
   }, { description: 'adds two numbers' });
-  const client = await launch(['--network', network, '--name', 'agent:assistant']);
+  await calc.registerTool('reset', { type: 'object' }, () => 'done', { description: 'resets', permissions: { invoke: 'agents:[agent:calc]' } });
+  let changed = 0;
+  const client = await launch(['--network', network, '--name', 'agent:assistant'], () => { changed += 1; });
   try {
     const { tools } = await client.listTools();
     const add = tools.find((tool) => tool.description === 'adds two numbers');
@@ -65,6 +71,17 @@ test("an SDK client over stdio lists and calls an npm agent's tool, as the membe
     assert.ok(!result.isError, JSON.stringify(result));
     assert.deepEqual(result.structuredContent, { sum: 5 });
     assert.deepEqual(callers, ['agent:assistant'], 'the call is an event from the member the CLI joined as');
+
+    // A tool registered now: list_changed comes through the relay, and the list has it.
+    await calc.registerTool('negate', { type: 'object', properties: { x: { type: 'number' } } }, ({ x }) => ({ value: -x }), { description: 'negates' });
+    await until('list_changed arrives', () => changed > 0);
+    assert.ok((await client.listTools()).tools.some((tool) => tool.description === 'negates'));
+    // A tool it may not invoke: not listed, and a call is refused by the network.
+    assert.ok(!tools.some((tool) => tool.description === 'resets'));
+    const refused = await client.callTool({ name: 'reset', arguments: {} });
+    assert.equal(refused.isError, true);
+    assert.match(refused.content[0].text, /forbidden/);
+    assert.deepEqual(callers, ['agent:assistant'], 'the refused call never reached the tool');
   } finally {
     await client.close();
     calc.close();
@@ -74,6 +91,25 @@ test("an SDK client over stdio lists and calls an npm agent's tool, as the membe
   assert.equal(Object.keys(kept).filter((slot) => slot.includes('agent:assistant')).length, 1);
   const again = await launch(['--network', network, '--name', 'agent:assistant']);
   await again.close();
+});
+
+test('the whole loop: an SDK McpServer bridged into a network is called by an SDK client through agentnet mcp', async () => {
+  const { id: network } = await createNetwork(edge.url, { name: 'mcp-loop' });
+  const owner = await Agent.connect({ url: edge.url, network, name: 'agent:text-bridge' });
+  const bridge = await McpBridge.connect(owner, { command: process.execPath, args: [stdioServer], prefix: 'text' });
+  const client = await launch(['--network', network, '--name', 'agent:loop']);
+  try {
+    const shout = (await client.listTools()).tools.find((tool) => tool.description === 'upper-cases text');
+    assert.ok(shout, 'the bridged tool is listed with its description');
+    assert.deepEqual(shout.inputSchema.required, ['text']);
+    const result = await client.callTool({ name: shout.name, arguments: { text: 'round trip' } });
+    assert.ok(!result.isError, JSON.stringify(result));
+    assert.match(result.content[0].text, /ROUND TRIP/);
+  } finally {
+    await client.close();
+    await bridge.close();
+    owner.close();
+  }
 });
 
 test('agentnet mcp refuses to start when the network refuses the join, and says why on stderr', async () => {
