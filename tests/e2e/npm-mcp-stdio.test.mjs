@@ -1,8 +1,8 @@
 // `agentnet mcp`: a network served over MCP stdio for clients that only
 // launch local processes. The official SDK's client (`Client` over
-// `StdioClientTransport`) launches the CLI, which joins the network over HTTP
-// and relays to the network's `/networks/{id}/mcp` endpoint, against a real
-// edge (wrangler dev).
+// `StdioClientTransport`, 1.x and 2.x) launches the CLI, which joins the
+// network over HTTP and relays to the network's `/networks/{id}/mcp`
+// endpoint, against a real edge (wrangler dev).
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -13,6 +13,8 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { Client as Client2 } from '@modelcontextprotocol/client';
+import { StdioClientTransport as StdioClientTransport2 } from '@modelcontextprotocol/client/stdio';
 import { Agent } from '../../core/js/index.js';
 import { McpBridge } from '../../core/js/mcp.js';
 import { createNetwork, startEdge } from '../support/edge.mjs';
@@ -35,14 +37,17 @@ after(async () => {
   await rm(secrets, { recursive: true, force: true });
 });
 
+/** How the SDK's stdio client transports launch `agentnet mcp …` with `args`. */
+const command = (args) => ({
+  command: process.execPath,
+  args: [cli, 'mcp', '--url', edge.url, ...args],
+  env: { ...process.env, AGENTNET_SECRETS: join(secrets, 'secrets.json') },
+  stderr: 'pipe',
+});
+
 /** An SDK client that launches `agentnet mcp …` with `args`; `onToolsChanged` hears `list_changed`. */
 async function launch(args, onToolsChanged = () => {}) {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [cli, 'mcp', '--url', edge.url, ...args],
-    env: { ...process.env, AGENTNET_SECRETS: join(secrets, 'secrets.json') },
-    stderr: 'pipe',
-  });
+  const transport = new StdioClientTransport(command(args));
   const client = new Client({ name: 'stdio-test', version: '1.0.0' });
   client.setNotificationHandler(ToolListChangedNotificationSchema, onToolsChanged);
   await client.connect(transport);
@@ -109,6 +114,32 @@ test('the whole loop: an SDK McpServer bridged into a network is called by an SD
     await client.close();
     await bridge.close();
     owner.close();
+  }
+});
+
+test('SDK 2.x clients go through the relay too: the revision it negotiates, and 2026-07-28 (headers mirrored from the envelope)', async () => {
+  const { id: network } = await createNetwork(edge.url, { name: 'mcp-stdio-2x' });
+  const calc = await Agent.connect({ url: edge.url, network, name: 'agent:calc' });
+  await calc.registerTool('double', { type: 'object', properties: { x: { type: 'number' } } }, ({ x }) => ({ value: 2 * x }), { description: 'doubles' });
+  try {
+    for (const [who, negotiation, revision] of [
+      ['agent:negotiating', {}, '2025-11-25'],
+      ['agent:modern', { versionNegotiation: { mode: { pin: '2026-07-28' } } }, '2026-07-28'],
+    ]) {
+      const client = new Client2({ name: 'stdio-test-2x', version: '1.0.0' }, { capabilities: {}, ...negotiation });
+      await client.connect(new StdioClientTransport2(command(['--network', network, '--name', who])));
+      try {
+        assert.equal(client.getNegotiatedProtocolVersion(), revision);
+        const double = (await client.listTools()).tools.find((tool) => tool.description === 'doubles');
+        assert.ok(double, `${revision}: the npm agent's tool is listed`);
+        const result = await client.callTool({ name: double.name, arguments: { x: 21 } });
+        assert.deepEqual(result.structuredContent, { value: 42 }, `${revision}: ${JSON.stringify(result)}`);
+      } finally {
+        await client.close();
+      }
+    }
+  } finally {
+    calc.close();
   }
 });
 

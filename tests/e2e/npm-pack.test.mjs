@@ -50,7 +50,7 @@ test('the tarball holds what the package needs and nothing of the build', async 
   const files = JSON.parse(stdout)[0].files.map((f) => f.path).sort();
   for (const needed of ['index.js', 'index.d.ts', 'README.md', 'package.json', 'bin/agentnet.js', 'lib/agent.js',
     'examples/echo.js', 'pkg/agentnet_js.js', 'pkg/agentnet_js_bg.wasm',
-    'mcp.js', 'mcp.d.ts', 'lib/mcp/bridge.js', 'lib/mcp/results.js', 'lib/mcp/sdk.js', 'lib/mcp/stdio.js']) {
+    'mcp.js', 'mcp.d.ts', 'lib/mcp/bridge.js', 'lib/mcp/http.js', 'lib/mcp/results.js', 'lib/mcp/sdk.js', 'lib/mcp/stdio.js']) {
     assert.ok(files.includes(needed), `${needed} is in the tarball`);
   }
   assert.ok(!files.some((f) => f.endsWith('.rs') || f.startsWith('src/') || f === 'Cargo.toml'), `no Rust sources: ${files}`);

@@ -1,7 +1,7 @@
 // `agentnet/mcp` without a network: the MCP SDK stays out of the default
 // import path (and out of `agentnet/mcp` until a bridge or relay runs), a
-// missing SDK is a clear error, and MCP tool results map to invocation
-// outputs and errors.
+// missing SDK is a clear error, MCP tool results map to invocation outputs
+// and errors, and the relay mirrors a 2026-07-28 request's envelope in headers.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -10,6 +10,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { AgentnetError } from '../../core/js/index.js';
 import { bridgedToolName, invocationError, invocationOutput, toolArguments, toolRegistration } from '../../core/js/lib/mcp/results.js';
+import { headerValue, mirroredHeaders } from '../../core/js/lib/mcp/http.js';
 
 const pkg = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'core', 'js');
 
@@ -86,4 +87,25 @@ test('MCP tools are named {prefix}.{name} when that makes a tool address, and ta
   assert.deepEqual(toolArguments({ city: 'Oslo' }), { city: 'Oslo' });
   assert.throws(() => toolArguments('Oslo'), { code: 'invalid_request' });
   assert.throws(() => toolArguments([1]), { code: 'invalid_request' });
+});
+
+test('a 2026-07-28 request is mirrored in headers (plain ASCII or base64), and nothing else is', () => {
+  const meta = { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } };
+  assert.deepEqual(mirroredHeaders({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { ...meta, name: 'add', arguments: {} } }),
+    { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'add' });
+  assert.deepEqual(mirroredHeaders({ jsonrpc: '2.0', id: 2, method: 'resources/read', params: { ...meta, uri: 'openagents://demo/resource/file/ä.md' } }),
+    { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'resources/read', 'mcp-name': `=?base64?${Buffer.from('openagents://demo/resource/file/ä.md').toString('base64')}?=` });
+  assert.deepEqual(mirroredHeaders({ jsonrpc: '2.0', id: 3, method: 'tools/list', params: meta }),
+    { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list' });
+  // Legacy requests (no envelope), notifications and answers get none.
+  assert.deepEqual(mirroredHeaders({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'add' } }), {});
+  assert.deepEqual(mirroredHeaders({ jsonrpc: '2.0', method: 'notifications/initialized', params: meta }), {});
+  assert.deepEqual(mirroredHeaders({ jsonrpc: '2.0', id: 5, result: {} }), {});
+  assert.deepEqual(mirroredHeaders(undefined), {});
+  for (const plain of ['add', 'with space', 'a\tb']) assert.equal(headerValue(plain), plain);
+  for (const encoded of ['', ' padded', 'naïve', 'line\nbreak', '=?base64?eA==?=']) {
+    const value = headerValue(encoded);
+    assert.match(value, /^=\?base64\?[A-Za-z0-9+/=]*\?=$/);
+    assert.equal(Buffer.from(value.slice(9, -2), 'base64').toString('utf8'), encoded);
+  }
 });

@@ -9,13 +9,13 @@
 import { AgentnetError } from '../errors.js';
 import { objectArg, stringArg } from '../args.js';
 import { networkEndpoint, networkIdOf } from '../connect.js';
+import { relayFetch } from './http.js';
 import { httpClientTransport, stdioServerTransport } from './sdk.js';
 
 /** JSON-RPC's code for an error inside the relay (the network could not be reached, or refused the request). */
 const INTERNAL_ERROR = -32603;
 
 const isRequest = (message) => message?.method !== undefined && message.id !== undefined;
-const isErrorAnswer = (body) => body?.jsonrpc === '2.0' && body.error !== undefined && !('method' in body);
 
 /**
  * Joins network `network` at edge `url` (or the network URL `url`) as `name`;
@@ -45,25 +45,6 @@ export async function joinOverHttp({ url, network, name, token, memberSecret, cr
 }
 
 /**
- * `fetch` for the relay's HTTP transport: an HTTP error whose body is a
- * JSON-RPC error (a malformed request, an unknown session) reaches the MCP
- * client as that error, not as the transport's failure.
- */
-async function fetchKeepingRpcErrors(input, init) {
-  const response = await fetch(input, init);
-  if (response.ok || init?.method !== 'POST' || !response.headers.get('content-type')?.includes('application/json')) return response;
-  const text = await response.text();
-  let body;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    body = undefined;
-  }
-  const status = isErrorAnswer(body) ? 200 : response.status;
-  return new Response(text, { status, statusText: response.statusText, headers: response.headers });
-}
-
-/**
  * Serves the network over MCP stdio: joins (see `joinOverHttp`) and relays
  * messages until stdin ends, then ends the MCP session (`DELETE`). Resolves
  * with `{memberSecret, closed}`: `closed` resolves when the relay has stopped.
@@ -76,7 +57,7 @@ export async function serveNetworkOverStdio(options) {
   const joined = await joinOverHttp(options);
   const upstream = new StreamableHTTPClientTransport(networkEndpoint(options.url, joined.network, 'mcp'), {
     requestInit: { headers: { authorization: `Bearer ${joined.token}` } },
-    fetch: fetchKeepingRpcErrors,
+    fetch: relayFetch,
   });
   const downstream = new StdioServerTransport(input, output);
   const initializing = new Set();
