@@ -166,6 +166,18 @@ test('agentnet mcp-bridge brings a stdio MCP server into a network until it is s
     assert.deepEqual(await toolsOf(carol), []);
   } finally {
     await bridge.stop();
+  }
+  // When the server goes away, the command unregisters its tools and fails.
+  const again = await startNode([cli, 'mcp-bridge', '--url', edge.url, '--network', network, '--name', 'agent:cli-bridge',
+    '--prefix', 'txt', '--', process.execPath, stdioServer], { env: { AGENTNET_SECRETS: join(secrets, 'secrets.json') }, ready: /"tools"/ });
+  try {
+    assert.equal(await carol.invoke('txt.quit'), 'bye');
+    await until('the command exits', () => again.child.exitCode !== null);
+    assert.equal(again.child.exitCode, 1);
+    assert.match(again.output.stderr, /closed: the MCP server closed the connection/);
+    assert.deepEqual(await toolsOf(carol), []);
+  } finally {
+    await again.stop();
     carol.close();
     dave.close();
   }

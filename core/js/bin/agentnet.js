@@ -43,7 +43,8 @@ commands:
                                         to the network's /mcp endpoint
   mcp-bridge --prefix P (--server-url URL | -- <command> [args...])
                                         offer an MCP server's tools in the network as
-                                        resource/tool/P.<name> until interrupted; prints
+                                        resource/tool/P.<name> until interrupted (exit 0)
+                                        or the server goes (exit 1); prints
                                         {"tools": [...]} once they are registered
 
 options (or the environment variable in brackets):
@@ -221,8 +222,9 @@ async function main() {
         const bridge = await McpBridge.connect(agent, bridging);
         print({ tools: bridge.tools });
         process.stderr.write(`agentnet: bridging MCP server ${bridge.server?.name ?? ''} into ${agent.network} as ${agent.address}\n`);
-        await Promise.race([bridge.closed, interrupted()]);
+        const ended = await Promise.race([bridge.closed.then(() => 'server'), interrupted()]);
         await bridge.close();
+        if (ended === 'server') throw new AgentnetError('closed', 'the MCP server closed the connection');
         break;
       }
       case 'follow': {
