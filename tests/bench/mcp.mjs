@@ -5,7 +5,9 @@
 // calls/s with 10 concurrent callers — for an MCP client (the official SDK,
 // @modelcontextprotocol/sdk, Streamable HTTP, revision 2025-11-25) and for an
 // npm agent (`agent.invoke` over its WebSocket). The tool's owner is the
-// same npm agent in both; it answers at once.
+// same npm agent in both; it answers at once. For reference, the rate of a
+// plain HTTP request into the same network object: 10 members POSTing
+// events to /v1/events (one event, no tool, per request).
 
 import WebSocket from 'ws';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -53,6 +55,21 @@ async function wsCaller(url, network, name) {
   };
 }
 
+async function httpPoster(url, network, name) {
+  const token = await join(url, network, name);
+  return {
+    call: async (n) => {
+      const res = await fetch(`${url}/networks/${network}/v1/events`, {
+        method: 'POST', headers: { authorization: `Bearer ${token}` },
+        body: JSON.stringify({ type: 'bench.ping', target: name, payload: { n } }),
+      });
+      if (res.status !== 200) throw new Error(`POST /v1/events answered ${res.status}`);
+      await res.text();
+    },
+    close: () => {},
+  };
+}
+
 async function latency(caller) {
   const times = [];
   for (let n = 0; n < WARMUP + LATENCY_CALLS; n += 1) {
@@ -86,11 +103,14 @@ try {
     results[kind].callsPerSecond = await throughput(many);
     await Promise.all(many.map((c) => c.close()));
   }
+  const posters = await Promise.all(Array.from({ length: CONCURRENT }, (_, i) => httpPoster(edge.url, id, `agent:http-${i}`)));
+  const httpRate = await throughput(posters);
   owner.close();
   console.log(`tools/call round trip to an npm agent's tool (${LATENCY_CALLS} sequential calls; ${CONCURRENT} callers x ${CALLS_EACH} calls):`);
   for (const [kind, r] of Object.entries(results)) {
     console.log(`  ${kind.padEnd(10)} p50 ${ms(r.p50)}  p99 ${ms(r.p99)}  ${Math.round(r.callsPerSecond)} calls/s with ${CONCURRENT} concurrent callers`);
   }
+  console.log(`  reference: POST /v1/events, ${Math.round(httpRate)} requests/s with ${CONCURRENT} concurrent HTTP members`);
 } finally {
   await edge.stop();
 }
