@@ -7,10 +7,12 @@
 //! a stream opened or a socket accepted.
 
 use crate::host::{now_ms, random_seed, request_of, respond};
+use crate::mcp_store;
 use crate::network_object::{NetworkHost, Session};
 use crate::origin::Origin;
 use crate::storage::Store;
 use agentnet_core::bindings::http::{self, Outcome, Target, TestHook};
+use agentnet_core::bindings::mcp::session::{McpHost, Session as McpSession};
 use agentnet_core::bindings::{self, BindingHost, Collected, create, mcp, ws};
 use agentnet_core::network::Effect;
 use agentnet_core::{Address, EventId, Network, NetworkId};
@@ -59,7 +61,9 @@ impl BindingHost for RequestIo<'_> {
     }
 
     fn end_sessions(&mut self, address: &Address) -> Result<()> {
-        self.store.end_sessions(&address.to_string())
+        self.store.end_sessions(&address.to_string())?;
+        // Its MCP sessions end with it (they could not authenticate any more).
+        mcp_store::end_member(&self.sql(), address)
     }
 
     fn seq_of(&mut self, id: &EventId) -> Result<Option<u64>> {
@@ -80,6 +84,20 @@ impl BindingHost for RequestIo<'_> {
 
     fn apply(&mut self, network: &mut Network, effects: Vec<Effect>) -> Result<()> {
         self.host.apply_to(network, &Origin::Nowhere, effects)
+    }
+}
+
+impl McpHost for RequestIo<'_> {
+    fn mcp_session(&mut self, id: &str) -> Result<Option<McpSession>> {
+        mcp_store::get(&self.sql(), id)
+    }
+
+    fn save_mcp_session(&mut self, session: &McpSession) -> Result<()> {
+        mcp_store::save(&self.sql(), session)
+    }
+
+    fn end_mcp_session(&mut self, id: &str) -> Result<bool> {
+        mcp_store::end(&self.sql(), id)
     }
 }
 

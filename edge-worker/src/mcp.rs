@@ -62,8 +62,7 @@ impl NetworkHost {
                 opening,
                 waits,
                 closes,
-                headers,
-            } => self.open_mcp_stream(stream, opening, waits, closes, headers),
+            } => self.open_mcp_stream(stream, opening, waits, closes),
             Outcome::Ended { streams, response } => {
                 let session = request
                     .header("Mcp-Session-Id")
@@ -100,23 +99,27 @@ impl NetworkHost {
 
     /// Waits for `waiting`'s delivery or deadline; its JSON-RPC answer (`None` when cancelled).
     async fn answer_later(&self, waiting: Waiting) -> Result<Option<Value>> {
-        let (key, woken) = self.mcp.register(waiting.clone());
-        let wait = Duration::from_millis(waiting.deadline.saturating_sub(now_ms()));
-        let arrival = match select(woken, Box::pin(worker::Delay::from(wait))).await {
-            Either::Left((Ok(event), _)) => Arrival::Delivered(event),
-            Either::Left((Err(_cancelled), _)) => return Ok(None),
-            Either::Right(_) => {
-                self.mcp.unregister(key);
-                Arrival::TimedOut
+        loop {
+            let (key, woken) = self.mcp.register(waiting.clone());
+            let wait = Duration::from_millis(waiting.deadline.saturating_sub(now_ms()));
+            let arrival = match select(woken, Box::pin(worker::Delay::from(wait))).await {
+                Either::Left((Ok(event), _)) => Arrival::Delivered(Box::new(event)),
+                Either::Left((Err(_cancelled), _)) => return Ok(None),
+                Either::Right(_) => {
+                    self.mcp.unregister(key);
+                    Arrival::TimedOut
+                }
+            };
+            let result = {
+                let mut guard = self.network.borrow_mut();
+                let network = guard.as_mut().ok_or_else(not_loaded)?;
+                tools::finish(&mut RequestIo::new(self)?, network, &waiting, arrival)?
+            };
+            self.mcp.flush();
+            if let Some(result) = result {
+                return Ok(Some(jsonrpc::result(&waiting.request, result)));
             }
-        };
-        let result = {
-            let mut guard = self.network.borrow_mut();
-            let network = guard.as_mut().ok_or_else(not_loaded)?;
-            tools::finish(&mut RequestIo::new(self)?, network, &waiting, arrival)?
-        };
-        self.mcp.flush();
-        Ok(Some(jsonrpc::result(&waiting.request, result)))
+        }
     }
 
     /// Writes stream `stream`: `opening`, then each waiting answer; keeps it open
@@ -127,7 +130,6 @@ impl NetworkHost {
         opening: Vec<String>,
         waits: Vec<Waiting>,
         closes: bool,
-        headers: Vec<(String, String)>,
     ) -> Result<Response> {
         let (sender, receiver) = unbounded::<Result<Vec<u8>>>();
         for record in opening {
@@ -150,28 +152,24 @@ impl NetworkHost {
                     host.mcp.answered(&stream, closes);
                 });
             }
-            worker::wasm_bindgen_futures::spawn_local(async move {
-                loop {
-                    worker::Delay::from(Duration::from_millis(sse::KEEPALIVE_MS)).await;
-                    if sender.is_closed()
-                        || sender
-                            .unbounded_send(Ok(sse::KEEPALIVE.as_bytes().to_vec()))
-                            .is_err()
-                    {
-                        me.mcp.dropped(&stream, &sender);
-                        break;
+            if !self.mcp.ticking.replace(true) {
+                // One task keeps every connected stream alive and notices the ones that went away.
+                worker::wasm_bindgen_futures::spawn_local(async move {
+                    loop {
+                        worker::Delay::from(Duration::from_millis(sse::KEEPALIVE_MS)).await;
+                        if !me.mcp.keepalive() {
+                            me.mcp.ticking.set(false);
+                            break;
+                        }
                     }
-                }
-            });
+                });
+            }
         }
         let written = Headers::new();
         for (name, value) in sse::HEADERS {
             written.set(name, value)?;
         }
         written.set("X-Accel-Buffering", "no")?;
-        for (name, value) in &headers {
-            written.set(name, value)?;
-        }
         Ok(Response::from_stream(receiver)?.with_headers(written))
     }
 }

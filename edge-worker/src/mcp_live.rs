@@ -11,17 +11,21 @@
 //! the rows they stand for are stored.
 
 use crate::host::now_ms;
-use crate::network_object::Stream;
 use agentnet_core::bindings::mcp::jsonrpc::Id;
 use agentnet_core::bindings::mcp::notices::{self, Notice};
 use agentnet_core::bindings::mcp::streams::Streams;
 use agentnet_core::bindings::mcp::waiting::Waiting;
+use agentnet_core::bindings::sse;
 use agentnet_core::network::Effect;
 use agentnet_core::{Address, Event, NetworkId};
+use futures_channel::mpsc::UnboundedSender;
 use futures_channel::oneshot;
 use serde_json::Value;
 use std::cell::{Cell, RefCell};
 use std::collections::{BTreeMap, BTreeSet};
+
+/// An open SSE connection: the sender its response body reads.
+pub(crate) type Stream = UnboundedSender<worker::Result<Vec<u8>>>;
 
 /// A request waiting for a delivery, and how to wake it.
 struct Waiter {
@@ -47,6 +51,8 @@ pub(crate) struct McpLive {
     notices: RefCell<BTreeSet<Notice>>,
     /// This object's network (for resource URIs).
     network: RefCell<Option<NetworkId>>,
+    /// A task writes keepalives to the connected streams.
+    pub(crate) ticking: Cell<bool>,
 }
 
 impl McpLive {
@@ -195,17 +201,22 @@ impl McpLive {
         }
     }
 
-    /// `sender`'s connection of `stream` is gone (unless it was replaced already).
-    pub(crate) fn dropped(&self, stream: &str, sender: &Stream) {
-        let current = self
+    /// Writes a keepalive comment to every connected stream and forgets the
+    /// connections that are gone; whether any stream is still connected.
+    pub(crate) fn keepalive(&self) -> bool {
+        let keepalive = sse::KEEPALIVE.as_bytes();
+        let gone: Vec<String> = self
             .senders
             .borrow()
-            .get(stream)
-            .is_some_and(|s| s.same_receiver(sender));
-        if current {
-            self.senders.borrow_mut().remove(stream);
-            self.streams.borrow_mut().detach(stream, now_ms());
+            .iter()
+            .filter(|(_, s)| s.is_closed() || s.unbounded_send(Ok(keepalive.to_vec())).is_err())
+            .map(|(id, _)| id.clone())
+            .collect();
+        for stream in gone {
+            self.senders.borrow_mut().remove(&stream);
+            self.streams.borrow_mut().detach(&stream, now_ms());
         }
+        !self.senders.borrow().is_empty()
     }
 
     /// Members with a connected stream.

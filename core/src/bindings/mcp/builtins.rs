@@ -79,6 +79,17 @@ fn refused(caller: &Caller<'_>, rejection: &Rejection) -> Reply {
     ))
 }
 
+/// A refusal, or the payload of what answered (an ack, a roster).
+fn acked(caller: &Caller<'_>, answer: Result<Option<crate::Event>, Rejection>) -> Reply {
+    match answer {
+        Ok(answer) => output(
+            caller,
+            answer.map_or_else(|| json!({"ok": true}), |a| a.payload),
+        ),
+        Err(rejection) => refused(caller, &rejection),
+    }
+}
+
 fn output(caller: &Caller<'_>, value: Value) -> Reply {
     Reply::Result(tool_result(caller.revision, ToolOutcome::Output(value)))
 }
@@ -120,10 +131,7 @@ pub fn call<H: BindingHost>(
                 None,
                 json!({}),
             )?;
-            match submitted.answer {
-                Ok(answer) => output(caller, answer.map(|e| e.payload).unwrap_or(Value::Null)),
-                Err(rejection) => refused(caller, &rejection),
-            }
+            acked(caller, submitted.answer)
         }
         CHANNEL => channel(host, network, caller, args)?,
         _ => return Ok(None),
@@ -167,16 +175,10 @@ fn post<H: BindingHost>(
     if let Some(parent) = in_reply_to {
         event.metadata.insert("in_reply_to".into(), json!(parent));
     }
-    Ok(
-        match submit_event(host, network, caller.member, event)?.answer {
-            Ok(ack) => output(
-                caller,
-                ack.map(|a| a.payload)
-                    .unwrap_or_else(|| json!({"ok": true})),
-            ),
-            Err(rejection) => refused(caller, &rejection),
-        },
-    )
+    Ok(acked(
+        caller,
+        submit_event(host, network, caller.member, event)?.answer,
+    ))
 }
 
 fn channel<H: BindingHost>(
@@ -210,16 +212,10 @@ fn channel<H: BindingHost>(
         Ok(parsed) => parsed,
         Err(error) => return Ok(Reply::Error(error)),
     };
-    Ok(
-        match submit_core(host, network, caller.member, kind, None, payload)?.answer {
-            Ok(ack) => output(
-                caller,
-                ack.map(|a| a.payload)
-                    .unwrap_or_else(|| json!({"ok": true})),
-            ),
-            Err(rejection) => refused(caller, &rejection),
-        },
-    )
+    Ok(acked(
+        caller,
+        submit_core(host, network, caller.member, kind, None, payload)?.answer,
+    ))
 }
 
 fn read<H: BindingHost>(
@@ -290,21 +286,27 @@ fn page_json(page: &crate::network::Page) -> Value {
     body
 }
 
-/// A waiting read's answer: the log read again after its cursor.
+/// A waiting read's answer: the log read again after its cursor — or `None`,
+/// to wait on, when a delivery woke it but nothing new is there to read (an
+/// answer to another request, a delivery sent again) and its time is not up.
 pub fn read_again<H: BindingHost>(
     host: &mut H,
     network: &mut Network,
     caller: &Caller<'_>,
-    after: u64,
-    limit: usize,
-) -> Result<Value, H::Error> {
+    (after, limit): (u64, usize),
+    timed_out: bool,
+) -> Result<Option<Value>, H::Error> {
     Ok(
         match read_page(host, network, caller.member, after, limit)? {
-            Ok(page) => tool_result(caller.revision, ToolOutcome::Output(page_json(&page))),
-            Err(rejection) => tool_result(
+            Ok(page) if page.events.is_empty() && !page.has_more && !timed_out => None,
+            Ok(page) => Some(tool_result(
+                caller.revision,
+                ToolOutcome::Output(page_json(&page)),
+            )),
+            Err(rejection) => Some(tool_result(
                 caller.revision,
                 ToolOutcome::failed(rejection.code.as_str(), rejection.message),
-            ),
+            )),
         },
     )
 }

@@ -65,7 +65,6 @@ pub fn get<H: McpHost>(
             opening: resumed.records,
             waits: Vec::new(),
             closes: resumed.done,
-            headers: Vec::new(),
         });
     }
     let stream = new_id(&host.random_seed());
@@ -77,13 +76,7 @@ pub fn get<H: McpHost>(
         listener: Some(Listener::Session(session.subscriptions.clone())),
     };
     let opening = streams.open(&stream, spec, now);
-    Ok(Outcome::Stream {
-        stream,
-        opening,
-        waits: Vec::new(),
-        closes: false,
-        headers: Vec::new(),
-    })
+    Ok(Outcome::listening(stream, opening))
 }
 
 /// `DELETE`: ends the session.

@@ -121,3 +121,33 @@ pub fn refusal(rejection: &Rejection) -> RpcError {
     )
     .with_data(serde_json::json!({"code": rejection.code.as_str()}))
 }
+
+/// The resources the member may read (`network.resource.discover`, of
+/// `kind` when given), each with `your_permissions`, or the network's refusal.
+pub fn discover<H: BindingHost>(
+    host: &mut H,
+    network: &mut Network,
+    member: &Address,
+    kind: Option<&str>,
+) -> Result<Result<Vec<Value>, RpcError>, H::Error> {
+    let payload = kind.map_or_else(|| serde_json::json!({}), |k| serde_json::json!({"type": k}));
+    let submitted = submit_core(
+        host,
+        network,
+        member,
+        core_types::RESOURCE_DISCOVER,
+        None,
+        payload,
+    )?;
+    Ok(match submitted.answer {
+        Ok(answer) => Ok(answer
+            .and_then(|a| {
+                a.payload
+                    .get("resources")
+                    .and_then(Value::as_array)
+                    .cloned()
+            })
+            .unwrap_or_default()),
+        Err(rejection) => Err(refusal(&rejection)),
+    })
+}

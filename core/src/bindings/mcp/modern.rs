@@ -98,13 +98,7 @@ fn listen<H: McpHost>(
     };
     let mut opening = streams.open(&stream, spec, host.now());
     opening.extend(streams.record(&stream, &acknowledged(id, &filter)));
-    Ok(Outcome::Stream {
-        stream,
-        opening,
-        waits: Vec::new(),
-        closes: false,
-        headers: Vec::new(),
-    })
+    Ok(Outcome::listening(stream, opening))
 }
 
 /// A stream answering one request (2026-07-28), or its held JSON.
@@ -136,6 +130,5 @@ fn waiting_answer<H: McpHost>(
         opening,
         waits: vec![waiting],
         closes: true,
-        headers: Vec::new(),
     }
 }

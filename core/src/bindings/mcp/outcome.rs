@@ -35,8 +35,6 @@ pub enum Outcome {
         waits: Vec<Waiting>,
         /// Close it once `opening` and `waits` are written.
         closes: bool,
-        /// Response headers besides the stream's own.
-        headers: Vec<(String, String)>,
     },
     /// A session ended: close these streams' connections, then answer.
     Ended {
@@ -54,9 +52,23 @@ pub enum Outcome {
     },
 }
 
-/// The JSON answer of a held body: its ready and finished answers, in order.
+impl Outcome {
+    /// A stream that stays open for notifications, after `opening`.
+    pub fn listening(stream: String, opening: Vec<String>) -> Self {
+        Self::Stream {
+            stream,
+            opening,
+            waits: Vec::new(),
+            closes: false,
+        }
+    }
+}
+
+/// The JSON answer of a held body: its ready and finished answers, in order
+/// (`202` when there are none left: every request in it was cancelled).
 pub fn assemble(mut answers: Vec<Value>, batch: bool) -> Response {
     match (batch, answers.pop()) {
+        (_, None) => accepted(),
         (false, Some(single)) if answers.is_empty() => Response::json(single),
         (_, last) => {
             answers.extend(last);

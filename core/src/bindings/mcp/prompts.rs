@@ -8,14 +8,13 @@
 //! their front matter when read); `prompts/get` reads the context as the
 //! member and answers its instructions as one user message.
 
-use super::jsonrpc::RpcError;
-use super::member::{Caller, refusal, submit_core};
+use super::jsonrpc::{RpcError, string_param};
+use super::member::{Caller, discover, refusal};
 use super::resources::{Text, read_text};
 use super::results::{cacheable, complete};
 use super::waiting::Reply;
 use crate::bindings::exchange::BindingHost;
 use crate::ids::address::Entity;
-use crate::ids::event_type::core_types;
 use crate::{Address, Network};
 use serde_json::{Map, Value, json};
 
@@ -61,24 +60,12 @@ pub fn list<H: BindingHost>(
     network: &mut Network,
     caller: &Caller<'_>,
 ) -> Result<Reply, H::Error> {
-    let submitted = submit_core(
-        host,
-        network,
-        caller.member,
-        core_types::RESOURCE_DISCOVER,
-        None,
-        json!({"type": "context"}),
-    )?;
-    let found = match submitted.answer {
-        Ok(answer) => answer
-            .map(|a| a.payload["resources"].clone())
-            .unwrap_or(Value::Null),
-        Err(rejection) => return Ok(Reply::Error(refusal(&rejection))),
+    let found = match discover(host, network, caller.member, Some("context"))? {
+        Ok(found) => found,
+        Err(error) => return Ok(Reply::Error(error)),
     };
     let prompts: Vec<Value> = found
-        .as_array()
-        .into_iter()
-        .flatten()
+        .iter()
         .filter_map(|r| {
             let address: Address = r["address"].as_str()?.parse().ok()?;
             let skill = skill_of(&address)?;
@@ -105,10 +92,9 @@ pub fn get<H: BindingHost>(
     caller: &Caller<'_>,
     params: &Map<String, Value>,
 ) -> Result<Reply, H::Error> {
-    let Some(name) = params.get("name").and_then(Value::as_str) else {
-        return Ok(Reply::Error(RpcError::invalid_params(
-            "Invalid params: name must be a string",
-        )));
+    let name = match string_param(params, "name") {
+        Ok(name) => name,
+        Err(error) => return Ok(Reply::Error(error)),
     };
     let address = network
         .state()

@@ -10,8 +10,8 @@
 //! ([`super::notices`]). A URI of another network, or of no file or context
 //! here, is "resource not found" in the revision's code.
 
-use super::jsonrpc::RpcError;
-use super::member::{Caller, refusal, submit_core};
+use super::jsonrpc::{RpcError, string_param};
+use super::member::{Caller, discover, refusal, submit_core};
 use super::results::{cacheable, complete, text_of};
 use super::waiting::Reply;
 use crate::bindings::exchange::BindingHost;
@@ -54,24 +54,12 @@ pub fn list<H: BindingHost>(
     network: &mut Network,
     caller: &Caller<'_>,
 ) -> Result<Reply, H::Error> {
-    let submitted = submit_core(
-        host,
-        network,
-        caller.member,
-        core_types::RESOURCE_DISCOVER,
-        None,
-        json!({}),
-    )?;
-    let found = match submitted.answer {
-        Ok(answer) => answer
-            .map(|a| a.payload["resources"].clone())
-            .unwrap_or(Value::Null),
-        Err(rejection) => return Ok(Reply::Error(refusal(&rejection))),
+    let found = match discover(host, network, caller.member, None)? {
+        Ok(found) => found,
+        Err(error) => return Ok(Reply::Error(error)),
     };
     let resources: Vec<Value> = found
-        .as_array()
-        .into_iter()
-        .flatten()
+        .iter()
         .filter_map(|r| {
             let address: Address = r["address"].as_str()?.parse().ok()?;
             is_document(&address).then_some(())?;
@@ -99,14 +87,6 @@ pub fn list<H: BindingHost>(
 /// `resources/templates/list`: none.
 pub fn templates(caller: &Caller<'_>) -> Reply {
     Reply::Result(cacheable(caller.revision, json!({"resourceTemplates": []})))
-}
-
-/// The URI a request's params name.
-pub fn uri_param(params: &Map<String, Value>) -> Result<&str, RpcError> {
-    params
-        .get("uri")
-        .and_then(Value::as_str)
-        .ok_or_else(|| RpcError::invalid_params("Invalid params: uri must be a string"))
 }
 
 /// A file's or context's text as a member read it.
@@ -158,7 +138,7 @@ pub fn read<H: BindingHost>(
     caller: &Caller<'_>,
     params: &Map<String, Value>,
 ) -> Result<Reply, H::Error> {
-    let uri = match uri_param(params) {
+    let uri = match string_param(params, "uri") {
         Ok(uri) => uri,
         Err(error) => return Ok(Reply::Error(error)),
     };
@@ -192,7 +172,7 @@ pub fn subscription(
     caller: &Caller<'_>,
     params: &Map<String, Value>,
 ) -> Result<(String, Value), RpcError> {
-    let uri = uri_param(params)?;
+    let uri = string_param(params, "uri")?;
     if address_of_uri(network.id(), uri).is_none_or(|a| !network.state().resources.contains_key(&a))
     {
         return Err(not_found(caller, uri));

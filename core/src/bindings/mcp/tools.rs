@@ -13,8 +13,8 @@
 //! [`INVOKE_TIMEOUT_MS`] are error results.
 
 use super::builtins;
-use super::jsonrpc::RpcError;
-use super::member::{Caller, refusal, submit_core};
+use super::jsonrpc::{RpcError, string_param};
+use super::member::{Caller, discover, submit_core};
 use super::results::{ToolOutcome, cacheable, tool_result};
 use super::waiting::{Arrival, INVOKE_TIMEOUT_MS, Reply, WaitFor, Waiting};
 use crate::bindings::exchange::BindingHost;
@@ -95,22 +95,12 @@ pub fn list<H: BindingHost>(
     network: &mut Network,
     caller: &Caller<'_>,
 ) -> Result<Reply, H::Error> {
-    let submitted = submit_core(
-        host,
-        network,
-        caller.member,
-        core_types::RESOURCE_DISCOVER,
-        None,
-        json!({"type": "tool"}),
-    )?;
-    let found = match submitted.answer {
-        Ok(answer) => answer
-            .map(|a| a.payload["resources"].clone())
-            .unwrap_or(Value::Null),
-        Err(rejection) => return Ok(Reply::Error(refusal(&rejection))),
+    let found = match discover(host, network, caller.member, Some("tool"))? {
+        Ok(found) => found,
+        Err(error) => return Ok(Reply::Error(error)),
     };
     let mut tools = Vec::new();
-    for resource in found.as_array().into_iter().flatten() {
+    for resource in found.iter() {
         let invokable = resource["your_permissions"]
             .as_array()
             .is_some_and(|p| p.iter().any(|p| p == "invoke"));
@@ -153,10 +143,9 @@ pub fn call<H: BindingHost>(
     caller: &Caller<'_>,
     params: &Map<String, Value>,
 ) -> Result<Reply, H::Error> {
-    let Some(name) = params.get("name").and_then(Value::as_str) else {
-        return Ok(Reply::Error(RpcError::invalid_params(
-            "Invalid params: name must be a string",
-        )));
+    let name = match string_param(params, "name") {
+        Ok(name) => name,
+        Err(error) => return Ok(Reply::Error(error)),
     };
     let args = match params.get("arguments") {
         None | Some(Value::Null) => Map::new(),
@@ -208,13 +197,14 @@ pub fn call<H: BindingHost>(
     })
 }
 
-/// The result of a waiting request once it woke or timed out.
+/// The result of a waiting request once it woke or timed out; `None` when it
+/// should wait on (a read woken with nothing new to read, [`builtins::read_again`]).
 pub fn finish<H: BindingHost>(
     host: &mut H,
     network: &mut Network,
     waiting: &Waiting,
     arrival: Arrival,
-) -> Result<Value, H::Error> {
+) -> Result<Option<Value>, H::Error> {
     let caller = Caller {
         member: &waiting.member,
         revision: waiting.revision,
@@ -222,8 +212,9 @@ pub fn finish<H: BindingHost>(
         session: waiting.session.as_deref(),
     };
     let outcome = match (&waiting.wait, arrival) {
-        (WaitFor::Events { after, limit }, _) => {
-            return builtins::read_again(host, network, &caller, *after, *limit);
+        (WaitFor::Events { after, limit }, arrival) => {
+            let timed_out = arrival == Arrival::TimedOut;
+            return builtins::read_again(host, network, &caller, (*after, *limit), timed_out);
         }
         (WaitFor::Invoke { .. }, Arrival::Delivered(result)) => {
             ToolOutcome::of_result_event(&result)
@@ -244,7 +235,7 @@ pub fn finish<H: BindingHost>(
             }
         }
     };
-    Ok(tool_result(waiting.revision, outcome))
+    Ok(Some(tool_result(waiting.revision, outcome)))
 }
 
 #[cfg(test)]

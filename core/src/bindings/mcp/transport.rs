@@ -323,6 +323,5 @@ fn legacy<H: McpHost>(
         stream,
         opening,
         waits,
-        headers: Vec::new(),
     })
 }

@@ -70,7 +70,7 @@ pub enum Reply {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Arrival {
     /// A delivery woke it.
-    Delivered(Event),
+    Delivered(Box<Event>),
     /// The deadline passed.
     TimedOut,
 }

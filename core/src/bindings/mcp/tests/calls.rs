@@ -310,3 +310,63 @@ fn the_built_ins_post_read_list_and_join() {
     assert_eq!(bad["error"]["code"], -32602);
     let _ = json_of;
 }
+
+#[test]
+fn a_client_that_takes_only_json_gets_its_answer_held() {
+    let mut mcp = Mcp::new();
+    let owner = mcp.world.join("agent:calculator");
+    let claude = mcp.world.join("agent:claude");
+    calculator(&mut mcp, &owner, json!(null));
+    let session = mcp.init(&claude, "2025-06-18");
+    let mut req = post(
+        Some(&claude),
+        Some(&session),
+        &rpc(3, "tools/call", json!({"name": "add", "arguments": {}})),
+    );
+    req.headers.retain(|(n, _)| n != "Accept");
+    let req = req.with_header("Accept", "application/json");
+    let Outcome::Hold {
+        ready,
+        waits,
+        batch: false,
+    } = mcp.handle(&req)
+    else {
+        panic!("a held answer")
+    };
+    assert!(ready.is_empty());
+    assert_eq!(waits.len(), 1);
+    assert_eq!(
+        super::super::outcome::assemble(Vec::new(), false).status,
+        202
+    );
+}
+
+#[test]
+fn a_waiting_read_woken_with_nothing_new_waits_on() {
+    let mut mcp = Mcp::new();
+    let claude = mcp.world.join("agent:claude");
+    let session = mcp.init(&claude, "2025-11-25");
+    let read = rpc(
+        9,
+        "tools/call",
+        json!({"name": "agentnet_read", "arguments": {"wait_ms": 1000}}),
+    );
+    let Outcome::Stream { mut waits, .. } = mcp.handle(&post(Some(&claude), Some(&session), &read))
+    else {
+        panic!("a waiting read")
+    };
+    let waiting = waits.pop().unwrap();
+    // Something woke it, but there is nothing to read: it waits on; at its deadline it answers empty.
+    let stray = crate::Event::decode(
+        &json!({"id": "01HQV2WA00000000000000000A", "type": "x.y", "source": "agent:a", "target": "agent:claude",
+            "payload": {}, "timestamp": 1}).to_string(),
+        &crate::Limits::default(),
+    )
+    .unwrap();
+    assert_eq!(
+        mcp.finish_or_wait(&waiting, Arrival::Delivered(Box::new(stray))),
+        None
+    );
+    let empty = mcp.finish(&waiting, Arrival::TimedOut);
+    assert_eq!(empty["structuredContent"]["events"], json!([]));
+}

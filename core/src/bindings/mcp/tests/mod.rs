@@ -125,23 +125,24 @@ impl Mcp {
             .iter()
             .find_map(|effect| match effect {
                 Effect::Deliver { to, event, .. } if waiting.wakes_on(to, event) => {
-                    Some(Arrival::Delivered(event.as_ref().clone()))
+                    Some(Arrival::Delivered(Box::new(event.as_ref().clone())))
                 }
                 _ => None,
             })
     }
 
-    /// Finishes a waiting request.
-    pub(super) fn finish(&mut self, waiting: &Waiting, arrival: Arrival) -> Value {
-        match super::tools::finish(
-            &mut self.world.host,
-            &mut self.world.network,
-            waiting,
-            arrival,
-        ) {
+    /// Finishes a waiting request (`None`: it waits on).
+    pub(super) fn finish_or_wait(&mut self, waiting: &Waiting, arrival: Arrival) -> Option<Value> {
+        let (host, network) = (&mut self.world.host, &mut self.world.network);
+        match super::tools::finish(host, network, waiting, arrival) {
             Ok(result) => result,
             Err(never) => match never {},
         }
+    }
+
+    /// Finishes a waiting request that has its answer.
+    pub(super) fn finish(&mut self, waiting: &Waiting, arrival: Arrival) -> Value {
+        self.finish_or_wait(waiting, arrival).expect("an answer")
     }
 }
 
