@@ -100,6 +100,8 @@ impl NetworkHost {
         for (ws, frame) in frames {
             send(&ws, &frame);
         }
+        // MCP requests a delivery completed, and notifications of what changed.
+        self.mcp.flush();
         Ok(())
     }
 
@@ -182,8 +184,14 @@ impl Host for Applier<'_> {
                     host.bind(ws, None)?;
                 }
             }
-            Effect::Store(row) => self.store.store(row)?,
-            Effect::Remove { kind, key } => self.store.remove(*kind, key)?,
+            Effect::Store(row) => {
+                host.mcp.noticed(&effect);
+                self.store.store(row)?
+            }
+            Effect::Remove { kind, key } => {
+                host.mcp.noticed(&effect);
+                self.store.remove(*kind, key)?
+            }
             Effect::Append {
                 seq,
                 event,
@@ -193,6 +201,7 @@ impl Host for Applier<'_> {
             Effect::Read(_) => {}
             Effect::Deliver { to, event, order } => {
                 host.queue_frames(&effect);
+                host.mcp.delivered(to, event);
                 return Ok(match order {
                     Some(order) => host.push_sse(to, order.seq, event),
                     None => {

@@ -7,20 +7,37 @@
 //! a stream opened or a socket accepted.
 
 use crate::host::{now_ms, random_seed, request_of, respond};
+use crate::mcp_store;
 use crate::network_object::{NetworkHost, Session};
 use crate::origin::Origin;
 use crate::storage::Store;
 use agentnet_core::bindings::http::{self, Outcome, Target, TestHook};
-use agentnet_core::bindings::{self, BindingHost, Collected, create, ws};
+use agentnet_core::bindings::mcp::session::{McpHost, Session as McpSession};
+use agentnet_core::bindings::{self, BindingHost, Collected, create, mcp, ws};
 use agentnet_core::network::Effect;
 use agentnet_core::{Address, EventId, Network, NetworkId};
 use std::cell::RefCell;
 use worker::{Request, Response, Result, WebSocketPair};
 
 /// The object's I/O for one request.
-struct RequestIo<'a> {
+pub(crate) struct RequestIo<'a> {
     host: &'a NetworkHost,
     store: Store,
+}
+
+impl<'a> RequestIo<'a> {
+    /// The I/O of `host` for one request.
+    pub(crate) fn new(host: &'a NetworkHost) -> Result<Self> {
+        Ok(Self {
+            host,
+            store: host.store()?,
+        })
+    }
+
+    /// The object's SQLite storage.
+    pub(crate) fn sql(&self) -> worker::SqlStorage {
+        self.host.state.storage().sql()
+    }
 }
 
 impl BindingHost for RequestIo<'_> {
@@ -44,7 +61,9 @@ impl BindingHost for RequestIo<'_> {
     }
 
     fn end_sessions(&mut self, address: &Address) -> Result<()> {
-        self.store.end_sessions(&address.to_string())
+        self.store.end_sessions(&address.to_string())?;
+        // Its MCP sessions end with it (they could not authenticate any more).
+        mcp_store::end_member(&self.sql(), address)
     }
 
     fn seq_of(&mut self, id: &EventId) -> Result<Option<u64>> {
@@ -68,6 +87,20 @@ impl BindingHost for RequestIo<'_> {
     }
 }
 
+impl McpHost for RequestIo<'_> {
+    fn mcp_session(&mut self, id: &str) -> Result<Option<McpSession>> {
+        mcp_store::get(&self.sql(), id)
+    }
+
+    fn save_mcp_session(&mut self, session: &McpSession) -> Result<()> {
+        mcp_store::save(&self.sql(), session)
+    }
+
+    fn end_mcp_session(&mut self, id: &str) -> Result<bool> {
+        mcp_store::end(&self.sql(), id)
+    }
+}
+
 impl NetworkHost {
     /// Answers a request that reached this network's object.
     pub(crate) async fn route(&self, mut req: Request) -> Result<Response> {
@@ -75,6 +108,11 @@ impl NetworkHost {
             Ok(request) => request,
             Err(response) => return respond(response),
         };
+        match mcp::transport::target(&request) {
+            Some(mcp::transport::Target::Endpoint(id)) => return self.serve_mcp(request, id).await,
+            Some(mcp::transport::Target::Metadata(id)) => return self.mcp_metadata(&request, &id),
+            None => {}
+        }
         let id = match http::target(&request) {
             Ok(Target::Create) => return self.create(&request),
             Ok(Target::Network(id)) => id,
@@ -88,11 +126,12 @@ impl NetworkHost {
             let network = guard
                 .as_mut()
                 .ok_or_else(|| worker::Error::RustError("network not loaded".into()))?;
-            let mut io = RequestIo {
-                host: self,
-                store: self.store()?,
-            };
-            http::handle(&mut io, network, &request, self.test_hooks)?
+            http::handle(
+                &mut RequestIo::new(self)?,
+                network,
+                &request,
+                self.test_hooks,
+            )?
         };
         match outcome {
             Outcome::Respond(response) => respond(response),

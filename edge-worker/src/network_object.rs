@@ -70,6 +70,10 @@ pub struct NetworkHost {
     pub(crate) outgoing: RefCell<Vec<(WebSocket, String)>>,
     /// Test-only routes are on (`AGENTNET_TEST_HOOKS=1`, never set in wrangler.toml).
     pub(crate) test_hooks: bool,
+    /// The MCP endpoint's streams, waiting requests and notices.
+    pub(crate) mcp: crate::mcp_live::McpLive,
+    /// This host, for tasks that outlive a request (an MCP stream's answers).
+    pub(crate) me: std::rc::Weak<NetworkHost>,
 }
 
 /// The variable that turns on test-only routes; the end-to-end tests set it with `--var`.
@@ -266,7 +270,7 @@ impl NetworkHost {
 
 /// What workerd's calls into the object do (`crate::entry` receives them).
 impl NetworkHost {
-    pub(crate) fn new(state: State, env: Env) -> Self {
+    pub(crate) fn new(state: State, env: Env, me: std::rc::Weak<NetworkHost>) -> Self {
         // Answer the replica's heartbeat frames without waking the object.
         if let Ok(pair) = worker::worker_sys::WebSocketRequestResponsePair::new(
             agentnet_core::replica::HEARTBEAT_PING,
@@ -289,6 +293,8 @@ impl NetworkHost {
                 .var(TEST_HOOKS_VAR)
                 .map(|v| v.to_string() == "1")
                 .unwrap_or(false),
+            mcp: Default::default(),
+            me,
         }
     }
 
@@ -340,7 +346,11 @@ impl NetworkHost {
     pub(crate) async fn alarm(&self) -> Result<Response> {
         // The alarm that was set has fired.
         self.alarm_at.set(None);
-        let connected = self.connected_addresses();
+        let mut connected = self.connected_addresses();
+        // So is an open MCP stream.
+        connected.extend(self.mcp.connected());
+        connected.sort();
+        connected.dedup();
         let effects = match self.network.borrow_mut().as_mut() {
             Some(network) => {
                 // An open socket is a sign of life even when hibernation kept its pings away.

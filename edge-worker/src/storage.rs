@@ -6,6 +6,7 @@
 //! * `events` — the log by sequence number, with `type`, `source` and
 //!   `target` columns so history queries filter in SQL;
 //! * `sessions` — HTTP bearer sessions by the SHA-256 of their token;
+//! * `mcp_sessions` — MCP sessions (legacy revisions) by id (`crate::mcp_store`);
 //! * `audience` — `(audience, seq)` pairs: a member's catch-up is a range
 //!   scan over its few audiences (`public`, `member:{address}`, its
 //!   channels and groups), never a scan of the whole log.
@@ -31,6 +32,7 @@ CREATE TABLE IF NOT EXISTS events (
 );
 CREATE TABLE IF NOT EXISTS audience (audience TEXT NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY (audience, seq)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS sessions (token_sha256 TEXT PRIMARY KEY, address TEXT NOT NULL, created INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS mcp_sessions (id TEXT PRIMARY KEY, member TEXT NOT NULL, created INTEGER NOT NULL, session TEXT NOT NULL);
 ";
 
 /// Rows scanned at most to answer one history query.
@@ -103,11 +105,11 @@ struct BacklogRow {
 /// so a page of large events cannot exhaust the object's memory.
 pub const BACKLOG_PAGE_BYTES: u64 = 4 * 1024 * 1024;
 
-fn text(value: impl Into<String>) -> SqlStorageValue {
+pub(crate) fn text(value: impl Into<String>) -> SqlStorageValue {
     SqlStorageValue::from(value.into())
 }
 
-fn integer(value: u64) -> worker::Result<SqlStorageValue> {
+pub(crate) fn integer(value: u64) -> worker::Result<SqlStorageValue> {
     i64::try_from(value)
         .map(SqlStorageValue::from)
         .map_err(|_| worker::Error::RustError("value exceeds SQLite's integer range".into()))

@@ -11,6 +11,7 @@
 //! | `GET /v1/profile` (or the network's root) | the network profile with its transports |
 //! | `GET /v1/sse` | Server-Sent Events ([`super::sse`]) |
 //! | `GET /v1/ws` | WebSocket ([`super::ws`]) |
+//! | `/mcp` | MCP Streamable HTTP ([`super::mcp`]; the edge routes it there) |
 //!
 //! Paths are under `/networks/{id}/`. Errors are `{code, message}` with the
 //! status of [`status_of`](super::status_of); a known path with another
@@ -171,6 +172,7 @@ pub fn transports(origin: &str, id: &NetworkId) -> Vec<Transport> {
         ("http", format!("{origin}/networks/{id}")),
         ("websocket", format!("{ws_origin}/networks/{id}/v1/ws")),
         ("sse", format!("{origin}/networks/{id}/v1/sse")),
+        ("mcp", format!("{origin}/networks/{id}/mcp")),
     ]
     .into_iter()
     .map(|(kind, endpoint)| Transport {

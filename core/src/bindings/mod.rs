@@ -15,18 +15,20 @@
 //! * [`create`] — network creation and the demo network
 //! * [`networks`] — the Worker's own routes (`/v1/networks`, `/networks/{id}/…`)
 //! * [`directory`] — the listing of public networks and the creation limits
+//! * [`mcp`] — MCP (Streamable HTTP) at `/networks/{id}/mcp`
 
 pub mod create;
 pub mod directory;
 pub mod exchange;
 pub mod http;
+pub mod mcp;
 pub mod message;
 pub mod networks;
 pub mod sse;
 pub mod ws;
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 pub use exchange::{BindingHost, Collected};
 pub use http::{Outcome, Route, Target, TestHook};

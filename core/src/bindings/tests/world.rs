@@ -1,0 +1,134 @@
+//! A network in memory behind a test host that does the bindings' I/O (MCP sessions too).
+
+use super::post;
+use crate::bindings::http::handle;
+use crate::bindings::mcp::session::{McpHost, Session};
+use crate::bindings::{BindingHost, Collected, Outcome, Request, Response};
+use crate::host::MemoryHost;
+use crate::network::Effect;
+use crate::{Address, EventId, Network, NetworkConfig};
+use serde_json::json;
+use std::collections::BTreeMap;
+use std::convert::Infallible;
+
+pub(crate) const BASE: &str = "https://edge.test/networks/demo/";
+
+/// The I/O of a host, in memory.
+pub(crate) struct TestHost {
+    pub(crate) log: MemoryHost,
+    pub(crate) sessions: BTreeMap<String, String>,
+    pub(crate) mcp_sessions: BTreeMap<String, Session>,
+    /// Every effect applied, in order.
+    pub(crate) applied: Vec<Effect>,
+    pub(crate) now: u64,
+    pub(crate) seed: u8,
+}
+
+impl BindingHost for TestHost {
+    type Error = Infallible;
+
+    fn now(&self) -> u64 {
+        self.now
+    }
+    fn random_seed(&mut self) -> [u8; 32] {
+        self.seed = self.seed.wrapping_add(1);
+        [self.seed; 32]
+    }
+    fn session(&mut self, token_sha256: &str) -> Result<Option<String>, Infallible> {
+        Ok(self.sessions.get(token_sha256).cloned())
+    }
+    fn add_session(&mut self, hash: &str, address: &Address, _: u64) -> Result<(), Infallible> {
+        self.sessions.insert(hash.to_owned(), address.to_string());
+        Ok(())
+    }
+    fn end_sessions(&mut self, address: &Address) -> Result<(), Infallible> {
+        self.sessions.retain(|_, a| *a != address.to_string());
+        Ok(())
+    }
+    fn seq_of(&mut self, id: &EventId) -> Result<Option<u64>, Infallible> {
+        Ok(self
+            .log
+            .log
+            .iter()
+            .find(|r| r.event.id == *id)
+            .map(|r| r.seq))
+    }
+    fn collect(
+        &mut self,
+        network: &mut Network,
+        effects: Vec<Effect>,
+        requester: Option<&Address>,
+    ) -> Result<Collected, Infallible> {
+        let mut collected = Collected::for_requester(requester);
+        for effect in self.log.apply(network, effects, self.now) {
+            collected.record(&effect);
+            self.applied.push(effect);
+        }
+        Ok(collected)
+    }
+    fn apply(&mut self, network: &mut Network, effects: Vec<Effect>) -> Result<(), Infallible> {
+        let applied = self.log.apply(network, effects, self.now);
+        self.applied.extend(applied);
+        Ok(())
+    }
+}
+
+pub(crate) struct World {
+    pub(crate) host: TestHost,
+    pub(crate) network: Network,
+}
+
+impl World {
+    pub(crate) fn new() -> Self {
+        let config = NetworkConfig::open("demo".parse().unwrap(), "Demo");
+        World {
+            host: TestHost {
+                log: MemoryHost::default(),
+                sessions: BTreeMap::new(),
+                mcp_sessions: BTreeMap::new(),
+                applied: Vec::new(),
+                now: 1_000,
+                seed: 0,
+            },
+            network: Network::new(config, [], 0, [7; 32]),
+        }
+    }
+
+    pub(crate) fn outcome(&mut self, req: &Request) -> Outcome {
+        self.host.now += 1;
+        match handle(&mut self.host, &mut self.network, req, false) {
+            Ok(outcome) => outcome,
+            Err(never) => match never {},
+        }
+    }
+
+    pub(crate) fn call(&mut self, req: &Request) -> Response {
+        match self.outcome(req) {
+            Outcome::Respond(response) => response,
+            other => panic!("expected a response, got {other:?}"),
+        }
+    }
+
+    /// Joins `agent` over HTTP; returns its session token.
+    pub(crate) fn join(&mut self, agent: &str) -> String {
+        let req = post("v1/join", &json!({"agent_id": agent}).to_string());
+        let response = self.call(&req);
+        assert_eq!(response.status, 200, "{response:?}");
+        let body = response.json_body().unwrap();
+        body["token"].as_str().unwrap().to_owned()
+    }
+}
+
+impl McpHost for TestHost {
+    fn mcp_session(&mut self, id: &str) -> Result<Option<Session>, Infallible> {
+        Ok(self.mcp_sessions.get(id).cloned())
+    }
+    fn save_mcp_session(&mut self, session: &Session) -> Result<(), Infallible> {
+        self.mcp_sessions
+            .insert(session.id.clone(), session.clone());
+        Ok(())
+    }
+    fn end_mcp_session(&mut self, id: &str) -> Result<bool, Infallible> {
+        Ok(self.mcp_sessions.remove(id).is_some())
+    }
+}
