@@ -1,6 +1,10 @@
 //! The bindings driven natively: a network in memory behind a test host.
 
+mod sessions;
+mod sockets;
+
 use super::http::{After, handle, parse_after, parse_limit, route, target};
+use super::policy::{Expired, Policy, SessionRow, TicketRow};
 use super::*;
 use crate::host::MemoryHost;
 use crate::network::Effect;
@@ -14,7 +18,9 @@ const BASE: &str = "https://edge.test/networks/demo/";
 /// The I/O of a host, in memory.
 struct TestHost {
     log: MemoryHost,
-    sessions: BTreeMap<String, String>,
+    sessions: BTreeMap<String, SessionRow>,
+    tickets: BTreeMap<String, TicketRow>,
+    policy: Policy,
     now: u64,
     seed: u8,
 }
@@ -29,15 +35,60 @@ impl BindingHost for TestHost {
         self.seed = self.seed.wrapping_add(1);
         [self.seed; 32]
     }
-    fn session(&mut self, token_sha256: &str) -> Result<Option<String>, Infallible> {
+    fn policy(&self) -> Policy {
+        self.policy
+    }
+    fn session(&mut self, token_sha256: &str) -> Result<Option<SessionRow>, Infallible> {
         Ok(self.sessions.get(token_sha256).cloned())
     }
-    fn add_session(&mut self, hash: &str, address: &Address, _: u64) -> Result<(), Infallible> {
-        self.sessions.insert(hash.to_owned(), address.to_string());
+    fn add_session(&mut self, hash: &str, address: &Address, now: u64) -> Result<(), Infallible> {
+        let row = SessionRow {
+            address: address.to_string(),
+            created: now,
+            last_used: now,
+        };
+        self.sessions.insert(hash.to_owned(), row);
+        Ok(())
+    }
+    fn touch_session(&mut self, hash: &str, now: u64) -> Result<(), Infallible> {
+        if let Some(row) = self.sessions.get_mut(hash) {
+            row.last_used = now;
+        }
+        Ok(())
+    }
+    fn end_session(&mut self, hash: &str) -> Result<(), Infallible> {
+        self.sessions.remove(hash);
         Ok(())
     }
     fn end_sessions(&mut self, address: &Address) -> Result<(), Infallible> {
-        self.sessions.retain(|_, a| *a != address.to_string());
+        self.sessions
+            .retain(|_, s| s.address != address.to_string());
+        self.tickets.retain(|_, t| t.address != address.to_string());
+        Ok(())
+    }
+    fn prune_sessions(&mut self, expired: Expired) -> Result<(), Infallible> {
+        self.sessions
+            .retain(|_, s| !expired.covers(s.created, s.last_used));
+        Ok(())
+    }
+    fn add_ticket(
+        &mut self,
+        hash: &str,
+        address: &Address,
+        expires_at: u64,
+    ) -> Result<(), Infallible> {
+        let row = TicketRow {
+            address: address.to_string(),
+            expires_at,
+        };
+        self.tickets.insert(hash.to_owned(), row);
+        Ok(())
+    }
+    fn take_ticket(&mut self, hash: &str) -> Result<Option<TicketRow>, Infallible> {
+        Ok(self.tickets.remove(hash))
+    }
+    fn prune_tickets(&mut self, now: u64) -> Result<(), Infallible> {
+        self.tickets.retain(|_, t| t.expires_at > now);
         Ok(())
     }
     fn seq_of(&mut self, id: &EventId) -> Result<Option<u64>, Infallible> {
@@ -78,6 +129,8 @@ impl World {
             host: TestHost {
                 log: MemoryHost::default(),
                 sessions: BTreeMap::new(),
+                tickets: BTreeMap::new(),
+                policy: Policy::default(),
                 now: 1_000,
                 seed: 0,
             },
@@ -131,6 +184,7 @@ fn the_routing_table() {
         (Method::Get, "v1/discover", Route::Discover),
         (Method::Post, "v1/join", Route::Join),
         (Method::Post, "v1/leave", Route::Leave),
+        (Method::Post, "v1/ticket", Route::Ticket),
         (Method::Post, "v1/events", Route::Send),
         (Method::Get, "v1/events", Route::Poll),
         (Method::Post, "v1/heartbeat", Route::Heartbeat),
@@ -223,11 +277,18 @@ fn a_join_body_becomes_a_join_event_and_a_session() {
     let member = world.network.member(&alice).expect("alice joined");
     assert_eq!(member.role, crate::Role::Observer);
     assert_eq!(
-        world.host.sessions.values().next().map(String::as_str),
+        world
+            .host
+            .sessions
+            .values()
+            .next()
+            .map(|s| s.address.as_str()),
         Some("agent:alice")
     );
+    let expires = answer["session_expires_at"].as_u64().unwrap();
+    assert_eq!(expires, world.host.now + Policy::default().session_idle_ms);
 
-    let parsed = http::join_body(&body.to_string()).unwrap();
+    let parsed = membership::join_body(&body.to_string()).unwrap();
     assert_eq!(parsed.resume_after, Some(0));
     assert_eq!(parsed.credentials, Some(json!({"token": "x"})));
 }
@@ -344,12 +405,12 @@ fn leave_ends_the_session_and_heartbeat_names_the_member() {
         beat.json_body(),
         Some(&json!({"ok": true, "address": "agent:alice"}))
     );
-    let by_query = get(&format!("v1/discover?session={alice}"));
-    assert_eq!(world.call(&by_query).status, 200);
+    let discover = with_token(get("v1/discover"), &alice);
+    assert_eq!(world.call(&discover).status, 200);
     let left = world.call(&with_token(post("v1/leave", ""), &alice));
     assert_eq!(left.json_body(), Some(&json!({"ok": true})));
     assert!(world.host.sessions.is_empty());
-    assert_eq!(world.call(&by_query).status_and_code(), (401, "not_joined"));
+    assert_eq!(world.call(&discover).status_and_code(), (401, "not_joined"));
 }
 
 #[test]
