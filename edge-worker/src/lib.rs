@@ -21,6 +21,8 @@ mod inbox;
 mod log_batch;
 mod network_object;
 mod origin;
+mod sessions;
+mod sockets;
 mod sse;
 mod storage;
 
