@@ -73,18 +73,20 @@ export async function testConfig() {
 
 /**
  * Starts `wrangler dev`; resolves with `{url, stop, kill}` once the edge answers.
+ * `testHooks` turns on the test-only routes; `vars` adds `--var NAME:VALUE`s
+ * (e.g. `AGENTNET_TEST_POLICY`, which the edge honours only with test hooks on).
  * A free port can be taken between asking for it and wrangler binding it (test
  * files start edges in parallel, and workerd binds ports of its own): when the
  * edge exits because an address is in use it is started again — on new ports,
  * or on the caller's `port` once it is free.
  */
-export async function startEdge({ timeoutMs = 300_000, stateDir, port: fixedPort, testHooks = false } = {}) {
+export async function startEdge({ timeoutMs = 300_000, stateDir, port: fixedPort, testHooks = false, vars = {} } = {}) {
   const persistTo = stateDir ?? (await mkdtemp(join(tmpdir(), 'agentnet-edge-')));
   for (let attempt = 1; ; attempt += 1) {
     const port = fixedPort ?? (await freePort());
     const inspectorPort = await freePort();
     try {
-      return await launchEdge({ timeoutMs, port, inspectorPort, persistTo, keepState: Boolean(stateDir), testHooks });
+      return await launchEdge({ timeoutMs, port, inspectorPort, persistTo, keepState: Boolean(stateDir), testHooks, vars });
     } catch (err) {
       if (attempt >= 4 || !/Address already in use|EADDRINUSE/.test(err.message)) {
         if (!stateDir) await rm(persistTo, { recursive: true, force: true });
@@ -95,13 +97,14 @@ export async function startEdge({ timeoutMs = 300_000, stateDir, port: fixedPort
   }
 }
 
-async function launchEdge({ timeoutMs, port, inspectorPort, persistTo, keepState, testHooks }) {
+async function launchEdge({ timeoutMs, port, inspectorPort, persistTo, keepState, testHooks, vars }) {
   const wrangler = join(root, 'node_modules', '.bin', 'wrangler');
   const child = spawn(
     wrangler,
     ['dev', '--config', await testConfig(), '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(inspectorPort),
       '--persist-to', persistTo, '--show-interactive-dev-session=false',
-      ...(testHooks ? ['--var', 'AGENTNET_TEST_HOOKS:1'] : [])],
+      ...(testHooks ? ['--var', 'AGENTNET_TEST_HOOKS:1'] : []),
+      ...Object.entries(vars).flatMap(([name, value]) => ['--var', `${name}:${value}`])],
     { cwd: join(root, 'edge-worker'), detached: true, stdio: ['ignore', 'pipe', 'pipe'],
       env: buildEnv() },
   );
