@@ -306,7 +306,7 @@ fn send<H: BindingHost>(
     let inbound = Inbound {
         session: Some(&member),
         connection: None,
-        peer: peer.as_deref(),
+        peer: Some(peer.as_deref().unwrap_or(membership::UNKNOWN_PEER)),
     };
     let effects = network.handle_event_on(&inbound, event, now);
     Ok(send_response(&host.collect(

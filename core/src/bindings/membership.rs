@@ -12,6 +12,10 @@ use crate::network::Inbound;
 use crate::{Address, ErrorCode, Limits, Network};
 use serde_json::{Value, json};
 
+/// Where an HTTP request without `CF-Connecting-IP` counts as coming from:
+/// such requests share one throttle rather than escape it.
+pub const UNKNOWN_PEER: &str = "unknown";
+
 /// The `POST v1/join` body's fields.
 #[derive(Debug, Clone, PartialEq)]
 pub struct JoinBody {
@@ -63,7 +67,7 @@ pub fn join<H: BindingHost>(
         body.resume_after,
     );
     let inbound = Inbound {
-        peer: peer.as_deref(),
+        peer: Some(peer.as_deref().unwrap_or(UNKNOWN_PEER)),
         ..Inbound::default()
     };
     let effects = network.handle_event_on(&inbound, join, host.now());
@@ -96,7 +100,7 @@ pub fn leave<H: BindingHost>(
     let inbound = Inbound {
         session: Some(&member),
         connection: None,
-        peer: peer.as_deref(),
+        peer: Some(peer.as_deref().unwrap_or(UNKNOWN_PEER)),
     };
     let effects = network.handle_event_on(&inbound, leave, now);
     host.collect(network, effects, Some(&member))?;

@@ -323,3 +323,38 @@ fn an_upgrade_is_refused_before_it_joins_when_there_is_no_room() {
     );
     assert_eq!(super::http::refusal(&sockets, &get("v1/ws"), false), None);
 }
+
+#[test]
+fn failed_http_joins_are_throttled_per_client_ip() {
+    let mut world = World::new();
+    let mut config = NetworkConfig::open("demo".parse().unwrap(), "Demo");
+    config.access = crate::model::config::Access::token("right");
+    config.mods = vec![crate::model::config::ModConfig::Auth];
+    world.network = Network::new(config, [], 0, [5; 32]);
+    let join_from = |ip: Option<&str>, token: &str| {
+        let body = json!({"agent_id": "agent:x", "credentials": {"token": token}});
+        let req = post("v1/join", &body.to_string());
+        match ip {
+            Some(ip) => req.with_header("CF-Connecting-IP", ip),
+            None => req,
+        }
+    };
+    for n in 0..crate::network::FAILED_JOINS.burst {
+        let guess = join_from(Some("203.0.113.5"), &format!("guess-{n}"));
+        assert_eq!(world.call(&guess).status_and_code(), (403, "access_denied"));
+    }
+    let right = join_from(Some("203.0.113.5"), "right");
+    assert_eq!(world.call(&right).status_and_code(), (429, "rate_limited"));
+    assert_eq!(
+        world.call(&join_from(Some("203.0.113.6"), "right")).status,
+        200
+    );
+    // Requests without the header share one budget rather than escape it.
+    for n in 0..crate::network::FAILED_JOINS.burst {
+        world.call(&join_from(None, &format!("guess-{n}")));
+    }
+    assert_eq!(
+        world.call(&join_from(None, "right")).status_and_code(),
+        (429, "rate_limited")
+    );
+}
