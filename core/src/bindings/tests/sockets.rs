@@ -229,13 +229,18 @@ fn delivered_to(effects: &[Effect]) -> Vec<String> {
         .collect()
 }
 
+/// A network that admits joins with `token` (`mod/auth`).
+fn token_network(token: &str) -> Network {
+    let mut config = NetworkConfig::open("demo".parse().unwrap(), "Demo");
+    config.access = crate::model::config::Access::token(token);
+    config.mods = vec![crate::model::config::ModConfig::Auth];
+    Network::new(config, [], 0, [5; 32])
+}
+
 #[test]
 fn failed_joins_are_throttled_per_source_and_others_still_join() {
     let mut wire = Wire::new();
-    let mut config = NetworkConfig::open("demo".parse().unwrap(), "Demo");
-    config.access = crate::model::config::Access::token("right");
-    config.mods = vec![crate::model::config::ModConfig::Auth];
-    wire.network = Network::new(config, [], 0, [5; 32]);
+    wire.network = token_network("right");
     wire.connect("guesser", "10.0.0.66");
     let burst = crate::network::FAILED_JOINS.burst;
     for n in 0..burst {
@@ -327,10 +332,7 @@ fn an_upgrade_is_refused_before_it_joins_when_there_is_no_room() {
 #[test]
 fn failed_http_joins_are_throttled_per_client_ip() {
     let mut world = World::new();
-    let mut config = NetworkConfig::open("demo".parse().unwrap(), "Demo");
-    config.access = crate::model::config::Access::token("right");
-    config.mods = vec![crate::model::config::ModConfig::Auth];
-    world.network = Network::new(config, [], 0, [5; 32]);
+    world.network = token_network("right");
     let join_from = |ip: Option<&str>, token: &str| {
         let body = json!({"agent_id": "agent:x", "credentials": {"token": token}});
         let req = post("v1/join", &body.to_string());
