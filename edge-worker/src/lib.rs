@@ -22,6 +22,7 @@ mod log_batch;
 mod network_object;
 mod origin;
 mod sessions;
+mod socket_state;
 mod sockets;
 mod sse;
 mod storage;

@@ -9,7 +9,7 @@
 use crate::host::{now_ms, random_seed};
 use crate::inbox::Drainer;
 use crate::origin::Origin;
-use crate::sockets::{LastSender, OpenSockets};
+use crate::socket_state::{LastSender, OpenSockets};
 use crate::storage::{LogIndex, Store};
 use agentnet_core::bindings::policy::Policy;
 use agentnet_core::bindings::sockets::Close;

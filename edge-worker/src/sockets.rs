@@ -1,10 +1,9 @@
-//! The object's WebSockets: the core's table of them
-//! (`agentnet_core::bindings::sockets`) beside the platform's socket objects
-//! by id, and the I/O of accepting, refusing, binding and closing one.
+//! The I/O of the object's WebSockets: accepting, refusing, binding and
+//! closing one, against the core's table of them
+//! (`agentnet_core::bindings::sockets`, kept in `crate::socket_state`).
 //!
-//! Each socket's attachment (kept across hibernation) names its network and
-//! its `SocketRecord`; the table lives in memory and is restored from the
-//! attachments once after a wake, then changed socket by socket. Closes the
+//! The table lives in memory and is restored from the sockets' attachments
+//! once after a wake, then changed socket by socket. Closes the
 //! object decides (a member left, a join deadline, too many bad frames) wait
 //! in `closing` until the frames before them are sent
 //! ([`NetworkHost::finish_closes`]).
@@ -12,58 +11,12 @@
 use crate::host::now_ms;
 use crate::network_object::NetworkHost;
 use crate::origin::Origin;
-use agentnet_core::bindings::sockets::{Close, SocketId, SocketRecord, Sockets};
+use crate::socket_state::{Attachment, LastSender, OpenSockets};
+use agentnet_core::bindings::sockets::{Close, SocketRecord, Sockets};
 use agentnet_core::bindings::{self, ws};
 use agentnet_core::{Address, NetworkId};
-use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use worker::{Response, Result, WebSocket, WebSocketPair};
-
-/// What a socket's attachment remembers across hibernation.
-#[derive(Debug, Default, Clone, Serialize, Deserialize)]
-pub(crate) struct Attachment {
-    pub(crate) network: Option<String>,
-    /// The member it is bound to (kept in this field since before socket ids).
-    pub(crate) address: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub(crate) id: Option<SocketId>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub(crate) peer: Option<String>,
-    #[serde(default)]
-    pub(crate) since: u64,
-}
-
-impl Attachment {
-    fn of(network: &NetworkId, record: &SocketRecord) -> Self {
-        Self {
-            network: Some(network.to_string()),
-            address: record.member.as_ref().map(ToString::to_string),
-            id: Some(record.id),
-            peer: record.peer.clone(),
-            since: record.since,
-        }
-    }
-
-    fn read(ws: &WebSocket) -> Self {
-        ws.deserialize_attachment::<Self>()
-            .ok()
-            .flatten()
-            .unwrap_or_default()
-    }
-}
-
-/// The table and the sockets it names.
-pub(crate) struct OpenSockets {
-    pub(crate) table: Sockets,
-    by_id: BTreeMap<SocketId, WebSocket>,
-}
-
-/// The last frame's socket, so a burst of frames reads its attachment once.
-pub(crate) struct LastSender {
-    socket: WebSocket,
-    network: NetworkId,
-    id: SocketId,
-}
 
 impl NetworkHost {
     /// Runs `f` on the socket table, restoring it from the attachments first after a wake.
@@ -249,10 +202,12 @@ impl NetworkHost {
     /// A socket closed (either side): forget it, and mark its member offline
     /// if it has no other.
     pub(crate) fn forget_socket(&self, ws: &WebSocket) -> Result<()> {
-        let Some((network, record)) = self.sender_of(ws) else {
+        let found = self.sender_of(ws);
+        // Hold no reference to a closed socket: workerd ends its connection once it is collected.
+        *self.last_sender.borrow_mut() = None;
+        let Some((network, record)) = found else {
             return Ok(());
         };
-        *self.last_sender.borrow_mut() = None;
         let member = self.with_sockets(|open| {
             open.by_id.remove(&record.id);
             open.table

@@ -178,12 +178,17 @@ impl Network {
             ack.duplicate = true;
             return Ok(vec![Effect::Ack(ack)]);
         }
-        let source = inbound.source();
+        // Only admission is throttled by source: other frames need not name it.
+        let joining = event_type == core_types::AGENT_JOIN;
+        let source = if joining || event_type == core_types::AGENT_CHALLENGE {
+            inbound.source()
+        } else {
+            None
+        };
         if event_type == core_types::AGENT_CHALLENGE {
             self.shield.may_challenge(source.as_ref(), now)?;
             return self.issue_challenge(inbound, &event, now);
         }
-        let joining = event_type == core_types::AGENT_JOIN;
         if joining {
             self.shield.may_join(source.as_ref(), now)?;
             self.check_joiner(session, &event)?;
