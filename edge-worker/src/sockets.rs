@@ -113,6 +113,9 @@ impl NetworkHost {
     /// at the upgrade, and then applies that join's catch-up to it.
     pub(crate) fn accept_socket(&self, id: &NetworkId, upgrade: ws::Upgrade) -> Result<Response> {
         let pair = WebSocketPair::new()?;
+        // The table first (after a wake it is restored from the sockets the
+        // platform holds), so the new socket is never read back as an old one.
+        self.with_sockets(|_| ());
         self.state.accept_web_socket(&pair.server);
         let record = self.with_sockets(|open| {
             let record = open.table.open(upgrade.peer, upgrade.address, now_ms());
