@@ -1,5 +1,6 @@
 //! Applying the core's effects in the network's object: replies to their
-//! origin, deliveries to sockets and SSE streams, rows to SQLite.
+//! origin, deliveries to sockets and SSE streams, rows to SQLite, a left
+//! member's sockets and streams closed and its sessions ended.
 //!
 //! The order and the follow-ups are the core's (`agentnet_core::host::apply_effects`);
 //! here each effect meets its I/O. Log rows and socket frames are gathered
@@ -53,17 +54,14 @@ impl NetworkHost {
 
     /// Queues a delivery's frame for each socket of each recipient (sent at [`Self::commit`]).
     fn queue_frames(&self, deliver: &Effect) {
-        self.build_socket_index();
-        if let Some(by_address) = self.socket_index.borrow().as_ref() {
-            for (address, frame) in deliver.frames() {
-                let sockets = by_address.get(address).map_or(&[][..], Vec::as_slice);
-                if let Some((last, others)) = sockets.split_last() {
-                    let mut outgoing = self.outgoing.borrow_mut();
-                    for ws in others {
-                        outgoing.push((ws.clone(), frame.clone()));
-                    }
-                    outgoing.push((last.clone(), frame));
+        for (address, frame) in deliver.frames() {
+            let sockets = self.sockets_of(address);
+            if let Some((last, others)) = sockets.split_last() {
+                let mut outgoing = self.outgoing.borrow_mut();
+                for ws in others {
+                    outgoing.push((ws.clone(), frame.clone()));
                 }
+                outgoing.push((last.clone(), frame));
             }
         }
     }
@@ -176,13 +174,18 @@ impl Host for Applier<'_> {
             Effect::Page(_) => {}
             Effect::Bind(address) => {
                 if let Origin::Socket(ws) = self.origin {
-                    host.bind(ws, Some(address.to_string()))?;
+                    host.bind(ws, Some(address.clone()))?;
                 }
             }
             Effect::Unbind => {
                 if let Origin::Socket(ws) = self.origin {
                     host.bind(ws, None)?;
                 }
+            }
+            Effect::CloseConnections(member) => {
+                host.close_member_sockets(member);
+                host.close_streams(member);
+                self.store.end_sessions(&member.to_string())?;
             }
             Effect::Store(row) => {
                 host.mcp.noticed(&effect);

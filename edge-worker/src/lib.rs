@@ -25,6 +25,9 @@ mod mcp_live;
 mod mcp_store;
 mod network_object;
 mod origin;
+mod sessions;
+mod socket_state;
+mod sockets;
 mod sse;
 mod storage;
 

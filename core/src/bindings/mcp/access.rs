@@ -13,8 +13,9 @@
 //!   [`metadata`] (RFC 9728), where an authorization server will be named.
 
 use super::jsonrpc::{NETWORK_REFUSED, RpcError, error};
-use crate::bindings::exchange::{BindingHost, authenticate};
+use crate::bindings::exchange::BindingHost;
 use crate::bindings::message::{Request, Response};
+use crate::bindings::session::{QueryTokens, authenticate};
 use crate::{Address, NetworkId};
 use serde_json::{Value, json};
 
@@ -96,7 +97,7 @@ pub fn member<H: BindingHost>(
     let outcome = match bearer {
         // `?session=` is for EventSource; MCP clients send the header.
         None => Err("send Authorization: Bearer <session token from POST /v1/join>"),
-        Some(_) => match authenticate(host, req)? {
+        Some(_) => match authenticate(host, req, QueryTokens::Refused)? {
             Ok(member) => Ok(member),
             Err(_) => Err("unknown or ended session token for this network; join again"),
         },

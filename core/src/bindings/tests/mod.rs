@@ -1,6 +1,10 @@
 //! The bindings driven natively: a network in memory behind a test host.
 
+mod sessions;
+mod sockets;
+
 use super::http::{After, parse_after, parse_limit, route, target};
+use super::policy::Policy;
 use super::*;
 use crate::network::Effect;
 use crate::{Address, EventId, Network, NetworkConfig};
@@ -33,6 +37,7 @@ fn the_routing_table() {
         (Method::Get, "v1/discover", Route::Discover),
         (Method::Post, "v1/join", Route::Join),
         (Method::Post, "v1/leave", Route::Leave),
+        (Method::Post, "v1/ticket", Route::Ticket),
         (Method::Post, "v1/events", Route::Send),
         (Method::Get, "v1/events", Route::Poll),
         (Method::Post, "v1/heartbeat", Route::Heartbeat),
@@ -126,11 +131,18 @@ fn a_join_body_becomes_a_join_event_and_a_session() {
     let member = world.network.member(&alice).expect("alice joined");
     assert_eq!(member.role, crate::Role::Observer);
     assert_eq!(
-        world.host.sessions.values().next().map(String::as_str),
+        world
+            .host
+            .sessions
+            .values()
+            .next()
+            .map(|s| s.address.as_str()),
         Some("agent:alice")
     );
+    let expires = answer["session_expires_at"].as_u64().unwrap();
+    assert_eq!(expires, world.host.now + Policy::default().session_idle_ms);
 
-    let parsed = http::join_body(&body.to_string()).unwrap();
+    let parsed = membership::join_body(&body.to_string()).unwrap();
     assert_eq!(parsed.resume_after, Some(0));
     assert_eq!(parsed.credentials, Some(json!({"token": "x"})));
 }
@@ -247,12 +259,12 @@ fn leave_ends_the_session_and_heartbeat_names_the_member() {
         beat.json_body(),
         Some(&json!({"ok": true, "address": "agent:alice"}))
     );
-    let by_query = get(&format!("v1/discover?session={alice}"));
-    assert_eq!(world.call(&by_query).status, 200);
+    let discover = with_token(get("v1/discover"), &alice);
+    assert_eq!(world.call(&discover).status, 200);
     let left = world.call(&with_token(post("v1/leave", ""), &alice));
     assert_eq!(left.json_body(), Some(&json!({"ok": true})));
     assert!(world.host.sessions.is_empty());
-    assert_eq!(world.call(&by_query).status_and_code(), (401, "not_joined"));
+    assert_eq!(world.call(&discover).status_and_code(), (401, "not_joined"));
 }
 
 #[test]

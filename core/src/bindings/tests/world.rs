@@ -3,6 +3,7 @@
 use super::post;
 use crate::bindings::http::handle;
 use crate::bindings::mcp::session::{McpHost, Session};
+use crate::bindings::policy::{Expired, Policy, SessionRow, TicketRow};
 use crate::bindings::{BindingHost, Collected, Outcome, Request, Response};
 use crate::host::MemoryHost;
 use crate::network::Effect;
@@ -16,7 +17,9 @@ pub(crate) const BASE: &str = "https://edge.test/networks/demo/";
 /// The I/O of a host, in memory.
 pub(crate) struct TestHost {
     pub(crate) log: MemoryHost,
-    pub(crate) sessions: BTreeMap<String, String>,
+    pub(crate) sessions: BTreeMap<String, SessionRow>,
+    pub(crate) tickets: BTreeMap<String, TicketRow>,
+    pub(crate) policy: Policy,
     pub(crate) mcp_sessions: BTreeMap<String, Session>,
     /// Every effect applied, in order.
     pub(crate) applied: Vec<Effect>,
@@ -34,15 +37,60 @@ impl BindingHost for TestHost {
         self.seed = self.seed.wrapping_add(1);
         [self.seed; 32]
     }
-    fn session(&mut self, token_sha256: &str) -> Result<Option<String>, Infallible> {
+    fn policy(&self) -> Policy {
+        self.policy
+    }
+    fn session(&mut self, token_sha256: &str) -> Result<Option<SessionRow>, Infallible> {
         Ok(self.sessions.get(token_sha256).cloned())
     }
-    fn add_session(&mut self, hash: &str, address: &Address, _: u64) -> Result<(), Infallible> {
-        self.sessions.insert(hash.to_owned(), address.to_string());
+    fn add_session(&mut self, hash: &str, address: &Address, now: u64) -> Result<(), Infallible> {
+        let row = SessionRow {
+            address: address.to_string(),
+            created: now,
+            last_used: now,
+        };
+        self.sessions.insert(hash.to_owned(), row);
+        Ok(())
+    }
+    fn touch_session(&mut self, hash: &str, now: u64) -> Result<(), Infallible> {
+        if let Some(row) = self.sessions.get_mut(hash) {
+            row.last_used = now;
+        }
+        Ok(())
+    }
+    fn end_session(&mut self, hash: &str) -> Result<(), Infallible> {
+        self.sessions.remove(hash);
         Ok(())
     }
     fn end_sessions(&mut self, address: &Address) -> Result<(), Infallible> {
-        self.sessions.retain(|_, a| *a != address.to_string());
+        self.sessions
+            .retain(|_, s| s.address != address.to_string());
+        self.tickets.retain(|_, t| t.address != address.to_string());
+        Ok(())
+    }
+    fn prune_sessions(&mut self, expired: Expired) -> Result<(), Infallible> {
+        self.sessions
+            .retain(|_, s| !expired.covers(s.created, s.last_used));
+        Ok(())
+    }
+    fn add_ticket(
+        &mut self,
+        hash: &str,
+        address: &Address,
+        expires_at: u64,
+    ) -> Result<(), Infallible> {
+        let row = TicketRow {
+            address: address.to_string(),
+            expires_at,
+        };
+        self.tickets.insert(hash.to_owned(), row);
+        Ok(())
+    }
+    fn take_ticket(&mut self, hash: &str) -> Result<Option<TicketRow>, Infallible> {
+        Ok(self.tickets.remove(hash))
+    }
+    fn prune_tickets(&mut self, now: u64) -> Result<(), Infallible> {
+        self.tickets.retain(|_, t| t.expires_at > now);
         Ok(())
     }
     fn seq_of(&mut self, id: &EventId) -> Result<Option<u64>, Infallible> {
@@ -85,6 +133,8 @@ impl World {
             host: TestHost {
                 log: MemoryHost::default(),
                 sessions: BTreeMap::new(),
+                tickets: BTreeMap::new(),
+                policy: Policy::default(),
                 mcp_sessions: BTreeMap::new(),
                 applied: Vec::new(),
                 now: 1_000,
