@@ -33,6 +33,10 @@ impl NetworkHost {
         };
         let mut unnamed = Vec::new();
         for socket in self.state.get_websockets() {
+            // One the object closed before it slept may still be listed while it closes.
+            if socket.as_ref().ready_state() != worker::worker_sys::web_sys::WebSocket::OPEN {
+                continue;
+            }
             let attachment = Attachment::read(&socket);
             let member = attachment.address.as_deref().and_then(|a| a.parse().ok());
             match attachment.id {
