@@ -1,7 +1,7 @@
 //! The conversations kept as `network_frames` seeds: members join, send
 //! and leave; create, join and leave channels and groups; register, read,
-//! update and invoke resources; rejoin with their secret; and send frames
-//! the network refuses.
+//! update and invoke resources; lose their connection and rejoin with their
+//! secret; and send frames the network refuses.
 
 use super::script::Script;
 use crate::client::Client;
@@ -165,6 +165,18 @@ pub(super) fn conversations() -> Vec<(&'static str, Script)> {
     );
     rejoin.join(alice);
     rejoin.send(alice, "network.agent.discover", "core", json!({}));
+    // Bob's connection drops; what Alice sends him waits, the alarm passes,
+    // and he rejoins with his secret, resuming after what he acknowledged.
+    rejoin.disconnect(bob);
+    rejoin.send(
+        alice,
+        "workspace.message.posted",
+        "human:bob",
+        post("while your link was down"),
+    );
+    rejoin.alarm();
+    rejoin.join(bob);
+    rejoin.ack(bob);
     // Someone else's join for alice's address, with no secret: refused.
     if let (Ok(address), Ok(network)) = ("agent:alice".parse(), super::frames::NETWORK.parse()) {
         let takeover = Client::new(address, network, [9; 32]).join(None, rejoin.now());

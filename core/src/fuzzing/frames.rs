@@ -3,9 +3,11 @@
 //!
 //! The input is text, one frame a line; a line's first character picks the
 //! connection it arrives on (its code modulo 4: 0 `agent:alice`, 1
-//! `human:bob`, 2 `openagents:carol`, 3 a connection that has not joined),
-//! and the line's index is the time in milliseconds. [`frame_line`] writes
-//! such a line.
+//! `human:bob`, 2 `openagents:carol`, 3 a connection that has not joined).
+//! That character alone is an event of the host: a member's connection
+//! closes, or (3) a minute passes and the host's alarm runs (presence
+//! timeouts, redelivery). Time starts at 0 and each line takes 1 ms.
+//! [`frame_line`] writes such a line.
 
 use crate::event::{Event, Limits};
 use crate::host::MemoryHost;
@@ -16,6 +18,9 @@ use crate::network::{Effect, Network};
 /// The addresses a line's first character binds its frame to; past the end
 /// (index 3) the frame comes from a connection that has not joined.
 pub const SESSIONS: [&str; 3] = ["agent:alice", "human:bob", "openagents:carol"];
+
+/// How far the clock jumps before the host's alarm runs.
+const ALARM_STEP_MS: u64 = 60_000;
 
 /// The id of the network the frames go to.
 pub const NETWORK: &str = "fuzz";
@@ -32,7 +37,8 @@ const MODS: [&str; 7] = [
 ];
 
 /// One input line: `frame` on the connection of `SESSIONS[session]`, or on
-/// one that has not joined when `session` is `None`.
+/// one that has not joined when `session` is `None`; with no frame, that
+/// member's connection closing, or (`None`) the host's alarm a minute on.
 pub fn frame_line(session: Option<usize>, frame: &str) -> String {
     let picker = match session {
         Some(0) => '0',
@@ -49,6 +55,8 @@ pub fn frame_line(session: Option<usize>, frame: &str) -> String {
 pub(super) struct FuzzNetwork {
     network: Network,
     host: MemoryHost,
+    sessions: Vec<Address>,
+    now: u64,
 }
 
 impl FuzzNetwork {
@@ -61,20 +69,43 @@ impl FuzzNetwork {
         Some(Self {
             network: Network::new(config, [], 0, [0; 32]),
             host: MemoryHost::default(),
+            sessions: SESSIONS.iter().filter_map(|s| s.parse().ok()).collect(),
+            now: 0,
         })
     }
 
-    /// Handles `frame` from `session` at `now`; returns every effect the
-    /// host applied, in order.
-    pub fn frame(&mut self, session: Option<&Address>, frame: &str, now: u64) -> Vec<Effect> {
-        let effects = self.network.handle_frame(session, frame, now);
-        self.host.apply(&mut self.network, effects, now)
+    /// The time the next line runs at.
+    pub fn now(&self) -> u64 {
+        self.now
+    }
+
+    /// Runs one input line (without its line break); returns every effect
+    /// the host applied, in order.
+    pub fn line(&mut self, line: &str) -> Vec<Effect> {
+        let mut chars = line.chars();
+        let picker = chars.next();
+        let session = picker.and_then(|c| self.sessions.get(c as usize % 4).cloned());
+        let frame = chars.as_str();
+        let effects = match (picker, session) {
+            (Some(_), Some(member)) if frame.is_empty() => {
+                self.network.disconnect(&member, self.now)
+            }
+            (Some(_), None) if frame.is_empty() => {
+                self.now += ALARM_STEP_MS;
+                self.network.on_alarm(self.now)
+            }
+            (_, session) => self.network.handle_frame(session.as_ref(), frame, self.now),
+        };
+        let applied = self.host.apply(&mut self.network, effects, self.now);
+        self.now += 1;
+        applied
     }
 }
 
-/// Runs the frames through the network and its host: nothing panics, the log's sequence numbers only grow,
-/// and every text a host would send or store is an event serde writes the
-/// same. Returns how many events entered the log.
+/// Runs the lines through the network and its host: nothing panics, the
+/// log's sequence numbers only grow, and every text a host would send or
+/// store is an event serde writes the same. Returns how many events entered
+/// the log.
 pub fn network_frames(data: &[u8]) -> usize {
     let Ok(text) = std::str::from_utf8(data) else {
         return 0;
@@ -82,7 +113,6 @@ pub fn network_frames(data: &[u8]) -> usize {
     let Some(mut network) = FuzzNetwork::new() else {
         return 0;
     };
-    let sessions: Vec<Address> = SESSIONS.iter().filter_map(|s| s.parse().ok()).collect();
     let roomy = Limits {
         max_frame_bytes: usize::MAX,
         max_payload_bytes: usize::MAX,
@@ -91,10 +121,8 @@ pub fn network_frames(data: &[u8]) -> usize {
     };
     let mut last_seq = 0;
     let mut appended = 0;
-    for (now, line) in text.lines().enumerate() {
-        let mut chars = line.chars();
-        let session = chars.next().and_then(|c| sessions.get(c as usize % 4));
-        for effect in network.frame(session, chars.as_str(), now as u64) {
+    for line in text.lines() {
+        for effect in network.line(line) {
             let mut texts: Vec<String> = effect.frames().into_iter().map(|(_, f)| f).collect();
             texts.extend(effect.reply_text());
             if let Effect::Append { seq, event, .. } = &effect {

@@ -18,8 +18,6 @@ pub(super) struct Script {
     clients: Vec<Client>,
     /// The input: one frame a line, as `network_frames` reads it.
     pub text: String,
-    /// The line the next frame is written on (also its time).
-    now: u64,
     /// The member secret each session was given at its first join.
     secrets: Vec<Option<String>>,
     /// The last sequence number delivered to each session.
@@ -49,7 +47,6 @@ impl Script {
             network: FuzzNetwork::new(),
             clients,
             text: String::new(),
-            now: 0,
             secrets: vec![None; SESSIONS.len()],
             delivered: vec![0; SESSIONS.len()],
             appended: 0,
@@ -57,28 +54,34 @@ impl Script {
         }
     }
 
-    /// The time (and line) of the next frame.
+    /// The time the next frame runs at.
     pub fn now(&self) -> u64 {
-        self.now
+        self.network.as_ref().map_or(0, FuzzNetwork::now)
     }
 
     /// Writes `frame` on `session`'s connection (or an unjoined one) and
-    /// runs it; returns the network's effects.
+    /// runs it; returns what the host applied.
     pub fn raw(&mut self, session: Option<usize>, frame: &str) -> Vec<Effect> {
-        self.text.push_str(&frame_line(session, frame));
-        let from = session
-            .and_then(|i| SESSIONS.get(i))
-            .and_then(|name| name.parse::<Address>().ok());
-        let now = self.now;
-        self.now += 1;
+        let line = frame_line(session, frame);
+        self.text.push_str(&line);
         let Some(network) = self.network.as_mut() else {
             return Vec::new();
         };
-        let effects = network.frame(from.as_ref(), frame, now);
+        let effects = network.line(line.trim_end_matches('\n'));
         for effect in &effects {
             self.record(effect);
         }
         effects
+    }
+
+    /// `who`'s connection closes.
+    pub fn disconnect(&mut self, who: usize) -> Vec<Effect> {
+        self.raw(Some(who), "")
+    }
+
+    /// A minute passes and the host's alarm runs.
+    pub fn alarm(&mut self) -> Vec<Effect> {
+        self.raw(None, "")
     }
 
     fn record(&mut self, effect: &Effect) {
@@ -120,7 +123,7 @@ impl Script {
         let credentials = self.secrets.get(who).cloned().flatten().map(
             |secret| json!({"member_secret": secret, "resume": {"after": self.delivered[who]}}),
         );
-        let now = self.now;
+        let now = self.now();
         let Some(join) = self.clients.get_mut(who).map(|c| c.join(credentials, now)) else {
             return Vec::new();
         };
@@ -140,7 +143,7 @@ impl Script {
         let (Ok(kind), Ok(target)) = (kind.parse(), target.parse()) else {
             return None;
         };
-        let now = self.now;
+        let now = self.now();
         Some(self.clients.get_mut(who)?.event(kind, target, payload, now))
     }
 

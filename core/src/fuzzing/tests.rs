@@ -233,3 +233,39 @@ fn the_frames_seeds_join_send_and_leave() {
     // Two joins, two posts and two leaves are logged (the ack and the ping are not).
     assert_eq!(super::network_frames(basic.as_bytes()), 6);
 }
+
+#[test]
+fn a_member_whose_connection_dropped_catches_up_when_it_rejoins() {
+    let seeds = super::seeds::network_frames();
+    let rejoin = seeds
+        .iter()
+        .find(|s| s.name == "leave-and-rejoin.txt")
+        .map(|s| String::from_utf8_lossy(&s.bytes).into_owned())
+        .unwrap_or_default();
+    let Some(mut network) = super::frames::FuzzNetwork::new() else {
+        panic!("the fuzz network");
+    };
+    let bob: crate::Address = "human:bob".parse().unwrap();
+    let mut to_bob = Vec::new();
+    for line in rejoin.lines() {
+        for effect in network.line(line) {
+            to_bob.extend(
+                effect
+                    .frames()
+                    .into_iter()
+                    .filter(|(to, _)| **to == bob)
+                    .map(|(_, f)| f),
+            );
+        }
+    }
+    assert!(
+        rejoin.lines().any(|l| l == "1") && rejoin.lines().any(|l| l == "3"),
+        "the seed has no disconnect or alarm line"
+    );
+    assert!(
+        to_bob
+            .iter()
+            .any(|f| f.contains("while your link was down")),
+        "bob never got what was sent while his link was down: {to_bob:?}"
+    );
+}
