@@ -215,14 +215,17 @@ fn the_kept_corpus_holds_every_seed() {
     }
 }
 
+/// The `network_frames` seed `name`, as text.
+fn conversation(name: &str) -> String {
+    let seed = super::seeds::network_frames()
+        .into_iter()
+        .find(|s| s.name == name);
+    String::from_utf8(seed.map(|s| s.bytes).unwrap_or_default()).unwrap()
+}
+
 #[test]
 fn the_frames_seeds_join_send_and_leave() {
-    let seeds = super::seeds::network_frames();
-    let basic = seeds
-        .iter()
-        .find(|s| s.name == "join-send-leave.txt")
-        .map(|s| String::from_utf8_lossy(&s.bytes).into_owned())
-        .unwrap_or_default();
+    let basic = conversation("join-send-leave.txt");
     for kind in [
         "network.agent.join",
         "workspace.message.posted",
@@ -236,12 +239,7 @@ fn the_frames_seeds_join_send_and_leave() {
 
 #[test]
 fn a_member_whose_connection_dropped_catches_up_when_it_rejoins() {
-    let seeds = super::seeds::network_frames();
-    let rejoin = seeds
-        .iter()
-        .find(|s| s.name == "leave-and-rejoin.txt")
-        .map(|s| String::from_utf8_lossy(&s.bytes).into_owned())
-        .unwrap_or_default();
+    let rejoin = conversation("leave-and-rejoin.txt");
     let Some(mut network) = super::frames::FuzzNetwork::new() else {
         panic!("the fuzz network");
     };
