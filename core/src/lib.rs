@@ -20,6 +20,8 @@
 //! * [`host`] — the loop that applies effects for every host; the in-memory host; conformance vectors
 //! * [`client`], [`replica`], [`answers`] — the participant's side: building events, the
 //!   local-first replica, reading the network's answers as typed payloads
+//! * `fuzzing` — the fuzz targets' bodies, for the core's tests and the fuzz
+//!   crate only (feature `fuzzing`, hidden)
 
 pub mod answers;
 pub mod bindings;
@@ -28,6 +30,9 @@ pub mod crypto;
 pub mod documents;
 pub mod error;
 pub mod event;
+#[cfg(any(test, feature = "fuzzing"))]
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod host;
 pub mod ids;
 pub mod model;

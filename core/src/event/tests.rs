@@ -33,6 +33,38 @@ fn decodes_the_seed_example_and_round_trips() {
     assert_eq!(again, event);
 }
 
+/// A number decodes to the value its text names, so re-encoding keeps it:
+/// before serde_json's `float_roundtrip`, an integer beyond u64 (found by
+/// the stable fuzz run, `core/fuzz/crashers/event_json/`) decoded to a
+/// neighbour of its value whose text decoded to another, so the event
+/// changed on every hop.
+#[test]
+fn numbers_survive_decoding_and_encoding_exactly() {
+    for number in [
+        "118446744073709551615",
+        "18446744073709551616",
+        "1.7976931348623157e308",
+        "2.2250738585072014e-308",
+        "5e-324",
+        "0.30000000000000004",
+        "9007199254740993",
+        "123456789012345678901234567890",
+    ] {
+        let text = valid()
+            .to_string()
+            .replace(r#""content":"hello""#, &format!(r#""content":{number}"#));
+        let event = Event::decode(&text, &Limits::default()).unwrap();
+        let again = Event::decode(&event.encode(), &Limits::default()).unwrap();
+        assert_eq!(again, event, "{number} changed");
+        let expected: f64 = number.parse().unwrap();
+        assert_eq!(
+            event.payload["content"].as_f64(),
+            Some(expected),
+            "{number}"
+        );
+    }
+}
+
 #[test]
 fn encoding_is_deterministic_and_in_envelope_order() {
     let event = decode(&valid()).unwrap();
