@@ -51,7 +51,7 @@ impl NetworkHost {
                 waits,
                 batch,
             } => {
-                let answers = join_all(waits.into_iter().map(|w| self.answer_later(w))).await;
+                let answers = join_all(waits.into_iter().map(|w| self.answer_later(w, None))).await;
                 for answer in answers {
                     ready.extend(answer?);
                 }
@@ -98,9 +98,9 @@ impl NetworkHost {
     }
 
     /// Waits for `waiting`'s delivery or deadline; its JSON-RPC answer (`None` when cancelled).
-    async fn answer_later(&self, waiting: Waiting) -> Result<Option<Value>> {
+    async fn answer_later(&self, waiting: Waiting, stream: Option<&str>) -> Result<Option<Value>> {
         loop {
-            let (key, woken) = self.mcp.register(waiting.clone());
+            let (key, woken) = self.mcp.register(waiting.clone(), stream);
             let wait = Duration::from_millis(waiting.deadline.saturating_sub(now_ms()));
             let arrival = match select(woken, Box::pin(worker::Delay::from(wait))).await {
                 Either::Left((Ok(event), _)) => Arrival::Delivered(Box::new(event)),
@@ -144,7 +144,7 @@ impl NetworkHost {
             for waiting in waits {
                 let (host, stream) = (me.clone(), stream.clone());
                 worker::wasm_bindgen_futures::spawn_local(async move {
-                    match host.answer_later(waiting).await {
+                    match host.answer_later(waiting, Some(&stream)).await {
                         Ok(Some(answer)) => host.mcp.write(&stream, &answer),
                         Ok(None) => {}
                         Err(err) => worker::console_error!("an MCP answer failed: {err}"),

@@ -31,6 +31,8 @@ pub(crate) type Stream = UnboundedSender<worker::Result<Vec<u8>>>;
 struct Waiter {
     key: u64,
     waiting: Waiting,
+    /// The stream its answer goes on, if any.
+    stream: Option<String>,
     wake: oneshot::Sender<Event>,
 }
 
@@ -93,13 +95,21 @@ impl McpLive {
     }
 
     /// Waits for `waiting`'s delivery: the key to stop waiting and the receiver.
-    pub(crate) fn register(&self, waiting: Waiting) -> (u64, oneshot::Receiver<Event>) {
+    pub(crate) fn register(
+        &self,
+        waiting: Waiting,
+        stream: Option<&str>,
+    ) -> (u64, oneshot::Receiver<Event>) {
         let (wake, woken) = oneshot::channel();
         let key = self.next_key.get();
         self.next_key.set(key + 1);
-        self.waiters
-            .borrow_mut()
-            .push(Waiter { key, waiting, wake });
+        let stream = stream.map(str::to_owned);
+        self.waiters.borrow_mut().push(Waiter {
+            key,
+            waiting,
+            stream,
+            wake,
+        });
         (key, woken)
     }
 
@@ -214,7 +224,14 @@ impl McpLive {
             .collect();
         for stream in gone {
             self.senders.borrow_mut().remove(&stream);
+            let resumes = self.streams.borrow().resumes(&stream);
             self.streams.borrow_mut().detach(&stream, now_ms());
+            if !resumes {
+                // Closing a 2026-07-28 stream cancels its request: nothing more is sent for it.
+                self.waiters
+                    .borrow_mut()
+                    .retain(|w| w.stream.as_deref() != Some(stream.as_str()));
+            }
         }
         !self.senders.borrow().is_empty()
     }

@@ -282,8 +282,11 @@ test('the built-in tools post, read with a wait, list members and join channels'
   const first = await call('agentnet_read', {});
   const started = Date.now();
   const waiting = call('agentnet_read', { after: first.next_after, wait_ms: 10000 });
-  setTimeout(() => ann.send('channel/room', 'workspace.message.posted', { content: 'are you there?' }), 500);
+  const sent = new Promise((resolve, reject) => {
+    setTimeout(() => ann.send('channel/room', 'workspace.message.posted', { content: 'are you there?' }).then(resolve, reject), 500);
+  });
   const read = await waiting;
+  await sent;
   assert.ok(Date.now() - started >= 400, 'the read waited for the message');
   assert.deepEqual(read.events.map((e) => e.event.payload.content), ['are you there?']);
   await client.close();

@@ -169,6 +169,13 @@ impl Streams {
         }
     }
 
+    /// Whether stream `id` resumes after its connection drops (legacy revisions).
+    pub fn resumes(&self, id: &str) -> bool {
+        self.streams
+            .get(id)
+            .is_some_and(|e| e.spec.revision.resumable())
+    }
+
     /// Whether stream `id` exists and is done.
     pub fn is_done(&self, id: &str) -> bool {
         self.streams.get(id).is_some_and(|e| e.done)

@@ -370,3 +370,40 @@ fn a_waiting_read_woken_with_nothing_new_waits_on() {
     let empty = mcp.finish(&waiting, Arrival::TimedOut);
     assert_eq!(empty["structuredContent"]["events"], json!([]));
 }
+
+#[test]
+fn the_guards_see_every_call_a_session_makes() {
+    use crate::model::config::{ModConfig, RateLimit};
+    let mut mcp = Mcp::new();
+    let mut config = crate::NetworkConfig::open("demo".parse().unwrap(), "Demo");
+    config.mods = vec![ModConfig::RateLimiter(RateLimit {
+        burst: 3,
+        per_second: 0.0,
+    })];
+    mcp.world.network = crate::Network::new(config, [], 0, [7; 32]);
+    let claude = mcp.world.join("agent:claude");
+    let session = mcp.init(&claude, "2025-11-25");
+    // The join took one token of three; two listings take the rest.
+    for _ in 0..2 {
+        assert!(mcp.call(&claude, &session, "tools/list", json!({}))["result"].is_object());
+    }
+    let listed = mcp.call(&claude, &session, "tools/list", json!({}));
+    assert_eq!(
+        (
+            listed["error"]["code"].clone(),
+            listed["error"]["data"]["code"].clone()
+        ),
+        (json!(-31000), json!("rate_limited"))
+    );
+    let posted = mcp.call(
+        &claude,
+        &session,
+        "tools/call",
+        json!({"name": "agentnet_post", "arguments": {"to": "agent:broadcast", "text": "hi"}}),
+    );
+    assert_eq!(posted["result"]["isError"], true);
+    assert_eq!(
+        posted["result"]["structuredContent"]["error"]["code"],
+        "rate_limited"
+    );
+}
