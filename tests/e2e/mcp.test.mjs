@@ -282,8 +282,9 @@ test('the built-in tools post, read with a wait, list members and join channels'
   const first = await call('agentnet_read', {});
   const started = Date.now();
   const waiting = call('agentnet_read', { after: first.next_after, wait_ms: 10000 });
-  setTimeout(() => ann.send('channel/room', 'workspace.message.posted', { content: 'are you there?' }), 500);
+  const sent = new Promise((resolve) => setTimeout(() => resolve(ann.send('channel/room', 'workspace.message.posted', { content: 'are you there?' })), 500));
   const read = await waiting;
+  await sent; // its ack can come after the read: closing ann first would reject it unhandled
   assert.ok(Date.now() - started >= 400, 'the read waited for the message');
   assert.deepEqual(read.events.map((e) => e.event.payload.content), ['are you there?']);
   await client.close();
