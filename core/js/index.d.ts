@@ -330,6 +330,8 @@ export class Agent {
     handler: (input: I, event: AgentnetEvent<{ input: I }>) => O | Promise<O>,
     options?: { description?: string; permissions?: Permissions },
   ): Promise<Ack>;
+  /** Unregisters `resource/tool/{name}` (its owner may). */
+  unregisterTool(name: string): Promise<Ack>;
   invoke<O = any>(tool: string, input?: unknown, options?: { timeoutMs?: number }): Promise<O>;
   registerFile(path: string, content: string, options?: { contentType?: string; description?: string; permissions?: Permissions }): Promise<Ack>;
   /** Text content is a live shared document (`text/markdown` by default); other JSON is structured (`application/json`). */

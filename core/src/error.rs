@@ -26,6 +26,8 @@ pub enum ErrorCode {
     TooLarge,
     /// The sender has not joined the network on this connection.
     NotJoined,
+    /// The HTTP session has expired (unused too long, or too old): join again.
+    SessionExpired,
     /// The event's `source` is not the authenticated member's address.
     SourceMismatch,
     /// The sender may not emit this event type (reserved `network.*` responses).
@@ -80,6 +82,7 @@ impl ErrorCode {
             Self::InvalidNetworkId => "invalid_network_id",
             Self::TooLarge => "too_large",
             Self::NotJoined => "not_joined",
+            Self::SessionExpired => "session_expired",
             Self::SourceMismatch => "source_mismatch",
             Self::ReservedType => "reserved_type",
             Self::WrongNetwork => "wrong_network",
@@ -168,6 +171,7 @@ mod tests {
         for code in [
             ErrorCode::MalformedEvent,
             ErrorCode::SourceMismatch,
+            ErrorCode::SessionExpired,
             ErrorCode::CrossNetwork,
             ErrorCode::NetworkUnavailable,
             ErrorCode::MethodNotAllowed,

@@ -7,7 +7,7 @@
 //!
 //! The layers, lowest first (a module uses only those above it in this list):
 //!
-//! * [`error`], [`crypto`] — stable error codes; hashing and hex
+//! * [`error`], [`crypto`], [`throttle`] — stable error codes; hashing and hex; token buckets
 //! * [`ids`] — validated identifiers: addresses, event types, network ids, ULIDs, roles and levels
 //! * [`event`] — the event envelope: decoding, encoding, enrichment, protocol metadata (§6)
 //! * [`model`] — configuration, members, permissions and state rows (§3, §5, §8)
@@ -39,6 +39,7 @@ pub mod model;
 pub mod mods;
 pub mod network;
 pub mod replica;
+pub mod throttle;
 pub mod verification;
 
 pub use error::{Coded, ErrorCode, Rejection};

@@ -10,18 +10,24 @@
 //! 4. The network looks up the address's public key in a [`KeyRegistry`] and
 //!    verifies. A replayed, expired or foreign nonce, an unknown key or a bad
 //!    signature fails with `verification_failed`.
+//!
+//! A nonce belongs to whoever asked for it ([`Holder`]): the connection it
+//! was asked on, or over HTTP the address. Only a join from that holder may
+//! use it, and a holder's flood of challenges drops only its own nonces.
 
 use crate::crypto::from_hex;
 use crate::error::{ErrorCode, Rejection};
 use crate::ids::address::{Address, Entity};
 use crate::ids::network_id::NetworkId;
 use ed25519_dalek::{Signature, Signer, SigningKey, VerifyingKey};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 
 /// How long a nonce stays valid.
 pub const CHALLENGE_TTL_MS: u64 = 60_000;
-/// Most outstanding challenges kept; the oldest are dropped beyond this.
+/// Most challenges open at once in a network; beyond it new ones are refused (`rate_limited`).
 pub const MAX_OUTSTANDING_CHALLENGES: usize = 10_000;
+/// Most nonces one holder (a connection, or an address over HTTP) keeps open.
+pub const MAX_NONCES_PER_HOLDER: usize = 4;
 
 /// Where the network finds registered agents' public keys.
 pub trait KeyRegistry {
@@ -81,17 +87,31 @@ pub fn sign_challenge(
     crate::crypto::to_hex(&signature.to_bytes())
 }
 
+/// Who a nonce was issued to: only a join from the same holder may use it.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Holder {
+    /// A connection, by the host's id for it (a WebSocket).
+    Connection(u64),
+    /// No connection (an HTTP request): the address the nonce was asked for.
+    Address(Address),
+}
+
 #[derive(Debug, Clone)]
 struct Challenge {
     address: Address,
+    holder: Holder,
     expires_at: u64,
-    issued_at: u64,
 }
 
-/// Outstanding challenges of one network.
+/// Outstanding challenges of one network. Each holder keeps at most
+/// [`MAX_NONCES_PER_HOLDER`] (asking for more drops its own oldest), and
+/// when [`MAX_OUTSTANDING_CHALLENGES`] are open new ones are refused: a flood
+/// of challenges never evicts a nonce someone else holds.
 #[derive(Debug, Clone, Default)]
 pub struct Challenges {
     open: BTreeMap<String, Challenge>,
+    /// Each holder's nonces, oldest first.
+    held: BTreeMap<Holder, VecDeque<String>>,
 }
 
 fn failed(message: impl Into<String>) -> Rejection {
@@ -99,43 +119,90 @@ fn failed(message: impl Into<String>) -> Rejection {
 }
 
 impl Challenges {
-    /// Records a new nonce for `address`; returns its expiry time.
-    pub fn issue(&mut self, address: &Address, nonce: String, now: u64) -> Result<u64, Rejection> {
+    /// Records a new nonce for `address`, held by `holder`; returns its expiry
+    /// time. `keyed` says a key is registered for the address: without one no
+    /// proof can succeed, so the nonce is answered but nothing is kept.
+    pub fn issue(
+        &mut self,
+        address: &Address,
+        holder: Holder,
+        nonce: String,
+        keyed: bool,
+        now: u64,
+    ) -> Result<u64, Rejection> {
         if !matches!(address.entity(), Entity::Registered { .. }) {
             return Err(Rejection::new(
                 ErrorCode::InvalidAddress,
                 format!("{address} is not a registered agent: key proof needs openagents:{{name}}"),
             ));
         }
-        self.open.retain(|_, c| c.expires_at > now);
-        if self.open.len() >= MAX_OUTSTANDING_CHALLENGES {
-            let oldest = self
-                .open
-                .iter()
-                .min_by_key(|(_, c)| c.issued_at)
-                .map(|(k, _)| k.clone());
-            if let Some(key) = oldest {
-                self.open.remove(&key);
+        let expires_at = now.saturating_add(CHALLENGE_TTL_MS);
+        if !keyed {
+            return Ok(expires_at);
+        }
+        let open = &mut self.open;
+        let queue = self.held.entry(holder.clone()).or_default();
+        // The holder's own used or expired nonces go first, then its oldest beyond the cap.
+        queue.retain(|n| match open.get(n) {
+            Some(c) if c.expires_at > now => true,
+            Some(_) => {
+                open.remove(n);
+                false
+            }
+            None => false,
+        });
+        while queue.len() >= MAX_NONCES_PER_HOLDER {
+            if let Some(oldest) = queue.pop_front() {
+                open.remove(&oldest);
             }
         }
-        let expires_at = now.saturating_add(CHALLENGE_TTL_MS);
+        if self.open.len() >= MAX_OUTSTANDING_CHALLENGES {
+            self.expire(now);
+            if self.open.len() >= MAX_OUTSTANDING_CHALLENGES {
+                return Err(Rejection::new(
+                    ErrorCode::RateLimited,
+                    "too many key-proof challenges are open; try again in a minute",
+                ));
+            }
+        }
+        self.held
+            .entry(holder.clone())
+            .or_default()
+            .push_back(nonce.clone());
         self.open.insert(
             nonce,
             Challenge {
                 address: address.clone(),
+                holder,
                 expires_at,
-                issued_at: now,
             },
         );
         Ok(expires_at)
     }
 
-    /// Checks a signed nonce and consumes it; returns the verified level on success.
+    /// Forgets every expired nonce.
+    fn expire(&mut self, now: u64) {
+        self.open.retain(|_, c| c.expires_at > now);
+        let open = &self.open;
+        self.held.retain(|_, queue| {
+            queue.retain(|n| open.contains_key(n));
+            !queue.is_empty()
+        });
+    }
+
+    /// How many nonces are open.
+    pub fn outstanding(&self) -> usize {
+        self.open.len()
+    }
+
+    /// Checks a signed nonce presented by `holder` and consumes it.
+    #[allow(clippy::too_many_arguments)]
     pub fn verify(
         &mut self,
         registry: &dyn KeyRegistry,
         network: &NetworkId,
         address: &Address,
+        holder: &Holder,
         nonce: &str,
         signature_hex: &str,
         now: u64,
@@ -145,8 +212,19 @@ impl Challenges {
             .open
             .remove(nonce)
             .ok_or_else(|| failed("unknown or already used nonce"))?;
+        if let Some(queue) = self.held.get_mut(&challenge.holder) {
+            queue.retain(|n| n != nonce);
+            if queue.is_empty() {
+                self.held.remove(&challenge.holder);
+            }
+        }
         if challenge.expires_at <= now {
             return Err(failed("the nonce has expired"));
+        }
+        if &challenge.holder != holder {
+            return Err(failed(
+                "the nonce was issued on another connection: join where you asked for it",
+            ));
         }
         if &challenge.address != address {
             return Err(failed("the nonce was issued to another address"));
@@ -184,66 +262,137 @@ mod tests {
         to_hex(&key.sign(&challenge_message(net, address, nonce)).to_bytes())
     }
 
+    fn socket(id: u64) -> Holder {
+        Holder::Connection(id)
+    }
+
     #[test]
     fn a_good_signature_verifies_once() {
         let (key, keys, bob, net) = setup();
         let mut c = Challenges::default();
-        c.issue(&bob, "n1".into(), 100).unwrap();
+        c.issue(&bob, socket(1), "n1".into(), true, 100).unwrap();
         let sig = sign(&key, &net, &bob, "n1");
-        assert_eq!(c.verify(&keys, &net, &bob, "n1", &sig, 200), Ok(()));
-        let replay = c.verify(&keys, &net, &bob, "n1", &sig, 201).unwrap_err();
+        assert_eq!(
+            c.verify(&keys, &net, &bob, &socket(1), "n1", &sig, 200),
+            Ok(())
+        );
+        let replay = c
+            .verify(&keys, &net, &bob, &socket(1), "n1", &sig, 201)
+            .unwrap_err();
         assert_eq!(replay.code, ErrorCode::VerificationFailed);
+        assert_eq!(c.outstanding(), 0);
     }
 
     #[test]
     fn expired_foreign_and_forged_fail() {
         let (key, keys, bob, net) = setup();
         let mut c = Challenges::default();
-        c.issue(&bob, "old".into(), 0).unwrap();
+        let h = socket(1);
+        c.issue(&bob, h.clone(), "old".into(), true, 0).unwrap();
         let sig = sign(&key, &net, &bob, "old");
         assert!(
-            c.verify(&keys, &net, &bob, "old", &sig, CHALLENGE_TTL_MS + 1)
+            c.verify(&keys, &net, &bob, &h, "old", &sig, CHALLENGE_TTL_MS + 1)
                 .is_err()
         );
 
         let eve: Address = "openagents:eve".parse().unwrap();
-        c.issue(&eve, "eves".into(), 0).unwrap();
-        assert!(
-            c.verify(
-                &keys,
-                &net,
-                &bob,
-                "eves",
-                &sign(&key, &net, &bob, "eves"),
-                1
-            )
-            .is_err()
-        );
+        c.issue(&eve, h.clone(), "eves".into(), true, 0).unwrap();
+        let signed = sign(&key, &net, &bob, "eves");
+        assert!(c.verify(&keys, &net, &bob, &h, "eves", &signed, 1).is_err());
 
-        c.issue(&bob, "other-net".into(), 0).unwrap();
+        c.issue(&bob, h.clone(), "other-net".into(), true, 0)
+            .unwrap();
         let other: NetworkId = "net2".parse().unwrap();
+        let signed = sign(&key, &other, &bob, "other-net");
         assert!(
-            c.verify(
-                &keys,
-                &net,
-                &bob,
-                "other-net",
-                &sign(&key, &other, &bob, "other-net"),
-                1
-            )
-            .is_err()
+            c.verify(&keys, &net, &bob, &h, "other-net", &signed, 1)
+                .is_err()
         );
 
-        c.issue(&bob, "bad".into(), 0).unwrap();
-        assert!(c.verify(&keys, &net, &bob, "bad", "zz", 1).is_err());
+        c.issue(&bob, h.clone(), "bad".into(), true, 0).unwrap();
+        assert!(c.verify(&keys, &net, &bob, &h, "bad", "zz", 1).is_err());
     }
 
     #[test]
     fn only_registered_agents_get_challenges() {
         let mut c = Challenges::default();
         let err = c
-            .issue(&"agent:local".parse().unwrap(), "n".into(), 0)
+            .issue(
+                &"agent:local".parse().unwrap(),
+                socket(1),
+                "n".into(),
+                true,
+                0,
+            )
             .unwrap_err();
         assert_eq!(err.code, ErrorCode::InvalidAddress);
+    }
+
+    #[test]
+    fn a_nonce_is_good_only_for_the_connection_that_asked() {
+        let (key, keys, bob, net) = setup();
+        let mut c = Challenges::default();
+        c.issue(&bob, socket(1), "mine".into(), true, 0).unwrap();
+        let sig = sign(&key, &net, &bob, "mine");
+        let stolen = c
+            .verify(&keys, &net, &bob, &socket(2), "mine", &sig, 1)
+            .unwrap_err();
+        assert!(stolen.message.contains("another connection"), "{stolen}");
+        // Over HTTP the address holds it.
+        let http = Holder::Address(bob.clone());
+        c.issue(&bob, http.clone(), "http".into(), true, 0).unwrap();
+        let sig = sign(&key, &net, &bob, "http");
+        assert_eq!(c.verify(&keys, &net, &bob, &http, "http", &sig, 1), Ok(()));
+    }
+
+    #[test]
+    fn a_flood_of_challenges_never_evicts_someone_elses_nonce() {
+        let (key, keys, bob, net) = setup();
+        let mut c = Challenges::default();
+        c.issue(&bob, socket(1), "bobs".into(), true, 0).unwrap();
+        // An attacker's socket asks for the same address again and again: it
+        // keeps only its own last few nonces.
+        for n in 0..1_000 {
+            c.issue(&bob, socket(666), format!("flood-{n}"), true, 1)
+                .unwrap();
+        }
+        assert_eq!(c.outstanding(), 1 + MAX_NONCES_PER_HOLDER);
+        // Many attacking sockets fill the network's table: new challenges are
+        // refused, old ones stay.
+        let mut refused = None;
+        for n in 0..MAX_OUTSTANDING_CHALLENGES as u64 {
+            if let Err(err) = c.issue(&bob, socket(1_000 + n), format!("s{n}"), true, 2) {
+                refused = Some(err);
+                break;
+            }
+        }
+        assert_eq!(refused.map(|e| e.code), Some(ErrorCode::RateLimited));
+        let sig = sign(&key, &net, &bob, "bobs");
+        assert_eq!(
+            c.verify(&keys, &net, &bob, &socket(1), "bobs", &sig, 3),
+            Ok(())
+        );
+        // Full again; once they expire there is room.
+        c.issue(&bob, socket(2), "refill".into(), true, 3).unwrap();
+        assert_eq!(c.outstanding(), MAX_OUTSTANDING_CHALLENGES);
+        c.issue(&bob, socket(3), "later".into(), true, CHALLENGE_TTL_MS + 10)
+            .unwrap();
+        assert_eq!(c.outstanding(), 1);
+    }
+
+    #[test]
+    fn nonces_for_addresses_without_a_key_are_not_kept() {
+        let (_, keys, _, net) = setup();
+        let mut c = Challenges::default();
+        let nobody: Address = "openagents:nobody".parse().unwrap();
+        for n in 0..100 {
+            c.issue(&nobody, socket(n), format!("n{n}"), false, 0)
+                .unwrap();
+        }
+        assert_eq!(c.outstanding(), 0);
+        let err = c
+            .verify(&keys, &net, &nobody, &socket(1), "n1", &"0".repeat(128), 1)
+            .unwrap_err();
+        assert_eq!(err.code, ErrorCode::VerificationFailed);
     }
 }

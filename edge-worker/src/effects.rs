@@ -1,5 +1,6 @@
 //! Applying the core's effects in the network's object: replies to their
-//! origin, deliveries to sockets and SSE streams, rows to SQLite.
+//! origin, deliveries to sockets and SSE streams, rows to SQLite, a left
+//! member's sockets and streams closed and its sessions ended.
 //!
 //! The order and the follow-ups are the core's (`agentnet_core::host::apply_effects`);
 //! here each effect meets its I/O. Log rows and socket frames are gathered
@@ -53,17 +54,14 @@ impl NetworkHost {
 
     /// Queues a delivery's frame for each socket of each recipient (sent at [`Self::commit`]).
     fn queue_frames(&self, deliver: &Effect) {
-        self.build_socket_index();
-        if let Some(by_address) = self.socket_index.borrow().as_ref() {
-            for (address, frame) in deliver.frames() {
-                let sockets = by_address.get(address).map_or(&[][..], Vec::as_slice);
-                if let Some((last, others)) = sockets.split_last() {
-                    let mut outgoing = self.outgoing.borrow_mut();
-                    for ws in others {
-                        outgoing.push((ws.clone(), frame.clone()));
-                    }
-                    outgoing.push((last.clone(), frame));
+        for (address, frame) in deliver.frames() {
+            let sockets = self.sockets_of(address);
+            if let Some((last, others)) = sockets.split_last() {
+                let mut outgoing = self.outgoing.borrow_mut();
+                for ws in others {
+                    outgoing.push((ws.clone(), frame.clone()));
                 }
+                outgoing.push((last.clone(), frame));
             }
         }
     }
@@ -100,6 +98,8 @@ impl NetworkHost {
         for (ws, frame) in frames {
             send(&ws, &frame);
         }
+        // MCP requests a delivery completed, and notifications of what changed.
+        self.mcp.flush();
         Ok(())
     }
 
@@ -174,7 +174,7 @@ impl Host for Applier<'_> {
             Effect::Page(_) => {}
             Effect::Bind(address) => {
                 if let Origin::Socket(ws) = self.origin {
-                    host.bind(ws, Some(address.to_string()))?;
+                    host.bind(ws, Some(address.clone()))?;
                 }
             }
             Effect::Unbind => {
@@ -182,8 +182,19 @@ impl Host for Applier<'_> {
                     host.bind(ws, None)?;
                 }
             }
-            Effect::Store(row) => self.store.store(row)?,
-            Effect::Remove { kind, key } => self.store.remove(*kind, key)?,
+            Effect::CloseConnections(member) => {
+                host.close_member_sockets(member);
+                host.close_streams(member);
+                self.store.end_sessions(&member.to_string())?;
+            }
+            Effect::Store(row) => {
+                host.mcp.noticed(&effect);
+                self.store.store(row)?
+            }
+            Effect::Remove { kind, key } => {
+                host.mcp.noticed(&effect);
+                self.store.remove(*kind, key)?
+            }
             Effect::Append {
                 seq,
                 event,
@@ -193,6 +204,7 @@ impl Host for Applier<'_> {
             Effect::Read(_) => {}
             Effect::Deliver { to, event, order } => {
                 host.queue_frames(&effect);
+                host.mcp.delivered(to, event);
                 return Ok(match order {
                     Some(order) => host.push_sse(to, order.seq, event),
                     None => {

@@ -29,7 +29,7 @@ pub struct NetworkObject {
 impl DurableObject for NetworkObject {
     fn new(state: State, env: Env) -> Self {
         Self {
-            host: Rc::new(NetworkHost::new(state, env)),
+            host: Rc::new_cyclic(|me| NetworkHost::new(state, env, me.clone())),
         }
     }
 

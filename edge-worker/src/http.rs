@@ -7,20 +7,38 @@
 //! a stream opened or a socket accepted.
 
 use crate::host::{now_ms, random_seed, request_of, respond};
-use crate::network_object::{NetworkHost, Session};
+use crate::mcp_store;
+use crate::network_object::NetworkHost;
 use crate::origin::Origin;
 use crate::storage::Store;
 use agentnet_core::bindings::http::{self, Outcome, Target, TestHook};
-use agentnet_core::bindings::{self, BindingHost, Collected, create, ws};
+use agentnet_core::bindings::mcp::session::{McpHost, Session as McpSession};
+use agentnet_core::bindings::policy::{Expired, Policy, SessionRow, TicketRow};
+use agentnet_core::bindings::{self, BindingHost, Collected, create, mcp};
 use agentnet_core::network::Effect;
-use agentnet_core::{Address, EventId, Network, NetworkId};
+use agentnet_core::{Address, EventId, Network};
 use std::cell::RefCell;
-use worker::{Request, Response, Result, WebSocketPair};
+use worker::{Request, Response, Result};
 
 /// The object's I/O for one request.
-struct RequestIo<'a> {
+pub(crate) struct RequestIo<'a> {
     host: &'a NetworkHost,
     store: Store,
+}
+
+impl<'a> RequestIo<'a> {
+    /// The I/O of `host` for one request.
+    pub(crate) fn new(host: &'a NetworkHost) -> Result<Self> {
+        Ok(Self {
+            host,
+            store: host.store()?,
+        })
+    }
+
+    /// The object's SQLite storage.
+    pub(crate) fn sql(&self) -> worker::SqlStorage {
+        self.host.state.storage().sql()
+    }
 }
 
 impl BindingHost for RequestIo<'_> {
@@ -34,7 +52,11 @@ impl BindingHost for RequestIo<'_> {
         random_seed()
     }
 
-    fn session(&mut self, token_sha256: &str) -> Result<Option<String>> {
+    fn policy(&self) -> Policy {
+        self.host.policy
+    }
+
+    fn session(&mut self, token_sha256: &str) -> Result<Option<SessionRow>> {
         self.store.session(token_sha256)
     }
 
@@ -43,8 +65,40 @@ impl BindingHost for RequestIo<'_> {
             .add_session(token_sha256, &address.to_string(), now)
     }
 
+    fn touch_session(&mut self, token_sha256: &str, now: u64) -> Result<()> {
+        self.store.touch_session(token_sha256, now)
+    }
+
+    fn end_session(&mut self, token_sha256: &str) -> Result<()> {
+        self.store.end_session(token_sha256)
+    }
+
     fn end_sessions(&mut self, address: &Address) -> Result<()> {
-        self.store.end_sessions(&address.to_string())
+        self.store.end_sessions(&address.to_string())?;
+        // Its MCP sessions end with it (they could not authenticate any more).
+        mcp_store::end_member(&self.sql(), address)
+    }
+
+    fn prune_sessions(&mut self, expired: Expired) -> Result<()> {
+        self.store.prune_sessions(expired)
+    }
+
+    fn add_ticket(
+        &mut self,
+        ticket_sha256: &str,
+        address: &Address,
+        expires_at: u64,
+    ) -> Result<()> {
+        self.store
+            .add_ticket(ticket_sha256, &address.to_string(), expires_at)
+    }
+
+    fn take_ticket(&mut self, ticket_sha256: &str) -> Result<Option<TicketRow>> {
+        self.store.take_ticket(ticket_sha256)
+    }
+
+    fn prune_tickets(&mut self, now: u64) -> Result<()> {
+        self.store.prune_tickets(now)
     }
 
     fn seq_of(&mut self, id: &EventId) -> Result<Option<u64>> {
@@ -68,6 +122,20 @@ impl BindingHost for RequestIo<'_> {
     }
 }
 
+impl McpHost for RequestIo<'_> {
+    fn mcp_session(&mut self, id: &str) -> Result<Option<McpSession>> {
+        mcp_store::get(&self.sql(), id)
+    }
+
+    fn save_mcp_session(&mut self, session: &McpSession) -> Result<()> {
+        mcp_store::save(&self.sql(), session)
+    }
+
+    fn end_mcp_session(&mut self, id: &str) -> Result<bool> {
+        mcp_store::end(&self.sql(), id)
+    }
+}
+
 impl NetworkHost {
     /// Answers a request that reached this network's object.
     pub(crate) async fn route(&self, mut req: Request) -> Result<Response> {
@@ -75,6 +143,11 @@ impl NetworkHost {
             Ok(request) => request,
             Err(response) => return respond(response),
         };
+        match mcp::transport::target(&request) {
+            Some(mcp::transport::Target::Endpoint(id)) => return self.serve_mcp(request, id).await,
+            Some(mcp::transport::Target::Metadata(id)) => return self.mcp_metadata(&request, &id),
+            None => {}
+        }
         let id = match http::target(&request) {
             Ok(Target::Create) => return self.create(&request),
             Ok(Target::Network(id)) => id,
@@ -83,16 +156,21 @@ impl NetworkHost {
         if !self.ensure_loaded(&id)? {
             return respond(http::no_such_network(&id));
         }
+        // A socket the network has no room for is refused before anything is decided for it.
+        if let Some(close) = self.socket_refusal(&request) {
+            return self.refuse_socket(&close);
+        }
         let outcome = {
             let mut guard = self.network.borrow_mut();
             let network = guard
                 .as_mut()
                 .ok_or_else(|| worker::Error::RustError("network not loaded".into()))?;
-            let mut io = RequestIo {
-                host: self,
-                store: self.store()?,
-            };
-            http::handle(&mut io, network, &request, self.test_hooks)?
+            http::handle(
+                &mut RequestIo::new(self)?,
+                network,
+                &request,
+                self.test_hooks,
+            )?
         };
         match outcome {
             Outcome::Respond(response) => respond(response),
@@ -128,19 +206,5 @@ impl NetworkHost {
             None => return Err(worker::Error::RustError("network not loaded".into())),
         };
         respond(create::created(&config.id, profile, &admin_token))
-    }
-
-    /// Accepts the WebSocket of an upgrade, bound to the member that joined
-    /// at the upgrade, and then applies that join's catch-up to it.
-    fn accept_socket(&self, id: &NetworkId, upgrade: ws::Upgrade) -> Result<Response> {
-        let pair = WebSocketPair::new()?;
-        self.state.accept_web_socket(&pair.server);
-        self.sockets_changed();
-        pair.server.serialize_attachment(&Session {
-            network: Some(id.to_string()),
-            address: upgrade.address.as_ref().map(ToString::to_string),
-        })?;
-        self.apply(&Origin::Socket(&pair.server), upgrade.after_accept)?;
-        Response::from_websocket(pair.client)
     }
 }

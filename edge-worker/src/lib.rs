@@ -4,8 +4,9 @@
 //! `agentnet_core::bindings::networks`:
 //! * `POST /v1/networks` creates a network (in its own Durable Object) and,
 //!   when public, lists it in the directory; `GET /v1/networks` lists them;
-//! * requests under `/networks/{id}/…` go to the Durable Object named `{id}`
-//!   ([`entry::NetworkObject`]), which owns that network's state.
+//! * requests under `/networks/{id}/…` (the MCP endpoint `/networks/{id}/mcp`
+//!   and its protected-resource metadata too) go to the Durable Object named
+//!   `{id}` ([`entry::NetworkObject`]), which owns that network's state.
 //!
 //! Static files of the web workspace (`www/`) are served by the platform's
 //! assets binding before the Worker runs.
@@ -19,8 +20,14 @@ mod host;
 mod http;
 mod inbox;
 mod log_batch;
+mod mcp;
+mod mcp_live;
+mod mcp_store;
 mod network_object;
 mod origin;
+mod sessions;
+mod socket_state;
+mod sockets;
 mod sse;
 mod storage;
 

@@ -3,48 +3,26 @@
 //! It maps WebSocket frames onto [`agentnet_core::Network`] and applies the
 //! effects the core returns: replies and deliveries go out on sockets,
 //! members and log entries go into SQLite. Sockets use the hibernation API;
-//! a socket's authenticated address lives in its attachment, so nothing
-//! needed after a wake-up is held only in memory.
+//! a socket's id, member and deadline live in its attachment, so nothing
+//! needed after a wake-up is held only in memory (`crate::sockets`).
 
 use crate::host::{now_ms, random_seed};
 use crate::inbox::Drainer;
 use crate::origin::Origin;
+use crate::socket_state::{LastSender, OpenSockets};
 use crate::storage::{LogIndex, Store};
+use agentnet_core::bindings::policy::Policy;
+use agentnet_core::bindings::sockets::Close;
 use agentnet_core::bindings::{self, create};
 use agentnet_core::network::Effect;
-use agentnet_core::{Address, Network, NetworkId};
+use agentnet_core::{Network, NetworkId};
 use futures_channel::mpsc::UnboundedSender;
-use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
 use std::collections::BTreeMap;
 use worker::{Env, Request, Response, Result, State, WebSocket};
 
 /// One open stream's sender.
 pub(crate) type Stream = UnboundedSender<Result<Vec<u8>>>;
-
-/// What a socket's attachment remembers across hibernation.
-#[derive(Debug, Default, Clone, Serialize, Deserialize)]
-pub(crate) struct Session {
-    pub(crate) network: Option<String>,
-    pub(crate) address: Option<String>,
-}
-
-impl Session {
-    /// The network and member it names, each when it parses.
-    fn parsed(self) -> (Option<NetworkId>, Option<Address>) {
-        (
-            self.network.and_then(|n| n.parse().ok()),
-            self.address.and_then(|a| a.parse().ok()),
-        )
-    }
-}
-
-/// A socket and what its attachment says: the network and the member it is bound to.
-struct Sender {
-    socket: WebSocket,
-    network: Option<NetworkId>,
-    address: Option<Address>,
-}
 
 /// One network's Durable Object: its state and what it does
 /// (`crate::entry::NetworkObject` is the class workerd calls).
@@ -55,11 +33,14 @@ pub struct NetworkHost {
     schema_ready: std::cell::Cell<bool>,
     /// The alarm this instance has set, so it is not read back from storage for every frame.
     alarm_at: std::cell::Cell<Option<u64>>,
-    /// Sockets by member address; rebuilt after any socket is accepted, bound or closed.
-    pub(crate) socket_index: RefCell<Option<BTreeMap<Address, Vec<WebSocket>>>>,
-    /// The last frame's socket and what its attachment said, so a burst of
-    /// frames from one socket reads and parses the attachment once.
-    last_sender: RefCell<Option<Sender>>,
+    /// The sockets: the core's table and the sockets by id (restored after a wake).
+    pub(crate) sockets: RefCell<Option<OpenSockets>>,
+    /// The last frame's socket, so a burst of frames from one socket reads its attachment once.
+    pub(crate) last_sender: RefCell<Option<LastSender>>,
+    /// Sockets to close once the frames before them are sent.
+    pub(crate) closing: RefCell<Vec<(WebSocket, Close)>>,
+    /// Session and ticket lifetimes, socket limits.
+    pub(crate) policy: Policy,
     /// Open Server-Sent Events streams by member address (they keep the object awake).
     pub(crate) sse_streams: RefCell<BTreeMap<String, Vec<Stream>>>,
     /// Frames waiting to be handled together (group commit).
@@ -70,10 +51,17 @@ pub struct NetworkHost {
     pub(crate) outgoing: RefCell<Vec<(WebSocket, String)>>,
     /// Test-only routes are on (`AGENTNET_TEST_HOOKS=1`, never set in wrangler.toml).
     pub(crate) test_hooks: bool,
+    /// The MCP endpoint's streams, waiting requests and notices.
+    pub(crate) mcp: crate::mcp_live::McpLive,
+    /// This host, for tasks that outlive a request (an MCP stream's answers).
+    pub(crate) me: std::rc::Weak<NetworkHost>,
 }
 
 /// The variable that turns on test-only routes; the end-to-end tests set it with `--var`.
 pub const TEST_HOOKS_VAR: &str = "AGENTNET_TEST_HOOKS";
+/// With test hooks on, JSON that shortens the [`Policy`] (`Policy::with_overrides`):
+/// a short join deadline or session for tests. Ignored without test hooks.
+pub const TEST_POLICY_VAR: &str = "AGENTNET_TEST_POLICY";
 
 impl NetworkHost {
     pub(crate) fn store(&self) -> Result<Store> {
@@ -86,12 +74,6 @@ impl NetworkHost {
         let store = Store::open(self.state.storage().sql(), self.pending_appends.clone())?;
         self.schema_ready.set(true);
         Ok(store)
-    }
-
-    /// Forgets the socket index after a socket came, went or changed identity.
-    pub(crate) fn sockets_changed(&self) {
-        *self.socket_index.borrow_mut() = None;
-        *self.last_sender.borrow_mut() = None;
     }
 
     /// Loads the network from storage on first use; creates a built-in one (`demo`) if missing.
@@ -124,20 +106,17 @@ impl NetworkHost {
         Ok(true)
     }
 
-    fn session(ws: &WebSocket) -> Session {
-        ws.deserialize_attachment::<Session>()
-            .ok()
-            .flatten()
-            .unwrap_or_default()
-    }
-
     /// Asks the platform to wake the object when the network next needs it.
     pub(crate) async fn schedule_alarm(&self) -> Result<()> {
-        let next = self
+        let network = self
             .network
             .borrow()
             .as_ref()
             .and_then(Network::next_wakeup);
+        let next = [network, self.next_join_deadline()]
+            .into_iter()
+            .flatten()
+            .min();
         if let Some(at) = next {
             if self.alarm_at.get().is_some_and(|set| set <= at) {
                 return Ok(());
@@ -166,107 +145,37 @@ impl NetworkHost {
     /// Hands one WebSocket frame to the core and applies what it returns.
     fn handle_socket_frame(&self, ws: &WebSocket, text: &str) -> Result<()> {
         if self.test_hooks && text == bindings::ws::TEST_PANIC_FRAME {
-            // Proves in tests that a panic inside a drain of frames does not brick the object.
+            // Proves in tests that a panic inside a drain of frames does not brick it.
             #[allow(clippy::panic)]
             {
                 panic!("test hook: deliberate panic in a frame")
             }
         }
-        let (Some(id), session_address) = self.sender_of(ws) else {
+        let Some((id, record)) = self.sender_of(ws) else {
             return Ok(());
         };
         if !self.ensure_loaded(&id)? {
             return Ok(());
         }
-        let effects = {
+        let framed = {
             let mut guard = self.network.borrow_mut();
             let Some(network) = guard.as_mut() else {
                 return Ok(());
             };
-            network.handle_frame(session_address.as_ref(), text, now_ms())
+            self.with_sockets(|open| {
+                bindings::ws::frame(network, &mut open.table, &record, text, now_ms())
+            })
         };
-        self.apply_gathering(&Origin::Socket(ws), effects)
-    }
-
-    pub(crate) fn bind(&self, ws: &WebSocket, address: Option<String>) -> Result<()> {
-        let mut session = Self::session(ws);
-        session.address = address;
-        self.sockets_changed();
-        ws.serialize_attachment(&session)
-    }
-
-    /// Builds the socket index from the sockets' attachments unless it is current.
-    pub(crate) fn build_socket_index(&self) {
-        if self.socket_index.borrow().is_some() {
-            return;
+        if let Some(close) = framed.close {
+            self.close_later(ws.clone(), close);
         }
-        let mut map: BTreeMap<Address, Vec<WebSocket>> = BTreeMap::new();
-        for ws in self.state.get_websockets() {
-            if let Some(address) = Self::session(&ws).address.and_then(|a| a.parse().ok()) {
-                map.entry(address).or_default().push(ws);
-            }
-        }
-        *self.socket_index.borrow_mut() = Some(map);
-    }
-
-    /// The addresses that have an open socket.
-    pub(crate) fn connected_addresses(&self) -> Vec<Address> {
-        self.build_socket_index();
-        self.socket_index
-            .borrow()
-            .as_ref()
-            .map(|index| index.keys().cloned().collect())
-            .unwrap_or_default()
-    }
-
-    /// The network and member a frame's socket belongs to, from its attachment
-    /// (remembered for the next frame from the same socket).
-    fn sender_of(&self, ws: &WebSocket) -> (Option<NetworkId>, Option<Address>) {
-        if let Some(last) = self.last_sender.borrow().as_ref()
-            && &last.socket == ws
-        {
-            return (last.network.clone(), last.address.clone());
-        }
-        let (network, address) = Self::session(ws).parsed();
-        *self.last_sender.borrow_mut() = Some(Sender {
-            socket: ws.clone(),
-            network: network.clone(),
-            address: address.clone(),
-        });
-        (network, address)
-    }
-
-    /// A socket closed: finish the handshake and mark its member offline if it has no other.
-    pub(crate) fn connection_closed(&self, ws: &WebSocket, code: usize) -> Result<()> {
-        self.sockets_changed();
-        // Finish the closing handshake.
-        let _ = ws.close(Some(bindings::ws::close_reply(code)), Some("closed"));
-        let (Some(id), Some(address)) = Self::session(ws).parsed() else {
-            return Ok(());
-        };
-        // The socket index (which the member's leave is then delivered through)
-        // may still list the closing socket itself.
-        self.build_socket_index();
-        let still_connected = self
-            .socket_index
-            .borrow()
-            .as_ref()
-            .and_then(|index| index.get(&address))
-            .is_some_and(|sockets| sockets.iter().any(|other| other != ws));
-        if still_connected || !self.ensure_loaded(&id)? {
-            return Ok(());
-        }
-        let effects = match self.network.borrow_mut().as_mut() {
-            Some(network) => network.disconnect(&address, now_ms()),
-            None => Vec::new(),
-        };
-        self.apply(&Origin::Socket(ws), effects)
+        self.apply_gathering(&Origin::Socket(ws), framed.effects)
     }
 }
 
 /// What workerd's calls into the object do (`crate::entry` receives them).
 impl NetworkHost {
-    pub(crate) fn new(state: State, env: Env) -> Self {
+    pub(crate) fn new(state: State, env: Env, me: std::rc::Weak<NetworkHost>) -> Self {
         // Answer the replica's heartbeat frames without waking the object.
         if let Ok(pair) = worker::worker_sys::WebSocketRequestResponsePair::new(
             agentnet_core::replica::HEARTBEAT_PING,
@@ -274,28 +183,43 @@ impl NetworkHost {
         ) {
             state.set_websocket_auto_response(&pair);
         }
+        let test_hooks = env
+            .var(TEST_HOOKS_VAR)
+            .map(|v| v.to_string() == "1")
+            .unwrap_or(false);
+        let policy = match env.var(TEST_POLICY_VAR) {
+            Ok(json) if test_hooks => Policy::default()
+                .with_overrides(&json.to_string())
+                .unwrap_or_else(|err| {
+                    worker::console_error!("{err}");
+                    Policy::default()
+                }),
+            _ => Policy::default(),
+        };
         Self {
             state,
             network: RefCell::new(None),
             schema_ready: std::cell::Cell::new(false),
             alarm_at: std::cell::Cell::new(None),
-            socket_index: RefCell::new(None),
+            sockets: RefCell::new(None),
             last_sender: RefCell::new(None),
+            closing: RefCell::new(Vec::new()),
+            policy,
             sse_streams: RefCell::new(BTreeMap::new()),
             inbox: Default::default(),
             pending_appends: Default::default(),
             outgoing: RefCell::new(Vec::new()),
-            test_hooks: env
-                .var(TEST_HOOKS_VAR)
-                .map(|v| v.to_string() == "1")
-                .unwrap_or(false),
+            test_hooks,
+            mcp: Default::default(),
+            me,
         }
     }
 
     pub(crate) async fn fetch(&self, req: Request) -> Result<Response> {
         let response = self.route(req).await;
+        let closed = self.finish_closes();
         self.schedule_alarm().await?;
-        response
+        closed.and(response)
     }
 
     /// Queues a WebSocket frame; returns the drainer role when this frame
@@ -325,9 +249,14 @@ impl NetworkHost {
             if handled == 0 {
                 break;
             }
-            // Before yielding: write these frames' rows, then send their acks and deliveries.
+            // Before yielding: write these frames' rows, then send their acks and
+            // deliveries, then close the sockets these frames ended.
             if let Err(err) = self.commit() {
                 worker::console_error!("writing the log failed: {err}");
+                first_error.get_or_insert(err);
+            }
+            if let Err(err) = self.finish_closes() {
+                worker::console_error!("closing sockets failed: {err}");
                 first_error.get_or_insert(err);
             }
             worker::Delay::from(std::time::Duration::ZERO).await;
@@ -340,11 +269,17 @@ impl NetworkHost {
     pub(crate) async fn alarm(&self) -> Result<Response> {
         // The alarm that was set has fired.
         self.alarm_at.set(None);
-        let connected = self.connected_addresses();
+        let now = now_ms();
+        self.close_overdue(now);
+        self.finish_closes()?;
+        let mut connected = self.connected_addresses();
+        // So is an open MCP stream.
+        connected.extend(self.mcp.connected());
+        connected.sort();
+        connected.dedup();
         let effects = match self.network.borrow_mut().as_mut() {
             Some(network) => {
                 // An open socket is a sign of life even when hibernation kept its pings away.
-                let now = now_ms();
                 let mut effects: Vec<Effect> = connected
                     .iter()
                     .flat_map(|a| network.heartbeat(a, now))

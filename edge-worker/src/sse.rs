@@ -3,9 +3,11 @@
 //! The framing, the resume point and the opening pages are the core's
 //! (`agentnet_core::bindings::sse`); here a stream is a channel the
 //! response body reads, with a keepalive task writing the keepalive comment.
+//! A member that leaves has its streams ended.
 
 use crate::network_object::NetworkHost;
-use agentnet_core::bindings::sse;
+use agentnet_core::Address;
+use agentnet_core::bindings::{self, sse};
 use futures_channel::mpsc::unbounded;
 use std::time::Duration;
 use worker::{Headers, Response, Result};
@@ -38,5 +40,16 @@ impl NetworkHost {
             headers.set(name, value)?;
         }
         Ok(Response::from_stream(receiver)?.with_headers(headers))
+    }
+
+    /// Ends every stream of a member that left, each with a last `closed` record.
+    pub(crate) fn close_streams(&self, member: &Address) {
+        let streams = self.sse_streams.borrow_mut().remove(&member.to_string());
+        let record = sse::closed_record(&bindings::sockets::left(member));
+        for stream in streams.into_iter().flatten() {
+            let _ = stream.unbounded_send(Ok(record.clone().into_bytes()));
+            // The keepalive task holds a sender too: close the channel for both.
+            stream.close_channel();
+        }
     }
 }

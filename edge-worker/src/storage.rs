@@ -5,7 +5,9 @@
 //!   invitations, mod state), keyed by `(kind, key)`, one JSON value each;
 //! * `events` — the log by sequence number, with `type`, `source` and
 //!   `target` columns so history queries filter in SQL;
-//! * `sessions` — HTTP bearer sessions by the SHA-256 of their token;
+//! * `sessions`, `tickets` — HTTP bearer sessions and single-use tickets by
+//!   the SHA-256 of their token (`crate::sessions`);
+//! * `mcp_sessions` — MCP sessions (legacy revisions) by id (`crate::mcp_store`);
 //! * `audience` — `(audience, seq)` pairs: a member's catch-up is a range
 //!   scan over its few audiences (`public`, `member:{address}`, its
 //!   channels and groups), never a scan of the whole log.
@@ -30,7 +32,7 @@ CREATE TABLE IF NOT EXISTS events (
   source TEXT NOT NULL, target TEXT NOT NULL, retain INTEGER NOT NULL, event TEXT NOT NULL
 );
 CREATE TABLE IF NOT EXISTS audience (audience TEXT NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY (audience, seq)) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS sessions (token_sha256 TEXT PRIMARY KEY, address TEXT NOT NULL, created INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS mcp_sessions (id TEXT PRIMARY KEY, member TEXT NOT NULL, created INTEGER NOT NULL, session TEXT NOT NULL);
 ";
 
 /// Rows scanned at most to answer one history query.
@@ -38,7 +40,7 @@ const QUERY_SCAN_LIMIT: usize = 1000;
 
 /// Typed access to one network's tables.
 pub struct Store {
-    sql: SqlStorage,
+    pub(crate) sql: SqlStorage,
     /// Log rows gathered for one write (shared by every store of the object).
     pending: Rc<RefCell<PendingAppends>>,
 }
@@ -76,11 +78,6 @@ struct MaxSeqRow {
 }
 
 #[derive(Deserialize)]
-struct AddressRow {
-    address: String,
-}
-
-#[derive(Deserialize)]
 struct SeqRow {
     seq: i64,
 }
@@ -103,11 +100,11 @@ struct BacklogRow {
 /// so a page of large events cannot exhaust the object's memory.
 pub const BACKLOG_PAGE_BYTES: u64 = 4 * 1024 * 1024;
 
-fn text(value: impl Into<String>) -> SqlStorageValue {
+pub(crate) fn text(value: impl Into<String>) -> SqlStorageValue {
     SqlStorageValue::from(value.into())
 }
 
-fn integer(value: u64) -> worker::Result<SqlStorageValue> {
+pub(crate) fn integer(value: u64) -> worker::Result<SqlStorageValue> {
     i64::try_from(value)
         .map(SqlStorageValue::from)
         .map_err(|_| worker::Error::RustError("value exceeds SQLite's integer range".into()))
@@ -122,7 +119,9 @@ impl Store {
     /// Opens the store, creating the tables on first use.
     pub fn open(sql: SqlStorage, pending: Rc<RefCell<PendingAppends>>) -> worker::Result<Self> {
         sql.exec(SCHEMA, None)?;
-        Ok(Self { sql, pending })
+        let store = Self { sql, pending };
+        store.open_sessions()?;
+        Ok(store)
     }
 
     /// Whether the tables exist, read without creating them (probing unknown ids stores nothing).
@@ -180,36 +179,6 @@ impl Store {
         self.sql.exec(
             "DELETE FROM state WHERE kind = ? AND key = ?",
             vec![text(kind.as_str()), text(key)],
-        )?;
-        Ok(())
-    }
-
-    /// Records an HTTP session: only the token's SHA-256 is stored.
-    pub fn add_session(&self, token_sha256: &str, address: &str, now: u64) -> worker::Result<()> {
-        self.sql.exec(
-            "INSERT OR REPLACE INTO sessions (token_sha256, address, created) VALUES (?, ?, ?)",
-            vec![text(token_sha256), text(address), integer(now)?],
-        )?;
-        Ok(())
-    }
-
-    /// The address of the session whose token hashes to `token_sha256`.
-    pub fn session(&self, token_sha256: &str) -> worker::Result<Option<String>> {
-        let rows: Vec<AddressRow> = self
-            .sql
-            .exec(
-                "SELECT address FROM sessions WHERE token_sha256 = ?",
-                vec![text(token_sha256)],
-            )?
-            .to_array()?;
-        Ok(rows.into_iter().next().map(|r| r.address))
-    }
-
-    /// Ends every session of `address`.
-    pub fn end_sessions(&self, address: &str) -> worker::Result<()> {
-        self.sql.exec(
-            "DELETE FROM sessions WHERE address = ?",
-            vec![text(address)],
         )?;
         Ok(())
     }

@@ -63,7 +63,8 @@ test('creating a network returns its id, profile with real endpoints and an admi
   const created = await createNetwork();
   assert.match(created.id, /^[0-9a-f]{32}$/);
   assert.equal(created.profile.access.policy, 'token');
-  assert.deepEqual(created.profile.transports.map((t) => t.type), ['http', 'websocket', 'sse']);
+  assert.deepEqual(created.profile.transports.map((t) => t.type), ['http', 'websocket', 'sse', 'mcp']);
+  assert.equal(created.profile.transports[3].endpoint, `${edge.url}/networks/${created.id}/mcp`);
   assert.equal(created.profile.transports[1].endpoint, `${edge.url.replace('http', 'ws')}/networks/${created.id}/v1/ws`);
   assert.match(created.admin_token, /^[0-9a-f]{64}$/);
   const profile = await call('GET', `/networks/${created.id}/v1/profile`);

@@ -73,13 +73,15 @@ export async function testConfig() {
 
 /**
  * Starts `wrangler dev`; resolves with `{url, stop, kill}` once the edge answers.
+ * `testHooks` turns on the test-only routes; `vars` adds `--var NAME:VALUE`s
+ * (e.g. `AGENTNET_TEST_POLICY`, which the edge honours only with test hooks on).
  * A free port can be taken between asking for it and wrangler binding it (test
  * files start edges in parallel, and workerd binds ports of its own): when the
  * edge exits because an address is in use it is started again — on new ports,
  * or on the caller's `port` once it is free.
  */
 export async function startEdge({
-  timeoutMs = 300_000, stateDir, port: fixedPort, testHooks = false,
+  timeoutMs = 300_000, stateDir, port: fixedPort, testHooks = false, vars = {},
   // Test files create many networks from one address; the limits' own test lowers these.
   creationsPerHour = 100_000, listingsPerCreator = 100_000,
 } = {}) {
@@ -90,7 +92,7 @@ export async function startEdge({
     try {
       return await launchEdge({
         timeoutMs, port, inspectorPort, persistTo, keepState: Boolean(stateDir), testHooks,
-        vars: { AGENTNET_CREATIONS_PER_HOUR: creationsPerHour, AGENTNET_LISTINGS_PER_CREATOR: listingsPerCreator },
+        vars: { AGENTNET_CREATIONS_PER_HOUR: creationsPerHour, AGENTNET_LISTINGS_PER_CREATOR: listingsPerCreator, ...vars },
       });
     } catch (err) {
       if (attempt >= 4 || !/Address already in use|EADDRINUSE/.test(err.message)) {

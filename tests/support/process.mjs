@@ -57,3 +57,13 @@ export async function until(what, check, timeoutMs = 20_000) {
     await new Promise((r) => setTimeout(r, 50));
   }
 }
+
+/** True once process `pid` no longer exists. */
+export function processGone(pid) {
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (err) {
+    return err.code === 'ESRCH';
+  }
+}

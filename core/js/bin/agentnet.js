@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// agentnet CLI: send, read and follow a network from a shell.
+// agentnet CLI: send, read and follow a network from a shell; serve it over
+// MCP stdio, or bring an MCP server's tools into it.
 
 import { parseArgs } from 'node:util';
 import { Agent, AgentnetError, KeyPair } from '../index.js';
@@ -37,12 +38,20 @@ commands:
   discover                              print the roster (agents, channels, groups, mods, resources)
   invoke <tool> [input-json]            invoke a tool; prints its result
   keygen                                print a new Ed25519 key pair as JSON
+  mcp                                   serve the network over MCP stdio (for MCP clients
+                                        that launch a command): joins as --as and relays
+                                        to the network's /mcp endpoint
+  mcp-bridge --prefix P (--server-url URL | -- <command> [args...])
+                                        offer an MCP server's tools in the network as
+                                        resource/tool/P.<name> until interrupted (exit 0)
+                                        or the server goes (exit 1); prints
+                                        {"tools": [...]} once they are registered
 
 options (or the environment variable in brackets):
   --url URL          network URL, or edge URL with --network   [AGENTNET_URL]
   --network ID       network id                                [AGENTNET_NETWORK]
   --profile URL      a network profile URL instead of --url
-  --as ADDRESS       who you are (default agent:cli-<random>)  [AGENTNET_NAME]
+  --as, --name ADDRESS  who you are (default agent:cli-<random>) [AGENTNET_NAME]
   --token TOKEN      access token for token networks           [AGENTNET_TOKEN]
   --key HEX          secret key proving an openagents: address [AGENTNET_KEY]
   --secret SECRET    the member secret of --as from its first join [AGENTNET_SECRET]
@@ -52,6 +61,9 @@ options (or the environment variable in brackets):
   --limit N          read: at most N events (default 100)
   --types PATTERN    read/follow: only these types (e.g. workspace.*)
   --count N          follow: exit after N events
+  --prefix P         mcp-bridge: the tools' names are P.<MCP tool name>
+  --server-url URL   mcp-bridge: the MCP server's Streamable HTTP endpoint
+  --permissions JSON mcp-bridge: each tool's permissions, e.g. '{"invoke":"agents:[agent:alice]"}'
   --help
 `;
 
@@ -80,6 +92,34 @@ function print(value) {
   process.stdout.write(`${JSON.stringify(value)}\n`);
 }
 
+/** Resolves on SIGINT or SIGTERM. */
+function interrupted() {
+  return new Promise((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+}
+
+/** `McpBridge.connect` options from mcp-bridge's flags and the command after `--`; checked before joining. */
+function bridgeOptions(opts, [command, ...args]) {
+  if (!opts.prefix) return fail('mcp-bridge needs --prefix');
+  if (Boolean(opts['server-url']) === Boolean(command)) return fail('mcp-bridge needs --server-url URL or -- <command> [args...], not both');
+  const server = command ? { command, args } : { url: opts['server-url'] };
+  const permissions = opts.permissions === undefined ? undefined : json(opts.permissions, '--permissions');
+  return { ...server, prefix: opts.prefix, permissions };
+}
+
+/** mcp: relays MCP stdio to the network's /mcp endpoint until stdin ends. Stdout carries JSON-RPC only. */
+async function serveMcp(where, credentials, keep) {
+  if (!where.url) return fail('mcp needs --url (an edge with --network, or a network URL)');
+  const { serveNetworkOverStdio } = await import('../mcp.js');
+  const served = await serveNetworkOverStdio({ ...where, ...credentials });
+  await keep(served.memberSecret);
+  process.stderr.write(`agentnet: serving ${where.network ?? where.url} over MCP stdio as ${served.address}\n`);
+  await Promise.race([served.closed, interrupted()]);
+  await served.stop();
+}
+
 async function main() {
   let parsed;
   try {
@@ -90,6 +130,7 @@ async function main() {
         network: { type: 'string' },
         profile: { type: 'string' },
         as: { type: 'string' },
+        name: { type: 'string' },
         token: { type: 'string' },
         key: { type: 'string' },
         secret: { type: 'string' },
@@ -97,6 +138,9 @@ async function main() {
         limit: { type: 'string' },
         types: { type: 'string' },
         count: { type: 'string' },
+        prefix: { type: 'string' },
+        'server-url': { type: 'string' },
+        permissions: { type: 'string' },
         help: { type: 'boolean' },
       },
     });
@@ -113,7 +157,7 @@ async function main() {
     print(KeyPair.generate().export());
     return;
   }
-  if (!['send', 'read', 'follow', 'discover', 'invoke'].includes(command)) return fail(`unknown command ${command}\n${USAGE}`);
+  if (!['send', 'read', 'follow', 'discover', 'invoke', 'mcp', 'mcp-bridge'].includes(command)) return fail(`unknown command ${command}\n${USAGE}`);
 
   // Checked before connecting: a bad number fails at once, not after a join.
   const after = whole(opts.after, 'after', 0);
@@ -124,21 +168,26 @@ async function main() {
     url: opts.url ?? env.AGENTNET_URL,
     network: opts.network ?? env.AGENTNET_NETWORK,
     profile: opts.profile,
-    name: opts.as ?? env.AGENTNET_NAME ?? `agent:cli-${Math.random().toString(36).slice(2, 8)}`,
+    name: opts.as ?? opts.name ?? env.AGENTNET_NAME ?? `agent:cli-${Math.random().toString(36).slice(2, 8)}`,
   };
   // An address belongs to its first holder: keep its member secret for the next run.
   const kept = await secrets.load();
   const slot = JSON.stringify([where.url ?? null, where.network ?? null, where.profile ?? null, where.name]);
+  const keep = async (secret) => {
+    if (secret && kept[slot] !== secret) await secrets.save({ ...(await secrets.load()), [slot]: secret });
+  };
+  const token = opts.token ?? env.AGENTNET_TOKEN;
+  const memberSecret = opts.secret ?? env.AGENTNET_SECRET ?? kept[slot];
+  if (command === 'mcp') return serveMcp(where, { token, memberSecret }, keep);
+  const bridging = command === 'mcp-bridge' ? bridgeOptions(opts, args) : null;
   const agent = await Agent.connect({
     ...where,
-    token: opts.token ?? env.AGENTNET_TOKEN,
+    token,
     key: opts.key ?? env.AGENTNET_KEY,
-    memberSecret: opts.secret ?? env.AGENTNET_SECRET ?? kept[slot],
-    reconnect: command === 'follow',
+    memberSecret,
+    reconnect: command === 'follow' || command === 'mcp-bridge',
   });
-  if (agent.memberSecret && kept[slot] !== agent.memberSecret) {
-    await secrets.save({ ...(await secrets.load()), [slot]: agent.memberSecret });
-  }
+  await keep(agent.memberSecret);
   try {
     switch (command) {
       case 'send': {
@@ -166,6 +215,16 @@ async function main() {
         const [tool, input = '{}'] = args;
         if (!tool) return fail('invoke needs <tool> [input-json]');
         print(await agent.invoke(tool, json(input, 'input')));
+        break;
+      }
+      case 'mcp-bridge': {
+        const { McpBridge } = await import('../mcp.js');
+        const bridge = await McpBridge.connect(agent, bridging);
+        print({ tools: bridge.tools });
+        process.stderr.write(`agentnet: bridging MCP server ${bridge.server?.name ?? ''} into ${agent.network} as ${agent.address}\n`);
+        const ended = await Promise.race([bridge.closed.then(() => 'server'), interrupted()]);
+        await bridge.close();
+        if (ended === 'server') throw new AgentnetError('closed', 'the MCP server closed the connection');
         break;
       }
       case 'follow': {

@@ -275,6 +275,19 @@ export class Agent {
     }
   }
 
+  /**
+   * Unregisters `resource/tool/{name}` (needs admin on it: its owner has it). Invocations
+   * that arrive until the network has acknowledged it are still answered.
+   */
+  async unregisterTool(name) {
+    const address = parseAddress(`${TOOL_PREFIX}${name}`);
+    try {
+      return await this.send('core', 'network.resource.unregister', { address });
+    } finally {
+      this.#tools.delete(address);
+    }
+  }
+
   /** Invokes a tool and resolves with its result; rejects with the network's or the tool's error. */
   async invoke(tool, input = {}, { timeoutMs = 30000 } = {}) {
     stringArg(tool, 'tool');

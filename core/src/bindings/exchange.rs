@@ -1,13 +1,13 @@
 //! What the bindings need from a host, and what one request's effects produced.
 //!
 //! A binding decides; the host does the I/O it asks for through
-//! [`BindingHost`]: the clock, randomness, the session table, the log's
+//! [`BindingHost`]: the clock, randomness, its [`Policy`], sessions and tickets, the log's
 //! index of event ids, and applying effects. The replies a request's
 //! effects produce are [`Collected`] for its response.
 
 use super::message::Response;
+use super::policy::{Expired, Policy, SessionRow, TicketRow};
 use crate::client::Client;
-use crate::crypto::sha256_hex;
 use crate::ids::event_type::core_types;
 use crate::network::{Effect, Page};
 use crate::{Address, ErrorCode, Event, EventId, Limits, Network, Rejection};
@@ -22,17 +22,38 @@ pub trait BindingHost {
     fn now(&self) -> u64;
     /// 32 fresh random bytes.
     fn random_seed(&mut self) -> [u8; 32];
-    /// The address stored for a session token's SHA-256 (lowercase hex).
-    fn session(&mut self, token_sha256: &str) -> Result<Option<String>, Self::Error>;
-    /// Stores a new session of `address` under its token's SHA-256.
+    /// How long sessions and tickets live, and the WebSocket limits.
+    fn policy(&self) -> Policy {
+        Policy::default()
+    }
+    /// The session stored under a token's SHA-256 (lowercase hex).
+    fn session(&mut self, token_sha256: &str) -> Result<Option<SessionRow>, Self::Error>;
+    /// Stores a new session of `address` under its token's SHA-256, started and used `now`.
     fn add_session(
         &mut self,
         token_sha256: &str,
         address: &Address,
         now: u64,
     ) -> Result<(), Self::Error>;
-    /// Ends every session of `address`.
+    /// Records that a session was used at `now`.
+    fn touch_session(&mut self, token_sha256: &str, now: u64) -> Result<(), Self::Error>;
+    /// Ends one session.
+    fn end_session(&mut self, token_sha256: &str) -> Result<(), Self::Error>;
+    /// Ends every session and ticket of `address`.
     fn end_sessions(&mut self, address: &Address) -> Result<(), Self::Error>;
+    /// Deletes the sessions `expired` covers ([`Expired::covers`]).
+    fn prune_sessions(&mut self, expired: Expired) -> Result<(), Self::Error>;
+    /// Stores a ticket of `address` under its SHA-256, valid until `expires_at`.
+    fn add_ticket(
+        &mut self,
+        ticket_sha256: &str,
+        address: &Address,
+        expires_at: u64,
+    ) -> Result<(), Self::Error>;
+    /// Removes and returns the ticket stored under a SHA-256.
+    fn take_ticket(&mut self, ticket_sha256: &str) -> Result<Option<TicketRow>, Self::Error>;
+    /// Deletes the tickets that expired at or before `now`.
+    fn prune_tickets(&mut self, now: u64) -> Result<(), Self::Error>;
     /// The `seq` of a logged event.
     fn seq_of(&mut self, id: &EventId) -> Result<Option<u64>, Self::Error>;
     /// Applies `effects` for this request, authenticated as `requester` when it
@@ -169,31 +190,4 @@ pub fn join_event<H: BindingHost>(
         }
     }
     join
-}
-
-/// The member a request's session names: `Authorization: Bearer <token>`
-/// or `?session=<token>` (for `EventSource`, which cannot set headers).
-pub fn authenticate<H: BindingHost>(
-    host: &mut H,
-    req: &super::message::Request,
-) -> Result<Answer<Address>, H::Error> {
-    let bearer = req
-        .header("Authorization")
-        .and_then(|h| h.strip_prefix("Bearer "))
-        .map(|t| t.trim().to_owned());
-    let Some(token) = bearer.or_else(|| req.query("session")) else {
-        return Ok(Err(Response::error(
-            ErrorCode::NotJoined,
-            "send Authorization: Bearer <session token> from /v1/join",
-        )));
-    };
-    Ok(match host.session(&sha256_hex(token.as_bytes()))? {
-        Some(address) => address.parse().map_err(|_| {
-            Response::error(ErrorCode::NotJoined, "the session is damaged; join again")
-        }),
-        None => Err(Response::error(
-            ErrorCode::NotJoined,
-            "unknown or ended session; join again",
-        )),
-    })
 }

@@ -2,8 +2,9 @@
 //!
 //! | route | what |
 //! |---|---|
-//! | `POST /v1/join` `{agent_id, credentials?, role?, resume_after?}` | join; answers the ack with a bearer session `token` |
-//! | `POST /v1/leave` | leave; ends the session |
+//! | `POST /v1/join` `{agent_id, credentials?, role?, resume_after?}` | join; answers the ack with a bearer session `token` ([`super::membership`]) |
+//! | `POST /v1/leave` | leave; ends the member's sessions, sockets and streams |
+//! | `POST /v1/ticket` | a ticket for `v1/ws` or `v1/sse`, good once ([`super::session`]) |
 //! | `POST /v1/events` (event JSON) | send; answers the ack `{id, seq}` or an error |
 //! | `GET /v1/events?after=&limit=` | poll what came after `after` (a seq or an event id) |
 //! | `POST /v1/heartbeat` | sign of life |
@@ -11,24 +12,26 @@
 //! | `GET /v1/profile` (or the network's root) | the network profile with its transports |
 //! | `GET /v1/sse` | Server-Sent Events ([`super::sse`]) |
 //! | `GET /v1/ws` | WebSocket ([`super::ws`]) |
+//! | `/mcp` | MCP Streamable HTTP ([`super::mcp`]; the edge routes it there) |
 //!
-//! Paths are under `/networks/{id}/`. Errors are `{code, message}` with the
+//! Paths are under `/networks/{id}/`. Every route but join, the profile and
+//! the WebSocket takes its session from `Authorization: Bearer`; a token in
+//! the URL is refused there ([`super::session`]). Errors are `{code, message}` with the
 //! status of [`status_of`](super::status_of); a known path with another
 //! method is `method_not_allowed` (405), an unknown one `not_found`.
 
-use super::exchange::{
-    Answer, BindingHost, Collected, authenticate, claimed_address, client_for, error_reply,
-    join_event, join_refused, json_body, rejected,
-};
+use super::exchange::{Answer, BindingHost, Collected, error_reply, json_body, rejected};
+use super::membership;
 use super::message::{Method, Request, Response};
+use super::session::{self, QueryTokens, authenticate};
+use super::sockets::{Close, Sockets};
 use super::sse;
 use super::ws;
-use crate::crypto::{sha256_hex, to_hex};
-use crate::ids::event_type::{EventType, core_types};
+use crate::ids::event_type::core_types;
 use crate::ids::ulid::UlidGenerator;
 use crate::model::payloads::{Transport, json_of};
-use crate::network::Page;
-use crate::{Address, Coded, ErrorCode, Event, EventId, Limits, Network, NetworkId};
+use crate::network::{Inbound, Page};
+use crate::{Address, Coded, ErrorCode, Event, EventId, Network, NetworkId};
 use serde_json::{Value, json};
 
 /// Events a poll returns unless it asks for another number.
@@ -89,6 +92,8 @@ pub enum Route {
     Join,
     /// `POST v1/leave`.
     Leave,
+    /// `POST v1/ticket`.
+    Ticket,
     /// `POST v1/events`.
     Send,
     /// `GET v1/events`.
@@ -122,12 +127,14 @@ pub fn route(req: &Request, test_hooks: bool) -> Answer<Route> {
         (Method::Post, "v1/__test/panic") if test_hooks => Route::Test(TestHook::Panic),
         (Method::Get, "v1/sse") => Route::Sse,
         (Method::Post, "v1/leave") => Route::Leave,
+        (Method::Post, "v1/ticket") => Route::Ticket,
         (Method::Post, "v1/events") => Route::Send,
         (Method::Get, "v1/events") => Route::Poll,
         (Method::Post, "v1/heartbeat") => Route::Heartbeat,
         (
             method,
-            "v1/profile" | "v1/discover" | "v1/join" | "v1/leave" | "v1/events" | "v1/heartbeat",
+            "v1/profile" | "v1/discover" | "v1/join" | "v1/leave" | "v1/ticket" | "v1/events"
+            | "v1/heartbeat",
         ) => {
             return Err(Response::error(
                 ErrorCode::MethodNotAllowed,
@@ -141,6 +148,18 @@ pub fn route(req: &Request, test_hooks: bool) -> Answer<Route> {
             ));
         }
     })
+}
+
+/// The close for an upgrade the network has no room for, before it is decided
+/// (a join at upgrade must not happen for a socket that is then refused).
+pub fn refusal(sockets: &Sockets, req: &Request, test_hooks: bool) -> Option<Close> {
+    let upgrade = matches!(route(req, test_hooks), Ok(Route::WebSocket)) && ws::is_upgrade(req);
+    if !upgrade {
+        return None;
+    }
+    sockets
+        .admits(ws::peer_of(req).as_deref(), ws::binds_at_upgrade(req))
+        .err()
 }
 
 /// What the host does to answer a request.
@@ -171,6 +190,7 @@ pub fn transports(origin: &str, id: &NetworkId) -> Vec<Transport> {
         ("http", format!("{origin}/networks/{id}")),
         ("websocket", format!("{ws_origin}/networks/{id}/v1/ws")),
         ("sse", format!("{origin}/networks/{id}/v1/sse")),
+        ("mcp", format!("{origin}/networks/{id}/mcp")),
     ]
     .into_iter()
     .map(|(kind, endpoint)| Transport {
@@ -196,9 +216,10 @@ pub fn handle<H: BindingHost>(
         Ok(route) => route,
         Err(response) => return Ok(response.into()),
     };
+    let peer = ws::peer_of(req);
     let member = match route {
         Route::Profile => return Ok(Response::json(profile(network, req.origin())).into()),
-        Route::Join => return Ok(join(host, network, &req.body)?.into()),
+        Route::Join => return Ok(membership::join(host, network, &req.body, peer)?.into()),
         Route::Test(hook) => return Ok(Outcome::Test(hook)),
         Route::WebSocket => {
             return Ok(match ws::upgrade(host, network, req)? {
@@ -206,7 +227,11 @@ pub fn handle<H: BindingHost>(
                 Err(response) => response.into(),
             });
         }
-        _ => match authenticate(host, req)? {
+        Route::Sse => match authenticate(host, req, QueryTokens::Allowed)? {
+            Ok(member) => member,
+            Err(response) => return Ok(response.into()),
+        },
+        _ => match authenticate(host, req, QueryTokens::Refused)? {
             Ok(member) => member,
             Err(response) => return Ok(response.into()),
         },
@@ -221,8 +246,9 @@ pub fn handle<H: BindingHost>(
                 },
             );
         }
-        Route::Leave => leave(host, network, member)?,
-        Route::Send => send(host, network, member, &req.body)?,
+        Route::Leave => membership::leave(host, network, member, peer)?,
+        Route::Ticket => session::issue_ticket(host, &member)?,
+        Route::Send => send(host, network, member, &req.body, peer)?,
         Route::Poll => poll(host, network, member, req)?,
         _ => {
             let effects = network.heartbeat(&member, host.now());
@@ -231,84 +257,6 @@ pub fn handle<H: BindingHost>(
         }
     };
     Ok(response.into())
-}
-
-/// The `POST v1/join` body's fields.
-#[derive(Debug, Clone, PartialEq)]
-pub struct JoinBody {
-    /// Who joins.
-    pub address: Address,
-    /// Credentials, when any.
-    pub credentials: Option<Value>,
-    /// The role asked for.
-    pub role: Option<Value>,
-    /// The `seq` to resume after.
-    pub resume_after: Option<u64>,
-}
-
-/// Reads a join body.
-pub fn join_body(text: &str) -> Answer<JoinBody> {
-    let body = json_body(text, &Limits::default())?;
-    let Some(agent) = body.get("agent_id").and_then(Value::as_str) else {
-        return Err(Response::error(
-            ErrorCode::InvalidRequest,
-            "agent_id is required",
-        ));
-    };
-    Ok(JoinBody {
-        address: claimed_address(agent)?,
-        credentials: body.get("credentials").cloned().filter(|c| !c.is_null()),
-        role: body.get("role").cloned(),
-        resume_after: body.get("resume_after").and_then(Value::as_u64),
-    })
-}
-
-fn join<H: BindingHost>(
-    host: &mut H,
-    network: &mut Network,
-    text: &str,
-) -> Result<Response, H::Error> {
-    let body = match join_body(text) {
-        Ok(body) => body,
-        Err(response) => return Ok(response),
-    };
-    let join = join_event(
-        host,
-        network,
-        &body.address,
-        body.credentials,
-        body.role,
-        body.resume_after,
-    );
-    let effects = network.handle_event(None, join, host.now());
-    let collected = host.collect(network, effects, None)?;
-    let reply = collected.replies.last();
-    let (Some(address), Some(ack)) = (&collected.bound, reply) else {
-        return Ok(join_refused(reply));
-    };
-    let token = to_hex(&host.random_seed());
-    host.add_session(&sha256_hex(token.as_bytes()), address, host.now())?;
-    let mut answer = ack.payload.clone();
-    answer["token"] = json!(token);
-    Ok(Response::json(answer))
-}
-
-fn leave<H: BindingHost>(
-    host: &mut H,
-    network: &mut Network,
-    member: Address,
-) -> Result<Response, H::Error> {
-    let now = host.now();
-    let leave = client_for(host, network, &member).event(
-        EventType::from_static(core_types::AGENT_LEAVE),
-        Address::core(),
-        json!({}),
-        now,
-    );
-    let effects = network.handle_event(Some(&member), leave, now);
-    host.collect(network, effects, Some(&member))?;
-    host.end_sessions(&member)?;
-    Ok(Response::json(json!({"ok": true})))
 }
 
 /// Fills what a plain HTTP client may leave out of an event it POSTs (its
@@ -343,6 +291,7 @@ fn send<H: BindingHost>(
     network: &mut Network,
     member: Address,
     text: &str,
+    peer: Option<String>,
 ) -> Result<Response, H::Error> {
     let limits = network.config().limits;
     let mut body = match json_body(text, &limits) {
@@ -356,7 +305,12 @@ fn send<H: BindingHost>(
         Ok(event) => event,
         Err(err) => return Ok(Response::error(err.code(), err.to_string())),
     };
-    let effects = network.handle_event(Some(&member), event, now);
+    let inbound = Inbound {
+        session: Some(&member),
+        connection: None,
+        peer: Some(peer.as_deref().unwrap_or(membership::UNKNOWN_PEER)),
+    };
+    let effects = network.handle_event_on(&inbound, event, now);
     Ok(send_response(&host.collect(
         network,
         effects,

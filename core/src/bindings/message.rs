@@ -251,7 +251,7 @@ pub fn declared_too_large(content_length: Option<&str>) -> bool {
 /// The HTTP status for an error code.
 pub fn status_of(code: ErrorCode) -> u16 {
     match code {
-        ErrorCode::NotJoined => 401,
+        ErrorCode::NotJoined | ErrorCode::SessionExpired => 401,
         ErrorCode::AccessDenied
         | ErrorCode::VerificationFailed
         | ErrorCode::Forbidden
@@ -329,6 +329,7 @@ mod tests {
     fn every_error_code_has_its_status() {
         for (code, status) in [
             (ErrorCode::NotJoined, 401),
+            (ErrorCode::SessionExpired, 401),
             (ErrorCode::AccessDenied, 403),
             (ErrorCode::SourceMismatch, 403),
             (ErrorCode::NotFound, 404),

@@ -2,7 +2,7 @@
 //!
 //! A host reads its platform's request into a [`Request`], lets a binding
 //! decide what it means and what the answer says, performs the I/O the
-//! binding asks for through [`BindingHost`] (sessions, the log's id index,
+//! binding asks for through [`BindingHost`] (sessions and tickets, the log's id index,
 //! applying effects), and writes the [`Response`] — or opens the stream or
 //! accepts the socket an [`Outcome`] describes. Native unit tests reach every
 //! decision here without a network.
@@ -10,23 +10,33 @@
 //! * [`message`] — the request and response types, URL parts, status per error code
 //! * [`exchange`] — what a binding needs from its host; replies collected for a response
 //! * [`http`] — the HTTP binding of seed 000 §11 inside a network
-//! * [`ws`] — the WebSocket upgrade and a join at upgrade
+//! * [`membership`] — its join and leave
+//! * [`session`] — HTTP sessions and tickets: expiry, where a token may travel
+//! * [`policy`] — how long sessions and tickets live; the WebSocket limits
+//! * [`ws`] — the WebSocket upgrade (a join, ticket or session at upgrade) and each frame
+//! * [`sockets`] — a network's WebSockets: caps, join deadline, bad frames, by member
 //! * [`sse`] — Server-Sent Events framing, resume point and opening pages
 //! * [`create`] — network creation and the demo network
 //! * [`networks`] — the Worker's own routes (`/v1/networks`, `/networks/{id}/…`)
 //! * [`directory`] — the listing of public networks and the creation limits
+//! * [`mcp`] — MCP (Streamable HTTP) at `/networks/{id}/mcp`
 
 pub mod create;
 pub mod directory;
 pub mod exchange;
 pub mod http;
+pub mod mcp;
+pub mod membership;
 pub mod message;
 pub mod networks;
+pub mod policy;
+pub mod session;
+pub mod sockets;
 pub mod sse;
 pub mod ws;
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 pub use exchange::{BindingHost, Collected};
 pub use http::{Outcome, Route, Target, TestHook};

@@ -4,7 +4,9 @@
 //!   goes to the object of that name ([`super::create`]); a public network is
 //!   then registered in the directory;
 //! * `GET /v1/networks` lists the directory's public networks;
-//! * `/networks/{id}/…` goes to the object named `{id}`;
+//! * `/networks/{id}/…` goes to the object named `{id}`, and so does
+//!   `/.well-known/oauth-protected-resource/networks/{id}/mcp` (its MCP
+//!   endpoint's protected-resource metadata);
 //! * anything else is `not_found` (static files are served before the Worker runs).
 //!
 //! The directory and creation limits are [`super::directory`]'s.
@@ -38,6 +40,11 @@ pub fn route(req: &Request) -> Result<WorkerRoute, Response> {
             )),
         };
     }
+    // The MCP endpoint's protected-resource metadata belongs to its network.
+    let path = path
+        .strip_prefix(super::mcp::access::METADATA_PREFIX)
+        .filter(|rest| rest.starts_with("/networks/"))
+        .unwrap_or(path);
     let mut segments = path.trim_start_matches('/').split('/');
     match (segments.next(), segments.next()) {
         (Some("networks"), Some(id)) => id.parse().map(WorkerRoute::Network).map_err(
@@ -123,6 +130,9 @@ mod tests {
             (405, "method_not_allowed")
         );
         let ok = route(&at(Method::Get, "/networks/demo/v1/ws"));
+        assert_eq!(ok, Ok(WorkerRoute::Network("demo".parse().unwrap())));
+        let metadata = "/.well-known/oauth-protected-resource/networks/demo/mcp";
+        let ok = route(&at(Method::Get, metadata));
         assert_eq!(ok, Ok(WorkerRoute::Network("demo".parse().unwrap())));
         let bad = route(&at(Method::Get, "/networks/Bad!/v1/ws"));
         assert_eq!(

@@ -1,16 +1,18 @@
 //! Server-Sent Events: `GET /networks/{id}/v1/sse`.
 //!
-//! Authenticated by the HTTP session (`Authorization: Bearer …` or
-//! `?session=`, since `EventSource` cannot set headers). Each logged event is
+//! Authenticated by the HTTP session (`Authorization: Bearer …`), or, since
+//! `EventSource` cannot set headers, a single-use `?ticket=` (preferred) or `?session=`. Each logged event is
 //! one `id: {seq}` / `event: message` / `data: {event}` record; a
 //! reconnecting client sends `Last-Event-ID` (or `?after=`) and gets
 //! everything after it first, otherwise the stream starts at the member's
 //! cursor. A [`KEEPALIVE`] comment goes out every [`KEEPALIVE_MS`] so
 //! proxies keep the stream open. Events written to a stream count as
-//! acknowledged: a reader that misses some resumes from its last id.
+//! acknowledged: a reader that misses some resumes from its last id. A stream
+//! whose member leaves ends with a [`closed_record`].
 
 use super::exchange::{Answer, BindingHost, rejected};
 use super::message::Request;
+use super::sockets::Close;
 use crate::network::MAX_READ_LIMIT;
 use crate::{Address, Network};
 
@@ -32,6 +34,17 @@ pub fn record(seq: Option<u64>, json: &str) -> String {
         Some(seq) => format!("id: {seq}\nevent: message\ndata: {json}\n\n"),
         None => format!("event: message\ndata: {json}\n\n"),
     }
+}
+
+/// The last record of a stream the network ends (its member left): a
+/// `closed` event with the close's reason, `{"code", "message"}`.
+pub fn closed_record(close: &Close) -> String {
+    let (code, message) = close
+        .reason
+        .split_once(": ")
+        .unwrap_or(("closed", close.reason.as_str()));
+    let data = serde_json::json!({"code": code, "message": message});
+    format!("event: closed\ndata: {data}\n\n")
 }
 
 /// Where a stream resumes: `Last-Event-ID`, else `?after=`, when it is a
@@ -97,6 +110,16 @@ mod tests {
         );
         assert_eq!(record(None, "{}"), "event: message\ndata: {}\n\n");
         assert!(KEEPALIVE.starts_with(':') && KEEPALIVE.ends_with("\n\n"));
+    }
+
+    #[test]
+    fn a_stream_ends_with_the_reason_it_was_closed() {
+        let member = "agent:a".parse().unwrap();
+        let record = closed_record(&crate::bindings::sockets::left(&member));
+        assert_eq!(
+            record,
+            "event: closed\ndata: {\"code\":\"not_joined\",\"message\":\"agent:a left the network\"}\n\n"
+        );
     }
 
     #[test]

@@ -1,20 +1,35 @@
-//! The WebSocket binding's upgrade: `GET /networks/{id}/v1/ws`.
+//! The WebSocket binding: `GET /networks/{id}/v1/ws`, and its frames.
 //!
 //! Only an `Upgrade: websocket` request is taken (anything else is
-//! `upgrade_required`, 426). Browsers cannot set headers, so a client may
-//! join at the upgrade with `?agent_id=&token=&secret=&after=`; otherwise it joins
-//! with its first frame. A join's catch-up reads need the socket, so they
+//! `upgrade_required`, 426). Browsers cannot set headers, so the upgrade may
+//! authenticate in its URL: `?ticket=` (from `POST v1/ticket`, good once;
+//! preferred) or `?session=` binds the socket to that member; `?agent_id=&token=&secret=&after=`
+//! joins at the upgrade. Otherwise it joins with its first frame, within
+//! [`Policy::join_deadline_ms`](super::policy::Policy). A socket the network
+//! has no room for is accepted and closed at once ([`super::http::refusal`]), as browsers
+//! see only close codes. A join's catch-up reads need the socket, so they
 //! wait in [`Upgrade::after_accept`] until the host has accepted it.
+//!
+//! Each frame goes through [`frame`]: a socket that sends too many frames
+//! that are no events (or, unjoined, anything but a join or a challenge) is
+//! closed ([`Sockets::bad_frame`]); failed joins and challenges are
+//! throttled by the network per source ([`crate::network::Inbound`]).
 
-use super::exchange::{Answer, BindingHost, claimed_address, join_event, join_refused};
+use super::exchange::{Answer, BindingHost, claimed_address, join_event, join_refused, rejected};
 use super::message::{Request, Response};
-use crate::network::Effect;
-use crate::{Address, ErrorCode, Network};
+use super::session::{QueryTokens, authenticate};
+use super::sockets::{Close, SocketRecord, Sockets};
+use crate::ids::event_type::core_types;
+use crate::network::{Effect, Inbound};
+use crate::{Address, ErrorCode, Event, Network};
 use serde_json::json;
 
 /// With test hooks on, a WebSocket frame of exactly this text panics the object
 /// (proves that a panic inside a drain of frames does not brick it).
 pub const TEST_PANIC_FRAME: &str = "__test/panic";
+
+/// The longest client IP taken from `CF-Connecting-IP`.
+const MAX_PEER_LEN: usize = 64;
 
 /// The code that finishes a closing handshake the peer started with `code`:
 /// the same code, unless it is one that cannot be sent (1005, 1006, out of range).
@@ -25,6 +40,17 @@ pub fn close_reply(code: usize) -> u16 {
     }
 }
 
+/// The client's IP as the platform reports it (`CF-Connecting-IP`), when it looks like one.
+pub fn peer_of(req: &Request) -> Option<String> {
+    let ip = req.header("CF-Connecting-IP")?.trim();
+    let plausible = !ip.is_empty()
+        && ip.len() <= MAX_PEER_LEN
+        && ip
+            .chars()
+            .all(|c| c.is_ascii_hexdigit() || c == '.' || c == ':');
+    plausible.then(|| ip.to_owned())
+}
+
 /// An accepted upgrade: what the host does once it has the socket.
 #[derive(Debug)]
 pub struct Upgrade {
@@ -32,6 +58,8 @@ pub struct Upgrade {
     pub address: Option<Address>,
     /// Effects to apply for the socket once it is accepted (the join's catch-up).
     pub after_accept: Vec<Effect>,
+    /// The client's IP, when known.
+    pub peer: Option<String>,
 }
 
 /// True when the request asks for a WebSocket.
@@ -40,7 +68,14 @@ pub fn is_upgrade(req: &Request) -> bool {
         .is_some_and(|u| u.eq_ignore_ascii_case("websocket"))
 }
 
-/// Decides an upgrade request; a join in its query is submitted now.
+/// True when the upgrade binds its socket to a member as it opens.
+pub fn binds_at_upgrade(req: &Request) -> bool {
+    ["agent_id", "ticket", "session"]
+        .iter()
+        .any(|key| req.query(key).is_some())
+}
+
+/// Decides an upgrade request; a join, ticket or session in its query is taken now.
 pub fn upgrade<H: BindingHost>(
     host: &mut H,
     network: &mut Network,
@@ -52,10 +87,24 @@ pub fn upgrade<H: BindingHost>(
             "connect with a WebSocket upgrade",
         )));
     }
+    let peer = peer_of(req);
+    let after = req.query("after").and_then(|a| a.parse::<u64>().ok());
+    if req.query("ticket").is_some() || req.query("session").is_some() {
+        let member = match authenticate(host, req, QueryTokens::Allowed)? {
+            Ok(member) => member,
+            Err(response) => return Ok(Err(response)),
+        };
+        let effects = match network.attach(&member, after, host.now()) {
+            Ok(effects) => effects,
+            Err(rejection) => return Ok(Err(rejected(&rejection))),
+        };
+        return accepted(host, network, effects, peer);
+    }
     let Some(agent) = req.query("agent_id") else {
         return Ok(Ok(Upgrade {
             address: None,
             after_accept: Vec::new(),
+            peer,
         }));
     };
     let claimed = match claimed_address(&agent) {
@@ -70,9 +119,22 @@ pub fn upgrade<H: BindingHost>(
         }
     }
     let credentials = (!credentials.is_empty()).then_some(serde_json::Value::Object(credentials));
-    let after = req.query("after").and_then(|a| a.parse::<u64>().ok());
     let join = join_event(host, network, &claimed, credentials, None, after);
-    let effects = network.handle_event(None, join, host.now());
+    let inbound = Inbound {
+        peer: peer.as_deref(),
+        ..Inbound::default()
+    };
+    let effects = network.handle_event_on(&inbound, join, host.now());
+    accepted(host, network, effects, peer)
+}
+
+/// Applies what binds the socket now; its reads wait until it is accepted.
+fn accepted<H: BindingHost>(
+    host: &mut H,
+    network: &mut Network,
+    effects: Vec<Effect>,
+    peer: Option<String>,
+) -> Result<Answer<Upgrade>, H::Error> {
     let (now, after_accept): (Vec<_>, Vec<_>) = effects
         .into_iter()
         .partition(|e| !matches!(e, Effect::Read(_)));
@@ -81,14 +143,58 @@ pub fn upgrade<H: BindingHost>(
         Some(address) => Ok(Upgrade {
             address: Some(address),
             after_accept,
+            peer,
         }),
         None => Err(join_refused(collected.replies.last())),
     })
 }
 
+/// What one frame led to.
+#[derive(Debug)]
+pub struct Framed {
+    /// The effects to apply, replies on this socket first among them.
+    pub effects: Vec<Effect>,
+    /// Close the socket (after its replies are sent).
+    pub close: Option<Close>,
+}
+
+/// Hands one frame from the socket `record` describes to the network.
+pub fn frame(
+    network: &mut Network,
+    sockets: &mut Sockets,
+    record: &SocketRecord,
+    text: &str,
+    now: u64,
+) -> Framed {
+    let inbound = Inbound {
+        session: record.member.as_ref(),
+        connection: Some(record.id),
+        peer: record.peer.as_deref(),
+    };
+    let event = match Event::decode(text, &network.config().limits) {
+        Ok(event) => event,
+        Err(_) => {
+            return Framed {
+                effects: network.handle_frame_on(&inbound, text, now),
+                close: sockets.bad_frame(record.id, now),
+            };
+        }
+    };
+    let admission =
+        [core_types::AGENT_JOIN, core_types::AGENT_CHALLENGE].contains(&event.event_type.as_str());
+    let refused_unjoined = record.member.is_none() && !admission;
+    Framed {
+        effects: network.handle_event_on(&inbound, event, now),
+        close: refused_unjoined
+            .then(|| sockets.bad_frame(record.id, now))
+            .flatten(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bindings::message::Method;
 
     #[test]
     fn a_closing_handshake_echoes_the_code_when_it_may() {
@@ -98,5 +204,22 @@ mod tests {
         assert_eq!(close_reply(1006), 1000);
         assert_eq!(close_reply(999), 1000);
         assert_eq!(close_reply(70_000), 1000);
+    }
+
+    #[test]
+    fn the_peer_is_the_platforms_client_ip_when_it_looks_like_one() {
+        let req = |ip: &str| {
+            Request::new(Method::Get, "http://h/networks/demo/v1/ws")
+                .with_header("CF-Connecting-IP", ip)
+        };
+        assert_eq!(
+            peer_of(&req(" 203.0.113.9 ")).as_deref(),
+            Some("203.0.113.9")
+        );
+        assert_eq!(peer_of(&req("2001:db8::1")).as_deref(), Some("2001:db8::1"));
+        assert_eq!(peer_of(&req("")), None);
+        assert_eq!(peer_of(&req("evil; drop")), None);
+        assert_eq!(peer_of(&req(&"1".repeat(65))), None);
+        assert_eq!(peer_of(&Request::new(Method::Get, "http://h/")), None);
     }
 }

@@ -83,7 +83,8 @@ impl MemoryHost {
             | Effect::Ack(_)
             | Effect::Deliver { .. }
             | Effect::Bind(_)
-            | Effect::Unbind => {}
+            | Effect::Unbind
+            | Effect::CloseConnections(_) => {}
         }
     }
 

@@ -63,6 +63,9 @@ pub struct JoinClaim {
     pub address: Address,
     /// The verification level the core established for it.
     pub verification: Verification,
+    /// Where the join came from, when the host knows (the client's IP, else
+    /// its connection): throttles count joins by it, never by the address they claim.
+    pub from: Option<String>,
 }
 
 /// What mods may read: the network's state and the moment.

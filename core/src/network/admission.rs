@@ -10,6 +10,7 @@ use crate::model::config::NetworkStatus;
 use crate::model::payloads::{Challenge, Payload};
 use crate::network::effects::Effect;
 use crate::network::engine::Network;
+use crate::network::shield::Inbound;
 use serde_json::Value;
 
 /// Agents may not emit these: they are the network's own answers.
@@ -187,6 +188,7 @@ impl Network {
     /// A key registered for the address makes its proof mandatory.
     pub(super) fn verify_join(
         &mut self,
+        inbound: &Inbound<'_>,
         event: &Event,
         now: u64,
     ) -> Result<Verification, Rejection> {
@@ -198,6 +200,7 @@ impl Network {
                     self.keys.as_ref(),
                     &self.config.id,
                     &event.source,
+                    &inbound.holder(&event.source),
                     nonce,
                     signature,
                     now,
@@ -219,14 +222,22 @@ impl Network {
         }
     }
 
-    /// A nonce for a key proof, answered to the asker.
+    /// A nonce for a key proof, answered to the asker and held by it ([`Inbound::holder`]).
     pub(super) fn issue_challenge(
         &mut self,
+        inbound: &Inbound<'_>,
         event: &Event,
         now: u64,
     ) -> Result<Vec<Effect>, Rejection> {
         let nonce = crate::crypto::to_hex(&self.ids.random_bytes());
-        let expires_at = self.challenges.issue(&event.source, nonce.clone(), now)?;
+        let keyed = self.keys.public_key(&event.source).is_some();
+        let expires_at = self.challenges.issue(
+            &event.source,
+            inbound.holder(&event.source),
+            nonce.clone(),
+            keyed,
+            now,
+        )?;
         let payload = Challenge {
             address: event.source.clone(),
             expires_at,

@@ -34,6 +34,10 @@ pub enum Effect {
     Bind(Address),
     /// The current connection is no longer a member's (it left).
     Unbind,
+    /// The member left: close every connection still bound to it (its other
+    /// sockets, its streams) and end its sessions. Comes after [`Effect::Unbind`],
+    /// so the connection the leave came on is not among them.
+    CloseConnections(Address),
     /// Append the accepted event to the log at `seq`.
     Append {
         /// Sequence number, strictly increasing within the network.

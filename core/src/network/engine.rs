@@ -26,6 +26,8 @@ pub struct Network {
     pub(super) state: State,
     pub(super) pipeline: Pipeline,
     pub(super) challenges: Challenges,
+    /// Throttles on failed joins and challenges, per source.
+    pub(super) shield: crate::network::shield::Shield,
     pub(super) keys: Box<dyn KeyRegistry>,
     pub(super) ids: UlidGenerator,
     pub(super) last_seq: u64,
@@ -80,6 +82,7 @@ impl Network {
             state,
             pipeline,
             challenges: Challenges::default(),
+            shield: Default::default(),
             keys,
             ids: UlidGenerator::new(seed),
             last_seq,

@@ -14,6 +14,7 @@
 //! | [`engine`] | the [`Network`] struct, restoring it, accessors |
 //! | this module | [`Network::handle_frame`], [`Network::handle_event`] and `accept`: the pipeline |
 //! | [`admission`] | who may join and send; key proofs; challenges |
+//! | [`shield`] | where an input came in ([`Inbound`]); throttles on failed joins and challenges |
 //! | [`presence`] | heartbeats, disconnects, the alarm |
 //! | [`stages`] | transforms, observers, mod commands |
 //! | [`handlers`] | the network's own handling of `network.*` events, by area |
@@ -36,6 +37,7 @@ mod outcome;
 mod presence;
 mod reads;
 mod routing;
+mod shield;
 mod stages;
 
 pub use ack::Ack;
@@ -45,6 +47,7 @@ pub use engine::Network;
 pub use handlers::DEFAULT_INVITATION_TTL_MS;
 pub use reads::{BACKLOG_PAGE, MAX_READ_LIMIT};
 pub use routing::{default_visibility, visible_to};
+pub use shield::{CHALLENGES, FAILED_JOINS, Inbound};
 
 use crate::error::{ErrorCode, Rejection};
 use crate::event::Event;
@@ -66,10 +69,15 @@ impl Network {
         frame: &str,
         now: u64,
     ) -> Vec<Effect> {
+        self.handle_frame_on(&Inbound::session(session), frame, now)
+    }
+
+    /// Handles one frame that came in as `inbound` says.
+    pub fn handle_frame_on(&mut self, inbound: &Inbound<'_>, frame: &str, now: u64) -> Vec<Effect> {
         match Event::decode(frame, &self.config.limits) {
-            Ok(event) => self.handle_event(session, event, now),
+            Ok(event) => self.handle_event_on(inbound, event, now),
             Err(err) => {
-                let to = session.cloned().unwrap_or_else(anonymous);
+                let to = inbound.session.cloned().unwrap_or_else(anonymous);
                 // Name the refused event when its id can still be read (a payload over the
                 // limit, a bad target…), so the sender knows which one failed and stops resending it.
                 let refused = serde_json::from_str::<Value>(frame).ok().and_then(|v| {
@@ -95,16 +103,36 @@ impl Network {
         event: Event,
         now: u64,
     ) -> Vec<Effect> {
-        let reply_to = session.cloned().unwrap_or_else(|| event.source.clone());
+        self.handle_event_on(&Inbound::session(session), event, now)
+    }
+
+    /// Handles one decoded event that came in as `inbound` says. A join that
+    /// fails counts against its source ([`shield`]).
+    pub fn handle_event_on(
+        &mut self,
+        inbound: &Inbound<'_>,
+        event: Event,
+        now: u64,
+    ) -> Vec<Effect> {
+        let reply_to = inbound
+            .session
+            .cloned()
+            .unwrap_or_else(|| event.source.clone());
         let id = event.id;
-        match self.accept(session, event, now) {
+        let joining = event.event_type.as_str() == core_types::AGENT_JOIN;
+        match self.accept(inbound, event, now) {
             Ok(effects) => effects,
-            Err(rejection) => vec![Effect::Reply(self.error_event(
-                &reply_to,
-                Some(id),
-                &rejection,
-                now,
-            ))],
+            Err(rejection) => {
+                if joining && rejection.code != ErrorCode::RateLimited {
+                    self.shield.join_failed(inbound.source().as_ref(), now);
+                }
+                vec![Effect::Reply(self.error_event(
+                    &reply_to,
+                    Some(id),
+                    &rejection,
+                    now,
+                ))]
+            }
         }
     }
 
@@ -112,10 +140,11 @@ impl Network {
     /// the network's own handling, observers; then logging, delivery and the ack.
     fn accept(
         &mut self,
-        session: Option<&Address>,
+        inbound: &Inbound<'_>,
         mut event: Event,
         now: u64,
     ) -> Result<Vec<Effect>, Rejection> {
+        let session = inbound.session;
         match &event.network {
             Some(network) if network != &self.config.id => {
                 return Err(Rejection::new(
@@ -149,11 +178,19 @@ impl Network {
             ack.duplicate = true;
             return Ok(vec![Effect::Ack(ack)]);
         }
-        if event_type == core_types::AGENT_CHALLENGE {
-            return self.issue_challenge(&event, now);
-        }
+        // Only admission is throttled by source: other frames need not name it.
         let joining = event_type == core_types::AGENT_JOIN;
+        let source = if joining || event_type == core_types::AGENT_CHALLENGE {
+            inbound.source()
+        } else {
+            None
+        };
+        if event_type == core_types::AGENT_CHALLENGE {
+            self.shield.may_challenge(source.as_ref(), now)?;
+            return self.issue_challenge(inbound, &event, now);
+        }
         if joining {
+            self.shield.may_join(source.as_ref(), now)?;
             self.check_joiner(session, &event)?;
         } else {
             self.check_sender(session, &event)?;
@@ -171,7 +208,8 @@ impl Network {
         let claim = if joining {
             Some(JoinClaim {
                 address: event.source.clone(),
-                verification: self.verify_join(&event, now)?,
+                verification: self.verify_join(inbound, &event, now)?,
+                from: source,
             })
         } else {
             None

@@ -1,6 +1,7 @@
-//! Presence: signs of life, disconnects and the alarm that times members out
-//! and resends unacknowledged deliveries.
+//! Presence: signs of life, connections attached without a join, disconnects
+//! and the alarm that times members out and resends unacknowledged deliveries.
 
+use crate::error::{ErrorCode, Rejection};
 use crate::event::Event;
 use crate::ids::address::Address;
 use crate::ids::event_type::{EventType, core_types};
@@ -53,6 +54,30 @@ impl Network {
             }
             None => Vec::new(),
         }
+    }
+
+    /// Binds a connection to `member` without a join: a WebSocket opened with
+    /// a ticket or a session the member got from its HTTP join. The member
+    /// is online and is caught up from `after` (else from its cursor).
+    pub fn attach(
+        &mut self,
+        member: &Address,
+        after: Option<u64>,
+        now: u64,
+    ) -> Result<Vec<Effect>, Rejection> {
+        if !self.state.members.contains_key(member) {
+            return Err(Rejection::new(
+                ErrorCode::NotJoined,
+                format!("{member} is not a member"),
+            ));
+        }
+        let mut effects = vec![Effect::Bind(member.clone())];
+        effects.extend(self.heartbeat(member, now));
+        if self.at_least_once() {
+            let after = after.unwrap_or_else(|| self.tracker.cursor(member));
+            effects.push(self.catch_up(member, after));
+        }
+        Ok(effects)
     }
 
     /// Notes a sign of life; returns the row to store when the member comes back online.

@@ -140,7 +140,7 @@ pub(super) fn join(
     Ok(outcome)
 }
 
-/// `network.agent.leave`: offline, unbound, its documents closed.
+/// `network.agent.leave`: offline, unbound, its other connections closed, its documents closed.
 pub(super) fn leave(network: &mut Network, event: &Event, now: u64) -> Result<Outcome, Rejection> {
     let mut outcome = logged();
     if let Some(member) = network.state.members.get_mut(&event.source) {
@@ -151,6 +151,9 @@ pub(super) fn leave(network: &mut Network, event: &Event, now: u64) -> Result<Ou
             .push(Effect::Store(Row::Member(member.clone())));
     }
     outcome.effects.push(Effect::Unbind);
+    outcome
+        .effects
+        .push(Effect::CloseConnections(event.source.clone()));
     #[cfg(feature = "documents")]
     outcome
         .effects

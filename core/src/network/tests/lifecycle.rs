@@ -54,7 +54,16 @@ fn leave_and_disconnect_go_offline() {
     let mut network = bare();
     let mut alice = join(&mut network, "agent:alice");
     let effects = alice.send(&mut network, "network.agent.leave", "core", json!({}));
-    assert!(effects.contains(&Effect::Unbind));
+    // The leaving connection is unbound first; then every other connection
+    // of the member is closed (its sockets, its streams).
+    let unbind = effects.iter().position(|e| e == &Effect::Unbind);
+    let close = effects
+        .iter()
+        .position(|e| e == &Effect::CloseConnections(alice.address.clone()));
+    assert!(
+        matches!((unbind, close), (Some(u), Some(c)) if u < c),
+        "{effects:?}"
+    );
     assert!(!network.member(&alice.address).unwrap().is_online());
     let bob = join(&mut network, "agent:bob");
     assert!(

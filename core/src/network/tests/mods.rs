@@ -237,3 +237,30 @@ fn mod_names_map_to_configs() {
     }
     assert!(ModConfig::from_name("mod/unknown").is_none());
 }
+
+#[test]
+fn joins_claiming_a_members_address_do_not_spend_its_rate_limit() {
+    let mut network = network_with(vec![ModConfig::RateLimiter(RateLimit {
+        burst: 3,
+        per_second: 0.0,
+    })]);
+    let mut alice = join(&mut network, "agent:alice");
+    // A stranger joins as alice again and again, from its own IP.
+    let inbound = Inbound {
+        peer: Some("198.51.100.7"),
+        ..Inbound::default()
+    };
+    for _ in 0..10 {
+        let mut impostor = Peer::new("agent:alice");
+        let join = impostor.event("network.agent.join", "core", json!({}));
+        let code = error_code(&network.handle_event_on(&inbound, join, 5));
+        assert!(
+            [ErrorCode::AddressInUse, ErrorCode::RateLimited].contains(&code),
+            "{code}"
+        );
+    }
+    // Alice still has the two events her join left her.
+    for _ in 0..2 {
+        acked(&alice.send(&mut network, "chat.msg", "agent:broadcast", json!({})));
+    }
+}

@@ -1,114 +1,20 @@
 //! The bindings driven natively: a network in memory behind a test host.
 
-use super::http::{After, handle, parse_after, parse_limit, route, target};
+mod sessions;
+mod sockets;
+
+use super::http::{After, parse_after, parse_limit, route, target};
+use super::policy::Policy;
 use super::*;
-use crate::host::MemoryHost;
 use crate::network::Effect;
 use crate::{Address, EventId, Network, NetworkConfig};
 use serde_json::json;
-use std::collections::BTreeMap;
-use std::convert::Infallible;
 
-const BASE: &str = "https://edge.test/networks/demo/";
+pub(crate) mod world;
 
-/// The I/O of a host, in memory.
-struct TestHost {
-    log: MemoryHost,
-    sessions: BTreeMap<String, String>,
-    now: u64,
-    seed: u8,
-}
+use world::World;
 
-impl BindingHost for TestHost {
-    type Error = Infallible;
-
-    fn now(&self) -> u64 {
-        self.now
-    }
-    fn random_seed(&mut self) -> [u8; 32] {
-        self.seed = self.seed.wrapping_add(1);
-        [self.seed; 32]
-    }
-    fn session(&mut self, token_sha256: &str) -> Result<Option<String>, Infallible> {
-        Ok(self.sessions.get(token_sha256).cloned())
-    }
-    fn add_session(&mut self, hash: &str, address: &Address, _: u64) -> Result<(), Infallible> {
-        self.sessions.insert(hash.to_owned(), address.to_string());
-        Ok(())
-    }
-    fn end_sessions(&mut self, address: &Address) -> Result<(), Infallible> {
-        self.sessions.retain(|_, a| *a != address.to_string());
-        Ok(())
-    }
-    fn seq_of(&mut self, id: &EventId) -> Result<Option<u64>, Infallible> {
-        Ok(self
-            .log
-            .log
-            .iter()
-            .find(|r| r.event.id == *id)
-            .map(|r| r.seq))
-    }
-    fn collect(
-        &mut self,
-        network: &mut Network,
-        effects: Vec<Effect>,
-        requester: Option<&Address>,
-    ) -> Result<Collected, Infallible> {
-        let mut collected = Collected::for_requester(requester);
-        for effect in self.log.apply(network, effects, self.now) {
-            collected.record(&effect);
-        }
-        Ok(collected)
-    }
-    fn apply(&mut self, network: &mut Network, effects: Vec<Effect>) -> Result<(), Infallible> {
-        self.log.apply(network, effects, self.now);
-        Ok(())
-    }
-}
-
-struct World {
-    host: TestHost,
-    network: Network,
-}
-
-impl World {
-    fn new() -> Self {
-        let config = NetworkConfig::open("demo".parse().unwrap(), "Demo");
-        World {
-            host: TestHost {
-                log: MemoryHost::default(),
-                sessions: BTreeMap::new(),
-                now: 1_000,
-                seed: 0,
-            },
-            network: Network::new(config, [], 0, [7; 32]),
-        }
-    }
-
-    fn outcome(&mut self, req: &Request) -> Outcome {
-        self.host.now += 1;
-        match handle(&mut self.host, &mut self.network, req, false) {
-            Ok(outcome) => outcome,
-            Err(never) => match never {},
-        }
-    }
-
-    fn call(&mut self, req: &Request) -> Response {
-        match self.outcome(req) {
-            Outcome::Respond(response) => response,
-            other => panic!("expected a response, got {other:?}"),
-        }
-    }
-
-    /// Joins `agent` over HTTP; returns its session token.
-    fn join(&mut self, agent: &str) -> String {
-        let req = post("v1/join", &json!({"agent_id": agent}).to_string());
-        let response = self.call(&req);
-        assert_eq!(response.status, 200, "{response:?}");
-        let body = response.json_body().unwrap();
-        body["token"].as_str().unwrap().to_owned()
-    }
-}
+const BASE: &str = world::BASE;
 
 fn get(rest: &str) -> Request {
     Request::new(Method::Get, format!("{BASE}{rest}"))
@@ -131,6 +37,7 @@ fn the_routing_table() {
         (Method::Get, "v1/discover", Route::Discover),
         (Method::Post, "v1/join", Route::Join),
         (Method::Post, "v1/leave", Route::Leave),
+        (Method::Post, "v1/ticket", Route::Ticket),
         (Method::Post, "v1/events", Route::Send),
         (Method::Get, "v1/events", Route::Poll),
         (Method::Post, "v1/heartbeat", Route::Heartbeat),
@@ -206,6 +113,7 @@ fn the_profile_lists_the_transports_of_the_origin() {
             {"type": "http", "endpoint": "http://localhost:8787/networks/demo"},
             {"type": "websocket", "endpoint": "ws://localhost:8787/networks/demo/v1/ws"},
             {"type": "sse", "endpoint": "http://localhost:8787/networks/demo/v1/sse"},
+            {"type": "mcp", "endpoint": "http://localhost:8787/networks/demo/mcp"},
         ])
     );
 }
@@ -223,11 +131,18 @@ fn a_join_body_becomes_a_join_event_and_a_session() {
     let member = world.network.member(&alice).expect("alice joined");
     assert_eq!(member.role, crate::Role::Observer);
     assert_eq!(
-        world.host.sessions.values().next().map(String::as_str),
+        world
+            .host
+            .sessions
+            .values()
+            .next()
+            .map(|s| s.address.as_str()),
         Some("agent:alice")
     );
+    let expires = answer["session_expires_at"].as_u64().unwrap();
+    assert_eq!(expires, world.host.now + Policy::default().session_idle_ms);
 
-    let parsed = http::join_body(&body.to_string()).unwrap();
+    let parsed = membership::join_body(&body.to_string()).unwrap();
     assert_eq!(parsed.resume_after, Some(0));
     assert_eq!(parsed.credentials, Some(json!({"token": "x"})));
 }
@@ -344,12 +259,12 @@ fn leave_ends_the_session_and_heartbeat_names_the_member() {
         beat.json_body(),
         Some(&json!({"ok": true, "address": "agent:alice"}))
     );
-    let by_query = get(&format!("v1/discover?session={alice}"));
-    assert_eq!(world.call(&by_query).status, 200);
+    let discover = with_token(get("v1/discover"), &alice);
+    assert_eq!(world.call(&discover).status, 200);
     let left = world.call(&with_token(post("v1/leave", ""), &alice));
     assert_eq!(left.json_body(), Some(&json!({"ok": true})));
     assert!(world.host.sessions.is_empty());
-    assert_eq!(world.call(&by_query).status_and_code(), (401, "not_joined"));
+    assert_eq!(world.call(&discover).status_and_code(), (401, "not_joined"));
 }
 
 #[test]

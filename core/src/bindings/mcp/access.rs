@@ -1,0 +1,177 @@
+//! Who may reach the MCP endpoint: `Origin` validation, the bearer session
+//! that makes a request a member's, and the OAuth protected-resource
+//! metadata that a `401` points to.
+//!
+//! * A request with an `Origin` header is refused (403) unless it is the
+//!   endpoint's own origin, or a loopback origin while the endpoint itself
+//!   is reached on loopback (local tools such as an inspector on another
+//!   port). Requests without one (every non-browser client) pass.
+//! * `Authorization: Bearer {token}` from `POST /networks/{id}/v1/join` is
+//!   the member. Without it, or with a token this network never issued (one
+//!   of another network, an ended one), the answer is `401` with
+//!   `WWW-Authenticate: Bearer resource_metadata="…"`, the URL of
+//!   [`metadata`] (RFC 9728), where an authorization server will be named.
+
+use super::jsonrpc::{NETWORK_REFUSED, RpcError, error};
+use crate::bindings::exchange::BindingHost;
+use crate::bindings::message::{Request, Response};
+use crate::bindings::session::{QueryTokens, authenticate};
+use crate::{Address, NetworkId};
+use serde_json::{Value, json};
+
+/// Where a network's protected-resource metadata lives, before `networks/{id}/mcp`.
+pub const METADATA_PREFIX: &str = "/.well-known/oauth-protected-resource";
+
+/// The endpoint's URL.
+pub fn endpoint(origin: &str, id: &NetworkId) -> String {
+    format!("{origin}/networks/{id}/mcp")
+}
+
+/// The URL of the endpoint's protected-resource metadata.
+pub fn metadata_url(origin: &str, id: &NetworkId) -> String {
+    format!("{origin}{METADATA_PREFIX}/networks/{id}/mcp")
+}
+
+/// The protected-resource metadata document (RFC 9728) of a network's endpoint.
+pub fn metadata(origin: &str, id: &NetworkId, name: &str) -> Response {
+    Response::json(json!({
+        "resource": endpoint(origin, id),
+        "resource_name": format!("{name} (agentnet network {id})"),
+        "bearer_methods_supported": ["header"],
+        "resource_documentation": format!("{origin}/networks/{id}/v1/profile"),
+    }))
+}
+
+fn is_loopback(origin: &str) -> bool {
+    let host = origin.split_once("://").map_or(origin, |(_, rest)| rest);
+    let host = host.strip_prefix('[').map_or_else(
+        || {
+            host.rsplit_once(':').map_or(host, |(h, port)| {
+                if port.bytes().all(|b| b.is_ascii_digit()) {
+                    h
+                } else {
+                    host
+                }
+            })
+        },
+        |v6| v6.split_once(']').map_or(v6, |(h, _)| h),
+    );
+    host == "localhost" || host == "::1" || host.starts_with("127.")
+}
+
+/// Whether the request's `Origin` may reach the endpoint.
+pub fn origin_allowed(req: &Request) -> bool {
+    match req.header("Origin").map(str::trim) {
+        None => true,
+        Some(origin) => {
+            origin.eq_ignore_ascii_case(req.origin())
+                || (is_loopback(origin) && is_loopback(req.origin()))
+        }
+    }
+}
+
+/// A JSON-RPC error response without id, with `status`.
+pub fn refusal(status: u16, code: i64, message: &str, data: Value) -> Response {
+    Response::json(error(None, &RpcError::new(code, message).with_data(data))).with_status(status)
+}
+
+/// The answer to a request from a refused origin.
+pub fn forbidden_origin() -> Response {
+    refusal(
+        403,
+        NETWORK_REFUSED,
+        "Forbidden: the Origin may not reach this endpoint",
+        json!({"code": "forbidden"}),
+    )
+}
+
+/// The member the request's bearer token names, or the `401` to answer.
+pub fn member<H: BindingHost>(
+    host: &mut H,
+    req: &Request,
+    id: &NetworkId,
+) -> Result<Result<Address, Response>, H::Error> {
+    let bearer = req
+        .header("Authorization")
+        .and_then(|h| h.strip_prefix("Bearer "));
+    let outcome = match bearer {
+        // `?session=` is for EventSource; MCP clients send the header.
+        None => Err("send Authorization: Bearer <session token from POST /v1/join>"),
+        Some(_) => match authenticate(host, req, QueryTokens::Refused)? {
+            Ok(member) => Ok(member),
+            Err(_) => Err("unknown or ended session token for this network; join again"),
+        },
+    };
+    Ok(outcome.map_err(|message| {
+        let mut challenge = format!(
+            "Bearer resource_metadata=\"{}\"",
+            metadata_url(req.origin(), id)
+        );
+        if bearer.is_some() {
+            challenge.push_str(", error=\"invalid_token\"");
+        }
+        let mut response = refusal(401, NETWORK_REFUSED, message, json!({"code": "not_joined"}));
+        response
+            .headers
+            .push(("WWW-Authenticate".into(), challenge));
+        response
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bindings::message::Method;
+
+    fn from(url: &str, origin: Option<&str>) -> bool {
+        let req = Request::new(Method::Post, url);
+        origin_allowed(&match origin {
+            Some(o) => req.with_header("Origin", o),
+            None => req,
+        })
+    }
+
+    #[test]
+    fn origins_are_checked() {
+        assert!(from("https://edge.example/networks/n/mcp", None));
+        assert!(from(
+            "https://edge.example/networks/n/mcp",
+            Some("https://edge.example")
+        ));
+        assert!(!from(
+            "https://edge.example/networks/n/mcp",
+            Some("https://evil.example")
+        ));
+        assert!(!from(
+            "https://edge.example/networks/n/mcp",
+            Some("http://localhost:6274")
+        ));
+        assert!(!from("https://edge.example/networks/n/mcp", Some("null")));
+        assert!(from(
+            "http://127.0.0.1:8787/networks/n/mcp",
+            Some("http://localhost:6274")
+        ));
+        assert!(from(
+            "http://[::1]:8787/networks/n/mcp",
+            Some("http://127.0.0.1:3000")
+        ));
+        assert!(!from(
+            "http://127.0.0.1:8787/networks/n/mcp",
+            Some("http://localhost.evil.example")
+        ));
+    }
+
+    #[test]
+    fn the_metadata_names_the_endpoint() {
+        let id: NetworkId = "demo".parse().unwrap();
+        let doc = metadata("http://h:1", &id, "Demo");
+        assert_eq!(
+            doc.json_body().unwrap()["resource"],
+            "http://h:1/networks/demo/mcp"
+        );
+        assert_eq!(
+            metadata_url("http://h:1", &id),
+            "http://h:1/.well-known/oauth-protected-resource/networks/demo/mcp"
+        );
+    }
+}

@@ -1,0 +1,312 @@
+//! The tools every network offers over MCP, for agents that speak only MCP:
+//!
+//! | tool | does |
+//! |---|---|
+//! | `agentnet_post` | posts a message (`workspace.message.posted` unless `type` says otherwise) to a channel, a member or `agent:broadcast` |
+//! | `agentnet_read` | reads what reached the member after a cursor (its own cursor by default); with `wait_ms` it waits up to [`MAX_READ_WAIT_MS`] for something to arrive |
+//! | `agentnet_members` | the roster: members with role, presence and verification, channels, groups, resources |
+//! | `agentnet_channel` | creates, joins or leaves a channel |
+//!
+//! Each is an event from the member (or, for the read, a poll of its log),
+//! so the network's guards, permissions and log see it as they see any
+//! other. A refusal is an error result (`isError: true`) naming its code.
+
+use super::jsonrpc::RpcError;
+use super::member::{Caller, new_event, submit_core, submit_event};
+use super::results::{ToolOutcome, tool_result};
+use super::waiting::{MAX_READ_WAIT_MS, Reply, WaitFor, Waiting};
+use crate::bindings::exchange::BindingHost;
+use crate::bindings::http::{DEFAULT_POLL, MAX_POLL, page_response};
+use crate::ids::event_type::{EventType, core_types};
+use crate::{Address, Network, Rejection};
+use serde_json::{Map, Value, json};
+
+/// The message type `agentnet_post` sends unless told otherwise (the workspace's chat message).
+pub const MESSAGE_TYPE: &str = "workspace.message.posted";
+
+/// The built-in tools' names.
+pub const NAMES: [&str; 4] = [POST, READ, MEMBERS, CHANNEL];
+const POST: &str = "agentnet_post";
+const READ: &str = "agentnet_read";
+const MEMBERS: &str = "agentnet_members";
+const CHANNEL: &str = "agentnet_channel";
+
+/// The built-in tools' definitions: `(name, description, input schema)`.
+pub fn definitions() -> [(&'static str, &'static str, Value); 4] {
+    [
+        (
+            POST,
+            "Post a message to a channel (channel/{name}), a member (agent:{name}, human:{name}) or everyone (agent:broadcast).",
+            json!({"type": "object", "properties": {
+                "to": {"type": "string", "description": "the target address"},
+                "text": {"type": "string", "description": "the message"},
+                "type": {"type": "string", "description": "the event type (default workspace.message.posted)"},
+                "in_reply_to": {"type": "string", "description": "the id of the event this answers"},
+                "payload": {"type": "object", "description": "a payload to send instead of {content: text}"}
+            }, "required": ["to"]}),
+        ),
+        (
+            READ,
+            "Read the events that reached you after a cursor: {events: [{seq, event}], next_after}. Pass next_after as after to read on; wait_ms waits for the next event when there is none yet.",
+            json!({"type": "object", "properties": {
+                "after": {"type": "integer", "minimum": 0, "description": "read after this seq (default: where you last read)"},
+                "limit": {"type": "integer", "minimum": 1, "maximum": MAX_POLL},
+                "wait_ms": {"type": "integer", "minimum": 0, "maximum": MAX_READ_WAIT_MS}
+            }}),
+        ),
+        (
+            MEMBERS,
+            "List the network's members with their role and presence (online/offline), and its channels, groups and resources.",
+            json!({"type": "object", "properties": {}}),
+        ),
+        (
+            CHANNEL,
+            "Create, join or leave a channel.",
+            json!({"type": "object", "properties": {
+                "action": {"type": "string", "enum": ["create", "join", "leave"]},
+                "channel": {"type": "string", "description": "the channel's name (or channel/{name})"},
+                "members": {"type": "array", "items": {"type": "string"}, "description": "create: members to invite"},
+                "private": {"type": "boolean", "description": "create: only members may join"}
+            }, "required": ["action", "channel"]}),
+        ),
+    ]
+}
+
+fn refused(caller: &Caller<'_>, rejection: &Rejection) -> Reply {
+    Reply::Result(tool_result(
+        caller.revision,
+        ToolOutcome::failed(rejection.code.as_str(), rejection.message.clone()),
+    ))
+}
+
+/// A refusal, or the payload of what answered (an ack, a roster).
+fn acked(caller: &Caller<'_>, answer: Result<Option<crate::Event>, Rejection>) -> Reply {
+    match answer {
+        Ok(answer) => output(
+            caller,
+            answer.map_or_else(|| json!({"ok": true}), |a| a.payload),
+        ),
+        Err(rejection) => refused(caller, &rejection),
+    }
+}
+
+fn output(caller: &Caller<'_>, value: Value) -> Reply {
+    Reply::Result(tool_result(caller.revision, ToolOutcome::Output(value)))
+}
+
+fn text<'a>(args: &'a Map<String, Value>, key: &str) -> Result<Option<&'a str>, RpcError> {
+    match args.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(text)) => Ok(Some(text)),
+        Some(_) => Err(RpcError::invalid_params(format!("{key} must be a string"))),
+    }
+}
+
+fn number(args: &Map<String, Value>, key: &str) -> Result<Option<u64>, RpcError> {
+    match args.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(value) => value.as_u64().map(Some).ok_or_else(|| {
+            RpcError::invalid_params(format!("{key} must be a non-negative integer"))
+        }),
+    }
+}
+
+/// Runs built-in tool `name`, or `None` when no built-in has that name.
+pub fn call<H: BindingHost>(
+    host: &mut H,
+    network: &mut Network,
+    caller: &Caller<'_>,
+    name: &str,
+    args: &Map<String, Value>,
+) -> Result<Option<Reply>, H::Error> {
+    let reply = match name {
+        POST => post(host, network, caller, args)?,
+        READ => read(host, network, caller, args)?,
+        MEMBERS => {
+            let submitted = submit_core(
+                host,
+                network,
+                caller.member,
+                core_types::AGENT_DISCOVER,
+                None,
+                json!({}),
+            )?;
+            acked(caller, submitted.answer)
+        }
+        CHANNEL => channel(host, network, caller, args)?,
+        _ => return Ok(None),
+    };
+    Ok(Some(reply))
+}
+
+fn post<H: BindingHost>(
+    host: &mut H,
+    network: &mut Network,
+    caller: &Caller<'_>,
+    args: &Map<String, Value>,
+) -> Result<Reply, H::Error> {
+    let parsed = (|| {
+        let to: Address = text(args, "to")?
+            .ok_or_else(|| RpcError::invalid_params("to is required"))?
+            .parse()
+            .map_err(|e| RpcError::invalid_params(format!("to: {e}")))?;
+        let kind: EventType = text(args, "type")?
+            .unwrap_or(MESSAGE_TYPE)
+            .parse()
+            .map_err(|e| RpcError::invalid_params(format!("type: {e}")))?;
+        let payload = match (args.get("payload"), text(args, "text")?) {
+            (Some(Value::Object(payload)), _) => Value::Object(payload.clone()),
+            (Some(_), _) => return Err(RpcError::invalid_params("payload must be an object")),
+            (None, Some(text)) => json!({"content": text}),
+            (None, None) => return Err(RpcError::invalid_params("text or payload is required")),
+        };
+        Ok((
+            to,
+            kind,
+            payload,
+            text(args, "in_reply_to")?.map(str::to_owned),
+        ))
+    })();
+    let (to, kind, payload, in_reply_to) = match parsed {
+        Ok(parsed) => parsed,
+        Err(error) => return Ok(Reply::Error(error)),
+    };
+    let mut event = new_event(host, network, caller.member, kind, to, payload);
+    if let Some(parent) = in_reply_to {
+        event.metadata.insert("in_reply_to".into(), json!(parent));
+    }
+    Ok(acked(
+        caller,
+        submit_event(host, network, caller.member, event)?.answer,
+    ))
+}
+
+fn channel<H: BindingHost>(
+    host: &mut H,
+    network: &mut Network,
+    caller: &Caller<'_>,
+    args: &Map<String, Value>,
+) -> Result<Reply, H::Error> {
+    let parsed = (|| {
+        let name = text(args, "channel")?
+            .ok_or_else(|| RpcError::invalid_params("channel is required"))?;
+        let name = name.strip_prefix("channel/").unwrap_or(name).to_owned();
+        let kind = match text(args, "action")? {
+            Some("create") => core_types::CHANNEL_CREATE,
+            Some("join") => core_types::CHANNEL_JOIN,
+            Some("leave") => core_types::CHANNEL_LEAVE,
+            _ => return Err(RpcError::invalid_params("action is create, join or leave")),
+        };
+        let mut payload = json!({"channel": name});
+        if kind == core_types::CHANNEL_CREATE {
+            payload["members"] = args.get("members").cloned().unwrap_or_else(|| json!([]));
+            payload["private"] = json!(
+                args.get("private")
+                    .and_then(Value::as_bool)
+                    .unwrap_or(false)
+            );
+        }
+        Ok((kind, payload))
+    })();
+    let (kind, payload) = match parsed {
+        Ok(parsed) => parsed,
+        Err(error) => return Ok(Reply::Error(error)),
+    };
+    Ok(acked(
+        caller,
+        submit_core(host, network, caller.member, kind, None, payload)?.answer,
+    ))
+}
+
+fn read<H: BindingHost>(
+    host: &mut H,
+    network: &mut Network,
+    caller: &Caller<'_>,
+    args: &Map<String, Value>,
+) -> Result<Reply, H::Error> {
+    let parsed = (|| {
+        Ok((
+            number(args, "after")?,
+            number(args, "limit")?,
+            number(args, "wait_ms")?,
+        ))
+    })();
+    let (after, limit, wait) = match parsed {
+        Ok(parsed) => parsed,
+        Err(error) => return Ok(Reply::Error(error)),
+    };
+    let after = after.unwrap_or_else(|| network.cursor(caller.member));
+    let limit = limit
+        .map_or(DEFAULT_POLL, |l| usize::try_from(l).unwrap_or(MAX_POLL))
+        .clamp(1, MAX_POLL);
+    let page = match read_page(host, network, caller.member, after, limit)? {
+        Ok(page) => page,
+        Err(rejection) => return Ok(refused(caller, &rejection)),
+    };
+    let wait = wait.unwrap_or(0).min(MAX_READ_WAIT_MS);
+    if wait > 0 && page.events.is_empty() && !page.has_more {
+        return Ok(Reply::Wait(Waiting {
+            request: caller.request.clone(),
+            revision: caller.revision,
+            member: caller.member.clone(),
+            session: caller.session.map(str::to_owned),
+            deadline: host.now().saturating_add(wait),
+            wait: WaitFor::Events {
+                after: page.next_after,
+                limit,
+            },
+        }));
+    }
+    Ok(output(caller, page_json(&page)))
+}
+
+fn read_page<H: BindingHost>(
+    host: &mut H,
+    network: &mut Network,
+    member: &Address,
+    after: u64,
+    limit: usize,
+) -> Result<Result<crate::network::Page, Rejection>, H::Error> {
+    let effects = match network.read_page(member, after, limit, host.now()) {
+        Ok(effects) => effects,
+        Err(rejection) => return Ok(Err(rejection)),
+    };
+    Ok(host
+        .collect(network, effects, Some(member))?
+        .page
+        .ok_or_else(|| Rejection::new(crate::ErrorCode::Internal, "the read found no page")))
+}
+
+fn page_json(page: &crate::network::Page) -> Value {
+    let mut body = page_response(page)
+        .json_body()
+        .cloned()
+        .unwrap_or(Value::Null);
+    body["has_more"] = json!(page.has_more);
+    body
+}
+
+/// A waiting read's answer: the log read again after its cursor — or `None`,
+/// to wait on, when a delivery woke it but nothing new is there to read (an
+/// answer to another request, a delivery sent again) and its time is not up.
+pub fn read_again<H: BindingHost>(
+    host: &mut H,
+    network: &mut Network,
+    caller: &Caller<'_>,
+    (after, limit): (u64, usize),
+    timed_out: bool,
+) -> Result<Option<Value>, H::Error> {
+    Ok(
+        match read_page(host, network, caller.member, after, limit)? {
+            Ok(page) if page.events.is_empty() && !page.has_more && !timed_out => None,
+            Ok(page) => Some(tool_result(
+                caller.revision,
+                ToolOutcome::Output(page_json(&page)),
+            )),
+            Err(rejection) => Some(tool_result(
+                caller.revision,
+                ToolOutcome::failed(rejection.code.as_str(), rejection.message),
+            )),
+        },
+    )
+}

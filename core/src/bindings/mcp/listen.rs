@@ -1,0 +1,101 @@
+//! `GET` and `DELETE` on the endpoint (legacy revisions only; 2026-07-28
+//! has neither, so they answer `405` there).
+//!
+//! `GET` opens the session's notification stream — or, with
+//! `Last-Event-ID`, resumes the stream that id belongs to: what it sent
+//! after that id first, then the rest as it comes. An id of no stream of
+//! this session opens a fresh notification stream. `DELETE` ends the
+//! session and closes its streams.
+
+use super::envelope::VERSION_HEADER;
+use super::jsonrpc::INVALID_REQUEST;
+use super::notices::Listener;
+use super::outcome::{Outcome, accepts_sse};
+use super::revision::Revision;
+use super::session::{McpHost, SESSION_HEADER, session_of};
+use super::streams::{StreamKind, StreamSpec, Streams, new_id};
+use crate::Address;
+use crate::Network;
+use crate::bindings::message::{Request, Response};
+use serde_json::json;
+
+fn not_allowed(what: &str) -> Outcome {
+    let body = json!({"jsonrpc": "2.0", "error": {"code": INVALID_REQUEST, "message": format!("Method Not Allowed: {what}")}});
+    let mut response = Response::json(body).with_status(405);
+    response.headers.push(("Allow".into(), "POST".into()));
+    Outcome::Respond(response)
+}
+
+fn modern(req: &Request) -> bool {
+    req.header(SESSION_HEADER).is_none()
+        && req
+            .header(VERSION_HEADER)
+            .and_then(|v| Revision::parse(v.trim()))
+            .is_some_and(Revision::is_modern)
+}
+
+/// `GET`: the session's notification stream, or a resumed stream.
+pub fn get<H: McpHost>(
+    host: &mut H,
+    _network: &mut Network,
+    streams: &mut Streams,
+    req: &Request,
+    member: &Address,
+) -> Result<Outcome, H::Error> {
+    if modern(req) {
+        return Ok(not_allowed(
+            "revision 2026-07-28 has no GET stream; use subscriptions/listen",
+        ));
+    }
+    if !accepts_sse(req) {
+        let body = json!({"jsonrpc": "2.0", "error": {"code": INVALID_REQUEST, "message": "Not Acceptable: accept text/event-stream"}});
+        return Ok(Outcome::Respond(Response::json(body).with_status(406)));
+    }
+    let session = match session_of(host, req, member)? {
+        Ok(session) => session,
+        Err(response) => return Ok(Outcome::Respond(response)),
+    };
+    let now = host.now();
+    if let Some(resumed) = req
+        .header("Last-Event-ID")
+        .and_then(|last| streams.resume(&session.id, last, now))
+    {
+        return Ok(Outcome::Stream {
+            stream: resumed.stream,
+            opening: resumed.records,
+            waits: Vec::new(),
+            closes: resumed.done,
+        });
+    }
+    let stream = new_id(&host.random_seed());
+    let spec = StreamSpec {
+        session: Some(session.id.clone()),
+        member: member.clone(),
+        revision: session.revision,
+        kind: StreamKind::Notifications,
+        listener: Some(Listener::Session(session.subscriptions.clone())),
+    };
+    let opening = streams.open(&stream, spec, now);
+    Ok(Outcome::listening(stream, opening))
+}
+
+/// `DELETE`: ends the session.
+pub fn delete<H: McpHost>(
+    host: &mut H,
+    streams: &mut Streams,
+    req: &Request,
+    member: &Address,
+) -> Result<Outcome, H::Error> {
+    if modern(req) {
+        return Ok(not_allowed("revision 2026-07-28 has no sessions"));
+    }
+    let session = match session_of(host, req, member)? {
+        Ok(session) => session,
+        Err(response) => return Ok(Outcome::Respond(response)),
+    };
+    host.end_mcp_session(&session.id)?;
+    Ok(Outcome::Ended {
+        streams: streams.end_session(&session.id),
+        response: Response::text(""),
+    })
+}

@@ -1,0 +1,127 @@
+//! MCP sessions of the legacy revisions, and the host I/O they need.
+//!
+//! `initialize` (authenticated as a member) makes a [`Session`]: its id goes
+//! back in `Mcp-Session-Id`, and every later request of the session must
+//! send it with a bearer token of the same member. The host stores sessions
+//! ([`McpHost`]) so they outlive the object's memory; `DELETE` ends one.
+//! Revision 2026-07-28 has no sessions: each request stands alone.
+
+use super::envelope::VERSION_HEADER;
+use super::jsonrpc::INVALID_REQUEST;
+use super::outcome::bad;
+use super::revision::Revision;
+use crate::Address;
+use crate::bindings::exchange::BindingHost;
+use crate::bindings::message::{Request, Response};
+use crate::crypto::to_hex;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::collections::BTreeSet;
+
+/// The header that carries a session's id.
+pub const SESSION_HEADER: &str = "Mcp-Session-Id";
+/// Sessions one member keeps at most; the host drops the oldest beyond it.
+pub const MAX_SESSIONS_PER_MEMBER: usize = 32;
+
+/// One legacy MCP session.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Session {
+    /// Its id (64 hex characters).
+    pub id: String,
+    /// The member it acts as.
+    pub member: Address,
+    /// The revision `initialize` agreed on.
+    pub revision: Revision,
+    /// When it began (unix ms).
+    pub created: u64,
+    /// The client's `clientInfo`, as sent.
+    #[serde(default)]
+    pub client: Value,
+    /// The resource URIs it subscribed to (`resources/subscribe`).
+    #[serde(default)]
+    pub subscriptions: BTreeSet<String>,
+}
+
+impl Session {
+    /// A new session of `member` with an id made from `seed`.
+    pub fn new(
+        seed: &[u8; 32],
+        member: Address,
+        revision: Revision,
+        client: Value,
+        now: u64,
+    ) -> Self {
+        Self {
+            id: to_hex(seed),
+            member,
+            revision,
+            created: now,
+            client,
+            subscriptions: BTreeSet::new(),
+        }
+    }
+}
+
+/// What MCP needs from a host besides [`BindingHost`]: the session table.
+pub trait McpHost: BindingHost {
+    /// The session with this id, if it exists.
+    fn mcp_session(&mut self, id: &str) -> Result<Option<Session>, Self::Error>;
+    /// Stores a session (new or changed), keeping at most
+    /// [`MAX_SESSIONS_PER_MEMBER`] per member.
+    fn save_mcp_session(&mut self, session: &Session) -> Result<(), Self::Error>;
+    /// Ends a session; whether it existed.
+    fn end_mcp_session(&mut self, id: &str) -> Result<bool, Self::Error>;
+}
+
+/// The legacy session a request names, or the answer that refuses it.
+pub fn session_of<H: McpHost>(
+    host: &mut H,
+    req: &Request,
+    member: &Address,
+) -> Result<Result<Session, Response>, H::Error> {
+    let Some(id) = req.header(SESSION_HEADER).map(str::trim) else {
+        return Ok(Err(bad(
+            400,
+            INVALID_REQUEST,
+            "Bad Request: Mcp-Session-Id header is required",
+        )));
+    };
+    let session = host.mcp_session(id)?.filter(|s| &s.member == member);
+    let Some(session) = session else {
+        return Ok(Err(bad(404, INVALID_REQUEST, "Session not found")));
+    };
+    if let Some(header) = req.header(VERSION_HEADER).map(str::trim)
+        && header != session.revision.as_str()
+    {
+        let message = format!(
+            "Bad Request: MCP-Protocol-Version {header} is not this session's {}",
+            session.revision
+        );
+        return Ok(Err(bad(400, INVALID_REQUEST, message)));
+    }
+    Ok(Ok(session))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_session_round_trips_as_stored() {
+        let mut session = Session::new(
+            &[0xab; 32],
+            "agent:claude".parse().unwrap(),
+            Revision::V2025_06_18,
+            json!({"name": "c", "version": "1"}),
+            5,
+        );
+        session
+            .subscriptions
+            .insert("openagents://n/resource/file/a.md".into());
+        assert_eq!(session.id.len(), 64);
+        assert!(session.id.bytes().all(|b| (0x21..=0x7e).contains(&b)));
+        let stored = serde_json::to_string(&session).unwrap();
+        assert_eq!(serde_json::from_str::<Session>(&stored).unwrap(), session);
+    }
+}

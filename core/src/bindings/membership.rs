@@ -1,0 +1,109 @@
+//! The HTTP binding's membership routes: `POST v1/join` (a join, and a
+//! session for what follows) and `POST v1/leave` (the leave, and the end of
+//! the member's sessions; the network closes its sockets and streams).
+
+use super::exchange::{
+    Answer, BindingHost, claimed_address, client_for, join_event, join_refused, json_body,
+};
+use super::message::Response;
+use super::session;
+use crate::ids::event_type::{EventType, core_types};
+use crate::network::Inbound;
+use crate::{Address, ErrorCode, Limits, Network};
+use serde_json::{Value, json};
+
+/// Where an HTTP request without `CF-Connecting-IP` counts as coming from:
+/// such requests share one throttle rather than escape it.
+pub const UNKNOWN_PEER: &str = "unknown";
+
+/// The `POST v1/join` body's fields.
+#[derive(Debug, Clone, PartialEq)]
+pub struct JoinBody {
+    /// Who joins.
+    pub address: Address,
+    /// Credentials, when any.
+    pub credentials: Option<Value>,
+    /// The role asked for.
+    pub role: Option<Value>,
+    /// The `seq` to resume after.
+    pub resume_after: Option<u64>,
+}
+
+/// Reads a join body.
+pub fn join_body(text: &str) -> Answer<JoinBody> {
+    let body = json_body(text, &Limits::default())?;
+    let Some(agent) = body.get("agent_id").and_then(Value::as_str) else {
+        return Err(Response::error(
+            ErrorCode::InvalidRequest,
+            "agent_id is required",
+        ));
+    };
+    Ok(JoinBody {
+        address: claimed_address(agent)?,
+        credentials: body.get("credentials").cloned().filter(|c| !c.is_null()),
+        role: body.get("role").cloned(),
+        resume_after: body.get("resume_after").and_then(Value::as_u64),
+    })
+}
+
+/// `POST v1/join` from `peer`: the join's ack with a session `token` and
+/// when it expires unless used (`session_expires_at`).
+pub fn join<H: BindingHost>(
+    host: &mut H,
+    network: &mut Network,
+    text: &str,
+    peer: Option<String>,
+) -> Result<Response, H::Error> {
+    let body = match join_body(text) {
+        Ok(body) => body,
+        Err(response) => return Ok(response),
+    };
+    let join = join_event(
+        host,
+        network,
+        &body.address,
+        body.credentials,
+        body.role,
+        body.resume_after,
+    );
+    let inbound = Inbound {
+        peer: Some(peer.as_deref().unwrap_or(UNKNOWN_PEER)),
+        ..Inbound::default()
+    };
+    let effects = network.handle_event_on(&inbound, join, host.now());
+    let collected = host.collect(network, effects, None)?;
+    let reply = collected.replies.last();
+    let (Some(address), Some(ack)) = (&collected.bound, reply) else {
+        return Ok(join_refused(reply));
+    };
+    let (token, expires_at) = session::start(host, address)?;
+    let mut answer = ack.payload.clone();
+    answer["token"] = json!(token);
+    answer["session_expires_at"] = json!(expires_at);
+    Ok(Response::json(answer))
+}
+
+/// `POST v1/leave`: the member leaves; its sessions end.
+pub fn leave<H: BindingHost>(
+    host: &mut H,
+    network: &mut Network,
+    member: Address,
+    peer: Option<String>,
+) -> Result<Response, H::Error> {
+    let now = host.now();
+    let leave = client_for(host, network, &member).event(
+        EventType::from_static(core_types::AGENT_LEAVE),
+        Address::core(),
+        json!({}),
+        now,
+    );
+    let inbound = Inbound {
+        session: Some(&member),
+        connection: None,
+        peer: Some(peer.as_deref().unwrap_or(UNKNOWN_PEER)),
+    };
+    let effects = network.handle_event_on(&inbound, leave, now);
+    host.collect(network, effects, Some(&member))?;
+    host.end_sessions(&member)?;
+    Ok(Response::json(json!({"ok": true})))
+}

@@ -1,0 +1,184 @@
+//! A network in memory behind a test host that does the bindings' I/O (MCP sessions too).
+
+use super::post;
+use crate::bindings::http::handle;
+use crate::bindings::mcp::session::{McpHost, Session};
+use crate::bindings::policy::{Expired, Policy, SessionRow, TicketRow};
+use crate::bindings::{BindingHost, Collected, Outcome, Request, Response};
+use crate::host::MemoryHost;
+use crate::network::Effect;
+use crate::{Address, EventId, Network, NetworkConfig};
+use serde_json::json;
+use std::collections::BTreeMap;
+use std::convert::Infallible;
+
+pub(crate) const BASE: &str = "https://edge.test/networks/demo/";
+
+/// The I/O of a host, in memory.
+pub(crate) struct TestHost {
+    pub(crate) log: MemoryHost,
+    pub(crate) sessions: BTreeMap<String, SessionRow>,
+    pub(crate) tickets: BTreeMap<String, TicketRow>,
+    pub(crate) policy: Policy,
+    pub(crate) mcp_sessions: BTreeMap<String, Session>,
+    /// Every effect applied, in order.
+    pub(crate) applied: Vec<Effect>,
+    pub(crate) now: u64,
+    pub(crate) seed: u8,
+}
+
+impl BindingHost for TestHost {
+    type Error = Infallible;
+
+    fn now(&self) -> u64 {
+        self.now
+    }
+    fn random_seed(&mut self) -> [u8; 32] {
+        self.seed = self.seed.wrapping_add(1);
+        [self.seed; 32]
+    }
+    fn policy(&self) -> Policy {
+        self.policy
+    }
+    fn session(&mut self, token_sha256: &str) -> Result<Option<SessionRow>, Infallible> {
+        Ok(self.sessions.get(token_sha256).cloned())
+    }
+    fn add_session(&mut self, hash: &str, address: &Address, now: u64) -> Result<(), Infallible> {
+        let row = SessionRow {
+            address: address.to_string(),
+            created: now,
+            last_used: now,
+        };
+        self.sessions.insert(hash.to_owned(), row);
+        Ok(())
+    }
+    fn touch_session(&mut self, hash: &str, now: u64) -> Result<(), Infallible> {
+        if let Some(row) = self.sessions.get_mut(hash) {
+            row.last_used = now;
+        }
+        Ok(())
+    }
+    fn end_session(&mut self, hash: &str) -> Result<(), Infallible> {
+        self.sessions.remove(hash);
+        Ok(())
+    }
+    fn end_sessions(&mut self, address: &Address) -> Result<(), Infallible> {
+        self.sessions
+            .retain(|_, s| s.address != address.to_string());
+        self.tickets.retain(|_, t| t.address != address.to_string());
+        Ok(())
+    }
+    fn prune_sessions(&mut self, expired: Expired) -> Result<(), Infallible> {
+        self.sessions
+            .retain(|_, s| !expired.covers(s.created, s.last_used));
+        Ok(())
+    }
+    fn add_ticket(
+        &mut self,
+        hash: &str,
+        address: &Address,
+        expires_at: u64,
+    ) -> Result<(), Infallible> {
+        let row = TicketRow {
+            address: address.to_string(),
+            expires_at,
+        };
+        self.tickets.insert(hash.to_owned(), row);
+        Ok(())
+    }
+    fn take_ticket(&mut self, hash: &str) -> Result<Option<TicketRow>, Infallible> {
+        Ok(self.tickets.remove(hash))
+    }
+    fn prune_tickets(&mut self, now: u64) -> Result<(), Infallible> {
+        self.tickets.retain(|_, t| t.expires_at > now);
+        Ok(())
+    }
+    fn seq_of(&mut self, id: &EventId) -> Result<Option<u64>, Infallible> {
+        Ok(self
+            .log
+            .log
+            .iter()
+            .find(|r| r.event.id == *id)
+            .map(|r| r.seq))
+    }
+    fn collect(
+        &mut self,
+        network: &mut Network,
+        effects: Vec<Effect>,
+        requester: Option<&Address>,
+    ) -> Result<Collected, Infallible> {
+        let mut collected = Collected::for_requester(requester);
+        for effect in self.log.apply(network, effects, self.now) {
+            collected.record(&effect);
+            self.applied.push(effect);
+        }
+        Ok(collected)
+    }
+    fn apply(&mut self, network: &mut Network, effects: Vec<Effect>) -> Result<(), Infallible> {
+        let applied = self.log.apply(network, effects, self.now);
+        self.applied.extend(applied);
+        Ok(())
+    }
+}
+
+pub(crate) struct World {
+    pub(crate) host: TestHost,
+    pub(crate) network: Network,
+}
+
+impl World {
+    pub(crate) fn new() -> Self {
+        let config = NetworkConfig::open("demo".parse().unwrap(), "Demo");
+        World {
+            host: TestHost {
+                log: MemoryHost::default(),
+                sessions: BTreeMap::new(),
+                tickets: BTreeMap::new(),
+                policy: Policy::default(),
+                mcp_sessions: BTreeMap::new(),
+                applied: Vec::new(),
+                now: 1_000,
+                seed: 0,
+            },
+            network: Network::new(config, [], 0, [7; 32]),
+        }
+    }
+
+    pub(crate) fn outcome(&mut self, req: &Request) -> Outcome {
+        self.host.now += 1;
+        match handle(&mut self.host, &mut self.network, req, false) {
+            Ok(outcome) => outcome,
+            Err(never) => match never {},
+        }
+    }
+
+    pub(crate) fn call(&mut self, req: &Request) -> Response {
+        match self.outcome(req) {
+            Outcome::Respond(response) => response,
+            other => panic!("expected a response, got {other:?}"),
+        }
+    }
+
+    /// Joins `agent` over HTTP; returns its session token.
+    pub(crate) fn join(&mut self, agent: &str) -> String {
+        let req = post("v1/join", &json!({"agent_id": agent}).to_string());
+        let response = self.call(&req);
+        assert_eq!(response.status, 200, "{response:?}");
+        let body = response.json_body().unwrap();
+        body["token"].as_str().unwrap().to_owned()
+    }
+}
+
+impl McpHost for TestHost {
+    fn mcp_session(&mut self, id: &str) -> Result<Option<Session>, Infallible> {
+        Ok(self.mcp_sessions.get(id).cloned())
+    }
+    fn save_mcp_session(&mut self, session: &Session) -> Result<(), Infallible> {
+        self.mcp_sessions
+            .insert(session.id.clone(), session.clone());
+        Ok(())
+    }
+    fn end_mcp_session(&mut self, id: &str) -> Result<bool, Infallible> {
+        Ok(self.mcp_sessions.remove(id).is_some())
+    }
+}

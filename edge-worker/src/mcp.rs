@@ -1,0 +1,175 @@
+//! Requests to a network's MCP endpoint: the I/O around the core's binding
+//! (`agentnet_core::bindings::mcp`).
+//!
+//! The core decides what a request means and answers; here the answer is
+//! written at once, held until the requests it waits for are answered
+//! (a tool's result, a new event, or the deadline), or written as an SSE
+//! stream that the waiting answers and notifications go on
+//! ([`crate::mcp_live`]).
+
+use crate::host::{now_ms, respond};
+use crate::http::RequestIo;
+use crate::network_object::NetworkHost;
+use agentnet_core::NetworkId;
+use agentnet_core::bindings::http::no_such_network;
+use agentnet_core::bindings::mcp::outcome::{Outcome, assemble};
+use agentnet_core::bindings::mcp::waiting::{Arrival, Waiting};
+use agentnet_core::bindings::mcp::{access, jsonrpc, tools, transport};
+use agentnet_core::bindings::{self, sse};
+use futures_channel::mpsc::unbounded;
+use futures_util::future::{Either, join_all, select};
+use serde_json::Value;
+use std::time::Duration;
+use worker::{Headers, Response, Result};
+
+fn not_loaded() -> worker::Error {
+    worker::Error::RustError("network not loaded".into())
+}
+
+impl NetworkHost {
+    /// Answers a request to `/networks/{id}/mcp`.
+    pub(crate) async fn serve_mcp(
+        &self,
+        request: bindings::Request,
+        id: NetworkId,
+    ) -> Result<Response> {
+        if !self.ensure_loaded(&id)? {
+            return respond(no_such_network(&id));
+        }
+        self.mcp.set_network(&id);
+        let outcome = {
+            let mut guard = self.network.borrow_mut();
+            let network = guard.as_mut().ok_or_else(not_loaded)?;
+            let mut streams = self.mcp.streams.borrow_mut();
+            transport::handle(&mut RequestIo::new(self)?, network, &mut streams, &request)?
+        };
+        self.mcp.flush();
+        match outcome {
+            Outcome::Respond(response) => respond(response),
+            Outcome::Hold {
+                mut ready,
+                waits,
+                batch,
+            } => {
+                let answers = join_all(waits.into_iter().map(|w| self.answer_later(w))).await;
+                for answer in answers {
+                    ready.extend(answer?);
+                }
+                respond(assemble(ready, batch))
+            }
+            Outcome::Stream {
+                stream,
+                opening,
+                waits,
+                closes,
+            } => self.open_mcp_stream(stream, opening, waits, closes),
+            Outcome::Ended { streams, response } => {
+                let session = request
+                    .header("Mcp-Session-Id")
+                    .unwrap_or("")
+                    .trim()
+                    .to_owned();
+                self.mcp.end_session(&streams, &session);
+                respond(response)
+            }
+            Outcome::Cancel { member, request } => {
+                self.mcp.cancel(&member, &request);
+                respond(bindings::Response::text("").with_status(202))
+            }
+        }
+    }
+
+    /// Answers `/.well-known/oauth-protected-resource/networks/{id}/mcp`.
+    pub(crate) fn mcp_metadata(
+        &self,
+        request: &bindings::Request,
+        id: &NetworkId,
+    ) -> Result<Response> {
+        if !self.ensure_loaded(id)? {
+            return respond(no_such_network(id));
+        }
+        let name = self
+            .network
+            .borrow()
+            .as_ref()
+            .map(|n| n.config().name.clone())
+            .unwrap_or_default();
+        respond(access::metadata(request.origin(), id, &name))
+    }
+
+    /// Waits for `waiting`'s delivery or deadline; its JSON-RPC answer (`None` when cancelled).
+    async fn answer_later(&self, waiting: Waiting) -> Result<Option<Value>> {
+        loop {
+            let (key, woken) = self.mcp.register(waiting.clone());
+            let wait = Duration::from_millis(waiting.deadline.saturating_sub(now_ms()));
+            let arrival = match select(woken, Box::pin(worker::Delay::from(wait))).await {
+                Either::Left((Ok(event), _)) => Arrival::Delivered(Box::new(event)),
+                Either::Left((Err(_cancelled), _)) => return Ok(None),
+                Either::Right(_) => {
+                    self.mcp.unregister(key);
+                    Arrival::TimedOut
+                }
+            };
+            let result = {
+                let mut guard = self.network.borrow_mut();
+                let network = guard.as_mut().ok_or_else(not_loaded)?;
+                tools::finish(&mut RequestIo::new(self)?, network, &waiting, arrival)?
+            };
+            self.mcp.flush();
+            if let Some(result) = result {
+                return Ok(Some(jsonrpc::result(&waiting.request, result)));
+            }
+        }
+    }
+
+    /// Writes stream `stream`: `opening`, then each waiting answer; keeps it open
+    /// for notifications unless it `closes` once answered.
+    fn open_mcp_stream(
+        &self,
+        stream: String,
+        opening: Vec<String>,
+        waits: Vec<Waiting>,
+        closes: bool,
+    ) -> Result<Response> {
+        let (sender, receiver) = unbounded::<Result<Vec<u8>>>();
+        for record in opening {
+            let _ = sender.unbounded_send(Ok(record.into_bytes()));
+        }
+        if closes && waits.is_empty() {
+            self.mcp.streams.borrow_mut().finish(&stream, now_ms());
+            sender.close_channel();
+        } else {
+            self.mcp.attach(&stream, sender.clone(), waits.len());
+            let me = self.me.upgrade().ok_or_else(not_loaded)?;
+            for waiting in waits {
+                let (host, stream) = (me.clone(), stream.clone());
+                worker::wasm_bindgen_futures::spawn_local(async move {
+                    match host.answer_later(waiting).await {
+                        Ok(Some(answer)) => host.mcp.write(&stream, &answer),
+                        Ok(None) => {}
+                        Err(err) => worker::console_error!("an MCP answer failed: {err}"),
+                    }
+                    host.mcp.answered(&stream, closes);
+                });
+            }
+            if !self.mcp.ticking.replace(true) {
+                // One task keeps every connected stream alive and notices the ones that went away.
+                worker::wasm_bindgen_futures::spawn_local(async move {
+                    loop {
+                        worker::Delay::from(Duration::from_millis(sse::KEEPALIVE_MS)).await;
+                        if !me.mcp.keepalive() {
+                            me.mcp.ticking.set(false);
+                            break;
+                        }
+                    }
+                });
+            }
+        }
+        let written = Headers::new();
+        for (name, value) in sse::HEADERS {
+            written.set(name, value)?;
+        }
+        written.set("X-Accel-Buffering", "no")?;
+        Ok(Response::from_stream(receiver)?.with_headers(written))
+    }
+}

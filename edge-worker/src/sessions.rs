@@ -1,0 +1,167 @@
+//! HTTP sessions and single-use tickets in the object's SQLite storage, by
+//! the SHA-256 of their token (the token itself is never stored). When a
+//! session expires, when its use is written down and which rows are pruned
+//! is the core's (`agentnet_core::bindings::policy`); here are the rows.
+
+use crate::storage::{Store, integer, text};
+use agentnet_core::bindings::policy::{Expired, SessionRow, TicketRow};
+use serde::Deserialize;
+
+const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS sessions (token_sha256 TEXT PRIMARY KEY, address TEXT NOT NULL, created INTEGER NOT NULL, last_used INTEGER);
+CREATE TABLE IF NOT EXISTS tickets (ticket_sha256 TEXT PRIMARY KEY, address TEXT NOT NULL, expires_at INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS tickets_by_expiry ON tickets (expires_at);
+";
+
+/// Indexes the pruning and a member's leave search by (created after the column exists).
+const INDEXES: &str = "
+CREATE INDEX IF NOT EXISTS sessions_by_use ON sessions (last_used);
+CREATE INDEX IF NOT EXISTS sessions_by_age ON sessions (created);
+CREATE INDEX IF NOT EXISTS sessions_by_address ON sessions (address);
+";
+
+#[derive(Deserialize)]
+struct SessionColumns {
+    address: String,
+    created: i64,
+    last_used: Option<i64>,
+}
+
+#[derive(Deserialize)]
+struct TicketColumns {
+    address: String,
+    expires_at: i64,
+}
+
+fn unsigned(value: i64) -> u64 {
+    u64::try_from(value).unwrap_or(0)
+}
+
+impl Store {
+    /// Creates the tables; a `sessions` table from before expiry gets its
+    /// `last_used` column (its rows count as last used when they were made).
+    pub(crate) fn open_sessions(&self) -> worker::Result<()> {
+        self.sql.exec(SCHEMA, None)?;
+        if self
+            .sql
+            .exec("SELECT last_used FROM sessions LIMIT 0", None)
+            .is_err()
+        {
+            self.sql
+                .exec("ALTER TABLE sessions ADD COLUMN last_used INTEGER", None)?;
+            self.sql
+                .exec("UPDATE sessions SET last_used = created", None)?;
+        }
+        self.sql.exec(INDEXES, None)?;
+        Ok(())
+    }
+
+    /// Records a new session, started and used at `now`.
+    pub fn add_session(&self, token_sha256: &str, address: &str, now: u64) -> worker::Result<()> {
+        self.sql.exec(
+            "INSERT OR REPLACE INTO sessions (token_sha256, address, created, last_used) VALUES (?, ?, ?, ?)",
+            vec![text(token_sha256), text(address), integer(now)?, integer(now)?],
+        )?;
+        Ok(())
+    }
+
+    /// The session whose token hashes to `token_sha256`.
+    pub fn session(&self, token_sha256: &str) -> worker::Result<Option<SessionRow>> {
+        let rows: Vec<SessionColumns> = self
+            .sql
+            .exec(
+                "SELECT address, created, last_used FROM sessions WHERE token_sha256 = ?",
+                vec![text(token_sha256)],
+            )?
+            .to_array()?;
+        Ok(rows.into_iter().next().map(|r| SessionRow {
+            address: r.address,
+            created: unsigned(r.created),
+            last_used: unsigned(r.last_used.unwrap_or(r.created)),
+        }))
+    }
+
+    /// Writes down that a session was used at `now`.
+    pub fn touch_session(&self, token_sha256: &str, now: u64) -> worker::Result<()> {
+        self.sql.exec(
+            "UPDATE sessions SET last_used = ? WHERE token_sha256 = ?",
+            vec![integer(now)?, text(token_sha256)],
+        )?;
+        Ok(())
+    }
+
+    /// Ends one session.
+    pub fn end_session(&self, token_sha256: &str) -> worker::Result<()> {
+        self.sql.exec(
+            "DELETE FROM sessions WHERE token_sha256 = ?",
+            vec![text(token_sha256)],
+        )?;
+        Ok(())
+    }
+
+    /// Ends every session and ticket of `address`.
+    pub fn end_sessions(&self, address: &str) -> worker::Result<()> {
+        self.sql.exec(
+            "DELETE FROM sessions WHERE address = ?",
+            vec![text(address)],
+        )?;
+        self.sql
+            .exec("DELETE FROM tickets WHERE address = ?", vec![text(address)])?;
+        Ok(())
+    }
+
+    /// Deletes the sessions `expired` covers.
+    pub fn prune_sessions(&self, expired: Expired) -> worker::Result<()> {
+        if let Some(bound) = expired.idle_before {
+            self.sql.exec(
+                "DELETE FROM sessions WHERE last_used <= ?",
+                vec![integer(bound)?],
+            )?;
+        }
+        if let Some(bound) = expired.created_before {
+            self.sql.exec(
+                "DELETE FROM sessions WHERE created <= ?",
+                vec![integer(bound)?],
+            )?;
+        }
+        Ok(())
+    }
+
+    /// Records a ticket of `address`, valid until `expires_at`.
+    pub fn add_ticket(
+        &self,
+        ticket_sha256: &str,
+        address: &str,
+        expires_at: u64,
+    ) -> worker::Result<()> {
+        self.sql.exec(
+            "INSERT OR REPLACE INTO tickets (ticket_sha256, address, expires_at) VALUES (?, ?, ?)",
+            vec![text(ticket_sha256), text(address), integer(expires_at)?],
+        )?;
+        Ok(())
+    }
+
+    /// Removes and returns the ticket whose token hashes to `ticket_sha256`.
+    pub fn take_ticket(&self, ticket_sha256: &str) -> worker::Result<Option<TicketRow>> {
+        let rows: Vec<TicketColumns> = self
+            .sql
+            .exec(
+                "DELETE FROM tickets WHERE ticket_sha256 = ? RETURNING address, expires_at",
+                vec![text(ticket_sha256)],
+            )?
+            .to_array()?;
+        Ok(rows.into_iter().next().map(|r| TicketRow {
+            address: r.address,
+            expires_at: unsigned(r.expires_at),
+        }))
+    }
+
+    /// Deletes the tickets expired at `now`.
+    pub fn prune_tickets(&self, now: u64) -> worker::Result<()> {
+        self.sql.exec(
+            "DELETE FROM tickets WHERE expires_at <= ?",
+            vec![integer(now)?],
+        )?;
+        Ok(())
+    }
+}

@@ -1,0 +1,243 @@
+//! The I/O of the object's WebSockets: accepting, refusing, binding and
+//! closing one, against the core's table of them
+//! (`agentnet_core::bindings::sockets`, kept in `crate::socket_state`).
+//!
+//! The table lives in memory and is restored from the sockets' attachments
+//! once after a wake, then changed socket by socket. Closes the
+//! object decides (a member left, a join deadline, too many bad frames) wait
+//! in `closing` until the frames before them are sent
+//! ([`NetworkHost::finish_closes`]).
+
+use crate::host::now_ms;
+use crate::network_object::NetworkHost;
+use crate::origin::Origin;
+use crate::socket_state::{Attachment, LastSender, OpenSockets};
+use agentnet_core::bindings::sockets::{Close, SocketRecord, Sockets};
+use agentnet_core::bindings::{self, ws};
+use agentnet_core::{Address, NetworkId};
+use std::collections::BTreeMap;
+use worker::{Response, Result, WebSocket, WebSocketPair};
+
+impl NetworkHost {
+    /// Runs `f` on the socket table, restoring it from the attachments first after a wake.
+    pub(crate) fn with_sockets<R>(&self, f: impl FnOnce(&mut OpenSockets) -> R) -> R {
+        let mut guard = self.sockets.borrow_mut();
+        let open = guard.get_or_insert_with(|| self.restore_sockets());
+        f(open)
+    }
+
+    fn restore_sockets(&self) -> OpenSockets {
+        let mut open = OpenSockets {
+            table: Sockets::new(&self.policy),
+            by_id: BTreeMap::new(),
+        };
+        let mut unnamed = Vec::new();
+        for socket in self.state.get_websockets() {
+            // One the object closed before it slept may still be listed while it closes.
+            if socket.as_ref().ready_state() != worker::worker_sys::web_sys::WebSocket::OPEN {
+                continue;
+            }
+            let attachment = Attachment::read(&socket);
+            let member = attachment.address.as_deref().and_then(|a| a.parse().ok());
+            match attachment.id {
+                Some(id) => {
+                    open.table.restore(SocketRecord {
+                        id,
+                        member,
+                        peer: attachment.peer,
+                        since: attachment.since,
+                    });
+                    open.by_id.insert(id, socket);
+                }
+                None => unnamed.push((socket, attachment, member)),
+            }
+        }
+        // Sockets from before ids get one now (after every kept id is known).
+        for (socket, attachment, member) in unnamed {
+            let record = open.table.open(attachment.peer.clone(), member, now_ms());
+            if let Some(network) = attachment.network.and_then(|n| n.parse().ok()) {
+                let _ = socket.serialize_attachment(Attachment::of(&network, &record));
+            }
+            open.by_id.insert(record.id, socket);
+        }
+        open
+    }
+
+    /// The network and the record of a frame's socket (remembered for the next frame from it).
+    pub(crate) fn sender_of(&self, ws: &WebSocket) -> Option<(NetworkId, SocketRecord)> {
+        let known = self
+            .last_sender
+            .borrow()
+            .as_ref()
+            .filter(|last| &last.socket == ws)
+            .map(|last| (last.network.clone(), last.id));
+        let (network, id) = match known {
+            Some(known) => known,
+            None => {
+                let attachment = Attachment::read(ws);
+                let network: NetworkId = attachment.network?.parse().ok()?;
+                let id = match attachment.id {
+                    Some(id) => id,
+                    // Restoring the table names every socket; read the attachment again.
+                    None => {
+                        self.with_sockets(|_| ());
+                        Attachment::read(ws).id?
+                    }
+                };
+                *self.last_sender.borrow_mut() = Some(LastSender {
+                    socket: ws.clone(),
+                    network: network.clone(),
+                    id,
+                });
+                (network, id)
+            }
+        };
+        let record = self.with_sockets(|open| open.table.get(id).cloned())?;
+        Some((network, record))
+    }
+
+    /// The close for an upgrade the network has no room for, if any.
+    pub(crate) fn socket_refusal(
+        &self,
+        request: &bindings::Request,
+    ) -> Option<agentnet_core::bindings::sockets::Close> {
+        self.with_sockets(|open| bindings::http::refusal(&open.table, request, self.test_hooks))
+    }
+
+    /// Accepts a socket only to close it at once with `close` (browsers see only close codes).
+    pub(crate) fn refuse_socket(&self, close: &Close) -> Result<Response> {
+        let pair = WebSocketPair::new()?;
+        pair.server.accept()?;
+        pair.server
+            .close(Some(close.code), Some(close.reason.as_str()))?;
+        Response::from_websocket(pair.client)
+    }
+
+    /// Accepts the WebSocket of an upgrade, bound to the member that joined
+    /// at the upgrade, and then applies that join's catch-up to it.
+    pub(crate) fn accept_socket(&self, id: &NetworkId, upgrade: ws::Upgrade) -> Result<Response> {
+        let pair = WebSocketPair::new()?;
+        // The table first (after a wake it is restored from the sockets the
+        // platform holds), so the new socket is never read back as an old one.
+        self.with_sockets(|_| ());
+        self.state.accept_web_socket(&pair.server);
+        let record = self.with_sockets(|open| {
+            let record = open.table.open(upgrade.peer, upgrade.address, now_ms());
+            open.by_id.insert(record.id, pair.server.clone());
+            record
+        });
+        pair.server
+            .serialize_attachment(Attachment::of(id, &record))?;
+        self.apply(&Origin::Socket(&pair.server), upgrade.after_accept)?;
+        Response::from_websocket(pair.client)
+    }
+
+    /// The socket is now bound to `member` (or to nobody: it left).
+    pub(crate) fn bind(&self, ws: &WebSocket, member: Option<Address>) -> Result<()> {
+        let Some((network, record)) = self.sender_of(ws) else {
+            return Ok(());
+        };
+        let bound = self.with_sockets(|open| open.table.bind(record.id, member, now_ms()));
+        match bound {
+            Some(record) => ws.serialize_attachment(Attachment::of(&network, &record)),
+            None => Ok(()),
+        }
+    }
+
+    /// The sockets bound to `member`.
+    pub(crate) fn sockets_of(&self, member: &Address) -> Vec<WebSocket> {
+        self.with_sockets(|open| {
+            open.table
+                .of_member(member)
+                .into_iter()
+                .filter_map(|id| open.by_id.get(&id).cloned())
+                .collect()
+        })
+    }
+
+    /// The addresses that have an open socket.
+    pub(crate) fn connected_addresses(&self) -> Vec<Address> {
+        self.with_sockets(|open| open.table.members())
+    }
+
+    /// Closes `ws` with `close` once the frames before it are sent.
+    pub(crate) fn close_later(&self, ws: WebSocket, close: Close) {
+        self.closing.borrow_mut().push((ws, close));
+    }
+
+    /// Closes every socket of a member that left.
+    pub(crate) fn close_member_sockets(&self, member: &Address) {
+        let close = bindings::sockets::left(member);
+        for ws in self.sockets_of(member) {
+            self.close_later(ws, close.clone());
+        }
+    }
+
+    /// The unjoined sockets whose time ran out are closed.
+    pub(crate) fn close_overdue(&self, now: u64) {
+        let overdue = self.with_sockets(|open| {
+            let close = open.table.join_timeout();
+            open.table
+                .overdue(now)
+                .into_iter()
+                .filter_map(|id| open.by_id.get(&id).cloned())
+                .map(|ws| (ws, close.clone()))
+                .collect::<Vec<_>>()
+        });
+        self.closing.borrow_mut().extend(overdue);
+    }
+
+    /// When the next unjoined socket runs out of time.
+    pub(crate) fn next_join_deadline(&self) -> Option<u64> {
+        self.with_sockets(|open| open.table.next_deadline())
+    }
+
+    /// Closes the sockets waiting in `closing`; a member whose last socket
+    /// that was goes offline. Call it while nothing holds the network.
+    pub(crate) fn finish_closes(&self) -> Result<()> {
+        let closing = std::mem::take(&mut *self.closing.borrow_mut());
+        let mut result = Ok(());
+        for (ws, close) in closing {
+            let _ = ws.close(Some(close.code), Some(close.reason.as_str()));
+            if let Err(err) = self.forget_socket(&ws) {
+                result = Err(err);
+            }
+        }
+        result
+    }
+
+    /// A socket closed (either side): forget it, and mark its member offline
+    /// if it has no other.
+    pub(crate) fn forget_socket(&self, ws: &WebSocket) -> Result<()> {
+        let found = self.sender_of(ws);
+        // Hold no reference to a closed socket: workerd ends its connection once it is collected.
+        *self.last_sender.borrow_mut() = None;
+        let Some((network, record)) = found else {
+            return Ok(());
+        };
+        let member = self.with_sockets(|open| {
+            open.by_id.remove(&record.id);
+            open.table
+                .close(record.id)
+                .and_then(|closed| closed.member)
+                .filter(|member| !open.table.is_connected(member))
+        });
+        let Some(member) = member else {
+            return Ok(());
+        };
+        if !self.ensure_loaded(&network)? {
+            return Ok(());
+        }
+        let effects = match self.network.borrow_mut().as_mut() {
+            Some(network) => network.disconnect(&member, now_ms()),
+            None => Vec::new(),
+        };
+        self.apply(&Origin::Nowhere, effects)
+    }
+
+    /// The peer closed a socket: finish the closing handshake and forget it.
+    pub(crate) fn connection_closed(&self, ws: &WebSocket, code: usize) -> Result<()> {
+        let _ = ws.close(Some(ws::close_reply(code)), Some("closed"));
+        self.forget_socket(ws)
+    }
+}
