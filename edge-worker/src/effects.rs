@@ -157,6 +157,13 @@ impl Host for Applier<'_> {
         self.store.read(request)
     }
 
+    fn catch_up_failed(&mut self, request: &ReadRequest, error: worker::Error) {
+        worker::console_error!(
+            "a catch-up page of {:?} failed; it is read again later: {error}",
+            request.reader
+        );
+    }
+
     fn apply(&mut self, effect: Effect) -> Result<Vec<(Address, u64)>> {
         let host = self.host;
         if let Origin::Collect(collected) = self.origin {

@@ -12,7 +12,8 @@ use crate::network::stages::Stage;
 use serde_json::{Map, json};
 
 impl Network {
-    /// The host's alarm fired: resend deliveries that waited too long for an ack.
+    /// The host's alarm fired: time silent members out, resend deliveries
+    /// that waited too long for an ack, and read the catch-up pages due.
     pub fn on_alarm(&mut self, now: u64) -> Vec<Effect> {
         let mut effects = Vec::new();
         // Presence: members silent for longer than the timeout go offline.
@@ -39,6 +40,9 @@ impl Network {
             } else {
                 self.tracker.forget_unacked(&member);
             }
+        }
+        for member in self.tracker.pages_due(now) {
+            effects.extend(self.next_catch_up_page(&member, now));
         }
         effects
     }
