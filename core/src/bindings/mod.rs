@@ -11,7 +11,7 @@
 //! * [`exchange`] — what a binding needs from its host; replies collected for a response
 //! * [`http`] — the HTTP binding of seed 000 §11 inside a network
 //! * [`ws`] — the WebSocket upgrade and a join at upgrade
-//! * [`sse`] — Server-Sent Events framing, resume point and opening pages
+//! * [`sse`] — Server-Sent Events: framing, resume point, streams bounded in number, pages and bytes
 //! * [`create`] — network creation and the demo network
 //! * [`networks`] — the Worker's own routes (`/v1/networks`, the directory)
 
@@ -23,6 +23,8 @@ pub mod networks;
 pub mod sse;
 pub mod ws;
 
+#[cfg(test)]
+mod sse_tests;
 #[cfg(test)]
 mod tests;
 

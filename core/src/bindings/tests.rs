@@ -12,11 +12,13 @@ use std::convert::Infallible;
 const BASE: &str = "https://edge.test/networks/demo/";
 
 /// The I/O of a host, in memory.
-struct TestHost {
-    log: MemoryHost,
+pub(super) struct TestHost {
+    pub(super) log: MemoryHost,
     sessions: BTreeMap<String, String>,
-    now: u64,
+    pub(super) now: u64,
     seed: u8,
+    /// Open event streams per member.
+    pub(super) streams: BTreeMap<Address, usize>,
 }
 
 impl BindingHost for TestHost {
@@ -64,15 +66,18 @@ impl BindingHost for TestHost {
         self.log.apply(network, effects, self.now);
         Ok(())
     }
+    fn open_streams(&self, member: &Address) -> usize {
+        self.streams.get(member).copied().unwrap_or(0)
+    }
 }
 
-struct World {
-    host: TestHost,
-    network: Network,
+pub(super) struct World {
+    pub(super) host: TestHost,
+    pub(super) network: Network,
 }
 
 impl World {
-    fn new() -> Self {
+    pub(super) fn new() -> Self {
         let config = NetworkConfig::open("demo".parse().unwrap(), "Demo");
         World {
             host: TestHost {
@@ -80,12 +85,13 @@ impl World {
                 sessions: BTreeMap::new(),
                 now: 1_000,
                 seed: 0,
+                streams: BTreeMap::new(),
             },
             network: Network::new(config, [], 0, [7; 32]),
         }
     }
 
-    fn outcome(&mut self, req: &Request) -> Outcome {
+    pub(super) fn outcome(&mut self, req: &Request) -> Outcome {
         self.host.now += 1;
         match handle(&mut self.host, &mut self.network, req, false) {
             Ok(outcome) => outcome,
@@ -93,7 +99,7 @@ impl World {
         }
     }
 
-    fn call(&mut self, req: &Request) -> Response {
+    pub(super) fn call(&mut self, req: &Request) -> Response {
         match self.outcome(req) {
             Outcome::Respond(response) => response,
             other => panic!("expected a response, got {other:?}"),
@@ -101,7 +107,7 @@ impl World {
     }
 
     /// Joins `agent` over HTTP; returns its session token.
-    fn join(&mut self, agent: &str) -> String {
+    pub(super) fn join(&mut self, agent: &str) -> String {
         let req = post("v1/join", &json!({"agent_id": agent}).to_string());
         let response = self.call(&req);
         assert_eq!(response.status, 200, "{response:?}");
@@ -110,15 +116,15 @@ impl World {
     }
 }
 
-fn get(rest: &str) -> Request {
+pub(super) fn get(rest: &str) -> Request {
     Request::new(Method::Get, format!("{BASE}{rest}"))
 }
 
-fn post(rest: &str, body: &str) -> Request {
+pub(super) fn post(rest: &str, body: &str) -> Request {
     Request::new(Method::Post, format!("{BASE}{rest}")).with_body(body)
 }
 
-fn with_token(req: Request, token: &str) -> Request {
+pub(super) fn with_token(req: Request, token: &str) -> Request {
     req.with_header("Authorization", &format!("Bearer {token}"))
 }
 
@@ -384,13 +390,17 @@ fn an_sse_stream_opens_with_what_the_member_missed() {
         let event = json!({"type": "chat.msg", "target": "agent:bob", "payload": {"n": n}});
         world.call(&with_token(post("v1/events", &event.to_string()), &alice));
     }
-    let stream = match world.outcome(&with_token(get("v1/sse?after=0"), &bob)) {
+    let mut stream = match world.outcome(&with_token(get("v1/sse?after=0"), &bob)) {
         Outcome::Stream(stream) => stream,
         other => panic!("{other:?}"),
     };
-    assert_eq!(stream.member.to_string(), "agent:bob");
-    assert_eq!(stream.opening.len(), 2);
-    assert!(stream.opening[0].starts_with("id: ") && stream.opening[1].contains("\"n\":1"));
+    assert_eq!(stream.member().to_string(), "agent:bob");
+    let opening: Vec<String> = std::iter::from_fn(|| stream.pop())
+        .map(|bytes| String::from_utf8(bytes).unwrap())
+        .collect();
+    assert_eq!(opening.len(), 2);
+    assert!(opening[0].starts_with("id: ") && opening[1].contains("\"n\":1"));
+    assert!(!stream.is_catching_up(), "all it missed fit in its opening");
     // The stream counts as acknowledged: the cursor moved.
     let bob_address: Address = "agent:bob".parse().unwrap();
     assert!(world.network.cursor(&bob_address) > 0);

@@ -31,6 +31,8 @@ pub const CURSOR_PERSIST_AFTER_MS: u64 = 1_000;
 pub const MAX_IN_FLIGHT: usize = 512;
 /// Log rows one catch-up page reads at most (hosts also bound a page by bytes).
 pub const CATCH_UP_PAGE: usize = 256;
+/// Catch-up pages a member may have unacknowledged.
+pub const PAGES_IN_FLIGHT: usize = 2;
 /// How long a catch-up whose read failed waits before it is read again.
 pub const READ_RETRY_MS: u64 = 1_000;
 /// Deliveries counted together in [`InFlight`]: its accounting is exact to
@@ -99,7 +101,7 @@ impl Progress {
 }
 
 /// A member's catch-up in progress.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct CatchUp {
     /// The next page reads the log after this `seq`.
     pub after: u64,
@@ -108,6 +110,10 @@ pub struct CatchUp {
     /// When the next page is to be read without waiting for an ack (the
     /// member has room for it); `None` while it waits for its ack.
     pub next_read_at: Option<u64>,
+    /// The last `seq` delivered by each page not yet acknowledged (at most
+    /// [`PAGES_IN_FLIGHT`]): hosts bound a page by bytes, so this bounds the
+    /// bytes a catch-up has on the way.
+    pub pages: VecDeque<u64>,
 }
 
 /// Per-member delivery progress.
@@ -153,8 +159,7 @@ impl Tracker {
         };
         let waiting = CatchUp {
             after,
-            reading: false,
-            next_read_at: None,
+            ..CatchUp::default()
         };
         self.catching_up.insert(member.clone(), waiting);
         None
@@ -189,13 +194,11 @@ impl Tracker {
                 progress.unacked_since = Some(now);
             }
         }
-        self.mark_ready(member, now);
         if moved {
             self.cursors.insert(member.clone(), seq);
-            Some(seq)
-        } else {
-            None
         }
+        self.mark_ready(member, now);
+        moved.then_some(seq)
     }
 
     /// The member holds everything up to `seq` (a poll's `after`, an SSE write):
@@ -233,7 +236,7 @@ impl Tracker {
         let reading = CatchUp {
             after,
             reading: true,
-            next_read_at: None,
+            ..CatchUp::default()
         };
         self.catching_up.insert(member.clone(), reading);
         self.progress.insert(
@@ -260,11 +263,15 @@ impl Tracker {
             Some(catch_up) if catch_up.reading && catch_up.after == after => {
                 if exhausted {
                     self.catching_up.remove(member);
-                } else {
-                    catch_up.after = last;
-                    catch_up.reading = false;
-                    self.mark_ready(member, now);
+                    return true;
                 }
+                let delivered = self.progress.get(member).map_or(0, |p| p.last_delivered);
+                if delivered > after {
+                    catch_up.pages.push_back(delivered);
+                }
+                catch_up.after = last;
+                catch_up.reading = false;
+                self.mark_ready(member, now);
                 true
             }
             _ => false,
@@ -287,12 +294,18 @@ impl Tracker {
                 .get(member)
                 .map_or(0, |progress| progress.in_flight.count()),
         );
-        if let Some(catch_up) = self.catching_up.get_mut(member)
-            && !catch_up.reading
-            && catch_up.next_read_at.is_none()
-            && room >= CATCH_UP_PAGE
-        {
-            catch_up.next_read_at = Some(now);
+        let cursor = self.cursor(member);
+        if let Some(catch_up) = self.catching_up.get_mut(member) {
+            while catch_up.pages.front().is_some_and(|last| *last <= cursor) {
+                catch_up.pages.pop_front();
+            }
+            if !catch_up.reading
+                && catch_up.next_read_at.is_none()
+                && room >= CATCH_UP_PAGE
+                && catch_up.pages.len() < PAGES_IN_FLIGHT
+            {
+                catch_up.next_read_at = Some(now);
+            }
         }
     }
 
@@ -388,6 +401,31 @@ mod tests {
         in_flight.acknowledge(200);
         assert_eq!(in_flight.count(), 0);
         assert!(in_flight.batches.is_empty());
+    }
+
+    #[test]
+    fn a_catch_up_has_at_most_two_pages_unacknowledged_however_small() {
+        let mut t = Tracker::default();
+        let a = addr("agent:a");
+        t.start_catch_up(&a, 0);
+        // Pages of one large event each (a host's byte budget cut them short).
+        for page in 1..=PAGES_IN_FLIGHT as u64 {
+            t.delivered(&a, page * 10, 1);
+            assert!(t.page_answered(&a, (page - 1) * 10, page * 10, false, 1));
+            assert_eq!(t.next_page(&a, 1).is_some(), page < PAGES_IN_FLIGHT as u64);
+        }
+        // The first page acknowledged: room for one more.
+        t.acknowledge(&a, 10, 2);
+        assert_eq!(t.next_page(&a, 2), Some(20));
+        assert!(
+            !t.page_answered(&a, 0, 30, true, 2),
+            "a stale answer is ignored"
+        );
+        assert!(t.page_answered(&a, 20, 30, true, 2));
+        assert!(
+            !t.catching_up.contains_key(&a),
+            "the log is exhausted: live again"
+        );
     }
 
     #[test]

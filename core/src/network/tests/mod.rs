@@ -3,6 +3,7 @@
 mod access;
 mod hardening;
 mod lifecycle;
+mod limits;
 mod load;
 mod mods;
 mod routing;
