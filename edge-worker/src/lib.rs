@@ -21,6 +21,7 @@ mod inbox;
 mod log_batch;
 mod network_object;
 mod origin;
+mod outlet;
 mod sse;
 mod storage;
 

@@ -13,14 +13,10 @@ use crate::storage::{LogIndex, Store};
 use agentnet_core::bindings::{self, create};
 use agentnet_core::network::Effect;
 use agentnet_core::{Address, Network, NetworkId};
-use futures_channel::mpsc::UnboundedSender;
 use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
 use std::collections::BTreeMap;
 use worker::{Env, Request, Response, Result, State, WebSocket};
-
-/// One open stream's sender.
-pub(crate) type Stream = UnboundedSender<Result<Vec<u8>>>;
 
 /// What a socket's attachment remembers across hibernation.
 #[derive(Debug, Default, Clone, Serialize, Deserialize)]
@@ -61,7 +57,7 @@ pub struct NetworkHost {
     /// frames from one socket reads and parses the attachment once.
     last_sender: RefCell<Option<Sender>>,
     /// Open Server-Sent Events streams by member address (they keep the object awake).
-    pub(crate) sse_streams: RefCell<BTreeMap<String, Vec<Stream>>>,
+    pub(crate) sse_streams: RefCell<BTreeMap<String, Vec<std::rc::Rc<crate::outlet::Outlet>>>>,
     /// Frames waiting to be handled together (group commit).
     inbox: std::rc::Rc<crate::inbox::Inbox>,
     /// Log rows gathered over one drain of frames, written together ([`Store::flush`]).
@@ -284,7 +280,7 @@ impl NetworkHost {
         }
     }
 
-    pub(crate) async fn fetch(&self, req: Request) -> Result<Response> {
+    pub(crate) async fn fetch(self: &std::rc::Rc<Self>, req: Request) -> Result<Response> {
         let response = self.route(req).await;
         self.schedule_alarm().await?;
         response

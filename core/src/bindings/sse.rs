@@ -36,6 +36,8 @@ pub const MAX_STREAMS_PER_MEMBER: usize = 8;
 pub const MAX_QUEUED_BYTES: usize = 2 * 1024 * 1024;
 /// A stream that catches up gets its next page once no more than this is unread.
 pub const LOW_WATER_BYTES: usize = 256 * 1024;
+// A page read at the low water mark (at most a host's page of the log, 1 MiB) fits below the cut.
+const _: () = assert!(LOW_WATER_BYTES + 1024 * 1024 < MAX_QUEUED_BYTES);
 /// The headers of a stream's response.
 pub const HEADERS: [(&str, &str); 2] = [
     ("Content-Type", "text/event-stream"),

@@ -17,7 +17,6 @@
 //! Anything this walk cannot read is refused as not a sync message: a
 //! message Automerge would load is one this walk reads.
 
-use super::text::DocumentError;
 use std::io::Read;
 
 /// The most bytes the chunks of one sync message may expand to.
@@ -29,10 +28,21 @@ const DEFLATE: u64 = 0x08;
 /// Bytes of a change hash.
 const HASH_BYTES: u64 = 32;
 
+/// Why a message's changes were refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ExpansionError {
+    /// The chunks are not what the Automerge binary format says.
+    #[error("a change chunk: {0}")]
+    Malformed(&'static str),
+    /// They expand past [`MAX_EXPANDED_BYTES`].
+    #[error("a sync message's changes expand to more than {MAX_EXPANDED_BYTES} bytes")]
+    TooLarge,
+}
+
 /// Checks that `chunks` (a sync message's changes; each may hold several
 /// chunks back to back) expand to at most [`MAX_EXPANDED_BYTES`]; returns
 /// what they expand to.
-pub fn check<'a>(chunks: impl IntoIterator<Item = &'a [u8]>) -> Result<u64, DocumentError> {
+pub fn check<'a>(chunks: impl IntoIterator<Item = &'a [u8]>) -> Result<u64, ExpansionError> {
     let mut budget = Budget {
         left: MAX_EXPANDED_BYTES,
     };
@@ -45,15 +55,15 @@ pub fn check<'a>(chunks: impl IntoIterator<Item = &'a [u8]>) -> Result<u64, Docu
     Ok(MAX_EXPANDED_BYTES - budget.left)
 }
 
-fn malformed(what: &str) -> DocumentError {
-    DocumentError::InvalidMessage(format!("a change chunk: {what}"))
+fn malformed(what: &'static str) -> ExpansionError {
+    ExpansionError::Malformed(what)
 }
 
 /// The bytes still to read.
 struct Input<'a>(&'a [u8]);
 
 impl<'a> Input<'a> {
-    fn take(&mut self, n: u64) -> Result<&'a [u8], DocumentError> {
+    fn take(&mut self, n: u64) -> Result<&'a [u8], ExpansionError> {
         let n = usize::try_from(n).map_err(|_| malformed("a length past the end"))?;
         if n > self.0.len() {
             return Err(malformed("a length past the end"));
@@ -64,7 +74,7 @@ impl<'a> Input<'a> {
     }
 
     /// An unsigned LEB128 number.
-    fn uleb(&mut self) -> Result<u64, DocumentError> {
+    fn uleb(&mut self) -> Result<u64, ExpansionError> {
         let mut value: u64 = 0;
         for shift in (0..64).step_by(7) {
             let (&byte, rest) = self
@@ -81,7 +91,7 @@ impl<'a> Input<'a> {
     }
 
     /// `count` items of `bytes` each, or of their own length prefix when `bytes` is `None`.
-    fn skip_list(&mut self, bytes: Option<u64>) -> Result<(), DocumentError> {
+    fn skip_list(&mut self, bytes: Option<u64>) -> Result<(), ExpansionError> {
         let count = self.uleb()?;
         match bytes {
             Some(size) => {
@@ -99,7 +109,7 @@ impl<'a> Input<'a> {
     }
 
     /// Column metadata: `(deflated, length)` of each column.
-    fn columns(&mut self) -> Result<Vec<(bool, u64)>, DocumentError> {
+    fn columns(&mut self) -> Result<Vec<(bool, u64)>, ExpansionError> {
         let count = self.uleb()?;
         let mut columns = Vec::new();
         for _ in 0..count {
@@ -117,18 +127,16 @@ struct Budget {
 }
 
 impl Budget {
-    fn spend(&mut self, bytes: u64) -> Result<(), DocumentError> {
+    fn spend(&mut self, bytes: u64) -> Result<(), ExpansionError> {
         self.left = self
             .left
             .checked_sub(bytes)
-            .ok_or(DocumentError::TooLarge {
-                limit: MAX_EXPANDED_BYTES,
-            })?;
+            .ok_or(ExpansionError::TooLarge)?;
         Ok(())
     }
 
     /// Spends what `deflated` inflates to, reading no more than the budget allows.
-    fn inflate(&mut self, deflated: &[u8]) -> Result<(), DocumentError> {
+    fn inflate(&mut self, deflated: &[u8]) -> Result<(), ExpansionError> {
         let decoder = flate2::bufread::DeflateDecoder::new(deflated);
         let mut bounded = decoder.take(self.left.saturating_add(1));
         let inflated = std::io::copy(&mut bounded, &mut std::io::sink())
@@ -141,7 +149,7 @@ impl Budget {
         &mut self,
         input: &mut Input<'_>,
         columns: &[(bool, u64)],
-    ) -> Result<(), DocumentError> {
+    ) -> Result<(), ExpansionError> {
         for &(deflated, len) in columns {
             let data = input.take(len)?;
             if deflated {
@@ -155,7 +163,7 @@ impl Budget {
 }
 
 /// One chunk from `input`: its header, then what its data expands to.
-fn chunk(input: &mut Input<'_>, budget: &mut Budget) -> Result<(), DocumentError> {
+fn chunk(input: &mut Input<'_>, budget: &mut Budget) -> Result<(), ExpansionError> {
     if input.take(4)? != MAGIC {
         return Err(malformed("no magic bytes"));
     }
@@ -262,12 +270,7 @@ mod tests {
     fn a_compression_bomb_is_refused_before_it_is_inflated_in_full() {
         let chunk = bomb(2 * MAX_EXPANDED_BYTES as usize);
         assert!(chunk.len() < 32 * 1024, "{} bytes", chunk.len());
-        assert_eq!(
-            check([chunk.as_slice()]),
-            Err(DocumentError::TooLarge {
-                limit: MAX_EXPANDED_BYTES
-            })
-        );
+        assert_eq!(check([chunk.as_slice()]), Err(ExpansionError::TooLarge));
         // The same through many chunks that are each small enough.
         let part = bomb(3 * 1024 * 1024);
         assert!(check([part.as_slice()]).is_ok());
@@ -286,10 +289,7 @@ mod tests {
             framed(0, &[0xff; 12]),
         ] {
             assert!(
-                matches!(
-                    check([bad.as_slice()]),
-                    Err(DocumentError::InvalidMessage(_))
-                ),
+                matches!(check([bad.as_slice()]), Err(ExpansionError::Malformed(_))),
                 "{bad:?}"
             );
         }

@@ -80,7 +80,7 @@ const MAX_BLOOM_BITS_PER_ENTRY: u64 = 64;
 /// would decode but then fail on: a Bloom filter with entries and no bits
 /// (a division by zero inside Automerge, found by the `document_sync` fuzz
 /// target) or with absurd probe counts (an allocation of gigabytes); and
-/// changes that expand past [`super::MAX_EXPANDED_BYTES`] (`too_large`).
+/// changes that expand past [`super::expansion::MAX_EXPANDED_BYTES`] (`too_large`).
 pub fn decode_sync(text: &str) -> Result<sync::Message, DocumentError> {
     let bytes = STANDARD
         .decode(text)
@@ -90,7 +90,12 @@ pub fn decode_sync(text: &str) -> Result<sync::Message, DocumentError> {
     for have in &message.have {
         check_bloom(&have.bloom.to_bytes())?;
     }
-    super::expansion::check(message.changes.iter())?;
+    super::expansion::check(message.changes.iter()).map_err(|e| match e {
+        super::expansion::ExpansionError::TooLarge => DocumentError::TooLarge {
+            limit: super::expansion::MAX_EXPANDED_BYTES,
+        },
+        malformed => DocumentError::InvalidMessage(malformed.to_string()),
+    })?;
     Ok(message)
 }
 
