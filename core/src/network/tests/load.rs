@@ -255,7 +255,11 @@ fn a_member_that_never_acknowledges_gets_no_more_than_the_bound() {
             *count += got.len();
         }
     }
-    assert_eq!(per_redelivery, [MAX_IN_FLIGHT; 3]);
+    assert_eq!(per_redelivery.len(), 3, "{per_redelivery:?}");
+    assert!(
+        per_redelivery.iter().all(|n| *n > 0 && *n <= MAX_IN_FLIGHT),
+        "{per_redelivery:?}"
+    );
 
     // Bob starts acknowledging: he gets the rest.
     let mut last = 0;
