@@ -38,11 +38,20 @@ impl Network {
                 let after = self.tracker.cursor(&member);
                 effects.push(self.catch_up(&member, after));
             } else {
-                self.tracker.forget_unacked(&member);
+                self.tracker.stop(&member);
             }
         }
         for member in self.tracker.pages_due(now) {
-            effects.extend(self.next_catch_up_page(&member, now));
+            if self
+                .state
+                .members
+                .get(&member)
+                .is_some_and(Member::is_online)
+            {
+                effects.extend(self.next_catch_up_page(&member, now));
+            } else {
+                self.tracker.stop(&member);
+            }
         }
         effects
     }
@@ -82,8 +91,7 @@ impl Network {
         }
         member.status = Presence::Offline;
         let mut effects = vec![Effect::Store(Row::Member(member.clone()))];
-        self.tracker.catching_up.remove(address);
-        self.tracker.forget_unacked(address);
+        self.tracker.stop(address);
         let mut metadata = Map::new();
         metadata.insert("reason".into(), json!("disconnected"));
         let leave = Event {

@@ -179,6 +179,13 @@ impl Tracker {
         }
     }
 
+    /// `member` went offline or left: its catch-up stops and what it has not
+    /// acknowledged is sent again from its cursor when it comes back.
+    pub fn stop(&mut self, member: &Address) {
+        self.catching_up.remove(member);
+        self.forget_unacked(member);
+    }
+
     /// Applies a cumulative ack at `now`; returns the new cursor when it moved.
     pub fn acknowledge(&mut self, member: &Address, seq: u64, now: u64) -> Option<u64> {
         let delivered = self.last_delivered(member);

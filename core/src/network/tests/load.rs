@@ -325,3 +325,47 @@ fn one_member_whose_redelivery_fails_holds_up_nobody_else() {
         .collect();
     assert_eq!(ns, (0..=10).collect::<Vec<_>>());
 }
+
+#[test]
+fn a_member_that_leaves_mid_catch_up_is_read_for_no_more() {
+    let mut turns = Turns::new();
+    let (mut alice, mut bob) = (Peer::new("agent:alice"), Peer::new("agent:bob"));
+    turns.first_join(&mut alice);
+    let secret = turns.first_join(&mut bob);
+    // Bob's own broadcasts fill the first page: it delivers nothing to him.
+    for n in 0..CATCH_UP_PAGE as u64 + 10 {
+        turns.send(&mut bob, "chat.msg", "agent:broadcast", json!({"n": n}));
+    }
+    for n in 0..10 {
+        turns.send(&mut alice, "chat.msg", "agent:bob", json!({"n": n}));
+    }
+    turns.disconnect(&bob.address);
+    let rejoin = json!({"credentials": {"member_secret": secret}, "resume": {"after": 0}});
+    let effects = turns.join(&mut bob, rejoin.clone());
+    assert!(deliveries(&effects, &bob.address).is_empty());
+    assert!(
+        turns
+            .network
+            .next_wakeup()
+            .is_some_and(|at| at <= turns.now),
+        "the next page is due at the alarm"
+    );
+    turns.send(&mut bob, "network.agent.leave", "core", json!({}));
+    for _ in 0..5 {
+        turns.now += REDELIVERY_TIMEOUT_MS;
+        let effects = turns.alarm();
+        let for_bob = effects.iter().any(|e| {
+            matches!(e, Effect::Read(ReadRequest { reader: Reader::CatchUp { member }, .. }) if *member == bob.address)
+        });
+        assert!(!for_bob, "nothing is read for a member that left");
+    }
+    // Back, it catches up from the start as it asks.
+    let effects = turns.join(&mut bob, rejoin);
+    let mut got = deliveries(&effects, &bob.address);
+    for _ in 0..3 {
+        turns.now += 1;
+        got.extend(deliveries(&turns.alarm(), &bob.address));
+    }
+    let ns: Vec<u64> = got.iter().map(|d| d.2).collect();
+    assert_eq!(ns, (0..10).collect::<Vec<_>>());
+}
