@@ -17,7 +17,9 @@
 //!   [`LOW_WATER_BYTES`]; meanwhile live events wait in the log;
 //! * records the client has not read are held up to [`MAX_QUEUED_BYTES`]: a
 //!   client that reads slower than its events come is cut off rather than
-//!   held in memory, and resumes from its `Last-Event-ID` when it reconnects.
+//!   held in memory, and resumes from its `Last-Event-ID` when it reconnects;
+//!   one that reads nothing at all for [`STALLED_TICKS`] keepalive periods is
+//!   gone, and its stream is cut too.
 
 use super::exchange::{Answer, BindingHost, rejected};
 use super::message::Request;
@@ -32,6 +34,8 @@ pub const KEEPALIVE_MS: u64 = 15_000;
 pub const KEEPALIVE: &str = ": keepalive\n\n";
 /// Open streams one member may have.
 pub const MAX_STREAMS_PER_MEMBER: usize = 8;
+/// Keepalive ticks without a read, while records wait, after which a client counts as gone.
+pub const STALLED_TICKS: u32 = 2;
 /// Bytes a stream holds for a client that has not read them; past this the stream is cut.
 pub const MAX_QUEUED_BYTES: usize = 2 * 1024 * 1024;
 /// A stream that catches up gets its next page once no more than this is unread.
@@ -91,6 +95,10 @@ pub struct Stream {
     phase: Phase,
     queue: VecDeque<Vec<u8>>,
     queued: usize,
+    /// The client read something since the last keepalive tick.
+    read_since_tick: bool,
+    /// Keepalive ticks in a row at which records waited and the client had read none.
+    stalled_ticks: u32,
 }
 
 impl Stream {
@@ -101,6 +109,8 @@ impl Stream {
             phase: Phase::CatchingUp(after),
             queue: VecDeque::new(),
             queued: 0,
+            read_since_tick: false,
+            stalled_ticks: 0,
         }
     }
 
@@ -131,18 +141,35 @@ impl Stream {
         Pushed::Queued
     }
 
-    /// Queues a keepalive comment when the client has nothing left to read.
+    /// The host's keepalive tick, every [`KEEPALIVE_MS`]: queues a keepalive
+    /// comment when the client has read everything. A client that reads
+    /// nothing for [`STALLED_TICKS`] ticks while something waits for it is
+    /// gone (a connection that died without closing): the stream is cut, so
+    /// it stops counting against the member's [`MAX_STREAMS_PER_MEMBER`].
     pub fn keepalive(&mut self) {
-        if self.queue.is_empty() && self.phase != Phase::Cut {
+        if self.phase == Phase::Cut {
+            return;
+        }
+        if self.queue.is_empty() {
             self.queued += KEEPALIVE.len();
             self.queue.push_back(KEEPALIVE.as_bytes().to_vec());
+            self.stalled_ticks = 0;
+        } else if self.read_since_tick {
+            self.stalled_ticks = 0;
+        } else {
+            self.stalled_ticks += 1;
+            if self.stalled_ticks >= STALLED_TICKS {
+                self.cut();
+            }
         }
+        self.read_since_tick = false;
     }
 
     /// The next bytes for the client, oldest first.
     pub fn pop(&mut self) -> Option<Vec<u8>> {
         let record = self.queue.pop_front()?;
         self.queued = self.queued.saturating_sub(record.len());
+        self.read_since_tick = true;
         Some(record)
     }
 

@@ -142,3 +142,32 @@ fn a_member_has_a_bounded_number_of_streams() {
     // Only bob's own: alice still opens hers.
     assert!(open(&mut world, &alice, "").is_ok());
 }
+
+#[test]
+fn a_client_that_reads_nothing_for_two_keepalives_is_gone() {
+    let mut world = World::new();
+    let bob = world.join("agent:bob");
+    // A client that reads its keepalives stays, however long it is idle.
+    let mut reading = open(&mut world, &bob, "").unwrap();
+    for _ in 0..10 {
+        reading.keepalive();
+        assert_eq!(reading.pop(), Some(sse::KEEPALIVE.as_bytes().to_vec()));
+    }
+    assert!(!reading.is_cut());
+    // One whose connection died reads nothing: cut at the second tick after the first unread keepalive.
+    let mut dead = open(&mut world, &bob, "").unwrap();
+    dead.keepalive();
+    dead.keepalive();
+    assert!(!dead.is_cut());
+    dead.keepalive();
+    assert!(dead.is_cut());
+    // A slow reader that keeps reading is not gone.
+    let mut slow = open(&mut world, &bob, "").unwrap();
+    for seq in 0..10 {
+        slow.push(Some(seq), "{}");
+        slow.push(Some(seq), "{}");
+        slow.keepalive();
+        slow.pop();
+    }
+    assert!(!slow.is_cut());
+}

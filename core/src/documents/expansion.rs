@@ -277,6 +277,38 @@ mod tests {
         assert!(check([part.as_slice(); 3]).is_err());
     }
 
+    proptest::proptest! {
+        /// Whatever the bytes, the walk answers without panicking, and never
+        /// counts past the bound.
+        #[test]
+        fn any_bytes_are_answered(
+            kind in 0u8..5,
+            data in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..512),
+            raw in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..64),
+        ) {
+            for bytes in [framed(kind, &data), raw.clone(), [framed(kind, &data), raw].concat()] {
+                if let Ok(expanded) = check([bytes.as_slice()]) {
+                    proptest::prop_assert!(expanded <= MAX_EXPANDED_BYTES);
+                }
+            }
+        }
+
+        /// A compressed change counts what it inflates to, exactly.
+        #[test]
+        fn a_compressed_chunk_counts_what_it_inflates_to(
+            data in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..4096),
+            copies in 1usize..64,
+        ) {
+            use std::io::Write;
+            let whole = data.repeat(copies);
+            let mut encoder =
+                flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::fast());
+            encoder.write_all(&whole).unwrap();
+            let chunk = framed(2, &encoder.finish().unwrap());
+            proptest::prop_assert_eq!(check([chunk.as_slice()]), Ok(whole.len() as u64));
+        }
+    }
+
     #[test]
     fn what_the_walk_cannot_read_is_refused() {
         let good = framed(1, b"data");
