@@ -328,6 +328,13 @@ impl NetworkHost {
     pub(crate) async fn alarm(&self) -> Result<Response> {
         // The alarm that was set has fired.
         self.alarm_at.set(None);
+        // An object evicted from memory wakes here: what it stored goes on
+        // (a catch-up a page at a time is one of its rows).
+        if self.network.borrow().is_none()
+            && let Some(config) = self.store()?.config()?
+        {
+            self.ensure_loaded(&config.id)?;
+        }
         let connected = self.connected_addresses();
         let effects = match self.network.borrow_mut().as_mut() {
             Some(network) => {
@@ -340,7 +347,7 @@ impl NetworkHost {
                 effects.extend(network.on_alarm(now));
                 effects
             }
-            // Not loaded: nothing is pending in memory, so there is nothing to redeliver.
+            // No network stored: nothing to do.
             None => Vec::new(),
         };
         self.apply(&Origin::Nowhere, effects)?;

@@ -61,6 +61,11 @@ impl Network {
                 Row::Cursor { address, seq } => {
                     tracker.cursors.insert(address, seq);
                 }
+                Row::CatchUp {
+                    address,
+                    after,
+                    delivered,
+                } => tracker.restore_catch_up(address, after, delivered),
                 #[cfg(feature = "documents")]
                 Row::Document(row) => documents.restore(&row),
                 other => state.apply(other),

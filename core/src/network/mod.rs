@@ -246,13 +246,20 @@ impl Network {
             Some(seq) if self.at_least_once() => {
                 // A member at its bound of unacknowledged deliveries gets this one from the log later.
                 let mut prev = Vec::with_capacity(to.len());
+                let mut paused = Vec::new();
                 to.retain(|r| match self.tracker.deliver_live(r, seq, now) {
                     Some(p) => {
                         prev.push(p);
                         true
                     }
-                    None => false,
+                    None => {
+                        paused.push(r.clone());
+                        false
+                    }
                 });
+                for member in &paused {
+                    effects.extend(self.tracker.catch_up_row(member).map(Effect::Store));
+                }
                 Some(Order { seq, prev })
             }
             _ => None,

@@ -38,7 +38,7 @@ impl Network {
                 let after = self.tracker.cursor(&member);
                 effects.push(self.catch_up(&member, after));
             } else {
-                self.tracker.stop(&member);
+                effects.extend(self.stop_catch_up(&member));
             }
         }
         for member in self.tracker.pages_due(now) {
@@ -50,7 +50,7 @@ impl Network {
             {
                 effects.extend(self.next_catch_up_page(&member, now));
             } else {
-                self.tracker.stop(&member);
+                effects.extend(self.stop_catch_up(&member));
             }
         }
         effects
@@ -91,7 +91,7 @@ impl Network {
         }
         member.status = Presence::Offline;
         let mut effects = vec![Effect::Store(Row::Member(member.clone()))];
-        self.tracker.stop(address);
+        effects.extend(self.stop_catch_up(address));
         let mut metadata = Map::new();
         metadata.insert("reason".into(), json!("disconnected"));
         let leave = Event {

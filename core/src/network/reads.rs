@@ -17,12 +17,12 @@ use crate::error::{ErrorCode, Rejection};
 use crate::event::Event;
 use crate::ids::address::Address;
 use crate::model::payloads::{EventsPage, LoggedEvent, Payload};
-use crate::model::state::Row;
+use crate::model::state::{Row, RowKind};
 use crate::network::delivery;
 use crate::network::effects::{Effect, LogFilter, Order, Page, ReadRequest, Reader};
 use crate::network::engine::Network;
 use crate::network::routing;
-use crate::network::tracker::CATCH_UP_PAGE;
+use crate::network::tracker::{CATCH_UP_PAGE, PageAnswered};
 use std::rc::Rc;
 
 /// Largest page a poll or a query may ask for.
@@ -220,9 +220,22 @@ impl Network {
         }
         // Rows beyond the page's limit are read again with the next page.
         let exhausted = exhausted && rows.peek().is_none();
-        self.tracker
-            .page_answered(member, request.after, last, exhausted, now);
+        match self
+            .tracker
+            .page_answered(member, request.after, last, exhausted, now)
+        {
+            PageAnswered::More => {
+                effects.extend(self.tracker.catch_up_row(member).map(Effect::Store))
+            }
+            PageAnswered::Done { stored: true } => effects.push(catch_up_removed(member)),
+            PageAnswered::Done { stored: false } | PageAnswered::Stale => {}
+        }
         effects
+    }
+
+    /// `member` went offline or left: its catch-up stops (and its row goes).
+    pub(crate) fn stop_catch_up(&mut self, member: &Address) -> Option<Effect> {
+        self.tracker.stop(member).then(|| catch_up_removed(member))
     }
 
     /// A catch-up page the host could not read (its storage failed): the
@@ -231,5 +244,13 @@ impl Network {
         if let Reader::CatchUp { member } = &request.reader {
             self.tracker.page_failed(member, now);
         }
+    }
+}
+
+/// The removal of `member`'s stored catch-up.
+fn catch_up_removed(member: &Address) -> Effect {
+    Effect::Remove {
+        kind: RowKind::CatchUp,
+        key: member.to_string(),
     }
 }

@@ -16,6 +16,9 @@
 //!   room for it, and never in the turn that answered the page before: at
 //!   the member's ack, or at the host's next alarm. A host therefore handles
 //!   other members' frames between two pages of one member's catch-up.
+//!   While it runs it is stored as a row (`Row::CatchUp`: where the next
+//!   page reads from, what was delivered last), so a network restarted in
+//!   between goes on with it rather than leave a hole in the member's log.
 
 use crate::ids::address::Address;
 use std::collections::{BTreeMap, VecDeque};
@@ -114,6 +117,23 @@ pub struct CatchUp {
     /// [`PAGES_IN_FLIGHT`]): hosts bound a page by bytes, so this bounds the
     /// bytes a catch-up has on the way.
     pub pages: VecDeque<u64>,
+    /// A row of it is stored (`Row::CatchUp`), to be removed when it ends.
+    pub stored: bool,
+}
+
+/// What an answered catch-up page leaves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PageAnswered {
+    /// No such page was asked for (the answer is stale): nothing changed.
+    Stale,
+    /// The log holds no more for the member: live deliveries go on;
+    /// `stored` when its row is to be removed.
+    Done {
+        /// The catch-up had a stored row.
+        stored: bool,
+    },
+    /// More pages follow.
+    More,
 }
 
 /// Per-member delivery progress.
@@ -180,10 +200,42 @@ impl Tracker {
     }
 
     /// `member` went offline or left: its catch-up stops and what it has not
-    /// acknowledged is sent again from its cursor when it comes back.
-    pub fn stop(&mut self, member: &Address) {
-        self.catching_up.remove(member);
+    /// acknowledged is sent again from its cursor when it comes back. True
+    /// when the catch-up had a stored row (to remove).
+    pub fn stop(&mut self, member: &Address) -> bool {
         self.forget_unacked(member);
+        self.catching_up
+            .remove(member)
+            .is_some_and(|catch_up| catch_up.stored)
+    }
+
+    /// A catch-up the network stored before it restarted: its next page is due at once.
+    pub fn restore_catch_up(&mut self, member: Address, after: u64, delivered: u64) {
+        let restored = CatchUp {
+            after,
+            next_read_at: Some(0),
+            stored: true,
+            ..CatchUp::default()
+        };
+        self.catching_up.insert(member.clone(), restored);
+        let progress = Progress {
+            last_delivered: delivered,
+            ..Progress::default()
+        };
+        self.progress.insert(member, progress);
+    }
+
+    /// The row that records `member`'s catch-up as it stands, when it has
+    /// one that is not stored yet or has moved on.
+    pub fn catch_up_row(&mut self, member: &Address) -> Option<crate::model::state::Row> {
+        let delivered = self.last_delivered(member);
+        let catch_up = self.catching_up.get_mut(member)?;
+        catch_up.stored = true;
+        Some(crate::model::state::Row::CatchUp {
+            address: member.clone(),
+            after: catch_up.after,
+            delivered,
+        })
     }
 
     /// Applies a cumulative ack at `now`; returns the new cursor when it moved.
@@ -257,7 +309,6 @@ impl Tracker {
 
     /// The page of `member`'s catch-up read after `after` is answered: the
     /// log was read up to `last`; `exhausted` when it holds nothing more.
-    /// False when no such page was asked for (the answer is stale).
     pub fn page_answered(
         &mut self,
         member: &Address,
@@ -265,24 +316,27 @@ impl Tracker {
         last: u64,
         exhausted: bool,
         now: u64,
-    ) -> bool {
-        match self.catching_up.get_mut(member) {
-            Some(catch_up) if catch_up.reading && catch_up.after == after => {
-                if exhausted {
-                    self.catching_up.remove(member);
-                    return true;
-                }
-                let delivered = self.progress.get(member).map_or(0, |p| p.last_delivered);
-                if delivered > after {
-                    catch_up.pages.push_back(delivered);
-                }
-                catch_up.after = last;
-                catch_up.reading = false;
-                self.mark_ready(member, now);
-                true
-            }
-            _ => false,
+    ) -> PageAnswered {
+        let Some(catch_up) = self
+            .catching_up
+            .get_mut(member)
+            .filter(|c| c.reading && c.after == after)
+        else {
+            return PageAnswered::Stale;
+        };
+        if exhausted {
+            let stored = catch_up.stored;
+            self.catching_up.remove(member);
+            return PageAnswered::Done { stored };
         }
+        let delivered = self.progress.get(member).map_or(0, |p| p.last_delivered);
+        if delivered > after {
+            catch_up.pages.push_back(delivered);
+        }
+        catch_up.after = last;
+        catch_up.reading = false;
+        self.mark_ready(member, now);
+        PageAnswered::More
     }
 
     /// The page of `member`'s catch-up could not be read (the host failed):

@@ -49,17 +49,17 @@ fn a_catch_up_has_at_most_two_pages_unacknowledged_however_small() {
     // Pages of one large event each (a host's byte budget cut them short).
     for page in 1..=PAGES_IN_FLIGHT as u64 {
         t.delivered(&a, page * 10, 1);
-        assert!(t.page_answered(&a, (page - 1) * 10, page * 10, false, 1));
+        let answered = t.page_answered(&a, (page - 1) * 10, page * 10, false, 1);
+        assert_eq!(answered, PageAnswered::More);
         assert_eq!(t.next_page(&a, 1).is_some(), page < PAGES_IN_FLIGHT as u64);
     }
     // The first page acknowledged: room for one more.
     t.acknowledge(&a, 10, 2);
     assert_eq!(t.next_page(&a, 2), Some(20));
-    assert!(
-        !t.page_answered(&a, 0, 30, true, 2),
-        "a stale answer is ignored"
-    );
-    assert!(t.page_answered(&a, 20, 30, true, 2));
+    let stale = t.page_answered(&a, 0, 30, true, 2);
+    assert_eq!(stale, PageAnswered::Stale, "a stale answer is ignored");
+    let done = t.page_answered(&a, 20, 30, true, 2);
+    assert_eq!(done, PageAnswered::Done { stored: false });
     assert!(
         !t.catching_up.contains_key(&a),
         "the log is exhausted: live again"
@@ -86,7 +86,8 @@ fn a_member_at_the_bound_waits_and_gets_room_back_by_acknowledging() {
     assert_eq!(t.next_page(&a, 2), None, "one page at a time");
     // A page that delivers nothing (and nothing unacknowledged): the alarm reads on.
     t.acknowledge(&a, MAX_IN_FLIGHT as u64, 3);
-    assert!(t.page_answered(&a, MAX_IN_FLIGHT as u64, 2_000, false, 3));
+    let answered = t.page_answered(&a, MAX_IN_FLIGHT as u64, 2_000, false, 3);
+    assert_eq!(answered, PageAnswered::More);
     assert_eq!(t.pages_due(3), vec![a.clone()]);
     assert_eq!(t.next_wakeup(), Some(3));
 }

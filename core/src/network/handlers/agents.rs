@@ -150,7 +150,7 @@ pub(super) fn leave(network: &mut Network, event: &Event, now: u64) -> Result<Ou
             .effects
             .push(Effect::Store(Row::Member(member.clone())));
     }
-    network.tracker.stop(&event.source);
+    outcome.effects.extend(network.stop_catch_up(&event.source));
     outcome.effects.push(Effect::Unbind);
     #[cfg(feature = "documents")]
     outcome

@@ -369,3 +369,119 @@ fn a_member_that_leaves_mid_catch_up_is_read_for_no_more() {
     let ns: Vec<u64> = got.iter().map(|d| d.2).collect();
     assert_eq!(ns, (0..10).collect::<Vec<_>>());
 }
+
+impl Turns {
+    /// The network restarts from what its host stored (as a Durable Object
+    /// evicted from memory does): nothing of the tracker survives but rows.
+    fn restart(&mut self) {
+        let config = self.network.config().clone();
+        self.network = Network::new(
+            config,
+            self.host.log.state_rows(),
+            self.host.log.last_seq(),
+            [5; 32],
+        );
+    }
+
+    fn stored_catch_ups(&self) -> usize {
+        self.host
+            .log
+            .state_rows()
+            .iter()
+            .filter(|r| matches!(r, Row::CatchUp { .. }))
+            .count()
+    }
+}
+
+/// Bob takes and acknowledges everything that comes, alarm after alarm, until quiet.
+fn acknowledge_all(
+    turns: &mut Turns,
+    bob: &mut Peer,
+    mut effects: Vec<Effect>,
+) -> Vec<(u64, u64, u64)> {
+    let mut received = Vec::new();
+    for _ in 0..1_000 {
+        let got = deliveries(&effects, &bob.address);
+        effects = match got.last() {
+            Some(&(seq, _, _)) => {
+                received.extend(got);
+                turns.send(bob, "network.event.ack", "core", json!({"seq": seq}))
+            }
+            None if turns
+                .network
+                .next_wakeup()
+                .is_some_and(|at| at <= turns.now + 1) =>
+            {
+                turns.now += 1;
+                turns.alarm()
+            }
+            None => break,
+        };
+    }
+    received
+}
+
+fn assert_in_order(received: &[(u64, u64, u64)], first_prev: u64, count: u64) {
+    let ns: Vec<u64> = received.iter().map(|d| d.2).collect();
+    assert_eq!(ns, (0..count).collect::<Vec<_>>());
+    let mut prev = first_prev;
+    for (seq, chained, _) in received {
+        assert_eq!(*chained, prev, "delivery {seq} chains to the one before it");
+        prev = *seq;
+    }
+}
+
+#[test]
+fn a_catch_up_goes_on_after_the_network_restarts() {
+    let mut turns = Turns::new();
+    let (mut alice, mut bob) = (Peer::new("agent:alice"), Peer::new("agent:bob"));
+    turns.first_join(&mut alice);
+    let secret = turns.first_join(&mut bob);
+    turns.disconnect(&bob.address);
+    for n in 0..EVENTS {
+        turns.send(&mut alice, "chat.msg", "agent:bob", json!({"n": n}));
+    }
+    let rejoin = json!({"credentials": {"member_secret": secret}, "resume": {"after": 0}});
+    let effects = turns.join(&mut bob, rejoin);
+    let first = deliveries(&effects, &bob.address);
+    assert_eq!(first.len(), CATCH_UP_PAGE);
+    assert_eq!(
+        turns.stored_catch_ups(),
+        1,
+        "the catch-up is stored while it runs"
+    );
+    // Evicted between two pages (bob's socket stays open meanwhile).
+    turns.restart();
+    let last = first.last().unwrap().0;
+    let effects = turns.send(&mut bob, "network.event.ack", "core", json!({"seq": last}));
+    let mut received = first;
+    received.extend(acknowledge_all(&mut turns, &mut bob, effects));
+    assert_in_order(&received, 0, EVENTS);
+    assert_eq!(
+        turns.stored_catch_ups(),
+        0,
+        "a finished catch-up leaves no row"
+    );
+}
+
+#[test]
+fn a_member_waiting_at_the_bound_is_served_after_the_network_restarts() {
+    let mut turns = Turns::new();
+    let (mut alice, mut bob) = (Peer::new("agent:alice"), Peer::new("agent:bob"));
+    turns.first_join(&mut alice);
+    turns.first_join(&mut bob);
+    let mut received = Vec::new();
+    for n in 0..MAX_IN_FLIGHT as u64 + 100 {
+        let effects = turns.send(&mut alice, "chat.msg", "agent:bob", json!({"n": n}));
+        received.extend(deliveries(&effects, &bob.address));
+    }
+    assert_eq!(received.len(), MAX_IN_FLIGHT);
+    assert_eq!(turns.stored_catch_ups(), 1);
+    turns.restart();
+    let last = received.last().unwrap().0;
+    let effects = turns.send(&mut bob, "network.event.ack", "core", json!({"seq": last}));
+    received.extend(acknowledge_all(&mut turns, &mut bob, effects));
+    let first_prev = received[0].1;
+    assert_in_order(&received, first_prev, MAX_IN_FLIGHT as u64 + 100);
+    assert_eq!(turns.stored_catch_ups(), 0);
+}
