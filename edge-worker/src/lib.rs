@@ -25,6 +25,7 @@ mod mcp_live;
 mod mcp_store;
 mod network_object;
 mod origin;
+mod outlet;
 mod sessions;
 mod socket_state;
 mod sockets;

@@ -96,9 +96,10 @@ struct BacklogRow {
     found: i64,
 }
 
-/// Most bytes of events in one catch-up page (at least one event is always sent),
-/// so a page of large events cannot exhaust the object's memory.
-pub const BACKLOG_PAGE_BYTES: u64 = 4 * 1024 * 1024;
+/// Most bytes of events in one page of the log (at least one event is always
+/// sent), so a page of large events cannot exhaust the object's memory; a
+/// member has at most two catch-up pages unacknowledged.
+pub const BACKLOG_PAGE_BYTES: u64 = 1024 * 1024;
 
 pub(crate) fn text(value: impl Into<String>) -> SqlStorageValue {
     SqlStorageValue::from(value.into())
@@ -393,10 +394,13 @@ impl Store {
                 sql.push_str(" AND type = ?");
                 bindings.push(text(t.as_str()));
             }
-            Some(EventPattern::Below(prefix)) => {
-                // `_` in a type is a LIKE wildcard, so this may over-match; the core re-checks the pattern.
-                sql.push_str(" AND type LIKE ?");
-                bindings.push(text(format!("{prefix}.%")));
+            Some(pattern @ EventPattern::Below(_)) => {
+                // A range, not `LIKE`: the platform refuses LIKE patterns over 50 bytes.
+                if let Some((above, below)) = pattern.below_range() {
+                    sql.push_str(" AND type > ? AND type < ?");
+                    bindings.push(text(above));
+                    bindings.push(text(below));
+                }
             }
             _ => {}
         }

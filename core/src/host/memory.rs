@@ -54,6 +54,10 @@ impl Host for Recording<'_> {
     fn read(&mut self, request: &ReadRequest) -> Result<ReadRows, Infallible> {
         Ok(self.host.read_rows(request))
     }
+
+    fn catch_up_failed(&mut self, _: &ReadRequest, error: Infallible) {
+        match error {}
+    }
 }
 
 impl MemoryHost {

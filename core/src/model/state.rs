@@ -132,6 +132,16 @@ pub enum Row {
         /// Everything up to this `seq` is acknowledged.
         seq: u64,
     },
+    /// A member's catch-up that is read a page at a time, so that a network
+    /// restarted meanwhile goes on with it instead of leaving a hole.
+    CatchUp {
+        /// The member.
+        address: Address,
+        /// Its next page reads the log after this `seq`.
+        after: u64,
+        /// The `seq` last delivered to it (the next delivery's `prev`).
+        delivered: u64,
+    },
 }
 
 /// The kinds of [`Row`], for deletions.
@@ -156,6 +166,8 @@ pub enum RowKind {
     Bridge,
     /// Pieces of shared documents.
     Document,
+    /// Catch-ups in progress.
+    CatchUp,
 }
 
 impl RowKind {
@@ -171,6 +183,7 @@ impl RowKind {
             Self::Cursor => "cursor",
             Self::Bridge => "bridge",
             Self::Document => "document",
+            Self::CatchUp => "catch_up",
         }
     }
 }
@@ -188,6 +201,7 @@ impl Row {
             Self::Cursor { .. } => RowKind::Cursor,
             Self::Bridge { .. } => RowKind::Bridge,
             Self::Document(_) => RowKind::Document,
+            Self::CatchUp { .. } => RowKind::CatchUp,
         }
     }
 
@@ -200,7 +214,7 @@ impl Row {
             Self::Resource(r) => r.address.to_string(),
             Self::Invitation(i) => i.code.clone(),
             Self::ModState { name, .. } => name.clone(),
-            Self::Cursor { address, .. } => address.to_string(),
+            Self::Cursor { address, .. } | Self::CatchUp { address, .. } => address.to_string(),
             Self::Bridge { network, .. } => network.to_string(),
             Self::Document(d) => d.key(),
         }
@@ -267,9 +281,9 @@ impl State {
                     self.bridges.remove(&network);
                 }
             },
-            // Cursors belong to the delivery tracker and documents to the
-            // network's document store, which the network restores itself.
-            Row::Cursor { .. } | Row::Document(_) => {}
+            // Cursors and catch-ups belong to the delivery tracker and documents
+            // to the network's document store, which the network restores itself.
+            Row::Cursor { .. } | Row::CatchUp { .. } | Row::Document(_) => {}
         }
     }
 

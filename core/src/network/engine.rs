@@ -16,7 +16,8 @@ use crate::model::state::{Row, State};
 use crate::mods::Pipeline;
 use crate::network::ack::Ack;
 use crate::network::dedupe::DedupeWindow;
-use crate::network::delivery::{EventIndex, NoIndex, Tracker};
+use crate::network::delivery::{EventIndex, NoIndex};
+use crate::network::tracker::Tracker;
 use crate::verification::{Challenges, KeyRegistry, StaticKeys};
 use serde_json::{Map, Value};
 
@@ -62,6 +63,11 @@ impl Network {
                 Row::Cursor { address, seq } => {
                     tracker.cursors.insert(address, seq);
                 }
+                Row::CatchUp {
+                    address,
+                    after,
+                    delivered,
+                } => tracker.restore_catch_up(address, after, delivered),
                 #[cfg(feature = "documents")]
                 Row::Document(row) => documents.restore(&row),
                 other => state.apply(other),

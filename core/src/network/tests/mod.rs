@@ -3,6 +3,9 @@
 mod access;
 mod hardening;
 mod lifecycle;
+#[cfg(feature = "documents")]
+mod limits;
+mod load;
 mod mods;
 mod routing;
 
