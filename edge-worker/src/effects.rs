@@ -221,6 +221,10 @@ impl Host for Applier<'_> {
                 retain,
                 audiences,
             } => self.store.append(*seq, event, *retain, audiences),
+            Effect::PruneLog {
+                transient_through,
+                history_through,
+            } => self.store.prune_log(*transient_through, *history_through)?,
             Effect::Read(_) => {}
             Effect::Deliver { to, event, order } => {
                 host.queue_frames(&effect);

@@ -194,6 +194,28 @@ impl Store {
         Ok(row.last.and_then(|s| u64::try_from(s).ok()).unwrap_or(0))
     }
 
+    /// Deletes the log rows retention no longer keeps (`Effect::PruneLog`):
+    /// rows without history up to `transient_through`, history up to
+    /// `history_through`, then the audience rows of what is gone. Rows still
+    /// gathered are written first, so none is left behind the bound.
+    pub fn prune_log(&self, transient_through: u64, history_through: u64) -> worker::Result<()> {
+        self.flush()?;
+        self.sql.exec(
+            "DELETE FROM events WHERE seq <= ? AND retain = 0",
+            vec![integer(transient_through)?],
+        )?;
+        self.sql.exec(
+            "DELETE FROM events WHERE seq <= ? AND retain = 1",
+            vec![integer(history_through)?],
+        )?;
+        let upto = integer(transient_through.max(history_through))?;
+        self.sql.exec(
+            "DELETE FROM audience WHERE seq <= ? AND seq NOT IN (SELECT seq FROM events WHERE seq <= ?)",
+            vec![upto.clone(), upto],
+        )?;
+        Ok(())
+    }
+
     /// Test hook: the next log batch fails as a whole and is written row by row.
     pub fn fail_next_batch(&self) {
         self.pending.borrow_mut().fail_next_batch();

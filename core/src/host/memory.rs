@@ -81,6 +81,17 @@ impl MemoryHost {
             Effect::Remove { kind, key } => {
                 self.rows.remove(&(*kind, key.clone()));
             }
+            Effect::PruneLog {
+                transient_through,
+                history_through,
+            } => self.log.retain(|r| {
+                let through = if r.retain {
+                    history_through
+                } else {
+                    transient_through
+                };
+                r.seq > *through
+            }),
             Effect::Read(_)
             | Effect::Page(_)
             | Effect::Reply(_)

@@ -142,6 +142,8 @@ pub enum Row {
         /// The `seq` last delivered to it (the next delivery's `prev`).
         delivered: u64,
     },
+    /// How old the log is and how far it is pruned (one row, key `log`).
+    LogMarks(crate::model::retention::LogMarks),
 }
 
 /// The kinds of [`Row`], for deletions.
@@ -168,6 +170,8 @@ pub enum RowKind {
     Document,
     /// Catch-ups in progress.
     CatchUp,
+    /// The log's age marks and pruning progress.
+    LogMarks,
 }
 
 impl RowKind {
@@ -184,6 +188,7 @@ impl RowKind {
             Self::Bridge => "bridge",
             Self::Document => "document",
             Self::CatchUp => "catch_up",
+            Self::LogMarks => "log_marks",
         }
     }
 }
@@ -202,6 +207,7 @@ impl Row {
             Self::Bridge { .. } => RowKind::Bridge,
             Self::Document(_) => RowKind::Document,
             Self::CatchUp { .. } => RowKind::CatchUp,
+            Self::LogMarks(_) => RowKind::LogMarks,
         }
     }
 
@@ -217,6 +223,7 @@ impl Row {
             Self::Cursor { address, .. } | Self::CatchUp { address, .. } => address.to_string(),
             Self::Bridge { network, .. } => network.to_string(),
             Self::Document(d) => d.key(),
+            Self::LogMarks(_) => "log".into(),
         }
     }
 }
@@ -283,7 +290,7 @@ impl State {
             },
             // Cursors and catch-ups belong to the delivery tracker and documents
             // to the network's document store, which the network restores itself.
-            Row::Cursor { .. } | Row::CatchUp { .. } | Row::Document(_) => {}
+            Row::Cursor { .. } | Row::CatchUp { .. } | Row::Document(_) | Row::LogMarks(_) => {}
         }
     }
 

@@ -19,6 +19,7 @@
 //! | [`stages`] | transforms, observers, mod commands |
 //! | [`handlers`] | the network's own handling of `network.*` events, by area |
 //! | [`reads`] | catch-up, pages and history queries over the host's log |
+//! | [`retention`] | pruning the log, idle members and expired invitations |
 //! | [`effects`] | what the host must do: [`Effect`], [`ReadRequest`], [`Page`] |
 //! | [`routing`], [`delivery`], [`tracker`], [`dedupe`], [`ack`] | recipients and visibility; delivery chains; cursors, catch-up pages and the bound on unacknowledged deliveries; dedupe; acks |
 
@@ -36,6 +37,7 @@ mod handlers;
 mod outcome;
 mod presence;
 mod reads;
+mod retention;
 mod routing;
 mod shield;
 mod stages;
@@ -47,6 +49,7 @@ pub use effects::{Effect, LogFilter, Order, Page, ReadRequest, ReadRows, Reader}
 pub use engine::Network;
 pub use handlers::DEFAULT_INVITATION_TTL_MS;
 pub use reads::MAX_READ_LIMIT;
+pub use retention::MAX_PRUNED_PER_RUN;
 pub use routing::{default_visibility, visible_to};
 pub use shield::{CHALLENGES, FAILED_JOINS, Inbound};
 pub use tracker::{CATCH_UP_PAGE, MAX_IN_FLIGHT, REDELIVERY_TIMEOUT_MS};

@@ -54,6 +54,7 @@ impl Network {
                 effects.extend(self.stop_catch_up(&member));
             }
         }
+        effects.extend(self.prune_if_due(now));
         effects
     }
 
@@ -116,6 +117,8 @@ impl Network {
         }
         member.status = Presence::Offline;
         let mut effects = vec![Effect::Store(Row::Member(member.clone()))];
+        effects.extend(self.settle_cursor(address));
+        self.note_idle_from(now);
         effects.extend(self.stop_catch_up(address));
         let mut metadata = Map::new();
         metadata.insert("reason".into(), json!("disconnected"));

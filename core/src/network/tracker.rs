@@ -284,6 +284,20 @@ impl Tracker {
         due
     }
 
+    /// True when `member` has acknowledged everything delivered to it and no
+    /// catch-up of it waits: nothing logged so far is owed to it.
+    pub fn settled(&self, member: &Address) -> bool {
+        !self.catching_up.contains_key(member) && self.last_delivered(member) <= self.cursor(member)
+    }
+
+    /// Forgets a member that is removed: its cursor, progress and catch-up.
+    pub fn forget(&mut self, member: &Address) {
+        self.cursors.remove(member);
+        self.progress.remove(member);
+        self.catching_up.remove(member);
+        self.persisted.remove(member);
+    }
+
     /// The member's acknowledged cursor.
     pub fn cursor(&self, member: &Address) -> u64 {
         self.cursors.get(member).copied().unwrap_or(0)

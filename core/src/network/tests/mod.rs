@@ -7,6 +7,7 @@ mod lifecycle;
 mod limits;
 mod load;
 mod mods;
+mod retention;
 mod routing;
 
 use super::*;
