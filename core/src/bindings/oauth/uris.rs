@@ -7,7 +7,7 @@
 //!   with a dot (`com.example.app:/cb`, RFC 8252 §7.1). The authorization
 //!   endpoint then compares it exactly, as a string, to a registered one.
 //! * A `resource` (RFC 8707) is compared with its scheme and host
-//!   lowercased and one trailing `/` dropped.
+//!   lowercased and trailing `/`s dropped.
 
 use super::form;
 
@@ -79,7 +79,7 @@ pub fn canonical(uri: &str) -> String {
     };
     let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
     let (authority, path) = rest.split_at(end);
-    let path = path.strip_suffix('/').unwrap_or(path);
+    let path = path.trim_end_matches('/');
     format!(
         "{}://{}{path}",
         scheme.to_ascii_lowercase(),
