@@ -7,12 +7,16 @@
 //! a stream opened or a socket accepted.
 
 use crate::host::{now_ms, random_seed, request_of, respond};
-use crate::mcp_store;
+use crate::{mcp_store, oauth_store};
 use crate::network_object::NetworkHost;
 use crate::origin::Origin;
 use crate::storage::Store;
 use agentnet_core::bindings::http::{self, Outcome, Target, TestHook};
 use agentnet_core::bindings::mcp::session::{McpHost, Session as McpSession};
+use agentnet_core::bindings::oauth::{
+    self,
+    grants::{Client, Grant, OAuthHost},
+};
 use agentnet_core::bindings::policy::{Expired, Policy, SessionRow, TicketRow};
 use agentnet_core::bindings::{self, BindingHost, Collected, create, mcp};
 use agentnet_core::network::Effect;
@@ -75,7 +79,8 @@ impl BindingHost for RequestIo<'_> {
 
     fn end_sessions(&mut self, address: &Address) -> Result<()> {
         self.store.end_sessions(&address.to_string())?;
-        // Its MCP sessions end with it (they could not authenticate any more).
+        // Its OAuth tokens and MCP sessions end with it.
+        oauth_store::end_member(&self.sql(), &address.to_string())?;
         mcp_store::end_member(&self.sql(), address)
     }
 
@@ -136,6 +141,32 @@ impl McpHost for RequestIo<'_> {
     }
 }
 
+impl OAuthHost for RequestIo<'_> {
+    fn oauth_client(&mut self, client_id: &str) -> Result<Option<Client>> {
+        oauth_store::client(&self.sql(), client_id)
+    }
+
+    fn add_oauth_client(&mut self, client: &Client) -> Result<()> {
+        oauth_store::add_client(&self.sql(), client)
+    }
+
+    fn oauth_grant(&mut self, sha256: &str) -> Result<Option<Grant>> {
+        oauth_store::grant(&self.sql(), sha256)
+    }
+
+    fn save_oauth_grant(&mut self, sha256: &str, grant: &Grant) -> Result<()> {
+        oauth_store::save_grant(&self.sql(), sha256, grant)
+    }
+
+    fn end_oauth_family(&mut self, family: &str) -> Result<()> {
+        oauth_store::end_family(&self.sql(), family)
+    }
+
+    fn prune_oauth_grants(&mut self, now: u64) -> Result<()> {
+        oauth_store::prune(&self.sql(), now)
+    }
+}
+
 impl NetworkHost {
     /// Answers a request that reached this network's object.
     pub(crate) async fn route(&self, mut req: Request) -> Result<Response> {
@@ -147,6 +178,9 @@ impl NetworkHost {
             Some(mcp::transport::Target::Endpoint(id)) => return self.serve_mcp(request, id).await,
             Some(mcp::transport::Target::Metadata(id)) => return self.mcp_metadata(&request, &id),
             None => {}
+        }
+        if let Some(target) = oauth::target(&request) {
+            return self.serve_oauth(&request, &target);
         }
         let id = match http::target(&request) {
             Ok(Target::Create) => return self.create(&request),
@@ -187,6 +221,23 @@ impl NetworkHost {
                 }
             }
         }
+    }
+
+    /// Answers a request to the network's authorization server.
+    fn serve_oauth(&self, request: &bindings::Request, target: &oauth::Target) -> Result<Response> {
+        if !self.ensure_loaded(target.network())? {
+            return respond(http::no_such_network(target.network()));
+        }
+        let mut guard = self.network.borrow_mut();
+        let network = guard
+            .as_mut()
+            .ok_or_else(|| worker::Error::RustError("network not loaded".into()))?;
+        respond(oauth::handle(
+            &mut RequestIo::new(self)?,
+            network,
+            request,
+            target,
+        )?)
     }
 
     /// Creates this object's network from the Worker's creation request.

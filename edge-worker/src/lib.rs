@@ -4,9 +4,10 @@
 //! `agentnet_core::bindings::networks`:
 //! * `POST /v1/networks` creates a network (in its own Durable Object) and,
 //!   when public, lists it in the directory; `GET /v1/networks` lists them;
-//! * requests under `/networks/{id}/…` (the MCP endpoint `/networks/{id}/mcp`
-//!   and its protected-resource metadata too) go to the Durable Object named
-//!   `{id}` ([`entry::NetworkObject`]), which owns that network's state.
+//! * requests under `/networks/{id}/…` (the MCP endpoint `/networks/{id}/mcp`,
+//!   its protected-resource metadata, and the network's OAuth authorization
+//!   server with its metadata too) go to the Durable Object named `{id}`
+//!   ([`entry::NetworkObject`]), which owns that network's state.
 //!
 //! Static files of the web workspace (`www/`) are served by the platform's
 //! assets binding before the Worker runs.
@@ -24,6 +25,7 @@ mod mcp;
 mod mcp_live;
 mod mcp_store;
 mod network_object;
+mod oauth_store;
 mod origin;
 mod sessions;
 mod socket_state;

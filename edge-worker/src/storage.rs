@@ -8,6 +8,8 @@
 //! * `sessions`, `tickets` — HTTP bearer sessions and single-use tickets by
 //!   the SHA-256 of their token (`crate::sessions`);
 //! * `mcp_sessions` — MCP sessions (legacy revisions) by id (`crate::mcp_store`);
+//! * `oauth_clients`, `oauth_grants` — the authorization server's clients,
+//!   and its codes and tokens by their SHA-256 (`crate::oauth_store`);
 //! * `audience` — `(audience, seq)` pairs: a member's catch-up is a range
 //!   scan over its few audiences (`public`, `member:{address}`, its
 //!   channels and groups), never a scan of the whole log.
@@ -121,6 +123,7 @@ impl Store {
         sql.exec(SCHEMA, None)?;
         let store = Self { sql, pending };
         store.open_sessions()?;
+        crate::oauth_store::open(&store.sql)?;
         Ok(store)
     }
 
