@@ -111,7 +111,8 @@ async fn list_networks(request: &bindings::Request, env: &Env) -> Result<Respons
 /// Streamed through, a body the object refuses unread (too large, or no such
 /// network) faults the Worker's side of the stream ("Can't read from request
 /// stream after response has been sent"), and workerd restarts the Worker,
-/// failing every request in flight (503).
+/// failing every request in flight (503). Its redirects are the client's to
+/// follow (the consent form's 303 to a redirect URI), never the stub's.
 async fn buffered(mut req: Request) -> Result<std::result::Result<Request, bindings::Response>> {
     if req.method() != Method::Post {
         return Ok(Ok(req));
@@ -123,6 +124,7 @@ async fn buffered(mut req: Request) -> Result<std::result::Result<Request, bindi
     let mut init = RequestInit::new();
     init.with_method(Method::Post)
         .with_headers(req.headers().clone())
+        .with_redirect(worker::RequestRedirect::Manual)
         .with_body(Some(body.into()));
     Request::new_with_init(req.url()?.as_str(), &init).map(Ok)
 }

@@ -11,7 +11,6 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer } from 'node:http';
 import WebSocket from 'ws';
 import { Client as Client1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as Transport1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -20,30 +19,11 @@ import { Client as Client2, StreamableHTTPClientTransport as Transport2 } from '
 import { Agent } from '../../core/js/index.js';
 import { launchBrowser } from '../support/browser.mjs';
 import { createNetwork, startEdge } from '../support/edge.mjs';
+import { MemoryProvider, atConsentPage as consentIn, startCallback } from '../support/oauth.mjs';
 
 let edge;
 let browser;
 let callback;
-
-/** The client's loopback redirect URI: records each request that reaches it. */
-function startCallback() {
-  const hits = [];
-  const waiting = [];
-  const server = createServer((req, res) => {
-    const url = new URL(req.url, 'http://127.0.0.1');
-    hits.push(url);
-    waiting.splice(0).forEach((resolve) => resolve(url));
-    res.writeHead(200, { 'content-type': 'text/html' }).end('<p>Connected. You may close this page.</p>');
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => {
-    const url = `http://127.0.0.1:${server.address().port}/callback`;
-    resolve({
-      url, hits, server,
-      next: () => new Promise((r) => waiting.push(r)),
-      stop: () => new Promise((r) => server.close(r)),
-    });
-  }));
-}
 
 before(async () => {
   [edge, browser, callback] = await Promise.all([startEdge(), launchBrowser(), startCallback()]);
@@ -57,56 +37,8 @@ after(async () => {
 
 const endpoint = (id) => new URL(`${edge.url}/networks/${id}/mcp`);
 const info = { name: 'agentnet-oauth-e2e', version: '1.0.0' };
-
-/**
- * An OAuthClientProvider kept in memory, as an SDK app would keep one;
- * `consent(url)` plays the person at the authorization URL.
- */
-class Provider {
-  constructor(consent) {
-    this.consent = consent;
-    this.saved = {};
-    this.redirects = [];
-  }
-  get redirectUrl() { return callback.url; }
-  get clientMetadata() {
-    return {
-      client_name: 'agentnet OAuth e2e', redirect_uris: [callback.url],
-      grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none',
-    };
-  }
-  state() { return 'state-from-the-client'; }
-  clientInformation() { return this.saved.client; }
-  saveClientInformation(client) { this.saved.client = client; }
-  tokens() { return this.saved.tokens; }
-  saveTokens(tokens) { this.saved.tokens = tokens; }
-  saveCodeVerifier(verifier) { this.saved.verifier = verifier; }
-  codeVerifier() { return this.saved.verifier; }
-  async redirectToAuthorization(url) {
-    this.redirects.push(new URL(url));
-    await this.consent(new URL(url));
-  }
-}
-
-/** Chromium at the consent page: fills `fields` by their labels and presses `button`. */
-async function atConsentPage(url, fields, button = 'Join and allow') {
-  const context = await browser.newContext({ javaScriptEnabled: false });
-  const page = await context.newPage();
-  try {
-    await page.goto(url.href);
-    assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), `Join ${fields.network} to connect`);
-    // The name field has focus from the start; each field is found by its label.
-    assert.equal(await page.evaluate(() => document.activeElement?.id), 'name');
-    await page.getByLabel('Your name in the network').fill(fields.name);
-    if (fields.token !== undefined) await page.getByLabel('Network token').fill(fields.token);
-    await page.getByRole('button', { name: button }).click();
-    await page.waitForLoadState();
-    return { page, context, finalUrl: new URL(page.url()) };
-  } catch (err) {
-    await context.close();
-    throw err;
-  }
-}
+const newProvider = (consent) => new MemoryProvider(callback.url, consent);
+const atConsentPage = (url, fields) => consentIn(browser, url, fields);
 
 /** The events of the log from `source` of `type`, read by a member over HTTP. */
 async function eventsFrom(id, token, source, type) {
@@ -123,9 +55,15 @@ test('the SDK 1.x client authorizes through the consent page and acts as the mem
   await owner.registerTool('add', { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } } },
     (input, event) => { seen.push(event); return { sum: input.a + input.b }; }, { description: 'adds' });
 
+  // Another member, to read the log as members see it.
+  const join = await fetch(`${edge.url}/networks/${id}/v1/join`, {
+    method: 'POST', body: JSON.stringify({ agent_id: 'agent:reader', credentials: { token: networkToken } }),
+  });
+  const reader = (await join.json()).token;
+
   const started = performance.now();
   let code;
-  const provider = new Provider(async (url) => {
+  const provider = newProvider(async (url) => {
     // What the SDK built: PKCE S256, the resource, the state.
     assert.equal(url.origin + url.pathname, `${edge.url}/networks/${id}/oauth/authorize`);
     assert.equal(url.searchParams.get('code_challenge_method'), 'S256');
@@ -155,17 +93,13 @@ test('the SDK 1.x client authorizes through the consent page and acts as the mem
   assert.match(client.getInstructions(), /agent:claude-oauth/);
   const result = await client.callTool({ name: 'add', arguments: { a: 40, b: 2 } });
   assert.deepEqual(result.structuredContent, { sum: 42 });
-  // The call is an event from the member the consent page joined, in the log.
+  // The call is an event from the member the consent page joined.
   assert.equal(seen[0].source, 'agent:claude-oauth');
-  const posted = await client.callTool({ name: 'agentnet_post', arguments: { to: 'channel/general', text: 'hello over OAuth' } });
+  assert.equal(seen[0].type, 'network.resource.invoke');
+  const posted = await client.callTool({ name: 'agentnet_post', arguments: { to: 'agent:broadcast', text: 'hello over OAuth' } });
   assert.equal(posted.isError, false, JSON.stringify(posted));
-  const join = await fetch(`${edge.url}/networks/${id}/v1/join`, {
-    method: 'POST', body: JSON.stringify({ agent_id: 'agent:reader', credentials: { token: networkToken } }),
-  });
-  const reader = (await join.json()).token;
-  const invokes = await eventsFrom(id, reader, 'agent:claude-oauth', 'network.resource.invoke');
-  assert.equal(invokes.length, 1);
-  assert.equal((await eventsFrom(id, reader, 'agent:claude-oauth', 'network.agent.join')).length, 1);
+  const messages = await eventsFrom(id, reader, 'agent:claude-oauth', 'workspace.message.posted');
+  assert.deepEqual(messages.map((e) => e.payload.content), ['hello over OAuth']);
   console.log(`# OAuth handshake (401 → discovery → registration → consent in Chromium → token → tools/list): ${handshakeMs.toFixed(0)} ms`);
 
   // The token is this network's only: another network answers 401 invalid_token.
@@ -185,7 +119,7 @@ test('the SDK 1.x client authorizes through the consent page and acts as the mem
 test('the SDK 2.x client authorizes too, and its refresh token rotates', async () => {
   const { id } = await createNetwork(edge.url, { name: 'OAuth open' });
   let callbackParams;
-  const provider = new Provider(async (url) => {
+  const provider = newProvider(async (url) => {
     const arrived = callback.next();
     const { context } = await atConsentPage(url, { network: 'OAuth open', name: 'human:ada' });
     callbackParams = (await arrived).searchParams;
@@ -219,7 +153,7 @@ test('a join the network refuses shows the reason on the page and issues no code
   let page;
   let context;
   const hitsBefore = callback.hits.length;
-  const provider = new Provider(async (url) => {
+  const provider = newProvider(async (url) => {
     ({ page, context } = await atConsentPage(url, { network: 'Guarded', name: 'intruder', token: 'a-wrong-token' }));
   });
   await assert.rejects(new Client1(info, { capabilities: {} }).connect(new Transport1(endpoint(id), { authProvider: provider })), UnauthorizedError);
@@ -252,4 +186,18 @@ test('the metadata documents are where the SDKs look, and name each other', asyn
   const missing = await fetch(`${edge.url}/.well-known/oauth-authorization-server/networks/nosuchnet`);
   assert.equal(missing.status, 404);
   await missing.body?.cancel();
+
+  // A request the endpoint refuses goes back to the client's redirect URI, untouched by the edge.
+  const registered = await fetch(server.registration_endpoint, { method: 'POST', body: JSON.stringify({ redirect_uris: [callback.url] }) });
+  assert.equal(registered.status, 201);
+  const { client_id: clientId } = await registered.json();
+  const plain = new URL(server.authorization_endpoint);
+  for (const [k, v] of Object.entries({ response_type: 'code', client_id: clientId, redirect_uri: callback.url, state: 'x', code_challenge: 'a'.repeat(43), code_challenge_method: 'plain' })) plain.searchParams.set(k, v);
+  const refused = await fetch(plain, { redirect: 'manual' });
+  assert.equal(refused.status, 303);
+  const back = new URL(refused.headers.get('location'));
+  assert.equal(back.origin + back.pathname, callback.url);
+  assert.equal(back.searchParams.get('error'), 'invalid_request');
+  assert.equal(back.searchParams.get('state'), 'x');
+  await refused.body?.cancel();
 });
