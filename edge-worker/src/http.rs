@@ -7,10 +7,10 @@
 //! a stream opened or a socket accepted.
 
 use crate::host::{now_ms, random_seed, request_of, respond};
-use crate::{mcp_store, oauth_store};
 use crate::network_object::NetworkHost;
 use crate::origin::Origin;
 use crate::storage::Store;
+use crate::{mcp_store, oauth_store};
 use agentnet_core::bindings::http::{self, Outcome, Target, TestHook};
 use agentnet_core::bindings::mcp::session::{McpHost, Session as McpSession};
 use agentnet_core::bindings::oauth::{

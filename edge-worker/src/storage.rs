@@ -35,6 +35,11 @@ CREATE TABLE IF NOT EXISTS events (
 );
 CREATE TABLE IF NOT EXISTS audience (audience TEXT NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY (audience, seq)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS mcp_sessions (id TEXT PRIMARY KEY, member TEXT NOT NULL, created INTEGER NOT NULL, session TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS oauth_clients (client_id TEXT PRIMARY KEY, created INTEGER NOT NULL, client TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS oauth_grants (sha256 TEXT PRIMARY KEY, family TEXT NOT NULL, address TEXT NOT NULL, expires_at INTEGER NOT NULL, grant TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS oauth_grants_by_family ON oauth_grants (family);
+CREATE INDEX IF NOT EXISTS oauth_grants_by_address ON oauth_grants (address);
+CREATE INDEX IF NOT EXISTS oauth_grants_by_expiry ON oauth_grants (expires_at);
 ";
 
 /// Rows scanned at most to answer one history query.
@@ -123,7 +128,6 @@ impl Store {
         sql.exec(SCHEMA, None)?;
         let store = Self { sql, pending };
         store.open_sessions()?;
-        crate::oauth_store::open(&store.sql)?;
         Ok(store)
     }
 

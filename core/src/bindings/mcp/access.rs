@@ -17,7 +17,7 @@
 use super::jsonrpc::{NETWORK_REFUSED, RpcError, error};
 use crate::bindings::message::{Request, Response};
 use crate::bindings::oauth::grants::OAuthHost;
-use crate::bindings::oauth::metadata::issuer;
+use crate::bindings::oauth::metadata::{issuer, resource};
 use crate::bindings::oauth::token::{Bearer, bearer};
 use crate::bindings::session::{QueryTokens, authenticate};
 use crate::{Address, NetworkId};
@@ -26,9 +26,9 @@ use serde_json::{Value, json};
 /// Where a network's protected-resource metadata lives, before `networks/{id}/mcp`.
 pub const METADATA_PREFIX: &str = "/.well-known/oauth-protected-resource";
 
-/// The endpoint's URL.
+/// The endpoint's URL (the resource of the network's authorization server).
 pub fn endpoint(origin: &str, id: &NetworkId) -> String {
-    format!("{origin}/networks/{id}/mcp")
+    resource(origin, id)
 }
 
 /// The URL of the endpoint's protected-resource metadata.

@@ -17,11 +17,11 @@ use super::consent::{self, Page};
 use super::errors::Code;
 use super::form::{self, Params};
 use super::grants::{self, Client, Grant, GrantKind, OAuthHost};
-use super::metadata::{Endpoint, endpoint, issuer};
-use super::{pkce, uris};
+use super::metadata::{Endpoint, endpoint, issuer, resource};
+use super::pkce;
+use super::uris;
 use crate::Network;
 use crate::bindings::exchange::claimed_address;
-use crate::bindings::mcp::access::endpoint as mcp_endpoint;
 use crate::bindings::membership::{JoinBody, admit};
 use crate::bindings::message::{Request, Response};
 use crate::bindings::ws::peer_of;
@@ -115,7 +115,7 @@ pub fn check<H: OAuthHost>(
     if let Some(why) = pkce::challenge_refusal(challenge, params.get("code_challenge_method")) {
         return Ok(error(Code::InvalidRequest, why));
     }
-    let resource = mcp_endpoint(origin, network.id());
+    let resource = resource(origin, network.id());
     if params
         .get("resource")
         .is_some_and(|asked| !uris::same_resource(asked, &resource))

@@ -50,6 +50,11 @@ pub fn issuer(origin: &str, id: &NetworkId) -> String {
     format!("{origin}/networks/{id}")
 }
 
+/// The URL of the one resource it issues tokens for: the network's MCP endpoint.
+pub fn resource(origin: &str, id: &NetworkId) -> String {
+    format!("{}/mcp", issuer(origin, id))
+}
+
 /// The URL of one of its endpoints.
 pub fn endpoint(origin: &str, id: &NetworkId, which: Endpoint) -> String {
     format!("{}/oauth/{}", issuer(origin, id), which.name())

@@ -21,8 +21,9 @@
 use super::errors::{Code, OAuthError, no_store};
 use super::form::{self, Params};
 use super::grants::{self, Grant, GrantKind, OAuthHost};
-use super::{pkce, uris};
-use crate::bindings::mcp::access::endpoint as mcp_endpoint;
+use super::metadata::resource;
+use super::pkce;
+use super::uris;
 use crate::bindings::message::{Request, Response};
 use crate::{Address, Network};
 use serde_json::json;
@@ -48,7 +49,7 @@ pub fn token<H: OAuthHost>(
             "send application/x-www-form-urlencoded",
         ),
         Err(repeated) => fail(Code::InvalidRequest, &repeated.to_string()),
-        Ok(params) => exchange(host, &params, &mcp_endpoint(req.origin(), network.id()))?,
+        Ok(params) => exchange(host, &params, &resource(req.origin(), network.id()))?,
     };
     Ok(answer.unwrap_or_else(|error| error.response()))
 }

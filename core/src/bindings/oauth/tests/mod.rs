@@ -60,9 +60,12 @@ fn html(response: &Response) -> &str {
 fn register(world: &mut World) -> String {
     let body = json!({"redirect_uris": [REDIRECT], "client_name": "SDK test",
         "token_endpoint_auth_method": "none"});
-    let req = Request::new(Method::Post, format!("{ORIGIN}/networks/demo/oauth/register"))
-        .with_header("Content-Type", "application/json")
-        .with_body(body.to_string());
+    let req = Request::new(
+        Method::Post,
+        format!("{ORIGIN}/networks/demo/oauth/register"),
+    )
+    .with_header("Content-Type", "application/json")
+    .with_body(body.to_string());
     let response = call(world, &req);
     assert_eq!(response.status, 201, "{response:?}");
     response.json_body().unwrap()["client_id"]
@@ -97,9 +100,12 @@ fn authorize_get(world: &mut World, params: &[(&str, String)]) -> Response {
 fn consent(world: &mut World, params: &[(&str, String)], fields: &[(&str, &str)]) -> Response {
     let mut all = params.to_vec();
     all.extend(fields.iter().map(|(k, v)| (*k, (*v).to_owned())));
-    let req = Request::new(Method::Post, format!("{ORIGIN}/networks/demo/oauth/authorize"))
-        .with_header("Content-Type", "application/x-www-form-urlencoded")
-        .with_body(encoded(&all));
+    let req = Request::new(
+        Method::Post,
+        format!("{ORIGIN}/networks/demo/oauth/authorize"),
+    )
+    .with_header("Content-Type", "application/x-www-form-urlencoded")
+    .with_body(encoded(&all));
     call(world, &req)
 }
 
@@ -148,7 +154,12 @@ fn initialize(world: &mut World, token: &str) -> Response {
         .with_header("Authorization", &format!("Bearer {token}"))
         .with_body(body.to_string());
     world.host.now += 1;
-    let outcome = transport::handle(&mut world.host, &mut world.network, &mut Streams::default(), &req);
+    let outcome = transport::handle(
+        &mut world.host,
+        &mut world.network,
+        &mut Streams::default(),
+        &req,
+    );
     match outcome {
         Ok(Outcome::Respond(response)) => response,
         Ok(other) => panic!("expected a response, got {other:?}"),
@@ -188,45 +199,91 @@ fn the_paths_of_the_authorization_server() {
 #[test]
 fn discovery_registration_consent_and_token_make_the_mcp_caller_that_member() {
     let mut world = world();
-    let metadata = call(&mut world, &Request::new(Method::Get,
-        format!("{ORIGIN}/.well-known/oauth-authorization-server/networks/demo")));
+    let metadata = call(
+        &mut world,
+        &Request::new(
+            Method::Get,
+            format!("{ORIGIN}/.well-known/oauth-authorization-server/networks/demo"),
+        ),
+    );
     let doc = metadata.json_body().unwrap();
     assert_eq!(doc["issuer"], "https://edge.test/networks/demo");
-    assert_eq!(doc["authorization_endpoint"], "https://edge.test/networks/demo/oauth/authorize");
-    assert_eq!(doc["registration_endpoint"], "https://edge.test/networks/demo/oauth/register");
+    assert_eq!(
+        doc["authorization_endpoint"],
+        "https://edge.test/networks/demo/oauth/authorize"
+    );
+    assert_eq!(
+        doc["registration_endpoint"],
+        "https://edge.test/networks/demo/oauth/register"
+    );
 
     let client = register(&mut world);
     let params = request_params(&client);
     let page = authorize_get(&mut world, &params);
     assert_eq!(page.status, 200);
     let text = html(&page);
-    assert!(text.contains("<label for=\"name\">") && text.contains("SDK test"), "{text}");
+    assert!(
+        text.contains("<label for=\"name\">") && text.contains("SDK test"),
+        "{text}"
+    );
     // The request rides along in hidden fields, escaped.
-    assert!(text.contains("name=\"state\" value=\"st&amp;te=1\""), "{text}");
-    assert!(world.network.member(&"agent:claude".parse().unwrap()).is_none());
+    assert!(
+        text.contains("name=\"state\" value=\"st&amp;te=1\""),
+        "{text}"
+    );
+    assert!(
+        world
+            .network
+            .member(&"agent:claude".parse().unwrap())
+            .is_none()
+    );
 
-    let answer = consent(&mut world, &params, &[("name", "claude"), ("decision", "allow")]);
+    let answer = consent(
+        &mut world,
+        &params,
+        &[("name", "claude"), ("decision", "allow")],
+    );
     let back = location(&answer);
-    assert!(back.starts_with("http://127.0.0.1:4711/callback?code="), "{back}");
+    assert!(
+        back.starts_with("http://127.0.0.1:4711/callback?code="),
+        "{back}"
+    );
     let back = returned(back);
     assert_eq!(back.get("state"), Some("st&te=1"));
     assert_eq!(back.get("iss"), Some("https://edge.test/networks/demo"));
     // The consent was the join: the member exists, by the network's own pipeline.
-    assert!(world.network.member(&"agent:claude".parse().unwrap()).is_some());
+    assert!(
+        world
+            .network
+            .member(&"agent:claude".parse().unwrap())
+            .is_some()
+    );
     let code = back.get("code").unwrap().to_owned();
     // Stored hashed: the code itself is nowhere in the store.
     assert!(!world.host.grants.contains_key(&code));
-    assert!(world.host.grants.values().all(|g| !format!("{g:?}").contains(&code)));
+    assert!(
+        world
+            .host
+            .grants
+            .values()
+            .all(|g| !format!("{g:?}").contains(&code))
+    );
 
     let tokens = redeem(&mut world, &client, &code);
     assert_eq!(tokens.status, 200, "{tokens:?}");
     let body: Value = tokens.json_body().unwrap().clone();
     assert_eq!(body["token_type"], "Bearer");
     assert_eq!(body["expires_in"], 3600);
-    assert!(tokens.headers.contains(&("Cache-Control".into(), "no-store".into())));
+    assert!(
+        tokens
+            .headers
+            .contains(&("Cache-Control".into(), "no-store".into()))
+    );
     let access = body["access_token"].as_str().unwrap();
     let response = initialize(&mut world, access);
     assert_eq!(response.status, 200, "{response:?}");
-    let instructions = response.json_body().unwrap()["result"]["instructions"].as_str().unwrap_or("");
+    let instructions = response.json_body().unwrap()["result"]["instructions"]
+        .as_str()
+        .unwrap_or("");
     assert!(instructions.contains("agent:claude"), "{instructions}");
 }
