@@ -179,8 +179,8 @@ impl NetworkHost {
             Some(mcp::transport::Target::Metadata(id)) => return self.mcp_metadata(&request, &id),
             None => {}
         }
-        if let Some(target) = oauth::target(&request) {
-            return self.serve_oauth(&request, &target);
+        if let Some(target) = oauth::routes::target(&request) {
+            return self.serve_oauth(&request, &target).await;
         }
         let id = match http::target(&request) {
             Ok(Target::Create) => return self.create(&request),
@@ -221,23 +221,6 @@ impl NetworkHost {
                 }
             }
         }
-    }
-
-    /// Answers a request to the network's authorization server.
-    fn serve_oauth(&self, request: &bindings::Request, target: &oauth::Target) -> Result<Response> {
-        if !self.ensure_loaded(target.network())? {
-            return respond(http::no_such_network(target.network()));
-        }
-        let mut guard = self.network.borrow_mut();
-        let network = guard
-            .as_mut()
-            .ok_or_else(|| worker::Error::RustError("network not loaded".into()))?;
-        respond(oauth::handle(
-            &mut RequestIo::new(self)?,
-            network,
-            request,
-            target,
-        )?)
     }
 
     /// Creates this object's network from the Worker's creation request.

@@ -25,6 +25,7 @@ mod mcp;
 mod mcp_live;
 mod mcp_store;
 mod network_object;
+mod oauth;
 mod oauth_store;
 mod origin;
 mod sessions;

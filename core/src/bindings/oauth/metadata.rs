@@ -6,7 +6,8 @@
 //! official MCP SDK clients look first:
 //! `{origin}/.well-known/oauth-authorization-server/networks/{id}`. The
 //! endpoints are under the network: `oauth/authorize`, `oauth/token`,
-//! `oauth/register`. The MCP endpoint's protected-resource metadata names
+//! `oauth/register`; clients may also name themselves by a metadata
+//! document's URL ([`super::cimd`]). The MCP endpoint's protected-resource metadata names
 //! the issuer (`super::super::mcp::access::metadata`).
 
 use crate::NetworkId;
@@ -78,6 +79,7 @@ pub fn metadata(origin: &str, id: &NetworkId) -> Response {
         "token_endpoint_auth_methods_supported": ["none"],
         "code_challenge_methods_supported": [super::pkce::S256],
         "authorization_response_iss_parameter_supported": true,
+        "client_id_metadata_document_supported": true,
         "service_documentation": format!("{}/v1/profile", issuer(origin, id)),
     })))
 }

@@ -39,7 +39,8 @@ pub fn host(uri: &str) -> Option<&str> {
     )
 }
 
-fn is_loopback(host: &str) -> bool {
+/// True for `localhost` and loopback IP addresses.
+pub fn is_loopback(host: &str) -> bool {
     host.eq_ignore_ascii_case("localhost")
         || host
             .parse::<std::net::IpAddr>()

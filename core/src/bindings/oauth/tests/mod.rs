@@ -6,7 +6,7 @@ mod rules;
 
 use super::metadata::Endpoint;
 use super::pkce::challenge_of;
-use super::{Target, handle, target};
+use super::routes::{Target, handle, target};
 use crate::bindings::mcp::streams::Streams;
 use crate::bindings::mcp::{outcome::Outcome, transport};
 use crate::bindings::message::{Body, Method, Request, Response};
