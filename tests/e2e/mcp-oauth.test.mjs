@@ -26,7 +26,9 @@ let browser;
 let callback;
 
 before(async () => {
-  [edge, browser, callback] = await Promise.all([startEdge(), launchBrowser(), startCallback()]);
+  // Test hooks: a loopback client ID metadata document URL (https, as the SDK
+  // requires) is fetched over http, since nothing here serves TLS workerd trusts.
+  [edge, browser, callback] = await Promise.all([startEdge({ testHooks: true }), launchBrowser(), startCallback()]);
 });
 
 after(async () => {
@@ -146,6 +148,47 @@ test('the SDK 2.x client authorizes too, and its refresh token rotates', async (
   const reused = await refreshWith(refresh);
   assert.equal(reused.status, 400);
   assert.deepEqual(Object.keys(await reused.json()).sort(), ['error', 'error_description']);
+});
+
+test('a client named by its metadata document (SDK 2.x, no registration) authorizes too', async () => {
+  const { id } = await createNetwork(edge.url, { name: 'OAuth CIMD' });
+  const documentUrl = `https://${callback.origin}/client.json`;
+  callback.serve('/client.json', {
+    client_id: documentUrl, client_name: 'Document client', redirect_uris: [callback.url],
+    grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none',
+  });
+  let callbackParams;
+  let shownName;
+  const provider = newProvider(async (url) => {
+    assert.equal(url.searchParams.get('client_id'), documentUrl);
+    const arrived = callback.next();
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto(url.href);
+    shownName = await page.locator('main p').first().textContent();
+    await page.getByLabel('Your name in the network').fill('documented');
+    await page.getByRole('button', { name: 'Join and allow' }).click();
+    callbackParams = (await arrived).searchParams;
+    await context.close();
+  });
+  provider.clientMetadataUrl = documentUrl;
+  const first = new Transport2(endpoint(id), { authProvider: provider });
+  await assert.rejects(new Client2(info, { capabilities: {} }).connect(first));
+  assert.equal(provider.saved.client.client_id, documentUrl, 'the URL is the client id: nothing registered');
+  assert.match(shownName, /Document client/);
+  await first.finishAuth(callbackParams);
+  const client = new Client2(info, { capabilities: {} });
+  await client.connect(new Transport2(endpoint(id), { authProvider: provider }));
+  assert.match(client.getInstructions(), /agent:documented/);
+  await client.close();
+
+  // A document that does not name its own URL is refused on the page.
+  callback.serve('/liar.json', { client_id: 'https://elsewhere.example/client.json', redirect_uris: [callback.url] });
+  const liar = new URL(`${edge.url}/networks/${id}/oauth/authorize`);
+  for (const [k, v] of Object.entries({ response_type: 'code', client_id: `https://${callback.origin}/liar.json`, redirect_uri: callback.url, code_challenge: 'a'.repeat(43), code_challenge_method: 'S256' })) liar.searchParams.set(k, v);
+  const refused = await fetch(liar, { redirect: 'manual' });
+  assert.equal(refused.status, 400);
+  assert.match(await refused.text(), /client_id is not its URL/);
 });
 
 test('a join the network refuses shows the reason on the page and issues no code', async () => {

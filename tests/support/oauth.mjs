@@ -6,12 +6,21 @@
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 
-/** A loopback redirect URI: `{url, hits, next(), stop()}`; `next()` resolves with the next request's URL. */
+/**
+ * A loopback redirect URI: `{url, hits, next(), serve(path, json), stop()}`;
+ * `next()` resolves with the next request's URL; `serve` answers `path` with
+ * a JSON document (a client ID metadata document) instead.
+ */
 export function startCallback() {
   const hits = [];
   const waiting = [];
+  const documents = new Map();
   const server = createServer((req, res) => {
     const url = new URL(req.url, 'http://127.0.0.1');
+    if (documents.has(url.pathname)) {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(documents.get(url.pathname)));
+      return;
+    }
     hits.push(url);
     waiting.splice(0).forEach((resolve) => resolve(url));
     res.writeHead(200, { 'content-type': 'text/html' }).end('<p>Connected. You may close this page.</p>');
@@ -21,6 +30,8 @@ export function startCallback() {
       url: `http://127.0.0.1:${server.address().port}/callback`,
       hits,
       next: () => new Promise((r) => waiting.push(r)),
+      serve: (path, json) => documents.set(path, json),
+      origin: `127.0.0.1:${server.address().port}`,
       stop: () => new Promise((r) => server.close(r)),
     });
   }));

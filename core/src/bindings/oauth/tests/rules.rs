@@ -414,3 +414,69 @@ fn leaving_ends_the_members_tokens() {
         .unwrap();
     assert!(world.host.grants.is_empty());
 }
+
+#[test]
+fn a_client_named_by_its_document_is_fetched_checked_and_kept() {
+    use crate::bindings::oauth::cimd::{Fetch, fetched, to_fetch};
+    let mut world = world();
+    let url = "https://client.example/mcp.json";
+    let mut params = request_params(url);
+    params.retain(|(k, _)| *k != "resource");
+    let get = Request::new(
+        Method::Get,
+        format!(
+            "{ORIGIN}/networks/demo/oauth/authorize?{}",
+            encoded(&params)
+        ),
+    );
+    let authorize = target(&get).unwrap();
+    let Ok(Fetch::Document(asked)) = to_fetch(&mut world.host, &get, &authorize) else {
+        panic!("no fetch")
+    };
+    assert_eq!(asked, url);
+    // Fetching failed: the page says so; nothing is kept.
+    let failed = fetched(
+        &mut world.host,
+        &authorize,
+        url,
+        Err("it answered 404".into()),
+    )
+    .unwrap()
+    .unwrap();
+    assert_eq!(failed.status, 400);
+    assert!(
+        html(&failed).contains("could not fetch the client metadata document: it answered 404")
+    );
+    assert!(world.host.oauth_clients.is_empty());
+    let document = json!({"client_id": url, "client_name": "Doc app", "redirect_uris": [REDIRECT]})
+        .to_string();
+    assert_eq!(
+        fetched(&mut world.host, &authorize, url, Ok(document)).unwrap(),
+        None
+    );
+    assert!(html(&authorize_get(&mut world, &params)).contains("Doc app"));
+    let answer = consent(
+        &mut world,
+        &params,
+        &[("name", "doc"), ("decision", "allow")],
+    );
+    let code = returned(location(&answer)).get("code").unwrap().to_owned();
+    // Kept: the token request needs no second fetch.
+    let token = Request::new(Method::Post, format!("{ORIGIN}/networks/demo/oauth/token"))
+        .with_body(format!("client_id={}", form::escape(url)));
+    assert_eq!(
+        to_fetch(&mut world.host, &token, &target(&token).unwrap()),
+        Ok(Fetch::Nothing)
+    );
+    assert_eq!(redeem(&mut world, url, &code).status, 200);
+    // A URL that cannot be a client id is refused before anything is fetched.
+    let bad = Request::new(
+        Method::Get,
+        format!(
+            "{ORIGIN}/networks/demo/oauth/authorize?client_id=https%3A%2F%2Fu%3Ap%40h.example%2Fc"
+        ),
+    );
+    assert!(
+        matches!(to_fetch(&mut world.host, &bad, &target(&bad).unwrap()), Ok(Fetch::Refuse(r)) if r.status == 400)
+    );
+}
