@@ -21,8 +21,9 @@ const FETCH_TIMEOUT: Duration = Duration::from_secs(5);
 /// Fetches a client ID metadata document: its text, or why not.
 async fn fetch_document(url: &str) -> std::result::Result<String, String> {
     let mut init = RequestInit::new();
+    // Workers have no `error` redirect mode: a redirect is answered as is, and is no 200.
     init.with_method(worker::Method::Get)
-        .with_redirect(RequestRedirect::Error);
+        .with_redirect(RequestRedirect::Manual);
     let request = Request::new_with_init(url, &init).map_err(|e| e.to_string())?;
     request
         .headers()
