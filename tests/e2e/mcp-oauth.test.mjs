@@ -21,14 +21,17 @@ import { launchBrowser } from '../support/browser.mjs';
 import { createNetwork, startEdge } from '../support/edge.mjs';
 import { MemoryProvider, atConsentPage as consentIn, startCallback } from '../support/oauth.mjs';
 
+const ACCESS_TTL_MS = 3000;
 let edge;
 let browser;
 let callback;
 
 before(async () => {
   // Test hooks: a loopback client ID metadata document URL (https, as the SDK
-  // requires) is fetched over http, since nothing here serves TLS workerd trusts.
-  [edge, browser, callback] = await Promise.all([startEdge({ testHooks: true }), launchBrowser(), startCallback()]);
+  // requires) is fetched over http, since nothing here serves TLS workerd
+  // trusts; and access tokens live 3 s, so the SDKs' own refresh is exercised.
+  const vars = { AGENTNET_TEST_POLICY: JSON.stringify({ oauth_access_ttl_ms: ACCESS_TTL_MS }) };
+  [edge, browser, callback] = await Promise.all([startEdge({ testHooks: true, vars }), launchBrowser(), startCallback()]);
 });
 
 after(async () => {
@@ -134,6 +137,12 @@ test('the SDK 2.x client authorizes too, and its refresh token rotates', async (
   const client = new Client2(info, { capabilities: {} });
   await client.connect(new Transport2(endpoint(id), { authProvider: provider }));
   assert.match(client.getInstructions(), /human:ada/);
+  assert.equal(provider.saved.tokens.expires_in, ACCESS_TTL_MS / 1000);
+  const expired = provider.saved.tokens.access_token;
+  await new Promise((r) => setTimeout(r, ACCESS_TTL_MS + 300));
+  // The token expired: the SDK is refused (401 invalid_token), refreshes by itself and goes on.
+  assert.ok((await client.listTools()).tools.length > 0);
+  assert.notEqual(provider.saved.tokens.access_token, expired);
   await client.close();
 
   // The token endpoint as the SDK calls it: a refresh answers a new pair, and the old one is spent.
