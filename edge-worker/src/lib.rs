@@ -28,6 +28,7 @@ mod network_object;
 mod oauth;
 mod oauth_store;
 mod origin;
+mod outlet;
 mod sessions;
 mod socket_state;
 mod sockets;
