@@ -2,13 +2,26 @@
 //! registered clients (`oauth_clients`) and the codes and tokens
 //! (`oauth_grants`) under the SHA-256 of their secret, never the secret.
 //! What a row means and when it is valid is the core's
-//! (`agentnet_core::bindings::oauth`); here are the rows (the tables are
-//! created with the others, `crate::storage`).
+//! (`agentnet_core::bindings::oauth`); here are the rows.
 
 use crate::storage::{integer, text};
 use agentnet_core::bindings::oauth::grants::{Client, Grant};
 use serde::Deserialize;
 use worker::{Result, SqlStorage};
+
+const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS oauth_clients (client_id TEXT PRIMARY KEY, created INTEGER NOT NULL, client TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS oauth_grants (sha256 TEXT PRIMARY KEY, family TEXT NOT NULL, address TEXT NOT NULL, expires_at INTEGER NOT NULL, grant TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS oauth_grants_by_family ON oauth_grants (family);
+CREATE INDEX IF NOT EXISTS oauth_grants_by_address ON oauth_grants (address);
+CREATE INDEX IF NOT EXISTS oauth_grants_by_expiry ON oauth_grants (expires_at);
+";
+
+/// Creates the tables (with the store's, when the object first opens it).
+pub(crate) fn open(sql: &SqlStorage) -> Result<()> {
+    sql.exec(SCHEMA, None)?;
+    Ok(())
+}
 
 /// Clients one network keeps at most; the oldest registrations go first
 /// (a client that finds itself unknown registers again).

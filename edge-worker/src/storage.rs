@@ -9,7 +9,8 @@
 //!   the SHA-256 of their token (`crate::sessions`);
 //! * `mcp_sessions` — MCP sessions (legacy revisions) by id (`crate::mcp_store`);
 //! * `oauth_clients`, `oauth_grants` — the authorization server's clients,
-//!   and its codes and tokens by their SHA-256 (`crate::oauth_store`);
+//!   and its codes and tokens by their SHA-256 (`crate::oauth_store`, which
+//!   creates them);
 //! * `audience` — `(audience, seq)` pairs: a member's catch-up is a range
 //!   scan over its few audiences (`public`, `member:{address}`, its
 //!   channels and groups), never a scan of the whole log.
@@ -35,11 +36,6 @@ CREATE TABLE IF NOT EXISTS events (
 );
 CREATE TABLE IF NOT EXISTS audience (audience TEXT NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY (audience, seq)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS mcp_sessions (id TEXT PRIMARY KEY, member TEXT NOT NULL, created INTEGER NOT NULL, session TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS oauth_clients (client_id TEXT PRIMARY KEY, created INTEGER NOT NULL, client TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS oauth_grants (sha256 TEXT PRIMARY KEY, family TEXT NOT NULL, address TEXT NOT NULL, expires_at INTEGER NOT NULL, grant TEXT NOT NULL);
-CREATE INDEX IF NOT EXISTS oauth_grants_by_family ON oauth_grants (family);
-CREATE INDEX IF NOT EXISTS oauth_grants_by_address ON oauth_grants (address);
-CREATE INDEX IF NOT EXISTS oauth_grants_by_expiry ON oauth_grants (expires_at);
 ";
 
 /// Rows scanned at most to answer one history query.
