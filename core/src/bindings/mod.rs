@@ -20,6 +20,7 @@
 //! * [`networks`] — the Worker's own routes (`/v1/networks`, `/networks/{id}/…`)
 //! * [`directory`] — the listing of public networks and the creation limits
 //! * [`mcp`] — MCP (Streamable HTTP) at `/networks/{id}/mcp`
+//! * [`oauth`] — each network's OAuth authorization server for its MCP endpoint (consent = join)
 
 pub mod create;
 pub mod directory;
@@ -29,6 +30,7 @@ pub mod mcp;
 pub mod membership;
 pub mod message;
 pub mod networks;
+pub mod oauth;
 pub mod policy;
 pub mod session;
 pub mod sockets;
