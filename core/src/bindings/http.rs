@@ -238,7 +238,7 @@ pub fn handle<H: BindingHost>(
         },
     };
     let response = match route {
-        Route::Discover => Response::json(network.state().roster(&network.mods())),
+        Route::Discover => Response::json(network.state().roster(&network.mods(), &member)),
         Route::Sse => {
             return Ok(
                 match sse::open(host, network, member, sse::resume_point(req))? {
