@@ -20,6 +20,7 @@
 //! * [`networks`] — the Worker's own routes (`/v1/networks`, `/networks/{id}/…`)
 //! * [`directory`] — the listing of public networks and the creation limits
 //! * [`mcp`] — MCP (Streamable HTTP) at `/networks/{id}/mcp`
+//! * [`registry`] — the identity registry at `/registry/v1/`, DID documents and the JWKS
 
 pub mod create;
 pub mod directory;
@@ -30,6 +31,7 @@ pub mod membership;
 pub mod message;
 pub mod networks;
 pub mod policy;
+pub mod registry;
 pub mod session;
 pub mod sockets;
 pub mod sse;

@@ -56,6 +56,15 @@ pub enum IdentityError {
     /// A registered key or agent that was revoked (or a key replaced by rotation).
     #[error("{0} has been revoked")]
     Revoked(String),
+    /// A registry name someone else holds.
+    #[error("{0} is taken")]
+    NameTaken(String),
+    /// No agent of that name is registered.
+    #[error("{0} is not registered")]
+    NotRegistered(String),
+    /// A challenge nonce that is unknown, used, expired or for another name.
+    #[error("the challenge nonce is unknown, used, expired or for someone else: ask for a new one")]
+    BadChallenge,
     /// A DID document could not be fetched.
     #[error("the DID document could not be resolved: {0}")]
     Unresolvable(String),
@@ -85,6 +94,9 @@ impl IdentityError {
             Self::StaleTimestamp { .. } => "invalid_timestamp",
             Self::NonceReused => "invalid_nonce",
             Self::Revoked(_) => "revoked",
+            Self::NameTaken(_) => "name_taken",
+            Self::NotRegistered(_) => "not_registered",
+            Self::BadChallenge => "invalid_challenge",
             Self::Unresolvable(_) => "unresolvable",
         }
     }
@@ -99,6 +111,8 @@ impl Coded for IdentityError {
     fn code(&self) -> ErrorCode {
         match self {
             Self::Malformed { .. } => ErrorCode::InvalidRequest,
+            Self::NameTaken(_) => ErrorCode::AlreadyExists,
+            Self::NotRegistered(_) => ErrorCode::NotFound,
             _ => ErrorCode::VerificationFailed,
         }
     }

@@ -15,6 +15,7 @@ pub mod jcs;
 pub mod jwt;
 pub mod keys;
 pub mod nonces;
+pub mod registry;
 pub mod time;
 
 pub use aic::{Aic, AicIssuer};
