@@ -8,6 +8,9 @@
 //!   and its protected-resource metadata too) go to the Durable Object named
 //!   `{id}` ([`entry::NetworkObject`]), which owns that network's state.
 //!
+//! * the identity registry's routes (`/registry/v1/…`, `/agents/{name}/did.json`,
+//!   `/.well-known/jwks.json`) go to its Durable Object ([`registry::RegistryObject`]).
+//!
 //! Static files of the web workspace (`www/`) are served by the platform's
 //! assets binding before the Worker runs.
 
@@ -25,6 +28,8 @@ mod mcp_live;
 mod mcp_store;
 mod network_object;
 mod origin;
+#[allow(missing_docs)] // the #[durable_object] macro generates undocumented glue
+mod registry;
 mod sessions;
 mod socket_state;
 mod sockets;
@@ -40,11 +45,21 @@ use worker::{Context, Env, Method, Request, RequestInit, Response, Result, Stub,
 
 pub use directory::DirectoryObject;
 pub use entry::NetworkObject;
+pub use registry::RegistryObject;
 
 /// The Durable Object namespace of networks, declared in `wrangler.toml`.
 pub const NETWORKS_BINDING: &str = "NETWORKS";
 /// The Durable Object namespace of the directory.
 pub const DIRECTORY_BINDING: &str = "DIRECTORY";
+/// The Durable Object namespace of the identity registry.
+pub const REGISTRY_BINDING: &str = "REGISTRY";
+
+/// The registry's object (one for now; `docs/identity.md` plans its shards).
+pub(crate) fn registry_object(env: &Env) -> Result<Stub> {
+    env.durable_object(REGISTRY_BINDING)?
+        .id_from_name(registry::REGISTRY)?
+        .get_stub()
+}
 
 fn directory_object(env: &Env) -> Result<Stub> {
     env.durable_object(DIRECTORY_BINDING)?
@@ -128,6 +143,12 @@ async fn buffered(mut req: Request) -> Result<std::result::Result<Request, bindi
 #[event(fetch)]
 async fn fetch(mut req: Request, env: Env, _ctx: Context) -> Result<Response> {
     let mut request = request_head(&req);
+    if bindings::registry::is_registry_path(request.path()) {
+        return match buffered(req).await? {
+            Ok(forwarded) => registry_object(&env)?.fetch_with_request(forwarded).await,
+            Err(refused) => respond(refused),
+        };
+    }
     match networks::route(&request) {
         Ok(WorkerRoute::Create) => {
             request.body = match host::read_body(&mut req).await {

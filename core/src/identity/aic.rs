@@ -102,6 +102,16 @@ impl Aic {
     }
 }
 
+impl Default for AicIssuer {
+    /// Provider `0001`, entity `00001` (the spec's examples).
+    fn default() -> Self {
+        Self {
+            provider: "0001".to_owned(),
+            entity: "00001".to_owned(),
+        }
+    }
+}
+
 impl AicIssuer {
     /// An issuer for `provider` (4 characters) and `entity` (5 characters), both `0-9A-Z`.
     pub fn new(provider: &str, entity: &str) -> Result<Self, IdentityError> {

@@ -166,6 +166,12 @@ impl Registry {
         &self.config
     }
 
+    /// The origin requests came to: the JWT issuer and the did:wba host (`host[:port]`).
+    pub fn set_origin(&mut self, issuer: String, host: String) {
+        self.config.issuer = issuer;
+        self.config.host = host;
+    }
+
     /// Puts back a stored record.
     pub fn load(&mut self, record: AgentRecord) {
         self.next_serial = self.next_serial.max(record.serial.saturating_add(1));
