@@ -21,6 +21,7 @@ mod effects;
 mod entry;
 mod host;
 mod http;
+mod identity;
 mod inbox;
 mod log_batch;
 mod mcp;

@@ -49,11 +49,30 @@ impl Network {
     /// What the host must fetch before `event` (a join, or a challenge naming
     /// a DID) can be verified; empty when nothing is missing or stale.
     pub fn identity_lookups(&self, event: &Event, now: u64) -> Vec<Lookup> {
+        self.lookups_for(&event.payload, now)
+    }
+
+    /// [`Network::identity_lookups`] for a frame or request body as text: a
+    /// WebSocket event (`payload.credentials`) or an HTTP join body
+    /// (`credentials`). Cheap when the text names no `jwt` or `did`.
+    pub fn identity_lookups_in(&self, text: &str, now: u64) -> Vec<Lookup> {
+        if !(text.contains("\"jwt\"") || text.contains("\"did\"")) {
+            return Vec::new();
+        }
+        let Ok(body) = serde_json::from_str::<Value>(text) else {
+            return Vec::new();
+        };
+        match body.get("payload") {
+            Some(payload) if payload.is_object() => self.lookups_for(payload, now),
+            _ => self.lookups_for(&body, now),
+        }
+    }
+
+    fn lookups_for(&self, payload: &Value, now: u64) -> Vec<Lookup> {
         let mut wanted = Vec::new();
-        let did_text = credential(event, "did")
-            .or_else(|| event.payload.get("did").and_then(Value::as_str))
-            .map(str::to_owned);
-        if let Some(token) = credential(event, "jwt")
+        let credentials = payload.get("credentials");
+        let field = |key: &str| credentials.and_then(|c| c.get(key)).and_then(Value::as_str);
+        if let Some(token) = field("jwt")
             && let Some(claims) = peek_claims(token)
         {
             if let Some(issuer) = claims.get("iss").and_then(Value::as_str)
@@ -73,8 +92,8 @@ impl Network {
                 wanted.extend(self.document_lookup(did, now));
             }
         }
-        if let Some(did) = did_text {
-            wanted.extend(self.document_lookup(&did, now));
+        if let Some(did) = field("did").or_else(|| payload.get("did").and_then(Value::as_str)) {
+            wanted.extend(self.document_lookup(did, now));
         }
         wanted
     }
