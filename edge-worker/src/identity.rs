@@ -40,10 +40,10 @@ impl NetworkHost {
     }
 
     fn is_local(&self, url: &str) -> bool {
-        self.origin
-            .borrow()
-            .as_deref()
-            .is_some_and(|origin| url.strip_prefix(origin).is_some_and(|rest| rest.starts_with('/')))
+        self.origin.borrow().as_deref().is_some_and(|origin| {
+            url.strip_prefix(origin)
+                .is_some_and(|rest| rest.starts_with('/'))
+        })
     }
 
     /// GET `url`, from the registry object when it is this deployment's.

@@ -61,6 +61,22 @@ pub fn proof_message(action: Action, name: &str, nonce: &str, detail: &str) -> V
     .into_bytes()
 }
 
+/// The agent's side of a proof: the hex signature of [`proof_message`] by the Ed25519 `secret`.
+pub fn sign_proof(
+    secret: &[u8; 32],
+    action: Action,
+    name: &str,
+    nonce: &str,
+    detail: &str,
+) -> String {
+    use ed25519_dalek::Signer;
+    let key = ed25519_dalek::SigningKey::from_bytes(secret);
+    to_hex(
+        &key.sign(&proof_message(action, name, nonce, detail))
+            .to_bytes(),
+    )
+}
+
 /// One key an agent has held.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct KeyRecord {
