@@ -116,8 +116,29 @@ impl NetworkHost {
     /// Fetches what the frame or request body `text` needs for its identity
     /// proof, and hands it to the network.
     pub(crate) async fn resolve_identity(&self, text: &str) -> Result<()> {
+        self.resolve_for(text, None).await
+    }
+
+    /// [`Self::resolve_identity`] for an HTTP request: its body, and the DID
+    /// of a `DIDWba` `Authorization` header.
+    pub(crate) async fn resolve_request(
+        &self,
+        request: &agentnet_core::bindings::Request,
+    ) -> Result<()> {
+        let header = agentnet_core::bindings::didwba::header_of(request);
+        self.resolve_for(&request.body, header).await
+    }
+
+    async fn resolve_for(&self, text: &str, header: Option<&str>) -> Result<()> {
+        let now = crate::host::now_ms();
         let lookups = match self.network.borrow().as_ref() {
-            Some(network) => network.identity_lookups_in(text, crate::host::now_ms()),
+            Some(network) => {
+                let mut lookups = network.identity_lookups_in(text, now);
+                if let Some(header) = header {
+                    lookups.extend(network.didwba_lookups(header, now));
+                }
+                lookups
+            }
             None => return Ok(()),
         };
         for lookup in lookups {

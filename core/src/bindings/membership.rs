@@ -51,9 +51,11 @@ pub fn join_body(text: &str) -> Answer<JoinBody> {
 pub fn join<H: BindingHost>(
     host: &mut H,
     network: &mut Network,
-    text: &str,
+    req: &super::message::Request,
     peer: Option<String>,
 ) -> Result<Response, H::Error> {
+    let text = req.body.as_str();
+    let didwba = super::didwba::header_of(req).map(|h| (h, super::didwba::domain_of(req)));
     let body = match join_body(text) {
         Ok(body) => body,
         Err(response) => return Ok(response),
@@ -68,19 +70,28 @@ pub fn join<H: BindingHost>(
     );
     let inbound = Inbound {
         peer: Some(peer.as_deref().unwrap_or(UNKNOWN_PEER)),
+        didwba,
         ..Inbound::default()
     };
     let effects = network.handle_event_on(&inbound, join, host.now());
     let collected = host.collect(network, effects, None)?;
     let reply = collected.replies.last();
     let (Some(address), Some(ack)) = (&collected.bound, reply) else {
-        return Ok(join_refused(reply));
+        let refused = join_refused(reply);
+        return Ok(match didwba {
+            Some(_) if refused.status == 403 => super::didwba::unauthorized(refused),
+            _ => refused,
+        });
     };
     let (token, expires_at) = session::start(host, address)?;
     let mut answer = ack.payload.clone();
     answer["token"] = json!(token);
     answer["session_expires_at"] = json!(expires_at);
-    Ok(Response::json(answer))
+    let response = Response::json(answer);
+    Ok(match didwba {
+        Some(_) => super::didwba::with_bearer(response, &token),
+        None => response,
+    })
 }
 
 /// `POST v1/leave`: the member leaves; its sessions end.
@@ -101,6 +112,7 @@ pub fn leave<H: BindingHost>(
         session: Some(&member),
         connection: None,
         peer: Some(peer.as_deref().unwrap_or(UNKNOWN_PEER)),
+        didwba: None,
     };
     let effects = network.handle_event_on(&inbound, leave, now);
     host.collect(network, effects, Some(&member))?;

@@ -20,9 +20,11 @@
 //! * [`networks`] — the Worker's own routes (`/v1/networks`, `/networks/{id}/…`)
 //! * [`directory`] — the listing of public networks and the creation limits
 //! * [`mcp`] — MCP (Streamable HTTP) at `/networks/{id}/mcp`
+//! * [`didwba`] — DIDWba header authentication any binding can use
 //! * [`registry`] — the identity registry at `/registry/v1/`, DID documents and the JWKS
 
 pub mod create;
+pub mod didwba;
 pub mod directory;
 pub mod exchange;
 pub mod http;

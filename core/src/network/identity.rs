@@ -20,6 +20,7 @@
 use crate::error::{ErrorCode, Rejection};
 use crate::event::Event;
 use crate::identity::did::{Did, document_key};
+use crate::identity::didwba::DidWbaHeader;
 use crate::identity::encoding::from_b64url;
 use crate::identity::error::IdentityError;
 use crate::identity::jwt::{self, Expectations, Jwks};
@@ -211,6 +212,41 @@ impl Network {
         Ok(did.to_string())
     }
 
+    /// What the host must fetch before a request with this DIDWba header can be checked.
+    pub fn didwba_lookups(&self, header: &str, now: u64) -> Vec<Lookup> {
+        DidWbaHeader::parse(header)
+            .ok()
+            .and_then(|h| self.document_lookup(&h.did, now))
+            .into_iter()
+            .collect()
+    }
+
+    /// A join that came with a DIDWba header: the header's DID, checked.
+    fn verify_didwba(
+        &mut self,
+        event: &Event,
+        header: &str,
+        domain: &str,
+        now: u64,
+    ) -> Result<String, Rejection> {
+        let header = DidWbaHeader::parse(header).map_err(|e| refused(&e))?;
+        let did: Did = header.did.parse().map_err(|e| refused(&e))?;
+        if let Did::OpenAgents(name) = &did
+            && Address::from_did(&did.to_string()).ok().as_ref() != Some(&event.source)
+        {
+            return Err(Rejection::new(
+                ErrorCode::VerificationFailed,
+                format!("did:openagents:{name} joins as openagents:{name}"),
+            ));
+        }
+        let doc = self.document(&did, now)?.clone();
+        let proved = self
+            .didwba
+            .verify(&header, &doc, domain, now)
+            .map_err(|e| refused(&e))?;
+        Ok(proved.to_string())
+    }
+
     /// The level a join's credentials prove beyond level 1, with its DID;
     /// `None` when it presents neither a JWT nor a DID.
     pub(super) fn verify_identity(
@@ -219,6 +255,12 @@ impl Network {
         event: &Event,
         now: u64,
     ) -> Option<Result<(Verification, Option<String>), Rejection>> {
+        if let Some((header, domain)) = inbound.didwba {
+            return Some(
+                self.verify_didwba(event, header, domain, now)
+                    .map(|d| (Verification::DID, Some(d))),
+            );
+        }
         if let Some(did) = credential(event, "did") {
             let did = did.to_owned();
             return Some(
