@@ -10,16 +10,19 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { Agent, KeyPair, register, requestToken, rotateKey, revoke, resolveDid } from '../../core/js/index.js';
 import { createNetwork, startEdge } from '../support/edge.mjs';
+import { launchBrowser, openWorkspace } from '../support/browser.mjs';
 
 /** The networks' cache of JWKS and DID documents (core `IDENTITY_TTL_MS`), plus a margin. */
 const CACHE_MS = 10_000 + 1_000;
 
 let edge;
+let browser;
 let didServer;
 const documents = new Map();
 
 before(async () => {
   edge = await startEdge();
+  browser = await launchBrowser();
   didServer = createServer((req, res) => {
     const doc = documents.get(req.url);
     res.writeHead(doc ? 200 : 404, { 'content-type': 'application/json' });
@@ -30,6 +33,7 @@ before(async () => {
 
 after(async () => {
   didServer?.close();
+  await browser?.close();
   await edge?.stop();
 });
 
@@ -122,4 +126,28 @@ test('did-verify admits did:wba and did:openagents proofs at level 3; rotated an
   assert.equal(await refusal(Agent.connect({ url: edge.url, network: tokenNet, name: 'openagents:dave', jwt: daveJwt, reconnect: false })), 'verification_failed');
   const gone = await fetch(`${edge.url}/agents/dave/did.json`);
   assert.equal(gone.status, 410);
+});
+
+test('the web people panel shows each member\'s level and DID', async () => {
+  const port = didServer.address().port;
+  const key = KeyPair.generate();
+  const did = `did:wba:localhost%3A${port}:agents:web-visitor`;
+  documents.set('/agents/web-visitor/did.json', key.didDocument(did));
+  const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+  const visitor = await Agent.connect({ url: edge.url, network: 'demo', name: 'agent:web-visitor', key, did });
+  try {
+    await openWorkspace(page, edge.url);
+    const people = page.getByRole('complementary', { name: 'People' });
+    const row = people.locator('.person[data-address="agent:web-visitor"][data-verification="3"]');
+    await row.waitFor({ timeout: 10_000 });
+    assert.match(await row.locator('.details').textContent(), /level 3/);
+    assert.equal((await row.locator('.did').textContent()).trim(), did);
+    const me = (await page.locator('.me strong').textContent()).trim();
+    const mine = people.locator(`.person[data-address="${me}"]`);
+    assert.match(await mine.locator('.details').textContent(), /level 0/);
+    assert.equal(await mine.locator('.did').count(), 0);
+  } finally {
+    visitor.close();
+    await page.close();
+  }
 });
