@@ -247,6 +247,12 @@ impl NetworkHost {
             let mut handled = 0;
             while let Some((ws, text)) = drainer.next() {
                 handled += 1;
+                if agentnet_core::network::identity::mentions_identity(&text)
+                    && let Some((id, _)) = self.sender_of(&ws)
+                {
+                    // After a wake the network loads with the first frame: load it first.
+                    let _ = self.ensure_loaded(&id);
+                }
                 if let Err(err) = self.resolve_identity(&text).await {
                     worker::console_error!("resolving an identity failed: {err}");
                 }

@@ -32,6 +32,12 @@ use crate::network::identity_cache::{bounded, fresh};
 use crate::network::shield::Inbound;
 use serde_json::Value;
 
+/// True when a frame or body may carry an identity proof (`jwt` or `did`):
+/// only those need [`Network::identity_lookups_in`].
+pub fn mentions_identity(text: &str) -> bool {
+    text.contains("\"jwt\"") || text.contains("\"did\"")
+}
+
 fn refused(error: &IdentityError) -> Rejection {
     error.rejection()
 }
@@ -57,7 +63,7 @@ impl Network {
     /// WebSocket event (`payload.credentials`) or an HTTP join body
     /// (`credentials`). Cheap when the text names no `jwt` or `did`.
     pub fn identity_lookups_in(&self, text: &str, now: u64) -> Vec<Lookup> {
-        if !(text.contains("\"jwt\"") || text.contains("\"did\"")) {
+        if !mentions_identity(text) {
             return Vec::new();
         }
         let Ok(body) = serde_json::from_str::<Value>(text) else {
