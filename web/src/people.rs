@@ -193,7 +193,10 @@ mod tests {
         assert_eq!(people.len(), 2);
         assert_eq!(people[0].address, "agent:echo");
         assert_eq!(people[0].verification, 3);
-        assert_eq!(people[0].did.as_deref(), Some("did:wba:example.com:agents:echo"));
+        assert_eq!(
+            people[0].did.as_deref(),
+            Some("did:wba:example.com:agents:echo")
+        );
         assert_eq!(people[1].did, None);
         apply_presence(
             &mut people,

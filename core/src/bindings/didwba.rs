@@ -8,9 +8,15 @@
 //!
 //! The HTTP binding's `POST v1/join` takes the header in place of
 //! credentials (level 3) and answers `Authorization: Bearer <session token>`;
-//! the MCP and A2A endpoints can do the same with these functions.
+//! the MCP endpoint takes it on any request ([`exchange`]: the DID joins,
+//! the request goes on with the session, the answer carries its token), and
+//! an A2A endpoint can do the same.
 
+use super::exchange::{BindingHost, join_event};
 use super::message::{Request, Response};
+use crate::identity::did::Did;
+use crate::network::Inbound;
+use crate::{Address, Network};
 
 /// The `DIDWba …` header of a request, if it has one.
 pub fn header_of(req: &Request) -> Option<&str> {
@@ -47,6 +53,76 @@ pub fn unauthorized(refused: Response) -> Response {
         "WWW-Authenticate",
         &format!("DIDWba error=\"{reason}\", error_description=\"{message}\""),
     )
+}
+
+/// The address a DID joins as where the request names none (MCP, A2A):
+/// `did:openagents:{name}` → `openagents:{name}`; a did:wba →
+/// `agent:{its last path segment, else its host's first label}`.
+pub fn address_for(did: &Did) -> Option<Address> {
+    let name = match did {
+        Did::OpenAgents(name) => return format!("openagents:{name}").parse().ok(),
+        Did::Wba { host, path } => path
+            .last()
+            .cloned()
+            .unwrap_or_else(|| host.split(['.', ':']).next().unwrap_or("").to_owned()),
+    };
+    format!("agent:{}", name.to_ascii_lowercase()).parse().ok()
+}
+
+/// For endpoints that take a bearer session (MCP, A2A): a request with a
+/// DIDWba header joins as its DID's address ([`address_for`]) at level 3
+/// and gets a session. `Ok(Some((request, token)))`: the request rewritten to
+/// carry `Authorization: Bearer {token}`, and the token to answer with
+/// ([`with_bearer`]); `Ok(None)`: no DIDWba header; `Err`: the 401 to answer.
+#[allow(clippy::type_complexity)]
+pub fn exchange<H: BindingHost>(
+    host: &mut H,
+    network: &mut Network,
+    req: &Request,
+) -> Result<Result<Option<(Request, String)>, Response>, H::Error> {
+    let Some(header) = header_of(req) else {
+        return Ok(Ok(None));
+    };
+    let refused = |message: String| {
+        unauthorized(Response::error(
+            crate::ErrorCode::VerificationFailed,
+            message,
+        ))
+    };
+    let address = match crate::identity::didwba::DidWbaHeader::parse(header)
+        .and_then(|h| h.did.parse::<Did>())
+    {
+        Ok(did) => match address_for(&did) {
+            Some(address) => address,
+            None => return Ok(Err(refused(format!("malformed: {did} names no address")))),
+        },
+        Err(error) => return Ok(Err(refused(error.rejection().message))),
+    };
+    let join = join_event(host, network, &address, None, None, None);
+    let inbound = Inbound {
+        didwba: Some((header, domain_of(req))),
+        ..Inbound::default()
+    };
+    let effects = network.handle_event_on(&inbound, join, host.now());
+    let collected = host.collect(network, effects, None)?;
+    if collected.bound.as_ref() != Some(&address) {
+        let message = collected
+            .replies
+            .last()
+            .and_then(|r| r.payload["message"].as_str())
+            .unwrap_or("the DIDWba join was refused")
+            .to_owned();
+        return Ok(Err(refused(message)));
+    }
+    let (token, _) = super::session::start(host, &address)?;
+    let mut rewritten = req.clone();
+    rewritten
+        .headers
+        .retain(|(name, _)| !name.eq_ignore_ascii_case("authorization"));
+    rewritten
+        .headers
+        .push(("Authorization".to_owned(), format!("Bearer {token}")));
+    Ok(Ok(Some((rewritten, token))))
 }
 
 #[cfg(test)]
