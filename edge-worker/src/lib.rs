@@ -29,6 +29,7 @@ mod mcp_live;
 mod mcp_store;
 mod network_object;
 mod origin;
+mod outlet;
 #[allow(missing_docs)] // the #[durable_object] macro generates undocumented glue
 mod registry;
 mod sessions;

@@ -2,7 +2,8 @@
 //!
 //! Body: `{name, access: {policy, token?, min_verification?}, delivery?, mods?: [names],
 //! public?, description?, presence_timeout_ms?, keys?: {address: ed25519 public key hex},
-//! bridges?: {network id: bridge agent address}}`. The Worker gives the
+//! bridges?: {network id: bridge agent address}, retention?: {history_ms?, history_events?,
+//! undelivered_ms?, idle_member_ms?}}`. The Worker gives the
 //! network a fresh id ([`new_network_id`]) and hands the body to the
 //! network's object, which builds the configuration ([`config_from_request`])
 //! with a random administrator credential, returned once ([`created`]).
@@ -76,6 +77,11 @@ pub enum CreateError {
     /// `bridges` is not a map of network ids to addresses.
     #[error("bridges maps network ids to the local agent that relays to them")]
     InvalidBridges,
+    /// `retention` is not an object of windows in milliseconds.
+    #[error(
+        "retention is {{history_ms?, history_events?, undelivered_ms?, idle_member_ms?}} with whole numbers (null: for ever)"
+    )]
+    InvalidRetention,
     /// The configuration would not enforce what it promises.
     #[error(transparent)]
     Config(#[from] ConfigError),
@@ -148,6 +154,11 @@ pub fn config_from_request(
         config.bridges =
             serde_json::from_value(bridges.clone()).map_err(|_| CreateError::InvalidBridges)?;
     }
+    if let Some(retention) = body.get("retention").filter(|r| !r.is_null()) {
+        let retention: crate::model::retention::Retention =
+            serde_json::from_value(retention.clone()).map_err(|_| CreateError::InvalidRetention)?;
+        config.retention = retention.clamped();
+    }
     config.validate()?;
     let admin_token = to_hex(seed);
     config.access.admin_token_sha256 = Some(sha256_hex(admin_token.as_bytes()));
@@ -217,9 +228,12 @@ mod tests {
     fn creation_requests_become_configurations_or_coded_errors() {
         let seed = [4; 32];
         let ok = json!({"id": "abcd1234", "name": " Team ", "access": {"policy": "token", "token": "12345678"},
-            "mods": ["workspace"], "public": true, "description": "d", "presence_timeout_ms": 5});
+            "mods": ["workspace"], "public": true, "description": "d", "presence_timeout_ms": 5,
+            "retention": {"undelivered_ms": 10, "history_ms": 60000}});
         let (config, admin) = config_from_request(&ok, &seed).unwrap();
         assert_eq!(config.name, "Team");
+        assert_eq!(config.retention.undelivered_ms, 1_000);
+        assert_eq!(config.retention.history_ms, Some(60_000));
         assert!(config.public && config.presence_timeout_ms == 1_000);
         assert_eq!(
             config.mods.first().map(|m| m.name()),
@@ -261,6 +275,10 @@ mod tests {
             (
                 json!({"id": "abcd1234", "name": "x", "bridges": 3}),
                 CreateError::InvalidBridges,
+            ),
+            (
+                json!({"id": "abcd1234", "name": "x", "retention": {"history_ms": -1}}),
+                CreateError::InvalidRetention,
             ),
             (
                 json!({"id": "abcd1234", "name": "x", "mods": ["workspace", "workspace"]}),

@@ -6,6 +6,7 @@
 //! * [`config`] — access policy, delivery mode, status, limits and mods of a network
 //! * [`membership`] — the membership record and presence
 //! * [`access`] — access rules and resource permissions (§8)
+//! * [`retention`] — how long a network keeps events, history and idle members
 //! * [`state`] — members, channels, groups, resources and the rows they persist as
 //! * [`payloads`] — the payloads of the network's answers (roster, resources, pages, errors, profile)
 
@@ -13,4 +14,5 @@ pub mod access;
 pub mod config;
 pub mod membership;
 pub mod payloads;
+pub mod retention;
 pub mod state;

@@ -132,6 +132,18 @@ pub enum Row {
         /// Everything up to this `seq` is acknowledged.
         seq: u64,
     },
+    /// A member's catch-up that is read a page at a time, so that a network
+    /// restarted meanwhile goes on with it instead of leaving a hole.
+    CatchUp {
+        /// The member.
+        address: Address,
+        /// Its next page reads the log after this `seq`.
+        after: u64,
+        /// The `seq` last delivered to it (the next delivery's `prev`).
+        delivered: u64,
+    },
+    /// How old the log is and how far it is pruned (one row, key `log`).
+    LogMarks(crate::model::retention::LogMarks),
 }
 
 /// The kinds of [`Row`], for deletions.
@@ -156,6 +168,10 @@ pub enum RowKind {
     Bridge,
     /// Pieces of shared documents.
     Document,
+    /// Catch-ups in progress.
+    CatchUp,
+    /// The log's age marks and pruning progress.
+    LogMarks,
 }
 
 impl RowKind {
@@ -171,6 +187,8 @@ impl RowKind {
             Self::Cursor => "cursor",
             Self::Bridge => "bridge",
             Self::Document => "document",
+            Self::CatchUp => "catch_up",
+            Self::LogMarks => "log_marks",
         }
     }
 }
@@ -188,6 +206,8 @@ impl Row {
             Self::Cursor { .. } => RowKind::Cursor,
             Self::Bridge { .. } => RowKind::Bridge,
             Self::Document(_) => RowKind::Document,
+            Self::CatchUp { .. } => RowKind::CatchUp,
+            Self::LogMarks(_) => RowKind::LogMarks,
         }
     }
 
@@ -200,9 +220,10 @@ impl Row {
             Self::Resource(r) => r.address.to_string(),
             Self::Invitation(i) => i.code.clone(),
             Self::ModState { name, .. } => name.clone(),
-            Self::Cursor { address, .. } => address.to_string(),
+            Self::Cursor { address, .. } | Self::CatchUp { address, .. } => address.to_string(),
             Self::Bridge { network, .. } => network.to_string(),
             Self::Document(d) => d.key(),
+            Self::LogMarks(_) => "log".into(),
         }
     }
 }
@@ -267,9 +288,9 @@ impl State {
                     self.bridges.remove(&network);
                 }
             },
-            // Cursors belong to the delivery tracker and documents to the
-            // network's document store, which the network restores itself.
-            Row::Cursor { .. } | Row::Document(_) => {}
+            // Cursors and catch-ups belong to the delivery tracker and documents
+            // to the network's document store, which the network restores itself.
+            Row::Cursor { .. } | Row::CatchUp { .. } | Row::Document(_) | Row::LogMarks(_) => {}
         }
     }
 
