@@ -15,6 +15,7 @@ pub mod jcs;
 pub mod jwt;
 pub mod keys;
 pub mod nonces;
+pub mod records;
 pub mod registry;
 pub mod time;
 
