@@ -2,6 +2,7 @@
 //! serials, rotation, revocation, tokens and documents.
 
 use super::*;
+use crate::identity::aic::AicIssuer;
 use ed25519_dalek::{Signer, SigningKey};
 
 fn registry() -> Registry {
