@@ -11,6 +11,10 @@ import { createServer } from 'node:http';
 import { Agent, KeyPair, register, requestToken, rotateKey, revoke, resolveDid } from '../../core/js/index.js';
 import { createNetwork, startEdge } from '../support/edge.mjs';
 import { launchBrowser, openWorkspace } from '../support/browser.mjs';
+import { runNode } from '../support/process.mjs';
+import { fileURLToPath } from 'node:url';
+
+const cli = fileURLToPath(new URL('../../core/js/bin/agentnet.js', import.meta.url));
 
 /** The networks' cache of JWKS and DID documents (core `IDENTITY_TTL_MS`), plus a margin. */
 const CACHE_MS = 10_000 + 1_000;
@@ -150,4 +154,21 @@ test('the web people panel shows each member\'s level and DID', async () => {
     visitor.close();
     await page.close();
   }
+});
+
+test('the CLI registers an agent (AIC and DIDs) and resolves its DID document', async () => {
+  const registered = await runNode([cli, 'register', 'cli-agent', '--url', edge.url]);
+  assert.equal(registered.code, 0, registered.stderr);
+  const record = JSON.parse(registered.stdout);
+  assert.match(record.aic, /^1[0-9A-Z]{29}[0-9]{2}$/);
+  assert.equal(record.did, 'did:openagents:cli-agent');
+  assert.match(record.did_wba, /^did:wba:.+:agents:cli-agent$/);
+  assert.equal(KeyPair.import(record.secret_key).publicKey, record.public_key);
+  const resolved = await runNode([cli, 'did', 'resolve', record.did, '--url', edge.url]);
+  assert.equal(resolved.code, 0, resolved.stderr);
+  const doc = JSON.parse(resolved.stdout);
+  assert.equal(doc.id, 'did:openagents:cli-agent');
+  assert.equal(doc.verificationMethod[0].publicKeyMultibase, KeyPair.import(record.secret_key).didDocument(record.did).verificationMethod[0].publicKeyMultibase);
+  const again = await runNode([cli, 'register', 'cli-agent', '--url', edge.url]);
+  assert.notEqual(again.code, 0);
 });
