@@ -7,12 +7,16 @@
 //! a stream opened or a socket accepted.
 
 use crate::host::{now_ms, random_seed, request_of, respond};
-use crate::mcp_store;
 use crate::network_object::NetworkHost;
 use crate::origin::Origin;
 use crate::storage::Store;
+use crate::{mcp_store, oauth_store};
 use agentnet_core::bindings::http::{self, Outcome, Target, TestHook};
 use agentnet_core::bindings::mcp::session::{McpHost, Session as McpSession};
+use agentnet_core::bindings::oauth::{
+    self,
+    grants::{Client, Grant, OAuthHost},
+};
 use agentnet_core::bindings::policy::{Expired, Policy, SessionRow, TicketRow};
 use agentnet_core::bindings::{self, BindingHost, Collected, create, mcp, sse};
 use agentnet_core::network::Effect;
@@ -76,7 +80,8 @@ impl BindingHost for RequestIo<'_> {
 
     fn end_sessions(&mut self, address: &Address) -> Result<()> {
         self.store.end_sessions(&address.to_string())?;
-        // Its MCP sessions end with it (they could not authenticate any more).
+        // Its OAuth tokens and MCP sessions end with it.
+        oauth_store::end_member(&self.sql(), &address.to_string())?;
         mcp_store::end_member(&self.sql(), address)
     }
 
@@ -141,6 +146,32 @@ impl McpHost for RequestIo<'_> {
     }
 }
 
+impl OAuthHost for RequestIo<'_> {
+    fn oauth_client(&mut self, client_id: &str) -> Result<Option<Client>> {
+        oauth_store::client(&self.sql(), client_id)
+    }
+
+    fn add_oauth_client(&mut self, client: &Client) -> Result<()> {
+        oauth_store::add_client(&self.sql(), client)
+    }
+
+    fn oauth_grant(&mut self, sha256: &str) -> Result<Option<Grant>> {
+        oauth_store::grant(&self.sql(), sha256)
+    }
+
+    fn save_oauth_grant(&mut self, sha256: &str, grant: &Grant) -> Result<()> {
+        oauth_store::save_grant(&self.sql(), sha256, grant)
+    }
+
+    fn end_oauth_family(&mut self, family: &str) -> Result<()> {
+        oauth_store::end_family(&self.sql(), family)
+    }
+
+    fn prune_oauth_grants(&mut self, now: u64) -> Result<()> {
+        oauth_store::prune(&self.sql(), now)
+    }
+}
+
 impl NetworkHost {
     /// Answers a request that reached this network's object.
     pub(crate) async fn route(self: &Rc<Self>, mut req: Request) -> Result<Response> {
@@ -152,6 +183,9 @@ impl NetworkHost {
             Some(mcp::transport::Target::Endpoint(id)) => return self.serve_mcp(request, id).await,
             Some(mcp::transport::Target::Metadata(id)) => return self.mcp_metadata(&request, &id),
             None => {}
+        }
+        if let Some(target) = oauth::routes::target(&request) {
+            return self.serve_oauth(&request, &target).await;
         }
         let id = match http::target(&request) {
             Ok(Target::Create) => return self.create(&request),

@@ -4,9 +4,10 @@
 //! `agentnet_core::bindings::networks`:
 //! * `POST /v1/networks` creates a network (in its own Durable Object) and,
 //!   when public, lists it in the directory; `GET /v1/networks` lists them;
-//! * requests under `/networks/{id}/…` (the MCP endpoint `/networks/{id}/mcp`
-//!   and its protected-resource metadata too) go to the Durable Object named
-//!   `{id}` ([`entry::NetworkObject`]), which owns that network's state.
+//! * requests under `/networks/{id}/…` (the MCP endpoint `/networks/{id}/mcp`,
+//!   its protected-resource metadata, and the network's OAuth authorization
+//!   server with its metadata too) go to the Durable Object named `{id}`
+//!   ([`entry::NetworkObject`]), which owns that network's state.
 //!
 //! * the identity registry's routes (`/registry/v1/…`, `/agents/{name}/did.json`,
 //!   `/.well-known/jwks.json`) go to its Durable Object ([`registry::RegistryObject`]).
@@ -28,6 +29,8 @@ mod mcp;
 mod mcp_live;
 mod mcp_store;
 mod network_object;
+mod oauth;
+mod oauth_store;
 mod origin;
 mod outlet;
 #[allow(missing_docs)] // the #[durable_object] macro generates undocumented glue
@@ -126,7 +129,8 @@ async fn list_networks(request: &bindings::Request, env: &Env) -> Result<Respons
 /// Streamed through, a body the object refuses unread (too large, or no such
 /// network) faults the Worker's side of the stream ("Can't read from request
 /// stream after response has been sent"), and workerd restarts the Worker,
-/// failing every request in flight (503).
+/// failing every request in flight (503). Its redirects are the client's to
+/// follow (the consent form's 303 to a redirect URI), never the stub's.
 async fn buffered(mut req: Request) -> Result<std::result::Result<Request, bindings::Response>> {
     if req.method() != Method::Post {
         return Ok(Ok(req));
@@ -138,6 +142,7 @@ async fn buffered(mut req: Request) -> Result<std::result::Result<Request, bindi
     let mut init = RequestInit::new();
     init.with_method(Method::Post)
         .with_headers(req.headers().clone())
+        .with_redirect(worker::RequestRedirect::Manual)
         .with_body(Some(body.into()));
     Request::new_with_init(req.url()?.as_str(), &init).map(Ok)
 }

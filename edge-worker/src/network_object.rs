@@ -72,6 +72,7 @@ impl NetworkHost {
             ));
         }
         let store = Store::open(self.state.storage().sql(), self.pending_appends.clone())?;
+        crate::oauth_store::open(&store.sql)?;
         self.schema_ready.set(true);
         Ok(store)
     }

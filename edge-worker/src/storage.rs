@@ -8,6 +8,9 @@
 //! * `sessions`, `tickets` — HTTP bearer sessions and single-use tickets by
 //!   the SHA-256 of their token (`crate::sessions`);
 //! * `mcp_sessions` — MCP sessions (legacy revisions) by id (`crate::mcp_store`);
+//! * `oauth_clients`, `oauth_grants` — the authorization server's clients,
+//!   and its codes and tokens by their SHA-256 (`crate::oauth_store`, which
+//!   creates them);
 //! * `audience` — `(audience, seq)` pairs: a member's catch-up is a range
 //!   scan over its few audiences (`public`, `member:{address}`, its
 //!   channels and groups), never a scan of the whole log.

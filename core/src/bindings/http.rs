@@ -13,6 +13,7 @@
 //! | `GET /v1/sse` | Server-Sent Events ([`super::sse`]) |
 //! | `GET /v1/ws` | WebSocket ([`super::ws`]) |
 //! | `/mcp` | MCP Streamable HTTP ([`super::mcp`]; the edge routes it there) |
+//! | `/oauth/{authorize,token,register}` | the network's OAuth authorization server ([`super::oauth`]; likewise) |
 //!
 //! Paths are under `/networks/{id}/`. Every route but join, the profile and
 //! the WebSocket takes its session from `Authorization: Bearer`; a token in
@@ -237,7 +238,7 @@ pub fn handle<H: BindingHost>(
         },
     };
     let response = match route {
-        Route::Discover => Response::json(network.state().roster(&network.mods())),
+        Route::Discover => Response::json(network.state().roster(&network.mods(), &member)),
         Route::Sse => {
             return Ok(
                 match sse::open(host, network, member, sse::resume_point(req))? {

@@ -1,6 +1,8 @@
 //! The HTTP binding's membership routes: `POST v1/join` (a join, and a
 //! session for what follows) and `POST v1/leave` (the leave, and the end of
 //! the member's sessions; the network closes its sockets and streams).
+//! [`admit`] is the one join over a request, shared with the OAuth consent
+//! page (`super::oauth`).
 
 use super::exchange::{
     Answer, BindingHost, claimed_address, client_for, join_event, join_refused, json_body,
@@ -46,6 +48,52 @@ pub fn join_body(text: &str) -> Answer<JoinBody> {
     })
 }
 
+/// A join that passed: the address it bound and its ack's payload.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Admitted {
+    /// The member's address.
+    pub address: Address,
+    /// The ack's payload (`member`, `network`, a new `member_secret`, …).
+    pub ack: Value,
+}
+
+/// Submits the join `body` describes from `peer`, through the network's
+/// whole pipeline (access policy, verification, guard mods): the member it
+/// admitted, or the refusal to answer. Every binding that joins over a
+/// request (`POST v1/join`, the OAuth consent page) joins here. `didwba`:
+/// a DIDWba header and the domain it reached (`crate::bindings::didwba`).
+pub fn admit<H: BindingHost>(
+    host: &mut H,
+    network: &mut Network,
+    body: JoinBody,
+    peer: Option<&str>,
+    didwba: Option<(&str, &str)>,
+) -> Result<Answer<Admitted>, H::Error> {
+    let join = join_event(
+        host,
+        network,
+        &body.address,
+        body.credentials,
+        body.role,
+        body.resume_after,
+    );
+    let inbound = Inbound {
+        peer: Some(peer.unwrap_or(UNKNOWN_PEER)),
+        didwba,
+        ..Inbound::default()
+    };
+    let effects = network.handle_event_on(&inbound, join, host.now());
+    let collected = host.collect(network, effects, None)?;
+    let reply = collected.replies.last();
+    Ok(match (&collected.bound, reply) {
+        (Some(address), Some(ack)) => Ok(Admitted {
+            address: address.clone(),
+            ack: ack.payload.clone(),
+        }),
+        _ => Err(join_refused(reply)),
+    })
+}
+
 /// `POST v1/join` from `peer`: the join's ack with a session `token` and
 /// when it expires unless used (`session_expires_at`).
 pub fn join<H: BindingHost>(
@@ -60,31 +108,17 @@ pub fn join<H: BindingHost>(
         Ok(body) => body,
         Err(response) => return Ok(response),
     };
-    let join = join_event(
-        host,
-        network,
-        &body.address,
-        body.credentials,
-        body.role,
-        body.resume_after,
-    );
-    let inbound = Inbound {
-        peer: Some(peer.as_deref().unwrap_or(UNKNOWN_PEER)),
-        didwba,
-        ..Inbound::default()
+    let admitted = match admit(host, network, body, peer.as_deref(), didwba)? {
+        Ok(admitted) => admitted,
+        Err(refused) => {
+            return Ok(match didwba {
+                Some(_) if refused.status == 403 => super::didwba::unauthorized(refused),
+                _ => refused,
+            });
+        }
     };
-    let effects = network.handle_event_on(&inbound, join, host.now());
-    let collected = host.collect(network, effects, None)?;
-    let reply = collected.replies.last();
-    let (Some(address), Some(ack)) = (&collected.bound, reply) else {
-        let refused = join_refused(reply);
-        return Ok(match didwba {
-            Some(_) if refused.status == 403 => super::didwba::unauthorized(refused),
-            _ => refused,
-        });
-    };
-    let (token, expires_at) = session::start(host, address)?;
-    let mut answer = ack.payload.clone();
+    let (token, expires_at) = session::start(host, &admitted.address)?;
+    let mut answer = admitted.ack;
     answer["token"] = json!(token);
     answer["session_expires_at"] = json!(expires_at);
     let response = Response::json(answer);

@@ -22,6 +22,7 @@
 //! * [`mcp`] — MCP (Streamable HTTP) at `/networks/{id}/mcp`
 //! * [`didwba`] — DIDWba header authentication any binding can use
 //! * [`registry`] — the identity registry at `/registry/v1/`, DID documents and the JWKS
+//! * [`oauth`] — each network's OAuth authorization server for its MCP endpoint (consent = join)
 
 pub mod create;
 pub mod didwba;
@@ -32,6 +33,7 @@ pub mod mcp;
 pub mod membership;
 pub mod message;
 pub mod networks;
+pub mod oauth;
 pub mod policy;
 pub mod registry;
 pub mod session;

@@ -4,9 +4,11 @@
 //!   goes to the object of that name ([`super::create`]); a public network is
 //!   then registered in the directory;
 //! * `GET /v1/networks` lists the directory's public networks;
-//! * `/networks/{id}/…` goes to the object named `{id}`, and so does
+//! * `/networks/{id}/…` goes to the object named `{id}`, and so do
 //!   `/.well-known/oauth-protected-resource/networks/{id}/mcp` (its MCP
-//!   endpoint's protected-resource metadata);
+//!   endpoint's protected-resource metadata) and
+//!   `/.well-known/oauth-authorization-server/networks/{id}` (its
+//!   authorization server's metadata);
 //! * anything else is `not_found` (static files are served before the Worker runs).
 //!
 //! The directory and creation limits are [`super::directory`]'s.
@@ -40,11 +42,16 @@ pub fn route(req: &Request) -> Result<WorkerRoute, Response> {
             )),
         };
     }
-    // The MCP endpoint's protected-resource metadata belongs to its network.
-    let path = path
-        .strip_prefix(super::mcp::access::METADATA_PREFIX)
-        .filter(|rest| rest.starts_with("/networks/"))
-        .unwrap_or(path);
+    // The MCP endpoint's protected-resource metadata and the authorization
+    // server's metadata belong to their network.
+    let path = [
+        super::mcp::access::METADATA_PREFIX,
+        super::oauth::metadata::METADATA_PREFIX,
+    ]
+    .into_iter()
+    .find_map(|prefix| path.strip_prefix(prefix))
+    .filter(|rest| rest.starts_with("/networks/"))
+    .unwrap_or(path);
     let mut segments = path.trim_start_matches('/').split('/');
     match (segments.next(), segments.next()) {
         (Some("networks"), Some(id)) => id.parse().map(WorkerRoute::Network).map_err(
@@ -131,9 +138,13 @@ mod tests {
         );
         let ok = route(&at(Method::Get, "/networks/demo/v1/ws"));
         assert_eq!(ok, Ok(WorkerRoute::Network("demo".parse().unwrap())));
-        let metadata = "/.well-known/oauth-protected-resource/networks/demo/mcp";
-        let ok = route(&at(Method::Get, metadata));
-        assert_eq!(ok, Ok(WorkerRoute::Network("demo".parse().unwrap())));
+        for metadata in [
+            "/.well-known/oauth-protected-resource/networks/demo/mcp",
+            "/.well-known/oauth-authorization-server/networks/demo",
+        ] {
+            let ok = route(&at(Method::Get, metadata));
+            assert_eq!(ok, Ok(WorkerRoute::Network("demo".parse().unwrap())));
+        }
         let bad = route(&at(Method::Get, "/networks/Bad!/v1/ws"));
         assert_eq!(
             bad.unwrap_err().status_and_code(),

@@ -1,4 +1,4 @@
-//! How long HTTP sessions and tickets live (the stored rows and when they
+//! How long HTTP sessions, tickets and OAuth grants live (the stored rows and when they
 //! expire), and what one network's object takes in WebSockets: how many,
 //! how soon each must join, how many frames that are no events it may send. The host holds one [`Policy`]
 //! ([`Policy::default`] in production); tests may shorten it with
@@ -13,6 +13,12 @@ pub const SESSION_IDLE_MS: u64 = 24 * 3600 * 1000;
 pub const SESSION_MAX_AGE_MS: u64 = 7 * 24 * 3600 * 1000;
 /// How long a ticket for a WebSocket or a stream stays valid (it is good once).
 pub const TICKET_TTL_MS: u64 = 60_000;
+/// How long an OAuth authorization code stays redeemable (it is good once).
+pub const OAUTH_CODE_TTL_MS: u64 = 60_000;
+/// How long an OAuth access token for a network's MCP endpoint is valid.
+pub const OAUTH_ACCESS_TTL_MS: u64 = 3600 * 1000;
+/// How long an OAuth refresh token is valid (each use replaces it with a new one).
+pub const OAUTH_REFRESH_TTL_MS: u64 = 30 * 24 * 3600 * 1000;
 /// Most WebSockets one network's object holds.
 pub const MAX_SOCKETS: usize = 8_192;
 /// Most WebSockets that have not joined (yet) one network's object holds.
@@ -34,6 +40,12 @@ pub struct Policy {
     pub session_max_age_ms: u64,
     /// [`TICKET_TTL_MS`].
     pub ticket_ttl_ms: u64,
+    /// [`OAUTH_CODE_TTL_MS`].
+    pub oauth_code_ttl_ms: u64,
+    /// [`OAUTH_ACCESS_TTL_MS`].
+    pub oauth_access_ttl_ms: u64,
+    /// [`OAUTH_REFRESH_TTL_MS`].
+    pub oauth_refresh_ttl_ms: u64,
     /// [`MAX_SOCKETS`].
     pub max_sockets: usize,
     /// [`MAX_UNJOINED`].
@@ -52,6 +64,9 @@ impl Default for Policy {
             session_idle_ms: SESSION_IDLE_MS,
             session_max_age_ms: SESSION_MAX_AGE_MS,
             ticket_ttl_ms: TICKET_TTL_MS,
+            oauth_code_ttl_ms: OAUTH_CODE_TTL_MS,
+            oauth_access_ttl_ms: OAUTH_ACCESS_TTL_MS,
+            oauth_refresh_ttl_ms: OAUTH_REFRESH_TTL_MS,
             max_sockets: MAX_SOCKETS,
             max_unjoined: MAX_UNJOINED,
             max_unjoined_per_peer: MAX_UNJOINED_PER_PEER,
@@ -68,6 +83,9 @@ struct Overrides {
     session_idle_ms: Option<u64>,
     session_max_age_ms: Option<u64>,
     ticket_ttl_ms: Option<u64>,
+    oauth_code_ttl_ms: Option<u64>,
+    oauth_access_ttl_ms: Option<u64>,
+    oauth_refresh_ttl_ms: Option<u64>,
     max_sockets: Option<usize>,
     max_unjoined: Option<usize>,
     max_unjoined_per_peer: Option<usize>,
@@ -91,6 +109,9 @@ impl Policy {
         set(&mut self.session_idle_ms, o.session_idle_ms);
         set(&mut self.session_max_age_ms, o.session_max_age_ms);
         set(&mut self.ticket_ttl_ms, o.ticket_ttl_ms);
+        set(&mut self.oauth_code_ttl_ms, o.oauth_code_ttl_ms);
+        set(&mut self.oauth_access_ttl_ms, o.oauth_access_ttl_ms);
+        set(&mut self.oauth_refresh_ttl_ms, o.oauth_refresh_ttl_ms);
         set(&mut self.join_deadline_ms, o.join_deadline_ms);
         self.max_sockets = o.max_sockets.unwrap_or(self.max_sockets);
         self.max_unjoined = o.max_unjoined.unwrap_or(self.max_unjoined);

@@ -335,18 +335,22 @@ impl State {
         })
     }
 
-    /// The roster of seed 000 §9, as JSON.
-    pub fn roster(&self, mods: &[Address]) -> Value {
-        self.roster_payload(mods).to_json()
+    /// The roster of seed 000 §9 as `viewer` sees it, as JSON.
+    pub fn roster(&self, mods: &[Address], viewer: &Address) -> Value {
+        self.roster_payload(mods, viewer).to_json()
     }
 
-    /// The roster of seed 000 §9: members, channels, groups, `mods` and resources.
-    pub fn roster_payload(&self, mods: &[Address]) -> Roster {
+    /// The roster of seed 000 §9 as `viewer` sees it: members, channels
+    /// (a private one only to those who may join it or are in it), groups,
+    /// `mods` and resources.
+    pub fn roster_payload(&self, mods: &[Address], viewer: &Address) -> Roster {
+        let role = self.role_of(viewer);
         Roster {
             agents: self.members.values().map(RosterMember::from).collect(),
             channels: self
                 .channels
                 .values()
+                .filter(|c| c.may_join(viewer, role) || c.members.contains(viewer))
                 .map(|c| Address::local(Entity::Channel(c.name.clone())))
                 .collect(),
             groups: self

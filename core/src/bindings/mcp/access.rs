@@ -6,15 +6,19 @@
 //!   endpoint's own origin, or a loopback origin while the endpoint itself
 //!   is reached on loopback (local tools such as an inspector on another
 //!   port). Requests without one (every non-browser client) pass.
-//! * `Authorization: Bearer {token}` from `POST /networks/{id}/v1/join` is
-//!   the member. Without it, or with a token this network never issued (one
-//!   of another network, an ended one), the answer is `401` with
+//! * `Authorization: Bearer {token}` is the member: an access token of the
+//!   network's authorization server (`crate::bindings::oauth`) issued for
+//!   this endpoint, or a session token from `POST /networks/{id}/v1/join`.
+//!   Without one, or with a token this network never issued (one of another
+//!   network, an ended or expired one), the answer is `401` with
 //!   `WWW-Authenticate: Bearer resource_metadata="…"`, the URL of
-//!   [`metadata`] (RFC 9728), where an authorization server will be named.
+//!   [`metadata`] (RFC 9728), which names the network's authorization server.
 
 use super::jsonrpc::{NETWORK_REFUSED, RpcError, error};
-use crate::bindings::exchange::BindingHost;
 use crate::bindings::message::{Request, Response};
+use crate::bindings::oauth::grants::OAuthHost;
+use crate::bindings::oauth::metadata::{issuer, resource};
+use crate::bindings::oauth::token::{Bearer, bearer};
 use crate::bindings::session::{QueryTokens, authenticate};
 use crate::{Address, NetworkId};
 use serde_json::{Value, json};
@@ -22,9 +26,9 @@ use serde_json::{Value, json};
 /// Where a network's protected-resource metadata lives, before `networks/{id}/mcp`.
 pub const METADATA_PREFIX: &str = "/.well-known/oauth-protected-resource";
 
-/// The endpoint's URL.
+/// The endpoint's URL (the resource of the network's authorization server).
 pub fn endpoint(origin: &str, id: &NetworkId) -> String {
-    format!("{origin}/networks/{id}/mcp")
+    resource(origin, id)
 }
 
 /// The URL of the endpoint's protected-resource metadata.
@@ -36,6 +40,7 @@ pub fn metadata_url(origin: &str, id: &NetworkId) -> String {
 pub fn metadata(origin: &str, id: &NetworkId, name: &str) -> Response {
     Response::json(json!({
         "resource": endpoint(origin, id),
+        "authorization_servers": [issuer(origin, id)],
         "resource_name": format!("{name} (agentnet network {id})"),
         "bearer_methods_supported": ["header"],
         "resource_documentation": format!("{origin}/networks/{id}/v1/profile"),
@@ -86,20 +91,26 @@ pub fn forbidden_origin() -> Response {
 }
 
 /// The member the request's bearer token names, or the `401` to answer.
-pub fn member<H: BindingHost>(
+pub fn member<H: OAuthHost>(
     host: &mut H,
     req: &Request,
     id: &NetworkId,
 ) -> Result<Result<Address, Response>, H::Error> {
-    let bearer = req
+    let presented = req
         .header("Authorization")
         .and_then(|h| h.strip_prefix("Bearer "));
-    let outcome = match bearer {
+    let outcome = match presented {
         // `?session=` is for EventSource; MCP clients send the header.
-        None => Err("send Authorization: Bearer <session token from POST /v1/join>"),
-        Some(_) => match authenticate(host, req, QueryTokens::Refused)? {
-            Ok(member) => Ok(member),
-            Err(_) => Err("unknown or ended session token for this network; join again"),
+        None => Err(
+            "send Authorization: Bearer <an OAuth access token, or a session token from POST /v1/join>",
+        ),
+        Some(token) => match bearer(host, token.trim(), &endpoint(req.origin(), id))? {
+            Bearer::Member(member) => Ok(member),
+            Bearer::Refused(why) => Err(why),
+            Bearer::Unknown => match authenticate(host, req, QueryTokens::Refused)? {
+                Ok(member) => Ok(member),
+                Err(_) => Err("unknown or ended token for this network; authorize or join again"),
+            },
         },
     };
     Ok(outcome.map_err(|message| {
@@ -107,7 +118,7 @@ pub fn member<H: BindingHost>(
             "Bearer resource_metadata=\"{}\"",
             metadata_url(req.origin(), id)
         );
-        if bearer.is_some() {
+        if presented.is_some() {
             challenge.push_str(", error=\"invalid_token\"");
         }
         let mut response = refusal(401, NETWORK_REFUSED, message, json!({"code": "not_joined"}));
@@ -168,6 +179,10 @@ mod tests {
         assert_eq!(
             doc.json_body().unwrap()["resource"],
             "http://h:1/networks/demo/mcp"
+        );
+        assert_eq!(
+            doc.json_body().unwrap()["authorization_servers"],
+            json!(["http://h:1/networks/demo"])
         );
         assert_eq!(
             metadata_url("http://h:1", &id),

@@ -11,8 +11,8 @@ use super::jsonrpc::INVALID_REQUEST;
 use super::outcome::bad;
 use super::revision::Revision;
 use crate::Address;
-use crate::bindings::exchange::BindingHost;
 use crate::bindings::message::{Request, Response};
+use crate::bindings::oauth::grants::OAuthHost;
 use crate::crypto::to_hex;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -62,8 +62,9 @@ impl Session {
     }
 }
 
-/// What MCP needs from a host besides [`BindingHost`]: the session table.
-pub trait McpHost: BindingHost {
+/// What MCP needs from a host besides [`OAuthHost`] (access tokens, and
+/// through it [`BindingHost`](crate::bindings::BindingHost)): the session table.
+pub trait McpHost: OAuthHost {
     /// The session with this id, if it exists.
     fn mcp_session(&mut self, id: &str) -> Result<Option<Session>, Self::Error>;
     /// Stores a session (new or changed), keeping at most

@@ -3,6 +3,7 @@
 use super::post;
 use crate::bindings::http::handle;
 use crate::bindings::mcp::session::{McpHost, Session};
+use crate::bindings::oauth::grants::{Client, Grant, OAuthHost};
 use crate::bindings::policy::{Expired, Policy, SessionRow, TicketRow};
 use crate::bindings::{BindingHost, Collected, Outcome, Request, Response};
 use crate::host::MemoryHost;
@@ -21,6 +22,9 @@ pub(crate) struct TestHost {
     pub(crate) tickets: BTreeMap<String, TicketRow>,
     pub(crate) policy: Policy,
     pub(crate) mcp_sessions: BTreeMap<String, Session>,
+    pub(crate) oauth_clients: BTreeMap<String, Client>,
+    /// OAuth grants by the SHA-256 of their secret.
+    pub(crate) grants: BTreeMap<String, Grant>,
     /// Every effect applied, in order.
     pub(crate) applied: Vec<Effect>,
     pub(crate) now: u64,
@@ -68,6 +72,7 @@ impl BindingHost for TestHost {
         self.sessions
             .retain(|_, s| s.address != address.to_string());
         self.tickets.retain(|_, t| t.address != address.to_string());
+        self.grants.retain(|_, g| g.address != address.to_string());
         Ok(())
     }
     fn prune_sessions(&mut self, expired: Expired) -> Result<(), Infallible> {
@@ -141,6 +146,8 @@ impl World {
                 tickets: BTreeMap::new(),
                 policy: Policy::default(),
                 mcp_sessions: BTreeMap::new(),
+                oauth_clients: BTreeMap::new(),
+                grants: BTreeMap::new(),
                 applied: Vec::new(),
                 now: 1_000,
                 seed: 0,
@@ -186,5 +193,31 @@ impl McpHost for TestHost {
     }
     fn end_mcp_session(&mut self, id: &str) -> Result<bool, Infallible> {
         Ok(self.mcp_sessions.remove(id).is_some())
+    }
+}
+
+impl OAuthHost for TestHost {
+    fn oauth_client(&mut self, client_id: &str) -> Result<Option<Client>, Infallible> {
+        Ok(self.oauth_clients.get(client_id).cloned())
+    }
+    fn add_oauth_client(&mut self, client: &Client) -> Result<(), Infallible> {
+        self.oauth_clients
+            .insert(client.client_id.clone(), client.clone());
+        Ok(())
+    }
+    fn oauth_grant(&mut self, sha256: &str) -> Result<Option<Grant>, Infallible> {
+        Ok(self.grants.get(sha256).cloned())
+    }
+    fn save_oauth_grant(&mut self, sha256: &str, grant: &Grant) -> Result<(), Infallible> {
+        self.grants.insert(sha256.to_owned(), grant.clone());
+        Ok(())
+    }
+    fn end_oauth_family(&mut self, family: &str) -> Result<(), Infallible> {
+        self.grants.retain(|_, g| g.family != family);
+        Ok(())
+    }
+    fn prune_oauth_grants(&mut self, now: u64) -> Result<(), Infallible> {
+        self.grants.retain(|_, g| g.expires_at > now);
+        Ok(())
     }
 }

@@ -173,7 +173,9 @@ pub(super) fn discover(
     event: &Event,
     now: u64,
 ) -> Result<Outcome, Rejection> {
-    let roster = network.state.roster_payload(&network.pipeline.addresses());
+    let roster = network
+        .state
+        .roster_payload(&network.pipeline.addresses(), &event.source);
     let response = network.core_event(
         Roster::EVENT_TYPE,
         &event.source,

@@ -376,3 +376,42 @@ fn expired_foreign_and_forged_proofs_fail() {
         ErrorCode::VerificationFailed
     );
 }
+
+#[test]
+fn discover_lists_a_private_channel_only_to_those_who_may_join_it() {
+    let mut network = bare();
+    let mut alice = join(&mut network, "agent:alice");
+    let mut bob = join(&mut network, "agent:bob");
+    let mut eve = join(&mut network, "agent:eve");
+    alice.send(
+        &mut network,
+        "network.channel.create",
+        "core",
+        json!({"channel": "plans", "private": true, "members": ["agent:bob"]}),
+    );
+    alice.send(
+        &mut network,
+        "network.channel.create",
+        "core",
+        json!({"channel": "lobby"}),
+    );
+    let mut channels_seen_by = |peer: &mut Peer| {
+        let effects = peer.send(&mut network, "network.agent.discover", "core", json!({}));
+        let roster = reply_of_type(&effects, "network.agent.discover.response");
+        roster.payload["channels"].clone()
+    };
+    assert_eq!(
+        channels_seen_by(&mut alice),
+        json!(["channel/lobby", "channel/plans"])
+    );
+    assert_eq!(
+        channels_seen_by(&mut bob),
+        json!(["channel/lobby", "channel/plans"]),
+        "bob is invited"
+    );
+    assert_eq!(
+        channels_seen_by(&mut eve),
+        json!(["channel/lobby"]),
+        "eve never learns the private channel's name"
+    );
+}

@@ -548,7 +548,7 @@ fn silent_members_go_offline_when_the_alarm_fires() {
     assert!(effects.iter().any(|e| matches!(e, Effect::Store(Row::Member(m)) if m.address == alice.address && !m.is_online())));
     assert!(!network.member(&alice.address).unwrap().is_online());
     assert!(network.member(&bob.address).unwrap().is_online());
-    let roster = network.state().roster(&[]);
+    let roster = network.state().roster(&[], &alice.address);
     assert_eq!(roster["agents"][0]["status"], "offline");
     // A frame from an offline member brings it back.
     let mut alice = alice;
