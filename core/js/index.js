@@ -17,6 +17,7 @@ export {
   runConformanceVector,
 } from './lib/address.js';
 export { KeyPair } from './lib/identity.js';
+export { register, requestToken, rotateKey, revoke, resolveDid } from './lib/registry.js';
 export { networkSocketUrl, resolveNetwork } from './lib/connect.js';
 export { Agent } from './lib/agent.js';
 export { readAnswer, readProfile } from './lib/answers.js';

@@ -12,6 +12,7 @@
 //! * [`event`] — the event envelope: decoding, encoding, enrichment, protocol metadata (§6)
 //! * [`model`] — configuration, members, permissions and state rows (§3, §5, §8)
 //! * [`documents`] — files and context as Automerge documents (feature `documents`)
+//! * [`identity`] — AICs, JWTs, DIDs, DIDWba and the registry engine (levels 2 and 3)
 //! * [`verification`] — level 1 Ed25519 challenge-response (§5)
 //! * [`mods`] — guard/transform/observe interceptors and the standard mods (§7)
 //! * [`network`] — the network state machine: admission, presence, handlers,
@@ -34,6 +35,7 @@ pub mod event;
 #[doc(hidden)]
 pub mod fuzzing;
 pub mod host;
+pub mod identity;
 pub mod ids;
 pub mod model;
 pub mod mods;

@@ -130,7 +130,21 @@ impl Challenges {
         keyed: bool,
         now: u64,
     ) -> Result<u64, Rejection> {
-        if !matches!(address.entity(), Entity::Registered { .. }) {
+        self.issue_for(address, holder, nonce, keyed, false, now)
+    }
+
+    /// [`Challenges::issue`]; `for_did` allows any participant address (a DID
+    /// proof binds the DID, not a registered name, to the address).
+    pub fn issue_for(
+        &mut self,
+        address: &Address,
+        holder: Holder,
+        nonce: String,
+        keyed: bool,
+        for_did: bool,
+        now: u64,
+    ) -> Result<u64, Rejection> {
+        if !for_did && !matches!(address.entity(), Entity::Registered { .. }) {
             return Err(Rejection::new(
                 ErrorCode::InvalidAddress,
                 format!("{address} is not a registered agent: key proof needs openagents:{{name}}"),
@@ -207,6 +221,29 @@ impl Challenges {
         signature_hex: &str,
         now: u64,
     ) -> Result<(), Rejection> {
+        self.consume(address, holder, nonce, now)?;
+        let key = registry
+            .public_key(address)
+            .ok_or_else(|| failed(format!("no key is registered for {address}")))?;
+        let key = VerifyingKey::from_bytes(&key)
+            .map_err(|_| failed("the registered key is not a valid Ed25519 key"))?;
+        let signature = from_hex::<64>(signature_hex)
+            .ok_or_else(|| failed("signature must be 128 hex characters"))?;
+        key.verify_strict(
+            &challenge_message(network, address, nonce),
+            &Signature::from_bytes(&signature),
+        )
+        .map_err(|_| failed("the signature does not match the registered key"))
+    }
+
+    /// Consumes `nonce`: it must be open, unexpired, held by `holder` and issued for `address`.
+    pub fn consume(
+        &mut self,
+        address: &Address,
+        holder: &Holder,
+        nonce: &str,
+        now: u64,
+    ) -> Result<(), Rejection> {
         // Consume first: a nonce is good for one attempt, right or wrong.
         let challenge = self
             .open
@@ -229,18 +266,7 @@ impl Challenges {
         if &challenge.address != address {
             return Err(failed("the nonce was issued to another address"));
         }
-        let key = registry
-            .public_key(address)
-            .ok_or_else(|| failed(format!("no key is registered for {address}")))?;
-        let key = VerifyingKey::from_bytes(&key)
-            .map_err(|_| failed("the registered key is not a valid Ed25519 key"))?;
-        let signature = from_hex::<64>(signature_hex)
-            .ok_or_else(|| failed("signature must be 128 hex characters"))?;
-        key.verify_strict(
-            &challenge_message(network, address, nonce),
-            &Signature::from_bytes(&signature),
-        )
-        .map_err(|_| failed("the signature does not match the registered key"))
+        Ok(())
     }
 }
 

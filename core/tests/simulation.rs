@@ -95,6 +95,7 @@ impl Sim {
                     status: Presence::Offline,
                     last_seen: 0,
                     secret_sha256: None,
+                    did: None,
                 })
             })
             .collect();

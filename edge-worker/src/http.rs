@@ -195,6 +195,8 @@ impl NetworkHost {
         if !self.ensure_loaded(&id)? {
             return respond(http::no_such_network(&id));
         }
+        self.note_origin(request.origin());
+        self.resolve_request(&request).await?;
         // A socket the network has no room for is refused before anything is decided for it.
         if let Some(close) = self.socket_refusal(&request) {
             return self.refuse_socket(&close);

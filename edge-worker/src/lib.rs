@@ -9,6 +9,9 @@
 //!   server with its metadata too) go to the Durable Object named `{id}`
 //!   ([`entry::NetworkObject`]), which owns that network's state.
 //!
+//! * the identity registry's routes (`/registry/v1/…`, `/agents/{name}/did.json`,
+//!   `/.well-known/jwks.json`) go to its Durable Object ([`registry::RegistryObject`]).
+//!
 //! Static files of the web workspace (`www/`) are served by the platform's
 //! assets binding before the Worker runs.
 
@@ -19,6 +22,7 @@ mod effects;
 mod entry;
 mod host;
 mod http;
+mod identity;
 mod inbox;
 mod log_batch;
 mod mcp;
@@ -29,6 +33,8 @@ mod oauth;
 mod oauth_store;
 mod origin;
 mod outlet;
+#[allow(missing_docs)] // the #[durable_object] macro generates undocumented glue
+mod registry;
 mod sessions;
 mod socket_state;
 mod sockets;
@@ -44,11 +50,21 @@ use worker::{Context, Env, Method, Request, RequestInit, Response, Result, Stub,
 
 pub use directory::DirectoryObject;
 pub use entry::NetworkObject;
+pub use registry::RegistryObject;
 
 /// The Durable Object namespace of networks, declared in `wrangler.toml`.
 pub const NETWORKS_BINDING: &str = "NETWORKS";
 /// The Durable Object namespace of the directory.
 pub const DIRECTORY_BINDING: &str = "DIRECTORY";
+/// The Durable Object namespace of the identity registry.
+pub const REGISTRY_BINDING: &str = "REGISTRY";
+
+/// The registry's object (one for now; `docs/identity.md` plans its shards).
+pub(crate) fn registry_object(env: &Env) -> Result<Stub> {
+    env.durable_object(REGISTRY_BINDING)?
+        .id_from_name(registry::REGISTRY)?
+        .get_stub()
+}
 
 fn directory_object(env: &Env) -> Result<Stub> {
     env.durable_object(DIRECTORY_BINDING)?
@@ -134,6 +150,12 @@ async fn buffered(mut req: Request) -> Result<std::result::Result<Request, bindi
 #[event(fetch)]
 async fn fetch(mut req: Request, env: Env, _ctx: Context) -> Result<Response> {
     let mut request = request_head(&req);
+    if bindings::registry::is_registry_path(request.path()) {
+        return match buffered(req).await? {
+            Ok(forwarded) => registry_object(&env)?.fetch_with_request(forwarded).await,
+            Err(refused) => respond(refused),
+        };
+    }
     match networks::route(&request) {
         Ok(WorkerRoute::Create) => {
             request.body = match host::read_body(&mut req).await {

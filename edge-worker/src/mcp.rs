@@ -37,6 +37,8 @@ impl NetworkHost {
             return respond(no_such_network(&id));
         }
         self.mcp.set_network(&id);
+        self.note_origin(request.origin());
+        self.resolve_request(&request).await?;
         let outcome = {
             let mut guard = self.network.borrow_mut();
             let network = guard.as_mut().ok_or_else(not_loaded)?;

@@ -51,6 +51,10 @@ pub struct NetworkHost {
     pub(crate) mcp: crate::mcp_live::McpLive,
     /// This host, for tasks that outlive a request (an MCP stream's answers).
     pub(crate) me: std::rc::Weak<NetworkHost>,
+    /// The Worker's bindings (the registry object, for identity lookups).
+    pub(crate) env: Env,
+    /// The origin requests reach this object at (`crate::identity`).
+    pub(crate) origin: RefCell<Option<String>>,
 }
 
 /// The variable that turns on test-only routes; the end-to-end tests set it with `--var`.
@@ -209,6 +213,8 @@ impl NetworkHost {
             test_hooks,
             mcp: Default::default(),
             me,
+            env,
+            origin: RefCell::new(None),
         }
     }
 
@@ -238,6 +244,15 @@ impl NetworkHost {
             let mut handled = 0;
             while let Some((ws, text)) = drainer.next() {
                 handled += 1;
+                if agentnet_core::network::identity::mentions_identity(&text)
+                    && let Some((id, _)) = self.sender_of(&ws)
+                {
+                    // After a wake the network loads with the first frame: load it first.
+                    let _ = self.ensure_loaded(&id);
+                }
+                if let Err(err) = self.resolve_identity(&text).await {
+                    worker::console_error!("resolving an identity failed: {err}");
+                }
                 if let Err(err) = self.handle_socket_frame(&ws, &text) {
                     worker::console_error!("a frame failed: {err}");
                     first_error.get_or_insert(err);

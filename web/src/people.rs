@@ -1,4 +1,4 @@
-//! People: who is in the network, with role, verification level and
+//! People: who is in the network, with role, verification level (and the DID it proved) and
 //! presence, kept current from `network.agent.discover` answers and
 //! `workspace.presence.changed` events, and the roster panel that lists them.
 //!
@@ -93,6 +93,8 @@ pub struct Person {
     pub status: String,
     /// Verification level 0–3.
     pub verification: u64,
+    /// The DID the member's join proved (levels 2 and 3), if any.
+    pub did: Option<String>,
 }
 
 /// The members in a discover answer's payload (`{agents: [...]}`), sorted by
@@ -108,6 +110,7 @@ pub fn people_from(payload: &Value) -> Vec<Person> {
             role: member.role.as_str().to_owned(),
             status: member.status.as_str().to_owned(),
             verification: u64::from(member.verification.level()),
+            did: member.did.clone(),
         })
         .collect();
     people.sort_by(|a, b| a.address.cmp(&b.address));
@@ -138,6 +141,7 @@ pub fn apply_presence(people: &mut Vec<Person>, payload: &Value) {
                 role: "member".into(),
                 status: status.to_owned(),
                 verification: 0,
+                did: None,
             });
             people.sort_by(|a, b| a.address.cmp(&b.address));
         }
@@ -153,8 +157,9 @@ pub fn Roster() -> impl IntoView {
         <aside class="roster" aria-label="People">
             <h2>"People"</h2>
             <ul>
-                <For each=move || people.get() key=|p| (p.address.clone(), p.status.clone(), p.role.clone()) let:person>
-                    <li class="person" data-address=person.address.clone() data-status=person.status.clone()>
+                <For each=move || people.get() key=|p| (p.address.clone(), p.status.clone(), p.role.clone(), p.verification) let:person>
+                    <li class="person" data-address=person.address.clone() data-status=person.status.clone()
+                        data-verification=person.verification.to_string()>
                         <span class="presence" aria-hidden="true"></span>
                         <button type="button" class="address" title="Open a direct conversation"
                             on:click={
@@ -164,6 +169,7 @@ pub fn Roster() -> impl IntoView {
                         <span class="details">
                             {format!("{} · level {} · {}", person.role, person.verification, person.status)}
                         </span>
+                        {person.did.clone().map(|did| view! { <span class="did" title="Verified DID">{did}</span> })}
                     </li>
                 </For>
             </ul>
@@ -180,12 +186,18 @@ mod tests {
     fn discover_answers_and_presence_changes_update_the_people() {
         let mut people = people_from(&json!({"agents": [
             {"address": "human:zoe", "role": "member", "status": "online", "verification": 0},
-            {"address": "agent:echo", "role": "master", "status": "online", "verification": 1},
+            {"address": "agent:echo", "role": "master", "status": "online", "verification": 3,
+             "did": "did:wba:example.com:agents:echo"},
             {"role": "member"}
         ]}));
         assert_eq!(people.len(), 2);
         assert_eq!(people[0].address, "agent:echo");
-        assert_eq!(people[0].verification, 1);
+        assert_eq!(people[0].verification, 3);
+        assert_eq!(
+            people[0].did.as_deref(),
+            Some("did:wba:example.com:agents:echo")
+        );
+        assert_eq!(people[1].did, None);
         apply_presence(
             &mut people,
             &json!({"address": "agent:echo", "status": "offline"}),

@@ -3,7 +3,7 @@
 // MCP stdio, or bring an MCP server's tools into it.
 
 import { parseArgs } from 'node:util';
-import { Agent, AgentnetError, KeyPair } from '../index.js';
+import { Agent, AgentnetError, KeyPair, register, resolveDid } from '../index.js';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -38,6 +38,10 @@ commands:
   discover                              print the roster (agents, channels, groups, mods, resources)
   invoke <tool> [input-json]            invoke a tool; prints its result
   keygen                                print a new Ed25519 key pair as JSON
+  register <name>                       register openagents:<name> at the --url deployment's
+                                        registry with --key (a new key when absent, printed
+                                        as secret_key); prints its AIC and DIDs
+  did resolve <did>                     print a DID document (did:openagents needs --url)
   mcp                                   serve the network over MCP stdio (for MCP clients
                                         that launch a command): joins as --as and relays
                                         to the network's /mcp endpoint
@@ -120,6 +124,24 @@ async function serveMcp(where, credentials, keep) {
   await served.stop();
 }
 
+/** `register <name>`: the record's AIC, address and DIDs, and the secret key when made here. */
+async function registerAgent(name, opts) {
+  const url = opts.url ?? process.env.AGENTNET_URL;
+  if (!name || !url) return fail('usage: agentnet register <name> --url URL [--key HEX]');
+  const given = opts.key ?? process.env.AGENTNET_KEY;
+  const key = given ? KeyPair.import(given) : KeyPair.generate();
+  const record = await register({ url, name, key });
+  print({
+    name: record.name,
+    address: record.address,
+    aic: record.aic,
+    did: record.did,
+    did_wba: record.did_wba,
+    public_key: key.publicKey,
+    ...(given ? {} : { secret_key: key.export().secretKey }),
+  });
+}
+
 async function main() {
   let parsed;
   try {
@@ -155,6 +177,12 @@ async function main() {
   }
   if (command === 'keygen') {
     print(KeyPair.generate().export());
+    return;
+  }
+  if (command === 'register') return registerAgent(args[0], opts);
+  if (command === 'did') {
+    if (args[0] !== 'resolve' || !args[1]) return fail(`usage: agentnet did resolve <did> [--url URL]`);
+    print(await resolveDid({ did: args[1], url: opts.url ?? process.env.AGENTNET_URL }));
     return;
   }
   if (!['send', 'read', 'follow', 'discover', 'invoke', 'mcp', 'mcp-bridge'].includes(command)) return fail(`unknown command ${command}\n${USAGE}`);

@@ -90,11 +90,13 @@ export class Agent {
    * Credentials: `token` (token networks), `key` (a `KeyPair` or secret key hex:
    * proves an `openagents:{name}` address), `invite` (an invitation code),
    * `memberSecret` (the `agent.memberSecret` of an earlier connection as this
-   * address: an address belongs to its first holder) or raw `credentials`. `WebSocket` overrides the WebSocket class (default: the global
+   * address: an address belongs to its first holder), `jwt` (a registry's
+   * token: verification level 2), `did` with `key` (a DID whose document lists
+   * the key: level 3) or raw `credentials`. `WebSocket` overrides the WebSocket class (default: the global
    * one, else the `ws` package).
    */
   static async connect(options) {
-    const { name, token, key, invite, memberSecret, credentials, WebSocket, timeoutMs = 10000, reconnect = true } = options ?? {};
+    const { name, token, key, did, jwt, invite, memberSecret, credentials, WebSocket, timeoutMs = 10000, reconnect = true } = options ?? {};
     if (!name) throw new AgentnetError('invalid_request', 'connect needs a name (an address such as agent:echo)');
     stringArg(name, 'name');
     const where = await resolveNetwork(options);
@@ -108,9 +110,13 @@ export class Agent {
     if (key) {
       const pair = key instanceof KeyPair ? key : KeyPair.import(key);
       callCore(() => replica.setSigningKey(pair.secretKey));
+      if (did !== undefined) callCore(() => replica.setDid(stringArg(did, 'did')));
+    } else if (did !== undefined) {
+      throw new AgentnetError('invalid_request', 'a DID proof needs the key its document lists: pass key as well');
     }
     const merged = { ...(credentials ?? {}) };
     if (token) merged.token = token;
+    if (jwt !== undefined) merged.jwt = stringArg(jwt, 'jwt');
     if (invite) merged.invite = invite;
     if (memberSecret !== undefined) merged.member_secret = stringArg(memberSecret, 'memberSecret');
     const agent = new Agent(replica, {
@@ -248,7 +254,7 @@ export class Agent {
     return this.send('core', 'network.bridge.update', { network, bridge });
   }
 
-  /** The roster: `{agents: [{address, role, status, verification}], channels, groups, mods, resources}`. */
+  /** The roster: `{agents: [{address, role, status, verification, did?}], channels, groups, mods, resources}`. */
   async discover() {
     return readAnswer(await this.request('core', 'network.agent.discover'));
   }

@@ -1,4 +1,5 @@
-// Ed25519 identities (verification level 1): key pairs, import/export, challenge signatures.
+// Ed25519 identities: key pairs, import/export, challenge signatures (level 1),
+// DID documents (level 3) and registry proofs.
 
 import { core } from './wasm.js';
 import { AgentnetError, callCore } from './errors.js';
@@ -42,6 +43,22 @@ export class KeyPair {
   signChallenge({ network, address, nonce }) {
     stringArgs({ network, address, nonce });
     return callCore(() => core.signChallenge(this.#secretKey, network, address, nonce));
+  }
+
+  /**
+   * The DID document (`did:wba:…` or `did:openagents:…`) listing this key as
+   * `key-1`: serve it at `didDocumentUrl(did)` and join `did-verify` networks
+   * with `Agent.connect({key, did})`.
+   */
+  didDocument(did) {
+    stringArgs({ did });
+    return JSON.parse(callCore(() => core.didDocument(this.publicKey, did)));
+  }
+
+  /** The hex signature of a registry key proof (`register`, `rotate`, `revoke`, `token`). */
+  signRegistryProof({ action, name, nonce, detail = '' }) {
+    stringArgs({ action, name, nonce, detail });
+    return callCore(() => core.signRegistryProof(this.#secretKey, action, name, nonce, detail));
   }
 
   /** The secret key, for the core's replica. */

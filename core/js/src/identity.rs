@@ -49,3 +49,63 @@ pub fn sign_join_challenge(
     let address: Address = address.parse().map_err(coded)?;
     Ok(sign_challenge(&secret, &network, &address, nonce))
 }
+
+/// The did:wba (or did:openagents) document of an Ed25519 public key (hex)
+/// as `key-1`: JSON text, for serving at the DID's document URL.
+#[wasm_bindgen(js_name = didDocument)]
+pub fn did_document(public_key: &str, did: &str) -> Result<String, JsValue> {
+    use agentnet_core::identity::{Did, PublicKey, did::document};
+    let key = from_hex::<32>(public_key)
+        .ok_or_else(|| js_error("invalid_key", "a public key is 64 hex characters"))
+        .and_then(|k| {
+            PublicKey::ed25519(&k).map_err(|e| js_error("invalid_key", &e.to_string()))
+        })?;
+    let did: Did = did
+        .parse()
+        .map_err(|e: agentnet_core::identity::IdentityError| {
+            js_error("invalid_did", &e.to_string())
+        })?;
+    Ok(document(&did, &[("key-1".to_owned(), key)], Vec::new()).to_string())
+}
+
+/// Where a did:wba document lives (`https://host/…/did.json`), `undefined` for other methods.
+#[wasm_bindgen(js_name = didDocumentUrl)]
+pub fn did_document_url(did: &str) -> Result<Option<String>, JsValue> {
+    let did: agentnet_core::identity::Did =
+        did.parse()
+            .map_err(|e: agentnet_core::identity::IdentityError| {
+                js_error("invalid_did", &e.to_string())
+            })?;
+    Ok(did.document_url())
+}
+
+/// Signs a registry key proof (`register`, `rotate`, `revoke`, `token`): hex signature.
+#[wasm_bindgen(js_name = signRegistryProof)]
+pub fn sign_registry_proof(
+    secret: &str,
+    action: &str,
+    name: &str,
+    nonce: &str,
+    detail: &str,
+) -> Result<String, JsValue> {
+    use agentnet_core::identity::registry::{Action, sign_proof};
+    let action = match action {
+        "register" => Action::Register,
+        "rotate" => Action::Rotate,
+        "revoke" => Action::Revoke,
+        "token" => Action::Token,
+        other => {
+            return Err(js_error(
+                "invalid_request",
+                &format!("unknown registry action {other}"),
+            ));
+        }
+    };
+    Ok(sign_proof(
+        &secret_from_hex(secret)?,
+        action,
+        name,
+        nonce,
+        detail,
+    ))
+}

@@ -123,6 +123,12 @@ impl JsReplica {
         Ok(())
     }
 
+    /// Proves `did` with the signing key (its document lists it as `key-1`): verification level 3.
+    #[wasm_bindgen(js_name = setDid)]
+    pub fn set_did(&mut self, did: String) {
+        self.inner.set_did(did);
+    }
+
     /// The connection closed for good (nothing is scheduled).
     pub fn disconnected(&mut self) {
         self.inner.disconnected();

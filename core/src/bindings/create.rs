@@ -53,6 +53,9 @@ pub enum CreateError {
     /// The token policy without a token of 8 characters or more.
     #[error("access.token (8+ characters) is required for the token policy")]
     TokenTooShort,
+    /// `access.trusted_issuers` is not a short list of http(s) origins.
+    #[error("access.trusted_issuers is a list of at most 16 http(s) origins")]
+    InvalidIssuers,
     /// A verification minimum that is not a small whole number.
     #[error("access.min_verification is 0-3")]
     InvalidMinVerification,
@@ -182,6 +185,12 @@ fn access(access: &Value) -> Result<Access, CreateError> {
             ..Access::open()
         },
     };
+    if let Some(issuers) = access.get("trusted_issuers").filter(|i| !i.is_null()) {
+        result.trusted_issuers = serde_json::from_value::<Vec<String>>(issuers.clone())
+            .ok()
+            .filter(|list| list.len() <= 16 && list.iter().all(|i| i.starts_with("http")))
+            .ok_or(CreateError::InvalidIssuers)?;
+    }
     if let Some(level) = access.get("min_verification") {
         let level = level
             .as_u64()

@@ -220,7 +220,7 @@ pub fn handle<H: BindingHost>(
     let peer = ws::peer_of(req);
     let member = match route {
         Route::Profile => return Ok(Response::json(profile(network, req.origin())).into()),
-        Route::Join => return Ok(membership::join(host, network, &req.body, peer)?.into()),
+        Route::Join => return Ok(membership::join(host, network, req, peer)?.into()),
         Route::Test(hook) => return Ok(Outcome::Test(hook)),
         Route::WebSocket => {
             return Ok(match ws::upgrade(host, network, req)? {
@@ -310,6 +310,7 @@ fn send<H: BindingHost>(
         session: Some(&member),
         connection: None,
         peer: Some(peer.as_deref().unwrap_or(membership::UNKNOWN_PEER)),
+        didwba: None,
     };
     let effects = network.handle_event_on(&inbound, event, now);
     Ok(send_response(&host.collect(

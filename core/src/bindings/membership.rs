@@ -60,12 +60,14 @@ pub struct Admitted {
 /// Submits the join `body` describes from `peer`, through the network's
 /// whole pipeline (access policy, verification, guard mods): the member it
 /// admitted, or the refusal to answer. Every binding that joins over a
-/// request (`POST v1/join`, the OAuth consent page) joins here.
+/// request (`POST v1/join`, the OAuth consent page) joins here. `didwba`:
+/// a DIDWba header and the domain it reached (`crate::bindings::didwba`).
 pub fn admit<H: BindingHost>(
     host: &mut H,
     network: &mut Network,
     body: JoinBody,
     peer: Option<&str>,
+    didwba: Option<(&str, &str)>,
 ) -> Result<Answer<Admitted>, H::Error> {
     let join = join_event(
         host,
@@ -77,6 +79,7 @@ pub fn admit<H: BindingHost>(
     );
     let inbound = Inbound {
         peer: Some(peer.unwrap_or(UNKNOWN_PEER)),
+        didwba,
         ..Inbound::default()
     };
     let effects = network.handle_event_on(&inbound, join, host.now());
@@ -96,22 +99,33 @@ pub fn admit<H: BindingHost>(
 pub fn join<H: BindingHost>(
     host: &mut H,
     network: &mut Network,
-    text: &str,
+    req: &super::message::Request,
     peer: Option<String>,
 ) -> Result<Response, H::Error> {
+    let text = req.body.as_str();
+    let didwba = super::didwba::header_of(req).map(|h| (h, super::didwba::domain_of(req)));
     let body = match join_body(text) {
         Ok(body) => body,
         Err(response) => return Ok(response),
     };
-    let admitted = match admit(host, network, body, peer.as_deref())? {
+    let admitted = match admit(host, network, body, peer.as_deref(), didwba)? {
         Ok(admitted) => admitted,
-        Err(response) => return Ok(response),
+        Err(refused) => {
+            return Ok(match didwba {
+                Some(_) if refused.status == 403 => super::didwba::unauthorized(refused),
+                _ => refused,
+            });
+        }
     };
     let (token, expires_at) = session::start(host, &admitted.address)?;
     let mut answer = admitted.ack;
     answer["token"] = json!(token);
     answer["session_expires_at"] = json!(expires_at);
-    Ok(Response::json(answer))
+    let response = Response::json(answer);
+    Ok(match didwba {
+        Some(_) => super::didwba::with_bearer(response, &token),
+        None => response,
+    })
 }
 
 /// `POST v1/leave`: the member leaves; its sessions end.
@@ -132,6 +146,7 @@ pub fn leave<H: BindingHost>(
         session: Some(&member),
         connection: None,
         peer: Some(peer.as_deref().unwrap_or(UNKNOWN_PEER)),
+        didwba: None,
     };
     let effects = network.handle_event_on(&inbound, leave, now);
     host.collect(network, effects, Some(&member))?;

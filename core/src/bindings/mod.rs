@@ -20,9 +20,12 @@
 //! * [`networks`] — the Worker's own routes (`/v1/networks`, `/networks/{id}/…`)
 //! * [`directory`] — the listing of public networks and the creation limits
 //! * [`mcp`] — MCP (Streamable HTTP) at `/networks/{id}/mcp`
+//! * [`didwba`] — DIDWba header authentication any binding can use
+//! * [`registry`] — the identity registry at `/registry/v1/`, DID documents and the JWKS
 //! * [`oauth`] — each network's OAuth authorization server for its MCP endpoint (consent = join)
 
 pub mod create;
+pub mod didwba;
 pub mod directory;
 pub mod exchange;
 pub mod http;
@@ -32,6 +35,7 @@ pub mod message;
 pub mod networks;
 pub mod oauth;
 pub mod policy;
+pub mod registry;
 pub mod session;
 pub mod sockets;
 pub mod sse;

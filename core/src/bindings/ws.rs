@@ -170,6 +170,7 @@ pub fn frame(
         session: record.member.as_ref(),
         connection: Some(record.id),
         peer: record.peer.as_deref(),
+        didwba: None,
     };
     let event = match Event::decode(text, &network.config().limits) {
         Ok(event) => event,

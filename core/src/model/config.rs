@@ -38,6 +38,10 @@ pub struct Access {
     /// admits whatever the policy and makes the member a master.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub admin_token_sha256: Option<String>,
+    /// Issuers (origins such as `https://agentnet.example`) whose EdDSA JWTs
+    /// prove level 2 here; their keys are read from `{issuer}/.well-known/jwks.json`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub trusted_issuers: Vec<String>,
 }
 
 impl Access {
@@ -48,6 +52,7 @@ impl Access {
             min_verification: Verification::ANONYMOUS,
             token_sha256: None,
             admin_token_sha256: None,
+            trusted_issuers: Vec::new(),
         }
     }
 
@@ -58,6 +63,7 @@ impl Access {
             min_verification: Verification::ANONYMOUS,
             token_sha256: Some(crate::crypto::sha256_hex(token.as_bytes())),
             admin_token_sha256: None,
+            trusted_issuers: Vec::new(),
         }
     }
 }

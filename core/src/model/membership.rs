@@ -42,6 +42,9 @@ pub struct Member {
     /// first join: rejoining this address presents the secret. Stored, never shown.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub secret_sha256: Option<String>,
+    /// The DID its join proved (level 2 tokens name one, level 3 proves one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub did: Option<String>,
 }
 
 impl Member {
@@ -54,6 +57,7 @@ impl Member {
     pub fn public(&self) -> Self {
         Self {
             secret_sha256: None,
+            did: None,
             ..self.clone()
         }
     }
@@ -72,6 +76,7 @@ mod tests {
             status: Presence::Online,
             last_seen: 5,
             secret_sha256: None,
+            did: None,
         };
         let v = serde_json::to_value(&m).unwrap();
         assert_eq!(v["role"], "observer");

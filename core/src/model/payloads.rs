@@ -79,6 +79,9 @@ pub struct RosterMember {
     pub status: Presence,
     /// Verification level 0–3.
     pub verification: Verification,
+    /// The DID the member's join proved, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub did: Option<String>,
 }
 
 impl From<&Member> for RosterMember {
@@ -88,6 +91,7 @@ impl From<&Member> for RosterMember {
             role: m.role,
             status: m.status,
             verification: m.verification,
+            did: m.did.clone(),
         }
     }
 }

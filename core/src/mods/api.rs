@@ -63,6 +63,8 @@ pub struct JoinClaim {
     pub address: Address,
     /// The verification level the core established for it.
     pub verification: Verification,
+    /// The DID the join proved (level 2 tokens name one, level 3 proves one).
+    pub did: Option<String>,
     /// Where the join came from, when the host knows (the client's IP, else
     /// its connection): throttles count joins by it, never by the address they claim.
     pub from: Option<String>,

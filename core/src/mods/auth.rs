@@ -6,8 +6,8 @@
 //!   hash, compared in constant time;
 //! * `invite` — `credentials.invite` must name a live invitation for this
 //!   address (the network consumes it once the join passes every guard);
-//! * `did-verify` — needs verification level 3, which this network cannot
-//!   establish yet, so every join is refused with that reason;
+//! * `did-verify` — needs verification level 3: a DID proof
+//!   ([`crate::network::identity`]);
 //! * and in every case the level the core verified must reach `min_verification`.
 
 use super::api::{Context, Mod, ModMode, ModSpec};
@@ -72,7 +72,7 @@ impl Mod for Auth {
             AccessPolicy::DidVerify => {
                 if join.verification < Verification::DID {
                     return Err(denied(
-                        "this network needs a verified DID (level 3), which this network cannot verify yet",
+                        "this network needs a verified DID (level 3): join with credentials {did, nonce, signature}",
                     ));
                 }
             }

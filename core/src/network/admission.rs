@@ -149,11 +149,14 @@ impl Network {
         session: Option<&Address>,
         event: &Event,
         verification: Verification,
+        did: Option<&str>,
     ) -> Result<(), Rejection> {
         let address = &event.source;
         let Some(member) = self.state.members.get(address) else {
             return Ok(());
         };
+        // An address a DID holds is that DID's: another identity's proof does not claim it.
+        let other_identity = member.did.is_some() && did.is_some() && member.did.as_deref() != did;
         let credential = |key: &str| {
             event
                 .payload
@@ -171,7 +174,7 @@ impl Network {
         };
         if session == Some(address)
             || secret_matches
-            || verification >= Verification::KEY_PROOF
+            || (verification >= Verification::KEY_PROOF && !other_identity)
             || self.config.is_admin_credential(credential("admin_token"))
         {
             return Ok(());
@@ -187,6 +190,20 @@ impl Network {
     /// The verification level a join proves (a key proof is checked here).
     /// A key registered for the address makes its proof mandatory.
     pub(super) fn verify_join(
+        &mut self,
+        inbound: &Inbound<'_>,
+        event: &Event,
+        now: u64,
+    ) -> Result<(Verification, Option<String>), Rejection> {
+        if let Some(proved) = self.verify_identity(inbound, event, now) {
+            return proved;
+        }
+        self.verify_key_proof(inbound, event, now)
+            .map(|level| (level, None))
+    }
+
+    /// Level 1 (or 0): the key registered for the address, if any.
+    fn verify_key_proof(
         &mut self,
         inbound: &Inbound<'_>,
         event: &Event,
@@ -230,12 +247,15 @@ impl Network {
         now: u64,
     ) -> Result<Vec<Effect>, Rejection> {
         let nonce = crate::crypto::to_hex(&self.ids.random_bytes());
-        let keyed = self.keys.public_key(&event.source).is_some();
-        let expires_at = self.challenges.issue(
+        // A challenge naming a DID is for a level-3 proof by any participant address.
+        let for_did = event.payload.get("did").and_then(Value::as_str).is_some();
+        let keyed = for_did || self.keys.public_key(&event.source).is_some();
+        let expires_at = self.challenges.issue_for(
             &event.source,
             inbound.holder(&event.source),
             nonce.clone(),
             keyed,
+            for_did,
             now,
         )?;
         let payload = Challenge {

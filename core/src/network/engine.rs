@@ -31,6 +31,10 @@ pub struct Network {
     /// Throttles on failed joins and challenges, per source.
     pub(super) shield: crate::network::shield::Shield,
     pub(super) keys: Box<dyn KeyRegistry>,
+    /// JWKS and DID documents the host fetched for joins (levels 2 and 3).
+    pub(super) identity: crate::network::identity_cache::IdentityCache,
+    /// Nonces of DIDWba headers already accepted.
+    pub(super) didwba: crate::identity::didwba::DidWbaVerifier,
     pub(super) ids: UlidGenerator,
     pub(super) last_seq: u64,
     /// `mod/persistence` is loaded: logged rows are history and queries work.
@@ -102,6 +106,8 @@ impl Network {
             challenges: Challenges::default(),
             shield: Default::default(),
             keys,
+            identity: Default::default(),
+            didwba: Default::default(),
             ids: UlidGenerator::new(seed),
             last_seq,
             #[cfg(feature = "documents")]

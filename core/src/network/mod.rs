@@ -34,6 +34,8 @@ mod documents;
 pub mod effects;
 mod engine;
 mod handlers;
+pub mod identity;
+mod identity_cache;
 mod outcome;
 mod presence;
 mod reads;
@@ -211,9 +213,11 @@ impl Network {
             routing::check_visibility(&event.target, visibility)?;
         }
         let claim = if joining {
+            let (verification, did) = self.verify_join(inbound, &event, now)?;
             Some(JoinClaim {
                 address: event.source.clone(),
-                verification: self.verify_join(inbound, &event, now)?,
+                verification,
+                did,
                 from: source,
             })
         } else {
@@ -230,7 +234,7 @@ impl Network {
         crate::mods::check_resource_permissions(&self.state, &event)?;
         if let Some(claim) = &claim {
             // After the guards: a stranger without the network's token learns nothing of its members.
-            self.check_owner(session, &event, claim.verification)?;
+            self.check_owner(session, &event, claim.verification, claim.did.as_deref())?;
         }
 
         let mut staged = revived;

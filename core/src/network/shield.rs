@@ -26,6 +26,10 @@ pub struct Inbound<'a> {
     pub connection: Option<u64>,
     /// The client's IP address, when the host knows it.
     pub peer: Option<&'a str>,
+    /// A `DIDWba` `Authorization` header the request carried and the domain
+    /// (host name) it reached: a join it comes with proves the header's DID
+    /// ([`crate::bindings::didwba`]). Only hosts set it, never a frame.
+    pub didwba: Option<(&'a str, &'a str)>,
 }
 
 impl<'a> Inbound<'a> {

@@ -68,7 +68,10 @@ impl Replica {
             let challenge = self.client.event(
                 EventType::from_static(core_types::AGENT_CHALLENGE),
                 Address::core(),
-                json!({}),
+                match &self.did {
+                    Some(did) => json!({ "did": did }),
+                    None => json!({}),
+                },
                 now,
             );
             let frame = challenge.encode();
@@ -119,7 +122,21 @@ impl Replica {
             _ => Map::new(),
         };
         credentials.insert("nonce".into(), json!(nonce));
-        credentials.insert("signature".into(), json!(signature));
+        match &self.did {
+            Some(did) => {
+                // A DID proof carries the signature as base64url, with the key's method.
+                let raw = crate::crypto::from_hex::<64>(&signature).unwrap_or([0; 64]);
+                credentials.insert("did".into(), json!(did));
+                credentials.insert("verification_method".into(), json!("key-1"));
+                credentials.insert(
+                    "signature".into(),
+                    json!(crate::identity::encoding::b64url(&raw)),
+                );
+            }
+            None => {
+                credentials.insert("signature".into(), json!(signature));
+            }
+        }
         self.send_join(Some(Value::Object(credentials)), now)
     }
 

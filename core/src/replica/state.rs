@@ -28,6 +28,8 @@ pub struct Replica {
     pub(super) sent_at: Deadlines,
     /// The Ed25519 secret that proves this registered address (verification level 1).
     pub(super) signing_key: Option<SigningSecret>,
+    /// The DID the signing key proves (verification level 3), if any.
+    pub(super) did: Option<String>,
     /// Applied deliveries not yet acknowledged: how many, and since when.
     pub(super) unacked: Option<(u64, u64)>,
     /// At most this many events are kept in [`Replica::log`]; `None`: all.
@@ -57,6 +59,7 @@ impl Replica {
             clock: 0,
             sent_at: Deadlines::default(),
             signing_key: None,
+            did: None,
             unacked: None,
             log_limit: None,
             member_secret: None,
@@ -82,6 +85,13 @@ impl Replica {
     /// `credentials: {nonce, signature}` (seed 000 §5, level 1).
     pub fn set_signing_key(&mut self, secret: [u8; 32]) {
         self.signing_key = Some(SigningSecret(secret));
+    }
+
+    /// Proves `did` (whose document lists the signing key as `key-1`) instead
+    /// of a registered key: the challenge names the DID and the join carries
+    /// `credentials: {did, nonce, signature, verification_method}` (level 3).
+    pub fn set_did(&mut self, did: String) {
+        self.did = Some(did);
     }
 
     /// Keeps at most `limit` events in [`Replica::log`], forgetting the

@@ -73,6 +73,29 @@ pub fn handle<H: McpHost>(
     if !access::origin_allowed(req) {
         return Ok(Outcome::Respond(access::forbidden_origin()));
     }
+    // A DIDWba header joins its DID and continues as that session (ANP servers answer with a bearer).
+    let exchanged = match crate::bindings::didwba::exchange(host, network, req)? {
+        Ok(exchanged) => exchanged,
+        Err(refused) => return Ok(Outcome::Respond(refused)),
+    };
+    let Some((req, token)) = exchanged else {
+        return handle_member(host, network, streams, req);
+    };
+    Ok(match handle_member(host, network, streams, &req)? {
+        Outcome::Respond(response) => {
+            Outcome::Respond(crate::bindings::didwba::with_bearer(response, &token))
+        }
+        other => other,
+    })
+}
+
+/// [`handle`] once any DIDWba header has been exchanged for a session.
+fn handle_member<H: McpHost>(
+    host: &mut H,
+    network: &mut Network,
+    streams: &mut Streams,
+    req: &Request,
+) -> Result<Outcome, H::Error> {
     let member = match access::member(host, req, network.id())? {
         Ok(member) => member,
         Err(response) => return Ok(Outcome::Respond(response)),

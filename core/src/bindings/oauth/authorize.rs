@@ -264,7 +264,7 @@ pub fn post<H: OAuthHost>(
         role: None,
         resume_after: None,
     };
-    let admitted = match admit(host, network, body, peer_of(req).as_deref())? {
+    let admitted = match admit(host, network, body, peer_of(req).as_deref(), None)? {
         Ok(admitted) => admitted,
         Err(refusal) => {
             let message = refusal.json_body().and_then(|b| b["message"].as_str());

@@ -1,5 +1,6 @@
 //! The bindings driven natively: a network in memory behind a test host.
 
+mod didwba;
 mod sessions;
 mod sockets;
 

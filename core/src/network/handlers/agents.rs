@@ -30,6 +30,7 @@ pub(super) fn join(
 ) -> Result<Outcome, Rejection> {
     let address = event.source.clone();
     let verification = claim.map(|c| c.verification).unwrap_or_default();
+    let claim_did = claim.and_then(|c| c.did.clone());
     let wants_observer = payload_str(event, "role") == Some("observer");
     let admin_token = event
         .payload
@@ -74,6 +75,7 @@ pub(super) fn join(
             status: Presence::Online,
             last_seen: now,
             secret_sha256: None,
+            did: None,
         });
     if is_master {
         member.role = Role::Master;
@@ -85,6 +87,7 @@ pub(super) fn join(
         member.role = Role::Member;
     }
     member.verification = verification;
+    member.did = claim_did;
     member.status = Presence::Online;
     member.last_seen = now;
     if member.secret_sha256.is_none() {

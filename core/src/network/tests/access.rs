@@ -217,6 +217,7 @@ fn invite_policy_uses_each_invitation_once() {
         status: Presence::Online,
         last_seen: 0,
         secret_sha256: None,
+        did: None,
     };
     network.state.members.insert(host.address.clone(), host);
     let mut inviter = Peer::new("agent:host");
@@ -255,7 +256,7 @@ fn invite_policy_uses_each_invitation_once() {
 }
 
 #[test]
-fn did_verify_policy_is_refused_until_level_3_exists() {
+fn did_verify_refuses_a_join_without_a_did_proof() {
     let mut network = secured(Access {
         policy: AccessPolicy::DidVerify,
         ..Access::open()

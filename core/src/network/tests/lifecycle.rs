@@ -483,6 +483,7 @@ fn restored_network_continues_where_it_stopped() {
             status: Presence::Online,
             last_seen: 0,
             secret_sha256: None,
+            did: None,
         }),
         Row::Channel(Channel {
             name: "general".parse().unwrap(),

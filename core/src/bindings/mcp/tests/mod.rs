@@ -2,6 +2,7 @@
 //! SDK client would drive it (handshakes, sessions, errors, streams).
 
 mod calls;
+mod didwba;
 mod modern;
 
 use super::outcome::Outcome;

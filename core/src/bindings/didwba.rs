@@ -1,0 +1,154 @@
+//! DIDWba header authentication (did:wba method spec §3) for any binding:
+//! reading `Authorization: DIDWba …` and the domain the request reached, the
+//! bearer token ANP servers answer with, and the `WWW-Authenticate`
+//! challenge of a refusal. The checks themselves are the network's
+//! ([`crate::network::Network::verify_identity`] through
+//! [`crate::identity::didwba::DidWbaVerifier`]); the host resolves the DID's
+//! document first ([`crate::network::Network::didwba_lookups`]).
+//!
+//! The HTTP binding's `POST v1/join` takes the header in place of
+//! credentials (level 3) and answers `Authorization: Bearer <session token>`;
+//! the MCP endpoint takes it on any request ([`exchange`]: the DID joins,
+//! the request goes on with the session, the answer carries its token), and
+//! an A2A endpoint can do the same.
+
+use super::exchange::{BindingHost, join_event};
+use super::message::{Request, Response};
+use crate::identity::did::Did;
+use crate::network::Inbound;
+use crate::{Address, Network};
+
+/// The `DIDWba …` header of a request, if it has one.
+pub fn header_of(req: &Request) -> Option<&str> {
+    req.header("authorization")
+        .filter(|h| h.trim_start().starts_with("DIDWba "))
+}
+
+/// The service domain a DIDWba signature covers: the request's host name, without port.
+pub fn domain_of(req: &Request) -> &str {
+    let origin = req.origin();
+    let host = origin.split_once("://").map_or(origin, |(_, host)| host);
+    match host.strip_prefix('[') {
+        Some(v6) => v6.split(']').next().unwrap_or(v6),
+        None => host.split(':').next().unwrap_or(host),
+    }
+}
+
+/// The answer's `Authorization: Bearer <token>` for the requests that follow.
+pub fn with_bearer(response: Response, token: &str) -> Response {
+    response.with_header("Authorization", &format!("Bearer {token}"))
+}
+
+/// A refused DIDWba request: 401 with the method spec's `WWW-Authenticate`
+/// challenge naming the reason (`invalid_nonce`, `invalid_timestamp`, …),
+/// read from the refusal's message (`<reason>: …`, see [`crate::identity::error::IdentityError::rejection`]).
+pub fn unauthorized(refused: Response) -> Response {
+    let message = refused
+        .json_body()
+        .and_then(|b| b["message"].as_str())
+        .unwrap_or("")
+        .replace('"', "'");
+    let reason = message.split(':').next().unwrap_or("").to_owned();
+    refused.with_status(401).with_header(
+        "WWW-Authenticate",
+        &format!("DIDWba error=\"{reason}\", error_description=\"{message}\""),
+    )
+}
+
+/// The address a DID joins as where the request names none (MCP, A2A):
+/// `did:openagents:{name}` → `openagents:{name}`; a did:wba →
+/// `agent:{its last path segment, else its host's first label}`.
+pub fn address_for(did: &Did) -> Option<Address> {
+    let name = match did {
+        Did::OpenAgents(name) => return format!("openagents:{name}").parse().ok(),
+        Did::Wba { host, path } => path
+            .last()
+            .cloned()
+            .unwrap_or_else(|| host.split(['.', ':']).next().unwrap_or("").to_owned()),
+    };
+    format!("agent:{}", name.to_ascii_lowercase()).parse().ok()
+}
+
+/// For endpoints that take a bearer session (MCP, A2A): a request with a
+/// DIDWba header joins as its DID's address ([`address_for`]) at level 3
+/// and gets a session. `Ok(Some((request, token)))`: the request rewritten to
+/// carry `Authorization: Bearer {token}`, and the token to answer with
+/// ([`with_bearer`]); `Ok(None)`: no DIDWba header; `Err`: the 401 to answer.
+#[allow(clippy::type_complexity)]
+pub fn exchange<H: BindingHost>(
+    host: &mut H,
+    network: &mut Network,
+    req: &Request,
+) -> Result<Result<Option<(Request, String)>, Response>, H::Error> {
+    let Some(header) = header_of(req) else {
+        return Ok(Ok(None));
+    };
+    let refused = |message: String| {
+        unauthorized(Response::error(
+            crate::ErrorCode::VerificationFailed,
+            message,
+        ))
+    };
+    let address = match crate::identity::didwba::DidWbaHeader::parse(header)
+        .and_then(|h| h.did.parse::<Did>())
+    {
+        Ok(did) => match address_for(&did) {
+            Some(address) => address,
+            None => return Ok(Err(refused(format!("malformed: {did} names no address")))),
+        },
+        Err(error) => return Ok(Err(refused(error.rejection().message))),
+    };
+    let join = join_event(host, network, &address, None, None, None);
+    let inbound = Inbound {
+        didwba: Some((header, domain_of(req))),
+        ..Inbound::default()
+    };
+    let effects = network.handle_event_on(&inbound, join, host.now());
+    let collected = host.collect(network, effects, None)?;
+    if collected.bound.as_ref() != Some(&address) {
+        let message = collected
+            .replies
+            .last()
+            .and_then(|r| r.payload["message"].as_str())
+            .unwrap_or("the DIDWba join was refused")
+            .to_owned();
+        return Ok(Err(refused(message)));
+    }
+    let (token, _) = super::session::start(host, &address)?;
+    let mut rewritten = req.clone();
+    rewritten
+        .headers
+        .retain(|(name, _)| !name.eq_ignore_ascii_case("authorization"));
+    rewritten
+        .headers
+        .push(("Authorization".to_owned(), format!("Bearer {token}")));
+    Ok(Ok(Some((rewritten, token))))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bindings::message::Method;
+    use crate::identity::error::IdentityError;
+
+    #[test]
+    fn the_header_and_domain_are_read_from_the_request() {
+        let req = Request::new(Method::Post, "http://localhost:8787/networks/x/v1/join")
+            .with_header("Authorization", "DIDWba did=\"d\"");
+        assert_eq!(header_of(&req), Some("DIDWba did=\"d\""));
+        assert_eq!(domain_of(&req), "localhost");
+        let bearer = Request::new(Method::Get, "https://example.com/x")
+            .with_header("authorization", "Bearer abc");
+        assert_eq!(header_of(&bearer), None);
+        assert_eq!(domain_of(&bearer), "example.com");
+        let refused = Response::error(
+            crate::ErrorCode::VerificationFailed,
+            IdentityError::NonceReused.rejection().message,
+        );
+        let answered = unauthorized(refused);
+        assert_eq!(answered.status, 401);
+        assert!(answered.headers.iter().any(
+            |(n, v)| n == "WWW-Authenticate" && v.starts_with("DIDWba error=\"invalid_nonce\"")
+        ));
+    }
+}

@@ -1,0 +1,90 @@
+//! A DIDWba header on the MCP endpoint: the DID joins at level 3, the
+//! request is served, and the answer carries a bearer token that works for
+//! the requests that follow; a bad header gets 401 with the challenge.
+
+use super::*;
+use crate::Verification;
+use crate::identity::did::{Did, document};
+use crate::identity::didwba::client_header;
+use crate::identity::keys::PublicKey;
+use crate::identity::time::format_rfc3339;
+use ed25519_dalek::{Signer, SigningKey};
+
+#[test]
+fn a_didwba_header_is_exchanged_for_a_member_session() {
+    let mut mcp = Mcp::new();
+    mcp.world.host.now = 1_764_000_000_000;
+    let key = SigningKey::from_bytes(&[8; 32]);
+    let did: Did = "did:wba:example.com:agents:Mia".parse().unwrap();
+    let doc = document(
+        &did,
+        &[(
+            "key-1".into(),
+            PublicKey::ed25519(key.verifying_key().as_bytes()).unwrap(),
+        )],
+        vec![],
+    );
+    mcp.world
+        .network
+        .provide_document(&did, Ok(doc), mcp.world.host.now);
+    let header = |nonce: &str, now: u64| {
+        client_header(
+            &did.to_string(),
+            "key-1",
+            nonce,
+            &format_rfc3339(now / 1000),
+            "edge.test",
+            true,
+            |d| key.sign(d).to_bytes().to_vec(),
+        )
+    };
+    let body = rpc(
+        1,
+        "initialize",
+        json!({"protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "anp", "version": "1"}}),
+    );
+    let req =
+        post(None, None, &body).with_header("Authorization", &header("m-1", mcp.world.host.now));
+    let answered = mcp.respond(&req);
+    assert_eq!(answered.status, 200, "{answered:?}");
+    let bearer = answered
+        .headers
+        .iter()
+        .find(|(n, _)| n == "Authorization")
+        .map(|(_, v)| v.clone())
+        .unwrap();
+    let member = mcp
+        .world
+        .network
+        .member(&"agent:mia".parse().unwrap())
+        .unwrap();
+    assert_eq!(
+        (member.verification, member.did.clone()),
+        (Verification::DID, Some(did.to_string()))
+    );
+    // The bearer it answered with is a session of that member.
+    let token = bearer.strip_prefix("Bearer ").unwrap();
+    let session = answered
+        .headers
+        .iter()
+        .find(|(n, _)| n.eq_ignore_ascii_case("mcp-session-id"))
+        .map(|(_, v)| v.clone());
+    let list = post(
+        Some(token),
+        session.as_deref(),
+        &rpc(2, "tools/list", json!({})),
+    )
+    .with_header("MCP-Protocol-Version", "2025-06-18");
+    assert_eq!(mcp.respond(&list).status, 200);
+    // The same header again: replayed nonce, 401 with the DIDWba challenge.
+    let again = mcp.respond(&req);
+    assert_eq!(again.status, 401);
+    assert!(
+        again
+            .headers
+            .iter()
+            .any(|(n, v)| n == "WWW-Authenticate" && v.contains("invalid_nonce")),
+        "{again:?}"
+    );
+}

@@ -1,0 +1,336 @@
+//! The registry engine (seed 000 §4, seed 001 ATR), sans-I/O: agents
+//! register a public key proved by a challenge, get an AIC with a unique
+//! serial and the name `openagents:{name}` (unique), rotate their key
+//! (signed by the old one), revoke themselves, and get short-lived EdDSA
+//! JWTs after a key proof. It serves their DID documents and its JWKS.
+//!
+//! The host keeps one instance, persists every [`AgentRecord`] a call
+//! returns and the signing seed, and feeds them back with [`Registry::load`].
+//! Challenges live in memory only (one minute; a lost one is asked again).
+
+use super::did::{Did, document};
+use super::error::IdentityError;
+use super::jwt::{self, Audience, Claims, Jwks};
+use super::keys::PublicKey;
+pub use super::records::{Action, proof_message, sign_proof};
+pub use super::records::{AgentRecord, KeyRecord, RegistryConfig};
+use super::time::year_of;
+use crate::crypto::{from_hex, to_hex};
+use serde_json::{Value, json};
+use std::collections::BTreeMap;
+
+/// How long a registry challenge stays valid.
+pub const CHALLENGE_TTL_MS: u64 = 60_000;
+/// Most open challenges; beyond it the oldest go.
+pub const MAX_CHALLENGES: usize = 10_000;
+/// Default lifetime of an issued JWT.
+pub const TOKEN_TTL_SECS: u64 = 300;
+
+#[derive(Debug, Clone)]
+struct Challenge {
+    name: String,
+    expires_at: u64,
+}
+
+/// The registry's state.
+#[derive(Debug, Clone)]
+pub struct Registry {
+    config: RegistryConfig,
+    secret: [u8; 32],
+    kid: String,
+    agents: BTreeMap<String, AgentRecord>,
+    next_serial: u64,
+    challenges: BTreeMap<String, Challenge>,
+}
+
+impl Registry {
+    /// A registry signing with the Ed25519 seed `secret`.
+    pub fn new(config: RegistryConfig, secret: [u8; 32]) -> Self {
+        let kid = jwt::thumbprint(&crate::verification::public_key_of(&secret));
+        Self {
+            config,
+            secret,
+            kid,
+            agents: BTreeMap::new(),
+            next_serial: 1,
+            challenges: BTreeMap::new(),
+        }
+    }
+
+    /// Its settings.
+    pub fn config(&self) -> &RegistryConfig {
+        &self.config
+    }
+
+    /// The origin requests came to: the JWT issuer and the did:wba host (`host[:port]`).
+    pub fn set_origin(&mut self, issuer: String, host: String) {
+        self.config.issuer = issuer;
+        self.config.host = host;
+    }
+
+    /// Puts back a stored record.
+    pub fn load(&mut self, record: AgentRecord) {
+        self.next_serial = self.next_serial.max(record.serial.saturating_add(1));
+        self.agents.insert(record.name.clone(), record);
+    }
+
+    /// A registered agent by name.
+    pub fn agent(&self, name: &str) -> Option<&AgentRecord> {
+        self.agents.get(name)
+    }
+
+    /// How many agents are registered.
+    pub fn len(&self) -> usize {
+        self.agents.len()
+    }
+
+    /// True when none are.
+    pub fn is_empty(&self) -> bool {
+        self.agents.is_empty()
+    }
+
+    /// A nonce (the host's random text) for a key proof about `name`; returns its expiry.
+    pub fn challenge(&mut self, name: &str, nonce: String, now: u64) -> Result<u64, IdentityError> {
+        valid_name(name)?;
+        self.challenges.retain(|_, c| c.expires_at > now);
+        while self.challenges.len() >= MAX_CHALLENGES {
+            let Some(oldest) = self
+                .challenges
+                .iter()
+                .min_by_key(|(_, c)| c.expires_at)
+                .map(|(n, _)| n.clone())
+            else {
+                break;
+            };
+            self.challenges.remove(&oldest);
+        }
+        let expires_at = now.saturating_add(CHALLENGE_TTL_MS);
+        self.challenges.insert(
+            nonce,
+            Challenge {
+                name: name.to_owned(),
+                expires_at,
+            },
+        );
+        Ok(expires_at)
+    }
+
+    /// Consumes `nonce` (for `name`) and checks `signature` (hex) by `key` over the proof message.
+    #[allow(clippy::too_many_arguments)]
+    fn prove(
+        &mut self,
+        action: Action,
+        name: &str,
+        key: &[u8; 32],
+        detail: &str,
+        nonce: &str,
+        signature: &str,
+        now: u64,
+    ) -> Result<(), IdentityError> {
+        let challenge = self
+            .challenges
+            .remove(nonce)
+            .ok_or(IdentityError::BadChallenge)?;
+        if challenge.expires_at <= now || challenge.name != name {
+            return Err(IdentityError::BadChallenge);
+        }
+        let signature = from_hex::<64>(signature)
+            .ok_or_else(|| IdentityError::malformed("signature", "128 hex characters"))?;
+        PublicKey::ed25519(key)?.verify(&proof_message(action, name, nonce, detail), &signature)
+    }
+
+    fn live(&self, name: &str) -> Result<(&AgentRecord, [u8; 32]), IdentityError> {
+        let record = self
+            .agents
+            .get(name)
+            .ok_or_else(|| IdentityError::NotRegistered(format!("openagents:{name}")))?;
+        let key = record
+            .current_key()
+            .ok_or_else(|| IdentityError::Revoked(format!("openagents:{name}")))?;
+        Ok((record, key))
+    }
+
+    /// Registers `name` with `public_key` (hex), proved by signing the
+    /// registry's nonce; issues its AIC. Returns the record to store.
+    #[allow(clippy::too_many_arguments)]
+    pub fn register(
+        &mut self,
+        name: &str,
+        public_key: &str,
+        nonce: &str,
+        signature: &str,
+        acs: Option<Value>,
+        now: u64,
+    ) -> Result<AgentRecord, IdentityError> {
+        valid_name(name)?;
+        let key = from_hex::<32>(public_key)
+            .ok_or_else(|| IdentityError::malformed("key", "public_key is 64 hex characters"))?;
+        self.prove(
+            Action::Register,
+            name,
+            &key,
+            public_key,
+            nonce,
+            signature,
+            now,
+        )?;
+        if self.agents.contains_key(name) {
+            return Err(IdentityError::NameTaken(format!("openagents:{name}")));
+        }
+        let serial = self.next_serial;
+        let aic = self.config.aic.issue(year_of(now / 1000), serial, 1)?;
+        let record = AgentRecord {
+            name: name.to_owned(),
+            aic: aic.to_string(),
+            serial,
+            keys: vec![KeyRecord {
+                public_key: to_hex(&key),
+                added_at: now,
+                retired_at: None,
+            }],
+            acs,
+            registered_at: now,
+            revoked_at: None,
+        };
+        self.load(record.clone());
+        Ok(record)
+    }
+
+    /// Replaces `name`'s key by `new_key` (hex), signed by the current key.
+    pub fn rotate(
+        &mut self,
+        name: &str,
+        new_key: &str,
+        nonce: &str,
+        signature: &str,
+        now: u64,
+    ) -> Result<AgentRecord, IdentityError> {
+        let (_, current) = self.live(name)?;
+        let fresh = from_hex::<32>(new_key)
+            .ok_or_else(|| IdentityError::malformed("key", "public_key is 64 hex characters"))?;
+        PublicKey::ed25519(&fresh)?;
+        self.prove(
+            Action::Rotate,
+            name,
+            &current,
+            new_key,
+            nonce,
+            signature,
+            now,
+        )?;
+        let record = self
+            .agents
+            .get_mut(name)
+            .ok_or_else(|| IdentityError::NotRegistered(format!("openagents:{name}")))?;
+        for key in record.keys.iter_mut().filter(|k| k.retired_at.is_none()) {
+            key.retired_at = Some(now);
+        }
+        record.keys.push(KeyRecord {
+            public_key: to_hex(&fresh),
+            added_at: now,
+            retired_at: None,
+        });
+        Ok(record.clone())
+    }
+
+    /// Revokes `name`, signed by its current key: its keys, DIDs and tokens stop verifying.
+    pub fn revoke(
+        &mut self,
+        name: &str,
+        nonce: &str,
+        signature: &str,
+        now: u64,
+    ) -> Result<AgentRecord, IdentityError> {
+        let (_, current) = self.live(name)?;
+        self.prove(Action::Revoke, name, &current, "", nonce, signature, now)?;
+        let record = self
+            .agents
+            .get_mut(name)
+            .ok_or_else(|| IdentityError::NotRegistered(format!("openagents:{name}")))?;
+        record.revoked_at = Some(now);
+        Ok(record.clone())
+    }
+
+    /// A JWT for `name` and `audience` after a proof with its current key.
+    pub fn token(
+        &mut self,
+        name: &str,
+        audience: &str,
+        nonce: &str,
+        signature: &str,
+        now: u64,
+    ) -> Result<String, IdentityError> {
+        let (record, current) = self.live(name)?;
+        let aic = record.aic.clone();
+        self.prove(
+            Action::Token,
+            name,
+            &current,
+            audience,
+            nonce,
+            signature,
+            now,
+        )?;
+        let now_secs = now / 1000;
+        let claims = Claims {
+            iss: self.config.issuer.clone(),
+            sub: format!("openagents:{name}"),
+            aud: Audience::One(audience.to_owned()),
+            exp: now_secs.saturating_add(self.config.token_ttl_secs),
+            iat: now_secs,
+            nbf: None,
+            aic: Some(aic),
+            did: Some(format!("did:openagents:{name}")),
+        };
+        Ok(jwt::issue(&self.secret, &self.kid, &claims))
+    }
+
+    /// The keys its JWTs verify with.
+    pub fn jwks(&self) -> Jwks {
+        let public = crate::verification::public_key_of(&self.secret);
+        Jwks::new(
+            PublicKey::ed25519(&public)
+                .map(|k| vec![(self.kid.clone(), k)])
+                .unwrap_or_default(),
+        )
+    }
+
+    /// The DID document of `did:openagents:{name}` or of this deployment's
+    /// `did:wba:{host}:agents:{name}`: the current key as `key-1` and an
+    /// `OpenAgentsNetwork` service at the issuer.
+    pub fn did_document(&self, did: &Did) -> Result<Value, IdentityError> {
+        let name = match did {
+            Did::OpenAgents(name) => name.clone(),
+            Did::Wba { host, path }
+                if host == &self.config.host
+                    && path.len() == 2
+                    && path.first().map(String::as_str) == Some("agents") =>
+            {
+                path.get(1).cloned().unwrap_or_default()
+            }
+            _ => {
+                return Err(IdentityError::Unresolvable(format!(
+                    "{did} is not served by this registry"
+                )));
+            }
+        };
+        let (record, key) = self.live(&name)?;
+        let service = json!({"id": did.method_id("agentnet"), "type": "OpenAgentsNetwork",
+            "serviceEndpoint": self.config.issuer, "aic": record.aic});
+        Ok(document(
+            did,
+            &[("key-1".to_owned(), PublicKey::ed25519(&key)?)],
+            vec![service],
+        ))
+    }
+}
+
+fn valid_name(name: &str) -> Result<(), IdentityError> {
+    crate::ids::address::Address::from_did(&format!("did:openagents:{name}"))
+        .map(|_| ())
+        .map_err(|_| IdentityError::malformed("name", format!("{name:?} is not an agent name")))
+}
+
+#[cfg(test)]
+#[path = "registry_tests.rs"]
+mod tests;

@@ -1,0 +1,149 @@
+//! What a join at level 2 or 3 needs fetched before the core sees it
+//! ([`agentnet_core::network::identity`]): issuers' JWKS and DID documents.
+//!
+//! This deployment's own registry answers locally (its Durable Object, no
+//! outbound request): the JWKS of an issuer equal to this origin,
+//! `did:openagents:…`, and `did:wba` documents of this host. Anything else
+//! is an outbound `fetch` of the issuer's `/.well-known/jwks.json` or the
+//! did:wba document URL. The core keeps each answer for a short time.
+
+use crate::network_object::NetworkHost;
+use agentnet_core::identity::did::Did;
+use agentnet_core::identity::error::IdentityError;
+use agentnet_core::network::identity::Lookup;
+use serde_json::Value;
+use worker::{Fetch, Method, Request, RequestInit, Result};
+
+/// A fetched JSON answer: the body, `Revoked` for 410, else why not.
+async fn json_of(
+    mut response: worker::Response,
+    what: &str,
+) -> std::result::Result<Value, IdentityError> {
+    match response.status_code() {
+        200 => response
+            .json::<Value>()
+            .await
+            .map_err(|_| IdentityError::Unresolvable(format!("{what}: not JSON"))),
+        410 => Err(IdentityError::Revoked(what.to_owned())),
+        status => Err(IdentityError::Unresolvable(format!(
+            "{what}: HTTP {status}"
+        ))),
+    }
+}
+
+impl NetworkHost {
+    /// Remembers the origin requests reach this object at (for local answers).
+    pub(crate) fn note_origin(&self, origin: &str) {
+        if self.origin.borrow().as_deref() != Some(origin) {
+            *self.origin.borrow_mut() = Some(origin.to_owned());
+        }
+    }
+
+    fn is_local(&self, url: &str) -> bool {
+        self.origin.borrow().as_deref().is_some_and(|origin| {
+            url.strip_prefix(origin)
+                .is_some_and(|rest| rest.starts_with('/'))
+        })
+    }
+
+    /// GET `url`, from the registry object when it is this deployment's.
+    async fn get(&self, url: &str, what: &str) -> std::result::Result<Value, IdentityError> {
+        let mut init = RequestInit::new();
+        init.with_method(Method::Get);
+        let request = Request::new_with_init(url, &init)
+            .map_err(|e| IdentityError::Unresolvable(format!("{what}: {e}")))?;
+        let answer = if self.is_local(url) {
+            match crate::registry_object(&self.env) {
+                Ok(stub) => stub.fetch_with_request(request).await,
+                Err(e) => Err(e),
+            }
+        } else {
+            Fetch::Request(request).send().await
+        };
+        let response = answer.map_err(|e| IdentityError::Unresolvable(format!("{what}: {e}")))?;
+        json_of(response, what).await
+    }
+
+    async fn resolve(&self, lookup: Lookup) -> Result<()> {
+        let now = crate::host::now_ms();
+        match lookup {
+            Lookup::Jwks { issuer } => {
+                let fetched = self
+                    .get(&Lookup::jwks_url(&issuer), &issuer)
+                    .await
+                    .map_err(|e| e.to_string());
+                if let Some(network) = self.network.borrow_mut().as_mut() {
+                    network.provide_jwks(&issuer, fetched, now);
+                }
+            }
+            Lookup::Document { did } => {
+                let url = match &did {
+                    Did::OpenAgents(_) => {
+                        let origin = self
+                            .origin
+                            .borrow()
+                            .clone()
+                            .unwrap_or_else(|| "https://registry.invalid".into());
+                        format!("{origin}/registry/v1/did/{did}")
+                    }
+                    Did::Wba { .. } => did.document_url().unwrap_or_default(),
+                };
+                let fetched = if matches!(did, Did::OpenAgents(_)) && !self.is_local(&url) {
+                    // No origin known yet (a socket frame after a wake): ask the registry object directly.
+                    self.registry_document(&did).await
+                } else {
+                    self.get(&url, &did.to_string()).await
+                };
+                if let Some(network) = self.network.borrow_mut().as_mut() {
+                    network.provide_document(&did, fetched, now);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    async fn registry_document(&self, did: &Did) -> std::result::Result<Value, IdentityError> {
+        let url = format!("https://registry.invalid/registry/v1/did/{did}");
+        let stub = crate::registry_object(&self.env)
+            .map_err(|e| IdentityError::Unresolvable(e.to_string()))?;
+        let response = stub
+            .fetch_with_str(&url)
+            .await
+            .map_err(|e| IdentityError::Unresolvable(e.to_string()))?;
+        json_of(response, &did.to_string()).await
+    }
+
+    /// Fetches what the frame or request body `text` needs for its identity
+    /// proof, and hands it to the network.
+    pub(crate) async fn resolve_identity(&self, text: &str) -> Result<()> {
+        self.resolve_for(text, None).await
+    }
+
+    /// [`Self::resolve_identity`] for an HTTP request: its body, and the DID
+    /// of a `DIDWba` `Authorization` header.
+    pub(crate) async fn resolve_request(
+        &self,
+        request: &agentnet_core::bindings::Request,
+    ) -> Result<()> {
+        let header = agentnet_core::bindings::didwba::header_of(request);
+        self.resolve_for(&request.body, header).await
+    }
+
+    async fn resolve_for(&self, text: &str, header: Option<&str>) -> Result<()> {
+        let now = crate::host::now_ms();
+        let lookups = match self.network.borrow().as_ref() {
+            Some(network) => {
+                let mut lookups = network.identity_lookups_in(text, now);
+                if let Some(header) = header {
+                    lookups.extend(network.didwba_lookups(header, now));
+                }
+                lookups
+            }
+            None => return Ok(()),
+        };
+        for lookup in lookups {
+            self.resolve(lookup).await?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,133 @@
+//! `RegistryObject`: the identity registry (`/registry/v1/…`, did.json
+//! documents, `/.well-known/jwks.json`) in its own Durable Object.
+//!
+//! One instance (named [`REGISTRY`]) keeps each agent's record as a JSON row
+//! and the JWT signing seed in SQLite; every decision is
+//! [`agentnet_core::bindings::registry`]'s and
+//! [`agentnet_core::identity::registry`]'s. Sharding when one object is not
+//! enough is planned in `docs/identity.md`.
+
+use crate::host::{now_ms, random_seed, request_of, respond};
+use agentnet_core::bindings::registry as routes;
+use agentnet_core::crypto::{from_hex, to_hex};
+use agentnet_core::identity::aic::AicIssuer;
+use agentnet_core::identity::registry::{AgentRecord, Registry, RegistryConfig, TOKEN_TTL_SECS};
+use serde::Deserialize;
+use std::cell::RefCell;
+use worker::{
+    DurableObject, Env, Request, Response, Result, SqlStorage, SqlStorageValue, State,
+    durable_object,
+};
+
+/// The name of the registry's one object.
+pub const REGISTRY: &str = "registry";
+/// AIC provider part (4 characters `0-9A-Z`), a `wrangler.toml` var.
+const PROVIDER_VAR: &str = "AGENTNET_AIC_PROVIDER";
+/// AIC registering-entity part (5 characters), a `wrangler.toml` var.
+const ENTITY_VAR: &str = "AGENTNET_AIC_ENTITY";
+
+const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS agents (name TEXT PRIMARY KEY, record TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+";
+
+#[derive(Deserialize)]
+struct Row {
+    record: String,
+}
+
+#[derive(Deserialize)]
+struct Meta {
+    value: String,
+}
+
+/// The registry's Durable Object.
+#[durable_object]
+pub struct RegistryObject {
+    state: State,
+    aic: AicIssuer,
+    registry: RefCell<Option<Registry>>,
+}
+
+/// The signing seed, made on first use and kept.
+fn signing_seed(sql: &SqlStorage) -> Result<[u8; 32]> {
+    let rows: Vec<Meta> = sql
+        .exec("SELECT value FROM meta WHERE key = 'signing_seed'", None)?
+        .to_array()?;
+    if let Some(seed) = rows.first().and_then(|m| from_hex::<32>(&m.value)) {
+        return Ok(seed);
+    }
+    let seed = random_seed();
+    sql.exec(
+        "INSERT OR REPLACE INTO meta (key, value) VALUES ('signing_seed', ?)",
+        vec![SqlStorageValue::from(to_hex(&seed))],
+    )?;
+    Ok(seed)
+}
+
+impl RegistryObject {
+    fn load(&self, sql: &SqlStorage, config: RegistryConfig) -> Result<Registry> {
+        sql.exec(SCHEMA, None)?;
+        let mut registry = Registry::new(config, signing_seed(sql)?);
+        let rows: Vec<Row> = sql.exec("SELECT record FROM agents", None)?.to_array()?;
+        for row in rows {
+            if let Ok(record) = serde_json::from_str::<AgentRecord>(&row.record) {
+                registry.load(record);
+            }
+        }
+        Ok(registry)
+    }
+}
+
+impl DurableObject for RegistryObject {
+    fn new(state: State, env: Env) -> Self {
+        let var = |name| {
+            env.var(name)
+                .ok()
+                .map(|v| v.to_string())
+                .unwrap_or_default()
+        };
+        let aic = AicIssuer::new(&var(PROVIDER_VAR), &var(ENTITY_VAR)).unwrap_or_default();
+        Self {
+            state,
+            aic,
+            registry: RefCell::new(None),
+        }
+    }
+
+    async fn fetch(&self, mut req: Request) -> Result<Response> {
+        let request = match request_of(&mut req).await {
+            Ok(request) => request,
+            Err(refused) => return respond(refused),
+        };
+        let sql = self.state.storage().sql();
+        let origin = request.origin().to_owned();
+        let host = origin.split("://").nth(1).unwrap_or("").to_owned();
+        let config = RegistryConfig {
+            issuer: origin,
+            host,
+            aic: self.aic.clone(),
+            token_ttl_secs: TOKEN_TTL_SECS,
+        };
+        let mut slot = self.registry.borrow_mut();
+        if slot.is_none() {
+            *slot = Some(self.load(&sql, config.clone())?);
+        }
+        let Some(registry) = slot.as_mut() else {
+            return Response::error("registry unavailable", 500);
+        };
+        registry.set_origin(config.issuer, config.host);
+        let nonce = || to_hex(&random_seed());
+        let (response, changed) = routes::handle(registry, &request, nonce, now_ms());
+        if let Some(record) = changed {
+            sql.exec(
+                "INSERT OR REPLACE INTO agents (name, record) VALUES (?, ?)",
+                vec![
+                    SqlStorageValue::from(record.name.clone()),
+                    SqlStorageValue::from(serde_json::to_string(&record)?),
+                ],
+            )?;
+        }
+        respond(response)
+    }
+}
