@@ -9,7 +9,10 @@
 //!    and each replica applied its deliveries in `seq` order;
 //! 2. no replica received an event it should not see;
 //! 3. every outbox event ended acknowledged (none is left pending);
-//! 4. the replicas' logs of broadcast events are identical.
+//! 4. the replicas' logs of broadcast events are identical;
+//! 5. every task a peer started (`task.create`) went through its whole
+//!    lifecycle across the disconnects — the partner starts it, the
+//!    requester answers, the partner completes it — each step exactly once.
 //!
 //! `AGENTNET_SIM_RUNS` sets the number of seeded runs (default 2000);
 //! `AGENTNET_SIM_SEED` replays one seed. A failure prints its seed.
@@ -21,6 +24,7 @@ use agentnet_core::ids::standing::Role;
 use agentnet_core::model::config::NetworkConfig;
 use agentnet_core::model::membership::{Member, Presence};
 use agentnet_core::model::state::{Channel, Row};
+use agentnet_core::model::task::{TaskRole, TaskState};
 use agentnet_core::network::{Effect, Network};
 use agentnet_core::replica::{OutboxState, Replica, ReplicaEffect, ReplicaRow};
 use agentnet_core::{Address, Event, EventId, Verification};
@@ -149,6 +153,7 @@ impl Sim {
     }
 
     fn replica_effects(&mut self, i: usize, effects: Vec<ReplicaEffect>) {
+        let mut reactions = Vec::new();
         for effect in effects {
             match effect {
                 ReplicaEffect::Send(text) => {
@@ -159,9 +164,20 @@ impl Sim {
                     if event.source != self.peers[i].address =>
                 {
                     self.peers[i].applied.push((seq, event.id));
+                    reactions.extend(task_step(&event));
                 }
                 _ => {}
             }
+        }
+        for (kind, target, payload) in reactions {
+            let (_, effects) = self.peers[i].replica.post(
+                kind.parse().unwrap(),
+                target,
+                payload,
+                Map::new(),
+                self.now,
+            );
+            self.replica_effects(i, effects);
         }
     }
 
@@ -260,10 +276,16 @@ impl Sim {
         let n = self.peers[i].posts;
         self.peers[i].posts += 1;
         let now = self.now;
+        let direct = target.entity().is_participant() && target != Address::broadcast();
+        let kind = if direct && self.rng.chance(0.5) {
+            "task.create"
+        } else {
+            "sim.msg"
+        };
         let (_, effects) = self.peers[i].replica.post(
-            "sim.msg".parse().unwrap(),
+            kind.parse().unwrap(),
             target,
-            json!({"n": n}),
+            json!({"n": n, "parts": [{"text": format!("post {n}")}]}),
             Map::new(),
             now,
         );
@@ -380,7 +402,10 @@ impl Sim {
             .host
             .log
             .iter()
-            .filter(|r| r.event.event_type.as_str() == "sim.msg")
+            .filter(|r| {
+                let kind = r.event.event_type.as_str();
+                kind == "sim.msg" || kind.starts_with("task.")
+            })
             .map(|r| (r.seq, &*r.event))
             .collect();
         for peer in &self.peers {
@@ -438,10 +463,57 @@ impl Sim {
                 ));
             }
         }
+        let tasks = &self.network.state().tasks;
+        let created = logged
+            .iter()
+            .filter(|(_, e)| e.event_type.as_str() == "task.create")
+            .count();
+        if tasks.len() != created {
+            return Err(format!("{created} tasks created, {} known", tasks.len()));
+        }
+        for task in tasks.values() {
+            let said: Vec<_> = task.history.iter().map(|m| m.role).collect();
+            if task.state != TaskState::Completed || said != [TaskRole::Leader, TaskRole::Leader] {
+                return Err(format!(
+                    "task {} ended {:?} with history {said:?}",
+                    task.id, task.state
+                ));
+            }
+        }
         if logged.is_empty() {
             return Err("no event was accepted: the run proves nothing".into());
         }
         Ok(())
+    }
+}
+
+/// What a peer does when `event` reaches it: a partner starts a task it is
+/// given and completes it once the requester answered; the requester answers
+/// when its task starts.
+fn task_step(event: &Event) -> Option<(&'static str, Address, serde_json::Value)> {
+    let task = || {
+        event.payload["task"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned()
+    };
+    match event.event_type.as_str() {
+        "task.create" => Some((
+            "task.update",
+            event.source.clone(),
+            json!({"task": event.id.to_string(), "state": "working"}),
+        )),
+        "task.update" if event.payload["state"] == "working" => Some((
+            "task.message",
+            event.source.clone(),
+            json!({"task": task(), "parts": [{"text": "more"}]}),
+        )),
+        "task.message" => Some((
+            "task.update",
+            event.source.clone(),
+            json!({"task": task(), "state": "completed"}),
+        )),
+        _ => None,
     }
 }
 
@@ -458,6 +530,7 @@ fn replicas_converge_under_a_hostile_network() {
         }
     };
     let mut accepted = 0;
+    let mut tasks = 0;
     for seed in seeds {
         let mut sim = Sim::new(seed);
         sim.run();
@@ -467,6 +540,11 @@ fn replicas_converge_under_a_hostile_network() {
             );
         }
         accepted += sim.host.log.len();
+        tasks += sim.network.state().tasks.len();
     }
     assert!(accepted > 0);
+    assert!(
+        tasks > 0,
+        "no task was started: the task case proves nothing"
+    );
 }

@@ -7,6 +7,7 @@
 //! * [`membership`] — the membership record and presence
 //! * [`access`] — access rules and resource permissions (§8)
 //! * [`state`] — members, channels, groups, resources and the rows they persist as
+//! * [`task`] — tasks (ACPs AIP): states, legal transitions, the A2A mapping
 //! * [`payloads`] — the payloads of the network's answers (roster, resources, pages, errors, profile)
 
 pub mod access;
@@ -14,3 +15,4 @@ pub mod config;
 pub mod membership;
 pub mod payloads;
 pub mod state;
+pub mod task;

@@ -125,6 +125,8 @@ pub enum Row {
     },
     /// A piece of a shared document (feature `documents`; kept as data without it).
     Document(crate::documents::DocumentRow),
+    /// A task (boxed: it carries its history).
+    Task(Box<crate::model::task::Task>),
     /// A member's cumulative delivery acknowledgement.
     Cursor {
         /// The member.
@@ -156,6 +158,8 @@ pub enum RowKind {
     Bridge,
     /// Pieces of shared documents.
     Document,
+    /// Tasks.
+    Task,
 }
 
 impl RowKind {
@@ -171,6 +175,7 @@ impl RowKind {
             Self::Cursor => "cursor",
             Self::Bridge => "bridge",
             Self::Document => "document",
+            Self::Task => "task",
         }
     }
 }
@@ -188,6 +193,7 @@ impl Row {
             Self::Cursor { .. } => RowKind::Cursor,
             Self::Bridge { .. } => RowKind::Bridge,
             Self::Document(_) => RowKind::Document,
+            Self::Task(_) => RowKind::Task,
         }
     }
 
@@ -203,6 +209,7 @@ impl Row {
             Self::Cursor { address, .. } => address.to_string(),
             Self::Bridge { network, .. } => network.to_string(),
             Self::Document(d) => d.key(),
+            Self::Task(t) => t.id.clone(),
         }
     }
 }
@@ -222,6 +229,8 @@ pub struct State {
     pub invitations: BTreeMap<String, Invitation>,
     /// Saved mod state by mod name.
     pub mod_state: BTreeMap<String, Value>,
+    /// Tasks by id (`crate::model::task`).
+    pub tasks: BTreeMap<String, crate::model::task::Task>,
     /// The member that relays events for each other network (from the
     /// configuration's `bridges`, not stored as rows).
     pub bridges: BTreeMap<crate::ids::network_id::NetworkId, Address>,
@@ -258,6 +267,9 @@ impl State {
             }
             Row::ModState { name, state } => {
                 self.mod_state.insert(name, state);
+            }
+            Row::Task(t) => {
+                self.tasks.insert(t.id.clone(), *t);
             }
             Row::Bridge { network, bridge } => match bridge {
                 Some(bridge) => {

@@ -44,7 +44,7 @@ pub use ack::Ack;
 pub use delivery::{DEDUPE_WINDOW, EventIndex, NoIndex, REDELIVERY_TIMEOUT_MS, delivery_frame};
 pub use effects::{Effect, LogFilter, Order, Page, ReadRequest, ReadRows, Reader};
 pub use engine::Network;
-pub use handlers::DEFAULT_INVITATION_TTL_MS;
+pub use handlers::{DEFAULT_INVITATION_TTL_MS, MAX_OPEN_TASKS, task_types};
 pub use reads::{BACKLOG_PAGE, MAX_READ_LIMIT};
 pub use routing::{default_visibility, visible_to};
 pub use shield::{CHALLENGES, FAILED_JOINS, Inbound};

@@ -4,16 +4,18 @@
 //! Each handler validates its payload, changes the state and says what to do
 //! next in an [`Outcome`]: effects, whether to log, route and ack the event.
 //! One file per area: [`agents`], [`channels`] (and groups), [`resources`],
-//! [`events`] (the log, acks, and events for mods or members).
+//! [`events`] (the log, acks, and events for mods or members), [`tasks`] (`task.*`).
 
 mod agents;
 mod channels;
 mod events;
 mod payload;
 mod resources;
+mod tasks;
 
 use crate::network::outcome::{self, Outcome};
 pub use agents::DEFAULT_INVITATION_TTL_MS;
+pub use tasks::{MAX_OPEN_TASKS, types as task_types};
 
 use crate::error::Rejection;
 use crate::event::Event;
@@ -60,6 +62,11 @@ pub(crate) fn handle(
         t::EVENT_ACK if event.target == Address::core() => events::acknowledge(network, event, now),
         t::EVENT_ACK => Ok(outcome::routed()),
         t::AGENT_RESUME => events::resume(network, event),
+        tasks::types::CREATE => tasks::create(network, event, now),
+        tasks::types::MESSAGE => tasks::message_in(network, event, now),
+        tasks::types::UPDATE => tasks::update(network, event, now),
+        tasks::types::ARTIFACT => tasks::artifact(network, event, now),
+        tasks::types::CANCEL => tasks::cancel(network, event, now),
         other if other.starts_with("network.") => Err(payload::invalid(format!(
             "{other} is not an event type this network handles"
         ))),

@@ -5,6 +5,7 @@ mod hardening;
 mod lifecycle;
 mod mods;
 mod routing;
+mod tasks;
 
 use super::*;
 use crate::client::Client;
