@@ -20,7 +20,9 @@
 //! * [`networks`] — the Worker's own routes (`/v1/networks`, `/networks/{id}/…`)
 //! * [`directory`] — the listing of public networks and the creation limits
 //! * [`mcp`] — MCP (Streamable HTTP) at `/networks/{id}/mcp`
+//! * [`a2a`] — A2A (JSON-RPC, both generations) at `/networks/{id}/a2a`
 
+pub mod a2a;
 pub mod create;
 pub mod directory;
 pub mod exchange;

@@ -40,11 +40,15 @@ fn not_found(id: &str) -> Rejection {
 }
 
 fn parts_of(event: &Event) -> Result<Vec<Value>, Rejection> {
-    let parts = event
-        .payload
-        .get("message")
-        .and_then(|m| m.get("parts"))
-        .or_else(|| event.payload.get("parts"));
+    parts_in(&event.payload)
+}
+
+/// `{parts}`, `{message: {parts}}` or `{artifact: {parts}}` of a payload.
+fn parts_in(body: &Value) -> Result<Vec<Value>, Rejection> {
+    let parts = ["message", "artifact"]
+        .iter()
+        .find_map(|key| body.get(*key).and_then(|m| m.get("parts")))
+        .or_else(|| body.get("parts"));
     match parts {
         None | Some(Value::Null) => Ok(Vec::new()),
         Some(Value::Array(parts)) if parts.iter().all(Value::is_object) => Ok(parts.clone()),
