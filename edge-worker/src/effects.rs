@@ -189,6 +189,9 @@ impl Host for Applier<'_> {
             }
             Effect::Store(row) => {
                 host.mcp.noticed(&effect);
+                if let agentnet_core::model::state::Row::Task(task) = row {
+                    host.a2a.changed(task);
+                }
                 self.store.store(row)?
             }
             Effect::Remove { kind, key } => {

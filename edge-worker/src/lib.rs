@@ -4,13 +4,15 @@
 //! `agentnet_core::bindings::networks`:
 //! * `POST /v1/networks` creates a network (in its own Durable Object) and,
 //!   when public, lists it in the directory; `GET /v1/networks` lists them;
-//! * requests under `/networks/{id}/…` (the MCP endpoint `/networks/{id}/mcp`
+//! * requests under `/networks/{id}/…` (the MCP endpoint `/networks/{id}/mcp`,
+//!   the A2A endpoints and cards under `/networks/{id}/a2a`
 //!   and its protected-resource metadata too) go to the Durable Object named
 //!   `{id}` ([`entry::NetworkObject`]), which owns that network's state.
 //!
 //! Static files of the web workspace (`www/`) are served by the platform's
 //! assets binding before the Worker runs.
 
+mod a2a;
 #[allow(missing_docs)] // the #[durable_object] macro generates undocumented glue
 mod directory;
 mod effects;

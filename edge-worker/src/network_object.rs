@@ -53,6 +53,8 @@ pub struct NetworkHost {
     pub(crate) test_hooks: bool,
     /// The MCP endpoint's streams, waiting requests and notices.
     pub(crate) mcp: crate::mcp_live::McpLive,
+    /// A2A requests that wait for a task's changes.
+    pub(crate) a2a: crate::a2a::Watchers,
     /// This host, for tasks that outlive a request (an MCP stream's answers).
     pub(crate) me: std::rc::Weak<NetworkHost>,
 }
@@ -211,6 +213,7 @@ impl NetworkHost {
             outgoing: RefCell::new(Vec::new()),
             test_hooks,
             mcp: Default::default(),
+            a2a: Default::default(),
             me,
         }
     }

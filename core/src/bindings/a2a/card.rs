@@ -77,7 +77,7 @@ pub fn card(
     version: Version,
 ) -> Option<Value> {
     let config = network.config();
-    let skills = skills(&network.state(), agent);
+    let skills = skills(network.state(), agent);
     if agent.is_some() && skills.is_empty() {
         return None;
     }

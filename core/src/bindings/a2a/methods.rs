@@ -287,7 +287,7 @@ fn send<H: BindingHost>(
         let wanted = meta("skill").or_else(|| meta("skillId"));
         let (target, skill) = match (agent, wanted) {
             (Some(agent), skill) => (agent.clone(), skill.map(str::to_owned)),
-            (None, Some(id)) => match card::find_skill(&network.state(), id) {
+            (None, Some(id)) => match card::find_skill(network.state(), id) {
                 Some(skill) => (skill.owner, Some(skill.name)),
                 None => {
                     let problem = format!("no member offers the skill {id}");
