@@ -10,12 +10,12 @@
 use crate::host::{now_ms, respond};
 use crate::http::RequestIo;
 use crate::network_object::NetworkHost;
+use agentnet_core::Address;
 use agentnet_core::bindings::a2a::methods::{Reply, Watch, answer, settled};
 use agentnet_core::bindings::a2a::{self as binding, Target, stream};
 use agentnet_core::bindings::http::no_such_network;
 use agentnet_core::bindings::{self, sse};
 use agentnet_core::model::task::Task;
-use agentnet_core::Address;
 use futures_channel::mpsc::{UnboundedReceiver, UnboundedSender, unbounded};
 use futures_util::StreamExt;
 use futures_util::future::{Either, select};
@@ -101,7 +101,9 @@ impl NetworkHost {
         }
         let guard = self.network.borrow();
         let network = guard.as_ref().ok_or_else(not_loaded)?;
-        respond(bindings::Response::json(answer(network, member, &watch, true)))
+        respond(bindings::Response::json(answer(
+            network, member, &watch, true,
+        )))
     }
 
     /// An SSE stream: `opening`, then each change of the task until it settles.

@@ -232,6 +232,31 @@ test('npm startTask: updates as an async iterator, input sent back, artifact, co
   }
 });
 
+test('a network that opts in lets public callers act as its guest, for tasks only; the demo network does not', async () => {
+  const { id } = await createNetwork(edge.url, { name: 'Public A2A', a2a_guest: 'human:visitor' });
+  const echo = await Agent.connect({ url: edge.url, network: id, name: 'agent:echo', WebSocket });
+  try {
+    await echo.registerTool('echo', { type: 'object' }, () => ({}), { description: 'echoes' });
+    echo.onTask(async (task) => `echo: ${task.text}`);
+    const card = await (await fetch(`${edge.url}/networks/${id}/a2a/agent:echo/.well-known/agent-card.json`, { headers: { 'A2A-Version': '1.0' } })).json();
+    assert.deepEqual(card.securityRequirements.at(-1), { schemes: {} });
+    const client = await factory(null).createFromUrl(`${edge.url}/networks/${id}/a2a/agent:echo/`);
+    const done = await client.sendMessage(message('hello'));
+    assert.equal(done.status.state, TaskState.TASK_STATE_COMPLETED);
+    assert.equal(partText(done.status.message.parts[0]), 'echo: hello');
+    const squat = await fetch(`${edge.url}/networks/${id}/v1/join`, { method: 'POST', body: JSON.stringify({ agent_id: 'human:visitor' }) });
+    assert.equal(squat.status, 403);
+  } finally {
+    echo.close();
+  }
+  const demo = await (await fetch(`${edge.url}/networks/demo/a2a/.well-known/agent-card.json`, { headers: { 'A2A-Version': '1.0' } })).json();
+  assert.deepEqual(demo.securityRequirements, [{ schemes: { session: { list: [] } } }]);
+  const refused = await fetch(`${edge.url}/networks/demo/a2a`, {
+    method: 'POST', headers: { 'A2A-Version': '1.0' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ListTasks', params: {} }),
+  });
+  assert.equal(refused.status, 401);
+});
+
 async function until(predicate, what, ms = 15_000) {
   const deadline = Date.now() + ms;
   while (Date.now() < deadline) {

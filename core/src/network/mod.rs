@@ -189,6 +189,15 @@ impl Network {
             self.shield.may_challenge(source.as_ref(), now)?;
             return self.issue_challenge(inbound, &event, now);
         }
+        if self.config.guest_overreaches(&event.source, event_type) {
+            return Err(Rejection::new(
+                ErrorCode::Forbidden,
+                format!(
+                    "{} is the A2A guest: it takes part in tasks only",
+                    event.source
+                ),
+            ));
+        }
         if joining {
             self.shield.may_join(source.as_ref(), now)?;
             self.check_joiner(session, &event)?;

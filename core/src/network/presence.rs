@@ -126,3 +126,27 @@ impl Network {
         effects
     }
 }
+
+impl Network {
+    /// Makes the configured A2A guest (`NetworkConfig::a2a_guest`) a member,
+    /// once: public A2A callers act as it. Nobody joins as it, so nobody
+    /// else receives what its tasks are sent.
+    pub fn admit_a2a_guest(&mut self, now: u64) -> Vec<Effect> {
+        let Some(guest) = self.config.a2a_guest.clone() else {
+            return Vec::new();
+        };
+        if self.state.members.contains_key(&guest) {
+            return Vec::new();
+        }
+        let member = Member {
+            address: guest.clone(),
+            role: crate::ids::standing::Role::Member,
+            verification: crate::ids::standing::Verification::ANONYMOUS,
+            status: Presence::Offline,
+            last_seen: now,
+            secret_sha256: None,
+        };
+        self.state.members.insert(guest, member.clone());
+        vec![Effect::Store(Row::Member(member))]
+    }
+}

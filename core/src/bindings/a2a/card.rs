@@ -6,7 +6,8 @@
 //! (`metadata.skill`). A 1.0 card lists both generations in
 //! `supportedInterfaces`; a 0.3 card (asked for without `A2A-Version: 1.0`)
 //! has `url` and `protocolVersion`. Both say what the endpoint enforces:
-//! a bearer session token from `POST /networks/{id}/v1/join`.
+//! a bearer session token from `POST /networks/{id}/v1/join`, or none
+//! where the network lets public callers in as its A2A guest.
 
 use super::version::Version;
 use crate::ids::address::{Address, Entity, ResourceKind};
@@ -118,6 +119,7 @@ pub fn card(
         "defaultOutputModes": ["text/plain", "application/json"],
         "skills": skills,
     });
+    let public = config.a2a_guest.is_some();
     let join = format!("{origin}/networks/{}/v1/join", config.id);
     let scheme_text = format!("a session token from POST {join}");
     match version {
@@ -130,6 +132,11 @@ pub fn card(
                 "scheme": "Bearer", "description": scheme_text,
             }}});
             card["securityRequirements"] = json!([{"schemes": {"session": {"list": []}}}]);
+            if public {
+                // An empty requirement among the alternatives: no credentials needed.
+                card["securityRequirements"] =
+                    json!([{"schemes": {"session": {"list": []}}}, {"schemes": {}}]);
+            }
         }
         Version::V03 => {
             card["url"] = json!(url);
@@ -138,7 +145,11 @@ pub fn card(
             card["securitySchemes"] = json!({"session": {
                 "type": "http", "scheme": "bearer", "description": scheme_text,
             }});
-            card["security"] = json!([{"session": []}]);
+            card["security"] = if public {
+                json!([{"session": []}, {}])
+            } else {
+                json!([{"session": []}])
+            };
         }
     }
     Some(card)

@@ -339,11 +339,13 @@ fn list(network: &Network, member: &Address, params: &Map<String, Value>) -> Val
         .get("status")
         .and_then(Value::as_str)
         .and_then(TaskState::from_a2a);
+    // Public callers share the guest's address: they reach their tasks by id only.
+    let guest = network.config().a2a_guest.as_ref() == Some(member);
     let mut tasks: Vec<&Task> = network
         .state()
         .tasks
         .values()
-        .filter(|t| t.involves(member))
+        .filter(|t| !guest && t.involves(member))
         .filter(|t| context.is_none_or(|c| t.context == c))
         .filter(|t| state.is_none_or(|s| t.state == s))
         .collect();

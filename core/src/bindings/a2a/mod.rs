@@ -112,19 +112,27 @@ pub fn handle<H: BindingHost>(
             "POST JSON-RPC requests to an A2A endpoint",
         )));
     }
-    let member = match authenticate(host, req, QueryTokens::Refused)? {
-        Ok(member) => member,
-        Err(_) => {
-            let mut response = rpc_refusal(
-                401,
-                jsonrpc::NETWORK_REFUSED,
-                "send Authorization: Bearer <session token from POST /v1/join>",
-            );
-            response
-                .headers
-                .push(("WWW-Authenticate".into(), "Bearer".into()));
-            return Ok(Err(response));
-        }
+    let bearer = req.header("Authorization").is_some();
+    let guest = match network.config().a2a_guest.clone() {
+        Some(guest) if !bearer => admit_guest(host, network, guest)?,
+        _ => None,
+    };
+    let member = match guest {
+        Some(guest) => guest,
+        None => match authenticate(host, req, QueryTokens::Refused)? {
+            Ok(member) => member,
+            Err(_) => {
+                let mut response = rpc_refusal(
+                    401,
+                    jsonrpc::NETWORK_REFUSED,
+                    "send Authorization: Bearer <session token from POST /v1/join>",
+                );
+                response
+                    .headers
+                    .push(("WWW-Authenticate".into(), "Bearer".into()));
+                return Ok(Err(response));
+            }
+        },
     };
     if let Some(agent) = &target.agent
         && !network.state().members.contains_key(agent)
@@ -151,6 +159,21 @@ pub fn handle<H: BindingHost>(
         (id, &method, &params),
     )?;
     Ok(Ok((member, reply)))
+}
+
+/// The network's A2A guest as a member (admitted now if it is not one yet).
+fn admit_guest<H: BindingHost>(
+    host: &mut H,
+    network: &mut Network,
+    guest: Address,
+) -> Result<Option<Address>, H::Error> {
+    let effects = network.admit_a2a_guest(host.now());
+    host.apply(network, effects)?;
+    Ok(network
+        .state()
+        .members
+        .contains_key(&guest)
+        .then_some(guest))
 }
 
 /// The JSON body of a reply given now.

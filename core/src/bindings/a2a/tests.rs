@@ -94,7 +94,7 @@ fn targets_are_read_from_paths() {
     assert!(card.card);
     let net = t("/networks/demo/a2a/.well-known/agent.json").unwrap();
     assert_eq!((net.agent, net.card), (None, true));
-    assert_eq!(t("/networks/demo/a2a").unwrap().card, false);
+    assert!(!t("/networks/demo/a2a").unwrap().card);
     assert_eq!(t("/networks/demo/mcp"), None);
     assert_eq!(t("/networks/demo/a2a/not a name"), None);
 }
@@ -483,4 +483,87 @@ fn parts_convert_between_generations() {
         super::wire::timestamp(1_764_000_000_123),
         "2025-11-24T16:00:00.123Z"
     );
+}
+
+#[test]
+fn a_network_may_let_public_callers_in_as_its_guest_with_task_rights_only() {
+    let (mut world, _, _) = world();
+    let mut config = world.network.config().clone();
+    config.a2a_guest = Some("human:visitor".parse().unwrap());
+    let rows: Vec<_> = world
+        .network
+        .state()
+        .members
+        .values()
+        .cloned()
+        .map(crate::model::state::Row::Member)
+        .collect();
+    let tools = world
+        .network
+        .state()
+        .resources
+        .values()
+        .cloned()
+        .map(|r| crate::model::state::Row::Resource(Box::new(r)));
+    world.network = Network::new(
+        config,
+        rows.into_iter().chain(tools).collect::<Vec<_>>(),
+        10,
+        [7; 32],
+    );
+
+    let card = match run(
+        &mut world,
+        &get("/agent:bob/.well-known/agent-card.json", None),
+    ) {
+        Err(response) => json_of(&response),
+        Ok(_) => panic!("a card is answered at once"),
+    };
+    assert_eq!(card["security"], json!([{"session": []}, {}]));
+    let req = rpc(
+        "/agent:bob",
+        None,
+        Some("1.0"),
+        "SendMessage",
+        json!({"message": text_part("hi"), "configuration": {"returnImmediately": true}}),
+    );
+    let (member, reply) = run(&mut world, &req).unwrap_or_else(|r| panic!("{r:?}"));
+    assert_eq!(member.to_string(), "human:visitor");
+    let Reply::Now(sent) = reply else {
+        panic!("{reply:?}")
+    };
+    let task = sent["result"]["task"]["id"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+    assert_eq!(
+        world.network.state().tasks[&task].requester.to_string(),
+        "human:visitor"
+    );
+    let listed = now(
+        &mut world,
+        &rpc("/agent:bob", None, Some("1.0"), "ListTasks", json!({})),
+    );
+    assert_eq!(
+        listed["result"]["totalSize"], 0,
+        "guests reach tasks by id only"
+    );
+    let got = now(
+        &mut world,
+        &rpc(
+            "/agent:bob",
+            None,
+            Some("1.0"),
+            "GetTask",
+            json!({"id": task}),
+        ),
+    );
+    assert_eq!(got["result"]["id"], task.as_str());
+
+    // Nobody joins as the guest (it would hear the guests' tasks).
+    let join = Request::new(Method::Post, "https://edge.test/networks/demo/v1/join")
+        .with_body(json!({"agent_id": "human:visitor"}).to_string());
+    let refused = world.call(&join);
+    assert_eq!(refused.status, 403, "{refused:?}");
+    assert_eq!(json_of(&refused)["code"], "forbidden");
 }
