@@ -100,6 +100,8 @@ impl NetworkHost {
         }
         // MCP requests a delivery completed, and notifications of what changed.
         self.mcp.flush();
+        // Deliveries to external A2A agents become calls.
+        self.start_outbound();
         Ok(())
     }
 
@@ -208,6 +210,8 @@ impl Host for Applier<'_> {
             Effect::Deliver { to, event, order } => {
                 host.queue_frames(&effect);
                 host.mcp.delivered(to, event);
+                host.outbound
+                    .queue(to, event, order.as_ref().map(|o| o.seq));
                 return Ok(match order {
                     Some(order) => host.push_sse(to, order.seq, event),
                     None => {

@@ -143,6 +143,9 @@ impl NetworkHost {
             Ok(request) => request,
             Err(response) => return respond(response),
         };
+        if let Some(id) = bindings::a2a::remote::add_target(&request) {
+            return self.add_remote(request, id).await;
+        }
         if let Some(target) = bindings::a2a::target(&request) {
             return self.serve_a2a(request, target).await;
         }

@@ -55,6 +55,8 @@ pub struct NetworkHost {
     pub(crate) mcp: crate::mcp_live::McpLive,
     /// A2A requests that wait for a task's changes.
     pub(crate) a2a: crate::a2a::Watchers,
+    /// Deliveries to external A2A agents, waiting to become calls.
+    pub(crate) outbound: crate::a2a_remote::Outbound,
     /// This host, for tasks that outlive a request (an MCP stream's answers).
     pub(crate) me: std::rc::Weak<NetworkHost>,
 }
@@ -214,6 +216,7 @@ impl NetworkHost {
             test_hooks,
             mcp: Default::default(),
             a2a: Default::default(),
+            outbound: Default::default(),
             me,
         }
     }

@@ -127,6 +127,8 @@ pub enum Row {
     Document(crate::documents::DocumentRow),
     /// A task (boxed: it carries its history).
     Task(Box<crate::model::task::Task>),
+    /// An external A2A agent that is a member.
+    Remote(crate::model::remote::RemoteAgent),
     /// A member's cumulative delivery acknowledgement.
     Cursor {
         /// The member.
@@ -160,6 +162,8 @@ pub enum RowKind {
     Document,
     /// Tasks.
     Task,
+    /// External A2A agents.
+    Remote,
 }
 
 impl RowKind {
@@ -176,6 +180,7 @@ impl RowKind {
             Self::Bridge => "bridge",
             Self::Document => "document",
             Self::Task => "task",
+            Self::Remote => "remote",
         }
     }
 }
@@ -194,6 +199,7 @@ impl Row {
             Self::Bridge { .. } => RowKind::Bridge,
             Self::Document(_) => RowKind::Document,
             Self::Task(_) => RowKind::Task,
+            Self::Remote(_) => RowKind::Remote,
         }
     }
 
@@ -210,6 +216,7 @@ impl Row {
             Self::Bridge { network, .. } => network.to_string(),
             Self::Document(d) => d.key(),
             Self::Task(t) => t.id.clone(),
+            Self::Remote(r) => r.address.to_string(),
         }
     }
 }
@@ -231,6 +238,8 @@ pub struct State {
     pub mod_state: BTreeMap<String, Value>,
     /// Tasks by id (`crate::model::task`).
     pub tasks: BTreeMap<String, crate::model::task::Task>,
+    /// External A2A agents that are members, by address.
+    pub remotes: BTreeMap<Address, crate::model::remote::RemoteAgent>,
     /// The member that relays events for each other network (from the
     /// configuration's `bridges`, not stored as rows).
     pub bridges: BTreeMap<crate::ids::network_id::NetworkId, Address>,
@@ -270,6 +279,9 @@ impl State {
             }
             Row::Task(t) => {
                 self.tasks.insert(t.id.clone(), *t);
+            }
+            Row::Remote(r) => {
+                self.remotes.insert(r.address.clone(), r);
             }
             Row::Bridge { network, bridge } => match bridge {
                 Some(bridge) => {

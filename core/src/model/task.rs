@@ -256,6 +256,9 @@ pub struct Task {
     pub history: Vec<TaskMessage>,
     /// Its results.
     pub artifacts: Vec<TaskArtifact>,
+    /// The task's id at an external A2A partner (`crate::model::remote`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub external: Option<String>,
     /// Created at (Unix ms).
     pub created_at: u64,
     /// Last changed at (Unix ms).

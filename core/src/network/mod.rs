@@ -198,6 +198,15 @@ impl Network {
                 ),
             ));
         }
+        if joining && self.state.remotes.contains_key(&event.source) {
+            return Err(Rejection::new(
+                ErrorCode::Forbidden,
+                format!(
+                    "{} is an external A2A agent: nobody joins as it",
+                    event.source
+                ),
+            ));
+        }
         if joining {
             self.shield.may_join(source.as_ref(), now)?;
             self.check_joiner(session, &event)?;

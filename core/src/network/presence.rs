@@ -150,3 +150,32 @@ impl Network {
         vec![Effect::Store(Row::Member(member))]
     }
 }
+
+impl Network {
+    /// Makes an external A2A agent a member (added by a master, by its card):
+    /// nobody joins as it; events for it become A2A calls from the host.
+    pub fn admit_remote(
+        &mut self,
+        remote: crate::model::remote::RemoteAgent,
+        now: u64,
+    ) -> Vec<Effect> {
+        let member = Member {
+            address: remote.address.clone(),
+            role: crate::ids::standing::Role::Member,
+            verification: crate::ids::standing::Verification::ANONYMOUS,
+            status: Presence::Online,
+            last_seen: now,
+            secret_sha256: None,
+        };
+        self.state
+            .members
+            .insert(member.address.clone(), member.clone());
+        self.state
+            .remotes
+            .insert(remote.address.clone(), remote.clone());
+        vec![
+            Effect::Store(Row::Member(member)),
+            Effect::Store(Row::Remote(remote)),
+        ]
+    }
+}

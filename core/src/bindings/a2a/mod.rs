@@ -22,13 +22,17 @@
 //! | [`wire`] | tasks, messages, parts and stream events in each generation |
 //! | [`methods`] | what each method does ([`methods::Reply`]) |
 //! | [`stream`] | what a stream says when its task changes |
+//! | [`remote`] | outbound: external A2A agents as members, calls and answers |
 
 pub mod card;
 pub mod methods;
+pub mod remote;
 pub mod stream;
 pub mod version;
 pub mod wire;
 
+#[cfg(test)]
+mod remote_tests;
 #[cfg(test)]
 mod tests;
 
@@ -67,6 +71,7 @@ pub fn target(req: &Request) -> Option<Target> {
     };
     let agent = match rest {
         "" => None,
+        remote::REMOTES_PATH_TAIL => return None,
         other => Some(other.strip_prefix('/')?.parse().ok()?),
     };
     Some(Target {

@@ -21,6 +21,7 @@ fn task(state: TaskState, confirm: bool) -> Task {
         confirm,
         history: Vec::new(),
         artifacts: Vec::new(),
+        external: None,
         created_at: 1,
         updated_at: 1,
     }

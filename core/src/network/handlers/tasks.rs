@@ -179,6 +179,7 @@ pub(super) fn create(network: &mut Network, event: &Event, now: u64) -> Result<O
         confirm: event.payload.get("confirm") == Some(&Value::Bool(true)),
         history: Vec::new(),
         artifacts: Vec::new(),
+        external: None,
         created_at: now,
         updated_at: now,
     };
@@ -237,6 +238,14 @@ pub(super) fn update(network: &mut Network, event: &Event, now: u64) -> Result<O
         TaskRole::Partner
     };
     task.status = None;
+    // An external A2A partner's id for the task, named by its first answer.
+    if let (Some(id), None, TaskRole::Partner) = (
+        event.payload.get("external").and_then(Value::as_str),
+        &task.external,
+        role,
+    ) {
+        task.external = Some(id.chars().take(200).collect());
+    }
     if !parts.is_empty() {
         let said = message(event, role, parts, now);
         task.status = Some(said.clone());
