@@ -13,6 +13,7 @@
 //! assets binding before the Worker runs.
 
 mod a2a;
+mod a2a_push;
 mod a2a_remote;
 #[allow(missing_docs)] // the #[durable_object] macro generates undocumented glue
 mod directory;

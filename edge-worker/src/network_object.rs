@@ -297,6 +297,7 @@ impl NetworkHost {
             None => Vec::new(),
         };
         self.apply(&Origin::Nowhere, effects)?;
+        self.send_due_pushes()?;
         self.schedule_alarm().await?;
         Response::ok("alarm handled")
     }

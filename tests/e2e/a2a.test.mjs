@@ -10,6 +10,8 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join as joinPath } from 'node:path';
+import { createServer } from 'node:http';
+import { createHmac } from 'node:crypto';
 import WebSocket from 'ws';
 import { Role, TaskState } from '@a2a-js/sdk';
 import {
@@ -255,6 +257,41 @@ test('a network that opts in lets public callers act as its guest, for tasks onl
     method: 'POST', headers: { 'A2A-Version': '1.0' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ListTasks', params: {} }),
   });
   assert.equal(refused.status, 401);
+});
+
+test('push notifications: signed POSTs of the task, retried after a failure', async () => {
+  const received = [];
+  const receiver = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk) => { body += chunk; });
+    req.on('end', () => {
+      received.push({ headers: req.headers, body });
+      // The first two attempts fail: the edge must try again.
+      res.writeHead(received.length <= 2 ? 500 : 200).end();
+    });
+  });
+  await new Promise((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  try {
+    const client = await client10('agent:planner');
+    const asked = await client.sendMessage(message('Lagos'));
+    const url = `http://127.0.0.1:${receiver.address().port}/hook`;
+    const config = await client.createTaskPushNotificationConfig({
+      tenant: '', taskId: asked.id, id: 'hook', url, token: 'tok-123', authentication: { scheme: 'Bearer', credentials: 'c-456' },
+    });
+    assert.equal(config.url, url);
+    const done = await client.sendMessage(message('March', asked.id));
+    assert.equal(done.status.state, TaskState.TASK_STATE_COMPLETED);
+    await until(() => received.some((r) => JSON.parse(r.body).task?.status?.state === 'TASK_STATE_COMPLETED'), 'the completed task to be pushed', 30_000);
+    assert.ok(received.length >= 3, `retried after failures (${received.length} requests)`);
+    const last = received.at(-1);
+    assert.equal(last.headers.authorization, 'Bearer c-456');
+    assert.equal(last.headers['x-a2a-notification-token'], 'tok-123');
+    const [, t, v1] = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(last.headers['x-agentnet-signature']);
+    assert.equal(v1, createHmac('sha256', 'tok-123').update(`${t}.${last.body}`).digest('hex'));
+    assert.equal(JSON.parse(last.body).task.id, asked.id);
+  } finally {
+    receiver.close();
+  }
 });
 
 async function until(predicate, what, ms = 15_000) {

@@ -8,6 +8,7 @@
 //! * [`access`] — access rules and resource permissions (§8)
 //! * [`state`] — members, channels, groups, resources and the rows they persist as
 //! * [`task`] — tasks (ACPs AIP): states, legal transitions, the A2A mapping
+//! * [`push`] — push notification targets of tasks and the queue of notifications
 //! * [`remote`] — external A2A agents that are members
 //! * [`payloads`] — the payloads of the network's answers (roster, resources, pages, errors, profile)
 
@@ -15,6 +16,7 @@ pub mod access;
 pub mod config;
 pub mod membership;
 pub mod payloads;
+pub mod push;
 pub mod remote;
 pub mod state;
 pub mod task;

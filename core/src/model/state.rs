@@ -129,6 +129,8 @@ pub enum Row {
     Task(Box<crate::model::task::Task>),
     /// An external A2A agent that is a member.
     Remote(crate::model::remote::RemoteAgent),
+    /// A push notification waiting to be sent.
+    Push(crate::model::push::PendingPush),
     /// A member's cumulative delivery acknowledgement.
     Cursor {
         /// The member.
@@ -164,6 +166,8 @@ pub enum RowKind {
     Task,
     /// External A2A agents.
     Remote,
+    /// Push notifications waiting to be sent.
+    Push,
 }
 
 impl RowKind {
@@ -181,6 +185,7 @@ impl RowKind {
             Self::Document => "document",
             Self::Task => "task",
             Self::Remote => "remote",
+            Self::Push => "push",
         }
     }
 }
@@ -200,6 +205,7 @@ impl Row {
             Self::Document(_) => RowKind::Document,
             Self::Task(_) => RowKind::Task,
             Self::Remote(_) => RowKind::Remote,
+            Self::Push(_) => RowKind::Push,
         }
     }
 
@@ -217,6 +223,7 @@ impl Row {
             Self::Document(d) => d.key(),
             Self::Task(t) => t.id.clone(),
             Self::Remote(r) => r.address.to_string(),
+            Self::Push(p) => p.key.clone(),
         }
     }
 }
@@ -240,6 +247,8 @@ pub struct State {
     pub tasks: BTreeMap<String, crate::model::task::Task>,
     /// External A2A agents that are members, by address.
     pub remotes: BTreeMap<Address, crate::model::remote::RemoteAgent>,
+    /// Push notifications waiting to be sent, by key.
+    pub pushes: BTreeMap<String, crate::model::push::PendingPush>,
     /// The member that relays events for each other network (from the
     /// configuration's `bridges`, not stored as rows).
     pub bridges: BTreeMap<crate::ids::network_id::NetworkId, Address>,
@@ -282,6 +291,9 @@ impl State {
             }
             Row::Remote(r) => {
                 self.remotes.insert(r.address.clone(), r);
+            }
+            Row::Push(p) => {
+                self.pushes.insert(p.key.clone(), p);
             }
             Row::Bridge { network, bridge } => match bridge {
                 Some(bridge) => {

@@ -256,6 +256,9 @@ pub struct Task {
     pub history: Vec<TaskMessage>,
     /// Its results.
     pub artifacts: Vec<TaskArtifact>,
+    /// Where its requester wants push notifications of its changes.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub push: Vec<crate::model::push::PushTarget>,
     /// The task's id at an external A2A partner (`crate::model::remote`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub external: Option<String>,

@@ -111,7 +111,7 @@ impl Network {
             .filter(|m| m.is_online())
             .map(|m| m.last_seen.saturating_add(self.config.presence_timeout_ms))
             .min();
-        [self.tracker.next_wakeup(), presence]
+        [self.tracker.next_wakeup(), presence, self.next_push()]
             .into_iter()
             .flatten()
             .min()

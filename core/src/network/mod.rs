@@ -16,6 +16,7 @@
 //! | [`admission`] | who may join and send; key proofs; challenges |
 //! | [`shield`] | where an input came in ([`Inbound`]); throttles on failed joins and challenges |
 //! | [`presence`] | heartbeats, disconnects, the alarm |
+//! | [`pushes`] | the queue of tasks' push notifications: what is due, what became of it |
 //! | [`stages`] | transforms, observers, mod commands |
 //! | [`handlers`] | the network's own handling of `network.*` events, by area |
 //! | [`reads`] | catch-up, pages and history queries over the host's log |
@@ -35,6 +36,7 @@ mod engine;
 mod handlers;
 mod outcome;
 mod presence;
+mod pushes;
 mod reads;
 mod routing;
 mod shield;

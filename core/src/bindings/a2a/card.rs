@@ -114,7 +114,7 @@ pub fn card(
         "description": description,
         "version": env!("CARGO_PKG_VERSION"),
         "provider": {"organization": "agentnet", "url": origin},
-        "capabilities": {"streaming": true, "pushNotifications": false},
+        "capabilities": {"streaming": true, "pushNotifications": true},
         "defaultInputModes": ["text/plain", "application/json"],
         "defaultOutputModes": ["text/plain", "application/json"],
         "skills": skills,

@@ -5,8 +5,7 @@
 
 use super::card;
 use super::version::{
-    Operation, PUSH_NOT_SUPPORTED, TASK_NOT_CANCELABLE, TASK_NOT_FOUND, UNSUPPORTED_OPERATION,
-    Version, operation,
+    Operation, TASK_NOT_CANCELABLE, TASK_NOT_FOUND, UNSUPPORTED_OPERATION, Version, operation,
 };
 use super::wire;
 use crate::bindings::exchange::BindingHost;
@@ -147,6 +146,23 @@ pub fn dispatch<H: BindingHost>(
                 Ok(task) => task,
                 Err(reply) => return Ok(reply_for(&id, reply)),
             };
+            let push = params.get("configuration").and_then(|c| {
+                c.get("taskPushNotificationConfig")
+                    .or_else(|| c.get("pushNotificationConfig"))
+            });
+            if let Some(config) = push {
+                let mut set = Map::new();
+                set.insert("taskId".into(), json!(task));
+                if let Value::Object(fields) = config {
+                    set.extend(fields.clone());
+                }
+                set.insert("pushNotificationConfig".into(), config.clone());
+                let method = match version {
+                    Version::V1 => "CreateTaskPushNotificationConfig",
+                    Version::V03 => "tasks/pushNotificationConfig/set",
+                };
+                super::push::configure(host, network, member, version, (&id, method, &set))?;
+            }
             let watch = watch(&task);
             let Some(current) = visible(network, member, &task).cloned() else {
                 return Ok(error(&id, TASK_NOT_FOUND, format!("no task {task}")));
@@ -218,11 +234,9 @@ pub fn dispatch<H: BindingHost>(
                 watch,
             })
         }
-        Operation::PushConfig => Ok(error(
-            &id,
-            PUSH_NOT_SUPPORTED,
-            "push notifications are not offered (the card says pushNotifications: false)",
-        )),
+        Operation::PushConfig => {
+            super::push::configure(host, network, member, version, (&id, method, params))
+        }
         Operation::ExtendedCard => Ok(error(&id, -32007, "this agent has no extended card")),
     }
 }

@@ -22,10 +22,12 @@
 //! | [`wire`] | tasks, messages, parts and stream events in each generation |
 //! | [`methods`] | what each method does ([`methods::Reply`]) |
 //! | [`stream`] | what a stream says when its task changes |
+//! | [`push`] | push notification configs; each notification as a signed request |
 //! | [`remote`] | outbound: external A2A agents as members, calls and answers |
 
 pub mod card;
 pub mod methods;
+pub mod push;
 pub mod remote;
 pub mod stream;
 pub mod version;

@@ -446,7 +446,7 @@ fn cancel_list_and_the_network_endpoint() {
             json!({}),
         ),
     );
-    assert_eq!(push["error"]["code"], -32003);
+    assert_eq!(push["error"]["code"], -32001);
     let unknown = now(
         &mut world,
         &rpc(
@@ -566,4 +566,126 @@ fn a_network_may_let_public_callers_in_as_its_guest_with_task_rights_only() {
     let refused = world.call(&join);
     assert_eq!(refused.status, 403, "{refused:?}");
     assert_eq!(json_of(&refused)["code"], "forbidden");
+}
+
+#[test]
+fn push_notifications_are_configured_queued_signed_and_retried() {
+    use crate::crypto::hmac_sha256_hex;
+    use crate::model::push::MAX_ATTEMPTS;
+    let (mut world, alice, bob) = world();
+    let msg = json!({"message": text_part("go"), "configuration": {"returnImmediately": true}});
+    let sent = now(
+        &mut world,
+        &rpc("/agent:bob", Some(&alice), Some("1.0"), "SendMessage", msg),
+    );
+    let task = sent["result"]["task"]["id"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+    let config = json!({"taskId": task, "id": "hook", "url": "https://hooks.test/a2a", "token": "s3cret",
+        "authentication": {"scheme": "Bearer", "credentials": "abc"}});
+    let made = now(
+        &mut world,
+        &rpc(
+            "/agent:bob",
+            Some(&alice),
+            Some("1.0"),
+            "CreateTaskPushNotificationConfig",
+            config,
+        ),
+    );
+    assert_eq!(made["result"]["id"], "hook");
+    assert_eq!(made["result"]["url"], "https://hooks.test/a2a");
+    let listed = now(
+        &mut world,
+        &rpc(
+            "/agent:bob",
+            Some(&alice),
+            Some("1.0"),
+            "ListTaskPushNotificationConfigs",
+            json!({"taskId": task}),
+        ),
+    );
+    assert_eq!(listed["result"]["configs"][0]["token"], "s3cret");
+    // Only the requester sets them.
+    let theirs = now(
+        &mut world,
+        &rpc(
+            "/agent:bob",
+            Some(&bob),
+            Some("1.0"),
+            "CreateTaskPushNotificationConfig",
+            json!({"taskId": task, "url": "https://evil.test/"}),
+        ),
+    );
+    assert_eq!(theirs["error"]["code"], -32602);
+
+    // A change of the task queues a notification; due, it is a signed request.
+    send(
+        &mut world,
+        &bob,
+        json!({"type": "task.update", "target": "agent:alice", "payload": {"task": task, "state": "working"}}),
+    );
+    let at = world.host.now + 5;
+    let (due, _) = world.network.take_due_pushes(at);
+    assert_eq!(due.len(), 1);
+    assert!(
+        world.network.take_due_pushes(at).0.is_empty(),
+        "held while in flight"
+    );
+    let out = super::push::render(&world.network, &due[0], at)
+        .unwrap_or_else(|| panic!("nothing to send"));
+    assert_eq!(out.url, "https://hooks.test/a2a");
+    let body: Value = serde_json::from_str(&out.body).unwrap_or_default();
+    assert_eq!(body["task"]["status"]["state"], "TASK_STATE_WORKING");
+    let header = |name: &str| {
+        out.headers
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.clone())
+    };
+    assert_eq!(header("Authorization").as_deref(), Some("Bearer abc"));
+    assert_eq!(
+        header("X-A2A-Notification-Token").as_deref(),
+        Some("s3cret")
+    );
+    let expected = hmac_sha256_hex(b"s3cret", format!("{at}.{}", out.body).as_bytes());
+    assert_eq!(
+        header("X-Agentnet-Signature"),
+        Some(format!("t={at},v1={expected}"))
+    );
+
+    // Failures are retried later and later, then dropped.
+    let key = due[0].key.clone();
+    let mut next = Vec::new();
+    for attempt in 1..MAX_ATTEMPTS {
+        world.network.push_failed(&key, at);
+        next.push(world.network.state().pushes[&key].next_at - at);
+        assert_eq!(world.network.state().pushes[&key].attempts, attempt);
+    }
+    assert!(next.windows(2).all(|w| w[0] < w[1]), "{next:?}");
+    assert!(world.network.next_wakeup().is_some());
+    world.network.push_failed(&key, at);
+    assert!(world.network.state().pushes.is_empty());
+
+    let deleted = now(
+        &mut world,
+        &rpc(
+            "/agent:bob",
+            Some(&alice),
+            Some("1.0"),
+            "DeleteTaskPushNotificationConfig",
+            json!({"taskId": task, "id": "hook"}),
+        ),
+    );
+    assert_eq!(deleted["result"], json!({}));
+    send(
+        &mut world,
+        &bob,
+        json!({"type": "task.update", "target": "agent:alice", "payload": {"task": task, "state": "failed"}}),
+    );
+    assert!(
+        world.network.state().pushes.is_empty(),
+        "no target, no notification"
+    );
 }

@@ -30,6 +30,8 @@ pub mod types {
     pub const ARTIFACT: &str = "task.artifact";
     /// Cancels a task.
     pub const CANCEL: &str = "task.cancel";
+    /// Sets or removes a push notification target of a task (its requester).
+    pub const PUSH: &str = "task.push";
 }
 
 /// Most tasks one network holds that are not finished.
@@ -180,6 +182,7 @@ pub(super) fn create(network: &mut Network, event: &Event, now: u64) -> Result<O
         history: Vec::new(),
         artifacts: Vec::new(),
         external: None,
+        push: Vec::new(),
         created_at: now,
         updated_at: now,
     };
