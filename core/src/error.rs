@@ -57,6 +57,9 @@ pub enum ErrorCode {
     OwnerOffline,
     /// The source sends faster than the network allows.
     RateLimited,
+    /// A member holds as many of something as the network allows one member
+    /// (open event streams, sessions of one document); it must close one first.
+    LimitReached,
     /// A key proof failed: bad signature, unknown, expired or reused nonce.
     VerificationFailed,
     /// The network does not offer this feature (e.g. history without mod/persistence).
@@ -99,6 +102,7 @@ impl ErrorCode {
             Self::AddressInUse => "address_in_use",
             Self::OwnerOffline => "owner_offline",
             Self::RateLimited => "rate_limited",
+            Self::LimitReached => "limit_reached",
             Self::VerificationFailed => "verification_failed",
             Self::NotSupported => "not_supported",
             Self::Timeout => "timeout",
@@ -179,6 +183,7 @@ mod tests {
             ErrorCode::NetworkUnavailable,
             ErrorCode::MethodNotAllowed,
             ErrorCode::UpgradeRequired,
+            ErrorCode::LimitReached,
             ErrorCode::Internal,
         ] {
             let json = serde_json::to_string(&code).unwrap_or_default();

@@ -19,33 +19,8 @@ use agentnet_core::model::task::Task;
 use futures_channel::mpsc::{UnboundedReceiver, UnboundedSender, unbounded};
 use futures_util::StreamExt;
 use futures_util::future::{Either, select};
-use std::cell::RefCell;
 use std::time::Duration;
 use worker::{Headers, Response, Result};
-
-/// Requests waiting for changes of a task, by task id.
-#[derive(Default)]
-pub(crate) struct Watchers(RefCell<Vec<(String, UnboundedSender<Task>)>>);
-
-impl Watchers {
-    /// A receiver of every later stored change of task `id`.
-    fn watch(&self, id: &str) -> UnboundedReceiver<Task> {
-        let (sender, receiver) = unbounded();
-        self.0.borrow_mut().push((id.to_owned(), sender));
-        receiver
-    }
-
-    /// Shows a stored task to the requests that watch it; forgets the ones that went away.
-    pub(crate) fn changed(&self, task: &Task) {
-        self.0.borrow_mut().retain(|(id, sender)| {
-            if id == &task.id {
-                sender.unbounded_send(task.clone()).is_ok()
-            } else {
-                !sender.is_closed()
-            }
-        });
-    }
-}
 
 fn not_loaded() -> worker::Error {
     worker::Error::RustError("network not loaded".into())

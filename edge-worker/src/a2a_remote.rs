@@ -3,42 +3,21 @@
 //! `agentnet_core::bindings::a2a::remote`).
 //!
 //! Deliveries of `task.*` events are queued as they are applied
-//! ([`Outbound::queue`]) and, once the effects are committed, a task of the
+//! ([`crate::a2a_live::Outbound::queue`]) and, once the effects are committed, a task of the
 //! object makes the calls: each delivery to an external agent is
 //! acknowledged for it, posted to its endpoint, and its answer is fed back
 //! into the network as that agent's events.
 
+use crate::a2a_live::Delivery;
 use crate::host::respond;
 use crate::http::RequestIo;
 use crate::network_object::NetworkHost;
 use agentnet_core::bindings::a2a::remote::{self, Call};
 use agentnet_core::bindings::http::no_such_network;
 use agentnet_core::bindings::{self, Response as CoreResponse};
-use agentnet_core::{Address, ErrorCode, Event, NetworkId};
+use agentnet_core::{Address, ErrorCode, NetworkId};
 use serde_json::Value;
-use std::cell::RefCell;
-use std::rc::Rc;
 use worker::{Fetch, Headers, Method, Request, RequestInit, Response, Result};
-
-/// A delivery that may become A2A calls: recipients, event, its `seq`.
-type Delivery = (Vec<Address>, Rc<Event>, Option<u64>);
-
-/// Deliveries waiting to become A2A calls.
-#[derive(Default)]
-pub(crate) struct Outbound(RefCell<Vec<Delivery>>);
-
-impl Outbound {
-    /// Notes a delivery (only `task.*` events can become calls).
-    pub(crate) fn queue(&self, to: &[Address], event: &Rc<Event>, seq: Option<u64>) {
-        if event.event_type.as_str().starts_with("task.") {
-            self.0.borrow_mut().push((to.to_vec(), event.clone(), seq));
-        }
-    }
-
-    fn take(&self) -> Vec<Delivery> {
-        std::mem::take(&mut *self.0.borrow_mut())
-    }
-}
 
 fn not_loaded() -> worker::Error {
     worker::Error::RustError("network not loaded".into())

@@ -11,15 +11,15 @@ use crate::host::now_ms;
 use crate::network_object::NetworkHost;
 use crate::origin::Origin;
 use crate::storage::Store;
-use agentnet_core::bindings::sse;
+use agentnet_core::bindings::sse::Pushed;
 use agentnet_core::host::{Host, apply_effects};
 use agentnet_core::network::{Effect, ReadRequest};
 use agentnet_core::{Address, Network};
 use worker::{Result, WebSocket};
 
 impl NetworkHost {
-    /// Writes a logged event to the members' SSE streams; returns the members
-    /// it reached with its `seq` (a stream counts as acknowledged on write).
+    /// Offers a logged event to the members' SSE streams; returns the members
+    /// it was queued for with its `seq` (a stream counts as acknowledged on write).
     fn push_sse(
         &self,
         to: &[Address],
@@ -28,25 +28,38 @@ impl NetworkHost {
     ) -> Vec<(Address, u64)> {
         let mut pushed = Vec::new();
         let mut streams = self.sse_streams.borrow_mut();
+        if streams.is_empty() {
+            return pushed;
+        }
+        let mut json = None;
         for address in to {
             let Some(open) = streams.get_mut(&address.to_string()) else {
                 continue;
             };
-            let record = sse::record(Some(seq), &event.encode()).into_bytes();
-            open.retain(|s| s.unbounded_send(Ok(record.clone())).is_ok());
-            pushed.push((address.clone(), seq));
+            let json = json.get_or_insert_with(|| event.encode());
+            let mut queued = false;
+            for outlet in open.iter() {
+                queued |= outlet.push(Some(seq), json) == Pushed::Queued;
+            }
+            open.retain(|outlet| outlet.is_open());
+            if queued {
+                pushed.push((address.clone(), seq));
+            }
         }
         streams.retain(|_, open| !open.is_empty());
         pushed
     }
 
-    /// Writes an unsequenced event (an answer, a mod's notice) to the member's SSE streams.
+    /// Offers an unsequenced event (an answer, a mod's notice) to the member's SSE streams.
     fn push_sse_unordered(&self, to: &[Address], event: &agentnet_core::Event) {
         let mut streams = self.sse_streams.borrow_mut();
         for address in to {
             if let Some(open) = streams.get_mut(&address.to_string()) {
-                let record = sse::record(None, &event.encode()).into_bytes();
-                open.retain(|s| s.unbounded_send(Ok(record.clone())).is_ok());
+                let json = event.encode();
+                for outlet in open.iter() {
+                    outlet.push(None, &json);
+                }
+                open.retain(|outlet| outlet.is_open());
             }
         }
         streams.retain(|_, open| !open.is_empty());
@@ -159,6 +172,13 @@ impl Host for Applier<'_> {
         self.store.read(request)
     }
 
+    fn catch_up_failed(&mut self, request: &ReadRequest, error: worker::Error) {
+        worker::console_error!(
+            "a catch-up page of {:?} failed; it is read again later: {error}",
+            request.reader
+        );
+    }
+
     fn apply(&mut self, effect: Effect) -> Result<Vec<(Address, u64)>> {
         let host = self.host;
         if let Origin::Collect(collected) = self.origin {
@@ -206,6 +226,10 @@ impl Host for Applier<'_> {
                 retain,
                 audiences,
             } => self.store.append(*seq, event, *retain, audiences),
+            Effect::PruneLog {
+                transient_through,
+                history_through,
+            } => self.store.prune_log(*transient_through, *history_through)?,
             Effect::Read(_) => {}
             Effect::Deliver { to, event, order } => {
                 host.queue_frames(&effect);

@@ -14,10 +14,11 @@ use crate::storage::Store;
 use agentnet_core::bindings::http::{self, Outcome, Target, TestHook};
 use agentnet_core::bindings::mcp::session::{McpHost, Session as McpSession};
 use agentnet_core::bindings::policy::{Expired, Policy, SessionRow, TicketRow};
-use agentnet_core::bindings::{self, BindingHost, Collected, create, mcp};
+use agentnet_core::bindings::{self, BindingHost, Collected, create, mcp, sse};
 use agentnet_core::network::Effect;
 use agentnet_core::{Address, EventId, Network};
 use std::cell::RefCell;
+use std::rc::Rc;
 use worker::{Request, Response, Result};
 
 /// The object's I/O for one request.
@@ -120,6 +121,10 @@ impl BindingHost for RequestIo<'_> {
     fn apply(&mut self, network: &mut Network, effects: Vec<Effect>) -> Result<()> {
         self.host.apply_to(network, &Origin::Nowhere, effects)
     }
+
+    fn open_streams(&self, member: &Address) -> usize {
+        self.host.open_streams_of(&member.to_string())
+    }
 }
 
 impl McpHost for RequestIo<'_> {
@@ -138,7 +143,7 @@ impl McpHost for RequestIo<'_> {
 
 impl NetworkHost {
     /// Answers a request that reached this network's object.
-    pub(crate) async fn route(&self, mut req: Request) -> Result<Response> {
+    pub(crate) async fn route(self: &Rc<Self>, mut req: Request) -> Result<Response> {
         let request = match request_of(&mut req).await {
             Ok(request) => request,
             Err(response) => return respond(response),
@@ -193,6 +198,23 @@ impl NetworkHost {
                 }
             }
         }
+    }
+
+    /// Reads the next page of a stream that catches up, as the core decides.
+    pub(crate) fn next_stream_page(&self, outlet: &crate::outlet::Outlet) -> Result<()> {
+        let mut guard = self.network.borrow_mut();
+        let network = guard
+            .as_mut()
+            .ok_or_else(|| worker::Error::RustError("network not loaded".into()))?;
+        let mut io = RequestIo {
+            host: self,
+            store: self.store()?,
+        };
+        if let Err(rejection) = sse::next_page(&mut io, network, &outlet.stream)? {
+            // The member is gone: the core has cut the stream.
+            worker::console_log!("a stream ends: {rejection}");
+        }
+        Ok(())
     }
 
     /// Creates this object's network from the Worker's creation request.

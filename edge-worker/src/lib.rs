@@ -13,6 +13,7 @@
 //! assets binding before the Worker runs.
 
 mod a2a;
+mod a2a_live;
 mod a2a_push;
 mod a2a_remote;
 #[allow(missing_docs)] // the #[durable_object] macro generates undocumented glue
@@ -29,6 +30,7 @@ mod mcp_live;
 mod mcp_store;
 mod network_object;
 mod origin;
+mod outlet;
 mod sessions;
 mod socket_state;
 mod sockets;

@@ -16,13 +16,9 @@ use agentnet_core::bindings::sockets::Close;
 use agentnet_core::bindings::{self, create};
 use agentnet_core::network::Effect;
 use agentnet_core::{Network, NetworkId};
-use futures_channel::mpsc::UnboundedSender;
 use std::cell::RefCell;
 use std::collections::BTreeMap;
 use worker::{Env, Request, Response, Result, State, WebSocket};
-
-/// One open stream's sender.
-pub(crate) type Stream = UnboundedSender<Result<Vec<u8>>>;
 
 /// One network's Durable Object: its state and what it does
 /// (`crate::entry::NetworkObject` is the class workerd calls).
@@ -42,7 +38,7 @@ pub struct NetworkHost {
     /// Session and ticket lifetimes, socket limits.
     pub(crate) policy: Policy,
     /// Open Server-Sent Events streams by member address (they keep the object awake).
-    pub(crate) sse_streams: RefCell<BTreeMap<String, Vec<Stream>>>,
+    pub(crate) sse_streams: RefCell<BTreeMap<String, Vec<std::rc::Rc<crate::outlet::Outlet>>>>,
     /// Frames waiting to be handled together (group commit).
     inbox: std::rc::Rc<crate::inbox::Inbox>,
     /// Log rows gathered over one drain of frames, written together ([`Store::flush`]).
@@ -54,9 +50,9 @@ pub struct NetworkHost {
     /// The MCP endpoint's streams, waiting requests and notices.
     pub(crate) mcp: crate::mcp_live::McpLive,
     /// A2A requests that wait for a task's changes.
-    pub(crate) a2a: crate::a2a::Watchers,
+    pub(crate) a2a: crate::a2a_live::Watchers,
     /// Deliveries to external A2A agents, waiting to become calls.
-    pub(crate) outbound: crate::a2a_remote::Outbound,
+    pub(crate) outbound: crate::a2a_live::Outbound,
     /// This host, for tasks that outlive a request (an MCP stream's answers).
     pub(crate) me: std::rc::Weak<NetworkHost>,
 }
@@ -221,7 +217,7 @@ impl NetworkHost {
         }
     }
 
-    pub(crate) async fn fetch(&self, req: Request) -> Result<Response> {
+    pub(crate) async fn fetch(self: &std::rc::Rc<Self>, req: Request) -> Result<Response> {
         let response = self.route(req).await;
         let closed = self.finish_closes();
         self.schedule_alarm().await?;
@@ -275,6 +271,13 @@ impl NetworkHost {
     pub(crate) async fn alarm(&self) -> Result<Response> {
         // The alarm that was set has fired.
         self.alarm_at.set(None);
+        // An object evicted from memory wakes here: what it stored goes on
+        // (a catch-up a page at a time is one of its rows).
+        if self.network.borrow().is_none()
+            && let Some(config) = self.store()?.config()?
+        {
+            self.ensure_loaded(&config.id)?;
+        }
         let now = now_ms();
         self.close_overdue(now);
         self.finish_closes()?;
@@ -293,7 +296,7 @@ impl NetworkHost {
                 effects.extend(network.on_alarm(now));
                 effects
             }
-            // Not loaded: nothing is pending in memory, so there is nothing to redeliver.
+            // No network stored: nothing to do.
             None => Vec::new(),
         };
         self.apply(&Origin::Nowhere, effects)?;

@@ -96,9 +96,10 @@ struct BacklogRow {
     found: i64,
 }
 
-/// Most bytes of events in one catch-up page (at least one event is always sent),
-/// so a page of large events cannot exhaust the object's memory.
-pub const BACKLOG_PAGE_BYTES: u64 = 4 * 1024 * 1024;
+/// Most bytes of events in one page of the log (at least one event is always
+/// sent), so a page of large events cannot exhaust the object's memory; a
+/// member has at most two catch-up pages unacknowledged.
+pub const BACKLOG_PAGE_BYTES: u64 = 1024 * 1024;
 
 pub(crate) fn text(value: impl Into<String>) -> SqlStorageValue {
     SqlStorageValue::from(value.into())
@@ -191,6 +192,28 @@ impl Store {
             .exec("SELECT max(seq) AS last FROM events", None)?
             .one()?;
         Ok(row.last.and_then(|s| u64::try_from(s).ok()).unwrap_or(0))
+    }
+
+    /// Deletes the log rows retention no longer keeps (`Effect::PruneLog`):
+    /// rows without history up to `transient_through`, history up to
+    /// `history_through`, then the audience rows of what is gone. Rows still
+    /// gathered are written first, so none is left behind the bound.
+    pub fn prune_log(&self, transient_through: u64, history_through: u64) -> worker::Result<()> {
+        self.flush()?;
+        self.sql.exec(
+            "DELETE FROM events WHERE seq <= ? AND retain = 0",
+            vec![integer(transient_through)?],
+        )?;
+        self.sql.exec(
+            "DELETE FROM events WHERE seq <= ? AND retain = 1",
+            vec![integer(history_through)?],
+        )?;
+        let upto = integer(transient_through.max(history_through))?;
+        self.sql.exec(
+            "DELETE FROM audience WHERE seq <= ? AND seq NOT IN (SELECT seq FROM events WHERE seq <= ?)",
+            vec![upto.clone(), upto],
+        )?;
+        Ok(())
     }
 
     /// Test hook: the next log batch fails as a whole and is written row by row.
@@ -393,10 +416,13 @@ impl Store {
                 sql.push_str(" AND type = ?");
                 bindings.push(text(t.as_str()));
             }
-            Some(EventPattern::Below(prefix)) => {
-                // `_` in a type is a LIKE wildcard, so this may over-match; the core re-checks the pattern.
-                sql.push_str(" AND type LIKE ?");
-                bindings.push(text(format!("{prefix}.%")));
+            Some(pattern @ EventPattern::Below(_)) => {
+                // A range, not `LIKE`: the platform refuses LIKE patterns over 50 bytes.
+                if let Some((above, below)) = pattern.below_range() {
+                    sql.push_str(" AND type > ? AND type < ?");
+                    bindings.push(text(above));
+                    bindings.push(text(below));
+                }
             }
             _ => {}
         }

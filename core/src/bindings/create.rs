@@ -2,7 +2,8 @@
 //!
 //! Body: `{name, access: {policy, token?, min_verification?}, delivery?, mods?: [names],
 //! public?, description?, presence_timeout_ms?, keys?: {address: ed25519 public key hex},
-//! bridges?: {network id: bridge agent address}}`. The Worker gives the
+//! bridges?: {network id: bridge agent address}, retention?: {history_ms?, history_events?,
+//! undelivered_ms?, idle_member_ms?}}`. The Worker gives the
 //! network a fresh id ([`new_network_id`]) and hands the body to the
 //! network's object, which builds the configuration ([`config_from_request`])
 //! with a random administrator credential, returned once ([`created`]).
@@ -76,6 +77,11 @@ pub enum CreateError {
     /// `a2a_guest` is not a local agent or human address.
     #[error("a2a_guest is the local agent or human address public A2A callers act as")]
     InvalidGuest,
+    /// `retention` is not an object of windows in milliseconds.
+    #[error(
+        "retention is {{history_ms?, history_events?, undelivered_ms?, idle_member_ms?}} with whole numbers (null: for ever)"
+    )]
+    InvalidRetention,
     /// The configuration would not enforce what it promises.
     #[error(transparent)]
     Config(#[from] ConfigError),
@@ -157,6 +163,11 @@ pub fn config_from_request(
             .ok_or(CreateError::InvalidGuest)?;
         config.a2a_guest = Some(guest);
     }
+    if let Some(retention) = body.get("retention").filter(|r| !r.is_null()) {
+        let retention: crate::model::retention::Retention =
+            serde_json::from_value(retention.clone()).map_err(|_| CreateError::InvalidRetention)?;
+        config.retention = retention.clamped();
+    }
     config.validate()?;
     let admin_token = to_hex(seed);
     config.access.admin_token_sha256 = Some(sha256_hex(admin_token.as_bytes()));
@@ -220,9 +231,12 @@ mod tests {
     fn creation_requests_become_configurations_or_coded_errors() {
         let seed = [4; 32];
         let ok = json!({"id": "abcd1234", "name": " Team ", "access": {"policy": "token", "token": "12345678"},
-            "mods": ["workspace"], "public": true, "description": "d", "presence_timeout_ms": 5});
+            "mods": ["workspace"], "public": true, "description": "d", "presence_timeout_ms": 5,
+            "retention": {"undelivered_ms": 10, "history_ms": 60000}});
         let (config, admin) = config_from_request(&ok, &seed).unwrap();
         assert_eq!(config.name, "Team");
+        assert_eq!(config.retention.undelivered_ms, 1_000);
+        assert_eq!(config.retention.history_ms, Some(60_000));
         assert!(config.public && config.presence_timeout_ms == 1_000);
         assert_eq!(
             config.mods.first().map(|m| m.name()),
@@ -264,6 +278,10 @@ mod tests {
             (
                 json!({"id": "abcd1234", "name": "x", "bridges": 3}),
                 CreateError::InvalidBridges,
+            ),
+            (
+                json!({"id": "abcd1234", "name": "x", "retention": {"history_ms": -1}}),
+                CreateError::InvalidRetention,
             ),
             (
                 json!({"id": "abcd1234", "name": "x", "mods": ["workspace", "workspace"]}),

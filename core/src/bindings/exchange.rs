@@ -67,6 +67,8 @@ pub trait BindingHost {
     ) -> Result<Collected, Self::Error>;
     /// Applies `effects` with nobody to reply to.
     fn apply(&mut self, network: &mut Network, effects: Vec<Effect>) -> Result<(), Self::Error>;
+    /// How many event streams `member` has open (not cut) on this host.
+    fn open_streams(&self, member: &Address) -> usize;
 }
 
 /// What a request's input produced.

@@ -263,7 +263,7 @@ pub fn status_of(code: ErrorCode) -> u16 {
         | ErrorCode::OwnerOffline
         | ErrorCode::InvalidTransition => 409,
         ErrorCode::TooLarge => 413,
-        ErrorCode::RateLimited => 429,
+        ErrorCode::RateLimited | ErrorCode::LimitReached => 429,
         ErrorCode::MethodNotAllowed => 405,
         ErrorCode::UpgradeRequired => 426,
         ErrorCode::NotSupported => 501,
@@ -340,6 +340,7 @@ mod tests {
             (ErrorCode::AddressInUse, 409),
             (ErrorCode::TooLarge, 413),
             (ErrorCode::RateLimited, 429),
+            (ErrorCode::LimitReached, 429),
             (ErrorCode::MethodNotAllowed, 405),
             (ErrorCode::UpgradeRequired, 426),
             (ErrorCode::Internal, 500),

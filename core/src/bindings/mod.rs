@@ -15,7 +15,7 @@
 //! * [`policy`] — how long sessions and tickets live; the WebSocket limits
 //! * [`ws`] — the WebSocket upgrade (a join, ticket or session at upgrade) and each frame
 //! * [`sockets`] — a network's WebSockets: caps, join deadline, bad frames, by member
-//! * [`sse`] — Server-Sent Events framing, resume point and opening pages
+//! * [`sse`] — Server-Sent Events: framing, resume point, streams bounded in number, pages and bytes
 //! * [`create`] — network creation and the demo network
 //! * [`networks`] — the Worker's own routes (`/v1/networks`, `/networks/{id}/…`)
 //! * [`directory`] — the listing of public networks and the creation limits
@@ -37,6 +37,8 @@ pub mod sockets;
 pub mod sse;
 pub mod ws;
 
+#[cfg(test)]
+mod sse_tests;
 #[cfg(test)]
 pub(crate) mod tests;
 

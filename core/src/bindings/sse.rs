@@ -5,23 +5,44 @@
 //! one `id: {seq}` / `event: message` / `data: {event}` record; a
 //! reconnecting client sends `Last-Event-ID` (or `?after=`) and gets
 //! everything after it first, otherwise the stream starts at the member's
-//! cursor. A [`KEEPALIVE`] comment goes out every [`KEEPALIVE_MS`] so
-//! proxies keep the stream open. Events written to a stream count as
-//! acknowledged: a reader that misses some resumes from its last id. A stream
-//! whose member leaves ends with a [`closed_record`].
+//! cursor. A [`KEEPALIVE`] comment goes out when a stream has been idle for
+//! [`KEEPALIVE_MS`] so proxies keep it open. Events written to a stream count
+//! as acknowledged: a reader that misses some resumes from its last id.
+//!
+//! A [`Stream`] is bounded on every side:
+//!
+//! * a member has at most [`MAX_STREAMS_PER_MEMBER`] open (`limit_reached`);
+//! * what a stream missed is read a page at a time ([`next_page`]), the next
+//!   page only once the client has read the stream down to
+//!   [`LOW_WATER_BYTES`]; meanwhile live events wait in the log;
+//! * records the client has not read are held up to [`MAX_QUEUED_BYTES`]: a
+//!   client that reads slower than its events come is cut off rather than
+//!   held in memory, and resumes from its `Last-Event-ID` when it reconnects;
+//!   one that reads nothing at all for [`STALLED_TICKS`] keepalive periods is
+//!   gone, and its stream is cut too.
 
 use super::exchange::{Answer, BindingHost, rejected};
 use super::message::Request;
 use super::sockets::Close;
-use crate::network::MAX_READ_LIMIT;
-use crate::{Address, Network};
+use crate::network::{MAX_READ_LIMIT, Page};
+use crate::{Address, ErrorCode, Network, Rejection};
+use std::cell::RefCell;
+use std::collections::VecDeque;
 
 /// Interval of keepalive comments, in milliseconds.
 pub const KEEPALIVE_MS: u64 = 15_000;
 /// The keepalive comment.
 pub const KEEPALIVE: &str = ": keepalive\n\n";
-/// Catch-up pages sent when a stream opens (of up to [`MAX_READ_LIMIT`] events each).
-pub const OPENING_PAGES: usize = 50;
+/// Open streams one member may have.
+pub const MAX_STREAMS_PER_MEMBER: usize = 8;
+/// Keepalive ticks without a read, while records wait, after which a client counts as gone.
+pub const STALLED_TICKS: u32 = 2;
+/// Bytes a stream holds for a client that has not read them; past this the stream is cut.
+pub const MAX_QUEUED_BYTES: usize = 2 * 1024 * 1024;
+/// A stream that catches up gets its next page once no more than this is unread.
+pub const LOW_WATER_BYTES: usize = 256 * 1024;
+// A page read at the low water mark (at most a host's page of the log, 1 MiB) fits below the cut.
+const _: () = assert!(LOW_WATER_BYTES + 1024 * 1024 < MAX_QUEUED_BYTES);
 /// The headers of a stream's response.
 pub const HEADERS: [(&str, &str); 2] = [
     ("Content-Type", "text/event-stream"),
@@ -56,45 +77,227 @@ pub fn resume_point(req: &Request) -> Option<u64> {
         .and_then(|a| a.trim().parse::<u64>().ok())
 }
 
-/// A stream to open: its first records, for the host to write before any other.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Stream {
-    /// The member it streams to (new deliveries to it go on it too).
-    pub member: Address,
-    /// The records of the catch-up, in order.
-    pub opening: Vec<String>,
+/// Where a stream stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    /// Reading what it missed: the next page reads the log after this `seq`;
+    /// live events wait in the log meanwhile.
+    CatchingUp(u64),
+    /// Caught up: live events are written as they come.
+    Live,
+    /// Cut off (its client read too slowly, or it is over): it takes nothing more.
+    Cut,
 }
 
-/// Opens a stream for `member`: reads what it missed after its resume point
-/// and counts it as acknowledged.
+/// What became of an event offered to a stream.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pushed {
+    /// Queued for the client: it counts as delivered.
+    Queued,
+    /// The stream is catching up: the event waits in the log for its page.
+    Waits,
+    /// The stream is cut: it takes nothing more and should be dropped.
+    Cut,
+}
+
+/// One open stream of a member: its phase and the records its client has not read yet.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Stream {
+    member: Address,
+    phase: Phase,
+    queue: VecDeque<Vec<u8>>,
+    queued: usize,
+    /// The client read something since the last keepalive tick.
+    read_since_tick: bool,
+    /// Keepalive ticks in a row at which records waited and the client had read none.
+    stalled_ticks: u32,
+}
+
+impl Stream {
+    /// A stream of `member` that first catches up on what came after `after`.
+    fn new(member: Address, after: u64) -> Self {
+        Self {
+            member,
+            phase: Phase::CatchingUp(after),
+            queue: VecDeque::new(),
+            queued: 0,
+            read_since_tick: false,
+            stalled_ticks: 0,
+        }
+    }
+
+    /// The member it streams to.
+    pub fn member(&self) -> &Address {
+        &self.member
+    }
+
+    /// Offers an event's JSON: a logged one (`seq`) or an unsequenced answer or notice.
+    pub fn push(&mut self, seq: Option<u64>, json: &str) -> Pushed {
+        match self.phase {
+            Phase::Cut => Pushed::Cut,
+            // Unsequenced events are in no log: they never wait.
+            Phase::CatchingUp(_) if seq.is_some() => Pushed::Waits,
+            _ => self.enqueue(record(seq, json)),
+        }
+    }
+
+    /// Queues a record, or cuts the stream when its client has too much unread.
+    fn enqueue(&mut self, record: String) -> Pushed {
+        // One record always fits, however large, so an event is never too big to stream.
+        if !self.queue.is_empty() && self.queued + record.len() > MAX_QUEUED_BYTES {
+            self.cut();
+            return Pushed::Cut;
+        }
+        self.queued += record.len();
+        self.queue.push_back(record.into_bytes());
+        Pushed::Queued
+    }
+
+    /// The host's keepalive tick, every [`KEEPALIVE_MS`]: queues a keepalive
+    /// comment when the client has read everything. A client that reads
+    /// nothing for [`STALLED_TICKS`] ticks while something waits for it is
+    /// gone (a connection that died without closing): the stream is cut, so
+    /// it stops counting against the member's [`MAX_STREAMS_PER_MEMBER`].
+    pub fn keepalive(&mut self) {
+        if self.phase == Phase::Cut {
+            return;
+        }
+        if self.queue.is_empty() {
+            self.queued += KEEPALIVE.len();
+            self.queue.push_back(KEEPALIVE.as_bytes().to_vec());
+            self.stalled_ticks = 0;
+        } else if self.read_since_tick {
+            self.stalled_ticks = 0;
+        } else {
+            self.stalled_ticks += 1;
+            if self.stalled_ticks >= STALLED_TICKS {
+                self.cut();
+            }
+        }
+        self.read_since_tick = false;
+    }
+
+    /// The next bytes for the client, oldest first.
+    pub fn pop(&mut self) -> Option<Vec<u8>> {
+        let record = self.queue.pop_front()?;
+        self.queued = self.queued.saturating_sub(record.len());
+        self.read_since_tick = true;
+        Some(record)
+    }
+
+    /// Bytes queued that the client has not read.
+    pub fn queued(&self) -> usize {
+        self.queued
+    }
+
+    /// Ends the stream: what its client has not read is dropped (it resumes
+    /// from its last id), and nothing more is taken.
+    pub fn cut(&mut self) {
+        self.phase = Phase::Cut;
+        self.queue.clear();
+        self.queued = 0;
+    }
+
+    /// Ends the stream after what is queued and one `last` record (a
+    /// [`closed_record`]): its client reads them, then the response ends.
+    pub fn close(&mut self, last: String) {
+        if self.phase == Phase::Cut {
+            return;
+        }
+        self.queued += last.len();
+        self.queue.push_back(last.into_bytes());
+        self.phase = Phase::Cut;
+    }
+
+    /// True when the stream is cut: its response ends, its client reconnects.
+    pub fn is_cut(&self) -> bool {
+        self.phase == Phase::Cut
+    }
+
+    /// True while the stream reads what it missed.
+    pub fn is_catching_up(&self) -> bool {
+        matches!(self.phase, Phase::CatchingUp(_))
+    }
+
+    /// The cursor of the next page, when the stream catches up and its
+    /// client has read enough of what was queued.
+    pub fn wants_page(&self) -> Option<u64> {
+        match self.phase {
+            Phase::CatchingUp(after) if self.queued <= LOW_WATER_BYTES => Some(after),
+            _ => None,
+        }
+    }
+
+    /// Queues a page read for this stream; returns the `seq` it now holds up to.
+    fn take_page(&mut self, page: &Page) -> Option<u64> {
+        for (seq, event) in &page.events {
+            if self.enqueue(record(Some(*seq), &event.encode())) == Pushed::Cut {
+                return None;
+            }
+        }
+        self.phase = if page.has_more {
+            Phase::CatchingUp(page.next_after)
+        } else {
+            Phase::Live
+        };
+        Some(page.next_after)
+    }
+}
+
+/// Opens a stream for `member` resuming after `resume` (else its cursor),
+/// with the first page of what it missed queued; refused when the member
+/// has [`MAX_STREAMS_PER_MEMBER`] open already.
 pub fn open<H: BindingHost>(
     host: &mut H,
     network: &mut Network,
     member: Address,
     resume: Option<u64>,
 ) -> Result<Answer<Stream>, H::Error> {
-    let mut after = resume.unwrap_or_else(|| network.cursor(&member));
-    let mut opening = Vec::new();
-    for _ in 0..OPENING_PAGES {
-        let effects = match network.read_page(&member, after, MAX_READ_LIMIT, host.now()) {
-            Ok(effects) => effects,
-            Err(rejection) => return Ok(Err(rejected(&rejection))),
-        };
-        let Some(page) = host.collect(network, effects, Some(&member))?.page else {
-            break;
-        };
-        for (seq, event) in &page.events {
-            opening.push(record(Some(*seq), &event.encode()));
-        }
-        after = page.next_after;
-        if !page.has_more {
-            break;
-        }
+    if host.open_streams(&member) >= MAX_STREAMS_PER_MEMBER {
+        let refusal = Rejection::new(
+            ErrorCode::LimitReached,
+            format!("{member} has {MAX_STREAMS_PER_MEMBER} event streams open; close one first"),
+        );
+        return Ok(Err(rejected(&refusal)));
     }
-    // The stream has everything up to `after`.
-    let effects = network.acknowledge_pushed(&member, after, host.now());
-    host.apply(network, effects)?;
-    Ok(Ok(Stream { member, opening }))
+    let after = resume.unwrap_or_else(|| network.cursor(&member));
+    let stream = RefCell::new(Stream::new(member, after));
+    if let Err(rejection) = next_page(host, network, &stream)? {
+        return Ok(Err(rejected(&rejection)));
+    }
+    Ok(Ok(stream.into_inner()))
+}
+
+/// Reads the next page of a stream that catches up and queues it; what the
+/// page holds counts as acknowledged. The stream is not borrowed while the
+/// host applies the read. Refused when the member is no longer one.
+pub fn next_page<H: BindingHost>(
+    host: &mut H,
+    network: &mut Network,
+    stream: &RefCell<Stream>,
+) -> Result<Result<(), Rejection>, H::Error> {
+    let (member, after) = {
+        let stream = stream.borrow();
+        match stream.phase {
+            Phase::CatchingUp(after) => (stream.member.clone(), after),
+            _ => return Ok(Ok(())),
+        }
+    };
+    let effects = match network.read_page(&member, after, MAX_READ_LIMIT, host.now()) {
+        Ok(effects) => effects,
+        Err(rejection) => {
+            stream.borrow_mut().cut();
+            return Ok(Err(rejection));
+        }
+    };
+    let Some(page) = host.collect(network, effects, Some(&member))?.page else {
+        return Ok(Ok(()));
+    };
+    if let Some(held) = stream.borrow_mut().take_page(&page) {
+        let effects = network.acknowledge_pushed(&member, held, host.now());
+        host.apply(network, effects)?;
+    }
+    Ok(Ok(()))
 }
 
 #[cfg(test)]
@@ -120,6 +323,21 @@ mod tests {
             record,
             "event: closed\ndata: {\"code\":\"not_joined\",\"message\":\"agent:a left the network\"}\n\n"
         );
+    }
+
+    #[test]
+    fn a_closed_stream_gives_what_it_held_then_its_last_record_then_ends() {
+        let member: Address = "agent:a".parse().unwrap();
+        let mut stream = Stream::new(member.clone(), 0);
+        stream.phase = Phase::Live;
+        assert_eq!(stream.push(Some(1), "{}"), Pushed::Queued);
+        let last = closed_record(&crate::bindings::sockets::left(&member));
+        stream.close(last.clone());
+        assert!(stream.is_cut());
+        assert_eq!(stream.push(Some(2), "{}"), Pushed::Cut);
+        assert_eq!(stream.pop(), Some(record(Some(1), "{}").into_bytes()));
+        assert_eq!(stream.pop(), Some(last.into_bytes()));
+        assert_eq!(stream.pop(), None);
     }
 
     #[test]

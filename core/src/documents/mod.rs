@@ -18,6 +18,8 @@
 //! from `core`, where `editors` lists the members with the document open.
 
 #[cfg(feature = "documents")]
+pub(crate) mod expansion;
+#[cfg(feature = "documents")]
 mod persist;
 #[cfg(feature = "documents")]
 mod receive;
@@ -25,6 +27,8 @@ mod row;
 #[cfg(feature = "documents")]
 mod text;
 
+#[cfg(feature = "documents")]
+pub use expansion::MAX_EXPANDED_BYTES;
 #[cfg(feature = "documents")]
 pub(crate) use persist::{Loader, Persistence, Writes};
 pub use row::{DocumentRow, MAX_PART_BYTES, Part};

@@ -35,6 +35,12 @@ pub enum DocumentError {
     /// Stored or received bytes are not an Automerge document with a text.
     #[error("not a text document: {0}")]
     InvalidDocument(String),
+    /// A sync message's changes expand past what one message may hold.
+    #[error("a sync message's changes expand to more than {limit} bytes")]
+    TooLarge {
+        /// The most bytes a message's changes may expand to.
+        limit: u64,
+    },
     /// An edit reaches past the end of the text.
     #[error("the edit at {index} (deleting {delete}) is outside the text of length {length}")]
     OutOfRange {
@@ -49,7 +55,10 @@ pub enum DocumentError {
 
 impl Coded for DocumentError {
     fn code(&self) -> ErrorCode {
-        ErrorCode::InvalidRequest
+        match self {
+            Self::TooLarge { .. } => ErrorCode::TooLarge,
+            _ => ErrorCode::InvalidRequest,
+        }
     }
 }
 
@@ -70,7 +79,8 @@ const MAX_BLOOM_BITS_PER_ENTRY: u64 = 64;
 /// Decodes a sync message from an event payload, refusing what Automerge
 /// would decode but then fail on: a Bloom filter with entries and no bits
 /// (a division by zero inside Automerge, found by the `document_sync` fuzz
-/// target) or with absurd probe counts (an allocation of gigabytes).
+/// target) or with absurd probe counts (an allocation of gigabytes); and
+/// changes that expand past [`super::expansion::MAX_EXPANDED_BYTES`] (`too_large`).
 pub fn decode_sync(text: &str) -> Result<sync::Message, DocumentError> {
     let bytes = STANDARD
         .decode(text)
@@ -80,6 +90,12 @@ pub fn decode_sync(text: &str) -> Result<sync::Message, DocumentError> {
     for have in &message.have {
         check_bloom(&have.bloom.to_bytes())?;
     }
+    super::expansion::check(message.changes.iter()).map_err(|e| match e {
+        super::expansion::ExpansionError::TooLarge => DocumentError::TooLarge {
+            limit: super::expansion::MAX_EXPANDED_BYTES,
+        },
+        malformed => DocumentError::InvalidMessage(malformed.to_string()),
+    })?;
     Ok(message)
 }
 

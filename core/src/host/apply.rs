@@ -1,7 +1,7 @@
 //! The effect loop: [`apply_effects`] and the [`Host`] side it drives.
 
 use crate::ids::address::Address;
-use crate::network::{Effect, Network, ReadRequest, ReadRows};
+use crate::network::{Effect, Network, ReadRequest, ReadRows, Reader};
 
 /// A host's side of [`apply_effects`]: storage, the log and connections.
 pub trait Host {
@@ -17,9 +17,18 @@ pub trait Host {
     /// The log rows `(seq, event)` a read asks for, in `seq` order, and whether
     /// the log has no more such rows after them.
     fn read(&mut self, request: &ReadRequest) -> Result<ReadRows, Self::Error>;
+
+    /// A member's catch-up page could not be read: the host reports `error`
+    /// (logs it). [`apply_effects`] goes on with everything else; the network
+    /// reads that page again later.
+    fn catch_up_failed(&mut self, request: &ReadRequest, error: Self::Error);
 }
 
 /// Applies `effects` and everything they lead to, depth first, at time `now`.
+///
+/// A catch-up read that fails costs only its member (see
+/// [`Host::catch_up_failed`]): an alarm's redelivery to everyone else, or a
+/// join's ack, still goes out. Any other failure stops the loop and is returned.
 pub fn apply_effects<H: Host>(
     network: &mut Network,
     effects: Vec<Effect>,
@@ -33,10 +42,15 @@ pub fn apply_effects<H: Host>(
             continue;
         };
         let mut follow_up = match &effect {
-            Effect::Read(request) => {
-                let (rows, exhausted) = host.read(request)?;
-                network.answer_read(request, rows, exhausted, now)
-            }
+            Effect::Read(request) => match host.read(request) {
+                Ok((rows, exhausted)) => network.answer_read(request, rows, exhausted, now),
+                Err(error) if matches!(request.reader, Reader::CatchUp { .. }) => {
+                    network.read_failed(request, now);
+                    host.catch_up_failed(request, error);
+                    continue;
+                }
+                Err(error) => return Err(error),
+            },
             _ => Vec::new(),
         };
         for (member, seq) in host.apply(effect)? {
@@ -55,7 +69,6 @@ mod tests {
     use crate::client::Client;
     use crate::host::memory::MemoryHost;
     use crate::model::config::NetworkConfig;
-    use crate::network::Reader;
     use serde_json::json;
 
     fn addr(s: &str) -> Address {
@@ -110,6 +123,10 @@ mod tests {
 
         fn read(&mut self, request: &ReadRequest) -> Result<ReadRows, Infallible> {
             Ok(self.log.read_rows(request))
+        }
+
+        fn catch_up_failed(&mut self, _: &ReadRequest, error: Infallible) {
+            match error {}
         }
     }
 

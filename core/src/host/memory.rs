@@ -54,6 +54,10 @@ impl Host for Recording<'_> {
     fn read(&mut self, request: &ReadRequest) -> Result<ReadRows, Infallible> {
         Ok(self.host.read_rows(request))
     }
+
+    fn catch_up_failed(&mut self, _: &ReadRequest, error: Infallible) {
+        match error {}
+    }
 }
 
 impl MemoryHost {
@@ -77,6 +81,17 @@ impl MemoryHost {
             Effect::Remove { kind, key } => {
                 self.rows.remove(&(*kind, key.clone()));
             }
+            Effect::PruneLog {
+                transient_through,
+                history_through,
+            } => self.log.retain(|r| {
+                let through = if r.retain {
+                    history_through
+                } else {
+                    transient_through
+                };
+                r.seq > *through
+            }),
             Effect::Read(_)
             | Effect::Page(_)
             | Effect::Reply(_)

@@ -132,6 +132,18 @@ impl EventPattern {
             Self::Exact(t) => t == event_type,
         }
     }
+
+    /// For `prefix.*`: the types it matches as a range of byte strings,
+    /// both ends excluded — above `prefix.` and below `prefix/` (`/` follows
+    /// `.`). A host that keeps types in an ordered column reads them as that
+    /// range, without a `LIKE` pattern (whose length a host may limit, and
+    /// in which `_` is a wildcard).
+    pub fn below_range(&self) -> Option<(String, String)> {
+        match self {
+            Self::Below(prefix) => Some((format!("{prefix}."), format!("{prefix}/"))),
+            _ => None,
+        }
+    }
 }
 
 impl FromStr for EventPattern {
@@ -287,6 +299,24 @@ mod tests {
     }
 
     proptest! {
+        /// A type is in a prefix's range exactly when the prefix matches it.
+        #[test]
+        fn the_range_of_a_prefix_is_what_it_matches(
+            prefix in "[a-z_-]{1,3}(\\.[a-z0-9_-]{1,3}){0,2}",
+            kind in "[a-z_-]{1,3}(\\.[a-z0-9_/-]{0,3}){1,4}",
+        ) {
+            let pattern: EventPattern = format!("{prefix}.*").parse().unwrap();
+            let (above, below) = pattern.below_range().unwrap();
+            if let Ok(kind) = format!("{prefix}{}", &kind[kind.find('.').unwrap_or(0)..]).parse::<EventType>() {
+                let in_range = kind.as_str() > above.as_str() && kind.as_str() < below.as_str();
+                prop_assert_eq!(in_range, pattern.matches(&kind), "{}", kind);
+            }
+            if let Ok(other) = kind.parse::<EventType>() {
+                let in_range = other.as_str() > above.as_str() && other.as_str() < below.as_str();
+                prop_assert_eq!(in_range, pattern.matches(&other), "{}", other);
+            }
+        }
+
         #[test]
         fn parse_never_panics_and_round_trips(s in "\\PC{0,40}") {
             if let Ok(t) = s.parse::<EventType>() {

@@ -158,6 +158,9 @@ pub struct NetworkConfig {
     /// Whether `GET /v1/networks` lists this network.
     #[serde(default)]
     pub public: bool,
+    /// How long events, history and idle members are kept.
+    #[serde(default)]
+    pub retention: crate::model::retention::Retention,
     /// Description, icon, tags, …
     #[serde(default)]
     pub metadata: Map<String, Value>,
@@ -190,6 +193,7 @@ impl NetworkConfig {
             masters: Vec::new(),
             presence_timeout_ms: default_presence_timeout(),
             public: false,
+            retention: crate::model::retention::Retention::default(),
             metadata: Map::new(),
             keys: BTreeMap::new(),
             bridges: BTreeMap::new(),

@@ -6,6 +6,7 @@
 //! * [`config`] — access policy, delivery mode, status, limits and mods of a network
 //! * [`membership`] — the membership record and presence
 //! * [`access`] — access rules and resource permissions (§8)
+//! * [`retention`] — how long a network keeps events, history and idle members
 //! * [`state`] — members, channels, groups, resources and the rows they persist as
 //! * [`task`] — tasks (ACPs AIP): states, legal transitions, the A2A mapping
 //! * [`push`] — push notification targets of tasks and the queue of notifications
@@ -18,5 +19,6 @@ pub mod membership;
 pub mod payloads;
 pub mod push;
 pub mod remote;
+pub mod retention;
 pub mod state;
 pub mod task;

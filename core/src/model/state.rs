@@ -138,6 +138,18 @@ pub enum Row {
         /// Everything up to this `seq` is acknowledged.
         seq: u64,
     },
+    /// A member's catch-up that is read a page at a time, so that a network
+    /// restarted meanwhile goes on with it instead of leaving a hole.
+    CatchUp {
+        /// The member.
+        address: Address,
+        /// Its next page reads the log after this `seq`.
+        after: u64,
+        /// The `seq` last delivered to it (the next delivery's `prev`).
+        delivered: u64,
+    },
+    /// How old the log is and how far it is pruned (one row, key `log`).
+    LogMarks(crate::model::retention::LogMarks),
 }
 
 /// The kinds of [`Row`], for deletions.
@@ -168,6 +180,10 @@ pub enum RowKind {
     Remote,
     /// Push notifications waiting to be sent.
     Push,
+    /// Catch-ups in progress.
+    CatchUp,
+    /// The log's age marks and pruning progress.
+    LogMarks,
 }
 
 impl RowKind {
@@ -186,6 +202,8 @@ impl RowKind {
             Self::Task => "task",
             Self::Remote => "remote",
             Self::Push => "push",
+            Self::CatchUp => "catch_up",
+            Self::LogMarks => "log_marks",
         }
     }
 }
@@ -206,6 +224,8 @@ impl Row {
             Self::Task(_) => RowKind::Task,
             Self::Remote(_) => RowKind::Remote,
             Self::Push(_) => RowKind::Push,
+            Self::CatchUp { .. } => RowKind::CatchUp,
+            Self::LogMarks(_) => RowKind::LogMarks,
         }
     }
 
@@ -218,12 +238,13 @@ impl Row {
             Self::Resource(r) => r.address.to_string(),
             Self::Invitation(i) => i.code.clone(),
             Self::ModState { name, .. } => name.clone(),
-            Self::Cursor { address, .. } => address.to_string(),
+            Self::Cursor { address, .. } | Self::CatchUp { address, .. } => address.to_string(),
             Self::Bridge { network, .. } => network.to_string(),
             Self::Document(d) => d.key(),
             Self::Task(t) => t.id.clone(),
             Self::Remote(r) => r.address.to_string(),
             Self::Push(p) => p.key.clone(),
+            Self::LogMarks(_) => "log".into(),
         }
     }
 }
@@ -303,9 +324,9 @@ impl State {
                     self.bridges.remove(&network);
                 }
             },
-            // Cursors belong to the delivery tracker and documents to the
-            // network's document store, which the network restores itself.
-            Row::Cursor { .. } | Row::Document(_) => {}
+            // Cursors and catch-ups belong to the delivery tracker and documents
+            // to the network's document store, which the network restores itself.
+            Row::Cursor { .. } | Row::CatchUp { .. } | Row::Document(_) | Row::LogMarks(_) => {}
         }
     }
 

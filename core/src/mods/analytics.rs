@@ -4,7 +4,11 @@
 //! answers `analytics.report` with `{total, by_type, by_source}`. Others get
 //! `forbidden`. Counts are saved as the mod's state at most once per
 //! [`SAVE_INTERVAL_MS`] of network time and whenever a report is read, so a
-//! restart loses at most that interval's counts.
+//! restart loses at most that interval's counts. At most [`MAX_KEYS`] event
+//! types and as many sources are counted by name; the rest are counted
+//! together (`other_types`, `other_sources`), so the saved state stays far
+//! below a storage row's size (a Durable Object's SQLite row holds 2 MB) however
+//! many names members make up.
 
 use super::api::{Command, Context, Mod, ModMode, ModSpec, Outbox};
 use crate::error::{ErrorCode, Rejection};
@@ -24,6 +28,19 @@ pub struct Analytics {
     pub by_type: BTreeMap<String, u64>,
     /// Events per source address.
     pub by_source: BTreeMap<Address, u64>,
+    /// Events of types seen after [`MAX_KEYS`] others.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub other_types: u64,
+    /// Events from sources seen after [`MAX_KEYS`] others.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub other_sources: u64,
+}
+
+/// Event types, and sources, counted by name at most.
+pub const MAX_KEYS: usize = 1_000;
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// Least time between two saves of the counts.
@@ -53,14 +70,17 @@ impl AnalyticsMod {
     }
 }
 
-/// Counts one more for `key`, cloning it only the first time it is seen.
-fn bump<K, Q>(counts: &mut BTreeMap<K, u64>, key: &Q)
+/// Counts one more for `key`, cloning it only the first time it is seen;
+/// past [`MAX_KEYS`] names, a new one counts in `other`.
+fn bump<K, Q>(counts: &mut BTreeMap<K, u64>, other: &mut u64, key: &Q)
 where
     K: Ord + std::borrow::Borrow<Q>,
     Q: Ord + ToOwned<Owned = K> + ?Sized,
 {
+    let full = counts.len() >= MAX_KEYS;
     match counts.get_mut(key) {
         Some(count) => *count += 1,
+        None if full => *other += 1,
         None => {
             counts.insert(key.to_owned(), 1);
         }
@@ -74,8 +94,17 @@ impl Mod for AnalyticsMod {
 
     fn observe(&mut self, cx: &Context<'_>, event: &Event, out: &mut Outbox<'_>) {
         self.counts.total += 1;
-        bump(&mut self.counts.by_type, event.event_type.as_str());
-        bump(&mut self.counts.by_source, &event.source);
+        let counts = &mut self.counts;
+        bump(
+            &mut counts.by_type,
+            &mut counts.other_types,
+            event.event_type.as_str(),
+        );
+        bump(
+            &mut counts.by_source,
+            &mut counts.other_sources,
+            &event.source,
+        );
         if self
             .last_saved
             .is_none_or(|at| cx.now.saturating_sub(at) >= SAVE_INTERVAL_MS)
@@ -114,5 +143,40 @@ impl Mod for AnalyticsMod {
         if let Ok(counts) = serde_json::from_value(state.clone()) {
             self.counts = counts;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ids::address::MAX_NAME_LEN;
+    use crate::ids::event_type::MAX_EVENT_TYPE_LEN;
+    use crate::ids::network_id::MAX_NETWORK_ID_LEN;
+
+    /// The saved state of counts past the bound of names, each as long as names may be.
+    #[test]
+    fn the_saved_counts_stay_small_however_many_names_are_made_up() {
+        let mut counts = Analytics::default();
+        for n in 0..3 * MAX_KEYS {
+            let kind = format!("t{n:06}.{}", "x".repeat(MAX_EVENT_TYPE_LEN - 8));
+            let network = "n".repeat(MAX_NETWORK_ID_LEN);
+            let name = format!("{n:06}{}", "a".repeat(MAX_NAME_LEN - 6));
+            let source: Address = format!("{network}::agent:{name}").parse().unwrap();
+            counts.total += 1;
+            bump(&mut counts.by_type, &mut counts.other_types, kind.as_str());
+            bump(&mut counts.by_source, &mut counts.other_sources, &source);
+        }
+        assert_eq!(counts.by_type.len(), MAX_KEYS);
+        assert_eq!(counts.other_types, 2 * MAX_KEYS as u64);
+        assert_eq!(counts.other_sources, 2 * MAX_KEYS as u64);
+        let saved = serde_json::to_string(&counts).unwrap();
+        assert!(saved.len() < 1024 * 1024, "{} bytes", saved.len());
+        // What was saved is restored, the overflow included.
+        assert_eq!(serde_json::from_str::<Analytics>(&saved).unwrap(), counts);
+        // Counts saved before the bound existed still restore.
+        let old: Analytics =
+            serde_json::from_value(json!({"total": 1, "by_type": {}, "by_source": {}})).unwrap();
+        assert_eq!(old.other_types, 0);
+        assert!(!serde_json::to_string(&old).unwrap().contains("other"));
     }
 }

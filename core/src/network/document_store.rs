@@ -16,6 +16,10 @@ use std::collections::BTreeMap;
 
 /// Open sessions one document keeps at most; beyond it new sessions are refused.
 pub const MAX_SESSIONS_PER_DOCUMENT: usize = 256;
+/// Sessions one member may hold on one document (a member's tabs or processes).
+pub const MAX_SESSIONS_PER_MEMBER: usize = 8;
+/// Sessions one member may hold on all documents together.
+pub const MAX_DOCUMENT_SESSIONS_PER_MEMBER: usize = 64;
 /// The writer name of the network's own rows.
 pub(super) const WRITER: &str = "network";
 /// The longest session id a member may choose.
@@ -65,6 +69,43 @@ impl Documents {
     /// Restores one stored row (documents load when first used).
     pub fn restore(&mut self, row: &DocumentRow) {
         self.stored.entry(row.address.clone()).or_default().add(row);
+    }
+}
+
+impl Documents {
+    /// Refuses a new session of `member` on `address` when the document, the
+    /// member on it or the member on all documents holds as many as allowed.
+    pub(super) fn admit_session(
+        &self,
+        address: &Address,
+        member: &Address,
+    ) -> Result<(), Rejection> {
+        let refuse = |why: String| Err(Rejection::new(ErrorCode::LimitReached, why));
+        let mut on_document = 0;
+        let mut everywhere = 0;
+        for (open, shared) in &self.open {
+            let mine = shared.sessions.keys().filter(|(m, _)| m == member).count();
+            everywhere += mine;
+            if open == address {
+                on_document = mine;
+                if shared.sessions.len() >= MAX_SESSIONS_PER_DOCUMENT {
+                    return refuse(format!(
+                        "{address} has {MAX_SESSIONS_PER_DOCUMENT} open sessions already"
+                    ));
+                }
+            }
+        }
+        if on_document >= MAX_SESSIONS_PER_MEMBER {
+            return refuse(format!(
+                "{member} has {MAX_SESSIONS_PER_MEMBER} sessions of {address} open; close one first"
+            ));
+        }
+        if everywhere >= MAX_DOCUMENT_SESSIONS_PER_MEMBER {
+            return refuse(format!(
+                "{member} has {MAX_DOCUMENT_SESSIONS_PER_MEMBER} document sessions open; close one first"
+            ));
+        }
+        Ok(())
     }
 }
 

@@ -19,7 +19,7 @@ use crate::ids::address::Address;
 use crate::ids::event_type::core_types as t;
 use crate::model::state::Row;
 use crate::network::document_store::{
-    MAX_SESSIONS_PER_DOCUMENT, Shared, WRITER, fresh_document, rejection, session_of, store_effects,
+    Shared, WRITER, fresh_document, rejection, session_of, store_effects,
 };
 use crate::network::effects::Effect;
 use crate::network::engine::Network;
@@ -175,14 +175,15 @@ impl Network {
                 )
             })
             .and_then(|text| decode_sync(text).map_err(|e| rejection(&e)))?;
-        let shared = self.shared_document(&address, &mut effects);
-        let joined = !shared.sessions.contains_key(&key);
-        if joined && shared.sessions.len() >= MAX_SESSIONS_PER_DOCUMENT {
-            return Err(Rejection::new(
-                ErrorCode::RateLimited,
-                format!("{address} has {MAX_SESSIONS_PER_DOCUMENT} open sessions already"),
-            ));
+        let joined = !self
+            .documents
+            .open
+            .get(&address)
+            .is_some_and(|shared| shared.sessions.contains_key(&key));
+        if joined {
+            self.documents.admit_session(&address, &source)?;
         }
+        let shared = self.shared_document(&address, &mut effects);
         // Merge into a copy of the state: a message that fails leaves the session as it was.
         let mut state = shared.sessions.get(&key).cloned().unwrap_or_default();
         let changed = shared

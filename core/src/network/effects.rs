@@ -49,6 +49,15 @@ pub enum Effect {
         /// Index it under these audiences for catch-up reads.
         audiences: Vec<String>,
     },
+    /// Delete the log rows retention no longer keeps (`Network::prune`):
+    /// rows without history (`retain` false) up to `transient_through`,
+    /// history up to `history_through`, and their audience index rows.
+    PruneLog {
+        /// Rows kept only for delivery, up to this `seq`, are gone.
+        transient_through: u64,
+        /// History rows up to this `seq` are gone.
+        history_through: u64,
+    },
     /// Read log rows and answer with [`Network::answer_read`] (catch-up, a page, a query).
     Read(ReadRequest),
     /// A page of the log for the connection whose input asked for it ([`Network::read_page`]).

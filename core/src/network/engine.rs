@@ -12,11 +12,13 @@ use crate::ids::ulid::UlidGenerator;
 use crate::model::config::{DeliveryMode, NetworkConfig};
 use crate::model::membership::Member;
 use crate::model::payloads::{ErrorPayload, NetworkProfile, Payload, ProfileAccess, Transport};
+use crate::model::retention::LogMarks;
 use crate::model::state::{Row, State};
 use crate::mods::Pipeline;
 use crate::network::ack::Ack;
 use crate::network::dedupe::DedupeWindow;
-use crate::network::delivery::{EventIndex, NoIndex, Tracker};
+use crate::network::delivery::{EventIndex, NoIndex};
+use crate::network::tracker::Tracker;
 use crate::verification::{Challenges, KeyRegistry, StaticKeys};
 use serde_json::{Map, Value};
 
@@ -34,6 +36,12 @@ pub struct Network {
     /// `mod/persistence` is loaded: logged rows are history and queries work.
     pub(super) keeps_history: bool,
     pub(super) tracker: Tracker,
+    /// The log's age marks and how far it is pruned (`super::retention`).
+    pub(super) log_marks: LogMarks,
+    /// The last pruning run stopped at its bound: the next follows soon.
+    pub(super) prune_behind: bool,
+    /// When the next idle member may be removed, as far as is known.
+    pub(super) member_removal_due: Option<u64>,
     pub(super) dedupe: DedupeWindow,
     pub(super) index: Box<dyn EventIndex>,
     /// Shared documents of files and context.
@@ -55,6 +63,7 @@ impl Network {
             ..State::default()
         };
         let mut tracker = Tracker::default();
+        let mut log_marks = LogMarks::default();
         #[cfg(feature = "documents")]
         let mut documents = crate::network::document_store::Documents::new(&config.id);
         for row in rows {
@@ -62,6 +71,12 @@ impl Network {
                 Row::Cursor { address, seq } => {
                     tracker.cursors.insert(address, seq);
                 }
+                Row::CatchUp {
+                    address,
+                    after,
+                    delivered,
+                } => tracker.restore_catch_up(address, after, delivered),
+                Row::LogMarks(marks) => log_marks = marks,
                 #[cfg(feature = "documents")]
                 Row::Document(row) => documents.restore(&row),
                 other => state.apply(other),
@@ -75,6 +90,9 @@ impl Network {
         let keys = Box::new(StaticKeys::from_config(&config));
         Self {
             tracker,
+            log_marks,
+            prune_behind: false,
+            member_removal_due: None,
             dedupe: DedupeWindow::default(),
             index: Box::new(NoIndex),
             keeps_history,
@@ -111,10 +129,15 @@ impl Network {
             .filter(|m| m.is_online())
             .map(|m| m.last_seen.saturating_add(self.config.presence_timeout_ms))
             .min();
-        [self.tracker.next_wakeup(), presence, self.next_push()]
-            .into_iter()
-            .flatten()
-            .min()
+        [
+            self.tracker.next_wakeup(),
+            presence,
+            self.next_push(),
+            self.next_prune(),
+        ]
+        .into_iter()
+        .flatten()
+        .min()
     }
 
     /// The acknowledged delivery cursor of `member` (0 when none).

@@ -20,8 +20,9 @@
 //! | [`stages`] | transforms, observers, mod commands |
 //! | [`handlers`] | the network's own handling of `network.*` events, by area |
 //! | [`reads`] | catch-up, pages and history queries over the host's log |
+//! | [`retention`] | pruning the log, idle members and expired invitations |
 //! | [`effects`] | what the host must do: [`Effect`], [`ReadRequest`], [`Page`] |
-//! | [`routing`], [`delivery`], [`dedupe`], [`ack`] | recipients and visibility; delivery chains and cursors; dedupe; acks |
+//! | [`routing`], [`delivery`], [`tracker`], [`dedupe`], [`ack`] | recipients and visibility; delivery chains; cursors, catch-up pages and the bound on unacknowledged deliveries; dedupe; acks |
 
 mod ack;
 mod admission;
@@ -38,18 +39,22 @@ mod outcome;
 mod presence;
 mod pushes;
 mod reads;
+mod retention;
 mod routing;
 mod shield;
 mod stages;
+mod tracker;
 
 pub use ack::Ack;
-pub use delivery::{DEDUPE_WINDOW, EventIndex, NoIndex, REDELIVERY_TIMEOUT_MS, delivery_frame};
+pub use delivery::{DEDUPE_WINDOW, EventIndex, NoIndex, delivery_frame};
 pub use effects::{Effect, LogFilter, Order, Page, ReadRequest, ReadRows, Reader};
 pub use engine::Network;
 pub use handlers::{DEFAULT_INVITATION_TTL_MS, MAX_OPEN_TASKS, task_types};
-pub use reads::{BACKLOG_PAGE, MAX_READ_LIMIT};
+pub use reads::MAX_READ_LIMIT;
+pub use retention::MAX_PRUNED_PER_RUN;
 pub use routing::{default_visibility, visible_to};
 pub use shield::{CHALLENGES, FAILED_JOINS, Inbound};
+pub use tracker::{CATCH_UP_PAGE, MAX_IN_FLIGHT, REDELIVERY_TIMEOUT_MS};
 
 use crate::error::{ErrorCode, Rejection};
 use crate::event::Event;
@@ -289,26 +294,38 @@ impl Network {
         };
         effects.append(&mut outcome.effects);
         effects.append(&mut staged);
-        let to: Vec<Address> = recipients
+        let mut to: Vec<Address> = recipients
             .into_iter()
             .filter(|to| {
                 // Online implies a member: visibility need not look the member up again.
                 self.state.members.get(to).is_some_and(Member::is_online)
-                    && !self.tracker.catching_up.contains(to)
+                    && !self.tracker.catching_up.contains_key(to)
                     && routing::visible_to_known(&self.state, &event, visibility, to, true)
             })
             .collect();
+        let order = match seq {
+            Some(seq) if self.at_least_once() => {
+                // A member at its bound of unacknowledged deliveries gets this one from the log later.
+                let mut prev = Vec::with_capacity(to.len());
+                let mut paused = Vec::new();
+                to.retain(|r| match self.tracker.deliver_live(r, seq, now) {
+                    Some(p) => {
+                        prev.push(p);
+                        true
+                    }
+                    None => {
+                        paused.push(r.clone());
+                        false
+                    }
+                });
+                for member in &paused {
+                    effects.extend(self.tracker.catch_up_row(member).map(Effect::Store));
+                }
+                Some(Order { seq, prev })
+            }
+            _ => None,
+        };
         if !to.is_empty() {
-            let order = match seq {
-                Some(seq) if self.at_least_once() => Some(Order {
-                    seq,
-                    prev: to
-                        .iter()
-                        .map(|r| self.tracker.delivered(r, seq, now))
-                        .collect(),
-                }),
-                _ => None,
-            };
             effects.push(Effect::Deliver {
                 to,
                 event: Rc::clone(&event),

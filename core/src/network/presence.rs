@@ -13,7 +13,8 @@ use crate::network::stages::Stage;
 use serde_json::{Map, json};
 
 impl Network {
-    /// The host's alarm fired: resend deliveries that waited too long for an ack.
+    /// The host's alarm fired: time silent members out, resend deliveries
+    /// that waited too long for an ack, and read the catch-up pages due.
     pub fn on_alarm(&mut self, now: u64) -> Vec<Effect> {
         let mut effects = Vec::new();
         // Presence: members silent for longer than the timeout go offline.
@@ -38,9 +39,22 @@ impl Network {
                 let after = self.tracker.cursor(&member);
                 effects.push(self.catch_up(&member, after));
             } else {
-                self.tracker.forget_unacked(&member);
+                effects.extend(self.stop_catch_up(&member));
             }
         }
+        for member in self.tracker.pages_due(now) {
+            if self
+                .state
+                .members
+                .get(&member)
+                .is_some_and(Member::is_online)
+            {
+                effects.extend(self.next_catch_up_page(&member, now));
+            } else {
+                effects.extend(self.stop_catch_up(&member));
+            }
+        }
+        effects.extend(self.prune_if_due(now));
         effects
     }
 
@@ -103,8 +117,9 @@ impl Network {
         }
         member.status = Presence::Offline;
         let mut effects = vec![Effect::Store(Row::Member(member.clone()))];
-        self.tracker.catching_up.remove(address);
-        self.tracker.forget_unacked(address);
+        effects.extend(self.settle_cursor(address));
+        self.note_idle_from(now);
+        effects.extend(self.stop_catch_up(address));
         let mut metadata = Map::new();
         metadata.insert("reason".into(), json!("disconnected"));
         let leave = Event {

@@ -9,7 +9,7 @@
 //!
 //! | reader | answer |
 //! |---|---|
-//! | [`Reader::CatchUp`] | deliveries to the member, then the next read until the log is exhausted |
+//! | [`Reader::CatchUp`] | deliveries to the member; its next page is read when it has room ([`crate::network::tracker`]) |
 //! | [`Reader::Page`] | one [`Effect::Page`] for the connection that asked |
 //! | [`Reader::Query`] | a `network.events.response` delivered to the requester |
 
@@ -17,24 +17,35 @@ use crate::error::{ErrorCode, Rejection};
 use crate::event::Event;
 use crate::ids::address::Address;
 use crate::model::payloads::{EventsPage, LoggedEvent, Payload};
-use crate::model::state::Row;
+use crate::model::state::{Row, RowKind};
 use crate::network::delivery;
 use crate::network::effects::{Effect, LogFilter, Order, Page, ReadRequest, Reader};
 use crate::network::engine::Network;
 use crate::network::routing;
+use crate::network::tracker::{CATCH_UP_PAGE, PageAnswered};
 use std::rc::Rc;
 
-/// Log rows per catch-up page; hosts also bound a page by bytes (the edge: 4 MB).
-pub const BACKLOG_PAGE: usize = 500;
 /// Largest page a poll or a query may ask for.
 pub const MAX_READ_LIMIT: usize = 200;
 
 impl Network {
-    /// Starts sending `member` everything visible to it after `after`, page by page.
+    /// Starts sending `member` everything visible to it after `after`, a page
+    /// at a time as it acknowledges ([`crate::network::tracker`]).
     /// A cursor past the end of the log (as a member may claim) reads as the end.
     pub(crate) fn catch_up(&mut self, member: &Address, after: u64) -> Effect {
         let after = after.min(self.last_seq);
         self.tracker.start_catch_up(member, after);
+        self.catch_up_read(member, after)
+    }
+
+    /// The read of `member`'s next catch-up page, when one is due at `now`.
+    pub(crate) fn next_catch_up_page(&mut self, member: &Address, now: u64) -> Option<Effect> {
+        let after = self.tracker.next_page(member, now)?;
+        Some(self.catch_up_read(member, after))
+    }
+
+    /// A catch-up page for `member` after `after`, read under its audiences as they are now.
+    fn catch_up_read(&self, member: &Address, after: u64) -> Effect {
         Effect::Read(ReadRequest {
             reader: Reader::CatchUp {
                 member: member.clone(),
@@ -43,7 +54,7 @@ impl Network {
                 audiences: delivery::member_audiences(&self.state, member),
             },
             after,
-            limit: BACKLOG_PAGE,
+            limit: CATCH_UP_PAGE,
         })
     }
 
@@ -66,7 +77,7 @@ impl Network {
         // A member cannot hold what the log does not have yet.
         let after = after.min(self.last_seq);
         let mut effects = self.heartbeat_if_offline(member, now);
-        if let Some(cursor) = self.tracker.holds_up_to(member, after) {
+        if let Some(cursor) = self.tracker.holds_up_to(member, after, now) {
             effects.push(Effect::Store(Row::Cursor {
                 address: member.clone(),
                 seq: cursor,
@@ -88,7 +99,7 @@ impl Network {
     /// A push transport that cannot acknowledge per event (SSE) has delivered
     /// `seq` to `member`: treat it as delivered and acknowledged.
     pub fn acknowledge_pushed(&mut self, member: &Address, seq: u64, now: u64) -> Vec<Effect> {
-        match self.tracker.holds_up_to(member, seq) {
+        match self.tracker.holds_up_to(member, seq, now) {
             Some(cursor) if self.tracker.should_persist(member, cursor, now) => {
                 vec![Effect::Store(Row::Cursor {
                     address: member.clone(),
@@ -171,7 +182,8 @@ impl Network {
         }
     }
 
-    /// Delivers a catch-up page to `member` and asks for the next one until the log is exhausted.
+    /// Delivers a catch-up page to `member`; its next page waits until it has
+    /// room for it, and is never read in this turn.
     fn answer_catch_up(
         &mut self,
         request: &ReadRequest,
@@ -180,12 +192,18 @@ impl Network {
         exhausted: bool,
         now: u64,
     ) -> Vec<Effect> {
-        if !self.tracker.catching_up.contains(member) {
+        let mut rows = rows.peekable();
+        if !self
+            .tracker
+            .catching_up
+            .get(member)
+            .is_some_and(|c| c.reading && c.after == request.after)
+        {
             return Vec::new();
         }
         let mut effects = Vec::new();
         let mut last = request.after;
-        for (seq, event) in rows {
+        for (seq, event) in rows.by_ref().take(request.limit) {
             last = last.max(seq);
             if &event.source == member || !routing::logged_visible_to(&self.state, &event, member) {
                 continue;
@@ -200,14 +218,39 @@ impl Network {
                 }),
             });
         }
-        if exhausted {
-            self.tracker.catching_up.remove(member);
-        } else {
-            effects.push(Effect::Read(ReadRequest {
-                after: last,
-                ..request.clone()
-            }));
+        // Rows beyond the page's limit are read again with the next page.
+        let exhausted = exhausted && rows.peek().is_none();
+        match self
+            .tracker
+            .page_answered(member, request.after, last, exhausted, now)
+        {
+            PageAnswered::More => {
+                effects.extend(self.tracker.catch_up_row(member).map(Effect::Store))
+            }
+            PageAnswered::Done { stored: true } => effects.push(catch_up_removed(member)),
+            PageAnswered::Done { stored: false } | PageAnswered::Stale => {}
         }
         effects
+    }
+
+    /// `member` went offline or left: its catch-up stops (and its row goes).
+    pub(crate) fn stop_catch_up(&mut self, member: &Address) -> Option<Effect> {
+        self.tracker.stop(member).then(|| catch_up_removed(member))
+    }
+
+    /// A catch-up page the host could not read (its storage failed): the
+    /// member's catch-up is read again later; nobody else is held up.
+    pub fn read_failed(&mut self, request: &ReadRequest, now: u64) {
+        if let Reader::CatchUp { member } = &request.reader {
+            self.tracker.page_failed(member, now);
+        }
+    }
+}
+
+/// The removal of `member`'s stored catch-up.
+fn catch_up_removed(member: &Address) -> Effect {
+    Effect::Remove {
+        kind: RowKind::CatchUp,
+        key: member.to_string(),
     }
 }

@@ -234,9 +234,13 @@ pub fn dispatch<H: BindingHost>(
                 watch,
             })
         }
-        Operation::PushConfig => {
-            super::push::configure(host, network, member, version, (&id, method, params))
-        }
+        Operation::PushConfig => Ok(Reply::Now(super::push::configure(
+            host,
+            network,
+            member,
+            version,
+            (&id, method, params),
+        )?)),
         Operation::ExtendedCard => Ok(error(&id, -32007, "this agent has no extended card")),
     }
 }

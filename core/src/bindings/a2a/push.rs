@@ -9,7 +9,6 @@
 //! `X-A2A-Notification-Token: {token}`, and — when a token is set —
 //! `X-Agentnet-Signature: t={unix ms},v1={hex HMAC-SHA256 of "{t}.{body}" under the token}`.
 
-use super::methods::Reply;
 use super::version::{TASK_NOT_FOUND, Version};
 use super::wire;
 use crate::bindings::exchange::BindingHost;
@@ -50,18 +49,19 @@ fn config_json(task: &str, target: &PushTarget, version: Version) -> Value {
     }
 }
 
-fn error(id: &Id, code: i64, message: impl Into<String>) -> Reply {
-    Reply::Now(jsonrpc::error(Some(id), &RpcError::new(code, message)))
+fn error(id: &Id, code: i64, message: impl Into<String>) -> Value {
+    jsonrpc::error(Some(id), &RpcError::new(code, message))
 }
 
-/// Answers one of the push configuration methods (`method`) of `member`.
+/// Answers one of the push configuration methods (`method`) of `member`:
+/// the JSON-RPC response.
 pub fn configure<H: BindingHost>(
     host: &mut H,
     network: &mut Network,
     member: &Address,
     version: Version,
     (id, method, params): (&Id, &str, &Map<String, Value>),
-) -> Result<Reply, H::Error> {
+) -> Result<Value, H::Error> {
     let text = |v: &Value, key: &str| v.get(key).and_then(Value::as_str).map(str::to_owned);
     let whole = Value::Object(params.clone());
     let task = text(&whole, "taskId")
@@ -118,10 +118,7 @@ pub fn configure<H: BindingHost>(
                 .find(|p| Some(&p.id) == made.as_ref())
                 .map(|p| config_json(&task, p, version))
         });
-        return Ok(Reply::Now(jsonrpc::result(
-            id,
-            stored.unwrap_or(Value::Null),
-        )));
+        return Ok(jsonrpc::result(id, stored.unwrap_or(Value::Null)));
     }
     if is_delete {
         let payload = json!({"task": task, "remove": config_id.unwrap_or_default()});
@@ -133,7 +130,7 @@ pub fn configure<H: BindingHost>(
             target,
             payload,
         )?;
-        return Ok(Reply::Now(jsonrpc::result(id, json!({}))));
+        return Ok(jsonrpc::result(id, json!({})));
     }
     let all: Vec<Value> = current
         .push
@@ -145,14 +142,14 @@ pub fn configure<H: BindingHost>(
             Version::V1 => json!({"configs": all, "nextPageToken": ""}),
             Version::V03 => Value::Array(all),
         };
-        return Ok(Reply::Now(jsonrpc::result(id, result)));
+        return Ok(jsonrpc::result(id, result));
     }
     let one = current
         .push
         .iter()
         .find(|p| config_id.as_ref().is_none_or(|c| &p.id == c));
     Ok(match one {
-        Some(p) => Reply::Now(jsonrpc::result(id, config_json(&task, p, version))),
+        Some(p) => jsonrpc::result(id, config_json(&task, p, version)),
         None => error(id, TASK_NOT_FOUND, "no such push notification config"),
     })
 }

@@ -154,7 +154,7 @@ fn a_ticket_opens_one_stream_or_socket_once_and_not_after_its_minute() {
     let first = ticket(&mut world, &alice);
     let url = format!("v1/sse?ticket={first}");
     let stream = stream_or_response(&mut world, &get(&url)).expect("the ticket opens a stream");
-    assert_eq!(stream.member.to_string(), "agent:alice");
+    assert_eq!(stream.member().to_string(), "agent:alice");
     assert_eq!(
         stream_or_response(&mut world, &get(&url)).unwrap_err(),
         (401, "not_joined".to_owned()),

@@ -25,6 +25,8 @@ pub(crate) struct TestHost {
     pub(crate) applied: Vec<Effect>,
     pub(crate) now: u64,
     pub(crate) seed: u8,
+    /// Open event streams per member.
+    pub(crate) streams: BTreeMap<Address, usize>,
 }
 
 impl BindingHost for TestHost {
@@ -119,6 +121,9 @@ impl BindingHost for TestHost {
         self.applied.extend(applied);
         Ok(())
     }
+    fn open_streams(&self, member: &Address) -> usize {
+        self.streams.get(member).copied().unwrap_or(0)
+    }
 }
 
 pub(crate) struct World {
@@ -139,6 +144,7 @@ impl World {
                 applied: Vec::new(),
                 now: 1_000,
                 seed: 0,
+                streams: BTreeMap::new(),
             },
             network: Network::new(config, [], 0, [7; 32]),
         }

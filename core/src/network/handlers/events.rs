@@ -77,7 +77,7 @@ pub(super) fn acknowledge(
         no_ack: true,
         ..Outcome::default()
     };
-    if let Some(cursor) = network.tracker.acknowledge(&event.source, seq)
+    if let Some(cursor) = network.tracker.acknowledge(&event.source, seq, now)
         && network.tracker.should_persist(&event.source, cursor, now)
     {
         outcome.effects.push(Effect::Store(Row::Cursor {
@@ -85,6 +85,10 @@ pub(super) fn acknowledge(
             seq: cursor,
         }));
     }
+    // The ack made room: the next page of its catch-up goes now.
+    outcome
+        .effects
+        .extend(network.next_catch_up_page(&event.source, now));
     Ok(outcome)
 }
 

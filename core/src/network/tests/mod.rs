@@ -3,7 +3,11 @@
 mod access;
 mod hardening;
 mod lifecycle;
+#[cfg(feature = "documents")]
+mod limits;
+mod load;
 mod mods;
+mod retention;
 mod routing;
 mod tasks;
 
