@@ -79,6 +79,10 @@ struct Sim {
     host: MemoryHost,
     peers: Vec<Peer>,
     chaos: Chaos,
+    /// Peers start tasks too (`task.create` to another peer).
+    tasks: bool,
+    /// The tasks whose `task.create` reached their partner.
+    started: BTreeSet<String>,
 }
 
 fn address(i: usize) -> Address {
@@ -86,7 +90,7 @@ fn address(i: usize) -> Address {
 }
 
 impl Sim {
-    fn new(seed: u64) -> Self {
+    fn new(seed: u64, tasks: bool) -> Self {
         let mut rng = Rng(ChaCha8Rng::seed_from_u64(seed));
         let mut net_seed = [0u8; 32];
         rng.0.fill_bytes(&mut net_seed);
@@ -139,6 +143,8 @@ impl Sim {
             network,
             host: MemoryHost::default(),
             peers,
+            tasks,
+            started: BTreeSet::new(),
             chaos: Chaos {
                 drop: 0.05,
                 duplicate: 0.05,
@@ -164,6 +170,9 @@ impl Sim {
                     if event.source != self.peers[i].address =>
                 {
                     self.peers[i].applied.push((seq, event.id));
+                    if event.event_type.as_str() == "task.create" {
+                        self.started.insert(event.id.to_string());
+                    }
                     reactions.extend(task_step(&event));
                 }
                 _ => {}
@@ -277,7 +286,7 @@ impl Sim {
         self.peers[i].posts += 1;
         let now = self.now;
         let direct = target.entity().is_participant() && target != Address::broadcast();
-        let kind = if direct && self.rng.chance(0.5) {
+        let kind = if self.tasks && direct && self.rng.chance(0.5) {
             "task.create"
         } else {
             "sim.msg"
@@ -464,12 +473,12 @@ impl Sim {
             }
         }
         let tasks = &self.network.state().tasks;
-        let created = logged
-            .iter()
-            .filter(|(_, e)| e.event_type.as_str() == "task.create")
-            .count();
-        if tasks.len() != created {
-            return Err(format!("{created} tasks created, {} known", tasks.len()));
+        let known: BTreeSet<String> = tasks.keys().cloned().collect();
+        if known != self.started {
+            return Err(format!(
+                "the network knows tasks {known:?}, their partners were given {:?}",
+                self.started
+            ));
         }
         for task in tasks.values() {
             let said: Vec<_> = task.history.iter().map(|m| m.role).collect();
@@ -517,34 +526,44 @@ fn task_step(event: &Event) -> Option<(&'static str, Address, serde_json::Value)
     }
 }
 
-#[test]
-fn replicas_converge_under_a_hostile_network() {
+/// Runs `seeds` (or `AGENTNET_SIM_SEED`) with or without tasks; the events
+/// accepted and the tasks known over all runs.
+fn run_seeds(seeds: std::ops::Range<u64>, tasks: bool) -> (usize, usize) {
     let seeds: Vec<u64> = match std::env::var("AGENTNET_SIM_SEED") {
         Ok(seed) => vec![seed.parse().expect("AGENTNET_SIM_SEED is a number")],
-        Err(_) => {
-            let runs: u64 = std::env::var("AGENTNET_SIM_RUNS")
-                .ok()
-                .and_then(|r| r.parse().ok())
-                .unwrap_or(2000);
-            (0..runs).collect()
-        }
+        Err(_) => seeds.collect(),
     };
-    let mut accepted = 0;
-    let mut tasks = 0;
+    let (mut accepted, mut known) = (0, 0);
     for seed in seeds {
-        let mut sim = Sim::new(seed);
+        let mut sim = Sim::new(seed, tasks);
         sim.run();
         if let Err(problem) = sim.check() {
             panic!(
-                "simulation seed {seed} failed: {problem}\nreplay with AGENTNET_SIM_SEED={seed}"
+                "simulation seed {seed} (tasks: {tasks}) failed: {problem}\nreplay with AGENTNET_SIM_SEED={seed}"
             );
         }
         accepted += sim.host.log.len();
-        tasks += sim.network.state().tasks.len();
+        known += sim.network.state().tasks.len();
     }
+    (accepted, known)
+}
+
+fn runs() -> u64 {
+    std::env::var("AGENTNET_SIM_RUNS")
+        .ok()
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(2000)
+}
+
+#[test]
+fn replicas_converge_under_a_hostile_network() {
+    let (accepted, _) = run_seeds(0..runs(), false);
     assert!(accepted > 0);
-    assert!(
-        tasks > 0,
-        "no task was started: the task case proves nothing"
-    );
+}
+
+#[test]
+fn tasks_complete_exactly_once_across_disconnects() {
+    let (accepted, tasks) = run_seeds(0..runs() / 4, true);
+    assert!(accepted > 0);
+    assert!(tasks > 0, "no task was started: the task case proves nothing");
 }
