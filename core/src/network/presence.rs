@@ -117,7 +117,7 @@ impl Network {
         }
         member.status = Presence::Offline;
         let mut effects = vec![Effect::Store(Row::Member(member.clone()))];
-        effects.extend(self.settle_cursor(address));
+        self.note_settled(address);
         self.note_idle_from(now);
         effects.extend(self.stop_catch_up(address));
         let mut metadata = Map::new();

@@ -139,7 +139,10 @@ impl Network {
                 if member.is_online() && self.tracker.settled(address) {
                     self.last_seq
                 } else {
-                    self.tracker.cursor(address)
+                    let owed_nothing = self.tracker.owed_nothing_through.get(address);
+                    self.tracker
+                        .cursor(address)
+                        .max(owed_nothing.copied().unwrap_or(0))
                 }
             })
             .min()
@@ -147,19 +150,14 @@ impl Network {
     }
 
     /// A member going offline that has acknowledged everything delivered to
-    /// it is owed nothing logged so far: its cursor moves to the present, so
-    /// while it is away it holds back only what comes after. The cursor row
-    /// to store, when it moved.
-    pub(super) fn settle_cursor(&mut self, member: &Address) -> Option<Effect> {
-        let last_seq = self.last_seq;
-        if !self.tracker.settled(member) || self.tracker.cursor(member) >= last_seq {
-            return None;
+    /// it is owed nothing logged so far: while it is away it holds back only
+    /// what comes after (its cursor, where it resumes, is left as it is).
+    pub(super) fn note_settled(&mut self, member: &Address) {
+        if self.tracker.settled(member) {
+            self.tracker
+                .owed_nothing_through
+                .insert(member.clone(), self.last_seq);
         }
-        self.tracker.cursors.insert(member.clone(), last_seq);
-        Some(Effect::Store(Row::Cursor {
-            address: member.clone(),
-            seq: last_seq,
-        }))
     }
 
     /// Members idle past their removal time that hold nothing: removed, their

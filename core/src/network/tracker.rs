@@ -148,6 +148,9 @@ pub struct Tracker {
     pub catching_up: BTreeMap<Address, CatchUp>,
     /// The cursor last written to storage per member, and when.
     pub persisted: BTreeMap<Address, (u64, u64)>,
+    /// Members that went offline owing nothing: nothing up to this `seq` is owed
+    /// to them (in memory only; after a restart their cursors alone count).
+    pub owed_nothing_through: BTreeMap<Address, u64>,
 }
 
 impl Tracker {
@@ -284,8 +287,7 @@ impl Tracker {
         due
     }
 
-    /// True when `member` has acknowledged everything delivered to it and no
-    /// catch-up of it waits: nothing logged so far is owed to it.
+    /// True when `member` has acknowledged all delivered to it and waits for no catch-up.
     pub fn settled(&self, member: &Address) -> bool {
         !self.catching_up.contains_key(member) && self.last_delivered(member) <= self.cursor(member)
     }
@@ -296,6 +298,7 @@ impl Tracker {
         self.progress.remove(member);
         self.catching_up.remove(member);
         self.persisted.remove(member);
+        self.owed_nothing_through.remove(member);
     }
 
     /// The member's acknowledged cursor.

@@ -150,7 +150,7 @@ pub(super) fn leave(network: &mut Network, event: &Event, now: u64) -> Result<Ou
             .effects
             .push(Effect::Store(Row::Member(member.clone())));
     }
-    outcome.effects.extend(network.settle_cursor(&event.source));
+    network.note_settled(&event.source);
     network.note_idle_from(now);
     outcome.effects.extend(network.stop_catch_up(&event.source));
     outcome.effects.push(Effect::Unbind);
