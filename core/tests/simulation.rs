@@ -565,5 +565,8 @@ fn replicas_converge_under_a_hostile_network() {
 fn tasks_complete_exactly_once_across_disconnects() {
     let (accepted, tasks) = run_seeds(0..runs() / 4, true);
     assert!(accepted > 0);
-    assert!(tasks > 0, "no task was started: the task case proves nothing");
+    assert!(
+        tasks > 0,
+        "no task was started: the task case proves nothing"
+    );
 }
