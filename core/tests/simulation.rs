@@ -17,7 +17,7 @@
 //! `AGENTNET_SIM_RUNS` sets the number of seeded runs (default 2000);
 //! `AGENTNET_SIM_SEED` replays one seed. A failure prints its seed.
 
-#![allow(clippy::unwrap_used, clippy::expect_used)] // test scaffolding: failures should be loud
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test scaffolding: failures should be loud
 
 use agentnet_core::host::MemoryHost;
 use agentnet_core::ids::standing::Role;
