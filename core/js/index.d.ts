@@ -300,6 +300,61 @@ export class SharedDocument {
 }
 
 /** An agent connected to one network. */
+/** ACPs AIP task states. */
+export type TaskState = 'accepted' | 'working' | 'awaiting-input' | 'awaiting-completion'
+  | 'completed' | 'canceled' | 'failed' | 'rejected';
+/** A part of a task message or artifact (A2A 1.0's shape). */
+export type TaskPart = { text: string } | { data: unknown } | { url: string; mediaType?: string; filename?: string };
+/** Text, a list of parts or `{parts}`. */
+export type TaskContent = string | TaskPart[] | { parts: TaskPart[] };
+
+/** A task given to this agent (`onTask`). */
+export interface TaskWork {
+  readonly id: string;
+  readonly requester: string;
+  readonly parts: TaskPart[];
+  readonly text: string;
+  readonly skill: string | null;
+  readonly state: TaskState;
+  readonly canceled: boolean;
+  progress(message: TaskContent): Promise<Ack>;
+  askInput(question: TaskContent): Promise<{ parts: TaskPart[]; text: string }>;
+  artifact(name: string, content: TaskContent, options?: { id?: string }): Promise<Ack>;
+  complete(message?: TaskContent): Promise<Ack>;
+  fail(reason: TaskContent): Promise<Ack>;
+  reject(reason: TaskContent): Promise<Ack>;
+}
+
+export interface StartTaskOptions {
+  skill?: string;
+  context?: string;
+  /** The requester confirms completion itself (AIP's `complete`). */
+  confirm?: boolean;
+  /** Hybrid tasks: the channel members that work on it. */
+  partners?: string[];
+}
+
+export interface TaskUpdate {
+  type: 'update' | 'message' | 'artifact' | 'cancel';
+  state: TaskState;
+  parts: TaskPart[];
+  text: string;
+  event: AgentnetEvent;
+}
+
+/** A task this agent started. */
+export interface TaskHandle extends AsyncIterable<TaskUpdate> {
+  readonly id: string;
+  readonly state: TaskState;
+  readonly artifacts: { name: string; parts: TaskPart[] }[];
+  readonly messages: { from: string; parts: TaskPart[] }[];
+  /** Resolves once the task is over. */
+  readonly done: Promise<TaskHandle>;
+  send(message: TaskContent): Promise<Ack>;
+  complete(): Promise<Ack>;
+  cancel(): Promise<Ack>;
+}
+
 export class Agent {
   private constructor();
   /** Connects and joins; resolves once the network has accepted the join. */
@@ -324,6 +379,10 @@ export class Agent {
   setBridge(network: string, bridge: string | null): Promise<Ack>;
   discover(): Promise<Roster>;
   discoverResources(filter?: { type?: ResourceKind }): Promise<ResourceInfo[]>;
+  /** Answers tasks given to this agent; what the handler returns completes the task. */
+  onTask(handler: (task: TaskWork) => unknown | Promise<unknown>): this;
+  /** Starts a task at an agent (or a channel, for a group task). */
+  startTask(target: string, message: TaskContent, options?: StartTaskOptions): Promise<TaskHandle>;
   registerTool<I = any, O = any>(
     name: string,
     schema: unknown,

@@ -70,6 +70,8 @@ pub enum ErrorCode {
     MethodNotAllowed,
     /// The route takes only a WebSocket upgrade.
     UpgradeRequired,
+    /// A task cannot make this state change (ACPs AIP's transitions).
+    InvalidTransition,
     /// The host failed on its side (storage, a missing answer); nothing the caller sent is at fault.
     Internal,
 }
@@ -106,6 +108,7 @@ impl ErrorCode {
             Self::Timeout => "timeout",
             Self::MethodNotAllowed => "method_not_allowed",
             Self::UpgradeRequired => "upgrade_required",
+            Self::InvalidTransition => "invalid_transition",
             Self::Internal => "internal",
         }
     }

@@ -9,18 +9,22 @@
 //!    and each replica applied its deliveries in `seq` order;
 //! 2. no replica received an event it should not see;
 //! 3. every outbox event ended acknowledged (none is left pending);
-//! 4. the replicas' logs of broadcast events are identical.
+//! 4. the replicas' logs of broadcast events are identical;
+//! 5. every task a peer started (`task.create`) went through its whole
+//!    lifecycle across the disconnects — the partner starts it, the
+//!    requester answers, the partner completes it — each step exactly once.
 //!
 //! `AGENTNET_SIM_RUNS` sets the number of seeded runs (default 2000);
 //! `AGENTNET_SIM_SEED` replays one seed. A failure prints its seed.
 
-#![allow(clippy::unwrap_used, clippy::expect_used)] // test scaffolding: failures should be loud
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test scaffolding: failures should be loud
 
 use agentnet_core::host::MemoryHost;
 use agentnet_core::ids::standing::Role;
 use agentnet_core::model::config::NetworkConfig;
 use agentnet_core::model::membership::{Member, Presence};
 use agentnet_core::model::state::{Channel, Row};
+use agentnet_core::model::task::{TaskRole, TaskState};
 use agentnet_core::network::{Effect, Network};
 use agentnet_core::replica::{OutboxState, Replica, ReplicaEffect, ReplicaRow};
 use agentnet_core::{Address, Event, EventId, Verification};
@@ -75,6 +79,10 @@ struct Sim {
     host: MemoryHost,
     peers: Vec<Peer>,
     chaos: Chaos,
+    /// Peers start tasks too (`task.create` to another peer).
+    tasks: bool,
+    /// The tasks whose `task.create` reached their partner.
+    started: BTreeSet<String>,
 }
 
 fn address(i: usize) -> Address {
@@ -82,7 +90,7 @@ fn address(i: usize) -> Address {
 }
 
 impl Sim {
-    fn new(seed: u64) -> Self {
+    fn new(seed: u64, tasks: bool) -> Self {
         let mut rng = Rng(ChaCha8Rng::seed_from_u64(seed));
         let mut net_seed = [0u8; 32];
         rng.0.fill_bytes(&mut net_seed);
@@ -136,6 +144,8 @@ impl Sim {
             network,
             host: MemoryHost::default(),
             peers,
+            tasks,
+            started: BTreeSet::new(),
             chaos: Chaos {
                 drop: 0.05,
                 duplicate: 0.05,
@@ -150,6 +160,7 @@ impl Sim {
     }
 
     fn replica_effects(&mut self, i: usize, effects: Vec<ReplicaEffect>) {
+        let mut reactions = Vec::new();
         for effect in effects {
             match effect {
                 ReplicaEffect::Send(text) => {
@@ -160,9 +171,23 @@ impl Sim {
                     if event.source != self.peers[i].address =>
                 {
                     self.peers[i].applied.push((seq, event.id));
+                    if event.event_type.as_str() == "task.create" {
+                        self.started.insert(event.id.to_string());
+                    }
+                    reactions.extend(task_step(&event));
                 }
                 _ => {}
             }
+        }
+        for (kind, target, payload) in reactions {
+            let (_, effects) = self.peers[i].replica.post(
+                kind.parse().unwrap(),
+                target,
+                payload,
+                Map::new(),
+                self.now,
+            );
+            self.replica_effects(i, effects);
         }
     }
 
@@ -261,10 +286,16 @@ impl Sim {
         let n = self.peers[i].posts;
         self.peers[i].posts += 1;
         let now = self.now;
+        let direct = target.entity().is_participant() && target != Address::broadcast();
+        let kind = if self.tasks && direct && self.rng.chance(0.5) {
+            "task.create"
+        } else {
+            "sim.msg"
+        };
         let (_, effects) = self.peers[i].replica.post(
-            "sim.msg".parse().unwrap(),
+            kind.parse().unwrap(),
             target,
-            json!({"n": n}),
+            json!({"n": n, "parts": [{"text": format!("post {n}")}]}),
             Map::new(),
             now,
         );
@@ -381,7 +412,10 @@ impl Sim {
             .host
             .log
             .iter()
-            .filter(|r| r.event.event_type.as_str() == "sim.msg")
+            .filter(|r| {
+                let kind = r.event.event_type.as_str();
+                kind == "sim.msg" || kind.starts_with("task.")
+            })
             .map(|r| (r.seq, &*r.event))
             .collect();
         for peer in &self.peers {
@@ -439,6 +473,23 @@ impl Sim {
                 ));
             }
         }
+        let tasks = &self.network.state().tasks;
+        let known: BTreeSet<String> = tasks.keys().cloned().collect();
+        if known != self.started {
+            return Err(format!(
+                "the network knows tasks {known:?}, their partners were given {:?}",
+                self.started
+            ));
+        }
+        for task in tasks.values() {
+            let said: Vec<_> = task.history.iter().map(|m| m.role).collect();
+            if task.state != TaskState::Completed || said != [TaskRole::Leader, TaskRole::Leader] {
+                return Err(format!(
+                    "task {} ended {:?} with history {said:?}",
+                    task.id, task.state
+                ));
+            }
+        }
         if logged.is_empty() {
             return Err("no event was accepted: the run proves nothing".into());
         }
@@ -446,28 +497,77 @@ impl Sim {
     }
 }
 
-#[test]
-fn replicas_converge_under_a_hostile_network() {
+/// What a peer does when `event` reaches it: a partner starts a task it is
+/// given and completes it once the requester answered; the requester answers
+/// when its task starts.
+fn task_step(event: &Event) -> Option<(&'static str, Address, serde_json::Value)> {
+    let task = || {
+        event.payload["task"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned()
+    };
+    match event.event_type.as_str() {
+        "task.create" => Some((
+            "task.update",
+            event.source.clone(),
+            json!({"task": event.id.to_string(), "state": "working"}),
+        )),
+        "task.update" if event.payload["state"] == "working" => Some((
+            "task.message",
+            event.source.clone(),
+            json!({"task": task(), "parts": [{"text": "more"}]}),
+        )),
+        "task.message" => Some((
+            "task.update",
+            event.source.clone(),
+            json!({"task": task(), "state": "completed"}),
+        )),
+        _ => None,
+    }
+}
+
+/// Runs `seeds` (or `AGENTNET_SIM_SEED`) with or without tasks; the events
+/// accepted and the tasks known over all runs.
+fn run_seeds(seeds: std::ops::Range<u64>, tasks: bool) -> (usize, usize) {
     let seeds: Vec<u64> = match std::env::var("AGENTNET_SIM_SEED") {
         Ok(seed) => vec![seed.parse().expect("AGENTNET_SIM_SEED is a number")],
-        Err(_) => {
-            let runs: u64 = std::env::var("AGENTNET_SIM_RUNS")
-                .ok()
-                .and_then(|r| r.parse().ok())
-                .unwrap_or(2000);
-            (0..runs).collect()
-        }
+        Err(_) => seeds.collect(),
     };
-    let mut accepted = 0;
+    let (mut accepted, mut known) = (0, 0);
     for seed in seeds {
-        let mut sim = Sim::new(seed);
+        let mut sim = Sim::new(seed, tasks);
         sim.run();
         if let Err(problem) = sim.check() {
             panic!(
-                "simulation seed {seed} failed: {problem}\nreplay with AGENTNET_SIM_SEED={seed}"
+                "simulation seed {seed} (tasks: {tasks}) failed: {problem}\nreplay with AGENTNET_SIM_SEED={seed}"
             );
         }
         accepted += sim.host.log.len();
+        known += sim.network.state().tasks.len();
     }
+    (accepted, known)
+}
+
+fn runs() -> u64 {
+    std::env::var("AGENTNET_SIM_RUNS")
+        .ok()
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(2000)
+}
+
+#[test]
+fn replicas_converge_under_a_hostile_network() {
+    let (accepted, _) = run_seeds(0..runs(), false);
     assert!(accepted > 0);
+}
+
+#[test]
+fn tasks_complete_exactly_once_across_disconnects() {
+    let (accepted, tasks) = run_seeds(0..runs() / 4, true);
+    assert!(accepted > 0);
+    assert!(
+        tasks > 0,
+        "no task was started: the task case proves nothing"
+    );
 }

@@ -113,6 +113,8 @@ impl NetworkHost {
         }
         // MCP requests a delivery completed, and notifications of what changed.
         self.mcp.flush();
+        // Deliveries to external A2A agents become calls.
+        self.start_outbound();
         Ok(())
     }
 
@@ -209,6 +211,9 @@ impl Host for Applier<'_> {
             }
             Effect::Store(row) => {
                 host.mcp.noticed(&effect);
+                if let agentnet_core::model::state::Row::Task(task) = row {
+                    host.a2a.changed(task);
+                }
                 self.store.store(row)?
             }
             Effect::Remove { kind, key } => {
@@ -229,6 +234,8 @@ impl Host for Applier<'_> {
             Effect::Deliver { to, event, order } => {
                 host.queue_frames(&effect);
                 host.mcp.delivered(to, event);
+                host.outbound
+                    .queue(to, event, order.as_ref().map(|o| o.seq));
                 return Ok(match order {
                     Some(order) => host.push_sse(to, order.seq, event),
                     None => {

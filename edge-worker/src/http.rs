@@ -179,6 +179,12 @@ impl NetworkHost {
             Ok(request) => request,
             Err(response) => return respond(response),
         };
+        if let Some(id) = bindings::a2a::remote::add_target(&request) {
+            return self.add_remote(request, id).await;
+        }
+        if let Some(target) = bindings::a2a::target(&request) {
+            return self.serve_a2a(request, target).await;
+        }
         match mcp::transport::target(&request) {
             Some(mcp::transport::Target::Endpoint(id)) => return self.serve_mcp(request, id).await,
             Some(mcp::transport::Target::Metadata(id)) => return self.mcp_metadata(&request, &id),

@@ -5,8 +5,9 @@
 //! * `POST /v1/networks` creates a network (in its own Durable Object) and,
 //!   when public, lists it in the directory; `GET /v1/networks` lists them;
 //! * requests under `/networks/{id}/…` (the MCP endpoint `/networks/{id}/mcp`,
-//!   its protected-resource metadata, and the network's OAuth authorization
-//!   server with its metadata too) go to the Durable Object named `{id}`
+//!   its protected-resource metadata, the network's OAuth authorization
+//!   server with its metadata, and the A2A endpoints and cards under
+//!   `/networks/{id}/a2a`) go to the Durable Object named `{id}`
 //!   ([`entry::NetworkObject`]), which owns that network's state.
 //!
 //! * the identity registry's routes (`/registry/v1/…`, `/agents/{name}/did.json`,
@@ -15,6 +16,10 @@
 //! Static files of the web workspace (`www/`) are served by the platform's
 //! assets binding before the Worker runs.
 
+mod a2a;
+mod a2a_live;
+mod a2a_push;
+mod a2a_remote;
 #[allow(missing_docs)] // the #[durable_object] macro generates undocumented glue
 mod directory;
 mod effects;

@@ -49,6 +49,10 @@ pub struct NetworkHost {
     pub(crate) test_hooks: bool,
     /// The MCP endpoint's streams, waiting requests and notices.
     pub(crate) mcp: crate::mcp_live::McpLive,
+    /// A2A requests that wait for a task's changes.
+    pub(crate) a2a: crate::a2a_live::Watchers,
+    /// Deliveries to external A2A agents, waiting to become calls.
+    pub(crate) outbound: crate::a2a_live::Outbound,
     /// This host, for tasks that outlive a request (an MCP stream's answers).
     pub(crate) me: std::rc::Weak<NetworkHost>,
     /// The Worker's bindings (the registry object, for identity lookups).
@@ -212,6 +216,8 @@ impl NetworkHost {
             outgoing: RefCell::new(Vec::new()),
             test_hooks,
             mcp: Default::default(),
+            a2a: Default::default(),
+            outbound: Default::default(),
             me,
             env,
             origin: RefCell::new(None),
@@ -310,6 +316,7 @@ impl NetworkHost {
             None => Vec::new(),
         };
         self.apply(&Origin::Nowhere, effects)?;
+        self.send_due_pushes()?;
         self.schedule_alarm().await?;
         Response::ok("alarm handled")
     }

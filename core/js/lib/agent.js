@@ -11,6 +11,7 @@ import { KeyPair } from './identity.js';
 import { openSocket, resolveNetwork, sendFrame, webSocketClass } from './connect.js';
 import { SharedDocument } from './document.js';
 import { readAnswer } from './answers.js';
+import { serveTasks, startTask } from './tasks.js';
 
 const INVOKE = 'network.resource.invoke';
 const INVOKE_RESULT = 'network.resource.invoke.result';
@@ -203,6 +204,27 @@ export class Agent {
     const promise = this.#wait(this.#pending, id, timeoutMs);
     this.#apply(effects);
     return promise;
+  }
+
+  /**
+   * Answers tasks given to this agent (`task.create`): `handler(task)` gets
+   * `{id, requester, parts, text, skill}` with `progress(msg)`,
+   * `askInput(question)` (resolves with the answer `{parts, text}`),
+   * `artifact(name, content)`, `complete(msg)`, `fail(reason)`, `reject(reason)`;
+   * the task is `working` before the handler runs, and what it returns completes it.
+   */
+  onTask(handler) {
+    serveTasks(this, handler);
+    return this;
+  }
+
+  /**
+   * Starts a task at `target` (an agent; a channel for a group task) with
+   * `message` (text, parts or `{parts}`); resolves with a handle whose
+   * updates are an async iterator, with `send(msg)`, `cancel()` and `done`.
+   */
+  startTask(target, message, options = {}) {
+    return startTask(this, target, message, options);
   }
 
   /** Sends an event and resolves with the event that answers it (`metadata.in_reply_to`), or rejects on error or timeout. */

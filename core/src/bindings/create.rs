@@ -14,7 +14,7 @@ use crate::crypto::{sha256_hex, to_hex};
 use crate::ids::network_id::NetworkIdError;
 use crate::model::config::ModConfig;
 use crate::model::config::{Access, AccessPolicy, ConfigError, DeliveryMode};
-use crate::{Coded, ErrorCode, Limits, NetworkConfig, NetworkId, Verification};
+use crate::{Address, Coded, ErrorCode, Limits, NetworkConfig, NetworkId, Verification};
 use serde_json::{Value, json};
 
 /// The network every edge has from its first start, so newcomers can use agentnet at once.
@@ -77,6 +77,9 @@ pub enum CreateError {
     /// `bridges` is not a map of network ids to addresses.
     #[error("bridges maps network ids to the local agent that relays to them")]
     InvalidBridges,
+    /// `a2a_guest` is not a local agent or human address.
+    #[error("a2a_guest is the local agent or human address public A2A callers act as")]
+    InvalidGuest,
     /// `retention` is not an object of windows in milliseconds.
     #[error(
         "retention is {{history_ms?, history_events?, undelivered_ms?, idle_member_ms?}} with whole numbers (null: for ever)"
@@ -153,6 +156,15 @@ pub fn config_from_request(
     if let Some(bridges) = body.get("bridges").filter(|b| !b.is_null()) {
         config.bridges =
             serde_json::from_value(bridges.clone()).map_err(|_| CreateError::InvalidBridges)?;
+    }
+    if let Some(guest) = body.get("a2a_guest").filter(|g| !g.is_null()) {
+        let guest: Address = guest
+            .as_str()
+            .and_then(|g| g.parse().ok())
+            .filter(|g: &Address| g.is_local() && g.entity().is_participant())
+            .filter(|g| g != &Address::broadcast())
+            .ok_or(CreateError::InvalidGuest)?;
+        config.a2a_guest = Some(guest);
     }
     if let Some(retention) = body.get("retention").filter(|r| !r.is_null()) {
         let retention: crate::model::retention::Retention =

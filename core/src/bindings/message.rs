@@ -258,7 +258,10 @@ pub fn status_of(code: ErrorCode) -> u16 {
         | ErrorCode::SourceMismatch
         | ErrorCode::ReservedType => 403,
         ErrorCode::UnknownTarget | ErrorCode::NotFound => 404,
-        ErrorCode::AlreadyExists | ErrorCode::AddressInUse | ErrorCode::OwnerOffline => 409,
+        ErrorCode::AlreadyExists
+        | ErrorCode::AddressInUse
+        | ErrorCode::OwnerOffline
+        | ErrorCode::InvalidTransition => 409,
         ErrorCode::TooLarge => 413,
         ErrorCode::RateLimited | ErrorCode::LimitReached => 429,
         ErrorCode::MethodNotAllowed => 405,

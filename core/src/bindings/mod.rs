@@ -23,7 +23,9 @@
 //! * [`didwba`] — DIDWba header authentication any binding can use
 //! * [`registry`] — the identity registry at `/registry/v1/`, DID documents and the JWKS
 //! * [`oauth`] — each network's OAuth authorization server for its MCP endpoint (consent = join)
+//! * [`a2a`] — A2A (JSON-RPC, both generations) at `/networks/{id}/a2a`
 
+pub mod a2a;
 pub mod create;
 pub mod didwba;
 pub mod directory;

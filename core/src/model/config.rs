@@ -178,6 +178,11 @@ pub struct NetworkConfig {
     /// member named here for `{network}` (a bridge agent that relays them).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub bridges: BTreeMap<NetworkId, Address>,
+    /// A2A callers without a session act as this member, which may only
+    /// start and take part in tasks (`task.*`); `None` (the default): they
+    /// are refused with `401`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub a2a_guest: Option<Address>,
 }
 
 impl NetworkConfig {
@@ -198,7 +203,15 @@ impl NetworkConfig {
             metadata: Map::new(),
             keys: BTreeMap::new(),
             bridges: BTreeMap::new(),
+            a2a_guest: None,
         }
+    }
+
+    /// True when `source` is the A2A guest and `event_type` is more than it
+    /// may send: it sends `task.*` events only, and nobody joins as it (the
+    /// network admits it itself, `Network::admit_a2a_guest`).
+    pub fn guest_overreaches(&self, source: &Address, event_type: &str) -> bool {
+        self.a2a_guest.as_ref() == Some(source) && !event_type.starts_with("task.")
     }
 
     /// True when `credentials.admin_token` in a join matches the administrator credential.

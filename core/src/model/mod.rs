@@ -8,11 +8,17 @@
 //! * [`access`] — access rules and resource permissions (§8)
 //! * [`retention`] — how long a network keeps events, history and idle members
 //! * [`state`] — members, channels, groups, resources and the rows they persist as
+//! * [`task`] — tasks (ACPs AIP): states, legal transitions, the A2A mapping
+//! * [`push`] — push notification targets of tasks and the queue of notifications
+//! * [`remote`] — external A2A agents that are members
 //! * [`payloads`] — the payloads of the network's answers (roster, resources, pages, errors, profile)
 
 pub mod access;
 pub mod config;
 pub mod membership;
 pub mod payloads;
+pub mod push;
+pub mod remote;
 pub mod retention;
 pub mod state;
+pub mod task;

@@ -125,6 +125,12 @@ pub enum Row {
     },
     /// A piece of a shared document (feature `documents`; kept as data without it).
     Document(crate::documents::DocumentRow),
+    /// A task (boxed: it carries its history).
+    Task(Box<crate::model::task::Task>),
+    /// An external A2A agent that is a member.
+    Remote(crate::model::remote::RemoteAgent),
+    /// A push notification waiting to be sent.
+    Push(crate::model::push::PendingPush),
     /// A member's cumulative delivery acknowledgement.
     Cursor {
         /// The member.
@@ -168,6 +174,12 @@ pub enum RowKind {
     Bridge,
     /// Pieces of shared documents.
     Document,
+    /// Tasks.
+    Task,
+    /// External A2A agents.
+    Remote,
+    /// Push notifications waiting to be sent.
+    Push,
     /// Catch-ups in progress.
     CatchUp,
     /// The log's age marks and pruning progress.
@@ -187,6 +199,9 @@ impl RowKind {
             Self::Cursor => "cursor",
             Self::Bridge => "bridge",
             Self::Document => "document",
+            Self::Task => "task",
+            Self::Remote => "remote",
+            Self::Push => "push",
             Self::CatchUp => "catch_up",
             Self::LogMarks => "log_marks",
         }
@@ -206,6 +221,9 @@ impl Row {
             Self::Cursor { .. } => RowKind::Cursor,
             Self::Bridge { .. } => RowKind::Bridge,
             Self::Document(_) => RowKind::Document,
+            Self::Task(_) => RowKind::Task,
+            Self::Remote(_) => RowKind::Remote,
+            Self::Push(_) => RowKind::Push,
             Self::CatchUp { .. } => RowKind::CatchUp,
             Self::LogMarks(_) => RowKind::LogMarks,
         }
@@ -223,6 +241,9 @@ impl Row {
             Self::Cursor { address, .. } | Self::CatchUp { address, .. } => address.to_string(),
             Self::Bridge { network, .. } => network.to_string(),
             Self::Document(d) => d.key(),
+            Self::Task(t) => t.id.clone(),
+            Self::Remote(r) => r.address.to_string(),
+            Self::Push(p) => p.key.clone(),
             Self::LogMarks(_) => "log".into(),
         }
     }
@@ -243,6 +264,12 @@ pub struct State {
     pub invitations: BTreeMap<String, Invitation>,
     /// Saved mod state by mod name.
     pub mod_state: BTreeMap<String, Value>,
+    /// Tasks by id (`crate::model::task`).
+    pub tasks: BTreeMap<String, crate::model::task::Task>,
+    /// External A2A agents that are members, by address.
+    pub remotes: BTreeMap<Address, crate::model::remote::RemoteAgent>,
+    /// Push notifications waiting to be sent, by key.
+    pub pushes: BTreeMap<String, crate::model::push::PendingPush>,
     /// The member that relays events for each other network (from the
     /// configuration's `bridges`, not stored as rows).
     pub bridges: BTreeMap<crate::ids::network_id::NetworkId, Address>,
@@ -279,6 +306,15 @@ impl State {
             }
             Row::ModState { name, state } => {
                 self.mod_state.insert(name, state);
+            }
+            Row::Task(t) => {
+                self.tasks.insert(t.id.clone(), *t);
+            }
+            Row::Remote(r) => {
+                self.remotes.insert(r.address.clone(), r);
+            }
+            Row::Push(p) => {
+                self.pushes.insert(p.key.clone(), p);
             }
             Row::Bridge { network, bridge } => match bridge {
                 Some(bridge) => {

@@ -135,10 +135,15 @@ impl Network {
             .filter(|m| m.is_online())
             .map(|m| m.last_seen.saturating_add(self.config.presence_timeout_ms))
             .min();
-        [self.tracker.next_wakeup(), presence, self.next_prune()]
-            .into_iter()
-            .flatten()
-            .min()
+        [
+            self.tracker.next_wakeup(),
+            presence,
+            self.next_push(),
+            self.next_prune(),
+        ]
+        .into_iter()
+        .flatten()
+        .min()
     }
 
     /// The acknowledged delivery cursor of `member` (0 when none).

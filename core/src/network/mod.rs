@@ -16,6 +16,7 @@
 //! | [`admission`] | who may join and send; key proofs; challenges |
 //! | [`shield`] | where an input came in ([`Inbound`]); throttles on failed joins and challenges |
 //! | [`presence`] | heartbeats, disconnects, the alarm |
+//! | [`pushes`] | the queue of tasks' push notifications: what is due, what became of it |
 //! | [`stages`] | transforms, observers, mod commands |
 //! | [`handlers`] | the network's own handling of `network.*` events, by area |
 //! | [`reads`] | catch-up, pages and history queries over the host's log |
@@ -38,6 +39,7 @@ pub mod identity;
 mod identity_cache;
 mod outcome;
 mod presence;
+mod pushes;
 mod reads;
 mod retention;
 mod routing;
@@ -49,7 +51,7 @@ pub use ack::Ack;
 pub use delivery::{DEDUPE_WINDOW, EventIndex, NoIndex, delivery_frame};
 pub use effects::{Effect, LogFilter, Order, Page, ReadRequest, ReadRows, Reader};
 pub use engine::Network;
-pub use handlers::DEFAULT_INVITATION_TTL_MS;
+pub use handlers::{DEFAULT_INVITATION_TTL_MS, MAX_OPEN_TASKS, task_types};
 pub use reads::MAX_READ_LIMIT;
 pub use retention::MAX_PRUNED_PER_RUN;
 pub use routing::{default_visibility, visible_to};
@@ -195,6 +197,24 @@ impl Network {
         if event_type == core_types::AGENT_CHALLENGE {
             self.shield.may_challenge(source.as_ref(), now)?;
             return self.issue_challenge(inbound, &event, now);
+        }
+        if self.config.guest_overreaches(&event.source, event_type) {
+            return Err(Rejection::new(
+                ErrorCode::Forbidden,
+                format!(
+                    "{} is the A2A guest: it takes part in tasks only",
+                    event.source
+                ),
+            ));
+        }
+        if joining && self.state.remotes.contains_key(&event.source) {
+            return Err(Rejection::new(
+                ErrorCode::Forbidden,
+                format!(
+                    "{} is an external A2A agent: nobody joins as it",
+                    event.source
+                ),
+            ));
         }
         if joining {
             self.shield.may_join(source.as_ref(), now)?;

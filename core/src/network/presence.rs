@@ -141,3 +141,56 @@ impl Network {
         effects
     }
 }
+
+impl Network {
+    /// Makes the configured A2A guest (`NetworkConfig::a2a_guest`) a member,
+    /// once: public A2A callers act as it. Nobody joins as it, so nobody
+    /// else receives what its tasks are sent.
+    pub fn admit_a2a_guest(&mut self, now: u64) -> Vec<Effect> {
+        let Some(guest) = self.config.a2a_guest.clone() else {
+            return Vec::new();
+        };
+        if self.state.members.contains_key(&guest) {
+            return Vec::new();
+        }
+        let member = Member {
+            address: guest.clone(),
+            role: crate::ids::standing::Role::Member,
+            verification: crate::ids::standing::Verification::ANONYMOUS,
+            status: Presence::Offline,
+            last_seen: now,
+            secret_sha256: None,
+        };
+        self.state.members.insert(guest, member.clone());
+        vec![Effect::Store(Row::Member(member))]
+    }
+}
+
+impl Network {
+    /// Makes an external A2A agent a member (added by a master, by its card):
+    /// nobody joins as it; events for it become A2A calls from the host.
+    pub fn admit_remote(
+        &mut self,
+        remote: crate::model::remote::RemoteAgent,
+        now: u64,
+    ) -> Vec<Effect> {
+        let member = Member {
+            address: remote.address.clone(),
+            role: crate::ids::standing::Role::Member,
+            verification: crate::ids::standing::Verification::ANONYMOUS,
+            status: Presence::Online,
+            last_seen: now,
+            secret_sha256: None,
+        };
+        self.state
+            .members
+            .insert(member.address.clone(), member.clone());
+        self.state
+            .remotes
+            .insert(remote.address.clone(), remote.clone());
+        vec![
+            Effect::Store(Row::Member(member)),
+            Effect::Store(Row::Remote(remote)),
+        ]
+    }
+}

@@ -4,16 +4,20 @@
 //! Each handler validates its payload, changes the state and says what to do
 //! next in an [`Outcome`]: effects, whether to log, route and ack the event.
 //! One file per area: [`agents`], [`channels`] (and groups), [`resources`],
-//! [`events`] (the log, acks, and events for mods or members).
+//! [`events`] (the log, acks, and events for mods or members), [`tasks`] (`task.*`)
+//! and [`task_push`] (their push notifications).
 
 mod agents;
 mod channels;
 mod events;
 mod payload;
 mod resources;
+mod task_push;
+mod tasks;
 
 use crate::network::outcome::{self, Outcome};
 pub use agents::DEFAULT_INVITATION_TTL_MS;
+pub use tasks::{MAX_OPEN_TASKS, types as task_types};
 
 use crate::error::Rejection;
 use crate::event::Event;
@@ -60,6 +64,19 @@ pub(crate) fn handle(
         t::EVENT_ACK if event.target == Address::core() => events::acknowledge(network, event, now),
         t::EVENT_ACK => Ok(outcome::routed()),
         t::AGENT_RESUME => events::resume(network, event),
+        tasks::types::PUSH => task_push::configure(network, event),
+        kind if kind.starts_with("task.") => {
+            let mut outcome = match kind {
+                tasks::types::CREATE => tasks::create(network, event, now),
+                tasks::types::MESSAGE => tasks::message_in(network, event, now),
+                tasks::types::UPDATE => tasks::update(network, event, now),
+                tasks::types::ARTIFACT => tasks::artifact(network, event, now),
+                tasks::types::CANCEL => tasks::cancel(network, event, now),
+                other => Err(payload::invalid(format!("{other} is not a task event"))),
+            }?;
+            task_push::queue(network, &mut outcome, now);
+            Ok(outcome)
+        }
         other if other.starts_with("network.") => Err(payload::invalid(format!(
             "{other} is not an event type this network handles"
         ))),

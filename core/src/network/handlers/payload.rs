@@ -53,14 +53,19 @@ pub(super) fn group_name(event: &Event) -> Result<Name, Rejection> {
 }
 
 pub(super) fn member_list(event: &Event) -> Result<Vec<Address>, Rejection> {
-    match event.payload.get("members") {
+    member_list_at(event, "members")
+}
+
+/// `payload.{key}` as a list of local participant addresses (absent: none).
+pub(super) fn member_list_at(event: &Event, key: &str) -> Result<Vec<Address>, Rejection> {
+    match event.payload.get(key) {
         None | Some(Value::Null) => Ok(Vec::new()),
         Some(Value::Array(items)) => items
             .iter()
             .map(|v| {
                 let a: Address = v
                     .as_str()
-                    .ok_or_else(|| invalid("payload.members must be addresses"))?
+                    .ok_or_else(|| invalid(format!("payload.{key} must be addresses")))?
                     .parse()
                     .map_err(|e: crate::ids::address::AddressError| Rejection::from(&e))?;
                 if a.entity().is_participant() && a.is_local() {
@@ -70,7 +75,9 @@ pub(super) fn member_list(event: &Event) -> Result<Vec<Address>, Rejection> {
                 }
             })
             .collect(),
-        Some(_) => Err(invalid("payload.members must be a list of addresses")),
+        Some(_) => Err(invalid(format!(
+            "payload.{key} must be a list of addresses"
+        ))),
     }
 }
 

@@ -9,6 +9,7 @@ mod load;
 mod mods;
 mod retention;
 mod routing;
+mod tasks;
 
 use super::*;
 use crate::client::Client;

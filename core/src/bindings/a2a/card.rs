@@ -1,0 +1,156 @@
+//! Agent Cards: one per member that offers skills, and the network's.
+//!
+//! A member's skills are the tools it registered (`resource/tool/{name}`,
+//! skill id `{name}`); the network's card lists every member's, with ids
+//! `{address}/{name}` so a message to the network names the one it wants
+//! (`metadata.skill`). A 1.0 card lists both generations in
+//! `supportedInterfaces`; a 0.3 card (asked for without `A2A-Version: 1.0`)
+//! has `url` and `protocolVersion`. Both say what the endpoint enforces:
+//! a bearer session token from `POST /networks/{id}/v1/join`, or none
+//! where the network lets public callers in as its A2A guest.
+
+use super::version::Version;
+use crate::ids::address::{Address, Entity, ResourceKind};
+use crate::model::state::{Resource, State};
+use crate::{Network, NetworkId};
+use serde_json::{Value, json};
+
+/// One skill: who offers it and its tool.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Skill {
+    /// The member that registered the tool.
+    pub owner: Address,
+    /// The tool's name.
+    pub name: String,
+    /// What it does.
+    pub description: String,
+}
+
+fn skill_of(resource: &Resource) -> Option<Skill> {
+    match (resource.kind, resource.address.entity()) {
+        (ResourceKind::Tool, Entity::Tool(name)) => Some(Skill {
+            owner: resource.owner.clone(),
+            name: name.to_string(),
+            description: resource.description.clone(),
+        }),
+        _ => None,
+    }
+}
+
+/// The skills members offer (of `owner` only, when given), in address order.
+pub fn skills(state: &State, owner: Option<&Address>) -> Vec<Skill> {
+    state
+        .resources
+        .values()
+        .filter_map(skill_of)
+        .filter(|s| state.members.contains_key(&s.owner))
+        .filter(|s| owner.is_none_or(|o| o == &s.owner))
+        .collect()
+}
+
+/// The network's skill `id` (`{address}/{name}`, or a bare name offered once).
+pub fn find_skill(state: &State, id: &str) -> Option<Skill> {
+    let all = skills(state, None);
+    if let Some(found) = all.iter().find(|s| format!("{}/{}", s.owner, s.name) == id) {
+        return Some(found.clone());
+    }
+    let mut named = all.into_iter().filter(|s| s.name == id);
+    match (named.next(), named.next()) {
+        (Some(only), None) => Some(only),
+        _ => None,
+    }
+}
+
+/// The JSON-RPC endpoint of `agent` (the network's when `None`).
+pub fn endpoint(origin: &str, id: &NetworkId, agent: Option<&Address>) -> String {
+    match agent {
+        Some(agent) => format!("{origin}/networks/{id}/a2a/{agent}"),
+        None => format!("{origin}/networks/{id}/a2a"),
+    }
+}
+
+/// The card of `agent` (the network's when `None`), or `None` when that
+/// agent offers no skill.
+pub fn card(
+    network: &Network,
+    origin: &str,
+    agent: Option<&Address>,
+    version: Version,
+) -> Option<Value> {
+    let config = network.config();
+    let skills = skills(network.state(), agent);
+    if agent.is_some() && skills.is_empty() {
+        return None;
+    }
+    let skills: Vec<Value> = skills
+        .iter()
+        .map(|s| {
+            let id = match agent {
+                Some(_) => s.name.clone(),
+                None => format!("{}/{}", s.owner, s.name),
+            };
+            json!({
+                "id": id, "name": s.name, "description": s.description,
+                "tags": ["tool", s.owner.to_string()],
+            })
+        })
+        .collect();
+    let url = endpoint(origin, &config.id, agent);
+    let (name, description) = match agent {
+        Some(agent) => (
+            agent.to_string(),
+            format!("{agent}, a member of the agentnet network {}", config.name),
+        ),
+        None => (
+            config.name.clone(),
+            format!(
+                "The agentnet network {} ({}): its members' skills",
+                config.name, config.id
+            ),
+        ),
+    };
+    let mut card = json!({
+        "name": name,
+        "description": description,
+        "version": env!("CARGO_PKG_VERSION"),
+        "provider": {"organization": "agentnet", "url": origin},
+        "capabilities": {"streaming": true, "pushNotifications": true},
+        "defaultInputModes": ["text/plain", "application/json"],
+        "defaultOutputModes": ["text/plain", "application/json"],
+        "skills": skills,
+    });
+    let public = config.a2a_guest.is_some();
+    let join = format!("{origin}/networks/{}/v1/join", config.id);
+    let scheme_text = format!("a session token from POST {join}");
+    match version {
+        Version::V1 => {
+            card["supportedInterfaces"] = json!([
+                {"url": url, "protocolBinding": "JSONRPC", "protocolVersion": "1.0"},
+                {"url": url, "protocolBinding": "JSONRPC", "protocolVersion": "0.3"},
+            ]);
+            card["securitySchemes"] = json!({"session": {"httpAuthSecurityScheme": {
+                "scheme": "Bearer", "description": scheme_text,
+            }}});
+            card["securityRequirements"] = json!([{"schemes": {"session": {"list": []}}}]);
+            if public {
+                // An empty requirement among the alternatives: no credentials needed.
+                card["securityRequirements"] =
+                    json!([{"schemes": {"session": {"list": []}}}, {"schemes": {}}]);
+            }
+        }
+        Version::V03 => {
+            card["url"] = json!(url);
+            card["protocolVersion"] = json!("0.3.0");
+            card["preferredTransport"] = json!("JSONRPC");
+            card["securitySchemes"] = json!({"session": {
+                "type": "http", "scheme": "bearer", "description": scheme_text,
+            }});
+            card["security"] = if public {
+                json!([{"session": []}, {}])
+            } else {
+                json!([{"session": []}])
+            };
+        }
+    }
+    Some(card)
+}

@@ -1,0 +1,396 @@
+//! What each A2A JSON-RPC request does, as the member it is authenticated
+//! as: a message starts a task (`task.create`) or continues one
+//! (`task.message`), a cancel is `task.cancel` — each an event through the
+//! network's pipeline — and reads come from the network's tasks.
+
+use super::card;
+use super::version::{
+    Operation, TASK_NOT_CANCELABLE, TASK_NOT_FOUND, UNSUPPORTED_OPERATION, Version, operation,
+};
+use super::wire;
+use crate::bindings::exchange::BindingHost;
+use crate::bindings::mcp::jsonrpc::{self, INVALID_PARAMS, Id, METHOD_NOT_FOUND, RpcError};
+use crate::bindings::mcp::member::{refusal, submit};
+use crate::error::ErrorCode;
+use crate::ids::event_type::EventType;
+use crate::model::task::{Task, TaskState};
+use crate::network::task_types as types;
+use crate::{Address, Network, Rejection};
+use serde_json::{Map, Value, json};
+
+/// The longest a blocking `SendMessage` waits for its task to stop working.
+pub const SEND_WAIT_MS: u64 = 55_000;
+/// The most tasks one `ListTasks` page holds.
+pub const MAX_PAGE: usize = 100;
+
+/// A request that answers once its task changes: what to answer and how.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Watch {
+    /// The JSON-RPC request it answers.
+    pub request: Id,
+    /// The generation it speaks.
+    pub version: Version,
+    /// The task.
+    pub task: String,
+    /// How many history messages a task answer carries (all when `None`).
+    pub history: Option<usize>,
+    /// When a held answer is given anyway (unix ms).
+    pub deadline: u64,
+}
+
+/// What the host does with an A2A request.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Reply {
+    /// Answer now with this JSON-RPC message.
+    Now(Value),
+    /// Answer with the task once it stops working ([`settled`]) or at the deadline ([`answer`]).
+    Hold(Watch),
+    /// Open an SSE stream: `opening` first, then [`super::stream::changes`] of `seen`
+    /// until [`settled`]; `closes` when the task has settled already.
+    Stream {
+        /// The task to follow.
+        watch: Watch,
+        /// The first events (JSON-RPC messages).
+        opening: Vec<Value>,
+        /// The task as the opening shows it.
+        seen: Box<Task>,
+        /// Close after the opening.
+        closes: bool,
+    },
+}
+
+/// True when a task needs nothing more from its partner for now: finished,
+/// or waiting for the requester (A2A's terminal and interrupted states).
+pub fn settled(task: &Task) -> bool {
+    !matches!(task.state, TaskState::Accepted | TaskState::Working)
+}
+
+fn error(id: &Id, code: i64, message: impl Into<String>) -> Reply {
+    Reply::Now(jsonrpc::error(Some(id), &RpcError::new(code, message)))
+}
+
+fn rejected(id: &Id, rejection: &Rejection) -> Reply {
+    let code = match rejection.code {
+        ErrorCode::NotFound => TASK_NOT_FOUND,
+        ErrorCode::InvalidTransition => TASK_NOT_CANCELABLE,
+        ErrorCode::InvalidRequest | ErrorCode::UnknownTarget => INVALID_PARAMS,
+        _ => return Reply::Now(jsonrpc::error(Some(id), &refusal(rejection))),
+    };
+    let err = RpcError::new(code, format!("{}: {}", rejection.code, rejection.message))
+        .with_data(json!({"code": rejection.code.as_str()}));
+    Reply::Now(jsonrpc::error(Some(id), &err))
+}
+
+/// The task `id` as `member` may see it (a participant or a master).
+fn visible<'a>(network: &'a Network, member: &Address, id: &str) -> Option<&'a Task> {
+    let master = network.state().role_of(member) == Some(crate::ids::standing::Role::Master);
+    network
+        .state()
+        .tasks
+        .get(id)
+        .filter(|t| master || t.involves(member))
+}
+
+fn history_length(params: &Map<String, Value>) -> Option<usize> {
+    let from = |v: &Value| v.as_u64().and_then(|n| usize::try_from(n).ok());
+    params.get("historyLength").and_then(from).or_else(|| {
+        params
+            .get("configuration")
+            .and_then(|c| c.get("historyLength"))
+            .and_then(from)
+    })
+}
+
+/// The JSON-RPC result holding `task` (1.0's `GetTask` answers the bare task).
+pub fn answer(network: &Network, member: &Address, watch: &Watch, wrap: bool) -> Value {
+    match visible(network, member, &watch.task) {
+        Some(task) => {
+            let body = wire::task(task, watch.version, watch.history);
+            let body = if wrap {
+                wire::send_result(body, watch.version)
+            } else {
+                body
+            };
+            jsonrpc::result(&watch.request, body)
+        }
+        None => jsonrpc::error(
+            Some(&watch.request),
+            &RpcError::new(TASK_NOT_FOUND, format!("no task {}", watch.task)),
+        ),
+    }
+}
+
+/// Answers one request of `member` to the endpoint of `agent` (the network's when `None`).
+pub fn dispatch<H: BindingHost>(
+    host: &mut H,
+    network: &mut Network,
+    member: &Address,
+    agent: Option<&Address>,
+    version: Version,
+    (id, method, params): (Id, &str, &Map<String, Value>),
+) -> Result<Reply, H::Error> {
+    let Some(op) = operation(version, method) else {
+        return Ok(error(&id, METHOD_NOT_FOUND, format!("no method {method}")));
+    };
+    let deadline = host.now().saturating_add(SEND_WAIT_MS);
+    let watch = |task: &str| Watch {
+        request: id.clone(),
+        version,
+        task: task.to_owned(),
+        history: history_length(params),
+        deadline,
+    };
+    match op {
+        Operation::Send | Operation::Stream => {
+            let task = match send(host, network, member, agent, params)? {
+                Ok(task) => task,
+                Err(reply) => return Ok(reply_for(&id, reply)),
+            };
+            let push = params.get("configuration").and_then(|c| {
+                c.get("taskPushNotificationConfig")
+                    .or_else(|| c.get("pushNotificationConfig"))
+            });
+            if let Some(config) = push {
+                let mut set = Map::new();
+                set.insert("taskId".into(), json!(task));
+                if let Value::Object(fields) = config {
+                    set.extend(fields.clone());
+                }
+                set.insert("pushNotificationConfig".into(), config.clone());
+                let method = match version {
+                    Version::V1 => "CreateTaskPushNotificationConfig",
+                    Version::V03 => "tasks/pushNotificationConfig/set",
+                };
+                super::push::configure(host, network, member, version, (&id, method, &set))?;
+            }
+            let watch = watch(&task);
+            let Some(current) = visible(network, member, &task).cloned() else {
+                return Ok(error(&id, TASK_NOT_FOUND, format!("no task {task}")));
+            };
+            if op == Operation::Stream {
+                let first = wire::task_event(wire::task(&current, version, watch.history), version);
+                return Ok(Reply::Stream {
+                    opening: vec![jsonrpc::result(&id, first)],
+                    closes: settled(&current),
+                    seen: Box::new(current),
+                    watch,
+                });
+            }
+            let blocking = match version {
+                Version::V1 => {
+                    params
+                        .get("configuration")
+                        .and_then(|c| c.get("returnImmediately"))
+                        != Some(&Value::Bool(true))
+                }
+                Version::V03 => {
+                    params.get("configuration").and_then(|c| c.get("blocking"))
+                        != Some(&Value::Bool(false))
+                }
+            };
+            Ok(if blocking && !settled(&current) {
+                Reply::Hold(watch)
+            } else {
+                Reply::Now(answer(network, member, &watch, true))
+            })
+        }
+        Operation::Get => {
+            let task = task_param(params);
+            Ok(Reply::Now(answer(network, member, &watch(task), false)))
+        }
+        Operation::Cancel => {
+            let task = task_param(params).to_owned();
+            let Some(target) = visible(network, member, &task).and_then(|t| t.audience_for(member))
+            else {
+                return Ok(error(&id, TASK_NOT_FOUND, format!("no task {task}")));
+            };
+            let payload = json!({"task": task});
+            let kind = EventType::from_static(types::CANCEL);
+            let submitted = submit(host, network, member, kind, target, payload)?;
+            Ok(match submitted.answer {
+                Err(rejection) => rejected(&id, &rejection),
+                Ok(_) => Reply::Now(answer(network, member, &watch(&task), false)),
+            })
+        }
+        Operation::List => Ok(Reply::Now(jsonrpc::result(
+            &id,
+            list(network, member, params),
+        ))),
+        Operation::Subscribe => {
+            let task = task_param(params);
+            let Some(current) = visible(network, member, task).cloned() else {
+                return Ok(error(&id, TASK_NOT_FOUND, format!("no task {task}")));
+            };
+            if current.state.is_terminal() {
+                let message = format!("task {task} is {}", current.state.as_str());
+                return Ok(error(&id, UNSUPPORTED_OPERATION, message));
+            }
+            let watch = watch(task);
+            let first = wire::task_event(wire::task(&current, version, watch.history), version);
+            Ok(Reply::Stream {
+                opening: vec![jsonrpc::result(&id, first)],
+                closes: false,
+                seen: Box::new(current),
+                watch,
+            })
+        }
+        Operation::PushConfig => Ok(Reply::Now(super::push::configure(
+            host,
+            network,
+            member,
+            version,
+            (&id, method, params),
+        )?)),
+        Operation::ExtendedCard => Ok(error(&id, -32007, "this agent has no extended card")),
+    }
+}
+
+fn task_param(params: &Map<String, Value>) -> &str {
+    params
+        .get("id")
+        .or_else(|| params.get("name"))
+        .and_then(Value::as_str)
+        .map(|id| id.strip_prefix("tasks/").unwrap_or(id))
+        .unwrap_or("")
+}
+
+/// Why a message could not go in: bad params or the network's refusal.
+enum SendError {
+    Params(String),
+    Refused(Rejection),
+}
+
+fn reply_for(id: &Id, err: SendError) -> Reply {
+    match err {
+        SendError::Params(message) => error(id, INVALID_PARAMS, message),
+        SendError::Refused(rejection) => rejected(id, &rejection),
+    }
+}
+
+/// Starts or continues a task with the request's message; its id.
+fn send<H: BindingHost>(
+    host: &mut H,
+    network: &mut Network,
+    member: &Address,
+    agent: Option<&Address>,
+    params: &Map<String, Value>,
+) -> Result<Result<String, SendError>, H::Error> {
+    let Some(message) = params.get("message") else {
+        return Ok(Err(SendError::Params("params.message is required".into())));
+    };
+    let parts = match wire::parts_in(message) {
+        Ok(parts) => parts,
+        Err(problem) => return Ok(Err(SendError::Params(problem))),
+    };
+    let text = |key: &str| message.get(key).and_then(Value::as_str);
+    let (kind, target, payload) = if let Some(task) = text("taskId") {
+        let Some(target) = visible(network, member, task).and_then(|t| t.audience_for(member))
+        else {
+            let missing = Rejection::new(ErrorCode::NotFound, format!("no task {task}"));
+            return Ok(Err(SendError::Refused(missing)));
+        };
+        (
+            types::MESSAGE,
+            target,
+            json!({"task": task, "parts": parts}),
+        )
+    } else {
+        let meta = |key: &str| {
+            message
+                .get("metadata")
+                .or_else(|| params.get("metadata"))
+                .and_then(|m| m.get(key))
+                .and_then(Value::as_str)
+        };
+        let wanted = meta("skill").or_else(|| meta("skillId"));
+        let (target, skill) = match (agent, wanted) {
+            (Some(agent), skill) => (agent.clone(), skill.map(str::to_owned)),
+            (None, Some(id)) => match card::find_skill(network.state(), id) {
+                Some(skill) => (skill.owner, Some(skill.name)),
+                None => {
+                    let problem = format!("no member offers the skill {id}");
+                    return Ok(Err(SendError::Params(problem)));
+                }
+            },
+            (None, None) => {
+                let problem =
+                    "a message to the network names a skill of its card in message.metadata.skill";
+                return Ok(Err(SendError::Params(problem.into())));
+            }
+        };
+        let mut payload = json!({"parts": parts});
+        if let Some(skill) = skill {
+            payload["skill"] = json!(skill);
+        }
+        if let Some(context) = text("contextId") {
+            payload["context"] = json!(context);
+        }
+        (types::CREATE, target, payload)
+    };
+    let submitted = submit(
+        host,
+        network,
+        member,
+        EventType::from_static(kind),
+        target,
+        payload,
+    )?;
+    Ok(match submitted.answer {
+        Err(rejection) => Err(SendError::Refused(rejection)),
+        Ok(ack) => ack
+            .and_then(|a| {
+                a.payload
+                    .get("task")
+                    .and_then(Value::as_str)
+                    .map(str::to_owned)
+            })
+            .ok_or_else(|| {
+                SendError::Refused(Rejection::new(ErrorCode::Internal, "no task was made"))
+            }),
+    })
+}
+
+/// `ListTasks`: the member's tasks, newest first, filtered and paged.
+fn list(network: &Network, member: &Address, params: &Map<String, Value>) -> Value {
+    let context = params.get("contextId").and_then(Value::as_str);
+    let state = params
+        .get("status")
+        .and_then(Value::as_str)
+        .and_then(TaskState::from_a2a);
+    // Public callers share the guest's address: they reach their tasks by id only.
+    let guest = network.config().a2a_guest.as_ref() == Some(member);
+    let mut tasks: Vec<&Task> = network
+        .state()
+        .tasks
+        .values()
+        .filter(|t| !guest && t.involves(member))
+        .filter(|t| context.is_none_or(|c| t.context == c))
+        .filter(|t| state.is_none_or(|s| t.state == s))
+        .collect();
+    tasks.sort_by(|a, b| b.updated_at.cmp(&a.updated_at).then(b.id.cmp(&a.id)));
+    let size = params
+        .get("pageSize")
+        .and_then(Value::as_u64)
+        .and_then(|n| usize::try_from(n).ok())
+        .unwrap_or(50)
+        .clamp(1, MAX_PAGE);
+    let start: usize = params
+        .get("pageToken")
+        .and_then(Value::as_str)
+        .and_then(|t| t.parse().ok())
+        .unwrap_or(0);
+    let history = history_length(params).or(Some(0));
+    let page: Vec<Value> = tasks
+        .iter()
+        .skip(start)
+        .take(size)
+        .map(|t| wire::task(t, Version::V1, history))
+        .collect();
+    let next = start + page.len();
+    json!({
+        "tasks": page,
+        "nextPageToken": if next < tasks.len() { next.to_string() } else { String::new() },
+        "pageSize": size,
+        "totalSize": tasks.len(),
+    })
+}

@@ -1,0 +1,197 @@
+//! A2A: network agents as A2A agents (seed 000 §13), JSON-RPC over HTTP with
+//! SSE streams, in both generations (1.0 and 0.3, by `A2A-Version`).
+//!
+//! * `GET /networks/{id}/a2a/{address}/.well-known/agent-card.json` — the
+//!   card of a member that offers skills; its endpoint is
+//!   `POST /networks/{id}/a2a/{address}`;
+//! * `GET /networks/{id}/a2a/.well-known/agent-card.json` — the network's
+//!   card (its members' skills); `POST /networks/{id}/a2a` routes a message
+//!   by the skill it names;
+//! * `agent.json` is accepted in place of `agent-card.json` (0.3 clients).
+//!
+//! A request is the member its bearer session (`POST /v1/join`) names; no
+//! or an unknown token is `401` with `WWW-Authenticate: Bearer`, as the
+//! card's `securitySchemes` says. A message is a `task.create` (or, with a
+//! `taskId`, a `task.message`) from that member; the task model is
+//! [`crate::model::task`], with the documented mapping of states.
+//!
+//! | module | what |
+//! |---|---|
+//! | [`version`] | the generations, their method names, A2A error codes |
+//! | [`card`] | Agent Cards and skills |
+//! | [`wire`] | tasks, messages, parts and stream events in each generation |
+//! | [`methods`] | what each method does ([`methods::Reply`]) |
+//! | [`stream`] | what a stream says when its task changes |
+//! | [`push`] | push notification configs; each notification as a signed request |
+//! | [`remote`] | outbound: external A2A agents as members, calls and answers |
+
+pub mod card;
+pub mod methods;
+pub mod push;
+pub mod remote;
+pub mod stream;
+pub mod version;
+pub mod wire;
+
+#[cfg(test)]
+mod remote_tests;
+#[cfg(test)]
+mod tests;
+
+use crate::bindings::exchange::BindingHost;
+use crate::bindings::mcp::jsonrpc::{self, Body, INVALID_REQUEST, Message, RpcError};
+use crate::bindings::message::{Method, Request, Response};
+use crate::bindings::session::{QueryTokens, authenticate};
+use crate::{Address, ErrorCode, Network, NetworkId};
+use methods::Reply;
+use serde_json::json;
+use version::{VERSION_NOT_SUPPORTED, Version};
+
+/// Where an A2A request goes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Target {
+    /// The network.
+    pub network: NetworkId,
+    /// The member whose endpoint it is (`None`: the network's).
+    pub agent: Option<Address>,
+    /// A card, not the JSON-RPC endpoint.
+    pub card: bool,
+}
+
+/// The A2A target of `req`, if its path is one.
+pub fn target(req: &Request) -> Option<Target> {
+    let path = req.path().trim_end_matches('/');
+    let rest = path.strip_prefix("/networks/")?;
+    let (id, rest) = rest.split_once("/a2a")?;
+    let network = id.parse().ok()?;
+    let (rest, card) = match rest
+        .strip_suffix("/.well-known/agent-card.json")
+        .or_else(|| rest.strip_suffix("/.well-known/agent.json"))
+    {
+        Some(rest) => (rest, true),
+        None => (rest, false),
+    };
+    let agent = match rest {
+        "" => None,
+        remote::REMOTES_PATH_TAIL => return None,
+        other => Some(other.strip_prefix('/')?.parse().ok()?),
+    };
+    Some(Target {
+        network,
+        agent,
+        card,
+    })
+}
+
+fn rpc_refusal(status: u16, code: i64, message: impl Into<String>) -> Response {
+    Response::json(jsonrpc::error(None, &RpcError::new(code, message))).with_status(status)
+}
+
+/// Answers a request to `target` of the loaded `network`: a card, or a
+/// JSON-RPC request as the authenticated member ([`Reply`] says how).
+pub fn handle<H: BindingHost>(
+    host: &mut H,
+    network: &mut Network,
+    req: &Request,
+    target: &Target,
+) -> Result<Result<(Address, Reply), Response>, H::Error> {
+    let version = match Version::of(req) {
+        Ok(version) => version,
+        Err(asked) => {
+            let message = format!("A2A-Version {asked} is not supported: use 1.0 or 0.3");
+            return Ok(Err(rpc_refusal(400, VERSION_NOT_SUPPORTED, message)));
+        }
+    };
+    if target.card {
+        let card = card::card(network, req.origin(), target.agent.as_ref(), version);
+        return Ok(Err(match (req.method.clone(), card) {
+            (Method::Get, Some(card)) => Response::json(card),
+            (Method::Get, None) => Response::error(
+                ErrorCode::NotFound,
+                "no member here offers skills: an agent card lists a member's tools",
+            ),
+            _ => Response::error(ErrorCode::MethodNotAllowed, "use GET for a card"),
+        }));
+    }
+    if req.method != Method::Post {
+        return Ok(Err(Response::error(
+            ErrorCode::MethodNotAllowed,
+            "POST JSON-RPC requests to an A2A endpoint",
+        )));
+    }
+    let bearer = req.header("Authorization").is_some();
+    let guest = match network.config().a2a_guest.clone() {
+        Some(guest) if !bearer => admit_guest(host, network, guest)?,
+        _ => None,
+    };
+    let member = match guest {
+        Some(guest) => guest,
+        None => match authenticate(host, req, QueryTokens::Refused)? {
+            Ok(member) => member,
+            Err(_) => {
+                let mut response = rpc_refusal(
+                    401,
+                    jsonrpc::NETWORK_REFUSED,
+                    "send Authorization: Bearer <session token from POST /v1/join>",
+                );
+                response
+                    .headers
+                    .push(("WWW-Authenticate".into(), "Bearer".into()));
+                return Ok(Err(response));
+            }
+        },
+    };
+    if let Some(agent) = &target.agent
+        && !network.state().members.contains_key(agent)
+    {
+        return Ok(Err(Response::error(
+            ErrorCode::NotFound,
+            format!("{agent} is not a member of this network"),
+        )));
+    }
+    let (id, method, params) = match jsonrpc::parse(&req.body) {
+        Err(refused) => return Ok(Err(Response::json(refused.response()))),
+        Ok(Body::Single(Message::Request { id, method, params })) => (id, method, params),
+        Ok(_) => {
+            let message = "one JSON-RPC request per POST (no batches or notifications)";
+            return Ok(Err(rpc_refusal(400, INVALID_REQUEST, message)));
+        }
+    };
+    let reply = methods::dispatch(
+        host,
+        network,
+        &member,
+        target.agent.as_ref(),
+        version,
+        (id, &method, &params),
+    )?;
+    Ok(Ok((member, reply)))
+}
+
+/// The network's A2A guest as a member (admitted now if it is not one yet).
+fn admit_guest<H: BindingHost>(
+    host: &mut H,
+    network: &mut Network,
+    guest: Address,
+) -> Result<Option<Address>, H::Error> {
+    let effects = network.admit_a2a_guest(host.now());
+    host.apply(network, effects)?;
+    Ok(network
+        .state()
+        .members
+        .contains_key(&guest)
+        .then_some(guest))
+}
+
+/// The JSON body of a reply given now.
+pub fn now_response(value: serde_json::Value) -> Response {
+    Response::json(value)
+}
+
+/// The `A2A-Version` a response states.
+pub fn version_header(version: Version) -> (String, String) {
+    (
+        "A2A-Version".into(),
+        json!(version.as_str()).as_str().unwrap_or("").to_owned(),
+    )
+}

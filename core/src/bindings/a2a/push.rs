@@ -1,0 +1,186 @@
+//! A2A push notifications: the configuration methods (1.0's
+//! `…TaskPushNotificationConfig…`, 0.3's `tasks/pushNotificationConfig/…`)
+//! as `task.push` events of the requester, and the signed request each
+//! queued notification becomes ([`render`]).
+//!
+//! A notification is `POST {url}` with the task as a `StreamResponse`
+//! (`{"task": …}`; 0.3: the task), `Content-Type: application/a2a+json`,
+//! `Authorization: {scheme} {credentials}` when configured,
+//! `X-A2A-Notification-Token: {token}`, and — when a token is set —
+//! `X-Agentnet-Signature: t={unix ms},v1={hex HMAC-SHA256 of "{t}.{body}" under the token}`.
+
+use super::version::{TASK_NOT_FOUND, Version};
+use super::wire;
+use crate::bindings::exchange::BindingHost;
+use crate::bindings::mcp::jsonrpc::{self, INVALID_PARAMS, Id, RpcError};
+use crate::bindings::mcp::member::submit;
+use crate::crypto::hmac_sha256_hex;
+use crate::ids::event_type::EventType;
+use crate::model::push::{PendingPush, PushTarget};
+use crate::network::task_types as types;
+use crate::{Address, Network};
+use serde_json::{Map, Value, json};
+
+/// A notification as an HTTP request.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Outgoing {
+    /// Where.
+    pub url: String,
+    /// Its headers.
+    pub headers: Vec<(String, String)>,
+    /// Its body.
+    pub body: String,
+}
+
+fn config_json(task: &str, target: &PushTarget, version: Version) -> Value {
+    let mut out = json!({"id": target.id, "url": target.url});
+    if let Some(token) = &target.token {
+        out["token"] = json!(token);
+    }
+    if let Some(scheme) = &target.scheme {
+        out["authentication"] = json!({"scheme": scheme, "credentials": target.credentials});
+    }
+    match version {
+        Version::V1 => {
+            out["taskId"] = json!(task);
+            out
+        }
+        Version::V03 => json!({"taskId": task, "pushNotificationConfig": out}),
+    }
+}
+
+fn error(id: &Id, code: i64, message: impl Into<String>) -> Value {
+    jsonrpc::error(Some(id), &RpcError::new(code, message))
+}
+
+/// Answers one of the push configuration methods (`method`) of `member`:
+/// the JSON-RPC response.
+pub fn configure<H: BindingHost>(
+    host: &mut H,
+    network: &mut Network,
+    member: &Address,
+    version: Version,
+    (id, method, params): (&Id, &str, &Map<String, Value>),
+) -> Result<Value, H::Error> {
+    let text = |v: &Value, key: &str| v.get(key).and_then(Value::as_str).map(str::to_owned);
+    let whole = Value::Object(params.clone());
+    let task = text(&whole, "taskId")
+        .or_else(|| text(&whole, "id").filter(|_| method.ends_with("/list")))
+        .unwrap_or_default();
+    let Some(current) = network
+        .state()
+        .tasks
+        .get(&task)
+        .filter(|t| t.involves(member))
+    else {
+        return Ok(error(id, TASK_NOT_FOUND, format!("no task {task}")));
+    };
+    let target = current.audience_for(member).unwrap_or_else(Address::core);
+    let config_id = text(&whole, "id").or_else(|| text(&whole, "pushNotificationConfigId"));
+    let (is_set, is_delete, is_list) = (
+        method == "CreateTaskPushNotificationConfig" || method.ends_with("/set"),
+        method == "DeleteTaskPushNotificationConfig" || method.ends_with("/delete"),
+        method == "ListTaskPushNotificationConfigs" || method.ends_with("/list"),
+    );
+    if is_set {
+        let config = match version {
+            Version::V1 => whole.clone(),
+            Version::V03 => whole
+                .get("pushNotificationConfig")
+                .cloned()
+                .unwrap_or(Value::Null),
+        };
+        let mut set = json!({"url": text(&config, "url"), "version": version.as_str()});
+        for key in ["id", "token"] {
+            if let Some(v) = text(&config, key) {
+                set[key] = json!(v);
+            }
+        }
+        if let Some(auth) = config.get("authentication") {
+            set["scheme"] = json!(text(auth, "scheme").or_else(|| {
+                auth.get("schemes")
+                    .and_then(|s| s.get(0))
+                    .and_then(Value::as_str)
+                    .map(str::to_owned)
+            }));
+            set["credentials"] = json!(text(auth, "credentials"));
+        }
+        let kind = EventType::from_static(types::PUSH);
+        let payload = json!({"task": task, "set": set});
+        let submitted = submit(host, network, member, kind, target, payload)?;
+        let made = match submitted.answer {
+            Ok(ack) => ack.and_then(|a| text(&a.payload, "push")),
+            Err(rejection) => return Ok(error(id, INVALID_PARAMS, rejection.message)),
+        };
+        let stored = network.state().tasks.get(&task).and_then(|t| {
+            t.push
+                .iter()
+                .find(|p| Some(&p.id) == made.as_ref())
+                .map(|p| config_json(&task, p, version))
+        });
+        return Ok(jsonrpc::result(id, stored.unwrap_or(Value::Null)));
+    }
+    if is_delete {
+        let payload = json!({"task": task, "remove": config_id.unwrap_or_default()});
+        submit(
+            host,
+            network,
+            member,
+            EventType::from_static(types::PUSH),
+            target,
+            payload,
+        )?;
+        return Ok(jsonrpc::result(id, json!({})));
+    }
+    let all: Vec<Value> = current
+        .push
+        .iter()
+        .map(|p| config_json(&task, p, version))
+        .collect();
+    if is_list {
+        let result = match version {
+            Version::V1 => json!({"configs": all, "nextPageToken": ""}),
+            Version::V03 => Value::Array(all),
+        };
+        return Ok(jsonrpc::result(id, result));
+    }
+    let one = current
+        .push
+        .iter()
+        .find(|p| config_id.as_ref().is_none_or(|c| &p.id == c));
+    Ok(match one {
+        Some(p) => jsonrpc::result(id, config_json(&task, p, version)),
+        None => error(id, TASK_NOT_FOUND, "no such push notification config"),
+    })
+}
+
+/// The request a queued notification is, at `now`; `None` when its task or
+/// target is gone.
+pub fn render(network: &Network, pending: &PendingPush, now: u64) -> Option<Outgoing> {
+    let task = network.state().tasks.get(&pending.task)?;
+    let target = task.push.iter().find(|t| t.id == pending.target)?;
+    let version = if target.version == "0.3" {
+        Version::V03
+    } else {
+        Version::V1
+    };
+    let body = wire::task_event(wire::task(task, version, Some(0)), version).to_string();
+    let mut headers = vec![("Content-Type".to_owned(), "application/a2a+json".to_owned())];
+    if let Some(scheme) = &target.scheme {
+        let credentials = target.credentials.clone().unwrap_or_default();
+        headers.push(("Authorization".into(), format!("{scheme} {credentials}")));
+    }
+    if let Some(token) = &target.token {
+        headers.push(("X-A2A-Notification-Token".into(), token.clone()));
+        let signature = hmac_sha256_hex(token.as_bytes(), format!("{now}.{body}").as_bytes());
+        headers.push((
+            "X-Agentnet-Signature".into(),
+            format!("t={now},v1={signature}"),
+        ));
+    }
+    Some(Outgoing {
+        url: target.url.clone(),
+        headers,
+        body,
+    })
+}

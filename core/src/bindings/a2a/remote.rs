@@ -1,0 +1,394 @@
+//! Outbound A2A: external A2A agents as members (seed 000 §13).
+//!
+//! * A master posts `{"card_url"}` to `POST /networks/{id}/a2a/remotes`
+//!   ([`add_request`]); the host fetches the card and [`admit`] makes its
+//!   agent a member (`agent:{slug of its name}`) whose skills are
+//!   `resource/tool/{slug of the skill id}` entries it registered.
+//! * A `task.create`, `task.message` or `task.cancel` delivered to such a
+//!   member is an A2A call from the host ([`call_for`]): `SendMessage` (or
+//!   `message/send`) and `CancelTask`, to the endpoint its card names.
+//! * The answer comes back as that member's own events ([`absorb`]): the
+//!   artifacts, then the state changes that bring the network's task to
+//!   the remote one's, through the same pipeline as any member's.
+
+use super::version::Version;
+use super::wire;
+use crate::bindings::exchange::BindingHost;
+use crate::bindings::mcp::member::{new_event, submit, submit_event};
+use crate::bindings::message::{Method, Request, Response};
+use crate::bindings::session::{QueryTokens, authenticate};
+use crate::event::Event;
+use crate::ids::event_type::{EventType, core_types};
+use crate::ids::standing::Role;
+use crate::model::remote::RemoteAgent;
+use crate::model::task::{Task, TaskState};
+use crate::network::task_types as types;
+use crate::{Address, ErrorCode, Network};
+use serde_json::{Value, json};
+
+/// The path (under `/networks/{id}`) where masters add external agents.
+pub const REMOTES_PATH: &str = "/a2a/remotes";
+/// The same path after `/a2a`.
+pub const REMOTES_PATH_TAIL: &str = "/remotes";
+
+/// The network of a request to `/networks/{id}/a2a/remotes`.
+pub fn add_target(req: &Request) -> Option<crate::NetworkId> {
+    let path = req.path().trim_end_matches('/');
+    path.strip_prefix("/networks/")?
+        .strip_suffix(REMOTES_PATH)?
+        .parse()
+        .ok()
+}
+
+/// Acknowledges delivery `seq` for the external agent `remote` (its call is
+/// made), so the network does not deliver it again.
+pub fn acknowledge<H: BindingHost>(
+    host: &mut H,
+    network: &mut Network,
+    remote: &Address,
+    seq: u64,
+) -> Result<(), H::Error> {
+    if network.state().remotes.contains_key(remote) {
+        let kind = EventType::from_static(core_types::EVENT_ACK);
+        submit(
+            host,
+            network,
+            remote,
+            kind,
+            Address::core(),
+            json!({"seq": seq}),
+        )?;
+    }
+    Ok(())
+}
+
+/// Reads an add request: the card URL, when a master asks.
+pub fn add_request<H: BindingHost>(
+    host: &mut H,
+    network: &Network,
+    req: &Request,
+) -> Result<Result<String, Response>, H::Error> {
+    if req.method != Method::Post {
+        let refusal = Response::error(ErrorCode::MethodNotAllowed, "POST {\"card_url\"}");
+        return Ok(Err(refusal));
+    }
+    let member = match authenticate(host, req, QueryTokens::Refused)? {
+        Ok(member) => member,
+        Err(response) => return Ok(Err(response)),
+    };
+    if network.state().role_of(&member) != Some(Role::Master) {
+        let refusal = Response::error(ErrorCode::Forbidden, "only masters add external agents");
+        return Ok(Err(refusal));
+    }
+    let url = serde_json::from_str::<Value>(&req.body)
+        .ok()
+        .and_then(|b| b.get("card_url").and_then(Value::as_str).map(str::to_owned))
+        .filter(|u| u.starts_with("https://") || u.starts_with("http://"));
+    Ok(url.ok_or_else(|| {
+        Response::error(ErrorCode::InvalidRequest, "card_url must be an http(s) URL")
+    }))
+}
+
+/// `agent:{name}` from a card's name: lowercase letters, digits, `.`, `_`, `-`.
+pub fn address_for(name: &str) -> Option<Address> {
+    let slug = slug(name);
+    format!("agent:{slug}").parse().ok()
+}
+
+fn slug(text: &str) -> String {
+    let mapped: String = text
+        .trim()
+        .chars()
+        .map(|c| match c {
+            'a'..='z' | '0'..='9' | '.' | '_' | '-' => c,
+            'A'..='Z' => c.to_ascii_lowercase(),
+            _ => '-',
+        })
+        .take(64)
+        .collect();
+    mapped.trim_matches(|c| c == '-' || c == '.').to_owned()
+}
+
+/// The JSON-RPC endpoint and generation a card offers (1.0 first).
+pub fn endpoint_of(card: &Value) -> Option<(String, Version)> {
+    let interfaces = card.get("supportedInterfaces").and_then(Value::as_array);
+    let jsonrpc = |version: &str| {
+        interfaces?.iter().find_map(|i| {
+            let binding = i.get("protocolBinding")?.as_str()?;
+            let at = i.get("protocolVersion")?.as_str()?;
+            (binding.eq_ignore_ascii_case("JSONRPC") && at.starts_with(version))
+                .then(|| i.get("url")?.as_str().map(str::to_owned))?
+        })
+    };
+    if let Some(url) = jsonrpc("1.") {
+        return Some((url, Version::V1));
+    }
+    if let Some(url) = jsonrpc("0.3") {
+        return Some((url, Version::V03));
+    }
+    let url = card.get("url")?.as_str()?.to_owned();
+    Some((url, Version::V03))
+}
+
+/// Makes the agent of `card` (read at `card_url`) a member with its skills;
+/// the answer says its address and tools.
+pub fn admit<H: BindingHost>(
+    host: &mut H,
+    network: &mut Network,
+    card_url: &str,
+    card: &Value,
+) -> Result<Response, H::Error> {
+    let name = card.get("name").and_then(Value::as_str).unwrap_or("");
+    let (Some(address), Some((endpoint, version))) = (address_for(name), endpoint_of(card)) else {
+        return Ok(Response::error(
+            ErrorCode::InvalidRequest,
+            "the card needs a name and a JSON-RPC interface (supportedInterfaces or url)",
+        ));
+    };
+    let known = network.state().members.contains_key(&address);
+    if known && !network.state().remotes.contains_key(&address) {
+        let taken = format!("{address} is a member already");
+        return Ok(Response::error(ErrorCode::AlreadyExists, taken));
+    }
+    let remote = RemoteAgent {
+        address: address.clone(),
+        card_url: card_url.to_owned(),
+        endpoint,
+        version: version.as_str().to_owned(),
+        name: name.to_owned(),
+    };
+    let effects = network.admit_remote(remote, host.now());
+    host.apply(network, effects)?;
+    let skills = card.get("skills").and_then(Value::as_array).cloned();
+    let mut tools = Vec::new();
+    for skill in skills.unwrap_or_default().iter().take(64) {
+        let id = skill.get("id").and_then(Value::as_str).map(slug);
+        let Some(tool) = id.filter(|i| !i.is_empty()) else {
+            continue;
+        };
+        let text = |k: &str| {
+            skill
+                .get(k)
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_owned()
+        };
+        let payload = json!({"address": format!("resource/tool/{tool}"),
+            "description": format!("{}: {}", text("name"), text("description"))});
+        let kind = EventType::from_static(core_types::RESOURCE_REGISTER);
+        let registered = submit(host, network, &address, kind, Address::core(), payload)?;
+        if registered.answer.is_ok() {
+            tools.push(format!("resource/tool/{tool}"));
+        }
+    }
+    Ok(Response::json(json!({"address": address, "tools": tools})).with_status(201))
+}
+
+/// An A2A call the host makes for a delivered event.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Call {
+    /// The external agent.
+    pub remote: Address,
+    /// The network's task.
+    pub task: String,
+    /// Its endpoint.
+    pub url: String,
+    /// The generation it speaks.
+    pub version: Version,
+    /// The JSON-RPC request.
+    pub body: Value,
+}
+
+/// The call that delivering `event` to `to` makes, if `to` is an external agent.
+pub fn call_for(network: &Network, to: &Address, event: &Event) -> Option<Call> {
+    let remote = network.state().remotes.get(to)?;
+    let version = if remote.version == "1.0" {
+        Version::V1
+    } else {
+        Version::V03
+    };
+    let kind = event.event_type.as_str();
+    let task_id = match kind {
+        types::CREATE => event.id.to_string(),
+        types::MESSAGE | types::CANCEL => event.payload.get("task")?.as_str()?.to_owned(),
+        _ => return None,
+    };
+    let task = network.state().tasks.get(&task_id)?;
+    let (method, params) = if kind == types::CANCEL {
+        let method = if version == Version::V1 {
+            "CancelTask"
+        } else {
+            "tasks/cancel"
+        };
+        (method, json!({"id": task.external.clone()?}))
+    } else {
+        let parts = event
+            .payload
+            .get("parts")
+            .and_then(Value::as_array)
+            .cloned();
+        let parts: Vec<Value> = parts
+            .unwrap_or_default()
+            .iter()
+            .map(|p| wire::part_out(p, version))
+            .collect();
+        let mut message = json!({"messageId": event.id.to_string(), "parts": parts,
+            "contextId": task.context});
+        match version {
+            Version::V1 => message["role"] = json!("ROLE_USER"),
+            Version::V03 => {
+                message["role"] = json!("user");
+                message["kind"] = json!("message");
+            }
+        }
+        if let Some(external) = &task.external {
+            message["taskId"] = json!(external);
+        }
+        let method = if version == Version::V1 {
+            "SendMessage"
+        } else {
+            "message/send"
+        };
+        (method, json!({"message": message}))
+    };
+    let body =
+        json!({"jsonrpc": "2.0", "id": event.id.to_string(), "method": method, "params": params});
+    Some(Call {
+        remote: to.clone(),
+        task: task_id,
+        url: remote.endpoint.clone(),
+        version,
+        body,
+    })
+}
+
+/// What the remote said: its task, or a message that answers at once.
+fn remote_task(call: &Call, answer: &Value) -> Result<Value, String> {
+    if let Some(error) = answer.get("error") {
+        return Err(format!("the agent answered an error: {error}"));
+    }
+    let result = answer
+        .get("result")
+        .ok_or("the agent's answer has no result")?;
+    let inner = match call.version {
+        Version::V1 => result
+            .get("task")
+            .or_else(|| result.get("message"))
+            .unwrap_or(result),
+        Version::V03 => result,
+    };
+    if inner.get("status").is_some() {
+        return Ok(inner.clone());
+    }
+    // A message instead of a task: the work is done with it.
+    Ok(json!({"status": {"state": "completed", "message": inner}}))
+}
+
+/// Feeds the remote's answer (`Err`: the call failed) back into the network
+/// as the remote member's events for the task.
+pub fn absorb<H: BindingHost>(
+    host: &mut H,
+    network: &mut Network,
+    call: &Call,
+    answer: Result<Value, String>,
+) -> Result<(), H::Error> {
+    let Some(task) = network.state().tasks.get(&call.task).cloned() else {
+        return Ok(());
+    };
+    let Some(target) = task.audience_for(&call.remote) else {
+        return Ok(());
+    };
+    let steps = match answer.and_then(|a| remote_task(call, &a)) {
+        Ok(remote) => steps(&task, &remote),
+        Err(problem) => {
+            let mut steps = working(&task, None);
+            steps.push((
+                types::UPDATE,
+                json!({"state": "failed", "parts": [{"text": problem}]}),
+            ));
+            steps
+        }
+    };
+    for (kind, mut payload) in steps {
+        payload["task"] = json!(call.task);
+        let event = new_event(
+            host,
+            network,
+            &call.remote,
+            EventType::from_static(kind),
+            target.clone(),
+            payload,
+        );
+        submit_event(host, network, &call.remote, event)?;
+    }
+    Ok(())
+}
+
+fn working(task: &Task, external: Option<&str>) -> Vec<(&'static str, Value)> {
+    let mut payload = json!({"state": "working"});
+    if let Some(external) = external {
+        payload["external"] = json!(external);
+    }
+    match task.state {
+        TaskState::Accepted | TaskState::AwaitingInput => vec![(types::UPDATE, payload)],
+        _ => Vec::new(),
+    }
+}
+
+/// The events that bring `task` to the remote's task.
+fn steps(task: &Task, remote: &Value) -> Vec<(&'static str, Value)> {
+    let external = remote.get("id").and_then(Value::as_str);
+    let state = remote
+        .pointer("/status/state")
+        .and_then(Value::as_str)
+        .and_then(TaskState::from_a2a)
+        .unwrap_or(TaskState::Working);
+    let parts = |v: Option<&Value>| -> Vec<Value> {
+        v.and_then(|m| m.get("parts"))
+            .and_then(Value::as_array)
+            .map_or_else(Vec::new, |ps| {
+                ps.iter()
+                    .filter_map(|p| wire::parts_in(&json!({"parts": [p]})).ok()?.pop())
+                    .collect()
+            })
+    };
+    let mut out = if state == TaskState::Canceled || state == TaskState::Rejected {
+        Vec::new()
+    } else {
+        working(task, external)
+    };
+    let known: Vec<&str> = task.artifacts.iter().map(|a| a.id.as_str()).collect();
+    for artifact in remote
+        .get("artifacts")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        let id = artifact
+            .get("artifactId")
+            .and_then(Value::as_str)
+            .map(slug)
+            .unwrap_or_default();
+        if id.is_empty() || known.contains(&id.as_str()) {
+            continue;
+        }
+        let name = artifact.get("name").cloned().unwrap_or(json!(""));
+        out.push((
+            types::ARTIFACT,
+            json!({"artifact": {"id": id, "name": name, "parts": parts(Some(artifact))}}),
+        ));
+    }
+    let said = parts(remote.pointer("/status/message"));
+    let to = match state {
+        TaskState::Accepted | TaskState::Working => return out,
+        TaskState::AwaitingCompletion => TaskState::AwaitingInput,
+        TaskState::Rejected if task.state != TaskState::Accepted => TaskState::Failed,
+        other => other,
+    };
+    let mut payload = json!({"state": to.as_str(), "parts": said});
+    if let (Some(external), true) = (external, out.is_empty()) {
+        payload["external"] = json!(external);
+    }
+    out.push((types::UPDATE, payload));
+    out
+}

@@ -1,0 +1,165 @@
+//! Outbound A2A natively: reading a card, admitting its agent, the call a
+//! delivered task becomes, and the answer fed back as the agent's events.
+
+use super::remote::{absorb, add_request, address_for, admit, call_for, endpoint_of};
+use super::version::Version;
+use crate::bindings::message::{Method, Request};
+use crate::bindings::tests::world::World;
+use crate::model::state::Row;
+use crate::model::task::TaskState;
+use crate::network::Effect;
+use crate::{Address, Network};
+use serde_json::{Value, json};
+
+fn card_v1() -> Value {
+    json!({"name": "Weather Bot", "skills": [{"id": "forecast", "name": "Forecast", "description": "tomorrow's weather"}],
+        "supportedInterfaces": [{"url": "http://127.0.0.1:9/rpc", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}]})
+}
+
+/// A world whose network has `agent:boss` as a master, joined.
+fn with_master() -> (World, String, String) {
+    let mut world = World::new();
+    let mut config = world.network.config().clone();
+    config.masters = vec!["agent:boss".parse().unwrap()];
+    world.network = Network::new(config, [], 0, [7; 32]);
+    let boss = world.join("agent:boss");
+    let alice = world.join("agent:alice");
+    (world, boss, alice)
+}
+
+fn add(world: &mut World, token: &str) -> Result<String, u16> {
+    let req = Request::new(Method::Post, "https://edge.test/networks/demo/a2a/remotes")
+        .with_header("Authorization", &format!("Bearer {token}"))
+        .with_body(
+            json!({"card_url": "http://127.0.0.1:9/.well-known/agent-card.json"}).to_string(),
+        );
+    match add_request(&mut world.host, &world.network, &req) {
+        Ok(answer) => answer.map_err(|r| r.status),
+        Err(never) => match never {},
+    }
+}
+
+#[test]
+fn cards_give_an_address_and_an_endpoint() {
+    assert_eq!(
+        address_for("Weather Bot!").map(|a| a.to_string()),
+        Some("agent:weather-bot".into())
+    );
+    assert_eq!(
+        endpoint_of(&card_v1()),
+        Some(("http://127.0.0.1:9/rpc".into(), Version::V1))
+    );
+    let old = json!({"name": "x", "url": "http://h/a2a", "protocolVersion": "0.3.0"});
+    assert_eq!(
+        endpoint_of(&old),
+        Some(("http://h/a2a".into(), Version::V03))
+    );
+    assert_eq!(endpoint_of(&json!({"name": "x"})), None);
+}
+
+#[test]
+fn a_master_adds_an_agent_whose_tasks_become_calls_and_answers_events() {
+    let (mut world, boss, alice) = with_master();
+    assert_eq!(
+        add(&mut world, &alice),
+        Err(403),
+        "members other than masters may not"
+    );
+    let url = add(&mut world, &boss).unwrap_or_else(|s| panic!("refused {s}"));
+    let answer = match admit(&mut world.host, &mut world.network, &url, &card_v1()) {
+        Ok(answer) => answer,
+        Err(never) => match never {},
+    };
+    assert_eq!(answer.status, 201, "{answer:?}");
+    let bot: Address = "agent:weather-bot".parse().unwrap();
+    assert!(world.network.state().members.contains_key(&bot));
+    let tool: Address = "resource/tool/forecast".parse().unwrap();
+    assert_eq!(world.network.state().resources[&tool].owner, bot);
+    // Nobody joins as it.
+    let join = Request::new(Method::Post, "https://edge.test/networks/demo/v1/join")
+        .with_body(json!({"agent_id": "agent:weather-bot"}).to_string());
+    assert_eq!(world.call(&join).status, 403);
+
+    // A task for it is delivered to it, and the delivery is a SendMessage call.
+    let from = world.host.applied.len();
+    let req = Request::new(Method::Post, "https://edge.test/networks/demo/v1/events")
+        .with_header("Authorization", &format!("Bearer {alice}"))
+        .with_body(json!({"type": "task.create", "target": "agent:weather-bot", "payload": {"parts": [{"text": "Oslo?"}]}}).to_string());
+    assert_eq!(world.call(&req).status, 200);
+    let delivered = world.host.applied[from..].iter().find_map(|e| match e {
+        Effect::Deliver { to, event, .. } if to.contains(&bot) => Some(event.clone()),
+        _ => None,
+    });
+    let event = delivered.unwrap_or_else(|| panic!("no delivery to the bot"));
+    let call = call_for(&world.network, &bot, &event).unwrap_or_else(|| panic!("no call"));
+    assert_eq!(call.url, "http://127.0.0.1:9/rpc");
+    assert_eq!(call.body["method"], "SendMessage");
+    assert_eq!(
+        call.body["params"]["message"]["parts"],
+        json!([{"text": "Oslo?"}])
+    );
+    assert_eq!(call.body["params"]["message"]["role"], "ROLE_USER");
+    assert_eq!(
+        call_for(&world.network, &"agent:alice".parse().unwrap(), &event),
+        None
+    );
+
+    let remote = json!({"jsonrpc": "2.0", "id": 1, "result": {"task": {"id": "r-1", "contextId": "c",
+        "status": {"state": "TASK_STATE_COMPLETED", "message": {"role": "ROLE_AGENT", "parts": [{"text": "sunny"}]}},
+        "artifacts": [{"artifactId": "f1", "name": "forecast", "parts": [{"text": "12C"}]}]}}});
+    match absorb(&mut world.host, &mut world.network, &call, Ok(remote)) {
+        Ok(()) => {}
+        Err(never) => match never {},
+    }
+    let task = &world.network.state().tasks[&call.task];
+    assert_eq!(task.state, TaskState::Completed);
+    assert_eq!(task.external.as_deref(), Some("r-1"));
+    assert_eq!(task.artifacts[0].parts, vec![json!({"text": "12C"})]);
+    assert_eq!(
+        task.status.as_ref().map(|s| s.parts.clone()),
+        Some(vec![json!({"text": "sunny"})])
+    );
+    // The bot's own events reached alice.
+    let to_alice = world
+        .host
+        .applied
+        .iter()
+        .filter(|e| {
+            matches!(e, Effect::Deliver { to, event, .. }
+        if to.iter().any(|t| t.to_string() == "agent:alice") && event.source == bot)
+        })
+        .count();
+    assert_eq!(to_alice, 3, "working, the artifact, completed");
+    assert!(
+        world
+            .host
+            .applied
+            .iter()
+            .any(|e| matches!(e, Effect::Store(Row::Remote(r)) if r.address == bot))
+    );
+
+    // A call that fails ends its task failed.
+    let req = Request::new(Method::Post, "https://edge.test/networks/demo/v1/events")
+        .with_header("Authorization", &format!("Bearer {alice}"))
+        .with_body(json!({"type": "task.create", "target": "agent:weather-bot", "payload": {"parts": [{"text": "Rome?"}]}}).to_string());
+    let ack = world.call(&req);
+    let id = ack
+        .json_body()
+        .and_then(|a| a["id"].as_str())
+        .unwrap_or_default()
+        .to_owned();
+    let call = super::remote::Call {
+        task: id.clone(),
+        ..call
+    };
+    match absorb(
+        &mut world.host,
+        &mut world.network,
+        &call,
+        Err("connection refused".into()),
+    ) {
+        Ok(()) => {}
+        Err(never) => match never {},
+    }
+    assert_eq!(world.network.state().tasks[&id].state, TaskState::Failed);
+}

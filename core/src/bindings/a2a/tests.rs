@@ -1,0 +1,691 @@
+//! A2A driven natively: cards, auth, both generations, a task through
+//! input-required to completion with an artifact, streams, cancel, lists.
+
+use super::methods::{Reply, answer};
+use super::stream::changes;
+use super::*;
+use crate::bindings::message::Body;
+use crate::bindings::tests::world::World;
+use serde_json::{Value, json};
+
+const EDGE: &str = "https://edge.test/networks/demo/a2a";
+
+fn world() -> (World, String, String) {
+    let mut world = World::new();
+    let alice = world.join("agent:alice");
+    let bob = world.join("agent:bob");
+    send(
+        &mut world,
+        &bob,
+        json!({"type": "network.resource.register", "target": "core",
+        "payload": {"address": "resource/tool/plan", "description": "plans trips"}}),
+    );
+    (world, alice, bob)
+}
+
+fn send(world: &mut World, token: &str, event: Value) -> Value {
+    let req = Request::new(Method::Post, "https://edge.test/networks/demo/v1/events")
+        .with_header("Authorization", &format!("Bearer {token}"))
+        .with_body(event.to_string());
+    let response = world.call(&req);
+    assert!(response.status < 300, "{response:?}");
+    response.json_body().cloned().unwrap_or_default()
+}
+
+fn get(path: &str, version: Option<&str>) -> Request {
+    let req = Request::new(Method::Get, format!("{EDGE}{path}"));
+    match version {
+        Some(v) => req.with_header("A2A-Version", v),
+        None => req,
+    }
+}
+
+fn rpc(
+    path: &str,
+    token: Option<&str>,
+    version: Option<&str>,
+    method: &str,
+    params: Value,
+) -> Request {
+    let body = json!({"jsonrpc": "2.0", "id": 7, "method": method, "params": params});
+    let mut req = Request::new(Method::Post, format!("{EDGE}{path}")).with_body(body.to_string());
+    if let Some(token) = token {
+        req = req.with_header("Authorization", &format!("Bearer {token}"));
+    }
+    if let Some(v) = version {
+        req = req.with_header("A2A-Version", v);
+    }
+    req
+}
+
+fn run(world: &mut World, req: &Request) -> Result<(Address, Reply), Response> {
+    world.host.now += 1;
+    let target = target(req).unwrap_or_else(|| panic!("not an A2A path: {}", req.url));
+    match handle(&mut world.host, &mut world.network, req, &target) {
+        Ok(result) => result,
+        Err(never) => match never {},
+    }
+}
+
+fn now(world: &mut World, req: &Request) -> Value {
+    match run(world, req) {
+        Ok((_, Reply::Now(value))) => value,
+        Ok((_, other)) => panic!("expected an answer now, got {other:?}"),
+        Err(response) => panic!("refused: {response:?}"),
+    }
+}
+
+fn json_of(response: &Response) -> Value {
+    match &response.body {
+        Body::Json(value) => value.clone(),
+        Body::Text(text) => panic!("not JSON: {text}"),
+    }
+}
+
+fn text_part(text: &str) -> Value {
+    json!({"messageId": "m1", "role": "ROLE_USER", "parts": [{"text": text}]})
+}
+
+#[test]
+fn targets_are_read_from_paths() {
+    let t = |p: &str| target(&Request::new(Method::Get, format!("https://e.test{p}")));
+    let card = t("/networks/demo/a2a/agent:echo/.well-known/agent-card.json").unwrap();
+    assert_eq!(card.agent, Some("agent:echo".parse().unwrap()));
+    assert!(card.card);
+    let net = t("/networks/demo/a2a/.well-known/agent.json").unwrap();
+    assert_eq!((net.agent, net.card), (None, true));
+    assert!(!t("/networks/demo/a2a").unwrap().card);
+    assert_eq!(t("/networks/demo/mcp"), None);
+    assert_eq!(t("/networks/demo/a2a/not a name"), None);
+}
+
+#[test]
+fn cards_list_skills_in_each_generation() {
+    let (mut world, _, _) = world();
+    let v1 = match run(
+        &mut world,
+        &get("/agent:bob/.well-known/agent-card.json", Some("1.0")),
+    ) {
+        Err(response) => json_of(&response),
+        Ok(_) => panic!("a card is answered at once"),
+    };
+    assert_eq!(v1["skills"][0]["id"], "plan");
+    assert_eq!(
+        v1["supportedInterfaces"][0]["url"],
+        format!("{EDGE}/agent:bob")
+    );
+    assert_eq!(v1["supportedInterfaces"][0]["protocolVersion"], "1.0");
+    assert_eq!(
+        v1["securitySchemes"]["session"]["httpAuthSecurityScheme"]["scheme"],
+        "Bearer"
+    );
+    let v03 = match run(
+        &mut world,
+        &get("/agent:bob/.well-known/agent-card.json", None),
+    ) {
+        Err(response) => json_of(&response),
+        Ok(_) => panic!("a card is answered at once"),
+    };
+    assert_eq!(v03["url"], format!("{EDGE}/agent:bob"));
+    assert_eq!(v03["protocolVersion"], "0.3.0");
+    assert_eq!(v03["security"], json!([{"session": []}]));
+    assert!(v03.get("supportedInterfaces").is_none());
+    let network = match run(
+        &mut world,
+        &get("/.well-known/agent-card.json", Some("1.0")),
+    ) {
+        Err(response) => json_of(&response),
+        Ok(_) => panic!("a card is answered at once"),
+    };
+    assert_eq!(network["skills"][0]["id"], "agent:bob/plan");
+    match run(
+        &mut world,
+        &get("/agent:alice/.well-known/agent-card.json", Some("1.0")),
+    ) {
+        Err(response) => assert_eq!(response.status, 404),
+        Ok(_) => panic!("alice offers no skill"),
+    }
+}
+
+#[test]
+fn callers_without_a_session_and_unknown_versions_are_refused() {
+    let (mut world, _, _) = world();
+    let req = rpc(
+        "/agent:bob",
+        None,
+        Some("1.0"),
+        "SendMessage",
+        json!({"message": text_part("hi")}),
+    );
+    let Err(response) = run(&mut world, &req) else {
+        panic!("no token passed")
+    };
+    assert_eq!(response.status, 401);
+    assert!(
+        response
+            .headers
+            .iter()
+            .any(|(n, v)| n == "WWW-Authenticate" && v == "Bearer")
+    );
+    let req = rpc(
+        "/agent:bob",
+        Some("forged"),
+        Some("1.0"),
+        "GetTask",
+        json!({"id": "x"}),
+    );
+    assert_eq!(run(&mut world, &req).err().map(|r| r.status), Some(401));
+    let req = rpc(
+        "/agent:bob",
+        Some("forged"),
+        Some("0.5"),
+        "GetTask",
+        json!({"id": "x"}),
+    );
+    let Err(response) = run(&mut world, &req) else {
+        panic!("0.5 passed")
+    };
+    assert_eq!(
+        (response.status, json_of(&response)["error"]["code"].clone()),
+        (400, json!(-32009))
+    );
+}
+
+#[test]
+fn a_task_asks_for_input_and_completes_with_an_artifact() {
+    let (mut world, alice, bob) = world();
+    let send_msg = rpc(
+        "/agent:bob",
+        Some(&alice),
+        Some("1.0"),
+        "SendMessage",
+        json!({"message": text_part("plan Rome")}),
+    );
+    let (member, reply) = run(&mut world, &send_msg).unwrap_or_else(|r| panic!("{r:?}"));
+    assert_eq!(member.to_string(), "agent:alice");
+    let Reply::Hold(watch) = reply else {
+        panic!("a blocking send waits: {reply:?}")
+    };
+    let task = watch.task.clone();
+    assert_eq!(world.network.state().tasks[&task].skill, None);
+
+    send(
+        &mut world,
+        &bob,
+        json!({"type": "task.update", "target": "agent:alice", "payload": {"task": task, "state": "working"}}),
+    );
+    send(
+        &mut world,
+        &bob,
+        json!({"type": "task.update", "target": "agent:alice",
+        "payload": {"task": task, "state": "awaiting-input", "parts": [{"text": "which dates?"}]}}),
+    );
+    let held = answer(&world.network, &member, &watch, true);
+    assert_eq!(
+        held["result"]["task"]["status"]["state"],
+        "TASK_STATE_INPUT_REQUIRED"
+    );
+    assert_eq!(
+        held["result"]["task"]["status"]["message"]["parts"][0]["text"],
+        "which dates?"
+    );
+    assert_eq!(
+        held["result"]["task"]["status"]["message"]["role"],
+        "ROLE_AGENT"
+    );
+
+    let more = json!({"message": {"messageId": "m2", "role": "ROLE_USER", "taskId": task, "parts": [{"text": "May"}]},
+        "configuration": {"returnImmediately": true}});
+    let result = now(
+        &mut world,
+        &rpc("/agent:bob", Some(&alice), Some("1.0"), "SendMessage", more),
+    );
+    assert_eq!(
+        result["result"]["task"]["status"]["state"],
+        "TASK_STATE_WORKING"
+    );
+
+    send(
+        &mut world,
+        &bob,
+        json!({"type": "task.artifact", "target": "agent:alice",
+        "payload": {"task": task, "artifact": {"name": "plan", "parts": [{"text": "Day 1: Colosseum"}]}}}),
+    );
+    send(
+        &mut world,
+        &bob,
+        json!({"type": "task.update", "target": "agent:alice", "payload": {"task": task, "state": "completed"}}),
+    );
+    let got = now(
+        &mut world,
+        &rpc(
+            "/agent:bob",
+            Some(&alice),
+            Some("1.0"),
+            "GetTask",
+            json!({"id": task}),
+        ),
+    );
+    assert_eq!(got["result"]["status"]["state"], "TASK_STATE_COMPLETED");
+    assert_eq!(
+        got["result"]["artifacts"][0]["parts"][0]["text"],
+        "Day 1: Colosseum"
+    );
+    assert_eq!(got["result"]["history"].as_array().map(Vec::len), Some(3));
+
+    // The same task in 0.3's shapes.
+    let old = now(
+        &mut world,
+        &rpc(
+            "/agent:bob",
+            Some(&alice),
+            None,
+            "tasks/get",
+            json!({"id": task, "historyLength": 1}),
+        ),
+    );
+    assert_eq!(old["result"]["kind"], "task");
+    assert_eq!(old["result"]["status"]["state"], "completed");
+    assert_eq!(
+        old["result"]["artifacts"][0]["parts"][0],
+        json!({"kind": "text", "text": "Day 1: Colosseum"})
+    );
+    assert_eq!(old["result"]["history"].as_array().map(Vec::len), Some(1));
+
+    // Someone else's task is not found.
+    let carol = world.join("agent:carol");
+    let hidden = now(
+        &mut world,
+        &rpc(
+            "/agent:bob",
+            Some(&carol),
+            Some("1.0"),
+            "GetTask",
+            json!({"id": task}),
+        ),
+    );
+    assert_eq!(hidden["error"]["code"], -32001);
+}
+
+#[test]
+fn streams_follow_the_task_until_it_settles() {
+    let (mut world, alice, bob) = world();
+    let msg = json!({"message": {"kind": "message", "messageId": "m1", "role": "user", "parts": [{"kind": "text", "text": "go"}]}});
+    let (_, reply) = run(
+        &mut world,
+        &rpc("/agent:bob", Some(&alice), None, "message/stream", msg),
+    )
+    .unwrap_or_else(|r| panic!("{r:?}"));
+    let Reply::Stream {
+        watch,
+        opening,
+        seen,
+        closes,
+    } = reply
+    else {
+        panic!("{reply:?}")
+    };
+    assert!(!closes);
+    assert_eq!(opening[0]["result"]["kind"], "task");
+    assert_eq!(opening[0]["result"]["status"]["state"], "submitted");
+    assert_eq!(opening[0]["result"]["history"][0]["parts"][0]["text"], "go");
+    let task = watch.task.clone();
+    send(
+        &mut world,
+        &bob,
+        json!({"type": "task.update", "target": "agent:alice", "payload": {"task": task, "state": "working"}}),
+    );
+    let working = world.network.state().tasks[&task].clone();
+    let (events, ends) = changes(&watch, &seen, &working);
+    assert!(!ends);
+    assert_eq!(events[0]["result"]["kind"], "status-update");
+    assert_eq!(events[0]["result"]["status"]["state"], "working");
+    send(
+        &mut world,
+        &bob,
+        json!({"type": "task.artifact", "target": "agent:alice", "payload": {"task": task, "parts": [{"text": "r"}]}}),
+    );
+    send(
+        &mut world,
+        &bob,
+        json!({"type": "task.update", "target": "agent:alice", "payload": {"task": task, "state": "completed"}}),
+    );
+    let done = world.network.state().tasks[&task].clone();
+    let (events, ends) = changes(&watch, &working, &done);
+    assert!(ends);
+    assert_eq!(events[0]["result"]["kind"], "artifact-update");
+    assert_eq!(
+        (
+            events[1]["result"]["status"]["state"].clone(),
+            events[1]["result"]["final"].clone()
+        ),
+        (json!("completed"), json!(true))
+    );
+}
+
+#[test]
+fn cancel_list_and_the_network_endpoint() {
+    let (mut world, alice, _) = world();
+    let to_network = json!({"message": {"messageId": "m", "role": "ROLE_USER", "parts": [{"text": "x"}],
+        "metadata": {"skill": "agent:bob/plan"}}, "configuration": {"returnImmediately": true}});
+    let sent = now(
+        &mut world,
+        &rpc("", Some(&alice), Some("1.0"), "SendMessage", to_network),
+    );
+    let task = sent["result"]["task"]["id"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+    assert_eq!(
+        world.network.state().tasks[&task].partners[0].to_string(),
+        "agent:bob"
+    );
+    assert_eq!(
+        world.network.state().tasks[&task].skill.as_deref(),
+        Some("plan")
+    );
+    let unnamed = json!({"message": text_part("x")});
+    let refused = now(
+        &mut world,
+        &rpc("", Some(&alice), Some("1.0"), "SendMessage", unnamed),
+    );
+    assert_eq!(refused["error"]["code"], -32602);
+
+    let listed = now(
+        &mut world,
+        &rpc(
+            "",
+            Some(&alice),
+            Some("1.0"),
+            "ListTasks",
+            json!({"status": "TASK_STATE_SUBMITTED"}),
+        ),
+    );
+    assert_eq!(listed["result"]["totalSize"], 1);
+    assert_eq!(listed["result"]["tasks"][0]["id"], task.as_str());
+    let canceled = now(
+        &mut world,
+        &rpc(
+            "/agent:bob",
+            Some(&alice),
+            Some("1.0"),
+            "CancelTask",
+            json!({"id": task}),
+        ),
+    );
+    assert_eq!(canceled["result"]["status"]["state"], "TASK_STATE_CANCELED");
+    let again = now(
+        &mut world,
+        &rpc(
+            "/agent:bob",
+            Some(&alice),
+            Some("1.0"),
+            "CancelTask",
+            json!({"id": task}),
+        ),
+    );
+    assert_eq!(again["error"]["code"], -32002);
+    let resub = now(
+        &mut world,
+        &rpc(
+            "/agent:bob",
+            Some(&alice),
+            Some("1.0"),
+            "SubscribeToTask",
+            json!({"id": task}),
+        ),
+    );
+    assert_eq!(resub["error"]["code"], -32004);
+    let push = now(
+        &mut world,
+        &rpc(
+            "/agent:bob",
+            Some(&alice),
+            Some("1.0"),
+            "CreateTaskPushNotificationConfig",
+            json!({}),
+        ),
+    );
+    assert_eq!(push["error"]["code"], -32001);
+    let unknown = now(
+        &mut world,
+        &rpc(
+            "/agent:bob",
+            Some(&alice),
+            Some("1.0"),
+            "message/send",
+            json!({}),
+        ),
+    );
+    assert_eq!(unknown["error"]["code"], -32601);
+}
+
+#[test]
+fn parts_convert_between_generations() {
+    use super::version::Version;
+    use super::wire::{part_out, parts_in};
+    let old = json!({"parts": [{"kind": "text", "text": "a"}, {"kind": "data", "data": {"k": 1}},
+        {"kind": "file", "file": {"uri": "https://x/y.png", "mimeType": "image/png", "name": "y.png"}}]});
+    let parts = parts_in(&old).unwrap_or_default();
+    assert_eq!(
+        parts[2],
+        json!({"url": "https://x/y.png", "mediaType": "image/png", "filename": "y.png"})
+    );
+    for (i, part) in parts.iter().enumerate() {
+        assert_eq!(part_out(part, Version::V03), old["parts"][i]);
+        assert_eq!(&part_out(part, Version::V1), part);
+    }
+    assert!(parts_in(&json!({"parts": []})).is_err());
+    assert!(parts_in(&json!({"parts": [{"kind": "video"}]})).is_err());
+    assert!(parts_in(&json!({"parts": [{"nothing": 1}]})).is_err());
+    assert_eq!(super::wire::timestamp(0), "1970-01-01T00:00:00.000Z");
+    assert_eq!(
+        super::wire::timestamp(1_764_000_000_123),
+        "2025-11-24T16:00:00.123Z"
+    );
+}
+
+#[test]
+fn a_network_may_let_public_callers_in_as_its_guest_with_task_rights_only() {
+    let (mut world, _, _) = world();
+    let mut config = world.network.config().clone();
+    config.a2a_guest = Some("human:visitor".parse().unwrap());
+    let rows: Vec<_> = world
+        .network
+        .state()
+        .members
+        .values()
+        .cloned()
+        .map(crate::model::state::Row::Member)
+        .collect();
+    let tools = world
+        .network
+        .state()
+        .resources
+        .values()
+        .cloned()
+        .map(|r| crate::model::state::Row::Resource(Box::new(r)));
+    world.network = Network::new(
+        config,
+        rows.into_iter().chain(tools).collect::<Vec<_>>(),
+        10,
+        [7; 32],
+    );
+
+    let card = match run(
+        &mut world,
+        &get("/agent:bob/.well-known/agent-card.json", None),
+    ) {
+        Err(response) => json_of(&response),
+        Ok(_) => panic!("a card is answered at once"),
+    };
+    assert_eq!(card["security"], json!([{"session": []}, {}]));
+    let req = rpc(
+        "/agent:bob",
+        None,
+        Some("1.0"),
+        "SendMessage",
+        json!({"message": text_part("hi"), "configuration": {"returnImmediately": true}}),
+    );
+    let (member, reply) = run(&mut world, &req).unwrap_or_else(|r| panic!("{r:?}"));
+    assert_eq!(member.to_string(), "human:visitor");
+    let Reply::Now(sent) = reply else {
+        panic!("{reply:?}")
+    };
+    let task = sent["result"]["task"]["id"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+    assert_eq!(
+        world.network.state().tasks[&task].requester.to_string(),
+        "human:visitor"
+    );
+    let listed = now(
+        &mut world,
+        &rpc("/agent:bob", None, Some("1.0"), "ListTasks", json!({})),
+    );
+    assert_eq!(
+        listed["result"]["totalSize"], 0,
+        "guests reach tasks by id only"
+    );
+    let got = now(
+        &mut world,
+        &rpc(
+            "/agent:bob",
+            None,
+            Some("1.0"),
+            "GetTask",
+            json!({"id": task}),
+        ),
+    );
+    assert_eq!(got["result"]["id"], task.as_str());
+
+    // Nobody joins as the guest (it would hear the guests' tasks).
+    let join = Request::new(Method::Post, "https://edge.test/networks/demo/v1/join")
+        .with_body(json!({"agent_id": "human:visitor"}).to_string());
+    let refused = world.call(&join);
+    assert_eq!(refused.status, 403, "{refused:?}");
+    assert_eq!(json_of(&refused)["code"], "forbidden");
+}
+
+#[test]
+fn push_notifications_are_configured_queued_signed_and_retried() {
+    use crate::crypto::hmac_sha256_hex;
+    use crate::model::push::MAX_ATTEMPTS;
+    let (mut world, alice, bob) = world();
+    let msg = json!({"message": text_part("go"), "configuration": {"returnImmediately": true}});
+    let sent = now(
+        &mut world,
+        &rpc("/agent:bob", Some(&alice), Some("1.0"), "SendMessage", msg),
+    );
+    let task = sent["result"]["task"]["id"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+    let config = json!({"taskId": task, "id": "hook", "url": "https://hooks.test/a2a", "token": "s3cret",
+        "authentication": {"scheme": "Bearer", "credentials": "abc"}});
+    let made = now(
+        &mut world,
+        &rpc(
+            "/agent:bob",
+            Some(&alice),
+            Some("1.0"),
+            "CreateTaskPushNotificationConfig",
+            config,
+        ),
+    );
+    assert_eq!(made["result"]["id"], "hook");
+    assert_eq!(made["result"]["url"], "https://hooks.test/a2a");
+    let listed = now(
+        &mut world,
+        &rpc(
+            "/agent:bob",
+            Some(&alice),
+            Some("1.0"),
+            "ListTaskPushNotificationConfigs",
+            json!({"taskId": task}),
+        ),
+    );
+    assert_eq!(listed["result"]["configs"][0]["token"], "s3cret");
+    // Only the requester sets them.
+    let theirs = now(
+        &mut world,
+        &rpc(
+            "/agent:bob",
+            Some(&bob),
+            Some("1.0"),
+            "CreateTaskPushNotificationConfig",
+            json!({"taskId": task, "url": "https://evil.test/"}),
+        ),
+    );
+    assert_eq!(theirs["error"]["code"], -32602);
+
+    // A change of the task queues a notification; due, it is a signed request.
+    send(
+        &mut world,
+        &bob,
+        json!({"type": "task.update", "target": "agent:alice", "payload": {"task": task, "state": "working"}}),
+    );
+    let at = world.host.now + 5;
+    let (due, _) = world.network.take_due_pushes(at);
+    assert_eq!(due.len(), 1);
+    assert!(
+        world.network.take_due_pushes(at).0.is_empty(),
+        "held while in flight"
+    );
+    let out = super::push::render(&world.network, &due[0], at)
+        .unwrap_or_else(|| panic!("nothing to send"));
+    assert_eq!(out.url, "https://hooks.test/a2a");
+    let body: Value = serde_json::from_str(&out.body).unwrap_or_default();
+    assert_eq!(body["task"]["status"]["state"], "TASK_STATE_WORKING");
+    let header = |name: &str| {
+        out.headers
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.clone())
+    };
+    assert_eq!(header("Authorization").as_deref(), Some("Bearer abc"));
+    assert_eq!(
+        header("X-A2A-Notification-Token").as_deref(),
+        Some("s3cret")
+    );
+    let expected = hmac_sha256_hex(b"s3cret", format!("{at}.{}", out.body).as_bytes());
+    assert_eq!(
+        header("X-Agentnet-Signature"),
+        Some(format!("t={at},v1={expected}"))
+    );
+
+    // Failures are retried later and later, then dropped.
+    let key = due[0].key.clone();
+    let mut next = Vec::new();
+    for attempt in 1..MAX_ATTEMPTS {
+        world.network.push_failed(&key, at);
+        next.push(world.network.state().pushes[&key].next_at - at);
+        assert_eq!(world.network.state().pushes[&key].attempts, attempt);
+    }
+    assert!(next.windows(2).all(|w| w[0] < w[1]), "{next:?}");
+    assert!(world.network.next_wakeup().is_some());
+    world.network.push_failed(&key, at);
+    assert!(world.network.state().pushes.is_empty());
+
+    let deleted = now(
+        &mut world,
+        &rpc(
+            "/agent:bob",
+            Some(&alice),
+            Some("1.0"),
+            "DeleteTaskPushNotificationConfig",
+            json!({"taskId": task, "id": "hook"}),
+        ),
+    );
+    assert_eq!(deleted["result"], json!({}));
+    send(
+        &mut world,
+        &bob,
+        json!({"type": "task.update", "target": "agent:alice", "payload": {"task": task, "state": "failed"}}),
+    );
+    assert!(
+        world.network.state().pushes.is_empty(),
+        "no target, no notification"
+    );
+}

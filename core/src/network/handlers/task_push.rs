@@ -1,0 +1,102 @@
+//! Push notifications of tasks: `task.push` sets or removes where a task's
+//! requester wants them, and every change of a task queues one per target
+//! ([`crate::model::push`]); the host sends them from its alarm.
+
+use super::payload::invalid;
+use crate::error::{ErrorCode, Rejection};
+use crate::event::Event;
+use crate::ids::standing::Role;
+use crate::model::push::{MAX_TARGETS, PendingPush, PushTarget};
+use crate::model::state::{Row, RowKind};
+use crate::network::effects::Effect;
+use crate::network::engine::Network;
+use crate::network::outcome::{Outcome, logged};
+use serde_json::{Value, json};
+
+/// Sets (`{task, set: {url, id?, token?, scheme?, credentials?, version?}}`)
+/// or removes (`{task, remove: id}`) a push target of a task, by its requester.
+pub(super) fn configure(network: &mut Network, event: &Event) -> Result<Outcome, Rejection> {
+    let id = event
+        .payload
+        .get("task")
+        .and_then(Value::as_str)
+        .ok_or_else(|| invalid("payload.task must be a task id"))?;
+    let master = network.state.role_of(&event.source) == Some(Role::Master);
+    let task = network
+        .state
+        .tasks
+        .get_mut(id)
+        .ok_or_else(|| Rejection::new(ErrorCode::NotFound, format!("no task {id}")))?;
+    if task.requester != event.source && !master {
+        return Err(Rejection::new(
+            ErrorCode::Forbidden,
+            "only a task's requester sets its push notifications",
+        ));
+    }
+    let mut outcome = logged();
+    if let Some(remove) = event.payload.get("remove").and_then(Value::as_str) {
+        task.push.retain(|t| t.id != remove);
+        outcome.effects.push(Effect::Remove {
+            kind: RowKind::Push,
+            key: format!("{id}/{remove}"),
+        });
+        network.state.pushes.remove(&format!("{id}/{remove}"));
+    } else {
+        let set = event
+            .payload
+            .get("set")
+            .ok_or_else(|| invalid("payload.set or payload.remove is required"))?;
+        let text = |key: &str| set.get(key).and_then(Value::as_str).map(str::to_owned);
+        let url = text("url")
+            .filter(|u| (u.starts_with("https://") || u.starts_with("http://")) && u.len() <= 2048)
+            .ok_or_else(|| invalid("set.url must be an http(s) URL"))?;
+        let target_id = text("id")
+            .filter(|i| !i.is_empty() && i.len() <= 128)
+            .unwrap_or_else(|| format!("push-{}", task.push.len() + 1));
+        task.push.retain(|t| t.id != target_id);
+        if task.push.len() >= MAX_TARGETS {
+            return Err(invalid(format!(
+                "a task has at most {MAX_TARGETS} push targets"
+            )));
+        }
+        task.push.push(PushTarget {
+            id: target_id.clone(),
+            url,
+            token: text("token").filter(|t| !t.is_empty()),
+            scheme: text("scheme").filter(|t| !t.is_empty()),
+            credentials: text("credentials"),
+            version: text("version").unwrap_or_else(|| "1.0".into()),
+            owner: event.source.clone(),
+        });
+        outcome.ack.insert("push".into(), json!(target_id));
+    }
+    outcome
+        .effects
+        .push(Effect::Store(Row::Task(Box::new(task.clone()))));
+    outcome.ack.insert("task".into(), json!(id));
+    Ok(outcome)
+}
+
+/// Queues a notification per push target of the task a handler changed
+/// (named by its ack).
+pub(super) fn queue(network: &mut Network, outcome: &mut Outcome, now: u64) {
+    let Some(id) = outcome.ack.get("task").and_then(Value::as_str) else {
+        return;
+    };
+    let Some(task) = network.state.tasks.get(id) else {
+        return;
+    };
+    for target in &task.push {
+        let pending = PendingPush {
+            key: format!("{}/{}", task.id, target.id),
+            task: task.id.clone(),
+            target: target.id.clone(),
+            attempts: 0,
+            next_at: now,
+        };
+        outcome
+            .effects
+            .push(Effect::Store(Row::Push(pending.clone())));
+        network.state.pushes.insert(pending.key.clone(), pending);
+    }
+}

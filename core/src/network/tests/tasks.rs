@@ -1,0 +1,262 @@
+//! `task.*` events through the pipeline: direct, group and hybrid tasks,
+//! who may do what, artifacts as file resources, and restoring from rows.
+
+use super::*;
+use crate::model::task::{TaskMode, TaskState};
+
+fn stored_rows(effects: &[Effect]) -> Vec<Row> {
+    effects
+        .iter()
+        .filter_map(|e| match e {
+            Effect::Store(row) => Some(row.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+fn task_id(effects: &[Effect]) -> String {
+    acked(effects).payload["task"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no task in {effects:#?}"))
+        .to_owned()
+}
+
+fn two() -> (Network, Peer, Peer) {
+    let mut network = bare();
+    let alice = join(&mut network, "agent:alice");
+    let bob = join(&mut network, "agent:bob");
+    (network, alice, bob)
+}
+
+#[test]
+fn a_direct_task_goes_from_request_to_completion_with_an_artifact() {
+    let (mut network, mut alice, mut bob) = two();
+    let msg = json!({"message": {"parts": [{"text": "book a flight"}]}, "skill": "travel"});
+    let effects = alice.send(&mut network, "task.create", "agent:bob", msg);
+    assert_eq!(delivered_to(&effects), vec!["agent:bob"]);
+    let id = task_id(&effects);
+    assert_eq!(acked(&effects).payload["state"], "accepted");
+    let task = &network.state().tasks[&id];
+    assert_eq!(
+        (task.mode, task.state),
+        (TaskMode::Direct, TaskState::Accepted)
+    );
+    assert_eq!(task.history.len(), 1);
+    assert_eq!(task.skill.as_deref(), Some("travel"));
+
+    let working = json!({"task": id, "state": "working"});
+    let effects = bob.send(&mut network, "task.update", "agent:alice", working);
+    assert_eq!(delivered_to(&effects), vec!["agent:alice"]);
+    let ask = json!({"task": id, "state": "awaiting-input", "parts": [{"text": "from where?"}]});
+    bob.send(&mut network, "task.update", "agent:alice", ask);
+    assert_eq!(network.state().tasks[&id].state, TaskState::AwaitingInput);
+    // The requester's answer continues the task.
+    let answer = json!({"task": id, "parts": [{"text": "from Paris"}]});
+    let effects = alice.send(&mut network, "task.message", "agent:bob", answer);
+    assert_eq!(delivered_to(&effects), vec!["agent:bob"]);
+    assert_eq!(network.state().tasks[&id].state, TaskState::Working);
+
+    let art = json!({"task": id, "artifact": {"name": "ticket", "parts": [{"text": "AF123"}]}});
+    let effects = bob.send(&mut network, "task.artifact", "agent:alice", art);
+    let rows = stored_rows(&effects);
+    let file = rows.iter().find_map(|r| match r {
+        Row::Resource(r) => Some(r.clone()),
+        _ => None,
+    });
+    let file = file.unwrap_or_else(|| panic!("no file in {rows:#?}"));
+    assert_eq!(
+        file.address.to_string(),
+        format!("resource/file/tasks/{id}/artifact-1")
+    );
+    assert!(network.state().may(
+        &addr("agent:alice"),
+        &file,
+        crate::model::access::Permission::Read
+    ));
+    join(&mut network, "agent:carol");
+    assert!(!network.state().may(
+        &addr("agent:carol"),
+        &file,
+        crate::model::access::Permission::Read
+    ));
+
+    let done = json!({"task": id, "state": "completed"});
+    let effects = bob.send(&mut network, "task.update", "agent:alice", done);
+    assert_eq!(acked(&effects).payload["state"], "completed");
+    let task = &network.state().tasks[&id];
+    assert_eq!(task.state, TaskState::Completed);
+    assert_eq!(task.history.len(), 3);
+    assert_eq!(task.artifacts.len(), 1);
+}
+
+#[test]
+fn illegal_moves_are_refused_with_stable_codes_and_change_nothing() {
+    let (mut network, mut alice, mut bob) = two();
+    let mut carol = join(&mut network, "agent:carol");
+    let id = task_id(&alice.send(&mut network, "task.create", "agent:bob", json!({})));
+    let before = network.state().tasks[&id].clone();
+
+    let done = json!({"task": id, "state": "completed"});
+    let e = bob.send(&mut network, "task.update", "agent:alice", done);
+    assert_eq!(error_code(&e), ErrorCode::InvalidTransition);
+    let e = alice.send(
+        &mut network,
+        "task.update",
+        "agent:bob",
+        json!({"task": id, "state": "working"}),
+    );
+    assert_eq!(error_code(&e), ErrorCode::Forbidden);
+    let e = carol.send(
+        &mut network,
+        "task.cancel",
+        "agent:alice",
+        json!({"task": id}),
+    );
+    assert_eq!(error_code(&e), ErrorCode::Forbidden);
+    let e = bob.send(
+        &mut network,
+        "task.update",
+        "agent:carol",
+        json!({"task": id, "state": "working"}),
+    );
+    assert_eq!(error_code(&e), ErrorCode::InvalidRequest);
+    let e = bob.send(
+        &mut network,
+        "task.update",
+        "agent:alice",
+        json!({"task": id, "state": "done"}),
+    );
+    assert_eq!(error_code(&e), ErrorCode::InvalidRequest);
+    let e = bob.send(
+        &mut network,
+        "task.cancel",
+        "agent:alice",
+        json!({"task": "nope"}),
+    );
+    assert_eq!(error_code(&e), ErrorCode::NotFound);
+    let e = alice.send(&mut network, "task.create", "agent:nobody", json!({}));
+    assert_eq!(error_code(&e), ErrorCode::UnknownTarget);
+    assert_eq!(network.state().tasks[&id], before);
+
+    // Cancelled is final: no more messages, updates or artifacts.
+    alice.send(
+        &mut network,
+        "task.cancel",
+        "agent:bob",
+        json!({"task": id}),
+    );
+    assert_eq!(network.state().tasks[&id].state, TaskState::Canceled);
+    for (kind, payload) in [
+        (
+            "task.message",
+            json!({"task": id, "parts": [{"text": "hi"}]}),
+        ),
+        ("task.update", json!({"task": id, "state": "working"})),
+        (
+            "task.artifact",
+            json!({"task": id, "parts": [{"text": "x"}]}),
+        ),
+        ("task.cancel", json!({"task": id})),
+    ] {
+        let e = bob.send(&mut network, kind, "agent:alice", payload);
+        assert_eq!(error_code(&e), ErrorCode::InvalidTransition, "{kind}");
+    }
+}
+
+#[test]
+fn group_and_hybrid_tasks_go_through_their_channel() {
+    let (mut network, mut alice, mut bob) = two();
+    let mut carol = join(&mut network, "agent:carol");
+    alice.send(
+        &mut network,
+        "network.channel.create",
+        "core",
+        json!({"channel": "team"}),
+    );
+    bob.send(
+        &mut network,
+        "network.channel.join",
+        "core",
+        json!({"channel": "team"}),
+    );
+    carol.send(
+        &mut network,
+        "network.channel.join",
+        "core",
+        json!({"channel": "team"}),
+    );
+
+    let effects = alice.send(&mut network, "task.create", "channel/team", json!({}));
+    assert_eq!(delivered_to(&effects), vec!["agent:bob", "agent:carol"]);
+    let id = task_id(&effects);
+    let task = &network.state().tasks[&id];
+    assert_eq!(task.mode, TaskMode::Group);
+    assert_eq!(task.partners, vec![addr("agent:bob"), addr("agent:carol")]);
+    let effects = carol.send(
+        &mut network,
+        "task.update",
+        "channel/team",
+        json!({"task": id, "state": "working"}),
+    );
+    assert_eq!(delivered_to(&effects), vec!["agent:alice", "agent:bob"]);
+
+    let hybrid = json!({"partners": ["agent:bob"]});
+    let id = task_id(&alice.send(&mut network, "task.create", "channel/team", hybrid));
+    assert_eq!(network.state().tasks[&id].mode, TaskMode::Hybrid);
+    // Carol hears the task's messages but is not its partner.
+    let e = carol.send(
+        &mut network,
+        "task.update",
+        "channel/team",
+        json!({"task": id, "state": "working"}),
+    );
+    assert_eq!(error_code(&e), ErrorCode::Forbidden);
+    let outsider = json!({"partners": ["agent:dave"]});
+    let e = alice.send(&mut network, "task.create", "channel/team", outsider);
+    assert_eq!(error_code(&e), ErrorCode::InvalidRequest);
+}
+
+#[test]
+fn tasks_survive_a_restore_from_their_rows() {
+    let (mut network, mut alice, mut bob) = two();
+    let mut rows = Vec::new();
+    let effects = alice.send(
+        &mut network,
+        "task.create",
+        "agent:bob",
+        json!({"parts": [{"text": "go"}]}),
+    );
+    let id = task_id(&effects);
+    rows.extend(stored_rows(&effects));
+    let working = json!({"task": id, "state": "working"});
+    rows.extend(stored_rows(&bob.send(
+        &mut network,
+        "task.update",
+        "agent:alice",
+        working,
+    )));
+    let art = json!({"task": id, "parts": [{"text": "result"}]});
+    rows.extend(stored_rows(&bob.send(
+        &mut network,
+        "task.artifact",
+        "agent:alice",
+        art,
+    )));
+    for row in network_rows(&network) {
+        rows.push(row);
+    }
+    let restored = Network::new(network.config().clone(), rows, 99, [1; 32]);
+    assert_eq!(restored.state().tasks[&id], network.state().tasks[&id]);
+    assert_eq!(restored.state().tasks[&id].state, TaskState::Working);
+    let artifact = &restored.state().tasks[&id].artifacts[0].resource;
+    assert!(restored.state().resources.contains_key(artifact));
+}
+
+fn network_rows(network: &Network) -> Vec<Row> {
+    network
+        .state()
+        .members
+        .values()
+        .map(|m| Row::Member(m.clone()))
+        .collect()
+}

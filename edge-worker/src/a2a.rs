@@ -1,0 +1,136 @@
+//! Requests to a network's A2A endpoints and cards: the I/O around the
+//! core's binding (`agentnet_core::bindings::a2a`).
+//!
+//! The core decides what a request means. Here an answer is written at
+//! once, held until its task stops working (or [`Watch::deadline`]), or
+//! written as an SSE stream that follows the task: every stored change of a
+//! task wakes the requests that watch it ([`Watchers`], fed from
+//! [`crate::effects`]).
+
+use crate::host::{now_ms, respond};
+use crate::http::RequestIo;
+use crate::network_object::NetworkHost;
+use agentnet_core::Address;
+use agentnet_core::bindings::a2a::methods::{Reply, Watch, answer, settled};
+use agentnet_core::bindings::a2a::{self as binding, Target, stream};
+use agentnet_core::bindings::http::no_such_network;
+use agentnet_core::bindings::{self, sse};
+use agentnet_core::model::task::Task;
+use futures_channel::mpsc::{UnboundedReceiver, UnboundedSender, unbounded};
+use futures_util::StreamExt;
+use futures_util::future::{Either, select};
+use std::time::Duration;
+use worker::{Headers, Response, Result};
+
+fn not_loaded() -> worker::Error {
+    worker::Error::RustError("network not loaded".into())
+}
+
+impl NetworkHost {
+    /// Answers a request to `/networks/{id}/a2a…`.
+    pub(crate) async fn serve_a2a(
+        &self,
+        request: bindings::Request,
+        target: Target,
+    ) -> Result<Response> {
+        if !self.ensure_loaded(&target.network)? {
+            return respond(no_such_network(&target.network));
+        }
+        let handled = {
+            let mut guard = self.network.borrow_mut();
+            let network = guard.as_mut().ok_or_else(not_loaded)?;
+            binding::handle(&mut RequestIo::new(self)?, network, &request, &target)?
+        };
+        let (member, reply) = match handled {
+            Ok(answer) => answer,
+            Err(response) => return respond(response),
+        };
+        match reply {
+            Reply::Now(value) => respond(bindings::Response::json(value)),
+            Reply::Hold(watch) => {
+                let changes = self.a2a.watch(&watch.task);
+                self.hold(&member, watch, changes).await
+            }
+            Reply::Stream {
+                watch,
+                opening,
+                seen,
+                closes,
+            } => self.open_a2a_stream(watch, opening, *seen, closes),
+        }
+    }
+
+    /// The answer of `watch` once its task settles or its deadline passes.
+    async fn hold(
+        &self,
+        member: &Address,
+        watch: Watch,
+        mut changes: UnboundedReceiver<Task>,
+    ) -> Result<Response> {
+        loop {
+            let wait = Duration::from_millis(watch.deadline.saturating_sub(now_ms()));
+            match select(changes.next(), Box::pin(worker::Delay::from(wait))).await {
+                Either::Left((Some(task), _)) if !settled(&task) => continue,
+                _ => break,
+            }
+        }
+        let guard = self.network.borrow();
+        let network = guard.as_ref().ok_or_else(not_loaded)?;
+        respond(bindings::Response::json(answer(
+            network, member, &watch, true,
+        )))
+    }
+
+    /// An SSE stream: `opening`, then each change of the task until it settles.
+    fn open_a2a_stream(
+        &self,
+        watch: Watch,
+        opening: Vec<serde_json::Value>,
+        seen: Task,
+        closes: bool,
+    ) -> Result<Response> {
+        let (sender, receiver) = unbounded::<Result<Vec<u8>>>();
+        let write = move |sender: &UnboundedSender<Result<Vec<u8>>>, value: &serde_json::Value| {
+            let record = sse::record(None, &value.to_string());
+            sender.unbounded_send(Ok(record.into_bytes())).is_ok()
+        };
+        for value in &opening {
+            write(&sender, value);
+        }
+        if closes {
+            sender.close_channel();
+        } else {
+            let mut changes = self.a2a.watch(&watch.task);
+            worker::wasm_bindgen_futures::spawn_local(async move {
+                let mut seen = seen;
+                loop {
+                    let keepalive = Duration::from_millis(sse::KEEPALIVE_MS);
+                    match select(changes.next(), Box::pin(worker::Delay::from(keepalive))).await {
+                        Either::Left((Some(task), _)) => {
+                            let (events, ends) = stream::changes(&watch, &seen, &task);
+                            let open = events.iter().all(|e| write(&sender, e));
+                            seen = task;
+                            if ends || !open {
+                                break;
+                            }
+                        }
+                        Either::Left((None, _)) => break,
+                        Either::Right(_) => {
+                            let alive = sse::KEEPALIVE.as_bytes().to_vec();
+                            if sender.unbounded_send(Ok(alive)).is_err() {
+                                break;
+                            }
+                        }
+                    }
+                }
+                sender.close_channel();
+            });
+        }
+        let written = Headers::new();
+        for (name, value) in sse::HEADERS {
+            written.set(name, value)?;
+        }
+        written.set("X-Accel-Buffering", "no")?;
+        Ok(Response::from_stream(receiver)?.with_headers(written))
+    }
+}

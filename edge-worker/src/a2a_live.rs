@@ -1,0 +1,54 @@
+//! What the object keeps for A2A between requests: the requests that watch
+//! a task's changes ([`Watchers`]) and the deliveries that are to become
+//! calls to external agents ([`Outbound`]); `crate::a2a` and
+//! `crate::a2a_remote` do the I/O.
+
+use agentnet_core::model::task::Task;
+use agentnet_core::{Address, Event};
+use futures_channel::mpsc::{UnboundedReceiver, UnboundedSender, unbounded};
+use std::cell::RefCell;
+use std::rc::Rc;
+
+/// Requests waiting for changes of a task, by task id.
+#[derive(Default)]
+pub(crate) struct Watchers(RefCell<Vec<(String, UnboundedSender<Task>)>>);
+
+impl Watchers {
+    /// A receiver of every later stored change of task `id`.
+    pub(crate) fn watch(&self, id: &str) -> UnboundedReceiver<Task> {
+        let (sender, receiver) = unbounded();
+        self.0.borrow_mut().push((id.to_owned(), sender));
+        receiver
+    }
+
+    /// Shows a stored task to the requests that watch it; forgets the ones that went away.
+    pub(crate) fn changed(&self, task: &Task) {
+        self.0.borrow_mut().retain(|(id, sender)| {
+            if id == &task.id {
+                sender.unbounded_send(task.clone()).is_ok()
+            } else {
+                !sender.is_closed()
+            }
+        });
+    }
+}
+
+/// A delivery that may become A2A calls: recipients, event, its `seq`.
+pub(crate) type Delivery = (Vec<Address>, Rc<Event>, Option<u64>);
+
+/// Deliveries waiting to become A2A calls.
+#[derive(Default)]
+pub(crate) struct Outbound(RefCell<Vec<Delivery>>);
+
+impl Outbound {
+    /// Notes a delivery (only `task.*` events can become calls).
+    pub(crate) fn queue(&self, to: &[Address], event: &Rc<Event>, seq: Option<u64>) {
+        if event.event_type.as_str().starts_with("task.") {
+            self.0.borrow_mut().push((to.to_vec(), event.clone(), seq));
+        }
+    }
+
+    pub(crate) fn take(&self) -> Vec<Delivery> {
+        std::mem::take(&mut *self.0.borrow_mut())
+    }
+}

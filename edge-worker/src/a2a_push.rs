@@ -1,0 +1,75 @@
+//! Sending A2A push notifications from the object's alarm: what the core's
+//! queue says is due is rendered by the binding
+//! (`agentnet_core::bindings::a2a::push::render`), POSTed, and its outcome
+//! goes back to the queue (done, or retried after a backoff by a later alarm).
+
+use crate::host::now_ms;
+use crate::network_object::NetworkHost;
+use crate::origin::Origin;
+use agentnet_core::bindings::a2a::push::{Outgoing, render};
+use worker::{Fetch, Headers, Method, Request, RequestInit, Result};
+
+async fn deliver(outgoing: &Outgoing) -> bool {
+    let headers = Headers::new();
+    for (name, value) in &outgoing.headers {
+        if headers.set(name, value).is_err() {
+            return false;
+        }
+    }
+    let mut init = RequestInit::new();
+    init.with_method(Method::Post)
+        .with_headers(headers)
+        .with_body(Some(outgoing.body.clone().into()));
+    let Ok(request) = Request::new_with_init(&outgoing.url, &init) else {
+        return false;
+    };
+    matches!(Fetch::Request(request).send().await, Ok(r) if (200..300).contains(&r.status_code()))
+}
+
+impl NetworkHost {
+    /// Starts sending the notifications due now (called from the alarm).
+    pub(crate) fn send_due_pushes(&self) -> Result<()> {
+        let now = now_ms();
+        let (due, effects) = match self.network.borrow_mut().as_mut() {
+            Some(network) => network.take_due_pushes(now),
+            None => return Ok(()),
+        };
+        if due.is_empty() {
+            return Ok(());
+        }
+        self.apply(&Origin::Nowhere, effects)?;
+        let requests: Vec<(String, Option<Outgoing>)> = {
+            let guard = self.network.borrow();
+            let Some(network) = guard.as_ref() else {
+                return Ok(());
+            };
+            due.iter()
+                .map(|p| (p.key.clone(), render(network, p, now)))
+                .collect()
+        };
+        let Some(me) = self.me.upgrade() else {
+            return Ok(());
+        };
+        worker::wasm_bindgen_futures::spawn_local(async move {
+            for (key, outgoing) in requests {
+                let sent = match &outgoing {
+                    Some(outgoing) => deliver(outgoing).await,
+                    // Its task or target is gone: nothing will ever be sent.
+                    None => true,
+                };
+                let effects = match me.network.borrow_mut().as_mut() {
+                    Some(network) if sent => network.push_done(&key),
+                    Some(network) => network.push_failed(&key, now_ms()),
+                    None => Vec::new(),
+                };
+                if let Err(err) = me.apply(&Origin::Nowhere, effects) {
+                    worker::console_error!("a push notification's outcome was not stored: {err}");
+                }
+            }
+            if let Err(err) = me.schedule_alarm().await {
+                worker::console_error!("no alarm for the next push notifications: {err}");
+            }
+        });
+        Ok(())
+    }
+}

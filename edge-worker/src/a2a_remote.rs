@@ -1,0 +1,134 @@
+//! Outbound A2A: adding an external A2A agent by its card URL, and the A2A
+//! calls that events delivered to such a member become (the I/O around
+//! `agentnet_core::bindings::a2a::remote`).
+//!
+//! Deliveries of `task.*` events are queued as they are applied
+//! ([`crate::a2a_live::Outbound::queue`]) and, once the effects are committed, a task of the
+//! object makes the calls: each delivery to an external agent is
+//! acknowledged for it, posted to its endpoint, and its answer is fed back
+//! into the network as that agent's events.
+
+use crate::a2a_live::Delivery;
+use crate::host::respond;
+use crate::http::RequestIo;
+use crate::network_object::NetworkHost;
+use agentnet_core::bindings::a2a::remote::{self, Call};
+use agentnet_core::bindings::http::no_such_network;
+use agentnet_core::bindings::{self, Response as CoreResponse};
+use agentnet_core::{Address, ErrorCode, NetworkId};
+use serde_json::Value;
+use worker::{Fetch, Headers, Method, Request, RequestInit, Response, Result};
+
+fn not_loaded() -> worker::Error {
+    worker::Error::RustError("network not loaded".into())
+}
+
+async fn post(url: &str, body: &str, version: &str) -> std::result::Result<Value, String> {
+    let headers = Headers::new();
+    let set = |name: &str, value: &str| headers.set(name, value).map_err(|e| e.to_string());
+    set("Content-Type", "application/json")?;
+    set("A2A-Version", version)?;
+    let mut init = RequestInit::new();
+    init.with_method(Method::Post)
+        .with_headers(headers.clone())
+        .with_body(Some(body.into()));
+    let request = Request::new_with_init(url, &init).map_err(|e| e.to_string())?;
+    let mut response = Fetch::Request(request)
+        .send()
+        .await
+        .map_err(|e| e.to_string())?;
+    let text = response.text().await.map_err(|e| e.to_string())?;
+    serde_json::from_str(&text)
+        .map_err(|_| format!("{url} answered {} without JSON", response.status_code()))
+}
+
+impl NetworkHost {
+    /// Answers `POST /networks/{id}/a2a/remotes` (a master adds an external agent).
+    pub(crate) async fn add_remote(
+        &self,
+        request: bindings::Request,
+        id: NetworkId,
+    ) -> Result<Response> {
+        if !self.ensure_loaded(&id)? {
+            return respond(no_such_network(&id));
+        }
+        let asked = {
+            let guard = self.network.borrow();
+            let network = guard.as_ref().ok_or_else(not_loaded)?;
+            remote::add_request(&mut RequestIo::new(self)?, network, &request)?
+        };
+        let card_url = match asked {
+            Ok(url) => url,
+            Err(response) => return respond(response),
+        };
+        let mut init = RequestInit::new();
+        let headers = Headers::new();
+        headers.set("A2A-Version", "1.0")?;
+        init.with_headers(headers);
+        let card = match Fetch::Request(Request::new_with_init(&card_url, &init)?)
+            .send()
+            .await
+        {
+            Ok(mut response) if response.status_code() == 200 => {
+                response.json::<Value>().await.ok()
+            }
+            _ => None,
+        };
+        let Some(card) = card else {
+            let message = format!("no agent card could be read at {card_url}");
+            return respond(
+                CoreResponse::error(ErrorCode::InvalidRequest, message).with_status(502),
+            );
+        };
+        let answer = {
+            let mut guard = self.network.borrow_mut();
+            let network = guard.as_mut().ok_or_else(not_loaded)?;
+            remote::admit(&mut RequestIo::new(self)?, network, &card_url, &card)?
+        };
+        respond(answer)
+    }
+
+    /// Makes the A2A calls of the deliveries queued so far (after they are committed).
+    pub(crate) fn start_outbound(&self) {
+        let queued = self.outbound.take();
+        if queued.is_empty() {
+            return;
+        }
+        let Some(me) = self.me.upgrade() else {
+            return;
+        };
+        worker::wasm_bindgen_futures::spawn_local(async move {
+            if let Err(err) = me.call_remotes(queued).await {
+                worker::console_error!("an outbound A2A call failed: {err}");
+            }
+        });
+    }
+
+    async fn call_remotes(&self, queued: Vec<Delivery>) -> Result<()> {
+        let mut calls: Vec<Call> = Vec::new();
+        {
+            let mut guard = self.network.borrow_mut();
+            let network = guard.as_mut().ok_or_else(not_loaded)?;
+            let mut io = RequestIo::new(self)?;
+            for (to, event, seq) in &queued {
+                let remotes: Vec<&Address> = to
+                    .iter()
+                    .filter(|m| network.state().remotes.contains_key(m))
+                    .collect();
+                for member in remotes {
+                    if let Some(seq) = seq {
+                        remote::acknowledge(&mut io, network, member, *seq)?;
+                    }
+                    calls.extend(remote::call_for(network, member, event));
+                }
+            }
+        }
+        for call in calls {
+            let answer = post(&call.url, &call.body.to_string(), call.version.as_str()).await;
+            let mut guard = self.network.borrow_mut();
+            let network = guard.as_mut().ok_or_else(not_loaded)?;
+            remote::absorb(&mut RequestIo::new(self)?, network, &call, answer)?;
+        }
+        Ok(())
+    }
+}

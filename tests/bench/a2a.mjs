@@ -1,0 +1,72 @@
+// Benchmark: A2A `SendMessage` to an npm agent that answers tasks, through
+// `wrangler dev` on loopback, with the official A2A client (@a2a-js/sdk,
+// protocol 1.0, JSON-RPC).
+// Run: node tests/bench/a2a.mjs  (after ./scripts/test or ./scripts/run has built everything)
+// Prints: round-trip p50/p99 of one client sending again and again (each
+// send is a blocking SendMessage: a task.create, the agent's working and
+// completed updates, then the answer), and completed tasks/s with 10
+// concurrent clients.
+
+import WebSocket from 'ws';
+import { Role, TaskState } from '@a2a-js/sdk';
+import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
+import { Agent } from '../../core/js/index.js';
+import { createNetwork, startEdge } from '../support/edge.mjs';
+
+const LATENCY_SENDS = 200;
+const WARMUP = 20;
+const CONCURRENT = 10;
+const SENDS_EACH = 50;
+
+const quantile = (values, q) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))];
+const ms = (v) => `${v.toFixed(2)} ms`;
+
+async function client(url, network, name) {
+  const res = await fetch(`${url}/networks/${network}/v1/join`, { method: 'POST', body: JSON.stringify({ agent_id: name }) });
+  const { token } = await res.json();
+  const fetchImpl = (input, init = {}) => {
+    const headers = new Headers(init.headers);
+    headers.set('Authorization', `Bearer ${token}`);
+    return fetch(input, { ...init, headers });
+  };
+  const factory = new ClientFactory(ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
+    transports: [new JsonRpcTransportFactory({ fetchImpl })],
+    cardResolver: new DefaultAgentCardResolver({ fetchImpl }),
+  }));
+  const a2a = await factory.createFromUrl(`${url}/networks/${network}/a2a/agent:echo/`);
+  return async (n) => {
+    const task = await a2a.sendMessage({
+      message: { messageId: crypto.randomUUID(), role: Role.ROLE_USER, parts: [{ content: { $case: 'text', value: String(n) } }] },
+    });
+    if (task.status?.state !== TaskState.TASK_STATE_COMPLETED) throw new Error(`task ended ${task.status?.state}`);
+  };
+}
+
+const edge = await startEdge();
+try {
+  const { id } = await createNetwork(edge.url, { name: 'bench-a2a', mods: [] });
+  const echo = await Agent.connect({ url: edge.url, network: id, name: 'agent:echo', WebSocket });
+  await echo.registerTool('echo', { type: 'object' }, (input) => input, { description: 'echoes' });
+  echo.onTask(async (task) => task.text);
+
+  const send = await client(edge.url, id, 'agent:latency');
+  const times = [];
+  for (let n = 0; n < WARMUP + LATENCY_SENDS; n += 1) {
+    const started = performance.now();
+    await send(n);
+    if (n >= WARMUP) times.push(performance.now() - started);
+  }
+  const senders = await Promise.all(Array.from({ length: CONCURRENT }, (_, i) => client(edge.url, id, `agent:client-${i}`)));
+  await Promise.all(senders.map((s) => s(-1)));
+  const started = performance.now();
+  await Promise.all(senders.map(async (s) => {
+    for (let n = 0; n < SENDS_EACH; n += 1) await s(n);
+  }));
+  const rate = (CONCURRENT * SENDS_EACH) / ((performance.now() - started) / 1000);
+  echo.close();
+  console.log(`A2A SendMessage to an npm agent (${LATENCY_SENDS} sequential sends; ${CONCURRENT} clients x ${SENDS_EACH} sends):`);
+  console.log(`  round trip p50 ${ms(quantile(times, 0.5))}  p99 ${ms(quantile(times, 0.99))}`);
+  console.log(`  ${Math.round(rate)} completed tasks/s with ${CONCURRENT} concurrent clients`);
+} finally {
+  await edge.stop();
+}
