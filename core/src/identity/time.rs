@@ -80,11 +80,9 @@ pub fn parse_rfc3339(text: &str) -> Result<u64, IdentityError> {
     u64::try_from(seconds).map_err(|_| time_error())
 }
 
-/// `YYYY-MM-DDTHH:MM:SSZ` of unix seconds.
-pub fn format_rfc3339(secs: u64) -> String {
-    let days = i64::try_from(secs / 86_400).unwrap_or(0);
-    let rem = secs % 86_400;
-    // Civil from days (inverse of days_from_civil).
+/// The civil date `(year, month, day)` of a day count since 1970-01-01
+/// (H. Hinnant's algorithm, the inverse of `days_from_civil`).
+pub fn civil_from_days(days: i64) -> (i64, i64, i64) {
     let z = days + 719_468;
     let era = z.div_euclid(146_097);
     let doe = z - era * 146_097;
@@ -93,7 +91,13 @@ pub fn format_rfc3339(secs: u64) -> String {
     let mp = (5 * doy + 2) / 153;
     let day = doy - (153 * mp + 2) / 5 + 1;
     let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
+    (yoe + era * 400 + i64::from(month <= 2), month, day)
+}
+
+/// `YYYY-MM-DDTHH:MM:SSZ` of unix seconds.
+pub fn format_rfc3339(secs: u64) -> String {
+    let (year, month, day) = civil_from_days(i64::try_from(secs / 86_400).unwrap_or(0));
+    let rem = secs % 86_400;
     format!(
         "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
         rem / 3600,

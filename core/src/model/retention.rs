@@ -12,7 +12,7 @@
 //!   their undelivered time is over.
 //! * **Idle members.** A member offline for [`Retention::idle_member_ms`]
 //!   (90 days by default) that holds nothing (no master role, resource,
-//!   channel it created, group, invitation to a channel) is removed and its
+//!   channel it created, group, invitation, task, A2A remote) is removed and its
 //!   address is free again, but only once nothing addressed to it can be left
 //!   in the log: never while history is kept without a time limit.
 //!

@@ -160,6 +160,7 @@ impl Network {
             status: Presence::Offline,
             last_seen: now,
             secret_sha256: None,
+            did: None,
         };
         self.state.members.insert(guest, member.clone());
         vec![Effect::Store(Row::Member(member))]
@@ -181,6 +182,7 @@ impl Network {
             status: Presence::Online,
             last_seen: now,
             secret_sha256: None,
+            did: None,
         };
         self.state
             .members

@@ -224,6 +224,8 @@ impl Network {
                 .values()
                 .any(|c| &c.created_by == address || c.invited.contains(address))
             || state.groups.values().any(|g| g.members.contains(address))
+            || state.remotes.contains_key(address)
+            || state.tasks.values().any(|t| t.involves(address))
             || state
                 .invitations
                 .values()

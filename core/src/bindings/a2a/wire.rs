@@ -119,18 +119,9 @@ pub fn message(task: &Task, message: &TaskMessage, version: Version) -> Value {
 
 /// Unix milliseconds as an RFC 3339 UTC timestamp (`2026-01-02T03:04:05.678Z`).
 pub fn timestamp(ms: u64) -> String {
-    let days = ms / 86_400_000;
     let day_ms = ms % 86_400_000;
-    // Days to a civil date (H. Hinnant's algorithm), for days since 1970-01-01.
-    let z = days + 719_468;
-    let era = z / 146_097;
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + u64::from(month <= 2);
+    let days = i64::try_from(ms / 86_400_000).unwrap_or(0);
+    let (year, month, day) = crate::identity::time::civil_from_days(days);
     format!(
         "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{:03}Z",
         day_ms / 3_600_000,
