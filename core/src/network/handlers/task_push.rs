@@ -3,11 +3,12 @@
 //! ([`crate::model::push`]); the host sends them from its alarm.
 
 use super::payload::invalid;
-use crate::error::{ErrorCode, Rejection};
+use crate::error::Rejection;
 use crate::event::Event;
-use crate::ids::standing::Role;
+use crate::ids::address::Address;
 use crate::model::push::{MAX_TARGETS, PendingPush, PushTarget};
 use crate::model::state::{Row, RowKind};
+use crate::model::task::Task;
 use crate::network::effects::Effect;
 use crate::network::engine::Network;
 use crate::network::outcome::{Outcome, logged};
@@ -16,31 +17,20 @@ use serde_json::{Value, json};
 /// Sets (`{task, set: {url, id?, token?, scheme?, credentials?, version?}}`)
 /// or removes (`{task, remove: id}`) a push target of a task, by its requester.
 pub(super) fn configure(network: &mut Network, event: &Event) -> Result<Outcome, Rejection> {
-    let id = event
-        .payload
-        .get("task")
-        .and_then(Value::as_str)
-        .ok_or_else(|| invalid("payload.task must be a task id"))?;
-    let master = network.state.role_of(&event.source) == Some(Role::Master);
-    let task = network
-        .state
-        .tasks
-        .get_mut(id)
-        .ok_or_else(|| Rejection::new(ErrorCode::NotFound, format!("no task {id}")))?;
-    if task.requester != event.source && !master {
-        return Err(Rejection::new(
-            ErrorCode::Forbidden,
-            "only a task's requester sets its push notifications",
-        ));
-    }
+    let requested = |task: &Task, who: &Address| &task.requester == who;
+    let refusal = "only its requester sets push notifications of task";
+    let task = super::tasks::named_task(network, event, requested, refusal)?;
+    let id = task.id.clone();
     let mut outcome = logged();
+    let mut removed = None;
     if let Some(remove) = event.payload.get("remove").and_then(Value::as_str) {
         task.push.retain(|t| t.id != remove);
+        let key = format!("{id}/{remove}");
         outcome.effects.push(Effect::Remove {
             kind: RowKind::Push,
-            key: format!("{id}/{remove}"),
+            key: key.clone(),
         });
-        network.state.pushes.remove(&format!("{id}/{remove}"));
+        removed = Some(key);
     } else {
         let set = event
             .payload
@@ -73,6 +63,10 @@ pub(super) fn configure(network: &mut Network, event: &Event) -> Result<Outcome,
     outcome
         .effects
         .push(Effect::Store(Row::Task(Box::new(task.clone()))));
+    if let Some(key) = removed {
+        // Its queued notification goes too.
+        network.state.pushes.remove(&key);
+    }
     outcome.ack.insert("task".into(), json!(id));
     Ok(outcome)
 }

@@ -74,9 +74,14 @@ fn stored(task: &Task) -> Effect {
     Effect::Store(Row::Task(Box::new(task.clone())))
 }
 
-/// The task `payload.task` names, checked that the sender is in it and that
-/// the event goes where the task's events go.
-fn task_for<'a>(network: &'a mut Network, event: &Event) -> Result<&'a mut Task, Rejection> {
+/// The task `payload.task` names, when the sender is a master or `may_act`
+/// says it may act on it (else `forbidden` with `refusal` and the task's id).
+pub(super) fn named_task<'a>(
+    network: &'a mut Network,
+    event: &Event,
+    may_act: fn(&Task, &Address) -> bool,
+    refusal: &str,
+) -> Result<&'a mut Task, Rejection> {
     let id = event
         .payload
         .get("task")
@@ -88,12 +93,21 @@ fn task_for<'a>(network: &'a mut Network, event: &Event) -> Result<&'a mut Task,
         .tasks
         .get_mut(id)
         .ok_or_else(|| not_found(id))?;
-    if !task.involves(&event.source) && !master {
+    if !may_act(task, &event.source) && !master {
         return Err(Rejection::new(
             ErrorCode::Forbidden,
-            format!("{} is not part of task {id}", event.source),
+            format!("{refusal} {id}"),
         ));
     }
+    Ok(task)
+}
+
+/// The task `payload.task` names, checked that the sender is in it and that
+/// the event goes where the task's events go.
+fn task_for<'a>(network: &'a mut Network, event: &Event) -> Result<&'a mut Task, Rejection> {
+    let refusal = format!("{} is not part of task", event.source);
+    let task = named_task(network, event, Task::involves, &refusal)?;
+    let id = &task.id;
     let audience = task.audience_for(&event.source);
     if audience.as_ref() != Some(&event.target) {
         return Err(invalid(format!(
