@@ -4,35 +4,18 @@
 // (in this process, on 127.0.0.1) and over stdio (a child process); their
 // tools are called by WebSocket agents (`Agent.invoke`).
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { z } from 'zod';
 import { Agent } from '../../core/js/index.js';
 import { McpBridge } from '../../core/js/mcp.js';
-import { createNetwork, startEdge } from '../support/edge.mjs';
+import { cli, edgeWithSecrets, stdioServer } from '../support/cli-edge.mjs';
+import { createNetwork } from '../support/edge.mjs';
 import { startHttpMcpServer } from '../support/mcp-http-server.mjs';
 import { processGone, startNode, until } from '../support/process.mjs';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const cli = join(here, '..', '..', 'core', 'js', 'bin', 'agentnet.js');
-const stdioServer = join(here, '..', 'support', 'mcp-stdio-server.mjs');
-let edge;
-/** The CLI's member secrets, kept apart from the user's. */
-let secrets;
-
-before(async () => {
-  secrets = await mkdtemp(join(tmpdir(), 'agentnet-mcp-secrets-'));
-  edge = await startEdge();
-});
-
-after(async () => {
-  await edge?.stop();
-  await rm(secrets, { recursive: true, force: true });
-});
+const setup = edgeWithSecrets('agentnet-mcp-secrets-');
 
 function weatherTools(server) {
   server.registerTool('forecast', {
@@ -55,10 +38,10 @@ const toolsOf = async (agent) => (await agent.discoverResources({ type: 'tool' }
 test('an MCP server over Streamable HTTP: its tools are called, refused without permission, follow list_changed and go with the bridge', async () => {
   let echo;
   const mcp = await startHttpMcpServer('weather', (server) => { ({ echo } = weatherTools(server)); });
-  const { id: network } = await createNetwork(edge.url, { name: 'mcp-http', mods: ['access-control'] });
-  const owner = await Agent.connect({ url: edge.url, network, name: 'agent:weather-bridge' });
-  const alice = await Agent.connect({ url: edge.url, network, name: 'agent:alice' });
-  const mallory = await Agent.connect({ url: edge.url, network, name: 'agent:mallory' });
+  const { id: network } = await createNetwork(setup.edge.url, { name: 'mcp-http', mods: ['access-control'] });
+  const owner = await Agent.connect({ url: setup.edge.url, network, name: 'agent:weather-bridge' });
+  const alice = await Agent.connect({ url: setup.edge.url, network, name: 'agent:alice' });
+  const mallory = await Agent.connect({ url: setup.edge.url, network, name: 'agent:mallory' });
   const bridge = await McpBridge.connect(owner, {
     url: mcp.url, prefix: 'weather', permissions: { read: 'network', invoke: 'agents:[agent:alice]' },
   });
@@ -109,9 +92,9 @@ test('an MCP server over Streamable HTTP: its tools are called, refused without 
 });
 
 test('an MCP server over stdio: its tools are called, and when it exits its tools are gone', async () => {
-  const { id: network } = await createNetwork(edge.url, { name: 'mcp-stdio' });
-  const owner = await Agent.connect({ url: edge.url, network, name: 'agent:text-bridge' });
-  const bob = await Agent.connect({ url: edge.url, network, name: 'agent:bob' });
+  const { id: network } = await createNetwork(setup.edge.url, { name: 'mcp-stdio' });
+  const owner = await Agent.connect({ url: setup.edge.url, network, name: 'agent:text-bridge' });
+  const bob = await Agent.connect({ url: setup.edge.url, network, name: 'agent:bob' });
   const bridge = await McpBridge.connect(owner, { command: process.execPath, args: [stdioServer], prefix: 'text' });
   try {
     assert.deepEqual(bridge.tools.sort(), ['resource/tool/text.quit', 'resource/tool/text.shout', 'resource/tool/text.whoami']);
@@ -132,9 +115,9 @@ test('an MCP server over stdio: its tools are called, and when it exits its tool
 });
 
 test('closing a stdio bridge ends the server process', async () => {
-  const { id: network } = await createNetwork(edge.url, { name: 'mcp-stdio-close' });
-  const owner = await Agent.connect({ url: edge.url, network, name: 'agent:text-bridge' });
-  const bob = await Agent.connect({ url: edge.url, network, name: 'agent:bob' });
+  const { id: network } = await createNetwork(setup.edge.url, { name: 'mcp-stdio-close' });
+  const owner = await Agent.connect({ url: setup.edge.url, network, name: 'agent:text-bridge' });
+  const bob = await Agent.connect({ url: setup.edge.url, network, name: 'agent:bob' });
   const bridge = await McpBridge.connect(owner, { command: process.execPath, args: [stdioServer], prefix: 'text' });
   try {
     const { pid } = await bob.invoke('text.whoami');
@@ -149,12 +132,12 @@ test('closing a stdio bridge ends the server process', async () => {
 });
 
 test('agentnet mcp-bridge brings a stdio MCP server into a network until it is stopped', async () => {
-  const { id: network } = await createNetwork(edge.url, { name: 'mcp-cli-bridge', mods: ['access-control'] });
-  const carol = await Agent.connect({ url: edge.url, network, name: 'agent:carol' });
-  const dave = await Agent.connect({ url: edge.url, network, name: 'agent:dave' });
-  const bridge = await startNode([cli, 'mcp-bridge', '--url', edge.url, '--network', network, '--name', 'agent:cli-bridge',
+  const { id: network } = await createNetwork(setup.edge.url, { name: 'mcp-cli-bridge', mods: ['access-control'] });
+  const carol = await Agent.connect({ url: setup.edge.url, network, name: 'agent:carol' });
+  const dave = await Agent.connect({ url: setup.edge.url, network, name: 'agent:dave' });
+  const bridge = await startNode([cli, 'mcp-bridge', '--url', setup.edge.url, '--network', network, '--name', 'agent:cli-bridge',
     '--prefix', 'txt', '--permissions', '{"invoke":"agents:[agent:carol]"}', '--', process.execPath, stdioServer], {
-    env: { AGENTNET_SECRETS: join(secrets, 'secrets.json') }, ready: /"tools"/,
+    env: { AGENTNET_SECRETS: join(setup.secrets, 'secrets.json') }, ready: /"tools"/,
   });
   try {
     const { tools } = JSON.parse(bridge.output.stdout.split('\n')[0]);
@@ -168,8 +151,8 @@ test('agentnet mcp-bridge brings a stdio MCP server into a network until it is s
     await bridge.stop();
   }
   // When the server goes away, the command unregisters its tools and fails.
-  const again = await startNode([cli, 'mcp-bridge', '--url', edge.url, '--network', network, '--name', 'agent:cli-bridge',
-    '--prefix', 'txt', '--', process.execPath, stdioServer], { env: { AGENTNET_SECRETS: join(secrets, 'secrets.json') }, ready: /"tools"/ });
+  const again = await startNode([cli, 'mcp-bridge', '--url', setup.edge.url, '--network', network, '--name', 'agent:cli-bridge',
+    '--prefix', 'txt', '--', process.execPath, stdioServer], { env: { AGENTNET_SECRETS: join(setup.secrets, 'secrets.json') }, ready: /"tools"/ });
   try {
     assert.equal(await carol.invoke('txt.quit'), 'bye');
     await until('the command exits', () => again.child.exitCode !== null);

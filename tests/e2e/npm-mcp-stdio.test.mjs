@@ -4,12 +4,10 @@
 // network over HTTP and relays to the network's `/networks/{id}/mcp`
 // endpoint, against a real edge (wrangler dev).
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -17,31 +15,17 @@ import { Client as Client2 } from '@modelcontextprotocol/client';
 import { StdioClientTransport as StdioClientTransport2 } from '@modelcontextprotocol/client/stdio';
 import { Agent } from '../../core/js/index.js';
 import { McpBridge } from '../../core/js/mcp.js';
-import { createNetwork, startEdge } from '../support/edge.mjs';
+import { cli, edgeWithSecrets, stdioServer } from '../support/cli-edge.mjs';
+import { createNetwork } from '../support/edge.mjs';
 import { runNode, until } from '../support/process.mjs';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const cli = join(here, '..', '..', 'core', 'js', 'bin', 'agentnet.js');
-const stdioServer = join(here, '..', 'support', 'mcp-stdio-server.mjs');
-let edge;
-/** The CLI's member secrets, kept apart from the user's. */
-let secrets;
-
-before(async () => {
-  secrets = await mkdtemp(join(tmpdir(), 'agentnet-mcp-stdio-'));
-  edge = await startEdge();
-});
-
-after(async () => {
-  await edge?.stop();
-  await rm(secrets, { recursive: true, force: true });
-});
+const setup = edgeWithSecrets('agentnet-mcp-stdio-');
 
 /** How the SDK's stdio client transports launch `agentnet mcp …` with `args`. */
 const command = (args) => ({
   command: process.execPath,
-  args: [cli, 'mcp', '--url', edge.url, ...args],
-  env: { ...process.env, AGENTNET_SECRETS: join(secrets, 'secrets.json') },
+  args: [cli, 'mcp', '--url', setup.edge.url, ...args],
+  env: { ...process.env, AGENTNET_SECRETS: join(setup.secrets, 'secrets.json') },
   stderr: 'pipe',
 });
 
@@ -55,8 +39,8 @@ async function launch(args, onToolsChanged = () => {}) {
 }
 
 test("an SDK client over stdio lists and calls an npm agent's tool, as the member the CLI joined as, hears new tools and is refused what it may not invoke", async () => {
-  const { id: network } = await createNetwork(edge.url, { name: 'mcp-stdio-cli', mods: ['access-control'] });
-  const calc = await Agent.connect({ url: edge.url, network, name: 'agent:calc' });
+  const { id: network } = await createNetwork(setup.edge.url, { name: 'mcp-stdio-cli', mods: ['access-control'] });
+  const calc = await Agent.connect({ url: setup.edge.url, network, name: 'agent:calc' });
   const callers = [];
   await calc.registerTool('add', {
     type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'],
@@ -92,15 +76,15 @@ test("an SDK client over stdio lists and calls an npm agent's tool, as the membe
     calc.close();
   }
   // The CLI kept the address's member secret: the next run joins as the same member.
-  const kept = JSON.parse(await readFile(join(secrets, 'secrets.json'), 'utf8'));
+  const kept = JSON.parse(await readFile(join(setup.secrets, 'secrets.json'), 'utf8'));
   assert.equal(Object.keys(kept).filter((slot) => slot.includes('agent:assistant')).length, 1);
   const again = await launch(['--network', network, '--name', 'agent:assistant']);
   await again.close();
 });
 
 test('the whole loop: an SDK McpServer bridged into a network is called by an SDK client through agentnet mcp', async () => {
-  const { id: network } = await createNetwork(edge.url, { name: 'mcp-loop' });
-  const owner = await Agent.connect({ url: edge.url, network, name: 'agent:text-bridge' });
+  const { id: network } = await createNetwork(setup.edge.url, { name: 'mcp-loop' });
+  const owner = await Agent.connect({ url: setup.edge.url, network, name: 'agent:text-bridge' });
   const bridge = await McpBridge.connect(owner, { command: process.execPath, args: [stdioServer], prefix: 'text' });
   const client = await launch(['--network', network, '--name', 'agent:loop']);
   try {
@@ -118,8 +102,8 @@ test('the whole loop: an SDK McpServer bridged into a network is called by an SD
 });
 
 test('SDK 2.x clients go through the relay too: the revision it negotiates, and 2026-07-28 (headers mirrored from the envelope)', async () => {
-  const { id: network } = await createNetwork(edge.url, { name: 'mcp-stdio-2x' });
-  const calc = await Agent.connect({ url: edge.url, network, name: 'agent:calc' });
+  const { id: network } = await createNetwork(setup.edge.url, { name: 'mcp-stdio-2x' });
+  const calc = await Agent.connect({ url: setup.edge.url, network, name: 'agent:calc' });
   await calc.registerTool('double', { type: 'object', properties: { x: { type: 'number' } } }, ({ x }) => ({ value: 2 * x }), { description: 'doubles' });
   try {
     for (const [who, negotiation, revision] of [
@@ -144,9 +128,9 @@ test('SDK 2.x clients go through the relay too: the revision it negotiates, and 
 });
 
 test('agentnet mcp refuses to start when the network refuses the join, and says why on stderr', async () => {
-  const { id: network } = await createNetwork(edge.url, { name: 'mcp-token', access: { policy: 'token', token: 'open-sesame' } });
-  const refused = await runNode([cli, 'mcp', '--url', edge.url, '--network', network, '--name', 'agent:stranger'], {
-    env: { AGENTNET_SECRETS: join(secrets, 'secrets.json') },
+  const { id: network } = await createNetwork(setup.edge.url, { name: 'mcp-token', access: { policy: 'token', token: 'open-sesame' } });
+  const refused = await runNode([cli, 'mcp', '--url', setup.edge.url, '--network', network, '--name', 'agent:stranger'], {
+    env: { AGENTNET_SECRETS: join(setup.secrets, 'secrets.json') },
   });
   assert.equal(refused.code, 1);
   assert.equal(refused.stdout, '', 'stdout carries JSON-RPC only');
