@@ -77,6 +77,15 @@ export class KeyPair {
   export(): { publicKey: string; secretKey: string };
   /** The hex signature over a network's join challenge. */
   signChallenge(challenge: { network: string; address: string; nonce: string }): string;
+  /** The DID document (`did:wba:…` or `did:openagents:…`) listing this key as `key-1`. */
+  didDocument(did: string): Record<string, unknown>;
+  /**
+   * A fresh, single-use `DIDWba …` Authorization header value for a request to
+   * `url`, proving this key as `method` (default `key-1`) of `did`; `aud` signs the `v="1.1"` form.
+   */
+  didWbaHeader(options: { did: string; url: string; method?: string; aud?: boolean }): string;
+  /** The hex signature of a registry key proof. */
+  signRegistryProof(proof: { action: 'register' | 'rotate' | 'revoke' | 'token'; name: string; nonce: string; detail?: string }): string;
   /** Only the public key: a secret never ends up in JSON by accident. */
   toJSON(): { publicKey: string };
 }

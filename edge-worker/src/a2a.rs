@@ -36,20 +36,21 @@ impl NetworkHost {
         if !self.ensure_loaded(&target.network)? {
             return respond(no_such_network(&target.network));
         }
+        self.resolve_request(&request).await?;
         let handled = {
             let mut guard = self.network.borrow_mut();
             let network = guard.as_mut().ok_or_else(not_loaded)?;
             binding::handle(&mut RequestIo::new(self)?, network, &request, &target)?
         };
-        let (member, reply) = match handled {
-            Ok(answer) => answer,
+        let accepted = match handled {
+            Ok(accepted) => accepted,
             Err(response) => return respond(response),
         };
-        match reply {
+        let response = match accepted.reply {
             Reply::Now(value) => respond(bindings::Response::json(value)),
             Reply::Hold(watch) => {
                 let changes = self.a2a.watch(&watch.task);
-                self.hold(&member, watch, changes).await
+                self.hold(&accepted.member, watch, changes).await
             }
             Reply::Stream {
                 watch,
@@ -57,7 +58,14 @@ impl NetworkHost {
                 seen,
                 closes,
             } => self.open_a2a_stream(watch, opening, *seen, closes),
+        }?;
+        // A DIDWba caller gets a bearer session for the requests that follow.
+        if let Some(token) = accepted.bearer {
+            response
+                .headers()
+                .set("Authorization", &format!("Bearer {token}"))?;
         }
+        Ok(response)
     }
 
     /// The answer of `watch` once its task settles or its deadline passes.

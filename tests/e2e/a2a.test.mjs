@@ -102,7 +102,8 @@ test('cards: one per agent with skills, the network\'s, in both generations', as
   assert.equal(v10.securitySchemes.session.httpAuthSecurityScheme.scheme, 'Bearer');
   const v03 = await (await fetch(`${base('agent:planner')}/.well-known/agent.json`)).json();
   assert.equal(v03.url, base('agent:planner'));
-  assert.deepEqual(v03.security, [{ session: [] }]);
+  assert.deepEqual(v03.security, [{ session: [] }, { didwba: [] }]);
+  assert.equal(v10.securitySchemes.didwba.httpAuthSecurityScheme.scheme, 'DIDWba');
   const net = await (await fetch(`${base()}/.well-known/agent-card.json`, { headers: { 'A2A-Version': '1.0' } })).json();
   assert.deepEqual(net.skills.map((s) => s.id), ['agent:planner/plan']);
   // The SDK reads the card it is given.
@@ -252,7 +253,7 @@ test('a network that opts in lets public callers act as its guest, for tasks onl
     echo.close();
   }
   const demo = await (await fetch(`${edge.url}/networks/demo/a2a/.well-known/agent-card.json`, { headers: { 'A2A-Version': '1.0' } })).json();
-  assert.deepEqual(demo.securityRequirements, [{ schemes: { session: { list: [] } } }]);
+  assert.deepEqual(demo.securityRequirements, [{ schemes: { session: { list: [] } } }, { schemes: { didwba: { list: [] } } }]);
   const refused = await fetch(`${edge.url}/networks/demo/a2a`, {
     method: 'POST', headers: { 'A2A-Version': '1.0' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ListTasks', params: {} }),
   });

@@ -55,6 +55,23 @@ export class KeyPair {
     return JSON.parse(callCore(() => core.didDocument(this.publicKey, did)));
   }
 
+  /**
+   * A fresh `Authorization: DIDWba …` header value for a request to `url`
+   * (its host is the domain signed), proving this key as `method` of `did`
+   * (its document must list this key there). Any endpoint of a network
+   * (HTTP, WebSocket upgrade, MCP, A2A) takes it in place of a bearer token,
+   * joins the DID at level 3 and answers with `Authorization: Bearer …` for
+   * the requests that follow. Each header is single-use (its nonce).
+   * `aud: true` signs the newer `v="1.1"` form.
+   */
+  didWbaHeader({ did, url, method = 'key-1', aud = false }) {
+    stringArgs({ did, url, method });
+    const host = new URL(url).hostname.replace(/^\[(.*)\]$/, '$1');
+    const nonce = Array.from(globalThis.crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
+    const timestamp = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+    return callCore(() => core.didWbaHeader(this.#secretKey, did, method, nonce, timestamp, host, Boolean(aud)));
+  }
+
   /** The hex signature of a registry key proof (`register`, `rotate`, `revoke`, `token`). */
   signRegistryProof({ action, name, nonce, detail = '' }) {
     stringArgs({ action, name, nonce, detail });

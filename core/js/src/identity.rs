@@ -109,3 +109,33 @@ pub fn sign_registry_proof(
         detail,
     ))
 }
+
+/// A `DIDWba` Authorization header (did:wba method spec §3) for a request to
+/// `domain`, signed with an Ed25519 secret key (hex) as `method` (`key-1`)
+/// of `did`; the caller gives a fresh `nonce` and the RFC 3339 UTC
+/// `timestamp`; `aud` chooses the newer `v="1.1"`/`aud` form.
+#[wasm_bindgen(js_name = didWbaHeader)]
+pub fn did_wba_header(
+    secret: &str,
+    did: &str,
+    method: &str,
+    nonce: &str,
+    timestamp: &str,
+    domain: &str,
+    aud: bool,
+) -> Result<String, JsValue> {
+    use agentnet_core::identity::didwba::ed25519_client_header;
+    let _: agentnet_core::identity::Did =
+        did.parse()
+            .map_err(|e: agentnet_core::identity::IdentityError| {
+                js_error("invalid_did", &e.to_string())
+            })?;
+    Ok(ed25519_client_header(
+        &secret_from_hex(secret)?,
+        did,
+        method,
+        (nonce, timestamp),
+        domain,
+        aud,
+    ))
+}

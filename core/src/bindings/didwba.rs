@@ -69,6 +69,21 @@ pub fn address_for(did: &Did) -> Option<Address> {
     format!("agent:{}", name.to_ascii_lowercase()).parse().ok()
 }
 
+fn refused(message: String) -> Response {
+    unauthorized(Response::error(
+        crate::ErrorCode::VerificationFailed,
+        message,
+    ))
+}
+
+/// The address a DIDWba header's DID joins as ([`address_for`]), or the 401 to answer.
+pub fn address_of_header(header: &str) -> Result<Address, Response> {
+    let did = crate::identity::didwba::DidWbaHeader::parse(header)
+        .and_then(|h| h.did.parse::<Did>())
+        .map_err(|error| refused(error.rejection().message))?;
+    address_for(&did).ok_or_else(|| refused(format!("malformed: {did} names no address")))
+}
+
 /// For endpoints that take a bearer session (MCP, A2A): a request with a
 /// DIDWba header joins as its DID's address ([`address_for`]) at level 3
 /// and gets a session. `Ok(Some((request, token)))`: the request rewritten to
@@ -83,20 +98,9 @@ pub fn exchange<H: BindingHost>(
     let Some(header) = header_of(req) else {
         return Ok(Ok(None));
     };
-    let refused = |message: String| {
-        unauthorized(Response::error(
-            crate::ErrorCode::VerificationFailed,
-            message,
-        ))
-    };
-    let address = match crate::identity::didwba::DidWbaHeader::parse(header)
-        .and_then(|h| h.did.parse::<Did>())
-    {
-        Ok(did) => match address_for(&did) {
-            Some(address) => address,
-            None => return Ok(Err(refused(format!("malformed: {did} names no address")))),
-        },
-        Err(error) => return Ok(Err(refused(error.rejection().message))),
+    let address = match address_of_header(header) {
+        Ok(address) => address,
+        Err(refused) => return Ok(Err(refused)),
     };
     let join = join_event(host, network, &address, None, None, None);
     let inbound = Inbound {

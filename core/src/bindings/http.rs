@@ -217,10 +217,12 @@ pub fn handle<H: BindingHost>(
         Ok(route) => route,
         Err(response) => return Ok(response.into()),
     };
-    let peer = ws::peer_of(req);
-    let member = match route {
+    match route {
         Route::Profile => return Ok(Response::json(profile(network, req.origin())).into()),
-        Route::Join => return Ok(membership::join(host, network, req, peer)?.into()),
+        Route::Join => {
+            let peer = ws::peer_of(req);
+            return Ok(membership::join(host, network, req, peer)?.into());
+        }
         Route::Test(hook) => return Ok(Outcome::Test(hook)),
         Route::WebSocket => {
             return Ok(match ws::upgrade(host, network, req)? {
@@ -228,6 +230,28 @@ pub fn handle<H: BindingHost>(
                 Err(response) => response.into(),
             });
         }
+        _ => {}
+    }
+    // A DIDWba header in place of a bearer joins its DID; the answer carries the session.
+    match super::didwba::exchange(host, network, req)? {
+        Err(refused) => Ok(refused.into()),
+        Ok(None) => member_request(host, network, req, route),
+        Ok(Some((req, token))) => Ok(match member_request(host, network, &req, route)? {
+            Outcome::Respond(response) => super::didwba::with_bearer(response, &token).into(),
+            other => other,
+        }),
+    }
+}
+
+/// [`handle`]'s routes that a member's session takes.
+fn member_request<H: BindingHost>(
+    host: &mut H,
+    network: &mut Network,
+    req: &Request,
+    route: Route,
+) -> Result<Outcome, H::Error> {
+    let peer = ws::peer_of(req);
+    let member = match route {
         Route::Sse => match authenticate(host, req, QueryTokens::Allowed)? {
             Ok(member) => member,
             Err(response) => return Ok(response.into()),

@@ -15,6 +15,7 @@
 //! closed ([`Sockets::bad_frame`]); failed joins and challenges are
 //! throttled by the network per source ([`crate::network::Inbound`]).
 
+use super::didwba;
 use super::exchange::{Answer, BindingHost, claimed_address, join_event, join_refused, rejected};
 use super::message::{Request, Response};
 use super::session::{QueryTokens, authenticate};
@@ -73,6 +74,7 @@ pub fn binds_at_upgrade(req: &Request) -> bool {
     ["agent_id", "ticket", "session"]
         .iter()
         .any(|key| req.query(key).is_some())
+        || didwba::header_of(req).is_some()
 }
 
 /// Decides an upgrade request; a join, ticket or session in its query is taken now.
@@ -100,6 +102,9 @@ pub fn upgrade<H: BindingHost>(
         };
         return accepted(host, network, effects, peer);
     }
+    if let Some(header) = didwba::header_of(req) {
+        return didwba_upgrade(host, network, req, header, after);
+    }
     let Some(agent) = req.query("agent_id") else {
         return Ok(Ok(Upgrade {
             address: None,
@@ -126,6 +131,38 @@ pub fn upgrade<H: BindingHost>(
     };
     let effects = network.handle_event_on(&inbound, join, host.now());
     accepted(host, network, effects, peer)
+}
+
+/// An upgrade with a `DIDWba` header (clients that can set headers): the
+/// DID joins at level 3 — as the query's `agent_id`, else as the address its
+/// DID gives ([`didwba::address_for`]) — and the socket is bound to it.
+fn didwba_upgrade<H: BindingHost>(
+    host: &mut H,
+    network: &mut Network,
+    req: &Request,
+    header: &str,
+    after: Option<u64>,
+) -> Result<Answer<Upgrade>, H::Error> {
+    let claimed = match req.query("agent_id") {
+        Some(agent) => claimed_address(&agent),
+        None => didwba::address_of_header(header),
+    };
+    let address = match claimed {
+        Ok(address) => address,
+        Err(response) => return Ok(Err(response)),
+    };
+    let peer = peer_of(req);
+    let join = join_event(host, network, &address, None, None, after);
+    let inbound = Inbound {
+        peer: peer.as_deref(),
+        didwba: Some((header, didwba::domain_of(req))),
+        ..Inbound::default()
+    };
+    let effects = network.handle_event_on(&inbound, join, host.now());
+    Ok(match accepted(host, network, effects, peer)? {
+        Err(refused) if refused.status == 403 => Err(didwba::unauthorized(refused)),
+        other => other,
+    })
 }
 
 /// Applies what binds the socket now; its reads wait until it is accepted.

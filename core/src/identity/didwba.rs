@@ -153,6 +153,22 @@ pub fn client_header(
     header.to_header()
 }
 
+/// [`client_header`] signed with an Ed25519 secret key (the npm package's `KeyPair`).
+pub fn ed25519_client_header(
+    secret: &[u8; 32],
+    did: &str,
+    method: &str,
+    (nonce, timestamp): (&str, &str),
+    domain: &str,
+    v1_1: bool,
+) -> String {
+    use ed25519_dalek::{Signer, SigningKey};
+    let key = SigningKey::from_bytes(secret);
+    client_header(did, method, nonce, timestamp, domain, v1_1, |digest| {
+        key.sign(digest).to_bytes().to_vec()
+    })
+}
+
 /// The server's side: accepted nonces, remembered past the timestamp window.
 #[derive(Debug, Clone, Default)]
 pub struct DidWbaVerifier {

@@ -15,6 +15,10 @@ use crate::model::state::{Resource, State};
 use crate::{Network, NetworkId};
 use serde_json::{Value, json};
 
+/// How a card describes DIDWba authentication (did:wba method spec §3).
+const DIDWBA_TEXT: &str = "Authorization: DIDWba did=…, nonce=…, timestamp=…, verification_method=…, signature=… \
+     signed by a key of the caller's DID document; the answer carries a bearer session";
+
 /// One skill: who offers it and its tool.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Skill {
@@ -128,28 +132,33 @@ pub fn card(
                 {"url": url, "protocolBinding": "JSONRPC", "protocolVersion": "1.0"},
                 {"url": url, "protocolBinding": "JSONRPC", "protocolVersion": "0.3"},
             ]);
-            card["securitySchemes"] = json!({"session": {"httpAuthSecurityScheme": {
-                "scheme": "Bearer", "description": scheme_text,
-            }}});
-            card["securityRequirements"] = json!([{"schemes": {"session": {"list": []}}}]);
+            card["securitySchemes"] = json!({
+                "session": {"httpAuthSecurityScheme": {"scheme": "Bearer", "description": scheme_text}},
+                "didwba": {"httpAuthSecurityScheme": {"scheme": "DIDWba", "description": DIDWBA_TEXT}},
+            });
+            let mut alternatives = vec![
+                json!({"schemes": {"session": {"list": []}}}),
+                json!({"schemes": {"didwba": {"list": []}}}),
+            ];
             if public {
                 // An empty requirement among the alternatives: no credentials needed.
-                card["securityRequirements"] =
-                    json!([{"schemes": {"session": {"list": []}}}, {"schemes": {}}]);
+                alternatives.push(json!({"schemes": {}}));
             }
+            card["securityRequirements"] = json!(alternatives);
         }
         Version::V03 => {
             card["url"] = json!(url);
             card["protocolVersion"] = json!("0.3.0");
             card["preferredTransport"] = json!("JSONRPC");
-            card["securitySchemes"] = json!({"session": {
-                "type": "http", "scheme": "bearer", "description": scheme_text,
-            }});
-            card["security"] = if public {
-                json!([{"session": []}, {}])
-            } else {
-                json!([{"session": []}])
-            };
+            card["securitySchemes"] = json!({
+                "session": {"type": "http", "scheme": "bearer", "description": scheme_text},
+                "didwba": {"type": "http", "scheme": "DIDWba", "description": DIDWBA_TEXT},
+            });
+            let mut alternatives = vec![json!({"session": []}), json!({"didwba": []})];
+            if public {
+                alternatives.push(json!({}));
+            }
+            card["security"] = json!(alternatives);
         }
     }
     Some(card)

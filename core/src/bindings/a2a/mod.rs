@@ -87,14 +87,28 @@ fn rpc_refusal(status: u16, code: i64, message: impl Into<String>) -> Response {
     Response::json(jsonrpc::error(None, &RpcError::new(code, message))).with_status(status)
 }
 
+/// A JSON-RPC request taken: who sent it, how to answer, and the bearer
+/// token to answer with when a DIDWba header was exchanged for a session.
+#[derive(Debug)]
+pub struct Accepted {
+    /// The member the request is from.
+    pub member: Address,
+    /// How to answer.
+    pub reply: Reply,
+    /// `Authorization: Bearer …` for the answer (ANP servers answer a DIDWba request so).
+    pub bearer: Option<String>,
+}
+
 /// Answers a request to `target` of the loaded `network`: a card, or a
-/// JSON-RPC request as the authenticated member ([`Reply`] says how).
+/// JSON-RPC request as the authenticated member ([`Reply`] says how). A
+/// `DIDWba` header in place of a bearer joins its DID first
+/// ([`crate::bindings::didwba::exchange`]).
 pub fn handle<H: BindingHost>(
     host: &mut H,
     network: &mut Network,
     req: &Request,
     target: &Target,
-) -> Result<Result<(Address, Reply), Response>, H::Error> {
+) -> Result<Result<Accepted, Response>, H::Error> {
     let version = match Version::of(req) {
         Ok(version) => version,
         Err(asked) => {
@@ -119,9 +133,33 @@ pub fn handle<H: BindingHost>(
             "POST JSON-RPC requests to an A2A endpoint",
         )));
     }
-    let bearer = req.header("Authorization").is_some();
+    let exchanged = match crate::bindings::didwba::exchange(host, network, req)? {
+        Ok(exchanged) => exchanged,
+        Err(refused) => return Ok(Err(refused)),
+    };
+    Ok(match exchanged {
+        None => rpc_request(host, network, req, target, version)?,
+        Some((req, token)) => match rpc_request(host, network, &req, target, version)? {
+            Ok(accepted) => Ok(Accepted {
+                bearer: Some(token),
+                ..accepted
+            }),
+            Err(response) => Err(crate::bindings::didwba::with_bearer(response, &token)),
+        },
+    })
+}
+
+/// [`handle`]'s JSON-RPC request, once any DIDWba header is a bearer session.
+fn rpc_request<H: BindingHost>(
+    host: &mut H,
+    network: &mut Network,
+    req: &Request,
+    target: &Target,
+    version: Version,
+) -> Result<Result<Accepted, Response>, H::Error> {
+    let credentials = req.header("Authorization").is_some();
     let guest = match network.config().a2a_guest.clone() {
-        Some(guest) if !bearer => admit_guest(host, network, guest)?,
+        Some(guest) if !credentials => admit_guest(host, network, guest)?,
         _ => None,
     };
     let member = match guest {
@@ -165,7 +203,11 @@ pub fn handle<H: BindingHost>(
         version,
         (id, &method, &params),
     )?;
-    Ok(Ok((member, reply)))
+    Ok(Ok(Accepted {
+        member,
+        reply,
+        bearer: None,
+    }))
 }
 
 /// The network's A2A guest as a member (admitted now if it is not one yet).

@@ -1,6 +1,8 @@
 //! A2A driven natively: cards, auth, both generations, a task through
 //! input-required to completion with an artifact, streams, cancel, lists.
 
+mod didwba;
+
 use super::methods::{Reply, answer};
 use super::stream::changes;
 use super::*;
@@ -59,6 +61,10 @@ fn rpc(
 }
 
 fn run(world: &mut World, req: &Request) -> Result<(Address, Reply), Response> {
+    accept(world, req).map(|accepted| (accepted.member, accepted.reply))
+}
+
+fn accept(world: &mut World, req: &Request) -> Result<Accepted, Response> {
     world.host.now += 1;
     let target = target(req).unwrap_or_else(|| panic!("not an A2A path: {}", req.url));
     match handle(&mut world.host, &mut world.network, req, &target) {
@@ -128,7 +134,7 @@ fn cards_list_skills_in_each_generation() {
     };
     assert_eq!(v03["url"], format!("{EDGE}/agent:bob"));
     assert_eq!(v03["protocolVersion"], "0.3.0");
-    assert_eq!(v03["security"], json!([{"session": []}]));
+    assert_eq!(v03["security"], json!([{"session": []}, {"didwba": []}]));
     assert!(v03.get("supportedInterfaces").is_none());
     let network = match run(
         &mut world,
@@ -519,7 +525,10 @@ fn a_network_may_let_public_callers_in_as_its_guest_with_task_rights_only() {
         Err(response) => json_of(&response),
         Ok(_) => panic!("a card is answered at once"),
     };
-    assert_eq!(card["security"], json!([{"session": []}, {}]));
+    assert_eq!(
+        card["security"],
+        json!([{"session": []}, {"didwba": []}, {}])
+    );
     let req = rpc(
         "/agent:bob",
         None,

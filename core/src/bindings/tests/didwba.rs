@@ -1,13 +1,14 @@
-//! DIDWba header authentication on `POST v1/join`: a signed header joins at
-//! level 3 and gets a bearer token; a replayed nonce gets 401 with the
-//! method spec's `WWW-Authenticate` challenge.
+//! DIDWba header authentication on the HTTP binding: on `POST v1/join` a
+//! signed header joins at level 3 and gets a bearer token; on a member's
+//! routes (`v1/events`, …) it stands in for the bearer; on a WebSocket
+//! upgrade it binds the socket; a replayed nonce gets 401 with the method
+//! spec's `WWW-Authenticate` challenge.
 
 use super::*;
 use crate::Verification;
-use crate::identity::did::{Did, document};
 use crate::identity::didwba::client_header;
-use crate::identity::keys::PublicKey;
 use crate::identity::time::format_rfc3339;
+use crate::network::Effect;
 use ed25519_dalek::{Signer, SigningKey};
 
 const DID: &str = "did:wba:example.com:agents:eve";
@@ -30,23 +31,13 @@ fn a_didwba_header_joins_at_level_3_and_a_replay_is_refused_with_a_challenge() {
     let mut world = World::new();
     world.host.now = 1_764_000_000_000;
     let key = SigningKey::from_bytes(&[6; 32]);
-    let did: Did = DID.parse().unwrap();
-    let doc = document(
-        &did,
-        &[(
-            "key-1".into(),
-            PublicKey::ed25519(key.verifying_key().as_bytes()).unwrap(),
-        )],
-        vec![],
-    );
     let header = signed(&world, &key, "n-1");
+    // The host is told what to resolve first: eve's document.
     assert_eq!(
         world.network.didwba_lookups(&header, world.host.now).len(),
         1
     );
-    world
-        .network
-        .provide_document(&did, Ok(doc), world.host.now);
+    world.knows_did(DID, 6);
     let body = json!({"agent_id": "agent:eve"}).to_string();
     let joined = world.call(&post("v1/join", &body).with_header("Authorization", &header));
     assert_eq!(joined.status, 200, "{joined:?}");
@@ -88,4 +79,91 @@ fn a_didwba_header_joins_at_level_3_and_a_replay_is_refused_with_a_challenge() {
     );
     let refused = world.call(&post("v1/join", &body).with_header("Authorization", &elsewhere));
     assert_eq!(refused.status, 401);
+}
+
+/// A world whose network has resolved eve's DID document (key `[seed; 32]`).
+fn world_knowing_eve(seed: u8) -> (World, SigningKey) {
+    let mut world = World::new();
+    world.host.now = 1_764_000_000_000;
+    let key = world.knows_did(DID, seed);
+    (world, key)
+}
+
+#[test]
+fn a_didwba_header_stands_in_for_the_bearer_on_a_members_routes() {
+    let (mut world, key) = world_knowing_eve(7);
+    world.join("agent:bob");
+    let event = json!({"type": "chat.msg", "target": "agent:bob", "payload": {"text": "hi"}});
+    let sent = world.call(
+        &post("v1/events", &event.to_string())
+            .with_header("Authorization", &signed(&world, &key, "e-1")),
+    );
+    assert!(sent.status < 300, "{sent:?}");
+    let bearer = sent
+        .headers
+        .iter()
+        .find(|(n, _)| n == "Authorization")
+        .map(|(_, v)| v.clone())
+        .expect("the answer carries a bearer session");
+    let eve: Address = "agent:eve".parse().unwrap();
+    assert_eq!(
+        world.network.member(&eve).map(|m| m.verification),
+        Some(Verification::DID)
+    );
+    // The bearer is that member's session: discover answers with eve in the roster.
+    let token = bearer.strip_prefix("Bearer ").unwrap();
+    let roster = world.call(&with_token(get("v1/discover"), token));
+    assert_eq!(roster.status, 200, "{roster:?}");
+    // A replayed header is refused.
+    let replayed = world.call(
+        &post("v1/events", &event.to_string())
+            .with_header("Authorization", &signed(&world, &key, "e-1")),
+    );
+    assert_eq!(replayed.status, 401);
+    // A header signed by another key is refused.
+    let stranger = SigningKey::from_bytes(&[9; 32]);
+    let forged = world.call(
+        &post("v1/events", &event.to_string())
+            .with_header("Authorization", &signed(&world, &stranger, "e-2")),
+    );
+    assert_eq!(forged.status, 401);
+}
+
+#[test]
+fn a_websocket_upgrade_with_a_didwba_header_binds_the_did() {
+    let (mut world, key) = world_knowing_eve(12);
+    let upgrade = |header: &str| {
+        get("v1/ws?after=0")
+            .with_header("Upgrade", "websocket")
+            .with_header("Authorization", header)
+    };
+    let header = signed(&world, &key, "w-1");
+    assert!(super::super::ws::binds_at_upgrade(&upgrade(&header)));
+    match world.outcome(&upgrade(&header)) {
+        Outcome::Upgrade(up) => {
+            assert_eq!(
+                up.address.map(|a| a.to_string()).as_deref(),
+                Some("agent:eve")
+            );
+            assert!(up.after_accept.iter().all(|e| matches!(e, Effect::Read(_))));
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(
+        world
+            .network
+            .member(&"agent:eve".parse().unwrap())
+            .map(|m| (m.verification, m.did.clone())),
+        Some((Verification::DID, Some(DID.to_owned())))
+    );
+    match world.outcome(&upgrade(&header)) {
+        Outcome::Respond(refused) => {
+            assert_eq!(refused.status, 401);
+            assert!(
+                refused.headers.iter().any(|(n, v)| n == "WWW-Authenticate"
+                    && v.starts_with("DIDWba error=\"invalid_nonce\""))
+            );
+        }
+        other => panic!("a replayed header bound a socket: {other:?}"),
+    }
 }

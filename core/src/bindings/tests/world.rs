@@ -173,6 +173,19 @@ impl World {
     }
 
     /// Joins `agent` over HTTP; returns its session token.
+    /// Gives the network the document of `did` listing an Ed25519 key made
+    /// from `seed` as `key-1` (as the host would after resolving it); the key.
+    pub(crate) fn knows_did(&mut self, did: &str, seed: u8) -> ed25519_dalek::SigningKey {
+        use crate::identity::did::{Did, document};
+        use crate::identity::keys::PublicKey;
+        let key = ed25519_dalek::SigningKey::from_bytes(&[seed; 32]);
+        let did: Did = did.parse().unwrap();
+        let public = PublicKey::ed25519(key.verifying_key().as_bytes()).unwrap();
+        let doc = document(&did, &[("key-1".into(), public)], vec![]);
+        self.network.provide_document(&did, Ok(doc), self.host.now);
+        key
+    }
+
     pub(crate) fn join(&mut self, agent: &str) -> String {
         let req = post("v1/join", &json!({"agent_id": agent}).to_string());
         let response = self.call(&req);

@@ -4,29 +4,17 @@
 
 use super::*;
 use crate::Verification;
-use crate::identity::did::{Did, document};
+use crate::identity::did::Did;
 use crate::identity::didwba::client_header;
-use crate::identity::keys::PublicKey;
 use crate::identity::time::format_rfc3339;
-use ed25519_dalek::{Signer, SigningKey};
+use ed25519_dalek::Signer;
 
 #[test]
 fn a_didwba_header_is_exchanged_for_a_member_session() {
     let mut mcp = Mcp::new();
     mcp.world.host.now = 1_764_000_000_000;
-    let key = SigningKey::from_bytes(&[8; 32]);
     let did: Did = "did:wba:example.com:agents:Mia".parse().unwrap();
-    let doc = document(
-        &did,
-        &[(
-            "key-1".into(),
-            PublicKey::ed25519(key.verifying_key().as_bytes()).unwrap(),
-        )],
-        vec![],
-    );
-    mcp.world
-        .network
-        .provide_document(&did, Ok(doc), mcp.world.host.now);
+    let key = mcp.world.knows_did(&did.to_string(), 8);
     let header = |nonce: &str, now: u64| {
         client_header(
             &did.to_string(),
