@@ -2,7 +2,8 @@
 // that name what they are about (one watermark, one row per outbox entry,
 // the newest log entries), so 10,000 received events and reloads between
 // them leave the store the size it had after the first 2,000; start-up
-// reads that bounded set and the page still shows the newest history.
+// reads that bounded set and the page still shows the newest history. Rows
+// an older version appended are taken over once, compacted.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -83,8 +84,75 @@ test('IndexedDB stays flat across 10,000 received events and reloads', { timeout
     }
     assert.equal(sizes.at(-1).appended, 0, 'nothing is appended');
     assert.equal(await page.locator('.message', { hasText: 'message 00001' }).count(), 0, 'the oldest events are the network\'s to keep');
+
+    // The person's own messages: an outbox row each while unsent, none once the network has them.
+    const box = page.getByRole('textbox', { name: 'Message' });
+    for (let i = 0; i < 20; i += 1) {
+      await box.fill(`mine ${i}`);
+      await box.press('Enter');
+    }
+    await page.locator('.message', { hasText: 'mine 19' }).locator('.state', { hasText: 'sent' }).waitFor({ timeout: 20_000 });
+    await page.locator('.message .state', { hasText: 'pending' }).waitFor({ state: 'detached' });
+    await new Promise((r) => setTimeout(r, 500));
+    const after = await measure(page, id);
+    assert.equal(after.kinds.o, undefined, `no outbox rows once sent: ${JSON.stringify(after.kinds)}`);
+    assert.ok(after.rows <= first.rows + 5, `still flat: ${after.rows}`);
   } finally {
     chatty.close();
     await page.close();
+  }
+});
+
+test('rows an older version appended are taken over, compacted, and the queue still goes out', async () => {
+  const { id } = await createNetwork(started.edge.url, { name: 'upgrade', access: { policy: 'open' }, mods: ['workspace', 'persistence'] });
+  const listener = await Agent.connect({ url: started.edge.url, network: id, name: 'agent:listener' });
+  const heard = [];
+  listener.on('workspace.message.posted', (event) => heard.push(event.payload.content));
+  const context = await started.browser.newContext({ serviceWorkers: 'block' });
+  const page = await context.newPage();
+  try {
+    // Version 1's store, as a page that appended every row left it (one origin page, no app).
+    await page.goto(`${started.edge.url}/manifest.webmanifest`);
+    await page.evaluate(async ({ network }) => {
+      const event = (n, source, content) => ({
+        id: `01M8600000000000000000000${n}`, type: 'workspace.message.posted', source, target: 'agent:broadcast',
+        payload: { content }, metadata: {}, timestamp: Date.now(), network,
+      });
+      const rows = [];
+      for (let n = 1; n <= 3; n += 1) {
+        rows.push({ row: 'logged', seq: n, event: event(n, 'agent:past', `from the old store ${n}`) });
+        rows.push({ row: 'watermark', seq: n });
+      }
+      const queued = event(9, 'human:returning', 'queued before the upgrade');
+      rows.push({ row: 'outbox', event: queued, state: 'pending' });
+      rows.push({ row: 'outbox', event: queued, state: 'sent' });
+      localStorage.setItem(`agentnet:name:${network}`, 'human:returning');
+      const db = await new Promise((resolve, reject) => {
+        const request = indexedDB.open('agentnet', 1);
+        request.onupgradeneeded = () => {
+          request.result.createObjectStore('rows', { keyPath: 'n', autoIncrement: true }).createIndex('network', 'network');
+        };
+        request.onsuccess = () => resolve(request.result);
+        request.onerror = () => reject(request.error);
+      });
+      const transaction = db.transaction('rows', 'readwrite');
+      for (const row of rows) transaction.objectStore('rows').add({ network, row });
+      await new Promise((resolve) => { transaction.oncomplete = resolve; });
+      db.close();
+    }, { network: id });
+
+    await page.goto(`${started.edge.url}/n/${id}`);
+    for (let n = 1; n <= 3; n += 1) await page.locator('.message', { hasText: `from the old store ${n}` }).waitFor({ timeout: 15_000 });
+    await page.locator('.message', { hasText: 'queued before the upgrade' }).locator('.state', { hasText: 'sent' }).waitFor({ timeout: 15_000 });
+    await new Promise((r) => setTimeout(r, 500));
+    assert.deepEqual(heard, ['queued before the upgrade'], 'the queue went out once');
+    const kept = await measure(page, id);
+    assert.equal(kept.appended, 0, 'the appended rows are gone');
+    assert.equal(kept.kinds.w, 1);
+    assert.ok(kept.kinds.l >= 3, JSON.stringify(kept.kinds));
+    assert.equal(kept.kinds.o, undefined, 'the sent message left the outbox');
+  } finally {
+    listener.close();
+    await context.close();
   }
 });
