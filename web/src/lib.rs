@@ -201,7 +201,9 @@ fn Workspace(
 
     // Open from storage first, so history and the outbox show without the network.
     wasm_bindgen_futures::spawn_local(async move {
-        let mut replica = session.restore().await;
+        let Some(mut replica) = session.restore().await else {
+            return;
+        };
         replica.set_member_secret(Some(secret));
         chat.restore(&replica);
         seen.restore(&replica);

@@ -205,7 +205,10 @@ impl Networks {
             save(list);
         });
         self.problem.set(None);
-        self.joins.update(|n| *n += 1);
+        if self.active.get_untracked() == id {
+            // Joined the open network again: reopen it with the new credentials.
+            self.joins.update(|n| *n += 1);
+        }
         self.switch(id);
     }
 

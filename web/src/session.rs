@@ -174,7 +174,8 @@ impl Session {
                 serde_json::json!({}),
                 DISCOVER_TIMEOUT_MS,
             );
-            pending.set_value(id);
+            // The workspace may be gone by now (another network opened).
+            let _ = pending.try_set_value(id);
         });
     }
 
@@ -184,14 +185,16 @@ impl Session {
     }
 
     /// The replica from storage: history and the outbox show without the network.
-    pub async fn restore(&self) -> Replica {
-        let rows = storage::load(&self.network_name()).await;
-        let mut replica =
-            Replica::new(self.me.get_value(), self.network.get_value(), random_seed());
+    /// `None` when the workspace was left while storage was read.
+    pub async fn restore(&self) -> Option<Replica> {
+        let (me, network) = (self.me.get_value(), self.network.get_value());
+        let rows = storage::load(network.as_str()).await;
+        self.status.try_get_untracked()?;
+        let mut replica = Replica::new(me, network, random_seed());
         // The history in memory is bounded like the stored one.
         replica.set_log_limit(Some(storage::LOG_KEPT));
         replica.restore(rows);
-        replica
+        Some(replica)
     }
 
     /// Connects `replica`; `on_effect` sees what the replica reports. False
