@@ -45,7 +45,7 @@ pub enum Op {
         /// What the row is about.
         key: String,
         /// The row.
-        row: ReplicaRow,
+        row: Box<ReplicaRow>,
     },
     /// Forget the row under `key`.
     Delete {
@@ -85,7 +85,10 @@ pub fn ops_of(rows: Vec<ReplicaRow>) -> Vec<Op> {
     rows.into_iter()
         .map(|row| match key_of(&row) {
             (key, true) => Op::Delete { key, delete: true },
-            (key, false) => Op::Put { key, row },
+            (key, false) => Op::Put {
+                key,
+                row: Box::new(row),
+            },
         })
         .collect()
 }

@@ -3,7 +3,8 @@
 //! conversation, its artifacts — links to the network documents they are —
 //! and a Cancel button while it is not finished.
 
-use super::{Tasks, text_of};
+use super::model::text_of;
+use super::state::Tasks;
 use crate::routes::Place;
 use crate::session::Session;
 use agentnet_core::model::task::Task;

@@ -5,6 +5,7 @@
 //! themselves. Push targets are the requester's configuration, never listed.
 
 use super::payload::invalid;
+use super::tasks::types::LIST_RESPONSE;
 use crate::error::Rejection;
 use crate::event::Event;
 use crate::model::task::{Task, TaskState};
@@ -13,8 +14,6 @@ use crate::network::engine::Network;
 use crate::network::outcome::{Outcome, replied};
 use serde_json::{Value, json};
 
-/// The answer's event type.
-pub const RESPONSE: &str = "task.list.response";
 /// Most tasks one answer lists when the request names no `limit`.
 pub const DEFAULT_LIMIT: usize = 50;
 /// Most tasks one answer lists at all.
@@ -77,7 +76,7 @@ pub(super) fn list(network: &mut Network, event: &Event, now: u64) -> Result<Out
     }
     let more = tasks.len() < total;
     let answer = network.core_event(
-        RESPONSE,
+        LIST_RESPONSE,
         &event.source,
         Some(event.id),
         json!({ "tasks": tasks, "total": total, "more": more }),

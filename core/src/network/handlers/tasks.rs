@@ -35,7 +35,7 @@ pub mod types {
     /// Reads the sender's tasks (to core), answered with [`LIST_RESPONSE`].
     pub const LIST: &str = "task.list";
     /// The answer to [`LIST`]: `{tasks, total, more}`.
-    pub const LIST_RESPONSE: &str = super::super::task_list::RESPONSE;
+    pub const LIST_RESPONSE: &str = "task.list.response";
 }
 
 /// Most tasks one network holds that are not finished.
