@@ -61,7 +61,10 @@ test('deep links land on the right channel, thread and event in a new tab, and B
     } finally {
       agent.close();
     }
-    await tab.locator('.message', { hasText: 'another topic' }).waitFor({ timeout: 10_000 });
+    // New messages land in a live region screen readers announce.
+    const log = tab.getByRole('log', { name: 'Messages' });
+    await log.locator('.message', { hasText: 'another topic' }).waitFor({ timeout: 10_000 });
+    assert.equal(await log.getAttribute('aria-live'), 'polite');
     assert.equal(await tab.locator('.message', { hasText: 'not in this channel' }).count(), 0);
     await tab.locator(`.message[data-id="${id}"]`).getByRole('link', { name: /Thread of/ }).click();
     await tab.waitForURL(`**/n/demo/thread/${id}`);
