@@ -46,7 +46,8 @@ test('every main screen of the workspace is accessible', async () => {
   const helper = await Agent.connect({ url: started.edge.url, network: 'demo', name: 'agent:helper' });
   helper.onTask(async (task) => {
     await task.progress('on it');
-    await task.artifact('summary', 'A short summary.');
+    const which = await task.askInput('Which notes?');
+    await task.artifact('summary', `A short summary of ${which.text}.`);
     return 'done';
   });
   await helper.registerFile('a11y-notes.md', '# Notes\n', { contentType: 'text/markdown', permissions: { write: 'network' } });
@@ -86,8 +87,12 @@ test('every main screen of the workspace is accessible', async () => {
     await tasks.getByRole('textbox', { name: 'Partner' }).fill('agent:helper');
     await tasks.getByRole('textbox', { name: 'Task' }).fill('summarise the notes');
     await tasks.getByRole('button', { name: 'Start task' }).click();
+    await tasks.locator('.task-card').getByRole('status').filter({ hasText: 'awaiting-input' }).waitFor({ timeout: 15_000 });
+    await check(page, 'a task awaiting input');
+    await tasks.getByRole('textbox', { name: /Your answer/ }).fill('the a11y notes');
+    await tasks.getByRole('button', { name: 'Send' }).click();
     await tasks.locator('.task-card').getByRole('status').filter({ hasText: 'completed' }).waitFor({ timeout: 15_000 });
-    await check(page, 'a task');
+    await check(page, 'a finished task');
     await tasks.getByRole('link', { name: 'All tasks' }).click();
     await tasks.locator('.task').first().waitFor();
     await check(page, 'the tasks');

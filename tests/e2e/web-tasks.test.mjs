@@ -1,7 +1,8 @@
 // Tasks in the web workspace (issue 22): the person starts a task at an npm
-// agent, the page shows it working, its conversation, its artifact (opened
-// as the network document it is) and its completion; another task is
-// cancelled from the page and the agent sees it. The agent reads the same
+// agent, the page shows it working, its conversation, the agent's question
+// (answered from the page), its artifact (opened as the network document it
+// is) and its completion; another task is cancelled from the page and the
+// agent sees it. The agent reads the same
 // tasks with `listTasks` (the core's `task.list`).
 
 import { test } from 'node:test';
@@ -21,7 +22,8 @@ test('the page follows a task an agent works, opens its artifact, and cancels an
     if (task.text.startsWith('write')) {
       await task.progress('drafting the report');
       await reportMayFinish;
-      await task.artifact('report', 'The report: all good.');
+      const format = await task.askInput('Which format?');
+      await task.artifact('report', `The report (${format.text}): all good.`);
       return 'done: see the report';
     }
     await task.progress('waiting for you');
@@ -49,16 +51,24 @@ test('the page follows a task an agent works, opens its artifact, and cancels an
     await conversation.getByText('drafting the report').waitFor({ timeout: 10_000 });
     await card.getByText('None yet.').waitFor();
 
+    // The agent asks; the person answers from the page, and the task goes on.
     finishReport();
+    await card.getByRole('status').filter({ hasText: 'State: awaiting-input' }).waitFor({ timeout: 10_000 });
+    await conversation.getByText('Which format?').waitFor();
+    const answer = tasks.getByRole('textbox', { name: 'Your answer (the task waits for it)' });
+    await answer.fill('markdown');
+    await answer.press('Enter');
     await card.getByRole('status').filter({ hasText: 'State: completed' }).waitFor({ timeout: 10_000 });
+    await conversation.getByText('markdown').waitFor();
     await conversation.getByText('done: see the report').waitFor();
     assert.equal(await card.getByRole('button', { name: 'Cancel task' }).count(), 0, 'a finished task cannot be cancelled');
+    assert.equal(await tasks.getByRole('button', { name: 'Send' }).count(), 0, 'nor added to');
 
     // Its artifact is a document of the network, on its own page.
     await card.getByRole('list', { name: 'Artifacts' }).getByRole('link', { name: 'report' }).click();
     await page.waitForURL(/\/n\/demo\/document\/resource\/file\/tasks\/[0-9A-Z]{26}\/artifact-1$/);
     const text = page.getByRole('region', { name: 'Document' }).getByRole('textbox', { name: /Content of/ });
-    await until('the artifact\'s text', async () => (await text.inputValue().catch(() => '')) === 'The report: all good.');
+    await until('the artifact\'s text', async () => (await text.inputValue().catch(() => '')) === 'The report (markdown): all good.');
     assert.equal(await text.getAttribute('readonly'), '', 'the requester reads the artifact, the partner wrote it');
     await page.goBack();
     await page.waitForURL(reportUrl);

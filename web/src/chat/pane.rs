@@ -39,7 +39,7 @@ pub fn ChatPane() -> impl IntoView {
             <Show when=move || chat.thread.get().is_some()>
                 <p class="thread-bar">
                     <strong>"Thread"</strong>
-                    <a href=move || session.path(&Place::Conversation(chat.current.get()))>"Back to the conversation"</a>
+                    <a href=move || session.path(&Place::Conversation(chat.thread_conversation()))>"Back to the conversation"</a>
                 </p>
             </Show>
             // A log: screen readers announce new messages as they arrive.

@@ -93,6 +93,20 @@ impl Chat {
         list
     }
 
+    /// The conversation of the thread shown (of its first message, once
+    /// known), else the one open last.
+    pub fn thread_conversation(&self) -> String {
+        let root = self.thread.get();
+        root.and_then(|root| {
+            self.lines.with(|l| {
+                l.iter()
+                    .find(|x| x.id == root)
+                    .map(|x| x.conversation.clone())
+            })
+        })
+        .unwrap_or_else(|| self.current.get())
+    }
+
     /// The conversation open last.
     pub fn open_conversation(&self) -> String {
         self.current.get()

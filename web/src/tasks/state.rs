@@ -66,14 +66,27 @@ impl Tasks {
         self.send(types::CREATE, target, payload);
     }
 
-    /// Cancels the task `id` (sent where the task's events go).
+    /// Cancels the task `id`.
     pub fn cancel(&self, id: &str) {
+        self.to_task(id, types::CANCEL, json!({ "task": id }));
+    }
+
+    /// Says `text` in the task's conversation; to a task awaiting input,
+    /// the requester's message is the input it waits for.
+    pub fn say(&self, id: &str, text: &str) {
+        let payload = json!({ "task": id, "parts": [{ "text": text }] });
+        self.to_task(id, types::MESSAGE, payload);
+    }
+
+    /// Sends an event of task `id` where the task's events go (its other
+    /// side, or its channel).
+    fn to_task(&self, id: &str, kind: &'static str, payload: Value) {
         let me = self.session.me.get_value();
         let audience = self
             .listed
             .with_untracked(|l| l.iter().find(|t| t.id == id).map(|t| t.audience_for(&me)));
         if let Some(Some(target)) = audience {
-            self.send(types::CANCEL, target, json!({ "task": id }));
+            self.send(kind, target, payload);
         }
     }
 

@@ -1,13 +1,14 @@
 //! The tasks pane: the person's tasks with their state (and a form to start
 //! one), or one task (`/n/{network}/tasks/{id}`): who is in it, its
-//! conversation, its artifacts — links to the network documents they are —
-//! and a Cancel button while it is not finished.
+//! conversation (with a box to add to it, which answers a task awaiting
+//! input), its artifacts — links to the network documents they are — and a
+//! Cancel button while it is not finished.
 
 use super::model::text_of;
 use super::state::Tasks;
 use crate::routes::Place;
 use crate::session::Session;
-use agentnet_core::model::task::Task;
+use agentnet_core::model::task::{Task, TaskState};
 use leptos::prelude::*;
 
 /// The tasks pane: the list, or the task the URL names.
@@ -91,6 +92,20 @@ fn TaskDetail(
             .listed
             .with(|l| l.iter().find(|t| t.id == wanted).cloned())
     };
+    let state = {
+        let wanted = id.clone();
+        move || {
+            tasks
+                .listed
+                .with(|l| l.iter().find(|t| t.id == wanted).map(|t| t.state))
+        }
+    };
+    let open = {
+        let state = state.clone();
+        move || state().is_some_and(|s| !s.is_terminal())
+    };
+    let awaiting = move || state() == Some(TaskState::AwaitingInput);
+    let say_to = id.clone();
     view! {
         <p><a href=session.path(&Place::Tasks)>"All tasks"</a></p>
         <Problem />
@@ -101,6 +116,40 @@ fn TaskDetail(
             None => view! { <p role="status">"Reading your tasks…"</p> }.into_any(),
             Some(task) => view! { <TaskCard task /> }.into_any(),
         }}
+        // Outside the card, which is redrawn as the task changes: typing is kept.
+        <Show when=open>
+            <SayForm id=say_to.clone() awaiting=Signal::derive(awaiting.clone()) />
+        </Show>
+    }
+}
+
+/// The box that adds to a task's conversation (the input a task awaits).
+#[component]
+fn SayForm(
+    /// The task's id.
+    id: String,
+    /// Whether the task waits for the person's input.
+    awaiting: Signal<bool>,
+) -> impl IntoView {
+    let tasks = Tasks::get();
+    let (draft, set_draft) = signal(String::new());
+    let say = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        let text = draft.get_untracked().trim().to_owned();
+        if !text.is_empty() {
+            tasks.say(&id, &text);
+            set_draft.set(String::new());
+        }
+    };
+    view! {
+        <form class="task-say" on:submit=say>
+            <label>{move || if awaiting.get() { "Your answer (the task waits for it)" } else { "Message to the task" }}
+                <input name="say" autocomplete="off"
+                    prop:value=move || draft.get()
+                    on:input=move |ev| set_draft.set(event_target_value(&ev)) />
+            </label>
+            <button type="submit">"Send"</button>
+        </form>
     }
 }
 
