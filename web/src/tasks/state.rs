@@ -68,19 +68,19 @@ impl Tasks {
 
     /// Cancels the task `id`.
     pub fn cancel(&self, id: &str) {
-        self.to_task(id, types::CANCEL, json!({ "task": id }));
+        self.send_in_task(id, types::CANCEL, json!({ "task": id }));
     }
 
     /// Says `text` in the task's conversation; to a task awaiting input,
     /// the requester's message is the input it waits for.
     pub fn say(&self, id: &str, text: &str) {
         let payload = json!({ "task": id, "parts": [{ "text": text }] });
-        self.to_task(id, types::MESSAGE, payload);
+        self.send_in_task(id, types::MESSAGE, payload);
     }
 
     /// Sends an event of task `id` where the task's events go (its other
     /// side, or its channel).
-    fn to_task(&self, id: &str, kind: &'static str, payload: Value) {
+    fn send_in_task(&self, id: &str, kind: &'static str, payload: Value) {
         let me = self.session.me.get_value();
         let audience = self
             .listed
