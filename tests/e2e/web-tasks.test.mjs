@@ -18,6 +18,8 @@ test('the page follows a task an agent works, opens its artifact, and cancels an
   let finishReport;
   const reportMayFinish = new Promise((resolve) => { finishReport = resolve; });
   const canceled = [];
+  let startBurst;
+  const burstMayStart = new Promise((resolve) => { startBurst = resolve; });
   worker.onTask(async (task) => {
     if (task.text.startsWith('write')) {
       await task.progress('drafting the report');
@@ -27,6 +29,8 @@ test('the page follows a task an agent works, opens its artifact, and cancels an
       return 'done: see the report';
     }
     await task.progress('waiting for you');
+    await burstMayStart;
+    await Promise.all(Array.from({ length: 40 }, (_, i) => task.progress(`step ${i + 1}`)));
     await until('the task to be cancelled', () => task.canceled, 60_000);
     canceled.push(task.id);
     return undefined;
@@ -82,6 +86,21 @@ test('the page follows a task an agent works, opens its artifact, and cancels an
     await page.waitForURL((url) => /\/tasks\/[0-9A-Z]{26}$/.test(url.pathname) && url.href !== reportUrl);
     const waitingId = page.url().split('/').at(-1);
     await card.getByRole('list', { name: 'Task conversation' }).getByText('waiting for you').waitFor({ timeout: 10_000 });
+
+    // A burst of progress shows whole, without a read of the list per message.
+    startBurst();
+    await card.getByRole('list', { name: 'Task conversation' }).getByText('step 40', { exact: true }).waitFor({ timeout: 10_000 });
+    await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: 'Inspector' }).click();
+    const inspector = page.getByRole('region', { name: 'Event inspector' });
+    await inspector.getByRole('textbox', { name: 'Type' }).fill('task.message');
+    const progress = Number((await inspector.locator('.count').textContent()).split(' ')[0]);
+    await inspector.getByRole('textbox', { name: 'Type' }).fill('task.list.response');
+    const listings = Number((await inspector.locator('.count').textContent()).split(' ')[0]);
+    console.log(`task.list reads: ${listings} for ${progress} task messages`);
+    assert.ok(progress >= 40, `${progress} progress messages arrived`);
+    assert.ok(listings < progress / 2, `${listings} listings read for ${progress} messages`);
+    await page.goBack();
+    await page.waitForURL(`**/tasks/${waitingId}`);
     await card.getByRole('button', { name: 'Cancel task' }).click();
     await card.getByRole('status').filter({ hasText: 'State: canceled' }).waitFor({ timeout: 10_000 });
     await until('the agent sees the cancel', () => canceled.includes(waitingId));

@@ -24,6 +24,9 @@ pub struct Tasks {
     pub(super) problem: RwSignal<Option<String>>,
     /// The listing in flight.
     listing: StoredValue<Option<EventId>>,
+    /// A listing is asked for or in flight; `Some(true)`: tasks changed
+    /// since it was asked, read again when it is answered.
+    reading: StoredValue<Option<bool>>,
     /// The person's task events the network has not acked yet.
     sent: StoredValue<Vec<EventId>>,
 }
@@ -37,6 +40,7 @@ impl Tasks {
             loaded: RwSignal::new(false),
             problem: RwSignal::new(None),
             listing: StoredValue::new(None),
+            reading: StoredValue::new(None),
             sent: StoredValue::new(Vec::new()),
         };
         provide_context(tasks);
@@ -48,9 +52,24 @@ impl Tasks {
         expect_context()
     }
 
-    /// Reads the list again.
+    /// Reads the list again: at most one listing in flight, and one more
+    /// after it however many tasks changed meanwhile (a busy task's
+    /// progress does not become a read per message).
     pub fn refresh(&self) {
-        self.session.read_later(types::LIST, self.listing);
+        let asked = self.reading.get_value().is_some();
+        self.reading.set_value(Some(asked));
+        if !asked {
+            self.session.read_later(types::LIST, self.listing);
+        }
+    }
+
+    /// The listing in flight was answered (or failed): read again if tasks changed meanwhile.
+    fn listing_done(&self) {
+        let again = self.reading.get_value() == Some(true);
+        self.reading.set_value(None);
+        if again {
+            self.refresh();
+        }
     }
 
     /// Starts a task at `partner` (an agent or a channel) with `text` as its first message.
@@ -114,7 +133,11 @@ impl Tasks {
     /// What the replica reports that concerns tasks.
     pub fn on_effect(&self, effect: &ReplicaEffect) {
         match effect {
-            ReplicaEffect::Online => self.refresh(),
+            // A listing lost with the last connection is asked for again.
+            ReplicaEffect::Online => {
+                self.reading.set_value(None);
+                self.refresh()
+            }
             ReplicaEffect::Received(event) if changes_a_task(event.event_type.as_str()) => {
                 self.refresh()
             }
@@ -123,6 +146,12 @@ impl Tasks {
             {
                 self.listed.set(tasks_from(&reply.payload));
                 self.loaded.set(true);
+                self.listing_done();
+            }
+            ReplicaEffect::RequestFailed { request, .. }
+                if self.listing.get_value() == Some(*request) =>
+            {
+                self.listing_done();
             }
             ReplicaEffect::Accepted { id, ack, .. } if self.was_sent(*id) => {
                 // A new task opens at once.
