@@ -42,7 +42,7 @@ use connection::random_seed;
 use documents::Documents;
 use inspector::{Inspector, Seen};
 use leptos::prelude::*;
-use leptos_router::components::{Route, Router, Routes};
+use leptos_router::components::{FlatRoutes, Route, Router};
 use leptos_router::hooks::use_location;
 use leptos_router::path;
 use networks::{NetworkBar, Networks};
@@ -70,10 +70,11 @@ fn Page() -> impl IntoView {
     Networks::provide();
     view! {
         <NetworkBar />
-        <Routes fallback=|| view! { <NotFound /> }>
+        // Flat: no nested routes, and a smaller wasm than `<Routes>`.
+        <FlatRoutes fallback=|| view! { <NotFound /> }>
             <Route path=path!("/") view=OpenLast />
             <Route path=path!("/n/*place") view=NetworkPage />
-        </Routes>
+        </FlatRoutes>
     }
 }
 
