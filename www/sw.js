@@ -1,10 +1,14 @@
 // The workspace's service worker: keeps the app shell (page, styles, wasm, JS)
 // so the workspace opens without the network. Network first, so a deployed
 // update is picked up when online; the cached copy when the network fails.
-// Network traffic (/networks/…, /v1/…) is never cached.
+// Network traffic (/networks/…, /v1/…) is never cached. Every page of the
+// workspace (`/`, `/n/{network}/…`) is the same app shell, kept once as `/`.
 
-const CACHE = 'agentnet-shell-v1';
-const SHELL = ['/', '/style.css', '/pkg/agentnet_web.js', '/pkg/agentnet_web_bg.wasm'];
+const CACHE = 'agentnet-shell-v2';
+const SHELL = [
+  '/', '/style.css', '/pkg/agentnet_web.js', '/pkg/agentnet_web_bg.wasm',
+  '/manifest.webmanifest', '/icons/icon.svg', '/icons/icon-192.png', '/icons/icon-512.png',
+];
 
 /** The shell plus the JS snippets the generated glue imports (their paths carry a hash). */
 async function shellFiles() {
@@ -29,22 +33,27 @@ self.addEventListener('activate', (event) => {
   );
 });
 
+const WORKER_PATHS = ['/networks/', '/v1/', '/registry/', '/agents/', '/.well-known/'];
+
 function isShell(request) {
   const url = new URL(request.url);
   return request.method === 'GET' && url.origin === self.location.origin
-    && !url.pathname.startsWith('/networks/') && !url.pathname.startsWith('/v1/');
+    && !WORKER_PATHS.some((prefix) => url.pathname.startsWith(prefix));
 }
 
 self.addEventListener('fetch', (event) => {
   if (!isShell(event.request)) return;
+  // A page of the workspace is the shell, whatever place its path names.
+  const page = event.request.mode === 'navigate';
+  const key = page ? '/' : event.request;
   event.respondWith((async () => {
     const cache = await caches.open(CACHE);
     try {
       const response = await fetch(event.request);
-      if (response.ok) await cache.put(event.request, response.clone());
+      if (response.ok) await cache.put(key, response.clone());
       return response;
     } catch (err) {
-      const cached = await cache.match(event.request, { ignoreSearch: true });
+      const cached = await cache.match(key, { ignoreSearch: true });
       if (cached) return cached;
       throw err;
     }

@@ -352,6 +352,29 @@ export interface TaskUpdate {
 }
 
 /** A task this agent started. */
+/** One task as `listTasks` gives it. */
+export interface ListedTask {
+  id: string;
+  context: string;
+  requester: string;
+  partners: string[];
+  mode: 'direct' | 'group' | 'hybrid';
+  channel?: string;
+  skill?: string;
+  state: TaskState;
+  history: { id: string; from: string; role: 'leader' | 'partner'; parts: unknown[]; at: number }[];
+  artifacts: { id: string; name: string; resource: string; parts: unknown[] }[];
+  created_at: number;
+  updated_at: number;
+}
+
+/** The answer of `listTasks`: `more` when tasks were left out (`limit`, or the answer's size). */
+export interface TaskList {
+  tasks: ListedTask[];
+  total: number;
+  more: boolean;
+}
+
 export interface TaskHandle extends AsyncIterable<TaskUpdate> {
   readonly id: string;
   readonly state: TaskState;
@@ -392,6 +415,8 @@ export class Agent {
   onTask(handler: (task: TaskWork) => unknown | Promise<unknown>): this;
   /** Starts a task at an agent (or a channel, for a group task). */
   startTask(target: string, message: TaskContent, options?: StartTaskOptions): Promise<TaskHandle>;
+  /** Your tasks (requested or worked on), newest change first. */
+  listTasks(filter?: { state?: TaskState; limit?: number }): Promise<TaskList>;
   registerTool<I = any, O = any>(
     name: string,
     schema: unknown,

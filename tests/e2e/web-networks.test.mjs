@@ -54,18 +54,18 @@ test('create a token network in the page, join it elsewhere by URL, switch witho
   assert.deepEqual(heard, ['first message in the team network']);
 
   // Back to demo and again to the team network: each shows its own history.
-  await bar.getByRole('button', { name: 'demo' }).click();
+  await bar.getByRole('link', { name: 'demo' }).click();
   await page.locator('.network', { hasText: 'demo' }).waitFor();
   await page.getByRole('status').filter({ hasText: 'online' }).waitFor({ timeout: 15_000 });
   assert.equal(await page.locator('.message', { hasText: 'first message in the team network' }).count(), 0);
-  await bar.getByRole('button', { name: id }).click();
+  await bar.getByRole('link', { name: id }).click();
   await page.locator('.message', { hasText: 'first message in the team network' }).waitFor({ timeout: 10_000 });
   await page.getByRole('status').filter({ hasText: 'online' }).waitFor({ timeout: 15_000 });
   await mkdir(screenshots, { recursive: true });
   await page.screenshot({ path: join(screenshots, 'workspace-networks-1280x720.png') });
 
   // About: the network's profile, its access policy and mods.
-  await page.getByRole('button', { name: 'About' }).click();
+  await page.getByRole('link', { name: 'About' }).click();
   const about = page.getByRole('region', { name: 'About this network' });
   await about.locator('dd', { hasText: 'team room' }).waitFor({ timeout: 10_000 });
   const facts = Object.fromEntries(await about.locator('dt').evaluateAll((dts) => dts.map((dt) => [dt.textContent, dt.nextElementSibling.textContent])));
@@ -76,7 +76,7 @@ test('create a token network in the page, join it elsewhere by URL, switch witho
   await page.setViewportSize({ width: 390, height: 844 });
   await page.screenshot({ path: join(screenshots, 'workspace-about-390x844.png'), fullPage: true });
   await page.setViewportSize({ width: 1280, height: 720 });
-  await page.getByRole('button', { name: 'Conversation' }).click();
+  await page.getByRole('link', { name: 'Conversation' }).click();
 
   // Someone else joins by URL: a wrong token is refused in words, the right one gets in.
   const guest = await browser.newContext({ viewport: { width: 390, height: 844 } });

@@ -93,7 +93,7 @@ test('the inspector lists every event, filters by type and source, and opens the
     await agent.send('agent:broadcast', 'workspace.message.posted', { content: 'a chat line' });
     await page.locator('.message', { hasText: 'a chat line' }).waitFor({ timeout: 10_000 });
 
-    await page.getByRole('button', { name: 'Inspector' }).click();
+    await page.getByRole('link', { name: 'Inspector' }).click();
     const inspector = page.getByRole('region', { name: 'Event inspector' });
     // The inspector replaces the conversation; the people panel stays beside it.
     await page.getByRole('textbox', { name: 'Message' }).waitFor({ state: 'hidden' });
@@ -119,7 +119,7 @@ test('the inspector lists every event, filters by type and source, and opens the
     await page.setViewportSize({ width: 390, height: 844 });
     await page.screenshot({ path: join(screenshots, 'workspace-inspector-390x844.png'), fullPage: true });
     await page.setViewportSize({ width: 1280, height: 720 });
-    await page.getByRole('button', { name: 'Conversation' }).click();
+    await page.getByRole('link', { name: 'Conversation' }).click();
     await page.getByRole('textbox', { name: 'Message' }).waitFor();
   } finally {
     agent.close();
@@ -186,28 +186,28 @@ test('channels and direct conversations: create, join, post, and each message st
     const annNav = pa.getByRole('navigation', { name: 'Conversations' });
     await annNav.getByLabel('New channel').fill(channel);
     await annNav.getByRole('button', { name: 'Create' }).click();
-    await annNav.getByRole('button', { name: `# ${channel}` }).and(pa.locator('[aria-current="true"]')).waitFor();
+    await annNav.getByRole('link', { name: `# ${channel}` }).and(pa.locator('[aria-current="page"]')).waitFor();
 
     // Bob finds it after a refresh and joins by opening it.
     await pb.getByRole('region', { name: 'Resources' }).getByRole('button', { name: 'Refresh' }).click();
     const bobNav = pb.getByRole('navigation', { name: 'Conversations' });
-    await bobNav.getByRole('button', { name: `# ${channel}` }).click();
+    await bobNav.getByRole('link', { name: `# ${channel}` }).click();
     await pb.waitForTimeout(300); // the join reaches the network before Ann posts
 
     const annBox = pa.getByRole('textbox', { name: 'Message' });
     await annBox.fill('in the channel');
     await annBox.press('Enter');
     await pb.locator('.message', { hasText: 'in the channel' }).waitFor({ timeout: 10_000 });
-    await bobNav.getByRole('button', { name: 'Everyone' }).click();
+    await bobNav.getByRole('link', { name: 'Everyone' }).click();
     assert.equal(await pb.locator('.message', { hasText: 'in the channel' }).count(), 0, 'not in Everyone');
 
     // Bob opens a direct conversation with Ann from the people panel.
-    await pb.getByRole('complementary', { name: 'People' }).getByRole('button', { name: annName }).click();
+    await pb.getByRole('complementary', { name: 'People' }).getByRole('link', { name: annName }).click();
     const bobBox = pb.getByRole('textbox', { name: 'Message' });
     await bobBox.fill('just for you');
     await bobBox.press('Enter');
     await pb.locator('.message', { hasText: 'just for you' }).locator('.state', { hasText: 'sent' }).waitFor({ timeout: 10_000 });
-    await annNav.getByRole('button', { name: bobName }).click({ timeout: 10_000 });
+    await annNav.getByRole('link', { name: bobName }).click({ timeout: 10_000 });
     await pa.locator('.message', { hasText: 'just for you' }).waitFor({ timeout: 10_000 });
 
     // The listener (in neither conversation) heard neither.

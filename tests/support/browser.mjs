@@ -1,19 +1,29 @@
 // Launches Debian's Chromium through playwright-core with the flags this
-// machine needs (no sandbox as root, no background networking).
+// machine needs (no sandbox as root, no background networking), and the
+// steps browser tests share.
 
+import { before, after } from 'node:test';
 import { chromium } from 'playwright-core';
+import { startEdge } from './edge.mjs';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
+const OPTIONS = {
+  executablePath: CHROMIUM_PATH,
+  headless: true,
+  args: [
+    '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+    '--disable-background-networking', '--disable-component-update', '--disable-sync',
+  ],
+};
+
 export function launchBrowser() {
-  return chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    headless: true,
-    args: [
-      '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync',
-    ],
-  });
+  return chromium.launch(OPTIONS);
+}
+
+/** Chromium with a profile kept in `dir` (not incognito, as a person's browser is): one context. */
+export function launchProfile(dir) {
+  return chromium.launchPersistentContext(dir, OPTIONS);
 }
 
 /** Opens the workspace at `url` in `page` and waits until it has joined its network. */
@@ -34,4 +44,21 @@ export async function openResource(resources, address) {
   const text = item.getByRole('textbox', { name: /Content of/ });
   await text.waitFor({ timeout: 10_000 });
   return { item, text };
+}
+
+/**
+ * Starts an edge and Chromium before the file's tests and stops both after:
+ * returns `{edge, browser}`, filled in once the tests run.
+ */
+export function edgeAndBrowser() {
+  const started = {};
+  before(async () => {
+    started.edge = await startEdge();
+    started.browser = await launchBrowser();
+  });
+  after(async () => {
+    await started.browser?.close();
+    await started.edge?.stop();
+  });
+  return started;
 }

@@ -1,16 +1,27 @@
-// IndexedDB for the workspace: an append-only list of replica rows per network.
-// The Rust side (web/src/storage.rs) decides what the rows are; this file only
-// stores and returns them, in the order they were written.
+// IndexedDB for the workspace: the replica's rows per network, each under a
+// key that names what it is about (web/src/storage.rs decides the keys), so a
+// row replaces the one it updates and a removal deletes it. Log entries
+// (keys `l:{seq}`) are trimmed to the newest ones after each write; start-up
+// reads those and the few other rows, never a history of changes.
+//
+// Version 1 appended every row to the store `rows`; its rows are taken over
+// once per network (appendedRows, kept compacted, then dropAppendedRows).
 
 const DB_NAME = 'agentnet';
-const STORE = 'rows';
+const KEPT = 'kept';
+const APPENDED = 'rows';
+const LOG = 'l:';
+const LOG_END = 'l:\uffff';
 
 function open() {
   return new Promise((resolve, reject) => {
-    const request = indexedDB.open(DB_NAME, 1);
+    const request = indexedDB.open(DB_NAME, 2);
     request.onupgradeneeded = () => {
-      const store = request.result.createObjectStore(STORE, { keyPath: 'n', autoIncrement: true });
-      store.createIndex('network', 'network');
+      const db = request.result;
+      if (!db.objectStoreNames.contains(KEPT)) db.createObjectStore(KEPT, { keyPath: ['network', 'key'] });
+      if (!db.objectStoreNames.contains(APPENDED)) {
+        db.createObjectStore(APPENDED, { keyPath: 'n', autoIncrement: true }).createIndex('network', 'network');
+      }
     };
     request.onsuccess = () => resolve(request.result);
     request.onerror = () => reject(request.error);
@@ -23,28 +34,86 @@ function database() {
   return db;
 }
 
-/** Appends rows (JSON text of an array) for `network`, in one transaction. */
-export async function appendRows(network, rowsJson) {
-  const rows = JSON.parse(rowsJson);
-  if (rows.length === 0) return;
-  const store = (await database()).transaction(STORE, 'readwrite').objectStore(STORE);
-  for (const row of rows) store.add({ network, row });
-  await new Promise((resolve, reject) => {
-    store.transaction.oncomplete = resolve;
-    store.transaction.onerror = () => reject(store.transaction.error);
+function done(transaction) {
+  return new Promise((resolve, reject) => {
+    transaction.oncomplete = resolve;
+    transaction.onerror = () => reject(transaction.error);
+    transaction.onabort = () => reject(transaction.error);
   });
 }
 
-/** Every row stored for `network`, oldest first, as JSON text of an array. */
-export async function loadRows(network) {
-  const store = (await database()).transaction(STORE, 'readonly').objectStore(STORE);
-  const request = store.index('network').getAll(IDBKeyRange.only(network));
-  const records = await new Promise((resolve, reject) => {
+function result(request) {
+  return new Promise((resolve, reject) => {
     request.onsuccess = () => resolve(request.result);
     request.onerror = () => reject(request.error);
   });
+}
+
+/** Deletes `network`'s log entries older than the newest `kept`. */
+function trimLog(store, network, kept) {
+  const log = IDBKeyRange.bound([network, LOG], [network, LOG_END]);
+  const cursor = store.openKeyCursor(log, 'prev');
+  let skipped = false;
+  cursor.onsuccess = () => {
+    const at = cursor.result;
+    if (!at) return;
+    if (!skipped) {
+      skipped = true;
+      at.advance(kept);
+      return;
+    }
+    // `at` is the newest entry beyond the kept ones: it and everything older go.
+    store.delete(IDBKeyRange.bound([network, LOG], at.primaryKey));
+  };
+}
+
+/**
+ * Applies `opsJson` (JSON text of `[{key, row}` to keep, `{key, delete: true}` to forget`]`)
+ * for `network` in one transaction, then keeps the newest `logKept` log entries.
+ */
+export async function writeRows(network, opsJson, logKept) {
+  const ops = JSON.parse(opsJson);
+  if (ops.length === 0) return;
+  const transaction = (await database()).transaction(KEPT, 'readwrite');
+  const store = transaction.objectStore(KEPT);
+  let logged = false;
+  for (const op of ops) {
+    if (op.delete) {
+      store.delete([network, op.key]);
+    } else {
+      store.put({ network, key: op.key, row: op.row });
+      logged ||= op.key.startsWith(LOG);
+    }
+  }
+  if (logged) trimLog(store, network, logKept);
+  await done(transaction);
+}
+
+/** The rows kept for `network`, in key order, as JSON text of an array. */
+export async function loadRows(network) {
+  const store = (await database()).transaction(KEPT, 'readonly').objectStore(KEPT);
+  const [before, log, after] = await Promise.all([
+    result(store.getAll(IDBKeyRange.bound([network, ''], [network, LOG], false, true))),
+    result(store.getAll(IDBKeyRange.bound([network, LOG], [network, LOG_END]))),
+    result(store.getAll(IDBKeyRange.bound([network, LOG_END], [network, '\uffff'], true, false))),
+  ]);
+  return JSON.stringify([...before, ...log, ...after].map((r) => r.row));
+}
+
+/** Rows version 1 appended for `network`, oldest first, as JSON text of an array. */
+export async function appendedRows(network) {
+  const store = (await database()).transaction(APPENDED, 'readonly').objectStore(APPENDED);
+  const records = await result(store.index('network').getAll(IDBKeyRange.only(network)));
   records.sort((a, b) => a.n - b.n);
   return JSON.stringify(records.map((r) => r.row));
+}
+
+/** Forgets the rows version 1 appended for `network` (once they are kept compacted). */
+export async function dropAppendedRows(network) {
+  const transaction = (await database()).transaction(APPENDED, 'readwrite');
+  const keys = await result(transaction.objectStore(APPENDED).index('network').getAllKeys(IDBKeyRange.only(network)));
+  for (const key of keys) transaction.objectStore(APPENDED).delete(key);
+  await done(transaction);
 }
 
 /** A value kept across reloads (the person's name per network). */

@@ -415,7 +415,7 @@ async fn drain(weak: Weak<RefCell<Inner>>) {
                 let network = inner.borrow().network.clone();
                 drop(inner);
                 // A failed write loses only the cache: what follows goes out regardless.
-                storage::append(&network, rows).await;
+                let _ = storage::write(&network, rows).await;
             }
             Some(Step::Send(generation, frame)) => {
                 if let Some(link) = inner

@@ -1,9 +1,12 @@
 //! The event inspector: every event this workspace has seen in one network,
-//! filtered by type pattern and source, following live, each openable as JSON.
+//! filtered by type pattern and source, following live, each openable as JSON
+//! and linkable (`/n/{network}/event/{id}` opens the inspector at it).
 //!
 //! [`Seen`] owns the events (provided through Leptos context): those of the
 //! restored log, then each one the replica receives.
 
+use crate::routes::Place;
+use crate::session::Session;
 use agentnet_core::replica::{Replica, ReplicaEffect};
 use agentnet_core::{Event, EventPattern};
 use leptos::prelude::*;
@@ -91,6 +94,16 @@ pub fn remember(events: &mut Vec<Event>, event: Event) {
 #[component]
 pub fn Inspector() -> impl IntoView {
     let events = expect_context::<Seen>().events;
+    let session = Session::get();
+    let linked = Memo::new(move |_| match session.place.get() {
+        Place::Event(id) => Some(id),
+        _ => None,
+    });
+    let missing = move || {
+        linked
+            .get()
+            .filter(|id| events.with(|e| !e.iter().any(|e| e.id == *id)))
+    };
     let (pattern, set_pattern) = signal(String::new());
     let (source, set_source) = signal(String::new());
     let shown = move || {
@@ -115,16 +128,21 @@ pub fn Inspector() -> impl IntoView {
                     on:input=move |ev| set_source.set(event_target_value(&ev)) /></label>
                 <span class="count">{move || format!("{} shown", shown().len())}</span>
             </form>
+            {move || missing().map(|id| view! {
+                <p class="problem" role="alert">{format!("Event {id} is not among those this workspace has seen.")}</p>
+            })}
             <ul class="events" aria-label="Events">
                 <For each=shown key=|row| row.id let:row>
-                    <li class="event" data-type=row.kind.clone()>
-                        <details>
+                    <li class="event" data-type=row.kind.clone() data-id=row.id.to_string()>
+                        <details open=move || linked.get() == Some(row.id)>
                             <summary>
                                 <span class="type">{row.kind.clone()}</span>
                                 <span class="route">{row.route.clone()}</span>
                             </summary>
                             <pre class="json">{row.json.clone()}</pre>
                         </details>
+                        <a class="event-link" href=session.path(&Place::Event(row.id))
+                            aria-label=format!("Link to event {}", row.id)>"Link"</a>
                     </li>
                 </For>
             </ul>

@@ -7,6 +7,10 @@
 //! and go out, once and in order, when it comes back. Protocol work happens
 //! in `agentnet-core`; [`connection`] only moves frames.
 //!
+//! Every place has a URL ([`routes`]): the router maps `/n/{network}/…` to
+//! the workspace of that network, which follows the location (the back
+//! button and links opened in a new tab land where they point).
+//!
 //! This file only composes the page. Each feature owns its signals and its
 //! requests and is provided through Leptos context: the [`session`] (the
 //! connection, status and problem), [`chat`], [`people`], [`resources`],
@@ -22,11 +26,14 @@ pub mod error;
 pub mod event_types;
 pub mod inspector;
 pub mod networks;
+pub mod panic;
 pub mod people;
 pub mod profile;
 pub mod resources;
+pub mod routes;
 pub mod session;
 pub mod storage;
+pub mod tasks;
 
 use agentnet_core::replica::ReplicaEffect;
 use agentnet_core::{Address, NetworkId};
@@ -35,25 +42,92 @@ use connection::random_seed;
 use documents::Documents;
 use inspector::{Inspector, Seen};
 use leptos::prelude::*;
+use leptos_router::components::{FlatRoutes, Route, Router};
+use leptos_router::hooks::use_location;
+use leptos_router::path;
 use networks::{NetworkBar, Networks};
 use people::{People, Roster};
 use resources::{Shared, panel::Resources};
+use routes::{Navigator, Place, network_path, place_of};
 use session::{Pane, Session, Status};
+use tasks::{Tasks, TasksPane};
 
-/// The workspace page: the bar of networks over the open one.
+/// The workspace page: the router, the bar of networks over the open one.
 #[component]
 pub fn App() -> impl IntoView {
-    let networks = Networks::provide();
+    view! {
+        <Router>
+            <Page />
+        </Router>
+    }
+}
+
+/// What the router shows: `/` opens the network open last, `/n/{network}/…`
+/// that network's workspace at the place the path names.
+#[component]
+fn Page() -> impl IntoView {
+    Navigator::provide();
+    Networks::provide();
     view! {
         <NetworkBar />
-        {move || {
-            let id = networks.active();
-            let credentials = networks.credentials(&id);
-            match id.parse::<NetworkId>() {
-                Ok(network) => view! { <Workspace network credentials /> }.into_any(),
-                Err(_) => view! { <p role="alert">"That network id is not valid."</p> }.into_any(),
+        // Flat: no nested routes, and a smaller wasm than `<Routes>`.
+        <FlatRoutes fallback=|| view! { <NotFound /> }>
+            <Route path=path!("/") view=OpenLast />
+            <Route path=path!("/n/*place") view=NetworkPage />
+        </FlatRoutes>
+    }
+}
+
+/// `/`: goes to the network open last (in place of `/`, so Back leaves the app).
+#[component]
+fn OpenLast() -> impl IntoView {
+    let last = Networks::get().last_open();
+    Navigator::get().replace(&network_path(&last));
+    view! { <p class="opening" role="status">"Opening the workspace…"</p> }
+}
+
+/// A path that names no place of the workspace.
+#[component]
+fn NotFound() -> impl IntoView {
+    view! {
+        <main class="not-found">
+            <p role="alert">"There is nothing at this address."</p>
+            <a href="/">"Open the workspace"</a>
+        </main>
+    }
+}
+
+/// `/n/{network}/…`: that network's workspace, following the place in the
+/// path; only a change of network makes a new workspace (and connection).
+#[component]
+fn NetworkPage() -> impl IntoView {
+    let networks = Networks::get();
+    let location = use_location();
+    let found = Memo::new(move |_| {
+        let path = location.pathname.get();
+        let path = js_sys::decode_uri_component(&path)
+            .ok()
+            .and_then(|p| p.as_string())
+            .unwrap_or(path);
+        place_of(&path)
+    });
+    let network = Memo::new(move |_| found.get().map(|(network, _)| network));
+    let place = Memo::new(move |_| found.get().map(|(_, place)| place).unwrap_or_default());
+    Effect::new(move |_| {
+        if let Some(id) = network.get() {
+            networks.opened(id);
+        }
+    });
+    move || {
+        // Joined again (another token or name): a new workspace with those.
+        networks.joins();
+        match network.get().map(|id| (id.parse::<NetworkId>(), id)) {
+            Some((Ok(network), id)) => {
+                let credentials = networks.credentials(&id);
+                view! { <Workspace network credentials place /> }.into_any()
             }
-        }}
+            _ => view! { <NotFound /> }.into_any(),
+        }
     }
 }
 
@@ -102,25 +176,35 @@ fn become_new_guest(network: &str, me: &Address, rejection: &agentnet_core::Reje
     window().location().reload().is_ok()
 }
 
-/// The workspace of one network.
+/// The workspace of one network, at `place`.
 #[component]
-fn Workspace(network: NetworkId, credentials: Option<serde_json::Value>) -> impl IntoView {
+fn Workspace(
+    network: NetworkId,
+    credentials: Option<serde_json::Value>,
+    place: Memo<Place>,
+) -> impl IntoView {
     let network_key = network.to_string();
     let me = my_address(&network_key);
     let secret = my_secret(&network_key, &me);
-    let session = Session::provide(network, me.clone());
+    let session = Session::provide(network, me.clone(), place);
     let chat = Chat::provide(session);
     let people = People::provide(session, chat);
     let shared = Shared::provide(session);
     let documents = Documents::provide(session);
     let seen = Seen::provide();
+    let tasks = Tasks::provide(session);
+
+    // The place in the URL: the conversation it opens, the thread it shows.
+    Effect::new(move |_| chat.follow(&place.get()));
 
     // Leaving this network (switching to another) closes its connection for good.
     on_cleanup(move || session.close());
 
     // Open from storage first, so history and the outbox show without the network.
     wasm_bindgen_futures::spawn_local(async move {
-        let mut replica = session.restore().await;
+        let Some(mut replica) = session.restore().await else {
+            return;
+        };
         replica.set_member_secret(Some(secret));
         chat.restore(&replica);
         seen.restore(&replica);
@@ -135,6 +219,7 @@ fn Workspace(network: NetworkId, credentials: Option<serde_json::Value>) -> impl
             people.on_effect(&effect);
             shared.on_effect(&effect);
             documents.on_effect(&effect);
+            tasks.on_effect(&effect);
         };
         if session.connect(replica, credentials, on_effect) {
             documents.reopen_remembered().await;
@@ -146,11 +231,17 @@ fn Workspace(network: NetworkId, credentials: Option<serde_json::Value>) -> impl
         <Panes />
         <div class="layout">
             <Conversations />
-            <Show when=move || session.pane.get() == Pane::Inspector>
+            <Show when=move || session.pane() == Pane::Inspector>
                 <Inspector />
             </Show>
-            <Show when=move || session.pane.get() == Pane::About>
+            <Show when=move || session.pane() == Pane::About>
                 <profile::About network=session.network_name() />
+            </Show>
+            <Show when=move || session.pane() == Pane::Document>
+                <documents::page::DocumentPage />
+            </Show>
+            <Show when=move || session.pane() == Pane::Tasks>
+                <TasksPane />
             </Show>
             <ChatPane />
             <div class="side">
@@ -182,21 +273,29 @@ fn TopBar() -> impl IntoView {
     }
 }
 
-/// The buttons that switch the main pane.
+/// The links that switch the main pane (the conversation link returns to
+/// the conversation open last).
 #[component]
 fn Panes() -> impl IntoView {
-    let pane = Session::get().pane;
-    let button = move |which: Pane, label: &'static str| {
+    let session = Session::get();
+    let chat = Chat::get();
+    let link = move |which: Pane, label: &'static str| {
+        let href = move || match which {
+            Pane::Conversation => session.path(&Place::Conversation(chat.open_conversation())),
+            Pane::Inspector => session.path(&Place::Inspector),
+            Pane::Tasks => session.path(&Place::Tasks),
+            _ => session.path(&Place::About),
+        };
         view! {
-            <button type="button" aria-pressed=move || (pane.get() == which).to_string()
-                on:click=move |_| pane.set(which)>{label}</button>
+            <a href=href aria-current=move || (session.pane() == which).then_some("page")>{label}</a>
         }
     };
     view! {
         <nav class="views" aria-label="Views">
-            {button(Pane::Conversation, "Conversation")}
-            {button(Pane::Inspector, "Inspector")}
-            {button(Pane::About, "About")}
+            {link(Pane::Conversation, "Conversation")}
+            {link(Pane::Tasks, "Tasks")}
+            {link(Pane::Inspector, "Inspector")}
+            {link(Pane::About, "About")}
         </nav>
     }
 }

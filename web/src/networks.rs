@@ -1,8 +1,11 @@
 //! The networks this browser has joined: kept in localStorage, switched
-//! between in a bar, joined by id or URL (with a token when the network needs
-//! one) or created here (the creator joins with the administrator token).
+//! between in a bar (links to each network's workspace), joined by id or URL
+//! (with a token when the network needs one) or created here (the creator
+//! joins with the administrator token). A link to a network not joined yet
+//! joins it (without a token).
 
 use crate::error::WebError;
+use crate::routes::{Navigator, network_path};
 use crate::storage;
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -129,6 +132,9 @@ pub struct Networks {
     active: RwSignal<String>,
     /// What went wrong with the last join or create, in words.
     problem: RwSignal<Option<String>>,
+    /// Counts joins made here: a join again (a new token or name) reopens the network.
+    joins: RwSignal<u64>,
+    navigator: Navigator,
 }
 
 impl Networks {
@@ -143,6 +149,8 @@ impl Networks {
             joined: RwSignal::new(joined),
             active: RwSignal::new(active),
             problem: RwSignal::new(None),
+            joins: RwSignal::new(0),
+            navigator: Navigator::get(),
         };
         provide_context(networks);
         networks
@@ -153,9 +161,25 @@ impl Networks {
         expect_context()
     }
 
-    /// The open network's id.
-    pub fn active(&self) -> String {
-        self.active.get()
+    /// The network open last (where `/` goes).
+    pub fn last_open(&self) -> String {
+        self.active.get_untracked()
+    }
+
+    /// The URL opened network `id`: it is the open one, and joined if it was not.
+    pub fn opened(&self, id: String) {
+        storage::keep("active", &id);
+        self.joined.update(|list| {
+            if !list.iter().any(|n| n.id == id) {
+                list.push(Joined {
+                    id: id.clone(),
+                    token: None,
+                    admin_token: None,
+                });
+                save(list);
+            }
+        });
+        self.active.set(id);
     }
 
     /// The join credentials of network `id`, if any.
@@ -167,10 +191,9 @@ impl Networks {
         })
     }
 
-    /// Opens network `id`.
+    /// Opens network `id` (its workspace's URL).
     pub fn switch(&self, id: String) {
-        storage::keep("active", &id);
-        self.active.set(id);
+        self.navigator.go(&network_path(&id));
     }
 
     /// Keeps `network` in the list and opens it.
@@ -182,7 +205,16 @@ impl Networks {
             save(list);
         });
         self.problem.set(None);
+        if self.active.get_untracked() == id {
+            // Joined the open network again: reopen it with the new credentials.
+            self.joins.update(|n| *n += 1);
+        }
         self.switch(id);
+    }
+
+    /// How many joins were made here (read to reopen a network joined again).
+    pub fn joins(&self) -> u64 {
+        self.joins.get()
     }
 
     /// Joins `target` (an id or URL) or, `creating`, creates a network named
@@ -261,15 +293,11 @@ pub fn NetworkBar() -> impl IntoView {
             <ul>
                 <For each=move || networks.get() key=|n| n.id.clone() let:network>
                     <li>
-                        <button type="button"
+                        <a href=network_path(&network.id)
                             aria-current={
                                 let id = network.id.clone();
-                                move || (active.get() == id).then_some("true")
-                            }
-                            on:click={
-                                let id = network.id.clone();
-                                move |_| state.switch(id.clone())
-                            }>{network.id.clone()}</button>
+                                move || (active.get() == id).then_some("page")
+                            }>{network.id.clone()}</a>
                     </li>
                 </For>
             </ul>

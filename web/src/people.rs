@@ -8,12 +8,13 @@
 use crate::chat::Chat;
 use crate::chat::conversations::channels_from;
 use crate::event_types::PRESENCE_CHANGED;
-use crate::session::{DISCOVER_TIMEOUT_MS, Session};
+use crate::routes::Place;
+use crate::session::Session;
+use agentnet_core::EventId;
 use agentnet_core::ids::event_type::core_types;
 use agentnet_core::replica::ReplicaEffect;
-use agentnet_core::{Address, EventId};
 use leptos::prelude::*;
-use serde_json::{Value, json};
+use serde_json::Value;
 
 /// The people of one workspace: cheap to copy, from context with [`People::get`].
 #[derive(Clone, Copy)]
@@ -46,17 +47,8 @@ impl People {
 
     /// Asks the network for the roster.
     pub fn refresh(&self) {
-        let this = *self;
-        // Deferred: this runs while the connection delivers the effect that asked for it.
-        wasm_bindgen_futures::spawn_local(async move {
-            let id = this.session.request(
-                core_types::AGENT_DISCOVER,
-                Address::core(),
-                json!({}),
-                DISCOVER_TIMEOUT_MS,
-            );
-            this.discovering.set_value(id);
-        });
+        self.session
+            .read_later(core_types::AGENT_DISCOVER, self.discovering);
     }
 
     /// What the replica reports that concerns the people.
@@ -152,7 +144,7 @@ pub fn apply_presence(people: &mut Vec<Person>, payload: &Value) {
 #[component]
 pub fn Roster() -> impl IntoView {
     let people = People::get().people;
-    let chat = Chat::get();
+    let session = Session::get();
     view! {
         <aside class="roster" aria-label="People">
             <h2>"People"</h2>
@@ -161,11 +153,8 @@ pub fn Roster() -> impl IntoView {
                     <li class="person" data-address=person.address.clone() data-status=person.status.clone()
                         data-verification=person.verification.to_string()>
                         <span class="presence" aria-hidden="true"></span>
-                        <button type="button" class="address" title="Open a direct conversation"
-                            on:click={
-                                let address = person.address.clone();
-                                move |_| chat.open(address.clone())
-                            }>{person.address.clone()}</button>
+                        <a class="address" title="Open a direct conversation"
+                            href=session.path(&Place::Conversation(person.address.clone()))>{person.address.clone()}</a>
                         <span class="details">
                             {format!("{} · level {} · {}", person.role, person.verification, person.status)}
                         </span>

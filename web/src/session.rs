@@ -1,5 +1,6 @@
 //! The workspace's session in one network: who the person is, the
-//! connection, its status, the problem to show, and which pane is open.
+//! connection, its status, the problem to show, and the place the URL names
+//! (which decides the pane that is open).
 //!
 //! Every feature (chat, people, resources, documents, inspector) takes the
 //! [`Session`] from Leptos context to send what it needs; it owns its own
@@ -7,6 +8,7 @@
 //! own `on_effect`.
 
 use crate::connection::{Connection, Signal, random_seed};
+use crate::routes::Place;
 use crate::storage;
 use agentnet_core::replica::{Replica, ReplicaEffect};
 use agentnet_core::{Address, EventId, EventType, NetworkId};
@@ -24,6 +26,23 @@ pub enum Pane {
     Inspector,
     /// The network's profile.
     About,
+    /// A document on a page of its own.
+    Document,
+    /// The person's tasks.
+    Tasks,
+}
+
+impl Pane {
+    /// The pane that shows `place`.
+    pub fn of(place: &Place) -> Self {
+        match place {
+            Place::Conversation(_) | Place::Thread(_) => Self::Conversation,
+            Place::Inspector | Place::Event(_) => Self::Inspector,
+            Place::About => Self::About,
+            Place::Document(_) => Self::Document,
+            Place::Tasks | Place::Task(_) => Self::Tasks,
+        }
+    }
 }
 
 /// The connection state the top bar shows.
@@ -60,20 +79,22 @@ pub struct Session {
     pub status: RwSignal<Status>,
     /// What went wrong, in words, for the banner.
     pub problem: RwSignal<Option<String>>,
-    /// The open pane.
-    pub pane: RwSignal<Pane>,
+    /// Where the person is (from the URL).
+    pub place: Memo<Place>,
+    navigator: crate::routes::Navigator,
 }
 
 impl Session {
-    /// A session for `network` as `me`, provided to the components below.
-    pub fn provide(network: NetworkId, me: Address) -> Self {
+    /// A session for `network` as `me` at `place`, provided to the components below.
+    pub fn provide(network: NetworkId, me: Address, place: Memo<Place>) -> Self {
         let session = Self {
             network: StoredValue::new_local(network),
             me: StoredValue::new_local(me),
             connection: StoredValue::new_local(None),
             status: RwSignal::new(Status::Connecting),
             problem: RwSignal::new(None),
-            pane: RwSignal::new(Pane::Conversation),
+            place,
+            navigator: crate::routes::Navigator::get(),
         };
         provide_context(session);
         session
@@ -87,6 +108,21 @@ impl Session {
     /// The network's id as text.
     pub fn network_name(&self) -> String {
         self.network.with_value(ToString::to_string)
+    }
+
+    /// The open pane (follows the place).
+    pub fn pane(&self) -> Pane {
+        Pane::of(&self.place.get())
+    }
+
+    /// The path of `place` in this network.
+    pub fn path(&self, place: &Place) -> String {
+        self.network.with_value(|n| place.path(n.as_str()))
+    }
+
+    /// Goes to `place` in this network (a history entry).
+    pub fn go(&self, place: &Place) {
+        self.navigator.go(&self.path(place));
     }
 
     /// The person's address as text.
@@ -125,18 +161,40 @@ impl Session {
         self.with_connection(|c| c.request(kind, target, payload, timeout_ms))
     }
 
+    /// Asks the core for a read (`kind` with an empty payload) once the
+    /// effect being delivered is done; the request's id goes into `pending`
+    /// so its answer (`ReplicaEffect::Replied`) is recognised.
+    pub fn read_later(&self, kind: &'static str, pending: StoredValue<Option<EventId>>) {
+        let session = *self;
+        // Deferred: this may run while the connection delivers the effect that asked for it.
+        wasm_bindgen_futures::spawn_local(async move {
+            let id = session.request(
+                kind,
+                Address::core(),
+                serde_json::json!({}),
+                DISCOVER_TIMEOUT_MS,
+            );
+            // The workspace may be gone by now (another network opened).
+            let _ = pending.try_set_value(id);
+        });
+    }
+
     /// Shows a problem in the banner.
     pub fn report(&self, problem: impl ToString) {
         self.problem.set(Some(problem.to_string()));
     }
 
     /// The replica from storage: history and the outbox show without the network.
-    pub async fn restore(&self) -> Replica {
-        let rows = storage::load(&self.network_name()).await;
-        let mut replica =
-            Replica::new(self.me.get_value(), self.network.get_value(), random_seed());
+    /// `None` when the workspace was left while storage was read.
+    pub async fn restore(&self) -> Option<Replica> {
+        let (me, network) = (self.me.get_value(), self.network.get_value());
+        let rows = storage::load(network.as_str()).await;
+        self.status.try_get_untracked()?;
+        let mut replica = Replica::new(me, network, random_seed());
+        // The history in memory is bounded like the stored one.
+        replica.set_log_limit(Some(storage::LOG_KEPT));
         replica.restore(rows);
-        replica
+        Some(replica)
     }
 
     /// Connects `replica`; `on_effect` sees what the replica reports. False

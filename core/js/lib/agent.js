@@ -227,6 +227,18 @@ export class Agent {
     return startTask(this, target, message, options);
   }
 
+  /**
+   * Your tasks (you requested them or are a partner), newest change first:
+   * `{tasks, total, more}`, each task with its state, history and artifacts;
+   * `state` and `limit` (1–200, default 50) filter.
+   */
+  async listTasks({ state, limit } = {}) {
+    const filters = {};
+    if (state !== undefined) filters.state = state;
+    if (limit !== undefined) filters.limit = limit;
+    return (await this.request('core', 'task.list', filters)).payload;
+  }
+
   /** Sends an event and resolves with the event that answers it (`metadata.in_reply_to`), or rejects on error or timeout. */
   request(target, type, payload = {}, { timeoutMs = 30000 } = {}) {
     stringArg(target, 'target');

@@ -4,8 +4,23 @@
 
 use super::messages::{Line, LineState, excerpt_of, mentions_in};
 use super::state::Chat;
+use crate::routes::Place;
 use crate::session::{Pane, Session};
+use agentnet_core::EventId;
 use leptos::prelude::*;
+
+/// The lines of the thread that starts at `root`: it and every reply to a line in it.
+pub fn thread_of(lines: &[Line], root: EventId) -> Vec<&Line> {
+    let mut ids = vec![root];
+    let mut thread = Vec::new();
+    for line in lines {
+        if line.id == root || line.in_reply_to.is_some_and(|p| ids.contains(&p)) {
+            ids.push(line.id);
+            thread.push(line);
+        }
+    }
+    thread
+}
 
 /// The open conversation: its messages, the reply being written and the composer.
 #[component]
@@ -17,18 +32,30 @@ pub fn ChatPane() -> impl IntoView {
         chat.post();
     };
     view! {
-        <main class="chat" hidden=move || session.pane.get() != Pane::Conversation>
+        <main class="chat" hidden=move || session.pane() != Pane::Conversation>
             <Show when=move || session.problem.get().is_some()>
                 <p class="problem" role="alert">{move || session.problem.get().unwrap_or_default()}</p>
             </Show>
+            <Show when=move || chat.thread.get().is_some()>
+                <p class="thread-bar">
+                    <strong>"Thread"</strong>
+                    <a href=move || session.path(&Place::Conversation(chat.thread_conversation()))>"Back to the conversation"</a>
+                </p>
+            </Show>
+            // A log: screen readers announce new messages as they arrive.
+            <div class="message-log" role="log" aria-live="polite" aria-label="Messages">
             <ul class="messages" aria-label="Conversation">
                 <For
                     each=move || {
                         let open = chat.current.get();
+                        let thread = chat.thread.get();
                         chat.lines.with(|all| {
+                            let shown: Vec<&Line> = match thread {
+                                Some(root) => thread_of(all, root),
+                                None => all.iter().filter(|l| l.conversation == open).collect(),
+                            };
                             // Each line with an excerpt of the message it answers.
-                            all.iter()
-                                .filter(|l| l.conversation == open)
+                            shown.into_iter()
                                 .map(|l| {
                                     let parent = l.in_reply_to.and_then(|p| {
                                         all.iter().find(|x| x.id == p).map(|x| excerpt_of(&x.content))
@@ -44,6 +71,7 @@ pub fn ChatPane() -> impl IntoView {
                     <MessageLine line=item.0 parent=item.1 />
                 </For>
             </ul>
+            </div>
             <Show when=move || chat.replying.get().is_some()>
                 <p class="replying">
                     {move || chat.replying.get().map(|(_, e)| format!("Replying to “{e}”")).unwrap_or_default()}
@@ -71,6 +99,7 @@ pub fn MessageLine(
     parent: Option<String>,
 ) -> impl IntoView {
     let chat = Chat::get();
+    let thread = Session::get().path(&Place::Thread(line.id));
     let state = match &line.state {
         LineState::Received => "received".to_owned(),
         LineState::Pending => "pending".to_owned(),
@@ -107,8 +136,11 @@ pub fn MessageLine(
                 {words}
             </span>
             <span class="state">{state}</span>
-            <button type="button" class="reply" aria-label=format!("Reply to “{excerpt}”")
-                on:click=move |_| chat.reply_to(id, excerpt.clone())>"Reply"</button>
+            <span class="actions">
+                <a class="thread-link" href=thread aria-label=format!("Thread of “{excerpt}”")>"Thread"</a>
+                <button type="button" class="reply" aria-label=format!("Reply to “{excerpt}”")
+                    on:click=move |_| chat.reply_to(id, excerpt.clone())>"Reply"</button>
+            </span>
         </li>
     }
     .into_any()

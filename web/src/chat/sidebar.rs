@@ -3,12 +3,15 @@
 
 use super::conversations::title_of;
 use super::state::Chat;
+use crate::routes::Place;
+use crate::session::{Pane, Session};
 use leptos::prelude::*;
 
 /// The sidebar of conversations.
 #[component]
 pub fn Conversations() -> impl IntoView {
     let chat = Chat::get();
+    let session = Session::get();
     let current = chat.current.read_only();
     let (name, set_name) = signal(String::new());
     let submit = move |ev: leptos::ev::SubmitEvent| {
@@ -30,15 +33,11 @@ pub fn Conversations() -> impl IntoView {
             <ul>
                 <For each=move || chat.conversations() key=|c| c.clone() let:conversation>
                     <li>
-                        <button type="button" class="open"
+                        <a class="open" href=session.path(&Place::Conversation(conversation.clone()))
                             aria-current={
                                 let c = conversation.clone();
-                                move || (current.get() == c).then_some("true")
-                            }
-                            on:click={
-                                let c = conversation.clone();
-                                move |_| chat.open(c.clone())
-                            }>{title_of(&conversation)}</button>
+                                move || (session.pane() == Pane::Conversation && current.get() == c).then_some("page")
+                            }>{title_of(&conversation)}</a>
                     </li>
                 </For>
             </ul>

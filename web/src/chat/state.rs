@@ -9,12 +9,17 @@ use super::conversations::EVERYONE;
 use super::messages::{Line, LineState, line_from, mentions_in, restored_lines};
 use super::tabs::{TabNews, Tabs};
 use crate::event_types::{MESSAGE_POSTED, MESSAGE_STATUS};
-use crate::session::{Pane, Session};
+use crate::routes::Place;
+use crate::session::Session;
 use agentnet_core::ids::event_type::core_types;
 use agentnet_core::replica::{Replica, ReplicaEffect};
 use agentnet_core::{Address, EventId, EventType};
 use leptos::prelude::*;
 use serde_json::json;
+
+/// Most message lines the page holds (the newest): a long-lived tab's memory
+/// stays bounded like the stored log ([`crate::storage::LOG_KEPT`]).
+pub const MAX_LINES: usize = 1_000;
 
 /// The chat of one workspace: cheap to copy, from context with [`Chat::get`].
 #[derive(Clone, Copy)]
@@ -22,8 +27,10 @@ pub struct Chat {
     session: Session,
     /// Every message line, in the order they came.
     pub(super) lines: RwSignal<Vec<Line>>,
-    /// The open conversation.
+    /// The open conversation (the one the URL named last).
     pub(super) current: RwSignal<String>,
+    /// The thread shown (its first message), when the URL names one.
+    pub(super) thread: RwSignal<Option<EventId>>,
     /// Known channels (`channel/{name}`).
     channels: RwSignal<Vec<String>>,
     /// Direct conversations (the other person's address).
@@ -42,6 +49,7 @@ impl Chat {
             session,
             lines: RwSignal::new(Vec::new()),
             current: RwSignal::new(EVERYONE.to_owned()),
+            thread: RwSignal::new(None),
             channels: RwSignal::new(Vec::new()),
             directs: RwSignal::new(Vec::new()),
             replying: RwSignal::new(None),
@@ -71,13 +79,37 @@ impl Chat {
             .with(|l| l.iter().filter(|l| l.state == LineState::Pending).count())
     }
 
-    /// Everyone, the channels, then direct conversations.
+    /// Everyone, the channels, then direct conversations (the open one
+    /// too, when a link opened it before the network listed it).
     pub fn conversations(&self) -> Vec<String> {
         let me = self.session.me_text();
         let mut list = vec![EVERYONE.to_owned()];
         list.extend(self.channels.get());
         list.extend(self.directs.get().into_iter().filter(|d| *d != me));
+        let open = self.current.get();
+        if !list.contains(&open) {
+            list.push(open);
+        }
         list
+    }
+
+    /// The conversation of the thread shown (of its first message, once
+    /// known), else the one open last.
+    pub fn thread_conversation(&self) -> String {
+        let root = self.thread.get();
+        root.and_then(|root| {
+            self.lines.with(|l| {
+                l.iter()
+                    .find(|x| x.id == root)
+                    .map(|x| x.conversation.clone())
+            })
+        })
+        .unwrap_or_else(|| self.current.get())
+    }
+
+    /// The conversation open last.
+    pub fn open_conversation(&self) -> String {
+        self.current.get()
     }
 
     /// The channels the network listed (a roster answer).
@@ -96,6 +128,13 @@ impl Chat {
                     self.add_direct(line.conversation.clone());
                 }
                 self.add_line(line);
+            }
+            // A channel opened by a link before the connection was: join it now.
+            ReplicaEffect::Online => {
+                let open = self.current.get_untracked();
+                if let Some(name) = open.strip_prefix("channel/") {
+                    self.join_channel(name);
+                }
             }
             ReplicaEffect::Accepted { id, .. } => self.tell(TabNews::Accepted { id: *id }),
             ReplicaEffect::Rejected { id, rejection } => self.tell(TabNews::Rejected {
@@ -134,6 +173,10 @@ impl Chat {
             if !l.iter().any(|known| known.id == line.id) {
                 l.push(line);
             }
+            if l.len() > MAX_LINES {
+                let extra = l.len() - MAX_LINES;
+                l.drain(..extra);
+            }
         });
     }
 
@@ -153,19 +196,33 @@ impl Chat {
         });
     }
 
-    /// Opens a conversation: everyone, a channel (joined) or a person.
-    pub fn open(&self, conversation: String) {
-        if let Some(name) = conversation.strip_prefix("channel/") {
-            self.session.post(
-                core_types::CHANNEL_JOIN,
-                Address::core(),
-                json!({ "channel": name }),
-            );
-        } else if conversation != EVERYONE {
-            self.add_direct(conversation.clone());
+    fn join_channel(&self, name: &str) {
+        self.session.post(
+            core_types::CHANNEL_JOIN,
+            Address::core(),
+            json!({ "channel": name }),
+        );
+    }
+
+    /// Follows the place in the URL: a conversation opens (a channel is
+    /// joined, a person becomes a direct conversation); a thread shows.
+    pub fn follow(&self, place: &Place) {
+        self.thread.set(match place {
+            Place::Thread(id) => Some(*id),
+            _ => None,
+        });
+        let Some(conversation) = place.conversation() else {
+            return;
+        };
+        if conversation == self.current.get_untracked() {
+            return;
         }
-        self.current.set(conversation);
-        self.session.pane.set(Pane::Conversation);
+        if let Some(name) = conversation.strip_prefix("channel/") {
+            self.join_channel(name);
+        } else if conversation != EVERYONE {
+            self.add_direct(conversation.to_owned());
+        }
+        self.current.set(conversation.to_owned());
     }
 
     /// Creates `channel/{name}` with the person in it, and opens it.
@@ -187,7 +244,7 @@ impl Chat {
                 c.push(channel.clone());
             }
         });
-        self.current.set(channel);
+        self.session.go(&Place::Conversation(channel));
     }
 
     /// Leaves a channel and goes back to everyone.
@@ -199,7 +256,7 @@ impl Chat {
                 json!({ "channel": name }),
             );
         }
-        self.current.set(EVERYONE.to_owned());
+        self.session.go(&Place::default());
     }
 
     /// Starts a reply to a message (its id and an excerpt).

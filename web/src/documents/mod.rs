@@ -3,7 +3,8 @@
 //! Text is a live shared document (Automerge in the core's replica, edited in
 //! [`live`], the open ones kept across reloads and reopened by [`open`]);
 //! structured JSON context is read whole and saved ([`editor`], its content
-//! in [`content`]). [`Documents`] ([`state`]) owns their signals and the read
+//! in [`content`]); [`page`] shows one on a page of its own, at its URL.
+//! [`Documents`] ([`state`]) owns their signals and the read
 //! and save in flight, is provided through Leptos context and sees the
 //! replica's effects in [`Documents::on_effect`].
 
@@ -13,6 +14,7 @@ pub mod editor;
 mod frames;
 pub mod live;
 pub mod open;
+pub mod page;
 pub mod state;
 #[cfg(feature = "documents")]
 pub(crate) mod timing;

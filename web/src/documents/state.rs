@@ -145,6 +145,10 @@ impl Documents {
                 return;
             }
             frames::after_paint().await;
+            // Another network may have been opened meanwhile: this workspace is gone.
+            if self.opened.try_get_untracked().is_none() {
+                return;
+            }
             for address in remembered {
                 let Ok(target) = address.parse::<Address>() else {
                     continue;

@@ -10,7 +10,7 @@ pub mod forms;
 pub mod panel;
 
 use crate::event_types::PRESENCE_CHANGED;
-use crate::session::{DISCOVER_TIMEOUT_MS, Session};
+use crate::session::Session;
 use crate::storage;
 use agentnet_core::ids::event_type::core_types;
 use agentnet_core::replica::ReplicaEffect;
@@ -75,17 +75,8 @@ impl Shared {
 
     /// Asks the network for the list again.
     pub fn refresh(&self) {
-        let this = *self;
-        // Deferred: this may run while the connection delivers the effect that asked for it.
-        wasm_bindgen_futures::spawn_local(async move {
-            let id = this.session.request(
-                core_types::RESOURCE_DISCOVER,
-                Address::core(),
-                json!({}),
-                DISCOVER_TIMEOUT_MS,
-            );
-            this.listing.set_value(id);
-        });
+        self.session
+            .read_later(core_types::RESOURCE_DISCOVER, self.listing);
     }
 
     /// Invokes `tool` with `input`; the outcome shows under it.

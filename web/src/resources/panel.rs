@@ -6,6 +6,8 @@ use super::Shared;
 use super::forms::{Field, Outcome, Resource, fields_of, input_from};
 use crate::documents::editor::DocumentEditor;
 use crate::documents::live::LiveDocument;
+use crate::routes::Place;
+use crate::session::Session;
 use leptos::prelude::*;
 use serde_json::{Map, Value};
 
@@ -106,6 +108,10 @@ fn ResourceItem(resource: Resource) -> impl IntoView {
                     if resource.permissions.is_empty() { "nothing".to_owned() } else { resource.permissions.join(", ") })}</span>
             </div>
             <p class="description">{resource.description.clone()}</p>
+            {(resource.kind != "tool").then(|| view! {
+                <a class="document-link" href=Session::get().path(&Place::Document(address.clone()))
+                    aria-label=format!("Open {address} on its own page")>"Own page"</a>
+            })}
             {document}
             <Show when=move || may_invoke>
                 <form class="tool-form" aria-label=form_label.clone() on:submit=submit.clone()>

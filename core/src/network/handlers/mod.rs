@@ -5,13 +5,15 @@
 //! next in an [`Outcome`]: effects, whether to log, route and ack the event.
 //! One file per area: [`agents`], [`channels`] (and groups), [`resources`],
 //! [`events`] (the log, acks, and events for mods or members), [`tasks`] (`task.*`)
-//! and [`task_push`] (their push notifications).
+//! [`task_push`] (their push notifications) and [`task_list`] (a member's
+//! tasks, read).
 
 mod agents;
 mod channels;
 mod events;
 mod payload;
 mod resources;
+mod task_list;
 mod task_push;
 mod tasks;
 
@@ -65,6 +67,10 @@ pub(crate) fn handle(
         t::EVENT_ACK => Ok(outcome::routed()),
         t::AGENT_RESUME => events::resume(network, event),
         tasks::types::PUSH => task_push::configure(network, event),
+        tasks::types::LIST if event.target == Address::core() => {
+            task_list::list(network, event, now)
+        }
+        tasks::types::LIST => Err(payload::invalid("task.list goes to core")),
         kind if kind.starts_with("task.") => {
             let mut outcome = match kind {
                 tasks::types::CREATE => tasks::create(network, event, now),

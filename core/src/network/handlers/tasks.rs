@@ -32,6 +32,10 @@ pub mod types {
     pub const CANCEL: &str = "task.cancel";
     /// Sets or removes a push notification target of a task (its requester).
     pub const PUSH: &str = "task.push";
+    /// Reads the sender's tasks (to core), answered with [`LIST_RESPONSE`].
+    pub const LIST: &str = "task.list";
+    /// The answer to [`LIST`]: `{tasks, total, more}`.
+    pub const LIST_RESPONSE: &str = "task.list.response";
 }
 
 /// Most tasks one network holds that are not finished.

@@ -260,3 +260,102 @@ fn network_rows(network: &Network) -> Vec<Row> {
         .map(|m| Row::Member(m.clone()))
         .collect()
 }
+
+#[test]
+fn a_member_lists_its_own_tasks_newest_first_without_push_targets() {
+    let (mut network, mut alice, mut bob) = two();
+    let mut carol = join(&mut network, "agent:carol");
+    let first = task_id(&alice.send(&mut network, "task.create", "agent:bob", json!({})));
+    let second = task_id(&alice.send(&mut network, "task.create", "agent:bob", json!({})));
+    let theirs = task_id(&carol.send(&mut network, "task.create", "agent:bob", json!({})));
+    // The first task changes last: it is listed first.
+    let working = json!({"task": first, "state": "working"});
+    bob.send(&mut network, "task.update", "agent:alice", working);
+    let changed = network.state.tasks.get_mut(&first).unwrap();
+    changed.updated_at = 20;
+    changed.push.push(crate::model::push::PushTarget {
+        id: "p1".into(),
+        url: "https://hooks.example/secret".into(),
+        token: Some("secret-token".into()),
+        scheme: None,
+        credentials: None,
+        version: "1.0".into(),
+        owner: addr("agent:alice"),
+    });
+
+    let effects = alice.send(&mut network, "task.list", "core", json!({}));
+    let answer = reply_of_type(&effects, "task.list.response");
+    let ids: Vec<&str> = answer.payload["tasks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        ids,
+        [first.as_str(), second.as_str()],
+        "alice's only, newest change first"
+    );
+    assert_eq!(answer.payload["total"], 2);
+    assert_eq!(answer.payload["more"], false);
+    assert_eq!(answer.payload["tasks"][0]["state"], "working");
+    assert!(
+        !answer.payload.to_string().contains("secret"),
+        "push targets are never listed: {}",
+        answer.payload
+    );
+    assert!(
+        delivered_to(&effects).is_empty(),
+        "a read goes to nobody else"
+    );
+
+    // The partner sees every task it works on; a state and a limit filter.
+    let effects = bob.send(
+        &mut network,
+        "task.list",
+        "core",
+        json!({"state": "accepted"}),
+    );
+    let answer = reply_of_type(&effects, "task.list.response");
+    let mut ids: Vec<&str> = answer.payload["tasks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["id"].as_str().unwrap())
+        .collect();
+    ids.sort_unstable();
+    let mut want = [theirs.as_str(), second.as_str()];
+    want.sort_unstable();
+    assert_eq!(ids, want);
+    let effects = bob.send(&mut network, "task.list", "core", json!({"limit": 1}));
+    let answer = reply_of_type(&effects, "task.list.response");
+    assert_eq!(answer.payload["tasks"].as_array().unwrap().len(), 1);
+    assert_eq!(
+        (
+            answer.payload["total"].as_u64(),
+            answer.payload["more"].as_bool()
+        ),
+        (Some(3), Some(true))
+    );
+}
+
+#[test]
+fn a_bad_task_listing_is_refused_with_a_stable_code() {
+    let (mut network, mut alice, _bob) = two();
+    for bad in [
+        json!({"state": "sleeping"}),
+        json!({"state": 3}),
+        json!({"limit": 0}),
+        json!({"limit": 100_000}),
+        json!({"limit": "ten"}),
+    ] {
+        let e = alice.send(&mut network, "task.list", "core", bad.clone());
+        assert_eq!(error_code(&e), ErrorCode::InvalidRequest, "{bad}");
+    }
+    let e = alice.send(&mut network, "task.list", "agent:bob", json!({}));
+    assert_eq!(
+        error_code(&e),
+        ErrorCode::InvalidRequest,
+        "a listing goes to core"
+    );
+}

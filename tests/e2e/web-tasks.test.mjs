@@ -1,0 +1,129 @@
+// Tasks in the web workspace (issue 22): the person starts a task at an npm
+// agent, the page shows it working, its conversation, the agent's question
+// (answered from the page), its artifact (opened as the network document it
+// is) and its completion; another task is cancelled from the page and the
+// agent sees it. The agent reads the same
+// tasks with `listTasks` (the core's `task.list`).
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Agent } from '../../core/js/index.js';
+import { edgeAndBrowser, openWorkspace } from '../support/browser.mjs';
+import { until } from '../support/process.mjs';
+
+const started = edgeAndBrowser();
+
+test('the page follows a task an agent works, opens its artifact, and cancels another', async () => {
+  const worker = await Agent.connect({ url: started.edge.url, network: 'demo', name: 'agent:worker' });
+  let finishReport;
+  const reportMayFinish = new Promise((resolve) => { finishReport = resolve; });
+  const canceled = [];
+  let startBurst;
+  const burstMayStart = new Promise((resolve) => { startBurst = resolve; });
+  worker.onTask(async (task) => {
+    if (task.text.startsWith('write')) {
+      await task.progress('drafting the report');
+      await reportMayFinish;
+      const format = await task.askInput('Which format?');
+      await task.artifact('report', `The report (${format.text}): all good.`);
+      return 'done: see the report';
+    }
+    await task.progress('waiting for you');
+    await burstMayStart;
+    await Promise.all(Array.from({ length: 40 }, (_, i) => task.progress(`step ${i + 1}`)));
+    await until('the task to be cancelled', () => task.canceled, 60_000);
+    canceled.push(task.id);
+    return undefined;
+  });
+  const page = await started.browser.newPage({ viewport: { width: 1280, height: 800 } });
+  try {
+    await openWorkspace(page, started.edge.url);
+    await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: 'Tasks' }).click();
+    await page.waitForURL('**/n/demo/tasks');
+    const tasks = page.getByRole('region', { name: 'Tasks' });
+
+    // Start one: the page opens it and follows the agent's progress.
+    await tasks.getByRole('textbox', { name: 'Partner' }).fill('agent:worker');
+    await tasks.getByRole('textbox', { name: 'Task' }).fill('write the report');
+    await tasks.getByRole('button', { name: 'Start task' }).click();
+    await page.waitForURL(/\/n\/demo\/tasks\/[0-9A-Z]{26}$/);
+    const reportUrl = page.url();
+    const card = tasks.locator('.task-card');
+    await card.getByRole('status').filter({ hasText: 'State: working' }).waitFor({ timeout: 10_000 });
+    const conversation = card.getByRole('list', { name: 'Task conversation' });
+    await conversation.getByText('write the report').waitFor();
+    await conversation.getByText('drafting the report').waitFor({ timeout: 10_000 });
+    await card.getByText('None yet.').waitFor();
+
+    // The agent asks; the person answers from the page, and the task goes on.
+    finishReport();
+    await card.getByRole('status').filter({ hasText: 'State: awaiting-input' }).waitFor({ timeout: 10_000 });
+    await conversation.getByText('Which format?').waitFor();
+    const answer = tasks.getByRole('textbox', { name: 'Your answer (the task waits for it)' });
+    await answer.fill('markdown');
+    await answer.press('Enter');
+    await card.getByRole('status').filter({ hasText: 'State: completed' }).waitFor({ timeout: 10_000 });
+    await conversation.getByText('markdown').waitFor();
+    await conversation.getByText('done: see the report').waitFor();
+    assert.equal(await card.getByRole('button', { name: 'Cancel task' }).count(), 0, 'a finished task cannot be cancelled');
+    assert.equal(await tasks.getByRole('button', { name: 'Send' }).count(), 0, 'nor added to');
+
+    // Its artifact is a document of the network, on its own page.
+    await card.getByRole('list', { name: 'Artifacts' }).getByRole('link', { name: 'report' }).click();
+    await page.waitForURL(/\/n\/demo\/document\/resource\/file\/tasks\/[0-9A-Z]{26}\/artifact-1$/);
+    const text = page.getByRole('region', { name: 'Document' }).getByRole('textbox', { name: /Content of/ });
+    await until('the artifact\'s text', async () => (await text.inputValue().catch(() => '')) === 'The report (markdown): all good.');
+    assert.equal(await text.getAttribute('readonly'), '', 'the requester reads the artifact, the partner wrote it');
+    await page.goBack();
+    await page.waitForURL(reportUrl);
+
+    // Another, cancelled from the page: the agent hears it, both pages agree.
+    await tasks.getByRole('link', { name: 'All tasks' }).click();
+    await page.waitForURL('**/n/demo/tasks');
+    await tasks.getByRole('textbox', { name: 'Partner' }).fill('agent:worker');
+    await tasks.getByRole('textbox', { name: 'Task' }).fill('wait for me');
+    await tasks.getByRole('button', { name: 'Start task' }).click();
+    await page.waitForURL((url) => /\/tasks\/[0-9A-Z]{26}$/.test(url.pathname) && url.href !== reportUrl);
+    const waitingId = page.url().split('/').at(-1);
+    await card.getByRole('list', { name: 'Task conversation' }).getByText('waiting for you').waitFor({ timeout: 10_000 });
+
+    // A burst of progress shows whole, without a read of the list per message.
+    startBurst();
+    await card.getByRole('list', { name: 'Task conversation' }).getByText('step 40', { exact: true }).waitFor({ timeout: 10_000 });
+    await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: 'Inspector' }).click();
+    const inspector = page.getByRole('region', { name: 'Event inspector' });
+    await inspector.getByRole('textbox', { name: 'Type' }).fill('task.message');
+    const progress = Number((await inspector.locator('.count').textContent()).split(' ')[0]);
+    await inspector.getByRole('textbox', { name: 'Type' }).fill('task.list.response');
+    const listings = Number((await inspector.locator('.count').textContent()).split(' ')[0]);
+    console.log(`task.list reads: ${listings} for ${progress} task messages`);
+    assert.ok(progress >= 40, `${progress} progress messages arrived`);
+    assert.ok(listings < progress / 2, `${listings} listings read for ${progress} messages`);
+    await page.goBack();
+    await page.waitForURL(`**/tasks/${waitingId}`);
+    await card.getByRole('button', { name: 'Cancel task' }).click();
+    await card.getByRole('status').filter({ hasText: 'State: canceled' }).waitFor({ timeout: 10_000 });
+    await until('the agent sees the cancel', () => canceled.includes(waitingId));
+
+    // The list: both, newest change first, with their states; a reload keeps the place.
+    await tasks.getByRole('link', { name: 'All tasks' }).click();
+    const list = tasks.getByRole('list', { name: 'Your tasks' });
+    await list.locator(`.task[data-id="${waitingId}"][data-state="canceled"]`).waitFor();
+    await list.locator('.task[data-state="completed"]', { hasText: 'write the report' }).waitFor();
+    assert.equal(await list.locator('.task').first().getAttribute('data-id'), waitingId);
+    await page.goto(reportUrl);
+    await tasks.locator('.task-card').getByRole('status').filter({ hasText: 'State: completed' }).waitFor({ timeout: 15_000 });
+
+    // The agent reads the same tasks through the npm package.
+    const listed = await worker.listTasks();
+    const states = Object.fromEntries(listed.tasks.map((t) => [t.id, t.state]));
+    assert.equal(states[waitingId], 'canceled');
+    assert.equal(listed.tasks.find((t) => t.state === 'completed')?.artifacts[0]?.name, 'report');
+    const onlyCanceled = await worker.listTasks({ state: 'canceled' });
+    assert.deepEqual(onlyCanceled.tasks.map((t) => t.id), [waitingId]);
+    await assert.rejects(worker.listTasks({ limit: 0 }), /limit/);
+  } finally {
+    worker.close();
+    await page.close();
+  }
+});

@@ -1,0 +1,36 @@
+// Accessibility checks with axe-core (pinned in the root package.json): runs
+// axe in a Playwright page and fails on any serious or critical violation,
+// naming each rule, its help and the elements it found.
+
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+let source = null;
+
+/** The violations of impact `serious` or `critical` axe finds in `page` now. */
+export async function seriousViolations(page) {
+  source ??= await readFile(require.resolve('axe-core/axe.min.js'), 'utf8');
+  if (!(await page.evaluate(() => typeof window.axe === 'object'))) {
+    await page.addScriptTag({ content: source });
+  }
+  const violations = await page.evaluate(async () => {
+    const results = await window.axe.run(document, { resultTypes: ['violations'] });
+    return results.violations.map((v) => ({
+      id: v.id, impact: v.impact, help: v.help,
+      nodes: v.nodes.map((n) => `${n.target.join(' ')}: ${n.failureSummary}`),
+    }));
+  });
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+}
+
+/** Asserts that axe finds no serious or critical violation on `screen` (shown in the message). */
+export async function assertAccessible(page, screen) {
+  const found = await seriousViolations(page);
+  assert.deepEqual(
+    found.map((v) => `${v.id} (${v.impact}): ${v.help}\n    ${v.nodes.slice(0, 5).join('\n    ')}`),
+    [],
+    `axe on ${screen} (${page.url()})`,
+  );
+}

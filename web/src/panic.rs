@@ -1,0 +1,37 @@
+//! Reports a panic instead of leaving a dead page: a bug in the workspace
+//! would otherwise end as an opaque `unreachable` trap in the console while
+//! the page stops answering. The hook logs the panic's message and where it
+//! happened, and shows it in the page (`www/index.html`'s failure box, the
+//! same one a failed load uses) with a way to reload.
+
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen(module = "/js/failure.js")]
+extern "C" {
+    #[wasm_bindgen(js_name = reportFailure)]
+    fn report_failure(message: &str);
+}
+
+/// What the person is told when the workspace panicked.
+pub fn failure_text(panic: &str) -> String {
+    format!("The workspace stopped because of a bug: {panic}. Reload the page to start again.")
+}
+
+/// Installs the hook (once, before the app mounts).
+pub fn install() {
+    std::panic::set_hook(Box::new(|info| {
+        report_failure(&failure_text(&info.to_string()));
+    }));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_failure_names_the_panic_and_the_way_out() {
+        let text = failure_text("panicked at web/src/chat/state.rs:10:5: boom");
+        assert!(text.contains("boom") && text.contains("state.rs:10"));
+        assert!(text.contains("Reload the page"));
+    }
+}

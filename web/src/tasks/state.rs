@@ -1,0 +1,174 @@
+//! The state of one workspace's tasks: [`Tasks`] owns the list (read with
+//! `task.list`) and the person's task events in flight, is provided through
+//! Leptos context and sees the replica's effects in [`Tasks::on_effect`].
+
+use super::model::{changes_a_task, tasks_from};
+use crate::routes::Place;
+use crate::session::Session;
+use agentnet_core::model::task::Task;
+use agentnet_core::network::task_types as types;
+use agentnet_core::replica::ReplicaEffect;
+use agentnet_core::{Address, EventId};
+use leptos::prelude::*;
+use serde_json::{Value, json};
+
+/// The person's tasks in one workspace: cheap to copy, from context with [`Tasks::get`].
+#[derive(Clone, Copy)]
+pub struct Tasks {
+    session: Session,
+    /// The tasks, newest change first, as last listed.
+    pub(super) listed: RwSignal<Vec<Task>, LocalStorage>,
+    /// Listed at least once since the workspace opened.
+    pub(super) loaded: RwSignal<bool>,
+    /// What went wrong with the last start or cancel, in words.
+    pub(super) problem: RwSignal<Option<String>>,
+    /// The listing in flight.
+    listing: StoredValue<Option<EventId>>,
+    /// A listing is asked for or in flight; `Some(true)`: tasks changed
+    /// since it was asked, read again when it is answered.
+    reading: StoredValue<Option<bool>>,
+    /// The person's task events the network has not acked yet.
+    sent: StoredValue<Vec<EventId>>,
+}
+
+impl Tasks {
+    /// The tasks of `session`'s network, provided to the components below.
+    pub fn provide(session: Session) -> Self {
+        let tasks = Self {
+            session,
+            listed: RwSignal::new_local(Vec::new()),
+            loaded: RwSignal::new(false),
+            problem: RwSignal::new(None),
+            listing: StoredValue::new(None),
+            reading: StoredValue::new(None),
+            sent: StoredValue::new(Vec::new()),
+        };
+        provide_context(tasks);
+        tasks
+    }
+
+    /// The tasks of the workspace around the calling component.
+    pub fn get() -> Self {
+        expect_context()
+    }
+
+    /// Reads the list again: at most one listing in flight, and one more
+    /// after it however many tasks changed meanwhile (a busy task's
+    /// progress does not become a read per message).
+    pub fn refresh(&self) {
+        let asked = self.reading.get_value().is_some();
+        self.reading.set_value(Some(asked));
+        if !asked {
+            self.session.read_later(types::LIST, self.listing);
+        }
+    }
+
+    /// The listing in flight was answered (or failed): read again if tasks changed meanwhile.
+    fn listing_done(&self) {
+        let again = self.reading.get_value() == Some(true);
+        self.reading.set_value(None);
+        if again {
+            self.refresh();
+        }
+    }
+
+    /// Starts a task at `partner` (an agent or a channel) with `text` as its first message.
+    pub fn start(&self, partner: &str, text: &str) {
+        let Ok(target) = partner.trim().parse::<Address>() else {
+            self.problem.set(Some(format!(
+                "“{}” is not an address (e.g. agent:helper or channel/team).",
+                partner.trim()
+            )));
+            return;
+        };
+        let payload = json!({ "parts": [{ "text": text }] });
+        self.send(types::CREATE, target, payload);
+    }
+
+    /// Cancels the task `id`.
+    pub fn cancel(&self, id: &str) {
+        self.send_in_task(id, types::CANCEL, json!({ "task": id }));
+    }
+
+    /// Says `text` in the task's conversation; to a task awaiting input,
+    /// the requester's message is the input it waits for.
+    pub fn say(&self, id: &str, text: &str) {
+        let payload = json!({ "task": id, "parts": [{ "text": text }] });
+        self.send_in_task(id, types::MESSAGE, payload);
+    }
+
+    /// Sends an event of task `id` where the task's events go (its other
+    /// side, or its channel).
+    fn send_in_task(&self, id: &str, kind: &'static str, payload: Value) {
+        let me = self.session.me.get_value();
+        let audience = self
+            .listed
+            .with_untracked(|l| l.iter().find(|t| t.id == id).map(|t| t.audience_for(&me)));
+        if let Some(Some(target)) = audience {
+            self.send(kind, target, payload);
+        }
+    }
+
+    fn send(&self, kind: &'static str, target: Address, payload: Value) {
+        match self.session.post(kind, target, payload) {
+            Some(id) => {
+                self.problem.set(None);
+                self.sent.update_value(|s| s.push(id));
+            }
+            None => self.problem.set(Some(
+                "The workspace is still opening: try again in a moment.".into(),
+            )),
+        }
+    }
+
+    fn was_sent(&self, id: EventId) -> bool {
+        let mut found = false;
+        self.sent.update_value(|s| {
+            found = s.contains(&id);
+            s.retain(|x| *x != id);
+        });
+        found
+    }
+
+    /// What the replica reports that concerns tasks.
+    pub fn on_effect(&self, effect: &ReplicaEffect) {
+        match effect {
+            // A listing lost with the last connection is asked for again.
+            ReplicaEffect::Online => {
+                self.reading.set_value(None);
+                self.refresh()
+            }
+            ReplicaEffect::Received(event) if changes_a_task(event.event_type.as_str()) => {
+                self.refresh()
+            }
+            ReplicaEffect::Replied { request, reply }
+                if self.listing.get_value() == Some(*request) =>
+            {
+                self.listed.set(tasks_from(&reply.payload));
+                self.loaded.set(true);
+                self.listing_done();
+            }
+            ReplicaEffect::RequestFailed { request, .. }
+                if self.listing.get_value() == Some(*request) =>
+            {
+                self.listing_done();
+            }
+            ReplicaEffect::Accepted { id, ack, .. } if self.was_sent(*id) => {
+                // A new task opens at once.
+                if let Some(task) = ack.get("task").and_then(Value::as_str)
+                    && ack.get("state").and_then(Value::as_str) == Some("accepted")
+                {
+                    self.session.go(&Place::Task(task.to_owned()));
+                }
+                self.refresh();
+            }
+            ReplicaEffect::Rejected { id, rejection } if self.was_sent(*id) => {
+                self.problem.set(Some(format!(
+                    "The network refused it: {}",
+                    rejection.message
+                )));
+            }
+            _ => {}
+        }
+    }
+}

@@ -1,0 +1,255 @@
+//! The tasks pane: the person's tasks with their state (and a form to start
+//! one), or one task (`/n/{network}/tasks/{id}`): who is in it, its
+//! conversation (with a box to add to it, which answers a task awaiting
+//! input), its artifacts — links to the network documents they are — and a
+//! Cancel button while it is not finished.
+
+use super::model::text_of;
+use super::state::Tasks;
+use crate::routes::Place;
+use crate::session::Session;
+use agentnet_core::model::task::{Task, TaskState};
+use leptos::prelude::*;
+
+/// The tasks pane: the list, or the task the URL names.
+#[component]
+pub fn TasksPane() -> impl IntoView {
+    let session = Session::get();
+    let open = Memo::new(move |_| match session.place.get() {
+        Place::Task(id) => Some(id),
+        _ => None,
+    });
+    view! {
+        <section class="tasks" aria-label="Tasks">
+            {move || match open.get() {
+                Some(id) => view! { <TaskDetail id /> }.into_any(),
+                None => view! { <TaskList /> }.into_any(),
+            }}
+        </section>
+    }
+}
+
+/// The tasks, newest change first, and the form that starts one.
+#[component]
+fn TaskList() -> impl IntoView {
+    let tasks = Tasks::get();
+    let session = Session::get();
+    let (partner, set_partner) = signal(String::new());
+    let (text, set_text) = signal(String::new());
+    let start = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        let what = text.get_untracked().trim().to_owned();
+        if what.is_empty() {
+            tasks.problem.set(Some("Say what the task is.".into()));
+            return;
+        }
+        tasks.start(&partner.get_untracked(), &what);
+        set_text.set(String::new());
+    };
+    view! {
+        <h2>"Tasks"</h2>
+        <form class="new-task" on:submit=start>
+            <label>"Partner"
+                <input name="partner" autocomplete="off" placeholder="agent:helper"
+                    prop:value=move || partner.get()
+                    on:input=move |ev| set_partner.set(event_target_value(&ev)) />
+            </label>
+            <label>"Task"
+                <input name="task" autocomplete="off" placeholder="What should be done?"
+                    prop:value=move || text.get()
+                    on:input=move |ev| set_text.set(event_target_value(&ev)) />
+            </label>
+            <button type="submit">"Start task"</button>
+        </form>
+        <Problem />
+        <Show when=move || tasks.loaded.get() && tasks.listed.with(Vec::is_empty)>
+            <p class="empty">"No tasks yet."</p>
+        </Show>
+        <ul class="task-list" aria-label="Your tasks">
+            <For each=move || tasks.listed.with(|l| l.iter().map(Row::from).collect::<Vec<_>>())
+                key=|row| (row.id.clone(), row.state, row.updated_at) let:row>
+                <li class="task" data-id=row.id.clone() data-state=row.state>
+                    <a href=session.path(&Place::Task(row.id.clone()))>{row.summary}</a>
+                    <span class="task-state">{row.state}</span>
+                    <span class="details">{row.route}</span>
+                </li>
+            </For>
+        </ul>
+    }
+}
+
+/// One task: its state, conversation, artifacts and Cancel.
+#[component]
+fn TaskDetail(
+    /// The task's id.
+    id: String,
+) -> impl IntoView {
+    let tasks = Tasks::get();
+    let session = Session::get();
+    let wanted = id.clone();
+    let task = move || {
+        tasks
+            .listed
+            .with(|l| l.iter().find(|t| t.id == wanted).cloned())
+    };
+    let state = {
+        let wanted = id.clone();
+        move || {
+            tasks
+                .listed
+                .with(|l| l.iter().find(|t| t.id == wanted).map(|t| t.state))
+        }
+    };
+    let open = {
+        let state = state.clone();
+        move || state().is_some_and(|s| !s.is_terminal())
+    };
+    let awaiting = move || state() == Some(TaskState::AwaitingInput);
+    let say_to = id.clone();
+    view! {
+        <p><a href=session.path(&Place::Tasks)>"All tasks"</a></p>
+        <Problem />
+        {move || match task() {
+            None if tasks.loaded.get() => view! {
+                <p class="problem" role="alert">{format!("There is no task {id} of yours in this network.")}</p>
+            }.into_any(),
+            None => view! { <p role="status">"Reading your tasks…"</p> }.into_any(),
+            Some(task) => view! { <TaskCard task /> }.into_any(),
+        }}
+        // Outside the card, which is redrawn as the task changes: typing is kept.
+        <Show when=open>
+            <SayForm id=say_to.clone() awaiting=Signal::derive(awaiting.clone()) />
+        </Show>
+    }
+}
+
+/// The box that adds to a task's conversation (the input a task awaits).
+#[component]
+fn SayForm(
+    /// The task's id.
+    id: String,
+    /// Whether the task waits for the person's input.
+    awaiting: Signal<bool>,
+) -> impl IntoView {
+    let tasks = Tasks::get();
+    let (draft, set_draft) = signal(String::new());
+    let say = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        let text = draft.get_untracked().trim().to_owned();
+        if !text.is_empty() {
+            tasks.say(&id, &text);
+            set_draft.set(String::new());
+        }
+    };
+    view! {
+        <form class="task-say" on:submit=say>
+            <label>{move || if awaiting.get() { "Your answer (the task waits for it)" } else { "Message to the task" }}
+                <input name="say" autocomplete="off"
+                    prop:value=move || draft.get()
+                    on:input=move |ev| set_draft.set(event_target_value(&ev)) />
+            </label>
+            <button type="submit">"Send"</button>
+        </form>
+    }
+}
+
+#[component]
+fn TaskCard(task: Task) -> impl IntoView {
+    let tasks = Tasks::get();
+    let session = Session::get();
+    let id = task.id.clone();
+    let finished = task.state.is_terminal();
+    let history = task.history.clone();
+    let artifacts = task.artifacts.clone();
+    view! {
+        <article class="task-card" data-id=task.id.clone() data-state=task.state.as_str()>
+            <h2>{summary(&task)}</h2>
+            <p class="task-status" role="status">"State: " <strong>{task.state.as_str()}</strong></p>
+            <p class="details">{format!("from {} to {}", task.requester, partners(&task))}</p>
+            <Show when=move || !finished>
+                <button type="button" class="cancel-task" on:click={
+                    let id = id.clone();
+                    move |_| tasks.cancel(&id)
+                }>"Cancel task"</button>
+            </Show>
+            <h3>"Conversation"</h3>
+            <ul class="task-messages" aria-label="Task conversation">
+                {history.into_iter().map(|m| view! {
+                    <li class="task-message">
+                        <span class="source">{m.from.to_string()}</span>
+                        <span class="content">{text_of(&m.parts)}</span>
+                    </li>
+                }).collect_view()}
+            </ul>
+            <h3>"Artifacts"</h3>
+            {artifacts.is_empty().then(|| view! { <p class="empty">"None yet."</p> })}
+            <ul class="task-artifacts" aria-label="Artifacts">
+                {artifacts.into_iter().map(|a| {
+                    let name = if a.name.is_empty() { a.id.clone() } else { a.name.clone() };
+                    view! {
+                        <li class="artifact">
+                            <a href=session.path(&Place::Document(a.resource.to_string()))>{name}</a>
+                        </li>
+                    }
+                }).collect_view()}
+            </ul>
+        </article>
+    }
+}
+
+/// The last start or cancel the network refused, in words.
+#[component]
+fn Problem() -> impl IntoView {
+    let problem = Tasks::get().problem;
+    view! {
+        <Show when=move || problem.get().is_some()>
+            <p class="problem" role="alert">{move || problem.get().unwrap_or_default()}</p>
+        </Show>
+    }
+}
+
+/// One task as the list shows it.
+#[derive(Clone, Debug, PartialEq)]
+struct Row {
+    id: String,
+    state: &'static str,
+    updated_at: u64,
+    summary: String,
+    route: String,
+}
+
+impl From<&Task> for Row {
+    fn from(task: &Task) -> Self {
+        Self {
+            id: task.id.clone(),
+            state: task.state.as_str(),
+            updated_at: task.updated_at,
+            summary: summary(task),
+            route: format!("{} → {}", task.requester, partners(task)),
+        }
+    }
+}
+
+/// A task's first words (its first message), or its skill, or its id.
+fn summary(task: &Task) -> String {
+    let first = task
+        .history
+        .first()
+        .map(|m| text_of(&m.parts))
+        .filter(|t| !t.is_empty());
+    let mut text = first
+        .or_else(|| task.skill.clone())
+        .unwrap_or_else(|| format!("Task {}", task.id));
+    if text.chars().count() > 80 {
+        text = text.chars().take(80).collect::<String>() + "…";
+    }
+    text
+}
+
+fn partners(task: &Task) -> String {
+    let partners: Vec<String> = task.partners.iter().map(ToString::to_string).collect();
+    match &task.channel {
+        Some(channel) => format!("channel/{channel} ({})", partners.join(", ")),
+        None => partners.join(", "),
+    }
+}
