@@ -23,6 +23,9 @@ export WRANGLER_SEND_METRICS=false
 # No network here for wrangler's Request.cf lookup; skip it instead of waiting for it.
 export CLOUDFLARE_CF_FETCH_ENABLED=false
 
+# On a terminal cargo shows its own progress bar (a cold build takes many minutes); in logs it stays quiet.
+if [ -t 1 ]; then CARGO_QUIET=""; else CARGO_QUIET="--quiet"; fi
+
 step() { printf '\n\033[1m==> %s\033[0m\n' "$*"; }
 note() { printf '    %s\n' "$*"; }
 
@@ -140,18 +143,25 @@ optimize_wasm() {
   cp "$cached" "$file"
 }
 
-build_js_package() {
-  step "Building the npm package (core/js)"
-  (cd "$ROOT" && cargo build --quiet -p agentnet-js --target "$WASM32" --release)
-  wasm-bindgen --target web --out-dir "$ROOT/core/js/pkg" --out-name agentnet_js \
+# js_core FEATURE-FLAGS OUT-NAME: one wasm build of the npm package's core, bound into core/js/pkg.
+js_core() {
+  local flags="$1" name="$2"
+  (cd "$ROOT" && cargo build $CARGO_QUIET -p agentnet-js --target "$WASM32" --release $flags)
+  wasm-bindgen --target web --out-dir "$ROOT/core/js/pkg" --out-name "$name" \
     "$CARGO_TARGET_DIR/$WASM32/release/agentnet_js.wasm"
-  optimize_wasm "$ROOT/core/js/pkg/agentnet_js_bg.wasm"
+  optimize_wasm "$ROOT/core/js/pkg/${name}_bg.wasm"
+}
+
+build_js_package() {
+  step "Building the npm package (core/js): the full core, then the lite one (no shared documents)"
+  js_core "" agentnet_js
+  js_core --no-default-features agentnet_js_lite
   note "core/js/pkg ready"
 }
 
 build_web() {
   step "Building the web workspace (web -> www/pkg)"
-  (cd "$ROOT" && cargo build --quiet -p agentnet-web --target "$WASM32" --release)
+  (cd "$ROOT" && cargo build $CARGO_QUIET -p agentnet-web --target "$WASM32" --release)
   wasm-bindgen --target web --no-typescript --out-dir "$ROOT/www/pkg" --out-name agentnet_web \
     "$CARGO_TARGET_DIR/$WASM32/release/agentnet-web.wasm"
   optimize_wasm "$ROOT/www/pkg/agentnet_web_bg.wasm"

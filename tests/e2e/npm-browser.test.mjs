@@ -1,4 +1,4 @@
-// The npm package in a browser: Chromium loads `agentnet` as plain ES modules
+// The npm package in a browser: Chromium loads `agentnet-sdk` as plain ES modules
 // (no bundler), fetches the wasm core by URL, and its Agent talks over the
 // browser's own WebSocket to a Node agent through the local edge.
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// agentnet CLI: send, read and follow a network from a shell; serve it over
+// agentnet-sdk CLI: send, read and follow a network from a shell; serve it over
 // MCP stdio, or bring an MCP server's tools into it.
 
 import { parseArgs } from 'node:util';
@@ -29,7 +29,7 @@ const secrets = {
   },
 };
 
-const USAGE = `usage: agentnet <command> [arguments] [options]
+const USAGE = `usage: agentnet-sdk <command> [arguments] [options]
 
 commands:
   send <target> <type> [payload-json]   send one event; prints the network's ack
@@ -72,7 +72,7 @@ options (or the environment variable in brackets):
 `;
 
 function fail(message, code = 2) {
-  process.stderr.write(`agentnet: ${message}\n`);
+  process.stderr.write(`agentnet-sdk: ${message}\n`);
   process.exit(code);
 }
 
@@ -119,7 +119,7 @@ async function serveMcp(where, credentials, keep) {
   const { serveNetworkOverStdio } = await import('../mcp.js');
   const served = await serveNetworkOverStdio({ ...where, ...credentials });
   await keep(served.memberSecret);
-  process.stderr.write(`agentnet: serving ${where.network ?? where.url} over MCP stdio as ${served.address}\n`);
+  process.stderr.write(`agentnet-sdk: serving ${where.network ?? where.url} over MCP stdio as ${served.address}\n`);
   await Promise.race([served.closed, interrupted()]);
   await served.stop();
 }
@@ -127,7 +127,7 @@ async function serveMcp(where, credentials, keep) {
 /** `register <name>`: the record's AIC, address and DIDs, and the secret key when made here. */
 async function registerAgent(name, opts) {
   const url = opts.url ?? process.env.AGENTNET_URL;
-  if (!name || !url) return fail('usage: agentnet register <name> --url URL [--key HEX]');
+  if (!name || !url) return fail('usage: agentnet-sdk register <name> --url URL [--key HEX]');
   const given = opts.key ?? process.env.AGENTNET_KEY;
   const key = given ? KeyPair.import(given) : KeyPair.generate();
   const record = await register({ url, name, key });
@@ -181,7 +181,7 @@ async function main() {
   }
   if (command === 'register') return registerAgent(args[0], opts);
   if (command === 'did') {
-    if (args[0] !== 'resolve' || !args[1]) return fail(`usage: agentnet did resolve <did> [--url URL]`);
+    if (args[0] !== 'resolve' || !args[1]) return fail(`usage: agentnet-sdk did resolve <did> [--url URL]`);
     print(await resolveDid({ did: args[1], url: opts.url ?? process.env.AGENTNET_URL }));
     return;
   }
@@ -249,7 +249,7 @@ async function main() {
         const { McpBridge } = await import('../mcp.js');
         const bridge = await McpBridge.connect(agent, bridging);
         print({ tools: bridge.tools });
-        process.stderr.write(`agentnet: bridging MCP server ${bridge.server?.name ?? ''} into ${agent.network} as ${agent.address}\n`);
+        process.stderr.write(`agentnet-sdk: bridging MCP server ${bridge.server?.name ?? ''} into ${agent.network} as ${agent.address}\n`);
         const ended = await Promise.race([bridge.closed.then(() => 'server'), interrupted()]);
         await bridge.close();
         if (ended === 'server') throw new AgentnetError('closed', 'the MCP server closed the connection');
@@ -264,12 +264,12 @@ async function main() {
             if (seen >= count) resolve();
           });
           agent.onConnectionChange(({ online, error }) => {
-            process.stderr.write(`agentnet: ${online ? 'online' : 'offline'}${error ? ` (${error.code})` : ''}\n`);
+            process.stderr.write(`agentnet-sdk: ${online ? 'online' : 'offline'}${error ? ` (${error.code})` : ''}\n`);
             if (error) resolve();
           });
           process.once('SIGINT', resolve);
           process.once('SIGTERM', resolve);
-          process.stderr.write(`agentnet: following ${agent.network} as ${agent.address}\n`);
+          process.stderr.write(`agentnet-sdk: following ${agent.network} as ${agent.address}\n`);
         });
         break;
       }
