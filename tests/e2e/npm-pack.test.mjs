@@ -48,7 +48,9 @@ after(async () => {
 test('the tarball holds what the package needs and nothing of the build', async () => {
   const { stdout } = await exec('npm', ['pack', '--dry-run', '--json'], { cwd: pkg });
   const files = JSON.parse(stdout)[0].files.map((f) => f.path).sort();
-  for (const needed of ['index.js', 'index.d.ts', 'README.md', 'package.json', 'bin/agentnet-sdk.js', 'lib/agent.js',
+  for (const needed of ['index.js', 'index.d.ts', 'README.md', 'LICENSE', 'package.json', 'bin/agentnet-sdk.js', 'lib/agent.js',
+    'lite.js', 'lite.d.ts', 'entry/browser.js', 'entry/browser-lite.js', 'entry/workerd.js', 'entry/workerd-lite.js',
+    'entry/deno.js', 'entry/deno-lite.js', 'pkg/agentnet_js_lite.js', 'pkg/agentnet_js_lite_bg.wasm',
     'examples/echo.js', 'pkg/agentnet_js.js', 'pkg/agentnet_js_bg.wasm',
     'mcp.js', 'mcp.d.ts', 'lib/mcp/bridge.js', 'lib/mcp/http.js', 'lib/mcp/results.js', 'lib/mcp/sdk.js', 'lib/mcp/stdio.js']) {
     assert.ok(files.includes(needed), `${needed} is in the tarball`);
