@@ -7,6 +7,7 @@ import { Agent, AgentnetError, KeyPair, register, resolveDid } from '../index.js
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { commandHelp, usage } from './help.js';
 
 /** Member secrets kept between runs, by network and address (a file only its owner reads). */
 const secrets = {
@@ -28,48 +29,6 @@ const secrets = {
     }
   },
 };
-
-const USAGE = `usage: agentnet-sdk <command> [arguments] [options]
-
-commands:
-  send <target> <type> [payload-json]   send one event; prints the network's ack
-  read                                  print logged events (networks with mod/persistence)
-  follow                                print every event that reaches you, as it arrives
-  discover                              print the roster (agents, channels, groups, mods, resources)
-  invoke <tool> [input-json]            invoke a tool; prints its result
-  keygen                                print a new Ed25519 key pair as JSON
-  register <name>                       register openagents:<name> at the --url deployment's
-                                        registry with --key (a new key when absent, printed
-                                        as secret_key); prints its AIC and DIDs
-  did resolve <did>                     print a DID document (did:openagents needs --url)
-  mcp                                   serve the network over MCP stdio (for MCP clients
-                                        that launch a command): joins as --as and relays
-                                        to the network's /mcp endpoint
-  mcp-bridge --prefix P (--server-url URL | -- <command> [args...])
-                                        offer an MCP server's tools in the network as
-                                        resource/tool/P.<name> until interrupted (exit 0)
-                                        or the server goes (exit 1); prints
-                                        {"tools": [...]} once they are registered
-
-options (or the environment variable in brackets):
-  --url URL          network URL, or edge URL with --network   [AGENTNET_URL]
-  --network ID       network id                                [AGENTNET_NETWORK]
-  --profile URL      a network profile URL instead of --url
-  --as, --name ADDRESS  who you are (default agent:cli-<random>) [AGENTNET_NAME]
-  --token TOKEN      access token for token networks           [AGENTNET_TOKEN]
-  --key HEX          secret key proving an openagents: address [AGENTNET_KEY]
-  --secret SECRET    the member secret of --as from its first join [AGENTNET_SECRET]
-                     (else the one kept in AGENTNET_SECRETS, default
-                     ~/.config/agentnet/secrets.json, from an earlier run)
-  --after SEQ        read: start after this seq (default 0)
-  --limit N          read: at most N events (default 100)
-  --types PATTERN    read/follow: only these types (e.g. workspace.*)
-  --count N          follow: exit after N events
-  --prefix P         mcp-bridge: the tools' names are P.<MCP tool name>
-  --server-url URL   mcp-bridge: the MCP server's Streamable HTTP endpoint
-  --permissions JSON mcp-bridge: each tool's permissions, e.g. '{"invoke":"agents:[agent:alice]"}'
-  --help
-`;
 
 function fail(message, code = 2) {
   process.stderr.write(`agentnet-sdk: ${message}\n`);
@@ -142,6 +101,13 @@ async function registerAgent(name, opts) {
   });
 }
 
+/** `<command> --help`: the command's page, or the overview and exit 2 for a command that does not exist. */
+function showHelp(command) {
+  const page = commandHelp(command);
+  if (!page) return fail(`unknown command ${command}\n${usage()}`);
+  process.stdout.write(page);
+}
+
 async function main() {
   let parsed;
   try {
@@ -164,15 +130,22 @@ async function main() {
         'server-url': { type: 'string' },
         permissions: { type: 'string' },
         help: { type: 'boolean' },
+        version: { type: 'boolean' },
       },
     });
   } catch (err) {
-    return fail(`${err.message}\n${USAGE}`);
+    return fail(`${err.message}\n${usage()}`);
   }
   const { values: opts, positionals } = parsed;
   const [command, ...args] = positionals;
-  if (opts.help || !command) {
-    process.stdout.write(USAGE);
+  if (opts.version) {
+    process.stdout.write(`${JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8')).version}\n`);
+    return;
+  }
+  if (command === 'help' && args.length) return showHelp(args[0]);
+  if (opts.help && command) return showHelp(command);
+  if (opts.help || !command || command === 'help') {
+    process.stdout.write(usage());
     return;
   }
   if (command === 'keygen') {
@@ -185,7 +158,7 @@ async function main() {
     print(await resolveDid({ did: args[1], url: opts.url ?? process.env.AGENTNET_URL }));
     return;
   }
-  if (!['send', 'read', 'follow', 'discover', 'invoke', 'mcp', 'mcp-bridge'].includes(command)) return fail(`unknown command ${command}\n${USAGE}`);
+  if (!['send', 'read', 'follow', 'discover', 'invoke', 'mcp', 'mcp-bridge'].includes(command)) return fail(`unknown command ${command}\n${usage()}`);
 
   // Checked before connecting: a bad number fails at once, not after a join.
   const after = whole(opts.after, 'after', 0);
@@ -257,20 +230,22 @@ async function main() {
       }
       case 'follow': {
         let seen = 0;
-        await new Promise((resolve) => {
+        // A connection error the agent does not retry (the network refused its rejoin) ends the run with exit 1.
+        const fatal = await new Promise((resolve) => {
           agent.on(opts.types ?? '*', (event) => {
             print(event);
             seen += 1;
-            if (seen >= count) resolve();
+            if (seen >= count) resolve(null);
           });
           agent.onConnectionChange(({ online, error }) => {
             process.stderr.write(`agentnet-sdk: ${online ? 'online' : 'offline'}${error ? ` (${error.code})` : ''}\n`);
-            if (error) resolve();
+            if (error) resolve(error);
           });
-          process.once('SIGINT', resolve);
-          process.once('SIGTERM', resolve);
+          process.once('SIGINT', () => resolve(null));
+          process.once('SIGTERM', () => resolve(null));
           process.stderr.write(`agentnet-sdk: following ${agent.network} as ${agent.address}\n`);
         });
+        if (fatal) throw fatal;
         break;
       }
     }
