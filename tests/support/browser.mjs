@@ -5,13 +5,15 @@ import { chromium } from 'playwright-core';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-export function launchBrowser() {
+/** Launches Chromium; `args` adds flags (e.g. `--host-resolver-rules` to give 127.0.0.1 other names). */
+export function launchBrowser({ args = [] } = {}) {
   return chromium.launch({
     executablePath: CHROMIUM_PATH,
     headless: true,
     args: [
       '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
       '--disable-background-networking', '--disable-component-update', '--disable-sync',
+      ...args,
     ],
   });
 }
