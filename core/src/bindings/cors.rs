@@ -134,17 +134,17 @@ pub fn is_public(req: &Request) -> bool {
         return true;
     }
     let mut segments = path.trim_start_matches('/').split('/');
-    match (
-        segments.next(),
-        segments.next(),
-        segments.next(),
-        segments.next(),
-        segments.next(),
-    ) {
-        (Some("networks"), Some(_), None | Some(""), None, None) => true,
-        (Some("networks"), Some(_), Some("v1"), Some("profile"), None) => true,
-        _ => false,
-    }
+    matches!(
+        (
+            segments.next(),
+            segments.next(),
+            segments.next(),
+            segments.next(),
+            segments.next(),
+        ),
+        (Some("networks"), Some(_), None | Some(""), None, None)
+            | (Some("networks"), Some(_), Some("v1"), Some("profile"), None)
+    )
 }
 
 /// A loopback page asking a loopback edge (local development).
