@@ -2,8 +2,10 @@
 //! once for every route (the HTTP API, SSE, the profile, MCP, A2A, OAuth,
 //! the registry); hosts only write the answer or the headers.
 //!
-//! * No `Origin`, the request's own origin, or a WebSocket upgrade (which
-//!   browsers do not subject to CORS): nothing to decide.
+//! * No `Origin`, the request's own origin, a WebSocket upgrade or a
+//!   navigation (`Sec-Fetch-Mode: navigate`: a form posted by a page, such
+//!   as the OAuth consent page, whose `no-referrer` policy sends
+//!   `Origin: null`), none of which browsers subject to CORS: nothing to decide.
 //! * Public documents — `GET` of a network's profile, of any `/.well-known/`
 //!   file (agent cards, OAuth and protected-resource metadata, the JWKS),
 //!   of DID documents and of the directory — are open to every origin (`*`).
@@ -57,14 +59,17 @@ pub fn decide(req: &Request, allowed: &AllowedOrigins) -> Decision {
             Decision::Proceed(Vec::new())
         };
     };
-    let upgrade = req
+    let not_cors = req
         .header("Upgrade")
-        .is_some_and(|u| u.eq_ignore_ascii_case("websocket"));
+        .is_some_and(|u| u.eq_ignore_ascii_case("websocket"))
+        || req
+            .header("Sec-Fetch-Mode")
+            .is_some_and(|m| m.trim().eq_ignore_ascii_case("navigate"));
     let origin = WebOrigin::parse(sent).ok();
     let own = origin
         .as_ref()
         .is_some_and(|o| WebOrigin::parse(req.origin()).is_ok_and(|own| &own == o));
-    if upgrade || (own && !preflight) {
+    if not_cors || (own && !preflight) {
         return Decision::Proceed(Vec::new());
     }
     let allow_origin = match &origin {
