@@ -1,6 +1,8 @@
-# Shared set-up and build steps for scripts/run and scripts/test.
+# Shared set-up and build steps for scripts/run, scripts/test, scripts/deploy and scripts/build-worker.
 # Every step is idempotent: it checks what is installed and skips work already done.
 # Build output and tools live under $AGENTNET_CACHE (outside the clone) so repeat runs are fast.
+# Runs on Debian/Ubuntu and macOS (bash 3.2 and BSD tools included); where it cannot install
+# something itself it says what to install.
 
 set -euo pipefail
 
@@ -8,7 +10,11 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 AGENTNET_CACHE="${AGENTNET_CACHE:-$HOME/.cache/agentnet}"
 # One build directory per clone: cargo judges freshness by file times, so a clone whose files
 # are older than another clone's build would take that build (made from other sources) as its own.
-CLONE_KEY="$(printf '%s' "$ROOT" | sha256sum | cut -c1-12)"
+# SHA-256 in hex of a file, or of stdin without one: sha256sum (Linux) or shasum -a 256 (macOS).
+sha256() {
+  if command -v sha256sum >/dev/null; then sha256sum "$@" | cut -d' ' -f1; else shasum -a 256 "$@" | cut -d' ' -f1; fi
+}
+CLONE_KEY="$(printf '%s' "$ROOT" | sha256 | cut -c1-12)"
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$AGENTNET_CACHE/target/$CLONE_KEY}"
 TOOLS="$AGENTNET_CACHE/tools"
 WORKER_BUILD_VERSION="0.8.7"
@@ -23,8 +29,24 @@ export WRANGLER_SEND_METRICS=false
 # No network here for wrangler's Request.cf lookup; skip it instead of waiting for it.
 export CLOUDFLARE_CF_FETCH_ENABLED=false
 
+# On a terminal cargo shows its own progress bar (a cold build takes many minutes); in logs it stays quiet.
+if [ -t 1 ]; then CARGO_QUIET=""; else CARGO_QUIET="--quiet"; fi
+
 step() { printf '\n\033[1m==> %s\033[0m\n' "$*"; }
 note() { printf '    %s\n' "$*"; }
+
+# first_build OUTPUT WHAT MINUTES: before a cargo step, says what it compiles and, when OUTPUT
+# (a path under the build directory) is not there yet, that this is the cold first build and
+# roughly how long it takes, so a first run is not minutes of silence.
+first_build() {
+  local output="$1" what="$2" minutes="$3"
+  if [ -e "$CARGO_TARGET_DIR/$output" ]; then
+    note "compiling $what (only what changed)"
+  else
+    note "compiling $what for the first time: roughly $minutes minutes on 2 cores, seconds on later runs"
+    [ -t 1 ] || note "(cargo's progress bar shows on a terminal; here it is quiet)"
+  fi
+}
 
 # The wasm-bindgen version every crate is pinned to, read from Cargo.lock.
 wasm_bindgen_version() {
@@ -52,7 +74,7 @@ cargo_tool() {
     note "$crate $version installed"
   else
     note "installing $crate $version (compiles from crates.io; a few minutes the first time)"
-    cargo install --quiet --locked --root "$TOOLS" "$crate" --version "$version"
+    cargo install $CARGO_QUIET --locked --root "$TOOLS" "$crate" --version "$version"
   fi
 }
 
@@ -63,11 +85,11 @@ setup_tools() {
 }
 
 setup_npm() {
-  step "npm tools (wrangler, ws, playwright-core, binaryen, typescript, the MCP and A2A SDKs for interop tests) from package-lock.json"
+  step "npm tools (wrangler, ws, playwright-core, binaryen, typescript, esbuild, Vite, Deno, Bun, the MCP and A2A SDKs for interop tests) from package-lock.json"
   command -v npm >/dev/null || { echo "Node.js 20.3+ with npm is required"; exit 1; }
   local stamp="$ROOT/node_modules/.agentnet-lock.sha256"
   local want
-  want="$(sha256sum "$ROOT/package-lock.json" | cut -d' ' -f1)"
+  want="$(sha256 "$ROOT/package-lock.json")"
   if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
     note "node_modules up to date"
   else
@@ -76,16 +98,36 @@ setup_npm() {
   fi
 }
 
+# Chromium for the browser tests, exported as CHROMIUM_PATH (tests/support/browser.mjs): the one
+# given, one on PATH, Chromium or Chrome in /Applications (macOS), else Debian's package via apt-get.
 setup_chromium() {
   step "Chromium for browser tests"
-  if command -v chromium >/dev/null; then
-    note "$(chromium --version 2>/dev/null || echo chromium present)"
-  else
-    note "installing Debian's chromium"
-    apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  local found="${CHROMIUM_PATH:-}" candidate
+  if [ -z "$found" ]; then
+    for candidate in "$(command -v chromium || true)" "$(command -v chromium-browser || true)" \
+      "/Applications/Chromium.app/Contents/MacOS/Chromium" "/Applications/Google Chrome.app/Contents/MacOS/Google Chrome"; do
+      if [ -n "$candidate" ] && [ -x "$candidate" ]; then found="$candidate"; break; fi
+    done
   fi
+  if [ -z "$found" ] && command -v apt-get >/dev/null; then
+    note "installing Debian's chromium"
+    local sudo=""
+    [ "$(id -u)" = 0 ] || sudo="sudo"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium >/dev/null
+    found="$(command -v chromium)"
+  fi
+  if [ -z "$found" ]; then
+    echo "Chromium is needed for the browser tests: install it (macOS: brew install --cask chromium;"
+    echo "Fedora: dnf install chromium) or set CHROMIUM_PATH to a Chromium or Chrome binary."
+    exit 1
+  fi
+  export CHROMIUM_PATH="$found"
+  note "$("$found" --version 2>/dev/null || echo "$found")"
 }
+
+# mtime FILE: seconds since the epoch (GNU stat -c, BSD stat -f).
+mtime() { stat -c %Y "$1" 2>/dev/null || stat -f %m "$1"; }
 
 # Every clone gets its own build directory (~10 GiB), so clones that come and go (CI runs, worktrees)
 # would fill the disk. Drop the build directories of other clones unused for two days, and all of
@@ -106,8 +148,9 @@ prune_build_cache() {
     fi
   done
   while [ "$(df -Pk "$AGENTNET_CACHE" | awk 'NR == 2 { print $4 }')" -lt $((20 * 1024 * 1024)) ]; do
-    dir="$(find "$AGENTNET_CACHE"/target -mindepth 2 -maxdepth 2 -name .last-used -mmin +180 \
-      -printf '%T@ %h\n' 2>/dev/null | sort -n | awk '{ print $2 }' | grep -vx "$CARGO_TARGET_DIR" | head -1 || true)"
+    dir="$(find "$AGENTNET_CACHE"/target -mindepth 2 -maxdepth 2 -name .last-used -mmin +180 2>/dev/null \
+      | while read -r used; do echo "$(mtime "$used") $(dirname "$used")"; done \
+      | sort -n | awk '{ print $2 }' | grep -vx "$CARGO_TARGET_DIR" | head -1 || true)"
     [ -n "$dir" ] || break
     note "removing $(basename "$dir"): less than 20 GiB free"
     rm -rf "$dir"
@@ -117,6 +160,12 @@ prune_build_cache() {
 }
 
 setup() {
+  if [ ! -d "$CARGO_TARGET_DIR/$WASM32" ] && [ ! -d "$CARGO_TARGET_DIR/debug" ]; then
+    step "First run for this clone: nothing is built yet"
+    note "Installing the pinned tools and compiling every crate (native for tests, wasm32 for the"
+    note "edge, the web workspace and the npm package) takes roughly 30-45 minutes on 2 cores;"
+    note "later runs reuse $CARGO_TARGET_DIR and rebuild only what changed."
+  fi
   prune_build_cache
   setup_rust
   setup_tools
@@ -127,7 +176,7 @@ setup() {
 # Results are cached by the input's hash, so an unchanged build costs a copy, not a re-optimization.
 optimize_wasm() {
   local file="$1" hash cached
-  hash="$(sha256sum "$file" | cut -d' ' -f1)"
+  hash="$(sha256 "$file")"
   cached="$AGENTNET_CACHE/wasm-opt/$hash.wasm"
   if [ ! -f "$cached" ]; then
     note "wasm-opt -Oz $(basename "$file")"
@@ -140,18 +189,27 @@ optimize_wasm() {
   cp "$cached" "$file"
 }
 
-build_js_package() {
-  step "Building the npm package (core/js)"
-  (cd "$ROOT" && cargo build --quiet -p agentnet-js --target "$WASM32" --release)
-  wasm-bindgen --target web --out-dir "$ROOT/core/js/pkg" --out-name agentnet_js \
+# js_core FEATURE-FLAGS OUT-NAME: one wasm build of the npm package's core, bound into core/js/pkg.
+js_core() {
+  local flags="$1" name="$2"
+  first_build "$WASM32/release/agentnet_js.wasm" "the npm package's core ($name, wasm32 release)" "5-10"
+  (cd "$ROOT" && cargo build $CARGO_QUIET -p agentnet-js --target "$WASM32" --release $flags)
+  wasm-bindgen --target web --out-dir "$ROOT/core/js/pkg" --out-name "$name" \
     "$CARGO_TARGET_DIR/$WASM32/release/agentnet_js.wasm"
-  optimize_wasm "$ROOT/core/js/pkg/agentnet_js_bg.wasm"
+  optimize_wasm "$ROOT/core/js/pkg/${name}_bg.wasm"
+}
+
+build_js_package() {
+  step "Building the npm package (core/js): the full core, then the lite one (no shared documents)"
+  js_core "" agentnet_js
+  js_core --no-default-features agentnet_js_lite
   note "core/js/pkg ready"
 }
 
 build_web() {
   step "Building the web workspace (web -> www/pkg)"
-  (cd "$ROOT" && cargo build --quiet -p agentnet-web --target "$WASM32" --release)
+  first_build "$WASM32/release/agentnet-web.wasm" "the web workspace (Leptos, wasm32 release)" "5-10"
+  (cd "$ROOT" && cargo build $CARGO_QUIET -p agentnet-web --target "$WASM32" --release)
   wasm-bindgen --target web --no-typescript --out-dir "$ROOT/www/pkg" --out-name agentnet_web \
     "$CARGO_TARGET_DIR/$WASM32/release/agentnet-web.wasm"
   optimize_wasm "$ROOT/www/pkg/agentnet_web_bg.wasm"
@@ -160,6 +218,12 @@ build_web() {
 
 build_edge() {
   step "Building the edge worker (worker-build)"
-  (cd "$ROOT/edge-worker" && worker-build --release >/dev/null)
+  first_build "$WASM32/release/agentnet_edge.wasm" "the edge worker (wasm32 release, then wasm-opt)" "5-10"
+  # On a terminal worker-build shows cargo's progress and its own steps; in logs only errors.
+  if [ -t 1 ]; then
+    (cd "$ROOT/edge-worker" && worker-build --release)
+  else
+    (cd "$ROOT/edge-worker" && worker-build --release >/dev/null)
+  fi
   note "edge-worker/build ready"
 }

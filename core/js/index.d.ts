@@ -1,4 +1,4 @@
-// Type declarations for the `agentnet` package.
+// Type declarations for the `agentnet-sdk` package.
 
 /** An event on the network (seed 000 §6). */
 export interface AgentnetEvent<P = any> {

@@ -1,24 +1,11 @@
-// agentnet: put JavaScript agents on an agentnet network.
-//
-// The protocol work (addresses, event ids, validation, the replica that keeps
-// an agent's view of the network consistent) happens in the Rust core compiled
-// to WebAssembly (./pkg); the files in ./lib move frames and make promises.
+// agentnet-sdk for Node (and Bun): put JavaScript agents on an agentnet network.
+// The wasm core is read from ./pkg; other runtimes have entries in ./entry
+// (chosen by the export conditions in package.json), and ./lite.js is the
+// same API without shared documents.
 
-export { AgentnetError } from './lib/errors.js';
-export {
-  parseAddress,
-  isValidAddress,
-  addressInfo,
-  formatAddress,
-  parseEventType,
-  matchesPattern,
-  validateEvent,
-  createEvent,
-  runConformanceVector,
-} from './lib/address.js';
-export { KeyPair } from './lib/identity.js';
-export { register, requestToken, rotateKey, revoke, resolveDid } from './lib/registry.js';
-export { networkSocketUrl, resolveNetwork } from './lib/connect.js';
-export { Agent } from './lib/agent.js';
-export { readAnswer, readProfile } from './lib/answers.js';
-export { SharedDocument } from './lib/document.js';
+import * as bindings from './pkg/agentnet_js.js';
+import { loadInNode } from './lib/load-node.js';
+
+await loadInNode(bindings, 'agentnet_js_bg.wasm');
+
+export * from './lib/api.js';

@@ -1,4 +1,4 @@
-// Type declarations for `agentnet/mcp`. They name no type of the MCP SDK, so
+// Type declarations for `agentnet-sdk/mcp`. They name no type of the MCP SDK, so
 // they type-check where `@modelcontextprotocol/sdk` is not installed.
 
 import type { Agent, AgentnetError, Permissions } from './index.js';

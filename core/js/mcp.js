@@ -1,4 +1,4 @@
-// agentnet/mcp: MCP (Model Context Protocol) and agentnet networks.
+// agentnet-sdk/mcp: MCP (Model Context Protocol) and agentnet networks.
 //
 // `McpBridge` brings an MCP server's tools into a network; `serveNetworkOverStdio`
 // serves a network to an MCP client over stdio. Both use the official MCP SDK

@@ -72,6 +72,8 @@ pub enum ErrorCode {
     UpgradeRequired,
     /// A task cannot make this state change (ACPs AIP's transitions).
     InvalidTransition,
+    /// An `allowed_origins` entry is not `*` or a web origin (`https://host[:port]`).
+    InvalidOrigin,
     /// The host failed on its side (storage, a missing answer); nothing the caller sent is at fault.
     Internal,
 }
@@ -109,6 +111,7 @@ impl ErrorCode {
             Self::MethodNotAllowed => "method_not_allowed",
             Self::UpgradeRequired => "upgrade_required",
             Self::InvalidTransition => "invalid_transition",
+            Self::InvalidOrigin => "invalid_origin",
             Self::Internal => "internal",
         }
     }
@@ -184,6 +187,7 @@ mod tests {
             ErrorCode::MethodNotAllowed,
             ErrorCode::UpgradeRequired,
             ErrorCode::LimitReached,
+            ErrorCode::InvalidOrigin,
             ErrorCode::Internal,
         ] {
             let json = serde_json::to_string(&code).unwrap_or_default();

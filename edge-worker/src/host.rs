@@ -2,7 +2,7 @@
 //! between workers-rs and the core's bindings.
 
 use agentnet_core::bindings::message::MAX_BODY_BYTES;
-use agentnet_core::bindings::{self, Body, Method};
+use agentnet_core::bindings::{self, Body, Method, cors};
 use futures_util::StreamExt;
 use worker::{Response, Result, wasm_bindgen};
 
@@ -76,6 +76,8 @@ pub async fn read_body(
 /// Writes a binding's response.
 pub fn respond(response: bindings::Response) -> Result<Response> {
     let mut written = match &response.body {
+        // A 204 (a preflight's answer) may carry no body at all.
+        Body::Text(text) if text.is_empty() && response.status == 204 => Response::empty()?,
         Body::Json(value) => Response::from_json(value)?,
         Body::Text(text) => Response::ok(text.as_str())?,
     }
@@ -84,4 +86,27 @@ pub fn respond(response: bindings::Response) -> Result<Response> {
         written.headers_mut().set(name, value)?;
     }
     Ok(written)
+}
+
+/// Serves a request the way the core's CORS decision says: its answer (a
+/// preflight, a refused origin), or `serve`'s response with the headers added.
+/// A WebSocket upgrade's `101` is left as it is.
+pub async fn with_cors<F>(decision: cors::Decision, serve: F) -> Result<Response>
+where
+    F: std::future::Future<Output = Result<Response>>,
+{
+    let headers = match decision {
+        cors::Decision::Answer(answer) => return respond(answer),
+        cors::Decision::Proceed(headers) => headers,
+    };
+    let response = serve.await?;
+    if headers.is_empty() || response.status_code() == 101 {
+        return Ok(response);
+    }
+    // A response from another object is immutable: write the headers on a copy.
+    let copy = response.headers().clone();
+    for (name, value) in &headers {
+        copy.set(name, value)?;
+    }
+    Ok(response.with_headers(copy))
 }

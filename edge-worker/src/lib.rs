@@ -49,6 +49,7 @@ mod storage;
 use agentnet_core::bindings::directory as listings;
 use agentnet_core::bindings::networks::{self, WorkerRoute};
 use agentnet_core::bindings::{self, create};
+use agentnet_core::model::origins::AllowedOrigins;
 use host::{random_seed, request_head, respond};
 use serde_json::Value;
 use worker::{Context, Env, Method, Request, RequestInit, Response, Result, Stub, event};
@@ -152,9 +153,22 @@ async fn buffered(mut req: Request) -> Result<std::result::Result<Request, bindi
     Request::new_with_init(req.url()?.as_str(), &init).map(Ok)
 }
 
+/// Every request: a network's own go to its object, which decides CORS with the
+/// network's `allowed_origins`; the deployment's routes (creating and listing
+/// networks, the registry) are open to pages of every origin.
 #[event(fetch)]
-async fn fetch(mut req: Request, env: Env, _ctx: Context) -> Result<Response> {
-    let mut request = request_head(&req);
+async fn fetch(req: Request, env: Env, _ctx: Context) -> Result<Response> {
+    let request = request_head(&req);
+    if matches!(networks::route(&request), Ok(WorkerRoute::Network(_)))
+        && !bindings::registry::is_registry_path(request.path())
+    {
+        return serve(req, request, env).await;
+    }
+    let decision = bindings::cors::decide(&request, &AllowedOrigins::any());
+    host::with_cors(decision, serve(req, request, env)).await
+}
+
+async fn serve(mut req: Request, mut request: bindings::Request, env: Env) -> Result<Response> {
     if bindings::registry::is_registry_path(request.path()) {
         return match buffered(req).await? {
             Ok(forwarded) => registry_object(&env)?.fetch_with_request(forwarded).await,

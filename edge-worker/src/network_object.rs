@@ -11,9 +11,11 @@ use crate::inbox::Drainer;
 use crate::origin::Origin;
 use crate::socket_state::{LastSender, OpenSockets};
 use crate::storage::{LogIndex, Store};
+use agentnet_core::bindings::networks::{self, WorkerRoute};
 use agentnet_core::bindings::policy::Policy;
 use agentnet_core::bindings::sockets::Close;
-use agentnet_core::bindings::{self, create};
+use agentnet_core::bindings::{self, cors, create};
+use agentnet_core::model::origins::AllowedOrigins;
 use agentnet_core::network::Effect;
 use agentnet_core::{Network, NetworkId};
 use std::cell::RefCell;
@@ -225,10 +227,26 @@ impl NetworkHost {
     }
 
     pub(crate) async fn fetch(self: &std::rc::Rc<Self>, req: Request) -> Result<Response> {
-        let response = self.route(req).await;
+        let head = crate::host::request_head(&req);
+        let decision = cors::decide(&head, &self.allowed_origins(&head)?);
+        let response = crate::host::with_cors(decision, self.route(req)).await;
         let closed = self.finish_closes();
         self.schedule_alarm().await?;
         closed.and(response)
+    }
+
+    /// The `allowed_origins` of the network `req` is for (none when there is no such network).
+    fn allowed_origins(&self, req: &bindings::Request) -> Result<AllowedOrigins> {
+        if req.header("Origin").is_none() {
+            return Ok(AllowedOrigins::default());
+        }
+        if let Ok(WorkerRoute::Network(id)) = networks::route(req)
+            && self.ensure_loaded(&id)?
+            && let Some(network) = self.network.borrow().as_ref()
+        {
+            return Ok(network.config().allowed_origins.clone());
+        }
+        Ok(AllowedOrigins::default())
     }
 
     /// Queues a WebSocket frame; returns the drainer role when this frame

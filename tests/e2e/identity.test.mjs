@@ -14,7 +14,7 @@ import { launchBrowser, openWorkspace } from '../support/browser.mjs';
 import { runNode } from '../support/process.mjs';
 import { fileURLToPath } from 'node:url';
 
-const cli = fileURLToPath(new URL('../../core/js/bin/agentnet.js', import.meta.url));
+const cli = fileURLToPath(new URL('../../core/js/bin/agentnet-sdk.js', import.meta.url));
 
 /** The networks' cache of JWKS and DID documents (core `IDENTITY_TTL_MS`), plus a margin. */
 const CACHE_MS = 10_000 + 1_000;

@@ -1,55 +1,30 @@
-// The npm package in a browser: Chromium loads `agentnet` as plain ES modules
-// (no bundler), fetches the wasm core by URL, and its Agent talks over the
+// The npm package in a browser: Chromium loads `agentnet-sdk` as plain ES modules
+// (no bundler, entry/browser.js), fetches the wasm core by URL, and its Agent talks over the
 // browser's own WebSocket to a Node agent through the local edge.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer } from 'node:http';
-import { readFile } from 'node:fs/promises';
-import { dirname, extname, join, normalize } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Agent } from '../../core/js/index.js';
 import { startEdge } from '../support/edge.mjs';
 import { launchBrowser } from '../support/browser.mjs';
+import { serveDirectory } from '../support/static-server.mjs';
 
 const pkg = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'core', 'js');
-const TYPES = { '.js': 'text/javascript', '.wasm': 'application/wasm', '.html': 'text/html' };
 let edge;
 let server;
 let browser;
 
-/** Serves core/js as static files on 127.0.0.1, as any web server would. */
-function servePackage() {
-  return new Promise((resolve) => {
-    const http = createServer(async (req, res) => {
-      const path = normalize(decodeURIComponent(new URL(req.url, 'http://x').pathname)).replace(/^(\.\.[/\\])+/, '');
-      if (path === '/') {
-        res.writeHead(200, { 'content-type': 'text/html' });
-        res.end('<!doctype html><title>agentnet in the browser</title>');
-        return;
-      }
-      try {
-        const body = await readFile(join(pkg, path));
-        res.writeHead(200, { 'content-type': TYPES[extname(path)] ?? 'application/octet-stream' });
-        res.end(body);
-      } catch {
-        res.writeHead(404);
-        res.end();
-      }
-    });
-    http.listen(0, '127.0.0.1', () => resolve(http));
-  });
-}
-
 before(async () => {
   edge = await startEdge();
-  server = await servePackage();
+  server = await serveDirectory(pkg, { pages: { '/': '<!doctype html><title>agentnet in the browser</title>' } });
   browser = await launchBrowser();
 });
 
 after(async () => {
   await browser?.close();
-  server?.close();
+  await server?.close();
   await edge?.stop();
 });
 
@@ -60,9 +35,9 @@ test('a browser agent built from the package chats and makes requests through th
   const errors = [];
   page.on('pageerror', (err) => errors.push(err));
   try {
-    await page.goto(`http://127.0.0.1:${server.address().port}/`);
+    await page.goto(`${server.url}/`);
     const result = await page.evaluate(async (edgeUrl) => {
-      const { Agent, parseAddress, KeyPair } = await import('/index.js');
+      const { Agent, parseAddress, KeyPair } = await import('/entry/browser.js');
       const agent = await Agent.connect({ url: edgeUrl, network: 'demo', name: 'human:browser' });
       window.heard = [];
       agent.on('chat.message', (event) => window.heard.push(event.payload.text));

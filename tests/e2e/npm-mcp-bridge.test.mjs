@@ -1,5 +1,5 @@
-// MCP servers brought into a network by the npm package (`agentnet/mcp`'s
-// McpBridge and `agentnet mcp-bridge`) against a real edge (wrangler dev).
+// MCP servers brought into a network by the npm package (`agentnet-sdk/mcp`'s
+// McpBridge and `agentnet-sdk mcp-bridge`) against a real edge (wrangler dev).
 // The MCP servers are the official SDK's `McpServer`, over Streamable HTTP
 // (in this process, on 127.0.0.1) and over stdio (a child process); their
 // tools are called by WebSocket agents (`Agent.invoke`).

@@ -1,4 +1,4 @@
-// `agentnet mcp`: a network served over MCP stdio for clients that only
+// `agentnet-sdk mcp`: a network served over MCP stdio for clients that only
 // launch local processes. The official SDK's client (`Client` over
 // `StdioClientTransport`, 1.x and 2.x) launches the CLI, which joins the
 // network over HTTP and relays to the network's `/networks/{id}/mcp`
@@ -21,7 +21,7 @@ import { runNode, until } from '../support/process.mjs';
 
 const setup = edgeWithSecrets('agentnet-mcp-stdio-');
 
-/** How the SDK's stdio client transports launch `agentnet mcp …` with `args`. */
+/** How the SDK's stdio client transports launch `agentnet-sdk mcp …` with `args`. */
 const command = (args) => ({
   command: process.execPath,
   args: [cli, 'mcp', '--url', setup.edge.url, ...args],
@@ -29,7 +29,7 @@ const command = (args) => ({
   stderr: 'pipe',
 });
 
-/** An SDK client that launches `agentnet mcp …` with `args`; `onToolsChanged` hears `list_changed`. */
+/** An SDK client that launches `agentnet-sdk mcp …` with `args`; `onToolsChanged` hears `list_changed`. */
 async function launch(args, onToolsChanged = () => {}) {
   const transport = new StdioClientTransport(command(args));
   const client = new Client({ name: 'stdio-test', version: '1.0.0' });
@@ -134,7 +134,7 @@ test('agentnet mcp refuses to start when the network refuses the join, and says 
   });
   assert.equal(refused.code, 1);
   assert.equal(refused.stdout, '', 'stdout carries JSON-RPC only');
-  assert.match(refused.stderr, /^agentnet: access_denied: /, refused.stderr);
+  assert.match(refused.stderr, /^agentnet-sdk: access_denied: /, refused.stderr);
   const missing = await runNode([cli, 'mcp', '--network', network], { env: { AGENTNET_URL: '' } });
   assert.equal(missing.code, 2);
   assert.match(missing.stderr, /mcp needs --url/);

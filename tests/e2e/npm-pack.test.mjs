@@ -1,7 +1,7 @@
 // The package as npm ships it: `npm pack`, installed into an empty directory,
 // runs the README's quick start verbatim and the echo example against a local
 // edge, and its TypeScript declarations type-check a user's program. Its MCP
-// part (`agentnet/mcp`) loads without the MCP SDK and says to install it; once
+// part (`agentnet-sdk/mcp`) loads without the MCP SDK and says to install it; once
 // it is installed, the README's MCP example runs verbatim and `agentnet
 // mcp-bridge` brings a stdio MCP server into a network.
 
@@ -48,13 +48,15 @@ after(async () => {
 test('the tarball holds what the package needs and nothing of the build', async () => {
   const { stdout } = await exec('npm', ['pack', '--dry-run', '--json'], { cwd: pkg });
   const files = JSON.parse(stdout)[0].files.map((f) => f.path).sort();
-  for (const needed of ['index.js', 'index.d.ts', 'README.md', 'package.json', 'bin/agentnet.js', 'lib/agent.js',
+  for (const needed of ['index.js', 'index.d.ts', 'README.md', 'LICENSE', 'package.json', 'bin/agentnet-sdk.js', 'lib/agent.js',
+    'lite.js', 'lite.d.ts', 'entry/browser.js', 'entry/browser-lite.js', 'entry/workerd.js', 'entry/workerd-lite.js',
+    'entry/deno.js', 'entry/deno-lite.js', 'pkg/agentnet_js_lite.js', 'pkg/agentnet_js_lite_bg.wasm',
     'examples/echo.js', 'pkg/agentnet_js.js', 'pkg/agentnet_js_bg.wasm',
     'mcp.js', 'mcp.d.ts', 'lib/mcp/bridge.js', 'lib/mcp/http.js', 'lib/mcp/results.js', 'lib/mcp/sdk.js', 'lib/mcp/stdio.js']) {
     assert.ok(files.includes(needed), `${needed} is in the tarball`);
   }
   assert.ok(!files.some((f) => f.endsWith('.rs') || f.startsWith('src/') || f === 'Cargo.toml'), `no Rust sources: ${files}`);
-  assert.ok((await stat(join(dir, 'node_modules', 'agentnet', 'pkg', 'agentnet_js_bg.wasm'))).size > 0);
+  assert.ok((await stat(join(dir, 'node_modules', 'agentnet-sdk', 'pkg', 'agentnet_js_bg.wasm'))).size > 0);
 });
 
 test("the README's quick start runs verbatim from the installed package", async () => {
@@ -67,12 +69,12 @@ test("the README's quick start runs verbatim from the installed package", async 
 });
 
 test('the installed echo example and CLI work against the edge', async () => {
-  const installed = join(dir, 'node_modules', 'agentnet');
+  const installed = join(dir, 'node_modules', 'agentnet-sdk');
   const echo = await startNode([join(installed, 'examples', 'echo.js')], {
     cwd: dir, env: { AGENTNET_URL: edge.url, AGENTNET_NETWORK: 'demo', AGENTNET_NAME: 'agent:packed-echo' }, ready: /echo ready/,
   });
   try {
-    const sent = await runNode([join(dir, 'node_modules', '.bin', 'agentnet'), 'send', '--url', `${edge.url}/networks/demo`,
+    const sent = await runNode([join(dir, 'node_modules', '.bin', 'agentnet-sdk'), 'send', '--url', `${edge.url}/networks/demo`,
       'agent:packed-echo', 'chat.message', '{"text":"hi"}'], { cwd: dir });
     assert.equal(sent.code, 0, sent.stderr);
     assert.ok(JSON.parse(sent.stdout).seq > 0);
@@ -81,9 +83,9 @@ test('the installed echo example and CLI work against the edge', async () => {
   }
 });
 
-test('without the MCP SDK installed, agentnet and agentnet/mcp load, and MCP says what to install', async () => {
-  const script = `import { Agent } from 'agentnet';
-import { McpBridge } from 'agentnet/mcp';
+test('without the MCP SDK installed, agentnet-sdk and agentnet-sdk/mcp load, and MCP says what to install', async () => {
+  const script = `import { Agent } from 'agentnet-sdk';
+import { McpBridge } from 'agentnet-sdk/mcp';
 const agent = await Agent.connect({ url: process.env.AGENTNET_URL, network: 'demo', name: 'agent:packed-no-sdk' });
 try {
   await McpBridge.connect(agent, { url: 'http://127.0.0.1:9/mcp', prefix: 'x' });
@@ -114,13 +116,13 @@ test("with the MCP SDK installed, the README's MCP example runs verbatim and the
   } finally {
     await mcp.stop();
   }
-  const bridge = await startNode([join(dir, 'node_modules', '.bin', 'agentnet'), 'mcp-bridge', '--url', edge.url, '--network', 'demo',
+  const bridge = await startNode([join(dir, 'node_modules', '.bin', 'agentnet-sdk'), 'mcp-bridge', '--url', edge.url, '--network', 'demo',
     '--name', 'agent:packed-bridge', '--prefix', 'packed', '--', process.execPath, join(root, 'tests', 'support', 'mcp-stdio-server.mjs')], {
     cwd: dir, env: { AGENTNET_SECRETS: join(dir, 'secrets.json') }, ready: /"tools"/,
   });
   try {
     assert.ok(JSON.parse(bridge.output.stdout).tools.includes('resource/tool/packed.shout'), bridge.output.stdout);
-    const invoked = await runNode([join(dir, 'node_modules', '.bin', 'agentnet'), 'invoke', '--url', edge.url, '--network', 'demo',
+    const invoked = await runNode([join(dir, 'node_modules', '.bin', 'agentnet-sdk'), 'invoke', '--url', edge.url, '--network', 'demo',
       'packed.shout', '{"text":"packed"}'], { cwd: dir, env: { AGENTNET_SECRETS: join(dir, 'secrets.json') } });
     assert.equal(invoked.code, 0, invoked.stderr);
     assert.equal(JSON.parse(invoked.stdout), 'PACKED');
@@ -130,7 +132,7 @@ test("with the MCP SDK installed, the README's MCP example runs verbatim and the
 });
 
 test("the TypeScript declarations type-check a user's program and catch misuse", async () => {
-  const program = `import { Agent, AgentnetError, KeyPair, addressInfo, type AgentnetEvent } from 'agentnet';
+  const program = `import { Agent, AgentnetError, KeyPair, addressInfo, type AgentnetEvent } from 'agentnet-sdk';
 const key: KeyPair = KeyPair.generate();
 const agent: Agent = await Agent.connect({ url: 'http://127.0.0.1:8787', network: 'demo', name: 'openagents:me', key });
 agent.on<{ text: string }>('chat.*', (event: AgentnetEvent<{ text: string }>) => { const t: string = event.payload.text; void t; });
@@ -139,8 +141,8 @@ const kind: string = addressInfo('resource/tool/x').kind;
 try { await agent.send('core', 'x.y'); } catch (err) { if (err instanceof AgentnetError) console.log(err.code); }
 void sum; void kind;
 `;
-  const mcpProgram = `import { Agent } from 'agentnet';
-import { McpBridge, serveNetworkOverStdio, type McpTool } from 'agentnet/mcp';
+  const mcpProgram = `import { Agent } from 'agentnet-sdk';
+import { McpBridge, serveNetworkOverStdio, type McpTool } from 'agentnet-sdk/mcp';
 declare const agent: Agent;
 const bridge: McpBridge = await McpBridge.connect(agent, {
   command: 'node', args: ['server.js'], prefix: 'local',
@@ -157,8 +159,8 @@ void tools; void secret;
 `;
   await writeFile(join(dir, 'app.ts'), program);
   await writeFile(join(dir, 'mcp-app.ts'), mcpProgram);
-  await writeFile(join(dir, 'bad.ts'), `import { Agent } from 'agentnet';\nawait Agent.connect({ url: 'x' });\n`);
-  await writeFile(join(dir, 'bad-mcp.ts'), `import { Agent } from 'agentnet';\nimport { McpBridge } from 'agentnet/mcp';\ndeclare const agent: Agent;\nawait McpBridge.connect(agent, { url: 'http://x', command: 'node', prefix: 'p' });\nawait McpBridge.connect(agent, { url: 'http://x' });\n`);
+  await writeFile(join(dir, 'bad.ts'), `import { Agent } from 'agentnet-sdk';\nawait Agent.connect({ url: 'x' });\n`);
+  await writeFile(join(dir, 'bad-mcp.ts'), `import { Agent } from 'agentnet-sdk';\nimport { McpBridge } from 'agentnet-sdk/mcp';\ndeclare const agent: Agent;\nawait McpBridge.connect(agent, { url: 'http://x', command: 'node', prefix: 'p' });\nawait McpBridge.connect(agent, { url: 'http://x' });\n`);
   const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
   const flags = ['--noEmit', '--strict', '--target', 'es2022', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--skipLibCheck', 'false'];
   const good = await runNode([tsc, ...flags, 'app.ts', 'mcp-app.ts'], { cwd: dir, timeoutMs: 60_000 });

@@ -1,4 +1,4 @@
-// The npm package `agentnet` against a real edge (wrangler dev): the Agent API,
+// The npm package `agentnet-sdk` against a real edge (wrangler dev): the Agent API,
 // key-proof joins, the examples and the CLI, each as a user would run them.
 
 import { test, before, after } from 'node:test';
@@ -202,7 +202,7 @@ test('the bridge example relays {network}::{entity} events both ways, requests i
 });
 
 test('the CLI makes keys, sends, follows, reads and discovers', async () => {
-  const cli = join(pkg, 'bin', 'agentnet.js');
+  const cli = join(pkg, 'bin', 'agentnet-sdk.js');
   const network = await create({ name: 'cli', mods: ['persistence'] });
   // The CLI keeps each address's member secret between runs (here, in a file of this test's own).
   const secrets = join(tmpdir(), `agentnet-cli-secrets-${process.pid}.json`);

@@ -1,4 +1,4 @@
-// The relay behind `agentnet mcp`, with the official SDK on both sides: an SDK
+// The relay behind `agentnet-sdk mcp`, with the official SDK on both sides: an SDK
 // client launches the CLI over stdio (`StdioClientTransport`), and the CLI
 // joins and relays to an SDK `McpServer` served over Streamable HTTP where
 // the network's endpoints would be (`/networks/{id}/v1/join` answering a
@@ -23,7 +23,7 @@ import { LATEST_PROTOCOL_VERSION, ToolListChangedNotificationSchema } from '@mod
 import { z } from 'zod';
 import { processGone, until } from '../support/process.mjs';
 
-const cli = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'core', 'js', 'bin', 'agentnet.js');
+const cli = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'core', 'js', 'bin', 'agentnet-sdk.js');
 const TOKEN = 'f'.repeat(64);
 let site;
 let secrets;

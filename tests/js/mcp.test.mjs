@@ -1,5 +1,5 @@
-// `agentnet/mcp` without a network: the MCP SDK stays out of the default
-// import path (and out of `agentnet/mcp` until a bridge or relay runs), a
+// `agentnet-sdk/mcp` without a network: the MCP SDK stays out of the default
+// import path (and out of `agentnet-sdk/mcp` until a bridge or relay runs), a
 // missing SDK is a clear error, MCP tool results map to invocation outputs
 // and errors, and the relay mirrors a 2026-07-28 request's envelope in headers.
 
@@ -31,7 +31,7 @@ function runWithoutSdk(code) {
   return JSON.parse(result.stdout);
 }
 
-test("import('agentnet') and import('agentnet/mcp') do not load the MCP SDK; using MCP without it is not_supported", () => {
+test("import('agentnet-sdk') and import('agentnet-sdk/mcp') do not load the MCP SDK; using MCP without it is not_supported", () => {
   const index = pathToFileURL(join(pkg, 'index.js')).href;
   const mcp = pathToFileURL(join(pkg, 'mcp.js')).href;
   const seen = runWithoutSdk(`

@@ -154,7 +154,7 @@ test('a burst of frames sent with the ws package reaches the kernel in one write
 });
 
 test('a replica returns persist effects unless they are turned off, as agents do', async () => {
-  const { core } = await import('../../core/js/lib/wasm.js');
+  const { core } = await import('../../core/js/lib/runtime.js');
   const kinds = (json) => JSON.parse(json).map((e) => e.kind);
   const post = (replica) => JSON.parse(replica.post('workspace.message.posted', 'agent:bob', '{"content":"hi"}', undefined, 1))
     .effects.map((e) => e.kind);
@@ -169,7 +169,7 @@ test('a replica returns persist effects unless they are turned off, as agents do
 });
 
 test('a replica with a keepalive sends heartbeats, gives a silent link up and says when to reconnect', async () => {
-  const { core } = await import('../../core/js/lib/wasm.js');
+  const { core } = await import('../../core/js/lib/runtime.js');
   const effects = (json) => JSON.parse(json);
   const replica = new core.Replica('agent:alice', 'demo', new Uint8Array(32));
   replica.setPersistEffects(false);

@@ -8,22 +8,21 @@ import { startEdge } from './edge.mjs';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-const OPTIONS = {
-  executablePath: CHROMIUM_PATH,
-  headless: true,
-  args: [
-    '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-    '--disable-background-networking', '--disable-component-update', '--disable-sync',
-  ],
-};
+const FLAGS = [
+  '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+];
 
-export function launchBrowser() {
-  return chromium.launch(OPTIONS);
+const options = (args) => ({ executablePath: CHROMIUM_PATH, headless: true, args: [...FLAGS, ...args] });
+
+/** Launches Chromium; `args` adds flags (e.g. `--host-resolver-rules` to give 127.0.0.1 other names). */
+export function launchBrowser({ args = [] } = {}) {
+  return chromium.launch(options(args));
 }
 
 /** Chromium with a profile kept in `dir` (not incognito, as a person's browser is): one context. */
-export function launchProfile(dir) {
-  return chromium.launchPersistentContext(dir, OPTIONS);
+export function launchProfile(dir, { args = [] } = {}) {
+  return chromium.launchPersistentContext(dir, options(args));
 }
 
 /** Opens the workspace at `url` in `page` and waits until it has joined its network. */

@@ -11,8 +11,8 @@ import { fileURLToPath } from 'node:url';
 import { startEdge } from './edge.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
-/** `agentnet`, the package's CLI. */
-export const cli = join(here, '..', '..', 'core', 'js', 'bin', 'agentnet.js');
+/** `agentnet-sdk`, the package's CLI. */
+export const cli = join(here, '..', '..', 'core', 'js', 'bin', 'agentnet-sdk.js');
 /** An official-SDK MCP server over stdio. */
 export const stdioServer = join(here, 'mcp-stdio-server.mjs');
 

@@ -43,13 +43,13 @@ export function freePort() {
   });
 }
 
-async function waitUntilReady(url, child, log, timeoutMs) {
+async function waitUntilReady(url, child, log, timeoutMs, readyPath = '/networks/demo/v1/ws', readyStatus = 426) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`wrangler dev exited early:\n${log.join('')}`);
     try {
-      const res = await fetch(`${url}/networks/demo/v1/ws`, { signal: AbortSignal.timeout(2000) });
-      if (res.status === 426) return;
+      const res = await fetch(`${url}${readyPath}`, { signal: AbortSignal.timeout(2000) });
+      if (res.status === readyStatus) return;
     } catch {
       // not listening yet
     }
@@ -104,15 +104,27 @@ export async function startEdge({
   }
 }
 
-async function launchEdge({ timeoutMs, port, inspectorPort, persistTo, keepState, testHooks, vars }) {
+/**
+ * Starts `wrangler dev` on another Worker project (its own wrangler.toml in
+ * `cwd`), with `vars`; resolves with `{url, stop, log}` once `readyPath` answers 200.
+ */
+export async function startWorker({ cwd, vars = {}, readyPath = '/', timeoutMs = 120_000 }) {
+  const persistTo = await mkdtemp(join(tmpdir(), 'agentnet-worker-'));
+  return launchEdge({
+    timeoutMs, port: await freePort(), inspectorPort: await freePort(), persistTo, keepState: false, testHooks: false, vars,
+    cwd, config: join(cwd, 'wrangler.toml'), ready: [readyPath, 200],
+  });
+}
+
+async function launchEdge({ timeoutMs, port, inspectorPort, persistTo, keepState, testHooks, vars, cwd, config, ready = [] }) {
   const wrangler = join(root, 'node_modules', '.bin', 'wrangler');
   const child = spawn(
     wrangler,
-    ['dev', '--config', await testConfig(), '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(inspectorPort),
+    ['dev', '--config', config ?? await testConfig(), '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(inspectorPort),
       '--persist-to', persistTo, '--show-interactive-dev-session=false',
       ...(testHooks ? ['--var', 'AGENTNET_TEST_HOOKS:1'] : []),
       ...Object.entries(vars).flatMap(([name, value]) => ['--var', `${name}:${value}`])],
-    { cwd: join(root, 'edge-worker'), detached: true, stdio: ['ignore', 'pipe', 'pipe'],
+    { cwd: cwd ?? join(root, 'edge-worker'), detached: true, stdio: ['ignore', 'pipe', 'pipe'],
       env: buildEnv() },
   );
   // Never leave an edge behind, even when the test process is interrupted.
@@ -147,7 +159,7 @@ async function launchEdge({ timeoutMs, port, inspectorPort, persistTo, keepState
     if (!keepState) await rm(persistTo, { recursive: true, force: true });
   };
   try {
-    await waitUntilReady(url, child, log, timeoutMs);
+    await waitUntilReady(url, child, log, timeoutMs, ...ready);
   } catch (err) {
     await halt();
     throw err;

@@ -35,14 +35,20 @@ export async function startNode(args, { env = {}, cwd, ready, timeoutMs = 20_000
 }
 
 /** Runs `node args…` to completion; resolves with `{code, stdout, stderr}`. */
-export function runNode(args, { env = {}, cwd, timeoutMs = 30_000 } = {}) {
+export function runNode(args, options = {}) {
+  return runCommand(process.execPath, args, options);
+}
+
+/** Runs `command args…` to completion (env added to this process's); resolves with `{code, stdout, stderr}`. */
+export function runCommand(command, args, { env = {}, cwd, timeoutMs = 30_000 } = {}) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => { stdout += d; });
     child.stderr.on('data', (d) => { stderr += d; });
-    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`${args.join(' ')} timed out: ${stdout} ${stderr}`)); }, timeoutMs);
+    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`${command} ${args.join(' ')} timed out: ${stdout} ${stderr}`)); }, timeoutMs);
+    child.on('error', (err) => { clearTimeout(timer); reject(err); });
     child.on('exit', (code) => { clearTimeout(timer); resolve({ code, stdout, stderr }); });
   });
 }

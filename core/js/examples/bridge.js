@@ -8,7 +8,7 @@
 // is the bridge, and `metadata.bridged_from` says who sent it where, so an
 // answer to `bridged_from` finds its way back (with `in_reply_to` translated).
 
-import { Agent, addressInfo } from 'agentnet';
+import { Agent, addressInfo } from 'agentnet-sdk';
 
 const url = process.env.AGENTNET_URL ?? 'http://127.0.0.1:8787';
 const name = process.env.AGENTNET_NAME ?? 'agent:bridge';

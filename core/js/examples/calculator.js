@@ -3,7 +3,7 @@
 //
 //   AGENTNET_URL=http://127.0.0.1:8787 AGENTNET_NETWORK=demo node examples/calculator.js
 
-import { Agent, AgentnetError } from 'agentnet';
+import { Agent, AgentnetError } from 'agentnet-sdk';
 
 const schema = {
   type: 'object',

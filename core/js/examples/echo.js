@@ -2,7 +2,7 @@
 //
 //   AGENTNET_URL=http://127.0.0.1:8787 AGENTNET_NETWORK=demo node examples/echo.js
 
-import { Agent } from 'agentnet';
+import { Agent } from 'agentnet-sdk';
 
 const agent = await Agent.connect({
   url: process.env.AGENTNET_URL ?? 'http://127.0.0.1:8787',

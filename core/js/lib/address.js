@@ -1,6 +1,6 @@
 // Addresses, event types and events: parsing, formatting and validation by the Rust core.
 
-import { core } from './wasm.js';
+import { core } from './runtime.js';
 import { AgentnetError, callCore } from './errors.js';
 import { jsonArg, numberArg, objectArg, stringArg, stringArgs } from './args.js';
 

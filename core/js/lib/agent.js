@@ -3,7 +3,7 @@
 // The replica (Rust) decides what to send and what arrived; this file moves
 // frames, keeps timers and turns the replica's effects into promises and calls.
 
-import { core } from './wasm.js';
+import { core, hasDocuments } from './runtime.js';
 import { AgentnetError, callCore } from './errors.js';
 import { functionArg, jsonArg, stringArg } from './args.js';
 import { matchesPattern, parseAddress } from './address.js';
@@ -376,6 +376,7 @@ export class Agent {
    * this agent holds; edits made offline merge when it reconnects.
    */
   async document(address, { timeoutMs = 10000 } = {}) {
+    if (!hasDocuments()) throw new AgentnetError('not_supported', 'shared documents are not in agentnet-sdk/lite: import agentnet-sdk');
     const canonical = parseAddress(address);
     const open = this.#documents.get(canonical);
     if (open) return open;

@@ -2,7 +2,7 @@
 // Agent's discover, discoverResources, read and history resolve with has
 // exactly the shape the core defines (and index.d.ts declares).
 
-import { core } from './wasm.js';
+import { core } from './runtime.js';
 import { callCore } from './errors.js';
 import { jsonArg } from './args.js';
 

@@ -2,6 +2,7 @@
 
 import { AgentnetError } from './errors.js';
 import { stringArg, urlArg } from './args.js';
+import { fallbackWebSocket } from './runtime.js';
 
 /** The URL of `path` (such as `v1/ws`) of network `network` at edge `url`, with the edge's scheme. */
 export function networkEndpoint(url, network, path) {
@@ -103,14 +104,9 @@ export function sendFrame(socket, frame) {
   socket.send(frame);
 }
 
-/** The WebSocket class: the one given, the global one, else the `ws` package. */
+/** The WebSocket class: the one given, the global one, else the runtime's fallback (`ws` in Node). */
 export async function webSocketClass(given) {
   if (given) return given;
   if (globalThis.WebSocket) return globalThis.WebSocket;
-  try {
-    const { default: WebSocket } = await import('ws');
-    return WebSocket;
-  } catch (err) {
-    throw new AgentnetError('not_supported', 'no WebSocket here: install the `ws` package (npm install ws)', { cause: err });
-  }
+  return fallbackWebSocket();
 }

@@ -1,7 +1,7 @@
 // Ed25519 identities: key pairs, import/export, challenge signatures (level 1),
 // DID documents (level 3) and registry proofs.
 
-import { core } from './wasm.js';
+import { core } from './runtime.js';
 import { AgentnetError, callCore } from './errors.js';
 import { stringArgs } from './args.js';
 

@@ -2,7 +2,7 @@
 // an `openagents:{name}` agent with its key and get its AIC and DIDs, short-lived
 // tokens (verification level 2), key rotation, revocation and DID resolution.
 
-import { core } from './wasm.js';
+import { core } from './runtime.js';
 import { AgentnetError, callCore } from './errors.js';
 import { stringArg, urlArg } from './args.js';
 import { KeyPair } from './identity.js';

@@ -3,7 +3,7 @@
 //! Body: `{name, access: {policy, token?, min_verification?}, delivery?, mods?: [names],
 //! public?, description?, presence_timeout_ms?, keys?: {address: ed25519 public key hex},
 //! bridges?: {network id: bridge agent address}, retention?: {history_ms?, history_events?,
-//! undelivered_ms?, idle_member_ms?}}`. The Worker gives the
+//! undelivered_ms?, idle_member_ms?}, allowed_origins?: ["*" | "https://host[:port]"]}`. The Worker gives the
 //! network a fresh id ([`new_network_id`]) and hands the body to the
 //! network's object, which builds the configuration ([`config_from_request`])
 //! with a random administrator credential, returned once ([`created`]).
@@ -14,6 +14,7 @@ use crate::crypto::{sha256_hex, to_hex};
 use crate::ids::network_id::NetworkIdError;
 use crate::model::config::ModConfig;
 use crate::model::config::{Access, AccessPolicy, ConfigError, DeliveryMode};
+use crate::model::origins::{AllowedOrigins, OriginError};
 use crate::{Address, Coded, ErrorCode, Limits, NetworkConfig, NetworkId, Verification};
 use serde_json::{Value, json};
 
@@ -25,6 +26,8 @@ pub fn builtin_config(id: &NetworkId) -> Option<NetworkConfig> {
     (id.as_str() == DEMO_NETWORK).then(|| {
         let mut config = NetworkConfig::open(id.clone(), "Demo");
         config.mods = vec![ModConfig::Workspace, ModConfig::Persistence];
+        // Anyone may try the demo from a page of their own.
+        config.allowed_origins = AllowedOrigins::any();
         config
     })
 }
@@ -85,6 +88,9 @@ pub enum CreateError {
         "retention is {{history_ms?, history_events?, undelivered_ms?, idle_member_ms?}} with whole numbers (null: for ever)"
     )]
     InvalidRetention,
+    /// `allowed_origins` is not a list of `*` and web origins (`invalid_origin`).
+    #[error(transparent)]
+    Origins(#[from] OriginError),
     /// The configuration would not enforce what it promises.
     #[error(transparent)]
     Config(#[from] ConfigError),
@@ -92,7 +98,10 @@ pub enum CreateError {
 
 impl Coded for CreateError {
     fn code(&self) -> ErrorCode {
-        ErrorCode::InvalidRequest
+        match self {
+            Self::Origins(err) => err.code(),
+            _ => ErrorCode::InvalidRequest,
+        }
     }
 }
 
@@ -170,6 +179,11 @@ pub fn config_from_request(
         let retention: crate::model::retention::Retention =
             serde_json::from_value(retention.clone()).map_err(|_| CreateError::InvalidRetention)?;
         config.retention = retention.clamped();
+    }
+    if let Some(origins) = body.get("allowed_origins").filter(|o| !o.is_null()) {
+        let entries = serde_json::from_value::<Vec<String>>(origins.clone())
+            .map_err(|_| OriginError::NotAList)?;
+        config.allowed_origins = AllowedOrigins::parse(&entries)?;
     }
     config.validate()?;
     let admin_token = to_hex(seed);
@@ -304,6 +318,25 @@ mod tests {
             assert_eq!(
                 Response::from(&err).status_and_code(),
                 (400, "invalid_request")
+            );
+        }
+        let origins = json!({"id": "abcd1234", "name": "x", "allowed_origins": ["https://App.example:443", "*"]});
+        let (config, _) = config_from_request(&origins, &seed).unwrap();
+        assert_eq!(
+            serde_json::to_value(&config.allowed_origins).unwrap(),
+            json!(["*", "https://app.example"])
+        );
+        for bad in [
+            json!("https://a.example"),
+            json!(["https://a.example/"]),
+            json!([7]),
+        ] {
+            let body = json!({"id": "abcd1234", "name": "x", "allowed_origins": bad});
+            let err = config_from_request(&body, &seed).unwrap_err();
+            assert!(matches!(err, CreateError::Origins(_)), "{body}");
+            assert_eq!(
+                Response::from(&err).status_and_code(),
+                (400, "invalid_origin")
             );
         }
         let level = json!({"id": "abcd1234", "name": "x", "access": {"min_verification": 5}});

@@ -277,6 +277,7 @@ pub fn status_of(code: ErrorCode) -> u16 {
         | ErrorCode::InvalidNetworkId
         | ErrorCode::WrongNetwork
         | ErrorCode::CrossNetwork
+        | ErrorCode::InvalidOrigin
         | ErrorCode::InvalidRequest => 400,
     }
 }

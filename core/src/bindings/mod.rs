@@ -16,6 +16,7 @@
 //! * [`ws`] — the WebSocket upgrade (a join, ticket or session at upgrade) and each frame
 //! * [`sockets`] — a network's WebSockets: caps, join deadline, bad frames, by member
 //! * [`sse`] — Server-Sent Events: framing, resume point, streams bounded in number, pages and bytes
+//! * [`cors`] — which web origins may use the HTTP endpoints from a browser (preflights, headers)
 //! * [`create`] — network creation and the demo network
 //! * [`networks`] — the Worker's own routes (`/v1/networks`, `/networks/{id}/…`)
 //! * [`directory`] — the listing of public networks and the creation limits
@@ -26,6 +27,7 @@
 //! * [`a2a`] — A2A (JSON-RPC, both generations) at `/networks/{id}/a2a`
 
 pub mod a2a;
+pub mod cors;
 pub mod create;
 pub mod didwba;
 pub mod directory;

@@ -5,6 +5,7 @@ use crate::event::Limits;
 use crate::ids::address::Address;
 use crate::ids::network_id::NetworkId;
 use crate::ids::standing::Verification;
+use crate::model::origins::AllowedOrigins;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
@@ -183,6 +184,10 @@ pub struct NetworkConfig {
     /// are refused with `401`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub a2a_guest: Option<Address>,
+    /// Web origins whose pages may use the network's HTTP endpoints from a
+    /// browser (CORS); empty (the default): only the network's own origin.
+    #[serde(default, skip_serializing_if = "AllowedOrigins::is_empty")]
+    pub allowed_origins: AllowedOrigins,
 }
 
 impl NetworkConfig {
@@ -204,6 +209,7 @@ impl NetworkConfig {
             keys: BTreeMap::new(),
             bridges: BTreeMap::new(),
             a2a_guest: None,
+            allowed_origins: AllowedOrigins::default(),
         }
     }
 

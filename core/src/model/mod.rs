@@ -6,6 +6,7 @@
 //! * [`config`] — access policy, delivery mode, status, limits and mods of a network
 //! * [`membership`] — the membership record and presence
 //! * [`access`] — access rules and resource permissions (§8)
+//! * [`origins`] — the web origins a network lets browsers use it from (CORS)
 //! * [`retention`] — how long a network keeps events, history and idle members
 //! * [`state`] — members, channels, groups, resources and the rows they persist as
 //! * [`task`] — tasks (ACPs AIP): states, legal transitions, the A2A mapping
@@ -16,6 +17,7 @@
 pub mod access;
 pub mod config;
 pub mod membership;
+pub mod origins;
 pub mod payloads;
 pub mod push;
 pub mod remote;

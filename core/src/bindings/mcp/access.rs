@@ -20,6 +20,7 @@ use crate::bindings::oauth::grants::OAuthHost;
 use crate::bindings::oauth::metadata::{issuer, resource};
 use crate::bindings::oauth::token::{Bearer, bearer};
 use crate::bindings::session::{QueryTokens, authenticate};
+use crate::model::origins::{AllowedOrigins, WebOrigin};
 use crate::{Address, NetworkId};
 use serde_json::{Value, json};
 
@@ -47,7 +48,8 @@ pub fn metadata(origin: &str, id: &NetworkId, name: &str) -> Response {
     }))
 }
 
-fn is_loopback(origin: &str) -> bool {
+/// True for `localhost`, `127.x.x.x` and `[::1]` origins (any scheme and port).
+pub(crate) fn is_loopback(origin: &str) -> bool {
     let host = origin.split_once("://").map_or(origin, |(_, rest)| rest);
     let host = host.strip_prefix('[').map_or_else(
         || {
@@ -64,13 +66,16 @@ fn is_loopback(origin: &str) -> bool {
     host == "localhost" || host == "::1" || host.starts_with("127.")
 }
 
-/// Whether the request's `Origin` may reach the endpoint.
-pub fn origin_allowed(req: &Request) -> bool {
+/// Whether the request's `Origin` may reach the endpoint: none, the
+/// endpoint's own, a loopback page of a loopback endpoint, or one of the
+/// network's `allowed_origins` (DNS rebinding protection, as MCP asks).
+pub fn origin_allowed(req: &Request, allowed: &AllowedOrigins) -> bool {
     match req.header("Origin").map(str::trim) {
         None => true,
         Some(origin) => {
             origin.eq_ignore_ascii_case(req.origin())
                 || (is_loopback(origin) && is_loopback(req.origin()))
+                || WebOrigin::parse(origin).is_ok_and(|o| allowed.allows(&o))
         }
     }
 }
@@ -136,10 +141,23 @@ mod tests {
 
     fn from(url: &str, origin: Option<&str>) -> bool {
         let req = Request::new(Method::Post, url);
-        origin_allowed(&match origin {
-            Some(o) => req.with_header("Origin", o),
-            None => req,
-        })
+        origin_allowed(
+            &match origin {
+                Some(o) => req.with_header("Origin", o),
+                None => req,
+            },
+            &AllowedOrigins::default(),
+        )
+    }
+
+    #[test]
+    fn a_networks_allowed_origins_may_reach_its_endpoint() {
+        let req = Request::new(Method::Post, "https://edge.example/networks/n/mcp")
+            .with_header("Origin", "https://app.example");
+        let allowed = AllowedOrigins::parse(&["https://app.example"]).unwrap();
+        assert!(origin_allowed(&req, &allowed));
+        assert!(!origin_allowed(&req, &AllowedOrigins::default()));
+        assert!(origin_allowed(&req, &AllowedOrigins::any()));
     }
 
     #[test]

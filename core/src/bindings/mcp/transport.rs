@@ -70,7 +70,7 @@ pub fn handle<H: McpHost>(
     streams: &mut Streams,
     req: &Request,
 ) -> Result<Outcome, H::Error> {
-    if !access::origin_allowed(req) {
+    if !access::origin_allowed(req, &network.config().allowed_origins) {
         return Ok(Outcome::Respond(access::forbidden_origin()));
     }
     // A DIDWba header joins its DID and continues as that session (ANP servers answer with a bearer).

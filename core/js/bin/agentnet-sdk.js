@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// agentnet CLI: send, read and follow a network from a shell; serve it over
+// agentnet-sdk CLI: send, read and follow a network from a shell; serve it over
 // MCP stdio, or bring an MCP server's tools into it.
 
 import { parseArgs } from 'node:util';
@@ -7,6 +7,7 @@ import { Agent, AgentnetError, KeyPair, register, resolveDid } from '../index.js
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { commandHelp, usage } from './help.js';
 
 /** Member secrets kept between runs, by network and address (a file only its owner reads). */
 const secrets = {
@@ -29,50 +30,8 @@ const secrets = {
   },
 };
 
-const USAGE = `usage: agentnet <command> [arguments] [options]
-
-commands:
-  send <target> <type> [payload-json]   send one event; prints the network's ack
-  read                                  print logged events (networks with mod/persistence)
-  follow                                print every event that reaches you, as it arrives
-  discover                              print the roster (agents, channels, groups, mods, resources)
-  invoke <tool> [input-json]            invoke a tool; prints its result
-  keygen                                print a new Ed25519 key pair as JSON
-  register <name>                       register openagents:<name> at the --url deployment's
-                                        registry with --key (a new key when absent, printed
-                                        as secret_key); prints its AIC and DIDs
-  did resolve <did>                     print a DID document (did:openagents needs --url)
-  mcp                                   serve the network over MCP stdio (for MCP clients
-                                        that launch a command): joins as --as and relays
-                                        to the network's /mcp endpoint
-  mcp-bridge --prefix P (--server-url URL | -- <command> [args...])
-                                        offer an MCP server's tools in the network as
-                                        resource/tool/P.<name> until interrupted (exit 0)
-                                        or the server goes (exit 1); prints
-                                        {"tools": [...]} once they are registered
-
-options (or the environment variable in brackets):
-  --url URL          network URL, or edge URL with --network   [AGENTNET_URL]
-  --network ID       network id                                [AGENTNET_NETWORK]
-  --profile URL      a network profile URL instead of --url
-  --as, --name ADDRESS  who you are (default agent:cli-<random>) [AGENTNET_NAME]
-  --token TOKEN      access token for token networks           [AGENTNET_TOKEN]
-  --key HEX          secret key proving an openagents: address [AGENTNET_KEY]
-  --secret SECRET    the member secret of --as from its first join [AGENTNET_SECRET]
-                     (else the one kept in AGENTNET_SECRETS, default
-                     ~/.config/agentnet/secrets.json, from an earlier run)
-  --after SEQ        read: start after this seq (default 0)
-  --limit N          read: at most N events (default 100)
-  --types PATTERN    read/follow: only these types (e.g. workspace.*)
-  --count N          follow: exit after N events
-  --prefix P         mcp-bridge: the tools' names are P.<MCP tool name>
-  --server-url URL   mcp-bridge: the MCP server's Streamable HTTP endpoint
-  --permissions JSON mcp-bridge: each tool's permissions, e.g. '{"invoke":"agents:[agent:alice]"}'
-  --help
-`;
-
 function fail(message, code = 2) {
-  process.stderr.write(`agentnet: ${message}\n`);
+  process.stderr.write(`agentnet-sdk: ${message}\n`);
   process.exit(code);
 }
 
@@ -119,7 +78,7 @@ async function serveMcp(where, credentials, keep) {
   const { serveNetworkOverStdio } = await import('../mcp.js');
   const served = await serveNetworkOverStdio({ ...where, ...credentials });
   await keep(served.memberSecret);
-  process.stderr.write(`agentnet: serving ${where.network ?? where.url} over MCP stdio as ${served.address}\n`);
+  process.stderr.write(`agentnet-sdk: serving ${where.network ?? where.url} over MCP stdio as ${served.address}\n`);
   await Promise.race([served.closed, interrupted()]);
   await served.stop();
 }
@@ -127,7 +86,7 @@ async function serveMcp(where, credentials, keep) {
 /** `register <name>`: the record's AIC, address and DIDs, and the secret key when made here. */
 async function registerAgent(name, opts) {
   const url = opts.url ?? process.env.AGENTNET_URL;
-  if (!name || !url) return fail('usage: agentnet register <name> --url URL [--key HEX]');
+  if (!name || !url) return fail('usage: agentnet-sdk register <name> --url URL [--key HEX]');
   const given = opts.key ?? process.env.AGENTNET_KEY;
   const key = given ? KeyPair.import(given) : KeyPair.generate();
   const record = await register({ url, name, key });
@@ -140,6 +99,13 @@ async function registerAgent(name, opts) {
     public_key: key.publicKey,
     ...(given ? {} : { secret_key: key.export().secretKey }),
   });
+}
+
+/** `<command> --help`: the command's page, or the overview and exit 2 for a command that does not exist. */
+function showHelp(command) {
+  const page = commandHelp(command);
+  if (!page) return fail(`unknown command ${command}\n${usage()}`);
+  process.stdout.write(page);
 }
 
 async function main() {
@@ -164,15 +130,22 @@ async function main() {
         'server-url': { type: 'string' },
         permissions: { type: 'string' },
         help: { type: 'boolean' },
+        version: { type: 'boolean' },
       },
     });
   } catch (err) {
-    return fail(`${err.message}\n${USAGE}`);
+    return fail(`${err.message}\n${usage()}`);
   }
   const { values: opts, positionals } = parsed;
   const [command, ...args] = positionals;
-  if (opts.help || !command) {
-    process.stdout.write(USAGE);
+  if (opts.version) {
+    process.stdout.write(`${JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8')).version}\n`);
+    return;
+  }
+  if (command === 'help' && args.length) return showHelp(args[0]);
+  if (opts.help && command) return showHelp(command);
+  if (opts.help || !command || command === 'help') {
+    process.stdout.write(usage());
     return;
   }
   if (command === 'keygen') {
@@ -181,11 +154,11 @@ async function main() {
   }
   if (command === 'register') return registerAgent(args[0], opts);
   if (command === 'did') {
-    if (args[0] !== 'resolve' || !args[1]) return fail(`usage: agentnet did resolve <did> [--url URL]`);
+    if (args[0] !== 'resolve' || !args[1]) return fail(`usage: agentnet-sdk did resolve <did> [--url URL]`);
     print(await resolveDid({ did: args[1], url: opts.url ?? process.env.AGENTNET_URL }));
     return;
   }
-  if (!['send', 'read', 'follow', 'discover', 'invoke', 'mcp', 'mcp-bridge'].includes(command)) return fail(`unknown command ${command}\n${USAGE}`);
+  if (!['send', 'read', 'follow', 'discover', 'invoke', 'mcp', 'mcp-bridge'].includes(command)) return fail(`unknown command ${command}\n${usage()}`);
 
   // Checked before connecting: a bad number fails at once, not after a join.
   const after = whole(opts.after, 'after', 0);
@@ -249,7 +222,7 @@ async function main() {
         const { McpBridge } = await import('../mcp.js');
         const bridge = await McpBridge.connect(agent, bridging);
         print({ tools: bridge.tools });
-        process.stderr.write(`agentnet: bridging MCP server ${bridge.server?.name ?? ''} into ${agent.network} as ${agent.address}\n`);
+        process.stderr.write(`agentnet-sdk: bridging MCP server ${bridge.server?.name ?? ''} into ${agent.network} as ${agent.address}\n`);
         const ended = await Promise.race([bridge.closed.then(() => 'server'), interrupted()]);
         await bridge.close();
         if (ended === 'server') throw new AgentnetError('closed', 'the MCP server closed the connection');
@@ -257,20 +230,22 @@ async function main() {
       }
       case 'follow': {
         let seen = 0;
-        await new Promise((resolve) => {
+        // A connection error the agent does not retry (the network refused its rejoin) ends the run with exit 1.
+        const fatal = await new Promise((resolve) => {
           agent.on(opts.types ?? '*', (event) => {
             print(event);
             seen += 1;
-            if (seen >= count) resolve();
+            if (seen >= count) resolve(null);
           });
           agent.onConnectionChange(({ online, error }) => {
-            process.stderr.write(`agentnet: ${online ? 'online' : 'offline'}${error ? ` (${error.code})` : ''}\n`);
-            if (error) resolve();
+            process.stderr.write(`agentnet-sdk: ${online ? 'online' : 'offline'}${error ? ` (${error.code})` : ''}\n`);
+            if (error) resolve(error);
           });
-          process.once('SIGINT', resolve);
-          process.once('SIGTERM', resolve);
-          process.stderr.write(`agentnet: following ${agent.network} as ${agent.address}\n`);
+          process.once('SIGINT', () => resolve(null));
+          process.once('SIGTERM', () => resolve(null));
+          process.stderr.write(`agentnet-sdk: following ${agent.network} as ${agent.address}\n`);
         });
+        if (fatal) throw fatal;
         break;
       }
     }

@@ -1,0 +1,93 @@
+// The CLI's help: the overview (`agentnet-sdk --help`) and one page per
+// command (`agentnet-sdk <command> --help`), built from one table of commands
+// and one of options so the two never disagree.
+
+/** Every option, with the environment variable that stands in for it. */
+const OPTIONS = {
+  url: '--url URL          network URL, or edge URL with --network   [AGENTNET_URL]',
+  network: '--network ID       network id                                [AGENTNET_NETWORK]',
+  profile: '--profile URL      a network profile URL instead of --url',
+  as: '--as, --name ADDRESS  who you are (default agent:cli-<random>) [AGENTNET_NAME]',
+  token: '--token TOKEN      access token for token networks           [AGENTNET_TOKEN]',
+  key: '--key HEX          secret key proving an openagents: address [AGENTNET_KEY]',
+  secret: `--secret SECRET    the member secret of --as from its first join [AGENTNET_SECRET]
+                     (else the one kept in AGENTNET_SECRETS, default
+                     ~/.config/agentnet/secrets.json, from an earlier run)`,
+  after: '--after SEQ        read: start after this seq (default 0)',
+  limit: '--limit N          read: at most N events (default 100)',
+  types: '--types PATTERN    read/follow: only these types (e.g. workspace.*)',
+  count: '--count N          follow: exit after N events',
+  prefix: '--prefix P         mcp-bridge: the tools\' names are P.<MCP tool name>',
+  'server-url': '--server-url URL   mcp-bridge: the MCP server\'s Streamable HTTP endpoint',
+  permissions: '--permissions JSON mcp-bridge: each tool\'s permissions, e.g. \'{"invoke":"agents:[agent:alice]"}\'',
+};
+
+/** The options of every command that joins a network. */
+const JOIN = ['url', 'network', 'profile', 'as', 'token', 'key', 'secret'];
+
+/** Each command: its arguments, what it does (first line: the summary), its options. */
+export const COMMANDS = {
+  send: { args: '<target> <type> [payload-json]', about: 'send one event; prints the network\'s ack', options: JOIN },
+  read: { args: '', about: 'print logged events (networks with mod/persistence), one JSON line each', options: [...JOIN, 'after', 'limit', 'types'] },
+  follow: {
+    args: '',
+    about: `print every event that reaches you, as it arrives
+Runs until --count events or Ctrl-C (exit 0), or until a connection error the
+agent cannot recover from, such as the network refusing its rejoin (exit 1,
+with the error's code on stderr). Dropped connections are retried meanwhile.`,
+    options: [...JOIN, 'types', 'count'],
+  },
+  discover: { args: '', about: 'print the roster (agents, channels, groups, mods, resources)', options: JOIN },
+  invoke: { args: '<tool> [input-json]', about: 'invoke a tool; prints its result', options: JOIN },
+  keygen: { args: '', about: 'print a new Ed25519 key pair as JSON', options: [] },
+  register: {
+    args: '<name>',
+    about: `register openagents:<name> at the --url deployment's registry
+With --key (a new key when absent, printed as secret_key); prints its AIC and DIDs.`,
+    options: ['url', 'key'],
+  },
+  did: { args: 'resolve <did>', about: 'print a DID document (did:openagents needs --url)', options: ['url'] },
+  mcp: {
+    args: '',
+    about: `serve the network over MCP stdio (for MCP clients that launch a command)
+Joins as --as and relays to the network's /mcp endpoint until stdin ends.`,
+    options: JOIN,
+  },
+  'mcp-bridge': {
+    args: '--prefix P (--server-url URL | -- <command> [args...])',
+    about: `offer an MCP server's tools in the network as resource/tool/P.<name>
+Runs until interrupted (exit 0) or the server goes (exit 1); prints
+{"tools": [...]} once they are registered.`,
+    options: [...JOIN, 'prefix', 'server-url', 'permissions'],
+  },
+};
+
+/** The overview: every command's summary and every option. */
+export function usage() {
+  const commands = Object.entries(COMMANDS).map(([name, { args, about }]) => {
+    const head = `${name} ${args}`.trim();
+    const summary = about.split('\n')[0];
+    return head.length < 38 ? `  ${head.padEnd(37)} ${summary}` : `  ${head}\n${' '.repeat(40)}${summary}`;
+  });
+  return `usage: agentnet-sdk <command> [arguments] [options]
+
+commands (agentnet-sdk <command> --help for one):
+${commands.join('\n')}
+
+options (or the environment variable in brackets):
+${Object.values(OPTIONS).map((o) => `  ${o}`).join('\n')}
+  --help             this text, or a command's own
+  --version          the package's version
+`;
+}
+
+/** One command's page, or undefined for a command that does not exist. */
+export function commandHelp(name) {
+  const command = COMMANDS[name];
+  if (!command) return undefined;
+  const options = command.options.map((o) => `  ${OPTIONS[o]}`).join('\n');
+  return `usage: agentnet-sdk ${[name, command.args, command.options.length ? '[options]' : ''].filter(Boolean).join(' ')}
+
+${command.about}
+${options ? `\noptions (or the environment variable in brackets):\n${options}\n` : ''}`;
+}

@@ -1,0 +1,23 @@
+// Everything the package exports, whichever entry (runtime) loaded the core.
+// The protocol work (addresses, event ids, validation, the replica that keeps
+// an agent's view of the network consistent) happens in the Rust core compiled
+// to WebAssembly (../pkg); the files in this folder move frames and make promises.
+
+export { AgentnetError } from './errors.js';
+export {
+  parseAddress,
+  isValidAddress,
+  addressInfo,
+  formatAddress,
+  parseEventType,
+  matchesPattern,
+  validateEvent,
+  createEvent,
+  runConformanceVector,
+} from './address.js';
+export { KeyPair } from './identity.js';
+export { register, requestToken, rotateKey, revoke, resolveDid } from './registry.js';
+export { networkSocketUrl, resolveNetwork } from './connect.js';
+export { Agent } from './agent.js';
+export { readAnswer, readProfile } from './answers.js';
+export { SharedDocument } from './document.js';

@@ -1,0 +1,22 @@
+// Loads a wasm build of the core in Node (and Bun) by reading its file; the
+// `ws` package is the WebSocket class where the runtime has none (Node 20).
+// Reached only from the Node entries (../index.js, ../lite.js), so bundlers
+// building for browsers or Workers never see `node:` modules.
+
+import { readFile } from 'node:fs/promises';
+import { AgentnetError } from './errors.js';
+import { useCore } from './runtime.js';
+
+async function wsPackage() {
+  try {
+    return (await import('ws')).default;
+  } catch (err) {
+    throw new AgentnetError('not_supported', 'no WebSocket here: install the `ws` package (npm install ws)', { cause: err });
+  }
+}
+
+/** Instantiates `bindings` (a wasm-bindgen module of ../pkg) from the wasm file `file` beside it. */
+export async function loadInNode(bindings, file) {
+  bindings.initSync({ module: await readFile(new URL(`../pkg/${file}`, import.meta.url)) });
+  useCore(bindings, { fallbackWebSocket: wsPackage });
+}

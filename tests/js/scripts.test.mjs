@@ -1,0 +1,42 @@
+// The set-up scripts' portable parts (scripts/lib.sh): on a machine without
+// GNU sha256sum (macOS has only shasum) the cache key and the lock stamp are
+// the same; the first cargo step says it is the cold build and how long it
+// takes; outside a terminal cargo stays quiet.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { mkdtemp, rm, symlink } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { runCommand } from '../support/process.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** Runs `script` in bash after sourcing scripts/lib.sh, with `PATH` as given. */
+const withLib = (script, env = {}) => runCommand('/bin/bash', ['-c', `source "${root}/scripts/lib.sh"; ${script}`], { env });
+
+test('without sha256sum, lib.sh keys the build directory with shasum -a 256, as on macOS', async () => {
+  const bin = await mkdtemp(join(tmpdir(), 'agentnet-macos-path-'));
+  try {
+    for (const tool of ['dirname', 'cut', 'shasum', 'perl', 'awk']) await symlink(`/usr/bin/${tool}`, join(bin, tool));
+    const key = createHash('sha256').update(root).digest('hex').slice(0, 12);
+    const run = await withLib('command -v sha256sum || echo "no sha256sum"; echo "$CLONE_KEY"; printf abc | sha256', { PATH: bin, CARGO_TARGET_DIR: '' });
+    assert.equal(run.code, 0, run.stderr);
+    assert.deepEqual(run.stdout.trim().split('\n'), ['no sha256sum', key, createHash('sha256').update('abc').digest('hex')]);
+  } finally {
+    await rm(bin, { recursive: true, force: true });
+  }
+});
+
+test('a cargo step says when it is the first build and roughly how long it takes; cargo is quiet outside a terminal', async () => {
+  const run = await withLib('echo "quiet=$CARGO_QUIET"; first_build no/such/output "the thing" 7; first_build . "the thing" 7');
+  assert.equal(run.code, 0, run.stderr);
+  assert.deepEqual(run.stdout.trim().split('\n').map((l) => l.trim()), [
+    'quiet=--quiet',
+    'compiling the thing for the first time: roughly 7 minutes on 2 cores, seconds on later runs',
+    "(cargo's progress bar shows on a terminal; here it is quiet)",
+    'compiling the thing (only what changed)',
+  ]);
+});
