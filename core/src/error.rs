@@ -72,6 +72,10 @@ pub enum ErrorCode {
     UpgradeRequired,
     /// A task cannot make this state change (ACPs AIP's transitions).
     InvalidTransition,
+    /// A `refs.messages` parent is not a message of the event's channel.
+    UnknownParent,
+    /// A `refs.nodes` recipient is not a member of the network.
+    UnknownRecipient,
     /// The host failed on its side (storage, a missing answer); nothing the caller sent is at fault.
     Internal,
 }
@@ -109,6 +113,8 @@ impl ErrorCode {
             Self::MethodNotAllowed => "method_not_allowed",
             Self::UpgradeRequired => "upgrade_required",
             Self::InvalidTransition => "invalid_transition",
+            Self::UnknownParent => "unknown_parent",
+            Self::UnknownRecipient => "unknown_recipient",
             Self::Internal => "internal",
         }
     }

@@ -225,7 +225,8 @@ impl Host for Applier<'_> {
                 event,
                 retain,
                 audiences,
-            } => self.store.append(*seq, event, *retain, audiences),
+                links,
+            } => self.store.append(*seq, event, *retain, audiences, links),
             Effect::PruneLog {
                 transient_through,
                 history_through,

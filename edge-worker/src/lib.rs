@@ -25,6 +25,7 @@ mod directory;
 mod effects;
 #[allow(missing_docs)] // the #[durable_object] macro generates undocumented glue
 mod entry;
+mod graph_store;
 mod host;
 mod http;
 mod identity;

@@ -278,6 +278,7 @@ pub fn status_of(code: ErrorCode) -> u16 {
         | ErrorCode::WrongNetwork
         | ErrorCode::CrossNetwork
         | ErrorCode::InvalidRequest => 400,
+        ErrorCode::UnknownParent | ErrorCode::UnknownRecipient => 422,
     }
 }
 

@@ -4,6 +4,7 @@
 //! above it; no pipeline logic lives here.
 //!
 //! * [`config`] — access policy, delivery mode, status, limits and mods of a network
+//! * [`graph`] — the message graph (IOA): link keys, traversal, windows; [`graph_memory`] holds one in memory
 //! * [`membership`] — the membership record and presence
 //! * [`access`] — access rules and resource permissions (§8)
 //! * [`retention`] — how long a network keeps events, history and idle members
@@ -15,6 +16,8 @@
 
 pub mod access;
 pub mod config;
+pub mod graph;
+pub mod graph_memory;
 pub mod membership;
 pub mod payloads;
 pub mod push;

@@ -1,0 +1,95 @@
+//! The message graph's reads over SQLite: the core's
+//! [`GraphIndex`](agentnet_core::model::graph::GraphIndex) on the `audience`
+//! table, where the graph's `(key, seq)` link rows live next to the
+//! audiences (`crate::storage`), and the log's `events` by `seq`.
+//!
+//! Every lookup is one indexed range of the `(audience, seq)` primary key;
+//! rows still gathered for the batch are written first.
+
+use crate::storage::{EventRow, LogIndex, decode_rows, integer, text};
+use agentnet_core::Event;
+use agentnet_core::model::graph::{End, GraphIndex};
+use serde::Deserialize;
+
+#[derive(Deserialize)]
+struct LinkRow {
+    seq: i64,
+}
+
+/// Most `seq`s one `IN (…)` read names (the platform binds at most 100 parameters;
+/// the list travels as one JSON parameter).
+const EVENTS_PER_READ: usize = 500;
+
+impl LogIndex {
+    fn try_linked(
+        &self,
+        key: &str,
+        after: u64,
+        limit: usize,
+        end: End,
+    ) -> worker::Result<Vec<u64>> {
+        self.0.flush()?;
+        let order = match end {
+            End::Oldest => "ASC",
+            End::Newest => "DESC",
+        };
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        let sql = format!(
+            "SELECT seq FROM audience WHERE audience = ? AND seq > ? ORDER BY seq {order} LIMIT ?"
+        );
+        let rows: Vec<LinkRow> = self
+            .0
+            .sql
+            .exec(&sql, vec![text(key), integer(after)?, limit.into()])?
+            .to_array()?;
+        let mut seqs: Vec<u64> = rows
+            .iter()
+            .filter_map(|r| u64::try_from(r.seq).ok())
+            .collect();
+        if end == End::Newest {
+            seqs.reverse();
+        }
+        Ok(seqs)
+    }
+
+    fn try_events(&self, seqs: &[u64]) -> worker::Result<Vec<(u64, Event)>> {
+        self.0.flush()?;
+        let mut found = Vec::with_capacity(seqs.len());
+        for chunk in seqs.chunks(EVENTS_PER_READ) {
+            let list = serde_json::to_string(chunk).unwrap_or_else(|_| "[]".into());
+            let rows: Vec<EventRow> = self
+                .0
+                .sql
+                .exec(
+                    "SELECT seq, event FROM events WHERE seq IN (SELECT value FROM json_each(?)) ORDER BY seq",
+                    vec![text(list)],
+                )?
+                .to_array()?;
+            found.extend(decode_rows(&rows));
+        }
+        found.sort_by_key(|(seq, _)| *seq);
+        Ok(found)
+    }
+}
+
+impl GraphIndex for LogIndex {
+    fn linked(&self, key: &str, after: u64, limit: usize, end: End) -> Vec<u64> {
+        self.try_linked(key, after, limit, end)
+            .unwrap_or_else(|err| {
+                worker::console_error!("graph lookup {key} failed: {err}");
+                Vec::new()
+            })
+    }
+
+    fn contains(&self, key: &str, seq: u64) -> bool {
+        self.try_linked(key, seq.saturating_sub(1), 1, End::Oldest)
+            .is_ok_and(|found| found.first() == Some(&seq))
+    }
+
+    fn events(&self, seqs: &[u64]) -> Vec<(u64, Event)> {
+        self.try_events(seqs).unwrap_or_else(|err| {
+            worker::console_error!("reading {} graph messages failed: {err}", seqs.len());
+            Vec::new()
+        })
+    }
+}
