@@ -24,7 +24,7 @@ impl LogIndex {
     fn try_linked(
         &self,
         key: &str,
-        after: u64,
+        (after, before): (u64, u64),
         limit: usize,
         end: End,
     ) -> worker::Result<Vec<u64>> {
@@ -35,12 +35,16 @@ impl LogIndex {
         };
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
         let sql = format!(
-            "SELECT seq FROM audience WHERE audience = ? AND seq > ? ORDER BY seq {order} LIMIT ?"
+            "SELECT seq FROM audience WHERE audience = ? AND seq > ? AND seq < ? ORDER BY seq {order} LIMIT ?"
         );
+        let before = i64::try_from(before).unwrap_or(i64::MAX);
         let rows: Vec<LinkRow> = self
             .0
             .sql
-            .exec(&sql, vec![text(key), integer(after)?, limit.into()])?
+            .exec(
+                &sql,
+                vec![text(key), integer(after)?, before.into(), limit.into()],
+            )?
             .to_array()?;
         let mut seqs: Vec<u64> = rows
             .iter()
@@ -50,6 +54,22 @@ impl LogIndex {
             seqs.reverse();
         }
         Ok(seqs)
+    }
+
+    fn try_count(&self, key: &str) -> worker::Result<u64> {
+        self.0.flush()?;
+        let rows: Vec<LinkRow> = self
+            .0
+            .sql
+            .exec(
+                "SELECT count(*) AS seq FROM audience WHERE audience = ?",
+                vec![text(key)],
+            )?
+            .to_array()?;
+        Ok(rows
+            .first()
+            .and_then(|r| u64::try_from(r.seq).ok())
+            .unwrap_or(0))
     }
 
     fn try_events(&self, seqs: &[u64]) -> worker::Result<Vec<(u64, Event)>> {
@@ -73,8 +93,8 @@ impl LogIndex {
 }
 
 impl GraphIndex for LogIndex {
-    fn linked(&self, key: &str, after: u64, limit: usize, end: End) -> Vec<u64> {
-        self.try_linked(key, after, limit, end)
+    fn linked(&self, key: &str, after: u64, before: u64, limit: usize, end: End) -> Vec<u64> {
+        self.try_linked(key, (after, before), limit, end)
             .unwrap_or_else(|err| {
                 worker::console_error!("graph lookup {key} failed: {err}");
                 Vec::new()
@@ -82,8 +102,20 @@ impl GraphIndex for LogIndex {
     }
 
     fn contains(&self, key: &str, seq: u64) -> bool {
-        self.try_linked(key, seq.saturating_sub(1), 1, End::Oldest)
-            .is_ok_and(|found| found.first() == Some(&seq))
+        self.try_linked(
+            key,
+            (seq.saturating_sub(1), seq.saturating_add(1)),
+            1,
+            End::Oldest,
+        )
+        .is_ok_and(|found| found.first() == Some(&seq))
+    }
+
+    fn count(&self, key: &str) -> u64 {
+        self.try_count(key).unwrap_or_else(|err| {
+            worker::console_error!("counting {key} failed: {err}");
+            0
+        })
     }
 
     fn events(&self, seqs: &[u64]) -> Vec<(u64, Event)> {

@@ -51,6 +51,8 @@ pub struct NetworkHost {
     pub(crate) mcp: crate::mcp_live::McpLive,
     /// A2A requests that wait for a task's changes.
     pub(crate) a2a: crate::a2a_live::Watchers,
+    /// Open IOA streams (`crate::ioa`).
+    pub(crate) ioa: crate::ioa::IoaStreams,
     /// Deliveries to external A2A agents, waiting to become calls.
     pub(crate) outbound: crate::a2a_live::Outbound,
     /// This host, for tasks that outlive a request (an MCP stream's answers).
@@ -217,6 +219,7 @@ impl NetworkHost {
             test_hooks,
             mcp: Default::default(),
             a2a: Default::default(),
+            ioa: Default::default(),
             outbound: Default::default(),
             me,
             env,

@@ -9,6 +9,7 @@
 //!
 //! | key | rows |
 //! |---|---|
+//! | `ioa/all` | every message of every channel |
 //! | `ioa/space:{channel}` | every message of the channel |
 //! | `ioa/root:{channel}` | its root messages (no parents, no recipients) |
 //! | `ioa/child:{seq}` | the children of message `seq` |
@@ -31,6 +32,9 @@ pub const UNBOUNDED: usize = usize::MAX;
 pub fn space_key(channel: &str) -> String {
     format!("ioa/space:{channel}")
 }
+
+/// The key of every message of every channel.
+pub const ALL_KEY: &str = "ioa/all";
 
 /// The key of the root messages of `channel`.
 pub fn root_key(channel: &str) -> String {
@@ -63,9 +67,11 @@ pub enum End {
 
 /// The host's index of link rows and its log, read synchronously.
 pub trait GraphIndex {
-    /// The `seq`s stored under `key` greater than `after`, ascending: at most
-    /// `limit` of them, the first or the last as `end` says.
-    fn linked(&self, key: &str, after: u64, limit: usize, end: End) -> Vec<u64>;
+    /// The `seq`s stored under `key` strictly between `after` and `before`,
+    /// ascending: at most `limit` of them, the first or the last as `end` says.
+    fn linked(&self, key: &str, after: u64, before: u64, limit: usize, end: End) -> Vec<u64>;
+    /// How many rows `key` has.
+    fn count(&self, key: &str) -> u64;
     /// True when `seq` is stored under `key`.
     fn contains(&self, key: &str, seq: u64) -> bool;
     /// The logged events at `seqs` (those the log still has), ascending.
@@ -86,7 +92,7 @@ pub struct Placement {
 impl Placement {
     /// The `(key, seq)` rows that index the message at `seq`.
     pub fn links(&self, seq: u64) -> Vec<(String, u64)> {
-        let mut links = vec![(space_key(&self.space), seq)];
+        let mut links = vec![(ALL_KEY.to_owned(), seq), (space_key(&self.space), seq)];
         if self.parents.is_empty() && self.recipients.is_empty() {
             links.push((root_key(&self.space), seq));
         }
@@ -130,7 +136,7 @@ fn reach(index: &dyn GraphIndex, start: u64, key: fn(u64) -> String, into: &mut 
     into.insert(start);
     let mut seen = BTreeSet::from([start]);
     while let Some(seq) = stack.pop() {
-        for next in index.linked(&key(seq), 0, UNBOUNDED, End::Oldest) {
+        for next in index.linked(&key(seq), 0, u64::MAX, UNBOUNDED, End::Oldest) {
             if seen.insert(next) {
                 into.insert(next);
                 stack.push(next);

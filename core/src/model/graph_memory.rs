@@ -31,11 +31,14 @@ impl MemoryGraph {
 }
 
 impl GraphIndex for MemoryGraph {
-    fn linked(&self, key: &str, after: u64, limit: usize, end: End) -> Vec<u64> {
+    fn linked(&self, key: &str, after: u64, before: u64, limit: usize, end: End) -> Vec<u64> {
         let Some(rows) = self.links.get(key) else {
             return Vec::new();
         };
-        let after = rows.range(after.saturating_add(1)..);
+        if before <= after.saturating_add(1) {
+            return Vec::new();
+        }
+        let after = rows.range(after.saturating_add(1)..before);
         match end {
             End::Oldest => after.take(limit).copied().collect(),
             End::Newest => {
@@ -44,6 +47,10 @@ impl GraphIndex for MemoryGraph {
                 last
             }
         }
+    }
+
+    fn count(&self, key: &str) -> u64 {
+        self.links.get(key).map_or(0, |rows| rows.len() as u64)
     }
 
     fn contains(&self, key: &str, seq: u64) -> bool {

@@ -127,12 +127,30 @@ fn a_root_is_indexed_under_its_space_and_the_roots() {
         recipients: Vec::new(),
     };
     let keys: Vec<String> = placement.links(7).into_iter().map(|(k, _)| k).collect();
-    assert_eq!(keys, vec![space_key("general"), root_key("general")]);
+    assert_eq!(
+        keys,
+        vec![
+            ALL_KEY.to_owned(),
+            space_key("general"),
+            root_key("general")
+        ]
+    );
 }
 
 #[test]
 fn newest_lookups_keep_the_last_rows() {
     let index = index_of(&[vec![], vec![], vec![], vec![]]);
-    assert_eq!(index.linked(&space_key("s"), 0, 2, End::Newest), vec![3, 4]);
-    assert_eq!(index.linked(&space_key("s"), 1, 2, End::Oldest), vec![2, 3]);
+    assert_eq!(
+        index.linked(&space_key("s"), 0, u64::MAX, 2, End::Newest),
+        vec![3, 4]
+    );
+    assert_eq!(
+        index.linked(&space_key("s"), 1, u64::MAX, 2, End::Oldest),
+        vec![2, 3]
+    );
+    assert_eq!(
+        index.linked(&space_key("s"), 0, 4, 2, End::Newest),
+        vec![2, 3]
+    );
+    assert_eq!(index.count(&space_key("s")), 4);
 }

@@ -15,9 +15,10 @@ use crate::model::graph::{GraphIndex, Placement, space_key};
 use crate::network::engine::Network;
 
 impl Network {
-    /// The host's graph index, when it keeps one.
+    /// The host's graph index, when it keeps one and the network keeps its
+    /// history (`mod/persistence`): without history, delivered messages leave the log.
     pub fn graph(&self) -> Option<&dyn GraphIndex> {
-        self.index.graph()
+        self.index.graph().filter(|_| self.keeps_history)
     }
 
     /// The `seq` of a logged event: from the recent window, else the host's index.

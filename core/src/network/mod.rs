@@ -56,7 +56,7 @@ pub use engine::Network;
 pub use handlers::{DEFAULT_INVITATION_TTL_MS, MAX_OPEN_TASKS, task_types};
 pub use reads::MAX_READ_LIMIT;
 pub use retention::MAX_PRUNED_PER_RUN;
-pub use routing::{default_visibility, visible_to};
+pub use routing::{default_visibility, logged_visible_to, visible_to};
 pub use shield::{CHALLENGES, FAILED_JOINS, Inbound};
 pub use tracker::{CATCH_UP_PAGE, MAX_IN_FLIGHT, REDELIVERY_TIMEOUT_MS};
 

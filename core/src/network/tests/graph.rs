@@ -20,8 +20,18 @@ impl EventIndex for Shared {
 }
 
 impl GraphIndex for Shared {
-    fn linked(&self, key: &str, after: u64, limit: usize, end: graph::End) -> Vec<u64> {
-        self.0.borrow().linked(key, after, limit, end)
+    fn linked(
+        &self,
+        key: &str,
+        after: u64,
+        before: u64,
+        limit: usize,
+        end: graph::End,
+    ) -> Vec<u64> {
+        self.0.borrow().linked(key, after, before, limit, end)
+    }
+    fn count(&self, key: &str) -> u64 {
+        self.0.borrow().count(key)
     }
     fn contains(&self, key: &str, seq: u64) -> bool {
         self.0.borrow().contains(key, seq)
@@ -46,7 +56,7 @@ fn applied(shared: &Shared, effects: &[Effect]) {
 }
 
 fn setup() -> (Network, Shared, Peer, Peer) {
-    let mut network = bare();
+    let mut network = network_with(vec![ModConfig::Persistence]);
     let shared = Shared::default();
     network.set_event_index(Box::new(shared.clone()));
     let mut alice = join(&mut network, "agent:alice");
@@ -102,7 +112,7 @@ fn a_reply_in_the_same_channel_is_linked_to_its_parents() {
         &["agent:alice"],
     );
     assert!(
-        matches!(&effects[0], Effect::Append { links, .. } if links.len() == 6),
+        matches!(&effects[0], Effect::Append { links, .. } if links.len() == 7),
         "{effects:?}"
     );
     let seq = network.seq_of_logged(&merge.id).unwrap();
@@ -113,6 +123,7 @@ fn a_reply_in_the_same_channel_is_linked_to_its_parents() {
         graph.linked(
             &graph::recipient_key(&addr("agent:alice")),
             0,
+            u64::MAX,
             10,
             graph::End::Oldest
         ),
