@@ -1,4 +1,6 @@
-//! The message graph's reads over SQLite: the core's
+//! The log's index for the core: [`LogIndex`] answers the core's
+//! deduplication lookups beyond its window (the log's unique id column) and
+//! the message graph's reads over SQLite: the core's
 //! [`GraphIndex`](agentnet_core::model::graph::GraphIndex) on the `audience`
 //! table, where the graph's `(key, seq)` link rows live next to the
 //! audiences (`crate::storage`), and the log's `events` by `seq`.
@@ -6,10 +8,31 @@
 //! Every lookup is one indexed range of the `(audience, seq)` primary key;
 //! rows still gathered for the batch are written first.
 
-use crate::storage::{EventRow, LogIndex, decode_rows, integer, text};
+use crate::storage::{EventRow, decode_rows, integer, text};
 use agentnet_core::Event;
 use agentnet_core::model::graph::{End, GraphIndex};
 use serde::Deserialize;
+
+/// The log's unique id column as the core's deduplication index beyond its window.
+pub struct LogIndex(pub crate::storage::Store);
+
+impl agentnet_core::network::EventIndex for LogIndex {
+    fn seq_of(&self, id: &agentnet_core::EventId) -> Option<u64> {
+        self.0.seq_of(&id.to_string()).ok().flatten()
+    }
+
+    fn graph(&self) -> Option<&dyn agentnet_core::model::graph::GraphIndex> {
+        Some(self)
+    }
+
+    fn newest_timestamp(&self) -> Option<u64> {
+        match self.0.newest_id() {
+            Ok(newest) => newest.map(agentnet_core::EventId::timestamp_ms),
+            // Unknown: ask the index about every id, as before.
+            Err(_) => Some(u64::MAX),
+        }
+    }
+}
 
 #[derive(Deserialize)]
 struct LinkRow {

@@ -4,13 +4,14 @@
 //! The core decides what a request means and answers it, or names the
 //! stream to open. Here a stream is written: its opening records, then
 //! every new message of the graph the core's [`Follow`] accepts (each
-//! appended channel event reaches every open stream through [`IoaStreams`],
+//! appended channel event reaches every open stream through
+//! [`crate::ioa_live::IoaStreams`],
 //! fed from [`crate::effects`]), and `: keepalive` when idle.
 
 use crate::host::respond;
 use crate::http::RequestIo;
+use crate::ioa_live::Appended;
 use crate::network_object::NetworkHost;
-use agentnet_core::Event;
 use agentnet_core::bindings::http::no_such_network;
 use agentnet_core::bindings::ioa::stream::Follow;
 use agentnet_core::bindings::ioa::{self as binding, Handled, Target};
@@ -18,30 +19,9 @@ use agentnet_core::bindings::{self, sse};
 use futures_channel::mpsc::{UnboundedReceiver, UnboundedSender, unbounded};
 use futures_util::StreamExt;
 use futures_util::future::{Either, select};
-use std::cell::RefCell;
-use std::rc::{Rc, Weak};
+use std::rc::Weak;
 use std::time::Duration;
 use worker::{Headers, Response, Result};
-
-/// The open IOA streams, each fed every new message of the graph.
-#[derive(Default)]
-pub(crate) struct IoaStreams {
-    open: RefCell<Vec<UnboundedSender<(u64, Rc<Event>)>>>,
-}
-
-impl IoaStreams {
-    fn subscribe(&self) -> UnboundedReceiver<(u64, Rc<Event>)> {
-        let (sender, receiver) = unbounded();
-        self.open.borrow_mut().push(sender);
-        receiver
-    }
-
-    /// A message was appended at `seq`: every open stream hears of it (closed ones are dropped).
-    pub(crate) fn appended(&self, seq: u64, event: &Rc<Event>) {
-        let mut open = self.open.borrow_mut();
-        open.retain(|stream| stream.unbounded_send((seq, Rc::clone(event))).is_ok());
-    }
-}
 
 impl NetworkHost {
     /// Answers a request under `/networks/{id}/ioa`.
@@ -92,7 +72,7 @@ impl NetworkHost {
 async fn follow_stream(
     host: Weak<NetworkHost>,
     mut follow: Follow,
-    mut messages: UnboundedReceiver<(u64, Rc<Event>)>,
+    mut messages: UnboundedReceiver<Appended>,
     sender: UnboundedSender<Result<Vec<u8>>>,
 ) {
     loop {

@@ -31,6 +31,7 @@ mod http;
 mod identity;
 mod inbox;
 mod ioa;
+mod ioa_live;
 mod log_batch;
 mod mcp;
 mod mcp_live;

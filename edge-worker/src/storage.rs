@@ -50,27 +50,6 @@ pub struct Store {
     pending: Rc<RefCell<PendingAppends>>,
 }
 
-/// The log's unique id column as the core's deduplication index beyond its window.
-pub struct LogIndex(pub Store);
-
-impl agentnet_core::network::EventIndex for LogIndex {
-    fn seq_of(&self, id: &agentnet_core::EventId) -> Option<u64> {
-        self.0.seq_of(&id.to_string()).ok().flatten()
-    }
-
-    fn graph(&self) -> Option<&dyn agentnet_core::model::graph::GraphIndex> {
-        Some(self)
-    }
-
-    fn newest_timestamp(&self) -> Option<u64> {
-        match self.0.newest_id() {
-            Ok(newest) => newest.map(agentnet_core::EventId::timestamp_ms),
-            // Unknown: ask the index about every id, as before.
-            Err(_) => Some(u64::MAX),
-        }
-    }
-}
-
 #[derive(Deserialize)]
 struct NewestRow {
     id: Option<String>,

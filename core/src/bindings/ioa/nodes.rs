@@ -8,8 +8,8 @@
 //! caller a token for an existing name, agentnet does not). `POST /nodes`
 //! registers another node the same way without starting a session.
 
+use super::refusal::{Refusal, object_body};
 use super::wire::node;
-use super::{Refusal, object_body};
 use crate::bindings::exchange::BindingHost;
 use crate::bindings::membership::{JoinBody, admit};
 use crate::bindings::session;
@@ -69,13 +69,16 @@ pub fn register_body(text: &str, header_key: Option<&str>) -> Result<Register, R
     })
 }
 
+/// A joined member's address and the `member_secret` its first join was issued.
+pub type Joined = (Address, Option<Value>);
+
 /// Joins as `register` says: the member's address and a new `member_secret`, if one was issued.
 pub fn join<H: BindingHost>(
     host: &mut H,
     network: &mut Network,
     register: Register,
     peer: Option<&str>,
-) -> Result<Result<(Address, Option<Value>), Refusal>, H::Error> {
+) -> Result<Result<Joined, Refusal>, H::Error> {
     let mut credentials = Map::new();
     if let Some(key) = register.access_key {
         credentials.insert("token".into(), json!(key));

@@ -10,7 +10,7 @@
 //! [`MAX_UNLIMITED`] messages (the last, or the first after `after`).
 //! Only messages the caller may see are returned.
 
-use super::Refusal;
+use super::refusal::Refusal;
 use super::wire;
 use crate::event::Event;
 use crate::event::metadata::ProtocolMetadata;
@@ -319,13 +319,7 @@ pub fn list(
             after,
             limit: filter.limit,
         };
-        walk.collect(&|e| {
-            matches(
-                e,
-                filter,
-                parent.map(|_| filter.ref_message.as_deref()).flatten(),
-            )
-        })
+        walk.collect(&|e| matches(e, filter, filter.ref_message.as_deref()))
     };
     Ok(messages(network, caller, rows))
 }

@@ -2,16 +2,51 @@
 //! who calls it (the bearer session; `X-Node-ID` is never read), and the
 //! answer — a response, or a stream to open ([`Handled::Stream`]).
 
+use super::nodes;
 use super::reads::{self, Filter, ReadOptions};
+use super::refusal::Refusal;
+use super::send;
+use super::spaces;
 use super::stream::{Follow, Scope};
-use super::{Refusal, Target, nodes, send, spaces};
 use crate::bindings::exchange::BindingHost;
 use crate::bindings::message::{Method, Request, Response};
 use crate::bindings::session::{QueryTokens, authenticate};
 use crate::bindings::ws::peer_of;
 use crate::model::graph::GraphIndex;
-use crate::{Address, Network};
+use crate::{Address, Network, NetworkId};
 use serde_json::{Value, json};
+
+/// A request under a network's IOA base URL.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Target {
+    /// The network.
+    pub network: NetworkId,
+    /// The path's segments after `/ioa`, percent-decoded.
+    pub segments: Vec<String>,
+}
+
+/// The IOA target of `req`, if its path is under `/networks/{id}/ioa`.
+/// `/networks/{id}/ioa/mcp` is not one: it is the network's MCP endpoint.
+pub fn target(req: &Request) -> Option<Target> {
+    let rest = req.path().strip_prefix("/networks/")?;
+    let (id, rest) = rest.split_once('/')?;
+    let rest = rest.strip_prefix("ioa")?;
+    if !(rest.is_empty() || rest.starts_with('/')) {
+        return None;
+    }
+    let segments: Vec<String> = rest
+        .split('/')
+        .filter(|s| !s.is_empty())
+        .map(crate::bindings::message::percent_decode)
+        .collect();
+    if segments == ["mcp"] {
+        return None;
+    }
+    Some(Target {
+        network: id.parse().ok()?,
+        segments,
+    })
+}
 
 /// Why a network without its history has no IOA graph.
 pub const NO_GRAPH: &str =

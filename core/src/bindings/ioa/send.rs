@@ -4,8 +4,10 @@
 //! refs ([`crate::network`]'s graph: parents in the same space, recipients
 //! members) and logs it with its links.
 
+use super::apps;
+use super::refusal::{Refusal, object_body};
+use super::schema;
 use super::wire::{MESSAGE_TYPE, message};
-use super::{Refusal, apps, object_body, schema};
 use crate::bindings::exchange::BindingHost;
 use crate::bindings::mcp::member::{new_event, submit_event};
 use crate::ids::address::Name;

@@ -3,8 +3,8 @@
 //! channels the caller may see, `GET /spaces/{id}` one with its nodes and
 //! message count.
 
+use super::refusal::{Refusal, object_body};
 use super::wire::space_info;
-use super::{Refusal, object_body};
 use crate::bindings::exchange::BindingHost;
 use crate::bindings::mcp::member::submit_core;
 use crate::ids::address::Name;

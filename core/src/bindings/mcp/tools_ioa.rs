@@ -18,7 +18,9 @@ use super::waiting::Reply;
 use crate::Network;
 use crate::bindings::exchange::BindingHost;
 use crate::bindings::ioa::reads::{self, ReadOptions};
-use crate::bindings::ioa::{Refusal, send, spaces};
+use crate::bindings::ioa::refusal::Refusal;
+use crate::bindings::ioa::routes::{NO_GRAPH, joined};
+use crate::bindings::ioa::{send, spaces};
 use serde_json::{Map, Value, json};
 
 const SPACE: &str = "ioa_space";
@@ -145,7 +147,7 @@ pub fn call<H: BindingHost>(
         }
         READ => graph_read(network, |n, g| {
             let space = space_id(args)?;
-            crate::bindings::ioa::routes::joined(n, member, &space)?;
+            joined(n, member, &space)?;
             reads::read_space(n, g, member, &space, &read_options(args)?).map(Value::Array)
         }),
         _ => return Ok(None),
@@ -159,6 +161,6 @@ fn graph_read(
 ) -> Result<Value, Refusal> {
     match network.graph() {
         Some(graph) => run(network, graph),
-        None => Err(Refusal::new(503, crate::bindings::ioa::routes::NO_GRAPH)),
+        None => Err(Refusal::new(503, NO_GRAPH)),
     }
 }
