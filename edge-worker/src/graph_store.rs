@@ -79,6 +79,26 @@ impl LogIndex {
         Ok(seqs)
     }
 
+    fn try_linked_all(&self, keys: &[String]) -> worker::Result<Vec<u64>> {
+        self.0.flush()?;
+        let mut all = Vec::new();
+        for chunk in keys.chunks(EVENTS_PER_READ) {
+            let list = serde_json::to_string(chunk).unwrap_or_else(|_| "[]".into());
+            let rows: Vec<LinkRow> = self
+                .0
+                .sql
+                .exec(
+                    "SELECT DISTINCT seq FROM audience WHERE audience IN (SELECT value FROM json_each(?))",
+                    vec![text(list)],
+                )?
+                .to_array()?;
+            all.extend(rows.iter().filter_map(|r| u64::try_from(r.seq).ok()));
+        }
+        all.sort_unstable();
+        all.dedup();
+        Ok(all)
+    }
+
     fn try_count(&self, key: &str) -> worker::Result<u64> {
         self.0.flush()?;
         let rows: Vec<LinkRow> = self
@@ -132,6 +152,13 @@ impl GraphIndex for LogIndex {
             End::Oldest,
         )
         .is_ok_and(|found| found.first() == Some(&seq))
+    }
+
+    fn linked_all(&self, keys: &[String]) -> Vec<u64> {
+        self.try_linked_all(keys).unwrap_or_else(|err| {
+            worker::console_error!("graph lookup of {} keys failed: {err}", keys.len());
+            Vec::new()
+        })
     }
 
     fn count(&self, key: &str) -> u64 {

@@ -72,6 +72,17 @@ pub trait GraphIndex {
     fn linked(&self, key: &str, after: u64, before: u64, limit: usize, end: End) -> Vec<u64>;
     /// How many rows `key` has.
     fn count(&self, key: &str) -> u64;
+    /// Every `seq` stored under any of `keys`, ascending, each once (one
+    /// lookup for a whole frontier of a walk).
+    fn linked_all(&self, keys: &[String]) -> Vec<u64> {
+        let mut all: Vec<u64> = keys
+            .iter()
+            .flat_map(|key| self.linked(key, 0, u64::MAX, UNBOUNDED, End::Oldest))
+            .collect();
+        all.sort_unstable();
+        all.dedup();
+        all
+    }
     /// True when `seq` is stored under `key`.
     fn contains(&self, key: &str, seq: u64) -> bool;
     /// The logged events at `seqs` (those the log still has), ascending.
@@ -130,18 +141,20 @@ impl Direction {
     }
 }
 
-/// Every message reachable from `start` along `key`'s rows, with `start`.
+/// Every message reachable from `start` along `key`'s rows, with `start`:
+/// a walk a frontier at a time, one lookup per frontier.
 fn reach(index: &dyn GraphIndex, start: u64, key: fn(u64) -> String, into: &mut BTreeSet<u64>) {
-    let mut stack = vec![start];
-    into.insert(start);
     let mut seen = BTreeSet::from([start]);
-    while let Some(seq) = stack.pop() {
-        for next in index.linked(&key(seq), 0, u64::MAX, UNBOUNDED, End::Oldest) {
-            if seen.insert(next) {
-                into.insert(next);
-                stack.push(next);
-            }
-        }
+    into.insert(start);
+    let mut frontier = vec![start];
+    while !frontier.is_empty() {
+        let keys: Vec<String> = frontier.iter().map(|seq| key(*seq)).collect();
+        frontier = index
+            .linked_all(&keys)
+            .into_iter()
+            .filter(|next| seen.insert(*next))
+            .collect();
+        into.extend(&frontier);
     }
 }
 
