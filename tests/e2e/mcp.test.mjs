@@ -216,7 +216,9 @@ test('a dropped stream is resumed with Last-Event-ID', async () => {
   });
   const resumedWith = [];
   let cut = 0;
-  // The network drops the tools/call stream right after its first event (the priming one).
+  // The network drops the tools/call stream right after its first event (the
+  // priming one). Bytes arrive in chunks that may split an event, so the cut
+  // comes after the first whole event (its blank line), not the first chunk.
   const dropping = async (url, init) => {
     const res = await fetch(url, init);
     if (init?.method === 'GET' && new Headers(init.headers).get('last-event-id')) resumedWith.push(new Headers(init.headers).get('last-event-id'));
@@ -226,8 +228,15 @@ test('a dropped stream is resumed with Last-Event-ID', async () => {
     const reader = res.body.getReader();
     const body = new ReadableStream({
       async start(controller) {
-        const { value } = await reader.read();
-        controller.enqueue(value);
+        const decoder = new TextDecoder();
+        let seen = '';
+        while (!seen.includes('\n\n')) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          seen += decoder.decode(value, { stream: true });
+        }
+        const end = seen.indexOf('\n\n');
+        controller.enqueue(new TextEncoder().encode(end < 0 ? seen : seen.slice(0, end + 2)));
         await reader.cancel();
         controller.close();
       },
