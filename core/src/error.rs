@@ -74,6 +74,10 @@ pub enum ErrorCode {
     InvalidTransition,
     /// An `allowed_origins` entry is not `*` or a web origin (`https://host[:port]`).
     InvalidOrigin,
+    /// A `refs.messages` parent is not a message of the event's channel.
+    UnknownParent,
+    /// A `refs.nodes` recipient is not a member of the network.
+    UnknownRecipient,
     /// The host failed on its side (storage, a missing answer); nothing the caller sent is at fault.
     Internal,
 }
@@ -112,6 +116,8 @@ impl ErrorCode {
             Self::UpgradeRequired => "upgrade_required",
             Self::InvalidTransition => "invalid_transition",
             Self::InvalidOrigin => "invalid_origin",
+            Self::UnknownParent => "unknown_parent",
+            Self::UnknownRecipient => "unknown_recipient",
             Self::Internal => "internal",
         }
     }

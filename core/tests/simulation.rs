@@ -114,6 +114,7 @@ impl Sim {
             created_by: address(0),
             private: false,
             invited: Default::default(),
+            tags: Vec::new(),
         });
         let rows: Vec<Row> = members.into_iter().chain([room]).collect();
         let network = Network::new(

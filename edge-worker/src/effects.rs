@@ -225,7 +225,13 @@ impl Host for Applier<'_> {
                 event,
                 retain,
                 audiences,
-            } => self.store.append(*seq, event, *retain, audiences),
+                links,
+            } => {
+                self.store.append(*seq, event, *retain, audiences, links);
+                if !links.is_empty() {
+                    host.ioa.appended(*seq, event);
+                }
+            }
             Effect::PruneLog {
                 transient_through,
                 history_through,

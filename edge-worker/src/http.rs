@@ -185,6 +185,9 @@ impl NetworkHost {
         if let Some(target) = bindings::a2a::target(&request) {
             return self.serve_a2a(request, target).await;
         }
+        if let Some(target) = bindings::ioa::target(&request) {
+            return self.serve_ioa(request, target).await;
+        }
         match mcp::transport::target(&request) {
             Some(mcp::transport::Target::Endpoint(id)) => return self.serve_mcp(request, id).await,
             Some(mcp::transport::Target::Metadata(id)) => return self.mcp_metadata(&request, &id),

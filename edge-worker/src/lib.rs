@@ -6,8 +6,8 @@
 //!   when public, lists it in the directory; `GET /v1/networks` lists them;
 //! * requests under `/networks/{id}/…` (the MCP endpoint `/networks/{id}/mcp`,
 //!   its protected-resource metadata, the network's OAuth authorization
-//!   server with its metadata, and the A2A endpoints and cards under
-//!   `/networks/{id}/a2a`) go to the Durable Object named `{id}`
+//!   server with its metadata, the A2A endpoints and cards under
+//!   `/networks/{id}/a2a`, IOA under `/networks/{id}/ioa`) go to the Durable Object named `{id}`
 //!   ([`entry::NetworkObject`]), which owns that network's state.
 //!
 //! * the identity registry's routes (`/registry/v1/…`, `/agents/{name}/did.json`,
@@ -25,10 +25,13 @@ mod directory;
 mod effects;
 #[allow(missing_docs)] // the #[durable_object] macro generates undocumented glue
 mod entry;
+mod graph_store;
 mod host;
 mod http;
 mod identity;
 mod inbox;
+mod ioa;
+mod ioa_live;
 mod log_batch;
 mod mcp;
 mod mcp_live;

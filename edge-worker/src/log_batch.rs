@@ -74,6 +74,16 @@ pub struct PendingAppends {
 }
 
 impl PendingAppends {
+    /// Gathers one `(key, seq)` index row: an audience, or a link of the
+    /// message graph (`agentnet_core::model::graph`), which shares the table.
+    pub fn push_link(&mut self, key: &str, seq: u64) {
+        let row = self.audiences.open_row();
+        push_json_str(row, key);
+        row.push(',');
+        row.push_str(&seq.to_string());
+        self.audiences.close_row();
+    }
+
     /// True when nothing waits to be written.
     pub fn is_empty(&self) -> bool {
         self.events.is_empty() && self.audiences.is_empty() && self.large.is_empty()
@@ -82,11 +92,7 @@ impl PendingAppends {
     /// Gathers the rows of `event`, accepted at `seq`, under `audiences`.
     pub fn push(&mut self, seq: u64, event: &Event, retain: bool, audiences: &[String]) {
         for audience in audiences {
-            let row = self.audiences.open_row();
-            push_json_str(row, audience);
-            row.push(',');
-            row.push_str(&seq.to_string());
-            self.audiences.close_row();
+            self.push_link(audience, seq);
         }
         let encoded = event.encode();
         let id = event.id.to_string();

@@ -6,11 +6,12 @@
 //! a socket's id, member and deadline live in its attachment, so nothing
 //! needed after a wake-up is held only in memory (`crate::sockets`).
 
+use crate::graph_store::LogIndex;
 use crate::host::{now_ms, random_seed};
 use crate::inbox::Drainer;
 use crate::origin::Origin;
 use crate::socket_state::{LastSender, OpenSockets};
-use crate::storage::{LogIndex, Store};
+use crate::storage::Store;
 use agentnet_core::bindings::networks::{self, WorkerRoute};
 use agentnet_core::bindings::policy::Policy;
 use agentnet_core::bindings::sockets::Close;
@@ -53,6 +54,8 @@ pub struct NetworkHost {
     pub(crate) mcp: crate::mcp_live::McpLive,
     /// A2A requests that wait for a task's changes.
     pub(crate) a2a: crate::a2a_live::Watchers,
+    /// Open IOA streams (`crate::ioa`).
+    pub(crate) ioa: crate::ioa_live::IoaStreams,
     /// Deliveries to external A2A agents, waiting to become calls.
     pub(crate) outbound: crate::a2a_live::Outbound,
     /// This host, for tasks that outlive a request (an MCP stream's answers).
@@ -219,6 +222,7 @@ impl NetworkHost {
             test_hooks,
             mcp: Default::default(),
             a2a: Default::default(),
+            ioa: Default::default(),
             outbound: Default::default(),
             me,
             env,

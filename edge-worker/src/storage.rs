@@ -13,7 +13,9 @@
 //!   creates them);
 //! * `audience` — `(audience, seq)` pairs: a member's catch-up is a range
 //!   scan over its few audiences (`public`, `member:{address}`, its
-//!   channels and groups), never a scan of the whole log.
+//!   channels and groups), never a scan of the whole log. The message
+//!   graph's link rows (`ioa/…` keys, `agentnet_core::model::graph`) share
+//!   the table and its batches (`crate::graph_store` reads them).
 //!
 //! Loading reads the config, the state rows and `max(seq)` — never the log —
 //! so waking a hibernated object stays cheap.
@@ -48,23 +50,6 @@ pub struct Store {
     pending: Rc<RefCell<PendingAppends>>,
 }
 
-/// The log's unique id column as the core's deduplication index beyond its window.
-pub struct LogIndex(pub Store);
-
-impl agentnet_core::network::EventIndex for LogIndex {
-    fn seq_of(&self, id: &agentnet_core::EventId) -> Option<u64> {
-        self.0.seq_of(&id.to_string()).ok().flatten()
-    }
-
-    fn newest_timestamp(&self) -> Option<u64> {
-        match self.0.newest_id() {
-            Ok(newest) => newest.map(agentnet_core::EventId::timestamp_ms),
-            // Unknown: ask the index about every id, as before.
-            Err(_) => Some(u64::MAX),
-        }
-    }
-}
-
 #[derive(Deserialize)]
 struct NewestRow {
     id: Option<String>,
@@ -86,7 +71,7 @@ struct SeqRow {
 }
 
 #[derive(Deserialize)]
-struct EventRow {
+pub(crate) struct EventRow {
     seq: i64,
     event: String,
 }
@@ -225,10 +210,19 @@ impl Store {
     }
 
     /// Gathers an accepted event at `seq` under its audiences; [`Store::flush`] writes it.
-    pub fn append(&self, seq: u64, event: &Event, retain: bool, audiences: &[String]) {
-        self.pending
-            .borrow_mut()
-            .push(seq, event, retain, audiences);
+    pub fn append(
+        &self,
+        seq: u64,
+        event: &Event,
+        retain: bool,
+        audiences: &[String],
+        links: &[(String, u64)],
+    ) {
+        let mut pending = self.pending.borrow_mut();
+        pending.push(seq, event, retain, audiences);
+        for (key, linked) in links {
+            pending.push_link(key, *linked);
+        }
     }
 
     /// Writes the gathered log rows: one statement per table for all of them.
@@ -437,7 +431,7 @@ impl Store {
     }
 }
 
-fn decode_rows(rows: &[EventRow]) -> Vec<(u64, Event)> {
+pub(crate) fn decode_rows(rows: &[EventRow]) -> Vec<(u64, Event)> {
     let limits = Limits::default();
     rows.iter()
         .filter_map(|row| {

@@ -72,7 +72,7 @@ async function eventually(predicate, ms = 5000, what = 'the condition') {
   throw new Error(`${what} did not happen within ${ms} ms`);
 }
 
-const BUILT_INS = ['agentnet_post', 'agentnet_read', 'agentnet_members', 'agentnet_channel'];
+const BUILT_INS = ['agentnet_post', 'agentnet_read', 'agentnet_members', 'agentnet_channel', 'ioa_space', 'ioa_send', 'ioa_read'];
 
 test('each protocol revision connects through an official client', async () => {
   const { id } = await createNetwork(edge.url, { name: 'revisions' });
@@ -339,6 +339,6 @@ test('malformed, unknown, batched and oversized requests get their codes; the se
   // The session and the network are unharmed.
   assert.deepEqual((await post(ping(3), session)).body, { jsonrpc: '2.0', id: 3, result: {} });
   const { client } = await connect1(id, token);
-  assert.equal((await client.listTools()).tools.length, 4);
+  assert.equal((await client.listTools()).tools.length, BUILT_INS.length);
   await client.close();
 });

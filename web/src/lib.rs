@@ -14,7 +14,8 @@
 //! This file only composes the page. Each feature owns its signals and its
 //! requests and is provided through Leptos context: the [`session`] (the
 //! connection, status and problem), [`chat`], [`people`], [`resources`],
-//! [`documents`] and the [`inspector`]; the replica's effects reach each
+//! [`documents`] and the [`inspector`] ([`ioa`] renders IOA messages in the chat);
+//! the replica's effects reach each
 //! through its `on_effect`. Definitions the features share live in leaf
 //! modules (the workspace's [`event_types`], for one), never here, so no
 //! feature depends on the page that composes it.
@@ -25,6 +26,7 @@ pub mod documents;
 pub mod error;
 pub mod event_types;
 pub mod inspector;
+pub mod ioa;
 pub mod networks;
 pub mod panic;
 pub mod people;

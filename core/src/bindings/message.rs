@@ -279,6 +279,7 @@ pub fn status_of(code: ErrorCode) -> u16 {
         | ErrorCode::CrossNetwork
         | ErrorCode::InvalidOrigin
         | ErrorCode::InvalidRequest => 400,
+        ErrorCode::UnknownParent | ErrorCode::UnknownRecipient => 422,
     }
 }
 

@@ -25,6 +25,7 @@
 //! * [`registry`] — the identity registry at `/registry/v1/`, DID documents and the JWKS
 //! * [`oauth`] — each network's OAuth authorization server for its MCP endpoint (consent = join)
 //! * [`a2a`] — A2A (JSON-RPC, both generations) at `/networks/{id}/a2a`
+//! * [`ioa`] — IOA (spaces, nodes, the message graph, SSE) at `/networks/{id}/ioa`
 
 pub mod a2a;
 pub mod cors;
@@ -33,6 +34,7 @@ pub mod didwba;
 pub mod directory;
 pub mod exchange;
 pub mod http;
+pub mod ioa;
 pub mod mcp;
 pub mod membership;
 pub mod message;

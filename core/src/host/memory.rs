@@ -69,6 +69,7 @@ impl MemoryHost {
                 event,
                 retain,
                 audiences,
+                links: _,
             } => self.log.push(LogRow {
                 seq: *seq,
                 event: Rc::clone(event),

@@ -4,6 +4,7 @@
 //! above it; no pipeline logic lives here.
 //!
 //! * [`config`] — access policy, delivery mode, status, limits and mods of a network
+//! * [`graph`] — the message graph (IOA): link keys, traversal, windows; [`graph_memory`] holds one in memory
 //! * [`membership`] — the membership record and presence
 //! * [`access`] — access rules and resource permissions (§8)
 //! * [`origins`] — the web origins a network lets browsers use it from (CORS)
@@ -16,6 +17,8 @@
 
 pub mod access;
 pub mod config;
+pub mod graph;
+pub mod graph_memory;
 pub mod membership;
 pub mod origins;
 pub mod payloads;

@@ -27,6 +27,9 @@ pub struct Channel {
     /// Addresses its creator listed: they may join (a private channel too).
     #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
     pub invited: BTreeSet<Address>,
+    /// Labels (IOA's space tags): given at creation, merged by joins that name more.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tags: Vec<String>,
 }
 
 impl Channel {

@@ -38,6 +38,12 @@ pub trait EventIndex {
     fn newest_timestamp(&self) -> Option<u64> {
         Some(u64::MAX)
     }
+
+    /// The message graph's link rows and the log, when the host keeps them
+    /// ([`crate::model::graph`]); without it parents are checked only for existence.
+    fn graph(&self) -> Option<&dyn crate::model::graph::GraphIndex> {
+        None
+    }
 }
 
 /// An index that knows nothing: deduplication is then limited to the window.

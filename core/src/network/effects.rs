@@ -48,6 +48,9 @@ pub enum Effect {
         retain: bool,
         /// Index it under these audiences for catch-up reads.
         audiences: Vec<String>,
+        /// Its rows in the message graph's index, `(key, seq)`
+        /// ([`crate::model::graph::Placement::links`]); empty outside a channel.
+        links: Vec<(String, u64)>,
     },
     /// Delete the log rows retention no longer keeps (`Network::prune`):
     /// rows without history (`retain` false) up to `transient_through`,

@@ -19,6 +19,7 @@
 //! | [`pushes`] | the queue of tasks' push notifications: what is due, what became of it |
 //! | [`stages`] | transforms, observers, mod commands |
 //! | [`handlers`] | the network's own handling of `network.*` events, by area |
+//! | [`graph`] | the message graph: `refs` checked, an event's place in the graph |
 //! | [`reads`] | catch-up, pages and history queries over the host's log |
 //! | [`retention`] | pruning the log, idle members and expired invitations |
 //! | [`effects`] | what the host must do: [`Effect`], [`ReadRequest`], [`Page`] |
@@ -34,6 +35,7 @@ mod document_store;
 mod documents;
 pub mod effects;
 mod engine;
+mod graph;
 mod handlers;
 pub mod identity;
 mod identity_cache;
@@ -54,7 +56,7 @@ pub use engine::Network;
 pub use handlers::{DEFAULT_INVITATION_TTL_MS, MAX_OPEN_TASKS, task_types};
 pub use reads::MAX_READ_LIMIT;
 pub use retention::MAX_PRUNED_PER_RUN;
-pub use routing::{default_visibility, visible_to};
+pub use routing::{default_visibility, logged_visible_to, visible_to};
 pub use shield::{CHALLENGES, FAILED_JOINS, Inbound};
 pub use tracker::{CATCH_UP_PAGE, MAX_IN_FLIGHT, REDELIVERY_TIMEOUT_MS};
 
@@ -232,6 +234,7 @@ impl Network {
         if let Some(visibility) = metadata.visibility {
             routing::check_visibility(&event.target, visibility)?;
         }
+        let placement = self.place_in_graph(&event, &metadata.refs)?;
         let claim = if joining {
             let (verification, did) = self.verify_join(inbound, &event, now)?;
             Some(JoinClaim {
@@ -290,6 +293,7 @@ impl Network {
                     event: Rc::clone(&event),
                     retain: self.keeps_history,
                     audiences: delivery::audiences_of(&self.state, &event, visibility),
+                    links: placement.as_ref().map(|p| p.links(seq)).unwrap_or_default(),
                 });
             }
             Some(seq)

@@ -81,6 +81,7 @@ impl Network {
                         created_by: creator,
                         private: false,
                         invited: Default::default(),
+                        tags: Vec::new(),
                     });
                 channel.members.extend(members);
                 vec![Effect::Store(Row::Channel(channel.clone()))]

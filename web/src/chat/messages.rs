@@ -6,6 +6,9 @@
 
 use super::conversations::conversation_of;
 use crate::event_types::{MESSAGE_POSTED, MESSAGE_STATUS};
+use crate::ioa::IoaMessage;
+use agentnet_core::bindings::ioa::wire::MESSAGE_TYPE as IOA_MESSAGE;
+use agentnet_core::event::metadata::ProtocolMetadata;
 use agentnet_core::replica::{OutboxState, Replica};
 use agentnet_core::{Address, Event, EventId};
 
@@ -26,11 +29,16 @@ pub struct Line {
     pub in_reply_to: Option<EventId>,
     /// A status update (`workspace.message.status`) rather than a post.
     pub status: bool,
+    /// An IOA message: its protocol, parents and recipients ([`crate::ioa`]).
+    pub ioa: Option<IoaMessage>,
 }
 
 /// True for the event types the conversation shows.
 pub fn is_conversation_event(event: &Event) -> bool {
-    matches!(event.event_type.as_str(), MESSAGE_POSTED | MESSAGE_STATUS)
+    matches!(
+        event.event_type.as_str(),
+        MESSAGE_POSTED | MESSAGE_STATUS | IOA_MESSAGE
+    )
 }
 
 /// The addresses mentioned as `@address` in a text, canonical and once each.
@@ -68,19 +76,29 @@ pub fn line_from(event: &Event, state: LineState, me: &str) -> Line {
     let source = event.source.to_string();
     let status = event.event_type.as_str() == MESSAGE_STATUS;
     let text = |key: &str| event.payload.get(key).and_then(|c| c.as_str());
+    let ioa = crate::ioa::read(event);
+    // A message answers its `in_reply_to`, else its first IOA parent (`refs.messages`).
+    let parent = event.in_reply_to().or_else(|| {
+        ProtocolMetadata::read(&event.metadata)
+            .ok()
+            .and_then(|m| m.refs.messages.first().copied())
+    });
     Line {
         id: event.id,
         conversation: conversation_of(&event.target.to_string(), &source, me),
         source,
-        content: if status {
-            text("status").or_else(|| text("content")).unwrap_or("")
-        } else {
-            text("content").unwrap_or("")
-        }
-        .to_owned(),
+        content: match &ioa {
+            Some(ioa) => ioa.summary(),
+            None if status => text("status")
+                .or_else(|| text("content"))
+                .unwrap_or("")
+                .to_owned(),
+            None => text("content").unwrap_or("").to_owned(),
+        },
         state,
-        in_reply_to: event.in_reply_to(),
+        in_reply_to: parent,
         status,
+        ioa,
     }
 }
 

@@ -4,6 +4,7 @@
 
 use super::messages::{Line, LineState, excerpt_of, mentions_in};
 use super::state::Chat;
+use crate::ioa::card::IoaCard;
 use crate::routes::Place;
 use crate::session::{Pane, Session};
 use agentnet_core::EventId;
@@ -128,12 +129,16 @@ pub fn MessageLine(
         .collect_view();
     let id = line.id;
     let excerpt = excerpt_of(&line.content);
+    let body = match line.ioa.clone() {
+        Some(ioa) => view! { <IoaCard line=line.clone() ioa=ioa /> }.into_any(),
+        None => words.into_any(),
+    };
     view! {
         <li class="message" data-id=line.id.to_string()>
             <span class="source">{line.source}</span>
             <span class="content">
                 {parent.map(|p| view! { <span class="thread">{format!("↪ in reply to “{p}”")}</span> })}
-                {words}
+                {body}
             </span>
             <span class="state">{state}</span>
             <span class="actions">

@@ -6,9 +6,11 @@
 //! the other tabs of this workspace, [`super::tabs`]).
 
 use super::conversations::EVERYONE;
-use super::messages::{Line, LineState, line_from, mentions_in, restored_lines};
+use super::messages::{
+    Line, LineState, is_conversation_event, line_from, mentions_in, restored_lines,
+};
 use super::tabs::{TabNews, Tabs};
-use crate::event_types::{MESSAGE_POSTED, MESSAGE_STATUS};
+use crate::event_types::MESSAGE_POSTED;
 use crate::routes::Place;
 use crate::session::Session;
 use agentnet_core::ids::event_type::core_types;
@@ -120,9 +122,7 @@ impl Chat {
     /// What the replica reports that concerns the chat.
     pub fn on_effect(&self, effect: &ReplicaEffect) {
         match effect {
-            ReplicaEffect::Received(event)
-                if matches!(event.event_type.as_str(), MESSAGE_POSTED | MESSAGE_STATUS) =>
-            {
+            ReplicaEffect::Received(event) if is_conversation_event(event) => {
                 let line = line_from(event, LineState::Received, &self.session.me_text());
                 if line.conversation != EVERYONE && !line.conversation.starts_with("channel/") {
                     self.add_direct(line.conversation.clone());
@@ -257,6 +257,27 @@ impl Chat {
             );
         }
         self.session.go(&Place::default());
+    }
+
+    /// Shows a message the person posted from elsewhere on the page (an IOA
+    /// card's answer) as its own, and tells the other tabs.
+    pub fn show_posted(&self, event: agentnet_core::Event) {
+        self.tell(TabNews::Posted {
+            event: Box::new(event),
+        });
+    }
+
+    /// The option picked in the first answer to IOA checkpoint `id`, if any.
+    pub fn answer_to(&self, id: EventId) -> Option<String> {
+        self.lines.with(|lines| {
+            lines.iter().find_map(|l| match &l.ioa {
+                Some(ioa) if ioa.parents.contains(&id) => match &ioa.kind {
+                    crate::ioa::IoaKind::Answer { option, .. } => Some(option.clone()),
+                    _ => None,
+                },
+                _ => None,
+            })
+        })
     }
 
     /// Starts a reply to a message (its id and an excerpt).

@@ -19,7 +19,7 @@
 //! | [`modern`], [`listen`] | 2026-07-28 requests; GET streams, resuming and DELETE |
 //! | [`outcome`] | what the host does to answer ([`outcome::Outcome`]) |
 //! | [`methods`] | dispatch of each method; `initialize` and `server/discover` results |
-//! | [`tools`], [`builtins`] | the network's tools and the built-in ones |
+//! | [`tools`], [`builtins`], [`tools_ioa`] | the network's tools, the built-in ones, IOA's three |
 //! | [`resources`], [`prompts`] | files and contexts; skills as prompts |
 //! | [`member`] | acting as the member: events in, answers out |
 //! | [`results`] | result shapes per revision |
@@ -43,6 +43,7 @@ pub mod revision;
 pub mod session;
 pub mod streams;
 pub mod tools;
+pub mod tools_ioa;
 pub mod transport;
 pub mod waiting;
 

@@ -1,4 +1,5 @@
-//! Tools: every `resource/tool/*` the caller may invoke, then the built-ins.
+//! Tools: every `resource/tool/*` the caller may invoke, then the built-ins
+//! and IOA's (`super::tools_ioa`).
 //!
 //! A network tool is listed under its name (`resource/tool/add` → `add`;
 //! under its full address when a built-in has that name), with its
@@ -130,6 +131,9 @@ pub fn list<H: BindingHost>(
     for (name, description, schema) in builtins::definitions() {
         tools.push(tool_json(caller, name, description, schema, None));
     }
+    for (name, description, schema) in super::tools_ioa::definitions() {
+        tools.push(tool_json(caller, name, description, schema, None));
+    }
     Ok(Reply::Result(cacheable(
         caller.revision,
         json!({"tools": tools}),
@@ -157,6 +161,9 @@ pub fn call<H: BindingHost>(
         }
     };
     if let Some(reply) = builtins::call(host, network, caller, name, &args)? {
+        return Ok(reply);
+    }
+    if let Some(reply) = super::tools_ioa::call(host, network, caller, name, &args)? {
         return Ok(reply);
     }
     let unknown = || Reply::Error(RpcError::invalid_params(format!("Unknown tool: {name}")));

@@ -51,11 +51,9 @@ pub fn target(req: &Request) -> Option<Target> {
         Some(rest) => (rest, true),
         None => (path, false),
     };
-    let id = rest
-        .strip_prefix("/networks/")?
-        .strip_suffix("/mcp")?
-        .parse()
-        .ok()?;
+    let rest = rest.strip_prefix("/networks/")?.strip_suffix("/mcp")?;
+    // IOA clients find the MCP endpoint under their base URL (`…/ioa/mcp`).
+    let id = rest.strip_suffix("/ioa").unwrap_or(rest).parse().ok()?;
     Some(if metadata {
         Target::Metadata(id)
     } else {

@@ -37,6 +37,7 @@ pub(super) fn create_channel(network: &mut Network, event: &Event) -> Result<Out
         created_by: event.source.clone(),
         private,
         invited,
+        tags: merged_tags(&[], event)?,
     };
     network.state.channels.insert(name, channel.clone());
     let mut outcome = logged();
@@ -101,6 +102,7 @@ pub(super) fn join_or_leave_channel(
             ));
         }
         channel.members.insert(event.source.clone());
+        channel.tags = merged_tags(&channel.tags, event)?;
     } else {
         channel.members.remove(&event.source);
     }
@@ -109,6 +111,41 @@ pub(super) fn join_or_leave_channel(
         .effects
         .push(Effect::Store(Row::Channel(channel.clone())));
     Ok(outcome)
+}
+
+/// Most tags a channel keeps, and the longest tag.
+const MAX_TAGS: usize = 32;
+const MAX_TAG_LEN: usize = 128;
+
+/// `existing` with the event's `payload.tags` added: trimmed, without empty
+/// ones or repeats, in first-seen order (IOA's space tags).
+fn merged_tags(existing: &[String], event: &Event) -> Result<Vec<String>, Rejection> {
+    let given = match event.payload.get("tags") {
+        None | Some(Value::Null) => Vec::new(),
+        Some(Value::Array(tags)) => tags
+            .iter()
+            .map(|t| {
+                t.as_str()
+                    .ok_or_else(|| invalid("payload.tags is a list of strings"))
+            })
+            .collect::<Result<Vec<_>, _>>()?,
+        Some(_) => return Err(invalid("payload.tags is a list of strings")),
+    };
+    let mut tags = existing.to_vec();
+    for tag in given.into_iter().map(str::trim).filter(|t| !t.is_empty()) {
+        if tag.chars().count() > MAX_TAG_LEN {
+            return Err(invalid(format!(
+                "a tag is at most {MAX_TAG_LEN} characters"
+            )));
+        }
+        if !tags.iter().any(|t| t == tag) {
+            tags.push(tag.to_owned());
+        }
+    }
+    if tags.len() > MAX_TAGS {
+        return Err(invalid(format!("a channel keeps at most {MAX_TAGS} tags")));
+    }
+    Ok(tags)
 }
 
 /// `network.group.update` (masters): a group and its members.

@@ -491,6 +491,7 @@ fn restored_network_continues_where_it_stopped() {
             created_by: addr("agent:bob"),
             private: false,
             invited: Default::default(),
+            tags: Vec::new(),
         }),
     ];
     let mut network = Network::new(

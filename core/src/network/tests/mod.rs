@@ -1,6 +1,7 @@
 //! Unit tests of the network: one file per area, shared helpers here.
 
 mod access;
+mod graph;
 mod hardening;
 mod lifecycle;
 #[cfg(feature = "documents")]

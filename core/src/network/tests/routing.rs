@@ -242,6 +242,8 @@ fn ioa_refs_travel_with_the_event() {
     let mut alice = join(&mut network, "agent:alice");
     join(&mut network, "agent:bob");
     let first = alice.event("chat.msg", "agent:bob", json!({}));
+    // The parent must be logged: refs name messages that exist.
+    network.handle_event(Some(&alice.address.clone()), first.clone(), 10);
     let mut reply = alice.event("chat.msg", "agent:bob", json!({}));
     reply.metadata.insert(
         "refs".into(),

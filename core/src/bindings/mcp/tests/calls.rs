@@ -115,7 +115,7 @@ fn refusals_offline_owners_and_silence_are_error_results() {
     let listed = mcp.call(&claude, &session, "tools/list", json!({}));
     assert_eq!(
         listed["result"]["tools"].as_array().map(Vec::len),
-        Some(4),
+        Some(7),
         "not invokable, not listed"
     );
     let refused = mcp.call(

@@ -175,7 +175,10 @@ fn each_legacy_revision_initializes_a_session_of_the_member() {
                 "agentnet_post",
                 "agentnet_read",
                 "agentnet_members",
-                "agentnet_channel"
+                "agentnet_channel",
+                "ioa_space",
+                "ioa_send",
+                "ioa_read"
             ]
         );
         assert_eq!(

@@ -1,0 +1,128 @@
+//! The IOA binding's decisions that need no network: paths, bodies, errors.
+
+use super::*;
+use crate::bindings::message::{Method, Request};
+use serde_json::json;
+
+fn req(path: &str) -> Request {
+    Request::new(Method::Get, format!("https://edge.test{path}"))
+}
+
+#[test]
+fn paths_under_ioa_are_its_segments_and_mcp_is_the_networks() {
+    let t = target(&req("/networks/demo/ioa/spaces/general/messages/01J/sse")).unwrap();
+    assert_eq!(t.network.as_str(), "demo");
+    assert_eq!(t.segments, ["spaces", "general", "messages", "01J", "sse"]);
+    let node = target(&req("/networks/demo/ioa/nodes/agent%3Aalice")).unwrap();
+    assert_eq!(node.segments, ["nodes", "agent:alice"]);
+    assert!(target(&req("/networks/demo/ioa/mcp")).is_none());
+    assert!(target(&req("/networks/demo/ioasis")).is_none());
+    assert!(target(&req("/networks/demo/mcp")).is_none());
+}
+
+#[test]
+fn a_send_body_is_checked_like_ioas() {
+    let ok = send::body(
+        &json!({"content": {"text": "hi"}, "refs": {"messages": [], "nodes": ["agent:b"]}})
+            .to_string(),
+    )
+    .unwrap();
+    assert_eq!(ok.refs, json!({"messages": [], "nodes": ["agent:b"]}));
+    let refused = |body: serde_json::Value| send::body(&body.to_string()).unwrap_err();
+    assert_eq!(refused(json!({})).status, 422);
+    assert_eq!(refused(json!({"content": null})).status, 422);
+    assert!(
+        refused(json!({"content": {}, "extra": 1}))
+            .detail
+            .contains("unknown field")
+    );
+    assert!(
+        refused(json!({"content": {}, "content_schema": {"type": "nope"}}))
+            .detail
+            .starts_with("content_schema is not valid JSON Schema")
+    );
+    assert!(
+        refused(json!({"content_type": "team", "content": {"team": "red"}}))
+            .detail
+            .starts_with("team:")
+    );
+    assert_eq!(send::body("[]").unwrap_err().status, 422);
+}
+
+#[test]
+fn registration_names_a_participant() {
+    let r = nodes::register_body(
+        &json!({"name": "alice", "access_key": "k", "meta": {}}).to_string(),
+        None,
+    )
+    .unwrap();
+    assert_eq!(r.address.to_string(), "agent:alice");
+    assert_eq!(r.access_key.as_deref(), Some("k"));
+    let human = nodes::register_body(&json!({"name": "human:bo"}).to_string(), Some("h")).unwrap();
+    assert_eq!(human.access_key.as_deref(), Some("h"));
+    assert_eq!(
+        nodes::register_body("{}", None).unwrap_err().detail,
+        "name is required"
+    );
+    assert_eq!(
+        nodes::register_body(&json!({"name": "channel/x"}).to_string(), None)
+            .unwrap_err()
+            .status,
+        422
+    );
+}
+
+#[test]
+fn rejections_become_ioa_details_and_statuses() {
+    let r = Refusal::from(&crate::Rejection::new(
+        crate::ErrorCode::UnknownParent,
+        "refs.messages: 'x' not found",
+    ));
+    assert_eq!(r.status, 422);
+    assert_eq!(
+        r.response().json_body(),
+        Some(&json!({"detail": "unknown_parent: refs.messages: 'x' not found"}))
+    );
+    assert_eq!(
+        Refusal::from(&crate::Rejection::new(crate::ErrorCode::AccessDenied, "no")).status,
+        403
+    );
+    assert_eq!(
+        Refusal::from(&crate::Rejection::new(
+            crate::ErrorCode::InvalidRequest,
+            "no"
+        ))
+        .status,
+        422
+    );
+}
+
+#[test]
+fn a_space_needs_a_name_and_a_description() {
+    let space =
+        spaces::body(&json!({"name": "ops", "description": "watching", "tags": ["a"]}).to_string())
+            .unwrap();
+    assert_eq!(space.tags, ["a"]);
+    assert_eq!(
+        spaces::body(&json!({"name": "ops"}).to_string())
+            .unwrap_err()
+            .detail,
+        "Space description is required"
+    );
+    assert_eq!(
+        spaces::body(&json!({"description": "d"}).to_string())
+            .unwrap_err()
+            .detail,
+        "Space name is required"
+    );
+}
+
+#[test]
+fn an_agentnet_error_response_keeps_its_code_in_the_detail() {
+    let refused = crate::bindings::Response::error(crate::ErrorCode::AccessDenied, "wrong token");
+    let r = Refusal::from_response(&refused);
+    assert_eq!(
+        (r.status, r.detail.as_str()),
+        (403, "access_denied: wrong token")
+    );
+}

@@ -1,0 +1,171 @@
+//! The message graph at acceptance: `refs` checked, link rows emitted.
+
+use super::*;
+use crate::model::graph::{self, Direction, GraphIndex};
+use crate::model::graph_memory::MemoryGraph;
+use std::cell::RefCell;
+use std::rc::Rc;
+
+/// The test host's index: what the network appended, shared with the test.
+#[derive(Clone, Default)]
+struct Shared(Rc<RefCell<MemoryGraph>>);
+
+impl EventIndex for Shared {
+    fn seq_of(&self, _id: &crate::ids::ulid::EventId) -> Option<u64> {
+        None
+    }
+    fn graph(&self) -> Option<&dyn GraphIndex> {
+        Some(self)
+    }
+}
+
+impl GraphIndex for Shared {
+    fn linked(
+        &self,
+        key: &str,
+        after: u64,
+        before: u64,
+        limit: usize,
+        end: graph::End,
+    ) -> Vec<u64> {
+        self.0.borrow().linked(key, after, before, limit, end)
+    }
+    fn count(&self, key: &str) -> u64 {
+        self.0.borrow().count(key)
+    }
+    fn contains(&self, key: &str, seq: u64) -> bool {
+        self.0.borrow().contains(key, seq)
+    }
+    fn events(&self, seqs: &[u64]) -> Vec<(u64, Event)> {
+        self.0.borrow().events(seqs)
+    }
+}
+
+/// Plays the host: stores the links of every append.
+fn applied(shared: &Shared, effects: &[Effect]) {
+    for effect in effects {
+        if let Effect::Append {
+            seq, event, links, ..
+        } = effect
+        {
+            let mut graph = shared.0.borrow_mut();
+            graph.add_links(links);
+            graph.append(*seq, (**event).clone(), None);
+        }
+    }
+}
+
+fn setup() -> (Network, Shared, Peer, Peer) {
+    let mut network = network_with(vec![ModConfig::Persistence]);
+    let shared = Shared::default();
+    network.set_event_index(Box::new(shared.clone()));
+    let mut alice = join(&mut network, "agent:alice");
+    let mut bob = join(&mut network, "agent:bob");
+    for channel in ["a", "b"] {
+        let created = alice.send(
+            &mut network,
+            "network.channel.create",
+            "core",
+            json!({"channel": channel}),
+        );
+        applied(&shared, &created);
+        let joined = bob.send(
+            &mut network,
+            "network.channel.join",
+            "core",
+            json!({"channel": channel}),
+        );
+        applied(&shared, &joined);
+    }
+    (network, shared, alice, bob)
+}
+
+fn post(
+    network: &mut Network,
+    shared: &Shared,
+    peer: &mut Peer,
+    channel: &str,
+    parents: &[&Event],
+    nodes: &[&str],
+) -> (Event, Vec<Effect>) {
+    let mut event = peer.event("ioa.message", channel, json!({"content": {"text": "x"}}));
+    let messages: Vec<String> = parents.iter().map(|p| p.id.to_string()).collect();
+    event
+        .metadata
+        .insert("refs".into(), json!({"messages": messages, "nodes": nodes}));
+    let effects = network.handle_event(Some(&peer.address.clone()), event.clone(), 10);
+    applied(shared, &effects);
+    (event, effects)
+}
+
+#[test]
+fn a_reply_in_the_same_channel_is_linked_to_its_parents() {
+    let (mut network, shared, mut alice, mut bob) = setup();
+    let (root, _) = post(&mut network, &shared, &mut alice, "channel/a", &[], &[]);
+    let (other, _) = post(&mut network, &shared, &mut alice, "channel/a", &[], &[]);
+    let (merge, effects) = post(
+        &mut network,
+        &shared,
+        &mut bob,
+        "channel/a",
+        &[&root, &other],
+        &["agent:alice"],
+    );
+    assert!(
+        matches!(&effects[0], Effect::Append { links, .. } if links.len() == 7),
+        "{effects:?}"
+    );
+    let seq = network.seq_of_logged(&merge.id).unwrap();
+    let graph = shared.0.borrow();
+    let up = graph::related(&*graph, seq, Direction::Upstream);
+    assert_eq!(up.len(), 3);
+    assert_eq!(
+        graph.linked(
+            &graph::recipient_key(&addr("agent:alice")),
+            0,
+            u64::MAX,
+            10,
+            graph::End::Oldest
+        ),
+        vec![seq]
+    );
+}
+
+#[test]
+fn a_parent_in_another_channel_or_nowhere_is_refused() {
+    let (mut network, shared, mut alice, _) = setup();
+    let (root, _) = post(&mut network, &shared, &mut alice, "channel/a", &[], &[]);
+    let (_, effects) = post(
+        &mut network,
+        &shared,
+        &mut alice,
+        "channel/b",
+        &[&root],
+        &[],
+    );
+    assert_eq!(error_code(&effects), ErrorCode::UnknownParent);
+    let stranger = alice.event("ioa.message", "channel/a", json!({}));
+    let (_, effects) = post(
+        &mut network,
+        &shared,
+        &mut alice,
+        "channel/a",
+        &[&stranger],
+        &[],
+    );
+    assert_eq!(error_code(&effects), ErrorCode::UnknownParent);
+}
+
+#[test]
+fn a_recipient_that_is_not_a_member_is_refused() {
+    let (mut network, shared, mut alice, _) = setup();
+    let (_, effects) = post(
+        &mut network,
+        &shared,
+        &mut alice,
+        "channel/a",
+        &[],
+        &["agent:nobody"],
+    );
+    assert_eq!(error_code(&effects), ErrorCode::UnknownRecipient);
+}
