@@ -108,6 +108,18 @@ test('a DIDWba header stands in for the bearer on the HTTP binding; replays and 
   assert.equal(plain.status, 403);
 });
 
+/** The HTTP status a WebSocket upgrade with `header` is refused with (`'open'` if it is not). */
+async function upgradeStatus(url, header) {
+  const socket = new WebSocket(url, { headers: { Authorization: header } });
+  socket.on('error', () => {});
+  const status = await new Promise((resolve) => {
+    socket.once('unexpected-response', (_req, res) => resolve(res.statusCode));
+    socket.once('open', () => resolve('open'));
+  });
+  socket.terminate();
+  return status;
+}
+
 test('a WebSocket upgrade with a DIDWba header binds the socket to the DID', async () => {
   const ben = localDid('ben');
   const url = `${edge.url.replace(/^http/, 'ws')}/networks/${network}/v1/ws`;
@@ -120,14 +132,12 @@ test('a WebSocket upgrade with a DIDWba header binds the socket to the DID', asy
   assert.equal((await heard).payload.text, 'over the socket');
   socket.close();
   // A bad header is refused at the upgrade.
-  const refused = new WebSocket(url, { headers: { Authorization: KeyPair.generate().didWbaHeader({ did: ben.did, url: edge.url }) } });
-  refused.on('error', () => {});
-  const status = await new Promise((resolve) => {
-    refused.once('unexpected-response', (_req, res) => resolve(res.statusCode));
-    refused.once('open', () => resolve('open'));
-  });
-  refused.terminate();
-  assert.equal(status, 401);
+  const forged = KeyPair.generate().didWbaHeader({ did: ben.did, url: edge.url });
+  assert.equal(await upgradeStatus(url, forged), 401);
+  // A good proof of one DID does not take another member's address.
+  const squatted = await upgradeStatus(`${url}?agent_id=agent%3Aplanner`, ben.key.didWbaHeader({ did: ben.did, url: edge.url }));
+  assert.ok(squatted >= 400 && squatted < 500, `taking agent:planner's address answered ${squatted}`);
+  assert.equal(planner.online, true);
 });
 
 test('the official MCP SDK authenticates with DIDWba and goes on with the bearer it was given', async () => {
