@@ -8,7 +8,7 @@
 //! [`crate::effects`]).
 
 use crate::host::{now_ms, respond};
-use crate::http::RequestIo;
+use crate::http::not_loaded;
 use crate::network_object::NetworkHost;
 use agentnet_core::Address;
 use agentnet_core::bindings::a2a::methods::{Reply, Watch, answer, settled};
@@ -22,10 +22,6 @@ use futures_util::future::{Either, select};
 use std::time::Duration;
 use worker::{Headers, Response, Result};
 
-fn not_loaded() -> worker::Error {
-    worker::Error::RustError("network not loaded".into())
-}
-
 impl NetworkHost {
     /// Answers a request to `/networks/{id}/a2a…`.
     pub(crate) async fn serve_a2a(
@@ -37,11 +33,8 @@ impl NetworkHost {
             return respond(no_such_network(&target.network));
         }
         self.resolve_request(&request).await?;
-        let handled = {
-            let mut guard = self.network.borrow_mut();
-            let network = guard.as_mut().ok_or_else(not_loaded)?;
-            binding::handle(&mut RequestIo::new(self)?, network, &request, &target)?
-        };
+        let handled =
+            self.with_network(|io, network| binding::handle(io, network, &request, &target))?;
         let accepted = match handled {
             Ok(accepted) => accepted,
             Err(response) => return respond(response),

@@ -10,7 +10,6 @@
 
 use crate::a2a_live::Delivery;
 use crate::host::respond;
-use crate::http::RequestIo;
 use crate::network_object::NetworkHost;
 use agentnet_core::bindings::a2a::remote::{self, Call};
 use agentnet_core::bindings::http::no_such_network;
@@ -18,10 +17,6 @@ use agentnet_core::bindings::{self, Response as CoreResponse};
 use agentnet_core::{Address, ErrorCode, NetworkId};
 use serde_json::Value;
 use worker::{Fetch, Headers, Method, Request, RequestInit, Response, Result};
-
-fn not_loaded() -> worker::Error {
-    worker::Error::RustError("network not loaded".into())
-}
 
 async fn post(url: &str, body: &str, version: &str) -> std::result::Result<Value, String> {
     let headers = Headers::new();
@@ -52,11 +47,7 @@ impl NetworkHost {
         if !self.ensure_loaded(&id)? {
             return respond(no_such_network(&id));
         }
-        let asked = {
-            let guard = self.network.borrow();
-            let network = guard.as_ref().ok_or_else(not_loaded)?;
-            remote::add_request(&mut RequestIo::new(self)?, network, &request)?
-        };
+        let asked = self.with_network(|io, network| remote::add_request(io, network, &request))?;
         let card_url = match asked {
             Ok(url) => url,
             Err(response) => return respond(response),
@@ -80,11 +71,8 @@ impl NetworkHost {
                 CoreResponse::error(ErrorCode::InvalidRequest, message).with_status(502),
             );
         };
-        let answer = {
-            let mut guard = self.network.borrow_mut();
-            let network = guard.as_mut().ok_or_else(not_loaded)?;
-            remote::admit(&mut RequestIo::new(self)?, network, &card_url, &card)?
-        };
+        let answer =
+            self.with_network(|io, network| remote::admit(io, network, &card_url, &card))?;
         respond(answer)
     }
 
@@ -106,10 +94,7 @@ impl NetworkHost {
 
     async fn call_remotes(&self, queued: Vec<Delivery>) -> Result<()> {
         let mut calls: Vec<Call> = Vec::new();
-        {
-            let mut guard = self.network.borrow_mut();
-            let network = guard.as_mut().ok_or_else(not_loaded)?;
-            let mut io = RequestIo::new(self)?;
+        self.with_network(|io, network| {
             for (to, event, seq) in &queued {
                 let remotes: Vec<&Address> = to
                     .iter()
@@ -117,17 +102,16 @@ impl NetworkHost {
                     .collect();
                 for member in remotes {
                     if let Some(seq) = seq {
-                        remote::acknowledge(&mut io, network, member, *seq)?;
+                        remote::acknowledge(io, network, member, *seq)?;
                     }
                     calls.extend(remote::call_for(network, member, event));
                 }
             }
-        }
+            Ok(())
+        })?;
         for call in calls {
             let answer = post(&call.url, &call.body.to_string(), call.version.as_str()).await;
-            let mut guard = self.network.borrow_mut();
-            let network = guard.as_mut().ok_or_else(not_loaded)?;
-            remote::absorb(&mut RequestIo::new(self)?, network, &call, answer)?;
+            self.with_network(|io, network| remote::absorb(io, network, &call, answer))?;
         }
         Ok(())
     }

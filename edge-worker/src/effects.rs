@@ -126,9 +126,7 @@ impl NetworkHost {
             return Ok(());
         }
         let mut network = self.network.borrow_mut();
-        let network = network
-            .as_mut()
-            .ok_or_else(|| worker::Error::RustError("network not loaded".into()))?;
+        let network = network.as_mut().ok_or_else(crate::http::not_loaded)?;
         self.gather_with(network, origin, effects)
     }
 

@@ -46,6 +46,24 @@ impl<'a> RequestIo<'a> {
     }
 }
 
+/// The error of a request that finds its object's network not loaded.
+pub(crate) fn not_loaded() -> worker::Error {
+    worker::Error::RustError("network not loaded".into())
+}
+
+impl NetworkHost {
+    /// Runs `work` on the loaded network with a request's I/O: the way each
+    /// binding's request reaches the core.
+    pub(crate) fn with_network<T>(
+        &self,
+        work: impl FnOnce(&mut RequestIo<'_>, &mut Network) -> Result<T>,
+    ) -> Result<T> {
+        let mut guard = self.network.borrow_mut();
+        let network = guard.as_mut().ok_or_else(not_loaded)?;
+        work(&mut RequestIo::new(self)?, network)
+    }
+}
+
 impl BindingHost for RequestIo<'_> {
     type Error = worker::Error;
 
@@ -210,18 +228,8 @@ impl NetworkHost {
         if let Some(close) = self.socket_refusal(&request) {
             return self.refuse_socket(&close);
         }
-        let outcome = {
-            let mut guard = self.network.borrow_mut();
-            let network = guard
-                .as_mut()
-                .ok_or_else(|| worker::Error::RustError("network not loaded".into()))?;
-            http::handle(
-                &mut RequestIo::new(self)?,
-                network,
-                &request,
-                self.test_hooks,
-            )?
-        };
+        let outcome =
+            self.with_network(|io, network| http::handle(io, network, &request, self.test_hooks))?;
         match outcome {
             Outcome::Respond(response) => respond(response),
             Outcome::Stream(stream) => self.open_sse(stream),
@@ -241,15 +249,9 @@ impl NetworkHost {
 
     /// Reads the next page of a stream that catches up, as the core decides.
     pub(crate) fn next_stream_page(&self, outlet: &crate::outlet::Outlet) -> Result<()> {
-        let mut guard = self.network.borrow_mut();
-        let network = guard
-            .as_mut()
-            .ok_or_else(|| worker::Error::RustError("network not loaded".into()))?;
-        let mut io = RequestIo {
-            host: self,
-            store: self.store()?,
-        };
-        if let Err(rejection) = sse::next_page(&mut io, network, &outlet.stream)? {
+        if let Err(rejection) =
+            self.with_network(|io, network| sse::next_page(io, network, &outlet.stream))?
+        {
             // The member is gone: the core has cut the stream.
             worker::console_log!("a stream ends: {rejection}");
         }

@@ -9,7 +9,6 @@
 //! fed from [`crate::effects`]), and `: keepalive` when idle.
 
 use crate::host::respond;
-use crate::http::RequestIo;
 use crate::ioa_live::Appended;
 use crate::network_object::NetworkHost;
 use agentnet_core::bindings::http::no_such_network;
@@ -33,13 +32,8 @@ impl NetworkHost {
         if !self.ensure_loaded(&target.network)? {
             return respond(no_such_network(&target.network));
         }
-        let handled = {
-            let mut guard = self.network.borrow_mut();
-            let Some(network) = guard.as_mut() else {
-                return Err(worker::Error::RustError("network not loaded".into()));
-            };
-            binding::handle(&mut RequestIo::new(self)?, network, &request, &target)?
-        };
+        let handled =
+            self.with_network(|io, network| binding::handle(io, network, &request, &target))?;
         match handled {
             Handled::Respond(response) => respond(response),
             Handled::Stream(follow, opening) => self.open_ioa_stream(follow, opening),

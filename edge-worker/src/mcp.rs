@@ -8,7 +8,7 @@
 //! ([`crate::mcp_live`]).
 
 use crate::host::{now_ms, respond};
-use crate::http::RequestIo;
+use crate::http::not_loaded;
 use crate::network_object::NetworkHost;
 use agentnet_core::NetworkId;
 use agentnet_core::bindings::http::no_such_network;
@@ -21,10 +21,6 @@ use futures_util::future::{Either, join_all, select};
 use serde_json::Value;
 use std::time::Duration;
 use worker::{Headers, Response, Result};
-
-fn not_loaded() -> worker::Error {
-    worker::Error::RustError("network not loaded".into())
-}
 
 impl NetworkHost {
     /// Answers a request to `/networks/{id}/mcp`.
@@ -40,10 +36,8 @@ impl NetworkHost {
         self.note_origin(request.origin());
         self.resolve_request(&request).await?;
         let outcome = {
-            let mut guard = self.network.borrow_mut();
-            let network = guard.as_mut().ok_or_else(not_loaded)?;
             let mut streams = self.mcp.streams.borrow_mut();
-            transport::handle(&mut RequestIo::new(self)?, network, &mut streams, &request)?
+            self.with_network(|io, network| transport::handle(io, network, &mut streams, &request))?
         };
         self.mcp.flush();
         match outcome {
@@ -112,11 +106,8 @@ impl NetworkHost {
                     Arrival::TimedOut
                 }
             };
-            let result = {
-                let mut guard = self.network.borrow_mut();
-                let network = guard.as_mut().ok_or_else(not_loaded)?;
-                tools::finish(&mut RequestIo::new(self)?, network, &waiting, arrival)?
-            };
+            let result =
+                { self.with_network(|io, network| tools::finish(io, network, &waiting, arrival))? };
             self.mcp.flush();
             if let Some(result) = result {
                 return Ok(Some(jsonrpc::result(&waiting.request, result)));

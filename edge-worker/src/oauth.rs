@@ -71,15 +71,6 @@ impl NetworkHost {
                 }
             }
         }
-        let mut guard = self.network.borrow_mut();
-        let network = guard
-            .as_mut()
-            .ok_or_else(|| worker::Error::RustError("network not loaded".into()))?;
-        respond(routes::handle(
-            &mut RequestIo::new(self)?,
-            network,
-            request,
-            target,
-        )?)
+        respond(self.with_network(|io, network| routes::handle(io, network, request, target))?)
     }
 }
