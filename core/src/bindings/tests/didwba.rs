@@ -6,23 +6,22 @@
 
 use super::*;
 use crate::Verification;
-use crate::identity::didwba::client_header;
+use crate::identity::didwba::ed25519_client_header;
 use crate::identity::time::format_rfc3339;
 use crate::network::Effect;
-use ed25519_dalek::{Signer, SigningKey};
+use ed25519_dalek::SigningKey;
 
 const DID: &str = "did:wba:example.com:agents:eve";
 
 fn signed(world: &World, key: &SigningKey, nonce: &str) -> String {
     let timestamp = format_rfc3339(world.host.now / 1000);
-    client_header(
+    ed25519_client_header(
+        &key.to_bytes(),
         DID,
         "key-1",
-        nonce,
-        &timestamp,
+        (nonce, &timestamp),
         "edge.test",
         false,
-        |digest| key.sign(digest).to_bytes().to_vec(),
     )
 }
 
@@ -68,14 +67,13 @@ fn a_didwba_header_joins_at_level_3_and_a_replay_is_refused_with_a_challenge() {
         "{challenge:?}"
     );
     // Signed for another server: refused.
-    let elsewhere = client_header(
+    let elsewhere = ed25519_client_header(
+        &key.to_bytes(),
         DID,
         "key-1",
-        "n-2",
-        &format_rfc3339(world.host.now / 1000),
+        ("n-2", &format_rfc3339(world.host.now / 1000)),
         "other.test",
         false,
-        |d| key.sign(d).to_bytes().to_vec(),
     );
     let refused = world.call(&post("v1/join", &body).with_header("Authorization", &elsewhere));
     assert_eq!(refused.status, 401);

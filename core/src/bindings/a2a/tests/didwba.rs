@@ -5,9 +5,8 @@
 
 use super::*;
 use crate::Verification;
-use crate::identity::didwba::client_header;
+use crate::identity::didwba::ed25519_client_header;
 use crate::identity::time::format_rfc3339;
-use ed25519_dalek::Signer;
 
 #[test]
 fn a_didwba_caller_sends_a_task_and_gets_a_bearer_session() {
@@ -15,14 +14,13 @@ fn a_didwba_caller_sends_a_task_and_gets_a_bearer_session() {
     world.host.now = 1_764_000_000_000;
     let did = "did:wba:example.com:agents:Ana";
     let key = world.knows_did(did, 11);
-    let header = client_header(
+    let header = ed25519_client_header(
+        &key.to_bytes(),
         did,
         "key-1",
-        "a2a-1",
-        &format_rfc3339(world.host.now / 1000),
+        ("a2a-1", &format_rfc3339(world.host.now / 1000)),
         "edge.test",
         true,
-        |d| key.sign(d).to_bytes().to_vec(),
     );
     let send = rpc(
         "/agent:bob",

@@ -5,9 +5,8 @@
 use super::*;
 use crate::Verification;
 use crate::identity::did::Did;
-use crate::identity::didwba::client_header;
+use crate::identity::didwba::ed25519_client_header;
 use crate::identity::time::format_rfc3339;
-use ed25519_dalek::Signer;
 
 #[test]
 fn a_didwba_header_is_exchanged_for_a_member_session() {
@@ -16,14 +15,13 @@ fn a_didwba_header_is_exchanged_for_a_member_session() {
     let did: Did = "did:wba:example.com:agents:Mia".parse().unwrap();
     let key = mcp.world.knows_did(&did.to_string(), 8);
     let header = |nonce: &str, now: u64| {
-        client_header(
+        ed25519_client_header(
+            &key.to_bytes(),
             &did.to_string(),
             "key-1",
-            nonce,
-            &format_rfc3339(now / 1000),
+            (nonce, &format_rfc3339(now / 1000)),
             "edge.test",
             true,
-            |d| key.sign(d).to_bytes().to_vec(),
         )
     };
     let body = rpc(
