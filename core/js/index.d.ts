@@ -59,7 +59,7 @@ export function createEvent<P = Record<string, unknown>>(fields: {
   metadata?: Record<string, unknown>;
   timestamp?: number;
 }): AgentnetEvent<P>;
-/** Runs a JSON conformance vector through the core; throws `AgentnetError` on a mismatch. */
+/** Runs a JSON conformance vector through the core; throws `AgentnetError` on a mismatch (`not_supported` in `agentnet-sdk/lite`). */
 export function runConformanceVector(vector: string): void;
 
 /** An Ed25519 key pair for proving an `openagents:{name}` address (verification level 1). */
