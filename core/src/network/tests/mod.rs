@@ -12,6 +12,7 @@ mod profile;
 mod retention;
 mod routing;
 mod tasks;
+mod trace;
 
 use super::*;
 use crate::client::Client;
