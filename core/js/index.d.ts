@@ -365,6 +365,8 @@ export interface StartTaskOptions {
   confirm?: boolean;
   /** Hybrid tasks: the channel members that work on it. */
   partners?: string[];
+  /** Metadata of the `task.create` event, e.g. a W3C `traceparent`: the worker's updates are then its children in that trace. */
+  metadata?: Record<string, unknown>;
 }
 
 export interface TaskUpdate {

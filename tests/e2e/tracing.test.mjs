@@ -87,6 +87,28 @@ test('a trace goes from an HTTP request through a tool invocation and back, and 
   }
 });
 
+test("a traced task's updates are the task.create's children in its trace", async () => {
+  const { edge } = started;
+  const worker = await Agent.connect({ url: edge.url, network: 'demo', name: 'agent:traced-worker' });
+  const requester = await Agent.connect({ url: edge.url, network: 'demo', name: 'agent:traced-requester' });
+  try {
+    worker.onTask(async (task) => {
+      await task.progress('halfway');
+      return 'done';
+    });
+    const handle = await requester.startTask('agent:traced-worker', 'do it', { metadata: { traceparent: PARENT } });
+    const events = [];
+    for await (const update of handle) events.push(update.event);
+    assert.equal(handle.state, 'completed');
+    const fromWorker = events.filter((e) => e.source === 'agent:traced-worker');
+    assert.ok(fromWorker.length >= 3, `working, the message and completed: ${fromWorker.map((e) => e.type)}`);
+    for (const event of fromWorker) assert.equal(event.metadata.traceparent, `00-${TRACE}-${spanOf(handle.id)}-01`, event.type);
+  } finally {
+    worker.close();
+    requester.close();
+  }
+});
+
 test('the inspector shows a trace as a tree, each event under the one that caused it', async () => {
   const { edge, browser } = started;
   const page = await browser.newPage();
