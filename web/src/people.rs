@@ -1,5 +1,7 @@
-//! People: who is in the network, with role, verification level (and the DID it proved) and
-//! presence, kept current from `network.agent.discover` answers and
+//! People: who is in the network, with role, verification level (and the DID it proved),
+//! presence, what each says about itself (its profile's description) and the
+//! skills it shares (the `{skill}.SKILL.md` contexts it owns, which MCP clients
+//! get as prompts), kept current from `network.agent.discover` answers and
 //! `workspace.presence.changed` events, and the roster panel that lists them.
 //!
 //! [`People`] owns the list and its discover request; the same answer lists
@@ -11,6 +13,7 @@ use crate::event_types::PRESENCE_CHANGED;
 use crate::routes::Place;
 use crate::session::Session;
 use agentnet_core::EventId;
+use agentnet_core::bindings::mcp::prompts::skill_of;
 use agentnet_core::ids::event_type::core_types;
 use agentnet_core::replica::ReplicaEffect;
 use leptos::prelude::*;
@@ -75,7 +78,7 @@ impl People {
 }
 
 /// One member as the panel shows it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Person {
     /// Address.
     pub address: String,
@@ -87,6 +90,10 @@ pub struct Person {
     pub verification: u64,
     /// The DID the member's join proved (levels 2 and 3), if any.
     pub did: Option<String>,
+    /// What the member says about itself (its profile), if anything.
+    pub description: Option<String>,
+    /// Its skills: `(skill, the SKILL.md context's address)`, by name.
+    pub skills: Vec<(String, String)>,
 }
 
 /// The members in a discover answer's payload (`{agents: [...]}`), sorted by
@@ -103,8 +110,18 @@ pub fn people_from(payload: &Value) -> Vec<Person> {
             status: member.status.as_str().to_owned(),
             verification: u64::from(member.verification.level()),
             did: member.did.clone(),
+            description: member.profile.description.clone(),
+            skills: roster
+                .resources
+                .iter()
+                .filter(|r| r.owner == member.address)
+                .filter_map(|r| Some((skill_of(&r.address)?.to_owned(), r.address.to_string())))
+                .collect(),
         })
         .collect();
+    for person in &mut people {
+        person.skills.sort();
+    }
     people.sort_by(|a, b| a.address.cmp(&b.address));
     people
 }
@@ -134,6 +151,8 @@ pub fn apply_presence(people: &mut Vec<Person>, payload: &Value) {
                 status: status.to_owned(),
                 verification: 0,
                 did: None,
+                description: None,
+                skills: Vec::new(),
             });
             people.sort_by(|a, b| a.address.cmp(&b.address));
         }
@@ -149,7 +168,7 @@ pub fn Roster() -> impl IntoView {
         <aside class="roster" aria-label="People">
             <h2>"People"</h2>
             <ul>
-                <For each=move || people.get() key=|p| (p.address.clone(), p.status.clone(), p.role.clone(), p.verification) let:person>
+                <For each=move || people.get() key=|p| p.clone() let:person>
                     <li class="person" data-address=person.address.clone() data-status=person.status.clone()
                         data-verification=person.verification.to_string()>
                         <span class="presence" aria-hidden="true"></span>
@@ -159,6 +178,15 @@ pub fn Roster() -> impl IntoView {
                             {format!("{} · level {} · {}", person.role, person.verification, person.status)}
                         </span>
                         {person.did.clone().map(|did| view! { <span class="did" title="Verified DID">{did}</span> })}
+                        {person.description.clone().map(|text| view! { <p class="description">{text}</p> })}
+                        {(!person.skills.is_empty()).then(|| view! {
+                            <ul class="skills" aria-label=format!("Skills of {}", person.address)>
+                                {person.skills.iter().map(|(skill, address)| view! {
+                                    <li><a class="skill" title="Its SKILL.md"
+                                        href=session.path(&Place::Document(address.clone()))>{skill.clone()}</a></li>
+                                }).collect_view()}
+                            </ul>
+                        })}
                     </li>
                 </For>
             </ul>
@@ -170,6 +198,40 @@ pub fn Roster() -> impl IntoView {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_member_shows_its_description_and_the_skills_it_shares() {
+        let people = people_from(&json!({
+            "agents": [
+                {"address": "agent:rev", "role": "member", "status": "online", "verification": 0,
+                 "profile": {"description": "reviews changes"}},
+                {"address": "agent:other", "role": "member", "status": "online", "verification": 0}
+            ],
+            "resources": [
+                {"address": "resource/context/review.SKILL.md", "owner": "agent:rev", "type": "context"},
+                {"address": "resource/context/audit.skill.md", "owner": "agent:rev", "type": "context"},
+                {"address": "resource/context/notes", "owner": "agent:rev", "type": "context"},
+                {"address": "resource/context/plan.SKILL.md", "owner": "agent:other", "type": "context"}
+            ]
+        }));
+        let rev = &people[1];
+        assert_eq!(rev.description.as_deref(), Some("reviews changes"));
+        assert_eq!(
+            rev.skills,
+            vec![
+                (
+                    "audit".to_owned(),
+                    "resource/context/audit.skill.md".to_owned()
+                ),
+                (
+                    "review".to_owned(),
+                    "resource/context/review.SKILL.md".to_owned()
+                ),
+            ]
+        );
+        assert_eq!(people[0].skills.len(), 1);
+        assert_eq!(people[0].description, None);
+    }
 
     #[test]
     fn discover_answers_and_presence_changes_update_the_people() {
