@@ -1,8 +1,9 @@
 // W3C trace context end to end: a `traceparent` on an HTTP request reaches the
 // event it sends, the tool invocation it is, the tool's result (the owner's
 // reply names the invocation as its parent) and the network's answers; the
-// edge logs the traced request with its trace id; the web inspector shows a
-// trace as a tree; a malformed header is ignored, a malformed event field refused.
+// edge logs the traced request with its trace id; the web inspector loads the
+// history from before the tab joined and shows a trace as a tree; a malformed
+// header is ignored, a malformed event field refused.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -115,16 +116,21 @@ test('the inspector shows a trace as a tree, each event under the one that cause
   const asker = await Agent.connect({ url: edge.url, network: 'demo', name: 'agent:asker' });
   const helper = await Agent.connect({ url: edge.url, network: 'demo', name: 'agent:helper-traced' });
   try {
-    await openWorkspace(page, edge.url);
     helper.on('chat.question', async (event) => {
       const answer = await helper.send('agent:broadcast', 'chat.answer', { text: 'forty-two' }, { metadata: traceCausedBy(event) });
       await helper.send('agent:broadcast', 'chat.footnote', { text: 'see the answer' }, {
         metadata: traceCausedBy({ id: answer.id, metadata: traceCausedBy(event) }),
       });
     });
-    await asker.send('agent:broadcast', 'chat.question', { text: 'the answer?' }, { metadata: { traceparent: PARENT } });
+    // Sent before this tab joined: only the history has it.
+    await asker.send('agent:broadcast', 'chat.earlier', { text: 'before you came' });
+    await openWorkspace(page, edge.url);
     await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: 'Inspector' }).click();
     const inspector = page.getByRole('region', { name: 'Event inspector' });
+    assert.equal(await inspector.locator('.event[data-type="chat.earlier"]').count(), 0);
+    await inspector.getByRole('button', { name: /Load history/ }).click();
+    await inspector.locator('.event[data-type="chat.earlier"]').waitFor({ timeout: 10_000 });
+    await asker.send('agent:broadcast', 'chat.question', { text: 'the answer?' }, { metadata: { traceparent: PARENT } });
     await inspector.locator('.event[data-type="chat.footnote"]').waitFor({ timeout: 10_000 });
     await inspector.locator('.event[data-type="chat.question"]').getByRole('button', { name: `Show trace ${TRACE}` }).click();
     const rows = inspector.locator('.events .event');

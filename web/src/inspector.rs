@@ -6,29 +6,94 @@
 //! (`agentnet_core::event::trace::tree`).
 //!
 //! [`Seen`] owns the events (provided through Leptos context): those of the
-//! restored log, then each one the replica receives.
+//! restored log, then each one the replica receives, and the history from
+//! before the tab joined, paged from `mod/persistence` (`network.events.query`)
+//! with "Load history".
 
 use crate::routes::Place;
 use crate::session::Session;
 use agentnet_core::event::trace::{TraceContext, tree};
+use agentnet_core::ids::event_type::core_types;
+use agentnet_core::model::payloads::EventsPage;
 use agentnet_core::replica::{Replica, ReplicaEffect};
-use agentnet_core::{Event, EventPattern};
+use agentnet_core::{Address, Event, EventId, EventPattern};
 use leptos::prelude::*;
+use serde_json::json;
 
 /// The events the inspector shows: cheap to copy, from context.
 #[derive(Clone, Copy)]
 pub struct Seen {
     events: RwSignal<Vec<Event>, LocalStorage>,
+    /// Where the history read goes on from (`next_after`), once one page came.
+    history_after: RwSignal<Option<u64>>,
+    /// The log may hold more history after `history_after`.
+    history_more: RwSignal<bool>,
+    /// Why the last history read failed, in words.
+    history_problem: RwSignal<Option<String>>,
+    /// The history read in flight.
+    reading: StoredValue<Option<EventId>>,
 }
+
+/// Events one history page asks for.
+pub const HISTORY_PAGE: u64 = 200;
 
 impl Seen {
     /// An empty list, provided to the components below.
     pub fn provide() -> Self {
         let seen = Self {
             events: RwSignal::new_local(Vec::new()),
+            history_after: RwSignal::new(None),
+            history_more: RwSignal::new(true),
+            history_problem: RwSignal::new(None),
+            reading: StoredValue::new(None),
         };
         provide_context(seen);
         seen
+    }
+
+    /// Asks for the next page of history (from the start of the log at first).
+    pub fn load_history(&self, session: Session) {
+        if self.reading.get_value().is_some() {
+            return;
+        }
+        let after = self.history_after.get_untracked().unwrap_or(0);
+        let id = session.request(
+            core_types::EVENTS_QUERY,
+            Address::core(),
+            json!({"after": after, "limit": HISTORY_PAGE}),
+            30_000,
+        );
+        if id.is_none() {
+            self.history_problem.set(Some(
+                "Offline: history loads once the workspace is connected.".into(),
+            ));
+        }
+        self.reading.set_value(id);
+    }
+
+    /// A history page (or its failure) for the read in flight.
+    fn on_history(&self, effect: &ReplicaEffect) {
+        let pending = self.reading.get_value();
+        match effect {
+            ReplicaEffect::Replied { request, reply } if Some(*request) == pending => {
+                self.reading.set_value(None);
+                match agentnet_core::answers::read_payload::<EventsPage>(&reply.payload) {
+                    Ok(page) => {
+                        self.events
+                            .update(|s| merge_history(s, page.events.into_iter().map(|l| l.event)));
+                        self.history_after.set(Some(page.next_after));
+                        self.history_more.set(page.has_more);
+                        self.history_problem.set(None);
+                    }
+                    Err(err) => self.history_problem.set(Some(err.to_string())),
+                }
+            }
+            ReplicaEffect::RequestFailed { request, rejection } if Some(*request) == pending => {
+                self.reading.set_value(None);
+                self.history_problem.set(Some(rejection.message.clone()));
+            }
+            _ => {}
+        }
     }
 
     /// What a restored replica's log holds.
@@ -36,11 +101,12 @@ impl Seen {
         self.events.set(replica.log().values().cloned().collect());
     }
 
-    /// Every event received joins the list.
+    /// Every event received joins the list; history pages join it in order.
     pub fn on_effect(&self, effect: &ReplicaEffect) {
         if let ReplicaEffect::Received(event) = effect {
             self.events.update(|s| remember(s, event.clone()));
         }
+        self.on_history(effect);
     }
 }
 
@@ -123,10 +189,26 @@ pub fn remember(events: &mut Vec<Event>, event: Event) {
     }
 }
 
+/// Adds history pages' events to those seen, in time order (event ids are),
+/// without duplicates, keeping the newest [`INSPECTOR_LIMIT`].
+pub fn merge_history(events: &mut Vec<Event>, page: impl IntoIterator<Item = Event>) {
+    for event in page {
+        if !events.iter().any(|e| e.id == event.id) {
+            events.push(event);
+        }
+    }
+    events.sort_by_key(|e| e.id);
+    if events.len() > INSPECTOR_LIMIT {
+        let extra = events.len() - INSPECTOR_LIMIT;
+        events.drain(..extra);
+    }
+}
+
 /// The inspector view.
 #[component]
 pub fn Inspector() -> impl IntoView {
-    let events = expect_context::<Seen>().events;
+    let seen = expect_context::<Seen>();
+    let events = seen.events;
     let session = Session::get();
     let linked = Memo::new(move |_| match session.place.get() {
         Place::Event(id) => Some(id),
@@ -157,7 +239,20 @@ pub fn Inspector() -> impl IntoView {
                     prop:value=move || trace.get()
                     on:input=move |ev| set_trace.set(event_target_value(&ev)) /></label>
                 <span class="count">{move || format!("{} shown", shown().len())}</span>
+                <button type="button" class="load-history"
+                    disabled=move || !seen.history_more.get()
+                    title="Events from before this tab joined, from the network's history (mod/persistence)"
+                    on:click=move |_| seen.load_history(session)>
+                    {move || match (seen.history_after.get(), seen.history_more.get()) {
+                        (None, _) => "Load history",
+                        (Some(_), true) => "Load more history",
+                        (Some(_), false) => "All history loaded",
+                    }}
+                </button>
             </form>
+            {move || seen.history_problem.get().map(|problem| view! {
+                <p class="problem" role="alert">{format!("History: {problem}")}</p>
+            })}
             {move || missing().map(|id| view! {
                 <p class="problem" role="alert">{format!("Event {id} is not among those this workspace has seen.")}</p>
             })}
@@ -244,6 +339,21 @@ mod tests {
             traced,
             vec![(0, "tool.call".to_owned()), (1, "tool.result".to_owned())]
         );
+    }
+
+    #[test]
+    fn history_joins_what_was_seen_in_time_order_once() {
+        let mut events = vec![event(5, "a.b", "agent:x"), event(9, "a.b", "agent:x")];
+        merge_history(
+            &mut events,
+            [
+                event(1, "a.b", "agent:x"),
+                event(5, "a.b", "agent:x"),
+                event(7, "a.b", "agent:x"),
+            ],
+        );
+        let ids: Vec<u128> = events.iter().map(|e| e.id.to_u128() & 0xff).collect();
+        assert_eq!(ids, [1, 5, 7, 9]);
     }
 
     #[test]
