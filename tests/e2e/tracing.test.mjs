@@ -2,7 +2,8 @@
 // event it sends, the tool invocation it is, the tool's result (the owner's
 // reply names the invocation as its parent) and the network's answers; the
 // edge logs the traced request with its trace id; the web inspector loads the
-// history from before the tab joined and shows a trace as a tree; a malformed
+// history from before the tab joined, shows a trace as a tree and replays the
+// events step by step with the network as it was at each; a malformed
 // header is ignored, a malformed event field refused.
 
 import { test } from 'node:test';
@@ -137,6 +138,24 @@ test('the inspector shows a trace as a tree, each event under the one that cause
     await until('the tree', async () => (await rows.count()) === 3);
     const tree = await rows.evaluateAll((items) => items.map((li) => [li.dataset.type, Number(li.dataset.depth)]));
     assert.deepEqual(tree, [['chat.question', 0], ['chat.answer', 1], ['chat.footnote', 2]]);
+
+    // The replay steps through what the tab has, showing the network as it was at each event.
+    await inspector.getByText('Replay', { exact: true }).click();
+    const replay = inspector.getByRole('region', { name: 'Replay' });
+    const current = replay.locator('.current');
+    const members = replay.getByRole('list', { name: 'Members then' });
+    for (let i = 0; i < 400 && !(await current.textContent()).startsWith('chat.earlier'); i += 1) {
+      await replay.getByRole('button', { name: 'Forward a step' }).click();
+    }
+    assert.match(await current.textContent(), /^chat\.earlier · agent:asker → agent:broadcast/);
+    assert.ok((await members.allTextContents()).join(' ').includes('agent:asker'));
+    assert.ok(!(await members.allTextContents()).join(' ').includes('agent:helper-traced'), 'the helper had not spoken yet');
+    await replay.getByRole('slider', { name: 'Step' }).evaluate((range) => {
+      range.value = range.max;
+      range.dispatchEvent(new Event('input', { bubbles: true }));
+    });
+    assert.match(await current.textContent(), /^chat\.footnote · agent:helper-traced/);
+    assert.ok((await members.allTextContents()).join(' ').includes('agent:helper-traced'));
   } finally {
     asker.close();
     helper.close();

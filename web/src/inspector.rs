@@ -10,6 +10,7 @@
 //! before the tab joined, paged from `mod/persistence` (`network.events.query`)
 //! with "Load history".
 
+use crate::replay::Replay;
 use crate::routes::Place;
 use crate::session::Session;
 use agentnet_core::event::trace::{TraceContext, tree};
@@ -253,6 +254,10 @@ pub fn Inspector() -> impl IntoView {
             {move || seen.history_problem.get().map(|problem| view! {
                 <p class="problem" role="alert">{format!("History: {problem}")}</p>
             })}
+            <details class="replay-panel">
+                <summary>"Replay"</summary>
+                <Replay events=events />
+            </details>
             {move || missing().map(|id| view! {
                 <p class="problem" role="alert">{format!("Event {id} is not among those this workspace has seen.")}</p>
             })}

@@ -14,7 +14,7 @@
 //! This file only composes the page. Each feature owns its signals and its
 //! requests and is provided through Leptos context: the [`session`] (the
 //! connection, status and problem), [`chat`], [`people`], [`resources`],
-//! [`documents`] and the [`inspector`] ([`ioa`] renders IOA messages in the chat);
+//! [`documents`] and the [`inspector`] (with its [`replay`]; [`ioa`] renders IOA messages in the chat);
 //! the replica's effects reach each
 //! through its `on_effect`. Definitions the features share live in leaf
 //! modules (the workspace's [`event_types`], for one), never here, so no
@@ -31,6 +31,7 @@ pub mod networks;
 pub mod panic;
 pub mod people;
 pub mod profile;
+pub mod replay;
 pub mod resources;
 pub mod routes;
 pub mod session;
