@@ -17,7 +17,9 @@
 //! * [`enrichment`] — what the network adds (`sender`, `received_at`, `delivery`)
 //! * [`metadata`] — protocol metadata: `in_reply_to`, visibility, IOA `refs`
 //! * [`raw`] — the borrowed first pass over a frame's fields
+//! * [`batch`] — several events in one frame (a JSON array)
 
+pub mod batch;
 pub mod decode;
 pub mod enrichment;
 pub mod envelope;
