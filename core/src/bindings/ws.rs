@@ -99,10 +99,7 @@ pub fn upgrade<H: BindingHost>(
     req: &Request,
 ) -> Result<Answer<Upgrade>, H::Error> {
     let batches = wants_batches(req);
-    Ok(decide_upgrade(host, network, req)?.map(|upgrade| Upgrade {
-        batches,
-        ..upgrade
-    }))
+    Ok(decide_upgrade(host, network, req)?.map(|upgrade| Upgrade { batches, ..upgrade }))
 }
 
 fn decide_upgrade<H: BindingHost>(

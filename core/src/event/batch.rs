@@ -143,7 +143,10 @@ mod tests {
     #[test]
     fn a_batch_splits_at_its_top_level_commas_only() {
         let frame = r#" [ {"a":"x,]}\"["} , {"b":[1,{"c":2}]} ] "#;
-        assert_eq!(split(frame), vec![r#"{"a":"x,]}\"["}"#, r#"{"b":[1,{"c":2}]}"#]);
+        assert_eq!(
+            split(frame),
+            vec![r#"{"a":"x,]}\"["}"#, r#"{"b":[1,{"c":2}]}"#]
+        );
         assert_eq!(split("[]"), Vec::<&str>::new());
     }
 

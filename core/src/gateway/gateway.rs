@@ -33,7 +33,8 @@ pub enum GatewayEffect {
 
 #[derive(Debug, Clone)]
 struct Held {
-    member: Option<Address>,
+    /// The member and the network instance that bound it.
+    member: Option<(Address, u64)>,
     batches: bool,
 }
 
@@ -42,8 +43,8 @@ struct Held {
 pub struct Gateway {
     sockets: BTreeMap<SocketId, Held>,
     by_member: BTreeMap<Address, BTreeSet<SocketId>>,
-    /// Acks taken from the sockets, not yet sent: the highest `seq` per member.
-    acked: BTreeMap<Address, u64>,
+    /// Acks taken from the sockets, not yet sent: the highest `seq` per member and epoch.
+    acked: BTreeMap<(Address, u64), u64>,
 }
 
 impl Gateway {
@@ -52,10 +53,10 @@ impl Gateway {
         (Self::default(), ToNetwork::Restarted)
     }
 
-    /// A socket opened, bound to `member` when it joined at its upgrade;
-    /// `batches` when it asked for batched frames.
-    pub fn opened(&mut self, socket: SocketId, member: Option<Address>, batches: bool) {
-        if let Some(member) = &member {
+    /// A socket opened, bound to `member` (by the network instance `epoch`)
+    /// when it joined at its upgrade; `batches` when it asked for batched frames.
+    pub fn opened(&mut self, socket: SocketId, member: Option<(Address, u64)>, batches: bool) {
+        if let Some((member, _)) = &member {
             self.by_member
                 .entry(member.clone())
                 .or_default()
@@ -78,10 +79,10 @@ impl Gateway {
         let member = held.member.clone();
         let mut frames = Vec::new();
         for text in batch::split(frame) {
-            if let Some(member) = &member
-                && let Some(seq) = ack_of(text, member)
+            if let Some(bound) = &member
+                && let Some(seq) = ack_of(text, &bound.0)
             {
-                let acked = self.acked.entry(member.clone()).or_default();
+                let acked = self.acked.entry(bound.clone()).or_default();
                 *acked = (*acked).max(seq);
                 continue;
             }
@@ -102,7 +103,10 @@ impl Gateway {
         if self.acked.is_empty() {
             return None;
         }
-        let cursors = std::mem::take(&mut self.acked).into_iter().collect();
+        let cursors = std::mem::take(&mut self.acked)
+            .into_iter()
+            .map(|((member, epoch), seq)| (member, seq, epoch))
+            .collect();
         Some(ToNetwork::Cursors { cursors })
     }
 
@@ -111,7 +115,7 @@ impl Gateway {
         let Some(held) = self.sockets.remove(&socket) else {
             return Vec::new();
         };
-        let Some(member) = held.member else {
+        let Some((member, _)) = held.member else {
             return Vec::new();
         };
         self.unbind_member(&member, socket)
@@ -136,12 +140,16 @@ impl Gateway {
         match message {
             ToGateway::Deliveries { deliveries } => self.deliver(&deliveries),
             ToGateway::Reply { socket, frame } => self.write(vec![(socket, frame)]),
-            ToGateway::Bind { socket, member } => {
+            ToGateway::Bind {
+                socket,
+                member,
+                epoch,
+            } => {
                 let Some(held) = self.sockets.get_mut(&socket) else {
                     return Vec::new();
                 };
-                let old = held.member.replace(member.clone());
-                if let Some(old) = old.filter(|old| old != &member) {
+                let old = held.member.replace((member.clone(), epoch));
+                if let Some((old, _)) = old.filter(|(old, _)| old != &member) {
                     self.unbind_member(&old, socket);
                 }
                 self.by_member.entry(member).or_default().insert(socket);
@@ -149,7 +157,7 @@ impl Gateway {
             }
             ToGateway::Unbind { socket } => {
                 let old = self.sockets.get_mut(&socket).and_then(|h| h.member.take());
-                if let Some(old) = old {
+                if let Some((old, _)) = old {
                     self.unbind_member(&old, socket);
                 }
                 Vec::new()

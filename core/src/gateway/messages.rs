@@ -57,12 +57,14 @@ pub enum ToGateway {
         /// The frame.
         frame: String,
     },
-    /// The socket joined as `member`.
+    /// The socket joined as `member`, with the network object's instance that took the join.
     Bind {
         /// The socket.
         socket: SocketId,
         /// The member.
         member: Address,
+        /// The network object's instance ([`crate::gateway::Sequencer::epoch`]).
+        epoch: u64,
     },
     /// The socket's member left; the socket stays open, unjoined.
     Unbind {
@@ -86,15 +88,15 @@ pub enum ToNetwork {
     Frames {
         /// The socket (ids unique across the network's gateways).
         socket: SocketId,
-        /// The member it is bound to, once joined.
-        member: Option<Address>,
+        /// The member it is bound to, once joined, and the instance that bound it.
+        member: Option<(Address, u64)>,
         /// The events' texts.
         frames: Vec<String>,
     },
     /// The highest `seq` each member acknowledged since the last of these.
     Cursors {
-        /// `(member, seq)`, one per member.
-        cursors: Vec<(Address, u64)>,
+        /// `(member, seq, epoch of its binding)`, one per member.
+        cursors: Vec<(Address, u64, u64)>,
     },
     /// The member's last socket on this gateway closed.
     Offline {

@@ -36,3 +36,6 @@ pub use gateway::{Gateway, GatewayEffect};
 pub use messages::{Delivery, DeliveryFrame, GatewayId, ToGateway, ToNetwork};
 pub use placement::Placement;
 pub use sequencer::{Input, Sequencer};
+
+#[cfg(test)]
+mod tests;

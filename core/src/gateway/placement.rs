@@ -58,7 +58,10 @@ mod tests {
             assert_eq!(placement.of(&member), at, "stable");
             counts[at as usize] += 1;
         }
-        assert!(counts.iter().all(|c| (800..=1_200).contains(c)), "{counts:?}");
+        assert!(
+            counts.iter().all(|c| (800..=1_200).contains(c)),
+            "{counts:?}"
+        );
         assert_eq!(Placement::for_members(0, 1_000).gateways(), 1);
         assert_eq!(Placement::with_gateways(0).gateways(), 1);
     }

@@ -22,12 +22,21 @@ pub struct Input {
 #[derive(Debug, Clone, Copy)]
 pub struct Sequencer {
     placement: Placement,
+    epoch: u64,
 }
 
 impl Sequencer {
-    /// Gateways as `placement` lays them out.
-    pub fn new(placement: Placement) -> Self {
-        Self { placement }
+    /// Gateways as `placement` lays them out, for the network object's
+    /// instance `epoch` (a value no earlier instance had: a random number, a
+    /// count of starts). Sockets bound by another instance are not taken as
+    /// joined: their gateway closes them once it hears of the restart.
+    pub fn new(placement: Placement, epoch: u64) -> Self {
+        Self { placement, epoch }
+    }
+
+    /// This instance's epoch.
+    pub fn epoch(&self) -> u64 {
+        self.epoch
     }
 
     /// The layout.
@@ -44,38 +53,47 @@ impl Sequencer {
         now: u64,
     ) -> Vec<Input> {
         match message {
+            // Bound by an earlier instance: its gateway closes it once it hears of the restart.
+            ToNetwork::Frames {
+                member: Some((_, epoch)),
+                ..
+            } if epoch != self.epoch => Vec::new(),
             ToNetwork::Frames {
                 socket,
-                mut member,
+                member,
                 frames,
-            } => frames
-                .iter()
-                .map(|frame| {
-                    let inbound = Inbound {
-                        session: member.as_ref(),
-                        connection: Some(socket),
-                        ..Inbound::default()
-                    };
-                    let effects = network.handle_frame_on(&inbound, frame, now);
-                    // A join binds the socket for the frames after it.
-                    for effect in &effects {
-                        match effect {
-                            Effect::Bind(address) => member = Some(address.clone()),
-                            Effect::Unbind => member = None,
-                            _ => {}
+            } => {
+                let mut member = member.map(|(member, _)| member);
+                frames
+                    .iter()
+                    .map(|frame| {
+                        let inbound = Inbound {
+                            session: member.as_ref(),
+                            connection: Some(socket),
+                            ..Inbound::default()
+                        };
+                        let effects = network.handle_frame_on(&inbound, frame, now);
+                        // A join binds the socket for the frames after it.
+                        for effect in &effects {
+                            match effect {
+                                Effect::Bind(address) => member = Some(address.clone()),
+                                Effect::Unbind => member = None,
+                                _ => {}
+                            }
                         }
-                    }
-                    Input {
-                        origin: Some((gateway, socket)),
-                        effects,
-                    }
-                })
-                .collect(),
+                        Input {
+                            origin: Some((gateway, socket)),
+                            effects,
+                        }
+                    })
+                    .collect()
+            }
             ToNetwork::Cursors { cursors } => vec![Input {
                 origin: None,
                 effects: cursors
                     .iter()
-                    .flat_map(|(member, seq)| network.acknowledge(member, *seq, now))
+                    .filter(|(_, _, epoch)| *epoch == self.epoch)
+                    .flat_map(|(member, seq, _)| network.acknowledge(member, *seq, now))
                     .collect(),
             }],
             ToNetwork::Offline { member } => vec![Input {
@@ -128,6 +146,7 @@ impl Sequencer {
                 Effect::Bind(member) => to_origin(ToGateway::Bind {
                     socket,
                     member: member.clone(),
+                    epoch: self.epoch,
                 }),
                 Effect::Unbind => to_origin(ToGateway::Unbind { socket }),
                 Effect::CloseConnections(member) => other.push((

@@ -97,7 +97,9 @@ impl Replica {
                 ReplicaEffect::Send(frame) => {
                     frames.push(frame);
                     if frames.len() == sends {
-                        out.push(ReplicaEffect::Send(crate::event::batch::join(&frames, true)));
+                        out.push(ReplicaEffect::Send(crate::event::batch::join(
+                            &frames, true,
+                        )));
                     }
                 }
                 other => out.push(other),

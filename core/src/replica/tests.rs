@@ -787,12 +787,20 @@ fn a_batched_frame_is_applied_event_by_event_and_turns_on_batched_sends() {
             _ => None,
         })
         .collect();
-    assert_eq!(received, vec![0, 1, 2], "every event of the batch, in order");
+    assert_eq!(
+        received,
+        vec![0, 1, 2],
+        "every event of the batch, in order"
+    );
     assert_eq!(alice.log().len(), before + 3);
     assert!(alice.sends_batches());
     // The same batch again changes nothing but re-acks.
     let again = alice.receive(&crate::event::batch::join(&to_alice, true), 4);
-    assert!(!again.iter().any(|e| matches!(e, ReplicaEffect::Received(_))));
+    assert!(
+        !again
+            .iter()
+            .any(|e| matches!(e, ReplicaEffect::Received(_)))
+    );
 
     // Alice's burst goes out as one frame the network takes event by event.
     let mut burst = Vec::new();
@@ -809,7 +817,10 @@ fn a_batched_frame_is_applied_event_by_event_and_turns_on_batched_sends() {
         })
         .collect();
     assert_eq!(sent.len(), 1);
-    assert!(matches!(coalesced.last(), Some(ReplicaEffect::Send(_))), "rows persist first");
+    assert!(
+        matches!(coalesced.last(), Some(ReplicaEffect::Send(_))),
+        "rows persist first"
+    );
     let frames = world.send_to_network(&mut alice_session, &coalesced, 5);
     let acks = feed(&mut alice, &frames, 5);
     let accepted = acks
