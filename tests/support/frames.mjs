@@ -3,7 +3,6 @@
 // events per frame).
 
 import WebSocket from 'ws';
-import { until } from './process.mjs';
 
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 let counter = 0n;
@@ -30,7 +29,8 @@ export function eventsOf(frame) {
 }
 
 /**
- * A bare socket joined at its upgrade to network `id` as `name`; `batched`
+ * A bare socket joined at its upgrade to network `id` as `name` (a join at
+ * the upgrade is answered by the upgrade itself, with no frame); `batched`
  * asks for batched frames. `frames` holds every frame's text as received,
  * `events` every event; `onEvent` sees each event as it comes.
  */
@@ -48,6 +48,5 @@ export async function bareSocket(url, id, name, { batched = false, onEvent } = {
   });
   socket.on('close', (code) => { bare.closed = code; });
   await new Promise((resolve, reject) => { socket.once('open', resolve); socket.once('error', reject); });
-  await until(`${name}'s join answer`, () => bare.events.some((e) => e.type === 'network.event.ack'));
   return bare;
 }
