@@ -346,7 +346,7 @@ impl Sim {
             g.socket_of[i] = Some(socket);
             let at = g.sequencer.placement().of(&self.peers[i].address) as usize;
             // Half the peers ask for batched frames.
-            g.gateways[at].opened(socket, None, i % 2 == 0);
+            g.gateways[at].opened(socket, None, i.is_multiple_of(2));
         }
         self.peers[i].connected = true;
         let effects = self.peers[i].replica.connected(None, self.now);
@@ -396,7 +396,7 @@ impl Sim {
             }
             for text in self.due(i, true) {
                 if self.gateways.is_some() {
-                    self.to_gateway(i, &text);
+                    self.frame_at_gateway(i, &text);
                     continue;
                 }
                 let session = self.peers[i].session.clone();
@@ -607,13 +607,13 @@ impl Sim {
     }
 
     /// A frame from peer `i`'s socket reaches its gateway.
-    fn to_gateway(&mut self, i: usize, text: &str) {
+    fn frame_at_gateway(&mut self, i: usize, text: &str) {
         let at = self.gateway_of(i);
         let g = self.gateways.as_mut().unwrap();
         let Some(socket) = g.socket_of[i] else {
             return;
         };
-        let effects = g.gateways[at].from_socket(socket, text);
+        let effects = g.gateways[at].on_socket_frame(socket, text);
         self.gateway_effects(at, effects);
     }
 
@@ -694,27 +694,23 @@ impl Sim {
             }
             loop {
                 let g = self.gateways.as_mut().unwrap();
-                if !g.up[at].front().is_some_and(|(when, _)| *when <= self.now) {
+                if g.up[at].front().is_none_or(|(when, _)| *when > self.now) {
                     break;
                 }
                 let (_, message) = g.up[at].pop_front().unwrap();
                 let sequencer = g.sequencer;
-                let inputs =
-                    sequencer.from_gateway(&mut self.network, at as u32, message, self.now);
+                let inputs = sequencer.on_gateway(&mut self.network, at as u32, message, self.now);
                 for input in inputs {
                     self.sequenced(input.origin, input.effects);
                 }
             }
             loop {
                 let g = self.gateways.as_mut().unwrap();
-                if !g.down[at]
-                    .front()
-                    .is_some_and(|(when, _)| *when <= self.now)
-                {
+                if g.down[at].front().is_none_or(|(when, _)| *when > self.now) {
                     break;
                 }
                 let (_, message) = g.down[at].pop_front().unwrap();
-                let effects = g.gateways[at].from_network(message);
+                let effects = g.gateways[at].on_network(message);
                 self.gateway_effects(at, effects);
             }
         }

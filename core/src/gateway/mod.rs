@@ -27,12 +27,12 @@
 //! nothing is applied twice (replicas drop a `seq` they hold).
 //! `core/tests/simulation.rs` proves it with gateways and restarts.
 
-mod gateway;
+mod holder;
 pub mod messages;
 mod placement;
 mod sequencer;
 
-pub use gateway::{Gateway, GatewayEffect};
+pub use holder::{Gateway, GatewayEffect};
 pub use messages::{Delivery, DeliveryFrame, GatewayId, ToGateway, ToNetwork};
 pub use placement::Placement;
 pub use sequencer::{Input, Sequencer};

@@ -45,7 +45,7 @@ impl Sequencer {
     }
 
     /// Hands a gateway's message to the network; returns its inputs in order.
-    pub fn from_gateway(
+    pub fn on_gateway(
         &self,
         network: &mut Network,
         gateway: GatewayId,

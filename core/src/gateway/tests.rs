@@ -86,11 +86,11 @@ impl World {
         let at = self.gateway_of(&m);
         self.gateways[at].opened(i as SocketId, None, batches);
         let join = frame(&m, "network.agent.join", "core", json!({}));
-        self.from_socket(at, i as SocketId, &join);
+        self.on_socket_frame(at, i as SocketId, &join);
     }
 
-    fn from_socket(&mut self, at: usize, socket: SocketId, text: &str) {
-        let effects = self.gateways[at].from_socket(socket, text);
+    fn on_socket_frame(&mut self, at: usize, socket: SocketId, text: &str) {
+        let effects = self.gateways[at].on_socket_frame(socket, text);
         self.gateway_effects(at, effects);
     }
 
@@ -103,12 +103,12 @@ impl World {
     fn up(&mut self, at: usize, message: ToNetwork) {
         let inputs = self
             .sequencer
-            .from_gateway(&mut self.network, at as u32, message, 2_000);
+            .on_gateway(&mut self.network, at as u32, message, 2_000);
         for input in inputs {
             let applied = self.host.apply(&mut self.network, input.effects, 2_000);
             for (to, message) in self.sequencer.route(input.origin, &applied) {
                 self.sent += 1;
-                let effects = self.gateways[to as usize].from_network(message);
+                let effects = self.gateways[to as usize].on_network(message);
                 self.gateway_effects(to as usize, effects);
             }
         }
@@ -154,7 +154,7 @@ fn a_broadcast_costs_the_network_one_message_per_gateway_not_per_member() {
     world.sent = 0;
     let sender = member(0);
     let at = world.gateway_of(&sender);
-    world.from_socket(
+    world.on_socket_frame(
         at,
         0,
         &frame(&sender, "chat.msg", "agent:broadcast", json!({"n": 1})),
@@ -185,7 +185,7 @@ fn acks_stay_at_the_gateway_until_flushed_as_one_cursor_per_member() {
     }
     let sender = member(0);
     for n in 0..5 {
-        world.from_socket(
+        world.on_socket_frame(
             0,
             0,
             &frame(&sender, "chat.msg", "agent:m1", json!({"n": n})),
@@ -196,7 +196,7 @@ fn acks_stay_at_the_gateway_until_flushed_as_one_cursor_per_member() {
     assert!(world.network.awaiting_acks());
     for acked in [seq - 2, seq, seq - 1] {
         let sent = world.sent;
-        world.from_socket(
+        world.on_socket_frame(
             0,
             1,
             &frame(&reader, "network.event.ack", "core", json!({"seq": acked})),
@@ -238,7 +238,7 @@ fn restarts_end_the_old_sockets_and_their_members_presence() {
     world.sequencer = Sequencer::new(world.sequencer.placement(), 2);
     let before = world.network.last_seq();
     let socket = (0..4).find(|i| member(*i) == other).unwrap() as SocketId;
-    world.from_socket(
+    world.on_socket_frame(
         other_at,
         socket,
         &frame(&other, "chat.msg", "agent:broadcast", json!({})),
@@ -248,7 +248,7 @@ fn restarts_end_the_old_sockets_and_their_members_presence() {
         before,
         "not accepted from a stale binding"
     );
-    let closes = world.gateways[other_at].from_network(ToGateway::Restarted);
+    let closes = world.gateways[other_at].on_network(ToGateway::Restarted);
     assert!(
         closes
             .iter()

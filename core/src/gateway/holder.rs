@@ -72,7 +72,7 @@ impl Gateway {
 
     /// A frame from a socket: acks to `core` from its member are kept for
     /// [`Self::flush_cursors`]; the other events go to the network in order.
-    pub fn from_socket(&mut self, socket: SocketId, frame: &str) -> Vec<GatewayEffect> {
+    pub fn on_socket_frame(&mut self, socket: SocketId, frame: &str) -> Vec<GatewayEffect> {
         let Some(held) = self.sockets.get(&socket) else {
             return Vec::new();
         };
@@ -136,7 +136,7 @@ impl Gateway {
     }
 
     /// A message from the network object.
-    pub fn from_network(&mut self, message: ToGateway) -> Vec<GatewayEffect> {
+    pub fn on_network(&mut self, message: ToGateway) -> Vec<GatewayEffect> {
         match message {
             ToGateway::Deliveries { deliveries } => self.deliver(&deliveries),
             ToGateway::Reply { socket, frame } => self.write(vec![(socket, frame)]),
