@@ -230,12 +230,6 @@ impl Sim {
                     let at = self.delay();
                     self.peers[i].to_net.push(Frame { at, text });
                 }
-                ReplicaEffect::Accepted { id, seq, .. } if std::env::var("SIM_DEBUG").is_ok() => {
-                    eprintln!(
-                        "t={} {} accepted {id} seq {seq}",
-                        self.now, self.peers[i].address
-                    );
-                }
                 ReplicaEffect::Persist(ReplicaRow::Logged { seq, event })
                     if event.source != self.peers[i].address =>
                 {
@@ -739,13 +733,6 @@ impl Sim {
     /// every message between it and the gateways in flight is lost, and each
     /// gateway hears that it restarted.
     fn restart_network(&mut self) {
-        if std::env::var("SIM_DEBUG").is_ok() {
-            eprintln!(
-                "t={} network restarts at seq {}",
-                self.now,
-                self.host.last_seq()
-            );
-        }
         let mut seed = [0u8; 32];
         self.rng.0.fill_bytes(&mut seed);
         let mut network = Network::new(
