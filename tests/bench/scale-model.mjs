@@ -7,16 +7,16 @@
 
 const inputs = {
   // Measured (BENCHMARKS.md, issue 29); replace with your own runs.
-  sustainedBatched: 9_459, // events/s one network object sequenced with batched frames
-  fanout1000P99Ms: 60, // ms until 1,000 sockets on one object all had a broadcast
-  kibPerSocket: 30, // workerd memory per connected socket, KiB
+  sustainedBatched: 12_375, // events/s one network object sequenced with batched frames (a loaded run)
+  fanout1000P99Ms: 590, // ms until 1,000 sockets on one object all had a broadcast (loaded, every socket acking)
+  kibPerSocket: 358, // workerd memory per connected socket in wrangler dev, KiB
   // Platform limits (developers.cloudflare.com/durable-objects/platform/limits, Workers limits).
   memoryMb: 128,
   storageGb: 10,
   // The network.
   members: 1_000_000,
   online: 100_000,
-  perGateway: 2_000,
+  perGateway: 250,
   bytesPerMember: 400, // a member row in memory (address, role, status, secret hash, DID)
   bytesPerEvent: 500, // a log row with its audience rows
   eventsPerSecond: 2_000, // accepted events per second

@@ -58,10 +58,18 @@ const newNetwork = async (url, name) => (await createNetwork(url, { name, access
  */
 async function crowd(url, id, n, type, batched) {
   const agents = [];
-  for (let start = 0; start < n; start += 200) {
-    const group = await Promise.all(Array.from({ length: Math.min(200, n - start) }, async (_, k) => {
+  for (let start = 0; start < n; start += 100) {
+    const group = await Promise.all(Array.from({ length: Math.min(100, n - start) }, async (_, k) => {
       const name = `agent:c${start + k}`;
-      const agent = await bareSocket(url, id, name, { batched });
+      let agent;
+      for (let attempt = 1; !agent; attempt += 1) {
+        try {
+          agent = await bareSocket(url, id, name, { batched });
+        } catch (err) {
+          if (attempt >= 3) throw new Error(`agent ${start + k} could not connect: ${err.message}`);
+          await new Promise((r) => setTimeout(r, 500 * attempt));
+        }
+      }
       agent.got = 0;
       agent.frames.length = 0;
       agent.events.length = 0;
@@ -76,6 +84,7 @@ async function crowd(url, id, n, type, batched) {
       return agent;
     }));
     agents.push(...group);
+    if (n >= 2_000 && agents.length % 1_000 === 0) console.log(`  … ${agents.length} agents connected`);
   }
   return agents;
 }
@@ -190,6 +199,9 @@ try {
     console.log(`${pairs.length} networks with 2 agents each, ${each} events per network: ${Math.round((pairs.length * each) / seconds)} events/s in total; workerd memory ${(before / 1024).toFixed(1)} → ${(after / 1024).toFixed(1)} MiB (${((after - before) / pairs.length).toFixed(0)} KiB per active network)`);
     for (const { a, b } of pairs) { a.socket.close(); b.socket.close(); }
   }
+} catch (err) {
+  console.log(`failed: ${err.message}\nthe edge's last output:\n${edge.log.join('').slice(-3000)}`);
+  process.exitCode = 1;
 } finally {
   await edge.stop();
 }

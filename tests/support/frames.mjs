@@ -48,5 +48,7 @@ export async function bareSocket(url, id, name, { batched = false, onEvent } = {
   });
   socket.on('close', (code) => { bare.closed = code; });
   await new Promise((resolve, reject) => { socket.once('open', resolve); socket.once('error', reject); });
+  // A connection reset later is seen as a close, not thrown.
+  socket.on('error', (err) => { bare.error = err; });
   return bare;
 }
