@@ -8,6 +8,7 @@ mod lifecycle;
 mod limits;
 mod load;
 mod mods;
+mod profile;
 mod retention;
 mod routing;
 mod tasks;
