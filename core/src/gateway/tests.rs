@@ -29,6 +29,7 @@ fn network(members: usize) -> Network {
             last_seen: 0,
             secret_sha256: None,
             did: None,
+            profile: Default::default(),
         })
     });
     Network::new(
