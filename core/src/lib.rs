@@ -34,6 +34,7 @@ pub mod event;
 #[cfg(any(test, feature = "fuzzing"))]
 #[doc(hidden)]
 pub mod fuzzing;
+pub mod gateway;
 pub mod host;
 pub mod identity;
 pub mod ids;

@@ -14,24 +14,34 @@
 //!    lifecycle across the disconnects — the partner starts it, the
 //!    requester answers, the partner completes it — each step exactly once.
 //!
+//! The same runs go through connection gateways too (`agentnet_core::gateway`):
+//! the peers' sockets held by two gateways, half of them with batched frames,
+//! the gateways' acks coalesced into cursors, and at random a gateway or the
+//! network object restarting mid-stream (the network rebuilt from its rows,
+//! messages in flight lost) — with the same five checks.
+//!
 //! `AGENTNET_SIM_RUNS` sets the number of seeded runs (default 2000);
 //! `AGENTNET_SIM_SEED` replays one seed. A failure prints its seed.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test scaffolding: failures should be loud
 
+use agentnet_core::gateway::{Gateway, GatewayEffect, Placement, Sequencer, ToGateway, ToNetwork};
 use agentnet_core::host::MemoryHost;
 use agentnet_core::ids::standing::Role;
 use agentnet_core::model::config::NetworkConfig;
 use agentnet_core::model::membership::{Member, Presence};
 use agentnet_core::model::state::{Channel, Row};
 use agentnet_core::model::task::{TaskRole, TaskState};
+use agentnet_core::network::EventIndex;
 use agentnet_core::network::{Effect, Network};
 use agentnet_core::replica::{OutboxState, Replica, ReplicaEffect, ReplicaRow};
 use agentnet_core::{Address, Event, EventId, Verification};
 use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
 use serde_json::{Map, json};
-use std::collections::{BTreeMap, BTreeSet};
+use std::cell::RefCell;
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::rc::Rc;
 
 const PEERS: usize = 4;
 const CHAOS_TICKS: usize = 400;
@@ -72,6 +82,34 @@ struct Chaos {
     max_delay: u64,
 }
 
+/// The logged ids, as the edge's log index answers them (so a network rebuilt
+/// after a restart still knows what it accepted).
+#[derive(Clone, Default)]
+struct LogIds(Rc<RefCell<BTreeMap<EventId, u64>>>);
+
+impl EventIndex for LogIds {
+    fn seq_of(&self, id: &EventId) -> Option<u64> {
+        self.0.borrow().get(id).copied()
+    }
+}
+
+/// The sockets held by gateways, and the messages between them and the network.
+struct Gateways {
+    sequencer: Sequencer,
+    gateways: Vec<Gateway>,
+    /// Gateway → network, in order per gateway: `(arrival, message)`.
+    up: Vec<VecDeque<(u64, ToNetwork)>>,
+    /// Network → gateway, in order per gateway.
+    down: Vec<VecDeque<(u64, ToGateway)>>,
+    /// Each peer's current socket.
+    socket_of: Vec<Option<u64>>,
+    next_socket: u64,
+    /// The last `seq` already in `ids`.
+    indexed: u64,
+    ids: LogIds,
+    restarts: (usize, usize),
+}
+
 struct Sim {
     rng: Rng,
     now: u64,
@@ -83,6 +121,9 @@ struct Sim {
     tasks: bool,
     /// The tasks whose `task.create` reached their partner.
     started: BTreeSet<String>,
+    /// Sockets held by gateways (`None`: the network holds them itself).
+    gateways: Option<Gateways>,
+    config: NetworkConfig,
 }
 
 fn address(i: usize) -> Address {
@@ -90,7 +131,7 @@ fn address(i: usize) -> Address {
 }
 
 impl Sim {
-    fn new(seed: u64, tasks: bool) -> Self {
+    fn new(seed: u64, tasks: bool, through_gateways: bool) -> Self {
         let mut rng = Rng(ChaCha8Rng::seed_from_u64(seed));
         let mut net_seed = [0u8; 32];
         rng.0.fill_bytes(&mut net_seed);
@@ -118,12 +159,29 @@ impl Sim {
             tags: Vec::new(),
         });
         let rows: Vec<Row> = members.into_iter().chain([room]).collect();
-        let network = Network::new(
-            NetworkConfig::open("sim".parse().unwrap(), "Sim"),
-            rows,
-            0,
-            net_seed,
-        );
+        let config = NetworkConfig::open("sim".parse().unwrap(), "Sim");
+        // The host holds the rows the network starts from, as the edge's storage does.
+        let mut host = MemoryHost::default();
+        for row in &rows {
+            host.rows.insert((row.kind(), row.key()), row.clone());
+        }
+        let mut network = Network::new(config.clone(), rows, 0, net_seed);
+        let gateways = through_gateways.then(|| {
+            let ids = LogIds::default();
+            network.set_event_index(Box::new(ids.clone()));
+            let count = 2;
+            Gateways {
+                sequencer: Sequencer::new(Placement::with_gateways(count), 0),
+                gateways: (0..count).map(|_| Gateway::start().0).collect(),
+                up: (0..count).map(|_| VecDeque::new()).collect(),
+                down: (0..count).map(|_| VecDeque::new()).collect(),
+                socket_of: vec![None; PEERS],
+                next_socket: 1,
+                indexed: 0,
+                ids,
+                restarts: (0, 0),
+            }
+        });
         let peers = (0..PEERS)
             .map(|i| {
                 let mut seed = [0u8; 32];
@@ -144,10 +202,12 @@ impl Sim {
             rng,
             now: 1,
             network,
-            host: MemoryHost::default(),
+            host,
             peers,
             tasks,
             started: BTreeSet::new(),
+            gateways,
+            config,
             chaos: Chaos {
                 drop: 0.05,
                 duplicate: 0.05,
@@ -162,6 +222,8 @@ impl Sim {
     }
 
     fn replica_effects(&mut self, i: usize, effects: Vec<ReplicaEffect>) {
+        // A burst goes out as one batched frame once the network sent this link one.
+        let effects = self.peers[i].replica.coalesce_sends(effects);
         let mut reactions = Vec::new();
         for effect in effects {
             match effect {
@@ -258,6 +320,9 @@ impl Sim {
     }
 
     fn disconnect(&mut self, i: usize) {
+        if self.gateways.is_some() {
+            return self.disconnect_socket(i);
+        }
         let peer = &mut self.peers[i];
         peer.connected = false;
         peer.to_net.clear();
@@ -270,6 +335,14 @@ impl Sim {
     }
 
     fn connect(&mut self, i: usize) {
+        if let Some(g) = &mut self.gateways {
+            let socket = g.next_socket;
+            g.next_socket += 1;
+            g.socket_of[i] = Some(socket);
+            let at = g.sequencer.placement().of(&self.peers[i].address) as usize;
+            // Half the peers ask for batched frames.
+            g.gateways[at].opened(socket, None, i.is_multiple_of(2));
+        }
         self.peers[i].connected = true;
         let effects = self.peers[i].replica.connected(None, self.now);
         self.replica_effects(i, effects);
@@ -317,6 +390,10 @@ impl Sim {
                 self.post(i);
             }
             for text in self.due(i, true) {
+                if self.gateways.is_some() {
+                    self.frame_at_gateway(i, &text);
+                    continue;
+                }
                 let session = self.peers[i].session.clone();
                 let effects = self.network.handle_frame(session.as_ref(), &text, self.now);
                 self.network_effects(Some(i), effects);
@@ -337,20 +414,31 @@ impl Sim {
         }
         if self.network.next_wakeup().is_some_and(|at| at <= self.now) {
             let effects = self.network.on_alarm(self.now);
-            self.network_effects(None, effects);
+            match self.gateways.is_some() {
+                true => self.sequenced(None, effects),
+                false => self.network_effects(None, effects),
+            }
+        }
+        if self.gateways.is_some() {
+            self.pump_gateways(chaotic);
         }
     }
 
     fn quiet(&self) -> bool {
-        self.peers.iter().all(|p| {
-            p.connected
-                && p.replica.is_online()
-                && p.to_net.is_empty()
-                && p.to_peer.is_empty()
-                && p.replica
-                    .outbox()
-                    .all(|e| matches!(e.state, OutboxState::Rejected { .. }))
-        }) && !self.network.awaiting_acks()
+        let links_idle = self.gateways.as_ref().is_none_or(|g| {
+            g.up.iter().all(VecDeque::is_empty) && g.down.iter().all(VecDeque::is_empty)
+        });
+        links_idle
+            && self.peers.iter().all(|p| {
+                p.connected
+                    && p.replica.is_online()
+                    && p.to_net.is_empty()
+                    && p.to_peer.is_empty()
+                    && p.replica
+                        .outbox()
+                        .all(|e| matches!(e.state, OutboxState::Rejected { .. }))
+            })
+            && !self.network.awaiting_acks()
     }
 
     fn run(&mut self) {
@@ -450,9 +538,13 @@ impl Sim {
             }
             if peer.replica.outbox().count() != 0 {
                 return Err(format!(
-                    "{} still has {} outbox events",
+                    "{} still has {} outbox events: {:?}",
                     peer.address,
-                    peer.replica.outbox().count()
+                    peer.replica.outbox().count(),
+                    peer.replica
+                        .outbox()
+                        .map(|e| format!("{:?}", e.state))
+                        .collect::<Vec<_>>()
                 ));
             }
         }
@@ -470,8 +562,11 @@ impl Sim {
         for peer in &self.peers[1..] {
             if broadcasts(peer) != first {
                 return Err(format!(
-                    "{} diverged from {}",
-                    peer.address, self.peers[0].address
+                    "{} diverged from {}: {:?} / {:?}",
+                    peer.address,
+                    self.peers[0].address,
+                    broadcasts(peer).iter().map(|b| b.0).collect::<Vec<_>>(),
+                    first.iter().map(|b| b.0).collect::<Vec<_>>()
                 ));
             }
         }
@@ -496,6 +591,167 @@ impl Sim {
             return Err("no event was accepted: the run proves nothing".into());
         }
         Ok(())
+    }
+}
+
+/// The peers' sockets through gateways.
+impl Sim {
+    fn gateway_of(&self, i: usize) -> usize {
+        let g = self.gateways.as_ref().unwrap();
+        g.sequencer.placement().of(&self.peers[i].address) as usize
+    }
+
+    /// A frame from peer `i`'s socket reaches its gateway.
+    fn frame_at_gateway(&mut self, i: usize, text: &str) {
+        let at = self.gateway_of(i);
+        let g = self.gateways.as_mut().unwrap();
+        let Some(socket) = g.socket_of[i] else {
+            return;
+        };
+        let effects = g.gateways[at].on_socket_frame(socket, text);
+        self.gateway_effects(at, effects);
+    }
+
+    /// Peer `i`'s socket closes (the peer's side).
+    fn disconnect_socket(&mut self, i: usize) {
+        let at = self.gateway_of(i);
+        let peer = &mut self.peers[i];
+        peer.connected = false;
+        peer.to_net.clear();
+        peer.to_peer.clear();
+        peer.session = None;
+        peer.replica.disconnected();
+        let g = self.gateways.as_mut().unwrap();
+        if let Some(socket) = g.socket_of[i].take() {
+            let effects = g.gateways[at].closed(socket);
+            self.gateway_effects(at, effects);
+        }
+    }
+
+    fn gateway_effects(&mut self, at: usize, effects: Vec<GatewayEffect>) {
+        for effect in effects {
+            match effect {
+                GatewayEffect::Send { socket, frame } => {
+                    let g = self.gateways.as_ref().unwrap();
+                    if let Some(i) = g.socket_of.iter().position(|s| *s == Some(socket)) {
+                        let at = self.delay();
+                        self.peers[i].to_peer.push(Frame { at, text: frame });
+                    }
+                }
+                GatewayEffect::Close { socket, .. } => {
+                    let g = self.gateways.as_mut().unwrap();
+                    if let Some(i) = g.socket_of.iter().position(|s| *s == Some(socket)) {
+                        g.socket_of[i] = None;
+                        self.disconnect_socket(i);
+                    }
+                }
+                GatewayEffect::ToNetwork(message) => {
+                    let arrival = self.now + 1 + self.rng.below(5) as u64;
+                    let g = self.gateways.as_mut().unwrap();
+                    g.up[at].push_back((arrival, message));
+                }
+            }
+        }
+    }
+
+    /// Applies the network's effects for one input and sends what they say to the gateways.
+    fn sequenced(&mut self, origin: Option<(u32, u64)>, effects: Vec<Effect>) {
+        let now = self.now;
+        let applied = self.host.apply(&mut self.network, effects, now);
+        let arrival = now + 1 + self.rng.below(5) as u64;
+        let g = self.gateways.as_mut().unwrap();
+        {
+            let mut ids = g.ids.0.borrow_mut();
+            for row in self.host.log.iter().filter(|r| r.seq > g.indexed) {
+                ids.insert(row.event.id, row.seq);
+            }
+        }
+        g.indexed = self.host.last_seq();
+        for (to, message) in g.sequencer.route(origin, &applied) {
+            g.down[to as usize].push_back((arrival, message));
+        }
+    }
+
+    /// Moves the messages that are due between the gateways and the network;
+    /// in the chaotic phase a gateway or the network object restarts now and then.
+    fn pump_gateways(&mut self, chaotic: bool) {
+        if chaotic && self.rng.chance(0.004) {
+            self.restart_network();
+        }
+        let count = self.gateways.as_ref().unwrap().gateways.len();
+        for at in 0..count {
+            if chaotic && self.rng.chance(0.003) {
+                self.restart_gateway(at);
+            }
+            let g = self.gateways.as_mut().unwrap();
+            if let Some(cursors) = g.gateways[at].flush_cursors() {
+                g.up[at].push_back((self.now, cursors));
+            }
+            loop {
+                let g = self.gateways.as_mut().unwrap();
+                if g.up[at].front().is_none_or(|(when, _)| *when > self.now) {
+                    break;
+                }
+                let (_, message) = g.up[at].pop_front().unwrap();
+                let sequencer = g.sequencer;
+                let inputs = sequencer.on_gateway(&mut self.network, at as u32, message, self.now);
+                for input in inputs {
+                    self.sequenced(input.origin, input.effects);
+                }
+            }
+            loop {
+                let g = self.gateways.as_mut().unwrap();
+                if g.down[at].front().is_none_or(|(when, _)| *when > self.now) {
+                    break;
+                }
+                let (_, message) = g.down[at].pop_front().unwrap();
+                let effects = g.gateways[at].on_network(message);
+                self.gateway_effects(at, effects);
+            }
+        }
+    }
+
+    /// A gateway restarts: its sockets are gone, what was on its way to it is lost.
+    fn restart_gateway(&mut self, at: usize) {
+        let held: Vec<usize> = (0..PEERS)
+            .filter(|i| {
+                self.gateway_of(*i) == at && self.gateways.as_ref().unwrap().socket_of[*i].is_some()
+            })
+            .collect();
+        let g = self.gateways.as_mut().unwrap();
+        g.restarts.0 += 1;
+        let (fresh, hello) = Gateway::start();
+        g.gateways[at] = fresh;
+        g.down[at].clear();
+        g.up[at].push_back((self.now, hello));
+        for i in held {
+            self.gateways.as_mut().unwrap().socket_of[i] = None;
+            self.disconnect_socket(i);
+        }
+    }
+
+    /// The network object restarts: rebuilt from its rows (never its log),
+    /// every message between it and the gateways in flight is lost, and each
+    /// gateway hears that it restarted.
+    fn restart_network(&mut self) {
+        let mut seed = [0u8; 32];
+        self.rng.0.fill_bytes(&mut seed);
+        let mut network = Network::new(
+            self.config.clone(),
+            self.host.state_rows(),
+            self.host.last_seq(),
+            seed,
+        );
+        let g = self.gateways.as_mut().unwrap();
+        g.restarts.1 += 1;
+        g.sequencer = Sequencer::new(g.sequencer.placement(), g.restarts.1 as u64);
+        network.set_event_index(Box::new(g.ids.clone()));
+        self.network = network;
+        for at in 0..g.gateways.len() {
+            g.up[at].clear();
+            g.down[at].clear();
+            g.down[at].push_back((self.now, ToGateway::Restarted));
+        }
     }
 }
 
@@ -532,23 +788,36 @@ fn task_step(event: &Event) -> Option<(&'static str, Address, serde_json::Value)
 /// Runs `seeds` (or `AGENTNET_SIM_SEED`) with or without tasks; the events
 /// accepted and the tasks known over all runs.
 fn run_seeds(seeds: std::ops::Range<u64>, tasks: bool) -> (usize, usize) {
+    run_seeds_on(seeds, tasks, false).0
+}
+
+/// [`run_seeds`], through gateways or not; also the gateways' and the network's restarts.
+fn run_seeds_on(
+    seeds: std::ops::Range<u64>,
+    tasks: bool,
+    through_gateways: bool,
+) -> ((usize, usize), (usize, usize)) {
     let seeds: Vec<u64> = match std::env::var("AGENTNET_SIM_SEED") {
         Ok(seed) => vec![seed.parse().expect("AGENTNET_SIM_SEED is a number")],
         Err(_) => seeds.collect(),
     };
-    let (mut accepted, mut known) = (0, 0);
+    let (mut accepted, mut known, mut restarts) = (0, 0, (0, 0));
     for seed in seeds {
-        let mut sim = Sim::new(seed, tasks);
+        let mut sim = Sim::new(seed, tasks, through_gateways);
         sim.run();
         if let Err(problem) = sim.check() {
             panic!(
-                "simulation seed {seed} (tasks: {tasks}) failed: {problem}\nreplay with AGENTNET_SIM_SEED={seed}"
+                "simulation seed {seed} (tasks: {tasks}, gateways: {through_gateways}) failed: {problem}\nreplay with AGENTNET_SIM_SEED={seed}"
             );
         }
         accepted += sim.host.log.len();
         known += sim.network.state().tasks.len();
+        if let Some(g) = &sim.gateways {
+            restarts.0 += g.restarts.0;
+            restarts.1 += g.restarts.1;
+        }
     }
-    (accepted, known)
+    ((accepted, known), restarts)
 }
 
 fn runs() -> u64 {
@@ -567,6 +836,33 @@ fn replicas_converge_under_a_hostile_network() {
 #[test]
 fn tasks_complete_exactly_once_across_disconnects() {
     let (accepted, tasks) = run_seeds(0..runs() / 4, true);
+    assert!(accepted > 0);
+    assert!(
+        tasks > 0,
+        "no task was started: the task case proves nothing"
+    );
+}
+
+#[test]
+fn replicas_converge_through_gateways_across_restarts() {
+    let ((accepted, _), (gateway_restarts, network_restarts)) =
+        run_seeds_on(0..runs() / 2, false, true);
+    assert!(accepted > 0);
+    if std::env::var("AGENTNET_SIM_SEED").is_err() {
+        assert!(
+            gateway_restarts > 0,
+            "no gateway restarted: the runs prove nothing about it"
+        );
+        assert!(
+            network_restarts > 0,
+            "the network never restarted: the runs prove nothing about it"
+        );
+    }
+}
+
+#[test]
+fn tasks_complete_exactly_once_through_gateways() {
+    let ((accepted, tasks), _) = run_seeds_on(0..runs() / 8, true, true);
     assert!(accepted > 0);
     assert!(
         tasks > 0,

@@ -15,7 +15,7 @@ use agentnet_core::bindings::sse::Pushed;
 use agentnet_core::host::{Host, apply_effects};
 use agentnet_core::network::{Effect, ReadRequest};
 use agentnet_core::{Address, Network};
-use worker::{Result, WebSocket};
+use worker::Result;
 
 impl NetworkHost {
     /// Offers a logged event to the members' SSE streams; returns the members
@@ -68,13 +68,13 @@ impl NetworkHost {
     /// Queues a delivery's frame for each socket of each recipient (sent at [`Self::commit`]).
     fn queue_frames(&self, deliver: &Effect) {
         for (address, frame) in deliver.frames() {
-            let sockets = self.sockets_of(address);
+            let sockets = self.recipients(address);
             if let Some((last, others)) = sockets.split_last() {
                 let mut outgoing = self.outgoing.borrow_mut();
-                for ws in others {
-                    outgoing.push((ws.clone(), frame.clone()));
+                for to in others {
+                    outgoing.push(to.id, &to.ws, to.batches, frame.clone());
                 }
-                outgoing.push((last.clone(), frame));
+                outgoing.push(last.id, &last.ws, last.batches, frame);
             }
         }
     }
@@ -108,9 +108,7 @@ impl NetworkHost {
         let written = self.store().and_then(|store| store.flush());
         let frames = std::mem::take(&mut *self.outgoing.borrow_mut());
         written?;
-        for (ws, frame) in frames {
-            send(&ws, &frame);
-        }
+        frames.send();
         // MCP requests a delivery completed, and notifications of what changed.
         self.mcp.flush();
         // Deliveries to external A2A agents become calls.
@@ -149,13 +147,6 @@ impl NetworkHost {
     }
 }
 
-fn send(ws: &WebSocket, frame: &str) {
-    // A socket that is closing cannot take frames; the others still get theirs.
-    if let Err(err) = ws.send_with_str(frame) {
-        worker::console_warn!("dropping frame for a closed socket: {err}");
-    }
-}
-
 /// The object as the core's effect loop sees it, for one input from `origin`.
 struct Applier<'a> {
     host: &'a NetworkHost,
@@ -185,8 +176,10 @@ impl Host for Applier<'_> {
         match &effect {
             Effect::Reply(_) | Effect::Ack(_) => match self.origin {
                 Origin::Socket(ws) => {
-                    if let Some(text) = effect.reply_text() {
-                        host.outgoing.borrow_mut().push(((*ws).clone(), text))
+                    if let (Some(text), Some(to)) = (effect.reply_text(), host.recipient_of(ws)) {
+                        host.outgoing
+                            .borrow_mut()
+                            .push(to.id, &to.ws, to.batches, text)
                     }
                 }
                 Origin::Collect(_) | Origin::Nowhere => {}

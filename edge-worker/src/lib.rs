@@ -40,6 +40,7 @@ mod network_object;
 mod oauth;
 mod oauth_store;
 mod origin;
+mod outgoing;
 mod outlet;
 #[allow(missing_docs)] // the #[durable_object] macro generates undocumented glue
 mod registry;

@@ -47,7 +47,7 @@ pub struct NetworkHost {
     /// Log rows gathered over one drain of frames, written together ([`Store::flush`]).
     pub(crate) pending_appends: std::rc::Rc<RefCell<crate::log_batch::PendingAppends>>,
     /// Frames for sockets, sent once the rows they acknowledge are written ([`Self::commit`]).
-    pub(crate) outgoing: RefCell<Vec<(WebSocket, String)>>,
+    pub(crate) outgoing: RefCell<crate::outgoing::Outgoing>,
     /// Test-only routes are on (`AGENTNET_TEST_HOOKS=1`, never set in wrangler.toml).
     pub(crate) test_hooks: bool,
     /// The MCP endpoint's streams, waiting requests and notices.
@@ -218,7 +218,7 @@ impl NetworkHost {
             sse_streams: RefCell::new(BTreeMap::new()),
             inbox: Default::default(),
             pending_appends: Default::default(),
-            outgoing: RefCell::new(Vec::new()),
+            outgoing: Default::default(),
             test_hooks,
             mcp: Default::default(),
             a2a: Default::default(),
@@ -270,20 +270,14 @@ impl NetworkHost {
         let mut first_error = None;
         loop {
             let mut handled = 0;
-            while let Some((ws, text)) = drainer.next() {
+            while let Some((ws, frame)) = drainer.next() {
                 handled += 1;
-                if agentnet_core::network::identity::mentions_identity(&text)
-                    && let Some((id, _)) = self.sender_of(&ws)
-                {
-                    // After a wake the network loads with the first frame: load it first.
-                    let _ = self.ensure_loaded(&id);
-                }
-                if let Err(err) = self.resolve_identity(&text).await {
-                    worker::console_error!("resolving an identity failed: {err}");
-                }
-                if let Err(err) = self.handle_socket_frame(&ws, &text) {
-                    worker::console_error!("a frame failed: {err}");
-                    first_error.get_or_insert(err);
+                // A batched frame's events are handled one by one, as single frames are.
+                for text in bindings::ws::events_of(&frame) {
+                    if let Err(err) = self.handle_queued(&ws, text).await {
+                        worker::console_error!("a frame failed: {err}");
+                        first_error.get_or_insert(err);
+                    }
                 }
             }
             if handled == 0 {
@@ -304,6 +298,21 @@ impl NetworkHost {
         drop(drainer);
         self.schedule_alarm().await?;
         first_error.map_or(Ok(()), Err)
+    }
+
+    /// Handles one event's text from a socket: resolves the identities it
+    /// mentions, then hands it to the core.
+    async fn handle_queued(&self, ws: &WebSocket, text: &str) -> Result<()> {
+        if agentnet_core::network::identity::mentions_identity(text)
+            && let Some((id, _)) = self.sender_of(ws)
+        {
+            // After a wake the network loads with the first frame: load it first.
+            let _ = self.ensure_loaded(&id);
+        }
+        if let Err(err) = self.resolve_identity(text).await {
+            worker::console_error!("resolving an identity failed: {err}");
+        }
+        self.handle_socket_frame(ws, text)
     }
 
     pub(crate) async fn alarm(&self) -> Result<Response> {

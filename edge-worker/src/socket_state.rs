@@ -6,7 +6,7 @@
 use agentnet_core::NetworkId;
 use agentnet_core::bindings::sockets::{SocketId, SocketRecord, Sockets};
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use worker::WebSocket;
 
 /// What a socket's attachment remembers across hibernation.
@@ -21,17 +21,21 @@ pub(crate) struct Attachment {
     pub(crate) peer: Option<String>,
     #[serde(default)]
     pub(crate) since: u64,
+    /// It asked for batched frames at its upgrade.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub(crate) batches: bool,
 }
 
 impl Attachment {
     /// The attachment of a socket of `network` that `record` describes.
-    pub(crate) fn of(network: &NetworkId, record: &SocketRecord) -> Self {
+    pub(crate) fn of(network: &NetworkId, record: &SocketRecord, batches: bool) -> Self {
         Self {
             network: Some(network.to_string()),
             address: record.member.as_ref().map(ToString::to_string),
             id: Some(record.id),
             peer: record.peer.clone(),
             since: record.since,
+            batches,
         }
     }
 
@@ -48,6 +52,15 @@ impl Attachment {
 pub(crate) struct OpenSockets {
     pub(crate) table: Sockets,
     pub(crate) by_id: BTreeMap<SocketId, WebSocket>,
+    /// The sockets that asked for batched frames.
+    pub(crate) batched: BTreeSet<SocketId>,
+}
+
+/// A socket to send to: its id, the socket, and whether it takes batched frames.
+pub(crate) struct Recipient {
+    pub(crate) id: SocketId,
+    pub(crate) ws: WebSocket,
+    pub(crate) batches: bool,
 }
 
 /// The last frame's socket, so a burst of frames reads its attachment once.

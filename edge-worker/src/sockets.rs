@@ -11,11 +11,11 @@
 use crate::host::now_ms;
 use crate::network_object::NetworkHost;
 use crate::origin::Origin;
-use crate::socket_state::{Attachment, LastSender, OpenSockets};
+use crate::socket_state::{Attachment, LastSender, OpenSockets, Recipient};
 use agentnet_core::bindings::sockets::{Close, SocketRecord, Sockets};
 use agentnet_core::bindings::{self, ws};
 use agentnet_core::{Address, NetworkId};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use worker::{Response, Result, WebSocket, WebSocketPair};
 
 impl NetworkHost {
@@ -30,6 +30,7 @@ impl NetworkHost {
         let mut open = OpenSockets {
             table: Sockets::new(&self.policy),
             by_id: BTreeMap::new(),
+            batched: BTreeSet::new(),
         };
         let mut unnamed = Vec::new();
         for socket in self.state.get_websockets() {
@@ -48,6 +49,9 @@ impl NetworkHost {
                         since: attachment.since,
                     });
                     open.by_id.insert(id, socket);
+                    if attachment.batches {
+                        open.batched.insert(id);
+                    }
                 }
                 None => unnamed.push((socket, attachment, member)),
             }
@@ -56,7 +60,7 @@ impl NetworkHost {
         for (socket, attachment, member) in unnamed {
             let record = open.table.open(attachment.peer.clone(), member, now_ms());
             if let Some(network) = attachment.network.and_then(|n| n.parse().ok()) {
-                let _ = socket.serialize_attachment(Attachment::of(&network, &record));
+                let _ = socket.serialize_attachment(Attachment::of(&network, &record, false));
             }
             open.by_id.insert(record.id, socket);
         }
@@ -124,10 +128,13 @@ impl NetworkHost {
         let record = self.with_sockets(|open| {
             let record = open.table.open(upgrade.peer, upgrade.address, now_ms());
             open.by_id.insert(record.id, pair.server.clone());
+            if upgrade.batches {
+                open.batched.insert(record.id);
+            }
             record
         });
         pair.server
-            .serialize_attachment(Attachment::of(id, &record))?;
+            .serialize_attachment(Attachment::of(id, &record, upgrade.batches))?;
         self.apply(&Origin::Socket(&pair.server), upgrade.after_accept)?;
         Response::from_websocket(pair.client)
     }
@@ -137,21 +144,48 @@ impl NetworkHost {
         let Some((network, record)) = self.sender_of(ws) else {
             return Ok(());
         };
-        let bound = self.with_sockets(|open| open.table.bind(record.id, member, now_ms()));
+        let bound = self.with_sockets(|open| {
+            let batches = open.batched.contains(&record.id);
+            open.table
+                .bind(record.id, member, now_ms())
+                .map(|record| (record, batches))
+        });
         match bound {
-            Some(record) => ws.serialize_attachment(Attachment::of(&network, &record)),
+            Some((record, batches)) => {
+                ws.serialize_attachment(Attachment::of(&network, &record, batches))
+            }
             None => Ok(()),
         }
     }
 
     /// The sockets bound to `member`.
     pub(crate) fn sockets_of(&self, member: &Address) -> Vec<WebSocket> {
+        self.recipients(member).into_iter().map(|r| r.ws).collect()
+    }
+
+    /// The sockets bound to `member`, with their ids and formats.
+    pub(crate) fn recipients(&self, member: &Address) -> Vec<Recipient> {
         self.with_sockets(|open| {
             open.table
                 .of_member(member)
                 .into_iter()
-                .filter_map(|id| open.by_id.get(&id).cloned())
+                .filter_map(|id| {
+                    let ws = open.by_id.get(&id)?.clone();
+                    let batches = open.batched.contains(&id);
+                    Some(Recipient { id, ws, batches })
+                })
                 .collect()
+        })
+    }
+
+    /// The socket that sent a frame as a recipient of its replies.
+    pub(crate) fn recipient_of(&self, ws: &WebSocket) -> Option<Recipient> {
+        let (_, record) = self.sender_of(ws)?;
+        let batches = self.with_sockets(|open| open.batched.contains(&record.id));
+        Some(Recipient {
+            id: record.id,
+            ws: ws.clone(),
+            batches,
         })
     }
 
@@ -217,6 +251,7 @@ impl NetworkHost {
         };
         let member = self.with_sockets(|open| {
             open.by_id.remove(&record.id);
+            open.batched.remove(&record.id);
             open.table
                 .close(record.id)
                 .and_then(|closed| closed.member)

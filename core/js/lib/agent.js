@@ -8,7 +8,7 @@ import { AgentnetError, callCore } from './errors.js';
 import { functionArg, jsonArg, stringArg } from './args.js';
 import { matchesPattern, parseAddress, traceCausedBy } from './address.js';
 import { KeyPair } from './identity.js';
-import { openSocket, resolveNetwork, sendFrame, webSocketClass } from './connect.js';
+import { batchedUrl, openSocket, resolveNetwork, sendFrame, webSocketClass } from './connect.js';
 import { SharedDocument } from './document.js';
 import { readAnswer } from './answers.js';
 import { serveTasks, startTask } from './tasks.js';
@@ -53,6 +53,8 @@ export class Agent {
   #memberSecret;
   #address;
   #socketUrl;
+  /** Frames of the current synchronous run, sent together as one batched frame. */
+  #burst = [];
   #network;
   #WebSocket;
   #credentials;
@@ -485,7 +487,7 @@ export class Agent {
 
   #open(timeoutMs) {
     return new Promise((resolve, reject) => {
-      const socket = openSocket(this.#WebSocket, this.#socketUrl);
+      const socket = openSocket(this.#WebSocket, batchedUrl(this.#socketUrl));
       this.#socket = socket;
       let settled = false;
       const fail = (error) => {
@@ -533,13 +535,33 @@ export class Agent {
     this.#schedule();
   }
 
+  /**
+   * Sends one frame. Once the network has sent a batched frame on this
+   * connection, the frames of one synchronous run are gathered and go out as
+   * one batched frame in a microtask; before that (or with an older network)
+   * each frame goes alone.
+   */
+  #send(frame) {
+    const socket = this.#socket;
+    if (socket?.readyState !== 1) return;
+    if (!this.#replica.sendsBatches) return sendFrame(socket, frame);
+    this.#burst.push(frame);
+    if (this.#burst.length > 1) return;
+    queueMicrotask(() => {
+      const burst = this.#burst;
+      this.#burst = [];
+      if (this.#socket !== socket || socket.readyState !== 1) return;
+      for (const batched of this.#replica.batch(burst)) sendFrame(socket, batched);
+    });
+  }
+
   #apply(effectsJson) {
     if (this.#closed) return;
     const effects = typeof effectsJson === 'string' ? JSON.parse(effectsJson) : effectsJson;
     for (const effect of effects) {
       switch (effect.kind) {
         case 'send':
-          if (this.#socket?.readyState === 1) sendFrame(this.#socket, effect.frame);
+          this.#send(effect.frame);
           break;
         case 'online':
           this.#onJoin?.();

@@ -59,6 +59,17 @@ export async function resolveNetwork({ url, network, profile }) {
 }
 
 /**
+ * The socket URL asking for batched frames (`frames=batch`): the network then
+ * sends several events per frame, and takes them from this client once it has
+ * sent one. An older network ignores the parameter and sends single events.
+ */
+export function batchedUrl(socketUrl) {
+  const url = new URL(socketUrl);
+  url.searchParams.set('frames', 'batch');
+  return url.toString();
+}
+
+/**
  * True for the `ws` package's class, which takes an options object where a
  * WHATWG WebSocket takes protocols. Told apart by `terminate`, which only
  * `ws` has (its ESM default export carries no other static marker).

@@ -75,6 +75,19 @@ impl JsReplica {
         self.inner.is_online()
     }
 
+    /// True once the network has sent a batched frame on this connection
+    /// (it was opened with `?frames=batch`): frames may then go out batched.
+    #[wasm_bindgen(getter, js_name = sendsBatches)]
+    pub fn sends_batches(&self) -> bool {
+        self.inner.sends_batches()
+    }
+
+    /// The frames that carry `frames` (events' texts) in order: a few batched
+    /// frames when the network takes batches, else the frames themselves.
+    pub fn batch(&self, frames: Vec<String>) -> Vec<String> {
+        agentnet_core::event::batch::frames(&frames, self.inner.sends_batches())
+    }
+
     /// The outbox as JSON text: `[{event, state, rejection?}]`, oldest first.
     #[wasm_bindgen(getter)]
     pub fn outbox(&self) -> String {

@@ -61,6 +61,21 @@ pub struct Upgrade {
     pub after_accept: Vec<Effect>,
     /// The client's IP, when known.
     pub peer: Option<String>,
+    /// The client asked for batched frames (`?frames=batch`, [`wants_batches`]).
+    pub batches: bool,
+}
+
+/// True when the upgrade asks for batched frames (`?frames=batch`): the
+/// network then sends this socket JSON arrays of events
+/// (`crate::event::batch`), one frame per burst. Without it each frame is one
+/// event, as older clients expect. Batches are accepted from every socket.
+pub fn wants_batches(req: &Request) -> bool {
+    req.query("frames").as_deref() == Some("batch")
+}
+
+/// The events' texts in one frame from a socket: the elements of a batch, or the frame.
+pub fn events_of(text: &str) -> Vec<&str> {
+    crate::event::batch::split(text)
 }
 
 /// True when the request asks for a WebSocket.
@@ -79,6 +94,15 @@ pub fn binds_at_upgrade(req: &Request) -> bool {
 
 /// Decides an upgrade request; a join, ticket or session in its query is taken now.
 pub fn upgrade<H: BindingHost>(
+    host: &mut H,
+    network: &mut Network,
+    req: &Request,
+) -> Result<Answer<Upgrade>, H::Error> {
+    let batches = wants_batches(req);
+    Ok(decide_upgrade(host, network, req)?.map(|upgrade| Upgrade { batches, ..upgrade }))
+}
+
+fn decide_upgrade<H: BindingHost>(
     host: &mut H,
     network: &mut Network,
     req: &Request,
@@ -110,6 +134,7 @@ pub fn upgrade<H: BindingHost>(
             address: None,
             after_accept: Vec::new(),
             peer,
+            batches: false,
         }));
     };
     let claimed = match claimed_address(&agent) {
@@ -181,6 +206,7 @@ fn accepted<H: BindingHost>(
             address: Some(address),
             after_accept,
             peer,
+            batches: false,
         }),
         None => Err(join_refused(collected.replies.last())),
     })

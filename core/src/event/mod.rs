@@ -18,7 +18,9 @@
 //! * [`metadata`] — protocol metadata: `in_reply_to`, visibility, IOA `refs`, the trace
 //! * [`trace`] — W3C trace context on events: parsing, and what an event causes
 //! * [`raw`] — the borrowed first pass over a frame's fields
+//! * [`batch`] — several events in one frame (a JSON array)
 
+pub mod batch;
 pub mod decode;
 pub mod enrichment;
 pub mod envelope;

@@ -134,7 +134,7 @@ pub const FRAME_TEMPLATE_FROM: usize = 3;
 /// The split is found by encoding the frame with `prev` 0 and with `prev` 1:
 /// the two texts differ in exactly that digit, wherever the serializer put it,
 /// whatever the payload and the other metadata hold.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct FrameTemplate {
     head: String,
     tail: String,

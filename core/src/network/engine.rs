@@ -53,6 +53,10 @@ pub struct Network {
     pub(super) member_removal_due: Option<u64>,
     pub(super) dedupe: DedupeWindow,
     pub(super) index: Box<dyn EventIndex>,
+    /// Members stored as online when this instance was restored: what was
+    /// delivered to them before is unknown here, so until they join again
+    /// they hold the log back from their stored cursors (`super::retention`).
+    pub(super) restored_online: std::collections::BTreeSet<crate::ids::address::Address>,
     /// Shared documents of files and context.
     #[cfg(feature = "documents")]
     pub(super) documents: crate::network::document_store::Documents,
@@ -96,6 +100,12 @@ impl Network {
             pipeline.restore(name, saved);
         }
         let keeps_history = pipeline.has(&mod_address("persistence"));
+        let restored_online = state
+            .members
+            .values()
+            .filter(|m| m.is_online())
+            .map(|m| m.address.clone())
+            .collect();
         let keys = Box::new(StaticKeys::from_config(&config));
         Self {
             tracker,
@@ -104,6 +114,7 @@ impl Network {
             member_removal_due: None,
             dedupe: DedupeWindow::default(),
             index: Box::new(NoIndex),
+            restored_online,
             keeps_history,
             config,
             state,

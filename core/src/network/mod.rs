@@ -50,7 +50,7 @@ mod stages;
 mod tracker;
 
 pub use ack::Ack;
-pub use delivery::{DEDUPE_WINDOW, EventIndex, NoIndex, delivery_frame};
+pub use delivery::{DEDUPE_WINDOW, EventIndex, FrameTemplate, NoIndex, delivery_frame};
 pub use effects::{Effect, LogFilter, Order, Page, ReadRequest, ReadRows, Reader};
 pub use engine::Network;
 pub use handlers::{DEFAULT_INVITATION_TTL_MS, MAX_OPEN_TASKS, task_types};

@@ -106,6 +106,25 @@ impl Network {
         }
     }
 
+    /// `member` acknowledged every delivery up to `seq` (cumulative): its
+    /// cursor moves (stored now and then) and the next page of its catch-up
+    /// goes out. A `network.event.ack` to `core` does this, and so does a
+    /// gateway's coalesced cursor (`crate::gateway`).
+    pub fn acknowledge(&mut self, member: &Address, seq: u64, now: u64) -> Vec<Effect> {
+        let mut effects = Vec::new();
+        if let Some(cursor) = self.tracker.acknowledge(member, seq, now)
+            && self.tracker.should_persist(member, cursor, now)
+        {
+            effects.push(Effect::Store(crate::model::state::Row::Cursor {
+                address: member.clone(),
+                seq: cursor,
+            }));
+        }
+        // The ack made room: the next page of its catch-up goes now.
+        effects.extend(self.next_catch_up_page(member, now));
+        effects
+    }
+
     /// The last connection of `address` closed or its heartbeat timed out: mark it
     /// offline and let the mods see a `network.agent.leave` with reason `disconnected`.
     pub fn disconnect(&mut self, address: &Address, now: u64) -> Vec<Effect> {

@@ -34,6 +34,7 @@ impl Network {
     /// A cursor past the end of the log (as a member may claim) reads as the end.
     pub(crate) fn catch_up(&mut self, member: &Address, after: u64) -> Effect {
         let after = after.min(self.last_seq);
+        self.restored_online.remove(member);
         self.tracker.start_catch_up(member, after);
         self.catch_up_read(member, after)
     }

@@ -128,7 +128,8 @@ impl Network {
     }
 
     /// The `seq` up to which no member is owed anything: a member online
-    /// with every delivery acknowledged and no catch-up holds everything;
+    /// with every delivery acknowledged and no catch-up holds everything
+    /// (unless it was online before a restart and has not joined since);
     /// any other holds up to its cursor.
     fn low_water(&self) -> u64 {
         self.state
@@ -136,7 +137,10 @@ impl Network {
             .values()
             .map(|member| {
                 let address = &member.address;
-                if member.is_online() && self.tracker.settled(address) {
+                if member.is_online()
+                    && self.tracker.settled(address)
+                    && !self.restored_online.contains(address)
+                {
                     self.last_seq
                 } else {
                     let owed_nothing = self.tracker.owed_nothing_through.get(address);
@@ -153,7 +157,7 @@ impl Network {
     /// it is owed nothing logged so far: while it is away it holds back only
     /// what comes after (its cursor, where it resumes, is left as it is).
     pub(super) fn note_settled(&mut self, member: &Address) {
-        if self.tracker.settled(member) {
+        if self.tracker.settled(member) && !self.restored_online.contains(member) {
             self.tracker
                 .owed_nothing_through
                 .insert(member.clone(), self.last_seq);

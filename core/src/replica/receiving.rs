@@ -12,11 +12,23 @@ use crate::ids::ulid::EventId;
 use serde_json::{Value, json};
 
 impl Replica {
-    /// Handles one frame from the network.
+    /// Handles one frame from the network: one event, or a batch of them
+    /// (`crate::event::batch`), handled in order.
     pub fn receive(&mut self, frame: &str, now: u64) -> Vec<ReplicaEffect> {
         self.clock = self.clock.max(now);
         // Any frame, a heartbeat's answer included, proves the link alive.
         self.liveness.heard(now);
+        if crate::event::batch::is_batch(frame) {
+            self.peer_batches = true;
+            return crate::event::batch::split(frame)
+                .into_iter()
+                .flat_map(|event| self.receive_event(event, now))
+                .collect();
+        }
+        self.receive_event(frame, now)
+    }
+
+    fn receive_event(&mut self, frame: &str, now: u64) -> Vec<ReplicaEffect> {
         let Ok(event) = Event::decode(frame, &Limits::default()) else {
             return Vec::new();
         };

@@ -63,6 +63,7 @@ impl Replica {
     /// With a signing key it first asks for a challenge (see [`Replica::set_signing_key`]).
     pub fn connected(&mut self, credentials: Option<Value>, now: u64) -> Vec<ReplicaEffect> {
         self.resyncing = false;
+        self.peer_batches = false;
         self.liveness.connected(now);
         if self.signing_key.is_some() {
             let challenge = self.client.event(

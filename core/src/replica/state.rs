@@ -8,7 +8,7 @@ use crate::ids::ulid::EventId;
 
 use super::deadlines::Deadlines;
 use super::keepalive::{Keepalive, Liveness};
-use super::types::{Link, OutboxEntry, OutboxState, ReplicaRow, SigningSecret};
+use super::types::{Link, OutboxEntry, OutboxState, ReplicaEffect, ReplicaRow, SigningSecret};
 use std::collections::BTreeMap;
 
 /// A participant's replica of one network.
@@ -43,6 +43,8 @@ pub struct Replica {
     pub(super) documents: super::document_store::ClientDocuments,
     /// Heartbeats, dead links and reconnection (off unless set).
     pub(super) liveness: Liveness,
+    /// The network sent a batched frame on this connection: it takes them too.
+    pub(super) peer_batches: bool,
 }
 
 impl Replica {
@@ -67,7 +69,43 @@ impl Replica {
             #[cfg(feature = "documents")]
             documents: super::document_store::ClientDocuments::default(),
             liveness: Liveness::default(),
+            peer_batches: false,
         }
+    }
+
+    /// True once the network has sent a batched frame on this connection
+    /// (`crate::event::batch`): the host may then send several frames as one.
+    pub fn sends_batches(&self) -> bool {
+        self.peer_batches
+    }
+
+    /// `effects` with their frames to send merged into one batched frame (at
+    /// the place of the last, so every row is persisted before it leaves)
+    /// when the network takes batches; unchanged otherwise.
+    pub fn coalesce_sends(&self, effects: Vec<ReplicaEffect>) -> Vec<ReplicaEffect> {
+        let sends = effects
+            .iter()
+            .filter(|e| matches!(e, ReplicaEffect::Send(_)))
+            .count();
+        if !self.peer_batches || sends < 2 {
+            return effects;
+        }
+        let mut frames = Vec::with_capacity(sends);
+        let mut out = Vec::with_capacity(effects.len() - sends + 1);
+        for effect in effects {
+            match effect {
+                ReplicaEffect::Send(frame) => {
+                    frames.push(frame);
+                    if frames.len() == sends {
+                        out.push(ReplicaEffect::Send(crate::event::batch::join(
+                            &frames, true,
+                        )));
+                    }
+                }
+                other => out.push(other),
+            }
+        }
+        out
     }
 
     /// Has the replica watch its link and schedule reconnections (see

@@ -43,7 +43,10 @@ impl World {
             let ReplicaEffect::Send(frame) = effect else {
                 continue;
             };
-            let effects = self.network.handle_frame(session.as_ref(), frame, now);
+            let mut effects = Vec::new();
+            for event in crate::event::batch::split(frame) {
+                effects.extend(self.network.handle_frame(session.as_ref(), event, now));
+            }
             for effect in self.host.apply(&mut self.network, effects, now) {
                 match &effect {
                     Effect::Bind(a) => *session = Some(a.clone()),
@@ -752,4 +755,82 @@ fn a_new_replica_of_a_known_address_catches_up_on_what_it_missed() {
         })
         .collect();
     assert_eq!(got, vec![0, 1], "{effects:#?}");
+}
+
+#[test]
+fn a_batched_frame_is_applied_event_by_event_and_turns_on_batched_sends() {
+    let mut world = World::new();
+    let (mut alice, mut bob) = (replica("agent:alice", 1), replica("agent:bob", 2));
+    let (mut alice_session, mut bob_session) = (None, None);
+    online(&mut world, &mut alice, &mut alice_session, 1);
+    online(&mut world, &mut bob, &mut bob_session, 1);
+    let mut posted = Vec::new();
+    for n in 0..3 {
+        let (_, effects) = bob.post(chat(), Address::broadcast(), json!({"n": n}), Map::new(), 2);
+        posted.extend(effects);
+    }
+    assert!(!bob.sends_batches(), "no batch came from the network yet");
+    assert_eq!(bob.coalesce_sends(posted.clone()), posted);
+    let frames = world.send_to_network(&mut bob_session, &posted, 2);
+    let to_alice: Vec<String> = frames
+        .iter()
+        .filter(|(a, _)| a == alice.address())
+        .map(|(_, f)| f.clone())
+        .collect();
+    assert_eq!(to_alice.len(), 3);
+    let before = alice.log().len();
+    let effects = alice.receive(&crate::event::batch::join(&to_alice, true), 3);
+    let received: Vec<u64> = effects
+        .iter()
+        .filter_map(|e| match e {
+            ReplicaEffect::Received(event) => event.payload["n"].as_u64(),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        received,
+        vec![0, 1, 2],
+        "every event of the batch, in order"
+    );
+    assert_eq!(alice.log().len(), before + 3);
+    assert!(alice.sends_batches());
+    // The same batch again changes nothing but re-acks.
+    let again = alice.receive(&crate::event::batch::join(&to_alice, true), 4);
+    assert!(
+        !again
+            .iter()
+            .any(|e| matches!(e, ReplicaEffect::Received(_)))
+    );
+
+    // Alice's burst goes out as one frame the network takes event by event.
+    let mut burst = Vec::new();
+    for n in 10..13 {
+        let (_, effects) = alice.post(chat(), Address::broadcast(), json!({"n": n}), Map::new(), 5);
+        burst.extend(effects);
+    }
+    let coalesced = alice.coalesce_sends(burst);
+    let sent: Vec<&String> = coalesced
+        .iter()
+        .filter_map(|e| match e {
+            ReplicaEffect::Send(f) => Some(f),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(sent.len(), 1);
+    assert!(
+        matches!(coalesced.last(), Some(ReplicaEffect::Send(_))),
+        "rows persist first"
+    );
+    let frames = world.send_to_network(&mut alice_session, &coalesced, 5);
+    let acks = feed(&mut alice, &frames, 5);
+    let accepted = acks
+        .iter()
+        .filter(|e| matches!(e, ReplicaEffect::Accepted { .. }))
+        .count();
+    assert_eq!(accepted, 3);
+    assert_eq!(alice.outbox().count(), 0);
+    // A new connection forgets that the old one took batches.
+    alice.disconnected();
+    alice.connected(None, 6);
+    assert!(!alice.sends_batches());
 }

@@ -5,7 +5,6 @@ use super::payload::{invalid, payload_address, payload_str};
 use crate::error::{ErrorCode, Rejection};
 use crate::event::Event;
 use crate::ids::address::Address;
-use crate::model::state::Row;
 use crate::network::effects::{Effect, LogFilter, ReadRequest, Reader};
 use crate::network::engine::Network;
 use crate::network::outcome::Outcome;
@@ -73,23 +72,11 @@ pub(super) fn acknowledge(
         .get("seq")
         .and_then(Value::as_u64)
         .ok_or_else(|| invalid("an ack to core carries payload.seq"))?;
-    let mut outcome = Outcome {
+    Ok(Outcome {
         no_ack: true,
+        effects: network.acknowledge(&event.source, seq, now),
         ..Outcome::default()
-    };
-    if let Some(cursor) = network.tracker.acknowledge(&event.source, seq, now)
-        && network.tracker.should_persist(&event.source, cursor, now)
-    {
-        outcome.effects.push(Effect::Store(Row::Cursor {
-            address: event.source.clone(),
-            seq: cursor,
-        }));
-    }
-    // The ack made room: the next page of its catch-up goes now.
-    outcome
-        .effects
-        .extend(network.next_catch_up_page(&event.source, now));
-    Ok(outcome)
+    })
 }
 
 /// `network.agent.resume`: catch up from a cursor.

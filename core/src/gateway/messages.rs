@@ -1,0 +1,108 @@
+//! The messages between a network object and its gateways (serde-encoded
+//! JSON between Durable Objects).
+
+use crate::bindings::sockets::SocketId;
+use crate::ids::address::Address;
+use crate::network::FrameTemplate;
+use serde::{Deserialize, Serialize};
+
+/// A gateway's index among the network's gateways.
+pub type GatewayId = u32;
+
+/// The frame of one delivery, written once for all its recipients on a gateway.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DeliveryFrame {
+    /// The same frame for every recipient (an unsequenced event).
+    Same(String),
+    /// A logged event's frame, but for each recipient's `prev`.
+    Template(FrameTemplate),
+    /// One frame per recipient, parallel to [`Delivery::to`].
+    Each(Vec<String>),
+}
+
+/// One event for its recipients on one gateway.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Delivery {
+    /// The frame.
+    pub frame: DeliveryFrame,
+    /// The recipients placed on this gateway, each with its `prev` (0 when unsequenced).
+    pub to: Vec<(Address, u64)>,
+}
+
+impl Delivery {
+    /// The frame for the `i`th recipient, whose `prev` is `prev`.
+    pub fn frame_for(&self, i: usize, prev: u64) -> Option<String> {
+        match &self.frame {
+            DeliveryFrame::Same(frame) => Some(frame.clone()),
+            DeliveryFrame::Template(template) => Some(template.with_prev(prev)),
+            DeliveryFrame::Each(frames) => frames.get(i).cloned(),
+        }
+    }
+}
+
+/// From the network object to one gateway.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum ToGateway {
+    /// The deliveries of one input (a commit), in order.
+    Deliveries {
+        /// The events, each once.
+        deliveries: Vec<Delivery>,
+    },
+    /// The answer to one socket's frame (an ack, an error, a read's answer).
+    Reply {
+        /// The socket.
+        socket: SocketId,
+        /// The frame.
+        frame: String,
+    },
+    /// The socket joined as `member`, with the network object's instance that took the join.
+    Bind {
+        /// The socket.
+        socket: SocketId,
+        /// The member.
+        member: Address,
+        /// The network object's instance ([`crate::gateway::Sequencer::epoch`]).
+        epoch: u64,
+    },
+    /// The socket's member left; the socket stays open, unjoined.
+    Unbind {
+        /// The socket.
+        socket: SocketId,
+    },
+    /// The member left: close its sockets.
+    CloseMember {
+        /// The member.
+        member: Address,
+    },
+    /// The network object restarted: its view of the sockets is gone.
+    Restarted,
+}
+
+/// From a gateway to the network object.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum ToNetwork {
+    /// Events from one socket, in order (its acks to `core` taken out).
+    Frames {
+        /// The socket (ids unique across the network's gateways).
+        socket: SocketId,
+        /// The member it is bound to, once joined, and the instance that bound it.
+        member: Option<(Address, u64)>,
+        /// The events' texts.
+        frames: Vec<String>,
+    },
+    /// The highest `seq` each member acknowledged since the last of these.
+    Cursors {
+        /// `(member, seq, epoch of its binding)`, one per member.
+        cursors: Vec<(Address, u64, u64)>,
+    },
+    /// The member's last socket on this gateway closed.
+    Offline {
+        /// The member.
+        member: Address,
+    },
+    /// The gateway started afresh: it holds no sockets.
+    Restarted,
+}

@@ -1,0 +1,219 @@
+//! The network object's side of the gateways: the network's effects for
+//! one input become messages to the gateways that hold their sockets, and a
+//! gateway's messages become the network's inputs.
+
+use super::messages::{Delivery, DeliveryFrame, GatewayId, ToGateway, ToNetwork};
+use super::placement::Placement;
+use crate::bindings::sockets::SocketId;
+use crate::ids::address::Address;
+use crate::network::{Effect, FrameTemplate, Inbound, Network};
+use std::collections::BTreeMap;
+
+/// One input the network handled, and the socket it came from (to route its replies).
+#[derive(Debug)]
+pub struct Input {
+    /// The gateway and socket of the frame, `None` for cursors and presence.
+    pub origin: Option<(GatewayId, SocketId)>,
+    /// The network's effects, for the host to apply and then [`Sequencer::route`].
+    pub effects: Vec<Effect>,
+}
+
+/// Routes between one network and its gateways.
+#[derive(Debug, Clone, Copy)]
+pub struct Sequencer {
+    placement: Placement,
+    epoch: u64,
+}
+
+impl Sequencer {
+    /// Gateways as `placement` lays them out, for the network object's
+    /// instance `epoch` (a value no earlier instance had: a random number, a
+    /// count of starts). Sockets bound by another instance are not taken as
+    /// joined: their gateway closes them once it hears of the restart.
+    pub fn new(placement: Placement, epoch: u64) -> Self {
+        Self { placement, epoch }
+    }
+
+    /// This instance's epoch.
+    pub fn epoch(&self) -> u64 {
+        self.epoch
+    }
+
+    /// The layout.
+    pub fn placement(&self) -> Placement {
+        self.placement
+    }
+
+    /// Hands a gateway's message to the network; returns its inputs in order.
+    pub fn on_gateway(
+        &self,
+        network: &mut Network,
+        gateway: GatewayId,
+        message: ToNetwork,
+        now: u64,
+    ) -> Vec<Input> {
+        match message {
+            // Bound by an earlier instance: its gateway closes it once it hears of the restart.
+            ToNetwork::Frames {
+                member: Some((_, epoch)),
+                ..
+            } if epoch != self.epoch => Vec::new(),
+            ToNetwork::Frames {
+                socket,
+                member,
+                frames,
+            } => {
+                let mut member = member.map(|(member, _)| member);
+                frames
+                    .iter()
+                    .map(|frame| {
+                        let inbound = Inbound {
+                            session: member.as_ref(),
+                            connection: Some(socket),
+                            ..Inbound::default()
+                        };
+                        let effects = network.handle_frame_on(&inbound, frame, now);
+                        // A join binds the socket for the frames after it.
+                        for effect in &effects {
+                            match effect {
+                                Effect::Bind(address) => member = Some(address.clone()),
+                                Effect::Unbind => member = None,
+                                _ => {}
+                            }
+                        }
+                        Input {
+                            origin: Some((gateway, socket)),
+                            effects,
+                        }
+                    })
+                    .collect()
+            }
+            ToNetwork::Cursors { cursors } => vec![Input {
+                origin: None,
+                effects: cursors
+                    .iter()
+                    .filter(|(_, _, epoch)| *epoch == self.epoch)
+                    .flat_map(|(member, seq, _)| network.acknowledge(member, *seq, now))
+                    .collect(),
+            }],
+            ToNetwork::Offline { member } => vec![Input {
+                origin: None,
+                effects: network.disconnect(&member, now),
+            }],
+            ToNetwork::Restarted => {
+                let placed: Vec<Address> = network
+                    .state()
+                    .members
+                    .values()
+                    .filter(|m| m.is_online() && self.placement.of(&m.address) == gateway)
+                    .map(|m| m.address.clone())
+                    .collect();
+                vec![Input {
+                    origin: None,
+                    effects: placed
+                        .iter()
+                        .flat_map(|member| network.disconnect(member, now))
+                        .collect(),
+                }]
+            }
+        }
+    }
+
+    /// The messages to gateways for the effects a host applied for one input
+    /// from `origin`, in order per gateway; each delivery's frame is written
+    /// once and sent once to each gateway with recipients.
+    pub fn route(
+        &self,
+        origin: Option<(GatewayId, SocketId)>,
+        effects: &[Effect],
+    ) -> Vec<(GatewayId, ToGateway)> {
+        let mut out: BTreeMap<GatewayId, Vec<ToGateway>> = BTreeMap::new();
+        let mut to_origin = |message: ToGateway| {
+            if let Some((gateway, _)) = origin {
+                out.entry(gateway).or_default().push(message);
+            }
+        };
+        let socket = origin.map(|(_, socket)| socket).unwrap_or_default();
+        let mut deliveries: Vec<(GatewayId, Delivery)> = Vec::new();
+        let mut other: Vec<(GatewayId, ToGateway)> = Vec::new();
+        for effect in effects {
+            match effect {
+                Effect::Reply(_) | Effect::Ack(_) => {
+                    if let Some(frame) = effect.reply_text() {
+                        to_origin(ToGateway::Reply { socket, frame });
+                    }
+                }
+                Effect::Bind(member) => to_origin(ToGateway::Bind {
+                    socket,
+                    member: member.clone(),
+                    epoch: self.epoch,
+                }),
+                Effect::Unbind => to_origin(ToGateway::Unbind { socket }),
+                Effect::CloseConnections(member) => other.push((
+                    self.placement.of(member),
+                    ToGateway::CloseMember {
+                        member: member.clone(),
+                    },
+                )),
+                Effect::Deliver { .. } => deliveries.extend(self.split(effect)),
+                _ => {}
+            }
+        }
+        for (gateway, delivery) in deliveries {
+            let queue = out.entry(gateway).or_default();
+            match queue.last_mut() {
+                Some(ToGateway::Deliveries { deliveries }) => deliveries.push(delivery),
+                _ => queue.push(ToGateway::Deliveries {
+                    deliveries: vec![delivery],
+                }),
+            }
+        }
+        for (gateway, message) in other {
+            out.entry(gateway).or_default().push(message);
+        }
+        out.into_iter()
+            .flat_map(|(gateway, messages)| messages.into_iter().map(move |m| (gateway, m)))
+            .collect()
+    }
+
+    /// A delivery's recipients by gateway, the frame written once.
+    fn split(&self, effect: &Effect) -> Vec<(GatewayId, Delivery)> {
+        let Effect::Deliver { to, event, order } = effect else {
+            return Vec::new();
+        };
+        let prevs: Vec<u64> = match order {
+            Some(order) => order.prev.clone(),
+            None => vec![0; to.len()],
+        };
+        let template = order
+            .as_ref()
+            .map(|order| (order.seq, FrameTemplate::new(event, order.seq)));
+        let mut by_gateway: BTreeMap<GatewayId, Vec<(Address, u64)>> = BTreeMap::new();
+        for (member, prev) in to.iter().zip(prevs) {
+            by_gateway
+                .entry(self.placement.of(member))
+                .or_default()
+                .push((member.clone(), prev));
+        }
+        let same = match &template {
+            None => Some(DeliveryFrame::Same(event.encode())),
+            Some((_, Some(template))) => Some(DeliveryFrame::Template(template.clone())),
+            Some((_, None)) => None,
+        };
+        by_gateway
+            .into_iter()
+            .map(|(gateway, to)| {
+                let frame = match (&same, &template) {
+                    (Some(frame), _) => frame.clone(),
+                    (None, Some((seq, _))) => DeliveryFrame::Each(
+                        to.iter()
+                            .map(|(_, prev)| event.encode_delivered(*seq, *prev))
+                            .collect(),
+                    ),
+                    (None, None) => DeliveryFrame::Same(event.encode()),
+                };
+                (gateway, Delivery { frame, to })
+            })
+            .collect()
+    }
+}

@@ -1,0 +1,240 @@
+// Scale benchmarks of one network object through `wrangler dev` (issue 29).
+// Run: node tests/bench/scale.mjs [step…]  (after the edge is built)
+// Steps (all by default): sustained, fanout, connected, networks, coldstart.
+// Sizes: SCALE_AGENTS (default 10000) connected agents, SCALE_NETWORKS
+// (default 1000) networks, SCALE_COLD_EVENTS (default 1000000) stored events.
+// Prints figures; asserts nothing about time.
+//
+// The clients are bare WebSockets (tests/support/frames.mjs): pre-encoded
+// frames, acks written by hand, so that one Node process can hold thousands
+// of agents and the figure is the edge's, not the clients'.
+
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createNetwork, startEdge } from '../support/edge.mjs';
+import { bareSocket, eventFrame, eventsOf } from '../support/frames.mjs';
+
+const steps = new Set(process.argv.slice(2));
+const wants = (step) => steps.size === 0 || steps.has(step);
+const AGENTS = Number(process.env.SCALE_AGENTS ?? 10_000);
+const NETWORKS = Number(process.env.SCALE_NETWORKS ?? 1_000);
+const COLD_EVENTS = Number(process.env.SCALE_COLD_EVENTS ?? 1_000_000);
+
+const quantile = (values, q) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+};
+const ms = (v) => `${v.toFixed(2)} ms`;
+
+/** workerd's resident memory (KiB), all its processes in the edge's process group. */
+function workerdRssKb(pgid) {
+  const pids = execFileSync('pgrep', ['-g', String(pgid)]).toString().trim().split('\n');
+  let total = 0;
+  for (const pid of pids) {
+    try {
+      if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('workerd')) continue;
+      const rss = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+      total += rss ? Number(rss[1]) : 0;
+    } catch { /* gone */ }
+  }
+  return total;
+}
+
+/** Polls `check` every 5 ms (cheap next to the edge's work) until it holds. */
+async function until(check, timeoutMs = 300_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+const newNetwork = async (url, name) => (await createNetwork(url, { name, access: { policy: 'open' }, mods: ['persistence'] })).id;
+
+/**
+ * `n` bare agents joined to `id`, in groups of 200 at a time; each acks
+ * every delivery it gets (a cumulative ack after each frame) and counts
+ * the events of `type`.
+ */
+async function crowd(url, id, n, type, batched) {
+  const agents = [];
+  for (let start = 0; start < n; start += 100) {
+    const group = await Promise.all(Array.from({ length: Math.min(100, n - start) }, async (_, k) => {
+      const name = `agent:c${start + k}`;
+      let agent;
+      for (let attempt = 1; !agent; attempt += 1) {
+        try {
+          agent = await bareSocket(url, id, name, { batched });
+        } catch (err) {
+          if (attempt >= 3) throw new Error(`agent ${start + k} could not connect: ${err.message}`);
+          await new Promise((r) => setTimeout(r, 500 * attempt));
+        }
+      }
+      agent.got = 0;
+      agent.frames.length = 0;
+      agent.events.length = 0;
+      agent.socket.on('message', (data) => {
+        let seq = 0;
+        for (const event of eventsOf(String(data))) {
+          if (event.type === type) agent.got += 1;
+          seq = Math.max(seq, event.metadata?.delivery?.seq ?? 0);
+        }
+        if (seq) agent.socket.send(eventFrame('network.event.ack', name, 'core', { seq }));
+      });
+      return agent;
+    }));
+    agents.push(...group);
+    if (n >= 2_000 && agents.length % 1_000 === 0) console.log(`  … ${agents.length} agents connected`);
+  }
+  return agents;
+}
+
+async function sustained(edge, batched) {
+  const total = 100_000;
+  const window = 2_000;
+  const burst = 500;
+  const id = await newNetwork(edge.url, `sustained-${batched}`);
+  const sender = await bareSocket(edge.url, id, 'agent:a', { batched });
+  const receiver = await bareSocket(edge.url, id, 'agent:b', { batched });
+  let acked = 0;
+  let received = 0;
+  let sent = 0;
+  let unacked = 0;
+  const topUp = () => {
+    while (sent < total && sent - acked < window) {
+      const n = Math.min(burst, total - sent, window - (sent - acked));
+      const frames = Array.from({ length: n }, (_, i) => eventFrame('bench.load', 'agent:a', 'agent:b', { i: sent + i }));
+      sent += n;
+      if (batched) sender.socket.send(`[${frames.join(',')}]`);
+      else for (const frame of frames) sender.socket.send(frame);
+    }
+  };
+  sender.onEvent = (event) => {
+    if (event.type !== 'network.event.ack') return;
+    acked += 1;
+    if (sent - acked <= window - burst) topUp();
+  };
+  receiver.onEvent = (event) => {
+    if (event.type !== 'bench.load') return;
+    received += 1;
+    unacked += 1;
+    if (unacked >= 64) {
+      unacked = 0;
+      receiver.socket.send(eventFrame('network.event.ack', 'agent:b', 'core', { seq: event.metadata.delivery.seq }));
+    }
+  };
+  const start = performance.now();
+  topUp();
+  await until(() => acked >= total && received >= total);
+  const seconds = (performance.now() - start) / 1000;
+  console.log(`sustained, ${batched ? 'batched frames' : 'one event per frame'} (window ${window}, bursts of ${burst}): ${total} events sent, acked and received in ${seconds.toFixed(2)} s = ${Math.round(total / seconds)} events/s`);
+  sender.socket.close();
+  receiver.socket.close();
+}
+
+async function fanOut(edge, n, rounds) {
+  const id = await newNetwork(edge.url, `fanout-${n}`);
+  const sender = await bareSocket(edge.url, id, 'agent:sender', { batched: true });
+  const agents = await crowd(edge.url, id, n, 'bench.fan', true);
+  const frames = () => agents.reduce((sum, a) => sum + a.frames.length, 0);
+  const times = [];
+  const framesPer = [];
+  for (let round = 0; round < rounds; round += 1) {
+    await new Promise((r) => setTimeout(r, 50));
+    const before = frames();
+    const start = performance.now();
+    sender.socket.send(eventFrame('bench.fan', 'agent:sender', 'agent:broadcast', { round }));
+    await until(() => agents.every((a) => a.got > round));
+    times.push(performance.now() - start);
+    framesPer.push(frames() - before);
+  }
+  console.log(`fan-out to ${n} agents (${rounds} broadcasts): p50 ${ms(quantile(times, 0.5))}, p99 ${ms(quantile(times, 0.99))}; the object's WebSocket sends per broadcast: ${quantile(framesPer, 0.5)}`);
+  return { sender, agents };
+}
+
+const edge = await startEdge();
+try {
+  if (wants('sustained')) {
+    await sustained(edge, false);
+    await sustained(edge, true);
+  }
+  if (wants('fanout')) {
+    for (const [n, rounds] of [[100, 50], [1_000, 30]]) {
+      const { sender, agents } = await fanOut(edge, n, rounds);
+      for (const a of [sender, ...agents]) a.socket.close();
+    }
+  }
+  if (wants('connected')) {
+    await new Promise((r) => setTimeout(r, 1000));
+    const before = workerdRssKb(edge.pid);
+    const start = performance.now();
+    const { sender, agents } = await fanOut(edge, AGENTS, 10);
+    console.log(`${AGENTS} agents connected and joined in ${((performance.now() - start) / 1000).toFixed(1)} s (with the broadcasts)`);
+    await new Promise((r) => setTimeout(r, 2000));
+    const after = workerdRssKb(edge.pid);
+    console.log(`workerd resident memory: ${(before / 1024).toFixed(1)} MiB before, ${(after / 1024).toFixed(1)} MiB with ${AGENTS} connected = ${((after - before) / AGENTS).toFixed(1)} KiB per connected agent`);
+    for (const a of [sender, ...agents]) a.socket.close();
+  }
+  if (wants('networks')) {
+    const before = workerdRssKb(edge.pid);
+    const ids = [];
+    for (let i = 0; i < NETWORKS; i += 1) ids.push(await newNetwork(edge.url, `many-${i}`));
+    const pairs = [];
+    for (let i = 0; i < ids.length; i += 50) {
+      pairs.push(...await Promise.all(ids.slice(i, i + 50).map(async (id) => ({
+        a: await bareSocket(edge.url, id, 'agent:a', { batched: true }),
+        b: await bareSocket(edge.url, id, 'agent:b', { batched: true }),
+      }))));
+    }
+    const each = 100;
+    let received = 0;
+    for (const { b } of pairs) b.onEvent = (e) => { if (e.type === 'bench.many') received += 1; };
+    const start = performance.now();
+    for (const { a } of pairs) {
+      a.socket.send(`[${Array.from({ length: each }, (_, i) => eventFrame('bench.many', 'agent:a', 'agent:b', { i })).join(',')}]`);
+    }
+    await until(() => received >= pairs.length * each);
+    const seconds = (performance.now() - start) / 1000;
+    const after = workerdRssKb(edge.pid);
+    console.log(`${pairs.length} networks with 2 agents each, ${each} events per network: ${Math.round((pairs.length * each) / seconds)} events/s in total; workerd memory ${(before / 1024).toFixed(1)} → ${(after / 1024).toFixed(1)} MiB (${((after - before) / pairs.length).toFixed(0)} KiB per active network)`);
+    for (const { a, b } of pairs) { a.socket.close(); b.socket.close(); }
+  }
+} catch (err) {
+  console.log(`failed: ${err.message}\nthe edge's last output:\n${edge.log.join('').slice(-3000)}`);
+  process.exitCode = 1;
+} finally {
+  await edge.stop();
+}
+
+if (wants('coldstart')) {
+  // A network with COLD_EVENTS stored events; then workerd restarts on the same
+  // state and the first frame to the network (a join) is answered.
+  const cold = await startEdge({ stateDir: (await import('node:fs')).mkdtempSync('/tmp/agentnet-cold-') });
+  let id;
+  try {
+    id = await newNetwork(cold.url, 'cold');
+    const writer = await bareSocket(cold.url, id, 'agent:writer', { batched: true });
+    let acked = 0;
+    writer.onEvent = (e) => { if (e.type === 'network.event.ack') acked += 1; };
+    const start = performance.now();
+    for (let sent = 0; sent < COLD_EVENTS; sent += 1000) {
+      writer.socket.send(`[${Array.from({ length: 1000 }, (_, i) => eventFrame('bench.cold', 'agent:writer', 'agent:writer', { i: sent + i })).join(',')}]`);
+      await until(() => acked >= Math.max(0, sent - 20_000));
+    }
+    await until(() => acked >= COLD_EVENTS, 3_600_000);
+    console.log(`stored ${COLD_EVENTS} events in ${((performance.now() - start) / 1000).toFixed(1)} s`);
+    writer.socket.close();
+  } finally {
+    await cold.stop();
+  }
+  const again = await startEdge({ stateDir: cold.stateDir });
+  try {
+    const start = performance.now();
+    const reader = await bareSocket(again.url, id, 'agent:reader', { batched: true });
+    const first = performance.now() - start;
+    console.log(`cold start with ${COLD_EVENTS} stored events: the first frame (a join at the upgrade) answered in ${ms(first)} after workerd restarted`);
+    reader.socket.close();
+  } finally {
+    await again.stop();
+  }
+}

@@ -1,0 +1,54 @@
+// Bare WebSocket clients for tests and benchmarks: event frames written by
+// hand (no replica), single or batched (`?frames=batch`, a JSON array of
+// events per frame).
+
+import WebSocket from 'ws';
+
+const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+let counter = 0n;
+
+/** A ULID from the clock and a counter: unique within this process, cheap to make. */
+export function eventId() {
+  let time = Date.now();
+  let head = '';
+  for (let i = 0; i < 10; i += 1) { head = CROCKFORD[time % 32] + head; time = Math.floor(time / 32); }
+  let n = (counter += 1n);
+  let tail = '';
+  for (let i = 0; i < 16; i += 1) { tail = CROCKFORD[Number(n % 32n)] + tail; n /= 32n; }
+  return head + tail;
+}
+
+/** One event's JSON text. */
+export const eventFrame = (type, source, target, payload, metadata) =>
+  JSON.stringify({ id: eventId(), type, source, target, payload, ...(metadata ? { metadata } : {}), timestamp: Date.now() });
+
+/** The events a frame carries: the elements of a batch, else the one event. */
+export function eventsOf(frame) {
+  const value = JSON.parse(frame);
+  return Array.isArray(value) ? value : [value];
+}
+
+/**
+ * A bare socket joined at its upgrade to network `id` as `name` (a join at
+ * the upgrade is answered by the upgrade itself, with no frame); `batched`
+ * asks for batched frames. `frames` holds every frame's text as received,
+ * `events` every event; `onEvent` sees each event as it comes.
+ */
+export async function bareSocket(url, id, name, { batched = false, onEvent } = {}) {
+  const query = `agent_id=${encodeURIComponent(name)}${batched ? '&frames=batch' : ''}`;
+  const socket = new WebSocket(`${url.replace('http', 'ws')}/networks/${id}/v1/ws?${query}`, { perMessageDeflate: false });
+  const bare = { socket, frames: [], events: [], onEvent, closed: null };
+  socket.on('message', (data) => {
+    const frame = String(data);
+    bare.frames.push(frame);
+    for (const event of eventsOf(frame)) {
+      bare.events.push(event);
+      bare.onEvent?.(event);
+    }
+  });
+  socket.on('close', (code) => { bare.closed = code; });
+  await new Promise((resolve, reject) => { socket.once('open', resolve); socket.once('error', reject); });
+  // A connection reset later is seen as a close, not thrown.
+  socket.on('error', (err) => { bare.error = err; });
+  return bare;
+}
