@@ -32,6 +32,7 @@ pub mod cors;
 pub mod create;
 pub mod didwba;
 pub mod directory;
+pub mod discovery;
 pub mod exchange;
 pub mod http;
 pub mod ioa;

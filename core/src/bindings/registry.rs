@@ -1,7 +1,8 @@
 //! The registry's HTTP routes (issue 24), over [`crate::identity::registry`]:
 //!
 //! * `POST /registry/v1/challenge {name}` → `{nonce, expires_at}`
-//! * `POST /registry/v1/agents {name, public_key, nonce, signature, acs?}` → 201 the record (AIC, DIDs)
+//! * `POST /registry/v1/agents {name, public_key, nonce, signature, acs?}` → 201 the record
+//!   (AIC, DIDs); an `acs` is checked by [`crate::discovery::acs::validate`] first
 //! * `GET /registry/v1/agents/{name}` → the record
 //! * `POST /registry/v1/agents/{name}/rotate {public_key, nonce, signature}` (signed by the old key)
 //! * `POST /registry/v1/agents/{name}/revoke {nonce, signature}`
@@ -28,7 +29,10 @@ pub const JWKS_PATH: &str = "/.well-known/jwks.json";
 
 /// True when `path` is one of the registry's (the Worker sends it to the registry object).
 pub fn is_registry_path(path: &str) -> bool {
-    path.starts_with(API_PREFIX) || path == JWKS_PATH || agent_document_name(path).is_some()
+    path.starts_with(API_PREFIX)
+        || path == JWKS_PATH
+        || path == crate::discovery::descriptions::WELL_KNOWN
+        || agent_document_name(path).is_some()
 }
 
 /// `{name}` of `/agents/{name}/did.json`.
@@ -135,14 +139,29 @@ fn route(
         }
         (Method::Post, ["agents"]) => {
             let body = body(req)?;
-            let result = registry.register(
-                field(&body, "name")?,
-                field(&body, "public_key")?,
-                field(&body, "nonce")?,
-                field(&body, "signature")?,
-                body.get("acs").filter(|a| a.is_object()).cloned(),
-                now,
-            );
+            // The ACS is checked before the agent exists; its `aic` is the registry's to fill.
+            let acs = body.get("acs").filter(|a| !a.is_null());
+            if let Some(acs) = acs {
+                crate::discovery::acs::validate(acs, "").map_err(|e| super::discovery::refusal(&e))?;
+            }
+            let name = field(&body, "name")?;
+            let result = registry
+                .register(
+                    name,
+                    field(&body, "public_key")?,
+                    field(&body, "nonce")?,
+                    field(&body, "signature")?,
+                    None,
+                    now,
+                )
+                .and_then(|record| match acs {
+                    Some(acs) => {
+                        let filled = crate::discovery::acs::validate(acs, &record.aic)
+                            .unwrap_or_else(|_| acs.clone());
+                        registry.set_acs(name, filled)
+                    }
+                    None => Ok(record),
+                });
             stored(result, registry, 201)
         }
         (Method::Post, ["agents", name, "rotate"]) => {
