@@ -106,8 +106,8 @@ impl RegistryObject {
             Some(did_url) => get_json(&did_url).await,
             None => None,
         };
-        let response =
-            self.with_both(|_, catalog| discovery::submitted(catalog, url, &doc, did_doc.as_ref()))?;
+        let response = self
+            .with_both(|_, catalog| discovery::submitted(catalog, url, &doc, did_doc.as_ref()))?;
         if response.status == 201 {
             store::store_submitted(sql, url, &doc)?;
         }
@@ -166,7 +166,9 @@ impl RegistryObject {
                 ("X-DRC-Webhook-Id".to_owned(), hook.webhook_id.clone()),
                 ("X-DRC-Seq".to_owned(), delivery.seq.to_string()),
             ];
-            let attempt = u32::try_from(delivery.attempt).unwrap_or(u32::MAX).saturating_add(1);
+            let attempt = u32::try_from(delivery.attempt)
+                .unwrap_or(u32::MAX)
+                .saturating_add(1);
             let retry = if post(&hook.url, &headers, &line).await {
                 None
             } else {

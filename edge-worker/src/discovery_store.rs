@@ -105,7 +105,10 @@ pub fn store_change(
     )?;
     sql.exec(
         "INSERT OR REPLACE INTO drc_versions (id, version) VALUES (?, ?)",
-        vec![SqlStorageValue::from(change.id.clone()), int(change.version)],
+        vec![
+            SqlStorageValue::from(change.id.clone()),
+            int(change.version),
+        ],
     )?;
     if let Some(newest_dropped) = pruned.iter().max() {
         sql.exec(

@@ -11,9 +11,9 @@ use crate::host::{now_ms, random_seed, request_of, respond};
 use agentnet_core::bindings::discovery;
 use agentnet_core::bindings::registry as routes;
 use agentnet_core::crypto::{from_hex, to_hex};
-use agentnet_core::identity::aic::AicIssuer;
 use agentnet_core::discovery::Catalog;
 use agentnet_core::discovery::feed::DEFAULT_RETENTION;
+use agentnet_core::identity::aic::AicIssuer;
 use agentnet_core::identity::registry::{AgentRecord, Registry, RegistryConfig, TOKEN_TTL_SECS};
 use serde::Deserialize;
 use std::cell::RefCell;
@@ -92,7 +92,10 @@ impl RegistryObject {
     }
 
     /// Runs `f` on the loaded registry and catalog (no borrow outlives it).
-    pub(crate) fn with_both<T>(&self, f: impl FnOnce(&mut Registry, &mut Catalog) -> T) -> Result<T> {
+    pub(crate) fn with_both<T>(
+        &self,
+        f: impl FnOnce(&mut Registry, &mut Catalog) -> T,
+    ) -> Result<T> {
         let mut registry = self.registry.borrow_mut();
         let mut catalog = self.catalog.borrow_mut();
         match (registry.as_mut(), catalog.as_mut()) {

@@ -117,7 +117,13 @@ pub fn query_of(req: &Request) -> Result<Query, DiscoveryError> {
     let mut query = Query::text(&req.query("q").unwrap_or_default(), limit(req, 20, 100)?);
     query.tags = req
         .query("tags")
-        .map(|t| t.split(',').map(str::trim).filter(|t| !t.is_empty()).map(str::to_owned).collect())
+        .map(|t| {
+            t.split(',')
+                .map(str::trim)
+                .filter(|t| !t.is_empty())
+                .map(str::to_owned)
+                .collect()
+        })
         .unwrap_or_default();
     query.mode = req.query("mode").filter(|m| !m.is_empty());
     query.transport = req.query("transport").filter(|t| !t.is_empty());
@@ -128,7 +134,10 @@ pub fn query_of(req: &Request) -> Result<Query, DiscoveryError> {
 
 fn snapshot(catalog: &Catalog, req: &Request) -> Result<Response, DiscoveryError> {
     if let Some(types) = req.query("types") {
-        if types.split(',').any(|t| t != crate::discovery::feed::ACS_TYPE) {
+        if types
+            .split(',')
+            .any(|t| t != crate::discovery::feed::ACS_TYPE)
+        {
             return Err(DiscoveryError::BadParameter {
                 name: "types",
                 detail: "only acs objects are published".into(),
@@ -186,21 +195,33 @@ pub fn wait_of(req: &Request) -> u64 {
     number(req, "wait", 0).unwrap_or(0).min(MAX_WAIT_SECS)
 }
 
-fn publish(registry: &mut Registry, catalog: &mut Catalog, req: &Request, name: &str, now: u64) -> Result<Answer, Response> {
+fn publish(
+    registry: &mut Registry,
+    catalog: &mut Catalog,
+    req: &Request,
+    name: &str,
+    now: u64,
+) -> Result<Answer, Response> {
     let body = body(req)?;
     let text = |k: &str| {
-        body.get(k).and_then(Value::as_str).ok_or_else(|| {
-            Response::error(ErrorCode::InvalidRequest, format!("{k} is required"))
-        })
+        body.get(k)
+            .and_then(Value::as_str)
+            .ok_or_else(|| Response::error(ErrorCode::InvalidRequest, format!("{k} is required")))
     };
     let signed = body.get("acs").cloned().unwrap_or(Value::Null);
-    let aic = registry
-        .agent(name)
-        .map(|r| r.aic.clone())
-        .ok_or_else(|| identity_refusal(&IdentityError::NotRegistered(format!("openagents:{name}"))))?;
+    let aic = registry.agent(name).map(|r| r.aic.clone()).ok_or_else(|| {
+        identity_refusal(&IdentityError::NotRegistered(format!("openagents:{name}")))
+    })?;
     let checked = acs::validate(&signed, &aic).map_err(|e| refusal(&e))?;
     let record = registry
-        .publish_acs(name, &signed, checked, text("nonce")?, text("signature")?, now)
+        .publish_acs(
+            name,
+            &signed,
+            checked,
+            text("nonce")?,
+            text("signature")?,
+            now,
+        )
         .map_err(|e| identity_refusal(&e))?;
     let public = record.to_json(registry.config());
     let change = catalog.agent_changed(public.clone(), record.revoked_at.is_none(), now);
@@ -230,36 +251,62 @@ pub fn handle(
         };
         let listed = catalog.listed(|aic| format!("{origin}{API_PREFIX}agents/{aic}/ad.json"));
         let here = format!("{origin}{WELL_KNOWN}");
-        let page_url = after.as_ref().map_or(here.clone(), |a| format!("{here}?after={}&limit={size}", encode(a)));
+        let page_url = after.as_ref().map_or(here.clone(), |a| {
+            format!("{here}?after={}&limit={size}", encode(a))
+        });
         let next = |key: &str| format!("{here}?after={}&limit={size}", encode(key));
-        return Answer::response(Response::json(collection_page(&listed, after.as_deref(), size, &page_url, next)));
+        return Answer::response(Response::json(collection_page(
+            &listed,
+            after.as_deref(),
+            size,
+            &page_url,
+            next,
+        )));
     }
     let rest = req.path().strip_prefix(API_PREFIX).unwrap_or("");
     let segments: Vec<&str> = rest.split('/').collect();
     let not_found = |what: String| Answer::response(Response::error(ErrorCode::NotFound, what));
     let result = match (&req.method, segments.as_slice()) {
-        (Method::Get, ["agents", aic, "acs"]) => match catalog.agent(aic).and_then(|r| r.get("acs")).filter(|a| a.is_object()) {
+        (Method::Get, ["agents", aic, "acs"]) => match catalog
+            .agent(aic)
+            .and_then(|r| r.get("acs"))
+            .filter(|a| a.is_object())
+        {
             Some(acs) => Ok(Answer::response(Response::json(acs.clone()))),
-            None => Ok(not_found(format!("no live agent {aic} with an ACS document"))),
+            None => Ok(not_found(format!(
+                "no live agent {aic} with an ACS document"
+            ))),
         },
         (Method::Get, ["agents", aic, "ad.json"]) => match catalog.agent(aic) {
             Some(record) => {
                 let url = format!("{origin}{}", req.path());
-                Ok(Answer::response(Response::json(descriptions::agent_description(record, &url, &origin))))
+                Ok(Answer::response(Response::json(
+                    descriptions::agent_description(record, &url, &origin),
+                )))
             }
             None => Ok(not_found(format!("no live agent {aic}"))),
         },
-        (Method::Post, ["agents", name, "acs"]) => publish(registry, catalog, req, name, now).or_else(|r| Ok(Answer::response(r))),
+        (Method::Post, ["agents", name, "acs"]) => {
+            publish(registry, catalog, req, name, now).or_else(|r| Ok(Answer::response(r)))
+        }
         (Method::Get, ["discover"]) => query_of(req).map(|q| {
             let agents = catalog.search(&q, &origin);
-            Answer::response(Response::json(json!({"agents": agents, "total": catalog.len()})))
+            Answer::response(Response::json(
+                json!({"agents": agents, "total": catalog.len()}),
+            ))
         }),
         (Method::Get, ["snapshot"]) => snapshot(catalog, req).map(Answer::response),
         (Method::Get, ["changes"]) => changes(catalog, req).map(Answer::response),
         (Method::Post, ["descriptions"]) => match body(req) {
             Ok(b) => match b.get("url").and_then(Value::as_str) {
-                Some(url) if url.starts_with("http://") || url.starts_with("https://") => Ok(Answer::Fetch { url: url.to_owned() }),
-                _ => Err(DiscoveryError::BadDescription("url is an http(s) URL".into())),
+                Some(url) if url.starts_with("http://") || url.starts_with("https://") => {
+                    Ok(Answer::Fetch {
+                        url: url.to_owned(),
+                    })
+                }
+                _ => Err(DiscoveryError::BadDescription(
+                    "url is an http(s) URL".into(),
+                )),
             },
             Err(r) => Ok(Answer::response(r)),
         },
@@ -268,7 +315,8 @@ pub fn handle(
                 let id = hook.webhook_id.clone();
                 catalog.webhooks.insert(id.clone(), hook.clone());
                 Answer::Reply {
-                    response: Response::json(json!({"webhook_id": id, "status": "active"})).with_status(201),
+                    response: Response::json(json!({"webhook_id": id, "status": "active"}))
+                        .with_status(201),
                     record: None,
                     change: None,
                     webhook: Some((id, Some(hook))),
@@ -276,16 +324,21 @@ pub fn handle(
             }),
             Err(r) => Ok(Answer::response(r)),
         },
-        (Method::Other(m), ["webhooks", id]) if m == "DELETE" => Ok(match catalog.webhooks.remove(*id) {
-            Some(_) => Answer::Reply {
-                response: Response::json(json!({"webhook_id": id, "status": "deleted"})),
-                record: None,
-                change: None,
-                webhook: Some(((*id).to_owned(), None)),
-            },
-            None => not_found(format!("no webhook {id}")),
-        }),
-        _ => Ok(Answer::response(Response::error(ErrorCode::MethodNotAllowed, format!("{} is not allowed here", req.method)))),
+        (Method::Other(m), ["webhooks", id]) if m == "DELETE" => {
+            Ok(match catalog.webhooks.remove(*id) {
+                Some(_) => Answer::Reply {
+                    response: Response::json(json!({"webhook_id": id, "status": "deleted"})),
+                    record: None,
+                    change: None,
+                    webhook: Some(((*id).to_owned(), None)),
+                },
+                None => not_found(format!("no webhook {id}")),
+            })
+        }
+        _ => Ok(Answer::response(Response::error(
+            ErrorCode::MethodNotAllowed,
+            format!("{} is not allowed here", req.method),
+        ))),
     };
     result.unwrap_or_else(refused)
 }
@@ -293,7 +346,9 @@ pub fn handle(
 fn encode(text: &str) -> String {
     text.bytes()
         .map(|b| match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => (b as char).to_string(),
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                (b as char).to_string()
+            }
             _ => format!("%{b:02X}"),
         })
         .collect()
@@ -301,7 +356,12 @@ fn encode(text: &str) -> String {
 
 /// A fetched description `doc` from `url`, with its DID's document `did_doc`
 /// (`None` when it could not be fetched): listed (201) or refused.
-pub fn submitted(catalog: &mut Catalog, url: &str, doc: &Value, did_doc: Option<&Value>) -> Response {
+pub fn submitted(
+    catalog: &mut Catalog,
+    url: &str,
+    doc: &Value,
+    did_doc: Option<&Value>,
+) -> Response {
     let did = match check_submitted(doc, url) {
         Ok(did) => did,
         Err(e) => return refusal(&e),
@@ -310,11 +370,14 @@ pub fn submitted(catalog: &mut Catalog, url: &str, doc: &Value, did_doc: Option<
         .ok_or_else(|| IdentityError::Unresolvable(did.to_string()))
         .and_then(|d| crate::identity::did::check_document_id(d, &did));
     if let Err(e) = resolved {
-        return refusal(&DiscoveryError::BadDescription(format!("its DID does not resolve: {e}")));
+        return refusal(&DiscoveryError::BadDescription(format!(
+            "its DID does not resolve: {e}"
+        )));
     }
     catalog.add_submitted(url, doc.clone());
     let (name, _) = descriptions::submitted_text(doc);
-    Response::json(json!({"url": url, "did": did.to_string(), "name": name, "status": "listed"})).with_status(201)
+    Response::json(json!({"url": url, "did": did.to_string(), "name": name, "status": "listed"}))
+        .with_status(201)
 }
 
 /// The URL of the DID document a submitted description names (for the host to fetch).

@@ -140,10 +140,18 @@ fn route(
         (Method::Post, ["agents"]) => {
             let body = body(req)?;
             // The ACS is checked before the agent exists; its `aic` is the registry's to fill.
-            let acs = body.get("acs").filter(|a| !a.is_null());
-            if let Some(acs) = acs {
-                crate::discovery::acs::validate(acs, "").map_err(|e| super::discovery::refusal(&e))?;
-            }
+            let checked = match body.get("acs").filter(|a| !a.is_null()) {
+                Some(acs) => {
+                    let mut acs = acs.clone();
+                    if acs.get("aic").and_then(Value::as_str) == Some("") {
+                        acs.as_object_mut().map(|o| o.remove("aic"));
+                    }
+                    let checked = crate::discovery::acs::validate(&acs, "")
+                        .map_err(|e| super::discovery::refusal(&e))?;
+                    Some(checked)
+                }
+                None => None,
+            };
             let name = field(&body, "name")?;
             let result = registry
                 .register(
@@ -154,11 +162,10 @@ fn route(
                     None,
                     now,
                 )
-                .and_then(|record| match acs {
-                    Some(acs) => {
-                        let filled = crate::discovery::acs::validate(acs, &record.aic)
-                            .unwrap_or_else(|_| acs.clone());
-                        registry.set_acs(name, filled)
+                .and_then(|record| match checked {
+                    Some(mut acs) => {
+                        acs["aic"] = Value::String(record.aic);
+                        registry.set_acs(name, acs)
                     }
                     None => Ok(record),
                 });

@@ -80,9 +80,11 @@ fn strings(fields: &Fields, path: &str, name: &str, optional: bool) -> Result<()
         None | Some(Value::Null) if optional => return Ok(()),
         _ => required(fields, path, name)?,
     };
-    let ok = value
-        .as_array()
-        .is_some_and(|items| items.iter().all(|i| i.as_str().is_some_and(|s| !s.is_empty())));
+    let ok = value.as_array().is_some_and(|items| {
+        items
+            .iter()
+            .all(|i| i.as_str().is_some_and(|s| !s.is_empty()))
+    });
     if ok {
         Ok(())
     } else {
@@ -160,7 +162,10 @@ fn endpoint(value: &Value, path: &str, schemes: &BTreeSet<String>) -> Result<(),
             if !schemes.contains(name) {
                 return Err(DiscoveryError::AcsUnknownScheme(name.clone()));
             }
-            if !scopes.as_array().is_some_and(|s| s.iter().all(Value::is_string)) {
+            if !scopes
+                .as_array()
+                .is_some_and(|s| s.iter().all(Value::is_string))
+            {
                 return Err(DiscoveryError::acs_type(
                     format!("{path}.security[{i}].{name}"),
                     "is an array of scopes",
@@ -208,7 +213,9 @@ pub fn validate(acs: &Value, aic: &str) -> Result<Value, DiscoveryError> {
     let modified = text(root, "", "lastModifiedTime")?;
     let has_offset = modified.ends_with('Z')
         || modified.ends_with('z')
-        || modified.get(modified.len().saturating_sub(6)..).is_some_and(|t| t.starts_with(['+', '-']));
+        || modified
+            .get(modified.len().saturating_sub(6)..)
+            .is_some_and(|t| t.starts_with(['+', '-']));
     if parse_rfc3339(modified).is_err() || !has_offset {
         return Err(DiscoveryError::acs_value(
             "lastModifiedTime",
@@ -250,3 +257,9 @@ pub fn validate(acs: &Value, aic: &str) -> Result<Value, DiscoveryError> {
 #[cfg(test)]
 #[path = "acs_tests.rs"]
 mod tests;
+
+/// A complete, valid ACS document for other modules' tests.
+#[cfg(test)]
+pub(crate) fn tests_sample() -> Value {
+    tests::sample()
+}

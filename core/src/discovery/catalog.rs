@@ -31,12 +31,21 @@ pub struct Catalog {
 }
 
 fn aic_of(record: &Value) -> String {
-    record.get("aic").and_then(Value::as_str).unwrap_or("").to_owned()
+    record
+        .get("aic")
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_owned()
 }
 
 fn entry_of(aic: &str, record: &Value) -> Entry {
     let name = record.get("name").and_then(Value::as_str).unwrap_or("");
-    Entry::from_acs(aic, name, record.get("acs").filter(|a| a.is_object()), REGISTERED_LEVEL)
+    Entry::from_acs(
+        aic,
+        name,
+        record.get("acs").filter(|a| a.is_object()),
+        REGISTERED_LEVEL,
+    )
 }
 
 impl Catalog {
@@ -101,7 +110,12 @@ impl Catalog {
     /// order: registered agents (key `a:{aic}`, described at `ad_url(aic)`), then
     /// submitted descriptions (key `s:{url}`).
     pub fn listed(&self, ad_url: impl Fn(&str) -> String) -> Vec<Listed> {
-        let name = |v: &Value| v.get("name").and_then(Value::as_str).unwrap_or("").to_owned();
+        let name = |v: &Value| {
+            v.get("name")
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_owned()
+        };
         let registered = self.agents.iter().map(|(aic, record)| Listed {
             key: format!("a:{aic}"),
             name: record

@@ -94,7 +94,12 @@ pub fn agent_description(record: &Value, url: &str, origin: &str) -> Value {
     let provider_text = |k: &str| provider.and_then(|p| p.get(k)).and_then(Value::as_str);
     let mut interfaces = Vec::new();
     let mut networks = BTreeSet::new();
-    for e in acs.and_then(|a| a.get("endPoints")).and_then(Value::as_array).into_iter().flatten() {
+    for e in acs
+        .and_then(|a| a.get("endPoints"))
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
         let endpoint_url = e.get("url").and_then(Value::as_str).unwrap_or("");
         interfaces.push(json!({"type": "StructuredInterface",
             "protocol": e.get("transport").cloned().unwrap_or(Value::Null),
@@ -107,7 +112,11 @@ pub fn agent_description(record: &Value, url: &str, origin: &str) -> Value {
     let aic = record.get("aic").and_then(Value::as_str).unwrap_or("");
     interfaces.push(json!({"type": "StructuredInterface", "protocol": "ACS",
         "url": format!("{origin}/registry/v1/agents/{aic}/acs"), "description": "the agent's ACPs capability document"}));
-    let created = record.get("registered_at").and_then(Value::as_u64).unwrap_or(0) / 1000;
+    let created = record
+        .get("registered_at")
+        .and_then(Value::as_u64)
+        .unwrap_or(0)
+        / 1000;
     json!({
         "@context": context(), "@type": "ad:AgentDescription",
         "protocolType": "ANP", "protocolVersion": AD_VERSION, "type": "AgentDescription",
@@ -132,7 +141,11 @@ pub fn check_submitted(doc: &Value, url: &str) -> Result<Did, DiscoveryError> {
     if !doc.is_object() {
         return Err(bad("not a JSON object"));
     }
-    let text = |k: &str| doc.get(k).and_then(Value::as_str).filter(|s| !s.trim().is_empty());
+    let text = |k: &str| {
+        doc.get(k)
+            .and_then(Value::as_str)
+            .filter(|s| !s.trim().is_empty())
+    };
     if text("protocolType") != Some("ANP") {
         return Err(bad("protocolType is \"ANP\""));
     }
@@ -153,7 +166,10 @@ pub fn check_submitted(doc: &Value, url: &str) -> Result<Did, DiscoveryError> {
         return Err(bad("did is a did:wba DID"));
     }
     if let Some(interfaces) = doc.get("interfaces") {
-        if !interfaces.as_array().is_some_and(|a| a.iter().all(Value::is_object)) {
+        if !interfaces
+            .as_array()
+            .is_some_and(|a| a.iter().all(Value::is_object))
+        {
             return Err(bad("interfaces is an array of objects"));
         }
     }

@@ -40,7 +40,9 @@ pub enum DiscoveryError {
     #[error("the agent description is invalid: {0}")]
     BadDescription(String),
     /// A feed cursor older than the oldest change kept: take a snapshot.
-    #[error("seq {seq} is behind the retention window (oldest kept: {oldest}); take a new snapshot")]
+    #[error(
+        "seq {seq} is behind the retention window (oldest kept: {oldest}); take a new snapshot"
+    )]
     BehindRetention {
         /// The caller's seq.
         seq: u64,

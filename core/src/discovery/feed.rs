@@ -146,7 +146,11 @@ impl Feed {
             kind: ACS_TYPE.to_owned(),
             id: id.to_owned(),
             version: *version,
-            payload: if op == Op::Delete { Value::Null } else { payload },
+            payload: if op == Op::Delete {
+                Value::Null
+            } else {
+                payload
+            },
         };
         self.changes.push_back(change.clone());
         (change, self.prune())

@@ -111,20 +111,36 @@ impl Entry {
             return Self::new(id, fallback_name, "", verification);
         };
         let text = |k: &str| acs.get(k).and_then(Value::as_str).unwrap_or("");
-        let name = Some(text("name")).filter(|n| !n.is_empty()).unwrap_or(fallback_name);
+        let name = Some(text("name"))
+            .filter(|n| !n.is_empty())
+            .unwrap_or(fallback_name);
         let mut entry = Self::new(id, name, text("description"), verification);
-        for endpoint in acs.get("endPoints").and_then(Value::as_array).into_iter().flatten() {
+        for endpoint in acs
+            .get("endPoints")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
             if let Some(t) = endpoint.get("transport").and_then(Value::as_str) {
                 entry.transports.insert(t.to_owned());
             }
-            if let Some(n) = endpoint.get("url").and_then(Value::as_str).and_then(network_of) {
+            if let Some(n) = endpoint
+                .get("url")
+                .and_then(Value::as_str)
+                .and_then(network_of)
+            {
                 entry.networks.insert(n);
             }
         }
         for key in ["defaultInputModes", "defaultOutputModes"] {
             entry.modes.extend(texts(acs.get(key)).map(str::to_owned));
         }
-        for skill in acs.get("skills").and_then(Value::as_array).into_iter().flatten() {
+        for skill in acs
+            .get("skills")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
             entry.add_skill(skill);
         }
         entry
@@ -209,7 +225,10 @@ impl Query {
     fn keeps(&self, e: &Entry) -> bool {
         self.tags.iter().all(|t| e.tags.contains(&normalised(t)))
             && self.mode.as_ref().is_none_or(|m| e.modes.contains(m))
-            && self.transport.as_ref().is_none_or(|t| e.transports.contains(t))
+            && self
+                .transport
+                .as_ref()
+                .is_none_or(|t| e.transports.contains(t))
             && e.verification >= self.verification
             && self.network.as_ref().is_none_or(|n| e.networks.contains(n))
     }

@@ -49,7 +49,8 @@ fn list(body: &Value, name: &str, allowed: &[&str]) -> Result<Vec<String>, Disco
         .as_array()
         .map(|a| a.iter().map(|v| v.as_str().map(str::to_owned)).collect())
         .unwrap_or(None);
-    let items = items.ok_or_else(|| DiscoveryError::BadWebhook(format!("{name} is an array of strings")))?;
+    let items = items
+        .ok_or_else(|| DiscoveryError::BadWebhook(format!("{name} is an array of strings")))?;
     match items.iter().find(|i| !allowed.contains(&i.as_str())) {
         Some(bad) => Err(DiscoveryError::BadWebhook(format!(
             "{name}: {bad:?} is not one of {allowed:?}"

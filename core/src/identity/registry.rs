@@ -265,7 +265,15 @@ impl Registry {
     ) -> Result<AgentRecord, IdentityError> {
         let (_, current) = self.live(name)?;
         let digest = acs_digest(signed);
-        self.prove(Action::PublishAcs, name, &current, &digest, nonce, signature, now)?;
+        self.prove(
+            Action::PublishAcs,
+            name,
+            &current,
+            &digest,
+            nonce,
+            signature,
+            now,
+        )?;
         self.set_acs(name, acs)
     }
 
