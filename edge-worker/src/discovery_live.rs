@@ -55,12 +55,13 @@ impl RegistryObject {
             discovery::handle(registry, catalog, &request, fresh, now_ms())
         })?;
         match answer {
-            Answer::Reply {
-                response,
-                record,
-                change,
-                webhook,
-            } => {
+            Answer::Reply(reply) => {
+                let discovery::Reply {
+                    response,
+                    record,
+                    change,
+                    webhook,
+                } = *reply;
                 if let Some(record) = record {
                     self.store_record(&sql, &record)?;
                 }
@@ -153,15 +154,16 @@ impl RegistryObject {
         let now = now_ms();
         for delivery in store::due(&sql, now)? {
             let hook = self.with_both(|_, c| c.webhooks.get(&delivery.webhook_id).cloned())?;
-            let (Some(hook), Some(line)) = (hook, store::change_line(&sql, delivery.seq)?) else {
+            let Some(hook) = hook else {
                 store::settle(&sql, &delivery, None)?;
                 continue;
             };
+            let line = &delivery.body;
             let headers = vec![
                 ("Content-Type".to_owned(), "application/json".to_owned()),
                 (
                     webhook::SIGNATURE_HEADER.to_owned(),
-                    webhook::sign(&hook.secret, now / 1000, &line),
+                    webhook::sign(&hook.secret, now / 1000, line),
                 ),
                 ("X-DRC-Webhook-Id".to_owned(), hook.webhook_id.clone()),
                 ("X-DRC-Seq".to_owned(), delivery.seq.to_string()),
@@ -169,7 +171,7 @@ impl RegistryObject {
             let attempt = u32::try_from(delivery.attempt)
                 .unwrap_or(u32::MAX)
                 .saturating_add(1);
-            let retry = if post(&hook.url, &headers, &line).await {
+            let retry = if post(&hook.url, &headers, line).await {
                 None
             } else {
                 webhook::backoff_ms(attempt).map(|wait| (now_ms().saturating_add(wait), attempt))

@@ -1,7 +1,7 @@
 //! The SQLite rows of discovery beside the registry's agents: the DRC change
 //! log (`drc_changes`, pruned to the retention window), each object's
 //! version (`drc_versions`), webhook subscriptions and their pending
-//! deliveries, and the descriptions outside agents submitted. Loading puts
+//! deliveries (each with its body, so pruning the log loses none), and the descriptions outside agents submitted. Loading puts
 //! them back into a [`Catalog`]; every decision is the core's.
 
 use agentnet_core::discovery::Catalog;
@@ -16,7 +16,7 @@ CREATE TABLE IF NOT EXISTS drc_changes (seq INTEGER PRIMARY KEY, change TEXT NOT
 CREATE TABLE IF NOT EXISTS drc_versions (id TEXT PRIMARY KEY, version INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS drc_webhooks (id TEXT PRIMARY KEY, hook TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS drc_deliveries (webhook_id TEXT NOT NULL, seq INTEGER NOT NULL,
-  attempt INTEGER NOT NULL, due_at INTEGER NOT NULL, PRIMARY KEY (webhook_id, seq));
+  attempt INTEGER NOT NULL, due_at INTEGER NOT NULL, body TEXT NOT NULL, PRIMARY KEY (webhook_id, seq));
 CREATE TABLE IF NOT EXISTS submitted (url TEXT PRIMARY KEY, doc TEXT NOT NULL);
 ";
 
@@ -46,6 +46,8 @@ pub struct Delivery {
     pub seq: i64,
     /// Attempts made so far.
     pub attempt: i64,
+    /// The change envelope it sends.
+    pub body: String,
 }
 
 fn int(value: u64) -> SqlStorageValue {
@@ -119,11 +121,12 @@ pub fn store_change(
     let mut queued = false;
     for hook in catalog.webhooks.values().filter(|h| h.wants(change)) {
         sql.exec(
-            "INSERT OR REPLACE INTO drc_deliveries (webhook_id, seq, attempt, due_at) VALUES (?, ?, 0, ?)",
+            "INSERT OR REPLACE INTO drc_deliveries (webhook_id, seq, attempt, due_at, body) VALUES (?, ?, 0, ?, ?)",
             vec![
                 SqlStorageValue::from(hook.webhook_id.clone()),
                 int(change.seq),
                 int(now),
+                SqlStorageValue::from(change.to_line()),
             ],
         )?;
         queued = true;
@@ -170,21 +173,10 @@ pub fn store_submitted(sql: &SqlStorage, url: &str, doc: &serde_json::Value) -> 
 /// Deliveries due by `now` (at most 50).
 pub fn due(sql: &SqlStorage, now: u64) -> Result<Vec<Delivery>> {
     sql.exec(
-        "SELECT webhook_id, seq, attempt FROM drc_deliveries WHERE due_at <= ? ORDER BY seq LIMIT 50",
+        "SELECT webhook_id, seq, attempt, body FROM drc_deliveries WHERE due_at <= ? ORDER BY seq LIMIT 50",
         vec![int(now)],
     )?
     .to_array()
-}
-
-/// The stored line of change `seq`, when it is still kept.
-pub fn change_line(sql: &SqlStorage, seq: i64) -> Result<Option<String>> {
-    let rows: Vec<Text> = sql
-        .exec(
-            "SELECT change AS value FROM drc_changes WHERE seq = ?",
-            vec![SqlStorageValue::from(seq)],
-        )?
-        .to_array()?;
-    Ok(rows.into_iter().next().map(|r| r.value))
 }
 
 /// Ends a delivery (done or given up), or reschedules it at `due_at` as attempt `attempt`.

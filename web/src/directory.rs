@@ -62,7 +62,13 @@ pub fn reach_of(url: &str, fallback: Option<&str>) -> Option<(String, String)> {
 impl Found {
     /// One result of `GET /registry/v1/discover`.
     pub fn from_json(agent: &Value) -> Self {
-        let text = |k: &str| agent.get(k).and_then(Value::as_str).unwrap_or("").to_owned();
+        let text = |k: &str| {
+            agent
+                .get(k)
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_owned()
+        };
         let address = agent.get("address").and_then(Value::as_str);
         let urls: Vec<String> = agent
             .get("endpoints")
@@ -90,7 +96,10 @@ impl Found {
                 .filter_map(|s| s.get("name").and_then(Value::as_str).map(str::to_owned))
                 .collect(),
             score: agent.get("score").and_then(Value::as_u64).unwrap_or(0),
-            verification: agent.get("verification").and_then(Value::as_u64).unwrap_or(0),
+            verification: agent
+                .get("verification")
+                .and_then(Value::as_u64)
+                .unwrap_or(0),
             description_url: text("description_url"),
             reachable,
             card_url,
@@ -121,7 +130,13 @@ fn description_facts(doc: &Value) -> Vec<(&'static str, String)> {
         .and_then(Value::as_array)
         .into_iter()
         .flatten()
-        .filter_map(|i| Some(format!("{}: {}", i.get("protocol")?.as_str()?, i.get("url")?.as_str()?)))
+        .filter_map(|i| {
+            Some(format!(
+                "{}: {}",
+                i.get("protocol")?.as_str()?,
+                i.get("url")?.as_str()?
+            ))
+        })
         .collect::<Vec<_>>()
         .join(" · ");
     vec![
@@ -230,21 +245,40 @@ mod tests {
 
     #[test]
     fn an_agent_in_a_networks_a2a_binding_can_be_talked_to_and_its_card_opened() {
-        let found = Found::from_json(&json!({"id": "AIC", "name": "helper", "score": 10, "verification": 2,
+        let found = Found::from_json(
+            &json!({"id": "AIC", "name": "helper", "score": 10, "verification": 2,
             "address": "openagents:helper", "skills": [{"name": "translation"}],
             "endpoints": [{"url": "http://h/networks/abc/a2a/agent:helper", "transport": "JSONRPC"}],
-            "description_url": "http://h/registry/v1/agents/AIC/ad.json"}));
+            "description_url": "http://h/registry/v1/agents/AIC/ad.json"}),
+        );
         assert_eq!(found.reachable, Some(("abc".into(), "agent:helper".into())));
-        assert_eq!(found.card_url.as_deref(), Some("/networks/abc/a2a/agent:helper/.well-known/agent-card.json"));
+        assert_eq!(
+            found.card_url.as_deref(),
+            Some("/networks/abc/a2a/agent:helper/.well-known/agent-card.json")
+        );
         assert_eq!(found.skills, ["translation"]);
     }
 
     #[test]
     fn other_endpoints_fall_back_to_the_registered_address_or_nothing() {
-        assert_eq!(reach_of("http://h/networks/abc/mcp", Some("openagents:x")), Some(("abc".into(), "openagents:x".into())));
-        assert_eq!(reach_of("http://h/networks/abc/a2a/.well-known/agent-card.json", None), None);
-        assert_eq!(reach_of("https://elsewhere/rpc", Some("openagents:x")), None);
-        let found = Found::from_json(&json!({"name": "far", "endpoints": [{"url": "https://elsewhere/rpc"}]}));
+        assert_eq!(
+            reach_of("http://h/networks/abc/mcp", Some("openagents:x")),
+            Some(("abc".into(), "openagents:x".into()))
+        );
+        assert_eq!(
+            reach_of(
+                "http://h/networks/abc/a2a/.well-known/agent-card.json",
+                None
+            ),
+            None
+        );
+        assert_eq!(
+            reach_of("https://elsewhere/rpc", Some("openagents:x")),
+            None
+        );
+        let found = Found::from_json(
+            &json!({"name": "far", "endpoints": [{"url": "https://elsewhere/rpc"}]}),
+        );
         assert_eq!((found.reachable, found.card_url), (None, None));
     }
 }

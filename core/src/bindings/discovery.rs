@@ -11,7 +11,8 @@
 //! * `POST /registry/v1/webhooks {url, secret, types?, events?}`, `DELETE /registry/v1/webhooks/{id}`
 
 use super::message::{Method, Request, Response};
-use super::registry::{API_PREFIX, identity_refusal};
+use super::refusals::identity_refusal;
+use super::registry::API_PREFIX;
 use crate::ErrorCode;
 use crate::discovery::descriptions::{self, WELL_KNOWN, check_submitted, collection_page};
 use crate::discovery::feed::{Change, MAX_PAGE, snapshot_page};
@@ -29,20 +30,24 @@ pub const NDJSON: &str = "application/x-ndjson";
 /// Longest long-poll wait of `changes` (seconds).
 pub const MAX_WAIT_SECS: u64 = 25;
 
+/// A response and what the host stores with it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Reply {
+    /// The response.
+    pub response: Response,
+    /// A registry record to store (an ACS publication).
+    pub record: Option<AgentRecord>,
+    /// A change to store, with the seqs to forget.
+    pub change: Option<(Change, Vec<u64>)>,
+    /// A webhook subscription to store, or `(id, None)` to delete.
+    pub webhook: Option<(String, Option<Webhook>)>,
+}
+
 /// What the host must do after a discovery route.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Answer {
     /// Write the response; store what changed.
-    Reply {
-        /// The response.
-        response: Response,
-        /// A registry record to store (an ACS publication).
-        record: Option<AgentRecord>,
-        /// A change to store, with the seqs to forget.
-        change: Option<(Change, Vec<u64>)>,
-        /// A webhook subscription to store, or `(id, None)` to delete.
-        webhook: Option<(String, Option<Webhook>)>,
-    },
+    Reply(Box<Reply>),
     /// Fetch the description at `url` and its DID document, then call [`submitted`].
     Fetch {
         /// The description's URL.
@@ -52,23 +57,20 @@ pub enum Answer {
 
 impl Answer {
     fn response(response: Response) -> Self {
-        Self::Reply {
+        Self::reply(Reply {
             response,
             record: None,
             change: None,
             webhook: None,
-        }
+        })
+    }
+
+    fn reply(reply: Reply) -> Self {
+        Self::Reply(Box::new(reply))
     }
 }
 
-/// A discovery error as a response: `{code, message, reason}` with its status.
-pub fn refusal(error: &DiscoveryError) -> Response {
-    let mut response = Response::error(error.code(), error.to_string()).with_status(error.status());
-    if let super::message::Body::Json(Value::Object(body)) = &mut response.body {
-        body.insert("reason".into(), json!(error.reason()));
-    }
-    response
-}
+pub use super::refusals::discovery_refusal as refusal;
 
 /// True when `req` is a discovery route (the rest of `/registry/v1/` is the registry's).
 pub fn is_discovery(req: &Request) -> bool {
@@ -133,16 +135,15 @@ pub fn query_of(req: &Request) -> Result<Query, DiscoveryError> {
 }
 
 fn snapshot(catalog: &Catalog, req: &Request) -> Result<Response, DiscoveryError> {
-    if let Some(types) = req.query("types") {
-        if types
+    if let Some(types) = req.query("types")
+        && types
             .split(',')
             .any(|t| t != crate::discovery::feed::ACS_TYPE)
-        {
-            return Err(DiscoveryError::BadParameter {
-                name: "types",
-                detail: "only acs objects are published".into(),
-            });
-        }
+    {
+        return Err(DiscoveryError::BadParameter {
+            name: "types",
+            detail: "only acs objects are published".into(),
+        });
     }
     let seq = match req.query("snapshot") {
         None => catalog.feed.last_seq(),
@@ -225,12 +226,12 @@ fn publish(
         .map_err(|e| identity_refusal(&e))?;
     let public = record.to_json(registry.config());
     let change = catalog.agent_changed(public.clone(), record.revoked_at.is_none(), now);
-    Ok(Answer::Reply {
+    Ok(Answer::reply(Reply {
         response: Response::json(public),
         record: Some(record),
         change: Some(change),
         webhook: None,
-    })
+    }))
 }
 
 /// Answers a discovery request. `fresh_id` makes a random id (webhooks); `now` is unix ms.
@@ -314,24 +315,24 @@ pub fn handle(
             Ok(b) => Webhook::from_request(&b, format!("wh_{}", fresh_id())).map(|hook| {
                 let id = hook.webhook_id.clone();
                 catalog.webhooks.insert(id.clone(), hook.clone());
-                Answer::Reply {
+                Answer::reply(Reply {
                     response: Response::json(json!({"webhook_id": id, "status": "active"}))
                         .with_status(201),
                     record: None,
                     change: None,
                     webhook: Some((id, Some(hook))),
-                }
+                })
             }),
             Err(r) => Ok(Answer::response(r)),
         },
         (Method::Other(m), ["webhooks", id]) if m == "DELETE" => {
             Ok(match catalog.webhooks.remove(*id) {
-                Some(_) => Answer::Reply {
+                Some(_) => Answer::reply(Reply {
                     response: Response::json(json!({"webhook_id": id, "status": "deleted"})),
                     record: None,
                     change: None,
                     webhook: Some(((*id).to_owned(), None)),
-                },
+                }),
                 None => not_found(format!("no webhook {id}")),
             })
         }

@@ -26,9 +26,7 @@ fn request(method: Method, path: &str, body: &Value) -> Request {
 
 fn reply(answer: Answer) -> (Response, Option<(Change, Vec<u64>)>) {
     match answer {
-        Answer::Reply {
-            response, change, ..
-        } => (response, change),
+        Answer::Reply(reply) => (reply.response, reply.change),
         Answer::Fetch { url } => (Response::text(url).with_status(0), None),
     }
 }

@@ -42,6 +42,7 @@ pub mod message;
 pub mod networks;
 pub mod oauth;
 pub mod policy;
+pub mod refusals;
 pub mod registry;
 pub mod session;
 pub mod sockets;

@@ -41,20 +41,7 @@ fn agent_document_name(path: &str) -> Option<&str> {
     (!name.is_empty() && !name.contains('/')).then_some(name)
 }
 
-/// An identity error as a response: `{code, message, reason}`.
-pub fn identity_refusal(error: &IdentityError) -> Response {
-    let mut response = Response::error(error.code(), error.to_string());
-    if let Some(Value::Object(body)) = match &mut response.body {
-        super::message::Body::Json(v) => Some(v),
-        super::message::Body::Text(_) => None,
-    } {
-        body.insert("reason".into(), json!(error.reason()));
-    }
-    if matches!(error, IdentityError::Revoked(_)) {
-        response.status = 410;
-    }
-    response
-}
+pub use super::refusals::identity_refusal;
 
 fn body(req: &Request) -> Result<Value, Response> {
     serde_json::from_str(&req.body)
@@ -147,7 +134,7 @@ fn route(
                         acs.as_object_mut().map(|o| o.remove("aic"));
                     }
                     let checked = crate::discovery::acs::validate(&acs, "")
-                        .map_err(|e| super::discovery::refusal(&e))?;
+                        .map_err(|e| super::refusals::discovery_refusal(&e))?;
                     Some(checked)
                 }
                 None => None,

@@ -42,7 +42,8 @@ fn a_complete_document_passes_and_gets_the_agents_aic() {
 
 #[test]
 fn each_kind_of_problem_has_its_stable_reason() {
-    let cases: Vec<(Box<dyn FnOnce(&mut Value)>, &str, &str)> = vec![
+    type Edit = Box<dyn FnOnce(&mut Value)>;
+    let cases: Vec<(Edit, &str, &str)> = vec![
         (
             Box::new(|a| {
                 a.as_object_mut().map(|o| o.remove("name"));
@@ -105,7 +106,9 @@ fn each_kind_of_problem_has_its_stable_reason() {
         (
             Box::new(|a| {
                 let s = a["skills"][0].clone();
-                a["skills"].as_array_mut().map(|v| v.push(s));
+                if let Some(v) = a["skills"].as_array_mut() {
+                    v.push(s);
+                }
             }),
             "acs_duplicate_skill",
             "translate",

@@ -59,10 +59,10 @@ pub fn collection_page(
         .collect();
     let mut page = json!({"@context": context(), "@type": "CollectionPage",
         "url": page_url, "items": items});
-    if rest.len() > limit {
-        if let (Some(last), Some(obj)) = (rest.get(limit - 1), page.as_object_mut()) {
-            obj.insert("next".into(), Value::String(next_url(&last.key)));
-        }
+    if rest.len() > limit
+        && let (Some(last), Some(obj)) = (rest.get(limit - 1), page.as_object_mut())
+    {
+        obj.insert("next".into(), Value::String(next_url(&last.key)));
     }
     page
 }
@@ -153,10 +153,10 @@ pub fn check_submitted(doc: &Value, url: &str) -> Result<Did, DiscoveryError> {
         return Err(bad("type is \"AgentDescription\""));
     }
     text("name").ok_or_else(|| bad("name is required"))?;
-    if let Some(own) = text("url") {
-        if own != url {
-            return Err(bad("its url is not the URL it was fetched from"));
-        }
+    if let Some(own) = text("url")
+        && own != url
+    {
+        return Err(bad("its url is not the URL it was fetched from"));
     }
     let did: Did = text("did")
         .ok_or_else(|| bad("did is required"))?
@@ -165,13 +165,12 @@ pub fn check_submitted(doc: &Value, url: &str) -> Result<Did, DiscoveryError> {
     if !matches!(did, Did::Wba { .. }) {
         return Err(bad("did is a did:wba DID"));
     }
-    if let Some(interfaces) = doc.get("interfaces") {
-        if !interfaces
+    if let Some(interfaces) = doc.get("interfaces")
+        && !interfaces
             .as_array()
             .is_some_and(|a| a.iter().all(Value::is_object))
-        {
-            return Err(bad("interfaces is an array of objects"));
-        }
+    {
+        return Err(bad("interfaces is an array of objects"));
     }
     Ok(did)
 }
