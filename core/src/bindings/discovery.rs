@@ -19,7 +19,6 @@ use crate::discovery::feed::{Change, MAX_PAGE, snapshot_page};
 use crate::discovery::search::Query;
 use crate::discovery::webhook::Webhook;
 use crate::discovery::{Catalog, DiscoveryError, acs};
-use crate::error::Coded;
 use crate::identity::did::Did;
 use crate::identity::error::IdentityError;
 use crate::identity::registry::{AgentRecord, Registry};

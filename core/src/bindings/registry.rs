@@ -16,7 +16,6 @@
 
 use super::message::{Method, Request, Response, percent_decode};
 use crate::ErrorCode;
-use crate::error::Coded;
 use crate::identity::did::Did;
 use crate::identity::error::IdentityError;
 use crate::identity::registry::{AgentRecord, Registry};
