@@ -38,6 +38,13 @@ test('search the Directory by capability, open a description, talk to the agent 
   await register({ url: edge.url, name: 'polyglot', key: KeyPair.generate(), acs: acs('polyglot', 'translation', 'turns any text into another language') });
   await register({ url: edge.url, name: 'chatty', key: KeyPair.generate(), acs: acs('chatty', 'chat', 'talks, and mentions translation once') });
 
+  // The network's own discovery page lists the agents with an endpoint in it.
+  const own = await (await fetch(`${edge.url}/networks/${network}/.well-known/agent-descriptions`)).json();
+  assert.equal(own['@type'], 'CollectionPage');
+  assert.deepEqual(own.items.map((i) => i.name).sort(), ['chatty', 'polyglot']);
+  const other = await createNetwork(edge.url, { name: 'empty' });
+  assert.deepEqual((await (await fetch(`${edge.url}/networks/${other.id}/.well-known/agent-descriptions`)).json()).items, []);
+
   const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
   const page = await context.newPage();
   await page.goto(`${edge.url}/directory`);

@@ -1,7 +1,8 @@
 //! The discovery routes (issue 25), over [`crate::discovery`], served by the
 //! registry's object beside [`super::registry`]:
 //!
-//! * `GET /.well-known/agent-descriptions?after=&limit=` → the ANP `CollectionPage`
+//! * `GET /.well-known/agent-descriptions?after=&limit=` → the ANP `CollectionPage`;
+//!   `GET /networks/{id}/.well-known/agent-descriptions` → the same over the agents in network `{id}`
 //! * `GET /registry/v1/agents/{aic}/ad.json` → a registered agent's ANP description
 //! * `GET /registry/v1/agents/{aic}/acs` → its ACS document;
 //!   `POST /registry/v1/agents/{name}/acs {acs, nonce, signature}` publishes a new one
@@ -74,7 +75,7 @@ pub use super::refusals::discovery_refusal as refusal;
 /// True when `req` is a discovery route (the rest of `/registry/v1/` is the registry's).
 pub fn is_discovery(req: &Request) -> bool {
     let path = req.path();
-    if path == WELL_KNOWN {
+    if path == WELL_KNOWN || descriptions::well_known_network(path).is_some() {
         return true;
     }
     let rest = path.strip_prefix(API_PREFIX).unwrap_or("");
@@ -243,14 +244,20 @@ pub fn handle(
 ) -> Answer {
     let origin = req.origin().to_owned();
     let refused = |e: DiscoveryError| Answer::response(refusal(&e));
-    if req.path() == WELL_KNOWN {
+    let scope = match descriptions::well_known_network(req.path()) {
+        Some(network) => Some(Some(network)),
+        None => (req.path() == WELL_KNOWN).then_some(None),
+    };
+    if let Some(network) = scope {
         let after = req.query("after");
         let size = match limit(req, descriptions::DEFAULT_PAGE, descriptions::MAX_PAGE) {
             Ok(size) => size,
             Err(e) => return refused(e),
         };
-        let listed = catalog.listed(|aic| format!("{origin}{API_PREFIX}agents/{aic}/ad.json"));
-        let here = format!("{origin}{WELL_KNOWN}");
+        let listed = catalog.listed(network, |aic| {
+            format!("{origin}{API_PREFIX}agents/{aic}/ad.json")
+        });
+        let here = format!("{origin}{}", req.path());
         let page_url = after.as_ref().map_or(here.clone(), |a| {
             format!("{here}?after={}&limit={size}", encode(a))
         });

@@ -26,11 +26,13 @@ pub const API_PREFIX: &str = "/registry/v1/";
 /// The JWKS path.
 pub const JWKS_PATH: &str = "/.well-known/jwks.json";
 
-/// True when `path` is one of the registry's (the Worker sends it to the registry object).
+/// True when `path` is one of the registry's (the Worker sends it to the registry object),
+/// the discovery paths included (`/.well-known/agent-descriptions`, and a network's).
 pub fn is_registry_path(path: &str) -> bool {
     path.starts_with(API_PREFIX)
         || path == JWKS_PATH
         || path == crate::discovery::descriptions::WELL_KNOWN
+        || crate::discovery::descriptions::well_known_network(path).is_some()
         || agent_document_name(path).is_some()
 }
 

@@ -108,28 +108,44 @@ impl Catalog {
 
     /// Every public agent for `/.well-known/agent-descriptions`, in key
     /// order: registered agents (key `a:{aic}`, described at `ad_url(aic)`), then
-    /// submitted descriptions (key `s:{url}`).
-    pub fn listed(&self, ad_url: impl Fn(&str) -> String) -> Vec<Listed> {
+    /// submitted descriptions (key `s:{url}`). With `network`, only the
+    /// registered agents with an endpoint in that network.
+    pub fn listed(&self, network: Option<&str>, ad_url: impl Fn(&str) -> String) -> Vec<Listed> {
+        let in_network = |aic: &str| {
+            network.is_none_or(|n| {
+                self.entries
+                    .get(aic)
+                    .is_some_and(|e| e.networks.contains(n))
+            })
+        };
         let name = |v: &Value| {
             v.get("name")
                 .and_then(Value::as_str)
                 .unwrap_or("")
                 .to_owned()
         };
-        let registered = self.agents.iter().map(|(aic, record)| Listed {
-            key: format!("a:{aic}"),
-            name: record
-                .get("acs")
-                .and_then(|a| a.get("name"))
-                .and_then(Value::as_str)
-                .map_or_else(|| name(record), str::to_owned),
-            url: ad_url(aic),
-        });
-        let submitted = self.submitted.iter().map(|(url, doc)| Listed {
-            key: format!("s:{url}"),
-            name: name(doc),
-            url: url.clone(),
-        });
+        let registered =
+            self.agents
+                .iter()
+                .filter(|(aic, _)| in_network(aic))
+                .map(|(aic, record)| Listed {
+                    key: format!("a:{aic}"),
+                    name: record
+                        .get("acs")
+                        .and_then(|a| a.get("name"))
+                        .and_then(Value::as_str)
+                        .map_or_else(|| name(record), str::to_owned),
+                    url: ad_url(aic),
+                });
+        let submitted = self
+            .submitted
+            .iter()
+            .filter(|_| network.is_none())
+            .map(|(url, doc)| Listed {
+                key: format!("s:{url}"),
+                name: name(doc),
+                url: url.clone(),
+            });
         registered.chain(submitted).collect()
     }
 

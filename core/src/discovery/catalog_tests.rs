@@ -31,7 +31,7 @@ fn a_revoked_agent_leaves_search_and_the_listing_with_a_delete() {
         hits.first().map(|h| h["networks"].clone()),
         Some(json!(["n1"]))
     );
-    assert_eq!(catalog.listed(|aic| aic.to_owned()).len(), 1);
+    assert_eq!(catalog.listed(None, |aic| aic.to_owned()).len(), 1);
 }
 
 #[test]
@@ -43,11 +43,27 @@ fn submitted_descriptions_are_listed_after_registered_agents_and_searchable() {
         json!({"name": "Outside maps", "description": "a weather agent", "did": "did:wba:x"}),
     );
     let keys: Vec<String> = catalog
-        .listed(|aic| aic.to_owned())
+        .listed(None, |aic| aic.to_owned())
         .into_iter()
         .map(|l| l.key)
         .collect();
     assert_eq!(keys, ["a:A1", "s:http://x/ad.json"]);
+    catalog.agent_changed(record("C3", "carol", "maps"), true, 2);
+    if let Some(carol) = catalog.agents.get_mut("C3") {
+        carol["acs"]["endPoints"][0]["url"] = json!("https://h/networks/n2/mcp");
+    }
+    let again = catalog.agents.get("C3").cloned().unwrap_or_default();
+    catalog.load_agent(again, true);
+    let in_n1: Vec<String> = catalog
+        .listed(Some("n1"), |aic| aic.to_owned())
+        .into_iter()
+        .map(|l| l.key)
+        .collect();
+    assert_eq!(
+        in_n1,
+        ["a:A1"],
+        "only the agents with an endpoint in the network, no submitted ones"
+    );
     let hits = catalog.search(&Query::text("weather", 10), "https://h");
     assert_eq!(
         hits.first()

@@ -13,6 +13,12 @@ use std::collections::BTreeSet;
 
 /// The ANP discovery path.
 pub const WELL_KNOWN: &str = "/.well-known/agent-descriptions";
+/// The network `{id}` of a per-network discovery path `/networks/{id}/.well-known/agent-descriptions`.
+pub fn well_known_network(path: &str) -> Option<&str> {
+    let id = path.strip_prefix("/networks/")?.strip_suffix(WELL_KNOWN)?;
+    id.parse::<crate::NetworkId>().is_ok().then_some(id)
+}
+
 /// Agents on one collection page unless the caller asks for fewer.
 pub const DEFAULT_PAGE: usize = 100;
 /// Most agents on one collection page.
