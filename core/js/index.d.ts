@@ -59,7 +59,13 @@ export function createEvent<P = Record<string, unknown>>(fields: {
   metadata?: Record<string, unknown>;
   timestamp?: number;
 }): AgentnetEvent<P>;
-/** Runs a JSON conformance vector through the core; throws `AgentnetError` on a mismatch. */
+/**
+ * The W3C trace context of an event `event` causes: `{traceparent, tracestate?}` naming
+ * `event` as parent in its trace, or `{}` when it is not traced; put it in the `metadata`
+ * of what you send because of it (`Agent.reply` does).
+ */
+export function traceCausedBy(event: AgentnetEvent): { traceparent?: string; tracestate?: string };
+/** Runs a JSON conformance vector through the core; throws `AgentnetError` on a mismatch (`not_supported` in `agentnet-sdk/lite`). */
 export function runConformanceVector(vector: string): void;
 
 /** An Ed25519 key pair for proving an `openagents:{name}` address (verification level 1). */
@@ -143,6 +149,10 @@ export interface MemberRecord {
   status: 'online' | 'offline';
   /** Unix milliseconds of the last sign of life. */
   last_seen: number;
+  /** The DID the member's join proved, if any. */
+  did?: string;
+  /** What the member says about itself, when it said anything. */
+  profile?: MemberProfile;
 }
 
 /** The network's acknowledgement of an event (`network.event.ack`, core's `AckPayload`). */
@@ -172,6 +182,20 @@ export interface RosterMember {
   role: Role;
   status: 'online' | 'offline';
   verification: VerificationLevel;
+  /** The DID the member's join proved, if any. */
+  did?: string;
+  /** What the member says about itself, when it said anything. */
+  profile?: MemberProfile;
+}
+
+/** What a member says about itself (`network.agent.profile`; IOA's node `description` and `meta`). */
+export interface MemberProfile {
+  /** At most 1,000 characters. */
+  description?: string;
+  /** Free-form fields, at most 4,096 bytes of JSON. */
+  meta?: Record<string, unknown>;
+  /** Agrees to be listed outside the network (public agent descriptions). */
+  listed?: boolean;
 }
 
 /** One resource in the roster (core's `RosterResource`). */
@@ -351,7 +375,6 @@ export interface TaskUpdate {
   event: AgentnetEvent;
 }
 
-/** A task this agent started. */
 /** One task as `listTasks` gives it. */
 export interface ListedTask {
   id: string;
@@ -375,6 +398,7 @@ export interface TaskList {
   more: boolean;
 }
 
+/** A task this agent started. */
 export interface TaskHandle extends AsyncIterable<TaskUpdate> {
   readonly id: string;
   readonly state: TaskState;
@@ -403,6 +427,7 @@ export class Agent {
   onConnectionChange(listener: (change: { online: boolean; error?: AgentnetError }) => void): () => void;
   send(target: string, type: string, payload?: unknown, options?: { metadata?: Record<string, unknown>; timeoutMs?: number }): Promise<Ack>;
   request<R = any>(target: string, type: string, payload?: unknown, options?: { timeoutMs?: number }): Promise<AgentnetEvent<R>>;
+  /** Answers `event` (`metadata.in_reply_to`); a traced event's reply is its child in the same W3C trace (`traceparent`). */
   reply(event: AgentnetEvent, type: string, payload?: unknown): Promise<Ack>;
   /** Creates a channel with you as its member; `members` are invited (each joins itself); `private` channels admit only those. */
   createChannel(name: string, options?: { members?: string[]; private?: boolean }): Promise<Ack>;
@@ -415,6 +440,8 @@ export class Agent {
   onTask(handler: (task: TaskWork) => unknown | Promise<unknown>): this;
   /** Starts a task at an agent (or a channel, for a group task). */
   startTask(target: string, message: TaskContent, options?: StartTaskOptions): Promise<TaskHandle>;
+  /** Replaces your profile (shown in the roster and as your IOA node); resolves with the ack, whose `member` is your record. */
+  setProfile(profile: MemberProfile): Promise<Ack>;
   /** Your tasks (requested or worked on), newest change first. */
   listTasks(filter?: { state?: TaskState; limit?: number }): Promise<TaskList>;
   registerTool<I = any, O = any>(

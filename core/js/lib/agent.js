@@ -6,7 +6,7 @@
 import { core, hasDocuments } from './runtime.js';
 import { AgentnetError, callCore } from './errors.js';
 import { functionArg, jsonArg, stringArg } from './args.js';
-import { matchesPattern, parseAddress } from './address.js';
+import { matchesPattern, parseAddress, traceCausedBy } from './address.js';
 import { KeyPair } from './identity.js';
 import { openSocket, resolveNetwork, sendFrame, webSocketClass } from './connect.js';
 import { SharedDocument } from './document.js';
@@ -228,6 +228,15 @@ export class Agent {
   }
 
   /**
+   * Replaces your profile — `{description?, meta?, listed?}` — which the roster
+   * shows (and IOA clients see as your node's `description` and `meta`). It is
+   * kept across reconnects. Resolves with the ack; `member` in it is your record.
+   */
+  setProfile(profile) {
+    return this.send('core', 'network.agent.profile', profile);
+  }
+
+  /**
    * Your tasks (you requested them or are a partner), newest change first:
    * `{tasks, total, more}`, each task with its state, history and artifacts;
    * `state` and `limit` (1–200, default 50) filter.
@@ -255,10 +264,11 @@ export class Agent {
   /**
    * Answers `event` with an event whose `metadata.in_reply_to` is its id, sent to its
    * source — or, for an event a bridge relayed, to `metadata.bridged_from` in the other network.
+   * A traced event's reply is in its trace: `metadata.traceparent` names the event as its parent.
    */
   reply(event, type, payload = {}) {
     const to = event.metadata?.bridged_from ?? event.source;
-    return this.send(to, type, payload, { metadata: { in_reply_to: event.id } });
+    return this.send(to, type, payload, { metadata: { ...traceCausedBy(event), in_reply_to: event.id } });
   }
 
   /**

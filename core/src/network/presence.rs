@@ -161,6 +161,7 @@ impl Network {
             last_seen: now,
             secret_sha256: None,
             did: None,
+            profile: Default::default(),
         };
         self.state.members.insert(guest, member.clone());
         vec![Effect::Store(Row::Member(member))]
@@ -183,6 +184,7 @@ impl Network {
             last_seen: now,
             secret_sha256: None,
             did: None,
+            profile: Default::default(),
         };
         self.state
             .members

@@ -83,6 +83,18 @@ pub fn handle<H: BindingHost>(
     req: &Request,
     target: &Target,
 ) -> Result<Handled, H::Error> {
+    network.traced(req.trace_context(), |network| {
+        serve(host, network, req, target)
+    })
+}
+
+/// [`handle`] within the request's trace context.
+fn serve<H: BindingHost>(
+    host: &mut H,
+    network: &mut Network,
+    req: &Request,
+    target: &Target,
+) -> Result<Handled, H::Error> {
     let segments: Vec<&str> = target.segments.iter().map(String::as_str).collect();
     let method = req.method.clone();
     match (segments.as_slice(), &method) {
@@ -164,7 +176,7 @@ pub fn handle<H: BindingHost>(
             let peer = peer_of(req);
             let joined = nodes::join(host, network, register, peer.as_deref())?;
             Ok(answer(
-                joined.map(|(address, _)| super::wire::node(&address)),
+                joined.map(|(address, _)| nodes::describe(network, &address)),
                 201,
             ))
         }
@@ -276,7 +288,10 @@ fn get(network: &Network, req: &Request, caller: &Address, segments: &[&str]) ->
     };
     match segments {
         ["nodes"] => list(Ok(nodes::list(network))),
-        ["nodes", id] => answer(nodes::find(network, id).map(|a| super::wire::node(&a)), 200),
+        ["nodes", id] => answer(
+            nodes::find(network, id).map(|a| nodes::describe(network, &a)),
+            200,
+        ),
         ["nodes", id, "inbox"] => list(own(network, caller, id).and_then(|node| {
             let after = query_text(req, "after");
             reads::inbox(network, graph, &node, after.as_deref(), query_limit(req)?)

@@ -42,6 +42,7 @@ pub(crate) fn handle(
         t::AGENT_LEAVE => agents::leave(network, event, now),
         t::AGENT_DISCOVER => agents::discover(network, event, now),
         t::AGENT_ANNOUNCE => agents::announce(event),
+        t::AGENT_PROFILE => agents::set_profile(network, event),
         t::AGENT_INVITE => agents::invite(network, event, now),
         t::PING => agents::ping(network, event, now),
         t::BRIDGE_UPDATE => agents::bridge(network, event),

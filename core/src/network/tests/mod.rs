@@ -8,9 +8,11 @@ mod lifecycle;
 mod limits;
 mod load;
 mod mods;
+mod profile;
 mod retention;
 mod routing;
 mod tasks;
+mod trace;
 
 use super::*;
 use crate::client::Client;
