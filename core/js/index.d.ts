@@ -91,7 +91,7 @@ export class KeyPair {
    */
   didWbaHeader(options: { did: string; url: string; method?: string; aud?: boolean }): string;
   /** The hex signature of a registry key proof. */
-  signRegistryProof(proof: { action: 'register' | 'rotate' | 'revoke' | 'token'; name: string; nonce: string; detail?: string }): string;
+  signRegistryProof(proof: { action: 'register' | 'rotate' | 'revoke' | 'token' | 'acs'; name: string; nonce: string; detail?: string }): string;
   /** Only the public key: a secret never ends up in JSON by accident. */
   toJSON(): { publicKey: string };
 }

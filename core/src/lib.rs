@@ -13,6 +13,8 @@
 //! * [`model`] — configuration, members, permissions and state rows (§3, §5, §8)
 //! * [`documents`] — files and context as Automerge documents (feature `documents`)
 //! * [`identity`] — AICs, JWTs, DIDs, DIDWba and the registry engine (levels 2 and 3)
+//! * [`discovery`] — ACS capability documents, capability search, the DRC change feed and
+//!   webhooks, ANP agent descriptions
 //! * [`verification`] — level 1 Ed25519 challenge-response (§5)
 //! * [`mods`] — guard/transform/observe interceptors and the standard mods (§7)
 //! * [`network`] — the network state machine: admission, presence, handlers,
@@ -28,6 +30,7 @@ pub mod answers;
 pub mod bindings;
 pub mod client;
 pub mod crypto;
+pub mod discovery;
 pub mod documents;
 pub mod error;
 pub mod event;

@@ -22,6 +22,8 @@ mod a2a_push;
 mod a2a_remote;
 #[allow(missing_docs)] // the #[durable_object] macro generates undocumented glue
 mod directory;
+mod discovery_live;
+mod discovery_store;
 mod effects;
 #[allow(missing_docs)] // the #[durable_object] macro generates undocumented glue
 mod entry;

@@ -8,8 +8,11 @@
 //! enough is planned in `docs/identity.md`.
 
 use crate::host::{now_ms, random_seed, request_of, respond};
+use agentnet_core::bindings::discovery;
 use agentnet_core::bindings::registry as routes;
 use agentnet_core::crypto::{from_hex, to_hex};
+use agentnet_core::discovery::Catalog;
+use agentnet_core::discovery::feed::DEFAULT_RETENTION;
 use agentnet_core::identity::aic::AicIssuer;
 use agentnet_core::identity::registry::{AgentRecord, Registry, RegistryConfig, TOKEN_TTL_SECS};
 use serde::Deserialize;
@@ -25,6 +28,8 @@ pub const REGISTRY: &str = "registry";
 const PROVIDER_VAR: &str = "AGENTNET_AIC_PROVIDER";
 /// AIC registering-entity part (5 characters), a `wrangler.toml` var.
 const ENTITY_VAR: &str = "AGENTNET_AIC_ENTITY";
+/// How many DRC changes the feed keeps (`changes` answers 410 behind them), a `wrangler.toml` var.
+const RETENTION_VAR: &str = "AGENTNET_DRC_RETENTION";
 
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS agents (name TEXT PRIMARY KEY, record TEXT NOT NULL);
@@ -44,9 +49,11 @@ struct Meta {
 /// The registry's Durable Object.
 #[durable_object]
 pub struct RegistryObject {
-    state: State,
+    pub(crate) state: State,
     aic: AicIssuer,
+    retention: usize,
     registry: RefCell<Option<Registry>>,
+    catalog: RefCell<Option<Catalog>>,
 }
 
 /// The signing seed, made on first use and kept.
@@ -66,16 +73,47 @@ fn signing_seed(sql: &SqlStorage) -> Result<[u8; 32]> {
 }
 
 impl RegistryObject {
-    fn load(&self, sql: &SqlStorage, config: RegistryConfig) -> Result<Registry> {
+    fn load(&self, sql: &SqlStorage, config: RegistryConfig) -> Result<(Registry, Catalog)> {
         sql.exec(SCHEMA, None)?;
         let mut registry = Registry::new(config, signing_seed(sql)?);
+        let mut catalog = Catalog::new(self.retention);
         let rows: Vec<Row> = sql.exec("SELECT record FROM agents", None)?.to_array()?;
         for row in rows {
             if let Ok(record) = serde_json::from_str::<AgentRecord>(&row.record) {
+                catalog.load_agent(
+                    record.to_json(registry.config()),
+                    record.revoked_at.is_none(),
+                );
                 registry.load(record);
             }
         }
-        Ok(registry)
+        crate::discovery_store::load(sql, &mut catalog)?;
+        Ok((registry, catalog))
+    }
+
+    /// Runs `f` on the loaded registry and catalog (no borrow outlives it).
+    pub(crate) fn with_both<T>(
+        &self,
+        f: impl FnOnce(&mut Registry, &mut Catalog) -> T,
+    ) -> Result<T> {
+        let mut registry = self.registry.borrow_mut();
+        let mut catalog = self.catalog.borrow_mut();
+        match (registry.as_mut(), catalog.as_mut()) {
+            (Some(r), Some(c)) => Ok(f(r, c)),
+            _ => Err(worker::Error::RustError("registry not loaded".into())),
+        }
+    }
+
+    /// Stores an agent's record.
+    pub(crate) fn store_record(&self, sql: &SqlStorage, record: &AgentRecord) -> Result<()> {
+        sql.exec(
+            "INSERT OR REPLACE INTO agents (name, record) VALUES (?, ?)",
+            vec![
+                SqlStorageValue::from(record.name.clone()),
+                SqlStorageValue::from(serde_json::to_string(record)?),
+            ],
+        )?;
+        Ok(())
     }
 }
 
@@ -88,10 +126,13 @@ impl DurableObject for RegistryObject {
                 .unwrap_or_default()
         };
         let aic = AicIssuer::new(&var(PROVIDER_VAR), &var(ENTITY_VAR)).unwrap_or_default();
+        let retention = var(RETENTION_VAR).parse().unwrap_or(DEFAULT_RETENTION);
         Self {
             state,
             aic,
+            retention,
             registry: RefCell::new(None),
+            catalog: RefCell::new(None),
         }
     }
 
@@ -109,25 +150,33 @@ impl DurableObject for RegistryObject {
             aic: self.aic.clone(),
             token_ttl_secs: TOKEN_TTL_SECS,
         };
-        let mut slot = self.registry.borrow_mut();
-        if slot.is_none() {
-            *slot = Some(self.load(&sql, config.clone())?);
+        if self.registry.borrow().is_none() {
+            let (registry, catalog) = self.load(&sql, config.clone())?;
+            *self.registry.borrow_mut() = Some(registry);
+            *self.catalog.borrow_mut() = Some(catalog);
         }
-        let Some(registry) = slot.as_mut() else {
-            return Response::error("registry unavailable", 500);
-        };
-        registry.set_origin(config.issuer, config.host);
+        self.with_both(|registry, _| registry.set_origin(config.issuer, config.host))?;
+        if discovery::is_discovery(&request) {
+            return self.serve_discovery(request).await;
+        }
         let nonce = || to_hex(&random_seed());
-        let (response, changed) = routes::handle(registry, &request, nonce, now_ms());
-        if let Some(record) = changed {
-            sql.exec(
-                "INSERT OR REPLACE INTO agents (name, record) VALUES (?, ?)",
-                vec![
-                    SqlStorageValue::from(record.name.clone()),
-                    SqlStorageValue::from(serde_json::to_string(&record)?),
-                ],
-            )?;
+        let (response, changed) = self.with_both(|registry, catalog| {
+            let (response, changed) = routes::handle(registry, &request, nonce, now_ms());
+            let change = changed.as_ref().map(|record| {
+                let live = record.revoked_at.is_none();
+                catalog.agent_changed(record.to_json(registry.config()), live, now_ms())
+            });
+            (response, changed.zip(change))
+        })?;
+        if let Some((record, (change, pruned))) = changed {
+            self.store_record(&sql, &record)?;
+            self.store_change(&sql, &change, &pruned).await?;
         }
         respond(response)
+    }
+
+    async fn alarm(&self) -> Result<Response> {
+        self.deliver_due().await?;
+        Response::ok("")
     }
 }

@@ -53,7 +53,16 @@ const refusal = async (promise) => {
 
 test('register, get an AIC and a JWT, and join a min_verification 2 network', async () => {
   const key = KeyPair.generate();
-  const record = await register({ url: edge.url, name: 'alice', key, acs: { name: 'Alice', protocolVersion: '01.00' } });
+  // An ACS must be complete (docs/discovery.md): an incomplete one is refused with its reason.
+  await assert.rejects(register({ url: edge.url, name: 'alice', key, acs: { name: 'Alice', protocolVersion: '01.00' } }),
+    (err) => err.code === 'invalid_request' && err.reason === 'acs_missing_field');
+  const acs = {
+    active: true, lastModifiedTime: '2026-01-01T00:00:00Z', protocolVersion: '01.00', name: 'Alice', description: 'Alice', version: '1',
+    provider: { organization: 'Org', url: 'https://example.com', license: 'MIT' }, securitySchemes: {}, endPoints: [],
+    capabilities: { streaming: false, notification: false, messageQueue: [] }, defaultInputModes: [], defaultOutputModes: [], skills: [],
+  };
+  const record = await register({ url: edge.url, name: 'alice', key, acs });
+  assert.equal(record.acs.aic, record.aic);
   assert.match(record.aic, /^10001[0-9A-Z]{25}[0-9]{2}$/);
   assert.equal(record.did, 'did:openagents:alice');
   assert.equal(record.address, 'openagents:alice');

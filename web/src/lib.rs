@@ -22,6 +22,7 @@
 
 pub mod chat;
 pub mod connection;
+pub mod directory;
 pub mod documents;
 pub mod error;
 pub mod event_types;
@@ -77,6 +78,7 @@ fn Page() -> impl IntoView {
         <FlatRoutes fallback=|| view! { <NotFound /> }>
             <Route path=path!("/") view=OpenLast />
             <Route path=path!("/n/*place") view=NetworkPage />
+            <Route path=path!("/directory") view=directory::Directory />
         </FlatRoutes>
     }
 }

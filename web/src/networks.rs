@@ -301,6 +301,7 @@ pub fn NetworkBar() -> impl IntoView {
                     </li>
                 </For>
             </ul>
+            <a class="directory-link" href=crate::directory::PATH>"Directory"</a>
             <details class="add-network">
                 <summary>"Join or create a network"</summary>
                 <form on:submit=move |ev| { ev.prevent_default(); submit(false); }>

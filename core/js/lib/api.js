@@ -17,7 +17,7 @@ export {
   traceCausedBy,
 } from './address.js';
 export { KeyPair } from './identity.js';
-export { register, requestToken, rotateKey, revoke, resolveDid } from './registry.js';
+export { register, requestToken, rotateKey, revoke, resolveDid, publishCapabilities, discoverAgents } from './registry.js';
 export { networkSocketUrl, resolveNetwork } from './connect.js';
 export { Agent } from './agent.js';
 export { readAnswer, readProfile } from './answers.js';

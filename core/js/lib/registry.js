@@ -70,6 +70,30 @@ export async function revoke({ url, name, key }) {
 }
 
 /**
+ * Publishes `acs` (an ACPs ACS document, `aic` may be left out) as the
+ * capabilities of `name`, signed by its current `key`. Resolves with the record.
+ */
+export async function publishCapabilities({ url, name, key, acs }) {
+  const detail = callCore(() => core.acsDigest(JSON.stringify(acs)));
+  const proof = await proved(url, pairOf(key), 'acs', name, detail);
+  return call(url, `/registry/v1/agents/${encodeURIComponent(name)}/acs`, { acs, ...proof });
+}
+
+/**
+ * Searches the deployment at `url` for agents by capability: `q` (text),
+ * `tags`, `mode`, `transport`, `verification`, `network`, `limit`.
+ * Resolves with `{agents: [{id, name, score, endpoints, description_url, …}], total}`.
+ */
+export async function discoverAgents({ url, q = '', tags = [], mode, transport, verification, network, limit }) {
+  const params = new URLSearchParams({ q });
+  if (tags.length) params.set('tags', tags.join(','));
+  for (const [k, v] of Object.entries({ mode, transport, verification, network, limit })) {
+    if (v !== undefined) params.set(k, String(v));
+  }
+  return call(url, `/registry/v1/discover?${params}`);
+}
+
+/**
  * The DID document of `did`: `did:openagents:…` from the registry at `url`,
  * `did:wba:…` from its own URL (or the registry at `url` when given).
  */

@@ -79,7 +79,15 @@ pub fn did_document_url(did: &str) -> Result<Option<String>, JsValue> {
     Ok(did.document_url())
 }
 
-/// Signs a registry key proof (`register`, `rotate`, `revoke`, `token`): hex signature.
+/// The proof detail of an ACS publication: hex SHA-256 of the document's JCS form.
+#[wasm_bindgen(js_name = acsDigest)]
+pub fn acs_digest(acs_json: &str) -> Result<String, JsValue> {
+    let acs: serde_json::Value = serde_json::from_str(acs_json)
+        .map_err(|e| js_error("invalid_request", &format!("the ACS is not JSON: {e}")))?;
+    Ok(agentnet_core::identity::registry::acs_digest(&acs))
+}
+
+/// Signs a registry key proof (`register`, `rotate`, `revoke`, `token`, `acs`): hex signature.
 #[wasm_bindgen(js_name = signRegistryProof)]
 pub fn sign_registry_proof(
     secret: &str,
@@ -94,6 +102,7 @@ pub fn sign_registry_proof(
         "rotate" => Action::Rotate,
         "revoke" => Action::Revoke,
         "token" => Action::Token,
+        "acs" => Action::PublishAcs,
         other => {
             return Err(js_error(
                 "invalid_request",

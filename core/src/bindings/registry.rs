@@ -1,7 +1,8 @@
 //! The registry's HTTP routes (issue 24), over [`crate::identity::registry`]:
 //!
 //! * `POST /registry/v1/challenge {name}` → `{nonce, expires_at}`
-//! * `POST /registry/v1/agents {name, public_key, nonce, signature, acs?}` → 201 the record (AIC, DIDs)
+//! * `POST /registry/v1/agents {name, public_key, nonce, signature, acs?}` → 201 the record
+//!   (AIC, DIDs); an `acs` is checked by [`crate::discovery::acs::validate`] first
 //! * `GET /registry/v1/agents/{name}` → the record
 //! * `POST /registry/v1/agents/{name}/rotate {public_key, nonce, signature}` (signed by the old key)
 //! * `POST /registry/v1/agents/{name}/revoke {nonce, signature}`
@@ -15,7 +16,6 @@
 
 use super::message::{Method, Request, Response, percent_decode};
 use crate::ErrorCode;
-use crate::error::Coded;
 use crate::identity::did::Did;
 use crate::identity::error::IdentityError;
 use crate::identity::registry::{AgentRecord, Registry};
@@ -26,9 +26,14 @@ pub const API_PREFIX: &str = "/registry/v1/";
 /// The JWKS path.
 pub const JWKS_PATH: &str = "/.well-known/jwks.json";
 
-/// True when `path` is one of the registry's (the Worker sends it to the registry object).
+/// True when `path` is one of the registry's (the Worker sends it to the registry object),
+/// the discovery paths included (`/.well-known/agent-descriptions`, and a network's).
 pub fn is_registry_path(path: &str) -> bool {
-    path.starts_with(API_PREFIX) || path == JWKS_PATH || agent_document_name(path).is_some()
+    path.starts_with(API_PREFIX)
+        || path == JWKS_PATH
+        || path == crate::discovery::descriptions::WELL_KNOWN
+        || crate::discovery::descriptions::well_known_network(path).is_some()
+        || agent_document_name(path).is_some()
 }
 
 /// `{name}` of `/agents/{name}/did.json`.
@@ -37,20 +42,7 @@ fn agent_document_name(path: &str) -> Option<&str> {
     (!name.is_empty() && !name.contains('/')).then_some(name)
 }
 
-/// An identity error as a response: `{code, message, reason}`.
-pub fn identity_refusal(error: &IdentityError) -> Response {
-    let mut response = Response::error(error.code(), error.to_string());
-    if let Some(Value::Object(body)) = match &mut response.body {
-        super::message::Body::Json(v) => Some(v),
-        super::message::Body::Text(_) => None,
-    } {
-        body.insert("reason".into(), json!(error.reason()));
-    }
-    if matches!(error, IdentityError::Revoked(_)) {
-        response.status = 410;
-    }
-    response
-}
+pub use super::refusals::identity_refusal;
 
 fn body(req: &Request) -> Result<Value, Response> {
     serde_json::from_str(&req.body)
@@ -135,14 +127,36 @@ fn route(
         }
         (Method::Post, ["agents"]) => {
             let body = body(req)?;
-            let result = registry.register(
-                field(&body, "name")?,
-                field(&body, "public_key")?,
-                field(&body, "nonce")?,
-                field(&body, "signature")?,
-                body.get("acs").filter(|a| a.is_object()).cloned(),
-                now,
-            );
+            // The ACS is checked before the agent exists; its `aic` is the registry's to fill.
+            let checked = match body.get("acs").filter(|a| !a.is_null()) {
+                Some(acs) => {
+                    let mut acs = acs.clone();
+                    if acs.get("aic").and_then(Value::as_str) == Some("") {
+                        acs.as_object_mut().map(|o| o.remove("aic"));
+                    }
+                    let checked = crate::discovery::acs::validate(&acs, "")
+                        .map_err(|e| super::refusals::discovery_refusal(&e))?;
+                    Some(checked)
+                }
+                None => None,
+            };
+            let name = field(&body, "name")?;
+            let result = registry
+                .register(
+                    name,
+                    field(&body, "public_key")?,
+                    field(&body, "nonce")?,
+                    field(&body, "signature")?,
+                    None,
+                    now,
+                )
+                .and_then(|record| match checked {
+                    Some(mut acs) => {
+                        acs["aic"] = Value::String(record.aic);
+                        registry.set_acs(name, acs)
+                    }
+                    None => Ok(record),
+                });
             stored(result, registry, 201)
         }
         (Method::Post, ["agents", name, "rotate"]) => {

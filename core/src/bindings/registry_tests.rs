@@ -72,7 +72,9 @@ fn register_get_a_token_resolve_rotate_and_revoke_over_http() {
     let old = SigningKey::from_bytes(&[1; 32]);
     let public = to_hex(old.verifying_key().as_bytes());
     let (nonce, signature) = proof(&mut r, &old, Action::Register, "alice", &public);
-    let acs = json!({"aic": "", "name": "Alice", "protocolVersion": "01.00"});
+    let mut acs = crate::discovery::acs::tests_sample();
+    acs["aic"] = json!("");
+    acs["name"] = json!("Alice");
     let (status, record, changed) = call(
         &mut r,
         Method::Post,

@@ -19,6 +19,8 @@ pub enum Action {
     Revoke,
     /// Get a JWT.
     Token,
+    /// Publish a new ACS document (the detail is [`acs_digest`] of it).
+    PublishAcs,
 }
 
 impl Action {
@@ -29,6 +31,7 @@ impl Action {
             Self::Rotate => "rotate",
             Self::Revoke => "revoke",
             Self::Token => "token",
+            Self::PublishAcs => "acs",
         }
     }
 }
@@ -41,6 +44,11 @@ pub fn proof_message(action: Action, name: &str, nonce: &str, detail: &str) -> V
         action.as_str()
     )
     .into_bytes()
+}
+
+/// The proof detail of an ACS publication: hex SHA-256 of the document's JCS form.
+pub fn acs_digest(acs: &Value) -> String {
+    crate::crypto::sha256_hex(super::jcs::canonicalize(acs).as_bytes())
 }
 
 /// The agent's side of a proof: the hex signature of [`proof_message`] by the Ed25519 `secret`.

@@ -12,7 +12,7 @@ use super::did::{Did, document};
 use super::error::IdentityError;
 use super::jwt::{self, Audience, Claims, Jwks};
 use super::keys::PublicKey;
-pub use super::records::{Action, proof_message, sign_proof};
+pub use super::records::{Action, acs_digest, proof_message, sign_proof};
 pub use super::records::{AgentRecord, KeyRecord, RegistryConfig};
 use super::time::year_of;
 use crate::crypto::{from_hex, to_hex};
@@ -248,6 +248,42 @@ impl Registry {
             .get_mut(name)
             .ok_or_else(|| IdentityError::NotRegistered(format!("openagents:{name}")))?;
         record.revoked_at = Some(now);
+        Ok(record.clone())
+    }
+
+    /// Replaces `name`'s ACS document by `acs` (checked by the caller), signed by
+    /// its current key over [`acs_digest`] of `signed` (the document as sent).
+    #[allow(clippy::too_many_arguments)]
+    pub fn publish_acs(
+        &mut self,
+        name: &str,
+        signed: &Value,
+        acs: Value,
+        nonce: &str,
+        signature: &str,
+        now: u64,
+    ) -> Result<AgentRecord, IdentityError> {
+        let (_, current) = self.live(name)?;
+        let digest = acs_digest(signed);
+        self.prove(
+            Action::PublishAcs,
+            name,
+            &current,
+            &digest,
+            nonce,
+            signature,
+            now,
+        )?;
+        self.set_acs(name, acs)
+    }
+
+    /// Sets `name`'s ACS document (checked by the caller) without a proof: at registration.
+    pub fn set_acs(&mut self, name: &str, acs: Value) -> Result<AgentRecord, IdentityError> {
+        let record = self
+            .agents
+            .get_mut(name)
+            .ok_or_else(|| IdentityError::NotRegistered(format!("openagents:{name}")))?;
+        record.acs = Some(acs);
         Ok(record.clone())
     }
 

@@ -1,0 +1,73 @@
+use super::*;
+use crate::discovery::feed::Op;
+use serde_json::json;
+
+fn record(aic: &str, name: &str, skill: &str) -> Value {
+    json!({"aic": aic, "name": name, "address": format!("openagents:{name}"), "did_wba": format!("did:wba:h:agents:{name}"),
+        "acs": {"name": name, "description": "", "skills": [{"id": skill, "name": skill, "description": "", "tags": []}],
+            "endPoints": [{"url": "https://h/networks/n1/a2a", "transport": "JSONRPC"}]}})
+}
+
+#[test]
+fn a_revoked_agent_leaves_search_and_the_listing_with_a_delete() {
+    let mut catalog = Catalog::new(10);
+    catalog.agent_changed(record("A1", "alice", "maps"), true, 1);
+    catalog.agent_changed(record("B2", "bob", "maps"), true, 2);
+    assert_eq!(
+        catalog.search(&Query::text("maps", 10), "https://h").len(),
+        2
+    );
+    let (change, _) = catalog.agent_changed(record("A1", "alice", "maps"), false, 3);
+    assert_eq!(
+        (change.op, change.version, change.payload),
+        (Op::Delete, 2, Value::Null)
+    );
+    let hits = catalog.search(&Query::text("maps", 10), "https://h");
+    assert_eq!(
+        hits.iter().map(|h| h["aic"].clone()).collect::<Vec<_>>(),
+        [json!("B2")]
+    );
+    assert_eq!(
+        hits.first().map(|h| h["networks"].clone()),
+        Some(json!(["n1"]))
+    );
+    assert_eq!(catalog.listed(None, |aic| aic.to_owned()).len(), 1);
+}
+
+#[test]
+fn submitted_descriptions_are_listed_after_registered_agents_and_searchable() {
+    let mut catalog = Catalog::new(10);
+    catalog.agent_changed(record("A1", "alice", "maps"), true, 1);
+    catalog.add_submitted(
+        "http://x/ad.json",
+        json!({"name": "Outside maps", "description": "a weather agent", "did": "did:wba:x"}),
+    );
+    let keys: Vec<String> = catalog
+        .listed(None, |aic| aic.to_owned())
+        .into_iter()
+        .map(|l| l.key)
+        .collect();
+    assert_eq!(keys, ["a:A1", "s:http://x/ad.json"]);
+    catalog.agent_changed(record("C3", "carol", "maps"), true, 2);
+    if let Some(carol) = catalog.agents.get_mut("C3") {
+        carol["acs"]["endPoints"][0]["url"] = json!("https://h/networks/n2/mcp");
+    }
+    let again = catalog.agents.get("C3").cloned().unwrap_or_default();
+    catalog.load_agent(again, true);
+    let in_n1: Vec<String> = catalog
+        .listed(Some("n1"), |aic| aic.to_owned())
+        .into_iter()
+        .map(|l| l.key)
+        .collect();
+    assert_eq!(
+        in_n1,
+        ["a:A1"],
+        "only the agents with an endpoint in the network, no submitted ones"
+    );
+    let hits = catalog.search(&Query::text("weather", 10), "https://h");
+    assert_eq!(
+        hits.first()
+            .map(|h| (h["kind"].clone(), h["verification"].clone())),
+        Some((json!("submitted"), json!(1)))
+    );
+}
