@@ -105,6 +105,10 @@ pub enum Route {
     Sse,
     /// `v1/ws`, any method.
     WebSocket,
+    /// `v1/admin/…` ([`super::admin`]).
+    Admin,
+    /// `GET v1/analytics`.
+    Analytics,
     /// A test-only route.
     Test(TestHook),
 }
@@ -132,10 +136,12 @@ pub fn route(req: &Request, test_hooks: bool) -> Answer<Route> {
         (Method::Post, "v1/events") => Route::Send,
         (Method::Get, "v1/events") => Route::Poll,
         (Method::Post, "v1/heartbeat") => Route::Heartbeat,
+        (Method::Get, "v1/analytics") => Route::Analytics,
+        (_, admin) if admin.starts_with("v1/admin/") => Route::Admin,
         (
             method,
             "v1/profile" | "v1/discover" | "v1/join" | "v1/leave" | "v1/ticket" | "v1/events"
-            | "v1/heartbeat",
+            | "v1/heartbeat" | "v1/analytics",
         ) => {
             return Err(Response::error(
                 ErrorCode::MethodNotAllowed,
@@ -275,6 +281,19 @@ fn member_request<H: BindingHost>(
         Route::Ticket => session::issue_ticket(host, &member)?,
         Route::Send => send(host, network, member, &req.body, peer)?,
         Route::Poll => poll(host, network, member, req)?,
+        Route::Analytics => super::admin::analytics(network, &member),
+        Route::Admin => {
+            let path = req.path();
+            let action = path.split_once("/v1/admin/").map_or("", |(_, a)| a);
+            super::admin::handle(
+                host,
+                network,
+                member,
+                req,
+                action.trim_end_matches('/'),
+                peer,
+            )?
+        }
         _ => {
             let effects = network.heartbeat(&member, host.now());
             host.apply(network, effects)?;
@@ -318,11 +337,22 @@ fn send<H: BindingHost>(
     text: &str,
     peer: Option<String>,
 ) -> Result<Response, H::Error> {
+    match json_body(text, &network.config().limits) {
+        Ok(body) => send_value(host, network, member, body, peer),
+        Err(response) => Ok(response),
+    }
+}
+
+/// Sends `body` (an event, [`fill_event`] fills what it leaves out) from
+/// `member`; answers its ack payload or its error.
+pub(super) fn send_value<H: BindingHost>(
+    host: &mut H,
+    network: &mut Network,
+    member: Address,
+    mut body: Value,
+    peer: Option<String>,
+) -> Result<Response, H::Error> {
     let limits = network.config().limits;
-    let mut body = match json_body(text, &limits) {
-        Ok(body) => body,
-        Err(response) => return Ok(response),
-    };
     let now = host.now();
     let id = UlidGenerator::new(host.random_seed()).next_id(now);
     fill_event(&mut body, id, &member, now);

@@ -11,6 +11,7 @@
 //! * [`exchange`] — what a binding needs from its host; replies collected for a response
 //! * [`http`] — the HTTP binding of seed 000 §11 inside a network
 //! * [`membership`] — its join and leave
+//! * [`admin`] — its admin routes (`v1/admin/…`) and analytics
 //! * [`session`] — HTTP sessions and tickets: expiry, where a token may travel
 //! * [`policy`] — how long sessions and tickets live; the WebSocket limits
 //! * [`ws`] — the WebSocket upgrade (a join, ticket or session at upgrade) and each frame
@@ -28,6 +29,7 @@
 //! * [`ioa`] — IOA (spaces, nodes, the message graph, SSE) at `/networks/{id}/ioa`
 
 pub mod a2a;
+pub mod admin;
 pub mod cors;
 pub mod create;
 pub mod didwba;

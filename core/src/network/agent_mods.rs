@@ -58,6 +58,15 @@ impl Network {
         chain: Vec<AgentMod>,
         now: u64,
     ) -> Vec<Effect> {
+        // A client resending while its event waits: the answer to the first is coming.
+        if self
+            .parked
+            .by_intercept
+            .values()
+            .any(|p| p.event.id == event.id)
+        {
+            return Vec::new();
+        }
         let parked = Parked {
             event,
             placement,
