@@ -17,6 +17,9 @@
 //! | `POST v1/admin/members/remove` / `ban` / `unban` `{address}` | `network.admin.member.remove` / `.ban` / `.unban` |
 //! | `POST v1/admin/settings` | `network.admin.settings.update` |
 //! | `GET v1/admin/config` | `network.admin.config` |
+//!
+//! `POST v1/invitations/reject` `{code}` needs no session: the code's holder
+//! declines the invitation without joining ([`reject`]).
 
 use super::exchange::{BindingHost, json_body};
 use super::message::{Method, Request, Response};
@@ -53,9 +56,13 @@ pub fn handle<H: BindingHost>(
     network: &mut Network,
     member: Address,
     req: &Request,
-    action: &str,
     peer: Option<String>,
 ) -> Result<Response, H::Error> {
+    let path = req.path();
+    let action = path
+        .split_once("/v1/admin/")
+        .map_or("", |(_, a)| a)
+        .trim_end_matches('/');
     let Some(event_type) = event_type(&req.method, action) else {
         return Ok(Response::error(
             ErrorCode::NotFound,
@@ -78,6 +85,33 @@ pub fn handle<H: BindingHost>(
     };
     let body = json!({"type": event_type, "target": "core", "payload": payload});
     super::http::send_value(host, network, member, body, peer)
+}
+
+/// `POST v1/invitations/reject` `{code}`: whoever holds the code declines it
+/// without joining; the inviter gets `workspace.invitation.rejected`.
+pub fn reject<H: BindingHost>(
+    host: &mut H,
+    network: &mut Network,
+    req: &Request,
+) -> Result<Response, H::Error> {
+    let body = match json_body(&req.body, &network.config().limits) {
+        Ok(body) => body,
+        Err(response) => return Ok(response),
+    };
+    let Some(code) = body.get("code").and_then(Value::as_str) else {
+        return Ok(Response::error(
+            ErrorCode::InvalidRequest,
+            "code names the invitation",
+        ));
+    };
+    let now = host.now();
+    Ok(match network.reject_invitation(code, now) {
+        Ok(effects) => {
+            host.apply(network, effects)?;
+            Response::json(json!({"ok": true}))
+        }
+        Err(rejection) => super::exchange::rejected(&rejection),
+    })
 }
 
 /// `GET v1/analytics`: `mod/analytics`' counts, for masters.

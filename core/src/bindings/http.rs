@@ -107,6 +107,8 @@ pub enum Route {
     WebSocket,
     /// `v1/admin/…` ([`super::admin`]).
     Admin,
+    /// `POST v1/invitations/reject` `{code}`: the code's holder declines it, unjoined.
+    RejectInvitation,
     /// `GET v1/analytics`.
     Analytics,
     /// A test-only route.
@@ -137,6 +139,7 @@ pub fn route(req: &Request, test_hooks: bool) -> Answer<Route> {
         (Method::Get, "v1/events") => Route::Poll,
         (Method::Post, "v1/heartbeat") => Route::Heartbeat,
         (Method::Get, "v1/analytics") => Route::Analytics,
+        (Method::Post, "v1/invitations/reject") => Route::RejectInvitation,
         (_, admin) if admin.starts_with("v1/admin/") => Route::Admin,
         (
             method,
@@ -230,6 +233,7 @@ pub fn handle<H: BindingHost>(
             return Ok(membership::join(host, network, req, peer)?.into());
         }
         Route::Test(hook) => return Ok(Outcome::Test(hook)),
+        Route::RejectInvitation => return Ok(super::admin::reject(host, network, req)?.into()),
         Route::WebSocket => {
             return Ok(match ws::upgrade(host, network, req)? {
                 Ok(upgrade) => Outcome::Upgrade(upgrade),
@@ -282,18 +286,7 @@ fn member_request<H: BindingHost>(
         Route::Send => send(host, network, member, &req.body, peer)?,
         Route::Poll => poll(host, network, member, req)?,
         Route::Analytics => super::admin::analytics(network, &member),
-        Route::Admin => {
-            let path = req.path();
-            let action = path.split_once("/v1/admin/").map_or("", |(_, a)| a);
-            super::admin::handle(
-                host,
-                network,
-                member,
-                req,
-                action.trim_end_matches('/'),
-                peer,
-            )?
-        }
+        Route::Admin => super::admin::handle(host, network, member, req, peer)?,
         _ => {
             let effects = network.heartbeat(&member, host.now());
             host.apply(network, effects)?;

@@ -4,7 +4,7 @@
 //! Each handler validates its payload, changes the state and says what to do
 //! next in an [`Outcome`]: effects, whether to log, route and ack the event.
 //! One file per area: [`agents`], [`channels`] (and groups), [`resources`],
-//! [`admin`] and [`admin_mods`] (masters managing the network), [`events`] (the log, acks, and events for mods or members), [`tasks`] (`task.*`)
+//! [`invitations`] (Workspace invitation events), [`admin`] and [`admin_mods`] (masters managing the network), [`events`] (the log, acks, and events for mods or members), [`tasks`] (`task.*`)
 //! [`task_push`] (their push notifications) and [`task_list`] (a member's
 //! tasks, read).
 
@@ -14,6 +14,7 @@ pub mod admin_types;
 mod agents;
 mod channels;
 mod events;
+pub mod invitations;
 mod payload;
 mod resources;
 mod task_list;
@@ -47,6 +48,9 @@ pub(crate) fn handle(
         t::AGENT_DISCOVER => agents::discover(network, event, now),
         t::AGENT_ANNOUNCE => agents::announce(event),
         t::AGENT_INVITE => agents::invite(network, event, now),
+        invitations::CREATED if event.target == Address::core() => {
+            agents::invite(network, event, now)
+        }
         t::PING => agents::ping(network, event, now),
         t::BRIDGE_UPDATE => agents::bridge(network, event),
         t::CHANNEL_CREATE => channels::create_channel(network, event),

@@ -333,3 +333,100 @@ fn invitations_are_revoked_and_the_config_read_hides_secret_hashes() {
         ErrorCode::AccessDenied
     );
 }
+
+#[test]
+fn workspace_invitations_are_logged_and_their_inviter_hears_of_acceptance_and_rejection() {
+    let mut config = NetworkConfig::open("demo".parse().unwrap(), "Demo");
+    config.access.policy = AccessPolicy::Invite;
+    config.mods = vec![ModConfig::Auth];
+    config.masters = vec![addr("agent:boss")];
+    config.access.admin_token_sha256 = Some(crate::crypto::sha256_hex(b"admin"));
+    let mut network = Network::new(config, [], 0, [9; 32]);
+    let mut boss = join_with(
+        &mut network,
+        "agent:boss",
+        json!({"credentials": {"admin_token": "admin"}}),
+    );
+    let created = boss.send(
+        &mut network,
+        "workspace.invitation.created",
+        "core",
+        json!({"invitee": "agent:guest"}),
+    );
+    let code = acked(&created).payload["code"].as_str().unwrap().to_owned();
+    let logged = created
+        .iter()
+        .find_map(|e| match e {
+            Effect::Append { event, .. } => Some(event.encode()),
+            _ => None,
+        })
+        .expect("the invitation is in the log");
+    assert!(!logged.contains(&code), "the log never holds the code");
+
+    let joined = join_with(
+        &mut network,
+        "agent:guest",
+        json!({"credentials": {"invite": code}}),
+    );
+    drop(joined);
+    let mut guest = Peer::new("agent:other");
+    let again = guest.event(
+        "network.agent.join",
+        "core",
+        json!({"credentials": {"invite": code}}),
+    );
+    assert_eq!(
+        error_code(&network.handle_event(None, again, 20)),
+        ErrorCode::AccessDenied,
+        "an invitation is used once"
+    );
+
+    let second = boss.send(
+        &mut network,
+        "workspace.invitation.created",
+        "core",
+        json!({}),
+    );
+    let code = acked(&second).payload["code"].as_str().unwrap().to_owned();
+    let declined = network.reject_invitation(&code, 30).unwrap();
+    let (_, news) = single_frame(&declined);
+    assert_eq!(news["type"], "workspace.invitation.rejected");
+    assert_eq!(news["target"], "agent:boss");
+    assert_eq!(
+        network.reject_invitation(&code, 31).unwrap_err().code,
+        ErrorCode::NotFound
+    );
+}
+
+#[test]
+fn the_inviter_is_told_when_its_invitation_is_used() {
+    let mut network = bare();
+    let mut boss = join(&mut network, "agent:boss");
+    let created = boss.send(
+        &mut network,
+        "workspace.invitation.created",
+        "core",
+        json!({}),
+    );
+    let code = acked(&created).payload["code"].as_str().unwrap().to_owned();
+    let mut guest = Peer::new("agent:guest");
+    let join = guest.event(
+        "network.agent.join",
+        "core",
+        json!({"credentials": {"invite": code}}),
+    );
+    let effects = network.handle_event(None, join, 20);
+    let news = effects
+        .iter()
+        .find_map(|e| match e {
+            Effect::Deliver { to, event, .. }
+                if event.event_type.as_str() == "workspace.invitation.accepted" =>
+            {
+                Some((to.clone(), event.payload.clone()))
+            }
+            _ => None,
+        })
+        .expect("the inviter hears of it");
+    assert_eq!(news.0, vec![addr("agent:boss")]);
+    assert_eq!(news.1["invitee"], "agent:guest");
+}
