@@ -129,7 +129,7 @@ test('rotating the access token and the admin token: the old ones stop working, 
 });
 
 test('mods load, reconfigure and unload at runtime; analytics counts over HTTP for masters; settings and invitations', async () => {
-  const { id, admin, token } = await network({ access: { policy: 'invite' }, mods: ['auth', 'persistence'] });
+  const { id, admin, token, adminToken } = await network({ access: { policy: 'invite' }, mods: ['auth', 'persistence'] });
   const loaded = await admin('POST', 'mods/load', { name: 'analytics' });
   assert.equal(loaded.status, 200, JSON.stringify(loaded.json));
   assert.deepEqual(loaded.json.mods, ['mod/auth', 'mod/persistence', 'mod/analytics']);
@@ -143,6 +143,23 @@ test('mods load, reconfigure and unload at runtime; analytics counts over HTTP f
   await guest.send('human:boss', 'chat.message', { text: 'again' });
   const revokedCode = (await admin('POST', 'invitations', {})).json.code;
   assert.equal((await admin('GET', 'config')).json.invitations.length, 1);
+  // The Workspace's form of an invitation is logged; the inviter hears when one is used.
+  const news = [];
+  const inviter = await Agent.connect({ url: edge.url, network: id, name: 'human:inviter', credentials: { admin_token: adminToken } });
+  inviter.on('workspace.invitation.*', (event) => news.push(event));
+  const workspaceCode = (await inviter.send('core', 'workspace.invitation.created', { invitee: 'agent:friend' })).code;
+  const friend = await Agent.connect({ url: edge.url, network: id, name: 'agent:friend', invite: workspaceCode });
+  await until('the inviter hears of the acceptance', () => news.length === 1);
+  assert.equal(news[0].type, 'workspace.invitation.accepted');
+  assert.equal(news[0].payload.invitee, 'agent:friend');
+  const declined = (await inviter.send('core', 'workspace.invitation.created', {})).code;
+  const reject = await call(edge.url, 'POST', `/networks/${id}/v1/invitations/reject`, { body: { code: declined } });
+  assert.equal(reject.status, 200, JSON.stringify(reject.json));
+  await until('the inviter hears of the refusal', () => news.length === 2);
+  assert.equal(news[1].type, 'workspace.invitation.rejected');
+  assert.equal((await call(edge.url, 'POST', `/networks/${id}/v1/invitations/reject`, { body: { code: declined } })).status, 404);
+  friend.close();
+  inviter.close();
   assert.equal((await admin('POST', 'invitations/revoke', { code: revokedCode })).status, 200);
   await assert.rejects(Agent.connect({ url: edge.url, network: id, name: 'agent:late', invite: revokedCode, reconnect: false }), { code: 'access_denied' });
 
@@ -152,8 +169,9 @@ test('mods load, reconfigure and unload at runtime; analytics counts over HTTP f
   assert.equal(counts.json.by_type['chat.message'], 2);
   assert.ok(counts.json.by_source['agent:guest'] >= 2);
   assert.equal(Object.values(counts.json.by_minute).reduce((a, b) => a + b, 0), counts.json.total);
-  const guestJoin = await call(edge.url, 'POST', `/networks/${id}/v1/join`, { body: { agent_id: 'agent:guest', credentials: { member_secret: guest.memberSecret } } });
-  const notMaster = await call(edge.url, 'GET', `/networks/${id}/v1/analytics`, { token: guestJoin.json.token });
+  const viewerCode = (await admin('POST', 'invitations', {})).json.code;
+  const viewer = await call(edge.url, 'POST', `/networks/${id}/v1/join`, { body: { agent_id: 'agent:viewer', credentials: { invite: viewerCode } } });
+  const notMaster = await call(edge.url, 'GET', `/networks/${id}/v1/analytics`, { token: viewer.json.token });
   assert.equal(notMaster.status, 403);
 
   const moved = await admin('POST', 'mods/configure', { name: 'analytics', priority: -1 });
