@@ -187,6 +187,11 @@ test('mods load, reconfigure and unload at runtime; analytics counts over HTTP f
   assert.equal((await call(edge.url, 'GET', `/networks/${id}/v1/profile`)).json.name, 'Renamed');
   const bad = await admin('POST', 'settings', { presence_timeout_ms: 1 });
   assert.equal(bad.status, 400);
+  // Smaller limits hold at once for connected agents.
+  const limits = { max_frame_bytes: 8192, max_payload_bytes: 2048, max_metadata_bytes: 2048, max_type_len: 64 };
+  assert.equal((await admin('POST', 'settings', { limits })).status, 200);
+  await assert.rejects(guest.send('human:boss', 'chat.message', { text: 'x'.repeat(3000) }), { code: 'too_large' });
+  assert.ok((await guest.send('human:boss', 'chat.message', { text: 'short' })).seq > 0);
 
   assert.equal((await admin('POST', 'mods/unload', { name: 'analytics' })).status, 200);
   assert.equal((await analytics()).status, 501);
@@ -207,4 +212,18 @@ test('a changed configuration survives the network object\'s restart', async () 
   assert.ok(profile.json.mods.includes('mod/analytics'));
   const refused = await call(edge.url, 'POST', `/networks/${id}/v1/join`, { body: { agent_id: 'agent:gone' } });
   assert.equal(refused.json.code, 'banned');
+});
+
+test('a shorter presence timeout takes a silent member offline sooner', async () => {
+  const { id, admin, token } = await network();
+  const quiet = await call(edge.url, 'POST', `/networks/${id}/v1/join`, { body: { agent_id: 'agent:quiet' } });
+  assert.equal(quiet.status, 200);
+  assert.equal((await admin('POST', 'settings', { presence_timeout_ms: 5000 })).status, 200);
+  const started = Date.now();
+  await until('the silent member goes offline', async () => {
+    // The master's own requests keep it online; the silent one goes.
+    const roster = await call(edge.url, 'GET', `/networks/${id}/v1/discover`, { token });
+    return roster.json.agents.find((a) => a.address === 'agent:quiet')?.status === 'offline';
+  }, 20_000);
+  assert.ok(Date.now() - started < 15_000, 'well before the default minute');
 });
