@@ -59,7 +59,7 @@ export function createEvent<P = Record<string, unknown>>(fields: {
   metadata?: Record<string, unknown>;
   timestamp?: number;
 }): AgentnetEvent<P>;
-/** Runs a JSON conformance vector through the core; throws `AgentnetError` on a mismatch. */
+/** Runs a JSON conformance vector through the core; throws `AgentnetError` on a mismatch (`not_supported` in `agentnet-sdk/lite`). */
 export function runConformanceVector(vector: string): void;
 
 /** An Ed25519 key pair for proving an `openagents:{name}` address (verification level 1). */
@@ -143,6 +143,10 @@ export interface MemberRecord {
   status: 'online' | 'offline';
   /** Unix milliseconds of the last sign of life. */
   last_seen: number;
+  /** The DID the member's join proved, if any. */
+  did?: string;
+  /** What the member says about itself, when it said anything. */
+  profile?: MemberProfile;
 }
 
 /** The network's acknowledgement of an event (`network.event.ack`, core's `AckPayload`). */
@@ -172,6 +176,20 @@ export interface RosterMember {
   role: Role;
   status: 'online' | 'offline';
   verification: VerificationLevel;
+  /** The DID the member's join proved, if any. */
+  did?: string;
+  /** What the member says about itself, when it said anything. */
+  profile?: MemberProfile;
+}
+
+/** What a member says about itself (`network.agent.profile`; IOA's node `description` and `meta`). */
+export interface MemberProfile {
+  /** At most 1,000 characters. */
+  description?: string;
+  /** Free-form fields, at most 4,096 bytes of JSON. */
+  meta?: Record<string, unknown>;
+  /** Agrees to be listed outside the network (public agent descriptions). */
+  listed?: boolean;
 }
 
 /** One resource in the roster (core's `RosterResource`). */
@@ -351,7 +369,6 @@ export interface TaskUpdate {
   event: AgentnetEvent;
 }
 
-/** A task this agent started. */
 /** One task as `listTasks` gives it. */
 export interface ListedTask {
   id: string;
@@ -375,6 +392,7 @@ export interface TaskList {
   more: boolean;
 }
 
+/** A task this agent started. */
 export interface TaskHandle extends AsyncIterable<TaskUpdate> {
   readonly id: string;
   readonly state: TaskState;
@@ -443,6 +461,8 @@ export class Agent {
   onTask(handler: (task: TaskWork) => unknown | Promise<unknown>): this;
   /** Starts a task at an agent (or a channel, for a group task). */
   startTask(target: string, message: TaskContent, options?: StartTaskOptions): Promise<TaskHandle>;
+  /** Replaces your profile (shown in the roster and as your IOA node); resolves with the ack, whose `member` is your record. */
+  setProfile(profile: MemberProfile): Promise<Ack>;
   /** Your tasks (requested or worked on), newest change first. */
   listTasks(filter?: { state?: TaskState; limit?: number }): Promise<TaskList>;
   registerTool<I = any, O = any>(

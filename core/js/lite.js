@@ -1,5 +1,6 @@
 // agentnet-sdk/lite for Node (and Bun): the whole API on a smaller core built
-// without shared documents (`agent.document()` fails with `not_supported`).
+// without shared documents and the conformance runner (`agent.document()` and
+// `runConformanceVector()` fail with `not_supported`).
 
 import * as bindings from './pkg/agentnet_js_lite.js';
 import { loadInNode } from './lib/load-node.js';

@@ -104,6 +104,7 @@ impl Sim {
                     last_seen: 0,
                     secret_sha256: None,
                     did: None,
+                    profile: Default::default(),
                 })
             })
             .collect();

@@ -53,7 +53,7 @@ async function refused(method, path, options, status, detail) {
 }
 
 async function register(name) {
-  const answer = await ok('POST', '/auth/register', { body: { name, description: `${name} node`, access_key: ACCESS_KEY, meta: {} } }, 201);
+  const answer = await ok('POST', '/auth/register', { body: { name, description: `${name} node`, access_key: ACCESS_KEY, meta: { team: 'red' } } }, 201);
   return { ...answer, token: answer.token };
 }
 
@@ -154,10 +154,15 @@ test('health, ready and registration: a token is a network session; a wrong key,
 test('nodes: listed, one by id, registered by another node; unknown ones are 404', async () => {
   const all = await ok('GET', '/nodes', { node: nodes.alice });
   assert.ok(all.some((n) => n.id === 'agent:bob' && n.name === 'bob' && typeof n.meta === 'object'));
-  assert.deepEqual(await ok('GET', `/nodes/${encodeURIComponent('agent:bob')}`, { node: nodes.alice }), { id: 'agent:bob', name: 'bob', meta: {} });
+  // A node's description and meta are kept from its registration (the member's profile).
+  assert.deepEqual(await ok('GET', `/nodes/${encodeURIComponent('agent:bob')}`, { node: nodes.alice }), { id: 'agent:bob', name: 'bob', description: 'bob node', meta: { team: 'red' } });
   await refused('GET', '/nodes/agent:nobody', { node: nodes.alice }, 404, /^Node 'agent:nobody' not found$/);
   const dave = await ok('POST', '/nodes', { node: nodes.alice, body: { name: 'dave', meta: {} }, headers: { 'X-Access-Key': ACCESS_KEY } }, 201);
   assert.deepEqual(dave, { id: 'agent:dave', name: 'dave', meta: {} });
+  // The same profile through the network's roster, as WebSocket agents see it.
+  const roster = await fetch(`${edge.url}/networks/${network}/v1/discover`, { headers: { Authorization: `Bearer ${nodes.alice.token}` } }).then((r) => r.json());
+  assert.deepEqual(roster.agents.find((a) => a.address === 'agent:carol').profile, { description: 'carol node', meta: { team: 'red' } });
+  await refused('POST', '/nodes', { node: nodes.alice, body: { name: 'erin', meta: { big: 'x'.repeat(5000) } }, headers: { 'X-Access-Key': ACCESS_KEY } }, 422, /profile.meta is at most 4096 bytes/);
   await refused('POST', '/nodes', { node: nodes.alice, body: { meta: {} } }, 422, /name is required/);
   await refused('DELETE', '/nodes', { node: nodes.alice }, 405);
 });
@@ -372,6 +377,11 @@ test('an IOA message reaches a WebSocket agent, and its reply comes back to IOA'
       agent.send('channel/ops', 'workspace.message.posted', { content: 'x' }, { metadata: { refs: { messages: ['01HZZZZZZZZZZZZZZZZZZZZZZZ'] } } }),
       (err) => err.code === 'unknown_parent',
     );
+    // The agent's profile is its node's description and meta for IOA clients.
+    const ack = await agent.setProfile({ description: 'answers on ops', meta: { via: 'websocket' } });
+    assert.equal(ack.member.profile.description, 'answers on ops');
+    assert.deepEqual(await ok('GET', '/nodes/agent:socket', { node: nodes.alice }), { id: 'agent:socket', name: 'socket', description: 'answers on ops', meta: { via: 'websocket' } });
+    await assert.rejects(agent.setProfile({ description: 42 }), (err) => err.code === 'invalid_request');
   } finally {
     agent.close();
   }

@@ -1,6 +1,6 @@
 // The packed package (`npm pack`) installed by name into an empty project and
 // used as an agent in every runtime its export conditions name: bundled for a
-// browser page by esbuild and by Vite (run in Chromium), inside a Worker under
+// browser page by esbuild, Vite and webpack (run in Chromium), inside a Worker under
 // `wrangler dev` (the wasm imported as a module), and run by Deno and Bun (from
 // the npm registry's `deno` and `bun` packages). Each asks a Node agent a
 // question through the local edge and prints the answer; the lite entry
@@ -127,6 +127,48 @@ test('Vite builds a page with the package (the wasm emitted as an asset) and the
   const server = await serveDirectory(join(project, 'dist'));
   try {
     assert.deepEqual(await askInChromium(`${server.url}/`, 'human:vite'), { answer: 'hello human:vite', documents: 'yes' });
+  } finally {
+    await server.close();
+  }
+});
+
+test('webpack bundles the browser entry (no node: module, the wasm emitted as an asset) and the page is an agent (full and lite)', async () => {
+  const out = join(dir, 'webpack');
+  for (const flavour of ['', '-lite']) {
+    await writeFile(join(dir, `webpack-page${flavour}.js`), `import { ask } from './agent${flavour}.js';\nwindow.ask = ask;\n`);
+  }
+  // webpack's own API with its defaults for a browser target: the `browser` export condition,
+  // top-level await, and `new URL('…_bg.wasm', import.meta.url)` emitted as an asset.
+  await writeFile(join(dir, 'webpack-build.cjs'), `const webpack = require(${JSON.stringify(join(root, 'node_modules', 'webpack'))});
+webpack({
+  mode: 'production', target: 'web', context: __dirname, performance: { hints: false },
+  entry: { page: './webpack-page.js', 'page-lite': './webpack-page-lite.js' },
+  output: { path: ${JSON.stringify(out)}, filename: '[name].js', publicPath: '/' },
+}, (err, stats) => {
+  if (err || stats.hasErrors()) {
+    console.error(err ?? JSON.stringify(stats.toJson({ all: false, errors: true }).errors, null, 1));
+    process.exit(1);
+  }
+  const info = stats.toJson({ all: false, assets: true, modules: true, nestedModules: true });
+  const names = (modules) => modules.flatMap((m) => [m.name, ...names(m.modules ?? [])]);
+  console.log(JSON.stringify({ assets: info.assets.map((a) => a.name), modules: names(info.modules).filter(Boolean) }));
+});
+`);
+  const built = await runCommand(process.execPath, ['webpack-build.cjs'], { cwd: dir, timeoutMs: 120_000 });
+  assert.equal(built.code, 0, built.stdout + built.stderr);
+  const { assets, modules } = JSON.parse(built.stdout.trim().split('\n').at(-1));
+  assert.equal(assets.filter((a) => a.endsWith('.wasm')).length, 2, `both cores are assets: ${assets}`);
+  const taken = modules.filter((m) => m.includes('agentnet-sdk/')).map((m) => m.split('agentnet-sdk/')[1]);
+  assert.ok(taken.includes('entry/browser.js') && taken.includes('entry/browser-lite.js'), taken.join(' '));
+  assert.ok(!taken.some((f) => /^(index|lite)\.js$|load-node|workerd|deno/.test(f)), `only the browser entries: ${taken}`);
+  assert.deepEqual(modules.filter((m) => /^(node:|ws\b)|node_modules\/ws\//.test(m)), [], 'no node: module or ws is bundled');
+  const server = await serveDirectory(out, { pages: {
+    '/': '<!doctype html><title>webpack</title><script src="/page.js"></script>',
+    '/lite': '<!doctype html><title>webpack lite</title><script src="/page-lite.js"></script>',
+  } });
+  try {
+    assert.deepEqual(await askInChromium(`${server.url}/`, 'human:webpack'), { answer: 'hello human:webpack', documents: 'yes' });
+    assert.deepEqual(await askInChromium(`${server.url}/lite`, 'human:webpack-lite'), { answer: 'hello human:webpack-lite', documents: 'not_supported' });
   } finally {
     await server.close();
   }

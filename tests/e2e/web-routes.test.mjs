@@ -152,6 +152,21 @@ test('the app shell shows before the wasm has loaded, and a failed load says why
     release();
     await online(page);
     assert.equal(await page.locator('#shell').count(), 0, 'the shell gives way to the app');
+    // A panic in the running app is reported in the page with its message, not left as a trap.
+    const trapped = await page.evaluate(async () => {
+      const app = await import('/pkg/agentnet_web.js');
+      try {
+        app.panicForTest('a bug on purpose');
+        return 'no trap';
+      } catch (err) {
+        return String(err);
+      }
+    });
+    assert.match(trapped, /unreachable/, 'the panic still stops the wasm');
+    const stopped = page.getByRole('alert').filter({ hasText: 'The workspace stopped because of a bug' });
+    await stopped.waitFor({ timeout: 5_000 });
+    assert.match(await stopped.textContent(), /a bug on purpose/);
+    await stopped.getByRole('button', { name: 'Reload' }).waitFor();
 
     const broken = await context.newPage();
     await broken.route('**/pkg/agentnet_web_bg.wasm', (route) => route.abort());

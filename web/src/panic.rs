@@ -24,6 +24,16 @@ pub fn install() {
     }));
 }
 
+/// Panics with `message`: how the end-to-end test proves a real panic in the
+/// running app reaches the person (`tests/e2e/web-routes.test.mjs`). Exported
+/// to the page's JavaScript only; nothing in the app calls it.
+#[doc(hidden)]
+#[expect(clippy::panic, reason = "panicking is this function's whole purpose")]
+#[wasm_bindgen(js_name = panicForTest)]
+pub fn panic_for_test(message: &str) {
+    panic!("{message}");
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -86,8 +86,14 @@ export function createEvent({ source, network, target, type, payload = {}, metad
   }
 }
 
-/** Runs a conformance vector (JSON text, see `core/tests/vectors/`) through the core; throws on a mismatch. */
+/**
+ * Runs a conformance vector (JSON text, see `core/tests/vectors/`) through the core; throws on a mismatch.
+ * The full entry only: the lite core has no network engine to run it (`not_supported`).
+ */
 export function runConformanceVector(vector) {
   stringArg(vector, 'vector');
+  if (typeof core.runConformanceVector !== 'function') {
+    throw new AgentnetError('not_supported', 'conformance vectors run in agentnet-sdk, not agentnet-sdk/lite');
+  }
   callCore(() => core.runConformanceVector(vector));
 }

@@ -229,6 +229,15 @@ export class Agent {
   }
 
   /**
+   * Replaces your profile — `{description?, meta?, listed?}` — which the roster
+   * shows (and IOA clients see as your node's `description` and `meta`). It is
+   * kept across reconnects. Resolves with the ack; `member` in it is your record.
+   */
+  setProfile(profile) {
+    return this.send('core', 'network.agent.profile', profile);
+  }
+
+  /**
    * Your tasks (you requested them or are a partner), newest change first:
    * `{tasks, total, more}`, each task with its state, history and artifacts;
    * `state` and `limit` (1–200, default 50) filter.

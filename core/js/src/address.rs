@@ -1,6 +1,6 @@
 //! Addresses and event types for JS: parse, inspect, validate, match.
 
-use crate::errors::{coded, js_error};
+use crate::errors::coded;
 use agentnet_core::ids::address::Scope;
 use agentnet_core::{Address, Event, EventPattern, EventType, Limits};
 use serde_json::json;
@@ -66,11 +66,4 @@ pub fn matches_pattern(pattern: &str, event_type: &str) -> Result<bool, JsValue>
     Ok(event_type
         .parse::<EventType>()
         .is_ok_and(|t| pattern.matches(&t)))
-}
-
-/// Runs one JSON conformance vector (see `core/tests/vectors/`) against the wasm core.
-#[wasm_bindgen(js_name = runConformanceVector)]
-pub fn run_conformance_vector(vector: &str) -> Result<(), JsValue> {
-    agentnet_core::host::conformance::run_vector(vector)
-        .map_err(|e| js_error("conformance_failed", &e.to_string()))
 }

@@ -8,6 +8,8 @@
 mod address;
 mod answers;
 mod client;
+#[cfg(feature = "conformance")]
+mod conformance;
 #[cfg(feature = "documents")]
 mod documents;
 mod effects;
@@ -15,11 +17,10 @@ mod errors;
 mod identity;
 mod replica;
 
-pub use address::{
-    address_info, matches_pattern, parse_address, parse_event_type, run_conformance_vector,
-    validate_event,
-};
+pub use address::{address_info, matches_pattern, parse_address, parse_event_type, validate_event};
 pub use answers::{read_answer_json, read_profile_json};
 pub use client::JsClient;
+#[cfg(feature = "conformance")]
+pub use conformance::run_conformance_vector;
 pub use identity::{key_pair_from_seed, public_key_of_secret, sign_join_challenge};
 pub use replica::JsReplica;

@@ -29,6 +29,8 @@ pub struct JoinBody {
     pub role: Option<Value>,
     /// The `seq` to resume after.
     pub resume_after: Option<u64>,
+    /// The member's profile (`crate::model::profile`), checked by the join.
+    pub profile: Option<Value>,
 }
 
 /// Reads a join body.
@@ -45,6 +47,7 @@ pub fn join_body(text: &str) -> Answer<JoinBody> {
         credentials: body.get("credentials").cloned().filter(|c| !c.is_null()),
         role: body.get("role").cloned(),
         resume_after: body.get("resume_after").and_then(Value::as_u64),
+        profile: body.get("profile").cloned().filter(|p| !p.is_null()),
     })
 }
 
@@ -69,7 +72,7 @@ pub fn admit<H: BindingHost>(
     peer: Option<&str>,
     didwba: Option<(&str, &str)>,
 ) -> Result<Answer<Admitted>, H::Error> {
-    let join = join_event(
+    let mut join = join_event(
         host,
         network,
         &body.address,
@@ -77,6 +80,9 @@ pub fn admit<H: BindingHost>(
         body.role,
         body.resume_after,
     );
+    if let (Some(profile), Value::Object(payload)) = (body.profile, &mut join.payload) {
+        payload.insert("profile".into(), profile);
+    }
     let inbound = Inbound {
         peer: Some(peer.unwrap_or(UNKNOWN_PEER)),
         didwba,

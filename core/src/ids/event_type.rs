@@ -198,6 +198,8 @@ pub mod core_types {
     pub const AGENT_DISCOVER_RESPONSE: &str = "network.agent.discover.response";
     /// An agent announces itself to everyone.
     pub const AGENT_ANNOUNCE: &str = "network.agent.announce";
+    /// A member replaces its profile (description, meta, listing opt-in).
+    pub const AGENT_PROFILE: &str = "network.agent.profile";
     /// A registered agent asks for a nonce to prove its key (level 1).
     pub const AGENT_CHALLENGE: &str = "network.agent.challenge";
     /// The network's nonce.

@@ -2,6 +2,7 @@
 
 use crate::ids::address::Address;
 use crate::ids::standing::{Role, Verification};
+use crate::model::profile::Profile;
 use serde::{Deserialize, Serialize};
 
 /// Whether a member is connected.
@@ -45,6 +46,9 @@ pub struct Member {
     /// The DID its join proved (level 2 tokens name one, level 3 proves one).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub did: Option<String>,
+    /// What the member says about itself.
+    #[serde(default, skip_serializing_if = "Profile::is_empty")]
+    pub profile: Profile,
 }
 
 impl Member {
@@ -77,6 +81,7 @@ mod tests {
             last_seen: 5,
             secret_sha256: None,
             did: None,
+            profile: Profile::default(),
         };
         let v = serde_json::to_value(&m).unwrap();
         assert_eq!(v["role"], "observer");

@@ -7,6 +7,7 @@
 //! * [`config`] — access policy, delivery mode, status, limits and mods of a network
 //! * [`graph`] — the message graph (IOA): link keys, traversal, windows; [`graph_memory`] holds one in memory
 //! * [`membership`] — the membership record and presence
+//! * [`profile`] — what a member says about itself (description, meta, listing opt-in)
 //! * [`access`] — access rules and resource permissions (§8)
 //! * [`origins`] — the web origins a network lets browsers use it from (CORS)
 //! * [`retention`] — how long a network keeps events, history and idle members
@@ -24,6 +25,7 @@ pub mod graph_memory;
 pub mod membership;
 pub mod origins;
 pub mod payloads;
+pub mod profile;
 pub mod push;
 pub mod remote;
 pub mod retention;

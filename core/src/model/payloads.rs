@@ -23,6 +23,7 @@ use crate::ids::ulid::EventId;
 use crate::model::access::Permission;
 use crate::model::config::{AccessPolicy, DeliveryMode, NetworkStatus};
 use crate::model::membership::{Member, Presence};
+use crate::model::profile::Profile;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
@@ -82,6 +83,9 @@ pub struct RosterMember {
     /// The DID the member's join proved, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub did: Option<String>,
+    /// What the member says about itself, when it said anything.
+    #[serde(default, skip_serializing_if = "Profile::is_empty")]
+    pub profile: Profile,
 }
 
 impl From<&Member> for RosterMember {
@@ -92,6 +96,7 @@ impl From<&Member> for RosterMember {
             status: m.status,
             verification: m.verification,
             did: m.did.clone(),
+            profile: m.profile.clone(),
         }
     }
 }

@@ -162,6 +162,7 @@ impl Network {
             last_seen: now,
             secret_sha256: None,
             did: None,
+            profile: Default::default(),
         };
         self.state.members.insert(guest, member.clone());
         vec![Effect::Store(Row::Member(member))]
@@ -184,6 +185,7 @@ impl Network {
             last_seen: now,
             secret_sha256: None,
             did: None,
+            profile: Default::default(),
         };
         self.state
             .members

@@ -25,6 +25,8 @@ pub struct Register {
     pub access_key: Option<String>,
     /// The member secret of an earlier registration of the same name.
     pub member_secret: Option<String>,
+    /// `description` and `meta`, as the member's profile, when either is given.
+    pub profile: Option<Value>,
 }
 
 const FIELDS: [&str; 5] = ["name", "description", "access_key", "meta", "member_secret"];
@@ -50,7 +52,13 @@ pub fn register_body(text: &str, header_key: Option<&str>) -> Result<Register, R
     ) {
         return Err(Refusal::input("meta must be a JSON object"));
     }
-    text("description")?;
+    let mut profile = Map::new();
+    if let Some(description) = text("description")? {
+        profile.insert("description".into(), json!(description));
+    }
+    if let Some(meta) = body.get("meta").filter(|m| m.is_object()) {
+        profile.insert("meta".into(), meta.clone());
+    }
     let full = if name.contains(':') {
         name.clone()
     } else {
@@ -66,6 +74,7 @@ pub fn register_body(text: &str, header_key: Option<&str>) -> Result<Register, R
         address,
         access_key: text("access_key")?.or_else(|| header_key.map(str::to_owned)),
         member_secret: text("member_secret")?,
+        profile: (!profile.is_empty()).then_some(Value::Object(profile)),
     })
 }
 
@@ -91,6 +100,7 @@ pub fn join<H: BindingHost>(
         credentials: (!credentials.is_empty()).then_some(Value::Object(credentials)),
         role: None,
         resume_after: None,
+        profile: register.profile,
     };
     Ok(match admit(host, network, body, peer, None)? {
         Ok(admitted) => Ok((admitted.address, admitted.ack.get("member_secret").cloned())),
@@ -110,7 +120,7 @@ pub fn register<H: BindingHost>(
         Err(refusal) => return Ok(Err(refusal)),
     };
     let (token, _) = session::start(host, &address)?;
-    let mut answer = node(&address);
+    let mut answer = node(&address, &network.state().members);
     answer["token"] = json!(token);
     if let Some(obj) = answer.as_object_mut() {
         obj.remove("meta");
@@ -131,5 +141,11 @@ pub fn find(network: &Network, id: &str) -> Result<Address, Refusal> {
 
 /// `GET /nodes`: every member, by address.
 pub fn list(network: &Network) -> Vec<Value> {
-    network.state().members.keys().map(node).collect()
+    let members = &network.state().members;
+    members.keys().map(|a| node(a, members)).collect()
+}
+
+/// `GET /nodes/{id}` and `POST /nodes`: one member as a Node.
+pub fn describe(network: &Network, address: &Address) -> Value {
+    node(address, &network.state().members)
 }

@@ -164,7 +164,7 @@ pub fn handle<H: BindingHost>(
             let peer = peer_of(req);
             let joined = nodes::join(host, network, register, peer.as_deref())?;
             Ok(answer(
-                joined.map(|(address, _)| super::wire::node(&address)),
+                joined.map(|(address, _)| nodes::describe(network, &address)),
                 201,
             ))
         }
@@ -276,7 +276,10 @@ fn get(network: &Network, req: &Request, caller: &Address, segments: &[&str]) ->
     };
     match segments {
         ["nodes"] => list(Ok(nodes::list(network))),
-        ["nodes", id] => answer(nodes::find(network, id).map(|a| super::wire::node(&a)), 200),
+        ["nodes", id] => answer(
+            nodes::find(network, id).map(|a| nodes::describe(network, &a)),
+            200,
+        ),
         ["nodes", id, "inbox"] => list(own(network, caller, id).and_then(|node| {
             let after = query_text(req, "after");
             reads::inbox(network, graph, &node, after.as_deref(), query_limit(req)?)

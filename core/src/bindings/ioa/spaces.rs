@@ -84,7 +84,11 @@ pub fn info(
     id: &str,
 ) -> Result<Value, Refusal> {
     match channel(network, id) {
-        Some(c) if visible(c, caller) => Ok(space_info(c, graph.count(&space_key(id)))),
+        Some(c) if visible(c, caller) => Ok(space_info(
+            c,
+            graph.count(&space_key(id)),
+            &network.state().members,
+        )),
         _ => Err(Refusal::not_found(format!("Space '{id}' not found"))),
     }
 }
@@ -96,7 +100,10 @@ pub fn list(network: &Network, graph: &dyn GraphIndex, caller: &Address) -> Vec<
         .channels
         .values()
         .filter(|c| visible(c, caller))
-        .map(|c| space_info(c, graph.count(&space_key(c.name.as_str()))))
+        .map(|c| {
+            let count = graph.count(&space_key(c.name.as_str()));
+            space_info(c, count, &network.state().members)
+        })
         .collect()
 }
 

@@ -126,3 +126,20 @@ fn an_agentnet_error_response_keeps_its_code_in_the_detail() {
         (403, "access_denied: wrong token")
     );
 }
+
+#[test]
+fn registration_keeps_description_and_meta_as_the_profile() {
+    let r = nodes::register_body(
+        &json!({"name": "alice", "description": " planner ", "meta": {"team": "red"}}).to_string(),
+        None,
+    )
+    .unwrap();
+    assert_eq!(
+        r.profile,
+        Some(json!({"description": "planner", "meta": {"team": "red"}}))
+    );
+    let bare = nodes::register_body(&json!({"name": "bob", "meta": {}}).to_string(), None).unwrap();
+    assert_eq!(bare.profile, Some(json!({"meta": {}})));
+    let none = nodes::register_body(&json!({"name": "carol"}).to_string(), None).unwrap();
+    assert_eq!(none.profile, None);
+}

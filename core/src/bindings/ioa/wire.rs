@@ -9,7 +9,8 @@
 //!   message whose `content` is its payload (`{"value": …}` when that is no
 //!   object) and whose `meta.type` is its event type;
 //! * `created_at` is the event's timestamp in RFC 3339 UTC, its id the event id;
-//! * Node `{id, name, meta}`: the member's address and its name;
+//! * Node `{id, name, description?, meta}`: the member's address, its name
+//!   and its profile's `description` and `meta` (`crate::model::profile`);
 //! * Space `{id, name, tags?}`, SpaceInfo adding `nodes` and `message_count`:
 //!   a channel, whose id is its name.
 
@@ -17,8 +18,10 @@ use crate::bindings::a2a::wire::timestamp as rfc3339_millis;
 use crate::event::Event;
 use crate::event::metadata::ProtocolMetadata;
 use crate::ids::address::{Address, Entity};
+use crate::model::membership::Member;
 use crate::model::state::Channel;
 use serde_json::{Map, Value, json};
+use std::collections::BTreeMap;
 
 /// The event type of a message sent through IOA.
 pub const MESSAGE_TYPE: &str = "ioa.message";
@@ -76,18 +79,32 @@ pub fn message(event: &Event) -> Value {
     Value::Object(out)
 }
 
-/// A member as an IOA Node.
-pub fn node(address: &Address) -> Value {
+/// A member as an IOA Node: `{id, name, description?, meta}` from its
+/// address and its profile (`members`, where it is one).
+pub fn node(address: &Address, members: &BTreeMap<Address, Member>) -> Value {
     let name = address.entity().name().unwrap_or("core");
-    json!({"id": address.to_string(), "name": name, "meta": {}})
+    let profile = members.get(address).map(|m| &m.profile);
+    let mut out = json!({
+        "id": address.to_string(),
+        "name": name,
+        "meta": profile.map(|p| p.meta.clone()).unwrap_or_default(),
+    });
+    if let Some(description) = profile.and_then(|p| p.description.as_deref()) {
+        out["description"] = json!(description);
+    }
+    out
 }
 
 /// A channel as an IOA SpaceInfo, with `message_count` messages.
-pub fn space_info(channel: &Channel, message_count: u64) -> Value {
+pub fn space_info(
+    channel: &Channel,
+    message_count: u64,
+    members: &BTreeMap<Address, Member>,
+) -> Value {
     let mut out = json!({
         "id": channel.name.as_str(),
         "name": channel.name.as_str(),
-        "nodes": channel.members.iter().map(node).collect::<Vec<_>>(),
+        "nodes": channel.members.iter().map(|a| node(a, members)).collect::<Vec<_>>(),
         "message_count": message_count,
     });
     if !channel.tags.is_empty() {

@@ -263,6 +263,7 @@ pub fn post<H: OAuthHost>(
         credentials: credentials(&params),
         role: None,
         resume_after: None,
+        profile: None,
     };
     let admitted = match admit(host, network, body, peer_of(req).as_deref(), None)? {
         Ok(admitted) => admitted,

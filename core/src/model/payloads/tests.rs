@@ -46,6 +46,7 @@ fn roster() -> Roster {
                 status: Presence::Online,
                 verification: Verification::ANONYMOUS,
                 did: None,
+                profile: Default::default(),
             },
             RosterMember {
                 address: a("openagents:bob"),
@@ -53,6 +54,7 @@ fn roster() -> Roster {
                 status: Presence::Offline,
                 verification: Verification::KEY_PROOF,
                 did: None,
+                profile: Default::default(),
             },
         ],
         channels: vec![a("channel/general")],
@@ -245,6 +247,7 @@ fn an_ack_omits_what_it_does_not_say() {
             last_seen: 9,
             secret_sha256: None,
             did: None,
+            profile: Default::default(),
         }),
         network: Some("demo".parse().unwrap()),
         resume_after: Some(0),

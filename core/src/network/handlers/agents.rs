@@ -7,6 +7,7 @@ use crate::ids::address::Address;
 use crate::ids::standing::{Role, Verification};
 use crate::model::membership::{Member, Presence};
 use crate::model::payloads::{Payload, Pong, Roster};
+use crate::model::profile::Profile;
 use crate::model::state::{Invitation, Row, RowKind};
 use crate::mods::JoinClaim;
 use crate::network::effects::Effect;
@@ -49,6 +50,10 @@ pub(super) fn join(
             "credentials.member_secret has {MIN_SECRET_LEN} to {MAX_SECRET_LEN} characters"
         )));
     }
+    let profile = match event.payload.get("profile") {
+        None | Some(Value::Null) => None,
+        Some(value) => Some(Profile::from_value(value).map_err(|e| Rejection::from(&e))?),
+    };
     let mut outcome = logged();
     if let Some(code) = event
         .payload
@@ -83,6 +88,7 @@ pub(super) fn join(
             last_seen: now,
             secret_sha256: None,
             did: None,
+            profile: Default::default(),
         });
     if is_master {
         member.role = Role::Master;
@@ -95,6 +101,9 @@ pub(super) fn join(
     }
     member.verification = verification;
     member.did = claim_did;
+    if let Some(profile) = profile {
+        member.profile = profile;
+    }
     member.status = Presence::Online;
     member.last_seen = now;
     if member.secret_sha256.is_none() {
@@ -191,6 +200,24 @@ pub(super) fn discover(
         now,
     );
     Ok(replied(Effect::Reply(response)))
+}
+
+/// `network.agent.profile` to core: the sender's profile, replaced by the
+/// payload; the ack carries the member record as others now see it.
+pub(super) fn set_profile(network: &mut Network, event: &Event) -> Result<Outcome, Rejection> {
+    if event.target != Address::core() {
+        return Err(invalid("network.agent.profile goes to core"));
+    }
+    let profile = Profile::from_value(&event.payload).map_err(|e| Rejection::from(&e))?;
+    let Some(member) = network.state.members.get_mut(&event.source) else {
+        return Err(invalid("only a member has a profile"));
+    };
+    member.profile = profile;
+    let member = member.clone();
+    let mut outcome = logged();
+    outcome.ack.insert("member".into(), json!(member.public()));
+    outcome.effects.push(Effect::Store(Row::Member(member)));
+    Ok(outcome)
 }
 
 /// `network.agent.announce`: routed to everyone.

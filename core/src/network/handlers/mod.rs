@@ -47,6 +47,7 @@ pub(crate) fn handle(
         t::AGENT_LEAVE => agents::leave(network, event, now),
         t::AGENT_DISCOVER => agents::discover(network, event, now),
         t::AGENT_ANNOUNCE => agents::announce(event),
+        t::AGENT_PROFILE => agents::set_profile(network, event),
         t::AGENT_INVITE => agents::invite(network, event, now),
         invitations::CREATED if event.target == Address::core() => {
             agents::invite(network, event, now)

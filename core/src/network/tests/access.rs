@@ -218,6 +218,7 @@ fn invite_policy_uses_each_invitation_once() {
         last_seen: 0,
         secret_sha256: None,
         did: None,
+        profile: Default::default(),
     };
     network.state.members.insert(host.address.clone(), host);
     let mut inviter = Peer::new("agent:host");

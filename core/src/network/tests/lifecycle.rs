@@ -484,6 +484,7 @@ fn restored_network_continues_where_it_stopped() {
             last_seen: 0,
             secret_sha256: None,
             did: None,
+            profile: Default::default(),
         }),
         Row::Channel(Channel {
             name: "general".parse().unwrap(),

@@ -10,6 +10,7 @@ mod lifecycle;
 mod limits;
 mod load;
 mod mods;
+mod profile;
 mod retention;
 mod routing;
 mod tasks;

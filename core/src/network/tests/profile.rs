@@ -1,0 +1,80 @@
+//! Members' profiles: set at the join, replaced by `network.agent.profile`,
+//! shown in the roster, refused with `invalid_request` when out of bounds.
+
+use super::*;
+
+#[test]
+fn a_profile_given_at_the_join_is_kept_and_shown_in_the_roster() {
+    let mut network = bare();
+    let profile = json!({"description": "translates legal German", "meta": {"langs": ["de", "en"]}, "listed": true});
+    let mut alice = join_with(&mut network, "agent:alice", json!({"profile": profile}));
+    assert_eq!(
+        network.state.members[&alice.address]
+            .profile
+            .description
+            .as_deref(),
+        Some("translates legal German")
+    );
+    let effects = alice.send(&mut network, "network.agent.discover", "core", json!({}));
+    let roster = reply_of_type(&effects, "network.agent.discover.response");
+    let me = roster.payload["agents"]
+        .as_array()
+        .and_then(|a| a.iter().find(|m| m["address"] == "agent:alice"))
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(me["profile"], profile);
+}
+
+#[test]
+fn a_member_replaces_its_profile_and_the_change_is_logged_and_stored() {
+    let mut network = bare();
+    let mut bob = join(&mut network, "agent:bob");
+    let effects = bob.send(
+        &mut network,
+        "network.agent.profile",
+        "core",
+        json!({"description": "reviewer"}),
+    );
+    assert!(effects.iter().any(|e| matches!(e, Effect::Append { event, .. } if event.event_type.as_str() == "network.agent.profile")));
+    assert!(effects.iter().any(|e| matches!(e, Effect::Store(Row::Member(m)) if m.profile.description.as_deref() == Some("reviewer"))));
+    assert_eq!(
+        acked(&effects).payload["member"]["profile"]["description"],
+        "reviewer"
+    );
+    // A rejoin (on the connection it holds) without a profile keeps the one the member set.
+    let rejoin = bob.event("network.agent.join", "core", json!({}));
+    let effects = network.handle_event(Some(&bob.address.clone()), rejoin, 10);
+    assert!(effects.contains(&Effect::Bind(bob.address.clone())));
+    assert_eq!(
+        network.state.members[&bob.address]
+            .profile
+            .description
+            .as_deref(),
+        Some("reviewer")
+    );
+}
+
+#[test]
+fn bad_profiles_are_refused_and_change_nothing() {
+    let mut network = bare();
+    let mut carol = join(&mut network, "agent:carol");
+    for (payload, target) in [
+        (json!({"description": 7}), "core"),
+        (json!({"nickname": "c"}), "core"),
+        (json!({"meta": {"k": "v".repeat(5_000)}}), "core"),
+        (json!({"description": "ok"}), "agent:broadcast"),
+    ] {
+        let effects = carol.send(&mut network, "network.agent.profile", target, payload);
+        assert_eq!(error_code(&effects), ErrorCode::InvalidRequest);
+    }
+    assert!(network.state.members[&carol.address].profile.is_empty());
+    let mut dan = Peer::new("agent:dan");
+    let join = dan.event(
+        "network.agent.join",
+        "core",
+        json!({"profile": {"listed": "yes"}}),
+    );
+    let effects = network.handle_event(None, join, 10);
+    assert_eq!(error_code(&effects), ErrorCode::InvalidRequest);
+    assert!(!network.state.members.contains_key(&dan.address));
+}
