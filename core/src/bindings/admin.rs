@@ -84,7 +84,7 @@ pub fn handle<H: BindingHost>(
         }
     };
     let body = json!({"type": event_type, "target": "core", "payload": payload});
-    super::http::send_value(host, network, member, body, peer)
+    super::send::send_value(host, network, member, body, peer)
 }
 
 /// `POST v1/invitations/reject` `{code}`: whoever holds the code declines it

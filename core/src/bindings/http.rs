@@ -21,18 +21,17 @@
 //! status of [`status_of`](super::status_of); a known path with another
 //! method is `method_not_allowed` (405), an unknown one `not_found`.
 
-use super::exchange::{Answer, BindingHost, Collected, error_reply, json_body, rejected};
+use super::exchange::{Answer, BindingHost, json_body, rejected};
 use super::membership;
 use super::message::{Method, Request, Response};
+pub use super::send::{fill_event, send_response};
 use super::session::{self, QueryTokens, authenticate};
 use super::sockets::{Close, Sockets};
 use super::sse;
 use super::ws;
-use crate::ids::event_type::core_types;
-use crate::ids::ulid::UlidGenerator;
 use crate::model::payloads::{Transport, json_of};
-use crate::network::{Inbound, Page};
-use crate::{Address, Coded, ErrorCode, Event, EventId, Network, NetworkId};
+use crate::network::Page;
+use crate::{Address, ErrorCode, EventId, Network, NetworkId};
 use serde_json::{Value, json};
 
 /// Events a poll returns unless it asks for another number.
@@ -296,33 +295,6 @@ fn member_request<H: BindingHost>(
     Ok(response.into())
 }
 
-/// Fills what a plain HTTP client may leave out of an event it POSTs (its
-/// `id`, `timestamp` and `source`); everything it does send is kept, and validated later.
-pub fn fill_event(body: &mut Value, id: EventId, source: &Address, now: u64) {
-    if let Value::Object(object) = body {
-        object.entry("id").or_insert_with(|| json!(id));
-        object.entry("timestamp").or_insert_with(|| json!(now));
-        object.entry("source").or_insert_with(|| json!(source));
-    }
-}
-
-/// The response to a POSTed event, from the replies it led to.
-pub fn send_response(collected: &Collected) -> Response {
-    let reply = collected
-        .replies
-        .last()
-        .or_else(|| collected.delivered.last());
-    match reply {
-        Some(event) if event.event_type.as_str() == core_types::EVENT_ERROR => error_reply(event),
-        Some(event) if event.event_type.as_str() == core_types::EVENT_ACK => {
-            Response::json(event.payload.clone())
-        }
-        // Answers such as pong, discovery or history come back as the event itself.
-        Some(event) => Response::json(json!(event)),
-        None => Response::json(json!({"ok": true})),
-    }
-}
-
 fn send<H: BindingHost>(
     host: &mut H,
     network: &mut Network,
@@ -331,40 +303,9 @@ fn send<H: BindingHost>(
     peer: Option<String>,
 ) -> Result<Response, H::Error> {
     match json_body(text, &network.config().limits) {
-        Ok(body) => send_value(host, network, member, body, peer),
+        Ok(body) => super::send::send_value(host, network, member, body, peer),
         Err(response) => Ok(response),
     }
-}
-
-/// Sends `body` (an event, [`fill_event`] fills what it leaves out) from
-/// `member`; answers its ack payload or its error.
-pub(super) fn send_value<H: BindingHost>(
-    host: &mut H,
-    network: &mut Network,
-    member: Address,
-    mut body: Value,
-    peer: Option<String>,
-) -> Result<Response, H::Error> {
-    let limits = network.config().limits;
-    let now = host.now();
-    let id = UlidGenerator::new(host.random_seed()).next_id(now);
-    fill_event(&mut body, id, &member, now);
-    let event = match Event::from_value(body, &limits) {
-        Ok(event) => event,
-        Err(err) => return Ok(Response::error(err.code(), err.to_string())),
-    };
-    let inbound = Inbound {
-        session: Some(&member),
-        connection: None,
-        peer: Some(peer.as_deref().unwrap_or(membership::UNKNOWN_PEER)),
-        didwba: None,
-    };
-    let effects = network.handle_event_on(&inbound, event, now);
-    Ok(send_response(&host.collect(
-        network,
-        effects,
-        Some(&member),
-    )?))
 }
 
 /// Where a poll starts, as `?after=` says.

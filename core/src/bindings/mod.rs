@@ -12,6 +12,7 @@
 //! * [`http`] — the HTTP binding of seed 000 §11 inside a network
 //! * [`membership`] — its join and leave
 //! * [`admin`] — its admin routes (`v1/admin/…`) and analytics
+//! * [`send`] — one event sent for an HTTP caller, and the response it makes
 //! * [`session`] — HTTP sessions and tickets: expiry, where a token may travel
 //! * [`policy`] — how long sessions and tickets live; the WebSocket limits
 //! * [`ws`] — the WebSocket upgrade (a join, ticket or session at upgrade) and each frame
@@ -44,6 +45,7 @@ pub mod networks;
 pub mod oauth;
 pub mod policy;
 pub mod registry;
+pub mod send;
 pub mod session;
 pub mod sockets;
 pub mod sse;

@@ -56,7 +56,9 @@ pub use ack::Ack;
 pub use delivery::{DEDUPE_WINDOW, EventIndex, NoIndex, delivery_frame};
 pub use effects::{Effect, LogFilter, Order, Page, ReadRequest, ReadRows, Reader};
 pub use engine::Network;
-pub use handlers::{DEFAULT_INVITATION_TTL_MS, MAX_OPEN_TASKS, admin_types, invitations, task_types};
+pub use handlers::{
+    DEFAULT_INVITATION_TTL_MS, MAX_OPEN_TASKS, admin_types, invitations, task_types,
+};
 pub use reads::MAX_READ_LIMIT;
 pub use retention::MAX_PRUNED_PER_RUN;
 pub use routing::{default_visibility, logged_visible_to, visible_to};

@@ -15,12 +15,7 @@ use crate::network::engine::Network;
 use serde_json::json;
 use std::rc::Rc;
 
-/// A member invites (to `core`): `{invitee?, ttl_ms?}`; the ack carries the code.
-pub const CREATED: &str = "workspace.invitation.created";
-/// The network tells the inviter its invitation was used: `{invitee, expires_at}`.
-pub const ACCEPTED: &str = "workspace.invitation.accepted";
-/// The network tells the inviter its invitation was declined: `{invitee?, expires_at}`.
-pub const REJECTED: &str = "workspace.invitation.rejected";
+pub use super::invitation_types::{ACCEPTED, CREATED, REJECTED};
 
 impl Network {
     /// Tells the inviter of `invitation` what became of it, if it is online.

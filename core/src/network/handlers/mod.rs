@@ -14,6 +14,7 @@ pub mod admin_types;
 mod agents;
 mod channels;
 mod events;
+pub mod invitation_types;
 pub mod invitations;
 mod payload;
 mod resources;
