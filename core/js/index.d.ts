@@ -59,6 +59,12 @@ export function createEvent<P = Record<string, unknown>>(fields: {
   metadata?: Record<string, unknown>;
   timestamp?: number;
 }): AgentnetEvent<P>;
+/**
+ * The W3C trace context of an event `event` causes: `{traceparent, tracestate?}` naming
+ * `event` as parent in its trace, or `{}` when it is not traced; put it in the `metadata`
+ * of what you send because of it (`Agent.reply` does).
+ */
+export function traceCausedBy(event: AgentnetEvent): { traceparent?: string; tracestate?: string };
 /** Runs a JSON conformance vector through the core; throws `AgentnetError` on a mismatch (`not_supported` in `agentnet-sdk/lite`). */
 export function runConformanceVector(vector: string): void;
 
@@ -359,6 +365,8 @@ export interface StartTaskOptions {
   confirm?: boolean;
   /** Hybrid tasks: the channel members that work on it. */
   partners?: string[];
+  /** Metadata of the `task.create` event, e.g. a W3C `traceparent`: the worker's updates are then its children in that trace. */
+  metadata?: Record<string, unknown>;
 }
 
 export interface TaskUpdate {
@@ -449,6 +457,7 @@ export class Agent {
   onConnectionChange(listener: (change: { online: boolean; error?: AgentnetError }) => void): () => void;
   send(target: string, type: string, payload?: unknown, options?: { metadata?: Record<string, unknown>; timeoutMs?: number }): Promise<Ack>;
   request<R = any>(target: string, type: string, payload?: unknown, options?: { timeoutMs?: number }): Promise<AgentnetEvent<R>>;
+  /** Answers `event` (`metadata.in_reply_to`); a traced event's reply is its child in the same W3C trace (`traceparent`). */
   reply(event: AgentnetEvent, type: string, payload?: unknown): Promise<Ack>;
   /** Creates a channel with you as its member; `members` are invited (each joins itself); `private` channels admit only those. */
   createChannel(name: string, options?: { members?: string[]; private?: boolean }): Promise<Ack>;

@@ -162,13 +162,20 @@ async fn buffered(mut req: Request) -> Result<std::result::Result<Request, bindi
 #[event(fetch)]
 async fn fetch(req: Request, env: Env, _ctx: Context) -> Result<Response> {
     let request = request_head(&req);
-    if matches!(networks::route(&request), Ok(WorkerRoute::Network(_)))
+    let log = bindings::observe::RequestLog::start(&request, host::now_ms());
+    let response = if matches!(networks::route(&request), Ok(WorkerRoute::Network(_)))
         && !bindings::registry::is_registry_path(request.path())
     {
-        return serve(req, request, env).await;
+        serve(req, request, env).await
+    } else {
+        let decision = bindings::cors::decide(&request, &AllowedOrigins::any());
+        host::with_cors(decision, serve(req, request, env)).await
+    };
+    let status = response.as_ref().map_or(500, Response::status_code);
+    if let Some(line) = log.finish(status, host::now_ms()) {
+        worker::console_log!("{line}");
     }
-    let decision = bindings::cors::decide(&request, &AllowedOrigins::any());
-    host::with_cors(decision, serve(req, request, env)).await
+    response
 }
 
 async fn serve(mut req: Request, mut request: bindings::Request, env: Env) -> Result<Response> {

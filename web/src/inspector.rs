@@ -1,12 +1,16 @@
 //! The event inspector: every event this workspace has seen in one network,
 //! filtered by type pattern and source, following live, each openable as JSON
-//! and linkable (`/n/{network}/event/{id}` opens the inspector at it).
+//! and linkable (`/n/{network}/event/{id}` opens the inspector at it). A
+//! traced event (W3C `traceparent`) opens its trace: the events of that trace
+//! as a tree, each under the event that caused it
+//! (`agentnet_core::event::trace::tree`).
 //!
 //! [`Seen`] owns the events (provided through Leptos context): those of the
 //! restored log, then each one the replica receives.
 
 use crate::routes::Place;
 use crate::session::Session;
+use agentnet_core::event::trace::{TraceContext, tree};
 use agentnet_core::replica::{Replica, ReplicaEffect};
 use agentnet_core::{Event, EventPattern};
 use leptos::prelude::*;
@@ -65,6 +69,10 @@ pub struct Row {
     pub route: String,
     /// The whole event, pretty-printed.
     pub json: String,
+    /// Its W3C trace id (32 hex digits), when it is traced.
+    pub trace: Option<String>,
+    /// Its depth in the trace shown (0 in the plain list).
+    pub depth: usize,
 }
 
 impl From<&Event> for Row {
@@ -74,8 +82,33 @@ impl From<&Event> for Row {
             kind: event.event_type.to_string(),
             route: format!("{} → {}", event.source, event.target),
             json: serde_json::to_string_pretty(event).unwrap_or_default(),
+            trace: TraceContext::from_metadata(&event.metadata)
+                .ok()
+                .flatten()
+                .map(|t| t.parent.trace_hex()),
+            depth: 0,
         }
     }
+}
+
+/// The rows to show: the trace `trace` (32 hex digits) as a tree when one is
+/// asked for, else the events passing the filters, newest first.
+pub fn rows(events: &[Event], pattern: &str, source: &str, trace: &str) -> Vec<Row> {
+    if let Ok(trace_id) = u128::from_str_radix(trace.trim(), 16) {
+        return tree(events, trace_id)
+            .into_iter()
+            .map(|(depth, event)| Row {
+                depth,
+                ..Row::from(event)
+            })
+            .collect();
+    }
+    events
+        .iter()
+        .rev()
+        .filter(|e| passes(e, pattern, source))
+        .map(Row::from)
+        .collect()
 }
 
 /// Adds an event, keeping ids unique and at most [`INSPECTOR_LIMIT`] events.
@@ -106,16 +139,10 @@ pub fn Inspector() -> impl IntoView {
     };
     let (pattern, set_pattern) = signal(String::new());
     let (source, set_source) = signal(String::new());
+    let (trace, set_trace) = signal(String::new());
     let shown = move || {
-        let (pattern, source) = (pattern.get(), source.get());
-        events.with(|events| {
-            events
-                .iter()
-                .rev()
-                .filter(|e| passes(e, &pattern, &source))
-                .map(Row::from)
-                .collect::<Vec<_>>()
-        })
+        let (pattern, source, trace) = (pattern.get(), source.get(), trace.get());
+        events.with(|events| rows(events, &pattern, &source, &trace))
     };
     view! {
         <section class="inspector" aria-label="Event inspector">
@@ -126,14 +153,18 @@ pub fn Inspector() -> impl IntoView {
                 <label>"Source" <input name="source" placeholder="e.g. agent:echo"
                     prop:value=move || source.get()
                     on:input=move |ev| set_source.set(event_target_value(&ev)) /></label>
+                <label>"Trace" <input name="trace" placeholder="a trace id: shows its tree"
+                    prop:value=move || trace.get()
+                    on:input=move |ev| set_trace.set(event_target_value(&ev)) /></label>
                 <span class="count">{move || format!("{} shown", shown().len())}</span>
             </form>
             {move || missing().map(|id| view! {
                 <p class="problem" role="alert">{format!("Event {id} is not among those this workspace has seen.")}</p>
             })}
             <ul class="events" aria-label="Events">
-                <For each=shown key=|row| row.id let:row>
-                    <li class="event" data-type=row.kind.clone() data-id=row.id.to_string()>
+                <For each=shown key=|row| (row.id, row.depth) let:row>
+                    <li class="event" data-type=row.kind.clone() data-id=row.id.to_string()
+                        data-depth=row.depth style=format!("margin-left: {}em", row.depth * 2)>
                         <details open=move || linked.get() == Some(row.id)>
                             <summary>
                                 <span class="type">{row.kind.clone()}</span>
@@ -143,6 +174,11 @@ pub fn Inspector() -> impl IntoView {
                         </details>
                         <a class="event-link" href=session.path(&Place::Event(row.id))
                             aria-label=format!("Link to event {}", row.id)>"Link"</a>
+                        {row.trace.clone().map(|id| view! {
+                            <button type="button" class="trace-link"
+                                aria-label=format!("Show trace {id}")
+                                on:click=move |_| set_trace.set(id.clone())>"Trace"</button>
+                        })}
                     </li>
                 </For>
             </ul>
@@ -177,6 +213,36 @@ mod tests {
         assert!(
             passes(&tool, "not a pattern!", "echo"),
             "an unfinished pattern filters nothing"
+        );
+    }
+
+    #[test]
+    fn a_trace_id_shows_that_trace_as_a_tree() {
+        let mut root = event(1, "tool.call", "agent:a");
+        root.metadata.insert(
+            "traceparent".into(),
+            json!("00-0000000000000000000000000000abcd-0000000000000063-01"),
+        );
+        let mut child = event(2, "tool.result", "agent:b");
+        child.metadata.insert(
+            "traceparent".into(),
+            json!("00-0000000000000000000000000000abcd-0000000000000001-01"),
+        );
+        let plain = event(3, "a.b", "agent:c");
+        let events = vec![root, child, plain];
+        let listed = rows(&events, "", "", "");
+        assert_eq!(listed.len(), 3);
+        assert_eq!(
+            listed[2].trace.as_deref(),
+            Some("0000000000000000000000000000abcd")
+        );
+        let traced: Vec<(usize, String)> = rows(&events, "", "", "abcd")
+            .into_iter()
+            .map(|r| (r.depth, r.kind))
+            .collect();
+        assert_eq!(
+            traced,
+            vec![(0, "tool.call".to_owned()), (1, "tool.result".to_owned())]
         );
     }
 

@@ -87,6 +87,15 @@ export function createEvent({ source, network, target, type, payload = {}, metad
 }
 
 /**
+ * The W3C trace context of an event that `event` causes: `{traceparent, tracestate?}`
+ * naming `event` as parent in its trace, or `{}` when `event` is not traced. Put it in
+ * `metadata` of what you send because of `event` (`reply` does this itself).
+ */
+export function traceCausedBy(event) {
+  return JSON.parse(callCore(() => core.traceCausedBy(jsonArg(objectArg(event, 'event'), 'event'))));
+}
+
+/**
  * Runs a conformance vector (JSON text, see `core/tests/vectors/`) through the core; throws on a mismatch.
  * The full entry only: the lite core has no network engine to run it (`not_supported`).
  */

@@ -6,7 +6,7 @@
 import { core, hasDocuments } from './runtime.js';
 import { AgentnetError, callCore } from './errors.js';
 import { functionArg, jsonArg, stringArg } from './args.js';
-import { matchesPattern, parseAddress } from './address.js';
+import { matchesPattern, parseAddress, traceCausedBy } from './address.js';
 import { KeyPair } from './identity.js';
 import { openSocket, resolveNetwork, sendFrame, webSocketClass } from './connect.js';
 import { SharedDocument } from './document.js';
@@ -282,10 +282,11 @@ export class Agent {
   /**
    * Answers `event` with an event whose `metadata.in_reply_to` is its id, sent to its
    * source — or, for an event a bridge relayed, to `metadata.bridged_from` in the other network.
+   * A traced event's reply is in its trace: `metadata.traceparent` names the event as its parent.
    */
   reply(event, type, payload = {}) {
     const to = event.metadata?.bridged_from ?? event.source;
-    return this.send(to, type, payload, { metadata: { in_reply_to: event.id } });
+    return this.send(to, type, payload, { metadata: { ...traceCausedBy(event), in_reply_to: event.id } });
   }
 
   /**

@@ -14,6 +14,7 @@ export {
   validateEvent,
   createEvent,
   runConformanceVector,
+  traceCausedBy,
 } from './address.js';
 export { KeyPair } from './identity.js';
 export { register, requestToken, rotateKey, revoke, resolveDid } from './registry.js';

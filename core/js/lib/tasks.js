@@ -9,6 +9,7 @@
 
 import { AgentnetError } from './errors.js';
 import { functionArg, stringArg } from './args.js';
+import { traceCausedBy } from './address.js';
 
 const TERMINAL = new Set(['completed', 'canceled', 'failed', 'rejected']);
 
@@ -34,6 +35,7 @@ function canceledError(id) {
 class TaskWork {
   #agent;
   #to;
+  #trace;
   #inputs = [];
   #waiting = null;
 
@@ -43,6 +45,8 @@ class TaskWork {
     this.requester = event.source;
     // Group and hybrid tasks talk in their channel; direct ones with the requester.
     this.#to = event.target.startsWith('channel/') ? event.target : event.source;
+    // A traced task's updates, messages and artifacts are the task.create's children in its trace.
+    this.#trace = traceCausedBy(event);
     this.parts = Array.isArray(event.payload?.parts) ? event.payload.parts : [];
     this.text = textOf(this.parts);
     this.skill = event.payload?.skill ?? null;
@@ -55,9 +59,13 @@ class TaskWork {
   }
 
   async #update(state, message) {
-    const ack = await this.#agent.send(this.#to, 'task.update', { task: this.id, state, parts: partsOf(message) });
+    const ack = await this.#send('task.update', { task: this.id, state, parts: partsOf(message) });
     this.state = state;
     return ack;
+  }
+
+  #send(type, payload) {
+    return this.#agent.send(this.#to, type, payload, { metadata: this.#trace });
   }
 
   /** Says the work started (`working`); `onTask` does it before calling the handler. */
@@ -67,7 +75,7 @@ class TaskWork {
 
   /** A progress message in the task's conversation. */
   progress(message) {
-    return this.#agent.send(this.#to, 'task.message', { task: this.id, parts: partsOf(message) });
+    return this.#send('task.message', { task: this.id, parts: partsOf(message) });
   }
 
   /** Asks the requester for input (`awaiting-input`); resolves with its answer `{parts, text}`. */
@@ -87,7 +95,7 @@ class TaskWork {
     stringArg(name, 'name');
     const artifact = { name, parts: partsOf(content) };
     if (id) artifact.id = id;
-    return this.#agent.send(this.#to, 'task.artifact', { task: this.id, artifact });
+    return this.#send('task.artifact', { task: this.id, artifact });
   }
 
   /** Completes the task, with a final message when given. */
@@ -235,7 +243,7 @@ export class TaskHandle {
 }
 
 /** Starts a task at `target` (an agent, or a channel for a group task); resolves with its handle. */
-export async function startTask(agent, target, message, { skill, context, confirm, partners } = {}) {
+export async function startTask(agent, target, message, { skill, context, confirm, partners, metadata } = {}) {
   stringArg(target, 'target');
   const handle = new TaskHandle(agent, target);
   const early = [];
@@ -251,7 +259,7 @@ export async function startTask(agent, target, message, { skill, context, confir
   if (confirm) payload.confirm = true;
   if (partners) payload.partners = partners;
   try {
-    const ack = await agent.send(target, 'task.create', payload);
+    const ack = await agent.send(target, 'task.create', payload, metadata ? { metadata } : {});
     handle.id = ack.id;
   } catch (err) {
     agent.off('task.*', listener);

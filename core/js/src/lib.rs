@@ -16,6 +16,7 @@ mod effects;
 mod errors;
 mod identity;
 mod replica;
+mod trace;
 
 pub use address::{address_info, matches_pattern, parse_address, parse_event_type, validate_event};
 pub use answers::{read_answer_json, read_profile_json};
@@ -24,3 +25,4 @@ pub use client::JsClient;
 pub use conformance::run_conformance_vector;
 pub use identity::{key_pair_from_seed, public_key_of_secret, sign_join_challenge};
 pub use replica::JsReplica;
+pub use trace::trace_caused_by;

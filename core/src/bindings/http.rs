@@ -214,8 +214,20 @@ pub fn profile(network: &Network, origin: &str) -> Value {
     json_of(&network.network_profile(transports(origin, network.id())))
 }
 
-/// Answers a request for the loaded `network` (after [`target`]).
+/// Answers a request for the loaded `network` (after [`target`]), within
+/// the trace context its `traceparent` header carries.
 pub fn handle<H: BindingHost>(
+    host: &mut H,
+    network: &mut Network,
+    req: &Request,
+    test_hooks: bool,
+) -> Result<Outcome, H::Error> {
+    network.traced(req.trace_context(), |network| {
+        serve(host, network, req, test_hooks)
+    })
+}
+
+fn serve<H: BindingHost>(
     host: &mut H,
     network: &mut Network,
     req: &Request,

@@ -120,6 +120,15 @@ impl Request {
             .find(|(n, _)| n.eq_ignore_ascii_case(name))
             .map(|(_, v)| v.as_str())
     }
+
+    /// The W3C trace context its `traceparent` and `tracestate` headers carry;
+    /// none when absent or malformed (the request goes on untraced).
+    pub fn trace_context(&self) -> Option<crate::event::trace::TraceContext> {
+        crate::event::trace::TraceContext::from_headers(
+            self.header("traceparent"),
+            self.header("tracestate"),
+        )
+    }
 }
 
 /// Decodes `%XX` escapes and `+` (form encoding) in a query component.

@@ -18,6 +18,7 @@
 //! * [`ws`] — the WebSocket upgrade (a join, ticket or session at upgrade) and each frame
 //! * [`sockets`] — a network's WebSockets: caps, join deadline, bad frames, by member
 //! * [`sse`] — Server-Sent Events: framing, resume point, streams bounded in number, pages and bytes
+//! * [`observe`] — structured request logs (traced or failed requests) for Workers Logs
 //! * [`cors`] — which web origins may use the HTTP endpoints from a browser (preflights, headers)
 //! * [`create`] — network creation and the demo network
 //! * [`networks`] — the Worker's own routes (`/v1/networks`, `/networks/{id}/…`)
@@ -43,6 +44,7 @@ pub mod membership;
 pub mod message;
 pub mod networks;
 pub mod oauth;
+pub mod observe;
 pub mod policy;
 pub mod registry;
 pub mod send;

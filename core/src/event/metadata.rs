@@ -3,11 +3,13 @@
 //! * `in_reply_to` — the event this one answers (request/response, seed 000 §6);
 //! * `visibility` — who may see the event: `public`, `channel`, `direct`, `mod_only`;
 //! * `refs` — IOA's message-graph links: `messages` (parent event ids) and
-//!   `nodes` (recipient addresses).
+//!   `nodes` (recipient addresses);
+//! * `traceparent`, `tracestate` — W3C trace context ([`super::trace`]).
 //!
 //! Every other key is free-form. [`ProtocolMetadata::read`] validates the
 //! known keys so a malformed value is rejected when the event arrives.
 
+use super::trace::{TraceContext, TraceError};
 use crate::error::{Coded, ErrorCode};
 use crate::ids::address::{Address, AddressError};
 use crate::ids::ulid::{EventId, UlidError};
@@ -66,6 +68,9 @@ pub enum MetadataError {
     /// Too many refs.
     #[error("metadata.refs lists more than {MAX_REFS} entries")]
     TooManyRefs,
+    /// `traceparent` or `tracestate` is malformed.
+    #[error(transparent)]
+    Trace(#[from] TraceError),
 }
 
 impl Coded for MetadataError {
@@ -83,6 +88,8 @@ pub struct ProtocolMetadata {
     pub visibility: Option<Visibility>,
     /// `refs`.
     pub refs: Refs,
+    /// `traceparent` and `tracestate`.
+    pub trace: Option<TraceContext>,
 }
 
 impl ProtocolMetadata {
@@ -109,6 +116,7 @@ impl ProtocolMetadata {
             in_reply_to,
             visibility,
             refs,
+            trace: TraceContext::from_metadata(metadata)?,
         })
     }
 }

@@ -15,7 +15,8 @@
 //! * [`decode`] — validating decode with a stable code per bad field
 //! * [`text`] — the fast, byte-identical JSON encoder
 //! * [`enrichment`] — what the network adds (`sender`, `received_at`, `delivery`)
-//! * [`metadata`] — protocol metadata: `in_reply_to`, visibility, IOA `refs`
+//! * [`metadata`] — protocol metadata: `in_reply_to`, visibility, IOA `refs`, the trace
+//! * [`trace`] — W3C trace context on events: parsing, and what an event causes
 //! * [`raw`] — the borrowed first pass over a frame's fields
 
 pub mod decode;
@@ -24,6 +25,7 @@ pub mod envelope;
 pub mod metadata;
 pub(crate) mod raw;
 pub mod text;
+pub mod trace;
 
 pub use decode::DecodeError;
 pub use envelope::{Event, Limits};

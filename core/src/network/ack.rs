@@ -9,6 +9,7 @@
 
 use crate::event::Event;
 use crate::event::text::{write_address, write_str, write_u64};
+use crate::event::trace::TraceContext;
 use crate::ids::address::Address;
 use crate::ids::event_type::{EventType, core_types};
 use crate::ids::network_id::NetworkId;
@@ -28,6 +29,8 @@ pub struct Ack {
     pub seq: Option<u64>,
     /// The event was a resubmission of one already accepted (`payload.duplicate`).
     pub duplicate: bool,
+    /// The trace context the acknowledged event's trace gives its ack, if any.
+    pub trace: Option<TraceContext>,
     /// Fields a handler adds to the payload (`member`, `resume_after`, …).
     pub extra: Map<String, Value>,
     /// When the network sent it (Unix milliseconds).
@@ -49,6 +52,9 @@ impl Ack {
         }
         let mut metadata = Map::new();
         metadata.insert("in_reply_to".into(), self.acknowledged.to_json());
+        if let Some(trace) = &self.trace {
+            trace.write(&mut metadata);
+        }
         Event {
             id: self.id,
             event_type: EventType::from_static(core_types::EVENT_ACK),
@@ -64,7 +70,7 @@ impl Ack {
 
     /// The ack's JSON text: byte for byte what `self.to_event().encode()` gives.
     pub fn encode(&self) -> String {
-        if !self.extra.is_empty() {
+        if !self.extra.is_empty() || self.trace.is_some() {
             return self.to_event().encode();
         }
         let id = self.acknowledged.digits();
@@ -109,6 +115,7 @@ mod tests {
             acknowledged: "01HQV2WA00000000000000000B".parse().unwrap(),
             seq,
             duplicate,
+            trace: None,
             extra,
             timestamp: 1_709_337_600_000,
             network: "demo".parse().unwrap(),

@@ -5,6 +5,7 @@
 
 use crate::error::Rejection;
 use crate::event::Event;
+use crate::event::trace::TraceContext;
 use crate::ids::address::Address;
 use crate::ids::event_type::{EventType, core_types};
 use crate::ids::network_id::NetworkId;
@@ -36,6 +37,10 @@ pub struct Network {
     /// Nonces of DIDWba headers already accepted.
     pub(super) didwba: crate::identity::didwba::DidWbaVerifier,
     pub(super) ids: UlidGenerator,
+    /// The trace context of the request a binding is serving ([`Network::traced`]).
+    pub(super) ambient_trace: Option<TraceContext>,
+    /// While an event is handled: the context of what it causes (acks, replies, errors).
+    pub(super) cause: Option<TraceContext>,
     pub(super) last_seq: u64,
     /// `mod/persistence` is loaded: logged rows are history and queries work.
     pub(super) keeps_history: bool,
@@ -111,6 +116,8 @@ impl Network {
             keys,
             identity: Default::default(),
             didwba: Default::default(),
+            ambient_trace: None,
+            cause: None,
             ids: UlidGenerator::new(seed),
             last_seq,
             #[cfg(feature = "documents")]
@@ -248,6 +255,7 @@ impl Network {
             acknowledged: event.id,
             seq: None,
             duplicate: false,
+            trace: self.cause.clone(),
             extra,
             timestamp: now,
             network: self.config.id.clone(),
@@ -266,6 +274,9 @@ impl Network {
         let mut metadata = Map::new();
         if let Some(id) = in_reply_to {
             metadata.insert("in_reply_to".into(), id.to_json());
+        }
+        if let Some(cause) = &self.cause {
+            cause.write(&mut metadata);
         }
         Event {
             id: self.ids.next_id(now),

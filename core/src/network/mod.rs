@@ -68,6 +68,7 @@ pub use tracker::{CATCH_UP_PAGE, MAX_IN_FLIGHT, REDELIVERY_TIMEOUT_MS};
 use crate::error::{ErrorCode, Rejection};
 use crate::event::Event;
 use crate::event::metadata::ProtocolMetadata;
+use crate::event::trace::TraceContext;
 use crate::ids::address::Address;
 use crate::ids::event_type::core_types;
 use crate::mods::{Context, JoinClaim};
@@ -133,7 +134,13 @@ impl Network {
             .unwrap_or_else(|| event.source.clone());
         let id = event.id;
         let joining = event.event_type.as_str() == core_types::AGENT_JOIN;
-        match self.accept(inbound, event, now) {
+        // What this event causes carries its trace (its own, else the request's).
+        let trace = TraceContext::from_metadata(&event.metadata)
+            .ok()
+            .flatten()
+            .or_else(|| self.ambient_trace.clone());
+        let outer = std::mem::replace(&mut self.cause, trace.map(|t| t.caused_by(id)));
+        let effects = match self.accept(inbound, event, now) {
             Ok(effects) => effects,
             Err(rejection) => {
                 if joining && rejection.code != ErrorCode::RateLimited {
@@ -146,7 +153,23 @@ impl Network {
                     now,
                 ))]
             }
-        }
+        };
+        self.cause = outer;
+        effects
+    }
+
+    /// Runs `work` as part of a request whose transport carried the trace
+    /// context `trace` (a binding's `traceparent` header): events accepted
+    /// meanwhile without a context of their own get this one.
+    pub fn traced<T>(
+        &mut self,
+        trace: Option<TraceContext>,
+        work: impl FnOnce(&mut Self) -> T,
+    ) -> T {
+        let outer = std::mem::replace(&mut self.ambient_trace, trace);
+        let result = work(self);
+        self.ambient_trace = outer;
+        result
     }
 
     /// The pipeline of seed 000 §7 for one event: checks, guards, transforms,
@@ -227,6 +250,11 @@ impl Network {
             self.check_sender(session, &event)?;
         }
         let metadata = ProtocolMetadata::read(&event.metadata).map_err(|e| Rejection::from(&e))?;
+        if metadata.trace.is_none()
+            && let Some(trace) = &self.ambient_trace
+        {
+            trace.write(&mut event.metadata);
+        }
         // Any accepted frame is a sign of life.
         let revived = if joining {
             Vec::new()

@@ -109,6 +109,18 @@ pub fn handle<H: BindingHost>(
     req: &Request,
     target: &Target,
 ) -> Result<Result<Accepted, Response>, H::Error> {
+    network.traced(req.trace_context(), |network| {
+        serve(host, network, req, target)
+    })
+}
+
+/// [`handle`] within the request's trace context.
+fn serve<H: BindingHost>(
+    host: &mut H,
+    network: &mut Network,
+    req: &Request,
+    target: &Target,
+) -> Result<Result<Accepted, Response>, H::Error> {
     let version = match Version::of(req) {
         Ok(version) => version,
         Err(asked) => {

@@ -83,6 +83,18 @@ pub fn handle<H: BindingHost>(
     req: &Request,
     target: &Target,
 ) -> Result<Handled, H::Error> {
+    network.traced(req.trace_context(), |network| {
+        serve(host, network, req, target)
+    })
+}
+
+/// [`handle`] within the request's trace context.
+fn serve<H: BindingHost>(
+    host: &mut H,
+    network: &mut Network,
+    req: &Request,
+    target: &Target,
+) -> Result<Handled, H::Error> {
     let segments: Vec<&str> = target.segments.iter().map(String::as_str).collect();
     let method = req.method.clone();
     match (segments.as_slice(), &method) {

@@ -68,6 +68,18 @@ pub fn handle<H: McpHost>(
     streams: &mut Streams,
     req: &Request,
 ) -> Result<Outcome, H::Error> {
+    network.traced(req.trace_context(), |network| {
+        serve(host, network, streams, req)
+    })
+}
+
+/// [`handle`] within the request's trace context.
+fn serve<H: McpHost>(
+    host: &mut H,
+    network: &mut Network,
+    streams: &mut Streams,
+    req: &Request,
+) -> Result<Outcome, H::Error> {
     if !access::origin_allowed(req, &network.config().allowed_origins) {
         return Ok(Outcome::Respond(access::forbidden_origin()));
     }

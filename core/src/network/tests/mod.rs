@@ -14,6 +14,7 @@ mod profile;
 mod retention;
 mod routing;
 mod tasks;
+mod trace;
 
 use super::*;
 use crate::client::Client;
