@@ -413,6 +413,34 @@ export interface TaskHandle extends AsyncIterable<TaskUpdate> {
   cancel(): Promise<Ack>;
 }
 
+/** How an agent installed as a mod takes part in the pipeline. */
+export type ModMode = 'guard' | 'transform' | 'observe';
+
+/** What `asMod` declares: the patterns it intercepts, its mode and priority, its deadline and late policy. */
+export interface ModOptions {
+  /** Event type patterns: `*`, `chat.*`, `chat.message` (the network's own `network.*` types never reach a mod). */
+  patterns: string[];
+  mode: ModMode;
+  /** Lower runs earlier among the agent mods of its mode (default 0). */
+  priority?: number;
+  /** How long the network waits for a verdict (default 5000, at most 60000). */
+  deadlineMs?: number;
+  /** What the network does when the mod is offline or late (default `fail-closed`). */
+  onLate?: 'fail-open' | 'fail-closed';
+  /** Send `network.admin.mod.load` for this agent (it must be a master); default true. */
+  install?: boolean;
+}
+
+/**
+ * Decides on one intercepted event. Guards: nothing or `true` allows, a reason
+ * (string), `{reject: reason}` or `false` rejects. Transforms: the new payload
+ * (or `{payload, metadata}`), nothing keeps the event. Observers: ignored.
+ */
+export type ModHandler = (
+  event: AgentnetEvent,
+  context: { mode: ModMode; deadline?: number },
+) => unknown | Promise<unknown>;
+
 export class Agent {
   private constructor();
   /** Connects and joins; resolves once the network has accepted the join. */
@@ -463,6 +491,10 @@ export class Agent {
   /** Opens a file's or context's shared text; resolves once synced (or at once, offline). */
   document(address: string, options?: { timeoutMs?: number }): Promise<SharedDocument>;
   history(query?: { after?: number; limit?: number; types?: string; source?: string; target?: string }): Promise<EventsPage>;
+  /** Serves this agent as a mod (docs/mods.md); installs it unless `install: false`. */
+  asMod(options: ModOptions, handler: ModHandler): Promise<{ spec: Record<string, unknown>; uninstall(): Promise<Ack> }>;
+  /** Sends `network.admin.{action}` (`pause`, `resume`, `archive`, `mod.load`, `member.ban`, `token.rotate`, `settings.update`, `config`, …); masters only. */
+  admin(action: string, payload?: unknown): Promise<Ack>;
   leave(): Promise<void>;
   close(): void;
 }

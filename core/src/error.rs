@@ -80,6 +80,12 @@ pub enum ErrorCode {
     UnknownRecipient,
     /// The host failed on its side (storage, a missing answer); nothing the caller sent is at fault.
     Internal,
+    /// A master banned this address from the network: it may not join again.
+    Banned,
+    /// A guard mod written by a developer (an agent installed as a mod) rejected the event.
+    RejectedByMod,
+    /// An agent installed as a fail-closed mod was offline or gave no verdict in time.
+    ModUnavailable,
 }
 
 impl ErrorCode {
@@ -119,6 +125,9 @@ impl ErrorCode {
             Self::UnknownParent => "unknown_parent",
             Self::UnknownRecipient => "unknown_recipient",
             Self::Internal => "internal",
+            Self::Banned => "banned",
+            Self::RejectedByMod => "rejected_by_mod",
+            Self::ModUnavailable => "mod_unavailable",
         }
     }
 }

@@ -207,6 +207,7 @@ impl Host for Applier<'_> {
                 }
                 self.store.store(row)?
             }
+            Effect::StoreConfig(config) => self.store.save_config(config)?,
             Effect::Remove { kind, key } => {
                 host.mcp.noticed(&effect);
                 self.store.remove(*kind, key)?

@@ -20,6 +20,7 @@
 //! modules (the workspace's [`event_types`], for one), never here, so no
 //! feature depends on the page that composes it.
 
+pub mod admin;
 pub mod chat;
 pub mod connection;
 pub mod directory;
@@ -198,6 +199,7 @@ fn Workspace(
     let documents = Documents::provide(session);
     let seen = Seen::provide();
     let tasks = Tasks::provide(session);
+    let admin = admin::Admin::provide(session);
 
     // The place in the URL: the conversation it opens, the thread it shows.
     Effect::new(move |_| chat.follow(&place.get()));
@@ -225,6 +227,7 @@ fn Workspace(
             shared.on_effect(&effect);
             documents.on_effect(&effect);
             tasks.on_effect(&effect);
+            admin.on_effect(&effect);
         };
         if session.connect(replica, credentials, on_effect) {
             documents.reopen_remembered().await;
@@ -247,6 +250,9 @@ fn Workspace(
             </Show>
             <Show when=move || session.pane() == Pane::Tasks>
                 <TasksPane />
+            </Show>
+            <Show when=move || session.pane() == Pane::Admin>
+                <admin::AdminPane />
             </Show>
             <ChatPane />
             <div class="side">
@@ -289,6 +295,7 @@ fn Panes() -> impl IntoView {
             Pane::Conversation => session.path(&Place::Conversation(chat.open_conversation())),
             Pane::Inspector => session.path(&Place::Inspector),
             Pane::Tasks => session.path(&Place::Tasks),
+            Pane::Admin => session.path(&Place::Admin),
             _ => session.path(&Place::About),
         };
         view! {
@@ -301,6 +308,7 @@ fn Panes() -> impl IntoView {
             {link(Pane::Tasks, "Tasks")}
             {link(Pane::Inspector, "Inspector")}
             {link(Pane::About, "About")}
+            {link(Pane::Admin, "Admin")}
         </nav>
     }
 }

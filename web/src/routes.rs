@@ -1,6 +1,6 @@
 //! The workspace's URLs: every place a person can be — a network's
 //! conversation (everyone, a channel, a person), a thread, a document, an
-//! event in the inspector, the tasks or one task, the network's profile —
+//! event in the inspector, the tasks or one task, the network's profile, its admin —
 //! has a path under `/n/{network}`, so it can be linked to, opened in a new
 //! tab and reached again with the back button.
 //!
@@ -38,6 +38,8 @@ pub enum Place {
     Task(String),
     /// The network's profile.
     About,
+    /// Managing the network (masters) and its analytics.
+    Admin,
 }
 
 impl Default for Place {
@@ -68,6 +70,7 @@ impl Place {
             Self::Tasks => format!("{base}/tasks"),
             Self::Task(id) => format!("{base}/tasks/{id}"),
             Self::About => format!("{base}/about"),
+            Self::Admin => format!("{base}/admin"),
         }
     }
 
@@ -103,6 +106,7 @@ pub fn place_of(path: &str) -> Option<(String, Place)> {
         ("tasks", "") => Place::Tasks,
         ("tasks", id) => Place::Task(id.to_owned()),
         ("about", "") => Place::About,
+        ("admin", "") => Place::Admin,
         _ => return None,
     };
     Some((network, place))
@@ -177,6 +181,7 @@ mod tests {
             Place::Tasks,
             Place::Task(id.to_string()),
             Place::About,
+            Place::Admin,
         ];
         for place in places {
             let path = place.path("demo");

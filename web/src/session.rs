@@ -30,6 +30,8 @@ pub enum Pane {
     Document,
     /// The person's tasks.
     Tasks,
+    /// Managing the network (masters).
+    Admin,
 }
 
 impl Pane {
@@ -41,6 +43,7 @@ impl Pane {
             Place::About => Self::About,
             Place::Document(_) => Self::Document,
             Place::Tasks | Place::Task(_) => Self::Tasks,
+            Place::Admin => Self::Admin,
         }
     }
 }

@@ -12,6 +12,7 @@ import { batchedUrl, openSocket, resolveNetwork, sendFrame, webSocketClass } fro
 import { SharedDocument } from './document.js';
 import { readAnswer } from './answers.js';
 import { serveTasks, startTask } from './tasks.js';
+import { sendAdmin, serveAsMod } from './mods.js';
 
 const INVOKE = 'network.resource.invoke';
 const INVOKE_RESULT = 'network.resource.invoke.result';
@@ -248,6 +249,23 @@ export class Agent {
     if (state !== undefined) filters.state = state;
     if (limit !== undefined) filters.limit = limit;
     return (await this.request('core', 'task.list', filters)).payload;
+  }
+
+  /**
+   * Serves this agent as a mod (a master installs it; with `install` unset
+   * and this agent a master, it installs itself): `handler(event, {mode, deadline})`
+   * decides on each event matching `patterns`. Guards return nothing or `true`
+   * to allow, a reason (string) or `false` to reject; transforms return the
+   * new payload (or `{payload, metadata}`), nothing to keep it; observers'
+   * results are ignored. Resolves with `{spec, uninstall()}`.
+   */
+  asMod({ patterns, mode, priority, deadlineMs, onLate, install } = {}, handler) {
+    return serveAsMod(this, { patterns, mode, priority, deadlineMs, onLate, install }, handler);
+  }
+
+  /** Sends `network.admin.{action}` (`pause`, `member.ban`, `mod.load`, …; masters only); resolves with its ack. */
+  admin(action, payload = {}) {
+    return sendAdmin(this, action, payload);
   }
 
   /** Sends an event and resolves with the event that answers it (`metadata.in_reply_to`), or rejects on error or timeout. */

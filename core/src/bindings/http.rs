@@ -21,18 +21,17 @@
 //! status of [`status_of`](super::status_of); a known path with another
 //! method is `method_not_allowed` (405), an unknown one `not_found`.
 
-use super::exchange::{Answer, BindingHost, Collected, error_reply, json_body, rejected};
+use super::exchange::{Answer, BindingHost, json_body, rejected};
 use super::membership;
 use super::message::{Method, Request, Response};
+pub use super::send::{fill_event, send_response};
 use super::session::{self, QueryTokens, authenticate};
 use super::sockets::{Close, Sockets};
 use super::sse;
 use super::ws;
-use crate::ids::event_type::core_types;
-use crate::ids::ulid::UlidGenerator;
 use crate::model::payloads::{Transport, json_of};
-use crate::network::{Inbound, Page};
-use crate::{Address, Coded, ErrorCode, Event, EventId, Network, NetworkId};
+use crate::network::Page;
+use crate::{Address, ErrorCode, EventId, Network, NetworkId};
 use serde_json::{Value, json};
 
 /// Events a poll returns unless it asks for another number.
@@ -105,6 +104,12 @@ pub enum Route {
     Sse,
     /// `v1/ws`, any method.
     WebSocket,
+    /// `v1/admin/…` ([`super::admin`]).
+    Admin,
+    /// `POST v1/invitations/reject` `{code}`: the code's holder declines it, unjoined.
+    RejectInvitation,
+    /// `GET v1/analytics`.
+    Analytics,
     /// A test-only route.
     Test(TestHook),
 }
@@ -132,10 +137,13 @@ pub fn route(req: &Request, test_hooks: bool) -> Answer<Route> {
         (Method::Post, "v1/events") => Route::Send,
         (Method::Get, "v1/events") => Route::Poll,
         (Method::Post, "v1/heartbeat") => Route::Heartbeat,
+        (Method::Get, "v1/analytics") => Route::Analytics,
+        (Method::Post, "v1/invitations/reject") => Route::RejectInvitation,
+        (_, admin) if admin.starts_with("v1/admin/") => Route::Admin,
         (
             method,
             "v1/profile" | "v1/discover" | "v1/join" | "v1/leave" | "v1/ticket" | "v1/events"
-            | "v1/heartbeat",
+            | "v1/heartbeat" | "v1/analytics",
         ) => {
             return Err(Response::error(
                 ErrorCode::MethodNotAllowed,
@@ -236,6 +244,7 @@ fn serve<H: BindingHost>(
             return Ok(membership::join(host, network, req, peer)?.into());
         }
         Route::Test(hook) => return Ok(Outcome::Test(hook)),
+        Route::RejectInvitation => return Ok(super::admin::reject(host, network, req)?.into()),
         Route::WebSocket => {
             return Ok(match ws::upgrade(host, network, req)? {
                 Ok(upgrade) => Outcome::Upgrade(upgrade),
@@ -287,6 +296,8 @@ fn member_request<H: BindingHost>(
         Route::Ticket => session::issue_ticket(host, &member)?,
         Route::Send => send(host, network, member, &req.body, peer)?,
         Route::Poll => poll(host, network, member, req)?,
+        Route::Analytics => super::admin::analytics(network, &member),
+        Route::Admin => super::admin::handle(host, network, member, req, peer)?,
         _ => {
             let effects = network.heartbeat(&member, host.now());
             host.apply(network, effects)?;
@@ -296,33 +307,6 @@ fn member_request<H: BindingHost>(
     Ok(response.into())
 }
 
-/// Fills what a plain HTTP client may leave out of an event it POSTs (its
-/// `id`, `timestamp` and `source`); everything it does send is kept, and validated later.
-pub fn fill_event(body: &mut Value, id: EventId, source: &Address, now: u64) {
-    if let Value::Object(object) = body {
-        object.entry("id").or_insert_with(|| json!(id));
-        object.entry("timestamp").or_insert_with(|| json!(now));
-        object.entry("source").or_insert_with(|| json!(source));
-    }
-}
-
-/// The response to a POSTed event, from the replies it led to.
-pub fn send_response(collected: &Collected) -> Response {
-    let reply = collected
-        .replies
-        .last()
-        .or_else(|| collected.delivered.last());
-    match reply {
-        Some(event) if event.event_type.as_str() == core_types::EVENT_ERROR => error_reply(event),
-        Some(event) if event.event_type.as_str() == core_types::EVENT_ACK => {
-            Response::json(event.payload.clone())
-        }
-        // Answers such as pong, discovery or history come back as the event itself.
-        Some(event) => Response::json(json!(event)),
-        None => Response::json(json!({"ok": true})),
-    }
-}
-
 fn send<H: BindingHost>(
     host: &mut H,
     network: &mut Network,
@@ -330,30 +314,10 @@ fn send<H: BindingHost>(
     text: &str,
     peer: Option<String>,
 ) -> Result<Response, H::Error> {
-    let limits = network.config().limits;
-    let mut body = match json_body(text, &limits) {
-        Ok(body) => body,
-        Err(response) => return Ok(response),
-    };
-    let now = host.now();
-    let id = UlidGenerator::new(host.random_seed()).next_id(now);
-    fill_event(&mut body, id, &member, now);
-    let event = match Event::from_value(body, &limits) {
-        Ok(event) => event,
-        Err(err) => return Ok(Response::error(err.code(), err.to_string())),
-    };
-    let inbound = Inbound {
-        session: Some(&member),
-        connection: None,
-        peer: Some(peer.as_deref().unwrap_or(membership::UNKNOWN_PEER)),
-        didwba: None,
-    };
-    let effects = network.handle_event_on(&inbound, event, now);
-    Ok(send_response(&host.collect(
-        network,
-        effects,
-        Some(&member),
-    )?))
+    match json_body(text, &network.config().limits) {
+        Ok(body) => super::send::send_value(host, network, member, body, peer),
+        Err(response) => Ok(response),
+    }
 }
 
 /// Where a poll starts, as `?after=` says.

@@ -277,7 +277,9 @@ pub fn status_of(code: ErrorCode) -> u16 {
         ErrorCode::UpgradeRequired => 426,
         ErrorCode::NotSupported => 501,
         ErrorCode::Internal => 500,
-        ErrorCode::NetworkUnavailable => 503,
+        ErrorCode::NetworkUnavailable | ErrorCode::ModUnavailable => 503,
+        ErrorCode::Banned => 403,
+        ErrorCode::RejectedByMod => 422,
         ErrorCode::Timeout => 504,
         ErrorCode::MalformedEvent
         | ErrorCode::InvalidAddress

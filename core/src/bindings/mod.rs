@@ -11,6 +11,8 @@
 //! * [`exchange`] — what a binding needs from its host; replies collected for a response
 //! * [`http`] — the HTTP binding of seed 000 §11 inside a network
 //! * [`membership`] — its join and leave
+//! * [`admin`] — its admin routes (`v1/admin/…`) and analytics
+//! * [`send`] — one event sent for an HTTP caller, and the response it makes
 //! * [`session`] — HTTP sessions and tickets: expiry, where a token may travel
 //! * [`policy`] — how long sessions and tickets live; the WebSocket limits
 //! * [`ws`] — the WebSocket upgrade (a join, ticket or session at upgrade) and each frame
@@ -29,6 +31,7 @@
 //! * [`ioa`] — IOA (spaces, nodes, the message graph, SSE) at `/networks/{id}/ioa`
 
 pub mod a2a;
+pub mod admin;
 pub mod cors;
 pub mod create;
 pub mod didwba;
@@ -46,6 +49,7 @@ pub mod observe;
 pub mod policy;
 pub mod refusals;
 pub mod registry;
+pub mod send;
 pub mod session;
 pub mod sockets;
 pub mod sse;

@@ -113,6 +113,7 @@ pub fn project(effect: &Effect) -> Value {
         Effect::CloseConnections(address) => json!({"close": address}),
         Effect::Store(row) => json!({"store": row.kind().as_str(), "key": row.key()}),
         Effect::Remove { kind, key } => json!({"remove": kind.as_str(), "key": key}),
+        Effect::StoreConfig(config) => json!({"config": config.id}),
         Effect::PruneLog {
             transient_through,
             history_through,

@@ -34,6 +34,8 @@ pub struct MemoryHost {
     pub log: Vec<LogRow>,
     /// State rows by kind and key.
     pub rows: BTreeMap<(RowKind, String), Row>,
+    /// The configuration last stored ([`Effect::StoreConfig`]), if it changed.
+    pub config: Option<crate::model::config::NetworkConfig>,
 }
 
 /// A [`MemoryHost`] applying one batch of effects, recording them in order.
@@ -101,6 +103,7 @@ impl MemoryHost {
             | Effect::Bind(_)
             | Effect::Unbind
             | Effect::CloseConnections(_) => {}
+            Effect::StoreConfig(config) => self.config = Some((**config).clone()),
         }
     }
 

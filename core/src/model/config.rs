@@ -188,6 +188,15 @@ pub struct NetworkConfig {
     /// browser (CORS); empty (the default): only the network's own origin.
     #[serde(default, skip_serializing_if = "AllowedOrigins::is_empty")]
     pub allowed_origins: AllowedOrigins,
+    /// Member agents installed as mods (`network.admin.mod.load` with `agent`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub agent_mods: Vec<crate::model::agent_mod::AgentMod>,
+    /// Standard mods' priorities a master set, by mod name (the rest keep their own).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub mod_priorities: BTreeMap<String, i32>,
+    /// Addresses a master banned: they may not join again.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeSet::is_empty")]
+    pub banned: std::collections::BTreeSet<Address>,
 }
 
 impl NetworkConfig {
@@ -210,6 +219,9 @@ impl NetworkConfig {
             bridges: BTreeMap::new(),
             a2a_guest: None,
             allowed_origins: AllowedOrigins::default(),
+            agent_mods: Vec::new(),
+            mod_priorities: BTreeMap::new(),
+            banned: Default::default(),
         }
     }
 

@@ -3,6 +3,7 @@
 //! Plain data with its invariants, used by the mods and the network engine
 //! above it; no pipeline logic lives here.
 //!
+//! * [`agent_mod`] — member agents installed as mods: patterns, mode, deadline, verdicts
 //! * [`config`] — access policy, delivery mode, status, limits and mods of a network
 //! * [`graph`] — the message graph (IOA): link keys, traversal, windows; [`graph_memory`] holds one in memory
 //! * [`membership`] — the membership record and presence
@@ -17,6 +18,7 @@
 //! * [`payloads`] — the payloads of the network's answers (roster, resources, pages, errors, profile)
 
 pub mod access;
+pub mod agent_mod;
 pub mod config;
 pub mod graph;
 pub mod graph_memory;

@@ -1,7 +1,8 @@
 //! `mod/analytics`: usage counts per event type and per source (observe, priority 100).
 //!
 //! A master reads them by sending any event to `mod/analytics`; the mod
-//! answers `analytics.report` with `{total, by_type, by_source}`. Others get
+//! answers `analytics.report` with `{total, by_type, by_source, by_minute}`
+//! (`GET /v1/analytics` reads the same, [`crate::Network::analytics`]). Others get
 //! `forbidden`. Counts are saved as the mod's state at most once per
 //! [`SAVE_INTERVAL_MS`] of network time and whenever a report is read, so a
 //! restart loses at most that interval's counts. At most [`MAX_KEYS`] event
@@ -34,6 +35,26 @@ pub struct Analytics {
     /// Events from sources seen after [`MAX_KEYS`] others.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub other_sources: u64,
+    /// Events per minute over time: the minute's start (unix ms) → events, the
+    /// last [`MINUTES_KEPT`] minutes that saw any.
+    #[serde(default)]
+    pub by_minute: BTreeMap<u64, u64>,
+}
+
+/// Minutes of the time series kept.
+pub const MINUTES_KEPT: usize = 24 * 60;
+
+impl Analytics {
+    /// Counts one event of `event_type` from `source` at `now`.
+    pub fn count(&mut self, event_type: &str, source: &Address, now: u64) {
+        self.total += 1;
+        bump(&mut self.by_type, &mut self.other_types, event_type);
+        bump(&mut self.by_source, &mut self.other_sources, source);
+        *self.by_minute.entry(now - now % 60_000).or_default() += 1;
+        while self.by_minute.len() > MINUTES_KEPT {
+            self.by_minute.pop_first();
+        }
+    }
 }
 
 /// Event types, and sources, counted by name at most.
@@ -93,18 +114,8 @@ impl Mod for AnalyticsMod {
     }
 
     fn observe(&mut self, cx: &Context<'_>, event: &Event, out: &mut Outbox<'_>) {
-        self.counts.total += 1;
-        let counts = &mut self.counts;
-        bump(
-            &mut counts.by_type,
-            &mut counts.other_types,
-            event.event_type.as_str(),
-        );
-        bump(
-            &mut counts.by_source,
-            &mut counts.other_sources,
-            &event.source,
-        );
+        self.counts
+            .count(event.event_type.as_str(), &event.source, cx.now);
         if self
             .last_saved
             .is_none_or(|at| cx.now.saturating_sub(at) >= SAVE_INTERVAL_MS)
@@ -139,6 +150,10 @@ impl Mod for AnalyticsMod {
         Ok(())
     }
 
+    fn report(&self) -> Option<Value> {
+        serde_json::to_value(&self.counts).ok()
+    }
+
     fn restore(&mut self, state: &Value) {
         if let Ok(counts) = serde_json::from_value(state.clone()) {
             self.counts = counts;
@@ -162,10 +177,10 @@ mod tests {
             let network = "n".repeat(MAX_NETWORK_ID_LEN);
             let name = format!("{n:06}{}", "a".repeat(MAX_NAME_LEN - 6));
             let source: Address = format!("{network}::agent:{name}").parse().unwrap();
-            counts.total += 1;
-            bump(&mut counts.by_type, &mut counts.other_types, kind.as_str());
-            bump(&mut counts.by_source, &mut counts.other_sources, &source);
+            counts.count(&kind, &source, n as u64 * 60_000);
         }
+        assert_eq!(counts.by_minute.len(), MINUTES_KEPT);
+        assert_eq!(counts.by_minute.values().sum::<u64>(), MINUTES_KEPT as u64);
         assert_eq!(counts.by_type.len(), MAX_KEYS);
         assert_eq!(counts.other_types, 2 * MAX_KEYS as u64);
         assert_eq!(counts.other_sources, 2 * MAX_KEYS as u64);

@@ -9,20 +9,9 @@ use crate::ids::network_id::NetworkId;
 use crate::ids::standing::Verification;
 use crate::ids::ulid::UlidGenerator;
 use crate::model::state::State;
-use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
-/// How a mod takes part in the pipeline.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum ModMode {
-    /// Inspects and may reject.
-    Guard,
-    /// May rewrite the event and emit new ones.
-    Transform,
-    /// Sees the final event; may emit, never change.
-    Observe,
-}
+pub use crate::model::agent_mod::ModMode;
 
 /// A mod's identity and place in the pipeline.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -180,6 +169,11 @@ pub trait Mod {
             crate::error::ErrorCode::UnknownTarget,
             format!("{} takes no events addressed to it", event.target),
         ))
+    }
+
+    /// What the mod reports to masters (`mod/analytics`: its counts); `None` for most.
+    fn report(&self) -> Option<Value> {
+        None
     }
 
     /// Restores state saved with [`Command::SaveModState`].

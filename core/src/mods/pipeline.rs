@@ -7,6 +7,7 @@ use crate::event::Event;
 use crate::ids::address::{Address, Entity};
 use crate::model::config::ModConfig;
 use serde_json::Value;
+use std::collections::BTreeMap;
 
 /// The mod a configuration names, ready to run.
 fn instantiate(config: &ModConfig) -> Box<dyn Mod> {
@@ -24,14 +25,59 @@ fn instantiate(config: &ModConfig) -> Box<dyn Mod> {
 /// The loaded mods, in pipeline order.
 pub struct Pipeline {
     mods: Vec<Box<dyn Mod>>,
+    /// The configuration each mod (parallel to `mods`) was made from.
+    configs: Vec<ModConfig>,
 }
 
 impl Pipeline {
-    /// Instantiates the configured mods, ordered by mode then priority.
-    pub fn new(configs: &[ModConfig]) -> Self {
-        let mut mods: Vec<Box<dyn Mod>> = configs.iter().map(instantiate).collect();
-        mods.sort_by_key(|m| (m.spec().mode, m.spec().priority));
-        Self { mods }
+    /// Instantiates the configured mods, ordered by mode then priority
+    /// (`priorities` overrides a mod's own, by name).
+    pub fn new(configs: &[ModConfig], priorities: &BTreeMap<String, i32>) -> Self {
+        Self::rebuilt(Vec::new(), configs, priorities)
+    }
+
+    /// The pipeline for a changed configuration: a mod whose settings did not
+    /// change keeps its instance (and so its counts and buckets). Returns the
+    /// names of the mods started anew (their saved state is theirs to restore).
+    pub fn reconfigure(
+        &mut self,
+        configs: &[ModConfig],
+        priorities: &BTreeMap<String, i32>,
+    ) -> Vec<&'static str> {
+        let old: Vec<(ModConfig, Box<dyn Mod>)> = std::mem::take(&mut self.configs)
+            .into_iter()
+            .zip(std::mem::take(&mut self.mods))
+            .collect();
+        let started = configs
+            .iter()
+            .filter(|c| !old.iter().any(|(o, _)| o == *c))
+            .map(ModConfig::name)
+            .collect();
+        *self = Self::rebuilt(old, configs, priorities);
+        started
+    }
+
+    fn rebuilt(
+        mut old: Vec<(ModConfig, Box<dyn Mod>)>,
+        configs: &[ModConfig],
+        priorities: &BTreeMap<String, i32>,
+    ) -> Self {
+        let mut loaded: Vec<(ModConfig, Box<dyn Mod>)> = configs
+            .iter()
+            .map(|config| match old.iter().position(|(c, _)| c == config) {
+                Some(at) => old.swap_remove(at),
+                None => (config.clone(), instantiate(config)),
+            })
+            .collect();
+        loaded.sort_by_key(|(config, m)| {
+            let priority = priorities
+                .get(config.name())
+                .copied()
+                .unwrap_or(m.spec().priority);
+            (m.spec().mode, priority)
+        });
+        let (configs, mods) = loaded.into_iter().unzip();
+        Self { mods, configs }
     }
 
     /// The loaded mods' addresses in pipeline order.
@@ -102,6 +148,14 @@ impl Pipeline {
                 format!("{} is not loaded in this network", event.target),
             )),
         }
+    }
+
+    /// The report of the mod named `name`, when it is loaded and reports.
+    pub fn report(&self, name: &str) -> Option<Value> {
+        self.mods
+            .iter()
+            .find(|m| matches!(m.spec().address.entity(), Entity::Mod(n) if n.as_str() == name))
+            .and_then(|m| m.report())
     }
 
     /// Restores a mod's saved state by name.

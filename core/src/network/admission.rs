@@ -22,6 +22,7 @@ const NETWORK_ONLY_TYPES: &[&str] = &[
     core_types::RESOURCE_DISCOVER_RESPONSE,
     core_types::RESOURCE_READ_RESPONSE,
     core_types::EVENTS_RESPONSE,
+    crate::network::agent_mods::INTERCEPT,
 ];
 
 /// Presence news (`mod/workspace` emits it); members may send it only about themselves.
@@ -68,6 +69,12 @@ impl Network {
             return Err(Rejection::new(
                 ErrorCode::NetworkUnavailable,
                 "this network is archived: no new joins",
+            ));
+        }
+        if crate::network::handlers::is_banned(self, &address.to_local()) {
+            return Err(Rejection::new(
+                ErrorCode::Banned,
+                format!("{address} is banned from this network"),
             ));
         }
         Ok(())
@@ -126,7 +133,14 @@ impl Network {
                 "observers receive events but cannot emit them",
             ));
         }
-        if self.config.status != NetworkStatus::Active && !READ_ONLY_TYPES.contains(&event_type) {
+        // A paused network still takes its masters' admin events (to resume it) and mods' verdicts.
+        let paused_may = self.config.status == NetworkStatus::Paused
+            && (event_type.starts_with(crate::network::handlers::admin_types::PREFIX)
+                || event_type == crate::network::agent_mods::VERDICT);
+        if self.config.status != NetworkStatus::Active
+            && !READ_ONLY_TYPES.contains(&event_type)
+            && !paused_may
+        {
             return Err(Rejection::new(
                 ErrorCode::NetworkUnavailable,
                 format!(

@@ -67,6 +67,9 @@ pub enum Effect {
     Page(Page),
     /// Insert or replace a state row.
     Store(Row),
+    /// The configuration changed (a master's `network.admin.*` event): store
+    /// it in place of the stored one, so a restored network has it.
+    StoreConfig(Box<crate::model::config::NetworkConfig>),
     /// Delete a state row.
     Remove {
         /// Row kind.

@@ -52,6 +52,8 @@ pub struct Network {
     /// When the next idle member may be removed, as far as is known.
     pub(super) member_removal_due: Option<u64>,
     pub(super) dedupe: DedupeWindow,
+    /// Events waiting for agent mods' verdicts (`super::agent_mods`).
+    pub(super) parked: crate::network::parked::ParkedEvents,
     pub(super) index: Box<dyn EventIndex>,
     /// Members stored as online when this instance was restored: what was
     /// delivered to them before is unknown here, so until they join again
@@ -95,7 +97,7 @@ impl Network {
                 other => state.apply(other),
             }
         }
-        let mut pipeline = Pipeline::new(&config.mods);
+        let mut pipeline = Pipeline::new(&config.mods, &config.mod_priorities);
         for (name, saved) in &state.mod_state {
             pipeline.restore(name, saved);
         }
@@ -113,6 +115,7 @@ impl Network {
             prune_behind: false,
             member_removal_due: None,
             dedupe: DedupeWindow::default(),
+            parked: Default::default(),
             index: Box::new(NoIndex),
             restored_online,
             keeps_history,
@@ -158,6 +161,7 @@ impl Network {
             presence,
             self.next_push(),
             self.next_prune(),
+            self.next_verdict_due(),
         ]
         .into_iter()
         .flatten()
@@ -207,6 +211,11 @@ impl Network {
     /// The addresses of the loaded mods, in pipeline order.
     pub fn mods(&self) -> Vec<Address> {
         self.pipeline.addresses()
+    }
+
+    /// `mod/analytics`' counts as a master reads them, when it is loaded.
+    pub fn analytics(&self) -> Option<Value> {
+        self.pipeline.report("analytics")
     }
 
     /// The network profile of seed 000 §9; the host supplies its transports.

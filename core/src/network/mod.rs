@@ -27,6 +27,8 @@
 
 mod ack;
 mod admission;
+pub mod agent_mods;
+mod complete;
 mod dedupe;
 mod delivery;
 #[cfg(feature = "documents")]
@@ -40,6 +42,7 @@ mod handlers;
 pub mod identity;
 mod identity_cache;
 mod outcome;
+mod parked;
 mod presence;
 mod pushes;
 mod reads;
@@ -53,7 +56,9 @@ pub use ack::Ack;
 pub use delivery::{DEDUPE_WINDOW, EventIndex, FrameTemplate, NoIndex, delivery_frame};
 pub use effects::{Effect, LogFilter, Order, Page, ReadRequest, ReadRows, Reader};
 pub use engine::Network;
-pub use handlers::{DEFAULT_INVITATION_TTL_MS, MAX_OPEN_TASKS, task_types};
+pub use handlers::{
+    DEFAULT_INVITATION_TTL_MS, MAX_OPEN_TASKS, admin_types, invitations, task_types,
+};
 pub use reads::MAX_READ_LIMIT;
 pub use retention::MAX_PRUNED_PER_RUN;
 pub use routing::{default_visibility, logged_visible_to, visible_to};
@@ -66,12 +71,9 @@ use crate::event::metadata::ProtocolMetadata;
 use crate::event::trace::TraceContext;
 use crate::ids::address::Address;
 use crate::ids::event_type::core_types;
-use crate::model::membership::Member;
 use crate::mods::{Context, JoinClaim};
 use engine::anonymous;
 use serde_json::{Map, Value};
-use stages::Stage;
-use std::rc::Rc;
 
 impl Network {
     /// Handles one frame from a connection authenticated as `session` (or not yet joined).
@@ -288,93 +290,13 @@ impl Network {
             self.check_owner(session, &event, claim.verification, claim.did.as_deref())?;
         }
 
-        let mut staged = revived;
-        staged.extend(self.run_stage(Stage::Transform, &mut event, now));
-        let mut outcome = handlers::handle(self, &event, claim.as_ref(), &metadata, now)?;
-        if joining && let Value::Object(payload) = &mut event.payload {
-            // Secrets, tokens and proofs were for admission: never logged, observed or delivered.
-            payload.remove("credentials");
+        // Agent mods (guards, transforms) decide before the rest: the event waits for their verdicts.
+        if let Some(chain) = self.agent_chain(&event) {
+            let mut effects = revived;
+            effects.extend(self.park(event, placement, chain, now));
+            return Ok(effects);
         }
-        // Resolve recipients before anything is logged: an unroutable event changes nothing.
-        let recipients = if outcome.route {
-            routing::recipients(&self.state, &event)?
-        } else {
-            Vec::new()
-        };
-        staged.extend(self.run_stage(Stage::Observe, &mut event, now));
-        // In order: the log entry, the handler's effects, the mods', the delivery, the ack,
-        // then what follows the ack (a catch-up).
-        let mut effects = Vec::with_capacity(outcome.effects.len() + staged.len() + 3);
-
-        let event = Rc::new(event);
-        let visibility = metadata
-            .visibility
-            .unwrap_or_else(|| default_visibility(&event.target));
-        // Logged events are sequenced; without at-least-once they stay in the log only as history.
-        let seq = if outcome.log {
-            self.last_seq += 1;
-            let seq = self.last_seq;
-            self.dedupe.insert(event.id, seq);
-            if self.at_least_once() || self.keeps_history {
-                effects.push(Effect::Append {
-                    seq,
-                    event: Rc::clone(&event),
-                    retain: self.keeps_history,
-                    audiences: delivery::audiences_of(&self.state, &event, visibility),
-                    links: placement.as_ref().map(|p| p.links(seq)).unwrap_or_default(),
-                });
-            }
-            Some(seq)
-        } else {
-            None
-        };
-        effects.append(&mut outcome.effects);
-        effects.append(&mut staged);
-        let mut to: Vec<Address> = recipients
-            .into_iter()
-            .filter(|to| {
-                // Online implies a member: visibility need not look the member up again.
-                self.state.members.get(to).is_some_and(Member::is_online)
-                    && !self.tracker.catching_up.contains_key(to)
-                    && routing::visible_to_known(&self.state, &event, visibility, to, true)
-            })
-            .collect();
-        let order = match seq {
-            Some(seq) if self.at_least_once() => {
-                // A member at its bound of unacknowledged deliveries gets this one from the log later.
-                let mut prev = Vec::with_capacity(to.len());
-                let mut paused = Vec::new();
-                to.retain(|r| match self.tracker.deliver_live(r, seq, now) {
-                    Some(p) => {
-                        prev.push(p);
-                        true
-                    }
-                    None => {
-                        paused.push(r.clone());
-                        false
-                    }
-                });
-                for member in &paused {
-                    effects.extend(self.tracker.catch_up_row(member).map(Effect::Store));
-                }
-                Some(Order { seq, prev })
-            }
-            _ => None,
-        };
-        if !to.is_empty() {
-            effects.push(Effect::Deliver {
-                to,
-                event: Rc::clone(&event),
-                order,
-            });
-        }
-        if !outcome.no_ack {
-            let mut ack = self.ack(&event, outcome.ack, now);
-            ack.seq = seq;
-            effects.push(Effect::Ack(ack));
-        }
-        effects.append(&mut outcome.after_ack);
-        Ok(effects)
+        self.complete(event, claim.as_ref(), &metadata, revived, placement, now)
     }
 }
 

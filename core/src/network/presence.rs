@@ -55,6 +55,7 @@ impl Network {
             }
         }
         effects.extend(self.prune_if_due(now));
+        effects.extend(self.expire_verdicts(now));
         effects
     }
 

@@ -191,25 +191,32 @@ impl Network {
             .filter(|m| !self.holds_something(m))
             .map(|m| m.last_seen.saturating_add(after))
             .min();
-        let mut effects = Vec::new();
-        for address in idle {
-            self.state.members.remove(&address);
-            self.tracker.forget(&address);
-            effects.push(Effect::Remove {
+        idle.iter()
+            .flat_map(|address| self.forget_member(address))
+            .collect()
+    }
+
+    /// The member is gone (idle, removed or banned by a master): its record,
+    /// cursor and channel seats removed, its connections and sessions closed.
+    pub(super) fn forget_member(&mut self, address: &Address) -> Vec<Effect> {
+        self.state.members.remove(address);
+        self.tracker.forget(address);
+        let mut effects = vec![
+            Effect::Remove {
                 kind: RowKind::Member,
                 key: address.to_string(),
-            });
-            effects.push(Effect::Remove {
+            },
+            Effect::Remove {
                 kind: RowKind::Cursor,
                 key: address.to_string(),
-            });
-            for channel in self.state.channels.values_mut() {
-                if channel.members.remove(&address) {
-                    effects.push(Effect::Store(Row::Channel(channel.clone())));
-                }
+            },
+        ];
+        for channel in self.state.channels.values_mut() {
+            if channel.members.remove(address) {
+                effects.push(Effect::Store(Row::Channel(channel.clone())));
             }
-            effects.push(Effect::CloseConnections(address));
         }
+        effects.push(Effect::CloseConnections(address.clone()));
         effects
     }
 

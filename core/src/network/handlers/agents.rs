@@ -60,12 +60,19 @@ pub(super) fn join(
         .get("credentials")
         .and_then(|c| c.get("invite"))
         .and_then(Value::as_str)
-        && network.state.invitations.remove(code).is_some()
+        && let Some(invitation) = network.state.invitations.remove(code)
     {
         outcome.effects.push(Effect::Remove {
             kind: RowKind::Invitation,
             key: code.to_owned(),
         });
+        let news = network.invitation_news(
+            super::invitations::ACCEPTED,
+            &invitation,
+            Some(&address),
+            now,
+        );
+        outcome.after_ack.extend(news);
     }
     // A member's delivery stream starts when it first becomes a member.
     let existed = network.state.members.contains_key(&address);
@@ -255,7 +262,11 @@ pub(super) fn invite(network: &mut Network, event: &Event, now: u64) -> Result<O
         .state
         .invitations
         .insert(code.clone(), invitation.clone());
-    let mut outcome = Outcome::default();
+    // The Workspace's form is logged: the history shows who invited whom (never the code).
+    let mut outcome = Outcome {
+        log: event.event_type.as_str() == super::invitations::CREATED,
+        ..Outcome::default()
+    };
     outcome.ack.insert("code".into(), json!(code));
     outcome
         .ack

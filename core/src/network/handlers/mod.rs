@@ -4,13 +4,18 @@
 //! Each handler validates its payload, changes the state and says what to do
 //! next in an [`Outcome`]: effects, whether to log, route and ack the event.
 //! One file per area: [`agents`], [`channels`] (and groups), [`resources`],
-//! [`events`] (the log, acks, and events for mods or members), [`tasks`] (`task.*`)
+//! [`invitations`] (Workspace invitation events), [`admin`] and [`admin_mods`] (masters managing the network), [`events`] (the log, acks, and events for mods or members), [`tasks`] (`task.*`)
 //! [`task_push`] (their push notifications) and [`task_list`] (a member's
 //! tasks, read).
 
+mod admin;
+mod admin_mods;
+pub mod admin_types;
 mod agents;
 mod channels;
 mod events;
+pub mod invitation_types;
+pub mod invitations;
 mod payload;
 mod resources;
 mod task_list;
@@ -18,6 +23,7 @@ mod task_push;
 mod tasks;
 
 use crate::network::outcome::{self, Outcome};
+pub(crate) use admin::is_banned;
 pub use agents::DEFAULT_INVITATION_TTL_MS;
 pub use tasks::{MAX_OPEN_TASKS, types as task_types};
 
@@ -44,6 +50,9 @@ pub(crate) fn handle(
         t::AGENT_ANNOUNCE => agents::announce(event),
         t::AGENT_PROFILE => agents::set_profile(network, event),
         t::AGENT_INVITE => agents::invite(network, event, now),
+        invitations::CREATED if event.target == Address::core() => {
+            agents::invite(network, event, now)
+        }
         t::PING => agents::ping(network, event, now),
         t::BRIDGE_UPDATE => agents::bridge(network, event),
         t::CHANNEL_CREATE => channels::create_channel(network, event),
@@ -84,6 +93,11 @@ pub(crate) fn handle(
             task_push::queue(network, &mut outcome, now);
             Ok(outcome)
         }
+        crate::network::agent_mods::VERDICT => Ok(outcome::Outcome {
+            effects: network.verdict(event, now)?,
+            ..outcome::Outcome::default()
+        }),
+        kind if kind.starts_with(admin::types::PREFIX) => admin::handle(network, event, now),
         other if other.starts_with("network.") => Err(payload::invalid(format!(
             "{other} is not an event type this network handles"
         ))),

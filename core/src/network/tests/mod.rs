@@ -1,6 +1,8 @@
 //! Unit tests of the network: one file per area, shared helpers here.
 
 mod access;
+mod admin;
+mod agent_mods;
 mod graph;
 mod hardening;
 mod lifecycle;

@@ -1,0 +1,152 @@
+//! The admin routes of the HTTP binding: a master's session manages the
+//! network under `/networks/{id}/v1/admin/…`, and scripts read
+//! `mod/analytics` at `GET /networks/{id}/v1/analytics` (issue 26).
+//!
+//! Every admin route sends the master's event to `core` (its JSON body is
+//! the payload) through the same pipeline as any other binding, so the
+//! change is logged with who made it; the answer is the event's ack payload
+//! or its error.
+//!
+//! | route | event |
+//! |---|---|
+//! | `POST v1/admin/pause` / `resume` / `archive` | `network.admin.pause` / `.resume` / `.archive` |
+//! | `POST v1/admin/mods/load` / `unload` / `configure` | `network.admin.mod.load` / `.unload` / `.configure` |
+//! | `POST v1/admin/tokens/rotate` `{token: "access" \| "admin"}` | `network.admin.token.rotate` |
+//! | `POST v1/admin/invitations` `{invitee?, ttl_ms?}` | `network.agent.invite` |
+//! | `POST v1/admin/invitations/revoke` `{code}` | `network.admin.invitation.revoke` |
+//! | `POST v1/admin/members/remove` / `ban` / `unban` `{address}` | `network.admin.member.remove` / `.ban` / `.unban` |
+//! | `POST v1/admin/settings` | `network.admin.settings.update` |
+//! | `GET v1/admin/config` | `network.admin.config` |
+//!
+//! `POST v1/invitations/reject` `{code}` needs no session: the code's holder
+//! declines the invitation without joining ([`reject`]).
+
+use super::exchange::{BindingHost, json_body};
+use super::message::{Method, Request, Response};
+use crate::ids::event_type::core_types;
+use crate::ids::standing::Role;
+use crate::network::admin_types as types;
+use crate::{Address, ErrorCode, Network};
+use serde_json::{Value, json};
+
+/// The event type an admin route sends, `None` for no such route.
+pub fn event_type(method: &Method, action: &str) -> Option<&'static str> {
+    Some(match (method, action) {
+        (Method::Post, "pause") => types::PAUSE,
+        (Method::Post, "resume") => types::RESUME,
+        (Method::Post, "archive") => types::ARCHIVE,
+        (Method::Post, "mods/load") => types::MOD_LOAD,
+        (Method::Post, "mods/unload") => types::MOD_UNLOAD,
+        (Method::Post, "mods/configure") => types::MOD_CONFIGURE,
+        (Method::Post, "tokens/rotate") => types::TOKEN_ROTATE,
+        (Method::Post, "invitations") => core_types::AGENT_INVITE,
+        (Method::Post, "invitations/revoke") => types::INVITATION_REVOKE,
+        (Method::Post, "members/remove") => types::MEMBER_REMOVE,
+        (Method::Post, "members/ban") => types::MEMBER_BAN,
+        (Method::Post, "members/unban") => types::MEMBER_UNBAN,
+        (Method::Post, "settings") => types::SETTINGS,
+        (Method::Get, "config") => types::CONFIG,
+        _ => return None,
+    })
+}
+
+/// Answers `v1/admin/{action}` for `member`.
+pub fn handle<H: BindingHost>(
+    host: &mut H,
+    network: &mut Network,
+    member: Address,
+    req: &Request,
+    peer: Option<String>,
+) -> Result<Response, H::Error> {
+    let path = req.path();
+    let action = path
+        .split_once("/v1/admin/")
+        .map_or("", |(_, a)| a)
+        .trim_end_matches('/');
+    let Some(event_type) = event_type(&req.method, action) else {
+        return Ok(Response::error(
+            ErrorCode::NotFound,
+            format!("no admin route {} v1/admin/{action}", req.method),
+        ));
+    };
+    let payload = if req.method == Method::Get || req.body.trim().is_empty() {
+        json!({})
+    } else {
+        match json_body(&req.body, &network.config().limits) {
+            Ok(body @ Value::Object(_)) => body,
+            Ok(_) => {
+                return Ok(Response::error(
+                    ErrorCode::InvalidRequest,
+                    "the body is a JSON object",
+                ));
+            }
+            Err(response) => return Ok(response),
+        }
+    };
+    let body = json!({"type": event_type, "target": "core", "payload": payload});
+    super::send::send_value(host, network, member, body, peer)
+}
+
+/// `POST v1/invitations/reject` `{code}`: whoever holds the code declines it
+/// without joining; the inviter gets `workspace.invitation.rejected`.
+pub fn reject<H: BindingHost>(
+    host: &mut H,
+    network: &mut Network,
+    req: &Request,
+) -> Result<Response, H::Error> {
+    let body = match json_body(&req.body, &network.config().limits) {
+        Ok(body) => body,
+        Err(response) => return Ok(response),
+    };
+    let Some(code) = body.get("code").and_then(Value::as_str) else {
+        return Ok(Response::error(
+            ErrorCode::InvalidRequest,
+            "code names the invitation",
+        ));
+    };
+    let now = host.now();
+    Ok(match network.reject_invitation(code, now) {
+        Ok(effects) => {
+            host.apply(network, effects)?;
+            Response::json(json!({"ok": true}))
+        }
+        Err(rejection) => super::exchange::rejected(&rejection),
+    })
+}
+
+/// `GET v1/analytics`: `mod/analytics`' counts, for masters.
+pub fn analytics(network: &Network, member: &Address) -> Response {
+    if network.state().role_of(member) != Some(Role::Master) {
+        return Response::error(ErrorCode::Forbidden, "only masters may read analytics");
+    }
+    match network.analytics() {
+        Some(counts) => Response::json(counts),
+        None => Response::error(
+            ErrorCode::NotSupported,
+            "mod/analytics is not loaded in this network",
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_admin_route_names_an_admin_event_and_others_none() {
+        assert_eq!(
+            event_type(&Method::Post, "pause"),
+            Some("network.admin.pause")
+        );
+        assert_eq!(
+            event_type(&Method::Post, "members/ban"),
+            Some("network.admin.member.ban")
+        );
+        assert_eq!(
+            event_type(&Method::Get, "config"),
+            Some("network.admin.config")
+        );
+        assert_eq!(event_type(&Method::Get, "pause"), None);
+        assert_eq!(event_type(&Method::Post, "self-destruct"), None);
+    }
+}

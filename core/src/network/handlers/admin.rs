@@ -1,0 +1,212 @@
+//! `network.admin.*`: masters manage a running network (issue 26). Each
+//! change is an event from the master to `core`, logged, so the history
+//! shows who changed what; the new configuration goes to the host as
+//! [`Effect::StoreConfig`]. Mods are [`super::admin_mods`].
+//!
+//! | type | payload | what |
+//! |---|---|---|
+//! | `network.admin.pause` / `.resume` / `.archive` | `{reason?}` | the network's status; archived is final |
+//! | `network.admin.token.rotate` | `{token: "access" \| "admin"}` | a new network or admin token; the ack alone carries it |
+//! | `network.admin.invitation.revoke` | `{code}` | an unused invitation is void |
+//! | `network.admin.member.remove` | `{address}` | the member is gone, its connections and sessions closed |
+//! | `network.admin.member.ban` / `.unban` | `{address, reason?}` | removed and refused at join (`banned`) / allowed again |
+//! | `network.admin.settings.update` | `{presence_timeout_ms?, limits?, public?, name?, description?}` | those settings |
+//! | `network.admin.config` | `{}` | read: the ack carries the configuration (without secrets' hashes) and the invitations |
+
+use super::payload::{invalid, payload_address, payload_str, require_master};
+use crate::error::Rejection;
+use crate::event::{Event, Limits};
+use crate::ids::address::Address;
+use crate::model::config::NetworkStatus;
+use crate::model::state::RowKind;
+use crate::network::effects::Effect;
+use crate::network::engine::Network;
+use crate::network::outcome::{Outcome, logged};
+use serde_json::{Value, json};
+
+pub use super::admin_types as types;
+
+/// Shortest and longest presence timeout a master may set.
+pub const PRESENCE_TIMEOUT_RANGE_MS: std::ops::RangeInclusive<u64> = 5_000..=86_400_000;
+
+/// Handles one `network.admin.*` event from a master.
+pub(super) fn handle(network: &mut Network, event: &Event, now: u64) -> Result<Outcome, Rejection> {
+    require_master(&network.state, &event.source, "manage the network")?;
+    let kind = event.event_type.as_str();
+    let mut outcome = match kind {
+        types::PAUSE => status(network, NetworkStatus::Paused)?,
+        types::RESUME => status(network, NetworkStatus::Active)?,
+        types::ARCHIVE => status(network, NetworkStatus::Archived)?,
+        types::MOD_LOAD | types::MOD_UNLOAD | types::MOD_CONFIGURE => {
+            super::admin_mods::handle(network, event)?
+        }
+        types::TOKEN_ROTATE => rotate(network, event)?,
+        types::INVITATION_REVOKE => revoke(network, event)?,
+        types::MEMBER_REMOVE => remove(network, event, false, now)?,
+        types::MEMBER_BAN => remove(network, event, true, now)?,
+        types::MEMBER_UNBAN => {
+            let address = payload_address(event, "address")?;
+            network.config.banned.remove(&address);
+            logged()
+        }
+        types::SETTINGS => settings(network, event)?,
+        types::CONFIG => return Ok(read_config(network)),
+        other => return Err(invalid(format!("{other} is not an admin event"))),
+    };
+    outcome
+        .effects
+        .push(Effect::StoreConfig(Box::new(network.config.clone())));
+    Ok(outcome)
+}
+
+fn status(network: &mut Network, to: NetworkStatus) -> Result<Outcome, Rejection> {
+    if network.config.status == NetworkStatus::Archived {
+        return Err(Rejection::new(
+            crate::error::ErrorCode::NetworkUnavailable,
+            "this network is archived: that is final",
+        ));
+    }
+    network.config.status = to;
+    let mut outcome = logged();
+    outcome.ack.insert("status".into(), json!(to));
+    Ok(outcome)
+}
+
+fn rotate(network: &mut Network, event: &Event) -> Result<Outcome, Rejection> {
+    let token = crate::crypto::to_hex(&network.ids.random_bytes())
+        + &crate::crypto::to_hex(&network.ids.random_bytes());
+    let hash = Some(crate::crypto::sha256_hex(token.as_bytes()));
+    match payload_str(event, "token") {
+        Some("access") => network.config.access.token_sha256 = hash,
+        Some("admin") => network.config.access.admin_token_sha256 = hash,
+        _ => return Err(invalid("payload.token is access or admin")),
+    }
+    // The log keeps that it was rotated, by whom; only the master's ack carries the token.
+    let mut outcome = logged();
+    outcome.ack.insert("token".into(), json!(token));
+    Ok(outcome)
+}
+
+fn revoke(network: &mut Network, event: &Event) -> Result<Outcome, Rejection> {
+    let code = payload_str(event, "code").ok_or_else(|| invalid("payload.code names it"))?;
+    if network.state.invitations.remove(code).is_none() {
+        return Err(Rejection::new(
+            crate::error::ErrorCode::NotFound,
+            "no such unused invitation",
+        ));
+    }
+    let mut outcome = logged();
+    outcome.effects.push(Effect::Remove {
+        kind: RowKind::Invitation,
+        key: code.to_owned(),
+    });
+    Ok(outcome)
+}
+
+fn remove(network: &mut Network, event: &Event, ban: bool, now: u64) -> Result<Outcome, Rejection> {
+    let address = payload_address(event, "address")?;
+    let address = address.to_local();
+    if address == event.source {
+        return Err(invalid("a master does not remove itself: it leaves"));
+    }
+    if !ban && !network.state.members.contains_key(&address) {
+        return Err(Rejection::new(
+            crate::error::ErrorCode::NotFound,
+            format!("{address} is not a member"),
+        ));
+    }
+    if ban {
+        network.config.banned.insert(address.clone());
+    }
+    let mut outcome = logged();
+    outcome.effects.extend(network.disconnect(&address, now));
+    outcome.effects.extend(network.forget_member(&address));
+    Ok(outcome)
+}
+
+fn settings(network: &mut Network, event: &Event) -> Result<Outcome, Rejection> {
+    let payload = &event.payload;
+    let mut config = network.config.clone();
+    if let Some(timeout) = payload.get("presence_timeout_ms") {
+        let timeout = timeout
+            .as_u64()
+            .filter(|t| PRESENCE_TIMEOUT_RANGE_MS.contains(t))
+            .ok_or_else(|| {
+                invalid(format!(
+                    "presence_timeout_ms is {} to {} milliseconds",
+                    PRESENCE_TIMEOUT_RANGE_MS.start(),
+                    PRESENCE_TIMEOUT_RANGE_MS.end()
+                ))
+            })?;
+        config.presence_timeout_ms = timeout;
+    }
+    if let Some(limits) = payload.get("limits") {
+        let limits: Limits =
+            serde_json::from_value(limits.clone()).map_err(|e| invalid(format!("limits: {e}")))?;
+        let floor = Limits::default();
+        if limits.max_frame_bytes > floor.max_frame_bytes
+            || limits.max_payload_bytes > limits.max_frame_bytes
+            || limits.max_type_len < 16
+            || limits.max_payload_bytes < 1024
+            || limits.max_metadata_bytes < 1024
+        {
+            return Err(invalid(format!(
+                "limits stay between 1024 bytes and the host's frame bound of {} bytes",
+                floor.max_frame_bytes
+            )));
+        }
+        config.limits = limits;
+    }
+    if let Some(public) = payload.get("public") {
+        config.public = public
+            .as_bool()
+            .ok_or_else(|| invalid("public is true or false"))?;
+    }
+    if let Some(name) = payload.get("name") {
+        let name = name
+            .as_str()
+            .filter(|n| !n.trim().is_empty() && n.len() <= 200)
+            .ok_or_else(|| invalid("name is 1 to 200 characters"))?;
+        config.name = name.to_owned();
+    }
+    if let Some(description) = payload.get("description") {
+        let description = description
+            .as_str()
+            .filter(|d| d.len() <= 2_000)
+            .ok_or_else(|| invalid("description is at most 2000 characters"))?;
+        config
+            .metadata
+            .insert("description".into(), json!(description));
+    }
+    network.config = config;
+    Ok(logged())
+}
+
+/// The configuration as a master reads it: secrets' hashes left out.
+fn read_config(network: &Network) -> Outcome {
+    let mut config = serde_json::to_value(&network.config).unwrap_or(Value::Null);
+    if let Some(access) = config.get_mut("access").and_then(Value::as_object_mut) {
+        let has_token = access.remove("token_sha256").is_some();
+        let has_admin = access.remove("admin_token_sha256").is_some();
+        access.insert("has_token".into(), json!(has_token));
+        access.insert("has_admin_token".into(), json!(has_admin));
+    }
+    let invitations: Vec<Value> = network
+        .state
+        .invitations
+        .values()
+        .map(|i| serde_json::to_value(i).unwrap_or(Value::Null))
+        .collect();
+    let mut outcome = Outcome::default();
+    outcome.ack.insert("config".into(), config);
+    outcome.ack.insert("invitations".into(), json!(invitations));
+    outcome
+        .ack
+        .insert("mods".into(), json!(network.pipeline.addresses()));
+    outcome
+}
+
+/// True when `address` is banned here.
+pub(crate) fn is_banned(network: &Network, address: &Address) -> bool {
+    network.config.banned.contains(address)
+}

@@ -1,0 +1,72 @@
+//! Invitations as Workspace events (seed 000 §12): `workspace.invitation.created`
+//! issues one (as `network.agent.invite` does, and logged, so the history
+//! shows who invited whom); a join that uses one sends its inviter
+//! `workspace.invitation.accepted`; the holder of a code may decline it
+//! without joining ([`Network::reject_invitation`], `POST v1/invitations/reject`),
+//! which sends the inviter `workspace.invitation.rejected`. Masters revoke
+//! unused ones (`network.admin.invitation.revoke`).
+
+use crate::error::{ErrorCode, Rejection};
+use crate::ids::address::Address;
+use crate::model::membership::Member;
+use crate::model::state::{Invitation, RowKind};
+use crate::network::effects::Effect;
+use crate::network::engine::Network;
+use serde_json::json;
+use std::rc::Rc;
+
+pub use super::invitation_types::{ACCEPTED, CREATED, REJECTED};
+
+impl Network {
+    /// Tells the inviter of `invitation` what became of it, if it is online.
+    pub(super) fn invitation_news(
+        &mut self,
+        kind: &'static str,
+        invitation: &Invitation,
+        invitee: Option<&Address>,
+        now: u64,
+    ) -> Vec<Effect> {
+        let inviter = &invitation.created_by;
+        if !self
+            .state
+            .members
+            .get(inviter)
+            .is_some_and(Member::is_online)
+        {
+            return Vec::new();
+        }
+        let payload = json!({
+            "invitee": invitee.or(invitation.invitee.as_ref()),
+            "expires_at": invitation.expires_at,
+        });
+        let news = self.core_event(kind, inviter, None, payload, now);
+        vec![Effect::Deliver {
+            to: vec![inviter.clone()],
+            event: Rc::new(news),
+            order: None,
+        }]
+    }
+
+    /// The holder of `code` declines it without joining: it is void, and its inviter told.
+    pub fn reject_invitation(&mut self, code: &str, now: u64) -> Result<Vec<Effect>, Rejection> {
+        let Some(invitation) = self
+            .state
+            .invitations
+            .get(code)
+            .filter(|i| i.expires_at > now)
+            .cloned()
+        else {
+            return Err(Rejection::new(
+                ErrorCode::NotFound,
+                "no such unused invitation",
+            ));
+        };
+        self.state.invitations.remove(code);
+        let mut effects = vec![Effect::Remove {
+            kind: RowKind::Invitation,
+            key: code.to_owned(),
+        }];
+        effects.extend(self.invitation_news(REJECTED, &invitation, None, now));
+        Ok(effects)
+    }
+}

@@ -1,0 +1,31 @@
+//! Events parked while agent mods decide ([`super::agent_mods`]): what one
+//! waits with, and the wire types of the mod protocol.
+
+use crate::event::Event;
+use crate::ids::ulid::EventId;
+use crate::model::agent_mod::AgentMod;
+use crate::model::graph::Placement;
+use std::collections::BTreeMap;
+
+/// The network hands an event to an agent mod.
+pub const INTERCEPT: &str = "network.mod.intercept";
+/// An agent mod's answer.
+pub const VERDICT: &str = "network.mod.verdict";
+/// Most events parked at once; past it, new ones meet the late policy at once.
+pub const MAX_PARKED: usize = 1_000;
+
+/// An event waiting for agent mods.
+#[derive(Debug, Clone)]
+pub(crate) struct Parked {
+    pub(super) event: Event,
+    pub(super) placement: Option<Placement>,
+    /// The mods still to decide, the one asked first.
+    pub(super) chain: Vec<AgentMod>,
+    pub(super) deadline: u64,
+}
+
+/// The events parked, by the id of the intercept that asked about them.
+#[derive(Debug, Default)]
+pub(crate) struct ParkedEvents {
+    pub(super) by_intercept: BTreeMap<EventId, Parked>,
+}

@@ -1,0 +1,13 @@
+//! The Admin view for masters (issue 26): managing the running network with
+//! `network.admin.*` events, invitations, and `mod/analytics`' counts as charts.
+//!
+//! [`Admin`] ([`state`]) owns what the view read and sent, provided through
+//! Leptos context and fed the replica's effects in [`Admin::on_effect`];
+//! [`view`] is the pane, [`charts`] the bar charts.
+
+pub mod charts;
+pub mod state;
+pub mod view;
+
+pub use state::Admin;
+pub use view::AdminPane;

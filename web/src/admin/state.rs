@@ -1,0 +1,182 @@
+//! The Admin view's state: the configuration a master reads
+//! (`network.admin.config`), `mod/analytics`' counts, the admin events in
+//! flight and what became of them, and the invitation news the network sends.
+
+use crate::session::Session;
+use agentnet_core::replica::ReplicaEffect;
+use agentnet_core::{Address, EventId};
+use leptos::prelude::*;
+use serde_json::{Value, json};
+use std::collections::BTreeMap;
+
+/// How long a read of the configuration or the counts may take.
+const READ_TIMEOUT_MS: u64 = 10_000;
+
+/// What an admin event in flight was for.
+#[derive(Clone, Debug)]
+enum Sent {
+    /// The configuration read.
+    Config,
+    /// A change, named for the person.
+    Change(String),
+}
+
+/// The Admin view's state: cheap to copy, from context with [`Admin::get`].
+#[derive(Clone, Copy)]
+pub struct Admin {
+    session: Session,
+    /// The configuration read's ack (`{config, invitations, mods}`), or why it was refused.
+    pub config: RwSignal<Option<Result<Value, String>>>,
+    /// `mod/analytics`' counts, or why there are none.
+    pub analytics: RwSignal<Option<Result<Value, String>>>,
+    /// What became of the last change, in words.
+    pub notice: RwSignal<Option<String>>,
+    /// Invitation news (`workspace.invitation.*`), newest last.
+    pub news: RwSignal<Vec<String>>,
+    sent: StoredValue<BTreeMap<EventId, Sent>>,
+    analytics_request: StoredValue<Option<EventId>>,
+}
+
+impl Admin {
+    /// The Admin state of `session`'s network, provided to the components below.
+    pub fn provide(session: Session) -> Self {
+        let admin = Self {
+            session,
+            config: RwSignal::new(None),
+            analytics: RwSignal::new(None),
+            notice: RwSignal::new(None),
+            news: RwSignal::new(Vec::new()),
+            sent: StoredValue::new(BTreeMap::new()),
+            analytics_request: StoredValue::new(None),
+        };
+        provide_context(admin);
+        admin
+    }
+
+    /// The Admin state of the workspace around the calling component.
+    pub fn get() -> Self {
+        expect_context()
+    }
+
+    /// Reads the configuration and the counts again.
+    pub fn refresh(&self) {
+        if let Some(id) = self
+            .session
+            .post("network.admin.config", Address::core(), json!({}))
+        {
+            self.sent.update_value(|s| {
+                s.insert(id, Sent::Config);
+            });
+        }
+        let Ok(analytics) = "mod/analytics".parse::<Address>() else {
+            return;
+        };
+        let id = self
+            .session
+            .request("analytics.read", analytics, json!({}), READ_TIMEOUT_MS);
+        self.analytics_request.set_value(id);
+    }
+
+    /// Sends the admin event `kind` with `payload`; `label` names it in the notice.
+    pub fn change(&self, kind: &'static str, payload: Value, label: &str) {
+        match self.session.post(kind, Address::core(), payload) {
+            Some(id) => self.sent.update_value(|s| {
+                s.insert(id, Sent::Change(label.to_owned()));
+            }),
+            None => self
+                .notice
+                .set(Some("Not connected: try again once online.".into())),
+        }
+    }
+
+    fn take(&self, id: &EventId) -> Option<Sent> {
+        let mut found = None;
+        self.sent.update_value(|s| found = s.remove(id));
+        found
+    }
+
+    /// What the replica reports that concerns the Admin view.
+    pub fn on_effect(&self, effect: &ReplicaEffect) {
+        match effect {
+            ReplicaEffect::Accepted { id, ack, .. } => match self.take(id) {
+                Some(Sent::Config) => self.config.set(Some(Ok(ack.clone()))),
+                Some(Sent::Change(label)) => {
+                    self.notice.set(Some(done_notice(&label, ack)));
+                    self.refresh();
+                }
+                None => {}
+            },
+            ReplicaEffect::Rejected { id, rejection } => match self.take(id) {
+                Some(Sent::Config) => self.config.set(Some(Err(rejection.message.clone()))),
+                Some(Sent::Change(label)) => self.notice.set(Some(format!(
+                    "{label}: refused ({}: {}).",
+                    rejection.code, rejection.message
+                ))),
+                None => {}
+            },
+            ReplicaEffect::Replied { request, reply }
+                if self.analytics_request.get_value() == Some(*request) =>
+            {
+                self.analytics.set(Some(Ok(reply.payload.clone())));
+            }
+            ReplicaEffect::RequestFailed { request, rejection }
+                if self.analytics_request.get_value() == Some(*request) =>
+            {
+                self.analytics.set(Some(Err(rejection.message.clone())));
+            }
+            ReplicaEffect::Received(event)
+                if event
+                    .event_type
+                    .as_str()
+                    .starts_with("workspace.invitation.") =>
+            {
+                self.news.update(|n| n.push(invitation_news(event)));
+                self.refresh();
+            }
+            _ => {}
+        }
+    }
+}
+
+/// What a change's ack tells the person: a new token or invitation code is shown once.
+pub fn done_notice(label: &str, ack: &Value) -> String {
+    if let Some(token) = ack.get("token").and_then(Value::as_str) {
+        return format!("{label}: done. The new token (shown once): {token}");
+    }
+    if let Some(code) = ack.get("code").and_then(Value::as_str) {
+        return format!("{label}: done. Invitation code: {code}");
+    }
+    format!("{label}: done.")
+}
+
+/// A line about an invitation event.
+pub fn invitation_news(event: &agentnet_core::Event) -> String {
+    let invitee = event
+        .payload
+        .get("invitee")
+        .and_then(Value::as_str)
+        .unwrap_or("someone");
+    match event.event_type.as_str() {
+        "workspace.invitation.accepted" => format!("{invitee} accepted your invitation."),
+        "workspace.invitation.rejected" => format!("{invitee} declined your invitation."),
+        other => format!("{other} about {invitee}."),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_new_token_or_code_is_shown_in_the_notice() {
+        assert_eq!(
+            done_notice("Rotate the admin token", &json!({"token": "abc"})),
+            "Rotate the admin token: done. The new token (shown once): abc"
+        );
+        assert!(done_notice("Invite", &json!({"code": "c0de"})).ends_with("Invitation code: c0de"));
+        assert_eq!(
+            done_notice("Pause", &json!({"status": "paused"})),
+            "Pause: done."
+        );
+    }
+}
