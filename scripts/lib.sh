@@ -85,7 +85,7 @@ setup_tools() {
 }
 
 setup_npm() {
-  step "npm tools (wrangler, ws, playwright-core, binaryen, typescript, esbuild, Vite, Deno, Bun, the MCP and A2A SDKs for interop tests) from package-lock.json"
+  step "npm tools (wrangler, ws, playwright-core, binaryen, typescript, esbuild, Vite, webpack, Deno, Bun, the MCP and A2A SDKs for interop tests) from package-lock.json"
   command -v npm >/dev/null || { echo "Node.js 20.3+ with npm is required"; exit 1; }
   local stamp="$ROOT/node_modules/.agentnet-lock.sha256"
   local want

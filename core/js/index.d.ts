@@ -59,6 +59,56 @@ export function createEvent<P = Record<string, unknown>>(fields: {
   metadata?: Record<string, unknown>;
   timestamp?: number;
 }): AgentnetEvent<P>;
+/** A key as `register` and friends take it: a `KeyPair`, or what `KeyPair.import` reads. */
+export type RegistryKey = KeyPair | string;
+
+/** An agent's record in a deployment's identity registry. */
+export interface RegisteredAgent {
+  name: string;
+  /** `openagents:{name}` */
+  address: string;
+  /** Its ACPs agent identity code. */
+  aic: string;
+  did: string;
+  did_wba?: string;
+  keys?: unknown[];
+  /** Its capability document (ACS), when published. */
+  acs?: Record<string, unknown>;
+  [field: string]: unknown;
+}
+
+/** Registers `openagents:{name}` with `key` at the deployment `url` (optionally with its ACS). */
+export function register(options: { url: string; name: string; key: RegistryKey; acs?: Record<string, unknown> }): Promise<RegisteredAgent>;
+/** A short-lived token (EdDSA JWT) for `name` and `audience` (a network id). */
+export function requestToken(options: { url: string; name: string; key: RegistryKey; audience: string }): Promise<{ access_token: string; expires_in: number }>;
+/** Replaces `name`'s key by `newKey`, signed by the current `key`. */
+export function rotateKey(options: { url: string; name: string; key: RegistryKey; newKey: RegistryKey }): Promise<RegisteredAgent>;
+/** Revokes `name`: its keys, DIDs and tokens stop verifying. */
+export function revoke(options: { url: string; name: string; key: RegistryKey }): Promise<unknown>;
+/** Publishes `acs` (ACPs ACS; `aic` may be left out) as `name`'s capabilities, signed by `key`; refusals carry a `reason` such as `acs_missing_field`. */
+export function publishCapabilities(options: { url: string; name: string; key: RegistryKey; acs: Record<string, unknown> }): Promise<RegisteredAgent>;
+/** One agent a capability search found, best first. */
+export interface DiscoveredAgent {
+  id: string;
+  name: string;
+  score: number;
+  endpoints?: unknown[];
+  description_url?: string;
+  [field: string]: unknown;
+}
+/** Searches the deployment at `url` for agents by capability (`q` text, `tags`, filters). */
+export function discoverAgents(options: {
+  url: string;
+  q?: string;
+  tags?: string[];
+  mode?: string;
+  transport?: string;
+  verification?: number;
+  network?: string;
+  limit?: number;
+}): Promise<{ agents: DiscoveredAgent[]; total: number }>;
+/** The DID document of `did` (`did:openagents:` from the registry at `url`, `did:wba:` from its own URL). */
+export function resolveDid(options: { did: string; url?: string }): Promise<Record<string, unknown>>;
 /**
  * The W3C trace context of an event `event` causes: `{traceparent, tracestate?}` naming
  * `event` as parent in its trace, or `{}` when it is not traced; put it in the `metadata`
