@@ -112,7 +112,8 @@ pub fn Replay(
 ) -> impl IntoView {
     let (step, set_step) = signal(0usize);
     let count = move || events.with(Vec::len);
-    let at = move || events.with(|e| state_at(e, step.get()));
+    // One fold per step, shared by the three lists.
+    let at = Memo::new(move |_| events.with(|e| state_at(e, step.get())));
     let current = move || {
         events.with(|e| {
             e.get(step.get())
@@ -137,15 +138,15 @@ pub fn Replay(
             <p class="current">{current}</p>
             <div class="state">
                 <ul aria-label="Members then">
-                    {move || at().members.into_iter().map(|(address, status)| view! {
+                    {move || at.get().members.into_iter().map(|(address, status)| view! {
                         <li data-status=status>{format!("{address} ({status})")}</li>
                     }).collect_view()}
                 </ul>
                 <ul aria-label="Channels then">
-                    {move || at().channels.into_iter().map(|c| view! { <li>{c}</li> }).collect_view()}
+                    {move || at.get().channels.into_iter().map(|c| view! { <li>{c}</li> }).collect_view()}
                 </ul>
                 <ul aria-label="Resources then">
-                    {move || at().resources.into_iter().map(|r| view! { <li>{r}</li> }).collect_view()}
+                    {move || at.get().resources.into_iter().map(|r| view! { <li>{r}</li> }).collect_view()}
                 </ul>
             </div>
         </section>
