@@ -204,6 +204,11 @@ pub fn tree(events: &[super::Event], trace_id: u128) -> Vec<(usize, &super::Even
         .collect();
     let spans: std::collections::BTreeSet<u64> =
         traced.iter().map(|(event, _)| span_of(event.id)).collect();
+    // Children by the span they name, in the order given.
+    let mut children: std::collections::BTreeMap<u64, Vec<&super::Event>> = Default::default();
+    for (event, parent) in &traced {
+        children.entry(*parent).or_default().push(event);
+    }
     let mut out = Vec::with_capacity(traced.len());
     let mut stack: Vec<(usize, &super::Event)> = traced
         .iter()
@@ -216,14 +221,9 @@ pub fn tree(events: &[super::Event], trace_id: u128) -> Vec<(usize, &super::Even
         if out.len() > traced.len() {
             break; // a cycle of spans (forged ids) ends the walk
         }
-        let span = span_of(event.id);
-        stack.extend(
-            traced
-                .iter()
-                .rev()
-                .filter(|(_, parent)| *parent == span)
-                .map(|(child, _)| (depth + 1, *child)),
-        );
+        if let Some(kids) = children.get(&span_of(event.id)) {
+            stack.extend(kids.iter().rev().map(|child| (depth + 1, *child)));
+        }
     }
     out
 }
