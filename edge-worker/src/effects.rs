@@ -107,8 +107,11 @@ impl NetworkHost {
     pub(crate) fn commit(&self) -> Result<()> {
         let written = self.store().and_then(|store| store.flush());
         let frames = std::mem::take(&mut *self.outgoing.borrow_mut());
+        // The gateways' messages leave with the frames, or are dropped with them.
+        self.send_to_gateways(written.is_ok());
         written?;
-        frames.send();
+        let sent = frames.send() as u64;
+        self.socket_messages.set(self.socket_messages.get() + sent);
         // MCP requests a delivery completed, and notifications of what changed.
         self.mcp.flush();
         // Deliveries to external A2A agents become calls.
@@ -129,7 +132,7 @@ impl NetworkHost {
     }
 
     /// [`Self::apply_gathering`] while the caller holds the network.
-    fn gather_with(
+    pub(crate) fn gather_with(
         &self,
         network: &mut Network,
         origin: &Origin<'_>,
@@ -142,8 +145,16 @@ impl NetworkHost {
             host: self,
             origin,
             store: self.store()?,
+            routed: Vec::new(),
         };
-        apply_effects(network, effects, now_ms(), &mut applier)
+        let applied = apply_effects(network, effects, now_ms(), &mut applier);
+        // What the gateways' members get of it (the core decides; sent at commit).
+        let from = match origin {
+            Origin::Gateway(from) => *from,
+            _ => None,
+        };
+        self.links.route(from, &applier.routed);
+        applied
     }
 }
 
@@ -152,6 +163,8 @@ struct Applier<'a> {
     host: &'a NetworkHost,
     origin: &'a Origin<'a>,
     store: Store,
+    /// The effects that concern sockets held by gateways, when the network has them.
+    routed: Vec<Effect>,
 }
 
 impl Host for Applier<'_> {
@@ -173,6 +186,19 @@ impl Host for Applier<'_> {
         if let Origin::Collect(collected) = self.origin {
             collected.borrow_mut().record(&effect);
         }
+        if host.links.sequencer().is_some()
+            && matches!(
+                effect,
+                Effect::Reply(_)
+                    | Effect::Ack(_)
+                    | Effect::Bind(_)
+                    | Effect::Unbind
+                    | Effect::CloseConnections(_)
+                    | Effect::Deliver { .. }
+            )
+        {
+            self.routed.push(effect.clone());
+        }
         match &effect {
             Effect::Reply(_) | Effect::Ack(_) => match self.origin {
                 Origin::Socket(ws) => {
@@ -182,7 +208,7 @@ impl Host for Applier<'_> {
                             .push(to.id, &to.ws, to.batches, text)
                     }
                 }
-                Origin::Collect(_) | Origin::Nowhere => {}
+                Origin::Collect(_) | Origin::Gateway(_) | Origin::Nowhere => {}
             },
             Effect::Page(_) => {}
             Effect::Bind(address) => {

@@ -233,11 +233,23 @@ impl NetworkHost {
         match outcome {
             Outcome::Respond(response) => respond(response),
             Outcome::Stream(stream) => self.open_sse(stream),
-            Outcome::Upgrade(upgrade) => self.accept_socket(&id, upgrade),
+            Outcome::Upgrade(upgrade) => match (self.links.sequencer(), upgrade.address.clone()) {
+                // A socket that joined at its upgrade goes to its member's gateway.
+                (Some(sequencer), Some(member)) => {
+                    self.hand_to_gateway(sequencer, member, upgrade).await
+                }
+                _ => self.accept_socket(&id, upgrade),
+            },
             Outcome::Test(TestHook::FailNextBatch) => {
                 self.store()?.fail_next_batch();
                 Response::ok("the next log batch will fail")
             }
+            Outcome::Test(TestHook::RestartSequencer) => {
+                self.restart_sequencer()?;
+                Response::ok("the network restarted towards its gateways")
+            }
+            Outcome::Test(TestHook::RestartGateways) => self.restart_gateways().await,
+            Outcome::Test(TestHook::Counters) => self.counters(),
             Outcome::Test(TestHook::Panic) => {
                 #[allow(clippy::panic)]
                 {

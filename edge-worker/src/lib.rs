@@ -8,7 +8,9 @@
 //!   its protected-resource metadata, the network's OAuth authorization
 //!   server with its metadata, the A2A endpoints and cards under
 //!   `/networks/{id}/a2a`, IOA under `/networks/{id}/ioa`) go to the Durable Object named `{id}`
-//!   ([`entry::NetworkObject`]), which owns that network's state.
+//!   ([`entry::NetworkObject`]), which owns that network's state. When the
+//!   network has connection gateways, it answers an upgrade with the gateway
+//!   that takes it, and the upgrade goes there ([`gateway_entry::GatewayObject`]).
 //!
 //! * the identity registry's routes (`/registry/v1/…`, `/agents/{name}/did.json`,
 //!   `/.well-known/jwks.json`) go to its Durable Object ([`registry::RegistryObject`]).
@@ -27,6 +29,11 @@ mod discovery_store;
 mod effects;
 #[allow(missing_docs)] // the #[durable_object] macro generates undocumented glue
 mod entry;
+#[allow(missing_docs)] // the #[durable_object] macro generates undocumented glue
+mod gateway_entry;
+mod gateway_io;
+mod gateway_link;
+mod gateway_object;
 mod graph_store;
 mod host;
 mod http;
@@ -62,6 +69,7 @@ use worker::{Context, Env, Method, Request, RequestInit, Response, Result, Stub,
 
 pub use directory::DirectoryObject;
 pub use entry::NetworkObject;
+pub use gateway_entry::GatewayObject;
 pub use registry::RegistryObject;
 
 /// The Durable Object namespace of networks, declared in `wrangler.toml`.
@@ -200,11 +208,47 @@ async fn serve(mut req: Request, mut request: bindings::Request, env: Env) -> Re
         Ok(WorkerRoute::Network(id)) => {
             let namespace = env.durable_object(NETWORKS_BINDING)?;
             let stub = namespace.id_from_name(id.as_str())?.get_stub()?;
-            match buffered(req).await? {
-                Ok(forwarded) => stub.fetch_with_request(forwarded).await,
-                Err(refused) => respond(refused),
+            // An upgrade may be handed to a gateway: keep what it needs.
+            let upgrade = bindings::ws::is_upgrade(&request)
+                .then(|| Ok::<_, worker::Error>((req.url()?, req.headers().entries().collect())))
+                .transpose()?;
+            let response = match buffered(req).await? {
+                Ok(forwarded) => stub.fetch_with_request(forwarded).await?,
+                Err(refused) => return respond(refused),
+            };
+            let gateway = response.headers().get(gateway_link::GATEWAY_HEADER)?;
+            match (upgrade, gateway) {
+                (Some((url, headers)), Some(gateway)) => {
+                    let socket = response.headers().get(gateway_link::SOCKET_HEADER)?;
+                    to_gateway(&env, &gateway, url, headers, socket.unwrap_or_default()).await
+                }
+                _ => Ok(response),
             }
         }
         Err(response) => respond(response),
     }
+}
+
+/// Takes an upgrade to the gateway its network named, with the socket id the
+/// gateway expects (set here, whatever the client sent).
+async fn to_gateway(
+    env: &Env,
+    gateway: &str,
+    url: worker::Url,
+    headers: Vec<(String, String)>,
+    socket: String,
+) -> Result<Response> {
+    let forwarded = worker::Headers::new();
+    for (name, value) in headers {
+        forwarded.set(&name, &value)?;
+    }
+    forwarded.set(gateway_link::SOCKET_HEADER, &socket)?;
+    let mut init = RequestInit::new();
+    init.with_method(Method::Get).with_headers(forwarded);
+    let request = Request::new_with_init(url.as_str(), &init)?;
+    env.durable_object(gateway_link::GATEWAYS_BINDING)?
+        .id_from_name(gateway)?
+        .get_stub()?
+        .fetch_with_request(request)
+        .await
 }

@@ -64,6 +64,10 @@ pub struct NetworkHost {
     pub(crate) env: Env,
     /// The origin requests reach this object at (`crate::identity`).
     pub(crate) origin: RefCell<Option<String>>,
+    /// The connection gateways, when the network has them (`crate::gateway_io`).
+    pub(crate) links: crate::gateway_link::Links,
+    /// WebSocket messages this object has sent (benchmarks: `v1/__test/counters`).
+    pub(crate) socket_messages: std::cell::Cell<u64>,
 }
 
 /// The variable that turns on test-only routes; the end-to-end tests set it with `--var`.
@@ -110,8 +114,17 @@ impl NetworkHost {
                 None => return Ok(false),
             },
         };
+        let gateways = config.gateways;
         let mut network = Network::new(config, store.rows()?, store.last_seq()?, random_seed());
         network.set_event_index(Box::new(LogIndex(self.store()?)));
+        let online = network
+            .state()
+            .members
+            .values()
+            .filter(|m| m.is_online())
+            .map(|m| m.address.clone())
+            .collect();
+        self.links.start(id, gateways, &store.sql, online)?;
         *self.network.borrow_mut() = Some(network);
         Ok(true)
     }
@@ -227,10 +240,15 @@ impl NetworkHost {
             me,
             env,
             origin: RefCell::new(None),
+            links: Default::default(),
+            socket_messages: Default::default(),
         }
     }
 
     pub(crate) async fn fetch(self: &std::rc::Rc<Self>, req: Request) -> Result<Response> {
+        if req.path() == crate::gateway_link::LINK_PATH {
+            return self.gateway_request(req).await;
+        }
         let head = crate::host::request_head(&req);
         let decision = cors::decide(&head, &self.allowed_origins(&head)?);
         let response = crate::host::with_cors(decision, self.route(req)).await;
@@ -329,6 +347,8 @@ impl NetworkHost {
         self.close_overdue(now);
         self.finish_closes()?;
         let mut connected = self.connected_addresses();
+        // So is a member bound through a gateway (it says when the member goes).
+        connected.extend(self.links.members());
         // So is an open MCP stream.
         connected.extend(self.mcp.connected());
         connected.sort();

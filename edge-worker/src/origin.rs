@@ -1,5 +1,5 @@
 //! Where the answers to one input go: its socket, the HTTP response being
-//! collected, or nowhere (an alarm, a closed socket).
+//! collected, a socket held by a gateway, or nowhere (an alarm, a closed socket).
 
 use agentnet_core::bindings::Collected;
 use std::cell::RefCell;
@@ -11,6 +11,14 @@ pub(crate) enum Origin<'a> {
     Socket(&'a WebSocket),
     /// An HTTP request: replies are collected for the response.
     Collect(&'a RefCell<Collected>),
+    /// A gateway's request: replies go back through it to its socket
+    /// (`None`: cursors, presence, nobody to reply to).
+    Gateway(
+        Option<(
+            agentnet_core::gateway::GatewayId,
+            agentnet_core::bindings::sockets::SocketId,
+        )>,
+    ),
     /// An alarm or a closed socket: nobody to reply to.
     Nowhere,
 }

@@ -32,10 +32,13 @@ export function eventsOf(frame) {
  * A bare socket joined at its upgrade to network `id` as `name` (a join at
  * the upgrade is answered by the upgrade itself, with no frame); `batched`
  * asks for batched frames. `frames` holds every frame's text as received,
- * `events` every event; `onEvent` sees each event as it comes.
+ * `events` every event; `onEvent` sees each event as it comes. With
+ * `session` (a token from `POST v1/join`) the socket attaches to that
+ * member's session instead, as a returning member does.
  */
-export async function bareSocket(url, id, name, { batched = false, onEvent } = {}) {
-  const query = `agent_id=${encodeURIComponent(name)}${batched ? '&frames=batch' : ''}`;
+export async function bareSocket(url, id, name, { batched = false, onEvent, session } = {}) {
+  const who = session ? `session=${encodeURIComponent(session)}` : `agent_id=${encodeURIComponent(name)}`;
+  const query = `${who}${batched ? '&frames=batch' : ''}`;
   const socket = new WebSocket(`${url.replace('http', 'ws')}/networks/${id}/v1/ws?${query}`, { perMessageDeflate: false });
   const bare = { socket, frames: [], events: [], onEvent, closed: null };
   socket.on('message', (data) => {

@@ -3,7 +3,8 @@
 //! Body: `{name, access: {policy, token?, min_verification?}, delivery?, mods?: [names],
 //! public?, description?, presence_timeout_ms?, keys?: {address: ed25519 public key hex},
 //! bridges?: {network id: bridge agent address}, retention?: {history_ms?, history_events?,
-//! undelivered_ms?, idle_member_ms?}, allowed_origins?: ["*" | "https://host[:port]"]}`. The Worker gives the
+//! undelivered_ms?, idle_member_ms?}, allowed_origins?: ["*" | "https://host[:port]"],
+//! gateways?: {count}}`. The Worker gives the
 //! network a fresh id ([`new_network_id`]) and hands the body to the
 //! network's object, which builds the configuration ([`config_from_request`])
 //! with a random administrator credential, returned once ([`created`]).
@@ -77,6 +78,9 @@ pub enum CreateError {
     /// `keys` is not a map of addresses to keys.
     #[error("keys maps registered addresses (openagents:{{name}}) to Ed25519 public keys in hex")]
     InvalidKeys,
+    /// `gateways` is not `{count}` with 1 to 1,024 gateways.
+    #[error("gateways is {{count}} with 1 to 1024 gateway objects")]
+    InvalidGateways,
     /// `bridges` is not a map of network ids to addresses.
     #[error("bridges maps network ids to the local agent that relays to them")]
     InvalidBridges,
@@ -184,6 +188,15 @@ pub fn config_from_request(
         let entries = serde_json::from_value::<Vec<String>>(origins.clone())
             .map_err(|_| OriginError::NotAList)?;
         config.allowed_origins = AllowedOrigins::parse(&entries)?;
+    }
+    if let Some(gateways) = body.get("gateways").filter(|g| !g.is_null()) {
+        let count = gateways
+            .get("count")
+            .and_then(Value::as_u64)
+            .and_then(|c| u32::try_from(c).ok())
+            .and_then(crate::model::config::Gateways::new)
+            .ok_or(CreateError::InvalidGateways)?;
+        config.gateways = Some(count);
     }
     config.validate()?;
     let admin_token = to_hex(seed);
@@ -307,6 +320,18 @@ mod tests {
                 CreateError::InvalidRetention,
             ),
             (
+                json!({"id": "abcd1234", "name": "x", "gateways": {"count": 0}}),
+                CreateError::InvalidGateways,
+            ),
+            (
+                json!({"id": "abcd1234", "name": "x", "gateways": {"count": 1025}}),
+                CreateError::InvalidGateways,
+            ),
+            (
+                json!({"id": "abcd1234", "name": "x", "gateways": 4}),
+                CreateError::InvalidGateways,
+            ),
+            (
                 json!({"id": "abcd1234", "name": "x", "mods": ["workspace", "workspace"]}),
                 CreateError::Config(crate::model::config::ConfigError::DuplicateMod(
                     "workspace".into(),
@@ -320,6 +345,11 @@ mod tests {
                 (400, "invalid_request")
             );
         }
+        let gateways = json!({"id": "abcd1234", "name": "x", "gateways": {"count": 8}});
+        let (config, _) = config_from_request(&gateways, &seed).unwrap();
+        assert_eq!(config.gateways.map(|g| g.count), Some(8));
+        let plain = json!({"id": "abcd1234", "name": "x"});
+        assert_eq!(config_from_request(&plain, &seed).unwrap().0.gateways, None);
         let origins = json!({"id": "abcd1234", "name": "x", "allowed_origins": ["https://App.example:443", "*"]});
         let (config, _) = config_from_request(&origins, &seed).unwrap();
         assert_eq!(

@@ -79,6 +79,15 @@ pub enum TestHook {
     FailNextBatch,
     /// `POST v1/__test/panic`: the object panics (it must not stay bricked).
     Panic,
+    /// `POST v1/__test/restart-sequencer`: the network object behaves as a
+    /// new instance towards its gateways (a new epoch; they close their sockets).
+    RestartSequencer,
+    /// `POST v1/__test/restart-gateways`: every gateway loses its sockets and
+    /// starts afresh, as after a crash.
+    RestartGateways,
+    /// `GET v1/__test/counters`: what the object has sent (WebSocket
+    /// messages, requests to gateways), for benchmarks.
+    Counters,
 }
 
 /// What a request under `/networks/{id}/` asks for.
@@ -131,6 +140,13 @@ pub fn route(req: &Request, test_hooks: bool) -> Answer<Route> {
             Route::Test(TestHook::FailNextBatch)
         }
         (Method::Post, "v1/__test/panic") if test_hooks => Route::Test(TestHook::Panic),
+        (Method::Post, "v1/__test/restart-sequencer") if test_hooks => {
+            Route::Test(TestHook::RestartSequencer)
+        }
+        (Method::Get, "v1/__test/counters") if test_hooks => Route::Test(TestHook::Counters),
+        (Method::Post, "v1/__test/restart-gateways") if test_hooks => {
+            Route::Test(TestHook::RestartGateways)
+        }
         (Method::Get, "v1/sse") => Route::Sse,
         (Method::Post, "v1/leave") => Route::Leave,
         (Method::Post, "v1/ticket") => Route::Ticket,

@@ -65,6 +65,11 @@ impl Gateway {
         self.sockets.insert(socket, Held { member, batches });
     }
 
+    /// True when it holds `socket` (opened, or announced by [`ToGateway::Open`]).
+    pub fn holds(&self, socket: SocketId) -> bool {
+        self.sockets.contains_key(&socket)
+    }
+
     /// How many sockets it holds.
     pub fn socket_count(&self) -> usize {
         self.sockets.len()
@@ -139,6 +144,14 @@ impl Gateway {
     pub fn on_network(&mut self, message: ToGateway) -> Vec<GatewayEffect> {
         match message {
             ToGateway::Deliveries { deliveries } => self.deliver(&deliveries),
+            ToGateway::Open {
+                socket,
+                member,
+                batches,
+            } => {
+                self.opened(socket, member, batches);
+                Vec::new()
+            }
             ToGateway::Reply { socket, frame } => self.write(vec![(socket, frame)]),
             ToGateway::Bind {
                 socket,

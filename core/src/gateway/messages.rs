@@ -50,6 +50,17 @@ pub enum ToGateway {
         /// The events, each once.
         deliveries: Vec<Delivery>,
     },
+    /// A socket joined at its upgrade is on its way to this gateway: hold it
+    /// (bound to `member` by the instance `epoch`), and write what comes for
+    /// it until it arrives (the host keeps those frames for it).
+    Open {
+        /// The socket's id (unique across the network's gateways).
+        socket: SocketId,
+        /// The member it is bound to and the network instance that bound it.
+        member: Option<(Address, u64)>,
+        /// It asked for batched frames.
+        batches: bool,
+    },
     /// The answer to one socket's frame (an ack, an error, a read's answer).
     Reply {
         /// The socket.

@@ -285,3 +285,41 @@ fn messages_round_trip_through_json() {
     let back: ToNetwork = serde_json::from_str(&serde_json::to_string(&up).unwrap()).unwrap();
     assert_eq!(back, up);
 }
+
+#[test]
+fn an_announced_socket_gets_its_frames_before_and_after_it_arrives() {
+    let mut gateway = Gateway::start().0;
+    let m = member(1);
+    let socket: SocketId = 42;
+    assert!(!gateway.holds(socket));
+    gateway.on_network(ToGateway::Open {
+        socket,
+        member: Some((m.clone(), 9)),
+        batches: true,
+    });
+    assert!(gateway.holds(socket));
+    let delivery = Delivery {
+        frame: DeliveryFrame::Same("{\"x\":1}".into()),
+        to: vec![(m.clone(), 0), (member(2), 0)],
+    };
+    let sent = gateway.on_network(ToGateway::Deliveries {
+        deliveries: vec![delivery],
+    });
+    assert_eq!(
+        sent,
+        vec![GatewayEffect::Send {
+            socket,
+            frame: "[{\"x\":1}]".into()
+        }],
+        "written in the format it asked for, to it alone"
+    );
+    // Its acks are coalesced under the epoch of the instance that bound it.
+    let ack = frame(&m, "network.event.ack", "core", json!({"seq": 5}));
+    assert!(gateway.on_socket_frame(socket, &ack).is_empty());
+    assert_eq!(
+        gateway.flush_cursors(),
+        Some(ToNetwork::Cursors {
+            cursors: vec![(m.clone(), 5, 9)]
+        })
+    );
+}

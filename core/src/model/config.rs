@@ -197,6 +197,29 @@ pub struct NetworkConfig {
     /// Addresses a master banned: they may not join again.
     #[serde(default, skip_serializing_if = "std::collections::BTreeSet::is_empty")]
     pub banned: std::collections::BTreeSet<Address>,
+    /// Connection gateways (`docs/scale.md`): the sockets of members that join
+    /// at their upgrade are held by this many gateway objects; `None` (the
+    /// default): the network's own object holds every socket.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gateways: Option<Gateways>,
+}
+
+/// How many gateway objects hold a network's sockets (fixed for the
+/// network's life: a member's gateway is a hash over them).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Gateways {
+    /// The number of gateways, 1 to [`Gateways::MAX`].
+    pub count: u32,
+}
+
+impl Gateways {
+    /// The most gateways a network may have.
+    pub const MAX: u32 = 1_024;
+
+    /// `count` gateways, when within 1 to [`Gateways::MAX`].
+    pub fn new(count: u32) -> Option<Self> {
+        (1..=Self::MAX).contains(&count).then_some(Self { count })
+    }
 }
 
 impl NetworkConfig {
@@ -222,6 +245,7 @@ impl NetworkConfig {
             agent_mods: Vec::new(),
             mod_priorities: BTreeMap::new(),
             banned: Default::default(),
+            gateways: None,
         }
     }
 

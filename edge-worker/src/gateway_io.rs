@@ -1,0 +1,191 @@
+//! The network object's I/O with its gateways: an upgrade handed to the
+//! member's gateway, the queued messages sent in order per gateway, the
+//! gateways' requests handed to the core, and the test hooks that restart
+//! either side. What is said is decided by the core
+//! (`agentnet_core::gateway`); the queues are `crate::gateway_link`.
+
+use crate::gateway_link::{
+    GATEWAY_HEADER, GATEWAYS_BINDING, LINK_PATH, LinkBody, Links, RESTART_PATH, SOCKET_HEADER,
+    gateway_name, post,
+};
+use crate::host::now_ms;
+use crate::network_object::NetworkHost;
+use crate::origin::Origin;
+use agentnet_core::bindings::sockets::Close;
+use agentnet_core::bindings::ws::Upgrade;
+use agentnet_core::gateway::{GatewayId, Sequencer, ToGateway, ToNetwork};
+use agentnet_core::{Address, ErrorCode, NetworkId};
+use std::rc::Rc;
+use worker::{Request, Response, Result, Stub};
+
+impl NetworkHost {
+    /// The object of gateway `gateway` of this network.
+    fn gateway_stub(&self, gateway: GatewayId) -> Result<Stub> {
+        let name = gateway_name(&self.links.network(), gateway);
+        self.env
+            .durable_object(GATEWAYS_BINDING)?
+            .id_from_name(&name)?
+            .get_stub()
+    }
+
+    /// After a commit: the gateways' messages go out (dropped when the rows were not written).
+    pub(crate) fn send_to_gateways(&self, written: bool) {
+        let Some(host) = self.me.upgrade() else {
+            return;
+        };
+        for gateway in self.links.commit(written) {
+            worker::wasm_bindgen_futures::spawn_local(pump(Rc::clone(&host), gateway));
+        }
+    }
+
+    /// A socket that joined at its upgrade goes to its member's gateway: the
+    /// gateway hears of it first ([`ToGateway::Open`]), then of its catch-up;
+    /// once it has them, the Worker is told where to take the upgrade.
+    pub(crate) async fn hand_to_gateway(
+        &self,
+        sequencer: Sequencer,
+        member: Address,
+        upgrade: Upgrade,
+    ) -> Result<Response> {
+        let gateway = sequencer.placement().of(&member);
+        let socket = Links::new_socket_id();
+        self.links.announce(
+            gateway,
+            ToGateway::Open {
+                socket,
+                member: Some((member, sequencer.epoch())),
+                batches: upgrade.batches,
+            },
+        );
+        self.apply(
+            &Origin::Gateway(Some((gateway, socket))),
+            upgrade.after_accept,
+        )?;
+        if !self.links.delivered(gateway).await.unwrap_or(false) {
+            let close = Close::new(
+                ErrorCode::NetworkUnavailable,
+                "the gateway did not answer: reconnect",
+            );
+            return self.refuse_socket(&close);
+        }
+        let mut response = Response::empty()?;
+        let headers = response.headers_mut();
+        headers.set(
+            GATEWAY_HEADER,
+            &gateway_name(&self.links.network(), gateway),
+        )?;
+        headers.set(SOCKET_HEADER, &socket.to_string())?;
+        Ok(response)
+    }
+
+    /// A request from a gateway: its messages, in order, handed to the core.
+    pub(crate) async fn gateway_request(&self, mut req: Request) -> Result<Response> {
+        let body: LinkBody<ToNetwork> = req.json().await?;
+        let Ok(id) = body.network.parse::<NetworkId>() else {
+            return Response::error("no such network", 404);
+        };
+        if !self.ensure_loaded(&id)? {
+            return Response::error("no such network", 404);
+        }
+        let mut result = Ok(());
+        for message in body.messages {
+            let Some(sequencer) = self.links.sequencer() else {
+                return Response::error("this network has no gateways", 409);
+            };
+            if let ToNetwork::Frames { frames, .. } = &message {
+                for text in frames {
+                    if let Err(err) = self.resolve_identity(text).await {
+                        worker::console_error!("resolving an identity failed: {err}");
+                    }
+                }
+            }
+            self.forget_gone(sequencer, body.gateway, &message);
+            let mut guard = self.network.borrow_mut();
+            let Some(network) = guard.as_mut() else {
+                break;
+            };
+            for input in sequencer.on_gateway(network, body.gateway, message, now_ms()) {
+                let origin = Origin::Gateway(input.origin);
+                if let Err(err) = self.gather_with(network, &origin, input.effects) {
+                    worker::console_error!("a gateway's input failed: {err}");
+                    result = Err(err);
+                }
+            }
+        }
+        let committed = self.commit();
+        let closed = self.finish_closes();
+        self.schedule_alarm().await?;
+        result.and(committed).and(closed)?;
+        Ok(Response::empty()?.with_status(204))
+    }
+
+    /// Members a gateway no longer holds are no longer counted as connected through it.
+    fn forget_gone(&self, sequencer: Sequencer, gateway: GatewayId, message: &ToNetwork) {
+        match message {
+            ToNetwork::Offline { member } => self.links.forget(std::slice::from_ref(member)),
+            ToNetwork::Restarted => {
+                let placed: Vec<Address> = self
+                    .links
+                    .members()
+                    .into_iter()
+                    .filter(|m| sequencer.placement().of(m) == gateway)
+                    .collect();
+                self.links.forget(&placed);
+            }
+            _ => {}
+        }
+    }
+
+    /// This object acts as a new instance towards its gateways: a new epoch,
+    /// its gateways' members offline, and every gateway told first.
+    pub(crate) fn restart_sequencer(&self) -> Result<()> {
+        let gone = self.links.restart(&self.store()?.sql)?;
+        let now = now_ms();
+        let effects = match self.network.borrow_mut().as_mut() {
+            Some(network) => gone
+                .iter()
+                .flat_map(|member| network.disconnect(member, now))
+                .collect(),
+            None => Vec::new(),
+        };
+        self.apply(&Origin::Nowhere, effects)
+    }
+
+    /// Test hook: every gateway loses its sockets, as in a crash.
+    pub(crate) async fn restart_gateways(&self) -> Result<Response> {
+        let Some(sequencer) = self.links.sequencer() else {
+            return Response::error("this network has no gateways", 409);
+        };
+        for gateway in 0..sequencer.placement().gateways() {
+            post(&self.gateway_stub(gateway)?, RESTART_PATH, String::new()).await?;
+        }
+        Response::ok("the gateways restarted")
+    }
+
+    /// Test hook: what the object has sent, for benchmarks.
+    pub(crate) fn counters(&self) -> Result<Response> {
+        Response::from_json(&serde_json::json!({
+            "socket_messages": self.socket_messages.get(),
+            "gateway_requests": self.links.requests.get(),
+        }))
+    }
+}
+
+/// Sends `gateway` its queued messages, one request at a time, until none is left.
+async fn pump(host: Rc<NetworkHost>, gateway: GatewayId) {
+    while let Some((body, upto)) = host.links.next_batch(gateway) {
+        let sent = match (serde_json::to_string(&body), host.gateway_stub(gateway)) {
+            (Ok(text), Ok(stub)) => post(&stub, LINK_PATH, text).await,
+            (Err(err), _) => Err(err.into()),
+            (_, Err(err)) => Err(err),
+        };
+        host.links.sent(gateway, upto, sent.is_ok());
+        if let Err(err) = sent {
+            // Its messages may be lost: the gateways start over with a new epoch.
+            worker::console_error!("a request to gateway {gateway} failed: {err}");
+            if let Err(err) = host.restart_sequencer() {
+                worker::console_error!("restarting towards the gateways failed: {err}");
+            }
+        }
+    }
+}

@@ -1,0 +1,357 @@
+//! `GatewayObject`: a connection gateway of one network (`docs/scale.md`),
+//! holding the hibernating WebSockets of the members placed on it.
+//!
+//! Its state machine is the core's [`Gateway`]; here are its I/O: the
+//! network object's requests ([`LINK_PATH`]) become the core's input and its
+//! writes go out on the sockets; a socket announced by
+//! [`ToGateway::Open`] arrives as an upgrade the Worker forwards with its id
+//! ([`SOCKET_HEADER`]), and what was written for it meanwhile waits for it;
+//! the sockets' frames go to the core, and what it sends the network goes
+//! in one request at a time (acks coalesced into cursors meanwhile). Each
+//! socket's attachment says what the core knew of it, so an instance woken
+//! after hibernation restores the core from its sockets.
+
+use crate::gateway_link::{LINK_PATH, LinkBody, RESTART_PATH, SOCKET_HEADER, post};
+use crate::host::now_ms;
+use agentnet_core::bindings::sockets::{Close, SocketId};
+use agentnet_core::bindings::ws::close_reply;
+use agentnet_core::gateway::{Gateway, GatewayEffect, GatewayId, ToGateway, ToNetwork};
+use agentnet_core::{Address, ErrorCode};
+use serde::{Deserialize, Serialize};
+use std::cell::{Cell, RefCell};
+use std::collections::BTreeMap;
+use std::rc::Rc;
+use worker::{Env, Request, Response, Result, State, WebSocket, WebSocketPair};
+
+/// How long an announced socket may take to arrive before it counts as closed.
+const ARRIVAL_MS: u64 = 30_000;
+
+/// What a socket's attachment keeps: what the core knows of it.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub(crate) struct Held {
+    network: String,
+    gateway: GatewayId,
+    socket: SocketId,
+    member: Option<(Address, u64)>,
+    batches: bool,
+}
+
+/// A socket announced and not arrived yet, with what was written for it.
+struct Waiting {
+    since: u64,
+    held: Held,
+    frames: Vec<String>,
+}
+
+/// One gateway's state and work (`crate::gateway_entry::GatewayObject` receives workerd's calls).
+pub(crate) struct GatewayHost {
+    state: State,
+    env: Env,
+    core: RefCell<Option<Gateway>>,
+    /// The network and this gateway's index, from its requests or its sockets.
+    link: RefCell<Option<(String, GatewayId)>>,
+    sockets: RefCell<BTreeMap<SocketId, WebSocket>>,
+    waiting: RefCell<BTreeMap<SocketId, Waiting>>,
+    /// Messages for the network, and whether a request to it is in flight.
+    up: RefCell<Vec<ToNetwork>>,
+    up_busy: Cell<bool>,
+    test_hooks: bool,
+    me: std::rc::Weak<GatewayHost>,
+}
+
+impl GatewayHost {
+    pub(crate) fn new(state: State, env: Env, me: std::rc::Weak<GatewayHost>) -> Self {
+        if let Ok(pair) = worker::worker_sys::WebSocketRequestResponsePair::new(
+            agentnet_core::replica::HEARTBEAT_PING,
+            agentnet_core::replica::HEARTBEAT_PONG,
+        ) {
+            state.set_websocket_auto_response(&pair);
+        }
+        let test_hooks = env
+            .var(crate::network_object::TEST_HOOKS_VAR)
+            .is_ok_and(|v| v.to_string() == "1");
+        Self {
+            state,
+            env,
+            core: RefCell::new(None),
+            link: RefCell::new(None),
+            sockets: RefCell::new(BTreeMap::new()),
+            waiting: RefCell::new(BTreeMap::new()),
+            up: RefCell::new(Vec::new()),
+            up_busy: Cell::new(false),
+            test_hooks,
+            me,
+        }
+    }
+
+    /// Runs `f` on the core, restored from the sockets' attachments after a wake.
+    fn with_core<R>(&self, f: impl FnOnce(&mut Gateway) -> R) -> R {
+        let mut guard = self.core.borrow_mut();
+        let core = guard.get_or_insert_with(|| self.restore());
+        f(core)
+    }
+
+    /// The core as the sockets the platform kept say (a wake is not a
+    /// restart: nothing is lost, so the network is not told).
+    fn restore(&self) -> Gateway {
+        let (mut core, _) = Gateway::start();
+        for ws in self.state.get_websockets() {
+            if ws.as_ref().ready_state() != worker::worker_sys::web_sys::WebSocket::OPEN {
+                continue;
+            }
+            let Some(held) = read(&ws) else { continue };
+            core.opened(held.socket, held.member.clone(), held.batches);
+            self.sockets.borrow_mut().insert(held.socket, ws);
+            self.link
+                .borrow_mut()
+                .get_or_insert((held.network, held.gateway));
+        }
+        core
+    }
+
+    pub(crate) async fn fetch(&self, mut req: Request) -> Result<Response> {
+        if let Some(socket) = req.headers().get(SOCKET_HEADER)? {
+            return self.arrive(socket.parse().ok());
+        }
+        match req.path().as_str() {
+            LINK_PATH => {
+                let body: LinkBody<ToGateway> = req.json().await?;
+                self.network_request(body);
+                Ok(Response::empty()?.with_status(204))
+            }
+            RESTART_PATH if self.test_hooks => {
+                self.restart();
+                Response::ok("restarted")
+            }
+            _ => Response::error("not found", 404),
+        }
+    }
+
+    /// The network's messages, in order.
+    fn network_request(&self, body: LinkBody<ToGateway>) {
+        *self.link.borrow_mut() = Some((body.network.clone(), body.gateway));
+        self.with_core(|_| ());
+        self.expire(now_ms());
+        let link = (body.network, body.gateway);
+        for message in body.messages {
+            self.remember(&link, &message);
+            let effects = self.with_core(|core| core.on_network(message));
+            self.apply(effects);
+        }
+        self.send_up();
+    }
+
+    /// Keeps each socket's attachment (or its waiting record) true to what the core knows.
+    fn remember(&self, (network, gateway): &(String, GatewayId), message: &ToGateway) {
+        let (socket, member) = match message {
+            ToGateway::Open {
+                socket,
+                member,
+                batches,
+            } => {
+                let held = Held {
+                    network: network.clone(),
+                    gateway: *gateway,
+                    socket: *socket,
+                    member: member.clone(),
+                    batches: *batches,
+                };
+                let waiting = Waiting {
+                    since: now_ms(),
+                    held,
+                    frames: Vec::new(),
+                };
+                self.waiting.borrow_mut().insert(*socket, waiting);
+                return;
+            }
+            ToGateway::Bind {
+                socket,
+                member,
+                epoch,
+            } => (*socket, Some((member.clone(), *epoch))),
+            ToGateway::Unbind { socket } => (*socket, None),
+            _ => return,
+        };
+        if let Some(waiting) = self.waiting.borrow_mut().get_mut(&socket) {
+            waiting.held.member = member;
+        } else if let Some(ws) = self.sockets.borrow().get(&socket)
+            && let Some(mut held) = read(ws)
+        {
+            held.member = member;
+            let _ = ws.serialize_attachment(&held);
+        }
+    }
+
+    /// An announced socket arrives (the Worker forwards its upgrade).
+    fn arrive(&self, socket: Option<SocketId>) -> Result<Response> {
+        self.with_core(|_| ());
+        self.expire(now_ms());
+        let waiting = socket.and_then(|s| self.waiting.borrow_mut().remove(&s));
+        let Some(waiting) = waiting.filter(|w| self.with_core(|core| core.holds(w.held.socket)))
+        else {
+            let close = Close::new(ErrorCode::NetworkUnavailable, "reconnect");
+            let pair = WebSocketPair::new()?;
+            pair.server.accept()?;
+            pair.server
+                .close(Some(close.code), Some(close.reason.as_str()))?;
+            return Response::from_websocket(pair.client);
+        };
+        let pair = WebSocketPair::new()?;
+        self.state.accept_web_socket(&pair.server);
+        pair.server.serialize_attachment(&waiting.held)?;
+        for frame in &waiting.frames {
+            send(&pair.server, frame);
+        }
+        self.sockets
+            .borrow_mut()
+            .insert(waiting.held.socket, pair.server);
+        Response::from_websocket(pair.client)
+    }
+
+    /// Announced sockets that never came count as closed.
+    fn expire(&self, now: u64) {
+        let late: Vec<SocketId> = self
+            .waiting
+            .borrow()
+            .iter()
+            .filter(|(_, w)| w.since + ARRIVAL_MS < now)
+            .map(|(socket, _)| *socket)
+            .collect();
+        for socket in late {
+            self.waiting.borrow_mut().remove(&socket);
+            let effects = self.with_core(|core| core.closed(socket));
+            self.apply(effects);
+        }
+    }
+
+    /// Does what the core says.
+    fn apply(&self, effects: Vec<GatewayEffect>) {
+        for effect in effects {
+            match effect {
+                GatewayEffect::Send { socket, frame } => {
+                    if let Some(ws) = self.sockets.borrow().get(&socket) {
+                        send(ws, &frame);
+                    } else if let Some(waiting) = self.waiting.borrow_mut().get_mut(&socket) {
+                        waiting.frames.push(frame);
+                    }
+                }
+                GatewayEffect::Close { socket, close } => {
+                    self.waiting.borrow_mut().remove(&socket);
+                    if let Some(ws) = self.sockets.borrow_mut().remove(&socket) {
+                        let _ = ws.close(Some(close.code), Some(close.reason.as_str()));
+                    }
+                }
+                GatewayEffect::ToNetwork(message) => self.up.borrow_mut().push(message),
+            }
+        }
+    }
+
+    /// A frame from a socket.
+    pub(crate) fn frame(&self, ws: &WebSocket, text: &str) {
+        let Some(held) = read(ws) else { return };
+        let effects = self.with_core(|core| core.on_socket_frame(held.socket, text));
+        self.apply(effects);
+        self.send_up();
+    }
+
+    /// A socket closed (either side).
+    pub(crate) fn closed(&self, ws: &WebSocket, code: usize) {
+        let _ = ws.close(Some(close_reply(code)), Some("closed"));
+        let Some(held) = read(ws) else { return };
+        self.sockets.borrow_mut().remove(&held.socket);
+        let effects = self.with_core(|core| core.closed(held.socket));
+        self.apply(effects);
+        self.send_up();
+    }
+
+    /// Test hook: every socket is lost and the gateway starts afresh, as in a crash.
+    fn restart(&self) {
+        for ws in std::mem::take(&mut *self.sockets.borrow_mut()).into_values() {
+            let _ = ws.close(Some(1012), Some("the gateway restarted"));
+        }
+        self.waiting.borrow_mut().clear();
+        let (fresh, hello) = Gateway::start();
+        *self.core.borrow_mut() = Some(fresh);
+        self.up.borrow_mut().push(hello);
+        self.send_up();
+    }
+
+    /// Starts sending the network what waits for it, unless a request is in flight.
+    fn send_up(&self) {
+        if self.up_busy.get() {
+            return;
+        }
+        let Some(me) = self.me.upgrade() else { return };
+        self.up_busy.set(true);
+        worker::wasm_bindgen_futures::spawn_local(pump_up(me));
+    }
+
+    /// The next request's messages (the cursors taken so far first), if any.
+    fn next_up(&self) -> Option<LinkBody<ToNetwork>> {
+        let (network, gateway) = self.link.borrow().clone()?;
+        // Cursors first: they acknowledge what was delivered before, and a
+        // member's last acks reach the network before its `Offline`.
+        let mut messages: Vec<ToNetwork> =
+            self.with_core(Gateway::flush_cursors).into_iter().collect();
+        messages.append(&mut self.up.borrow_mut());
+        if messages.is_empty() {
+            return None;
+        }
+        Some(LinkBody {
+            network,
+            gateway,
+            messages,
+        })
+    }
+
+    fn network_stub(&self, network: &str) -> Result<worker::Stub> {
+        self.env
+            .durable_object(crate::NETWORKS_BINDING)?
+            .id_from_name(network)?
+            .get_stub()
+    }
+}
+
+/// Sends the network what the gateway has for it, one request at a time; a
+/// failed request is tried again (its frames carry event ids, so a resent
+/// event is acknowledged, not applied twice; cursors only go up).
+async fn pump_up(host: Rc<GatewayHost>) {
+    while let Some(body) = host.next_up() {
+        let mut tries = 0;
+        loop {
+            let sent = match (
+                serde_json::to_string(&body),
+                host.network_stub(&body.network),
+            ) {
+                (Ok(text), Ok(stub)) => post(&stub, LINK_PATH, text).await,
+                (Err(err), _) => Err(err.into()),
+                (_, Err(err)) => Err(err),
+            };
+            match sent {
+                Ok(()) => break,
+                Err(err) if tries < 3 => {
+                    worker::console_warn!("a request to the network failed, again: {err}");
+                    tries += 1;
+                    worker::Delay::from(std::time::Duration::from_millis(100)).await;
+                }
+                Err(err) => {
+                    worker::console_error!("dropping a request to the network: {err}");
+                    break;
+                }
+            }
+        }
+    }
+    host.up_busy.set(false);
+}
+
+/// A socket's attachment.
+fn read(ws: &WebSocket) -> Option<Held> {
+    ws.deserialize_attachment::<Held>().ok().flatten()
+}
+
+fn send(ws: &WebSocket, frame: &str) {
+    // A socket that is closing cannot take frames; the others still get theirs.
+    if let Err(err) = ws.send_with_str(frame) {
+        worker::console_warn!("dropping a frame for a closed socket: {err}");
+    }
+}

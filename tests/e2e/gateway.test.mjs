@@ -1,0 +1,226 @@
+// Connection gateways through the real runtime (docs/scale.md): on a network
+// created with `gateways: {count}`, a socket that joins at its upgrade is
+// held by its member's gateway object, and the network object sends each
+// commit once per gateway. Direct and broadcast messages reach exactly their
+// recipients, a private channel and a direct message stay with their
+// audience on a shared gateway, acks flow back as cursors (a reconnect
+// resumes with nothing lost and nothing repeated), and a restart of the
+// gateways or of the network object mid-stream loses nothing acknowledged.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import WebSocket from 'ws';
+import { Agent } from '../../core/js/index.js';
+import { createNetwork, startEdge } from '../support/edge.mjs';
+import { until } from '../support/process.mjs';
+import { bareSocket, eventFrame } from '../support/frames.mjs';
+
+let edge;
+
+before(async () => {
+  edge = await startEdge({ testHooks: true });
+});
+
+after(async () => {
+  await edge?.stop();
+});
+
+const GATEWAYS = 3;
+
+/** The gateway of `address` among `count` (core/src/gateway/placement.rs: FNV-1a of the address). */
+function gatewayOf(address, count = GATEWAYS) {
+  let hash = 0xcbf29ce484222325n;
+  for (const byte of Buffer.from(address)) {
+    hash ^= BigInt(byte);
+    hash = (hash * 0x100000001b3n) & 0xffffffffffffffffn;
+  }
+  return Number(hash % BigInt(count));
+}
+
+async function call(method, path, { body, token } = {}) {
+  const headers = { 'content-type': 'application/json' };
+  if (token) headers.authorization = `Bearer ${token}`;
+  const res = await fetch(`${edge.url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await res.text();
+  let json;
+  try { json = JSON.parse(text); } catch { json = text; }
+  return { status: res.status, json };
+}
+
+const counters = async (id) => (await call('GET', `/networks/${id}/v1/__test/counters`)).json;
+
+/** A bare agent that acknowledges every delivery at once (a cumulative ack per frame). */
+async function acking(id, name, options = {}) {
+  const bare = await bareSocket(edge.url, id, name, { batched: true, ...options });
+  bare.socket.on('message', () => {
+    const seq = Math.max(0, ...bare.events.map((e) => e.metadata?.delivery?.seq ?? 0));
+    if (seq && bare.socket.readyState === WebSocket.OPEN) bare.socket.send(eventFrame('network.event.ack', name, 'core', { seq }));
+  });
+  return bare;
+}
+
+const gatewayNetwork = (name, mods = ['persistence']) =>
+  createNetwork(edge.url, { name, access: { policy: 'open' }, mods, gateways: { count: GATEWAYS } });
+
+test('a network refuses a gateway count outside 1-1024 with a clear error', async () => {
+  const res = await call('POST', '/v1/networks', { body: { name: 'bad', access: { policy: 'open' }, gateways: { count: 0 } } });
+  assert.equal(res.status, 400);
+  assert.equal(res.json.code, 'invalid_request');
+  assert.match(res.json.message, /gateways/);
+});
+
+test('broadcasts and direct messages reach exactly their recipients; the network sends once per gateway, not per member', async () => {
+  const { id } = await gatewayNetwork('gw-fanout');
+  const names = Array.from({ length: 24 }, (_, i) => `agent:g${i}`);
+  const agents = await Promise.all(names.map((name) => acking(id, name)));
+  const spread = new Set(names.map((n) => gatewayOf(n)));
+  assert.equal(spread.size, GATEWAYS, 'the agents are spread over every gateway');
+  const before = await counters(id);
+
+  agents[0].socket.send(eventFrame('probe.all', names[0], 'agent:broadcast', { text: 'to everyone' }));
+  await until('everyone else has the broadcast', () => agents.slice(1).every((a) => a.events.some((e) => e.type === 'probe.all')));
+  const after = await counters(id);
+  const requests = after.gateway_requests - before.gateway_requests;
+  assert.ok(requests <= GATEWAYS + 1, `one request per gateway for a broadcast to 23 (plus the sender's ack): ${requests}`);
+  assert.equal(after.socket_messages, before.socket_messages, 'the network object wrote no socket itself');
+
+  agents[1].socket.send(eventFrame('probe.direct', names[1], names[2], { text: 'just you' }));
+  agents[3].socket.send(eventFrame('probe.all', names[3], 'agent:broadcast', { text: 'marker' }));
+  await until('everyone has the marker', () => agents.filter((_, i) => i !== 3).every((a) => a.events.filter((e) => e.type === 'probe.all').length >= (a === agents[0] ? 1 : 2)));
+  await until('the direct message arrived', () => agents[2].events.some((e) => e.type === 'probe.direct'));
+  for (const [i, agent] of agents.entries()) {
+    const all = agent.events.filter((e) => e.type === 'probe.all').map((e) => e.payload.text);
+    const expected = [i === 0 ? null : 'to everyone', i === 3 ? null : 'marker'].filter(Boolean);
+    assert.deepEqual(all, expected, `${names[i]} got each broadcast once, none of its own`);
+    assert.equal(agent.events.filter((e) => e.type === 'probe.direct').length, i === 2 ? 1 : 0, `${names[i]} and the direct message`);
+  }
+  for (const agent of agents) agent.socket.close();
+});
+
+test('a private channel and a direct message are not seen by another member on the same gateway', async () => {
+  const { id } = await gatewayNetwork('gw-private', ['access-control', 'persistence']);
+  // bob and eve share a gateway; ann is the creator.
+  const bob = 'agent:bob';
+  let eve = 'agent:eve';
+  for (let i = 0; gatewayOf(eve) !== gatewayOf(bob); i += 1) eve = `agent:eve${i}`;
+  const ann = await acking(id, 'agent:ann');
+  const b = await acking(id, bob);
+  const e = await acking(id, eve);
+  ann.socket.send(eventFrame('network.channel.create', 'agent:ann', 'core', { channel: 'board', private: true, members: [bob] }));
+  await until('the channel is created', () => ann.events.some((ev) => ev.type === 'network.event.ack' || ev.type === 'network.event.response'));
+  b.socket.send(eventFrame('network.channel.join', bob, 'core', { channel: 'board' }));
+  e.socket.send(eventFrame('network.channel.join', eve, 'core', { channel: 'board' }));
+  await until('eve is refused', () => e.events.some((ev) => ev.type === 'network.event.error'));
+  assert.equal(e.events.find((ev) => ev.type === 'network.event.error').payload.code, 'forbidden');
+  await until('bob joined', () => b.events.some((ev) => ev.type === 'network.event.ack' || ev.type === 'network.event.response'));
+  ann.socket.send(eventFrame('board.note', 'agent:ann', 'channel/board', { text: 'board only' }));
+  ann.socket.send(eventFrame('probe.direct', 'agent:ann', bob, { text: 'for bob' }));
+  ann.socket.send(eventFrame('probe.all', 'agent:ann', 'agent:broadcast', { text: 'marker' }));
+  await until('bob has the note and the message', () => b.events.some((ev) => ev.type === 'board.note') && b.events.some((ev) => ev.type === 'probe.direct'));
+  await until('eve has the marker after them', () => e.events.some((ev) => ev.type === 'probe.all'));
+  assert.deepEqual(e.events.filter((ev) => ['board.note', 'probe.direct'].includes(ev.type)), [], 'eve saw neither');
+  for (const s of [ann, b, e]) s.socket.close();
+});
+
+/** `n` direct events to `to` over HTTP from `from` (a member with a session token), numbered from `start`. */
+async function sendMany(id, token, to, start, n) {
+  for (let k = start; k < start + n; k += 1) {
+    const res = await call('POST', `/networks/${id}/v1/events`, { token, body: { type: 'probe.item', target: to, payload: { n: k } } });
+    assert.equal(res.status, 200, JSON.stringify(res.json));
+  }
+}
+
+const items = (bare) => bare.events.filter((e) => e.type === 'probe.item');
+
+test('acks flow back as cursors: a reconnect resumes after the last ack, nothing lost, nothing repeated', async () => {
+  const { id } = await gatewayNetwork('gw-resume');
+  const sender = (await call('POST', `/networks/${id}/v1/join`, { body: { agent_id: 'agent:sender' } })).json.token;
+  // The reader returns with its session (an address with a secret is not rejoined bare).
+  const session = (await call('POST', `/networks/${id}/v1/join`, { body: { agent_id: 'agent:reader' } })).json.token;
+  const reader = await acking(id, 'agent:reader', { session });
+  await sendMany(id, sender, 'agent:reader', 0, 10);
+  await until('the first ten', () => items(reader).length === 10);
+  // The acks reach the network (a cursor from the gateway) before the socket goes.
+  await new Promise((r) => setTimeout(r, 300));
+  reader.socket.close();
+  await until('closed', () => reader.closed !== null);
+  await sendMany(id, sender, 'agent:reader', 10, 10);
+  const again = await acking(id, 'agent:reader', { session });
+  await until('the ten sent while away', () => items(again).length >= 10);
+  await new Promise((r) => setTimeout(r, 300));
+  assert.deepEqual(items(again).map((e) => e.payload.n), Array.from({ length: 10 }, (_, k) => 10 + k), 'exactly what was not acknowledged, in order, once');
+  again.socket.close();
+});
+
+/**
+ * A reader that reconnects whenever its socket closes, keeping every event it
+ * got; a sender over HTTP sends `total` items while `restart` happens midway.
+ */
+async function throughRestart(name, restart) {
+  const { id } = await gatewayNetwork(name);
+  const sender = (await call('POST', `/networks/${id}/v1/join`, { body: { agent_id: 'agent:sender' } })).json.token;
+  const session = (await call('POST', `/networks/${id}/v1/join`, { body: { agent_id: 'agent:reader' } })).json.token;
+  const got = [];
+  const closes = [];
+  let current;
+  let stopped = false;
+  const connect = async () => {
+    for (;;) {
+      try {
+        current = await acking(id, 'agent:reader', { session, onEvent: (e) => e.type === 'probe.item' && got.push(e) });
+        current.socket.on('close', (code) => {
+          closes.push(code);
+          if (!stopped) setTimeout(connect, 50);
+        });
+        return;
+      } catch {
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+  };
+  await connect();
+  const total = 40;
+  await sendMany(id, sender, 'agent:reader', 0, total / 2);
+  await until('the first half', () => new Set(got.map((e) => e.payload.n)).size >= total / 4);
+  const res = await call('POST', `/networks/${id}/v1/__test/${restart}`);
+  assert.equal(res.status, 200, JSON.stringify(res.json));
+  await sendMany(id, sender, 'agent:reader', total / 2, total / 2);
+  await until('every item, after the restart', () => new Set(got.map((e) => e.payload.n)).size === total, 60_000);
+  stopped = true;
+  current.socket.close();
+  assert.ok(closes.length >= 1, 'the restart closed the reader\'s socket');
+  // At least once: an item delivered but not yet acknowledged may come again, as the same logged event.
+  const seqOf = new Map();
+  for (const event of got) {
+    const seq = event.metadata.delivery.seq;
+    assert.equal(seqOf.get(event.payload.n) ?? seq, seq, `item ${event.payload.n} again is the same logged event`);
+    seqOf.set(event.payload.n, seq);
+  }
+  const seqs = [...seqOf.values()].sort((a, b) => a - b);
+  assert.equal(new Set(seqs).size, total, 'every item once in the log');
+  return closes;
+}
+
+test('a restart of the gateways mid-stream: sockets close, readers resume, nothing is lost', async () => {
+  const closes = await throughRestart('gw-restart', 'restart-gateways');
+  assert.ok(closes.includes(1012), `closed as a restart (${closes})`);
+});
+
+test('a restart of the network object towards its gateways mid-stream: readers resume, nothing is lost', async () => {
+  const closes = await throughRestart('gw-net-restart', 'restart-sequencer');
+  assert.ok(closes.some((c) => c >= 4000), `closed with the network's code (${closes})`);
+});
+
+test('an npm agent (joining by frame, held by the network object) and gateway members talk both ways', async () => {
+  const { id } = await gatewayNetwork('gw-npm');
+  const bare = await acking(id, 'agent:bare');
+  const agent = await Agent.connect({ url: edge.url, network: id, name: 'agent:npm', WebSocket });
+  const heard = [];
+  agent.on('probe.*', (event) => heard.push(event));
+  bare.socket.send(eventFrame('probe.hello', 'agent:bare', 'agent:npm', { text: 'hi npm' }));
+  await until('the npm agent hears the gateway member', () => heard.length === 1);
+  await agent.send('agent:bare', 'probe.reply', { text: 'hi bare' });
+  await until('the gateway member hears the npm agent', () => bare.events.some((e) => e.type === 'probe.reply'));
+  agent.close();
+  bare.socket.close();
+});
