@@ -1,8 +1,13 @@
 // Scale benchmarks of one network object through `wrangler dev` (issue 29).
 // Run: node tests/bench/scale.mjs [step…]  (after the edge is built)
-// Steps (all by default): sustained, fanout, connected, networks, coldstart.
+// Steps (all by default): sustained, fanout, connected, networks, coldstart;
+// with connection gateways (a network created with `gateways: {count}`,
+// docs/scale.md): sustained-gw, fanout-gw, connected-gw, networks-gw.
 // Sizes: SCALE_AGENTS (default 10000) connected agents, SCALE_NETWORKS
-// (default 1000) networks, SCALE_COLD_EVENTS (default 1000000) stored events.
+// (default 1000) networks, SCALE_COLD_EVENTS (default 1000000) stored events,
+// SCALE_PER_GATEWAY (default 250) members per gateway.
+// The network object's sends per broadcast are counted by the edge
+// (`GET v1/__test/counters`: WebSocket messages it wrote, requests to gateways).
 // Prints figures; asserts nothing about time.
 //
 // The clients are bare WebSockets (tests/support/frames.mjs): pre-encoded
@@ -19,6 +24,7 @@ const wants = (step) => steps.size === 0 || steps.has(step);
 const AGENTS = Number(process.env.SCALE_AGENTS ?? 10_000);
 const NETWORKS = Number(process.env.SCALE_NETWORKS ?? 1_000);
 const COLD_EVENTS = Number(process.env.SCALE_COLD_EVENTS ?? 1_000_000);
+const PER_GATEWAY = Number(process.env.SCALE_PER_GATEWAY ?? 250);
 
 const quantile = (values, q) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -49,7 +55,19 @@ async function until(check, timeoutMs = 300_000) {
   }
 }
 
-const newNetwork = async (url, name) => (await createNetwork(url, { name, access: { policy: 'open' }, mods: ['persistence'] })).id;
+/** A network for `audience` agents; with gateways when `gateways` (one per SCALE_PER_GATEWAY agents). */
+const newNetwork = async (url, name, { gateways = false, audience = 2 } = {}) => (await createNetwork(url, {
+  name, access: { policy: 'open' }, mods: ['persistence'],
+  ...(gateways ? { gateways: { count: Math.max(1, Math.ceil(audience / PER_GATEWAY)) } } : {}),
+})).id;
+
+/** What the network object has sent: WebSocket messages it wrote and requests to its gateways. */
+async function sends(url, id) {
+  const res = await fetch(`${url}/networks/${id}/v1/__test/counters`);
+  const { socket_messages: sockets, gateway_requests: requests } = await res.json();
+  return sockets + requests;
+}
+const load = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 
 /**
  * `n` bare agents joined to `id`, in groups of 200 at a time; each acks
@@ -89,11 +107,11 @@ async function crowd(url, id, n, type, batched) {
   return agents;
 }
 
-async function sustained(edge, batched) {
+async function sustained(edge, batched, gateways = false) {
   const total = 100_000;
   const window = 2_000;
   const burst = 500;
-  const id = await newNetwork(edge.url, `sustained-${batched}`);
+  const id = await newNetwork(edge.url, `sustained-${batched}-${gateways}`, { gateways });
   const sender = await bareSocket(edge.url, id, 'agent:a', { batched });
   const receiver = await bareSocket(edge.url, id, 'agent:b', { batched });
   let acked = 0;
@@ -127,58 +145,73 @@ async function sustained(edge, batched) {
   topUp();
   await until(() => acked >= total && received >= total);
   const seconds = (performance.now() - start) / 1000;
-  console.log(`sustained, ${batched ? 'batched frames' : 'one event per frame'} (window ${window}, bursts of ${burst}): ${total} events sent, acked and received in ${seconds.toFixed(2)} s = ${Math.round(total / seconds)} events/s`);
+  console.log(`sustained${gateways ? ' through a gateway' : ''}, ${batched ? 'batched frames' : 'one event per frame'} (window ${window}, bursts of ${burst}): ${total} events sent, acked and received in ${seconds.toFixed(2)} s = ${Math.round(total / seconds)} events/s`);
   sender.socket.close();
   receiver.socket.close();
 }
 
-async function fanOut(edge, n, rounds) {
-  const id = await newNetwork(edge.url, `fanout-${n}`);
+async function fanOut(edge, n, rounds, gateways = false) {
+  const id = await newNetwork(edge.url, `fanout-${n}-${gateways}`, { gateways, audience: n });
   const sender = await bareSocket(edge.url, id, 'agent:sender', { batched: true });
   const agents = await crowd(edge.url, id, n, 'bench.fan', true);
   const frames = () => agents.reduce((sum, a) => sum + a.frames.length, 0);
   const times = [];
   const framesPer = [];
+  const sendsPer = [];
   for (let round = 0; round < rounds; round += 1) {
     await new Promise((r) => setTimeout(r, 50));
     const before = frames();
+    const sentBefore = await sends(edge.url, id);
     const start = performance.now();
     sender.socket.send(eventFrame('bench.fan', 'agent:sender', 'agent:broadcast', { round }));
     await until(() => agents.every((a) => a.got > round));
     times.push(performance.now() - start);
     framesPer.push(frames() - before);
+    // The receivers' acks (cursors through gateways) are not the broadcast's: let them settle first.
+    await new Promise((r) => setTimeout(r, 20));
+    sendsPer.push((await sends(edge.url, id)) - sentBefore);
   }
-  console.log(`fan-out to ${n} agents (${rounds} broadcasts): p50 ${ms(quantile(times, 0.5))}, p99 ${ms(quantile(times, 0.99))}; the object's WebSocket sends per broadcast: ${quantile(framesPer, 0.5)}`);
+  const how = gateways ? `through ${Math.max(1, Math.ceil(n / PER_GATEWAY))} gateways` : 'one object';
+  console.log(`fan-out to ${n} agents, ${how} (${rounds} broadcasts): p50 ${ms(quantile(times, 0.5))}, p99 ${ms(quantile(times, 0.99))}; frames received per broadcast ${quantile(framesPer, 0.5)}; the network object's sends per broadcast (socket messages + gateway requests, with the sender's ack): ${quantile(sendsPer, 0.5)} [load ${load()}]`);
   return { sender, agents };
 }
 
-const edge = await startEdge();
+const edge = await startEdge({ testHooks: true });
 try {
   if (wants('sustained')) {
     await sustained(edge, false);
     await sustained(edge, true);
   }
-  if (wants('fanout')) {
+  if (wants('sustained-gw')) {
+    await sustained(edge, false, true);
+    await sustained(edge, true, true);
+  }
+  for (const gateways of [false, true]) {
+    if (!wants(gateways ? 'fanout-gw' : 'fanout')) continue;
     for (const [n, rounds] of [[100, 50], [1_000, 30]]) {
-      const { sender, agents } = await fanOut(edge, n, rounds);
+      const { sender, agents } = await fanOut(edge, n, rounds, gateways);
       for (const a of [sender, ...agents]) a.socket.close();
+      await new Promise((r) => setTimeout(r, 2000));
     }
   }
-  if (wants('connected')) {
+  for (const gateways of [false, true]) {
+    if (!wants(gateways ? 'connected-gw' : 'connected')) continue;
     await new Promise((r) => setTimeout(r, 1000));
     const before = workerdRssKb(edge.pid);
     const start = performance.now();
-    const { sender, agents } = await fanOut(edge, AGENTS, 10);
+    const { sender, agents } = await fanOut(edge, AGENTS, 10, gateways);
     console.log(`${AGENTS} agents connected and joined in ${((performance.now() - start) / 1000).toFixed(1)} s (with the broadcasts)`);
     await new Promise((r) => setTimeout(r, 2000));
     const after = workerdRssKb(edge.pid);
-    console.log(`workerd resident memory: ${(before / 1024).toFixed(1)} MiB before, ${(after / 1024).toFixed(1)} MiB with ${AGENTS} connected = ${((after - before) / AGENTS).toFixed(1)} KiB per connected agent`);
+    console.log(`workerd resident memory: ${(before / 1024).toFixed(1)} MiB before, ${(after / 1024).toFixed(1)} MiB with ${AGENTS} connected = ${((after - before) / AGENTS).toFixed(1)} KiB per connected agent [load ${load()}]`);
     for (const a of [sender, ...agents]) a.socket.close();
+    await new Promise((r) => setTimeout(r, 5000));
   }
-  if (wants('networks')) {
+  for (const gateways of [false, true]) {
+    if (!wants(gateways ? 'networks-gw' : 'networks')) continue;
     const before = workerdRssKb(edge.pid);
     const ids = [];
-    for (let i = 0; i < NETWORKS; i += 1) ids.push(await newNetwork(edge.url, `many-${i}`));
+    for (let i = 0; i < NETWORKS; i += 1) ids.push(await newNetwork(edge.url, `many-${i}-${gateways}`, { gateways }));
     const pairs = [];
     for (let i = 0; i < ids.length; i += 50) {
       pairs.push(...await Promise.all(ids.slice(i, i + 50).map(async (id) => ({
@@ -196,7 +229,7 @@ try {
     await until(() => received >= pairs.length * each);
     const seconds = (performance.now() - start) / 1000;
     const after = workerdRssKb(edge.pid);
-    console.log(`${pairs.length} networks with 2 agents each, ${each} events per network: ${Math.round((pairs.length * each) / seconds)} events/s in total; workerd memory ${(before / 1024).toFixed(1)} → ${(after / 1024).toFixed(1)} MiB (${((after - before) / pairs.length).toFixed(0)} KiB per active network)`);
+    console.log(`${pairs.length} networks${gateways ? ' (each with a gateway)' : ''} with 2 agents each, ${each} events per network: ${Math.round((pairs.length * each) / seconds)} events/s in total; workerd memory ${(before / 1024).toFixed(1)} → ${(after / 1024).toFixed(1)} MiB (${((after - before) / pairs.length).toFixed(0)} KiB per active network) [load ${load()}]`);
     for (const { a, b } of pairs) { a.socket.close(); b.socket.close(); }
   }
 } catch (err) {
