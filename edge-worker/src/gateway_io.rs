@@ -173,6 +173,8 @@ impl NetworkHost {
 
 /// Sends `gateway` its queued messages, one request at a time, until none is left.
 async fn pump(host: Rc<NetworkHost>, gateway: GatewayId) {
+    // One turn of the event loop first, so the commits on their way join this request.
+    worker::Delay::from(std::time::Duration::ZERO).await;
     while let Some((body, upto)) = host.links.next_batch(gateway) {
         let sent = match (serde_json::to_string(&body), host.gateway_stub(gateway)) {
             (Ok(text), Ok(stub)) => post(&stub, LINK_PATH, text).await,

@@ -51,6 +51,8 @@ pub(crate) struct GatewayHost {
     /// The network and this gateway's index, from its requests or its sockets.
     link: RefCell<Option<(String, GatewayId)>>,
     sockets: RefCell<BTreeMap<SocketId, WebSocket>>,
+    /// The last frame's socket and attachment, so a burst from one socket reads it once.
+    last: RefCell<Option<(WebSocket, Held)>>,
     waiting: RefCell<BTreeMap<SocketId, Waiting>>,
     /// Messages for the network, and whether a request to it is in flight.
     up: RefCell<Vec<ToNetwork>>,
@@ -76,6 +78,7 @@ impl GatewayHost {
             core: RefCell::new(None),
             link: RefCell::new(None),
             sockets: RefCell::new(BTreeMap::new()),
+            last: RefCell::new(None),
             waiting: RefCell::new(BTreeMap::new()),
             up: RefCell::new(Vec::new()),
             up_busy: Cell::new(false),
@@ -172,6 +175,7 @@ impl GatewayHost {
             ToGateway::Unbind { socket } => (*socket, None),
             _ => return,
         };
+        *self.last.borrow_mut() = None;
         if let Some(waiting) = self.waiting.borrow_mut().get_mut(&socket) {
             waiting.held.member = member;
         } else if let Some(ws) = self.sockets.borrow().get(&socket)
@@ -241,14 +245,23 @@ impl GatewayHost {
                         let _ = ws.close(Some(close.code), Some(close.reason.as_str()));
                     }
                 }
-                GatewayEffect::ToNetwork(message) => self.up.borrow_mut().push(message),
+                GatewayEffect::ToNetwork(message) => push_up(&mut self.up.borrow_mut(), message),
             }
         }
     }
 
     /// A frame from a socket.
     pub(crate) fn frame(&self, ws: &WebSocket, text: &str) {
-        let Some(held) = read(ws) else { return };
+        let known = self
+            .last
+            .borrow()
+            .as_ref()
+            .filter(|(last, _)| last == ws)
+            .map(|(_, held)| held.clone());
+        let Some(held) = known.or_else(|| read(ws)) else {
+            return;
+        };
+        *self.last.borrow_mut() = Some((ws.clone(), held.clone()));
         let effects = self.with_core(|core| core.on_socket_frame(held.socket, text));
         self.apply(effects);
         self.send_up();
@@ -257,6 +270,8 @@ impl GatewayHost {
     /// A socket closed (either side).
     pub(crate) fn closed(&self, ws: &WebSocket, code: usize) {
         let _ = ws.close(Some(close_reply(code)), Some("closed"));
+        // Hold no reference to a closed socket.
+        *self.last.borrow_mut() = None;
         let Some(held) = read(ws) else { return };
         self.sockets.borrow_mut().remove(&held.socket);
         let effects = self.with_core(|core| core.closed(held.socket));
@@ -316,6 +331,8 @@ impl GatewayHost {
 /// failed request is tried again (its frames carry event ids, so a resent
 /// event is acknowledged, not applied twice; cursors only go up).
 async fn pump_up(host: Rc<GatewayHost>) {
+    // One turn of the event loop first, so the frames on their way join this request.
+    worker::Delay::from(std::time::Duration::ZERO).await;
     while let Some(body) = host.next_up() {
         let mut tries = 0;
         loop {
@@ -342,6 +359,30 @@ async fn pump_up(host: Rc<GatewayHost>) {
         }
     }
     host.up_busy.set(false);
+}
+
+/// Queues `message` for the network; frames from the same socket as the
+/// message before it join that message (one message per burst, not per frame).
+fn push_up(up: &mut Vec<ToNetwork>, message: ToNetwork) {
+    if let (
+        Some(ToNetwork::Frames {
+            socket: last,
+            member: bound,
+            frames,
+        }),
+        ToNetwork::Frames {
+            socket,
+            member,
+            frames: more,
+        },
+    ) = (up.last_mut(), &message)
+        && last == socket
+        && bound == member
+    {
+        frames.extend(more.iter().cloned());
+        return;
+    }
+    up.push(message);
 }
 
 /// A socket's attachment.
