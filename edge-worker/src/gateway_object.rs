@@ -321,7 +321,7 @@ impl GatewayHost {
 
     fn network_stub(&self, network: &str) -> Result<worker::Stub> {
         self.env
-            .durable_object(crate::NETWORKS_BINDING)?
+            .durable_object(crate::host::NETWORKS_BINDING)?
             .id_from_name(network)?
             .get_stub()
     }

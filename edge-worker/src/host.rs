@@ -12,6 +12,9 @@ extern "C" {
     fn get_random_values(buf: &mut [u8]);
 }
 
+/// The Durable Object namespace of networks, declared in `wrangler.toml`.
+pub const NETWORKS_BINDING: &str = "NETWORKS";
+
 /// Current unix time in milliseconds.
 pub fn now_ms() -> u64 {
     worker::Date::now().as_millis()

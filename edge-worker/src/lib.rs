@@ -72,8 +72,7 @@ pub use entry::NetworkObject;
 pub use gateway_entry::GatewayObject;
 pub use registry::RegistryObject;
 
-/// The Durable Object namespace of networks, declared in `wrangler.toml`.
-pub const NETWORKS_BINDING: &str = "NETWORKS";
+pub use host::NETWORKS_BINDING;
 /// The Durable Object namespace of the directory.
 pub const DIRECTORY_BINDING: &str = "DIRECTORY";
 /// The Durable Object namespace of the identity registry.
