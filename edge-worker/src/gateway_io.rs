@@ -99,6 +99,12 @@ impl NetworkHost {
                     }
                 }
             }
+            if let ToNetwork::Offline { member, .. } = &message
+                && self.links.is_stale_offline(member, body.gateway, body.seen)
+            {
+                // It reconnected before its old socket's close arrived.
+                continue;
+            }
             self.forget_gone(sequencer, body.gateway, &message);
             let mut guard = self.network.borrow_mut();
             let Some(network) = guard.as_mut() else {
@@ -122,7 +128,7 @@ impl NetworkHost {
     /// Members a gateway no longer holds are no longer counted as connected through it.
     fn forget_gone(&self, sequencer: Sequencer, gateway: GatewayId, message: &ToNetwork) {
         match message {
-            ToNetwork::Offline { member } => self.links.forget(std::slice::from_ref(member)),
+            ToNetwork::Offline { member, .. } => self.links.forget(std::slice::from_ref(member)),
             ToNetwork::Restarted => {
                 let placed: Vec<Address> = self
                     .links

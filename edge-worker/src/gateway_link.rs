@@ -43,6 +43,13 @@ pub(crate) struct LinkBody<T> {
     pub(crate) network: String,
     pub(crate) gateway: GatewayId,
     pub(crate) messages: Vec<T>,
+    /// To a gateway: the position of the first message in the network's queue to it.
+    #[serde(default)]
+    pub(crate) first: u64,
+    /// To the network: the position of the last of its messages the gateway
+    /// had taken when it sent this (0: not known since the gateway woke).
+    #[serde(default)]
+    pub(crate) seen: u64,
 }
 
 /// The name of gateway `gateway` of `network` in the gateways' namespace.
@@ -72,6 +79,8 @@ pub(crate) struct Links {
     queues: RefCell<BTreeMap<GatewayId, Queue>>,
     /// Members bound through gateways (the alarm counts them as connected).
     members: RefCell<BTreeSet<Address>>,
+    /// Each member's latest [`ToGateway::Open`]: its gateway and position in that queue.
+    latest: RefCell<BTreeMap<Address, (GatewayId, u64)>>,
     /// Requests sent to gateways, for benchmarks.
     pub(crate) requests: Cell<u64>,
 }
@@ -192,6 +201,16 @@ impl Links {
         self.uncommitted.borrow_mut().extend(routed);
     }
 
+    /// True when `gateway` sent `member`'s `Offline` before it had taken the
+    /// member's latest `Open` (it had `seen` messages): the member reconnected since.
+    pub(crate) fn is_stale_offline(&self, member: &Address, gateway: GatewayId, seen: u64) -> bool {
+        self.latest
+            .borrow()
+            .get(member)
+            // 0: the gateway woke since and does not know (its close counts).
+            .is_some_and(|(at, position)| seen > 0 && *at == gateway && *position > seen)
+    }
+
     /// A member's gateway said it is gone (or its gateway restarted).
     pub(crate) fn forget(&self, gone: &[Address]) {
         let mut members = self.members.borrow_mut();
@@ -216,6 +235,16 @@ impl Links {
         let mut touched = BTreeSet::new();
         for (gateway, message) in messages {
             let queue = queues.entry(gateway).or_default();
+            if let ToGateway::Open {
+                member: Some((member, _)),
+                ..
+            } = &message
+            {
+                let position = queue.enqueued + 1;
+                self.latest
+                    .borrow_mut()
+                    .insert(member.clone(), (gateway, position));
+            }
             queue.pending.push(message);
             queue.enqueued += 1;
             touched.insert(gateway);
@@ -255,10 +284,13 @@ impl Links {
             return None;
         }
         self.requests.set(self.requests.get() + 1);
+        let first = queue.enqueued - queue.pending.len() as u64 + 1;
         let body = LinkBody {
             network: self.network.borrow().clone(),
             gateway,
             messages: std::mem::take(&mut queue.pending),
+            first,
+            seen: 0,
         };
         Some((body, queue.enqueued))
     }

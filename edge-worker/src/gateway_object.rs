@@ -57,6 +57,8 @@ pub(crate) struct GatewayHost {
     /// Messages for the network, and whether a request to it is in flight.
     up: RefCell<Vec<ToNetwork>>,
     up_busy: Cell<bool>,
+    /// The position of the last message taken from the network's queue to this gateway.
+    seen: Cell<u64>,
     test_hooks: bool,
     me: std::rc::Weak<GatewayHost>,
 }
@@ -82,6 +84,7 @@ impl GatewayHost {
             waiting: RefCell::new(BTreeMap::new()),
             up: RefCell::new(Vec::new()),
             up_busy: Cell::new(false),
+            seen: Cell::new(0),
             test_hooks,
             me,
         }
@@ -136,11 +139,23 @@ impl GatewayHost {
         self.with_core(|_| ());
         self.expire(now_ms());
         let link = (body.network, body.gateway);
+        let seen = body.first + body.messages.len() as u64;
         for message in body.messages {
+            if let ToGateway::Open {
+                member: Some((member, _)),
+                ..
+            } = &message
+            {
+                // The member is back: its close, not yet sent, is no news.
+                self.up.borrow_mut().retain(
+                    |m| !matches!(m, ToNetwork::Offline { member: gone, .. } if gone == member),
+                );
+            }
             self.remember(&link, &message);
             let effects = self.with_core(|core| core.on_network(message));
             self.apply(effects);
         }
+        self.seen.set(seen.saturating_sub(1));
         self.send_up();
     }
 
@@ -316,6 +331,8 @@ impl GatewayHost {
             network,
             gateway,
             messages,
+            first: 0,
+            seen: self.seen.get(),
         })
     }
 

@@ -124,7 +124,7 @@ impl Gateway {
             return Vec::new();
         };
         self.unbind_member(&member, socket)
-            .map(|member| GatewayEffect::ToNetwork(ToNetwork::Offline { member }))
+            .map(|member| GatewayEffect::ToNetwork(ToNetwork::Offline { member, socket }))
             .into_iter()
             .collect()
     }

@@ -109,10 +109,15 @@ pub enum ToNetwork {
         /// `(member, seq, epoch of its binding)`, one per member.
         cursors: Vec<(Address, u64, u64)>,
     },
-    /// The member's last socket on this gateway closed.
+    /// The member's last socket on this gateway closed. A host that had
+    /// already sent the gateway the member's next socket
+    /// ([`ToGateway::Open`]) when this left it drops it: the member
+    /// reconnected before this arrived.
     Offline {
         /// The member.
         member: Address,
+        /// The socket that closed.
+        socket: SocketId,
     },
     /// The gateway started afresh: it holds no sockets.
     Restarted,

@@ -96,7 +96,7 @@ impl Sequencer {
                     .flat_map(|(member, seq, _)| network.acknowledge(member, *seq, now))
                     .collect(),
             }],
-            ToNetwork::Offline { member } => vec![Input {
+            ToNetwork::Offline { member, .. } => vec![Input {
                 origin: None,
                 effects: network.disconnect(&member, now),
             }],
