@@ -13,6 +13,7 @@ import { SharedDocument } from './document.js';
 import { readAnswer } from './answers.js';
 import { serveTasks, startTask } from './tasks.js';
 import { sendAdmin, serveAsMod } from './mods.js';
+import { createSession, delegate, onDelegated, onFirstResponse, updateSession } from './workspace.js';
 
 const INVOKE = 'network.resource.invoke';
 const INVOKE_RESULT = 'network.resource.invoke.result';
@@ -228,6 +229,40 @@ export class Agent {
    */
   startTask(target, message, options = {}) {
     return startTask(this, target, message, options);
+  }
+
+  /**
+   * Creates a Workspace session (a thread, `channel/session-{id}`):
+   * `{session?, title?, master?, to?}`; resolves with `{id, channel, ack}`.
+   */
+  createSession(options = {}) {
+    return createSession(this, options);
+  }
+
+  /** Changes a session's `title`, `status` (`open`, `closed`, `archived`) or `master` (participants, its master, masters). */
+  updateSession(session, changes, options = {}) {
+    return updateSession(this, session, changes, options);
+  }
+
+  /** Hands `message` (an event or its id) to the member `to` to answer, with an optional `note`. */
+  delegate(message, to, { note } = {}) {
+    return delegate(this, message, to, { note });
+  }
+
+  /**
+   * Answers the messages this agent is the first responder of (a thread's
+   * master): `handler(event, {delegate(to, note?)})` returns the answer, posted
+   * where the message was asked as a reply; nothing to post nothing.
+   */
+  onFirstResponse(handler) {
+    onFirstResponse(this, handler);
+    return this;
+  }
+
+  /** Answers messages delegated to this agent: what `handler(delegation)` returns goes back to where the message was asked. */
+  onDelegated(handler) {
+    onDelegated(this, handler);
+    return this;
   }
 
   /**

@@ -37,6 +37,9 @@ pub fn ChatPane() -> impl IntoView {
             <Show when=move || session.problem.get().is_some()>
                 <p class="problem" role="alert">{move || session.problem.get().unwrap_or_default()}</p>
             </Show>
+            <Show when=move || chat.thread.get().is_none()>
+                <super::sessions::SessionHeader />
+            </Show>
             <Show when=move || chat.thread.get().is_some()>
                 <p class="thread-bar">
                     <strong>"Thread"</strong>
