@@ -9,7 +9,7 @@
 use crate::networks::Networks;
 use crate::storage;
 use leptos::prelude::*;
-use leptos_router::hooks::use_params_map;
+use leptos_router::hooks::{use_location, use_params_map};
 use serde_json::{Value, json};
 use wasm_bindgen::prelude::*;
 
@@ -87,41 +87,46 @@ async fn call(network: &str, action: &str, code: &str) -> Result<Value, String> 
 pub fn InvitePage() -> impl IntoView {
     let params = use_params_map();
     let network = params.with_untracked(|p| p.get("network").unwrap_or_default());
-    let code = window()
-        .location()
-        .hash()
-        .unwrap_or_default()
-        .trim_start_matches('#')
-        .to_owned();
+    // The code is the fragment; a link to another invitation changes only it.
+    let location = use_location();
+    let code = Memo::new(move |_| location.hash.get().trim_start_matches('#').to_owned());
     let view_state = RwSignal::new(View::Loading);
     {
-        let (network, code) = (network.clone(), code.clone());
-        wasm_bindgen_futures::spawn_local(async move {
-            let shown = match call(&network, "show", &code).await {
-                Ok(answer) => Invitation::from_answer(&answer).map_or_else(
-                    || View::Failed("The network gave an answer this page does not understand.".into()),
-                    View::Open,
-                ),
-                Err(why) => View::Failed(why),
-            };
-            view_state.set(shown);
+        let network = network.clone();
+        Effect::new(move |_| {
+            let (network, code) = (network.clone(), code.get());
+            view_state.set(View::Loading);
+            wasm_bindgen_futures::spawn_local(async move {
+                let shown = match call(&network, "show", &code).await {
+                    Ok(answer) => Invitation::from_answer(&answer).map_or_else(
+                        || {
+                            View::Failed(
+                                "The network gave an answer this page does not understand.".into(),
+                            )
+                        },
+                        View::Open,
+                    ),
+                    Err(why) => View::Failed(why),
+                };
+                view_state.set(shown);
+            });
         });
     }
     let networks = Networks::get();
     let accept = {
-        let (network, code) = (network.clone(), code.clone());
+        let network = network.clone();
         move |invitation: &Invitation| {
             // An invitation for someone joins as them.
             if let Some(invitee) = &invitation.invitee {
                 storage::keep(&format!("name:{network}"), invitee);
             }
-            networks.accept_invitation(network.clone(), code.clone());
+            networks.accept_invitation(network.clone(), code.get_untracked());
         }
     };
     let decline = {
-        let (network, code) = (network.clone(), code.clone());
+        let network = network.clone();
         move |invitation: Invitation| {
-            let (network, code) = (network.clone(), code.clone());
+            let (network, code) = (network.clone(), code.get_untracked());
             wasm_bindgen_futures::spawn_local(async move {
                 view_state.set(match call(&network, "reject", &code).await {
                     Ok(_) => View::Declined(format!(

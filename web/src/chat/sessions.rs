@@ -49,10 +49,13 @@ impl Sessions {
             return;
         };
         let text = |key: &str| payload.get(key).and_then(Value::as_str).map(str::to_owned);
-        let info = self.0.entry(channel.to_owned()).or_insert_with(|| SessionInfo {
-            status: "open".into(),
-            ..SessionInfo::default()
-        });
+        let info = self
+            .0
+            .entry(channel.to_owned())
+            .or_insert_with(|| SessionInfo {
+                status: "open".into(),
+                ..SessionInfo::default()
+            });
         if let Some(title) = text("title") {
             info.title = Some(title);
         }
@@ -69,9 +72,10 @@ impl Sessions {
     /// How the sidebar names a session channel: its title and status, when known.
     pub fn title_of(&self, conversation: &str) -> Option<String> {
         let info = self.0.get(conversation)?;
-        let title = info.title.clone().unwrap_or_else(|| {
-            conversation.trim_start_matches("channel/").to_owned()
-        });
+        let title = info
+            .title
+            .clone()
+            .unwrap_or_else(|| conversation.trim_start_matches("channel/").to_owned());
         Some(if info.status == "open" {
             format!("# {title}")
         } else {
@@ -81,7 +85,12 @@ impl Sessions {
 }
 
 /// The payload of an update from the form: the session and what changed.
-pub fn update_payload(channel: &str, title: &str, status: &str, current: &SessionInfo) -> Option<Value> {
+pub fn update_payload(
+    channel: &str,
+    title: &str,
+    status: &str,
+    current: &SessionInfo,
+) -> Option<Value> {
     let mut changes = Map::new();
     let title = title.trim();
     if !title.is_empty() && Some(title) != current.title.as_deref() {
@@ -105,7 +114,8 @@ pub fn SessionHeader() -> impl IntoView {
     let session = Session::get();
     let info = move || {
         let open = chat.current.get();
-        chat.sessions.with(|s| s.0.get(&open).cloned().map(|info| (open, info)))
+        chat.sessions
+            .with(|s| s.0.get(&open).cloned().map(|info| (open, info)))
     };
     let title = RwSignal::new(String::new());
     let status = RwSignal::new(String::new());
@@ -114,7 +124,12 @@ pub fn SessionHeader() -> impl IntoView {
         let Some((channel, current)) = info() else {
             return;
         };
-        let Some(payload) = update_payload(&channel, &title.get_untracked(), &status.get_untracked(), &current) else {
+        let Some(payload) = update_payload(
+            &channel,
+            &title.get_untracked(),
+            &status.get_untracked(),
+            &current,
+        ) else {
             return;
         };
         match session.post(UPDATED, Address::broadcast(), payload.clone()) {
@@ -167,13 +182,29 @@ mod tests {
     fn sessions_fold_from_their_events_and_name_their_channels() {
         let mut sessions = Sessions::default();
         sessions.apply(&event(CREATED, json!({"session": "p", "channel": "channel/session-p", "title": "Plan", "status": "open", "master": null})));
-        assert_eq!(sessions.title_of("channel/session-p").as_deref(), Some("# Plan"));
+        assert_eq!(
+            sessions.title_of("channel/session-p").as_deref(),
+            Some("# Plan")
+        );
         sessions.apply(&event(UPDATED, json!({"session": "p", "channel": "channel/session-p", "status": "closed", "master": "agent:lead"})));
         let info = &sessions.0["channel/session-p"];
-        assert_eq!((info.title.as_deref(), info.status.as_str(), info.master.as_deref()), (Some("Plan"), "closed", Some("agent:lead")));
-        assert_eq!(sessions.title_of("channel/session-p").as_deref(), Some("# Plan · closed"));
+        assert_eq!(
+            (
+                info.title.as_deref(),
+                info.status.as_str(),
+                info.master.as_deref()
+            ),
+            (Some("Plan"), "closed", Some("agent:lead"))
+        );
+        assert_eq!(
+            sessions.title_of("channel/session-p").as_deref(),
+            Some("# Plan · closed")
+        );
         // Not a session, or a session event without the network's channel: nothing.
-        sessions.apply(&event("workspace.message.posted", json!({"channel": "channel/x"})));
+        sessions.apply(&event(
+            "workspace.message.posted",
+            json!({"channel": "channel/x"}),
+        ));
         sessions.apply(&event(UPDATED, json!({"session": "q", "title": "Q"})));
         assert_eq!(sessions.0.len(), 1);
         assert_eq!(sessions.title_of("channel/general"), None);
@@ -181,8 +212,15 @@ mod tests {
 
     #[test]
     fn the_form_sends_only_what_changed() {
-        let current = SessionInfo { title: Some("Plan".into()), status: "open".into(), master: None };
-        assert_eq!(update_payload("channel/session-p", " Plan ", "open", &current), None);
+        let current = SessionInfo {
+            title: Some("Plan".into()),
+            status: "open".into(),
+            master: None,
+        };
+        assert_eq!(
+            update_payload("channel/session-p", " Plan ", "open", &current),
+            None
+        );
         assert_eq!(
             update_payload("channel/session-p", "Launch", "closed", &current),
             Some(json!({"session": "channel/session-p", "title": "Launch", "status": "closed"}))

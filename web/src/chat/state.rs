@@ -6,10 +6,10 @@
 //! the other tabs of this workspace, [`super::tabs`]).
 
 use super::conversations::EVERYONE;
-use super::sessions::Sessions;
 use super::messages::{
     Line, LineState, is_conversation_event, line_from, mentions_in, restored_lines,
 };
+use super::sessions::Sessions;
 use super::tabs::{TabNews, Tabs};
 use crate::event_types::MESSAGE_POSTED;
 use crate::routes::Place;
@@ -166,7 +166,19 @@ impl Chat {
                     self.join_channel(name);
                 }
             }
-            ReplicaEffect::Received(event) => self.sessions.update(|s| s.apply(event)),
+            ReplicaEffect::Received(event) => {
+                self.sessions.update(|s| s.apply(event));
+                // A new session is a channel to list (it joins when opened).
+                if event.event_type.as_str() == super::sessions::CREATED
+                    && let Some(channel) = event.payload.get("channel").and_then(Value::as_str)
+                {
+                    self.channels.update(|c| {
+                        if !c.iter().any(|known| known == channel) {
+                            c.push(channel.to_owned());
+                        }
+                    });
+                }
+            }
             ReplicaEffect::Accepted { id, .. } => {
                 if let Some(update) = self.session_updates.try_update(|u| u.remove(id)).flatten() {
                     self.sessions.update(|s| s.apply_payload(&update));
