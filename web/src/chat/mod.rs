@@ -12,6 +12,7 @@
 pub mod conversations;
 pub mod messages;
 pub mod pane;
+pub mod session_header;
 pub mod sessions;
 pub mod sidebar;
 pub mod state;

@@ -38,7 +38,7 @@ pub fn ChatPane() -> impl IntoView {
                 <p class="problem" role="alert">{move || session.problem.get().unwrap_or_default()}</p>
             </Show>
             <Show when=move || chat.thread.get().is_none()>
-                <super::sessions::SessionHeader />
+                <super::session_header::SessionHeader />
             </Show>
             <Show when=move || chat.thread.get().is_some()>
                 <p class="thread-bar">

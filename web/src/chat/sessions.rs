@@ -1,15 +1,11 @@
-//! Workspace sessions (threads, seed 000 §12) in the chat: what each
-//! session channel is called and where it stands, folded from the
+//! Workspace sessions (threads, seed 000 §12) in the chat, the model: what
+//! each session channel is called and where it stands, folded from the
 //! `workspace.session.created` / `updated` events the person received or
 //! sent ([`Sessions::apply`], tested below), the sidebar's names for them,
-//! and the header of an open session with its form to rename it, change
-//! its status or its master (a `workspace.session.updated`; `mod/workspace`
-//! decides who may).
+//! and the update the header's form sends ([`update_payload`]; the header
+//! is [`super::session_header`]).
 
-use super::state::Chat;
-use crate::session::Session;
-use agentnet_core::{Address, Event};
-use leptos::prelude::*;
+use agentnet_core::Event;
 use serde_json::{Map, Value, json};
 use std::collections::BTreeMap;
 
@@ -104,66 +100,6 @@ pub fn update_payload(
     }
     changes.insert("session".into(), json!(channel));
     Some(Value::Object(changes))
-}
-
-/// The header of the open conversation when it is a session: its title,
-/// status and master, and a form to change them.
-#[component]
-pub fn SessionHeader() -> impl IntoView {
-    let chat = Chat::get();
-    let session = Session::get();
-    let info = move || {
-        let open = chat.current.get();
-        chat.sessions
-            .with(|s| s.0.get(&open).cloned().map(|info| (open, info)))
-    };
-    let title = RwSignal::new(String::new());
-    let status = RwSignal::new(String::new());
-    let submit = move |ev: leptos::ev::SubmitEvent| {
-        ev.prevent_default();
-        let Some((channel, current)) = info() else {
-            return;
-        };
-        let Some(payload) = update_payload(
-            &channel,
-            &title.get_untracked(),
-            &status.get_untracked(),
-            &current,
-        ) else {
-            return;
-        };
-        match session.post(UPDATED, Address::broadcast(), payload.clone()) {
-            Some(id) => chat.expect_session_update(id, channel, payload),
-            None => session.report("The workspace is still opening: try again in a moment."),
-        }
-        title.set(String::new());
-    };
-    move || {
-        info().map(|(_, info)| {
-            let shown = info.title.clone().unwrap_or_else(|| "Untitled session".into());
-            status.set(info.status.clone());
-            view! {
-                <section class="session-header" aria-label="Session">
-                    <h2 class="session-title">{shown}</h2>
-                    <span class="session-status" data-status=info.status.clone()>{info.status.clone()}</span>
-                    {info.master.clone().map(|m| view! { <span class="session-master">"master: " {m}</span> })}
-                    <form class="session-update" on:submit=submit>
-                        <label for="session-title">"Session title"</label>
-                        <input id="session-title" autocomplete="off" prop:value=move || title.get()
-                            on:input=move |ev| title.set(event_target_value(&ev)) />
-                        <label for="session-status">"Status"</label>
-                        <select id="session-status" prop:value=move || status.get()
-                            on:change=move |ev| status.set(event_target_value(&ev))>
-                            <option value="open">"open"</option>
-                            <option value="closed">"closed"</option>
-                            <option value="archived">"archived"</option>
-                        </select>
-                        <button type="submit">"Update session"</button>
-                    </form>
-                </section>
-            }
-        })
-    }
 }
 
 #[cfg(test)]
