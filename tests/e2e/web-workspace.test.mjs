@@ -9,6 +9,7 @@ import { Agent } from '../../core/js/index.js';
 import { createNetwork } from '../support/edge.mjs';
 import { edgeAndBrowser } from '../support/browser.mjs';
 import { until } from '../support/process.mjs';
+import { assertAccessible } from '../support/axe.mjs';
 
 const started = edgeAndBrowser();
 
@@ -33,6 +34,7 @@ test('an invitation page declines or accepts, and a session is shown and updated
     const card = page.getByRole('main', { name: 'Invitation' });
     await card.getByText('Launch crew').waitFor({ timeout: 15_000 });
     assert.match(await card.locator('.inviter').textContent(), /agent:host/);
+    await assertAccessible(page, 'the invitation page');
     await card.getByRole('button', { name: 'Decline' }).click();
     await card.getByRole('status').filter({ hasText: 'You declined the invitation to Launch crew' }).waitFor({ timeout: 10_000 });
     await until('the rejection news', () => news.find((e) => e.type === 'workspace.invitation.rejected'));
@@ -56,6 +58,7 @@ test('an invitation page declines or accepts, and a session is shown and updated
     const header = page.getByRole('region', { name: 'Session' });
     await header.getByRole('heading', { name: 'Plan the launch' }).waitFor({ timeout: 15_000 });
     assert.equal(await header.locator('.session-status').textContent(), 'open');
+    await assertAccessible(page, 'a session with its header');
     // The host's update reaches the page: the header and the conversation list follow it.
     await host.updateSession('plan', { title: 'Launch day', status: 'closed' });
     await header.getByRole('heading', { name: 'Launch day' }).waitFor({ timeout: 10_000 });
