@@ -1,7 +1,8 @@
 // The Workspace in Chromium: an invitation link opens a page that shows the
 // network and who invited, where Decline tells the inviter and Accept joins
 // (an invite-only network) and opens the workspace; a session shows by its
-// title and status, follows an agent's updates and is renamed from its header.
+// title and status, follows an agent's updates and is renamed from its
+// header; a question in it delegated to an expert is answered there.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -76,6 +77,26 @@ test('an invitation page declines or accepts, and a session is shown and updated
     assert.equal(update.payload.session, 'plan');
     await header.getByRole('heading', { name: 'Launch week' }).waitFor({ timeout: 10_000 });
     await list.getByRole('link', { name: '# Launch week' }).waitFor({ timeout: 10_000 });
+
+    // A question asked in the session, delegated by the host (a master) to an expert:
+    // the answer comes back into the session, marked with who delegated it.
+    const expert = await Agent.connect({ url: edge.url, network: id, name: 'agent:expert', credentials: { admin_token } });
+    try {
+      expert.onDelegated((delegation) => `${delegation.payload.content} → 42`);
+      host.on('workspace.message.posted', (event) => {
+        if (event.source === me) host.delegate(event, 'agent:expert', { note: 'yours' }).catch(() => {});
+      });
+      const box = page.getByRole('textbox', { name: 'Message' });
+      await box.fill('what is 6 x 7?');
+      await box.press('Enter');
+      const answer = page.locator('.message', { hasText: 'what is 6 x 7? → 42' });
+      await answer.waitFor({ timeout: 10_000 });
+      assert.equal(await answer.locator('.source').textContent(), 'agent:expert');
+      assert.equal(await answer.locator('.delegated').textContent(), 'delegated by agent:host');
+      assert.match(await answer.locator('.thread').textContent(), /in reply to “what is 6 x 7\?”/);
+    } finally {
+      expert.close();
+    }
   } finally {
     await context.close();
     host.close();

@@ -141,6 +141,7 @@ pub fn MessageLine(
             <span class="source">{line.source}</span>
             <span class="content">
                 {parent.map(|p| view! { <span class="thread">{format!("↪ in reply to “{p}”")}</span> })}
+                {line.delegated_by.clone().map(|by| view! { <span class="delegated">{format!("delegated by {by}")}</span> })}
                 {body}
             </span>
             <span class="state">{state}</span>
