@@ -97,6 +97,14 @@ test('an invitation page declines or accepts, and a session is shown and updated
     } finally {
       expert.close();
     }
+
+    // Archived is final: the page says why a later rename is refused.
+    await host.updateSession('plan', { status: 'archived' });
+    await header.locator('.session-status', { hasText: 'archived' }).waitFor({ timeout: 10_000 });
+    await header.getByLabel('Session title').fill('Too late');
+    await header.getByRole('button', { name: 'Update session' }).click();
+    await page.getByRole('alert').filter({ hasText: 'The session was not updated: session plan is archived' }).waitFor({ timeout: 10_000 });
+    assert.equal(await header.getByRole('heading').textContent(), 'Launch week');
   } finally {
     await context.close();
     host.close();

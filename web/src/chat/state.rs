@@ -185,10 +185,23 @@ impl Chat {
                 }
                 self.tell(TabNews::Accepted { id: *id });
             }
-            ReplicaEffect::Rejected { id, rejection } => self.tell(TabNews::Rejected {
-                id: *id,
-                reason: rejection.message.clone(),
-            }),
+            ReplicaEffect::Rejected { id, rejection } => {
+                if self
+                    .session_updates
+                    .try_update(|u| u.remove(id))
+                    .flatten()
+                    .is_some()
+                {
+                    self.session.report(format!(
+                        "The session was not updated: {}",
+                        rejection.message
+                    ));
+                }
+                self.tell(TabNews::Rejected {
+                    id: *id,
+                    reason: rejection.message.clone(),
+                });
+            }
             _ => {}
         }
     }
