@@ -9,7 +9,7 @@
 
 use crate::error::{ErrorCode, Rejection};
 use crate::event::Event;
-use crate::ids::address::{Address, Name};
+use crate::ids::address::{Address, Entity, Name};
 use crate::ids::standing::Role;
 use crate::mods::api::Context;
 use serde::{Deserialize, Serialize};
@@ -152,8 +152,13 @@ pub struct Sessions {
 impl Sessions {
     /// The session of a channel address, when it is one.
     pub fn of_channel(&self, target: &Address) -> Option<(&str, &Session)> {
-        let text = target.to_string();
-        let id = text.strip_prefix("channel/session-")?;
+        let Entity::Channel(name) = target.entity() else {
+            return None;
+        };
+        let id = name.as_str().strip_prefix("session-")?;
+        if !target.is_local() {
+            return None;
+        }
         self.by_id.get_key_value(id).map(|(k, s)| (k.as_str(), s))
     }
 

@@ -75,8 +75,9 @@ pub struct Delegation {
 /// What `mod/workspace` remembers of threads.
 #[derive(Debug, Default)]
 pub struct Threads {
-    posted: BTreeMap<EventId, Posted>,
-    order: VecDeque<EventId>,
+    /// The last messages, oldest first: a ring, cheap to add to on every
+    /// message and searched only when one is delegated.
+    posted: VecDeque<(EventId, Posted)>,
     /// Delegations by the id of their `workspace.message.delegated`, oldest first in `delegation_order`.
     pub delegations: BTreeMap<EventId, Delegation>,
     delegation_order: VecDeque<EventId>,
@@ -167,12 +168,19 @@ impl Threads {
                     "message is the id of the message delegated",
                 )
             })?;
-        let posted = self.posted.get(&message).ok_or_else(|| {
-            Rejection::new(
-                ErrorCode::NotFound,
-                format!("{message} is not among the last {REMEMBERED} messages of this network"),
-            )
-        })?;
+        let posted = self
+            .posted
+            .iter()
+            .rev()
+            .find_map(|(id, posted)| (*id == message).then_some(posted))
+            .ok_or_else(|| {
+                Rejection::new(
+                    ErrorCode::NotFound,
+                    format!(
+                        "{message} is not among the last {REMEMBERED} messages of this network"
+                    ),
+                )
+            })?;
         let who = &event.source;
         let may = posted.responder.as_ref() == Some(who)
             || posted.session_master.as_ref() == Some(who)
@@ -219,25 +227,17 @@ impl Threads {
             Some(delegation) => delegation.place.clone(),
             None => place_of(event),
         };
-        if self
-            .posted
-            .insert(
-                event.id,
-                Posted {
-                    place,
-                    responder,
-                    session_master,
-                },
-            )
-            .is_none()
-        {
-            self.order.push_back(event.id);
+        if self.posted.len() >= REMEMBERED {
+            self.posted.pop_front();
         }
-        while self.order.len() > REMEMBERED {
-            if let Some(old) = self.order.pop_front() {
-                self.posted.remove(&old);
-            }
-        }
+        self.posted.push_back((
+            event.id,
+            Posted {
+                place,
+                responder,
+                session_master,
+            },
+        ));
     }
 
     /// Records an accepted delegation.
