@@ -1,7 +1,8 @@
 // Agent: one member of one network over a WebSocket, with the core's replica inside.
 //
-// The replica (Rust) decides what to send and what arrived; this file turns
-// the replica's effects into promises and calls, and `Link` moves the frames.
+// The replica (Rust) decides what to send and what arrived; this file is the
+// API over it, `effects.js` carries out what the replica says, and `Link`
+// moves the frames.
 
 import { hasDocuments } from './runtime.js';
 import { AgentnetError, callCore } from './errors.js';
@@ -17,6 +18,7 @@ import { createSession, delegate, onDelegated, onFirstResponse, updateSession } 
 import { Link } from './link.js';
 import { Handlers } from './handlers.js';
 import { Waiters } from './waiters.js';
+import { applyEffects } from './effects.js';
 import { Tools, discoverResources, invokeTool, registerContext, registerFile } from './resources.js';
 
 /** A channel name from `room` or `channel/room`. */
@@ -412,53 +414,16 @@ export class Agent {
     this.#replica = closedReplica;
   }
 
-  #apply(effectsJson) {
+  #apply(effects) {
     if (this.#closed) return;
-    const effects = typeof effectsJson === 'string' ? JSON.parse(effectsJson) : effectsJson;
-    for (const effect of effects) {
-      switch (effect.kind) {
-        case 'send':
-          this.#link.send(effect.frame);
-          break;
-        case 'online':
-          this.#link.joined();
-          break;
-        case 'join_failed':
-          this.#link.joined(new AgentnetError(effect.code, effect.message));
-          break;
-        case 'accepted':
-          this.#pending.resolve(effect.id, { ...(effect.ack ?? {}), id: effect.id, seq: effect.seq });
-          break;
-        case 'rejected':
-          this.#pending.reject(effect.id, new AgentnetError(effect.code, effect.message));
-          break;
-        case 'replied':
-          this.#requests.resolve(effect.request, effect.reply);
-          break;
-        case 'request_failed':
-          this.#requests.reject(effect.request, new AgentnetError(effect.code, effect.message));
-          break;
-        case 'received':
-          this.#handlers.dispatch(effect.event);
-          break;
-        case 'document_changed':
-          this.#documents.get(effect.address)?.notify({ text: effect.text, editors: effect.editors });
-          break;
-        case 'document_rejected':
-          this.#documents.get(effect.address)?.notify({ error: new AgentnetError(effect.code, effect.message) });
-          break;
-        case 'disconnect':
-          this.#link.dead();
-          break;
-        case 'reconnect':
-          if (this.#link.reconnect) this.#link.open(10000).catch(() => {});
-          break;
-        default:
-          break; // no `persist` effects come: this agent keeps its replica in memory
-      }
-      if (this.#closed) return;
-    }
-    this.#link.schedule();
+    applyEffects(effects, {
+      link: this.#link,
+      pending: this.#pending,
+      requests: this.#requests,
+      handlers: this.#handlers,
+      documents: this.#documents,
+      closed: () => this.#closed,
+    });
   }
 }
 
