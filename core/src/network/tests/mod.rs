@@ -15,6 +15,7 @@ mod retention;
 mod routing;
 mod tasks;
 mod trace;
+mod workspace;
 
 use super::*;
 use crate::client::Client;
