@@ -28,6 +28,7 @@ test('wrangler deploy --dry-run bundles the worker and reports its size', async 
     assert.match(output, /--dry-run: exiting now/);
     assert.match(output, /env\.NETWORKS \(NetworkObject\)/);
     assert.match(output, /env\.DIRECTORY \(DirectoryObject\)/);
+    assert.match(output, /env\.GATEWAYS \(GatewayObject\)/);
     const files = await readdir(outdir);
     const wasm = files.find((f) => f.endsWith('.wasm'));
     assert.ok(wasm, `no wasm in ${files}`);
