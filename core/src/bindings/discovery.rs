@@ -17,7 +17,7 @@ use super::registry::API_PREFIX;
 use crate::ErrorCode;
 use crate::discovery::descriptions::{self, WELL_KNOWN, check_submitted, collection_page};
 use crate::discovery::feed::{Change, MAX_PAGE, snapshot_page};
-use crate::discovery::search::Query;
+use crate::discovery::search::{Query, encode_component};
 use crate::discovery::webhook::Webhook;
 use crate::discovery::{Catalog, DiscoveryError, acs};
 use crate::identity::did::Did;
@@ -259,9 +259,9 @@ pub fn handle(
         });
         let here = format!("{origin}{}", req.path());
         let page_url = after.as_ref().map_or(here.clone(), |a| {
-            format!("{here}?after={}&limit={size}", encode(a))
+            format!("{here}?after={}&limit={size}", encode_component(a))
         });
-        let next = |key: &str| format!("{here}?after={}&limit={size}", encode(key));
+        let next = |key: &str| format!("{here}?after={}&limit={size}", encode_component(key));
         return Answer::response(Response::json(collection_page(
             &listed,
             after.as_deref(),
@@ -348,17 +348,6 @@ pub fn handle(
         ))),
     };
     result.unwrap_or_else(refused)
-}
-
-fn encode(text: &str) -> String {
-    text.bytes()
-        .map(|b| match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
-                (b as char).to_string()
-            }
-            _ => format!("%{b:02X}"),
-        })
-        .collect()
 }
 
 /// A fetched description `doc` from `url`, with its DID's document `did_doc`
