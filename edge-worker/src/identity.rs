@@ -36,6 +36,10 @@ impl NetworkHost {
     pub(crate) fn note_origin(&self, origin: &str) {
         if self.origin.borrow().as_deref() != Some(origin) {
             *self.origin.borrow_mut() = Some(origin.to_owned());
+            // Kept for discovery after a wake (`crate::discovery_network`).
+            if let Err(err) = self.store_origin(origin) {
+                worker::console_warn!("the origin could not be kept: {err}");
+            }
         }
     }
 

@@ -23,6 +23,7 @@ mod a2a_remote;
 #[allow(missing_docs)] // the #[durable_object] macro generates undocumented glue
 mod directory;
 mod discovery_live;
+mod discovery_network;
 mod discovery_store;
 mod effects;
 #[allow(missing_docs)] // the #[durable_object] macro generates undocumented glue
@@ -78,7 +79,7 @@ pub(crate) fn registry_object(env: &Env) -> Result<Stub> {
         .get_stub()
 }
 
-fn directory_object(env: &Env) -> Result<Stub> {
+pub(crate) fn directory_object(env: &Env) -> Result<Stub> {
     env.durable_object(DIRECTORY_BINDING)?
         .id_from_name(listings::DIRECTORY)?
         .get_stub()

@@ -9,6 +9,7 @@
 
 use crate::host::{now_ms, random_seed, request_of, respond};
 use agentnet_core::bindings::discovery;
+use agentnet_core::bindings::discovery_members::{self, MEMBERS_PATH};
 use agentnet_core::bindings::registry as routes;
 use agentnet_core::crypto::{from_hex, to_hex};
 use agentnet_core::discovery::Catalog;
@@ -156,6 +157,18 @@ impl DurableObject for RegistryObject {
             *self.catalog.borrow_mut() = Some(catalog);
         }
         self.with_both(|registry, _| registry.set_origin(config.issuer, config.host))?;
+        if request.path() == MEMBERS_PATH {
+            let listed = self.with_both(|_, catalog| {
+                discovery_members::network_members(catalog, &request.body)
+            })?;
+            return respond(match listed {
+                Ok((network, records)) => {
+                    crate::discovery_store::store_members(&sql, &network, &records)?;
+                    discovery_members::listed_answer(&network, &records)
+                }
+                Err(refused) => refused,
+            });
+        }
         if discovery::is_discovery(&request) {
             return self.serve_discovery(request).await;
         }

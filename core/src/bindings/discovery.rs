@@ -3,7 +3,8 @@
 //!
 //! * `GET /.well-known/agent-descriptions?after=&limit=` → the ANP `CollectionPage`;
 //!   `GET /networks/{id}/.well-known/agent-descriptions` → the same over the agents in network `{id}`
-//! * `GET /registry/v1/agents/{aic}/ad.json` → a registered agent's ANP description
+//! * `GET /registry/v1/agents/{aic}/ad.json` → a registered agent's ANP description;
+//!   `GET /registry/v1/networks/{id}/members/{address}/ad.json` → a listed member's ([`super::discovery_members`])
 //! * `GET /registry/v1/agents/{aic}/acs` → its ACS document;
 //!   `POST /registry/v1/agents/{name}/acs {acs, nonce, signature}` publishes a new one
 //! * `GET /registry/v1/discover?q=&tags=&mode=&transport=&verification=&network=&limit=` → ranked agents
@@ -85,6 +86,7 @@ pub fn is_discovery(req: &Request) -> bool {
         ["discover" | "snapshot" | "changes" | "descriptions" | "webhooks"]
             | ["webhooks", _]
             | ["agents", _, "acs" | "ad.json"]
+            | ["networks", _, "members", _, "ad.json"]
     )
 }
 
@@ -254,9 +256,7 @@ pub fn handle(
             Ok(size) => size,
             Err(e) => return refused(e),
         };
-        let listed = catalog.listed(network, |aic| {
-            format!("{origin}{API_PREFIX}agents/{aic}/ad.json")
-        });
+        let listed = catalog.listed(network, &origin);
         let here = format!("{origin}{}", req.path());
         let page_url = after.as_ref().map_or(here.clone(), |a| {
             format!("{here}?after={}&limit={size}", encode_component(a))
@@ -293,6 +293,11 @@ pub fn handle(
             }
             None => Ok(not_found(format!("no live agent {aic}"))),
         },
+        (Method::Get, ["networks", network, "members", address, "ad.json"]) => {
+            Ok(Answer::response(super::discovery_members::member_ad(
+                catalog, req, network, address,
+            )))
+        }
         (Method::Post, ["agents", name, "acs"]) => {
             publish(registry, catalog, req, name, now).or_else(|r| Ok(Answer::response(r)))
         }

@@ -112,3 +112,28 @@ pub fn member_description(network: &str, record: &Value, url: &str, origin: &str
         "interfaces": network_interfaces(origin, network),
     })
 }
+
+/// What a network tells the registry about itself for discovery: `{network,
+/// public, members}`, the records of the members who opted in
+/// (`profile.listed`), none unless the network is public.
+pub fn network_listing<'a>(
+    network: &str,
+    public: bool,
+    members: impl IntoIterator<Item = &'a Member>,
+) -> Value {
+    let listed: Vec<Value> = if public {
+        members
+            .into_iter()
+            .filter(|m| m.profile.listed)
+            .map(member_record)
+            .collect()
+    } else {
+        Vec::new()
+    };
+    json!({"network": network, "public": public, "members": listed})
+}
+
+/// The key a listed member of `network` has in the registry's catalog.
+pub fn member_key(network: &str, address: &str) -> String {
+    format!("member:{network}/{address}")
+}

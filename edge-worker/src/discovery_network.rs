@@ -1,0 +1,209 @@
+//! The network object's discovery I/O (the decisions are the core's):
+//!
+//! * a member's `network.discovery.query` becomes an `Effect::Discover`; the
+//!   effect loop leaves it here ([`DiscoveryIo::ask`]) and, once the effects
+//!   are committed, a task asks the registry object's `discover` route and
+//!   feeds its answer back with `Network::answer_discovery`;
+//! * when a member row or the configuration is stored, the network's
+//!   listing (`discovery::members::network_listing`: its opted-in members,
+//!   none unless public) is sent to the registry object if it changed;
+//! * when the configuration is stored (an admin's settings change), the
+//!   directory of public networks registers or unregisters the network.
+
+use crate::host::now_ms;
+use crate::network_object::NetworkHost;
+use crate::origin::Origin;
+use agentnet_core::bindings::directory::settings_update;
+use agentnet_core::bindings::discovery_members::MEMBERS_PATH;
+use agentnet_core::discovery::members::network_listing;
+use agentnet_core::network::{DiscoveryAsk, RegistryAnswer};
+use serde::Deserialize;
+use serde_json::Value;
+use std::cell::{Cell, RefCell};
+use worker::{Method, Request, RequestInit, Result, SqlStorageValue};
+
+/// What waits for the registry or the directory after a commit.
+#[derive(Default)]
+pub(crate) struct DiscoveryIo {
+    asks: RefCell<Vec<DiscoveryAsk>>,
+    listing_dirty: Cell<bool>,
+    listing_sent: RefCell<Option<String>>,
+    settings_changed: Cell<bool>,
+}
+
+impl DiscoveryIo {
+    /// A query waiting for the registry's part of its answer.
+    pub(crate) fn ask(&self, ask: DiscoveryAsk) {
+        self.asks.borrow_mut().push(ask);
+    }
+
+    /// A member row changed: the listing may have.
+    pub(crate) fn members_changed(&self) {
+        self.listing_dirty.set(true);
+    }
+
+    /// The configuration changed: the listing and the directory entry may have.
+    pub(crate) fn settings_changed(&self) {
+        self.listing_dirty.set(true);
+        self.settings_changed.set(true);
+    }
+}
+
+const ORIGIN_TABLE: &str = "CREATE TABLE IF NOT EXISTS known_origin (id INTEGER PRIMARY KEY CHECK (id = 1), origin TEXT NOT NULL)";
+
+#[derive(Deserialize)]
+struct KnownOrigin {
+    origin: String,
+}
+
+async fn post(stub: worker::Stub, url: &str, body: String) -> Result<worker::Response> {
+    let mut init = RequestInit::new();
+    init.with_method(Method::Post).with_body(Some(body.into()));
+    stub.fetch_with_request(Request::new_with_init(url, &init)?)
+        .await
+}
+
+impl NetworkHost {
+    /// Keeps the origin requests reach this object at, so a woken object
+    /// (no request yet) still knows it.
+    pub(crate) fn store_origin(&self, origin: &str) -> Result<()> {
+        let sql = self.state.storage().sql();
+        sql.exec(ORIGIN_TABLE, None)?;
+        sql.exec(
+            "INSERT OR REPLACE INTO known_origin (id, origin) VALUES (1, ?)",
+            vec![SqlStorageValue::from(origin.to_owned())],
+        )?;
+        Ok(())
+    }
+
+    fn known_origin(&self) -> Option<String> {
+        if let Some(origin) = self.origin.borrow().clone() {
+            return Some(origin);
+        }
+        let sql = self.state.storage().sql();
+        sql.exec(ORIGIN_TABLE, None).ok()?;
+        let rows: Vec<KnownOrigin> = sql
+            .exec("SELECT origin FROM known_origin WHERE id = 1", None)
+            .ok()?
+            .to_array()
+            .ok()?;
+        let origin = rows.into_iter().next()?.origin;
+        *self.origin.borrow_mut() = Some(origin.clone());
+        Some(origin)
+    }
+
+    /// Starts what the last commit left for the registry and the directory.
+    pub(crate) fn start_discovery_io(&self) {
+        let asks = std::mem::take(&mut *self.discovery.asks.borrow_mut());
+        let listing = self.changed_listing();
+        let settings = self
+            .discovery
+            .settings_changed
+            .replace(false)
+            .then(|| self.directory_update())
+            .flatten();
+        if asks.is_empty() && listing.is_none() && settings.is_none() {
+            return;
+        }
+        let Some(me) = self.me.upgrade() else {
+            return;
+        };
+        worker::wasm_bindgen_futures::spawn_local(async move {
+            if let Err(err) = me.send_discovery_io(asks, listing, settings).await {
+                worker::console_error!("discovery I/O of a network failed: {err}");
+            }
+        });
+    }
+
+    /// The listing, when it differs from the one last sent.
+    fn changed_listing(&self) -> Option<String> {
+        if !self.discovery.listing_dirty.replace(false) {
+            return None;
+        }
+        let network = self.network.borrow();
+        let network = network.as_ref()?;
+        let config = network.config();
+        let text = network_listing(
+            config.id.as_str(),
+            config.public,
+            network.state().members.values(),
+        )
+        .to_string();
+        let mut sent = self.discovery.listing_sent.borrow_mut();
+        if sent.as_deref() == Some(text.as_str()) {
+            return None;
+        }
+        *sent = Some(text.clone());
+        Some(text)
+    }
+
+    /// The directory request for the network's current settings.
+    fn directory_update(&self) -> Option<(&'static str, String)> {
+        let network = self.network.borrow();
+        let config = network.as_ref()?.config();
+        Some(settings_update(
+            config.id.as_str(),
+            &config.name,
+            config.public,
+        ))
+    }
+
+    async fn send_discovery_io(
+        &self,
+        asks: Vec<DiscoveryAsk>,
+        listing: Option<String>,
+        settings: Option<(&'static str, String)>,
+    ) -> Result<()> {
+        if let Some((url, body)) = settings {
+            post(crate::directory_object(&self.env)?, url, body).await?;
+        }
+        let Some(origin) = self.known_origin() else {
+            // Never reached over HTTP: nothing can have joined, nothing to list or answer.
+            *self.discovery.listing_sent.borrow_mut() = None;
+            return Ok(());
+        };
+        if let Some(listing) = listing {
+            let url = format!("{origin}{MEMBERS_PATH}");
+            let sent = post(crate::registry_object(&self.env)?, &url, listing).await;
+            if !sent.is_ok_and(|r| r.status_code() == 200) {
+                // Sent again with the next change.
+                *self.discovery.listing_sent.borrow_mut() = None;
+            }
+        }
+        for ask in asks {
+            let agents = self.ask_registry(&origin, &ask).await;
+            let answer = RegistryAnswer {
+                agents,
+                origin: origin.clone(),
+            };
+            let effects = {
+                let mut network = self.network.borrow_mut();
+                match network.as_mut() {
+                    Some(network) => network.answer_discovery(&ask, answer, now_ms()),
+                    None => continue,
+                }
+            };
+            self.apply(&Origin::Nowhere, effects)?;
+        }
+        Ok(())
+    }
+
+    /// The registry's part of a query's answer.
+    async fn ask_registry(
+        &self,
+        origin: &str,
+        ask: &DiscoveryAsk,
+    ) -> std::result::Result<Vec<Value>, String> {
+        let stub = crate::registry_object(&self.env).map_err(|e| e.to_string())?;
+        let url = format!("{origin}{}", ask.registry_path());
+        let mut response = stub.fetch_with_str(&url).await.map_err(|e| e.to_string())?;
+        if response.status_code() != 200 {
+            return Err(format!("the registry answered {}", response.status_code()));
+        }
+        let body: Value = response.json().await.map_err(|e| e.to_string())?;
+        match body.get("agents") {
+            Some(Value::Array(agents)) => Ok(agents.clone()),
+            _ => Err("the registry's answer has no agents".into()),
+        }
+    }
+}
