@@ -93,22 +93,25 @@ impl NetworkHost {
     }
 
     /// Starts what the last commit left for the registry and the directory.
+    /// A commit may come while the caller holds the network, so the listing
+    /// is read in the task, once that hold is over.
     pub(crate) fn start_discovery_io(&self) {
         let asks = std::mem::take(&mut *self.discovery.asks.borrow_mut());
-        let listing = self.changed_listing();
-        let settings = self
-            .discovery
-            .settings_changed
-            .replace(false)
-            .then(|| self.directory_update())
-            .flatten();
-        if asks.is_empty() && listing.is_none() && settings.is_none() {
+        let listing = self.discovery.listing_dirty.replace(false);
+        let settings = self.discovery.settings_changed.replace(false);
+        if asks.is_empty() && !listing && !settings {
             return;
         }
         let Some(me) = self.me.upgrade() else {
             return;
         };
         worker::wasm_bindgen_futures::spawn_local(async move {
+            let listing = if listing { me.changed_listing() } else { None };
+            let settings = if settings {
+                me.directory_update()
+            } else {
+                None
+            };
             if let Err(err) = me.send_discovery_io(asks, listing, settings).await {
                 worker::console_error!("discovery I/O of a network failed: {err}");
             }
@@ -117,10 +120,7 @@ impl NetworkHost {
 
     /// The listing, when it differs from the one last sent.
     fn changed_listing(&self) -> Option<String> {
-        if !self.discovery.listing_dirty.replace(false) {
-            return None;
-        }
-        let network = self.network.borrow();
+        let network = self.network.try_borrow().ok()?;
         let network = network.as_ref()?;
         let config = network.config();
         let text = network_listing(
@@ -139,7 +139,7 @@ impl NetworkHost {
 
     /// The directory request for the network's current settings.
     fn directory_update(&self) -> Option<(&'static str, String)> {
-        let network = self.network.borrow();
+        let network = self.network.try_borrow().ok()?;
         let config = network.as_ref()?.config();
         Some(settings_update(
             config.id.as_str(),
@@ -177,7 +177,9 @@ impl NetworkHost {
                 origin: origin.clone(),
             };
             let effects = {
-                let mut network = self.network.borrow_mut();
+                let Ok(mut network) = self.network.try_borrow_mut() else {
+                    continue;
+                };
                 match network.as_mut() {
                     Some(network) => network.answer_discovery(&ask, answer, now_ms()),
                     None => continue,

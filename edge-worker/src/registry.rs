@@ -14,6 +14,7 @@ use agentnet_core::bindings::registry as routes;
 use agentnet_core::crypto::{from_hex, to_hex};
 use agentnet_core::discovery::Catalog;
 use agentnet_core::discovery::feed::DEFAULT_RETENTION;
+use agentnet_core::discovery::fetch_policy::{self, FetchPolicy, Submissions};
 use agentnet_core::identity::aic::AicIssuer;
 use agentnet_core::identity::registry::{AgentRecord, Registry, RegistryConfig, TOKEN_TTL_SECS};
 use serde::Deserialize;
@@ -55,6 +56,10 @@ pub struct RegistryObject {
     retention: usize,
     registry: RefCell<Option<Registry>>,
     catalog: RefCell<Option<Catalog>>,
+    /// What passive registration may fetch (`AGENTNET_DISCOVERY_ALLOW_HOSTS`, `AGENTNET_DESCRIPTIONS_PER_MINUTE`).
+    pub(crate) policy: FetchPolicy,
+    /// Recent submissions by caller (in memory: a restart forgets them).
+    pub(crate) submissions: RefCell<Submissions>,
 }
 
 /// The signing seed, made on first use and kept.
@@ -128,12 +133,18 @@ impl DurableObject for RegistryObject {
         };
         let aic = AicIssuer::new(&var(PROVIDER_VAR), &var(ENTITY_VAR)).unwrap_or_default();
         let retention = var(RETENTION_VAR).parse().unwrap_or(DEFAULT_RETENTION);
+        let policy = FetchPolicy::from_vars(
+            Some(var(fetch_policy::ALLOW_HOSTS_VAR).as_str()),
+            Some(var(fetch_policy::PER_MINUTE_VAR).as_str()),
+        );
         Self {
             state,
             aic,
             retention,
             registry: RefCell::new(None),
             catalog: RefCell::new(None),
+            policy,
+            submissions: RefCell::new(Submissions::default()),
         }
     }
 

@@ -49,7 +49,8 @@ pub struct Reply {
 pub enum Answer {
     /// Write the response; store what changed.
     Reply(Box<Reply>),
-    /// Fetch the description at `url` and its DID document, then call [`submitted`].
+    /// Fetch the description at `url` and its DID document, then call
+    /// [`submitted`] — once [`super::discovery_submit::admit`] let it.
     Fetch {
         /// The description's URL.
         url: String,
@@ -311,14 +312,11 @@ pub fn handle(
         (Method::Get, ["changes"]) => changes(catalog, req).map(Answer::response),
         (Method::Post, ["descriptions"]) => match body(req) {
             Ok(b) => match b.get("url").and_then(Value::as_str) {
-                Some(url) if url.starts_with("http://") || url.starts_with("https://") => {
-                    Ok(Answer::Fetch {
-                        url: url.to_owned(),
-                    })
-                }
-                _ => Err(DiscoveryError::BadDescription(
-                    "url is an http(s) URL".into(),
-                )),
+                // The host admits it first ([`super::discovery_submit::admit`]).
+                Some(url) => Ok(Answer::Fetch {
+                    url: url.to_owned(),
+                }),
+                None => Err(DiscoveryError::BadDescription("url is required".into())),
             },
             Err(r) => Ok(Answer::response(r)),
         },

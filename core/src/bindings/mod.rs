@@ -38,6 +38,7 @@ pub mod didwba;
 pub mod directory;
 pub mod discovery;
 pub mod discovery_members;
+pub mod discovery_submit;
 pub mod exchange;
 pub mod http;
 pub mod ioa;

@@ -121,14 +121,22 @@ fn order(a: &Value, b: &Value) -> Ordering {
         .then_with(|| text(a, "id").cmp(text(b, "id")))
 }
 
+/// True for the registry's entry of a member of `network` itself (the
+/// network's own answer has that member, current).
+pub fn is_own_member(hit: &Value, network: &str) -> bool {
+    text(hit, "kind") == "member" && text(hit, "network") == network
+}
+
 /// The network's own hits and the registry's, ranked as one list (best
 /// score, then name, then id), at most `limit`. The registry's entries for
 /// members of `network` itself are dropped: the network's own are current.
 pub fn merge(local: Vec<Value>, registry: Vec<Value>, network: &str, limit: usize) -> Vec<Value> {
     let mut all = local;
-    all.extend(registry.into_iter().filter(|hit| {
-        !(text(hit, "kind") == "member" && text(hit, "network") == network) && hit.is_object()
-    }));
+    all.extend(
+        registry
+            .into_iter()
+            .filter(|hit| hit.is_object() && !is_own_member(hit, network)),
+    );
     all.sort_by(order);
     all.truncate(limit);
     all

@@ -4,7 +4,7 @@
 //! `network.discovery.response`.
 
 use crate::discovery::members::{member_entry, member_hit, member_record};
-use crate::discovery::network_query::{RESPONSE, merge};
+use crate::discovery::network_query::{RESPONSE, is_own_member, merge};
 use crate::discovery::search::{Query, rank};
 use crate::network::effects::{DiscoveryAsk, Effect};
 use crate::network::engine::Network;
@@ -75,7 +75,10 @@ impl Network {
             Ok(agents) => (agents, None),
             Err(error) => (Vec::new(), Some(error)),
         };
-        let from_registry = registry.len();
+        let from_registry = registry
+            .iter()
+            .filter(|hit| !is_own_member(hit, &network))
+            .count();
         let agents = merge(local, registry, &network, ask.query.limit);
         let mut payload = json!({"agents": agents, "from_network": from_network,
             "from_registry": from_registry,

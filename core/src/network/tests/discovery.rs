@@ -106,6 +106,10 @@ fn members_and_registry_agents_are_ranked_together() {
         )
     );
     assert_eq!(answer.payload["from_network"], 1);
+    assert_eq!(
+        answer.payload["from_registry"], 2,
+        "the registry's copy of alice is not counted"
+    );
     assert_eq!(answer.payload["registry"], "ok");
     // Delivered to the asker only.
     assert!(applied.iter().any(|e| matches!(e, Effect::Deliver { to, event, .. }
