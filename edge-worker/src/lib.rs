@@ -20,8 +20,8 @@ mod a2a;
 mod a2a_live;
 mod a2a_push;
 mod a2a_remote;
-#[allow(missing_docs)] // the #[durable_object] macro generates undocumented glue
 mod bounded_fetch;
+#[allow(missing_docs)] // the #[durable_object] macro generates undocumented glue
 mod directory;
 mod discovery_live;
 mod discovery_network;

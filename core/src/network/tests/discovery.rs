@@ -64,13 +64,15 @@ fn the_query_becomes_a_discover_effect_with_the_registry_route() {
 #[test]
 fn members_and_registry_agents_are_ranked_together() {
     let mut network = bare();
-    let mut host = MemoryHost::default();
-    host.registry = vec![
-        json!({"id": "AIC1", "kind": "registered", "name": "Polyglot", "score": 6}),
-        json!({"id": "AIC2", "kind": "registered", "name": "Zeta", "score": 20}),
-        // The registry's copy of a member of this network is dropped: the network's own is current.
-        json!({"id": "member:demo/agent:alice", "kind": "member", "network": "demo", "name": "alice", "score": 99}),
-    ];
+    let mut host = MemoryHost {
+        registry: vec![
+            json!({"id": "AIC1", "kind": "registered", "name": "Polyglot", "score": 6}),
+            json!({"id": "AIC2", "kind": "registered", "name": "Zeta", "score": 20}),
+            // The registry's copy of a member of this network is dropped: the network's own is current.
+            json!({"id": "member:demo/agent:alice", "kind": "member", "network": "demo", "name": "alice", "score": 99}),
+        ],
+        ..MemoryHost::default()
+    };
     let alice = join_with(&mut network, "agent:alice", translator_profile());
     let _carol = join_with(
         &mut network,
