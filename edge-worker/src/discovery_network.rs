@@ -1,7 +1,7 @@
 //! The network object's discovery I/O (the decisions are the core's):
 //!
 //! * a member's `network.discovery.query` becomes an `Effect::Discover`; the
-//!   effect loop leaves it here ([`DiscoveryIo::ask`]) and, once the effects
+//!   effect loop leaves it in `crate::discovery_queue::DiscoveryIo` and, once the effects
 //!   are committed, a task asks the registry object's `discover` route and
 //!   feeds its answer back with `Network::answer_discovery`;
 //! * when a member row or the configuration is stored, the network's
@@ -19,35 +19,7 @@ use agentnet_core::discovery::members::network_listing;
 use agentnet_core::network::{DiscoveryAsk, RegistryAnswer};
 use serde::Deserialize;
 use serde_json::Value;
-use std::cell::{Cell, RefCell};
 use worker::{Method, Request, RequestInit, Result, SqlStorageValue};
-
-/// What waits for the registry or the directory after a commit.
-#[derive(Default)]
-pub(crate) struct DiscoveryIo {
-    asks: RefCell<Vec<DiscoveryAsk>>,
-    listing_dirty: Cell<bool>,
-    listing_sent: RefCell<Option<String>>,
-    settings_changed: Cell<bool>,
-}
-
-impl DiscoveryIo {
-    /// A query waiting for the registry's part of its answer.
-    pub(crate) fn ask(&self, ask: DiscoveryAsk) {
-        self.asks.borrow_mut().push(ask);
-    }
-
-    /// A member row changed: the listing may have.
-    pub(crate) fn members_changed(&self) {
-        self.listing_dirty.set(true);
-    }
-
-    /// The configuration changed: the listing and the directory entry may have.
-    pub(crate) fn settings_changed(&self) {
-        self.listing_dirty.set(true);
-        self.settings_changed.set(true);
-    }
-}
 
 const ORIGIN_TABLE: &str = "CREATE TABLE IF NOT EXISTS known_origin (id INTEGER PRIMARY KEY CHECK (id = 1), origin TEXT NOT NULL)";
 
@@ -96,9 +68,7 @@ impl NetworkHost {
     /// A commit may come while the caller holds the network, so the listing
     /// is read in the task, once that hold is over.
     pub(crate) fn start_discovery_io(&self) {
-        let asks = std::mem::take(&mut *self.discovery.asks.borrow_mut());
-        let listing = self.discovery.listing_dirty.replace(false);
-        let settings = self.discovery.settings_changed.replace(false);
+        let (asks, listing, settings) = self.discovery.take();
         if asks.is_empty() && !listing && !settings {
             return;
         }
@@ -129,12 +99,7 @@ impl NetworkHost {
             network.state().members.values(),
         )
         .to_string();
-        let mut sent = self.discovery.listing_sent.borrow_mut();
-        if sent.as_deref() == Some(text.as_str()) {
-            return None;
-        }
-        *sent = Some(text.clone());
-        Some(text)
+        self.discovery.is_new(text)
     }
 
     /// The directory request for the network's current settings.
@@ -155,19 +120,19 @@ impl NetworkHost {
         settings: Option<(&'static str, String)>,
     ) -> Result<()> {
         if let Some((url, body)) = settings {
-            post(crate::directory_object(&self.env)?, url, body).await?;
+            post(crate::stubs::directory_object(&self.env)?, url, body).await?;
         }
         let Some(origin) = self.known_origin() else {
             // Never reached over HTTP: nothing can have joined, nothing to list or answer.
-            *self.discovery.listing_sent.borrow_mut() = None;
+            self.discovery.forget_sent();
             return Ok(());
         };
         if let Some(listing) = listing {
             let url = format!("{origin}{MEMBERS_PATH}");
-            let sent = post(crate::registry_object(&self.env)?, &url, listing).await;
+            let sent = post(crate::stubs::registry_object(&self.env)?, &url, listing).await;
             if !sent.is_ok_and(|r| r.status_code() == 200) {
                 // Sent again with the next change.
-                *self.discovery.listing_sent.borrow_mut() = None;
+                self.discovery.forget_sent();
             }
         }
         for ask in asks {
@@ -196,7 +161,7 @@ impl NetworkHost {
         origin: &str,
         ask: &DiscoveryAsk,
     ) -> std::result::Result<Vec<Value>, String> {
-        let stub = crate::registry_object(&self.env).map_err(|e| e.to_string())?;
+        let stub = crate::stubs::registry_object(&self.env).map_err(|e| e.to_string())?;
         let url = format!("{origin}{}", ask.registry_path());
         let mut response = stub.fetch_with_str(&url).await.map_err(|e| e.to_string())?;
         if response.status_code() != 200 {

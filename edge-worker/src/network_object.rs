@@ -59,7 +59,7 @@ pub struct NetworkHost {
     /// Deliveries to external A2A agents, waiting to become calls.
     pub(crate) outbound: crate::a2a_live::Outbound,
     /// Discovery queries, listing and directory updates waiting for a commit.
-    pub(crate) discovery: crate::discovery_network::DiscoveryIo,
+    pub(crate) discovery: crate::discovery_queue::DiscoveryIo,
     /// This host, for tasks that outlive a request (an MCP stream's answers).
     pub(crate) me: std::rc::Weak<NetworkHost>,
     /// The Worker's bindings (the registry object, for identity lookups).

@@ -27,7 +27,7 @@ pub fn network_members(catalog: &mut Catalog, body: &str) -> Result<(String, Val
     let network = listing
         .get("network")
         .and_then(Value::as_str)
-        .filter(|n| n.parse::<crate::NetworkId>().is_ok())
+        .filter(|n| n.parse::<crate::ids::network_id::NetworkId>().is_ok())
         .ok_or_else(|| Response::error(ErrorCode::InvalidRequest, "network is a network id"))?
         .to_owned();
     let records = match listing.get("members") {
