@@ -1,37 +1,22 @@
 // Agent: one member of one network over a WebSocket, with the core's replica inside.
 //
-// The replica (Rust) decides what to send and what arrived; this file moves
-// frames, keeps timers and turns the replica's effects into promises and calls.
+// The replica (Rust) decides what to send and what arrived; this file turns
+// the replica's effects into promises and calls, and `Link` moves the frames.
 
-import { core, hasDocuments } from './runtime.js';
+import { hasDocuments } from './runtime.js';
 import { AgentnetError, callCore } from './errors.js';
-import { functionArg, jsonArg, stringArg } from './args.js';
-import { matchesPattern, parseAddress, traceCausedBy } from './address.js';
-import { KeyPair } from './identity.js';
-import { batchedUrl, openSocket, resolveNetwork, sendFrame, webSocketClass } from './connect.js';
-import { SharedDocument } from './document.js';
+import { jsonArg, stringArg } from './args.js';
+import { parseAddress, traceCausedBy } from './address.js';
+import { agentReplica, joinCredentials } from './join.js';
+import { resolveNetwork, webSocketClass } from './connect.js';
+import { openDocument } from './document.js';
 import { readAnswer } from './answers.js';
 import { serveTasks, startTask } from './tasks.js';
 import { sendAdmin, serveAsMod } from './mods.js';
-
-const INVOKE = 'network.resource.invoke';
-const INVOKE_RESULT = 'network.resource.invoke.result';
-const TOOL_PREFIX = 'resource/tool/';
-
-function randomSeed() {
-  return globalThis.crypto.getRandomValues(new Uint8Array(32));
-}
-
-/** A random 32-bit number: the jitter of the replica's reconnection backoff. */
-function random32() {
-  return globalThis.crypto.getRandomValues(new Uint32Array(1))[0];
-}
-
-/** Closes a socket now: the `ws` package's `terminate` skips the closing handshake a dead link never answers. */
-function drop(socket) {
-  if (typeof socket?.terminate === 'function') socket.terminate();
-  else socket?.close();
-}
+import { Link } from './link.js';
+import { Handlers } from './handlers.js';
+import { Waiters } from './waiters.js';
+import { Tools, discoverResources, invokeTool, registerContext, registerFile } from './resources.js';
 
 /** A channel name from `room` or `channel/room`. */
 function channelName(channel) {
@@ -53,37 +38,30 @@ export class Agent {
   /** The member secret, kept once the agent is closed. */
   #memberSecret;
   #address;
-  #socketUrl;
-  /** Frames of the current synchronous run, sent together as one batched frame. */
-  #burst = [];
   #network;
-  #WebSocket;
-  #credentials;
-  #reconnect;
-  #socket = null;
-  #handlers = [];
-  #connectionListeners = new Set();
-  #pending = new Map();
-  #requests = new Map();
-  #tools = new Map();
+  #link;
+  #tools = new Tools();
+  #handlers = new Handlers((event) => this.#tools.answer(this, event));
+  /** Events sent, waiting for their acks. */
+  #pending = new Waiters();
+  /** Requests made, waiting for their replies. */
+  #requests = new Waiters();
   #documents = new Map();
-  #timer = null;
-  /** When `#timer` fires (ms since the epoch); Infinity when none is set. */
-  #timerAt = Infinity;
   #closed = false;
-  #onJoin = null;
-  /** Events that arrived with the first join, held until the caller of `connect` can register handlers. */
-  #held = [];
-  #holding = true;
 
   constructor(replica, { network, socketUrl, WebSocket, credentials, reconnect }) {
     this.#replica = replica;
     this.#address = replica.address;
     this.#network = network;
-    this.#socketUrl = socketUrl;
-    this.#WebSocket = WebSocket;
-    this.#credentials = credentials;
-    this.#reconnect = reconnect;
+    this.#link = new Link({
+      WebSocket,
+      socketUrl,
+      credentials,
+      reconnect,
+      replica: () => this.#replica,
+      apply: (effects) => this.#apply(effects),
+      closed: () => this.#closed,
+    });
   }
 
   /**
@@ -104,33 +82,15 @@ export class Agent {
     if (!name) throw new AgentnetError('invalid_request', 'connect needs a name (an address such as agent:echo)');
     stringArg(name, 'name');
     const where = await resolveNetwork(options);
-    const replica = callCore(() => new core.Replica(name, where.network, randomSeed()));
-    // The agent keeps its replica in memory: rows to persist would be JSON nobody reads.
-    replica.setPersistEffects(false);
-    // Events reach handlers as they come; nothing reads them back later.
-    replica.setLogLimit(0);
-    // The replica decides when to send a heartbeat, when the link is dead and when to reconnect.
-    replica.setKeepalive(true);
-    if (key) {
-      const pair = key instanceof KeyPair ? key : KeyPair.import(key);
-      callCore(() => replica.setSigningKey(pair.secretKey));
-      if (did !== undefined) callCore(() => replica.setDid(stringArg(did, 'did')));
-    } else if (did !== undefined) {
-      throw new AgentnetError('invalid_request', 'a DID proof needs the key its document lists: pass key as well');
-    }
-    const merged = { ...(credentials ?? {}) };
-    if (token) merged.token = token;
-    if (jwt !== undefined) merged.jwt = stringArg(jwt, 'jwt');
-    if (invite) merged.invite = invite;
-    if (memberSecret !== undefined) merged.member_secret = stringArg(memberSecret, 'memberSecret');
+    const replica = agentReplica(name, where.network, { key, did });
     const agent = new Agent(replica, {
       ...where,
       WebSocket: await webSocketClass(WebSocket),
-      credentials: Object.keys(merged).length ? merged : undefined,
+      credentials: joinCredentials({ credentials, token, jwt, invite, memberSecret }),
       reconnect,
     });
     try {
-      await agent.#open(timeoutMs);
+      await agent.#link.open(timeoutMs);
     } catch (err) {
       agent.close();
       throw err;
@@ -138,7 +98,7 @@ export class Agent {
     // What arrived with the join (events missed while away) can come in the same
     // socket read as the join's answer, before the caller's `await` resumes: hold
     // it until the caller has had its turn to call `on`, then hand it over in order.
-    setTimeout(() => agent.#release(), 0);
+    setTimeout(() => agent.#handlers.release(() => !agent.#closed), 0);
     return agent;
   }
 
@@ -173,22 +133,19 @@ export class Agent {
 
   /** Calls `handler(event)` for every incoming event whose type matches `pattern` (`*`, `chat.*`, `chat.message`). */
   on(pattern, handler) {
-    matchesPattern(pattern, 'a.b'); // validate the pattern now, not on the first event
-    functionArg(handler, 'handler');
-    this.#handlers.push({ pattern, handler });
+    this.#handlers.add(pattern, handler);
     return this;
   }
 
   /** Removes a handler added with `on`. */
   off(pattern, handler) {
-    this.#handlers = this.#handlers.filter((h) => h.pattern !== pattern || h.handler !== handler);
+    this.#handlers.remove(pattern, handler);
     return this;
   }
 
   /** Calls `listener({online, error?})` when the connection goes up or down. Returns an unsubscribe function. */
   onConnectionChange(listener) {
-    this.#connectionListeners.add(listener);
-    return () => this.#connectionListeners.delete(listener);
+    return this.#link.onChange(listener);
   }
 
   /**
@@ -204,7 +161,7 @@ export class Agent {
     const { id, effects } = JSON.parse(callCore(() =>
       this.#replica.post(type, target, payloadText, metadataText, Date.now()),
     ));
-    const promise = this.#wait(this.#pending, id, timeoutMs);
+    const promise = this.#pending.wait(id, timeoutMs);
     this.#apply(effects);
     return promise;
   }
@@ -276,7 +233,7 @@ export class Agent {
     const { id, effects } = JSON.parse(callCore(() =>
       this.#replica.request(type, target, payloadText, timeoutMs, Date.now()),
     ));
-    const promise = this.#wait(this.#requests, id, timeoutMs + 1000);
+    const promise = this.#requests.wait(id, timeoutMs + 1000);
     this.#apply(effects);
     return promise;
   }
@@ -324,8 +281,8 @@ export class Agent {
   }
 
   /** Resources this agent may read, each with `your_permissions`; `type` filters (`tool`, `file`, `context`). */
-  async discoverResources({ type } = {}) {
-    return readAnswer(await this.request('core', 'network.resource.discover', type ? { type } : {})).resources;
+  discoverResources({ type } = {}) {
+    return discoverResources(this, type);
   }
 
   /**
@@ -348,47 +305,26 @@ export class Agent {
    * `permissions` gives each permission an access rule, e.g. `{invoke: 'agents:[agent:alice]'}`
    * (rules: `network`, `owner`, `role:{role}`, `group/{name}`, `agents:[…]`).
    */
-  async registerTool(name, schema, handler, { description = '', permissions } = {}) {
-    const address = parseAddress(`${TOOL_PREFIX}${name}`);
-    this.#tools.set(address, handler);
-    try {
-      return await this.send('core', 'network.resource.register', { address, schema, description, permissions });
-    } catch (err) {
-      this.#tools.delete(address);
-      throw err;
-    }
+  registerTool(name, schema, handler, options = {}) {
+    return this.#tools.register(this, name, schema, handler, options);
   }
 
   /**
    * Unregisters `resource/tool/{name}` (needs admin on it: its owner has it). Invocations
    * that arrive until the network has acknowledged it are still answered.
    */
-  async unregisterTool(name) {
-    const address = parseAddress(`${TOOL_PREFIX}${name}`);
-    try {
-      return await this.send('core', 'network.resource.unregister', { address });
-    } finally {
-      this.#tools.delete(address);
-    }
+  unregisterTool(name) {
+    return this.#tools.unregister(this, name);
   }
 
   /** Invokes a tool and resolves with its result; rejects with the network's or the tool's error. */
-  async invoke(tool, input = {}, { timeoutMs = 30000 } = {}) {
-    stringArg(tool, 'tool');
-    const address = tool.includes('/') ? tool : `${TOOL_PREFIX}${tool}`;
-    const reply = await this.request(address, INVOKE, { input }, { timeoutMs });
-    if (reply.payload?.error) {
-      const { code = 'tool_failed', message = 'the tool failed' } = reply.payload.error;
-      throw new AgentnetError(code, message);
-    }
-    return reply.payload?.output;
+  invoke(tool, input = {}, options = {}) {
+    return invokeTool(this, tool, input, options);
   }
 
   /** Registers a shared file `resource/file/{path}` with `content`. */
-  registerFile(path, content, { contentType = 'text/plain', description = '', permissions } = {}) {
-    return this.send('core', 'network.resource.register', {
-      address: `resource/file/${path}`, content, content_type: contentType, description, permissions,
-    });
+  registerFile(path, content, options = {}) {
+    return registerFile(this, path, content, options);
   }
 
   /**
@@ -396,11 +332,8 @@ export class Agent {
    * (a SKILL.md-style brief, a live shared document; `text/markdown` unless
    * `contentType` says otherwise) or any other JSON (structured, `application/json`).
    */
-  registerContext(name, content, { description = '', permissions, contentType } = {}) {
-    const type = contentType ?? (typeof content === 'string' ? 'text/markdown' : 'application/json');
-    return this.send('core', 'network.resource.register', {
-      address: `resource/context/${name}`, content, content_type: type, description, permissions,
-    });
+  registerContext(name, content, options = {}) {
+    return registerContext(this, name, content, options);
   }
 
   /** Reads a resource: `{address, type, owner, description, content_type, schema, content}`. */
@@ -421,38 +354,13 @@ export class Agent {
    */
   async document(address, { timeoutMs = 10000 } = {}) {
     if (!hasDocuments()) throw new AgentnetError('not_supported', 'shared documents are not in agentnet-sdk/lite: import agentnet-sdk');
-    const canonical = parseAddress(address);
-    const open = this.#documents.get(canonical);
-    if (open) return open;
-    const doc = new SharedDocument(canonical, {
+    return openDocument(parseAddress(address), {
+      documents: this.#documents,
       replica: () => this.#replica,
       apply: (call) => this.#apply(callCore(call)),
-      forget: (closed) => {
-        this.#documents.delete(closed);
-        if (!this.#closed) this.#apply(callCore(() => this.#replica.closeDocument(closed, Date.now())));
-      },
-    });
-    this.#documents.set(canonical, doc);
-    const actor = globalThis.crypto.getRandomValues(new Uint8Array(16));
-    const first = this.online
-      ? new Promise((resolve) => {
-        const timer = setTimeout(done, timeoutMs);
-        const stop = doc.onChange(done);
-        function done() {
-          clearTimeout(timer);
-          stop();
-          resolve();
-        }
-      })
-      : null;
-    try {
-      this.#apply(callCore(() => this.#replica.openDocument(canonical, actor, Date.now())));
-    } catch (err) {
-      this.#documents.delete(canonical);
-      throw err;
-    }
-    await first;
-    return doc;
+      online: this.online,
+      closed: () => this.#closed,
+    }, timeoutMs);
   }
 
   /** Logged events after `after` (networks with `mod/persistence`): `{events: [{seq, event}], next_after, has_more}`. */
@@ -473,118 +381,14 @@ export class Agent {
   /** Closes the connection for good; pending promises reject with `closed`. */
   close() {
     this.#closed = true;
-    clearTimeout(this.#timer);
-    this.#socket?.close(1000, 'bye');
+    this.#link.close();
     const error = new AgentnetError('closed', 'agent is closed');
-    for (const map of [this.#pending, this.#requests]) {
-      for (const [, waiter] of map) waiter.reject(error);
-      map.clear();
-    }
+    this.#pending.rejectAll(error);
+    this.#requests.rejectAll(error);
     // The secret outlives the connection: a later `connect` as this address needs it.
     if (this.#replica !== closedReplica) this.#memberSecret = this.#replica.memberSecret;
     this.#replica.free?.();
     this.#replica = closedReplica;
-  }
-
-  #wait(map, id, timeoutMs) {
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        map.delete(id);
-        reject(new AgentnetError('timeout', `no answer to ${id} within ${timeoutMs} ms`));
-      }, timeoutMs);
-      map.set(id, {
-        resolve: (v) => { clearTimeout(timer); resolve(v); },
-        reject: (e) => { clearTimeout(timer); reject(e); },
-      });
-    });
-  }
-
-  #settle(map, id, outcome) {
-    const waiter = map.get(id);
-    if (waiter) {
-      map.delete(id);
-      outcome(waiter);
-    }
-  }
-
-  #notify(change) {
-    for (const listener of this.#connectionListeners) {
-      try {
-        listener(change);
-      } catch (err) {
-        reportHandlerError(err);
-      }
-    }
-  }
-
-  #open(timeoutMs) {
-    return new Promise((resolve, reject) => {
-      const socket = openSocket(this.#WebSocket, batchedUrl(this.#socketUrl));
-      this.#socket = socket;
-      let settled = false;
-      const fail = (error) => {
-        if (!settled) {
-          settled = true;
-          reject(error);
-        }
-      };
-      const timer = setTimeout(() => {
-        fail(new AgentnetError('timeout', `no join answer within ${timeoutMs} ms`));
-        socket.close();
-      }, timeoutMs);
-      this.#onJoin = (error) => {
-        clearTimeout(timer);
-        if (error) return fail(error);
-        if (!settled) {
-          settled = true;
-          resolve();
-        }
-        this.#notify({ online: true });
-      };
-      socket.addEventListener('open', () => {
-        const credentials = this.#credentials ? JSON.stringify(this.#credentials) : undefined;
-        this.#apply(callCore(() => this.#replica.connected(credentials, Date.now())));
-      });
-      socket.addEventListener('message', (message) => {
-        if (this.#socket === socket && !this.#closed) this.#apply(this.#replica.receive(String(message.data), Date.now()));
-      });
-      socket.addEventListener('error', () => fail(new AgentnetError('unreachable', `cannot connect to ${this.#socketUrl}`)));
-      socket.addEventListener('close', () => {
-        clearTimeout(timer);
-        fail(new AgentnetError('disconnected', 'the connection closed before the join was accepted'));
-        if (this.#socket === socket) this.#lost();
-      });
-    });
-  }
-
-  /** The connection closed (or was dropped as dead): the replica schedules the next attempt. */
-  #lost() {
-    if (this.#closed) return;
-    // With reconnection on, `reconnect` comes after the replica's backoff; it resumes from its watermark.
-    if (this.#reconnect) this.#replica.lost(Date.now(), random32());
-    else this.#replica.disconnected();
-    this.#notify({ online: false });
-    this.#schedule();
-  }
-
-  /**
-   * Sends one frame. Once the network has sent a batched frame on this
-   * connection, the frames of one synchronous run are gathered and go out as
-   * one batched frame in a microtask; before that (or with an older network)
-   * each frame goes alone.
-   */
-  #send(frame) {
-    const socket = this.#socket;
-    if (socket?.readyState !== 1) return;
-    if (!this.#replica.sendsBatches) return sendFrame(socket, frame);
-    this.#burst.push(frame);
-    if (this.#burst.length > 1) return;
-    queueMicrotask(() => {
-      const burst = this.#burst;
-      this.#burst = [];
-      if (this.#socket !== socket || socket.readyState !== 1) return;
-      for (const batched of this.#replica.batch(burst)) sendFrame(socket, batched);
-    });
   }
 
   #apply(effectsJson) {
@@ -593,33 +397,28 @@ export class Agent {
     for (const effect of effects) {
       switch (effect.kind) {
         case 'send':
-          this.#send(effect.frame);
+          this.#link.send(effect.frame);
           break;
         case 'online':
-          this.#onJoin?.();
+          this.#link.joined();
           break;
-        case 'join_failed': {
-          const error = new AgentnetError(effect.code, effect.message);
-          this.#onJoin?.(error);
-          this.#notify({ online: false, error });
-          this.#reconnect = false;
-          this.#socket?.close(1000, 'join refused');
+        case 'join_failed':
+          this.#link.joined(new AgentnetError(effect.code, effect.message));
           break;
-        }
         case 'accepted':
-          this.#settle(this.#pending, effect.id, (w) => w.resolve({ ...(effect.ack ?? {}), id: effect.id, seq: effect.seq }));
+          this.#pending.resolve(effect.id, { ...(effect.ack ?? {}), id: effect.id, seq: effect.seq });
           break;
         case 'rejected':
-          this.#settle(this.#pending, effect.id, (w) => w.reject(new AgentnetError(effect.code, effect.message)));
+          this.#pending.reject(effect.id, new AgentnetError(effect.code, effect.message));
           break;
         case 'replied':
-          this.#settle(this.#requests, effect.request, (w) => w.resolve(effect.reply));
+          this.#requests.resolve(effect.request, effect.reply);
           break;
         case 'request_failed':
-          this.#settle(this.#requests, effect.request, (w) => w.reject(new AgentnetError(effect.code, effect.message)));
+          this.#requests.reject(effect.request, new AgentnetError(effect.code, effect.message));
           break;
         case 'received':
-          this.#dispatch(effect.event);
+          this.#handlers.dispatch(effect.event);
           break;
         case 'document_changed':
           this.#documents.get(effect.address)?.notify({ text: effect.text, editors: effect.editors });
@@ -627,94 +426,19 @@ export class Agent {
         case 'document_rejected':
           this.#documents.get(effect.address)?.notify({ error: new AgentnetError(effect.code, effect.message) });
           break;
-        case 'disconnect': {
-          // No frame since the heartbeat: the socket is half-open. Drop it and start again.
-          const dead = this.#socket;
-          this.#socket = null;
-          drop(dead);
-          this.#lost();
+        case 'disconnect':
+          this.#link.dead();
           break;
-        }
         case 'reconnect':
-          if (this.#reconnect) this.#open(10000).catch(() => {});
+          if (this.#link.reconnect) this.#link.open(10000).catch(() => {});
           break;
         default:
           break; // no `persist` effects come: this agent keeps its replica in memory
       }
       if (this.#closed) return;
     }
-    this.#schedule();
+    this.#link.schedule();
   }
-
-  #release() {
-    this.#holding = false;
-    const held = this.#held;
-    this.#held = [];
-    for (const event of held) {
-      if (this.#closed) return;
-      this.#dispatch(event);
-    }
-  }
-
-  #dispatch(event) {
-    if (this.#holding) {
-      this.#held.push(event);
-      return;
-    }
-    if (event.type === INVOKE && this.#tools.has(event.target)) {
-      this.#answerInvocation(event, this.#tools.get(event.target));
-      return;
-    }
-    for (const { pattern, handler } of this.#handlers) {
-      if (!matchesPattern(pattern, event.type)) continue;
-      // A failing handler must not stop the others or the replica's bookkeeping.
-      try {
-        const result = handler(event);
-        if (result && typeof result.catch === 'function') result.catch(reportHandlerError);
-      } catch (err) {
-        reportHandlerError(err);
-      }
-    }
-  }
-
-  async #answerInvocation(event, handler) {
-    let payload;
-    try {
-      payload = { output: await handler(event.payload?.input ?? {}, event) };
-    } catch (err) {
-      payload = { error: { code: err?.code ?? 'tool_failed', message: String(err?.message ?? err) } };
-    }
-    if (this.#closed) return;
-    await this.reply(event, INVOKE_RESULT, payload).catch(() => {});
-  }
-
-  /**
-   * Keeps a timer for the replica's next deadline. A timer already set for
-   * that moment or earlier stays (waking early costs one call that finds
-   * nothing due): re-arming after every event would cost a timer per event.
-   */
-  #schedule() {
-    const at = this.#replica.pollTimeout();
-    if (at < 0 || this.#closed) {
-      clearTimeout(this.#timer);
-      this.#timer = null;
-      this.#timerAt = Infinity;
-      return;
-    }
-    if (this.#timer !== null && this.#timerAt <= at) return;
-    clearTimeout(this.#timer);
-    this.#timerAt = at;
-    this.#timer = setTimeout(() => {
-      this.#timer = null;
-      this.#timerAt = Infinity;
-      this.#apply(this.#replica.handleTimeout(Date.now()));
-    }, Math.max(0, at - Date.now()));
-  }
-}
-
-/** Reports an error thrown by user code (a handler or listener) without stopping the agent. */
-function reportHandlerError(err) {
-  console.error('agentnet: an event handler failed:', err);
 }
 
 /** What a closed agent holds instead of its replica: every call fails with `closed`. */

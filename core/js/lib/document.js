@@ -100,3 +100,43 @@ export class SharedDocument {
     if (this.#closed) throw new AgentnetError('closed', `${this.#address} is closed`);
   }
 }
+
+/**
+ * Opens `address` for an agent: its `documents` (the open handles by address),
+ * `replica()`, `apply(call)` (runs a replica call and applies its effects),
+ * `online` and `closed()`. Resolves once the network has sent its copy, or at
+ * once when offline, or after `timeoutMs` without an answer.
+ */
+export async function openDocument(address, { documents, replica, apply, online, closed }, timeoutMs) {
+  const open = documents.get(address);
+  if (open) return open;
+  const doc = new SharedDocument(address, {
+    replica,
+    apply,
+    forget: (gone) => {
+      documents.delete(gone);
+      if (!closed()) apply(() => replica().closeDocument(gone, Date.now()));
+    },
+  });
+  documents.set(address, doc);
+  const actor = globalThis.crypto.getRandomValues(new Uint8Array(16));
+  const first = online
+    ? new Promise((resolve) => {
+      const timer = setTimeout(done, timeoutMs);
+      const stop = doc.onChange(done);
+      function done() {
+        clearTimeout(timer);
+        stop();
+        resolve();
+      }
+    })
+    : null;
+  try {
+    apply(() => replica().openDocument(address, actor, Date.now()));
+  } catch (err) {
+    documents.delete(address);
+    throw err;
+  }
+  await first;
+  return doc;
+}

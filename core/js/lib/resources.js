@@ -1,0 +1,94 @@
+// Resources an agent shares and uses: the tools it answers, files and
+// contexts it registers, and invoking another member's tool.
+//
+// Every call is an event to `core` or to the resource's address; the network
+// checks permissions and answers (seed 000 §8).
+
+import { AgentnetError } from './errors.js';
+import { stringArg } from './args.js';
+import { parseAddress } from './address.js';
+import { readAnswer } from './answers.js';
+
+const INVOKE = 'network.resource.invoke';
+const INVOKE_RESULT = 'network.resource.invoke.result';
+const TOOL_PREFIX = 'resource/tool/';
+
+/** The tools one agent answers, by canonical address. */
+export class Tools {
+  #handlers = new Map();
+
+  /** Registers `resource/tool/{name}` for `agent`, answered by `handler(input, event)`. */
+  async register(agent, name, schema, handler, { description = '', permissions } = {}) {
+    const address = parseAddress(`${TOOL_PREFIX}${name}`);
+    this.#handlers.set(address, handler);
+    try {
+      return await agent.send('core', 'network.resource.register', { address, schema, description, permissions });
+    } catch (err) {
+      this.#handlers.delete(address);
+      throw err;
+    }
+  }
+
+  /** Unregisters `resource/tool/{name}`; invocations arriving until the ack are still answered. */
+  async unregister(agent, name) {
+    const address = parseAddress(`${TOOL_PREFIX}${name}`);
+    try {
+      return await agent.send('core', 'network.resource.unregister', { address });
+    } finally {
+      this.#handlers.delete(address);
+    }
+  }
+
+  /**
+   * Answers `event` when it invokes one of these tools (and says so): the
+   * handler's result, or what it threw as an error, goes back as the reply.
+   */
+  answer(agent, event) {
+    const handler = event.type === INVOKE ? this.#handlers.get(event.target) : undefined;
+    if (!handler) return false;
+    answerInvocation(agent, event, handler);
+    return true;
+  }
+}
+
+async function answerInvocation(agent, event, handler) {
+  let payload;
+  try {
+    payload = { output: await handler(event.payload?.input ?? {}, event) };
+  } catch (err) {
+    payload = { error: { code: err?.code ?? 'tool_failed', message: String(err?.message ?? err) } };
+  }
+  await agent.reply(event, INVOKE_RESULT, payload).catch(() => {});
+}
+
+/** Invokes `tool` (a name or a `resource/tool/…` address); resolves with its output, rejects with the network's or the tool's error. */
+export async function invokeTool(agent, tool, input, { timeoutMs = 30000 } = {}) {
+  stringArg(tool, 'tool');
+  const address = tool.includes('/') ? tool : `${TOOL_PREFIX}${tool}`;
+  const reply = await agent.request(address, INVOKE, { input }, { timeoutMs });
+  if (reply.payload?.error) {
+    const { code = 'tool_failed', message = 'the tool failed' } = reply.payload.error;
+    throw new AgentnetError(code, message);
+  }
+  return reply.payload?.output;
+}
+
+/** Registers `resource/file/{path}` with `content`. */
+export function registerFile(agent, path, content, { contentType = 'text/plain', description = '', permissions } = {}) {
+  return agent.send('core', 'network.resource.register', {
+    address: `resource/file/${path}`, content, content_type: contentType, description, permissions,
+  });
+}
+
+/** Registers `resource/context/{name}`: text is `text/markdown`, other JSON `application/json`, unless `contentType` says otherwise. */
+export function registerContext(agent, name, content, { description = '', permissions, contentType } = {}) {
+  const type = contentType ?? (typeof content === 'string' ? 'text/markdown' : 'application/json');
+  return agent.send('core', 'network.resource.register', {
+    address: `resource/context/${name}`, content, content_type: type, description, permissions,
+  });
+}
+
+/** The resources `agent` may read, each with `your_permissions`; `type` filters. */
+export async function discoverResources(agent, type) {
+  return readAnswer(await agent.request('core', 'network.resource.discover', type ? { type } : {})).resources;
+}
