@@ -291,6 +291,9 @@ mod tests {
                 {"protocol": "A2A", "url": "http://h/networks/n1/a2a/.well-known/agent-card.json"}],
             "description_url": "http://h/registry/v1/networks/n1/members/agent:dana/ad.json"}));
         assert_eq!(found.reachable, Some(("n1".into(), "agent:dana".into())));
-        assert_eq!(found.card_url, None, "the network's card is not the member's");
+        assert_eq!(
+            found.card_url, None,
+            "the network's card is not the member's"
+        );
     }
 }
