@@ -31,7 +31,7 @@ fn standard_network(members: usize) -> (Network, Client) {
         }),
         ModConfig::AccessControl,
         ModConfig::Enrichment,
-        ModConfig::Workspace,
+        ModConfig::Workspace(Default::default()),
         ModConfig::Persistence,
         ModConfig::Analytics,
     ];

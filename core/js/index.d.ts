@@ -484,6 +484,25 @@ export interface TaskHandle extends AsyncIterable<TaskUpdate> {
 /** How an agent installed as a mod takes part in the pipeline. */
 export type ModMode = 'guard' | 'transform' | 'observe';
 
+/** What `createSession` takes. */
+export interface SessionOptions {
+  /** The session id (`{id}` or `session-{id}`); default: the event's id. */
+  session?: string;
+  title?: string;
+  /** The session's master: the agent that answers first in it (default: the network's, if set). */
+  master?: string;
+  /** Where the `workspace.session.created` goes (default `agent:broadcast`). */
+  to?: string;
+}
+
+/** What `updateSession` changes. */
+export interface SessionChanges {
+  title?: string;
+  status?: 'open' | 'closed' | 'archived';
+  /** A member's address, or null for none. */
+  master?: string | null;
+}
+
 /** What `asMod` declares: the patterns it intercepts, its mode and priority, its deadline and late policy. */
 export interface ModOptions {
   /** Event type patterns: `*`, `chat.*`, `chat.message` (the network's own `network.*` types never reach a mod). */
@@ -563,6 +582,16 @@ export class Agent {
   history(query?: { after?: number; limit?: number; types?: string; source?: string; target?: string }): Promise<EventsPage>;
   /** Serves this agent as a mod (docs/mods.md); installs it unless `install: false`. */
   asMod(options: ModOptions, handler: ModHandler): Promise<{ spec: Record<string, unknown>; uninstall(): Promise<Ack> }>;
+  /** Creates a Workspace session (`channel/session-{id}`); resolves with its id and channel. */
+  createSession(options?: SessionOptions): Promise<{ id: string; channel: string; ack: Ack }>;
+  /** Changes a session's title, status or master (its participants, its master, masters). */
+  updateSession(session: string, changes: SessionChanges, options?: { to?: string }): Promise<Ack>;
+  /** Hands a message (an event or its id) to another member to answer. */
+  delegate(message: AgentnetEvent | string, to: string, options?: { note?: string }): Promise<Ack>;
+  /** Answers the messages this agent is the first responder of; the result is posted as a reply where it was asked. */
+  onFirstResponse(handler: (event: AgentnetEvent, tools: { delegate(to: string, note?: string): Promise<Ack> }) => unknown): this;
+  /** Answers messages delegated to this agent; the result goes back where the message was asked. */
+  onDelegated(handler: (delegation: AgentnetEvent) => unknown): this;
   /** Sends `network.admin.{action}` (`pause`, `resume`, `archive`, `mod.load`, `member.ban`, `token.rotate`, `settings.update`, `config`, …); masters only. */
   admin(action: string, payload?: unknown): Promise<Ack>;
   leave(): Promise<void>;

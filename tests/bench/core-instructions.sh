@@ -31,8 +31,9 @@ for target in "${targets[@]}"; do
     "$bench" --bench --profile-time 2 "$filter" >/dev/null 2>&1
   # In the caller tree, handle_event's block lists its callers above it; the
   # timed loop's line ("< Bencher::iter (Nx)") gives the events handled.
+  # `handle_event` is inlined into `handle_event_on` in optimised builds.
   read -r handled calls < <(callgrind_annotate --tree=caller --inclusive=yes "$cg" 2>/dev/null \
-    | grep -B8 -E '\* .*Network>?::handle_event \[' | grep 'Bencher<M>::iter (' | head -1 \
+    | grep -B8 -E '\* .*Network>?::handle_event(_on)? \[' | grep 'Bencher<M>::iter (' | head -1 \
     | sed -E 's/^ *([0-9,]+).*\(([0-9,]+)x\).*/\1 \2/; s/,//g')
   total="$(callgrind_annotate --inclusive=yes "$cg" 2>/dev/null \
     | grep -E 'Bencher<M>::iter \[' | head -1 | sed -E 's/^ *([0-9,]+).*/\1/; s/,//g')"

@@ -12,6 +12,8 @@ import { Agent, traceCausedBy } from '../../core/js/index.js';
 import { createNetwork } from '../support/edge.mjs';
 import { edgeAndBrowser, openWorkspace } from '../support/browser.mjs';
 import { until } from '../support/process.mjs';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
 const started = edgeAndBrowser();
 const TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
@@ -85,6 +87,39 @@ test('a trace goes from an HTTP request through a tool invocation and back, and 
     assert.equal(line.method, 'POST');
     assert.equal(line.status, 200);
   } finally {
+    owner.close();
+  }
+});
+
+test("an MCP request's params._meta.traceparent reaches the tool invocation it causes (official SDK client)", async () => {
+  const { edge } = started;
+  const { id: network } = await createNetwork(edge.url, { name: 'Traced MCP', access: { policy: 'open' } });
+  const owner = await Agent.connect({ url: edge.url, network, name: 'agent:mcp-tools' });
+  const invocations = [];
+  const client = new Client({ name: 'tracing-e2e', version: '1.0.0' }, { capabilities: {} });
+  try {
+    await owner.registerTool('echo', { type: 'object' }, (input, event) => {
+      invocations.push(event);
+      return { echo: input.text };
+    });
+    const joined = await (await fetch(`${edge.url}/networks/${network}/v1/join`, { method: 'POST', body: JSON.stringify({ agent_id: 'agent:mcp-client' }) })).json();
+    const transport = new StreamableHTTPClientTransport(new URL(`${edge.url}/networks/${network}/mcp`), {
+      requestInit: { headers: { Authorization: `Bearer ${joined.token}` } },
+    });
+    await client.connect(transport);
+    const MCP_PARENT = `00-${TRACE}-1122334455667788-01`;
+    const result = await client.callTool({ name: 'echo', arguments: { text: 'via mcp' }, _meta: { traceparent: MCP_PARENT, tracestate: 'mcp=1' } });
+    assert.equal(result.isError ?? false, false, JSON.stringify(result));
+    assert.deepEqual(result.structuredContent ?? JSON.parse(result.content[0].text), { echo: 'via mcp' });
+    assert.equal(invocations.length, 1);
+    assert.equal(invocations[0].metadata.traceparent, MCP_PARENT);
+    assert.equal(invocations[0].metadata.tracestate, 'mcp=1');
+    // Without _meta the call is untraced.
+    await client.callTool({ name: 'echo', arguments: { text: 'plain' } });
+    assert.equal(invocations.length, 2);
+    assert.equal(invocations[1].metadata.traceparent, undefined);
+  } finally {
+    await client.close();
     owner.close();
   }
 });

@@ -20,3 +20,11 @@ export async function getJson(url) {
   if (!response.ok) throw new Error(`the edge answered ${response.status}`);
   return response.text();
 }
+
+/** POSTs `bodyJson` to `url`; resolves with `{status, body}` as JSON text (`body` the answer's JSON, or null). */
+export async function postJson(url, bodyJson) {
+  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: bodyJson });
+  let body = null;
+  try { body = JSON.parse(await response.text()); } catch { /* not JSON */ }
+  return JSON.stringify({ status: response.status, body });
+}

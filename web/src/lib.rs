@@ -28,6 +28,7 @@ pub mod documents;
 pub mod error;
 pub mod event_types;
 pub mod inspector;
+pub mod invite;
 pub mod ioa;
 pub mod networks;
 pub mod panic;
@@ -80,6 +81,7 @@ fn Page() -> impl IntoView {
             <Route path=path!("/") view=OpenLast />
             <Route path=path!("/n/*place") view=NetworkPage />
             <Route path=path!("/directory") view=directory::Directory />
+            <Route path=path!("/invite/:network") view=invite::InvitePage />
         </FlatRoutes>
     }
 }

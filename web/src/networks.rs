@@ -32,6 +32,9 @@ pub struct Joined {
     /// The administrator token, for networks created here.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub admin_token: Option<String>,
+    /// The invitation code accepted, for networks joined by invitation.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub invite: Option<String>,
 }
 
 impl Joined {
@@ -43,6 +46,9 @@ impl Joined {
         }
         if let Some(admin) = &self.admin_token {
             map.insert("admin_token".into(), json!(admin));
+        }
+        if let Some(code) = &self.invite {
+            map.insert("invite".into(), json!(code));
         }
         (!map.is_empty()).then_some(Value::Object(map))
     }
@@ -57,6 +63,7 @@ pub fn load() -> Vec<Joined> {
                 id: DEFAULT_NETWORK.into(),
                 token: None,
                 admin_token: None,
+                invite: None,
             }]
         })
 }
@@ -120,6 +127,7 @@ pub async fn create(name: &str, token: Option<&str>) -> Result<Joined, WebError>
             .get("admin_token")
             .and_then(Value::as_str)
             .map(str::to_owned),
+        invite: None,
     })
 }
 
@@ -175,6 +183,7 @@ impl Networks {
                     id: id.clone(),
                     token: None,
                     admin_token: None,
+                    invite: None,
                 });
                 save(list);
             }
@@ -210,6 +219,16 @@ impl Networks {
             self.joins.update(|n| *n += 1);
         }
         self.switch(id);
+    }
+
+    /// Accepts the invitation `code` to `network`: joins it with the code and opens it.
+    pub fn accept_invitation(&self, network: String, code: String) {
+        self.remember(Joined {
+            id: network,
+            token: None,
+            admin_token: None,
+            invite: Some(code),
+        });
     }
 
     /// How many joins were made here (read to reopen a network joined again).
@@ -261,6 +280,7 @@ impl Networks {
                     id,
                     token,
                     admin_token: None,
+                    invite: None,
                 }),
                 None => self.problem.set(Some(format!(
                     "“{target}” is not a network id or a network URL."
@@ -361,12 +381,14 @@ mod tests {
             id: "x".into(),
             token: Some("t".into()),
             admin_token: None,
+            invite: None,
         };
         assert_eq!(joined.credentials(), Some(json!({"token": "t"})));
         let open = Joined {
             id: "x".into(),
             token: None,
             admin_token: None,
+            invite: None,
         };
         assert_eq!(open.credentials(), None);
     }

@@ -1,7 +1,8 @@
 // Agent: one member of one network over a WebSocket, with the core's replica inside.
 //
-// The replica (Rust) decides what to send and what arrived; this file turns
-// the replica's effects into promises and calls, and `Link` moves the frames.
+// The replica (Rust) decides what to send and what arrived; this file is the
+// API over it, `effects.js` carries out what the replica says, and `Link`
+// moves the frames.
 
 import { hasDocuments } from './runtime.js';
 import { AgentnetError, callCore } from './errors.js';
@@ -13,9 +14,11 @@ import { openDocument } from './document.js';
 import { readAnswer } from './answers.js';
 import { serveTasks, startTask } from './tasks.js';
 import { sendAdmin, serveAsMod } from './mods.js';
+import { createSession, delegate, onDelegated, onFirstResponse, updateSession } from './workspace.js';
 import { Link } from './link.js';
 import { Handlers } from './handlers.js';
 import { Waiters } from './waiters.js';
+import { applyEffects } from './effects.js';
 import { Tools, discoverResources, invokeTool, registerContext, registerFile } from './resources.js';
 
 /** A channel name from `room` or `channel/room`. */
@@ -185,6 +188,40 @@ export class Agent {
    */
   startTask(target, message, options = {}) {
     return startTask(this, target, message, options);
+  }
+
+  /**
+   * Creates a Workspace session (a thread, `channel/session-{id}`):
+   * `{session?, title?, master?, to?}`; resolves with `{id, channel, ack}`.
+   */
+  createSession(options = {}) {
+    return createSession(this, options);
+  }
+
+  /** Changes a session's `title`, `status` (`open`, `closed`, `archived`) or `master` (participants, its master, masters). */
+  updateSession(session, changes, options = {}) {
+    return updateSession(this, session, changes, options);
+  }
+
+  /** Hands `message` (an event or its id) to the member `to` to answer, with an optional `note`. */
+  delegate(message, to, { note } = {}) {
+    return delegate(this, message, to, { note });
+  }
+
+  /**
+   * Answers the messages this agent is the first responder of (a thread's
+   * master): `handler(event, {delegate(to, note?)})` returns the answer, posted
+   * where the message was asked as a reply; nothing to post nothing.
+   */
+  onFirstResponse(handler) {
+    onFirstResponse(this, handler);
+    return this;
+  }
+
+  /** Answers messages delegated to this agent: what `handler(delegation)` returns goes back to where the message was asked. */
+  onDelegated(handler) {
+    onDelegated(this, handler);
+    return this;
   }
 
   /**
@@ -391,53 +428,16 @@ export class Agent {
     this.#replica = closedReplica;
   }
 
-  #apply(effectsJson) {
+  #apply(effects) {
     if (this.#closed) return;
-    const effects = typeof effectsJson === 'string' ? JSON.parse(effectsJson) : effectsJson;
-    for (const effect of effects) {
-      switch (effect.kind) {
-        case 'send':
-          this.#link.send(effect.frame);
-          break;
-        case 'online':
-          this.#link.joined();
-          break;
-        case 'join_failed':
-          this.#link.joined(new AgentnetError(effect.code, effect.message));
-          break;
-        case 'accepted':
-          this.#pending.resolve(effect.id, { ...(effect.ack ?? {}), id: effect.id, seq: effect.seq });
-          break;
-        case 'rejected':
-          this.#pending.reject(effect.id, new AgentnetError(effect.code, effect.message));
-          break;
-        case 'replied':
-          this.#requests.resolve(effect.request, effect.reply);
-          break;
-        case 'request_failed':
-          this.#requests.reject(effect.request, new AgentnetError(effect.code, effect.message));
-          break;
-        case 'received':
-          this.#handlers.dispatch(effect.event);
-          break;
-        case 'document_changed':
-          this.#documents.get(effect.address)?.notify({ text: effect.text, editors: effect.editors });
-          break;
-        case 'document_rejected':
-          this.#documents.get(effect.address)?.notify({ error: new AgentnetError(effect.code, effect.message) });
-          break;
-        case 'disconnect':
-          this.#link.dead();
-          break;
-        case 'reconnect':
-          if (this.#link.reconnect) this.#link.open(10000).catch(() => {});
-          break;
-        default:
-          break; // no `persist` effects come: this agent keeps its replica in memory
-      }
-      if (this.#closed) return;
-    }
-    this.#link.schedule();
+    applyEffects(effects, {
+      link: this.#link,
+      pending: this.#pending,
+      requests: this.#requests,
+      handlers: this.#handlers,
+      documents: this.#documents,
+      closed: () => this.#closed,
+    });
   }
 }
 

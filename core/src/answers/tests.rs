@@ -23,7 +23,10 @@ struct Fixture {
 impl Fixture {
     fn new() -> Self {
         let mut config = NetworkConfig::open("demo".parse().unwrap(), "Demo");
-        config.mods = vec![ModConfig::Workspace, ModConfig::Persistence];
+        config.mods = vec![
+            ModConfig::Workspace(Default::default()),
+            ModConfig::Persistence,
+        ];
         let mut fixture = Self {
             network: Network::new(config, [], 0, [3; 32]),
             host: MemoryHost::default(),

@@ -19,7 +19,9 @@
 //! | `GET v1/admin/config` | `network.admin.config` |
 //!
 //! `POST v1/invitations/reject` `{code}` needs no session: the code's holder
-//! declines the invitation without joining ([`reject`]).
+//! declines the invitation without joining ([`reject`]); `POST
+//! v1/invitations/show` `{code}` tells the holder what it is invited to
+//! ([`show`]), so an invitation page can offer to accept or decline.
 
 use super::exchange::{BindingHost, json_body};
 use super::message::{Method, Request, Response};
@@ -87,6 +89,29 @@ pub fn handle<H: BindingHost>(
     super::send::send_value(host, network, member, body, peer)
 }
 
+/// The invitation code a request's JSON body names, or the response refusing it.
+fn code_of(network: &Network, req: &Request) -> Result<String, Response> {
+    let body = json_body(&req.body, &network.config().limits)?;
+    body.get("code")
+        .and_then(Value::as_str)
+        .map(str::to_owned)
+        .ok_or_else(|| Response::error(ErrorCode::InvalidRequest, "code names the invitation"))
+}
+
+/// `POST v1/invitations/show` `{code}`: what the code's holder is invited to
+/// (`{network: {id, name, description, policy}, inviter, invitee, expires_at}`);
+/// `not_found` for a code that is used, revoked or expired.
+pub fn show(network: &Network, req: &Request, now: u64) -> Response {
+    let code = match code_of(network, req) {
+        Ok(code) => code,
+        Err(response) => return response,
+    };
+    match network.invitation_for(&code, now) {
+        Ok(invitation) => Response::json(invitation),
+        Err(rejection) => super::exchange::rejected(&rejection),
+    }
+}
+
 /// `POST v1/invitations/reject` `{code}`: whoever holds the code declines it
 /// without joining; the inviter gets `workspace.invitation.rejected`.
 pub fn reject<H: BindingHost>(
@@ -94,18 +119,12 @@ pub fn reject<H: BindingHost>(
     network: &mut Network,
     req: &Request,
 ) -> Result<Response, H::Error> {
-    let body = match json_body(&req.body, &network.config().limits) {
-        Ok(body) => body,
+    let code = match code_of(network, req) {
+        Ok(code) => code,
         Err(response) => return Ok(response),
     };
-    let Some(code) = body.get("code").and_then(Value::as_str) else {
-        return Ok(Response::error(
-            ErrorCode::InvalidRequest,
-            "code names the invitation",
-        ));
-    };
     let now = host.now();
-    Ok(match network.reject_invitation(code, now) {
+    Ok(match network.reject_invitation(&code, now) {
         Ok(effects) => {
             host.apply(network, effects)?;
             Response::json(json!({"ok": true}))

@@ -25,7 +25,10 @@ pub const DEMO_NETWORK: &str = "demo";
 pub fn builtin_config(id: &NetworkId) -> Option<NetworkConfig> {
     (id.as_str() == DEMO_NETWORK).then(|| {
         let mut config = NetworkConfig::open(id.clone(), "Demo");
-        config.mods = vec![ModConfig::Workspace, ModConfig::Persistence];
+        config.mods = vec![
+            ModConfig::Workspace(Default::default()),
+            ModConfig::Persistence,
+        ];
         // Anyone may try the demo from a page of their own.
         config.allowed_origins = AllowedOrigins::any();
         config

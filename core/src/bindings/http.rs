@@ -108,6 +108,8 @@ pub enum Route {
     Admin,
     /// `POST v1/invitations/reject` `{code}`: the code's holder declines it, unjoined.
     RejectInvitation,
+    /// `POST v1/invitations/show` `{code}`: what the code's holder is invited to, unjoined.
+    ShowInvitation,
     /// `GET v1/analytics`.
     Analytics,
     /// A test-only route.
@@ -139,6 +141,7 @@ pub fn route(req: &Request, test_hooks: bool) -> Answer<Route> {
         (Method::Post, "v1/heartbeat") => Route::Heartbeat,
         (Method::Get, "v1/analytics") => Route::Analytics,
         (Method::Post, "v1/invitations/reject") => Route::RejectInvitation,
+        (Method::Post, "v1/invitations/show") => Route::ShowInvitation,
         (_, admin) if admin.starts_with("v1/admin/") => Route::Admin,
         (
             method,
@@ -245,6 +248,9 @@ fn serve<H: BindingHost>(
         }
         Route::Test(hook) => return Ok(Outcome::Test(hook)),
         Route::RejectInvitation => return Ok(super::admin::reject(host, network, req)?.into()),
+        Route::ShowInvitation => {
+            return Ok(super::admin::show(network, req, host.now()).into());
+        }
         Route::WebSocket => {
             return Ok(match ws::upgrade(host, network, req)? {
                 Ok(upgrade) => Outcome::Upgrade(upgrade),

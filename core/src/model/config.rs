@@ -292,8 +292,9 @@ pub enum ModConfig {
     RateLimiter(RateLimit),
     /// `mod/enrichment`: adds the sender's role, verification and receive time.
     Enrichment,
-    /// `mod/workspace`: sessions as channels, presence.
-    Workspace,
+    /// `mod/workspace`: sessions as channels, presence, the master as
+    /// first responder, delegation.
+    Workspace(WorkspaceSettings),
     /// `mod/persistence`: keeps events queryable with `network.events.query`.
     Persistence,
     /// `mod/analytics`: counts per type and source, readable by masters.
@@ -308,7 +309,7 @@ impl ModConfig {
             Self::AccessControl => "access-control",
             Self::RateLimiter(_) => "rate-limiter",
             Self::Enrichment => "enrichment",
-            Self::Workspace => "workspace",
+            Self::Workspace(_) => "workspace",
             Self::Persistence => "persistence",
             Self::Analytics => "analytics",
         }
@@ -322,12 +323,24 @@ impl ModConfig {
             "access-control" => Self::AccessControl,
             "rate-limiter" => Self::RateLimiter(RateLimit::default()),
             "enrichment" => Self::Enrichment,
-            "workspace" => Self::Workspace,
+            "workspace" => Self::Workspace(WorkspaceSettings::default()),
             "persistence" => Self::Persistence,
             "analytics" => Self::Analytics,
             _ => return None,
         })
     }
+}
+
+/// `mod/workspace` settings.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct WorkspaceSettings {
+    /// The network's master agent: the first responder of messages to
+    /// `agent:broadcast` with no addressee, and the master of sessions
+    /// created without one of their own. `None`: only sessions that name a
+    /// master have one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub master: Option<Address>,
 }
 
 /// Rate-limiter settings.

@@ -24,6 +24,10 @@ pub struct ModSpec {
     pub priority: i32,
     /// Guard, transform or observe.
     pub mode: ModMode,
+    /// The other stages it runs in too (`mod/workspace`, a transform, also
+    /// checks what it intercepts among the guards and records it among the
+    /// observers); empty for most.
+    pub also: Vec<ModMode>,
 }
 
 impl ModSpec {
@@ -36,7 +40,13 @@ impl ModSpec {
             intercepts: patterns.iter().filter_map(|p| p.parse().ok()).collect(),
             priority,
             mode,
+            also: Vec::new(),
         }
+    }
+
+    /// True when the mod runs in the `stage` of that mode.
+    pub fn runs_in(&self, stage: ModMode) -> bool {
+        self.mode == stage || self.also.contains(&stage)
     }
 
     /// True when the mod intercepts this type.

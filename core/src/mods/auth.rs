@@ -5,7 +5,9 @@
 //! * `token` — `credentials.token` must hash (SHA-256) to the stored token
 //!   hash, compared in constant time;
 //! * `invite` — `credentials.invite` must name a live invitation for this
-//!   address (the network consumes it once the join passes every guard);
+//!   address (the network consumes it once the join passes every guard), or
+//!   the joiner is a member coming back: an address that got in before,
+//!   presenting the `credentials.member_secret` its first join was given;
 //! * `did-verify` — needs verification level 3: a DID proof
 //!   ([`crate::network::identity`]);
 //! * and in every case the level the core verified must reach `min_verification`.
@@ -27,6 +29,23 @@ impl Auth {
         Self {
             spec: ModSpec::standard("auth", &["network.agent.join"], 0, ModMode::Guard),
         }
+    }
+}
+
+/// True when `join` is a member coming back: its address has a member
+/// secret (it got in before) and the join presents that secret.
+fn returning(cx: &Context<'_>, join: &super::api::JoinClaim, secret: Option<&str>) -> bool {
+    let expected = cx
+        .state
+        .members
+        .get(&join.address)
+        .and_then(|m| m.secret_sha256.as_deref());
+    match (expected, secret) {
+        (Some(expected), Some(secret)) => constant_time_eq(
+            sha256_hex(secret.as_bytes()).as_bytes(),
+            expected.as_bytes(),
+        ),
+        _ => false,
     }
 }
 
@@ -59,6 +78,7 @@ impl Mod for Auth {
                     None => return Err(denied("this network needs a token: credentials.token")),
                 }
             }
+            AccessPolicy::Invite if returning(cx, join, credential("member_secret")) => {}
             AccessPolicy::Invite => {
                 let Some(code) = credential("invite") else {
                     return Err(denied("this network is invite-only: credentials.invite"));

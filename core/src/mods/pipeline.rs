@@ -16,7 +16,7 @@ fn instantiate(config: &ModConfig) -> Box<dyn Mod> {
         ModConfig::AccessControl => Box::new(super::access_control::AccessControl::new()),
         ModConfig::RateLimiter(limit) => Box::new(super::rate_limiter::RateLimiter::new(*limit)),
         ModConfig::Enrichment => Box::new(super::enrichment::Enrichment::new()),
-        ModConfig::Workspace => Box::new(super::workspace::Workspace::new()),
+        ModConfig::Workspace(settings) => Box::new(super::workspace::Workspace::new(settings)),
         ModConfig::Persistence => Box::new(super::persistence::Persistence::new()),
         ModConfig::Analytics => Box::new(super::analytics::AnalyticsMod::new()),
     }
@@ -95,7 +95,7 @@ impl Pipeline {
         for m in self
             .mods
             .iter_mut()
-            .filter(|m| m.spec().mode == ModMode::Guard)
+            .filter(|m| m.spec().runs_in(ModMode::Guard))
         {
             if m.spec().intercepts(&event.event_type) {
                 m.guard(cx, event)?;
@@ -109,7 +109,7 @@ impl Pipeline {
         for m in self
             .mods
             .iter_mut()
-            .filter(|m| m.spec().mode == ModMode::Transform)
+            .filter(|m| m.spec().runs_in(ModMode::Transform))
         {
             if m.spec().intercepts(&event.event_type) {
                 m.transform(cx, event, out);
@@ -122,7 +122,7 @@ impl Pipeline {
         for m in self
             .mods
             .iter_mut()
-            .filter(|m| m.spec().mode == ModMode::Observe)
+            .filter(|m| m.spec().runs_in(ModMode::Observe))
         {
             if m.spec().intercepts(&event.event_type) {
                 m.observe(cx, event, out);

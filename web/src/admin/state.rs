@@ -101,7 +101,15 @@ impl Admin {
             ReplicaEffect::Accepted { id, ack, .. } => match self.take(id) {
                 Some(Sent::Config) => self.config.set(Some(Ok(ack.clone()))),
                 Some(Sent::Change(label)) => {
-                    self.notice.set(Some(done_notice(&label, ack)));
+                    let mut notice = done_notice(&label, ack);
+                    if let Some(code) = ack.get("code").and_then(Value::as_str) {
+                        // The link that opens the invitation page (Accept or Decline).
+                        let origin = window().location().origin().unwrap_or_default();
+                        let network = self.session.network_name();
+                        let link = crate::invite::invitation_link(&origin, &network, code);
+                        notice.push_str(&format!(" · link: {link}"));
+                    }
+                    self.notice.set(Some(notice));
                     self.refresh();
                 }
                 None => {}

@@ -31,6 +31,9 @@ pub struct Line {
     pub status: bool,
     /// An IOA message: its protocol, parents and recipients ([`crate::ioa`]).
     pub ioa: Option<IoaMessage>,
+    /// Who delegated the question this answers (`metadata.delegation.from`,
+    /// written by `mod/workspace` on a delegate's answer routed back).
+    pub delegated_by: Option<String>,
 }
 
 /// True for the event types the conversation shows.
@@ -99,6 +102,12 @@ pub fn line_from(event: &Event, state: LineState, me: &str) -> Line {
         in_reply_to: parent,
         status,
         ioa,
+        delegated_by: event
+            .metadata
+            .get("delegation")
+            .and_then(|d| d.get("from"))
+            .and_then(|f| f.as_str())
+            .map(str::to_owned),
     }
 }
 
@@ -180,6 +189,21 @@ mod tests {
         assert!(line.status);
         assert_eq!(line.content, "thinking");
         assert_eq!(line.conversation, "agent:broadcast");
+        assert_eq!(line.delegated_by, None);
+        // A delegate's answer routed back names who delegated the question.
+        let mut answer = event(
+            MESSAGE_POSTED,
+            "agent:expert",
+            "channel/session-q",
+            json!({"content": "42"}),
+        );
+        answer.metadata.insert(
+            "delegation".into(),
+            json!({"id": EventId::from_parts(1, 5).to_string(), "from": "agent:lead"}),
+        );
+        let line = line_from(&answer, LineState::Received, me);
+        assert_eq!(line.delegated_by.as_deref(), Some("agent:lead"));
+        assert_eq!(line.conversation, "channel/session-q");
     }
 
     #[test]

@@ -37,6 +37,9 @@ pub fn ChatPane() -> impl IntoView {
             <Show when=move || session.problem.get().is_some()>
                 <p class="problem" role="alert">{move || session.problem.get().unwrap_or_default()}</p>
             </Show>
+            <Show when=move || chat.thread.get().is_none()>
+                <super::session_header::SessionHeader />
+            </Show>
             <Show when=move || chat.thread.get().is_some()>
                 <p class="thread-bar">
                     <strong>"Thread"</strong>
@@ -138,6 +141,7 @@ pub fn MessageLine(
             <span class="source">{line.source}</span>
             <span class="content">
                 {parent.map(|p| view! { <span class="thread">{format!("↪ in reply to “{p}”")}</span> })}
+                {line.delegated_by.clone().map(|by| view! { <span class="delegated">{format!("delegated by {by}")}</span> })}
                 {body}
             </span>
             <span class="state">{state}</span>

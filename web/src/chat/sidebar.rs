@@ -1,7 +1,6 @@
 //! The sidebar of conversations: everyone, the channels and direct
 //! conversations to open, leaving the open channel and creating a new one.
 
-use super::conversations::title_of;
 use super::state::Chat;
 use crate::routes::Place;
 use crate::session::{Pane, Session};
@@ -37,13 +36,16 @@ pub fn Conversations() -> impl IntoView {
                             aria-current={
                                 let c = conversation.clone();
                                 move || (session.pane() == Pane::Conversation && current.get() == c).then_some("page")
-                            }>{title_of(&conversation)}</a>
+                            }>{
+                                let c = conversation.clone();
+                                move || chat.title_of(&c)
+                            }</a>
                     </li>
                 </For>
             </ul>
             <Show when=move || current.get().starts_with("channel/")>
                 <button type="button" class="leave" on:click=move |_| chat.leave(current.get_untracked())>
-                    {move || format!("Leave {}", title_of(&current.get()))}
+                    {move || format!("Leave {}", chat.title_of(&current.get()))}
                 </button>
             </Show>
             <form class="new-channel" on:submit=submit>

@@ -9,6 +9,7 @@ use super::conversations::EVERYONE;
 use super::messages::{
     Line, LineState, is_conversation_event, line_from, mentions_in, restored_lines,
 };
+use super::sessions::Sessions;
 use super::tabs::{TabNews, Tabs};
 use crate::event_types::MESSAGE_POSTED;
 use crate::routes::Place;
@@ -17,7 +18,8 @@ use agentnet_core::ids::event_type::core_types;
 use agentnet_core::replica::{Replica, ReplicaEffect};
 use agentnet_core::{Address, EventId, EventType};
 use leptos::prelude::*;
-use serde_json::json;
+use serde_json::{Value, json};
+use std::collections::BTreeMap;
 
 /// Most message lines the page holds (the newest): a long-lived tab's memory
 /// stays bounded like the stored log ([`crate::storage::LOG_KEPT`]).
@@ -37,6 +39,10 @@ pub struct Chat {
     channels: RwSignal<Vec<String>>,
     /// Direct conversations (the other person's address).
     directs: RwSignal<Vec<String>>,
+    /// The sessions' titles, statuses and masters, by channel.
+    pub(super) sessions: RwSignal<Sessions>,
+    /// The person's session updates waiting for the network, by event id.
+    session_updates: RwSignal<BTreeMap<EventId, Value>>,
     /// The message a reply answers: its id and an excerpt.
     pub(super) replying: RwSignal<Option<(EventId, String)>>,
     /// What the person is typing.
@@ -54,6 +60,8 @@ impl Chat {
             thread: RwSignal::new(None),
             channels: RwSignal::new(Vec::new()),
             directs: RwSignal::new(Vec::new()),
+            sessions: RwSignal::new(Sessions::default()),
+            session_updates: RwSignal::new(BTreeMap::new()),
             replying: RwSignal::new(None),
             draft: RwSignal::new(String::new()),
             tabs: StoredValue::new_local(None),
@@ -73,6 +81,28 @@ impl Chat {
     pub fn restore(&self, replica: &Replica) {
         self.lines
             .set(restored_lines(replica, &self.session.me.get_value()));
+        self.sessions.update(|s| {
+            for event in replica.log().values() {
+                s.apply(event);
+            }
+        });
+    }
+
+    /// How the sidebar names a conversation: a session by its title and status.
+    pub fn title_of(&self, conversation: &str) -> String {
+        self.sessions
+            .with(|s| s.title_of(conversation))
+            .unwrap_or_else(|| super::conversations::title_of(conversation))
+    }
+
+    /// A session update the person sent: shown once the network accepts it.
+    pub(super) fn expect_session_update(&self, id: EventId, channel: String, mut payload: Value) {
+        if let Value::Object(p) = &mut payload {
+            p.insert("channel".into(), json!(channel));
+        }
+        self.session_updates.update(|u| {
+            u.insert(id, payload);
+        });
     }
 
     /// The person's messages still waiting for the network.
@@ -136,11 +166,42 @@ impl Chat {
                     self.join_channel(name);
                 }
             }
-            ReplicaEffect::Accepted { id, .. } => self.tell(TabNews::Accepted { id: *id }),
-            ReplicaEffect::Rejected { id, rejection } => self.tell(TabNews::Rejected {
-                id: *id,
-                reason: rejection.message.clone(),
-            }),
+            ReplicaEffect::Received(event) => {
+                self.sessions.update(|s| s.apply(event));
+                // A new session is a channel to list (it joins when opened).
+                if event.event_type.as_str() == super::sessions::CREATED
+                    && let Some(channel) = event.payload.get("channel").and_then(Value::as_str)
+                {
+                    self.channels.update(|c| {
+                        if !c.iter().any(|known| known == channel) {
+                            c.push(channel.to_owned());
+                        }
+                    });
+                }
+            }
+            ReplicaEffect::Accepted { id, .. } => {
+                if let Some(update) = self.session_updates.try_update(|u| u.remove(id)).flatten() {
+                    self.sessions.update(|s| s.apply_payload(&update));
+                }
+                self.tell(TabNews::Accepted { id: *id });
+            }
+            ReplicaEffect::Rejected { id, rejection } => {
+                if self
+                    .session_updates
+                    .try_update(|u| u.remove(id))
+                    .flatten()
+                    .is_some()
+                {
+                    self.session.report(format!(
+                        "The session was not updated: {}",
+                        rejection.message
+                    ));
+                }
+                self.tell(TabNews::Rejected {
+                    id: *id,
+                    reason: rejection.message.clone(),
+                });
+            }
             _ => {}
         }
     }

@@ -13,6 +13,7 @@ use super::revision::Revision;
 use super::waiting::Reply;
 use super::{prompts, resources, tools};
 use crate::bindings::exchange::BindingHost;
+use crate::event::trace::{TRACEPARENT, TRACESTATE, TraceContext};
 use crate::{Address, Network};
 use serde_json::{Map, Value, json};
 
@@ -60,9 +61,36 @@ pub fn discover_result(network: &Network, member: &Address, revision: Revision) 
     )
 }
 
+/// The W3C trace context a request carries in `params._meta.traceparent`
+/// (and `tracestate`), as MCP clients propagate it; none when absent or
+/// malformed (the request goes on with its transport's context, if any).
+pub fn meta_trace(params: &Map<String, Value>) -> Option<TraceContext> {
+    let meta = params.get("_meta")?.as_object()?;
+    let text = |key: &str| meta.get(key).and_then(Value::as_str);
+    TraceContext::from_headers(text(TRACEPARENT), text(TRACESTATE))
+}
+
 /// Answers request `method` (all but the transport's own: `initialize`,
-/// the subscriptions, `subscriptions/listen`).
+/// the subscriptions, `subscriptions/listen`). A trace context in the
+/// request's `_meta` is the context of the events it causes, ahead of the
+/// HTTP request's `traceparent` header.
 pub fn call<H: BindingHost>(
+    host: &mut H,
+    network: &mut Network,
+    caller: &Caller<'_>,
+    method: &str,
+    params: &Map<String, Value>,
+) -> Result<Reply, H::Error> {
+    match meta_trace(params) {
+        Some(trace) => network.traced(Some(trace), |network| {
+            dispatch(host, network, caller, method, params)
+        }),
+        None => dispatch(host, network, caller, method, params),
+    }
+}
+
+/// [`call`] within the request's trace context.
+fn dispatch<H: BindingHost>(
     host: &mut H,
     network: &mut Network,
     caller: &Caller<'_>,

@@ -47,6 +47,29 @@ impl Network {
         }]
     }
 
+    /// What the holder of `code` is invited to: the network (id, name,
+    /// description), who invited, for whom and until when. Changes nothing.
+    pub fn invitation_for(&self, code: &str, now: u64) -> Result<serde_json::Value, Rejection> {
+        let invitation = self
+            .state
+            .invitations
+            .get(code)
+            .filter(|i| i.expires_at > now)
+            .ok_or_else(|| Rejection::new(ErrorCode::NotFound, "no such unused invitation"))?;
+        let config = &self.config;
+        Ok(serde_json::json!({
+            "network": {
+                "id": config.id,
+                "name": config.name,
+                "description": config.metadata.get("description"),
+                "policy": config.access.policy,
+            },
+            "inviter": invitation.created_by,
+            "invitee": invitation.invitee,
+            "expires_at": invitation.expires_at,
+        }))
+    }
+
     /// The holder of `code` declines it without joining: it is void, and its inviter told.
     pub fn reject_invitation(&mut self, code: &str, now: u64) -> Result<Vec<Effect>, Rejection> {
         let Some(invitation) = self

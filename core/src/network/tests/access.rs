@@ -240,7 +240,7 @@ fn invite_policy_uses_each_invitation_once() {
     let ok = try_join(
         &mut network,
         "agent:bob",
-        json!({"credentials": {"invite": code}}),
+        json!({"credentials": {"invite": code, "member_secret": "bobs-secret-0123456789"}}),
     );
     assert!(ok.contains(&Effect::Remove {
         kind: RowKind::Invitation,
@@ -251,6 +251,36 @@ fn invite_policy_uses_each_invitation_once() {
             &mut network,
             "agent:bob",
             json!({"credentials": {"invite": code}})
+        )),
+        ErrorCode::AccessDenied
+    );
+    // Bob comes back (a reload, a reconnect): his member secret lets him in without a new invitation.
+    let back = try_join(
+        &mut network,
+        "agent:bob",
+        json!({"credentials": {"invite": code, "member_secret": "bobs-secret-0123456789"}}),
+    );
+    assert!(back.contains(&Effect::Bind(addr("agent:bob"))), "{back:?}");
+    for credentials in [
+        json!({"member_secret": "not-bobs-secret-000000"}),
+        json!({}),
+    ] {
+        assert_eq!(
+            error_code(&try_join(
+                &mut network,
+                "agent:bob",
+                json!({ "credentials": credentials })
+            )),
+            ErrorCode::AccessDenied,
+            "{credentials}"
+        );
+    }
+    // A member without a secret (the seeded host) is not let in by claiming its address.
+    assert_eq!(
+        error_code(&try_join(
+            &mut network,
+            "agent:host",
+            json!({"credentials": {"member_secret": "anything-at-all-0000"}})
         )),
         ErrorCode::AccessDenied
     );

@@ -388,12 +388,26 @@ fn workspace_invitations_are_logged_and_their_inviter_hears_of_acceptance_and_re
         json!({}),
     );
     let code = acked(&second).payload["code"].as_str().unwrap().to_owned();
+    // Its holder sees what it is invited to, and by whom, without joining.
+    let shown = network.invitation_for(&code, 30).unwrap();
+    assert_eq!(shown["network"]["id"], "demo");
+    assert_eq!(shown["network"]["name"], "Demo");
+    assert_eq!(shown["network"]["policy"], "invite");
+    assert_eq!(shown["inviter"], "agent:boss");
+    assert_eq!(
+        network.invitation_for("not-a-code", 30).unwrap_err().code,
+        ErrorCode::NotFound
+    );
     let declined = network.reject_invitation(&code, 30).unwrap();
     let (_, news) = single_frame(&declined);
     assert_eq!(news["type"], "workspace.invitation.rejected");
     assert_eq!(news["target"], "agent:boss");
     assert_eq!(
         network.reject_invitation(&code, 31).unwrap_err().code,
+        ErrorCode::NotFound
+    );
+    assert_eq!(
+        network.invitation_for(&code, 31).unwrap_err().code,
         ErrorCode::NotFound
     );
 }

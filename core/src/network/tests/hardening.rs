@@ -367,7 +367,7 @@ fn private_channels_take_posts_from_members_only() {
 
 #[test]
 fn network_owned_metadata_cannot_be_forged() {
-    let mut network = network_with(vec![ModConfig::Workspace]);
+    let mut network = network_with(vec![ModConfig::Workspace(Default::default())]);
     let mut eve = join(&mut network, "agent:eve");
     join(&mut network, "agent:bob");
     let mut forged = eve.event("chat.msg", "agent:bob", json!({}));

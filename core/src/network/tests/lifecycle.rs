@@ -337,7 +337,10 @@ fn files_are_read_and_updated() {
 
 #[test]
 fn roster_and_profile_have_the_seed_shapes() {
-    let mut network = network_with(vec![ModConfig::Workspace, ModConfig::Persistence]);
+    let mut network = network_with(vec![
+        ModConfig::Workspace(Default::default()),
+        ModConfig::Persistence,
+    ]);
     let mut alice = join(&mut network, "agent:alice");
     join(&mut network, "agent:boss");
     alice.send(

@@ -16,6 +16,7 @@ mod retention;
 mod routing;
 mod tasks;
 mod trace;
+mod workspace;
 
 use super::*;
 use crate::client::Client;

@@ -64,7 +64,7 @@ fn enrichment_adds_sender_and_receive_time() {
 
 #[test]
 fn workspace_sessions_become_channels_and_presence_is_announced() {
-    let mut network = network_with(vec![ModConfig::Workspace]);
+    let mut network = network_with(vec![ModConfig::Workspace(Default::default())]);
     let mut alice = join(&mut network, "agent:alice");
     let mut bob = Peer::new("agent:bob");
     let join_event = bob.event("network.agent.join", "core", json!({}));

@@ -407,3 +407,53 @@ fn the_guards_see_every_call_a_session_makes() {
         "rate_limited"
     );
 }
+
+#[test]
+fn a_trace_context_in_meta_is_carried_by_the_events_a_call_causes() {
+    const PARENT: &str = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
+    const HEADER: &str = "00-11111111111111111111111111111111-2222222222222222-01";
+    let mut mcp = Mcp::new();
+    mcp.world.join("human:ann");
+    let claude = mcp.world.join("agent:claude");
+    let session = mcp.init(&claude, "2025-11-25");
+    let posted_with = |mcp: &mut Mcp, meta: Value, header: Option<&str>| {
+        let body = rpc(
+            3,
+            "tools/call",
+            json!({"name": "agentnet_post", "_meta": meta,
+                "arguments": {"to": "human:ann", "text": "traced"}}),
+        );
+        let mut req = post(Some(&claude), Some(&session), &body);
+        if let Some(header) = header {
+            req = req.with_header("traceparent", header);
+        }
+        let from = mcp.world.host.applied.len();
+        assert_eq!(mcp.respond(&req).status, 200);
+        mcp.world.host.applied[from..]
+            .iter()
+            .find_map(|effect| match effect {
+                crate::network::Effect::Deliver { to, event, .. }
+                    if to.iter().any(|a| a.to_string() == "human:ann") =>
+                {
+                    Some(event.metadata.clone())
+                }
+                _ => None,
+            })
+            .expect("the post reaches ann")
+    };
+    let traced = posted_with(
+        &mut mcp,
+        json!({"traceparent": PARENT, "tracestate": "vendor=1"}),
+        None,
+    );
+    assert_eq!(traced["traceparent"], PARENT);
+    assert_eq!(traced["tracestate"], "vendor=1");
+    // The request's own context is more specific than its HTTP header's.
+    let both = posted_with(&mut mcp, json!({"traceparent": PARENT}), Some(HEADER));
+    assert_eq!(both["traceparent"], PARENT);
+    // A malformed one is dropped: the header's context (or none) applies.
+    let bad = posted_with(&mut mcp, json!({"traceparent": "nope"}), Some(HEADER));
+    assert_eq!(bad["traceparent"], HEADER);
+    let none = posted_with(&mut mcp, json!({"progressToken": 1}), None);
+    assert!(!none.contains_key("traceparent"), "{none:?}");
+}

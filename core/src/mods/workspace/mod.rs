@@ -1,0 +1,245 @@
+//! `mod/workspace`: the Workspace features of seed 000 §12 (a transform,
+//! priority 50, that also checks what it intercepts among the guards and
+//! records it among the observers, once the network accepted it).
+//!
+//! * Sessions ([`sessions`]): `workspace.session.created` (payload.session
+//!   or the event id) creates `channel/session-{id}` with the creator (and
+//!   the session's master) as members, and writes `session`, `channel`,
+//!   `status` and `master` into the payload; `workspace.session.updated`
+//!   `{session, title?, status?, master?}` changes it. Session records are
+//!   saved with the mod's state.
+//! * The master as first responder and delegation ([`threads`]).
+//! * Joins, leaves and disconnects emit `workspace.presence.changed`
+//!   (`{address, status}`) to `agent:broadcast`, so every workspace shows
+//!   who is online.
+
+pub mod sessions;
+pub mod threads;
+
+use super::api::{Command, Context, Mod, ModMode, ModSpec, Outbox};
+use crate::error::Rejection;
+use crate::event::Event;
+use crate::ids::address::Address;
+use crate::ids::event_type::{EventType, core_types};
+use crate::ids::ulid::EventId;
+use crate::model::config::WorkspaceSettings;
+use serde_json::{Value, json};
+use sessions::{CREATED, Sessions, UPDATED};
+use std::collections::BTreeMap;
+use threads::{DELEGATED, DELEGATION, FIRST_RESPONDER, Threads};
+
+/// The name its state is saved under.
+const NAME: &str = "workspace";
+
+pub(super) struct Workspace {
+    spec: ModSpec,
+    settings: WorkspaceSettings,
+    sessions: Sessions,
+    threads: Threads,
+}
+
+impl Workspace {
+    pub(super) fn new(settings: &WorkspaceSettings) -> Self {
+        let mut spec = ModSpec::standard(
+            NAME,
+            &[
+                "workspace.*",
+                core_types::AGENT_JOIN,
+                core_types::AGENT_LEAVE,
+            ],
+            50,
+            ModMode::Transform,
+        );
+        spec.also = vec![ModMode::Guard, ModMode::Observe];
+        Self {
+            spec,
+            settings: settings.clone(),
+            sessions: Sessions::default(),
+            threads: Threads::default(),
+        }
+    }
+
+    fn save(&self, out: &mut Outbox<'_>) {
+        out.command(Command::SaveModState {
+            name: NAME,
+            state: json!({"sessions": self.sessions.by_id, "delegations": self.threads.delegations}),
+        });
+    }
+
+    /// The master of a new session: the one it names, else the network's.
+    fn master_of_new(&self, event: &Event) -> Option<Address> {
+        match event.payload.get("master") {
+            Some(Value::String(m)) => m.parse().ok(),
+            Some(_) => None,
+            None => self.settings.master.clone(),
+        }
+    }
+
+    fn transform_session_created(&self, event: &mut Event, out: &mut Outbox<'_>) {
+        let id = sessions::id_for_new(event);
+        let name = sessions::channel_name(&id);
+        let master = self.master_of_new(event);
+        let mut members = vec![event.source.clone()];
+        members.extend(master.iter().cloned());
+        if let Some(master) = master.as_ref().filter(|m| *m != &event.source) {
+            event.metadata.insert(FIRST_RESPONDER.into(), json!(master));
+        }
+        if let Value::Object(payload) = &mut event.payload {
+            payload.insert("session".into(), json!(id));
+            payload.insert("channel".into(), json!(format!("channel/{name}")));
+            payload.insert("status".into(), json!("open"));
+            payload.insert("master".into(), json!(master));
+            if let Some(title) = payload.get("title").and_then(Value::as_str) {
+                let trimmed = title.trim().to_owned();
+                payload.insert("title".into(), json!(trimmed));
+            }
+        }
+        out.command(Command::EnsureChannel { name, members });
+    }
+
+    fn transform_session_updated(&self, cx: &Context<'_>, event: &mut Event, out: &mut Outbox<'_>) {
+        let Ok((id, change)) = self.sessions.check_updated(cx, event) else {
+            return;
+        };
+        if let Value::Object(payload) = &mut event.payload {
+            payload.insert("session".into(), json!(id));
+            let channel = format!("channel/{}", sessions::channel_name(&id));
+            payload.insert("channel".into(), json!(channel));
+            if let Some(title) = &change.title {
+                payload.insert("title".into(), json!(title));
+            }
+        }
+        if let Some(Some(master)) = change.master {
+            out.command(Command::EnsureChannel {
+                name: sessions::channel_name(&id),
+                members: vec![master],
+            });
+        }
+    }
+
+    fn transform_message(&self, event: &mut Event, out: &mut Outbox<'_>) {
+        // Who answers first and what a delegation is are the network's to say.
+        event.metadata.remove(FIRST_RESPONDER);
+        event.metadata.remove(DELEGATION);
+        if self.threads.answered(event).is_some() {
+            self.threads.route_back(event);
+            return;
+        }
+        let Some(master) = Threads::responder(&self.sessions, self.settings.master.as_ref(), event)
+        else {
+            return;
+        };
+        if let Some((id, _)) = self.sessions.of_channel(&event.target) {
+            out.command(Command::EnsureChannel {
+                name: sessions::channel_name(id),
+                members: vec![master.clone()],
+            });
+        }
+        event.metadata.insert(FIRST_RESPONDER.into(), json!(master));
+    }
+
+    fn transform_delegated(&self, cx: &Context<'_>, event: &mut Event, out: &mut Outbox<'_>) {
+        event.metadata.remove(DELEGATION);
+        let Ok(delegation) = self.threads.check_delegation(cx, event) else {
+            return;
+        };
+        if let Some((id, _)) = self.sessions.of_channel(&delegation.place) {
+            out.command(Command::EnsureChannel {
+                name: sessions::channel_name(id),
+                members: vec![delegation.to.clone()],
+            });
+        }
+        event.metadata.insert(
+            DELEGATION.into(),
+            json!({"message": delegation.message, "from": delegation.from, "place": delegation.place}),
+        );
+    }
+}
+
+impl Mod for Workspace {
+    fn spec(&self) -> &ModSpec {
+        &self.spec
+    }
+
+    fn guard(&mut self, cx: &Context<'_>, event: &Event) -> Result<(), Rejection> {
+        match event.event_type.as_str() {
+            CREATED => self.sessions.check_created(cx, event),
+            UPDATED => self.sessions.check_updated(cx, event).map(|_| ()),
+            DELEGATED => self.threads.check_delegation(cx, event).map(|_| ()),
+            _ => Ok(()),
+        }
+    }
+
+    fn transform(&mut self, cx: &Context<'_>, event: &mut Event, out: &mut Outbox<'_>) {
+        let presence = |status: &str| json!({"address": event.source, "status": status});
+        match event.event_type.as_str() {
+            CREATED => self.transform_session_created(event, out),
+            UPDATED => self.transform_session_updated(cx, event, out),
+            DELEGATED => self.transform_delegated(cx, event, out),
+            kind if kind.starts_with("workspace.message.") => self.transform_message(event, out),
+            core_types::AGENT_JOIN | core_types::AGENT_LEAVE => {
+                let status = if event.event_type.as_str() == core_types::AGENT_JOIN {
+                    "online"
+                } else {
+                    "offline"
+                };
+                if let Ok(kind) = "workspace.presence.changed".parse::<EventType>() {
+                    out.emit(
+                        &self.spec.address.clone(),
+                        kind,
+                        Address::broadcast(),
+                        presence(status),
+                        None,
+                    );
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn observe(&mut self, cx: &Context<'_>, event: &Event, out: &mut Outbox<'_>) {
+        match event.event_type.as_str() {
+            CREATED => {
+                let master = self.master_of_new(event);
+                self.sessions
+                    .create(sessions::id_for_new(event), event, master);
+                self.save(out);
+            }
+            UPDATED => {
+                if let Ok((id, change)) = self.sessions.check_updated(cx, event) {
+                    self.sessions.update(&id, change);
+                    self.save(out);
+                }
+            }
+            DELEGATED => {
+                if let Ok(delegation) = self.threads.check_delegation(cx, event) {
+                    self.threads.delegate(event.id, delegation);
+                    self.save(out);
+                }
+            }
+            threads::POSTED => {
+                let master = self
+                    .sessions
+                    .of_channel(&event.target)
+                    .and_then(|(_, s)| s.master.clone());
+                self.threads.remember(event, master);
+            }
+            _ => {}
+        }
+    }
+
+    fn restore(&mut self, state: &Value) {
+        if let Some(saved) = state
+            .get("sessions")
+            .and_then(|s| serde_json::from_value(s.clone()).ok())
+        {
+            self.sessions.by_id = saved;
+        }
+        if let Some(saved) = state
+            .get("delegations")
+            .and_then(|d| serde_json::from_value::<BTreeMap<EventId, _>>(d.clone()).ok())
+        {
+            self.threads.restore(saved);
+        }
+    }
+}

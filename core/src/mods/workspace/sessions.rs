@@ -1,0 +1,281 @@
+//! Workspace sessions (threads, seed 000 §12): `workspace.session.created`
+//! makes one, `workspace.session.updated` renames it, changes its status or
+//! its master. What their payloads must hold, who may change a session, and
+//! the record `mod/workspace` keeps of each.
+//!
+//! A session `{id}` is the channel `channel/session-{id}`; its participants
+//! are that channel's members. A session is updated by a participant, its
+//! master or a master of the network; an archived session changes no more.
+
+use crate::error::{ErrorCode, Rejection};
+use crate::event::Event;
+use crate::ids::address::{Address, Entity, Name};
+use crate::ids::standing::Role;
+use crate::mods::api::Context;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+use std::collections::BTreeMap;
+
+/// A new session.
+pub const CREATED: &str = "workspace.session.created";
+/// A session renamed, its status or master changed.
+pub const UPDATED: &str = "workspace.session.updated";
+/// Longest title, in characters.
+pub const MAX_TITLE: usize = 200;
+/// Most sessions a network keeps records of.
+pub const MAX_SESSIONS: usize = 2000;
+/// Longest session id, in characters.
+const MAX_ID: usize = 64;
+
+/// Where a session stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SessionStatus {
+    /// In use (a new session is open).
+    Open,
+    /// Done for now; may be opened again.
+    Closed,
+    /// Done for good: no update changes it.
+    Archived,
+}
+
+/// What `mod/workspace` knows of a session.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Session {
+    /// Its title, when it has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// Open, closed or archived.
+    pub status: SessionStatus,
+    /// The agent that answers first in it (seed 000 §12: a thread-level attribute).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub master: Option<Address>,
+    /// Who created it.
+    pub created_by: Address,
+}
+
+/// A validated change to a session.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Change {
+    /// A new title.
+    pub title: Option<String>,
+    /// A new status.
+    pub status: Option<SessionStatus>,
+    /// A new master (`Some(None)`: none).
+    pub master: Option<Option<Address>>,
+}
+
+fn invalid(message: impl Into<String>) -> Rejection {
+    Rejection::new(ErrorCode::InvalidRequest, message)
+}
+
+/// The channel name of session `id`.
+pub fn channel_name(id: &str) -> String {
+    format!("session-{id}")
+}
+
+/// The session id `text` names: `{id}`, `session-{id}` or `channel/session-{id}`.
+pub fn parse_id(text: &str) -> Option<String> {
+    let id = text.strip_prefix("channel/").unwrap_or(text);
+    let id = id.strip_prefix("session-").unwrap_or(id);
+    let valid = !id.is_empty()
+        && id.chars().count() <= MAX_ID
+        && id
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
+    valid.then(|| id.to_owned())
+}
+
+/// The id a `workspace.session.created` gives its session: `payload.session`
+/// with the characters a channel name allows, else the event's id.
+pub fn id_for_new(event: &Event) -> String {
+    let given = event
+        .payload
+        .get("session")
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    let cleaned: String = given
+        .strip_prefix("session-")
+        .unwrap_or(given)
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+        .take(MAX_ID)
+        .collect();
+    if cleaned.is_empty() {
+        event.id.to_string().to_ascii_lowercase()
+    } else {
+        cleaned
+    }
+}
+
+fn title(value: &Value) -> Result<String, Rejection> {
+    let text = value.as_str().map(str::trim).unwrap_or("");
+    if text.is_empty() || text.chars().count() > MAX_TITLE || text.chars().any(char::is_control) {
+        return Err(invalid(format!(
+            "title is a text of 1 to {MAX_TITLE} characters, without control characters"
+        )));
+    }
+    Ok(text.to_owned())
+}
+
+fn status(value: &Value) -> Result<SessionStatus, Rejection> {
+    serde_json::from_value(value.clone()).map_err(|_| invalid("status is open, closed or archived"))
+}
+
+fn master(cx: &Context<'_>, value: &Value) -> Result<Option<Address>, Rejection> {
+    let text = match value {
+        Value::Null => return Ok(None),
+        Value::String(text) => text,
+        _ => return Err(invalid("master is a member's address, or null for none")),
+    };
+    let address: Address = text
+        .parse()
+        .map_err(|e| Rejection::new(ErrorCode::InvalidAddress, format!("master: {e}")))?;
+    if !address.is_local() || !address.entity().is_participant() {
+        return Err(invalid(format!(
+            "master {address} is not an agent or a person"
+        )));
+    }
+    if !cx.state.members.contains_key(&address) {
+        return Err(invalid(format!("master {address} is not a member")));
+    }
+    Ok(Some(address))
+}
+
+/// The session records, by id.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Sessions {
+    /// Each session, by id.
+    pub by_id: BTreeMap<String, Session>,
+}
+
+impl Sessions {
+    /// The session of a channel address, when it is one.
+    pub fn of_channel(&self, target: &Address) -> Option<(&str, &Session)> {
+        let Entity::Channel(name) = target.entity() else {
+            return None;
+        };
+        let id = name.as_str().strip_prefix("session-")?;
+        if !target.is_local() {
+            return None;
+        }
+        self.by_id.get_key_value(id).map(|(k, s)| (k.as_str(), s))
+    }
+
+    /// Checks a `workspace.session.created`: its title, status and master.
+    pub fn check_created(&self, cx: &Context<'_>, event: &Event) -> Result<(), Rejection> {
+        let Value::Object(payload) = &event.payload else {
+            return Err(invalid("payload is an object"));
+        };
+        if let Some(value) = payload.get("title") {
+            title(value)?;
+        }
+        if let Some(value) = payload.get("status") {
+            status(value)?;
+        }
+        if let Some(value) = payload.get("master") {
+            master(cx, value)?;
+        }
+        let id = id_for_new(event);
+        if self.by_id.contains_key(&id) {
+            return Err(Rejection::new(
+                ErrorCode::AlreadyExists,
+                format!("session {id} exists: workspace.session.updated changes it"),
+            ));
+        }
+        if self.by_id.len() >= MAX_SESSIONS {
+            return Err(Rejection::new(
+                ErrorCode::LimitReached,
+                format!("this network keeps at most {MAX_SESSIONS} sessions"),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Checks a `workspace.session.updated`: the session exists, its sender
+    /// may change it, and the change is valid. Answers the session's id and the change.
+    pub fn check_updated(
+        &self,
+        cx: &Context<'_>,
+        event: &Event,
+    ) -> Result<(String, Change), Rejection> {
+        let Value::Object(payload) = &event.payload else {
+            return Err(invalid("payload is an object"));
+        };
+        let id = payload
+            .get("session")
+            .and_then(Value::as_str)
+            .and_then(parse_id)
+            .ok_or_else(|| {
+                invalid("session names the session: {id}, session-{id} or channel/session-{id}")
+            })?;
+        let session = self
+            .by_id
+            .get(&id)
+            .ok_or_else(|| Rejection::new(ErrorCode::NotFound, format!("no session {id}")))?;
+        let who = &event.source;
+        let participant = channel_name(&id)
+            .parse::<Name>()
+            .ok()
+            .and_then(|name| cx.state.channels.get(&name))
+            .is_some_and(|channel| channel.members.contains(who));
+        let allowed = participant
+            || session.master.as_ref() == Some(who)
+            || cx.state.role_of(who) == Some(Role::Master);
+        if !allowed {
+            return Err(Rejection::new(
+                ErrorCode::Forbidden,
+                format!("{who} is not a participant of session {id}, its master or a master"),
+            ));
+        }
+        let change = change_of(cx, payload)?;
+        if session.status == SessionStatus::Archived {
+            return Err(Rejection::new(
+                ErrorCode::InvalidTransition,
+                format!("session {id} is archived: it changes no more"),
+            ));
+        }
+        Ok((id, change))
+    }
+
+    /// Records a new session (after the event was accepted).
+    pub fn create(&mut self, id: String, event: &Event, master: Option<Address>) {
+        let title = event.payload.get("title").and_then(|t| title(t).ok());
+        self.by_id.insert(
+            id,
+            Session {
+                title,
+                status: SessionStatus::Open,
+                master,
+                created_by: event.source.clone(),
+            },
+        );
+    }
+
+    /// Applies an accepted change.
+    pub fn update(&mut self, id: &str, change: Change) {
+        if let Some(session) = self.by_id.get_mut(id) {
+            if let Some(title) = change.title {
+                session.title = Some(title);
+            }
+            if let Some(status) = change.status {
+                session.status = status;
+            }
+            if let Some(master) = change.master {
+                session.master = master;
+            }
+        }
+    }
+}
+
+fn change_of(cx: &Context<'_>, payload: &Map<String, Value>) -> Result<Change, Rejection> {
+    let change = Change {
+        title: payload.get("title").map(title).transpose()?,
+        status: payload.get("status").map(status).transpose()?,
+        master: payload.get("master").map(|m| master(cx, m)).transpose()?,
+    };
+    if change == Change::default() {
+        return Err(invalid("an update changes title, status or master"));
+    }
+    Ok(change)
+}
