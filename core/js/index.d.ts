@@ -96,6 +96,24 @@ export interface DiscoveredAgent {
   description_url?: string;
   [field: string]: unknown;
 }
+/** A capability search: the query of `GET /registry/v1/discover` and of `network.discovery.query`. */
+export interface DiscoveryQuery {
+  q?: string;
+  tags?: string[];
+  mode?: string;
+  transport?: string;
+  verification?: number;
+  network?: string;
+  limit?: number;
+}
+/** `network.discovery.response`: the network's members and the registry's agents, ranked together. */
+export interface NetworkDiscoveryAnswer {
+  agents: DiscoveredAgent[];
+  from_network: number;
+  from_registry: number;
+  registry: 'ok' | 'unavailable';
+  registry_error?: string;
+}
 /** Searches the deployment at `url` for agents by capability (`q` text, `tags`, filters). */
 export function discoverAgents(options: {
   url: string;
@@ -535,6 +553,8 @@ export class Agent {
   setBridge(network: string, bridge: string | null): Promise<Ack>;
   discover(): Promise<Roster>;
   discoverResources(filter?: { type?: ResourceKind }): Promise<ResourceInfo[]>;
+  /** Agents by capability over this network's members and the deployment's registry (`network.discovery.query`), best first. */
+  discoverAgents(query?: DiscoveryQuery): Promise<NetworkDiscoveryAnswer>;
   /** Answers tasks given to this agent; what the handler returns completes the task. */
   onTask(handler: (task: TaskWork) => unknown | Promise<unknown>): this;
   /** Starts a task at an agent (or a channel, for a group task). */

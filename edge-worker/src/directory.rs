@@ -37,6 +37,11 @@ struct Registration {
 }
 
 #[derive(Debug, Deserialize)]
+struct Unregistration {
+    id: String,
+}
+
+#[derive(Debug, Deserialize)]
 struct Admission {
     creator: String,
 }
@@ -113,8 +118,26 @@ impl DirectoryObject {
         Ok(Response::empty()?.with_status(204))
     }
 
-    /// Lists a network unless its creator already has as many listings as allowed.
+    /// Lists a network unless its creator already has as many listings as
+    /// allowed; a network listed already only takes its new name (it keeps
+    /// its place and creator).
     fn register(&self, sql: &SqlStorage, registration: Registration) -> Result<Response> {
+        let present: Vec<Count> = sql
+            .exec(
+                "SELECT COUNT(*) AS count, NULL AS oldest FROM networks WHERE id = ?",
+                vec![SqlStorageValue::from(registration.id.clone())],
+            )?
+            .to_array()?;
+        if present.first().is_some_and(|c| c.count > 0) {
+            sql.exec(
+                "UPDATE networks SET name = ? WHERE id = ?",
+                vec![
+                    SqlStorageValue::from(registration.name.unwrap_or_default()),
+                    SqlStorageValue::from(registration.id),
+                ],
+            )?;
+            return Response::ok("registered");
+        }
         let listed: Vec<Count> = sql
             .exec(
                 "SELECT COUNT(*) AS count, NULL AS oldest FROM networks WHERE creator = ?",
@@ -187,6 +210,14 @@ impl DurableObject for DirectoryObject {
         match directory::directory_route(&head) {
             Ok(DirectoryRoute::Admit) => self.admit(&sql, req.json().await?),
             Ok(DirectoryRoute::Register) => self.register(&sql, req.json().await?),
+            Ok(DirectoryRoute::Unregister) => {
+                let gone: Unregistration = req.json().await?;
+                sql.exec(
+                    "DELETE FROM networks WHERE id = ?",
+                    vec![SqlStorageValue::from(gone.id)],
+                )?;
+                Response::ok("unregistered")
+            }
             Ok(DirectoryRoute::List) => match directory::list_query(&head) {
                 Ok(query) => Self::list(&sql, &query),
                 Err(response) => respond(response),

@@ -1,15 +1,19 @@
 //! The registry object's discovery I/O: it runs [`discovery::handle`] and
 //! stores what it returns, holds a `changes` long poll open, fetches a
-//! submitted description and its DID document for [`discovery::submitted`],
+//! submitted description and its DID document for [`discovery::submitted`]
+//! (admitted by [`submit::admit`], bounded by the [`FetchPolicy`]),
 //! and sends webhook deliveries from the object's alarm (signed by
 //! [`webhook::sign`], retried after [`webhook::backoff_ms`]).
 
+use crate::bounded_fetch::{self, fetch_text};
 use crate::discovery_store as store;
 use crate::host::{now_ms, random_seed, respond};
 use crate::registry::RegistryObject;
 use agentnet_core::bindings::discovery::{self, Answer};
+use agentnet_core::bindings::discovery_submit::{self as submit, Unfetched};
 use agentnet_core::bindings::{self, Response as Reply};
 use agentnet_core::crypto::to_hex;
+use agentnet_core::discovery::fetch_policy::FetchPolicy;
 use agentnet_core::discovery::webhook;
 use serde_json::Value;
 use std::time::Duration;
@@ -18,15 +22,17 @@ use worker::{Delay, Fetch, Headers, Method, Request, RequestInit, Response, Resu
 /// How often a long poll looks for new changes.
 const POLL_MS: u64 = 250;
 
-async fn get_json(url: &str) -> Option<Value> {
-    let mut init = RequestInit::new();
-    init.with_method(Method::Get);
-    let request = Request::new_with_init(url, &init).ok()?;
-    let mut response = Fetch::Request(request).send().await.ok()?;
-    if !(200..300).contains(&response.status_code()) {
-        return None;
-    }
-    serde_json::from_str(&response.text().await.ok()?).ok()
+/// A JSON document from `url` within the policy's bounds.
+async fn get_json(policy: &FetchPolicy, url: &str) -> std::result::Result<Value, Unfetched> {
+    let timeout = Duration::from_millis(policy.timeout_ms);
+    let text = fetch_text(url, policy.max_bytes, timeout)
+        .await
+        .map_err(|why| match why {
+            bounded_fetch::Unfetched::TooLarge => Unfetched::TooLarge,
+            bounded_fetch::Unfetched::Timeout => Unfetched::Timeout,
+            _ => Unfetched::Failed,
+        })?;
+    serde_json::from_str(&text).map_err(|_| Unfetched::Failed)
 }
 
 async fn post(url: &str, headers: &[(String, String)], body: &str) -> bool {
@@ -76,7 +82,16 @@ impl RegistryObject {
                 }
                 respond(response)
             }
-            Answer::Fetch { url } => respond(self.submit(&sql, &url).await?),
+            Answer::Fetch { url } => {
+                let admitted = {
+                    let mut submissions = self.submissions.borrow_mut();
+                    submit::admit(&self.policy, &mut submissions, &request, &url, now_ms())
+                };
+                match admitted {
+                    Ok(()) => respond(self.submit(&sql, &url).await?),
+                    Err(refused) => respond(refused),
+                }
+            }
         }
     }
 
@@ -95,16 +110,19 @@ impl RegistryObject {
         Ok(empty)
     }
 
-    /// Passive registration: fetch, check, resolve the DID, list.
+    /// Passive registration (admitted): fetch, check, resolve the DID, list.
     async fn submit(&self, sql: &SqlStorage, url: &str) -> Result<Reply> {
-        let Some(doc) = get_json(url).await else {
-            let error = agentnet_core::discovery::DiscoveryError::BadDescription(format!(
-                "{url} did not answer a JSON document"
-            ));
-            return Ok(discovery::refusal(&error));
+        let doc = match get_json(&self.policy, url).await {
+            Ok(doc) => doc,
+            Err(why) => return Ok(submit::unfetched(&self.policy, url, &why)),
         };
         let did_doc = match discovery::did_document_url(&doc) {
-            Some(did_url) => get_json(&did_url).await,
+            Some(did_url) => {
+                if let Err(refused) = self.policy.check_url(&did_url) {
+                    return Ok(discovery::refusal(&refused));
+                }
+                get_json(&self.policy, &did_url).await.ok()
+            }
             None => None,
         };
         let response = self

@@ -1,7 +1,7 @@
 //! The SQLite rows of discovery beside the registry's agents: the DRC change
 //! log (`drc_changes`, pruned to the retention window), each object's
 //! version (`drc_versions`), webhook subscriptions and their pending
-//! deliveries (each with its body, so pruning the log loses none), and the descriptions outside agents submitted. Loading puts
+//! deliveries (each with its body, so pruning the log loses none), the descriptions outside agents submitted, and the listed members of public networks. Loading puts
 //! them back into a [`Catalog`]; every decision is the core's.
 
 use agentnet_core::discovery::Catalog;
@@ -18,7 +18,14 @@ CREATE TABLE IF NOT EXISTS drc_webhooks (id TEXT PRIMARY KEY, hook TEXT NOT NULL
 CREATE TABLE IF NOT EXISTS drc_deliveries (webhook_id TEXT NOT NULL, seq INTEGER NOT NULL,
   attempt INTEGER NOT NULL, due_at INTEGER NOT NULL, body TEXT NOT NULL, PRIMARY KEY (webhook_id, seq));
 CREATE TABLE IF NOT EXISTS submitted (url TEXT PRIMARY KEY, doc TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS network_members (network TEXT PRIMARY KEY, members TEXT NOT NULL);
 ";
+
+#[derive(Deserialize)]
+struct NetworkMembers {
+    network: String,
+    members: String,
+}
 
 #[derive(Deserialize)]
 struct Text {
@@ -88,6 +95,33 @@ pub fn load(sql: &SqlStorage, catalog: &mut Catalog) -> Result<()> {
         if let Ok(doc) = serde_json::from_str(&row.doc) {
             catalog.add_submitted(&row.url, doc);
         }
+    }
+    let listings: Vec<NetworkMembers> = sql
+        .exec("SELECT network, members FROM network_members", None)?
+        .to_array()?;
+    for row in listings {
+        if let Ok(serde_json::Value::Array(records)) = serde_json::from_str(&row.members) {
+            catalog.set_network_members(&row.network, records);
+        }
+    }
+    Ok(())
+}
+
+/// Stores the listed members of a network (none: the row goes).
+pub fn store_members(sql: &SqlStorage, network: &str, records: &serde_json::Value) -> Result<()> {
+    if records.as_array().is_none_or(Vec::is_empty) {
+        sql.exec(
+            "DELETE FROM network_members WHERE network = ?",
+            vec![SqlStorageValue::from(network.to_owned())],
+        )?;
+    } else {
+        sql.exec(
+            "INSERT OR REPLACE INTO network_members (network, members) VALUES (?, ?)",
+            vec![
+                SqlStorageValue::from(network.to_owned()),
+                SqlStorageValue::from(records.to_string()),
+            ],
+        )?;
     }
     Ok(())
 }

@@ -13,7 +13,7 @@ use crate::origin::Origin;
 use crate::storage::Store;
 use agentnet_core::bindings::sse::Pushed;
 use agentnet_core::host::{Host, apply_effects};
-use agentnet_core::network::{Effect, ReadRequest};
+use agentnet_core::network::{DiscoveryAsk, Effect, ReadRequest, RegistryAnswer};
 use agentnet_core::{Address, Network};
 use worker::Result;
 
@@ -116,6 +116,8 @@ impl NetworkHost {
         self.mcp.flush();
         // Deliveries to external A2A agents become calls.
         self.start_outbound();
+        // Discovery queries go to the registry; listing changes to it and the directory.
+        self.start_discovery_io();
         Ok(())
     }
 
@@ -181,6 +183,12 @@ impl Host for Applier<'_> {
         );
     }
 
+    fn discover(&mut self, ask: &DiscoveryAsk) -> Result<Option<RegistryAnswer>> {
+        // Answered once the registry has (`crate::discovery_network`).
+        self.host.discovery.ask(ask.clone());
+        Ok(None)
+    }
+
     fn apply(&mut self, effect: Effect) -> Result<Vec<(Address, u64)>> {
         let host = self.host;
         if let Origin::Collect(collected) = self.origin {
@@ -228,14 +236,23 @@ impl Host for Applier<'_> {
             }
             Effect::Store(row) => {
                 host.mcp.noticed(&effect);
+                if let agentnet_core::model::state::Row::Member(_) = row {
+                    host.discovery.members_changed();
+                }
                 if let agentnet_core::model::state::Row::Task(task) = row {
                     host.a2a.changed(task);
                 }
                 self.store.store(row)?
             }
-            Effect::StoreConfig(config) => self.store.save_config(config)?,
+            Effect::StoreConfig(config) => {
+                host.discovery.settings_changed();
+                self.store.save_config(config)?
+            }
             Effect::Remove { kind, key } => {
                 host.mcp.noticed(&effect);
+                if *kind == agentnet_core::model::state::RowKind::Member {
+                    host.discovery.members_changed();
+                }
                 self.store.remove(*kind, key)?
             }
             Effect::Append {
@@ -254,7 +271,7 @@ impl Host for Applier<'_> {
                 transient_through,
                 history_through,
             } => self.store.prune_log(*transient_through, *history_through)?,
-            Effect::Read(_) => {}
+            Effect::Read(_) | Effect::Discover(_) => {}
             Effect::Deliver { to, event, order } => {
                 host.queue_frames(&effect);
                 host.mcp.delivered(to, event);

@@ -36,6 +36,10 @@ impl NetworkHost {
     pub(crate) fn note_origin(&self, origin: &str) {
         if self.origin.borrow().as_deref() != Some(origin) {
             *self.origin.borrow_mut() = Some(origin.to_owned());
+            // Kept for discovery after a wake (`crate::discovery_network`).
+            if let Err(err) = self.store_origin(origin) {
+                worker::console_warn!("the origin could not be kept: {err}");
+            }
         }
     }
 
@@ -53,7 +57,7 @@ impl NetworkHost {
         let request = Request::new_with_init(url, &init)
             .map_err(|e| IdentityError::Unresolvable(format!("{what}: {e}")))?;
         let answer = if self.is_local(url) {
-            match crate::registry_object(&self.env) {
+            match crate::stubs::registry_object(&self.env) {
                 Ok(stub) => stub.fetch_with_request(request).await,
                 Err(e) => Err(e),
             }
@@ -104,7 +108,7 @@ impl NetworkHost {
 
     async fn registry_document(&self, did: &Did) -> std::result::Result<Value, IdentityError> {
         let url = format!("https://registry.invalid/registry/v1/did/{did}");
-        let stub = crate::registry_object(&self.env)
+        let stub = crate::stubs::registry_object(&self.env)
             .map_err(|e| IdentityError::Unresolvable(e.to_string()))?;
         let response = stub
             .fetch_with_str(&url)

@@ -22,9 +22,12 @@ mod a2a;
 mod a2a_live;
 mod a2a_push;
 mod a2a_remote;
+mod bounded_fetch;
 #[allow(missing_docs)] // the #[durable_object] macro generates undocumented glue
 mod directory;
 mod discovery_live;
+mod discovery_network;
+mod discovery_queue;
 mod discovery_store;
 mod effects;
 #[allow(missing_docs)] // the #[durable_object] macro generates undocumented glue
@@ -58,6 +61,7 @@ mod socket_state;
 mod sockets;
 mod sse;
 mod storage;
+mod stubs;
 
 use agentnet_core::bindings::directory as listings;
 use agentnet_core::bindings::networks::{self, WorkerRoute};
@@ -65,7 +69,7 @@ use agentnet_core::bindings::{self, create};
 use agentnet_core::model::origins::AllowedOrigins;
 use host::{random_seed, request_head, respond};
 use serde_json::Value;
-use worker::{Context, Env, Method, Request, RequestInit, Response, Result, Stub, event};
+use worker::{Context, Env, Method, Request, RequestInit, Response, Result, event};
 
 pub use directory::DirectoryObject;
 pub use entry::NetworkObject;
@@ -73,23 +77,8 @@ pub use gateway_entry::GatewayObject;
 pub use registry::RegistryObject;
 
 pub use host::NETWORKS_BINDING;
-/// The Durable Object namespace of the directory.
-pub const DIRECTORY_BINDING: &str = "DIRECTORY";
-/// The Durable Object namespace of the identity registry.
-pub const REGISTRY_BINDING: &str = "REGISTRY";
-
-/// The registry's object (one for now; `docs/identity.md` plans its shards).
-pub(crate) fn registry_object(env: &Env) -> Result<Stub> {
-    env.durable_object(REGISTRY_BINDING)?
-        .id_from_name(registry::REGISTRY)?
-        .get_stub()
-}
-
-fn directory_object(env: &Env) -> Result<Stub> {
-    env.durable_object(DIRECTORY_BINDING)?
-        .id_from_name(listings::DIRECTORY)?
-        .get_stub()
-}
+pub use stubs::{DIRECTORY_BINDING, REGISTRY_BINDING};
+use stubs::{directory_object, registry_object};
 
 /// Asks the directory whether `creator` may create one more network: `None`
 /// when it may, else the refusal to send back.

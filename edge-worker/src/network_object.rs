@@ -58,6 +58,8 @@ pub struct NetworkHost {
     pub(crate) ioa: crate::ioa_live::IoaStreams,
     /// Deliveries to external A2A agents, waiting to become calls.
     pub(crate) outbound: crate::a2a_live::Outbound,
+    /// Discovery queries, listing and directory updates waiting for a commit.
+    pub(crate) discovery: crate::discovery_queue::DiscoveryIo,
     /// This host, for tasks that outlive a request (an MCP stream's answers).
     pub(crate) me: std::rc::Weak<NetworkHost>,
     /// The Worker's bindings (the registry object, for identity lookups).
@@ -237,6 +239,7 @@ impl NetworkHost {
             a2a: Default::default(),
             ioa: Default::default(),
             outbound: Default::default(),
+            discovery: Default::default(),
             me,
             env,
             origin: RefCell::new(None),

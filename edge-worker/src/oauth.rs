@@ -3,6 +3,7 @@
 //! own is fetching a client ID metadata document the core asks for
 //! (`oauth::cimd`): a GET without redirects, bounded in time and size.
 
+use crate::bounded_fetch::{Unfetched, fetch_text};
 use crate::host::respond;
 use crate::http::RequestIo;
 use crate::network_object::NetworkHost;
@@ -10,43 +11,22 @@ use agentnet_core::bindings;
 use agentnet_core::bindings::http::no_such_network;
 use agentnet_core::bindings::oauth::cimd::{self, Fetch, MAX_DOCUMENT};
 use agentnet_core::bindings::oauth::routes::{self, Target};
-use futures_util::StreamExt;
-use futures_util::future::{Either, select};
 use std::time::Duration;
-use worker::{Request, RequestInit, RequestRedirect, Response, Result};
+use worker::{Response, Result};
 
 /// How long a client's metadata document may take to arrive.
 const FETCH_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// Fetches a client ID metadata document: its text, or why not.
 async fn fetch_document(url: &str) -> std::result::Result<String, String> {
-    let mut init = RequestInit::new();
-    // Workers have no `error` redirect mode: a redirect is answered as is, and is no 200.
-    init.with_method(worker::Method::Get)
-        .with_redirect(RequestRedirect::Manual);
-    let request = Request::new_with_init(url, &init).map_err(|e| e.to_string())?;
-    request
-        .headers()
-        .set("Accept", "application/json")
-        .map_err(|e| e.to_string())?;
-    let fetch = worker::Fetch::Request(request);
-    let sent = Box::pin(fetch.send());
-    let mut response = match select(sent, Box::pin(worker::Delay::from(FETCH_TIMEOUT))).await {
-        Either::Left((response, _)) => response.map_err(|e| e.to_string())?,
-        Either::Right(_) => return Err("it did not answer within 5 s".into()),
-    };
-    if response.status_code() != 200 {
-        return Err(format!("it answered {}", response.status_code()));
-    }
-    let mut chunks = response.stream().map_err(|e| e.to_string())?;
-    let mut bytes = Vec::new();
-    while let Some(chunk) = chunks.next().await {
-        bytes.extend_from_slice(&chunk.map_err(|e| e.to_string())?);
-        if bytes.len() > MAX_DOCUMENT {
-            return Err("it is over 5 KiB".into());
-        }
-    }
-    String::from_utf8(bytes).map_err(|_| "it is not UTF-8 text".into())
+    fetch_text(url, MAX_DOCUMENT, FETCH_TIMEOUT)
+        .await
+        .map_err(|why| match why {
+            Unfetched::Timeout => "it did not answer within 5 s".into(),
+            Unfetched::TooLarge => "it is over 5 KiB".into(),
+            Unfetched::Status(status) => format!("it answered {status}"),
+            Unfetched::Failed(error) => error,
+        })
 }
 
 impl NetworkHost {

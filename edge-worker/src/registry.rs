@@ -9,10 +9,12 @@
 
 use crate::host::{now_ms, random_seed, request_of, respond};
 use agentnet_core::bindings::discovery;
+use agentnet_core::bindings::discovery_members::{self, MEMBERS_PATH};
 use agentnet_core::bindings::registry as routes;
 use agentnet_core::crypto::{from_hex, to_hex};
 use agentnet_core::discovery::Catalog;
 use agentnet_core::discovery::feed::DEFAULT_RETENTION;
+use agentnet_core::discovery::fetch_policy::{self, FetchPolicy, Submissions};
 use agentnet_core::identity::aic::AicIssuer;
 use agentnet_core::identity::registry::{AgentRecord, Registry, RegistryConfig, TOKEN_TTL_SECS};
 use serde::Deserialize;
@@ -54,6 +56,10 @@ pub struct RegistryObject {
     retention: usize,
     registry: RefCell<Option<Registry>>,
     catalog: RefCell<Option<Catalog>>,
+    /// What passive registration may fetch (`AGENTNET_DISCOVERY_ALLOW_HOSTS`, `AGENTNET_DESCRIPTIONS_PER_MINUTE`).
+    pub(crate) policy: FetchPolicy,
+    /// Recent submissions by caller (in memory: a restart forgets them).
+    pub(crate) submissions: RefCell<Submissions>,
 }
 
 /// The signing seed, made on first use and kept.
@@ -127,12 +133,18 @@ impl DurableObject for RegistryObject {
         };
         let aic = AicIssuer::new(&var(PROVIDER_VAR), &var(ENTITY_VAR)).unwrap_or_default();
         let retention = var(RETENTION_VAR).parse().unwrap_or(DEFAULT_RETENTION);
+        let policy = FetchPolicy::from_vars(
+            Some(var(fetch_policy::ALLOW_HOSTS_VAR).as_str()),
+            Some(var(fetch_policy::PER_MINUTE_VAR).as_str()),
+        );
         Self {
             state,
             aic,
             retention,
             registry: RefCell::new(None),
             catalog: RefCell::new(None),
+            policy,
+            submissions: RefCell::new(Submissions::default()),
         }
     }
 
@@ -156,6 +168,18 @@ impl DurableObject for RegistryObject {
             *self.catalog.borrow_mut() = Some(catalog);
         }
         self.with_both(|registry, _| registry.set_origin(config.issuer, config.host))?;
+        if request.path() == MEMBERS_PATH {
+            let listed = self.with_both(|_, catalog| {
+                discovery_members::network_members(catalog, &request.body)
+            })?;
+            return respond(match listed {
+                Ok((network, records)) => {
+                    crate::discovery_store::store_members(&sql, &network, &records)?;
+                    discovery_members::listed_answer(&network, &records)
+                }
+                Err(refused) => refused,
+            });
+        }
         if discovery::is_discovery(&request) {
             return self.serve_discovery(request).await;
         }

@@ -5,27 +5,42 @@
 // host; and a discovery replica built only from the DRC feed (snapshot,
 // changes, 204, long poll, 410 behind a small retention window) that ends
 // equal to the registry, while a webhook subscriber gets every change with
-// a valid signature, retried after a refused first attempt.
+// a valid signature, retried after a refused first attempt. Members of a
+// public network who opted in are crawled too. Passive registration refuses
+// other schemes, credentials, private hosts (only the test host, named in
+// AGENTNET_DISCOVERY_ALLOW_HOSTS, is fetched), oversized and slow documents,
+// and a caller past its submissions a minute.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { KeyPair, register, revoke, publishCapabilities, discoverAgents } from '../../core/js/index.js';
-import { startEdge } from '../support/edge.mjs';
+import { Agent, KeyPair, register, revoke, publishCapabilities, discoverAgents } from '../../core/js/index.js';
+import { createNetwork, startEdge } from '../support/edge.mjs';
+import { until } from '../support/process.mjs';
 
 /** Changes the registry's feed keeps in this test (small, to fall behind it). */
 const RETENTION = 5;
 const SECRET = 'webhook-secret-0123456789';
+/** Descriptions one caller may submit a minute in this test. */
+const PER_MINUTE = 20;
 
 let edge;
 let host;
 const served = new Map();
 const deliveries = [];
 const refusedOnce = new Set();
+/** Paths the test host was asked for. */
+const fetched = [];
 
 before(async () => {
-  edge = await startEdge({ vars: { AGENTNET_DRC_RETENTION: String(RETENTION) } });
+  edge = await startEdge({
+    vars: {
+      AGENTNET_DRC_RETENTION: String(RETENTION),
+      AGENTNET_DISCOVERY_ALLOW_HOSTS: 'localhost,127.0.0.1',
+      AGENTNET_DESCRIPTIONS_PER_MINUTE: String(PER_MINUTE),
+    },
+  });
   host = createServer((req, res) => {
     let body = '';
     req.on('data', (chunk) => { body += chunk; });
@@ -40,6 +55,11 @@ before(async () => {
         }
         deliveries.push({ signature: req.headers['x-drc-signature'], webhook: req.headers['x-drc-webhook-id'], body });
         res.writeHead(204).end();
+        return;
+      }
+      fetched.push(req.url);
+      if (req.url === '/slow/ad.json') {
+        setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end('{}'), 8_000);
         return;
       }
       const doc = served.get(req.url);
@@ -227,12 +247,25 @@ test('a passively registered description is fetched, checked and listed; a crawl
   for (let i = 0; i < 7; i += 1) {
     await register({ url: edge.url, name: `crawled${i}`, key: KeyPair.generate() });
   }
+  // A public network's member who opted in is a public agent too; one who did not is not.
+  const team = await createNetwork(edge.url, { name: 'crawled team', public: true });
+  const listedMember = await Agent.connect({ url: edge.url, network: team.id, name: 'agent:listed' });
+  const quietMember = await Agent.connect({ url: edge.url, network: team.id, name: 'agent:quiet' });
+  await listedMember.setProfile({ description: 'surveys coastlines', listed: true });
+  await quietMember.setProfile({ description: 'surveys coastlines too' });
+  const memberAd = `${edge.url}/registry/v1/networks/${team.id}/members/agent:listed/ad.json`;
+  await until('the listed member described', async () => (await fetch(memberAd)).status === 200);
+  listedMember.close();
+  quietMember.close();
   const seen = await crawl(3);
   assert.equal(new Set(seen).size, seen.length, 'no agent twice');
   const aics = [...agents.values()].filter((a) => a.aic).map((a) => a.aic);
   for (const aic of aics) assert.ok(seen.includes(`${edge.url}/registry/v1/agents/${aic}/ad.json`), aic);
   assert.ok(seen.includes(`${hostUrl()}/outside/ad.json`));
-  assert.equal(seen.length, 4 + 7 + 1);
+  assert.ok(seen.includes(memberAd));
+  assert.ok(!seen.some((u) => u.includes('agent:quiet')));
+  assert.equal(seen.length, 4 + 7 + 1 + 1);
+  assert.deepEqual(await crawl(1), seen, 'any page size reaches the same agents');
   for (const url of seen.filter((u) => u.startsWith(edge.url))) {
     assert.equal((await (await fetch(url)).json()).protocolType, 'ANP');
   }
@@ -292,4 +325,58 @@ test('webhook deliveries are signed with the secret and retried after a refusal'
   assert.ok(deliveries.some((d) => JSON.parse(d.body).op === 'delete'), 'the revocation was pushed');
   const gone = await api(`/registry/v1/webhooks/${agents.get('webhook')}`, { method: 'DELETE' });
   assert.equal(gone.status, 200);
+});
+
+test('passive registration refuses other schemes, credentials, private hosts, large and slow documents', async () => {
+  const port = host.address().port;
+  const refusal = async (url) => {
+    const res = await post('/registry/v1/descriptions', { url });
+    return [res.status, (await res.json()).reason];
+  };
+  const before = fetched.length;
+  assert.deepEqual(await refusal('ftp://example.com/ad.json'), [400, 'url_scheme_refused']);
+  assert.deepEqual(await refusal('file:///etc/passwd'), [400, 'url_scheme_refused']);
+  assert.deepEqual(await refusal(`http://user:secret@localhost:${port}/outside/ad.json`), [400, 'url_credentials_refused']);
+  for (const url of [
+    `http://127.0.0.2:${port}/outside/ad.json`,
+    `http://0x7f000001:${port}/outside/ad.json`,
+    `http://[::1]:${port}/outside/ad.json`,
+    'http://10.0.0.1/ad.json',
+    'http://169.254.169.254/latest/meta-data',
+  ]) {
+    assert.deepEqual(await refusal(url), [400, 'url_private_address'], url);
+  }
+  assert.equal(fetched.length, before, 'nothing refused by its URL was fetched');
+
+  served.set('/large/ad.json', { protocolType: 'ANP', type: 'AgentDescription', name: 'Large', padding: 'x'.repeat(100_000) });
+  assert.deepEqual(await refusal(`${hostUrl()}/large/ad.json`), [502, 'description_too_large']);
+  const started = Date.now();
+  assert.deepEqual(await refusal(`${hostUrl()}/slow/ad.json`), [502, 'fetch_timeout']);
+  assert.ok(Date.now() - started < 7_500, 'the fetch was cut at its time limit');
+  // A description whose DID names a private host: its DID document is not fetched.
+  served.set('/inward/ad.json', { protocolType: 'ANP', type: 'AgentDescription', name: 'Inward', did: 'did:wba:intranet.internal:agents:x' });
+  assert.deepEqual(await refusal(`${hostUrl()}/inward/ad.json`), [400, 'url_private_address']);
+  // The edge is fine: a good description is still listed.
+  assert.equal((await discoverAgents({ url: edge.url, q: 'coastlines' })).agents[0].name, 'Outside Cartographer');
+});
+
+test('a caller past its submissions a minute is refused with rate_limited and a retry-after', async () => {
+  let limited;
+  for (let i = 0; i <= PER_MINUTE && !limited; i += 1) {
+    const res = await post('/registry/v1/descriptions', { url: `${hostUrl()}/nothing-${i}.json` });
+    if (res.status === 429) limited = res;
+    else assert.equal((await res.json()).reason, 'invalid_description');
+  }
+  assert.ok(limited, `refused within ${PER_MINUTE + 1} submissions`);
+  const body = await limited.json();
+  assert.equal(body.code, 'rate_limited');
+  assert.equal(body.reason, 'rate_limited');
+  const retryAfter = Number(limited.headers.get('retry-after'));
+  assert.ok(retryAfter >= 1 && retryAfter <= 60, `retry-after ${retryAfter}`);
+  const asked = fetched.length;
+  const again = await post('/registry/v1/descriptions', { url: `${hostUrl()}/outside/ad.json` });
+  assert.equal(again.status, 429);
+  assert.equal(fetched.length, asked, 'a limited submission fetches nothing');
+  // Other routes of the registry still answer.
+  assert.equal((await api('/.well-known/agent-descriptions?limit=1')).status, 200);
 });

@@ -61,7 +61,18 @@ const USAGE = `
 declare const agent: Agent;
 export const typed: [Promise<Roster>, Promise<ResourceInfo[]>, Promise<ResourceContent>, Promise<EventsPage>, Promise<Ack>] =
   [agent.discover(), agent.discoverResources(), agent.read('resource/file/a.md'), agent.history(), agent.send('core', 'x.y')];
+export const found: Promise<NetworkDiscoveryAnswer> = agent.discoverAgents({ q: 'translation', tags: ['legal'], limit: 5 });
 `;
+
+/** A `network.discovery.response` payload as the edge answers it (tests/e2e/discovery-network.test.mjs). */
+const DISCOVERY = {
+  agents: [{
+    id: 'agent:alice', kind: 'member', address: 'agent:alice', network: 'n1', name: 'alice', score: 10,
+    verification: 0, did: null, description: 'helps', skills: [], networks: ['n1'],
+    endpoints: [{ type: 'StructuredInterface', protocol: 'agentnet-ws', url: 'ws://127.0.0.1:8787/networks/n1/v1/ws' }],
+  }],
+  from_network: 1, from_registry: 0, registry: 'unavailable', registry_error: 'the registry answered 500',
+};
 
 test('answers read through the core keep the shape the network sent', () => {
   for (const [, sent] of ANSWERS) assert.deepEqual(readAnswer(sent), sent.payload, sent.type);
@@ -80,6 +91,7 @@ test('an answer of the wrong shape or type is malformed_event', () => {
 test('the declared interfaces type-check every answer and the Agent methods', () => {
   const samples = ANSWERS.map(([type, sent]) => [type, readAnswer(sent)]);
   samples.push(['NetworkProfile', readProfile(PROFILE)], ['ResourceInfo', samples[1][1].resources[0]]);
+  samples.push(['NetworkDiscoveryAnswer', DISCOVERY]);
   const { ok, output } = checkTypes(samples, USAGE);
   assert.ok(ok, output);
 });

@@ -281,4 +281,19 @@ mod tests {
         );
         assert_eq!((found.reachable, found.card_url), (None, None));
     }
+
+    #[test]
+    fn a_listed_member_is_reached_in_its_network_at_its_address() {
+        let found = Found::from_json(&json!({"id": "member:n1/agent:dana", "kind": "member",
+            "name": "Dana", "address": "agent:dana", "network": "n1",
+            "endpoints": [
+                {"protocol": "agentnet-ws", "url": "ws://h/networks/n1/v1/ws"},
+                {"protocol": "A2A", "url": "http://h/networks/n1/a2a/.well-known/agent-card.json"}],
+            "description_url": "http://h/registry/v1/networks/n1/members/agent:dana/ad.json"}));
+        assert_eq!(found.reachable, Some(("n1".into(), "agent:dana".into())));
+        assert_eq!(
+            found.card_url, None,
+            "the network's card is not the member's"
+        );
+    }
 }

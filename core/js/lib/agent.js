@@ -323,6 +323,20 @@ export class Agent {
   }
 
   /**
+   * Agents by capability, over this network's own members and the deployment's
+   * registry (`network.discovery.query`, the query of `GET /registry/v1/discover`):
+   * `q` text, `tags`, and filters `mode`, `transport`, `verification` (least level),
+   * `network`, `limit` (1–100). Resolves with `{agents, from_network, from_registry,
+   * registry}`, best first (`registry` is `unavailable` when only the members answered).
+   */
+  async discoverAgents({ q, tags, mode, transport, verification, network, limit } = {}) {
+    const query = Object.fromEntries(
+      Object.entries({ q, tags, mode, transport, verification, network, limit }).filter(([, v]) => v !== undefined),
+    );
+    return (await this.request('core', 'network.discovery.query', query)).payload;
+  }
+
+  /**
    * Registers `resource/tool/{name}` and answers its invocations with `handler(input, event)`
    * (sync or async; what it returns is the result, what it throws goes back as an error).
    * `permissions` gives each permission an access rule, e.g. `{invoke: 'agents:[agent:alice]'}`

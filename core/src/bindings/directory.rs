@@ -9,6 +9,8 @@
 //! * `POST /register` after a public network is created: listed unless its
 //!   creator already has [`CreationLimits::listed_per_creator`] listings, so
 //!   one creator cannot bury the others' networks;
+//! * `POST /unregister` when an admin makes a network private
+//!   ([`settings_update`]; a change of name re-registers it in place);
 //! * `GET /list?limit=&before=` pages the listing newest first; `next` is the
 //!   cursor of the following page, so no network is ever out of reach.
 //!
@@ -25,6 +27,8 @@ pub const DIRECTORY: &str = "directory";
 pub const DIRECTORY_ADMIT: &str = "https://directory/admit";
 /// The directory's URL that registers a listing.
 pub const DIRECTORY_REGISTER: &str = "https://directory/register";
+/// The directory's URL that removes a listing (a network no longer public).
+pub const DIRECTORY_UNREGISTER: &str = "https://directory/unregister";
 /// The directory's URL that lists the public networks.
 pub const DIRECTORY_LIST: &str = "https://directory/list";
 
@@ -47,6 +51,8 @@ pub enum DirectoryRoute {
     Admit,
     /// `POST /register`.
     Register,
+    /// `POST /unregister`.
+    Unregister,
     /// `GET /list`.
     List,
 }
@@ -56,6 +62,7 @@ pub fn directory_route(req: &Request) -> Result<DirectoryRoute, Response> {
     match (&req.method, req.path()) {
         (Method::Post, "/admit") => Ok(DirectoryRoute::Admit),
         (Method::Post, "/register") => Ok(DirectoryRoute::Register),
+        (Method::Post, "/unregister") => Ok(DirectoryRoute::Unregister),
         (Method::Get, "/list") => Ok(DirectoryRoute::List),
         _ => Err(Response::error(
             ErrorCode::NotFound,
@@ -136,6 +143,20 @@ pub fn admit(recent: RecentCreations, limits: CreationLimits, now: u64) -> Resul
         ),
     )
     .with_header("retry-after", &retry_after_s.to_string()))
+}
+
+/// The directory request a network's object makes when its settings change
+/// at runtime (`network.admin.settings.update`): `(url, body)` registering
+/// it under its current name when it is public (a network listed already
+/// keeps its place and creator; a new listing counts for the creator
+/// `admin:{id}`), unregistering it when it is not.
+pub fn settings_update(id: &str, name: &str, public: bool) -> (&'static str, String) {
+    if public {
+        let body = json!({"id": id, "name": name, "creator": format!("admin:{id}")});
+        (DIRECTORY_REGISTER, body.to_string())
+    } else {
+        (DIRECTORY_UNREGISTER, json!({ "id": id }).to_string())
+    }
 }
 
 /// Whether a creator with `listed` listings may list one more.

@@ -18,6 +18,10 @@ fn the_directory_routes_admit_register_and_list() {
         Ok(DirectoryRoute::Register)
     );
     assert_eq!(
+        directory_route(&at(Method::Post, "/unregister")),
+        Ok(DirectoryRoute::Unregister)
+    );
+    assert_eq!(
         directory_route(&at(Method::Get, "/list?limit=2")),
         Ok(DirectoryRoute::List)
     );
@@ -26,6 +30,22 @@ fn the_directory_routes_admit_register_and_list() {
             .unwrap_err()
             .status_and_code(),
         (404, "not_found")
+    );
+}
+
+#[test]
+fn a_settings_change_registers_a_public_network_and_unregisters_a_private_one() {
+    let (url, body) = settings_update("n1", "Team", true);
+    assert_eq!(url, DIRECTORY_REGISTER);
+    let body: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(
+        body,
+        json!({"id": "n1", "name": "Team", "creator": "admin:n1"})
+    );
+    let (url, body) = settings_update("n1", "Team", false);
+    assert_eq!(
+        (url, body.as_str()),
+        (DIRECTORY_UNREGISTER, r#"{"id":"n1"}"#)
     );
 }
 

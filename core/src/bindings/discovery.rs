@@ -3,7 +3,8 @@
 //!
 //! * `GET /.well-known/agent-descriptions?after=&limit=` → the ANP `CollectionPage`;
 //!   `GET /networks/{id}/.well-known/agent-descriptions` → the same over the agents in network `{id}`
-//! * `GET /registry/v1/agents/{aic}/ad.json` → a registered agent's ANP description
+//! * `GET /registry/v1/agents/{aic}/ad.json` → a registered agent's ANP description;
+//!   `GET /registry/v1/networks/{id}/members/{address}/ad.json` → a listed member's ([`super::discovery_members`])
 //! * `GET /registry/v1/agents/{aic}/acs` → its ACS document;
 //!   `POST /registry/v1/agents/{name}/acs {acs, nonce, signature}` publishes a new one
 //! * `GET /registry/v1/discover?q=&tags=&mode=&transport=&verification=&network=&limit=` → ranked agents
@@ -17,7 +18,7 @@ use super::registry::API_PREFIX;
 use crate::ErrorCode;
 use crate::discovery::descriptions::{self, WELL_KNOWN, check_submitted, collection_page};
 use crate::discovery::feed::{Change, MAX_PAGE, snapshot_page};
-use crate::discovery::search::Query;
+use crate::discovery::search::{Query, encode_component};
 use crate::discovery::webhook::Webhook;
 use crate::discovery::{Catalog, DiscoveryError, acs};
 use crate::identity::did::Did;
@@ -48,7 +49,8 @@ pub struct Reply {
 pub enum Answer {
     /// Write the response; store what changed.
     Reply(Box<Reply>),
-    /// Fetch the description at `url` and its DID document, then call [`submitted`].
+    /// Fetch the description at `url` and its DID document, then call
+    /// [`submitted`] — once [`super::discovery_submit::admit`] let it.
     Fetch {
         /// The description's URL.
         url: String,
@@ -85,6 +87,7 @@ pub fn is_discovery(req: &Request) -> bool {
         ["discover" | "snapshot" | "changes" | "descriptions" | "webhooks"]
             | ["webhooks", _]
             | ["agents", _, "acs" | "ad.json"]
+            | ["networks", _, "members", _, "ad.json"]
     )
 }
 
@@ -254,14 +257,12 @@ pub fn handle(
             Ok(size) => size,
             Err(e) => return refused(e),
         };
-        let listed = catalog.listed(network, |aic| {
-            format!("{origin}{API_PREFIX}agents/{aic}/ad.json")
-        });
+        let listed = catalog.listed(network, &origin);
         let here = format!("{origin}{}", req.path());
         let page_url = after.as_ref().map_or(here.clone(), |a| {
-            format!("{here}?after={}&limit={size}", encode(a))
+            format!("{here}?after={}&limit={size}", encode_component(a))
         });
-        let next = |key: &str| format!("{here}?after={}&limit={size}", encode(key));
+        let next = |key: &str| format!("{here}?after={}&limit={size}", encode_component(key));
         return Answer::response(Response::json(collection_page(
             &listed,
             after.as_deref(),
@@ -293,6 +294,11 @@ pub fn handle(
             }
             None => Ok(not_found(format!("no live agent {aic}"))),
         },
+        (Method::Get, ["networks", network, "members", address, "ad.json"]) => {
+            Ok(Answer::response(super::discovery_members::member_ad(
+                catalog, req, network, address,
+            )))
+        }
         (Method::Post, ["agents", name, "acs"]) => {
             publish(registry, catalog, req, name, now).or_else(|r| Ok(Answer::response(r)))
         }
@@ -306,14 +312,11 @@ pub fn handle(
         (Method::Get, ["changes"]) => changes(catalog, req).map(Answer::response),
         (Method::Post, ["descriptions"]) => match body(req) {
             Ok(b) => match b.get("url").and_then(Value::as_str) {
-                Some(url) if url.starts_with("http://") || url.starts_with("https://") => {
-                    Ok(Answer::Fetch {
-                        url: url.to_owned(),
-                    })
-                }
-                _ => Err(DiscoveryError::BadDescription(
-                    "url is an http(s) URL".into(),
-                )),
+                // The host admits it first ([`super::discovery_submit::admit`]).
+                Some(url) => Ok(Answer::Fetch {
+                    url: url.to_owned(),
+                }),
+                None => Err(DiscoveryError::BadDescription("url is required".into())),
             },
             Err(r) => Ok(Answer::response(r)),
         },
@@ -348,17 +351,6 @@ pub fn handle(
         ))),
     };
     result.unwrap_or_else(refused)
-}
-
-fn encode(text: &str) -> String {
-    text.bytes()
-        .map(|b| match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
-                (b as char).to_string()
-            }
-            _ => format!("%{b:02X}"),
-        })
-        .collect()
 }
 
 /// A fetched description `doc` from `url`, with its DID's document `did_doc`

@@ -37,6 +37,8 @@ pub mod create;
 pub mod didwba;
 pub mod directory;
 pub mod discovery;
+pub mod discovery_members;
+pub mod discovery_submit;
 pub mod exchange;
 pub mod http;
 pub mod ioa;

@@ -29,8 +29,12 @@ pub fn identity_refusal(error: &IdentityError) -> Response {
 
 /// A discovery error as a response: `{code, message, reason}` with its status (410 behind the feed's window).
 pub fn discovery_refusal(error: &DiscoveryError) -> Response {
-    with_reason(
+    let response = with_reason(
         Response::error(error.code(), error.to_string()).with_status(error.status()),
         error.reason(),
-    )
+    );
+    match error.retry_after() {
+        Some(seconds) => response.with_header("retry-after", &seconds.to_string()),
+        None => response,
+    }
 }

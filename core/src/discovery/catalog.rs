@@ -6,6 +6,7 @@
 
 use super::descriptions::{Listed, submitted_text};
 use super::feed::{Change, Feed, Op};
+use super::members::{member_entry, member_hit, member_key};
 use super::search::{Entry, Query, rank};
 use super::webhook::Webhook;
 use serde_json::{Value, json};
@@ -23,6 +24,8 @@ pub struct Catalog {
     agents: BTreeMap<String, Value>,
     /// Submitted descriptions, by URL.
     submitted: BTreeMap<String, Value>,
+    /// Listed members of public networks, by [`member_key`]: `(network, record)`.
+    members: BTreeMap<String, (String, Value)>,
     entries: BTreeMap<String, Entry>,
     /// The change log.
     pub feed: Feed,
@@ -54,6 +57,7 @@ impl Catalog {
         Self {
             agents: BTreeMap::new(),
             submitted: BTreeMap::new(),
+            members: BTreeMap::new(),
             entries: BTreeMap::new(),
             feed: Feed::new(retention),
             webhooks: BTreeMap::new(),
@@ -106,11 +110,45 @@ impl Catalog {
         self.submitted.insert(url.to_owned(), doc);
     }
 
-    /// Every public agent for `/.well-known/agent-descriptions`, in key
-    /// order: registered agents (key `a:{aic}`, described at `ad_url(aic)`), then
-    /// submitted descriptions (key `s:{url}`). With `network`, only the
-    /// registered agents with an endpoint in that network.
-    pub fn listed(&self, network: Option<&str>, ad_url: impl Fn(&str) -> String) -> Vec<Listed> {
+    /// Replaces what discovery lists of `network`: the `records` of its
+    /// members who opted in ([`super::members::network_listing`]; none when
+    /// it is not public).
+    pub fn set_network_members(&mut self, network: &str, records: Vec<Value>) {
+        let gone: Vec<String> = self
+            .members
+            .iter()
+            .filter(|(_, (n, _))| n == network)
+            .map(|(key, _)| key.clone())
+            .collect();
+        for key in gone {
+            self.members.remove(&key);
+            self.entries.remove(&key);
+        }
+        for record in records {
+            let Some(address) = record.get("address").and_then(Value::as_str) else {
+                continue;
+            };
+            let key = member_key(network, address);
+            self.entries
+                .insert(key.clone(), member_entry(&key, network, &record));
+            self.members.insert(key, (network.to_owned(), record));
+        }
+    }
+
+    /// A listed member of `network`.
+    pub fn member(&self, network: &str, address: &str) -> Option<&Value> {
+        self.members
+            .get(&member_key(network, address))
+            .map(|(_, record)| record)
+    }
+
+    /// Every public agent for `/.well-known/agent-descriptions` at `origin`,
+    /// in key order: registered agents (key `a:{aic}`, described at
+    /// [`agent_ad_url`]), listed members of public networks (key
+    /// `m:{network}/{address}`, at [`member_ad_url`]), then submitted
+    /// descriptions (key `s:{url}`). With `network`, only the registered
+    /// agents with an endpoint in that network and its listed members.
+    pub fn listed(&self, network: Option<&str>, origin: &str) -> Vec<Listed> {
         let in_network = |aic: &str| {
             network.is_none_or(|n| {
                 self.entries
@@ -135,8 +173,20 @@ impl Catalog {
                         .and_then(|a| a.get("name"))
                         .and_then(Value::as_str)
                         .map_or_else(|| name(record), str::to_owned),
-                    url: ad_url(aic),
+                    url: agent_ad_url(origin, aic),
                 });
+        let members = self
+            .members
+            .values()
+            .filter(|(n, _)| network.is_none_or(|wanted| wanted == n))
+            .map(|(n, record)| {
+                let address = record.get("address").and_then(Value::as_str).unwrap_or("");
+                Listed {
+                    key: format!("m:{n}/{address}"),
+                    name: name(record),
+                    url: member_ad_url(origin, n, address),
+                }
+            });
         let submitted = self
             .submitted
             .iter()
@@ -146,7 +196,7 @@ impl Catalog {
                 name: name(doc),
                 url: url.clone(),
             });
-        registered.chain(submitted).collect()
+        registered.chain(members).chain(submitted).collect()
     }
 
     /// The agents `query` finds, best first, each with its endpoints:
@@ -158,6 +208,14 @@ impl Catalog {
                 let entry = self.entries.get(&hit.id)?;
                 let mut found = if let Some(record) = self.agents.get(&hit.id) {
                     registered_hit(record, origin)
+                } else if let Some((network, record)) = self.members.get(&hit.id) {
+                    let mut found = member_hit(&hit.id, network, record, origin);
+                    if let Some(obj) = found.as_object_mut() {
+                        let address = record.get("address").and_then(Value::as_str).unwrap_or("");
+                        let url = member_ad_url(origin, network, address);
+                        obj.insert("description_url".into(), json!(url));
+                    }
+                    found
                 } else {
                     submitted_hit(&hit.id, self.submitted.get(&hit.id)?)
                 };
@@ -182,6 +240,16 @@ impl Catalog {
     }
 }
 
+/// Where a registered agent's description is served.
+pub fn agent_ad_url(origin: &str, aic: &str) -> String {
+    format!("{origin}/registry/v1/agents/{aic}/ad.json")
+}
+
+/// Where a listed member's description is served.
+pub fn member_ad_url(origin: &str, network: &str, address: &str) -> String {
+    format!("{origin}/registry/v1/networks/{network}/members/{address}/ad.json")
+}
+
 fn registered_hit(record: &Value, origin: &str) -> Value {
     let aic = aic_of(record);
     let acs = record.get("acs").filter(|a| a.is_object());
@@ -190,7 +258,7 @@ fn registered_hit(record: &Value, origin: &str) -> Value {
         "description": acs.and_then(|a| a.get("description")).cloned().unwrap_or(json!("")),
         "skills": acs.and_then(|a| a.get("skills")).cloned().unwrap_or(json!([])),
         "endpoints": acs.and_then(|a| a.get("endPoints")).cloned().unwrap_or(json!([])),
-        "description_url": format!("{origin}/registry/v1/agents/{aic}/ad.json"),
+        "description_url": agent_ad_url(origin, &aic),
         "acs_url": format!("{origin}/registry/v1/agents/{aic}/acs")})
 }
 

@@ -31,7 +31,7 @@ fn a_revoked_agent_leaves_search_and_the_listing_with_a_delete() {
         hits.first().map(|h| h["networks"].clone()),
         Some(json!(["n1"]))
     );
-    assert_eq!(catalog.listed(None, |aic| aic.to_owned()).len(), 1);
+    assert_eq!(catalog.listed(None, "https://h").len(), 1);
 }
 
 #[test]
@@ -43,7 +43,7 @@ fn submitted_descriptions_are_listed_after_registered_agents_and_searchable() {
         json!({"name": "Outside maps", "description": "a weather agent", "did": "did:wba:x"}),
     );
     let keys: Vec<String> = catalog
-        .listed(None, |aic| aic.to_owned())
+        .listed(None, "https://h")
         .into_iter()
         .map(|l| l.key)
         .collect();
@@ -55,7 +55,7 @@ fn submitted_descriptions_are_listed_after_registered_agents_and_searchable() {
     let again = catalog.agents.get("C3").cloned().unwrap_or_default();
     catalog.load_agent(again, true);
     let in_n1: Vec<String> = catalog
-        .listed(Some("n1"), |aic| aic.to_owned())
+        .listed(Some("n1"), "https://h")
         .into_iter()
         .map(|l| l.key)
         .collect();
@@ -70,4 +70,52 @@ fn submitted_descriptions_are_listed_after_registered_agents_and_searchable() {
             .map(|h| (h["kind"].clone(), h["verification"].clone())),
         Some((json!("submitted"), json!(1)))
     );
+}
+
+#[test]
+fn listed_members_of_public_networks_are_listed_searchable_and_replaced() {
+    let mut catalog = Catalog::new(10);
+    catalog.agent_changed(record("A1", "alice", "maps"), true, 1);
+    let member = |address: &str, skill: &str| {
+        json!({"address": address, "name": address, "description": "", "verification": 0,
+            "skills": [{"id": skill, "name": skill, "tags": []}], "tags": []})
+    };
+    catalog.set_network_members(
+        "n1",
+        vec![member("agent:m1", "maps"), member("agent:m2", "cooking")],
+    );
+    catalog.set_network_members("n2", vec![member("agent:m3", "maps")]);
+    fn keys(catalog: &Catalog, network: Option<&str>) -> Vec<String> {
+        catalog
+            .listed(network, "https://h")
+            .into_iter()
+            .map(|l| l.key)
+            .collect()
+    }
+    assert_eq!(
+        keys(&catalog, None),
+        ["a:A1", "m:n1/agent:m1", "m:n1/agent:m2", "m:n2/agent:m3"]
+    );
+    assert_eq!(keys(&catalog, Some("n2")), ["m:n2/agent:m3"]);
+    assert_eq!(
+        catalog.listed(Some("n2"), "https://h")[0].url,
+        "https://h/registry/v1/networks/n2/members/agent:m3/ad.json"
+    );
+    let hits = catalog.search(&Query::text("maps", 10), "https://h");
+    let kinds: Vec<(Value, Value)> = hits
+        .iter()
+        .map(|h| (h["kind"].clone(), h["id"].clone()))
+        .collect();
+    assert_eq!(kinds.len(), 3, "{kinds:?}");
+    assert!(kinds.contains(&(json!("member"), json!("member:n1/agent:m1"))));
+    // A network that is no longer public (or whose members opted out) sends an empty list.
+    catalog.set_network_members("n1", Vec::new());
+    assert_eq!(keys(&catalog, None), ["a:A1", "m:n2/agent:m3"]);
+    assert_eq!(
+        catalog
+            .search(&Query::text("cooking", 10), "https://h")
+            .len(),
+        0
+    );
+    assert!(catalog.member("n2", "agent:m3").is_some());
 }

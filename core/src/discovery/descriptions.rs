@@ -16,7 +16,9 @@ pub const WELL_KNOWN: &str = "/.well-known/agent-descriptions";
 /// The network `{id}` of a per-network discovery path `/networks/{id}/.well-known/agent-descriptions`.
 pub fn well_known_network(path: &str) -> Option<&str> {
     let id = path.strip_prefix("/networks/")?.strip_suffix(WELL_KNOWN)?;
-    id.parse::<crate::NetworkId>().is_ok().then_some(id)
+    id.parse::<crate::ids::network_id::NetworkId>()
+        .is_ok()
+        .then_some(id)
 }
 
 /// Agents on one collection page unless the caller asks for fewer.

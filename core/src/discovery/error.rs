@@ -60,6 +60,27 @@ pub enum DiscoveryError {
     /// A webhook subscription that cannot be kept.
     #[error("webhook: {0}")]
     BadWebhook(String),
+    /// A submitted URL that is not http(s).
+    #[error("only http and https URLs are fetched, not {0:?}")]
+    UrlScheme(String),
+    /// A submitted URL with a user name or password.
+    #[error("URLs with credentials (user:password@) are not fetched")]
+    UrlCredentials,
+    /// A submitted URL naming a private, loopback or link-local host.
+    #[error("{0} is a private, loopback or link-local address: not fetched")]
+    PrivateAddress(String),
+    /// A fetched document larger than allowed.
+    #[error("the document is larger than {0} bytes")]
+    TooLarge(usize),
+    /// A fetch that took too long.
+    #[error("the fetch took longer than {0} ms")]
+    FetchTimeout(u64),
+    /// Too many submissions from one caller.
+    #[error("too many submissions; retry in {retry_after_s} s")]
+    RateLimited {
+        /// Seconds until one is allowed again.
+        retry_after_s: u64,
+    },
 }
 
 impl DiscoveryError {
@@ -92,6 +113,12 @@ impl DiscoveryError {
             Self::BehindRetention { .. } => "behind_retention",
             Self::BadParameter { .. } => "invalid_parameter",
             Self::BadWebhook(_) => "invalid_webhook",
+            Self::UrlScheme(_) => "url_scheme_refused",
+            Self::UrlCredentials => "url_credentials_refused",
+            Self::PrivateAddress(_) => "url_private_address",
+            Self::TooLarge(_) => "description_too_large",
+            Self::FetchTimeout(_) => "fetch_timeout",
+            Self::RateLimited { .. } => "rate_limited",
         }
     }
 
@@ -99,7 +126,17 @@ impl DiscoveryError {
     pub const fn status(&self) -> u16 {
         match self {
             Self::BehindRetention { .. } => 410,
+            Self::RateLimited { .. } => 429,
+            Self::TooLarge(_) | Self::FetchTimeout(_) => 502,
             _ => 400,
+        }
+    }
+
+    /// Seconds to wait before asking again (a `retry-after` header), for a refusal that has one.
+    pub const fn retry_after(&self) -> Option<u64> {
+        match self {
+            Self::RateLimited { retry_after_s } => Some(*retry_after_s),
+            _ => None,
         }
     }
 }
@@ -108,6 +145,8 @@ impl Coded for DiscoveryError {
     fn code(&self) -> ErrorCode {
         match self {
             Self::BehindRetention { .. } => ErrorCode::NotFound,
+            Self::RateLimited { .. } => ErrorCode::RateLimited,
+            Self::FetchTimeout(_) => ErrorCode::Timeout,
             _ => ErrorCode::InvalidRequest,
         }
     }

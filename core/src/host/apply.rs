@@ -1,7 +1,9 @@
 //! The effect loop: [`apply_effects`] and the [`Host`] side it drives.
 
 use crate::ids::address::Address;
-use crate::network::{Effect, Network, ReadRequest, ReadRows, Reader};
+use crate::network::{
+    DiscoveryAsk, Effect, Network, ReadRequest, ReadRows, Reader, RegistryAnswer,
+};
 
 /// A host's side of [`apply_effects`]: storage, the log and connections.
 pub trait Host {
@@ -22,6 +24,18 @@ pub trait Host {
     /// (logs it). [`apply_effects`] goes on with everything else; the network
     /// reads that page again later.
     fn catch_up_failed(&mut self, request: &ReadRequest, error: Self::Error);
+
+    /// The registry's answer to a member's `network.discovery.query`, or
+    /// `None` when the host answers it later itself (its registry is across
+    /// an await) with [`Network::answer_discovery`]. A host without a
+    /// registry answers with no agents from it.
+    fn discover(&mut self, ask: &DiscoveryAsk) -> Result<Option<RegistryAnswer>, Self::Error> {
+        let _ = ask;
+        Ok(Some(RegistryAnswer {
+            agents: Ok(Vec::new()),
+            origin: String::new(),
+        }))
+    }
 }
 
 /// Applies `effects` and everything they lead to, depth first, at time `now`.
@@ -50,6 +64,10 @@ pub fn apply_effects<H: Host>(
                     continue;
                 }
                 Err(error) => return Err(error),
+            },
+            Effect::Discover(ask) => match host.discover(ask)? {
+                Some(answer) => network.answer_discovery(ask, answer, now),
+                None => Vec::new(),
             },
             _ => Vec::new(),
         };

@@ -9,7 +9,9 @@ use crate::event::Event;
 use crate::host::apply::{Host, apply_effects};
 use crate::ids::address::Address;
 use crate::model::state::{Row, RowKind};
-use crate::network::{Effect, LogFilter, Network, ReadRequest, ReadRows};
+use crate::network::{
+    DiscoveryAsk, Effect, LogFilter, Network, ReadRequest, ReadRows, RegistryAnswer,
+};
 use std::collections::BTreeMap;
 use std::convert::Infallible;
 use std::rc::Rc;
@@ -36,6 +38,9 @@ pub struct MemoryHost {
     pub rows: BTreeMap<(RowKind, String), Row>,
     /// The configuration last stored ([`Effect::StoreConfig`]), if it changed.
     pub config: Option<crate::model::config::NetworkConfig>,
+    /// What its registry answers every `network.discovery.query` with (the
+    /// `agents` of `GET /registry/v1/discover`); empty unless a test sets it.
+    pub registry: Vec<serde_json::Value>,
 }
 
 /// A [`MemoryHost`] applying one batch of effects, recording them in order.
@@ -60,7 +65,17 @@ impl Host for Recording<'_> {
     fn catch_up_failed(&mut self, _: &ReadRequest, error: Infallible) {
         match error {}
     }
+
+    fn discover(&mut self, _: &DiscoveryAsk) -> Result<Option<RegistryAnswer>, Infallible> {
+        Ok(Some(RegistryAnswer {
+            agents: Ok(self.host.registry.clone()),
+            origin: MEMORY_ORIGIN.to_owned(),
+        }))
+    }
 }
+
+/// The origin a [`MemoryHost`] answers discovery with.
+pub const MEMORY_ORIGIN: &str = "https://memory.invalid";
 
 impl MemoryHost {
     /// Stores what one effect stores; other effects change nothing here.
@@ -96,6 +111,7 @@ impl MemoryHost {
                 r.seq > *through
             }),
             Effect::Read(_)
+            | Effect::Discover(_)
             | Effect::Page(_)
             | Effect::Reply(_)
             | Effect::Ack(_)

@@ -70,6 +70,10 @@ pub enum Effect {
     /// The configuration changed (a master's `network.admin.*` event): store
     /// it in place of the stored one, so a restored network has it.
     StoreConfig(Box<crate::model::config::NetworkConfig>),
+    /// Ask the deployment's registry for the agents `query` finds, and answer
+    /// with [`Network::answer_discovery`] (now, or later for a host whose
+    /// registry is across an await).
+    Discover(DiscoveryAsk),
     /// Delete a state row.
     Remove {
         /// Row kind.
@@ -77,6 +81,24 @@ pub enum Effect {
         /// Row key.
         key: String,
     },
+}
+
+/// A member's `network.discovery.query`, waiting for the registry's part of the answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DiscoveryAsk {
+    /// The query event's id (the answer's `in_reply_to`).
+    pub request_id: EventId,
+    /// Who asked.
+    pub requester: Address,
+    /// What it asked for.
+    pub query: crate::discovery::search::Query,
+}
+
+impl DiscoveryAsk {
+    /// The registry route (path and query string) that answers the registry's part.
+    pub fn registry_path(&self) -> String {
+        crate::discovery::network_query::registry_path(&self.query)
+    }
 }
 
 /// Where a logged event sits in each recipient's delivery chain.

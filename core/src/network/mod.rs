@@ -20,6 +20,7 @@
 //! | [`stages`] | transforms, observers, mod commands |
 //! | [`handlers`] | the network's own handling of `network.*` events, by area |
 //! | [`graph`] | the message graph: `refs` checked, an event's place in the graph |
+//! | [`discovery`] | `network.discovery.query` answered over the members and the registry |
 //! | [`reads`] | catch-up, pages and history queries over the host's log |
 //! | [`retention`] | pruning the log, idle members and expired invitations |
 //! | [`effects`] | what the host must do: [`Effect`], [`ReadRequest`], [`Page`] |
@@ -31,6 +32,7 @@ pub mod agent_mods;
 mod complete;
 mod dedupe;
 mod delivery;
+mod discovery;
 #[cfg(feature = "documents")]
 mod document_store;
 #[cfg(feature = "documents")]
@@ -54,7 +56,8 @@ mod tracker;
 
 pub use ack::Ack;
 pub use delivery::{DEDUPE_WINDOW, EventIndex, FrameTemplate, NoIndex, delivery_frame};
-pub use effects::{Effect, LogFilter, Order, Page, ReadRequest, ReadRows, Reader};
+pub use discovery::RegistryAnswer;
+pub use effects::{DiscoveryAsk, Effect, LogFilter, Order, Page, ReadRequest, ReadRows, Reader};
 pub use engine::Network;
 pub use handlers::{
     DEFAULT_INVITATION_TTL_MS, MAX_OPEN_TASKS, admin_types, invitations, task_types,

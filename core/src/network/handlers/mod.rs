@@ -4,7 +4,7 @@
 //! Each handler validates its payload, changes the state and says what to do
 //! next in an [`Outcome`]: effects, whether to log, route and ack the event.
 //! One file per area: [`agents`], [`channels`] (and groups), [`resources`],
-//! [`invitations`] (Workspace invitation events), [`admin`] and [`admin_mods`] (masters managing the network), [`events`] (the log, acks, and events for mods or members), [`tasks`] (`task.*`)
+//! [`invitations`] (Workspace invitation events), [`admin`] and [`admin_mods`] (masters managing the network), [`events`] (the log, acks, and events for mods or members), [`discovery`] (`network.discovery.query`), [`tasks`] (`task.*`)
 //! [`task_push`] (their push notifications) and [`task_list`] (a member's
 //! tasks, read).
 
@@ -13,6 +13,7 @@ mod admin_mods;
 pub mod admin_types;
 mod agents;
 mod channels;
+mod discovery;
 mod events;
 pub mod invitation_types;
 pub mod invitations;
@@ -73,6 +74,7 @@ pub(crate) fn handle(
         }
         t::RESOURCE_UPDATE => resources::update(network, event, now),
         t::EVENTS_QUERY => events::query(network, event),
+        crate::discovery::network_query::QUERY => discovery::query(event),
         t::EVENT_ACK if event.target == Address::core() => events::acknowledge(network, event, now),
         t::EVENT_ACK => Ok(outcome::routed()),
         t::AGENT_RESUME => events::resume(network, event),

@@ -3,6 +3,7 @@
 mod access;
 mod admin;
 mod agent_mods;
+mod discovery;
 mod graph;
 mod hardening;
 mod lifecycle;
