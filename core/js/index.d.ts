@@ -1,5 +1,46 @@
 // Type declarations for the `agentnet-sdk` package.
 
+export * from './types/answers.js';
+export * from './types/agent.js';
+import type {
+  ResourceKind,
+  Permission,
+  Role,
+  VerificationLevel,
+  MemberRecord,
+  Ack,
+  RosterMember,
+  MemberProfile,
+  RosterResource,
+  Roster,
+  ResourceInfo,
+  ResourceList,
+  ResourceContent,
+  LoggedEvent,
+  EventsPage,
+  ErrorPayload,
+  Challenge,
+  Pong,
+  Transport,
+  NetworkProfile,
+} from './types/answers.js';
+import type {
+  TaskState,
+  TaskPart,
+  TaskContent,
+  TaskWork,
+  StartTaskOptions,
+  TaskUpdate,
+  ListedTask,
+  TaskList,
+  TaskHandle,
+  ModMode,
+  SessionOptions,
+  SessionChanges,
+  ModOptions,
+  ModHandler,
+} from './types/agent.js';
+
 /** An event on the network (seed 000 §6). */
 export interface AgentnetEvent<P = any> {
   id: string;
@@ -196,180 +237,6 @@ export interface ConnectOptions {
   reconnect?: boolean;
 }
 
-// The payloads of the network's answers. Each interface mirrors a struct of
-// the Rust core (`agentnet_core::model::payloads`), which builds and reads
-// them; `tests/js/types.test.mjs` checks real answers against these keys.
-
-/** A resource kind. */
-export type ResourceKind = 'tool' | 'file' | 'context';
-/** A permission on a resource. */
-export type Permission = 'read' | 'write' | 'invoke' | 'admin';
-/** A member's role. */
-export type Role = 'master' | 'member' | 'observer';
-/** A verification level (seed 000 §5): 0 anonymous, 1 key proof, 2 token, 3 DID. */
-export type VerificationLevel = 0 | 1 | 2 | 3;
-
-/** A membership record (a joiner's ack carries its own). */
-export interface MemberRecord {
-  address: string;
-  role: Role;
-  verification: VerificationLevel;
-  status: 'online' | 'offline';
-  /** Unix milliseconds of the last sign of life. */
-  last_seen: number;
-  /** The DID the member's join proved, if any. */
-  did?: string;
-  /** What the member says about itself, when it said anything. */
-  profile?: MemberProfile;
-}
-
-/** The network's acknowledgement of an event (`network.event.ack`, core's `AckPayload`). */
-export interface Ack {
-  /** The acknowledged event's id. */
-  id: string;
-  /** The event's sequence number in the network's log (0 when not logged). */
-  seq: number;
-  /** The event was a resubmission of one already accepted. */
-  duplicate?: boolean;
-  /** A registered resource's address. */
-  address?: string;
-  /** A new channel (`channel/{name}`). */
-  channel?: string;
-  /** An invitation's code, and when it expires. */
-  code?: string;
-  expires_at?: number;
-  /** A joiner's membership record, the network and where its delivery resumes. */
-  member?: MemberRecord;
-  network?: string;
-  resume_after?: number;
-}
-
-/** One member in the roster (core's `RosterMember`). */
-export interface RosterMember {
-  address: string;
-  role: Role;
-  status: 'online' | 'offline';
-  verification: VerificationLevel;
-  /** The DID the member's join proved, if any. */
-  did?: string;
-  /** What the member says about itself, when it said anything. */
-  profile?: MemberProfile;
-}
-
-/** What a member says about itself (`network.agent.profile`; IOA's node `description` and `meta`). */
-export interface MemberProfile {
-  /** At most 1,000 characters. */
-  description?: string;
-  /** Free-form fields, at most 4,096 bytes of JSON. */
-  meta?: Record<string, unknown>;
-  /** Agrees to be listed outside the network (public agent descriptions). */
-  listed?: boolean;
-}
-
-/** One resource in the roster (core's `RosterResource`). */
-export interface RosterResource {
-  address: string;
-  owner: string;
-  type: ResourceKind;
-}
-
-/** The roster of seed 000 §9: `network.agent.discover.response` (core's `Roster`). */
-export interface Roster {
-  agents: RosterMember[];
-  /** `channel/{name}` */
-  channels: string[];
-  /** Members by group (`group/{name}`). */
-  groups: Record<string, string[]>;
-  mods: string[];
-  resources: RosterResource[];
-}
-
-/** A resource the asker may read (core's `ResourceInfo`). */
-export interface ResourceInfo {
-  address: string;
-  type: ResourceKind;
-  owner: string;
-  description: string;
-  /** Tools: the input schema. */
-  schema: unknown | null;
-  content_type: string | null;
-  /** What the asker may do with it. */
-  your_permissions: Permission[];
-}
-
-/** `network.resource.discover.response` (core's `ResourceList`). */
-export interface ResourceList {
-  resources: ResourceInfo[];
-}
-
-/** `network.resource.read.response`: a resource and its content (core's `ResourceContent`). */
-export interface ResourceContent {
-  address: string;
-  type: ResourceKind;
-  owner: string;
-  description: string;
-  content_type: string | null;
-  schema: unknown | null;
-  /** A document's text, structured JSON, or null (tools). */
-  content: unknown;
-}
-
-/** One logged event of a page (core's `LoggedEvent`). */
-export interface LoggedEvent {
-  seq: number;
-  event: AgentnetEvent;
-}
-
-/** A page of the log: `network.events.response` (core's `EventsPage`). */
-export interface EventsPage {
-  events: LoggedEvent[];
-  /** The cursor to read on from. */
-  next_after: number;
-  has_more: boolean;
-}
-
-/** `network.event.error` (core's `ErrorPayload`). */
-export interface ErrorPayload {
-  /** A stable code (`forbidden`, `unknown_target`, …). */
-  code: string;
-  message: string;
-  /** The refused event, when its id could be read. */
-  event_id: string | null;
-}
-
-/** `network.agent.challenge.response`: a nonce to sign for a key proof (core's `Challenge`). */
-export interface Challenge {
-  address: string;
-  expires_at: number;
-  network: string;
-  nonce: string;
-}
-
-/** `network.pong` (core's `Pong`). */
-export interface Pong {
-  time: number;
-}
-
-/** One way to reach a network (core's `Transport`). */
-export interface Transport {
-  type: string;
-  endpoint: string;
-}
-
-/** The network profile of seed 000 §9, `GET /v1/profile` (core's `NetworkProfile`). */
-export interface NetworkProfile {
-  id: string;
-  name: string;
-  description: string;
-  access: { policy: 'open' | 'token' | 'invite' | 'did-verify'; min_verification: VerificationLevel };
-  delivery: 'at-least-once' | 'at-most-once';
-  status: 'active' | 'paused' | 'archived';
-  transports: Transport[];
-  capabilities: string[];
-  mods: string[];
-  agents_online: number;
-}
-
 /** Any answer from `core`, as `readAnswer` returns it. */
 export type Answer = Roster | ResourceList | ResourceContent | EventsPage | ErrorPayload | Ack | Challenge | Pong;
 
@@ -401,133 +268,6 @@ export class SharedDocument {
 }
 
 /** An agent connected to one network. */
-/** ACPs AIP task states. */
-export type TaskState = 'accepted' | 'working' | 'awaiting-input' | 'awaiting-completion'
-  | 'completed' | 'canceled' | 'failed' | 'rejected';
-/** A part of a task message or artifact (A2A 1.0's shape). */
-export type TaskPart = { text: string } | { data: unknown } | { url: string; mediaType?: string; filename?: string };
-/** Text, a list of parts or `{parts}`. */
-export type TaskContent = string | TaskPart[] | { parts: TaskPart[] };
-
-/** A task given to this agent (`onTask`). */
-export interface TaskWork {
-  readonly id: string;
-  readonly requester: string;
-  readonly parts: TaskPart[];
-  readonly text: string;
-  readonly skill: string | null;
-  readonly state: TaskState;
-  readonly canceled: boolean;
-  progress(message: TaskContent): Promise<Ack>;
-  askInput(question: TaskContent): Promise<{ parts: TaskPart[]; text: string }>;
-  artifact(name: string, content: TaskContent, options?: { id?: string }): Promise<Ack>;
-  complete(message?: TaskContent): Promise<Ack>;
-  fail(reason: TaskContent): Promise<Ack>;
-  reject(reason: TaskContent): Promise<Ack>;
-}
-
-export interface StartTaskOptions {
-  skill?: string;
-  context?: string;
-  /** The requester confirms completion itself (AIP's `complete`). */
-  confirm?: boolean;
-  /** Hybrid tasks: the channel members that work on it. */
-  partners?: string[];
-  /** Metadata of the `task.create` event, e.g. a W3C `traceparent`: the worker's updates are then its children in that trace. */
-  metadata?: Record<string, unknown>;
-}
-
-export interface TaskUpdate {
-  type: 'update' | 'message' | 'artifact' | 'cancel';
-  state: TaskState;
-  parts: TaskPart[];
-  text: string;
-  event: AgentnetEvent;
-}
-
-/** One task as `listTasks` gives it. */
-export interface ListedTask {
-  id: string;
-  context: string;
-  requester: string;
-  partners: string[];
-  mode: 'direct' | 'group' | 'hybrid';
-  channel?: string;
-  skill?: string;
-  state: TaskState;
-  history: { id: string; from: string; role: 'leader' | 'partner'; parts: unknown[]; at: number }[];
-  artifacts: { id: string; name: string; resource: string; parts: unknown[] }[];
-  created_at: number;
-  updated_at: number;
-}
-
-/** The answer of `listTasks`: `more` when tasks were left out (`limit`, or the answer's size). */
-export interface TaskList {
-  tasks: ListedTask[];
-  total: number;
-  more: boolean;
-}
-
-/** A task this agent started. */
-export interface TaskHandle extends AsyncIterable<TaskUpdate> {
-  readonly id: string;
-  readonly state: TaskState;
-  readonly artifacts: { name: string; parts: TaskPart[] }[];
-  readonly messages: { from: string; parts: TaskPart[] }[];
-  /** Resolves once the task is over. */
-  readonly done: Promise<TaskHandle>;
-  send(message: TaskContent): Promise<Ack>;
-  complete(): Promise<Ack>;
-  cancel(): Promise<Ack>;
-}
-
-/** How an agent installed as a mod takes part in the pipeline. */
-export type ModMode = 'guard' | 'transform' | 'observe';
-
-/** What `createSession` takes. */
-export interface SessionOptions {
-  /** The session id (`{id}` or `session-{id}`); default: the event's id. */
-  session?: string;
-  title?: string;
-  /** The session's master: the agent that answers first in it (default: the network's, if set). */
-  master?: string;
-  /** Where the `workspace.session.created` goes (default `agent:broadcast`). */
-  to?: string;
-}
-
-/** What `updateSession` changes. */
-export interface SessionChanges {
-  title?: string;
-  status?: 'open' | 'closed' | 'archived';
-  /** A member's address, or null for none. */
-  master?: string | null;
-}
-
-/** What `asMod` declares: the patterns it intercepts, its mode and priority, its deadline and late policy. */
-export interface ModOptions {
-  /** Event type patterns: `*`, `chat.*`, `chat.message` (the network's own `network.*` types never reach a mod). */
-  patterns: string[];
-  mode: ModMode;
-  /** Lower runs earlier among the agent mods of its mode (default 0). */
-  priority?: number;
-  /** How long the network waits for a verdict (default 5000, at most 60000). */
-  deadlineMs?: number;
-  /** What the network does when the mod is offline or late (default `fail-closed`). */
-  onLate?: 'fail-open' | 'fail-closed';
-  /** Send `network.admin.mod.load` for this agent (it must be a master); default true. */
-  install?: boolean;
-}
-
-/**
- * Decides on one intercepted event. Guards: nothing or `true` allows, a reason
- * (string), `{reject: reason}` or `false` rejects. Transforms: the new payload
- * (or `{payload, metadata}`), nothing keeps the event. Observers: ignored.
- */
-export type ModHandler = (
-  event: AgentnetEvent,
-  context: { mode: ModMode; deadline?: number },
-) => unknown | Promise<unknown>;
-
 export class Agent {
   private constructor();
   /** Connects and joins; resolves once the network has accepted the join. */

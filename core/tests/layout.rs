@@ -4,7 +4,8 @@
 //!   item of another, by a `crate::`, `super::` or `self::` path or a child's
 //!   name, depends on it; a child using its parent while the parent uses the
 //!   child is a circle too);
-//! * no source file outside tests is longer than [`MAX_LINES`].
+//! * no source file outside tests is longer than [`MAX_LINES`] — the npm
+//!   package's JavaScript and TypeScript declarations included.
 //!
 //! The scan reads Rust source as text (paths in `use` and in code, after
 //! comments and the inline `#[cfg(test)] mod tests` block are dropped), which
@@ -289,6 +290,48 @@ fn no_source_file_outside_tests_is_too_long() {
     assert!(
         long.is_empty(),
         "source files over {MAX_LINES} lines:\n{}",
+        long.join("\n")
+    );
+}
+
+/// The npm package's own JavaScript and declarations (`.js`, `.d.ts`) under
+/// `core/js`, outside its build output (`pkg/`) and installed packages.
+fn npm_package_sources(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        if path.is_dir() {
+            if !matches!(name.as_ref(), "pkg" | "node_modules" | "src" | "target") {
+                npm_package_sources(&path, out);
+            }
+        } else if name.ends_with(".js") || name.ends_with(".d.ts") {
+            out.push(path);
+        }
+    }
+}
+
+#[test]
+fn no_npm_package_source_is_too_long() {
+    let mut files = Vec::new();
+    npm_package_sources(&workspace_root().join("core/js"), &mut files);
+    assert!(
+        files.iter().any(|f| f.ends_with("lib/agent.js")),
+        "the scan must see the package's sources"
+    );
+    let long: Vec<String> = files
+        .iter()
+        .filter_map(|file| {
+            let lines = fs::read_to_string(file).unwrap_or_default().lines().count();
+            (lines > MAX_LINES).then(|| format!("{} ({lines} lines)", file.display()))
+        })
+        .collect();
+    assert!(
+        long.is_empty(),
+        "npm package sources over {MAX_LINES} lines:\n{}",
         long.join("\n")
     );
 }

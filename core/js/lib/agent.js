@@ -19,7 +19,7 @@ import { Link } from './link.js';
 import { Handlers } from './handlers.js';
 import { Waiters } from './waiters.js';
 import { applyEffects } from './effects.js';
-import { Tools, discoverResources, invokeTool, registerContext, registerFile } from './resources.js';
+import { Tools, discoverInNetwork, discoverResources, invokeTool, registerContext, registerFile } from './resources.js';
 
 /** A channel name from `room` or `channel/room`. */
 function channelName(channel) {
@@ -329,11 +329,8 @@ export class Agent {
    * `network`, `limit` (1–100). Resolves with `{agents, from_network, from_registry,
    * registry}`, best first (`registry` is `unavailable` when only the members answered).
    */
-  async discoverAgents({ q, tags, mode, transport, verification, network, limit } = {}) {
-    const query = Object.fromEntries(
-      Object.entries({ q, tags, mode, transport, verification, network, limit }).filter(([, v]) => v !== undefined),
-    );
-    return (await this.request('core', 'network.discovery.query', query)).payload;
+  discoverAgents(query = {}) {
+    return discoverInNetwork(this, query);
   }
 
   /**

@@ -1,5 +1,6 @@
 // Resources an agent shares and uses: the tools it answers, files and
-// contexts it registers, and invoking another member's tool.
+// contexts it registers, invoking another member's tool, and finding
+// resources and agents by what they offer.
 //
 // Every call is an event to `core` or to the resource's address; the network
 // checks permissions and answers (seed 000 §8).
@@ -91,4 +92,12 @@ export function registerContext(agent, name, content, { description = '', permis
 /** The resources `agent` may read, each with `your_permissions`; `type` filters. */
 export async function discoverResources(agent, type) {
   return readAnswer(await agent.request('core', 'network.resource.discover', type ? { type } : {})).resources;
+}
+
+/** Agents by capability over the network's members and the registry (`network.discovery.query`); undefined filters are left out. */
+export async function discoverInNetwork(agent, { q, tags, mode, transport, verification, network, limit } = {}) {
+  const query = Object.fromEntries(
+    Object.entries({ q, tags, mode, transport, verification, network, limit }).filter(([, v]) => v !== undefined),
+  );
+  return (await agent.request('core', 'network.discovery.query', query)).payload;
 }
