@@ -5,7 +5,7 @@
 // (`profile.listed`) appear in `/.well-known/agent-descriptions`, the
 // network's own collection and the registry's capability search, each with
 // an ANP description of the network's real endpoints; they leave it when they
-// opt out or when an admin makes the network private — which also
+// opt out, leave the network, or when an admin makes the network private — which also
 // takes it out of `GET /v1/networks` (issue 26), and making one public lists it.
 
 import { test, before, after } from 'node:test';
@@ -165,6 +165,10 @@ test('listed members of public networks are described, crawled once, searchable,
     // Opting in again lists her again.
     await dana.setProfile({ ...translator, listed: true });
     await until('dana listed again', async () => (await fetch(danaAd)).status === 200);
+    // Leaving the network leaves its listing too.
+    await dana.leave();
+    await until('dana unlisted after leaving', async () => (await fetch(danaAd)).status === 404);
+    assert.ok(!(await crawl(perNetwork, 10)).includes(danaAd));
   } finally {
     for (const agent of [dana, erin, hidden]) agent.close();
   }

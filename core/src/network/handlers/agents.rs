@@ -159,12 +159,15 @@ pub(super) fn join(
     Ok(outcome)
 }
 
-/// `network.agent.leave`: offline, unbound, its other connections closed, its documents closed.
+/// `network.agent.leave`: offline, unbound, its other connections closed, its
+/// documents closed, and out of the network's public listing (it opts in again
+/// with `listed` when it comes back).
 pub(super) fn leave(network: &mut Network, event: &Event, now: u64) -> Result<Outcome, Rejection> {
     let mut outcome = logged();
     if let Some(member) = network.state.members.get_mut(&event.source) {
         member.status = Presence::Offline;
         member.last_seen = now;
+        member.profile.listed = false;
         outcome
             .effects
             .push(Effect::Store(Row::Member(member.clone())));

@@ -78,3 +78,43 @@ fn bad_profiles_are_refused_and_change_nothing() {
     assert_eq!(error_code(&effects), ErrorCode::InvalidRequest);
     assert!(!network.state.members.contains_key(&dan.address));
 }
+
+#[test]
+fn a_member_who_leaves_is_no_longer_listed_and_opts_in_again_when_it_rejoins() {
+    let mut network = bare();
+    let secret = json!({"member_secret": "0123456789abcdef0123"});
+    let profile = json!({"description": "translates legal German", "listed": true});
+    let mut erin = join_with(
+        &mut network,
+        "agent:erin",
+        json!({"profile": profile, "credentials": secret}),
+    );
+    assert!(network.state.members[&erin.address].profile.listed);
+    let effects = erin.send(&mut network, "network.agent.leave", "core", json!({}));
+    // The stored record (what the host sends to the registry's listing) is unlisted.
+    assert!(effects.iter().any(
+        |e| matches!(e, Effect::Store(Row::Member(m)) if m.address == erin.address && !m.profile.listed)
+    ));
+    // A rejoin without a profile keeps the rest of it, unlisted.
+    let rejoin = erin.event("network.agent.join", "core", json!({"credentials": secret}));
+    assert!(
+        network
+            .handle_event(None, rejoin, 5)
+            .contains(&Effect::Bind(erin.address.clone()))
+    );
+    let kept = &network.state.members[&erin.address].profile;
+    assert!(!kept.listed);
+    assert_eq!(kept.description.as_deref(), Some("translates legal German"));
+    // A rejoin that asks to be listed is listed again.
+    let listed = erin.event(
+        "network.agent.join",
+        "core",
+        json!({"credentials": secret, "profile": profile}),
+    );
+    assert!(
+        network
+            .handle_event(None, listed, 6)
+            .contains(&Effect::Bind(erin.address.clone()))
+    );
+    assert!(network.state.members[&erin.address].profile.listed);
+}
