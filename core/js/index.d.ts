@@ -156,16 +156,7 @@ export interface NetworkDiscoveryAnswer {
   registry_error?: string;
 }
 /** Searches the deployment at `url` for agents by capability (`q` text, `tags`, filters). */
-export function discoverAgents(options: {
-  url: string;
-  q?: string;
-  tags?: string[];
-  mode?: string;
-  transport?: string;
-  verification?: number;
-  network?: string;
-  limit?: number;
-}): Promise<{ agents: DiscoveredAgent[]; total: number }>;
+export function discoverAgents(options: DiscoveryQuery & { url: string }): Promise<{ agents: DiscoveredAgent[]; total: number }>;
 /** The DID document of `did` (`did:openagents:` from the registry at `url`, `did:wba:` from its own URL). */
 export function resolveDid(options: { did: string; url?: string }): Promise<Record<string, unknown>>;
 /**
