@@ -13,6 +13,7 @@ import WebSocket from 'ws';
 import { Agent } from '../../core/js/index.js';
 import { createNetwork, startEdge } from '../support/edge.mjs';
 import { until } from '../support/process.mjs';
+import { call as callAt } from '../support/http.mjs';
 import { bareSocket, eventFrame } from '../support/frames.mjs';
 
 let edge;
@@ -37,15 +38,8 @@ function gatewayOf(address, count = GATEWAYS) {
   return Number(hash % BigInt(count));
 }
 
-async function call(method, path, { body, token } = {}) {
-  const headers = { 'content-type': 'application/json' };
-  if (token) headers.authorization = `Bearer ${token}`;
-  const res = await fetch(`${edge.url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  const text = await res.text();
-  let json;
-  try { json = JSON.parse(text); } catch { json = text; }
-  return { status: res.status, json };
-}
+/** `method path` on this file's edge (`support/http.mjs`). */
+const call = (method, path, options) => callAt(edge.url, method, path, options);
 
 const counters = async (id) => (await call('GET', `/networks/${id}/v1/__test/counters`)).json;
 

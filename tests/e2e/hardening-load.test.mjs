@@ -13,6 +13,7 @@ import WebSocket from 'ws';
 import { Agent } from '../../core/js/index.js';
 import { createNetwork, startEdge } from '../support/edge.mjs';
 import { until } from '../support/process.mjs';
+import { call as callAt } from '../support/http.mjs';
 
 // The core's bounds (agentnet_core::network::MAX_IN_FLIGHT, bindings::sse::MAX_STREAMS_PER_MEMBER).
 const MAX_IN_FLIGHT = 512;
@@ -28,15 +29,8 @@ after(async () => {
   await edge?.stop();
 });
 
-async function call(method, path, { body, token, headers = {} } = {}) {
-  const all = { 'content-type': 'application/json', ...headers };
-  if (token) all.authorization = `Bearer ${token}`;
-  const res = await fetch(`${edge.url}${path}`, { method, headers: all, body: body === undefined ? undefined : JSON.stringify(body) });
-  const text = await res.text();
-  let json;
-  try { json = JSON.parse(text); } catch { json = text; }
-  return { status: res.status, json };
-}
+/** `method path` on this file's edge (`support/http.mjs`). */
+const call = (method, path, options) => callAt(edge.url, method, path, options);
 
 const join = (id, agent_id, credentials) => call('POST', `/networks/${id}/v1/join`, { body: { agent_id, credentials } });
 const send = (id, token, event) => call('POST', `/networks/${id}/v1/events`, { token, body: event });

@@ -12,6 +12,7 @@ import WebSocket from 'ws';
 import { Agent, createEvent } from '../../core/js/index.js';
 import { createNetwork, startEdge } from '../support/edge.mjs';
 import { until } from '../support/process.mjs';
+import { call as callAt } from '../support/http.mjs';
 
 const POLICY = {
   session_idle_ms: 4_000,
@@ -35,15 +36,9 @@ after(async () => {
 let nextIp = 1;
 const freshIp = () => `198.51.100.${nextIp++}`;
 
-async function call(method, path, { body, token, ip } = {}) {
-  const headers = { 'content-type': 'application/json' };
-  if (token) headers.authorization = `Bearer ${token}`;
-  if (ip) headers['cf-connecting-ip'] = ip;
-  const res = await fetch(`${edge.url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  const text = await res.text();
-  let json;
-  try { json = JSON.parse(text); } catch { json = text; }
-  return { status: res.status, json };
+/** `method path` on this file's edge (`support/http.mjs`), from the client address `ip` when given. */
+function call(method, path, { ip, ...options } = {}) {
+  return callAt(edge.url, method, path, { ...options, headers: ip ? { 'cf-connecting-ip': ip } : {} });
 }
 
 const join = (id, agent_id, credentials, ip) => call('POST', `/networks/${id}/v1/join`, { body: { agent_id, credentials }, ip });

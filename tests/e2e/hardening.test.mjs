@@ -9,6 +9,7 @@ import WebSocket from 'ws';
 import { Agent, KeyPair } from '../../core/js/index.js';
 import { createNetwork, startEdge } from '../support/edge.mjs';
 import { until } from '../support/process.mjs';
+import { call as callAt } from '../support/http.mjs';
 
 let edge;
 
@@ -20,15 +21,8 @@ after(async () => {
   await edge?.stop();
 });
 
-async function call(method, path, { body, token } = {}) {
-  const headers = { 'content-type': 'application/json' };
-  if (token) headers.authorization = `Bearer ${token}`;
-  const res = await fetch(`${edge.url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  const text = await res.text();
-  let json;
-  try { json = JSON.parse(text); } catch { json = text; }
-  return { status: res.status, json };
-}
+/** `method path` on this file's edge (`support/http.mjs`). */
+const call = (method, path, options) => callAt(edge.url, method, path, options);
 
 const join = (id, agent_id, credentials) => call('POST', `/networks/${id}/v1/join`, { body: { agent_id, credentials } });
 const send = (id, token, event) => call('POST', `/networks/${id}/v1/events`, { token, body: event });
