@@ -25,16 +25,8 @@ const ALARM_STEP_MS: u64 = 60_000;
 /// The id of the network the frames go to.
 pub const NETWORK: &str = "fuzz";
 
-/// The standard mods the network loads.
-const MODS: [&str; 7] = [
-    "auth",
-    "access-control",
-    "rate-limiter",
-    "enrichment",
-    "workspace",
-    "persistence",
-    "analytics",
-];
+/// The standard mods the network loads: all of them.
+const MODS: [&str; 7] = crate::model::config::ModConfig::STANDARD_NAMES;
 
 /// One input line: `frame` on the connection of `SESSIONS[session]`, or on
 /// one that has not joined when `session` is `None`; with no frame, that

@@ -326,6 +326,17 @@ pub enum ModConfig {
 }
 
 impl ModConfig {
+    /// Every standard mod's name, in the pipeline's usual order.
+    pub const STANDARD_NAMES: [&'static str; 7] = [
+        "auth",
+        "access-control",
+        "rate-limiter",
+        "enrichment",
+        "workspace",
+        "persistence",
+        "analytics",
+    ];
+
     /// The mod's name (`auth`, `access-control`, …).
     pub fn name(&self) -> &'static str {
         match self {
@@ -388,6 +399,13 @@ impl Default for RateLimit {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_standard_name_is_a_mod_of_that_name() {
+        for name in ModConfig::STANDARD_NAMES {
+            assert_eq!(ModConfig::from_name(name).map(|m| m.name()), Some(name));
+        }
+    }
 
     #[test]
     fn registered_keys_must_be_ed25519_keys_of_local_registered_addresses() {

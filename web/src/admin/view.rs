@@ -11,15 +11,7 @@ use leptos::prelude::*;
 use serde_json::{Value, json};
 
 /// The standard mods a master may load.
-const STANDARD_MODS: [&str; 7] = [
-    "auth",
-    "access-control",
-    "rate-limiter",
-    "enrichment",
-    "workspace",
-    "persistence",
-    "analytics",
-];
+const STANDARD_MODS: [&str; 7] = agentnet_core::model::config::ModConfig::STANDARD_NAMES;
 
 /// The pane; reads the configuration and the counts when shown.
 #[component]
