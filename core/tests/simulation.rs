@@ -25,7 +25,10 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test scaffolding: failures should be loud
 
-use agentnet_core::gateway::{Gateway, GatewayEffect, Placement, Sequencer, ToGateway, ToNetwork};
+use agentnet_core::bindings::policy::JOIN_DEADLINE_MS;
+use agentnet_core::gateway::{
+    Gateway, GatewayEffect, Opening, Placement, Sequencer, ToGateway, ToNetwork,
+};
 use agentnet_core::host::MemoryHost;
 use agentnet_core::ids::standing::Role;
 use agentnet_core::model::config::NetworkConfig;
@@ -341,7 +344,13 @@ impl Sim {
             g.socket_of[i] = Some(socket);
             let at = g.sequencer.placement().of(&self.peers[i].address) as usize;
             // Half the peers ask for batched frames.
-            g.gateways[at].opened(socket, None, i.is_multiple_of(2));
+            let opening = Opening {
+                batches: i.is_multiple_of(2),
+                join_within_ms: JOIN_DEADLINE_MS,
+                since: self.now,
+                ..Opening::default()
+            };
+            g.gateways[at].opened(socket, opening);
         }
         self.peers[i].connected = true;
         let effects = self.peers[i].replica.connected(None, self.now);
@@ -705,7 +714,7 @@ impl Sim {
                     break;
                 }
                 let (_, message) = g.down[at].pop_front().unwrap();
-                let effects = g.gateways[at].on_network(message);
+                let effects = g.gateways[at].on_network(message, self.now);
                 self.gateway_effects(at, effects);
             }
         }

@@ -56,6 +56,17 @@ impl GatewayObject {
         JsValue::UNDEFINED
     }
 
+    /// The alarm the gateway set has fired (a socket's time to join).
+    #[wasm_bindgen(js_name = alarm)]
+    pub async fn alarm(&self) -> std::result::Result<JsValue, JsValue> {
+        self.host
+            .alarm()
+            .await
+            .map(web_sys::Response::from)
+            .map(JsValue::from)
+            .map_err(JsValue::from)
+    }
+
     /// A WebSocket failed: closed as by an error.
     #[wasm_bindgen(js_name = webSocketError)]
     pub fn web_socket_error(&self, ws: web_sys::WebSocket, _error: JsValue) -> JsValue {

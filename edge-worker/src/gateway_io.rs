@@ -38,23 +38,34 @@ impl NetworkHost {
         }
     }
 
-    /// A socket that joined at its upgrade goes to its member's gateway: the
-    /// gateway hears of it first ([`ToGateway::Open`]), then of its catch-up;
-    /// once it has them, the Worker is told where to take the upgrade.
+    /// A socket that joined at its upgrade goes to its member's gateway, one
+    /// that will join by frame to the gateway of the member it named
+    /// (`?member=`): the gateway hears of it first ([`ToGateway::Open`]),
+    /// then of its catch-up; once it has them, the Worker is told where to
+    /// take the upgrade.
     pub(crate) async fn hand_to_gateway(
         &self,
         sequencer: Sequencer,
-        member: Address,
         upgrade: Upgrade,
     ) -> Result<Response> {
-        let gateway = sequencer.placement().of(&member);
+        let Some(placed) = upgrade.address.as_ref().or(upgrade.placement.as_ref()) else {
+            return Err(worker::Error::RustError(
+                "a socket with no member to place it by".into(),
+            ));
+        };
+        let gateway = sequencer.placement().of(placed);
         let socket = Links::new_socket_id();
         self.links.announce(
             gateway,
             ToGateway::Open {
                 socket,
-                member: Some((member, sequencer.epoch())),
+                member: upgrade
+                    .address
+                    .clone()
+                    .map(|member| (member, sequencer.epoch())),
                 batches: upgrade.batches,
+                peer: upgrade.peer.clone(),
+                join_within_ms: self.policy.join_deadline_ms,
             },
         );
         self.apply(
@@ -110,7 +121,11 @@ impl NetworkHost {
             let Some(network) = guard.as_mut() else {
                 break;
             };
-            for input in sequencer.on_gateway(network, body.gateway, message, now_ms()) {
+            // Members the object holds on its own sockets stay online.
+            let held_here = |member: &Address| self.is_connected_here(member);
+            let inputs =
+                sequencer.on_gateway_beside(network, body.gateway, message, now_ms(), &held_here);
+            for input in inputs {
                 let origin = Origin::Gateway(input.origin);
                 if let Err(err) = self.gather_with(network, &origin, input.effects) {
                     worker::console_error!("a gateway's input failed: {err}");

@@ -79,7 +79,8 @@ pub(crate) struct Links {
     queues: RefCell<BTreeMap<GatewayId, Queue>>,
     /// Members bound through gateways (the alarm counts them as connected).
     members: RefCell<BTreeSet<Address>>,
-    /// Each member's latest [`ToGateway::Open`]: its gateway and position in that queue.
+    /// Each member's latest [`ToGateway::Open`] or [`ToGateway::Bind`]: its
+    /// gateway and position in that queue.
     latest: RefCell<BTreeMap<Address, (GatewayId, u64)>>,
     /// Requests sent to gateways, for benchmarks.
     pub(crate) requests: Cell<u64>,
@@ -219,6 +220,11 @@ impl Links {
         }
     }
 
+    /// True when `member` is bound through a gateway.
+    pub(crate) fn holds(&self, member: &Address) -> bool {
+        self.members.borrow().contains(member)
+    }
+
     /// The members bound through gateways.
     pub(crate) fn members(&self) -> Vec<Address> {
         self.members.borrow().iter().cloned().collect()
@@ -235,11 +241,16 @@ impl Links {
         let mut touched = BTreeSet::new();
         for (gateway, message) in messages {
             let queue = queues.entry(gateway).or_default();
-            if let ToGateway::Open {
-                member: Some((member, _)),
-                ..
-            } = &message
-            {
+            // A member's socket opened or joined: its gateway's older `Offline`s are stale.
+            let bound = match &message {
+                ToGateway::Open {
+                    member: Some((member, _)),
+                    ..
+                }
+                | ToGateway::Bind { member, .. } => Some(member),
+                _ => None,
+            };
+            if let Some(member) = bound {
                 let position = queue.enqueued + 1;
                 self.latest
                     .borrow_mut()

@@ -11,16 +11,16 @@
 //! socket's attachment says what the core knew of it, so an instance woken
 //! after hibernation restores the core from its sockets.
 
-use crate::gateway_link::{LINK_PATH, LinkBody, RESTART_PATH, SOCKET_HEADER, post};
+use crate::gateway_link::{LINK_PATH, LinkBody, RESTART_PATH, SOCKET_HEADER};
+use crate::gateway_uplink::push_up;
 use crate::host::now_ms;
 use agentnet_core::bindings::sockets::{Close, SocketId};
 use agentnet_core::bindings::ws::close_reply;
-use agentnet_core::gateway::{Gateway, GatewayEffect, GatewayId, ToGateway, ToNetwork};
+use agentnet_core::gateway::{Gateway, GatewayEffect, GatewayId, Opening, ToGateway, ToNetwork};
 use agentnet_core::{Address, ErrorCode};
 use serde::{Deserialize, Serialize};
 use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
-use std::rc::Rc;
 use worker::{Env, Request, Response, Result, State, WebSocket, WebSocketPair};
 
 /// How long an announced socket may take to arrive before it counts as closed.
@@ -34,6 +34,26 @@ pub(crate) struct Held {
     socket: SocketId,
     member: Option<(Address, u64)>,
     batches: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    peer: Option<String>,
+    #[serde(default)]
+    join_within_ms: u64,
+    /// When it opened or was last unbound (its time to join runs from there).
+    #[serde(default)]
+    since: u64,
+}
+
+impl Held {
+    /// What the core knows of the socket.
+    fn opening(&self) -> Opening {
+        Opening {
+            member: self.member.clone(),
+            batches: self.batches,
+            peer: self.peer.clone(),
+            join_within_ms: self.join_within_ms,
+            since: self.since,
+        }
+    }
 }
 
 /// A socket announced and not arrived yet, with what was written for it.
@@ -46,21 +66,23 @@ struct Waiting {
 /// One gateway's state and work (`crate::gateway_entry::GatewayObject` receives workerd's calls).
 pub(crate) struct GatewayHost {
     state: State,
-    env: Env,
-    core: RefCell<Option<Gateway>>,
+    pub(crate) env: Env,
+    pub(crate) core: RefCell<Option<Gateway>>,
     /// The network and this gateway's index, from its requests or its sockets.
-    link: RefCell<Option<(String, GatewayId)>>,
+    pub(crate) link: RefCell<Option<(String, GatewayId)>>,
     sockets: RefCell<BTreeMap<SocketId, WebSocket>>,
     /// The last frame's socket and attachment, so a burst from one socket reads it once.
     last: RefCell<Option<(WebSocket, Held)>>,
     waiting: RefCell<BTreeMap<SocketId, Waiting>>,
     /// Messages for the network, and whether a request to it is in flight.
-    up: RefCell<Vec<ToNetwork>>,
-    up_busy: Cell<bool>,
+    pub(crate) up: RefCell<Vec<ToNetwork>>,
+    pub(crate) up_busy: Cell<bool>,
     /// The position of the last message taken from the network's queue to this gateway.
-    seen: Cell<u64>,
+    pub(crate) seen: Cell<u64>,
     test_hooks: bool,
-    me: std::rc::Weak<GatewayHost>,
+    /// When the alarm is set for (the next unbound socket's time to join).
+    alarm_at: Cell<Option<u64>>,
+    pub(crate) me: std::rc::Weak<GatewayHost>,
 }
 
 impl GatewayHost {
@@ -86,12 +108,13 @@ impl GatewayHost {
             up_busy: Cell::new(false),
             seen: Cell::new(0),
             test_hooks,
+            alarm_at: Cell::new(None),
             me,
         }
     }
 
     /// Runs `f` on the core, restored from the sockets' attachments after a wake.
-    fn with_core<R>(&self, f: impl FnOnce(&mut Gateway) -> R) -> R {
+    pub(crate) fn with_core<R>(&self, f: impl FnOnce(&mut Gateway) -> R) -> R {
         let mut guard = self.core.borrow_mut();
         let core = guard.get_or_insert_with(|| self.restore());
         f(core)
@@ -106,7 +129,7 @@ impl GatewayHost {
                 continue;
             }
             let Some(held) = read(&ws) else { continue };
-            core.opened(held.socket, held.member.clone(), held.batches);
+            core.opened(held.socket, held.opening());
             self.sockets.borrow_mut().insert(held.socket, ws);
             self.link
                 .borrow_mut()
@@ -123,6 +146,7 @@ impl GatewayHost {
             LINK_PATH => {
                 let body: LinkBody<ToGateway> = req.json().await?;
                 self.network_request(body);
+                self.schedule_alarm().await?;
                 Ok(Response::empty()?.with_status(204))
             }
             RESTART_PATH if self.test_hooks => {
@@ -137,22 +161,24 @@ impl GatewayHost {
     fn network_request(&self, body: LinkBody<ToGateway>) {
         *self.link.borrow_mut() = Some((body.network.clone(), body.gateway));
         self.with_core(|_| ());
-        self.expire(now_ms());
+        let now = now_ms();
+        self.expire(now);
         let link = (body.network, body.gateway);
         let seen = body.first + body.messages.len() as u64;
         for message in body.messages {
             if let ToGateway::Open {
                 member: Some((member, _)),
                 ..
-            } = &message
+            }
+            | ToGateway::Bind { member, .. } = &message
             {
                 // The member is back: its close, not yet sent, is no news.
                 self.up.borrow_mut().retain(
                     |m| !matches!(m, ToNetwork::Offline { member: gone, .. } if gone == member),
                 );
             }
-            self.remember(&link, &message);
-            let effects = self.with_core(|core| core.on_network(message));
+            self.remember(&link, &message, now);
+            let effects = self.with_core(|core| core.on_network(message, now));
             self.apply(effects);
         }
         self.seen.set(seen.saturating_sub(1));
@@ -160,12 +186,14 @@ impl GatewayHost {
     }
 
     /// Keeps each socket's attachment (or its waiting record) true to what the core knows.
-    fn remember(&self, (network, gateway): &(String, GatewayId), message: &ToGateway) {
+    fn remember(&self, (network, gateway): &(String, GatewayId), message: &ToGateway, now: u64) {
         let (socket, member) = match message {
             ToGateway::Open {
                 socket,
                 member,
                 batches,
+                peer,
+                join_within_ms,
             } => {
                 let held = Held {
                     network: network.clone(),
@@ -173,6 +201,9 @@ impl GatewayHost {
                     socket: *socket,
                     member: member.clone(),
                     batches: *batches,
+                    peer: peer.clone(),
+                    join_within_ms: *join_within_ms,
+                    since: now,
                 };
                 let waiting = Waiting {
                     since: now_ms(),
@@ -191,12 +222,19 @@ impl GatewayHost {
             _ => return,
         };
         *self.last.borrow_mut() = None;
+        let unbound = member.is_none();
+        let update = |held: &mut Held| {
+            held.member = member;
+            if unbound {
+                held.since = now;
+            }
+        };
         if let Some(waiting) = self.waiting.borrow_mut().get_mut(&socket) {
-            waiting.held.member = member;
+            update(&mut waiting.held);
         } else if let Some(ws) = self.sockets.borrow().get(&socket)
             && let Some(mut held) = read(ws)
         {
-            held.member = member;
+            update(&mut held);
             let _ = ws.serialize_attachment(&held);
         }
     }
@@ -225,6 +263,32 @@ impl GatewayHost {
             .borrow_mut()
             .insert(waiting.held.socket, pair.server);
         Response::from_websocket(pair.client)
+    }
+
+    /// The alarm: sockets whose time to join ran out are closed.
+    pub(crate) async fn alarm(&self) -> Result<Response> {
+        self.alarm_at.set(None);
+        let effects = self.with_core(|core| core.overdue(now_ms()));
+        self.apply(effects);
+        self.schedule_alarm().await?;
+        Response::ok("")
+    }
+
+    /// Sets the alarm for the next unbound socket's time to join, unless one comes sooner.
+    async fn schedule_alarm(&self) -> Result<()> {
+        let Some(at) = self.with_core(|core| core.next_deadline()) else {
+            return Ok(());
+        };
+        if self.alarm_at.get().is_some_and(|set| set <= at) {
+            return Ok(());
+        }
+        self.alarm_at.set(Some(at));
+        self.state
+            .storage()
+            .set_alarm(worker::ScheduledTime::new(worker::js_sys::Date::new(
+                &(at as f64).into(),
+            )))
+            .await
     }
 
     /// Announced sockets that never came count as closed.
@@ -305,105 +369,10 @@ impl GatewayHost {
         self.up.borrow_mut().push(hello);
         self.send_up();
     }
-
-    /// Starts sending the network what waits for it, unless a request is in flight.
-    fn send_up(&self) {
-        if self.up_busy.get() {
-            return;
-        }
-        let Some(me) = self.me.upgrade() else { return };
-        self.up_busy.set(true);
-        worker::wasm_bindgen_futures::spawn_local(pump_up(me));
-    }
-
-    /// The next request's messages (the cursors taken so far first), if any.
-    fn next_up(&self) -> Option<LinkBody<ToNetwork>> {
-        let (network, gateway) = self.link.borrow().clone()?;
-        // Cursors first: they acknowledge what was delivered before, and a
-        // member's last acks reach the network before its `Offline`.
-        let mut messages: Vec<ToNetwork> =
-            self.with_core(Gateway::flush_cursors).into_iter().collect();
-        messages.append(&mut self.up.borrow_mut());
-        if messages.is_empty() {
-            return None;
-        }
-        Some(LinkBody {
-            network,
-            gateway,
-            messages,
-            first: 0,
-            seen: self.seen.get(),
-        })
-    }
-
-    fn network_stub(&self, network: &str) -> Result<worker::Stub> {
-        self.env
-            .durable_object(crate::host::NETWORKS_BINDING)?
-            .id_from_name(network)?
-            .get_stub()
-    }
-}
-
-/// Sends the network what the gateway has for it, one request at a time; a
-/// failed request is tried again (its frames carry event ids, so a resent
-/// event is acknowledged, not applied twice; cursors only go up).
-async fn pump_up(host: Rc<GatewayHost>) {
-    // One turn of the event loop first, so the frames on their way join this request.
-    worker::Delay::from(std::time::Duration::ZERO).await;
-    while let Some(body) = host.next_up() {
-        let mut tries = 0;
-        loop {
-            let sent = match (
-                serde_json::to_string(&body),
-                host.network_stub(&body.network),
-            ) {
-                (Ok(text), Ok(stub)) => post(&stub, LINK_PATH, text).await,
-                (Err(err), _) => Err(err.into()),
-                (_, Err(err)) => Err(err),
-            };
-            match sent {
-                Ok(()) => break,
-                Err(err) if tries < 3 => {
-                    worker::console_warn!("a request to the network failed, again: {err}");
-                    tries += 1;
-                    worker::Delay::from(std::time::Duration::from_millis(100)).await;
-                }
-                Err(err) => {
-                    worker::console_error!("dropping a request to the network: {err}");
-                    break;
-                }
-            }
-        }
-    }
-    host.up_busy.set(false);
-}
-
-/// Queues `message` for the network; frames from the same socket as the
-/// message before it join that message (one message per burst, not per frame).
-fn push_up(up: &mut Vec<ToNetwork>, message: ToNetwork) {
-    if let (
-        Some(ToNetwork::Frames {
-            socket: last,
-            member: bound,
-            frames,
-        }),
-        ToNetwork::Frames {
-            socket,
-            member,
-            frames: more,
-        },
-    ) = (up.last_mut(), &message)
-        && last == socket
-        && bound == member
-    {
-        frames.extend(more.iter().cloned());
-        return;
-    }
-    up.push(message);
 }
 
 /// A socket's attachment.
-fn read(ws: &WebSocket) -> Option<Held> {
+pub(crate) fn read(ws: &WebSocket) -> Option<Held> {
     ws.deserialize_attachment::<Held>().ok().flatten()
 }
 

@@ -233,10 +233,11 @@ impl NetworkHost {
         match outcome {
             Outcome::Respond(response) => respond(response),
             Outcome::Stream(stream) => self.open_sse(stream),
-            Outcome::Upgrade(upgrade) => match (self.links.sequencer(), upgrade.address.clone()) {
-                // A socket that joined at its upgrade goes to its member's gateway.
-                (Some(sequencer), Some(member)) => {
-                    self.hand_to_gateway(sequencer, member, upgrade).await
+            Outcome::Upgrade(upgrade) => match self.links.sequencer() {
+                // A socket that joined at its upgrade, or named whom it joins
+                // as, goes to that member's gateway; one that did neither stays here.
+                Some(sequencer) if upgrade.address.is_some() || upgrade.placement.is_some() => {
+                    self.hand_to_gateway(sequencer, upgrade).await
                 }
                 _ => self.accept_socket(&id, upgrade),
             },

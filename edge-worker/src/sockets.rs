@@ -257,7 +257,8 @@ impl NetworkHost {
                 .and_then(|closed| closed.member)
                 .filter(|member| !open.table.is_connected(member))
         });
-        let Some(member) = member else {
+        // A member also connected through a gateway stays online.
+        let Some(member) = member.filter(|m| !self.links.holds(m)) else {
             return Ok(());
         };
         if !self.ensure_loaded(&network)? {
@@ -268,6 +269,11 @@ impl NetworkHost {
             None => Vec::new(),
         };
         self.apply(&Origin::Nowhere, effects)
+    }
+
+    /// True when `member` has a socket this object holds itself (not through a gateway).
+    pub(crate) fn is_connected_here(&self, member: &Address) -> bool {
+        self.with_sockets(|open| open.table.is_connected(member))
     }
 
     /// The peer closed a socket: finish the closing handshake and forget it.

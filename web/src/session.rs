@@ -231,13 +231,8 @@ impl Session {
                 on_effect(*effect);
             }
         };
-        match Connection::open(
-            &socket_url(&network),
-            &network,
-            replica,
-            credentials,
-            on_signal,
-        ) {
+        let url = socket_url(&network, replica.address());
+        match Connection::open(&url, &network, replica, credentials, on_signal) {
             Ok(connection) => {
                 // If the person switched away meanwhile, this workspace is gone: close at once.
                 match self.connection.try_set_value(Some(connection)).flatten() {
@@ -267,7 +262,9 @@ impl Session {
 }
 
 /// The WebSocket URL of `network` on the edge that served the page.
-fn socket_url(network: &str) -> String {
+/// The network's socket URL for `me`, who joins by its first frame: `member=`
+/// lets a network with connection gateways hand the socket to my gateway.
+fn socket_url(network: &str, me: &agentnet_core::Address) -> String {
     let location = window().location();
     let scheme = if location.protocol().ok().as_deref() == Some("https:") {
         "wss"
@@ -275,5 +272,6 @@ fn socket_url(network: &str) -> String {
         "ws"
     };
     let host = location.host().unwrap_or_default();
-    format!("{scheme}://{host}/networks/{network}/v1/ws")
+    let member = js_sys::encode_uri_component(&me.to_string());
+    format!("{scheme}://{host}/networks/{network}/v1/ws?member={member}")
 }

@@ -70,6 +70,18 @@ export function batchedUrl(socketUrl) {
 }
 
 /**
+ * The socket URL of an agent that joins as `address` by its first frame:
+ * batched frames, and `member=` naming whom it joins as, so that a network
+ * with connection gateways hands the socket to that member's gateway (the
+ * gateway refuses a join as anyone else). Networks without gateways ignore it.
+ */
+export function memberSocketUrl(socketUrl, address) {
+  const url = new URL(batchedUrl(socketUrl));
+  if (address) url.searchParams.set('member', address);
+  return url.toString();
+}
+
+/**
  * True for the `ws` package's class, which takes an options object where a
  * WHATWG WebSocket takes protocols. Told apart by `terminate`, which only
  * `ws` has (its ESM default export carries no other static marker).

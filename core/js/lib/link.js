@@ -7,7 +7,7 @@
 // loop (`apply`).
 
 import { AgentnetError, callCore } from './errors.js';
-import { batchedUrl, openSocket, sendFrame } from './connect.js';
+import { memberSocketUrl, openSocket, sendFrame } from './connect.js';
 
 /** A random 32-bit number: the jitter of the replica's reconnection backoff. */
 function random32() {
@@ -77,7 +77,7 @@ export class Link {
   /** Opens a socket and joins; resolves when the network accepted the join (`joined()`), rejects when it refused or the socket failed. */
   open(timeoutMs) {
     return new Promise((resolve, reject) => {
-      const socket = openSocket(this.#WebSocket, batchedUrl(this.#socketUrl));
+      const socket = openSocket(this.#WebSocket, memberSocketUrl(this.#socketUrl, this.#replica().address()));
       this.#socket = socket;
       let settled = false;
       const fail = (error) => {

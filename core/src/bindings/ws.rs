@@ -5,7 +5,9 @@
 //! authenticate in its URL: `?ticket=` (from `POST v1/ticket`, good once;
 //! preferred) or `?session=` binds the socket to that member; `?agent_id=&token=&secret=&after=`
 //! joins at the upgrade. Otherwise it joins with its first frame, within
-//! [`Policy::join_deadline_ms`](super::policy::Policy). A socket the network
+//! [`Policy::join_deadline_ms`](super::policy::Policy), and may say as whom
+//! with `?member=` ([`placement_hint`]: on a network with connection gateways
+//! the socket is then held by that member's gateway). A socket the network
 //! has no room for is accepted and closed at once ([`super::http::refusal`]), as browsers
 //! see only close codes. A join's catch-up reads need the socket, so they
 //! wait in [`Upgrade::after_accept`] until the host has accepted it.
@@ -63,6 +65,10 @@ pub struct Upgrade {
     pub peer: Option<String>,
     /// The client asked for batched frames (`?frames=batch`, [`wants_batches`]).
     pub batches: bool,
+    /// For a socket that joins by frame: the address it will join as
+    /// (`?member=`, [`placement_hint`]), so a network with gateways can hand
+    /// it to that member's gateway at once.
+    pub placement: Option<Address>,
 }
 
 /// True when the upgrade asks for batched frames (`?frames=batch`): the
@@ -71,6 +77,23 @@ pub struct Upgrade {
 /// event, as older clients expect. Batches are accepted from every socket.
 pub fn wants_batches(req: &Request) -> bool {
     req.query("frames").as_deref() == Some("batch")
+}
+
+/// The address an upgrade that joins by frame says it will join as
+/// (`?member=<address>`): a network with connection gateways hands the socket
+/// to that member's gateway, which refuses a join as any address placed
+/// elsewhere. `Ok(None)` without the parameter; an invalid address is
+/// `invalid_address`.
+pub fn placement_hint(req: &Request) -> Result<Option<Address>, Response> {
+    let Some(member) = req.query("member") else {
+        return Ok(None);
+    };
+    member.parse::<Address>().map(Some).map_err(|err| {
+        Response::error(
+            ErrorCode::InvalidAddress,
+            format!("?member= is not an address: {err}"),
+        )
+    })
 }
 
 /// The events' texts in one frame from a socket: the elements of a batch, or the frame.
@@ -99,7 +122,16 @@ pub fn upgrade<H: BindingHost>(
     req: &Request,
 ) -> Result<Answer<Upgrade>, H::Error> {
     let batches = wants_batches(req);
-    Ok(decide_upgrade(host, network, req)?.map(|upgrade| Upgrade { batches, ..upgrade }))
+    let hint = match placement_hint(req) {
+        Ok(hint) => hint,
+        Err(response) => return Ok(Err(response)),
+    };
+    Ok(decide_upgrade(host, network, req)?.map(|upgrade| Upgrade {
+        batches,
+        // Only a socket that is not bound yet needs to say where it belongs.
+        placement: upgrade.address.is_none().then_some(hint).flatten(),
+        ..upgrade
+    }))
 }
 
 fn decide_upgrade<H: BindingHost>(
@@ -135,6 +167,7 @@ fn decide_upgrade<H: BindingHost>(
             after_accept: Vec::new(),
             peer,
             batches: false,
+            placement: None,
         }));
     };
     let claimed = match claimed_address(&agent) {
@@ -207,6 +240,7 @@ fn accepted<H: BindingHost>(
             after_accept,
             peer,
             batches: false,
+            placement: None,
         }),
         None => Err(join_refused(collected.replies.last())),
     })
@@ -285,5 +319,20 @@ mod tests {
         assert_eq!(peer_of(&req("evil; drop")), None);
         assert_eq!(peer_of(&req(&"1".repeat(65))), None);
         assert_eq!(peer_of(&Request::new(Method::Get, "http://h/")), None);
+    }
+
+    #[test]
+    fn the_member_hint_is_an_address_or_a_clear_error() {
+        let req =
+            |query: &str| Request::new(Method::Get, format!("http://h/networks/demo/v1/ws{query}"));
+        assert_eq!(placement_hint(&req("")), Ok(None));
+        assert_eq!(
+            placement_hint(&req("?member=agent:alice")),
+            Ok(Some("agent:alice".parse().unwrap()))
+        );
+        let refused = placement_hint(&req("?member=not%20an%20address")).unwrap_err();
+        assert_eq!(refused.status, 400);
+        let code = refused.json_body().and_then(|b| b.get("code")).cloned();
+        assert_eq!(code, Some(json!("invalid_address")));
     }
 }

@@ -3,12 +3,17 @@
 //! acks to `core` coalesced into cursors for the network.
 
 use super::messages::{Delivery, ToGateway, ToNetwork};
+use crate::ErrorCode;
 use crate::bindings::sockets::{Close, SocketId, left};
 use crate::event::batch;
 use crate::event::{Event, Limits};
 use crate::ids::address::Address;
 use crate::ids::event_type::core_types;
 use std::collections::{BTreeMap, BTreeSet};
+
+/// The most events a socket may send before it is bound (a join, a
+/// challenge and their retries fit; more is a client that will not join).
+pub const MAX_UNBOUND_EVENTS: u32 = 10;
 
 /// What the gateway's host does.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -31,11 +36,35 @@ pub enum GatewayEffect {
     ToNetwork(ToNetwork),
 }
 
+/// What the gateway knows of a socket as it opens (or, after a wake, as its
+/// host kept it).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Opening {
+    /// The member and the network instance that bound it, when joined at its upgrade.
+    pub member: Option<(Address, u64)>,
+    /// It takes batched frames.
+    pub batches: bool,
+    /// The client's IP, when known.
+    pub peer: Option<String>,
+    /// How long it has to join while unbound.
+    pub join_within_ms: u64,
+    /// When it opened or was last unbound.
+    pub since: u64,
+}
+
 #[derive(Debug, Clone)]
 struct Held {
-    /// The member and the network instance that bound it.
-    member: Option<(Address, u64)>,
-    batches: bool,
+    opening: Opening,
+    /// Events it sent while unbound.
+    unbound_events: u32,
+}
+
+impl Held {
+    fn join_by(&self) -> u64 {
+        self.opening
+            .since
+            .saturating_add(self.opening.join_within_ms)
+    }
 }
 
 /// One gateway.
@@ -43,6 +72,8 @@ struct Held {
 pub struct Gateway {
     sockets: BTreeMap<SocketId, Held>,
     by_member: BTreeMap<Address, BTreeSet<SocketId>>,
+    /// Unbound sockets by `(join_by, socket)`: the first is the next to time out.
+    unbound: BTreeSet<(u64, SocketId)>,
     /// Acks taken from the sockets, not yet sent: the highest `seq` per member and epoch.
     acked: BTreeMap<(Address, u64), u64>,
 }
@@ -53,16 +84,59 @@ impl Gateway {
         (Self::default(), ToNetwork::Restarted)
     }
 
-    /// A socket opened, bound to `member` (by the network instance `epoch`)
-    /// when it joined at its upgrade; `batches` when it asked for batched frames.
-    pub fn opened(&mut self, socket: SocketId, member: Option<(Address, u64)>, batches: bool) {
-        if let Some((member, _)) = &member {
-            self.by_member
-                .entry(member.clone())
-                .or_default()
-                .insert(socket);
+    /// A socket opened as `opening` says (bound when it joined at its
+    /// upgrade; else it must join by `since + join_within_ms`).
+    pub fn opened(&mut self, socket: SocketId, opening: Opening) {
+        let held = Held {
+            opening,
+            unbound_events: 0,
+        };
+        match &held.opening.member {
+            Some((member, _)) => {
+                self.by_member
+                    .entry(member.clone())
+                    .or_default()
+                    .insert(socket);
+            }
+            None => {
+                self.unbound.insert((held.join_by(), socket));
+            }
         }
-        self.sockets.insert(socket, Held { member, batches });
+        self.sockets.insert(socket, held);
+    }
+
+    /// What the gateway knows of `socket` (for its host to keep with it).
+    pub fn opening(&self, socket: SocketId) -> Option<&Opening> {
+        self.sockets.get(&socket).map(|held| &held.opening)
+    }
+
+    /// Closes the unbound sockets whose time to join ran out at `now`.
+    pub fn overdue(&mut self, now: u64) -> Vec<GatewayEffect> {
+        let late: Vec<(u64, SocketId)> = self
+            .unbound
+            .iter()
+            .take_while(|(join_by, _)| *join_by <= now)
+            .copied()
+            .collect();
+        late.into_iter()
+            .filter_map(|(_, socket)| {
+                let held = self.sockets.get(&socket)?;
+                let close = Close::new(
+                    ErrorCode::Timeout,
+                    &format!(
+                        "no join within {} ms of connecting",
+                        held.opening.join_within_ms
+                    ),
+                );
+                self.closed(socket);
+                Some(GatewayEffect::Close { socket, close })
+            })
+            .collect()
+    }
+
+    /// When the next unbound socket runs out of time to join, if any.
+    pub fn next_deadline(&self) -> Option<u64> {
+        self.unbound.first().map(|(join_by, _)| *join_by)
     }
 
     /// True when it holds `socket` (opened, or announced by [`ToGateway::Open`]).
@@ -78,10 +152,10 @@ impl Gateway {
     /// A frame from a socket: acks to `core` from its member are kept for
     /// [`Self::flush_cursors`]; the other events go to the network in order.
     pub fn on_socket_frame(&mut self, socket: SocketId, frame: &str) -> Vec<GatewayEffect> {
-        let Some(held) = self.sockets.get(&socket) else {
+        let Some(held) = self.sockets.get_mut(&socket) else {
             return Vec::new();
         };
-        let member = held.member.clone();
+        let member = held.opening.member.clone();
         let mut frames = Vec::new();
         for text in batch::split(frame) {
             if let Some(bound) = &member
@@ -93,13 +167,29 @@ impl Gateway {
             }
             frames.push(text.to_owned());
         }
+        if member.is_none() {
+            held.unbound_events = held
+                .unbound_events
+                .saturating_add(u32::try_from(frames.len()).unwrap_or(u32::MAX));
+            if held.unbound_events > MAX_UNBOUND_EVENTS {
+                // A client that will not join: the network hears no more of it.
+                self.closed(socket);
+                let close = Close::new(
+                    ErrorCode::NotJoined,
+                    "too many events before joining: join first",
+                );
+                return vec![GatewayEffect::Close { socket, close }];
+            }
+        }
         if frames.is_empty() {
             return Vec::new();
         }
+        let peer = held.opening.peer.clone();
         vec![GatewayEffect::ToNetwork(ToNetwork::Frames {
             socket,
             member,
             frames,
+            peer,
         })]
     }
 
@@ -120,7 +210,8 @@ impl Gateway {
         let Some(held) = self.sockets.remove(&socket) else {
             return Vec::new();
         };
-        let Some((member, _)) = held.member else {
+        self.unbound.remove(&(held.join_by(), socket));
+        let Some((member, _)) = held.opening.member else {
             return Vec::new();
         };
         self.unbind_member(&member, socket)
@@ -140,16 +231,25 @@ impl Gateway {
         Some(member.clone())
     }
 
-    /// A message from the network object.
-    pub fn on_network(&mut self, message: ToGateway) -> Vec<GatewayEffect> {
+    /// A message from the network object, at `now`.
+    pub fn on_network(&mut self, message: ToGateway, now: u64) -> Vec<GatewayEffect> {
         match message {
             ToGateway::Deliveries { deliveries } => self.deliver(&deliveries),
             ToGateway::Open {
                 socket,
                 member,
                 batches,
+                peer,
+                join_within_ms,
             } => {
-                self.opened(socket, member, batches);
+                let opening = Opening {
+                    member,
+                    batches,
+                    peer,
+                    join_within_ms,
+                    since: now,
+                };
+                self.opened(socket, opening);
                 Vec::new()
             }
             ToGateway::Reply { socket, frame } => self.write(vec![(socket, frame)]),
@@ -158,21 +258,11 @@ impl Gateway {
                 member,
                 epoch,
             } => {
-                let Some(held) = self.sockets.get_mut(&socket) else {
-                    return Vec::new();
-                };
-                let old = held.member.replace((member.clone(), epoch));
-                if let Some((old, _)) = old.filter(|(old, _)| old != &member) {
-                    self.unbind_member(&old, socket);
-                }
-                self.by_member.entry(member).or_default().insert(socket);
+                self.rebind(socket, Some((member, epoch)), now);
                 Vec::new()
             }
             ToGateway::Unbind { socket } => {
-                let old = self.sockets.get_mut(&socket).and_then(|h| h.member.take());
-                if let Some((old, _)) = old {
-                    self.unbind_member(&old, socket);
-                }
+                self.rebind(socket, None, now);
                 Vec::new()
             }
             ToGateway::CloseMember { member } => {
@@ -190,6 +280,7 @@ impl Gateway {
             }
             ToGateway::Restarted => {
                 self.by_member.clear();
+                self.unbound.clear();
                 self.acked.clear();
                 let close = Close::new(
                     crate::ErrorCode::NetworkUnavailable,
@@ -202,6 +293,36 @@ impl Gateway {
                         close: close.clone(),
                     })
                     .collect()
+            }
+        }
+    }
+
+    /// `socket` is now bound to `member` (or, with `None`, unbound: its time
+    /// to join starts again at `now`).
+    fn rebind(&mut self, socket: SocketId, member: Option<(Address, u64)>, now: u64) {
+        let Some(held) = self.sockets.get_mut(&socket) else {
+            return;
+        };
+        let was_unbound = held.opening.member.is_none();
+        let join_by = held.join_by();
+        let old = std::mem::replace(&mut held.opening.member, member.clone());
+        if member.is_none() {
+            held.opening.since = now;
+            held.unbound_events = 0;
+        }
+        let join_by_now = held.join_by();
+        if was_unbound {
+            self.unbound.remove(&(join_by, socket));
+        }
+        if let Some((old, _)) = old {
+            self.unbind_member(&old, socket);
+        }
+        match member {
+            Some((member, _)) => {
+                self.by_member.entry(member).or_default().insert(socket);
+            }
+            None => {
+                self.unbound.insert((join_by_now, socket));
             }
         }
     }
@@ -236,7 +357,7 @@ impl Gateway {
                 continue;
             };
             out.extend(
-                batch::frames(&frames, held.batches)
+                batch::frames(&frames, held.opening.batches)
                     .into_iter()
                     .map(|frame| GatewayEffect::Send { socket, frame }),
             );

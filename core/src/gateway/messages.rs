@@ -6,6 +6,10 @@ use crate::ids::address::Address;
 use crate::network::FrameTemplate;
 use serde::{Deserialize, Serialize};
 
+fn default_join_within() -> u64 {
+    crate::bindings::policy::JOIN_DEADLINE_MS
+}
+
 /// A gateway's index among the network's gateways.
 pub type GatewayId = u32;
 
@@ -50,9 +54,10 @@ pub enum ToGateway {
         /// The events, each once.
         deliveries: Vec<Delivery>,
     },
-    /// A socket joined at its upgrade is on its way to this gateway: hold it
-    /// (bound to `member` by the instance `epoch`), and write what comes for
-    /// it until it arrives (the host keeps those frames for it).
+    /// A socket is on its way to this gateway: hold it (bound to `member` by
+    /// the instance `epoch` when it joined at its upgrade; else it must join
+    /// by frame within `join_within_ms`), and write what comes for it until
+    /// it arrives (the host keeps those frames for it).
     Open {
         /// The socket's id (unique across the network's gateways).
         socket: SocketId,
@@ -60,6 +65,12 @@ pub enum ToGateway {
         member: Option<(Address, u64)>,
         /// It asked for batched frames.
         batches: bool,
+        /// The client's IP, when known (failed joins are throttled by it).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        peer: Option<String>,
+        /// How long an unbound socket has to join ([`crate::bindings::policy::Policy::join_deadline_ms`]).
+        #[serde(default = "default_join_within")]
+        join_within_ms: u64,
     },
     /// The answer to one socket's frame (an ack, an error, a read's answer).
     Reply {
@@ -103,6 +114,9 @@ pub enum ToNetwork {
         member: Option<(Address, u64)>,
         /// The events' texts.
         frames: Vec<String>,
+        /// The client's IP, when known.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        peer: Option<String>,
     },
     /// The highest `seq` each member acknowledged since the last of these.
     Cursors {

@@ -32,10 +32,12 @@ pub mod messages;
 mod placement;
 mod sequencer;
 
-pub use holder::{Gateway, GatewayEffect};
+pub use holder::{Gateway, GatewayEffect, MAX_UNBOUND_EVENTS, Opening};
 pub use messages::{Delivery, DeliveryFrame, GatewayId, ToGateway, ToNetwork};
 pub use placement::Placement;
 pub use sequencer::{Input, Sequencer};
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod unbound_tests;

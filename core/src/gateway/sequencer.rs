@@ -5,7 +5,11 @@
 use super::messages::{Delivery, DeliveryFrame, GatewayId, ToGateway, ToNetwork};
 use super::placement::Placement;
 use crate::bindings::sockets::SocketId;
+use crate::error::{ErrorCode, Rejection};
+use crate::event::Event;
 use crate::ids::address::Address;
+use crate::ids::event_type::core_types;
+use crate::ids::ulid::EventId;
 use crate::network::{Effect, FrameTemplate, Inbound, Network};
 use std::collections::BTreeMap;
 
@@ -52,6 +56,21 @@ impl Sequencer {
         message: ToNetwork,
         now: u64,
     ) -> Vec<Input> {
+        self.on_gateway_beside(network, gateway, message, now, &|_| false)
+    }
+
+    /// [`Self::on_gateway`] for a network object that also holds sockets of
+    /// its own (clients that connected without saying whom they join as):
+    /// a member for whom `held_here` is true stays online when its gateway
+    /// says it is gone.
+    pub fn on_gateway_beside(
+        &self,
+        network: &mut Network,
+        gateway: GatewayId,
+        message: ToNetwork,
+        now: u64,
+        held_here: &dyn Fn(&Address) -> bool,
+    ) -> Vec<Input> {
         match message {
             // Bound by an earlier instance: its gateway closes it once it hears of the restart.
             ToNetwork::Frames {
@@ -62,17 +81,35 @@ impl Sequencer {
                 socket,
                 member,
                 frames,
+                peer,
             } => {
                 let mut member = member.map(|(member, _)| member);
                 frames
                     .iter()
                     .map(|frame| {
-                        let inbound = Inbound {
-                            session: member.as_ref(),
-                            connection: Some(socket),
-                            ..Inbound::default()
+                        let effects = match self.join_placed_elsewhere(network, gateway, frame) {
+                            Some((address, id)) => vec![network.refused_by_host(
+                                member.as_ref().unwrap_or(&address),
+                                Some(id),
+                                &Rejection::new(
+                                    ErrorCode::InvalidRequest,
+                                    format!(
+                                        "this socket is held for other members: \
+                                         connect with ?member={address} to join as {address}"
+                                    ),
+                                ),
+                                now,
+                            )],
+                            None => {
+                                let inbound = Inbound {
+                                    session: member.as_ref(),
+                                    connection: Some(socket),
+                                    peer: peer.as_deref(),
+                                    didwba: None,
+                                };
+                                network.handle_frame_on(&inbound, frame, now)
+                            }
                         };
-                        let effects = network.handle_frame_on(&inbound, frame, now);
                         // A join binds the socket for the frames after it.
                         for effect in &effects {
                             match effect {
@@ -96,6 +133,7 @@ impl Sequencer {
                     .flat_map(|(member, seq, _)| network.acknowledge(member, *seq, now))
                     .collect(),
             }],
+            ToNetwork::Offline { member, .. } if held_here(&member) => Vec::new(),
             ToNetwork::Offline { member, .. } => vec![Input {
                 origin: None,
                 effects: network.disconnect(&member, now),
@@ -105,7 +143,11 @@ impl Sequencer {
                     .state()
                     .members
                     .values()
-                    .filter(|m| m.is_online() && self.placement.of(&m.address) == gateway)
+                    .filter(|m| {
+                        m.is_online()
+                            && self.placement.of(&m.address) == gateway
+                            && !held_here(&m.address)
+                    })
                     .map(|m| m.address.clone())
                     .collect();
                 vec![Input {
@@ -117,6 +159,24 @@ impl Sequencer {
                 }]
             }
         }
+    }
+
+    /// The address and id of a join in `frame` as a member placed on
+    /// another gateway than `gateway`: its deliveries would never reach
+    /// this socket, so it is refused.
+    fn join_placed_elsewhere(
+        &self,
+        network: &Network,
+        gateway: GatewayId,
+        frame: &str,
+    ) -> Option<(Address, EventId)> {
+        if !frame.contains(core_types::AGENT_JOIN) {
+            return None;
+        }
+        let event = Event::decode(frame, &network.config().limits).ok()?;
+        let elsewhere = event.event_type.as_str() == core_types::AGENT_JOIN
+            && self.placement.of(&event.source) != gateway;
+        elsewhere.then_some((event.source, event.id))
     }
 
     /// The messages to gateways for the effects a host applied for one input

@@ -15,7 +15,7 @@ use crate::model::state::Row;
 use crate::network::Network;
 use serde_json::json;
 
-fn member(i: usize) -> Address {
+pub(super) fn member(i: usize) -> Address {
     format!("agent:m{i}").parse().unwrap()
 }
 
@@ -40,7 +40,12 @@ fn network(members: usize) -> Network {
     )
 }
 
-fn frame(source: &Address, event_type: &str, target: &str, payload: serde_json::Value) -> String {
+pub(super) fn frame(
+    source: &Address,
+    event_type: &str,
+    target: &str,
+    payload: serde_json::Value,
+) -> String {
     let id = crate::ids::ulid::EventId::from_parts(1_000, u128::from(rand_id()));
     json!({"id": id.to_string(), "type": event_type, "source": source.to_string(),
            "target": target, "payload": payload, "timestamp": 1_000})
@@ -54,19 +59,19 @@ fn rand_id() -> u64 {
 }
 
 /// The network, its host and sequencer, and the gateways, passing messages at once.
-struct World {
-    network: Network,
-    host: MemoryHost,
-    sequencer: Sequencer,
-    gateways: Vec<Gateway>,
+pub(super) struct World {
+    pub(super) network: Network,
+    pub(super) host: MemoryHost,
+    pub(super) sequencer: Sequencer,
+    pub(super) gateways: Vec<Gateway>,
     /// Messages the network sent to gateways, counted.
-    sent: usize,
+    pub(super) sent: usize,
     /// What each socket received.
-    received: std::collections::BTreeMap<SocketId, Vec<String>>,
+    pub(super) received: std::collections::BTreeMap<SocketId, Vec<String>>,
 }
 
 impl World {
-    fn new(members: usize, gateways: u32) -> Self {
+    pub(super) fn new(members: usize, gateways: u32) -> Self {
         Self {
             network: network(members),
             host: MemoryHost::default(),
@@ -77,20 +82,26 @@ impl World {
         }
     }
 
-    fn gateway_of(&self, m: &Address) -> usize {
+    pub(super) fn gateway_of(&self, m: &Address) -> usize {
         self.sequencer.placement().of(m) as usize
     }
 
     /// Member `i` opens socket `i` on its gateway and joins on it.
-    fn join(&mut self, i: usize, batches: bool) {
+    pub(super) fn join(&mut self, i: usize, batches: bool) {
         let m = member(i);
         let at = self.gateway_of(&m);
-        self.gateways[at].opened(i as SocketId, None, batches);
+        let opening = Opening {
+            batches,
+            join_within_ms: 20_000,
+            since: 2_000,
+            ..Opening::default()
+        };
+        self.gateways[at].opened(i as SocketId, opening);
         let join = frame(&m, "network.agent.join", "core", json!({}));
         self.on_socket_frame(at, i as SocketId, &join);
     }
 
-    fn on_socket_frame(&mut self, at: usize, socket: SocketId, text: &str) {
+    pub(super) fn on_socket_frame(&mut self, at: usize, socket: SocketId, text: &str) {
         let effects = self.gateways[at].on_socket_frame(socket, text);
         self.gateway_effects(at, effects);
     }
@@ -101,7 +112,7 @@ impl World {
         }
     }
 
-    fn up(&mut self, at: usize, message: ToNetwork) {
+    pub(super) fn up(&mut self, at: usize, message: ToNetwork) {
         let inputs = self
             .sequencer
             .on_gateway(&mut self.network, at as u32, message, 2_000);
@@ -109,13 +120,13 @@ impl World {
             let applied = self.host.apply(&mut self.network, input.effects, 2_000);
             for (to, message) in self.sequencer.route(input.origin, &applied) {
                 self.sent += 1;
-                let effects = self.gateways[to as usize].on_network(message);
+                let effects = self.gateways[to as usize].on_network(message, 2_000);
                 self.gateway_effects(to as usize, effects);
             }
         }
     }
 
-    fn gateway_effects(&mut self, at: usize, effects: Vec<GatewayEffect>) {
+    pub(super) fn gateway_effects(&mut self, at: usize, effects: Vec<GatewayEffect>) {
         for effect in effects {
             match effect {
                 GatewayEffect::Send { socket, frame } => {
@@ -129,7 +140,7 @@ impl World {
         }
     }
 
-    fn events(&self, socket: SocketId) -> Vec<Event> {
+    pub(super) fn events(&self, socket: SocketId) -> Vec<Event> {
         self.received
             .get(&socket)
             .into_iter()
@@ -249,7 +260,7 @@ fn restarts_end_the_old_sockets_and_their_members_presence() {
         before,
         "not accepted from a stale binding"
     );
-    let closes = world.gateways[other_at].on_network(ToGateway::Restarted);
+    let closes = world.gateways[other_at].on_network(ToGateway::Restarted, 2_000);
     assert!(
         closes
             .iter()
@@ -292,19 +303,27 @@ fn an_announced_socket_gets_its_frames_before_and_after_it_arrives() {
     let m = member(1);
     let socket: SocketId = 42;
     assert!(!gateway.holds(socket));
-    gateway.on_network(ToGateway::Open {
-        socket,
-        member: Some((m.clone(), 9)),
-        batches: true,
-    });
+    gateway.on_network(
+        ToGateway::Open {
+            socket,
+            member: Some((m.clone(), 9)),
+            batches: true,
+            peer: None,
+            join_within_ms: 20_000,
+        },
+        0,
+    );
     assert!(gateway.holds(socket));
     let delivery = Delivery {
         frame: DeliveryFrame::Same("{\"x\":1}".into()),
         to: vec![(m.clone(), 0), (member(2), 0)],
     };
-    let sent = gateway.on_network(ToGateway::Deliveries {
-        deliveries: vec![delivery],
-    });
+    let sent = gateway.on_network(
+        ToGateway::Deliveries {
+            deliveries: vec![delivery],
+        },
+        0,
+    );
     assert_eq!(
         sent,
         vec![GatewayEffect::Send {

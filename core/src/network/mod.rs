@@ -161,6 +161,18 @@ impl Network {
         effects
     }
 
+    /// The reply refusing an event `request` from `to` before it reached
+    /// the network (a host's own check, such as a join on the wrong gateway).
+    pub fn refused_by_host(
+        &mut self,
+        to: &Address,
+        request: Option<crate::ids::ulid::EventId>,
+        rejection: &Rejection,
+        now: u64,
+    ) -> Effect {
+        Effect::Reply(self.error_event(to, request, rejection, now))
+    }
+
     /// Runs `work` as part of a request whose transport carried the trace
     /// context `trace` (a binding's `traceparent` header): events accepted
     /// meanwhile without a context of their own get this one.

@@ -1,0 +1,108 @@
+//! A gateway's requests to its network object: frames, cursors and
+//! presence queued by [`GatewayHost`], sent one request at a time (what piles
+//! up meanwhile goes in the next), retried a few times when one fails.
+
+use crate::gateway_link::{LINK_PATH, LinkBody, post};
+use crate::gateway_object::GatewayHost;
+use agentnet_core::gateway::{Gateway, ToNetwork};
+use std::rc::Rc;
+use worker::Result;
+
+impl GatewayHost {
+    /// Starts sending the network what waits for it, unless a request is in flight.
+    pub(crate) fn send_up(&self) {
+        if self.up_busy.get() {
+            return;
+        }
+        let Some(me) = self.me.upgrade() else { return };
+        self.up_busy.set(true);
+        worker::wasm_bindgen_futures::spawn_local(pump_up(me));
+    }
+
+    /// The next request's messages (the cursors taken so far first), if any.
+    fn next_up(&self) -> Option<LinkBody<ToNetwork>> {
+        let (network, gateway) = self.link.borrow().clone()?;
+        // Cursors first: they acknowledge what was delivered before, and a
+        // member's last acks reach the network before its `Offline`.
+        let mut messages: Vec<ToNetwork> =
+            self.with_core(Gateway::flush_cursors).into_iter().collect();
+        messages.append(&mut self.up.borrow_mut());
+        if messages.is_empty() {
+            return None;
+        }
+        Some(LinkBody {
+            network,
+            gateway,
+            messages,
+            first: 0,
+            seen: self.seen.get(),
+        })
+    }
+
+    fn network_stub(&self, network: &str) -> Result<worker::Stub> {
+        self.env
+            .durable_object(crate::host::NETWORKS_BINDING)?
+            .id_from_name(network)?
+            .get_stub()
+    }
+}
+
+/// Sends the network what the gateway has for it, one request at a time; a
+/// failed request is tried again (its frames carry event ids, so a resent
+/// event is acknowledged, not applied twice; cursors only go up).
+async fn pump_up(host: Rc<GatewayHost>) {
+    // One turn of the event loop first, so the frames on their way join this request.
+    worker::Delay::from(std::time::Duration::ZERO).await;
+    while let Some(body) = host.next_up() {
+        let mut tries = 0;
+        loop {
+            let sent = match (
+                serde_json::to_string(&body),
+                host.network_stub(&body.network),
+            ) {
+                (Ok(text), Ok(stub)) => post(&stub, LINK_PATH, text).await,
+                (Err(err), _) => Err(err.into()),
+                (_, Err(err)) => Err(err),
+            };
+            match sent {
+                Ok(()) => break,
+                Err(err) if tries < 3 => {
+                    worker::console_warn!("a request to the network failed, again: {err}");
+                    tries += 1;
+                    worker::Delay::from(std::time::Duration::from_millis(100)).await;
+                }
+                Err(err) => {
+                    worker::console_error!("dropping a request to the network: {err}");
+                    break;
+                }
+            }
+        }
+    }
+    host.up_busy.set(false);
+}
+
+/// Queues `message` for the network; frames from the same socket as the
+/// message before it join that message (one message per burst, not per frame).
+pub(crate) fn push_up(up: &mut Vec<ToNetwork>, message: ToNetwork) {
+    if let (
+        Some(ToNetwork::Frames {
+            socket: last,
+            member: bound,
+            frames,
+            ..
+        }),
+        ToNetwork::Frames {
+            socket,
+            member,
+            frames: more,
+            ..
+        },
+    ) = (up.last_mut(), &message)
+        && last == socket
+        && bound == member
+    {
+        frames.extend(more.iter().cloned());
+        return;
+    }
+    up.push(message);
+}
