@@ -6,6 +6,10 @@
 // audience on a shared gateway, acks flow back as cursors (a reconnect
 // resumes with nothing lost and nothing repeated), and a restart of the
 // gateways or of the network object mid-stream loses nothing acknowledged.
+// A socket that joins by frame and names its member (`?member=`, as npm
+// agents and the workspace do) is held by that member's gateway too, which
+// refuses a join as anyone placed elsewhere, closes it when it does not join
+// in time, and closes it when it sends too much before joining.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -14,12 +18,14 @@ import { Agent } from '../../core/js/index.js';
 import { createNetwork, startEdge } from '../support/edge.mjs';
 import { until } from '../support/process.mjs';
 import { call as callAt } from '../support/http.mjs';
-import { bareSocket, eventFrame } from '../support/frames.mjs';
+import { bareSocket, eventFrame, eventsOf } from '../support/frames.mjs';
 
 let edge;
+/** The networks' time to join (short, so a socket that never joins is closed within the test). */
+const JOIN_DEADLINE_MS = 3_000;
 
 before(async () => {
-  edge = await startEdge({ testHooks: true });
+  edge = await startEdge({ testHooks: true, vars: { AGENTNET_TEST_POLICY: JSON.stringify({ join_deadline_ms: JOIN_DEADLINE_MS }) } });
 });
 
 after(async () => {
@@ -205,16 +211,105 @@ test('a restart of the network object towards its gateways mid-stream: readers r
   assert.ok(closes.some((c) => c >= 4000), `closed with the network's code (${closes})`);
 });
 
-test('an npm agent (joining by frame, held by the network object) and gateway members talk both ways', async () => {
+test('npm agents join by frame on their own gateways; the network object writes no socket itself', async () => {
   const { id } = await gatewayNetwork('gw-npm');
   const bare = await acking(id, 'agent:bare');
-  const agent = await Agent.connect({ url: edge.url, network: id, name: 'agent:npm', WebSocket });
-  const heard = [];
-  agent.on('probe.*', (event) => heard.push(event));
-  bare.socket.send(eventFrame('probe.hello', 'agent:bare', 'agent:npm', { text: 'hi npm' }));
-  await until('the npm agent hears the gateway member', () => heard.length === 1);
-  await agent.send('agent:bare', 'probe.reply', { text: 'hi bare' });
+  const names = Array.from({ length: 6 }, (_, i) => `agent:npm${i}`);
+  assert.ok(new Set(names.map((n) => gatewayOf(n))).size > 1, 'the npm agents are spread over gateways');
+  const agents = await Promise.all(names.map((name) => Agent.connect({ url: edge.url, network: id, name, WebSocket })));
+  const heard = names.map(() => []);
+  agents.forEach((agent, i) => agent.on('probe.*', (event) => heard[i].push(event)));
+  const before = await counters(id);
+
+  bare.socket.send(eventFrame('probe.all', 'agent:bare', 'agent:broadcast', { text: 'to everyone' }));
+  await until('every npm agent hears the broadcast', () => heard.every((h) => h.length === 1));
+  await agents[0].send('agent:bare', 'probe.reply', { text: 'hi bare' });
   await until('the gateway member hears the npm agent', () => bare.events.some((e) => e.type === 'probe.reply'));
-  agent.close();
+  const after = await counters(id);
+  assert.equal(after.socket_messages, before.socket_messages, 'no npm agent is held by the network object');
+  assert.ok(after.gateway_requests > before.gateway_requests);
+  for (const agent of agents) agent.close();
+  bare.socket.close();
+});
+
+/** A socket to network `id` that names `member` (`?member=`) and has not joined yet. */
+async function unjoined(id, member) {
+  const url = `${edge.url.replace('http', 'ws')}/networks/${id}/v1/ws?member=${encodeURIComponent(member)}`;
+  const socket = new WebSocket(url, { perMessageDeflate: false });
+  const bare = { socket, events: [], closed: null, reason: '' };
+  socket.on('message', (data) => bare.events.push(...eventsOf(String(data))));
+  socket.on('close', (code, reason) => { bare.closed = code; bare.reason = String(reason); });
+  await new Promise((resolve, reject) => { socket.once('open', resolve); socket.once('error', reject); });
+  return bare;
+}
+
+test('a socket that names one member and joins as one placed on another gateway is refused; as the named member it joins', async () => {
+  const { id } = await gatewayNetwork('gw-hint');
+  const named = 'agent:named';
+  const elsewhere = ['agent:other0', 'agent:other1', 'agent:other2', 'agent:other3'].find((a) => gatewayOf(a) !== gatewayOf(named));
+  const friend = await acking(id, 'agent:friend');
+  const socket = await unjoined(id, named);
+  socket.socket.send(eventFrame('network.agent.join', elsewhere, 'core', {}));
+  await until('the join is refused', () => socket.events.some((e) => e.type === 'network.event.error'));
+  const refusal = socket.events.find((e) => e.type === 'network.event.error');
+  assert.equal(refusal.payload.code, 'invalid_request');
+  assert.match(refusal.payload.message, /member=/);
+  friend.socket.send(eventFrame('probe.hello', 'agent:friend', elsewhere, {}));
+  const missing = await until(`${elsewhere} is no member`, () => friend.events.find((e) => e.type === 'network.event.error'));
+  assert.equal(missing.payload.code, 'unknown_target');
+
+  socket.socket.send(eventFrame('network.agent.join', named, 'core', {}));
+  friend.socket.send(eventFrame('probe.hello', 'agent:friend', named, { text: 'found you' }));
+  await until('the named member gets its message on this socket', () => socket.events.some((e) => e.type === 'probe.hello'));
+  assert.equal(socket.closed, null);
+  socket.socket.close();
+  friend.socket.close();
+});
+
+test('a socket on a gateway that never joins is closed when its time runs out; one that keeps sending unjoined is closed at once', async () => {
+  const { id } = await gatewayNetwork('gw-unjoined');
+  const idle = await unjoined(id, 'agent:idle');
+  const noisy = await unjoined(id, 'agent:noisy');
+  for (let i = 0; i < 12; i += 1) noisy.socket.send(eventFrame('chat.msg', 'agent:noisy', 'agent:broadcast', { i }));
+  await until('the noisy socket is closed', () => noisy.closed !== null);
+  assert.equal(noisy.closed, 4401, noisy.reason);
+  assert.match(noisy.reason, /^not_joined/);
+  assert.equal(idle.closed, null, 'the idle one still has time');
+  await until('the idle socket is closed', () => idle.closed !== null, JOIN_DEADLINE_MS * 10);
+  assert.equal(idle.closed, 4504, idle.reason);
+  assert.match(idle.reason, /^timeout/);
+});
+
+test('an upgrade naming something that is not an address is refused with invalid_address', async () => {
+  const { id } = await gatewayNetwork('gw-bad-hint');
+  const socket = new WebSocket(`${edge.url.replace('http', 'ws')}/networks/${id}/v1/ws?member=not%20an%20address`);
+  const status = await new Promise((resolve) => {
+    socket.once('unexpected-response', (_req, res) => {
+      let body = '';
+      res.on('data', (chunk) => { body += chunk; });
+      res.on('end', () => resolve({ code: res.statusCode, body: JSON.parse(body) }));
+    });
+    socket.once('open', () => resolve({ code: 101 }));
+  });
+  assert.equal(status.code, 400);
+  assert.equal(status.body.code, 'invalid_address');
+});
+
+test('an older client that names no member stays on the network object and talks with gateway members', async () => {
+  const { id } = await gatewayNetwork('gw-old-client');
+  const bare = await acking(id, 'agent:bare');
+  const old = new WebSocket(`${edge.url.replace('http', 'ws')}/networks/${id}/v1/ws`, { perMessageDeflate: false });
+  const events = [];
+  old.on('message', (data) => events.push(...eventsOf(String(data))));
+  await new Promise((resolve, reject) => { old.once('open', resolve); old.once('error', reject); });
+  old.send(eventFrame('network.agent.join', 'agent:old', 'core', {}));
+  await until('the old client joined', () => events.some((e) => e.metadata?.delivery || e.type !== 'network.event.error'));
+  const before = await counters(id);
+  bare.socket.send(eventFrame('probe.hello', 'agent:bare', 'agent:old', { text: 'hi old' }));
+  await until('the old client hears the gateway member', () => events.some((e) => e.type === 'probe.hello'));
+  assert.ok((await counters(id)).socket_messages > before.socket_messages, 'the network object wrote it itself');
+  old.send(eventFrame('probe.reply', 'agent:old', 'agent:bare', { text: 'hi bare' }));
+  await until('the gateway member hears the old client', () => bare.events.some((e) => e.type === 'probe.reply'));
+  old.close();
   bare.socket.close();
 });

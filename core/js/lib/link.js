@@ -77,7 +77,7 @@ export class Link {
   /** Opens a socket and joins; resolves when the network accepted the join (`joined()`), rejects when it refused or the socket failed. */
   open(timeoutMs) {
     return new Promise((resolve, reject) => {
-      const socket = openSocket(this.#WebSocket, memberSocketUrl(this.#socketUrl, this.#replica().address()));
+      const socket = openSocket(this.#WebSocket, memberSocketUrl(this.#socketUrl, this.#replica().address));
       this.#socket = socket;
       let settled = false;
       const fail = (error) => {
