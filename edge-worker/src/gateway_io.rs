@@ -5,8 +5,8 @@
 //! (`agentnet_core::gateway`); the queues are `crate::gateway_link`.
 
 use crate::gateway_link::{
-    GATEWAY_HEADER, GATEWAYS_BINDING, LINK_PATH, LinkBody, Links, RESTART_PATH, SOCKET_HEADER,
-    gateway_name, post,
+    GATEWAY_HEADER, GATEWAYS_BINDING, LINK_PATH, LinkBody, Links, RESET_PATH, RESTART_PATH,
+    SOCKET_HEADER, gateway_name, post,
 };
 use crate::host::now_ms;
 use crate::network_object::NetworkHost;
@@ -172,13 +172,15 @@ impl NetworkHost {
         self.apply(&Origin::Nowhere, effects)
     }
 
-    /// Test hook: every gateway loses its sockets, as in a crash.
-    pub(crate) async fn restart_gateways(&self) -> Result<Response> {
+    /// Test hook: every gateway loses its sockets, as in a crash (`silent`:
+    /// without telling the network, as when the platform resets it).
+    pub(crate) async fn restart_gateways(&self, silent: bool) -> Result<Response> {
         let Some(sequencer) = self.links.sequencer() else {
             return Response::error("this network has no gateways", 409);
         };
+        let path = if silent { RESET_PATH } else { RESTART_PATH };
         for gateway in 0..sequencer.placement().gateways() {
-            post(&self.gateway_stub(gateway)?, RESTART_PATH, String::new()).await?;
+            post(&self.gateway_stub(gateway)?, path, String::new()).await?;
         }
         Response::ok("the gateways restarted")
     }

@@ -30,6 +30,9 @@ use worker::{Result, SqlStorage};
 pub(crate) const LINK_PATH: &str = "/_agentnet/gateway";
 /// The path that makes a gateway lose its sockets, as in a crash (test hooks only).
 pub(crate) const RESTART_PATH: &str = "/_agentnet/gateway/restart";
+/// The path that makes a gateway lose its sockets and memory without telling
+/// the network, as when the platform resets it (test hooks only).
+pub(crate) const RESET_PATH: &str = "/_agentnet/gateway/reset";
 /// The Durable Object namespace of gateways, declared in `wrangler.toml`.
 pub(crate) const GATEWAYS_BINDING: &str = "GATEWAYS";
 /// The network's answer to an upgrade it hands to a gateway: the gateway's object name.

@@ -11,7 +11,7 @@
 //! socket's attachment says what the core knew of it, so an instance woken
 //! after hibernation restores the core from its sockets.
 
-use crate::gateway_link::{LINK_PATH, LinkBody, RESTART_PATH, SOCKET_HEADER};
+use crate::gateway_link::{LINK_PATH, LinkBody, RESET_PATH, RESTART_PATH, SOCKET_HEADER};
 use crate::gateway_uplink::push_up;
 use crate::host::now_ms;
 use agentnet_core::bindings::sockets::{Close, SocketId};
@@ -115,9 +115,32 @@ impl GatewayHost {
 
     /// Runs `f` on the core, restored from the sockets' attachments after a wake.
     pub(crate) fn with_core<R>(&self, f: impl FnOnce(&mut Gateway) -> R) -> R {
+        if self.core.borrow().is_none() {
+            self.wake();
+        }
         let mut guard = self.core.borrow_mut();
-        let core = guard.get_or_insert_with(|| self.restore());
+        let core = guard.get_or_insert_with(Gateway::default);
         f(core)
+    }
+
+    /// The core restored after a wake; members kept in storage with no
+    /// socket left (the platform reset the gateway, or their last socket
+    /// closed while it slept) are announced gone.
+    fn wake(&self) {
+        let core = self.restore();
+        let sql = self.state.storage().sql();
+        let gone = match crate::gateway_store::kept(&sql) {
+            Ok(kept) => core.reconcile(kept),
+            Err(err) => {
+                worker::console_error!("reading the gateway's members failed: {err}");
+                Vec::new()
+            }
+        };
+        *self.core.borrow_mut() = Some(core);
+        if !gone.is_empty() {
+            self.apply(gone);
+            self.send_up();
+        }
     }
 
     /// The core as the sockets the platform kept say (a wake is not a
@@ -129,7 +152,8 @@ impl GatewayHost {
                 continue;
             }
             let Some(held) = read(&ws) else { continue };
-            core.opened(held.socket, held.opening());
+            // What it says of the member is what storage already keeps.
+            let _kept = core.opened(held.socket, held.opening());
             self.sockets.borrow_mut().insert(held.socket, ws);
             self.link
                 .borrow_mut()
@@ -152,6 +176,10 @@ impl GatewayHost {
             RESTART_PATH if self.test_hooks => {
                 self.restart();
                 Response::ok("restarted")
+            }
+            RESET_PATH if self.test_hooks => {
+                self.reset();
+                Response::ok("reset")
             }
             _ => Response::error("not found", 404),
         }
@@ -325,6 +353,14 @@ impl GatewayHost {
                     }
                 }
                 GatewayEffect::ToNetwork(message) => push_up(&mut self.up.borrow_mut(), message),
+                GatewayEffect::Placed { member, present } => {
+                    let sql = self.state.storage().sql();
+                    if let Err(err) = crate::gateway_store::keep(&sql, &member, present) {
+                        worker::console_error!(
+                            "keeping the gateway's member {member} failed: {err}"
+                        );
+                    }
+                }
             }
         }
     }
@@ -366,8 +402,26 @@ impl GatewayHost {
         self.waiting.borrow_mut().clear();
         let (fresh, hello) = Gateway::start();
         *self.core.borrow_mut() = Some(fresh);
+        // The network hears of it: it forgets every member held here.
+        if let Err(err) = crate::gateway_store::forget_all(&self.state.storage().sql()) {
+            worker::console_error!("forgetting the gateway's members failed: {err}");
+        }
         self.up.borrow_mut().push(hello);
         self.send_up();
+    }
+
+    /// Test hook: the sockets and the memory are lost and nothing is said,
+    /// as when the platform resets the object; what it kept in storage stays.
+    fn reset(&self) {
+        *self.last.borrow_mut() = None;
+        *self.core.borrow_mut() = None;
+        self.waiting.borrow_mut().clear();
+        self.up.borrow_mut().clear();
+        for ws in std::mem::take(&mut *self.sockets.borrow_mut()).into_values() {
+            // Forgotten first, so its close is no news to the core.
+            let _ = ws.serialize_attachment(Held::default());
+            let _ = ws.close(Some(1012), Some("the gateway was reset"));
+        }
     }
 }
 

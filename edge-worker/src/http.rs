@@ -249,7 +249,8 @@ impl NetworkHost {
                 self.restart_sequencer()?;
                 Response::ok("the network restarted towards its gateways")
             }
-            Outcome::Test(TestHook::RestartGateways) => self.restart_gateways().await,
+            Outcome::Test(TestHook::RestartGateways) => self.restart_gateways(false).await,
+            Outcome::Test(TestHook::ResetGateways) => self.restart_gateways(true).await,
             Outcome::Test(TestHook::Counters) => self.counters(),
             Outcome::Test(TestHook::Panic) => {
                 #[allow(clippy::panic)]

@@ -37,6 +37,7 @@ mod gateway_entry;
 mod gateway_io;
 mod gateway_link;
 mod gateway_object;
+mod gateway_store;
 mod gateway_uplink;
 mod graph_store;
 mod host;

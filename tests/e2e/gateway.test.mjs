@@ -313,3 +313,34 @@ test('an older client that names no member stays on the network object and talks
   old.close();
   bare.socket.close();
 });
+
+test('a gateway the platform resets without a word: the members it held go offline, and they come back', async () => {
+  const { id } = await gatewayNetwork('gw-reset');
+  // The observer reads the roster over HTTP: it outlives the gateways.
+  const observer = await call('POST', `/networks/${id}/v1/join`, { body: { agent_id: 'agent:observer' } });
+  assert.equal(observer.status, 200);
+  const statusOf = async () => {
+    const roster = await call('GET', `/networks/${id}/v1/discover`, { token: observer.json.token });
+    return new Map(roster.json.agents.map((a) => [a.address, a.status]));
+  };
+  const names = Array.from({ length: 6 }, (_, i) => `agent:r${i}`);
+  const sessions = await Promise.all(names.map(async (name) => (await call('POST', `/networks/${id}/v1/join`, { body: { agent_id: name } })).json.token));
+  const members = await Promise.all(names.map((name, i) => acking(id, name, { session: sessions[i] })));
+  await until('every member is online', async () => { const s = await statusOf(); return names.every((n) => s.get(n) === 'online'); });
+
+  const reset = await call('POST', `/networks/${id}/v1/__test/reset-gateways`);
+  assert.equal(reset.status, 200);
+  await until('every member a gateway held is offline', async () => {
+    const s = await statusOf();
+    return names.every((n) => s.get(n) === 'offline');
+  }, 60_000);
+  assert.equal((await statusOf()).get('agent:observer'), 'online');
+
+  for (const m of members) m.socket.terminate();
+  // They reconnect to the same gateways and are reachable again.
+  const back = await Promise.all(names.map((name, i) => acking(id, name, { session: sessions[i] })));
+  await until('every member is online again', async () => { const s = await statusOf(); return names.every((n) => s.get(n) === 'online'); });
+  back[0].socket.send(eventFrame('probe.back', names[0], 'agent:broadcast', {}));
+  await until('every member hears the others again', () => back.slice(1).every((m) => m.events.some((e) => e.type === 'probe.back')));
+  for (const m of back) m.socket.close();
+});

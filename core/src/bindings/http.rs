@@ -85,6 +85,9 @@ pub enum TestHook {
     /// `POST v1/__test/restart-gateways`: every gateway loses its sockets and
     /// starts afresh, as after a crash.
     RestartGateways,
+    /// `POST v1/__test/reset-gateways`: every gateway loses its sockets and
+    /// its memory without telling the network, as when the platform resets it.
+    ResetGateways,
     /// `GET v1/__test/counters`: what the object has sent (WebSocket
     /// messages, requests to gateways), for benchmarks.
     Counters,
@@ -148,6 +151,9 @@ pub fn route(req: &Request, test_hooks: bool) -> Answer<Route> {
         (Method::Get, "v1/__test/counters") if test_hooks => Route::Test(TestHook::Counters),
         (Method::Post, "v1/__test/restart-gateways") if test_hooks => {
             Route::Test(TestHook::RestartGateways)
+        }
+        (Method::Post, "v1/__test/reset-gateways") if test_hooks => {
+            Route::Test(TestHook::ResetGateways)
         }
         (Method::Get, "v1/sse") => Route::Sse,
         (Method::Post, "v1/leave") => Route::Leave,

@@ -34,6 +34,15 @@ pub enum GatewayEffect {
     },
     /// Send this to the network object.
     ToNetwork(ToNetwork),
+    /// The gateway now holds a socket of `member` (`present`), or none any
+    /// more: for its host to keep, so that after the platform resets it
+    /// ([`Gateway::reconcile`]) the members it held are announced gone.
+    Placed {
+        /// The member.
+        member: Address,
+        /// It holds at least one socket of the member.
+        present: bool,
+    },
 }
 
 /// What the gateway knows of a socket as it opens (or, after a wake, as its
@@ -86,23 +95,51 @@ impl Gateway {
 
     /// A socket opened as `opening` says (bound when it joined at its
     /// upgrade; else it must join by `since + join_within_ms`).
-    pub fn opened(&mut self, socket: SocketId, opening: Opening) {
+    pub fn opened(&mut self, socket: SocketId, opening: Opening) -> Vec<GatewayEffect> {
         let held = Held {
             opening,
             unbound_events: 0,
         };
-        match &held.opening.member {
-            Some((member, _)) => {
-                self.by_member
-                    .entry(member.clone())
-                    .or_default()
-                    .insert(socket);
-            }
+        let placed = match &held.opening.member {
+            Some((member, _)) => self.bind_member(member.clone(), socket),
             None => {
                 self.unbound.insert((held.join_by(), socket));
+                None
             }
-        }
+        };
         self.sockets.insert(socket, held);
+        placed.into_iter().collect()
+    }
+
+    /// Adds `socket` to `member`'s sockets; [`GatewayEffect::Placed`] when it is the first.
+    fn bind_member(&mut self, member: Address, socket: SocketId) -> Option<GatewayEffect> {
+        let sockets = self.by_member.entry(member.clone()).or_default();
+        sockets.insert(socket);
+        (sockets.len() == 1).then_some(GatewayEffect::Placed {
+            member,
+            present: true,
+        })
+    }
+
+    /// After the platform reset the gateway (its sockets gone with no close
+    /// seen), given the members its host kept ([`GatewayEffect::Placed`]):
+    /// those it holds no socket of are gone, for the network as for the host.
+    pub fn reconcile(&self, kept: impl IntoIterator<Item = Address>) -> Vec<GatewayEffect> {
+        kept.into_iter()
+            .filter(|member| !self.by_member.contains_key(member))
+            .flat_map(|member| {
+                [
+                    GatewayEffect::ToNetwork(ToNetwork::Offline {
+                        member: member.clone(),
+                        socket: 0,
+                    }),
+                    GatewayEffect::Placed {
+                        member,
+                        present: false,
+                    },
+                ]
+            })
+            .collect()
     }
 
     /// What the gateway knows of `socket` (for its host to keep with it).
@@ -215,8 +252,20 @@ impl Gateway {
             return Vec::new();
         };
         self.unbind_member(&member, socket)
-            .map(|member| GatewayEffect::ToNetwork(ToNetwork::Offline { member, socket }))
+            .map(|member| {
+                [
+                    GatewayEffect::ToNetwork(ToNetwork::Offline {
+                        member: member.clone(),
+                        socket,
+                    }),
+                    GatewayEffect::Placed {
+                        member,
+                        present: false,
+                    },
+                ]
+            })
             .into_iter()
+            .flatten()
             .collect()
     }
 
@@ -249,59 +298,69 @@ impl Gateway {
                     join_within_ms,
                     since: now,
                 };
-                self.opened(socket, opening);
-                Vec::new()
+                self.opened(socket, opening)
             }
             ToGateway::Reply { socket, frame } => self.write(vec![(socket, frame)]),
             ToGateway::Bind {
                 socket,
                 member,
                 epoch,
-            } => {
-                self.rebind(socket, Some((member, epoch)), now);
-                Vec::new()
-            }
-            ToGateway::Unbind { socket } => {
-                self.rebind(socket, None, now);
-                Vec::new()
-            }
+            } => self.rebind(socket, Some((member, epoch)), now),
+            ToGateway::Unbind { socket } => self.rebind(socket, None, now),
             ToGateway::CloseMember { member } => {
-                let sockets = self.by_member.remove(&member).unwrap_or_default();
-                sockets
-                    .into_iter()
-                    .filter_map(|socket| {
-                        self.sockets.remove(&socket)?;
-                        Some(GatewayEffect::Close {
-                            socket,
-                            close: left(&member),
-                        })
+                let Some(sockets) = self.by_member.remove(&member) else {
+                    return Vec::new();
+                };
+                let closes = sockets.into_iter().filter_map(|socket| {
+                    self.sockets.remove(&socket)?;
+                    Some(GatewayEffect::Close {
+                        socket,
+                        close: left(&member),
                     })
-                    .collect()
+                });
+                let mut out: Vec<GatewayEffect> = closes.collect();
+                out.push(GatewayEffect::Placed {
+                    member,
+                    present: false,
+                });
+                out
             }
             ToGateway::Restarted => {
-                self.by_member.clear();
+                let gone = std::mem::take(&mut self.by_member);
+                let mut out: Vec<GatewayEffect> = gone
+                    .into_keys()
+                    .map(|member| GatewayEffect::Placed {
+                        member,
+                        present: false,
+                    })
+                    .collect();
                 self.unbound.clear();
                 self.acked.clear();
                 let close = Close::new(
                     crate::ErrorCode::NetworkUnavailable,
                     "the network restarted: reconnect",
                 );
-                std::mem::take(&mut self.sockets)
-                    .into_keys()
-                    .map(|socket| GatewayEffect::Close {
+                out.extend(std::mem::take(&mut self.sockets).into_keys().map(|socket| {
+                    GatewayEffect::Close {
                         socket,
                         close: close.clone(),
-                    })
-                    .collect()
+                    }
+                }));
+                out
             }
         }
     }
 
     /// `socket` is now bound to `member` (or, with `None`, unbound: its time
     /// to join starts again at `now`).
-    fn rebind(&mut self, socket: SocketId, member: Option<(Address, u64)>, now: u64) {
+    fn rebind(
+        &mut self,
+        socket: SocketId,
+        member: Option<(Address, u64)>,
+        now: u64,
+    ) -> Vec<GatewayEffect> {
         let Some(held) = self.sockets.get_mut(&socket) else {
-            return;
+            return Vec::new();
         };
         let was_unbound = held.opening.member.is_none();
         let join_by = held.join_by();
@@ -314,17 +373,23 @@ impl Gateway {
         if was_unbound {
             self.unbound.remove(&(join_by, socket));
         }
-        if let Some((old, _)) = old {
-            self.unbind_member(&old, socket);
+        let mut out = Vec::new();
+        if let Some((old, _)) = old
+            && member.as_ref().is_none_or(|(new, _)| new != &old)
+            && let Some(gone) = self.unbind_member(&old, socket)
+        {
+            out.push(GatewayEffect::Placed {
+                member: gone,
+                present: false,
+            });
         }
         match member {
-            Some((member, _)) => {
-                self.by_member.entry(member).or_default().insert(socket);
-            }
+            Some((member, _)) => out.extend(self.bind_member(member, socket)),
             None => {
                 self.unbound.insert((join_by_now, socket));
             }
         }
+        out
     }
 
     /// Each recipient's frames on each of its sockets, in order; one write

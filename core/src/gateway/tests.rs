@@ -136,6 +136,7 @@ impl World {
                     self.received.remove(&socket);
                 }
                 GatewayEffect::ToNetwork(message) => self.up(at, message),
+                GatewayEffect::Placed { .. } => {}
             }
         }
     }
@@ -260,13 +261,19 @@ fn restarts_end_the_old_sockets_and_their_members_presence() {
         before,
         "not accepted from a stale binding"
     );
-    let closes = world.gateways[other_at].on_network(ToGateway::Restarted, 2_000);
-    assert!(
-        closes
-            .iter()
-            .all(|e| matches!(e, GatewayEffect::Close { .. }))
-    );
-    assert!(!closes.is_empty());
+    let effects = world.gateways[other_at].on_network(ToGateway::Restarted, 2_000);
+    // Every socket closes, and the host forgets every member it kept.
+    let closes = effects
+        .iter()
+        .filter(|e| matches!(e, GatewayEffect::Close { .. }))
+        .count();
+    let forgotten = effects
+        .iter()
+        .filter(|e| matches!(e, GatewayEffect::Placed { present: false, .. }))
+        .count();
+    assert!(closes > 0);
+    assert_eq!(closes, forgotten, "one socket per member here");
+    assert_eq!(closes + forgotten, effects.len());
     assert_eq!(world.gateways[other_at].socket_count(), 0);
 }
 
@@ -341,4 +348,46 @@ fn an_announced_socket_gets_its_frames_before_and_after_it_arrives() {
             cursors: vec![(m.clone(), 5, 9)]
         })
     );
+}
+
+#[test]
+fn a_gateway_the_platform_reset_announces_gone_the_members_its_host_kept() {
+    let mut world = World::new(4, 1);
+    for i in 0..4 {
+        world.join(i, false);
+    }
+    let bound = |i: usize| Opening {
+        member: Some((member(i), 1)),
+        ..Opening::default()
+    };
+    // What the host keeps follows the members' first and last sockets.
+    let mut gateway = Gateway::default();
+    let placed = |m: usize, present| GatewayEffect::Placed {
+        member: member(m),
+        present,
+    };
+    assert_eq!(gateway.opened(10, bound(1)), vec![placed(1, true)]);
+    assert_eq!(gateway.opened(11, bound(1)), vec![]);
+    assert_eq!(gateway.opened(12, bound(2)), vec![placed(2, true)]);
+    assert_eq!(gateway.closed(10), vec![]);
+    let last = gateway.closed(11);
+    assert!(last.contains(&placed(1, false)), "{last:?}");
+    // Reset: the sockets went with no close seen; member 3 reconnected since.
+    let mut fresh = Gateway::default();
+    fresh.opened(20, bound(3));
+    let gone = fresh.reconcile([member(2), member(3)]);
+    assert_eq!(
+        gone,
+        vec![
+            GatewayEffect::ToNetwork(ToNetwork::Offline {
+                member: member(2),
+                socket: 0
+            }),
+            placed(2, false),
+        ]
+    );
+    assert!(world.network.member(&member(2)).unwrap().is_online());
+    world.gateway_effects(0, gone);
+    assert!(!world.network.member(&member(2)).unwrap().is_online());
+    assert!(world.network.member(&member(3)).unwrap().is_online());
 }
