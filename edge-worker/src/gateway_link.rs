@@ -254,6 +254,8 @@ impl Links {
                 _ => None,
             };
             if let Some(member) = bound {
+                // Bound through its gateway: its presence is the gateway's to end.
+                self.members.borrow_mut().insert(member.clone());
                 let position = queue.enqueued + 1;
                 self.latest
                     .borrow_mut()

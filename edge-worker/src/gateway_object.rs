@@ -12,7 +12,6 @@
 //! after hibernation restores the core from its sockets.
 
 use crate::gateway_link::{LINK_PATH, LinkBody, RESET_PATH, RESTART_PATH, SOCKET_HEADER};
-use crate::gateway_uplink::push_up;
 use crate::host::now_ms;
 use agentnet_core::bindings::sockets::{Close, SocketId};
 use agentnet_core::bindings::ws::close_reply;
@@ -57,7 +56,7 @@ impl Held {
 }
 
 /// A socket announced and not arrived yet, with what was written for it.
-struct Waiting {
+pub(crate) struct Waiting {
     since: u64,
     held: Held,
     frames: Vec<String>,
@@ -65,15 +64,15 @@ struct Waiting {
 
 /// One gateway's state and work (`crate::gateway_entry::GatewayObject` receives workerd's calls).
 pub(crate) struct GatewayHost {
-    state: State,
+    pub(crate) state: State,
     pub(crate) env: Env,
     pub(crate) core: RefCell<Option<Gateway>>,
     /// The network and this gateway's index, from its requests or its sockets.
     pub(crate) link: RefCell<Option<(String, GatewayId)>>,
-    sockets: RefCell<BTreeMap<SocketId, WebSocket>>,
+    pub(crate) sockets: RefCell<BTreeMap<SocketId, WebSocket>>,
     /// The last frame's socket and attachment, so a burst from one socket reads it once.
-    last: RefCell<Option<(WebSocket, Held)>>,
-    waiting: RefCell<BTreeMap<SocketId, Waiting>>,
+    pub(crate) last: RefCell<Option<(WebSocket, Held)>>,
+    pub(crate) waiting: RefCell<BTreeMap<SocketId, Waiting>>,
     /// Messages for the network, and whether a request to it is in flight.
     pub(crate) up: RefCell<Vec<ToNetwork>>,
     pub(crate) up_busy: Cell<bool>,
@@ -81,7 +80,7 @@ pub(crate) struct GatewayHost {
     pub(crate) seen: Cell<u64>,
     test_hooks: bool,
     /// When the alarm is set for (the next unbound socket's time to join).
-    alarm_at: Cell<Option<u64>>,
+    pub(crate) alarm_at: Cell<Option<u64>>,
     pub(crate) me: std::rc::Weak<GatewayHost>,
 }
 
@@ -293,32 +292,6 @@ impl GatewayHost {
         Response::from_websocket(pair.client)
     }
 
-    /// The alarm: sockets whose time to join ran out are closed.
-    pub(crate) async fn alarm(&self) -> Result<Response> {
-        self.alarm_at.set(None);
-        let effects = self.with_core(|core| core.overdue(now_ms()));
-        self.apply(effects);
-        self.schedule_alarm().await?;
-        Response::ok("")
-    }
-
-    /// Sets the alarm for the next unbound socket's time to join, unless one comes sooner.
-    async fn schedule_alarm(&self) -> Result<()> {
-        let Some(at) = self.with_core(|core| core.next_deadline()) else {
-            return Ok(());
-        };
-        if self.alarm_at.get().is_some_and(|set| set <= at) {
-            return Ok(());
-        }
-        self.alarm_at.set(Some(at));
-        self.state
-            .storage()
-            .set_alarm(worker::ScheduledTime::new(worker::js_sys::Date::new(
-                &(at as f64).into(),
-            )))
-            .await
-    }
-
     /// Announced sockets that never came count as closed.
     fn expire(&self, now: u64) {
         let late: Vec<SocketId> = self
@@ -336,7 +309,7 @@ impl GatewayHost {
     }
 
     /// Does what the core says.
-    fn apply(&self, effects: Vec<GatewayEffect>) {
+    pub(crate) fn apply(&self, effects: Vec<GatewayEffect>) {
         for effect in effects {
             match effect {
                 GatewayEffect::Send { socket, frame } => {
@@ -393,36 +366,32 @@ impl GatewayHost {
         self.apply(effects);
         self.send_up();
     }
+}
 
-    /// Test hook: every socket is lost and the gateway starts afresh, as in a crash.
-    fn restart(&self) {
-        for ws in std::mem::take(&mut *self.sockets.borrow_mut()).into_values() {
-            let _ = ws.close(Some(1012), Some("the gateway restarted"));
-        }
-        self.waiting.borrow_mut().clear();
-        let (fresh, hello) = Gateway::start();
-        *self.core.borrow_mut() = Some(fresh);
-        // The network hears of it: it forgets every member held here.
-        if let Err(err) = crate::gateway_store::forget_all(&self.state.storage().sql()) {
-            worker::console_error!("forgetting the gateway's members failed: {err}");
-        }
-        self.up.borrow_mut().push(hello);
-        self.send_up();
+/// Queues `message` for the network; frames from the same socket as the
+/// message before it join that message (one message per burst, not per frame).
+fn push_up(up: &mut Vec<ToNetwork>, message: ToNetwork) {
+    if let (
+        Some(ToNetwork::Frames {
+            socket: last,
+            member: bound,
+            frames,
+            ..
+        }),
+        ToNetwork::Frames {
+            socket,
+            member,
+            frames: more,
+            ..
+        },
+    ) = (up.last_mut(), &message)
+        && last == socket
+        && bound == member
+    {
+        frames.extend(more.iter().cloned());
+        return;
     }
-
-    /// Test hook: the sockets and the memory are lost and nothing is said,
-    /// as when the platform resets the object; what it kept in storage stays.
-    fn reset(&self) {
-        *self.last.borrow_mut() = None;
-        *self.core.borrow_mut() = None;
-        self.waiting.borrow_mut().clear();
-        self.up.borrow_mut().clear();
-        for ws in std::mem::take(&mut *self.sockets.borrow_mut()).into_values() {
-            // Forgotten first, so its close is no news to the core.
-            let _ = ws.serialize_attachment(Held::default());
-            let _ = ws.close(Some(1012), Some("the gateway was reset"));
-        }
-    }
+    up.push(message);
 }
 
 /// A socket's attachment.

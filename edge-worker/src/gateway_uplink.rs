@@ -80,29 +80,3 @@ async fn pump_up(host: Rc<GatewayHost>) {
     }
     host.up_busy.set(false);
 }
-
-/// Queues `message` for the network; frames from the same socket as the
-/// message before it join that message (one message per burst, not per frame).
-pub(crate) fn push_up(up: &mut Vec<ToNetwork>, message: ToNetwork) {
-    if let (
-        Some(ToNetwork::Frames {
-            socket: last,
-            member: bound,
-            frames,
-            ..
-        }),
-        ToNetwork::Frames {
-            socket,
-            member,
-            frames: more,
-            ..
-        },
-    ) = (up.last_mut(), &message)
-        && last == socket
-        && bound == member
-    {
-        frames.extend(more.iter().cloned());
-        return;
-    }
-    up.push(message);
-}

@@ -35,6 +35,7 @@ mod entry;
 #[allow(missing_docs)] // the #[durable_object] macro generates undocumented glue
 mod gateway_entry;
 mod gateway_io;
+mod gateway_lifecycle;
 mod gateway_link;
 mod gateway_object;
 mod gateway_store;

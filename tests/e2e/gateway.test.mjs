@@ -344,3 +344,21 @@ test('a gateway the platform resets without a word: the members it held go offli
   await until('every member hears the others again', () => back.slice(1).every((m) => m.events.some((e) => e.type === 'probe.back')));
   for (const m of back) m.socket.close();
 });
+
+test('a quiet member held by a gateway stays online past the presence timeout while its socket is open', async () => {
+  const { id } = await createNetwork(edge.url, {
+    name: 'gw-quiet', access: { policy: 'open' }, mods: ['persistence'], presence_timeout_ms: 2_000, gateways: { count: GATEWAYS },
+  });
+  // Joined at the upgrade (an `Open` with its member) and by frame (a `Bind`): both only ack.
+  const names = ['agent:q0', 'agent:q1', 'agent:q2', 'agent:q3'];
+  const atUpgrade = await Promise.all(names.map((name) => acking(id, name)));
+  const byFrame = await unjoined(id, 'agent:qf');
+  byFrame.socket.send(eventFrame('network.agent.join', 'agent:qf', 'core', {}));
+  await until('the frame join is accepted', () => byFrame.events.some((e) => e.type === 'network.event.ack'));
+  const sender = await acking(id, 'agent:sender');
+  await new Promise((resolve) => setTimeout(resolve, 5_000));
+  sender.socket.send(eventFrame('probe.late', 'agent:sender', 'agent:broadcast', {}));
+  await until('every quiet member still gets broadcasts', () =>
+    [...atUpgrade, byFrame].every((m) => m.events.some((e) => e.type === 'probe.late')));
+  for (const m of [...atUpgrade, byFrame, sender]) m.socket.close();
+});
