@@ -112,6 +112,7 @@ async function crowd(url, id, n, type, batched) {
         }
       }
       agent.got = 0;
+      agent.name = name;
       agent.frames.length = 0;
       agent.events.length = 0;
       agent.socket.on('message', (data) => {
@@ -187,7 +188,15 @@ async function fanOut(edge, n, rounds, gateways = false, to = sockets) {
     const sentBefore = await sends(edge.url, id);
     const start = performance.now();
     sender.socket.send(eventFrame('bench.fan', 'agent:sender', 'agent:broadcast', { round }));
-    await until(() => agents.every((a) => a.got > round));
+    await until(() => agents.every((a) => a.got > round), 120_000).catch((err) => {
+      const missing = agents.filter((a) => a.got <= round);
+      const codes = {};
+      for (const a of missing) codes[a.closed ?? 'open'] = (codes[a.closed ?? 'open'] ?? 0) + 1;
+      const got = {};
+      for (const a of missing) got[a.got] = (got[a.got] ?? 0) + 1;
+      const names = missing.map((a) => a.name);
+      throw new Error(`${err.message}: ${missing.length} of ${n} agents did not get broadcast ${round} (their sockets by close code: ${JSON.stringify(codes)}; by broadcasts received: ${JSON.stringify(got)}; ${names.slice(0, 5).join(' ')} … ${names.slice(-3).join(' ')})`);
+    });
     times.push(performance.now() - start);
     framesPer.push(frames() - before);
     // The receivers' acks (cursors through gateways) are not the broadcast's: let them settle first.
@@ -200,7 +209,12 @@ async function fanOut(edge, n, rounds, gateways = false, to = sockets) {
   return { sender, agents };
 }
 
-const edge = await startEdge({ testHooks: true });
+// One network object holds at most 8,192 sockets (core MAX_SOCKETS); the `connected` step's
+// object is allowed its AGENTS agents and sender (test policy, honoured with test hooks on).
+const MAX_SOCKETS = 8_192;
+const policy = AGENTS + 1 > MAX_SOCKETS ? { max_sockets: AGENTS + 1 } : undefined;
+if (policy) console.log(`test policy: max_sockets ${policy.max_sockets} (the default is ${MAX_SOCKETS})`);
+const edge = await startEdge({ testHooks: true, vars: policy ? { AGENTNET_TEST_POLICY: JSON.stringify(policy) } : {} });
 // Where the agents' WebSockets connect: the `connected` steps' and, with SCALE_ENTRY=1, every step's.
 let entry;
 let sockets;
