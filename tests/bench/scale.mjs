@@ -6,6 +6,8 @@
 // Sizes: SCALE_AGENTS (default 10000) connected agents, SCALE_NETWORKS
 // (default 1000) networks, SCALE_COLD_EVENTS (default 1000000) stored events,
 // SCALE_PER_GATEWAY (default 250) members per gateway.
+// Above 8,191 agents the edge runs with the test policy max_sockets =
+// SCALE_AGENTS + 1 (one network object takes 8,192 sockets by default).
 // The network object's sends per broadcast are counted by the edge
 // (`GET v1/__test/counters`: WebSocket messages it wrote, requests to gateways).
 // Prints figures; asserts nothing about time.
