@@ -6,6 +6,8 @@
 // Sizes: SCALE_AGENTS (default 10000) connected agents, SCALE_NETWORKS
 // (default 1000) networks, SCALE_COLD_EVENTS (default 1000000) stored events,
 // SCALE_PER_GATEWAY (default 250) members per gateway.
+// Above 8,191 agents the edge runs with the test policy max_sockets =
+// SCALE_AGENTS + 1 (one network object takes 8,192 sockets by default).
 // The network object's sends per broadcast are counted by the edge
 // (`GET v1/__test/counters`: WebSocket messages it wrote, requests to gateways).
 // Prints figures; asserts nothing about time.
@@ -13,10 +15,19 @@
 // The clients are bare WebSockets (tests/support/frames.mjs): pre-encoded
 // frames, acks written by hand, so that one Node process can hold thousands
 // of agents and the figure is the edge's, not the clients'.
+//
+// Where the clients connect: `wrangler dev`'s proxy (the edge's URL) costs
+// its workerd about 6 file descriptors per WebSocket (two TCP ends and two
+// splice pipes), so with the hard limit of open files at 20,000 it cannot
+// hold 10,000; the `connected` steps therefore connect their agents straight
+// to the workerd entry socket that serves the edge worker (support/edge.mjs
+// `workerEntryUrl`: the same worker, objects and gateways, one descriptor per
+// WebSocket). SCALE_ENTRY=1 does the same for every step; SCALE_ENTRY=0
+// sends every step through the proxy.
 
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { createNetwork, startEdge } from '../support/edge.mjs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { createNetwork, startEdge, workerEntryUrl } from '../support/edge.mjs';
 import { bareSocket, eventFrame, eventsOf } from '../support/frames.mjs';
 
 const steps = new Set(process.argv.slice(2));
@@ -25,6 +36,7 @@ const AGENTS = Number(process.env.SCALE_AGENTS ?? 10_000);
 const NETWORKS = Number(process.env.SCALE_NETWORKS ?? 1_000);
 const COLD_EVENTS = Number(process.env.SCALE_COLD_EVENTS ?? 1_000_000);
 const PER_GATEWAY = Number(process.env.SCALE_PER_GATEWAY ?? 250);
+const ENTRY = process.env.SCALE_ENTRY;
 
 const quantile = (values, q) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -32,18 +44,31 @@ const quantile = (values, q) => {
 };
 const ms = (v) => `${v.toFixed(2)} ms`;
 
+/** The workerd processes in the edge's process group. */
+function workerdPids(pgid) {
+  const pids = execFileSync('pgrep', ['-g', String(pgid)]).toString().trim().split('\n');
+  return pids.filter((pid) => {
+    try { return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('workerd'); } catch { return false; }
+  });
+}
+
 /** workerd's resident memory (KiB), all its processes in the edge's process group. */
 function workerdRssKb(pgid) {
-  const pids = execFileSync('pgrep', ['-g', String(pgid)]).toString().trim().split('\n');
   let total = 0;
-  for (const pid of pids) {
+  for (const pid of workerdPids(pgid)) {
     try {
-      if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('workerd')) continue;
       const rss = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
       total += rss ? Number(rss[1]) : 0;
     } catch { /* gone */ }
   }
   return total;
+}
+
+/** Open file descriptors of each workerd process in the edge's process group (the hard limit is per process). */
+function workerdFds(pgid) {
+  return workerdPids(pgid).map((pid) => {
+    try { return readdirSync(`/proc/${pid}/fd`).length; } catch { return 0; }
+  });
 }
 
 /** Polls `check` every 5 ms (cheap next to the edge's work) until it holds. */
@@ -89,6 +114,7 @@ async function crowd(url, id, n, type, batched) {
         }
       }
       agent.got = 0;
+      agent.name = name;
       agent.frames.length = 0;
       agent.events.length = 0;
       agent.socket.on('message', (data) => {
@@ -112,8 +138,8 @@ async function sustained(edge, batched, gateways = false) {
   const window = 2_000;
   const burst = 500;
   const id = await newNetwork(edge.url, `sustained-${batched}-${gateways}`, { gateways });
-  const sender = await bareSocket(edge.url, id, 'agent:a', { batched });
-  const receiver = await bareSocket(edge.url, id, 'agent:b', { batched });
+  const sender = await bareSocket(sockets, id, 'agent:a', { batched });
+  const receiver = await bareSocket(sockets, id, 'agent:b', { batched });
   let acked = 0;
   let received = 0;
   let sent = 0;
@@ -150,10 +176,10 @@ async function sustained(edge, batched, gateways = false) {
   receiver.socket.close();
 }
 
-async function fanOut(edge, n, rounds, gateways = false) {
+async function fanOut(edge, n, rounds, gateways = false, to = sockets) {
   const id = await newNetwork(edge.url, `fanout-${n}-${gateways}`, { gateways, audience: n });
-  const sender = await bareSocket(edge.url, id, 'agent:sender', { batched: true });
-  const agents = await crowd(edge.url, id, n, 'bench.fan', true);
+  const sender = await bareSocket(to, id, 'agent:sender', { batched: true });
+  const agents = await crowd(to, id, n, 'bench.fan', true);
   const frames = () => agents.reduce((sum, a) => sum + a.frames.length, 0);
   const times = [];
   const framesPer = [];
@@ -164,7 +190,15 @@ async function fanOut(edge, n, rounds, gateways = false) {
     const sentBefore = await sends(edge.url, id);
     const start = performance.now();
     sender.socket.send(eventFrame('bench.fan', 'agent:sender', 'agent:broadcast', { round }));
-    await until(() => agents.every((a) => a.got > round));
+    await until(() => agents.every((a) => a.got > round), 120_000).catch((err) => {
+      const missing = agents.filter((a) => a.got <= round);
+      const codes = {};
+      for (const a of missing) codes[a.closed ?? 'open'] = (codes[a.closed ?? 'open'] ?? 0) + 1;
+      const got = {};
+      for (const a of missing) got[a.got] = (got[a.got] ?? 0) + 1;
+      const names = missing.map((a) => a.name);
+      throw new Error(`${err.message}: ${missing.length} of ${n} agents did not get broadcast ${round} (their sockets by close code: ${JSON.stringify(codes)}; by broadcasts received: ${JSON.stringify(got)}; ${names.slice(0, 5).join(' ')} … ${names.slice(-3).join(' ')})`);
+    });
     times.push(performance.now() - start);
     framesPer.push(frames() - before);
     // The receivers' acks (cursors through gateways) are not the broadcast's: let them settle first.
@@ -172,12 +206,23 @@ async function fanOut(edge, n, rounds, gateways = false) {
     sendsPer.push((await sends(edge.url, id)) - sentBefore);
   }
   const how = gateways ? `through ${Math.max(1, Math.ceil(n / PER_GATEWAY))} gateways` : 'one object';
-  console.log(`fan-out to ${n} agents, ${how} (${rounds} broadcasts): p50 ${ms(quantile(times, 0.5))}, p99 ${ms(quantile(times, 0.99))}; frames received per broadcast ${quantile(framesPer, 0.5)}; the network object's sends per broadcast (socket messages + gateway requests, with the sender's ack): ${quantile(sendsPer, 0.5)} [load ${load()}]`);
+  const via = to === edge.url ? 'through wrangler\'s proxy' : 'straight to workerd\'s entry socket';
+  console.log(`fan-out to ${n} agents, ${how}, clients ${via} (${rounds} broadcasts): p50 ${ms(quantile(times, 0.5))}, p99 ${ms(quantile(times, 0.99))}; frames received per broadcast ${quantile(framesPer, 0.5)}; the network object's sends per broadcast (socket messages + gateway requests, with the sender's ack): ${quantile(sendsPer, 0.5)} [load ${load()}]`);
   return { sender, agents };
 }
 
-const edge = await startEdge({ testHooks: true });
+// One network object holds at most 8,192 sockets (core MAX_SOCKETS); the `connected` step's
+// object is allowed its AGENTS agents and sender (test policy, honoured with test hooks on).
+const MAX_SOCKETS = 8_192;
+const policy = AGENTS + 1 > MAX_SOCKETS ? { max_sockets: AGENTS + 1 } : undefined;
+if (policy) console.log(`test policy: max_sockets ${policy.max_sockets} (the default is ${MAX_SOCKETS})`);
+const edge = await startEdge({ testHooks: true, vars: policy ? { AGENTNET_TEST_POLICY: JSON.stringify(policy) } : {} });
+// Where the agents' WebSockets connect: the `connected` steps' and, with SCALE_ENTRY=1, every step's.
+let entry;
+let sockets;
 try {
+  entry = ENTRY === '0' ? edge.url : await workerEntryUrl(edge);
+  sockets = ENTRY === '1' ? entry : edge.url;
   if (wants('sustained')) {
     await sustained(edge, false);
     await sustained(edge, true);
@@ -198,12 +243,16 @@ try {
     if (!wants(gateways ? 'connected-gw' : 'connected')) continue;
     await new Promise((r) => setTimeout(r, 1000));
     const before = workerdRssKb(edge.pid);
+    const fdsBefore = workerdFds(edge.pid);
     const start = performance.now();
-    const { sender, agents } = await fanOut(edge, AGENTS, 10, gateways);
+    const { sender, agents } = await fanOut(edge, AGENTS, 10, gateways, entry);
     console.log(`${AGENTS} agents connected and joined in ${((performance.now() - start) / 1000).toFixed(1)} s (with the broadcasts)`);
     await new Promise((r) => setTimeout(r, 2000));
     const after = workerdRssKb(edge.pid);
+    const fdsAfter = workerdFds(edge.pid);
     console.log(`workerd resident memory: ${(before / 1024).toFixed(1)} MiB before, ${(after / 1024).toFixed(1)} MiB with ${AGENTS} connected = ${((after - before) / AGENTS).toFixed(1)} KiB per connected agent [load ${load()}]`);
+    const perAgent = fdsAfter.map((n, i) => ((n - (fdsBefore[i] ?? 0)) / (AGENTS + 1)).toFixed(2));
+    console.log(`workerd open file descriptors per process: ${fdsBefore.join(', ')} before, ${fdsAfter.join(', ')} with ${AGENTS + 1} sockets = ${perAgent.join(', ')} per socket`);
     for (const a of [sender, ...agents]) a.socket.close();
     await new Promise((r) => setTimeout(r, 5000));
   }
@@ -215,8 +264,8 @@ try {
     const pairs = [];
     for (let i = 0; i < ids.length; i += 50) {
       pairs.push(...await Promise.all(ids.slice(i, i + 50).map(async (id) => ({
-        a: await bareSocket(edge.url, id, 'agent:a', { batched: true }),
-        b: await bareSocket(edge.url, id, 'agent:b', { batched: true }),
+        a: await bareSocket(sockets, id, 'agent:a', { batched: true }),
+        b: await bareSocket(sockets, id, 'agent:b', { batched: true }),
       }))));
     }
     const each = 100;

@@ -4,7 +4,7 @@
 
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, readlink, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
@@ -165,6 +165,57 @@ async function launchEdge({ timeoutMs, port, inspectorPort, persistTo, keepState
     throw err;
   }
   return { url, port, inspectorPort, pid: child.pid, stop, kill, log, stateDir: persistTo };
+}
+
+/**
+ * The URL of the workerd socket that serves the edge worker itself, behind
+ * wrangler's proxy (Linux only; for benchmarks that hold thousands of sockets).
+ *
+ * `wrangler dev` runs two workerd processes: one holds `edge.url` and runs
+ * wrangler's ProxyWorker, which re-fetches each request from the other, the
+ * Miniflare instance with the edge worker and its objects, on a port of its
+ * own (its entry socket). A WebSocket through the proxy costs the proxy's
+ * workerd about 6 descriptors (its two TCP ends and two pipes), the edge's
+ * workerd one; straight to the entry socket it costs the edge's workerd one
+ * and the proxy nothing. The entry socket is the listening TCP socket of a
+ * workerd in the edge's process group, other than `edge.port`, that answers
+ * the WebSocket path with 426 as `edge.url` does.
+ */
+export async function workerEntryUrl(edge, probePath = '/networks/demo/v1/ws') {
+  const inGroup = [];
+  for (const pid of await readdir('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+      const pgrp = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
+      const cmdline = await readFile(`/proc/${pid}/cmdline`, 'utf8');
+      if (pgrp === edge.pid && cmdline.includes('workerd')) inGroup.push(pid);
+    } catch { /* gone */ }
+  }
+  const inodes = new Set();
+  for (const pid of inGroup) {
+    for (const fd of await readdir(`/proc/${pid}/fd`).catch(() => [])) {
+      const link = await readlink(`/proc/${pid}/fd/${fd}`).catch(() => '');
+      const inode = /^socket:\[(\d+)\]$/.exec(link)?.[1];
+      if (inode) inodes.add(inode);
+    }
+  }
+  const ports = new Set();
+  for (const line of (await readFile('/proc/net/tcp', 'utf8')).split('\n').slice(1)) {
+    const fields = line.trim().split(/\s+/);
+    // local_address is HEXIP:HEXPORT, st 0A is LISTEN, the inode is the tenth field.
+    if (fields[3] === '0A' && inodes.has(fields[9])) ports.add(parseInt(fields[1].split(':')[1], 16));
+  }
+  ports.delete(edge.port);
+  const entries = [];
+  for (const port of ports) {
+    const url = `http://127.0.0.1:${port}`;
+    const status = await fetch(`${url}${probePath}`, { signal: AbortSignal.timeout(2000) })
+      .then((res) => res.status, () => 0);
+    if (status === 426) entries.push(url);
+  }
+  if (entries.length !== 1) throw new Error(`expected one workerd entry socket behind ${edge.url}, found ${JSON.stringify(entries)} among ports ${[...ports]}`);
+  return entries[0];
 }
 
 /**
