@@ -6,10 +6,11 @@
 // it saturates; asserts nothing.
 
 const inputs = {
-  // Measured (BENCHMARKS.md, issue 29); replace with your own runs.
-  sustainedBatched: 12_375, // events/s one network object sequenced with batched frames (a loaded run)
-  fanout1000P99Ms: 590, // ms until 1,000 sockets on one object all had a broadcast (loaded, every socket acking)
-  kibPerSocket: 358, // workerd memory per connected socket in wrangler dev, KiB
+  // Measured (BENCHMARKS.md, "Issue 29, session 17": a quiet machine, clients
+  // straight to workerd's entry socket); replace with your own runs.
+  sustainedBatched: 35_749, // events/s one network object sequenced with batched frames
+  fanout1000P99Ms: 57.8, // ms until 1,000 sockets on one object all had a broadcast (every socket acking)
+  kibPerSocket: 202, // workerd memory per connected socket in wrangler dev, KiB (10,000 connected)
   // Platform limits (developers.cloudflare.com/durable-objects/platform/limits, Workers limits).
   memoryMb: 128,
   storageGb: 10,
