@@ -89,15 +89,7 @@ impl NetworkObject {
     /// The alarm the object set has fired.
     #[wasm_bindgen(js_name = alarm)]
     pub async fn alarm(&self) -> std::result::Result<JsValue, JsValue> {
-        AssertUnwindSafe(async move {
-            self.host
-                .alarm()
-                .await
-                .map(web_sys::Response::from)
-                .map(JsValue::from)
-                .map_err(JsValue::from)
-        })
-        .await
+        AssertUnwindSafe(async move { crate::host::alarm_answer(self.host.alarm().await) }).await
     }
 }
 

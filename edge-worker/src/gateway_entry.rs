@@ -59,12 +59,7 @@ impl GatewayObject {
     /// The alarm the gateway set has fired (a socket's time to join).
     #[wasm_bindgen(js_name = alarm)]
     pub async fn alarm(&self) -> std::result::Result<JsValue, JsValue> {
-        self.host
-            .alarm()
-            .await
-            .map(web_sys::Response::from)
-            .map(JsValue::from)
-            .map_err(JsValue::from)
+        crate::host::alarm_answer(self.host.alarm().await)
     }
 
     /// A WebSocket failed: closed as by an error.

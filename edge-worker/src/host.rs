@@ -113,3 +113,13 @@ where
     }
     Ok(response.with_headers(copy))
 }
+
+/// A Durable Object's answer to workerd's `alarm()` call: the response, or its error.
+pub(crate) fn alarm_answer(
+    answer: Result<Response>,
+) -> std::result::Result<wasm_bindgen::JsValue, wasm_bindgen::JsValue> {
+    answer
+        .map(worker::worker_sys::web_sys::Response::from)
+        .map(wasm_bindgen::JsValue::from)
+        .map_err(wasm_bindgen::JsValue::from)
+}
