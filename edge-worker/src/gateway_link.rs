@@ -181,7 +181,27 @@ impl Links {
 
     /// Queues `message` for `gateway`, sent with the next commit.
     pub(crate) fn announce(&self, gateway: GatewayId, message: ToGateway) {
+        self.track(&message);
         self.uncommitted.borrow_mut().push((gateway, message));
+    }
+
+    /// Keeps the members bound through gateways true to a message on its
+    /// way: a socket bound to a member (`Open` with one, `Bind`) counts it,
+    /// whose presence is then its gateway's to end; `CloseMember` forgets it.
+    fn track(&self, message: &ToGateway) {
+        match message {
+            ToGateway::Open {
+                member: Some((member, _)),
+                ..
+            }
+            | ToGateway::Bind { member, .. } => {
+                self.members.borrow_mut().insert(member.clone());
+            }
+            ToGateway::CloseMember { member } => {
+                self.members.borrow_mut().remove(member);
+            }
+            _ => {}
+        }
     }
 
     /// Queues the messages the core routes for the effects of one input.
@@ -190,17 +210,8 @@ impl Links {
             return;
         };
         let routed = sequencer.route(origin, effects);
-        let mut members = self.members.borrow_mut();
         for (_, message) in &routed {
-            match message {
-                ToGateway::Bind { member, .. } => {
-                    members.insert(member.clone());
-                }
-                ToGateway::CloseMember { member } => {
-                    members.remove(member);
-                }
-                _ => {}
-            }
+            self.track(message);
         }
         self.uncommitted.borrow_mut().extend(routed);
     }
@@ -254,8 +265,6 @@ impl Links {
                 _ => None,
             };
             if let Some(member) = bound {
-                // Bound through its gateway: its presence is the gateway's to end.
-                self.members.borrow_mut().insert(member.clone());
                 let position = queue.enqueued + 1;
                 self.latest
                     .borrow_mut()

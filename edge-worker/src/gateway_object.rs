@@ -95,6 +95,9 @@ impl GatewayHost {
         let test_hooks = env
             .var(crate::network_object::TEST_HOOKS_VAR)
             .is_ok_and(|v| v.to_string() == "1");
+        if let Err(err) = crate::gateway_store::create(&state.storage().sql()) {
+            worker::console_error!("creating the gateway's member table failed: {err}");
+        }
         Self {
             state,
             env,

@@ -8,7 +8,14 @@ use agentnet_core::Address;
 use serde::Deserialize;
 use worker::{Result, SqlStorage};
 
-const SCHEMA: &str = "CREATE TABLE IF NOT EXISTS gateway_members (member TEXT PRIMARY KEY)";
+/// Creates the table (once, as the object starts).
+pub(crate) fn create(sql: &SqlStorage) -> Result<()> {
+    sql.exec(
+        "CREATE TABLE IF NOT EXISTS gateway_members (member TEXT PRIMARY KEY)",
+        None,
+    )?;
+    Ok(())
+}
 
 #[derive(Deserialize)]
 struct MemberRow {
@@ -17,7 +24,6 @@ struct MemberRow {
 
 /// Keeps (`present`) or forgets `member`.
 pub(crate) fn keep(sql: &SqlStorage, member: &Address, present: bool) -> Result<()> {
-    sql.exec(SCHEMA, None)?;
     let query = if present {
         "INSERT OR IGNORE INTO gateway_members (member) VALUES (?)"
     } else {
@@ -29,7 +35,6 @@ pub(crate) fn keep(sql: &SqlStorage, member: &Address, present: bool) -> Result<
 
 /// The members kept (rows that are no address are skipped).
 pub(crate) fn kept(sql: &SqlStorage) -> Result<Vec<Address>> {
-    sql.exec(SCHEMA, None)?;
     let rows: Vec<MemberRow> = sql
         .exec("SELECT member FROM gateway_members", None)?
         .to_array()?;
@@ -38,7 +43,6 @@ pub(crate) fn kept(sql: &SqlStorage) -> Result<Vec<Address>> {
 
 /// Forgets every member (the network was told the gateway restarted).
 pub(crate) fn forget_all(sql: &SqlStorage) -> Result<()> {
-    sql.exec(SCHEMA, None)?;
     sql.exec("DELETE FROM gateway_members", None)?;
     Ok(())
 }

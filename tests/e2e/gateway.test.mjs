@@ -232,9 +232,10 @@ test('npm agents join by frame on their own gateways; the network object writes 
   bare.socket.close();
 });
 
-/** A socket to network `id` that names `member` (`?member=`) and has not joined yet. */
+/** A socket to network `id` that has not joined yet, naming `member` (`?member=`) when given. */
 async function unjoined(id, member) {
-  const url = `${edge.url.replace('http', 'ws')}/networks/${id}/v1/ws?member=${encodeURIComponent(member)}`;
+  const query = member ? `?member=${encodeURIComponent(member)}` : '';
+  const url = `${edge.url.replace('http', 'ws')}/networks/${id}/v1/ws${query}`;
   const socket = new WebSocket(url, { perMessageDeflate: false });
   const bare = { socket, events: [], closed: null, reason: '' };
   socket.on('message', (data) => bare.events.push(...eventsOf(String(data))));
@@ -298,12 +299,9 @@ test('an upgrade naming something that is not an address is refused with invalid
 test('an older client that names no member stays on the network object and talks with gateway members', async () => {
   const { id } = await gatewayNetwork('gw-old-client');
   const bare = await acking(id, 'agent:bare');
-  const old = new WebSocket(`${edge.url.replace('http', 'ws')}/networks/${id}/v1/ws`, { perMessageDeflate: false });
-  const events = [];
-  old.on('message', (data) => events.push(...eventsOf(String(data))));
-  await new Promise((resolve, reject) => { old.once('open', resolve); old.once('error', reject); });
+  const { socket: old, events } = await unjoined(id);
   old.send(eventFrame('network.agent.join', 'agent:old', 'core', {}));
-  await until('the old client joined', () => events.some((e) => e.metadata?.delivery || e.type !== 'network.event.error'));
+  await until('the old client joined', () => events.some((e) => e.type === 'network.event.ack'));
   const before = await counters(id);
   bare.socket.send(eventFrame('probe.hello', 'agent:bare', 'agent:old', { text: 'hi old' }));
   await until('the old client hears the gateway member', () => events.some((e) => e.type === 'probe.hello'));

@@ -260,14 +260,16 @@ impl Sockets {
 
     /// The close for a socket whose time to join ran out.
     pub fn join_timeout(&self) -> Close {
-        Close::new(
-            ErrorCode::Timeout,
-            &format!(
-                "no join within {} ms of connecting",
-                self.policy.join_deadline_ms
-            ),
-        )
+        join_timeout(self.policy.join_deadline_ms)
     }
+}
+
+/// The close for a socket that did not join within `deadline_ms` of connecting.
+pub fn join_timeout(deadline_ms: u64) -> Close {
+    Close::new(
+        ErrorCode::Timeout,
+        &format!("no join within {deadline_ms} ms of connecting"),
+    )
 }
 
 /// The close for the sockets of a member that left.

@@ -4,7 +4,7 @@
 
 use super::messages::{Delivery, ToGateway, ToNetwork};
 use crate::ErrorCode;
-use crate::bindings::sockets::{Close, SocketId, left};
+use crate::bindings::sockets::{Close, SocketId, join_timeout, left};
 use crate::event::batch;
 use crate::event::{Event, Limits};
 use crate::ids::address::Address;
@@ -157,14 +157,7 @@ impl Gateway {
             .collect();
         late.into_iter()
             .filter_map(|(_, socket)| {
-                let held = self.sockets.get(&socket)?;
-                let close = Close::new(
-                    ErrorCode::Timeout,
-                    &format!(
-                        "no join within {} ms of connecting",
-                        held.opening.join_within_ms
-                    ),
-                );
+                let close = join_timeout(self.sockets.get(&socket)?.opening.join_within_ms);
                 self.closed(socket);
                 Some(GatewayEffect::Close { socket, close })
             })

@@ -9,7 +9,6 @@ use crate::error::{ErrorCode, Rejection};
 use crate::event::Event;
 use crate::ids::address::Address;
 use crate::ids::event_type::core_types;
-use crate::ids::ulid::EventId;
 use crate::network::{Effect, FrameTemplate, Inbound, Network};
 use std::collections::BTreeMap;
 
@@ -87,28 +86,31 @@ impl Sequencer {
                 frames
                     .iter()
                     .map(|frame| {
-                        let effects = match self.join_placed_elsewhere(network, gateway, frame) {
-                            Some((address, id)) => vec![network.refused_by_host(
-                                member.as_ref().unwrap_or(&address),
-                                Some(id),
-                                &Rejection::new(
-                                    ErrorCode::InvalidRequest,
-                                    format!(
-                                        "this socket is held for other members: \
-                                         connect with ?member={address} to join as {address}"
+                        let inbound = Inbound {
+                            session: member.as_ref(),
+                            connection: Some(socket),
+                            peer: peer.as_deref(),
+                            didwba: None,
+                        };
+                        let effects = match self.decode_join(network, frame) {
+                            // Its deliveries would never reach this socket.
+                            Some(join) if self.placement.of(&join.source) != gateway => {
+                                let address = join.source.clone();
+                                vec![network.refused_by_host(
+                                    member.as_ref().unwrap_or(&address),
+                                    Some(join.id),
+                                    &Rejection::new(
+                                        ErrorCode::InvalidRequest,
+                                        format!(
+                                            "this socket is held for other members: \
+                                             connect with ?member={address} to join as {address}"
+                                        ),
                                     ),
-                                ),
-                                now,
-                            )],
-                            None => {
-                                let inbound = Inbound {
-                                    session: member.as_ref(),
-                                    connection: Some(socket),
-                                    peer: peer.as_deref(),
-                                    didwba: None,
-                                };
-                                network.handle_frame_on(&inbound, frame, now)
+                                    now,
+                                )]
                             }
+                            Some(join) => network.handle_event_on(&inbound, join, now),
+                            None => network.handle_frame_on(&inbound, frame, now),
                         };
                         // A join binds the socket for the frames after it.
                         for effect in &effects {
@@ -161,22 +163,15 @@ impl Sequencer {
         }
     }
 
-    /// The address and id of a join in `frame` as a member placed on
-    /// another gateway than `gateway`: its deliveries would never reach
-    /// this socket, so it is refused.
-    fn join_placed_elsewhere(
-        &self,
-        network: &Network,
-        gateway: GatewayId,
-        frame: &str,
-    ) -> Option<(Address, EventId)> {
+    /// The join `frame` holds, decoded (only a frame that names the join's
+    /// type is decoded here; any other goes to the network as text).
+    fn decode_join(&self, network: &Network, frame: &str) -> Option<Event> {
         if !frame.contains(core_types::AGENT_JOIN) {
             return None;
         }
-        let event = Event::decode(frame, &network.config().limits).ok()?;
-        let elsewhere = event.event_type.as_str() == core_types::AGENT_JOIN
-            && self.placement.of(&event.source) != gateway;
-        elsewhere.then_some((event.source, event.id))
+        Event::decode(frame, &network.config().limits)
+            .ok()
+            .filter(|event| event.event_type.as_str() == core_types::AGENT_JOIN)
     }
 
     /// The messages to gateways for the effects a host applied for one input
