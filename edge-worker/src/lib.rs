@@ -48,6 +48,7 @@ mod inbox;
 mod ioa;
 mod ioa_live;
 mod log_batch;
+mod log_pages;
 mod mcp;
 mod mcp_live;
 mod mcp_store;

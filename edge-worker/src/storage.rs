@@ -15,7 +15,8 @@
 //!   scan over its few audiences (`public`, `member:{address}`, its
 //!   channels and groups), never a scan of the whole log. The message
 //!   graph's link rows (`ioa/…` keys, `agentnet_core::model::graph`) share
-//!   the table and its batches (`crate::graph_store` reads them).
+//!   the table and its batches (`crate::graph_store` reads them). Pages by
+//!   audience are read in `crate::log_pages`.
 //!
 //! Loading reads the config, the state rows and `max(seq)` — never the log —
 //! so waking a hibernated object stays cheap.
@@ -76,12 +77,10 @@ pub(crate) struct EventRow {
     event: String,
 }
 
-/// A catch-up row and how many rows the page's query found before the byte budget.
-#[derive(Deserialize)]
-struct BacklogRow {
-    seq: i64,
-    event: String,
-    found: i64,
+impl EventRow {
+    pub(crate) fn new(seq: i64, event: String) -> Self {
+        Self { seq, event }
+    }
 }
 
 /// Most bytes of events in one page of the log (at least one event is always
@@ -348,45 +347,6 @@ impl Store {
                 target.as_ref(),
             ),
         }
-    }
-
-    /// One page of rows in any of `audiences` after the request's cursor.
-    fn audience_page(
-        &self,
-        audiences: &[String],
-        request: &ReadRequest,
-    ) -> worker::Result<ReadRows> {
-        if audiences.is_empty() {
-            return Ok((Vec::new(), true));
-        }
-        // Up to `limit` rows, cut where their running size passes the byte budget. The
-        // audiences travel as one JSON array: a member of many channels has many, and
-        // the platform binds at most 100 parameters per statement.
-        let sql = "SELECT seq, event, found FROM \
-             (SELECT seq, event, SUM(length(event)) OVER (ORDER BY seq) AS running, \
-                     COUNT(*) OVER () AS found \
-              FROM events WHERE seq IN \
-              (SELECT DISTINCT seq FROM audience WHERE audience IN (SELECT value FROM json_each(?)) \
-               AND seq > ? ORDER BY seq LIMIT ?)) \
-             WHERE running - length(event) < ? ORDER BY seq";
-        let audiences = serde_json::to_string(audiences)
-            .map_err(|e| worker::Error::RustError(format!("audiences: {e}")))?;
-        let mut bindings = vec![text(audiences)];
-        bindings.push(integer(request.after)?);
-        bindings.push(integer(request.limit as u64)?);
-        bindings.push(integer(BACKLOG_PAGE_BYTES)?);
-        let rows: Vec<BacklogRow> = self.sql.exec(sql, bindings)?.to_array()?;
-        let found = rows.first().map_or(0, |r| r.found);
-        // Exhausted only when the query found fewer than a page and the budget cut none of them.
-        let exhausted = (found as usize) < request.limit && rows.len() as i64 == found;
-        let rows: Vec<EventRow> = rows
-            .into_iter()
-            .map(|r| EventRow {
-                seq: r.seq,
-                event: r.event,
-            })
-            .collect();
-        Ok((decode_rows(&rows), exhausted))
     }
 
     /// Candidate rows for a history query, prefiltered in SQL; the core filters

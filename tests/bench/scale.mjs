@@ -23,12 +23,17 @@
 // to the workerd entry socket that serves the edge worker (support/edge.mjs
 // `workerEntryUrl`: the same worker, objects and gateways, one descriptor per
 // WebSocket). SCALE_ENTRY=1 does the same for every step; SCALE_ENTRY=0
-// sends every step through the proxy.
+// sends every step through the proxy. SCALE_PROFILE=1 takes a V8 CPU profile
+// of the edge (support/profile.mjs) during each sustained and fan-out run
+// and prints where its time went (it slows the edge: figures from a
+// profiled run are not the bench's).
 
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createNetwork, startEdge, workerEntryUrl } from '../support/edge.mjs';
 import { bareSocket, eventFrame, eventsOf } from '../support/frames.mjs';
+import { startProfile, summarize } from '../support/profile.mjs';
 
 const steps = new Set(process.argv.slice(2));
 const wants = (step) => steps.size === 0 || steps.has(step);
@@ -37,6 +42,21 @@ const NETWORKS = Number(process.env.SCALE_NETWORKS ?? 1_000);
 const COLD_EVENTS = Number(process.env.SCALE_COLD_EVENTS ?? 1_000_000);
 const PER_GATEWAY = Number(process.env.SCALE_PER_GATEWAY ?? 250);
 const ENTRY = process.env.SCALE_ENTRY;
+const PROFILE = process.env.SCALE_PROFILE === '1';
+const ACK_EVERY = Number(process.env.SCALE_ACK_EVERY ?? 64);
+
+/** Runs `step`; with SCALE_PROFILE=1 prints the edge's profile of it. */
+async function profiled(edge, label, step) {
+  if (!PROFILE) return step();
+  const stop = await startProfile(edge);
+  const result = await step();
+  const profile = await stop();
+  console.log(`profile of ${label}:\n  ${summarize(profile).join('\n  ')}`);
+  const file = `${tmpdir()}/agentnet-${label.replace(/[^a-z0-9]+/gi, '-')}.cpuprofile`;
+  writeFileSync(file, JSON.stringify(profile));
+  console.log(`  (the whole profile: ${file}, for Chrome's DevTools)`);
+  return result;
+}
 
 const quantile = (values, q) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -165,7 +185,7 @@ async function sustained(edge, batched, gateways = false) {
     if (event.type !== 'bench.load') return;
     received += 1;
     unacked += 1;
-    if (unacked >= 64) {
+    if (unacked >= ACK_EVERY) {
       unacked = 0;
       receiver.socket.send(eventFrame('network.event.ack', 'agent:b', 'core', { seq: event.metadata.delivery.seq }));
     }
@@ -228,17 +248,17 @@ try {
   entry = ENTRY === '0' ? edge.url : await workerEntryUrl(edge);
   sockets = ENTRY === '1' ? entry : edge.url;
   if (wants('sustained')) {
-    await sustained(edge, false);
-    await sustained(edge, true);
+    await profiled(edge, 'sustained, one event per frame', () => sustained(edge, false));
+    await profiled(edge, 'sustained, batched', () => sustained(edge, true));
   }
   if (wants('sustained-gw')) {
-    await sustained(edge, false, true);
-    await sustained(edge, true, true);
+    await profiled(edge, 'sustained through a gateway, one event per frame', () => sustained(edge, false, true));
+    await profiled(edge, 'sustained through a gateway, batched', () => sustained(edge, true, true));
   }
   for (const gateways of [false, true]) {
     if (!wants(gateways ? 'fanout-gw' : 'fanout')) continue;
     for (const [n, rounds] of [[100, 50], [1_000, 30]]) {
-      const { sender, agents } = await fanOut(edge, n, rounds, gateways);
+      const { sender, agents } = await profiled(edge, `fan-out to ${n}${gateways ? ' through gateways' : ''}`, () => fanOut(edge, n, rounds, gateways));
       for (const a of [sender, ...agents]) a.socket.close();
       await new Promise((r) => setTimeout(r, 2000));
     }

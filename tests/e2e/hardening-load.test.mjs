@@ -124,6 +124,36 @@ test('5,000 missed events: a resume_after 0 join gets them in order, a page at a
   for (const agent of [alice, carol, dave]) agent.close();
 });
 
+test('a member of 8 channels reads what it missed across all of them, in order, each once, page by page', { timeout: 120_000 }, async () => {
+  // Its pages merge ten audiences (public, its own, 8 channels): more than one statement's worth.
+  const { id } = await open('many-audiences', ['workspace', 'persistence']);
+  const late = await join(id, 'agent:late');
+  const alice = await join(id, 'agent:alice');
+  const rooms = Array.from({ length: 8 }, (_, k) => `room-${k}`);
+  for (const channel of rooms) {
+    const made = await send(id, late.json.token, { type: 'network.channel.create', target: 'core', payload: { channel } });
+    assert.equal(made.status, 200, JSON.stringify(made.json));
+    await send(id, alice.json.token, { type: 'network.channel.join', target: 'core', payload: { channel } });
+  }
+  const TOTAL = 700;
+  for (let i = 0; i < TOTAL; i += 1) {
+    // Every ninth to late itself, the rest round the channels.
+    const target = i % 9 === 8 ? 'agent:late' : `channel/${rooms[i % rooms.length]}`;
+    const posted = await send(id, alice.json.token, { type: 'chat.msg', target, payload: { text: `m${i}` } });
+    assert.equal(posted.status, 200, JSON.stringify(posted.json));
+  }
+  const texts = [];
+  let after = 0;
+  for (let pages = 0; pages < 20; pages += 1) {
+    const page = await call('GET', `/networks/${id}/v1/events?after=${after}&limit=200`, { token: late.json.token });
+    assert.equal(page.status, 200, JSON.stringify(page.json));
+    texts.push(...page.json.events.map((e) => e.event.payload?.text).filter((t) => t?.startsWith('m')));
+    if (page.json.next_after === after) break;
+    after = page.json.next_after;
+  }
+  assert.deepEqual(texts, Array.from({ length: TOTAL }, (_, i) => `m${i}`), 'each once, in order');
+});
+
 /** An SSE response whose body is not read: `{records(), resume(), ended}`. */
 function unreadStream(url, token, headers = {}) {
   return new Promise((resolve, reject) => {
