@@ -16,7 +16,7 @@ import { until } from '../support/process.mjs';
 import { call as callAt } from '../support/http.mjs';
 
 // The core's bounds (agentnet_core::network::MAX_IN_FLIGHT, bindings::sse::MAX_STREAMS_PER_MEMBER).
-const MAX_IN_FLIGHT = 512;
+const MAX_IN_FLIGHT = 8192;
 const MAX_STREAMS_PER_MEMBER = 8;
 
 let edge;

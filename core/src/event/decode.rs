@@ -119,7 +119,7 @@ fn address(field: &Loose<'_>, name: &'static str) -> Result<Address, DecodeError
 }
 
 /// The length of `value`'s JSON encoding, counted as it is written (nothing is kept).
-fn encoded_len(value: &impl Serialize) -> usize {
+pub(crate) fn encoded_len(value: &impl Serialize) -> usize {
     /// A writer that only counts bytes.
     struct Counter(usize);
     impl std::io::Write for Counter {

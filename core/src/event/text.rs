@@ -124,6 +124,11 @@ impl Event {
         encode(self, None)
     }
 
+    /// The length of [`Event::encode`]'s text, counted without keeping it.
+    pub fn encoded_len(&self) -> usize {
+        crate::event::decode::encoded_len(self)
+    }
+
     /// The text a recipient gets for a logged event: the encoding with
     /// `metadata.delivery = {prev, seq}`, without copying the event.
     pub fn encode_delivered(&self, seq: u64, prev: u64) -> String {

@@ -88,7 +88,12 @@ impl Network {
                 // A member at its bound of unacknowledged deliveries gets this one from the log later.
                 let mut prev = Vec::with_capacity(to.len());
                 let mut paused = Vec::new();
-                to.retain(|r| match self.tracker.deliver_live(r, seq, now) {
+                let bytes = if to.is_empty() {
+                    0
+                } else {
+                    event.encoded_len()
+                };
+                to.retain(|r| match self.tracker.deliver_live(r, seq, bytes, now) {
                     Some(p) => {
                         prev.push(p);
                         true

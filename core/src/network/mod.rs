@@ -43,6 +43,7 @@ mod graph;
 mod handlers;
 pub mod identity;
 mod identity_cache;
+mod in_flight;
 mod outcome;
 mod parked;
 mod presence;
@@ -66,7 +67,7 @@ pub use reads::MAX_READ_LIMIT;
 pub use retention::MAX_PRUNED_PER_RUN;
 pub use routing::{default_visibility, logged_visible_to, visible_to};
 pub use shield::{CHALLENGES, FAILED_JOINS, Inbound};
-pub use tracker::{CATCH_UP_PAGE, MAX_IN_FLIGHT, REDELIVERY_TIMEOUT_MS};
+pub use tracker::{CATCH_UP_PAGE, MAX_IN_FLIGHT, MAX_IN_FLIGHT_BYTES, REDELIVERY_TIMEOUT_MS};
 
 use crate::error::{ErrorCode, Rejection};
 use crate::event::Event;

@@ -209,7 +209,9 @@ impl Network {
             if &event.source == member || !routing::logged_visible_to(&self.state, &event, member) {
                 continue;
             }
-            let prev = self.tracker.delivered(member, seq, now);
+            let prev = self
+                .tracker
+                .delivered(member, seq, event.encoded_len(), now);
             effects.push(Effect::Deliver {
                 to: vec![member.clone()],
                 event: Rc::new(event),

@@ -5,10 +5,10 @@
 //!   `{seq}`); the network keeps that cursor as a row. Deliveries not
 //!   acknowledged within [`REDELIVERY_TIMEOUT_MS`] are sent again from the
 //!   cursor when the host's alarm calls `Network::on_alarm`.
-//! * A member has at most [`MAX_IN_FLIGHT`] deliveries unacknowledged. When
-//!   it reaches that bound, what comes next for it waits in the log and is
-//!   read for it once it acknowledges: a member that never acknowledges
-//!   costs the network at most that many events, however long the log.
+//! * A member has at most [`MAX_IN_FLIGHT`] deliveries (and
+//!   [`MAX_IN_FLIGHT_BYTES`]) unacknowledged (`crate::network::in_flight`).
+//!   When it reaches a bound, what comes next for it waits in the log and is
+//!   read for it once it acknowledges.
 //! * Catch-up (after a join, a resume, a redelivery, or reaching the bound)
 //!   reads the log [`CATCH_UP_PAGE`] rows at a time. While it runs the
 //!   member's live deliveries wait in the log, so pages and live events never
@@ -21,6 +21,7 @@
 //!   between goes on with it rather than leave a hole in the member's log.
 
 use crate::ids::address::Address;
+pub use crate::network::in_flight::{InFlight, MAX_IN_FLIGHT, MAX_IN_FLIGHT_BYTES};
 use std::collections::{BTreeMap, VecDeque};
 
 /// How long a delivery may stay unacknowledged before it is sent again.
@@ -30,59 +31,12 @@ pub const CURSOR_PERSIST_EVERY: u64 = 64;
 /// …or this long after its last write. A restart may therefore resend up to
 /// that much, which replicas drop as duplicates.
 pub const CURSOR_PERSIST_AFTER_MS: u64 = 1_000;
-/// Most deliveries one member may have unacknowledged.
-pub const MAX_IN_FLIGHT: usize = 512;
 /// Log rows one catch-up page reads at most (hosts also bound a page by bytes).
 pub const CATCH_UP_PAGE: usize = 256;
 /// Catch-up pages a member may have unacknowledged.
 pub const PAGES_IN_FLIGHT: usize = 2;
 /// How long a catch-up whose read failed waits before it is read again.
 pub const READ_RETRY_MS: u64 = 1_000;
-/// Deliveries counted together in [`InFlight`]: its accounting is exact to
-/// within one batch, in a few words per member whatever the bound.
-const BATCH: u32 = 32;
-
-/// The deliveries to one member it has not acknowledged, as batches
-/// `(seq of the batch's last delivery, deliveries in it)`.
-///
-/// A batch counts until an ack covers its last delivery, so [`InFlight::len`]
-/// may count up to one batch more than is really unacknowledged, never less.
-#[derive(Debug, Default, Clone, PartialEq, Eq)]
-pub struct InFlight {
-    batches: VecDeque<(u64, u32)>,
-    total: usize,
-}
-
-impl InFlight {
-    /// Counts a delivery of `seq` (deliveries come in `seq` order).
-    fn push(&mut self, seq: u64) {
-        match self.batches.back_mut() {
-            Some((last, count)) if *count < BATCH => {
-                *last = seq;
-                *count += 1;
-            }
-            _ => self.batches.push_back((seq, 1)),
-        }
-        self.total += 1;
-    }
-
-    /// Everything up to `cursor` is acknowledged.
-    fn acknowledge(&mut self, cursor: u64) {
-        while let Some(&(last, count)) = self.batches.front() {
-            if last > cursor {
-                break;
-            }
-            self.batches.pop_front();
-            self.total = self.total.saturating_sub(count as usize);
-        }
-    }
-
-    /// Unacknowledged deliveries (an upper bound, see [`InFlight`]).
-    pub fn count(&self) -> usize {
-        self.total
-    }
-}
-
 /// Where deliveries to one member stand.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct Progress {
@@ -95,10 +49,10 @@ pub struct Progress {
 }
 
 impl Progress {
-    /// Records a delivery of `seq` at `now`; returns its `prev`.
-    fn deliver(&mut self, seq: u64, now: u64) -> u64 {
+    /// Records a delivery of `seq`, `bytes` long, at `now`; returns its `prev`.
+    fn deliver(&mut self, seq: u64, bytes: usize, now: u64) -> u64 {
         self.unacked_since.get_or_insert(now);
-        self.in_flight.push(seq);
+        self.in_flight.push(seq, bytes);
         std::mem::replace(&mut self.last_delivered, seq)
     }
 }
@@ -154,31 +108,38 @@ pub struct Tracker {
 }
 
 impl Tracker {
-    /// Records a delivery of `seq` to `member` at `now`; returns its `prev`.
-    pub fn delivered(&mut self, member: &Address, seq: u64, now: u64) -> u64 {
+    /// Records a delivery of `seq`, `bytes` long, to `member` at `now`; returns its `prev`.
+    pub fn delivered(&mut self, member: &Address, seq: u64, bytes: usize, now: u64) -> u64 {
         // Look up before inserting: cloning the key is only needed the first time.
         if let Some(progress) = self.progress.get_mut(member) {
-            return progress.deliver(seq, now);
+            return progress.deliver(seq, bytes, now);
         }
         let mut progress = Progress::default();
-        let prev = progress.deliver(seq, now);
+        let prev = progress.deliver(seq, bytes, now);
         self.progress.insert(member.clone(), progress);
         prev
     }
 
-    /// A live delivery of `seq` to `member`: its `prev`, or `None` when the
-    /// member catches up or has reached [`MAX_IN_FLIGHT`] (then it starts
-    /// waiting for room, and what comes next is read from the log for it).
-    pub fn deliver_live(&mut self, member: &Address, seq: u64, now: u64) -> Option<u64> {
+    /// A live delivery of `seq`, `bytes` long, to `member`: its `prev`, or
+    /// `None` when the member catches up or has reached a bound of
+    /// [`InFlight`] (then it starts waiting for room, and what comes next is
+    /// read from the log for it).
+    pub fn deliver_live(
+        &mut self,
+        member: &Address,
+        seq: u64,
+        bytes: usize,
+        now: u64,
+    ) -> Option<u64> {
         if self.catching_up.contains_key(member) {
             return None;
         }
         let after = match self.progress.get_mut(member) {
-            Some(progress) if progress.in_flight.count() < MAX_IN_FLIGHT => {
-                return Some(progress.deliver(seq, now));
+            Some(progress) if progress.in_flight.has_room() => {
+                return Some(progress.deliver(seq, bytes, now));
             }
             Some(progress) => progress.last_delivered,
-            None => return Some(self.delivered(member, seq, now)),
+            None => return Some(self.delivered(member, seq, bytes, now)),
         };
         let waiting = CatchUp {
             after,
@@ -387,10 +348,9 @@ impl Tracker {
     /// Takes the next page of `member`'s catch-up when it has room for one
     /// (an ack made room, or the alarm found it due): the `seq` to read after.
     pub fn next_page(&mut self, member: &Address, now: u64) -> Option<u64> {
-        let in_flight = self
-            .progress
-            .get(member)
-            .map_or(0, |progress| progress.in_flight.count());
+        let (in_flight, bytes) = self.progress.get(member).map_or((0, 0), |progress| {
+            (progress.in_flight.count(), progress.in_flight.bytes())
+        });
         let catch_up = self.catching_up.get_mut(member)?;
         // A read that failed waits until its retry.
         if catch_up.reading || catch_up.next_read_at.is_some_and(|at| at > now) {
@@ -398,6 +358,7 @@ impl Tracker {
         }
         catch_up.next_read_at = None;
         let room = MAX_IN_FLIGHT.saturating_sub(in_flight) >= CATCH_UP_PAGE
+            && bytes < MAX_IN_FLIGHT_BYTES
             && catch_up.pages.len() < PAGES_IN_FLIGHT;
         if !room {
             return None;

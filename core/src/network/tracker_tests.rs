@@ -10,8 +10,8 @@ fn addr(s: &str) -> Address {
 fn tracker_chains_prev_and_moves_cursors() {
     let mut t = Tracker::default();
     let a = addr("agent:a");
-    assert_eq!(t.delivered(&a, 5, 100), 0);
-    assert_eq!(t.delivered(&a, 9, 101), 5);
+    assert_eq!(t.delivered(&a, 5, 200, 100), 0);
+    assert_eq!(t.delivered(&a, 9, 200, 101), 5);
     assert_eq!(t.next_wakeup(), Some(100 + REDELIVERY_TIMEOUT_MS));
     assert_eq!(t.acknowledge(&a, 5, 102), Some(5));
     // A partial ack is progress: the rest has its full time from then.
@@ -27,28 +27,13 @@ fn tracker_chains_prev_and_moves_cursors() {
 }
 
 #[test]
-fn in_flight_counts_until_an_ack_covers_a_whole_batch() {
-    let mut in_flight = InFlight::default();
-    for seq in 1..=100 {
-        in_flight.push(seq * 2);
-    }
-    assert_eq!(in_flight.count(), 100);
-    // Covers the first batch (seqs 2..=64) and half the second: the second still counts.
-    in_flight.acknowledge(100);
-    assert_eq!(in_flight.count(), 100 - BATCH as usize);
-    in_flight.acknowledge(200);
-    assert_eq!(in_flight.count(), 0);
-    assert!(in_flight.batches.is_empty());
-}
-
-#[test]
 fn a_catch_up_has_at_most_two_pages_unacknowledged_however_small() {
     let mut t = Tracker::default();
     let a = addr("agent:a");
     t.start_catch_up(&a, 0);
     // Pages of one large event each (a host's byte budget cut them short).
     for page in 1..=PAGES_IN_FLIGHT as u64 {
-        t.delivered(&a, page * 10, 1);
+        t.delivered(&a, page * 10, 200, 1);
         let answered = t.page_answered(&a, (page - 1) * 10, page * 10, false, 1);
         assert_eq!(answered, PageAnswered::More);
         assert_eq!(t.next_page(&a, 1).is_some(), page < PAGES_IN_FLIGHT as u64);
@@ -71,10 +56,14 @@ fn a_member_at_the_bound_waits_and_gets_room_back_by_acknowledging() {
     let mut t = Tracker::default();
     let a = addr("agent:a");
     for seq in 1..=MAX_IN_FLIGHT as u64 {
-        assert!(t.deliver_live(&a, seq, 1).is_some());
+        assert!(t.deliver_live(&a, seq, 200, 1).is_some());
     }
     let over = MAX_IN_FLIGHT as u64 + 1;
-    assert_eq!(t.deliver_live(&a, over, 1), None, "the bound is reached");
+    assert_eq!(
+        t.deliver_live(&a, over, 200, 1),
+        None,
+        "the bound is reached"
+    );
     assert_eq!(t.catching_up[&a].after, MAX_IN_FLIGHT as u64);
     assert_eq!(t.next_page(&a, 1), None, "no room: it waits for its ack");
     assert_eq!(t.next_wakeup(), Some(1 + REDELIVERY_TIMEOUT_MS));

@@ -1,12 +1,12 @@
 //! Issue 28, resource exhaustion: a long log is caught up a page at a time as
 //! the member acknowledges, a member that never acknowledges costs at most
-//! [`MAX_IN_FLIGHT`] deliveries, and one member whose catch-up cannot be read
+//! [`MAX_IN_FLIGHT`] deliveries and [`MAX_IN_FLIGHT_BYTES`], and one member whose catch-up cannot be read
 //! holds up nobody else.
 
 use super::*;
 use crate::host::MemoryHost;
 use crate::host::apply::{Host, apply_effects};
-use crate::network::tracker::{CATCH_UP_PAGE, MAX_IN_FLIGHT, READ_RETRY_MS};
+use crate::network::tracker::{CATCH_UP_PAGE, MAX_IN_FLIGHT, MAX_IN_FLIGHT_BYTES, READ_RETRY_MS};
 use std::collections::{BTreeSet, VecDeque};
 
 /// A host with its log in memory whose catch-up reads fail for the members in `failing`.
@@ -139,7 +139,7 @@ fn pages_read(effects: &[Effect]) -> usize {
         .count()
 }
 
-const EVENTS: u64 = 2_000;
+const EVENTS: u64 = MAX_IN_FLIGHT as u64 + 1_500;
 
 #[test]
 fn a_long_log_is_caught_up_a_page_at_a_time_as_the_member_acknowledges() {
@@ -219,6 +219,33 @@ fn a_long_log_is_caught_up_a_page_at_a_time_as_the_member_acknowledges() {
     // The catch-up is over: live deliveries flow again.
     let live = turns.send(&mut alice, "chat.msg", "agent:bob", json!({"n": EVENTS}));
     assert_eq!(deliveries(&live, &bob.address).len(), 1);
+}
+
+#[test]
+fn large_events_to_a_member_that_never_acknowledges_stop_at_the_bytes_bound() {
+    let mut turns = Turns::new();
+    let (mut alice, mut bob) = (Peer::new("agent:alice"), Peer::new("agent:bob"));
+    turns.first_join(&mut alice);
+    turns.first_join(&mut bob);
+    let body = "x".repeat(100 * 1024);
+    let mut to_bob = 0;
+    for n in 0..100 {
+        let effects = turns.send(
+            &mut alice,
+            "chat.msg",
+            "agent:bob",
+            json!({"n": n, "body": body}),
+        );
+        to_bob += deliveries(&effects, &bob.address).len();
+        acked(&effects);
+    }
+    // Each event is a little over 100 KiB: live deliveries stop with the one
+    // that takes the unacknowledged bytes past the bound.
+    let under = MAX_IN_FLIGHT_BYTES / (100 * 1024);
+    assert!(
+        (under..=under + 1).contains(&to_bob),
+        "{to_bob} live deliveries of 100 KiB"
+    );
 }
 
 #[test]
