@@ -27,7 +27,7 @@ pub(crate) const BATCH: u32 = 32;
 /// `(seq of the batch's last delivery, deliveries in it, their bytes)`.
 ///
 /// A batch counts until an ack covers its last delivery, so [`InFlight::count`]
-/// and [`InFlight::bytes`] may count up to one batch more than is really
+/// and the bytes may count up to one batch more than is really
 /// unacknowledged, never less.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct InFlight {
@@ -68,14 +68,15 @@ impl InFlight {
         self.total
     }
 
-    /// Their bytes (an upper bound likewise).
-    pub fn bytes(&self) -> usize {
-        self.bytes
-    }
-
     /// Whether another delivery may go out before an ack: under both bounds.
     pub fn has_room(&self) -> bool {
-        self.total < MAX_IN_FLIGHT && self.bytes < MAX_IN_FLIGHT_BYTES
+        self.has_room_for(1)
+    }
+
+    /// Whether `deliveries` more fit under the count, with the bytes still
+    /// under theirs (a catch-up page asks for a page's worth at once).
+    pub fn has_room_for(&self, deliveries: usize) -> bool {
+        MAX_IN_FLIGHT.saturating_sub(self.total) >= deliveries && self.bytes < MAX_IN_FLIGHT_BYTES
     }
 }
 
@@ -89,13 +90,13 @@ mod tests {
         for seq in 1..=100 {
             in_flight.push(seq * 2, 10);
         }
-        assert_eq!((in_flight.count(), in_flight.bytes()), (100, 1000));
+        assert_eq!((in_flight.count(), in_flight.bytes), (100, 1000));
         // Seqs 2..=64 are the first batch; 100 is inside the second.
         in_flight.acknowledge(100);
         assert_eq!(in_flight.count(), 100 - BATCH as usize);
-        assert_eq!(in_flight.bytes(), 1000 - 10 * BATCH as usize);
+        assert_eq!(in_flight.bytes, 1000 - 10 * BATCH as usize);
         in_flight.acknowledge(200);
-        assert_eq!((in_flight.count(), in_flight.bytes()), (0, 0));
+        assert_eq!((in_flight.count(), in_flight.bytes), (0, 0));
         assert!(in_flight.batches.is_empty());
     }
 
@@ -113,7 +114,7 @@ mod tests {
         by_bytes.push(1, MAX_IN_FLIGHT_BYTES - 1);
         assert!(by_bytes.has_room());
         by_bytes.push(2, 1);
-        assert!(!by_bytes.has_room(), "{} bytes", by_bytes.bytes());
+        assert!(!by_bytes.has_room(), "{} bytes", by_bytes.bytes);
         by_bytes.acknowledge(2);
         assert!(by_bytes.has_room());
     }

@@ -348,18 +348,17 @@ impl Tracker {
     /// Takes the next page of `member`'s catch-up when it has room for one
     /// (an ack made room, or the alarm found it due): the `seq` to read after.
     pub fn next_page(&mut self, member: &Address, now: u64) -> Option<u64> {
-        let (in_flight, bytes) = self.progress.get(member).map_or((0, 0), |progress| {
-            (progress.in_flight.count(), progress.in_flight.bytes())
-        });
+        let has_room_for_a_page = self
+            .progress
+            .get(member)
+            .is_none_or(|progress| progress.in_flight.has_room_for(CATCH_UP_PAGE));
         let catch_up = self.catching_up.get_mut(member)?;
         // A read that failed waits until its retry.
         if catch_up.reading || catch_up.next_read_at.is_some_and(|at| at > now) {
             return None;
         }
         catch_up.next_read_at = None;
-        let room = MAX_IN_FLIGHT.saturating_sub(in_flight) >= CATCH_UP_PAGE
-            && bytes < MAX_IN_FLIGHT_BYTES
-            && catch_up.pages.len() < PAGES_IN_FLIGHT;
+        let room = has_room_for_a_page && catch_up.pages.len() < PAGES_IN_FLIGHT;
         if !room {
             return None;
         }

@@ -221,6 +221,25 @@ fn a_long_log_is_caught_up_a_page_at_a_time_as_the_member_acknowledges() {
     assert_eq!(deliveries(&live, &bob.address).len(), 1);
 }
 
+/// Sends `events` chat messages from `alice` to `bob`, who acknowledges none,
+/// and counts those delivered to him live. Alice is never held up by bob:
+/// each of her events is acknowledged.
+fn send_to_silent(
+    turns: &mut Turns,
+    alice: &mut Peer,
+    bob: &Peer,
+    events: u64,
+    payload: impl Fn(u64) -> Value,
+) -> usize {
+    let mut to_bob = 0;
+    for n in 0..events {
+        let effects = turns.send(alice, "chat.msg", "agent:bob", payload(n));
+        to_bob += deliveries(&effects, &bob.address).len();
+        acked(&effects);
+    }
+    to_bob
+}
+
 #[test]
 fn large_events_to_a_member_that_never_acknowledges_stop_at_the_bytes_bound() {
     let mut turns = Turns::new();
@@ -228,17 +247,13 @@ fn large_events_to_a_member_that_never_acknowledges_stop_at_the_bytes_bound() {
     turns.first_join(&mut alice);
     turns.first_join(&mut bob);
     let body = "x".repeat(100 * 1024);
-    let mut to_bob = 0;
-    for n in 0..100 {
-        let effects = turns.send(
-            &mut alice,
-            "chat.msg",
-            "agent:bob",
-            json!({"n": n, "body": body}),
-        );
-        to_bob += deliveries(&effects, &bob.address).len();
-        acked(&effects);
-    }
+    let to_bob = send_to_silent(
+        &mut turns,
+        &mut alice,
+        &bob,
+        100,
+        |n| json!({"n": n, "body": body}),
+    );
     // Each event is a little over 100 KiB: live deliveries stop with the one
     // that takes the unacknowledged bytes past the bound.
     let under = MAX_IN_FLIGHT_BYTES / (100 * 1024);
@@ -254,13 +269,7 @@ fn a_member_that_never_acknowledges_gets_no_more_than_the_bound() {
     let (mut alice, mut bob) = (Peer::new("agent:alice"), Peer::new("agent:bob"));
     turns.first_join(&mut alice);
     turns.first_join(&mut bob);
-    let mut to_bob = 0;
-    for n in 0..EVENTS {
-        let effects = turns.send(&mut alice, "chat.msg", "agent:bob", json!({"n": n}));
-        to_bob += deliveries(&effects, &bob.address).len();
-        // Alice is never held up by bob: each of her events is acknowledged.
-        acked(&effects);
-    }
+    let to_bob = send_to_silent(&mut turns, &mut alice, &bob, EVENTS, |n| json!({"n": n}));
     assert_eq!(to_bob, MAX_IN_FLIGHT, "live deliveries stop at the bound");
 
     // Redelivery, for three timeouts with the alarm ticking every 100 ms:
