@@ -298,3 +298,35 @@ test('values of the wrong type fail with invalid_argument before the core, and t
     await network.close();
   }
 });
+
+test('a task handle is working from the answer it sends, even when the partner\'s updates arrive with the ack', async () => {
+  const { TaskHandle } = await import('../../core/js/lib/tasks.js');
+  let acked;
+  let refused;
+  const agent = {
+    address: 'agent:asker',
+    send: () => new Promise((resolve, reject) => { acked = resolve; refused = reject; }),
+  };
+  const handle = new TaskHandle(agent, 'agent:planner');
+  handle.id = 'T1';
+  const update = (state) => ({ type: 'task.update', source: 'agent:planner', payload: { task: 'T1', state } });
+  handle.push(update('awaiting-input'));
+  const answered = handle.send('July');
+  // One frame: the ack and the partner's artifact, handled before `send` resumes.
+  acked({ id: 'A1' });
+  handle.push({ type: 'task.artifact', source: 'agent:planner', payload: { task: 'T1', artifact: { name: 'plan', parts: [{ text: 'x' }] } } });
+  handle.push(update('completed'));
+  await answered;
+  const states = [];
+  for await (const u of handle) states.push(u.state);
+  assert.deepEqual(states, ['awaiting-input', 'working', 'completed']);
+
+  // A refused answer leaves the task awaiting input.
+  const again = new TaskHandle(agent, 'agent:planner');
+  again.id = 'T1';
+  again.push(update('awaiting-input'));
+  const failed = again.send('July');
+  refused(Object.assign(new Error('no'), { code: 'forbidden' }));
+  await assert.rejects(failed, { code: 'forbidden' });
+  assert.equal(again.state, 'awaiting-input');
+});

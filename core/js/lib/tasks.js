@@ -212,9 +212,18 @@ export class TaskHandle {
 
   /** Sends more input (the answer to `awaiting-input`, which moves the task `working`) or a message. */
   async send(message) {
-    const ack = await this.#agent.send(this.#to, 'task.message', { task: this.id, parts: partsOf(message) });
-    if (this.state === 'awaiting-input') this.state = 'working';
-    return ack;
+    const sent = this.#agent.send(this.#to, 'task.message', { task: this.id, parts: partsOf(message) });
+    // The task is working from the moment the network accepts the answer, before the
+    // partner's next updates: they may arrive in the same frame as the ack, and be
+    // handled before this function resumes. Set now, undone if the network refuses it.
+    const answered = this.state === 'awaiting-input';
+    if (answered) this.state = 'working';
+    try {
+      return await sent;
+    } catch (err) {
+      if (answered && this.state === 'working') this.state = 'awaiting-input';
+      throw err;
+    }
   }
 
   /** Confirms completion of a task that waits for it (`awaiting-completion`). */
