@@ -21,6 +21,29 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use serde_json::json;
 use std::hint::black_box;
 
+/// Every this many events the members acknowledge what they were sent, as a
+/// live member does: a member that never acknowledges reaches its bound of
+/// unacknowledged deliveries (`MAX_IN_FLIGHT`) and is then paused, so the
+/// benchmark would stop measuring delivery after a few thousand iterations.
+const ACK_EVERY: u64 = 1_024;
+
+/// Acknowledges everything sent so far for each member, every [`ACK_EVERY`] events.
+fn ack_now_and_then(network: &mut Network, members: &[Address], now: u64) {
+    if now % ACK_EVERY == 0 {
+        let seq = network.last_seq();
+        for member in members {
+            black_box(network.acknowledge(member, seq, now));
+        }
+    }
+}
+
+/// The addresses of [`standard_network`]'s members.
+fn member_addresses(members: usize) -> Vec<Address> {
+    (0..members)
+        .map(|i| format!("agent:m{i}").parse().unwrap())
+        .collect()
+}
+
 fn standard_network(members: usize) -> (Network, Client) {
     let mut config = NetworkConfig::open("bench".parse().unwrap(), "Bench");
     config.mods = vec![
@@ -45,8 +68,7 @@ fn standard_network(members: usize) -> (Network, Client) {
     );
     let effects = network.handle_event(None, sender.join(None, 1), 1);
     host.apply(&mut network, effects, 1);
-    for i in 0..members {
-        let address: Address = format!("agent:m{i}").parse().unwrap();
+    for (i, address) in member_addresses(members).into_iter().enumerate() {
         let mut seed = [2u8; 32];
         seed[0] = i as u8;
         let mut client = Client::new(address, "bench".parse().unwrap(), seed);
@@ -100,12 +122,14 @@ fn bench_target(
         delivered, members,
         "{name}: every member must receive the measured event"
     );
+    let members = member_addresses(members);
     let mut group = c.benchmark_group("network");
     group.throughput(Throughput::Elements(1));
     let mut now = 2;
     group.bench_function(name, |b| {
         b.iter(|| {
             now += 1;
+            ack_now_and_then(&mut network, &members, now);
             // A fresh id each time: a repeated id would only measure deduplication.
             let mut fresh = event.clone();
             fresh.id = EventId::from_parts(now, u128::from(now));
@@ -126,12 +150,14 @@ fn bench_wire(
     let text = event.encode();
     let id = event.id.to_string();
     let at = text.find(&id).unwrap();
+    let members = member_addresses(members);
     let mut group = c.benchmark_group("network_wire");
     group.throughput(Throughput::Elements(1));
     let mut now = 2;
     group.bench_function(name, |b| {
         b.iter(|| {
             now += 1;
+            ack_now_and_then(&mut network, &members, now);
             // A fresh id spliced into the same text each time.
             let mut frame = String::with_capacity(text.len());
             frame.push_str(&text[..at]);
