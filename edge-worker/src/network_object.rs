@@ -10,7 +10,7 @@ use crate::graph_store::LogIndex;
 use crate::host::{now_ms, random_seed};
 use crate::inbox::Drainer;
 use crate::origin::Origin;
-use crate::socket_state::{LastSender, OpenSockets};
+use crate::socket_state::OpenSockets;
 use crate::storage::Store;
 use agentnet_core::bindings::networks::{self, WorkerRoute};
 use agentnet_core::bindings::policy::Policy;
@@ -34,8 +34,8 @@ pub struct NetworkHost {
     alarm_at: std::cell::Cell<Option<u64>>,
     /// The sockets: the core's table and the sockets by id (restored after a wake).
     pub(crate) sockets: RefCell<Option<OpenSockets>>,
-    /// The last frame's socket, so a burst of frames from one socket reads its attachment once.
-    pub(crate) last_sender: RefCell<Option<LastSender>>,
+    /// Which socket a frame came from, without reading its attachment.
+    pub(crate) senders: crate::socket_state::SenderIndex,
     /// Sockets to close once the frames before them are sent.
     pub(crate) closing: RefCell<Vec<(WebSocket, Close)>>,
     /// Session and ticket lifetimes, socket limits.
@@ -227,7 +227,7 @@ impl NetworkHost {
             schema_ready: std::cell::Cell::new(false),
             alarm_at: std::cell::Cell::new(None),
             sockets: RefCell::new(None),
-            last_sender: RefCell::new(None),
+            senders: Default::default(),
             closing: RefCell::new(Vec::new()),
             policy,
             sse_streams: RefCell::new(BTreeMap::new()),

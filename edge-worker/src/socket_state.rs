@@ -1,13 +1,16 @@
 //! What the object keeps of its WebSockets: each socket's attachment (kept
 //! across hibernation: its network and its `SocketRecord`), the core's table
-//! beside the sockets by id, and the last frame's sender. `crate::sockets`
+//! beside the sockets by id, and the index that names a frame's sender. `crate::sockets`
 //! does the I/O with them.
 
 use agentnet_core::NetworkId;
 use agentnet_core::bindings::sockets::{SocketId, SocketRecord, Sockets};
 use serde::{Deserialize, Serialize};
+use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
 use worker::WebSocket;
+use worker::js_sys::{Object, WeakMap};
+use worker::wasm_bindgen::{JsCast, JsValue};
 
 /// What a socket's attachment remembers across hibernation.
 #[derive(Debug, Default, Clone, Serialize, Deserialize)]
@@ -63,9 +66,51 @@ pub(crate) struct Recipient {
     pub(crate) batches: bool,
 }
 
-/// The last frame's socket, so a burst of frames reads its attachment once.
-pub(crate) struct LastSender {
-    pub(crate) socket: WebSocket,
-    pub(crate) network: NetworkId,
-    pub(crate) id: SocketId,
+/// Which of the object's sockets a frame came from, without deserializing
+/// the socket's attachment for every frame (a structured-clone read that was
+/// the largest cost of an ack): socket ids in a JS `WeakMap` keyed by the
+/// socket itself (workerd hands the same object to every event of one
+/// socket), and the object's network, learned once. A socket not in the map
+/// (none after the table is restored) is read from its attachment.
+pub(crate) struct SenderIndex {
+    ids: WeakMap,
+    network: RefCell<Option<NetworkId>>,
+}
+
+impl Default for SenderIndex {
+    fn default() -> Self {
+        Self {
+            ids: WeakMap::new(),
+            network: RefCell::new(None),
+        }
+    }
+}
+
+impl SenderIndex {
+    /// `ws` of `network` has the id `id`.
+    pub(crate) fn remember(&self, ws: &WebSocket, network: &NetworkId, id: SocketId) {
+        // Ids count up from 1: far below 2^53, so exact as a JS number.
+        self.ids.set(key(ws), &JsValue::from_f64(id as f64));
+        let mut known = self.network.borrow_mut();
+        if known.as_ref() != Some(network) {
+            *known = Some(network.clone());
+        }
+    }
+
+    /// The network and id of `ws`, if it was remembered.
+    pub(crate) fn lookup(&self, ws: &WebSocket) -> Option<(NetworkId, SocketId)> {
+        let id = self.ids.get(key(ws)).as_f64()?;
+        let network = self.network.borrow().clone()?;
+        Some((network, id as SocketId))
+    }
+
+    /// Forgets `ws` (it closed).
+    pub(crate) fn forget(&self, ws: &WebSocket) {
+        self.ids.delete(key(ws));
+    }
+}
+
+/// The JS object of `ws`, as a `WeakMap` key.
+fn key(ws: &WebSocket) -> &Object {
+    ws.as_ref().unchecked_ref()
 }

@@ -11,7 +11,7 @@
 use crate::host::now_ms;
 use crate::network_object::NetworkHost;
 use crate::origin::Origin;
-use crate::socket_state::{Attachment, LastSender, OpenSockets, Recipient};
+use crate::socket_state::{Attachment, OpenSockets, Recipient};
 use agentnet_core::bindings::sockets::{Close, SocketRecord, Sockets};
 use agentnet_core::bindings::{self, ws};
 use agentnet_core::{Address, NetworkId};
@@ -40,8 +40,13 @@ impl NetworkHost {
             }
             let attachment = Attachment::read(&socket);
             let member = attachment.address.as_deref().and_then(|a| a.parse().ok());
+            let network: Option<NetworkId> =
+                attachment.network.as_deref().and_then(|n| n.parse().ok());
             match attachment.id {
                 Some(id) => {
+                    if let Some(network) = &network {
+                        self.senders.remember(&socket, network, id);
+                    }
                     open.table.restore(SocketRecord {
                         id,
                         member,
@@ -61,39 +66,30 @@ impl NetworkHost {
             let record = open.table.open(attachment.peer.clone(), member, now_ms());
             if let Some(network) = attachment.network.and_then(|n| n.parse().ok()) {
                 let _ = socket.serialize_attachment(Attachment::of(&network, &record, false));
+                self.senders.remember(&socket, &network, record.id);
             }
             open.by_id.insert(record.id, socket);
         }
         open
     }
 
-    /// The network and the record of a frame's socket (remembered for the next frame from it).
+    /// The network and the record of a frame's socket.
     pub(crate) fn sender_of(&self, ws: &WebSocket) -> Option<(NetworkId, SocketRecord)> {
-        let known = self
-            .last_sender
-            .borrow()
-            .as_ref()
-            .filter(|last| &last.socket == ws)
-            .map(|last| (last.network.clone(), last.id));
-        let (network, id) = match known {
+        let (network, id) = match self.senders.lookup(ws) {
             Some(known) => known,
             None => {
-                let attachment = Attachment::read(ws);
-                let network: NetworkId = attachment.network?.parse().ok()?;
-                let id = match attachment.id {
-                    Some(id) => id,
-                    // Restoring the table names every socket; read the attachment again.
+                // Restoring the table names and remembers every open socket.
+                self.with_sockets(|_| ());
+                match self.senders.lookup(ws) {
+                    Some(known) => known,
                     None => {
-                        self.with_sockets(|_| ());
-                        Attachment::read(ws).id?
+                        let attachment = Attachment::read(ws);
+                        let network: NetworkId = attachment.network?.parse().ok()?;
+                        let id = attachment.id?;
+                        self.senders.remember(ws, &network, id);
+                        (network, id)
                     }
-                };
-                *self.last_sender.borrow_mut() = Some(LastSender {
-                    socket: ws.clone(),
-                    network: network.clone(),
-                    id,
-                });
-                (network, id)
+                }
             }
         };
         let record = self.with_sockets(|open| open.table.get(id).cloned())?;
@@ -135,6 +131,7 @@ impl NetworkHost {
         });
         pair.server
             .serialize_attachment(Attachment::of(id, &record, upgrade.batches))?;
+        self.senders.remember(&pair.server, id, record.id);
         self.apply(&Origin::Socket(&pair.server), upgrade.after_accept)?;
         Response::from_websocket(pair.client)
     }
@@ -244,8 +241,7 @@ impl NetworkHost {
     /// if it has no other.
     pub(crate) fn forget_socket(&self, ws: &WebSocket) -> Result<()> {
         let found = self.sender_of(ws);
-        // Hold no reference to a closed socket: workerd ends its connection once it is collected.
-        *self.last_sender.borrow_mut() = None;
+        self.senders.forget(ws);
         let Some((network, record)) = found else {
             return Ok(());
         };
