@@ -29,7 +29,7 @@ const ACK_EVERY: u64 = 1_024;
 
 /// Acknowledges everything sent so far for each member, every [`ACK_EVERY`] events.
 fn ack_now_and_then(network: &mut Network, members: &[Address], now: u64) {
-    if now % ACK_EVERY == 0 {
+    if now.is_multiple_of(ACK_EVERY) {
         let seq = network.last_seq();
         for member in members {
             black_box(network.acknowledge(member, seq, now));
