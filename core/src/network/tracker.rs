@@ -203,24 +203,40 @@ impl Tracker {
     }
 
     /// Applies a cumulative ack at `now`; returns the new cursor when it moved.
+    ///
+    /// Every ack of every member comes here: each of the member's maps is
+    /// looked up once, and its address is cloned only for a first cursor.
     pub fn acknowledge(&mut self, member: &Address, seq: u64, now: u64) -> Option<u64> {
-        let delivered = self.last_delivered(member);
+        let mut progress = self.progress.get_mut(member);
+        let delivered = progress.as_ref().map_or(0, |p| p.last_delivered);
+        let cursor_slot = self.cursors.get_mut(member);
+        let cursor = cursor_slot.as_ref().map_or(0, |c| **c);
         // A member cannot acknowledge what it was never sent.
-        let seq = seq.min(delivered.max(self.cursor(member)));
-        let moved = seq > self.cursor(member);
-        if seq >= delivered {
-            self.forget_unacked(member);
-        } else if let Some(progress) = self.progress.get_mut(member) {
-            progress.in_flight.acknowledge(seq);
-            if moved {
-                // Progress: the rest has its full time again before it is resent.
-                progress.unacked_since = Some(now);
+        let seq = seq.min(delivered.max(cursor));
+        let moved = seq > cursor;
+        if let Some(progress) = progress.as_deref_mut() {
+            if seq >= delivered {
+                // Nothing is unacknowledged any more.
+                progress.unacked_since = None;
+                progress.in_flight = InFlight::default();
+            } else {
+                progress.in_flight.acknowledge(seq);
+                if moved {
+                    // Progress: the rest has its full time again before it is resent.
+                    progress.unacked_since = Some(now);
+                }
             }
         }
+        let idle = progress.is_none_or(|p| p.in_flight.count() == 0);
         if moved {
-            self.cursors.insert(member.clone(), seq);
+            match cursor_slot {
+                Some(slot) => *slot = seq,
+                None => {
+                    self.cursors.insert(member.clone(), seq);
+                }
+            }
         }
-        self.mark_ready(member, now);
+        self.mark_ready(member, cursor.max(seq), idle, now);
         moved.then_some(seq)
     }
 
@@ -235,17 +251,21 @@ impl Tracker {
 
     /// Whether a cursor that moved to `cursor` should be written now.
     pub fn should_persist(&mut self, member: &Address, cursor: u64, now: u64) -> bool {
-        let due = match self.persisted.get(member) {
-            None => true,
-            Some((seq, at)) => {
-                cursor >= seq.saturating_add(CURSOR_PERSIST_EVERY)
-                    || now >= at.saturating_add(CURSOR_PERSIST_AFTER_MS)
+        match self.persisted.get_mut(member) {
+            None => {
+                self.persisted.insert(member.clone(), (cursor, now));
+                true
             }
-        };
-        if due {
-            self.persisted.insert(member.clone(), (cursor, now));
+            Some(last) => {
+                let (seq, at) = *last;
+                let due = cursor >= seq.saturating_add(CURSOR_PERSIST_EVERY)
+                    || now >= at.saturating_add(CURSOR_PERSIST_AFTER_MS);
+                if due {
+                    *last = (cursor, now);
+                }
+                due
+            }
         }
-        due
     }
 
     /// True when `member` has acknowledged all delivered to it and waits for no catch-up.
@@ -313,7 +333,11 @@ impl Tracker {
         }
         catch_up.after = last;
         catch_up.reading = false;
-        self.mark_ready(member, now);
+        let idle = self
+            .progress
+            .get(member)
+            .is_none_or(|progress| progress.in_flight.count() == 0);
+        self.mark_ready(member, self.cursor(member), idle, now);
         PageAnswered::More
     }
 
@@ -329,12 +353,8 @@ impl Tracker {
     /// After a page or an ack: forgets the pages the cursor covers, and when
     /// `member` waits for its next page with nothing unacknowledged (no ack
     /// will come to ask for it) makes that page due at the next alarm.
-    fn mark_ready(&mut self, member: &Address, now: u64) {
-        let idle = self
-            .progress
-            .get(member)
-            .is_none_or(|progress| progress.in_flight.count() == 0);
-        let cursor = self.cursor(member);
+    /// `cursor` is the member's cursor now; `idle` says it has nothing in flight.
+    fn mark_ready(&mut self, member: &Address, cursor: u64, idle: bool, now: u64) {
         if let Some(catch_up) = self.catching_up.get_mut(member) {
             while catch_up.pages.front().is_some_and(|last| *last <= cursor) {
                 catch_up.pages.pop_front();
