@@ -53,7 +53,7 @@ impl GatewayHost {
     /// Test hook: the sockets and the memory are lost and nothing is said,
     /// as when the platform resets the object; what it kept in storage stays.
     pub(crate) fn reset(&self) {
-        *self.last.borrow_mut() = None;
+        *self.ids.borrow_mut() = Default::default();
         *self.core.borrow_mut() = None;
         self.waiting.borrow_mut().clear();
         self.up.borrow_mut().clear();

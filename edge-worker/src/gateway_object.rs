@@ -70,8 +70,8 @@ pub(crate) struct GatewayHost {
     /// The network and this gateway's index, from its requests or its sockets.
     pub(crate) link: RefCell<Option<(String, GatewayId)>>,
     pub(crate) sockets: RefCell<BTreeMap<SocketId, WebSocket>>,
-    /// The last frame's socket and attachment, so a burst from one socket reads it once.
-    pub(crate) last: RefCell<Option<(WebSocket, Held)>>,
+    /// The sockets' ids, so a frame's socket is named without reading its attachment.
+    pub(crate) ids: RefCell<crate::socket_state::SocketIds>,
     pub(crate) waiting: RefCell<BTreeMap<SocketId, Waiting>>,
     /// Messages for the network, and whether a request to it is in flight.
     pub(crate) up: RefCell<Vec<ToNetwork>>,
@@ -104,7 +104,7 @@ impl GatewayHost {
             core: RefCell::new(None),
             link: RefCell::new(None),
             sockets: RefCell::new(BTreeMap::new()),
-            last: RefCell::new(None),
+            ids: RefCell::default(),
             waiting: RefCell::new(BTreeMap::new()),
             up: RefCell::new(Vec::new()),
             up_busy: Cell::new(false),
@@ -251,7 +251,6 @@ impl GatewayHost {
             ToGateway::Unbind { socket } => (*socket, None),
             _ => return,
         };
-        *self.last.borrow_mut() = None;
         let unbound = member.is_none();
         let update = |held: &mut Held| {
             held.member = member;
@@ -343,17 +342,15 @@ impl GatewayHost {
 
     /// A frame from a socket.
     pub(crate) fn frame(&self, ws: &WebSocket, text: &str) {
-        let known = self
-            .last
-            .borrow()
-            .as_ref()
-            .filter(|(last, _)| last == ws)
-            .map(|(_, held)| held.clone());
-        let Some(held) = known.or_else(|| read(ws)) else {
+        let known = self.ids.borrow().get(ws);
+        let Some(socket) = known.or_else(|| {
+            let socket = read(ws)?.socket;
+            self.ids.borrow().remember(ws, socket);
+            Some(socket)
+        }) else {
             return;
         };
-        *self.last.borrow_mut() = Some((ws.clone(), held.clone()));
-        let effects = self.with_core(|core| core.on_socket_frame(held.socket, text));
+        let effects = self.with_core(|core| core.on_socket_frame(socket, text));
         self.apply(effects);
         self.send_up();
     }
@@ -361,8 +358,7 @@ impl GatewayHost {
     /// A socket closed (either side).
     pub(crate) fn closed(&self, ws: &WebSocket, code: usize) {
         let _ = ws.close(Some(close_reply(code)), Some("closed"));
-        // Hold no reference to a closed socket.
-        *self.last.borrow_mut() = None;
+        self.ids.borrow().forget(ws);
         let Some(held) = read(ws) else { return };
         self.sockets.borrow_mut().remove(&held.socket);
         let effects = self.with_core(|core| core.closed(held.socket));

@@ -66,31 +66,49 @@ pub(crate) struct Recipient {
     pub(crate) batches: bool,
 }
 
-/// Which of the object's sockets a frame came from, without deserializing
-/// the socket's attachment for every frame (a structured-clone read that was
-/// the largest cost of an ack): socket ids in a JS `WeakMap` keyed by the
-/// socket itself (workerd hands the same object to every event of one
-/// socket), and the object's network, learned once. A socket not in the map
-/// (none after the table is restored) is read from its attachment.
-pub(crate) struct SenderIndex {
-    ids: WeakMap,
-    network: RefCell<Option<NetworkId>>,
+/// Socket ids by socket, in a JS `WeakMap` keyed by the socket itself
+/// (workerd hands the same object to every event of one socket), so a
+/// frame's socket is named without deserializing its attachment: a
+/// structured-clone read that was the largest cost of an ack.
+pub(crate) struct SocketIds(WeakMap);
+
+impl Default for SocketIds {
+    fn default() -> Self {
+        Self(WeakMap::new())
+    }
 }
 
-impl Default for SenderIndex {
-    fn default() -> Self {
-        Self {
-            ids: WeakMap::new(),
-            network: RefCell::new(None),
-        }
+impl SocketIds {
+    /// `ws` has the id `id`.
+    pub(crate) fn remember(&self, ws: &WebSocket, id: SocketId) {
+        // Ids count up from 1: far below 2^53, so exact as a JS number.
+        self.0.set(key(ws), &JsValue::from_f64(id as f64));
     }
+
+    /// The id of `ws`, if it was remembered.
+    pub(crate) fn get(&self, ws: &WebSocket) -> Option<SocketId> {
+        self.0.get(key(ws)).as_f64().map(|id| id as SocketId)
+    }
+
+    /// Forgets `ws` (it closed).
+    pub(crate) fn forget(&self, ws: &WebSocket) {
+        self.0.delete(key(ws));
+    }
+}
+
+/// Which of the network object's sockets a frame came from: the sockets'
+/// ids ([`SocketIds`]) and the object's network, learned once. A socket not
+/// in it (none after the table is restored) is read from its attachment.
+#[derive(Default)]
+pub(crate) struct SenderIndex {
+    ids: SocketIds,
+    network: RefCell<Option<NetworkId>>,
 }
 
 impl SenderIndex {
     /// `ws` of `network` has the id `id`.
     pub(crate) fn remember(&self, ws: &WebSocket, network: &NetworkId, id: SocketId) {
-        // Ids count up from 1: far below 2^53, so exact as a JS number.
-        self.ids.set(key(ws), &JsValue::from_f64(id as f64));
+        self.ids.remember(ws, id);
         let mut known = self.network.borrow_mut();
         if known.as_ref() != Some(network) {
             *known = Some(network.clone());
@@ -99,14 +117,14 @@ impl SenderIndex {
 
     /// The network and id of `ws`, if it was remembered.
     pub(crate) fn lookup(&self, ws: &WebSocket) -> Option<(NetworkId, SocketId)> {
-        let id = self.ids.get(key(ws)).as_f64()?;
+        let id = self.ids.get(ws)?;
         let network = self.network.borrow().clone()?;
-        Some((network, id as SocketId))
+        Some((network, id))
     }
 
     /// Forgets `ws` (it closed).
     pub(crate) fn forget(&self, ws: &WebSocket) {
-        self.ids.delete(key(ws));
+        self.ids.forget(ws);
     }
 }
 
