@@ -26,7 +26,10 @@
 // sends every step through the proxy. SCALE_PROFILE=1 takes a V8 CPU profile
 // of the edge (support/profile.mjs) during each sustained and fan-out run
 // and prints where its time went (it slows the edge: figures from a
-// profiled run are not the bench's).
+// profiled run are not the bench's). Fan-out: SCALE_FANOUT (default
+// "100:200,1000:200", sizes and broadcasts counted, each after 5 warm-up
+// broadcasts); SCALE_SLOWEST=1 lists the slowest rounds; SCALE_CROWD_ACK=each
+// makes the agents ack every frame instead of as the core replica does.
 
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -112,7 +115,7 @@ async function until(check, timeoutMs = 300_000) {
 
 /** A network for `audience` agents; with gateways when `gateways` (one per SCALE_PER_GATEWAY agents). */
 const newNetwork = async (url, name, { gateways = false, audience = 2 } = {}) => (await createNetwork(url, {
-  name, access: { policy: 'open' }, mods: process.env.SCALE_MODS === 'none' ? [] : ['persistence'],
+  name, access: { policy: 'open' }, mods: ['persistence'],
   ...(gateways ? { gateways: { count: Math.max(1, Math.ceil(audience / PER_GATEWAY)) } } : {}),
 })).id;
 
