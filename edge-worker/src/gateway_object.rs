@@ -26,7 +26,7 @@ use worker::{Env, Request, Response, Result, State, WebSocket, WebSocketPair};
 const ARRIVAL_MS: u64 = 30_000;
 
 /// What a socket's attachment keeps: what the core knows of it.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub(crate) struct Held {
     network: String,
     gateway: GatewayId,
@@ -79,6 +79,8 @@ pub(crate) struct GatewayHost {
     /// The position of the last message taken from the network's queue to this gateway.
     pub(crate) seen: Cell<u64>,
     test_hooks: bool,
+    /// How often its alarm comes while it holds sockets (`Policy::gateway_reconcile_ms`).
+    pub(crate) reconcile_ms: u64,
     /// When the alarm is set for (the next unbound socket's time to join).
     pub(crate) alarm_at: Cell<Option<u64>>,
     pub(crate) me: std::rc::Weak<GatewayHost>,
@@ -95,6 +97,7 @@ impl GatewayHost {
         let test_hooks = env
             .var(crate::network_object::TEST_HOOKS_VAR)
             .is_ok_and(|v| v.to_string() == "1");
+        let reconcile_ms = crate::network_object::policy_of(&env, test_hooks).gateway_reconcile_ms;
         if let Err(err) = crate::gateway_store::create(&state.storage().sql()) {
             worker::console_error!("creating the gateway's member table failed: {err}");
         }
@@ -110,6 +113,7 @@ impl GatewayHost {
             up_busy: Cell::new(false),
             seen: Cell::new(0),
             test_hooks,
+            reconcile_ms,
             alarm_at: Cell::new(None),
             me,
         }
@@ -131,6 +135,12 @@ impl GatewayHost {
     fn wake(&self) {
         let core = self.restore();
         let sql = self.state.storage().sql();
+        if self.link.borrow().is_none() {
+            match crate::gateway_store::link(&sql) {
+                Ok(kept) => *self.link.borrow_mut() = kept,
+                Err(err) => worker::console_error!("reading the gateway's network failed: {err}"),
+            }
+        }
         let gone = match crate::gateway_store::kept(&sql) {
             Ok(kept) => core.reconcile(kept),
             Err(err) => {
@@ -189,7 +199,15 @@ impl GatewayHost {
 
     /// The network's messages, in order.
     fn network_request(&self, body: LinkBody<ToGateway>) {
-        *self.link.borrow_mut() = Some((body.network.clone(), body.gateway));
+        let link = Some((body.network.clone(), body.gateway));
+        if *self.link.borrow() != link {
+            // Kept, so that a reset gateway its alarm wakes can still report to the network.
+            let sql = self.state.storage().sql();
+            if let Err(err) = crate::gateway_store::save_link(&sql, &body.network, body.gateway) {
+                worker::console_error!("keeping the gateway's network failed: {err}");
+            }
+            *self.link.borrow_mut() = link;
+        }
         self.with_core(|_| ());
         let now = now_ms();
         self.expire(now);
@@ -295,7 +313,7 @@ impl GatewayHost {
     }
 
     /// Announced sockets that never came count as closed.
-    fn expire(&self, now: u64) {
+    pub(crate) fn expire(&self, now: u64) {
         let late: Vec<SocketId> = self
             .waiting
             .borrow()
@@ -359,7 +377,10 @@ impl GatewayHost {
     pub(crate) fn closed(&self, ws: &WebSocket, code: usize) {
         let _ = ws.close(Some(close_reply(code)), Some("closed"));
         self.ids.borrow().forget(ws);
-        let Some(held) = read(ws) else { return };
+        // A socket the gateway forgot (its attachment cleared by a reset) closing is no news.
+        let Some(held) = read(ws).filter(|held| *held != Held::default()) else {
+            return;
+        };
         self.sockets.borrow_mut().remove(&held.socket);
         let effects = self.with_core(|core| core.closed(held.socket));
         self.apply(effects);

@@ -1,10 +1,12 @@
 //! What a gateway keeps in its SQLite storage: the members it holds sockets
-//! of ([`GatewayEffect::Placed`](agentnet_core::gateway::GatewayEffect)), so
-//! that an instance the platform reset — its sockets gone without a close
-//! seen — can tell the network those members are gone
-//! (`agentnet_core::gateway::Gateway::reconcile`).
+//! of ([`GatewayEffect::Placed`](agentnet_core::gateway::GatewayEffect)) and
+//! the network it serves, so that an instance the platform reset — its
+//! sockets gone without a close seen — can tell the network those members
+//! are gone (`agentnet_core::gateway::Gateway::reconcile`) when its alarm
+//! wakes it, before anything else reaches it.
 
 use agentnet_core::Address;
+use agentnet_core::gateway::GatewayId;
 use serde::Deserialize;
 use worker::{Result, SqlStorage};
 
@@ -14,7 +16,34 @@ pub(crate) fn create(sql: &SqlStorage) -> Result<()> {
         "CREATE TABLE IF NOT EXISTS gateway_members (member TEXT PRIMARY KEY)",
         None,
     )?;
+    sql.exec(
+        "CREATE TABLE IF NOT EXISTS gateway_link (one INTEGER PRIMARY KEY CHECK (one = 1), network TEXT NOT NULL, gateway INTEGER NOT NULL)",
+        None,
+    )?;
     Ok(())
+}
+
+#[derive(Deserialize)]
+struct LinkRow {
+    network: String,
+    gateway: GatewayId,
+}
+
+/// Keeps the network this gateway serves and its index there.
+pub(crate) fn save_link(sql: &SqlStorage, network: &str, gateway: GatewayId) -> Result<()> {
+    sql.exec(
+        "INSERT OR REPLACE INTO gateway_link (one, network, gateway) VALUES (1, ?, ?)",
+        vec![network.into(), i64::from(gateway).into()],
+    )?;
+    Ok(())
+}
+
+/// The network this gateway serves and its index there, if it was kept.
+pub(crate) fn link(sql: &SqlStorage) -> Result<Option<(String, GatewayId)>> {
+    let rows: Vec<LinkRow> = sql
+        .exec("SELECT network, gateway FROM gateway_link", None)?
+        .to_array()?;
+    Ok(rows.into_iter().next().map(|r| (r.network, r.gateway)))
 }
 
 #[derive(Deserialize)]

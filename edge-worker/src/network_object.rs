@@ -78,6 +78,20 @@ pub const TEST_HOOKS_VAR: &str = "AGENTNET_TEST_HOOKS";
 /// a short join deadline or session for tests. Ignored without test hooks.
 pub const TEST_POLICY_VAR: &str = "AGENTNET_TEST_POLICY";
 
+/// The [`Policy`] an object applies: the default, shortened by
+/// [`TEST_POLICY_VAR`] only when `test_hooks` are on.
+pub(crate) fn policy_of(env: &Env, test_hooks: bool) -> Policy {
+    match env.var(TEST_POLICY_VAR) {
+        Ok(json) if test_hooks => Policy::default()
+            .with_overrides(&json.to_string())
+            .unwrap_or_else(|err| {
+                worker::console_error!("{err}");
+                Policy::default()
+            }),
+        _ => Policy::default(),
+    }
+}
+
 impl NetworkHost {
     pub(crate) fn store(&self) -> Result<Store> {
         if self.schema_ready.get() {
@@ -212,15 +226,7 @@ impl NetworkHost {
             .var(TEST_HOOKS_VAR)
             .map(|v| v.to_string() == "1")
             .unwrap_or(false);
-        let policy = match env.var(TEST_POLICY_VAR) {
-            Ok(json) if test_hooks => Policy::default()
-                .with_overrides(&json.to_string())
-                .unwrap_or_else(|err| {
-                    worker::console_error!("{err}");
-                    Policy::default()
-                }),
-            _ => Policy::default(),
-        };
+        let policy = policy_of(&env, test_hooks);
         Self {
             state,
             network: RefCell::new(None),

@@ -23,9 +23,11 @@ import { bareSocket, eventFrame, eventsOf } from '../support/frames.mjs';
 let edge;
 /** The networks' time to join (short, so a socket that never joins is closed within the test). */
 const JOIN_DEADLINE_MS = 3_000;
+// How often a gateway holding sockets wakes to reconcile (a minute by default).
+const RECONCILE_MS = 1_000;
 
 before(async () => {
-  edge = await startEdge({ testHooks: true, vars: { AGENTNET_TEST_POLICY: JSON.stringify({ join_deadline_ms: JOIN_DEADLINE_MS }) } });
+  edge = await startEdge({ testHooks: true, vars: { AGENTNET_TEST_POLICY: JSON.stringify({ join_deadline_ms: JOIN_DEADLINE_MS, gateway_reconcile_ms: RECONCILE_MS }) } });
 });
 
 after(async () => {
@@ -326,6 +328,8 @@ test('a gateway the platform resets without a word: the members it held go offli
   const members = await Promise.all(names.map((name, i) => acking(id, name, { session: sessions[i] })));
   await until('every member is online', async () => { const s = await statusOf(); return names.every((n) => s.get(n) === 'online'); });
 
+  // Nothing reaches the reset gateways afterwards (the closes of the sockets they
+  // forgot are no news): their alarm wakes them, and they report from storage.
   const reset = await call('POST', `/networks/${id}/v1/__test/reset-gateways`);
   assert.equal(reset.status, 200);
   await until('every member a gateway held is offline', async () => {

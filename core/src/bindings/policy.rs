@@ -30,6 +30,10 @@ pub const JOIN_DEADLINE_MS: u64 = 20_000;
 /// Frames that are no event (or anything but a join or challenge before a
 /// join) one socket may send: 8 at once, then one every 10 seconds.
 pub const BAD_FRAMES: Rate = Rate::new(8, 0.1);
+/// While a connection gateway holds sockets its alarm comes at least this
+/// often, so a gateway the platform reset without a close it could see
+/// finds out and reports the members it lost.
+pub const GATEWAY_RECONCILE_MS: u64 = 60_000;
 
 /// The limits a host applies.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -56,6 +60,8 @@ pub struct Policy {
     pub join_deadline_ms: u64,
     /// [`BAD_FRAMES`].
     pub bad_frames: Rate,
+    /// [`GATEWAY_RECONCILE_MS`].
+    pub gateway_reconcile_ms: u64,
 }
 
 impl Default for Policy {
@@ -72,6 +78,7 @@ impl Default for Policy {
             max_unjoined_per_peer: MAX_UNJOINED_PER_PEER,
             join_deadline_ms: JOIN_DEADLINE_MS,
             bad_frames: BAD_FRAMES,
+            gateway_reconcile_ms: GATEWAY_RECONCILE_MS,
         }
     }
 }
@@ -91,6 +98,7 @@ struct Overrides {
     max_unjoined_per_peer: Option<usize>,
     join_deadline_ms: Option<u64>,
     bad_frames_burst: Option<u32>,
+    gateway_reconcile_ms: Option<u64>,
 }
 
 impl Policy {
@@ -113,6 +121,7 @@ impl Policy {
         set(&mut self.oauth_access_ttl_ms, o.oauth_access_ttl_ms);
         set(&mut self.oauth_refresh_ttl_ms, o.oauth_refresh_ttl_ms);
         set(&mut self.join_deadline_ms, o.join_deadline_ms);
+        set(&mut self.gateway_reconcile_ms, o.gateway_reconcile_ms);
         self.max_sockets = o.max_sockets.unwrap_or(self.max_sockets);
         self.max_unjoined = o.max_unjoined.unwrap_or(self.max_unjoined);
         self.max_unjoined_per_peer = o
@@ -211,6 +220,11 @@ mod tests {
         assert_eq!(policy.join_deadline_ms, 1500);
         assert_eq!(policy.max_sockets, 3);
         assert_eq!(policy.session_idle_ms, SESSION_IDLE_MS);
+        assert_eq!(policy.gateway_reconcile_ms, GATEWAY_RECONCILE_MS);
+        let quick = Policy::default()
+            .with_overrides(r#"{"gateway_reconcile_ms": 1000}"#)
+            .unwrap();
+        assert_eq!(quick.gateway_reconcile_ms, 1000);
         assert_eq!(
             Policy::default().with_overrides("{}"),
             Ok(Policy::default())
