@@ -135,10 +135,11 @@ impl GatewayHost {
     fn wake(&self) {
         let core = self.restore();
         let sql = self.state.storage().sql();
-        if self.link.borrow().is_none() {
-            match crate::gateway_store::link(&sql) {
-                Ok(kept) => *self.link.borrow_mut() = kept,
-                Err(err) => worker::console_error!("reading the gateway's network failed: {err}"),
+        let known = self.link.borrow().clone();
+        match crate::gateway_store::settle_link(&sql, known) {
+            Ok(link) => *self.link.borrow_mut() = link,
+            Err(err) => {
+                worker::console_error!("reading or keeping the gateway's network failed: {err}")
             }
         }
         let gone = match crate::gateway_store::kept(&sql) {

@@ -38,12 +38,25 @@ pub(crate) fn save_link(sql: &SqlStorage, network: &str, gateway: GatewayId) -> 
     Ok(())
 }
 
-/// The network this gateway serves and its index there, if it was kept.
-pub(crate) fn link(sql: &SqlStorage) -> Result<Option<(String, GatewayId)>> {
+/// The network this gateway serves and its index there, given what its
+/// sockets say (`known`): the kept one when they say nothing, and theirs
+/// kept when storage has none (a gateway from before it was kept).
+pub(crate) fn settle_link(
+    sql: &SqlStorage,
+    known: Option<(String, GatewayId)>,
+) -> Result<Option<(String, GatewayId)>> {
     let rows: Vec<LinkRow> = sql
         .exec("SELECT network, gateway FROM gateway_link", None)?
         .to_array()?;
-    Ok(rows.into_iter().next().map(|r| (r.network, r.gateway)))
+    let kept = rows.into_iter().next().map(|r| (r.network, r.gateway));
+    match (known, kept) {
+        (None, kept) => Ok(kept),
+        (Some((network, gateway)), None) => {
+            save_link(sql, &network, gateway)?;
+            Ok(Some((network, gateway)))
+        }
+        (Some(known), Some(_)) => Ok(Some(known)),
+    }
 }
 
 #[derive(Deserialize)]
