@@ -11,6 +11,7 @@
 //! socket's attachment says what the core knew of it, so an instance woken
 //! after hibernation restores the core from its sockets.
 
+use crate::frame_texts::FrameTexts;
 use crate::gateway_link::{LINK_PATH, LinkBody, RESET_PATH, RESTART_PATH, SOCKET_HEADER};
 use crate::host::now_ms;
 use agentnet_core::bindings::sockets::{Close, SocketId};
@@ -304,8 +305,9 @@ impl GatewayHost {
         let pair = WebSocketPair::new()?;
         self.state.accept_web_socket(&pair.server);
         pair.server.serialize_attachment(&waiting.held)?;
-        for frame in &waiting.frames {
-            send(&pair.server, frame);
+        let mut texts = FrameTexts::default();
+        for frame in waiting.frames {
+            texts.send(&pair.server, frame);
         }
         self.sockets
             .borrow_mut()
@@ -331,11 +333,12 @@ impl GatewayHost {
 
     /// Does what the core says.
     pub(crate) fn apply(&self, effects: Vec<GatewayEffect>) {
+        let mut texts = FrameTexts::default();
         for effect in effects {
             match effect {
                 GatewayEffect::Send { socket, frame } => {
                     if let Some(ws) = self.sockets.borrow().get(&socket) {
-                        send(ws, &frame);
+                        texts.send(ws, frame);
                     } else if let Some(waiting) = self.waiting.borrow_mut().get_mut(&socket) {
                         waiting.frames.push(frame);
                     }
@@ -418,11 +421,4 @@ fn push_up(up: &mut Vec<ToNetwork>, message: ToNetwork) {
 /// A socket's attachment.
 pub(crate) fn read(ws: &WebSocket) -> Option<Held> {
     ws.deserialize_attachment::<Held>().ok().flatten()
-}
-
-fn send(ws: &WebSocket, frame: &str) {
-    // A socket that is closing cannot take frames; the others still get theirs.
-    if let Err(err) = ws.send_with_str(frame) {
-        worker::console_warn!("dropping a frame for a closed socket: {err}");
-    }
 }

@@ -15,9 +15,11 @@ extern "C" {
 /// The Durable Object namespace of networks, declared in `wrangler.toml`.
 pub const NETWORKS_BINDING: &str = "NETWORKS";
 
-/// Current unix time in milliseconds.
+/// Current unix time in milliseconds (`Date.now()`: a number, where
+/// `worker::Date::now()` allocates a JS `Date` on every call, and the clock
+/// is read for every frame).
 pub fn now_ms() -> u64 {
-    worker::Date::now().as_millis()
+    worker::js_sys::Date::now() as u64
 }
 
 /// 32 bytes from the platform's cryptographic random source.

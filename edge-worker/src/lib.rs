@@ -32,6 +32,7 @@ mod discovery_store;
 mod effects;
 #[allow(missing_docs)] // the #[durable_object] macro generates undocumented glue
 mod entry;
+mod frame_texts;
 #[allow(missing_docs)] // the #[durable_object] macro generates undocumented glue
 mod gateway_entry;
 mod gateway_io;

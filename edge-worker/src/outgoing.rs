@@ -2,6 +2,7 @@
 //! for batched frames (`?frames=batch`) gets its burst as one frame (a few,
 //! for a long burst), the others one frame per event.
 
+use crate::frame_texts::FrameTexts;
 use agentnet_core::bindings::sockets::SocketId;
 use agentnet_core::event::batch;
 use std::collections::BTreeMap;
@@ -35,28 +36,22 @@ impl Outgoing {
     }
 
     /// Sends every socket its frames, in the order they were queued; returns
-    /// how many WebSocket messages that took.
+    /// how many WebSocket messages that took. Equal frames (a fan-out's)
+    /// share one JS string ([`FrameTexts`]).
     pub(crate) fn send(self) -> usize {
         let mut sent = 0;
+        let mut texts = FrameTexts::default();
         for queued in self.by_socket.into_values() {
-            if queued.batches {
-                for frame in batch::frames(&queued.frames, true) {
-                    sent += send(&queued.ws, &frame);
-                }
+            let frames = if queued.batches {
+                batch::frames(&queued.frames, true)
             } else {
-                for frame in &queued.frames {
-                    sent += send(&queued.ws, frame);
-                }
+                queued.frames
+            };
+            for frame in frames {
+                texts.send(&queued.ws, frame);
+                sent += 1;
             }
         }
         sent
     }
-}
-
-fn send(ws: &WebSocket, frame: &str) -> usize {
-    // A socket that is closing cannot take frames; the others still get theirs.
-    if let Err(err) = ws.send_with_str(frame) {
-        worker::console_warn!("dropping frame for a closed socket: {err}");
-    }
-    1
 }

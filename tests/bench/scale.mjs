@@ -28,15 +28,18 @@
 // and prints where its time went (it slows the edge: figures from a
 // profiled run are not the bench's). Fan-out: SCALE_FANOUT (default
 // "100:200,1000:200", sizes and broadcasts counted, each after 5 warm-up
-// broadcasts); SCALE_SLOWEST=1 lists the slowest rounds; SCALE_CROWD_ACK=each
-// makes the agents ack every frame instead of as the core replica does.
+// broadcasts); SCALE_SLOWEST=1 lists the slowest rounds (when the last and the
+// first agent had each); SCALE_HEAP=1 follows the edge isolate's JS heap during
+// the broadcasts and names the rounds its major collections fell in;
+// SCALE_CROWD_ACK=each makes the agents ack every frame instead of as the core
+// replica does.
 
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createNetwork, startEdge, workerEntryUrl } from '../support/edge.mjs';
 import { bareSocket, eventFrame, eventsOf } from '../support/frames.mjs';
-import { startProfile, summarize } from '../support/profile.mjs';
+import { startProfile, summarize, watchHeap } from '../support/profile.mjs';
 
 const steps = new Set(process.argv.slice(2));
 const wants = (step) => steps.size === 0 || steps.has(step);
@@ -46,6 +49,7 @@ const COLD_EVENTS = Number(process.env.SCALE_COLD_EVENTS ?? 1_000_000);
 const PER_GATEWAY = Number(process.env.SCALE_PER_GATEWAY ?? 250);
 const ENTRY = process.env.SCALE_ENTRY;
 const PROFILE = process.env.SCALE_PROFILE === '1';
+const HEAP = process.env.SCALE_HEAP === '1';
 const ACK_EVERY = Number(process.env.SCALE_ACK_EVERY ?? 64);
 const PACE = process.env.SCALE_PACE ?? 'acks';
 // Fan-out sizes and broadcasts (SCALE_FANOUT="100:200,1000:200"): enough broadcasts
@@ -269,8 +273,10 @@ async function broadcasts(edge, id, sender, agents, rounds, gateways, to) {
   const frames = () => agents.reduce((sum, a) => sum + a.received, 0);
   const times = [];
   const firsts = [];
+  const starts = [];
   const framesPer = [];
   const sendsPer = [];
+  const heap = HEAP ? await watchHeap(edge) : null;
   // The first broadcasts of a fresh network run cold code (V8 tiers the worker's
   // wasm up as it runs); like criterion's warm-up, they are sent but not counted.
   for (let round = -WARM_UP; round < rounds; round += 1) {
@@ -298,10 +304,22 @@ async function broadcasts(edge, id, sender, agents, rounds, gateways, to) {
     // When the last agent had it (recorded as it arrived, not when the poll above noticed).
     times.push(agents.reduce((last, a) => Math.max(last, a.gotAt), 0) - start);
     firsts.push(agents.reduce((first, a) => Math.min(first, a.gotAt), Infinity) - start);
+    starts.push(start);
     framesPer.push(framesNow - before);
     sendsPer.push(sentNow - sentBefore);
   }
-  if (process.env.SCALE_SLOWEST) console.log('slowest rounds:', times.map((t, i) => [i, +t.toFixed(1)]).sort((a, b) => b[1] - a[1]).slice(0, 12).map(([i, t]) => `#${i} ${t}`).join(' '));
+  if (heap) {
+    const { samples, majors } = await heap();
+    const seconds = (samples.at(-1)[0] - samples[0][0]) / 1000;
+    const allocated = samples.slice(1).reduce((sum, [, used], i) => sum + Math.max(0, used - samples[i][1]), 0);
+    // A round was hit when a collection was seen while its broadcast was on its way (the heap is read every 10 ms).
+    const hit = majors.map(({ at }) => times.findIndex((t, i) => at >= performance.timeOrigin + starts[i] && at <= performance.timeOrigin + starts[i] + t + 10));
+    console.log(`the edge's JS heap during the broadcasts: allocated ${(allocated / seconds / 1e6).toFixed(2)} MB/s (the sum of its rises); ${majors.length} major collections (${majors.map(({ before, after }) => `${(before / 1e6).toFixed(1)}→${(after / 1e6).toFixed(1)} MB`).join(', ')}); rounds they fell in: ${hit.filter((i) => i >= 0).map((i) => `#${i} ${times[i].toFixed(1)} ms`).join(', ') || 'none'}`);
+  }
+  if (process.env.SCALE_SLOWEST) {
+    const slowest = times.map((t, i) => [i, t]).sort((a, b) => b[1] - a[1]).slice(0, 12);
+    console.log('slowest rounds (last agent / first agent, ms):', slowest.map(([i, t]) => `#${i} ${t.toFixed(1)}/${firsts[i].toFixed(1)}`).join(' '));
+  }
   const how = gateways ? `through ${Math.max(1, Math.ceil(n / PER_GATEWAY))} gateways` : 'one object';
   const via = to === edge.url ? 'through wrangler\'s proxy' : 'straight to workerd\'s entry socket';
   console.log(`fan-out to ${n} agents, ${how}, clients ${via} (${rounds} broadcasts after ${WARM_UP} not counted): p50 ${ms(quantile(times, 0.5))}, p90 ${ms(quantile(times, 0.9))}, p99 ${ms(quantile(times, 0.99))}, max ${ms(Math.max(...times))} (the first agent had it after p50 ${ms(quantile(firsts, 0.5))}); frames received per broadcast ${quantile(framesPer, 0.5)}; the network object's sends per broadcast (socket messages + gateway requests, with the sender's ack): ${quantile(sendsPer, 0.5)} [load ${load()}]`);

@@ -5,12 +5,13 @@
 // the most of it (self time). The profile covers every isolate's JavaScript
 // and WebAssembly (the worker's function names come from the wasm name
 // section); time in workerd's own C++ (SQLite, the kernel) shows as the
-// JavaScript or wasm frame that called it, or as `(program)`.
+// JavaScript or wasm frame that called it, or as `(program)`. `watchHeap`
+// follows the isolate's JS heap instead, and finds its major collections.
 
 import WebSocket from 'ws';
 
-/** Starts sampling every `intervalUs` microseconds; resolves to a function that stops and returns the profile. */
-export async function startProfile(edge, { intervalUs = 200 } = {}) {
+/** A DevTools protocol session with the edge's workerd: `call(method, params)` and `close()`. */
+async function inspect(edge) {
   const targets = await (await fetch(`http://127.0.0.1:${edge.inspectorPort}/json`)).json();
   const socket = new WebSocket(targets[0].webSocketDebuggerUrl);
   await new Promise((resolve, reject) => { socket.once('open', resolve); socket.once('error', reject); });
@@ -29,13 +30,51 @@ export async function startProfile(edge, { intervalUs = 200 } = {}) {
     pending.set(next, { resolve, reject });
     socket.send(JSON.stringify({ id: next, method, params }));
   });
+  return { call, close: () => socket.close() };
+}
+
+/** Starts sampling every `intervalUs` microseconds; resolves to a function that stops and returns the profile. */
+export async function startProfile(edge, { intervalUs = 200 } = {}) {
+  const { call, close } = await inspect(edge);
   await call('Profiler.enable');
   await call('Profiler.setSamplingInterval', { interval: intervalUs });
   await call('Profiler.start');
   return async () => {
     const { profile } = await call('Profiler.stop');
-    socket.close();
+    close();
     return profile;
+  };
+}
+
+/**
+ * Reads the edge isolate's used JS heap every `everyMs`; resolves to a
+ * function that stops and returns what it saw: `{ samples: [[epochMs, bytes]],
+ * majors: [{ at, before, after }] }`, where a major collection is a fall of
+ * the used heap to under half of what it was (the young generation's
+ * collections free a small part of it).
+ */
+export async function watchHeap(edge, { everyMs = 10 } = {}) {
+  const { call, close } = await inspect(edge);
+  const samples = [];
+  let watching = true;
+  const done = (async () => {
+    while (watching) {
+      const { usedSize } = await call('Runtime.getHeapUsage');
+      samples.push([performance.timeOrigin + performance.now(), usedSize]);
+      await new Promise((resolve) => setTimeout(resolve, everyMs));
+    }
+  })();
+  return async () => {
+    watching = false;
+    await done;
+    close();
+    const majors = [];
+    for (let i = 1; i < samples.length; i += 1) {
+      const [at, after] = samples[i];
+      const before = samples[i - 1][1];
+      if (after < before / 2) majors.push({ at, before, after });
+    }
+    return { samples, majors };
   };
 }
 

@@ -1,0 +1,54 @@
+//! Sends WebSocket text frames, making each distinct text a JS string once.
+//!
+//! A fan-out sends the same frame to many sockets (a broadcast's frames
+//! differ only in `metadata.delivery.prev`, which is the same for members
+//! with the same history). Passing each copy to `WebSocket.send` as a Rust
+//! `&str` copied it out of wasm memory and decoded a new JS string per
+//! socket; here each distinct text is decoded once per burst and the one
+//! string is handed to every socket that gets it.
+//!
+//! (What a send costs beyond that is workerd's: about 750 bytes of JS heap
+//! per `send` that outlive the young generation, whatever the string —
+//! see BENCHMARKS.md, issue 29, session 20.)
+
+use std::collections::HashMap;
+use wasm_bindgen::prelude::wasm_bindgen;
+use wasm_bindgen::{JsCast, JsValue};
+use worker::WebSocket;
+use worker::js_sys::JsString;
+
+#[wasm_bindgen]
+extern "C" {
+    /// A WebSocket seen as what takes text already on the JS side.
+    type TextSocket;
+
+    /// `WebSocket.send(text)`.
+    #[wasm_bindgen(method, catch, js_name = send)]
+    fn send(this: &TextSocket, text: &JsString) -> Result<(), JsValue>;
+}
+
+/// The JS strings of the frames sent so far in one burst, by text.
+#[derive(Default)]
+pub(crate) struct FrameTexts {
+    by_text: HashMap<String, JsString>,
+}
+
+impl FrameTexts {
+    /// Sends `frame` on `ws`, reusing the JS string of an equal frame sent
+    /// before through this `FrameTexts`. A socket that is closing cannot
+    /// take frames; the others still get theirs.
+    pub(crate) fn send(&mut self, ws: &WebSocket, frame: String) {
+        let text = match self.by_text.get(&frame) {
+            Some(text) => text.clone(),
+            None => {
+                let text = JsString::from(frame.as_str());
+                self.by_text.insert(frame, text.clone());
+                text
+            }
+        };
+        let socket: &worker::web_sys::WebSocket = ws.as_ref();
+        if let Err(err) = socket.unchecked_ref::<TextSocket>().send(&text) {
+            worker::console_warn!("dropping a frame for a closed socket: {err:?}");
+        }
+    }
+}
