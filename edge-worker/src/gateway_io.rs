@@ -11,9 +11,10 @@ use crate::gateway_link::{
 use crate::host::now_ms;
 use crate::network_object::NetworkHost;
 use crate::origin::Origin;
-use agentnet_core::bindings::sockets::Close;
+use agentnet_core::bindings::sockets::{Close, SocketId};
 use agentnet_core::bindings::ws::Upgrade;
 use agentnet_core::gateway::{GatewayId, Sequencer, ToGateway, ToNetwork};
+use agentnet_core::network::Effect;
 use agentnet_core::{Address, ErrorCode, NetworkId};
 use std::rc::Rc;
 use worker::{Request, Response, Result, Stub};
@@ -55,6 +56,11 @@ impl NetworkHost {
         };
         let gateway = sequencer.placement().of(placed);
         let socket = Links::new_socket_id();
+        let unjoined = upgrade.address.is_none();
+        if unjoined {
+            // It counts against the limits on unjoined sockets as one held here would.
+            self.count_on_gateway(socket, upgrade.peer.clone());
+        }
         self.links.announce(
             gateway,
             ToGateway::Open {
@@ -73,6 +79,9 @@ impl NetworkHost {
             upgrade.after_accept,
         )?;
         if !self.links.delivered(gateway).await.unwrap_or(false) {
+            if unjoined {
+                self.uncount_on_gateway(socket);
+            }
             let close = Close::new(
                 ErrorCode::NetworkUnavailable,
                 "the gateway did not answer: reconnect",
@@ -117,6 +126,14 @@ impl NetworkHost {
                 continue;
             }
             self.forget_gone(sequencer, body.gateway, &message);
+            let peer = match &message {
+                ToNetwork::UnjoinedClosed { socket } => {
+                    self.uncount_on_gateway(*socket);
+                    continue;
+                }
+                ToNetwork::Frames { peer, .. } => peer.clone(),
+                _ => None,
+            };
             let mut guard = self.network.borrow_mut();
             let Some(network) = guard.as_mut() else {
                 break;
@@ -126,6 +143,9 @@ impl NetworkHost {
             let inputs =
                 sequencer.on_gateway_beside(network, body.gateway, message, now_ms(), &held_here);
             for input in inputs {
+                if let Some((_, socket)) = input.origin {
+                    self.count_joins(socket, &peer, &input.effects);
+                }
                 let origin = Origin::Gateway(input.origin);
                 if let Err(err) = self.gather_with(network, &origin, input.effects) {
                     worker::console_error!("a gateway's input failed: {err}");
@@ -138,6 +158,17 @@ impl NetworkHost {
         self.schedule_alarm().await?;
         result.and(committed).and(closed)?;
         Ok(Response::empty()?.with_status(204))
+    }
+
+    /// A gateway's socket that joined counts as unjoined no more; one whose member left counts again.
+    fn count_joins(&self, socket: SocketId, peer: &Option<String>, effects: &[Effect]) {
+        for effect in effects {
+            match effect {
+                Effect::Bind(_) => self.uncount_on_gateway(socket),
+                Effect::Unbind => self.count_on_gateway(socket, peer.clone()),
+                _ => {}
+            }
+        }
     }
 
     /// Members a gateway no longer holds are no longer counted as connected through it.

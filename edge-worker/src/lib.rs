@@ -40,6 +40,7 @@ mod gateway_lifecycle;
 mod gateway_link;
 mod gateway_object;
 mod gateway_store;
+mod gateway_unjoined;
 mod gateway_uplink;
 mod graph_store;
 mod host;

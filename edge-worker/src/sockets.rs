@@ -70,6 +70,10 @@ impl NetworkHost {
             }
             open.by_id.insert(record.id, socket);
         }
+        let sql = self.state.storage().sql();
+        if let Err(err) = crate::gateway_unjoined::restore(&mut open.table, &sql, now_ms()) {
+            worker::console_error!("restoring the gateways' unjoined sockets failed: {err}");
+        }
         open
     }
 
@@ -101,6 +105,7 @@ impl NetworkHost {
         &self,
         request: &bindings::Request,
     ) -> Option<agentnet_core::bindings::sockets::Close> {
+        self.expire_on_gateways();
         self.with_sockets(|open| bindings::http::refusal(&open.table, request, self.test_hooks))
     }
 

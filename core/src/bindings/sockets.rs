@@ -2,6 +2,11 @@
 //! which member each is bound to, which must join by when, and which send
 //! too many frames that are no events.
 //!
+//! Sockets the network's connection gateways hold unjoined count against the
+//! same limits ([`Sockets::hold_elsewhere`]): the network object announces
+//! them, so one client cannot open more unjoined sockets by spreading them
+//! over gateways. They count until they join, close or run out of time.
+//!
 //! The host keeps a [`SocketRecord`] with each socket (the edge: in its
 //! hibernation attachment) and gives the table every change; after a wake it
 //! [`Sockets::restore`]s the records. Every change is a map update — nothing
@@ -69,7 +74,10 @@ pub struct Sockets {
     by_member: BTreeMap<Address, BTreeSet<SocketId>>,
     /// Unjoined sockets by `(since, id)`: the first is the next to time out.
     unjoined: BTreeSet<(u64, SocketId)>,
+    /// Unjoined sockets of this network and of its gateways, by client IP.
     unjoined_by_peer: BTreeMap<String, usize>,
+    /// Unjoined sockets the gateways hold: client IP and when they count no more.
+    elsewhere: BTreeMap<SocketId, (Option<String>, u64)>,
     bad_frames: Buckets<SocketId>,
     next_id: SocketId,
 }
@@ -83,6 +91,7 @@ impl Sockets {
             by_member: BTreeMap::new(),
             unjoined: BTreeSet::new(),
             unjoined_by_peer: BTreeMap::new(),
+            elsewhere: BTreeMap::new(),
             bad_frames: Buckets::new(policy.bad_frames),
             next_id: 1,
         }
@@ -104,7 +113,7 @@ impl Sockets {
         if joined {
             return Ok(());
         }
-        if self.unjoined.len() >= self.policy.max_unjoined {
+        if self.unjoined.len() + self.elsewhere.len() >= self.policy.max_unjoined {
             return full("too many connections have not joined yet; try again later");
         }
         if peer.is_some_and(|p| {
@@ -131,6 +140,57 @@ impl Sockets {
         self.next_id += 1;
         self.insert(record.clone());
         record
+    }
+
+    /// A gateway holds the unjoined socket `id` from `peer`, which counts
+    /// against the limits until `until` (its deadline to arrive and join) or
+    /// until [`Self::settle_elsewhere`]. A host that wakes gives back the ones
+    /// it kept the same way.
+    pub fn hold_elsewhere(&mut self, id: SocketId, peer: Option<String>, until: u64) {
+        self.settle_elsewhere(id);
+        if let Some(peer) = &peer {
+            *self.unjoined_by_peer.entry(peer.clone()).or_default() += 1;
+        }
+        self.elsewhere.insert(id, (peer, until));
+    }
+
+    /// The gateway's socket `id` joined or closed: it counts no more. True when it counted.
+    pub fn settle_elsewhere(&mut self, id: SocketId) -> bool {
+        let Some((peer, _)) = self.elsewhere.remove(&id) else {
+            return false;
+        };
+        if let Some(peer) = peer {
+            self.uncount_peer(&peer);
+        }
+        true
+    }
+
+    /// Forgets the gateways' unjoined sockets whose time ran out by `now`; returns their ids.
+    pub fn expire_elsewhere(&mut self, now: u64) -> Vec<SocketId> {
+        let expired: Vec<SocketId> = self
+            .elsewhere
+            .iter()
+            .filter(|(_, (_, until))| *until <= now)
+            .map(|(id, _)| *id)
+            .collect();
+        for id in &expired {
+            self.settle_elsewhere(*id);
+        }
+        expired
+    }
+
+    /// How many unjoined sockets the gateways hold.
+    pub fn unjoined_elsewhere(&self) -> usize {
+        self.elsewhere.len()
+    }
+
+    fn uncount_peer(&mut self, peer: &str) {
+        if let Some(count) = self.unjoined_by_peer.get_mut(peer) {
+            *count = count.saturating_sub(1);
+            if *count == 0 {
+                self.unjoined_by_peer.remove(peer);
+            }
+        }
     }
 
     fn insert(&mut self, record: SocketRecord) {
@@ -165,13 +225,8 @@ impl Sockets {
             }
             None => {
                 self.unjoined.remove(&(record.since, id));
-                if let Some(peer) = &record.peer
-                    && let Some(count) = self.unjoined_by_peer.get_mut(peer)
-                {
-                    *count = count.saturating_sub(1);
-                    if *count == 0 {
-                        self.unjoined_by_peer.remove(peer);
-                    }
+                if let Some(peer) = &record.peer {
+                    self.uncount_peer(peer);
                 }
             }
         }

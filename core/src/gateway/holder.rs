@@ -158,9 +158,11 @@ impl Gateway {
         late.into_iter()
             .filter_map(|(_, socket)| {
                 let close = join_timeout(self.sockets.get(&socket)?.opening.join_within_ms);
-                self.closed(socket);
-                Some(GatewayEffect::Close { socket, close })
+                let mut effects = self.closed(socket);
+                effects.push(GatewayEffect::Close { socket, close });
+                Some(effects)
             })
+            .flatten()
             .collect()
     }
 
@@ -202,13 +204,15 @@ impl Gateway {
                 .unbound_events
                 .saturating_add(u32::try_from(frames.len()).unwrap_or(u32::MAX));
             if held.unbound_events > MAX_UNBOUND_EVENTS {
-                // A client that will not join: the network hears no more of it.
-                self.closed(socket);
+                // A client that will not join: the network hears no more of it
+                // (but that it is gone).
+                let mut effects = self.closed(socket);
                 let close = Close::new(
                     ErrorCode::NotJoined,
                     "too many events before joining: join first",
                 );
-                return vec![GatewayEffect::Close { socket, close }];
+                effects.push(GatewayEffect::Close { socket, close });
+                return effects;
             }
         }
         if frames.is_empty() {
@@ -235,14 +239,17 @@ impl Gateway {
         Some(ToNetwork::Cursors { cursors })
     }
 
-    /// A socket closed; when it was its member's last here, the member is offline.
+    /// A socket closed; when it was its member's last here, the member is
+    /// offline; when it had not joined, the network counts it no more.
     pub fn closed(&mut self, socket: SocketId) -> Vec<GatewayEffect> {
         let Some(held) = self.sockets.remove(&socket) else {
             return Vec::new();
         };
         self.unbound.remove(&(held.join_by(), socket));
         let Some((member, _)) = held.opening.member else {
-            return Vec::new();
+            return vec![GatewayEffect::ToNetwork(ToNetwork::UnjoinedClosed {
+                socket,
+            })];
         };
         self.unbind_member(&member, socket)
             .map(|member| {

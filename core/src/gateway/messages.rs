@@ -133,6 +133,13 @@ pub enum ToNetwork {
         /// The socket that closed.
         socket: SocketId,
     },
+    /// A socket that had not joined closed (by its client, or by the gateway
+    /// at its deadline or for too many events): the network counts it
+    /// against its limits no more ([`crate::bindings::sockets::Sockets::settle_elsewhere`]).
+    UnjoinedClosed {
+        /// The socket.
+        socket: SocketId,
+    },
     /// The gateway started afresh: it holds no sockets.
     Restarted,
 }

@@ -135,6 +135,8 @@ impl Sequencer {
                     .flat_map(|(member, seq, _)| network.acknowledge(member, *seq, now))
                     .collect(),
             }],
+            // The host's table counts the gateways' unjoined sockets; the network has no part in it.
+            ToNetwork::UnjoinedClosed { .. } => Vec::new(),
             ToNetwork::Offline { member, .. } if held_here(&member) => Vec::new(),
             ToNetwork::Offline { member, .. } => vec![Input {
                 origin: None,

@@ -93,7 +93,10 @@ fn a_socket_that_does_not_join_in_time_is_closed_with_timeout() {
     assert!(gateway.overdue(1_000 + DEADLINE_MS - 1).is_empty());
     let closed = gateway.overdue(1_000 + DEADLINE_MS);
     match closed.as_slice() {
-        [GatewayEffect::Close { socket: 1, close }] => {
+        [
+            GatewayEffect::ToNetwork(ToNetwork::UnjoinedClosed { socket: 1 }),
+            GatewayEffect::Close { socket: 1, close },
+        ] => {
             assert_eq!(close.code, 4504);
             assert!(close.reason.starts_with("timeout"), "{}", close.reason);
         }
@@ -114,7 +117,11 @@ fn a_socket_that_does_not_join_in_time_is_closed_with_timeout() {
     assert!(gateway.overdue(100_000).is_empty());
     gateway.on_network(ToGateway::Unbind { socket: 2 }, 100_000);
     assert_eq!(gateway.next_deadline(), Some(100_000 + DEADLINE_MS));
-    assert_eq!(gateway.overdue(100_000 + DEADLINE_MS).len(), 1);
+    assert_eq!(
+        gateway.overdue(100_000 + DEADLINE_MS).len(),
+        2,
+        "told and closed"
+    );
     assert_eq!(gateway.socket_count(), 0);
 }
 
@@ -138,12 +145,45 @@ fn an_unbound_socket_that_keeps_sending_is_closed_and_the_network_hears_no_more(
     assert_eq!(forwarded, MAX_UNBOUND_EVENTS);
     // One more (here a batch of two) and the socket is closed, not forwarded.
     let two = batch::frames(&[chat.clone(), chat.clone()], true);
+    // The network hears only that it is gone (it counted it as an unjoined socket).
     match gateway.on_socket_frame(7, &two[0]).as_slice() {
-        [GatewayEffect::Close { socket: 7, close }] => assert_eq!(close.code, 4401),
+        [
+            GatewayEffect::ToNetwork(ToNetwork::UnjoinedClosed { socket: 7 }),
+            GatewayEffect::Close { socket: 7, close },
+        ] => assert_eq!(close.code, 4401),
         other => panic!("expected a close, got {other:?}"),
     }
     assert!(!gateway.holds(7));
     assert!(gateway.on_socket_frame(7, &chat).is_empty());
+}
+
+#[test]
+fn the_network_hears_when_an_unjoined_socket_closes_and_not_when_a_joined_one_does() {
+    let mut gateway = Gateway::default();
+    gateway.opened(3, unbound(0));
+    assert_eq!(
+        gateway.closed(3),
+        [GatewayEffect::ToNetwork(ToNetwork::UnjoinedClosed {
+            socket: 3
+        })]
+    );
+    assert!(gateway.closed(3).is_empty(), "a second close finds nothing");
+    gateway.opened(4, unbound(0));
+    gateway.on_network(
+        ToGateway::Bind {
+            socket: 4,
+            member: member(4),
+            epoch: 1,
+        },
+        10,
+    );
+    assert!(
+        !gateway.closed(4).iter().any(|effect| matches!(
+            effect,
+            GatewayEffect::ToNetwork(ToNetwork::UnjoinedClosed { .. })
+        )),
+        "a joined socket's close is its member's Offline"
+    );
 }
 
 #[test]

@@ -60,6 +60,43 @@ fn sockets_beyond_the_caps_are_refused_with_a_stable_code() {
 }
 
 #[test]
+fn unjoined_sockets_on_gateways_count_against_the_same_caps() {
+    let mut sockets = Sockets::new(&tight());
+    // One IP's two unjoined sockets, spread over the network and a gateway, are its share.
+    sockets.open(peer("10.0.0.1"), None, 0);
+    sockets.hold_elsewhere(100, peer("10.0.0.1"), 1_000);
+    assert_eq!(code_of(sockets.admits(Some("10.0.0.1"), false)), Some(4429));
+    // The network's share counts them too: 2 + 1 more from elsewhere is full.
+    sockets.hold_elsewhere(101, peer("10.0.0.2"), 1_000);
+    assert_eq!(code_of(sockets.admits(Some("10.0.0.3"), false)), Some(4429));
+    assert_eq!(sockets.unjoined_elsewhere(), 2);
+    // Joining (or closing) frees the share, once.
+    assert!(sockets.settle_elsewhere(100));
+    assert!(
+        !sockets.settle_elsewhere(100),
+        "a second settle finds nothing"
+    );
+    assert_eq!(code_of(sockets.admits(Some("10.0.0.1"), false)), None);
+    // A gateway's socket that runs out of time counts no more.
+    sockets.hold_elsewhere(102, peer("10.0.0.1"), 500);
+    assert_eq!(code_of(sockets.admits(Some("10.0.0.1"), false)), Some(4429));
+    assert_eq!(sockets.expire_elsewhere(499), Vec::<u64>::new());
+    assert_eq!(sockets.expire_elsewhere(500), vec![102]);
+    assert_eq!(code_of(sockets.admits(Some("10.0.0.1"), false)), None);
+    // Held again (a restored record, a socket unbound again): counted once, not twice.
+    sockets.hold_elsewhere(101, peer("10.0.0.2"), 2_000);
+    assert_eq!(sockets.unjoined_elsewhere(), 1);
+    sockets.settle_elsewhere(101);
+    assert_eq!(code_of(sockets.admits(Some("10.0.0.2"), false)), None);
+    sockets.open(peer("10.0.0.2"), None, 0);
+    assert_eq!(
+        code_of(sockets.admits(Some("10.0.0.2"), false)),
+        None,
+        "10.0.0.2 has one unjoined socket, not two"
+    );
+}
+
+#[test]
 fn the_member_index_changes_with_each_socket_and_survives_a_wake() {
     let mut sockets = Sockets::new(&Policy::default());
     let alice: Address = "agent:alice".parse().unwrap();

@@ -1,0 +1,115 @@
+//! The gateways' unjoined sockets, counted by the network object against its
+//! socket limits (`max_unjoined`, `max_unjoined_per_peer`) as its own are:
+//! it announces each one it hands to a gateway, so a client cannot open more
+//! unjoined sockets by naming members placed on different gateways.
+//!
+//! A socket counts from its upgrade until it joins (the network binds it),
+//! its gateway says it closed ([`ToNetwork::UnjoinedClosed`]), or its time to
+//! join runs out (the gateway closes it then; here it simply stops counting,
+//! so a lost message can hold a slot no longer than that). A socket whose
+//! member leaves counts again from then. The counted sockets are kept in
+//! SQLite, so an object that wakes from hibernation still counts them.
+//!
+//! [`ToNetwork::UnjoinedClosed`]: agentnet_core::gateway::ToNetwork::UnjoinedClosed
+
+use crate::host::now_ms;
+use crate::network_object::NetworkHost;
+use crate::storage::integer;
+use agentnet_core::bindings::sockets::{SocketId, Sockets};
+use serde::Deserialize;
+use worker::{SqlStorage, SqlStorageValue};
+
+const SCHEMA: &str = "CREATE TABLE IF NOT EXISTS gateway_unjoined \
+     (socket INTEGER PRIMARY KEY, peer TEXT, until INTEGER NOT NULL)";
+
+#[derive(Deserialize)]
+struct Row {
+    socket: i64,
+    peer: Option<String>,
+    until: i64,
+}
+
+/// Gives `table` back the counted sockets kept in `sql` whose time has not
+/// run out at `now` (and forgets the others).
+pub(crate) fn restore(table: &mut Sockets, sql: &SqlStorage, now: u64) -> worker::Result<()> {
+    #[derive(Deserialize)]
+    struct Named {
+        #[allow(dead_code)] // only whether a row comes back matters
+        name: String,
+    }
+    let kept: Vec<Named> = sql
+        .exec(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'gateway_unjoined'",
+            None,
+        )?
+        .to_array()?;
+    if kept.is_empty() {
+        // A network that never handed an unjoined socket to a gateway.
+        return Ok(());
+    }
+    sql.exec(
+        "DELETE FROM gateway_unjoined WHERE until <= ?",
+        vec![integer(now)?],
+    )?;
+    let rows: Vec<Row> = sql
+        .exec("SELECT socket, peer, until FROM gateway_unjoined", None)?
+        .to_array()?;
+    for row in rows {
+        if let (Ok(socket), Ok(until)) = (u64::try_from(row.socket), u64::try_from(row.until)) {
+            table.hold_elsewhere(socket, row.peer, until);
+        }
+    }
+    Ok(())
+}
+
+impl NetworkHost {
+    /// The unjoined socket `socket` from `peer` is (again) on a gateway: it
+    /// counts until it joins, closes, or the join deadline from now.
+    pub(crate) fn count_on_gateway(&self, socket: SocketId, peer: Option<String>) {
+        let until = now_ms().saturating_add(self.policy.join_deadline_ms);
+        self.with_sockets(|open| open.table.hold_elsewhere(socket, peer.clone(), until));
+        let peer = peer.map_or(SqlStorageValue::Null, SqlStorageValue::from);
+        let written = integer(socket).and_then(|socket| {
+            let until = integer(until)?;
+            let sql = self.state.storage().sql();
+            sql.exec(SCHEMA, None)?;
+            sql.exec(
+                "INSERT OR REPLACE INTO gateway_unjoined (socket, peer, until) VALUES (?, ?, ?)",
+                vec![socket, peer, until],
+            )
+        });
+        if let Err(err) = written {
+            worker::console_error!("keeping a gateway's unjoined socket failed: {err}");
+        }
+    }
+
+    /// The gateway's socket `socket` joined or closed: it counts no more.
+    pub(crate) fn uncount_on_gateway(&self, socket: SocketId) {
+        if !self.with_sockets(|open| open.table.settle_elsewhere(socket)) {
+            return;
+        }
+        self.forget_counted(&[socket]);
+    }
+
+    /// Stops counting the gateways' sockets whose time to join ran out.
+    pub(crate) fn expire_on_gateways(&self) {
+        let now = now_ms();
+        let expired = self.with_sockets(|open| open.table.expire_elsewhere(now));
+        self.forget_counted(&expired);
+    }
+
+    fn forget_counted(&self, sockets: &[SocketId]) {
+        let sql = self.state.storage().sql();
+        for socket in sockets {
+            let removed = integer(*socket).and_then(|socket| {
+                sql.exec(
+                    "DELETE FROM gateway_unjoined WHERE socket = ?",
+                    vec![socket],
+                )
+            });
+            if let Err(err) = removed {
+                worker::console_error!("forgetting a gateway's unjoined socket failed: {err}");
+            }
+        }
+    }
+}
