@@ -8,8 +8,9 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import WebSocket from 'ws';
 import { createNetwork, startEdge } from '../support/edge.mjs';
+import { gatewayOf as placedOn, unjoinedSocket } from '../support/gateways.mjs';
 import { until } from '../support/process.mjs';
-import { eventFrame, eventsOf } from '../support/frames.mjs';
+import { eventFrame } from '../support/frames.mjs';
 
 const PER_PEER = 3;
 const GATEWAYS = 3;
@@ -26,15 +27,7 @@ after(async () => {
   await edge?.stop();
 });
 
-/** The gateway of `address` among `count` (core/src/gateway/placement.rs: FNV-1a of the address). */
-function gatewayOf(address, count = GATEWAYS) {
-  let hash = 0xcbf29ce484222325n;
-  for (const byte of Buffer.from(address)) {
-    hash ^= BigInt(byte);
-    hash = (hash * 0x100000001b3n) & 0xffffffffffffffffn;
-  }
-  return Number(hash % BigInt(count));
-}
+const gatewayOf = (address, count = GATEWAYS) => placedOn(address, count);
 
 /** `count` addresses, placed on the gateways in turn. */
 function spread(prefix, count) {
@@ -46,16 +39,7 @@ function spread(prefix, count) {
   return names;
 }
 
-/** A socket that names `member` but does not join; resolves once it opened, with its close when it comes. */
-async function unjoined(id, member) {
-  const url = `${edge.url.replace('http', 'ws')}/networks/${id}/v1/ws?member=${encodeURIComponent(member)}`;
-  const socket = new WebSocket(url, { perMessageDeflate: false });
-  const bare = { socket, events: [], closed: null, reason: '' };
-  socket.on('message', (data) => bare.events.push(...eventsOf(String(data))));
-  socket.on('close', (code, reason) => { bare.closed = code; bare.reason = String(reason); });
-  await new Promise((resolve, reject) => { socket.once('open', resolve); socket.once('error', reject); });
-  return bare;
-}
+const unjoined = (id, member) => unjoinedSocket(edge.url, id, member);
 
 /** True when one more unjoined socket from here is refused (closed at once with rate_limited). */
 async function refused(id, member) {

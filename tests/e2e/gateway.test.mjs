@@ -16,9 +16,10 @@ import assert from 'node:assert/strict';
 import WebSocket from 'ws';
 import { Agent } from '../../core/js/index.js';
 import { createNetwork, startEdge } from '../support/edge.mjs';
+import { gatewayOf as placedOn, unjoinedSocket } from '../support/gateways.mjs';
 import { until } from '../support/process.mjs';
 import { call as callAt } from '../support/http.mjs';
-import { bareSocket, eventFrame, eventsOf } from '../support/frames.mjs';
+import { bareSocket, eventFrame } from '../support/frames.mjs';
 
 let edge;
 /** The networks' time to join (short, so a socket that never joins is closed within the test). */
@@ -36,15 +37,7 @@ after(async () => {
 
 const GATEWAYS = 3;
 
-/** The gateway of `address` among `count` (core/src/gateway/placement.rs: FNV-1a of the address). */
-function gatewayOf(address, count = GATEWAYS) {
-  let hash = 0xcbf29ce484222325n;
-  for (const byte of Buffer.from(address)) {
-    hash ^= BigInt(byte);
-    hash = (hash * 0x100000001b3n) & 0xffffffffffffffffn;
-  }
-  return Number(hash % BigInt(count));
-}
+const gatewayOf = (address, count = GATEWAYS) => placedOn(address, count);
 
 /** `method path` on this file's edge (`support/http.mjs`). */
 const call = (method, path, options) => callAt(edge.url, method, path, options);
@@ -235,16 +228,7 @@ test('npm agents join by frame on their own gateways; the network object writes 
 });
 
 /** A socket to network `id` that has not joined yet, naming `member` (`?member=`) when given. */
-async function unjoined(id, member) {
-  const query = member ? `?member=${encodeURIComponent(member)}` : '';
-  const url = `${edge.url.replace('http', 'ws')}/networks/${id}/v1/ws${query}`;
-  const socket = new WebSocket(url, { perMessageDeflate: false });
-  const bare = { socket, events: [], closed: null, reason: '' };
-  socket.on('message', (data) => bare.events.push(...eventsOf(String(data))));
-  socket.on('close', (code, reason) => { bare.closed = code; bare.reason = String(reason); });
-  await new Promise((resolve, reject) => { socket.once('open', resolve); socket.once('error', reject); });
-  return bare;
-}
+const unjoined = (id, member) => unjoinedSocket(edge.url, id, member);
 
 test('a socket that names one member and joins as one placed on another gateway is refused; as the named member it joins', async () => {
   const { id } = await gatewayNetwork('gw-hint');
