@@ -151,7 +151,7 @@ impl NetworkHost {
             .network
             .borrow()
             .as_ref()
-            .and_then(Network::next_wakeup);
+            .and_then(Network::wakeup_bound);
         let next = [network, self.next_join_deadline()]
             .into_iter()
             .flatten()

@@ -45,6 +45,8 @@ pub struct Network {
     /// `mod/persistence` is loaded: logged rows are history and queries work.
     pub(super) keeps_history: bool,
     pub(super) tracker: Tracker,
+    /// No later than the first online member's presence deadline (`super::wakeup`).
+    pub(super) presence_floor: crate::network::wakeup::Floor,
     /// The log's age marks and how far it is pruned (`super::retention`).
     pub(super) log_marks: LogMarks,
     /// The last pruning run stopped at its bound: the next follows soon.
@@ -109,8 +111,9 @@ impl Network {
             .map(|m| m.address.clone())
             .collect();
         let keys = Box::new(StaticKeys::from_config(&config));
-        Self {
+        let mut network = Self {
             tracker,
+            presence_floor: Default::default(),
             log_marks,
             prune_behind: false,
             member_removal_due: None,
@@ -133,7 +136,9 @@ impl Network {
             last_seq,
             #[cfg(feature = "documents")]
             documents,
-        }
+        };
+        network.refresh_wakeup();
+        network
     }
 
     /// Uses `index` to recognise resubmitted events older than the dedupe window.
@@ -148,24 +153,23 @@ impl Network {
     }
 
     /// When the host should next call [`Network::on_alarm`] (unix ms), if ever.
+    ///
+    /// Exact, and it looks at every member: a host that asks after every
+    /// drain of frames asks [`Network::wakeup_bound`] instead.
     pub fn next_wakeup(&self) -> Option<u64> {
-        let presence = self
-            .state
-            .members
-            .values()
-            .filter(|m| m.is_online())
-            .map(|m| m.last_seen.saturating_add(self.config.presence_timeout_ms))
-            .min();
-        [
+        let exact = [
             self.tracker.next_wakeup(),
-            presence,
+            self.presence_deadline(),
             self.next_push(),
             self.next_prune(),
             self.next_verdict_due(),
         ]
         .into_iter()
         .flatten()
-        .min()
+        .min();
+        #[cfg(test)]
+        self.check_wakeup_bound(exact);
+        exact
     }
 
     /// The acknowledged delivery cursor of `member` (0 when none).

@@ -54,6 +54,7 @@ mod routing;
 mod shield;
 mod stages;
 mod tracker;
+mod wakeup;
 
 pub use ack::Ack;
 pub use delivery::{DEDUPE_WINDOW, EventIndex, FrameTemplate, NoIndex, delivery_frame};

@@ -56,6 +56,8 @@ impl Network {
         }
         effects.extend(self.prune_if_due(now));
         effects.extend(self.expire_verdicts(now));
+        // What the alarm handled is gone: the host's next alarm is set exactly.
+        self.refresh_wakeup();
         effects
     }
 
@@ -65,7 +67,9 @@ impl Network {
             Some(member) => {
                 member.last_seen = now;
                 member.status = Presence::Online;
-                vec![Effect::Store(Row::Member(member.clone()))]
+                let row = Effect::Store(Row::Member(member.clone()));
+                self.seen_online(now);
+                vec![row]
             }
             None => Vec::new(),
         }
@@ -100,6 +104,7 @@ impl Network {
         match self.state.members.get_mut(address) {
             Some(member) if member.is_online() => {
                 member.last_seen = now;
+                self.seen_online(now);
                 Vec::new()
             }
             Some(_) => self.heartbeat(address, now),
@@ -209,6 +214,7 @@ impl Network {
         self.state
             .members
             .insert(member.address.clone(), member.clone());
+        self.seen_online(now);
         self.state
             .remotes
             .insert(remote.address.clone(), remote.clone());

@@ -22,6 +22,7 @@
 
 use crate::ids::address::Address;
 pub use crate::network::in_flight::{InFlight, MAX_IN_FLIGHT, MAX_IN_FLIGHT_BYTES};
+use crate::network::wakeup::{Floor, redelivery_at};
 use std::collections::{BTreeMap, VecDeque};
 
 /// How long a delivery may stay unacknowledged before it is sent again.
@@ -50,8 +51,9 @@ pub struct Progress {
 
 impl Progress {
     /// Records a delivery of `seq`, `bytes` long, at `now`; returns its `prev`.
-    fn deliver(&mut self, seq: u64, bytes: usize, now: u64) -> u64 {
-        self.unacked_since.get_or_insert(now);
+    /// `floor` is the tracker's redelivery floor, lowered to this delivery's deadline.
+    fn deliver(&mut self, seq: u64, bytes: usize, now: u64, floor: &mut Floor) -> u64 {
+        floor.lower(redelivery_at(*self.unacked_since.get_or_insert(now)));
         self.in_flight.push(seq, bytes);
         std::mem::replace(&mut self.last_delivered, seq)
     }
@@ -105,6 +107,8 @@ pub struct Tracker {
     /// Members that went offline owing nothing: nothing up to this `seq` is owed
     /// to them (in memory only; after a restart their cursors alone count).
     pub owed_nothing_through: BTreeMap<Address, u64>,
+    /// No later than the first redelivery deadline (`super::wakeup`).
+    pub redelivery_floor: Floor,
 }
 
 impl Tracker {
@@ -112,10 +116,10 @@ impl Tracker {
     pub fn delivered(&mut self, member: &Address, seq: u64, bytes: usize, now: u64) -> u64 {
         // Look up before inserting: cloning the key is only needed the first time.
         if let Some(progress) = self.progress.get_mut(member) {
-            return progress.deliver(seq, bytes, now);
+            return progress.deliver(seq, bytes, now, &mut self.redelivery_floor);
         }
         let mut progress = Progress::default();
-        let prev = progress.deliver(seq, bytes, now);
+        let prev = progress.deliver(seq, bytes, now, &mut self.redelivery_floor);
         self.progress.insert(member.clone(), progress);
         prev
     }
@@ -136,7 +140,7 @@ impl Tracker {
         }
         let after = match self.progress.get_mut(member) {
             Some(progress) if progress.in_flight.has_room() => {
-                return Some(progress.deliver(seq, bytes, now));
+                return Some(progress.deliver(seq, bytes, now, &mut self.redelivery_floor));
             }
             Some(progress) => progress.last_delivered,
             None => return Some(self.delivered(member, seq, bytes, now)),
@@ -224,6 +228,7 @@ impl Tracker {
                 if moved {
                     // Progress: the rest has its full time again before it is resent.
                     progress.unacked_since = Some(now);
+                    self.redelivery_floor.lower(redelivery_at(now));
                 }
             }
         }
@@ -393,23 +398,6 @@ impl Tracker {
             .filter(|(_, c)| !c.reading && c.next_read_at.is_some_and(|at| at <= now))
             .map(|(member, _)| member.clone())
             .collect()
-    }
-
-    /// When the network next needs the host to call `on_alarm`.
-    pub fn next_wakeup(&self) -> Option<u64> {
-        let redelivery = self
-            .progress
-            .values()
-            .filter_map(|p| p.unacked_since)
-            .min()
-            .map(|since| since.saturating_add(REDELIVERY_TIMEOUT_MS));
-        let page = self
-            .catching_up
-            .values()
-            .filter(|c| !c.reading)
-            .filter_map(|c| c.next_read_at)
-            .min();
-        [redelivery, page].into_iter().flatten().min()
     }
 
     /// Members whose deliveries have waited too long for an ack.

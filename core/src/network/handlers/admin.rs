@@ -179,6 +179,8 @@ fn settings(network: &mut Network, event: &Event) -> Result<Outcome, Rejection> 
             .insert("description".into(), json!(description));
     }
     network.config = config;
+    // A shorter presence timeout brings deadlines forward.
+    network.refresh_wakeup();
     Ok(logged())
 }
 

@@ -26,6 +26,7 @@ pub(super) fn handle(network: &mut Network, event: &Event) -> Result<Outcome, Re
         .validate()
         .map_err(|e| Rejection::new(ErrorCode::InvalidRequest, e.to_string()))?;
     network.config = config;
+    network.refresh_wakeup();
     let started = network
         .pipeline
         .reconfigure(&network.config.mods, &network.config.mod_priorities);

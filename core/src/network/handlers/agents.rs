@@ -125,6 +125,7 @@ pub(super) fn join(
         member.secret_sha256 = Some(crate::crypto::sha256_hex(secret.as_bytes()));
     }
     let member = member.clone();
+    network.seen_online(now);
     outcome.ack.insert("member".into(), json!(member.public()));
     outcome
         .ack

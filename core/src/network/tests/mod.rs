@@ -16,6 +16,7 @@ mod retention;
 mod routing;
 mod tasks;
 mod trace;
+mod wakeup;
 mod workspace;
 
 use super::*;

@@ -1,0 +1,154 @@
+//! When the network next needs its host's alarm, cheap enough to ask after
+//! every drain of frames.
+//!
+//! [`Network::next_wakeup`] is exact but looks at every online member and
+//! every member's deliveries, so a host that asks after each drain pays
+//! members × drains. [`Network::wakeup_bound`] answers from [`Floor`]s kept
+//! as the deadlines are set: a time no later than the next wakeup, at most
+//! early. An early alarm costs one [`Network::on_alarm`] that finds little to
+//! do and sets the floors exactly again ([`Network::refresh_wakeup`]); a late
+//! one would be a member never redelivered to or never marked offline, so
+//! the floors are lowered wherever such a deadline is set, and in tests every
+//! exact [`Network::next_wakeup`] checks that the bound is not later.
+
+use super::Network;
+use super::tracker::{REDELIVERY_TIMEOUT_MS, Tracker};
+
+/// A time no later than the earliest of a set of deadlines (none: there is
+/// no deadline). Lowered as deadlines are set; a deadline that goes away or
+/// moves later leaves it early until it is set exactly again.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Floor(Option<u64>);
+
+impl Floor {
+    /// The floor of deadlines whose earliest is `at`.
+    pub fn exact(at: Option<u64>) -> Self {
+        Self(at)
+    }
+
+    /// A deadline at `at` was set.
+    pub fn lower(&mut self, at: u64) {
+        self.0 = Some(self.0.map_or(at, |floor| floor.min(at)));
+    }
+
+    /// The floor.
+    pub fn get(self) -> Option<u64> {
+        self.0
+    }
+}
+
+/// The redelivery deadline of deliveries left unacknowledged since `since`.
+pub(super) fn redelivery_at(since: u64) -> u64 {
+    since.saturating_add(REDELIVERY_TIMEOUT_MS)
+}
+
+impl Tracker {
+    /// When the network next needs the host to call `on_alarm`.
+    pub fn next_wakeup(&self) -> Option<u64> {
+        [self.redelivery_deadline(), self.page_due()]
+            .into_iter()
+            .flatten()
+            .min()
+    }
+
+    /// [`Self::next_wakeup`] from the redelivery floor: no later, maybe earlier.
+    pub fn wakeup_bound(&self) -> Option<u64> {
+        [self.redelivery_floor.get(), self.page_due()]
+            .into_iter()
+            .flatten()
+            .min()
+    }
+
+    /// Sets the redelivery floor exactly.
+    pub fn refresh_floor(&mut self) {
+        self.redelivery_floor = Floor::exact(self.redelivery_deadline());
+    }
+
+    fn redelivery_deadline(&self) -> Option<u64> {
+        let since = self.progress.values().filter_map(|p| p.unacked_since);
+        since.min().map(redelivery_at)
+    }
+
+    fn page_due(&self) -> Option<u64> {
+        self.catching_up
+            .values()
+            .filter(|c| !c.reading)
+            .filter_map(|c| c.next_read_at)
+            .min()
+    }
+}
+
+impl Network {
+    /// A time no later than [`Self::next_wakeup`] (unix ms), without looking
+    /// at every member: what a host that asks after every drain should ask.
+    /// It may be earlier than needed, never later.
+    pub fn wakeup_bound(&self) -> Option<u64> {
+        [
+            self.tracker.wakeup_bound(),
+            self.presence_floor.get(),
+            self.next_push(),
+            self.next_prune(),
+            self.next_verdict_due(),
+        ]
+        .into_iter()
+        .flatten()
+        .min()
+    }
+
+    /// Sets the floors exactly (after an alarm, a restore, a new configuration).
+    pub(super) fn refresh_wakeup(&mut self) {
+        self.tracker.refresh_floor();
+        self.presence_floor = Floor::exact(self.presence_deadline());
+    }
+
+    /// The earliest time an online member goes offline unless it is heard from.
+    pub(super) fn presence_deadline(&self) -> Option<u64> {
+        self.state
+            .members
+            .values()
+            .filter(|m| m.is_online())
+            .map(|m| m.last_seen.saturating_add(self.config.presence_timeout_ms))
+            .min()
+    }
+
+    /// A member was seen online at `now`: it goes offline at the presence timeout from then.
+    pub(super) fn seen_online(&mut self, now: u64) {
+        self.presence_floor
+            .lower(now.saturating_add(self.config.presence_timeout_ms));
+    }
+
+    /// In tests: the bound is never later than the exact wakeup `exact`.
+    #[cfg(test)]
+    pub(super) fn check_wakeup_bound(&self, exact: Option<u64>) {
+        if let Some(exact) = exact {
+            let bound = self.wakeup_bound();
+            assert!(
+                bound.is_some_and(|bound| bound <= exact),
+                "the wakeup bound {bound:?} is later than the next wakeup {exact} \
+                 (tracker: bound {:?}, exact {:?}; presence: floor {:?}, exact {:?})",
+                self.tracker.wakeup_bound(),
+                self.tracker.next_wakeup(),
+                self.presence_floor,
+                self.presence_deadline()
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Floor;
+
+    #[test]
+    fn a_floor_only_goes_down_until_it_is_set_exactly() {
+        let mut floor = Floor::default();
+        assert_eq!(floor.get(), None);
+        floor.lower(50);
+        floor.lower(70);
+        assert_eq!(floor.get(), Some(50));
+        floor.lower(20);
+        assert_eq!(floor.get(), Some(20));
+        assert_eq!(Floor::exact(Some(90)).get(), Some(90));
+        assert_eq!(Floor::exact(None), Floor::default());
+    }
+}
