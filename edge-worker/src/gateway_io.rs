@@ -127,7 +127,7 @@ impl NetworkHost {
             }
             self.forget_gone(sequencer, body.gateway, &message);
             let peer = match &message {
-                ToNetwork::UnjoinedClosed { socket } => {
+                ToNetwork::Closed { socket } => {
                     self.uncount_on_gateway(*socket);
                     continue;
                 }

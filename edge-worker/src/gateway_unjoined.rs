@@ -4,13 +4,13 @@
 //! unjoined sockets by naming members placed on different gateways.
 //!
 //! A socket counts from its upgrade until it joins (the network binds it),
-//! its gateway says it closed ([`ToNetwork::UnjoinedClosed`]), or its time to
+//! its gateway says it closed ([`ToNetwork::Closed`]), or its time to
 //! join runs out (the gateway closes it then; here it simply stops counting,
 //! so a lost message can hold a slot no longer than that). A socket whose
 //! member leaves counts again from then. The counted sockets are kept in
 //! SQLite, so an object that wakes from hibernation still counts them.
 //!
-//! [`ToNetwork::UnjoinedClosed`]: agentnet_core::gateway::ToNetwork::UnjoinedClosed
+//! [`ToNetwork::Closed`]: agentnet_core::gateway::ToNetwork::Closed
 
 use crate::host::now_ms;
 use crate::network_object::NetworkHost;

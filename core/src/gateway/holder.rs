@@ -239,34 +239,31 @@ impl Gateway {
         Some(ToNetwork::Cursors { cursors })
     }
 
-    /// A socket closed; when it was its member's last here, the member is
-    /// offline; when it had not joined, the network counts it no more.
+    /// A socket closed: the network hears it ([`ToNetwork::Closed`]), and,
+    /// when it was its member's last here, that the member is offline.
     pub fn closed(&mut self, socket: SocketId) -> Vec<GatewayEffect> {
         let Some(held) = self.sockets.remove(&socket) else {
             return Vec::new();
         };
         self.unbound.remove(&(held.join_by(), socket));
+        // Said of a joined socket too: its member may have left in a frame the
+        // network handled before this close, and counted it as unjoined again.
+        let closed = GatewayEffect::ToNetwork(ToNetwork::Closed { socket });
         let Some((member, _)) = held.opening.member else {
-            return vec![GatewayEffect::ToNetwork(ToNetwork::UnjoinedClosed {
-                socket,
-            })];
+            return vec![closed];
         };
-        self.unbind_member(&member, socket)
-            .map(|member| {
-                [
-                    GatewayEffect::ToNetwork(ToNetwork::Offline {
-                        member: member.clone(),
-                        socket,
-                    }),
-                    GatewayEffect::Placed {
-                        member,
-                        present: false,
-                    },
-                ]
-            })
-            .into_iter()
-            .flatten()
-            .collect()
+        let mut effects = vec![closed];
+        if let Some(member) = self.unbind_member(&member, socket) {
+            effects.push(GatewayEffect::ToNetwork(ToNetwork::Offline {
+                member: member.clone(),
+                socket,
+            }));
+            effects.push(GatewayEffect::Placed {
+                member,
+                present: false,
+            });
+        }
+        effects
     }
 
     /// Removes `socket` from `member`'s sockets; returns the member when none is left.

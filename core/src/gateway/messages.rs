@@ -133,10 +133,11 @@ pub enum ToNetwork {
         /// The socket that closed.
         socket: SocketId,
     },
-    /// A socket that had not joined closed (by its client, or by the gateway
-    /// at its deadline or for too many events): the network counts it
-    /// against its limits no more ([`crate::bindings::sockets::Sockets::settle_elsewhere`]).
-    UnjoinedClosed {
+    /// A socket closed (by its client, or by the gateway at its join deadline
+    /// or for too many events): the network counts it against its limits on
+    /// unjoined sockets no more, if it did
+    /// ([`crate::bindings::sockets::Sockets::settle_elsewhere`]).
+    Closed {
         /// The socket.
         socket: SocketId,
     },

@@ -136,7 +136,7 @@ impl Sequencer {
                     .collect(),
             }],
             // The host's table counts the gateways' unjoined sockets; the network has no part in it.
-            ToNetwork::UnjoinedClosed { .. } => Vec::new(),
+            ToNetwork::Closed { .. } => Vec::new(),
             ToNetwork::Offline { member, .. } if held_here(&member) => Vec::new(),
             ToNetwork::Offline { member, .. } => vec![Input {
                 origin: None,

@@ -369,7 +369,11 @@ fn a_gateway_the_platform_reset_announces_gone_the_members_its_host_kept() {
     assert_eq!(gateway.opened(10, bound(1)), vec![placed(1, true)]);
     assert_eq!(gateway.opened(11, bound(1)), vec![]);
     assert_eq!(gateway.opened(12, bound(2)), vec![placed(2, true)]);
-    assert_eq!(gateway.closed(10), vec![]);
+    assert_eq!(
+        gateway.closed(10),
+        vec![GatewayEffect::ToNetwork(ToNetwork::Closed { socket: 10 })],
+        "not the member's last socket: only the close"
+    );
     let last = gateway.closed(11);
     assert!(last.contains(&placed(1, false)), "{last:?}");
     // Reset: the sockets went with no close seen; member 3 reconnected since.
