@@ -46,7 +46,7 @@ pub struct Network {
     pub(super) keeps_history: bool,
     pub(super) tracker: Tracker,
     /// No later than the first online member's presence deadline (`super::wakeup`).
-    pub(super) presence_floor: crate::network::wakeup::Floor,
+    pub(super) presence_floor: crate::network::floor::Floor,
     /// The log's age marks and how far it is pruned (`super::retention`).
     pub(super) log_marks: LogMarks,
     /// The last pruning run stopped at its bound: the next follows soon.

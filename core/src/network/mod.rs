@@ -39,6 +39,7 @@ mod document_store;
 mod documents;
 pub mod effects;
 mod engine;
+mod floor;
 mod graph;
 mod handlers;
 pub mod identity;

@@ -21,8 +21,8 @@
 //!   between goes on with it rather than leave a hole in the member's log.
 
 use crate::ids::address::Address;
+use crate::network::floor::Floor;
 pub use crate::network::in_flight::{InFlight, MAX_IN_FLIGHT, MAX_IN_FLIGHT_BYTES};
-use crate::network::wakeup::{Floor, redelivery_at};
 use std::collections::{BTreeMap, VecDeque};
 
 /// How long a delivery may stay unacknowledged before it is sent again.
@@ -38,6 +38,11 @@ pub const CATCH_UP_PAGE: usize = 256;
 pub const PAGES_IN_FLIGHT: usize = 2;
 /// How long a catch-up whose read failed waits before it is read again.
 pub const READ_RETRY_MS: u64 = 1_000;
+/// The redelivery deadline of deliveries left unacknowledged since `since`.
+pub(super) fn redelivery_at(since: u64) -> u64 {
+    since.saturating_add(REDELIVERY_TIMEOUT_MS)
+}
+
 /// Where deliveries to one member stand.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct Progress {

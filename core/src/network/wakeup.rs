@@ -3,7 +3,7 @@
 //!
 //! [`Network::next_wakeup`] is exact but looks at every online member and
 //! every member's deliveries, so a host that asks after each drain pays
-//! members × drains. [`Network::wakeup_bound`] answers from [`Floor`]s kept
+//! members × drains. [`Network::wakeup_bound`] answers from floors ([`Floor`]) kept
 //! as the deadlines are set: a time no later than the next wakeup, at most
 //! early. An early alarm costs one [`Network::on_alarm`] that finds little to
 //! do and sets the floors exactly again ([`Network::refresh_wakeup`]); a late
@@ -11,36 +11,9 @@
 //! the floors are lowered wherever such a deadline is set, and in tests every
 //! exact [`Network::next_wakeup`] checks that the bound is not later.
 
-use super::Network;
-use super::tracker::{REDELIVERY_TIMEOUT_MS, Tracker};
-
-/// A time no later than the earliest of a set of deadlines (none: there is
-/// no deadline). Lowered as deadlines are set; a deadline that goes away or
-/// moves later leaves it early until it is set exactly again.
-#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
-pub struct Floor(Option<u64>);
-
-impl Floor {
-    /// The floor of deadlines whose earliest is `at`.
-    pub fn exact(at: Option<u64>) -> Self {
-        Self(at)
-    }
-
-    /// A deadline at `at` was set.
-    pub fn lower(&mut self, at: u64) {
-        self.0 = Some(self.0.map_or(at, |floor| floor.min(at)));
-    }
-
-    /// The floor.
-    pub fn get(self) -> Option<u64> {
-        self.0
-    }
-}
-
-/// The redelivery deadline of deliveries left unacknowledged since `since`.
-pub(super) fn redelivery_at(since: u64) -> u64 {
-    since.saturating_add(REDELIVERY_TIMEOUT_MS)
-}
+use super::engine::Network;
+use super::floor::Floor;
+use super::tracker::{Tracker, redelivery_at};
 
 impl Tracker {
     /// When the network next needs the host to call `on_alarm`.
@@ -132,23 +105,5 @@ impl Network {
                 self.presence_deadline()
             );
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::Floor;
-
-    #[test]
-    fn a_floor_only_goes_down_until_it_is_set_exactly() {
-        let mut floor = Floor::default();
-        assert_eq!(floor.get(), None);
-        floor.lower(50);
-        floor.lower(70);
-        assert_eq!(floor.get(), Some(50));
-        floor.lower(20);
-        assert_eq!(floor.get(), Some(20));
-        assert_eq!(Floor::exact(Some(90)).get(), Some(90));
-        assert_eq!(Floor::exact(None), Floor::default());
     }
 }
