@@ -14,7 +14,7 @@
 
 use crate::host::now_ms;
 use crate::network_object::NetworkHost;
-use crate::storage::integer;
+use crate::storage::{integer, table_exists};
 use agentnet_core::bindings::sockets::{SocketId, Sockets};
 use serde::Deserialize;
 use worker::{SqlStorage, SqlStorageValue};
@@ -32,18 +32,7 @@ struct Row {
 /// Gives `table` back the counted sockets kept in `sql` whose time has not
 /// run out at `now` (and forgets the others).
 pub(crate) fn restore(table: &mut Sockets, sql: &SqlStorage, now: u64) -> worker::Result<()> {
-    #[derive(Deserialize)]
-    struct Named {
-        #[allow(dead_code)] // only whether a row comes back matters
-        name: String,
-    }
-    let kept: Vec<Named> = sql
-        .exec(
-            "SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'gateway_unjoined'",
-            None,
-        )?
-        .to_array()?;
-    if kept.is_empty() {
+    if !table_exists(sql, "gateway_unjoined")? {
         // A network that never handed an unjoined socket to a gateway.
         return Ok(());
     }

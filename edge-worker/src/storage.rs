@@ -98,6 +98,13 @@ pub(crate) fn integer(value: u64) -> worker::Result<SqlStorageValue> {
         .map_err(|_| worker::Error::RustError("value exceeds SQLite's integer range".into()))
 }
 
+/// Whether the object's SQLite has a table (or index) named `name`, read without creating it.
+pub(crate) fn table_exists(sql: &SqlStorage, name: &str) -> worker::Result<bool> {
+    let query = "SELECT name AS value FROM sqlite_master WHERE name = ?";
+    let rows: Vec<ValueRow> = sql.exec(query, vec![text(name)])?.to_array()?;
+    Ok(!rows.is_empty())
+}
+
 impl Store {
     /// A store over tables known to exist; log appends gather in `pending`.
     pub fn existing(sql: SqlStorage, pending: Rc<RefCell<PendingAppends>>) -> Self {
@@ -114,9 +121,7 @@ impl Store {
 
     /// Whether the tables exist, read without creating them (probing unknown ids stores nothing).
     pub fn exists(sql: &SqlStorage) -> worker::Result<bool> {
-        let query = "SELECT name AS value FROM sqlite_master WHERE name = 'config'";
-        let rows: Vec<ValueRow> = sql.exec(query, None)?.to_array()?;
-        Ok(!rows.is_empty())
+        table_exists(sql, "config")
     }
 
     /// The stored configuration, if the network exists.

@@ -248,12 +248,10 @@ impl Gateway {
         self.unbound.remove(&(held.join_by(), socket));
         // Said of a joined socket too: its member may have left in a frame the
         // network handled before this close, and counted it as unjoined again.
-        let closed = GatewayEffect::ToNetwork(ToNetwork::Closed { socket });
-        let Some((member, _)) = held.opening.member else {
-            return vec![closed];
-        };
-        let mut effects = vec![closed];
-        if let Some(member) = self.unbind_member(&member, socket) {
+        let mut effects = vec![GatewayEffect::ToNetwork(ToNetwork::Closed { socket })];
+        if let Some((member, _)) = held.opening.member
+            && let Some(member) = self.unbind_member(&member, socket)
+        {
             effects.push(GatewayEffect::ToNetwork(ToNetwork::Offline {
                 member: member.clone(),
                 socket,
