@@ -621,7 +621,7 @@ impl Sim {
         let Some(socket) = g.socket_of[i] else {
             return;
         };
-        let effects = g.gateways[at].on_socket_frame(socket, text);
+        let effects = g.gateways[at].on_socket_frame(socket, text, self.now);
         self.gateway_effects(at, effects);
     }
 
@@ -661,6 +661,10 @@ impl Sim {
                 GatewayEffect::ToNetwork(message) => {
                     let arrival = self.now + 1 + self.rng.below(5) as u64;
                     let g = self.gateways.as_mut().unwrap();
+                    // As the edge's gateways do: the acks held go first in a request that goes anyway.
+                    if let Some(cursors) = g.gateways[at].cursors_to_send(self.now, true) {
+                        g.up[at].push_back((arrival, cursors));
+                    }
                     g.up[at].push_back((arrival, message));
                 }
                 GatewayEffect::Placed { member, present } => {
@@ -705,7 +709,8 @@ impl Sim {
                 self.restart_gateway(at);
             }
             let g = self.gateways.as_mut().unwrap();
-            if let Some(cursors) = g.gateways[at].flush_cursors() {
+            // The acks held go on their own once the oldest has waited CURSOR_DELAY_MS.
+            if let Some(cursors) = g.gateways[at].cursors_to_send(self.now, false) {
                 g.up[at].push_back((self.now, cursors));
             }
             loop {

@@ -101,6 +101,8 @@ impl NetworkHost {
     /// A request from a gateway: its messages, in order, handed to the core.
     pub(crate) async fn gateway_request(&self, mut req: Request) -> Result<Response> {
         let body: LinkBody<ToNetwork> = req.json().await?;
+        self.gateway_requests_in
+            .set(self.gateway_requests_in.get() + 1);
         let Ok(id) = body.network.parse::<NetworkId>() else {
             return Response::error("no such network", 404);
         };
@@ -216,11 +218,12 @@ impl NetworkHost {
         Response::ok("the gateways restarted")
     }
 
-    /// Test hook: what the object has sent, for benchmarks.
+    /// Test hook: what the object has sent (and taken from its gateways), for benchmarks.
     pub(crate) fn counters(&self) -> Result<Response> {
         Response::from_json(&serde_json::json!({
             "socket_messages": self.socket_messages.get(),
             "gateway_requests": self.links.requests.get(),
+            "gateway_requests_in": self.gateway_requests_in.get(),
         }))
     }
 }

@@ -77,6 +77,8 @@ pub(crate) struct GatewayHost {
     /// Messages for the network, and whether a request to it is in flight.
     pub(crate) up: RefCell<Vec<ToNetwork>>,
     pub(crate) up_busy: Cell<bool>,
+    /// A timer is set for when the acks held are due (`crate::gateway_uplink`).
+    pub(crate) cursor_timer: Cell<bool>,
     /// The position of the last message taken from the network's queue to this gateway.
     pub(crate) seen: Cell<u64>,
     test_hooks: bool,
@@ -112,6 +114,7 @@ impl GatewayHost {
             waiting: RefCell::new(BTreeMap::new()),
             up: RefCell::new(Vec::new()),
             up_busy: Cell::new(false),
+            cursor_timer: Cell::new(false),
             seen: Cell::new(0),
             test_hooks,
             reconcile_ms,
@@ -372,7 +375,7 @@ impl GatewayHost {
         }) else {
             return;
         };
-        let effects = self.with_core(|core| core.on_socket_frame(socket, text));
+        let effects = self.with_core(|core| core.on_socket_frame(socket, text, now_ms()));
         self.apply(effects);
         self.send_up();
     }

@@ -1,31 +1,54 @@
 //! A gateway's requests to its network object: frames, cursors and
 //! presence queued by [`GatewayHost`], sent one request at a time (what piles
-//! up meanwhile goes in the next), retried a few times when one fails.
+//! up meanwhile goes in the next), retried a few times when one fails. The
+//! acks its sockets send are held by the core until a request goes anyway or
+//! they are due (`Gateway::cursors_to_send`); a timer sends them then.
 
 use crate::gateway_link::{LINK_PATH, LinkBody, post};
 use crate::gateway_object::GatewayHost;
-use agentnet_core::gateway::{Gateway, ToNetwork};
+use crate::host::now_ms;
+use agentnet_core::gateway::ToNetwork;
 use std::rc::Rc;
+use std::time::Duration;
 use worker::Result;
 
 impl GatewayHost {
-    /// Starts sending the network what waits for it, unless a request is in flight.
+    /// Starts sending the network what waits for it, unless a request is in
+    /// flight (it takes what waits when it ends); when only acks wait, and
+    /// they are not due yet, a timer sends them when they are.
     pub(crate) fn send_up(&self) {
         if self.up_busy.get() {
             return;
         }
         let Some(me) = self.me.upgrade() else { return };
-        self.up_busy.set(true);
-        worker::wasm_bindgen_futures::spawn_local(pump_up(me));
+        let due = self.with_core(|core| core.cursors_due());
+        let waiting = !self.up.borrow().is_empty();
+        match due {
+            Some(due) if !waiting && due > now_ms() => {
+                if !self.cursor_timer.replace(true) {
+                    let wait = Duration::from_millis(due.saturating_sub(now_ms()));
+                    worker::wasm_bindgen_futures::spawn_local(send_when_due(me, wait));
+                }
+            }
+            None if !waiting => {}
+            _ => {
+                self.up_busy.set(true);
+                worker::wasm_bindgen_futures::spawn_local(pump_up(me));
+            }
+        }
     }
 
-    /// The next request's messages (the cursors taken so far first), if any.
+    /// The next request's messages (the acks held first, when the request
+    /// goes anyway or they are due), if any.
     fn next_up(&self) -> Option<LinkBody<ToNetwork>> {
         let (network, gateway) = self.link.borrow().clone()?;
         // Cursors first: they acknowledge what was delivered before, and a
         // member's last acks reach the network before its `Offline`.
-        let mut messages: Vec<ToNetwork> =
-            self.with_core(Gateway::flush_cursors).into_iter().collect();
+        let riding = !self.up.borrow().is_empty();
+        let mut messages: Vec<ToNetwork> = self
+            .with_core(|core| core.cursors_to_send(now_ms(), riding))
+            .into_iter()
+            .collect();
         messages.append(&mut self.up.borrow_mut());
         if messages.is_empty() {
             return None;
@@ -79,4 +102,13 @@ async fn pump_up(host: Rc<GatewayHost>) {
         }
     }
     host.up_busy.set(false);
+    // What came while the last request was in flight and is not due yet gets its timer.
+    host.send_up();
+}
+
+/// Sends the acks held once they are due.
+async fn send_when_due(host: Rc<GatewayHost>, wait: Duration) {
+    worker::Delay::from(wait).await;
+    host.cursor_timer.set(false);
+    host.send_up();
 }

@@ -70,6 +70,8 @@ pub struct NetworkHost {
     pub(crate) links: crate::gateway_link::Links,
     /// WebSocket messages this object has sent (benchmarks: `v1/__test/counters`).
     pub(crate) socket_messages: std::cell::Cell<u64>,
+    /// Requests this object has taken from its gateways (benchmarks: `v1/__test/counters`).
+    pub(crate) gateway_requests_in: std::cell::Cell<u64>,
 }
 
 /// The variable that turns on test-only routes; the end-to-end tests set it with `--var`.
@@ -251,6 +253,7 @@ impl NetworkHost {
             origin: RefCell::new(None),
             links: Default::default(),
             socket_messages: Default::default(),
+            gateway_requests_in: Default::default(),
         }
     }
 

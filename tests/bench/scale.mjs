@@ -129,11 +129,11 @@ const newNetwork = async (url, name, { gateways = false, audience = 2 } = {}) =>
   ...(gateways ? { gateways: { count: Math.max(1, Math.ceil(audience / PER_GATEWAY)) } } : {}),
 })).id;
 
-/** What the network object has sent: WebSocket messages it wrote and requests to its gateways. */
+/** What the network object has sent (WebSocket messages it wrote and requests to its gateways) and the requests it took from its gateways. */
 async function sends(url, id) {
   const res = await fetch(`${url}/networks/${id}/v1/__test/counters`);
-  const { socket_messages: sockets, gateway_requests: requests } = await res.json();
-  return sockets + requests;
+  const { socket_messages: sockets, gateway_requests: requests, gateway_requests_in: taken } = await res.json();
+  return { sent: sockets + requests, taken };
 }
 const load = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 
@@ -316,7 +316,9 @@ async function broadcasts(edge, id, sender, agents, rounds, gateways, to) {
     starts.push(start);
     framesPer.push(framesNow - before);
   }
-  const sendsPerBroadcast = (await sends(edge.url, id) - sentBefore) / rounds;
+  const sentAfter = await sends(edge.url, id);
+  const sendsPerBroadcast = (sentAfter.sent - sentBefore.sent) / rounds;
+  const takenPerBroadcast = (sentAfter.taken - sentBefore.taken) / rounds;
   if (gcObserver) {
     gcObserver.disconnect();
     const slow = clientGcs.filter((e) => e.duration >= 1);
@@ -337,7 +339,7 @@ async function broadcasts(edge, id, sender, agents, rounds, gateways, to) {
   }
   const how = gateways ? `through ${Math.max(1, Math.ceil(n / PER_GATEWAY))} gateways` : 'one object';
   const via = to === edge.url ? 'through wrangler\'s proxy' : 'straight to workerd\'s entry socket';
-  console.log(`fan-out to ${n} agents, ${how}, clients ${via} (${rounds} broadcasts after ${WARM_UP} not counted): p50 ${ms(quantile(times, 0.5))}, p90 ${ms(quantile(times, 0.9))}, p99 ${ms(quantile(times, 0.99))}, max ${ms(Math.max(...times))} (the first agent had it after p50 ${ms(quantile(firsts, 0.5))}); frames received per broadcast ${quantile(framesPer, 0.5)}; the network object's sends per broadcast (socket messages + gateway requests, with the sender's ack, averaged over the broadcasts): ${sendsPerBroadcast.toFixed(2)} [load ${load()}]`);
+  console.log(`fan-out to ${n} agents, ${how}, clients ${via} (${rounds} broadcasts after ${WARM_UP} not counted): p50 ${ms(quantile(times, 0.5))}, p90 ${ms(quantile(times, 0.9))}, p99 ${ms(quantile(times, 0.99))}, max ${ms(Math.max(...times))} (the first agent had it after p50 ${ms(quantile(firsts, 0.5))}); frames received per broadcast ${quantile(framesPer, 0.5)}; the network object's sends per broadcast (socket messages + gateway requests, with the sender's ack, averaged over the broadcasts): ${sendsPerBroadcast.toFixed(2)}${gateways ? `; requests it took from its gateways per broadcast (their cursors): ${takenPerBroadcast.toFixed(2)}` : ''} [load ${load()}]`);
 }
 
 // One network object holds at most 8,192 sockets (core MAX_SOCKETS); the `connected` step's

@@ -4,7 +4,8 @@
 // commit once per gateway. Direct and broadcast messages reach exactly their
 // recipients, a private channel and a direct message stay with their
 // audience on a shared gateway, acks flow back as cursors (a reconnect
-// resumes with nothing lost and nothing repeated), and a restart of the
+// resumes with nothing lost and nothing repeated; a gateway holds them a
+// moment, so a broadcast's acks cost the network a request or two), and a restart of the
 // gateways or of the network object mid-stream loses nothing acknowledged.
 // A socket that joins by frame and names its member (`?member=`, as npm
 // agents and the workspace do) is held by that member's gateway too, which
@@ -90,6 +91,30 @@ test('broadcasts and direct messages reach exactly their recipients; the network
     assert.equal(agent.events.filter((e) => e.type === 'probe.direct').length, i === 2 ? 1 : 0, `${names[i]} and the direct message`);
   }
   for (const agent of agents) agent.socket.close();
+});
+
+test('a gateway holds its members\' acks a moment: a broadcast\'s acks cost the network a request or two, not one each', async () => {
+  const { id } = await gatewayNetwork('gw-cursors');
+  // Ten readers on one gateway, acking by hand; the sender may be anywhere.
+  const names = [];
+  for (let i = 0; names.length < 10; i += 1) if (gatewayOf(`agent:r${i}`) === 0) names.push(`agent:r${i}`);
+  const readers = await Promise.all(names.map((name) => bareSocket(edge.url, id, name, { batched: true })));
+  const sender = await bareSocket(edge.url, id, 'agent:sender', { batched: true });
+  sender.socket.send(eventFrame('probe.all', 'agent:sender', 'agent:broadcast', { text: 'ack me' }));
+  const seqOf = (r) => r.events.find((e) => e.type === 'probe.all')?.metadata?.delivery?.seq;
+  await until('every reader has the broadcast', () => readers.every(seqOf));
+  const before = await counters(id);
+  // The acks come 2 ms apart, as a broadcast's audience acks it: one by one
+  // over a few milliseconds, each more than a local request's round trip apart.
+  for (const [i, r] of readers.entries()) {
+    await new Promise((resolve) => setTimeout(resolve, 2));
+    r.socket.send(eventFrame('network.event.ack', names[i], 'core', { seq: seqOf(r) }));
+  }
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  const taken = (await counters(id)).gateway_requests_in - before.gateway_requests_in;
+  assert.ok(taken >= 1, 'the cursors reached the network');
+  assert.ok(taken <= 4, `10 acks over about 20 ms took ${taken} requests (one each without holding them)`);
+  for (const s of [sender, ...readers]) s.socket.close();
 });
 
 test('a private channel and a direct message are not seen by another member on the same gateway', async () => {

@@ -1,7 +1,8 @@
 //! One gateway's state machine: the sockets it holds, which member each is
 //! bound to and which take batched frames; deliveries written per socket;
-//! acks to `core` coalesced into cursors for the network.
+//! acks to `core` coalesced into cursors for the network (`super::cursors`).
 
+use super::cursors::PendingCursors;
 use super::messages::{Delivery, ToGateway, ToNetwork};
 use crate::ErrorCode;
 use crate::bindings::sockets::{Close, SocketId, join_timeout, left};
@@ -83,8 +84,8 @@ pub struct Gateway {
     by_member: BTreeMap<Address, BTreeSet<SocketId>>,
     /// Unbound sockets by `(join_by, socket)`: the first is the next to time out.
     unbound: BTreeSet<(u64, SocketId)>,
-    /// Acks taken from the sockets, not yet sent: the highest `seq` per member and epoch.
-    acked: BTreeMap<(Address, u64), u64>,
+    /// Acks taken from the sockets, not yet sent.
+    acked: PendingCursors,
 }
 
 impl Gateway {
@@ -181,9 +182,15 @@ impl Gateway {
         self.sockets.len()
     }
 
-    /// A frame from a socket: acks to `core` from its member are kept for
-    /// [`Self::flush_cursors`]; the other events go to the network in order.
-    pub fn on_socket_frame(&mut self, socket: SocketId, frame: &str) -> Vec<GatewayEffect> {
+    /// A frame from a socket at `now`: acks to `core` from its member are
+    /// held for [`Self::cursors_to_send`]; the other events go to the network
+    /// in order.
+    pub fn on_socket_frame(
+        &mut self,
+        socket: SocketId,
+        frame: &str,
+        now: u64,
+    ) -> Vec<GatewayEffect> {
         let Some(held) = self.sockets.get_mut(&socket) else {
             return Vec::new();
         };
@@ -193,8 +200,7 @@ impl Gateway {
             if let Some(bound) = &member
                 && let Some(seq) = ack_of(text, &bound.0)
             {
-                let acked = self.acked.entry(bound.clone()).or_default();
-                *acked = (*acked).max(seq);
+                self.acked.take(bound, seq, now);
                 continue;
             }
             frames.push(text.to_owned());
@@ -227,16 +233,23 @@ impl Gateway {
         })]
     }
 
-    /// The acks taken since the last call, one cursor per member.
-    pub fn flush_cursors(&mut self) -> Option<ToNetwork> {
-        if self.acked.is_empty() {
-            return None;
+    /// The cursors to send the network at `now`, one per member: every ack
+    /// held when a request goes to the network anyway (`riding`: they go
+    /// first in it), else only once the oldest has waited
+    /// [`CURSOR_DELAY_MS`](super::CURSOR_DELAY_MS) — the acks of one
+    /// broadcast's audience then cost the network one request, not one each.
+    pub fn cursors_to_send(&mut self, now: u64, riding: bool) -> Option<ToNetwork> {
+        let due = self.acked.due()?;
+        if riding || due <= now {
+            self.acked.flush()
+        } else {
+            None
         }
-        let cursors = std::mem::take(&mut self.acked)
-            .into_iter()
-            .map(|((member, epoch), seq)| (member, seq, epoch))
-            .collect();
-        Some(ToNetwork::Cursors { cursors })
+    }
+
+    /// When the acks held are due to go on their own ([`Self::cursors_to_send`]), if any are.
+    pub fn cursors_due(&self) -> Option<u64> {
+        self.acked.due()
     }
 
     /// A socket closed: the network hears it ([`ToNetwork::Closed`]), and,

@@ -27,11 +27,13 @@
 //! nothing is applied twice (replicas drop a `seq` they hold).
 //! `core/tests/simulation.rs` proves it with gateways and restarts.
 
+mod cursors;
 mod holder;
 pub mod messages;
 mod placement;
 mod sequencer;
 
+pub use cursors::CURSOR_DELAY_MS;
 pub use holder::{Gateway, GatewayEffect, MAX_UNBOUND_EVENTS, Opening};
 pub use messages::{Delivery, DeliveryFrame, GatewayId, ToGateway, ToNetwork};
 pub use placement::Placement;

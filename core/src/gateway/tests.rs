@@ -102,12 +102,12 @@ impl World {
     }
 
     pub(super) fn on_socket_frame(&mut self, at: usize, socket: SocketId, text: &str) {
-        let effects = self.gateways[at].on_socket_frame(socket, text);
+        let effects = self.gateways[at].on_socket_frame(socket, text, 2_000);
         self.gateway_effects(at, effects);
     }
 
     fn flush(&mut self, at: usize) {
-        if let Some(cursors) = self.gateways[at].flush_cursors() {
+        if let Some(cursors) = self.gateways[at].cursors_to_send(2_000, true) {
             self.up(at, cursors);
         }
     }
@@ -216,7 +216,17 @@ fn acks_stay_at_the_gateway_until_flushed_as_one_cursor_per_member() {
         );
         assert_eq!(world.sent, sent, "an ack is not forwarded one by one");
     }
-    match world.gateways[0].flush_cursors() {
+    // Held until the oldest has waited CURSOR_DELAY_MS, then sent as one cursor.
+    assert_eq!(
+        world.gateways[0].cursors_due(),
+        Some(2_000 + CURSOR_DELAY_MS)
+    );
+    assert!(
+        world.gateways[0]
+            .cursors_to_send(2_000 + CURSOR_DELAY_MS - 1, false)
+            .is_none()
+    );
+    match world.gateways[0].cursors_to_send(2_000 + CURSOR_DELAY_MS, false) {
         Some(ToNetwork::Cursors { cursors }) => {
             assert_eq!(cursors, vec![(reader.clone(), seq, 1)]);
             world.up(0, ToNetwork::Cursors { cursors });
@@ -224,7 +234,8 @@ fn acks_stay_at_the_gateway_until_flushed_as_one_cursor_per_member() {
         other => panic!("expected cursors, got {other:?}"),
     }
     assert_eq!(world.network.cursor(&reader), seq);
-    assert!(world.gateways[0].flush_cursors().is_none());
+    assert!(world.gateways[0].cursors_to_send(u64::MAX, true).is_none());
+    assert_eq!(world.gateways[0].cursors_due(), None);
     world.flush(0);
 }
 
@@ -341,9 +352,9 @@ fn an_announced_socket_gets_its_frames_before_and_after_it_arrives() {
     );
     // Its acks are coalesced under the epoch of the instance that bound it.
     let ack = frame(&m, "network.event.ack", "core", json!({"seq": 5}));
-    assert!(gateway.on_socket_frame(socket, &ack).is_empty());
+    assert!(gateway.on_socket_frame(socket, &ack, 0).is_empty());
     assert_eq!(
-        gateway.flush_cursors(),
+        gateway.cursors_to_send(0, true),
         Some(ToNetwork::Cursors {
             cursors: vec![(m.clone(), 5, 9)]
         })

@@ -133,7 +133,7 @@ fn an_unbound_socket_that_keeps_sending_is_closed_and_the_network_hears_no_more(
     let chat = frame(&stranger, "chat.msg", "agent:broadcast", json!({}));
     let mut forwarded = 0;
     for _ in 0..MAX_UNBOUND_EVENTS {
-        match gateway.on_socket_frame(7, &chat).as_slice() {
+        match gateway.on_socket_frame(7, &chat, 0).as_slice() {
             [GatewayEffect::ToNetwork(ToNetwork::Frames { peer, member, .. })] => {
                 assert_eq!(peer.as_deref(), Some("203.0.113.9"), "the peer travels");
                 assert_eq!(member, &None);
@@ -146,7 +146,7 @@ fn an_unbound_socket_that_keeps_sending_is_closed_and_the_network_hears_no_more(
     // One more (here a batch of two) and the socket is closed, not forwarded.
     let two = batch::frames(&[chat.clone(), chat.clone()], true);
     // The network hears only that it is gone (it counted it as an unjoined socket).
-    match gateway.on_socket_frame(7, &two[0]).as_slice() {
+    match gateway.on_socket_frame(7, &two[0], 0).as_slice() {
         [
             GatewayEffect::ToNetwork(ToNetwork::Closed { socket: 7 }),
             GatewayEffect::Close { socket: 7, close },
@@ -154,7 +154,7 @@ fn an_unbound_socket_that_keeps_sending_is_closed_and_the_network_hears_no_more(
         other => panic!("expected a close, got {other:?}"),
     }
     assert!(!gateway.holds(7));
-    assert!(gateway.on_socket_frame(7, &chat).is_empty());
+    assert!(gateway.on_socket_frame(7, &chat, 0).is_empty());
 }
 
 #[test]

@@ -1,0 +1,110 @@
+//! The acks a gateway takes from its sockets, held as one cursor per member
+//! until they go to the network: with the next request that goes anyway, or
+//! once the oldest has waited [`CURSOR_DELAY_MS`].
+//!
+//! The receivers of one broadcast ack it over a few milliseconds (each
+//! replica waits for more deliveries first), so sending the cursors as soon
+//! as each ack arrives cost the network object one request per few acks —
+//! 8 per broadcast to 100 members on one gateway, 69 to 1,000 on four
+//! (BENCHMARKS.md, issue 29, session 21), a load that grew with the
+//! audience again. Held a little, they are one request per gateway.
+
+use super::messages::ToNetwork;
+use crate::ids::address::Address;
+use std::collections::BTreeMap;
+
+/// How long a gateway may hold an ack before it sends it to the network
+/// (when nothing else goes sooner). Far below the network's redelivery
+/// timeout, and what it adds to a cursor is what the network's in-flight
+/// bound allows for: a member keeps receiving meanwhile.
+pub const CURSOR_DELAY_MS: u64 = 10;
+
+/// The acks not yet sent.
+#[derive(Debug, Clone, Default)]
+pub(super) struct PendingCursors {
+    /// The highest acked `seq` per member and the epoch that bound its socket.
+    acked: BTreeMap<(Address, u64), u64>,
+    /// When the oldest of them was taken.
+    since: Option<u64>,
+}
+
+impl PendingCursors {
+    /// `member` (bound in `epoch`) acknowledged everything through `seq` at `now`.
+    pub(super) fn take(&mut self, member: &(Address, u64), seq: u64, now: u64) {
+        let acked = self.acked.entry(member.clone()).or_default();
+        *acked = (*acked).max(seq);
+        self.since.get_or_insert(now);
+    }
+
+    /// When they are due to be sent on their own, if any are held.
+    pub(super) fn due(&self) -> Option<u64> {
+        self.since
+            .map(|since| since.saturating_add(CURSOR_DELAY_MS))
+    }
+
+    /// Every cursor held, as one message (none when nothing is held).
+    pub(super) fn flush(&mut self) -> Option<ToNetwork> {
+        self.since = None;
+        if self.acked.is_empty() {
+            return None;
+        }
+        let cursors = std::mem::take(&mut self.acked)
+            .into_iter()
+            .map(|((member, epoch), seq)| (member, seq, epoch))
+            .collect();
+        Some(ToNetwork::Cursors { cursors })
+    }
+
+    /// Forgets them (the network restarted: they are of its old instance).
+    pub(super) fn clear(&mut self) {
+        self.acked.clear();
+        self.since = None;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn member(name: &str) -> (Address, u64) {
+        (name.parse().expect("an address"), 1)
+    }
+
+    #[test]
+    fn cursors_are_due_a_delay_after_the_oldest_ack_not_the_newest() {
+        let mut pending = PendingCursors::default();
+        assert_eq!(pending.due(), None);
+        pending.take(&member("agent:a"), 4, 100);
+        pending.take(&member("agent:b"), 9, 107);
+        assert_eq!(pending.due(), Some(100 + CURSOR_DELAY_MS));
+    }
+
+    #[test]
+    fn a_flush_sends_each_members_highest_ack_once_and_starts_over() {
+        let mut pending = PendingCursors::default();
+        pending.take(&member("agent:a"), 4, 100);
+        pending.take(&member("agent:a"), 3, 101);
+        pending.take(&member("agent:b"), 9, 102);
+        let Some(ToNetwork::Cursors { cursors }) = pending.flush() else {
+            panic!("cursors");
+        };
+        let names: Vec<(String, u64)> = cursors
+            .iter()
+            .map(|(m, seq, _)| (m.to_string(), *seq))
+            .collect();
+        assert_eq!(names, [("agent:a".into(), 4), ("agent:b".into(), 9)]);
+        assert_eq!(pending.due(), None);
+        assert!(pending.flush().is_none());
+        pending.take(&member("agent:a"), 5, 300);
+        assert_eq!(pending.due(), Some(300 + CURSOR_DELAY_MS));
+    }
+
+    #[test]
+    fn cleared_cursors_are_gone_and_not_due() {
+        let mut pending = PendingCursors::default();
+        pending.take(&member("agent:a"), 4, 100);
+        pending.clear();
+        assert_eq!(pending.due(), None);
+        assert!(pending.flush().is_none());
+    }
+}
