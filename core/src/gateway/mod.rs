@@ -8,7 +8,9 @@
 //! grow with the number of gateways, not with the audience. The gateway writes
 //! each recipient's frame, batched per socket when the socket asked
 //! (`crate::event::batch`), takes its sockets' acks out of the stream and
-//! sends them back coalesced ([`ToNetwork::Cursors`]).
+//! sends them back coalesced ([`ToNetwork::Cursors`]), held up to
+//! [`CURSOR_DELAY_MS`] so that a broadcast's acks cost the network one
+//! request per gateway.
 //!
 //! Both sides are sans-I/O: [`Gateway`] is one gateway's state machine,
 //! [`Sequencer`] turns the network's effects into messages to gateways and
