@@ -102,8 +102,13 @@ async fn pump_up(host: Rc<GatewayHost>) {
         }
     }
     host.up_busy.set(false);
-    // What came while the last request was in flight and is not due yet gets its timer.
-    host.send_up();
+    // Acks that came while the last request was in flight and are not due yet
+    // get their timer. (With no network known there is nothing to send them
+    // to: the pump would only start again and find nothing, so it waits for
+    // the next frame, as before.)
+    if host.link.borrow().is_some() {
+        host.send_up();
+    }
 }
 
 /// Sends the acks held once they are due.
