@@ -15,8 +15,8 @@ use std::collections::BTreeMap;
 
 /// How long a gateway may hold an ack before it sends it to the network
 /// (when nothing else goes sooner). Far below the network's redelivery
-/// timeout, and what it adds to a cursor is what the network's in-flight
-/// bound allows for: a member keeps receiving meanwhile.
+/// timeout and small against its in-flight bound: a member keeps receiving
+/// meanwhile.
 pub const CURSOR_DELAY_MS: u64 = 10;
 
 /// The acks not yet sent.
@@ -42,8 +42,19 @@ impl PendingCursors {
             .map(|since| since.saturating_add(CURSOR_DELAY_MS))
     }
 
+    /// Every cursor held, as one message, when a request goes anyway
+    /// (`riding`) or they are due at `now`; else none.
+    pub(super) fn take_to_send(&mut self, now: u64, riding: bool) -> Option<ToNetwork> {
+        let due = self.due()?;
+        if riding || due <= now {
+            self.flush()
+        } else {
+            None
+        }
+    }
+
     /// Every cursor held, as one message (none when nothing is held).
-    pub(super) fn flush(&mut self) -> Option<ToNetwork> {
+    fn flush(&mut self) -> Option<ToNetwork> {
         self.since = None;
         if self.acked.is_empty() {
             return None;
@@ -97,6 +108,28 @@ mod tests {
         assert!(pending.flush().is_none());
         pending.take(&member("agent:a"), 5, 300);
         assert_eq!(pending.due(), Some(300 + CURSOR_DELAY_MS));
+    }
+
+    #[test]
+    fn held_acks_go_early_only_with_a_request_that_goes_anyway() {
+        let mut pending = PendingCursors::default();
+        assert!(
+            pending.take_to_send(u64::MAX, true).is_none(),
+            "nothing held"
+        );
+        pending.take(&member("agent:a"), 4, 100);
+        assert!(
+            pending
+                .take_to_send(100 + CURSOR_DELAY_MS - 1, false)
+                .is_none()
+        );
+        assert!(pending.take_to_send(101, true).is_some(), "riding: at once");
+        pending.take(&member("agent:a"), 5, 200);
+        assert!(
+            pending.take_to_send(200 + CURSOR_DELAY_MS, false).is_some(),
+            "due"
+        );
+        assert_eq!(pending.due(), None);
     }
 
     #[test]

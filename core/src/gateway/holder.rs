@@ -239,12 +239,7 @@ impl Gateway {
     /// [`CURSOR_DELAY_MS`](super::CURSOR_DELAY_MS) — the acks of one
     /// broadcast's audience then cost the network one request, not one each.
     pub fn cursors_to_send(&mut self, now: u64, riding: bool) -> Option<ToNetwork> {
-        let due = self.acked.due()?;
-        if riding || due <= now {
-            self.acked.flush()
-        } else {
-            None
-        }
+        self.acked.take_to_send(now, riding)
     }
 
     /// When the acks held are due to go on their own ([`Self::cursors_to_send`]), if any are.
