@@ -10,7 +10,8 @@
 // SCALE_AGENTS + 1 (one network object takes 8,192 sockets by default).
 // The network object's sends per broadcast are counted by the edge
 // (`GET v1/__test/counters`: WebSocket messages it wrote, requests to gateways),
-// read before and after the counted broadcasts and averaged over them.
+// read before and after the counted broadcasts and averaged over them; the
+// `-gw` steps also print the requests it took from its gateways per broadcast.
 // Prints figures; asserts nothing about time.
 //
 // The clients are bare WebSockets (tests/support/frames.mjs): pre-encoded
