@@ -23,10 +23,11 @@ impl GatewayHost {
         let Some(me) = self.me.upgrade() else { return };
         let due = self.with_core(|core| core.cursors_due());
         let waiting = !self.up.borrow().is_empty();
+        let now = now_ms();
         match due {
-            Some(due) if !waiting && due > now_ms() => {
+            Some(due) if !waiting && due > now => {
                 if !self.cursor_timer.replace(true) {
-                    let wait = Duration::from_millis(due.saturating_sub(now_ms()));
+                    let wait = Duration::from_millis(due - now);
                     worker::wasm_bindgen_futures::spawn_local(send_when_due(me, wait));
                 }
             }
