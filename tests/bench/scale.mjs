@@ -131,7 +131,7 @@ const newNetwork = async (url, name, { gateways = false, audience = 2 } = {}) =>
 })).id;
 
 /** What the network object has sent (WebSocket messages it wrote and requests to its gateways) and the requests it took from its gateways. */
-async function sends(url, id) {
+async function counted(url, id) {
   const res = await fetch(`${url}/networks/${id}/v1/__test/counters`);
   const { socket_messages: sockets, gateway_requests: requests, gateway_requests_in: taken } = await res.json();
   return { sent: sockets + requests, taken };
@@ -291,9 +291,9 @@ async function broadcasts(edge, id, sender, agents, rounds, gateways, to) {
   // The network object's sends are counted over all the counted rounds, not per
   // round: a counter read is a request into the edge's isolate (through
   // wrangler's proxy), and the rounds should hold only the broadcast and its acks.
-  let sentBefore;
+  let countedBefore;
   for (let round = -WARM_UP; round < rounds; round += 1) {
-    if (round === 0) sentBefore = await sends(edge.url, id);
+    if (round === 0) countedBefore = await counted(edge.url, id);
     const before = frames();
     await new Promise((r) => setTimeout(r, 50));
     const start = performance.now();
@@ -317,9 +317,9 @@ async function broadcasts(edge, id, sender, agents, rounds, gateways, to) {
     starts.push(start);
     framesPer.push(framesNow - before);
   }
-  const sentAfter = await sends(edge.url, id);
-  const sendsPerBroadcast = (sentAfter.sent - sentBefore.sent) / rounds;
-  const takenPerBroadcast = (sentAfter.taken - sentBefore.taken) / rounds;
+  const countedAfter = await counted(edge.url, id);
+  const sendsPerBroadcast = (countedAfter.sent - countedBefore.sent) / rounds;
+  const takenPerBroadcast = (countedAfter.taken - countedBefore.taken) / rounds;
   if (gcObserver) {
     gcObserver.disconnect();
     const slow = clientGcs.filter((e) => e.duration >= 1);
@@ -340,7 +340,7 @@ async function broadcasts(edge, id, sender, agents, rounds, gateways, to) {
   }
   const how = gateways ? `through ${Math.max(1, Math.ceil(n / PER_GATEWAY))} gateways` : 'one object';
   const via = to === edge.url ? 'through wrangler\'s proxy' : 'straight to workerd\'s entry socket';
-  console.log(`fan-out to ${n} agents, ${how}, clients ${via} (${rounds} broadcasts after ${WARM_UP} not counted): p50 ${ms(quantile(times, 0.5))}, p90 ${ms(quantile(times, 0.9))}, p99 ${ms(quantile(times, 0.99))}, max ${ms(Math.max(...times))} (the first agent had it after p50 ${ms(quantile(firsts, 0.5))}); frames received per broadcast ${quantile(framesPer, 0.5)}; the network object's sends per broadcast (socket messages + gateway requests, with the sender's ack, averaged over the broadcasts): ${sendsPerBroadcast.toFixed(2)}${gateways ? `; requests it took from its gateways per broadcast (their cursors): ${takenPerBroadcast.toFixed(2)}` : ''} [load ${load()}]`);
+  console.log(`fan-out to ${n} agents, ${how}, clients ${via} (${rounds} broadcasts after ${WARM_UP} not counted): p50 ${ms(quantile(times, 0.5))}, p90 ${ms(quantile(times, 0.9))}, p99 ${ms(quantile(times, 0.99))}, max ${ms(Math.max(...times))} (the first agent had it after p50 ${ms(quantile(firsts, 0.5))}); frames received per broadcast ${quantile(framesPer, 0.5)}; the network object's sends per broadcast (socket messages + gateway requests, with the sender's ack, averaged over the broadcasts): ${sendsPerBroadcast.toFixed(2)}${gateways ? `; requests it took from its gateways per broadcast (frames and cursors): ${takenPerBroadcast.toFixed(2)}` : ''} [load ${load()}]`);
 }
 
 // One network object holds at most 8,192 sockets (core MAX_SOCKETS); the `connected` step's
