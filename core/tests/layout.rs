@@ -360,3 +360,101 @@ fn the_scan_finds_a_circle_when_there_is_one() {
     assert_eq!(circle_through(&graph, "b"), None);
     let _ = fs::remove_dir_all(&dir);
 }
+
+/// The edge's folders: one per Durable Object class, one per binding's I/O
+/// that runs inside the network object, and the shared host utilities.
+const EDGE_OBJECTS: &[(&str, &str)] = &[
+    ("network", "NetworkObject"),
+    ("gateway", "GatewayObject"),
+    ("registry", "RegistryObject"),
+    ("directory", "DirectoryObject"),
+];
+const EDGE_BINDINGS: &[&str] = &["mcp", "a2a", "oauth", "ioa"];
+const EDGE_SHARED: &str = "host";
+
+/// The edge's top folder a module is in (`""` for the Worker entry), a
+/// binding's counting as the network object's: it is that object's I/O.
+fn edge_folder(module: &str) -> String {
+    let top = module.split("::").next().unwrap_or_default();
+    if EDGE_BINDINGS.contains(&top) {
+        "network".to_owned()
+    } else {
+        top.to_owned()
+    }
+}
+
+#[test]
+fn the_edge_is_one_folder_per_object_and_binding() {
+    let src = workspace_root().join("edge-worker/src");
+    let mut loose = Vec::new();
+    let mut undocumented = Vec::new();
+    let Ok(entries) = fs::read_dir(&src) else {
+        panic!("no edge source at {}", src.display());
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if path.is_dir() {
+            let text = fs::read_to_string(path.join("mod.rs")).unwrap_or_default();
+            if !text.starts_with("//!") {
+                undocumented.push(name);
+            }
+        } else if name != "lib.rs" {
+            loose.push(name);
+        }
+    }
+    assert!(loose.is_empty(), "edge files outside a folder: {loose:?}");
+    assert!(
+        undocumented.is_empty(),
+        "edge folders without a mod.rs that starts with //!: {undocumented:?}"
+    );
+    for (folder, class) in EDGE_OBJECTS {
+        let mut files = Vec::new();
+        rust_files(&src.join(folder), &mut files);
+        let declares = files.iter().any(|f| {
+            let text = fs::read_to_string(f).unwrap_or_default();
+            text.lines()
+                .skip_while(|line| !line.starts_with("#[durable_object"))
+                .nth(1)
+                .is_some_and(|line| line.starts_with(&format!("pub struct {class}")))
+        });
+        assert!(declares, "{folder}/ must hold the {class} Durable Object");
+    }
+    for folder in EDGE_BINDINGS.iter().chain([&EDGE_SHARED]) {
+        assert!(src.join(folder).join("mod.rs").exists(), "{folder}/mod.rs");
+    }
+}
+
+#[test]
+fn the_edge_folders_have_no_circle() {
+    let graph = dependencies(&workspace_root().join("edge-worker/src"));
+    let mut folders: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for (module, uses) in &graph {
+        let from = edge_folder(module);
+        let entry = folders.entry(from.clone()).or_default();
+        entry.extend(uses.iter().map(|m| edge_folder(m)).filter(|to| *to != from));
+    }
+    // The Worker entry routes to every folder; nothing may use it.
+    let users_of_entry: Vec<&String> = folders
+        .iter()
+        .filter(|(from, uses)| !from.is_empty() && uses.contains(""))
+        .map(|(from, _)| from)
+        .collect();
+    assert!(
+        users_of_entry.is_empty(),
+        "folders using lib.rs: {users_of_entry:?}"
+    );
+    let shared = folders.get(EDGE_SHARED).cloned().unwrap_or_default();
+    assert!(
+        shared.is_empty(),
+        "{EDGE_SHARED}/ must use no object's folder: {shared:?}"
+    );
+    let circles: Vec<Vec<String>> = folders
+        .keys()
+        .filter_map(|folder| circle_through(&folders, folder))
+        .collect();
+    assert!(
+        circles.is_empty(),
+        "circles between the edge's folders: {circles:?}"
+    );
+}

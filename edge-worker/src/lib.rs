@@ -1,6 +1,18 @@
 //! agentnet-edge: the network service as a Cloudflare Worker.
 //!
-//! The Worker only forwards, along the routes of
+//! The edge is four Durable Object classes and this Worker entry, one folder
+//! each, beside one folder per binding's I/O and the shared host utilities:
+//!
+//! | folder | what it holds |
+//! |---|---|
+//! | [`network`] | `NetworkObject`: one network's state, log, sockets, sessions, SSE outlets, effects |
+//! | [`gateway`] | `GatewayObject`: the connection gateways of a hot network |
+//! | [`registry`] | `RegistryObject`: the identity registry and the discovery feed it serves |
+//! | [`directory`] | `DirectoryObject`: public networks and the creation limit |
+//! | [`mcp`], [`a2a`], [`oauth`], [`ioa`] | each binding's I/O inside the network object (its decisions are the core's) |
+//! | [`host`] | the clock, randomness, requests and responses, bounded fetches, origins, stubs |
+//!
+//! The Worker only routes, along the routes of
 //! `agentnet_core::bindings::networks`:
 //! * `POST /v1/networks` creates a network (in its own Durable Object) and,
 //!   when public, lists it in the directory; `GET /v1/networks` lists them;
@@ -8,158 +20,48 @@
 //!   its protected-resource metadata, the network's OAuth authorization
 //!   server with its metadata, the A2A endpoints and cards under
 //!   `/networks/{id}/a2a`, IOA under `/networks/{id}/ioa`) go to the Durable Object named `{id}`
-//!   ([`entry::NetworkObject`]), which owns that network's state. When the
+//!   ([`network::entry::NetworkObject`]), which owns that network's state. When the
 //!   network has connection gateways, it answers an upgrade with the gateway
-//!   that takes it, and the upgrade goes there ([`gateway_entry::GatewayObject`]).
+//!   that takes it, and the upgrade goes there ([`gateway::entry::GatewayObject`]).
 //!
 //! * the identity registry's routes (`/registry/v1/…`, `/agents/{name}/did.json`,
-//!   `/.well-known/jwks.json`) go to its Durable Object ([`registry::RegistryObject`]).
+//!   `/.well-known/jwks.json`) go to its Durable Object ([`registry::object::RegistryObject`]).
 //!
 //! Static files of the web workspace (`www/`) are served by the platform's
 //! assets binding before the Worker runs.
 
 mod a2a;
-mod a2a_live;
-mod a2a_push;
-mod a2a_remote;
-mod bounded_fetch;
 #[allow(missing_docs)] // the #[durable_object] macro generates undocumented glue
 mod directory;
-mod discovery_live;
-mod discovery_network;
-mod discovery_queue;
-mod discovery_store;
-mod effects;
 #[allow(missing_docs)] // the #[durable_object] macro generates undocumented glue
-mod entry;
-mod frame_texts;
-#[allow(missing_docs)] // the #[durable_object] macro generates undocumented glue
-mod gateway_entry;
-mod gateway_io;
-mod gateway_lifecycle;
-mod gateway_link;
-mod gateway_object;
-mod gateway_store;
-mod gateway_unjoined;
-mod gateway_uplink;
-mod graph_store;
+mod gateway;
 mod host;
-mod http;
-mod identity;
-mod inbox;
 mod ioa;
-mod ioa_live;
-mod log_batch;
-mod log_pages;
 mod mcp;
-mod mcp_live;
-mod mcp_store;
-mod network_object;
+#[allow(missing_docs)] // the #[durable_object] macro generates undocumented glue
+mod network;
 mod oauth;
-mod oauth_store;
-mod origin;
-mod outgoing;
-mod outlet;
 #[allow(missing_docs)] // the #[durable_object] macro generates undocumented glue
 mod registry;
-mod sessions;
-mod socket_state;
-mod sockets;
-mod sse;
-mod storage;
-mod stubs;
 
-use agentnet_core::bindings::directory as listings;
+use agentnet_core::bindings;
 use agentnet_core::bindings::networks::{self, WorkerRoute};
-use agentnet_core::bindings::{self, create};
 use agentnet_core::model::origins::AllowedOrigins;
-use host::{random_seed, request_head, respond};
-use serde_json::Value;
-use worker::{Context, Env, Method, Request, RequestInit, Response, Result, event};
+use directory::requests::{create_network, list_networks};
+use gateway::handoff::to_gateway;
+use host::forward::buffered;
+use host::stubs::registry_object;
+use host::{request_head, respond};
+use network::gateway_link;
+use worker::{Context, Env, Request, Response, Result, event};
 
-pub use directory::DirectoryObject;
-pub use entry::NetworkObject;
-pub use gateway_entry::GatewayObject;
-pub use registry::RegistryObject;
+pub use directory::object::DirectoryObject;
+pub use gateway::entry::GatewayObject;
+pub use network::entry::NetworkObject;
+pub use registry::object::RegistryObject;
 
 pub use host::NETWORKS_BINDING;
-pub use stubs::{DIRECTORY_BINDING, REGISTRY_BINDING};
-use stubs::{directory_object, registry_object};
-
-/// Asks the directory whether `creator` may create one more network: `None`
-/// when it may, else the refusal to send back.
-async fn admit_creation(creator: &str, env: &Env) -> Result<Option<Response>> {
-    let mut init = RequestInit::new();
-    init.with_method(Method::Post)
-        .with_body(Some(listings::admission(creator).into()));
-    let admit = Request::new_with_init(listings::DIRECTORY_ADMIT, &init)?;
-    let answer = directory_object(env)?.fetch_with_request(admit).await?;
-    Ok((answer.status_code() != 204).then_some(answer))
-}
-
-async fn create_network(request: &bindings::Request, env: &Env) -> Result<Response> {
-    let creator = listings::creator_of(request);
-    let id = create::new_network_id(&random_seed());
-    let creation = match networks::creation(&request.body, id, &creator) {
-        Ok(creation) => creation,
-        Err(response) => return respond(response),
-    };
-    if let Some(refused) = admit_creation(&creator, env).await? {
-        return Ok(refused);
-    }
-    let mut init = RequestInit::new();
-    init.with_method(Method::Post)
-        .with_body(Some(creation.body.into()));
-    let url = format!("{}{}", request.origin(), bindings::http::CREATE_PATH);
-    let inner = Request::new_with_init(&url, &init)?;
-    let stub = env
-        .durable_object(NETWORKS_BINDING)?
-        .id_from_name(&creation.id)?
-        .get_stub()?;
-    let response = stub.fetch_with_request(inner).await?;
-    if response.status_code() == networks::CREATED && creation.public {
-        let mut init = RequestInit::new();
-        init.with_method(Method::Post)
-            .with_body(Some(creation.listing.into()));
-        let register = Request::new_with_init(listings::DIRECTORY_REGISTER, &init)?;
-        directory_object(env)?.fetch_with_request(register).await?;
-    }
-    Ok(response)
-}
-
-async fn list_networks(request: &bindings::Request, env: &Env) -> Result<Response> {
-    let query = match listings::list_query(request) {
-        Ok(query) => query,
-        Err(response) => return respond(response),
-    };
-    let mut listed = directory_object(env)?
-        .fetch_with_str(&listings::list_url(&query))
-        .await?;
-    let rows: Vec<Value> = listed.json().await?;
-    respond(listings::listing(&rows, query.limit, request.origin()))
-}
-
-/// The request with its body read here, bounded, before it goes to an object.
-/// Streamed through, a body the object refuses unread (too large, or no such
-/// network) faults the Worker's side of the stream ("Can't read from request
-/// stream after response has been sent"), and workerd restarts the Worker,
-/// failing every request in flight (503). Its redirects are the client's to
-/// follow (the consent form's 303 to a redirect URI), never the stub's.
-async fn buffered(mut req: Request) -> Result<std::result::Result<Request, bindings::Response>> {
-    if req.method() != Method::Post {
-        return Ok(Ok(req));
-    }
-    let body = match host::read_body(&mut req).await {
-        Ok(body) => body,
-        Err(refused) => return Ok(Err(refused)),
-    };
-    let mut init = RequestInit::new();
-    init.with_method(Method::Post)
-        .with_headers(req.headers().clone())
-        .with_redirect(worker::RequestRedirect::Manual)
-        .with_body(Some(body.into()));
-    Request::new_with_init(req.url()?.as_str(), &init).map(Ok)
-}
+pub use host::stubs::{DIRECTORY_BINDING, REGISTRY_BINDING};
 
 /// Every request: a network's own go to its object, which decides CORS with the
 /// network's `allowed_origins`; the deployment's routes (creating and listing
@@ -221,28 +123,4 @@ async fn serve(mut req: Request, mut request: bindings::Request, env: Env) -> Re
         }
         Err(response) => respond(response),
     }
-}
-
-/// Takes an upgrade to the gateway its network named, with the socket id the
-/// gateway expects (set here, whatever the client sent).
-async fn to_gateway(
-    env: &Env,
-    gateway: &str,
-    url: worker::Url,
-    headers: Vec<(String, String)>,
-    socket: String,
-) -> Result<Response> {
-    let forwarded = worker::Headers::new();
-    for (name, value) in headers {
-        forwarded.set(&name, &value)?;
-    }
-    forwarded.set(gateway_link::SOCKET_HEADER, &socket)?;
-    let mut init = RequestInit::new();
-    init.with_method(Method::Get).with_headers(forwarded);
-    let request = Request::new_with_init(url.as_str(), &init)?;
-    env.durable_object(gateway_link::GATEWAYS_BINDING)?
-        .id_from_name(gateway)?
-        .get_stub()?
-        .fetch_with_request(request)
-        .await
 }

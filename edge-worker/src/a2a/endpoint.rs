@@ -5,11 +5,11 @@
 //! once, held until its task stops working (or [`Watch::deadline`]), or
 //! written as an SSE stream that follows the task: every stored change of a
 //! task wakes the requests that watch it ([`Watchers`], fed from
-//! [`crate::effects`]).
+//! [`crate::network::effects`]).
 
 use crate::host::{now_ms, respond};
-use crate::http::not_loaded;
-use crate::network_object::NetworkHost;
+use crate::network::http::not_loaded;
+use crate::network::object::NetworkHost;
 use agentnet_core::Address;
 use agentnet_core::bindings::a2a::methods::{Reply, Watch, answer, settled};
 use agentnet_core::bindings::a2a::{self as binding, Target, stream};

@@ -1,7 +1,7 @@
 //! What the object keeps for A2A between requests: the requests that watch
 //! a task's changes ([`Watchers`]) and the deliveries that are to become
-//! calls to external agents ([`Outbound`]); `crate::a2a` and
-//! `crate::a2a_remote` do the I/O.
+//! calls to external agents ([`Outbound`]); `crate::a2a::endpoint` and
+//! `crate::a2a::remote` do the I/O.
 
 use agentnet_core::model::task::Task;
 use agentnet_core::{Address, Event};

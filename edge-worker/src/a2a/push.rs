@@ -4,8 +4,8 @@
 //! goes back to the queue (done, or retried after a backoff by a later alarm).
 
 use crate::host::now_ms;
-use crate::network_object::NetworkHost;
-use crate::origin::Origin;
+use crate::host::origin::Origin;
+use crate::network::object::NetworkHost;
 use agentnet_core::bindings::a2a::push::{Outgoing, render};
 use worker::{Fetch, Headers, Method, Request, RequestInit, Result};
 

@@ -3,14 +3,14 @@
 //! `agentnet_core::bindings::a2a::remote`).
 //!
 //! Deliveries of `task.*` events are queued as they are applied
-//! ([`crate::a2a_live::Outbound::queue`]) and, once the effects are committed, a task of the
+//! ([`crate::a2a::live::Outbound::queue`]) and, once the effects are committed, a task of the
 //! object makes the calls: each delivery to an external agent is
 //! acknowledged for it, posted to its endpoint, and its answer is fed back
 //! into the network as that agent's events.
 
-use crate::a2a_live::Delivery;
+use crate::a2a::live::Delivery;
 use crate::host::respond;
-use crate::network_object::NetworkHost;
+use crate::network::object::NetworkHost;
 use agentnet_core::bindings::a2a::remote::{self, Call};
 use agentnet_core::bindings::http::no_such_network;
 use agentnet_core::bindings::{self, Response as CoreResponse};

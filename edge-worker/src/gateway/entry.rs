@@ -1,9 +1,9 @@
 //! `GatewayObject`: the class workerd instantiates for each connection
 //! gateway, and the methods it calls (fetch, the hibernation API's WebSocket
-//! events). Everything they do is [`GatewayHost`]'s; as in `crate::entry`,
+//! events). Everything they do is [`GatewayHost`]'s; as in `crate::network::entry`,
 //! a frame is handled synchronously, with no promise per frame.
 
-use crate::gateway_object::GatewayHost;
+use crate::gateway::object::GatewayHost;
 use std::rc::Rc;
 use wasm_bindgen::JsValue;
 use worker::worker_sys::web_sys;

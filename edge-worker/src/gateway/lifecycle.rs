@@ -4,7 +4,7 @@
 //! restart it (telling the network) or reset it (as the platform does,
 //! telling no one).
 
-use crate::gateway_object::{GatewayHost, Held};
+use crate::gateway::object::{GatewayHost, Held};
 use crate::host::now_ms;
 use agentnet_core::gateway::Gateway;
 use worker::{Response, Result};
@@ -67,7 +67,7 @@ impl GatewayHost {
         let (fresh, hello) = Gateway::start();
         *self.core.borrow_mut() = Some(fresh);
         // The network hears of it: it forgets every member held here.
-        if let Err(err) = crate::gateway_store::forget_all(&self.state.storage().sql()) {
+        if let Err(err) = crate::gateway::store::forget_all(&self.state.storage().sql()) {
             worker::console_error!("forgetting the gateway's members failed: {err}");
         }
         self.up.borrow_mut().push(hello);

@@ -11,9 +11,9 @@
 //! socket's attachment says what the core knew of it, so an instance woken
 //! after hibernation restores the core from its sockets.
 
-use crate::frame_texts::FrameTexts;
-use crate::gateway_link::{LINK_PATH, LinkBody, RESET_PATH, RESTART_PATH, SOCKET_HEADER};
+use crate::host::frame_texts::FrameTexts;
 use crate::host::now_ms;
+use crate::network::gateway_link::{LINK_PATH, LinkBody, RESET_PATH, RESTART_PATH, SOCKET_HEADER};
 use agentnet_core::bindings::sockets::{Close, SocketId};
 use agentnet_core::bindings::ws::close_reply;
 use agentnet_core::gateway::{Gateway, GatewayEffect, GatewayId, Opening, ToGateway, ToNetwork};
@@ -63,7 +63,7 @@ pub(crate) struct Waiting {
     frames: Vec<String>,
 }
 
-/// One gateway's state and work (`crate::gateway_entry::GatewayObject` receives workerd's calls).
+/// One gateway's state and work (`crate::gateway::entry::GatewayObject` receives workerd's calls).
 pub(crate) struct GatewayHost {
     pub(crate) state: State,
     pub(crate) env: Env,
@@ -72,12 +72,12 @@ pub(crate) struct GatewayHost {
     pub(crate) link: RefCell<Option<(String, GatewayId)>>,
     pub(crate) sockets: RefCell<BTreeMap<SocketId, WebSocket>>,
     /// The sockets' ids, so a frame's socket is named without reading its attachment.
-    pub(crate) ids: RefCell<crate::socket_state::SocketIds>,
+    pub(crate) ids: RefCell<crate::network::socket_state::SocketIds>,
     pub(crate) waiting: RefCell<BTreeMap<SocketId, Waiting>>,
     /// Messages for the network, and whether a request to it is in flight.
     pub(crate) up: RefCell<Vec<ToNetwork>>,
     pub(crate) up_busy: Cell<bool>,
-    /// A timer is set for when the acks held are due (`crate::gateway_uplink`).
+    /// A timer is set for when the acks held are due (`crate::gateway::uplink`).
     pub(crate) cursor_timer: Cell<bool>,
     /// The position of the last message taken from the network's queue to this gateway.
     pub(crate) seen: Cell<u64>,
@@ -98,10 +98,10 @@ impl GatewayHost {
             state.set_websocket_auto_response(&pair);
         }
         let test_hooks = env
-            .var(crate::network_object::TEST_HOOKS_VAR)
+            .var(crate::network::object::TEST_HOOKS_VAR)
             .is_ok_and(|v| v.to_string() == "1");
-        let reconcile_ms = crate::network_object::policy_of(&env, test_hooks).gateway_reconcile_ms;
-        if let Err(err) = crate::gateway_store::create(&state.storage().sql()) {
+        let reconcile_ms = crate::network::object::policy_of(&env, test_hooks).gateway_reconcile_ms;
+        if let Err(err) = crate::gateway::store::create(&state.storage().sql()) {
             worker::console_error!("creating the gateway's member table failed: {err}");
         }
         Self {
@@ -140,13 +140,13 @@ impl GatewayHost {
         let core = self.restore();
         let sql = self.state.storage().sql();
         let known = self.link.borrow().clone();
-        match crate::gateway_store::settle_link(&sql, known) {
+        match crate::gateway::store::settle_link(&sql, known) {
             Ok(link) => *self.link.borrow_mut() = link,
             Err(err) => {
                 worker::console_error!("reading or keeping the gateway's network failed: {err}")
             }
         }
-        let gone = match crate::gateway_store::kept(&sql) {
+        let gone = match crate::gateway::store::kept(&sql) {
             Ok(kept) => core.reconcile(kept),
             Err(err) => {
                 worker::console_error!("reading the gateway's members failed: {err}");
@@ -208,7 +208,7 @@ impl GatewayHost {
         if *self.link.borrow() != link {
             // Kept, so that a reset gateway its alarm wakes can still report to the network.
             let sql = self.state.storage().sql();
-            if let Err(err) = crate::gateway_store::save_link(&sql, &body.network, body.gateway) {
+            if let Err(err) = crate::gateway::store::save_link(&sql, &body.network, body.gateway) {
                 worker::console_error!("keeping the gateway's network failed: {err}");
             }
             *self.link.borrow_mut() = link;
@@ -355,7 +355,7 @@ impl GatewayHost {
                 GatewayEffect::ToNetwork(message) => push_up(&mut self.up.borrow_mut(), message),
                 GatewayEffect::Placed { member, present } => {
                     let sql = self.state.storage().sql();
-                    if let Err(err) = crate::gateway_store::keep(&sql, &member, present) {
+                    if let Err(err) = crate::gateway::store::keep(&sql, &member, present) {
                         worker::console_error!(
                             "keeping the gateway's member {member} failed: {err}"
                         );

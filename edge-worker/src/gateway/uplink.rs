@@ -4,9 +4,9 @@
 //! acks its sockets send are held by the core until a request goes anyway or
 //! they are due (`Gateway::cursors_to_send`); a timer sends them then.
 
-use crate::gateway_link::{LINK_PATH, LinkBody, post};
-use crate::gateway_object::GatewayHost;
+use crate::gateway::object::GatewayHost;
 use crate::host::now_ms;
+use crate::network::gateway_link::{LINK_PATH, LinkBody, post};
 use agentnet_core::gateway::ToNetwork;
 use std::rc::Rc;
 use std::time::Duration;

@@ -1,5 +1,15 @@
-//! Small host utilities: the clock, randomness, and requests and responses
-//! between workers-rs and the core's bindings.
+//! The host utilities every object and the Worker share: the clock,
+//! randomness, and requests and responses between workers-rs and the core's
+//! bindings (here), the bounded fetch of outside documents, where an input's
+//! answers go, text frames, and the stubs of the deployment-wide objects.
+//!
+//! May use only the core and workers-rs: nothing here knows an object.
+
+pub mod bounded_fetch;
+pub mod forward;
+pub mod frame_texts;
+pub mod origin;
+pub mod stubs;
 
 use agentnet_core::bindings::message::MAX_BODY_BYTES;
 use agentnet_core::bindings::{self, Body, Method, cors};

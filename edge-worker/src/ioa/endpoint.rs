@@ -5,12 +5,12 @@
 //! stream to open. Here a stream is written: its opening records, then
 //! every new message of the graph the core's [`Follow`] accepts (each
 //! appended channel event reaches every open stream through
-//! [`crate::ioa_live::IoaStreams`],
-//! fed from [`crate::effects`]), and `: keepalive` when idle.
+//! [`crate::ioa::live::IoaStreams`],
+//! fed from [`crate::network::effects`]), and `: keepalive` when idle.
 
 use crate::host::respond;
-use crate::ioa_live::Appended;
-use crate::network_object::NetworkHost;
+use crate::ioa::live::Appended;
+use crate::network::object::NetworkHost;
 use agentnet_core::bindings::http::no_such_network;
 use agentnet_core::bindings::ioa::stream::Follow;
 use agentnet_core::bindings::ioa::{self as binding, Handled, Target};

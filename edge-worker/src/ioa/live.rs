@@ -1,5 +1,5 @@
-//! The open IOA streams (`crate::ioa`): each is fed every new message of
-//! the message graph as [`crate::effects`] appends it, and closed ones are
+//! The open IOA streams (`crate::ioa::endpoint`): each is fed every new message of
+//! the message graph as [`crate::network::effects`] appends it, and closed ones are
 //! dropped at the next message.
 
 use agentnet_core::Event;

@@ -5,11 +5,11 @@
 //! written at once, held until the requests it waits for are answered
 //! (a tool's result, a new event, or the deadline), or written as an SSE
 //! stream that the waiting answers and notifications go on
-//! ([`crate::mcp_live`]).
+//! ([`crate::mcp::live`]).
 
 use crate::host::{now_ms, respond};
-use crate::http::not_loaded;
-use crate::network_object::NetworkHost;
+use crate::network::http::not_loaded;
+use crate::network::object::NetworkHost;
 use agentnet_core::NetworkId;
 use agentnet_core::bindings::http::no_such_network;
 use agentnet_core::bindings::mcp::outcome::{Outcome, assemble};

@@ -4,7 +4,7 @@
 //! `MAX_SESSIONS_PER_MEMBER` (the oldest go), and its sessions end when it
 //! leaves.
 
-use crate::storage::{integer, text};
+use crate::network::storage::{integer, text};
 use agentnet_core::Address;
 use agentnet_core::bindings::mcp::session::{MAX_SESSIONS_PER_MEMBER, Session};
 use serde::Deserialize;

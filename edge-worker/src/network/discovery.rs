@@ -1,7 +1,7 @@
 //! The network object's discovery I/O (the decisions are the core's):
 //!
 //! * a member's `network.discovery.query` becomes an `Effect::Discover`; the
-//!   effect loop leaves it in `crate::discovery_queue::DiscoveryIo` and, once the effects
+//!   effect loop leaves it in `crate::network::discovery_queue::DiscoveryIo` and, once the effects
 //!   are committed, a task asks the registry object's `discover` route and
 //!   feeds its answer back with `Network::answer_discovery`;
 //! * when a member row or the configuration is stored, the network's
@@ -11,8 +11,8 @@
 //!   directory of public networks registers or unregisters the network.
 
 use crate::host::now_ms;
-use crate::network_object::NetworkHost;
-use crate::origin::Origin;
+use crate::host::origin::Origin;
+use crate::network::object::NetworkHost;
 use agentnet_core::bindings::directory::settings_update;
 use agentnet_core::bindings::discovery_members::MEMBERS_PATH;
 use agentnet_core::discovery::members::network_listing;
@@ -120,7 +120,7 @@ impl NetworkHost {
         settings: Option<(&'static str, String)>,
     ) -> Result<()> {
         if let Some((url, body)) = settings {
-            post(crate::stubs::directory_object(&self.env)?, url, body).await?;
+            post(crate::host::stubs::directory_object(&self.env)?, url, body).await?;
         }
         let Some(origin) = self.known_origin() else {
             // Never reached over HTTP: nothing can have joined, nothing to list or answer.
@@ -129,7 +129,12 @@ impl NetworkHost {
         };
         if let Some(listing) = listing {
             let url = format!("{origin}{MEMBERS_PATH}");
-            let sent = post(crate::stubs::registry_object(&self.env)?, &url, listing).await;
+            let sent = post(
+                crate::host::stubs::registry_object(&self.env)?,
+                &url,
+                listing,
+            )
+            .await;
             if !sent.is_ok_and(|r| r.status_code() == 200) {
                 // Sent again with the next change.
                 self.discovery.forget_sent();
@@ -161,7 +166,7 @@ impl NetworkHost {
         origin: &str,
         ask: &DiscoveryAsk,
     ) -> std::result::Result<Vec<Value>, String> {
-        let stub = crate::stubs::registry_object(&self.env).map_err(|e| e.to_string())?;
+        let stub = crate::host::stubs::registry_object(&self.env).map_err(|e| e.to_string())?;
         let url = format!("{origin}{}", ask.registry_path());
         let mut response = stub.fetch_with_str(&url).await.map_err(|e| e.to_string())?;
         if response.status_code() != 200 {

@@ -1,5 +1,5 @@
 //! What a network object's commit leaves for discovery
-//! (`crate::discovery_network` sends it): queries waiting for the registry,
+//! (`crate::network::discovery` sends it): queries waiting for the registry,
 //! whether the listing or the settings may have changed, and the listing sent last.
 
 use agentnet_core::network::DiscoveryAsk;

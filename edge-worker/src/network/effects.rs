@@ -8,9 +8,9 @@
 //! before the row it stands for is stored.
 
 use crate::host::now_ms;
-use crate::network_object::NetworkHost;
-use crate::origin::Origin;
-use crate::storage::Store;
+use crate::host::origin::Origin;
+use crate::network::object::NetworkHost;
+use crate::network::storage::Store;
 use agentnet_core::bindings::sse::Pushed;
 use agentnet_core::host::{Host, apply_effects};
 use agentnet_core::network::{DiscoveryAsk, Effect, ReadRequest, RegistryAnswer};
@@ -129,7 +129,9 @@ impl NetworkHost {
             return Ok(());
         }
         let mut network = self.network.borrow_mut();
-        let network = network.as_mut().ok_or_else(crate::http::not_loaded)?;
+        let network = network
+            .as_mut()
+            .ok_or_else(crate::network::http::not_loaded)?;
         self.gather_with(network, origin, effects)
     }
 
@@ -184,7 +186,7 @@ impl Host for Applier<'_> {
     }
 
     fn discover(&mut self, ask: &DiscoveryAsk) -> Result<Option<RegistryAnswer>> {
-        // Answered once the registry has (`crate::discovery_network`).
+        // Answered once the registry has (`crate::network::discovery`).
         self.host.discovery.ask(ask.clone());
         Ok(None)
     }

@@ -11,8 +11,8 @@
 //! only a frame that starts a drain returns a promise, which settles when the
 //! drain ends.
 
-use crate::inbox::Drainer;
-use crate::network_object::NetworkHost;
+use crate::network::inbox::Drainer;
+use crate::network::object::NetworkHost;
 use std::panic::AssertUnwindSafe;
 use std::rc::Rc;
 use wasm_bindgen::JsValue;

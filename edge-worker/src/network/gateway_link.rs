@@ -12,7 +12,7 @@
 //! be lost): the gateways then hear [`ToGateway::Restarted`] and close their
 //! sockets, whose clients resume from their watermarks.
 
-use crate::storage::integer;
+use crate::network::storage::integer;
 use agentnet_core::bindings::sockets::SocketId;
 use agentnet_core::gateway::{GatewayId, Placement, Sequencer, ToGateway};
 use agentnet_core::model::config::Gateways;

@@ -2,15 +2,15 @@
 //! member's gateway, the queued messages sent in order per gateway, the
 //! gateways' requests handed to the core, and the test hooks that restart
 //! either side. What is said is decided by the core
-//! (`agentnet_core::gateway`); the queues are `crate::gateway_link`.
+//! (`agentnet_core::gateway`); the queues are `crate::network::gateway_link`.
 
-use crate::gateway_link::{
+use crate::host::now_ms;
+use crate::host::origin::Origin;
+use crate::network::gateway_link::{
     GATEWAY_HEADER, GATEWAYS_BINDING, LINK_PATH, LinkBody, Links, RESET_PATH, RESTART_PATH,
     SOCKET_HEADER, gateway_name, post,
 };
-use crate::host::now_ms;
-use crate::network_object::NetworkHost;
-use crate::origin::Origin;
+use crate::network::object::NetworkHost;
 use agentnet_core::bindings::sockets::{Close, SocketId};
 use agentnet_core::bindings::ws::Upgrade;
 use agentnet_core::gateway::{GatewayId, Sequencer, ToGateway, ToNetwork};

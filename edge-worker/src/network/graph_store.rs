@@ -3,18 +3,18 @@
 //! the message graph's reads over SQLite: the core's
 //! [`GraphIndex`](agentnet_core::model::graph::GraphIndex) on the `audience`
 //! table, where the graph's `(key, seq)` link rows live next to the
-//! audiences (`crate::storage`), and the log's `events` by `seq`.
+//! audiences (`crate::network::storage`), and the log's `events` by `seq`.
 //!
 //! Every lookup is one indexed range of the `(audience, seq)` primary key;
 //! rows still gathered for the batch are written first.
 
-use crate::storage::{EventRow, decode_rows, integer, text};
+use crate::network::storage::{EventRow, decode_rows, integer, text};
 use agentnet_core::Event;
 use agentnet_core::model::graph::{End, GraphIndex};
 use serde::Deserialize;
 
 /// The log's unique id column as the core's deduplication index beyond its window.
-pub struct LogIndex(pub crate::storage::Store);
+pub struct LogIndex(pub crate::network::storage::Store);
 
 impl agentnet_core::network::EventIndex for LogIndex {
     fn seq_of(&self, id: &agentnet_core::EventId) -> Option<u64> {

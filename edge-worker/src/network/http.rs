@@ -6,11 +6,12 @@
 //! index, effects applied to sockets and storage) and the answer is written,
 //! a stream opened or a socket accepted.
 
+use crate::host::origin::Origin;
 use crate::host::{now_ms, random_seed, request_of, respond};
-use crate::network_object::NetworkHost;
-use crate::origin::Origin;
-use crate::storage::Store;
-use crate::{mcp_store, oauth_store};
+use crate::mcp::store as mcp_store;
+use crate::network::object::NetworkHost;
+use crate::network::storage::Store;
+use crate::oauth::store as oauth_store;
 use agentnet_core::bindings::http::{self, Outcome, Target, TestHook};
 use agentnet_core::bindings::mcp::session::{McpHost, Session as McpSession};
 use agentnet_core::bindings::oauth::{
@@ -262,7 +263,7 @@ impl NetworkHost {
     }
 
     /// Reads the next page of a stream that catches up, as the core decides.
-    pub(crate) fn next_stream_page(&self, outlet: &crate::outlet::Outlet) -> Result<()> {
+    pub(crate) fn next_stream_page(&self, outlet: &crate::network::outlet::Outlet) -> Result<()> {
         if let Err(rejection) =
             self.with_network(|io, network| sse::next_page(io, network, &outlet.stream))?
         {

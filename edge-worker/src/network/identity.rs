@@ -7,7 +7,7 @@
 //! is an outbound `fetch` of the issuer's `/.well-known/jwks.json` or the
 //! did:wba document URL. The core keeps each answer for a short time.
 
-use crate::network_object::NetworkHost;
+use crate::network::object::NetworkHost;
 use agentnet_core::identity::did::Did;
 use agentnet_core::identity::error::IdentityError;
 use agentnet_core::network::identity::Lookup;
@@ -36,7 +36,7 @@ impl NetworkHost {
     pub(crate) fn note_origin(&self, origin: &str) {
         if self.origin.borrow().as_deref() != Some(origin) {
             *self.origin.borrow_mut() = Some(origin.to_owned());
-            // Kept for discovery after a wake (`crate::discovery_network`).
+            // Kept for discovery after a wake (`crate::network::discovery`).
             if let Err(err) = self.store_origin(origin) {
                 worker::console_warn!("the origin could not be kept: {err}");
             }
@@ -57,7 +57,7 @@ impl NetworkHost {
         let request = Request::new_with_init(url, &init)
             .map_err(|e| IdentityError::Unresolvable(format!("{what}: {e}")))?;
         let answer = if self.is_local(url) {
-            match crate::stubs::registry_object(&self.env) {
+            match crate::host::stubs::registry_object(&self.env) {
                 Ok(stub) => stub.fetch_with_request(request).await,
                 Err(e) => Err(e),
             }
@@ -108,7 +108,7 @@ impl NetworkHost {
 
     async fn registry_document(&self, did: &Did) -> std::result::Result<Value, IdentityError> {
         let url = format!("https://registry.invalid/registry/v1/did/{did}");
-        let stub = crate::stubs::registry_object(&self.env)
+        let stub = crate::host::stubs::registry_object(&self.env)
             .map_err(|e| IdentityError::Unresolvable(e.to_string()))?;
         let response = stub
             .fetch_with_str(&url)

@@ -11,7 +11,7 @@
 //! platform's output gate still holds each reply and delivery until that
 //! commit is durable, so nothing is acknowledged before it is stored. Within
 //! a run, the log rows of all its frames are written together and only then
-//! are their replies and deliveries sent (`crate::log_batch`).
+//! are their replies and deliveries sent (`crate::network::log_batch`).
 
 use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;

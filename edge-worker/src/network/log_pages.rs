@@ -13,7 +13,7 @@
 //! `seq`. (One `audience IN (…)` statement read and sorted every row after
 //! the cursor before taking the page: 9 ms per page with 100,000 behind.)
 
-use crate::storage::{BACKLOG_PAGE_BYTES, Store, decode_rows, integer, text};
+use crate::network::storage::{BACKLOG_PAGE_BYTES, Store, decode_rows, integer, text};
 use agentnet_core::network::{ReadRequest, ReadRows};
 use serde::Deserialize;
 use worker::SqlStorageValue;
@@ -108,7 +108,7 @@ impl Store {
         let exhausted = listed < request.limit && rows.len() as i64 == found;
         let rows: Vec<_> = rows
             .into_iter()
-            .map(|r| crate::storage::EventRow::new(r.seq, r.event))
+            .map(|r| crate::network::storage::EventRow::new(r.seq, r.event))
             .collect();
         Ok((decode_rows(&rows), exhausted))
     }

@@ -4,14 +4,14 @@
 //! effects the core returns: replies and deliveries go out on sockets,
 //! members and log entries go into SQLite. Sockets use the hibernation API;
 //! a socket's id, member and deadline live in its attachment, so nothing
-//! needed after a wake-up is held only in memory (`crate::sockets`).
+//! needed after a wake-up is held only in memory (`crate::network::sockets`).
 
-use crate::graph_store::LogIndex;
+use crate::host::origin::Origin;
 use crate::host::{now_ms, random_seed};
-use crate::inbox::Drainer;
-use crate::origin::Origin;
-use crate::socket_state::OpenSockets;
-use crate::storage::Store;
+use crate::network::graph_store::LogIndex;
+use crate::network::inbox::Drainer;
+use crate::network::socket_state::OpenSockets;
+use crate::network::storage::Store;
 use agentnet_core::bindings::networks::{self, WorkerRoute};
 use agentnet_core::bindings::policy::Policy;
 use agentnet_core::bindings::sockets::Close;
@@ -24,7 +24,7 @@ use std::collections::BTreeMap;
 use worker::{Env, Request, Response, Result, State, WebSocket};
 
 /// One network's Durable Object: its state and what it does
-/// (`crate::entry::NetworkObject` is the class workerd calls).
+/// (`crate::network::entry::NetworkObject` is the class workerd calls).
 pub struct NetworkHost {
     pub(crate) state: State,
     pub(crate) network: RefCell<Option<Network>>,
@@ -35,39 +35,40 @@ pub struct NetworkHost {
     /// The sockets: the core's table and the sockets by id (restored after a wake).
     pub(crate) sockets: RefCell<Option<OpenSockets>>,
     /// Which socket a frame came from, without reading its attachment.
-    pub(crate) senders: crate::socket_state::SenderIndex,
+    pub(crate) senders: crate::network::socket_state::SenderIndex,
     /// Sockets to close once the frames before them are sent.
     pub(crate) closing: RefCell<Vec<(WebSocket, Close)>>,
     /// Session and ticket lifetimes, socket limits.
     pub(crate) policy: Policy,
     /// Open Server-Sent Events streams by member address (they keep the object awake).
-    pub(crate) sse_streams: RefCell<BTreeMap<String, Vec<std::rc::Rc<crate::outlet::Outlet>>>>,
+    pub(crate) sse_streams:
+        RefCell<BTreeMap<String, Vec<std::rc::Rc<crate::network::outlet::Outlet>>>>,
     /// Frames waiting to be handled together (group commit).
-    inbox: std::rc::Rc<crate::inbox::Inbox>,
+    inbox: std::rc::Rc<crate::network::inbox::Inbox>,
     /// Log rows gathered over one drain of frames, written together ([`Store::flush`]).
-    pub(crate) pending_appends: std::rc::Rc<RefCell<crate::log_batch::PendingAppends>>,
+    pub(crate) pending_appends: std::rc::Rc<RefCell<crate::network::log_batch::PendingAppends>>,
     /// Frames for sockets, sent once the rows they acknowledge are written ([`Self::commit`]).
-    pub(crate) outgoing: RefCell<crate::outgoing::Outgoing>,
+    pub(crate) outgoing: RefCell<crate::network::outgoing::Outgoing>,
     /// Test-only routes are on (`AGENTNET_TEST_HOOKS=1`, never set in wrangler.toml).
     pub(crate) test_hooks: bool,
     /// The MCP endpoint's streams, waiting requests and notices.
-    pub(crate) mcp: crate::mcp_live::McpLive,
+    pub(crate) mcp: crate::mcp::live::McpLive,
     /// A2A requests that wait for a task's changes.
-    pub(crate) a2a: crate::a2a_live::Watchers,
-    /// Open IOA streams (`crate::ioa`).
-    pub(crate) ioa: crate::ioa_live::IoaStreams,
+    pub(crate) a2a: crate::a2a::live::Watchers,
+    /// Open IOA streams (`crate::ioa::endpoint`).
+    pub(crate) ioa: crate::ioa::live::IoaStreams,
     /// Deliveries to external A2A agents, waiting to become calls.
-    pub(crate) outbound: crate::a2a_live::Outbound,
+    pub(crate) outbound: crate::a2a::live::Outbound,
     /// Discovery queries, listing and directory updates waiting for a commit.
-    pub(crate) discovery: crate::discovery_queue::DiscoveryIo,
+    pub(crate) discovery: crate::network::discovery_queue::DiscoveryIo,
     /// This host, for tasks that outlive a request (an MCP stream's answers).
     pub(crate) me: std::rc::Weak<NetworkHost>,
     /// The Worker's bindings (the registry object, for identity lookups).
     pub(crate) env: Env,
-    /// The origin requests reach this object at (`crate::identity`).
+    /// The origin requests reach this object at (`crate::network::identity`).
     pub(crate) origin: RefCell<Option<String>>,
-    /// The connection gateways, when the network has them (`crate::gateway_io`).
-    pub(crate) links: crate::gateway_link::Links,
+    /// The connection gateways, when the network has them (`crate::network::gateways`).
+    pub(crate) links: crate::network::gateway_link::Links,
     /// WebSocket messages this object has sent (benchmarks: `v1/__test/counters`).
     pub(crate) socket_messages: std::cell::Cell<u64>,
     /// Requests this object has taken from its gateways (benchmarks: `v1/__test/counters`).
@@ -103,7 +104,7 @@ impl NetworkHost {
             ));
         }
         let store = Store::open(self.state.storage().sql(), self.pending_appends.clone())?;
-        crate::oauth_store::open(&store.sql)?;
+        crate::oauth::store::open(&store.sql)?;
         self.schema_ready.set(true);
         Ok(store)
     }
@@ -214,7 +215,7 @@ impl NetworkHost {
     }
 }
 
-/// What workerd's calls into the object do (`crate::entry` receives them).
+/// What workerd's calls into the object do (`crate::network::entry` receives them).
 impl NetworkHost {
     pub(crate) fn new(state: State, env: Env, me: std::rc::Weak<NetworkHost>) -> Self {
         // Answer the replica's heartbeat frames without waking the object.
@@ -258,7 +259,7 @@ impl NetworkHost {
     }
 
     pub(crate) async fn fetch(self: &std::rc::Rc<Self>, req: Request) -> Result<Response> {
-        if req.path() == crate::gateway_link::LINK_PATH {
+        if req.path() == crate::network::gateway_link::LINK_PATH {
             return self.gateway_request(req).await;
         }
         let head = crate::host::request_head(&req);

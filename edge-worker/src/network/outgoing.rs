@@ -2,7 +2,7 @@
 //! for batched frames (`?frames=batch`) gets its burst as one frame (a few,
 //! for a long burst), the others one frame per event.
 
-use crate::frame_texts::FrameTexts;
+use crate::host::frame_texts::FrameTexts;
 use agentnet_core::bindings::sockets::SocketId;
 use agentnet_core::event::batch;
 use std::collections::BTreeMap;

@@ -1,6 +1,6 @@
 //! An open Server-Sent Events stream as the object holds it: the core's
 //! `Stream` (its records and phase), the response body that reads them, and
-//! the wakers of the tasks that wait on it (`crate::sse` runs those tasks).
+//! the wakers of the tasks that wait on it (`crate::network::sse` runs those tasks).
 
 use agentnet_core::bindings::sse::{self, Pushed};
 use std::cell::{Cell, RefCell};

@@ -3,7 +3,7 @@
 //! session expires, when its use is written down and which rows are pruned
 //! is the core's (`agentnet_core::bindings::policy`); here are the rows.
 
-use crate::storage::{Store, integer, text};
+use crate::network::storage::{Store, integer, text};
 use agentnet_core::bindings::policy::{Expired, SessionRow, TicketRow};
 use serde::Deserialize;
 

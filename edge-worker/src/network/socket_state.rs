@@ -1,6 +1,6 @@
 //! What the object keeps of its WebSockets: each socket's attachment (kept
 //! across hibernation: its network and its `SocketRecord`), the core's table
-//! beside the sockets by id, and the index that names a frame's sender. `crate::sockets`
+//! beside the sockets by id, and the index that names a frame's sender. `crate::network::sockets`
 //! does the I/O with them.
 
 use agentnet_core::NetworkId;

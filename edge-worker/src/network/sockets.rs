@@ -1,6 +1,6 @@
 //! The I/O of the object's WebSockets: accepting, refusing, binding and
 //! closing one, against the core's table of them
-//! (`agentnet_core::bindings::sockets`, kept in `crate::socket_state`).
+//! (`agentnet_core::bindings::sockets`, kept in `crate::network::socket_state`).
 //!
 //! The table lives in memory and is restored from the sockets' attachments
 //! once after a wake, then changed socket by socket. Closes the
@@ -9,9 +9,9 @@
 //! ([`NetworkHost::finish_closes`]).
 
 use crate::host::now_ms;
-use crate::network_object::NetworkHost;
-use crate::origin::Origin;
-use crate::socket_state::{Attachment, OpenSockets, Recipient};
+use crate::host::origin::Origin;
+use crate::network::object::NetworkHost;
+use crate::network::socket_state::{Attachment, OpenSockets, Recipient};
 use agentnet_core::bindings::sockets::{Close, SocketRecord, Sockets};
 use agentnet_core::bindings::{self, ws};
 use agentnet_core::{Address, NetworkId};
@@ -71,7 +71,7 @@ impl NetworkHost {
             open.by_id.insert(record.id, socket);
         }
         let sql = self.state.storage().sql();
-        if let Err(err) = crate::gateway_unjoined::restore(&mut open.table, &sql, now_ms()) {
+        if let Err(err) = crate::network::unjoined::restore(&mut open.table, &sql, now_ms()) {
             worker::console_error!("restoring the gateways' unjoined sockets failed: {err}");
         }
         open

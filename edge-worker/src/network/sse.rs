@@ -8,8 +8,8 @@
 //! between), and a task writes the keepalive comment while it is idle. A
 //! member that leaves has its streams ended with a last `closed` record.
 
-use crate::network_object::NetworkHost;
-use crate::outlet::{Body, Outlet, PageWanted, wake};
+use crate::network::object::NetworkHost;
+use crate::network::outlet::{Body, Outlet, PageWanted, wake};
 use agentnet_core::Address;
 use agentnet_core::bindings::{self, sse};
 use std::rc::Rc;

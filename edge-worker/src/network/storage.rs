@@ -6,22 +6,22 @@
 //! * `events` — the log by sequence number, with `type`, `source` and
 //!   `target` columns so history queries filter in SQL;
 //! * `sessions`, `tickets` — HTTP bearer sessions and single-use tickets by
-//!   the SHA-256 of their token (`crate::sessions`);
-//! * `mcp_sessions` — MCP sessions (legacy revisions) by id (`crate::mcp_store`);
+//!   the SHA-256 of their token (`crate::network::sessions`);
+//! * `mcp_sessions` — MCP sessions (legacy revisions) by id (`crate::mcp::store`);
 //! * `oauth_clients`, `oauth_grants` — the authorization server's clients,
-//!   and its codes and tokens by their SHA-256 (`crate::oauth_store`, which
+//!   and its codes and tokens by their SHA-256 (`crate::oauth::store`, which
 //!   creates them);
 //! * `audience` — `(audience, seq)` pairs: a member's catch-up is a range
 //!   scan over its few audiences (`public`, `member:{address}`, its
 //!   channels and groups), never a scan of the whole log. The message
 //!   graph's link rows (`ioa/…` keys, `agentnet_core::model::graph`) share
-//!   the table and its batches (`crate::graph_store` reads them). Pages by
-//!   audience are read in `crate::log_pages`.
+//!   the table and its batches (`crate::network::graph_store` reads them). Pages by
+//!   audience are read in `crate::network::log_pages`.
 //!
 //! Loading reads the config, the state rows and `max(seq)` — never the log —
 //! so waking a hibernated object stays cheap.
 
-use crate::log_batch::{self, PendingAppends};
+use crate::network::log_batch::{self, PendingAppends};
 use agentnet_core::model::state::{Row, RowKind};
 use agentnet_core::network::{LogFilter, ReadRequest, ReadRows};
 use agentnet_core::{Address, Event, EventPattern, Limits, NetworkConfig};

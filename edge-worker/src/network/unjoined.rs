@@ -13,8 +13,8 @@
 //! [`ToNetwork::Closed`]: agentnet_core::gateway::ToNetwork::Closed
 
 use crate::host::now_ms;
-use crate::network_object::NetworkHost;
-use crate::storage::{integer, table_exists};
+use crate::network::object::NetworkHost;
+use crate::network::storage::{integer, table_exists};
 use agentnet_core::bindings::sockets::{SocketId, Sockets};
 use serde::Deserialize;
 use worker::{SqlStorage, SqlStorageValue};

@@ -3,10 +3,10 @@
 //! own is fetching a client ID metadata document the core asks for
 //! (`oauth::cimd`): a GET without redirects, bounded in time and size.
 
-use crate::bounded_fetch::{Unfetched, fetch_text};
+use crate::host::bounded_fetch::{Unfetched, fetch_text};
 use crate::host::respond;
-use crate::http::RequestIo;
-use crate::network_object::NetworkHost;
+use crate::network::http::RequestIo;
+use crate::network::object::NetworkHost;
 use agentnet_core::bindings;
 use agentnet_core::bindings::http::no_such_network;
 use agentnet_core::bindings::oauth::cimd::{self, Fetch, MAX_DOCUMENT};

@@ -4,7 +4,7 @@
 //! What a row means and when it is valid is the core's
 //! (`agentnet_core::bindings::oauth`); here are the rows.
 
-use crate::storage::{integer, text};
+use crate::network::storage::{integer, text};
 use agentnet_core::bindings::oauth::grants::{Client, Grant};
 use serde::Deserialize;
 use worker::{Result, SqlStorage};

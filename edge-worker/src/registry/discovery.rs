@@ -5,10 +5,10 @@
 //! and sends webhook deliveries from the object's alarm (signed by
 //! [`webhook::sign`], retried after [`webhook::backoff_ms`]).
 
-use crate::bounded_fetch::{self, fetch_text};
-use crate::discovery_store as store;
+use crate::host::bounded_fetch::{self, fetch_text};
 use crate::host::{now_ms, random_seed, respond};
-use crate::registry::RegistryObject;
+use crate::registry::discovery_store as store;
+use crate::registry::object::RegistryObject;
 use agentnet_core::bindings::discovery::{self, Answer};
 use agentnet_core::bindings::discovery_submit::{self as submit, Unfetched};
 use agentnet_core::bindings::{self, Response as Reply};

@@ -1,7 +1,7 @@
 //! `RegistryObject`: the identity registry (`/registry/v1/…`, did.json
 //! documents, `/.well-known/jwks.json`) in its own Durable Object.
 //!
-//! One instance (named [`REGISTRY`]) keeps each agent's record as a JSON row
+//! One instance (named [`crate::host::stubs::REGISTRY`]) keeps each agent's record as a JSON row
 //! and the JWT signing seed in SQLite; every decision is
 //! [`agentnet_core::bindings::registry`]'s and
 //! [`agentnet_core::identity::registry`]'s. Sharding when one object is not
@@ -24,8 +24,6 @@ use worker::{
     durable_object,
 };
 
-/// The name of the registry's one object.
-pub const REGISTRY: &str = "registry";
 /// AIC provider part (4 characters `0-9A-Z`), a `wrangler.toml` var.
 const PROVIDER_VAR: &str = "AGENTNET_AIC_PROVIDER";
 /// AIC registering-entity part (5 characters), a `wrangler.toml` var.
@@ -93,7 +91,7 @@ impl RegistryObject {
                 registry.load(record);
             }
         }
-        crate::discovery_store::load(sql, &mut catalog)?;
+        crate::registry::discovery_store::load(sql, &mut catalog)?;
         Ok((registry, catalog))
     }
 
@@ -174,7 +172,7 @@ impl DurableObject for RegistryObject {
             })?;
             return respond(match listed {
                 Ok((network, records)) => {
-                    crate::discovery_store::store_members(&sql, &network, &records)?;
+                    crate::registry::discovery_store::store_members(&sql, &network, &records)?;
                     discovery_members::listed_answer(&network, &records)
                 }
                 Err(refused) => refused,

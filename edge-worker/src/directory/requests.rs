@@ -1,0 +1,65 @@
+//! What the Worker asks of the directory around a network's life: whether
+//! its creator may create one more ([`admit_creation`]), the creation itself
+//! (in the network's own object, then its listing when public), and the list
+//! of public networks behind `GET /v1/networks`.
+
+use crate::host::stubs::directory_object;
+use crate::host::{NETWORKS_BINDING, random_seed, respond};
+use agentnet_core::bindings::directory as listings;
+use agentnet_core::bindings::networks;
+use agentnet_core::bindings::{self, create};
+use serde_json::Value;
+use worker::{Env, Method, Request, RequestInit, Response, Result};
+
+/// Asks the directory whether `creator` may create one more network: `None`
+/// when it may, else the refusal to send back.
+async fn admit_creation(creator: &str, env: &Env) -> Result<Option<Response>> {
+    let mut init = RequestInit::new();
+    init.with_method(Method::Post)
+        .with_body(Some(listings::admission(creator).into()));
+    let admit = Request::new_with_init(listings::DIRECTORY_ADMIT, &init)?;
+    let answer = directory_object(env)?.fetch_with_request(admit).await?;
+    Ok((answer.status_code() != 204).then_some(answer))
+}
+
+pub(crate) async fn create_network(request: &bindings::Request, env: &Env) -> Result<Response> {
+    let creator = listings::creator_of(request);
+    let id = create::new_network_id(&random_seed());
+    let creation = match networks::creation(&request.body, id, &creator) {
+        Ok(creation) => creation,
+        Err(response) => return respond(response),
+    };
+    if let Some(refused) = admit_creation(&creator, env).await? {
+        return Ok(refused);
+    }
+    let mut init = RequestInit::new();
+    init.with_method(Method::Post)
+        .with_body(Some(creation.body.into()));
+    let url = format!("{}{}", request.origin(), bindings::http::CREATE_PATH);
+    let inner = Request::new_with_init(&url, &init)?;
+    let stub = env
+        .durable_object(NETWORKS_BINDING)?
+        .id_from_name(&creation.id)?
+        .get_stub()?;
+    let response = stub.fetch_with_request(inner).await?;
+    if response.status_code() == networks::CREATED && creation.public {
+        let mut init = RequestInit::new();
+        init.with_method(Method::Post)
+            .with_body(Some(creation.listing.into()));
+        let register = Request::new_with_init(listings::DIRECTORY_REGISTER, &init)?;
+        directory_object(env)?.fetch_with_request(register).await?;
+    }
+    Ok(response)
+}
+
+pub(crate) async fn list_networks(request: &bindings::Request, env: &Env) -> Result<Response> {
+    let query = match listings::list_query(request) {
+        Ok(query) => query,
+        Err(response) => return respond(response),
+    };
+    let mut listed = directory_object(env)?
+        .fetch_with_str(&listings::list_url(&query))
+        .await?;
+    let rows: Vec<Value> = listed.json().await?;
+    respond(listings::listing(&rows, query.limit, request.origin()))
+}

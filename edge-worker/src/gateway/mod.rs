@@ -1,0 +1,16 @@
+//! The connection gateways (`GatewayObject`, `docs/scale.md`): workerd's
+//! entry ([`entry`]), a gateway's state and work ([`object`]), its life apart
+//! from traffic ([`lifecycle`]), its SQLite rows ([`store`]), its requests to
+//! the network object ([`uplink`]), and the Worker's hand-off of an upgrade to
+//! one ([`handoff`]).
+//!
+//! May use the core, [`crate::host`] and the network object's side of the
+//! link it speaks ([`crate::network::gateway_link`], its policy and socket
+//! ids); the network object never uses this folder.
+
+pub mod entry;
+pub mod handoff;
+pub mod lifecycle;
+pub mod object;
+pub mod store;
+pub mod uplink;

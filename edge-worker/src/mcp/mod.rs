@@ -1,0 +1,9 @@
+//! The MCP endpoint's I/O inside the network object (the decisions are
+//! `agentnet_core::bindings::mcp`'s): its requests ([`endpoint`]), its live
+//! streams and waiting requests ([`live`]) and its sessions' rows ([`store`]).
+//!
+//! May use the core, [`crate::host`] and the network object it runs in.
+
+pub mod endpoint;
+pub mod live;
+pub mod store;

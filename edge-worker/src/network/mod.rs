@@ -1,0 +1,36 @@
+//! The network object (`NetworkObject`, one Durable Object per network):
+//! workerd's entry into it ([`entry`]), its state and work ([`object`]), its
+//! SQLite rows ([`storage`], [`log_batch`], [`log_pages`], [`graph_store`],
+//! [`sessions`]), its WebSockets ([`sockets`], [`socket_state`], [`inbox`],
+//! [`outgoing`]) and SSE streams ([`sse`], [`outlet`]), the requests that reach
+//! it ([`http`]), the core's effects applied ([`effects`]), what a join needs
+//! fetched ([`identity`]), its discovery I/O ([`discovery`],
+//! [`discovery_queue`]) and its side of the connection gateways
+//! ([`gateways`], [`gateway_link`], [`unjoined`]).
+//!
+//! May use the core, [`crate::host`] and the bindings' I/O folders
+//! ([`crate::mcp`], [`crate::a2a`], [`crate::oauth`], [`crate::ioa`]) that run
+//! inside this object; never the gateway, registry or directory objects' code
+//! (it reaches those objects only through their stubs).
+
+pub mod discovery;
+pub mod discovery_queue;
+pub mod effects;
+pub mod entry;
+pub mod gateway_link;
+pub mod gateways;
+pub mod graph_store;
+pub mod http;
+pub mod identity;
+pub mod inbox;
+pub mod log_batch;
+pub mod log_pages;
+pub mod object;
+pub mod outgoing;
+pub mod outlet;
+pub mod sessions;
+pub mod socket_state;
+pub mod sockets;
+pub mod sse;
+pub mod storage;
+pub mod unjoined;

@@ -1,0 +1,10 @@
+//! The identity registry (`RegistryObject`, one for the deployment): its
+//! requests and rows ([`object`]) and the discovery feed it serves: passive
+//! registration, the DRC change feed and webhooks ([`discovery`],
+//! [`discovery_store`]).
+//!
+//! May use the core and [`crate::host`] only.
+
+pub mod discovery;
+pub mod discovery_store;
+pub mod object;
