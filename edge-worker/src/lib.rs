@@ -85,12 +85,14 @@ async fn fetch(req: Request, env: Env, _ctx: Context) -> Result<Response> {
     response
 }
 
-async fn serve(mut req: Request, mut request: bindings::Request, env: Env) -> Result<Response> {
+async fn serve(req: Request, mut request: bindings::Request, env: Env) -> Result<Response> {
+    // Every body is read first, whatever the method and the answer (see `buffered`).
+    let mut req = match buffered(req).await? {
+        Ok(req) => req,
+        Err(refused) => return respond(refused),
+    };
     if bindings::registry::is_registry_path(request.path()) {
-        return match buffered(req).await? {
-            Ok(forwarded) => registry_object(&env)?.fetch_with_request(forwarded).await,
-            Err(refused) => respond(refused),
-        };
+        return registry_object(&env)?.fetch_with_request(req).await;
     }
     match networks::route(&request) {
         Ok(WorkerRoute::Create) => {
@@ -108,10 +110,7 @@ async fn serve(mut req: Request, mut request: bindings::Request, env: Env) -> Re
             let upgrade = bindings::ws::is_upgrade(&request)
                 .then(|| Ok::<_, worker::Error>((req.url()?, req.headers().entries().collect())))
                 .transpose()?;
-            let response = match buffered(req).await? {
-                Ok(forwarded) => stub.fetch_with_request(forwarded).await?,
-                Err(refused) => return respond(refused),
-            };
+            let response = stub.fetch_with_request(req).await?;
             let gateway = response.headers().get(gateway_link::GATEWAY_HEADER)?;
             match (upgrade, gateway) {
                 (Some((url, headers)), Some(gateway)) => {

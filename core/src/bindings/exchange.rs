@@ -39,8 +39,6 @@ pub trait BindingHost {
     fn touch_session(&mut self, token_sha256: &str, now: u64) -> Result<(), Self::Error>;
     /// Ends one session.
     fn end_session(&mut self, token_sha256: &str) -> Result<(), Self::Error>;
-    /// Ends every session and ticket of `address`.
-    fn end_sessions(&mut self, address: &Address) -> Result<(), Self::Error>;
     /// Deletes the sessions `expired` covers ([`Expired::covers`]).
     fn prune_sessions(&mut self, expired: Expired) -> Result<(), Self::Error>;
     /// Stores a ticket of `address` under its SHA-256, valid until `expires_at`.

@@ -134,7 +134,8 @@ pub fn join<H: BindingHost>(
     })
 }
 
-/// `POST v1/leave`: the member leaves; its sessions end.
+/// `POST v1/leave`: the member leaves; every credential it holds ends with
+/// its membership (the core's `Effect::EndCredentials`, applied in `collect`).
 pub fn leave<H: BindingHost>(
     host: &mut H,
     network: &mut Network,
@@ -156,6 +157,5 @@ pub fn leave<H: BindingHost>(
     };
     let effects = network.handle_event_on(&inbound, leave, now);
     host.collect(network, effects, Some(&member))?;
-    host.end_sessions(&member)?;
     Ok(Response::json(json!({"ok": true})))
 }

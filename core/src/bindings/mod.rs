@@ -46,6 +46,7 @@ pub mod mcp;
 pub mod membership;
 pub mod message;
 pub mod networks;
+pub mod nonce_claims;
 pub mod oauth;
 pub mod observe;
 pub mod policy;

@@ -288,12 +288,7 @@ impl Sockets {
     /// The socket sent a frame that is no event (or anything but a join or a
     /// challenge before joining): the close when it has sent too many.
     pub fn bad_frame(&mut self, id: SocketId, now: u64) -> Option<Close> {
-        (!self.bad_frames.take(&id, now)).then(|| {
-            Close::new(
-                ErrorCode::MalformedEvent,
-                "too many frames that are not events this network takes",
-            )
-        })
+        (!self.bad_frames.take(&id, now)).then(too_many_bad_frames)
     }
 
     /// The unjoined sockets whose time to join has run out at `now`.
@@ -330,4 +325,13 @@ pub fn join_timeout(deadline_ms: u64) -> Close {
 /// The close for the sockets of a member that left.
 pub fn left(member: &Address) -> Close {
     Close::new(ErrorCode::NotJoined, &format!("{member} left the network"))
+}
+
+/// The close for a socket that sent too many frames that are no event
+/// (a gateway's sockets are held to the same allowance).
+pub fn too_many_bad_frames() -> Close {
+    Close::new(
+        ErrorCode::MalformedEvent,
+        "too many frames that are not events this network takes",
+    )
 }

@@ -50,9 +50,10 @@ pub fn is_batch(frame: &str) -> bool {
 
 /// The events' texts in `frame`: the elements of a batch, else the frame itself.
 ///
-/// A malformed batch (unbalanced, an empty element, more than
+/// A malformed batch (empty, unbalanced, an empty element, more than
 /// [`MAX_BATCH_EVENTS`]) is returned as one element, which then fails to
-/// decode as an event with a `malformed_event` error.
+/// decode as an event with a `malformed_event` error: an empty batch `[]`
+/// costs its sender a bad frame like any other frame that is no event.
 pub fn split(frame: &str) -> Vec<&str> {
     if !is_batch(frame) {
         return vec![frame];
@@ -82,12 +83,9 @@ pub fn join<S: AsRef<str>>(events: &[S], always: bool) -> String {
 }
 
 /// The top-level elements of a JSON array's text, `None` when it is not a
-/// balanced array of non-empty elements within the limit.
+/// balanced array of one or more non-empty elements within the limit.
 fn elements(array: &str) -> Option<Vec<&str>> {
     let inner = array.strip_prefix('[')?.strip_suffix(']')?;
-    if inner.trim().is_empty() {
-        return Some(Vec::new());
-    }
     let mut out = Vec::new();
     let (mut depth, mut in_string, mut escaped, mut start) = (0usize, false, false, 0usize);
     for (i, byte) in inner.bytes().enumerate() {
@@ -147,12 +145,18 @@ mod tests {
             split(frame),
             vec![r#"{"a":"x,]}\"["}"#, r#"{"b":[1,{"c":2}]}"#]
         );
-        assert_eq!(split("[]"), Vec::<&str>::new());
+    }
+
+    #[test]
+    fn an_empty_batch_is_malformed_not_free() {
+        for empty in ["[]", " [ ] ", "[\n]"] {
+            assert_eq!(split(empty), vec![empty], "{empty:?}");
+        }
     }
 
     #[test]
     fn a_malformed_batch_comes_back_whole_so_decoding_reports_it() {
-        for bad in ["[{}", "[{},]", "[,{}]", "[{\"a\":\"]", "[}]", "[{}]]"] {
+        for bad in ["[]", "[{}", "[{},]", "[,{}]", "[{\"a\":\"]", "[}]", "[{}]]"] {
             assert_eq!(split(bad), vec![bad], "{bad}");
         }
         let long = join(&vec!["{}"; MAX_BATCH_EVENTS + 1], true);

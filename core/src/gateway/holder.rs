@@ -4,13 +4,14 @@
 
 use super::cursors::PendingCursors;
 use super::messages::{Delivery, ToGateway, ToNetwork};
-use crate::ErrorCode;
 use crate::bindings::sockets::{Close, SocketId, join_timeout, left};
 use crate::event::batch;
 use crate::event::{Event, Limits};
 use crate::ids::address::Address;
 use crate::ids::event_type::core_types;
 use std::collections::{BTreeMap, BTreeSet};
+
+mod policing;
 
 /// The most events a socket may send before it is bound (a join, a
 /// challenge and their retries fit; more is a client that will not join).
@@ -86,6 +87,8 @@ pub struct Gateway {
     unbound: BTreeSet<(u64, SocketId)>,
     /// Acks taken from the sockets, not yet sent.
     acked: PendingCursors,
+    /// Each socket's allowance of frames that are no event.
+    bad_frames: policing::BadFrames,
 }
 
 impl Gateway {
@@ -191,10 +194,11 @@ impl Gateway {
         frame: &str,
         now: u64,
     ) -> Vec<GatewayEffect> {
-        let Some(held) = self.sockets.get_mut(&socket) else {
+        let Some(held) = self.sockets.get(&socket) else {
             return Vec::new();
         };
         let member = held.opening.member.clone();
+        let peer = held.opening.peer.clone();
         let mut frames = Vec::new();
         for text in batch::split(frame) {
             if let Some(bound) = &member
@@ -205,26 +209,12 @@ impl Gateway {
             }
             frames.push(text.to_owned());
         }
-        if member.is_none() {
-            held.unbound_events = held
-                .unbound_events
-                .saturating_add(u32::try_from(frames.len()).unwrap_or(u32::MAX));
-            if held.unbound_events > MAX_UNBOUND_EVENTS {
-                // A client that will not join: the network hears no more of it
-                // (but that it is gone).
-                let mut effects = self.closed(socket);
-                let close = Close::new(
-                    ErrorCode::NotJoined,
-                    "too many events before joining: join first",
-                );
-                effects.push(GatewayEffect::Close { socket, close });
-                return effects;
-            }
+        if let Some(closed) = self.police(socket, &frames, now) {
+            return closed;
         }
         if frames.is_empty() {
             return Vec::new();
         }
-        let peer = held.opening.peer.clone();
         vec![GatewayEffect::ToNetwork(ToNetwork::Frames {
             socket,
             member,
@@ -254,6 +244,7 @@ impl Gateway {
             return Vec::new();
         };
         self.unbound.remove(&(held.join_by(), socket));
+        self.bad_frames.forget(socket);
         // Said of a joined socket too: its member may have left in a frame the
         // network handled before this close, and counted it as unjoined again.
         let mut effects = vec![GatewayEffect::ToNetwork(ToNetwork::Closed { socket })];

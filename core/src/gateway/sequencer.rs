@@ -206,7 +206,7 @@ impl Sequencer {
                     epoch: self.epoch,
                 }),
                 Effect::Unbind => to_origin(ToGateway::Unbind { socket }),
-                Effect::CloseConnections(member) => other.push((
+                Effect::EndCredentials(member) => other.push((
                     self.placement.of(member),
                     ToGateway::CloseMember {
                         member: member.clone(),

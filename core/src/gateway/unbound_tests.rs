@@ -260,3 +260,33 @@ fn open_and_frames_carry_the_peer_and_deadline_through_json_and_default_without(
     let frames: ToNetwork = serde_json::from_str(old).unwrap();
     assert!(matches!(frames, ToNetwork::Frames { peer: None, .. }));
 }
+
+#[test]
+fn empty_batches_are_answered_and_counted_on_joined_and_unbound_sockets() {
+    let mut world = World::new(1, 1);
+    world.join(0, true);
+    world.gateways[0].opened(9, unbound(2_000));
+    let burst = crate::bindings::policy::BAD_FRAMES.burst as usize;
+    for socket in [0, 9] {
+        for n in 1..=burst {
+            world.on_socket_frame(0, socket, "[]");
+            let malformed = error_codes(&world, socket)
+                .iter()
+                .filter(|code| *code == "malformed_event")
+                .count();
+            assert_eq!(
+                malformed, n,
+                "socket {socket}: each empty batch is answered"
+            );
+        }
+        // One more and the socket is closed: the network is not woken again.
+        match world.gateways[0]
+            .on_socket_frame(socket, " [ ] ", 2_000)
+            .as_slice()
+        {
+            [.., GatewayEffect::Close { close, .. }] => assert_eq!(close.code, 4400),
+            other => panic!("expected a close, got {other:?}"),
+        }
+        assert!(!world.gateways[0].holds(socket));
+    }
+}

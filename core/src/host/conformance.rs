@@ -111,7 +111,7 @@ pub fn project(effect: &Effect) -> Value {
         Effect::Ack(_) => json!({"reply": core_types::EVENT_ACK}),
         Effect::Bind(address) => json!({"bind": address}),
         Effect::Unbind => json!({"unbind": true}),
-        Effect::CloseConnections(address) => json!({"close": address}),
+        Effect::EndCredentials(address) => json!({"close": address}),
         Effect::Store(row) => json!({"store": row.kind().as_str(), "key": row.key()}),
         Effect::Remove { kind, key } => json!({"remove": kind.as_str(), "key": key}),
         Effect::StoreConfig(config) => json!({"config": config.id}),

@@ -118,7 +118,7 @@ impl MemoryHost {
             | Effect::Deliver { .. }
             | Effect::Bind(_)
             | Effect::Unbind
-            | Effect::CloseConnections(_) => {}
+            | Effect::EndCredentials(_) => {}
             Effect::StoreConfig(config) => self.config = Some((**config).clone()),
         }
     }

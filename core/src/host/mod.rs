@@ -10,10 +10,12 @@
 //! through this one function, so they apply them in the same order.
 //!
 //! * [`memory`] — a host that keeps everything in memory (tests, simulation, conformance)
+//! * [`credentials`] — what a host ends when a member stops being one
 //! * [`conformance`] — the JSON conformance-vector runner shared with JS
 
 pub mod apply;
 pub mod conformance;
+pub mod credentials;
 pub mod memory;
 
 pub use apply::{Host, apply_effects};

@@ -34,10 +34,12 @@ pub enum Effect {
     Bind(Address),
     /// The current connection is no longer a member's (it left).
     Unbind,
-    /// The member left: close every connection still bound to it (its other
-    /// sockets, its streams) and end its sessions. Comes after [`Effect::Unbind`],
-    /// so the connection the leave came on is not among them.
-    CloseConnections(Address),
+    /// The member is no longer one (it left, was removed or banned, or
+    /// retention forgot it): end every credential it holds, each kind of
+    /// [`crate::host::credentials::Credentials`], through
+    /// [`crate::host::credentials::end_all`]. Comes after [`Effect::Unbind`],
+    /// so the connection a leave came on is not among the sockets closed.
+    EndCredentials(Address),
     /// Append the accepted event to the log at `seq`.
     Append {
         /// Sequence number, strictly increasing within the network.

@@ -36,6 +36,8 @@ pub struct Network {
     pub(super) identity: crate::network::identity_cache::IdentityCache,
     /// Nonces of DIDWba headers already accepted.
     pub(super) didwba: crate::identity::didwba::DidWbaVerifier,
+    /// Nonces of DIDWba headers the deployment refused (`super::nonce_claims`).
+    pub(super) spent_elsewhere: crate::identity::nonces::NonceCache,
     pub(super) ids: UlidGenerator,
     /// The trace context of the request a binding is serving ([`Network::traced`]).
     pub(super) ambient_trace: Option<TraceContext>,
@@ -130,6 +132,7 @@ impl Network {
             keys,
             identity: Default::default(),
             didwba: Default::default(),
+            spent_elsewhere: Default::default(),
             ambient_trace: None,
             cause: None,
             ids: UlidGenerator::new(seed),

@@ -130,7 +130,7 @@ impl Network {
             .insert(did.to_string(), (fetched, now));
     }
 
-    fn document(&self, did: &Did, now: u64) -> Result<&Value, Rejection> {
+    pub(super) fn document(&self, did: &Did, now: u64) -> Result<&Value, Rejection> {
         match fresh(self.identity.documents.get(&did.to_string()), now) {
             Some(Ok(doc)) => Ok(doc),
             Some(Err(error)) => Err(refused(error)),
@@ -245,6 +245,8 @@ impl Network {
                 format!("did:openagents:{name} joins as openagents:{name}"),
             ));
         }
+        self.check_not_spent_elsewhere(&header, now)
+            .map_err(|e| refused(&e))?;
         let doc = self.document(&did, now)?.clone();
         let proved = self
             .didwba

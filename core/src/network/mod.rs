@@ -45,6 +45,7 @@ mod handlers;
 pub mod identity;
 mod identity_cache;
 mod in_flight;
+mod nonce_claims;
 mod outcome;
 mod parked;
 mod presence;

@@ -216,7 +216,7 @@ impl Network {
                 effects.push(Effect::Store(Row::Channel(channel.clone())));
             }
         }
-        effects.push(Effect::CloseConnections(address.clone()));
+        effects.push(Effect::EndCredentials(address.clone()));
         effects
     }
 

@@ -49,14 +49,13 @@ pub fn request_head(req: &worker::Request) -> bindings::Request {
     }
 }
 
-/// The request as the bindings read it, with the body of a POST (see [`read_body`]).
+/// The request as the bindings read it, with its body (see [`read_body`]):
+/// read whatever the method, so no answer leaves before the body is consumed.
 pub async fn request_of(
     req: &mut worker::Request,
 ) -> std::result::Result<bindings::Request, bindings::Response> {
     let mut request = request_head(req);
-    if request.method == Method::Post {
-        request.body = read_body(req).await?;
-    }
+    request.body = read_body(req).await?;
     Ok(request)
 }
 

@@ -53,6 +53,8 @@ pub(crate) struct McpLive {
     notices: RefCell<BTreeSet<Notice>>,
     /// This object's network (for resource URIs).
     network: RefCell<Option<NetworkId>>,
+    /// Members whose streams are still to close (ended while the streams were in use).
+    ended: RefCell<Vec<Address>>,
     /// A task writes keepalives to the connected streams.
     pub(crate) ticking: Cell<bool>,
 }
@@ -135,9 +137,30 @@ impl McpLive {
         }
     }
 
+    /// Stops waiting for `member`'s requests and closes its streams: it is no longer a member.
+    pub(crate) fn end_member(&self, member: &Address) {
+        self.waiters
+            .borrow_mut()
+            .retain(|w| &w.waiting.member != member);
+        // A request in progress holds the streams: they end at the next flush.
+        let ended = match self.streams.try_borrow_mut() {
+            Ok(mut streams) => streams.end_member(member),
+            Err(_) => {
+                self.ended.borrow_mut().push(member.clone());
+                Vec::new()
+            }
+        };
+        for stream in ended {
+            self.close(stream.as_str());
+        }
+    }
+
     /// Wakes the requests that deliveries completed and writes the notifications
     /// of what changed (later, when the streams are in use right now).
     pub(crate) fn flush(&self) {
+        for member in self.ended.take() {
+            self.end_member(&member);
+        }
         for (wake, event) in self.ready.take() {
             let _ = wake.send(event);
         }

@@ -1,6 +1,6 @@
 //! Applying the core's effects in the network's object: replies to their
-//! origin, deliveries to sockets and SSE streams, rows to SQLite, a left
-//! member's sockets and streams closed and its sessions ended.
+//! origin, deliveries to sockets and SSE streams, rows to SQLite, and a
+//! departed member's credentials ended (`crate::network::credentials`).
 //!
 //! The order and the follow-ups are the core's (`agentnet_core::host::apply_effects`);
 //! here each effect meets its I/O. Log rows and socket frames are gathered
@@ -9,9 +9,11 @@
 
 use crate::host::now_ms;
 use crate::host::origin::Origin;
+use crate::network::credentials::MemberCredentials;
 use crate::network::object::NetworkHost;
 use crate::network::storage::Store;
 use agentnet_core::bindings::sse::Pushed;
+use agentnet_core::host::credentials::end_all;
 use agentnet_core::host::{Host, apply_effects};
 use agentnet_core::network::{DiscoveryAsk, Effect, ReadRequest, RegistryAnswer};
 use agentnet_core::{Address, Network};
@@ -203,7 +205,7 @@ impl Host for Applier<'_> {
                     | Effect::Ack(_)
                     | Effect::Bind(_)
                     | Effect::Unbind
-                    | Effect::CloseConnections(_)
+                    | Effect::EndCredentials(_)
                     | Effect::Deliver { .. }
             )
         {
@@ -231,10 +233,12 @@ impl Host for Applier<'_> {
                     host.bind(ws, None)?;
                 }
             }
-            Effect::CloseConnections(member) => {
-                host.close_member_sockets(member);
-                host.close_streams(member);
-                self.store.end_sessions(&member.to_string())?;
+            Effect::EndCredentials(member) => {
+                let mut credentials = MemberCredentials {
+                    host,
+                    store: &self.store,
+                };
+                end_all(&mut credentials, member)?;
             }
             Effect::Store(row) => {
                 host.mcp.noticed(&effect);

@@ -97,13 +97,6 @@ impl BindingHost for RequestIo<'_> {
         self.store.end_session(token_sha256)
     }
 
-    fn end_sessions(&mut self, address: &Address) -> Result<()> {
-        self.store.end_sessions(&address.to_string())?;
-        // Its OAuth tokens and MCP sessions end with it.
-        oauth_store::end_member(&self.sql(), &address.to_string())?;
-        mcp_store::end_member(&self.sql(), address)
-    }
-
     fn prune_sessions(&mut self, expired: Expired) -> Result<()> {
         self.store.prune_sessions(expired)
     }

@@ -6,8 +6,12 @@
 //! `did:openagents:…`, and `did:wba` documents of this host. Anything else
 //! is an outbound `fetch` of the issuer's `/.well-known/jwks.json` or the
 //! did:wba document URL. The core keeps each answer for a short time.
+//!
+//! A DIDWba header's nonce is then claimed at the registry object, so that
+//! it is single use across the deployment (`agentnet_core::bindings::nonce_claims`).
 
 use crate::network::object::NetworkHost;
+use agentnet_core::bindings::nonce_claims;
 use agentnet_core::identity::did::Did;
 use agentnet_core::identity::error::IdentityError;
 use agentnet_core::network::identity::Lookup;
@@ -130,7 +134,46 @@ impl NetworkHost {
         request: &agentnet_core::bindings::Request,
     ) -> Result<()> {
         let header = agentnet_core::bindings::didwba::header_of(request);
-        self.resolve_for(&request.body, header).await
+        self.resolve_for(&request.body, header).await?;
+        if let Some(header) = header {
+            self.claim_nonce(header, agentnet_core::bindings::didwba::domain_of(request))
+                .await;
+        }
+        Ok(())
+    }
+
+    /// Claims the nonce of a DIDWba header that could be accepted at the
+    /// deployment's registry; a refused claim (or none made) makes the
+    /// network refuse the header as a reused nonce.
+    async fn claim_nonce(&self, header: &str, domain: &str) {
+        let now = crate::host::now_ms();
+        let claim = match self.network.borrow().as_ref() {
+            Some(network) => network.didwba_claim(header, domain, now),
+            None => None,
+        };
+        let Some(claim) = claim else { return };
+        let granted = match self.ask_registry_claim(&claim).await {
+            Ok(status) => nonce_claims::granted(status),
+            Err(err) => {
+                worker::console_error!("a DIDWba nonce could not be claimed: {err}");
+                false
+            }
+        };
+        if !granted && let Some(network) = self.network.borrow_mut().as_mut() {
+            network.didwba_claim_refused(&claim, now);
+        }
+    }
+
+    async fn ask_registry_claim(&self, claim: &nonce_claims::NonceClaim) -> Result<u16> {
+        let mut init = RequestInit::new();
+        init.with_method(Method::Post)
+            .with_body(Some(serde_json::to_string(claim)?.into()));
+        let url = format!("https://registry.invalid{}", nonce_claims::CLAIM_PATH);
+        let request = Request::new_with_init(&url, &init)?;
+        let response = crate::host::stubs::registry_object(&self.env)?
+            .fetch_with_request(request)
+            .await?;
+        Ok(response.status_code())
     }
 
     async fn resolve_for(&self, text: &str, header: Option<&str>) -> Result<()> {

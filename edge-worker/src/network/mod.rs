@@ -3,7 +3,8 @@
 //! SQLite rows ([`storage`], [`log_batch`], [`log_pages`], [`graph_store`],
 //! [`sessions`]), its WebSockets ([`sockets`], [`socket_state`], [`inbox`],
 //! [`outgoing`]) and SSE streams ([`sse`], [`outlet`]), the requests that reach
-//! it ([`http`]), the core's effects applied ([`effects`]), what a join needs
+//! it ([`http`]), the core's effects applied ([`effects`]), a departed member's
+//! credentials ended ([`credentials`]), what a join needs
 //! fetched ([`identity`]), its discovery I/O ([`discovery`],
 //! [`discovery_queue`]) and its side of the connection gateways
 //! ([`gateways`], [`gateway_link`], [`unjoined`]).
@@ -13,6 +14,7 @@
 //! inside this object; never the gateway, registry or directory objects' code
 //! (it reaches those objects only through their stubs).
 
+pub mod credentials;
 pub mod discovery;
 pub mod discovery_queue;
 pub mod effects;

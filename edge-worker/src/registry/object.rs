@@ -10,6 +10,7 @@
 use crate::host::{now_ms, random_seed, request_of, respond};
 use agentnet_core::bindings::discovery;
 use agentnet_core::bindings::discovery_members::{self, MEMBERS_PATH};
+use agentnet_core::bindings::nonce_claims;
 use agentnet_core::bindings::registry as routes;
 use agentnet_core::crypto::{from_hex, to_hex};
 use agentnet_core::discovery::Catalog;
@@ -152,6 +153,9 @@ impl DurableObject for RegistryObject {
             Err(refused) => return respond(refused),
         };
         let sql = self.state.storage().sql();
+        if request.path() == nonce_claims::CLAIM_PATH {
+            return respond(crate::registry::nonces::claim(&sql, &request.body, now_ms())?);
+        }
         let origin = request.origin().to_owned();
         let host = origin.split("://").nth(1).unwrap_or("").to_owned();
         let config = RegistryConfig {

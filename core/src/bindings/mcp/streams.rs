@@ -264,6 +264,20 @@ impl Streams {
         ids
     }
 
+    /// Forgets every stream that serves `member` (it is no longer one); answers their ids.
+    pub fn end_member(&mut self, member: &Address) -> Vec<String> {
+        let ids: Vec<String> = self
+            .streams
+            .iter()
+            .filter(|(_, e)| &e.spec.member == member)
+            .map(|(id, _)| id.clone())
+            .collect();
+        for id in &ids {
+            self.streams.remove(id);
+        }
+        ids
+    }
+
     /// The members with a connected stream (signs of life for presence).
     pub fn connected_members(&self) -> BTreeSet<Address> {
         self.streams

@@ -67,7 +67,7 @@ pub struct Grant {
 }
 
 /// What the authorization server needs from a host besides [`BindingHost`].
-/// A host's `end_sessions(address)` ends that member's grants too.
+/// A member's grants end with its membership ([`crate::host::credentials`]).
 pub trait OAuthHost: BindingHost {
     /// The client registered under `client_id`.
     fn oauth_client(&mut self, client_id: &str) -> Result<Option<Client>, Self::Error>;

@@ -398,3 +398,25 @@ fn failed_http_joins_are_throttled_per_client_ip() {
         (429, "rate_limited")
     );
 }
+
+#[test]
+fn empty_batches_are_bad_frames_on_joined_and_unjoined_sockets() {
+    let mut wire = Wire::new();
+    wire.connect("alice", "10.0.0.1");
+    wire.connect("noise", "10.0.0.3");
+    let join = Wire::join_frame("alice", "agent:alice", json!({}));
+    assert_eq!(error_of(&wire.send("alice", &join, 1)), None);
+    let burst = Policy::default().bad_frames.burst;
+    for name in ["alice", "noise"] {
+        let mut closes = 0;
+        for _ in 0..=burst {
+            // As the host reads a frame: its events, one by one.
+            let texts = ws::events_of("[]");
+            assert_eq!(texts, ["[]"]);
+            let framed = wire.send(name, texts[0], 2);
+            assert_eq!(error_of(&framed).as_deref(), Some("malformed_event"));
+            closes += usize::from(framed.close.is_some());
+        }
+        assert_eq!(closes, 1, "{name} is closed once its allowance is spent");
+    }
+}

@@ -7,6 +7,7 @@ use crate::bindings::oauth::grants::{Client, Grant, OAuthHost};
 use crate::bindings::policy::{Expired, Policy, SessionRow, TicketRow};
 use crate::bindings::{BindingHost, Collected, Outcome, Request, Response};
 use crate::host::MemoryHost;
+use crate::host::credentials::{Credentials, end_all};
 use crate::network::Effect;
 use crate::{Address, EventId, Network, NetworkConfig};
 use serde_json::json;
@@ -68,13 +69,6 @@ impl BindingHost for TestHost {
         self.sessions.remove(hash);
         Ok(())
     }
-    fn end_sessions(&mut self, address: &Address) -> Result<(), Infallible> {
-        self.sessions
-            .retain(|_, s| s.address != address.to_string());
-        self.tickets.retain(|_, t| t.address != address.to_string());
-        self.grants.retain(|_, g| g.address != address.to_string());
-        Ok(())
-    }
     fn prune_sessions(&mut self, expired: Expired) -> Result<(), Infallible> {
         self.sessions
             .retain(|_, s| !expired.covers(s.created, s.last_used));
@@ -117,17 +111,56 @@ impl BindingHost for TestHost {
         let mut collected = Collected::for_requester(requester);
         for effect in self.log.apply(network, effects, self.now) {
             collected.record(&effect);
+            self.end_credentials(&effect);
             self.applied.push(effect);
         }
         Ok(collected)
     }
     fn apply(&mut self, network: &mut Network, effects: Vec<Effect>) -> Result<(), Infallible> {
-        let applied = self.log.apply(network, effects, self.now);
-        self.applied.extend(applied);
+        for effect in self.log.apply(network, effects, self.now) {
+            self.end_credentials(&effect);
+            self.applied.push(effect);
+        }
         Ok(())
     }
     fn open_streams(&self, member: &Address) -> usize {
         self.streams.get(member).copied().unwrap_or(0)
+    }
+}
+
+impl TestHost {
+    /// Applies an [`Effect::EndCredentials`] as every host does.
+    fn end_credentials(&mut self, effect: &Effect) {
+        if let Effect::EndCredentials(member) = effect {
+            let Ok(()) = end_all(self, member);
+        }
+    }
+}
+
+/// What a member holds in memory, ended as a host ends it.
+impl Credentials for TestHost {
+    type Error = Infallible;
+    fn close_sockets(&mut self, _: &Address) -> Result<(), Infallible> {
+        Ok(())
+    }
+    fn close_streams(&mut self, member: &Address) -> Result<(), Infallible> {
+        self.streams.remove(member);
+        Ok(())
+    }
+    fn end_sessions(&mut self, member: &Address) -> Result<(), Infallible> {
+        let member = member.to_string();
+        self.sessions.retain(|_, s| s.address != member);
+        self.tickets.retain(|_, t| t.address != member);
+        Ok(())
+    }
+    fn end_oauth_grants(&mut self, member: &Address) -> Result<(), Infallible> {
+        let member = member.to_string();
+        self.grants.retain(|_, g| g.address != member);
+        Ok(())
+    }
+    fn end_mcp_sessions(&mut self, member: &Address) -> Result<(), Infallible> {
+        self.mcp_sessions.retain(|_, s| &s.member != member);
+        Ok(())
     }
 }
 

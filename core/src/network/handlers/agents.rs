@@ -179,7 +179,7 @@ pub(super) fn leave(network: &mut Network, event: &Event, now: u64) -> Result<Ou
     outcome.effects.push(Effect::Unbind);
     outcome
         .effects
-        .push(Effect::CloseConnections(event.source.clone()));
+        .push(Effect::EndCredentials(event.source.clone()));
     #[cfg(feature = "documents")]
     outcome
         .effects

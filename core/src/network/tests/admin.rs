@@ -63,7 +63,7 @@ fn a_banned_member_is_closed_out_and_refused_at_join_until_unbanned() {
         "core",
         json!({"address": "agent:mallory", "reason": "spam"}),
     );
-    assert!(banned.contains(&Effect::CloseConnections(addr("agent:mallory"))));
+    assert!(banned.contains(&Effect::EndCredentials(addr("agent:mallory"))));
     assert!(network.member(&addr("agent:mallory")).is_none());
     assert!(
         stored_config(&banned)
@@ -92,7 +92,7 @@ fn a_banned_member_is_closed_out_and_refused_at_join_until_unbanned() {
         "core",
         json!({"address": "agent:mallory"}),
     );
-    assert!(removed.contains(&Effect::CloseConnections(addr("agent:mallory"))));
+    assert!(removed.contains(&Effect::EndCredentials(addr("agent:mallory"))));
     join(&mut network, "agent:mallory");
     let nobody = boss.send(
         &mut network,

@@ -59,7 +59,7 @@ fn leave_and_disconnect_go_offline() {
     let unbind = effects.iter().position(|e| e == &Effect::Unbind);
     let close = effects
         .iter()
-        .position(|e| e == &Effect::CloseConnections(alice.address.clone()));
+        .position(|e| e == &Effect::EndCredentials(alice.address.clone()));
     assert!(
         matches!((unbind, close), (Some(u), Some(c)) if u < c),
         "{effects:?}"

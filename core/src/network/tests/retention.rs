@@ -248,7 +248,7 @@ fn idle_members_holding_nothing_are_removed_and_their_address_freed() {
         kind: RowKind::Member,
         key: "agent:idle".into()
     }));
-    assert!(effects.contains(&Effect::CloseConnections(idle.address.clone())));
+    assert!(effects.contains(&Effect::EndCredentials(idle.address.clone())));
     assert!(
         clock.network.state.members.contains_key(&owner.address),
         "a member that owns a resource keeps its address"

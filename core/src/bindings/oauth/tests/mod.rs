@@ -2,6 +2,7 @@
 //! person at the consent page would drive it, in front of a network in
 //! memory; then the MCP endpoint with the token it issued.
 
+mod membership;
 mod rules;
 
 use super::metadata::Endpoint;

@@ -407,11 +407,8 @@ fn leaving_ends_the_members_tokens() {
             .values()
             .any(|g| g.kind == GrantKind::Access)
     );
-    use crate::bindings::BindingHost;
-    world
-        .host
-        .end_sessions(&"agent:claude".parse().unwrap())
-        .unwrap();
+    let Ok(()) =
+        crate::host::credentials::end_all(&mut world.host, &"agent:claude".parse().unwrap());
     assert!(world.host.grants.is_empty());
 }
 

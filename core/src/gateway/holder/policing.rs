@@ -1,0 +1,72 @@
+//! What a socket held by a gateway may send before it is closed: a few
+//! events before it joins ([`MAX_UNBOUND_EVENTS`]), and, joined or not,
+//! frames that are plainly no event (an empty or malformed batch, text that
+//! is no JSON object) at the rate the network allows a socket of its own
+//! ([`BAD_FRAMES`]). Such a frame still goes to the network, which answers
+//! it with its error; the gateway counts it, so a socket that keeps sending
+//! them is closed rather than waking the network for ever.
+
+use super::{Gateway, GatewayEffect, MAX_UNBOUND_EVENTS};
+use crate::ErrorCode;
+use crate::bindings::policy::BAD_FRAMES;
+use crate::bindings::sockets::{Close, SocketId, too_many_bad_frames};
+use crate::throttle::Buckets;
+
+/// Each socket's allowance of frames that are no event.
+#[derive(Debug, Clone)]
+pub(super) struct BadFrames(Buckets<SocketId>);
+
+impl Default for BadFrames {
+    fn default() -> Self {
+        Self(Buckets::new(BAD_FRAMES))
+    }
+}
+
+impl BadFrames {
+    /// The socket is gone.
+    pub(super) fn forget(&mut self, socket: SocketId) {
+        self.0.forget(&socket);
+    }
+}
+
+/// True when an event's text (one element of a frame) cannot be an event:
+/// not a JSON object's text, told without decoding it.
+pub(super) fn plainly_no_event(text: &str) -> bool {
+    let text = text.trim();
+    !(text.starts_with('{') && text.ends_with('}'))
+}
+
+impl Gateway {
+    /// The effects that close `socket` for what it sent: `texts` (its
+    /// frame's events) are plainly no event and its allowance is spent, or,
+    /// unbound, it sent more than [`MAX_UNBOUND_EVENTS`]. `None` lets the
+    /// frame through.
+    pub(super) fn police(
+        &mut self,
+        socket: SocketId,
+        texts: &[String],
+        now: u64,
+    ) -> Option<Vec<GatewayEffect>> {
+        let held = self.sockets.get_mut(&socket)?;
+        let close =
+            if texts.iter().any(|t| plainly_no_event(t)) && !self.bad_frames.0.take(&socket, now) {
+                Some(too_many_bad_frames())
+            } else if held.opening.member.is_none() {
+                held.unbound_events = held
+                    .unbound_events
+                    .saturating_add(u32::try_from(texts.len()).unwrap_or(u32::MAX));
+                // A client that will not join: the network hears no more of it (but that it is gone).
+                (held.unbound_events > MAX_UNBOUND_EVENTS).then(|| {
+                    Close::new(
+                        ErrorCode::NotJoined,
+                        "too many events before joining: join first",
+                    )
+                })
+            } else {
+                None
+            }?;
+        let mut effects = self.closed(socket);
+        effects.push(GatewayEffect::Close { socket, close });
+        Some(effects)
+    }
+}

@@ -1,0 +1,52 @@
+//! DIDWba nonces claimed across the deployment
+//! ([`agentnet_core::bindings::nonce_claims`]): one row per DID and nonce in
+//! the registry's SQLite storage, until a replay could no longer pass the
+//! timestamp window; expired rows go at each claim. The decision is the core's.
+
+use agentnet_core::bindings::Response;
+use agentnet_core::bindings::nonce_claims::{Claimed, NonceClaim, answer};
+use serde::Deserialize;
+use worker::{Result, SqlStorage, SqlStorageValue};
+
+const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS didwba_nonces (key TEXT PRIMARY KEY, until INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS didwba_nonces_by_until ON didwba_nonces (until);
+";
+
+#[derive(Deserialize)]
+struct Until {
+    until: f64,
+}
+
+fn integer(n: u64) -> SqlStorageValue {
+    SqlStorageValue::from(i64::try_from(n).unwrap_or(i64::MAX))
+}
+
+/// A network object's claim (`POST /internal/didwba-nonces`) decided and kept.
+pub(crate) fn claim(sql: &SqlStorage, body: &str, now: u64) -> Result<Response> {
+    let claim = match NonceClaim::parse(body, now) {
+        Ok(claim) => claim,
+        Err(refused) => return Ok(refused),
+    };
+    sql.exec(SCHEMA, None)?;
+    sql.exec(
+        "DELETE FROM didwba_nonces WHERE until <= ?",
+        vec![integer(now)],
+    )?;
+    let key = claim.key();
+    let held: Vec<Until> = sql
+        .exec(
+            "SELECT until FROM didwba_nonces WHERE key = ?",
+            vec![SqlStorageValue::from(key.clone())],
+        )?
+        .to_array()?;
+    let held_until = held.first().map(|row| row.until as u64);
+    let claimed = claim.decide(held_until, now);
+    if claimed == Claimed::Granted {
+        sql.exec(
+            "INSERT OR REPLACE INTO didwba_nonces (key, until) VALUES (?, ?)",
+            vec![SqlStorageValue::from(key), integer(claim.until_ms)],
+        )?;
+    }
+    Ok(answer(claimed))
+}
