@@ -10,10 +10,9 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, generateKeyPairSync, randomBytes, sign } from 'node:crypto';
 import { createServer } from 'node:http';
 import WebSocket from 'ws';
-import { KeyPair } from '../../core/js/index.js';
 import { createNetwork, startEdge } from '../support/edge.mjs';
 
 let edge;
@@ -127,20 +126,40 @@ for (const action of ['remove', 'ban']) {
   });
 }
 
+/** A did:wba document with a secp256k1 key served locally, and a signer of fresh DIDWba headers for this edge's host. */
+function localDid(name) {
+  const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'secp256k1' });
+  const did = `did:wba:localhost%3A${didServer.address().port}:agents:${name}`;
+  const { kty, crv, x, y } = publicKey.export({ format: 'jwk' });
+  documents.set(`/agents/${name}/did.json`, {
+    '@context': ['https://www.w3.org/ns/did/v1', 'https://w3id.org/security/suites/secp256k1-2019/v1'],
+    id: did,
+    verificationMethod: [{ id: `${did}#key-1`, type: 'EcdsaSecp256k1VerificationKey2019', controller: did, publicKeyJwk: { kty, crv, x, y } }],
+    authentication: [`${did}#key-1`],
+  });
+  return () => {
+    const service = new URL(edge.url).hostname;
+    const nonce = randomBytes(16).toString('hex');
+    const timestamp = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+    // JCS of string-valued fields: the keys in code-point order.
+    const digest = createHash('sha256').update(JSON.stringify({ did, nonce, service, timestamp })).digest();
+    const signature = sign('sha256', digest, { key: privateKey, dsaEncoding: 'ieee-p1363' }).toString('base64url');
+    return `DIDWba did="${did}", nonce="${nonce}", timestamp="${timestamp}", verification_method="key-1", signature="${signature}"`;
+  };
+}
+
 test('a DIDWba header that joined one network is refused by another of the same deployment', async () => {
-  const key = KeyPair.generate();
-  const did = `did:wba:localhost%3A${didServer.address().port}:agents:roamer`;
-  documents.set('/agents/roamer/did.json', key.didDocument(did));
+  const header = localDid('roamer');
   const a = await createNetwork(edge.url, { name: 'nonce-a', access: { policy: 'did-verify' } });
   const b = await createNetwork(edge.url, { name: 'nonce-b', access: { policy: 'did-verify' } });
-  const header = key.didWbaHeader({ did, url: edge.url });
-  const joinedA = await call('GET', `/networks/${a.id}/v1/discover`, { headers: { authorization: header } });
+  const once = header();
+  const joinedA = await call('GET', `/networks/${a.id}/v1/discover`, { headers: { authorization: once } });
   assert.equal(joinedA.status, 200, joinedA.text);
-  const atB = await call('GET', `/networks/${b.id}/v1/discover`, { headers: { authorization: header } });
+  const atB = await call('GET', `/networks/${b.id}/v1/discover`, { headers: { authorization: once } });
   assert.equal(atB.status, 401, atB.text);
   assert.match(atB.headers.get('www-authenticate'), /^DIDWba error="invalid_nonce"/);
   // A fresh header still joins B.
-  const fresh = await call('GET', `/networks/${b.id}/v1/discover`, { headers: { authorization: key.didWbaHeader({ did, url: edge.url }) } });
+  const fresh = await call('GET', `/networks/${b.id}/v1/discover`, { headers: { authorization: header() } });
   assert.equal(fresh.status, 200, fresh.text);
 });
 

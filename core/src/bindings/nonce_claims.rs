@@ -66,7 +66,10 @@ impl NonceClaim {
     /// not a claim, has over-long parts, or would hold past the window.
     pub fn parse(body: &str, now: u64) -> Result<Self, Response> {
         let claim: Self = serde_json::from_str(body).map_err(|_| {
-            Response::error(ErrorCode::InvalidRequest, "a claim is {did, nonce, until_ms}")
+            Response::error(
+                ErrorCode::InvalidRequest,
+                "a claim is {did, nonce, until_ms}",
+            )
         })?;
         let longest = (MAX_AGE_SECS + 2 * MAX_AHEAD_SECS) * 1000;
         if claim.did.is_empty()
@@ -140,7 +143,10 @@ mod tests {
     fn a_claim_is_bounded_in_size_and_time() {
         let now = 1_000_000;
         let ok = claim(now + MAX_AGE_SECS * 1000);
-        assert_eq!(NonceClaim::parse(&serde_json::to_string(&ok).unwrap(), now), Ok(ok));
+        assert_eq!(
+            NonceClaim::parse(&serde_json::to_string(&ok).unwrap(), now),
+            Ok(ok)
+        );
         for bad in [
             json!({"did": "d", "nonce": "n"}),
             json!({"did": "", "nonce": "n", "until_ms": now}),

@@ -15,7 +15,7 @@ CREATE INDEX IF NOT EXISTS didwba_nonces_by_until ON didwba_nonces (until);
 
 #[derive(Deserialize)]
 struct Until {
-    until: f64,
+    until: i64,
 }
 
 fn integer(n: u64) -> SqlStorageValue {
@@ -40,7 +40,9 @@ pub(crate) fn claim(sql: &SqlStorage, body: &str, now: u64) -> Result<Response> 
             vec![SqlStorageValue::from(key.clone())],
         )?
         .to_array()?;
-    let held_until = held.first().map(|row| row.until as u64);
+    let held_until = held
+        .first()
+        .map(|row| u64::try_from(row.until).unwrap_or(0));
     let claimed = claim.decide(held_until, now);
     if claimed == Claimed::Granted {
         sql.exec(

@@ -154,7 +154,11 @@ impl DurableObject for RegistryObject {
         };
         let sql = self.state.storage().sql();
         if request.path() == nonce_claims::CLAIM_PATH {
-            return respond(crate::registry::nonces::claim(&sql, &request.body, now_ms())?);
+            return respond(crate::registry::nonces::claim(
+                &sql,
+                &request.body,
+                now_ms(),
+            )?);
         }
         let origin = request.origin().to_owned();
         let host = origin.split("://").nth(1).unwrap_or("").to_owned();

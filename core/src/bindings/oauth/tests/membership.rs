@@ -53,9 +53,15 @@ fn refresh(world: &mut World, client: &str, token: &str) -> Response {
 fn holds_nothing(world: &World, member: &str) {
     let host = &world.host;
     assert!(!host.grants.values().any(|g| g.address == member), "grants");
-    assert!(!host.sessions.values().any(|s| s.address == member), "sessions");
+    assert!(
+        !host.sessions.values().any(|s| s.address == member),
+        "sessions"
+    );
     let member: Address = member.parse().unwrap();
-    assert!(!host.mcp_sessions.values().any(|s| s.member == member), "MCP sessions");
+    assert!(
+        !host.mcp_sessions.values().any(|s| s.member == member),
+        "MCP sessions"
+    );
 }
 
 #[test]
@@ -63,7 +69,13 @@ fn removed_or_banned_the_old_tokens_are_refused_even_for_a_newcomer_of_that_name
     for (route, newcomer_joins) in [("members/remove", true), ("members/ban", false)] {
         let (mut world, boss) = world_with_master();
         let (client, access, refresh_token) = tokens_of_claude(&mut world);
-        assert!(world.host.grants.values().any(|g| g.kind == GrantKind::Refresh));
+        assert!(
+            world
+                .host
+                .grants
+                .values()
+                .any(|g| g.kind == GrantKind::Refresh)
+        );
         let removed = http(
             &mut world,
             &format!("v1/admin/{route}"),
