@@ -165,3 +165,46 @@ fn a_websocket_upgrade_with_a_didwba_header_binds_the_did() {
         other => panic!("a replayed header bound a socket: {other:?}"),
     }
 }
+
+#[test]
+fn a_header_one_network_accepted_is_refused_by_another_once_the_deployment_refuses_its_nonce() {
+    use crate::bindings::nonce_claims::{Claimed, answer, granted};
+    let now = 1_764_000_000_000;
+    let key = SigningKey::from_bytes(&[6; 32]);
+    let (mut a, mut b) = (World::new(), World::new());
+    for world in [&mut a, &mut b] {
+        world.host.now = now;
+        world.knows_did(DID, 6);
+    }
+    let header = signed(&a, &key, "n-roam");
+    let body = json!({"agent_id": "agent:eve"}).to_string();
+    // The registry holds nothing yet: A's claim is granted and A takes the header.
+    let claim = a.network.didwba_claim(&header, "edge.test", now).unwrap();
+    assert_eq!(claim.did, DID);
+    let mut held = None;
+    assert_eq!(claim.decide(held, now), Claimed::Granted);
+    held = Some(claim.until_ms);
+    let joined = a.call(&post("v1/join", &body).with_header("Authorization", &header));
+    assert_eq!(joined.status, 200, "{joined:?}");
+    // B's claim of the same nonce is refused by the registry; B refuses the header.
+    let claim = b.network.didwba_claim(&header, "edge.test", now).unwrap();
+    let decided = claim.decide(held, now);
+    assert!(!granted(answer(decided).status));
+    b.network.didwba_claim_refused(&claim, now);
+    let refused = b.call(&post("v1/join", &body).with_header("Authorization", &header));
+    assert_eq!(refused.status, 401, "{refused:?}");
+    let challenge = refused
+        .headers
+        .iter()
+        .find(|(n, _)| n == "WWW-Authenticate")
+        .unwrap();
+    assert!(challenge.1.starts_with("DIDWba error=\"invalid_nonce\""));
+    // Nothing more is claimed for it there, and a header that could not pass is never claimed.
+    assert_eq!(b.network.didwba_claim(&header, "edge.test", now), None);
+    assert_eq!(b.network.didwba_claim(&header, "other.test", now), None);
+    let fresh = signed(&b, &key, "n-fresh");
+    assert!(b.network.didwba_claim(&fresh, "edge.test", now).is_some());
+    let stale = signed(&b, &key, "n-stale");
+    let later = now + 10 * 60 * 1000;
+    assert_eq!(b.network.didwba_claim(&stale, "edge.test", later), None);
+}
