@@ -246,9 +246,9 @@ test('A2A 0.3 push configs: set, get, list and delete name the task by params.id
   assert.equal(made.id, 'hook03');
   const got = await client.getTaskPushNotificationConfig({ tenant: '', taskId: asked.id, id: 'hook03' });
   assert.equal(got.url, url);
-  assert.equal((await client.listTaskPushNotificationConfigs({ tenant: '', taskId: asked.id })).configs.length, 1);
+  assert.equal((await client.listTaskPushNotificationConfig({ tenant: '', taskId: asked.id })).configs.length, 1);
   await client.deleteTaskPushNotificationConfig({ tenant: '', taskId: asked.id, id: 'hook03' });
-  assert.equal((await client.listTaskPushNotificationConfigs({ tenant: '', taskId: asked.id })).configs.length, 0);
+  assert.equal((await client.listTaskPushNotificationConfig({ tenant: '', taskId: asked.id })).configs.length, 0);
   await client.cancelTask({ id: asked.id });
 });
 
