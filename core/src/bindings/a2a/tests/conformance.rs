@@ -36,6 +36,7 @@ fn task_id(sent: &Value) -> String {
 fn finished_task(world: &mut World, alice: &str, bob: &str) -> String {
     let task = task_id(&send_to_bob(world, alice, text_part("plan")));
     for payload in [
+        json!({"task": task, "state": "working"}),
         json!({"task": task, "artifact": {"name": "plan", "parts": [{"text": "Day 1"}]}}),
         json!({"task": task, "state": "completed"}),
     ] {
@@ -317,6 +318,11 @@ fn a_message_sent_again_under_its_message_id_is_the_same_message() {
     assert_eq!(world.network.state().tasks.len(), 1);
 
     // A continuation sent twice is kept once.
+    send(
+        &mut world,
+        &bob,
+        json!({"type": "task.update", "target": "agent:alice", "payload": {"task": task, "state": "working"}}),
+    );
     send(
         &mut world,
         &bob,
