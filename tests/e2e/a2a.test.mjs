@@ -4,6 +4,10 @@
 // (core/js Agent) answers tasks with `onTask`: it asks for input, adds an
 // artifact and completes. Cards, both generations, streams, cancel, a task
 // read back after kill -9 and a restart, and callers without a session.
+// What the A2A TCK and the SDK check besides: typed errors (ErrorInfo in
+// `error.data`), the well-known card fetched bare, per-method errors,
+// ListTasks without artifacts, 0.3 push configs, version errors and
+// idempotent sends.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -44,8 +48,7 @@ const withToken = (bearer) => (url, init = {}) => {
   return fetch(url, { ...init, headers });
 };
 
-function factory(bearer) {
-  const fetchImpl = withToken(bearer);
+function factory(bearer, fetchImpl = withToken(bearer)) {
   return new ClientFactory(ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
     transports: [new JsonRpcTransportFactory({ fetchImpl, legacyCompat: { enabled: true } })],
     cardResolver: new DefaultAgentCardResolver({ fetchImpl, legacyCompat: { enabled: true } }),
@@ -55,11 +58,27 @@ function factory(bearer) {
 /** A 1.0 client of `agent`'s endpoint, from its card. */
 const client10 = (agent, bearer = token) => factory(bearer).createFromUrl(`${base(agent)}/`);
 
-/** A 0.3 client: the card as a 0.3 client reads it (no A2A-Version), through the SDK's compat layer. */
+/**
+ * A 0.3 client: the card fetched bare (no A2A-Version) and read as a 0.3
+ * client reads it — its 0.3 fields, without the 1.0 `supportedInterfaces`
+ * merged in — through the SDK's compat layer.
+ */
 async function client03(agent, bearer = token) {
   const card = await (await fetch(`${base(agent)}/.well-known/agent-card.json`)).json();
   assert.equal(card.protocolVersion, '0.3.0');
-  return factory(bearer).createFromAgentCard(card);
+  const { supportedInterfaces, ...v03 } = card;
+  assert.equal(supportedInterfaces[0].protocolVersion, '1.0');
+  return factory(bearer).createFromAgentCard(v03);
+}
+
+/** The ErrorInfo an SDK error carries (A2A 1.0 §9.5). */
+function errorInfo(err, name, reason) {
+  assert.equal(err.name, name, `${err.name}: ${err.message}`);
+  const [info] = err.data;
+  assert.equal(info['@type'], 'type.googleapis.com/google.rpc.ErrorInfo');
+  assert.equal(info.reason, reason);
+  assert.equal(info.domain, 'a2a-protocol.org');
+  return true;
 }
 
 const text = (value) => ({ content: { $case: 'text', value } });
@@ -102,6 +121,14 @@ test('cards: one per agent with skills, the network\'s, in both generations', as
   assert.equal(v10.securitySchemes.session.httpAuthSecurityScheme.scheme, 'Bearer');
   const v03 = await (await fetch(`${base('agent:planner')}/.well-known/agent.json`)).json();
   assert.equal(v03.url, base('agent:planner'));
+  // Fetched bare (as §8.2 discovery and the TCK do), the card is the current one, 0.3's fields merged in.
+  const bare = await fetch(`${base('agent:planner')}/.well-known/agent-card.json`);
+  assert.equal(bare.headers.get('vary'), 'A2A-Version');
+  const merged = await bare.json();
+  assert.deepEqual(merged.supportedInterfaces, v10.supportedInterfaces);
+  assert.equal(merged.securitySchemes.session.httpAuthSecurityScheme.scheme, 'Bearer');
+  assert.equal(merged.securitySchemes.session.scheme, 'bearer');
+  assert.equal((await factory(token).createFromAgentCard(merged)).protocolVersion, '1.0');
   assert.deepEqual(v03.security, [{ session: [] }, { didwba: [] }]);
   assert.equal(v10.securitySchemes.didwba.httpAuthSecurityScheme.scheme, 'DIDWba');
   const net = await (await fetch(`${base()}/.well-known/agent-card.json`, { headers: { 'A2A-Version': '1.0' } })).json();
@@ -139,6 +166,19 @@ test('A2A 1.0: input-required, the client continues, completed with an artifact;
   assert.equal(partText(done.status.message.parts[0]), 'planned Rome');
   const listed = await client.listTasks({ pageSize: 10 });
   assert.ok(listed.tasks.some((t) => t.id === asked.id));
+  // ListTasks omits artifacts unless asked (§3.1.4).
+  assert.deepEqual(listed.tasks.find((t) => t.id === asked.id).artifacts, []);
+  const withArtifacts = await client.listTasks({ pageSize: 10, includeArtifacts: true });
+  assert.equal(partText(withArtifacts.tasks.find((t) => t.id === asked.id).artifacts[0].parts[0]), 'Rome on May');
+  const raw = await fetch(base('agent:planner'), {
+    method: 'POST', headers: { 'content-type': 'application/json', 'A2A-Version': '1.0', Authorization: `Bearer ${token}` },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'ListTasks', params: {} }),
+  }).then((r) => r.json());
+  assert.ok(raw.result.tasks.every((t) => !('artifacts' in t)), JSON.stringify(raw.result.tasks[0]));
+  // A message to the finished task is UnsupportedOperationError, a cancel TaskNotCancelableError.
+  await assert.rejects(client.sendMessage(message('June', asked.id)), (err) => errorInfo(err, 'UnsupportedOperationError', 'UNSUPPORTED_OPERATION'));
+  await assert.rejects(client.cancelTask({ id: asked.id }), (err) => errorInfo(err, 'TaskNotCancelableError', 'TASK_NOT_CANCELABLE'));
+  await assert.rejects(client.getTask({ id: 'no-such-task' }), (err) => errorInfo(err, 'TaskNotFoundError', 'TASK_NOT_FOUND'));
 
   await edge.kill();
   edge = await startEdge({ stateDir, port: edge.port });
@@ -195,6 +235,71 @@ test('A2A 0.3 through the SDK compat layer: send, continue, stream, get, cancel'
   assert.equal(events.at(-1).payload.value.status.state, TaskState.TASK_STATE_INPUT_REQUIRED);
   const canceled = await client.cancelTask({ id: events[0].payload.value.id });
   assert.equal(canceled.status.state, TaskState.TASK_STATE_CANCELED);
+  await assert.rejects(client.sendMessage(message('May', asked.id)), (err) => err.name === 'UnsupportedOperationError');
+});
+
+test('A2A 0.3 push configs: set, get, list and delete name the task by params.id', async () => {
+  const client = await client03('agent:planner');
+  const asked = await client.sendMessage(message('Fez'));
+  const url = 'http://127.0.0.1:9/hook';
+  const made = await client.createTaskPushNotificationConfig({ tenant: '', taskId: asked.id, id: 'hook03', url, token: 't' });
+  assert.equal(made.id, 'hook03');
+  const got = await client.getTaskPushNotificationConfig({ tenant: '', taskId: asked.id, id: 'hook03' });
+  assert.equal(got.url, url);
+  assert.equal((await client.listTaskPushNotificationConfig({ tenant: '', taskId: asked.id })).configs.length, 1);
+  await client.deleteTaskPushNotificationConfig({ tenant: '', taskId: asked.id, id: 'hook03' });
+  assert.equal((await client.listTaskPushNotificationConfig({ tenant: '', taskId: asked.id })).configs.length, 0);
+  await client.cancelTask({ id: asked.id });
+});
+
+test('a version the endpoint does not speak: the SDK raises VersionNotSupportedError', async () => {
+  // The server answers as the SDKs' servers do: a JSON-RPC error (HTTP 200) for the request's id.
+  const later = (url, init = {}) => {
+    const headers = new Headers(init.headers);
+    headers.set('Authorization', `Bearer ${token}`);
+    if ((init.method ?? 'GET') === 'POST') headers.set('A2A-Version', '2.0');
+    return fetch(url, { ...init, headers });
+  };
+  const client = await factory(token, later).createFromUrl(`${base('agent:planner')}/`);
+  await assert.rejects(client.getTask({ id: 'x' }), (err) => {
+    assert.equal(err.name, 'VersionNotSupportedError', `${err.name}: ${err.message}`);
+    assert.equal(err.data[0].reason, 'VERSION_NOT_SUPPORTED');
+    return true;
+  });
+  const raw = await later(base('agent:planner'), {
+    method: 'POST', body: JSON.stringify({ jsonrpc: '2.0', id: 'v-1', method: 'GetTask', params: { id: 'x' } }),
+  });
+  assert.equal(raw.status, 200);
+  const body = await raw.json();
+  assert.equal(body.id, 'v-1');
+  assert.equal(body.error.code, -32009);
+});
+
+test('idempotent sends: the same messageId sent again answers the same task', async () => {
+  const client = await client10('agent:planner');
+  const first = message('Nice');
+  const asked = await client.sendMessage(first);
+  assert.equal(asked.status.state, TaskState.TASK_STATE_INPUT_REQUIRED);
+  const count = async () => (await client.listTasks({ pageSize: 1 })).totalSize;
+  const before = await count();
+  // A retry after a lost answer: no second task.
+  const retried = await client.sendMessage(first);
+  assert.equal(retried.id, asked.id);
+  assert.equal(await count(), before);
+  // The answer sent twice is recorded once.
+  const answer = message('August', asked.id);
+  const done = await client.sendMessage(answer);
+  assert.equal(done.status.state, TaskState.TASK_STATE_COMPLETED);
+  const twice = await client.sendMessage(answer);
+  assert.equal(twice.id, asked.id);
+  const task = await client.getTask({ id: asked.id });
+  assert.deepEqual(task.history.map((m) => partText(m.parts[0])), ['Nice', 'Which dates for Nice?', 'August', 'planned Nice']);
+  // 0.3 clients get the same promise.
+  const old = await client03('agent:planner');
+  const oldFirst = message('Bari');
+  const oldAsked = await old.sendMessage(oldFirst);
+  assert.equal((await old.sendMessage(oldFirst)).id, oldAsked.id);
+  await old.cancelTask({ id: oldAsked.id });
 });
 
 test('the network\'s endpoint routes a message by the skill it names', async () => {

@@ -186,7 +186,14 @@ test('spaces: created or joined by name, tags merged, listed, read; errors are 4
   assert.deepEqual(listed.map((s) => s.id).filter((id) => ['ops', 'side'].includes(id)), ['ops', 'side']);
   assert.deepEqual(await ok('GET', '/spaces/ops', { node: nodes.alice }), joined);
   await refused('GET', '/spaces/none', { node: nodes.alice }, 404, /^Space 'none' not found$/);
-  await refused('POST', '/spaces', { node: nodes.alice, body: { name: 'x' } }, 422, /^Space description is required$/);
+  // Without a description the caller node's own stands in (IOA's CreateSpace); only when both are empty is it refused.
+  const defaulted = await ok('POST', '/spaces', { node: nodes.alice, body: { name: 'quiet' } });
+  assert.deepEqual(defaulted.nodes.map((n) => n.id), ['agent:alice']);
+  const mute = await ok('POST', '/auth/register', { body: { name: 'mute', access_key: ACCESS_KEY } }, 201);
+  assert.equal(mute.description, undefined);
+  await refused('POST', '/spaces', { node: mute, body: { name: 'x' } }, 422, /^Space description is required$/);
+  await refused('POST', '/spaces', { node: mute, body: { name: 'x', description: '  ' } }, 422, /^Space description is required$/);
+  await ok('POST', '/spaces', { node: mute, body: { name: 'quiet', description: 'listening' } });
   await refused('POST', '/spaces', { node: nodes.alice, body: { description: 'x' } }, 422, /^Space name is required$/);
   await refused('POST', '/spaces', { node: nodes.alice, body: { name: 'bad name!', description: 'x' } }, 422);
   await refused('GET', '/spaces/side/messages', { node: nodes.bob }, 403, /has not joined space 'side'/);

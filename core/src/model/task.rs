@@ -52,6 +52,8 @@ use serde_json::Value;
 pub const MAX_HISTORY: usize = 100;
 /// Most artifacts one task holds.
 pub const MAX_ARTIFACTS: usize = 32;
+/// The longest sender's id a message keeps ([`TaskMessage::client_id`]).
+pub const MAX_CLIENT_ID: usize = 200;
 
 /// AIP's task states.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -207,6 +209,11 @@ pub struct TaskMessage {
     pub parts: Vec<Value>,
     /// When it arrived (Unix ms).
     pub at: u64,
+    /// The sender's own id for it (A2A's `messageId`, at most
+    /// [`MAX_CLIENT_ID`] characters): a message sent again under the same
+    /// id is the same message (`crate::bindings::a2a::methods`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub client_id: Option<String>,
 }
 
 /// A result a partner produced, stored as a `resource/file/…` document.

@@ -2,8 +2,15 @@
 //! as: a message starts a task (`task.create`) or continues one
 //! (`task.message`), a cancel is `task.cancel` — each an event through the
 //! network's pipeline — and reads come from the network's tasks.
+//!
+//! Sends are idempotent: a message whose `messageId` the member already
+//! sent in a task it is part of is not sent again; the answer is that task
+//! ([`already_sent`]). A refused transition is, per method, what A2A names
+//! it: `UnsupportedOperationError` for a message to a finished task,
+//! `TaskNotCancelableError` for a cancel.
 
 use super::card;
+use super::errors;
 use super::version::{
     Operation, TASK_NOT_CANCELABLE, TASK_NOT_FOUND, UNSUPPORTED_OPERATION, Version, operation,
 };
@@ -13,7 +20,7 @@ use crate::bindings::mcp::jsonrpc::{self, INVALID_PARAMS, Id, METHOD_NOT_FOUND, 
 use crate::bindings::mcp::member::{refusal, submit};
 use crate::error::ErrorCode;
 use crate::ids::event_type::EventType;
-use crate::model::task::{Task, TaskState};
+use crate::model::task::{MAX_CLIENT_ID, Task, TaskState};
 use crate::network::task_types as types;
 use crate::{Address, Network, Rejection};
 use serde_json::{Map, Value, json};
@@ -66,19 +73,21 @@ pub fn settled(task: &Task) -> bool {
 }
 
 fn error(id: &Id, code: i64, message: impl Into<String>) -> Reply {
-    Reply::Now(jsonrpc::error(Some(id), &RpcError::new(code, message)))
+    Reply::Now(errors::response(Some(id), &RpcError::new(code, message)))
 }
 
-fn rejected(id: &Id, rejection: &Rejection) -> Reply {
+/// The network's `rejection` as A2A names it; a refused transition is
+/// `transition` (what the method's specification says it is).
+fn rejected(id: &Id, rejection: &Rejection, transition: i64) -> Reply {
     let code = match rejection.code {
         ErrorCode::NotFound => TASK_NOT_FOUND,
-        ErrorCode::InvalidTransition => TASK_NOT_CANCELABLE,
+        ErrorCode::InvalidTransition => transition,
         ErrorCode::InvalidRequest | ErrorCode::UnknownTarget => INVALID_PARAMS,
-        _ => return Reply::Now(jsonrpc::error(Some(id), &refusal(rejection))),
+        _ => return Reply::Now(errors::response(Some(id), &refusal(rejection))),
     };
     let err = RpcError::new(code, format!("{}: {}", rejection.code, rejection.message))
         .with_data(json!({"code": rejection.code.as_str()}));
-    Reply::Now(jsonrpc::error(Some(id), &err))
+    Reply::Now(errors::response(Some(id), &err))
 }
 
 /// The task `id` as `member` may see it (a participant or a master).
@@ -113,7 +122,7 @@ pub fn answer(network: &Network, member: &Address, watch: &Watch, wrap: bool) ->
             };
             jsonrpc::result(&watch.request, body)
         }
-        None => jsonrpc::error(
+        None => errors::response(
             Some(&watch.request),
             &RpcError::new(TASK_NOT_FOUND, format!("no task {}", watch.task)),
         ),
@@ -208,7 +217,7 @@ pub fn dispatch<H: BindingHost>(
             let kind = EventType::from_static(types::CANCEL);
             let submitted = submit(host, network, member, kind, target, payload)?;
             Ok(match submitted.answer {
-                Err(rejection) => rejected(&id, &rejection),
+                Err(rejection) => rejected(&id, &rejection, TASK_NOT_CANCELABLE),
                 Ok(_) => Reply::Now(answer(network, member, &watch(&task), false)),
             })
         }
@@ -263,7 +272,7 @@ enum SendError {
 fn reply_for(id: &Id, err: SendError) -> Reply {
     match err {
         SendError::Params(message) => error(id, INVALID_PARAMS, message),
-        SendError::Refused(rejection) => rejected(id, &rejection),
+        SendError::Refused(rejection) => rejected(id, &rejection, UNSUPPORTED_OPERATION),
     }
 }
 
@@ -283,7 +292,14 @@ fn send<H: BindingHost>(
         Err(problem) => return Ok(Err(SendError::Params(problem))),
     };
     let text = |key: &str| message.get(key).and_then(Value::as_str);
-    let (kind, target, payload) = if let Some(task) = text("taskId") {
+    // Public callers share the guest's address: their message ids are not theirs alone.
+    let guest = network.config().a2a_guest.as_ref() == Some(member);
+    let message_id =
+        text("messageId").filter(|id| !id.is_empty() && id.len() <= MAX_CLIENT_ID && !guest);
+    if let Some(task) = message_id.and_then(|m| already_sent(network, member, m)) {
+        return Ok(Ok(task));
+    }
+    let (kind, target, mut payload) = if let Some(task) = text("taskId") {
         let Some(target) = visible(network, member, task).and_then(|t| t.audience_for(member))
         else {
             let missing = Rejection::new(ErrorCode::NotFound, format!("no task {task}"));
@@ -327,6 +343,9 @@ fn send<H: BindingHost>(
         }
         (types::CREATE, target, payload)
     };
+    if let Some(message_id) = message_id {
+        payload["message_id"] = json!(message_id);
+    }
     let submitted = submit(
         host,
         network,
@@ -348,6 +367,21 @@ fn send<H: BindingHost>(
                 SendError::Refused(Rejection::new(ErrorCode::Internal, "no task was made"))
             }),
     })
+}
+
+/// The task a message `message_id` of `member` already went in, if any.
+fn already_sent(network: &Network, member: &Address, message_id: &str) -> Option<String> {
+    network
+        .state()
+        .tasks
+        .values()
+        .filter(|t| t.involves(member))
+        .find(|t| {
+            t.history
+                .iter()
+                .any(|m| &m.from == member && m.client_id.as_deref() == Some(message_id))
+        })
+        .map(|t| t.id.clone())
 }
 
 /// `ListTasks`: the member's tasks, newest first, filtered and paged.
@@ -380,11 +414,18 @@ fn list(network: &Network, member: &Address, params: &Map<String, Value>) -> Val
         .and_then(|t| t.parse().ok())
         .unwrap_or(0);
     let history = history_length(params).or(Some(0));
+    let artifacts = params.get("includeArtifacts") == Some(&Value::Bool(true));
     let page: Vec<Value> = tasks
         .iter()
         .skip(start)
         .take(size)
-        .map(|t| wire::task(t, Version::V1, history))
+        .map(|t| {
+            let mut task = wire::task(t, Version::V1, history);
+            if !artifacts && let Value::Object(fields) = &mut task {
+                fields.remove("artifacts");
+            }
+            task
+        })
         .collect();
     let next = start + page.len();
     json!({

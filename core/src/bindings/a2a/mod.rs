@@ -7,7 +7,9 @@
 //! * `GET /networks/{id}/a2a/.well-known/agent-card.json` — the network's
 //!   card (its members' skills); `POST /networks/{id}/a2a` routes a message
 //!   by the skill it names;
-//! * `agent.json` is accepted in place of `agent-card.json` (0.3 clients).
+//! * `agent.json` is accepted in place of `agent-card.json` (0.3 clients);
+//!   a card asked for without `A2A-Version: 1.0` is the 1.0 card with 0.3's
+//!   fields merged in, as the official SDKs serve it ([`well_known`]).
 //!
 //! A request is the member its bearer session (`POST /v1/join`) names; no
 //! or an unknown token is `401` with `WWW-Authenticate: Bearer`, as the
@@ -15,10 +17,18 @@
 //! `taskId`, a `task.message`) from that member; the task model is
 //! [`crate::model::task`], with the documented mapping of states.
 //!
+//! Every JSON-RPC error answers the request's `id` (`null` when it has
+//! none) and carries a `google.rpc.ErrorInfo` in its `data` array
+//! ([`errors`]); an `A2A-Version` the endpoint does not speak is such an
+//! error (`VersionNotSupportedError`, -32009) with HTTP 200, as the SDKs'
+//! servers answer it, so their clients raise the typed error.
+//!
 //! | module | what |
 //! |---|---|
 //! | [`version`] | the generations, their method names, A2A error codes |
 //! | [`card`] | Agent Cards and skills |
+//! | [`well_known`] | the card a well-known URI answers, by the version asked for |
+//! | [`errors`] | A2A errors: `google.rpc.ErrorInfo` in `error.data` |
 //! | [`wire`] | tasks, messages, parts and stream events in each generation |
 //! | [`methods`] | what each method does ([`methods::Reply`]) |
 //! | [`stream`] | what a stream says when its task changes |
@@ -26,11 +36,13 @@
 //! | [`remote`] | outbound: external A2A agents as members, calls and answers |
 
 pub mod card;
+pub mod errors;
 pub mod methods;
 pub mod push;
 pub mod remote;
 pub mod stream;
 pub mod version;
+pub mod well_known;
 pub mod wire;
 
 #[cfg(test)]
@@ -39,8 +51,8 @@ mod remote_tests;
 mod tests;
 
 use crate::bindings::exchange::BindingHost;
-use crate::bindings::mcp::jsonrpc::{self, Body, INVALID_REQUEST, Message, RpcError};
-use crate::bindings::message::{Method, Request, Response};
+use crate::bindings::mcp::jsonrpc::{self, Body, INVALID_REQUEST, Id, Message, RpcError};
+use crate::bindings::message::{self, Method, Request, Response};
 use crate::bindings::session::{QueryTokens, authenticate};
 use crate::{Address, ErrorCode, Network, NetworkId};
 use methods::Reply;
@@ -83,8 +95,19 @@ pub fn target(req: &Request) -> Option<Target> {
     })
 }
 
-fn rpc_refusal(status: u16, code: i64, message: impl Into<String>) -> Response {
-    Response::json(jsonrpc::error(None, &RpcError::new(code, message))).with_status(status)
+fn rpc_refusal(status: u16, id: Option<&Id>, error: &RpcError) -> Response {
+    Response::json(errors::response(id, error)).with_status(status)
+}
+
+/// A JSON-RPC answer in A2A's shape ([`errors::conform`]); other bodies unchanged.
+fn conformed(response: Response) -> Response {
+    match response.body {
+        message::Body::Json(value) if value.get("jsonrpc").is_some() => Response {
+            body: message::Body::Json(errors::conform(value)),
+            ..response
+        },
+        _ => response,
+    }
 }
 
 /// A JSON-RPC request taken: who sent it, how to answer, and the bearer
@@ -109,8 +132,18 @@ pub fn handle<H: BindingHost>(
     req: &Request,
     target: &Target,
 ) -> Result<Result<Accepted, Response>, H::Error> {
-    network.traced(req.trace_context(), |network| {
+    let handled = network.traced(req.trace_context(), |network| {
         serve(host, network, req, target)
+    })?;
+    Ok(match handled {
+        Ok(accepted) => Ok(Accepted {
+            reply: match accepted.reply {
+                Reply::Now(value) => Reply::Now(errors::conform(value)),
+                other => other,
+            },
+            ..accepted
+        }),
+        Err(response) => Err(conformed(response)),
     })
 }
 
@@ -121,17 +154,10 @@ fn serve<H: BindingHost>(
     req: &Request,
     target: &Target,
 ) -> Result<Result<Accepted, Response>, H::Error> {
-    let version = match Version::of(req) {
-        Ok(version) => version,
-        Err(asked) => {
-            let message = format!("A2A-Version {asked} is not supported: use 1.0 or 0.3");
-            return Ok(Err(rpc_refusal(400, VERSION_NOT_SUPPORTED, message)));
-        }
-    };
     if target.card {
-        let card = card::card(network, req.origin(), target.agent.as_ref(), version);
+        let card = well_known::card(network, req, req.origin(), target.agent.as_ref());
         return Ok(Err(match (req.method.clone(), card) {
-            (Method::Get, Some(card)) => Response::json(card),
+            (Method::Get, Some(card)) => Response::json(card).with_header("Vary", "A2A-Version"),
             (Method::Get, None) => Response::error(
                 ErrorCode::NotFound,
                 "no member here offers skills: an agent card lists a member's tools",
@@ -145,6 +171,15 @@ fn serve<H: BindingHost>(
             "POST JSON-RPC requests to an A2A endpoint",
         )));
     }
+    let version = match Version::of(req) {
+        Ok(version) => version,
+        Err(asked) => {
+            let id = errors::request_id(&req.body);
+            let message = format!("A2A-Version {asked} is not supported: use 1.0 or 0.3");
+            let error = RpcError::new(VERSION_NOT_SUPPORTED, message);
+            return Ok(Err(rpc_refusal(200, id.as_ref(), &error)));
+        }
+    };
     let exchanged = match crate::bindings::didwba::exchange(host, network, req)? {
         Ok(exchanged) => exchanged,
         Err(refused) => return Ok(Err(refused)),
@@ -179,11 +214,13 @@ fn rpc_request<H: BindingHost>(
         None => match authenticate(host, req, QueryTokens::Refused)? {
             Ok(member) => member,
             Err(_) => {
-                let mut response = rpc_refusal(
-                    401,
+                let error = RpcError::new(
                     jsonrpc::NETWORK_REFUSED,
                     "send Authorization: Bearer <session token from POST /v1/join>",
-                );
+                )
+                .with_data(json!({"code": ErrorCode::NotJoined.as_str()}));
+                let id = errors::request_id(&req.body);
+                let mut response = rpc_refusal(401, id.as_ref(), &error);
                 response
                     .headers
                     .push(("WWW-Authenticate".into(), "Bearer".into()));
@@ -204,7 +241,9 @@ fn rpc_request<H: BindingHost>(
         Ok(Body::Single(Message::Request { id, method, params })) => (id, method, params),
         Ok(_) => {
             let message = "one JSON-RPC request per POST (no batches or notifications)";
-            return Ok(Err(rpc_refusal(400, INVALID_REQUEST, message)));
+            let id = errors::request_id(&req.body);
+            let error = RpcError::new(INVALID_REQUEST, message);
+            return Ok(Err(rpc_refusal(400, id.as_ref(), &error)));
         }
     };
     let reply = methods::dispatch(

@@ -53,6 +53,20 @@ fn error(id: &Id, code: i64, message: impl Into<String>) -> Value {
     jsonrpc::error(Some(id), &RpcError::new(code, message))
 }
 
+/// The task and the config a request names: 1.0 says `taskId` and `id`;
+/// 0.3's get, list and delete say `id` (the task) and `pushNotificationConfigId`.
+fn names(version: Version, method: &str, params: &Value) -> (String, Option<String>) {
+    let text = |key: &str| params.get(key).and_then(Value::as_str).map(str::to_owned);
+    let (task, config) = match version {
+        Version::V03 if !method.ends_with("/set") => (
+            text("id").or_else(|| text("taskId")),
+            text("pushNotificationConfigId"),
+        ),
+        _ => (text("taskId"), text("id")),
+    };
+    (task.unwrap_or_default(), config)
+}
+
 /// Answers one of the push configuration methods (`method`) of `member`:
 /// the JSON-RPC response.
 pub fn configure<H: BindingHost>(
@@ -64,9 +78,7 @@ pub fn configure<H: BindingHost>(
 ) -> Result<Value, H::Error> {
     let text = |v: &Value, key: &str| v.get(key).and_then(Value::as_str).map(str::to_owned);
     let whole = Value::Object(params.clone());
-    let task = text(&whole, "taskId")
-        .or_else(|| text(&whole, "id").filter(|_| method.ends_with("/list")))
-        .unwrap_or_default();
+    let (task, config_id) = names(version, method, &whole);
     let Some(current) = network
         .state()
         .tasks
@@ -76,7 +88,6 @@ pub fn configure<H: BindingHost>(
         return Ok(error(id, TASK_NOT_FOUND, format!("no task {task}")));
     };
     let target = current.audience_for(member).unwrap_or_else(Address::core);
-    let config_id = text(&whole, "id").or_else(|| text(&whole, "pushNotificationConfigId"));
     let (is_set, is_delete, is_list) = (
         method == "CreateTaskPushNotificationConfig" || method.ends_with("/set"),
         method == "DeleteTaskPushNotificationConfig" || method.ends_with("/delete"),
@@ -130,7 +141,12 @@ pub fn configure<H: BindingHost>(
             target,
             payload,
         )?;
-        return Ok(jsonrpc::result(id, json!({})));
+        // 1.0 answers `google.protobuf.Empty`; 0.3's schema says `null`.
+        let done = match version {
+            Version::V1 => json!({}),
+            Version::V03 => Value::Null,
+        };
+        return Ok(jsonrpc::result(id, done));
     }
     let all: Vec<Value> = current
         .push

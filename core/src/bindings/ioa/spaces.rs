@@ -2,6 +2,10 @@
 //! or joins it, idempotent by name, keeping `tags`; `GET /spaces` lists the
 //! channels the caller may see, `GET /spaces/{id}` one with its nodes and
 //! message count.
+//!
+//! A SpaceCreate without a `description` takes the caller node's own (its
+//! profile's), and is refused only when both are empty — the rule of IOA's
+//! reference server (`CreateSpace`).
 
 use super::refusal::{Refusal, object_body};
 use super::wire::space_info;
@@ -19,7 +23,7 @@ use serde_json::{Map, Value, json};
 pub struct SpaceCreate {
     /// The channel's name.
     pub name: String,
-    /// The caller's role or intent in it (required, as IOA requires it).
+    /// The caller's role or intent in it (empty: the caller node's description).
     pub description: String,
     /// Labels.
     pub tags: Vec<String>,
@@ -44,9 +48,6 @@ pub fn space_create(body: &Map<String, Value>, strict: bool) -> Result<SpaceCrea
         return Err(Refusal::input("Space name is required"));
     }
     let description = text("description")?;
-    if description.is_empty() {
-        return Err(Refusal::input("Space description is required"));
-    }
     let tags = match body.get("tags") {
         None | Some(Value::Null) => Vec::new(),
         Some(Value::Array(tags)) if tags.iter().all(Value::is_string) => tags
@@ -107,6 +108,17 @@ pub fn list(network: &Network, graph: &dyn GraphIndex, caller: &Address) -> Vec<
         .collect()
 }
 
+/// The description `space` is created or joined with: its own, else the
+/// caller node's; `None` when both are empty.
+pub fn description(network: &Network, caller: &Address, space: &SpaceCreate) -> Option<String> {
+    let own = Some(space.description.clone()).filter(|d| !d.is_empty());
+    own.or_else(|| {
+        let profile = &network.state().members.get(caller)?.profile;
+        let node = profile.description.as_deref()?.trim();
+        (!node.is_empty()).then(|| node.to_owned())
+    })
+}
+
 /// Creates the space or joins it (with its tags) as `caller`.
 pub fn create_or_join<H: BindingHost>(
     host: &mut H,
@@ -114,6 +126,9 @@ pub fn create_or_join<H: BindingHost>(
     caller: &Address,
     space: &SpaceCreate,
 ) -> Result<Result<(), Refusal>, H::Error> {
+    if description(network, caller, space).is_none() {
+        return Ok(Err(Refusal::input("Space description is required")));
+    }
     let Ok(name) = space.name.parse::<Name>() else {
         return Ok(Err(Refusal::input(format!(
             "Space name '{}' is not a channel name (letters, digits, '-', '_', '.')",

@@ -1,4 +1,4 @@
-//! The IOA binding's decisions that need no network: paths, bodies, errors.
+//! The IOA binding's decisions: paths, bodies, errors, and spaces in a network in memory.
 
 use super::*;
 use crate::bindings::message::{Method, Request};
@@ -98,16 +98,46 @@ fn rejections_become_ioa_details_and_statuses() {
 }
 
 #[test]
-fn a_space_needs_a_name_and_a_description() {
+fn a_space_needs_a_name_and_a_description_its_own_or_the_callers() {
     let space =
         spaces::body(&json!({"name": "ops", "description": "watching", "tags": ["a"]}).to_string())
             .unwrap();
     assert_eq!(space.tags, ["a"]);
+    let bare = spaces::body(&json!({"name": "ops"}).to_string()).unwrap();
+    assert_eq!(bare.description, "");
+    let mut world = crate::bindings::tests::world::World::new();
+    let mut node = |name: &str, description: Option<&str>| {
+        let mut body = json!({"name": name});
+        if let Some(d) = description {
+            body["description"] = json!(d);
+        }
+        let register = nodes::register_body(&body.to_string(), None).unwrap();
+        match nodes::join(&mut world.host, &mut world.network, register, None) {
+            Ok(joined) => joined.unwrap().0,
+            Err(never) => match never {},
+        }
+    };
+    let (planner, mute) = (node("planner", Some("plans trips")), node("mute", None));
+    let mut create =
+        |caller: &crate::Address, space: &spaces::SpaceCreate| match spaces::create_or_join(
+            &mut world.host,
+            &mut world.network,
+            caller,
+            space,
+        ) {
+            Ok(done) => done.map_err(|r| (r.status, r.detail)),
+            Err(never) => match never {},
+        };
+    // The caller's own description stands in for a missing one (IOA's CreateSpace).
+    assert_eq!(create(&planner, &bare), Ok(()));
     assert_eq!(
-        spaces::body(&json!({"name": "ops"}).to_string())
-            .unwrap_err()
-            .detail,
-        "Space description is required"
+        create(&mute, &bare),
+        Err((422, "Space description is required".to_owned()))
+    );
+    assert_eq!(create(&mute, &space), Ok(()));
+    assert_eq!(
+        spaces::description(&world.network, &planner, &bare).as_deref(),
+        Some("plans trips")
     );
     assert_eq!(
         spaces::body(&json!({"description": "d"}).to_string())

@@ -157,6 +157,7 @@ fn history_keeps_the_newest_messages() {
             role: TaskRole::Partner,
             parts: vec![],
             at: i as u64,
+            client_id: None,
         });
     }
     assert_eq!(t.history.len(), MAX_HISTORY);

@@ -11,7 +11,7 @@ use crate::ids::standing::Role;
 use crate::model::access::{AccessRule, Permissions};
 use crate::model::state::{Resource, Row};
 use crate::model::task::{
-    MAX_ARTIFACTS, Task, TaskArtifact, TaskMessage, TaskMode, TaskRole, TaskState,
+    MAX_ARTIFACTS, MAX_CLIENT_ID, Task, TaskArtifact, TaskMessage, TaskMode, TaskRole, TaskState,
 };
 use crate::network::effects::Effect;
 use crate::network::engine::Network;
@@ -71,6 +71,12 @@ fn message(event: &Event, role: TaskRole, parts: Vec<Value>, now: u64) -> TaskMe
         role,
         parts,
         at: now,
+        client_id: event
+            .payload
+            .get("message_id")
+            .and_then(Value::as_str)
+            .filter(|id| !id.is_empty() && id.len() <= MAX_CLIENT_ID)
+            .map(str::to_owned),
     }
 }
 
