@@ -99,7 +99,7 @@ test("every line of the README's command-line block runs as written", async () =
         assert.equal((await run(['send', ...where(), 'agent:listener', 'workspace.message.posted', '{"content":"for you"}'])).code, 0);
         await until('follow exits after its one event', () => follow.child.exitCode !== null);
         assert.equal(follow.child.exitCode, 0, follow.output.stderr);
-        assert.equal(JSON.parse(follow.output.stdout).payload.content, 'for you');
+        assert.equal(JSON.parse(follow.output.stdout).payload.content, 'for you', follow.output.stdout);
         continue;
       }
       const ran = await run(args);

@@ -66,34 +66,46 @@ test('the SDK keeps member secrets: a second connect as the same address works, 
   (await Agent.connect({ url: edge.url, network: id, name: 'agent:mapped', secretStore: store })).close();
 });
 
-test('the echo example runs twice and answers a direct message directly, a channel message in the channel', async () => {
+test('the echo example runs twice and answers a direct message directly, not to everyone', async () => {
   const { id } = await createNetwork(edge.url, { name: 'echo' });
   const me = await Agent.connect({ url: edge.url, network: id, name: 'human:me' });
   const other = await Agent.connect({ url: edge.url, network: id, name: 'human:other' });
   const overheard = [];
   other.on('workspace.message.posted', (event) => overheard.push(event));
   try {
-    await me.createChannel('room', { members: ['human:me', 'agent:echo'] });
     await twice('echo.js', { AGENTNET_NETWORK: id }, /echo ready/, async (run) => {
       const answer = await me.request('agent:echo', 'workspace.message.posted', { content: `ping ${run}` }, { timeoutMs: 5000 });
       assert.equal(answer.payload.content, `echo: ping ${run}`);
       assert.equal(answer.target, 'human:me', 'a direct message is answered directly');
-      if (run === 1) {
-        const heard = [];
-        me.on('workspace.message.posted', (event) => { if (event.target === 'channel/room') heard.push(event); });
-        const echo = await startNode([join(pkg, 'examples', 'echo.js')], { env: { AGENTNET_URL: edge.url, AGENTNET_NETWORK: id, AGENTNET_NAME: 'agent:echo-2' }, ready: /echo ready/ });
-        await echo.stop();
-        await me.post('channel/room', 'in the room');
-        await until('the echo answers in the channel', () => heard.some((e) => e.source === 'agent:echo'));
-        const reply = heard.find((e) => e.source === 'agent:echo');
-        assert.equal(reply.payload.content, 'echo: in the room');
-        assert.ok(reply.metadata.in_reply_to, 'in the message\'s thread');
-      }
     });
     assert.deepEqual(overheard.filter((e) => e.source === 'agent:echo'), [], 'nothing was echoed to everyone');
   } finally {
     me.close();
     other.close();
+  }
+});
+
+test('event.reply answers a channel message in the channel, in its thread', async () => {
+  const { id } = await createNetwork(edge.url, { name: 'room' });
+  const me = await Agent.connect({ url: edge.url, network: id, name: 'human:me' });
+  const helper = await Agent.connect({ url: edge.url, network: id, name: 'agent:helper' });
+  try {
+    await me.createChannel('room', { members: ['human:me', 'agent:helper'] });
+    await helper.joinChannel('room');
+    helper.on('workspace.message.posted', (event) => {
+      if (event.source !== helper.address) event.reply(`seen: ${event.payload.content}`);
+    });
+    const heard = [];
+    me.on('workspace.message.posted', (event) => heard.push(event));
+    const asked = await me.post('channel/room', 'in the room');
+    await until('the helper answers in the channel', () => heard.some((e) => e.source === 'agent:helper'));
+    const reply = heard.find((e) => e.source === 'agent:helper');
+    assert.equal(reply.target, 'channel/room');
+    assert.equal(reply.payload.content, 'seen: in the room');
+    assert.equal(reply.metadata.in_reply_to, asked.id, "in the message's thread");
+  } finally {
+    me.close();
+    helper.close();
   }
 });
 
