@@ -137,8 +137,11 @@ test("with the MCP SDK installed, the README's MCP example runs verbatim and the
 test("the TypeScript declarations type-check a user's program and catch misuse", async () => {
   const program = `import { Agent, AgentnetError, KeyPair, addressInfo, type AgentnetEvent } from 'agentnet-sdk';
 const key: KeyPair = KeyPair.generate();
-const agent: Agent = await Agent.connect({ url: 'http://127.0.0.1:8787', network: 'demo', name: 'openagents:me', key });
+const agent: Agent = await Agent.connect({ url: 'http://127.0.0.1:8787', network: 'demo', name: 'openagents:me', key, secretStore: new Map<string, string>() });
 agent.on<{ text: string }>('chat.*', (event: AgentnetEvent<{ text: string }>) => { const t: string = event.payload.text; void t; });
+agent.on<{ content: string }>('workspace.message.posted', async (event) => { await event.reply('echo: ' + event.payload.content); });
+await agent.post('channel/general', 'hi', { inReplyTo: 'x' });
+await Agent.connect({ url: 'http://127.0.0.1:8787', network: 'demo', name: 'agent:nothing-kept', secretStore: false });
 const sum: number = await agent.invoke<number>('calculator', { a: 1, b: 2 });
 const kind: string = addressInfo('resource/tool/x').kind;
 try { await agent.send('core', 'x.y'); } catch (err) { if (err instanceof AgentnetError) console.log(err.code); }
