@@ -218,3 +218,26 @@ test('a task to an agent that takes no tasks fails at once; one whose worker wen
     idle.close();
   }
 });
+
+test("the main README's echo agent answers a direct message directly, twice over a restart", async () => {
+  const root = join(pkg, '..', '..');
+  const readme = await readFile(join(root, 'README.md'), 'utf8');
+  const code = readme.split('A JavaScript agent (from this repository')[1].match(/```js\n([\s\S]*?)```/)[1]
+    .replaceAll('http://127.0.0.1:8787', edge.url);
+  const me = await Agent.connect({ url: edge.url, network: 'demo', name: 'human:reader' });
+  try {
+    for (const run of [1, 2]) {
+      const echo = await startNode(['--input-type=module', '-e', code], { cwd: root });
+      try {
+        const answer = await until('the echo answers', () => me.request('agent:my-echo', 'workspace.message.posted', { content: `hi ${run}` }, { timeoutMs: 2000 })
+          .catch(() => undefined));
+        assert.equal(answer.payload.content, `echo: hi ${run}`);
+        assert.equal(answer.target, 'human:reader');
+      } finally {
+        await echo.stop();
+      }
+    }
+  } finally {
+    me.close();
+  }
+});
