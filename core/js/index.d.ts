@@ -57,6 +57,29 @@ export interface AgentnetEvent<P = any> {
   network?: string;
 }
 
+/** An event as handlers get it (`agent.on`): with `reply`. */
+export type ReceivedEvent<P = any> = AgentnetEvent<P> & {
+  /**
+   * Posts `content` (text, or `{content, …}`) as `workspace.message.posted` where
+   * this event was said — a direct message to its sender, a channel's or
+   * everyone's in that conversation — with `in_reply_to` its id (its thread).
+   */
+  reply(content: ChatContent, options?: { metadata?: Record<string, unknown>; timeoutMs?: number }): Promise<Ack>;
+};
+
+/** A chat message's content: its text, or a payload whose `content` is the text. */
+export type ChatContent = string | ({ content: string } & Record<string, unknown>);
+
+/**
+ * Where `Agent.connect` keeps each address's member secret between runs, by
+ * key (`{network URL} {address}`): any object with `get` and `set`, sync or
+ * async (a `Map` will do).
+ */
+export interface SecretStore {
+  get(key: string): string | undefined | Promise<string | undefined>;
+  set(key: string, secret: string): unknown;
+}
+
 /** An error from the core or the network, with a stable `code`. */
 export class AgentnetError extends Error {
   constructor(code: string, message: string, options?: { cause?: unknown });
@@ -216,8 +239,15 @@ export interface ConnectOptions {
   invite?: string;
   /** A key pair (or secret key hex) proving an `openagents:{name}` address. */
   key?: KeyPair | string | { secretKey: string };
-  /** The `memberSecret` of an earlier connection as this address (an address belongs to its first holder). */
+  /** The `memberSecret` of an earlier connection as this address (an address belongs to its first holder); default: the one `secretStore` kept. */
   memberSecret?: string;
+  /**
+   * Where member secrets are kept between runs, so the program joins as the same
+   * address every time: default the runtime's (a file in Node, Bun and Deno:
+   * `AGENTNET_SECRETS`, else `agentnet/secrets.json` in the user's configuration
+   * folder, 0600; IndexedDB in a browser; none in a Worker); `false` keeps nothing.
+   */
+  secretStore?: SecretStore | false;
   /** Further join credentials. */
   credentials?: Record<string, unknown>;
   /** The WebSocket class (default: the global one, else the `ws` package). */
@@ -270,11 +300,16 @@ export class Agent {
   readonly memberSecret: string | undefined;
   /** Events not yet acknowledged by the network. */
   readonly outbox: { event: AgentnetEvent; state: 'pending' | 'sent' | 'rejected'; rejection?: { code: string; message: string } }[];
-  on<P = any>(pattern: string, handler: (event: AgentnetEvent<P>) => void | Promise<void>): this;
+  on<P = any>(pattern: string, handler: (event: ReceivedEvent<P>) => void | Promise<void>): this;
   off(pattern: string, handler: (event: AgentnetEvent) => void | Promise<void>): this;
   onConnectionChange(listener: (change: { online: boolean; error?: AgentnetError }) => void): () => void;
   send(target: string, type: string, payload?: unknown, options?: { metadata?: Record<string, unknown>; timeoutMs?: number }): Promise<Ack>;
   request<R = any>(target: string, type: string, payload?: unknown, options?: { timeoutMs?: number }): Promise<AgentnetEvent<R>>;
+  /**
+   * Posts a chat message (`workspace.message.posted {content}`) to an agent, a
+   * channel or `agent:broadcast`; `inReplyTo` (an event or its id) threads it.
+   */
+  post(target: string, content: ChatContent, options?: { inReplyTo?: AgentnetEvent | string; metadata?: Record<string, unknown>; timeoutMs?: number }): Promise<Ack>;
   /** Answers `event` (`metadata.in_reply_to`); a traced event's reply is its child in the same W3C trace (`traceparent`). */
   reply(event: AgentnetEvent, type: string, payload?: unknown): Promise<Ack>;
   /** Creates a channel with you as its member; `members` are invited (each joins itself); `private` channels admit only those. */
@@ -286,7 +321,11 @@ export class Agent {
   discoverResources(filter?: { type?: ResourceKind }): Promise<ResourceInfo[]>;
   /** Agents by capability over this network's members and the deployment's registry (`network.discovery.query`), best first. */
   discoverAgents(query?: DiscoveryQuery): Promise<NetworkDiscoveryAnswer>;
-  /** Answers tasks given to this agent; what the handler returns completes the task. */
+  /**
+   * Answers tasks given to this agent; what the handler returns completes the task.
+   * Until it is called, the agent's profile says it takes no tasks, and the network
+   * refuses tasks sent to it at once (`takes_no_tasks`).
+   */
   onTask(handler: (task: TaskWork) => unknown | Promise<unknown>): this;
   /** Starts a task at an agent (or a channel, for a group task). */
   startTask(target: string, message: TaskContent, options?: StartTaskOptions): Promise<TaskHandle>;
@@ -294,6 +333,11 @@ export class Agent {
   setProfile(profile: MemberProfile): Promise<Ack>;
   /** Your tasks (requested or worked on), newest change first. */
   listTasks(filter?: { state?: TaskState; limit?: number }): Promise<TaskList>;
+  /**
+   * Offers `resource/tool/{name}`. Each call's input is checked against `schema`
+   * (JSON Schema, Ajv) before `handler` runs; one that does not fit is answered
+   * `invalid_arguments`. A name another member offers fails with `already_exists`.
+   */
   registerTool<I = any, O = any>(
     name: string,
     schema: unknown,

@@ -86,6 +86,8 @@ pub enum ErrorCode {
     RejectedByMod,
     /// An agent installed as a fail-closed mod was offline or gave no verdict in time.
     ModUnavailable,
+    /// The task's partner said it takes no tasks (its profile's `tasks` is false).
+    TakesNoTasks,
 }
 
 impl ErrorCode {
@@ -128,6 +130,7 @@ impl ErrorCode {
             Self::Banned => "banned",
             Self::RejectedByMod => "rejected_by_mod",
             Self::ModUnavailable => "mod_unavailable",
+            Self::TakesNoTasks => "takes_no_tasks",
         }
     }
 }

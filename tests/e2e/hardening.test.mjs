@@ -65,7 +65,7 @@ test('an address in use is not taken over: not the master, not over HTTP or WebS
   });
   assert.equal(refusal, 409);
   await assert.rejects(
-    Agent.connect({ url: edge.url, network: id, name: 'agent:victim', WebSocket, reconnect: false }),
+    Agent.connect({ url: edge.url, network: id, name: 'agent:victim', WebSocket, reconnect: false, secretStore: false }),
     { code: 'address_in_use' },
   );
   // The roster shows no secrets; the victim is still itself and still served.

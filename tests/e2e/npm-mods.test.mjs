@@ -28,6 +28,7 @@ async function chat() {
   const bob = await Agent.connect({ url: edge.url, network: created.id, name: 'agent:bob' });
   const heard = [];
   bob.on('chat.*', (event) => heard.push(event));
+  bob.on('workspace.message.posted', (event) => heard.push(event));
   return { ...created, alice, bob, heard };
 }
 
@@ -39,13 +40,13 @@ test('the profanity guard example rejects a rude message with its reason and let
   });
   try {
     await assert.rejects(
-      alice.send('agent:bob', 'chat.message', { text: 'well, darn it' }),
+      alice.post('agent:bob', 'well, darn it'),
       (err) => err.code === 'rejected_by_mod' && /darn/.test(err.message) && /agent:profanity-guard/.test(err.message),
     );
-    const ack = await alice.send('agent:bob', 'chat.message', { text: 'good morning' });
+    const ack = await alice.post('agent:bob', 'good morning');
     assert.ok(ack.seq > 0);
     await until('bob hears the clean message', () => heard.length === 1);
-    assert.equal(heard[0].payload.text, 'good morning');
+    assert.equal(heard[0].payload.content, 'good morning');
     // Events it does not intercept never wait for it.
     assert.ok((await alice.send('agent:bob', 'note.left', { text: 'darn' })).seq > 0);
 
@@ -55,7 +56,7 @@ test('the profanity guard example rejects a rude message with its reason and let
       const { agents } = await alice.discover();
       return agents.find((a) => a.address === 'agent:profanity-guard')?.status === 'offline';
     });
-    await assert.rejects(alice.send('agent:bob', 'chat.message', { text: 'hello?' }), { code: 'mod_unavailable' });
+    await assert.rejects(alice.post('agent:bob', 'hello?'), { code: 'mod_unavailable' });
   } finally {
     await guard.stop();
     alice.close();
@@ -70,9 +71,9 @@ test('the translator example rewrites the message everyone receives', async () =
     ready: /translator ready/,
   });
   try {
-    await alice.send('agent:bob', 'chat.message', { text: 'hola mundo' });
+    await alice.post('agent:bob', 'hola mundo');
     await until('bob hears the translation', () => heard.length === 1);
-    assert.equal(heard[0].payload.text, 'hello world');
+    assert.equal(heard[0].payload.content, 'hello world');
     assert.equal(heard[0].payload.original, 'hola mundo');
     assert.equal(heard[0].source, 'agent:alice');
   } finally {

@@ -59,13 +59,16 @@ test('the tarball holds what the package needs and nothing of the build', async 
   assert.ok((await stat(join(dir, 'node_modules', 'agentnet-sdk', 'pkg', 'agentnet_js_bg.wasm'))).size > 0);
 });
 
-test("the README's quick start runs verbatim from the installed package", async () => {
+test("the README's quick start runs verbatim from the installed package, and again", async () => {
   const readme = await readFile(join(pkg, 'README.md'), 'utf8');
   const quickStart = readme.split('## Quick start')[1].match(/```js\n([\s\S]*?)```/)[1];
   await writeFile(join(dir, 'quickstart.mjs'), quickStart);
-  const run = await runNode(['quickstart.mjs'], { cwd: dir, env: { AGENTNET_URL: edge.url } });
-  assert.equal(run.code, 0, run.stderr);
-  assert.equal(run.stdout.trim(), 'echo: hello');
+  // The second run joins as the same addresses: the SDK kept their member secrets (in this test's own file).
+  for (const run of [1, 2]) {
+    const ran = await runNode(['quickstart.mjs'], { cwd: dir, env: { AGENTNET_URL: edge.url, AGENTNET_SECRETS: join(dir, 'secrets.json') } });
+    assert.equal(ran.code, 0, `run ${run}: ${ran.stderr}`);
+    assert.equal(ran.stdout.trim(), 'echo: hello', `run ${run}`);
+  }
 });
 
 test('the installed echo example and CLI work against the edge', async () => {
@@ -75,9 +78,9 @@ test('the installed echo example and CLI work against the edge', async () => {
   });
   try {
     const sent = await runNode([join(dir, 'node_modules', '.bin', 'agentnet-sdk'), 'send', '--url', `${edge.url}/networks/demo`,
-      'agent:packed-echo', 'chat.message', '{"text":"hi"}'], { cwd: dir });
+      'agent:packed-echo', 'workspace.message.posted', '{"content":"hi"}', '--wait'], { cwd: dir, env: { AGENTNET_SECRETS: join(dir, 'secrets.json') } });
     assert.equal(sent.code, 0, sent.stderr);
-    assert.ok(JSON.parse(sent.stdout).seq > 0);
+    assert.equal(JSON.parse(sent.stdout).payload.content, 'echo: hi');
   } finally {
     await echo.stop();
   }
@@ -134,8 +137,11 @@ test("with the MCP SDK installed, the README's MCP example runs verbatim and the
 test("the TypeScript declarations type-check a user's program and catch misuse", async () => {
   const program = `import { Agent, AgentnetError, KeyPair, addressInfo, type AgentnetEvent } from 'agentnet-sdk';
 const key: KeyPair = KeyPair.generate();
-const agent: Agent = await Agent.connect({ url: 'http://127.0.0.1:8787', network: 'demo', name: 'openagents:me', key });
+const agent: Agent = await Agent.connect({ url: 'http://127.0.0.1:8787', network: 'demo', name: 'openagents:me', key, secretStore: new Map<string, string>() });
 agent.on<{ text: string }>('chat.*', (event: AgentnetEvent<{ text: string }>) => { const t: string = event.payload.text; void t; });
+agent.on<{ content: string }>('workspace.message.posted', async (event) => { await event.reply('echo: ' + event.payload.content); });
+await agent.post('channel/general', 'hi', { inReplyTo: 'x' });
+await Agent.connect({ url: 'http://127.0.0.1:8787', network: 'demo', name: 'agent:nothing-kept', secretStore: false });
 const sum: number = await agent.invoke<number>('calculator', { a: 1, b: 2 });
 const kind: string = addressInfo('resource/tool/x').kind;
 try { await agent.send('core', 'x.y'); } catch (err) { if (err instanceof AgentnetError) console.log(err.code); }

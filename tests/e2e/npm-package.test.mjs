@@ -86,6 +86,7 @@ test('the calculator example answers invocations it permits, refuses the rest, a
 
     assert.deepEqual(await alice.invoke('calculator', { op: 'multiply', a: 6, b: 7 }), { result: 42 });
     await assert.rejects(alice.invoke('resource/tool/calculator', { op: 'divide', a: 1, b: 0 }), { code: 'invalid_request', message: /division by zero/ });
+    await assert.rejects(alice.invoke('calculator', { op: 'root', a: 1, b: 2 }), { code: 'invalid_arguments', message: /allowed values/ });
     await assert.rejects(mallory.invoke('calculator', { op: 'add', a: 1, b: 1 }), { code: 'forbidden' });
 
     await calculator.stop();
@@ -156,8 +157,8 @@ test('the echo example answers chat messages', async () => {
   });
   const me = await Agent.connect({ url: edge.url, network, name: 'human:me' });
   try {
-    const reply = await me.request('agent:echo', 'chat.message', { text: 'ping' }, { timeoutMs: 5000 });
-    assert.equal(reply.payload.text, 'echo: ping');
+    const reply = await me.request('agent:echo', 'workspace.message.posted', { content: 'ping' }, { timeoutMs: 5000 });
+    assert.equal(reply.payload.content, 'echo: ping');
   } finally {
     me.close();
     await echo.stop();

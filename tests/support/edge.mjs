@@ -85,6 +85,9 @@ export async function startEdge({
   // Test files create many networks from one address; the limits' own test lowers these.
   creationsPerHour = 100_000, listingsPerCreator = 100_000,
 } = {}) {
+  // The npm package keeps member secrets in a file; a test's are its own, not the user's
+  // (set before the first agent connects, inherited by the processes the test starts).
+  process.env.AGENTNET_SECRETS ??= join(await mkdtemp(join(tmpdir(), 'agentnet-secrets-')), 'secrets.json');
   const persistTo = stateDir ?? (await mkdtemp(join(tmpdir(), 'agentnet-edge-')));
   for (let attempt = 1; ; attempt += 1) {
     const port = fixedPort ?? (await freePort());

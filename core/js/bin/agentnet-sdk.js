@@ -3,32 +3,11 @@
 // MCP stdio, or bring an MCP server's tools into it.
 
 import { parseArgs } from 'node:util';
+import { readFile } from 'node:fs/promises';
 import { Agent, AgentnetError, KeyPair, register, resolveDid } from '../index.js';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { keepSecret, keptSecret, secretKey } from '../lib/secrets.js';
 import { commandHelp, usage } from './help.js';
-
-/** Member secrets kept between runs, by network and address (a file only its owner reads). */
-const secrets = {
-  file: () => process.env.AGENTNET_SECRETS ?? join(homedir(), '.config', 'agentnet', 'secrets.json'),
-  async load() {
-    try {
-      const kept = JSON.parse(await readFile(this.file(), 'utf8'));
-      return kept && typeof kept === 'object' ? kept : {};
-    } catch {
-      return {};
-    }
-  },
-  async save(kept) {
-    try {
-      await mkdir(dirname(this.file()), { recursive: true, mode: 0o700 });
-      await writeFile(this.file(), JSON.stringify(kept, null, 2), { mode: 0o600 });
-    } catch {
-      // Not kept: the next run as this address needs --secret.
-    }
-  },
-};
+import { checkedNetwork, cliError, identity, store } from './identity.js';
 
 function fail(message, code = 2) {
   process.stderr.write(`agentnet-sdk: ${message}\n`);
@@ -126,6 +105,9 @@ async function main() {
         limit: { type: 'string' },
         types: { type: 'string' },
         count: { type: 'string' },
+        last: { type: 'string' },
+        wait: { type: 'boolean' },
+        timeout: { type: 'string' },
         prefix: { type: 'string' },
         'server-url': { type: 'string' },
         permissions: { type: 'string' },
@@ -164,49 +146,63 @@ async function main() {
   const after = whole(opts.after, 'after', 0);
   const limit = whole(opts.limit, 'limit', 100);
   const count = whole(opts.count, 'count', Infinity);
+  const last = whole(opts.last, 'last', undefined);
+  const timeoutMs = whole(opts.timeout, 'timeout', 30000);
   const env = process.env;
   const where = {
     url: opts.url ?? env.AGENTNET_URL,
     network: opts.network ?? env.AGENTNET_NETWORK,
     profile: opts.profile,
-    name: opts.as ?? opts.name ?? env.AGENTNET_NAME ?? `agent:cli-${Math.random().toString(36).slice(2, 8)}`,
+    name: await identity(opts.as ?? opts.name ?? env.AGENTNET_NAME),
   };
-  // An address belongs to its first holder: keep its member secret for the next run.
-  const kept = await secrets.load();
-  const slot = JSON.stringify([where.url ?? null, where.network ?? null, where.profile ?? null, where.name]);
-  const keep = async (secret) => {
-    if (secret && kept[slot] !== secret) await secrets.save({ ...(await secrets.load()), [slot]: secret });
-  };
+  if (!where.url && !where.profile) return fail(`${command} needs --url (an edge with --network, or a network URL) or --profile`);
+  // Asked before joining: a network that does not exist is `unknown_network`, not a refused socket.
+  const checked = await checkedNetwork(where);
   const token = opts.token ?? env.AGENTNET_TOKEN;
-  const memberSecret = opts.secret ?? env.AGENTNET_SECRET ?? kept[slot];
-  if (command === 'mcp') return serveMcp(where, { token, memberSecret }, keep);
+  const secret = opts.secret ?? env.AGENTNET_SECRET;
+  if (command === 'mcp') {
+    // An address belongs to its first holder: its member secret is kept for the next run, as the SDK keeps it.
+    const slot = secretKey(checked.socketUrl, where.name);
+    const kept = secret ?? await keptSecret(store, slot);
+    return serveMcp(where, { token, memberSecret: kept }, (made) => keepSecret(store, slot, made, kept));
+  }
   const bridging = command === 'mcp-bridge' ? bridgeOptions(opts, args) : null;
   const agent = await Agent.connect({
     ...where,
     token,
     key: opts.key ?? env.AGENTNET_KEY,
-    memberSecret,
+    memberSecret: secret,
+    secretStore: store,
     reconnect: command === 'follow' || command === 'mcp-bridge',
+  }).catch((err) => {
+    throw cliError(err, { name: where.name, network: checked.network });
   });
-  await keep(agent.memberSecret);
   try {
     switch (command) {
       case 'send': {
         const [target, type, payload = '{}'] = args;
         if (!target || !type) return fail('send needs <target> <type> [payload-json]');
-        print(await agent.send(target, type, json(payload, 'payload')));
+        // --wait: a request, whose answer (the event with in_reply_to its id) is printed.
+        if (opts.wait) print(await agent.request(target, type, json(payload, 'payload'), { timeoutMs }));
+        else print(await agent.send(target, type, json(payload, 'payload')));
         break;
       }
       case 'read': {
+        // --last N: the whole log is read (from --after) and only its newest N are printed.
         let from = after;
-        let remaining = limit;
+        let remaining = last === undefined ? limit : Infinity;
+        const newest = [];
         while (remaining > 0) {
           const page = await agent.history({ after: from, limit: Math.min(remaining, 100), types: opts.types });
-          for (const row of page.events) print(row);
+          for (const row of page.events) {
+            if (last === undefined) print(row);
+            else newest.push(row) > last && newest.shift();
+          }
           remaining -= page.events.length;
           if (!page.has_more) break;
           from = page.next_after;
         }
+        newest.forEach(print);
         break;
       }
       case 'discover':

@@ -7,14 +7,21 @@ const OPTIONS = {
   url: '--url URL          network URL, or edge URL with --network   [AGENTNET_URL]',
   network: '--network ID       network id                                [AGENTNET_NETWORK]',
   profile: '--profile URL      a network profile URL instead of --url',
-  as: '--as, --name ADDRESS  who you are (default agent:cli-<random>) [AGENTNET_NAME]',
+  as: `--as, --name ADDRESS  who you are                         [AGENTNET_NAME]
+                     (default: this CLI's own address, agent:cli-<6 characters>,
+                     made on first use and kept with the member secrets)`,
   token: '--token TOKEN      access token for token networks           [AGENTNET_TOKEN]',
   key: '--key HEX          secret key proving an openagents: address [AGENTNET_KEY]',
   secret: `--secret SECRET    the member secret of --as from its first join [AGENTNET_SECRET]
-                     (else the one kept in AGENTNET_SECRETS, default
-                     ~/.config/agentnet/secrets.json, from an earlier run)`,
+                     (else the one kept from an earlier run in AGENTNET_SECRETS,
+                     default agentnet/secrets.json in your configuration folder:
+                     $XDG_CONFIG_HOME or ~/.config, ~/Library/Application Support,
+                     %APPDATA%)`,
   after: '--after SEQ        read: start after this seq (default 0)',
   limit: '--limit N          read: at most N events (default 100)',
+  last: '--last N           read: only the newest N events (reads the whole log)',
+  wait: '--wait             send: wait for the answer (in_reply_to) and print it',
+  timeout: '--timeout MS       send --wait: how long to wait (default 30000)',
   types: '--types PATTERN    read/follow: only these types (e.g. workspace.*)',
   count: '--count N          follow: exit after N events',
   prefix: '--prefix P         mcp-bridge: the tools\' names are P.<MCP tool name>',
@@ -27,8 +34,14 @@ const JOIN = ['url', 'network', 'profile', 'as', 'token', 'key', 'secret'];
 
 /** Each command: its arguments, what it does (first line: the summary), its options. */
 export const COMMANDS = {
-  send: { args: '<target> <type> [payload-json]', about: 'send one event; prints the network\'s ack', options: JOIN },
-  read: { args: '', about: 'print logged events (networks with mod/persistence), one JSON line each', options: [...JOIN, 'after', 'limit', 'types'] },
+  send: {
+    args: '<target> <type> [payload-json]',
+    about: `send one event; prints the network's ack, or with --wait the answer
+A chat message is workspace.message.posted '{"content":"hi"}' (what the web
+workspace shows); --wait prints the event that answers it (in_reply_to).`,
+    options: [...JOIN, 'wait', 'timeout'],
+  },
+  read: { args: '', about: 'print logged events (networks with mod/persistence), one JSON line each', options: [...JOIN, 'after', 'limit', 'last', 'types'] },
   follow: {
     args: '',
     about: `print every event that reaches you, as it arrives

@@ -3,8 +3,9 @@
 
 import initWasm, * as bindings from '../pkg/agentnet_js_lite.js';
 import { useCore } from '../lib/runtime.js';
+import { indexedDbStore } from '../lib/secrets.js';
 
 await initWasm();
-useCore(bindings);
+useCore(bindings, { secretStore: () => indexedDbStore() });
 
 export * from '../lib/api.js';

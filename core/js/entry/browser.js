@@ -5,8 +5,9 @@
 
 import initWasm, * as bindings from '../pkg/agentnet_js.js';
 import { useCore } from '../lib/runtime.js';
+import { indexedDbStore } from '../lib/secrets.js';
 
 await initWasm();
-useCore(bindings);
+useCore(bindings, { secretStore: () => indexedDbStore() });
 
 export * from '../lib/api.js';

@@ -3,8 +3,9 @@
 
 import * as bindings from '../pkg/agentnet_js.js';
 import { useCore } from '../lib/runtime.js';
+import { denoSecretStore } from '../lib/secrets-file.js';
 
 bindings.initSync({ module: await Deno.readFile(new URL('../pkg/agentnet_js_bg.wasm', import.meta.url)) });
-useCore(bindings);
+useCore(bindings, { secretStore: denoSecretStore });
 
 export * from '../lib/api.js';

@@ -1,5 +1,7 @@
-// Tool provider: offers resource/tool/calculator with an input schema.
-// Only the agents in AGENTNET_CALLERS (comma-separated) may invoke it, when set.
+// Tool provider: offers resource/tool/calculator with an input schema. The
+// SDK checks each call's input against the schema before `calculate` runs
+// (a call that does not fit is answered `invalid_arguments`). Only the agents
+// in AGENTNET_CALLERS (comma-separated) may invoke it, when set.
 //
 //   AGENTNET_URL=http://127.0.0.1:8787 AGENTNET_NETWORK=demo node examples/calculator.js
 
@@ -13,6 +15,7 @@ const schema = {
     b: { type: 'number' },
   },
   required: ['op', 'a', 'b'],
+  additionalProperties: false,
 };
 
 const operations = {
@@ -25,10 +28,8 @@ const operations = {
   },
 };
 
+// Only input that fits the schema reaches here.
 function calculate({ op, a, b }) {
-  if (!(op in operations) || typeof a !== 'number' || typeof b !== 'number') {
-    throw new AgentnetError('invalid_request', 'expected {op: add|subtract|multiply|divide, a: number, b: number}');
-  }
   return { result: operations[op](a, b) };
 }
 

@@ -1,6 +1,6 @@
 // Profanity guard: a mod written as an agent. It installs itself as a guard
-// of chat.* events (it joins with the network's admin token, so it is a
-// master) and rejects messages holding a listed word, with the reason.
+// of chat messages (`workspace.message.*`; it joins with the network's admin
+// token, so it is a master) and rejects those holding a listed word, with the reason.
 //
 //   AGENTNET_URL=http://127.0.0.1:8787 AGENTNET_NETWORK=demo AGENTNET_ADMIN_TOKEN=… node examples/profanity-guard.js
 
@@ -15,8 +15,8 @@ const agent = await Agent.connect({
   credentials: { admin_token: process.env.AGENTNET_ADMIN_TOKEN },
 });
 
-await agent.asMod({ patterns: ['chat.*'], mode: 'guard', priority: 10 }, (event) => {
-  const text = String(event.payload?.text ?? '').toLowerCase();
+await agent.asMod({ patterns: ['workspace.message.*'], mode: 'guard', priority: 10 }, (event) => {
+  const text = String(event.payload?.content ?? '').toLowerCase();
   const found = words.find((word) => text.split(/\W+/).includes(word));
   return found ? `"${found}" is not said here` : undefined;
 });

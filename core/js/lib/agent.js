@@ -4,27 +4,23 @@
 // API over it, `effects.js` carries out what the replica says, and `Link`
 // moves the frames.
 
-import { hasDocuments } from './runtime.js';
 import { AgentnetError, callCore } from './errors.js';
 import { jsonArg, stringArg } from './args.js';
-import { parseAddress, traceCausedBy } from './address.js';
-import { agentReplica, joinCredentials } from './join.js';
+import { traceCausedBy } from './address.js';
+import { agentReplica, channelName, closedReplica, joinCredentials } from './join.js';
+import { addressInUse, keepSecret, keptSecret, secretKey, secretStoreOf } from './secrets.js';
+import { post, withReply } from './chat.js';
 import { resolveNetwork, webSocketClass } from './connect.js';
 import { openDocument } from './document.js';
 import { readAnswer } from './answers.js';
-import { serveTasks, startTask } from './tasks.js';
+import { listTasks, serveTasks, startTask } from './tasks.js';
 import { sendAdmin, serveAsMod } from './mods.js';
 import { createSession, delegate, onDelegated, onFirstResponse, updateSession } from './workspace.js';
 import { Link } from './link.js';
 import { Handlers } from './handlers.js';
 import { Waiters } from './waiters.js';
 import { applyEffects } from './effects.js';
-import { Tools, discoverInNetwork, discoverResources, invokeTool, registerContext, registerFile } from './resources.js';
-
-/** A channel name from `room` or `channel/room`. */
-function channelName(channel) {
-  return String(channel).replace(/^channel\//, '');
-}
+import { Tools, discoverInNetwork, discoverResources, history, invokeTool, registerContext, registerFile } from './resources.js';
 
 /**
  * An agent connected to one network. Create it with `Agent.connect`.
@@ -32,9 +28,8 @@ function channelName(channel) {
  * Events it sends wait in the replica's outbox until the network acknowledges
  * them; deliveries are applied once and in order; after a dropped connection
  * it reconnects with backoff and resumes from its watermark, so nothing is
- * lost or seen twice. The replica also sends a heartbeat after a silence and
- * reports a link that stopped answering (a half-open socket), which is then
- * closed and reopened like a dropped one.
+ * lost or seen twice; a link that stopped answering (a half-open socket) is
+ * noticed by the replica's heartbeat, then closed and reopened like a dropped one.
  */
 export class Agent {
   #replica;
@@ -44,13 +39,14 @@ export class Agent {
   #network;
   #link;
   #tools = new Tools();
-  #handlers = new Handlers((event) => this.#tools.answer(this, event));
+  #handlers = new Handlers((event) => this.#tools.answer(this, event), (event) => withReply(this, event));
   /** Events sent, waiting for their acks. */
   #pending = new Waiters();
   /** Requests made, waiting for their replies. */
   #requests = new Waiters();
   #documents = new Map();
   #closed = false;
+  #takesTasks = false;
 
   constructor(replica, { network, socketUrl, WebSocket, credentials, reconnect }) {
     this.#replica = replica;
@@ -72,32 +68,36 @@ export class Agent {
    *
    * Where: `url` (a network URL, or an edge URL with `network`) or `profile` (a
    * network's profile URL). Who: `name` (an address such as `agent:echo`).
-   * Credentials: `token` (token networks), `key` (a `KeyPair` or secret key hex:
-   * proves an `openagents:{name}` address), `invite` (an invitation code),
-   * `memberSecret` (the `agent.memberSecret` of an earlier connection as this
-   * address: an address belongs to its first holder), `jwt` (a registry's
-   * token: verification level 2), `did` with `key` (a DID whose document lists
-   * the key: level 3) or raw `credentials`. `WebSocket` overrides the WebSocket class (default: the global
-   * one, else the `ws` package).
+   * Credentials: `token`, `key` (a `KeyPair` or secret key hex: proves an
+   * `openagents:{name}` address), `invite`, `memberSecret` (an address belongs
+   * to its first holder: its secret, else the one `secretStore` kept — by
+   * default the runtime's store, `false` for none), `jwt` (level 2), `did`
+   * with `key` (level 3) or raw `credentials`. `WebSocket` overrides the class.
+   * See the README's table of options.
    */
   static async connect(options) {
-    const { name, token, key, did, jwt, invite, memberSecret, credentials, WebSocket, timeoutMs = 10000, reconnect = true } = options ?? {};
+    const { name, token, key, did, jwt, invite, memberSecret, credentials, WebSocket, timeoutMs = 10000, reconnect = true, secretStore } = options ?? {};
     if (!name) throw new AgentnetError('invalid_request', 'connect needs a name (an address such as agent:echo)');
     stringArg(name, 'name');
     const where = await resolveNetwork(options);
+    const store = await secretStoreOf(secretStore);
     const replica = agentReplica(name, where.network, { key, did });
+    const { address } = replica;
+    const slot = secretKey(where.socketUrl, address);
+    const kept = memberSecret ?? await keptSecret(store, slot);
     const agent = new Agent(replica, {
       ...where,
       WebSocket: await webSocketClass(WebSocket),
-      credentials: joinCredentials({ credentials, token, jwt, invite, memberSecret }),
+      credentials: joinCredentials({ credentials, token, jwt, invite, memberSecret: kept }),
       reconnect,
     });
     try {
       await agent.#link.open(timeoutMs);
     } catch (err) {
       agent.close();
-      throw err;
+      throw err?.code === 'address_in_use' ? addressInUse(err, address, where.network, { presented: kept !== undefined }) : err;
     }
+    await keepSecret(store, slot, agent.memberSecret, kept);
     // What arrived with the join (events missed while away) can come in the same
     // socket read as the join's answer, before the caller's `await` resumes: hold
     // it until the caller has had its turn to call `on`, then hand it over in order.
@@ -178,6 +178,12 @@ export class Agent {
    */
   onTask(handler) {
     serveTasks(this, handler);
+    if (!this.#takesTasks) {
+      // The network refuses tasks to an agent whose profile says it takes none (`takes_no_tasks`).
+      this.#takesTasks = true;
+      this.#replica.setTakesTasks(true);
+      if (this.online) this.send('core', 'network.agent.profile', { tasks: true }).catch(() => {});
+    }
     return this;
   }
 
@@ -226,8 +232,8 @@ export class Agent {
 
   /**
    * Replaces your profile — `{description?, meta?, listed?}` — which the roster
-   * shows (and IOA clients see as your node's `description` and `meta`). It is
-   * kept across reconnects. Resolves with the ack; `member` in it is your record.
+   * shows (and IOA clients see as your node's `description` and `meta`); `tasks`,
+   * which `onTask` sets, is kept. Resolves with the ack (`member`: your record).
    */
   setProfile(profile) {
     return this.send('core', 'network.agent.profile', profile);
@@ -238,11 +244,8 @@ export class Agent {
    * `{tasks, total, more}`, each task with its state, history and artifacts;
    * `state` and `limit` (1–200, default 50) filter.
    */
-  async listTasks({ state, limit } = {}) {
-    const filters = {};
-    if (state !== undefined) filters.state = state;
-    if (limit !== undefined) filters.limit = limit;
-    return (await this.request('core', 'task.list', filters)).payload;
+  listTasks(filters = {}) {
+    return listTasks(this, filters);
   }
 
   /**
@@ -273,6 +276,16 @@ export class Agent {
     const promise = this.#requests.wait(id, timeoutMs + 1000);
     this.#apply(effects);
     return promise;
+  }
+
+  /**
+   * Posts a chat message (`workspace.message.posted {content}`, what the workspace
+   * shows) to `target`: `content` is text (or `{content, …}`); `inReplyTo` (an event
+   * or its id) threads it. Resolves with the ack. To answer an event where it was
+   * said, handlers call `event.reply(content)`.
+   */
+  post(target, content, options = {}) {
+    return post(this, target, content, options);
   }
 
   /**
@@ -387,8 +400,7 @@ export class Agent {
    * this agent holds; edits made offline merge when it reconnects.
    */
   async document(address, { timeoutMs = 10000 } = {}) {
-    if (!hasDocuments()) throw new AgentnetError('not_supported', 'shared documents are not in agentnet-sdk/lite: import agentnet-sdk');
-    return openDocument(parseAddress(address), {
+    return openDocument(address, {
       documents: this.#documents,
       replica: () => this.#replica,
       apply: (call) => this.#apply(callCore(call)),
@@ -398,12 +410,8 @@ export class Agent {
   }
 
   /** Logged events after `after` (networks with `mod/persistence`): `{events: [{seq, event}], next_after, has_more}`. */
-  async history({ after = 0, limit = 100, types, source, target } = {}) {
-    const query = { after, limit };
-    if (types) query.types = types;
-    if (source) query.source = source;
-    if (target) query.target = target;
-    return readAnswer(await this.request('core', 'network.events.query', query));
+  history(query = {}) {
+    return history(this, query);
   }
 
   /** Leaves the network (it forgets nothing you sent) and closes the connection. */
@@ -437,12 +445,3 @@ export class Agent {
     });
   }
 }
-
-/** What a closed agent holds instead of its replica: every call fails with `closed`. */
-const closedReplica = new Proxy({}, {
-  get(_, property) {
-    if (property === 'online') return false;
-    if (property === 'free') return undefined;
-    throw new AgentnetError('closed', 'agent is closed');
-  },
-});

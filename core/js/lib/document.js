@@ -5,6 +5,8 @@
 
 import { AgentnetError } from './errors.js';
 import { numberArg } from './args.js';
+import { parseAddress } from './address.js';
+import { hasDocuments } from './runtime.js';
 
 /**
  * An open shared document. Get one with `agent.document(address)`.
@@ -107,7 +109,9 @@ export class SharedDocument {
  * `online` and `closed()`. Resolves once the network has sent its copy, or at
  * once when offline, or after `timeoutMs` without an answer.
  */
-export async function openDocument(address, { documents, replica, apply, online, closed }, timeoutMs) {
+export async function openDocument(name, { documents, replica, apply, online, closed }, timeoutMs) {
+  if (!hasDocuments()) throw new AgentnetError('not_supported', 'shared documents are not in agentnet-sdk/lite: import agentnet-sdk');
+  const address = parseAddress(name);
   const open = documents.get(address);
   if (open) return open;
   const doc = new SharedDocument(address, {

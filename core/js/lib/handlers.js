@@ -13,9 +13,12 @@ export class Handlers {
   #holding = true;
   /** Answers an event before the handlers see it (the agent's tools); returns whether it did. */
   #answer;
+  /** Adds to an event what handlers may call on it (`event.reply`). */
+  #decorate;
 
-  constructor(answer) {
+  constructor(answer, decorate = (event) => event) {
     this.#answer = answer;
+    this.#decorate = decorate;
   }
 
   /** Adds `handler` for events whose type matches `pattern` (checked now, not on the first event). */
@@ -37,6 +40,7 @@ export class Handlers {
       return;
     }
     if (this.#answer(event)) return;
+    this.#decorate(event);
     for (const { pattern, handler } of this.#handlers) {
       if (!matchesPattern(pattern, event.type)) continue;
       try {

@@ -1,6 +1,7 @@
 // What an agent joins with: its replica, set up as agents use it, and the
 // credentials of `Agent.connect`'s options (token, invitation, member secret,
-// registry JWT, and the key or DID proofs the replica signs).
+// registry JWT, and the key or DID proofs the replica signs); what a closed
+// agent holds instead of a replica; and the names it joins channels by.
 
 import { core } from './runtime.js';
 import { AgentnetError, callCore } from './errors.js';
@@ -22,6 +23,8 @@ export function agentReplica(name, network, { key, did }) {
   replica.setPersistEffects(false);
   replica.setLogLimit(0);
   replica.setKeepalive(true);
+  // Every join says whether the program takes tasks: not until it registers a handler (`onTask`).
+  replica.setTakesTasks(false);
   if (key) {
     const pair = key instanceof KeyPair ? key : KeyPair.import(key);
     callCore(() => replica.setSigningKey(pair.secretKey));
@@ -40,4 +43,18 @@ export function joinCredentials({ credentials, token, jwt, invite, memberSecret 
   if (invite) merged.invite = invite;
   if (memberSecret !== undefined) merged.member_secret = stringArg(memberSecret, 'memberSecret');
   return Object.keys(merged).length ? merged : undefined;
+}
+
+/** What a closed agent holds instead of its replica: every call fails with `closed`. */
+export const closedReplica = new Proxy({}, {
+  get(_, property) {
+    if (property === 'online') return false;
+    if (property === 'free') return undefined;
+    throw new AgentnetError('closed', 'agent is closed');
+  },
+});
+
+/** A channel name from `room` or `channel/room`. */
+export function channelName(channel) {
+  return String(channel).replace(/^channel\//, '');
 }

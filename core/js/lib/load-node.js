@@ -1,11 +1,13 @@
 // Loads a wasm build of the core in Node (and Bun) by reading its file; the
-// `ws` package is the WebSocket class where the runtime has none (Node 20).
+// `ws` package is the WebSocket class where the runtime has none (Node 20),
+// and member secrets are kept in a file (secrets-file.js).
 // Reached only from the Node entries (../index.js, ../lite.js), so bundlers
 // building for browsers or Workers never see `node:` modules.
 
 import { readFile } from 'node:fs/promises';
 import { AgentnetError } from './errors.js';
 import { useCore } from './runtime.js';
+import { nodeSecretStore } from './secrets-file.js';
 
 async function wsPackage() {
   try {
@@ -18,5 +20,5 @@ async function wsPackage() {
 /** Instantiates `bindings` (a wasm-bindgen module of ../pkg) from the wasm file `file` beside it. */
 export async function loadInNode(bindings, file) {
   bindings.initSync({ module: await readFile(new URL(`../pkg/${file}`, import.meta.url)) });
-  useCore(bindings, { fallbackWebSocket: wsPackage });
+  useCore(bindings, { fallbackWebSocket: wsPackage, secretStore: nodeSecretStore });
 }

@@ -9,6 +9,7 @@ import { AgentnetError } from './errors.js';
 import { stringArg } from './args.js';
 import { parseAddress } from './address.js';
 import { readAnswer } from './answers.js';
+import { inputCheck } from './schema.js';
 
 const INVOKE = 'network.resource.invoke';
 const INVOKE_RESULT = 'network.resource.invoke.result';
@@ -18,10 +19,11 @@ const TOOL_PREFIX = 'resource/tool/';
 export class Tools {
   #handlers = new Map();
 
-  /** Registers `resource/tool/{name}` for `agent`, answered by `handler(input, event)`. */
+  /** Registers `resource/tool/{name}` for `agent`, answered by `handler(input, event)` once the input fits `schema`. */
   async register(agent, name, schema, handler, { description = '', permissions } = {}) {
     const address = parseAddress(`${TOOL_PREFIX}${name}`);
-    this.#handlers.set(address, handler);
+    const check = await inputCheck(schema, address);
+    this.#handlers.set(address, { handler, check });
     try {
       return await agent.send('core', 'network.resource.register', { address, schema, description, permissions });
     } catch (err) {
@@ -45,17 +47,20 @@ export class Tools {
    * handler's result, or what it threw as an error, goes back as the reply.
    */
   answer(agent, event) {
-    const handler = event.type === INVOKE ? this.#handlers.get(event.target) : undefined;
-    if (!handler) return false;
-    answerInvocation(agent, event, handler);
+    const tool = event.type === INVOKE ? this.#handlers.get(event.target) : undefined;
+    if (!tool) return false;
+    answerInvocation(agent, event, tool);
     return true;
   }
 }
 
-async function answerInvocation(agent, event, handler) {
+async function answerInvocation(agent, event, { handler, check }) {
+  const input = event.payload?.input ?? {};
+  const refused = check(input);
   let payload;
   try {
-    payload = { output: await handler(event.payload?.input ?? {}, event) };
+    if (refused !== undefined) payload = { error: { code: 'invalid_arguments', message: `${event.target}: ${refused}` } };
+    else payload = { output: await handler(input, event) };
   } catch (err) {
     payload = { error: { code: err?.code ?? 'tool_failed', message: String(err?.message ?? err) } };
   }
@@ -100,4 +105,13 @@ export async function discoverInNetwork(agent, { q, tags, mode, transport, verif
     Object.entries({ q, tags, mode, transport, verification, network, limit }).filter(([, v]) => v !== undefined),
   );
   return (await agent.request('core', 'network.discovery.query', query)).payload;
+}
+
+/** Logged events after `after` (networks with `mod/persistence`): `{events, next_after, has_more}`. */
+export async function history(agent, { after = 0, limit = 100, types, source, target } = {}) {
+  const query = { after, limit };
+  if (types) query.types = types;
+  if (source) query.source = source;
+  if (target) query.target = target;
+  return readAnswer(await agent.request('core', 'network.events.query', query));
 }

@@ -2,7 +2,8 @@
 // and what the runtime the entry was made for adds (a WebSocket class where the
 // runtime has none). Each entry (../index.js, ../entry/*.js) loads the wasm
 // its own way — a file read in Node and Deno, a URL fetch in browsers, a wasm
-// module import in Workers — and hands the result to `useCore`, so nothing
+// module import in Workers — and hands the result to `useCore` with what the
+// runtime offers (a WebSocket class, a store for member secrets), so nothing
 // here needs a runtime's own modules.
 
 import { AgentnetError } from './errors.js';
@@ -11,6 +12,8 @@ import { AgentnetError } from './errors.js';
 export let core = null;
 
 let webSocketFallback = null;
+let secretStoreFallback = null;
+let secretStore;
 
 /**
  * Makes `bindings` the core every module calls. `fallbackWebSocket` loads a
@@ -18,9 +21,19 @@ let webSocketFallback = null;
  * package). When both the full and the lite entry are imported, the full
  * core (the one with shared documents) serves both.
  */
-export function useCore(bindings, { fallbackWebSocket } = {}) {
+export function useCore(bindings, { fallbackWebSocket, secretStore: store } = {}) {
   if (!core || !hasDocuments(core)) core = bindings;
   webSocketFallback ??= fallbackWebSocket ?? null;
+  secretStoreFallback ??= store ?? null;
+}
+
+/**
+ * The runtime's store of member secrets (see `secrets.js`), made once: a file
+ * in Node, Bun and Deno, IndexedDB in a browser; null where there is none.
+ */
+export async function defaultSecretStore() {
+  secretStore ??= (async () => (await secretStoreFallback?.()) ?? null)().catch(() => null);
+  return secretStore;
 }
 
 /** True when `bindings` were built with shared documents (the full entry). */

@@ -191,6 +191,22 @@ export class TaskHandle {
     });
   }
 
+  /**
+   * Cancels the task unless its partner starts it (any update from it) within
+   * `ms`: a partner that went away leaves the task `accepted` for ever. The
+   * handle then ends `canceled`, with `error` an AgentnetError `timeout`.
+   */
+  startWithin(ms) {
+    if (!Number.isFinite(ms) || ms <= 0) return;
+    const timer = setTimeout(() => {
+      if (this.state !== 'accepted' || this.#settled) return;
+      this.error = new AgentnetError('timeout', `task ${this.id} was not started by ${this.#to} within ${ms} ms: canceled`);
+      this.cancel().catch(() => this.push({ type: 'task.cancel', source: this.#agent.address, payload: { task: this.id } }));
+    }, ms);
+    timer.unref?.();
+    this.done.then(() => clearTimeout(timer));
+  }
+
   /** One event of this task; returns false once the task is over. */
   push(event) {
     const payload = event.payload ?? {};
@@ -252,7 +268,7 @@ export class TaskHandle {
 }
 
 /** Starts a task at `target` (an agent, or a channel for a group task); resolves with its handle. */
-export async function startTask(agent, target, message, { skill, context, confirm, partners, metadata } = {}) {
+export async function startTask(agent, target, message, { skill, context, confirm, partners, metadata, startTimeoutMs = 60_000 } = {}) {
   stringArg(target, 'target');
   const handle = new TaskHandle(agent, target);
   const early = [];
@@ -275,5 +291,14 @@ export async function startTask(agent, target, message, { skill, context, confir
     throw err;
   }
   for (const event of early) listener(event);
+  handle.startWithin(startTimeoutMs);
   return handle;
+}
+
+/** The tasks `agent` requested or works on, newest change first: `{tasks, total, more}`; `state` and `limit` filter. */
+export async function listTasks(agent, { state, limit } = {}) {
+  const filters = {};
+  if (state !== undefined) filters.state = state;
+  if (limit !== undefined) filters.limit = limit;
+  return (await agent.request('core', 'task.list', filters)).payload;
 }

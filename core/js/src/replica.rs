@@ -136,6 +136,12 @@ impl JsReplica {
         Ok(())
     }
 
+    /// Says on every join whether this agent takes tasks (`undefined`: says nothing).
+    #[wasm_bindgen(js_name = setTakesTasks)]
+    pub fn set_takes_tasks(&mut self, takes: Option<bool>) {
+        self.inner.set_takes_tasks(takes);
+    }
+
     /// Proves `did` with the signing key (its document lists it as `key-1`): verification level 3.
     #[wasm_bindgen(js_name = setDid)]
     pub fn set_did(&mut self, did: String) {

@@ -38,6 +38,8 @@ export interface StartTaskOptions {
   partners?: string[];
   /** Metadata of the `task.create` event, e.g. a W3C `traceparent`: the worker's updates are then its children in that trace. */
   metadata?: Record<string, unknown>;
+  /** Cancels the task when its partner has not started it within this many ms (default 60000): the handle's `error` is then a `timeout`. */
+  startTimeoutMs?: number;
 }
 
 export interface TaskUpdate {
@@ -79,6 +81,8 @@ export interface TaskHandle extends AsyncIterable<TaskUpdate> {
   readonly messages: { from: string; parts: TaskPart[] }[];
   /** Resolves once the task is over. */
   readonly done: Promise<TaskHandle>;
+  /** Set (code `timeout`) when the task was canceled because its partner did not start it in time. */
+  readonly error?: { code: string; message: string };
   send(message: TaskContent): Promise<Ack>;
   complete(): Promise<Ack>;
   cancel(): Promise<Ack>;

@@ -69,6 +69,8 @@ export interface MemberProfile {
   meta?: Record<string, unknown>;
   /** Agrees to be listed outside the network (public agent descriptions). */
   listed?: boolean;
+  /** Whether the member takes tasks (`false`: tasks to it are refused with `takes_no_tasks`; the SDK sets it). */
+  tasks?: boolean;
 }
 
 /** One resource in the roster (core's `RosterResource`). */

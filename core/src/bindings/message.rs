@@ -270,6 +270,7 @@ pub fn status_of(code: ErrorCode) -> u16 {
         ErrorCode::AlreadyExists
         | ErrorCode::AddressInUse
         | ErrorCode::OwnerOffline
+        | ErrorCode::TakesNoTasks
         | ErrorCode::InvalidTransition => 409,
         ErrorCode::TooLarge => 413,
         ErrorCode::RateLimited | ErrorCode::LimitReached => 429,

@@ -1,8 +1,10 @@
 //! A member's profile: what it says about itself to the rest of the network.
 //!
 //! A short `description`, a free `meta` object (IOA's node `meta`, icons,
-//! links) and `listed`, the member's opt-in to being described outside the
-//! network (public agent descriptions). A member sets it when it joins
+//! links), `listed`, the member's opt-in to being described outside the
+//! network (public agent descriptions), and `tasks`, whether it takes tasks
+//! (`false`: a `task.create` to it is refused at once with `takes_no_tasks`;
+//! unsaid: tasks are delivered as before). A member sets it when it joins
 //! (`profile` in the join payload) and replaces it with
 //! `network.agent.profile`; the roster shows it. Every path in goes through
 //! [`Profile::from_value`], so a stored profile is always within its limits.
@@ -28,6 +30,9 @@ pub struct Profile {
     /// True when the member agrees to be listed outside the network.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub listed: bool,
+    /// Whether the member takes tasks; `None` when it has not said.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tasks: Option<bool>,
 }
 
 /// Why a profile was refused.
@@ -62,7 +67,7 @@ impl Profile {
         self == &Self::default()
     }
 
-    /// Reads and checks a profile object: `{description?, meta?, listed?}`;
+    /// Reads and checks a profile object: `{description?, meta?, listed?, tasks?}`;
     /// `null` fields read as absent, a blank description as none.
     pub fn from_value(value: &Value) -> Result<Self, ProfileError> {
         let Value::Object(fields) = value else {
@@ -70,7 +75,7 @@ impl Profile {
         };
         if let Some(unknown) = fields
             .keys()
-            .find(|k| !["description", "meta", "listed"].contains(&k.as_str()))
+            .find(|k| !["description", "meta", "listed", "tasks"].contains(&k.as_str()))
         {
             return Err(ProfileError::UnknownField(unknown.clone()));
         }
@@ -98,10 +103,16 @@ impl Profile {
             Some(Value::Bool(listed)) => *listed,
             Some(_) => return Err(ProfileError::WrongType("listed", "true or false")),
         };
+        let tasks = match fields.get("tasks") {
+            None | Some(Value::Null) => None,
+            Some(Value::Bool(tasks)) => Some(*tasks),
+            Some(_) => return Err(ProfileError::WrongType("tasks", "true or false")),
+        };
         Ok(Self {
             description,
             meta,
             listed,
+            tasks,
         })
     }
 }
@@ -117,9 +128,11 @@ mod tests {
         let profile = Profile::from_value(&json!({
             "description": "  translates German legal text ",
             "meta": {"icon": "⚖"},
-            "listed": true
+            "listed": true,
+            "tasks": false
         }))
         .unwrap();
+        assert_eq!(profile.tasks, Some(false));
         assert_eq!(
             profile.description.as_deref(),
             Some("translates German legal text")
@@ -162,6 +175,10 @@ mod tests {
             ProfileError::MetaTooLarge
         );
         assert_eq!(
+            refused(json!({"tasks": "no"})),
+            ProfileError::WrongType("tasks", "true or false")
+        );
+        assert_eq!(
             refused(json!({"listed": 1})).code(),
             ErrorCode::InvalidRequest
         );
@@ -173,7 +190,7 @@ mod tests {
             let mut unknown = Map::new();
             unknown.insert(text.clone(), json!(n));
             for value in [json!(text), json!({"description": text}), json!({"meta": {"n": n}}),
-                          json!({"listed": n}), Value::Object(unknown)] {
+                          json!({"listed": n}), json!({"tasks": n}), Value::Object(unknown)] {
                 if let Ok(profile) = Profile::from_value(&value) {
                     let back = serde_json::to_value(&profile).unwrap();
                     prop_assert_eq!(Profile::from_value(&back).unwrap(), profile);

@@ -107,7 +107,8 @@ impl Mod for AccessControl {
 /// needs `read`, `network.resource.update` needs `write` (files, context) or
 /// `admin` (tools) — a document sync needs `read`, and `write` only when it
 /// carries changes — `network.resource.unregister` needs `admin`, and
-/// re-registering an existing resource needs its `admin`.
+/// re-registering an existing resource needs its `admin` (else
+/// `already_exists`, naming the member that offers it).
 pub fn check_resource_permissions(state: &State, event: &Event) -> Result<(), Rejection> {
     let who = &event.source;
     match event.event_type.as_str() {
@@ -140,14 +141,25 @@ pub fn check_resource_permissions(state: &State, event: &Event) -> Result<(), Re
             };
             require(state, who, &event.target.to_local(), permission)
         }
-        core_types::RESOURCE_UNREGISTER | core_types::RESOURCE_REGISTER => {
-            match payload_address(event, "address") {
-                Some(address) if state.resources.contains_key(&address) => {
-                    require(state, who, &address, Permission::Admin)
-                }
-                _ => Ok(()),
+        core_types::RESOURCE_UNREGISTER => match payload_address(event, "address") {
+            Some(address) if state.resources.contains_key(&address) => {
+                require(state, who, &address, Permission::Admin)
             }
-        }
+            _ => Ok(()),
+        },
+        core_types::RESOURCE_REGISTER => match payload_address(event, "address")
+            .and_then(|address| state.resources.get(&address))
+        {
+            // Another member's name: say whose it is, not which permission is missing.
+            Some(taken) if !state.may(who, taken, Permission::Admin) => Err(Rejection::new(
+                ErrorCode::AlreadyExists,
+                format!(
+                    "{} is offered by {}: register it under another name",
+                    taken.address, taken.owner
+                ),
+            )),
+            _ => Ok(()),
+        },
         _ => Ok(()),
     }
 }

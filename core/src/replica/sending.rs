@@ -82,11 +82,22 @@ impl Replica {
         self.send_join(credentials, now)
     }
 
+    /// Says on every join whether this member takes tasks (`tasks` in the
+    /// join's payload, kept in its profile); `None` says nothing.
+    pub fn set_takes_tasks(&mut self, takes: Option<bool>) {
+        self.takes_tasks = takes;
+    }
+
     pub(super) fn send_join(&mut self, credentials: Option<Value>, now: u64) -> Vec<ReplicaEffect> {
         let (credentials, persist) = self.with_member_secret(credentials);
         let mut join = self.client.join(credentials, now);
-        if let (Some(after), Value::Object(payload)) = (self.watermark, &mut join.payload) {
-            payload.insert("resume".into(), json!({ "after": after }));
+        if let Value::Object(payload) = &mut join.payload {
+            if let Some(after) = self.watermark {
+                payload.insert("resume".into(), json!({ "after": after }));
+            }
+            if let Some(takes) = self.takes_tasks {
+                payload.insert("tasks".into(), json!(takes));
+            }
         }
         let frame = join.encode();
         self.link = Link::Joining(join.id, frame.clone(), now);

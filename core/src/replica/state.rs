@@ -38,6 +38,8 @@ pub struct Replica {
     pub(super) member_secret: Option<String>,
     /// Deliveries beyond the watermark came before the join's answer.
     pub(super) missed_while_joining: bool,
+    /// What each join says about taking tasks (`tasks` in its payload), if anything.
+    pub(super) takes_tasks: Option<bool>,
     /// Open shared documents and stored copies.
     #[cfg(feature = "documents")]
     pub(super) documents: super::document_store::ClientDocuments,
@@ -66,6 +68,7 @@ impl Replica {
             log_limit: None,
             member_secret: None,
             missed_while_joining: false,
+            takes_tasks: None,
             #[cfg(feature = "documents")]
             documents: super::document_store::ClientDocuments::default(),
             liveness: Liveness::default(),

@@ -834,3 +834,18 @@ fn a_batched_frame_is_applied_event_by_event_and_turns_on_batched_sends() {
     alice.connected(None, 6);
     assert!(!alice.sends_batches());
 }
+
+#[test]
+fn joins_say_whether_the_member_takes_tasks_once_it_is_set() {
+    let mut r = replica("agent:worker", 9);
+    assert!(
+        sends(&r.connected(None, 1))[0]
+            .payload
+            .get("tasks")
+            .is_none()
+    );
+    r.set_takes_tasks(Some(false));
+    assert_eq!(sends(&r.connected(None, 2))[0].payload["tasks"], false);
+    r.set_takes_tasks(Some(true));
+    assert_eq!(sends(&r.connected(None, 3))[0].payload["tasks"], true);
+}

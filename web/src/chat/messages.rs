@@ -36,12 +36,17 @@ pub struct Line {
     pub delegated_by: Option<String>,
 }
 
-/// True for the event types the conversation shows.
+/// True for the events the conversation shows: posts, status updates, IOA
+/// messages, and any other event (not the network's own `network.*`) whose
+/// payload has `content` text — what an agent meant as a message.
 pub fn is_conversation_event(event: &Event) -> bool {
-    matches!(
-        event.event_type.as_str(),
-        MESSAGE_POSTED | MESSAGE_STATUS | IOA_MESSAGE
-    )
+    let kind = event.event_type.as_str();
+    matches!(kind, MESSAGE_POSTED | MESSAGE_STATUS | IOA_MESSAGE)
+        || (!kind.starts_with("network.")
+            && event
+                .payload
+                .get("content")
+                .is_some_and(serde_json::Value::is_string))
 }
 
 /// The addresses mentioned as `@address` in a text, canonical and once each.
@@ -204,6 +209,24 @@ mod tests {
         let line = line_from(&answer, LineState::Received, me);
         assert_eq!(line.delegated_by.as_deref(), Some("agent:lead"));
         assert_eq!(line.conversation, "channel/session-q");
+    }
+
+    #[test]
+    fn any_event_with_content_text_is_shown_but_not_the_networks_own() {
+        let shown = |kind: &str, payload| {
+            is_conversation_event(&event(kind, "agent:x", "human:ann", payload))
+        };
+        assert!(shown(MESSAGE_POSTED, json!({"content": "hi"})));
+        assert!(shown(
+            "chat.reply",
+            json!({"content": "an agent's own type"})
+        ));
+        assert!(!shown("chat.reply", json!({"text": "no content"})));
+        assert!(!shown("chat.reply", json!({"content": {"not": "text"}})));
+        assert!(!shown(
+            "network.resource.update",
+            json!({"content": "a file"})
+        ));
     }
 
     #[test]

@@ -102,7 +102,11 @@ pub(super) fn join(
     member.verification = verification;
     member.did = claim_did;
     if let Some(profile) = profile {
-        member.profile = profile;
+        member.profile = kept_tasks(profile, &member.profile);
+    }
+    if let Some(tasks) = event.payload.get("tasks").and_then(Value::as_bool) {
+        // A join may say whether the member takes tasks (the npm SDK does).
+        member.profile.tasks = Some(tasks);
     }
     member.status = Presence::Online;
     member.last_seen = now;
@@ -206,8 +210,18 @@ pub(super) fn discover(
     Ok(replied(Effect::Reply(response)))
 }
 
+/// `profile`, with the declaration of `before` when `profile` says nothing of tasks.
+fn kept_tasks(profile: Profile, before: &Profile) -> Profile {
+    Profile {
+        tasks: profile.tasks.or(before.tasks),
+        ..profile
+    }
+}
+
 /// `network.agent.profile` to core: the sender's profile, replaced by the
-/// payload; the ack carries the member record as others now see it.
+/// payload — except `tasks`, kept when the payload leaves it out, and a payload
+/// of `tasks` alone, which changes only that; the ack carries the member
+/// record as others now see it.
 pub(super) fn set_profile(network: &mut Network, event: &Event) -> Result<Outcome, Rejection> {
     if event.target != Address::core() {
         return Err(invalid("network.agent.profile goes to core"));
@@ -216,7 +230,18 @@ pub(super) fn set_profile(network: &mut Network, event: &Event) -> Result<Outcom
     let Some(member) = network.state.members.get_mut(&event.source) else {
         return Err(invalid("only a member has a profile"));
     };
-    member.profile = profile;
+    let tasks_alone = event
+        .payload
+        .as_object()
+        .is_some_and(|fields| fields.len() == 1 && fields.contains_key("tasks"));
+    member.profile = if tasks_alone {
+        Profile {
+            tasks: profile.tasks,
+            ..member.profile.clone()
+        }
+    } else {
+        kept_tasks(profile, &member.profile)
+    };
     let member = member.clone();
     let mut outcome = logged();
     outcome.ack.insert("member".into(), json!(member.public()));

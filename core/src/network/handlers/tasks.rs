@@ -177,10 +177,16 @@ pub(super) fn create(network: &mut Network, event: &Event, now: u64) -> Result<O
             (mode, Some(name.clone()), partners)
         }
         entity if entity.is_participant() => {
-            if !network.state.members.contains_key(&event.target) {
+            let Some(partner) = network.state.members.get(&event.target) else {
                 return Err(Rejection::new(
                     ErrorCode::UnknownTarget,
                     format!("{} is not a member", event.target),
+                ));
+            };
+            if partner.profile.tasks == Some(false) {
+                return Err(Rejection::new(
+                    ErrorCode::TakesNoTasks,
+                    format!("{} takes no tasks (its profile says so)", event.target),
                 ));
             }
             (TaskMode::Direct, None, vec![event.target.clone()])

@@ -304,8 +304,8 @@ fn files_are_read_and_updated() {
     );
     assert_eq!(
         error_code(&stolen),
-        ErrorCode::Forbidden,
-        "access-control guards re-registration"
+        ErrorCode::AlreadyExists,
+        "another member's name is taken, not a missing permission"
     );
     let mut bare = bare();
     let (_, mut mallory) = with_tool(&mut bare);
@@ -317,8 +317,17 @@ fn files_are_read_and_updated() {
     );
     assert_eq!(
         error_code(&stolen),
-        ErrorCode::Forbidden,
+        ErrorCode::AlreadyExists,
         "without the mod the core still protects ownership"
+    );
+    let refusal = stolen.iter().find_map(|e| match e {
+        Effect::Reply(reply) => reply.payload["message"].as_str().map(str::to_owned),
+        _ => None,
+    });
+    assert_eq!(
+        refusal.as_deref(),
+        Some("resource/tool/add is offered by agent:calc: register it under another name"),
+        "the refusal names who offers the tool"
     );
     let gone = owner.send(
         &mut network,

@@ -118,3 +118,52 @@ fn a_member_who_leaves_is_no_longer_listed_and_opts_in_again_when_it_rejoins() {
     );
     assert!(network.state.members[&erin.address].profile.listed);
 }
+
+#[test]
+fn a_member_that_takes_no_tasks_refuses_them_at_once_and_may_change_its_mind() {
+    let mut network = bare();
+    let mut alice = join(&mut network, "agent:alice");
+    // The join says it (as the npm SDK's does), with a profile that says nothing of tasks.
+    let mut bob = join_with(
+        &mut network,
+        "agent:bob",
+        json!({"tasks": false, "profile": {"description": "reviewer"}}),
+    );
+    let task = json!({"parts": [{"text": "review this"}]});
+    let refused = alice.send(&mut network, "task.create", "agent:bob", task.clone());
+    assert_eq!(error_code(&refused), ErrorCode::TakesNoTasks);
+    assert!(network.state.tasks.is_empty(), "no task is left accepted");
+    // A profile without `tasks` keeps the declaration; `{tasks}` alone changes only it.
+    bob.send(
+        &mut network,
+        "network.agent.profile",
+        "core",
+        json!({"description": "critic"}),
+    );
+    assert_eq!(
+        network.state.members[&bob.address].profile.tasks,
+        Some(false)
+    );
+    bob.send(
+        &mut network,
+        "network.agent.profile",
+        "core",
+        json!({"tasks": true}),
+    );
+    let profile = &network.state.members[&bob.address].profile;
+    assert_eq!(
+        (profile.tasks, profile.description.as_deref()),
+        (Some(true), Some("critic"))
+    );
+    let accepted = alice.send(&mut network, "task.create", "agent:bob", task);
+    assert_eq!(acked(&accepted).payload["state"], "accepted");
+    // A member that never said is given tasks as before.
+    let carol = join(&mut network, "agent:carol");
+    let undeclared = alice.send(
+        &mut network,
+        "task.create",
+        &carol.address.to_string(),
+        json!({}),
+    );
+    assert_eq!(acked(&undeclared).payload["state"], "accepted");
+}
