@@ -32,8 +32,35 @@ export CLOUDFLARE_CF_FETCH_ENABLED=false
 # On a terminal cargo shows its own progress bar (a cold build takes many minutes); in logs it stays quiet.
 if [ -t 1 ]; then CARGO_QUIET=""; else CARGO_QUIET="--quiet"; fi
 
-step() { printf '\n\033[1m==> %s\033[0m\n' "$*"; }
 note() { printf '    %s\n' "$*"; }
+
+# Each step says when it starts and, when the next one starts (or the script ends), how long it
+# took; step_summary lists them all, so a slow run shows where its time went.
+# (bash's own SECONDS clock: no date command needed.)
+STEP_NAME=""
+STEP_STARTED=0
+STEP_TIMES=""
+# duration SECONDS: 75 -> 1m15s
+duration() { if [ "$1" -ge 60 ]; then printf '%dm%02ds' $(($1 / 60)) $(($1 % 60)); else printf '%ds' "$1"; fi; }
+step_done() {
+  [ -n "$STEP_NAME" ] || return 0
+  local took=$((SECONDS - STEP_STARTED))
+  note "took $(duration "$took")"
+  STEP_TIMES="${STEP_TIMES}$(printf '%8s  %s' "$(duration "$took")" "$STEP_NAME")"$'\n'
+  STEP_NAME=""
+}
+step() {
+  step_done
+  STEP_NAME="$*"
+  STEP_STARTED=$SECONDS
+  printf '\n\033[1m==> %s\033[0m  (at %s)\n' "$*" "$(duration "$SECONDS")"
+}
+step_summary() {
+  step_done
+  [ -n "$STEP_TIMES" ] || return 0
+  printf '\n\033[1m==> Time by step (%s in all)\033[0m\n%s' \
+    "$(duration "$SECONDS")" "$STEP_TIMES"
+}
 
 # first_build OUTPUT WHAT MINUTES: before a cargo step, says what it compiles and, when OUTPUT
 # (a path under the build directory) is not there yet, that this is the cold first build and
@@ -74,7 +101,9 @@ cargo_tool() {
     note "$crate $version installed"
   else
     note "installing $crate $version (compiles from crates.io; a few minutes the first time)"
-    cargo install $CARGO_QUIET --locked --root "$TOOLS" "$crate" --version "$version"
+    # One build directory for every tool, so the dependencies they share compile once.
+    cargo install $CARGO_QUIET --locked --root "$TOOLS" --target-dir "$AGENTNET_CACHE/tools-build" \
+      "$crate" --version "$version"
   fi
 }
 

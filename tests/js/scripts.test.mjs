@@ -40,3 +40,16 @@ test('a cargo step says when it is the first build and roughly how long it takes
     'compiling the thing (only what changed)',
   ]);
 });
+
+test('each step says how long it took, and the summary lists every step with its time', async () => {
+  const run = await withLib('step "first"; sleep 1; step "second"; step_summary');
+  assert.equal(run.code, 0, run.stderr);
+  const lines = run.stdout.split('\n').map((l) => l.replace(/\x1b\[[0-9;]*m/g, '').trim()).filter(Boolean);
+  assert.match(lines[0], /^==> first {2}\(at \d+s\)$/);
+  assert.match(lines[1], /^took [1-9]\d*s$/, 'the first step slept a second');
+  assert.match(lines[2], /^==> second/);
+  assert.match(lines[3], /^took \d+s$/);
+  assert.match(lines[4], /^==> Time by step \(\d+s in all\)$/);
+  assert.match(lines[5], /^[1-9]\d*s {2}first$/);
+  assert.match(lines[6], /^\d+s {2}second$/);
+});
