@@ -153,11 +153,14 @@ test('the web people panel shows each member\'s level and DID', async () => {
     const people = page.getByRole('complementary', { name: 'People' });
     const row = people.locator('.person[data-address="agent:web-visitor"][data-verification="3"]');
     await row.waitFor({ timeout: 10_000 });
-    assert.match(await row.locator('.details').textContent(), /level 3/);
+    assert.equal((await row.locator('.verification').textContent()).trim(), 'DID');
+    assert.equal(await row.locator('.verification').getAttribute('title'), 'Verification level 3');
     assert.equal((await row.locator('.did').textContent()).trim(), did);
     const me = (await page.locator('.me strong').textContent()).trim();
     const mine = people.locator(`.person[data-address="${me}"]`);
-    assert.match(await mine.locator('.details').textContent(), /level 0/);
+    assert.equal((await mine.locator('.verification').textContent()).trim(), 'unverified');
+    assert.equal(await mine.getAttribute('data-me'), 'true');
+    assert.equal((await mine.locator('.badge.you').textContent()).trim(), 'you');
     assert.equal(await mine.locator('.did').count(), 0);
   } finally {
     visitor.close();

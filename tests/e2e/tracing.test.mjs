@@ -179,8 +179,19 @@ test('the inspector shows a trace as a tree, each event under the one that cause
     const replay = inspector.getByRole('region', { name: 'Replay' });
     const current = replay.locator('.current');
     const members = replay.getByRole('list', { name: 'Members then' });
+    // The controls are named as they read and enabled as the position allows.
+    const forward = replay.getByRole('button', { name: 'Forward a step', exact: true });
+    const back = replay.getByRole('button', { name: 'Back a step', exact: true });
+    const position = replay.getByRole('status');
+    assert.equal(await forward.isEnabled(), true, 'forward is enabled at the first event');
+    assert.equal(await back.isEnabled(), false, 'back is disabled at the first event');
+    await forward.click();
+    assert.match(await position.textContent(), /^Event 2 of \d+$/);
+    assert.equal(await back.isEnabled(), true);
+    await back.click();
+    assert.match(await position.textContent(), /^Event 1 of \d+$/);
     for (let i = 0; i < 400 && !(await current.textContent()).startsWith('chat.earlier'); i += 1) {
-      await replay.getByRole('button', { name: 'Forward a step' }).click();
+      await forward.click();
     }
     assert.match(await current.textContent(), /^chat\.earlier · agent:asker → agent:broadcast/);
     assert.ok((await members.allTextContents()).join(' ').includes('agent:asker'));
@@ -190,6 +201,7 @@ test('the inspector shows a trace as a tree, each event under the one that cause
       range.dispatchEvent(new Event('input', { bubbles: true }));
     });
     assert.match(await current.textContent(), /^chat\.footnote · agent:helper-traced/);
+    assert.equal(await forward.isEnabled(), false, 'forward is disabled at the last event');
     assert.ok((await members.allTextContents()).join(' ').includes('agent:helper-traced'));
   } finally {
     asker.close();

@@ -30,3 +30,51 @@ test("a member's description and SKILL.md skills are on its entry in People", as
     await page.close();
   }
 });
+
+test('People: humans apart from agents, online first, names in natural order, you marked, a filter', async () => {
+  const { edge, browser } = started;
+  const names = ['agent:idle10', 'agent:idle2', 'agent:alpha', 'agent:gone'];
+  const agents = [];
+  for (const name of names) agents.push(await Agent.connect({ url: edge.url, network: 'demo', name }));
+  await agents[0].setProfile({ description: 'Keeps an eye on the weather in every city, hour by hour' });
+  const page = await browser.newPage({ viewport: { width: 1366, height: 768 } });
+  try {
+    await openWorkspace(page, edge.url);
+    const people = page.getByRole('complementary', { name: 'People' });
+    // agent:gone leaves: it stays listed, below everyone online.
+    agents[3].close();
+    const agentNames = () => people.getByRole('region', { name: 'Agents' }).locator('.person').evaluateAll(
+      (rows) => rows.map((row) => `${row.dataset.address}:${row.dataset.status}`),
+    );
+    let order = [];
+    for (let i = 0; i < 100; i += 1) {
+      order = (await agentNames()).filter((entry) => names.some((n) => entry.startsWith(`${n}:`)));
+      if (order.join() === 'agent:alpha:online,agent:idle2:online,agent:idle10:online,agent:gone:offline') break;
+      await page.waitForTimeout(200);
+    }
+    assert.deepEqual(order, ['agent:alpha:online', 'agent:idle2:online', 'agent:idle10:online', 'agent:gone:offline']);
+    // The name reads without its kind; the whole address is its tooltip.
+    const idle10 = people.locator('.person[data-address="agent:idle10"]');
+    assert.equal((await idle10.locator('.name').textContent()).trim(), 'idle10');
+    // A long description sits under the name at the panel's width, not in a narrow column.
+    const [nameBox, textBox] = await Promise.all([idle10.locator('.name').boundingBox(), idle10.locator('.description').boundingBox()]);
+    assert.ok(textBox.y > nameBox.y, 'the description is below the name');
+    assert.ok(textBox.width > 150, `the description has the panel's width (${textBox.width})`);
+    // You are among the humans, marked.
+    const me = (await page.locator('.me strong').textContent()).trim();
+    const mine = people.getByRole('region', { name: 'Humans' }).locator(`.person[data-address="${me}"]`);
+    assert.equal((await mine.locator('.badge.you').textContent()).trim(), 'you');
+    // The filter reads names and descriptions.
+    const filter = people.getByRole('searchbox', { name: 'Filter people' });
+    await filter.fill('idle');
+    assert.deepEqual(await people.locator('.person').evaluateAll((rows) => rows.map((r) => r.dataset.address)), ['agent:idle2', 'agent:idle10']);
+    await filter.fill('weather');
+    assert.deepEqual(await people.locator('.person').evaluateAll((rows) => rows.map((r) => r.dataset.address)), ['agent:idle10']);
+    await filter.fill('nobody-by-this-name');
+    assert.equal(await people.locator('.person').count(), 0);
+    assert.match(await people.locator('.nobody').textContent(), /Nobody matches “nobody-by-this-name”/);
+  } finally {
+    for (const agent of agents) agent.close();
+    await page.close();
+  }
+});

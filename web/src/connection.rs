@@ -90,6 +90,9 @@ struct Inner {
     draining: bool,
     /// Closed for good ([`Connection::close`]): no reconnection, no timers.
     closed: bool,
+    /// The window's `online` and `offline` listeners: the browser's word on
+    /// its network goes to the replica at once.
+    platform: Vec<EventListener>,
 }
 
 impl Inner {
@@ -160,10 +163,31 @@ impl Connection {
                 queue: VecDeque::new(),
                 draining: false,
                 closed: false,
+                platform: Vec::new(),
             })),
         };
+        connection.follow_the_platform();
         connection.connect()?;
         Ok(connection)
+    }
+
+    /// Tells the replica when the browser loses or regains its network (the
+    /// window's `offline` and `online` events): the link ends at once rather
+    /// than when a heartbeat goes unanswered, and comes back at once rather
+    /// than after the backoff grown while offline.
+    fn follow_the_platform(&self) {
+        let Some(window) = web_sys::window() else {
+            return;
+        };
+        let listeners = [("offline", false), ("online", true)].map(|(name, available)| {
+            let weak = Rc::downgrade(&self.inner);
+            EventListener::new(&window, name, move |_| {
+                if let Some(c) = Self::from_weak(&weak) {
+                    c.run(|inner| ((), inner.replica.network_changed(available, now_ms())));
+                }
+            })
+        });
+        self.inner.borrow_mut().platform = listeners.into();
     }
 
     fn from_weak(weak: &Weak<RefCell<Inner>>) -> Option<Self> {
@@ -311,6 +335,7 @@ impl Connection {
         let mut inner = self.inner.borrow_mut();
         inner.closed = true;
         inner.timer = None;
+        inner.platform.clear();
         inner.drop_link();
         inner.replica.disconnected();
     }

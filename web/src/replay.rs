@@ -130,7 +130,7 @@ pub fn Replay(
                     prop:value=move || step.get().to_string()
                     on:input=move |ev| set_step.set(event_target_value(&ev).parse().unwrap_or(0)) />
                 <button type="button" on:click=move |_| set_step.update(|s| *s = (*s + 1).min(last()))
-                    disabled=move || step.get() >= last()>"Forward a step"</button>
+                    disabled=move || { step.get() >= last() }>"Forward a step"</button>
                 <span class="position" role="status">
                     {move || format!("Event {} of {}", (step.get() + 1).min(count()), count())}
                 </span>

@@ -137,6 +137,24 @@ impl Liveness {
         }
     }
 
+    /// The platform says the network is back at `now`: a waiting attempt is
+    /// due at once and the backoff starts afresh. True when one was waiting.
+    pub fn retry_now(&mut self, now: u64) -> bool {
+        match &mut self.reconnect_at {
+            Some(at) => {
+                *at = (*at).min(now);
+                self.attempt = 0;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// True while a connection is open (or opening, with frames heard).
+    pub fn is_connected(&self) -> bool {
+        self.heard_at.is_some()
+    }
+
     /// When something is next due.
     pub fn next(&self) -> Option<u64> {
         let keepalive = self.keepalive.as_ref()?;

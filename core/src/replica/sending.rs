@@ -181,6 +181,25 @@ impl Replica {
         self.liveness.lost(now, random);
     }
 
+    /// The platform reports whether it has a network (a browser's `online`
+    /// and `offline` events) at `now`. Gone while a connection is open: it is
+    /// dead, [`ReplicaEffect::Disconnect`] (the host closes it and reports
+    /// [`Replica::lost`]), rather than silent until the heartbeat notices.
+    /// Back while an attempt waits for its backoff: [`ReplicaEffect::Reconnect`]
+    /// now, and the backoff starts afresh.
+    pub fn network_changed(&mut self, available: bool, now: u64) -> Vec<ReplicaEffect> {
+        self.clock = self.clock.max(now);
+        if available {
+            if self.liveness.retry_now(now) {
+                return self.handle_timeout(now);
+            }
+        } else if self.liveness.is_connected() || !matches!(self.link, Link::Offline) {
+            self.disconnected();
+            return vec![ReplicaEffect::Disconnect];
+        }
+        Vec::new()
+    }
+
     /// When [`Replica::handle_timeout`] should next run: a request's deadline,
     /// the moment an unanswered join or event is due to be sent again, and with
     /// a keepalive the next heartbeat, dead-link check or reconnection.

@@ -691,6 +691,43 @@ fn an_unanswered_heartbeat_means_a_dead_link_and_a_reconnection_after_backoff() 
 }
 
 #[test]
+fn the_platform_going_offline_ends_the_link_and_coming_back_reconnects_at_once() {
+    let k = Keepalive::default();
+    let mut world = World::new();
+    let mut alice = kept_alive("agent:alice", 1);
+    let mut session = None;
+    online(&mut world, &mut alice, &mut session, 0);
+    assert_eq!(
+        alice.network_changed(true, 5),
+        [],
+        "online while online: nothing"
+    );
+    // The browser says it lost the network: the link is dead now, not after the heartbeat.
+    assert_eq!(
+        alice.network_changed(false, 10),
+        [ReplicaEffect::Disconnect]
+    );
+    assert!(!alice.is_online());
+    assert_eq!(alice.network_changed(false, 11), [], "said once");
+    // Attempts fail while offline and the backoff grows.
+    alice.lost(10, u32::MAX);
+    let mut at = 10;
+    for attempt in 0..6 {
+        at += k.backoff(attempt, u32::MAX);
+        assert_eq!(alice.handle_timeout(at), [ReplicaEffect::Reconnect]);
+        alice.lost(at, u32::MAX);
+    }
+    assert!(alice.poll_timeout().is_some_and(|next| next >= at + 5_000));
+    // The network is back: the attempt is now, and the next loss starts the backoff afresh.
+    assert_eq!(
+        alice.network_changed(true, at + 1),
+        [ReplicaEffect::Reconnect]
+    );
+    alice.lost(at + 2, u32::MAX);
+    assert_eq!(alice.poll_timeout(), Some(at + 2 + k.backoff(0, u32::MAX)));
+}
+
+#[test]
 fn jitter_spreads_reconnections_by_the_randomness_passed_in() {
     let mut at = std::collections::BTreeSet::new();
     for random in [0, u32::MAX / 3, u32::MAX / 2, u32::MAX] {

@@ -5,12 +5,17 @@
 //! `workspace.presence.changed` events, and the roster panel that lists them.
 //!
 //! [`People`] owns the list and its discover request; the same answer lists
-//! the channels, which it hands to the chat.
+//! the channels, which it hands to the chat. The panel ([`Roster`]) and how
+//! it orders, groups and words its members ([`order`]) are beside it.
+
+mod order;
+mod roster;
+
+pub use roster::Roster;
 
 use crate::chat::Chat;
 use crate::chat::conversations::channels_from;
 use crate::event_types::PRESENCE_CHANGED;
-use crate::routes::Place;
 use crate::session::Session;
 use agentnet_core::EventId;
 use agentnet_core::bindings::mcp::prompts::skill_of;
@@ -156,41 +161,6 @@ pub fn apply_presence(people: &mut Vec<Person>, payload: &Value) {
             });
             people.sort_by(|a, b| a.address.cmp(&b.address));
         }
-    }
-}
-
-/// The panel.
-#[component]
-pub fn Roster() -> impl IntoView {
-    let people = People::get().people;
-    let session = Session::get();
-    view! {
-        <aside class="roster" aria-label="People">
-            <h2>"People"</h2>
-            <ul>
-                <For each=move || people.get() key=|p| p.clone() let:person>
-                    <li class="person" data-address=person.address.clone() data-status=person.status.clone()
-                        data-verification=person.verification.to_string()>
-                        <span class="presence" aria-hidden="true"></span>
-                        <a class="address" title="Open a direct conversation"
-                            href=session.path(&Place::Conversation(person.address.clone()))>{person.address.clone()}</a>
-                        <span class="details">
-                            {format!("{} · level {} · {}", person.role, person.verification, person.status)}
-                        </span>
-                        {person.did.clone().map(|did| view! { <span class="did" title="Verified DID">{did}</span> })}
-                        {person.description.clone().map(|text| view! { <p class="description">{text}</p> })}
-                        {(!person.skills.is_empty()).then(|| view! {
-                            <ul class="skills" aria-label=format!("Skills of {}", person.address)>
-                                {person.skills.iter().map(|(skill, address)| view! {
-                                    <li><a class="skill" title="Its SKILL.md"
-                                        href=session.path(&Place::Document(address.clone()))>{skill.clone()}</a></li>
-                                }).collect_view()}
-                            </ul>
-                        })}
-                    </li>
-                </For>
-            </ul>
-        </aside>
     }
 }
 
