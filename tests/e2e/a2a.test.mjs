@@ -70,7 +70,7 @@ const partText = (part) => (part?.content?.$case === 'text' ? part.content.value
 
 before(async () => {
   stateDir = await mkdtemp(joinPath(tmpdir(), 'agentnet-a2a-'));
-  edge = await startEdge({ stateDir });
+  edge = await startEdge({ stateDir, allowLocalFetches: true });
   ({ id: network } = await createNetwork(edge.url, { name: 'A2A' }));
   planner = await Agent.connect({ url: edge.url, network, name: 'agent:planner', WebSocket });
   await planner.registerTool('plan', { type: 'object' }, () => ({}), { description: 'plans a trip' });
@@ -141,7 +141,7 @@ test('A2A 1.0: input-required, the client continues, completed with an artifact;
   assert.ok(listed.tasks.some((t) => t.id === asked.id));
 
   await edge.kill();
-  edge = await startEdge({ stateDir, port: edge.port });
+  edge = await startEdge({ stateDir, port: edge.port, allowLocalFetches: true });
   const after = await (await client10('agent:planner')).getTask({ id: asked.id });
   assert.equal(after.status.state, TaskState.TASK_STATE_COMPLETED);
   assert.equal(partText(after.artifacts[0].parts[0]), 'Rome on May');

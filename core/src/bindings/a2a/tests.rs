@@ -2,6 +2,7 @@
 //! input-required to completion with an artifact, streams, cancel, lists.
 
 mod didwba;
+mod push_targets;
 
 use super::methods::{Reply, answer};
 use super::stream::changes;
