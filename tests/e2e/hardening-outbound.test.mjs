@@ -95,7 +95,7 @@ test('an A2A push target on this machine is refused in every spelling, and nothi
     headers: { authorization: `Bearer ${bob}` },
     body: JSON.stringify({ type: 'task.update', target: 'agent:alice', payload: { task, state: 'working' } }),
   });
-  assert.equal(update.status, 200, await update.text());
+  assert.ok(update.status < 300, await update.text());
   await nothingReceived('push');
 });
 

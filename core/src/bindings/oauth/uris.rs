@@ -65,10 +65,14 @@ pub fn redirect_refusal(uri: &str) -> Option<&'static str> {
     let Some(scheme) = scheme(uri) else {
         return Some("a redirect URI is an absolute URI");
     };
-    let host = host(uri);
+    // `https:///x` is `https://x/` to a browser: an authority must be written.
+    let written = uri
+        .split_once("://")
+        .is_some_and(|(_, rest)| !rest.starts_with(['/', '\\']));
+    let host = host(uri).filter(|_| written);
     match scheme.to_ascii_lowercase().as_str() {
         "https" if host.is_some() => None,
-        "http" if is_loopback(uri) => None,
+        "http" if host.is_some() && is_loopback(uri) => None,
         "http" => Some("an http redirect URI must be to a loopback host; use https"),
         "https" => Some("a redirect URI names a host"),
         "javascript" | "data" | "vbscript" | "file" => Some("that scheme cannot be a redirect"),

@@ -230,7 +230,7 @@ fn a_did_on_a_loopback_host_is_not_resolved() {
     let timestamp = format_rfc3339(world.host.now / 1000);
     for did in [
         "did:wba:localhost%3A9:agents:eve",
-        "did:wba:127.0.0.1%3A9:agents:eve",
+        "did:wba:api.localhost:agents:eve",
     ] {
         let header = ed25519_client_header(
             &key.to_bytes(),
@@ -250,7 +250,7 @@ fn a_did_on_a_loopback_host_is_not_resolved() {
         world
             .network
             .set_outbound(crate::outbound::OutboundPolicy::allowing([
-                "localhost,127.0.0.1",
+                "localhost,api.localhost",
             ]));
         assert_eq!(
             world
