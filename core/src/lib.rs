@@ -8,6 +8,7 @@
 //! The layers, lowest first (a module uses only those above it in this list):
 //!
 //! * [`error`], [`crypto`], [`throttle`] — stable error codes; hashing and hex; token buckets
+//! * [`outbound`] — the policy on every URL the edge fetches on someone else's say-so
 //! * [`ids`] — validated identifiers: addresses, event types, network ids, ULIDs, roles and levels
 //! * [`event`] — the event envelope: decoding, encoding, enrichment, protocol metadata (§6)
 //! * [`model`] — configuration, members, permissions and state rows (§3, §5, §8)
@@ -44,6 +45,7 @@ pub mod ids;
 pub mod model;
 pub mod mods;
 pub mod network;
+pub mod outbound;
 pub mod replica;
 pub mod throttle;
 pub mod verification;

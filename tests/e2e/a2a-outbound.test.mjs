@@ -65,7 +65,7 @@ before(async () => {
   const handler = new DefaultRequestHandler(card, new InMemoryTaskStore(), executor);
   app.use('/.well-known/agent-card.json', agentCardHandler({ agentCardProvider: handler }));
   app.use('/a2a/jsonrpc', jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }));
-  edge = await startEdge();
+  edge = await startEdge({ allowLocalFetches: true });
 });
 
 after(async () => {

@@ -89,7 +89,7 @@ const partText = (part) => (part?.content?.$case === 'text' ? part.content.value
 
 before(async () => {
   stateDir = await mkdtemp(joinPath(tmpdir(), 'agentnet-a2a-'));
-  edge = await startEdge({ stateDir });
+  edge = await startEdge({ stateDir, allowLocalFetches: true });
   ({ id: network } = await createNetwork(edge.url, { name: 'A2A' }));
   planner = await Agent.connect({ url: edge.url, network, name: 'agent:planner', WebSocket });
   await planner.registerTool('plan', { type: 'object' }, () => ({}), { description: 'plans a trip' });
@@ -181,7 +181,7 @@ test('A2A 1.0: input-required, the client continues, completed with an artifact;
   await assert.rejects(client.getTask({ id: 'no-such-task' }), (err) => errorInfo(err, 'TaskNotFoundError', 'TASK_NOT_FOUND'));
 
   await edge.kill();
-  edge = await startEdge({ stateDir, port: edge.port });
+  edge = await startEdge({ stateDir, port: edge.port, allowLocalFetches: true });
   const after = await (await client10('agent:planner')).getTask({ id: asked.id });
   assert.equal(after.status.state, TaskState.TASK_STATE_COMPLETED);
   assert.equal(partText(after.artifacts[0].parts[0]), 'Rome on May');

@@ -61,7 +61,7 @@ async function roster(as) {
 }
 
 before(async () => {
-  edge = await startEdge();
+  edge = await startEdge({ allowLocalFetches: true });
   didServer = createServer((req, res) => {
     const doc = documents.get(req.url);
     res.writeHead(doc ? 200 : 404, { 'content-type': 'application/json' });

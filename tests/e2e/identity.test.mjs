@@ -25,7 +25,7 @@ let didServer;
 const documents = new Map();
 
 before(async () => {
-  edge = await startEdge();
+  edge = await startEdge({ allowLocalFetches: true });
   browser = await launchBrowser();
   didServer = createServer((req, res) => {
     const doc = documents.get(req.url);

@@ -31,7 +31,7 @@ before(async () => {
   // requires) is fetched over http, since nothing here serves TLS workerd
   // trusts; and access tokens live 3 s, so the SDKs' own refresh is exercised.
   const vars = { AGENTNET_TEST_POLICY: JSON.stringify({ oauth_access_ttl_ms: ACCESS_TTL_MS }) };
-  [edge, browser, callback] = await Promise.all([startEdge({ testHooks: true, vars }), launchBrowser(), startCallback()]);
+  [edge, browser, callback] = await Promise.all([startEdge({ testHooks: true, vars, allowLocalFetches: true }), launchBrowser(), startCallback()]);
 });
 
 after(async () => {

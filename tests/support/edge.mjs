@@ -31,6 +31,9 @@ export function buildEnv() {
   };
 }
 
+/** The hosts `startEdge({ allowLocalFetches: true })` lets the edge fetch from. */
+export const LOCAL_HOSTS = 'localhost,127.0.0.1';
+
 export function freePort() {
   return new Promise((resolve, reject) => {
     const server = createServer();
@@ -75,13 +78,17 @@ export async function testConfig() {
  * Starts `wrangler dev`; resolves with `{url, stop, kill}` once the edge answers.
  * `testHooks` turns on the test-only routes; `vars` adds `--var NAME:VALUE`s
  * (e.g. `AGENTNET_TEST_POLICY`, which the edge honours only with test hooks on).
+ * `allowLocalFetches` lets the edge fetch from this machine on a caller's say-so
+ * (`AGENTNET_OUTBOUND_ALLOW_HOSTS`: localhost, 127.0.0.1), for tests whose
+ * push targets, webhooks, cards, client documents or DID documents are local
+ * servers; without it the edge refuses them, as a deployment does.
  * A free port can be taken between asking for it and wrangler binding it (test
  * files start edges in parallel, and workerd binds ports of its own): when the
  * edge exits because an address is in use it is started again — on new ports,
  * or on the caller's `port` once it is free.
  */
 export async function startEdge({
-  timeoutMs = 300_000, stateDir, port: fixedPort, testHooks = false, vars = {},
+  timeoutMs = 300_000, stateDir, port: fixedPort, testHooks = false, vars = {}, allowLocalFetches = false,
   // Test files create many networks from one address; the limits' own test lowers these.
   creationsPerHour = 100_000, listingsPerCreator = 100_000,
 } = {}) {
@@ -95,7 +102,11 @@ export async function startEdge({
     try {
       return await launchEdge({
         timeoutMs, port, inspectorPort, persistTo, keepState: Boolean(stateDir), testHooks,
-        vars: { AGENTNET_CREATIONS_PER_HOUR: creationsPerHour, AGENTNET_LISTINGS_PER_CREATOR: listingsPerCreator, ...vars },
+        vars: {
+          AGENTNET_CREATIONS_PER_HOUR: creationsPerHour, AGENTNET_LISTINGS_PER_CREATOR: listingsPerCreator,
+          ...(allowLocalFetches ? { AGENTNET_OUTBOUND_ALLOW_HOSTS: LOCAL_HOSTS } : {}),
+          ...vars,
+        },
       });
     } catch (err) {
       if (attempt >= 4 || !/Address already in use|EADDRINUSE/.test(err.message)) {

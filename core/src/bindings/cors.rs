@@ -12,7 +12,7 @@
 //! * Everything else follows the network's `allowed_origins`
 //!   ([`AllowedOrigins`]); a host passes [`AllowedOrigins::any`] for the
 //!   deployment's own routes (creating networks, the registry). A loopback
-//!   page (`localhost`, `127.x`) may always use a loopback edge, as the MCP
+//!   page (`localhost`, `127.x`, read as parsed hosts) may always use a loopback edge, as the MCP
 //!   endpoint has always allowed: local development needs no configuration.
 //! * A preflight (`OPTIONS`) from an allowed origin is answered `204` with
 //!   what may be sent; a request or preflight from any other origin is
@@ -286,6 +286,36 @@ mod tests {
             Some("http://localhost:5173"),
         );
         assert!(matches!(decide(&deployed, &allowed()), Decision::Answer(r) if r.status == 403));
+        // Origins are compared as parsed hosts: a name that starts with `127.`
+        // or `localhost` is someone's domain, not this machine (issue 43).
+        for spoof in [
+            "http://127.0.0.1.evil.example",
+            "http://127.evil.example:8787",
+            "http://localhost.evil.example",
+            "http://127.0.0.1@evil.example",
+        ] {
+            let req = Request::new(Method::Post, "http://127.0.0.1:8787/networks/n/v1/events")
+                .with_header("Origin", spoof);
+            assert!(
+                matches!(decide(&req, &AllowedOrigins::default()), Decision::Answer(r) if r.status == 403),
+                "{spoof}"
+            );
+        }
+        for local in [
+            "http://[::1]:3000",
+            "http://app.localhost:3000",
+            "http://127.0.0.2",
+        ] {
+            let req = Request::new(Method::Post, "http://127.0.0.1:8787/networks/n/v1/events")
+                .with_header("Origin", local);
+            assert!(
+                matches!(
+                    decide(&req, &AllowedOrigins::default()),
+                    Decision::Proceed(_)
+                ),
+                "{local}"
+            );
+        }
         // An origin that does not parse (a sandboxed page sends `null`) is another origin.
         let null = request("GET", "/networks/n/v1/events/stream", Some("null"));
         assert!(matches!(decide(&null, &allowed()), Decision::Answer(r) if r.status == 403));

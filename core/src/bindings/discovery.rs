@@ -321,17 +321,18 @@ pub fn handle(
             Err(r) => Ok(Answer::response(r)),
         },
         (Method::Post, ["webhooks"]) => match body(req) {
-            Ok(b) => Webhook::from_request(&b, format!("wh_{}", fresh_id())).map(|hook| {
-                let id = hook.webhook_id.clone();
-                catalog.webhooks.insert(id.clone(), hook.clone());
-                Answer::reply(Reply {
-                    response: Response::json(json!({"webhook_id": id, "status": "active"}))
-                        .with_status(201),
-                    record: None,
-                    change: None,
-                    webhook: Some((id, Some(hook))),
-                })
-            }),
+            Ok(b) => Webhook::from_request(&b, format!("wh_{}", fresh_id()), &catalog.outbound)
+                .map(|hook| {
+                    let id = hook.webhook_id.clone();
+                    catalog.webhooks.insert(id.clone(), hook.clone());
+                    Answer::reply(Reply {
+                        response: Response::json(json!({"webhook_id": id, "status": "active"}))
+                            .with_status(201),
+                        record: None,
+                        change: None,
+                        webhook: Some((id, Some(hook))),
+                    })
+                }),
             Err(r) => Ok(Answer::response(r)),
         },
         (Method::Other(m), ["webhooks", id]) if m == "DELETE" => {

@@ -3,14 +3,17 @@
 //! counted ([`Submissions`], `rate_limited` 429 with `retry-after`) and the
 //! URL must pass the [`FetchPolicy`] (`url_scheme_refused`,
 //! `url_credentials_refused`, `url_private_address`); the DID document's URL
-//! too. A fetch that fails its bounds is `description_too_large` or
-//! `fetch_timeout` ([`unfetched`]).
+//! too. A fetch that fails is `description_too_large`, `redirect_refused`,
+//! or `fetch_failed` whatever kept the answer away (refused, reset, timed
+//! out: one text, so the answers map no one's ports), or
+//! `invalid_description` for an answer that is no JSON document ([`unfetched`]).
 
 use super::directory::creator_of;
 use super::message::{Request, Response};
 use super::refusals::discovery_refusal;
 use crate::discovery::DiscoveryError;
 use crate::discovery::fetch_policy::{FetchPolicy, Submissions};
+use crate::outbound::OutboundError;
 
 /// Counts `req`'s caller's submission and checks `url`; the refusal to send otherwise.
 pub fn admit(
@@ -22,7 +25,7 @@ pub fn admit(
 ) -> Result<(), Response> {
     submissions
         .admit(&creator_of(req), now, policy.per_minute)
-        .and_then(|()| policy.check_url(url))
+        .and_then(|()| policy.check_url(url).map(|_| ()))
         .map_err(|e| discovery_refusal(&e))
 }
 
@@ -31,9 +34,9 @@ pub fn admit(
 pub enum Unfetched {
     /// Over [`FetchPolicy::max_bytes`].
     TooLarge,
-    /// Over [`FetchPolicy::timeout_ms`].
-    Timeout,
-    /// Anything else (no answer, not 200, not JSON).
+    /// Refused by the policy, a redirect, or no answer (within [`FetchPolicy::timeout_ms`] or at all).
+    Outbound(OutboundError),
+    /// An answer that is no document (not 200, not JSON).
     Failed,
 }
 
@@ -41,7 +44,7 @@ pub enum Unfetched {
 pub fn unfetched(policy: &FetchPolicy, url: &str, why: &Unfetched) -> Response {
     discovery_refusal(&match why {
         Unfetched::TooLarge => DiscoveryError::TooLarge(policy.max_bytes),
-        Unfetched::Timeout => DiscoveryError::FetchTimeout(policy.timeout_ms),
+        Unfetched::Outbound(error) => DiscoveryError::Outbound(error.clone()),
         Unfetched::Failed => {
             DiscoveryError::BadDescription(format!("{url} did not answer a JSON document"))
         }
@@ -120,7 +123,16 @@ mod tests {
         );
         for (why, status, code) in [
             (Unfetched::TooLarge, 502, "description_too_large"),
-            (Unfetched::Timeout, 502, "fetch_timeout"),
+            (
+                Unfetched::Outbound(OutboundError::Unreachable),
+                502,
+                "fetch_failed",
+            ),
+            (
+                Unfetched::Outbound(OutboundError::Redirect),
+                502,
+                "redirect_refused",
+            ),
             (Unfetched::Failed, 400, "invalid_description"),
         ] {
             let response = unfetched(&policy, "https://ok.example/ad.json", &why);

@@ -250,6 +250,20 @@ fn the_feed_answers_ndjson_204_and_410() {
 #[test]
 fn webhooks_are_created_and_deleted() {
     let (mut r, mut c) = world();
+    let loopback = json!({"url": "http://127.0.0.1:9/hook", "secret": "0123456789abcdef"});
+    let (refused, _) = reply(handle(
+        &mut r,
+        &mut c,
+        &request(Method::Post, "/registry/v1/webhooks", &loopback),
+        || "abc".into(),
+        NOW,
+    ));
+    assert_eq!(
+        refused.json_body().map(|b| b["reason"].clone()),
+        Some(json!("url_private_address"))
+    );
+    assert!(c.webhooks.is_empty());
+    c.outbound = crate::outbound::OutboundPolicy::allowing(["127.0.0.1"]);
     let body = json!({"url": "http://127.0.0.1:9/hook", "secret": "0123456789abcdef", "types": ["acs"], "events": ["upsert"]});
     let (created, _) = reply(handle(
         &mut r,

@@ -1,4 +1,4 @@
-//! Identity and discovery errors as HTTP responses: `{code, message,
+//! Identity, discovery and outbound-fetch errors as HTTP responses: `{code, message,
 //! reason}` with the error's status (used by the registry's and the
 //! discovery service's routes).
 
@@ -6,6 +6,7 @@ use super::message::{Body, Response};
 use crate::discovery::DiscoveryError;
 use crate::error::Coded;
 use crate::identity::error::IdentityError;
+use crate::outbound::OutboundError;
 use serde_json::{Value, json};
 
 fn with_reason(mut response: Response, reason: &str) -> Response {
@@ -37,4 +38,14 @@ pub fn discovery_refusal(error: &DiscoveryError) -> Response {
         Some(seconds) => response.with_header("retry-after", &seconds.to_string()),
         None => response,
     }
+}
+
+/// A URL the outbound policy refuses, or a fetch of `what` that gave no
+/// answer: `{code, message, reason}`, 400 or 502; the message names the
+/// reason and never how the connection failed.
+pub fn outbound_refusal(what: &str, error: &OutboundError) -> Response {
+    with_reason(
+        Response::error(error.code(), format!("{what}: {error}")).with_status(error.status()),
+        error.reason(),
+    )
 }

@@ -31,6 +31,8 @@ pub struct Catalog {
     pub feed: Feed,
     /// Webhook subscriptions by id.
     pub webhooks: BTreeMap<String, Webhook>,
+    /// What a subscription's URL may be (the host sets the deployment's; strict by default).
+    pub outbound: crate::outbound::OutboundPolicy,
 }
 
 fn aic_of(record: &Value) -> String {
@@ -61,6 +63,7 @@ impl Catalog {
             entries: BTreeMap::new(),
             feed: Feed::new(retention),
             webhooks: BTreeMap::new(),
+            outbound: crate::outbound::OutboundPolicy::strict(),
         }
     }
 

@@ -60,21 +60,15 @@ pub enum DiscoveryError {
     /// A webhook subscription that cannot be kept.
     #[error("webhook: {0}")]
     BadWebhook(String),
-    /// A submitted URL that is not http(s).
-    #[error("only http and https URLs are fetched, not {0:?}")]
-    UrlScheme(String),
-    /// A submitted URL with a user name or password.
-    #[error("URLs with credentials (user:password@) are not fetched")]
-    UrlCredentials,
-    /// A submitted URL naming a private, loopback or link-local host.
-    #[error("{0} is a private, loopback or link-local address: not fetched")]
-    PrivateAddress(String),
+    /// A URL the outbound policy refuses, or a fetch that gave no answer
+    /// ([`crate::outbound`]: `url_invalid`, `url_scheme_refused`,
+    /// `url_credentials_refused`, `url_private_address`, `redirect_refused`,
+    /// `fetch_failed`).
+    #[error("{0}")]
+    Outbound(#[from] crate::outbound::OutboundError),
     /// A fetched document larger than allowed.
     #[error("the document is larger than {0} bytes")]
     TooLarge(usize),
-    /// A fetch that took too long.
-    #[error("the fetch took longer than {0} ms")]
-    FetchTimeout(u64),
     /// Too many submissions from one caller.
     #[error("too many submissions; retry in {retry_after_s} s")]
     RateLimited {
@@ -113,11 +107,8 @@ impl DiscoveryError {
             Self::BehindRetention { .. } => "behind_retention",
             Self::BadParameter { .. } => "invalid_parameter",
             Self::BadWebhook(_) => "invalid_webhook",
-            Self::UrlScheme(_) => "url_scheme_refused",
-            Self::UrlCredentials => "url_credentials_refused",
-            Self::PrivateAddress(_) => "url_private_address",
+            Self::Outbound(e) => e.reason(),
             Self::TooLarge(_) => "description_too_large",
-            Self::FetchTimeout(_) => "fetch_timeout",
             Self::RateLimited { .. } => "rate_limited",
         }
     }
@@ -127,7 +118,8 @@ impl DiscoveryError {
         match self {
             Self::BehindRetention { .. } => 410,
             Self::RateLimited { .. } => 429,
-            Self::TooLarge(_) | Self::FetchTimeout(_) => 502,
+            Self::TooLarge(_) => 502,
+            Self::Outbound(e) => e.status(),
             _ => 400,
         }
     }
@@ -146,7 +138,6 @@ impl Coded for DiscoveryError {
         match self {
             Self::BehindRetention { .. } => ErrorCode::NotFound,
             Self::RateLimited { .. } => ErrorCode::RateLimited,
-            Self::FetchTimeout(_) => ErrorCode::Timeout,
             _ => ErrorCode::InvalidRequest,
         }
     }

@@ -1,20 +1,15 @@
 //! What passive registration may fetch, and how often one caller may ask:
-//! the URL policy ([`FetchPolicy::check_url`]: http(s) only, no credentials,
-//! no private, loopback, link-local or otherwise internal address unless the
-//! deployment allows that host by name), the bounds on a fetch (bytes and
-//! time), and the per-caller limit on submissions ([`Submissions`]).
-//!
-//! Host names are checked as written; an IPv4 address in any of the forms a
-//! URL parser reads (`127.1`, `0x7f.0.0.1`, `2130706433`) is read as that
-//! address. A public name that resolves to a private address cannot be seen
-//! here (the runtime resolves it); redirects are not followed.
+//! the URL policy ([`FetchPolicy::check_url`]: the deployment's
+//! [`OutboundPolicy`], which every fetch on a caller's say-so goes through),
+//! the bounds on a fetch (bytes and time), and the per-caller limit on
+//! submissions ([`Submissions`]).
 
 use super::error::DiscoveryError;
+use crate::outbound::{Checked, OutboundPolicy};
 use std::collections::{BTreeMap, VecDeque};
-use std::net::{Ipv4Addr, Ipv6Addr};
 
-/// Variable naming hosts fetched even though they are private (comma-separated), e.g. `localhost,127.0.0.1`.
-pub const ALLOW_HOSTS_VAR: &str = "AGENTNET_DISCOVERY_ALLOW_HOSTS";
+/// The older name of [`crate::outbound::ALLOW_HOSTS_VAR`], still read by every outbound fetch.
+pub const ALLOW_HOSTS_VAR: &str = crate::outbound::DISCOVERY_ALLOW_HOSTS_VAR;
 /// Variable setting [`FetchPolicy::per_minute`].
 pub const PER_MINUTE_VAR: &str = "AGENTNET_DESCRIPTIONS_PER_MINUTE";
 /// The window submissions are counted over.
@@ -23,8 +18,8 @@ pub const WINDOW_MS: u64 = 60_000;
 /// The bounds of passive registration.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FetchPolicy {
-    /// Private hosts fetched anyway (lower case).
-    pub allowed_hosts: Vec<String>,
+    /// Which URLs may be fetched at all.
+    pub outbound: OutboundPolicy,
     /// Largest document read, in bytes.
     pub max_bytes: usize,
     /// Longest a fetch may take, in milliseconds.
@@ -36,7 +31,7 @@ pub struct FetchPolicy {
 impl Default for FetchPolicy {
     fn default() -> Self {
         Self {
-            allowed_hosts: Vec::new(),
+            outbound: OutboundPolicy::strict(),
             max_bytes: 64 * 1024,
             timeout_ms: 5_000,
             per_minute: 10,
@@ -44,116 +39,13 @@ impl Default for FetchPolicy {
     }
 }
 
-/// The host of an http(s) URL, lower case, without brackets or port.
-fn host_of(url: &str) -> Result<String, DiscoveryError> {
-    let (scheme, rest) = url
-        .split_once("://")
-        .ok_or_else(|| DiscoveryError::UrlScheme(url.chars().take(16).collect()))?;
-    let scheme = scheme.to_ascii_lowercase();
-    if scheme != "http" && scheme != "https" {
-        return Err(DiscoveryError::UrlScheme(scheme));
-    }
-    let authority = rest.split(['/', '?', '#', '\\']).next().unwrap_or("");
-    if authority.contains('@') {
-        return Err(DiscoveryError::UrlCredentials);
-    }
-    let host = match authority.strip_prefix('[') {
-        Some(v6) => v6.split(']').next().unwrap_or(""),
-        None => authority.split(':').next().unwrap_or(""),
-    };
-    let host = host.trim_end_matches('.').to_ascii_lowercase();
-    if host.is_empty() {
-        return Err(DiscoveryError::UrlScheme("no host".into()));
-    }
-    Ok(host)
-}
-
-/// One part of an IPv4 address as URL parsers read it (decimal, `0x` hex, `0` octal).
-fn ipv4_part(part: &str) -> Option<u64> {
-    if let Some(hex) = part.strip_prefix("0x").or_else(|| part.strip_prefix("0X")) {
-        return if hex.is_empty() {
-            Some(0)
-        } else {
-            u64::from_str_radix(hex, 16).ok()
-        };
-    }
-    if part.len() > 1
-        && let Some(octal) = part.strip_prefix('0')
-    {
-        return u64::from_str_radix(octal, 8).ok();
-    }
-    part.parse().ok()
-}
-
-/// `host` read as an IPv4 address the way a URL parser does (`None` for a name).
-fn ipv4_of(host: &str) -> Option<Ipv4Addr> {
-    let parts: Vec<&str> = host.split('.').collect();
-    if parts.is_empty() || parts.len() > 4 || parts.iter().any(|p| p.is_empty()) {
-        return None;
-    }
-    let numbers: Vec<u64> = parts.iter().map(|p| ipv4_part(p)).collect::<Option<_>>()?;
-    let (last, leading) = numbers.split_last()?;
-    let mut value: u64 = 0;
-    for n in leading {
-        if *n > 255 {
-            return None;
-        }
-        value = (value << 8) | n;
-    }
-    let room = 8 * (4 - leading.len() as u32);
-    if *last >= 1u64 << room {
-        return None;
-    }
-    let value = (value << room) | last;
-    u32::try_from(value).ok().map(Ipv4Addr::from)
-}
-
-fn internal_v4(ip: Ipv4Addr) -> bool {
-    let [a, b, ..] = ip.octets();
-    ip.is_loopback()
-        || ip.is_private()
-        || ip.is_link_local()
-        || ip.is_unspecified()
-        || ip.is_broadcast()
-        || a == 0
-        || (a == 100 && (64..128).contains(&b))
-        || ip.is_multicast()
-}
-
-fn internal_v6(ip: Ipv6Addr) -> bool {
-    if let Some(v4) = ip.to_ipv4_mapped() {
-        return internal_v4(v4);
-    }
-    let first = ip.segments().first().copied().unwrap_or(0);
-    ip.is_loopback()
-        || ip.is_unspecified()
-        || ip.is_multicast()
-        || (first & 0xfe00) == 0xfc00
-        || (first & 0xffc0) == 0xfe80
-}
-
-/// True when `host` names this machine, a private network or a link.
-fn is_internal(host: &str) -> bool {
-    if host == "localhost" || host.ends_with(".localhost") || host.ends_with(".internal") {
-        return true;
-    }
-    if let Ok(v6) = host.parse::<Ipv6Addr>() {
-        return internal_v6(v6);
-    }
-    ipv4_of(host).is_some_and(internal_v4)
-}
-
 impl FetchPolicy {
-    /// The policy from the deployment's variables (unset or unreadable: defaults).
-    pub fn from_vars(allowed_hosts: Option<&str>, per_minute: Option<&str>) -> Self {
+    /// The policy from the deployment's outbound policy and variable
+    /// [`PER_MINUTE_VAR`] (unset or unreadable: the default).
+    pub fn from_vars(outbound: OutboundPolicy, per_minute: Option<&str>) -> Self {
         let defaults = Self::default();
         Self {
-            allowed_hosts: allowed_hosts
-                .unwrap_or("")
-                .split(',')
-                .map(|h| h.trim().to_ascii_lowercase())
-                .filter(|h| !h.is_empty())
-                .collect(),
+            outbound,
             per_minute: per_minute
                 .and_then(|n| n.trim().parse().ok())
                 .filter(|n| *n > 0)
@@ -162,14 +54,11 @@ impl FetchPolicy {
         }
     }
 
-    /// Whether `url` may be fetched: `url_scheme_refused`,
-    /// `url_credentials_refused` or `url_private_address` when not.
-    pub fn check_url(&self, url: &str) -> Result<(), DiscoveryError> {
-        let host = host_of(url)?;
-        if is_internal(&host) && !self.allowed_hosts.contains(&host) {
-            return Err(DiscoveryError::PrivateAddress(host));
-        }
-        Ok(())
+    /// Whether `url` may be fetched ([`OutboundPolicy::check`]): the URL to
+    /// fetch, or `url_invalid`, `url_scheme_refused`,
+    /// `url_credentials_refused` or `url_private_address`.
+    pub fn check_url(&self, url: &str) -> Result<Checked, DiscoveryError> {
+        Ok(self.outbound.check(url)?)
     }
 }
 

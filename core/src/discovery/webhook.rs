@@ -2,6 +2,11 @@
 //! secret, types, events}` → `{webhook_id, status: "active"}`), the
 //! signature on each delivery, and the retry schedule.
 //!
+//! The URL must pass the deployment's [`OutboundPolicy`] when the
+//! subscription is made (`url_private_address` and the other reasons of
+//! [`crate::outbound`]), and the host checks it again before each delivery;
+//! the URL kept is the parser's serialization of it.
+//!
 //! A delivery is `POST {url}` with one change envelope as its JSON body and
 //! `X-DRC-Signature: t={unix secs},v1={hex HMAC-SHA256(secret, "{t}.{body}")}`
 //! ([`sign`]; subscribers check it with [`verify`]), `X-DRC-Webhook-Id`
@@ -12,6 +17,7 @@
 use super::error::DiscoveryError;
 use super::feed::{ACS_TYPE, Change, Op};
 use crate::crypto::{constant_time_eq, hmac_sha256_hex};
+use crate::outbound::OutboundPolicy;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -60,13 +66,19 @@ fn list(body: &Value, name: &str, allowed: &[&str]) -> Result<Vec<String>, Disco
 }
 
 impl Webhook {
-    /// A subscription from its request body, with id `webhook_id`.
-    pub fn from_request(body: &Value, webhook_id: String) -> Result<Self, DiscoveryError> {
+    /// A subscription from its request body, with id `webhook_id`, its URL
+    /// checked by `policy`.
+    pub fn from_request(
+        body: &Value,
+        webhook_id: String,
+        policy: &OutboundPolicy,
+    ) -> Result<Self, DiscoveryError> {
         let text = |k: &str| body.get(k).and_then(Value::as_str).unwrap_or("");
         let url = text("url");
         if !(url.starts_with("https://") || url.starts_with("http://")) {
             return Err(DiscoveryError::BadWebhook("url is an http(s) URL".into()));
         }
+        let url = policy.check(url)?;
         let secret = text("secret");
         if secret.len() < MIN_SECRET {
             return Err(DiscoveryError::BadWebhook(format!(
@@ -75,7 +87,7 @@ impl Webhook {
         }
         Ok(Self {
             webhook_id,
-            url: url.to_owned(),
+            url: url.as_str().to_owned(),
             secret: secret.to_owned(),
             types: list(body, "types", &[ACS_TYPE])?,
             events: list(body, "events", &["upsert", "delete"])?,
@@ -151,19 +163,47 @@ mod tests {
 
     #[test]
     fn subscriptions_are_checked() {
+        let local = OutboundPolicy::allowing(["127.0.0.1"]);
         let ok = Webhook::from_request(
             &json!({"url": "http://127.0.0.1:9/hook", "secret": "0123456789abcdef"}),
             "w1".into(),
+            &local,
         );
         assert_eq!(ok.map(|w| w.events.len()), Ok(2));
+        let spelled = Webhook::from_request(
+            &json!({"url": "http://0x7f.1:9/hook", "secret": "0123456789abcdef"}),
+            "w1".into(),
+            &local,
+        );
+        assert_eq!(spelled.map(|w| w.url), Ok("http://127.0.0.1:9/hook".into()));
         for bad in [
             json!({"url": "ftp://x", "secret": "0123456789abcdef"}),
             json!({"url": "http://x", "secret": "short"}),
             json!({"url": "http://x", "secret": "0123456789abcdef", "types": ["nope"]}),
             json!({"url": "http://x", "secret": "0123456789abcdef", "events": "upsert"}),
         ] {
-            let err = Webhook::from_request(&bad, "w".into()).err();
+            let err = Webhook::from_request(&bad, "w".into(), &local).err();
             assert_eq!(err.map(|e| e.reason()), Some("invalid_webhook"), "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_subscription_to_a_host_that_is_not_public_is_refused() {
+        for url in [
+            "http://127.0.0.1:9/hook",
+            "http://localhost:9/hook",
+            "http://2130706433:9/hook",
+            "http://127.0.0.%31:9/hook",
+            "http://[::ffff:127.0.0.1]:9/hook",
+            "http://169.254.169.254/hook",
+        ] {
+            let body = json!({"url": url, "secret": "0123456789abcdef"});
+            let err = Webhook::from_request(&body, "w".into(), &OutboundPolicy::strict()).err();
+            assert_eq!(
+                err.map(|e| e.reason()),
+                Some("url_private_address"),
+                "{url}"
+            );
         }
     }
 }

@@ -176,14 +176,13 @@ pub struct DidWbaVerifier {
 }
 
 impl DidWbaVerifier {
-    /// Checks `header` against `doc` (the resolved document of its DID) for
-    /// a server at `domain`; returns the authenticated DID. Order: window,
-    /// replay, audience, document id, key, signature; the nonce is spent
-    /// only by a request that passes every check.
-    pub fn verify(
-        &mut self,
+    /// The checks that need no document, made before anything is fetched:
+    /// the DID parses, the timestamp is in the window, the nonce is unused,
+    /// the audience is this server. A header that fails one of them could
+    /// never be valid, so its DID is not resolved (no outbound request).
+    pub fn precheck(
+        &self,
         header: &DidWbaHeader,
-        doc: &Value,
         domain: &str,
         now_ms: u64,
     ) -> Result<Did, IdentityError> {
@@ -204,6 +203,23 @@ impl DidWbaVerifier {
         {
             return Err(IdentityError::WrongAudience(domain.to_owned()));
         }
+        Ok(did)
+    }
+
+    /// Checks `header` against `doc` (the resolved document of its DID) for
+    /// a server at `domain`; returns the authenticated DID. Order: window,
+    /// replay, audience ([`Self::precheck`]), document id, key, signature; the nonce is spent
+    /// only by a request that passes every check.
+    pub fn verify(
+        &mut self,
+        header: &DidWbaHeader,
+        doc: &Value,
+        domain: &str,
+        now_ms: u64,
+    ) -> Result<Did, IdentityError> {
+        let did = self.precheck(header, domain, now_ms)?;
+        let at = parse_rfc3339(&header.timestamp)?;
+        let nonce_key = format!("{}\n{}", header.did, header.nonce);
         let key = document_key(doc, &did, &header.verification_method)?;
         key.verify(
             &header.digest(domain),

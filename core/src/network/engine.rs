@@ -38,6 +38,8 @@ pub struct Network {
     pub(super) didwba: crate::identity::didwba::DidWbaVerifier,
     /// Nonces of DIDWba headers the deployment refused (`super::nonce_claims`).
     pub(super) spent_elsewhere: crate::identity::nonces::NonceCache,
+    /// Which URLs the network's host may fetch on a member's say-so (push targets, DID documents, JWKS).
+    pub(super) outbound: crate::outbound::OutboundPolicy,
     pub(super) ids: UlidGenerator,
     /// The trace context of the request a binding is serving ([`Network::traced`]).
     pub(super) ambient_trace: Option<TraceContext>,
@@ -133,6 +135,7 @@ impl Network {
             identity: Default::default(),
             didwba: Default::default(),
             spent_elsewhere: Default::default(),
+            outbound: Default::default(),
             ambient_trace: None,
             cause: None,
             ids: UlidGenerator::new(seed),
@@ -188,6 +191,16 @@ impl Network {
     /// Uses `registry` to find registered agents' keys (verification level 1).
     pub fn set_key_registry(&mut self, registry: Box<dyn KeyRegistry>) {
         self.keys = registry;
+    }
+
+    /// Fetches only URLs `policy` lets through (the default: public hosts only).
+    pub fn set_outbound(&mut self, policy: crate::outbound::OutboundPolicy) {
+        self.outbound = policy;
+    }
+
+    /// Which URLs the host may fetch on a member's say-so.
+    pub fn outbound(&self) -> &crate::outbound::OutboundPolicy {
+        &self.outbound
     }
 
     /// The configuration.

@@ -14,7 +14,11 @@
 //! The core does no I/O: before a join reaches it, the host asks
 //! [`Network::identity_lookups`] what to fetch (JWKS, DID documents), fetches
 //! them and hands them over ([`Network::provide_jwks`],
-//! [`Network::provide_document`]). Answers are kept [`IDENTITY_TTL_MS`], so
+//! [`Network::provide_document`]). Only URLs the network's outbound policy
+//! lets through are asked for ([`crate::outbound`]: a did:wba or issuer on a
+//! host that is not public is refused, not fetched), and a DIDWba header is
+//! checked for what needs no document (window, nonce, audience) before its
+//! DID is asked for. Answers are kept [`IDENTITY_TTL_MS`], so
 //! a rotated or revoked key stops verifying within that time.
 
 use crate::error::{ErrorCode, Rejection};
@@ -90,6 +94,7 @@ impl Network {
                     .iter()
                     .any(|i| i == issuer)
                 && fresh(self.identity.jwks.get(issuer), now).is_none()
+                && self.outbound.check(&Lookup::jwks_url(issuer)).is_ok()
             {
                 wanted.push(Lookup::Jwks {
                     issuer: issuer.to_owned(),
@@ -108,9 +113,23 @@ impl Network {
     fn document_lookup(&self, did: &str, now: u64) -> Option<Lookup> {
         let parsed: Did = did.parse().ok()?;
         let key = parsed.to_string();
-        fresh(self.identity.documents.get(&key), now)
-            .is_none()
-            .then_some(Lookup::Document { did: parsed })
+        (fresh(self.identity.documents.get(&key), now).is_none()
+            && self.outbound_refusal(&parsed).is_none())
+        .then_some(Lookup::Document { did: parsed })
+    }
+
+    /// Why the document of `did` is not fetched, when the outbound policy
+    /// refuses its URL (a did:wba of a host that is not public).
+    fn outbound_refusal(&self, did: &Did) -> Option<IdentityError> {
+        let url = match did {
+            Did::Wba { .. } => did.document_url()?,
+            Did::OpenAgents(_) => return None,
+        };
+        let refused = self.outbound.check(&url).err()?;
+        Some(IdentityError::Unresolvable(format!(
+            "{did}: {}",
+            refused.described()
+        )))
     }
 
     /// The JWKS (`{keys: […]}`) fetched for `issuer`, or why it could not be.
@@ -131,6 +150,9 @@ impl Network {
     }
 
     pub(super) fn document(&self, did: &Did, now: u64) -> Result<&Value, Rejection> {
+        if let Some(error) = self.outbound_refusal(did) {
+            return Err(refused(&error));
+        }
         match fresh(self.identity.documents.get(&did.to_string()), now) {
             Some(Ok(doc)) => Ok(doc),
             Some(Err(error)) => Err(refused(error)),
@@ -218,10 +240,15 @@ impl Network {
         Ok(did.to_string())
     }
 
-    /// What the host must fetch before a request with this DIDWba header can be checked.
-    pub fn didwba_lookups(&self, header: &str, now: u64) -> Vec<Lookup> {
+    /// What the host must fetch before a request with this DIDWba header,
+    /// reaching this server at `domain` ([`crate::bindings::didwba::domain_of`]),
+    /// can be checked: nothing for a header that fails a check that needs no
+    /// document (malformed, timestamp out of the window, nonce used, another
+    /// audience: [`crate::identity::didwba::DidWbaVerifier::precheck`]).
+    pub fn didwba_lookups(&self, header: &str, domain: &str, now: u64) -> Vec<Lookup> {
         DidWbaHeader::parse(header)
             .ok()
+            .filter(|h| self.didwba.precheck(h, domain, now).is_ok())
             .and_then(|h| self.document_lookup(&h.did, now))
             .into_iter()
             .collect()
@@ -236,7 +263,11 @@ impl Network {
         now: u64,
     ) -> Result<String, Rejection> {
         let header = DidWbaHeader::parse(header).map_err(|e| refused(&e))?;
-        let did: Did = header.did.parse().map_err(|e| refused(&e))?;
+        // The cheap checks first: a stale or replayed header is refused as such.
+        let did = self
+            .didwba
+            .precheck(&header, domain, now)
+            .map_err(|e| refused(&e))?;
         if let Did::OpenAgents(name) = &did
             && Address::from_did(&did.to_string()).ok().as_ref() != Some(&event.source)
         {

@@ -2,14 +2,18 @@
 //! queue says is due is rendered by the binding
 //! (`agentnet_core::bindings::a2a::push::render`), POSTed, and its outcome
 //! goes back to the queue (done, or retried after a backoff by a later alarm).
+//! The URL goes through the outbound policy again as it is sent
+//! (`crate::host::outbound`): no redirects, no host that is not public.
 
 use crate::host::now_ms;
 use crate::host::origin::Origin;
+use crate::host::outbound::send;
 use crate::network::object::NetworkHost;
 use agentnet_core::bindings::a2a::push::{Outgoing, render};
-use worker::{Fetch, Headers, Method, Request, RequestInit, Result};
+use agentnet_core::outbound::OutboundPolicy;
+use worker::{Headers, Method, RequestInit, Result};
 
-async fn deliver(outgoing: &Outgoing) -> bool {
+async fn deliver(policy: &OutboundPolicy, outgoing: &Outgoing) -> bool {
     let headers = Headers::new();
     for (name, value) in &outgoing.headers {
         if headers.set(name, value).is_err() {
@@ -20,10 +24,7 @@ async fn deliver(outgoing: &Outgoing) -> bool {
     init.with_method(Method::Post)
         .with_headers(headers)
         .with_body(Some(outgoing.body.clone().into()));
-    let Ok(request) = Request::new_with_init(&outgoing.url, &init) else {
-        return false;
-    };
-    matches!(Fetch::Request(request).send().await, Ok(r) if (200..300).contains(&r.status_code()))
+    matches!(send(policy, &outgoing.url, &mut init).await, Ok(r) if (200..300).contains(&r.status_code()))
 }
 
 impl NetworkHost {
@@ -53,7 +54,7 @@ impl NetworkHost {
         worker::wasm_bindgen_futures::spawn_local(async move {
             for (key, outgoing) in requests {
                 let sent = match &outgoing {
-                    Some(outgoing) => deliver(outgoing).await,
+                    Some(outgoing) => deliver(&me.outbound_policy, outgoing).await,
                     // Its task or target is gone: nothing will ever be sent.
                     None => true,
                 };

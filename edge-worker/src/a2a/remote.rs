@@ -9,16 +9,24 @@
 //! into the network as that agent's events.
 
 use crate::a2a::live::Delivery;
+use crate::host::outbound::send;
 use crate::host::respond;
 use crate::network::object::NetworkHost;
 use agentnet_core::bindings::a2a::remote::{self, Call};
 use agentnet_core::bindings::http::no_such_network;
+use agentnet_core::bindings::refusals::outbound_refusal;
 use agentnet_core::bindings::{self, Response as CoreResponse};
+use agentnet_core::outbound::OutboundPolicy;
 use agentnet_core::{Address, ErrorCode, NetworkId};
 use serde_json::Value;
-use worker::{Fetch, Headers, Method, Request, RequestInit, Response, Result};
+use worker::{Headers, Method, RequestInit, Response, Result};
 
-async fn post(url: &str, body: &str, version: &str) -> std::result::Result<Value, String> {
+async fn post(
+    policy: &OutboundPolicy,
+    url: &str,
+    body: &str,
+    version: &str,
+) -> std::result::Result<Value, String> {
     let headers = Headers::new();
     let set = |name: &str, value: &str| headers.set(name, value).map_err(|e| e.to_string());
     set("Content-Type", "application/json")?;
@@ -27,12 +35,13 @@ async fn post(url: &str, body: &str, version: &str) -> std::result::Result<Value
     init.with_method(Method::Post)
         .with_headers(headers.clone())
         .with_body(Some(body.into()));
-    let request = Request::new_with_init(url, &init).map_err(|e| e.to_string())?;
-    let mut response = Fetch::Request(request)
-        .send()
+    let mut response = send(policy, url, &mut init)
         .await
-        .map_err(|e| e.to_string())?;
-    let text = response.text().await.map_err(|e| e.to_string())?;
+        .map_err(|e| e.described())?;
+    let text = response
+        .text()
+        .await
+        .map_err(|_| agentnet_core::outbound::OutboundError::Unreachable.described())?;
     serde_json::from_str(&text)
         .map_err(|_| format!("{url} answered {} without JSON", response.status_code()))
 }
@@ -56,14 +65,12 @@ impl NetworkHost {
         let headers = Headers::new();
         headers.set("A2A-Version", "1.0")?;
         init.with_headers(headers);
-        let card = match Fetch::Request(Request::new_with_init(&card_url, &init)?)
-            .send()
-            .await
-        {
+        let card = match send(&self.outbound_policy, &card_url, &mut init).await {
             Ok(mut response) if response.status_code() == 200 => {
                 response.json::<Value>().await.ok()
             }
-            _ => None,
+            Ok(_) => None,
+            Err(refused) => return respond(outbound_refusal("card_url", &refused)),
         };
         let Some(card) = card else {
             let message = format!("no agent card could be read at {card_url}");
@@ -110,7 +117,13 @@ impl NetworkHost {
             Ok(())
         })?;
         for call in calls {
-            let answer = post(&call.url, &call.body.to_string(), call.version.as_str()).await;
+            let answer = post(
+                &self.outbound_policy,
+                &call.url,
+                &call.body.to_string(),
+                call.version.as_str(),
+            )
+            .await;
             self.with_network(|io, network| remote::absorb(io, network, &call, answer))?;
         }
         Ok(())

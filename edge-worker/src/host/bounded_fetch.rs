@@ -1,57 +1,58 @@
-//! A GET of an outside document bounded in time and size, without following
-//! redirects: what the edge fetches on a caller's say-so (an OAuth client's
-//! metadata document, a passively registered agent description and its DID
-//! document) never makes it wait long, read much, or go where a redirect points.
+//! A GET of an outside document bounded in time and size, through the
+//! outbound policy ([`super::outbound::send`]: checked URL, no redirects):
+//! what the edge fetches on a caller's say-so (an OAuth client's metadata
+//! document, a passively registered agent description and its DID document)
+//! never makes it wait long, read much, or go where it may not.
 
+use super::outbound::send;
+use agentnet_core::outbound::{OutboundError, OutboundPolicy};
 use futures_util::StreamExt;
 use futures_util::future::{Either, select};
 use std::time::Duration;
-use worker::{Request, RequestInit, RequestRedirect};
+use worker::RequestInit;
 
 /// Why a bounded fetch gave no document.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Unfetched {
-    /// No answer within the time allowed.
-    Timeout,
+    /// The policy refused the URL, the answer was a redirect, or no answer
+    /// came (refused, reset, timed out: one case, one text).
+    Outbound(OutboundError),
     /// The body is over the size allowed.
     TooLarge,
-    /// An answer other than 200 (a redirect included).
+    /// An answer other than 200.
     Status(u16),
-    /// The request could not be made or read, or the body is not UTF-8.
-    Failed(String),
+    /// The body is not UTF-8 text.
+    NotText,
 }
 
 /// Fetches `url` as JSON-ish text (`Accept: application/json`): at most
-/// `max_bytes`, within `timeout`.
+/// `max_bytes`, within `timeout`, if `policy` lets it.
 pub(crate) async fn fetch_text(
+    policy: &OutboundPolicy,
     url: &str,
     max_bytes: usize,
     timeout: Duration,
 ) -> Result<String, Unfetched> {
-    let failed = |e: worker::Error| Unfetched::Failed(e.to_string());
+    let unreachable = || Unfetched::Outbound(OutboundError::Unreachable);
     let mut init = RequestInit::new();
-    // Workers have no `error` redirect mode: a redirect is answered as is, and is no 200.
-    init.with_method(worker::Method::Get)
-        .with_redirect(RequestRedirect::Manual);
-    let request = Request::new_with_init(url, &init).map_err(failed)?;
-    request
-        .headers()
+    let headers = worker::Headers::new();
+    headers
         .set("Accept", "application/json")
-        .map_err(failed)?;
-    let fetch = worker::Fetch::Request(request);
-    let sent = Box::pin(fetch.send());
+        .map_err(|_| unreachable())?;
+    init.with_method(worker::Method::Get).with_headers(headers);
+    let sent = Box::pin(send(policy, url, &mut init));
     let mut response = match select(sent, Box::pin(worker::Delay::from(timeout))).await {
-        Either::Left((response, _)) => response.map_err(failed)?,
-        Either::Right(_) => return Err(Unfetched::Timeout),
+        Either::Left((response, _)) => response.map_err(Unfetched::Outbound)?,
+        Either::Right(_) => return Err(unreachable()),
     };
     if response.status_code() != 200 {
         return Err(Unfetched::Status(response.status_code()));
     }
-    let mut chunks = response.stream().map_err(failed)?;
+    let mut chunks = response.stream().map_err(|_| unreachable())?;
     let mut bytes = Vec::new();
     let reading = async {
         while let Some(chunk) = chunks.next().await {
-            bytes.extend_from_slice(&chunk.map_err(failed)?);
+            bytes.extend_from_slice(&chunk.map_err(|_| unreachable())?);
             if bytes.len() > max_bytes {
                 return Err(Unfetched::TooLarge);
             }
@@ -60,7 +61,7 @@ pub(crate) async fn fetch_text(
     };
     match select(Box::pin(reading), Box::pin(worker::Delay::from(timeout))).await {
         Either::Left((read, _)) => read?,
-        Either::Right(_) => return Err(Unfetched::Timeout),
+        Either::Right(_) => return Err(unreachable()),
     }
-    String::from_utf8(bytes).map_err(|_| Unfetched::Failed("it is not UTF-8 text".into()))
+    String::from_utf8(bytes).map_err(|_| Unfetched::NotText)
 }

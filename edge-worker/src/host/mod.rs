@@ -1,6 +1,7 @@
 //! The host utilities every object and the Worker share: the clock,
 //! randomness, and requests and responses between workers-rs and the core's
-//! bindings (here), the bounded fetch of outside documents, where an input's
+//! bindings (here), the one door of outbound fetches and the bounded fetch
+//! of outside documents, where an input's
 //! answers go, text frames, and the stubs of the deployment-wide objects.
 //!
 //! May use only the core and workers-rs: nothing here knows an object.
@@ -9,6 +10,7 @@ pub mod bounded_fetch;
 pub mod forward;
 pub mod frame_texts;
 pub mod origin;
+pub mod outbound;
 pub mod stubs;
 
 use agentnet_core::bindings::message::MAX_BODY_BYTES;

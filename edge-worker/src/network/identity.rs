@@ -5,18 +5,20 @@
 //! outbound request): the JWKS of an issuer equal to this origin,
 //! `did:openagents:…`, and `did:wba` documents of this host. Anything else
 //! is an outbound `fetch` of the issuer's `/.well-known/jwks.json` or the
-//! did:wba document URL. The core keeps each answer for a short time.
+//! did:wba document URL, through the outbound policy
+//! (`crate::host::outbound`). The core keeps each answer for a short time.
 //!
 //! A DIDWba header's nonce is then claimed at the registry object, so that
 //! it is single use across the deployment (`agentnet_core::bindings::nonce_claims`).
 
+use crate::host::outbound::send;
 use crate::network::object::NetworkHost;
 use agentnet_core::bindings::nonce_claims;
 use agentnet_core::identity::did::Did;
 use agentnet_core::identity::error::IdentityError;
 use agentnet_core::network::identity::Lookup;
 use serde_json::Value;
-use worker::{Fetch, Method, Request, RequestInit, Result};
+use worker::{Method, Request, RequestInit, Result};
 
 /// A fetched JSON answer: the body, `Revoked` for 410, else why not.
 async fn json_of(
@@ -58,17 +60,22 @@ impl NetworkHost {
     async fn get(&self, url: &str, what: &str) -> std::result::Result<Value, IdentityError> {
         let mut init = RequestInit::new();
         init.with_method(Method::Get);
-        let request = Request::new_with_init(url, &init)
-            .map_err(|e| IdentityError::Unresolvable(format!("{what}: {e}")))?;
-        let answer = if self.is_local(url) {
-            match crate::host::stubs::registry_object(&self.env) {
-                Ok(stub) => stub.fetch_with_request(request).await,
-                Err(e) => Err(e),
-            }
+        let response = if self.is_local(url) {
+            let local = async {
+                let request = Request::new_with_init(url, &init)?;
+                crate::host::stubs::registry_object(&self.env)?
+                    .fetch_with_request(request)
+                    .await
+            };
+            local
+                .await
+                .map_err(|e| IdentityError::Unresolvable(format!("{what}: {e}")))?
         } else {
-            Fetch::Request(request).send().await
+            // Outside: through the outbound policy, and no word on how a fetch failed.
+            send(&self.outbound_policy, url, &mut init)
+                .await
+                .map_err(|e| IdentityError::Unresolvable(format!("{what}: {}", e.described())))?
         };
-        let response = answer.map_err(|e| IdentityError::Unresolvable(format!("{what}: {e}")))?;
         json_of(response, what).await
     }
 
@@ -133,11 +140,12 @@ impl NetworkHost {
         &self,
         request: &agentnet_core::bindings::Request,
     ) -> Result<()> {
+        let domain = agentnet_core::bindings::didwba::domain_of(request);
         let header = agentnet_core::bindings::didwba::header_of(request);
-        self.resolve_for(&request.body, header).await?;
+        self.resolve_for(&request.body, header.map(|h| (h, domain)))
+            .await?;
         if let Some(header) = header {
-            self.claim_nonce(header, agentnet_core::bindings::didwba::domain_of(request))
-                .await;
+            self.claim_nonce(header, domain).await;
         }
         Ok(())
     }
@@ -176,13 +184,14 @@ impl NetworkHost {
         Ok(response.status_code())
     }
 
-    async fn resolve_for(&self, text: &str, header: Option<&str>) -> Result<()> {
+    /// Resolves what `text` and a DIDWba header (with the domain it reached) need.
+    async fn resolve_for(&self, text: &str, header: Option<(&str, &str)>) -> Result<()> {
         let now = crate::host::now_ms();
         let lookups = match self.network.borrow().as_ref() {
             Some(network) => {
                 let mut lookups = network.identity_lookups_in(text, now);
-                if let Some(header) = header {
-                    lookups.extend(network.didwba_lookups(header, now));
+                if let Some((header, domain)) = header {
+                    lookups.extend(network.didwba_lookups(header, domain, now));
                 }
                 lookups
             }

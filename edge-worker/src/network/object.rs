@@ -51,6 +51,8 @@ pub struct NetworkHost {
     pub(crate) outgoing: RefCell<crate::network::outgoing::Outgoing>,
     /// Test-only routes are on (`AGENTNET_TEST_HOOKS=1`, never set in wrangler.toml).
     pub(crate) test_hooks: bool,
+    /// What may be fetched on a member's say-so (`crate::host::outbound`).
+    pub(crate) outbound_policy: agentnet_core::outbound::OutboundPolicy,
     /// The MCP endpoint's streams, waiting requests and notices.
     pub(crate) mcp: crate::mcp::live::McpLive,
     /// A2A requests that wait for a task's changes.
@@ -136,6 +138,7 @@ impl NetworkHost {
         let gateways = config.gateways;
         let mut network = Network::new(config, store.rows()?, store.last_seq()?, random_seed());
         network.set_event_index(Box::new(LogIndex(self.store()?)));
+        network.set_outbound(self.outbound_policy.clone());
         let online = network
             .state()
             .members
@@ -244,6 +247,7 @@ impl NetworkHost {
             pending_appends: Default::default(),
             outgoing: Default::default(),
             test_hooks,
+            outbound_policy: crate::host::outbound::policy_of(&env),
             mcp: Default::default(),
             a2a: Default::default(),
             ioa: Default::default(),

@@ -3,9 +3,11 @@
 //! submitted description and its DID document for [`discovery::submitted`]
 //! (admitted by [`submit::admit`], bounded by the [`FetchPolicy`]),
 //! and sends webhook deliveries from the object's alarm (signed by
-//! [`webhook::sign`], retried after [`webhook::backoff_ms`]).
+//! [`webhook::sign`], retried after [`webhook::backoff_ms`]). Every fetch
+//! goes through the outbound policy (`crate::host::outbound`) as it is made.
 
 use crate::host::bounded_fetch::{self, fetch_text};
+use crate::host::outbound::send;
 use crate::host::{now_ms, random_seed, respond};
 use crate::registry::discovery_store as store;
 use crate::registry::object::RegistryObject;
@@ -15,9 +17,10 @@ use agentnet_core::bindings::{self, Response as Reply};
 use agentnet_core::crypto::to_hex;
 use agentnet_core::discovery::fetch_policy::FetchPolicy;
 use agentnet_core::discovery::webhook;
+use agentnet_core::outbound::OutboundPolicy;
 use serde_json::Value;
 use std::time::Duration;
-use worker::{Delay, Fetch, Headers, Method, Request, RequestInit, Response, Result, SqlStorage};
+use worker::{Delay, Headers, Method, RequestInit, Response, Result, SqlStorage};
 
 /// How often a long poll looks for new changes.
 const POLL_MS: u64 = 250;
@@ -25,17 +28,25 @@ const POLL_MS: u64 = 250;
 /// A JSON document from `url` within the policy's bounds.
 async fn get_json(policy: &FetchPolicy, url: &str) -> std::result::Result<Value, Unfetched> {
     let timeout = Duration::from_millis(policy.timeout_ms);
-    let text = fetch_text(url, policy.max_bytes, timeout)
+    let text = fetch_text(&policy.outbound, url, policy.max_bytes, timeout)
         .await
         .map_err(|why| match why {
             bounded_fetch::Unfetched::TooLarge => Unfetched::TooLarge,
-            bounded_fetch::Unfetched::Timeout => Unfetched::Timeout,
-            _ => Unfetched::Failed,
+            bounded_fetch::Unfetched::Outbound(error) => Unfetched::Outbound(error),
+            bounded_fetch::Unfetched::Status(_) | bounded_fetch::Unfetched::NotText => {
+                Unfetched::Failed
+            }
         })?;
     serde_json::from_str(&text).map_err(|_| Unfetched::Failed)
 }
 
-async fn post(url: &str, headers: &[(String, String)], body: &str) -> bool {
+/// A webhook delivery, through the outbound policy (checked again at every delivery).
+async fn post(
+    policy: &OutboundPolicy,
+    url: &str,
+    headers: &[(String, String)],
+    body: &str,
+) -> bool {
     let set = Headers::new();
     for (name, value) in headers {
         if set.set(name, value).is_err() {
@@ -46,10 +57,7 @@ async fn post(url: &str, headers: &[(String, String)], body: &str) -> bool {
     init.with_method(Method::Post)
         .with_headers(set)
         .with_body(Some(body.into()));
-    let Ok(request) = Request::new_with_init(url, &init) else {
-        return false;
-    };
-    matches!(Fetch::Request(request).send().await, Ok(r) if (200..300).contains(&r.status_code()))
+    matches!(send(policy, url, &mut init).await, Ok(r) if (200..300).contains(&r.status_code()))
 }
 
 impl RegistryObject {
@@ -117,12 +125,10 @@ impl RegistryObject {
             Err(why) => return Ok(submit::unfetched(&self.policy, url, &why)),
         };
         let did_doc = match discovery::did_document_url(&doc) {
-            Some(did_url) => {
-                if let Err(refused) = self.policy.check_url(&did_url) {
-                    return Ok(discovery::refusal(&refused));
-                }
-                get_json(&self.policy, &did_url).await.ok()
-            }
+            Some(did_url) => match self.policy.check_url(&did_url) {
+                Err(refused) => return Ok(discovery::refusal(&refused)),
+                Ok(checked) => get_json(&self.policy, checked.as_str()).await.ok(),
+            },
             None => None,
         };
         let response = self
@@ -189,7 +195,7 @@ impl RegistryObject {
             let attempt = u32::try_from(delivery.attempt)
                 .unwrap_or(u32::MAX)
                 .saturating_add(1);
-            let retry = if post(&hook.url, &headers, line).await {
+            let retry = if post(&self.policy.outbound, &hook.url, &headers, line).await {
                 None
             } else {
                 webhook::backoff_ms(attempt).map(|wait| (now_ms().saturating_add(wait), attempt))

@@ -55,7 +55,7 @@ pub struct RegistryObject {
     retention: usize,
     registry: RefCell<Option<Registry>>,
     catalog: RefCell<Option<Catalog>>,
-    /// What passive registration may fetch (`AGENTNET_DISCOVERY_ALLOW_HOSTS`, `AGENTNET_DESCRIPTIONS_PER_MINUTE`).
+    /// What passive registration and webhooks may fetch (`AGENTNET_OUTBOUND_ALLOW_HOSTS`, `AGENTNET_DISCOVERY_ALLOW_HOSTS`, `AGENTNET_DESCRIPTIONS_PER_MINUTE`).
     pub(crate) policy: FetchPolicy,
     /// Recent submissions by caller (in memory: a restart forgets them).
     pub(crate) submissions: RefCell<Submissions>,
@@ -82,6 +82,7 @@ impl RegistryObject {
         sql.exec(SCHEMA, None)?;
         let mut registry = Registry::new(config, signing_seed(sql)?);
         let mut catalog = Catalog::new(self.retention);
+        catalog.outbound = self.policy.outbound.clone();
         let rows: Vec<Row> = sql.exec("SELECT record FROM agents", None)?.to_array()?;
         for row in rows {
             if let Ok(record) = serde_json::from_str::<AgentRecord>(&row.record) {
@@ -133,7 +134,7 @@ impl DurableObject for RegistryObject {
         let aic = AicIssuer::new(&var(PROVIDER_VAR), &var(ENTITY_VAR)).unwrap_or_default();
         let retention = var(RETENTION_VAR).parse().unwrap_or(DEFAULT_RETENTION);
         let policy = FetchPolicy::from_vars(
-            Some(var(fetch_policy::ALLOW_HOSTS_VAR).as_str()),
+            crate::host::outbound::policy_of(&env),
             Some(var(fetch_policy::PER_MINUTE_VAR).as_str()),
         );
         Self {

@@ -171,10 +171,12 @@ pub fn configure<H: BindingHost>(
 }
 
 /// The request a queued notification is, at `now`; `None` when its task or
-/// target is gone.
+/// target is gone, or the network's outbound policy refuses its URL now
+/// (checked again at every delivery: the URL sent is the policy's reading).
 pub fn render(network: &Network, pending: &PendingPush, now: u64) -> Option<Outgoing> {
     let task = network.state().tasks.get(&pending.task)?;
     let target = task.push.iter().find(|t| t.id == pending.target)?;
+    let url = network.outbound().check(&target.url).ok()?;
     let version = if target.version == "0.3" {
         Version::V03
     } else {
@@ -195,7 +197,7 @@ pub fn render(network: &Network, pending: &PendingPush, now: u64) -> Option<Outg
         ));
     }
     Some(Outgoing {
-        url: target.url.clone(),
+        url: url.as_str().to_owned(),
         headers,
         body,
     })

@@ -84,9 +84,20 @@ pub fn add_request<H: BindingHost>(
         .ok()
         .and_then(|b| b.get("card_url").and_then(Value::as_str).map(str::to_owned))
         .filter(|u| u.starts_with("https://") || u.starts_with("http://"));
-    Ok(url.ok_or_else(|| {
-        Response::error(ErrorCode::InvalidRequest, "card_url must be an http(s) URL")
-    }))
+    let Some(url) = url else {
+        let refusal = Response::error(ErrorCode::InvalidRequest, "card_url must be an http(s) URL");
+        return Ok(Err(refusal));
+    };
+    Ok(checked(network, "card_url", &url))
+}
+
+/// `url` as the network's outbound policy reads it, or the 400 refusing it.
+fn checked(network: &Network, what: &str, url: &str) -> Result<String, Response> {
+    network
+        .outbound()
+        .check(url)
+        .map(|c| c.as_str().to_owned())
+        .map_err(|e| crate::bindings::refusals::outbound_refusal(what, &e))
 }
 
 /// `agent:{name}` from a card's name: lowercase letters, digits, `.`, `_`, `-`.
@@ -145,6 +156,10 @@ pub fn admit<H: BindingHost>(
             "the card needs a name and a JSON-RPC interface (supportedInterfaces or url)",
         ));
     };
+    let endpoint = match checked(network, "the card's JSON-RPC endpoint", &endpoint) {
+        Ok(endpoint) => endpoint,
+        Err(refused) => return Ok(refused),
+    };
     let known = network.state().members.contains_key(&address);
     if known && !network.state().remotes.contains_key(&address) {
         let taken = format!("{address} is a member already");
@@ -202,6 +217,8 @@ pub struct Call {
 /// The call that delivering `event` to `to` makes, if `to` is an external agent.
 pub fn call_for(network: &Network, to: &Address, event: &Event) -> Option<Call> {
     let remote = network.state().remotes.get(to)?;
+    // Checked again at every call: a stored endpoint the policy now refuses is not called.
+    let url = network.outbound().check(&remote.endpoint).ok()?;
     let version = if remote.version == "1.0" {
         Version::V1
     } else {
@@ -256,7 +273,7 @@ pub fn call_for(network: &Network, to: &Address, event: &Event) -> Option<Call> 
     Some(Call {
         remote: to.clone(),
         task: task_id,
-        url: remote.endpoint.clone(),
+        url: url.as_str().to_owned(),
         version,
         body,
     })

@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 
 fn card_v1() -> Value {
     json!({"name": "Weather Bot", "skills": [{"id": "forecast", "name": "Forecast", "description": "tomorrow's weather"}],
-        "supportedInterfaces": [{"url": "http://127.0.0.1:9/rpc", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}]})
+        "supportedInterfaces": [{"url": "http://agents.example:9/rpc", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}]})
 }
 
 /// A world whose network has `agent:boss` as a master, joined.
@@ -28,15 +28,69 @@ fn with_master() -> (World, String, String) {
 }
 
 fn add(world: &mut World, token: &str) -> Result<String, u16> {
+    add_card(
+        world,
+        token,
+        "http://agents.example:9/.well-known/agent-card.json",
+    )
+    .map_err(|(status, _)| status)
+}
+
+fn add_card(world: &mut World, token: &str, card_url: &str) -> Result<String, (u16, Value)> {
     let req = Request::new(Method::Post, "https://edge.test/networks/demo/a2a/remotes")
         .with_header("Authorization", &format!("Bearer {token}"))
-        .with_body(
-            json!({"card_url": "http://127.0.0.1:9/.well-known/agent-card.json"}).to_string(),
-        );
+        .with_body(json!({ "card_url": card_url }).to_string());
     match add_request(&mut world.host, &world.network, &req) {
-        Ok(answer) => answer.map_err(|r| r.status),
+        Ok(answer) => answer.map_err(|r| {
+            let reason = r
+                .json_body()
+                .map(|b| b["reason"].clone())
+                .unwrap_or_default();
+            (r.status, reason)
+        }),
         Err(never) => match never {},
     }
+}
+
+/// Issue 43: a card, and the endpoint a card names, on a host that is not
+/// public is refused (in any spelling), and a stored endpoint the policy now
+/// refuses is not called.
+#[test]
+fn cards_and_endpoints_on_hosts_that_are_not_public_are_refused() {
+    let (mut world, boss, _) = with_master();
+    for card_url in [
+        "http://127.0.0.1:9/card.json",
+        "http://localhost:9/card.json",
+        "http://2130706433:9/card.json",
+        "http://[::1]:9/card.json",
+        "http://10.0.0.7/card.json",
+    ] {
+        assert_eq!(
+            add_card(&mut world, &boss, card_url),
+            Err((400, json!("url_private_address"))),
+            "{card_url}"
+        );
+    }
+    let mut card = card_v1();
+    card["supportedInterfaces"][0]["url"] = json!("http://127.0.0.1:9/rpc");
+    let url = add(&mut world, &boss).unwrap_or_else(|s| panic!("refused {s}"));
+    let answer = match admit(&mut world.host, &mut world.network, &url, &card) {
+        Ok(answer) => answer,
+        Err(never) => match never {},
+    };
+    assert_eq!(answer.status, 400, "{answer:?}");
+    assert_eq!(
+        answer.json_body().map(|b| b["reason"].clone()),
+        Some(json!("url_private_address"))
+    );
+    // The operator may allow it; the URL kept is the parser's reading.
+    world
+        .network
+        .set_outbound(crate::outbound::OutboundPolicy::allowing(["127.0.0.1"]));
+    assert_eq!(
+        add_card(&mut world, &boss, "http://0x7f.1:9/card.json"),
+        Ok("http://127.0.0.1:9/card.json".into())
+    );
 }
 
 #[test]
@@ -47,7 +101,7 @@ fn cards_give_an_address_and_an_endpoint() {
     );
     assert_eq!(
         endpoint_of(&card_v1()),
-        Some(("http://127.0.0.1:9/rpc".into(), Version::V1))
+        Some(("http://agents.example:9/rpc".into(), Version::V1))
     );
     let old = json!({"name": "x", "url": "http://h/a2a", "protocolVersion": "0.3.0"});
     assert_eq!(
@@ -92,7 +146,7 @@ fn a_master_adds_an_agent_whose_tasks_become_calls_and_answers_events() {
     });
     let event = delivered.unwrap_or_else(|| panic!("no delivery to the bot"));
     let call = call_for(&world.network, &bot, &event).unwrap_or_else(|| panic!("no call"));
-    assert_eq!(call.url, "http://127.0.0.1:9/rpc");
+    assert_eq!(call.url, "http://agents.example:9/rpc");
     assert_eq!(call.body["method"], "SendMessage");
     assert_eq!(
         call.body["params"]["message"]["parts"],

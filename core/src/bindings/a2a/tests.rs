@@ -3,6 +3,7 @@
 
 mod conformance;
 mod didwba;
+mod push_targets;
 
 use super::methods::{Reply, answer};
 use super::stream::changes;

@@ -48,22 +48,11 @@ pub fn metadata(origin: &str, id: &NetworkId, name: &str) -> Response {
     }))
 }
 
-/// True for `localhost`, `127.x.x.x` and `[::1]` origins (any scheme and port).
+/// True for an origin whose host is this machine (any scheme and port), as
+/// the WHATWG URL parser reads it: `localhost`, `*.localhost`, `127/8`,
+/// `[::1]` — and not `http://127.0.0.1.evil.example`, whose host is a name.
 pub(crate) fn is_loopback(origin: &str) -> bool {
-    let host = origin.split_once("://").map_or(origin, |(_, rest)| rest);
-    let host = host.strip_prefix('[').map_or_else(
-        || {
-            host.rsplit_once(':').map_or(host, |(h, port)| {
-                if port.bytes().all(|b| b.is_ascii_digit()) {
-                    h
-                } else {
-                    host
-                }
-            })
-        },
-        |v6| v6.split_once(']').map_or(v6, |(h, _)| h),
-    );
-    host == "localhost" || host == "::1" || host.starts_with("127.")
+    crate::outbound::is_loopback_url(origin)
 }
 
 /// Whether the request's `Origin` may reach the endpoint: none, the
@@ -188,6 +177,17 @@ mod tests {
             "http://127.0.0.1:8787/networks/n/mcp",
             Some("http://localhost.evil.example")
         ));
+        // Hosts as parsed, not prefixes: these are names under evil.example.
+        for spoof in [
+            "http://127.0.0.1.evil.example",
+            "http://127.0.0.1.evil.example:8787",
+            "http://127.1.evil.example",
+        ] {
+            assert!(
+                !from("http://127.0.0.1:8787/networks/n/mcp", Some(spoof)),
+                "{spoof}"
+            );
+        }
     }
 
     #[test]

@@ -162,12 +162,14 @@ fn show(
         .iter()
         .filter_map(|name| params.get(name).map(|value| (*name, value)))
         .collect();
+    // The host the browser will send the answer to, as it reads the URI.
+    let to = uris::host(&authorization.redirect_uri);
     let page = Page {
         network: (&network.config().name, network.id().as_str()),
         policy: network.config().access.policy,
         client: (
             authorization.client.client_name.as_deref(),
-            uris::host(&authorization.redirect_uri).unwrap_or(&authorization.redirect_uri),
+            to.as_deref().unwrap_or(&authorization.redirect_uri),
         ),
         action,
         hidden,

@@ -8,7 +8,11 @@
 //! the URL exactly; its redirect URIs, grant and response types obey the
 //! rules of registration ([`super::register`]); only public clients
 //! (`token_endpoint_auth_method` `none`) — and stores it as the client.
-//! A document that cannot be fetched or is refused is `invalid_client`:
+//! Its URL must pass the deployment's outbound policy ([`crate::outbound`]:
+//! no loopback, private or link-local host however it is spelled), and the
+//! host checks it again as it fetches. A document that cannot be fetched or
+//! is refused is `invalid_client` — with one text for every fetch that got
+//! no answer, so the page tells no one which ports are open:
 //! shown on a page at the authorization endpoint, JSON at the token endpoint.
 
 use super::consent;
@@ -19,6 +23,7 @@ use super::metadata::Endpoint;
 use super::register;
 use super::routes::Target;
 use crate::bindings::message::{Method, Request, Response};
+use crate::outbound::OutboundPolicy;
 use serde_json::{Map, Value};
 
 /// Longest document read (the draft suggests documents stay small).
@@ -74,9 +79,12 @@ fn refusal(target: &Target, error: &OAuthError) -> Response {
     }
 }
 
-/// Whether `req` names a client by a document that must be fetched first.
+/// Whether `req` names a client by a document that must be fetched first;
+/// its URL must pass `policy` (the deployment's outbound policy), and the
+/// document URL is the policy's reading of it.
 pub fn to_fetch<H: OAuthHost>(
     host: &mut H,
+    policy: &OutboundPolicy,
     req: &Request,
     target: &Target,
 ) -> Result<Fetch, H::Error> {
@@ -95,6 +103,13 @@ pub fn to_fetch<H: OAuthHost>(
         return Ok(Fetch::Nothing);
     };
     if let Some(why) = url_refusal(&url) {
+        return Ok(Fetch::Refuse(refusal(
+            target,
+            &OAuthError::new(Code::InvalidClient, why),
+        )));
+    }
+    if let Err(refused) = policy.check(&url) {
+        let why = format!("the client_id URL is not fetched: {}", refused.described());
         return Ok(Fetch::Refuse(refusal(
             target,
             &OAuthError::new(Code::InvalidClient, why),
@@ -162,7 +177,7 @@ pub fn fetched<H: OAuthHost>(
 /// on a loopback `https` URL is fetched over `http` (a local test cannot
 /// serve TLS the runtime trusts).
 pub fn fetch_url(url: &str, test_hooks: bool) -> String {
-    let loopback = super::uris::host(url).is_some_and(super::uris::is_loopback);
+    let loopback = super::uris::is_loopback(url);
     match url.strip_prefix("https://") {
         Some(rest) if test_hooks && loopback => format!("http://{rest}"),
         _ => url.to_owned(),

@@ -4,8 +4,11 @@
 //!
 //! * A redirect URI is absolute, has no fragment, and is `https`, `http` to a
 //!   loopback host (a local client's listener), or a private-use scheme
-//!   with a dot (`com.example.app:/cb`, RFC 8252 §7.1). The authorization
-//!   endpoint then compares it exactly, as a string, to a registered one.
+//!   with a dot (`com.example.app:/cb`, RFC 8252 §7.1). Its host is the one
+//!   a browser will use: the URI is read by the WHATWG URL parser
+//!   ([`crate::outbound::parse`]), so `http://evil.example\@127.0.0.1/cb`
+//!   is `evil.example`'s. The authorization endpoint then compares it
+//!   exactly, as a string, to a registered one.
 //! * A `resource` (RFC 8707) is compared with its scheme and host
 //!   lowercased and trailing `/`s dropped.
 
@@ -24,27 +27,28 @@ fn scheme(uri: &str) -> Option<&str> {
     .then_some(scheme)
 }
 
-/// The host of a `scheme://host[:port]/…` URI, without port or brackets.
-pub fn host(uri: &str) -> Option<&str> {
-    let rest = uri.split_once("://")?.1;
-    let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
-    let authority = authority.rsplit_once('@').map_or(authority, |(_, a)| a);
-    if let Some(v6) = authority.strip_prefix('[') {
-        return v6.split_once(']').map(|(host, _)| host);
-    }
-    Some(
-        authority
-            .split_once(':')
-            .map_or(authority, |(host, _)| host),
-    )
+/// The host of `uri` as a browser reads it (the WHATWG URL parser: `\\`
+/// ends the authority of an http(s) URL, percent-encoding and IPv4 short
+/// forms are undone), without port; IPv6 in brackets. `None` when it does
+/// not parse or names no host.
+pub fn host(uri: &str) -> Option<String> {
+    let parsed = crate::outbound::parse(uri)?;
+    parsed
+        .host_str()
+        .filter(|h| !h.is_empty())
+        .map(str::to_owned)
 }
 
-/// True for `localhost` and loopback IP addresses.
-pub fn is_loopback(host: &str) -> bool {
-    host.eq_ignore_ascii_case("localhost")
-        || host
-            .parse::<std::net::IpAddr>()
-            .is_ok_and(|ip| ip.is_loopback())
+/// True for `localhost` and loopback IP addresses, as the URL parser reads the
+/// host of `uri` (RFC 8252 §7.3's loopback redirect).
+pub fn is_loopback(uri: &str) -> bool {
+    use url::Host;
+    match crate::outbound::parse(uri).as_ref().and_then(|u| u.host()) {
+        Some(Host::Domain(name)) => name.trim_end_matches('.') == "localhost",
+        Some(Host::Ipv4(ip)) => ip.is_loopback(),
+        Some(Host::Ipv6(ip)) => ip.is_loopback(),
+        None => false,
+    }
 }
 
 /// Why `uri` may not be registered as a redirect URI, if it may not.
@@ -61,10 +65,14 @@ pub fn redirect_refusal(uri: &str) -> Option<&'static str> {
     let Some(scheme) = scheme(uri) else {
         return Some("a redirect URI is an absolute URI");
     };
-    let host = host(uri).filter(|h| !h.is_empty());
+    // `https:///x` is `https://x/` to a browser: an authority must be written.
+    let written = uri
+        .split_once("://")
+        .is_some_and(|(_, rest)| !rest.starts_with(['/', '\\']));
+    let host = host(uri).filter(|_| written);
     match scheme.to_ascii_lowercase().as_str() {
         "https" if host.is_some() => None,
-        "http" if host.is_some_and(is_loopback) => None,
+        "http" if host.is_some() && is_loopback(uri) => None,
         "http" => Some("an http redirect URI must be to a loopback host; use https"),
         "https" => Some("a redirect URI names a host"),
         "javascript" | "data" | "vbscript" | "file" => Some("that scheme cannot be a redirect"),
@@ -124,6 +132,12 @@ mod tests {
             "http://client.example/cb",
             "http://localhost.evil.example/cb",
             "http://127.evil.example/cb",
+            "http://127.0.0.1.evil.example/cb",
+            "http://evil.example\\@127.0.0.1/cb",
+            "http://evil.example\\@localhost/cb",
+            "http://localhost@evil.example/cb",
+            "http://127.0.0.1:1@evil.example/cb",
+            "http://[::1]@evil.example/cb",
             "https://client.example/cb#x",
             "javascript:alert(1)",
             "data:text/html,x",
@@ -153,8 +167,14 @@ mod tests {
             "https://h/Networks/a/mcp",
             "https://h/networks/a/mcp"
         ));
-        assert_eq!(host("http://u:p@[::1]:80/x"), Some("::1"));
-        assert_eq!(host("https://h.example:8443"), Some("h.example"));
+        assert_eq!(host("http://u:p@[::1]:80/x").as_deref(), Some("[::1]"));
+        assert_eq!(host("https://h.example:8443").as_deref(), Some("h.example"));
+        // The host a browser sends the code to, which the consent page shows.
+        assert_eq!(
+            host("http://evil.example\\@127.0.0.1/cb").as_deref(),
+            Some("evil.example")
+        );
+        assert_eq!(host("http://0x7f.1/cb").as_deref(), Some("127.0.0.1"));
     }
 
     #[test]

@@ -33,7 +33,10 @@ fn a_didwba_header_joins_at_level_3_and_a_replay_is_refused_with_a_challenge() {
     let header = signed(&world, &key, "n-1");
     // The host is told what to resolve first: eve's document.
     assert_eq!(
-        world.network.didwba_lookups(&header, world.host.now).len(),
+        world
+            .network
+            .didwba_lookups(&header, "edge.test", world.host.now)
+            .len(),
         1
     );
     world.knows_did(DID, 6);
@@ -65,6 +68,14 @@ fn a_didwba_header_joins_at_level_3_and_a_replay_is_refused_with_a_challenge() {
     assert!(
         challenge.1.starts_with("DIDWba error=\"invalid_nonce\""),
         "{challenge:?}"
+    );
+    // A replay costs no fetch either (once the document's copy is stale).
+    world.host.now += crate::network::identity::IDENTITY_TTL_MS + 1;
+    assert!(
+        world
+            .network
+            .didwba_lookups(&header, "edge.test", world.host.now)
+            .is_empty()
     );
     // Signed for another server: refused.
     let elsewhere = ed25519_client_header(
@@ -207,4 +218,93 @@ fn a_header_one_network_accepted_is_refused_by_another_once_the_deployment_refus
     let stale = signed(&b, &key, "n-stale");
     let later = now + 10 * 60 * 1000;
     assert_eq!(b.network.didwba_claim(&stale, "edge.test", later), None);
+}
+
+/// Issue 43 (7): the checks that need no document come first; a header that
+/// fails one of them makes the host fetch nothing.
+#[test]
+fn a_header_that_could_never_pass_costs_no_fetch() {
+    let mut world = World::new();
+    world.host.now = 1_764_000_000_000;
+    let key = SigningKey::from_bytes(&[6; 32]);
+    let at = |secs: u64| format_rfc3339(secs);
+    let header = |timestamp: &str, domain: &str, v1_1: bool| {
+        ed25519_client_header(
+            &key.to_bytes(),
+            DID,
+            "key-1",
+            ("n-9", timestamp),
+            domain,
+            v1_1,
+        )
+    };
+    let now_s = world.host.now / 1000;
+    let lookups =
+        |world: &World, h: &str| world.network.didwba_lookups(h, "edge.test", world.host.now);
+    // A 2020 timestamp: nothing to fetch, and refused as stale (not as unresolved).
+    let stale = header("2020-01-01T00:00:00Z", "edge.test", false);
+    assert!(lookups(&world, &stale).is_empty());
+    let body = json!({"agent_id": "agent:eve"}).to_string();
+    let refused = world.call(&post("v1/join", &body).with_header("Authorization", &stale));
+    assert_eq!(refused.status, 401);
+    let challenge = refused
+        .headers
+        .iter()
+        .find(|(n, _)| n == "WWW-Authenticate")
+        .unwrap();
+    assert!(challenge.1.contains("invalid_timestamp"), "{challenge:?}");
+    // Too far ahead, or for another audience (v1.1 names it): nothing to fetch.
+    assert!(lookups(&world, &header(&at(now_s + 3600), "edge.test", false)).is_empty());
+    assert!(lookups(&world, &header(&at(now_s), "other.test", true)).is_empty());
+    assert!(lookups(&world, "DIDWba did=\"x\"").is_empty());
+    // A header that could be valid: its document is asked for.
+    assert_eq!(
+        lookups(&world, &header(&at(now_s), "edge.test", true)).len(),
+        1
+    );
+}
+
+/// A did:wba on a host that is not public is not resolved unless the operator allows it.
+#[test]
+fn a_did_on_a_loopback_host_is_not_resolved() {
+    let mut world = World::new();
+    world.host.now = 1_764_000_000_000;
+    let key = SigningKey::from_bytes(&[6; 32]);
+    let timestamp = format_rfc3339(world.host.now / 1000);
+    for did in [
+        "did:wba:localhost%3A9:agents:eve",
+        "did:wba:api.localhost:agents:eve",
+    ] {
+        let header = ed25519_client_header(
+            &key.to_bytes(),
+            did,
+            "key-1",
+            ("n-1", &timestamp),
+            "edge.test",
+            false,
+        );
+        assert!(
+            world
+                .network
+                .didwba_lookups(&header, "edge.test", world.host.now)
+                .is_empty(),
+            "{did}"
+        );
+        world
+            .network
+            .set_outbound(crate::outbound::OutboundPolicy::allowing([
+                "localhost,api.localhost",
+            ]));
+        assert_eq!(
+            world
+                .network
+                .didwba_lookups(&header, "edge.test", world.host.now)
+                .len(),
+            1,
+            "{did}"
+        );
+        world
+            .network
+            .set_outbound(crate::outbound::OutboundPolicy::strict());
+    }
 }

@@ -1,6 +1,8 @@
 //! Push notifications of tasks: `task.push` sets or removes where a task's
 //! requester wants them, and every change of a task queues one per target
-//! ([`crate::model::push`]); the host sends them from its alarm.
+//! ([`crate::model::push`]); the host sends them from its alarm. A target's
+//! URL must pass the network's outbound policy ([`crate::outbound`]) when it
+//! is set, and again when each notification is rendered.
 
 use super::payload::invalid;
 use crate::error::Rejection;
@@ -19,6 +21,7 @@ use serde_json::{Value, json};
 pub(super) fn configure(network: &mut Network, event: &Event) -> Result<Outcome, Rejection> {
     let requested = |task: &Task, who: &Address| &task.requester == who;
     let refusal = "only its requester sets push notifications of task";
+    let outbound = network.outbound.clone();
     let task = super::tasks::named_task(network, event, requested, refusal)?;
     let id = task.id.clone();
     let mut outcome = logged();
@@ -40,6 +43,12 @@ pub(super) fn configure(network: &mut Network, event: &Event) -> Result<Outcome,
         let url = text("url")
             .filter(|u| (u.starts_with("https://") || u.starts_with("http://")) && u.len() <= 2048)
             .ok_or_else(|| invalid("set.url must be an http(s) URL"))?;
+        // The outbound policy: no host that is not public, as the runtime reads the URL.
+        let url = outbound
+            .check(&url)
+            .map_err(|e| invalid(format!("set.url: {}", e.described())))?
+            .as_str()
+            .to_owned();
         let target_id = text("id")
             .filter(|i| !i.is_empty() && i.len() <= 128)
             .unwrap_or_else(|| format!("push-{}", task.push.len() + 1));

@@ -176,7 +176,9 @@ fn challenge(net: &mut Network, name: &str, did: &str) -> String {
 #[test]
 fn a_did_wba_proof_joins_a_did_verify_network_at_level_3() {
     let mut net = network(AccessPolicy::DidVerify, 0);
-    let did: Did = "did:wba:localhost%3A9999:agents:carol".parse().unwrap();
+    let did: Did = "did:wba:agents.example%3A9999:agents:carol"
+        .parse()
+        .unwrap();
     let key = SigningKey::from_bytes(&[3; 32]);
     net.provide_document(
         &did,

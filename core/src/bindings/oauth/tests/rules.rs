@@ -415,6 +415,7 @@ fn leaving_ends_the_members_tokens() {
 #[test]
 fn a_client_named_by_its_document_is_fetched_checked_and_kept() {
     use crate::bindings::oauth::cimd::{Fetch, fetched, to_fetch};
+    let strict = crate::outbound::OutboundPolicy::strict();
     let mut world = world();
     let url = "https://client.example/mcp.json";
     let mut params = request_params(url);
@@ -427,7 +428,7 @@ fn a_client_named_by_its_document_is_fetched_checked_and_kept() {
         ),
     );
     let authorize = target(&get).unwrap();
-    let Ok(Fetch::Document(asked)) = to_fetch(&mut world.host, &get, &authorize) else {
+    let Ok(Fetch::Document(asked)) = to_fetch(&mut world.host, &strict, &get, &authorize) else {
         panic!("no fetch")
     };
     assert_eq!(asked, url);
@@ -462,7 +463,7 @@ fn a_client_named_by_its_document_is_fetched_checked_and_kept() {
     let token = Request::new(Method::Post, format!("{ORIGIN}/networks/demo/oauth/token"))
         .with_body(format!("client_id={}", form::escape(url)));
     assert_eq!(
-        to_fetch(&mut world.host, &token, &target(&token).unwrap()),
+        to_fetch(&mut world.host, &strict, &token, &target(&token).unwrap()),
         Ok(Fetch::Nothing)
     );
     assert_eq!(redeem(&mut world, url, &code).status, 200);
@@ -474,6 +475,43 @@ fn a_client_named_by_its_document_is_fetched_checked_and_kept() {
         ),
     );
     assert!(
-        matches!(to_fetch(&mut world.host, &bad, &target(&bad).unwrap()), Ok(Fetch::Refuse(r)) if r.status == 400)
+        matches!(to_fetch(&mut world.host, &strict, &bad, &target(&bad).unwrap()), Ok(Fetch::Refuse(r)) if r.status == 400)
     );
+    // A document on a host that is not public is refused before anything is
+    // fetched, in every spelling of it (issue 43: no port-scan oracle).
+    for client_id in [
+        "https://127.0.0.1:9/c.json",
+        "https://localhost:9/c.json",
+        "https://2130706433:9/c.json",
+        "https://127.0.0.%31:9/c.json",
+        "https://[::ffff:7f00:1]:9/c.json",
+        "https://169.254.169.254/c.json",
+    ] {
+        let asked = Request::new(
+            Method::Get,
+            format!(
+                "{ORIGIN}/networks/demo/oauth/authorize?client_id={}",
+                form::escape(client_id)
+            ),
+        );
+        let refused = to_fetch(&mut world.host, &strict, &asked, &target(&asked).unwrap());
+        let Ok(Fetch::Refuse(page)) = refused else {
+            panic!("{client_id}: {refused:?}")
+        };
+        assert_eq!(page.status, 400, "{client_id}");
+        assert!(html(&page).contains("url_private_address"), "{client_id}");
+    }
+    // The operator may allow a host (tests, private deployments).
+    let local = crate::outbound::OutboundPolicy::allowing(["127.0.0.1"]);
+    let asked = Request::new(
+        Method::Get,
+        format!(
+            "{ORIGIN}/networks/demo/oauth/authorize?client_id={}",
+            form::escape("https://127.0.0.1:9/c.json")
+        ),
+    );
+    assert!(matches!(
+        to_fetch(&mut world.host, &local, &asked, &target(&asked).unwrap()),
+        Ok(Fetch::Document(_))
+    ));
 }
