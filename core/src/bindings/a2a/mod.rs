@@ -129,7 +129,21 @@ fn serve<H: BindingHost>(
         }
     };
     if target.card {
-        let card = card::card(network, req.origin(), target.agent.as_ref(), version);
+        // A card shows what its viewer may read: a member by its session, else anyone.
+        let viewer = match req.header("Authorization") {
+            Some(_) => authenticate(host, req, QueryTokens::Refused)?.ok(),
+            None => None,
+        };
+        let viewer = viewer
+            .as_ref()
+            .map_or(card::Viewer::Anyone, card::Viewer::Member);
+        let card = card::card(
+            network,
+            req.origin(),
+            target.agent.as_ref(),
+            version,
+            viewer,
+        );
         return Ok(Err(match (req.method.clone(), card) {
             (Method::Get, Some(card)) => Response::json(card),
             (Method::Get, None) => Response::error(

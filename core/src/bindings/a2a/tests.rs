@@ -1,7 +1,9 @@
 //! A2A driven natively: cards, auth, both generations, a task through
 //! input-required to completion with an artifact, streams, cancel, lists.
 
+mod card_permissions;
 mod didwba;
+mod push_privacy;
 
 use super::methods::{Reply, answer};
 use super::stream::changes;
