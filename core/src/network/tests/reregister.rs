@@ -15,6 +15,24 @@ struct Copy {
 }
 
 impl Copy {
+    /// Takes in the sync messages `effects` deliver to `member`.
+    fn take(&mut self, effects: &[Effect], member: &str) {
+        for effect in effects {
+            let Effect::Deliver { to, event, .. } = effect else {
+                continue;
+            };
+            if !to.contains(&addr(member)) {
+                continue;
+            }
+            if let Some(text) = event.payload["sync"].as_str() {
+                let message: sync::Message = decode_sync(text).unwrap();
+                self.doc
+                    .receive_sync_message(&mut self.state, message)
+                    .unwrap();
+            }
+        }
+    }
+
     /// Exchanges sync messages with the network until neither side has more.
     fn settle(&mut self, network: &mut Network, peer: &mut Peer) {
         for _ in 0..6 {
@@ -105,6 +123,7 @@ fn registering_a_file_again_keeps_a_collaborators_edit() {
     );
     assert!(acked(&replaced).payload.get("kept").is_none());
     assert_eq!(read(&mut network, &mut owner), "# Fresh\n");
+    copy.take(&replaced, "agent:collab");
     copy.settle(&mut network, &mut collab);
     assert_eq!(copy.doc.text(), "# Fresh\n");
 }
