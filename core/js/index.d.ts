@@ -347,9 +347,9 @@ export class Agent {
   /** Unregisters `resource/tool/{name}` (its owner may). */
   unregisterTool(name: string): Promise<Ack>;
   invoke<O = any>(tool: string, input?: unknown, options?: { timeoutMs?: number }): Promise<O>;
-  registerFile(path: string, content: string, options?: { contentType?: string; description?: string; permissions?: Permissions }): Promise<Ack>;
+  registerFile(path: string, content: string, options?: { contentType?: string; description?: string; permissions?: Permissions; replace?: boolean }): Promise<Ack>;
   /** Text content is a live shared document (`text/markdown` by default); other JSON is structured (`application/json`). */
-  registerContext(name: string, content: unknown, options?: { contentType?: string; description?: string; permissions?: Permissions }): Promise<Ack>;
+  registerContext(name: string, content: unknown, options?: { contentType?: string; description?: string; permissions?: Permissions; replace?: boolean }): Promise<Ack>;
   read(address: string, options?: { timeoutMs?: number }): Promise<ResourceContent>;
   update(address: string, changes: { content?: unknown; permissions?: Permissions; description?: string }): Promise<Ack>;
   /** Opens a file's or context's shared text; resolves once synced (or at once, offline). */

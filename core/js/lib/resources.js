@@ -79,18 +79,25 @@ export async function invokeTool(agent, tool, input, { timeoutMs = 30000 } = {})
   return reply.payload?.output;
 }
 
-/** Registers `resource/file/{path}` with `content`. */
-export function registerFile(agent, path, content, { contentType = 'text/plain', description = '', permissions } = {}) {
+/** `replace: true` only when asked: registering again otherwise keeps the shared content. */
+const replacing = (replace) => (replace === true ? { replace: true } : {});
+
+/**
+ * Registers `resource/file/{path}` with `content`. Registering it again (a
+ * restart) keeps the shared document and everyone's edits (the ack says
+ * `kept: true`); `{ replace: true }` makes `content` its text, as an edit.
+ */
+export function registerFile(agent, path, content, { contentType = 'text/plain', description = '', permissions, replace } = {}) {
   return agent.send('core', 'network.resource.register', {
-    address: `resource/file/${path}`, content, content_type: contentType, description, permissions,
+    address: `resource/file/${path}`, content, content_type: contentType, description, permissions, ...replacing(replace),
   });
 }
 
-/** Registers `resource/context/{name}`: text is `text/markdown`, other JSON `application/json`, unless `contentType` says otherwise. */
-export function registerContext(agent, name, content, { description = '', permissions, contentType } = {}) {
+/** Registers `resource/context/{name}`: text is `text/markdown`, other JSON `application/json`, unless `contentType` says otherwise; again, as `registerFile`. */
+export function registerContext(agent, name, content, { description = '', permissions, contentType, replace } = {}) {
   const type = contentType ?? (typeof content === 'string' ? 'text/markdown' : 'application/json');
   return agent.send('core', 'network.resource.register', {
-    address: `resource/context/${name}`, content, content_type: type, description, permissions,
+    address: `resource/context/${name}`, content, content_type: type, description, permissions, ...replacing(replace),
   });
 }
 

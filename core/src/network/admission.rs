@@ -13,18 +13,6 @@ use crate::network::engine::Network;
 use crate::network::shield::Inbound;
 use serde_json::Value;
 
-/// Agents may not emit these: they are the network's own answers.
-const NETWORK_ONLY_TYPES: &[&str] = &[
-    core_types::PONG,
-    core_types::EVENT_ERROR,
-    core_types::AGENT_DISCOVER_RESPONSE,
-    core_types::AGENT_CHALLENGE_RESPONSE,
-    core_types::RESOURCE_DISCOVER_RESPONSE,
-    core_types::RESOURCE_READ_RESPONSE,
-    core_types::EVENTS_RESPONSE,
-    crate::network::agent_mods::INTERCEPT,
-];
-
 /// Presence news (`mod/workspace` emits it); members may send it only about themselves.
 const PRESENCE_CHANGED: &str = "workspace.presence.changed";
 
@@ -105,7 +93,7 @@ impl Network {
             ));
         };
         let event_type = event.event_type.as_str();
-        if NETWORK_ONLY_TYPES.contains(&event_type) {
+        if crate::network::network_only::is_network_only(event_type) {
             return Err(Rejection::new(
                 ErrorCode::ReservedType,
                 format!("{event_type} is emitted only by the network"),

@@ -14,6 +14,7 @@
 //! | [`engine`] | the [`Network`] struct, restoring it, accessors |
 //! | this module | [`Network::handle_frame`], [`Network::handle_event`] and `accept`: the pipeline |
 //! | [`admission`] | who may join and send; key proofs; challenges |
+//! | [`network_only`] | the event types only the network emits (refused from members) |
 //! | [`shield`] | where an input came in ([`Inbound`]); throttles on failed joins and challenges |
 //! | [`presence`] | heartbeats, disconnects, the alarm |
 //! | [`pushes`] | the queue of tasks' push notifications: what is due, what became of it |
@@ -45,6 +46,7 @@ mod handlers;
 pub mod identity;
 mod identity_cache;
 mod in_flight;
+pub mod network_only;
 mod nonce_claims;
 mod outcome;
 mod parked;

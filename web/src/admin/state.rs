@@ -132,11 +132,13 @@ impl Admin {
             {
                 self.analytics.set(Some(Err(rejection.message.clone())));
             }
+            // Invitation news is the network's: believed only from core.
             ReplicaEffect::Received(event)
                 if event
                     .event_type
                     .as_str()
-                    .starts_with("workspace.invitation.") =>
+                    .starts_with("workspace.invitation.")
+                    && event.source == agentnet_core::Address::core() =>
             {
                 self.news.update(|n| n.push(invitation_news(event)));
                 self.refresh();

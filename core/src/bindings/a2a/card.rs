@@ -8,9 +8,15 @@
 //! has `url` and `protocolVersion`. Both say what the endpoint enforces:
 //! a bearer session token from `POST /networks/{id}/v1/join`, or none
 //! where the network lets public callers in as its A2A guest.
+//!
+//! A card lists only the tools its [`Viewer`] may read: a member (the
+//! card was fetched with its bearer session) sees what its `read`
+//! permission allows; anyone else only tools every member may read
+//! (`read: network`).
 
 use super::version::Version;
 use crate::ids::address::{Address, Entity, ResourceKind};
+use crate::model::access::{AccessRule, Permission};
 use crate::model::state::{Resource, State};
 use crate::{Network, NetworkId};
 use serde_json::{Value, json};
@@ -30,6 +36,25 @@ pub struct Skill {
     pub description: String,
 }
 
+/// Who reads a card or names a skill.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Viewer<'a> {
+    /// A member, by its session.
+    Member(&'a Address),
+    /// Anyone: no (or no valid) credentials.
+    Anyone,
+}
+
+impl Viewer<'_> {
+    /// True when this viewer may read (see) `resource`.
+    pub fn reads(&self, state: &State, resource: &Resource) -> bool {
+        match self {
+            Self::Member(who) => state.may(who, resource, Permission::Read),
+            Self::Anyone => resource.permissions.read == AccessRule::Network,
+        }
+    }
+}
+
 fn skill_of(resource: &Resource) -> Option<Skill> {
     match (resource.kind, resource.address.entity()) {
         (ResourceKind::Tool, Entity::Tool(name)) => Some(Skill {
@@ -41,20 +66,23 @@ fn skill_of(resource: &Resource) -> Option<Skill> {
     }
 }
 
-/// The skills members offer (of `owner` only, when given), in address order.
-pub fn skills(state: &State, owner: Option<&Address>) -> Vec<Skill> {
+/// The skills members offer that `viewer` may read (of `owner` only, when
+/// given), in address order.
+pub fn skills(state: &State, owner: Option<&Address>, viewer: Viewer<'_>) -> Vec<Skill> {
     state
         .resources
         .values()
+        .filter(|r| viewer.reads(state, r))
         .filter_map(skill_of)
         .filter(|s| state.members.contains_key(&s.owner))
         .filter(|s| owner.is_none_or(|o| o == &s.owner))
         .collect()
 }
 
-/// The network's skill `id` (`{address}/{name}`, or a bare name offered once).
-pub fn find_skill(state: &State, id: &str) -> Option<Skill> {
-    let all = skills(state, None);
+/// The network's skill `id` (`{address}/{name}`, or a bare name offered
+/// once) among those `viewer` may read.
+pub fn find_skill(state: &State, id: &str, viewer: Viewer<'_>) -> Option<Skill> {
+    let all = skills(state, None, viewer);
     if let Some(found) = all.iter().find(|s| format!("{}/{}", s.owner, s.name) == id) {
         return Some(found.clone());
     }
@@ -73,16 +101,17 @@ pub fn endpoint(origin: &str, id: &NetworkId, agent: Option<&Address>) -> String
     }
 }
 
-/// The card of `agent` (the network's when `None`), or `None` when that
-/// agent offers no skill.
+/// The card of `agent` (the network's when `None`) as `viewer` sees it, or
+/// `None` when that agent offers no skill `viewer` may read.
 pub fn card(
     network: &Network,
     origin: &str,
     agent: Option<&Address>,
     version: Version,
+    viewer: Viewer<'_>,
 ) -> Option<Value> {
     let config = network.config();
-    let skills = skills(network.state(), agent);
+    let skills = skills(network.state(), agent, viewer);
     if agent.is_some() && skills.is_empty() {
         return None;
     }

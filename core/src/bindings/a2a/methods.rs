@@ -321,13 +321,15 @@ fn send<H: BindingHost>(
         let wanted = meta("skill").or_else(|| meta("skillId"));
         let (target, skill) = match (agent, wanted) {
             (Some(agent), skill) => (agent.clone(), skill.map(str::to_owned)),
-            (None, Some(id)) => match card::find_skill(network.state(), id) {
-                Some(skill) => (skill.owner, Some(skill.name)),
-                None => {
-                    let problem = format!("no member offers the skill {id}");
-                    return Ok(Err(SendError::Params(problem)));
+            (None, Some(id)) => {
+                match card::find_skill(network.state(), id, card::Viewer::Member(member)) {
+                    Some(skill) => (skill.owner, Some(skill.name)),
+                    None => {
+                        let problem = format!("no member offers the skill {id}");
+                        return Ok(Err(SendError::Params(problem)));
+                    }
                 }
-            },
+            }
             (None, None) => {
                 let problem =
                     "a message to the network names a skill of its card in message.metadata.skill";

@@ -155,7 +155,15 @@ fn serve<H: BindingHost>(
     target: &Target,
 ) -> Result<Result<Accepted, Response>, H::Error> {
     if target.card {
-        let card = well_known::card(network, req, req.origin(), target.agent.as_ref());
+        // A card shows what its viewer may read: a member by its session, else anyone.
+        let viewer = match req.header("Authorization") {
+            Some(_) => authenticate(host, req, QueryTokens::Refused)?.ok(),
+            None => None,
+        };
+        let viewer = viewer
+            .as_ref()
+            .map_or(card::Viewer::Anyone, card::Viewer::Member);
+        let card = well_known::card(network, req, req.origin(), target.agent.as_ref(), viewer);
         return Ok(Err(match (req.method.clone(), card) {
             (Method::Get, Some(card)) => Response::json(card).with_header("Vary", "A2A-Version"),
             (Method::Get, None) => Response::error(

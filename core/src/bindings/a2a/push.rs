@@ -8,6 +8,11 @@
 //! `Authorization: {scheme} {credentials}` when configured,
 //! `X-A2A-Notification-Token: {token}`, and — when a token is set —
 //! `X-Agentnet-Signature: t={unix ms},v1={hex HMAC-SHA256 of "{t}.{body}" under the token}`.
+//!
+//! A push target is its owner's alone: `task.push` goes to `core` (never to
+//! the task's partner or channel), `Get…`/`List…` show a caller only the
+//! targets it set, and the network's shared A2A guest (anonymous callers)
+//! is never shown a token or credentials, only the target's id and URL.
 
 use super::version::{TASK_NOT_FOUND, Version};
 use super::wire;
@@ -32,13 +37,23 @@ pub struct Outgoing {
     pub body: String,
 }
 
-fn config_json(task: &str, target: &PushTarget, version: Version) -> Value {
+/// Whether a config as answered carries its secrets (token, credentials).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Secrets {
+    Shown,
+    Withheld,
+}
+
+fn config_json(task: &str, target: &PushTarget, version: Version, secrets: Secrets) -> Value {
     let mut out = json!({"id": target.id, "url": target.url});
-    if let Some(token) = &target.token {
+    if let (Some(token), Secrets::Shown) = (&target.token, secrets) {
         out["token"] = json!(token);
     }
     if let Some(scheme) = &target.scheme {
-        out["authentication"] = json!({"scheme": scheme, "credentials": target.credentials});
+        out["authentication"] = match secrets {
+            Secrets::Shown => json!({"scheme": scheme, "credentials": target.credentials}),
+            Secrets::Withheld => json!({"scheme": scheme}),
+        };
     }
     match version {
         Version::V1 => {
@@ -87,7 +102,15 @@ pub fn configure<H: BindingHost>(
     else {
         return Ok(error(id, TASK_NOT_FOUND, format!("no task {task}")));
     };
-    let target = current.audience_for(member).unwrap_or_else(Address::core);
+    // The configuration is the requester's: its event reaches nobody else.
+    let target = Address::core();
+    // Anonymous callers share the guest's address: none of them is shown another's secrets.
+    let secrets = if network.config().a2a_guest.as_ref() == Some(member) {
+        Secrets::Withheld
+    } else {
+        Secrets::Shown
+    };
+    let mine: Vec<&PushTarget> = current.push.iter().filter(|p| &p.owner == member).collect();
     let (is_set, is_delete, is_list) = (
         method == "CreateTaskPushNotificationConfig" || method.ends_with("/set"),
         method == "DeleteTaskPushNotificationConfig" || method.ends_with("/delete"),
@@ -127,7 +150,7 @@ pub fn configure<H: BindingHost>(
             t.push
                 .iter()
                 .find(|p| Some(&p.id) == made.as_ref())
-                .map(|p| config_json(&task, p, version))
+                .map(|p| config_json(&task, p, version, Secrets::Shown))
         });
         return Ok(jsonrpc::result(id, stored.unwrap_or(Value::Null)));
     }
@@ -148,10 +171,9 @@ pub fn configure<H: BindingHost>(
         };
         return Ok(jsonrpc::result(id, done));
     }
-    let all: Vec<Value> = current
-        .push
+    let all: Vec<Value> = mine
         .iter()
-        .map(|p| config_json(&task, p, version))
+        .map(|p| config_json(&task, p, version, secrets))
         .collect();
     if is_list {
         let result = match version {
@@ -160,12 +182,11 @@ pub fn configure<H: BindingHost>(
         };
         return Ok(jsonrpc::result(id, result));
     }
-    let one = current
-        .push
+    let one = mine
         .iter()
         .find(|p| config_id.as_ref().is_none_or(|c| &p.id == c));
     Ok(match one {
-        Some(p) => jsonrpc::result(id, config_json(&task, p, version)),
+        Some(p) => jsonrpc::result(id, config_json(&task, p, version, secrets)),
         None => error(id, TASK_NOT_FOUND, "no such push notification config"),
     })
 }

@@ -1,8 +1,10 @@
 //! A2A driven natively: cards, auth, both generations, a task through
 //! input-required to completion with an artifact, streams, cancel, lists.
 
+mod card_permissions;
 mod conformance;
 mod didwba;
+mod push_privacy;
 mod push_targets;
 
 use super::methods::{Reply, answer};

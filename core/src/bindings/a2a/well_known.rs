@@ -24,19 +24,20 @@ fn legacy(req: &Request) -> bool {
     }
 }
 
-/// The card of `agent` (the network's when `None`) as `req` asks for it,
-/// or `None` when that agent offers no skill.
+/// The card of `agent` (the network's when `None`) as `req` asks for it and
+/// as `viewer` may read it, or `None` when that agent offers no skill.
 pub fn card(
     network: &Network,
     req: &Request,
     origin: &str,
     agent: Option<&Address>,
+    viewer: card::Viewer<'_>,
 ) -> Option<Value> {
-    let current = card::card(network, origin, agent, Version::V1)?;
+    let current = card::card(network, origin, agent, Version::V1, viewer)?;
     if !legacy(req) {
         return Some(current);
     }
-    let old = card::card(network, origin, agent, Version::V03)?;
+    let old = card::card(network, origin, agent, Version::V03, viewer)?;
     Some(merge(current, old))
 }
 

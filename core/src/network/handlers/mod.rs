@@ -26,6 +26,7 @@ mod tasks;
 use crate::network::outcome::{self, Outcome};
 pub(crate) use admin::is_banned;
 pub use agents::DEFAULT_INVITATION_TTL_MS;
+pub(crate) use task_push::redact as redact_push;
 pub use tasks::{MAX_OPEN_TASKS, types as task_types};
 
 use crate::error::Rejection;
@@ -54,6 +55,9 @@ pub(crate) fn handle(
         invitations::CREATED if event.target == Address::core() => {
             agents::invite(network, event, now)
         }
+        invitations::CREATED => Err(payload::invalid(
+            "workspace.invitation.created goes to core",
+        )),
         t::PING => agents::ping(network, event, now),
         t::BRIDGE_UPDATE => agents::bridge(network, event),
         t::CHANNEL_CREATE => channels::create_channel(network, event),

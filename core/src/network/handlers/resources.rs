@@ -15,6 +15,12 @@ use crate::network::outcome::{Outcome, logged, replied, routed};
 use serde_json::{Value, json};
 
 /// `network.resource.register`: a new resource, or an update by its admin.
+///
+/// Registering a file or context again keeps its content — the shared
+/// document and its history, with everyone's edits — and says so in the
+/// ack (`kept: true`); only `replace: true` makes the new content the
+/// document's text, as an edit in its history (as a whole-content
+/// `network.resource.update` does).
 pub(super) fn register(
     network: &mut Network,
     event: &Event,
@@ -32,6 +38,17 @@ pub(super) fn register(
                 "{address} is not resource/tool|file|context/{{name}}"
             ))
         })?;
+    let replace = event
+        .payload
+        .get("replace")
+        .and_then(Value::as_bool)
+        .unwrap_or(false);
+    let kept = network
+        .state
+        .resources
+        .get(&address)
+        .filter(|_| !replace && kind != crate::ids::address::ResourceKind::Tool)
+        .map(|existing| existing.content.clone());
     let owner = match network.state.resources.get(&address) {
         Some(existing) if !network.state.may(source, existing, Permission::Admin) => {
             return Err(Rejection::new(
@@ -65,10 +82,12 @@ pub(super) fn register(
             .cloned()
             .filter(|v| !v.is_null()),
     };
-    #[cfg(feature = "documents")]
     let mut resource = resource;
+    if let Some(content) = &kept {
+        resource.content = content.clone();
+    }
     #[cfg(feature = "documents")]
-    let document = if kind == crate::ids::address::ResourceKind::Tool {
+    let document = if kind == crate::ids::address::ResourceKind::Tool || kept.is_some() {
         Vec::new()
     } else {
         let content = resource.content.take();
@@ -84,6 +103,9 @@ pub(super) fn register(
     #[cfg(feature = "documents")]
     outcome.effects.extend(document);
     outcome.ack.insert("address".into(), json!(address));
+    if kept.is_some() {
+        outcome.ack.insert("kept".into(), json!(true));
+    }
     outcome
         .effects
         .push(Effect::Store(Row::Resource(Box::new(resource))));

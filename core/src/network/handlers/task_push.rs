@@ -3,6 +3,10 @@
 //! ([`crate::model::push`]); the host sends them from its alarm. A target's
 //! URL must pass the network's outbound policy ([`crate::outbound`]) when it
 //! is set, and again when each notification is rendered.
+//!
+//! A target is its requester's alone: `task.push` goes to `core` (so it
+//! reaches no partner or channel, live or from the log), and its token and
+//! credentials are kept out of the logged and observed event ([`redact`]).
 
 use super::payload::invalid;
 use crate::error::Rejection;
@@ -19,6 +23,11 @@ use serde_json::{Value, json};
 /// Sets (`{task, set: {url, id?, token?, scheme?, credentials?, version?}}`)
 /// or removes (`{task, remove: id}`) a push target of a task, by its requester.
 pub(super) fn configure(network: &mut Network, event: &Event) -> Result<Outcome, Rejection> {
+    if event.target != Address::core() {
+        return Err(invalid(
+            "task.push goes to core: push targets are the requester's alone",
+        ));
+    }
     let requested = |task: &Task, who: &Address| &task.requester == who;
     let refusal = "only its requester sets push notifications of task";
     let outbound = network.outbound.clone();
@@ -78,6 +87,19 @@ pub(super) fn configure(network: &mut Network, event: &Event) -> Result<Outcome,
     }
     outcome.ack.insert("task".into(), json!(id));
     Ok(outcome)
+}
+
+/// The secrets of a `task.push` (`set.token`, `set.credentials`) are for
+/// the network's deliveries only: they leave the event before it is logged,
+/// observed or acknowledged.
+pub(crate) fn redact(event: &mut Event) {
+    if event.event_type.as_str() != super::tasks::types::PUSH {
+        return;
+    }
+    if let Some(Value::Object(set)) = event.payload.get_mut("set") {
+        set.remove("token");
+        set.remove("credentials");
+    }
 }
 
 /// Queues a notification per push target of the task a handler changed

@@ -4,6 +4,7 @@ mod access;
 mod admin;
 mod agent_mods;
 mod discovery;
+mod forgery;
 mod graph;
 mod hardening;
 mod lifecycle;
@@ -12,6 +13,8 @@ mod limits;
 mod load;
 mod mods;
 mod profile;
+#[cfg(feature = "documents")]
+mod reregister;
 mod retention;
 mod routing;
 mod tasks;
