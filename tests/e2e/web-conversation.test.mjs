@@ -168,6 +168,21 @@ test('messages read like a chat: times, days, groups, a multi-line composer; thr
     assert.equal(await first.evaluate((e) => e.classList.contains('grouped')), false);
     assert.equal(await second.evaluate((e) => e.classList.contains('grouped')), true);
 
+    // Markdown renders, safely: no raw HTML, links open apart.
+    await agent.send('agent:broadcast', 'workspace.message.posted', {
+      content: '**bold move** see [the plan](https://example.com/plan) <img src=x onerror=alert(1)> `code`\n\n- one\n- two',
+    });
+    const rich = page.locator('.message', { hasText: 'bold move' });
+    await rich.waitFor({ timeout: 10_000 });
+    assert.equal(await rich.locator('.markdown strong').textContent(), 'bold move');
+    assert.equal(await rich.locator('.markdown code').textContent(), 'code');
+    assert.equal(await rich.locator('.markdown li').count(), 2);
+    const link = rich.getByRole('link', { name: 'the plan', exact: true });
+    assert.equal(await link.getAttribute('href'), 'https://example.com/plan');
+    assert.equal(await link.getAttribute('rel'), 'noopener noreferrer');
+    assert.equal(await rich.locator('img').count(), 0, 'raw HTML is text');
+    assert.match(await rich.locator('.markdown').textContent(), /<img src=x onerror=alert\(1\)>/);
+
     // Shift+Enter breaks the line, Enter sends.
     const box = page.getByRole('textbox', { name: 'Message' });
     await box.click();

@@ -1,9 +1,10 @@
 //! One message as the list shows it: its author and time (unless it
 //! continues a group), the message it answers, its text with highlighted
 //! mentions, its delivery state, its thread (how many replies, the last
-//! one's time) and a Reply button.
+//! one's time) and a Reply button. Its text is Markdown ([`super::markdown`]).
 
-use super::messages::{Line, LineState, excerpt_of, mentions_in};
+use super::markdown::to_html;
+use super::messages::{Line, LineState, excerpt_of};
 use super::state::Chat;
 use super::time::Clock;
 use crate::ioa::card::IoaCard;
@@ -35,20 +36,6 @@ pub fn Time(
             {move || format!("{prefix}{}", clock.label(at))}
         </time>
     }
-}
-
-/// The words of a message, with its valid `@address` mentions marked.
-fn words_of(content: &str) -> impl IntoView + use<> {
-    content
-        .split(' ')
-        .map(|word| {
-            if word.starts_with('@') && !mentions_in(word).is_empty() {
-                view! { <mark class="mention">{word.to_owned()}</mark> " " }.into_any()
-            } else {
-                view! { {format!("{word} ")} }.into_any()
-            }
-        })
-        .collect_view()
 }
 
 /// One message in the list: a status update, or a post with its thread
@@ -87,7 +74,7 @@ pub fn MessageLine(
     let excerpt = excerpt_of(&line.content);
     let body = match line.ioa.clone() {
         Some(ioa) => view! { <IoaCard line=line.clone() ioa=ioa /> }.into_any(),
-        None => words_of(&line.content).into_any(),
+        None => view! { <div class="markdown" inner_html=to_html(&line.content)></div> }.into_any(),
     };
     let thread_label = match replies.count {
         0 => "Thread".to_owned(),

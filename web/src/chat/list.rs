@@ -218,7 +218,7 @@ fn empty_hint(conversation: &str) -> &'static str {
     if conversation == super::conversations::EVERYONE {
         "Everyone in this network, people and agents, sees what is posted here. Write the first message below; @address mentions someone."
     } else if conversation.starts_with("channel/") {
-        "Only the channel's members see what is posted here. Write the first message below, or invite someone by mentioning their @address."
+        "Only the channel's members see what is posted here. Write the first message below."
     } else {
         "Only the two of you see this conversation. Write the first message below."
     }

@@ -8,7 +8,7 @@
 //! [`conversations`] and [`messages`], what the list shows ([`rows`]) and
 //! when ([`time`]); [`history`] reads what the network kept of a
 //! conversation. The components are the open conversation ([`ChatPane`]:
-//! its [`list`] of [`line`]s and the [`composer`]) and the sidebar
+//! its [`list`] of [`line`]s in [`markdown`] and the [`composer`]) and the sidebar
 //! ([`Conversations`], which creates [`channels`]); [`sessions`] names and
 //! updates Workspace sessions.
 
@@ -18,6 +18,7 @@ pub mod conversations;
 pub mod history;
 pub mod line;
 pub mod list;
+pub mod markdown;
 pub mod messages;
 pub mod pane;
 pub mod rows;
