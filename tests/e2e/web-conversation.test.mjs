@@ -247,3 +247,52 @@ test('a channel named for people is addressed by its slug, and the next success 
     await page.close();
   }
 });
+
+test('unread counts per conversation survive a reload, a direct message is marked apart, and the title shows the total', async () => {
+  const { id } = await network();
+  const agent = await Agent.connect({ url: started.edge.url, network: id, name: 'agent:poster' });
+  const page = await started.browser.newPage({ viewport: { width: 1366, height: 768 } });
+  try {
+    await open(page, id);
+    const me = await page.locator('.me strong').textContent();
+    const nav = page.getByRole('navigation', { name: 'Conversations' });
+    await nav.getByRole('textbox', { name: 'New channel' }).fill('updates');
+    await nav.getByRole('button', { name: 'Create' }).click();
+    await page.waitForURL('**/channel/updates');
+    await nav.getByRole('link', { name: 'Everyone' }).click();
+    await agent.joinChannel('updates');
+    await agent.send('channel/updates', 'workspace.message.posted', { content: 'build 41 is green' });
+    await agent.send('channel/updates', 'workspace.message.posted', { content: 'build 42 is green' });
+    const updates = nav.getByRole('link', { name: /# updates/ });
+    await updates.locator('.unread', { hasText: '2' }).waitFor({ timeout: 10_000 });
+    await until('the title\'s count', async () => (await page.title()) === '(2) agentnet workspace');
+    // The open conversation at its bottom is read as it comes.
+    await agent.send('agent:broadcast', 'workspace.message.posted', { content: 'seen at once' });
+    await page.locator('.message', { hasText: 'seen at once' }).waitFor({ timeout: 10_000 });
+    assert.equal(await nav.getByRole('link', { name: 'Everyone' }).locator('.unread').count(), 0);
+    // A direct message is counted apart, for the person.
+    await agent.send(me, 'workspace.message.posted', { content: 'a word in private' });
+    const direct = nav.getByRole('link', { name: /agent:poster/ });
+    await direct.locator('.unread.for-me', { hasText: '1' }).waitFor({ timeout: 10_000 });
+    assert.match(await direct.textContent(), /unread, for you/);
+    await until('the title\'s total', async () => (await page.title()) === '(3) agentnet workspace');
+    await check(page, 'unread counts');
+
+    // Opening the channel reads it; a reload remembers what was read.
+    await updates.click();
+    await page.locator('.message', { hasText: 'build 42 is green' }).waitFor();
+    await updates.locator('.unread').waitFor({ state: 'detached' });
+    await page.reload();
+    await page.getByRole('status').filter({ hasText: 'online' }).waitFor({ timeout: 15_000 });
+    await page.locator('.message', { hasText: 'build 42 is green' }).waitFor({ timeout: 15_000 });
+    await nav.getByRole('link', { name: 'Everyone' }).click();
+    await page.locator('.message', { hasText: 'seen at once' }).waitFor({ timeout: 15_000 });
+    await page.waitForTimeout(500);
+    assert.equal(await updates.locator('.unread').count(), 0, 'read before the reload');
+    await direct.locator('.unread.for-me', { hasText: '1' }).waitFor({ timeout: 10_000 });
+    assert.equal(await page.title(), '(1) agentnet workspace');
+  } finally {
+    await page.close();
+    agent.close();
+  }
+});

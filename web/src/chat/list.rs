@@ -2,7 +2,8 @@
 //! bottom, new messages stay in view; scrolled up, a "N new messages"
 //! control jumps down; each conversation keeps its position; scrolling to
 //! the top (or "Load earlier messages") pages earlier ones in, keeping the
-//! view where it was. An empty conversation says what to do.
+//! view where it was. An empty conversation says what to do. What the
+//! person sees at the bottom of a visible tab counts as read ([`super::unread`]).
 
 use super::line::MessageLine;
 use super::messages::Line;
@@ -161,6 +162,27 @@ pub fn MessageList() -> impl IntoView {
         },
     );
 
+    // Seen: the open conversation at its bottom, in a visible tab.
+    let visible = RwSignal::new(page_visible());
+    let listener = gloo_events::EventListener::new(&document(), "visibilitychange", move |_| {
+        visible.set(page_visible());
+    });
+    let listener = StoredValue::new_local(Some(listener));
+    on_cleanup(move || {
+        let _ = listener.try_set_value(None);
+    });
+    Effect::new(move |_| {
+        let newest = shown.with(|s| s.last().map(|l| l.at));
+        if let Some(at) = newest
+            && at_bottom.get()
+            && visible.get()
+            && chat.thread.get().is_none()
+            && chat.session.pane() == crate::session::Pane::Conversation
+        {
+            chat.mark_read(&chat.current.get_untracked(), at);
+        }
+    });
+
     let title = move || chat.title_of(&chat.current.get());
     view! {
         <div class="log-area">
@@ -211,6 +233,11 @@ pub fn MessageList() -> impl IntoView {
             </Show>
         </div>
     }
+}
+
+/// True when the page is visible (not a background tab).
+fn page_visible() -> bool {
+    document().visibility_state() == web_sys::VisibilityState::Visible
 }
 
 /// What an empty conversation suggests.

@@ -10,7 +10,7 @@
 //! conversation. The components are the open conversation ([`ChatPane`]:
 //! its [`list`] of [`line`]s in [`markdown`] and the [`composer`]) and the sidebar
 //! ([`Conversations`], which creates [`channels`]); [`sessions`] names and
-//! updates Workspace sessions.
+//! updates Workspace sessions; [`unread`] counts what the person has not seen.
 
 pub mod channels;
 pub mod composer;
@@ -28,6 +28,7 @@ pub mod sidebar;
 pub mod state;
 pub mod tabs;
 pub mod time;
+pub mod unread;
 
 pub use pane::ChatPane;
 pub use sidebar::Conversations;

@@ -57,6 +57,8 @@ pub struct Chat {
     pub(super) loaded: RwSignal<BTreeSet<String>>,
     /// The time now, for message times.
     pub clock: Clock,
+    /// Per conversation, the newest message the person has seen ([`super::unread`]).
+    pub(super) read: RwSignal<BTreeMap<String, u64>>,
 }
 
 impl Chat {
@@ -79,10 +81,12 @@ impl Chat {
             loading: RwSignal::new(BTreeSet::new()),
             loaded: RwSignal::new(BTreeSet::new()),
             clock: Clock::start(),
+            read: RwSignal::new(Self::recall_read(&session.network_name())),
         };
         let tabs = Tabs::open(&session.network_name(), move |news| chat.apply_news(news));
         chat.tabs.set_value(Some(tabs));
         provide_context(chat);
+        chat.title_follows_unread();
         chat
     }
 
@@ -93,8 +97,14 @@ impl Chat {
 
     /// Shows what a restored replica already holds: its log's messages and its outbox.
     pub fn restore(&self, replica: &Replica) {
-        self.lines
-            .set(restored_lines(replica, &self.session.me.get_value()));
+        let lines = restored_lines(replica, &self.session.me.get_value());
+        // Direct conversations come back with their messages.
+        for line in &lines {
+            if line.conversation != EVERYONE && !line.conversation.starts_with("channel/") {
+                self.add_direct(line.conversation.clone());
+            }
+        }
+        self.lines.set(lines);
         self.sessions.update(|s| {
             for event in replica.log().values() {
                 s.apply(event);
