@@ -296,3 +296,31 @@ test('unread counts per conversation survive a reload, a direct message is marke
     agent.close();
   }
 });
+
+test('a long history comes range by range: the recent part at once, earlier ranges as the person scrolls up', async () => {
+  const { id } = await network();
+  const agent = await Agent.connect({ url: started.edge.url, network: id, name: 'agent:elder' });
+  const sink = await Agent.connect({ url: started.edge.url, network: id, name: 'agent:sink' });
+  const page = await started.browser.newPage({ viewport: { width: 1366, height: 768 } });
+  try {
+    await agent.send('agent:broadcast', 'workspace.message.posted', { content: 'the very first word' });
+    // Enough of the log between then and now (elsewhere) that the first range does not reach it.
+    for (let round = 0; round < 9; round += 1) {
+      await Promise.all(Array.from({ length: 250 }, (_, i) =>
+        agent.send('agent:sink', 'workspace.message.posted', { content: `aside ${round}-${i}` })));
+    }
+    for (let n = 1; n <= 5; n += 1) await agent.send('agent:broadcast', 'workspace.message.posted', { content: `recent ${n}` });
+    await open(page, id);
+    await waitInView(page, 'recent 5');
+    assert.equal(await page.locator('.message', { hasText: 'the very first word' }).count(), 0, 'not read yet');
+    const older = page.getByRole('button', { name: 'Load earlier messages', exact: true });
+    await older.waitFor({ timeout: 10_000 });
+    await older.click();
+    await page.locator('.message', { hasText: 'the very first word' }).waitFor({ timeout: 20_000 });
+    await page.getByText('This is the beginning of Everyone.').waitFor({ timeout: 10_000 });
+  } finally {
+    await page.close();
+    agent.close();
+    sink.close();
+  }
+});

@@ -4,11 +4,13 @@
 //! opening a conversation then asks the network for what it kept
 //! (`network.events.query`, answered when the network runs `mod/persistence`),
 //! narrowed to the conversation: its target for everyone and a channel, both
-//! directions for a direct conversation. The query reads forward from the
-//! start of the log, so the reads page on (`next_after`) until the log is
-//! exhausted; each page's messages merge into the lines in time order, once
-//! each. The list shows the newest and pages earlier ones in as the person
-//! scrolls up ([`super::list`]).
+//! directions for a direct conversation. The query reads forward, so the
+//! first read covers the last [`SPAN`] positions of the log (before the
+//! replica's watermark) and pages on (`next_after`) to its end; each earlier
+//! range is read when the person scrolls above what is loaded, up to where
+//! the last began. Each page's messages merge into the lines in time order,
+//! once each. The list shows the newest and pages earlier ones in as the
+//! person scrolls up ([`super::list`]).
 
 use super::conversations::EVERYONE;
 use super::messages::{Line, LineState, is_conversation_event, line_from};
@@ -24,6 +26,10 @@ use std::collections::BTreeMap;
 /// Events one history page asks for (the network's most).
 pub const PAGE: u64 = 200;
 
+/// Log positions one range of history covers (all types and targets: a
+/// conversation's share of them is what it said meanwhile).
+pub const SPAN: u64 = 2_000;
+
 /// How long one page may take before the read counts as failed.
 const TIMEOUT_MS: u64 = 30_000;
 
@@ -38,6 +44,8 @@ pub struct Read {
     pub target: String,
     /// The log position it reads on from.
     pub after: u64,
+    /// Where the range ends (an earlier read began there); `None`: the log's end.
+    pub until: Option<u64>,
 }
 
 impl Read {
@@ -51,14 +59,16 @@ impl Read {
     }
 }
 
-/// The reads that fill `conversation` for `me`: its target for everyone and
-/// a channel; both directions for a direct conversation.
-pub fn reads_for(conversation: &str, me: &str) -> Vec<Read> {
+/// The reads that fill `conversation` for `me` between `after` and `until`:
+/// its target for everyone and a channel; both directions for a direct
+/// conversation.
+pub fn reads_for(conversation: &str, me: &str, after: u64, until: Option<u64>) -> Vec<Read> {
     let read = |source: Option<&str>, target: &str| Read {
         conversation: conversation.to_owned(),
         source: source.map(str::to_owned),
         target: target.to_owned(),
-        after: 0,
+        after,
+        until,
     };
     if conversation == EVERYONE || conversation.starts_with("channel/") {
         vec![read(None, conversation)]
@@ -98,19 +108,47 @@ pub struct Reads {
 }
 
 impl Chat {
-    /// Asks the network for `conversation`'s history, unless it was asked
-    /// for already (offline, it is asked for again once online).
+    /// Asks the network for `conversation`'s recent history, unless it was
+    /// asked for already (offline, it is asked for again once online).
     pub(super) fn load_history(&self, conversation: &str) {
         if self.loaded.with_untracked(|l| l.contains(conversation))
             || self.loading.with_untracked(|l| l.contains(conversation))
         {
             return;
         }
-        let reads = reads_for(conversation, &self.session.me_text());
+        let watermark = self.session.with_connection(|c| c.watermark()).flatten();
+        let after = watermark.map_or(0, |w| w.saturating_sub(SPAN));
+        self.read_range(conversation, after, None);
+    }
+
+    /// Asks for the range of `conversation`'s history before what was read.
+    pub(super) fn load_older(&self, conversation: &str) {
+        let Some(until) = self
+            .earliest
+            .with_untracked(|e| e.get(conversation).copied())
+        else {
+            return;
+        };
+        if until == 0 || self.loading.with_untracked(|l| l.contains(conversation)) {
+            return;
+        }
+        self.read_range(conversation, until.saturating_sub(SPAN), Some(until));
+    }
+
+    /// True when the network may hold `conversation`'s history before what was read.
+    pub fn has_older(&self, conversation: &str) -> bool {
+        self.earliest
+            .with(|e| e.get(conversation).is_some_and(|from| *from > 0))
+    }
+
+    fn read_range(&self, conversation: &str, after: u64, until: Option<u64>) {
         self.loading.update(|l| {
             l.insert(conversation.to_owned());
         });
-        for read in reads {
+        self.earliest.update(|e| {
+            e.insert(conversation.to_owned(), after);
+        });
+        for read in reads_for(conversation, &self.session.me_text(), after, until) {
             self.send_read(read);
         }
     }
@@ -131,7 +169,10 @@ impl Chat {
                     let _ = chat.reads.try_update_value(|r| r.pending.insert(id, read));
                 }
                 // Offline: it is asked for again on the next `Online`.
-                None => chat.read_done(&read.conversation, false),
+                None => {
+                    let _ = chat.earliest.try_update(|e| e.remove(&read.conversation));
+                    chat.read_done(&read.conversation, false);
+                }
             }
         });
     }
@@ -194,7 +235,8 @@ impl Chat {
                 merge(lines, found);
             });
         }
-        if page.has_more && page.next_after > read.after {
+        let range_read = read.until.is_some_and(|until| page.next_after >= until);
+        if page.has_more && page.next_after > read.after && !range_read {
             self.send_read(Read {
                 after: page.next_after,
                 ..read
@@ -209,7 +251,7 @@ impl Chat {
         self.loading.with(|l| l.contains(conversation))
     }
 
-    /// True once the network said all it kept of `conversation`.
+    /// True once the network answered the first read of `conversation`.
     pub fn history_loaded(&self, conversation: &str) -> bool {
         self.loaded.with(|l| l.contains(conversation))
     }
@@ -250,13 +292,13 @@ mod tests {
 
     #[test]
     fn a_direct_conversation_reads_both_directions() {
-        let reads = reads_for("agent:bob", "human:ann");
+        let reads = reads_for("agent:bob", "human:ann", 0, None);
         assert_eq!(reads.len(), 2);
         assert_eq!(reads[0].payload()["source"], "agent:bob");
         assert_eq!(reads[0].payload()["target"], "human:ann");
         assert_eq!(reads[1].payload()["source"], "human:ann");
         assert_eq!(reads[1].payload()["target"], "agent:bob");
-        let reads = reads_for("channel/plan", "human:ann");
+        let reads = reads_for("channel/plan", "human:ann", 0, None);
         assert_eq!(reads.len(), 1);
         assert_eq!(
             reads[0].payload(),

@@ -74,13 +74,18 @@ pub fn MessageList() -> impl IntoView {
         at_bottom.set(true);
         unseen.set(0);
     };
-    // Pages earlier messages in, keeping the ones in view where they are.
+    // Pages earlier messages in (from the network once all loaded show),
+    // keeping the ones in view where they are.
     let load_earlier = move || {
         let Some(el) = log.get_untracked() else {
             return;
         };
         if hidden() == 0 {
-            return;
+            let conversation = chat.current.get_untracked();
+            if chat.thread.get_untracked().is_some() || !untrack(|| chat.has_older(&conversation)) {
+                return;
+            }
+            chat.load_older(&conversation);
         }
         let (height, top) = (el.scroll_height(), el.scroll_top());
         let view = key.get_untracked();
@@ -198,6 +203,12 @@ pub fn MessageList() -> impl IntoView {
                         }.into_any()
                     } else if chat.history_loading(&chat.current.get()) {
                         view! { <p class="history-state" role="status">"Loading earlier messages…"</p> }.into_any()
+                    } else if chat.thread.get().is_none() && chat.has_older(&chat.current.get()) {
+                        view! {
+                            <button type="button" class="load-earlier" on:click=move |_| load_earlier()>
+                                "Load earlier messages"
+                            </button>
+                        }.into_any()
                     } else if !shown.with(Vec::is_empty) && chat.thread.get().is_none() {
                         view! { <p class="history-state">{format!("This is the beginning of {}.", title())}</p> }.into_any()
                     } else {

@@ -31,6 +31,7 @@ pub fn ChatPane() -> impl IntoView {
             <Show when=move || chat.thread.get().is_some()>
                 <p class="thread-bar">
                     <strong>"Thread"</strong>
+                    <span class="thread-in">{move || format!("in {}", chat.title_of(&chat.thread_conversation()))}</span>
                     <a href=move || session.path(&Place::Conversation(chat.thread_conversation()))>"Back to the conversation"</a>
                 </p>
             </Show>

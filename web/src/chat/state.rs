@@ -53,8 +53,10 @@ pub struct Chat {
     pub(super) reads: StoredValue<Reads>,
     /// Conversations whose history is being read.
     pub(super) loading: RwSignal<BTreeSet<String>>,
-    /// Conversations whose history the network has told all it kept of.
+    /// Conversations whose recent history the network has answered.
     pub(super) loaded: RwSignal<BTreeSet<String>>,
+    /// Per conversation, the log position its history has been read from.
+    pub(super) earliest: RwSignal<BTreeMap<String, u64>>,
     /// The time now, for message times.
     pub clock: Clock,
     /// Per conversation, the newest message the person has seen ([`super::unread`]).
@@ -80,6 +82,7 @@ impl Chat {
             reads: StoredValue::new(Reads::default()),
             loading: RwSignal::new(BTreeSet::new()),
             loaded: RwSignal::new(BTreeSet::new()),
+            earliest: RwSignal::new(BTreeMap::new()),
             clock: Clock::start(),
             read: RwSignal::new(Self::recall_read(&session.network_name())),
         };
