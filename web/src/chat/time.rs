@@ -100,23 +100,10 @@ impl Clock {
     }
 
     fn locale(at: u64, date: bool, time: bool) -> String {
-        let options = js_sys::Object::new();
-        let set = |key: &str, value: &str| {
-            let _ = js_sys::Reflect::set(&options, &key.into(), &value.into());
-        };
-        if date {
-            set("weekday", "long");
-            set("year", "numeric");
-            set("month", "long");
-            set("day", "numeric");
-        }
-        if time {
-            set("hour", "numeric");
-            set("minute", "2-digit");
-        }
-        js_sys::Date::new(&wasm_bindgen::JsValue::from_f64(at as f64))
-            .to_locale_string("default", &options)
-            .as_string()
+        let when = js_sys::Date::new(&wasm_bindgen::JsValue::from_f64(at as f64));
+        formatter(date, time)
+            .and_then(|format| format.call1(&wasm_bindgen::JsValue::NULL, &when).ok())
+            .and_then(|text| text.as_string())
             .unwrap_or_default()
     }
 
@@ -134,6 +121,53 @@ impl Clock {
             || Self::date(at),
         )
     }
+}
+
+/// The browser's `Intl.DateTimeFormat(…).format` for a date, a time or
+/// both, made once (a formatter is slow to make, and a list formats many times).
+fn formatter(date: bool, time: bool) -> Option<js_sys::Function> {
+    use wasm_bindgen::{JsCast, JsValue};
+    type Cache = std::cell::RefCell<Vec<((bool, bool), js_sys::Function)>>;
+    thread_local! {
+        static MADE: Cache = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    if let Some(made) = MADE.with(|m| {
+        m.borrow()
+            .iter()
+            .find(|(kind, _)| *kind == (date, time))
+            .map(|(_, f)| f.clone())
+    }) {
+        return Some(made);
+    }
+    let options = js_sys::Object::new();
+    let set = |key: &str, value: &str| {
+        let _ = js_sys::Reflect::set(&options, &key.into(), &value.into());
+    };
+    if date {
+        set("weekday", "long");
+        set("year", "numeric");
+        set("month", "long");
+        set("day", "numeric");
+    }
+    if time {
+        set("hour", "numeric");
+        set("minute", "2-digit");
+    }
+    let intl = js_sys::Reflect::get(&js_sys::global(), &"Intl".into()).ok()?;
+    let make: js_sys::Function = js_sys::Reflect::get(&intl, &"DateTimeFormat".into())
+        .ok()?
+        .dyn_into()
+        .ok()?;
+    let args = js_sys::Array::new();
+    args.push(&JsValue::UNDEFINED);
+    args.push(&options);
+    let made = js_sys::Reflect::construct(&make, &args).ok()?;
+    let format: js_sys::Function = js_sys::Reflect::get(&made, &"format".into())
+        .ok()?
+        .dyn_into()
+        .ok()?;
+    MADE.with(|m| m.borrow_mut().push(((date, time), format.clone())));
+    Some(format)
 }
 
 /// The time now, in milliseconds since the epoch.
