@@ -228,7 +228,7 @@ pub fn MessageList() -> impl IntoView {
                                 <li class="day"><span>{move || chat.clock.day(at)}</span></li>
                             }.into_any(),
                             Row::Message { line, parent, grouped, replies } => view! {
-                                <MessageLine line parent grouped replies />
+                                <MessageLine line=*line parent grouped replies />
                             }.into_any(),
                         }}
                     </For>

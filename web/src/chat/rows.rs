@@ -26,7 +26,7 @@ pub enum Row {
     /// A message.
     Message {
         /// The message.
-        line: Line,
+        line: Box<Line>,
         /// An excerpt of the message it answers.
         parent: Option<String>,
         /// It continues the previous message's group.
@@ -110,7 +110,7 @@ pub fn rows(
                 && same_group(p.at, line.at, offset_ms)
         });
         out.push(Row::Message {
-            line: (*line).clone(),
+            line: Box::new((*line).clone()),
             parent,
             grouped,
             replies: replies.get(&line.id).copied().unwrap_or_default(),
