@@ -345,6 +345,11 @@ impl Connection {
         self.inner.borrow().replica.address().clone()
     }
 
+    /// The highest gap-free log position the replica holds, once synced.
+    pub fn watermark(&self) -> Option<u64> {
+        self.inner.borrow().replica.watermark()
+    }
+
     /// Sends a request; its answer arrives as `ReplicaEffect::Replied` with this id.
     pub fn request(
         &self,

@@ -30,6 +30,23 @@ pub fn channels_from(payload: &serde_json::Value) -> Vec<String> {
         .collect()
 }
 
+/// The address part of a channel people call `wanted`: lowercase letters,
+/// digits, dots and underscores kept, every other run of characters one
+/// dash ("Team Room" → `team-room`); `None` when nothing is left.
+pub fn channel_slug(wanted: &str) -> Option<String> {
+    let mut slug = String::new();
+    for c in wanted.trim().trim_start_matches('#').chars() {
+        match c {
+            'a'..='z' | '0'..='9' | '.' | '_' => slug.push(c),
+            'A'..='Z' => slug.push(c.to_ascii_lowercase()),
+            _ if !slug.ends_with('-') => slug.push('-'),
+            _ => {}
+        }
+    }
+    let slug = slug.trim_matches(['-', '.']);
+    (!slug.is_empty()).then(|| slug.to_owned())
+}
+
 /// How a conversation is named in the sidebar.
 pub fn title_of(conversation: &str) -> String {
     match conversation {
@@ -54,5 +71,24 @@ mod tests {
         assert_eq!(title_of(EVERYONE), "Everyone");
         assert_eq!(title_of("channel/plan"), "# plan");
         assert_eq!(title_of("agent:bob"), "agent:bob");
+    }
+
+    #[test]
+    fn a_channel_named_for_people_is_addressed_by_its_slug() {
+        assert_eq!(channel_slug("Team Room").as_deref(), Some("team-room"));
+        assert_eq!(
+            channel_slug("  # Q3 -- plans! ").as_deref(),
+            Some("q3-plans")
+        );
+        assert_eq!(channel_slug("release_1.2").as_deref(), Some("release_1.2"));
+        assert_eq!(channel_slug("Café crème").as_deref(), Some("caf-cr-me"));
+        assert_eq!(channel_slug("!!!"), None);
+        assert_eq!(channel_slug(""), None);
+        let slug = channel_slug("Team Room").unwrap();
+        assert!(
+            format!("channel/{slug}")
+                .parse::<agentnet_core::Address>()
+                .is_ok()
+        );
     }
 }

@@ -23,6 +23,8 @@ pub struct Line {
     pub conversation: String,
     /// Message text.
     pub content: String,
+    /// When it was posted (the event's timestamp, ms since the epoch).
+    pub at: u64,
     /// Delivery state of the person's own messages.
     pub state: LineState,
     /// The message this one answers (a thread).
@@ -95,6 +97,7 @@ pub fn line_from(event: &Event, state: LineState, me: &str) -> Line {
         id: event.id,
         conversation: conversation_of(&event.target.to_string(), &source, me),
         source,
+        at: event.timestamp,
         content: match &ioa {
             Some(ioa) => ioa.summary(),
             None if status => text("status")

@@ -5,18 +5,30 @@
 //! context and sees the replica's effects in [`Chat::on_effect`]: messages
 //! received, and what the network made of the person's own (also told to
 //! the other tabs of this workspace, [`tabs`]). The models are
-//! [`conversations`] and [`messages`]; the components are the open
-//! conversation ([`ChatPane`]) and the sidebar ([`Conversations`]);
-//! [`sessions`] names and updates Workspace sessions.
+//! [`conversations`] and [`messages`], what the list shows ([`rows`]) and
+//! when ([`time`]); [`history`] reads what the network kept of a
+//! conversation. The components are the open conversation ([`ChatPane`]:
+//! its [`list`] of [`line`]s in [`markdown`] and the [`composer`]) and the sidebar
+//! ([`Conversations`], which creates [`channels`]); [`sessions`] names and
+//! updates Workspace sessions; [`unread`] counts what the person has not seen.
 
+pub mod channels;
+pub mod composer;
 pub mod conversations;
+pub mod history;
+pub mod line;
+pub mod list;
+pub mod markdown;
 pub mod messages;
 pub mod pane;
+pub mod rows;
 pub mod session_header;
 pub mod sessions;
 pub mod sidebar;
 pub mod state;
 pub mod tabs;
+pub mod time;
+pub mod unread;
 
 pub use pane::ChatPane;
 pub use sidebar::Conversations;

@@ -36,10 +36,24 @@ pub fn Conversations() -> impl IntoView {
                             aria-current={
                                 let c = conversation.clone();
                                 move || (session.pane() == Pane::Conversation && current.get() == c).then_some("page")
-                            }>{
+                            }>
+                            <span class="name">{
                                 let c = conversation.clone();
                                 move || chat.title_of(&c)
-                            }</a>
+                            }</span>
+                            {
+                                let c = conversation.clone();
+                                move || {
+                                    let unread = chat.unread(&c);
+                                    (unread.count > 0).then(|| view! {
+                                        <span class="unread" class:for-me=unread.for_me>
+                                            {unread.count}
+                                            <span class="visually-hidden">{if unread.for_me { " unread, for you" } else { " unread" }}</span>
+                                        </span>
+                                    })
+                                }
+                            }
+                            </a>
                     </li>
                 </For>
             </ul>

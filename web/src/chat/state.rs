@@ -6,20 +6,19 @@
 //! the other tabs of this workspace, [`super::tabs`]).
 
 use super::conversations::EVERYONE;
-use super::messages::{
-    Line, LineState, is_conversation_event, line_from, mentions_in, restored_lines,
-};
+use super::history::Reads;
+use super::messages::{Line, LineState, is_conversation_event, line_from, restored_lines};
 use super::sessions::Sessions;
 use super::tabs::{TabNews, Tabs};
-use crate::event_types::MESSAGE_POSTED;
+use super::time::Clock;
 use crate::routes::Place;
 use crate::session::Session;
 use agentnet_core::ids::event_type::core_types;
 use agentnet_core::replica::{Replica, ReplicaEffect};
-use agentnet_core::{Address, EventId, EventType};
+use agentnet_core::{Address, EventId};
 use leptos::prelude::*;
 use serde_json::{Value, json};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Most message lines the page holds (the newest): a long-lived tab's memory
 /// stays bounded like the stored log ([`crate::storage::LOG_KEPT`]).
@@ -28,7 +27,7 @@ pub const MAX_LINES: usize = 1_000;
 /// The chat of one workspace: cheap to copy, from context with [`Chat::get`].
 #[derive(Clone, Copy)]
 pub struct Chat {
-    session: Session,
+    pub(super) session: Session,
     /// Every message line, in the order they came.
     pub(super) lines: RwSignal<Vec<Line>>,
     /// The open conversation (the one the URL named last).
@@ -36,7 +35,9 @@ pub struct Chat {
     /// The thread shown (its first message), when the URL names one.
     pub(super) thread: RwSignal<Option<EventId>>,
     /// Known channels (`channel/{name}`).
-    channels: RwSignal<Vec<String>>,
+    pub(super) channels: RwSignal<Vec<String>>,
+    /// Channels' display names ("Team Room" for `channel/team-room`).
+    pub(super) names: RwSignal<BTreeMap<String, String>>,
     /// Direct conversations (the other person's address).
     directs: RwSignal<Vec<String>>,
     /// The sessions' titles, statuses and masters, by channel.
@@ -48,6 +49,18 @@ pub struct Chat {
     /// What the person is typing.
     pub(super) draft: RwSignal<String>,
     tabs: StoredValue<Option<Tabs>, LocalStorage>,
+    /// History reads in flight ([`super::history`]).
+    pub(super) reads: StoredValue<Reads>,
+    /// Conversations whose history is being read.
+    pub(super) loading: RwSignal<BTreeSet<String>>,
+    /// Conversations whose recent history the network has answered.
+    pub(super) loaded: RwSignal<BTreeSet<String>>,
+    /// Per conversation, the log position its history has been read from.
+    pub(super) earliest: RwSignal<BTreeMap<String, u64>>,
+    /// The time now, for message times.
+    pub clock: Clock,
+    /// Per conversation, the newest message the person has seen ([`super::unread`]).
+    pub(super) read: RwSignal<BTreeMap<String, u64>>,
 }
 
 impl Chat {
@@ -59,16 +72,24 @@ impl Chat {
             current: RwSignal::new(EVERYONE.to_owned()),
             thread: RwSignal::new(None),
             channels: RwSignal::new(Vec::new()),
+            names: RwSignal::new(Self::recall_names(&session.network_name())),
             directs: RwSignal::new(Vec::new()),
             sessions: RwSignal::new(Sessions::default()),
             session_updates: RwSignal::new(BTreeMap::new()),
             replying: RwSignal::new(None),
             draft: RwSignal::new(String::new()),
             tabs: StoredValue::new_local(None),
+            reads: StoredValue::new(Reads::default()),
+            loading: RwSignal::new(BTreeSet::new()),
+            loaded: RwSignal::new(BTreeSet::new()),
+            earliest: RwSignal::new(BTreeMap::new()),
+            clock: Clock::start(),
+            read: RwSignal::new(Self::recall_read(&session.network_name())),
         };
         let tabs = Tabs::open(&session.network_name(), move |news| chat.apply_news(news));
         chat.tabs.set_value(Some(tabs));
         provide_context(chat);
+        chat.title_follows_unread();
         chat
     }
 
@@ -79,8 +100,14 @@ impl Chat {
 
     /// Shows what a restored replica already holds: its log's messages and its outbox.
     pub fn restore(&self, replica: &Replica) {
-        self.lines
-            .set(restored_lines(replica, &self.session.me.get_value()));
+        let lines = restored_lines(replica, &self.session.me.get_value());
+        // Direct conversations come back with their messages.
+        for line in &lines {
+            if line.conversation != EVERYONE && !line.conversation.starts_with("channel/") {
+                self.add_direct(line.conversation.clone());
+            }
+        }
+        self.lines.set(lines);
         self.sessions.update(|s| {
             for event in replica.log().values() {
                 s.apply(event);
@@ -92,6 +119,7 @@ impl Chat {
     pub fn title_of(&self, conversation: &str) -> String {
         self.sessions
             .with(|s| s.title_of(conversation))
+            .or_else(|| self.display_name(conversation).map(|n| format!("# {n}")))
             .unwrap_or_else(|| super::conversations::title_of(conversation))
     }
 
@@ -139,6 +167,11 @@ impl Chat {
         .unwrap_or_else(|| self.current.get())
     }
 
+    /// [`Self::thread_conversation`], read without tracking.
+    pub(super) fn thread_conversation_untracked(&self) -> String {
+        untrack(|| self.thread_conversation())
+    }
+
     /// The conversation open last.
     pub fn open_conversation(&self) -> String {
         self.current.get()
@@ -151,6 +184,7 @@ impl Chat {
 
     /// What the replica reports that concerns the chat.
     pub fn on_effect(&self, effect: &ReplicaEffect) {
+        self.on_history(effect);
         match effect {
             ReplicaEffect::Received(event) if is_conversation_event(event) => {
                 let line = line_from(event, LineState::Received, &self.session.me_text());
@@ -165,6 +199,7 @@ impl Chat {
                 if let Some(name) = open.strip_prefix("channel/") {
                     self.join_channel(name);
                 }
+                self.load_history(&open);
             }
             ReplicaEffect::Received(event) => {
                 self.sessions.update(|s| s.apply(event));
@@ -207,7 +242,7 @@ impl Chat {
     }
 
     /// Tells the other tabs, and shows it here.
-    fn tell(&self, news: TabNews) {
+    pub(super) fn tell(&self, news: TabNews) {
         self.tabs.with_value(|t| {
             if let Some(t) = t {
                 t.tell(&news);
@@ -257,7 +292,7 @@ impl Chat {
         });
     }
 
-    fn join_channel(&self, name: &str) {
+    pub(super) fn join_channel(&self, name: &str) {
         self.session.post(
             core_types::CHANNEL_JOIN,
             Address::core(),
@@ -273,9 +308,14 @@ impl Chat {
             _ => None,
         });
         let Some(conversation) = place.conversation() else {
+            // A thread opened by a link: its conversation's history holds it.
+            if matches!(place, Place::Thread(_)) {
+                self.load_history(&self.current.get_untracked());
+            }
             return;
         };
         if conversation == self.current.get_untracked() {
+            self.load_history(conversation);
             return;
         }
         if let Some(name) = conversation.strip_prefix("channel/") {
@@ -284,40 +324,7 @@ impl Chat {
             self.add_direct(conversation.to_owned());
         }
         self.current.set(conversation.to_owned());
-    }
-
-    /// Creates `channel/{name}` with the person in it, and opens it.
-    pub fn create(&self, name: String) {
-        let channel = format!("channel/{name}");
-        if channel.parse::<Address>().is_err() {
-            self.session.report(format!(
-                "“{name}” cannot be a channel name: use letters, digits, dots, dashes or underscores."
-            ));
-            return;
-        }
-        self.session.post(
-            core_types::CHANNEL_CREATE,
-            Address::core(),
-            json!({ "channel": name, "members": [self.session.me_text()] }),
-        );
-        self.channels.update(|c| {
-            if !c.contains(&channel) {
-                c.push(channel.clone());
-            }
-        });
-        self.session.go(&Place::Conversation(channel));
-    }
-
-    /// Leaves a channel and goes back to everyone.
-    pub fn leave(&self, channel: String) {
-        if let Some(name) = channel.strip_prefix("channel/") {
-            self.session.post(
-                core_types::CHANNEL_LEAVE,
-                Address::core(),
-                json!({ "channel": name }),
-            );
-        }
-        self.session.go(&Place::default());
+        self.load_history(conversation);
     }
 
     /// Shows a message the person posted from elsewhere on the page (an IOA
@@ -344,43 +351,5 @@ impl Chat {
     /// Starts a reply to a message (its id and an excerpt).
     pub fn reply_to(&self, id: EventId, excerpt: String) {
         self.replying.set(Some((id, excerpt)));
-    }
-
-    /// Posts the draft to the open conversation (as a reply, with mentions).
-    pub(super) fn post(&self) {
-        let content = self.draft.get_untracked().trim().to_owned();
-        if content.is_empty() {
-            return;
-        }
-        let Ok(target) = self.current.get_untracked().parse::<Address>() else {
-            return;
-        };
-        let Ok(kind) = MESSAGE_POSTED.parse::<EventType>() else {
-            return;
-        };
-        let mut metadata = serde_json::Map::new();
-        if let Some((parent, _)) = self.replying.get_untracked() {
-            metadata.insert("in_reply_to".into(), json!(parent));
-        }
-        let mentions = mentions_in(&content);
-        if !mentions.is_empty() {
-            metadata.insert("mentions".into(), json!(mentions));
-        }
-        let posted = self.session.with_connection(|c| {
-            let id = c.post_with(kind, target, json!({ "content": content }), metadata);
-            c.outgoing(id)
-        });
-        match posted.flatten() {
-            Some(event) => {
-                self.tell(TabNews::Posted {
-                    event: Box::new(event),
-                });
-                self.draft.set(String::new());
-                self.replying.set(None);
-            }
-            None => self
-                .session
-                .report("The workspace is still opening: try again in a moment."),
-        }
     }
 }

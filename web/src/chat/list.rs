@@ -1,0 +1,263 @@
+//! The message list that follows: it opens at the newest message; at the
+//! bottom, new messages stay in view; scrolled up, a "N new messages"
+//! control jumps down; each conversation keeps its position; scrolling to
+//! the top (or "Load earlier messages") pages earlier ones in, keeping the
+//! view where it was. An empty conversation says what to do. What the
+//! person sees at the bottom of a visible tab counts as read ([`super::unread`]).
+
+use super::line::MessageLine;
+use super::messages::Line;
+use super::rows::{Row, WINDOW, rows, thread_of};
+use super::state::Chat;
+use super::time::Clock;
+use leptos::html::Div;
+use leptos::prelude::*;
+use std::collections::HashMap;
+
+/// Within this many pixels of the bottom counts as at the bottom.
+const NEAR_BOTTOM: i32 = 48;
+/// Within this many pixels of the top, earlier messages page in.
+const NEAR_TOP: i32 = 40;
+
+/// The list's view: the open conversation, or a thread in it.
+fn view_key(chat: Chat) -> String {
+    match chat.thread.get() {
+        Some(root) => format!("thread {root}"),
+        None => chat.current.get(),
+    }
+}
+
+/// The messages of the open view (conversation or thread), oldest first.
+fn view_lines(chat: Chat) -> Vec<Line> {
+    let open = chat.current.get();
+    let thread = chat.thread.get();
+    chat.lines.with(|all| match thread {
+        Some(root) => thread_of(all, root).into_iter().cloned().collect(),
+        None => all
+            .iter()
+            .filter(|l| l.conversation == open)
+            .cloned()
+            .collect(),
+    })
+}
+
+/// The open conversation's messages, following as they come.
+#[component]
+pub fn MessageList() -> impl IntoView {
+    let chat = Chat::get();
+    let me = chat.session.me_text();
+    let log = NodeRef::<Div>::new();
+    let key = Memo::new(move |_| view_key(chat));
+    let shown = Memo::new(move |_| view_lines(chat));
+    // How many messages each view shows (more as the person pages back).
+    let windows = RwSignal::new(HashMap::<String, usize>::new());
+    // Where each view was left, when not at its bottom.
+    let positions = StoredValue::new(HashMap::<String, i32>::new());
+    let at_bottom = RwSignal::new(true);
+    let unseen = RwSignal::new(0usize);
+    let window = move || windows.with(|w| w.get(&key.get()).copied().unwrap_or(WINDOW));
+    let hidden = move || shown.with(Vec::len).saturating_sub(window());
+    let list = Memo::new(move |_| {
+        let window = window();
+        let root = chat.thread.get();
+        shown.with(|s| {
+            let refs: Vec<&Line> = s.iter().collect();
+            chat.lines
+                .with(|all| rows(all, &refs, window, root, Clock::offset_ms()))
+        })
+    });
+
+    let to_bottom = move || {
+        if let Some(el) = log.get_untracked() {
+            el.set_scroll_top(el.scroll_height());
+        }
+        at_bottom.set(true);
+        unseen.set(0);
+    };
+    // Pages earlier messages in (from the network once all loaded show),
+    // keeping the ones in view where they are.
+    let load_earlier = move || {
+        let Some(el) = log.get_untracked() else {
+            return;
+        };
+        if hidden() == 0 {
+            let conversation = chat.current.get_untracked();
+            if chat.thread.get_untracked().is_some() || !untrack(|| chat.has_older(&conversation)) {
+                return;
+            }
+            chat.load_older(&conversation);
+        }
+        let (height, top) = (el.scroll_height(), el.scroll_top());
+        let view = key.get_untracked();
+        windows.update(|w| {
+            let n = w.entry(view).or_insert(WINDOW);
+            *n += WINDOW;
+        });
+        request_animation_frame(move || {
+            if let Some(el) = log.get_untracked() {
+                el.set_scroll_top(top + el.scroll_height() - height);
+            }
+        });
+    };
+    let on_scroll = move |_| {
+        let Some(el) = log.get_untracked() else {
+            return;
+        };
+        let bottom = el.scroll_height() - el.scroll_top() - el.client_height() < NEAR_BOTTOM;
+        at_bottom.set(bottom);
+        let view = key.get_untracked();
+        positions.update_value(|p| {
+            if bottom {
+                p.remove(&view);
+            } else {
+                p.insert(view, el.scroll_top());
+            }
+        });
+        if bottom {
+            unseen.set(0);
+        }
+        if el.scroll_top() < NEAR_TOP {
+            load_earlier();
+        }
+    };
+
+    // Another view opened: back where it was left, else at its newest.
+    Effect::new(move |_| {
+        let view = key.get();
+        let left_at = positions.with_value(|p| p.get(&view).copied());
+        unseen.set(0);
+        at_bottom.set(left_at.is_none());
+        request_animation_frame(move || {
+            if let Some(el) = log.get_untracked() {
+                el.set_scroll_top(left_at.unwrap_or_else(|| el.scroll_height()));
+            }
+        });
+    });
+    // New messages: followed at the bottom (or when they are the person's
+    // own), counted when the person reads further up.
+    Effect::new(
+        move |previous: Option<(String, Option<agentnet_core::EventId>)>| {
+            let view = key.get();
+            let (newest, added, mine) = shown.with(|s| {
+                let newest = s.last().map(|l| l.id);
+                let since = previous
+                    .as_ref()
+                    .filter(|(v, _)| *v == view)
+                    .and_then(|(_, last)| *last)
+                    .and_then(|last| s.iter().position(|l| l.id == last));
+                let fresh = match since {
+                    Some(i) => &s[i + 1..],
+                    None => &[][..],
+                };
+                (newest, fresh.len(), fresh.iter().any(|l| l.source == me))
+            });
+            if previous.as_ref().is_some_and(|(v, _)| *v == view) && added > 0 {
+                if at_bottom.get_untracked() || mine {
+                    request_animation_frame(to_bottom);
+                } else {
+                    unseen.update(|n| *n += added);
+                }
+            } else if previous.as_ref().is_some_and(|(v, _)| *v == view)
+                && at_bottom.get_untracked()
+            {
+                // History merged above, or a first message: stay at the newest.
+                request_animation_frame(to_bottom);
+            }
+            (view, newest)
+        },
+    );
+
+    // Seen: the open conversation at its bottom, in a visible tab.
+    let visible = RwSignal::new(page_visible());
+    let listener = gloo_events::EventListener::new(&document(), "visibilitychange", move |_| {
+        visible.set(page_visible());
+    });
+    let listener = StoredValue::new_local(Some(listener));
+    on_cleanup(move || {
+        let _ = listener.try_set_value(None);
+    });
+    Effect::new(move |_| {
+        let newest = shown.with(|s| s.last().map(|l| l.at));
+        if let Some(at) = newest
+            && at_bottom.get()
+            && visible.get()
+            && chat.thread.get().is_none()
+            && chat.session.pane() == crate::session::Pane::Conversation
+        {
+            chat.mark_read(&chat.current.get_untracked(), at);
+        }
+    });
+
+    let title = move || chat.title_of(&chat.current.get());
+    view! {
+        <div class="log-area">
+            // A log: screen readers announce new messages as they arrive.
+            <div class="message-log" role="log" aria-live="polite" aria-label="Messages" tabindex="0"
+                node_ref=log on:scroll=on_scroll>
+                <div class="log-start">
+                    {move || if hidden() > 0 {
+                        view! {
+                            <button type="button" class="load-earlier" on:click=move |_| load_earlier()>
+                                {format!("Load earlier messages ({})", hidden())}
+                            </button>
+                        }.into_any()
+                    } else if chat.history_loading(&chat.current.get()) {
+                        view! { <p class="history-state" role="status">"Loading earlier messages…"</p> }.into_any()
+                    } else if chat.thread.get().is_none() && chat.has_older(&chat.current.get()) {
+                        view! {
+                            <button type="button" class="load-earlier" on:click=move |_| load_earlier()>
+                                "Load earlier messages"
+                            </button>
+                        }.into_any()
+                    } else if !shown.with(Vec::is_empty) && chat.thread.get().is_none() {
+                        view! { <p class="history-state">{format!("This is the beginning of {}.", title())}</p> }.into_any()
+                    } else {
+                        ().into_any()
+                    }}
+                </div>
+                <Show when=move || shown.with(Vec::is_empty) && !chat.history_loading(&chat.current.get())>
+                    <div class="empty-conversation">
+                        <p class="empty-title">{move || format!("No messages in {} yet", title())}</p>
+                        <p>{move || empty_hint(&chat.current.get())}</p>
+                    </div>
+                </Show>
+                <ul class="messages" aria-label="Conversation">
+                    <For each=move || list.get() key=Row::key let:row>
+                        {match row {
+                            Row::Day { at, .. } => view! {
+                                <li class="day"><span>{move || chat.clock.day(at)}</span></li>
+                            }.into_any(),
+                            Row::Message { line, parent, grouped, replies } => view! {
+                                <MessageLine line=*line parent grouped replies />
+                            }.into_any(),
+                        }}
+                    </For>
+                </ul>
+            </div>
+            <Show when=move || { unseen.get() != 0 && !at_bottom.get() }>
+                <button type="button" class="new-messages" on:click=move |_| to_bottom()>
+                    {move || match unseen.get() {
+                        1 => "1 new message ↓".to_owned(),
+                        n => format!("{n} new messages ↓"),
+                    }}
+                </button>
+            </Show>
+        </div>
+    }
+}
+
+/// True when the page is visible (not a background tab).
+fn page_visible() -> bool {
+    document().visibility_state() == web_sys::VisibilityState::Visible
+}
+
+/// What an empty conversation suggests.
+fn empty_hint(conversation: &str) -> &'static str {
+    if conversation == super::conversations::EVERYONE {
+        "Everyone in this network, people and agents, sees what is posted here. Write the first message below; @address mentions someone."
+    } else if conversation.starts_with("channel/") {
+        "Only the channel's members see what is posted here. Write the first message below."
+    } else {
+        "Only the two of you see this conversation. Write the first message below."
+    }
+}
