@@ -14,17 +14,13 @@
 
 use super::conversations::EVERYONE;
 use super::messages::{Line, LineState, is_conversation_event, line_from};
+pub use super::reads::{PAGE, Read, Reads};
 use super::state::{Chat, MAX_LINES};
+use agentnet_core::Address;
 use agentnet_core::ids::event_type::core_types;
 use agentnet_core::model::payloads::EventsPage;
 use agentnet_core::replica::ReplicaEffect;
-use agentnet_core::{Address, EventId};
 use leptos::prelude::*;
-use serde_json::{Value, json};
-use std::collections::BTreeMap;
-
-/// Events one history page asks for (the network's most).
-pub const PAGE: u64 = 200;
 
 /// Log positions one range of history covers (all types and targets: a
 /// conversation's share of them is what it said meanwhile).
@@ -32,32 +28,6 @@ pub const SPAN: u64 = 2_000;
 
 /// How long one page may take before the read counts as failed.
 const TIMEOUT_MS: u64 = 30_000;
-
-/// One read of a conversation's history: its filter and where it goes on from.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Read {
-    /// The conversation it fills.
-    pub conversation: String,
-    /// Only events from this source (a direct conversation's one direction).
-    pub source: Option<String>,
-    /// Only events to this target.
-    pub target: String,
-    /// The log position it reads on from.
-    pub after: u64,
-    /// Where the range ends (an earlier read began there); `None`: the log's end.
-    pub until: Option<u64>,
-}
-
-impl Read {
-    /// The query's payload.
-    pub fn payload(&self) -> Value {
-        let mut payload = json!({"target": self.target, "after": self.after, "limit": PAGE});
-        if let Some(source) = &self.source {
-            payload["source"] = json!(source);
-        }
-        payload
-    }
-}
 
 /// The reads that fill `conversation` for `me` between `after` and `until`:
 /// its target for everyone and a channel; both directions for a direct
@@ -97,14 +67,6 @@ pub fn merge(lines: &mut Vec<Line>, found: Vec<Line>) -> bool {
         lines.drain(..extra);
     }
     added
-}
-
-/// The history reads of one workspace: those in flight, and the conversations
-/// that are loading or loaded.
-#[derive(Default)]
-pub struct Reads {
-    /// Reads in flight, by request id.
-    pending: BTreeMap<EventId, Read>,
 }
 
 impl Chat {
@@ -260,7 +222,9 @@ impl Chat {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use agentnet_core::EventId;
     use agentnet_core::{Event, Limits};
+    use serde_json::json;
 
     fn line(id: u64, at: u64) -> Line {
         let event = Event::from_value(

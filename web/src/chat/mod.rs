@@ -21,6 +21,7 @@ pub mod list;
 pub mod markdown;
 pub mod messages;
 pub mod pane;
+pub mod reads;
 pub mod rows;
 pub mod session_header;
 pub mod sessions;

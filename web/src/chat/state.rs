@@ -6,8 +6,8 @@
 //! the other tabs of this workspace, [`super::tabs`]).
 
 use super::conversations::EVERYONE;
-use super::history::Reads;
 use super::messages::{Line, LineState, is_conversation_event, line_from, restored_lines};
+use super::reads::Reads;
 use super::sessions::Sessions;
 use super::tabs::{TabNews, Tabs};
 use super::time::Clock;
