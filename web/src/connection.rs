@@ -9,6 +9,7 @@
 //! out. The socket's listeners and the timer are gloo handles owned by the
 //! connection, so closing it (or replacing the socket) removes them.
 
+use crate::clock::{now_ms, random_u32};
 use crate::error::WebError;
 use crate::storage;
 use agentnet_core::replica::{Keepalive, Replica, ReplicaEffect, ReplicaRow};
@@ -20,33 +21,7 @@ use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::rc::{Rc, Weak};
 use wasm_bindgen::JsCast;
-use wasm_bindgen::prelude::*;
 use web_sys::{MessageEvent, WebSocket};
-
-#[wasm_bindgen]
-extern "C" {
-    #[wasm_bindgen(js_namespace = crypto, js_name = getRandomValues)]
-    fn get_random_values(buf: &mut [u8]);
-}
-
-/// Current unix time in milliseconds.
-pub fn now_ms() -> u64 {
-    js_sys::Date::now() as u64
-}
-
-/// 32 bytes from the browser's cryptographic random source.
-pub fn random_seed() -> [u8; 32] {
-    let mut seed = [0u8; 32];
-    get_random_values(&mut seed);
-    seed
-}
-
-/// A random number for the replica's reconnection jitter.
-fn random_u32() -> u32 {
-    let mut bytes = [0u8; 4];
-    get_random_values(&mut bytes);
-    u32::from_le_bytes(bytes)
-}
 
 /// What the connection tells the UI.
 pub enum Signal {
@@ -400,7 +375,7 @@ impl Connection {
     #[cfg(feature = "documents")]
     pub fn open_document(&self, address: &Address) -> Result<String, WebError> {
         let mut actor = [0u8; 16];
-        get_random_values(&mut actor);
+        crate::clock::fill_random(&mut actor);
         self.run(
             |inner| match inner.replica.open_document(address, actor, now_ms()) {
                 Ok(effects) => (

@@ -22,6 +22,7 @@
 
 pub mod admin;
 pub mod chat;
+pub mod clock;
 pub mod connection;
 pub mod directory;
 pub mod documents;
@@ -44,7 +45,7 @@ pub mod tasks;
 use agentnet_core::replica::ReplicaEffect;
 use agentnet_core::{Address, NetworkId};
 use chat::{Chat, ChatPane, Conversations};
-use connection::random_seed;
+use clock::random_seed;
 use documents::Documents;
 use inspector::{Inspector, Seen};
 use leptos::prelude::*;

@@ -7,7 +7,8 @@
 //! signals and pending requests, and sees the replica's effects through its
 //! own `on_effect`.
 
-use crate::connection::{Connection, Signal, random_seed};
+use crate::clock::random_seed;
+use crate::connection::{Connection, Signal};
 use crate::routes::Place;
 use crate::storage;
 use agentnet_core::replica::{Replica, ReplicaEffect};

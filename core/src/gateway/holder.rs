@@ -13,9 +13,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 mod policing;
 
-/// The most events a socket may send before it is bound (a join, a
-/// challenge and their retries fit; more is a client that will not join).
-pub const MAX_UNBOUND_EVENTS: u32 = 10;
+pub use policing::MAX_UNBOUND_EVENTS;
 
 /// What the gateway's host does.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -209,8 +207,17 @@ impl Gateway {
             }
             frames.push(text.to_owned());
         }
-        if let Some(closed) = self.police(socket, &frames, now) {
-            return closed;
+        if let Some(held) = self.sockets.get_mut(&socket) {
+            let unbound = held
+                .opening
+                .member
+                .is_none()
+                .then_some(&mut held.unbound_events);
+            if let Some(close) = self.bad_frames.verdict(socket, &frames, unbound, now) {
+                let mut effects = self.closed(socket);
+                effects.push(GatewayEffect::Close { socket, close });
+                return effects;
+            }
         }
         if frames.is_empty() {
             return Vec::new();

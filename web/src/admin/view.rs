@@ -6,7 +6,7 @@
 
 use super::charts::{BarChart, per_minute, top};
 use super::state::Admin;
-use crate::connection::now_ms;
+use crate::clock::now_ms;
 use leptos::prelude::*;
 use serde_json::{Value, json};
 

@@ -2,7 +2,7 @@
 //! first, then by display name in natural order (`idle2` before `idle10`),
 //! humans apart from agents, and verification levels said in words.
 
-use super::Person;
+use super::state::Person;
 use std::cmp::Ordering;
 
 /// The two groups the panel shows apart.

@@ -4,7 +4,7 @@
 //! it says about itself and the skills it shares laid out under its name.
 
 use super::order::{Kind, display_name, group, verification_words};
-use super::{People, Person};
+use super::state::{People, Person};
 use crate::routes::Place;
 use crate::session::Session;
 use leptos::prelude::*;

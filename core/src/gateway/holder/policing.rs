@@ -6,11 +6,14 @@
 //! it with its error; the gateway counts it, so a socket that keeps sending
 //! them is closed rather than waking the network for ever.
 
-use super::{Gateway, GatewayEffect, MAX_UNBOUND_EVENTS};
 use crate::ErrorCode;
 use crate::bindings::policy::BAD_FRAMES;
 use crate::bindings::sockets::{Close, SocketId, too_many_bad_frames};
 use crate::throttle::Buckets;
+
+/// The most events a socket may send before it is bound (a join, a
+/// challenge and their retries fit; more is a client that will not join).
+pub const MAX_UNBOUND_EVENTS: u32 = 10;
 
 /// Each socket's allowance of frames that are no event.
 #[derive(Debug, Clone)]
@@ -31,42 +34,35 @@ impl BadFrames {
 
 /// True when an event's text (one element of a frame) cannot be an event:
 /// not a JSON object's text, told without decoding it.
-pub(super) fn plainly_no_event(text: &str) -> bool {
+fn plainly_no_event(text: &str) -> bool {
     let text = text.trim();
     !(text.starts_with('{') && text.ends_with('}'))
 }
 
-impl Gateway {
-    /// The effects that close `socket` for what it sent: `texts` (its
+impl BadFrames {
+    /// Why `socket` is closed for what it sent, if it is: `texts` (its
     /// frame's events) are plainly no event and its allowance is spent, or,
-    /// unbound, it sent more than [`MAX_UNBOUND_EVENTS`]. `None` lets the
+    /// still unbound (`unbound_events` is then its count so far, which this
+    /// adds to), it sent more than [`MAX_UNBOUND_EVENTS`]. `None` lets the
     /// frame through.
-    pub(super) fn police(
+    pub(super) fn verdict(
         &mut self,
         socket: SocketId,
         texts: &[String],
+        unbound_events: Option<&mut u32>,
         now: u64,
-    ) -> Option<Vec<GatewayEffect>> {
-        let held = self.sockets.get_mut(&socket)?;
-        let close =
-            if texts.iter().any(|t| plainly_no_event(t)) && !self.bad_frames.0.take(&socket, now) {
-                Some(too_many_bad_frames())
-            } else if held.opening.member.is_none() {
-                held.unbound_events = held
-                    .unbound_events
-                    .saturating_add(u32::try_from(texts.len()).unwrap_or(u32::MAX));
-                // A client that will not join: the network hears no more of it (but that it is gone).
-                (held.unbound_events > MAX_UNBOUND_EVENTS).then(|| {
-                    Close::new(
-                        ErrorCode::NotJoined,
-                        "too many events before joining: join first",
-                    )
-                })
-            } else {
-                None
-            }?;
-        let mut effects = self.closed(socket);
-        effects.push(GatewayEffect::Close { socket, close });
-        Some(effects)
+    ) -> Option<Close> {
+        if texts.iter().any(|t| plainly_no_event(t)) && !self.0.take(&socket, now) {
+            return Some(too_many_bad_frames());
+        }
+        let sent = unbound_events?;
+        *sent = sent.saturating_add(u32::try_from(texts.len()).unwrap_or(u32::MAX));
+        // A client that will not join: the network hears no more of it (but that it is gone).
+        (*sent > MAX_UNBOUND_EVENTS).then(|| {
+            Close::new(
+                ErrorCode::NotJoined,
+                "too many events before joining: join first",
+            )
+        })
     }
 }
