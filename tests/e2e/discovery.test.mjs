@@ -339,7 +339,7 @@ test('passive registration refuses other schemes, credentials, private hosts, la
   assert.deepEqual(await refusal(`http://user:secret@localhost:${port}/outside/ad.json`), [400, 'url_credentials_refused']);
   for (const url of [
     `http://127.0.0.2:${port}/outside/ad.json`,
-    `http://0x7f000001:${port}/outside/ad.json`,
+    `http://0x7f000002:${port}/outside/ad.json`, // 127.0.0.2, hex: only 127.0.0.1 is allowed here
     `http://[::1]:${port}/outside/ad.json`,
     'http://10.0.0.1/ad.json',
     'http://169.254.169.254/latest/meta-data',

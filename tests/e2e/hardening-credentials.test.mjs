@@ -20,7 +20,7 @@ let didServer;
 const documents = new Map();
 
 before(async () => {
-  edge = await startEdge();
+  edge = await startEdge({ allowLocalFetches: true }); // the DIDWba tests resolve a did:wba served on 127.0.0.1
   didServer = createServer((req, res) => {
     const doc = documents.get(req.url);
     res.writeHead(doc ? 200 : 404, { 'content-type': 'application/json' });
