@@ -77,6 +77,19 @@ fn accept(world: &mut World, req: &Request) -> Result<Accepted, Response> {
     }
 }
 
+/// Alice asks `agent:bob` for a task over A2A 1.0 (answered at once); its id.
+fn task_for_bob(world: &mut World, alice: &str) -> String {
+    let msg = json!({"message": text_part("go"), "configuration": {"returnImmediately": true}});
+    let sent = now(
+        world,
+        &rpc("/agent:bob", Some(alice), Some("1.0"), "SendMessage", msg),
+    );
+    sent["result"]["task"]["id"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned()
+}
+
 fn now(world: &mut World, req: &Request) -> Value {
     match run(world, req) {
         Ok((_, Reply::Now(value))) => value,
@@ -587,15 +600,7 @@ fn push_notifications_are_configured_queued_signed_and_retried() {
     use crate::crypto::hmac_sha256_hex;
     use crate::model::push::MAX_ATTEMPTS;
     let (mut world, alice, bob) = world();
-    let msg = json!({"message": text_part("go"), "configuration": {"returnImmediately": true}});
-    let sent = now(
-        &mut world,
-        &rpc("/agent:bob", Some(&alice), Some("1.0"), "SendMessage", msg),
-    );
-    let task = sent["result"]["task"]["id"]
-        .as_str()
-        .unwrap_or_default()
-        .to_owned();
+    let task = task_for_bob(&mut world, &alice);
     let config = json!({"taskId": task, "id": "hook", "url": "https://hooks.test/a2a", "token": "s3cret",
         "authentication": {"scheme": "Bearer", "credentials": "abc"}});
     let made = now(

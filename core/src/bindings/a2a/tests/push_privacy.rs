@@ -3,7 +3,7 @@
 //! generation, not in its `GET v1/events`, not through `network.events.query`,
 //! and nothing in the log carries a token or credentials.
 
-use super::{EDGE, now, rpc, send, text_part};
+use super::{EDGE, now, rpc, send, task_for_bob, text_part};
 use crate::bindings::message::{Method, Request};
 use crate::bindings::tests::world::World;
 use crate::model::config::ModConfig;
@@ -27,15 +27,7 @@ fn configured() -> (World, String, String, String) {
         json!({"type": "network.resource.register", "target": "core",
         "payload": {"address": "resource/tool/plan"}}),
     );
-    let msg = json!({"message": text_part("go"), "configuration": {"returnImmediately": true}});
-    let sent = now(
-        &mut world,
-        &rpc("/agent:bob", Some(&alice), Some("1.0"), "SendMessage", msg),
-    );
-    let task = sent["result"]["task"]["id"]
-        .as_str()
-        .unwrap_or_default()
-        .to_owned();
+    let task = task_for_bob(&mut world, &alice);
     let v1 = json!({"taskId": task, "id": "hook", "url": "https://hooks.test/a2a", "token": "s3cret",
         "authentication": {"scheme": "Bearer", "credentials": "c-abc"}});
     let made = now(

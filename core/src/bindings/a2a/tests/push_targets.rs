@@ -22,15 +22,7 @@ fn create(world: &mut World, alice: &str, task: &str, url: &str) -> Value {
 #[test]
 fn push_targets_on_hosts_that_are_not_public_are_refused_when_set_and_when_sent() {
     let (mut world, alice, bob) = world();
-    let msg = json!({"message": text_part("go"), "configuration": {"returnImmediately": true}});
-    let sent = now(
-        &mut world,
-        &rpc("/agent:bob", Some(&alice), Some("1.0"), "SendMessage", msg),
-    );
-    let task = sent["result"]["task"]["id"]
-        .as_str()
-        .unwrap_or_default()
-        .to_owned();
+    let task = task_for_bob(&mut world, &alice);
     for url in [
         "http://127.0.0.1:9/hook",
         "http://localhost:9/hook",
