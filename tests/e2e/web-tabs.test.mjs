@@ -61,7 +61,7 @@ test('two tabs show the same conversation and the network gets each message once
   }
 });
 
-test('the people panel shows members with role and level, and presence changes live', async () => {
+test('the people panel shows members with their verification in words, and presence changes live', async () => {
   const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
   try {
     await openWorkspace(page, edge.url);
@@ -72,7 +72,8 @@ test('the people panel shows members with role and level, and presence changes l
     const visitor = await Agent.connect({ url: edge.url, network: 'demo', name: 'agent:visitor' });
     const row = people.locator('.person[data-address="agent:visitor"]');
     await row.and(page.locator('[data-status="online"]')).waitFor({ timeout: 10_000 });
-    assert.match(await row.locator('.details').textContent(), /member · level 0 · online/);
+    assert.equal((await row.locator('.details').textContent()).trim(), 'unverified');
+    assert.equal(await row.locator('.verification').getAttribute('title'), 'Verification level 0');
     visitor.close();
     await row.and(page.locator('[data-status="offline"]')).waitFor({ timeout: 15_000 });
     await mkdir(screenshots, { recursive: true });
@@ -202,7 +203,7 @@ test('channels and direct conversations: create, join, post, and each message st
     assert.equal(await pb.locator('.message', { hasText: 'in the channel' }).count(), 0, 'not in Everyone');
 
     // Bob opens a direct conversation with Ann from the people panel.
-    await pb.getByRole('complementary', { name: 'People' }).getByRole('link', { name: annName }).click();
+    await pb.getByRole('complementary', { name: 'People' }).locator(`.person[data-address="${annName}"] a.name`).click();
     const bobBox = pb.getByRole('textbox', { name: 'Message' });
     await bobBox.fill('just for you');
     await bobBox.press('Enter');
