@@ -65,7 +65,7 @@ test('every main screen of the workspace is accessible', async () => {
     await page.locator('.message', { hasText: 'hi there' }).waitFor({ timeout: 10_000 });
     await check(page, 'the conversation with everyone');
 
-    await page.getByRole('navigation', { name: 'Networks' }).getByText('Join or create a network').click();
+    await page.getByRole('navigation', { name: 'Networks' }).locator('summary').click();
     await check(page, 'the join form');
 
     const nav = page.getByRole('navigation', { name: 'Conversations' });

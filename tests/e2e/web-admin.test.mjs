@@ -19,12 +19,13 @@ test('a master manages the network and reads its analytics from the Admin view',
   try {
     await openWorkspace(page, edge.url);
     const bar = page.getByRole('navigation', { name: 'Networks' });
-    await bar.getByText('Join or create a network').click();
+    await bar.locator('summary').click();
     await bar.getByLabel('Network (id, URL or new name)').fill('admin room');
+    await bar.getByRole('radio', { name: 'Anyone with the link' }).check();
     await bar.getByRole('button', { name: 'Create' }).click();
-    await page.locator('.network', { hasNotText: 'demo' }).waitFor({ timeout: 10_000 });
+    await page.locator('.topbar .network:not([data-id="demo"])').waitFor({ timeout: 10_000 });
     await page.getByRole('status').filter({ hasText: 'online' }).waitFor({ timeout: 15_000 });
-    const id = (await page.locator('.network').textContent()).replace('network:', '').trim();
+    const id = await page.locator('.topbar .network').getAttribute('data-id');
 
     const views = page.getByRole('navigation', { name: 'Views' });
     await views.getByRole('link', { name: 'Admin' }).click();

@@ -80,6 +80,6 @@ test('search the Directory by capability, open a description, talk to the agent 
   await found.getByRole('button', { name: 'chatty' }).click();
   await description.getByRole('link', { name: 'Join its network' }).click();
   await page.waitForURL(`**/n/${network}`, { timeout: 10_000 });
-  await page.locator('.network', { hasText: network }).waitFor({ timeout: 10_000 });
+  await page.locator(`.topbar .network[data-id="${network}"]`).waitFor({ timeout: 10_000 });
   await context.close();
 });

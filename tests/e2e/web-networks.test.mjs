@@ -32,15 +32,28 @@ test('create a token network in the page, join it elsewhere by URL, switch witho
   const page = await owner.newPage();
   await openWorkspace(page, edge.url);
   const bar = page.getByRole('navigation', { name: 'Networks' });
-  await bar.getByText('Join or create a network').click();
+  await bar.locator('summary').click();
   await bar.getByLabel('Network (id, URL or new name)').fill('team room');
   await bar.getByLabel('Token (if it needs one)').fill('sekret-token-1');
+  // Who may join: invitation only unless the creator chooses otherwise, each choice explained.
+  const choice = bar.getByRole('group', { name: 'Who may join a network you create' });
+  assert.equal(await choice.getByRole('radio', { name: 'Only people I invite' }).isChecked(), true);
+  await choice.getByRole('radio', { name: 'Anyone with the access token' }).check();
+  assert.match(await choice.locator('.explanation').textContent(), /anyone holding it gets in/);
   await bar.getByRole('button', { name: 'Create' }).click();
-  // The page switches to the new network and joins it as its administrator.
-  await page.locator('.network', { hasNotText: 'demo' }).waitFor({ timeout: 10_000 });
+  // The page switches to the new network and joins it as its administrator; the form closes and clears.
+  await page.locator('.topbar .network:not([data-id="demo"])').waitFor({ timeout: 10_000 });
   await page.getByRole('status').filter({ hasText: 'online' }).waitFor({ timeout: 15_000 });
-  const id = (await page.locator('.network').textContent()).replace('network:', '').trim();
+  const id = await page.locator('.topbar .network').getAttribute('data-id');
   assert.match(id, /^[0-9a-f]{32}$/);
+  // It is named by its name everywhere; its id is in the tooltip.
+  assert.equal((await page.locator('.topbar .network').textContent()).trim(), 'team room');
+  assert.equal(await bar.getByRole('link', { name: 'team room' }).getAttribute('title'), `Network id: ${id}`);
+  assert.equal(await bar.locator('details').evaluate((d) => d.open), false, 'the form closed');
+  await bar.locator('summary').click();
+  assert.equal(await bar.getByLabel('Network (id, URL or new name)').inputValue(), '', 'the form was cleared');
+  assert.equal(await bar.getByLabel('Token (if it needs one)').inputValue(), '');
+  await bar.locator('summary').click();
 
   const agent = await Agent.connect({ url: edge.url, network: id, name: 'agent:teammate', token: 'sekret-token-1' });
   agents.push(agent);
@@ -55,10 +68,10 @@ test('create a token network in the page, join it elsewhere by URL, switch witho
 
   // Back to demo and again to the team network: each shows its own history.
   await bar.getByRole('link', { name: 'demo' }).click();
-  await page.locator('.network', { hasText: 'demo' }).waitFor();
+  await page.locator('.topbar .network[data-id="demo"]').waitFor();
   await page.getByRole('status').filter({ hasText: 'online' }).waitFor({ timeout: 15_000 });
   assert.equal(await page.locator('.message', { hasText: 'first message in the team network' }).count(), 0);
-  await bar.getByRole('link', { name: id }).click();
+  await bar.getByRole('link', { name: 'team room' }).click();
   await page.locator('.message', { hasText: 'first message in the team network' }).waitFor({ timeout: 10_000 });
   await page.getByRole('status').filter({ hasText: 'online' }).waitFor({ timeout: 15_000 });
   await mkdir(screenshots, { recursive: true });
@@ -83,7 +96,7 @@ test('create a token network in the page, join it elsewhere by URL, switch witho
   const other = await guest.newPage();
   await other.goto(`${edge.url}/`);
   const otherBar = other.getByRole('navigation', { name: 'Networks' });
-  await otherBar.getByText('Join or create a network').click();
+  await otherBar.locator('summary').click();
   await otherBar.getByLabel('Network (id, URL or new name)').fill(`${edge.url}/networks/${id}/v1/profile`);
   await otherBar.getByLabel('Token (if it needs one)').fill('wrong-token');
   await otherBar.getByRole('button', { name: 'Join' }).click();

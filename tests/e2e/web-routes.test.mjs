@@ -123,14 +123,14 @@ test('a network link switches networks and Back returns to the one before', asyn
     await online(page);
     await page.getByRole('region', { name: 'About this network' }).getByText('routes').first().waitFor();
     const bar = page.getByRole('navigation', { name: 'Networks' });
-    await bar.getByRole('link', { name: created.id }).and(page.locator('[aria-current="page"]')).waitFor();
+    await bar.locator(`a[data-id="${created.id}"][aria-current="page"]`).waitFor();
     await bar.getByRole('link', { name: 'demo' }).click();
     await page.waitForURL('**/n/demo');
-    await page.locator('.network', { hasText: 'network: demo' }).waitFor();
+    await page.locator('.topbar .network[data-id="demo"]').waitFor();
     await online(page);
     await page.goBack();
     await page.waitForURL(`**/n/${created.id}/about`);
-    await page.locator('.network', { hasText: `network: ${created.id}` }).waitFor();
+    await page.locator(`.topbar .network[data-id="${created.id}"]`).waitFor();
   } finally {
     await context.close();
   }

@@ -23,6 +23,9 @@ pub enum WebError {
     /// A chosen name cannot be an address.
     #[error("“{0}” cannot be a name: use letters, digits, dots, dashes or underscores")]
     InvalidName(String),
+    /// A token network's token is shorter than the edge accepts.
+    #[error("An access token needs at least {0} characters")]
+    TokenTooShort(usize),
     /// The edge refused or failed a request, in its words.
     #[error("{0}")]
     Edge(String),
@@ -52,6 +55,7 @@ impl WebError {
             Self::NotANumber(_) => "not_a_number",
             Self::NotJson(_) => ErrorCode::MalformedEvent.as_str(),
             Self::InvalidName(_) => ErrorCode::InvalidAddress.as_str(),
+            Self::TokenTooShort(_) => "token_too_short",
             Self::Edge(_) => "edge_error",
             Self::UnexpectedAnswer => "unexpected_answer",
             Self::NoNetworkId => "no_network_id",

@@ -28,6 +28,7 @@ pub mod directory;
 pub mod documents;
 pub mod error;
 pub mod event_types;
+pub mod frame;
 pub mod inspector;
 pub mod invite;
 pub mod ioa;
@@ -47,16 +48,18 @@ use agentnet_core::{Address, NetworkId};
 use chat::{Chat, ChatPane, Conversations};
 use clock::random_seed;
 use documents::Documents;
+use frame::{Panes, Sheets, TopBar};
 use inspector::{Inspector, Seen};
 use leptos::prelude::*;
 use leptos_router::components::{FlatRoutes, Route, Router};
 use leptos_router::hooks::use_location;
 use leptos_router::path;
-use networks::{NetworkBar, Networks};
+use networks::Networks;
+use networks::bar::NetworkBar;
 use people::{People, Roster};
 use resources::{Shared, panel::Resources};
 use routes::{Navigator, Place, network_path, place_of};
-use session::{Pane, Session, Status};
+use session::{Pane, Session};
 use tasks::{Tasks, TasksPane};
 
 /// The workspace page: the router, the bar of networks over the open one.
@@ -203,6 +206,8 @@ fn Workspace(
     let seen = Seen::provide();
     let tasks = Tasks::provide(session);
     let admin = admin::Admin::provide(session);
+    let sheets = Sheets::provide(place);
+    Networks::get().read_name(network_key.clone());
 
     // The place in the URL: the conversation it opens, the thread it shows.
     Effect::new(move |_| chat.follow(&place.get()));
@@ -238,10 +243,15 @@ fn Workspace(
     });
 
     view! {
+        <div class="workspace" data-sheet=move || sheets.open().as_str()
+            on:keydown=move |ev| if ev.key() == "Escape" { sheets.close() }>
         <TopBar />
-        <Panes />
         <div class="layout">
-            <Conversations />
+            <div class="sidebar" id="workspace-menu">
+                <p class="whoami">"you are " <strong>{session.me_text()}</strong></p>
+                <Panes />
+                <Conversations />
+            </div>
             <Show when=move || session.pane() == Pane::Inspector>
                 <Inspector />
             </Show>
@@ -258,60 +268,12 @@ fn Workspace(
                 <admin::AdminPane />
             </Show>
             <ChatPane />
-            <div class="side">
+            <div class="side" id="workspace-people">
                 <Roster />
                 <Resources />
             </div>
+            <div class="scrim" aria-hidden="true" on:click=move |_| sheets.close()></div>
         </div>
-    }
-}
-
-/// The network, the person and the connection's state (with what is queued).
-#[component]
-fn TopBar() -> impl IntoView {
-    let session = Session::get();
-    let chat = Chat::get();
-    view! {
-        <header class="topbar">
-            <h1>"agentnet"</h1>
-            <span class="network">"network: " {session.network_name()}</span>
-            <span class="me">"you are " <strong>{session.me_text()}</strong></span>
-            <span class="status" role="status" data-state=move || session.status.get().as_str()>
-                {move || match (session.status.get(), chat.queued()) {
-                    (Status::Online, _) => "online".to_owned(),
-                    (state, 0) => state.as_str().to_owned(),
-                    (state, n) => format!("{} · {n} queued", state.as_str()),
-                }}
-            </span>
-        </header>
-    }
-}
-
-/// The links that switch the main pane (the conversation link returns to
-/// the conversation open last).
-#[component]
-fn Panes() -> impl IntoView {
-    let session = Session::get();
-    let chat = Chat::get();
-    let link = move |which: Pane, label: &'static str| {
-        let href = move || match which {
-            Pane::Conversation => session.path(&Place::Conversation(chat.open_conversation())),
-            Pane::Inspector => session.path(&Place::Inspector),
-            Pane::Tasks => session.path(&Place::Tasks),
-            Pane::Admin => session.path(&Place::Admin),
-            _ => session.path(&Place::About),
-        };
-        view! {
-            <a href=href aria-current=move || (session.pane() == which).then_some("page")>{label}</a>
-        }
-    };
-    view! {
-        <nav class="views" aria-label="Views">
-            {link(Pane::Conversation, "Conversation")}
-            {link(Pane::Tasks, "Tasks")}
-            {link(Pane::Inspector, "Inspector")}
-            {link(Pane::About, "About")}
-            {link(Pane::Admin, "Admin")}
-        </nav>
+        </div>
     }
 }

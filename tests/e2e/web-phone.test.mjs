@@ -1,0 +1,131 @@
+// The phone as a first-class screen (issue 45): at 390×844 the workspace is
+// one column no wider than the viewport, the conversation fills it with the
+// composer in view at the bottom, views and conversations and people and
+// resources are sheets that open from the top bar and close on a choice, on
+// Escape and on a tap outside, and every control is at least 44 px tall;
+// axe-core is clean with each sheet open, light and dark. On a wide screen
+// the same parts are columns and the sheet buttons are gone. Screenshots of
+// each state land in tests/output/screenshots (and, with SCREENSHOTS_DIR,
+// wherever it says: docs/screenshots for the README).
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdir } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Agent } from '../../core/js/index.js';
+import { edgeAndBrowser, openWorkspace } from '../support/browser.mjs';
+import { assertAccessible } from '../support/axe.mjs';
+
+const started = edgeAndBrowser();
+const here = dirname(fileURLToPath(import.meta.url));
+const screenshots = resolve(process.env.SCREENSHOTS_DIR ?? join(here, '..', 'output', 'screenshots'));
+const PHONE = { width: 390, height: 844 };
+const WIDE = { width: 1366, height: 768 };
+
+/** Screenshots of `page` as it is now, light and dark, named `name-size-scheme.png`. */
+async function shoot(page, name, size) {
+  await mkdir(screenshots, { recursive: true });
+  for (const colorScheme of ['light', 'dark']) {
+    await page.emulateMedia({ colorScheme });
+    await assertAccessible(page, `${name} at ${size} (${colorScheme})`);
+    await page.screenshot({ path: join(screenshots, `${name}-${size}-${colorScheme}.png`) });
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
+/** The visible controls of `page` that are shorter than 44 px, described. */
+async function smallTargets(page, selector) {
+  return page.locator(selector).evaluateAll((elements) => elements
+    .filter((e) => e.getClientRects().length > 0 && getComputedStyle(e).visibility !== 'hidden')
+    .map((e) => [e.getBoundingClientRect().height, `${e.tagName.toLowerCase()} “${(e.textContent || e.getAttribute('aria-label') || '').trim().slice(0, 30)}”`])
+    .filter(([height]) => height < 44)
+    .map(([height, what]) => `${what}: ${Math.round(height)} px`));
+}
+
+test('on a phone: one column, the composer in view, sheets for views, conversations and people, 44 px targets', async () => {
+  const planner = await Agent.connect({ url: started.edge.url, network: 'demo', name: 'agent:phone-planner' });
+  const context = await started.browser.newContext({ viewport: PHONE, hasTouch: true, isMobile: true });
+  const page = await context.newPage();
+  try {
+    for (let i = 1; i <= 12; i += 1) {
+      await planner.send('agent:broadcast', 'workspace.message.posted', { content: `phone check ${i}: enough history to fill the screen and more` });
+    }
+    await openWorkspace(page, started.edge.url);
+    await page.locator('.message', { hasText: 'phone check 12' }).waitFor({ timeout: 15_000 });
+
+    // Nothing is wider than the viewport; the conversation and its composer fill it.
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(width <= PHONE.width, `the page is ${width} px wide`);
+    const composer = page.getByRole('textbox', { name: 'Message' });
+    const box = await composer.boundingBox();
+    assert.ok(box && box.y > PHONE.height / 2 && box.y + box.height <= PHONE.height, `the composer is in view at the bottom (${JSON.stringify(box)})`);
+    assert.equal(await page.getByRole('navigation', { name: 'Conversations' }).isVisible(), false, 'the conversation list waits in its sheet');
+    assert.equal(await page.getByRole('complementary', { name: 'People' }).isVisible(), false, 'people wait in their sheet');
+    assert.deepEqual(await smallTargets(page, '.topbar button, .composer button'), []);
+    await shoot(page, 'phone-conversation', 'phone');
+
+    // The menu: views and conversations; choosing one closes it.
+    const menu = page.getByRole('button', { name: 'Views and conversations' });
+    assert.equal(await menu.getAttribute('aria-expanded'), 'false');
+    await menu.click();
+    assert.equal(await menu.getAttribute('aria-expanded'), 'true');
+    const conversations = page.getByRole('navigation', { name: 'Conversations' });
+    await conversations.waitFor();
+    await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: 'Tasks' }).waitFor();
+    assert.deepEqual(await smallTargets(page, '.sidebar a, .sidebar button'), []);
+    await shoot(page, 'phone-menu', 'phone');
+    await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: 'About' }).click();
+    await page.waitForURL('**/n/demo/about');
+    assert.equal(await conversations.isVisible(), false, 'the sheet closed on a choice');
+    await menu.click();
+    await conversations.getByRole('link', { name: 'Everyone' }).click();
+    await page.waitForURL('**/n/demo');
+    await composer.waitFor();
+
+    // People and resources; Escape closes, and so does a tap outside.
+    const peopleButton = page.getByRole('button', { name: 'People and resources' });
+    await peopleButton.click();
+    const people = page.getByRole('complementary', { name: 'People' });
+    await people.locator('.person[data-address="agent:phone-planner"]').waitFor();
+    assert.ok((await people.boundingBox()).width <= PHONE.width);
+    await shoot(page, 'phone-people', 'phone');
+    await page.keyboard.press('Escape');
+    await people.waitFor({ state: 'hidden' });
+    await peopleButton.click();
+    await people.waitFor();
+    await page.mouse.click(20, PHONE.height / 2);
+    await people.waitFor({ state: 'hidden' });
+    assert.equal(await peopleButton.getAttribute('aria-expanded'), 'false');
+
+    // The network bar fits: its networks scroll sideways inside it, and the join form fits the screen.
+    const bar = page.getByRole('navigation', { name: 'Networks' });
+    assert.ok((await bar.boundingBox()).width <= PHONE.width);
+    await bar.locator('summary').click();
+    const form = bar.locator('form');
+    const formBox = await form.boundingBox();
+    assert.ok(formBox.x >= 0 && formBox.x + formBox.width <= PHONE.width, `the form fits (${JSON.stringify(formBox)})`);
+    await shoot(page, 'phone-join', 'phone');
+  } finally {
+    planner.close();
+    await context.close();
+  }
+});
+
+test('on a wide screen the sheets are columns and their buttons are gone', async () => {
+  const page = await started.browser.newPage({ viewport: WIDE });
+  try {
+    await openWorkspace(page, started.edge.url);
+    await page.getByRole('navigation', { name: 'Conversations' }).waitFor();
+    await page.getByRole('complementary', { name: 'People' }).waitFor();
+    await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: 'Inspector' }).waitFor();
+    assert.equal(await page.getByRole('button', { name: 'Views and conversations' }).isVisible(), false);
+    assert.equal(await page.getByRole('button', { name: 'People and resources' }).isVisible(), false);
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(width <= WIDE.width, `the page is ${width} px wide`);
+    await page.getByRole('navigation', { name: 'Networks' }).locator('summary').click();
+    await shoot(page, 'wide-join', 'wide');
+  } finally {
+    await page.close();
+  }
+});
