@@ -6,33 +6,15 @@
 // axe-core is clean with each sheet open, light and dark. On a wide screen
 // the same parts are columns and the sheet buttons are gone. Screenshots of
 // each state land in tests/output/screenshots (and, with SCREENSHOTS_DIR,
-// wherever it says: docs/screenshots for the README).
+// wherever it says: docs/screenshots for the README; tests/support/screens.mjs).
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Agent } from '../../core/js/index.js';
 import { edgeAndBrowser, openWorkspace } from '../support/browser.mjs';
-import { assertAccessible } from '../support/axe.mjs';
+import { PHONE, WIDE, shoot } from '../support/screens.mjs';
 
 const started = edgeAndBrowser();
-const here = dirname(fileURLToPath(import.meta.url));
-const screenshots = resolve(process.env.SCREENSHOTS_DIR ?? join(here, '..', 'output', 'screenshots'));
-const PHONE = { width: 390, height: 844 };
-const WIDE = { width: 1366, height: 768 };
-
-/** Screenshots of `page` as it is now, light and dark, named `name-size-scheme.png`. */
-async function shoot(page, name, size) {
-  await mkdir(screenshots, { recursive: true });
-  for (const colorScheme of ['light', 'dark']) {
-    await page.emulateMedia({ colorScheme });
-    await assertAccessible(page, `${name} at ${size} (${colorScheme})`);
-    await page.screenshot({ path: join(screenshots, `${name}-${size}-${colorScheme}.png`) });
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-}
 
 /** The visible controls of `page` that are shorter than 44 px, described. */
 async function smallTargets(page, selector) {

@@ -11,6 +11,7 @@ import { createNetwork } from '../support/edge.mjs';
 import { edgeAndBrowser } from '../support/browser.mjs';
 import { until } from '../support/process.mjs';
 import { assertAccessible } from '../support/axe.mjs';
+import { shootBothSizes } from '../support/screens.mjs';
 
 const started = edgeAndBrowser();
 
@@ -36,6 +37,7 @@ test('an invitation page declines or accepts, and a session is shown and updated
     await card.getByText('Launch crew').waitFor({ timeout: 15_000 });
     assert.match(await card.locator('.inviter').textContent(), /agent:host/);
     await assertAccessible(page, 'the invitation page');
+    await shootBothSizes(page, 'invitation');
     await card.getByRole('button', { name: 'Decline' }).click();
     await card.getByRole('status').filter({ hasText: 'You declined the invitation to Launch crew' }).waitFor({ timeout: 10_000 });
     await until('the rejection news', () => news.find((e) => e.type === 'workspace.invitation.rejected'));
@@ -52,6 +54,8 @@ test('an invitation page declines or accepts, and a session is shown and updated
     const joined = await until('the acceptance news', () => news.find((e) => e.type === 'workspace.invitation.accepted'));
     const me = joined.payload.invitee;
     assert.match(me, /^human:guest-/);
+    // The network is called by the name the invitation gave.
+    assert.equal((await page.locator('.topbar .network').textContent()).trim(), 'Launch crew');
 
     // A session the host creates shows by its title once opened, with its header.
     const session = await host.createSession({ session: 'plan', title: 'Plan the launch' });

@@ -120,7 +120,11 @@ pub fn InvitePage() -> impl IntoView {
             if let Some(invitee) = &invitation.invitee {
                 storage::keep(&format!("name:{network}"), invitee);
             }
-            networks.accept_invitation(network.clone(), code.get_untracked());
+            networks.accept_invitation(
+                network.clone(),
+                invitation.name.clone(),
+                code.get_untracked(),
+            );
         }
     };
     let decline = {
@@ -154,8 +158,8 @@ pub fn InvitePage() -> impl IntoView {
                         <p class="inviter">"Invited by " <strong>{invitation.inviter.clone()}</strong></p>
                         {invitation.invitee.clone().map(|i| view! { <p class="invitee">"For " <strong>{i}</strong></p> })}
                         <div class="actions">
-                            <button type="button" on:click=move |_| accept(&for_accept)>"Accept"</button>
-                            <button type="button" on:click=move |_| decline(for_decline.clone())>"Decline"</button>
+                            <button type="button" class="primary" on:click=move |_| accept(&for_accept)>"Accept"</button>
+                            <button type="button" class="secondary" on:click=move |_| decline(for_decline.clone())>"Decline"</button>
                         </div>
                     }.into_any()
                 }

@@ -190,10 +190,12 @@ impl Networks {
         self.switch(id);
     }
 
-    /// Accepts the invitation `code` to `network`: joins it with the code and opens it.
-    pub fn accept_invitation(&self, network: String, code: String) {
+    /// Accepts the invitation `code` to `network` (called `name`): joins it
+    /// with the code and opens it.
+    pub fn accept_invitation(&self, network: String, name: String, code: String) {
         self.remember(Joined {
             invite: Some(code),
+            name: Some(name),
             ..Joined::by_id(network)
         });
     }
