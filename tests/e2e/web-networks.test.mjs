@@ -82,7 +82,7 @@ test('create a token network in the page, join it elsewhere by URL, switch witho
   const about = page.getByRole('region', { name: 'About this network' });
   await about.locator('dd', { hasText: 'team room' }).waitFor({ timeout: 10_000 });
   const facts = Object.fromEntries(await about.locator('dt').evaluateAll((dts) => dts.map((dt) => [dt.textContent, dt.nextElementSibling.textContent])));
-  assert.equal(facts.Access, 'token');
+  assert.equal(facts['Who may join'], 'Whoever holds the access token (token)');
   assert.match(facts.Mods, /mod\/workspace/);
   assert.match(facts.Transports, /websocket: ws:\/\/127\.0\.0\.1/);
   await page.screenshot({ path: join(screenshots, 'workspace-about-1280x720.png') });

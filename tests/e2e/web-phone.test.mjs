@@ -12,7 +12,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Agent } from '../../core/js/index.js';
 import { edgeAndBrowser, openWorkspace } from '../support/browser.mjs';
-import { PHONE, WIDE, shoot } from '../support/screens.mjs';
+import { PHONE, WIDE, shoot, shootBothSizes } from '../support/screens.mjs';
 
 const started = edgeAndBrowser();
 
@@ -107,6 +107,24 @@ test('on a wide screen the sheets are columns and their buttons are gone', async
     assert.ok(width <= WIDE.width, `the page is ${width} px wide`);
     await page.getByRole('navigation', { name: 'Networks' }).locator('summary').click();
     await shoot(page, 'wide-join', 'wide');
+  } finally {
+    await page.close();
+  }
+});
+
+test('About and the inspector at both sizes, light and dark', async () => {
+  const page = await started.browser.newPage({ viewport: WIDE });
+  try {
+    await openWorkspace(page, started.edge.url);
+    await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: 'About' }).click();
+    const about = page.getByRole('region', { name: 'About this network' });
+    await about.locator('dd', { hasText: 'Demo' }).first().waitFor({ timeout: 10_000 });
+    await shootBothSizes(page, 'about');
+    await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: 'Inspector' }).click();
+    await page.locator('.event').first().waitFor({ timeout: 10_000 });
+    await shootBothSizes(page, 'inspector');
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(width <= WIDE.width);
   } finally {
     await page.close();
   }

@@ -229,6 +229,7 @@ pub fn Inspector() -> impl IntoView {
     };
     view! {
         <section class="inspector" aria-label="Event inspector">
+            <h2 class="pane-title">"Inspector"</h2>
             <form class="filters" on:submit=|ev| ev.prevent_default()>
                 <label>"Type" <input name="type" placeholder="e.g. workspace.* or tool.call"
                     prop:value=move || pattern.get()

@@ -3,6 +3,7 @@
 //! capabilities, transports and who is online.
 
 use crate::error::WebError;
+use crate::people::order::verification_words;
 use leptos::prelude::*;
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
@@ -38,18 +39,26 @@ pub fn facts(profile: &Value) -> Vec<(&'static str, String)> {
                     ))
                 })
                 .collect::<Vec<_>>()
-                .join(" · ")
+                .join("\n")
         })
         .unwrap_or_default();
+    let access = profile
+        .pointer("/access/policy")
+        .and_then(Value::as_str)
+        .map_or_else(|| "—".to_owned(), |p| access_words(p).to_owned());
+    let minimum = profile
+        .pointer("/access/min_verification")
+        .and_then(Value::as_u64)
+        .map_or_else(
+            || "—".to_owned(),
+            |level| format!("{} (level {level})", verification_words(level)),
+        );
     vec![
         ("Name", text(profile.get("name"))),
         ("Id", text(profile.get("id"))),
         ("Description", text(profile.get("description"))),
-        ("Access", text(profile.pointer("/access/policy"))),
-        (
-            "Minimum verification",
-            text(profile.pointer("/access/min_verification")),
-        ),
+        ("Who may join", access),
+        ("Minimum verification", minimum),
         ("Delivery", text(profile.get("delivery"))),
         ("Status", text(profile.get("status"))),
         ("Mods", text(profile.get("mods"))),
@@ -59,12 +68,28 @@ pub fn facts(profile: &Value) -> Vec<(&'static str, String)> {
     ]
 }
 
+/// Who a join policy admits, in words.
+pub fn access_words(policy: &str) -> &str {
+    match policy {
+        "open" => "Anyone with the link (open)",
+        "token" => "Whoever holds the access token (token)",
+        "invite" => "Only people a member invites (invite)",
+        "did-verify" => "Only members with a verified DID (did-verify)",
+        other => other,
+    }
+}
+
 /// The view; reads the profile when shown.
 #[component]
 pub fn About(
     /// The network's id.
     network: String,
 ) -> impl IntoView {
+    let networks = crate::networks::Networks::get();
+    let title = {
+        let network = network.clone();
+        move || format!("About {}", networks.label_of(&network))
+    };
     let (profile, set_profile) = signal(None::<Result<Vec<(&'static str, String)>, WebError>>);
     let url = format!("/networks/{network}/v1/profile");
     wasm_bindgen_futures::spawn_local(async move {
@@ -79,7 +104,8 @@ pub fn About(
         let _ = set_profile.try_set(Some(answer));
     });
     view! {
-        <section class="about" aria-label="About this network">
+        <section class="about" aria-label="About this network" tabindex="0">
+            <h2 class="pane-title">{title}</h2>
             {move || match profile.get() {
                 None => view! { <p>"Reading the network's profile…"</p> }.into_any(),
                 Some(Err(reason)) => view! { <p class="problem" role="alert">{format!("Sorry: {reason}.")}</p> }.into_any(),
@@ -113,10 +139,15 @@ mod tests {
                 .map(|(_, t)| t.clone())
                 .unwrap()
         };
-        assert_eq!(get("Access"), "open");
-        assert_eq!(get("Minimum verification"), "0");
+        assert_eq!(get("Who may join"), "Anyone with the link (open)");
+        assert_eq!(get("Minimum verification"), "unverified (level 0)");
         assert_eq!(get("Mods"), "mod/workspace, mod/persistence");
         assert_eq!(get("Transports"), "websocket: ws://x/networks/demo/v1/ws");
+        assert_eq!(
+            access_words("invite"),
+            "Only people a member invites (invite)"
+        );
+        assert_eq!(access_words("future-policy"), "future-policy");
         assert_eq!(get("Capabilities"), "—");
         assert_eq!(get("Description"), "—");
     }
