@@ -40,6 +40,9 @@ pub struct Session {
     /// The resource URIs it subscribed to (`resources/subscribe`).
     #[serde(default)]
     pub subscriptions: BTreeSet<String>,
+    /// Its recent `tools/call`s, for retries ([`super::retries`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub calls: Vec<super::retries::Call>,
 }
 
 impl Session {
@@ -58,6 +61,7 @@ impl Session {
             created: now,
             client,
             subscriptions: BTreeSet::new(),
+            calls: Vec::new(),
         }
     }
 }

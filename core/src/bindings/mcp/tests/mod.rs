@@ -4,6 +4,7 @@
 mod calls;
 mod didwba;
 mod modern;
+mod retries;
 
 use super::outcome::Outcome;
 use super::streams::Streams;
