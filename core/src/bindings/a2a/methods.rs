@@ -164,23 +164,7 @@ pub fn dispatch<H: BindingHost>(
                 Ok(task) => task,
                 Err(reply) => return Ok(reply_for(&id, reply)),
             };
-            let push = params.get("configuration").and_then(|c| {
-                c.get("taskPushNotificationConfig")
-                    .or_else(|| c.get("pushNotificationConfig"))
-            });
-            if let Some(config) = push {
-                let mut set = Map::new();
-                set.insert("taskId".into(), json!(task));
-                if let Value::Object(fields) = config {
-                    set.extend(fields.clone());
-                }
-                set.insert("pushNotificationConfig".into(), config.clone());
-                let method = match version {
-                    Version::V1 => "CreateTaskPushNotificationConfig",
-                    Version::V03 => "tasks/pushNotificationConfig/set",
-                };
-                super::push::configure(host, network, member, version, (&id, method, &set))?;
-            }
+            super::push::configure_from_send(host, network, member, version, (&id, params, &task))?;
             let mut watch = watch(&task);
             let Some(current) = visible(network, member, &task).cloned() else {
                 return Ok(error(&id, TASK_NOT_FOUND, format!("no task {task}")));
