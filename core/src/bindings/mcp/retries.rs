@@ -1,6 +1,7 @@
 //! Idempotent tool calls: a `tools/call` sent again with the same JSON-RPC
 //! request id in the same MCP session (a retry after a lost answer) is
-//! answered with the first call's result and does not invoke the tool again.
+//! answered with the first call's result and does not invoke the tool again
+//! (the same id with other params is a new call).
 //!
 //! The session remembers its recent calls ([`Session::calls`]): the request
 //! id, when it came, the invocation it started and, once known, its result.
@@ -17,7 +18,9 @@ use super::tools;
 use super::waiting::{Arrival, INVOKE_TIMEOUT_MS, Reply, WaitFor, Waiting};
 use crate::Network;
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
+use crate::crypto::sha256_hex;
+use crate::identity::jcs::canonicalize;
+use serde_json::{Map, Value};
 
 /// How long a call is remembered (unix ms).
 pub const RETRY_WINDOW_MS: u64 = 10 * 60 * 1000;
@@ -38,6 +41,9 @@ pub const ANSWER_NOT_KEPT: i64 = -32603;
 pub struct Call {
     /// The request id, as sent.
     pub request: Value,
+    /// The SHA-256 (hex) of its params in RFC 8785 form: a retry is the same request.
+    #[serde(default)]
+    pub params: String,
     /// When it came (unix ms).
     pub at: u64,
     /// The tool invocation it waits for (event id, tool address), while running.
@@ -57,13 +63,24 @@ impl Call {
     }
 }
 
-/// What a retry of `request` comes to, when it is one (`None`: a new call).
-pub fn replay(session: &Session, request: &Id, member: &crate::Address, now: u64) -> Option<Reply> {
+/// The digest a call's params are compared by.
+pub fn digest(params: &Map<String, Value>) -> String {
+    sha256_hex(canonicalize(&Value::Object(params.clone())).as_bytes())
+}
+
+/// What a retry of `request` with `params` comes to, when it is one (`None`:
+/// a new call; the same id with other params is one too).
+pub fn replay(
+    session: &Session,
+    (request, params): (&Id, &Map<String, Value>),
+    member: &crate::Address,
+    now: u64,
+) -> Option<Reply> {
     let key = request.to_value();
-    let call = session
-        .calls
-        .iter()
-        .find(|c| c.request == key && now.saturating_sub(c.at) < RETRY_WINDOW_MS)?;
+    let digest = digest(params);
+    let call = session.calls.iter().find(|c| {
+        c.request == key && c.params == digest && now.saturating_sub(c.at) < RETRY_WINDOW_MS
+    })?;
     if let Some(result) = &call.result {
         return Some(Reply::Result(result.clone()));
     }
@@ -87,7 +104,12 @@ pub fn replay(session: &Session, request: &Id, member: &crate::Address, now: u64
 
 /// Notes what a new call of `request` came to in `session` (errors are not
 /// noted: nothing ran, so a retry may run). Whether the session changed.
-pub fn note(session: &mut Session, request: &Id, reply: &Reply, now: u64) -> bool {
+pub fn note(
+    session: &mut Session,
+    (request, params): (&Id, &Map<String, Value>),
+    reply: &Reply,
+    now: u64,
+) -> bool {
     let (invoked, result) = match reply {
         Reply::Error(_) => return false,
         Reply::Result(result) => (None, Some(result.clone())),
@@ -106,6 +128,7 @@ pub fn note(session: &mut Session, request: &Id, reply: &Reply, now: u64) -> boo
         .retain(|c| c.request != key && now.saturating_sub(c.at) < RETRY_WINDOW_MS);
     session.calls.push(Call {
         request: key,
+        params: digest(params),
         at: now,
         invoked,
         result: None,

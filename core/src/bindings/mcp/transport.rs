@@ -312,11 +312,11 @@ fn legacy<H: McpHost>(
                 }
             }
             // A retry of a call of this session gets the first call's answer.
-            "tools/call" => match retries::replay(&session, &id, member, host.now()) {
+            "tools/call" => match retries::replay(&session, (&id, &params), member, host.now()) {
                 Some(reply) => reply,
                 None => {
                     let reply = methods::call(host, network, &caller, &method, &params)?;
-                    if retries::note(&mut session, &id, &reply, host.now()) {
+                    if retries::note(&mut session, (&id, &params), &reply, host.now()) {
                         host.save_mcp_session(&session)?;
                     }
                     reply

@@ -103,9 +103,12 @@ fn a_retry_waits_for_the_first_invocation_then_gets_its_result() {
     assert_eq!(again["id"], 7);
     assert_eq!(again["result"]["structuredContent"], json!({"sum": 1}));
     assert_eq!(invocations(&mcp), 1);
-    // Another request id is another call.
+    // Another request id is another call, and so is the same id with other params.
     waits(call(&mut mcp, &claude, &session, 8));
     assert_eq!(invocations(&mcp), 2);
+    let other = rpc(7, "tools/call", json!({"name": "add", "arguments": {"a": 2}}));
+    waits(mcp.handle(&post(Some(&claude), Some(&session), &other)));
+    assert_eq!(invocations(&mcp), 3);
 }
 
 #[test]
@@ -135,6 +138,7 @@ fn a_timed_out_call_is_not_run_again_by_its_retry() {
 fn a_session_remembers_a_bounded_number_of_calls_and_bytes() {
     let (mcp, _owner, _claude, session) = setup();
     let mut session = mcp.world.host.mcp_sessions[&session].clone();
+    let none = serde_json::Map::new();
     for n in 0..(MAX_CALLS as i64 + 10) {
         assert!(retries::note(
             &mut session,
@@ -144,10 +148,10 @@ fn a_session_remembers_a_bounded_number_of_calls_and_bytes() {
         ));
     }
     assert_eq!(session.calls.len(), MAX_CALLS);
-    assert!(retries::replay(&session, &Id::Number(0), &session.member.clone(), 2).is_none());
+    assert!(retries::replay(&session, (&Id::Number(0), &none), &session.member.clone(), 2).is_none());
     let member = session.member.clone();
     assert_eq!(
-        retries::replay(&session, &Id::Number(70), &member, 2),
+        retries::replay(&session, (&Id::Number(70), &none), &member, 2),
         Some(Reply::Result(json!({"n": 70})))
     );
     // A result too large to keep: the retry is told, and nothing runs again.
@@ -158,7 +162,7 @@ fn a_session_remembers_a_bounded_number_of_calls_and_bytes() {
         &Reply::Result(big),
         1,
     );
-    match retries::replay(&session, &Id::Text("big".into()), &member, 2) {
+    match retries::replay(&session, (&Id::Text("big".into()), &none), &member, 2) {
         Some(Reply::Error(error)) => assert_eq!(error.code, retries::ANSWER_NOT_KEPT),
         other => panic!("expected an error, got {other:?}"),
     }
@@ -181,7 +185,7 @@ fn a_session_remembers_a_bounded_number_of_calls_and_bytes() {
     assert!(kept <= retries::MAX_KEPT_BYTES, "{kept}");
     // Errors are not remembered: nothing ran.
     let refused = Reply::Error(crate::bindings::mcp::jsonrpc::RpcError::new(-32602, "no"));
-    assert!(!retries::note(&mut session, &Id::Number(999), &refused, 1));
+    assert!(!retries::note(&mut session, (&Id::Number(999), &none), &refused, 1));
     let long = Id::Text("z".repeat(retries::MAX_ID_BYTES + 1));
     assert!(!retries::note(
         &mut session,
