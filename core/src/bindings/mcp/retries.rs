@@ -13,11 +13,10 @@
 //! Revision 2026-07-28 has no sessions, so no retry is recognised there.
 
 use super::jsonrpc::{Id, RpcError};
-use super::session::{McpHost, Session};
+use super::session::{Call, McpHost, Session};
 use super::tools;
 use super::waiting::{Arrival, INVOKE_TIMEOUT_MS, Reply, WaitFor, Waiting};
 use crate::Network;
-use serde::{Deserialize, Serialize};
 use crate::crypto::sha256_hex;
 use crate::identity::jcs::canonicalize;
 use serde_json::{Map, Value};
@@ -35,33 +34,6 @@ pub const MAX_KEPT_BYTES: usize = 256 * 1024;
 pub const MAX_ID_BYTES: usize = 200;
 /// A JSON-RPC error code for a retry whose first answer is not kept.
 pub const ANSWER_NOT_KEPT: i64 = -32603;
-
-/// What a session remembers of one `tools/call`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Call {
-    /// The request id, as sent.
-    pub request: Value,
-    /// The SHA-256 (hex) of its params in RFC 8785 form: a retry is the same request.
-    #[serde(default)]
-    pub params: String,
-    /// When it came (unix ms).
-    pub at: u64,
-    /// The tool invocation it waits for (event id, tool address), while running.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub invoked: Option<(String, String)>,
-    /// Its result, once answered.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub result: Option<Value>,
-    /// It answered with a result too large to keep.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub dropped: bool,
-}
-
-impl Call {
-    fn size(&self) -> usize {
-        self.result.as_ref().map_or(0, |r| r.to_string().len())
-    }
-}
 
 /// The digest a call's params are compared by.
 pub fn digest(params: &Map<String, Value>) -> String {

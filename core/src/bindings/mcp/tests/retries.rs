@@ -106,7 +106,11 @@ fn a_retry_waits_for_the_first_invocation_then_gets_its_result() {
     // Another request id is another call, and so is the same id with other params.
     waits(call(&mut mcp, &claude, &session, 8));
     assert_eq!(invocations(&mcp), 2);
-    let other = rpc(7, "tools/call", json!({"name": "add", "arguments": {"a": 2}}));
+    let other = rpc(
+        7,
+        "tools/call",
+        json!({"name": "add", "arguments": {"a": 2}}),
+    );
     waits(mcp.handle(&post(Some(&claude), Some(&session), &other)));
     assert_eq!(invocations(&mcp), 3);
 }
@@ -148,7 +152,15 @@ fn a_session_remembers_a_bounded_number_of_calls_and_bytes() {
         ));
     }
     assert_eq!(session.calls.len(), MAX_CALLS);
-    assert!(retries::replay(&session, (&Id::Number(0), &none), &session.member.clone(), 2).is_none());
+    assert!(
+        retries::replay(
+            &session,
+            (&Id::Number(0), &none),
+            &session.member.clone(),
+            2
+        )
+        .is_none()
+    );
     let member = session.member.clone();
     assert_eq!(
         retries::replay(&session, (&Id::Number(70), &none), &member, 2),
@@ -185,7 +197,12 @@ fn a_session_remembers_a_bounded_number_of_calls_and_bytes() {
     assert!(kept <= retries::MAX_KEPT_BYTES, "{kept}");
     // Errors are not remembered: nothing ran.
     let refused = Reply::Error(crate::bindings::mcp::jsonrpc::RpcError::new(-32602, "no"));
-    assert!(!retries::note(&mut session, (&Id::Number(999), &none), &refused, 1));
+    assert!(!retries::note(
+        &mut session,
+        (&Id::Number(999), &none),
+        &refused,
+        1
+    ));
     let long = Id::Text("z".repeat(retries::MAX_ID_BYTES + 1));
     assert!(!retries::note(
         &mut session,
