@@ -29,6 +29,7 @@ import type {
   TaskPart,
   TaskContent,
   TaskWork,
+  OnTaskOptions,
   StartTaskOptions,
   TaskUpdate,
   ListedTask,
@@ -324,9 +325,10 @@ export class Agent {
   /**
    * Answers tasks given to this agent; what the handler returns completes the task.
    * Until it is called, the agent's profile says it takes no tasks, and the network
-   * refuses tasks sent to it at once (`takes_no_tasks`).
+   * refuses tasks sent to it at once (`takes_no_tasks`). With `{answer: 'message'}`
+   * what it returns answers the request as one message (A2A: a Message, not a Task).
    */
-  onTask(handler: (task: TaskWork) => unknown | Promise<unknown>): this;
+  onTask(handler: (task: TaskWork) => unknown | Promise<unknown>, options?: OnTaskOptions): this;
   /** Starts a task at an agent (or a channel, for a group task). */
   startTask(target: string, message: TaskContent, options?: StartTaskOptions): Promise<TaskHandle>;
   /** Replaces your profile (shown in the roster and as your IOA node); resolves with the ack, whose `member` is your record. */

@@ -175,9 +175,11 @@ export class Agent {
    * `askInput(question)` (resolves with the answer `{parts, text}`),
    * `artifact(name, content)`, `complete(msg)`, `fail(reason)`, `reject(reason)`;
    * the task is `working` before the handler runs, and what it returns completes it.
+   * With `{answer: 'message'}` what it returns answers the request as one
+   * message (A2A clients get a Message result, not a Task).
    */
-  onTask(handler) {
-    serveTasks(this, handler);
+  onTask(handler, options = {}) {
+    serveTasks(this, handler, options);
     if (!this.#takesTasks) {
       // The network refuses tasks to an agent whose profile says it takes none (`takes_no_tasks`).
       this.#takesTasks = true;

@@ -73,14 +73,34 @@ class TaskWork {
     return this.#update('working', message);
   }
 
+  /** Moves a task still `accepted` (a message-answer handler's) to `working` first. */
+  async #started() {
+    if (this.state === 'accepted') await this.working();
+  }
+
+  /**
+   * Answers the request with one message instead of a task (`accepted` to
+   * `completed` at once, `answer: "message"`): A2A clients get a Message
+   * result. Only a task not yet worked on can be answered so.
+   */
+  async answer(message) {
+    const ack = await this.#send('task.update', {
+      task: this.id, state: 'completed', answer: 'message', parts: partsOf(message),
+    });
+    this.state = 'completed';
+    return ack;
+  }
+
   /** A progress message in the task's conversation. */
-  progress(message) {
+  async progress(message) {
+    await this.#started();
     return this.#send('task.message', { task: this.id, parts: partsOf(message) });
   }
 
   /** Asks the requester for input (`awaiting-input`); resolves with its answer `{parts, text}`. */
   async askInput(question) {
     if (this.canceled) throw canceledError(this.id);
+    await this.#started();
     const answer = new Promise((resolve, reject) => {
       this.#waiting = { resolve, reject };
     });
@@ -91,20 +111,23 @@ class TaskWork {
   }
 
   /** Adds an artifact (text, parts or `{parts}`) named `name`. */
-  artifact(name, content, { id } = {}) {
+  async artifact(name, content, { id } = {}) {
     stringArg(name, 'name');
     const artifact = { name, parts: partsOf(content) };
     if (id) artifact.id = id;
+    await this.#started();
     return this.#send('task.artifact', { task: this.id, artifact });
   }
 
   /** Completes the task, with a final message when given. */
-  complete(message) {
+  async complete(message) {
+    await this.#started();
     return this.#update('completed', message);
   }
 
   /** Fails the task with a reason. */
-  fail(reason) {
+  async fail(reason) {
+    await this.#started();
     return this.#update('failed', reason);
   }
 
@@ -143,9 +166,18 @@ class TaskWork {
  * Answers every task given to `agent` with `handler(task)`: the task is
  * moved `working` first; what the handler returns (text or parts) completes
  * it unless the handler finished it itself; a throw fails it.
+ *
+ * With `answer: 'message'` the handler answers quick requests with one
+ * message: the task stays `accepted` while it runs, and what it returns is
+ * that message (A2A clients get a Message, not a Task). A handler that
+ * reports progress, asks for input or adds an artifact makes it a task
+ * again (moved `working` first); an empty return completes it as a task.
  */
-export function serveTasks(agent, handler) {
+export function serveTasks(agent, handler, { answer = 'task' } = {}) {
   functionArg(handler, 'handler');
+  if (answer !== 'task' && answer !== 'message') {
+    throw new AgentnetError('invalid_request', "onTask's answer is 'task' or 'message'");
+  }
   const live = new Map();
   agent.on('task.*', (event) => {
     if (event.type !== 'task.create') {
@@ -156,9 +188,12 @@ export function serveTasks(agent, handler) {
     live.set(work.id, work);
     (async () => {
       try {
-        await work.working();
+        if (answer === 'task') await work.working();
         const result = await handler(work);
-        if (!work.finished && !work.canceled) await work.complete(result ?? undefined);
+        if (work.finished || work.canceled) return;
+        const parts = partsOf(result ?? undefined);
+        if (work.state === 'accepted' && parts.length > 0) await work.answer(parts);
+        else await work.complete(result ?? undefined);
       } catch (err) {
         if (!work.finished && !work.canceled) {
           await work.fail(String(err?.message ?? err)).catch(() => {});

@@ -25,8 +25,15 @@ export interface TaskWork {
   askInput(question: TaskContent): Promise<{ parts: TaskPart[]; text: string }>;
   artifact(name: string, content: TaskContent, options?: { id?: string }): Promise<Ack>;
   complete(message?: TaskContent): Promise<Ack>;
+  /** Answers the request with one message (A2A: a Message result), while the task is still `accepted`. */
+  answer(message: TaskContent): Promise<Ack>;
   fail(reason: TaskContent): Promise<Ack>;
   reject(reason: TaskContent): Promise<Ack>;
+}
+
+/** How `onTask` answers: `task` (default: moved `working`, then completed) or `message` (what the handler returns is one message). */
+export interface OnTaskOptions {
+  answer?: 'task' | 'message';
 }
 
 export interface StartTaskOptions {

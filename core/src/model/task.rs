@@ -269,6 +269,12 @@ pub struct Task {
     /// The task's id at an external A2A partner (`crate::model::remote`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub external: Option<String>,
+    /// Its partner answered the request with one message instead of
+    /// working on a task (a `task.update` to `completed` with `answer:
+    /// "message"`, its first answer): A2A clients get that message as the
+    /// result (`crate::bindings::a2a::wire::message_answer`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub answered_by_message: bool,
     /// Created at (Unix ms).
     pub created_at: u64,
     /// Last changed at (Unix ms).

@@ -37,6 +37,9 @@ impl NetworkHost {
             self.with_network(|io, network| binding::handle(io, network, &request, &target))?;
         let accepted = match handled {
             Ok(accepted) => accepted,
+            Err(response) if target.card => {
+                return respond(self.signed_card(response, request.origin()).await);
+            }
             Err(response) => return respond(response),
         };
         let response = match accepted.reply {

@@ -13,6 +13,7 @@ use crate::host::outbound::send;
 use crate::host::respond;
 use crate::network::object::NetworkHost;
 use agentnet_core::bindings::a2a::remote::{self, Call};
+use agentnet_core::bindings::a2a::signature;
 use agentnet_core::bindings::http::no_such_network;
 use agentnet_core::bindings::refusals::outbound_refusal;
 use agentnet_core::bindings::{self, Response as CoreResponse};
@@ -78,6 +79,10 @@ impl NetworkHost {
                 CoreResponse::error(ErrorCode::InvalidRequest, message).with_status(502),
             );
         };
+        // A signed card is admitted only when a signature verifies.
+        if let Err(refused) = self.check_card(&card).await {
+            return respond(signature::refusal(&card_url, &refused));
+        }
         let answer =
             self.with_network(|io, network| remote::admit(io, network, &card_url, &card))?;
         respond(answer)

@@ -14,7 +14,7 @@ use agentnet_core::NetworkId;
 use agentnet_core::bindings::http::no_such_network;
 use agentnet_core::bindings::mcp::outcome::{Outcome, assemble};
 use agentnet_core::bindings::mcp::waiting::{Arrival, Waiting};
-use agentnet_core::bindings::mcp::{access, jsonrpc, tools, transport};
+use agentnet_core::bindings::mcp::{access, jsonrpc, retries, transport};
 use agentnet_core::bindings::{self, sse};
 use futures_channel::mpsc::unbounded;
 use futures_util::future::{Either, join_all, select};
@@ -106,8 +106,9 @@ impl NetworkHost {
                     Arrival::TimedOut
                 }
             };
-            let result =
-                { self.with_network(|io, network| tools::finish(io, network, &waiting, arrival))? };
+            let result = {
+                self.with_network(|io, network| retries::finish(io, network, &waiting, arrival))?
+            };
             self.mcp.flush();
             if let Some(result) = result {
                 return Ok(Some(jsonrpc::result(&waiting.request, result)));

@@ -8,6 +8,7 @@
 //! enough is planned in `docs/identity.md`.
 
 use crate::host::{now_ms, random_seed, request_of, respond};
+use agentnet_core::bindings::a2a::signature;
 use agentnet_core::bindings::discovery;
 use agentnet_core::bindings::discovery_members::{self, MEMBERS_PATH};
 use agentnet_core::bindings::nonce_claims;
@@ -154,6 +155,10 @@ impl DurableObject for RegistryObject {
             Err(refused) => return respond(refused),
         };
         let sql = self.state.storage().sql();
+        if request.path() == signature::SIGN_PATH {
+            sql.exec(SCHEMA, None)?;
+            return respond(signature::sign_answer(&signing_seed(&sql)?, &request.body));
+        }
         if request.path() == nonce_claims::CLAIM_PATH {
             return respond(crate::registry::nonces::claim(
                 &sql,

@@ -43,6 +43,9 @@ pub struct Watch {
     pub history: Option<usize>,
     /// When a held answer is given anyway (unix ms).
     pub deadline: u64,
+    /// A stream whose opening waits for the partner's first answer (its
+    /// task, or the message it answered with: [`super::stream::changes`]).
+    pub deferred: bool,
 }
 
 /// What the host does with an A2A request.
@@ -114,11 +117,16 @@ fn history_length(params: &Map<String, Value>) -> Option<usize> {
 pub fn answer(network: &Network, member: &Address, watch: &Watch, wrap: bool) -> Value {
     match visible(network, member, &watch.task) {
         Some(task) => {
-            let body = wire::task(task, watch.version, watch.history);
-            let body = if wrap {
-                wire::send_result(body, watch.version)
-            } else {
-                body
+            let body = match wire::message_answer(task, watch.version) {
+                Some(message) if wrap => message,
+                _ => {
+                    let body = wire::task(task, watch.version, watch.history);
+                    if wrap {
+                        wire::send_result(body, watch.version)
+                    } else {
+                        body
+                    }
+                }
             };
             jsonrpc::result(&watch.request, body)
         }
@@ -148,6 +156,7 @@ pub fn dispatch<H: BindingHost>(
         task: task.to_owned(),
         history: history_length(params),
         deadline,
+        deferred: false,
     };
     match op {
         Operation::Send | Operation::Stream => {
@@ -155,29 +164,27 @@ pub fn dispatch<H: BindingHost>(
                 Ok(task) => task,
                 Err(reply) => return Ok(reply_for(&id, reply)),
             };
-            let push = params.get("configuration").and_then(|c| {
-                c.get("taskPushNotificationConfig")
-                    .or_else(|| c.get("pushNotificationConfig"))
-            });
-            if let Some(config) = push {
-                let mut set = Map::new();
-                set.insert("taskId".into(), json!(task));
-                if let Value::Object(fields) = config {
-                    set.extend(fields.clone());
-                }
-                set.insert("pushNotificationConfig".into(), config.clone());
-                let method = match version {
-                    Version::V1 => "CreateTaskPushNotificationConfig",
-                    Version::V03 => "tasks/pushNotificationConfig/set",
-                };
-                super::push::configure(host, network, member, version, (&id, method, &set))?;
-            }
-            let watch = watch(&task);
+            super::push::configure_from_send(host, network, member, version, (&id, params, &task))?;
+            let mut watch = watch(&task);
             let Some(current) = visible(network, member, &task).cloned() else {
                 return Ok(error(&id, TASK_NOT_FOUND, format!("no task {task}")));
             };
             if op == Operation::Stream {
-                let first = wire::task_event(wire::task(&current, version, watch.history), version);
+                // Until its partner answers, the stream does not know whether
+                // the answer is a task or one message: it opens with that answer.
+                if current.state == TaskState::Accepted {
+                    watch.deferred = true;
+                    return Ok(Reply::Stream {
+                        opening: Vec::new(),
+                        closes: false,
+                        seen: Box::new(current),
+                        watch,
+                    });
+                }
+                let first = match wire::message_answer(&current, version) {
+                    Some(message) => message,
+                    None => wire::task_event(wire::task(&current, version, watch.history), version),
+                };
                 return Ok(Reply::Stream {
                     opening: vec![jsonrpc::result(&id, first)],
                     closes: settled(&current),

@@ -34,12 +34,14 @@
 //! | [`stream`] | what a stream says when its task changes |
 //! | [`push`] | push notification configs; each notification as a signed request |
 //! | [`remote`] | outbound: external A2A agents as members, calls and answers |
+//! | [`signature`] | signed agent cards: a JWS over the card's JCS, signed and verified |
 
 pub mod card;
 pub mod errors;
 pub mod methods;
 pub mod push;
 pub mod remote;
+pub mod signature;
 pub mod stream;
 pub mod version;
 pub mod well_known;

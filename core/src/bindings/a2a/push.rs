@@ -82,6 +82,35 @@ fn names(version: Version, method: &str, params: &Value) -> (String, Option<Stri
     (task.unwrap_or_default(), config)
 }
 
+/// A send's `configuration.taskPushNotificationConfig` (0.3:
+/// `pushNotificationConfig`), set on its `task` as the push methods set one.
+pub fn configure_from_send<H: BindingHost>(
+    host: &mut H,
+    network: &mut Network,
+    member: &Address,
+    version: Version,
+    (id, params, task): (&Id, &Map<String, Value>, &str),
+) -> Result<(), H::Error> {
+    let push = params.get("configuration").and_then(|c| {
+        c.get("taskPushNotificationConfig")
+            .or_else(|| c.get("pushNotificationConfig"))
+    });
+    if let Some(config) = push {
+        let mut set = Map::new();
+        set.insert("taskId".into(), json!(task));
+        if let Value::Object(fields) = config {
+            set.extend(fields.clone());
+        }
+        set.insert("pushNotificationConfig".into(), config.clone());
+        let method = match version {
+            Version::V1 => "CreateTaskPushNotificationConfig",
+            Version::V03 => "tasks/pushNotificationConfig/set",
+        };
+        configure(host, network, member, version, (id, method, &set))?;
+    }
+    Ok(())
+}
+
 /// Answers one of the push configuration methods (`method`) of `member`:
 /// the JSON-RPC response.
 pub fn configure<H: BindingHost>(

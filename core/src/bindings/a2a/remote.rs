@@ -297,8 +297,9 @@ fn remote_task(call: &Call, answer: &Value) -> Result<Value, String> {
     if inner.get("status").is_some() {
         return Ok(inner.clone());
     }
-    // A message instead of a task: the work is done with it.
-    Ok(json!({"status": {"state": "completed", "message": inner}}))
+    // A message instead of a task: the work is done with it, and the
+    // network's own A2A callers get it as a message too.
+    Ok(json!({"status": {"state": "completed", "message": inner}, "answeredByMessage": true}))
 }
 
 /// Feeds the remote's answer (`Err`: the call failed) back into the network
@@ -369,6 +370,14 @@ fn steps(task: &Task, remote: &Value) -> Vec<(&'static str, Value)> {
                     .collect()
             })
     };
+    let said = parts(remote.pointer("/status/message"));
+    if remote.get("answeredByMessage") == Some(&Value::Bool(true))
+        && task.state == TaskState::Accepted
+        && !said.is_empty()
+    {
+        let answer = json!({"state": "completed", "answer": "message", "parts": said});
+        return vec![(types::UPDATE, answer)];
+    }
     let mut out = if state == TaskState::Canceled || state == TaskState::Rejected {
         Vec::new()
     } else {
@@ -395,7 +404,6 @@ fn steps(task: &Task, remote: &Value) -> Vec<(&'static str, Value)> {
             json!({"artifact": {"id": id, "name": name, "parts": parts(Some(artifact))}}),
         ));
     }
-    let said = parts(remote.pointer("/status/message"));
     let to = match state {
         TaskState::Accepted | TaskState::Working => return out,
         TaskState::AwaitingCompletion => TaskState::AwaitingInput,

@@ -216,4 +216,25 @@ fn a_master_adds_an_agent_whose_tasks_become_calls_and_answers_events() {
         Err(never) => match never {},
     }
     assert_eq!(world.network.state().tasks[&id].state, TaskState::Failed);
+
+    // A remote that answers with a message answers the network's callers with it too.
+    let ack = world.call(&req);
+    let id = ack
+        .json_body()
+        .and_then(|a| a["id"].as_str())
+        .unwrap_or_default()
+        .to_owned();
+    let call = super::remote::Call {
+        task: id.clone(),
+        ..call
+    };
+    let said = json!({"jsonrpc": "2.0", "id": 1, "result": {"message": {"messageId": "x",
+        "role": "ROLE_AGENT", "parts": [{"text": "warm"}]}}});
+    match absorb(&mut world.host, &mut world.network, &call, Ok(said)) {
+        Ok(()) => {}
+        Err(never) => match never {},
+    }
+    let task = &world.network.state().tasks[&id];
+    assert_eq!(task.state, TaskState::Completed);
+    assert!(task.answered_by_message);
 }

@@ -183,6 +183,23 @@ pub fn send_result(value: Value, version: Version) -> Value {
     }
 }
 
+/// The result of a request its partner answered with one message
+/// ([`Task::answered_by_message`]): that message, with no `taskId` (1.0
+/// wraps it in `{message}`, as a `SendMessage` result and a stream event).
+pub fn message_answer(task: &Task, version: Version) -> Option<Value> {
+    if !task.answered_by_message || task.state != crate::model::task::TaskState::Completed {
+        return None;
+    }
+    let mut out = message(task, task.status.as_ref()?, version);
+    if let Value::Object(fields) = &mut out {
+        fields.remove("taskId");
+    }
+    Some(match version {
+        Version::V1 => json!({"message": out}),
+        Version::V03 => out,
+    })
+}
+
 /// A stream event: a status update.
 pub fn status_update(task: &Task, version: Version) -> Value {
     let status = status(task, version);

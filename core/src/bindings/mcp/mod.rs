@@ -24,6 +24,7 @@
 //! | [`member`] | acting as the member: events in, answers out |
 //! | [`results`] | result shapes per revision |
 //! | [`waiting`] | requests that wait for a delivery (a tool's result, new events) |
+//! | [`retries`] | a `tools/call` sent again with its request id: the first answer, no second run |
 //! | [`notices`], [`streams`] | who hears which change, on which SSE stream; resuming |
 
 pub mod access;
@@ -39,6 +40,7 @@ pub mod outcome;
 pub mod prompts;
 pub mod resources;
 pub mod results;
+pub mod retries;
 pub mod revision;
 pub mod session;
 pub mod streams;

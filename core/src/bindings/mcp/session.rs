@@ -40,6 +40,9 @@ pub struct Session {
     /// The resource URIs it subscribed to (`resources/subscribe`).
     #[serde(default)]
     pub subscriptions: BTreeSet<String>,
+    /// Its recent `tools/call`s, for retries ([`super::retries`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub calls: Vec<Call>,
 }
 
 impl Session {
@@ -58,7 +61,36 @@ impl Session {
             created: now,
             client,
             subscriptions: BTreeSet::new(),
+            calls: Vec::new(),
         }
+    }
+}
+
+/// What a session remembers of one `tools/call`, for retries ([`super::retries`]).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Call {
+    /// The request id, as sent.
+    pub request: Value,
+    /// The SHA-256 (hex) of its params in RFC 8785 form: a retry is the same request.
+    #[serde(default)]
+    pub params: String,
+    /// When it came (unix ms).
+    pub at: u64,
+    /// The tool invocation it waits for (event id, tool address), while running.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub invoked: Option<(String, String)>,
+    /// Its result, once answered.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result: Option<Value>,
+    /// It answered with a result too large to keep.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub dropped: bool,
+}
+
+impl Call {
+    /// The bytes its kept result takes.
+    pub(super) fn size(&self) -> usize {
+        self.result.as_ref().map_or(0, |r| r.to_string().len())
     }
 }
 

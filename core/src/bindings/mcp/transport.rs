@@ -29,7 +29,7 @@ use super::revision::Revision;
 use super::session::{McpHost, SESSION_HEADER, Session, session_of};
 use super::streams::{StreamKind, StreamSpec, Streams, new_id};
 use super::waiting::Reply;
-use super::{listen, modern};
+use super::{listen, modern, retries};
 use crate::bindings::message::{Method, Request, Response};
 use crate::model::membership::Member;
 use crate::{Address, Network, NetworkId};
@@ -311,6 +311,17 @@ fn legacy<H: McpHost>(
                     Err(error) => Reply::Error(error),
                 }
             }
+            // A retry of a call of this session gets the first call's answer.
+            "tools/call" => match retries::replay(&session, (&id, &params), member, host.now()) {
+                Some(reply) => reply,
+                None => {
+                    let reply = methods::call(host, network, &caller, &method, &params)?;
+                    if retries::note(&mut session, (&id, &params), &reply, host.now()) {
+                        host.save_mcp_session(&session)?;
+                    }
+                    reply
+                }
+            },
             _ => methods::call(host, network, &caller, &method, &params)?,
         };
         match answer(&id, reply) {

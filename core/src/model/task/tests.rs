@@ -22,6 +22,7 @@ fn task(state: TaskState, confirm: bool) -> Task {
         history: Vec::new(),
         artifacts: Vec::new(),
         external: None,
+        answered_by_message: false,
         push: Vec::new(),
         created_at: 1,
         updated_at: 1,

@@ -212,6 +212,7 @@ pub(super) fn create(network: &mut Network, event: &Event, now: u64) -> Result<O
         history: Vec::new(),
         artifacts: Vec::new(),
         external: None,
+        answered_by_message: false,
         push: Vec::new(),
         created_at: now,
         updated_at: now,
@@ -263,8 +264,12 @@ pub(super) fn update(network: &mut Network, event: &Event, now: u64) -> Result<O
         .ok_or_else(|| invalid("payload.state must be a task state (working, …)"))?;
     let parts = parts_of(event)?;
     let task = task_for(network, event)?;
-    task.advance(&event.source, to, now)
-        .map_err(|e| Rejection::from(&e))?;
+    if event.payload.get("answer").and_then(Value::as_str) == Some("message") {
+        message_answer(task, event, to, parts.is_empty(), now)?;
+    } else {
+        task.advance(&event.source, to, now)
+            .map_err(|e| Rejection::from(&e))?;
+    }
     let role = if event.source == task.requester {
         TaskRole::Leader
     } else {
@@ -285,6 +290,41 @@ pub(super) fn update(network: &mut Network, event: &Event, now: u64) -> Result<O
         task.record(said);
     }
     Ok(finish(task, Vec::new()))
+}
+
+/// A partner's `answer: "message"`: its first and only answer, completing
+/// the task at once with the update's message (through `working`); A2A
+/// clients get the message itself as the result.
+fn message_answer(
+    task: &mut Task,
+    event: &Event,
+    to: TaskState,
+    empty: bool,
+    now: u64,
+) -> Result<(), Rejection> {
+    if to != TaskState::Completed || empty || event.source == task.requester {
+        return Err(invalid(
+            "answer: \"message\" is a partner's completed update with a message",
+        ));
+    }
+    if task.state != TaskState::Accepted {
+        return Err(Rejection::new(
+            ErrorCode::InvalidTransition,
+            format!(
+                "a message answer is the partner's first answer; the task is {} already",
+                task.state.as_str()
+            ),
+        ));
+    }
+    // Both steps or neither: a refused completion leaves the task as it was.
+    let mut answered = task.clone();
+    answered
+        .advance(&event.source, TaskState::Working, now)
+        .and_then(|()| answered.advance(&event.source, to, now))
+        .map_err(|e| Rejection::from(&e))?;
+    answered.answered_by_message = true;
+    *task = answered;
+    Ok(())
 }
 
 /// `task.cancel`: any participant (or a master) ends an unfinished task.

@@ -17,6 +17,7 @@ mod profile;
 mod reregister;
 mod retention;
 mod routing;
+mod task_answers;
 mod tasks;
 mod trace;
 mod wakeup;

@@ -29,7 +29,11 @@ fn calculator(mcp: &mut Mcp, owner: &str, permissions: Value) {
 
 /// Calls a tool over a session; answers what the call waits for.
 fn call_waiting(mcp: &mut Mcp, token: &str, session: &str, name: &str, args: Value) -> Waiting {
-    let body = rpc(5, "tools/call", json!({"name": name, "arguments": args}));
+    let body = rpc(
+        mcp.world.host.now + 1,
+        "tools/call",
+        json!({"name": name, "arguments": args}),
+    );
     match mcp.handle(&post(Some(token), Some(session), &body)) {
         Outcome::Stream {
             mut waits,

@@ -4,6 +4,7 @@
 mod calls;
 mod didwba;
 mod modern;
+mod retries;
 
 use super::outcome::Outcome;
 use super::streams::Streams;
@@ -102,7 +103,9 @@ impl Mcp {
         method: &str,
         params: Value,
     ) -> Value {
-        let response = self.respond(&post(Some(token), Some(session), &rpc(1, method, params)));
+        // Request ids are unique within a session (a reused one is a retry).
+        let id = self.world.host.now + 1;
+        let response = self.respond(&post(Some(token), Some(session), &rpc(id, method, params)));
         assert_eq!(response.status, 200, "{response:?}");
         json_of(&response)
     }
