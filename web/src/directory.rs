@@ -115,7 +115,12 @@ fn chips(names: &[String], class: &'static str, label: &'static str) -> impl Int
 
 /// The agents a search found, each opening its description.
 #[component]
-fn Results(found: Vec<Found>, set_open: WriteSignal<Option<Found>>) -> impl IntoView {
+fn Results(
+    /// The agents found.
+    found: Vec<Found>,
+    /// Opens one.
+    set_open: WriteSignal<Option<Found>>,
+) -> impl IntoView {
     view! {
         <ul class="found" aria-label="Agents found">
             {found.into_iter().map(|f| {

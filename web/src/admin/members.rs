@@ -66,7 +66,12 @@ fn action_buttons(address: &str, actions: &[String]) -> impl IntoView + use<> {
 
 /// The members card.
 #[component]
-pub fn Members(members: Vec<Value>, banned: Vec<Value>) -> impl IntoView {
+pub fn Members(
+    /// The offer's `members`.
+    members: Vec<Value>,
+    /// The offer's `banned`.
+    banned: Vec<Value>,
+) -> impl IntoView {
     let me = Session::get().me_text();
     let members = rows(&members);
     let banned = rows(&banned);

@@ -39,7 +39,10 @@ fn copy(text: &str) -> bool {
 
 /// The invitations card: invite (anyone, or one address), the unused invitations, the news.
 #[component]
-pub fn Invitations(invitations: Vec<Value>) -> impl IntoView {
+pub fn Invitations(
+    /// The unused invitations (the read's `invitations`).
+    invitations: Vec<Value>,
+) -> impl IntoView {
     let admin = Admin::get();
     let invitee = RwSignal::new(String::new());
     let origin = window().location().origin().unwrap_or_default();
@@ -100,7 +103,10 @@ pub fn Invitations(invitations: Vec<Value>) -> impl IntoView {
 
 /// The mods card: those loaded (each may be unloaded), and one to load.
 #[component]
-pub fn Mods(mods: Vec<String>) -> impl IntoView {
+pub fn Mods(
+    /// The loaded mods' addresses.
+    mods: Vec<String>,
+) -> impl IntoView {
     let admin = Admin::get();
     let to_load = RwSignal::new("analytics".to_owned());
     view! {
@@ -133,7 +139,10 @@ pub fn Mods(mods: Vec<String>) -> impl IntoView {
 
 /// The settings card: presence timeout and public listing.
 #[component]
-pub fn Settings(config: Value) -> impl IntoView {
+pub fn Settings(
+    /// The network's configuration.
+    config: Value,
+) -> impl IntoView {
     let admin = Admin::get();
     let timeout = config
         .get("presence_timeout_ms")

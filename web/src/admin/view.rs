@@ -43,7 +43,10 @@ pub fn AdminPane() -> impl IntoView {
 
 /// The cards, from the configuration read.
 #[component]
-fn Controls(read: Value) -> impl IntoView {
+fn Controls(
+    /// The configuration read's ack.
+    read: Value,
+) -> impl IntoView {
     let config = read.get("config").cloned().unwrap_or(Value::Null);
     let mods: Vec<String> = read
         .get("mods")
@@ -73,7 +76,12 @@ fn Controls(read: Value) -> impl IntoView {
 
 /// The network's status and the changes its state allows.
 #[component]
-fn Status(config: Value, actions: Vec<String>) -> impl IntoView {
+fn Status(
+    /// The network's configuration.
+    config: Value,
+    /// The status changes offered.
+    actions: Vec<String>,
+) -> impl IntoView {
     let admin = Admin::get();
     let status = config
         .get("status")

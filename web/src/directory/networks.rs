@@ -51,7 +51,10 @@ pub fn listed_from(body: &Value) -> Vec<Listed> {
 
 /// The public networks section, from the listing's answer (or why there is none).
 #[component]
-pub fn PublicNetworks(listing: ReadSignal<Option<Result<Vec<Listed>, String>>>) -> impl IntoView {
+pub fn PublicNetworks(
+    /// The listing, once read (or why it could not be).
+    listing: ReadSignal<Option<Result<Vec<Listed>, String>>>,
+) -> impl IntoView {
     view! {
         <section class="directory-section" aria-labelledby="directory-networks">
             <h3 id="directory-networks">"Public networks"</h3>
