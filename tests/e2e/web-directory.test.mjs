@@ -1,17 +1,24 @@
 // The Directory in the workspace (issue 25), in Chromium against a real edge:
 // an agent registered with an ACS whose endpoint is a member's A2A binding in
 // a network is found by capability, its ANP description opens, and the page
-// starts a direct conversation with it and joins its network.
+// starts a direct conversation with it and joins its network. The
+// Directory lists public networks by name and description, joined by a
+// click, and finds a listed member of a public network by the tool it
+// offers (issue 45); axe-core is clean on it in both colour schemes.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { Agent, KeyPair, register } from '../../core/js/index.js';
 import { createNetwork, startEdge } from '../support/edge.mjs';
 import { launchBrowser } from '../support/browser.mjs';
+import { assertAccessible } from '../support/axe.mjs';
+import { until } from '../support/process.mjs';
+import { shoot } from '../support/shots.mjs';
 
 let edge;
 let browser;
 let agent;
+let calc;
 
 before(async () => {
   edge = await startEdge();
@@ -20,6 +27,7 @@ before(async () => {
 
 after(async () => {
   agent?.close();
+  calc?.close();
   await browser?.close();
   await edge?.stop();
 });
@@ -82,4 +90,53 @@ test('search the Directory by capability, open a description, talk to the agent 
   await page.waitForURL(`**/n/${network}`, { timeout: 10_000 });
   await page.locator(`.topbar .network[data-id="${network}"]`).waitFor({ timeout: 10_000 });
   await context.close();
+});
+
+test('the Directory lists public networks to join and finds an agent by the tool it offers', async () => {
+  const { id: guild } = await createNetwork(edge.url, {
+    name: 'Calculators Guild', public: true, description: 'Agents that do sums for anyone who asks.',
+  });
+  const { id: hidden } = await createNetwork(edge.url, { name: 'Back office', public: false });
+  calc = await Agent.connect({ url: edge.url, network: guild, name: 'agent:calc' });
+  await calc.registerTool('calculator', { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } } },
+    ({ a, b }) => ({ sum: a + b }), { description: 'adds two numbers' });
+  await calc.setProfile({ description: 'does arithmetic', listed: true });
+
+  const context = await browser.newContext({ viewport: { width: 1366, height: 768 } });
+  const page = await context.newPage();
+  try {
+    await page.goto(`${edge.url}/directory`);
+    const directory = page.getByRole('main', { name: 'Directory' });
+    const networks = directory.getByRole('list', { name: 'Public networks' });
+    const card = networks.locator(`[data-network="${guild}"]`);
+    await card.waitFor({ timeout: 10_000 });
+    assert.equal(await card.getByRole('heading').textContent(), 'Calculators Guild');
+    await card.getByText('Agents that do sums for anyone who asks.').waitFor();
+    assert.equal(await networks.locator(`[data-network="${hidden}"]`).count(), 0, 'a private network is not listed');
+
+    // Search by the tool's name: the member offering it is found (the listing reaches the registry soon after).
+    const found = directory.getByRole('list', { name: 'Agents found' });
+    await until('the calculator agent is found by its tool', async () => {
+      await directory.getByLabel('Search agents by capability').fill('calculator');
+      await directory.getByRole('button', { name: 'Search' }).click();
+      await directory.getByRole('region', { name: 'Agents' }).waitFor();
+      return (await found.getByRole('button', { name: 'calc', exact: true }).count()) === 1;
+    });
+    const hit = found.locator('.agent-card', { has: page.getByRole('button', { name: 'calc', exact: true }) });
+    await hit.getByRole('list', { name: 'Tools' }).getByText('calculator').waitFor();
+    await hit.getByText(`member of ${guild}`).waitFor();
+    for (const colorScheme of ['light', 'dark']) {
+      await page.emulateMedia({ colorScheme });
+      await assertAccessible(page, `the Directory (${colorScheme})`);
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
+    await shoot(page, 'directory');
+
+    // Joining a listed network is one click: its workspace opens.
+    await card.getByRole('link', { name: 'Join Calculators Guild' }).click();
+    await page.waitForURL(`**/n/${guild}`, { timeout: 10_000 });
+    await page.getByRole('status').filter({ hasText: 'online' }).waitFor({ timeout: 15_000 });
+  } finally {
+    await context.close();
+  }
 });

@@ -1,14 +1,21 @@
-//! The Directory view (`/directory`, issue 25): search agents by capability
-//! across networks (the registry's `GET /registry/v1/discover`), open an
-//! agent's ANP description and its A2A card, and start a direct
-//! conversation with it or join its network.
+//! The Directory view (`/directory`, issues 25 and 45): the public networks
+//! ([`networks`], joined by a click) and a search for agents by what they
+//! offer — skills, tags, and the tools a listed member offers — across
+//! networks (the registry's `GET /registry/v1/discover`); an agent's ANP
+//! description and A2A card open, and a direct conversation with it starts
+//! in its network.
 //!
-//! [`Found`] reads one search result and works out where it can be reached
-//! (a pure function of its endpoints, tested below); the components only
-//! fetch and show.
+//! [`found::Found`] reads one search result and where it can be reached;
+//! the components here only fetch and show.
+
+pub mod found;
+pub mod networks;
+
+pub use found::{Found, reach_of};
 
 use crate::routes::{Place, network_path};
 use leptos::prelude::*;
+use networks::{Listed, PublicNetworks, listed_from};
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
@@ -20,92 +27,6 @@ extern "C" {
 
 /// The Directory's path.
 pub const PATH: &str = "/directory";
-
-/// One agent a search found.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Found {
-    /// Its id (an AIC or a description URL).
-    pub id: String,
-    /// Its name.
-    pub name: String,
-    /// What it says about itself.
-    pub description: String,
-    /// Its skills' names.
-    pub skills: Vec<String>,
-    /// Its rank score.
-    pub score: u64,
-    /// Its verification level.
-    pub verification: u64,
-    /// Its agent description's URL.
-    pub description_url: String,
-    /// The network it is in and its address there, when an endpoint says so.
-    pub reachable: Option<(String, String)>,
-    /// Its A2A card, for an agent of a network's A2A binding.
-    pub card_url: Option<String>,
-}
-
-/// The network id and member address of an endpoint `…/networks/{id}/a2a/{address}`,
-/// or the network alone (with `fallback` as the address) of any `…/networks/{id}/…`.
-pub fn reach_of(url: &str, fallback: Option<&str>) -> Option<(String, String)> {
-    let rest = url.split("/networks/").nth(1)?;
-    let mut parts = rest.split(['/', '?', '#']);
-    let network = parts.next().filter(|n| !n.is_empty())?.to_owned();
-    let address = match (parts.next(), parts.next()) {
-        (Some("a2a"), Some(address)) if address.contains(':') && !address.starts_with('.') => {
-            address.to_owned()
-        }
-        _ => fallback?.to_owned(),
-    };
-    Some((network, address))
-}
-
-impl Found {
-    /// One result of `GET /registry/v1/discover`.
-    pub fn from_json(agent: &Value) -> Self {
-        let text = |k: &str| {
-            agent
-                .get(k)
-                .and_then(Value::as_str)
-                .unwrap_or("")
-                .to_owned()
-        };
-        let address = agent.get("address").and_then(Value::as_str);
-        let urls: Vec<String> = agent
-            .get("endpoints")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-            .filter_map(|e| e.get("url").and_then(Value::as_str).map(str::to_owned))
-            .collect();
-        let reachable = urls.iter().find_map(|u| reach_of(u, address));
-        let card_url = reachable.as_ref().and_then(|(network, address)| {
-            let a2a = format!("/networks/{network}/a2a/{address}");
-            urls.iter()
-                .any(|u| u.contains(&a2a))
-                .then(|| format!("{a2a}/.well-known/agent-card.json"))
-        });
-        Self {
-            id: text("id"),
-            name: text("name"),
-            description: text("description"),
-            skills: agent
-                .get("skills")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-                .filter_map(|s| s.get("name").and_then(Value::as_str).map(str::to_owned))
-                .collect(),
-            score: agent.get("score").and_then(Value::as_u64).unwrap_or(0),
-            verification: agent
-                .get("verification")
-                .and_then(Value::as_u64)
-                .unwrap_or(0),
-            description_url: text("description_url"),
-            reachable,
-            card_url,
-        }
-    }
-}
 
 /// The search URL for the text `q`.
 pub fn search_url(q: &str) -> String {
@@ -159,25 +80,70 @@ fn Opened(found: Found) -> impl IntoView {
     let reach = found.reachable.clone().map(|(network, address)| {
         let talk = Place::Conversation(address).path(&network);
         view! {
-            <a href=talk>"Start a conversation"</a>
-            <a href=network_path(&network)>"Join its network"</a>
+            <a class="directory-button primary" href=talk>"Start a conversation"</a>
+            <a class="directory-button" href=network_path(&network)>"Join its network"</a>
         }
     });
     view! {
-        <section class="agent-description" aria-label="Agent description">
+        <section class="directory-card agent-description" aria-label="Agent description">
             <h3>{found.name.clone()}</h3>
             {move || match facts.get() {
-                None => view! { <p>"Reading the description…"</p> }.into_any(),
+                None => view! { <p class="directory-hint">"Reading the description…"</p> }.into_any(),
                 Some(Err(reason)) => view! { <p class="problem" role="alert">{reason}</p> }.into_any(),
                 Some(Ok(facts)) => view! {
                     <dl>{facts.into_iter().map(|(l, t)| view! { <dt>{l}</dt><dd>{t}</dd> }).collect_view()}</dl>
                 }.into_any(),
             }}
             <p class="actions">
-                {found.card_url.clone().map(|card| view! { <a href=card target="_blank">"Agent card"</a> })}
+                {found.card_url.clone().map(|card| view! { <a class="directory-button" href=card target="_blank">"Agent card"</a> })}
                 {reach}
             </p>
         </section>
+    }
+}
+
+/// Chips: one per name, `class` saying what they are.
+fn chips(names: &[String], class: &'static str, label: &'static str) -> impl IntoView + use<> {
+    (!names.is_empty()).then(|| {
+        view! {
+            <ul class=format!("chips {class}") aria-label=label>
+                {names.iter().map(|n| view! { <li class="chip">{n.clone()}</li> }).collect_view()}
+            </ul>
+        }
+    })
+}
+
+/// The agents a search found, each opening its description.
+#[component]
+fn Results(
+    /// The agents found.
+    found: Vec<Found>,
+    /// Opens one.
+    set_open: WriteSignal<Option<Found>>,
+) -> impl IntoView {
+    view! {
+        <ul class="found" aria-label="Agents found">
+            {found.into_iter().map(|f| {
+                let chosen = f.clone();
+                let initial = f.name.chars().next().unwrap_or('?').to_uppercase().to_string();
+                let place = f.network.clone().map(|n| format!("member of {n}"));
+                view! {
+                    <li class="directory-card agent-card">
+                        <span class="agent-mark" aria-hidden="true">{initial}</span>
+                        <div class="card-body">
+                            <h4><button type="button" class="agent-open" on:click=move |_| set_open.set(Some(chosen.clone()))>{f.name.clone()}</button></h4>
+                            <p class="card-text">{f.description.clone()}</p>
+                            {chips(&f.tools, "tools", "Tools")}
+                            {chips(&f.skills, "skills", "Skills")}
+                            <p class="directory-hint level">
+                                {crate::people::order::verification_words(f.verification)}
+                                {place.map(|p| format!(" · {p}"))}
+                            </p>
+                        </div>
+                    </li>
+                }
+            }).collect_view()}
+        </ul>
     }
 }
 
@@ -187,6 +153,12 @@ pub fn Directory() -> impl IntoView {
     let (query, set_query) = signal(String::new());
     let (results, set_results) = signal(None::<Result<Vec<Found>, String>>);
     let (open, set_open) = signal(None::<Found>);
+    let (listing, set_listing) = signal(None::<Result<Vec<Listed>, String>>);
+    wasm_bindgen_futures::spawn_local(async move {
+        let url = format!("/v1/networks?limit={}", networks::SHOWN);
+        let answer = fetch_json(&url).await.map(|body| listed_from(&body));
+        let _ = set_listing.try_set(Some(answer));
+    });
     let search = move || {
         let url = search_url(&query.get_untracked());
         set_open.set(None);
@@ -204,96 +176,33 @@ pub fn Directory() -> impl IntoView {
     };
     view! {
         <main class="directory" aria-label="Directory">
-            <h2>"Directory"</h2>
-            <form role="search" on:submit=move |ev| { ev.prevent_default(); search(); }>
-                <label>"Search agents by capability"
-                    <input name="q" type="search" placeholder="e.g. translation"
-                        prop:value=move || query.get()
-                        on:input=move |ev| set_query.set(event_target_value(&ev)) />
-                </label>
-                <button type="submit">"Search"</button>
-            </form>
-            {move || match results.get() {
-                None => view! { <p>"Search by skill, tag, name or description."</p> }.into_any(),
-                Some(Err(reason)) => view! { <p class="problem" role="alert">{reason}</p> }.into_any(),
-                Some(Ok(found)) if found.is_empty() => view! { <p role="status">"No agent matches."</p> }.into_any(),
-                Some(Ok(found)) => view! {
-                    <ul class="found" aria-label="Agents found">
-                        {found.into_iter().map(|f| {
-                            let chosen = f.clone();
-                            view! {
-                                <li>
-                                    <button type="button" on:click=move |_| set_open.set(Some(chosen.clone()))>{f.name.clone()}</button>
-                                    <span class="skills">{f.skills.join(", ")}</span>
-                                    <span class="level">{format!("level {} · score {}", f.verification, f.score)}</span>
-                                    <p>{f.description.clone()}</p>
-                                </li>
-                            }
-                        }).collect_view()}
-                    </ul>
-                }.into_any(),
-            }}
+            <header class="directory-head">
+                <h2>"Directory"</h2>
+                <p class="directory-lede">"Public networks to join, and agents to work with, found by the tools and skills they offer."</p>
+                <form class="directory-search" role="search" on:submit=move |ev| { ev.prevent_default(); search(); }>
+                    <label for="directory-q">"Search agents by capability"</label>
+                    <div class="search-row">
+                        <input id="directory-q" name="q" type="search" placeholder="e.g. calculator, translation"
+                            prop:value=move || query.get()
+                            on:input=move |ev| set_query.set(event_target_value(&ev)) />
+                        <button type="submit" class="directory-button primary">"Search"</button>
+                    </div>
+                </form>
+            </header>
+            {move || results.get().map(|answer| view! {
+                <section class="directory-section" aria-labelledby="directory-agents">
+                    <h3 id="directory-agents">"Agents"</h3>
+                    {match answer {
+                        Err(reason) => view! { <p class="problem" role="alert">{reason}</p> }.into_any(),
+                        Ok(found) if found.is_empty() => view! {
+                            <p class="directory-hint" role="status">"No agent matches. Agents show here when they register with the directory, or are members of a public network who chose to be listed."</p>
+                        }.into_any(),
+                        Ok(found) => view! { <Results found set_open /> }.into_any(),
+                    }}
+                </section>
+            })}
             {move || open.get().map(|found| view! { <Opened found /> })}
+            <PublicNetworks listing />
         </main>
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use serde_json::json;
-
-    #[test]
-    fn an_agent_in_a_networks_a2a_binding_can_be_talked_to_and_its_card_opened() {
-        let found = Found::from_json(
-            &json!({"id": "AIC", "name": "helper", "score": 10, "verification": 2,
-            "address": "openagents:helper", "skills": [{"name": "translation"}],
-            "endpoints": [{"url": "http://h/networks/abc/a2a/agent:helper", "transport": "JSONRPC"}],
-            "description_url": "http://h/registry/v1/agents/AIC/ad.json"}),
-        );
-        assert_eq!(found.reachable, Some(("abc".into(), "agent:helper".into())));
-        assert_eq!(
-            found.card_url.as_deref(),
-            Some("/networks/abc/a2a/agent:helper/.well-known/agent-card.json")
-        );
-        assert_eq!(found.skills, ["translation"]);
-    }
-
-    #[test]
-    fn other_endpoints_fall_back_to_the_registered_address_or_nothing() {
-        assert_eq!(
-            reach_of("http://h/networks/abc/mcp", Some("openagents:x")),
-            Some(("abc".into(), "openagents:x".into()))
-        );
-        assert_eq!(
-            reach_of(
-                "http://h/networks/abc/a2a/.well-known/agent-card.json",
-                None
-            ),
-            None
-        );
-        assert_eq!(
-            reach_of("https://elsewhere/rpc", Some("openagents:x")),
-            None
-        );
-        let found = Found::from_json(
-            &json!({"name": "far", "endpoints": [{"url": "https://elsewhere/rpc"}]}),
-        );
-        assert_eq!((found.reachable, found.card_url), (None, None));
-    }
-
-    #[test]
-    fn a_listed_member_is_reached_in_its_network_at_its_address() {
-        let found = Found::from_json(&json!({"id": "member:n1/agent:dana", "kind": "member",
-            "name": "Dana", "address": "agent:dana", "network": "n1",
-            "endpoints": [
-                {"protocol": "agentnet-ws", "url": "ws://h/networks/n1/v1/ws"},
-                {"protocol": "A2A", "url": "http://h/networks/n1/a2a/.well-known/agent-card.json"}],
-            "description_url": "http://h/registry/v1/networks/n1/members/agent:dana/ad.json"}));
-        assert_eq!(found.reachable, Some(("n1".into(), "agent:dana".into())));
-        assert_eq!(
-            found.card_url, None,
-            "the network's card is not the member's"
-        );
     }
 }

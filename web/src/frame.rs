@@ -131,11 +131,12 @@ pub fn TopBar() -> impl IntoView {
 }
 
 /// The links that switch the main pane (the conversation link returns to
-/// the conversation open last).
+/// the conversation open last; Admin for masters only).
 #[component]
 pub fn Panes() -> impl IntoView {
     let session = Session::get();
     let chat = Chat::get();
+    let admin = crate::admin::Admin::get();
     let link = move |which: Pane, label: &'static str| {
         let href = move || match which {
             Pane::Conversation => session.path(&Place::Conversation(chat.open_conversation())),
@@ -155,7 +156,8 @@ pub fn Panes() -> impl IntoView {
                 {link(Pane::Tasks, "Tasks")}
                 {link(Pane::Inspector, "Inspector")}
                 {link(Pane::About, "About")}
-                {link(Pane::Admin, "Admin")}
+                // Only a master sees Admin (the core let it read the configuration).
+                {move || admin.is_master().then(|| link(Pane::Admin, "Admin"))}
             </ul>
         </nav>
     }

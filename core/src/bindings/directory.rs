@@ -150,12 +150,31 @@ pub fn admit(recent: RecentCreations, limits: CreationLimits, now: u64) -> Resul
 /// it under its current name when it is public (a network listed already
 /// keeps its place and creator; a new listing counts for the creator
 /// `admin:{id}`), unregistering it when it is not.
-pub fn settings_update(id: &str, name: &str, public: bool) -> (&'static str, String) {
+pub fn settings_update(
+    id: &str,
+    name: &str,
+    description: Option<&str>,
+    public: bool,
+) -> (&'static str, String) {
     if public {
-        let body = json!({"id": id, "name": name, "creator": format!("admin:{id}")});
+        let description = description.map(listed_description);
+        let body = json!({"id": id, "name": name, "description": description,
+            "creator": format!("admin:{id}")});
         (DIRECTORY_REGISTER, body.to_string())
     } else {
         (DIRECTORY_UNREGISTER, json!({ "id": id }).to_string())
+    }
+}
+
+/// Most characters of a network's description the listing shows.
+pub const MAX_LISTED_DESCRIPTION: usize = 280;
+
+/// A network's description as listed: at most [`MAX_LISTED_DESCRIPTION`]
+/// characters (cut at a character boundary).
+pub fn listed_description(description: &str) -> &str {
+    match description.char_indices().nth(MAX_LISTED_DESCRIPTION) {
+        Some((at, _)) => &description[..at],
+        None => description,
     }
 }
 
@@ -234,8 +253,9 @@ pub fn list_url(query: &ListQuery) -> String {
     url
 }
 
-/// The answer to `GET /v1/networks` from one page of the directory's rows
-/// `{id, name, created}`, fetched with one row more than `limit` to learn
+/// The answer to `GET /v1/networks` (`{networks: [{id, name, description,
+/// profile}], next}`) from one page of the directory's rows
+/// `{id, name, description, created}`, fetched with one row more than `limit` to learn
 /// whether another page follows.
 pub fn listing(rows: &[Value], limit: u32, origin: &str) -> Response {
     let shown = rows.len().min(limit as usize);
@@ -247,6 +267,7 @@ pub fn listing(rows: &[Value], limit: u32, origin: &str) -> Response {
             json!({
                 "id": id,
                 "name": row.get("name"),
+                "description": row.get("description").and_then(Value::as_str).unwrap_or(""),
                 "profile": format!("{origin}/networks/{id}/v1/profile"),
             })
         })

@@ -35,14 +35,21 @@ fn the_directory_routes_admit_register_and_list() {
 
 #[test]
 fn a_settings_change_registers_a_public_network_and_unregisters_a_private_one() {
-    let (url, body) = settings_update("n1", "Team", true);
+    let (url, body) = settings_update("n1", "Team", Some("We plan launches"), true);
     assert_eq!(url, DIRECTORY_REGISTER);
     let body: Value = serde_json::from_str(&body).unwrap();
     assert_eq!(
         body,
-        json!({"id": "n1", "name": "Team", "creator": "admin:n1"})
+        json!({"id": "n1", "name": "Team", "description": "We plan launches", "creator": "admin:n1"})
     );
-    let (url, body) = settings_update("n1", "Team", false);
+    let (_, body) = settings_update("n1", "Team", Some(&"é".repeat(400)), true);
+    let body: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(
+        body["description"].as_str().unwrap().chars().count(),
+        MAX_LISTED_DESCRIPTION,
+        "a long description is cut at a character boundary"
+    );
+    let (url, body) = settings_update("n1", "Team", None, false);
     assert_eq!(
         (url, body.as_str()),
         (DIRECTORY_UNREGISTER, r#"{"id":"n1"}"#)
@@ -115,6 +122,16 @@ fn the_listing_pages_with_a_cursor() {
     );
     let body = page.json_body().unwrap();
     assert_eq!(body["networks"].as_array().unwrap().len(), 2);
+    assert_eq!(body["networks"][0]["description"], "", "none stored: empty");
+    let described = listing(
+        &[json!({"id": "d", "name": "D", "description": "a team", "created": 1})],
+        2,
+        "https://edge.test",
+    );
+    assert_eq!(
+        described.json_body().unwrap()["networks"][0]["description"],
+        "a team"
+    );
     assert_eq!(
         body["networks"][1]["profile"],
         "https://edge.test/networks/b/v1/profile"

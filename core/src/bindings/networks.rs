@@ -104,7 +104,12 @@ pub fn creation(text: &str, id: String, creator: &str) -> Result<Creation, Respo
         .and_then(Value::as_bool)
         .unwrap_or(false);
     let name = object.get("name").cloned().unwrap_or(Value::Null);
-    let listing = json!({"id": id, "name": name, "creator": creator}).to_string();
+    let description = object
+        .get("description")
+        .and_then(Value::as_str)
+        .map(|d| super::directory::listed_description(d).to_owned());
+    let listing =
+        json!({"id": id, "name": name, "description": description, "creator": creator}).to_string();
     Ok(Creation {
         id,
         body: body.to_string(),
@@ -167,7 +172,17 @@ mod tests {
         let listed: Value = serde_json::from_str(&made.listing).unwrap();
         assert_eq!(
             listed,
-            json!({"id": "abcd1234", "name": "n", "creator": "c1"})
+            json!({"id": "abcd1234", "name": "n", "description": null, "creator": "c1"})
+        );
+        let described = creation(
+            r#"{"name": "n", "description": "we plan"}"#,
+            "a".into(),
+            "c1",
+        );
+        let listed: Value = serde_json::from_str(&described.unwrap().listing).unwrap();
+        assert_eq!(
+            listed["description"], "we plan",
+            "the listing shows the description"
         );
         assert_eq!(
             creation("[1]", "a".into(), "c1")

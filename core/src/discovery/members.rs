@@ -1,6 +1,8 @@
 //! Network members as discovery sees them: a member's public record
 //! ([`member_record`]: address, name, description, DID, verification level,
-//! the skills and tags its profile's `meta` publishes), its search entry
+//! the skills and tags its profile's `meta` publishes, the tools it offers
+//! ([`tools_of`]) — so a search for `calculator` finds the member offering
+//! `resource/tool/calculator`), its search entry
 //! ([`member_entry`]), its search result with the network's endpoints
 //! ([`member_hit`]) and its ANP agent description ([`member_description`]).
 //!
@@ -10,11 +12,38 @@
 
 use super::descriptions::{AD_VERSION, context, network_interfaces};
 use super::search::Entry;
+use crate::ids::address::Address;
+use crate::ids::address::ResourceKind;
 use crate::model::membership::Member;
+use crate::model::state::Resource;
 use serde_json::{Value, json};
 
 /// Most skills one member's profile publishes to search.
 pub const MAX_MEMBER_SKILLS: usize = 32;
+/// Most tools one member's record publishes to search.
+pub const MAX_MEMBER_TOOLS: usize = 32;
+/// The prefix of a tool's address; the rest is its name.
+const TOOL_PREFIX: &str = "resource/tool/";
+
+/// The tools `owner` offers among `resources`: `{name, description}`, by
+/// name, at most [`MAX_MEMBER_TOOLS`].
+pub fn tools_of<'a>(
+    owner: &Address,
+    resources: impl IntoIterator<Item = &'a Resource>,
+) -> Vec<Value> {
+    let mut tools: Vec<Value> = resources
+        .into_iter()
+        .filter(|r| r.kind == ResourceKind::Tool && &r.owner == owner)
+        .filter_map(|r| {
+            let address = r.address.to_string();
+            let name = address.strip_prefix(TOOL_PREFIX)?.to_owned();
+            Some(json!({"name": name, "description": r.description}))
+        })
+        .collect();
+    tools.sort_by(|a, b| text(a, "name").cmp(text(b, "name")));
+    tools.truncate(MAX_MEMBER_TOOLS);
+    tools
+}
 
 /// The name part of an address (`agent:alice` → `alice`).
 fn name_of(address: &str) -> &str {
@@ -22,10 +51,11 @@ fn name_of(address: &str) -> &str {
 }
 
 /// A member's public record: `{address, name, description, did, verification,
-/// skills, tags}`. `name` is `profile.meta.name` when it is a string, else the
+/// skills, tags, tools}`. `name` is `profile.meta.name` when it is a string, else the
 /// address's name; `skills` are the objects of `profile.meta.skills` (at most
-/// [`MAX_MEMBER_SKILLS`]), `tags` the strings of `profile.meta.tags`.
-pub fn member_record(member: &Member) -> Value {
+/// [`MAX_MEMBER_SKILLS`]), `tags` the strings of `profile.meta.tags`, `tools`
+/// what [`tools_of`] found.
+pub fn member_record(member: &Member, tools: Vec<Value>) -> Value {
     let address = member.address.to_string();
     let meta = &member.profile.meta;
     let name = meta
@@ -53,7 +83,7 @@ pub fn member_record(member: &Member) -> Value {
     json!({"address": address, "name": name,
         "description": member.profile.description.clone().unwrap_or_default(),
         "did": member.did, "verification": member.verification.level(),
-        "skills": skills, "tags": tags})
+        "skills": skills, "tags": tags, "tools": tools})
 }
 
 fn text<'a>(record: &'a Value, key: &str) -> &'a str {
@@ -80,16 +110,27 @@ pub fn member_entry(id: &str, network: &str, record: &Value) -> Entry {
     if let Some(tags) = record.get("tags").filter(|t| t.is_array()) {
         entry.add_skill(&json!({ "tags": tags }));
     }
+    // A tool is searched like a skill of its name: `calculator` finds it whole.
+    for tool in record
+        .get("tools")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        entry.add_skill(&json!({"id": tool.get("name"), "name": tool.get("name"),
+            "description": tool.get("description")}));
+    }
     entry
 }
 
 /// A member's search result: `{id, kind: "member", address, network, did,
-/// description, skills, endpoints}` (the network's interfaces at `origin`);
+/// description, skills, tools, endpoints}` (the network's interfaces at `origin`);
 /// the caller adds `score`, `name`, `verification` and `networks`.
 pub fn member_hit(id: &str, network: &str, record: &Value, origin: &str) -> Value {
     json!({"id": id, "kind": "member", "address": record.get("address"), "network": network,
         "did": record.get("did"), "description": text(record, "description"),
         "skills": record.get("skills").cloned().unwrap_or(json!([])),
+        "tools": record.get("tools").cloned().unwrap_or(json!([])),
         "endpoints": network_interfaces(origin, network)})
 }
 
@@ -115,17 +156,19 @@ pub fn member_description(network: &str, record: &Value, url: &str, origin: &str
 
 /// What a network tells the registry about itself for discovery: `{network,
 /// public, members}`, the records of the members who opted in
-/// (`profile.listed`), none unless the network is public.
+/// (`profile.listed`) with the tools they offer among `resources`, none
+/// unless the network is public.
 pub fn network_listing<'a>(
     network: &str,
     public: bool,
     members: impl IntoIterator<Item = &'a Member>,
+    resources: &[&Resource],
 ) -> Value {
     let listed: Vec<Value> = if public {
         members
             .into_iter()
             .filter(|m| m.profile.listed)
-            .map(member_record)
+            .map(|m| member_record(m, tools_of(&m.address, resources.iter().copied())))
             .collect()
     } else {
         Vec::new()

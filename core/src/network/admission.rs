@@ -26,6 +26,8 @@ pub(super) const READ_ONLY_TYPES: &[&str] = &[
     core_types::EVENTS_QUERY,
     core_types::RESOURCE_DISCOVER,
     core_types::RESOURCE_READ,
+    // A master may still read an archived network's configuration (not logged).
+    crate::network::handlers::admin_types::CONFIG,
 ];
 
 impl Network {

@@ -3,7 +3,7 @@
 //! ([`Network::answer_discovery`]), delivered to the member who asked as
 //! `network.discovery.response`.
 
-use crate::discovery::members::{member_entry, member_hit, member_record};
+use crate::discovery::members::{member_entry, member_hit, member_record, tools_of};
 use crate::discovery::network_query::{RESPONSE, is_own_member, merge};
 use crate::discovery::search::{Query, rank};
 use crate::network::effects::{DiscoveryAsk, Effect};
@@ -36,7 +36,10 @@ impl Network {
             .members
             .values()
             .filter(|m| &m.address != requester)
-            .map(|m| (m.address.to_string(), member_record(m)))
+            .map(|m| {
+                let tools = tools_of(&m.address, self.state.resources.values());
+                (m.address.to_string(), member_record(m, tools))
+            })
             .collect();
         let entries: Vec<_> = records
             .iter()

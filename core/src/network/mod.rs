@@ -66,7 +66,7 @@ pub use discovery::RegistryAnswer;
 pub use effects::{DiscoveryAsk, Effect, LogFilter, Order, Page, ReadRequest, ReadRows, Reader};
 pub use engine::Network;
 pub use handlers::{
-    DEFAULT_INVITATION_TTL_MS, MAX_OPEN_TASKS, admin_types, invitations, task_types,
+    DEFAULT_INVITATION_TTL_MS, MAX_OPEN_TASKS, admin_actions, admin_types, invitations, task_types,
 };
 pub use reads::MAX_READ_LIMIT;
 pub use retention::MAX_PRUNED_PER_RUN;

@@ -1,8 +1,8 @@
 //! `DirectoryObject`: the list of public networks behind `GET /v1/networks`,
 //! and the count of recent creations behind the creation limit.
 //!
-//! One instance (named [`directory::DIRECTORY`]) keeps `(id, name, created,
-//! creator)` rows of listed networks and `(creator, at)` rows of creations in
+//! One instance (named [`directory::DIRECTORY`]) keeps `(id, name,
+//! description, created, creator)` rows of listed networks and `(creator, at)` rows of creations in
 //! SQLite; the decisions are [`agentnet_core::bindings::directory`]'s.
 
 use crate::host::{now_ms, request_head, respond};
@@ -25,6 +25,7 @@ CREATE INDEX IF NOT EXISTS creations_by_creator ON creations (creator, at);
 struct Listing {
     id: String,
     name: String,
+    description: String,
     created: i64,
 }
 
@@ -33,6 +34,8 @@ struct Registration {
     id: String,
     #[serde(default)]
     name: Option<String>,
+    #[serde(default)]
+    description: Option<String>,
     creator: String,
 }
 
@@ -65,20 +68,23 @@ fn integer(value: u64) -> SqlStorageValue {
     SqlStorageValue::from(i64::try_from(value).unwrap_or(i64::MAX))
 }
 
-/// Adds the `creator` column to a directory made before it existed.
+/// Adds the `creator` and `description` columns to a directory made before they existed.
 fn migrate(sql: &SqlStorage) -> Result<()> {
     sql.exec(SCHEMA, None)?;
-    let columns: Vec<Count> = sql
-        .exec(
-            "SELECT COUNT(*) AS count, NULL AS oldest FROM pragma_table_info('networks') WHERE name = 'creator'",
-            None,
-        )?
-        .to_array()?;
-    if columns.first().is_some_and(|c| c.count == 0) {
-        sql.exec(
-            "ALTER TABLE networks ADD COLUMN creator TEXT NOT NULL DEFAULT ''",
-            None,
-        )?;
+    for column in ["creator", "description"] {
+        let columns: Vec<Count> = sql
+            .exec(
+                "SELECT COUNT(*) AS count, NULL AS oldest FROM pragma_table_info('networks') WHERE name = ?",
+                vec![SqlStorageValue::from(column.to_owned())],
+            )?
+            .to_array()?;
+        if columns.first().is_some_and(|c| c.count == 0) {
+            // `column` is one of the two names above, never input.
+            sql.exec(
+                &format!("ALTER TABLE networks ADD COLUMN {column} TEXT NOT NULL DEFAULT ''"),
+                None,
+            )?;
+        }
     }
     Ok(())
 }
@@ -119,8 +125,8 @@ impl DirectoryObject {
     }
 
     /// Lists a network unless its creator already has as many listings as
-    /// allowed; a network listed already only takes its new name (it keeps
-    /// its place and creator).
+    /// allowed; a network listed already only takes its new name and
+    /// description (it keeps its place and creator).
     fn register(&self, sql: &SqlStorage, registration: Registration) -> Result<Response> {
         let present: Vec<Count> = sql
             .exec(
@@ -130,9 +136,10 @@ impl DirectoryObject {
             .to_array()?;
         if present.first().is_some_and(|c| c.count > 0) {
             sql.exec(
-                "UPDATE networks SET name = ? WHERE id = ?",
+                "UPDATE networks SET name = ?, description = ? WHERE id = ?",
                 vec![
                     SqlStorageValue::from(registration.name.unwrap_or_default()),
+                    SqlStorageValue::from(registration.description.unwrap_or_default()),
                     SqlStorageValue::from(registration.id),
                 ],
             )?;
@@ -151,10 +158,11 @@ impl DirectoryObject {
             return Response::ok("not listed: the creator has as many listings as allowed");
         }
         sql.exec(
-            "INSERT OR REPLACE INTO networks (id, name, created, creator) VALUES (?, ?, ?, ?)",
+            "INSERT OR REPLACE INTO networks (id, name, description, created, creator) VALUES (?, ?, ?, ?, ?)",
             vec![
                 SqlStorageValue::from(registration.id),
                 SqlStorageValue::from(registration.name.unwrap_or_default()),
+                SqlStorageValue::from(registration.description.unwrap_or_default()),
                 integer(now_ms()),
                 SqlStorageValue::from(registration.creator),
             ],
@@ -167,11 +175,11 @@ impl DirectoryObject {
         let fetch = SqlStorageValue::from(i64::from(query.limit) + 1);
         let rows: Vec<Listing> = match &query.before {
             None => sql.exec(
-                "SELECT id, name, created FROM networks ORDER BY created DESC, id DESC LIMIT ?",
+                "SELECT id, name, description, created FROM networks ORDER BY created DESC, id DESC LIMIT ?",
                 vec![fetch],
             )?,
             Some(cursor) => sql.exec(
-                "SELECT id, name, created FROM networks WHERE created < ? OR (created = ? AND id < ?) \
+                "SELECT id, name, description, created FROM networks WHERE created < ? OR (created = ? AND id < ?) \
                  ORDER BY created DESC, id DESC LIMIT ?",
                 vec![
                     SqlStorageValue::from(cursor.created),

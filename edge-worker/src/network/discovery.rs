@@ -4,8 +4,8 @@
 //!   effect loop leaves it in `crate::network::discovery_queue::DiscoveryIo` and, once the effects
 //!   are committed, a task asks the registry object's `discover` route and
 //!   feeds its answer back with `Network::answer_discovery`;
-//! * when a member row or the configuration is stored, the network's
-//!   listing (`discovery::members::network_listing`: its opted-in members,
+//! * when a member or resource row or the configuration is stored, the network's
+//!   listing (`discovery::members::network_listing`: its opted-in members and their tools,
 //!   none unless public) is sent to the registry object if it changed;
 //! * when the configuration is stored (an admin's settings change), the
 //!   directory of public networks registers or unregisters the network.
@@ -93,10 +93,12 @@ impl NetworkHost {
         let network = self.network.try_borrow().ok()?;
         let network = network.as_ref()?;
         let config = network.config();
+        let resources: Vec<_> = network.state().resources.values().collect();
         let text = network_listing(
             config.id.as_str(),
             config.public,
             network.state().members.values(),
+            &resources,
         )
         .to_string();
         self.discovery.is_new(text)
@@ -106,9 +108,11 @@ impl NetworkHost {
     fn directory_update(&self) -> Option<(&'static str, String)> {
         let network = self.network.try_borrow().ok()?;
         let config = network.as_ref()?.config();
+        let description = config.metadata.get("description").and_then(Value::as_str);
         Some(settings_update(
             config.id.as_str(),
             &config.name,
+            description,
             config.public,
         ))
     }

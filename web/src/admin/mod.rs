@@ -3,9 +3,12 @@
 //!
 //! [`Admin`] ([`state`]) owns what the view read and sent, provided through
 //! Leptos context and fed the replica's effects in [`Admin::on_effect`];
-//! [`view`] is the pane, [`charts`] the bar charts.
+//! [`view`] is the pane (its [`members`] list and other [`sections`]),
+//! [`charts`] the bar charts.
 
 pub mod charts;
+pub mod members;
+pub mod sections;
 pub mod state;
 pub mod view;
 

@@ -1,6 +1,11 @@
 //! The Admin view's state: the configuration a master reads
-//! (`network.admin.config`), `mod/analytics`' counts, the admin events in
-//! flight and what became of them, and the invitation news the network sends.
+//! (`network.admin.config`, with what the core offers it now: the status
+//! changes the network's state allows and each member's actions),
+//! `mod/analytics`' counts, the admin events in flight and what became of
+//! them, and the invitation news the network sends.
+//!
+//! Whether the person is a master is the core's answer to that read, asked
+//! once online: accepted, the Admin tab shows; refused, it never does.
 
 use crate::session::Session;
 use agentnet_core::replica::ReplicaEffect;
@@ -25,7 +30,8 @@ enum Sent {
 #[derive(Clone, Copy)]
 pub struct Admin {
     session: Session,
-    /// The configuration read's ack (`{config, invitations, mods}`), or why it was refused.
+    /// The configuration read's ack (`{config, invitations, mods, actions,
+    /// members, banned}`), or why it was refused.
     pub config: RwSignal<Option<Result<Value, String>>>,
     /// `mod/analytics`' counts, or why there are none.
     pub analytics: RwSignal<Option<Result<Value, String>>>,
@@ -58,7 +64,12 @@ impl Admin {
         expect_context()
     }
 
-    /// Reads the configuration and the counts again.
+    /// True when the core let the person read the configuration: a master.
+    pub fn is_master(&self) -> bool {
+        self.config.with(|c| matches!(c, Some(Ok(_))))
+    }
+
+    /// Reads the configuration again (and then, in the Admin pane, the counts).
     pub fn refresh(&self) {
         if let Some(id) = self
             .session
@@ -68,6 +79,10 @@ impl Admin {
                 s.insert(id, Sent::Config);
             });
         }
+    }
+
+    /// Reads `mod/analytics`' counts (after the core let a master read the configuration).
+    fn read_counts(&self) {
         let Ok(analytics) = "mod/analytics".parse::<Address>() else {
             return;
         };
@@ -89,6 +104,13 @@ impl Admin {
         }
     }
 
+    /// True when the Admin pane is the one open.
+    fn shown(&self) -> bool {
+        self.session
+            .place
+            .with_untracked(|p| *p == crate::routes::Place::Admin)
+    }
+
     fn take(&self, id: &EventId) -> Option<Sent> {
         let mut found = None;
         self.sent.update_value(|s| found = s.remove(id));
@@ -98,8 +120,15 @@ impl Admin {
     /// What the replica reports that concerns the Admin view.
     pub fn on_effect(&self, effect: &ReplicaEffect) {
         match effect {
+            // Online: ask whether the person is a master (the core's read decides).
+            ReplicaEffect::Online => self.refresh(),
             ReplicaEffect::Accepted { id, ack, .. } => match self.take(id) {
-                Some(Sent::Config) => self.config.set(Some(Ok(ack.clone()))),
+                Some(Sent::Config) => {
+                    self.config.set(Some(Ok(ack.clone())));
+                    if self.shown() {
+                        self.read_counts();
+                    }
+                }
                 Some(Sent::Change(label)) => {
                     let mut notice = done_notice(&label, ack);
                     if let Some(code) = ack.get("code").and_then(Value::as_str) {
@@ -143,8 +172,39 @@ impl Admin {
                 self.news.update(|n| n.push(invitation_news(event)));
                 self.refresh();
             }
+            // Someone came or went while a master looks at the members: read them again.
+            ReplicaEffect::Received(event)
+                if event.event_type.as_str() == crate::event_types::PRESENCE_CHANGED
+                    && self.shown()
+                    && self.config.with_untracked(|c| matches!(c, Some(Ok(_)))) =>
+            {
+                self.refresh();
+            }
             _ => {}
         }
+    }
+}
+
+/// The actions an offer (`{actions: [event type, …]}`) holds.
+pub fn offered(offer: &Value) -> Vec<String> {
+    offer
+        .get("actions")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|a| a.as_str().map(str::to_owned))
+        .collect()
+}
+
+/// A member action: its event type, its button's label and the notice's
+/// name for it; `None` for an action this page does not know (no button).
+pub fn member_action_label(kind: &str) -> Option<(&'static str, &'static str, &'static str)> {
+    use agentnet_core::network::admin_types as t;
+    match kind {
+        t::MEMBER_REMOVE => Some((t::MEMBER_REMOVE, "Remove", "Remove a member")),
+        t::MEMBER_BAN => Some((t::MEMBER_BAN, "Ban", "Ban a member")),
+        t::MEMBER_UNBAN => Some((t::MEMBER_UNBAN, "Unban", "Lift a ban")),
+        _ => None,
     }
 }
 
@@ -176,6 +236,18 @@ pub fn invitation_news(event: &agentnet_core::Event) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn offers_are_read_as_event_types_and_only_known_member_actions_get_buttons() {
+        let member = json!({"address": "agent:a", "actions": ["network.admin.member.remove", 3]});
+        assert_eq!(offered(&member), ["network.admin.member.remove"]);
+        assert!(offered(&json!({})).is_empty());
+        assert_eq!(
+            member_action_label("network.admin.member.ban").map(|l| l.1),
+            Some("Ban")
+        );
+        assert_eq!(member_action_label("network.admin.member.promote"), None);
+    }
 
     #[test]
     fn a_new_token_or_code_is_shown_in_the_notice() {

@@ -11,7 +11,7 @@
 //! | `network.admin.member.remove` | `{address}` | the member is gone, its connections and sessions closed |
 //! | `network.admin.member.ban` / `.unban` | `{address, reason?}` | removed and refused at join (`banned`) / allowed again |
 //! | `network.admin.settings.update` | `{presence_timeout_ms?, limits?, public?, name?, description?}` | those settings |
-//! | `network.admin.config` | `{}` | read: the ack carries the configuration (without secrets' hashes) and the invitations |
+//! | `network.admin.config` | `{}` | read: the ack carries the configuration (without secrets' hashes), the invitations, and what the master may do now (`actions`, `members`, `banned`: [`super::admin_actions`]) |
 
 use super::payload::{invalid, payload_address, payload_str, require_master};
 use crate::error::Rejection;
@@ -50,7 +50,7 @@ pub(super) fn handle(network: &mut Network, event: &Event, now: u64) -> Result<O
             logged()
         }
         types::SETTINGS => settings(network, event)?,
-        types::CONFIG => return Ok(read_config(network)),
+        types::CONFIG => return Ok(read_config(network, &event.source)),
         other => return Err(invalid(format!("{other} is not an admin event"))),
     };
     outcome
@@ -184,8 +184,9 @@ fn settings(network: &mut Network, event: &Event) -> Result<Outcome, Rejection> 
     Ok(logged())
 }
 
-/// The configuration as a master reads it: secrets' hashes left out.
-fn read_config(network: &Network) -> Outcome {
+/// The configuration as `master` reads it: secrets' hashes left out, with
+/// what it may do now ([`super::admin_actions`]).
+fn read_config(network: &Network, master: &Address) -> Outcome {
     let mut config = serde_json::to_value(&network.config).unwrap_or(Value::Null);
     if let Some(access) = config.get_mut("access").and_then(Value::as_object_mut) {
         let has_token = access.remove("token_sha256").is_some();
@@ -205,6 +206,14 @@ fn read_config(network: &Network) -> Outcome {
     outcome
         .ack
         .insert("mods".into(), json!(network.pipeline.addresses()));
+    let actions = super::admin_actions::admin_actions(
+        &network.config,
+        network.state.members.values(),
+        &master.to_local(),
+    );
+    if let Value::Object(actions) = actions {
+        outcome.ack.extend(actions);
+    }
     outcome
 }
 

@@ -4,11 +4,12 @@
 //! Each handler validates its payload, changes the state and says what to do
 //! next in an [`Outcome`]: effects, whether to log, route and ack the event.
 //! One file per area: [`agents`], [`channels`] (and groups), [`resources`],
-//! [`invitations`] (Workspace invitation events), [`admin`] and [`admin_mods`] (masters managing the network), [`events`] (the log, acks, and events for mods or members), [`discovery`] (`network.discovery.query`), [`tasks`] (`task.*`)
+//! [`invitations`] (Workspace invitation events), [`admin`], [`admin_mods`] and [`admin_actions`] (masters managing the network, and what they may do now), [`events`] (the log, acks, and events for mods or members), [`discovery`] (`network.discovery.query`), [`tasks`] (`task.*`)
 //! [`task_push`] (their push notifications) and [`task_list`] (a member's
 //! tasks, read).
 
 mod admin;
+pub mod admin_actions;
 mod admin_mods;
 pub mod admin_types;
 mod agents;

@@ -2,6 +2,7 @@
 
 mod access;
 mod admin;
+mod admin_offers;
 mod agent_mods;
 mod discovery;
 mod forgery;
