@@ -8,9 +8,9 @@
 //! the channels, which it hands to the chat. The panel ([`Roster`]) and how
 //! it orders, groups and words its members ([`order`]) are beside it.
 
-mod order;
+pub mod order;
 mod roster;
 mod state;
 
 pub use roster::Roster;
-pub use state::People;
+pub use state::{People, Person};
