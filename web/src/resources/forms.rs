@@ -143,6 +143,8 @@ pub enum Outcome {
     Result(Value),
     /// An error in words.
     Error(String),
+    /// The form is not filled in right (nothing was sent), in words.
+    Form(String),
 }
 
 /// The outcome an invocation's answer (`{output}` or `{error: {message}}`) stands for.

@@ -83,7 +83,7 @@ impl Shared {
     /// forgotten, so its late answer cannot replace the newer outcome.
     pub fn fail(&self, tool: String, message: String) {
         self.invoking.set_value(None);
-        self.outcome.set(Some((tool, Outcome::Error(message))));
+        self.outcome.set(Some((tool, Outcome::Form(message))));
     }
 
     /// Asks the network for the list again.

@@ -28,6 +28,13 @@ pub fn OutcomeView(
                 </div>
             }
             .into_any(),
+            Outcome::Form(message) => view! {
+                <div class="outcome error" role="alert">
+                    <span class="outcome-label">"Nothing was sent"</span>
+                    <p>{message}</p>
+                </div>
+            }
+            .into_any(),
             Outcome::Result(output) => view! {
                 <div class="outcome result" role="status">
                     <span class="outcome-label">"Result"</span>
