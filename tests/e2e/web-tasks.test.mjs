@@ -81,7 +81,7 @@ test('the page follows a task an agent works, opens its artifact, and cancels an
     const documentPage = page.getByRole('region', { name: 'Document' });
     await documentPage.getByRole('heading', { level: 2, name: 'report', exact: true }).waitFor();
     const note = documentPage.getByRole('note');
-    assert.match(await note.textContent(), /^Read only.*not change it/);
+    assert.match(await note.textContent(), /^Read only.*change it/);
     await documentPage.getByRole('link', { name: 'write the report' }).waitFor();
     await shootScreen(page, 'documents-artifact-read-only');
     await page.goBack();
