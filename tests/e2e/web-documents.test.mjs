@@ -15,6 +15,7 @@ import { Agent } from '../../core/js/index.js';
 import { freePort, startEdge } from '../support/edge.mjs';
 import { launchBrowser, openResource, openWorkspace } from '../support/browser.mjs';
 import { until } from '../support/process.mjs';
+import { shootScreen } from '../support/shots.mjs';
 
 const screenshots = join(dirname(fileURLToPath(import.meta.url)), '..', 'output', 'screenshots');
 let edge;
@@ -66,8 +67,9 @@ test('a browser and an agent edit one document live and offline, and converge', 
   // Escape puts it back in the panel.
   const inPanel = (await text.boundingBox()).width;
   await item.getByRole('button', { name: 'Expand' }).click();
-  await until('the document view', async () => (await text.boundingBox()).width > 3 * inPanel);
-  await item.getByRole('heading', { name: address }).waitFor();
+  // (Markdown: the preview takes half of the view, beside the source.)
+  await until('the document view', async () => (await text.boundingBox()).width > 2 * inPanel);
+  await item.getByRole('heading', { name: address.replace('resource/file/', '') }).waitFor();
   await text.press('Control+End');
   await text.pressSequentially('in the document view\n');
   await until('the line typed in the view at the agent', () => doc.text.includes('in the document view\n'));
@@ -144,4 +146,76 @@ test('a browser and an agent edit one document live and offline, and converge', 
   await brief.pressSequentially('Be brief.\n');
   const skillDoc = await scribe.document(skill);
   await until('the agent to read the edited skill', () => skillDoc.text === '# Skill\nGreet people.\nBe brief.\n');
+});
+
+test('a read-only document says so, and Markdown shows its preview beside or instead of the source', async () => {
+  edge ??= await startEdge();
+  browser ??= await launchBrowser();
+  const author = await Agent.connect({ url: edge.url, network: 'demo', name: 'agent:author', WebSocket });
+  const guide = '# Guide\n\nSome **bold** words and `code`.\n\n## Steps\n\n- one\n- two\n\n<script>window.ran = true</script>\n';
+  await author.registerFile('guide.md', guide, { contentType: 'text/markdown' });
+  const skill = 'resource/context/greet.SKILL.md';
+  await author.registerContext('greet.SKILL.md', '# Greet\n\nSay hello.\n', { permissions: { write: 'network' } });
+  const page = await browser.newPage({ viewport: { width: 1366, height: 768 } });
+  try {
+    await openWorkspace(page, edge.url);
+    const resources = page.getByRole('region', { name: 'Resources' });
+    await resources.getByRole('button', { name: 'Refresh' }).click();
+    await resources.locator(`.resource[data-address="${skill}"]`).waitFor({ timeout: 10_000 });
+
+    // Read-only, on its own page: a labelled badge and why; the preview beside the source.
+    await page.goto(`${edge.url}/n/demo/document/resource/file/guide.md`);
+    const doc = page.getByRole('region', { name: 'Document' });
+    await doc.getByRole('heading', { level: 2, name: 'guide.md' }).waitFor({ timeout: 15_000 });
+    const note = doc.getByRole('note');
+    await note.waitFor({ timeout: 10_000 });
+    assert.equal(await note.locator('.badge').textContent(), 'Read only');
+    assert.match(await note.textContent(), /agent:author shares it with you to read; you may not change it\./);
+    const source = doc.getByRole('textbox', { name: 'Content of resource/file/guide.md' });
+    await until('the guide\'s text', async () => (await source.inputValue()) === guide);
+    assert.equal(await source.getAttribute('readonly'), '');
+    const preview = doc.getByRole('region', { name: 'Preview of guide.md' });
+    await preview.getByRole('heading', { level: 3, name: 'Guide' }).waitFor();
+    await preview.getByRole('heading', { level: 4, name: 'Steps' }).waitFor();
+    assert.equal(await preview.locator('strong').textContent(), 'bold');
+    assert.equal(await preview.getByRole('listitem').count(), 2);
+    assert.equal(await preview.locator('script').count(), 0, 'raw HTML is shown as text, never run');
+    assert.equal(await page.evaluate(() => window.ran), undefined);
+    const [left, right] = [await source.boundingBox(), await preview.boundingBox()];
+    assert.ok(right.x >= left.x + left.width - 1 && Math.abs(right.y - left.y) < 5, 'beside the source when wide');
+    assert.equal(await doc.getByRole('button', { name: 'Show preview' }).isVisible(), false, 'no toggle when both show');
+    await shootScreen(page, 'documents-markdown-read-only', async (p, size) => {
+      if (size.width < 480 && !(await preview.isVisible())) {
+        await doc.getByRole('button', { name: 'Show preview' }).click();
+      }
+    });
+
+    // On a phone, the preview instead of the source, by a toggle.
+    await page.setViewportSize({ width: 390, height: 844 });
+    const toggle = doc.getByRole('button', { name: /Show (preview|source)/ });
+    if ((await toggle.textContent()) === 'Show source') await toggle.click();
+    assert.equal(await preview.isVisible(), false, 'the source first');
+    assert.equal(await source.isVisible(), true);
+    await toggle.click();
+    assert.equal(await toggle.getAttribute('aria-pressed'), 'true');
+    assert.equal(await preview.isVisible(), true, 'then the preview, instead');
+    assert.equal(await source.isVisible(), false);
+    // (The page's own width on a phone — its tab row — is the phone layout's.)
+    assert.ok(await doc.evaluate((el) => el.scrollWidth <= el.clientWidth), 'the document is no wider than its place');
+    await page.setViewportSize({ width: 1366, height: 768 });
+
+    // A SKILL.md the person may write: no badge, and the preview follows the typing.
+    await page.goto(`${edge.url}/n/demo/document/${skill}`);
+    const skillText = doc.getByRole('textbox', { name: `Content of ${skill}` });
+    await until('the skill\'s text', async () => (await skillText.inputValue()) === '# Greet\n\nSay hello.\n');
+    assert.equal(await doc.getByRole('note').count(), 0, 'a writable document has no read-only badge');
+    await skillText.press('Control+End');
+    await skillText.pressSequentially('\n## Then\n');
+    await doc.getByRole('region', { name: 'Preview of greet.SKILL.md' }).getByRole('heading', { level: 4, name: 'Then' })
+      .waitFor({ timeout: 5_000 });
+    await shootScreen(page, 'documents-skill-markdown');
+  } finally {
+    author.close();
+    await page.close();
+  }
 });

@@ -5,14 +5,14 @@
 // Escape and on a tap outside, and every control is at least 44 px tall;
 // axe-core is clean with each sheet open, light and dark. On a wide screen
 // the same parts are columns and the sheet buttons are gone. Screenshots of
-// each state land in tests/output/screenshots (and, with SCREENSHOTS_DIR,
-// wherever it says: docs/screenshots for the README; tests/support/screens.mjs).
+// each state land in tests/output/screenshots (or AGENTNET_SCREENSHOTS:
+// tests/support/shots.mjs).
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Agent } from '../../core/js/index.js';
 import { edgeAndBrowser, openWorkspace } from '../support/browser.mjs';
-import { PHONE, WIDE, shoot, shootBothSizes } from '../support/screens.mjs';
+import { PHONE, WIDE, shootAt, shoot } from '../support/shots.mjs';
 
 const started = edgeAndBrowser();
 
@@ -45,7 +45,7 @@ test('on a phone: one column, the composer in view, sheets for views, conversati
     assert.equal(await page.getByRole('navigation', { name: 'Conversations' }).isVisible(), false, 'the conversation list waits in its sheet');
     assert.equal(await page.getByRole('complementary', { name: 'People' }).isVisible(), false, 'people wait in their sheet');
     assert.deepEqual(await smallTargets(page, '.topbar button, .composer button'), []);
-    await shoot(page, 'phone-conversation', 'phone');
+    await shootAt(page, 'phone-conversation', 'phone');
 
     // The menu: views and conversations; choosing one closes it.
     const menu = page.getByRole('button', { name: 'Views and conversations' });
@@ -56,7 +56,7 @@ test('on a phone: one column, the composer in view, sheets for views, conversati
     await conversations.waitFor();
     await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: 'Tasks' }).waitFor();
     assert.deepEqual(await smallTargets(page, '.sidebar a, .sidebar button'), []);
-    await shoot(page, 'phone-menu', 'phone');
+    await shootAt(page, 'phone-menu', 'phone');
     await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: 'About' }).click();
     await page.waitForURL('**/n/demo/about');
     assert.equal(await conversations.isVisible(), false, 'the sheet closed on a choice');
@@ -71,7 +71,7 @@ test('on a phone: one column, the composer in view, sheets for views, conversati
     const people = page.getByRole('complementary', { name: 'People' });
     await people.locator('.person[data-address="agent:phone-planner"]').waitFor();
     assert.ok((await people.boundingBox()).width <= PHONE.width);
-    await shoot(page, 'phone-people', 'phone');
+    await shootAt(page, 'phone-people', 'phone');
     await page.keyboard.press('Escape');
     await people.waitFor({ state: 'hidden' });
     await peopleButton.click();
@@ -87,7 +87,7 @@ test('on a phone: one column, the composer in view, sheets for views, conversati
     const form = bar.locator('form');
     const formBox = await form.boundingBox();
     assert.ok(formBox.x >= 0 && formBox.x + formBox.width <= PHONE.width, `the form fits (${JSON.stringify(formBox)})`);
-    await shoot(page, 'phone-join', 'phone');
+    await shootAt(page, 'phone-join', 'phone');
   } finally {
     planner.close();
     await context.close();
@@ -106,7 +106,7 @@ test('on a wide screen the sheets are columns and their buttons are gone', async
     const width = await page.evaluate(() => document.documentElement.scrollWidth);
     assert.ok(width <= WIDE.width, `the page is ${width} px wide`);
     await page.getByRole('navigation', { name: 'Networks' }).locator('summary').click();
-    await shoot(page, 'wide-join', 'wide');
+    await shootAt(page, 'wide-join', 'wide');
   } finally {
     await page.close();
   }
@@ -119,10 +119,10 @@ test('About and the inspector at both sizes, light and dark', async () => {
     await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: 'About' }).click();
     const about = page.getByRole('region', { name: 'About this network' });
     await about.locator('dd', { hasText: 'Demo' }).first().waitFor({ timeout: 10_000 });
-    await shootBothSizes(page, 'about');
+    await shoot(page, 'about');
     await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: 'Inspector' }).click();
     await page.locator('.event').first().waitFor({ timeout: 10_000 });
-    await shootBothSizes(page, 'inspector');
+    await shoot(page, 'inspector');
     const width = await page.evaluate(() => document.documentElement.scrollWidth);
     assert.ok(width <= WIDE.width);
   } finally {

@@ -3,13 +3,16 @@
 // (answered from the page), its artifact (opened as the network document it
 // is) and its completion; another task is cancelled from the page and the
 // agent sees it. The agent reads the same
-// tasks with `listTasks` (the core's `task.list`).
+// tasks with `listTasks` (the core's `task.list`). The partner is picked from
+// the members who take tasks (issue 45); a task to a member that takes none
+// is refused at once, in words; an artifact's page is titled by its name.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Agent } from '../../core/js/index.js';
 import { edgeAndBrowser, openWorkspace } from '../support/browser.mjs';
 import { until } from '../support/process.mjs';
+import { shootScreen } from '../support/shots.mjs';
 
 const started = edgeAndBrowser();
 
@@ -43,7 +46,7 @@ test('the page follows a task an agent works, opens its artifact, and cancels an
     const tasks = page.getByRole('region', { name: 'Tasks' });
 
     // Start one: the page opens it and follows the agent's progress.
-    await tasks.getByRole('textbox', { name: 'Partner' }).fill('agent:worker');
+    await tasks.getByRole('combobox', { name: 'Partner' }).selectOption('agent:worker');
     await tasks.getByRole('textbox', { name: 'Task' }).fill('write the report');
     await tasks.getByRole('button', { name: 'Start task' }).click();
     await page.waitForURL(/\/n\/demo\/tasks\/[0-9A-Z]{26}$/);
@@ -74,13 +77,22 @@ test('the page follows a task an agent works, opens its artifact, and cancels an
     const text = page.getByRole('region', { name: 'Document' }).getByRole('textbox', { name: /Content of/ });
     await until('the artifact\'s text', async () => (await text.inputValue().catch(() => '')) === 'The report (markdown): all good.');
     assert.equal(await text.getAttribute('readonly'), '', 'the requester reads the artifact, the partner wrote it');
+    // Titled by its name, said to be read-only, with the way back to its task.
+    const documentPage = page.getByRole('region', { name: 'Document' });
+    await documentPage.getByRole('heading', { level: 2, name: 'report', exact: true }).waitFor();
+    const note = documentPage.getByRole('note');
+    assert.match(await note.textContent(), /^Read only.*change it/);
+    await documentPage.getByRole('link', { name: 'write the report' }).waitFor();
+    await shootScreen(page, 'documents-artifact-read-only');
     await page.goBack();
     await page.waitForURL(reportUrl);
+    await card.getByRole('status').filter({ hasText: 'State: completed' }).waitFor();
+    await shootScreen(page, 'tasks-detail');
 
     // Another, cancelled from the page: the agent hears it, both pages agree.
     await tasks.getByRole('link', { name: 'All tasks' }).click();
     await page.waitForURL('**/n/demo/tasks');
-    await tasks.getByRole('textbox', { name: 'Partner' }).fill('agent:worker');
+    await tasks.getByRole('combobox', { name: 'Partner' }).selectOption('agent:worker');
     await tasks.getByRole('textbox', { name: 'Task' }).fill('wait for me');
     await tasks.getByRole('button', { name: 'Start task' }).click();
     await page.waitForURL((url) => /\/tasks\/[0-9A-Z]{26}$/.test(url.pathname) && url.href !== reportUrl);
@@ -124,6 +136,53 @@ test('the page follows a task an agent works, opens its artifact, and cancels an
     await assert.rejects(worker.listTasks({ limit: 0 }), /limit/);
   } finally {
     worker.close();
+    await page.close();
+  }
+});
+
+test('the partner is picked from the members who take tasks; a task to one that takes none is refused at once', async () => {
+  const connect = (name) => Agent.connect({ url: started.edge.url, network: 'demo', name });
+  const helper = await connect('agent:helper');
+  const idle = await connect('agent:idle');
+  const flaky = await connect('agent:flaky');
+  const page = await started.browser.newPage({ viewport: { width: 1366, height: 768 } });
+  try {
+    // agent:idle never registers a task handler, so its join says it takes none.
+    for (const agent of [helper, flaky]) {
+      agent.onTask(async () => 'done');
+      await agent.send('core', 'network.agent.profile', { tasks: true });
+    }
+    await openWorkspace(page, started.edge.url);
+    await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: 'Tasks' }).click();
+    const tasks = page.getByRole('region', { name: 'Tasks' });
+    const picker = tasks.getByRole('combobox', { name: 'Partner' });
+    const offered = () => picker.locator('optgroup[label="Members who take tasks"] option')
+      .evaluateAll((options) => options.map((o) => o.value));
+    await until('the picker to offer the helpers', async () => {
+      const values = await offered();
+      return values.includes('agent:helper') && values.includes('agent:flaky');
+    });
+    const values = await offered();
+    assert.ok(!values.includes('agent:idle'), `a member that takes no tasks is not offered: ${values}`);
+    assert.ok(values.every((v) => !v.startsWith('human:')), `people at a browser are not offered: ${values}`);
+    await shootScreen(page, 'tasks-picker');
+
+    // agent:flaky changes its mind after the page read the roster: the network refuses at once.
+    await flaky.send('core', 'network.agent.profile', { tasks: false });
+    await picker.selectOption('agent:flaky');
+    await tasks.getByRole('textbox', { name: 'Task' }).fill('review the plan');
+    const asked = Date.now();
+    await tasks.getByRole('button', { name: 'Start task' }).click();
+    const refusal = tasks.getByRole('alert').filter({ hasText: 'agent:flaky does not take tasks' });
+    await refusal.waitFor({ timeout: 5_000 });
+    console.log(`refused after ${Date.now() - asked} ms`);
+    assert.match(await refusal.textContent(), /its profile says so/);
+    assert.match(page.url(), /\/n\/demo\/tasks$/, 'no task opened');
+    assert.ok(!(await offered()).includes('agent:flaky'), 'the refused member is no longer offered');
+    assert.equal((await flaky.listTasks()).tasks.length, 0, 'no task was left accepted');
+    await shootScreen(page, 'tasks-refused');
+  } finally {
+    for (const agent of [helper, idle, flaky]) agent.close();
     await page.close();
   }
 });

@@ -11,7 +11,7 @@ import { createNetwork } from '../support/edge.mjs';
 import { edgeAndBrowser } from '../support/browser.mjs';
 import { until } from '../support/process.mjs';
 import { assertAccessible } from '../support/axe.mjs';
-import { shootBothSizes } from '../support/screens.mjs';
+import { shoot } from '../support/shots.mjs';
 
 const started = edgeAndBrowser();
 
@@ -37,7 +37,7 @@ test('an invitation page declines or accepts, and a session is shown and updated
     await card.getByText('Launch crew').waitFor({ timeout: 15_000 });
     assert.match(await card.locator('.inviter').textContent(), /agent:host/);
     await assertAccessible(page, 'the invitation page');
-    await shootBothSizes(page, 'invitation');
+    await shoot(page, 'invitation');
     await card.getByRole('button', { name: 'Decline' }).click();
     await card.getByRole('status').filter({ hasText: 'You declined the invitation to Launch crew' }).waitFor({ timeout: 10_000 });
     await until('the rejection news', () => news.find((e) => e.type === 'workspace.invitation.rejected'));

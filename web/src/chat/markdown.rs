@@ -5,16 +5,34 @@
 //! images become links (no request leaves the page for a message), headings
 //! are strong paragraphs (a message has no place in the page's outline),
 //! a line break is a line break as in every chat, and valid `@address`
-//! mentions are marked.
+//! mentions are marked. A document's preview ([`document_to_html`]) is the
+//! same safe rendering with a document's conventions: tables, headings
+//! stay headings (from `<h3>` down, under the page's own) and a line break in a
+//! paragraph is a space.
 
 use super::messages::mentions_in;
-use pulldown_cmark::{CowStr, Event, LinkType, Options, Parser, Tag, TagEnd, html};
+use pulldown_cmark::{CowStr, Event, HeadingLevel, LinkType, Options, Parser, Tag, TagEnd, html};
 
 /// The HTML of a message written in Markdown: safe to set as inner HTML.
 pub fn to_html(text: &str) -> String {
+    render(text, false)
+}
+
+/// The HTML of a Markdown document's preview: safe to set as inner HTML.
+pub fn document_to_html(text: &str) -> String {
+    render(text, true)
+}
+
+/// The safe HTML of `text`, with a document's conventions or a message's.
+fn render(text: &str, document: bool) -> String {
     let mut links: Vec<bool> = Vec::new();
-    let events = Parser::new_ext(text, Options::ENABLE_STRIKETHROUGH)
-        .flat_map(move |event| safe(event, &mut links));
+    let options = if document {
+        Options::ENABLE_STRIKETHROUGH | Options::ENABLE_TABLES
+    } else {
+        Options::ENABLE_STRIKETHROUGH
+    };
+    let events =
+        Parser::new_ext(text, options).flat_map(move |event| safe(event, &mut links, document));
     let mut out = String::with_capacity(text.len() + 32);
     html::push_html(&mut out, events);
     // Every `<a` is the renderer's own: raw HTML came through escaped.
@@ -34,7 +52,7 @@ fn allowed(url: &str) -> bool {
 
 /// One parser event as the safe events it becomes; `links` remembers, for
 /// each open link or image, whether it was kept (its end goes with it).
-fn safe<'a>(event: Event<'a>, links: &mut Vec<bool>) -> Vec<Event<'a>> {
+fn safe<'a>(event: Event<'a>, links: &mut Vec<bool>, document: bool) -> Vec<Event<'a>> {
     let link = |dest_url: CowStr<'a>, title: CowStr<'a>| {
         Event::Start(Tag::Link {
             link_type: LinkType::Inline,
@@ -66,6 +84,21 @@ fn safe<'a>(event: Event<'a>, links: &mut Vec<bool>) -> Vec<Event<'a>> {
                 Vec::new()
             }
         }
+        Event::Start(Tag::Heading {
+            level,
+            id,
+            classes,
+            attrs,
+        }) if document => vec![Event::Start(Tag::Heading {
+            level: below_page(level),
+            id,
+            classes,
+            attrs,
+        })],
+        Event::End(TagEnd::Heading(level)) if document => {
+            vec![Event::End(TagEnd::Heading(below_page(level)))]
+        }
+        Event::SoftBreak if document => vec![Event::SoftBreak],
         Event::Start(Tag::Heading { .. }) => {
             vec![Event::Start(Tag::Paragraph), Event::Start(Tag::Strong)]
         }
@@ -75,6 +108,17 @@ fn safe<'a>(event: Event<'a>, links: &mut Vec<bool>) -> Vec<Event<'a>> {
         Event::SoftBreak => vec![Event::HardBreak],
         Event::Text(text) => marked(text),
         other => vec![other],
+    }
+}
+
+/// A document's heading level under the page's own `<h2>`: `#` is `<h3>`,
+/// and so on down to `<h6>`.
+fn below_page(level: HeadingLevel) -> HeadingLevel {
+    match level {
+        HeadingLevel::H1 => HeadingLevel::H3,
+        HeadingLevel::H2 => HeadingLevel::H4,
+        HeadingLevel::H3 => HeadingLevel::H5,
+        _ => HeadingLevel::H6,
     }
 }
 
@@ -155,6 +199,22 @@ mod tests {
             html.contains("href=\"https://tracker.example/p.png\""),
             "{html}"
         );
+    }
+
+    #[test]
+    fn documents_keep_their_headings_under_the_page_and_stay_safe() {
+        let html =
+            document_to_html("# Title\n\nline one\nline two\n\n## Part\n\n<script>x</script>");
+        assert!(html.contains("<h3>Title</h3>"), "{html}");
+        assert!(html.contains("<h4>Part</h4>"), "{html}");
+        assert!(html.contains("<p>line one\nline two</p>"), "{html}");
+        assert!(!html.contains("<script"), "{html}");
+        let table = document_to_html("| a | b |\n|---|---|\n| 1 | 2 |");
+        assert!(
+            table.contains("<table>") && table.contains("<td>1</td>"),
+            "{table}"
+        );
+        assert!(!document_to_html("[x](javascript:y)").contains("<a"));
     }
 
     #[test]

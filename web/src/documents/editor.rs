@@ -4,6 +4,7 @@
 //! [`super::content`].
 
 use super::content::{Opened, content_from};
+use super::labels::{ReadOnlyNote, read_only_reason};
 use super::state::Documents;
 use leptos::prelude::*;
 
@@ -16,7 +17,11 @@ pub fn DocumentEditor(
     kind: String,
     /// Whether the person may write it.
     may_write: bool,
+    /// Who shares it (says why it is read-only).
+    #[prop(optional_no_strip)]
+    owner: Option<String>,
 ) -> impl IntoView {
+    let read_only = read_only_reason(may_write, owner.as_deref());
     let documents = Documents::get();
     let opened = documents.opened();
     let (draft, set_draft) = signal(String::new());
@@ -42,6 +47,7 @@ pub fn DocumentEditor(
                 Some(Opened::Reading) => Some(view! { <p class="outcome" role="status">"Reading…"</p> }.into_any()),
                 Some(Opened::Failed(reason)) => Some(view! { <p class="outcome error" role="alert">{reason}</p> }.into_any()),
                 Some(Opened::Text(_) | Opened::Saved(_)) => Some(view! {
+                    {read_only.clone().map(|reason| view! { <ReadOnlyNote reason /> })}
                     <textarea aria-label=label.clone() rows="6" readonly=!may_write
                         prop:value=move || draft.get()
                         on:input=move |ev| set_draft.set(event_target_value(&ev))></textarea>

@@ -9,8 +9,12 @@
 //! itself from IndexedDB (a few hundred milliseconds for a long history);
 //! what they typed meanwhile is applied to the document as soon as it has
 //! loaded, as one edit. What the editors show, and that reopening, are in
-//! [`super::open`]; this module is the editor.
+//! [`super::open`]; this module is the editor. A read-only document says so
+//! and why ([`super::labels`]); a Markdown one has its preview beside or
+//! instead of the source ([`super::preview`]).
 
+use super::labels::{ReadOnlyNote, is_markdown, read_only_reason, title_of};
+use super::preview::{MarkdownPreview, PreviewToggle};
 use super::state::Documents;
 use crate::session::Session;
 use leptos::html::Textarea;
@@ -65,8 +69,20 @@ pub fn LiveDocument(
     kind: String,
     /// Whether the person may write it.
     may_write: bool,
+    /// Who shares it (says why it is read-only).
+    #[prop(optional_no_strip)]
+    owner: Option<String>,
+    /// Its MIME type (`text/markdown` has a preview).
+    #[prop(optional, into)]
+    content_type: String,
+    /// Its title (its name, or a task artifact's name).
+    #[prop(optional, into)]
+    title: Option<String>,
 ) -> impl IntoView {
     let documents = Documents::get();
+    let title = title.unwrap_or_else(|| title_of(&address, None));
+    let markdown = is_markdown(&address, &content_type);
+    let previewing = RwSignal::new(false);
     let docs = documents.live();
     let me = Session::get().me_text();
     let mine = address.clone();
@@ -99,8 +115,19 @@ pub fn LiveDocument(
     let open_address = address.clone();
     let edit_address = address.clone();
     let label = format!("Content of {address}");
-    let heading = StoredValue::new(address.clone());
+    let heading = StoredValue::new(title.clone());
     let me_for_line = me.clone();
+    let read_only = read_only_reason(may_write, owner.as_deref());
+    let text = Signal::derive(move || {
+        state
+            .with(|d| d.as_ref().map(|d| d.text.clone()))
+            .unwrap_or_default()
+    });
+    let split_class = move || match (markdown, previewing.get()) {
+        (false, _) => "source-only",
+        (true, false) => "markdown-split",
+        (true, true) => "markdown-split previewing",
+    };
     view! {
         <div class=move || if expanded.get() { "document live expanded" } else { "document live" }
             on:keydown=move |ev| if ev.key() == "Escape" && expanded.get_untracked() { set_expanded.set(false) }>
@@ -122,7 +149,10 @@ pub fn LiveDocument(
                         }>
                         {move || if expanded.get() { "Back to the panel" } else { "Expand" }}
                     </button>
+                    {markdown.then(|| view! { <PreviewToggle previewing /> })}
                 </div>
+                {read_only.clone().map(|reason| view! { <ReadOnlyNote reason /> })}
+                <div class=split_class>
                 <textarea node_ref=area aria-label=label.clone() rows="8"
                     readonly=move || !may_write || state.get().is_some_and(|d| d.refused.is_some())
                     prop:value=move || state.get_untracked().map(|d| d.text).unwrap_or_default()
@@ -130,6 +160,8 @@ pub fn LiveDocument(
                         let address = edit_address.clone();
                         move |ev| documents.edit_live(address.clone(), event_target_value(&ev))
                     }></textarea>
+                {markdown.then(|| view! { <MarkdownPreview text title=title.clone() /> })}
+                </div>
                 <p class="editors" role="status" aria-label="Editors">
                     {
                         let me = me_for_line.clone();

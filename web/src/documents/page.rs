@@ -1,14 +1,18 @@
 //! A document on a page of its own (`/n/{network}/document/{address}`): a
 //! file's or context's live text (or a structured context's editor), opened
 //! as soon as the workspace has its connection, so a link to a document —
-//! a task's artifact, say — lands in it.
+//! a task's artifact, say — lands in it. Its heading is its name (a task
+//! artifact's own name, with a link back to its task); the address is shown
+//! small beneath, where it can be copied.
 
 use super::editor::DocumentEditor;
+use super::labels::title_of;
 use super::live::LiveDocument;
 use super::state::Documents;
 use crate::resources::Shared;
 use crate::routes::Place;
 use crate::session::Session;
+use crate::tasks::Tasks;
 use leptos::prelude::*;
 
 /// What the page shows of one document: its address, kind, whether the
@@ -19,6 +23,11 @@ struct Shown {
     kind: String,
     may_write: bool,
     structured: bool,
+    owner: Option<String>,
+    content_type: String,
+    title: String,
+    /// The task it is an artifact of: its id and first words.
+    task: Option<(String, String)>,
 }
 
 /// The document page.
@@ -27,6 +36,7 @@ pub fn DocumentPage() -> impl IntoView {
     let session = Session::get();
     let documents = Documents::get();
     let listed = Shared::get().listed();
+    let tasks = use_context::<Tasks>();
     let shown = Memo::new(move |_| {
         let Place::Document(address) = session.place.get() else {
             return None;
@@ -37,7 +47,15 @@ pub fn DocumentPage() -> impl IntoView {
         } else {
             "file"
         };
+        let artifact = tasks.and_then(|t| t.artifact(&address));
         Some(Shown {
+            title: title_of(&address, artifact.as_ref().map(|a| a.0.as_str())),
+            task: artifact.map(|(_, id, summary)| (id, summary)),
+            owner: resource.as_ref().map(|r| r.owner.clone()),
+            content_type: resource
+                .as_ref()
+                .map(|r| r.content_type.clone())
+                .unwrap_or_default(),
             may_write: resource
                 .as_ref()
                 .is_some_and(|r| r.permissions.iter().any(|p| p == "write")),
@@ -62,11 +80,19 @@ pub fn DocumentPage() -> impl IntoView {
     view! {
         <section class="document-page" aria-label="Document">
             {move || shown.get().map(|doc| view! {
-                <h2>{doc.address.clone()}</h2>
+                <header class="document-head">
+                    <h2>{doc.title.clone()}</h2>
+                    <p class="details"><code class="document-address">{doc.address.clone()}</code></p>
+                    {doc.task.clone().map(|(id, summary)| view! {
+                        <p class="details">"An artifact of the task "
+                            <a href=session.path(&Place::Task(id))>{summary}</a></p>
+                    })}
+                </header>
                 {if doc.structured {
-                    view! { <DocumentEditor address=doc.address kind=doc.kind may_write=doc.may_write /> }.into_any()
+                    view! { <DocumentEditor address=doc.address kind=doc.kind may_write=doc.may_write owner=doc.owner /> }.into_any()
                 } else {
-                    view! { <LiveDocument address=doc.address kind=doc.kind may_write=doc.may_write /> }.into_any()
+                    view! { <LiveDocument address=doc.address kind=doc.kind may_write=doc.may_write
+                        owner=doc.owner content_type=doc.content_type title=doc.title /> }.into_any()
                 }}
             })}
         </section>

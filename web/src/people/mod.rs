@@ -13,4 +13,4 @@ mod roster;
 mod state;
 
 pub use roster::Roster;
-pub use state::People;
+pub use state::{People, Person};

@@ -139,6 +139,7 @@ mod tests {
             did: None,
             description: None,
             skills: Vec::new(),
+            tasks: None,
         }
     }
 

@@ -43,6 +43,11 @@ impl People {
         expect_context()
     }
 
+    /// The members, as last discovered.
+    pub fn members(&self) -> ReadSignal<Vec<Person>> {
+        self.people.read_only()
+    }
+
     /// Asks the network for the roster.
     pub fn refresh(&self) {
         self.session
@@ -89,6 +94,8 @@ pub struct Person {
     pub description: Option<String>,
     /// Its skills: `(skill, the SKILL.md context's address)`, by name.
     pub skills: Vec<(String, String)>,
+    /// Whether it takes tasks, as its profile says; `None` when it has not said.
+    pub tasks: Option<bool>,
 }
 
 /// The members in a discover answer's payload (`{agents: [...]}`), sorted by
@@ -106,6 +113,7 @@ pub fn people_from(payload: &Value) -> Vec<Person> {
             verification: u64::from(member.verification.level()),
             did: member.did.clone(),
             description: member.profile.description.clone(),
+            tasks: member.profile.tasks,
             skills: roster
                 .resources
                 .iter()
@@ -148,6 +156,7 @@ pub fn apply_presence(people: &mut Vec<Person>, payload: &Value) {
                 did: None,
                 description: None,
                 skills: Vec::new(),
+                tasks: None,
             });
             people.sort_by(|a, b| a.address.cmp(&b.address));
         }
@@ -164,7 +173,7 @@ mod tests {
         let people = people_from(&json!({
             "agents": [
                 {"address": "agent:rev", "role": "member", "status": "online", "verification": 0,
-                 "profile": {"description": "reviews changes"}},
+                 "profile": {"description": "reviews changes", "tasks": false}},
                 {"address": "agent:other", "role": "member", "status": "online", "verification": 0}
             ],
             "resources": [
@@ -176,6 +185,7 @@ mod tests {
         }));
         let rev = &people[1];
         assert_eq!(rev.description.as_deref(), Some("reviews changes"));
+        assert_eq!((rev.tasks, people[0].tasks), (Some(false), None));
         assert_eq!(
             rev.skills,
             vec![

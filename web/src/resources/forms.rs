@@ -139,10 +139,12 @@ pub fn input_from(fields: &[Field], values: &Map<String, Value>) -> Result<Value
 pub enum Outcome {
     /// Waiting for the answer.
     Waiting,
-    /// The tool's result, as JSON text.
-    Result(String),
+    /// The tool's result (its `output`).
+    Result(Value),
     /// An error in words.
     Error(String),
+    /// The form is not filled in right (nothing was sent), in words.
+    Form(String),
 }
 
 /// The outcome an invocation's answer (`{output}` or `{error: {message}}`) stands for.
@@ -155,10 +157,7 @@ pub fn outcome_of(reply_payload: &Value) -> Outcome {
                 .unwrap_or("the tool failed")
                 .to_owned(),
         ),
-        None => Outcome::Result(
-            serde_json::to_string(reply_payload.get("output").unwrap_or(&Value::Null))
-                .unwrap_or_default(),
-        ),
+        None => Outcome::Result(reply_payload.get("output").cloned().unwrap_or(Value::Null)),
     }
 }
 
@@ -214,7 +213,7 @@ mod tests {
     fn answers_become_results_or_errors_in_words() {
         assert_eq!(
             outcome_of(&json!({"output": {"result": 42}})),
-            Outcome::Result("{\"result\":42}".into())
+            Outcome::Result(json!({"result": 42}))
         );
         assert_eq!(
             outcome_of(

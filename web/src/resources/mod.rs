@@ -4,10 +4,15 @@
 //! [`Shared`] owns the list, the latest invocation's outcome and the two
 //! requests in flight (the listing and the invocation); it is provided
 //! through Leptos context and sees the replica's effects in
-//! [`Shared::on_effect`]. The panel is in [`panel`], its model in [`forms`].
+//! [`Shared::on_effect`]. Each tool shows one outcome, its latest: a new
+//! one (waiting, a result, an error) replaces the last. The panel is in
+//! [`panel`], its model in [`forms`]; results are shown for people
+//! ([`shown`]) by [`outcome`].
 
 pub mod forms;
+pub mod outcome;
 pub mod panel;
+pub mod shown;
 
 use crate::event_types::PRESENCE_CHANGED;
 use crate::session::Session;
@@ -71,6 +76,14 @@ impl Shared {
     /// The outcome of the latest invocation, by tool address.
     pub fn outcome(&self) -> ReadSignal<Option<(String, Outcome)>> {
         self.outcome.read_only()
+    }
+
+    /// Shows `message` as `tool`'s outcome in place of whatever was there
+    /// (a form the person must correct); an invocation still in flight is
+    /// forgotten, so its late answer cannot replace the newer outcome.
+    pub fn fail(&self, tool: String, message: String) {
+        self.invoking.set_value(None);
+        self.outcome.set(Some((tool, Outcome::Form(message))));
     }
 
     /// Asks the network for the list again.

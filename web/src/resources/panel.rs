@@ -1,9 +1,10 @@
 //! The resources panel: each shared resource with its details, a form for
-//! tools (built from the input schema) with the invocation's outcome, and
-//! the editor of files and contexts.
+//! tools (built from the input schema) with the invocation's latest outcome
+//! (a form to correct replaces it too), and the editor of files and contexts.
 
 use super::Shared;
-use super::forms::{Field, Outcome, Resource, fields_of, input_from};
+use super::forms::{Field, Resource, fields_of, input_from};
+use super::outcome::OutcomeView;
 use crate::documents::editor::DocumentEditor;
 use crate::documents::live::LiveDocument;
 use crate::routes::Place;
@@ -45,16 +46,17 @@ fn ResourceItem(resource: Resource) -> impl IntoView {
     let document = match (resource.kind.as_str(), resource.content_type.as_str()) {
         ("tool", _) => None,
         (_, "application/json") => Some(view! {
-            <DocumentEditor address=resource.address.clone() kind=resource.kind.clone() may_write />
+            <DocumentEditor address=resource.address.clone() kind=resource.kind.clone() may_write
+                owner=Some(resource.owner.clone()) />
         }.into_any()),
         _ => Some(view! {
-            <LiveDocument address=resource.address.clone() kind=resource.kind.clone() may_write />
+            <LiveDocument address=resource.address.clone() kind=resource.kind.clone() may_write
+                owner=Some(resource.owner.clone()) content_type=resource.content_type.clone() />
         }.into_any()),
     };
     let fields = fields_of(&resource.schema);
     let may_invoke = resource.kind == "tool" && resource.permissions.iter().any(|p| p == "invoke");
     let address = resource.address.clone();
-    let (problem, set_problem) = signal(None::<String>);
     let form_fields = fields.clone();
     let tool = address.clone();
     let submit = move |ev: leptos::ev::SubmitEvent| {
@@ -85,21 +87,18 @@ fn ResourceItem(resource: Resource) -> impl IntoView {
             values.insert(field.name.clone(), Value::String(value));
         }
         match input_from(&form_fields, &values) {
-            Ok(input) => {
-                set_problem.set(None);
-                shared.invoke(tool.clone(), input);
-            }
-            Err(error) => set_problem.set(Some(error.to_string())),
+            Ok(input) => shared.invoke(tool.clone(), input),
+            Err(error) => shared.fail(tool.clone(), error.to_string()),
         }
     };
     let mine = address.clone();
     let form_label = format!("Invoke {address}");
-    let shown = move || {
+    let shown = Signal::derive(move || {
         outcome
             .get()
             .filter(|(tool, _)| *tool == mine)
             .map(|(_, o)| o)
-    };
+    });
     view! {
         <li class="resource" data-address=address.clone()>
             <div class="title">
@@ -119,14 +118,7 @@ fn ResourceItem(resource: Resource) -> impl IntoView {
                     <button type="submit">"Invoke"</button>
                 </form>
             </Show>
-            <Show when=move || problem.get().is_some()>
-                <p class="problem" role="alert">{move || problem.get().unwrap_or_default()}</p>
-            </Show>
-            {move || shown().map(|o| match o {
-                Outcome::Waiting => view! { <p class="outcome" role="status">"Working…"</p> }.into_any(),
-                Outcome::Result(json) => view! { <p class="outcome" role="status">"Result: " <code>{json}</code></p> }.into_any(),
-                Outcome::Error(message) => view! { <p class="outcome error" role="alert">"The tool could not do it: " {message}</p> }.into_any(),
-            })}
+            <OutcomeView outcome=shown tool=address.clone() />
         </li>
     }
 }

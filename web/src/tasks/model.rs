@@ -1,6 +1,9 @@
 //! Tasks as the page reads them: the listing's tasks, the text of their
-//! parts, and which events change a task (so the list is read again).
+//! parts, their first words, which events change a task (so the list is
+//! read again), and the members a task may go to (the partner picker).
 
+use crate::people::Person;
+use crate::people::order::{Kind, display_name, kind_of, panel_order};
 use agentnet_core::model::task::Task;
 use agentnet_core::network::task_types as types;
 use serde_json::Value;
@@ -41,6 +44,63 @@ pub fn text_of(parts: &[Value]) -> String {
         .filter(|t| !t.is_empty())
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+/// A task's first words (its first message), or its skill, or its id.
+pub fn summary(task: &Task) -> String {
+    let first = task
+        .history
+        .first()
+        .map(|m| text_of(&m.parts))
+        .filter(|t| !t.is_empty());
+    let mut text = first
+        .or_else(|| task.skill.clone())
+        .unwrap_or_else(|| format!("Task {}", task.id));
+    if text.chars().count() > 80 {
+        text = text.chars().take(80).collect::<String>() + "…";
+    }
+    text
+}
+
+/// True when `person` takes tasks: its profile says so, or it is an agent
+/// that has not said (the network gives those tasks as before). People at a
+/// browser take none unless they said so (the workspace cannot work a task).
+pub fn takes_tasks(person: &Person) -> bool {
+    match person.tasks {
+        Some(takes) => takes,
+        None => kind_of(&person.address) == Kind::Agent,
+    }
+}
+
+/// One choice of the partner picker.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Choice {
+    /// The member's address (the option's value).
+    pub address: String,
+    /// What the option reads: its name, and "offline" when it is.
+    pub label: String,
+}
+
+/// The members a task of `me`'s may go to: those that take tasks, other
+/// than `me` and than `refused` (a member the network just said takes
+/// none), online first and by name as in the People panel.
+pub fn partner_choices(people: &[Person], me: &str, refused: &[String]) -> Vec<Choice> {
+    let mut takers: Vec<&Person> = people
+        .iter()
+        .filter(|p| takes_tasks(p) && p.address != me && !refused.contains(&p.address))
+        .collect();
+    takers.sort_by(|a, b| panel_order(a, b));
+    takers
+        .into_iter()
+        .map(|p| Choice {
+            address: p.address.clone(),
+            label: if p.status == "online" {
+                display_name(&p.address).to_owned()
+            } else {
+                format!("{} (offline)", display_name(&p.address))
+            },
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -86,5 +146,47 @@ mod tests {
             json!({}),
         ];
         assert_eq!(text_of(&parts), "hello\n{\"n\":1}\n[a.txt]");
+        assert_eq!(summary(&tasks[0]), "Task t1");
+    }
+
+    fn member(address: &str, status: &str, tasks: Option<bool>) -> Person {
+        Person {
+            address: address.into(),
+            role: "member".into(),
+            status: status.into(),
+            verification: 0,
+            did: None,
+            description: None,
+            skills: Vec::new(),
+            tasks,
+        }
+    }
+
+    #[test]
+    fn the_picker_offers_only_members_that_take_tasks() {
+        let people = [
+            member("agent:idle", "online", Some(false)),
+            member("agent:worker10", "online", Some(true)),
+            member("agent:worker2", "online", None),
+            member("agent:sleepy", "offline", Some(true)),
+            member("human:ann", "online", None),
+            member("human:bea", "online", Some(true)),
+            member("human:me", "online", Some(true)),
+            member("agent:flaky", "online", Some(true)),
+        ];
+        let choices = partner_choices(&people, "human:me", &["agent:flaky".to_owned()]);
+        let shown: Vec<(&str, &str)> = choices
+            .iter()
+            .map(|c| (c.address.as_str(), c.label.as_str()))
+            .collect();
+        assert_eq!(
+            shown,
+            [
+                ("human:bea", "bea"),
+                ("agent:worker2", "worker2"),
+                ("agent:worker10", "worker10"),
+                ("agent:sleepy", "sleepy (offline)"),
+            ]
+        );
     }
 }

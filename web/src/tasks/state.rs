@@ -2,9 +2,10 @@
 //! `task.list`) and the person's task events in flight, is provided through
 //! Leptos context and sees the replica's effects in [`Tasks::on_effect`].
 
-use super::model::{changes_a_task, tasks_from};
+use super::model::{changes_a_task, summary, tasks_from};
 use crate::routes::Place;
 use crate::session::Session;
+use agentnet_core::ErrorCode;
 use agentnet_core::model::task::Task;
 use agentnet_core::network::task_types as types;
 use agentnet_core::replica::ReplicaEffect;
@@ -29,6 +30,11 @@ pub struct Tasks {
     reading: StoredValue<Option<bool>>,
     /// The person's task events the network has not acked yet.
     sent: StoredValue<Vec<EventId>>,
+    /// The task starts not answered yet, and the partner each went to.
+    starting: StoredValue<Vec<(EventId, String)>>,
+    /// Partners the network refused a task to since the roster was last
+    /// read (they take none): left out of the picker at once.
+    pub(super) refused: RwSignal<Vec<String>>,
 }
 
 impl Tasks {
@@ -42,6 +48,8 @@ impl Tasks {
             listing: StoredValue::new(None),
             reading: StoredValue::new(None),
             sent: StoredValue::new(Vec::new()),
+            starting: StoredValue::new(Vec::new()),
+            refused: RwSignal::new(Vec::new()),
         };
         provide_context(tasks);
         tasks
@@ -82,7 +90,33 @@ impl Tasks {
             return;
         };
         let payload = json!({ "parts": [{ "text": text }] });
-        self.send(types::CREATE, target, payload);
+        if let Some(id) = self.send(types::CREATE, target, payload) {
+            self.starting
+                .update_value(|s| s.push((id, partner.trim().to_owned())));
+        }
+    }
+
+    /// The artifact at `address`, if it is one of the listed tasks': its
+    /// name, its task's id and the task's first words.
+    pub fn artifact(&self, address: &str) -> Option<(String, String, String)> {
+        self.listed.with(|tasks| {
+            tasks.iter().find_map(|task| {
+                task.artifacts
+                    .iter()
+                    .find(|a| a.resource.to_string() == address)
+                    .map(|a| (a.name.clone(), task.id.clone(), summary(task)))
+            })
+        })
+    }
+
+    /// The partner a task start `id` went to, forgotten once answered.
+    fn started_to(&self, id: EventId) -> Option<String> {
+        let mut partner = None;
+        self.starting.update_value(|s| {
+            partner = s.iter().find(|(i, _)| *i == id).map(|(_, p)| p.clone());
+            s.retain(|(i, _)| *i != id);
+        });
+        partner
     }
 
     /// Cancels the task `id`.
@@ -109,8 +143,9 @@ impl Tasks {
         }
     }
 
-    fn send(&self, kind: &'static str, target: Address, payload: Value) {
-        match self.session.post(kind, target, payload) {
+    fn send(&self, kind: &'static str, target: Address, payload: Value) -> Option<EventId> {
+        let sent = self.session.post(kind, target, payload);
+        match sent {
             Some(id) => {
                 self.problem.set(None);
                 self.sent.update_value(|s| s.push(id));
@@ -119,6 +154,7 @@ impl Tasks {
                 "The workspace is still opening: try again in a moment.".into(),
             )),
         }
+        sent
     }
 
     fn was_sent(&self, id: EventId) -> bool {
@@ -154,6 +190,7 @@ impl Tasks {
                 self.listing_done();
             }
             ReplicaEffect::Accepted { id, ack, .. } if self.was_sent(*id) => {
+                self.started_to(*id);
                 // A new task opens at once.
                 if let Some(task) = ack.get("task").and_then(Value::as_str)
                     && ack.get("state").and_then(Value::as_str) == Some("accepted")
@@ -163,10 +200,18 @@ impl Tasks {
                 self.refresh();
             }
             ReplicaEffect::Rejected { id, rejection } if self.was_sent(*id) => {
-                self.problem.set(Some(format!(
-                    "The network refused it: {}",
-                    rejection.message
-                )));
+                let partner = self.started_to(*id);
+                let words = match (rejection.code, partner) {
+                    (ErrorCode::TakesNoTasks, Some(partner)) => {
+                        let words = format!(
+                            "{partner} does not take tasks (its profile says so): choose another partner."
+                        );
+                        self.refused.update(|r| r.push(partner));
+                        words
+                    }
+                    _ => format!("The network refused it: {}", rejection.message),
+                };
+                self.problem.set(Some(words));
             }
             _ => {}
         }

@@ -1,11 +1,14 @@
 //! The tasks pane: the person's tasks with their state (and a form to start
-//! one), or one task (`/n/{network}/tasks/{id}`): who is in it, its
+//! one, at a partner picked from the members that take tasks, or a
+//! channel), or one task (`/n/{network}/tasks/{id}`): who is in it, its
 //! conversation (with a box to add to it, which answers a task awaiting
-//! input), its artifacts — links to the network documents they are — and a
-//! Cancel button while it is not finished.
+//! input), its artifacts — links, by their names, to the network documents
+//! they are — and a Cancel button while it is not finished.
 
-use super::model::text_of;
+use super::model::{partner_choices, summary, text_of};
 use super::state::Tasks;
+use crate::chat::Chat;
+use crate::people::People;
 use crate::routes::Place;
 use crate::session::Session;
 use agentnet_core::model::task::{Task, TaskState};
@@ -34,25 +37,82 @@ pub fn TasksPane() -> impl IntoView {
 fn TaskList() -> impl IntoView {
     let tasks = Tasks::get();
     let session = Session::get();
+    let people = People::get();
+    let members = people.members();
+    let chat = Chat::get();
+    let channels = Memo::new(move |_| {
+        let mut channels: Vec<String> = chat
+            .conversations()
+            .into_iter()
+            .filter(|c| c.starts_with("channel/"))
+            .collect();
+        channels.dedup();
+        channels
+    });
+    // The picker reads who takes tasks now: the roster again, and a partner
+    // the network refused is left out until it has been read.
+    people.refresh();
+    tasks.refused.set(Vec::new());
+    let me = session.me_text();
+    let choices = Memo::new(move |_| {
+        let refused = tasks.refused.get();
+        members.with(|m| partner_choices(m, &me, &refused))
+    });
     let (partner, set_partner) = signal(String::new());
     let (text, set_text) = signal(String::new());
+    // The picked partner stays picked while it is offered; else the first offered.
+    Effect::new(move |_| {
+        let offered = choices.get();
+        let picked = partner.get_untracked();
+        let channel = picked.starts_with("channel/");
+        if !channel && !offered.iter().any(|c| c.address == picked) {
+            set_partner.set(
+                offered
+                    .first()
+                    .map(|c| c.address.clone())
+                    .unwrap_or_default(),
+            );
+        }
+    });
     let start = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
         let what = text.get_untracked().trim().to_owned();
+        let to = partner.get_untracked();
+        if to.is_empty() {
+            tasks.problem.set(Some(
+                "Choose who should do it: no member takes tasks yet.".into(),
+            ));
+            return;
+        }
         if what.is_empty() {
             tasks.problem.set(Some("Say what the task is.".into()));
             return;
         }
-        tasks.start(&partner.get_untracked(), &what);
+        tasks.start(&to, &what);
         set_text.set(String::new());
     };
     view! {
         <h2>"Tasks"</h2>
-        <form class="new-task" on:submit=start>
+        <form class="new-task" aria-label="Start a task" on:submit=start>
             <label>"Partner"
-                <input name="partner" autocomplete="off" placeholder="agent:helper"
-                    prop:value=move || partner.get()
-                    on:input=move |ev| set_partner.set(event_target_value(&ev)) />
+                <select name="partner" prop:value=move || partner.get()
+                    on:change=move |ev| set_partner.set(event_target_value(&ev))>
+                    <Show when=move || choices.with(Vec::is_empty)>
+                        <option value="" disabled=true>"No member takes tasks yet"</option>
+                    </Show>
+                    <optgroup label="Members who take tasks">
+                        <For each=move || choices.get() key=|c| c.clone() let:choice>
+                            <option value=choice.address.clone()>{choice.label}</option>
+                        </For>
+                    </optgroup>
+                    <Show when=move || channels.with(|c| !c.is_empty())>
+                        <optgroup label="Channels (everyone in it)">
+                            <For each=move || channels.get() key=|c| c.clone() let:channel>
+                                <option value=channel.clone()>{format!("#{}", channel.trim_start_matches("channel/"))}</option>
+                            </For>
+                        </optgroup>
+                    </Show>
+                </select>
             </label>
             <label>"Task"
                 <input name="task" autocomplete="off" placeholder="What should be done?"
@@ -228,22 +288,6 @@ impl From<&Task> for Row {
             route: format!("{} → {}", task.requester, partners(task)),
         }
     }
-}
-
-/// A task's first words (its first message), or its skill, or its id.
-fn summary(task: &Task) -> String {
-    let first = task
-        .history
-        .first()
-        .map(|m| text_of(&m.parts))
-        .filter(|t| !t.is_empty());
-    let mut text = first
-        .or_else(|| task.skill.clone())
-        .unwrap_or_else(|| format!("Task {}", task.id));
-    if text.chars().count() > 80 {
-        text = text.chars().take(80).collect::<String>() + "…";
-    }
-    text
 }
 
 fn partners(task: &Task) -> String {

@@ -1,0 +1,93 @@
+//! A tool's latest outcome under its form: "Working…", the result as people
+//! read it ([`super::shown`]: text, a table of records, or pretty JSON in a
+//! `<details>` that folds), or the error in words. One outcome at a time:
+//! the next replaces it.
+
+use super::forms::Outcome;
+use super::shown::{Shown, shown};
+use leptos::prelude::*;
+
+/// The outcome box of one tool.
+#[component]
+pub fn OutcomeView(
+    /// What became of the tool's latest invocation, if any.
+    outcome: Signal<Option<Outcome>>,
+    /// The tool's address (names the result table).
+    tool: String,
+) -> impl IntoView {
+    let tool = StoredValue::new(tool);
+    move || {
+        outcome.get().map(|o| match o {
+            Outcome::Waiting => {
+                view! { <div class="outcome" role="status">"Working…"</div> }.into_any()
+            }
+            Outcome::Error(message) => view! {
+                <div class="outcome error" role="alert">
+                    <span class="outcome-label">"The tool could not do it"</span>
+                    <p>{message}</p>
+                </div>
+            }
+            .into_any(),
+            Outcome::Form(message) => view! {
+                <div class="outcome error" role="alert">
+                    <span class="outcome-label">"Nothing was sent"</span>
+                    <p>{message}</p>
+                </div>
+            }
+            .into_any(),
+            Outcome::Result(output) => view! {
+                <div class="outcome result" role="status">
+                    <span class="outcome-label">"Result"</span>
+                    {result_view(shown(&output), tool.get_value())}
+                </div>
+            }
+            .into_any(),
+        })
+    }
+}
+
+/// The view of one shown result.
+fn result_view(result: Shown, tool: String) -> AnyView {
+    match result {
+        Shown::Text(text) => view! { <p class="result-text">{text}</p> }.into_any(),
+        Shown::Json { summary, pretty } => view! {
+            <details class="result-json" open>
+                <summary>{format!("JSON · {summary}")}</summary>
+                <pre><code>{pretty}</code></pre>
+            </details>
+        }
+        .into_any(),
+        Shown::Table {
+            columns,
+            rows,
+            more,
+        } => {
+            let caption = format!(
+                "{} {} from {tool}",
+                rows.len() + more,
+                if rows.len() + more == 1 {
+                    "record"
+                } else {
+                    "records"
+                }
+            );
+            view! {
+                <div class="result-table" tabindex="0" role="region" aria-label=caption.clone()>
+                    <table>
+                        <caption>{caption.clone()}</caption>
+                        <thead><tr>
+                            {columns.into_iter().map(|c| view! { <th scope="col">{c}</th> }).collect_view()}
+                        </tr></thead>
+                        <tbody>
+                            {rows.into_iter().map(|row| view! {
+                                <tr>{row.into_iter().map(|cell| view! { <td>{cell}</td> }).collect_view()}</tr>
+                            }).collect_view()}
+                        </tbody>
+                    </table>
+                    {(more > 0).then(|| view! { <p class="details">{format!("and {more} more not shown")}</p> })}
+                </div>
+            }
+            .into_any()
+        }
+    }
+}
