@@ -9,7 +9,12 @@ use leptos::prelude::*;
 
 /// The edit box of `line`, shown while `editing`.
 #[component]
-pub fn EditForm(line: Line, editing: RwSignal<bool>) -> impl IntoView {
+pub fn EditForm(
+    /// The message edited.
+    line: Line,
+    /// True while the box shows.
+    editing: RwSignal<bool>,
+) -> impl IntoView {
     let chat = Chat::get();
     let text = RwSignal::new(line.content.clone());
     let save = {
@@ -58,7 +63,12 @@ pub fn EditForm(line: Line, editing: RwSignal<bool>) -> impl IntoView {
 
 /// Edit and Delete for the person's own sent message (Delete asks once more).
 #[component]
-pub fn OwnActions(line: Line, editing: RwSignal<bool>) -> impl IntoView {
+pub fn OwnActions(
+    /// The person's message.
+    line: Line,
+    /// Set while its edit box shows.
+    editing: RwSignal<bool>,
+) -> impl IntoView {
     let chat = Chat::get();
     let confirming = RwSignal::new(false);
     let line = StoredValue::new(line);

@@ -73,7 +73,7 @@ pub struct Chat {
     /// Edits and deletions known, by message ([`super::edits`]).
     pub(super) changes: StoredValue<super::edits::Changes>,
     /// The person's edits and deletions waiting for the network, by event id.
-    pending_changes: StoredValue<BTreeMap<EventId, agentnet_core::Event>>,
+    pending_changes: StoredValue<BTreeMap<EventId, agentnet_core::Event>, LocalStorage>,
 }
 
 impl Chat {
@@ -104,7 +104,7 @@ impl Chat {
             arriving: RwSignal::new(true),
             left_off: RwSignal::new(None),
             changes: StoredValue::new(BTreeMap::new()),
-            pending_changes: StoredValue::new(BTreeMap::new()),
+            pending_changes: StoredValue::new_local(BTreeMap::new()),
         };
         chat.recall_read(session.network_name());
         let tabs = Tabs::open(&session.network_name(), move |news| chat.apply_news(news));
