@@ -92,8 +92,9 @@ test('unread counts survive a reload in IndexedDB, mentions are marked apart, an
     await everyone.locator('.unread.mention', { hasText: '3' }).waitFor({ timeout: 10_000 });
     assert.match(await everyone.textContent(), /unread, for you: a mention/);
 
-    // Kept in IndexedDB, not localStorage: cleared, the reload still knows what was read.
-    await page.evaluate(() => localStorage.clear());
+    // Kept in IndexedDB, not localStorage: the reload still knows what was read.
+    // (Only the read markers' old localStorage keys: the person's identity stays.)
+    await page.evaluate(() => Object.keys(localStorage).filter((k) => k.includes('read:')).forEach((k) => localStorage.removeItem(k)));
     await page.reload();
     await page.getByRole('status').filter({ hasText: 'online' }).waitFor({ timeout: 15_000 });
     await everyone.locator('.unread.mention', { hasText: '3' }).waitFor({ timeout: 15_000 });
@@ -215,7 +216,7 @@ test('the author edits and deletes a message, another person sees it live, and n
     await mine.getByRole('button', { name: 'Delete' }).click();
     await mine.getByRole('group', { name: 'Delete this message?' }).getByRole('button', { name: 'Delete' }).click();
     await theirs.getByText('This message was deleted.').waitFor({ timeout: 10_000 });
-    await mine.getByText('This message was deleted.').waitFor();
+    await ann.locator(`.message[data-id="${messageId}"]`).getByText('This message was deleted.').waitFor();
     assert.equal(await theirs.locator('.markdown').count(), 0);
     // A reload reads the changes back from the network's history.
     await bob.reload();
