@@ -62,7 +62,7 @@ pub fn NotifyControl() -> impl IntoView {
         match state.get().as_str() {
         "unsupported" => ().into_any(),
         "granted" => view! {
-            <p class="notify-state" role="status"><span aria-hidden="true">"🔔 "</span>"Notifications on for mentions and direct messages"</p>
+            <p class="notify-state" role="status">"Notifications on for mentions and direct messages"</p>
         }
         .into_any(),
         "denied" => view! {
@@ -72,7 +72,7 @@ pub fn NotifyControl() -> impl IntoView {
         _ => view! {
             <button type="button" class="notify" on:click=ask
                 title="Be notified of mentions and direct messages while this tab is hidden">
-                <span aria-hidden="true">"🔔 "</span>"Enable notifications"
+                "Enable notifications"
             </button>
         }
         .into_any(),
