@@ -2,7 +2,9 @@
 //! ([`member_record`]: address, name, description, DID, verification level,
 //! the skills and tags its profile's `meta` publishes), its search entry
 //! ([`member_entry`]), its search result with the network's endpoints
-//! ([`member_hit`]) and its ANP agent description ([`member_description`]).
+//! ([`member_hit`]) and its ANP agent description ([`member_description`]),
+//! whose OpenRPC interface for the member's tools ([`member_tools`]) the
+//! registry's binding adds (`crate::bindings::anp::openrpc`).
 //!
 //! The same record serves a network answering `network.discovery.query` over
 //! its own roster and the registry listing the members of public networks
@@ -10,11 +12,18 @@
 
 use super::descriptions::{AD_VERSION, context, network_interfaces};
 use super::search::Entry;
+use crate::Address;
+use crate::ids::address::ResourceKind;
+use crate::model::access::AccessRule;
 use crate::model::membership::Member;
+use crate::model::state::Resource;
 use serde_json::{Value, json};
+use std::collections::BTreeMap;
 
 /// Most skills one member's profile publishes to search.
 pub const MAX_MEMBER_SKILLS: usize = 32;
+/// Most tools one member's listing offers.
+pub const MAX_MEMBER_TOOLS: usize = 32;
 
 /// The name part of an address (`agent:alice` → `alice`).
 fn name_of(address: &str) -> &str {
@@ -113,19 +122,39 @@ pub fn member_description(network: &str, record: &Value, url: &str, origin: &str
     })
 }
 
+/// The tools `member` registered that every member of its network may see
+/// (read rule `network`): `{address, description, schema}` each, at most
+/// [`MAX_MEMBER_TOOLS`]. Its ANP description offers them over OpenRPC
+/// (`crate::bindings::anp::openrpc`); a call is still checked for its caller.
+pub fn member_tools(member: &Member, resources: &BTreeMap<Address, Resource>) -> Vec<Value> {
+    resources
+        .values()
+        .filter(|r| r.kind == ResourceKind::Tool && r.owner == member.address)
+        .filter(|r| r.permissions.read == AccessRule::Network)
+        .take(MAX_MEMBER_TOOLS)
+        .map(|r| json!({"address": r.address, "description": r.description, "schema": r.schema}))
+        .collect()
+}
+
 /// What a network tells the registry about itself for discovery: `{network,
 /// public, members}`, the records of the members who opted in
-/// (`profile.listed`), none unless the network is public.
+/// (`profile.listed`) with their tools ([`member_tools`]), none unless the
+/// network is public.
 pub fn network_listing<'a>(
     network: &str,
     public: bool,
     members: impl IntoIterator<Item = &'a Member>,
+    resources: &BTreeMap<Address, Resource>,
 ) -> Value {
     let listed: Vec<Value> = if public {
         members
             .into_iter()
             .filter(|m| m.profile.listed)
-            .map(member_record)
+            .map(|m| {
+                let mut record = member_record(m);
+                record["tools"] = Value::Array(member_tools(m, resources));
+                record
+            })
             .collect()
     } else {
         Vec::new()

@@ -97,6 +97,7 @@ impl NetworkHost {
             config.id.as_str(),
             config.public,
             network.state().members.values(),
+            &network.state().resources,
         )
         .to_string();
         self.discovery.is_new(text)

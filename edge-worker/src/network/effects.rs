@@ -242,7 +242,10 @@ impl Host for Applier<'_> {
             }
             Effect::Store(row) => {
                 host.mcp.noticed(&effect);
-                if let agentnet_core::model::state::Row::Member(_) = row {
+                // A member's listing carries its tools (`network_listing`).
+                if let agentnet_core::model::state::Row::Member(_)
+                | agentnet_core::model::state::Row::Resource(_) = row
+                {
                     host.discovery.members_changed();
                 }
                 if let agentnet_core::model::state::Row::Task(task) = row {
@@ -256,7 +259,11 @@ impl Host for Applier<'_> {
             }
             Effect::Remove { kind, key } => {
                 host.mcp.noticed(&effect);
-                if *kind == agentnet_core::model::state::RowKind::Member {
+                if matches!(
+                    kind,
+                    agentnet_core::model::state::RowKind::Member
+                        | agentnet_core::model::state::RowKind::Resource
+                ) {
                     host.discovery.members_changed();
                 }
                 self.store.remove(*kind, key)?
