@@ -5,7 +5,7 @@
 //! proof ([`proof_of`]) and the domain it reached, the bearer token ANP
 //! servers answer with, and the `WWW-Authenticate` challenge of a refusal. The checks themselves are the network's
 //! ([`crate::network::Network::verify_identity`] through
-//! [`crate::identity::didwba::DidWbaVerifier`]); the host resolves the DID's
+//! [`crate::identity::didwba_verify::DidWbaVerifier`]); the host resolves the DID's
 //! document first ([`crate::network::Network::didwba_lookups`]).
 //!
 //! The HTTP binding's `POST v1/join` takes the header in place of

@@ -2,7 +2,7 @@
 //! `Authorization: DIDWba …` header ([`super::didwba::DidWbaHeader`]) or
 //! ANP 1.2's HTTP Message Signature ([`super::http_signature::SignedRequest`],
 //! the `anp` SDK's default). Both name a DID, a verification method, a nonce
-//! and a time, and both are checked by [`super::didwba::DidWbaVerifier`]
+//! and a time, and both are checked by [`super::didwba_verify::DidWbaVerifier`]
 //! under the same window and single-use nonce rules.
 //!
 //! A proof travels from the binding (which reads the request) to the network

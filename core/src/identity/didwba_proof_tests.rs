@@ -5,7 +5,8 @@
 
 use super::*;
 use crate::identity::did::{Did, document};
-use crate::identity::didwba::{DidWbaVerifier, MAX_AGE_SECS};
+use crate::identity::didwba::MAX_AGE_SECS;
+use crate::identity::didwba_verify::DidWbaVerifier;
 use crate::identity::http_signature::Received;
 
 const DID: &str = "did:wba:example.com:agents:alice";

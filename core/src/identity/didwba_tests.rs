@@ -4,8 +4,10 @@
 //! secret `[5; 32]`.
 
 use super::*;
+use crate::identity::did::Did;
 use crate::identity::did::document;
 use crate::identity::didwba_proof::DidProof;
+use crate::identity::didwba_verify::DidWbaVerifier;
 use crate::identity::keys::PublicKey;
 
 const DID: &str = "did:wba:example.com:agents:alice";

@@ -11,6 +11,7 @@ pub mod aic;
 pub mod did;
 pub mod didwba;
 pub mod didwba_proof;
+pub mod didwba_verify;
 pub mod encoding;
 pub mod error;
 pub mod http_signature;

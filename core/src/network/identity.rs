@@ -244,7 +244,7 @@ impl Network {
     /// reaching this server at `domain` ([`crate::bindings::didwba::domain_of`]),
     /// can be checked: nothing for a header that fails a check that needs no
     /// document (malformed, timestamp out of the window, nonce used, another
-    /// audience: [`crate::identity::didwba::DidWbaVerifier::precheck`]).
+    /// audience: [`crate::identity::didwba_verify::DidWbaVerifier::precheck`]).
     pub fn didwba_lookups(&self, header: &str, domain: &str, now: u64) -> Vec<Lookup> {
         DidProof::parse(header)
             .ok()

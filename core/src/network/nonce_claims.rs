@@ -7,8 +7,8 @@
 use super::engine::Network;
 use crate::bindings::nonce_claims::NonceClaim;
 use crate::identity::did::Did;
-use crate::identity::didwba::DidWbaVerifier;
 use crate::identity::didwba_proof::DidProof;
+use crate::identity::didwba_verify::DidWbaVerifier;
 use crate::identity::error::IdentityError;
 
 impl Network {
