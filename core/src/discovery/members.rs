@@ -12,8 +12,8 @@
 
 use super::descriptions::{AD_VERSION, context, network_interfaces};
 use super::search::Entry;
-use crate::Address;
-use crate::ids::address::ResourceKind;
+use crate::ids::address::{Address, ResourceKind};
+
 use crate::model::access::AccessRule;
 use crate::model::membership::Member;
 use crate::model::state::Resource;
