@@ -127,6 +127,25 @@ setup_npm() {
   fi
 }
 
+# ANP's official Python SDK (`anp` from PyPI, pinned) for the ANP interop test
+# (tests/e2e/anp-sdk.test.mjs), in its own virtual environment under the cache, exported as
+# ANP_PYTHON. Needs Python 3.10+ with venv (Debian: python3-venv).
+ANP_SDK_VERSION="1.0.7"
+setup_anp_python() {
+  step "ANP's Python SDK (anp $ANP_SDK_VERSION from PyPI) for the ANP interop test"
+  local venv="$AGENTNET_CACHE/python/anp-$ANP_SDK_VERSION"
+  if [ -x "$venv/bin/python" ] && "$venv/bin/python" -c 'import anp.anp_crawler' 2>/dev/null; then
+    note "anp $ANP_SDK_VERSION installed"
+  else
+    command -v python3 >/dev/null || { echo "Python 3.10+ (with venv) is required for the ANP interop test"; exit 1; }
+    note "installing anp $ANP_SDK_VERSION into $venv"
+    rm -rf "$venv"
+    python3 -m venv "$venv"
+    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check "anp==$ANP_SDK_VERSION"
+  fi
+  export ANP_PYTHON="$venv/bin/python"
+}
+
 # Chromium for the browser tests, exported as CHROMIUM_PATH (tests/support/browser.mjs): the one
 # given, one on PATH, Chromium or Chrome in /Applications (macOS), else Debian's package via apt-get.
 setup_chromium() {

@@ -1,9 +1,11 @@
-//! DIDWba header authentication (did:wba method spec §3) for any binding:
-//! reading `Authorization: DIDWba …` and the domain the request reached, the
-//! bearer token ANP servers answer with, and the `WWW-Authenticate`
-//! challenge of a refusal. The checks themselves are the network's
+//! DID authentication for any binding, in both forms ANP clients send: the
+//! `Authorization: DIDWba …` header (did:wba method spec §3) and ANP 1.2's
+//! HTTP Message Signatures (RFC 9421: `Signature-Input`, `Signature`,
+//! `Content-Digest`; the `anp` SDK's default). Here: reading a request's
+//! proof ([`proof_of`]) and the domain it reached, the bearer token ANP
+//! servers answer with, and the `WWW-Authenticate` challenge of a refusal. The checks themselves are the network's
 //! ([`crate::network::Network::verify_identity`] through
-//! [`crate::identity::didwba::DidWbaVerifier`]); the host resolves the DID's
+//! [`crate::identity::didwba_verify::DidWbaVerifier`]); the host resolves the DID's
 //! document first ([`crate::network::Network::didwba_lookups`]).
 //!
 //! The HTTP binding's `POST v1/join` takes the header in place of
@@ -15,14 +17,39 @@
 use super::exchange::{BindingHost, join_event};
 use super::message::{Request, Response};
 use crate::identity::did::Did;
+use crate::identity::didwba_proof::DidProof;
+use crate::identity::http_signature::{ACCEPT_SIGNATURE, Received, SignedRequest};
 use crate::network::Inbound;
 use crate::{Address, Network};
 
-/// The `DIDWba …` header of a request, if it has one.
-pub fn header_of(req: &Request) -> Option<&str> {
+/// The DID proof of a request, as the text the network checks
+/// ([`DidProof::parse`]): its HTTP Message Signature, read against the
+/// request as received (an unreadable one becomes a proof that is refused,
+/// never ignored), else its `DIDWba …` header; `None` without either.
+pub fn proof_of(req: &Request) -> Option<String> {
+    let method = req.method.to_string();
+    let header = |name: &str| req.header(name);
+    let received = Received {
+        method: &method,
+        url: &req.url,
+        header: &header,
+        body: req.body.as_bytes(),
+    };
+    if let Some(signed) = SignedRequest::of(&received) {
+        return Some(DidProof::signed_text(signed));
+    }
     req.header("authorization")
         .filter(|h| h.trim_start().starts_with("DIDWba "))
+        .map(str::to_owned)
 }
+
+/// The headers a DID proof travels in, dropped once it is exchanged for a bearer.
+const PROOF_HEADERS: [&str; 4] = [
+    "authorization",
+    "signature-input",
+    "signature",
+    "content-digest",
+];
 
 /// The service domain a DIDWba signature covers: the request's host name, without port.
 pub fn domain_of(req: &Request) -> &str {
@@ -49,20 +76,27 @@ pub fn unauthorized(refused: Response) -> Response {
         .unwrap_or("")
         .replace('"', "'");
     let reason = message.split(':').next().unwrap_or("").to_owned();
-    refused.with_status(401).with_header(
-        "WWW-Authenticate",
-        &format!("DIDWba error=\"{reason}\", error_description=\"{message}\""),
-    )
+    refused
+        .with_status(401)
+        .with_header(
+            "WWW-Authenticate",
+            &format!("DIDWba error=\"{reason}\", error_description=\"{message}\""),
+        )
+        .with_header("Accept-Signature", ACCEPT_SIGNATURE)
 }
 
 /// The address a DID joins as where the request names none (MCP, A2A):
 /// `did:openagents:{name}` → `openagents:{name}`; a did:wba →
-/// `agent:{its last path segment, else its host's first label}`.
+/// `agent:{its last path segment, else its host's first label}`, passing
+/// over a last segment that binds its key (`did:wba:…:agents:ana:e1_…` → `agent:ana`).
 pub fn address_for(did: &Did) -> Option<Address> {
     let name = match did {
         Did::OpenAgents(name) => return format!("openagents:{name}").parse().ok(),
+        // A last segment that binds the key (`e1_…`, `k1_…`) names no one: the one before does.
         Did::Wba { host, path } => path
-            .last()
+            .iter()
+            .rev()
+            .find(|s| !s.starts_with("e1_") && !s.starts_with("k1_"))
             .cloned()
             .unwrap_or_else(|| host.split(['.', ':']).next().unwrap_or("").to_owned()),
     };
@@ -76,16 +110,16 @@ fn refused(message: String) -> Response {
     ))
 }
 
-/// The address a DIDWba header's DID joins as ([`address_for`]), or the 401 to answer.
+/// The address a proof's DID joins as ([`address_for`]), or the 401 to answer.
 pub fn address_of_header(header: &str) -> Result<Address, Response> {
-    let did = crate::identity::didwba::DidWbaHeader::parse(header)
-        .and_then(|h| h.did.parse::<Did>())
+    let did = DidProof::parse(header)
+        .and_then(|h| h.did().parse::<Did>())
         .map_err(|error| refused(error.rejection().message))?;
     address_for(&did).ok_or_else(|| refused(format!("malformed: {did} names no address")))
 }
 
 /// For endpoints that take a bearer session (MCP, A2A): a request with a
-/// DIDWba header joins as its DID's address ([`address_for`]) at level 3
+/// DID proof (either form) joins as its DID's address ([`address_for`]) at level 3
 /// and gets a session. `Ok(Some((request, token)))`: the request rewritten to
 /// carry `Authorization: Bearer {token}`, and the token to answer with
 /// ([`with_bearer`]); `Ok(None)`: no DIDWba header; `Err`: the 401 to answer.
@@ -95,9 +129,10 @@ pub fn exchange<H: BindingHost>(
     network: &mut Network,
     req: &Request,
 ) -> Result<Result<Option<(Request, String)>, Response>, H::Error> {
-    let Some(header) = header_of(req) else {
+    let Some(header) = proof_of(req) else {
         return Ok(Ok(None));
     };
+    let header = header.as_str();
     let address = match address_of_header(header) {
         Ok(address) => address,
         Err(refused) => return Ok(Err(refused)),
@@ -122,7 +157,7 @@ pub fn exchange<H: BindingHost>(
     let mut rewritten = req.clone();
     rewritten
         .headers
-        .retain(|(name, _)| !name.eq_ignore_ascii_case("authorization"));
+        .retain(|(name, _)| !PROOF_HEADERS.iter().any(|p| name.eq_ignore_ascii_case(p)));
     rewritten
         .headers
         .push(("Authorization".to_owned(), format!("Bearer {token}")));
@@ -139,12 +174,26 @@ mod tests {
     fn the_header_and_domain_are_read_from_the_request() {
         let req = Request::new(Method::Post, "http://localhost:8787/networks/x/v1/join")
             .with_header("Authorization", "DIDWba did=\"d\"");
-        assert_eq!(header_of(&req), Some("DIDWba did=\"d\""));
+        assert_eq!(proof_of(&req).as_deref(), Some("DIDWba did=\"d\""));
         assert_eq!(domain_of(&req), "localhost");
         let bearer = Request::new(Method::Get, "https://example.com/x")
             .with_header("authorization", "Bearer abc");
-        assert_eq!(header_of(&bearer), None);
+        assert_eq!(proof_of(&bearer), None);
         assert_eq!(domain_of(&bearer), "example.com");
+        let named = |did: &str| address_for(&did.parse().unwrap()).map(|a| a.to_string());
+        assert_eq!(
+            named("did:wba:example.com:agents:ana:e1_UDDReOZl1ipXAfp9wYsm13sDBMK5og--QWdBjzuf6o4")
+                .as_deref(),
+            Some("agent:ana")
+        );
+        assert_eq!(
+            named("did:wba:example.com:k1_abc").as_deref(),
+            Some("agent:example")
+        );
+        assert_eq!(
+            named("did:wba:example.com:agents:Bo").as_deref(),
+            Some("agent:bo")
+        );
         let refused = Response::error(
             crate::ErrorCode::VerificationFailed,
             IdentityError::NonceReused.rejection().message,

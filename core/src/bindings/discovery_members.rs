@@ -2,7 +2,8 @@
 //! network objects' internal `POST /internal/network-members` (a network's
 //! listing, [`crate::discovery::members::network_listing`], replacing the
 //! one before) and each listed member's ANP description at
-//! `GET /registry/v1/networks/{id}/members/{address}/ad.json`.
+//! `GET /registry/v1/networks/{id}/members/{address}/ad.json`, with an
+//! OpenRPC interface for the member's tools ([`super::anp::openrpc`]).
 //!
 //! The internal path is not a registry path, so the Worker never forwards an
 //! outside request to it: only a network object reaches it, through the
@@ -49,7 +50,13 @@ pub fn member_ad(catalog: &Catalog, req: &Request, network: &str, address: &str)
     match catalog.member(network, address) {
         Some(record) => {
             let url = member_ad_url(origin, network, address);
-            Response::json(member_description(network, record, &url, origin))
+            let mut description = member_description(network, record, &url, origin);
+            if let Some(tools) = super::anp::openrpc::interface(network, record, origin)
+                && let Some(interfaces) = description["interfaces"].as_array_mut()
+            {
+                interfaces.push(tools);
+            }
+            Response::json(description)
         }
         None => Response::error(
             ErrorCode::NotFound,

@@ -109,7 +109,8 @@ pub fn join<H: BindingHost>(
     peer: Option<String>,
 ) -> Result<Response, H::Error> {
     let text = req.body.as_str();
-    let didwba = super::didwba::header_of(req).map(|h| (h, super::didwba::domain_of(req)));
+    let proof = super::didwba::proof_of(req);
+    let didwba = proof.as_deref().map(|h| (h, super::didwba::domain_of(req)));
     let body = match join_body(text) {
         Ok(body) => body,
         Err(response) => return Ok(response),

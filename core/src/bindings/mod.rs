@@ -24,7 +24,8 @@
 //! * [`networks`] — the Worker's own routes (`/v1/networks`, `/networks/{id}/…`)
 //! * [`directory`] — the listing of public networks and the creation limits
 //! * [`mcp`] — MCP (Streamable HTTP) at `/networks/{id}/mcp`
-//! * [`didwba`] — DIDWba header authentication any binding can use
+//! * [`didwba`] — DID authentication (DIDWba header, HTTP Message Signatures) any binding can use
+//! * [`anp`] — ANP clients: members' tools as OpenRPC, called at `/networks/{id}/anp/rpc`
 //! * [`registry`] — the identity registry at `/registry/v1/`, DID documents and the JWKS
 //! * [`oauth`] — each network's OAuth authorization server for its MCP endpoint (consent = join)
 //! * [`a2a`] — A2A (JSON-RPC, both generations) at `/networks/{id}/a2a`
@@ -32,6 +33,7 @@
 
 pub mod a2a;
 pub mod admin;
+pub mod anp;
 pub mod cors;
 pub mod create;
 pub mod didwba;

@@ -15,7 +15,8 @@
 
 use super::message::Response;
 use crate::ErrorCode;
-use crate::identity::didwba::{DidWbaHeader, MAX_AGE_SECS, MAX_AHEAD_SECS};
+use crate::identity::didwba::{MAX_AGE_SECS, MAX_AHEAD_SECS};
+use crate::identity::didwba_proof::DidProof;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
@@ -46,11 +47,11 @@ pub enum Claimed {
 }
 
 impl NonceClaim {
-    /// The claim for `header`, whose timestamp was read as `at` (unix seconds).
-    pub fn of(header: &DidWbaHeader, at: u64) -> Self {
+    /// The claim for `proof`, made at `at` (unix seconds).
+    pub fn of(proof: &DidProof, at: u64) -> Self {
         Self {
-            did: header.did.clone(),
-            nonce: header.nonce.clone(),
+            did: proof.did().to_owned(),
+            nonce: proof.nonce().to_owned(),
             until_ms: at
                 .saturating_add(MAX_AGE_SECS + MAX_AHEAD_SECS)
                 .saturating_mul(1000),

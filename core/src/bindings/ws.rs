@@ -112,7 +112,7 @@ pub fn binds_at_upgrade(req: &Request) -> bool {
     ["agent_id", "ticket", "session"]
         .iter()
         .any(|key| req.query(key).is_some())
-        || didwba::header_of(req).is_some()
+        || didwba::proof_of(req).is_some()
 }
 
 /// Decides an upgrade request; a join, ticket or session in its query is taken now.
@@ -158,8 +158,8 @@ fn decide_upgrade<H: BindingHost>(
         };
         return accepted(host, network, effects, peer);
     }
-    if let Some(header) = didwba::header_of(req) {
-        return didwba_upgrade(host, network, req, header, after);
+    if let Some(header) = didwba::proof_of(req) {
+        return didwba_upgrade(host, network, req, &header, after);
     }
     let Some(agent) = req.query("agent_id") else {
         return Ok(Ok(Upgrade {

@@ -4,7 +4,9 @@
 //! ([`tools_of`]) — so a search for `calculator` finds the member offering
 //! `resource/tool/calculator`), its search entry
 //! ([`member_entry`]), its search result with the network's endpoints
-//! ([`member_hit`]) and its ANP agent description ([`member_description`]).
+//! ([`member_hit`]) and its ANP agent description ([`member_description`]),
+//! whose OpenRPC interface for the member's tools ([`tools_of`]) the
+//! registry's binding adds (`crate::bindings::anp::openrpc`).
 //!
 //! The same record serves a network answering `network.discovery.query` over
 //! its own roster and the registry listing the members of public networks
@@ -12,21 +14,26 @@
 
 use super::descriptions::{AD_VERSION, context, network_interfaces};
 use super::search::Entry;
-use crate::ids::address::Address;
-use crate::ids::address::ResourceKind;
+use crate::ids::address::{Address, ResourceKind};
+use crate::model::access::AccessRule;
 use crate::model::membership::Member;
 use crate::model::state::Resource;
 use serde_json::{Value, json};
+use std::collections::BTreeMap;
 
 /// Most skills one member's profile publishes to search.
 pub const MAX_MEMBER_SKILLS: usize = 32;
-/// Most tools one member's record publishes to search.
+/// Most tools one member's record publishes.
 pub const MAX_MEMBER_TOOLS: usize = 32;
 /// The prefix of a tool's address; the rest is its name.
 const TOOL_PREFIX: &str = "resource/tool/";
 
-/// The tools `owner` offers among `resources`: `{name, description}`, by
-/// name, at most [`MAX_MEMBER_TOOLS`].
+/// The tools `owner` offers among `resources` that every member of its
+/// network may see (read rule `network`; a tool kept to a few stays out of
+/// every listing): `{name, address, description, schema}`, by name, at most
+/// [`MAX_MEMBER_TOOLS`]. Search finds a member by their names; its ANP
+/// description offers them over OpenRPC (`crate::bindings::anp::openrpc`),
+/// where a call is still checked for its caller.
 pub fn tools_of<'a>(
     owner: &Address,
     resources: impl IntoIterator<Item = &'a Resource>,
@@ -34,10 +41,11 @@ pub fn tools_of<'a>(
     let mut tools: Vec<Value> = resources
         .into_iter()
         .filter(|r| r.kind == ResourceKind::Tool && &r.owner == owner)
+        .filter(|r| r.permissions.read == AccessRule::Network)
         .filter_map(|r| {
             let address = r.address.to_string();
             let name = address.strip_prefix(TOOL_PREFIX)?.to_owned();
-            Some(json!({"name": name, "description": r.description}))
+            Some(json!({"name": name, "address": address, "description": r.description, "schema": r.schema}))
         })
         .collect();
     tools.sort_by(|a, b| text(a, "name").cmp(text(b, "name")));
@@ -156,19 +164,19 @@ pub fn member_description(network: &str, record: &Value, url: &str, origin: &str
 
 /// What a network tells the registry about itself for discovery: `{network,
 /// public, members}`, the records of the members who opted in
-/// (`profile.listed`) with the tools they offer among `resources`, none
-/// unless the network is public.
+/// (`profile.listed`) with the tools they offer among `resources`
+/// ([`tools_of`]), none unless the network is public.
 pub fn network_listing<'a>(
     network: &str,
     public: bool,
     members: impl IntoIterator<Item = &'a Member>,
-    resources: &[&Resource],
+    resources: &BTreeMap<Address, Resource>,
 ) -> Value {
     let listed: Vec<Value> = if public {
         members
             .into_iter()
             .filter(|m| m.profile.listed)
-            .map(|m| member_record(m, tools_of(&m.address, resources.iter().copied())))
+            .map(|m| member_record(m, tools_of(&m.address, resources.values())))
             .collect()
     } else {
         Vec::new()

@@ -1,7 +1,7 @@
 //! DIDWba HTTP authentication (did:wba method spec §3): parsing the
 //! `Authorization: DIDWba …` header, what its signature covers, and the
-//! server's checks — timestamp window, single-use nonces, document id and
-//! key, signature.
+//! window and its constants; the server's checks are
+//! [`super::didwba_verify`]'s.
 //!
 //! The signature covers SHA-256 of the JCS text of `{nonce, timestamp,
 //! service, did}` — or, when the header says `v="1.1"`, of `{nonce,
@@ -9,12 +9,9 @@
 //! host name without port). Ed25519 signs the 32-byte hash; secp256k1 signs
 //! SHA-256 of it (see [`super::keys`]). Signatures are base64url.
 
-use super::did::{Did, document_key};
-use super::encoding::{b64url, from_b64url};
+use super::encoding::b64url;
 use super::error::IdentityError;
 use super::jcs::canonicalize;
-use super::nonces::NonceCache;
-use super::time::parse_rfc3339;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
@@ -167,70 +164,6 @@ pub fn ed25519_client_header(
     client_header(did, method, nonce, timestamp, domain, v1_1, |digest| {
         key.sign(digest).to_bytes().to_vec()
     })
-}
-
-/// The server's side: accepted nonces, remembered past the timestamp window.
-#[derive(Debug, Clone, Default)]
-pub struct DidWbaVerifier {
-    nonces: NonceCache,
-}
-
-impl DidWbaVerifier {
-    /// The checks that need no document, made before anything is fetched:
-    /// the DID parses, the timestamp is in the window, the nonce is unused,
-    /// the audience is this server. A header that fails one of them could
-    /// never be valid, so its DID is not resolved (no outbound request).
-    pub fn precheck(
-        &self,
-        header: &DidWbaHeader,
-        domain: &str,
-        now_ms: u64,
-    ) -> Result<Did, IdentityError> {
-        let did: Did = header.did.parse()?;
-        let at = parse_rfc3339(&header.timestamp)?;
-        let now = now_ms / 1000;
-        if at.saturating_add(MAX_AGE_SECS) < now || at > now.saturating_add(MAX_AHEAD_SECS) {
-            return Err(IdentityError::StaleTimestamp {
-                window_secs: MAX_AGE_SECS,
-            });
-        }
-        let nonce_key = format!("{}\n{}", header.did, header.nonce);
-        if self.nonces.seen(&nonce_key, now_ms) {
-            return Err(IdentityError::NonceReused);
-        }
-        if let Some(aud) = &header.aud
-            && aud != domain
-        {
-            return Err(IdentityError::WrongAudience(domain.to_owned()));
-        }
-        Ok(did)
-    }
-
-    /// Checks `header` against `doc` (the resolved document of its DID) for
-    /// a server at `domain`; returns the authenticated DID. Order: window,
-    /// replay, audience ([`Self::precheck`]), document id, key, signature; the nonce is spent
-    /// only by a request that passes every check.
-    pub fn verify(
-        &mut self,
-        header: &DidWbaHeader,
-        doc: &Value,
-        domain: &str,
-        now_ms: u64,
-    ) -> Result<Did, IdentityError> {
-        let did = self.precheck(header, domain, now_ms)?;
-        let at = parse_rfc3339(&header.timestamp)?;
-        let nonce_key = format!("{}\n{}", header.did, header.nonce);
-        let key = document_key(doc, &did, &header.verification_method)?;
-        key.verify(
-            &header.digest(domain),
-            &from_b64url(&header.signature, "header")?,
-        )?;
-        let keep_until = at
-            .saturating_add(MAX_AGE_SECS + MAX_AHEAD_SECS)
-            .saturating_mul(1000);
-        self.nonces.insert(nonce_key, keep_until, now_ms);
-        Ok(did)
-    }
 }
 
 #[cfg(test)]

@@ -4,7 +4,10 @@
 //! secret `[5; 32]`.
 
 use super::*;
+use crate::identity::did::Did;
 use crate::identity::did::document;
+use crate::identity::didwba_proof::DidProof;
+use crate::identity::didwba_verify::DidWbaVerifier;
 use crate::identity::keys::PublicKey;
 
 const DID: &str = "did:wba:example.com:agents:alice";
@@ -50,7 +53,7 @@ fn ed25519_and_secp256k1_signatures_from_python_verify() {
     let mut verifier = DidWbaVerifier::default();
     let did = verifier
         .verify(
-            &header("key-1", ED_SIGNATURE, "abc123"),
+            &DidProof::Header(header("key-1", ED_SIGNATURE, "abc123").clone()),
             &doc(),
             "example.com",
             NOW_MS,
@@ -61,7 +64,7 @@ fn ed25519_and_secp256k1_signatures_from_python_verify() {
     assert!(
         verifier
             .verify(
-                &header("key-2", SECP_SIGNATURE, "abc123"),
+                &DidProof::Header(header("key-2", SECP_SIGNATURE, "abc123").clone()),
                 &doc(),
                 "example.com",
                 NOW_MS
@@ -79,40 +82,80 @@ fn replay_window_document_key_and_signature_failures_have_stable_reasons() {
     let mut verifier = DidWbaVerifier::default();
     let good = header("key-1", ED_SIGNATURE, "abc123");
     verifier
-        .verify(&good, &doc(), "example.com", NOW_MS)
+        .verify(
+            &DidProof::Header(good.clone()),
+            &doc(),
+            "example.com",
+            NOW_MS,
+        )
         .unwrap();
     assert_eq!(
-        reason(verifier.verify(&good, &doc(), "example.com", NOW_MS + 1)),
+        reason(verifier.verify(
+            &DidProof::Header(good.clone()),
+            &doc(),
+            "example.com",
+            NOW_MS + 1
+        )),
         "invalid_nonce"
     );
     let late = NOW_MS + (MAX_AGE_SECS + 1) * 1000;
     assert_eq!(
-        reason(DidWbaVerifier::default().verify(&good, &doc(), "example.com", late)),
+        reason(DidWbaVerifier::default().verify(
+            &DidProof::Header(good.clone()),
+            &doc(),
+            "example.com",
+            late
+        )),
         "invalid_timestamp"
     );
     let early = NOW_MS - (MAX_AHEAD_SECS + 20) * 1000;
     assert_eq!(
-        reason(DidWbaVerifier::default().verify(&good, &doc(), "example.com", early)),
+        reason(DidWbaVerifier::default().verify(
+            &DidProof::Header(good.clone()),
+            &doc(),
+            "example.com",
+            early
+        )),
         "invalid_timestamp"
     );
     let mut other_doc = doc();
     other_doc["id"] = "did:wba:example.com:agents:mallory".into();
     assert_eq!(
-        reason(DidWbaVerifier::default().verify(&good, &other_doc, "example.com", NOW_MS)),
+        reason(DidWbaVerifier::default().verify(
+            &DidProof::Header(good.clone()),
+            &other_doc,
+            "example.com",
+            NOW_MS
+        )),
         "did_mismatch"
     );
     let unknown = header("key-9", ED_SIGNATURE, "abc123");
     assert_eq!(
-        reason(DidWbaVerifier::default().verify(&unknown, &doc(), "example.com", NOW_MS)),
+        reason(DidWbaVerifier::default().verify(
+            &DidProof::Header(unknown.clone()),
+            &doc(),
+            "example.com",
+            NOW_MS
+        )),
         "unknown_key"
     );
     assert_eq!(
-        reason(DidWbaVerifier::default().verify(&good, &doc(), "other.com", NOW_MS)),
+        reason(DidWbaVerifier::default().verify(
+            &DidProof::Header(good.clone()),
+            &doc(),
+            "other.com",
+            NOW_MS
+        )),
         "bad_signature"
     );
     let wrong_key = header("key-2", ED_SIGNATURE, "abc123");
     assert_eq!(
-        reason(DidWbaVerifier::default().verify(&wrong_key, &doc(), "example.com", NOW_MS)),
+        reason(DidWbaVerifier::default().verify(
+            &DidProof::Header(wrong_key.clone()),
+            &doc(),
+            "example.com",
+            NOW_MS
+        )),
         "bad_signature"
     );
 }
@@ -123,13 +166,23 @@ fn a_failed_attempt_does_not_spend_the_nonce() {
     let forged = header("key-1", SECP_SIGNATURE, "abc123");
     assert!(
         verifier
-            .verify(&forged, &doc(), "example.com", NOW_MS)
+            .verify(
+                &DidProof::Header(forged.clone()),
+                &doc(),
+                "example.com",
+                NOW_MS
+            )
             .is_err()
     );
     let good = header("key-1", ED_SIGNATURE, "abc123");
     assert!(
         verifier
-            .verify(&good, &doc(), "example.com", NOW_MS)
+            .verify(
+                &DidProof::Header(good.clone()),
+                &doc(),
+                "example.com",
+                NOW_MS
+            )
             .is_ok()
     );
 }
@@ -156,13 +209,23 @@ fn the_v1_1_aud_form_signs_aud_and_checks_it() {
     let mut verifier = DidWbaVerifier::default();
     assert!(
         verifier
-            .verify(&parsed, &doc(), "example.com", NOW_MS)
+            .verify(
+                &DidProof::Header(parsed.clone()),
+                &doc(),
+                "example.com",
+                NOW_MS
+            )
             .is_ok()
     );
     let mut elsewhere = parsed.clone();
     elsewhere.nonce = "n-12".into();
     assert_eq!(
-        reason(verifier.verify(&elsewhere, &doc(), "other.com", NOW_MS)),
+        reason(verifier.verify(
+            &DidProof::Header(elsewhere.clone()),
+            &doc(),
+            "other.com",
+            NOW_MS
+        )),
         "wrong_audience"
     );
 }

@@ -1,6 +1,7 @@
 //! Identity beyond level 1 (seed 000 §4–§5, seed 001, seed 002): ACPs
 //! Agent Identity Codes, EdDSA JWTs and JWKS (level 2), DIDs and their
-//! documents — `did:openagents` and `did:wba` — and DIDWba header
+//! documents — `did:openagents` and `did:wba` — and DIDWba header (or ANP
+//! 1.2 HTTP Message Signature)
 //! authentication (level 3), and the registry that issues them.
 //!
 //! Everything here is pure: time comes in as arguments, documents and JWKS
@@ -9,8 +10,11 @@
 pub mod aic;
 pub mod did;
 pub mod didwba;
+pub mod didwba_proof;
+pub mod didwba_verify;
 pub mod encoding;
 pub mod error;
+pub mod http_signature;
 pub mod jcs;
 pub mod jwt;
 pub mod keys;

@@ -35,7 +35,7 @@ pub struct Network {
     /// JWKS and DID documents the host fetched for joins (levels 2 and 3).
     pub(super) identity: crate::network::identity_cache::IdentityCache,
     /// Nonces of DIDWba headers already accepted.
-    pub(super) didwba: crate::identity::didwba::DidWbaVerifier,
+    pub(super) didwba: crate::identity::didwba_verify::DidWbaVerifier,
     /// Nonces of DIDWba headers the deployment refused (`super::nonce_claims`).
     pub(super) spent_elsewhere: crate::identity::nonces::NonceCache,
     /// Which URLs the network's host may fetch on a member's say-so (push targets, DID documents, JWKS).

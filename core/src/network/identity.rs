@@ -24,7 +24,7 @@
 use crate::error::{ErrorCode, Rejection};
 use crate::event::Event;
 use crate::identity::did::{Did, document_key};
-use crate::identity::didwba::DidWbaHeader;
+use crate::identity::didwba_proof::DidProof;
 use crate::identity::encoding::from_b64url;
 use crate::identity::error::IdentityError;
 use crate::identity::jwt::{self, Expectations, Jwks};
@@ -244,12 +244,12 @@ impl Network {
     /// reaching this server at `domain` ([`crate::bindings::didwba::domain_of`]),
     /// can be checked: nothing for a header that fails a check that needs no
     /// document (malformed, timestamp out of the window, nonce used, another
-    /// audience: [`crate::identity::didwba::DidWbaVerifier::precheck`]).
+    /// audience: [`crate::identity::didwba_verify::DidWbaVerifier::precheck`]).
     pub fn didwba_lookups(&self, header: &str, domain: &str, now: u64) -> Vec<Lookup> {
-        DidWbaHeader::parse(header)
+        DidProof::parse(header)
             .ok()
             .filter(|h| self.didwba.precheck(h, domain, now).is_ok())
-            .and_then(|h| self.document_lookup(&h.did, now))
+            .and_then(|h| self.document_lookup(h.did(), now))
             .into_iter()
             .collect()
     }
@@ -262,7 +262,7 @@ impl Network {
         domain: &str,
         now: u64,
     ) -> Result<String, Rejection> {
-        let header = DidWbaHeader::parse(header).map_err(|e| refused(&e))?;
+        let header = DidProof::parse(header).map_err(|e| refused(&e))?;
         // The cheap checks first: a stale or replayed header is refused as such.
         let did = self
             .didwba

@@ -7,9 +7,9 @@
 use super::engine::Network;
 use crate::bindings::nonce_claims::NonceClaim;
 use crate::identity::did::Did;
-use crate::identity::didwba::{DidWbaHeader, DidWbaVerifier};
+use crate::identity::didwba_proof::DidProof;
+use crate::identity::didwba_verify::DidWbaVerifier;
 use crate::identity::error::IdentityError;
-use crate::identity::time::parse_rfc3339;
 
 impl Network {
     /// The nonce the host must claim for the deployment before handing the
@@ -19,14 +19,14 @@ impl Network {
     /// could be accepted spends a nonce. Call it after the header's
     /// document is provided ([`Network::didwba_lookups`]).
     pub fn didwba_claim(&self, header: &str, domain: &str, now: u64) -> Option<NonceClaim> {
-        let header = DidWbaHeader::parse(header).ok()?;
-        let did: Did = header.did.parse().ok()?;
+        let header = DidProof::parse(header).ok()?;
+        let did: Did = header.did().parse().ok()?;
         let doc = self.document(&did, now).ok()?;
         // Every check but this network's memory of nonces (which the join itself makes).
         DidWbaVerifier::default()
             .verify(&header, doc, domain, now)
             .ok()?;
-        let claim = NonceClaim::of(&header, parse_rfc3339(&header.timestamp).ok()?);
+        let claim = NonceClaim::of(&header, header.at().ok()?);
         (!self.spent_elsewhere.seen(&claim.key(), now)).then_some(claim)
     }
 
@@ -41,7 +41,7 @@ impl Network {
     /// Refuses a header whose nonce the deployment refused.
     pub(super) fn check_not_spent_elsewhere(
         &self,
-        header: &DidWbaHeader,
+        header: &DidProof,
         now: u64,
     ) -> Result<(), IdentityError> {
         let key = NonceClaim::of(header, 0).key();

@@ -23,11 +23,14 @@ use std::time::Duration;
 use worker::{Headers, Response, Result};
 
 impl NetworkHost {
-    /// Answers a request to `/networks/{id}/mcp`.
+    /// Answers a request to `/networks/{id}/mcp`, or, with `anp`, an ANP
+    /// client's call at `/networks/{id}/anp/rpc` (MCP's `tools/call` under
+    /// JSON-RPC's plain envelope: `bindings::anp::rpc`).
     pub(crate) async fn serve_mcp(
         &self,
         request: bindings::Request,
         id: NetworkId,
+        anp: bool,
     ) -> Result<Response> {
         if !self.ensure_loaded(&id)? {
             return respond(no_such_network(&id));
@@ -37,7 +40,10 @@ impl NetworkHost {
         self.resolve_request(&request).await?;
         let outcome = {
             let mut streams = self.mcp.streams.borrow_mut();
-            self.with_network(|io, network| transport::handle(io, network, &mut streams, &request))?
+            self.with_network(|io, network| match anp {
+                true => bindings::anp::rpc::handle(io, network, &mut streams, &request),
+                false => transport::handle(io, network, &mut streams, &request),
+            })?
         };
         self.mcp.flush();
         match outcome {
@@ -51,7 +57,11 @@ impl NetworkHost {
                 for answer in answers {
                     ready.extend(answer?);
                 }
-                respond(assemble(ready, batch))
+                let answer = assemble(ready, batch);
+                respond(match anp {
+                    true => bindings::anp::rpc::from_mcp(answer),
+                    false => answer,
+                })
             }
             Outcome::Stream {
                 stream,

@@ -93,12 +93,11 @@ impl NetworkHost {
         let network = self.network.try_borrow().ok()?;
         let network = network.as_ref()?;
         let config = network.config();
-        let resources: Vec<_> = network.state().resources.values().collect();
         let text = network_listing(
             config.id.as_str(),
             config.public,
             network.state().members.values(),
-            &resources,
+            &network.state().resources,
         )
         .to_string();
         self.discovery.is_new(text)

@@ -200,8 +200,13 @@ impl NetworkHost {
         if let Some(target) = bindings::ioa::target(&request) {
             return self.serve_ioa(request, target).await;
         }
+        if let Some(id) = bindings::anp::rpc::target(&request) {
+            return self.serve_mcp(request, id, true).await;
+        }
         match mcp::transport::target(&request) {
-            Some(mcp::transport::Target::Endpoint(id)) => return self.serve_mcp(request, id).await,
+            Some(mcp::transport::Target::Endpoint(id)) => {
+                return self.serve_mcp(request, id, false).await;
+            }
             Some(mcp::transport::Target::Metadata(id)) => return self.mcp_metadata(&request, &id),
             None => {}
         }

@@ -135,16 +135,16 @@ impl NetworkHost {
     }
 
     /// [`Self::resolve_identity`] for an HTTP request: its body, and the DID
-    /// of a `DIDWba` `Authorization` header.
+    /// of its DID proof (a `DIDWba` header or an HTTP Message Signature).
     pub(crate) async fn resolve_request(
         &self,
         request: &agentnet_core::bindings::Request,
     ) -> Result<()> {
         let domain = agentnet_core::bindings::didwba::domain_of(request);
-        let header = agentnet_core::bindings::didwba::header_of(request);
-        self.resolve_for(&request.body, header.map(|h| (h, domain)))
+        let header = agentnet_core::bindings::didwba::proof_of(request);
+        self.resolve_for(&request.body, header.as_deref().map(|h| (h, domain)))
             .await?;
-        if let Some(header) = header {
+        if let Some(header) = header.as_deref() {
             self.claim_nonce(header, domain).await;
         }
         Ok(())

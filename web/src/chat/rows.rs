@@ -59,9 +59,11 @@ impl Row {
                 replies.last_at,
                 line.deleted,
                 // An edit draws the message again.
-                line.edited
-                    .then(|| content_hash(&line.content))
-                    .unwrap_or(0),
+                if line.edited {
+                    content_hash(&line.content)
+                } else {
+                    0
+                },
             ),
         }
     }

@@ -74,13 +74,8 @@ impl Edits {
             .and_then(|id| id.parse().ok())
             .ok_or_else(|| invalid("message is the id of the message changed"))?;
         let editing = event.event_type.as_str() == EDITED;
-        if editing
-            && !event
-                .payload
-                .get("content")
-                .and_then(Value::as_str)
-                .is_some_and(|c| !c.trim().is_empty())
-        {
+        let new_text = event.payload.get("content").and_then(Value::as_str);
+        if editing && new_text.is_none_or(|c| c.trim().is_empty()) {
             return Err(invalid("content is the message's new text"));
         }
         let known = self.messages.get(&message).ok_or_else(|| {

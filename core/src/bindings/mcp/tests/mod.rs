@@ -1,6 +1,7 @@
 //! MCP driven natively: the transport in front of a network in memory, as an
 //! SDK client would drive it (handshakes, sessions, errors, streams).
 
+mod anp;
 mod calls;
 mod didwba;
 mod modern;

@@ -146,7 +146,7 @@ fn a_session_remembers_a_bounded_number_of_calls_and_bytes() {
     for n in 0..(MAX_CALLS as i64 + 10) {
         assert!(retries::note(
             &mut session,
-            &Id::Number(n),
+            (&Id::Number(n), &none),
             &Reply::Result(json!({"n": n})),
             1
         ));
@@ -170,7 +170,7 @@ fn a_session_remembers_a_bounded_number_of_calls_and_bytes() {
     let big = json!({"text": "x".repeat(MAX_RESULT_BYTES)});
     retries::note(
         &mut session,
-        &Id::Text("big".into()),
+        (&Id::Text("big".into()), &none),
         &Reply::Result(big),
         1,
     );
@@ -183,7 +183,7 @@ fn a_session_remembers_a_bounded_number_of_calls_and_bytes() {
         let result = json!({"text": "y".repeat(MAX_RESULT_BYTES / 2)});
         retries::note(
             &mut session,
-            &Id::Text(format!("m{n}")),
+            (&Id::Text(format!("m{n}")), &none),
             &Reply::Result(result),
             1,
         );
@@ -206,7 +206,7 @@ fn a_session_remembers_a_bounded_number_of_calls_and_bytes() {
     let long = Id::Text("z".repeat(retries::MAX_ID_BYTES + 1));
     assert!(!retries::note(
         &mut session,
-        &long,
+        (&long, &none),
         &Reply::Result(json!({})),
         1
     ));
