@@ -15,6 +15,11 @@ use crate::routes::Place;
 use crate::session::Session;
 use leptos::prelude::*;
 
+/// Which list a component is: the conversation's, or the open thread's
+/// (provided to its lines, whose Reply answers in that list's composer).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct InThread(pub bool);
+
 /// A message's thread, as its parent shows it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Replies {
@@ -106,7 +111,7 @@ pub fn MessageLine(
     };
     let own_actions = editable.then(|| view! { <OwnActions line=line.clone() editing /> });
     let edited = line.edited;
-    let in_thread = use_context::<super::list::InThread>().is_some_and(|t| t.0);
+    let in_thread = use_context::<InThread>().is_some_and(|t| t.0);
     let thread_label = match replies.count {
         0 => "Thread".to_owned(),
         1 => "1 reply".to_owned(),

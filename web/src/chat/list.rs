@@ -6,7 +6,7 @@
 //! person sees at the bottom of a visible tab counts as read ([`super::unread`]);
 //! a "new" line marks where they had left off when they came (back) to it.
 
-use super::line::MessageLine;
+use super::line::{InThread, MessageLine};
 use super::messages::Line;
 use super::rows::{Marker, Row, WINDOW, rows, thread_of};
 use super::state::Chat;
@@ -19,11 +19,6 @@ use std::collections::HashMap;
 const NEAR_BOTTOM: i32 = 48;
 /// Within this many pixels of the top, earlier messages page in.
 const NEAR_TOP: i32 = 40;
-
-/// Which list a component is: the conversation's, or the open thread's
-/// (provided to its lines, whose Reply answers in that list's composer).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct InThread(pub bool);
 
 /// The list's view: the open conversation, or the thread shown.
 fn view_key(chat: Chat, in_thread: bool) -> String {

@@ -14,6 +14,7 @@
 //! and [`notify`] tells them of what is for them while the tab is hidden;
 //! [`edits`] edits and deletes the person's own messages.
 
+pub mod changes;
 pub mod channels;
 pub mod composer;
 pub mod conversations;

@@ -71,7 +71,7 @@ pub struct Chat {
     /// The read marker shown: a conversation and where the person had left off.
     pub(super) left_off: RwSignal<Option<(String, u64)>>,
     /// Edits and deletions known, by message ([`super::edits`]).
-    pub(super) changes: StoredValue<super::edits::Changes>,
+    pub(super) changes: StoredValue<super::changes::Changes>,
     /// The person's edits and deletions waiting for the network, by event id.
     pending_changes: StoredValue<BTreeMap<EventId, agentnet_core::Event>, LocalStorage>,
 }
@@ -283,7 +283,7 @@ impl Chat {
     /// What a tab of this workspace posted, and what became of it.
     fn apply_news(&self, news: TabNews) {
         match news {
-            TabNews::Posted { event } if super::edits::change_of(&event).is_some() => {
+            TabNews::Posted { event } if super::changes::change_of(&event).is_some() => {
                 let _ = self
                     .pending_changes
                     .try_update_value(|p| p.insert(event.id, *event));
