@@ -75,7 +75,7 @@ test('every main screen of the workspace is accessible', async () => {
     await check(page, 'a channel');
 
     await page.goto(`${started.edge.url}/n/demo/thread/${id}`);
-    await page.getByRole('region', { name: 'Thread' }).locator('.message', { hasText: 'hi there' }).waitFor({ timeout: 15_000 });
+    await page.locator('.message', { hasText: 'hi there' }).waitFor({ timeout: 15_000 });
     await check(page, 'a thread');
 
     await page.goto(`${started.edge.url}/n/demo/event/${id}`);
@@ -84,7 +84,7 @@ test('every main screen of the workspace is accessible', async () => {
 
     await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: 'Tasks' }).click();
     const tasks = page.getByRole('region', { name: 'Tasks' });
-    await tasks.getByRole('textbox', { name: 'Partner' }).fill('agent:helper');
+    await tasks.getByRole('combobox', { name: 'Partner' }).selectOption('agent:helper');
     await tasks.getByRole('textbox', { name: 'Task' }).fill('summarise the notes');
     await tasks.getByRole('button', { name: 'Start task' }).click();
     await tasks.locator('.task-card').getByRole('status').filter({ hasText: 'awaiting-input' }).waitFor({ timeout: 15_000 });

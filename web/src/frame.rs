@@ -137,6 +137,13 @@ pub fn Panes() -> impl IntoView {
     let session = Session::get();
     let chat = Chat::get();
     let admin = crate::admin::Admin::get();
+    let people = crate::people::People::get().members();
+    let me = session.me_text();
+    // A master by the roster's word, or by the core's answer to the configuration read.
+    let is_master = move || {
+        admin.is_master()
+            || people.with(|p| p.iter().any(|m| m.address == me && m.role == "master"))
+    };
     let link = move |which: Pane, label: &'static str| {
         let href = move || match which {
             Pane::Conversation => session.path(&Place::Conversation(chat.open_conversation())),
@@ -157,7 +164,7 @@ pub fn Panes() -> impl IntoView {
                 {link(Pane::Inspector, "Inspector")}
                 {link(Pane::About, "About")}
                 // Only a master sees Admin (the core let it read the configuration).
-                {move || admin.is_master().then(|| link(Pane::Admin, "Admin"))}
+                {move || is_master().then(|| link(Pane::Admin, "Admin"))}
             </ul>
         </nav>
     }

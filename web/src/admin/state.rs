@@ -120,8 +120,10 @@ impl Admin {
     /// What the replica reports that concerns the Admin view.
     pub fn on_effect(&self, effect: &ReplicaEffect) {
         match effect {
-            // Online: ask whether the person is a master (the core's read decides).
-            ReplicaEffect::Online => self.refresh(),
+            // Online with the Admin pane open: read the configuration (the core
+            // decides whether the person may). Elsewhere nothing is asked, so a
+            // reload queues nothing: the roster says who is a master.
+            ReplicaEffect::Online if self.shown() => self.refresh(),
             ReplicaEffect::Accepted { id, ack, .. } => match self.take(id) {
                 Some(Sent::Config) => {
                     self.config.set(Some(Ok(ack.clone())));

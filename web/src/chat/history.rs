@@ -178,9 +178,6 @@ impl Chat {
             return self.read_done(&read.conversation, true);
         };
         let me = self.session.me_text();
-        for logged in &page.events {
-            self.take_change(&logged.event);
-        }
         let found: Vec<Line> = page
             .events
             .iter()
@@ -192,7 +189,7 @@ impl Chat {
                 } else {
                     LineState::Received
                 };
-                self.patched(line_from(e, state, &me))
+                line_from(e, state, &me)
             })
             .collect();
         if !found.is_empty() {

@@ -23,7 +23,6 @@ mod tasks;
 mod trace;
 mod wakeup;
 mod workspace;
-mod workspace_edits;
 
 use super::*;
 use crate::client::Client;
