@@ -182,7 +182,7 @@ test('a read-only document says so, and Markdown shows its preview beside or ins
     assert.equal(await preview.locator('script').count(), 0, 'raw HTML is shown as text, never run');
     assert.equal(await page.evaluate(() => window.ran), undefined);
     const [left, right] = [await source.boundingBox(), await preview.boundingBox()];
-    assert.ok(right.x >= left.x + left.width - 1 && Math.abs(right.y - left.y) < 5, 'beside the source when wide');
+    assert.ok(right.x >= left.x + left.width - 1 && Math.abs(right.y - left.y) < 5, `beside the source when wide: ${JSON.stringify([left, right])}`);
     assert.equal(await doc.getByRole('button', { name: 'Show preview' }).isVisible(), false, 'no toggle when both show');
     await shootScreen(page, 'documents-markdown-read-only', async (p, size) => {
       if (size.width < 480 && !(await preview.isVisible())) {
