@@ -28,6 +28,13 @@ const answers = {
   fail: () => { throw new AgentnetError('invalid_request', 'nothing is known about that'); },
 };
 
+/** On a phone the resources are in the People sheet: open it before looking. */
+async function showResources(page, size) {
+  if (size.width > 720) return;
+  const sheet = page.getByRole('button', { name: 'People and resources' });
+  if ((await sheet.getAttribute('aria-expanded')) !== 'true') await sheet.click();
+}
+
 test('tool results show for people, and each outcome replaces the last', async () => {
   const toolbox = await Agent.connect({ url: started.edge.url, network: 'demo', name: 'agent:toolbox' });
   await toolbox.registerTool('lookup', schema, ({ answer, about }) => answers[answer](about), {
@@ -70,7 +77,8 @@ test('tool results show for people, and each outcome replaces the last', async (
     assert.equal(await rows.count(), 3);
     assert.deepEqual(await rows.nth(1).getByRole('cell').allTextContents(), ['Bob', 'reviewer', '']);
     assert.equal(await outcome.count(), 1, 'one outcome at a time');
-    await shootScreen(page, 'tools-table', async () => {
+    await shootScreen(page, 'tools-table', async (p, size) => {
+      await showResources(p, size);
       await item.scrollIntoViewIfNeeded();
     });
 
@@ -92,7 +100,8 @@ test('tool results show for people, and each outcome replaces the last', async (
     await invoke('json', 'Tromsø');
     await json.waitFor({ timeout: 10_000 });
     assert.equal(await item.getByRole('alert').count(), 0, 'the problem is gone');
-    await shootScreen(page, 'tools-json', async () => {
+    await shootScreen(page, 'tools-json', async (p, size) => {
+      await showResources(p, size);
       await item.scrollIntoViewIfNeeded();
     });
   } finally {
