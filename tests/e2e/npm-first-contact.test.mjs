@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createNetwork, startEdge } from '../support/edge.mjs';
-import { startNode, until } from '../support/process.mjs';
+import { runNode, startNode, until } from '../support/process.mjs';
 
 const pkg = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'core', 'js');
 let edge;
@@ -240,4 +240,19 @@ test("the main README's echo agent answers a direct message directly, twice over
   } finally {
     me.close();
   }
+});
+
+test('closing with a send still unanswered ends the program cleanly; an awaited one says closed', async () => {
+  // A handler's `event.reply(...)` is rarely awaited; closing the agent before its ack
+  // came must not end the program with an unhandled rejection (exit code 1).
+  const script = `import { Agent } from ${JSON.stringify(join(pkg, 'index.js'))};
+const agent = await Agent.connect({ url: process.env.AGENTNET_URL, network: 'demo', name: 'agent:closes-early' });
+agent.post('agent:broadcast', 'sent and forgotten');
+const awaited = agent.post('agent:broadcast', 'awaited').then(() => 'acked', (err) => err.code);
+agent.close();
+console.log(await awaited);
+`;
+  const ran = await runNode(['--input-type=module', '-e', script], { env: { AGENTNET_URL: edge.url } });
+  assert.equal(ran.code, 0, ran.stderr);
+  assert.equal(ran.stdout.trim(), 'closed');
 });

@@ -9,7 +9,7 @@ export class Waiters {
 
   /** A promise for `id`, rejected with `timeout` after `timeoutMs`. */
   wait(id, timeoutMs) {
-    return new Promise((resolve, reject) => {
+    const promise = new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.#waiting.delete(id);
         reject(new AgentnetError('timeout', `no answer to ${id} within ${timeoutMs} ms`));
@@ -17,8 +17,10 @@ export class Waiters {
       this.#waiting.set(id, {
         resolve: (v) => { clearTimeout(timer); resolve(v); },
         reject: (e) => { clearTimeout(timer); reject(e); },
+        quiet: () => promise.catch(() => {}),
       });
     });
+    return promise;
   }
 
   /** Resolves `id`'s promise with `value` (nothing happens when none waits). */
@@ -31,11 +33,18 @@ export class Waiters {
     this.#take(id)?.reject(error);
   }
 
-  /** Rejects every waiting promise with `error`. */
+  /**
+   * Rejects every waiting promise with `error`, as the agent closes. A caller
+   * that awaits one still sees the rejection; one nobody awaits (a reply sent
+   * and forgotten) is not an unhandled rejection that ends the program.
+   */
   rejectAll(error) {
     const waiting = [...this.#waiting.values()];
     this.#waiting.clear();
-    for (const waiter of waiting) waiter.reject(error);
+    for (const waiter of waiting) {
+      waiter.quiet();
+      waiter.reject(error);
+    }
   }
 
   #take(id) {
