@@ -75,7 +75,7 @@ test('every main screen of the workspace is accessible', async () => {
     await check(page, 'a channel');
 
     await page.goto(`${started.edge.url}/n/demo/thread/${id}`);
-    await page.locator('.message', { hasText: 'hi there' }).waitFor({ timeout: 15_000 });
+    await page.getByRole('region', { name: 'Thread' }).locator('.message', { hasText: 'hi there' }).waitFor({ timeout: 15_000 });
     await check(page, 'a thread');
 
     await page.goto(`${started.edge.url}/n/demo/event/${id}`);

@@ -198,16 +198,18 @@ test('messages read like a chat: times, days, groups, a multi-line composer; thr
     const root = await first.getAttribute('data-id');
     await first.getByRole('link', { name: /Thread of/ }).click();
     await page.waitForURL(`**/thread/${root}`);
-    await box.fill('answered in the thread');
-    await box.press('Enter');
+    const thread = page.getByRole('region', { name: 'Thread' });
+    const threadBox = thread.getByRole('textbox', { name: 'Thread reply' });
+    await threadBox.fill('answered in the thread');
+    await threadBox.press('Enter');
     const reply = await until('the reply', () => heard.find((e) => e.payload.content === 'answered in the thread'));
     assert.equal(reply.metadata.in_reply_to, root, 'it answers the thread\'s first message');
     assert.equal(reply.target, 'agent:broadcast', 'in the thread\'s conversation');
     // The thread shows all its replies live.
     await agent.send('agent:broadcast', 'workspace.message.posted', { content: 'and the agent answers too' }, { metadata: { in_reply_to: root } });
-    await page.locator('.message', { hasText: 'and the agent answers too' }).waitFor({ timeout: 10_000 });
-    await page.locator('.message', { hasText: 'answered in the thread' }).waitFor();
-    assert.equal(await page.locator('.message', { hasText: 'second of two' }).count(), 0, 'only the thread');
+    await thread.locator('.message', { hasText: 'and the agent answers too' }).waitFor({ timeout: 10_000 });
+    await thread.locator('.message', { hasText: 'answered in the thread' }).waitFor();
+    assert.equal(await thread.locator('.message', { hasText: 'second of two' }).count(), 0, 'only the thread');
     await check(page, 'a thread with replies');
     // The parent counts its replies and tells when the last came.
     await page.getByRole('link', { name: 'Back to the conversation' }).click();

@@ -68,8 +68,10 @@ test('deep links land on the right channel, thread and event in a new tab, and B
     assert.equal(await tab.locator('.message', { hasText: 'not in this channel' }).count(), 0);
     await tab.locator(`.message[data-id="${id}"]`).getByRole('link', { name: /Thread of/ }).click();
     await tab.waitForURL(`**/n/demo/thread/${id}`);
-    await tab.locator('.message', { hasText: 'a reply in the thread' }).waitFor();
-    assert.equal(await tab.locator('.message', { hasText: 'another topic' }).count(), 0, 'a thread shows only itself');
+    // (On a wide screen the thread opens beside the conversation.)
+    const threadPane = tab.getByRole('region', { name: 'Thread' });
+    await threadPane.locator('.message', { hasText: 'a reply in the thread' }).waitFor();
+    assert.equal(await threadPane.locator('.message', { hasText: 'another topic' }).count(), 0, 'a thread shows only itself');
 
     // Back: the thread, then the channel again, with all its messages.
     await tab.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: 'Inspector' }).click();
@@ -83,13 +85,14 @@ test('deep links land on the right channel, thread and event in a new tab, and B
     await tab.locator('.message', { hasText: 'another topic' }).waitFor();
     await tab.goForward();
     await tab.waitForURL(`**/n/demo/thread/${id}`);
-    assert.equal(await tab.locator('.message', { hasText: 'another topic' }).count(), 0);
+    assert.equal(await threadPane.locator('.message', { hasText: 'another topic' }).count(), 0);
 
     // A thread's link in yet another tab.
     const threadTab = await context.newPage();
     await threadTab.goto(`${started.edge.url}/n/demo/thread/${id}`);
-    await threadTab.locator('.message', { hasText: 'a reply in the thread' }).waitFor({ timeout: 15_000 });
-    await threadTab.locator(`.message[data-id="${id}"]`).waitFor();
+    const linkedThread = threadTab.getByRole('region', { name: 'Thread' });
+    await linkedThread.locator('.message', { hasText: 'a reply in the thread' }).waitFor({ timeout: 15_000 });
+    await linkedThread.locator(`.message[data-id="${id}"]`).waitFor();
 
     // An event's link opens the inspector at it.
     await threadTab.goto(`${started.edge.url}/n/demo/event/${id}`);

@@ -100,7 +100,8 @@ try {
 
   // The thread, with its replies.
   await question.getByRole('link', { name: /Thread of/ }).click();
-  await page.locator('.message', { hasText: 'review it when it lands' }).waitFor({ timeout: 10_000 });
+  // (beside the conversation on a wide screen, instead of it on a phone)
+  await page.getByRole('region', { name: 'Thread' }).locator('.message', { hasText: 'review it when it lands' }).waitFor({ timeout: 10_000 });
   await shoot('thread');
 
   // An empty channel, and navigation back to the conversation.

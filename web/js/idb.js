@@ -129,3 +129,31 @@ export function remember(key, value) {
     // Over the origin's quota: this value is a cache; the replica's rows in IndexedDB are what counts.
   }
 }
+
+// Small values kept across reloads in IndexedDB (the read markers), beside
+// the replica's rows but under a network name no network has, so loadRows
+// never sees them.
+const VALUES = '~values';
+
+/** The value kept under `key`, or null. */
+export async function keptValue(key) {
+  try {
+    const store = (await database()).transaction(KEPT, 'readonly').objectStore(KEPT);
+    const record = await result(store.get([VALUES, key]));
+    return record ? record.row : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Keeps `value` (text) under `key`; true once stored. */
+export async function keepValue(key, value) {
+  try {
+    const transaction = (await database()).transaction(KEPT, 'readwrite');
+    transaction.objectStore(KEPT).put({ network: VALUES, key, row: value });
+    await done(transaction);
+    return true;
+  } catch {
+    return false;
+  }
+}

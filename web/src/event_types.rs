@@ -6,5 +6,9 @@
 pub const MESSAGE_POSTED: &str = "workspace.message.posted";
 /// The event type of a status update (working, thinking, done…).
 pub const MESSAGE_STATUS: &str = "workspace.message.status";
+/// A message's new text, from its author (`{message, content}`).
+pub const MESSAGE_EDITED: &str = "workspace.message.edited";
+/// A message taken back by its author or a master (`{message}`).
+pub const MESSAGE_DELETED: &str = "workspace.message.deleted";
 /// The event `mod/workspace` emits when someone comes or goes.
 pub const PRESENCE_CHANGED: &str = "workspace.presence.changed";

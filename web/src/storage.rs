@@ -34,6 +34,10 @@ extern "C" {
     fn remembered(key: &str) -> Option<String>;
     #[wasm_bindgen(js_name = remember)]
     fn remember(key: &str, value: &str);
+    #[wasm_bindgen(js_name = keptValue)]
+    async fn kept_value(key: &str) -> JsValue;
+    #[wasm_bindgen(js_name = keepValue)]
+    async fn keep_value(key: &str, value: &str) -> JsValue;
 }
 
 /// One change to the store.
@@ -136,6 +140,16 @@ pub fn recall_json<T: serde::de::DeserializeOwned>(key: &str) -> Option<T> {
 /// Keeps `value` across reloads.
 pub fn keep(key: &str, value: &str) {
     remember(key, value);
+}
+
+/// A value kept across reloads in IndexedDB (beside the replica's rows), if any.
+pub async fn recall_kept(key: &str) -> Option<String> {
+    kept_value(key).await.as_string()
+}
+
+/// Keeps `value` across reloads in IndexedDB; resolves true once stored.
+pub async fn keep_in_db(key: &str, value: &str) -> bool {
+    keep_value(key, value).await.as_bool().unwrap_or(false)
 }
 
 #[cfg(test)]

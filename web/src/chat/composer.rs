@@ -1,7 +1,7 @@
 //! The composer: a text area that grows with what is typed (Enter sends,
 //! Shift+Enter breaks the line), the reply being written above it, and
-//! posting — to the open conversation, or in a thread view as a reply in
-//! that thread.
+//! posting — to the open conversation, or from the thread's own composer
+//! (beside the conversation on wide screens) as a reply in that thread.
 
 use super::messages::mentions_in;
 use super::state::Chat;
@@ -15,9 +15,12 @@ impl Chat {
     /// Where the draft goes: the open thread's conversation (answering the
     /// message a Reply picked, else the thread's first), or the open
     /// conversation (answering the message a Reply picked, if any).
-    pub(super) fn destination(&self) -> (String, Option<agentnet_core::EventId>) {
-        let replying = self.replying.get_untracked().map(|(id, _)| id);
-        match self.thread.get_untracked() {
+    pub(super) fn destination(&self, in_thread: bool) -> (String, Option<agentnet_core::EventId>) {
+        let replying = self
+            .replying_in(in_thread)
+            .get_untracked()
+            .map(|(id, _)| id);
+        match self.thread.get_untracked().filter(|_| in_thread) {
             Some(root) => (
                 self.thread_conversation_untracked(),
                 replying.or(Some(root)),
@@ -26,13 +29,34 @@ impl Chat {
         }
     }
 
+    /// The draft of the conversation's composer, or of the thread's.
+    pub(super) fn draft_in(&self, in_thread: bool) -> RwSignal<String> {
+        if in_thread {
+            self.thread_draft
+        } else {
+            self.draft
+        }
+    }
+
+    /// The reply being written in the conversation's composer, or in the thread's.
+    pub(super) fn replying_in(
+        &self,
+        in_thread: bool,
+    ) -> RwSignal<Option<(agentnet_core::EventId, String)>> {
+        if in_thread {
+            self.thread_replying
+        } else {
+            self.replying
+        }
+    }
+
     /// Posts the draft (as a reply when it is one, with its mentions).
-    pub(super) fn post(&self) {
-        let content = self.draft.get_untracked().trim().to_owned();
+    pub(super) fn post(&self, in_thread: bool) {
+        let content = self.draft_in(in_thread).get_untracked().trim().to_owned();
         if content.is_empty() {
             return;
         }
-        let (conversation, parent) = self.destination();
+        let (conversation, parent) = self.destination(in_thread);
         let Ok(target) = conversation.parse::<Address>() else {
             return;
         };
@@ -56,8 +80,8 @@ impl Chat {
                 self.tell(TabNews::Posted {
                     event: Box::new(event),
                 });
-                self.draft.set(String::new());
-                self.replying.set(None);
+                self.draft_in(in_thread).set(String::new());
+                self.replying_in(in_thread).set(None);
                 // This worked: an earlier problem no longer holds.
                 self.session.problem.set(None);
             }
@@ -68,42 +92,51 @@ impl Chat {
     }
 }
 
-/// The reply being written, and the composer.
+/// The reply being written, and the composer (`in_thread`: the thread's).
 #[component]
-pub fn Composer() -> impl IntoView {
+pub fn Composer(
+    /// The open thread's composer, replying in it.
+    in_thread: bool,
+) -> impl IntoView {
     let chat = Chat::get();
+    let draft = chat.draft_in(in_thread);
+    let replying = chat.replying_in(in_thread);
     let post = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
-        chat.post();
+        chat.post(in_thread);
     };
     // Enter sends; Shift+Enter (or Enter while an input method composes) breaks the line.
     let keydown = move |ev: leptos::ev::KeyboardEvent| {
         if ev.key() == "Enter" && !ev.shift_key() && !ev.is_composing() {
             ev.prevent_default();
-            chat.post();
+            chat.post(in_thread);
         }
     };
-    let placeholder = move || match chat.thread.get() {
-        Some(_) => "Reply in this thread".to_owned(),
-        None => format!("Message {}", chat.title_of(&chat.current.get())),
+    let placeholder = move || match in_thread {
+        true => "Reply in this thread".to_owned(),
+        false => format!("Message {}", chat.title_of(&chat.current.get())),
+    };
+    let (id, label, hint) = match in_thread {
+        true => ("thread-reply", "Thread reply", "thread-reply-hint"),
+        false => ("message", "Message", "composer-hint"),
     };
     view! {
-        <Show when=move || chat.replying.get().is_some()>
+        <Show when=move || replying.get().is_some()>
             <p class="replying">
-                {move || chat.replying.get().map(|(_, e)| format!("Replying to “{e}”")).unwrap_or_default()}
-                <button type="button" on:click=move |_| chat.replying.set(None)>"Cancel reply"</button>
+                {move || replying.get().map(|(_, e)| format!("Replying to “{e}”")).unwrap_or_default()}
+                <button type="button" on:click=move |_| replying.set(None)>"Cancel reply"</button>
             </p>
         </Show>
         <form class="composer" on:submit=post>
-            <label for="message" class="visually-hidden">"Message"</label>
-            <textarea id="message" name="message" rows="1" autocomplete="off"
+            <label for=id class="visually-hidden">{label}</label>
+            <textarea id=id name=id rows="1" autocomplete="off"
                 placeholder=placeholder
-                aria-describedby="composer-hint"
-                prop:value=move || chat.draft.get()
+                aria-describedby=hint
+                prop:value=move || draft.get()
                 on:keydown=keydown
-                on:input=move |ev| chat.draft.set(event_target_value(&ev))></textarea>
+                on:input=move |ev| draft.set(event_target_value(&ev))></textarea>
             <button type="submit">"Send"</button>
-            <span id="composer-hint" class="hint">"Enter sends · Shift+Enter for a new line"</span>
+            <span id=hint class="hint">"Enter sends · Shift+Enter for a new line"</span>
         </form>
     }
 }

@@ -178,6 +178,9 @@ impl Chat {
             return self.read_done(&read.conversation, true);
         };
         let me = self.session.me_text();
+        for logged in &page.events {
+            self.take_change(&logged.event);
+        }
         let found: Vec<Line> = page
             .events
             .iter()
@@ -189,7 +192,7 @@ impl Chat {
                 } else {
                     LineState::Received
                 };
-                line_from(e, state, &me)
+                self.patched(line_from(e, state, &me))
             })
             .collect();
         if !found.is_empty() {

@@ -2,15 +2,23 @@
 //! continues a group), the message it answers, its text with highlighted
 //! mentions, its delivery state, its thread (how many replies, the last
 //! one's time) and a Reply button. Its text is Markdown ([`super::markdown`]).
+//! An edited message says so; a deleted one leaves a placeholder; the
+//! person's own can be edited and deleted ([`super::own`]).
 
 use super::markdown::to_html;
 use super::messages::{Line, LineState, excerpt_of};
+use super::own::{EditForm, OwnActions};
 use super::state::Chat;
 use super::time::Clock;
 use crate::ioa::card::IoaCard;
 use crate::routes::Place;
 use crate::session::Session;
 use leptos::prelude::*;
+
+/// Which list a component is: the conversation's, or the open thread's
+/// (provided to its lines, whose Reply answers in that list's composer).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct InThread(pub bool);
 
 /// A message's thread, as its parent shows it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -70,12 +78,40 @@ pub fn MessageLine(
         }
         .into_any();
     }
+    if line.deleted {
+        return view! {
+            <li class="message deleted" class:grouped=grouped data-id=line.id.to_string()>
+                <p class="meta">
+                    <span class="source">{line.source}</span>
+                    <Time at />
+                </p>
+                <p class="content"><span class="deleted-text">"This message was deleted."</span></p>
+            </li>
+        }
+        .into_any();
+    }
     let id = line.id;
     let excerpt = excerpt_of(&line.content);
+    let editing = RwSignal::new(false);
+    let editable = line.ioa.is_none() && line.state == LineState::Sent;
     let body = match line.ioa.clone() {
         Some(ioa) => view! { <IoaCard line=line.clone() ioa=ioa /> }.into_any(),
-        None => view! { <div class="markdown" inner_html=to_html(&line.content)></div> }.into_any(),
+        None => view! {
+            <div class="markdown" hidden=move || editing.get() inner_html=to_html(&line.content)></div>
+        }
+        .into_any(),
     };
+    let edit_form = {
+        let line = line.clone();
+        move || {
+            editing
+                .get()
+                .then(|| view! { <EditForm line=line.clone() editing /> })
+        }
+    };
+    let own_actions = editable.then(|| view! { <OwnActions line=line.clone() editing /> });
+    let edited = line.edited;
+    let in_thread = use_context::<InThread>().is_some_and(|t| t.0);
     let thread_label = match replies.count {
         0 => "Thread".to_owned(),
         1 => "1 reply".to_owned(),
@@ -99,13 +135,16 @@ pub fn MessageLine(
                 {parent.map(|p| view! { <span class="thread">{format!("↪ in reply to “{p}”")}</span> })}
                 {line.delegated_by.clone().map(|by| view! { <span class="delegated">{format!("delegated by {by}")}</span> })}
                 <span class="text">{body}</span>
+                {edit_form}
+                {edited.then(|| view! { <span class="edited" title="This message was edited">"(edited)"</span> })}
             </div>
             <span class="state">{state}</span>
             <span class="actions">
                 <a class="thread-link" class:has-replies=has_replies href=thread aria-label=thread_name>{thread_label}</a>
                 {has_replies.then(|| view! { <span class="last-reply"><Time at=replies.last_at prefix="last reply " /></span> })}
                 <button type="button" class="reply" aria-label=format!("Reply to “{excerpt}”")
-                    on:click=move |_| chat.reply_to(id, excerpt.clone())>"Reply"</button>
+                    on:click=move |_| chat.reply_to(id, excerpt.clone(), in_thread)>"Reply"</button>
+                {own_actions}
             </span>
         </li>
     }

@@ -3,11 +3,12 @@
 //! control jumps down; each conversation keeps its position; scrolling to
 //! the top (or "Load earlier messages") pages earlier ones in, keeping the
 //! view where it was. An empty conversation says what to do. What the
-//! person sees at the bottom of a visible tab counts as read ([`super::unread`]).
+//! person sees at the bottom of a visible tab counts as read ([`super::unread`]);
+//! a "new" line marks where they had left off when they came (back) to it.
 
-use super::line::MessageLine;
+use super::line::{InThread, MessageLine};
 use super::messages::Line;
-use super::rows::{Row, WINDOW, rows, thread_of};
+use super::rows::{Marker, Row, WINDOW, rows, thread_of};
 use super::state::Chat;
 use super::time::Clock;
 use leptos::html::Div;
@@ -19,18 +20,18 @@ const NEAR_BOTTOM: i32 = 48;
 /// Within this many pixels of the top, earlier messages page in.
 const NEAR_TOP: i32 = 40;
 
-/// The list's view: the open conversation, or a thread in it.
-fn view_key(chat: Chat) -> String {
-    match chat.thread.get() {
+/// The list's view: the open conversation, or the thread shown.
+fn view_key(chat: Chat, in_thread: bool) -> String {
+    match chat.thread.get().filter(|_| in_thread) {
         Some(root) => format!("thread {root}"),
         None => chat.current.get(),
     }
 }
 
-/// The messages of the open view (conversation or thread), oldest first.
-fn view_lines(chat: Chat) -> Vec<Line> {
+/// The messages of the list's view (conversation or thread), oldest first.
+fn view_lines(chat: Chat, in_thread: bool) -> Vec<Line> {
     let open = chat.current.get();
-    let thread = chat.thread.get();
+    let thread = chat.thread.get().filter(|_| in_thread);
     chat.lines.with(|all| match thread {
         Some(root) => thread_of(all, root).into_iter().cloned().collect(),
         None => all
@@ -41,14 +42,19 @@ fn view_lines(chat: Chat) -> Vec<Line> {
     })
 }
 
-/// The open conversation's messages, following as they come.
+/// The open conversation's messages (or, `in_thread`, the open thread's),
+/// following as they come.
 #[component]
-pub fn MessageList() -> impl IntoView {
+pub fn MessageList(
+    /// The thread's list (beside the conversation, or instead of it on phones).
+    in_thread: bool,
+) -> impl IntoView {
     let chat = Chat::get();
+    provide_context(InThread(in_thread));
     let me = chat.session.me_text();
     let log = NodeRef::<Div>::new();
-    let key = Memo::new(move |_| view_key(chat));
-    let shown = Memo::new(move |_| view_lines(chat));
+    let key = Memo::new(move |_| view_key(chat, in_thread));
+    let shown = Memo::new(move |_| view_lines(chat, in_thread));
     // How many messages each view shows (more as the person pages back).
     let windows = RwSignal::new(HashMap::<String, usize>::new());
     // Where each view was left, when not at its bottom.
@@ -57,13 +63,22 @@ pub fn MessageList() -> impl IntoView {
     let unseen = RwSignal::new(0usize);
     let window = move || windows.with(|w| w.get(&key.get()).copied().unwrap_or(WINDOW));
     let hidden = move || shown.with(Vec::len).saturating_sub(window());
+    let me_for_rows = me.clone();
     let list = Memo::new(move |_| {
         let window = window();
-        let root = chat.thread.get();
+        let root = chat.thread.get().filter(|_| in_thread);
+        let left_off = match root {
+            None => chat.read_marker(&chat.current.get()),
+            Some(_) => None,
+        };
+        let marker = left_off.map(|at| Marker {
+            at,
+            me: &me_for_rows,
+        });
         shown.with(|s| {
             let refs: Vec<&Line> = s.iter().collect();
             chat.lines
-                .with(|all| rows(all, &refs, window, root, Clock::offset_ms()))
+                .with(|all| rows(all, &refs, window, root, Clock::offset_ms(), marker))
         })
     });
 
@@ -82,7 +97,7 @@ pub fn MessageList() -> impl IntoView {
         };
         if hidden() == 0 {
             let conversation = chat.current.get_untracked();
-            if chat.thread.get_untracked().is_some() || !untrack(|| chat.has_older(&conversation)) {
+            if in_thread || !untrack(|| chat.has_older(&conversation)) {
                 return;
             }
             chat.load_older(&conversation);
@@ -171,28 +186,39 @@ pub fn MessageList() -> impl IntoView {
     let visible = RwSignal::new(page_visible());
     let listener = gloo_events::EventListener::new(&document(), "visibilitychange", move |_| {
         visible.set(page_visible());
+        // Back from elsewhere: where the person left off becomes the read marker.
+        if !page_visible() {
+            chat.arrive(true);
+        }
     });
     let listener = StoredValue::new_local(Some(listener));
     on_cleanup(move || {
         let _ = listener.try_set_value(None);
     });
-    Effect::new(move |_| {
+    Effect::new(move |previous: Option<String>| {
+        let view = key.get();
+        if previous.as_ref().is_some_and(|p| *p != view) {
+            chat.arrive(false);
+        }
         let newest = shown.with(|s| s.last().map(|l| l.at));
         if let Some(at) = newest
             && at_bottom.get()
             && visible.get()
-            && chat.thread.get().is_none()
+            && chat.read_ready.get()
+            && !in_thread
             && chat.session.pane() == crate::session::Pane::Conversation
         {
             chat.mark_read(&chat.current.get_untracked(), at);
         }
+        view
     });
 
     let title = move || chat.title_of(&chat.current.get());
     view! {
         <div class="log-area">
             // A log: screen readers announce new messages as they arrive.
-            <div class="message-log" role="log" aria-live="polite" aria-label="Messages" tabindex="0"
+            <div class="message-log" role="log" aria-live="polite" tabindex="0"
+                aria-label=if in_thread { "Thread replies" } else { "Messages" }
                 node_ref=log on:scroll=on_scroll>
                 <div class="log-start">
                     {move || if hidden() > 0 {
@@ -201,31 +227,36 @@ pub fn MessageList() -> impl IntoView {
                                 {format!("Load earlier messages ({})", hidden())}
                             </button>
                         }.into_any()
+                    } else if in_thread {
+                        ().into_any()
                     } else if chat.history_loading(&chat.current.get()) {
                         view! { <p class="history-state" role="status">"Loading earlier messages…"</p> }.into_any()
-                    } else if chat.thread.get().is_none() && chat.has_older(&chat.current.get()) {
+                    } else if chat.has_older(&chat.current.get()) {
                         view! {
                             <button type="button" class="load-earlier" on:click=move |_| load_earlier()>
                                 "Load earlier messages"
                             </button>
                         }.into_any()
-                    } else if !shown.with(Vec::is_empty) && chat.thread.get().is_none() {
+                    } else if !shown.with(Vec::is_empty) {
                         view! { <p class="history-state">{format!("This is the beginning of {}.", title())}</p> }.into_any()
                     } else {
                         ().into_any()
                     }}
                 </div>
-                <Show when=move || shown.with(Vec::is_empty) && !chat.history_loading(&chat.current.get())>
+                <Show when=move || !in_thread && shown.with(Vec::is_empty) && !chat.history_loading(&chat.current.get())>
                     <div class="empty-conversation">
                         <p class="empty-title">{move || format!("No messages in {} yet", title())}</p>
                         <p>{move || empty_hint(&chat.current.get())}</p>
                     </div>
                 </Show>
-                <ul class="messages" aria-label="Conversation">
+                <ul class="messages" aria-label=if in_thread { "Thread" } else { "Conversation" }>
                     <For each=move || list.get() key=Row::key let:row>
                         {match row {
                             Row::Day { at, .. } => view! {
                                 <li class="day"><span>{move || chat.clock.day(at)}</span></li>
+                            }.into_any(),
+                            Row::New => view! {
+                                <li class="new-marker"><span>"New"<span class="visually-hidden">" messages below"</span></span></li>
                             }.into_any(),
                             Row::Message { line, parent, grouped, replies } => view! {
                                 <MessageLine line=*line parent grouped replies />

@@ -5,7 +5,7 @@
 //! [`super::pane`].
 
 use super::conversations::conversation_of;
-use crate::event_types::{MESSAGE_POSTED, MESSAGE_STATUS};
+use crate::event_types::{MESSAGE_DELETED, MESSAGE_EDITED, MESSAGE_POSTED, MESSAGE_STATUS};
 use crate::ioa::IoaMessage;
 use agentnet_core::bindings::ioa::wire::MESSAGE_TYPE as IOA_MESSAGE;
 use agentnet_core::event::metadata::ProtocolMetadata;
@@ -36,15 +36,21 @@ pub struct Line {
     /// Who delegated the question this answers (`metadata.delegation.from`,
     /// written by `mod/workspace` on a delegate's answer routed back).
     pub delegated_by: Option<String>,
+    /// Its author changed its text ([`super::edits`]).
+    pub edited: bool,
+    /// It was deleted: the list shows a placeholder.
+    pub deleted: bool,
 }
 
 /// True for the events the conversation shows: posts, status updates, IOA
 /// messages, and any other event (not the network's own `network.*`) whose
-/// payload has `content` text — what an agent meant as a message.
+/// payload has `content` text — what an agent meant as a message. Edits and
+/// deletions change a message rather than being one ([`super::edits`]).
 pub fn is_conversation_event(event: &Event) -> bool {
     let kind = event.event_type.as_str();
     matches!(kind, MESSAGE_POSTED | MESSAGE_STATUS | IOA_MESSAGE)
         || (!kind.starts_with("network.")
+            && !matches!(kind, MESSAGE_EDITED | MESSAGE_DELETED)
             && event
                 .payload
                 .get("content")
@@ -116,6 +122,8 @@ pub fn line_from(event: &Event, state: LineState, me: &str) -> Line {
             .and_then(|d| d.get("from"))
             .and_then(|f| f.as_str())
             .map(str::to_owned),
+        edited: false,
+        deleted: false,
     }
 }
 
@@ -226,6 +234,7 @@ mod tests {
         ));
         assert!(!shown("chat.reply", json!({"text": "no content"})));
         assert!(!shown("chat.reply", json!({"content": {"not": "text"}})));
+        assert!(!shown(MESSAGE_EDITED, json!({"content": "a change"})));
         assert!(!shown(
             "network.resource.update",
             json!({"content": "a file"})

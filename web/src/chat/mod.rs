@@ -10,16 +10,22 @@
 //! conversation. The components are the open conversation ([`ChatPane`]:
 //! its [`list`] of [`line`]s in [`markdown`] and the [`composer`]) and the sidebar
 //! ([`Conversations`], which creates [`channels`]); [`sessions`] names and
-//! updates Workspace sessions; [`unread`] counts what the person has not seen.
+//! updates Workspace sessions; [`unread`] counts what the person has not seen
+//! and [`notify`] tells them of what is for them while the tab is hidden;
+//! [`edits`] edits and deletes the person's own messages.
 
+pub mod changes;
 pub mod channels;
 pub mod composer;
 pub mod conversations;
+pub mod edits;
 pub mod history;
 pub mod line;
 pub mod list;
 pub mod markdown;
 pub mod messages;
+pub mod notify;
+pub mod own;
 pub mod pane;
 pub mod reads;
 pub mod rows;

@@ -1,5 +1,8 @@
-//! The open conversation: the session header or the thread bar, the
-//! message list ([`super::list`]) and the composer ([`super::composer`]).
+//! The open conversation: the session header, the message list
+//! ([`super::list`]) and the composer ([`super::composer`]); and the open
+//! thread with its own list and composer — beside the conversation on wide
+//! screens (1024 px and more), instead of it on narrower ones (the style
+//! sheet decides, on `.chat.with-thread`).
 
 use super::composer::Composer;
 use super::list::MessageList;
@@ -10,33 +13,48 @@ use leptos::prelude::*;
 
 pub use super::rows::thread_of;
 
-/// The open conversation: its messages, the reply being written and the composer.
+/// The open conversation: its messages, the reply being written and the
+/// composer; and the open thread.
 #[component]
 pub fn ChatPane() -> impl IntoView {
     let session = Session::get();
     let chat = Chat::get();
+    let threaded = move || chat.thread.get().is_some();
+    // Beside a thread (opened by a link, say), its own conversation.
+    Effect::new(move |_| {
+        if chat.thread.get().is_some() {
+            let conversation = chat.thread_conversation();
+            if conversation != chat.current.get_untracked() {
+                chat.current.set(conversation);
+            }
+        }
+    });
     view! {
-        <main class="chat" hidden=move || session.pane() != Pane::Conversation>
+        <main class="chat" class:with-thread=threaded hidden=move || session.pane() != Pane::Conversation>
             <Show when=move || session.problem.get().is_some()>
                 <p class="problem" role="alert">{move || session.problem.get().unwrap_or_default()}</p>
             </Show>
-            <Show when=move || chat.thread.get().is_none()>
+            <div class="conversation-column">
                 <Show when=move || chat.sessions.with(|s| s.title_of(&chat.current.get()).is_none())>
                     <header class="conversation-header">
                         <h2>{move || chat.title_of(&chat.current.get())}</h2>
                     </header>
                 </Show>
                 <super::session_header::SessionHeader />
+                <MessageList in_thread=false />
+                <Composer in_thread=false />
+            </div>
+            <Show when=threaded>
+                <section class="thread-pane" aria-label="Thread">
+                    <p class="thread-bar">
+                        <strong>"Thread"</strong>
+                        <span class="thread-in">{move || format!("in {}", chat.title_of(&chat.thread_conversation()))}</span>
+                        <a href=move || session.path(&Place::Conversation(chat.thread_conversation()))>"Back to the conversation"</a>
+                    </p>
+                    <MessageList in_thread=true />
+                    <Composer in_thread=true />
+                </section>
             </Show>
-            <Show when=move || chat.thread.get().is_some()>
-                <p class="thread-bar">
-                    <strong>"Thread"</strong>
-                    <span class="thread-in">{move || format!("in {}", chat.title_of(&chat.thread_conversation()))}</span>
-                    <a href=move || session.path(&Place::Conversation(chat.thread_conversation()))>"Back to the conversation"</a>
-                </p>
-            </Show>
-            <MessageList />
-            <Composer />
         </main>
     }
 }

@@ -1,7 +1,8 @@
 //! What the message list shows, as rows: the messages of the open
 //! conversation or thread (the newest [`window`] of them), a separator
 //! before each new day, each message marked when it continues its author's
-//! group, with the message it answers and its replies. Pure, so it is
+//! group, with the message it answers and its replies, and a "new" line
+//! above the first message others posted after the read marker. Pure, so it is
 //! tested without a browser; [`super::list`] renders it.
 
 use super::line::Replies;
@@ -23,6 +24,8 @@ pub enum Row {
         /// A message time on that day (to name it).
         at: u64,
     },
+    /// The read marker: the messages below came after the person left off.
+    New,
     /// A message.
     Message {
         /// The message.
@@ -41,21 +44,46 @@ impl Row {
     pub fn key(&self) -> String {
         match self {
             Row::Day { day, .. } => format!("day {day}"),
+            Row::New => "new".to_owned(),
             Row::Message {
                 line,
                 parent,
                 grouped,
                 replies,
             } => format!(
-                "{} {:?} {} {grouped} {} {}",
+                "{} {:?} {} {grouped} {} {} {} {}",
                 line.id,
                 line.state,
                 parent.is_some(),
                 replies.count,
-                replies.last_at
+                replies.last_at,
+                line.deleted,
+                // An edit draws the message again.
+                if line.edited {
+                    content_hash(&line.content)
+                } else {
+                    0
+                },
             ),
         }
     }
+}
+
+fn content_hash(text: &str) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    text.hash(&mut hasher);
+    hasher.finish()
+}
+
+/// Where the read marker goes in a view: after `at`, above the first
+/// message someone other than `me` posted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Marker<'a> {
+    /// The newest message the person had seen.
+    pub at: u64,
+    /// The person.
+    pub me: &'a str,
 }
 
 /// The lines of the thread that starts at `root`: it and every reply to a line in it.
@@ -73,13 +101,14 @@ pub fn thread_of(lines: &[Line], root: EventId) -> Vec<&Line> {
 
 /// The newest `window` of `shown`, as rows: day separators, groups, the
 /// message each answers (but the thread's `root`, in a thread view) and its
-/// replies (counted over `all`).
+/// replies (counted over `all`), and the read `marker`'s "new" line.
 pub fn rows(
     all: &[Line],
     shown: &[&Line],
     window: usize,
     root: Option<EventId>,
     offset_ms: i64,
+    marker: Option<Marker<'_>>,
 ) -> Vec<Row> {
     let mut replies: HashMap<EventId, Replies> = HashMap::new();
     for line in all {
@@ -92,23 +121,31 @@ pub fn rows(
     let start = shown.len().saturating_sub(window);
     let mut out = Vec::with_capacity(window + 4);
     let mut previous: Option<&Line> = None;
+    let mut marked = false;
     for line in &shown[start..] {
         let day = local_day(line.at, offset_ms);
         if previous.is_none_or(|p| local_day(p.at, offset_ms) != day) {
             out.push(Row::Day { day, at: line.at });
+        }
+        let new = !marked
+            && marker.is_some_and(|m| line.at > m.at && line.source != m.me && !line.status);
+        if new {
+            out.push(Row::New);
+            marked = true;
         }
         let parent = line.in_reply_to.filter(|p| Some(*p) != root).and_then(|p| {
             all.iter()
                 .find(|x| x.id == p)
                 .map(|x| excerpt_of(&x.content))
         });
-        let grouped = previous.is_some_and(|p| {
-            p.source == line.source
-                && !p.status
-                && !line.status
-                && parent.is_none()
-                && same_group(p.at, line.at, offset_ms)
-        });
+        let grouped = !new
+            && previous.is_some_and(|p| {
+                p.source == line.source
+                    && !p.status
+                    && !line.status
+                    && parent.is_none()
+                    && same_group(p.at, line.at, offset_ms)
+            });
         out.push(Row::Message {
             line: Box::new((*line).clone()),
             parent,
@@ -151,7 +188,7 @@ mod tests {
         rows.iter()
             .filter_map(|r| match r {
                 Row::Message { line, grouped, .. } => Some((line.content.clone(), *grouped)),
-                Row::Day { .. } => None,
+                Row::Day { .. } | Row::New => None,
             })
             .collect()
     }
@@ -166,7 +203,7 @@ mod tests {
             line(5, "agent:b", T0 + DAY, None),
         ];
         let shown: Vec<&Line> = all.iter().collect();
-        let rows = rows(&all, &shown, WINDOW, None, 0);
+        let rows = rows(&all, &shown, WINDOW, None, 0, None);
         let days = rows.iter().filter(|r| matches!(r, Row::Day { .. })).count();
         assert_eq!(days, 2, "one separator per day");
         assert!(matches!(rows[0], Row::Day { .. }));
@@ -189,10 +226,10 @@ mod tests {
             all.push(line(n, "agent:b", T0 + n * 1_000, Some(1)));
         }
         let shown: Vec<&Line> = all.iter().collect();
-        let rows = rows(&all, &shown, 10, None, 0);
+        let rows = rows(&all, &shown, 10, None, 0, None);
         assert_eq!(messages(&rows).len(), 10);
         assert_eq!(messages(&rows)[9].0, "m60", "the newest is last");
-        let parent_rows = super::rows(&all, &shown[..1], 10, None, 0);
+        let parent_rows = super::rows(&all, &shown[..1], 10, None, 0, None);
         let Some(Row::Message { replies, .. }) = parent_rows.get(1) else {
             panic!("{parent_rows:?}");
         };
@@ -209,7 +246,7 @@ mod tests {
         assert!(!grouped);
         assert_eq!(thread_of(&all, all[0].id).len(), 60);
         // In the thread's own view, its replies need not say what they answer.
-        let in_thread = super::rows(&all, &shown, 10, Some(all[0].id), 0);
+        let in_thread = super::rows(&all, &shown, 10, Some(all[0].id), 0, None);
         assert!(matches!(
             in_thread.last(),
             Some(Row::Message {
@@ -218,5 +255,37 @@ mod tests {
                 ..
             })
         ));
+    }
+
+    #[test]
+    fn the_new_line_sits_above_the_first_message_others_posted_after_the_marker() {
+        let all = vec![
+            line(1, "agent:a", T0, None),
+            line(2, "agent:a", T0 + 1_000, None),
+            line(3, "human:ann", T0 + 2_000, None),
+            line(4, "agent:a", T0 + 3_000, None),
+            line(5, "agent:a", T0 + 4_000, None),
+        ];
+        let shown: Vec<&Line> = all.iter().collect();
+        let marker = Marker {
+            at: T0 + 1_000,
+            me: "human:ann",
+        };
+        let rows = rows(&all, &shown, WINDOW, None, 0, Some(marker));
+        let at = rows
+            .iter()
+            .position(|r| *r == Row::New)
+            .expect("a new line");
+        assert!(
+            matches!(&rows[at + 1], Row::Message { line, grouped: false, .. } if line.content == "m4"),
+            "above the first of others' after the marker, not the person's own: {rows:?}"
+        );
+        assert_eq!(rows.iter().filter(|r| **r == Row::New).count(), 1);
+        let read_all = Marker {
+            at: T0 + 4_000,
+            ..marker
+        };
+        assert!(!super::rows(&all, &shown, WINDOW, None, 0, Some(read_all)).contains(&Row::New));
+        assert!(!super::rows(&all, &shown, WINDOW, None, 0, None).contains(&Row::New));
     }
 }

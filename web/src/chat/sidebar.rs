@@ -1,5 +1,7 @@
 //! The sidebar of conversations: everyone, the channels and direct
-//! conversations to open, leaving the open channel and creating a new one.
+//! conversations to open (each with its unread count, mentions and direct
+//! messages marked apart), leaving the open channel, creating a new one, and
+//! the bell that turns notifications on ([`super::notify`]).
 
 use super::state::Chat;
 use crate::routes::Place;
@@ -46,9 +48,11 @@ pub fn Conversations() -> impl IntoView {
                                 move || {
                                     let unread = chat.unread(&c);
                                     (unread.count > 0).then(|| view! {
-                                        <span class="unread" class:for-me=unread.for_me>
+                                        <span class="unread" class:for-me=unread.for_me
+                                            class:mention={unread.mentions > 0} class:direct=unread.direct>
+                                            {(unread.mentions > 0).then(|| view! { <span class="at" aria-hidden="true">"@"</span> })}
                                             {unread.count}
-                                            <span class="visually-hidden">{if unread.for_me { " unread, for you" } else { " unread" }}</span>
+                                            <span class="visually-hidden">{unread_words(unread)}</span>
                                         </span>
                                     })
                                 }
@@ -69,6 +73,17 @@ pub fn Conversations() -> impl IntoView {
                     on:input=move |ev| set_name.set(event_target_value(&ev)) />
                 <button type="submit">"Create"</button>
             </form>
+            <super::notify::NotifyControl />
         </nav>
+    }
+}
+
+/// What a screen reader hears after an unread count.
+fn unread_words(unread: super::unread::Unread) -> String {
+    match (unread.direct, unread.mentions) {
+        (true, _) => " unread, for you: a direct message".to_owned(),
+        (false, 0) => " unread".to_owned(),
+        (false, 1) => " unread, for you: a mention".to_owned(),
+        (false, n) => format!(" unread, for you: {n} mentions"),
     }
 }

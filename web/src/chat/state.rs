@@ -48,6 +48,9 @@ pub struct Chat {
     pub(super) replying: RwSignal<Option<(EventId, String)>>,
     /// What the person is typing.
     pub(super) draft: RwSignal<String>,
+    /// What the person is typing in the thread's composer, and the reply it answers.
+    pub(super) thread_draft: RwSignal<String>,
+    pub(super) thread_replying: RwSignal<Option<(EventId, String)>>,
     tabs: StoredValue<Option<Tabs>, LocalStorage>,
     /// History reads in flight ([`super::history`]).
     pub(super) reads: StoredValue<Reads>,
@@ -61,6 +64,16 @@ pub struct Chat {
     pub clock: Clock,
     /// Per conversation, the newest message the person has seen ([`super::unread`]).
     pub(super) read: RwSignal<BTreeMap<String, u64>>,
+    /// The read markers kept in IndexedDB are known (until then nothing is marked read).
+    pub(super) read_ready: RwSignal<bool>,
+    /// The person just came (back) to the open conversation ([`Chat::arrive`]).
+    pub(super) arriving: RwSignal<bool>,
+    /// The read marker shown: a conversation and where the person had left off.
+    pub(super) left_off: RwSignal<Option<(String, u64)>>,
+    /// Edits and deletions known, by message ([`super::edits`]).
+    pub(super) changes: StoredValue<super::changes::Changes>,
+    /// The person's edits and deletions waiting for the network, by event id.
+    pending_changes: StoredValue<BTreeMap<EventId, agentnet_core::Event>, LocalStorage>,
 }
 
 impl Chat {
@@ -78,14 +91,22 @@ impl Chat {
             session_updates: RwSignal::new(BTreeMap::new()),
             replying: RwSignal::new(None),
             draft: RwSignal::new(String::new()),
+            thread_draft: RwSignal::new(String::new()),
+            thread_replying: RwSignal::new(None),
             tabs: StoredValue::new_local(None),
             reads: StoredValue::new(Reads::default()),
             loading: RwSignal::new(BTreeSet::new()),
             loaded: RwSignal::new(BTreeSet::new()),
             earliest: RwSignal::new(BTreeMap::new()),
             clock: Clock::start(),
-            read: RwSignal::new(Self::recall_read(&session.network_name())),
+            read: RwSignal::new(BTreeMap::new()),
+            read_ready: RwSignal::new(false),
+            arriving: RwSignal::new(true),
+            left_off: RwSignal::new(None),
+            changes: StoredValue::new(BTreeMap::new()),
+            pending_changes: StoredValue::new_local(BTreeMap::new()),
         };
+        chat.recall_read(session.network_name());
         let tabs = Tabs::open(&session.network_name(), move |news| chat.apply_news(news));
         chat.tabs.set_value(Some(tabs));
         provide_context(chat);
@@ -100,7 +121,13 @@ impl Chat {
 
     /// Shows what a restored replica already holds: its log's messages and its outbox.
     pub fn restore(&self, replica: &Replica) {
-        let lines = restored_lines(replica, &self.session.me.get_value());
+        for event in replica.log().values() {
+            self.take_change(event);
+        }
+        let lines: Vec<Line> = restored_lines(replica, &self.session.me.get_value())
+            .into_iter()
+            .map(|line| self.patched(line))
+            .collect();
         // Direct conversations come back with their messages.
         for line in &lines {
             if line.conversation != EVERYONE && !line.conversation.starts_with("channel/") {
@@ -186,11 +213,13 @@ impl Chat {
     pub fn on_effect(&self, effect: &ReplicaEffect) {
         self.on_history(effect);
         match effect {
+            ReplicaEffect::Received(event) if self.take_change(event) => {}
             ReplicaEffect::Received(event) if is_conversation_event(event) => {
                 let line = line_from(event, LineState::Received, &self.session.me_text());
                 if line.conversation != EVERYONE && !line.conversation.starts_with("channel/") {
                     self.add_direct(line.conversation.clone());
                 }
+                self.notify(&line);
                 self.add_line(line);
             }
             // A channel opened by a link before the connection was: join it now.
@@ -254,17 +283,45 @@ impl Chat {
     /// What a tab of this workspace posted, and what became of it.
     fn apply_news(&self, news: TabNews) {
         match news {
+            TabNews::Posted { event } if super::changes::change_of(&event).is_some() => {
+                let _ = self
+                    .pending_changes
+                    .try_update_value(|p| p.insert(event.id, *event));
+            }
             TabNews::Posted { event } => self.add_line(line_from(
                 &event,
                 LineState::Pending,
                 &self.session.me_text(),
             )),
-            TabNews::Accepted { id } => self.set_state(id, LineState::Sent),
-            TabNews::Rejected { id, reason } => self.set_state(id, LineState::Rejected(reason)),
+            TabNews::Accepted { id } => {
+                match self
+                    .pending_changes
+                    .try_update_value(|p| p.remove(&id))
+                    .flatten()
+                {
+                    Some(change) => {
+                        self.take_change(&change);
+                    }
+                    None => self.set_state(id, LineState::Sent),
+                }
+            }
+            TabNews::Rejected { id, reason } => {
+                match self
+                    .pending_changes
+                    .try_update_value(|p| p.remove(&id))
+                    .flatten()
+                {
+                    Some(_) => self
+                        .session
+                        .report(format!("The message was not changed: {reason}")),
+                    None => self.set_state(id, LineState::Rejected(reason)),
+                }
+            }
         }
     }
 
     fn add_line(&self, line: Line) {
+        let line = self.patched(line);
         self.lines.update(|l| {
             if !l.iter().any(|known| known.id == line.id) {
                 l.push(line);
@@ -348,8 +405,9 @@ impl Chat {
         })
     }
 
-    /// Starts a reply to a message (its id and an excerpt).
-    pub fn reply_to(&self, id: EventId, excerpt: String) {
-        self.replying.set(Some((id, excerpt)));
+    /// Starts a reply to a message (its id and an excerpt), in the
+    /// thread's composer when it is in the thread's list.
+    pub fn reply_to(&self, id: EventId, excerpt: String, in_thread: bool) {
+        self.replying_in(in_thread).set(Some((id, excerpt)));
     }
 }

@@ -1,8 +1,11 @@
 //! Unread messages: per conversation, the time of the newest message the
 //! person has seen (the list at its bottom, the tab visible, [`super::list`])
-//! is kept across reloads; what others posted after it is unread. The
-//! sidebar shows each conversation's count (marked apart when it holds a
-//! direct message or mentions the person) and the tab's title the total.
+//! is kept across reloads in IndexedDB ([`crate::storage::keep_in_db`]);
+//! what others posted after it is unread. The sidebar shows each
+//! conversation's count, with mentions of the person and direct messages
+//! marked apart, and the tab's title the total. Where the person left off
+//! when they came back to a conversation is its read marker: the list draws
+//! a "new" line there ([`super::rows::Row::New`]).
 
 use super::conversations::EVERYONE;
 use super::messages::{Line, mentions_in};
@@ -16,21 +19,50 @@ use std::collections::BTreeMap;
 pub struct Unread {
     /// Messages from others after the read marker.
     pub count: usize,
+    /// How many of them mention the person.
+    pub mentions: usize,
+    /// It is a direct conversation (every message in it is for the person).
+    pub direct: bool,
     /// One of them is for the person: a direct message or a mention.
     pub for_me: bool,
 }
 
+/// True for a direct conversation (not everyone, not a channel).
+pub fn is_direct(conversation: &str) -> bool {
+    conversation != EVERYONE && !conversation.starts_with("channel/")
+}
+
+/// True when `line` is for `me`: from someone else, in a direct conversation
+/// or mentioning `me`.
+pub fn is_for(line: &Line, me: &str) -> bool {
+    line.source != me
+        && !line.status
+        && !line.deleted
+        && (is_direct(&line.conversation) || mentions_in(&line.content).iter().any(|m| m == me))
+}
+
 /// What `conversation` holds unread for `me`, read up to `read_at`.
 pub fn unread_in(lines: &[Line], conversation: &str, read_at: u64, me: &str) -> Unread {
-    let direct = conversation != EVERYONE && !conversation.starts_with("channel/");
+    let direct = is_direct(conversation);
     lines
         .iter()
-        .filter(|l| l.conversation == conversation && l.source != me && !l.status)
+        .filter(|l| l.conversation == conversation && l.source != me && !l.status && !l.deleted)
         .filter(|l| l.at > read_at)
-        .fold(Unread::default(), |u, l| Unread {
-            count: u.count + 1,
-            for_me: u.for_me || direct || mentions_in(&l.content).iter().any(|m| m == me),
-        })
+        .fold(
+            Unread {
+                direct,
+                ..Unread::default()
+            },
+            |u, l| {
+                let mention = mentions_in(&l.content).iter().any(|m| m == me);
+                Unread {
+                    count: u.count + 1,
+                    mentions: u.mentions + usize::from(mention),
+                    direct,
+                    for_me: u.for_me || direct || mention,
+                }
+            },
+        )
 }
 
 /// The tab's title with `total` unread.
@@ -46,25 +78,73 @@ fn key(network: &str) -> String {
 }
 
 impl Chat {
-    /// The read markers this browser kept for `network`.
-    pub(super) fn recall_read(network: &str) -> BTreeMap<String, u64> {
-        storage::recall_json(&key(network)).unwrap_or_default()
+    /// Reads the read markers this browser kept for `network` from
+    /// IndexedDB (once: those an older version kept in localStorage are
+    /// taken over), then counts unread with them.
+    pub(super) fn recall_read(&self, network: String) {
+        let chat = *self;
+        wasm_bindgen_futures::spawn_local(async move {
+            let kept: BTreeMap<String, u64> = match storage::recall_kept(&key(&network)).await {
+                Some(text) => serde_json::from_str(&text).unwrap_or_default(),
+                None => storage::recall_json(&key(&network)).unwrap_or_default(),
+            };
+            let _ = chat.read.try_update(|r| {
+                for (conversation, at) in kept {
+                    let known = r.entry(conversation).or_insert(at);
+                    *known = (*known).max(at);
+                }
+            });
+            let _ = chat.read_ready.try_set(true);
+        });
     }
 
-    /// The person has seen `conversation` up to `at`.
+    /// The person has seen `conversation` up to `at` (kept in IndexedDB).
+    /// The first time since the person came to it, where they had left off
+    /// becomes its read marker.
     pub(super) fn mark_read(&self, conversation: &str, at: u64) {
-        if self
-            .read
-            .with_untracked(|r| r.get(conversation).is_some_and(|known| *known >= at))
-        {
+        if !self.read_ready.get_untracked() {
             return;
+        }
+        let known = self.read.with_untracked(|r| r.get(conversation).copied());
+        let arriving = self.arriving.get_untracked();
+        if arriving {
+            self.arriving.set(false);
+        }
+        if known.is_some_and(|known| known >= at) {
+            return;
+        }
+        if arriving {
+            self.left_off
+                .set(known.map(|k| (conversation.to_owned(), k)));
         }
         self.read.update(|r| {
             r.insert(conversation.to_owned(), at);
         });
-        if let Ok(kept) = self.read.with_untracked(serde_json::to_string) {
-            storage::keep(&key(&self.session.network_name()), &kept);
+        let Ok(kept) = self.read.with_untracked(serde_json::to_string) else {
+            return;
+        };
+        let key = key(&self.session.network_name());
+        wasm_bindgen_futures::spawn_local(async move {
+            storage::keep_in_db(&key, &kept).await;
+        });
+    }
+
+    /// The person comes (back) to a conversation: the next message they see
+    /// there places the read marker; the one shown before goes.
+    pub(super) fn arrive(&self, keep_marker: bool) {
+        self.arriving.set(true);
+        if !keep_marker {
+            self.left_off.set(None);
         }
+    }
+
+    /// The read marker of `conversation`: where the person had left off.
+    pub fn read_marker(&self, conversation: &str) -> Option<u64> {
+        self.left_off.with(|m| {
+            m.as_ref()
+                .filter(|(c, _)| c == conversation)
+                .map(|(_, at)| *at)
+        })
     }
 
     /// What `conversation` holds unread.
@@ -125,6 +205,8 @@ mod tests {
             unread_in(&lines, EVERYONE, 10, me),
             Unread {
                 count: 2,
+                mentions: 1,
+                direct: false,
                 for_me: true
             }
         );
@@ -136,9 +218,11 @@ mod tests {
         assert_eq!(unread_in(&lines, EVERYONE, 40, me), Unread::default());
         let direct = unread_in(&lines, "agent:b", 0, me);
         assert!(
-            direct.for_me && direct.count == 1,
-            "a direct message is for me"
+            direct.for_me && direct.direct && direct.count == 1 && direct.mentions == 0,
+            "a direct message is for me, marked apart from mentions"
         );
+        assert!(is_for(&lines[3], me) && is_for(&lines[4], me));
+        assert!(!is_for(&lines[1], me) && !is_for(&lines[2], me));
         assert!(!unread_in(&lines[..2], EVERYONE, 0, me).for_me);
         assert_eq!(title_with(0), "agentnet workspace");
         assert_eq!(title_with(3), "(3) agentnet workspace");

@@ -9,10 +9,14 @@
 //!   `{session, title?, status?, master?}` changes it. Session records are
 //!   saved with the mod's state.
 //! * The master as first responder and delegation ([`threads`]).
+//! * Editing and deleting a message, as `workspace.message.edited` and
+//!   `workspace.message.deleted` events ([`edits`]: only the author edits;
+//!   the author or a master deletes).
 //! * Joins, leaves and disconnects emit `workspace.presence.changed`
 //!   (`{address, status}`) to `agent:broadcast`, so every workspace shows
 //!   who is online.
 
+pub mod edits;
 pub mod sessions;
 pub mod threads;
 
@@ -23,6 +27,7 @@ use crate::ids::address::Address;
 use crate::ids::event_type::{EventType, core_types};
 use crate::ids::ulid::EventId;
 use crate::model::config::WorkspaceSettings;
+use edits::{DELETED, EDITED, Edits};
 use serde_json::{Value, json};
 use sessions::{CREATED, Sessions, UPDATED};
 use std::collections::BTreeMap;
@@ -36,6 +41,7 @@ pub(super) struct Workspace {
     settings: WorkspaceSettings,
     sessions: Sessions,
     threads: Threads,
+    edits: Edits,
 }
 
 impl Workspace {
@@ -56,6 +62,7 @@ impl Workspace {
             settings: settings.clone(),
             sessions: Sessions::default(),
             threads: Threads::default(),
+            edits: Edits::default(),
         }
     }
 
@@ -166,6 +173,7 @@ impl Mod for Workspace {
             CREATED => self.sessions.check_created(cx, event),
             UPDATED => self.sessions.check_updated(cx, event).map(|_| ()),
             DELEGATED => self.threads.check_delegation(cx, event).map(|_| ()),
+            EDITED | DELETED => self.edits.check(cx, event).map(|_| ()),
             _ => Ok(()),
         }
     }
@@ -223,6 +231,12 @@ impl Mod for Workspace {
                     .of_channel(&event.target)
                     .and_then(|(_, s)| s.master.clone());
                 self.threads.remember(event, master);
+                self.edits.remember(event);
+            }
+            DELETED => {
+                if let Ok(message) = self.edits.check(cx, event) {
+                    self.edits.deleted(message);
+                }
             }
             _ => {}
         }

@@ -23,6 +23,7 @@ mod tasks;
 mod trace;
 mod wakeup;
 mod workspace;
+mod workspace_edits;
 
 use super::*;
 use crate::client::Client;

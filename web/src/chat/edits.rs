@@ -1,0 +1,83 @@
+//! Editing and deleting one's own messages, as events in the log:
+//! `workspace.message.edited` `{message, content}` and
+//! `workspace.message.deleted` `{message}`, sent where the message went.
+//! `mod/workspace` decides who may (the author edits; the author or a master
+//! deletes) and refuses anyone else; the inspector keeps both events.
+//!
+//! A change is shown once the network accepted it (the person's own, told
+//! to the other tabs like a post) or when it arrives (others', live or from
+//! history); what is known is kept in [`super::changes`].
+
+use super::changes::{change_of, patch, record};
+use super::messages::Line;
+use super::state::Chat;
+use super::tabs::TabNews;
+use crate::event_types::{MESSAGE_DELETED, MESSAGE_EDITED};
+use agentnet_core::{Address, Event, EventType};
+use leptos::prelude::*;
+use serde_json::{Value, json};
+
+impl Chat {
+    /// Records the change `event` makes, if it makes one, and shows it. True when it was one.
+    pub(super) fn take_change(&self, event: &Event) -> bool {
+        let Some((message, change)) = change_of(event) else {
+            return false;
+        };
+        let _ = self
+            .changes
+            .try_update_value(|c| record(c, message, event.timestamp, change));
+        let changes = self.changes.with_value(Clone::clone);
+        self.lines.update(|lines| {
+            if let Some(line) = lines.iter_mut().find(|l| l.id == message) {
+                patch(line, &changes);
+            }
+        });
+        true
+    }
+
+    /// `line` with the changes known for it.
+    pub(super) fn patched(&self, mut line: Line) -> Line {
+        self.changes.with_value(|c| patch(&mut line, c));
+        line
+    }
+
+    /// Changes the person's message `line` (an edit, or its deletion).
+    fn change(&self, line: &Line, kind: &str, payload: Value) {
+        let (Ok(target), Ok(kind)) = (
+            line.conversation.parse::<Address>(),
+            kind.parse::<EventType>(),
+        ) else {
+            return;
+        };
+        let posted = self.session.with_connection(|c| {
+            let id = c.post_with(kind, target, payload, serde_json::Map::new());
+            c.outgoing(id)
+        });
+        match posted.flatten() {
+            Some(event) => self.tell(TabNews::Posted {
+                event: Box::new(event),
+            }),
+            None => self
+                .session
+                .report("The workspace is still opening: try again in a moment."),
+        }
+    }
+
+    /// The person's message `line` now says `content`.
+    pub fn edit(&self, line: &Line, content: &str) {
+        let content = content.trim();
+        if content.is_empty() || content == line.content {
+            return;
+        }
+        self.change(
+            line,
+            MESSAGE_EDITED,
+            json!({"message": line.id, "content": content}),
+        );
+    }
+
+    /// The person takes their message `line` back.
+    pub fn delete(&self, line: &Line) {
+        self.change(line, MESSAGE_DELETED, json!({"message": line.id}));
+    }
+}
