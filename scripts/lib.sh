@@ -172,6 +172,16 @@ setup_chromium() {
   fi
   export CHROMIUM_PATH="$found"
   note "$("$found" --version 2>/dev/null || echo "$found")"
+  # Reactions and messages show emoji: without a colour emoji font Chromium draws empty boxes
+  # (in the tests' screenshots too). Debian's is one package; elsewhere the system has one.
+  if command -v fc-list >/dev/null && ! fc-list | grep -qi emoji && command -v apt-get >/dev/null; then
+    note "installing Debian's fonts-noto-color-emoji"
+    local sudo_fonts=""
+    [ "$(id -u)" = 0 ] || sudo_fonts="sudo"
+    DEBIAN_FRONTEND=noninteractive $sudo_fonts apt-get install -y -qq fonts-noto-color-emoji >/dev/null 2>&1 ||
+      { $sudo_fonts apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo_fonts apt-get install -y -qq fonts-noto-color-emoji >/dev/null; } ||
+      note "no colour emoji font: emoji show as boxes in screenshots"
+  fi
 }
 
 # mtime FILE: seconds since the epoch (GNU stat -c, BSD stat -f).

@@ -10,5 +10,9 @@ pub const MESSAGE_STATUS: &str = "workspace.message.status";
 pub const MESSAGE_EDITED: &str = "workspace.message.edited";
 /// A message taken back by its author or a master (`{message}`).
 pub const MESSAGE_DELETED: &str = "workspace.message.deleted";
+/// A reaction to a message (`{message, emoji}`), where its conversation is.
+pub const REACTION_ADDED: &str = "workspace.reaction.added";
+/// A reaction taken back (`{message, emoji}`).
+pub const REACTION_REMOVED: &str = "workspace.reaction.removed";
 /// The event `mod/workspace` emits when someone comes or goes.
 pub const PRESENCE_CHANGED: &str = "workspace.presence.changed";

@@ -2,7 +2,9 @@
 //! Shift+Enter breaks the line), the reply being written above it, and
 //! posting — to the open conversation, or from the thread's own composer
 //! (beside the conversation on wide screens) as a reply in that thread.
+//! Typing `@` offers the members to mention ([`super::complete`]).
 
+use super::complete::{MentionList, Offer, completed, offer_for};
 use super::messages::mentions_in;
 use super::state::Chat;
 use super::tabs::TabNews;
@@ -101,14 +103,71 @@ pub fn Composer(
     let chat = Chat::get();
     let draft = chat.draft_in(in_thread);
     let replying = chat.replying_in(in_thread);
+    let area = NodeRef::<leptos::html::Textarea>::new();
+    let offer = RwSignal::new(None::<Offer>);
     let post = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
+        offer.set(None);
         chat.post(in_thread);
     };
-    // Enter sends; Shift+Enter (or Enter while an input method composes) breaks the line.
+    // What is typed before the caret decides the members offered.
+    let reread = move || {
+        let Some(area) = area.get_untracked() else {
+            return;
+        };
+        let caret = area.selection_start().ok().flatten().unwrap_or(0);
+        let text = area.value();
+        offer.set(offer_for(&text, caret as usize, &chat.session.me_text()));
+    };
+    let choose = Callback::new(move |address: String| {
+        let (Some(open), Some(area)) = (offer.get_untracked(), area.get_untracked()) else {
+            return;
+        };
+        let (text, caret) = completed(&draft.get_untracked(), open.at, open.caret, &address);
+        let caret_utf16 = text.get(..caret).map_or(0, |t| t.encode_utf16().count());
+        draft.set(text.clone());
+        area.set_value(&text);
+        let _ = area.set_selection_range(caret_utf16 as u32, caret_utf16 as u32);
+        let _ = area.focus();
+        offer.set(None);
+    });
+    // With members offered, arrows move, Enter or Tab completes, Escape closes.
+    // Otherwise Enter sends; Shift+Enter (or Enter while an input method composes) breaks the line.
     let keydown = move |ev: leptos::ev::KeyboardEvent| {
+        if let Some(open) = offer.get_untracked() {
+            let count = open.members.len();
+            match ev.key().as_str() {
+                "ArrowDown" | "ArrowUp" => {
+                    ev.prevent_default();
+                    let step = if ev.key() == "ArrowDown" {
+                        1
+                    } else {
+                        count - 1
+                    };
+                    offer.set(Some(Offer {
+                        active: (open.active + step) % count,
+                        ..open
+                    }));
+                    return;
+                }
+                "Enter" | "Tab" if !ev.shift_key() => {
+                    ev.prevent_default();
+                    if let Some(address) = open.members.get(open.active) {
+                        choose.run(address.clone());
+                    }
+                    return;
+                }
+                "Escape" => {
+                    ev.prevent_default();
+                    offer.set(None);
+                    return;
+                }
+                _ => {}
+            }
+        }
         if ev.key() == "Enter" && !ev.shift_key() && !ev.is_composing() {
             ev.prevent_default();
+            offer.set(None);
             chat.post(in_thread);
         }
     };
@@ -116,10 +175,18 @@ pub fn Composer(
         true => "Reply in this thread".to_owned(),
         false => format!("Message {}", chat.title_of(&chat.current.get())),
     };
-    let (id, label, hint) = match in_thread {
-        true => ("thread-reply", "Thread reply", "thread-reply-hint"),
-        false => ("message", "Message", "composer-hint"),
+    let (id, label, hint, list) = match in_thread {
+        true => (
+            "thread-reply",
+            "Thread reply",
+            "thread-reply-hint",
+            "thread-mentions",
+        ),
+        false => ("message", "Message", "composer-hint", "message-mentions"),
     };
+    // The list and the member chosen in it, while members are offered.
+    let active = move || offer.get().map(|o| format!("{list}-{}", o.active));
+    let controls = move || offer.with(Option::is_some).then_some(list);
     view! {
         <Show when=move || replying.get().is_some()>
             <p class="replying">
@@ -129,12 +196,18 @@ pub fn Composer(
         </Show>
         <form class="composer" on:submit=post>
             <label for=id class="visually-hidden">{label}</label>
-            <textarea id=id name=id rows="1" autocomplete="off"
+            <textarea id=id name=id rows="1" autocomplete="off" node_ref=area
                 placeholder=placeholder
                 aria-describedby=hint
+                aria-autocomplete="list"
+                aria-controls=controls
+                aria-activedescendant=active
                 prop:value=move || draft.get()
                 on:keydown=keydown
-                on:input=move |ev| draft.set(event_target_value(&ev))></textarea>
+                on:blur=move |_| offer.set(None)
+                on:click=move |_| reread()
+                on:input=move |ev| { draft.set(event_target_value(&ev)); reread(); }></textarea>
+            <MentionList id=list offer choose />
             <button type="submit">"Send"</button>
             <span id=hint class="hint">"Enter sends · Shift+Enter for a new line"</span>
         </form>

@@ -4,7 +4,7 @@
 //! `mod/workspace` decides who may (the author edits; the author or a master
 //! deletes) and refuses anyone else; the inspector keeps both events.
 //!
-//! A change is shown once the network accepted it (the person's own, told
+//! Reactions go the same way ([`super::reactions`]). A change is shown once the network accepted it (the person's own, told
 //! to the other tabs like a post) or when it arrives (others', live or from
 //! history); what is known is kept in [`super::changes`].
 
@@ -20,6 +20,9 @@ use serde_json::{Value, json};
 impl Chat {
     /// Records the change `event` makes, if it makes one, and shows it. True when it was one.
     pub(super) fn take_change(&self, event: &Event) -> bool {
+        if self.take_reaction(event) {
+            return true;
+        }
         let Some((message, change)) = change_of(event) else {
             return false;
         };
@@ -41,8 +44,8 @@ impl Chat {
         line
     }
 
-    /// Changes the person's message `line` (an edit, or its deletion).
-    fn change(&self, line: &Line, kind: &str, payload: Value) {
+    /// Changes the person's message `line` (an edit, its deletion, a reaction).
+    pub(super) fn change(&self, line: &Line, kind: &str, payload: Value) {
         let (Ok(target), Ok(kind)) = (
             line.conversation.parse::<Address>(),
             kind.parse::<EventType>(),

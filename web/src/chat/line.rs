@@ -3,11 +3,13 @@
 //! mentions, its delivery state, its thread (how many replies, the last
 //! one's time) and a Reply button. Its text is Markdown ([`super::markdown`]).
 //! An edited message says so; a deleted one leaves a placeholder; the
-//! person's own can be edited and deleted ([`super::own`]).
+//! person's own can be edited and deleted ([`super::own`]); reactions show
+//! under it ([`super::reactions`]).
 
 use super::markdown::to_html;
 use super::messages::{Line, LineState, excerpt_of};
 use super::own::{EditForm, OwnActions};
+use super::reactions::{ReactButton, ReactionChips};
 use super::state::Chat;
 use super::time::Clock;
 use crate::ioa::card::IoaCard;
@@ -109,6 +111,11 @@ pub fn MessageLine(
                 .then(|| view! { <EditForm line=line.clone() editing /> })
         }
     };
+    // A message the network has (not one still queued or refused) takes reactions.
+    let reactable =
+        line.ioa.is_none() && matches!(line.state, LineState::Sent | LineState::Received);
+    let react_line = line.clone();
+    let chips_line = line.clone();
     let own_actions = editable.then(|| view! { <OwnActions line=line.clone() editing /> });
     let edited = line.edited;
     let in_thread = use_context::<InThread>().is_some_and(|t| t.0);
@@ -139,11 +146,13 @@ pub fn MessageLine(
                 {edited.then(|| view! { <span class="edited" title="This message was edited">"(edited)"</span> })}
             </div>
             <span class="state">{state}</span>
+            <ReactionChips line=chips_line />
             <span class="actions">
                 <a class="thread-link" class:has-replies=has_replies href=thread aria-label=thread_name>{thread_label}</a>
                 {has_replies.then(|| view! { <span class="last-reply"><Time at=replies.last_at prefix="last reply " /></span> })}
                 <button type="button" class="reply" aria-label=format!("Reply to “{excerpt}”")
                     on:click=move |_| chat.reply_to(id, excerpt.clone(), in_thread)>"Reply"</button>
+                {reactable.then(|| view! { <ReactButton line=react_line.clone() /> })}
                 {own_actions}
             </span>
         </li>

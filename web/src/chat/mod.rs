@@ -12,10 +12,12 @@
 //! ([`Conversations`], which creates [`channels`]); [`sessions`] names and
 //! updates Workspace sessions; [`unread`] counts what the person has not seen
 //! and [`notify`] tells them of what is for them while the tab is hidden;
-//! [`edits`] edits and deletes the person's own messages.
+//! [`edits`] edits and deletes the person's own messages; [`reactions`]
+//! shows and toggles reactions.
 
 pub mod changes;
 pub mod channels;
+pub mod complete;
 pub mod composer;
 pub mod conversations;
 pub mod edits;
@@ -27,6 +29,8 @@ pub mod messages;
 pub mod notify;
 pub mod own;
 pub mod pane;
+pub mod reaction_counts;
+pub mod reactions;
 pub mod reads;
 pub mod rows;
 pub mod session_header;

@@ -72,7 +72,9 @@ pub struct Chat {
     pub(super) left_off: RwSignal<Option<(String, u64)>>,
     /// Edits and deletions known, by message ([`super::edits`]).
     pub(super) changes: StoredValue<super::changes::Changes>,
-    /// The person's edits and deletions waiting for the network, by event id.
+    /// Reactions known, by message ([`super::reaction_counts`]).
+    pub(super) reactions: RwSignal<super::reaction_counts::Reactions>,
+    /// The person's edits, deletions and reactions waiting for the network, by event id.
     pending_changes: StoredValue<BTreeMap<EventId, agentnet_core::Event>, LocalStorage>,
 }
 
@@ -104,6 +106,7 @@ impl Chat {
             arriving: RwSignal::new(true),
             left_off: RwSignal::new(None),
             changes: StoredValue::new(BTreeMap::new()),
+            reactions: RwSignal::new(BTreeMap::new()),
             pending_changes: StoredValue::new_local(BTreeMap::new()),
         };
         chat.recall_read(session.network_name());
@@ -283,7 +286,10 @@ impl Chat {
     /// What a tab of this workspace posted, and what became of it.
     fn apply_news(&self, news: TabNews) {
         match news {
-            TabNews::Posted { event } if super::changes::change_of(&event).is_some() => {
+            TabNews::Posted { event }
+                if super::changes::change_of(&event).is_some()
+                    || super::reaction_counts::reaction_of(&event).is_some() =>
+            {
                 let _ = self
                     .pending_changes
                     .try_update_value(|p| p.insert(event.id, *event));

@@ -9,8 +9,10 @@
 //! it orders, groups and words its members ([`order`]) are beside it.
 
 pub mod order;
+pub mod person;
 mod roster;
 mod state;
 
+pub use person::Person;
 pub use roster::Roster;
-pub use state::{People, Person};
+pub use state::People;

@@ -2,7 +2,7 @@
 //! first, then by display name in natural order (`idle2` before `idle10`),
 //! humans apart from agents, and verification levels said in words.
 
-use super::state::Person;
+use super::person::Person;
 use std::cmp::Ordering;
 
 /// The two groups the panel shows apart.
@@ -131,16 +131,7 @@ mod tests {
     use proptest::prelude::*;
 
     fn person(address: &str, status: &str) -> Person {
-        Person {
-            address: address.into(),
-            role: "member".into(),
-            status: status.into(),
-            verification: 0,
-            did: None,
-            description: None,
-            skills: Vec::new(),
-            tasks: None,
-        }
+        Person::test(address, status)
     }
 
     #[test]

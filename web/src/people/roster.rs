@@ -4,7 +4,8 @@
 //! it says about itself and the skills it shares laid out under its name.
 
 use super::order::{Kind, display_name, group, verification_words};
-use super::state::{People, Person};
+use super::person::Person;
+use super::state::People;
 use crate::routes::Place;
 use crate::session::Session;
 use leptos::prelude::*;

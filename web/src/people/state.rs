@@ -1,8 +1,8 @@
 //! The people of one workspace: [`People`] (the roster signal and its
 //! discover request, kept current from `network.agent.discover` answers and
-//! `workspace.presence.changed` events) and [`Person`], one member as the
-//! panel shows it.
+//! `workspace.presence.changed` events); [`Person`] is in [`super::person`].
 
+use super::person::{Members, Person};
 use crate::chat::Chat;
 use crate::chat::conversations::channels_from;
 use crate::event_types::PRESENCE_CHANGED;
@@ -35,6 +35,7 @@ impl People {
             discovering: StoredValue::new(None),
         };
         provide_context(people);
+        provide_context(Members(people.people.read_only()));
         people
     }
 
@@ -75,27 +76,6 @@ impl People {
             _ => {}
         }
     }
-}
-
-/// One member as the panel shows it.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Person {
-    /// Address.
-    pub address: String,
-    /// Role (`member`, `master`, `observer`, …).
-    pub role: String,
-    /// `online` or `offline`.
-    pub status: String,
-    /// Verification level 0–3.
-    pub verification: u64,
-    /// The DID the member's join proved (levels 2 and 3), if any.
-    pub did: Option<String>,
-    /// What the member says about itself (its profile), if anything.
-    pub description: Option<String>,
-    /// Its skills: `(skill, the SKILL.md context's address)`, by name.
-    pub skills: Vec<(String, String)>,
-    /// Whether it takes tasks, as its profile says; `None` when it has not said.
-    pub tasks: Option<bool>,
 }
 
 /// The members in a discover answer's payload (`{agents: [...]}`), sorted by

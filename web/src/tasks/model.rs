@@ -151,14 +151,8 @@ mod tests {
 
     fn member(address: &str, status: &str, tasks: Option<bool>) -> Person {
         Person {
-            address: address.into(),
-            role: "member".into(),
-            status: status.into(),
-            verification: 0,
-            did: None,
-            description: None,
-            skills: Vec::new(),
             tasks,
+            ..Person::test(address, status)
         }
     }
 

@@ -112,6 +112,22 @@ impl Edits {
         Ok(message)
     }
 
+    /// The author and place of a message the network remembers and that was
+    /// not deleted (reactions answer to it).
+    pub fn author_and_place(&self, message: &EventId) -> Result<(&Address, &Address), Rejection> {
+        match self.messages.get(message) {
+            Some(known) if !known.deleted => Ok((&known.author, &known.place)),
+            Some(_) => Err(Rejection::new(
+                ErrorCode::NotFound,
+                format!("{message} was deleted"),
+            )),
+            None => Err(Rejection::new(
+                ErrorCode::NotFound,
+                format!("{message} is not among the last {REMEMBERED} messages of this network"),
+            )),
+        }
+    }
+
     /// Records an accepted deletion: the message can no longer be changed.
     pub fn deleted(&mut self, message: EventId) {
         if let Some(known) = self.messages.get_mut(&message) {

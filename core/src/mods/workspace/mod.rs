@@ -12,11 +12,15 @@
 //! * Editing and deleting a message, as `workspace.message.edited` and
 //!   `workspace.message.deleted` events ([`edits`]: only the author edits;
 //!   the author or a master deletes).
+//! * Reactions, as `workspace.reaction.added` and `.removed` events
+//!   ([`reactions`]: to a message the network remembers, where its
+//!   conversation is).
 //! * Joins, leaves and disconnects emit `workspace.presence.changed`
 //!   (`{address, status}`) to `agent:broadcast`, so every workspace shows
 //!   who is online.
 
 pub mod edits;
+pub mod reactions;
 pub mod sessions;
 pub mod threads;
 
@@ -174,6 +178,9 @@ impl Mod for Workspace {
             UPDATED => self.sessions.check_updated(cx, event).map(|_| ()),
             DELEGATED => self.threads.check_delegation(cx, event).map(|_| ()),
             EDITED | DELETED => self.edits.check(cx, event).map(|_| ()),
+            reactions::ADDED | reactions::REMOVED => {
+                reactions::check(&self.edits, event).map(|_| ())
+            }
             _ => Ok(()),
         }
     }

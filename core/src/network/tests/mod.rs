@@ -24,6 +24,7 @@ mod trace;
 mod wakeup;
 mod workspace;
 mod workspace_edits;
+mod workspace_reactions;
 
 use super::*;
 use crate::client::Client;

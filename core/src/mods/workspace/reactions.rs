@@ -1,0 +1,113 @@
+//! Reactions to a message, as events in the log (issue 44):
+//!
+//! * `workspace.reaction.added` `{message, emoji}`: the sender reacts to the
+//!   message with `emoji`.
+//! * `workspace.reaction.removed` `{message, emoji}`: the sender takes that
+//!   reaction back.
+//!
+//! A reaction goes where the conversation is: to the message's channel (or
+//! everyone) for a channel's or a broadcast message; for a direct message, to
+//! the other one of its two people, and only those two may react. The message
+//! must be one the network remembers ([`super::edits::REMEMBERED`]) and not
+//! deleted. An emoji is a short piece of text (one emoji, a sequence of them
+//! joined by ZWJ, or a `:shortcode:`): at most [`MAX_EMOJI_BYTES`] bytes, no
+//! whitespace or control characters. Counting is the readers' business: the
+//! log keeps every reaction and every take-back.
+
+use super::edits::Edits;
+use crate::error::{ErrorCode, Rejection};
+use crate::event::Event;
+use crate::ids::ulid::EventId;
+use serde_json::Value;
+
+/// A reaction to a message.
+pub const ADDED: &str = "workspace.reaction.added";
+/// A reaction taken back.
+pub const REMOVED: &str = "workspace.reaction.removed";
+/// The longest emoji accepted, in bytes (a family emoji with skin tones fits).
+pub const MAX_EMOJI_BYTES: usize = 48;
+
+fn invalid(message: &str) -> Rejection {
+    Rejection::new(ErrorCode::InvalidRequest, message)
+}
+
+/// The emoji of a reaction, checked.
+fn emoji_of(payload: &Value) -> Result<&str, Rejection> {
+    let emoji = payload
+        .get("emoji")
+        .and_then(Value::as_str)
+        .ok_or_else(|| invalid("emoji is the reaction, e.g. \"👍\""))?;
+    if emoji.is_empty() || emoji.len() > MAX_EMOJI_BYTES {
+        return Err(invalid(&format!(
+            "emoji is 1 to {MAX_EMOJI_BYTES} bytes long"
+        )));
+    }
+    if emoji.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        return Err(invalid("emoji has no spaces or control characters"));
+    }
+    Ok(emoji)
+}
+
+/// Checks a reaction or its take-back: a remembered message the sender may
+/// see, a valid emoji, sent where the conversation is. Answers the message.
+pub fn check(edits: &Edits, event: &Event) -> Result<EventId, Rejection> {
+    let message: EventId = event
+        .payload
+        .get("message")
+        .and_then(Value::as_str)
+        .and_then(|id| id.parse().ok())
+        .ok_or_else(|| invalid("message is the id of the message reacted to"))?;
+    emoji_of(&event.payload)?;
+    let (author, place) = edits.author_and_place(&message)?;
+    let who = &event.source;
+    let expected = if place.entity().is_participant() {
+        // A direct message: between its author and the one it went to.
+        if who == author {
+            place
+        } else if who == place {
+            author
+        } else {
+            return Err(Rejection::new(
+                ErrorCode::Forbidden,
+                format!(
+                    "{who} may not react to {message}: it is a direct message between {author} and {place}"
+                ),
+            ));
+        }
+    } else {
+        place
+    };
+    if event.target != *expected {
+        return Err(invalid(&format!(
+            "a reaction goes where the conversation is: {expected}"
+        )));
+    }
+    // Channel membership is the network's to check when the event is routed.
+    Ok(message)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn an_emoji_is_short_and_has_no_spaces() {
+        let thumbs = json!({"emoji": "👍"});
+        assert_eq!(emoji_of(&thumbs).ok(), Some("👍"));
+        assert!(emoji_of(&json!({"emoji": ":shipit:"})).is_ok());
+        let family = "👨\u{200d}👩\u{200d}👧\u{200d}👦";
+        assert!(emoji_of(&json!({ "emoji": family })).is_ok());
+        let long = "x".repeat(MAX_EMOJI_BYTES + 1);
+        for bad in ["", "a b", "x\n", "\u{7}", long.as_str()] {
+            let payload = json!({ "emoji": bad });
+            assert_eq!(
+                emoji_of(&payload).err().map(|r| r.code),
+                Some(ErrorCode::InvalidRequest),
+                "{bad:?}"
+            );
+        }
+        assert!(emoji_of(&json!({})).is_err());
+        assert!(emoji_of(&json!({"emoji": 1})).is_err());
+    }
+}
