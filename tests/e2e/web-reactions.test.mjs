@@ -5,7 +5,8 @@
 // takes it back; a reload keeps what the log says; a direct message's
 // reactions go between its two people. Typing `@` in the composer offers
 // the members, arrows and Enter (or a click) complete the address, Escape
-// closes the list. Screenshots at both sizes, light and dark, axe-checked.
+// closes the list; an address typed out whole is sent by Enter.
+// Screenshots at both sizes, light and dark, axe-checked.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -149,6 +150,10 @@ test('@ completion: the members offered as one types, arrows and Enter or a clic
     assert.equal(got.payload.content, 'thanks @agent:plotter and @agent:planner');
     assert.deepEqual([...got.metadata.mentions].sort(), ['agent:planner', 'agent:plotter']);
     await page.locator('.message .mention', { hasText: '@agent:planner' }).first().waitFor({ timeout: 10_000 });
+    // An address typed out whole leaves nothing to complete: Enter sends it.
+    await box.fill('ping @agent:planner');
+    await box.press('Enter');
+    await until('the planner hears the typed-out mention', () => heard.find((e) => e.payload.content === 'ping @agent:planner'));
   } finally {
     await page.close();
     planner.close();

@@ -1,7 +1,8 @@
 //! `@` completion in the composer: typing `@` and part of a member's address
 //! or name offers the matching members (online first, at most
 //! [`MAX_OFFERED`]); arrows move through them, Enter or Tab (or a click)
-//! puts `@address ` in place of what was typed, Escape closes the list.
+//! puts `@address ` in place of what was typed, Escape closes the list. An
+//! address typed out whole offers nothing (Enter sends).
 //! What is typed and where the caret is are read from the text area; the
 //! models ([`typed_mention`], [`matching`], [`completed`]) are pure.
 
@@ -100,7 +101,9 @@ pub fn offer_for(text: &str, caret_utf16: usize, me: &str) -> Option<Offer> {
     let caret = byte_at_utf16(text, caret_utf16);
     let (at, query) = typed_mention(text, caret)?;
     let members = Members::get()?.with_untracked(|people| matching(people, &query, me));
-    (!members.is_empty()).then_some(Offer {
+    // A whole address typed out has nothing left to complete: Enter sends.
+    let whole = members.iter().any(|m| m.eq_ignore_ascii_case(&query));
+    (!members.is_empty() && !whole).then_some(Offer {
         at,
         caret,
         members,
