@@ -43,7 +43,7 @@ fn typing_in(target: Option<web_sys::EventTarget>) -> bool {
 pub fn SearchButton() -> impl IntoView {
     let search = Search::get();
     view! {
-        <button type="button" class="search-open" aria-controls="search"
+        <button type="button" class="search-open" aria-controls="search" aria-label="Search messages"
             aria-expanded=move || search.open.get().to_string() aria-keyshortcuts="/ Control+K"
             on:click=move |_| if search.open.get_untracked() { search.close() } else { search.show() }>
             {glass()}
@@ -60,19 +60,19 @@ fn status(shown: Option<&SearchText>, count: usize, remote: &Remote) -> String {
                 the network's history as it answers. Every word must appear."
             .to_owned();
     };
-    let found = match count {
-        0 => format!("No messages match “{shown}”"),
-        1 => "1 message".to_owned(),
-        n => format!("{n} messages"),
-    };
     let whence = match remote {
         Remote::Idle | Remote::Done => "",
+        Remote::Searching if count == 0 => return "Searching the network's history…".to_owned(),
         Remote::Searching => " · searching the network's history…",
         Remote::NoHistory => " · this network keeps no history: only what this browser holds",
         Remote::Offline => " · offline: only what this browser holds",
         Remote::Failed(_) => " · the network's history could not be searched",
     };
-    format!("{found}{whence}{}", if count == 0 { "." } else { "" })
+    match count {
+        0 => format!("No messages match “{shown}”{whence}."),
+        1 => format!("1 message{whence}"),
+        n => format!("{n} messages{whence}"),
+    }
 }
 
 /// The search panel (always in the page; `hidden` while closed).
@@ -121,7 +121,16 @@ pub fn SearchPanel() -> impl IntoView {
             focus_field();
         }
     });
-    let results = move || search.results.with(|r| r.newest_first());
+    // Each result with the search it shows the matches of (a new search marks anew).
+    let results = move || {
+        let shown = search.shown.get();
+        search.results.with(|r| {
+            r.newest_first()
+                .into_iter()
+                .filter_map(|found| shown.clone().map(|s| (found, s)))
+                .collect::<Vec<_>>()
+        })
+    };
     view! {
         <section id="search" class="search" role="dialog" aria-label="Search messages"
             hidden=move || !search.open.get()
@@ -144,28 +153,31 @@ pub fn SearchPanel() -> impl IntoView {
                 }))}
             </p>
             <ol class="search-results">
-                <For each=results key=|found| found.line.id let:found>
-                    <ResultItem found=found session=session chat=chat close=Callback::new(move |()| search.close()) />
-                </For>
+                <For each=results key=|(found, shown)| (found.line.id, shown.to_string())
+                    children=move |(found, shown)| view! {
+                        <ResultItem found=found shown=shown session=session chat=chat
+                            close=Callback::new(move |()| search.close()) />
+                    } />
             </ol>
         </section>
     }
 }
 
-/// One result: a link to the message in its conversation.
+/// One result: a link to the message in its conversation, `shown`'s words marked.
 #[component]
-fn ResultItem(found: Found, session: Session, chat: Chat, close: Callback<()>) -> impl IntoView {
-    let search = Search::get();
+fn ResultItem(
+    found: Found,
+    shown: SearchText,
+    session: Session,
+    chat: Chat,
+    close: Callback<()>,
+) -> impl IntoView {
     let line = found.line.clone();
     let href = session.path(&Place::Thread(line.id));
     let title = chat.title_of(&line.conversation);
     let at = line.at;
     let when = move || relative(chat.clock.now.get(), at).unwrap_or_else(|| Clock::exact(at));
-    let pieces = search
-        .shown
-        .with_untracked(|s| s.as_ref().map(|s| excerpt(&line.content, s)))
-        .unwrap_or_default();
-    let text = pieces
+    let text = excerpt(&line.content, &shown)
         .into_iter()
         .map(|piece| match piece {
             Piece::Plain(text) => text.into_any(),
