@@ -77,6 +77,7 @@ test('the workspace searches the replica and the network\'s history, opens a res
     await page.getByRole('status').filter({ hasText: 'online' }).waitFor({ timeout: 15_000 });
     // After: the browser's replica receives this one.
     await alice.send('agent:broadcast', 'workspace.message.posted', { content: 'the deploy checklist is **ready**' });
+    await alice.send('agent:broadcast', 'workspace.message.posted', { content: 'deploy <img src=x onerror="window.pwned=1"> here' });
     await page.locator('.message', { hasText: 'the deploy checklist' }).first().waitFor({ timeout: 10_000 });
 
     // Empty state, then `/` from anywhere opens the search with its field focused.
@@ -95,10 +96,14 @@ test('the workspace searches the replica and the network\'s history, opens a res
     const kept = results.and(page.locator('[data-origin="network"]')).filter({ hasText: 'ship the search' });
     await held.waitFor({ timeout: 10_000 });
     await kept.waitFor({ timeout: 10_000 });
-    await panel.getByRole('status').filter({ hasText: /^2 messages$/ }).waitFor({ timeout: 10_000 });
+    await panel.getByRole('status').filter({ hasText: /^3 messages$/ }).waitFor({ timeout: 10_000 });
+    const tricky = results.filter({ hasText: '<img src=x' });
+    await tricky.waitFor();
+    assert.equal(await panel.locator('.search-results img').count(), 0, 'HTML in a message stays text');
+    assert.equal(await page.evaluate(() => window.pwned), undefined);
     assert.equal(await results.filter({ hasText: 'vault' }).count(), 0, 'a private channel it is not in stays private');
     assert.equal(await kept.locator('mark').first().textContent(), 'Deploy', 'the match is marked');
-    assert.equal(await held.locator('.result-text').textContent(), 'the deploy checklist is **ready**', 'text, never markup');
+    assert.equal(await held.locator('.result-text').textContent(), 'the deploy checklist is ready', 'Markdown read as its text');
     assert.equal(await held.locator('b, strong').count(), 0);
     assert.match(await kept.textContent(), /Everyone.*agent:alice/);
     assert.ok(await kept.locator('time[datetime]').count() === 1);

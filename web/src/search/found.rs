@@ -111,6 +111,36 @@ pub enum Piece {
     Match(String),
 }
 
+/// What a Markdown message reads as, without its marks (`**ready**` is
+/// "ready", a link its text): what a result shows. Raw HTML stays text.
+pub fn plain_text(markdown: &str) -> String {
+    use pulldown_cmark::{Event as Md, Parser, TagEnd};
+    let mut out = String::new();
+    for event in Parser::new(markdown) {
+        match event {
+            Md::Text(text) | Md::Code(text) | Md::Html(text) | Md::InlineHtml(text) => {
+                out.push_str(&text);
+            }
+            Md::SoftBreak | Md::HardBreak => out.push(' '),
+            // The end of a block (a paragraph, an item) parts words; inline marks do not.
+            Md::End(end)
+                if !matches!(
+                    end,
+                    TagEnd::Emphasis
+                        | TagEnd::Strong
+                        | TagEnd::Strikethrough
+                        | TagEnd::Link
+                        | TagEnd::Image
+                ) =>
+            {
+                out.push(' ');
+            }
+            _ => {}
+        }
+    }
+    out.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
 /// The part of `text` to show (around the first match, at most
 /// [`EXCERPT_CHARS`] characters, "…" where cut), split into pieces with
 /// the matches marked. Lines are joined by spaces.
@@ -186,6 +216,15 @@ mod tests {
         );
         assert_eq!(found[0].origin, Origin::Network);
         assert_eq!(found[1].line.conversation, "channel/general");
+    }
+
+    #[test]
+    fn a_result_reads_markdown_as_its_text() {
+        assert_eq!(
+            plain_text("the **dep**loy [list](https://x.test) is `ready`\n\n* one\n* two"),
+            "the deploy list is ready one two"
+        );
+        assert_eq!(plain_text("<b>bold</b>"), "<b>bold</b>", "HTML stays text");
     }
 
     #[test]

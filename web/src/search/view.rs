@@ -5,7 +5,7 @@
 //! who, when and the text with the matches marked (as text: nothing in a
 //! message becomes markup). A result opens the message in its conversation.
 
-use super::found::{Found, Origin, Piece, excerpt};
+use super::found::{Found, Origin, Piece, excerpt, plain_text};
 use super::{Remote, Search};
 use crate::chat::Chat;
 use crate::chat::time::{Clock, relative};
@@ -177,7 +177,7 @@ fn ResultItem(
     let title = chat.title_of(&line.conversation);
     let at = line.at;
     let when = move || relative(chat.clock.now.get(), at).unwrap_or_else(|| Clock::exact(at));
-    let text = excerpt(&line.content, &shown)
+    let text = excerpt(&plain_text(&line.content), &shown)
         .into_iter()
         .map(|piece| match piece {
             Piece::Plain(text) => text.into_any(),
