@@ -9,7 +9,6 @@ use super::found::{Found, Origin, Piece, excerpt, plain_text};
 use super::{Remote, Search};
 use crate::chat::Chat;
 use crate::chat::time::{Clock, relative};
-use crate::frame::Sheets;
 use crate::routes::Place;
 use crate::session::Session;
 use agentnet_core::model::search::SearchText;
@@ -81,7 +80,6 @@ pub fn SearchPanel() -> impl IntoView {
     let search = Search::get();
     let session = Session::get();
     let chat = Chat::get();
-    let sheets = Sheets::get();
     let field = NodeRef::<Input>::new();
     let focus_field = move || {
         request_animation_frame(move || {
@@ -92,7 +90,6 @@ pub fn SearchPanel() -> impl IntoView {
         })
     };
     let open = move || {
-        sheets.close();
         search.show();
         focus_field();
     };
