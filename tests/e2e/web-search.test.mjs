@@ -13,6 +13,8 @@ import { Agent } from '../../core/js/index.js';
 import { createNetwork } from '../support/edge.mjs';
 import { edgeAndBrowser } from '../support/browser.mjs';
 import { shoot } from '../support/shots.mjs';
+import { call } from '../support/http.mjs';
+import { until } from '../support/process.mjs';
 
 const started = edgeAndBrowser();
 
@@ -58,6 +60,37 @@ test('network.events.query with text: every word, any case, only what the reques
     alice.close();
     bob.close();
   }
+});
+
+test('a search finds only what retention kept, and the network keeps answering', async () => {
+  const api = (method, path, options) => call(started.edge.url, method, path, options);
+  const { id } = await createNetwork(started.edge.url, {
+    name: 'Search retention', access: { policy: 'open' }, mods: ['persistence'],
+    retention: { history_events: 3 }, presence_timeout_ms: 1000,
+  });
+  const ann = await api('POST', `/networks/${id}/v1/join`, { body: { agent_id: 'agent:ann' } });
+  assert.equal(ann.status, 200, JSON.stringify(ann.json));
+  const send = (event) => api('POST', `/networks/${id}/v1/events`, { token: ann.json.token, body: event });
+  for (let n = 0; n < 8; n += 1) {
+    const sent = await send({ type: 'workspace.message.posted', target: 'agent:broadcast', payload: { content: `Findme note ${n}` } });
+    assert.equal(sent.status, 200, JSON.stringify(sent.json));
+  }
+  const found = async (text) => {
+    const answer = await send({ type: 'network.events.query', target: 'core', payload: { text, limit: 100 } });
+    assert.equal(answer.status, 200, JSON.stringify(answer.json));
+    return answer.json.payload.events.map((e) => e.event.payload.content);
+  };
+  assert.equal((await found('findme')).length, 8, 'all kept until the alarm prunes');
+  // Ann goes quiet: her presence times out, the alarm fires and prunes (and the index with it).
+  let kept = [];
+  await until('history pruned to its cap', async () => {
+    kept = await found('FINDME note');
+    return kept.length <= 3;
+  }, 20_000);
+  assert.ok(kept.every((c) => /Findme note [5-7]/.test(c)), JSON.stringify(kept));
+  const bad = await send({ type: 'network.events.query', target: 'core', payload: { text: '' } });
+  assert.equal(bad.status, 400);
+  assert.equal(bad.json.code ?? bad.json.error?.code, 'invalid_search', JSON.stringify(bad.json));
 });
 
 test('the workspace searches the replica and the network\'s history, opens a result in its conversation, and says when nothing matches', async () => {
