@@ -356,7 +356,7 @@ export class Agent {
   update(address: string, changes: { content?: unknown; permissions?: Permissions; description?: string }): Promise<Ack>;
   /** Opens a file's or context's shared text; resolves once synced (or at once, offline). */
   document(address: string, options?: { timeoutMs?: number }): Promise<SharedDocument>;
-  history(query?: { after?: number; limit?: number; types?: string; source?: string; target?: string }): Promise<EventsPage>;
+  history(query?: { after?: number; limit?: number; types?: string; source?: string; target?: string; text?: string }): Promise<EventsPage>;
   /** Serves this agent as a mod (docs/mods.md); installs it unless `install: false`. */
   asMod(options: ModOptions, handler: ModHandler): Promise<{ spec: Record<string, unknown>; uninstall(): Promise<Ack> }>;
   /** Creates a Workspace session (`channel/session-{id}`); resolves with its id and channel. */

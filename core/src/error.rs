@@ -88,6 +88,9 @@ pub enum ErrorCode {
     ModUnavailable,
     /// The task's partner said it takes no tasks (its profile's `tasks` is false).
     TakesNoTasks,
+    /// A search text is empty, too long, has too many words or a control
+    /// character (`network.events.query`'s `text`).
+    InvalidSearch,
 }
 
 impl ErrorCode {
@@ -131,6 +134,7 @@ impl ErrorCode {
             Self::RejectedByMod => "rejected_by_mod",
             Self::ModUnavailable => "mod_unavailable",
             Self::TakesNoTasks => "takes_no_tasks",
+            Self::InvalidSearch => "invalid_search",
         }
     }
 }
@@ -207,6 +211,7 @@ mod tests {
             ErrorCode::LimitReached,
             ErrorCode::InvalidOrigin,
             ErrorCode::Internal,
+            ErrorCode::InvalidSearch,
         ] {
             let json = serde_json::to_string(&code).unwrap_or_default();
             assert_eq!(json, format!("\"{}\"", code.as_str()));

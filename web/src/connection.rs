@@ -320,6 +320,12 @@ impl Connection {
         self.inner.borrow().replica.address().clone()
     }
 
+    /// Runs `f` with the replica (what it holds: its log and outbox), unless
+    /// the replica is busy (this was called while it delivers an effect).
+    pub fn with_replica<T>(&self, f: impl FnOnce(&Replica) -> T) -> Option<T> {
+        self.inner.try_borrow().ok().map(|inner| f(&inner.replica))
+    }
+
     /// The highest gap-free log position the replica holds, once synced.
     pub fn watermark(&self) -> Option<u64> {
         self.inner.borrow().replica.watermark()

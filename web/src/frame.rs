@@ -104,6 +104,7 @@ pub fn TopBar() -> impl IntoView {
             </button>
             <h1 class="network" data-id=id.clone() title=format!("Network id: {id}")>{name}</h1>
             <span class="me">"you are " <strong>{session.me_text()}</strong></span>
+            <crate::search::view::SearchButton />
             <span class="status" role="status" data-state=move || session.status.get().as_str()
                 title=move || match chat.queued() {
                     0 => "Nothing waits to be sent".to_owned(),

@@ -14,7 +14,7 @@
 //! This file only composes the page. Each feature owns its signals and its
 //! requests and is provided through Leptos context: the [`session`] (the
 //! connection, status and problem), [`chat`], [`people`], [`resources`],
-//! [`documents`] and the [`inspector`] (with its [`replay`]; [`ioa`] renders IOA messages in the chat);
+//! [`documents`], [`search`] and the [`inspector`] (with its [`replay`]; [`ioa`] renders IOA messages in the chat);
 //! the replica's effects reach each
 //! through its `on_effect`. Definitions the features share live in leaf
 //! modules (the workspace's [`event_types`], for one), never here, so no
@@ -39,6 +39,7 @@ pub mod profile;
 pub mod replay;
 pub mod resources;
 pub mod routes;
+pub mod search;
 pub mod session;
 pub mod storage;
 pub mod tasks;
@@ -206,6 +207,7 @@ fn Workspace(
     let seen = Seen::provide();
     let tasks = Tasks::provide(session);
     let admin = admin::Admin::provide(session);
+    let search = search::Search::provide(session);
     let sheets = Sheets::provide(place);
     Networks::get().read_name(network_key.clone());
 
@@ -236,6 +238,7 @@ fn Workspace(
             documents.on_effect(&effect);
             tasks.on_effect(&effect);
             admin.on_effect(&effect);
+            search.on_effect(&effect);
         };
         if session.connect(replica, credentials, on_effect) {
             documents.reopen_remembered().await;
@@ -273,6 +276,7 @@ fn Workspace(
                 <Resources />
             </div>
             <div class="scrim" aria-hidden="true" on:click=move |_| sheets.close()></div>
+            <search::view::SearchPanel />
         </div>
         </div>
     }

@@ -114,9 +114,10 @@ export async function discoverInNetwork(agent, { q, tags, mode, transport, verif
   return (await agent.request('core', 'network.discovery.query', query)).payload;
 }
 
-/** Logged events after `after` (networks with `mod/persistence`): `{events, next_after, has_more}`. */
-export async function history(agent, { after = 0, limit = 100, types, source, target } = {}) {
+/** Logged events after `after` (networks with `mod/persistence`): `{events, next_after, has_more}`; `text` keeps the messages with every word of it. */
+export async function history(agent, { after = 0, limit = 100, types, source, target, text } = {}) {
   const query = { after, limit };
+  if (text !== undefined) query.text = text;
   if (types) query.types = types;
   if (source) query.source = source;
   if (target) query.target = target;

@@ -290,7 +290,8 @@ pub fn status_of(code: ErrorCode) -> u16 {
         | ErrorCode::WrongNetwork
         | ErrorCode::CrossNetwork
         | ErrorCode::InvalidOrigin
-        | ErrorCode::InvalidRequest => 400,
+        | ErrorCode::InvalidRequest
+        | ErrorCode::InvalidSearch => 400,
         ErrorCode::UnknownParent | ErrorCode::UnknownRecipient => 422,
     }
 }

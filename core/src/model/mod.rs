@@ -10,6 +10,7 @@
 //! * [`profile`] — what a member says about itself (description, meta, listing opt-in)
 //! * [`access`] — access rules and resource permissions (§8)
 //! * [`origins`] — the web origins a network lets browsers use it from (CORS)
+//! * [`search`] — search texts and the text of a message they are matched against
 //! * [`retention`] — how long a network keeps events, history and idle members
 //! * [`state`] — members, channels, groups, resources and the rows they persist as
 //! * [`task`] — tasks (ACPs AIP): states, legal transitions, the A2A mapping
@@ -29,5 +30,6 @@ pub mod profile;
 pub mod push;
 pub mod remote;
 pub mod retention;
+pub mod search;
 pub mod state;
 pub mod task;

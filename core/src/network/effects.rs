@@ -6,6 +6,7 @@ use crate::ids::address::Address;
 use crate::ids::event_type::EventPattern;
 use crate::ids::ulid::EventId;
 use crate::model::payloads::{EventsPage, LoggedEvent, Payload};
+use crate::model::search::SearchText;
 use crate::model::state::{Row, RowKind};
 use crate::network::ack::Ack;
 use crate::network::delivery;
@@ -199,7 +200,8 @@ pub enum LogFilter {
         /// The audiences.
         audiences: Vec<String>,
     },
-    /// Rows kept as history (`retain`), optionally narrowed by type, source and target.
+    /// Rows kept as history (`retain`), optionally narrowed by type, source,
+    /// target and the words of their text ([`SearchText`]).
     History {
         /// Only this type (exact) or below this prefix.
         types: Option<EventPattern>,
@@ -207,6 +209,8 @@ pub enum LogFilter {
         source: Option<Address>,
         /// Only events to this target.
         target: Option<Address>,
+        /// Only messages whose text has every word of this.
+        text: Option<SearchText>,
     },
 }
 
@@ -221,11 +225,13 @@ impl LogFilter {
                 types,
                 source,
                 target,
+                text,
             } => {
                 retained
                     && types.as_ref().is_none_or(|p| p.matches(&event.event_type))
                     && source.as_ref().is_none_or(|s| s == &event.source)
                     && target.as_ref().is_none_or(|t| t == &event.target)
+                    && text.as_ref().is_none_or(|t| t.matches(event))
             }
         }
     }

@@ -11,12 +11,17 @@
 //! written one by one ([`event_rows`], [`audience_rows`]), so one bad row
 //! costs only itself.
 //!
+//! A retained message's searchable text (`agentnet_core::model::search`)
+//! is one more row, `[seq, text]`, for the full-text index
+//! (`crate::network::text_index`), gathered and written the same way.
+//!
 //! Rows are written before anything reads the log (the store flushes first)
 //! and at the end of each drain, before the frames the drain produced (acks,
 //! deliveries) are sent: an ack never leaves ahead of the row it stands for,
 //! even when a later frame of the same drain fails or panics.
 
 use agentnet_core::Event;
+use agentnet_core::model::search::searchable_text;
 
 /// The most bytes of JSON one batch parameter carries before it is cut.
 pub const BATCH_BYTES: usize = 256 * 1024;
@@ -59,6 +64,8 @@ pub struct LogRow {
 pub struct Writes {
     pub event_batches: Vec<String>,
     pub audience_batches: Vec<String>,
+    /// `[[seq, text], …]` for `crate::network::text_index::INSERT_TEXTS`.
+    pub text_batches: Vec<String>,
     pub large: Vec<LogRow>,
     /// Test hook: write the first event batch with [`FAILING_INSERT_EVENTS`].
     pub fail_first_batch: bool,
@@ -69,6 +76,7 @@ pub struct Writes {
 pub struct PendingAppends {
     events: Batcher,
     audiences: Batcher,
+    texts: Batcher,
     large: Vec<LogRow>,
     fail_next_batch: bool,
 }
@@ -86,13 +94,24 @@ impl PendingAppends {
 
     /// True when nothing waits to be written.
     pub fn is_empty(&self) -> bool {
-        self.events.is_empty() && self.audiences.is_empty() && self.large.is_empty()
+        self.events.is_empty()
+            && self.audiences.is_empty()
+            && self.texts.is_empty()
+            && self.large.is_empty()
     }
 
     /// Gathers the rows of `event`, accepted at `seq`, under `audiences`.
     pub fn push(&mut self, seq: u64, event: &Event, retain: bool, audiences: &[String]) {
         for audience in audiences {
             self.push_link(audience, seq);
+        }
+        // Only history is searched (`network.events.query`), so only it is indexed.
+        if let Some(text) = searchable_text(event).filter(|_| retain) {
+            let row = self.texts.open_row();
+            row.push_str(&seq.to_string());
+            row.push(',');
+            push_json_str(row, &text);
+            self.texts.close_row();
         }
         let encoded = event.encode();
         let id = event.id.to_string();
@@ -129,6 +148,7 @@ impl PendingAppends {
         Writes {
             event_batches,
             audience_batches: self.audiences.finish(),
+            text_batches: self.texts.finish(),
             large: std::mem::take(&mut self.large),
             fail_first_batch,
         }
@@ -159,6 +179,11 @@ pub fn event_rows(batch: &str) -> Result<Vec<LogRow>, serde_json::Error> {
             },
         )
         .collect())
+}
+
+/// The `(seq, text)` rows of a text batch, to write one by one when the batch fails.
+pub fn text_rows(batch: &str) -> Result<Vec<(u64, String)>, serde_json::Error> {
+    serde_json::from_str(batch)
 }
 
 /// The `(audience, seq)` rows of an [`INSERT_AUDIENCES`] batch.
@@ -356,6 +381,22 @@ mod tests {
         assert_eq!(writes.large[0].seq, 3);
         assert_eq!(writes.large[0].event, big.encode());
         assert_eq!(writes.audience_batches.len(), 1);
+    }
+
+    #[test]
+    fn a_retained_messages_text_is_gathered_lower_cased_for_the_index() {
+        let mut pending = PendingAppends::default();
+        let message = |content: &str| event(serde_json::json!({"content": content}));
+        pending.push(1, &message("Deploy \"Friday\""), true, &["public".into()]);
+        pending.push(2, &message("not history"), false, &["public".into()]);
+        pending.push(3, &event(serde_json::json!({"body": "no text"})), true, &[]);
+        let writes = pending.take();
+        assert_eq!(writes.text_batches.len(), 1);
+        assert_eq!(
+            text_rows(&writes.text_batches[0]).unwrap(),
+            vec![(1, "deploy \"friday\"".to_owned())]
+        );
+        assert!(pending.is_empty());
     }
 
     #[test]

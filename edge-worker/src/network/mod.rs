@@ -1,6 +1,6 @@
 //! The network object (`NetworkObject`, one Durable Object per network):
 //! workerd's entry into it ([`entry`]), its state and work ([`object`]), its
-//! SQLite rows ([`storage`], [`log_batch`], [`log_pages`], [`graph_store`],
+//! SQLite rows ([`storage`], [`log_batch`], [`log_pages`], [`graph_store`], [`text_index`],
 //! [`sessions`]), its WebSockets ([`sockets`], [`socket_state`], [`inbox`],
 //! [`outgoing`]) and SSE streams ([`sse`], [`outlet`]), the requests that reach
 //! it ([`http`]), the core's effects applied ([`effects`]), a departed member's
@@ -35,4 +35,5 @@ pub mod socket_state;
 pub mod sockets;
 pub mod sse;
 pub mod storage;
+pub mod text_index;
 pub mod unjoined;

@@ -5,6 +5,8 @@
 //!   invitations, mod state), keyed by `(kind, key)`, one JSON value each;
 //! * `events` — the log by sequence number, with `type`, `source` and
 //!   `target` columns so history queries filter in SQL;
+//! * `event_text` — an FTS5 (trigram) index of retained messages' text, so
+//!   a history query's `text` filters in SQL too (`crate::network::text_index`);
 //! * `sessions`, `tickets` — HTTP bearer sessions and single-use tickets by
 //!   the SHA-256 of their token (`crate::network::sessions`);
 //! * `mcp_sessions` — MCP sessions (legacy revisions) by id (`crate::mcp::store`);
@@ -22,6 +24,8 @@
 //! so waking a hibernated object stays cheap.
 
 use crate::network::log_batch::{self, PendingAppends};
+use crate::network::text_index;
+use agentnet_core::model::search::SearchText;
 use agentnet_core::model::state::{Row, RowKind};
 use agentnet_core::network::{LogFilter, ReadRequest, ReadRows};
 use agentnet_core::{Address, Event, EventPattern, Limits, NetworkConfig};
@@ -114,6 +118,7 @@ impl Store {
     /// Opens the store, creating the tables on first use.
     pub fn open(sql: SqlStorage, pending: Rc<RefCell<PendingAppends>>) -> worker::Result<Self> {
         sql.exec(SCHEMA, None)?;
+        text_index::open(&sql)?;
         let store = Self { sql, pending };
         store.open_sessions()?;
         Ok(store)
@@ -293,6 +298,9 @@ impl Store {
                 first_error.get_or_insert(err);
             }
         }
+        if let Some(err) = text_index::write(&self.sql, writes.text_batches) {
+            first_error.get_or_insert(err);
+        }
         first_error.map_or(Ok(()), Err)
     }
 
@@ -345,11 +353,12 @@ impl Store {
                 types,
                 source,
                 target,
+                text,
             } => self.history(
                 request.after,
                 types.as_ref(),
-                source.as_ref(),
-                target.as_ref(),
+                (source.as_ref(), target.as_ref()),
+                text.as_ref(),
             ),
         }
     }
@@ -360,8 +369,8 @@ impl Store {
         &self,
         after: u64,
         types: Option<&EventPattern>,
-        source: Option<&Address>,
-        target: Option<&Address>,
+        (source, target): (Option<&Address>, Option<&Address>),
+        search: Option<&SearchText>,
     ) -> worker::Result<ReadRows> {
         let mut sql = String::from("SELECT seq, event FROM events WHERE retain = 1 AND seq > ?");
         let mut bindings = vec![integer(after)?];
@@ -387,6 +396,11 @@ impl Store {
                 }
             }
             _ => {}
+        }
+        if let Some(search) = search {
+            let (condition, values) = text_index::condition(search, after)?;
+            sql.push_str(&condition);
+            bindings.extend(values);
         }
         sql.push_str(" ORDER BY seq LIMIT ?");
         bindings.push(integer(QUERY_SCAN_LIMIT as u64)?);

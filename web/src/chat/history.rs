@@ -211,6 +211,14 @@ impl Chat {
         }
     }
 
+    /// Shows messages found elsewhere (a search of the network's history) in
+    /// their conversations, each once.
+    pub fn show_found(&self, found: Vec<Line>) {
+        self.lines.update(|lines| {
+            merge(lines, found);
+        });
+    }
+
     /// True while the open conversation's history is being read.
     pub fn history_loading(&self, conversation: &str) -> bool {
         self.loading.with(|l| l.contains(conversation))

@@ -5,6 +5,7 @@ use super::payload::{invalid, payload_address, payload_str};
 use crate::error::{ErrorCode, Rejection};
 use crate::event::Event;
 use crate::ids::address::Address;
+use crate::model::search::SearchText;
 use crate::network::effects::{Effect, LogFilter, ReadRequest, Reader};
 use crate::network::engine::Network;
 use crate::network::outcome::Outcome;
@@ -29,6 +30,11 @@ pub(super) fn query(network: &mut Network, event: &Event) -> Result<Outcome, Rej
         .map(str::parse::<crate::ids::event_type::EventPattern>)
         .transpose()
         .map_err(|e| Rejection::from(&e))?;
+    // `text`: only messages with every word of it (`invalid_search` when it is no valid search).
+    let text = match event.payload.get("text") {
+        None | Some(Value::Null) => None,
+        Some(value) => Some(SearchText::try_from(value).map_err(|e| Rejection::from(&e))?),
+    };
     let limit = event
         .payload
         .get("limit")
@@ -43,6 +49,7 @@ pub(super) fn query(network: &mut Network, event: &Event) -> Result<Outcome, Rej
             types,
             source: optional_address("source")?,
             target: optional_address("target")?,
+            text,
         },
         after: event
             .payload

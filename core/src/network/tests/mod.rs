@@ -18,6 +18,7 @@ mod profile;
 mod reregister;
 mod retention;
 mod routing;
+mod search;
 mod task_answers;
 mod tasks;
 mod trace;
