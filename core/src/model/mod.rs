@@ -9,6 +9,7 @@
 //! * [`membership`] — the membership record and presence
 //! * [`profile`] — what a member says about itself (description, meta, listing opt-in)
 //! * [`access`] — access rules and resource permissions (§8)
+//! * [`attachment`] — files attached to a message: their field, address, readers and limit
 //! * [`origins`] — the web origins a network lets browsers use it from (CORS)
 //! * [`retention`] — how long a network keeps events, history and idle members
 //! * [`state`] — members, channels, groups, resources and the rows they persist as
@@ -19,6 +20,7 @@
 
 pub mod access;
 pub mod agent_mod;
+pub mod attachment;
 pub mod config;
 pub mod graph;
 pub mod graph_memory;

@@ -12,6 +12,9 @@
 //! * Editing and deleting a message, as `workspace.message.edited` and
 //!   `workspace.message.deleted` events ([`edits`]: only the author edits;
 //!   the author or a master deletes).
+//! * Files attached to a message (`payload.attachments`, see
+//!   [`crate::model::attachment`]) are checked: a list of at most ten
+//!   `{resource, name, mime, size}` under `resource/file/attachments/`.
 //! * Joins, leaves and disconnects emit `workspace.presence.changed`
 //!   (`{address, status}`) to `agent:broadcast`, so every workspace shows
 //!   who is online.
@@ -174,6 +177,9 @@ impl Mod for Workspace {
             UPDATED => self.sessions.check_updated(cx, event).map(|_| ()),
             DELEGATED => self.threads.check_delegation(cx, event).map(|_| ()),
             EDITED | DELETED => self.edits.check(cx, event).map(|_| ()),
+            threads::POSTED => crate::model::attachment::attachments_of(&event.payload)
+                .map(|_| ())
+                .map_err(|e| Rejection::from(&e)),
             _ => Ok(()),
         }
     }
