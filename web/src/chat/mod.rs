@@ -12,8 +12,11 @@
 //! ([`Conversations`], which creates [`channels`]); [`sessions`] names and
 //! updates Workspace sessions; [`unread`] counts what the person has not seen
 //! and [`notify`] tells them of what is for them while the tab is hidden;
-//! [`edits`] edits and deletes the person's own messages.
+//! [`edits`] edits and deletes the person's own messages; [`attach`] and
+//! [`attachment_view`] attach files to a message and show them.
 
+pub mod attach;
+pub mod attachment_view;
 pub mod changes;
 pub mod channels;
 pub mod composer;
