@@ -42,7 +42,7 @@ pub fn AttachButton(
         "message-files"
     };
     view! {
-        <input type="file" multiple class="attach-input" id=id node_ref=input tabindex="-1" aria-hidden="true"
+        <input type="file" multiple class="attach-input" id=id node_ref=input tabindex="-1" aria-hidden="true" aria-label="Choose files"
             on:change=move |ev| files.add_files(files_of_input(ev.target()), in_thread) />
         <button type="button" class="attach" aria-label="Attach a file"
             title=format!("Attach a file ({})", limit_text())
