@@ -6,7 +6,7 @@
 
 const CACHE = 'agentnet-shell-v2';
 const SHELL = [
-  '/', '/style.css', '/search.css', '/pkg/agentnet_web.js', '/pkg/agentnet_web_bg.wasm',
+  '/', '/style.css', '/search.css', '/attachments.css', '/pkg/agentnet_web.js', '/pkg/agentnet_web_bg.wasm',
   '/manifest.webmanifest', '/icons/icon.svg', '/icons/icon-192.png', '/icons/icon-512.png',
 ];
 

@@ -201,6 +201,7 @@ fn Workspace(
     let secret = my_secret(&network_key, &me);
     let session = Session::provide(network, me.clone(), place);
     let chat = Chat::provide(session);
+    let attachments = chat::attach::Attachments::provide(session);
     let people = People::provide(session, chat);
     let shared = Shared::provide(session);
     let documents = Documents::provide(session);
@@ -233,6 +234,7 @@ fn Workspace(
             }
             seen.on_effect(&effect);
             chat.on_effect(&effect);
+            attachments.on_effect(&effect);
             people.on_effect(&effect);
             shared.on_effect(&effect);
             documents.on_effect(&effect);

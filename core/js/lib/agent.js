@@ -352,7 +352,7 @@ export class Agent {
    * Registers `resource/tool/{name}` and answers its invocations with `handler(input, event)`
    * (sync or async; what it returns is the result, what it throws goes back as an error).
    * `permissions` gives each permission an access rule, e.g. `{invoke: 'agents:[agent:alice]'}`
-   * (rules: `network`, `owner`, `role:{role}`, `group/{name}`, `agents:[…]`).
+   * (rules: `network`, `owner`, `role:{role}`, `group/{name}`, `channel/{name}`, `agents:[…]`).
    */
   registerTool(name, schema, handler, options = {}) {
     return this.#tools.register(this, name, schema, handler, options);

@@ -1,7 +1,9 @@
 //! Access rules and resource permissions (seed 000 §8).
 //!
 //! A rule is written as a string: `network` (any member), `role:{role}`,
-//! `group/{name}`, `agents:[addr1, addr2]` or `owner`. A resource carries
+//! `group/{name}`, `channel/{name}` (whoever is in the channel when they
+//! ask: a conversation's attachments follow its membership),
+//! `agents:[addr1, addr2]` or `owner`. A resource carries
 //! one rule per [`Permission`].
 
 use crate::error::{Coded, ErrorCode};
@@ -14,7 +16,7 @@ use std::str::FromStr;
 /// Why a string is not an access rule.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "invalid access rule {0:?}: expected network, owner, role:{{role}}, group/{{name}} or agents:[addresses]"
+    "invalid access rule {0:?}: expected network, owner, role:{{role}}, group/{{name}}, channel/{{name}} or agents:[addresses]"
 )]
 pub struct AccessRuleError(pub String);
 
@@ -33,6 +35,8 @@ pub enum AccessRule {
     Role(Role),
     /// Members of this group.
     Group(Name),
+    /// Members of this channel, as it is when they ask.
+    Channel(Name),
     /// An explicit list of addresses.
     Agents(Vec<Address>),
     /// The resource owner only.
@@ -76,6 +80,8 @@ pub struct Requester<'a> {
     pub role: Option<Role>,
     /// Whether they belong to a group, by group name.
     pub in_group: &'a dyn Fn(&Name) -> bool,
+    /// Whether they are in a channel, by channel name.
+    pub in_channel: &'a dyn Fn(&Name) -> bool,
 }
 
 impl AccessRule {
@@ -88,6 +94,7 @@ impl AccessRule {
             Self::Network => who.role.is_some(),
             Self::Role(role) => who.role == Some(*role),
             Self::Group(name) => (who.in_group)(name),
+            Self::Channel(name) => (who.in_channel)(name),
             Self::Agents(list) => list.contains(who.address),
             Self::Owner => false,
         }
@@ -107,10 +114,11 @@ impl FromStr for AccessRule {
         if let Some(role) = s.strip_prefix("role:") {
             return role.parse().map(Self::Role).map_err(|_| bad());
         }
-        if s.starts_with("group/") {
+        if s.starts_with("group/") || s.starts_with("channel/") {
             return match s.parse::<Address>() {
                 Ok(a) => match a.entity() {
                     Entity::Group(name) if a.is_local() => Ok(Self::Group(name.clone())),
+                    Entity::Channel(name) if a.is_local() => Ok(Self::Channel(name.clone())),
                     _ => Err(bad()),
                 },
                 Err(_) => Err(bad()),
@@ -141,6 +149,7 @@ impl fmt::Display for AccessRule {
             Self::Owner => f.write_str("owner"),
             Self::Role(r) => write!(f, "role:{r}"),
             Self::Group(g) => write!(f, "group/{g}"),
+            Self::Channel(c) => write!(f, "channel/{c}"),
             Self::Agents(list) => {
                 let joined: Vec<String> = list.iter().map(ToString::to_string).collect();
                 write!(f, "agents:[{}]", joined.join(", "))
@@ -225,6 +234,7 @@ mod tests {
             "owner",
             "role:master",
             "group/team-alpha",
+            "channel/launch",
             "agents:[agent:a, human:b]",
         ] {
             assert_eq!(s.parse::<AccessRule>().unwrap().to_string(), s);
@@ -242,6 +252,8 @@ mod tests {
             "agents:agent:a",
             "agents:[channel/]",
             "other::group/x",
+            "channel/",
+            "other::channel/x",
         ] {
             assert!(bad.parse::<AccessRule>().is_err(), "{bad}");
         }
@@ -257,11 +269,13 @@ mod tests {
             address: &alice,
             role: Some(Role::Member),
             in_group: &in_alpha,
+            in_channel: &in_alpha,
         };
         let outsider = Requester {
             address: &alice,
             role: None,
             in_group: &not_in_any,
+            in_channel: &not_in_any,
         };
         assert!(AccessRule::Network.allows(&member, &owner));
         assert!(!AccessRule::Network.allows(&outsider, &owner));
@@ -270,7 +284,8 @@ mod tests {
             &Requester {
                 address: &owner,
                 role: Some(Role::Member),
-                in_group: &not_in_any
+                in_group: &not_in_any,
+                in_channel: &not_in_any,
             },
             &owner
         ));
@@ -300,6 +315,38 @@ mod tests {
                 .unwrap()
                 .allows(&member, &owner)
         );
+    }
+
+    #[test]
+    fn a_channel_rule_follows_who_is_in_the_channel() {
+        let owner = addr("human:ann");
+        let bob = addr("human:bob");
+        let in_launch = |c: &Name| c.as_str() == "launch";
+        let in_none = |_: &Name| false;
+        let rule: AccessRule = "channel/launch".parse().unwrap();
+        let asking = |in_channel: &dyn Fn(&Name) -> bool| {
+            rule.allows(
+                &Requester {
+                    address: &bob,
+                    role: Some(Role::Member),
+                    in_group: &in_none,
+                    in_channel,
+                },
+                &owner,
+            )
+        };
+        assert!(asking(&in_launch));
+        assert!(!asking(&in_none), "a member outside the channel");
+        // A group of the same name is not the channel.
+        assert!(!"group/launch".parse::<AccessRule>().unwrap().allows(
+            &Requester {
+                address: &bob,
+                role: Some(Role::Member),
+                in_group: &in_none,
+                in_channel: &in_launch,
+            },
+            &owner
+        ));
     }
 
     #[test]

@@ -9,6 +9,7 @@
 //! * [`membership`] — the membership record and presence
 //! * [`profile`] — what a member says about itself (description, meta, listing opt-in)
 //! * [`access`] — access rules and resource permissions (§8)
+//! * [`attachment`] — files attached to a message: their field, address, readers and limit
 //! * [`origins`] — the web origins a network lets browsers use it from (CORS)
 //! * [`search`] — search texts and the text of a message they are matched against
 //! * [`retention`] — how long a network keeps events, history and idle members
@@ -20,6 +21,7 @@
 
 pub mod access;
 pub mod agent_mod;
+pub mod attachment;
 pub mod config;
 pub mod graph;
 pub mod graph_memory;

@@ -348,10 +348,16 @@ impl State {
     /// True when `who` holds `permission` on `resource`.
     pub fn may(&self, who: &Address, resource: &Resource, permission: Permission) -> bool {
         let in_group = |name: &Name| self.in_group(who, name);
+        let in_channel = |name: &Name| {
+            self.channels
+                .get(name)
+                .is_some_and(|c| c.members.contains(who))
+        };
         let requester = Requester {
             address: who,
             role: self.role_of(who),
             in_group: &in_group,
+            in_channel: &in_channel,
         };
         resource
             .permissions

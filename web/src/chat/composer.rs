@@ -4,6 +4,8 @@
 //! (beside the conversation on wide screens) as a reply in that thread.
 //! Typing `@` offers the members to mention ([`super::complete`]).
 
+use super::attach::Attachments;
+use super::attachment_view::{AttachButton, PendingFiles, on_paste};
 use super::complete::{MentionList, Offer, completed, offer_for};
 use super::messages::mentions_in;
 use super::state::Chat;
@@ -52,10 +54,10 @@ impl Chat {
         }
     }
 
-    /// Posts the draft (as a reply when it is one, with its mentions).
-    pub(super) fn post(&self, in_thread: bool) {
+    /// Posts the draft (as a reply when it is one, with its mentions and files).
+    pub(super) fn post(&self, in_thread: bool, files: Attachments) {
         let content = self.draft_in(in_thread).get_untracked().trim().to_owned();
-        if content.is_empty() {
+        if content.is_empty() && files.pending(in_thread).with_untracked(Vec::is_empty) {
             return;
         }
         let (conversation, parent) = self.destination(in_thread);
@@ -73,8 +75,18 @@ impl Chat {
         if !mentions.is_empty() {
             metadata.insert("mentions".into(), json!(mentions));
         }
+        let mut payload = json!({ "content": content });
+        match files.send_pending(in_thread, &target) {
+            Some(attached) if !attached.is_empty() => payload["attachments"] = json!(attached),
+            Some(_) => {}
+            None => {
+                return self
+                    .session
+                    .report("The workspace is still opening: try again in a moment.");
+            }
+        }
         let posted = self.session.with_connection(|c| {
-            let id = c.post_with(kind, target, json!({ "content": content }), metadata);
+            let id = c.post_with(kind, target, payload, metadata);
             c.outgoing(id)
         });
         match posted.flatten() {
@@ -101,6 +113,7 @@ pub fn Composer(
     in_thread: bool,
 ) -> impl IntoView {
     let chat = Chat::get();
+    let files = Attachments::get();
     let draft = chat.draft_in(in_thread);
     let replying = chat.replying_in(in_thread);
     let area = NodeRef::<leptos::html::Textarea>::new();
@@ -108,7 +121,7 @@ pub fn Composer(
     let post = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
         offer.set(None);
-        chat.post(in_thread);
+        chat.post(in_thread, files);
     };
     // What is typed before the caret decides the members offered.
     let reread = move || {
@@ -168,7 +181,7 @@ pub fn Composer(
         if ev.key() == "Enter" && !ev.shift_key() && !ev.is_composing() {
             ev.prevent_default();
             offer.set(None);
-            chat.post(in_thread);
+            chat.post(in_thread, files);
         }
     };
     let placeholder = move || match in_thread {
@@ -194,6 +207,7 @@ pub fn Composer(
                 <button type="button" on:click=move |_| replying.set(None)>"Cancel reply"</button>
             </p>
         </Show>
+        <PendingFiles in_thread />
         <form class="composer" on:submit=post>
             <label for=id class="visually-hidden">{label}</label>
             <textarea id=id name=id rows="1" autocomplete="off" node_ref=area
@@ -206,8 +220,10 @@ pub fn Composer(
                 on:keydown=keydown
                 on:blur=move |_| offer.set(None)
                 on:click=move |_| reread()
+                on:paste=move |ev| on_paste(ev, in_thread)
                 on:input=move |ev| { draft.set(event_target_value(&ev)); reread(); }></textarea>
             <MentionList id=list offer choose />
+            <AttachButton in_thread />
             <button type="submit">"Send"</button>
             <span id=hint class="hint">"Enter sends · Shift+Enter for a new line"</span>
         </form>

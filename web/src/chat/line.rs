@@ -142,6 +142,7 @@ pub fn MessageLine(
                 {parent.map(|p| view! { <span class="thread">{format!("↪ in reply to “{p}”")}</span> })}
                 {line.delegated_by.clone().map(|by| view! { <span class="delegated">{format!("delegated by {by}")}</span> })}
                 <span class="text">{body}</span>
+                <super::attachment_view::AttachmentList attachments=line.attachments.clone() />
                 {edit_form}
                 {edited.then(|| view! { <span class="edited" title="This message was edited">"(edited)"</span> })}
             </div>

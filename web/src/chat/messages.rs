@@ -40,6 +40,8 @@ pub struct Line {
     pub edited: bool,
     /// It was deleted: the list shows a placeholder.
     pub deleted: bool,
+    /// The files it carries (`payload.attachments`; none when malformed).
+    pub attachments: Vec<super::attach::Attached>,
 }
 
 /// True for the events the conversation shows: posts, status updates, IOA
@@ -124,6 +126,7 @@ pub fn line_from(event: &Event, state: LineState, me: &str) -> Line {
             .map(str::to_owned),
         edited: false,
         deleted: false,
+        attachments: super::attach::Attached::all_in(&event.payload),
     }
 }
 

@@ -13,8 +13,11 @@
 //! updates Workspace sessions; [`unread`] counts what the person has not seen
 //! and [`notify`] tells them of what is for them while the tab is hidden;
 //! [`edits`] edits and deletes the person's own messages; [`reactions`]
-//! shows and toggles reactions.
+//! shows and toggles reactions; [`attach`] and [`attachment_view`] attach
+//! files to a message and show them.
 
+pub mod attach;
+pub mod attachment_view;
 pub mod changes;
 pub mod channels;
 pub mod complete;

@@ -34,7 +34,7 @@ pub fn ChatPane() -> impl IntoView {
             <Show when=move || session.problem.get().is_some()>
                 <p class="problem" role="alert">{move || session.problem.get().unwrap_or_default()}</p>
             </Show>
-            <div class="conversation-column">
+            <super::attachment_view::DropZone>
                 <Show when=move || chat.sessions.with(|s| s.title_of(&chat.current.get()).is_none())>
                     <header class="conversation-header">
                         <h2>{move || chat.title_of(&chat.current.get())}</h2>
@@ -43,7 +43,7 @@ pub fn ChatPane() -> impl IntoView {
                 <super::session_header::SessionHeader />
                 <MessageList in_thread=false />
                 <Composer in_thread=false />
-            </div>
+            </super::attachment_view::DropZone>
             <Show when=threaded>
                 <section class="thread-pane" aria-label="Thread">
                     <p class="thread-bar">

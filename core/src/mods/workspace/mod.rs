@@ -15,6 +15,9 @@
 //! * Reactions, as `workspace.reaction.added` and `.removed` events
 //!   ([`reactions`]: to a message the network remembers, where its
 //!   conversation is).
+//! * Files attached to a message (`payload.attachments`, see
+//!   [`crate::model::attachment`]) are checked: a list of at most ten
+//!   `{resource, name, mime, size}` under `resource/file/attachments/`.
 //! * Joins, leaves and disconnects emit `workspace.presence.changed`
 //!   (`{address, status}`) to `agent:broadcast`, so every workspace shows
 //!   who is online.
@@ -181,6 +184,9 @@ impl Mod for Workspace {
             reactions::ADDED | reactions::REMOVED => {
                 reactions::check(&self.edits, event).map(|_| ())
             }
+            threads::POSTED => crate::model::attachment::attachments_of(&event.payload)
+                .map(|_| ())
+                .map_err(|e| Rejection::from(&e)),
             _ => Ok(()),
         }
     }

@@ -4,6 +4,7 @@ mod access;
 mod admin;
 mod admin_offers;
 mod agent_mods;
+mod attachments;
 mod discovery;
 mod forgery;
 mod graph;

@@ -1,0 +1,175 @@
+// Files in the conversation (issue 44), in Chromium against a real edge: one
+// person attaches a picture with the paperclip, a text file by pasting it and
+// a CSV by dropping it on the conversation (then removes it again), and sends
+// them with a line of text; the other person sees the picture inline and the
+// file as a card with its name and size, and opens it. A file over the limit
+// is refused at once with the limit stated. A private channel's attachment
+// is read by its members and refused to a member outside it (an npm agent
+// gets `forbidden`). Screenshots of the composer with pending files and of
+// the conversation, at 1366×768 and 390×844, light and dark.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Agent } from '../../core/js/index.js';
+import { createNetwork } from '../support/edge.mjs';
+import { edgeAndBrowser } from '../support/browser.mjs';
+import { shoot } from '../support/shots.mjs';
+
+const started = edgeAndBrowser();
+const NOTES = 'Launch notes\n- status page first\n- then the press note\n';
+
+async function network() {
+  const { id } = await createNetwork(started.edge.url, { name: 'Files', mods: ['workspace', 'persistence'] });
+  return id;
+}
+
+/** A page for the person `name` in network `id`, open and online (at `path`). */
+async function person(id, name, path = '') {
+  const context = await started.browser.newContext({ viewport: { width: 1366, height: 768 } });
+  await context.addInitScript(([network, name]) => localStorage.setItem(`agentnet:name:${network}`, name), [id, name]);
+  const page = await context.newPage();
+  await page.goto(`${started.edge.url}/n/${id}${path}`);
+  await page.getByRole('status').filter({ hasText: 'online' }).waitFor({ timeout: 15_000 });
+  return { context, page };
+}
+
+/** A PNG of a small bar chart, drawn by the browser: its bytes. */
+async function chartPng(page) {
+  const data = await page.evaluate(() => {
+    const canvas = Object.assign(document.createElement('canvas'), { width: 480, height: 270 });
+    const g = canvas.getContext('2d');
+    g.fillStyle = '#f4f6fb';
+    g.fillRect(0, 0, 480, 270);
+    [120, 190, 150, 230, 90].forEach((h, i) => {
+      g.fillStyle = ['#2952cc', '#3d8bfd', '#1c7c3c', '#f0b35a', '#b3261e'][i];
+      g.fillRect(40 + i * 84, 250 - h, 60, h);
+    });
+    return canvas.toDataURL('image/png').split(',')[1];
+  });
+  return Buffer.from(data, 'base64');
+}
+
+/** Pastes a file into the composer's text box (as a clipboard with a file would). */
+function pasteFile(page, name, type, text) {
+  return page.locator('#message').evaluate((area, [name, type, text]) => {
+    const data = new DataTransfer();
+    data.items.add(new File([text], name, { type }));
+    area.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+  }, [name, type, text]);
+}
+
+/** Drags a file over the conversation (the drop zone shows), then drops it. */
+async function dropFile(page, name, type, text) {
+  const column = page.locator('.conversation-column');
+  const data = await page.evaluateHandle(([name, type, text]) => {
+    const data = new DataTransfer();
+    data.items.add(new File([text], name, { type }));
+    return data;
+  }, [name, type, text]);
+  await column.dispatchEvent('dragenter', { dataTransfer: data });
+  await page.locator('.drop-zone').filter({ hasText: 'Drop files to attach them' }).waitFor();
+  assert.match(await page.locator('.drop-zone').textContent(), /up to 375 KB/);
+  await column.dispatchEvent('drop', { dataTransfer: data });
+  await page.locator('.drop-zone').waitFor({ state: 'hidden' });
+}
+
+test('a picture and a file reach the other person: previewed inline, a card to open; too big is refused with the limit', async () => {
+  const id = await network();
+  const ann = await person(id, 'human:ann');
+  const bob = await person(id, 'human:bob');
+  try {
+    const { page } = ann;
+    const png = await chartPng(page);
+    const attach = page.getByRole('button', { name: 'Attach a file' });
+    await attach.waitFor();
+    // Too big: refused at once, with the limit, and nothing pending.
+    await page.locator('#message-files').setInputFiles({ name: 'huge.bin', mimeType: 'application/octet-stream', buffer: Buffer.alloc(400 * 1024) });
+    const refused = page.getByRole('alert').filter({ hasText: 'huge.bin' });
+    await refused.waitFor();
+    assert.match(await refused.textContent(), /huge\.bin is 400 KB: files can be up to 375 KB a file/);
+    assert.equal(await page.locator('.file-chip').count(), 0);
+
+    // The paperclip (a picture), a paste (a text file), a drop (a CSV, removed again).
+    await page.locator('#message-files').setInputFiles({ name: 'chart.png', mimeType: 'image/png', buffer: png });
+    await pasteFile(page, 'notes.txt', 'text/plain', NOTES);
+    await dropFile(page, 'numbers.csv', 'text/csv', 'a,b\n1,2\n');
+    const chips = page.getByRole('list', { name: 'Files to send' });
+    for (const name of ['chart.png', 'notes.txt', 'numbers.csv']) {
+      await chips.locator('.file-chip', { hasText: name }).waitFor();
+    }
+    await refused.waitFor({ state: 'detached' });
+    assert.equal(await chips.locator('img.chip-thumb').count(), 1, 'the picture previews in its chip');
+    await chips.getByRole('button', { name: 'Remove numbers.csv' }).click();
+    await chips.locator('.file-chip', { hasText: 'numbers.csv' }).waitFor({ state: 'detached' });
+    await page.locator('#message').fill('Chart and notes for the launch');
+    await shoot(page, 'attachments-composer', async (page, viewport) => {
+      await chips.waitFor();
+      const least = viewport.width <= 720 ? 44 : 36;
+      assert.ok((await attach.boundingBox()).height >= least, `the paperclip is at least ${least} px tall`);
+    });
+    await page.locator('#message').press('Enter');
+    await chips.waitFor({ state: 'detached' });
+
+    // The other person: the text, the picture rendered, the card with name and size.
+    const message = bob.page.locator('.message', { hasText: 'Chart and notes for the launch' });
+    await message.waitFor({ timeout: 15_000 });
+    const picture = message.getByRole('img', { name: 'chart.png' });
+    await picture.waitFor({ timeout: 15_000 });
+    await bob.page.waitForFunction((img) => img.complete && img.naturalWidth > 0, await picture.elementHandle());
+    assert.equal(await picture.evaluate((img) => img.naturalWidth), 480);
+    assert.ok((await picture.boundingBox()).height <= 241, 'a picture is at most 240 px tall');
+    assert.match(await picture.getAttribute('src'), /^blob:/);
+    const card = message.locator('.attachment.file', { hasText: 'notes.txt' });
+    assert.match(await card.textContent(), new RegExp(`${NOTES.length} B · text/plain`));
+    assert.equal(await message.locator('.attachment', { hasText: 'numbers.csv' }).count(), 0, 'the removed file was not sent');
+    const open = card.getByRole('link', { name: 'Open notes.txt' });
+    await open.waitFor({ timeout: 15_000 });
+    assert.equal(await bob.page.evaluate((href) => fetch(href).then((r) => r.text()), await open.getAttribute('href')), NOTES);
+    const [tab] = await Promise.all([bob.context.waitForEvent('page'), open.click()]);
+    await tab.waitForLoadState();
+    assert.equal((await tab.locator('body').textContent()).trim(), NOTES.trim());
+    await tab.close();
+    assert.equal(await card.getByRole('link', { name: 'Download notes.txt' }).getAttribute('download'), 'notes.txt');
+    // Ann's own copy shows the same once the network accepted it.
+    await ann.page.locator('.message[data-state="sent"]', { hasText: 'Chart and notes' }).getByRole('img', { name: 'chart.png' }).waitFor({ timeout: 15_000 });
+
+    await shoot(bob.page, 'attachments-conversation', async () => {
+      await picture.scrollIntoViewIfNeeded();
+      await bob.page.waitForFunction((img) => img.complete && img.naturalWidth > 0, await picture.elementHandle());
+      const composer = bob.page.locator('.composer');
+      const box = await composer.boundingBox();
+      const viewport = bob.page.viewportSize();
+      assert.ok(box && box.y + box.height <= viewport.height, 'the composer stays in view');
+    });
+  } finally {
+    await ann.context.close();
+    await bob.context.close();
+  }
+});
+
+test("a private channel's attachment is read by its members and refused to a member outside it", async () => {
+  const id = await network();
+  const keeper = await Agent.connect({ url: started.edge.url, network: id, name: 'agent:keeper' });
+  const outsider = await Agent.connect({ url: started.edge.url, network: id, name: 'agent:outsider' });
+  await keeper.createChannel('launch', { members: ['human:ann'], private: true });
+  const ann = await person(id, 'human:ann', '/channel/launch');
+  try {
+    const { page } = ann;
+    await page.locator('#message-files').setInputFiles({ name: 'secret plan.txt', mimeType: 'text/plain', buffer: Buffer.from('the plan') });
+    await page.locator('.file-chip', { hasText: 'secret plan.txt' }).waitFor();
+    await page.getByRole('button', { name: 'Send' }).click();
+    const card = page.locator('.message[data-state="sent"] .attachment.file', { hasText: 'secret plan.txt' });
+    await card.waitFor({ timeout: 15_000 });
+    const resource = await card.getAttribute('data-resource');
+    assert.match(resource, /^resource\/file\/attachments\/[a-z0-9]+\/secret-plan\.txt$/);
+    // The channel's members read it; a member of the network outside the channel may not.
+    const read = await keeper.read(resource);
+    assert.equal(read.content_type, 'text/plain');
+    assert.equal(Buffer.from(read.content.data, 'base64').toString(), 'the plan');
+    await assert.rejects(outsider.read(resource), { code: 'forbidden' });
+  } finally {
+    await ann.context.close();
+    keeper.close();
+    outsider.close();
+  }
+});

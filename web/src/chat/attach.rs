@@ -1,0 +1,429 @@
+//! Files in the conversation: what the person is about to send, and what
+//! messages carry.
+//!
+//! [`Attachments`] (in Leptos context) holds each composer's pending files —
+//! read from the button, a drop or a paste, refused at once when over
+//! [`MAX_ATTACHMENT_BYTES`] — and, on sending, registers each as a
+//! `resource/file/attachments/{id}/{name}` the conversation may read
+//! ([`agentnet_core::model::attachment`]) before the message that names
+//! them. It also reads attached files through the replica
+//! (`network.resource.read`) when a message shows them, and keeps each as a
+//! `blob:` URL of a type safe to open ([`safe_blob_type`]). The components
+//! are in [`super::attachment_view`].
+
+use crate::session::Session;
+use agentnet_core::ids::event_type::core_types;
+use agentnet_core::model::attachment::{
+    Attachment, MAX_ATTACHMENT_BYTES, MAX_ATTACHMENTS, attachment_address, decode_content,
+    is_inline_image, read_rule_for, register_payload, size_label,
+};
+use agentnet_core::replica::ReplicaEffect;
+use agentnet_core::{Address, EventId, EventType};
+use leptos::prelude::*;
+use serde_json::Value;
+use std::collections::BTreeMap;
+use wasm_bindgen::JsCast;
+
+/// How long reading an attached file may take.
+const READ_TIMEOUT_MS: u64 = 30_000;
+
+/// A file chosen, not yet sent.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Pending {
+    /// A key for the chip list.
+    pub key: u32,
+    /// The file's name.
+    pub name: String,
+    /// Its MIME type (`application/octet-stream` when the browser gives none).
+    pub mime: String,
+    /// Its bytes.
+    pub bytes: std::sync::Arc<Vec<u8>>,
+    /// A `blob:` URL of a picture's preview.
+    pub preview: Option<String>,
+}
+
+/// A file a message carries, as the page keeps it (plain strings: a
+/// message line is shared across the page's signals).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Attached {
+    /// The file resource's address.
+    pub resource: String,
+    /// The file's name.
+    pub name: String,
+    /// Its MIME type.
+    pub mime: String,
+    /// Its size in bytes.
+    pub size: u64,
+}
+
+impl Attached {
+    /// The files `payload.attachments` names (none when it is malformed).
+    pub fn all_in(payload: &Value) -> Vec<Self> {
+        agentnet_core::model::attachment::attachments_of(payload)
+            .unwrap_or_default()
+            .into_iter()
+            .map(|a| Self {
+                resource: a.resource.to_string(),
+                name: a.name,
+                mime: a.mime,
+                size: a.size,
+            })
+            .collect()
+    }
+}
+
+/// An attached file as read: a `blob:` URL, or why it could not be read.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Loaded {
+    /// Being read.
+    Loading,
+    /// Its `blob:` URL (of a safe type).
+    Url(String),
+    /// Why not, in words.
+    Failed(String),
+}
+
+/// The limit as the composer states it.
+pub fn limit_text() -> String {
+    format!("up to {} a file", size_label(MAX_ATTACHMENT_BYTES))
+}
+
+/// Why a file cannot be attached, in words; `None` when it can.
+pub fn refusal(name: &str, size: u64, pending: usize) -> Option<String> {
+    if size > MAX_ATTACHMENT_BYTES {
+        return Some(format!(
+            "{name} is {}: files can be {}.",
+            size_label(size),
+            limit_text()
+        ));
+    }
+    (pending >= MAX_ATTACHMENTS)
+        .then(|| format!("A message carries at most {MAX_ATTACHMENTS} files."))
+}
+
+/// The type a `blob:` URL of the file gets: pictures shown inline keep
+/// theirs, text and JSON open as plain text, PDF as PDF, anything else
+/// (HTML and SVG among them) only downloads — a `blob:` URL runs in the
+/// workspace's origin, so nothing that could carry script opens in it.
+pub fn safe_blob_type(mime: &str) -> &'static str {
+    let essence = mime
+        .split(';')
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_ascii_lowercase();
+    match essence.as_str() {
+        "image/png" => "image/png",
+        "image/jpeg" => "image/jpeg",
+        "image/gif" => "image/gif",
+        "image/webp" => "image/webp",
+        "application/pdf" => "application/pdf",
+        "application/json" | "text/plain" | "text/markdown" | "text/csv" => {
+            "text/plain;charset=utf-8"
+        }
+        _ => "application/octet-stream",
+    }
+}
+
+/// True when the file opens in a tab rather than only downloading.
+pub fn opens_in_tab(mime: &str) -> bool {
+    safe_blob_type(mime) != "application/octet-stream"
+}
+
+/// Pending files and attached files read, from context with [`Attachments::get`].
+#[derive(Clone, Copy)]
+pub struct Attachments {
+    session: Session,
+    /// The conversation composer's pending files, and the thread composer's.
+    pending: [RwSignal<Vec<Pending>>; 2],
+    /// Why the last file was refused, per composer.
+    refused: [RwSignal<Option<String>>; 2],
+    /// Attached files read, by resource address.
+    loaded: RwSignal<BTreeMap<String, Loaded>>,
+    /// Reads in flight and their resource.
+    reading: StoredValue<BTreeMap<EventId, String>>,
+    next_key: StoredValue<u32>,
+}
+
+impl Attachments {
+    /// Provides the store to the components below.
+    pub fn provide(session: Session) -> Self {
+        let store = Self {
+            session,
+            pending: [RwSignal::new(Vec::new()), RwSignal::new(Vec::new())],
+            refused: [RwSignal::new(None), RwSignal::new(None)],
+            loaded: RwSignal::new(BTreeMap::new()),
+            reading: StoredValue::new(BTreeMap::new()),
+            next_key: StoredValue::new(0),
+        };
+        provide_context(store);
+        store
+    }
+
+    /// The store of the workspace around the calling component.
+    pub fn get() -> Self {
+        expect_context()
+    }
+
+    /// A composer's pending files.
+    pub fn pending(&self, in_thread: bool) -> RwSignal<Vec<Pending>> {
+        self.pending[usize::from(in_thread)]
+    }
+
+    /// Why a composer's last file was refused.
+    pub fn refused(&self, in_thread: bool) -> RwSignal<Option<String>> {
+        self.refused[usize::from(in_thread)]
+    }
+
+    /// An attached file as read so far.
+    pub fn loaded(&self, resource: &str) -> Option<Loaded> {
+        self.loaded.with(|l| l.get(resource).cloned())
+    }
+
+    /// Reads the browser's files into a composer's pending list, refusing
+    /// (with the stated limit) any too big.
+    pub fn add_files(&self, files: Vec<web_sys::File>, in_thread: bool) {
+        let store = *self;
+        for file in files {
+            let name = file.name();
+            let size = file.size() as u64;
+            let count = self.pending(in_thread).with_untracked(Vec::len);
+            if let Some(why) = refusal(&name, size, count) {
+                self.refused(in_thread).set(Some(why));
+                continue;
+            }
+            self.refused(in_thread).set(None);
+            let key = self.next_key.get_value();
+            self.next_key.set_value(key.wrapping_add(1));
+            wasm_bindgen_futures::spawn_local(async move {
+                let Ok(buffer) = wasm_bindgen_futures::JsFuture::from(file.array_buffer()).await
+                else {
+                    store
+                        .refused(in_thread)
+                        .set(Some(format!("{name} could not be read.")));
+                    return;
+                };
+                let bytes = js_sys::Uint8Array::new(&buffer).to_vec();
+                let mime = match file.type_() {
+                    t if agentnet_core::model::attachment::is_mime(&t) => t,
+                    _ => "application/octet-stream".to_owned(),
+                };
+                let preview = is_inline_image(&mime)
+                    .then(|| web_sys::Url::create_object_url_with_blob(&file).ok())
+                    .flatten();
+                let pending = Pending {
+                    key,
+                    name,
+                    mime,
+                    bytes: std::sync::Arc::new(bytes),
+                    preview,
+                };
+                let _ = store.pending(in_thread).try_update(|p| p.push(pending));
+            });
+        }
+    }
+
+    /// Takes a pending file off a composer's list.
+    pub fn remove(&self, in_thread: bool, key: u32) {
+        self.pending(in_thread).update(|p| {
+            if let Some(gone) = p.iter().position(|f| f.key == key).map(|i| p.remove(i)) {
+                revoke(gone.preview.as_deref());
+            }
+        });
+    }
+
+    /// Registers a composer's pending files as resources `conversation` may
+    /// read: the attachments its message names (empty when there are none).
+    /// The files stay pending when the connection is not open yet.
+    pub fn send_pending(&self, in_thread: bool, conversation: &Address) -> Option<Vec<Attachment>> {
+        let files = self.pending(in_thread).get_untracked();
+        if files.is_empty() {
+            return Some(Vec::new());
+        }
+        let me: Address = self.session.me_text().parse().ok()?;
+        let read = read_rule_for(conversation, &me);
+        let kind: EventType = core_types::RESOURCE_REGISTER.parse().ok()?;
+        let id = attachment_id();
+        let attachments = self.session.with_connection(|c| {
+            files
+                .iter()
+                .enumerate()
+                .filter_map(|(i, file)| {
+                    let resource = attachment_address(&format!("{id}{i}"), &file.name)?;
+                    let payload =
+                        register_payload(&resource, &file.mime, &file.name, &read, &file.bytes);
+                    c.post(kind.clone(), Address::core(), payload);
+                    Some(Attachment {
+                        resource,
+                        name: file.name.clone(),
+                        mime: file.mime.clone(),
+                        size: file.bytes.len() as u64,
+                    })
+                })
+                .collect::<Vec<_>>()
+        })?;
+        for file in &files {
+            revoke(file.preview.as_deref());
+        }
+        self.pending(in_thread).set(Vec::new());
+        self.refused(in_thread).set(None);
+        Some(attachments)
+    }
+
+    /// Asks the network for an attached file, unless it is read or being read.
+    pub fn load(&self, resource: &str) {
+        if self.loaded.with_untracked(|l| l.contains_key(resource)) {
+            return;
+        }
+        let Ok(target) = resource.parse::<Address>() else {
+            return;
+        };
+        let id = self.session.request(
+            core_types::RESOURCE_READ,
+            target,
+            serde_json::json!({}),
+            READ_TIMEOUT_MS,
+        );
+        if let Some(id) = id {
+            self.reading
+                .update_value(|r| drop(r.insert(id, resource.to_owned())));
+            self.loaded
+                .update(|l| drop(l.insert(resource.to_owned(), Loaded::Loading)));
+        }
+    }
+
+    /// What the replica reports that concerns attached files: read answers.
+    pub fn on_effect(&self, effect: &ReplicaEffect) {
+        let (request, outcome) = match effect {
+            ReplicaEffect::Replied { request, reply } => (request, blob_url_of(&reply.payload)),
+            ReplicaEffect::RequestFailed { request, rejection } => {
+                (request, Err(rejection.message.clone()))
+            }
+            _ => return,
+        };
+        let Some(resource) = self
+            .reading
+            .try_update_value(|r| r.remove(request))
+            .flatten()
+        else {
+            return;
+        };
+        let loaded = match outcome {
+            Ok(url) => Loaded::Url(url),
+            Err(why) => Loaded::Failed(why),
+        };
+        self.loaded.update(|l| drop(l.insert(resource, loaded)));
+    }
+}
+
+/// A `blob:` URL of a read answer's content, typed by [`safe_blob_type`].
+fn blob_url_of(payload: &Value) -> Result<String, String> {
+    let bytes = payload
+        .get("content")
+        .and_then(decode_content)
+        .ok_or_else(|| "the file has no content".to_owned())?;
+    let mime = payload
+        .get("content_type")
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    let array = js_sys::Uint8Array::from(bytes.as_slice());
+    let parts = js_sys::Array::of1(&array);
+    let options = web_sys::BlobPropertyBag::new();
+    options.set_type(safe_blob_type(mime));
+    web_sys::Blob::new_with_u8_array_sequence_and_options(&parts, &options)
+        .and_then(|blob| web_sys::Url::create_object_url_with_blob(&blob))
+        .map_err(|_| "the browser could not hold the file".to_owned())
+}
+
+/// Frees a preview's `blob:` URL.
+fn revoke(url: Option<&str>) {
+    if let Some(url) = url {
+        let _ = web_sys::Url::revoke_object_url(url);
+    }
+}
+
+/// A fresh id for one message's files: the time and a random number, in base 36.
+fn attachment_id() -> String {
+    let mut n =
+        (js_sys::Date::now() as u64) << 20 | u64::from(crate::clock::random_u32() & 0xfffff);
+    let mut out = Vec::new();
+    while n > 0 {
+        let digit = (n % 36) as u8;
+        out.push(if digit < 10 {
+            b'0' + digit
+        } else {
+            b'a' + digit - 10
+        });
+        n /= 36;
+    }
+    out.reverse();
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// The files of a drop or a paste.
+pub fn files_of(transfer: Option<web_sys::DataTransfer>) -> Vec<web_sys::File> {
+    let Some(list) = transfer.and_then(|t| t.files()) else {
+        return Vec::new();
+    };
+    (0..list.length()).filter_map(|i| list.get(i)).collect()
+}
+
+/// The files chosen in a file input (which is then emptied, so choosing the same file again works).
+pub fn files_of_input(target: Option<web_sys::EventTarget>) -> Vec<web_sys::File> {
+    let Some(input) = target.and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) else {
+        return Vec::new();
+    };
+    let files = files_of_list(input.files());
+    input.set_value("");
+    files
+}
+
+fn files_of_list(list: Option<web_sys::FileList>) -> Vec<web_sys::File> {
+    list.map(|l| (0..l.length()).filter_map(|i| l.get(i)).collect())
+        .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn too_big_or_too_many_is_refused_with_the_limit() {
+        assert_eq!(limit_text(), "up to 375 KB a file");
+        assert!(refusal("a.png", MAX_ATTACHMENT_BYTES, 0).is_none());
+        let why = refusal("big.png", MAX_ATTACHMENT_BYTES + 1, 0).unwrap();
+        assert!(
+            why.starts_with("big.png is 375 KB") && why.contains("up to 375 KB"),
+            "{why}"
+        );
+        assert!(
+            refusal("a.png", 1, MAX_ATTACHMENTS)
+                .unwrap()
+                .contains("at most 10")
+        );
+    }
+
+    #[test]
+    fn nothing_that_could_run_script_opens_in_a_tab() {
+        assert_eq!(safe_blob_type("image/PNG"), "image/png");
+        assert_eq!(
+            safe_blob_type("text/plain; charset=latin1"),
+            "text/plain;charset=utf-8"
+        );
+        for dangerous in [
+            "text/html",
+            "image/svg+xml",
+            "application/xhtml+xml",
+            "text/xml",
+            "",
+        ] {
+            assert_eq!(
+                safe_blob_type(dangerous),
+                "application/octet-stream",
+                "{dangerous}"
+            );
+            assert!(!opens_in_tab(dangerous));
+        }
+        assert!(opens_in_tab("application/pdf"));
+    }
+}
