@@ -27,6 +27,7 @@ import { createNetwork, startEdge } from '../support/edge.mjs';
 let edge;
 let stateDir;
 let network;
+let adminToken;
 let planner;
 let token;
 const seen = { canceled: [] };
@@ -90,7 +91,7 @@ const partText = (part) => (part?.content?.$case === 'text' ? part.content.value
 before(async () => {
   stateDir = await mkdtemp(joinPath(tmpdir(), 'agentnet-a2a-'));
   edge = await startEdge({ stateDir, allowLocalFetches: true });
-  ({ id: network } = await createNetwork(edge.url, { name: 'A2A' }));
+  ({ id: network, admin_token: adminToken } = await createNetwork(edge.url, { name: 'A2A' }));
   planner = await Agent.connect({ url: edge.url, network, name: 'agent:planner', WebSocket });
   await planner.registerTool('plan', { type: 'object' }, () => ({}), { description: 'plans a trip' });
   planner.onTask(async (task) => {
@@ -409,3 +410,49 @@ async function until(predicate, what, ms = 15_000) {
   }
   throw new Error(`timed out waiting for ${what}`);
 }
+
+test("a member's A2A stream ends when a master removes it", async () => {
+  // An agent whose task stays working: the stream stays open until the edge ends it.
+  let release;
+  const held = new Promise((r) => { release = r; });
+  const slow = await Agent.connect({ url: edge.url, network, name: 'agent:slow', WebSocket });
+  slow.onTask(async (task) => {
+    await task.progress('on it');
+    await held;
+    return 'done';
+  });
+  const leaver = await join(network, 'agent:leaver');
+  const boss = await fetch(`${edge.url}/networks/${network}/v1/join`, {
+    method: 'POST', body: JSON.stringify({ agent_id: 'human:a2a-boss', credentials: { admin_token: adminToken } }),
+  }).then((r) => r.json());
+  try {
+    const client = await client10('agent:slow', leaver);
+    const events = [];
+    let opened;
+    const first = new Promise((r) => { opened = r; });
+    const streamed = (async () => {
+      try {
+        for await (const event of client.sendMessageStream(message('slowly'))) {
+          events.push(event);
+          opened();
+        }
+      } catch { /* the SDK may report the cut as an error: the stream ended either way */ }
+    })();
+    await first;
+    assert.equal(events[0].payload.$case, 'task');
+    const removed = await fetch(`${edge.url}/networks/${network}/v1/admin/members/remove`, {
+      method: 'POST', headers: { Authorization: `Bearer ${boss.token}` }, body: JSON.stringify({ address: 'agent:leaver' }),
+    });
+    assert.equal(removed.status, 200, await removed.text());
+    const ended = await Promise.race([streamed.then(() => true), new Promise((r) => setTimeout(() => r(false), 5000))]);
+    assert.ok(ended, "the edge ended the removed member's stream");
+    const after = await fetch(`${base('agent:slow')}`, {
+      method: 'POST', headers: { Authorization: `Bearer ${leaver}`, 'Content-Type': 'application/json', 'A2A-Version': '1.0' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: events[0].payload.value.id } }),
+    });
+    assert.equal(after.status, 401, 'its session no longer works');
+  } finally {
+    release();
+    slow.close();
+  }
+});

@@ -16,15 +16,15 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
-import { Agent, KeyPair } from '../../core/js/index.js';
+import { Agent } from '../../core/js/index.js';
 import { createNetwork, startEdge } from '../support/edge.mjs';
 import { call } from '../support/http.mjs';
+import { startDidServer } from '../support/did-server.mjs';
 import { runCommand, until } from '../support/process.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -35,7 +35,6 @@ let didServer;
 let dir;
 let network;
 let planner;
-const documents = new Map();
 
 /** The SDK's Python, from ANP_PYTHON or made now by scripts/lib.sh (idempotent). */
 async function anpPython() {
@@ -55,8 +54,8 @@ async function sdk(...args) {
 /** A did:wba the SDK makes (its default e1 profile), served by the document server. */
 async function sdkDid(name) {
   const home = join(dir, name);
-  const made = await sdk('create', home, 'localhost', String(didServer.address().port), name);
-  documents.set(made.path, made.document);
+  const made = await sdk('create', home, 'localhost', String(didServer.port), name);
+  didServer.documents.set(made.path, made.document);
   return { ...made, home };
 }
 
@@ -64,17 +63,10 @@ before(async () => {
   python = await anpPython();
   dir = mkdtempSync(join(tmpdir(), 'anp-sdk-'));
   edge = await startEdge({ allowLocalFetches: true });
-  didServer = createServer((req, res) => {
-    const doc = documents.get(req.url);
-    res.writeHead(doc ? 200 : 404, { 'content-type': 'application/json' });
-    res.end(JSON.stringify(doc ?? { error: 'no such document' }));
-  });
-  await new Promise((resolve) => didServer.listen(0, '127.0.0.1', resolve));
+  didServer = await startDidServer();
   const created = await createNetwork(edge.url, { name: 'anp-sdk', public: true, access: { policy: 'did-verify' } });
   network = created.id;
-  const key = KeyPair.generate();
-  const did = `did:wba:localhost%3A${didServer.address().port}:agents:planner`;
-  documents.set('/agents/planner/did.json', key.didDocument(did));
+  const { did, key } = didServer.localDid('planner');
   planner = await Agent.connect({ url: edge.url, network, name: 'agent:planner', did, key, WebSocket });
   await planner.registerTool('plan', { type: 'object', properties: { to: { type: 'string' } }, required: ['to'] },
     ({ to }, event) => ({ plan: `three days in ${to}`, for: event.source }), { description: 'plans a trip' });
@@ -85,7 +77,7 @@ before(async () => {
 
 after(async () => {
   planner?.close();
-  didServer?.close();
+  await didServer?.close();
   await edge?.stop();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });

@@ -10,7 +10,6 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer } from 'node:http';
 import { createHash, generateKeyPairSync, randomBytes, sign } from 'node:crypto';
 import WebSocket from 'ws';
 import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
@@ -21,19 +20,15 @@ import {
 } from '@a2a-js/sdk/client';
 import { Agent, KeyPair, createEvent } from '../../core/js/index.js';
 import { createNetwork, startEdge } from '../support/edge.mjs';
+import { startDidServer } from '../support/did-server.mjs';
 
 let edge;
 let didServer;
 let network;
 let planner;
-const documents = new Map();
 
 /** A did:wba served by the local document server, with its key. */
-function localDid(name, key = KeyPair.generate()) {
-  const did = `did:wba:localhost%3A${didServer.address().port}:agents:${name}`;
-  documents.set(`/agents/${name}/did.json`, key.didDocument(did));
-  return { did, key };
-}
+const localDid = (name, key) => didServer.localDid(name, key);
 
 /**
  * A `fetch` that authenticates as ANP clients do: a fresh DIDWba header
@@ -62,12 +57,7 @@ async function roster(as) {
 
 before(async () => {
   edge = await startEdge({ allowLocalFetches: true });
-  didServer = createServer((req, res) => {
-    const doc = documents.get(req.url);
-    res.writeHead(doc ? 200 : 404, { 'content-type': 'application/json' });
-    res.end(JSON.stringify(doc ?? { error: 'no such document' }));
-  });
-  await new Promise((resolve) => didServer.listen(0, '127.0.0.1', resolve));
+  didServer = await startDidServer();
   ({ id: network } = await createNetwork(edge.url, { name: 'didwba', access: { policy: 'did-verify' } }));
   const plannerId = localDid('planner');
   planner = await Agent.connect({ url: edge.url, network, name: 'agent:planner', ...plannerId, WebSocket });
@@ -77,7 +67,7 @@ before(async () => {
 
 after(async () => {
   planner?.close();
-  didServer?.close();
+  await didServer?.close();
   await edge?.stop();
 });
 
@@ -190,9 +180,9 @@ test('the official A2A SDK sends a task with DIDWba; the card lists the scheme',
 /** A did:wba document holding a secp256k1 key (JWK), and a signer of DIDWba headers for it. */
 function secp256k1Did(name) {
   const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'secp256k1' });
-  const did = `did:wba:localhost%3A${didServer.address().port}:agents:${name}`;
+  const did = `did:wba:localhost%3A${didServer.port}:agents:${name}`;
   const { kty, crv, x, y } = publicKey.export({ format: 'jwk' });
-  documents.set(`/agents/${name}/did.json`, {
+  didServer.documents.set(`/agents/${name}/did.json`, {
     '@context': ['https://www.w3.org/ns/did/v1', 'https://w3id.org/security/suites/secp256k1-2019/v1'],
     id: did,
     verificationMethod: [{ id: `${did}#key-1`, type: 'EcdsaSecp256k1VerificationKey2019', controller: did, publicKeyJwk: { kty, crv, x, y } }],

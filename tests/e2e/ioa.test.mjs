@@ -22,6 +22,7 @@ const ACCESS_KEY = 'ioa-access-key';
 let edge;
 let base;
 let network;
+let adminToken;
 const nodes = {};
 
 /** One request as IOA's client makes it; answers `{status, json}`. */
@@ -109,12 +110,14 @@ async function stream(path, node) {
     },
     pending: () => records.filter((r) => !r.comment),
     close() { controller.abort(); return pump; },
+    /** Resolves once the edge ended the stream (not the test). */
+    ended: pump,
   };
 }
 
 before(async () => {
   edge = await startEdge();
-  ({ id: network } = await createNetwork(edge.url, {
+  ({ id: network, admin_token: adminToken } = await createNetwork(edge.url, {
     name: 'IOA', access: { policy: 'token', token: ACCESS_KEY }, mods: ['persistence'],
   }));
   base = `${edge.url}/networks/${network}/ioa`;
@@ -492,4 +495,22 @@ test('a checkpoint answered from the web workspace in Chromium; a handoff and a 
   } finally {
     await browser.close();
   }
+});
+
+test("a member's IOA streams end when a master removes it, and its token no longer reads", async () => {
+  const dave = await register('dave');
+  const inbox = await stream('/nodes/agent:dave/sse', dave);
+  const boss = await fetch(`${edge.url}/networks/${network}/v1/join`, {
+    method: 'POST', headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ agent_id: 'human:ioa-boss', credentials: { token: ACCESS_KEY, admin_token: adminToken } }),
+  }).then((r) => r.json());
+  assert.ok(boss.token, JSON.stringify(boss));
+  const removed = await fetch(`${edge.url}/networks/${network}/v1/admin/members/remove`, {
+    method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${boss.token}` },
+    body: JSON.stringify({ address: 'agent:dave' }),
+  });
+  assert.equal(removed.status, 200, await removed.text());
+  const ended = await Promise.race([inbox.ended.then(() => true), new Promise((r) => setTimeout(() => r(false), 5000))]);
+  assert.ok(ended, 'the edge ended the removed member\'s stream');
+  await refused('GET', '/nodes/agent:dave/sse', { node: dave }, 401);
 });

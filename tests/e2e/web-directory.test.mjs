@@ -124,7 +124,9 @@ test('the Directory lists public networks to join and finds an agent by the tool
     });
     const hit = found.locator('.agent-card', { has: page.getByRole('button', { name: 'calc', exact: true }) });
     await hit.getByRole('list', { name: 'Tools' }).getByText('calculator').waitFor();
-    await hit.getByText(`member of ${guild}`).waitFor();
+    // Its network by name (the public networks' list names it), the id in the tooltip.
+    await hit.getByText('member of Calculators Guild').waitFor();
+    assert.equal(await hit.getByText('member of Calculators Guild').getAttribute('title'), `network ${guild}`);
     for (const colorScheme of ['light', 'dark']) {
       await page.emulateMedia({ colorScheme });
       await assertAccessible(page, `the Directory (${colorScheme})`);

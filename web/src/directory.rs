@@ -113,6 +113,14 @@ fn chips(names: &[String], class: &'static str, label: &'static str) -> impl Int
     })
 }
 
+/// The name of network `id` among the public networks listed (its id when not listed).
+fn network_name(listing: Option<&Result<Vec<Listed>, String>>, id: &str) -> String {
+    listing
+        .and_then(|l| l.as_ref().ok())
+        .and_then(|l| l.iter().find(|n| n.id == id))
+        .map_or_else(|| id.to_owned(), |n| n.name.clone())
+}
+
 /// The agents a search found, each opening its description.
 #[component]
 fn Results(
@@ -120,13 +128,18 @@ fn Results(
     found: Vec<Found>,
     /// Opens one.
     set_open: WriteSignal<Option<Found>>,
+    /// The public networks listed, to name the network an agent is in.
+    listing: ReadSignal<Option<Result<Vec<Listed>, String>>>,
 ) -> impl IntoView {
     view! {
         <ul class="found" aria-label="Agents found">
             {found.into_iter().map(|f| {
                 let chosen = f.clone();
                 let initial = f.name.chars().next().unwrap_or('?').to_uppercase().to_string();
-                let place = f.network.clone().map(|n| format!("member of {n}"));
+                let place = f.network.clone().map(|n| {
+                    let name = listing.with(|l| network_name(l.as_ref(), &n));
+                    view! { <span title=format!("network {n}")>{format!(" · member of {name}")}</span> }
+                });
                 view! {
                     <li class="directory-card agent-card">
                         <span class="agent-mark" aria-hidden="true">{initial}</span>
@@ -137,7 +150,7 @@ fn Results(
                             {chips(&f.skills, "skills", "Skills")}
                             <p class="directory-hint level">
                                 {crate::people::order::verification_words(f.verification)}
-                                {place.map(|p| format!(" · {p}"))}
+                                {place}
                             </p>
                         </div>
                     </li>
@@ -197,7 +210,7 @@ pub fn Directory() -> impl IntoView {
                         Ok(found) if found.is_empty() => view! {
                             <p class="directory-hint" role="status">"No agent matches. Agents show here when they register with the directory, or are members of a public network who chose to be listed."</p>
                         }.into_any(),
-                        Ok(found) => view! { <Results found set_open /> }.into_any(),
+                        Ok(found) => view! { <Results found set_open listing /> }.into_any(),
                     }}
                 </section>
             })}

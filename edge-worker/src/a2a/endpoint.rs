@@ -45,7 +45,7 @@ impl NetworkHost {
         let response = match accepted.reply {
             Reply::Now(value) => respond(bindings::Response::json(value)),
             Reply::Hold(watch) => {
-                let changes = self.a2a.watch(&watch.task);
+                let changes = self.a2a.watch(&watch.task, &accepted.member);
                 self.hold(&accepted.member, watch, changes).await
             }
             Reply::Stream {
@@ -53,7 +53,7 @@ impl NetworkHost {
                 opening,
                 seen,
                 closes,
-            } => self.open_a2a_stream(watch, opening, *seen, closes),
+            } => self.open_a2a_stream(&accepted.member, watch, opening, *seen, closes),
         }?;
         // A DIDWba caller gets a bearer session for the requests that follow.
         if let Some(token) = accepted.bearer {
@@ -88,6 +88,7 @@ impl NetworkHost {
     /// An SSE stream: `opening`, then each change of the task until it settles.
     fn open_a2a_stream(
         &self,
+        member: &Address,
         watch: Watch,
         opening: Vec<serde_json::Value>,
         seen: Task,
@@ -104,7 +105,7 @@ impl NetworkHost {
         if closes {
             sender.close_channel();
         } else {
-            let mut changes = self.a2a.watch(&watch.task);
+            let mut changes = self.a2a.watch(&watch.task, member);
             worker::wasm_bindgen_futures::spawn_local(async move {
                 let mut seen = seen;
                 loop {

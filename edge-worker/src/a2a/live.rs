@@ -9,21 +9,39 @@ use futures_channel::mpsc::{UnboundedReceiver, UnboundedSender, unbounded};
 use std::cell::RefCell;
 use std::rc::Rc;
 
+/// One request watching a task: the task's id, the member who asked, where changes go.
+type Watcher = (String, Address, UnboundedSender<Task>);
+
 /// Requests waiting for changes of a task, by task id.
 #[derive(Default)]
-pub(crate) struct Watchers(RefCell<Vec<(String, UnboundedSender<Task>)>>);
+pub(crate) struct Watchers(RefCell<Vec<Watcher>>);
 
 impl Watchers {
-    /// A receiver of every later stored change of task `id`.
-    pub(crate) fn watch(&self, id: &str) -> UnboundedReceiver<Task> {
+    /// A receiver of every later stored change of task `id`, for `member`.
+    pub(crate) fn watch(&self, id: &str, member: &Address) -> UnboundedReceiver<Task> {
         let (sender, receiver) = unbounded();
-        self.0.borrow_mut().push((id.to_owned(), sender));
+        self.0
+            .borrow_mut()
+            .push((id.to_owned(), member.clone(), sender));
         receiver
+    }
+
+    /// Ends every watch `member` holds (it left, was removed or banned): its
+    /// streams close and its held requests answer now.
+    pub(crate) fn end_member(&self, member: &Address) {
+        self.0.borrow_mut().retain(|(_, watcher, sender)| {
+            if watcher == member {
+                sender.close_channel();
+                false
+            } else {
+                true
+            }
+        });
     }
 
     /// Shows a stored task to the requests that watch it; forgets the ones that went away.
     pub(crate) fn changed(&self, task: &Task) {
-        self.0.borrow_mut().retain(|(id, sender)| {
+        self.0.borrow_mut().retain(|(id, _, sender)| {
             if id == &task.id {
                 sender.unbounded_send(task.clone()).is_ok()
             } else {

@@ -46,7 +46,7 @@ impl NetworkHost {
         for record in opening {
             let _ = sender.unbounded_send(Ok(record.into_bytes()));
         }
-        let messages = self.ioa.subscribe();
+        let messages = self.ioa.subscribe(&follow.caller);
         worker::wasm_bindgen_futures::spawn_local(follow_stream(
             self.me.clone(),
             follow,

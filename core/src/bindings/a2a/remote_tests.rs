@@ -52,6 +52,25 @@ fn add_card(world: &mut World, token: &str, card_url: &str) -> Result<String, (u
     }
 }
 
+/// Creates a task with `req` (a `task.create`) and answers its id and `call` made for it.
+fn new_task(
+    world: &mut World,
+    req: &Request,
+    call: &super::remote::Call,
+) -> (String, super::remote::Call) {
+    let id = world
+        .call(req)
+        .json_body()
+        .and_then(|a| a["id"].as_str())
+        .unwrap_or_default()
+        .to_owned();
+    let call = super::remote::Call {
+        task: id.clone(),
+        ..call.clone()
+    };
+    (id, call)
+}
+
 /// Issue 43: a card, and the endpoint a card names, on a host that is not
 /// public is refused (in any spelling), and a stored endpoint the policy now
 /// refuses is not called.
@@ -196,16 +215,7 @@ fn a_master_adds_an_agent_whose_tasks_become_calls_and_answers_events() {
     let req = Request::new(Method::Post, "https://edge.test/networks/demo/v1/events")
         .with_header("Authorization", &format!("Bearer {alice}"))
         .with_body(json!({"type": "task.create", "target": "agent:weather-bot", "payload": {"parts": [{"text": "Rome?"}]}}).to_string());
-    let ack = world.call(&req);
-    let id = ack
-        .json_body()
-        .and_then(|a| a["id"].as_str())
-        .unwrap_or_default()
-        .to_owned();
-    let call = super::remote::Call {
-        task: id.clone(),
-        ..call
-    };
+    let (id, call) = new_task(&mut world, &req, &call);
     match absorb(
         &mut world.host,
         &mut world.network,
@@ -218,16 +228,7 @@ fn a_master_adds_an_agent_whose_tasks_become_calls_and_answers_events() {
     assert_eq!(world.network.state().tasks[&id].state, TaskState::Failed);
 
     // A remote that answers with a message answers the network's callers with it too.
-    let ack = world.call(&req);
-    let id = ack
-        .json_body()
-        .and_then(|a| a["id"].as_str())
-        .unwrap_or_default()
-        .to_owned();
-    let call = super::remote::Call {
-        task: id.clone(),
-        ..call
-    };
+    let (id, call) = new_task(&mut world, &req, &call);
     let said = json!({"jsonrpc": "2.0", "id": 1, "result": {"message": {"messageId": "x",
         "role": "ROLE_AGENT", "parts": [{"text": "warm"}]}}});
     match absorb(&mut world.host, &mut world.network, &call, Ok(said)) {
