@@ -416,6 +416,8 @@ test("a member's A2A stream ends when a master removes it", async () => {
   let release;
   const held = new Promise((r) => { release = r; });
   const slow = await Agent.connect({ url: edge.url, network, name: 'agent:slow', WebSocket });
+  // A skill gives it a card.
+  await slow.registerTool('ponder', { type: 'object' }, () => ({}), { description: 'thinks slowly' });
   slow.onTask(async (task) => {
     await task.progress('on it');
     await held;

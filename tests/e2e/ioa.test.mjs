@@ -498,8 +498,8 @@ test('a checkpoint answered from the web workspace in Chromium; a handoff and a 
 });
 
 test("a member's IOA streams end when a master removes it, and its token no longer reads", async () => {
-  const dave = await register('dave');
-  const inbox = await stream('/nodes/agent:dave/sse', dave);
+  const leaver = await register('leaver');
+  const inbox = await stream('/nodes/agent:leaver/sse', leaver);
   const boss = await fetch(`${edge.url}/networks/${network}/v1/join`, {
     method: 'POST', headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify({ agent_id: 'human:ioa-boss', credentials: { token: ACCESS_KEY, admin_token: adminToken } }),
@@ -507,10 +507,10 @@ test("a member's IOA streams end when a master removes it, and its token no long
   assert.ok(boss.token, JSON.stringify(boss));
   const removed = await fetch(`${edge.url}/networks/${network}/v1/admin/members/remove`, {
     method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${boss.token}` },
-    body: JSON.stringify({ address: 'agent:dave' }),
+    body: JSON.stringify({ address: 'agent:leaver' }),
   });
   assert.equal(removed.status, 200, await removed.text());
   const ended = await Promise.race([inbox.ended.then(() => true), new Promise((r) => setTimeout(() => r(false), 5000))]);
   assert.ok(ended, 'the edge ended the removed member\'s stream');
-  await refused('GET', '/nodes/agent:dave/sse', { node: dave }, 401);
+  await refused('GET', '/nodes/agent:leaver/sse', { node: leaver }, 401);
 });

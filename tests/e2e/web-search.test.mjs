@@ -149,7 +149,9 @@ test('the workspace searches the replica and the network\'s history, opens a res
     await kept.getByRole('link').click();
     await page.waitForURL(new RegExp(`/n/${id}/thread/[0-9A-Z]{26}$`));
     const eventId = new URL(page.url()).pathname.split('/').pop();
-    await page.locator(`.message[data-id="${eventId}"]`, { hasText: 'ship the search on Friday' }).waitFor({ timeout: 10_000 });
+    // In the thread view (beside the conversation on a wide screen, where the message shows too).
+    const thread = page.getByRole('list', { name: 'Thread' });
+    await thread.locator(`.message[data-id="${eventId}"]`, { hasText: 'ship the search on Friday' }).waitFor({ timeout: 10_000 });
     await page.locator('.thread-bar', { hasText: 'in Everyone' }).waitFor();
     assert.equal(await panel.isVisible(), false, 'the search closes');
 
@@ -189,7 +191,7 @@ test('on a phone the search is its own view and a result opens the conversation'
     await result.waitFor({ timeout: 10_000 });
     await result.getByRole('link').click();
     await page.waitForURL(new RegExp(`/n/${id}/thread/[0-9A-Z]{26}$`));
-    await page.locator('.message', { hasText: 'where is the release note?' }).waitFor({ timeout: 10_000 });
+    await page.getByRole('list', { name: 'Thread' }).locator('.message', { hasText: 'where is the release note?' }).waitFor({ timeout: 10_000 });
   } finally {
     await page.close();
     alice.close();
