@@ -35,8 +35,8 @@ impl Credentials for MemberCredentials<'_> {
     fn close_streams(&mut self, member: &Address) -> Result<(), Error> {
         self.host.close_streams(member);
         self.host.mcp.end_member(member);
-        //CHECK self.host.a2a.end_member(member);
-        //CHECK self.host.ioa.end_member(member);
+        self.host.a2a.end_member(member);
+        self.host.ioa.end_member(member);
         Ok(())
     }
 
