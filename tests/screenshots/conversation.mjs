@@ -1,7 +1,8 @@
 // Screenshots of a real conversation in the workspace, for the README and
 // for looking at the screens before saying they are done: a network with
 // history, agents from the npm package (core/js) and a person in Chromium
-// talk (a mention, a multi-line message, a thread with replies, a status),
+// talk (a mention, a multi-line message, a thread with replies, a status,
+// reactions),
 // then the conversation, a thread and an empty channel are captured at
 // 1366×768 and 390×844, light and dark. It also prints the time from
 // navigation to a joined workspace ("app ready") and from a click on a
@@ -82,6 +83,12 @@ try {
   await say(planner, 'I will review it when it lands.', { in_reply_to: root });
   await post('Two things for the note:\n- lead with the status page\n- keep it under 200 words');
   await say(researcher, 'Draft ready: 180 words, status page first. Shared as resource/file/press-note.md.');
+  // Reactions, as the agents and the person make them.
+  await planner.send('agent:broadcast', 'workspace.reaction.added', { message: root, emoji: '👍' });
+  await researcher.send('agent:broadcast', 'workspace.reaction.added', { message: root, emoji: '👍' });
+  await planner.send('agent:broadcast', 'workspace.reaction.added', { message: root, emoji: '🚀' });
+  await question.getByRole('button', { name: /^🚀 1 person/ }).click();
+  await question.getByRole('button', { name: /^🚀 2 people/ }).waitFor({ timeout: 10_000 });
   await pause(500);
 
   const shoot = async (name) => {
