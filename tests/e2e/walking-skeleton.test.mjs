@@ -4,22 +4,18 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir } from 'node:fs/promises';
-import { join, dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
 import { Agent, AgentnetError } from '../../core/js/index.js';
 import { startEdge } from '../support/edge.mjs';
 import { launchBrowser, openWorkspace } from '../support/browser.mjs';
+import { shoot } from '../support/shots.mjs';
 
-const screenshots = join(dirname(fileURLToPath(import.meta.url)), '..', 'output', 'screenshots');
 let edge;
 let browser;
 
 before(async () => {
   edge = await startEdge();
   browser = await launchBrowser();
-  await mkdir(screenshots, { recursive: true });
 });
 
 // Agents are closed here too, so a failing test cannot leave one reconnecting forever.
@@ -84,9 +80,7 @@ test('the workspace and a JS agent exchange messages through the edge', async ()
   await reply.waitFor({ timeout: 10_000 });
   assert.equal((await reply.locator('.source').textContent()).trim(), 'agent:echo');
 
-  await page.screenshot({ path: join(screenshots, 'workspace-1280x720.png') });
-  await page.setViewportSize({ width: 390, height: 844 });
-  await page.screenshot({ path: join(screenshots, 'workspace-390x844.png') });
+  await shoot(page, 'workspace');
   agent.close();
   await page.close();
 });

@@ -4,14 +4,11 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Agent } from '../../core/js/index.js';
 import { startEdge } from '../support/edge.mjs';
 import { launchBrowser, openWorkspace } from '../support/browser.mjs';
+import { shoot, shootAt } from '../support/shots.mjs';
 
-const screenshots = join(dirname(fileURLToPath(import.meta.url)), '..', 'output', 'screenshots');
 let edge;
 let browser;
 const agents = [];
@@ -74,8 +71,7 @@ test('create a token network in the page, join it elsewhere by URL, switch witho
   await bar.getByRole('link', { name: 'team room' }).click();
   await page.locator('.message', { hasText: 'first message in the team network' }).waitFor({ timeout: 10_000 });
   await page.getByRole('status').filter({ hasText: 'online' }).waitFor({ timeout: 15_000 });
-  await mkdir(screenshots, { recursive: true });
-  await page.screenshot({ path: join(screenshots, 'workspace-networks-1280x720.png') });
+  await shoot(page, 'workspace-networks');
 
   // About: the network's profile, its access policy and mods.
   await page.getByRole('link', { name: 'About' }).click();
@@ -85,10 +81,7 @@ test('create a token network in the page, join it elsewhere by URL, switch witho
   assert.equal(facts['Who may join'], 'Whoever holds the access token (token)');
   assert.match(facts.Mods, /mod\/workspace/);
   assert.match(facts.Transports, /websocket: ws:\/\/127\.0\.0\.1/);
-  await page.screenshot({ path: join(screenshots, 'workspace-about-1280x720.png') });
-  await page.setViewportSize({ width: 390, height: 844 });
-  await page.screenshot({ path: join(screenshots, 'workspace-about-390x844.png'), fullPage: true });
-  await page.setViewportSize({ width: 1280, height: 720 });
+  await shoot(page, 'workspace-about');
   await page.getByRole('link', { name: 'Conversation' }).click();
 
   // Someone else joins by URL: a wrong token is refused in words, the right one gets in.
@@ -114,7 +107,7 @@ test('create a token network in the page, join it elsewhere by URL, switch witho
   assert.equal((await other.locator('.me strong').textContent()).trim(), 'human:ada');
   const roster = await agent.discover();
   assert.ok(roster.agents.some((a) => a.address === 'human:ada' && a.status === 'online'));
-  await other.screenshot({ path: join(screenshots, 'workspace-networks-390x844.png'), fullPage: true });
+  await shootAt(other, 'workspace-networks-joined', 'phone');
   await guest.close();
   await owner.close();
 });

@@ -4,16 +4,15 @@
 
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { Agent } from '../../core/js/index.js';
 import { startEdge, freePort } from '../support/edge.mjs';
 import { launchBrowser } from '../support/browser.mjs';
 import { until } from '../support/process.mjs';
+import { shoot } from '../support/shots.mjs';
 
-const screenshots = join(dirname(fileURLToPath(import.meta.url)), '..', 'output', 'screenshots');
 let edge;
 let browser;
 let stateDir;
@@ -29,7 +28,6 @@ test('offline: post three, reload offline, come back online, each delivered exac
   const port = await freePort();
   edge = await startEdge({ stateDir, port });
   browser = await launchBrowser();
-  await mkdir(screenshots, { recursive: true });
 
   const watcher = await Agent.connect({ url: edge.url, network: 'demo', name: 'agent:watcher' });
   const seen = [];
@@ -67,10 +65,7 @@ test('offline: post three, reload offline, come back online, each delivered exac
     await page.locator('.message', { hasText: `offline ${n}` }).locator('.state', { hasText: 'pending' }).waitFor();
   }
   assert.equal((await page.locator('.me strong').textContent()).trim(), human, 'the same person after the reload');
-  await page.screenshot({ path: join(screenshots, 'workspace-offline-1280x720.png') });
-  await page.setViewportSize({ width: 390, height: 844 });
-  await page.screenshot({ path: join(screenshots, 'workspace-offline-390x844.png'), fullPage: true });
-  await page.setViewportSize({ width: 1280, height: 720 });
+  await shoot(page, 'workspace-offline');
 
   // The edge comes back with its state: the page reconnects and sends the queue, once and in order.
   edge = await startEdge({ stateDir, port });

@@ -7,11 +7,10 @@ import { Agent } from '../../core/js/index.js';
 import { startEdge } from '../support/edge.mjs';
 import { launchBrowser, openResource, openWorkspace } from '../support/browser.mjs';
 import { startNode, until } from '../support/process.mjs';
-import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { shoot } from '../support/shots.mjs';
 
-const screenshots = join(dirname(fileURLToPath(import.meta.url)), '..', 'output', 'screenshots');
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 let edge;
@@ -76,10 +75,7 @@ test('the people panel shows members with their verification in words, and prese
     assert.equal(await row.locator('.verification').getAttribute('title'), 'Verification level 0');
     visitor.close();
     await row.and(page.locator('[data-status="offline"]')).waitFor({ timeout: 15_000 });
-    await mkdir(screenshots, { recursive: true });
-    await page.screenshot({ path: join(screenshots, 'workspace-people-1280x720.png') });
-    await page.setViewportSize({ width: 390, height: 844 });
-    await page.screenshot({ path: join(screenshots, 'workspace-people-390x844.png'), fullPage: true });
+    await shoot(page, 'workspace-people');
   } finally {
     await page.close();
   }
@@ -115,11 +111,7 @@ test('the inspector lists every event, filters by type and source, and opens the
     // Live: a new event appears while the inspector is open.
     await agent.send('agent:broadcast', 'tool.call.finished', { tool: 'search' });
     await inspector.locator('.event[data-type="tool.call.finished"]').waitFor({ timeout: 10_000 });
-    await mkdir(screenshots, { recursive: true });
-    await page.screenshot({ path: join(screenshots, 'workspace-inspector-1280x720.png') });
-    await page.setViewportSize({ width: 390, height: 844 });
-    await page.screenshot({ path: join(screenshots, 'workspace-inspector-390x844.png'), fullPage: true });
-    await page.setViewportSize({ width: 1280, height: 720 });
+    await shoot(page, 'workspace-inspector');
     await page.getByRole('link', { name: 'Conversation' }).click();
     await page.getByRole('textbox', { name: 'Message' }).waitFor();
   } finally {
@@ -159,10 +151,7 @@ test('a tool is invoked from a form built from its schema; results and errors sh
     // However long the side panels get, the message box stays on screen.
     const composer = await page.getByRole('textbox', { name: 'Message' }).boundingBox();
     assert.ok(composer && composer.y + composer.height <= 720, `the message box is visible: ${JSON.stringify(composer)}`);
-    await mkdir(screenshots, { recursive: true });
-    await page.screenshot({ path: join(screenshots, 'workspace-tool-1280x720.png') });
-    await page.setViewportSize({ width: 390, height: 844 });
-    await page.screenshot({ path: join(screenshots, 'workspace-tool-390x844.png'), fullPage: true });
+    await shoot(page, 'workspace-tool');
   } finally {
     await page.close();
     await calculator.stop();
@@ -214,8 +203,7 @@ test('channels and direct conversations: create, join, post, and each message st
     // The listener (in neither conversation) heard neither.
     await new Promise((r) => setTimeout(r, 300));
     assert.deepEqual(heard.filter((e) => [annName, bobName].includes(e.source)), []);
-    await mkdir(screenshots, { recursive: true });
-    await pa.screenshot({ path: join(screenshots, 'workspace-direct-1280x720.png') });
+    await shoot(pa, 'workspace-direct');
   } finally {
     listener.close();
     await ann.close();
@@ -258,8 +246,7 @@ test('threads, mentions and status updates with a JS agent', async () => {
     const thanks = asked.find((e) => e.payload.content === 'thanks');
     assert.equal(thanks.metadata.in_reply_to, answerId);
     assert.equal(await page.getByText('Replying to').count(), 0, 'the reply marker clears after sending');
-    await mkdir(screenshots, { recursive: true });
-    await page.screenshot({ path: join(screenshots, 'workspace-thread-1280x720.png') });
+    await shoot(page, 'workspace-thread');
   } finally {
     helper.close();
     await page.close();
