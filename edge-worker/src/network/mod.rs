@@ -33,6 +33,7 @@ pub mod outlet;
 pub mod sessions;
 pub mod socket_state;
 pub mod sockets;
+pub mod sql;
 pub mod sse;
 pub mod storage;
 pub mod text_index;

@@ -92,22 +92,7 @@ impl EventRow {
 /// member has at most two catch-up pages unacknowledged.
 pub const BACKLOG_PAGE_BYTES: u64 = 1024 * 1024;
 
-pub(crate) fn text(value: impl Into<String>) -> SqlStorageValue {
-    SqlStorageValue::from(value.into())
-}
-
-pub(crate) fn integer(value: u64) -> worker::Result<SqlStorageValue> {
-    i64::try_from(value)
-        .map(SqlStorageValue::from)
-        .map_err(|_| worker::Error::RustError("value exceeds SQLite's integer range".into()))
-}
-
-/// Whether the object's SQLite has a table (or index) named `name`, read without creating it.
-pub(crate) fn table_exists(sql: &SqlStorage, name: &str) -> worker::Result<bool> {
-    let query = "SELECT name AS value FROM sqlite_master WHERE name = ?";
-    let rows: Vec<ValueRow> = sql.exec(query, vec![text(name)])?.to_array()?;
-    Ok(!rows.is_empty())
-}
+pub(crate) use super::sql::{integer, table_exists, text};
 
 impl Store {
     /// A store over tables known to exist; log appends gather in `pending`.

@@ -22,6 +22,7 @@
 //! a short non-ASCII term can miss such an old row).
 
 use crate::network::log_batch;
+use crate::network::sql::{integer, table_exists, text};
 use agentnet_core::model::search::SearchText;
 use worker::{SqlStorage, SqlStorageValue};
 
@@ -51,25 +52,9 @@ pub const INSERT_TEXTS: &str = "INSERT INTO event_text (rowid, text) \
 /// Terms shorter than this (in characters) are not in the trigram index.
 const TRIGRAM: usize = 3;
 
-fn text(value: impl Into<String>) -> SqlStorageValue {
-    SqlStorageValue::from(value.into())
-}
-
-fn integer(value: u64) -> worker::Result<SqlStorageValue> {
-    i64::try_from(value)
-        .map(SqlStorageValue::from)
-        .map_err(|_| worker::Error::RustError("seq exceeds SQLite's integer range".into()))
-}
-
 /// Creates the index, filling it from the log when the object had none.
 pub fn open(sql: &SqlStorage) -> worker::Result<()> {
-    let known: Vec<serde_json::Value> = sql
-        .exec(
-            "SELECT name FROM sqlite_master WHERE name = 'event_text'",
-            None,
-        )?
-        .to_array()?;
-    let fill = known.is_empty();
+    let fill = !table_exists(sql, "event_text")?;
     sql.exec(SCHEMA, None)?;
     if fill {
         sql.exec(BACKFILL, None)?;
