@@ -47,6 +47,17 @@ fn invalid(message: &str) -> Rejection {
     Rejection::new(ErrorCode::InvalidRequest, message)
 }
 
+/// The message an edit, deletion or reaction is about: `payload.message`,
+/// an event id (`invalid_request` naming what the message is, `what`, otherwise).
+pub fn message_of(event: &Event, what: &str) -> Result<EventId, Rejection> {
+    event
+        .payload
+        .get("message")
+        .and_then(Value::as_str)
+        .and_then(|id| id.parse().ok())
+        .ok_or_else(|| invalid(&format!("message is the id of the message {what}")))
+}
+
 impl Edits {
     /// Remembers an accepted message's author and where it went.
     pub fn remember(&mut self, event: &Event) {
@@ -67,31 +78,15 @@ impl Edits {
     /// deleted, changed by one who may, sent where the message went.
     /// Answers the id of the message changed.
     pub fn check(&self, cx: &Context<'_>, event: &Event) -> Result<EventId, Rejection> {
-        let message: EventId = event
-            .payload
-            .get("message")
-            .and_then(Value::as_str)
-            .and_then(|id| id.parse().ok())
-            .ok_or_else(|| invalid("message is the id of the message changed"))?;
+        let message = message_of(event, "changed")?;
         let editing = event.event_type.as_str() == EDITED;
         let new_text = event.payload.get("content").and_then(Value::as_str);
         if editing && new_text.is_none_or(|c| c.trim().is_empty()) {
             return Err(invalid("content is the message's new text"));
         }
-        let known = self.messages.get(&message).ok_or_else(|| {
-            Rejection::new(
-                ErrorCode::NotFound,
-                format!("{message} is not among the last {REMEMBERED} messages of this network"),
-            )
-        })?;
-        if known.deleted {
-            return Err(Rejection::new(
-                ErrorCode::NotFound,
-                format!("{message} was deleted"),
-            ));
-        }
+        let (author, place) = self.author_and_place(&message)?;
         let who = &event.source;
-        let may = known.author == *who || (!editing && cx.state.role_of(who) == Some(Role::Master));
+        let may = author == who || (!editing && cx.state.role_of(who) == Some(Role::Master));
         if !may {
             let rule = if editing {
                 "only its author may edit it"
@@ -103,10 +98,9 @@ impl Edits {
                 format!("{who} may not change {message}: {rule}"),
             ));
         }
-        if event.target != known.place {
+        if event.target != *place {
             return Err(invalid(&format!(
-                "a change goes where the message went: {}",
-                known.place
+                "a change goes where the message went: {place}"
             )));
         }
         Ok(message)

@@ -14,7 +14,7 @@
 //! whitespace or control characters. Counting is the readers' business: the
 //! log keeps every reaction and every take-back.
 
-use super::edits::Edits;
+use super::edits::{Edits, message_of};
 use crate::error::{ErrorCode, Rejection};
 use crate::event::Event;
 use crate::ids::ulid::EventId;
@@ -51,12 +51,7 @@ fn emoji_of(payload: &Value) -> Result<&str, Rejection> {
 /// Checks a reaction or its take-back: a remembered message the sender may
 /// see, a valid emoji, sent where the conversation is. Answers the message.
 pub fn check(edits: &Edits, event: &Event) -> Result<EventId, Rejection> {
-    let message: EventId = event
-        .payload
-        .get("message")
-        .and_then(Value::as_str)
-        .and_then(|id| id.parse().ok())
-        .ok_or_else(|| invalid("message is the id of the message reacted to"))?;
+    let message = message_of(event, "reacted to")?;
     emoji_of(&event.payload)?;
     let (author, place) = edits.author_and_place(&message)?;
     let who = &event.source;
