@@ -342,22 +342,14 @@ fn revoke(url: Option<&str>) {
     }
 }
 
-/// A fresh id for one message's files: the time and a random number, in base 36.
+/// A fresh id for one message's files: an event id (the time, then 80
+/// random bits) in lower case, as the project makes ids everywhere.
 fn attachment_id() -> String {
-    let mut n =
-        (js_sys::Date::now() as u64) << 20 | u64::from(crate::clock::random_u32() & 0xfffff);
-    let mut out = Vec::new();
-    while n > 0 {
-        let digit = (n % 36) as u8;
-        out.push(if digit < 10 {
-            b'0' + digit
-        } else {
-            b'a' + digit - 10
-        });
-        n /= 36;
-    }
-    out.reverse();
-    String::from_utf8(out).unwrap_or_default()
+    let mut random = [0u8; 16];
+    crate::clock::fill_random(&mut random);
+    agentnet_core::EventId::from_parts(crate::clock::now_ms(), u128::from_le_bytes(random))
+        .to_string()
+        .to_ascii_lowercase()
 }
 
 /// The files of a drop or a paste.

@@ -23,14 +23,14 @@ pub enum Change {
 /// its deletion (which no edit undoes), with when it was made.
 pub type Changes = BTreeMap<EventId, (u64, Change)>;
 
+/// The message an edit, a deletion or a reaction is about (`payload.message`).
+pub fn message_of(event: &Event) -> Option<EventId> {
+    event.payload.get("message")?.as_str()?.parse().ok()
+}
+
 /// The message `event` changes and how, when it is an edit or a deletion.
 pub fn change_of(event: &Event) -> Option<(EventId, Change)> {
-    let message = event
-        .payload
-        .get("message")
-        .and_then(Value::as_str)?
-        .parse()
-        .ok()?;
+    let message = message_of(event)?;
     match event.event_type.as_str() {
         MESSAGE_EDITED => {
             let content = event.payload.get("content").and_then(Value::as_str)?;

@@ -32,7 +32,7 @@ pub fn reaction_of(event: &Event) -> Option<(EventId, String, bool)> {
         REACTION_REMOVED => false,
         _ => return None,
     };
-    let message = event.payload.get("message")?.as_str()?.parse().ok()?;
+    let message = super::changes::message_of(event)?;
     let emoji = event.payload.get("emoji").and_then(Value::as_str)?;
     Some((message, emoji.to_owned(), on))
 }
