@@ -24,14 +24,13 @@ use crate::event::metadata::ProtocolMetadata;
 use crate::ids::address::Address;
 use crate::ids::ulid::EventId;
 use crate::model::agent_mod::{AgentMod, LatePolicy, ModMode, Verdict};
-use crate::model::graph::Placement;
 use crate::model::membership::Member;
 use crate::network::effects::Effect;
 use crate::network::engine::Network;
 use serde_json::json;
 use std::rc::Rc;
 
-use super::parked::Parked;
+use super::parked::{Carried, Parked};
 pub use super::parked::{INTERCEPT, MAX_PARKED, VERDICT};
 
 impl Network {
@@ -54,7 +53,7 @@ impl Network {
     pub(super) fn park(
         &mut self,
         event: Event,
-        placement: Option<Placement>,
+        carried: Carried,
         chain: Vec<AgentMod>,
         now: u64,
     ) -> Vec<Effect> {
@@ -69,7 +68,7 @@ impl Network {
         }
         let parked = Parked {
             event,
-            placement,
+            carried,
             chain,
             deadline: now,
         };
@@ -129,7 +128,7 @@ impl Network {
                     None,
                     &metadata,
                     Vec::new(),
-                    parked.placement,
+                    parked.carried,
                     now,
                 )
             });

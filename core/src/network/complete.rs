@@ -8,13 +8,13 @@ use crate::event::Event;
 use crate::event::metadata::ProtocolMetadata;
 use crate::ids::address::Address;
 use crate::ids::event_type::core_types;
-use crate::model::graph::Placement;
 use crate::model::membership::Member;
 use crate::mods::JoinClaim;
 use crate::network::effects::{Effect, Order};
 use crate::network::engine::Network;
+use crate::network::parked::Carried;
 use crate::network::stages::Stage;
-use crate::network::{default_visibility, delivery, handlers, routing};
+use crate::network::{default_visibility, delivery, handlers, push_secrets, routing};
 use serde_json::Value;
 use std::rc::Rc;
 
@@ -27,12 +27,14 @@ impl Network {
         claim: Option<&JoinClaim>,
         metadata: &ProtocolMetadata,
         revived: Vec<Effect>,
-        placement: Option<Placement>,
+        carried: Carried,
         now: u64,
     ) -> Result<Vec<Effect>, Rejection> {
         let joining = event.event_type.as_str() == core_types::AGENT_JOIN;
         let mut staged = revived;
         staged.extend(self.run_stage(Stage::Transform, &mut event, now));
+        // The handler alone sees a push target's secrets (the mods saw the event without them).
+        push_secrets::restore_secrets(&mut event, carried.secrets);
         let mut outcome = handlers::handle(self, &event, claim, metadata, now)?;
         if joining && let Value::Object(payload) = &mut event.payload {
             // Secrets, tokens and proofs were for admission: never logged, observed or delivered.
@@ -67,7 +69,11 @@ impl Network {
                     event: Rc::clone(&event),
                     retain: self.keeps_history,
                     audiences: delivery::audiences_of(&self.state, &event, visibility),
-                    links: placement.as_ref().map(|p| p.links(seq)).unwrap_or_default(),
+                    links: carried
+                        .placement
+                        .as_ref()
+                        .map(|p| p.links(seq))
+                        .unwrap_or_default(),
                 });
             }
             Some(seq)

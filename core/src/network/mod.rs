@@ -18,6 +18,7 @@
 //! | [`shield`] | where an input came in ([`Inbound`]); throttles on failed joins and challenges |
 //! | [`presence`] | heartbeats, disconnects, the alarm |
 //! | [`pushes`] | the queue of tasks' push notifications: what is due, what became of it |
+//! | [`push_secrets`] | a `task.push`'s token and credentials, kept from every mod |
 //! | [`stages`] | transforms, observers, mod commands |
 //! | [`handlers`] | the network's own handling of `network.*` events, by area |
 //! | [`graph`] | the message graph: `refs` checked, an event's place in the graph |
@@ -51,6 +52,7 @@ mod nonce_claims;
 mod outcome;
 mod parked;
 mod presence;
+mod push_secrets;
 mod pushes;
 mod reads;
 mod retention;
@@ -297,6 +299,11 @@ impl Network {
         } else {
             None
         };
+        // A push target's secrets are for the network's deliveries: no mod sees them.
+        let carried = parked::Carried {
+            placement,
+            secrets: push_secrets::take_secrets(&mut event),
+        };
         let cx = Context {
             state: &self.state,
             config: &self.config,
@@ -314,10 +321,10 @@ impl Network {
         // Agent mods (guards, transforms) decide before the rest: the event waits for their verdicts.
         if let Some(chain) = self.agent_chain(&event) {
             let mut effects = revived;
-            effects.extend(self.park(event, placement, chain, now));
+            effects.extend(self.park(event, carried, chain, now));
             return Ok(effects);
         }
-        self.complete(event, claim.as_ref(), &metadata, revived, placement, now)
+        self.complete(event, claim.as_ref(), &metadata, revived, carried, now)
     }
 }
 

@@ -5,6 +5,7 @@ use crate::event::Event;
 use crate::ids::ulid::EventId;
 use crate::model::agent_mod::AgentMod;
 use crate::model::graph::Placement;
+use crate::network::push_secrets::PushSecrets;
 use std::collections::BTreeMap;
 
 /// The network hands an event to an agent mod.
@@ -18,10 +19,20 @@ pub const MAX_PARKED: usize = 1_000;
 #[derive(Debug, Clone)]
 pub(crate) struct Parked {
     pub(super) event: Event,
-    pub(super) placement: Option<Placement>,
+    pub(super) carried: Carried,
     /// The mods still to decide, the one asked first.
     pub(super) chain: Vec<AgentMod>,
     pub(super) deadline: u64,
+}
+
+/// What an event carries from the first half of the pipeline (admission,
+/// guards) to the second ([`super::complete`]) besides itself.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Carried {
+    /// Where it sits in the message graph (its `refs`).
+    pub(super) placement: Option<Placement>,
+    /// A `task.push`'s secrets, which no mod sees.
+    pub(super) secrets: PushSecrets,
 }
 
 /// The events parked, by the id of the intercept that asked about them.

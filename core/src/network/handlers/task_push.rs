@@ -7,6 +7,9 @@
 //! A target is its requester's alone: `task.push` goes to `core` (so it
 //! reaches no partner or channel, live or from the log), and its token and
 //! credentials are kept out of the logged and observed event ([`redact`]).
+//! Guards, transforms and agent mods never see them either: they are taken
+//! out of the event when it arrives and put back only for this handler
+//! ([`crate::network::push_secrets`]).
 
 use super::payload::invalid;
 use crate::error::Rejection;
@@ -18,6 +21,7 @@ use crate::model::task::Task;
 use crate::network::effects::Effect;
 use crate::network::engine::Network;
 use crate::network::outcome::{Outcome, logged};
+use crate::network::push_secrets::SECRET_KEYS;
 use serde_json::{Value, json};
 
 /// Sets (`{task, set: {url, id?, token?, scheme?, credentials?, version?}}`)
@@ -97,8 +101,9 @@ pub(crate) fn redact(event: &mut Event) {
         return;
     }
     if let Some(Value::Object(set)) = event.payload.get_mut("set") {
-        set.remove("token");
-        set.remove("credentials");
+        for key in SECRET_KEYS {
+            set.remove(key);
+        }
     }
 }
 

@@ -31,7 +31,7 @@ pub mod types {
     /// Cancels a task.
     pub const CANCEL: &str = "task.cancel";
     /// Sets or removes a push notification target of a task (its requester).
-    pub const PUSH: &str = "task.push";
+    pub const PUSH: &str = crate::network::push_secrets::TASK_PUSH;
     /// Reads the sender's tasks (to core), answered with [`LIST_RESPONSE`].
     pub const LIST: &str = "task.list";
     /// The answer to [`LIST`]: `{tasks, total, more}`.

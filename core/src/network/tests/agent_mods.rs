@@ -217,3 +217,40 @@ fn members_cannot_forge_intercepts_and_strangers_cannot_answer() {
     let sneaky = alice.send(&mut network, VERDICT, "core", payload);
     assert_eq!(error_code(&sneaky), ErrorCode::NotFound);
 }
+
+#[test]
+fn a_mod_never_sees_a_push_targets_secrets_and_the_network_still_keeps_them() {
+    let (mut network, mut alice, mut bot) =
+        with_mod(json!({"patterns": ["task.push"], "mode": "guard"}));
+    join(&mut network, "agent:bob");
+    let created = alice.send(&mut network, "task.create", "agent:bob", json!({}));
+    let task = acked(&created).payload["task"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no task in {created:#?}"))
+        .to_owned();
+    let set =
+        json!({"url": "https://hooks.example/a2a", "token": "s3cret", "credentials": "c-abc"});
+    let sent = alice.send(
+        &mut network,
+        "task.push",
+        "core",
+        json!({"task": task, "set": set}),
+    );
+    let intercept = intercept_for(&sent, "agent:bot");
+    let seen = intercept.payload.to_string();
+    assert!(seen.contains("https://hooks.example/a2a"), "{seen}");
+    assert!(
+        !seen.contains("s3cret") && !seen.contains("c-abc"),
+        "the mod saw a secret: {seen}"
+    );
+    answer(
+        &mut network,
+        &mut bot,
+        &intercept,
+        json!({"verdict": "allow"}),
+        11,
+    );
+    let target = &network.state().tasks[&task].push[0];
+    assert_eq!(target.token.as_deref(), Some("s3cret"));
+    assert_eq!(target.credentials.as_deref(), Some("c-abc"));
+}
