@@ -7,7 +7,7 @@
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-AGENTNET_CACHE="${AGENTNET_CACHE:-$HOME/.cache/agentnet}"
+export AGENTNET_CACHE="${AGENTNET_CACHE:-$HOME/.cache/agentnet}"
 # One build directory per clone: cargo judges freshness by file times, so a clone whose files
 # are older than another clone's build would take that build (made from other sources) as its own.
 # SHA-256 in hex of a file, or of stdin without one: sha256sum (Linux) or shasum -a 256 (macOS).
@@ -23,7 +23,10 @@ WASM32="wasm32-unknown-unknown"
 export PATH="$TOOLS/bin:$ROOT/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 # worker-build would download these; point it at the pinned copies instead.
 export WASM_BINDGEN_BIN="$TOOLS/bin/wasm-bindgen"
-export WASM_OPT_BIN="$ROOT/node_modules/.bin/wasm-opt"
+# wasm-opt through a cache (scripts/wasm-opt-cached): an unchanged build costs a copy, not the
+# minute wasm-opt takes over the edge.
+export AGENTNET_WASM_OPT="$ROOT/node_modules/.bin/wasm-opt"
+export WASM_OPT_BIN="$ROOT/scripts/wasm-opt-cached"
 export ESBUILD_BIN="$ROOT/node_modules/.bin/esbuild"
 export WRANGLER_SEND_METRICS=false
 # No network here for wrangler's Request.cf lookup; skip it instead of waiting for it.
@@ -230,21 +233,15 @@ setup() {
   setup_npm
 }
 
-# optimize_wasm FILE: shrink a wasm-bindgen output with binaryen's wasm-opt -Oz (npm binaryen).
-# Results are cached by the input's hash, so an unchanged build costs a copy, not a re-optimization.
+# optimize_wasm FILE: shrink a wasm-bindgen output with binaryen's wasm-opt -Oz (npm binaryen),
+# through the cache (scripts/wasm-opt-cached): an unchanged build costs a copy.
 optimize_wasm() {
-  local file="$1" hash cached
-  hash="$(sha256 "$file")"
-  cached="$AGENTNET_CACHE/wasm-opt/$hash.wasm"
-  if [ ! -f "$cached" ]; then
-    note "wasm-opt -Oz $(basename "$file")"
-    mkdir -p "$(dirname "$cached")"
-    wasm-opt -Oz --enable-simd --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
-      --enable-mutable-globals --enable-reference-types --enable-multivalue \
-      "$file" -o "$cached.tmp"
-    mv "$cached.tmp" "$cached"
-  fi
-  cp "$cached" "$file"
+  local file="$1"
+  note "wasm-opt -Oz $(basename "$file")"
+  "$WASM_OPT_BIN" "$file" -o "$file.opt" -Oz --enable-simd --enable-bulk-memory \
+    --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals \
+    --enable-reference-types --enable-multivalue
+  mv "$file.opt" "$file"
 }
 
 # js_core FEATURE-FLAGS OUT-NAME: one wasm build of the npm package's core, bound into core/js/pkg.

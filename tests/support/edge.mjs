@@ -24,7 +24,7 @@ export function buildEnv() {
       ?? join(cache, 'target', createHash('sha256').update(root).digest('hex').slice(0, 12)),
     PATH: `${tools}:${bin}:${join(homedir(), '.cargo', 'bin')}:${process.env.PATH}`,
     WASM_BINDGEN_BIN: process.env.WASM_BINDGEN_BIN ?? join(tools, 'wasm-bindgen'),
-    WASM_OPT_BIN: process.env.WASM_OPT_BIN ?? join(bin, 'wasm-opt'),
+    WASM_OPT_BIN: process.env.WASM_OPT_BIN ?? join(root, 'scripts', 'wasm-opt-cached'),
     ESBUILD_BIN: process.env.ESBUILD_BIN ?? join(bin, 'esbuild'),
     WRANGLER_SEND_METRICS: 'false',
     CLOUDFLARE_CF_FETCH_ENABLED: 'false',
