@@ -126,6 +126,33 @@ for (const action of ['remove', 'ban']) {
   });
 }
 
+test('archiving a network ends every member\'s credentials, the master\'s too, after the master has its answer', async () => {
+  const created = await createNetwork(edge.url, { name: 'creds-archive', access: { policy: 'open' } });
+  const id = created.id;
+  const boss = await call('POST', `/networks/${id}/v1/join`, { body: { agent_id: 'human:boss', credentials: { admin_token: created.admin_token } } });
+  assert.equal(boss.status, 200, boss.text);
+  const member = await call('POST', `/networks/${id}/v1/join`, { body: { agent_id: 'agent:y' } });
+  assert.equal(member.status, 200, member.text);
+  const tokens = await oauthTokens(id, 'x');
+  assert.equal((await initialize(id, tokens.access)).status, 200);
+  const discover = (token) => call('GET', `/networks/${id}/v1/discover`, { token });
+  assert.equal((await discover(member.json.token)).status, 200);
+
+  const archived = await call('POST', `/networks/${id}/v1/admin/archive`, { token: boss.json.token, body: {} });
+  assert.equal(archived.status, 200, archived.text);
+  assert.equal(archived.json.status, 'archived');
+  for (const [who, token] of [['agent:y', member.json.token], ['human:boss', boss.json.token]]) {
+    const after = await discover(token);
+    assert.equal(after.status, 401, `${who}: ${after.text}`);
+  }
+  assert.equal((await initialize(id, tokens.access)).status, 401);
+  const renewed = await refresh(id, tokens);
+  assert.equal(renewed.json.error, 'invalid_grant', renewed.text);
+  // What the network was stays readable by anyone who may see its profile.
+  const profile = await call('GET', `/networks/${id}/v1/profile`);
+  assert.equal(profile.json.status, 'archived');
+});
+
 /** A did:wba document with a secp256k1 key served locally, and a signer of fresh DIDWba headers for this edge's host. */
 function localDid(name) {
   const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'secp256k1' });

@@ -133,6 +133,21 @@ test('a master manages the network and reads its analytics from the Admin view',
     const banned = members.getByRole('list', { name: 'Banned' });
     await banned.getByRole('button', { name: 'Unban agent:alice' }).waitFor({ timeout: 10_000 });
     await list.locator('.admin-member[data-address="agent:alice"]').waitFor({ state: 'detached', timeout: 10_000 });
+
+    // Archive (final), after a confirmation: every member's session ends, the guest's socket
+    // closes for good, and the page says the network is archived.
+    const closed = [];
+    guest.onConnectionChange((change) => closed.push(change.online));
+    page.once('dialog', (dialog) => dialog.accept());
+    await status.getByRole('button', { name: 'Archive (final)' }).click();
+    await until('the guest is closed out', () => closed.includes(false));
+    await notice.filter({ hasText: 'Archive: done. Everyone\'s session has ended' }).waitFor({ timeout: 10_000 });
+    await admin.locator('.network-status', { hasText: 'archived' }).waitFor({ timeout: 10_000 });
+    for (const name of ['Pause', 'Resume', 'Archive (final)']) {
+      assert.equal(await status.getByRole('button', { name }).isEnabled(), false, name);
+    }
+    await assert.rejects(Agent.connect({ url: edge.url, network: id, name: 'agent:guest', reconnect: false }), { code: 'network_unavailable' });
+    await shoot(page, 'admin-archived');
   } finally {
     for (const agent of agents) agent.close();
     await page.close();

@@ -1,6 +1,6 @@
 //! A member's credentials end with its membership: every way a member stops
-//! being one — it leaves, a master removes or bans it, retention forgets it —
-//! comes to the host as one [`Effect::EndCredentials`], and the host ends
+//! being one — it leaves, a master removes or bans it, retention forgets it,
+//! a master archives the network (every member at once) — comes to the host as one [`Effect::EndCredentials`], and the host ends
 //! everything that lets a client act as that member, through [`end_all`].
 //!
 //! Which credentials there are is decided here, once: a host implements one
@@ -10,8 +10,9 @@
 //! member's: its access tokens, refresh tokens, MCP sessions, session tokens
 //! and tickets are refused, and its sockets and streams are closed.
 //!
-//! An archived network keeps its members (it is read-only history, not a
-//! departure), so archiving ends no credential; it only refuses writes and joins.
+//! An archived network keeps its roster and its log as history, but nobody
+//! acts in it any more: no session, token or stream of its members outlives
+//! the archive, and joins are refused.
 //!
 //! [`Effect::EndCredentials`]: crate::network::Effect::EndCredentials
 

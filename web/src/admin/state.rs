@@ -141,7 +141,17 @@ impl Admin {
                         notice.push_str(&format!(" · link: {link}"));
                     }
                     self.notice.set(Some(notice));
-                    self.refresh();
+                    if ack.get("status").and_then(Value::as_str) == Some("archived") {
+                        // Everyone's session ends now, this page's too: show the final state
+                        // from the answer, as nothing can be read again.
+                        self.config.update(|c| {
+                            if let Some(Ok(offer)) = c {
+                                archived(offer);
+                            }
+                        });
+                    } else {
+                        self.refresh();
+                    }
                 }
                 None => {}
             },
@@ -218,7 +228,29 @@ pub fn done_notice(label: &str, ack: &Value) -> String {
     if let Some(code) = ack.get("code").and_then(Value::as_str) {
         return format!("{label}: done. Invitation code: {code}");
     }
+    if ack.get("status").and_then(Value::as_str) == Some("archived") {
+        return format!(
+            "{label}: done. Everyone's session has ended, yours too; the network stays as history."
+        );
+    }
     format!("{label}: done.")
+}
+
+/// The offer as it stands once the network is archived: status `archived`,
+/// no action left, nobody online (every member's session ended).
+pub fn archived(offer: &mut Value) {
+    offer["config"]["status"] = json!("archived");
+    offer["actions"] = json!([]);
+    for list in ["members", "banned"] {
+        if let Some(rows) = offer.get_mut(list).and_then(Value::as_array_mut) {
+            for row in rows {
+                row["actions"] = json!([]);
+                if list == "members" {
+                    row["status"] = json!("offline");
+                }
+            }
+        }
+    }
 }
 
 /// A line about an invitation event.
@@ -261,6 +293,22 @@ mod tests {
         assert_eq!(
             done_notice("Pause", &json!({"status": "paused"})),
             "Pause: done."
+        );
+    }
+
+    #[test]
+    fn an_archived_offer_offers_nothing_and_shows_nobody_online() {
+        let mut offer = json!({"config": {"status": "active"}, "actions": ["network.admin.pause"],
+            "members": [{"address": "agent:a", "status": "online", "actions": ["network.admin.member.ban"]}],
+            "banned": [{"address": "agent:b", "actions": ["network.admin.member.unban"]}]});
+        archived(&mut offer);
+        assert_eq!(offer["config"]["status"], "archived");
+        assert_eq!(offer["actions"], json!([]));
+        assert_eq!(offer["members"][0]["status"], "offline");
+        assert_eq!(offer["members"][0]["actions"], json!([]));
+        assert_eq!(offer["banned"][0]["actions"], json!([]));
+        assert!(
+            done_notice("Archive", &json!({"status": "archived"})).contains("session has ended")
         );
     }
 }

@@ -92,12 +92,14 @@ fn Status(
     let (pause, resume, archive) = (allows(t::PAUSE), allows(t::RESUME), allows(t::ARCHIVE));
     let explain = match status.as_str() {
         "paused" => "Paused: members can read, but nothing new is accepted until you resume.",
-        "archived" => "Archived: read-only for good. Nothing can change it back.",
+        "archived" => "Archived for good: nobody can join or post, and nothing changes it back.",
         _ => "Active: members can join and post.",
     };
     let archive_now = move |_| {
         let sure = window()
-            .confirm_with_message("Archive this network? It becomes read-only for good.")
+            .confirm_with_message(
+                "Archive this network? Everyone's session ends, yours too, and nobody can join or post again. This cannot be undone.",
+            )
             .unwrap_or(false);
         if sure {
             admin.change(t::ARCHIVE, json!({}), "Archive");

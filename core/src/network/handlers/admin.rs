@@ -36,7 +36,7 @@ pub(super) fn handle(network: &mut Network, event: &Event, now: u64) -> Result<O
     let mut outcome = match kind {
         types::PAUSE => status(network, NetworkStatus::Paused)?,
         types::RESUME => status(network, NetworkStatus::Active)?,
-        types::ARCHIVE => status(network, NetworkStatus::Archived)?,
+        types::ARCHIVE => archive(network)?,
         types::MOD_LOAD | types::MOD_UNLOAD | types::MOD_CONFIGURE => {
             super::admin_mods::handle(network, event)?
         }
@@ -69,6 +69,21 @@ fn status(network: &mut Network, to: NetworkStatus) -> Result<Outcome, Rejection
     network.config.status = to;
     let mut outcome = logged();
     outcome.ack.insert("status".into(), json!(to));
+    Ok(outcome)
+}
+
+/// Archiving is final, and every member stops being one: each one's
+/// credentials end once the master has its answer (sockets close; sessions,
+/// tokens and streams are refused). The roster and the log stay, as history.
+fn archive(network: &mut Network) -> Result<Outcome, Rejection> {
+    let mut outcome = status(network, NetworkStatus::Archived)?;
+    outcome.after_ack.extend(
+        network
+            .state
+            .members
+            .keys()
+            .map(|member| Effect::EndCredentials(member.clone())),
+    );
     Ok(outcome)
 }
 

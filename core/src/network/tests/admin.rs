@@ -47,6 +47,21 @@ fn only_masters_administer_and_every_change_is_logged_and_stored() {
 
     let archived = boss.send(&mut network, "network.admin.archive", "core", json!({}));
     assert_eq!(stored_config(&archived).status, NetworkStatus::Archived);
+    // Every member's credentials end, the master's too, after the master has its answer.
+    let ack_at = archived.iter().position(|e| matches!(e, Effect::Ack(_)));
+    for member in ["agent:alice", "agent:boss"] {
+        let ended = archived
+            .iter()
+            .position(|e| e == &Effect::EndCredentials(addr(member)));
+        assert!(
+            ended > ack_at && ack_at.is_some(),
+            "{member}: {archived:#?}"
+        );
+    }
+    assert!(
+        network.member(&addr("agent:alice")).is_some(),
+        "the roster stays"
+    );
     // Archived is final.
     let again = boss.send(&mut network, "network.admin.resume", "core", json!({}));
     assert_eq!(error_code(&again), ErrorCode::NetworkUnavailable);
