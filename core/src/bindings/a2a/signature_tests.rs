@@ -123,10 +123,13 @@ fn the_sign_path_is_not_reachable_from_outside() {
     assert!(SIGN_PATH.starts_with("/internal/"));
 }
 
+/// Each JWKS URL and what its fetch gave.
+type Keys = Vec<(String, Result<Value, String>)>;
+
 /// A card signed ES256 by the official `@a2a-js/sdk`'s `generateAgentCardSignature`
 /// with a P-256 key from node's `crypto` (`fixtures/make_es256_card.mjs`), and
 /// the JWKS at its `jku`.
-fn es256_fixture() -> (Value, Vec<(String, Result<Value, String>)>) {
+fn es256_fixture() -> (Value, Keys) {
     let fixture: Value = serde_json::from_str(include_str!("fixtures/es256_card.json")).unwrap();
     let keys = vec![(
         fixture["jku"].as_str().unwrap().to_owned(),
