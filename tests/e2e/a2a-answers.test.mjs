@@ -8,8 +8,8 @@
 //   the deployment's key (its /.well-known/jwks.json), which the SDK's own
 //   `verifyAgentCardSignature` accepts; a remote card added by a master is
 //   admitted when its signature verifies (signed here by the SDK's
-//   `generateAgentCardSignature`) and refused with `verification_failed` when
-//   it does not.
+//   `generateAgentCardSignature`, EdDSA and ES256) and refused with
+//   `verification_failed` when it does not.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -189,4 +189,17 @@ test('a remote card is admitted when its signature verifies, refused with verifi
   const keyless = await add('/nokeys.json');
   assert.equal(keyless.status, 502);
   assert.match(JSON.stringify(await keyless.json()), /verification_failed/);
+  // ES256 (P-256), what most JOSE signers use: admitted when it verifies, refused when tampered.
+  const p256 = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  served.set('/jwks-es256.json', { keys: [{ ...p256.publicKey.export({ format: 'jwk' }), kid: 'remote-es256', alg: 'ES256', use: 'sig' }] });
+  const signEs256 = generateAgentCardSignature(p256.privateKey, { alg: 'ES256', typ: 'JOSE', kid: 'remote-es256', jku: `${serverUrl}/jwks-es256.json` });
+  served.set('/es256.json', await signEs256(card('Curve Bot')));
+  const es256 = await add('/es256.json');
+  const es256Body = await es256.json();
+  assert.equal(es256.status, 201, JSON.stringify(es256Body));
+  assert.equal(es256Body.address, 'agent:curve-bot');
+  served.set('/es256-bad.json', { ...(await signEs256(card('Bent Bot'))), description: 'changed after signing' });
+  const es256Bad = await add('/es256-bad.json');
+  assert.equal(es256Bad.status, 502);
+  assert.match(JSON.stringify(await es256Bad.json()), /verification_failed/);
 });

@@ -5,7 +5,10 @@
 //   Message Signatures (RFC 9421) under a did:wba of the SDK's default `e1`
 //   profile; the network takes the signature as a level-3 DID proof on the
 //   HTTP binding (a did-verify network lets nobody else in), a replayed or
-//   altered request is refused with the challenge.
+//   altered request is refused with the challenge. The answer hands over the
+//   access token in `Authentication-Info` (ANP-02 §3.2.3), which the SDK
+//   caches and sends as its bearer on the next request; an `e1_` DID whose
+//   document's Data Integrity proof does not verify is refused.
 // * OpenRPC: `ANPCrawler` reads a listed member's agent description, finds
 //   the member's tool as an OpenRPC method, and calls it at the network's
 //   JSON-RPC endpoint as the signing DID — through the network's
@@ -147,4 +150,57 @@ test("the SDK's crawler finds a listed member's tools over OpenRPC and calls one
   const roster = await sdk('request', cleo.home, 'GET', `${edge.url}/networks/${network}/v1/discover`);
   const me = JSON.parse(roster.text).agents.find((a) => a.address === 'agent:cleo');
   assert.deepEqual([me?.verification, me?.did], [3, cleo.did]);
+});
+
+/** `access_token="…", token_type="Bearer", expires_in=N` read into an object. */
+function authenticationInfo(value) {
+  return Object.fromEntries([...(value ?? '').matchAll(/(\w+)=("[^"]*"|[^,\s]+)/g)].map(([, k, v]) => [k, v.replace(/^"|"$/g, '')]));
+}
+
+test('the answer carries the access token in Authentication-Info; the SDK caches it and sends it as its bearer', async () => {
+  const dee = await sdkDid('dee');
+  const url = `${edge.url}/networks/${network}/v1/discover`;
+  // Raw: the headers a signed request is answered with.
+  const res = await fetch(url, { headers: await signedHeaders(dee, 'GET', url, '') });
+  assert.equal(res.status, 200, await res.clone().text());
+  const info = authenticationInfo(res.headers.get('authentication-info'));
+  assert.match(info.access_token ?? '', /^[0-9a-f]{32,}$/, res.headers.get('authentication-info'));
+  assert.equal(info.token_type, 'Bearer');
+  assert.ok(Number(info.expires_in) > 0, JSON.stringify(info));
+  assert.equal(res.headers.get('authorization'), `Bearer ${info.access_token}`);
+  // The SDK's client: signs the first request, caches the token from the answer, reuses it.
+  const ran = await sdk('session', dee.home, url);
+  assert.deepEqual(ran.statuses, [200, 200], JSON.stringify(ran));
+  assert.equal(ran.sent[0], 'signature');
+  const token = authenticationInfo(ran.info[0]).access_token;
+  assert.ok(token, JSON.stringify(ran));
+  assert.deepEqual(ran.cached, [token]);
+  assert.equal(ran.sent[1], `Bearer ${token}`);
+  // The bearer is the DID's session: the second answer is the roster as agent:dee.
+  const again = await fetch(url, { headers: { Authorization: `Bearer ${token}` } });
+  assert.equal(again.status, 200);
+  const me = (await again.json()).agents.find((a) => a.address === 'agent:dee');
+  assert.deepEqual([me?.verification, me?.did], [3, dee.did]);
+});
+
+test("an e1_ DID whose document's Data Integrity proof does not verify is refused", async () => {
+  const eve = await sdkDid('eve');
+  // The document host adds a service after the SDK signed the document.
+  const served = didServer.documents.get(eve.path);
+  didServer.documents.set(eve.path, { ...served, service: [{ id: `${eve.did}#ad`, type: 'AgentDescription', serviceEndpoint: 'https://evil.example/ad.json' }] });
+  const url = `${edge.url}/networks/${network}/v1/discover`;
+  const refused = await fetch(url, { headers: await signedHeaders(eve, 'GET', url, '') });
+  assert.equal(refused.status, 401, await refused.clone().text());
+  assert.match(refused.headers.get('www-authenticate'), /^DIDWba error="invalid_document_proof"/);
+  // Without its proof, no better.
+  const fio = await sdkDid('fio');
+  const { proof: fioProof, ...fioBare } = didServer.documents.get(fio.path);
+  assert.equal(fioProof?.cryptosuite, 'eddsa-jcs-2022', 'the SDK signs an e1 document');
+  didServer.documents.set(fio.path, fioBare);
+  const unproved = await fetch(url, { headers: await signedHeaders(fio, 'GET', url, '') });
+  assert.equal(unproved.status, 401);
+  assert.match(unproved.headers.get('www-authenticate'), /^DIDWba error="invalid_document_proof"/);
+  // The SDK's own client is refused too.
+  const sdkRefused = await sdk('request', fio.home, 'GET', url);
+  assert.equal(sdkRefused.status, 401);
 });

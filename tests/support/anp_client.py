@@ -5,8 +5,11 @@ tests/e2e/anp-sdk.test.mjs. Only the SDK's public API, in its default modes:
   request DIR METHOD URL [BODY] ANPClient.fetch_url (HTTP Message Signatures); prints {status, text}
   crawl DIR AD_URL TOOL ARGS    ANPCrawler.fetch_text(AD_URL), then execute_tool_call(TOOL, ARGS);
                                 prints {tools, result}
+  session DIR URL               two GETs through one ANPClient: the first signed, the second
+                                with the access token the SDK cached from the first answer;
+                                prints {statuses, sent, info, cached}
 
-Each run is one process, so each signs afresh (no cached bearer).
+Each run is one process, so each signs afresh (no cached bearer) except within `session`.
 """
 
 import asyncio
@@ -52,6 +55,29 @@ async def crawl(directory, ad_url, tool, args):
     return {"tools": tools, "result": result}
 
 
+async def session(directory, url):
+    client = ANPClient(*paths(directory))
+    auth = client.auth_client
+    sent, info = [], []
+    sign, update = auth.get_auth_header, auth.update_token
+
+    def recording_sign(*args, **kwargs):
+        headers = sign(*args, **kwargs)
+        sent.append("signature" if "Signature-Input" in headers else headers.get("Authorization", ""))
+        return headers
+
+    def recording_update(server_url, headers):
+        info.append(next((v for k, v in headers.items() if k.lower() == "authentication-info"), None))
+        return update(server_url, headers)
+
+    auth.get_auth_header, auth.update_token = recording_sign, recording_update
+    first = await client.fetch_url(url)
+    cached = list(auth.tokens.values())
+    second = await client.fetch_url(url)
+    return {"statuses": [first["status_code"], second["status_code"]], "sent": sent,
+            "info": info, "cached": cached}
+
+
 def main(argv):
     command, rest = argv[1], argv[2:]
     if command == "create":
@@ -60,6 +86,8 @@ def main(argv):
         out = asyncio.run(request(*rest))
     elif command == "crawl":
         out = asyncio.run(crawl(*rest))
+    elif command == "session":
+        out = asyncio.run(session(*rest))
     else:
         raise SystemExit(f"unknown command {command}")
     print(json.dumps(out))

@@ -29,8 +29,7 @@ const ALLOW_METHODS: &str = "GET, POST, DELETE, OPTIONS";
 const DEFAULT_ALLOW_HEADERS: &str =
     "authorization, content-type, last-event-id, mcp-session-id, mcp-protocol-version, a2a-version";
 /// Response headers a page may read besides the safelisted ones.
-const EXPOSE_HEADERS: &str =
-    "mcp-session-id, mcp-protocol-version, www-authenticate, retry-after, location";
+const EXPOSE_HEADERS: &str = "mcp-session-id, mcp-protocol-version, www-authenticate, authentication-info, retry-after, location";
 /// How long a browser may keep a preflight's answer, in seconds.
 const MAX_AGE: &str = "600";
 /// Most request headers a preflight's answer repeats.
@@ -238,7 +237,7 @@ mod tests {
         assert_eq!(header(&headers, "vary"), Some("Origin"));
         assert!(
             header(&headers, "access-control-expose-headers")
-                .is_some_and(|h| h.contains("mcp-session-id"))
+                .is_some_and(|h| h.contains("mcp-session-id") && h.contains("authentication-info"))
         );
         // `*` in allowed_origins: every page, answered with `*`.
         let Decision::Proceed(any) = decide(

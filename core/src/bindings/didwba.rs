@@ -2,17 +2,22 @@
 //! `Authorization: DIDWba …` header (did:wba method spec §3) and ANP 1.2's
 //! HTTP Message Signatures (RFC 9421: `Signature-Input`, `Signature`,
 //! `Content-Digest`; the `anp` SDK's default). Here: reading a request's
-//! proof ([`proof_of`]) and the domain it reached, the bearer token ANP
-//! servers answer with, and the `WWW-Authenticate` challenge of a refusal. The checks themselves are the network's
+//! proof ([`proof_of`]) and the domain it reached, the access token the
+//! answer carries ([`Grant`]), and the `WWW-Authenticate` challenge of a
+//! refusal. The checks themselves are the network's
 //! ([`crate::network::Network::verify_identity`] through
 //! [`crate::identity::didwba_verify::DidWbaVerifier`]); the host resolves the DID's
 //! document first ([`crate::network::Network::didwba_lookups`]).
 //!
 //! The HTTP binding's `POST v1/join` takes the header in place of
-//! credentials (level 3) and answers `Authorization: Bearer <session token>`;
-//! the MCP endpoint takes it on any request ([`exchange`]: the DID joins,
-//! the request goes on with the session, the answer carries its token), and
-//! an A2A endpoint can do the same.
+//! credentials (level 3) and answers with a session token; the MCP endpoint
+//! takes it on any request ([`exchange`]: the DID joins, the request goes on
+//! with the session, the answer carries its token), and an A2A endpoint can
+//! do the same. The token travels as ANP-02 §3.2.3 says, in RFC 9110's
+//! `Authentication-Info: access_token="…", token_type="Bearer",
+//! expires_in=…` (what the `anp` SDK reads first), and also in
+//! `Authorization: Bearer …`, which the SDK falls back to, as its own
+//! server sends by default, and which agentnet's clients read.
 
 use super::exchange::{BindingHost, join_event};
 use super::message::{Request, Response};
@@ -61,9 +66,49 @@ pub fn domain_of(req: &Request) -> &str {
     }
 }
 
-/// The answer's `Authorization: Bearer <token>` for the requests that follow.
-pub fn with_bearer(response: Response, token: &str) -> Response {
-    response.with_header("Authorization", &format!("Bearer {token}"))
+/// The bearer session a DID proof was exchanged for: what the answer
+/// hands the client for the requests that follow.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Grant {
+    /// The session token.
+    pub token: String,
+    /// Seconds it lasts unused (each use extends it).
+    pub expires_in: u64,
+}
+
+impl Grant {
+    /// The grant of a session `token` that expires at `expires_at` (ms) unless used, at `now` (ms).
+    pub fn new(token: String, expires_at: u64, now: u64) -> Self {
+        Self {
+            token,
+            expires_in: expires_at.saturating_sub(now) / 1000,
+        }
+    }
+
+    /// The answer's headers: `Authentication-Info` (ANP-02 §3.2.3, RFC 9110
+    /// §11.6.3) and `Authorization: Bearer …` for the clients that read that.
+    pub fn headers(&self) -> [(&'static str, String); 2] {
+        [
+            (
+                "Authentication-Info",
+                format!(
+                    "access_token=\"{}\", token_type=\"Bearer\", expires_in={}",
+                    self.token, self.expires_in
+                ),
+            ),
+            ("Authorization", format!("Bearer {}", self.token)),
+        ]
+    }
+}
+
+/// `response` carrying `grant` for the requests that follow ([`Grant::headers`]).
+pub fn with_bearer(response: Response, grant: &Grant) -> Response {
+    grant
+        .headers()
+        .into_iter()
+        .fold(response, |response, (name, value)| {
+            response.with_header(name, &value)
+        })
 }
 
 /// A refused DIDWba request: 401 with the method spec's `WWW-Authenticate`
@@ -120,15 +165,15 @@ pub fn address_of_header(header: &str) -> Result<Address, Response> {
 
 /// For endpoints that take a bearer session (MCP, A2A): a request with a
 /// DID proof (either form) joins as its DID's address ([`address_for`]) at level 3
-/// and gets a session. `Ok(Some((request, token)))`: the request rewritten to
-/// carry `Authorization: Bearer {token}`, and the token to answer with
+/// and gets a session. `Ok(Some((request, grant)))`: the request rewritten to
+/// carry `Authorization: Bearer {token}`, and the session to answer with
 /// ([`with_bearer`]); `Ok(None)`: no DIDWba header; `Err`: the 401 to answer.
 #[allow(clippy::type_complexity)]
 pub fn exchange<H: BindingHost>(
     host: &mut H,
     network: &mut Network,
     req: &Request,
-) -> Result<Result<Option<(Request, String)>, Response>, H::Error> {
+) -> Result<Result<Option<(Request, Grant)>, Response>, H::Error> {
     let Some(header) = proof_of(req) else {
         return Ok(Ok(None));
     };
@@ -153,7 +198,7 @@ pub fn exchange<H: BindingHost>(
             .to_owned();
         return Ok(Err(refused(message)));
     }
-    let (token, _) = super::session::start(host, &address)?;
+    let (token, expires_at) = super::session::start(host, &address)?;
     let mut rewritten = req.clone();
     rewritten
         .headers
@@ -161,7 +206,8 @@ pub fn exchange<H: BindingHost>(
     rewritten
         .headers
         .push(("Authorization".to_owned(), format!("Bearer {token}")));
-    Ok(Ok(Some((rewritten, token))))
+    let grant = Grant::new(token, expires_at, host.now());
+    Ok(Ok(Some((rewritten, grant))))
 }
 
 #[cfg(test)]
@@ -203,5 +249,25 @@ mod tests {
         assert!(answered.headers.iter().any(
             |(n, v)| n == "WWW-Authenticate" && v.starts_with("DIDWba error=\"invalid_nonce\"")
         ));
+    }
+
+    #[test]
+    fn a_grant_travels_in_authentication_info_and_authorization() {
+        let grant = Grant::new("abc".into(), 3_601_500, 1_500);
+        assert_eq!(grant.expires_in, 3600);
+        let answered = with_bearer(Response::json(serde_json::json!({})), &grant);
+        let header = |name: &str| {
+            answered
+                .headers
+                .iter()
+                .find(|(n, _)| n == name)
+                .map(|(_, v)| v.as_str())
+        };
+        // ANP-02 §3.2.3's form, the one the `anp` SDK's `update_token` reads first.
+        assert_eq!(
+            header("Authentication-Info"),
+            Some(r#"access_token="abc", token_type="Bearer", expires_in=3600"#)
+        );
+        assert_eq!(header("Authorization"), Some("Bearer abc"));
     }
 }

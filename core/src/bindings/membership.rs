@@ -130,7 +130,10 @@ pub fn join<H: BindingHost>(
     answer["session_expires_at"] = json!(expires_at);
     let response = Response::json(answer);
     Ok(match didwba {
-        Some(_) => super::didwba::with_bearer(response, &token),
+        Some(_) => {
+            let grant = super::didwba::Grant::new(token, expires_at, host.now());
+            super::didwba::with_bearer(response, &grant)
+        }
         None => response,
     })
 }

@@ -148,7 +148,9 @@ pub fn document(did: &Did, keys: &[(String, PublicKey)], services: Vec<Value>) -
                     PublicKey::Ed25519(_) => {
                         map.insert("publicKeyMultibase".into(), json!(key.to_multibase()))
                     }
-                    PublicKey::Secp256k1(_) => map.insert("publicKeyJwk".into(), key.to_jwk()),
+                    PublicKey::Secp256k1(_) | PublicKey::P256(_) => {
+                        map.insert("publicKeyJwk".into(), key.to_jwk())
+                    }
                 };
             }
             method

@@ -177,3 +177,40 @@ fn an_e1_or_k1_did_authenticates_only_with_the_key_it_binds() {
     // A DID that binds nothing takes any key its document lists.
     assert!(check_binding(DID, &other).is_ok());
 }
+
+/// A request the `anp` SDK signed with a P-256 key of a did:wba document
+/// (`EcdsaSecp256r1VerificationKey2019`; `fixtures/make_p256_sdk_request.py`).
+#[test]
+fn a_p256_key_of_a_did_document_verifies_what_the_sdk_signed() {
+    let fixture: Value =
+        serde_json::from_str(include_str!("fixtures/p256_sdk_request.json")).unwrap();
+    assert_eq!(fixture["body"], BODY);
+    let text = |v: &Value| v.as_str().unwrap().to_owned();
+    let signed = &fixture["requests"]["key-1"];
+    let read = proof(
+        &text(&fixture["url"]),
+        BODY,
+        &text(&signed["Signature-Input"]),
+        &text(&signed["Signature"]),
+    )
+    .unwrap();
+    let doc = fixture["document"].clone();
+    let verify = |doc: &Value| DidWbaVerifier::default().verify(&read, doc, "example.com", NOW_MS);
+    assert_eq!(
+        verify(&doc).unwrap().to_string(),
+        "did:wba:example.com:agents:pat"
+    );
+    // The same key as a JsonWebKey2020.
+    let mut jwk2020 = doc.clone();
+    jwk2020["verificationMethod"][0]["type"] = json!("JsonWebKey2020");
+    assert!(verify(&jwk2020).is_ok());
+    // Another P-256 key does not verify it.
+    let another = PublicKey::P256(
+        *p256::ecdsa::SigningKey::from_slice(&[8; 32])
+            .unwrap()
+            .verifying_key(),
+    );
+    let mut other = doc.clone();
+    other["verificationMethod"][0]["publicKeyJwk"] = another.to_jwk();
+    assert_eq!(reason(verify(&other)), "bad_signature");
+}

@@ -1,8 +1,10 @@
 //! The server's checks of a DID proof ([`DidProof`]: a DIDWba header or an
 //! HTTP Message Signature) — time window, single-use nonce, audience,
-//! document id, key (the one an `e1_`/`k1_` DID binds), signature — and the
+//! document id, key (the one an `e1_`/`k1_` DID binds), an `e1_` document's
+//! Data Integrity proof ([`super::data_integrity`]), signature — and the
 //! nonces it accepted, remembered past the window.
 
+use super::data_integrity::check_e1_document;
 use super::did::{Did, document_key};
 use super::didwba::{MAX_AGE_SECS, MAX_AHEAD_SECS};
 use super::didwba_proof::{DidProof, check_binding};
@@ -63,8 +65,8 @@ impl DidWbaVerifier {
     /// Checks `proof` against `doc` (the resolved document of its DID) for
     /// a server at `domain`; returns the authenticated DID. Order: window,
     /// replay, audience ([`Self::precheck`]), document id, key (and the key
-    /// an `e1_`/`k1_` DID binds), signature; the nonce is spent only by a
-    /// request that passes every check.
+    /// an `e1_`/`k1_` DID binds), an `e1_` document's proof, signature; the
+    /// nonce is spent only by a request that passes every check.
     pub fn verify(
         &mut self,
         proof: &DidProof,
@@ -76,6 +78,7 @@ impl DidWbaVerifier {
         let at = proof.at()?;
         let key = document_key(doc, &did, proof.method())?;
         check_binding(proof.did(), &key)?;
+        check_e1_document(doc, proof.did())?;
         match proof {
             DidProof::Header(header) => key.verify(
                 &header.digest(domain),

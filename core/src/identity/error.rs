@@ -68,6 +68,9 @@ pub enum IdentityError {
     /// A DID document could not be fetched.
     #[error("the DID document could not be resolved: {0}")]
     Unresolvable(String),
+    /// An `e1_` did:wba document whose Data Integrity proof is missing or wrong.
+    #[error("the DID document's proof is missing or wrong: {0}")]
+    DocumentProof(String),
 }
 
 impl IdentityError {
@@ -98,6 +101,7 @@ impl IdentityError {
             Self::NotRegistered(_) => "not_registered",
             Self::BadChallenge => "invalid_challenge",
             Self::Unresolvable(_) => "unresolvable",
+            Self::DocumentProof(_) => "invalid_document_proof",
         }
     }
 

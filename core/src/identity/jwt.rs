@@ -96,7 +96,7 @@ impl Jwks {
                 if let Value::Object(map) = &mut jwk {
                     map.insert("kid".into(), json!(kid));
                     map.insert("use".into(), json!("sig"));
-                    map.insert("alg".into(), json!("EdDSA"));
+                    map.insert("alg".into(), json!(key.jws_alg()));
                 }
                 jwk
             })

@@ -8,6 +8,7 @@
 //! are fetched by the host.
 
 pub mod aic;
+pub mod data_integrity;
 pub mod did;
 pub mod didwba;
 pub mod didwba_proof;

@@ -56,10 +56,10 @@ impl NetworkHost {
             } => self.open_a2a_stream(&accepted.member, watch, opening, *seen, closes),
         }?;
         // A DIDWba caller gets a bearer session for the requests that follow.
-        if let Some(token) = accepted.bearer {
-            response
-                .headers()
-                .set("Authorization", &format!("Bearer {token}"))?;
+        if let Some(grant) = accepted.bearer {
+            for (name, value) in grant.headers() {
+                response.headers().set(name, &value)?;
+            }
         }
         Ok(response)
     }

@@ -120,8 +120,9 @@ pub struct Accepted {
     pub member: Address,
     /// How to answer.
     pub reply: Reply,
-    /// `Authorization: Bearer …` for the answer (ANP servers answer a DIDWba request so).
-    pub bearer: Option<String>,
+    /// The session a DID proof was exchanged for, for the answer's headers
+    /// ([`crate::bindings::didwba::Grant::headers`]; ANP servers answer so).
+    pub bearer: Option<crate::bindings::didwba::Grant>,
 }
 
 /// Answers a request to `target` of the loaded `network`: a card, or a

@@ -14,14 +14,16 @@
 //! object at [`SIGN_PATH`], which answers with [`sign_answer`]. A remote
 //! card with `signatures` is admitted only when one of them verifies
 //! against the JWKS its `jku` names ([`key_urls`], [`verify`]); otherwise
-//! it is refused with `verification_failed`. Keys are EdDSA (Ed25519) or
-//! ES256K (secp256k1); a card signed with other algorithms alone is refused.
+//! it is refused with `verification_failed`. Keys are EdDSA (Ed25519),
+//! ES256 (P-256, what most JOSE signers use) or ES256K (secp256k1); a card
+//! signed with other algorithms alone is refused.
 
 use crate::bindings::message::Response;
 use crate::error::{Coded, ErrorCode};
 use crate::identity::encoding::{b64url, from_b64url};
 use crate::identity::jcs::canonicalize;
 use crate::identity::jwt::{Jwks, thumbprint};
+use crate::identity::keys::PublicKey;
 use ed25519_dalek::{Signer, SigningKey};
 use serde_json::{Map, Value, json};
 
@@ -299,13 +301,10 @@ pub fn verify(
             why.push(format!("{jku} has no key {kid:?}"));
             continue;
         };
-        let fits = matches!(
-            (alg, key),
-            ("EdDSA", crate::identity::keys::PublicKey::Ed25519(_))
-                | ("ES256K", crate::identity::keys::PublicKey::Secp256k1(_))
-        );
-        if !fits {
-            why.push(format!("alg {alg:?} is not EdDSA or ES256K for its key"));
+        if !fits(alg, key) {
+            why.push(format!(
+                "alg {alg:?} is not EdDSA, ES256 or ES256K for its key"
+            ));
             continue;
         }
         match key.verify(read.input.as_bytes(), &read.signature) {
@@ -314,6 +313,11 @@ pub fn verify(
         }
     }
     Err(CardSignatureError::Invalid(why.join("; ")))
+}
+
+/// Whether a JWS `alg` names the algorithm of `key`.
+fn fits(alg: &str, key: &PublicKey) -> bool {
+    alg == key.jws_alg()
 }
 
 /// The answer to an add request whose card's signatures were refused (502, `verification_failed`).

@@ -1,7 +1,6 @@
 //! Tests of signed agent cards: what is covered, signing and verifying.
 
 use super::*;
-use crate::identity::keys::PublicKey;
 
 const SEED: [u8; 32] = [7; 32];
 const JKU: &str = "https://edge.example/.well-known/jwks.json";
@@ -122,4 +121,60 @@ fn the_registry_answers_a_sign_request() {
 fn the_sign_path_is_not_reachable_from_outside() {
     assert!(!crate::bindings::registry::is_registry_path(SIGN_PATH));
     assert!(SIGN_PATH.starts_with("/internal/"));
+}
+
+/// Each JWKS URL and what its fetch gave.
+type Keys = Vec<(String, Result<Value, String>)>;
+
+/// A card signed ES256 by the official `@a2a-js/sdk`'s `generateAgentCardSignature`
+/// with a P-256 key from node's `crypto` (`fixtures/make_es256_card.mjs`), and
+/// the JWKS at its `jku`.
+fn es256_fixture() -> (Value, Keys) {
+    let fixture: Value = serde_json::from_str(include_str!("fixtures/es256_card.json")).unwrap();
+    let keys = vec![(
+        fixture["jku"].as_str().unwrap().to_owned(),
+        Ok(fixture["jwks"].clone()),
+    )];
+    (fixture["card"].clone(), keys)
+}
+
+#[test]
+fn a_card_the_sdk_signed_es256_verifies_and_a_tampered_one_does_not() {
+    let (card, keys) = es256_fixture();
+    assert_eq!(key_urls(&card).unwrap(), vec![keys[0].0.clone()]);
+    assert_eq!(verify(&card, &keys), Ok(()));
+    let mut tampered = card.clone();
+    tampered["description"] = json!("changed after signing");
+    assert!(matches!(
+        verify(&tampered, &keys),
+        Err(CardSignatureError::Invalid(_))
+    ));
+    // Another P-256 key under the same kid does not verify it.
+    let other = PublicKey::P256(
+        *p256::ecdsa::SigningKey::from_slice(&[3; 32])
+            .unwrap()
+            .verifying_key(),
+    );
+    let mut jwk = other.to_jwk();
+    jwk["kid"] = json!("p256-1");
+    let swapped = vec![(keys[0].0.clone(), Ok(json!({"keys": [jwk]})))];
+    assert!(verify(&card, &swapped).is_err());
+}
+
+#[test]
+fn an_alg_that_does_not_name_its_key_is_refused() {
+    let (card, keys) = es256_fixture();
+    // The same signature under a header that says ES256K: refused before any curve math.
+    let header: Value = serde_json::from_slice(
+        &from_b64url(card["signatures"][0]["protected"].as_str().unwrap(), "t").unwrap(),
+    )
+    .unwrap();
+    let mut relabelled = header.clone();
+    relabelled["alg"] = json!("ES256K");
+    let mut card = card;
+    card["signatures"][0]["protected"] = json!(b64url(relabelled.to_string().as_bytes()));
+    let Err(CardSignatureError::Invalid(why)) = verify(&card, &keys) else {
+        panic!("refused")
+    };
+    assert!(why.contains("not EdDSA, ES256 or ES256K"), "{why}");
 }

@@ -52,6 +52,16 @@ fn a_didwba_header_joins_at_level_3_and_a_replay_is_refused_with_a_challenge() {
             .headers
             .contains(&("Authorization".to_owned(), format!("Bearer {token}")))
     );
+    // ANP-02 §3.2.3: the token in `Authentication-Info`, with how long it lasts unused.
+    let idle_secs = world.host.policy.session_idle_ms / 1000;
+    assert!(
+        joined.headers.contains(&(
+            "Authentication-Info".to_owned(),
+            format!("access_token=\"{token}\", token_type=\"Bearer\", expires_in={idle_secs}")
+        )),
+        "{:?}",
+        joined.headers
+    );
     let member = world.network.member(&"agent:eve".parse().unwrap()).unwrap();
     assert_eq!(
         (member.verification, member.did.as_deref()),

@@ -47,7 +47,10 @@ fn a_didwba_caller_sends_a_task_and_gets_a_bearer_session() {
         .to_owned();
 
     // The bearer it answered with reads the task as the same member.
-    let token = accepted.bearer.expect("a bearer for the next requests");
+    let token = accepted
+        .bearer
+        .expect("a bearer for the next requests")
+        .token;
     let get_task = rpc(
         "/agent:bob",
         Some(&token),
