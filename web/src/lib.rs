@@ -209,6 +209,7 @@ fn Workspace(
     let session = Session::provide(network, me.clone(), place);
     let chat = Chat::provide(session);
     let attachments = chat::attach::Attachments::provide(session);
+    chat::file_view::Viewer::provide();
     let people = People::provide(session, chat);
     let shared = Shared::provide(session);
     let documents = Documents::provide(session);
@@ -290,6 +291,7 @@ fn Workspace(
             </div>
             <div class="scrim" aria-hidden="true" on:click=move |_| sheets.close()></div>
             <search::view::SearchPanel />
+            <chat::file_view::Lightbox />
         </div>
         </div>
     }
