@@ -236,6 +236,10 @@ fn Workspace(
             return;
         };
         replica.set_member_secret(Some(secret));
+        // A person here answers no tasks (the Tasks view follows and
+        // cancels one's own, it cannot work one): every join says so, and
+        // the network refuses a task to them at once (`takes_no_tasks`).
+        replica.set_takes_tasks(Some(false));
         chat.restore(&replica);
         seen.restore(&replica);
         let on_effect = move |effect: ReplicaEffect| {
