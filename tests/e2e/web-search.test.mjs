@@ -259,7 +259,8 @@ test('a result older than what the conversation loaded opens there, scrolled to 
     await conversation.locator('.message', { hasText: 'later chatter 0' }).waitFor();
     assert.equal(await conversation.locator('.message', { hasText: 'later chatter 59' }).count(), 1);
     await shoot(page, 'search-jump', async () => {
-      await landed.scrollIntoViewIfNeeded();
+      // The highlight may have faded by now (a moment, not a state): the message itself.
+      await conversation.locator(`.message[data-id="${needle.id}"]`).scrollIntoViewIfNeeded();
     });
     // The highlight fades: it is a moment, not a state.
     await conversation.locator(`.message.highlighted`).waitFor({ state: 'detached', timeout: 10_000 });
