@@ -5,8 +5,13 @@
 // file as a card with its name and size, and opens it. A file over the limit
 // is refused at once with the limit stated. A private channel's attachment
 // is read by its members and refused to a member outside it (an npm agent
-// gets `forbidden`). Screenshots of the composer with pending files and of
-// the conversation, at 1366×768 and 390×844, light and dark.
+// gets `forbidden`). In the resources panel an attachment opens as what it
+// is — a picture previewed, another file by its name, type and size with
+// Download (a text one with Open too, as sent, not its base64 in an editor) — and a picture, there or in the
+// conversation, opens in the picture viewer (Escape closes it, the focus
+// comes back), not a new tab. Screenshots of the composer with pending
+// files, the conversation, the panel and the viewer, at 1366×768 and
+// 390×844, light and dark.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -171,5 +176,104 @@ test("a private channel's attachment is read by its members and refused to a mem
     await ann.context.close();
     keeper.close();
     outsider.close();
+  }
+});
+
+/** Opens the resources panel (on a phone, in the People sheet); resolves with it. */
+async function resourcesPanel(page) {
+  const sheet = page.getByRole('button', { name: 'People and resources' });
+  if (await sheet.isVisible() && (await sheet.getAttribute('aria-expanded')) !== 'true') await sheet.click();
+  const panel = page.getByRole('region', { name: 'Resources' });
+  await panel.waitFor();
+  return panel;
+}
+
+test('attachments open in the resources panel as what they are, and a picture opens in the viewer', async () => {
+  const id = await network();
+  const ann = await person(id, 'human:ann');
+  const bob = await person(id, 'human:bob');
+  try {
+    const { page } = ann;
+    const png = await chartPng(page);
+    const pdf = Buffer.from('%PDF-1.4\n% not a real document, only its bytes\n%%EOF\n');
+    await page.locator('#message-files').setInputFiles([
+      { name: 'chart.png', mimeType: 'image/png', buffer: png },
+      { name: 'terms.pdf', mimeType: 'application/pdf', buffer: pdf },
+      { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from(NOTES) },
+    ]);
+    for (const name of ['chart.png', 'terms.pdf', 'notes.txt']) await page.locator('.file-chip', { hasText: name }).waitFor();
+    await page.locator('#message').fill('The chart, the terms and the notes');
+    await page.locator('#message').press('Enter');
+
+    // In the conversation a click on the picture opens the viewer, not a tab.
+    const { page: other } = bob;
+    const message = other.locator('.message', { hasText: 'The chart, the terms and the notes' });
+    const link = message.getByRole('link', { name: 'Open chart.png full size' });
+    await link.waitFor({ timeout: 15_000 });
+    let tabs = 0;
+    bob.context.on('page', () => { tabs += 1; });
+    await link.click();
+    const viewer = other.getByRole('dialog', { name: 'chart.png' });
+    await viewer.waitFor();
+    const big = viewer.getByRole('img', { name: 'chart.png' });
+    await other.waitForFunction((img) => img.complete && img.naturalWidth === 480, await big.elementHandle());
+    const label = (n) => (n < 1024 ? `${n} B` : `${(n / 1024).toFixed(1).replace(/\.0$/, '')} KB`);
+    assert.ok((await viewer.textContent()).includes(`${label(png.length)} · image/png`), await viewer.textContent());
+    assert.equal(await viewer.getByRole('link', { name: 'Download chart.png' }).getAttribute('download'), 'chart.png');
+    assert.ok((await big.boundingBox()).height > 241, 'larger than in the conversation');
+    await shoot(other, 'attachments-viewer', async () => {
+      if (!(await viewer.isVisible())) {
+        await link.scrollIntoViewIfNeeded();
+        await link.click();
+      }
+      await viewer.waitFor();
+    });
+    await other.keyboard.press('Escape');
+    await viewer.waitFor({ state: 'hidden' });
+    assert.equal(await link.evaluate((el) => el === document.activeElement), true, 'the focus is back on the picture');
+    assert.equal(tabs, 0, 'no new tab');
+
+    // The resources panel: each attachment opens as what it is.
+    const panel = await resourcesPanel(other);
+    const item = (name) => panel.locator(`.resource[data-address$="/${name}"]`);
+    // Listed once the panel reads the network's resources again.
+    await panel.getByRole('button', { name: 'Refresh' }).click();
+    await item('chart.png').waitFor({ timeout: 15_000 });
+    await item('chart.png').getByRole('button', { name: 'Open file' }).click();
+    const preview = item('chart.png').getByRole('img', { name: 'chart.png' });
+    await preview.waitFor({ timeout: 15_000 });
+    assert.match(await preview.getAttribute('src'), /^blob:/);
+    assert.equal(await item('chart.png').locator('textarea').count(), 0, 'a picture is no text editor');
+
+    await item('terms.pdf').getByRole('button', { name: 'Open file' }).click();
+    const card = item('terms.pdf').locator('.file-view');
+    await card.getByRole('link', { name: 'Download terms.pdf' }).waitFor({ timeout: 15_000 });
+    assert.match(await card.textContent(), new RegExp(`terms\\.pdf.*${pdf.length} B · application/pdf`));
+    assert.equal(await card.getByRole('link', { name: 'Download terms.pdf' }).getAttribute('download'), 'terms.pdf');
+    assert.equal(await item('terms.pdf').locator('textarea').count(), 0);
+
+    // A text attachment too: its bytes as sent, opened in a tab or downloaded (not base64 in an editor).
+    await item('notes.txt').getByRole('button', { name: 'Open file' }).click();
+    const notes = item('notes.txt').getByRole('link', { name: 'Open notes.txt' });
+    await notes.waitFor({ timeout: 15_000 });
+    assert.equal(await other.evaluate((href) => fetch(href).then((r) => r.text()), await notes.getAttribute('href')), NOTES);
+    assert.equal(await item('notes.txt').locator('textarea').count(), 0);
+
+    await shoot(other, 'attachments-resources', async () => {
+      const shown = await resourcesPanel(other);
+      await shown.locator('.file-view').first().scrollIntoViewIfNeeded();
+    });
+
+    // The panel's picture opens the viewer too; Escape gives the focus back to it.
+    await resourcesPanel(other);
+    const panelLink = item('chart.png').getByRole('link', { name: 'Open chart.png full size' });
+    await panelLink.click();
+    await viewer.waitFor();
+    await other.keyboard.press('Escape');
+    await viewer.waitFor({ state: 'hidden' });
+    assert.equal(await panelLink.evaluate((el) => el === document.activeElement), true);
+  } finally {
+    await ann.context.close();
+    await bob.context.close();
   }
 });

@@ -129,3 +129,31 @@ test('About and the inspector at both sizes, light and dark', async () => {
     await page.close();
   }
 });
+
+test("a direct conversation's composer names the person by their display name, on one line at every width", async () => {
+  const context = await started.browser.newContext({ viewport: PHONE, hasTouch: true, isMobile: true });
+  const page = await context.newPage();
+  const other = 'human:guest-43946-with-a-rather-long-name';
+  try {
+    await page.goto(`${started.edge.url}/n/demo/with/${other}`);
+    await page.getByRole('status').filter({ hasText: 'online' }).waitFor({ timeout: 15_000 });
+    const composer = page.getByRole('textbox', { name: 'Message' });
+    await composer.waitFor();
+    assert.equal(await composer.getAttribute('placeholder'), 'Message guest-43946-with-a-rather-long-name', 'the display name, not the address');
+    for (const width of [320, 390, 480, 768, 1366]) {
+      await page.setViewportSize({ width, height: PHONE.height });
+      const { lines, overflow } = await composer.evaluate((area) => {
+        const style = getComputedStyle(area);
+        const line = parseFloat(style.lineHeight);
+        const padding = parseFloat(style.paddingTop) + parseFloat(style.paddingBottom);
+        return { lines: Math.round((area.clientHeight - padding) / line), overflow: document.documentElement.scrollWidth - innerWidth };
+      });
+      assert.equal(lines, 1, `the placeholder is one line at ${width} px`);
+      assert.ok(overflow <= 0, `nothing wider than ${width} px`);
+    }
+    await page.setViewportSize(PHONE);
+    await shoot(page, 'phone-direct-composer', async () => { await composer.waitFor(); });
+  } finally {
+    await context.close();
+  }
+});

@@ -3,7 +3,10 @@
 // the requester may read, and a bad text is refused with `invalid_search`
 // while the connection goes on; in Chromium, the workspace's search finds
 // what the browser holds at once and what only the network's history has,
-// opens a result in its conversation, says when nothing matches, and never
+// opens a result in its conversation scrolled to the message and highlighted
+// (`?message={id}`, a link that can be shared) — reading the conversation's
+// history further back when the message is older than what was loaded, and
+// a reply in its thread — says when nothing matches, and never
 // shows a private channel's messages to someone outside it. Screenshots at
 // 1366×768 and 390×844, light and dark, each checked with axe-core.
 
@@ -145,14 +148,13 @@ test('the workspace searches the replica and the network\'s history, opens a res
       await kept.waitFor();
     });
 
-    // A result opens the message in its conversation.
+    // A result opens the message in its conversation (Everyone), scrolled to it and highlighted.
     await kept.getByRole('link').click();
-    await page.waitForURL(new RegExp(`/n/${id}/thread/[0-9A-Z]{26}$`));
-    const eventId = new URL(page.url()).pathname.split('/').pop();
-    // In the thread view (beside the conversation on a wide screen, where the message shows too).
-    const thread = page.getByRole('list', { name: 'Thread' });
-    await thread.locator(`.message[data-id="${eventId}"]`, { hasText: 'ship the search on Friday' }).waitFor({ timeout: 10_000 });
-    await page.locator('.thread-bar', { hasText: 'in Everyone' }).waitFor();
+    await page.waitForURL(new RegExp(`/n/${id}\\?message=[0-9A-Z]{26}$`));
+    const eventId = new URL(page.url()).searchParams.get('message');
+    const landed = page.getByRole('list', { name: 'Conversation' }).locator(`.message[data-id="${eventId}"]`, { hasText: 'ship the search on Friday' });
+    await landed.waitFor({ timeout: 10_000 });
+    await page.locator('.conversation-header h2', { hasText: 'Everyone' }).waitFor();
     assert.equal(await panel.isVisible(), false, 'the search closes');
 
     // Ctrl+K opens it again, with what was found; a search that matches nothing says so.
@@ -190,10 +192,103 @@ test('on a phone the search is its own view and a result opens the conversation'
     const result = panel.locator('.search-result', { hasText: 'release note' });
     await result.waitFor({ timeout: 10_000 });
     await result.getByRole('link').click();
-    await page.waitForURL(new RegExp(`/n/${id}/thread/[0-9A-Z]{26}$`));
-    await page.getByRole('list', { name: 'Thread' }).locator('.message', { hasText: 'where is the release note?' }).waitFor({ timeout: 10_000 });
+    await page.waitForURL(new RegExp(`/n/${id}\\?message=[0-9A-Z]{26}$`));
+    const landed = page.getByRole('list', { name: 'Conversation' }).locator('.message.highlighted', { hasText: 'where is the release note?' });
+    await landed.waitFor({ timeout: 10_000 });
+    assert.equal(await panel.isVisible(), false);
   } finally {
     await page.close();
     alice.close();
+  }
+});
+
+/** True when `message` is inside the visible part of its scrolling list. */
+function inView(message) {
+  return message.evaluate((el) => {
+    const list = el.closest('.message-log').getBoundingClientRect();
+    const box = el.getBoundingClientRect();
+    return box.height > 0 && box.top >= list.top - 1 && box.bottom <= list.bottom + 1;
+  });
+}
+
+test('a result older than what the conversation loaded opens there, scrolled to and highlighted; a shared link too; a reply opens its thread', async () => {
+  const id = await network('Search jump');
+  const alice = await Agent.connect({ url: started.edge.url, network: id, name: 'agent:alice' });
+  const bob = await Agent.connect({ url: started.edge.url, network: id, name: 'agent:bob' });
+  const page = await started.browser.newPage({ viewport: { width: 1366, height: 768 } });
+  const say = (content, metadata) => alice.send('channel/archive', 'workspace.message.posted', { content }, metadata ? { metadata } : {});
+  let other;
+  try {
+    await alice.createChannel('archive');
+    await say('the very first words in the archive');
+    const root = await say('Release plan for the spring');
+    const needle = await say('the needle is in the haystack');
+    const reply = await say('a threaded haystack answer', { in_reply_to: root.id });
+    // More than a history range (2,000 log positions) the browser cannot see
+    // (Alice to Bob), then more than a screenful in the channel.
+    for (let start = 0; start < 2_100; start += 150) {
+      await Promise.all(Array.from({ length: 150 }, (_, n) => alice.send('agent:bob', 'workspace.message.posted', { content: `private ${start + n}` })));
+    }
+    for (let n = 0; n < 60; n += 1) await say(`later chatter ${n}`);
+
+    // The person is in the channel (they have seen its newest messages), then reads Everyone.
+    await page.goto(`${started.edge.url}/n/${id}/channel/archive`);
+    await page.getByRole('status').filter({ hasText: 'online' }).waitFor({ timeout: 15_000 });
+    await page.locator('.message', { hasText: 'later chatter 59' }).waitFor({ timeout: 15_000 });
+    assert.equal(await page.locator(`.message[data-id="${needle.id}"]`).count(), 0, 'older than what the channel loaded');
+    await page.getByRole('navigation', { name: 'Conversations' }).getByRole('link', { name: 'Everyone' }).click();
+    await page.waitForURL((url) => url.pathname === `/n/${id}`);
+    await page.getByRole('button', { name: 'Search messages' }).click();
+    const panel = page.getByRole('dialog', { name: 'Search messages' });
+    await panel.getByRole('searchbox').fill('needle haystack');
+    const result = panel.locator(`.search-result[data-id="${needle.id}"][data-origin="network"]`);
+    await result.waitFor({ timeout: 15_000 });
+    assert.match(await result.textContent(), /# archive/);
+    await result.getByRole('link').click();
+
+    // The channel opens at the message: read from the network's history, visible, highlighted.
+    await page.waitForURL((url) => url.href === `${started.edge.url}/n/${id}/channel/archive?message=${needle.id}`);
+    const conversation = page.getByRole('list', { name: 'Conversation' });
+    const landed = conversation.locator(`.message.highlighted[data-id="${needle.id}"]`);
+    await landed.waitFor({ timeout: 20_000 });
+    await page.locator('.conversation-header h2', { hasText: '# archive' }).waitFor();
+    await until('the message scrolled into view', () => inView(landed), 5_000);
+    assert.equal(await landed.evaluate((el) => el === document.activeElement), true, 'the message has the focus');
+    // What was said around it is there too (history read down to it, not a lone line).
+    await conversation.locator(`.message[data-id="${root.id}"]`, { hasText: 'Release plan for the spring' }).waitFor();
+    await conversation.locator('.message', { hasText: 'later chatter 0' }).waitFor();
+    assert.equal(await conversation.locator('.message', { hasText: 'later chatter 59' }).count(), 1);
+    await shoot(page, 'search-jump', async () => {
+      // The highlight may have faded by now (a moment, not a state): the message itself.
+      await conversation.locator(`.message[data-id="${needle.id}"]`).scrollIntoViewIfNeeded();
+    });
+    // The highlight fades: it is a moment, not a state.
+    await conversation.locator(`.message.highlighted`).waitFor({ state: 'detached', timeout: 10_000 });
+
+    // The URL is the link to share: a fresh browser lands there the same way.
+    const fresh = await started.browser.newContext({ viewport: { width: 1366, height: 768 } });
+    other = await fresh.newPage();
+    await other.goto(`${started.edge.url}/n/${id}/channel/archive?message=${needle.id}`);
+    await other.getByRole('list', { name: 'Conversation' }).locator(`.message.highlighted[data-id="${needle.id}"]`).waitFor({ timeout: 30_000 });
+    assert.equal(await inView(other.locator(`.message[data-id="${needle.id}"]`)), true);
+
+    // A reply opens its thread, beside the conversation, the reply highlighted there.
+    await page.keyboard.press('Control+k');
+    await panel.getByRole('searchbox').fill('threaded haystack');
+    const threaded = panel.locator(`.search-result[data-id="${reply.id}"]`);
+    await threaded.waitFor({ timeout: 15_000 });
+    await threaded.getByRole('link').click();
+    await page.waitForURL((url) => url.href === `${started.edge.url}/n/${id}/thread/${root.id}?message=${reply.id}`, { timeout: 15_000 });
+    const thread = page.getByRole('list', { name: 'Thread' });
+    const inThread = thread.locator(`.message.highlighted[data-id="${reply.id}"]`);
+    await inThread.waitFor({ timeout: 10_000 });
+    await thread.locator(`.message[data-id="${root.id}"]`).waitFor();
+    await page.locator('.thread-bar', { hasText: 'in # archive' }).waitFor();
+    assert.equal(await inView(inThread), true);
+  } finally {
+    await other?.context().close();
+    await page.close();
+    alice.close();
+    bob.close();
   }
 });

@@ -6,6 +6,8 @@
 // tasks with `listTasks` (the core's `task.list`). The partner is picked from
 // the members who take tasks (issue 45); a task to a member that takes none
 // is refused at once, in words; an artifact's page is titled by its name.
+// A person at a browser takes no tasks (the page's join says so), so a task
+// to one is refused at once with `takes_no_tasks` and no picker offers them.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -184,5 +186,42 @@ test('the partner is picked from the members who take tasks; a task to one that 
   } finally {
     for (const agent of [helper, idle, flaky]) agent.close();
     await page.close();
+  }
+});
+
+test('a person at a browser takes no tasks: the join says so, a task to them is refused at once and no picker offers them', async () => {
+  const name = `human:no-tasks-${process.pid}`;
+  const context = await started.browser.newContext({ viewport: { width: 1366, height: 768 } });
+  await context.addInitScript((name) => localStorage.setItem('agentnet:name:demo', name), name);
+  const person = await context.newPage();
+  const boss = await Agent.connect({ url: started.edge.url, network: 'demo', name: 'agent:boss' });
+  const other = await started.browser.newPage({ viewport: { width: 1366, height: 768 } });
+  try {
+    await openWorkspace(person, started.edge.url);
+    // What the network knows of the person: their profile says they take none.
+    const roster = await boss.discover();
+    const member = roster.agents.find((a) => (a.address ?? a.agent_id ?? a.id) === name);
+    assert.ok(member, `${name} is in the roster: ${JSON.stringify(roster.agents.map((a) => a.address ?? a.agent_id ?? a.id))}`);
+    assert.equal(member.profile?.tasks, false, JSON.stringify(member));
+
+    const asked = Date.now();
+    await assert.rejects(boss.startTask(name, 'review the plan'), (error) => {
+      assert.equal(error.code, 'takes_no_tasks', String(error));
+      return true;
+    });
+    assert.ok(Date.now() - asked < 5_000, 'refused at once, not left waiting');
+    assert.equal((await boss.listTasks()).tasks.filter((t) => t.partners.includes(name)).length, 0, 'no task was made');
+
+    // Another person's picker offers agents that take tasks, never this person.
+    await openWorkspace(other, started.edge.url);
+    await other.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: 'Tasks' }).click();
+    const picker = other.getByRole('region', { name: 'Tasks' }).getByRole('combobox', { name: 'Partner' });
+    await picker.waitFor();
+    const values = await picker.locator('option').evaluateAll((options) => options.map((o) => o.value));
+    assert.ok(!values.includes(name), `a person is not offered: ${values}`);
+  } finally {
+    boss.close();
+    await other.close();
+    await context.close();
   }
 });

@@ -126,6 +126,12 @@ fn NetworkPage() -> impl IntoView {
     });
     let network = Memo::new(move |_| found.get().map(|(network, _)| network));
     let place = Memo::new(move |_| found.get().map(|(_, place)| place).unwrap_or_default());
+    // `?message={id}`: the message the link points at.
+    let focus = Memo::new(move |_| {
+        location
+            .query
+            .with(|q| routes::message_in(q.get_str(routes::MESSAGE)))
+    });
     Effect::new(move |_| {
         if let Some(id) = network.get() {
             networks.opened(id);
@@ -137,7 +143,7 @@ fn NetworkPage() -> impl IntoView {
         match network.get().map(|id| (id.parse::<NetworkId>(), id)) {
             Some((Ok(network), id)) => {
                 let credentials = networks.credentials(&id);
-                view! { <Workspace network credentials place /> }.into_any()
+                view! { <Workspace network credentials place focus /> }.into_any()
             }
             _ => view! { <NotFound /> }.into_any(),
         }
@@ -195,6 +201,7 @@ fn Workspace(
     network: NetworkId,
     credentials: Option<serde_json::Value>,
     place: Memo<Place>,
+    focus: Memo<Option<agentnet_core::EventId>>,
 ) -> impl IntoView {
     let network_key = network.to_string();
     let me = my_address(&network_key);
@@ -202,6 +209,7 @@ fn Workspace(
     let session = Session::provide(network, me.clone(), place);
     let chat = Chat::provide(session);
     let attachments = chat::attach::Attachments::provide(session);
+    chat::file_view::Viewer::provide();
     let people = People::provide(session, chat);
     let shared = Shared::provide(session);
     let documents = Documents::provide(session);
@@ -212,8 +220,12 @@ fn Workspace(
     let sheets = Sheets::provide(place);
     Networks::get().read_name(network_key.clone());
 
-    // The place in the URL: the conversation it opens, the thread it shows.
-    Effect::new(move |_| chat.follow(&place.get()));
+    // The place in the URL: the conversation it opens, the thread it shows,
+    // the message it points at.
+    Effect::new(move |_| {
+        chat.follow(&place.get());
+        chat.aim(focus.get());
+    });
 
     // Leaving this network (switching to another) closes its connection for good.
     on_cleanup(move || session.close());
@@ -224,6 +236,10 @@ fn Workspace(
             return;
         };
         replica.set_member_secret(Some(secret));
+        // A person here answers no tasks (the Tasks view follows and
+        // cancels one's own, it cannot work one): every join says so, and
+        // the network refuses a task to them at once (`takes_no_tasks`).
+        replica.set_takes_tasks(Some(false));
         chat.restore(&replica);
         seen.restore(&replica);
         let on_effect = move |effect: ReplicaEffect| {
@@ -279,6 +295,7 @@ fn Workspace(
             </div>
             <div class="scrim" aria-hidden="true" on:click=move |_| sheets.close()></div>
             <search::view::SearchPanel />
+            <chat::file_view::Lightbox />
         </div>
         </div>
     }

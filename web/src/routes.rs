@@ -5,7 +5,10 @@
 //! tab and reached again with the back button.
 //!
 //! [`Place`] is the model: [`Place::path`] writes a place's path and
-//! [`place_of`] reads one back (a pure round trip, tested below). The
+//! [`place_of`] reads one back (a pure round trip, tested below). A link to
+//! one message adds `?message={id}` to its conversation's (or thread's)
+//! path ([`Place::path_at`], read back by [`message_in`]): the workspace
+//! opens there scrolled to it, highlighted. The
 //! `leptos_router` router (in `lib.rs`) matches `/n/*`; the workspace
 //! follows the location and [`Navigator`] moves it.
 
@@ -74,6 +77,11 @@ impl Place {
         }
     }
 
+    /// The path of this place in `network`, at `message` (`?message={id}`).
+    pub fn path_at(&self, network: &str, message: EventId) -> String {
+        format!("{}?{MESSAGE}={message}", self.path(network))
+    }
+
     /// The conversation a place shows, if it is one.
     pub fn conversation(&self) -> Option<&str> {
         match self {
@@ -81,6 +89,14 @@ impl Place {
             _ => None,
         }
     }
+}
+
+/// The query parameter that names the message a link points at.
+pub const MESSAGE: &str = "message";
+
+/// The message a URL's `?message=` value names (`None` for none or a bad id).
+pub fn message_in(value: Option<&str>) -> Option<EventId> {
+    value.and_then(|v| v.trim().parse().ok())
 }
 
 /// The network and place a (decoded) path names; `None` for a path that is
@@ -193,6 +209,21 @@ mod tests {
             Place::Conversation("channel/plan".into()).path("lab"),
             "/n/lab/channel/plan"
         );
+    }
+
+    #[test]
+    fn a_link_to_a_message_carries_its_id_in_the_query() {
+        let id = EventId::from_parts(5, 9);
+        let path = Place::Conversation("channel/plan".into()).path_at("lab", id);
+        assert_eq!(path, format!("/n/lab/channel/plan?message={id}"));
+        let (route, query) = path.split_once('?').unwrap_or_default();
+        assert_eq!(
+            place_of(route),
+            Some(("lab".into(), Place::Conversation("channel/plan".into())))
+        );
+        assert_eq!(message_in(query.strip_prefix("message=")), Some(id));
+        assert_eq!(message_in(Some("not-an-id")), None);
+        assert_eq!(message_in(None), None);
     }
 
     #[test]

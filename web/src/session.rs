@@ -129,6 +129,18 @@ impl Session {
         self.navigator.go(&self.path(place));
     }
 
+    /// The path of `place` in this network at `message` (`?message={id}`).
+    pub fn path_at(&self, place: &Place, message: EventId) -> String {
+        self.network
+            .with_value(|n| place.path_at(n.as_str(), message))
+    }
+
+    /// Goes to `place` at `message` in place of the current history entry
+    /// (the same link, opened where it belongs).
+    pub fn replace_at(&self, place: &Place, message: EventId) {
+        self.navigator.replace(&self.path_at(place, message));
+    }
+
     /// The person's address as text.
     pub fn me_text(&self) -> String {
         self.me.with_value(ToString::to_string)

@@ -77,8 +77,8 @@ impl Attached {
 pub enum Loaded {
     /// Being read.
     Loading,
-    /// Its `blob:` URL (of a safe type).
-    Url(String),
+    /// Its `blob:` URL (of a safe type) and its size in bytes.
+    Url(String, u64),
     /// Why not, in words.
     Failed(String),
 }
@@ -309,15 +309,15 @@ impl Attachments {
             return;
         };
         let loaded = match outcome {
-            Ok(url) => Loaded::Url(url),
+            Ok((url, size)) => Loaded::Url(url, size),
             Err(why) => Loaded::Failed(why),
         };
         self.loaded.update(|l| drop(l.insert(resource, loaded)));
     }
 }
 
-/// A `blob:` URL of a read answer's content, typed by [`safe_blob_type`].
-fn blob_url_of(payload: &Value) -> Result<String, String> {
+/// A `blob:` URL of a read answer's content, typed by [`safe_blob_type`], and its size.
+fn blob_url_of(payload: &Value) -> Result<(String, u64), String> {
     let bytes = payload
         .get("content")
         .and_then(decode_content)
@@ -332,6 +332,7 @@ fn blob_url_of(payload: &Value) -> Result<String, String> {
     options.set_type(safe_blob_type(mime));
     web_sys::Blob::new_with_u8_array_sequence_and_options(&parts, &options)
         .and_then(|blob| web_sys::Url::create_object_url_with_blob(&blob))
+        .map(|url| (url, bytes.len() as u64))
         .map_err(|_| "the browser could not hold the file".to_owned())
 }
 

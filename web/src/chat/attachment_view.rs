@@ -2,31 +2,18 @@
 //! holds the state): the composer's paperclip ([`AttachButton`]) and
 //! pending chips ([`PendingFiles`]), the conversation as a drop zone
 //! ([`DropZone`]), paste ([`on_paste`]), and a message's files
-//! ([`AttachmentList`]) — pictures previewed inline, other files as cards
-//! to open or download. Content comes through the replica as `blob:` URLs,
-//! read once the message scrolls into view; nothing is injected as HTML.
+//! ([`AttachmentList`]) — pictures previewed inline (a click opens the
+//! picture viewer), other files as cards to open or download
+//! ([`super::file_view`]). Content comes through the replica as `blob:`
+//! URLs, read once the message scrolls into view; nothing is injected as HTML.
 
 use super::attach::Attached;
-use super::attach::{
-    Attachments, Loaded, Pending, files_of, files_of_input, limit_text, opens_in_tab,
-};
+use super::attach::{Attachments, Pending, files_of, files_of_input, limit_text};
+use super::file_view::{FileCard, FileRef, Picture, icon_of};
 use agentnet_core::model::attachment::{is_inline_image, size_label};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::Closure;
-
-/// A glyph for a kind of file.
-fn icon_of(mime: &str) -> &'static str {
-    match mime.split('/').next().unwrap_or("") {
-        "image" => "🖼",
-        "text" => "📄",
-        "audio" => "🎵",
-        "video" => "🎞",
-        _ if mime.contains("pdf") => "📕",
-        _ if mime.contains("zip") || mime.contains("compressed") => "🗜",
-        _ => "📎",
-    }
-}
 
 /// The paperclip: chooses files for a composer (`in_thread`: the thread's).
 #[component]
@@ -222,66 +209,30 @@ pub fn AttachmentList(
 
 #[component]
 fn AttachmentItem(attachment: Attached) -> impl IntoView {
-    let files = Attachments::get();
-    let resource = attachment.resource.clone();
-    let loaded = {
-        let resource = resource.clone();
-        move || files.loaded(&resource)
+    let file = FileRef {
+        resource: attachment.resource.clone(),
+        name: attachment.name.clone(),
+        mime: attachment.mime.clone(),
+        size: Some(attachment.size),
     };
-    let name = attachment.name.clone();
-    let about = format!("{} · {}", size_label(attachment.size), attachment.mime);
     if is_inline_image(&attachment.mime) {
-        let picture = move || match loaded() {
-            Some(Loaded::Url(url)) => view! {
-                <a class="picture" href=url.clone() target="_blank" rel="noopener noreferrer"
-                    aria-label=format!("Open {} full size", name)>
-                    <img src=url.clone() alt=name.clone() loading="lazy" decoding="async" />
-                </a>
-            }
-            .into_any(),
-            Some(Loaded::Failed(why)) => {
-                view! { <span class="picture-failed">{format!("Not shown: {why}")}</span> }
-                    .into_any()
-            }
-            _ => {
-                view! { <span class="picture-loading" aria-label=format!("Loading {name}")></span> }
-                    .into_any()
-            }
-        };
+        let about = format!(
+            "{} · {} · {}",
+            attachment.name,
+            size_label(attachment.size),
+            attachment.mime
+        );
         return view! {
-            <li class="attachment image" data-resource=resource>
-                {picture}
-                <span class="file-meta">{format!("{} · {}", attachment.name, about)}</span>
+            <li class="attachment image" data-resource=attachment.resource>
+                <Picture file />
+                <span class="file-meta">{about}</span>
             </li>
         }
         .into_any();
     }
-    let mime = attachment.mime.clone();
-    let actions = move || match loaded() {
-        Some(Loaded::Url(url)) => {
-            let open = opens_in_tab(&mime).then(|| {
-                view! { <a href=url.clone() target="_blank" rel="noopener noreferrer"
-                aria-label=format!("Open {}", name)>"Open"</a> }
-            });
-            view! {
-                {open}
-                <a href=url download=name.clone() aria-label=format!("Download {}", name)>"Download"</a>
-            }
-            .into_any()
-        }
-        Some(Loaded::Failed(why)) => {
-            view! { <span class="file-failed">{format!("Cannot open: {why}")}</span> }.into_any()
-        }
-        _ => view! { <span class="file-loading">"Loading…"</span> }.into_any(),
-    };
     view! {
-        <li class="attachment file" data-resource=resource>
-            <span class="file-icon" aria-hidden="true">{icon_of(&attachment.mime)}</span>
-            <span class="file-about">
-                <span class="file-name">{attachment.name.clone()}</span>
-                <span class="file-meta">{about.clone()}</span>
-            </span>
-            <span class="file-actions">{actions}</span>
+        <li class="attachment file" data-resource=attachment.resource>
+            <FileCard file />
         </li>
     }
     .into_any()

@@ -186,7 +186,7 @@ pub fn Composer(
     };
     let placeholder = move || match in_thread {
         true => "Reply in this thread".to_owned(),
-        false => format!("Message {}", chat.title_of(&chat.current.get())),
+        false => placeholder_for(&chat.current.get(), |c| chat.title_of(c)),
     };
     let (id, label, hint, list) = match in_thread {
         true => (
@@ -227,5 +227,43 @@ pub fn Composer(
             <button type="submit">"Send"</button>
             <span id=hint class="hint">"Enter sends · Shift+Enter for a new line"</span>
         </form>
+    }
+}
+
+/// What the empty composer of `conversation` says: "Message" and the
+/// conversation's title (`title_of`), a person by their display name
+/// (`human:ann` is "ann"), not their address.
+pub fn placeholder_for(conversation: &str, title_of: impl Fn(&str) -> String) -> String {
+    let direct =
+        conversation != super::conversations::EVERYONE && !conversation.starts_with("channel/");
+    match direct {
+        true => format!(
+            "Message {}",
+            crate::people::order::display_name(conversation)
+        ),
+        false => format!("Message {}", title_of(conversation)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::placeholder_for;
+
+    #[test]
+    fn a_person_is_named_by_their_display_name() {
+        let title = |c: &str| format!("title of {c}");
+        assert_eq!(
+            placeholder_for("human:guest-43946", title),
+            "Message guest-43946"
+        );
+        assert_eq!(placeholder_for("agent:echo", title), "Message echo");
+        assert_eq!(
+            placeholder_for("channel/plan", title),
+            "Message title of channel/plan"
+        );
+        assert_eq!(
+            placeholder_for("agent:broadcast", title),
+            "Message title of agent:broadcast"
+        );
     }
 }

@@ -103,7 +103,7 @@ impl Chat {
             .with(|e| e.get(conversation).is_some_and(|from| *from > 0))
     }
 
-    fn read_range(&self, conversation: &str, after: u64, until: Option<u64>) {
+    pub(super) fn read_range(&self, conversation: &str, after: u64, until: Option<u64>) {
         self.loading.update(|l| {
             l.insert(conversation.to_owned());
         });
@@ -170,11 +170,19 @@ impl Chat {
         else {
             return;
         };
+        let no_history =
+            matches!(answer, Err(r) if r.code == agentnet_core::ErrorCode::NotSupported);
         let page = answer
             .ok()
             .and_then(|p| agentnet_core::answers::read_payload::<EventsPage>(p).ok());
-        // A network without history (no mod/persistence) has nothing more to show.
+        // A network without history (no mod/persistence) has nothing more
+        // to show (nor older: nothing to ask again); a failed read is over.
         let Some(page) = page else {
+            if no_history {
+                self.earliest.update(|e| {
+                    e.insert(read.conversation.clone(), 0);
+                });
+            }
             return self.read_done(&read.conversation, true);
         };
         let me = self.session.me_text();
@@ -209,14 +217,6 @@ impl Chat {
         } else {
             self.read_done(&read.conversation, true);
         }
-    }
-
-    /// Shows messages found elsewhere (a search of the network's history) in
-    /// their conversations, each once.
-    pub fn show_found(&self, found: Vec<Line>) {
-        self.lines.update(|lines| {
-            merge(lines, found);
-        });
     }
 
     /// True while the open conversation's history is being read.

@@ -81,8 +81,10 @@ pub fn MessageLine(
         .into_any();
     }
     if line.deleted {
+        let id = line.id;
         return view! {
-            <li class="message deleted" class:grouped=grouped data-id=line.id.to_string()>
+            <li class="message deleted" class:grouped=grouped data-id=line.id.to_string()
+                class:highlighted=move || chat.is_highlighted(id)>
                 <p class="meta">
                     <span class="source">{line.source}</span>
                     <Time at />
@@ -133,6 +135,7 @@ pub fn MessageLine(
     };
     view! {
         <li class="message" class:grouped=grouped class:mine=mine
+            class:highlighted=move || chat.is_highlighted(id)
             data-id=line.id.to_string() data-state=data_state>
             <p class="meta">
                 <span class="source">{line.source}</span>

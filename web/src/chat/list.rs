@@ -5,15 +5,18 @@
 //! view where it was. An empty conversation says what to do. What the
 //! person sees at the bottom of a visible tab counts as read ([`super::unread`]);
 //! a "new" line marks where they had left off when they came (back) to it.
+//! A message the URL points at is scrolled to and highlighted ([`super::jump`]).
 
 use super::line::{InThread, MessageLine};
 use super::messages::Line;
 use super::rows::{Marker, Row, WINDOW, rows, thread_of};
 use super::state::Chat;
 use super::time::Clock;
+use agentnet_core::EventId;
 use leptos::html::Div;
 use leptos::prelude::*;
 use std::collections::HashMap;
+use wasm_bindgen::JsCast;
 
 /// Within this many pixels of the bottom counts as at the bottom.
 const NEAR_BOTTOM: i32 = 48;
@@ -150,37 +153,66 @@ pub fn MessageList(
     });
     // New messages: followed at the bottom (or when they are the person's
     // own), counted when the person reads further up.
-    Effect::new(
-        move |previous: Option<(String, Option<agentnet_core::EventId>)>| {
-            let view = key.get();
-            let (newest, added, mine) = shown.with(|s| {
-                let newest = s.last().map(|l| l.id);
-                let since = previous
-                    .as_ref()
-                    .filter(|(v, _)| *v == view)
-                    .and_then(|(_, last)| *last)
-                    .and_then(|last| s.iter().position(|l| l.id == last));
-                let fresh = match since {
-                    Some(i) => &s[i + 1..],
-                    None => &[][..],
-                };
-                (newest, fresh.len(), fresh.iter().any(|l| l.source == me))
-            });
-            if previous.as_ref().is_some_and(|(v, _)| *v == view) && added > 0 {
-                if at_bottom.get_untracked() || mine {
-                    request_animation_frame(to_bottom);
-                } else {
-                    unseen.update(|n| *n += added);
-                }
-            } else if previous.as_ref().is_some_and(|(v, _)| *v == view)
-                && at_bottom.get_untracked()
-            {
-                // History merged above, or a first message: stay at the newest.
+    Effect::new(move |previous: Option<(String, Option<EventId>)>| {
+        let view = key.get();
+        let (newest, added, mine) = shown.with(|s| {
+            let newest = s.last().map(|l| l.id);
+            let since = previous
+                .as_ref()
+                .filter(|(v, _)| *v == view)
+                .and_then(|(_, last)| *last)
+                .and_then(|last| s.iter().position(|l| l.id == last));
+            let fresh = match since {
+                Some(i) => &s[i + 1..],
+                None => &[][..],
+            };
+            (newest, fresh.len(), fresh.iter().any(|l| l.source == me))
+        });
+        if previous.as_ref().is_some_and(|(v, _)| *v == view) && added > 0 {
+            if at_bottom.get_untracked() || mine {
                 request_animation_frame(to_bottom);
+            } else {
+                unseen.update(|n| *n += added);
             }
-            (view, newest)
-        },
-    );
+        } else if previous.as_ref().is_some_and(|(v, _)| *v == view) && at_bottom.get_untracked() {
+            // History merged above, or a first message: stay at the newest.
+            request_animation_frame(to_bottom);
+        }
+        (view, newest)
+    });
+
+    // A message the URL points at ([`super::jump`]): once this view holds
+    // it, enough of the view shows to reach it, it scrolls into the middle
+    // and is highlighted (once per view and message).
+    Effect::new(move |landed: Option<Option<(String, EventId)>>| {
+        let landed = landed.flatten();
+        let target = chat.target.get()?;
+        let view = key.get();
+        if landed.as_ref() == Some(&(view.clone(), target)) {
+            return landed;
+        }
+        let Some(from_end) =
+            shown.with(|s| s.iter().rposition(|l| l.id == target).map(|i| s.len() - i))
+        else {
+            return landed;
+        };
+        windows.update(|w| {
+            let n = w.entry(view.clone()).or_insert(WINDOW);
+            *n = (*n).max(from_end + WINDOW / 5);
+        });
+        at_bottom.set(false);
+        let focus = in_thread || chat.thread.get_untracked().is_none();
+        // After the view's own scrolling (to its bottom) in the next frame.
+        request_animation_frame(move || {
+            request_animation_frame(move || {
+                if let Some(el) = log.get_untracked() {
+                    scroll_to(&el, target, focus);
+                }
+            })
+        });
+        chat.highlight(target);
+        Some((view, target))
+    });
 
     // Seen: the open conversation at its bottom, in a visible tab.
     let visible = RwSignal::new(page_visible());
@@ -274,6 +306,23 @@ pub fn MessageList(
                 </button>
             </Show>
         </div>
+    }
+}
+
+/// Scrolls the message `id` of the list `log` into its middle (and, with
+/// `focus`, gives it the focus, so the keyboard goes on from there).
+fn scroll_to(log: &web_sys::HtmlDivElement, id: EventId, focus: bool) {
+    let Ok(Some(message)) = log.query_selector(&format!(".message[data-id=\"{id}\"]")) else {
+        return;
+    };
+    let options = web_sys::ScrollIntoViewOptions::new();
+    options.set_block(web_sys::ScrollLogicalPosition::Center);
+    message.scroll_into_view_with_scroll_into_view_options(&options);
+    if focus && let Ok(message) = message.dyn_into::<web_sys::HtmlElement>() {
+        let _ = message.set_attribute("tabindex", "-1");
+        let options = web_sys::FocusOptions::new();
+        options.set_prevent_scroll(true);
+        let _ = message.focus_with_options(&options);
     }
 }
 

@@ -14,7 +14,9 @@
 //! and [`notify`] tells them of what is for them while the tab is hidden;
 //! [`edits`] edits and deletes the person's own messages; [`reactions`]
 //! shows and toggles reactions; [`attach`] and [`attachment_view`] attach
-//! files to a message and show them.
+//! files to a message and show them, [`file_view`] shows a file as what it
+//! is (and pictures in a viewer); [`jump`] opens a conversation at one
+//! message (a search result, a shared link).
 
 pub mod attach;
 pub mod attachment_view;
@@ -24,7 +26,9 @@ pub mod complete;
 pub mod composer;
 pub mod conversations;
 pub mod edits;
+pub mod file_view;
 pub mod history;
+pub mod jump;
 pub mod line;
 pub mod list;
 pub mod markdown;

@@ -1,6 +1,7 @@
 //! The history reads of one workspace, a leaf both the chat's state and
 //! [`super::history`] (which sends and answers them) use: one read's filter
-//! and position, and the reads in flight.
+//! and position, the reads in flight, and a message a jump looks for
+//! ([`super::jump`]).
 
 use agentnet_core::EventId;
 use serde_json::{Value, json};
@@ -41,4 +42,15 @@ impl Read {
 pub struct Reads {
     /// Reads in flight, by request id.
     pub(super) pending: BTreeMap<EventId, Read>,
+}
+
+/// A message a jump looks for ([`super::jump`]), in a conversation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Seek {
+    /// The message.
+    pub message: EventId,
+    /// The conversation whose history holds it.
+    pub conversation: String,
+    /// Ranges of history read for it so far.
+    pub steps: u32,
 }

@@ -76,6 +76,14 @@ pub struct Chat {
     pub(super) reactions: RwSignal<super::reaction_counts::Reactions>,
     /// The person's edits, deletions and reactions waiting for the network, by event id.
     pending_changes: StoredValue<BTreeMap<EventId, agentnet_core::Event>, LocalStorage>,
+    /// The message the URL points at ([`super::jump`]).
+    pub(super) target: RwSignal<Option<EventId>>,
+    /// The message jumped to, highlighted for a moment.
+    pub(super) highlighted: RwSignal<Option<EventId>>,
+    /// The message being looked for in the history, while it is.
+    pub(super) seek: RwSignal<Option<super::reads::Seek>>,
+    /// Where a search found a message in the network's log, by id.
+    pub(super) jump_hints: StoredValue<BTreeMap<EventId, u64>>,
 }
 
 impl Chat {
@@ -108,12 +116,17 @@ impl Chat {
             changes: StoredValue::new(BTreeMap::new()),
             reactions: RwSignal::new(BTreeMap::new()),
             pending_changes: StoredValue::new_local(BTreeMap::new()),
+            target: RwSignal::new(None),
+            highlighted: RwSignal::new(None),
+            seek: RwSignal::new(None),
+            jump_hints: StoredValue::new(BTreeMap::new()),
         };
         chat.recall_read(session.network_name());
         let tabs = Tabs::open(&session.network_name(), move |news| chat.apply_news(news));
         chat.tabs.set_value(Some(tabs));
         provide_context(chat);
         chat.title_follows_unread();
+        Effect::new(move |_| chat.seek_step());
         chat
     }
 

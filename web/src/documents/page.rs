@@ -1,7 +1,8 @@
 //! A document on a page of its own (`/n/{network}/document/{address}`): a
 //! file's or context's live text (or a structured context's editor), opened
 //! as soon as the workspace has its connection, so a link to a document —
-//! a task's artifact, say — lands in it. Its heading is its name (a task
+//! a task's artifact, say — lands in it; a file that is not text (a picture,
+//! a PDF) shows as what it is ([`crate::chat::file_view::FileView`]). Its heading is its name (a task
 //! artifact's own name, with a link back to its task); the address is shown
 //! small beneath, where it can be copied.
 
@@ -9,6 +10,7 @@ use super::editor::DocumentEditor;
 use super::labels::title_of;
 use super::live::LiveDocument;
 use super::state::Documents;
+use crate::chat::file_view::{FileRef, FileView, is_attachment, is_text_type};
 use crate::resources::Shared;
 use crate::routes::Place;
 use crate::session::Session;
@@ -28,6 +30,10 @@ struct Shown {
     title: String,
     /// The task it is an artifact of: its id and first words.
     task: Option<(String, String)>,
+    /// Text (the live editor), not a picture or another file shown as what it is.
+    text: bool,
+    /// The file as the file viewer takes it (a file the listing knows).
+    file: Option<FileRef>,
 }
 
 /// The document page.
@@ -62,6 +68,12 @@ pub fn DocumentPage() -> impl IntoView {
             structured: resource
                 .as_ref()
                 .is_some_and(|r| r.content_type == "application/json"),
+            text: resource.as_ref().is_none_or(|r| {
+                r.kind != "file" || (is_text_type(&r.content_type) && !is_attachment(&r.address))
+            }),
+            file: resource
+                .as_ref()
+                .map(|r| FileRef::of_resource(&r.address, &r.description, &r.content_type)),
             kind: kind.to_owned(),
             address,
         })
@@ -69,7 +81,7 @@ pub fn DocumentPage() -> impl IntoView {
     // Opened once there is a connection (from storage when offline).
     Effect::new(move |_| {
         let _ = session.status.get();
-        if let Some(doc) = shown.get().filter(|d| !d.structured)
+        if let Some(doc) = shown.get().filter(|d| !d.structured && d.text)
             && !documents
                 .live()
                 .with_untracked(|l| l.contains_key(&doc.address))
@@ -90,6 +102,8 @@ pub fn DocumentPage() -> impl IntoView {
                 </header>
                 {if doc.structured {
                     view! { <DocumentEditor address=doc.address kind=doc.kind may_write=doc.may_write owner=doc.owner /> }.into_any()
+                } else if let Some(file) = doc.file.clone().filter(|_| !doc.text) {
+                    view! { <FileView file /> }.into_any()
                 } else {
                     view! { <LiveDocument address=doc.address kind=doc.kind may_write=doc.may_write
                         owner=doc.owner content_type=doc.content_type title=doc.title /> }.into_any()

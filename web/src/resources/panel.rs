@@ -1,10 +1,13 @@
 //! The resources panel: each shared resource with its details, a form for
 //! tools (built from the input schema) with the invocation's latest outcome
-//! (a form to correct replaces it too), and the editor of files and contexts.
+//! (a form to correct replaces it too), and the editor of files and
+//! contexts — a file that is not text (a picture, a PDF) opens as what it is
+//! ([`crate::chat::file_view`]).
 
 use super::Shared;
 use super::forms::{Field, Resource, fields_of, input_from};
 use super::outcome::OutcomeView;
+use crate::chat::file_view::{FileRef, FileView, is_attachment, is_text_type};
 use crate::documents::editor::DocumentEditor;
 use crate::documents::live::LiveDocument;
 use crate::routes::Place;
@@ -45,6 +48,12 @@ fn ResourceItem(resource: Resource) -> impl IntoView {
     // Text is a live shared document; structured (JSON) context is edited whole and saved.
     let document = match (resource.kind.as_str(), resource.content_type.as_str()) {
         ("tool", _) => None,
+        // A picture, a PDF, an archive — and any attachment, whose bytes are
+        // stored as they were sent (base64), not as an editable text — opens
+        // as what it is.
+        ("file", mime) if !is_text_type(mime) || is_attachment(&resource.address) => Some(view! {
+            <FileOpener file=FileRef::of_resource(&resource.address, &resource.description, &resource.content_type) />
+        }.into_any()),
         (_, "application/json") => Some(view! {
             <DocumentEditor address=resource.address.clone() kind=resource.kind.clone() may_write
                 owner=Some(resource.owner.clone()) />
@@ -120,6 +129,22 @@ fn ResourceItem(resource: Resource) -> impl IntoView {
             </Show>
             <OutcomeView outcome=shown tool=address.clone() />
         </li>
+    }
+}
+
+/// "Open file" for a file that is not text: the file viewer, once asked for.
+#[component]
+fn FileOpener(file: FileRef) -> impl IntoView {
+    let open = RwSignal::new(false);
+    view! {
+        <div class="document file-open">
+            <Show when=move || !open.get()>
+                <button type="button" class="open-document" on:click=move |_| open.set(true)>"Open file"</button>
+            </Show>
+            <Show when=move || open.get()>
+                <FileView file=file.clone() />
+            </Show>
+        </div>
     }
 }
 

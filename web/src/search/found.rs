@@ -43,6 +43,8 @@ pub struct Found {
     pub line: Line,
     /// Where it came from.
     pub origin: Origin,
+    /// Its place in the network's log, when known (a jump reads history down to it).
+    pub seq: Option<u64>,
 }
 
 /// The results of one search, each message once.
@@ -52,17 +54,18 @@ pub struct Results {
 }
 
 impl Results {
-    /// Adds the messages among `events` that match `search`, seen by `me`; a
-    /// message already there stays as it was. True when any was added.
+    /// Adds the messages among `events` (each with its place in the log,
+    /// when known) that match `search`, seen by `me`; a message already
+    /// there stays as it was. True when any was added.
     pub fn add<'a>(
         &mut self,
         search: &SearchText,
-        events: impl IntoIterator<Item = &'a Event>,
+        events: impl IntoIterator<Item = (Option<u64>, &'a Event)>,
         origin: Origin,
         me: &str,
     ) -> bool {
         let mut added = false;
-        for event in events {
+        for (seq, event) in events {
             if self.by_id.len() >= MAX_RESULTS {
                 break;
             }
@@ -78,7 +81,7 @@ impl Results {
                 LineState::Received
             };
             let line = line_from(event, state, me);
-            self.by_id.insert(event.id, Found { line, origin });
+            self.by_id.insert(event.id, Found { line, origin, seq });
             added = true;
         }
         added
@@ -203,9 +206,19 @@ mod tests {
             message(3, 30, "lunch"),
         );
         let mut results = Results::default();
-        assert!(results.add(&query, [&old, &other], Origin::Replica, "human:me"));
-        assert!(results.add(&query, [&old, &new], Origin::Network, "human:me"));
-        assert!(!results.add(&query, [&new], Origin::Replica, "human:me"));
+        assert!(results.add(
+            &query,
+            [(Some(1), &old), (Some(3), &other)],
+            Origin::Replica,
+            "human:me"
+        ));
+        assert!(results.add(
+            &query,
+            [(Some(1), &old), (Some(7), &new)],
+            Origin::Network,
+            "human:me"
+        ));
+        assert!(!results.add(&query, [(None, &new)], Origin::Replica, "human:me"));
         let found = results.newest_first();
         let ids: Vec<EventId> = found.iter().map(|f| f.line.id).collect();
         assert_eq!(ids, [new.id, old.id]);
@@ -215,6 +228,7 @@ mod tests {
             "held here: not counted twice"
         );
         assert_eq!(found[0].origin, Origin::Network);
+        assert_eq!(found[0].seq, Some(7), "where the log has it, for the jump");
         assert_eq!(found[1].line.conversation, "channel/general");
     }
 

@@ -8,10 +8,11 @@
 //! `mod/persistence`, from the edge's full-text index), a moment after the
 //! typing stops, paging on while the network has more (up to
 //! [`MAX_PAGES`]). Results merge into one list, each message once
-//! ([`found`]); a result opens the message in its conversation (its thread
-//! view, `/n/{net}/thread/{id}`), with the message added to the chat when
-//! only the network's history had it. [`view`] has the button in the top
-//! bar (`/` or Ctrl+K from anywhere) and the panel.
+//! ([`found`]); a result opens the message in its conversation
+//! (`/n/{net}/channel/{name}?message={id}`, a reply in its thread), scrolled
+//! to it and highlighted, the conversation's history read down to it when
+//! it is older than what the page holds ([`crate::chat::jump`]). [`view`]
+//! has the button in the top bar (`/` or Ctrl+K from anywhere) and the panel.
 //!
 //! The state is provided through Leptos context and sees the replica's
 //! effects in [`Search::on_effect`], like every feature.
@@ -147,10 +148,11 @@ impl Search {
         let mut results = Results::default();
         self.session.with_connection(|c| {
             c.with_replica(|replica| {
-                results.add(search, replica.log().values(), Origin::Replica, &me);
+                let log = replica.log().iter().map(|(seq, e)| (Some(*seq), e));
+                results.add(search, log, Origin::Replica, &me);
                 results.add(
                     search,
-                    replica.outbox().map(|entry| &entry.event),
+                    replica.outbox().map(|entry| (None, &entry.event)),
                     Origin::Replica,
                     &me,
                 );
@@ -220,7 +222,7 @@ impl Search {
         self.results.update(|results| {
             results.add(
                 &asked.search,
-                page.events.iter().map(|logged| &logged.event),
+                page.events.iter().map(|l| (Some(l.seq), &l.event)),
                 Origin::Network,
                 &me,
             );

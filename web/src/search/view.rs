@@ -3,7 +3,8 @@
 //! conversation on wide screens, over the whole screen on a phone — with the
 //! field, a line that says where the search is, and the results: where,
 //! who, when and the text with the matches marked (as text: nothing in a
-//! message becomes markup). A result opens the message in its conversation.
+//! message becomes markup). A result opens the message in its conversation,
+//! scrolled to it and highlighted ([`crate::chat::jump`]).
 
 use super::found::{Found, Origin, Piece, excerpt, plain_text};
 use super::{Remote, Search};
@@ -170,7 +171,7 @@ fn ResultItem(
     close: Callback<()>,
 ) -> impl IntoView {
     let line = found.line.clone();
-    let href = session.path(&Place::Thread(line.id));
+    let href = session.path_at(&Place::Conversation(line.conversation.clone()), line.id);
     let title = chat.title_of(&line.conversation);
     let at = line.at;
     let when = move || relative(chat.clock.now.get(), at).unwrap_or_else(|| Clock::exact(at));
@@ -181,12 +182,10 @@ fn ResultItem(
             Piece::Match(text) => view! { <mark>{text}</mark> }.into_any(),
         })
         .collect_view();
-    let open = {
-        let line = line.clone();
-        move |_| {
-            chat.show_found(vec![line.clone()]);
-            close.run(());
-        }
+    let (id, seq) = (line.id, found.seq);
+    let open = move |_| {
+        chat.expect_jump(id, seq);
+        close.run(());
     };
     view! {
         <li class="search-result" data-id=line.id.to_string() data-origin=found.origin.as_str()>
