@@ -37,7 +37,7 @@ async function network(body = {}) {
 }
 
 test('pause refuses connected agents\' sends with its code, resume lets them on, archive is final; the log shows who did it', async () => {
-  const { id, admin, token } = await network();
+  const { id, admin, token, adminToken } = await network();
   const alice = await Agent.connect({ url: edge.url, network: id, name: 'agent:alice' });
   try {
     const refused = await call(edge.url, 'POST', `/networks/${id}/v1/join`, { body: { agent_id: 'agent:bob' } });
@@ -62,10 +62,18 @@ test('pause refuses connected agents\' sends with its code, resume lets them on,
     const changes = history.json.payload.events.map((e) => [e.event.type, e.event.source]);
     assert.deepEqual(changes, [['network.admin.pause', 'human:boss'], ['network.admin.resume', 'human:boss']]);
 
+    // Archiving ends every member's session: alice is closed out, her rejoin is refused, and a
+    // send still waiting is refused with that reason rather than left to time out.
+    const connection = [];
+    alice.onConnectionChange((change) => connection.push(change));
     assert.equal((await admin('POST', 'archive')).json.status, 'archived');
-    await assert.rejects(alice.send('human:boss', 'chat.message', {}, { timeoutMs: 5000 }), { code: 'network_unavailable' });
+    await assert.rejects(alice.send('human:boss', 'chat.message', {}, { timeoutMs: 20000 }), { code: 'network_unavailable' });
+    assert.ok(connection.some((c) => !c.online), JSON.stringify(connection));
+    // The master's session ended too, and with the admin token nobody gets back in to undo it.
     const again = await admin('POST', 'resume');
-    assert.equal(again.status, 503);
+    assert.equal(again.status, 401, JSON.stringify(again.json));
+    const master = await call(edge.url, 'POST', `/networks/${id}/v1/join`, { body: { agent_id: 'human:boss', credentials: { admin_token: adminToken } } });
+    assert.equal(master.json.code, 'network_unavailable');
     const late = await call(edge.url, 'POST', `/networks/${id}/v1/join`, { body: { agent_id: 'agent:late' } });
     assert.equal(late.json.code, 'network_unavailable');
   } finally {

@@ -61,6 +61,13 @@ export class Agent {
       apply: (effects) => this.#apply(effects),
       closed: () => this.#closed,
     });
+    // A rejoin the network refuses for good (banned, archived…) ends the wait of every
+    // unanswered send and request with its reason: they would never be answered.
+    this.#link.onChange(({ online, error }) => {
+      if (online || !error) return;
+      this.#pending.rejectAll(error);
+      this.#requests.rejectAll(error);
+    });
   }
 
   /**
@@ -154,7 +161,8 @@ export class Agent {
   /**
    * Sends an event; resolves with the network's ack (`{id, seq, …}`: a new
    * channel's address, an invitation's code…) or rejects with its error.
-   * While offline the event waits in the outbox and goes out on reconnect.
+   * While offline the event waits in the outbox and goes out on reconnect;
+   * if the network refuses the rejoin for good, it rejects with that refusal.
    */
   send(target, type, payload = {}, { metadata, timeoutMs = 30000 } = {}) {
     stringArg(target, 'target');
