@@ -61,13 +61,6 @@ export class Agent {
       apply: (effects) => this.#apply(effects),
       closed: () => this.#closed,
     });
-    // A rejoin the network refuses for good (banned, archived…) ends the wait of every
-    // unanswered send and request with its reason: they would never be answered.
-    this.#link.onChange(({ online, error }) => {
-      if (online || !error) return;
-      this.#pending.rejectAll(error);
-      this.#requests.rejectAll(error);
-    });
   }
 
   /**

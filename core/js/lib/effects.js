@@ -20,9 +20,14 @@ export function applyEffects(effectsJson, { link, pending, requests, handlers, d
       case 'online':
         link.joined();
         break;
-      case 'join_failed':
-        link.joined(new AgentnetError(effect.code, effect.message));
+      case 'join_failed': {
+        // Refused for good (banned, archived…): no unanswered send or request will be answered.
+        const error = new AgentnetError(effect.code, effect.message);
+        link.joined(error);
+        pending.rejectAll(error);
+        requests.rejectAll(error);
         break;
+      }
       case 'accepted':
         pending.resolve(effect.id, { ...(effect.ack ?? {}), id: effect.id, seq: effect.seq });
         break;
