@@ -40,8 +40,8 @@ impl Network {
             // Secrets, tokens and proofs were for admission: never logged, observed or delivered.
             payload.remove("credentials");
         }
-        // A push target's token and credentials are its requester's alone.
-        handlers::redact_push(&mut event);
+        // A push target's token and credentials are its requester's alone: out before logging.
+        drop(push_secrets::take_secrets(&mut event));
         // Resolve recipients before anything is logged: an unroutable event changes nothing.
         let recipients = if outcome.route {
             routing::recipients(&self.state, &event)?

@@ -40,7 +40,7 @@ pub(crate) fn restore_secrets(event: &mut Event, secrets: PushSecrets) {
 }
 
 /// The fields of a `task.push`'s `payload.set` that are secrets.
-pub(crate) const SECRET_KEYS: [&str; 2] = ["token", "credentials"];
+const SECRET_KEYS: [&str; 2] = ["token", "credentials"];
 
 #[cfg(test)]
 mod tests {

@@ -27,7 +27,6 @@ mod tasks;
 use crate::network::outcome::{self, Outcome};
 pub(crate) use admin::is_banned;
 pub use agents::DEFAULT_INVITATION_TTL_MS;
-pub(crate) use task_push::redact as redact_push;
 pub use tasks::{MAX_OPEN_TASKS, types as task_types};
 
 use crate::error::Rejection;

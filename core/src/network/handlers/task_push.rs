@@ -6,7 +6,7 @@
 //!
 //! A target is its requester's alone: `task.push` goes to `core` (so it
 //! reaches no partner or channel, live or from the log), and its token and
-//! credentials are kept out of the logged and observed event ([`redact`]).
+//! credentials are kept out of the logged and observed event.
 //! Guards, transforms and agent mods never see them either: they are taken
 //! out of the event when it arrives and put back only for this handler
 //! ([`crate::network::push_secrets`]).
@@ -21,7 +21,6 @@ use crate::model::task::Task;
 use crate::network::effects::Effect;
 use crate::network::engine::Network;
 use crate::network::outcome::{Outcome, logged};
-use crate::network::push_secrets::SECRET_KEYS;
 use serde_json::{Value, json};
 
 /// Sets (`{task, set: {url, id?, token?, scheme?, credentials?, version?}}`)
@@ -91,20 +90,6 @@ pub(super) fn configure(network: &mut Network, event: &Event) -> Result<Outcome,
     }
     outcome.ack.insert("task".into(), json!(id));
     Ok(outcome)
-}
-
-/// The secrets of a `task.push` (`set.token`, `set.credentials`) are for
-/// the network's deliveries only: they leave the event before it is logged,
-/// observed or acknowledged.
-pub(crate) fn redact(event: &mut Event) {
-    if event.event_type.as_str() != super::tasks::types::PUSH {
-        return;
-    }
-    if let Some(Value::Object(set)) = event.payload.get_mut("set") {
-        for key in SECRET_KEYS {
-            set.remove(key);
-        }
-    }
 }
 
 /// Queues a notification per push target of the task a handler changed
