@@ -16,9 +16,8 @@ sha256() {
 }
 CLONE_KEY="$(printf '%s' "$ROOT" | sha256 | cut -c1-12)"
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$AGENTNET_CACHE/target/$CLONE_KEY}"
-TOOLS="$AGENTNET_CACHE/tools"
-WORKER_BUILD_VERSION="0.8.7"
 WASM32="wasm32-unknown-unknown"
+source "$ROOT/scripts/tools.sh"
 
 export PATH="$TOOLS/bin:$ROOT/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 # worker-build would download these; point it at the pinned copies instead.
@@ -63,7 +62,15 @@ step_summary() {
   [ -n "$STEP_TIMES" ] || return 0
   printf '\n\033[1m==> Time by step (%s in all)\033[0m\n%s' \
     "$(duration "$SECONDS")" "$STEP_TIMES"
+  [ -z "$TOOLS_IN_BACKGROUND" ] || note "(the pinned tools compiled in the background meanwhile; the steps waited $(duration "$TOOLS_WAITED") for them)"
 }
+# At exit: a background compile of the tools stops with the script; with SUMMARY_AT_EXIT=1
+# (scripts/test) the step table is printed however the script ends.
+at_exit() {
+  stop_background_tools
+  [ -z "${SUMMARY_AT_EXIT:-}" ] || step_summary
+}
+trap at_exit EXIT
 
 # first_build OUTPUT WHAT MINUTES: before a cargo step, says what it compiles and, when OUTPUT
 # (a path under the build directory) is not there yet, that this is the cold first build and
@@ -78,11 +85,6 @@ first_build() {
   fi
 }
 
-# The wasm-bindgen version every crate is pinned to, read from Cargo.lock.
-wasm_bindgen_version() {
-  awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' "$ROOT/Cargo.lock"
-}
-
 setup_rust() {
   step "Rust toolchain and the $WASM32 target"
   command -v rustup >/dev/null || { echo "rustup is required (https://rustup.rs)"; exit 1; }
@@ -92,28 +94,6 @@ setup_rust() {
   else
     note "target installed"
   fi
-}
-
-# cargo_tool CRATE VERSION BINARY: install a crate's binaries at exactly VERSION into $TOOLS.
-cargo_tool() {
-  local crate="$1" version="$2" binary="$3" have=""
-  if [ -x "$TOOLS/bin/$binary" ]; then
-    have="$("$TOOLS/bin/$binary" --version 2>/dev/null | awk '{print $NF}')"
-  fi
-  if [ "$have" = "$version" ]; then
-    note "$crate $version installed"
-  else
-    note "installing $crate $version (compiles from crates.io; a few minutes the first time)"
-    # One build directory for every tool, so the dependencies they share compile once.
-    cargo install $CARGO_QUIET --locked --root "$TOOLS" --target-dir "$AGENTNET_CACHE/tools-build" \
-      "$crate" --version "$version"
-  fi
-}
-
-setup_tools() {
-  step "Pinned build tools"
-  cargo_tool wasm-bindgen-cli "$(wasm_bindgen_version)" wasm-bindgen
-  cargo_tool worker-build "$WORKER_BUILD_VERSION" worker-build
 }
 
 setup_npm() {
@@ -233,6 +213,16 @@ setup() {
   setup_npm
 }
 
+# with_clippy CARGO-COMMAND...: runs a cargo build with clippy-driver standing in for rustc on
+# agentnet's own crates, warnings denied: exactly what `cargo clippy` sets up (the workspace
+# wrapper and its CLIPPY_ARGS, whose separator is clippy's own), but the build also compiles, so
+# the native tests are linted and built in one pass and `cargo test` reuses that build (there is
+# no separate check of every dependency). The toolchain is pinned (rust-toolchain.toml).
+with_clippy() {
+  RUSTC_WORKSPACE_WRAPPER="$(cd "$ROOT" && rustup which clippy-driver)" \
+    CLIPPY_ARGS="-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__" "$@"
+}
+
 # optimize_wasm FILE: shrink a wasm-bindgen output with binaryen's wasm-opt -Oz (npm binaryen),
 # through the cache (scripts/wasm-opt-cached): an unchanged build costs a copy.
 optimize_wasm() {
@@ -249,6 +239,7 @@ js_core() {
   local flags="$1" name="$2"
   first_build "$WASM32/release/agentnet_js.wasm" "the npm package's core ($name, wasm32 release)" "5-10"
   (cd "$ROOT" && cargo build $CARGO_QUIET -p agentnet-js --target "$WASM32" --release $flags)
+  need_tool wasm-bindgen
   wasm-bindgen --target web --out-dir "$ROOT/core/js/pkg" --out-name "$name" \
     "$CARGO_TARGET_DIR/$WASM32/release/agentnet_js.wasm"
   optimize_wasm "$ROOT/core/js/pkg/${name}_bg.wasm"
@@ -265,6 +256,7 @@ build_web() {
   step "Building the web workspace (web -> www/pkg)"
   first_build "$WASM32/release/agentnet-web.wasm" "the web workspace (Leptos, wasm32 release)" "5-10"
   (cd "$ROOT" && cargo build $CARGO_QUIET -p agentnet-web --target "$WASM32" --release)
+  need_tool wasm-bindgen
   wasm-bindgen --target web --no-typescript --out-dir "$ROOT/www/pkg" --out-name agentnet_web \
     "$CARGO_TARGET_DIR/$WASM32/release/agentnet-web.wasm"
   optimize_wasm "$ROOT/www/pkg/agentnet_web_bg.wasm"
@@ -274,6 +266,11 @@ build_web() {
 build_edge() {
   step "Building the edge worker (worker-build)"
   first_build "$WASM32/release/agentnet_edge.wasm" "the edge worker (wasm32 release, then wasm-opt)" "5-10"
+  # The same cargo build worker-build runs first (its command and environment), so it can go
+  # ahead while worker-build itself may still be compiling; worker-build's own is then a no-op.
+  (cd "$ROOT/edge-worker" && WASM_BINDGEN_USE_JS_SYS=1 cargo build $CARGO_QUIET --lib --release --target "$WASM32")
+  need_tool worker-build
+  need_tool wasm-bindgen
   # On a terminal worker-build shows cargo's progress and its own steps; in logs only errors.
   if [ -t 1 ]; then
     (cd "$ROOT/edge-worker" && worker-build --release)
