@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# Cold-start figures for BENCHMARKS.md ("the two commands"), on this machine, from an empty cache.
+# Each takes the machine for a quarter to half an hour: run it with nothing else building.
+#
+#   tests/bench/cold-start.sh run     # a fresh clone's ./scripts/run until the workspace answers
+#   tests/bench/cold-start.sh test    # a fresh clone's ./scripts/test, to its end
+#   tests/bench/cold-start.sh lints   # the lints and native tests, cold: four clippy passes and
+#                                     # `cargo test` against the clippy-linted test build
+#
+# `run` and `test` clone HEAD into a scratch folder with an empty AGENTNET_CACHE (no pinned tools,
+# no build output, no wasm-opt results; npm and crates come from their local caches) and print
+# the script's own step table; `run` stops the edge once it says Ready and GET / answers.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+SCRATCH="${COLD_SCRATCH:-/tmp/agentnet-cold}"
+PORT="${PORT:-8899}"
+
+fresh_clone() {
+  rm -rf "$SCRATCH"
+  mkdir -p "$SCRATCH"
+  git clone --quiet "$ROOT" "$SCRATCH/clone"
+  echo "cold start of $(git -C "$SCRATCH/clone" log --oneline -1 | cut -c1-60)"
+}
+
+cold_run() {
+  fresh_clone
+  local log="$SCRATCH/run.log" started=$SECONDS pid
+  # Its own session (setsid in place of the subshell, same pid), so stopping it stops wrangler and workerd.
+  (cd "$SCRATCH/clone" && AGENTNET_CACHE="$SCRATCH/cache" PORT="$PORT" exec setsid ./scripts/run > "$log" 2>&1 < /dev/null) &
+  pid=$!
+  until grep -q "Ready on" "$log" 2>/dev/null; do
+    kill -0 "$pid" 2>/dev/null || { tail -n 40 "$log"; echo "./scripts/run ended before serving"; exit 1; }
+    sleep 2
+  done
+  local status
+  status="$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PORT/")"
+  echo "serving after $((SECONDS - started)) s (GET / answered $status)"
+  sed -n '/Time by step/,/Starting the edge/p' "$log" | sed '$d'
+  pkill -TERM -s "$pid" 2>/dev/null || true
+}
+
+cold_test() {
+  fresh_clone
+  local log="$SCRATCH/test.log" started=$SECONDS rc=0
+  (cd "$SCRATCH/clone" && AGENTNET_CACHE="$SCRATCH/cache" ./scripts/test > "$log" 2>&1) || rc=$?
+  echo "./scripts/test ended with $rc after $((SECONDS - started)) s"
+  sed -n '/Time by step/,$p' "$log"
+  grep -E '^# (tests|pass|fail)' "$log" || true
+}
+
+# The lints and native tests from an empty build directory, both ways, one after the other.
+cold_lints() {
+  cd "$ROOT"
+  source scripts/lib.sh
+  local wasm="wasm32-unknown-unknown"
+  timed() {
+    local started=$SECONDS
+    "$@" > "$SCRATCH/lints.log" 2>&1 || { tail -n 30 "$SCRATCH/lints.log"; exit 1; }
+    printf '%5d s  %s\n' $((SECONDS - started)) "$*"
+  }
+  rm -rf "$SCRATCH" && mkdir -p "$SCRATCH"
+  echo "== four clippy passes, then cargo test (the scheme before issue 46)"
+  export CARGO_TARGET_DIR="$SCRATCH/before"
+  timed cargo clippy -q --workspace --all-targets -- -D warnings
+  timed cargo clippy -q -p agentnet-edge -p agentnet-web -p agentnet-js --target "$wasm" -- -D warnings
+  timed cargo clippy -q -p agentnet-core --all-targets -- -D warnings
+  timed cargo clippy -q -p agentnet-edge -p agentnet-web -p agentnet-js --target "$wasm" --no-default-features -- -D warnings
+  timed cargo test -q --workspace
+  rm -rf "$CARGO_TARGET_DIR"
+  echo "== the native crates linted as they compile for the tests (scripts/test now)"
+  export CARGO_TARGET_DIR="$SCRATCH/after"
+  timed with_clippy cargo test -q --workspace --all-targets --no-run
+  timed cargo clippy -q -p agentnet-core --all-targets -- -D warnings
+  timed cargo clippy -q -p agentnet-edge -p agentnet-web -p agentnet-js --target "$wasm" -- -D warnings
+  timed cargo clippy -q -p agentnet-edge -p agentnet-web -p agentnet-js --target "$wasm" --no-default-features -- -D warnings
+  timed with_clippy cargo test -q --workspace
+  rm -rf "$CARGO_TARGET_DIR"
+}
+
+case "${1:-}" in
+  run) cold_run ;;
+  test) cold_test ;;
+  lints) cold_lints ;;
+  *) sed -n '2,12p' "$0"; exit 2 ;;
+esac
