@@ -75,7 +75,7 @@ test('the workspace and a JS agent exchange messages through the edge', async ()
   await agent.send(human, 'workspace.message.posted', { content: `echo: ${event.payload.content}` },
     { metadata: { in_reply_to: event.id } });
   // A direct answer opens a direct conversation with the agent in the sidebar.
-  await page.getByRole('navigation', { name: 'Conversations' }).getByRole('link', { name: 'agent:echo' }).click({ timeout: 10_000 });
+  await page.getByRole('navigation', { name: 'Conversations' }).getByRole('link', { name: /^echo agent/ }).click({ timeout: 10_000 });
   const reply = page.locator('.message', { hasText: 'echo: hello from the browser' });
   await reply.waitFor({ timeout: 10_000 });
   assert.equal((await reply.locator('.source').textContent()).trim(), 'agent:echo');

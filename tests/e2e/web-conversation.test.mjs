@@ -274,7 +274,7 @@ test('unread counts per conversation survive a reload, a direct message is marke
     assert.equal(await nav.getByRole('link', { name: 'Everyone' }).locator('.unread').count(), 0);
     // A direct message is counted apart, for the person.
     await agent.send(me, 'workspace.message.posted', { content: 'a word in private' });
-    const direct = nav.getByRole('link', { name: /agent:poster/ });
+    const direct = nav.getByRole('link', { name: /^poster agent/ });
     await direct.locator('.unread.for-me', { hasText: '1' }).waitFor({ timeout: 10_000 });
     assert.match(await direct.textContent(), /unread, for you/);
     await until('the title\'s total', async () => (await page.title()) === '(3) agentnet workspace');

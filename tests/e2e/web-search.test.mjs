@@ -265,6 +265,20 @@ test('a result older than what the conversation loaded opens there, scrolled to 
     // The highlight fades: it is a moment, not a state.
     await conversation.locator(`.message.highlighted`).waitFor({ state: 'detached', timeout: 10_000 });
 
+    // Scrolled away, the same result opened again (the URL does not change) jumps there again.
+    const needleLine = conversation.locator(`.message[data-id="${needle.id}"]`);
+    await needleLine.evaluate((el) => { const log = el.closest('.message-log'); log.scrollTop = log.scrollHeight; });
+    await until('the message scrolled out of view', async () => !(await inView(needleLine)), 5_000);
+    await page.getByRole('button', { name: 'Search messages' }).click();
+    await panel.getByRole('searchbox').fill('needle haystack');
+    // Found in the browser's own copy this time (it has read that far back).
+    const again = panel.locator(`.search-result[data-id="${needle.id}"]`).first();
+    await again.waitFor({ timeout: 15_000 });
+    await again.getByRole('link').click();
+    assert.equal(page.url(), `${started.edge.url}/n/${id}/channel/archive?message=${needle.id}`, 'the same link as before');
+    await landed.waitFor({ timeout: 10_000 });
+    await until('the message scrolled into view again', () => inView(landed), 5_000);
+
     // The URL is the link to share: a fresh browser lands there the same way.
     const fresh = await started.browser.newContext({ viewport: { width: 1366, height: 768 } });
     other = await fresh.newPage();

@@ -197,7 +197,9 @@ test('channels and direct conversations: create, join, post, and each message st
     await bobBox.fill('just for you');
     await bobBox.press('Enter');
     await pb.locator('.message', { hasText: 'just for you' }).locator('.state', { hasText: 'sent' }).waitFor({ timeout: 10_000 });
-    await annNav.getByRole('link', { name: bobName }).click({ timeout: 10_000 });
+    // The sidebar names Bob as People does (his display name), the header by his whole address.
+    await annNav.getByRole('link', { name: bobName.replace(/^human:/, '') }).click({ timeout: 10_000 });
+    await pa.locator('.conversation-header .address', { hasText: bobName }).waitFor();
     await pa.locator('.message', { hasText: 'just for you' }).waitFor({ timeout: 10_000 });
 
     // The listener (in neither conversation) heard neither.

@@ -234,9 +234,7 @@ pub fn Composer(
 /// conversation's title (`title_of`), a person by their display name
 /// (`human:ann` is "ann"), not their address.
 pub fn placeholder_for(conversation: &str, title_of: impl Fn(&str) -> String) -> String {
-    let direct =
-        conversation != super::conversations::EVERYONE && !conversation.starts_with("channel/");
-    match direct {
+    match super::conversations::is_direct(conversation) {
         true => format!(
             "Message {}",
             crate::people::order::display_name(conversation)

@@ -47,14 +47,28 @@ pub fn channel_slug(wanted: &str) -> Option<String> {
     (!slug.is_empty()).then(|| slug.to_owned())
 }
 
-/// How a conversation is named in the sidebar.
+/// How a conversation is named in the sidebar: Everyone, `# channel`, and
+/// a direct conversation by the other person's display name (`agent:bob`
+/// is "bob"), as People names them; the sidebar marks agents and the
+/// conversation's header shows the whole address ([`direct_address`]).
 pub fn title_of(conversation: &str) -> String {
     match conversation {
         EVERYONE => "Everyone".to_owned(),
-        c => c
-            .strip_prefix("channel/")
-            .map_or_else(|| c.to_owned(), |name| format!("# {name}")),
+        c => match c.strip_prefix("channel/") {
+            Some(name) => format!("# {name}"),
+            None => crate::people::order::display_name(c).to_owned(),
+        },
     }
+}
+
+/// True for a direct conversation (not everyone, not a channel).
+pub fn is_direct(conversation: &str) -> bool {
+    conversation != EVERYONE && !conversation.starts_with("channel/")
+}
+
+/// The other person's address, when `conversation` is a direct one.
+pub fn direct_address(conversation: &str) -> Option<&str> {
+    is_direct(conversation).then_some(conversation)
 }
 
 #[cfg(test)]
@@ -70,7 +84,11 @@ mod tests {
         assert_eq!(conversation_of("agent:bob", me, me), "agent:bob");
         assert_eq!(title_of(EVERYONE), "Everyone");
         assert_eq!(title_of("channel/plan"), "# plan");
-        assert_eq!(title_of("agent:bob"), "agent:bob");
+        assert_eq!(title_of("agent:bob"), "bob");
+        assert_eq!(title_of("human:ann"), "ann");
+        assert_eq!(direct_address("agent:bob"), Some("agent:bob"));
+        assert_eq!(direct_address("channel/plan"), None);
+        assert_eq!(direct_address(EVERYONE), None);
     }
 
     #[test]

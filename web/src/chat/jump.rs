@@ -84,6 +84,15 @@ impl Chat {
         }));
     }
 
+    /// A search result for `message` is about to be opened: when the URL
+    /// already names it (the same result opened again, perhaps after
+    /// scrolling away), the URL does not change, so it is jumped to again here.
+    pub fn jump_again(&self, message: EventId) {
+        if self.target.get_untracked() == Some(message) {
+            self.jumps_again.update(|n| *n += 1);
+        }
+    }
+
     /// The message the URL names, if any.
     pub fn target(&self) -> Option<EventId> {
         self.target.get()

@@ -183,12 +183,14 @@ pub fn MessageList(
 
     // A message the URL points at ([`super::jump`]): once this view holds
     // it, enough of the view shows to reach it, it scrolls into the middle
-    // and is highlighted (once per view and message).
-    Effect::new(move |landed: Option<Option<(String, EventId)>>| {
+    // and is highlighted (once per view and message, and again each time the
+    // person asks for it again, [`Chat::jump_again`]).
+    Effect::new(move |landed: Option<Option<(String, EventId, u64)>>| {
         let landed = landed.flatten();
         let target = chat.target.get()?;
+        let again = chat.jumps_again.get();
         let view = key.get();
-        if landed.as_ref() == Some(&(view.clone(), target)) {
+        if landed.as_ref() == Some(&(view.clone(), target, again)) {
             return landed;
         }
         let Some(from_end) =
@@ -211,7 +213,7 @@ pub fn MessageList(
             })
         });
         chat.highlight(target);
-        Some((view, target))
+        Some((view, target, again))
     });
 
     // Seen: the open conversation at its bottom, in a visible tab.

@@ -22,7 +22,7 @@ extern "C" {
 
 /// The notification's title for `line`: who, and where.
 pub fn title_for(line: &Line, conversation_title: &str) -> String {
-    if super::unread::is_direct(&line.conversation) {
+    if super::conversations::is_direct(&line.conversation) {
         format!("{} wrote to you", line.source)
     } else {
         format!("{} mentioned you in {conversation_title}", line.source)

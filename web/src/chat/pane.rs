@@ -38,6 +38,12 @@ pub fn ChatPane() -> impl IntoView {
                 <Show when=move || chat.sessions.with(|s| s.title_of(&chat.current.get()).is_none())>
                     <header class="conversation-header">
                         <h2>{move || chat.title_of(&chat.current.get())}</h2>
+                        // A direct conversation: whom exactly (`agent:ann` and `human:ann` share a name).
+                        {move || {
+                            let current = chat.current.get();
+                            super::conversations::direct_address(&current)
+                                .map(|address| view! { <span class="address">{address.to_owned()}</span> })
+                        }}
                     </header>
                 </Show>
                 <super::session_header::SessionHeader />

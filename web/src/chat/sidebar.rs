@@ -42,6 +42,11 @@ pub fn Conversations() -> impl IntoView {
                             <span class="name">{
                                 let c = conversation.clone();
                                 move || chat.title_of(&c)
+                            }{
+                                // An agent's direct conversation says so, as Slack marks apps.
+                                super::conversations::direct_address(&conversation)
+                                    .filter(|address| address.starts_with("agent:"))
+                                    .map(|_| view! { " " <span class="kind">"agent"</span> })
                             }</span>
                             {
                                 let c = conversation.clone();

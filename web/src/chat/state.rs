@@ -78,6 +78,10 @@ pub struct Chat {
     pending_changes: StoredValue<BTreeMap<EventId, agentnet_core::Event>, LocalStorage>,
     /// The message the URL points at ([`super::jump`]).
     pub(super) target: RwSignal<Option<EventId>>,
+    /// How many times the person asked again for the message the URL already
+    /// points at (the same search result opened twice): each time it is
+    /// scrolled to and highlighted again.
+    pub(super) jumps_again: RwSignal<u64>,
     /// The message jumped to, highlighted for a moment.
     pub(super) highlighted: RwSignal<Option<EventId>>,
     /// The message being looked for in the history, while it is.
@@ -117,6 +121,7 @@ impl Chat {
             reactions: RwSignal::new(BTreeMap::new()),
             pending_changes: StoredValue::new_local(BTreeMap::new()),
             target: RwSignal::new(None),
+            jumps_again: RwSignal::new(0),
             highlighted: RwSignal::new(None),
             seek: RwSignal::new(None),
             jump_hints: StoredValue::new(BTreeMap::new()),

@@ -7,7 +7,7 @@
 //! when they came back to a conversation is its read marker: the list draws
 //! a "new" line there ([`super::rows::Row::New`]).
 
-use super::conversations::EVERYONE;
+use super::conversations::is_direct;
 use super::messages::{Line, mentions_in};
 use super::state::Chat;
 use crate::storage;
@@ -25,11 +25,6 @@ pub struct Unread {
     pub direct: bool,
     /// One of them is for the person: a direct message or a mention.
     pub for_me: bool,
-}
-
-/// True for a direct conversation (not everyone, not a channel).
-pub fn is_direct(conversation: &str) -> bool {
-    conversation != EVERYONE && !conversation.starts_with("channel/")
 }
 
 /// True when `line` is for `me`: from someone else, in a direct conversation
@@ -175,6 +170,7 @@ impl Chat {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::chat::conversations::EVERYONE;
     use crate::chat::messages::{LineState, line_from};
     use agentnet_core::{Event, EventId, Limits};
     use serde_json::json;

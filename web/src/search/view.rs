@@ -185,6 +185,7 @@ fn ResultItem(
     let (id, seq) = (line.id, found.seq);
     let open = move |_| {
         chat.expect_jump(id, seq);
+        chat.jump_again(id);
         close.run(());
     };
     view! {
