@@ -7,27 +7,42 @@
 #   tests/bench/cold-start.sh lints   # the lints and native tests, cold: four clippy passes and
 #                                     # `cargo test` against the clippy-linted test build
 #
-# `run` and `test` clone HEAD into a scratch folder with an empty AGENTNET_CACHE (no pinned tools,
-# no build output, no wasm-opt results; npm and crates come from their local caches) and print
-# the script's own step table; `run` stops the edge once it says Ready and GET / answers.
+# `run` and `test` clone HEAD into a scratch folder and run it with a scratch HOME, as on a fresh
+# machine: ~/.cache (agentnet's: no pinned tools, no build output, no wasm-opt results; pip's,
+# Deno's) and ~/.config start empty, while the toolchain and the crates and npm packages come
+# from this machine's ~/.rustup, ~/.cargo and ~/.npm. (A separate AGENTNET_CACHE alone is not
+# enough: the deploy test runs ./scripts/deploy with nothing but HOME, which would build into the
+# real ~/.cache/agentnet from scratch.) They print the script's own step table; `run` stops the
+# edge once it says Ready and GET / answers.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 SCRATCH="${COLD_SCRATCH:-/tmp/agentnet-cold}"
-PORT="${PORT:-8899}"
+export PORT="${PORT:-8899}"
 
 fresh_clone() {
   rm -rf "$SCRATCH"
-  mkdir -p "$SCRATCH"
+  mkdir -p "$SCRATCH/home"
+  local keep
+  for keep in .rustup .cargo .npm; do
+    [ ! -e "$HOME/$keep" ] || ln -s "$HOME/$keep" "$SCRATCH/home/$keep"
+  done
   git clone --quiet "$ROOT" "$SCRATCH/clone"
   echo "cold start of $(git -C "$SCRATCH/clone" log --oneline -1 | cut -c1-60)"
+}
+
+# in_fresh_home COMMAND...: becomes COMMAND (exec, same process) in the clone, with the scratch
+# HOME and no cache settings; call it in a subshell.
+in_fresh_home() {
+  cd "$SCRATCH/clone"
+  exec env -u AGENTNET_CACHE -u CARGO_TARGET_DIR HOME="$SCRATCH/home" "$@"
 }
 
 cold_run() {
   fresh_clone
   local log="$SCRATCH/run.log" started=$SECONDS pid
   # Its own session (setsid in place of the subshell, same pid), so stopping it stops wrangler and workerd.
-  (cd "$SCRATCH/clone" && AGENTNET_CACHE="$SCRATCH/cache" PORT="$PORT" exec setsid ./scripts/run > "$log" 2>&1 < /dev/null) &
+  (PORT="$PORT" in_fresh_home setsid ./scripts/run > "$log" 2>&1 < /dev/null) &
   pid=$!
   until grep -q "Ready on" "$log" 2>/dev/null; do
     kill -0 "$pid" 2>/dev/null || { tail -n 40 "$log"; echo "./scripts/run ended before serving"; exit 1; }
@@ -43,10 +58,10 @@ cold_run() {
 cold_test() {
   fresh_clone
   local log="$SCRATCH/test.log" started=$SECONDS rc=0
-  (cd "$SCRATCH/clone" && AGENTNET_CACHE="$SCRATCH/cache" ./scripts/test > "$log" 2>&1) || rc=$?
+  (in_fresh_home ./scripts/test > "$log" 2>&1) || rc=$?
   echo "./scripts/test ended with $rc after $((SECONDS - started)) s"
   sed -n '/Time by step/,$p' "$log"
-  grep -E '^# (tests|pass|fail)' "$log" || true
+  grep -E '^ℹ (tests|pass|fail) ' "$log" || true
 }
 
 # The lints and native tests from an empty build directory, both ways, one after the other.
