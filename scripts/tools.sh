@@ -4,8 +4,9 @@
 # On a machine without them the compile (about 5 minutes on 2 cores) runs in the background
 # while the wasm builds compile: those need wasm-bindgen only after cargo has built the wasm, and
 # worker-build only for the edge, so `need_tool` waits where a tool is first used. A release
-# wasm build spends much of its time in single-threaded code generation and LTO, which leaves a
-# core free for the tools (BENCHMARKS.md, "a cold ./scripts/run").
+# wasm build spends part of its time in single-threaded code generation and LTO, which leaves a
+# core for the tools: a cold ./scripts/run serves about a minute sooner (BENCHMARKS.md, "Issue
+# 46: the lints folded into the test build, the tools compiled in the background").
 
 TOOLS="$AGENTNET_CACHE/tools"
 TOOLS_LOG="$AGENTNET_CACHE/logs/tools-install.log"
@@ -72,7 +73,7 @@ setup_tools() {
 # need_tool BINARY: returns once BINARY is installed at its pinned version, waiting for the
 # background compile if it is still running; stops the script if that compile failed.
 need_tool() {
-  local binary="$1" want crate version name started=$SECONDS
+  local binary="$1" want started=$SECONDS
   want="$(pinned_tools | awk -v b="$binary" '$3 == b { print $2 }')"
   [ "$(tool_version "$binary")" = "$want" ] && return 0
   note "waiting for $binary $want (compiling in the background; log: $TOOLS_LOG)"
