@@ -231,37 +231,28 @@ pub fn Composer(
 }
 
 /// What the empty composer of `conversation` says: "Message" and the
-/// conversation's title (`title_of`), a person by their display name
-/// (`human:ann` is "ann"), not their address.
+/// conversation's title (`title_of`), which names a person by their display
+/// name (`human:ann` is "ann"), not their address.
 pub fn placeholder_for(conversation: &str, title_of: impl Fn(&str) -> String) -> String {
-    match super::conversations::is_direct(conversation) {
-        true => format!(
-            "Message {}",
-            crate::people::order::display_name(conversation)
-        ),
-        false => format!("Message {}", title_of(conversation)),
-    }
+    format!("Message {}", title_of(conversation))
 }
 
 #[cfg(test)]
 mod tests {
     use super::placeholder_for;
+    use crate::chat::conversations::title_of as title;
 
     #[test]
     fn a_person_is_named_by_their_display_name() {
-        let title = |c: &str| format!("title of {c}");
         assert_eq!(
             placeholder_for("human:guest-43946", title),
             "Message guest-43946"
         );
         assert_eq!(placeholder_for("agent:echo", title), "Message echo");
-        assert_eq!(
-            placeholder_for("channel/plan", title),
-            "Message title of channel/plan"
-        );
+        assert_eq!(placeholder_for("channel/plan", title), "Message # plan");
         assert_eq!(
             placeholder_for("agent:broadcast", title),
-            "Message title of agent:broadcast"
+            "Message Everyone"
         );
     }
 }

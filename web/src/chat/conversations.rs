@@ -9,7 +9,7 @@ pub const EVERYONE: &str = "agent:broadcast";
 /// The conversation a message belongs to, seen by `me`: the broadcast, its
 /// channel, or the other person of a direct message.
 pub fn conversation_of(target: &str, source: &str, me: &str) -> String {
-    if target == EVERYONE || target.starts_with("channel/") {
+    if !is_direct(target) {
         target.to_owned()
     } else if target == me {
         source.to_owned()

@@ -12,7 +12,7 @@
 //! once each. The list shows the newest and pages earlier ones in as the
 //! person scrolls up ([`super::list`]).
 
-use super::conversations::EVERYONE;
+use super::conversations::is_direct;
 use super::messages::{Line, LineState, is_conversation_event, line_from};
 pub use super::reads::{PAGE, Read, Reads};
 use super::state::{Chat, MAX_LINES};
@@ -40,10 +40,10 @@ pub fn reads_for(conversation: &str, me: &str, after: u64, until: Option<u64>) -
         after,
         until,
     };
-    if conversation == EVERYONE || conversation.starts_with("channel/") {
-        vec![read(None, conversation)]
-    } else {
+    if is_direct(conversation) {
         vec![read(Some(conversation), me), read(Some(me), conversation)]
+    } else {
+        vec![read(None, conversation)]
     }
 }
 
@@ -233,6 +233,7 @@ impl Chat {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::chat::conversations::EVERYONE;
     use agentnet_core::EventId;
     use agentnet_core::{Event, Limits};
     use serde_json::json;

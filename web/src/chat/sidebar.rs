@@ -4,6 +4,7 @@
 //! the bell that turns notifications on ([`super::notify`]).
 
 use super::state::Chat;
+use crate::people::order::{Kind, kind_of};
 use crate::routes::Place;
 use crate::session::{Pane, Session};
 use leptos::prelude::*;
@@ -43,9 +44,10 @@ pub fn Conversations() -> impl IntoView {
                                 let c = conversation.clone();
                                 move || chat.title_of(&c)
                             }{
-                                // An agent's direct conversation says so, as Slack marks apps.
+                                // An agent's direct conversation says so (whom People groups as
+                                // agents), as Slack marks apps.
                                 super::conversations::direct_address(&conversation)
-                                    .filter(|address| address.starts_with("agent:"))
+                                    .filter(|address| kind_of(address) == Kind::Agent)
                                     .map(|_| view! { " " <span class="kind">"agent"</span> })
                             }</span>
                             {

@@ -5,7 +5,7 @@
 //! received, and what the network made of the person's own (also told to
 //! the other tabs of this workspace, [`super::tabs`]).
 
-use super::conversations::EVERYONE;
+use super::conversations::{EVERYONE, is_direct};
 use super::messages::{Line, LineState, is_conversation_event, line_from, restored_lines};
 use super::reads::Reads;
 use super::sessions::Sessions;
@@ -151,7 +151,7 @@ impl Chat {
             .collect();
         // Direct conversations come back with their messages.
         for line in &lines {
-            if line.conversation != EVERYONE && !line.conversation.starts_with("channel/") {
+            if is_direct(&line.conversation) {
                 self.add_direct(line.conversation.clone());
             }
         }
@@ -237,7 +237,7 @@ impl Chat {
             ReplicaEffect::Received(event) if self.take_change(event) => {}
             ReplicaEffect::Received(event) if is_conversation_event(event) => {
                 let line = line_from(event, LineState::Received, &self.session.me_text());
-                if line.conversation != EVERYONE && !line.conversation.starts_with("channel/") {
+                if is_direct(&line.conversation) {
                     self.add_direct(line.conversation.clone());
                 }
                 self.notify(&line);
