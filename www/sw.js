@@ -2,11 +2,14 @@
 // so the workspace opens without the network. Network first, so a deployed
 // update is picked up when online; the cached copy when the network fails.
 // Network traffic (/networks/…, /v1/…) is never cached. Every page of the
-// workspace (`/`, `/n/{network}/…`) is the same app shell, kept once as `/`.
+// workspace (`/`, `/n/{network}/…`) is the same app shell, kept once as `/`:
+// only the app's own page is kept there, never another file opened as a page
+// (the manifest, a script), which would then open in place of the workspace.
 
-const CACHE = 'agentnet-shell-v2';
+// v3: a v2 cache may hold another file as the shell.
+const CACHE = 'agentnet-shell-v3';
 const SHELL = [
-  '/', '/style.css', '/search.css', '/attachments.css', '/pkg/agentnet_web.js', '/pkg/agentnet_web_bg.wasm',
+  '/', '/boot.js', '/style.css', '/search.css', '/attachments.css', '/pkg/agentnet_web.js', '/pkg/agentnet_web_bg.wasm',
   '/manifest.webmanifest', '/icons/icon.svg', '/icons/icon-192.png', '/icons/icon-512.png',
 ];
 
@@ -41,6 +44,14 @@ function isShell(request) {
     && !WORKER_PATHS.some((prefix) => url.pathname.startsWith(prefix));
 }
 
+/** True when `response` is the workspace's own page (www/index.html): HTML that starts the app. */
+async function isAppPage(response) {
+  const type = response.headers.get('content-type') ?? '';
+  if (!response.ok || !type.startsWith('text/html')) return false;
+  const html = await response.clone().text();
+  return html.includes('<script type="module" src="/boot.js">');
+}
+
 self.addEventListener('fetch', (event) => {
   if (!isShell(event.request)) return;
   // A page of the workspace is the shell, whatever place its path names.
@@ -50,7 +61,8 @@ self.addEventListener('fetch', (event) => {
     const cache = await caches.open(CACHE);
     try {
       const response = await fetch(event.request);
-      if (response.ok) await cache.put(key, response.clone());
+      const keep = page ? await isAppPage(response) : response.ok;
+      if (keep) await cache.put(key, response.clone());
       return response;
     } catch (err) {
       const cached = await cache.match(key, { ignoreSearch: true });
