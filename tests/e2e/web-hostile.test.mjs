@@ -113,6 +113,7 @@ test('the app works under its CSP: a conversation, a message, a picture opened, 
     await page.waitForFunction((img) => img.complete && img.naturalWidth === 120, await big.elementHandle());
     await page.keyboard.press('Escape');
 
+    assert.deepEqual(await page.evaluate(() => window.violations), [], 'no CSP violation reported');
     // The inspector indents replies (a CSS property set through the CSSOM, not a style attribute).
     await page.goto(`${started.edge.url}/n/${id}/inspector`);
     await page.locator('.events .event').first().waitFor({ timeout: 15_000 });
@@ -153,6 +154,45 @@ test('a session title with a right-to-left override stays inside its sentence', 
     await shoot(page, 'hostile-rlo-title');
   } finally {
     host.close();
+    await context.close();
+  }
+});
+
+test('one message cannot hold the page: 75,000 nested list markers render bounded', async () => {
+  const { id } = await createNetwork(started.edge.url, { name: 'Nested', mods: ['workspace', 'persistence'] });
+  const context = await started.browser.newContext({ viewport: { width: 1366, height: 768 } });
+  const page = await context.newPage();
+  const mallory = await Agent.connect({ url: started.edge.url, network: id, name: 'agent:mallory' });
+  try {
+    await page.goto(`${started.edge.url}/n/${id}`);
+    await page.getByRole('status').filter({ hasText: 'online' }).waitFor({ timeout: 15_000 });
+    await mallory.send('agent:broadcast', 'workspace.message.posted', { content: 'just before' });
+    await page.locator('.message', { hasText: 'just before' }).waitFor({ timeout: 10_000 });
+    const sent = Date.now();
+    await mallory.send('agent:broadcast', 'workspace.message.posted', { content: `${'- '.repeat(75_000)}x` });
+    const message = page.locator('.message', { has: page.locator('.plain-rest') });
+    await message.waitFor({ timeout: 30_000 });
+    console.log(`# the 150 KB nested message showed ${Date.now() - sent} ms after it was sent`);
+    const shape = await message.locator('.markdown').evaluate((el) => {
+      let deepest = 0;
+      for (const node of el.querySelectorAll('*')) {
+        let depth = 0;
+        for (let n = node; n !== el; n = n.parentElement) depth += 1;
+        deepest = Math.max(deepest, depth);
+      }
+      return { elements: el.querySelectorAll('*').length, deepest, rest: el.querySelector('.plain-rest').textContent.length };
+    });
+    assert.ok(shape.elements <= 4_100, `elements drawn: ${shape.elements}`);
+    assert.ok(shape.deepest <= 16, `nesting drawn: ${shape.deepest}`);
+    assert.ok(shape.rest > 100_000, 'the rest shows as text');
+    // The page still answers the person.
+    await page.locator('#message').fill('still here');
+    await page.locator('#message').press('Enter');
+    await page.locator('.message[data-state="sent"]', { hasText: 'still here' }).waitFor({ timeout: 10_000 });
+    await page.locator('.message', { hasText: 'just before' }).scrollIntoViewIfNeeded();
+    await shoot(page, 'hostile-nested-message');
+  } finally {
+    mallory.close();
     await context.close();
   }
 });

@@ -138,7 +138,7 @@ fn Results(
                 let initial = f.name.chars().next().unwrap_or('?').to_uppercase().to_string();
                 let place = f.network.clone().map(|n| {
                     let name = listing.with(|l| network_name(l.as_ref(), &n));
-                    view! { <span title=format!("network {n}")>{format!(" · member of {name}")}</span> }
+                    view! { <span title=format!("network {n}")>{format!(" · member of {}", crate::bidi::isolate(&name))}</span> }
                 });
                 view! {
                     <li class="directory-card agent-card">

@@ -265,7 +265,7 @@ pub fn Inspector() -> impl IntoView {
             <ul class="events" aria-label="Events">
                 <For each=shown key=|row| (row.id, row.depth) let:row>
                     <li class="event" data-type=row.kind.clone() data-id=row.id.to_string()
-                        data-depth=row.depth style=format!("margin-left: {}em", row.depth * 2)>
+                        data-depth=row.depth style:margin-left=format!("{}em", row.depth * 2)>
                         <details open=move || linked.get() == Some(row.id)>
                             <summary>
                                 <span class="type">{row.kind.clone()}</span>

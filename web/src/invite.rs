@@ -135,7 +135,8 @@ pub fn InvitePage() -> impl IntoView {
                 view_state.set(match call(&network, "reject", &code).await {
                     Ok(_) => View::Declined(format!(
                         "You declined the invitation to {}. {} will be told.",
-                        invitation.name, invitation.inviter
+                        crate::bidi::isolate(&invitation.name),
+                        crate::bidi::isolate(&invitation.inviter)
                     )),
                     Err(why) => View::Failed(why),
                 });
@@ -153,7 +154,7 @@ pub fn InvitePage() -> impl IntoView {
                     let (accept, decline) = (accept.clone(), decline.clone());
                     let (for_accept, for_decline) = (invitation.clone(), invitation.clone());
                     view! {
-                        <p class="network-name">"You are invited to " <strong>{invitation.name.clone()}</strong></p>
+                        <p class="network-name">"You are invited to " <strong>{crate::bidi::isolate(&invitation.name)}</strong></p>
                         {invitation.description.clone().map(|d| view! { <p class="description">{d}</p> })}
                         <p class="inviter">"Invited by " <strong>{invitation.inviter.clone()}</strong></p>
                         {invitation.invitee.clone().map(|i| view! { <p class="invitee">"For " <strong>{i}</strong></p> })}

@@ -21,6 +21,7 @@
 //! feature depends on the page that composes it.
 
 pub mod admin;
+pub mod bidi;
 pub mod chat;
 pub mod clock;
 pub mod connection;

@@ -88,7 +88,12 @@ pub fn About(
     let networks = crate::networks::Networks::get();
     let title = {
         let network = network.clone();
-        move || format!("About {}", networks.label_of(&network))
+        move || {
+            format!(
+                "About {}",
+                crate::bidi::isolate(&networks.label_of(&network))
+            )
+        }
     };
     let (profile, set_profile) = signal(None::<Result<Vec<(&'static str, String)>, WebError>>);
     let url = format!("/networks/{network}/v1/profile");

@@ -72,7 +72,7 @@ pub fn Invitations(
             <ul class="admin-invitations" aria-label="Unused invitations">
                 {invitations.into_iter().map(|i| {
                     let code = i.get("code").and_then(Value::as_str).unwrap_or("").to_owned();
-                    let who = i.get("invitee").and_then(Value::as_str).unwrap_or("anyone").to_owned();
+                    let who = crate::bidi::isolate(i.get("invitee").and_then(Value::as_str).unwrap_or("anyone"));
                     let expires = i.get("expires_at").and_then(Value::as_u64).map(|at| expiry_words(at, now));
                     let link = crate::invite::invitation_link(&origin, &network, &code);
                     let (revoke, to_copy) = (code.clone(), link.clone());

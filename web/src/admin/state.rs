@@ -260,6 +260,7 @@ pub fn invitation_news(event: &agentnet_core::Event) -> String {
         .get("invitee")
         .and_then(Value::as_str)
         .unwrap_or("someone");
+    let invitee = crate::bidi::isolate(invitee);
     match event.event_type.as_str() {
         "workspace.invitation.accepted" => format!("{invitee} accepted your invitation."),
         "workspace.invitation.rejected" => format!("{invitee} declined your invitation."),

@@ -79,7 +79,7 @@ fn PendingChip(file: Pending, in_thread: bool) -> impl IntoView {
             {thumb}
             <span class="chip-name">{file.name.clone()}</span>
             <span class="chip-size">{size_label(file.bytes.len() as u64)}</span>
-            <button type="button" class="chip-remove" aria-label=format!("Remove {}", file.name)
+            <button type="button" class="chip-remove" aria-label=format!("Remove {}", crate::bidi::isolate(&file.name))
                 on:click=move |_| files.remove(in_thread, key)>"×"</button>
         </li>
     }

@@ -203,7 +203,7 @@ pub fn Composer(
     view! {
         <Show when=move || replying.get().is_some()>
             <p class="replying">
-                {move || replying.get().map(|(_, e)| format!("Replying to “{e}”")).unwrap_or_default()}
+                {move || replying.get().map(|(_, e)| format!("Replying to “{}”", crate::bidi::isolate(&e))).unwrap_or_default()}
                 <button type="button" on:click=move |_| replying.set(None)>"Cancel reply"</button>
             </p>
         </Show>
@@ -234,7 +234,7 @@ pub fn Composer(
 /// conversation's title (`title_of`), which names a person by their display
 /// name (`human:ann` is "ann"), not their address.
 pub fn placeholder_for(conversation: &str, title_of: impl Fn(&str) -> String) -> String {
-    format!("Message {}", title_of(conversation))
+    format!("Message {}", crate::bidi::isolate(&title_of(conversation)))
 }
 
 #[cfg(test)]

@@ -55,7 +55,7 @@ pub fn title_of(conversation: &str) -> String {
     match conversation {
         EVERYONE => "Everyone".to_owned(),
         c => match c.strip_prefix("channel/") {
-            Some(name) => format!("# {name}"),
+            Some(name) => format!("# {}", crate::bidi::isolate(name)),
             None => crate::people::order::display_name(c).to_owned(),
         },
     }

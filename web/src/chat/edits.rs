@@ -8,7 +8,7 @@
 //! to the other tabs like a post) or when it arrives (others', live or from
 //! history); what is known is kept in [`super::changes`].
 
-use super::changes::{change_of, patch, record};
+use super::changes::{Said, change_of, patch, record};
 use super::messages::Line;
 use super::state::Chat;
 use super::tabs::TabNews;
@@ -26,22 +26,45 @@ impl Chat {
         let Some((message, change)) = change_of(event) else {
             return false;
         };
-        let _ = self
-            .changes
-            .try_update_value(|c| record(c, message, event.timestamp, change));
+        let said = Said {
+            at: event.timestamp,
+            by: event.source.to_string(),
+            change,
+        };
+        let _ = self.changes.try_update_value(|c| record(c, message, said));
+        self.repatch(Some(message));
+        true
+    }
+
+    /// The lines (`only` the one with that id, when given) with the changes
+    /// known for them, by those the page knows may make them.
+    pub(super) fn repatch(&self, only: Option<agentnet_core::EventId>) {
         let changes = self.changes.with_value(Clone::clone);
+        let masters = self.masters.with_value(Clone::clone);
         self.lines.update(|lines| {
-            if let Some(line) = lines.iter_mut().find(|l| l.id == message) {
-                patch(line, &changes);
+            for line in lines
+                .iter_mut()
+                .filter(|l| only.is_none_or(|id| l.id == id))
+            {
+                patch(line, &changes, &masters);
             }
         });
-        true
     }
 
     /// `line` with the changes known for it.
     pub(super) fn patched(&self, mut line: Line) -> Line {
-        self.changes.with_value(|c| patch(&mut line, c));
+        let masters = self.masters.with_value(Clone::clone);
+        self.changes.with_value(|c| patch(&mut line, c, &masters));
         line
+    }
+
+    /// The network's masters are now `masters` (from the roster): a deletion
+    /// one of them made before the page knew shows now.
+    pub fn set_masters(&self, masters: std::collections::BTreeSet<String>) {
+        if self.masters.with_value(|m| *m != masters) {
+            self.masters.set_value(masters);
+            self.repatch(None);
+        }
     }
 
     /// Changes the person's message `line` (an edit, its deletion, a reaction).

@@ -11,6 +11,7 @@
 //! type safe to open).
 
 use super::attach::{Attachments, Loaded, opens_in_tab};
+use crate::bidi::isolate;
 use crate::session::Session;
 use agentnet_core::model::attachment::{is_inline_image, size_label};
 use leptos::prelude::*;
@@ -178,7 +179,7 @@ pub fn Picture(
             let (shown, href) = (file.clone(), url.clone());
             view! {
                 <a class="picture" href=href target="_blank" rel="noopener noreferrer"
-                    aria-label=format!("Open {} full size", file.name)
+                    aria-label=format!("Open {} full size", isolate(&file.name))
                     on:click=move |ev| if !wants_a_tab(&ev) {
                         ev.prevent_default();
                         viewer.show(shown.clone());
@@ -191,7 +192,7 @@ pub fn Picture(
         Some(Loaded::Failed(why)) => {
             view! { <span class="picture-failed">{format!("Not shown: {why}")}</span> }.into_any()
         }
-        _ => view! { <span class="picture-loading" aria-label=format!("Loading {}", file.name)></span> }
+        _ => view! { <span class="picture-loading" aria-label=format!("Loading {}", isolate(&file.name))></span> }
             .into_any(),
     }
     }
@@ -219,11 +220,11 @@ pub fn FileCard(
         Some(Loaded::Url(url, _)) => {
             let open = opens_in_tab(&mime).then(|| {
                 view! { <a href=url.clone() target="_blank" rel="noopener noreferrer"
-                aria-label=format!("Open {}", name)>"Open"</a> }
+                aria-label=format!("Open {}", isolate(&name))>"Open"</a> }
             });
             view! {
                 {open}
-                <a href=url download=name.clone() aria-label=format!("Download {}", name)>"Download"</a>
+                <a href=url download=name.clone() aria-label=format!("Download {}", isolate(&name))>"Download"</a>
             }
             .into_any()
         }
@@ -313,7 +314,7 @@ pub fn Lightbox() -> impl IntoView {
                     <h2 id="lightbox-title">{file.name.clone()}</h2>
                     <span class="file-meta">{about}</span>
                     <a class="lightbox-download" href=url.clone() download=file.name.clone()
-                        aria-label=format!("Download {}", file.name)>"Download"</a>
+                        aria-label=format!("Download {}", isolate(&file.name))>"Download"</a>
                     <button type="button" class="lightbox-close" autofocus
                         on:click=move |_| viewer.shown.set(None)>"Close"</button>
                 </header>

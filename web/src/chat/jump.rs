@@ -140,7 +140,7 @@ impl Chat {
             self.seek.set(None);
             return self.session.report(format!(
                 "That message is not in what the network keeps of {}.",
-                untrack(|| self.title_of(conversation))
+                crate::bidi::isolate(&untrack(|| self.title_of(conversation)))
             ));
         }
         self.seek.update_untracked(|s| {

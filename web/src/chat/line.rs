@@ -12,6 +12,7 @@ use super::own::{EditForm, OwnActions};
 use super::reactions::{ReactButton, ReactionChips};
 use super::state::Chat;
 use super::time::Clock;
+use crate::bidi::isolate;
 use crate::ioa::card::IoaCard;
 use crate::routes::Place;
 use crate::session::Session;
@@ -67,7 +68,7 @@ pub fn MessageLine(
         LineState::Received => "received".to_owned(),
         LineState::Pending => "pending".to_owned(),
         LineState::Sent => "sent".to_owned(),
-        LineState::Rejected(reason) => format!("not delivered: {reason}"),
+        LineState::Rejected(reason) => format!("not delivered: {}", isolate(reason)),
     };
     let at = line.at;
     if line.status {
@@ -130,8 +131,8 @@ pub fn MessageLine(
     let mine = !matches!(line.state, LineState::Received);
     let has_replies = replies.count > 0;
     let thread_name = match replies.count {
-        0 => format!("Thread of “{excerpt}”"),
-        _ => format!("Thread of “{excerpt}”: {thread_label}"),
+        0 => format!("Thread of “{}”", isolate(&excerpt)),
+        _ => format!("Thread of “{}”: {thread_label}", isolate(&excerpt)),
     };
     view! {
         <li class="message" class:grouped=grouped class:mine=mine
@@ -142,7 +143,7 @@ pub fn MessageLine(
                 <Time at />
             </p>
             <div class="content">
-                {parent.map(|p| view! { <span class="thread">{format!("↪ in reply to “{p}”")}</span> })}
+                {parent.map(|p| view! { <span class="thread">{format!("↪ in reply to “{}”", isolate(&p))}</span> })}
                 {line.delegated_by.clone().map(|by| view! { <span class="delegated">{format!("delegated by {by}")}</span> })}
                 <span class="text">{body}</span>
                 <super::attachment_view::AttachmentList attachments=line.attachments.clone() />
@@ -154,7 +155,7 @@ pub fn MessageLine(
             <span class="actions">
                 <a class="thread-link" class:has-replies=has_replies href=thread aria-label=thread_name>{thread_label}</a>
                 {has_replies.then(|| view! { <span class="last-reply"><Time at=replies.last_at prefix="last reply " /></span> })}
-                <button type="button" class="reply" aria-label=format!("Reply to “{excerpt}”")
+                <button type="button" class="reply" aria-label=format!("Reply to “{}”", isolate(&excerpt))
                     on:click=move |_| chat.reply_to(id, excerpt.clone(), in_thread)>"Reply"</button>
                 {reactable.then(|| view! { <ReactButton line=react_line.clone() /> })}
                 {own_actions}

@@ -12,6 +12,7 @@ use super::messages::Line;
 use super::rows::{Marker, Row, WINDOW, rows, thread_of};
 use super::state::Chat;
 use super::time::Clock;
+use crate::bidi::isolate;
 use agentnet_core::EventId;
 use leptos::html::Div;
 use leptos::prelude::*;
@@ -272,14 +273,14 @@ pub fn MessageList(
                             </button>
                         }.into_any()
                     } else if !shown.with(Vec::is_empty) {
-                        view! { <p class="history-state">{format!("This is the beginning of {}.", title())}</p> }.into_any()
+                        view! { <p class="history-state">{format!("This is the beginning of {}.", isolate(&title()))}</p> }.into_any()
                     } else {
                         ().into_any()
                     }}
                 </div>
                 <Show when=move || !in_thread && shown.with(Vec::is_empty) && !chat.history_loading(&chat.current.get())>
                     <div class="empty-conversation">
-                        <p class="empty-title">{move || format!("No messages in {} yet", title())}</p>
+                        <p class="empty-title">{move || format!("No messages in {} yet", isolate(&title()))}</p>
                         <p>{move || empty_hint(&chat.current.get())}</p>
                     </div>
                 </Show>

@@ -25,7 +25,11 @@ pub fn title_for(line: &Line, conversation_title: &str) -> String {
     if super::conversations::is_direct(&line.conversation) {
         format!("{} wrote to you", line.source)
     } else {
-        format!("{} mentioned you in {conversation_title}", line.source)
+        format!(
+            "{} mentioned you in {}",
+            line.source,
+            crate::bidi::isolate(conversation_title)
+        )
     }
 }
 

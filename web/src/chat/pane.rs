@@ -54,7 +54,7 @@ pub fn ChatPane() -> impl IntoView {
                 <section class="thread-pane" aria-label="Thread">
                     <p class="thread-bar">
                         <strong>"Thread"</strong>
-                        <span class="thread-in">{move || format!("in {}", chat.title_of(&chat.thread_conversation()))}</span>
+                        <span class="thread-in">{move || format!("in {}", crate::bidi::isolate(&chat.title_of(&chat.thread_conversation())))}</span>
                         <a href=move || session.path(&Place::Conversation(chat.thread_conversation()))>"Back to the conversation"</a>
                     </p>
                     <MessageList in_thread=true />

@@ -9,7 +9,7 @@ use super::line::Replies;
 use super::messages::{Line, excerpt_of};
 use super::time::{local_day, same_group};
 use agentnet_core::EventId;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// Messages shown at first, and added by each "load earlier".
 pub const WINDOW: usize = 50;
@@ -23,6 +23,9 @@ pub enum Row {
         day: i64,
         /// A message time on that day (to name it).
         at: u64,
+        /// The message below it: a day can come twice when messages are out
+        /// of time order, so its key names the message it heads.
+        first: EventId,
     },
     /// The read marker: the messages below came after the person left off.
     New,
@@ -43,7 +46,7 @@ impl Row {
     /// A key that changes when the row must be drawn again.
     pub fn key(&self) -> String {
         match self {
-            Row::Day { day, .. } => format!("day {day}"),
+            Row::Day { day, first, .. } => format!("day {day} {first}"),
             Row::New => "new".to_owned(),
             Row::Message {
                 line,
@@ -122,10 +125,19 @@ pub fn rows(
     let mut out = Vec::with_capacity(window + 4);
     let mut previous: Option<&Line> = None;
     let mut marked = false;
+    // Each message once (a keyed list draws nothing after a repeated key).
+    let mut drawn: HashSet<EventId> = HashSet::with_capacity(window);
     for line in &shown[start..] {
+        if !drawn.insert(line.id) {
+            continue;
+        }
         let day = local_day(line.at, offset_ms);
         if previous.is_none_or(|p| local_day(p.at, offset_ms) != day) {
-            out.push(Row::Day { day, at: line.at });
+            out.push(Row::Day {
+                day,
+                at: line.at,
+                first: line.id,
+            });
         }
         let new = !marked
             && marker.is_some_and(|m| line.at > m.at && line.source != m.me && !line.status);
@@ -287,5 +299,29 @@ mod tests {
         };
         assert!(!super::rows(&all, &shown, WINDOW, None, 0, Some(read_all)).contains(&Row::New));
         assert!(!super::rows(&all, &shown, WINDOW, None, 0, None).contains(&Row::New));
+    }
+
+    #[test]
+    fn out_of_order_times_keep_every_row_with_its_own_key() {
+        // The sender chose the times: yesterday's message between today's.
+        let all = vec![
+            line(1, "agent:a", T0 + DAY, None),
+            line(2, "agent:b", T0, None),
+            line(3, "agent:a", T0 + DAY + 1_000, None),
+            line(4, "agent:b", T0 + DAY + 2_000, None),
+            line(4, "agent:b", T0 + DAY + 2_000, None),
+        ];
+        let shown: Vec<&Line> = all.iter().collect();
+        let rows = rows(&all, &shown, WINDOW, None, 0, None);
+        let keys: Vec<String> = rows.iter().map(Row::key).collect();
+        let unique: HashSet<&String> = keys.iter().collect();
+        assert_eq!(unique.len(), keys.len(), "keys repeat: {keys:?}");
+        assert_eq!(
+            messages(&rows).len(),
+            4,
+            "every message once, the repeated one once"
+        );
+        let days = rows.iter().filter(|r| matches!(r, Row::Day { .. })).count();
+        assert_eq!(days, 3, "today, yesterday, today again");
     }
 }

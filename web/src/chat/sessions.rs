@@ -5,6 +5,7 @@
 //! and the update the header's form sends ([`update_payload`]; the header
 //! is [`super::session_header`]).
 
+use crate::bidi::isolate;
 use agentnet_core::Event;
 use serde_json::{Map, Value, json};
 use std::collections::BTreeMap;
@@ -72,10 +73,11 @@ impl Sessions {
             .title
             .clone()
             .unwrap_or_else(|| conversation.trim_start_matches("channel/").to_owned());
+        let title = isolate(&title);
         Some(if info.status == "open" {
             format!("# {title}")
         } else {
-            format!("# {title} · {}", info.status)
+            format!("# {title} · {}", isolate(&info.status))
         })
     }
 }

@@ -70,7 +70,7 @@ pub fn Conversations() -> impl IntoView {
             </ul>
             <Show when=move || current.get().starts_with("channel/")>
                 <button type="button" class="leave" on:click=move |_| chat.leave(current.get_untracked())>
-                    {move || format!("Leave {}", chat.title_of(&current.get()))}
+                    {move || format!("Leave {}", crate::bidi::isolate(&chat.title_of(&current.get())))}
                 </button>
             </Show>
             <form class="new-channel" on:submit=submit>

@@ -72,6 +72,8 @@ pub struct Chat {
     pub(super) left_off: RwSignal<Option<(String, u64)>>,
     /// Edits and deletions known, by message ([`super::edits`]).
     pub(super) changes: StoredValue<super::changes::Changes>,
+    /// The network's masters, as the roster says (who may delete others' messages).
+    pub(super) masters: StoredValue<BTreeSet<String>>,
     /// Reactions known, by message ([`super::reaction_counts`]).
     pub(super) reactions: RwSignal<super::reaction_counts::Reactions>,
     /// The person's edits, deletions and reactions waiting for the network, by event id.
@@ -118,6 +120,7 @@ impl Chat {
             arriving: RwSignal::new(true),
             left_off: RwSignal::new(None),
             changes: StoredValue::new(BTreeMap::new()),
+            masters: StoredValue::new(BTreeSet::new()),
             reactions: RwSignal::new(BTreeMap::new()),
             pending_changes: StoredValue::new_local(BTreeMap::new()),
             target: RwSignal::new(None),
@@ -167,7 +170,10 @@ impl Chat {
     pub fn title_of(&self, conversation: &str) -> String {
         self.sessions
             .with(|s| s.title_of(conversation))
-            .or_else(|| self.display_name(conversation).map(|n| format!("# {n}")))
+            .or_else(|| {
+                self.display_name(conversation)
+                    .map(|n| format!("# {}", crate::bidi::isolate(&n)))
+            })
             .unwrap_or_else(|| super::conversations::title_of(conversation))
     }
 
@@ -335,9 +341,10 @@ impl Chat {
                     .try_update_value(|p| p.remove(&id))
                     .flatten()
                 {
-                    Some(_) => self
-                        .session
-                        .report(format!("The message was not changed: {reason}")),
+                    Some(_) => self.session.report(format!(
+                        "The message was not changed: {}",
+                        crate::bidi::isolate(&reason)
+                    )),
                     None => self.set_state(id, LineState::Rejected(reason)),
                 }
             }

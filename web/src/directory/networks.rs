@@ -76,7 +76,7 @@ pub fn PublicNetworks(
                                         <p class="card-text">{if n.description.is_empty() { "No description.".to_owned() } else { n.description.clone() }}</p>
                                     </div>
                                     <a class="directory-button primary" href=network_path(&n.id)
-                                        aria-label=format!("Join {}", n.name)>"Join"</a>
+                                        aria-label=format!("Join {}", crate::bidi::isolate(&n.name))>"Join"</a>
                                 </li>
                             }
                         }).collect_view()}

@@ -55,8 +55,11 @@ pub fn others_line(editors: &[String], me: &str) -> String {
         .collect();
     match others.as_slice() {
         [] => "Only you are here.".to_owned(),
-        [one] => format!("Also editing: {one}"),
-        many => format!("Also editing: {}", many.join(", ")),
+        [one] => format!("Also editing: {}", crate::bidi::isolate(one)),
+        many => {
+            let names: Vec<String> = many.iter().map(|e| crate::bidi::isolate(e)).collect();
+            format!("Also editing: {}", names.join(", "))
+        }
     }
 }
 
@@ -174,7 +177,7 @@ pub fn LiveDocument(
                 </p>
             </Show>
             {move || state.get().and_then(|d| d.refused).map(|reason| view! {
-                <p class="problem" role="alert">{format!("Your edit was refused and undone: {reason}")}</p>
+                <p class="problem" role="alert">{format!("Your edit was refused and undone: {}", crate::bidi::isolate(&reason))}</p>
             })}
         </div>
     }

@@ -31,7 +31,7 @@ pub fn MarkdownPreview(
     title: String,
 ) -> impl IntoView {
     view! {
-        <div class="markdown-preview" role="region" aria-label=format!("Preview of {title}")
+        <div class="markdown-preview" role="region" aria-label=format!("Preview of {}", crate::bidi::isolate(&title))
             tabindex="0" inner_html=move || document_to_html(&text.get())></div>
     }
 }

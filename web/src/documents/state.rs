@@ -201,7 +201,10 @@ impl Documents {
             }
             ReplicaEffect::RequestFailed { request, rejection } => {
                 if let Some(address) = self.read_in_flight(*request) {
-                    let reason = format!("Could not read it: {}", rejection.message);
+                    let reason = format!(
+                        "Could not read it: {}",
+                        crate::bidi::isolate(&rejection.message)
+                    );
                     self.opened.set(Some((address, Opened::Failed(reason))));
                 }
             }
@@ -212,7 +215,7 @@ impl Documents {
             }
             ReplicaEffect::Rejected { id, rejection } => {
                 if let Some((address, _)) = self.save_in_flight(*id) {
-                    let reason = format!("Not saved: {}", rejection.message);
+                    let reason = format!("Not saved: {}", crate::bidi::isolate(&rejection.message));
                     self.opened.set(Some((address, Opened::Failed(reason))));
                 }
             }

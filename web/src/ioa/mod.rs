@@ -8,6 +8,7 @@
 
 pub mod card;
 
+use crate::bidi::isolate;
 use agentnet_core::bindings::ioa::wire::MESSAGE_TYPE;
 use agentnet_core::event::metadata::ProtocolMetadata;
 use agentnet_core::{Address, Event, EventId, EventType};
@@ -153,12 +154,14 @@ impl IoaMessage {
     /// One line of text for excerpts and thread markers.
     pub fn summary(&self) -> String {
         match &self.kind {
-            IoaKind::Checkpoint { title, .. } => format!("Checkpoint: {title}"),
+            IoaKind::Checkpoint { title, .. } => format!("Checkpoint: {}", isolate(title)),
             IoaKind::Answer { option, feedback } if feedback.is_empty() => option.clone(),
-            IoaKind::Answer { option, feedback } => format!("{option}: {feedback}"),
-            IoaKind::Handoff { title, .. } => format!("Handoff: {title}"),
-            IoaKind::Swarm { content, .. } => format!("Swarm: {content}"),
-            IoaKind::Team { team, text } => format!("[{team}] {text}"),
+            IoaKind::Answer { option, feedback } => {
+                format!("{}: {}", isolate(option), isolate(feedback))
+            }
+            IoaKind::Handoff { title, .. } => format!("Handoff: {}", isolate(title)),
+            IoaKind::Swarm { content, .. } => format!("Swarm: {}", isolate(content)),
+            IoaKind::Team { team, text } => format!("[{}] {}", isolate(team), isolate(text)),
             IoaKind::Plain(text) => text.clone(),
         }
     }

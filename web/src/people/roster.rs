@@ -32,7 +32,7 @@ pub fn Roster() -> impl IntoView {
             <Group kind=Kind::Human title="Humans" people filter />
             <Group kind=Kind::Agent title="Agents" people filter />
             <Show when=nobody>
-                <p class="nobody">{move || format!("Nobody matches “{}”.", filter.get().trim())}</p>
+                <p class="nobody">{move || format!("Nobody matches “{}”.", crate::bidi::isolate(filter.get().trim()))}</p>
             </Show>
         </aside>
     }

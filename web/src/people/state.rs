@@ -70,7 +70,15 @@ impl People {
             ReplicaEffect::Replied { request, reply }
                 if self.discovering.get_value() == Some(*request) =>
             {
-                self.people.set(people_from(&reply.payload));
+                let people = people_from(&reply.payload);
+                self.chat.set_masters(
+                    people
+                        .iter()
+                        .filter(|p| p.role == "master")
+                        .map(|p| p.address.clone())
+                        .collect(),
+                );
+                self.people.set(people);
                 self.chat.set_channels(channels_from(&reply.payload));
             }
             _ => {}

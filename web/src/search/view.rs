@@ -69,7 +69,10 @@ fn status(shown: Option<&SearchText>, count: usize, remote: &Remote) -> String {
         Remote::Failed(_) => " · the network's history could not be searched",
     };
     match count {
-        0 => format!("No messages match “{shown}”{whence}."),
+        0 => format!(
+            "No messages match “{}”{whence}.",
+            crate::bidi::isolate(shown.as_str())
+        ),
         1 => format!("1 message{whence}"),
         n => format!("{n} messages{whence}"),
     }

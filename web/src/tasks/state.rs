@@ -209,7 +209,10 @@ impl Tasks {
                         self.refused.update(|r| r.push(partner));
                         words
                     }
-                    _ => format!("The network refused it: {}", rejection.message),
+                    _ => format!(
+                        "The network refused it: {}",
+                        crate::bidi::isolate(&rejection.message)
+                    ),
                 };
                 self.problem.set(Some(words));
             }
