@@ -144,7 +144,9 @@ export async function joinMcpFixture(url, network, { name = MCP_FIXTURE } = {}) 
   await agent.registerFile('static-text.txt', 'This is the content of the static text resource.', {
     contentType: 'text/plain', description: 'A static text resource (resources-list)',
   });
+  // Described in its registration too: prompts/list reads a SKILL.md's front matter only once the context was read.
   await agent.registerContext('test_simple_prompt.SKILL.md',
-    '---\nname: test_simple_prompt\ndescription: A simple prompt without arguments\n---\nThis is a simple prompt for testing.\n');
+    '---\nname: test_simple_prompt\ndescription: A simple prompt without arguments\n---\nThis is a simple prompt for testing.\n',
+    { description: 'A simple prompt without arguments' });
   return agent;
 }

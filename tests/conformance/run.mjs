@@ -141,8 +141,8 @@ async function runMcp(edge, out) {
   await writeFile(baseline, `server:\n${Object.keys(KNOWN_MCP).map((s) => `  - ${s}`).join('\n')}\n`);
   const cli = join(root, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
   const version = JSON.parse(await readFile(join(root, 'node_modules', '@modelcontextprotocol', 'conformance', 'package.json'), 'utf8')).version;
-  const args = ['--import', join(here, 'node-hooks.mjs'), cli, 'server', '--url', url, '--suite', 'active', '--output-dir', dir, '--expected-failures', baseline];
-  console.log(`\n== MCP conformance ${version}: conformance server --url ${url} --suite active`);
+  const args = ['--import', join(here, 'node-hooks.mjs'), cli, 'server', '--url', url, '--suite', 'all', '--output-dir', dir, '--expected-failures', baseline];
+  console.log(`\n== MCP conformance ${version}: conformance server --url ${url} --suite all`);
   const started = Date.now();
   const { code } = await run(process.execPath, args, { cwd: root, quiet: !process.env.CONFORMANCE_VERBOSE });
   fixture.close();
@@ -165,8 +165,8 @@ async function runMcp(edge, out) {
     }));
   const verdict = judge(failures, KNOWN_MCP);
   return {
-    suite: `@modelcontextprotocol/conformance ${version} (server, active scenarios)`,
-    command: `conformance server --url ${url} --suite active`,
+    suite: `@modelcontextprotocol/conformance ${version} (server, all scenarios)`,
+    command: `conformance server --url ${url} --suite all`,
     seconds: Math.round((Date.now() - started) / 1000),
     cliExitCode: code,
     scenarios: scenarios.length,
