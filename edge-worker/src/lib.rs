@@ -27,8 +27,10 @@
 //! * the identity registry's routes (`/registry/v1/…`, `/agents/{name}/did.json`,
 //!   `/.well-known/jwks.json`) go to its Durable Object ([`registry::object::RegistryObject`]).
 //!
-//! Static files of the web workspace (`www/`) are served by the platform's
-//! assets binding before the Worker runs.
+//! Static files of the web workspace (`www/`) are served from the platform's
+//! assets binding by the Worker ([`host::assets`]), after the same checks as
+//! every other request: its host is one of the deployment's names
+//! (`AGENTNET_HOSTS`, DNS rebinding protection) and its body was read.
 
 mod a2a;
 #[allow(missing_docs)] // the #[durable_object] macro generates undocumented glue
@@ -86,11 +88,16 @@ async fn fetch(req: Request, env: Env, _ctx: Context) -> Result<Response> {
 }
 
 async fn serve(req: Request, mut request: bindings::Request, env: Env) -> Result<Response> {
-    // Every body is read first, whatever the method and the answer (see `buffered`).
+    // Every body is read first, whatever the path, the method and the answer (see
+    // `buffered`): an answer sent while a client still sends disturbs other requests.
     let mut req = match buffered(req).await? {
         Ok(req) => req,
         Err(refused) => return respond(refused),
     };
+    // A name that is not the deployment's own is a rebound one: nothing answers it.
+    if let Some(refused) = host::known_hosts(&env).refusal(&request) {
+        return respond(refused);
+    }
     if bindings::registry::is_registry_path(request.path()) {
         return registry_object(&env)?.fetch_with_request(req).await;
     }
@@ -120,6 +127,7 @@ async fn serve(req: Request, mut request: bindings::Request, env: Env) -> Result
                 _ => Ok(response),
             }
         }
+        Ok(WorkerRoute::Asset) => host::assets::serve(&env, req).await,
         Err(response) => respond(response),
     }
 }

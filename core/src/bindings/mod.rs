@@ -19,6 +19,7 @@
 //! * [`sockets`] — a network's WebSockets: caps, join deadline, bad frames, by member
 //! * [`sse`] — Server-Sent Events: framing, resume point, streams bounded in number, pages and bytes
 //! * [`observe`] — structured request logs (traced or failed requests) for Workers Logs
+//! * [`hosts`] — the names a deployment answers for (DNS rebinding protection, every route)
 //! * [`cors`] — which web origins may use the HTTP endpoints from a browser (preflights, headers)
 //! * [`create`] — network creation and the demo network
 //! * [`networks`] — the Worker's own routes (`/v1/networks`, `/networks/{id}/…`)
@@ -42,6 +43,7 @@ pub mod discovery;
 pub mod discovery_members;
 pub mod discovery_submit;
 pub mod exchange;
+pub mod hosts;
 pub mod http;
 pub mod ioa;
 pub mod mcp;

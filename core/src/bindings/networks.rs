@@ -9,7 +9,10 @@
 //!   endpoint's protected-resource metadata) and
 //!   `/.well-known/oauth-authorization-server/networks/{id}` (its
 //!   authorization server's metadata);
-//! * anything else is `not_found` (static files are served before the Worker runs).
+//! * a path under none of the Worker's own prefixes ([`WORKER_PREFIXES`]) is
+//!   a static file of the workspace, served from the assets after the
+//!   Worker checked the request's host and read its body;
+//! * anything else is `not_found`.
 //!
 //! The directory and creation limits are [`super::directory`]'s.
 
@@ -27,7 +30,14 @@ pub enum WorkerRoute {
     List,
     /// Forward the request as it is to the object of this network.
     Network(NetworkId),
+    /// A static file of the workspace (`www/`), or its page for an app route.
+    Asset,
 }
+
+/// The first path segments the Worker answers itself; every other path is a
+/// static file (the registry's `/registry`, `/agents` and `/.well-known`
+/// routes go to its object before this table is read).
+pub const WORKER_PREFIXES: [&str; 5] = ["networks", "v1", "registry", "agents", ".well-known"];
 
 /// The Worker's routing table.
 pub fn route(req: &Request) -> Result<WorkerRoute, Response> {
@@ -59,6 +69,7 @@ pub fn route(req: &Request) -> Result<WorkerRoute, Response> {
                 Response::error(ErrorCode::InvalidNetworkId, err.to_string())
             },
         ),
+        (Some(first), _) if !WORKER_PREFIXES.contains(&first) => Ok(WorkerRoute::Asset),
         _ => Err(Response::error(
             ErrorCode::NotFound,
             format!("no route for {path}"),
@@ -155,10 +166,18 @@ mod tests {
             bad.unwrap_err().status_and_code(),
             (400, "invalid_network_id")
         );
-        assert_eq!(
-            route(&at(Method::Get, "/x")).unwrap_err().status_and_code(),
-            (404, "not_found")
-        );
+        // Outside the Worker's own prefixes, a path is a static file.
+        for asset in ["/", "/x", "/n/demo", "/pkg/agentnet-web.js", "/__create"] {
+            assert_eq!(
+                route(&at(Method::Get, asset)),
+                Ok(WorkerRoute::Asset),
+                "{asset}"
+            );
+        }
+        for unknown in ["/v1/x", "/agents", "/registry/v9"] {
+            let refused = route(&at(Method::Get, unknown)).unwrap_err();
+            assert_eq!(refused.status_and_code(), (404, "not_found"), "{unknown}");
+        }
 
         let made = creation(
             "{\"name\": \"n\", \"public\": true}",

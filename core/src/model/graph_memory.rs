@@ -22,6 +22,13 @@ impl MemoryGraph {
         self.log.insert(seq, event);
     }
 
+    /// The `seq` of the logged event with this id (a scan: tests only need it).
+    pub fn seq_of(&self, id: &crate::ids::ulid::EventId) -> Option<u64> {
+        self.log
+            .iter()
+            .find_map(|(seq, event)| (event.id == *id).then_some(*seq))
+    }
+
     /// Stores `(key, seq)` link rows.
     pub fn add_links(&mut self, links: &[(String, u64)]) {
         for (key, seq) in links {

@@ -7,7 +7,7 @@ use crate::ids::address::Address;
 use crate::ids::event_type::{EventPattern, EventType};
 use crate::ids::network_id::NetworkId;
 use crate::ids::standing::Verification;
-use crate::ids::ulid::UlidGenerator;
+use crate::ids::ulid::{EventId, UlidGenerator};
 use crate::model::state::State;
 use serde_json::{Map, Value, json};
 
@@ -69,7 +69,24 @@ pub struct JoinClaim {
     pub from: Option<String>,
 }
 
-/// What mods may read: the network's state and the moment.
+/// The network's log read by event id, for mods that act on an earlier
+/// event (a delegation names a message): durable, so it answers after the
+/// network slept or restarted, for every event the log still keeps.
+pub trait LoggedEvents {
+    /// The logged event with this id, while the log keeps it.
+    fn logged(&self, id: &EventId) -> Option<Event>;
+}
+
+/// A log that keeps nothing (tests of a mod alone).
+pub struct NoLog;
+
+impl LoggedEvents for NoLog {
+    fn logged(&self, _id: &EventId) -> Option<Event> {
+        None
+    }
+}
+
+/// What mods may read: the network's state, its log and the moment.
 pub struct Context<'a> {
     /// Members, channels, groups, resources.
     pub state: &'a State,
@@ -79,6 +96,8 @@ pub struct Context<'a> {
     pub now: u64,
     /// For `network.agent.join`: who joins and at which level.
     pub join: Option<&'a JoinClaim>,
+    /// The network's log, by event id.
+    pub log: &'a dyn LoggedEvents,
 }
 
 /// A state change a mod asks the network to make.

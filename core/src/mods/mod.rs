@@ -21,9 +21,9 @@ mod enrichment;
 mod persistence;
 pub mod pipeline;
 mod rate_limiter;
-mod workspace;
+pub(crate) mod workspace;
 
 pub use access_control::check_resource_permissions;
 pub use analytics::Analytics;
-pub use api::{Command, Context, JoinClaim, Mod, ModMode, ModSpec, Outbox};
+pub use api::{Command, Context, JoinClaim, LoggedEvents, Mod, ModMode, ModSpec, NoLog, Outbox};
 pub use pipeline::Pipeline;

@@ -49,6 +49,9 @@ impl Network {
             Vec::new()
         };
         staged.extend(self.run_stage(Stage::Observe, &mut event, now));
+        if outcome.log {
+            self.remember_for_changes(&event);
+        }
         staged.extend(self.observe_agents(&event, now));
         // In order: the log entry, the handler's effects, the mods', the delivery, the ack,
         // then what follows the ack (a catch-up).
@@ -73,7 +76,10 @@ impl Network {
                         .placement
                         .as_ref()
                         .map(|p| p.links(seq))
-                        .unwrap_or_default(),
+                        .unwrap_or_default()
+                        .into_iter()
+                        .chain(self.change_links(&event, seq))
+                        .collect(),
                 });
             }
             Some(seq)

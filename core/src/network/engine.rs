@@ -61,6 +61,8 @@ pub struct Network {
     /// Events waiting for agent mods' verdicts (`super::agent_mods`).
     pub(super) parked: crate::network::parked::ParkedEvents,
     pub(super) index: Box<dyn EventIndex>,
+    /// The last messages, for changes to them, when there is no log to read them from.
+    pub(super) recent_messages: crate::network::message_changes::RecentMessages,
     /// Members stored as online when this instance was restored: what was
     /// delivered to them before is unknown here, so until they join again
     /// they hold the log back from their stored cursors (`super::retention`).
@@ -124,6 +126,7 @@ impl Network {
             dedupe: DedupeWindow::default(),
             parked: Default::default(),
             index: Box::new(NoIndex),
+            recent_messages: Default::default(),
             restored_online,
             keeps_history,
             config,

@@ -12,9 +12,54 @@ use crate::event::metadata::Refs;
 use crate::ids::address::Entity;
 use crate::ids::ulid::EventId;
 use crate::model::graph::{GraphIndex, Placement, space_key};
+use crate::mods::LoggedEvents;
+use crate::network::dedupe::DedupeWindow;
+use crate::network::delivery::EventIndex;
 use crate::network::engine::Network;
 
+/// The network's log read by id: the recent window's `seq`s, else the
+/// host's index, then the host's log rows. Built from the fields it reads so
+/// mods can hold it while the pipeline is borrowed.
+pub(crate) struct LogView<'a> {
+    pub(crate) dedupe: &'a DedupeWindow,
+    pub(crate) index: &'a dyn EventIndex,
+    pub(crate) keeps_history: bool,
+}
+
+impl LogView<'_> {
+    /// The host's graph index and log rows, when the network keeps history.
+    pub(crate) fn graph(&self) -> Option<&dyn GraphIndex> {
+        self.index.graph().filter(|_| self.keeps_history)
+    }
+
+    /// The `seq` of a logged event.
+    pub(crate) fn seq_of(&self, id: &EventId) -> Option<u64> {
+        self.dedupe.seq_of(id).or_else(|| self.index.seq_of(id))
+    }
+}
+
+impl LoggedEvents for LogView<'_> {
+    fn logged(&self, id: &EventId) -> Option<Event> {
+        let graph = self.graph()?;
+        let seq = self.seq_of(id)?;
+        graph
+            .events(&[seq])
+            .into_iter()
+            .next()
+            .map(|(_, event)| event)
+    }
+}
+
 impl Network {
+    /// The log, read by id.
+    pub(crate) fn log_view(&self) -> LogView<'_> {
+        LogView {
+            dedupe: &self.dedupe,
+            index: self.index.as_ref(),
+            keeps_history: self.keeps_history,
+        }
+    }
+
     /// The host's graph index, when it keeps one and the network keeps its
     /// history (`mod/persistence`): without history, delivered messages leave the log.
     pub fn graph(&self) -> Option<&dyn GraphIndex> {
@@ -23,7 +68,7 @@ impl Network {
 
     /// The `seq` of a logged event: from the recent window, else the host's index.
     pub fn seq_of_logged(&self, id: &EventId) -> Option<u64> {
-        self.dedupe.seq_of(id).or_else(|| self.index.seq_of(id))
+        self.log_view().seq_of(id)
     }
 
     /// Checks `refs` of `event`; its place in the graph when it goes to a channel.

@@ -22,6 +22,7 @@
 //! | [`stages`] | transforms, observers, mod commands |
 //! | [`handlers`] | the network's own handling of `network.*` events, by area |
 //! | [`graph`] | the message graph: `refs` checked, an event's place in the graph |
+//! | [`message_changes`] | edits, deletions and reactions checked against the message's author and place, from the log |
 //! | [`discovery`] | `network.discovery.query` answered over the members and the registry |
 //! | [`reads`] | catch-up, pages and history queries over the host's log |
 //! | [`retention`] | pruning the log, idle members and expired invitations |
@@ -47,6 +48,7 @@ mod handlers;
 pub mod identity;
 mod identity_cache;
 mod in_flight;
+pub mod message_changes;
 pub mod network_only;
 mod nonce_claims;
 mod outcome;
@@ -220,6 +222,12 @@ impl Network {
         for key in crate::event::enrichment::ENRICHMENT_KEYS {
             event.metadata.remove(key);
         }
+        // Who answers first and who delegated are marks only the network sets, on every type.
+        for key in crate::mods::workspace::NETWORK_MARKS {
+            event.metadata.remove(key);
+        }
+        // The time is when the network accepted it: a sender's clock neither dates nor orders it.
+        event.timestamp = now;
         let event_type = event.event_type.as_str();
         if event_type != core_types::AGENT_JOIN
             && let Some(seq) = self.dedupe.seq_of(&event.id).or_else(|| {
@@ -304,15 +312,23 @@ impl Network {
             placement,
             secrets: push_secrets::take_secrets(&mut event),
         };
+        let log = graph::LogView {
+            dedupe: &self.dedupe,
+            index: self.index.as_ref(),
+            keeps_history: self.keeps_history,
+        };
         let cx = Context {
             state: &self.state,
             config: &self.config,
             now,
             join: claim.as_ref(),
+            log: &log,
         };
         self.pipeline.guard(&cx, &event)?;
         // Permissions a resource declares hold whatever mods are loaded.
         crate::mods::check_resource_permissions(&self.state, &event)?;
+        // So do the rules of changing a message: whose it is is the network's to say.
+        self.check_message_change(&event)?;
         if let Some(claim) = &claim {
             // After the guards: a stranger without the network's token learns nothing of its members.
             self.check_owner(session, &event, claim.verification, claim.did.as_deref())?;

@@ -8,6 +8,7 @@ use crate::model::state::{Channel, Row};
 use crate::mods::{Command, Context, Outbox};
 use crate::network::effects::Effect;
 use crate::network::engine::Network;
+use crate::network::graph::LogView;
 use crate::network::routing;
 use std::rc::Rc;
 
@@ -24,11 +25,17 @@ impl Network {
     /// Runs the transforms or the observers, applies what they asked for and routes what they emitted.
     pub(super) fn run_stage(&mut self, stage: Stage, event: &mut Event, now: u64) -> Vec<Effect> {
         let mut out = Outbox::new(&mut self.ids, &self.config.id, now);
+        let log = LogView {
+            dedupe: &self.dedupe,
+            index: self.index.as_ref(),
+            keeps_history: self.keeps_history,
+        };
         let cx = Context {
             state: &self.state,
             config: &self.config,
             now,
             join: None,
+            log: &log,
         };
         match stage {
             Stage::Transform => self.pipeline.transform(&cx, event, &mut out),

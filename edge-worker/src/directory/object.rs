@@ -65,7 +65,7 @@ pub struct DirectoryObject {
 }
 
 fn integer(value: u64) -> SqlStorageValue {
-    SqlStorageValue::from(i64::try_from(value).unwrap_or(i64::MAX))
+    crate::host::sql_integer(value)
 }
 
 /// Adds the `creator` and `description` columns to a directory made before they existed.

@@ -6,6 +6,7 @@
 //!
 //! May use only the core and workers-rs: nothing here knows an object.
 
+pub mod assets;
 pub mod bounded_fetch;
 pub mod forward;
 pub mod frame_texts;
@@ -22,6 +23,28 @@ use worker::{Response, Result, wasm_bindgen};
 extern "C" {
     #[wasm_bindgen(js_namespace = crypto, js_name = getRandomValues)]
     fn get_random_values(buf: &mut [u8]);
+}
+
+/// The largest integer a JavaScript number holds exactly (`Number.MAX_SAFE_INTEGER`).
+pub const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
+
+/// A count, time or `seq` as a SQL parameter. Parameters cross into
+/// JavaScript as numbers: a larger value (an "unbounded" sentinel such as
+/// `u64::MAX`) would lose its value there, so it is clamped to the largest
+/// exact one, which no stored count, time or `seq` reaches.
+pub fn sql_integer(value: u64) -> worker::SqlStorageValue {
+    // Lossless: MAX_SAFE_INTEGER < i64::MAX.
+    worker::SqlStorageValue::from(value.min(MAX_SAFE_INTEGER) as i64)
+}
+
+/// The names this deployment answers for: loopback, and the `AGENTNET_HOSTS`
+/// variable's list (see [`bindings::hosts`]).
+pub fn known_hosts(env: &worker::Env) -> bindings::hosts::KnownHosts {
+    let list = env
+        .var("AGENTNET_HOSTS")
+        .map(|v| v.to_string())
+        .unwrap_or_default();
+    bindings::hosts::KnownHosts::parse(&list)
 }
 
 /// The Durable Object namespace of networks, declared in `wrangler.toml`.

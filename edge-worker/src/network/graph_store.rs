@@ -8,7 +8,7 @@
 //! Every lookup is one indexed range of the `(audience, seq)` primary key;
 //! rows still gathered for the batch are written first.
 
-use crate::network::storage::{EventRow, decode_rows, integer, text};
+use crate::network::storage::{EventRow, decode_rows, text};
 use agentnet_core::Event;
 use agentnet_core::model::graph::{End, GraphIndex};
 use serde::Deserialize;
@@ -56,17 +56,17 @@ impl LogIndex {
             End::Oldest => "ASC",
             End::Newest => "DESC",
         };
-        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        let limit = crate::host::sql_integer(u64::try_from(limit).unwrap_or(u64::MAX));
         let sql = format!(
             "SELECT seq FROM audience WHERE audience = ? AND seq > ? AND seq < ? ORDER BY seq {order} LIMIT ?"
         );
-        let before = i64::try_from(before).unwrap_or(i64::MAX);
+        let before = crate::host::sql_integer(before);
         let rows: Vec<LinkRow> = self
             .0
             .sql
             .exec(
                 &sql,
-                vec![text(key), integer(after)?, before.into(), limit.into()],
+                vec![text(key), crate::host::sql_integer(after), before, limit],
             )?
             .to_array()?;
         let mut seqs: Vec<u64> = rows

@@ -58,7 +58,7 @@ pub struct Delivery {
 }
 
 fn int(value: u64) -> SqlStorageValue {
-    SqlStorageValue::from(i64::try_from(value).unwrap_or(i64::MAX))
+    crate::host::sql_integer(value)
 }
 
 /// Puts the stored log, versions, webhooks and submitted descriptions into `catalog`.

@@ -19,7 +19,7 @@ struct Until {
 }
 
 fn integer(n: u64) -> SqlStorageValue {
-    SqlStorageValue::from(i64::try_from(n).unwrap_or(i64::MAX))
+    crate::host::sql_integer(n)
 }
 
 /// A network object's claim (`POST /internal/didwba-nonces`) decided and kept.

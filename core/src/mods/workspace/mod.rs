@@ -11,10 +11,11 @@
 //! * The master as first responder and delegation ([`threads`]).
 //! * Editing and deleting a message, as `workspace.message.edited` and
 //!   `workspace.message.deleted` events ([`edits`]: only the author edits;
-//!   the author or a master deletes).
-//! * Reactions, as `workspace.reaction.added` and `.removed` events
-//!   ([`reactions`]: to a message the network remembers, where its
-//!   conversation is).
+//!   the author or a master deletes), and reactions, as
+//!   `workspace.reaction.added` and `.removed` events ([`reactions`]: to a
+//!   message the network keeps, where its conversation is). The network
+//!   checks both itself, whatever mods are loaded
+//!   ([`crate::network::message_changes`]).
 //! * Files attached to a message (`payload.attachments`, see
 //!   [`crate::model::attachment`]) are checked: a list of at most ten
 //!   `{resource, name, mime, size}` under `resource/file/attachments/`.
@@ -34,11 +35,15 @@ use crate::ids::address::Address;
 use crate::ids::event_type::{EventType, core_types};
 use crate::ids::ulid::EventId;
 use crate::model::config::WorkspaceSettings;
-use edits::{DELETED, EDITED, Edits};
 use serde_json::{Value, json};
 use sessions::{CREATED, Sessions, UPDATED};
 use std::collections::BTreeMap;
 use threads::{DELEGATED, DELEGATION, FIRST_RESPONDER, Threads};
+
+/// The metadata marks the network asserts (who answers a message first, who
+/// delegated it): set by `mod/workspace` alone, removed from every event a
+/// member sends whatever its type.
+pub const NETWORK_MARKS: [&str; 2] = [FIRST_RESPONDER, DELEGATION];
 
 /// The name its state is saved under.
 const NAME: &str = "workspace";
@@ -48,7 +53,6 @@ pub(super) struct Workspace {
     settings: WorkspaceSettings,
     sessions: Sessions,
     threads: Threads,
-    edits: Edits,
 }
 
 impl Workspace {
@@ -69,7 +73,6 @@ impl Workspace {
             settings: settings.clone(),
             sessions: Sessions::default(),
             threads: Threads::default(),
-            edits: Edits::default(),
         }
     }
 
@@ -154,7 +157,7 @@ impl Workspace {
 
     fn transform_delegated(&self, cx: &Context<'_>, event: &mut Event, out: &mut Outbox<'_>) {
         event.metadata.remove(DELEGATION);
-        let Ok(delegation) = self.threads.check_delegation(cx, event) else {
+        let Ok(delegation) = self.threads.check_delegation(cx, &self.sessions, event) else {
             return;
         };
         if let Some((id, _)) = self.sessions.of_channel(&delegation.place) {
@@ -179,11 +182,10 @@ impl Mod for Workspace {
         match event.event_type.as_str() {
             CREATED => self.sessions.check_created(cx, event),
             UPDATED => self.sessions.check_updated(cx, event).map(|_| ()),
-            DELEGATED => self.threads.check_delegation(cx, event).map(|_| ()),
-            EDITED | DELETED => self.edits.check(cx, event).map(|_| ()),
-            reactions::ADDED | reactions::REMOVED => {
-                reactions::check(&self.edits, event).map(|_| ())
-            }
+            DELEGATED => self
+                .threads
+                .check_delegation(cx, &self.sessions, event)
+                .map(|_| ()),
             threads::POSTED => crate::model::attachment::attachments_of(&event.payload)
                 .map(|_| ())
                 .map_err(|e| Rejection::from(&e)),
@@ -233,7 +235,7 @@ impl Mod for Workspace {
                 }
             }
             DELEGATED => {
-                if let Ok(delegation) = self.threads.check_delegation(cx, event) {
+                if let Ok(delegation) = self.threads.check_delegation(cx, &self.sessions, event) {
                     self.threads.delegate(event.id, delegation);
                     self.save(out);
                 }
@@ -244,12 +246,6 @@ impl Mod for Workspace {
                     .of_channel(&event.target)
                     .and_then(|(_, s)| s.master.clone());
                 self.threads.remember(event, master);
-                self.edits.remember(event);
-            }
-            DELETED => {
-                if let Ok(message) = self.edits.check(cx, event) {
-                    self.edits.deleted(message);
-                }
             }
             _ => {}
         }

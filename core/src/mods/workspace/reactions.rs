@@ -8,16 +8,15 @@
 //! A reaction goes where the conversation is: to the message's channel (or
 //! everyone) for a channel's or a broadcast message; for a direct message, to
 //! the other one of its two people, and only those two may react. The message
-//! must be one the network remembers ([`super::edits::REMEMBERED`]) and not
-//! deleted. An emoji is a short piece of text (one emoji, a sequence of them
+//! must be one the network still keeps and not deleted (the network checks
+//! that whatever mods are loaded: [`crate::network::message_changes`]). An emoji is a short piece of text (one emoji, a sequence of them
 //! joined by ZWJ, or a `:shortcode:`): at most [`MAX_EMOJI_BYTES`] bytes, no
 //! whitespace or control characters. Counting is the readers' business: the
 //! log keeps every reaction and every take-back.
 
-use super::edits::{Edits, message_of};
 use crate::error::{ErrorCode, Rejection};
 use crate::event::Event;
-use crate::ids::ulid::EventId;
+use crate::ids::address::Address;
 use serde_json::Value;
 
 /// A reaction to a message.
@@ -48,12 +47,12 @@ fn emoji_of(payload: &Value) -> Result<&str, Rejection> {
     Ok(emoji)
 }
 
-/// Checks a reaction or its take-back: a remembered message the sender may
-/// see, a valid emoji, sent where the conversation is. Answers the message.
-pub fn check(edits: &Edits, event: &Event) -> Result<EventId, Rejection> {
-    let message = message_of(event, "reacted to")?;
+/// Checks a reaction or its take-back to a message by `author` that went
+/// to `place` (the network looked the message up: it is known and not
+/// deleted): a valid emoji, from one who may see it, sent where the
+/// conversation is.
+pub fn check(author: &Address, place: &Address, event: &Event) -> Result<(), Rejection> {
     emoji_of(&event.payload)?;
-    let (author, place) = edits.author_and_place(&message)?;
     let who = &event.source;
     let expected = if place.entity().is_participant() {
         // A direct message: between its author and the one it went to.
@@ -64,9 +63,7 @@ pub fn check(edits: &Edits, event: &Event) -> Result<EventId, Rejection> {
         } else {
             return Err(Rejection::new(
                 ErrorCode::Forbidden,
-                format!(
-                    "{who} may not react to {message}: it is a direct message between {author} and {place}"
-                ),
+                "only the two people of a direct conversation may react to its messages",
             ));
         }
     } else {
@@ -78,7 +75,7 @@ pub fn check(edits: &Edits, event: &Event) -> Result<EventId, Rejection> {
         )));
     }
     // Channel membership is the network's to check when the event is routed.
-    Ok(message)
+    Ok(())
 }
 
 #[cfg(test)]

@@ -18,9 +18,11 @@
 //!   directly), as a reply to that message (`in_reply_to`), with
 //!   `metadata.delegation` `{id, from}` naming the delegation and its delegator.
 //!
-//! The network remembers the last [`REMEMBERED`] messages (in memory: a
-//! restart forgets them, so older ones cannot be delegated) and the last
-//! [`MAX_DELEGATIONS`] delegations (saved with the mod's state).
+//! The network remembers the last [`REMEMBERED`] messages in memory, a cache
+//! in front of its log: a message older than that, or from before a restart,
+//! is read back from the log ([`crate::mods::LoggedEvents`]), so any message
+//! the log keeps can be delegated. The last [`MAX_DELEGATIONS`] delegations
+//! are saved with the mod's state.
 
 use super::sessions::Sessions;
 use crate::error::{ErrorCode, Rejection};
@@ -43,7 +45,7 @@ pub const FIRST_RESPONDER: &str = "first_responder";
 pub const MENTIONS: &str = "mentions";
 /// The metadata of a delegation and of the replies it routes back.
 pub const DELEGATION: &str = "delegation";
-/// Messages remembered for delegation.
+/// Messages remembered in memory for delegation (older ones are read from the log).
 pub const REMEMBERED: usize = 1024;
 /// Delegations remembered for routing replies back.
 pub const MAX_DELEGATIONS: usize = 256;
@@ -151,10 +153,11 @@ impl Threads {
     }
 
     /// Checks a `workspace.message.delegated`: a message the network
-    /// remembers, a sender that may delegate it, another member to take it.
+    /// keeps, a sender that may delegate it, another member to take it.
     pub fn check_delegation(
         &self,
         cx: &Context<'_>,
+        sessions: &Sessions,
         event: &Event,
     ) -> Result<Delegation, Rejection> {
         let message: EventId = event
@@ -168,19 +171,12 @@ impl Threads {
                     "message is the id of the message delegated",
                 )
             })?;
-        let posted = self
-            .posted
-            .iter()
-            .rev()
-            .find_map(|(id, posted)| (*id == message).then_some(posted))
-            .ok_or_else(|| {
-                Rejection::new(
-                    ErrorCode::NotFound,
-                    format!(
-                        "{message} is not among the last {REMEMBERED} messages of this network"
-                    ),
-                )
-            })?;
+        let posted = self.posted_message(cx, sessions, &message).ok_or_else(|| {
+            Rejection::new(
+                ErrorCode::NotFound,
+                "the network no longer keeps that message, so it can no longer be delegated",
+            )
+        })?;
         let who = &event.source;
         let may = posted.responder.as_ref() == Some(who)
             || posted.session_master.as_ref() == Some(who)
@@ -208,8 +204,34 @@ impl Threads {
         })
     }
 
-    /// Remembers an accepted message: where answers go and who answers first.
-    pub fn remember(&mut self, event: &Event, session_master: Option<Address>) {
+    /// What the network knows of message `id` for a delegation: from the
+    /// recent messages, else from the log (which outlives a restart).
+    fn posted_message(
+        &self,
+        cx: &Context<'_>,
+        sessions: &Sessions,
+        id: &EventId,
+    ) -> Option<Posted> {
+        if let Some(posted) = self
+            .posted
+            .iter()
+            .rev()
+            .find_map(|(known, posted)| (known == id).then_some(posted))
+        {
+            return Some(posted.clone());
+        }
+        let event = cx.log.logged(id)?;
+        if event.event_type.as_str() != POSTED {
+            return None;
+        }
+        let session_master = sessions
+            .of_channel(&event.target)
+            .and_then(|(_, s)| s.master.clone());
+        Some(self.posted_of(&event, session_master))
+    }
+
+    /// What an accepted message tells: where answers go and who answers first.
+    fn posted_of(&self, event: &Event, session_master: Option<Address>) -> Posted {
         let responder = event
             .metadata
             .get(FIRST_RESPONDER)
@@ -227,17 +249,20 @@ impl Threads {
             Some(delegation) => delegation.place.clone(),
             None => place_of(event),
         };
+        Posted {
+            place,
+            responder,
+            session_master,
+        }
+    }
+
+    /// Remembers an accepted message: where answers go and who answers first.
+    pub fn remember(&mut self, event: &Event, session_master: Option<Address>) {
+        let posted = self.posted_of(event, session_master);
         if self.posted.len() >= REMEMBERED {
             self.posted.pop_front();
         }
-        self.posted.push_back((
-            event.id,
-            Posted {
-                place,
-                responder,
-                session_master,
-            },
-        ));
+        self.posted.push_back((event.id, posted));
     }
 
     /// Records an accepted delegation.

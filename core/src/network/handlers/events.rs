@@ -107,11 +107,17 @@ pub(super) fn resume(network: &mut Network, event: &Event) -> Result<Outcome, Re
 
 /// An event for a mod: the mod handles it; what it emits goes to its targets.
 pub(super) fn to_mod(network: &mut Network, event: &Event, now: u64) -> Result<Outcome, Rejection> {
+    let log = crate::network::graph::LogView {
+        dedupe: &network.dedupe,
+        index: network.index.as_ref(),
+        keeps_history: network.keeps_history,
+    };
     let cx = crate::mods::Context {
         state: &network.state,
         config: &network.config,
         now,
         join: None,
+        log: &log,
     };
     let mut out = crate::mods::Outbox::new(&mut network.ids, &network.config.id, now);
     network.pipeline.handle(&cx, event, &mut out)?;

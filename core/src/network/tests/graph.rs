@@ -2,57 +2,13 @@
 
 use super::*;
 use crate::model::graph::{self, Direction, GraphIndex};
-use crate::model::graph_memory::MemoryGraph;
-use std::cell::RefCell;
-use std::rc::Rc;
 
 /// The test host's index: what the network appended, shared with the test.
-#[derive(Clone, Default)]
-struct Shared(Rc<RefCell<MemoryGraph>>);
-
-impl EventIndex for Shared {
-    fn seq_of(&self, _id: &crate::ids::ulid::EventId) -> Option<u64> {
-        None
-    }
-    fn graph(&self) -> Option<&dyn GraphIndex> {
-        Some(self)
-    }
-}
-
-impl GraphIndex for Shared {
-    fn linked(
-        &self,
-        key: &str,
-        after: u64,
-        before: u64,
-        limit: usize,
-        end: graph::End,
-    ) -> Vec<u64> {
-        self.0.borrow().linked(key, after, before, limit, end)
-    }
-    fn count(&self, key: &str) -> u64 {
-        self.0.borrow().count(key)
-    }
-    fn contains(&self, key: &str, seq: u64) -> bool {
-        self.0.borrow().contains(key, seq)
-    }
-    fn events(&self, seqs: &[u64]) -> Vec<(u64, Event)> {
-        self.0.borrow().events(seqs)
-    }
-}
+type Shared = super::durable::Durable;
 
 /// Plays the host: stores the links of every append.
 fn applied(shared: &Shared, effects: &[Effect]) {
-    for effect in effects {
-        if let Effect::Append {
-            seq, event, links, ..
-        } = effect
-        {
-            let mut graph = shared.0.borrow_mut();
-            graph.add_links(links);
-            graph.append(*seq, (**event).clone(), None);
-        }
-    }
+    shared.applied(effects.to_vec());
 }
 
 fn setup() -> (Network, Shared, Peer, Peer) {
@@ -116,8 +72,8 @@ fn a_reply_in_the_same_channel_is_linked_to_its_parents() {
         "{effects:?}"
     );
     let seq = network.seq_of_logged(&merge.id).unwrap();
-    let graph = shared.0.borrow();
-    let up = graph::related(&*graph, seq, Direction::Upstream);
+    let graph: &dyn GraphIndex = &shared;
+    let up = graph::related(graph, seq, Direction::Upstream);
     assert_eq!(up.len(), 3);
     assert_eq!(
         graph.linked(

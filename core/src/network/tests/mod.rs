@@ -6,6 +6,7 @@ mod admin_offers;
 mod agent_mods;
 mod attachments;
 mod discovery;
+mod durable;
 mod forgery;
 mod graph;
 mod hardening;
@@ -94,6 +95,15 @@ pub(super) fn join(network: &mut Network, name: &str) -> Peer {
 }
 
 pub(super) fn join_with(network: &mut Network, name: &str, payload: Value) -> Peer {
+    join_recorded(network, name, payload).0
+}
+
+/// Joins `name`; the peer and the join's effects (for a test host that stores them).
+pub(super) fn join_recorded(
+    network: &mut Network,
+    name: &str,
+    payload: Value,
+) -> (Peer, Vec<Effect>) {
     let mut peer = Peer::new(name);
     let join = peer.event("network.agent.join", "core", payload);
     let effects = network.handle_event(None, join, 1);
@@ -107,7 +117,7 @@ pub(super) fn join_with(network: &mut Network, name: &str, payload: Value) -> Pe
             assert!(network.answer_read(request, Vec::new(), true, 1).is_empty());
         }
     }
-    peer
+    (peer, effects)
 }
 
 /// The error code of a single error reply.

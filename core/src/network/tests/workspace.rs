@@ -388,3 +388,37 @@ fn stored_workspace_configs_without_settings_still_load() {
         json!({"name": "workspace", "master": "agent:lead"})
     );
 }
+
+#[test]
+fn a_message_from_before_a_restart_is_delegated_from_the_log() {
+    let host = super::durable::Durable::default();
+    let settings = WorkspaceSettings {
+        master: Some(addr("agent:lead")),
+    };
+    let mut network = host.network(vec![ModConfig::Persistence, ModConfig::Workspace(settings)]);
+    let mut ann = host.join(&mut network, "human:ann");
+    let mut lead = host.join(&mut network, "agent:lead");
+    host.join(&mut network, "agent:expert");
+    let asked = host.applied(ann.send(
+        &mut network,
+        "workspace.message.posted",
+        "agent:broadcast",
+        json!({"content": "what is 6 x 7?"}),
+    ));
+    let question = delivered(&asked, "workspace.message.posted").1;
+
+    // The object slept: the first responder is read back from the log.
+    let mut network = host.restart(&network);
+    let handed = lead.send(
+        &mut network,
+        "workspace.message.delegated",
+        "agent:expert",
+        json!({"message": question.id}),
+    );
+    let (to, delegation) = delivered(&handed, "workspace.message.delegated");
+    assert_eq!(to, ["agent:expert"]);
+    assert_eq!(
+        delegation.metadata["delegation"]["place"],
+        "agent:broadcast"
+    );
+}

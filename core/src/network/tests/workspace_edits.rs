@@ -130,3 +130,123 @@ fn only_the_author_edits_and_the_author_or_a_master_deletes() {
     );
     assert!(delivered_kind(&removed, DELETED), "{removed:#?}");
 }
+
+/// The text of the one error reply among `effects`.
+fn refusal(effects: &[Effect]) -> String {
+    let [Effect::Reply(error)] = effects else {
+        panic!("expected one error reply, got {effects:#?}")
+    };
+    error.payload["message"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned()
+}
+
+#[test]
+fn a_message_is_edited_reacted_to_and_deleted_after_the_network_restarts() {
+    let host = durable::Durable::default();
+    let mods = vec![
+        ModConfig::Persistence,
+        ModConfig::Workspace(WorkspaceSettings::default()),
+    ];
+    let mut network = host.network(mods);
+    let mut ann = host.join(&mut network, "human:ann");
+    let mut bob = host.join(&mut network, "agent:bob");
+    let event = ann.event(POSTED, "agent:broadcast", json!({"content": "helo"}));
+    let first = event.id.to_string();
+    host.applied(network.handle_event(Some(&ann.address.clone()), event, 10));
+
+    // The object slept: nothing in memory survives, the log does.
+    let mut network = host.restart(&network);
+    let edit = json!({"message": first, "content": "hello"});
+    let edited = host.applied(ann.send(&mut network, EDITED, "agent:broadcast", edit));
+    assert!(delivered_kind(&edited, EDITED), "{edited:#?}");
+    let forged = json!({"message": first, "content": "FORGED"});
+    let refused = bob.send(&mut network, EDITED, "agent:broadcast", forged);
+    assert_eq!(error_code(&refused), ErrorCode::Forbidden);
+    assert_eq!(
+        refusal(&refused),
+        "only the person who wrote a message may edit it"
+    );
+    let reaction = json!({"message": first, "emoji": "👍"});
+    let reacted = host.applied(bob.send(
+        &mut network,
+        "workspace.reaction.added",
+        "agent:broadcast",
+        reaction,
+    ));
+    assert!(
+        delivered_kind(&reacted, "workspace.reaction.added"),
+        "{reacted:#?}"
+    );
+    let gone = json!({"message": first});
+    let deleted = host.applied(ann.send(&mut network, DELETED, "agent:broadcast", gone));
+    assert!(delivered_kind(&deleted, DELETED), "{deleted:#?}");
+
+    // And after another sleep the deletion holds.
+    let mut network = host.restart(&network);
+    let again = json!({"message": first, "content": "back"});
+    let refused = ann.send(&mut network, EDITED, "agent:broadcast", again);
+    assert_eq!(error_code(&refused), ErrorCode::NotFound);
+    assert_eq!(
+        refusal(&refused),
+        "the message was deleted, so it can no longer be changed"
+    );
+    // A message the log never had is refused in words, without its id.
+    let unknown = EventId::from_parts(1, 1).to_string();
+    let refused = ann.send(
+        &mut network,
+        DELETED,
+        "agent:broadcast",
+        json!({"message": unknown}),
+    );
+    assert!(!refusal(&refused).contains(&unknown), "{refused:#?}");
+}
+
+#[test]
+fn without_mod_workspace_nobody_changes_another_s_message() {
+    let mut network = bare();
+    let mut ann = join(&mut network, "human:ann");
+    let mut bob = join(&mut network, "agent:bob");
+    let first = post(&mut network, &mut ann, "mine");
+    for (kind, payload) in [
+        (EDITED, json!({"message": first, "content": "FORGED"})),
+        (DELETED, json!({"message": first})),
+    ] {
+        let refused = bob.send(&mut network, kind, "agent:broadcast", payload);
+        assert_eq!(error_code(&refused), ErrorCode::Forbidden, "{kind}");
+    }
+    let edited = ann.send(
+        &mut network,
+        EDITED,
+        "agent:broadcast",
+        json!({"message": first, "content": "still mine"}),
+    );
+    assert!(delivered_kind(&edited, EDITED), "{edited:#?}");
+}
+
+#[test]
+fn the_network_stamps_the_time_and_its_own_marks() {
+    let mut network = workspace();
+    let mut ann = join(&mut network, "human:ann");
+    join(&mut network, "agent:bob");
+    let mut event = ann.event("chat.reply", "agent:broadcast", json!({"content": "hi"}));
+    event.timestamp = 978_307_200_000;
+    event
+        .metadata
+        .insert("delegation".into(), json!({"from": "human:boss"}));
+    event
+        .metadata
+        .insert("first_responder".into(), json!("agent:bob"));
+    let effects = network.handle_event(Some(&ann.address.clone()), event, 1_700_000_000_000);
+    let delivered = effects
+        .iter()
+        .find_map(|e| match e {
+            Effect::Deliver { event, .. } => Some(event),
+            _ => None,
+        })
+        .unwrap_or_else(|| panic!("{effects:#?}"));
+    assert_eq!(delivered.timestamp, 1_700_000_000_000);
+    assert!(delivered.metadata.get("delegation").is_none());
+    assert!(delivered.metadata.get("first_responder").is_none());
+}
