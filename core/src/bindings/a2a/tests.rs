@@ -7,6 +7,7 @@ mod didwba;
 mod message_answers;
 mod push_privacy;
 mod push_targets;
+mod send_names;
 
 use super::methods::{Reply, answer};
 use super::stream::changes;
