@@ -20,10 +20,17 @@
 //! network object restarting mid-stream (the network rebuilt from its rows,
 //! messages in flight lost) — with the same five checks.
 //!
+//! Push notifications of tasks run their own seeded schedule ([`pushes`]):
+//! changes, slow and failing sends and restarts, after which every push
+//! target has the task's final version, never an older one after a newer.
+//!
 //! `AGENTNET_SIM_RUNS` sets the number of seeded runs (default 2000);
 //! `AGENTNET_SIM_SEED` replays one seed. A failure prints its seed.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test scaffolding: failures should be loud
+
+#[path = "simulation/pushes.rs"]
+mod pushes;
 
 use agentnet_core::bindings::policy::JOIN_DEADLINE_MS;
 use agentnet_core::gateway::{
@@ -136,25 +143,26 @@ fn address(i: usize) -> Address {
     format!("agent:p{i}").parse().unwrap()
 }
 
+/// An anonymous member that is offline, as stored.
+fn member(address: Address) -> Row {
+    Row::Member(Member {
+        address,
+        role: Role::Member,
+        verification: Verification::ANONYMOUS,
+        status: Presence::Offline,
+        last_seen: 0,
+        secret_sha256: None,
+        did: None,
+        profile: Default::default(),
+    })
+}
+
 impl Sim {
     fn new(seed: u64, tasks: bool, through_gateways: bool) -> Self {
         let mut rng = Rng(ChaCha8Rng::seed_from_u64(seed));
         let mut net_seed = [0u8; 32];
         rng.0.fill_bytes(&mut net_seed);
-        let members: Vec<Row> = (0..PEERS)
-            .map(|i| {
-                Row::Member(Member {
-                    address: address(i),
-                    role: Role::Member,
-                    verification: Verification::ANONYMOUS,
-                    status: Presence::Offline,
-                    last_seen: 0,
-                    secret_sha256: None,
-                    did: None,
-                    profile: Default::default(),
-                })
-            })
-            .collect();
+        let members: Vec<Row> = (0..PEERS).map(|i| member(address(i))).collect();
         // A channel with the first three peers: the fourth must never see its events.
         let room = Row::Channel(Channel {
             name: "room".parse().unwrap(),

@@ -1,7 +1,7 @@
 //! The queue of push notifications (`crate::model::push`) as the host sees
 //! it: what is due, and what became of each attempt.
 
-use crate::model::push::{IN_FLIGHT_MS, MAX_ATTEMPTS, PendingPush, backoff};
+use crate::model::push::{PendingPush, Settled};
 use crate::model::state::{Row, RowKind};
 use crate::network::effects::Effect;
 use crate::network::engine::Network;
@@ -13,40 +13,56 @@ impl Network {
     }
 
     /// The notifications due at `now`, held back from another attempt for
-    /// [`IN_FLIGHT_MS`] while the host sends them; with the rows to store.
+    /// [`IN_FLIGHT_MS`](crate::model::push::IN_FLIGHT_MS) while the host sends them; with the rows to store.
+    /// The host reports each outcome with the notification as taken here.
     pub fn take_due_pushes(&mut self, now: u64) -> (Vec<PendingPush>, Vec<Effect>) {
         let mut due = Vec::new();
         let mut effects = Vec::new();
         for pending in self.state.pushes.values_mut().filter(|p| p.next_at <= now) {
+            pending.take(now);
             due.push(pending.clone());
-            pending.next_at = now.saturating_add(IN_FLIGHT_MS);
             effects.push(Effect::Store(Row::Push(pending.clone())));
         }
         (due, effects)
     }
 
-    /// A notification was delivered (or can never be: its task or target is gone).
-    pub fn push_done(&mut self, key: &str) -> Vec<Effect> {
-        match self.state.pushes.remove(key) {
-            Some(_) => vec![Effect::Remove {
-                kind: RowKind::Push,
-                key: key.to_owned(),
-            }],
-            None => Vec::new(),
-        }
+    /// True while `sent` (as [`Self::take_due_pushes`] gave it) may still go
+    /// out at `now` ([`PendingPush::holds`]).
+    pub fn push_held(&self, sent: &PendingPush, now: u64) -> bool {
+        self.state
+            .pushes
+            .get(&sent.key)
+            .is_some_and(|pending| pending.holds(sent, now))
     }
 
-    /// A notification failed at `now`: it is tried again after the backoff,
-    /// or dropped after [`MAX_ATTEMPTS`].
-    pub fn push_failed(&mut self, key: &str, now: u64) -> Vec<Effect> {
-        let Some(pending) = self.state.pushes.get_mut(key) else {
+    /// The notification `sent` (as [`Self::take_due_pushes`] gave it) was
+    /// delivered at `now` (or can never be: its task or target is gone).
+    /// A change queued while it was sent stays, and is due now.
+    pub fn push_done(&mut self, sent: &PendingPush, now: u64) -> Vec<Effect> {
+        self.push_settled(sent, true, now)
+    }
+
+    /// The notification `sent` failed at `now`: it is tried again after the
+    /// backoff, or dropped after [`MAX_ATTEMPTS`](crate::model::push::MAX_ATTEMPTS); a change queued while it
+    /// was sent is due now instead.
+    pub fn push_failed(&mut self, sent: &PendingPush, now: u64) -> Vec<Effect> {
+        self.push_settled(sent, false, now)
+    }
+
+    fn push_settled(&mut self, sent: &PendingPush, delivered: bool, now: u64) -> Vec<Effect> {
+        let Some(pending) = self.state.pushes.get_mut(&sent.key) else {
             return Vec::new();
         };
-        pending.attempts += 1;
-        if pending.attempts >= MAX_ATTEMPTS {
-            return self.push_done(key);
+        match pending.settle(sent, delivered, now) {
+            Settled::Done => {
+                self.state.pushes.remove(&sent.key);
+                vec![Effect::Remove {
+                    kind: RowKind::Push,
+                    key: sent.key.clone(),
+                }]
+            }
+            Settled::Changed => vec![Effect::Store(Row::Push(pending.clone()))],
+            Settled::Unchanged => Vec::new(),
         }
-        pending.next_at = now.saturating_add(backoff(pending.attempts - 1));
-        vec![Effect::Store(Row::Push(pending.clone()))]
     }
 }

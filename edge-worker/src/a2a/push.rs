@@ -1,7 +1,11 @@
 //! Sending A2A push notifications from the object's alarm: what the core's
 //! queue says is due is rendered by the binding
 //! (`agentnet_core::bindings::a2a::push::render`), POSTed, and its outcome
-//! goes back to the queue (done, or retried after a backoff by a later alarm).
+//! goes back to the queue with the notification as taken (done, or retried
+//! after a backoff by a later alarm), so the core tells which send ended: a
+//! change queued meanwhile is kept and sent next. The requests go one after
+//! another; one whose hold ended before its turn is not sent (a later alarm
+//! took it again, maybe with a newer version).
 //! The URL goes through the outbound policy again as it is sent
 //! (`crate::host::outbound`): no redirects, no host that is not public.
 
@@ -10,6 +14,7 @@ use crate::host::origin::Origin;
 use crate::host::outbound::send;
 use crate::network::object::NetworkHost;
 use agentnet_core::bindings::a2a::push::{Outgoing, render};
+use agentnet_core::model::push::PendingPush;
 use agentnet_core::outbound::OutboundPolicy;
 use worker::{Headers, Method, RequestInit, Result};
 
@@ -39,28 +44,38 @@ impl NetworkHost {
             return Ok(());
         }
         self.apply(&Origin::Nowhere, effects)?;
-        let requests: Vec<(String, Option<Outgoing>)> = {
+        let requests: Vec<(PendingPush, Option<Outgoing>)> = {
             let guard = self.network.borrow();
             let Some(network) = guard.as_ref() else {
                 return Ok(());
             };
-            due.iter()
-                .map(|p| (p.key.clone(), render(network, p, now)))
+            due.into_iter()
+                .map(|p| {
+                    let outgoing = render(network, &p, now);
+                    (p, outgoing)
+                })
                 .collect()
         };
         let Some(me) = self.me.upgrade() else {
             return Ok(());
         };
         worker::wasm_bindgen_futures::spawn_local(async move {
-            for (key, outgoing) in requests {
+            for (taken, outgoing) in requests {
+                let held = match me.network.borrow().as_ref() {
+                    Some(network) => network.push_held(&taken, now_ms()),
+                    None => false,
+                };
+                if !held {
+                    continue;
+                }
                 let sent = match &outgoing {
                     Some(outgoing) => deliver(&me.outbound_policy, outgoing).await,
                     // Its task or target is gone: nothing will ever be sent.
                     None => true,
                 };
                 let effects = match me.network.borrow_mut().as_mut() {
-                    Some(network) if sent => network.push_done(&key),
-                    Some(network) => network.push_failed(&key, now_ms()),
+                    Some(network) if sent => network.push_done(&taken, now_ms()),
+                    Some(network) => network.push_failed(&taken, now_ms()),
                     None => Vec::new(),
                 };
                 if let Err(err) = me.apply(&Origin::Nowhere, effects) {

@@ -3,14 +3,19 @@
 //! (`task.message`), a cancel is `task.cancel` — each an event through the
 //! network's pipeline — and reads come from the network's tasks.
 //!
-//! Sends are idempotent: a message whose `messageId` the member already
-//! sent in a task it is part of is not sent again; the answer is that task
-//! ([`already_sent`]). A refused transition is, per method, what A2A names
-//! it: `UnsupportedOperationError` for a message to a finished task,
-//! `TaskNotCancelableError` for a cancel.
+//! A message naming a `taskId` continues that task: one that does not exist
+//! (or is not the member's) is `TaskNotFoundError`, and a `contextId` other
+//! than the task's is refused as invalid params (A2A §3.4.2–3.4.3). Sends
+//! are idempotent once those names are checked: a message the member sent
+//! before under the same `messageId`, naming the same task (or, starting
+//! one, the same agent and context), is not sent again; the answer is the
+//! task it went in ([`super::resend`]). A refused transition is, per method,
+//! what A2A names it: `UnsupportedOperationError` for a message to a
+//! finished task, `TaskNotCancelableError` for a cancel.
 
 use super::card;
 use super::errors;
+use super::resend;
 use super::version::{
     Operation, TASK_NOT_CANCELABLE, TASK_NOT_FOUND, UNSUPPORTED_OPERATION, Version, operation,
 };
@@ -303,14 +308,23 @@ fn send<H: BindingHost>(
     let guest = network.config().a2a_guest.as_ref() == Some(member);
     let message_id =
         text("messageId").filter(|id| !id.is_empty() && id.len() <= MAX_CLIENT_ID && !guest);
-    if let Some(task) = message_id.and_then(|m| already_sent(network, member, m)) {
-        return Ok(Ok(task));
-    }
     let (kind, target, mut payload) = if let Some(task) = text("taskId") {
-        let Some(target) = visible(network, member, task).and_then(|t| t.audience_for(member))
-        else {
+        let missing = || {
             let missing = Rejection::new(ErrorCode::NotFound, format!("no task {task}"));
-            return Ok(Err(SendError::Refused(missing)));
+            Ok(Err(SendError::Refused(missing)))
+        };
+        let Some(named) = visible(network, member, task) else {
+            return missing();
+        };
+        if let Some(context) = text("contextId").filter(|c| *c != named.context) {
+            let problem = format!("contextId {context} is not the context of task {task}");
+            return Ok(Err(SendError::Params(problem)));
+        }
+        if message_id.is_some_and(|m| resend::sent_in(named, member, m)) {
+            return Ok(Ok(named.id.clone()));
+        }
+        let Some(target) = named.audience_for(member) else {
+            return missing();
         };
         (
             types::MESSAGE,
@@ -343,11 +357,16 @@ fn send<H: BindingHost>(
                 return Ok(Err(SendError::Params(problem.into())));
             }
         };
+        let context = text("contextId");
+        let resent = message_id.and_then(|m| resend::started(network, member, &target, context, m));
+        if let Some(task) = resent {
+            return Ok(Ok(task));
+        }
         let mut payload = json!({"parts": parts});
         if let Some(skill) = skill {
             payload["skill"] = json!(skill);
         }
-        if let Some(context) = text("contextId") {
+        if let Some(context) = context {
             payload["context"] = json!(context);
         }
         (types::CREATE, target, payload)
@@ -376,21 +395,6 @@ fn send<H: BindingHost>(
                 SendError::Refused(Rejection::new(ErrorCode::Internal, "no task was made"))
             }),
     })
-}
-
-/// The task a message `message_id` of `member` already went in, if any.
-fn already_sent(network: &Network, member: &Address, message_id: &str) -> Option<String> {
-    network
-        .state()
-        .tasks
-        .values()
-        .filter(|t| t.involves(member))
-        .find(|t| {
-            t.history
-                .iter()
-                .any(|m| &m.from == member && m.client_id.as_deref() == Some(message_id))
-        })
-        .map(|t| t.id.clone())
 }
 
 /// `ListTasks`: the member's tasks, newest first, filtered and paged.

@@ -32,6 +32,7 @@
 //! | [`wire`] | tasks, messages, parts and stream events in each generation |
 //! | [`methods`] | what each method does ([`methods::Reply`]) |
 //! | [`stream`] | what a stream says when its task changes |
+//! | [`resend`] | which earlier message a send under a used `messageId` is |
 //! | [`push`] | push notification configs; each notification as a signed request |
 //! | [`remote`] | outbound: external A2A agents as members, calls and answers |
 //! | [`signature`] | signed agent cards: a JWS over the card's JCS, signed and verified |
@@ -41,6 +42,7 @@ pub mod errors;
 pub mod methods;
 pub mod push;
 pub mod remote;
+mod resend;
 pub mod signature;
 pub mod stream;
 pub mod version;

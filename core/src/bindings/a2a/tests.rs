@@ -7,6 +7,7 @@ mod didwba;
 mod message_answers;
 mod push_privacy;
 mod push_targets;
+mod send_names;
 
 use super::methods::{Reply, answer};
 use super::stream::changes;
@@ -678,14 +679,20 @@ fn push_notifications_are_configured_queued_signed_and_retried() {
     // Failures are retried later and later, then dropped.
     let key = due[0].key.clone();
     let mut next = Vec::new();
+    let mut taken = due[0].clone();
     for attempt in 1..MAX_ATTEMPTS {
-        world.network.push_failed(&key, at);
-        next.push(world.network.state().pushes[&key].next_at - at);
+        world.network.push_failed(&taken, at);
+        let due_at = world.network.state().pushes[&key].next_at;
+        next.push(due_at - at);
         assert_eq!(world.network.state().pushes[&key].attempts, attempt);
+        // A failure reported again changes nothing: it was one attempt.
+        assert!(world.network.push_failed(&taken, at).is_empty());
+        let (mut again, _) = world.network.take_due_pushes(due_at);
+        taken = again.pop().unwrap_or_else(|| panic!("not due again"));
     }
     assert!(next.windows(2).all(|w| w[0] < w[1]), "{next:?}");
     assert!(world.network.next_wakeup().is_some());
-    world.network.push_failed(&key, at);
+    world.network.push_failed(&taken, at);
     assert!(world.network.state().pushes.is_empty());
 
     let deleted = now(

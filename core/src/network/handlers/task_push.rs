@@ -101,13 +101,19 @@ pub(super) fn queue(network: &mut Network, outcome: &mut Outcome, now: u64) {
     let Some(task) = network.state.tasks.get(id) else {
         return;
     };
+    // The seq this change is logged at: it orders the task's notifications.
+    let generation = network.last_seq.saturating_add(1);
     for target in &task.push {
-        let pending = PendingPush {
-            key: format!("{}/{}", task.id, target.id),
-            task: task.id.clone(),
-            target: target.id.clone(),
-            attempts: 0,
-            next_at: now,
+        let pending = match network
+            .state
+            .pushes
+            .get_mut(&format!("{}/{}", task.id, target.id))
+        {
+            Some(queued) => {
+                queued.replace(generation, now);
+                queued.clone()
+            }
+            None => PendingPush::new(&task.id, &target.id, generation, now),
         };
         outcome
             .effects

@@ -11,7 +11,7 @@ fn card_of(world: &mut World, req: &Request) -> Response {
     }
 }
 
-fn send_to_bob(world: &mut World, token: &str, message: Value) -> Value {
+pub(super) fn send_to_bob(world: &mut World, token: &str, message: Value) -> Value {
     let params = json!({"message": message, "configuration": {"returnImmediately": true}});
     now(
         world,
@@ -25,7 +25,7 @@ fn send_to_bob(world: &mut World, token: &str, message: Value) -> Value {
     )
 }
 
-fn task_id(sent: &Value) -> String {
+pub(super) fn task_id(sent: &Value) -> String {
     sent["result"]["task"]["id"]
         .as_str()
         .unwrap_or_else(|| panic!("no task: {sent}"))
@@ -33,7 +33,7 @@ fn task_id(sent: &Value) -> String {
 }
 
 /// A task of alice's that bob finished with an artifact.
-fn finished_task(world: &mut World, alice: &str, bob: &str) -> String {
+pub(super) fn finished_task(world: &mut World, alice: &str, bob: &str) -> String {
     let task = task_id(&send_to_bob(world, alice, text_part("plan")));
     for payload in [
         json!({"task": task, "state": "working"}),
