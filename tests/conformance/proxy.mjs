@@ -12,23 +12,32 @@
 // so the edge sees the proxy's origin (cards and metadata name the proxy)
 // and a suite's forged `Host`/`Origin` — and answers stream back as they come
 // (SSE), each closed with the other side.
+//
+// `aliases` maps request paths to others on the edge: the A2A TCK 0.3.x
+// reads the agent card only at the host's root (`/.well-known/agent-card.json`,
+// then `/.well-known/agent.json`; tck/agent_card_utils.py), while an
+// agentnet member's card is at `/networks/{id}/a2a/{address}/.well-known/agent-card.json`.
+// The edge answers the aliased path as it is (same card, same signature).
 
 import { createServer, request } from 'node:http';
 
 /** Starts the proxy on 127.0.0.1 (a free port) to `target` (the edge's URL); resolves with `{url, close, requests}`. */
-export async function startBearerProxy(target, token) {
+export async function startBearerProxy(target, token, { aliases = {} } = {}) {
   const upstream = new URL(target);
   const requests = { total: 0, authorized: 0 };
   const sockets = new Set();
   const server = createServer((req, res) => {
     requests.total += 1;
     const headers = { ...req.headers };
-    if (!headers.authorization) {
+    if (token && !headers.authorization) {
       headers.authorization = `Bearer ${token}`;
       requests.authorized += 1;
     }
+    const [path, query] = req.url.split(/\?(.*)/s);
+    const alias = aliases[path];
     const up = request({
-      host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers,
+      host: upstream.hostname, port: upstream.port, method: req.method,
+      path: alias ? `${alias}${query ? `?${query}` : ''}` : req.url, headers,
     }, (answer) => {
       res.writeHead(answer.statusCode, answer.statusMessage, answer.rawHeaders);
       answer.pipe(res);

@@ -24,7 +24,7 @@
 import { spawn, execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -229,18 +229,22 @@ export async function tckPython(trees) {
 }
 
 /** The network, its fixture member and the URL the TCK is given, as `as` (a member through the proxy, or the network's A2A guest). */
-async function a2aTarget(edge, name, as) {
+async function a2aTarget(edge, name, as, { cardAtRoot = false } = {}) {
   const guest = as === 'guest';
   const { id: network } = await createNetwork(edge.url, { name, ...(guest ? { a2a_guest: 'human:visitor' } : {}) });
   const { joinA2aFixture, A2A_FIXTURE } = await import('./fixtures.mjs');
   const fixture = await joinA2aFixture(edge.url, network);
+  const path = `/networks/${network}/a2a/${A2A_FIXTURE}`;
+  // The 0.3.x TCK looks for the card at the host's root only: the proxy answers it there.
+  const card = `${path}/.well-known/agent-card.json`;
+  const aliases = cardAtRoot ? { '/.well-known/agent-card.json': card, '/.well-known/agent.json': card } : {};
   let proxy = null;
   let base = edge.url;
-  if (!guest) {
-    proxy = await startBearerProxy(edge.url, await joinMember(edge.url, network, 'agent:tck-client'));
+  if (!guest || cardAtRoot) {
+    proxy = await startBearerProxy(edge.url, guest ? null : await joinMember(edge.url, network, 'agent:tck-client'), { aliases });
     base = proxy.url;
   }
-  const url = `${base}/networks/${network}/a2a/${A2A_FIXTURE}`;
+  const url = `${base}${path}`;
   return { url, close: async () => { fixture.close(); await proxy?.close(); } };
 }
 
@@ -251,6 +255,7 @@ const BRANCHES = {
   },
   '0.3.x': {
     label: 'A2A TCK 0.3.x, mandatory category (JSON-RPC)',
+    cardAtRoot: true,
     args: (url) => ['run_tck.py', '--sut-url', url, '--category', 'mandatory', '--transports', 'jsonrpc'],
   },
 };
@@ -262,7 +267,9 @@ async function runA2a(edge, out, as) {
     return null;
   }
   const trees = {};
-  for (const branch of Object.keys(BRANCHES)) {
+  // A2A_TCK_BRANCHES=1.0-dev (or 0.3.x) runs one of them.
+  const wanted = (process.env.A2A_TCK_BRANCHES ?? Object.keys(BRANCHES).join(',')).split(',').map((b) => b.trim()).filter((b) => BRANCHES[b]);
+  for (const branch of wanted) {
     const found = tckTree(dir, branch);
     if (found) trees[branch] = found;
     else console.log(`\n== A2A TCK ${branch}: not in ${dir} (fetch the branch ${branch}).`);
@@ -275,8 +282,9 @@ async function runA2a(edge, out, as) {
   const results = [];
   for (const [branch, { tree, commit }] of Object.entries(trees)) {
     const spec = BRANCHES[branch];
-    const target = await a2aTarget(edge, `A2A TCK ${branch}`, as);
+    const target = await a2aTarget(edge, `A2A TCK ${branch}`, as, { cardAtRoot: Boolean(spec.cardAtRoot) });
     const junit = join(out, `a2a-${branch}.xml`);
+    await rm(join(tree, 'reports', 'junitreport.xml'), { force: true });
     const args = spec.args(target.url);
     console.log(`\n== ${spec.label} at ${commit}: python ${args.join(' ')}`);
     const started = Date.now();
@@ -285,7 +293,9 @@ async function runA2a(edge, out, as) {
       env: { ...process.env, PYTEST_ADDOPTS: `${process.env.PYTEST_ADDOPTS ?? ''} --junitxml=${junit} -p no:cacheprovider`.trim() },
     });
     await target.close();
-    const cases = existsSync(junit) ? parseJunit(await readFile(junit, 'utf8')) : [];
+    // The 1.0 runner passes its own --junitxml (reports/junitreport.xml), which wins over PYTEST_ADDOPTS.
+    const report = [junit, join(tree, 'reports', 'junitreport.xml')].find((path) => existsSync(path));
+    const cases = report ? parseJunit(await readFile(report, 'utf8')) : [];
     const count = (outcome) => cases.filter((c) => c.outcome === outcome).length;
     const failures = cases.filter((c) => c.outcome === 'failed').map(({ id, message }) => ({ id, message }));
     const known = KNOWN_A2A[branch] ?? {};
