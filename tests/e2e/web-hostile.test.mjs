@@ -134,7 +134,7 @@ test('a session title with a right-to-left override stays inside its sentence', 
     const title = 'evil\u202E yet';
     await host.createSession({ session: 'rlo', title });
     await page.goto(`${started.edge.url}/n/${id}/channel/session-rlo`);
-    const empty = page.locator('.empty-title');
+    const empty = page.locator('.empty-title', { hasText: 'evil' });
     await empty.waitFor({ timeout: 15_000 });
     // The override is closed inside an isolate (U+2068 … U+2069) before the page's own " yet".
     assert.equal(await empty.textContent(), `No messages in # \u2068${title}\u2069 yet`);
