@@ -132,8 +132,12 @@ test('a session title with a right-to-left override stays inside its sentence', 
   const page = await context.newPage();
   try {
     const title = 'evil\u202E yet';
+    await page.goto(`${started.edge.url}/n/${id}`);
+    await page.getByRole('status').filter({ hasText: 'online' }).waitFor({ timeout: 15_000 });
     await host.createSession({ session: 'rlo', title });
-    await page.goto(`${started.edge.url}/n/${id}/channel/session-rlo`);
+    const link = page.getByRole('navigation', { name: 'Conversations' }).getByRole('link', { name: /evil/ });
+    await link.waitFor({ timeout: 15_000 });
+    await link.click();
     const empty = page.locator('.empty-title', { hasText: 'evil' });
     await empty.waitFor({ timeout: 15_000 });
     // The override is closed inside an isolate (U+2068 … U+2069) before the page's own " yet".
