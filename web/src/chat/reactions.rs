@@ -60,16 +60,17 @@ pub fn ReactionChips(
     let chip = move |s: Shown| {
         let emoji = s.emoji.clone();
         let people = if s.count == 1 { "person" } else { "people" };
+        // A reaction is any text without spaces: isolated, it cannot reorder its count.
+        let shown_emoji = crate::bidi::isolate(&s.emoji);
         let label = format!(
-            "{} {} {people} reacted: {}",
-            s.emoji,
+            "{shown_emoji} {} {people} reacted: {}",
             s.count,
             s.who.join(", ")
         );
         view! {
             <button type="button" class="reaction" aria-pressed=s.mine.to_string() title=label.clone() aria-label=label
                 on:click=move |_| line.with_value(|l| chat.react(l, &emoji))>
-                <span class="emoji" aria-hidden="true">{s.emoji.clone()}</span>
+                <span class="emoji" aria-hidden="true">{shown_emoji}</span>
                 <span class="count" aria-hidden="true">{s.count}</span>
             </button>
         }
