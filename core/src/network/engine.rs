@@ -62,7 +62,7 @@ pub struct Network {
     pub(super) parked: crate::network::parked::ParkedEvents,
     pub(super) index: Box<dyn EventIndex>,
     /// The last messages, for changes to them, when there is no log to read them from.
-    pub(super) recent_messages: crate::network::message_changes::RecentMessages,
+    pub(super) recent_messages: crate::network::recent_messages::RecentMessages,
     /// Members stored as online when this instance was restored: what was
     /// delivered to them before is unknown here, so until they join again
     /// they hold the log back from their stored cursors (`super::retention`).

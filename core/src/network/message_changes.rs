@@ -10,73 +10,23 @@
 //! that sleeps, is evicted or redeployed therefore still knows every message
 //! its log keeps. Only a network without a log (no `mod/persistence`, or a
 //! host without an index) falls back to remembering its last
-//! [`RECENT`] messages in memory, which a restart forgets; its messages
+//! [`super::recent_messages::RECENT`] messages in memory, which a restart forgets; its messages
 //! left the log once delivered, so there is nothing left to change anyway.
 //!
 //! Refusals say why in words a person reads next to the message, without ids.
 
 use crate::error::{ErrorCode, Rejection};
 use crate::event::Event;
-use crate::ids::address::Address;
 use crate::ids::standing::Role;
 use crate::ids::ulid::EventId;
 use crate::mods::workspace::edits::{DELETED, EDITED, message_of};
 use crate::mods::workspace::reactions::{self, ADDED, REMOVED};
 use crate::network::engine::Network;
+use crate::network::recent_messages::{MessageFacts, deleted_key, is_message};
 use serde_json::Value;
-use std::collections::BTreeMap;
-
-/// Messages a network without a log remembers, for changes to them.
-pub const RECENT: usize = 4096;
-
-/// The link key under which the deletion of the message at `seq` is stored.
-pub fn deleted_key(seq: u64) -> String {
-    format!("changes/deleted:{seq}")
-}
-
-/// What a change needs to know about one message.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct MessageFacts {
-    /// Who sent it.
-    pub(crate) author: Address,
-    /// Where it went (its target).
-    pub(crate) place: Address,
-    /// Whether it was deleted.
-    pub(crate) deleted: bool,
-}
-
-/// The last messages of a network without a log, by id (ULIDs sort by time,
-/// so the oldest is the first key).
-#[derive(Debug, Default)]
-pub(crate) struct RecentMessages {
-    by_id: BTreeMap<EventId, MessageFacts>,
-}
-
-/// True for an event people read as a message: its payload has text
-/// content, and it is not itself an edit of another message.
-fn is_message(event: &Event) -> bool {
-    event.event_type.as_str() != EDITED
-        && event.payload.get("content").is_some_and(Value::is_string)
-}
 
 fn refused(code: ErrorCode, why: &str) -> Rejection {
     Rejection::new(code, why)
-}
-
-impl RecentMessages {
-    fn remember(&mut self, event: &Event) {
-        self.by_id.insert(
-            event.id,
-            MessageFacts {
-                author: event.source.clone(),
-                place: event.target.clone(),
-                deleted: false,
-            },
-        );
-        while self.by_id.len() > RECENT {
-            self.by_id.pop_first();
-        }
-    }
 }
 
 impl Network {
@@ -85,7 +35,7 @@ impl Network {
     pub(crate) fn message_facts(&self, id: &EventId) -> Option<MessageFacts> {
         let log = self.log_view();
         let Some(graph) = log.graph() else {
-            return self.recent_messages.by_id.get(id).cloned();
+            return self.recent_messages.get(id);
         };
         let seq = log.seq_of(id)?;
         let (_, event) = graph.events(&[seq]).into_iter().next()?;
@@ -179,10 +129,8 @@ impl Network {
             return;
         }
         if event.event_type.as_str() == DELETED {
-            if let Ok(id) = message_of(event, "deleted")
-                && let Some(known) = self.recent_messages.by_id.get_mut(&id)
-            {
-                known.deleted = true;
+            if let Ok(id) = message_of(event, "deleted") {
+                self.recent_messages.deleted(&id);
             }
         } else if is_message(event) {
             self.recent_messages.remember(event);

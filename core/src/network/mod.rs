@@ -57,6 +57,7 @@ mod presence;
 mod push_secrets;
 mod pushes;
 mod reads;
+mod recent_messages;
 mod retention;
 mod routing;
 mod shield;
