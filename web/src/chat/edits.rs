@@ -8,7 +8,7 @@
 //! to the other tabs like a post) or when it arrives (others', live or from
 //! history); what is known is kept in [`super::changes`].
 
-use super::changes::{Said, change_of, patch, record};
+use super::changes::{Change, Said, change_of, patch, record};
 use super::messages::Line;
 use super::state::Chat;
 use super::tabs::TabNews;
@@ -31,6 +31,15 @@ impl Chat {
             by: event.source.to_string(),
             change,
         };
+        // Another's edit of a message shown is not kept at all (only its
+        // author edits), so it takes none of the message's places.
+        let forged_edit = matches!(said.change, Change::Edited(_))
+            && self.lines.with_untracked(|lines| {
+                lines.iter().any(|l| l.id == message && l.source != said.by)
+            });
+        if forged_edit {
+            return true;
+        }
         let _ = self.changes.try_update_value(|c| record(c, message, said));
         self.repatch(Some(message));
         true
