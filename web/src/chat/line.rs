@@ -149,6 +149,9 @@ pub fn MessageLine(
                 <super::attachment_view::AttachmentList attachments=line.attachments.clone() />
                 {edit_form}
                 {edited.then(|| view! { <span class="edited" title="This message was edited">"(edited)"</span> })}
+                {line.change_refused.clone().map(|why| view! {
+                    <span class="change-refused" role="status">{format!("Not changed: {}", isolate(&why))}</span>
+                })}
             </div>
             <span class="state">{state}</span>
             <ReactionChips line=chips_line />

@@ -40,6 +40,9 @@ pub struct Line {
     pub edited: bool,
     /// It was deleted: the list shows a placeholder.
     pub deleted: bool,
+    /// Why the network refused the person's last change to it (an edit,
+    /// a deletion, a reaction), shown beside it until a change goes through.
+    pub change_refused: Option<String>,
     /// The files it carries (`payload.attachments`; none when malformed).
     pub attachments: Vec<super::attach::Attached>,
 }
@@ -126,6 +129,7 @@ pub fn line_from(event: &Event, state: LineState, me: &str) -> Line {
             .map(str::to_owned),
         edited: false,
         deleted: false,
+        change_refused: None,
         attachments: super::attach::Attached::all_in(&event.payload),
     }
 }

@@ -330,6 +330,7 @@ impl Chat {
                     .flatten()
                 {
                     Some(change) => {
+                        self.note_change_refused(&change, None);
                         self.take_change(&change);
                     }
                     None => self.set_state(id, LineState::Sent),
@@ -341,10 +342,8 @@ impl Chat {
                     .try_update_value(|p| p.remove(&id))
                     .flatten()
                 {
-                    Some(_) => self.session.report(format!(
-                        "The message was not changed: {}",
-                        crate::bidi::isolate(&reason)
-                    )),
+                    // Why, in the network's words, beside the message it was about.
+                    Some(change) => self.note_change_refused(&change, Some(reason)),
                     None => self.set_state(id, LineState::Rejected(reason)),
                 }
             }
@@ -360,6 +359,19 @@ impl Chat {
             if l.len() > MAX_LINES {
                 let extra = l.len() - MAX_LINES;
                 l.drain(..extra);
+            }
+        });
+    }
+
+    /// Shows (or, once a later change went through, clears) why a change the
+    /// person made to a message was refused, next to that message.
+    fn note_change_refused(&self, change: &agentnet_core::Event, why: Option<String>) {
+        let Some(message) = super::changes::message_of(change) else {
+            return;
+        };
+        self.lines.update(|l| {
+            if let Some(line) = l.iter_mut().find(|line| line.id == message) {
+                line.change_refused = why;
             }
         });
     }
