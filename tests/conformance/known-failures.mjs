@@ -40,6 +40,16 @@ export const KNOWN_MCP = {
 const SNAKE_CASE = 'https://github.com/a2aproject/a2a-tck/issues/242';
 const REUSED_IDS = 'tck_id() (tck/requirements/base.py) gives the same messageId for a prefix for the whole session, so a later test\'s SendMessage repeats an earlier message id; A2A 1.0 §3.3.1 lets an agent treat it as a duplicate ("Agents may utilize the messageId to detect duplicate messages"), and agentnet answers the earlier task, so no new push config is attached and no state changes';
 
+/**
+ * Known failures whose outcome depends on what the TCK sent before them in the
+ * session (its reused messageIds): they may pass, or be skipped, on a run.
+ */
+export const MAY_PASS_A2A = new Set([
+  'TestPushNotificationDelivery::test_delivery_includes_auth[jsonrpc]',
+  'TestPushNotificationDelivery::test_delivery_at_least_once[jsonrpc]',
+  'TestPushNotificationDelivery::test_delivery_payload_format[jsonrpc]',
+]);
+
 /** A2A TCK, by branch, by test (`{module or class}::{test}` as run.mjs names them). */
 export const KNOWN_A2A = {
   '1.0-dev': {

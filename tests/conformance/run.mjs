@@ -29,7 +29,7 @@ import { homedir, tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createNetwork, startEdge } from '../support/edge.mjs';
-import { KNOWN_A2A, KNOWN_MCP } from './known-failures.mjs';
+import { KNOWN_A2A, KNOWN_MCP, MAY_PASS_A2A } from './known-failures.mjs';
 import { startBearerProxy } from './proxy.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -59,13 +59,17 @@ function run(command, args, { cwd, env, quiet = false, timeoutMs = 3_600_000 } =
     });
     take(child.stdout, process.stdout);
     take(child.stderr, process.stderr);
-    const timer = setTimeout(() => { try { process.kill(-child.pid, 'SIGKILL'); } catch { /* gone */ } }, timeoutMs);
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      try { process.kill(-child.pid, 'SIGKILL'); } catch { /* gone */ }
+    }, timeoutMs);
     const reap = () => { try { process.kill(-child.pid, 'SIGKILL'); } catch { /* gone */ } };
     process.once('exit', reap);
     child.on('close', (code) => {
       clearTimeout(timer);
       process.off('exit', reap);
-      resolve({ code, output });
+      resolve({ code, output, timedOut });
     });
   });
 }
@@ -114,13 +118,37 @@ export function parseJunit(xml) {
   return cases;
 }
 
-/** Compares failures with the known ones: `{unexpected, known, stale}`. */
-function judge(failures, known) {
+/**
+ * Compares failures with the known ones: `{unexpected, known, stale, notRun}`.
+ * `outcomes` (id → passed|skipped|…) tells a known failure that passes now
+ * (stale, unless `mayPass` says its outcome depends on the order the suite
+ * ran in) from one that was skipped or not run.
+ */
+function judge(failures, known, { outcomes, mayPass = new Set() } = {}) {
   const unexpected = failures.filter((f) => !known[f.id]);
   const knownFailing = failures.filter((f) => known[f.id]);
   const failing = new Set(failures.map((f) => f.id));
-  const stale = Object.keys(known).filter((id) => !failing.has(id));
-  return { unexpected, known: knownFailing, stale };
+  const notFailing = Object.keys(known).filter((id) => !failing.has(id));
+  const outcome = (id) => (outcomes ? outcomes.get(id) : 'passed');
+  const stale = notFailing.filter((id) => outcome(id) === 'passed' && !mayPass.has(id));
+  const notRun = notFailing.filter((id) => outcome(id) !== 'passed').map((id) => ({ id, outcome: outcome(id) ?? 'not run' }));
+  return { unexpected, known: knownFailing, stale, notRun };
+}
+
+/** How long one suite may run before it counts as hung (the TCK has requests without a timeout). */
+const SUITE_TIMEOUT_MS = Number(process.env.CONFORMANCE_SUITE_TIMEOUT_MS ?? 900_000);
+
+/** Whether the edge still answers (a request that needs no network object, and one that does). */
+async function edgeHealth(edge) {
+  const probe = async (path, init) => {
+    try {
+      const res = await fetch(`${edge.url}${path}`, { ...init, signal: AbortSignal.timeout(5000) });
+      return res.status;
+    } catch (err) {
+      return err.name === 'TimeoutError' ? 'no answer in 5 s' : err.message;
+    }
+  };
+  return `the edge answers GET /v1/networks with ${await probe('/v1/networks?limit=1')}, a new network's profile with ${await probe('/networks/demo/v1/profile')}`;
 }
 
 // ---------------------------------------------------------------------------
@@ -144,7 +172,7 @@ async function runMcp(edge, out) {
   const args = ['--import', join(here, 'node-hooks.mjs'), cli, 'server', '--url', url, '--suite', 'all', '--output-dir', dir, '--expected-failures', baseline];
   console.log(`\n== MCP conformance ${version}: conformance server --url ${url} --suite all`);
   const started = Date.now();
-  const { code } = await run(process.execPath, args, { cwd: root, quiet: !process.env.CONFORMANCE_VERBOSE });
+  const { code, timedOut } = await run(process.execPath, args, { cwd: root, quiet: !process.env.CONFORMANCE_VERBOSE, timeoutMs: SUITE_TIMEOUT_MS });
   fixture.close();
   await proxy.close();
   const scenarios = [];
@@ -164,6 +192,7 @@ async function runMcp(edge, out) {
         .map((c) => `${c.status} ${c.id}: ${c.errorMessage ?? c.description}`).join('; '),
     }));
   const verdict = judge(failures, KNOWN_MCP);
+  if (timedOut) verdict.unexpected.push({ id: '(timed out)', message: `the suite did not finish in ${SUITE_TIMEOUT_MS / 60000} min: ${await edgeHealth(edge)}` });
   return {
     suite: `@modelcontextprotocol/conformance ${version} (server, all scenarios)`,
     command: `conformance server --url ${url} --suite all`,
@@ -288,8 +317,8 @@ async function runA2a(edge, out, as) {
     const args = spec.args(target.url);
     console.log(`\n== ${spec.label} at ${commit}: python ${args.join(' ')}`);
     const started = Date.now();
-    const { code } = await run(python, args, {
-      cwd: tree, quiet: !process.env.CONFORMANCE_VERBOSE,
+    const { code, timedOut } = await run(python, args, {
+      cwd: tree, quiet: !process.env.CONFORMANCE_VERBOSE, timeoutMs: SUITE_TIMEOUT_MS,
       env: { ...process.env, PYTEST_ADDOPTS: `${process.env.PYTEST_ADDOPTS ?? ''} --junitxml=${junit} -p no:cacheprovider`.trim() },
     });
     await target.close();
@@ -299,6 +328,7 @@ async function runA2a(edge, out, as) {
     const count = (outcome) => cases.filter((c) => c.outcome === outcome).length;
     const failures = cases.filter((c) => c.outcome === 'failed').map(({ id, message }) => ({ id, message }));
     const known = KNOWN_A2A[branch] ?? {};
+    const outcomes = new Map(cases.map((c) => [c.id, c.outcome]));
     results.push({
       suite: spec.label, branch, commit, caller: as,
       command: `python ${args.join(' ')}`,
@@ -306,9 +336,10 @@ async function runA2a(edge, out, as) {
       exitCode: code,
       tests: cases.length, passed: count('passed'), failed: count('failed'), skipped: count('skipped'), xfailed: count('xfailed'),
       failures,
-      ...judge(failures, known),
+      ...judge(failures, known, { outcomes, mayPass: MAY_PASS_A2A }),
     });
-    if (cases.length === 0) results.at(-1).unexpected.push({ id: '(no results)', message: `the TCK wrote no JUnit report (exit ${code})` });
+    if (timedOut) results.at(-1).unexpected.push({ id: '(timed out)', message: `the TCK did not finish in ${SUITE_TIMEOUT_MS / 60000} min: ${await edgeHealth(edge)} (edge log: ${join(out, 'edge.log')})` });
+    else if (cases.length === 0) results.at(-1).unexpected.push({ id: '(no results)', message: `the TCK wrote no JUnit report (exit ${code})` });
   }
   return results;
 }
@@ -322,9 +353,11 @@ function report(result) {
     ? `${result.suite}: ${result.scenariosPassed}/${result.scenarios} scenarios pass; checks ${result.checks.success} success, ${result.checks.failure} failure, ${result.checks.warning} warning (${result.seconds} s)`
     : `${result.suite} at ${result.commit.slice(0, 12)}: ${result.passed} passed, ${result.failed} failed, ${result.skipped} skipped${result.xfailed ? `, ${result.xfailed} xfailed` : ''} of ${result.tests} (${result.seconds} s)`;
   console.log(`\n${head}`);
-  for (const f of result.known) console.log(`  known   ${f.id}: ${f.message.slice(0, 300)}`);
+  const first = (message) => message.split('\n')[0];
+  for (const f of result.known) console.log(`  known   ${f.id}: ${first(f.message).slice(0, 300)}`);
   for (const f of result.unexpected) console.log(`  FAILED  ${f.id}: ${f.message.slice(0, 600)}`);
   for (const id of result.stale) console.log(`  passes now (remove from known-failures.mjs and docs/conformance.md): ${id}`);
+  for (const { id, outcome } of result.notRun ?? []) console.log(`  known, ${outcome} this time: ${id}`);
 }
 
 export async function main(argv = process.argv.slice(2)) {
@@ -352,6 +385,8 @@ export async function main(argv = process.argv.slice(2)) {
     if (which !== 'a2a') results.mcp = await runMcp(edge, out);
     if (which !== 'mcp') results.a2a = await runA2a(edge, out, as);
   } finally {
+    // wrangler dev's own output, for a failure that needs it.
+    await writeFile(join(out, 'edge.log'), edge.log.join('')).catch(() => {});
     await edge.stop();
   }
   await writeFile(join(out, 'summary.json'), JSON.stringify(results, null, 2));
