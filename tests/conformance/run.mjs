@@ -13,7 +13,7 @@
 //   ~/.cache/agentnet/python). Without A2A_TCK_DIR the A2A part says how to
 //   get the TCK and is not run.
 //
-// Usage: node tests/conformance/run.mjs [mcp|a2a|all] [--a2a-as member|guest]
+// Usage: node tests/conformance/run.mjs [mcp|a2a|all]
 // (from the repository root, after ./scripts/test or ./scripts/run built the
 // edge and the npm package). Prints each suite's counts and failures, writes
 // them to $CONFORMANCE_OUT (default a fresh temp directory)/summary.json, and
@@ -257,24 +257,23 @@ export async function tckPython(trees) {
   return venvPython;
 }
 
-/** The network, its fixture member and the URL the TCK is given, as `as` (a member through the proxy, or the network's A2A guest). */
-async function a2aTarget(edge, name, as, { cardAtRoot = false } = {}) {
-  const guest = as === 'guest';
-  const { id: network } = await createNetwork(edge.url, { name, ...(guest ? { a2a_guest: 'human:visitor' } : {}) });
+/**
+ * The network, its fixture member and the URL the TCK is given: the member's
+ * endpoint through the proxy, which carries `agent:tck-client`'s session.
+ * (Not the network's A2A guest: the network keeps a guest's messageIds from the
+ * member it calls — they are not one caller's alone — and the TCK's scenarios
+ * are named by messageId.)
+ */
+async function a2aTarget(edge, name, { cardAtRoot = false } = {}) {
+  const { id: network } = await createNetwork(edge.url, { name });
   const { joinA2aFixture, A2A_FIXTURE } = await import('./fixtures.mjs');
   const fixture = await joinA2aFixture(edge.url, network);
   const path = `/networks/${network}/a2a/${A2A_FIXTURE}`;
   // The 0.3.x TCK looks for the card at the host's root only: the proxy answers it there.
   const card = `${path}/.well-known/agent-card.json`;
   const aliases = cardAtRoot ? { '/.well-known/agent-card.json': card, '/.well-known/agent.json': card } : {};
-  let proxy = null;
-  let base = edge.url;
-  if (!guest || cardAtRoot) {
-    proxy = await startBearerProxy(edge.url, guest ? null : await joinMember(edge.url, network, 'agent:tck-client'), { aliases });
-    base = proxy.url;
-  }
-  const url = `${base}${path}`;
-  return { url, close: async () => { fixture.close(); await proxy?.close(); } };
+  const proxy = await startBearerProxy(edge.url, await joinMember(edge.url, network, 'agent:tck-client'), { aliases });
+  return { url: `${proxy.url}${path}`, close: async () => { fixture.close(); await proxy.close(); } };
 }
 
 const BRANCHES = {
@@ -289,7 +288,7 @@ const BRANCHES = {
   },
 };
 
-async function runA2a(edge, out, as) {
+async function runA2a(edge, out) {
   const dir = process.env.A2A_TCK_DIR;
   if (!dir || !existsSync(dir)) {
     console.log(`\n== A2A TCK: not run (${dir ? `A2A_TCK_DIR=${dir} does not exist` : 'A2A_TCK_DIR is not set'}).\n${TCK_HOWTO}`);
@@ -311,7 +310,7 @@ async function runA2a(edge, out, as) {
   const results = [];
   for (const [branch, { tree, commit }] of Object.entries(trees)) {
     const spec = BRANCHES[branch];
-    const target = await a2aTarget(edge, `A2A TCK ${branch}`, as, { cardAtRoot: Boolean(spec.cardAtRoot) });
+    const target = await a2aTarget(edge, `A2A TCK ${branch}`, { cardAtRoot: Boolean(spec.cardAtRoot) });
     const junit = join(out, `a2a-${branch}.xml`);
     await rm(join(tree, 'reports', 'junitreport.xml'), { force: true });
     const args = spec.args(target.url);
@@ -330,7 +329,7 @@ async function runA2a(edge, out, as) {
     const known = KNOWN_A2A[branch] ?? {};
     const outcomes = new Map(cases.map((c) => [c.id, c.outcome]));
     results.push({
-      suite: spec.label, branch, commit, caller: as,
+      suite: spec.label, branch, commit,
       command: `python ${args.join(' ')}`,
       seconds: Math.round((Date.now() - started) / 1000),
       exitCode: code,
@@ -362,9 +361,6 @@ function report(result) {
 
 export async function main(argv = process.argv.slice(2)) {
   const which = argv.find((a) => ['mcp', 'a2a', 'all'].includes(a)) ?? 'all';
-  const asIndex = argv.indexOf('--a2a-as');
-  const as = asIndex >= 0 ? argv[asIndex + 1] : (process.env.A2A_TCK_AS ?? 'member');
-  if (!['member', 'guest'].includes(as)) throw new Error('--a2a-as is member or guest');
   for (const built of [join(root, 'edge-worker', 'build', 'worker', 'shim.mjs'), join(root, 'core', 'js', 'pkg', 'agentnet_js.js')]) {
     if (!existsSync(built)) {
       console.error(`${relative(root, built)} is missing: build the edge and the npm package first (./scripts/test or ./scripts/run).`);
@@ -383,7 +379,7 @@ export async function main(argv = process.argv.slice(2)) {
   const results = {};
   try {
     if (which !== 'a2a') results.mcp = await runMcp(edge, out);
-    if (which !== 'mcp') results.a2a = await runA2a(edge, out, as);
+    if (which !== 'mcp') results.a2a = await runA2a(edge, out);
   } finally {
     // wrangler dev's own output, for a failure that needs it.
     await writeFile(join(out, 'edge.log'), edge.log.join('')).catch(() => {});
