@@ -110,12 +110,14 @@ fn visible<'a>(network: &'a Network, member: &Address, id: &str) -> Option<&'a T
 
 fn history_length(params: &Map<String, Value>) -> Option<usize> {
     let from = |v: &Value| v.as_u64().and_then(|n| usize::try_from(n).ok());
-    params.get("historyLength").and_then(from).or_else(|| {
-        params
-            .get("configuration")
-            .and_then(|c| c.get("historyLength"))
-            .and_then(from)
-    })
+    wire::field_in(params, "historyLength")
+        .and_then(from)
+        .or_else(|| {
+            params
+                .get("configuration")
+                .and_then(|c| wire::field(c, "historyLength"))
+                .and_then(from)
+        })
 }
 
 /// The JSON-RPC result holding `task` (1.0's `GetTask` answers the bare task).

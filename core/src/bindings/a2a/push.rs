@@ -71,7 +71,11 @@ fn error(id: &Id, code: i64, message: impl Into<String>) -> Value {
 /// The task and the config a request names: 1.0 says `taskId` and `id`;
 /// 0.3's get, list and delete say `id` (the task) and `pushNotificationConfigId`.
 fn names(version: Version, method: &str, params: &Value) -> (String, Option<String>) {
-    let text = |key: &str| params.get(key).and_then(Value::as_str).map(str::to_owned);
+    let text = |key: &str| {
+        wire::field(params, key)
+            .and_then(Value::as_str)
+            .map(str::to_owned)
+    };
     let (task, config) = match version {
         Version::V03 if !method.ends_with("/set") => (
             text("id").or_else(|| text("taskId")),

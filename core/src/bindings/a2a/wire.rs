@@ -9,6 +9,29 @@ use super::version::Version;
 use crate::model::task::{Task, TaskArtifact, TaskMessage, TaskRole};
 use serde_json::{Map, Value, json};
 
+/// A request field by its JSON name (`historyLength`), else by its proto
+/// field name (`history_length`): ProtoJSON parsers accept both, and A2A
+/// 1.0's clients (its TCK among them) send either.
+pub fn field<'a>(object: &'a Value, json_name: &str) -> Option<&'a Value> {
+    object.as_object().and_then(|map| field_in(map, json_name))
+}
+
+/// [`field`] of a JSON object already read as a map.
+pub fn field_in<'a>(object: &'a Map<String, Value>, json_name: &str) -> Option<&'a Value> {
+    object.get(json_name).or_else(|| {
+        let mut proto_name = String::with_capacity(json_name.len() + 4);
+        for c in json_name.chars() {
+            if c.is_ascii_uppercase() {
+                proto_name.push('_');
+                proto_name.push(c.to_ascii_lowercase());
+            } else {
+                proto_name.push(c);
+            }
+        }
+        object.get(&proto_name)
+    })
+}
+
 /// Most parts one incoming message may carry.
 pub const MAX_PARTS: usize = 64;
 
@@ -232,4 +255,23 @@ pub fn artifact_update(task: &Task, added: &TaskArtifact, version: Version) -> V
 /// A stream event holding the whole task (the first of a stream).
 pub fn task_event(value: Value, version: Version) -> Value {
     send_result(value, version)
+}
+
+#[cfg(test)]
+mod field_tests {
+    use super::field;
+    use serde_json::json;
+
+    #[test]
+    fn a_field_is_read_by_its_json_or_its_proto_name() {
+        let camel = json!({"historyLength": 3});
+        let snake = json!({"history_length": 4, "task_id": "t"});
+        assert_eq!(field(&camel, "historyLength"), Some(&json!(3)));
+        assert_eq!(field(&snake, "historyLength"), Some(&json!(4)));
+        assert_eq!(field(&snake, "taskId"), Some(&json!("t")));
+        assert_eq!(field(&snake, "id"), None);
+        // The JSON name wins when both are sent.
+        let both = json!({"taskId": "a", "task_id": "b"});
+        assert_eq!(field(&both, "taskId"), Some(&json!("a")));
+    }
 }
