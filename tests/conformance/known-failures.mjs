@@ -54,11 +54,10 @@ export const MAY_PASS_A2A = new Set([
 export const KNOWN_A2A = {
   '1.0-dev': {
     'TestAgentCardStructure::test_agent_card_validates_against_schema': 'CARD-STRUCT-001: the TCK fetches the card without A2A-Version (tests/compatibility/conftest.py agent_card), which A2A 1.0 §3.6 reads as a 0.3 client, so agentnet adds 0.3\'s fields; the card it serves with A2A-Version: 1.0 validates against the same schema',
-    'TestPushNotificationCrud::test_create_push_config[jsonrpc]': `PUSH-CREATE-001: the JSON-RPC client sends params {"task_id": …} (snake_case; tck/transport/jsonrpc_client.py create_push_notification_config) where A2A 1.0 §5.5 says field names MUST be camelCase (taskId), so the task is not found; the same bug as ${SNAKE_CASE}`,
     'TestPushNotificationDelivery::test_delivery_includes_auth[jsonrpc]': `PUSH-DELIVER-001: ${REUSED_IDS} (it passes when the delivery tests run alone: PYTEST_ADDOPTS="-k Delivery")`,
     'TestPushNotificationDelivery::test_delivery_at_least_once[jsonrpc]': `PUSH-DELIVER-002: ${REUSED_IDS}`,
     'TestPushNotificationDelivery::test_delivery_payload_format[jsonrpc]': `PUSH-DELIVER-003: ${REUSED_IDS}`,
-    'TestHistoryLengthLimit::test_get_task_history_does_not_exceed_limit[jsonrpc]': `CORE-HIST-002: GetTask params carry "history_length" (snake_case), not historyLength, so no limit is asked for (${SNAKE_CASE})`,
+    'TestHistoryLengthLimit::test_get_task_history_does_not_exceed_limit[jsonrpc]': `CORE-HIST-002: ${REUSED_IDS} (its tck-input-required task is an earlier, completed one, so it skips; agentnet reads GetTask's history_length as well as historyLength, so with fresh ids it passes)`,
     'TestJsonRpcErrorCodeMappings::test_content_type_not_supported_error': 'JSONRPC-SSE-002: the body it posts is str(payload) (a Python dict repr, not JSON), so -32700 Parse error is what JSON-RPC 2.0 requires; ContentTypeNotSupportedError (-32005) is for message parts\' media types, not the HTTP Content-Type',
   },
   '0.3.x': {
