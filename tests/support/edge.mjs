@@ -76,7 +76,8 @@ export async function testConfig() {
 
 /**
  * Starts `wrangler dev`; resolves with `{url, stop, kill}` once the edge answers.
- * `testHooks` turns on the test-only routes; `vars` adds `--var NAME:VALUE`s
+ * `config` is another wrangler configuration than the project's (benchmarks
+ * comparing settings); `testHooks` turns on the test-only routes; `vars` adds `--var NAME:VALUE`s
  * (e.g. `AGENTNET_TEST_POLICY`, which the edge honours only with test hooks on).
  * `allowLocalFetches` lets the edge fetch from this machine on a caller's say-so
  * (`AGENTNET_OUTBOUND_ALLOW_HOSTS`: localhost, 127.0.0.1), for tests whose
@@ -88,7 +89,7 @@ export async function testConfig() {
  * or on the caller's `port` once it is free.
  */
 export async function startEdge({
-  timeoutMs = 300_000, stateDir, port: fixedPort, testHooks = false, vars = {}, allowLocalFetches = false,
+  timeoutMs = 300_000, stateDir, port: fixedPort, testHooks = false, vars = {}, allowLocalFetches = false, config,
   // Test files create many networks from one address; the limits' own test lowers these.
   creationsPerHour = 100_000, listingsPerCreator = 100_000,
 } = {}) {
@@ -101,7 +102,7 @@ export async function startEdge({
     const inspectorPort = await freePort();
     try {
       return await launchEdge({
-        timeoutMs, port, inspectorPort, persistTo, keepState: Boolean(stateDir), testHooks,
+        timeoutMs, port, inspectorPort, persistTo, keepState: Boolean(stateDir), testHooks, config,
         vars: {
           AGENTNET_CREATIONS_PER_HOUR: creationsPerHour, AGENTNET_LISTINGS_PER_CREATOR: listingsPerCreator,
           ...(allowLocalFetches ? { AGENTNET_OUTBOUND_ALLOW_HOSTS: LOCAL_HOSTS } : {}),
