@@ -18,6 +18,19 @@ use leptos::prelude::*;
 use serde_json::{Value, json};
 
 impl Chat {
+    /// Shows (or, once a later change went through, clears) why a change the
+    /// person made to a message was refused, next to that message.
+    pub(super) fn note_change_refused(&self, change: &Event, why: Option<String>) {
+        let Some(message) = super::changes::message_of(change) else {
+            return;
+        };
+        self.lines.update(|l| {
+            if let Some(line) = l.iter_mut().find(|line| line.id == message) {
+                line.change_refused = why;
+            }
+        });
+    }
+
     /// Records the change `event` makes, if it makes one, and shows it. True when it was one.
     pub(super) fn take_change(&self, event: &Event) -> bool {
         if self.take_reaction(event) {

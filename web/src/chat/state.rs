@@ -363,19 +363,6 @@ impl Chat {
         });
     }
 
-    /// Shows (or, once a later change went through, clears) why a change the
-    /// person made to a message was refused, next to that message.
-    fn note_change_refused(&self, change: &agentnet_core::Event, why: Option<String>) {
-        let Some(message) = super::changes::message_of(change) else {
-            return;
-        };
-        self.lines.update(|l| {
-            if let Some(line) = l.iter_mut().find(|line| line.id == message) {
-                line.change_refused = why;
-            }
-        });
-    }
-
     fn set_state(&self, id: EventId, state: LineState) {
         self.lines.update(|l| {
             if let Some(line) = l.iter_mut().find(|line| line.id == id) {

@@ -108,18 +108,6 @@ fn visible<'a>(network: &'a Network, member: &Address, id: &str) -> Option<&'a T
         .filter(|t| master || t.involves(member))
 }
 
-fn history_length(params: &Map<String, Value>) -> Option<usize> {
-    let from = |v: &Value| v.as_u64().and_then(|n| usize::try_from(n).ok());
-    wire::field_in(params, "historyLength")
-        .and_then(from)
-        .or_else(|| {
-            params
-                .get("configuration")
-                .and_then(|c| wire::field(c, "historyLength"))
-                .and_then(from)
-        })
-}
-
 /// The JSON-RPC result holding `task` (1.0's `GetTask` answers the bare task).
 pub fn answer(network: &Network, member: &Address, watch: &Watch, wrap: bool) -> Value {
     match visible(network, member, &watch.task) {
@@ -161,7 +149,7 @@ pub fn dispatch<H: BindingHost>(
         request: id.clone(),
         version,
         task: task.to_owned(),
-        history: history_length(params),
+        history: wire::history_length(params),
         deadline,
         deferred: false,
     };
@@ -428,7 +416,7 @@ fn list(network: &Network, member: &Address, params: &Map<String, Value>) -> Val
         .and_then(Value::as_str)
         .and_then(|t| t.parse().ok())
         .unwrap_or(0);
-    let history = history_length(params).or(Some(0));
+    let history = wire::history_length(params).or(Some(0));
     let artifacts = params.get("includeArtifacts") == Some(&Value::Bool(true));
     let page: Vec<Value> = tasks
         .iter()

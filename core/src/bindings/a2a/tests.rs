@@ -5,6 +5,7 @@ mod card_permissions;
 mod conformance;
 mod didwba;
 mod message_answers;
+mod proto_names;
 mod push_privacy;
 mod push_targets;
 mod send_names;

@@ -32,6 +32,20 @@ pub fn field_in<'a>(object: &'a Map<String, Value>, json_name: &str) -> Option<&
     })
 }
 
+/// The history a request asks for: `historyLength`, at the top or in its
+/// `configuration` (either by its proto name too).
+pub fn history_length(params: &Map<String, Value>) -> Option<usize> {
+    let from = |v: &Value| v.as_u64().and_then(|n| usize::try_from(n).ok());
+    field_in(params, "historyLength")
+        .and_then(from)
+        .or_else(|| {
+            params
+                .get("configuration")
+                .and_then(|c| field(c, "historyLength"))
+                .and_then(from)
+        })
+}
+
 /// Most parts one incoming message may carry.
 pub const MAX_PARTS: usize = 64;
 
@@ -255,23 +269,4 @@ pub fn artifact_update(task: &Task, added: &TaskArtifact, version: Version) -> V
 /// A stream event holding the whole task (the first of a stream).
 pub fn task_event(value: Value, version: Version) -> Value {
     send_result(value, version)
-}
-
-#[cfg(test)]
-mod field_tests {
-    use super::field;
-    use serde_json::json;
-
-    #[test]
-    fn a_field_is_read_by_its_json_or_its_proto_name() {
-        let camel = json!({"historyLength": 3});
-        let snake = json!({"history_length": 4, "task_id": "t"});
-        assert_eq!(field(&camel, "historyLength"), Some(&json!(3)));
-        assert_eq!(field(&snake, "historyLength"), Some(&json!(4)));
-        assert_eq!(field(&snake, "taskId"), Some(&json!("t")));
-        assert_eq!(field(&snake, "id"), None);
-        // The JSON name wins when both are sent.
-        let both = json!({"taskId": "a", "task_id": "b"});
-        assert_eq!(field(&both, "taskId"), Some(&json!("a")));
-    }
 }
