@@ -30,7 +30,9 @@ impl Spent {
             Self::Tokens { free_in_ms } => ("tokens", free_in_ms),
         };
         let minutes = ms.div_ceil(60_000).max(1);
-        format!("I have used this hour's budget of {what}; I can answer again in about {minutes} min.")
+        format!(
+            "I have used this hour's budget of {what}; I can answer again in about {minutes} min."
+        )
     }
 }
 
@@ -95,7 +97,12 @@ mod tests {
         spending.call(1_000);
         spending.call(2_000);
         let spent = spending.check(&budgets, 3_000).unwrap_err();
-        assert_eq!(spent, Spent::Calls { free_in_ms: HOUR_MS - 2_000 });
+        assert_eq!(
+            spent,
+            Spent::Calls {
+                free_in_ms: HOUR_MS - 2_000
+            }
+        );
         assert!(spent.message().contains("about 60 min"));
         assert!(spending.check(&budgets, 1_000 + HOUR_MS).is_ok());
     }
@@ -110,7 +117,10 @@ mod tests {
         spending.tokens(0, 60);
         assert!(spending.check(&budgets, 10).is_ok());
         spending.tokens(10, 40);
-        assert!(matches!(spending.check(&budgets, 20), Err(Spent::Tokens { .. })));
+        assert!(matches!(
+            spending.check(&budgets, 20),
+            Err(Spent::Tokens { .. })
+        ));
         assert!(spending.check(&budgets, HOUR_MS + 1).is_ok());
     }
 }

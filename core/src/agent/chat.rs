@@ -185,7 +185,11 @@ const MAX_MESSAGE: usize = 300;
 
 /// The error for an HTTP status other than 2xx, with the provider's own
 /// message (read by the provider's module) when it has one.
-pub fn http_error(status: u16, retry_after_secs: Option<u64>, message: Option<String>) -> ProviderError {
+pub fn http_error(
+    status: u16,
+    retry_after_secs: Option<u64>,
+    message: Option<String>,
+) -> ProviderError {
     match status {
         401 | 403 => ProviderError::Unauthorized { status },
         429 => ProviderError::RateLimited { retry_after_secs },
@@ -228,8 +232,14 @@ mod tests {
             limited.to_string(),
             "the model provider is rate limiting this agent; try again in 12 s"
         );
-        assert!(matches!(http_error(401, None, None), ProviderError::Unauthorized { .. }));
-        assert!(matches!(http_error(503, None, None), ProviderError::Unavailable { status: 503 }));
+        assert!(matches!(
+            http_error(401, None, None),
+            ProviderError::Unauthorized { .. }
+        ));
+        assert!(matches!(
+            http_error(503, None, None),
+            ProviderError::Unavailable { status: 503 }
+        ));
         let refused = http_error(400, None, Some("bad model".into()));
         assert!(refused.to_string().ends_with("bad model"));
         assert_eq!(retry_after("Wed, 21 Oct 2015 07:28:00 GMT"), None);
@@ -238,7 +248,10 @@ mod tests {
     #[test]
     fn arguments_are_an_object() {
         assert_eq!(arguments("t", "").unwrap(), serde_json::json!({}));
-        assert_eq!(arguments("t", r#"{"q":1}"#).unwrap(), serde_json::json!({"q": 1}));
+        assert_eq!(
+            arguments("t", r#"{"q":1}"#).unwrap(),
+            serde_json::json!({"q": 1})
+        );
         assert!(arguments("t", r#"{"q":"#).is_err());
         assert!(arguments("t", "[1]").is_err());
     }

@@ -266,7 +266,9 @@ impl AgentConfig {
             return Err(ConfigError::NotAnAgent(self.address.to_string()));
         }
         check_base_url(&self.base_url)?;
-        if self.model.is_empty() || self.model.len() > 200 || self.model.contains(char::is_whitespace)
+        if self.model.is_empty()
+            || self.model.len() > 200
+            || self.model.contains(char::is_whitespace)
         {
             return Err(ConfigError::Model);
         }
@@ -321,7 +323,10 @@ mod tests {
         assert_eq!(config.tools, ToolsAllowed::None);
         assert_eq!(config.history_depth, 20);
         assert_eq!(config.budgets, Budgets::default());
-        assert_eq!(config.endpoint(), "https://api.openai.com/v1/chat/completions");
+        assert_eq!(
+            config.endpoint(),
+            "https://api.openai.com/v1/chat/completions"
+        );
         let back = AgentConfig::from_json(&serde_json::to_string(&config).unwrap()).unwrap();
         assert_eq!(back, config);
     }
@@ -342,24 +347,27 @@ mod tests {
     #[test]
     fn bad_fields_have_stable_reasons() {
         let cases = [
-            ("address", serde_json::json!("human:ann"), "agent_config_address"),
-            ("address", serde_json::json!("channel/general"), "agent_config_address"),
-            ("base_url", serde_json::json!("http://api.openai.com"), "agent_config_base_url"),
-            ("base_url", serde_json::json!("not a url"), "agent_config_base_url"),
-            ("model", serde_json::json!(""), "agent_config_model"),
-            ("key_var", serde_json::json!("sk-proj-abc123"), "agent_config_key_var"),
-            ("history_depth", serde_json::json!(0), "agent_config_history_depth"),
-            ("max_tokens", serde_json::json!(0), "agent_config_max_tokens"),
-            ("provider", serde_json::json!("gemini"), "agent_config_malformed"),
+            ("address", "human:ann", "agent_config_address"),
+            ("address", "channel/general", "agent_config_address"),
+            ("base_url", "http://api.openai.com", "agent_config_base_url"),
+            ("base_url", "not a url", "agent_config_base_url"),
+            ("model", "", "agent_config_model"),
+            ("model", "gpt 4", "agent_config_model"),
+            ("key_var", "sk-proj-abc123", "agent_config_key_var"),
+            ("provider", "gemini", "agent_config_malformed"),
         ];
         for (field, value, reason) in cases {
-            let err = with(field, value.clone()).unwrap_err();
+            let err = with(field, Value::from(value)).unwrap_err();
             assert_eq!(err.reason(), reason, "{field} = {value}");
         }
-        assert_eq!(
-            with("address", serde_json::json!("human:ann")).unwrap_err().code(),
-            ErrorCode::InvalidAddress
-        );
+        for (field, reason) in [
+            ("history_depth", "agent_config_history_depth"),
+            ("max_tokens", "agent_config_max_tokens"),
+        ] {
+            assert_eq!(with(field, Value::from(0)).unwrap_err().reason(), reason);
+        }
+        let address = with("address", Value::from("human:ann")).unwrap_err();
+        assert_eq!(address.code(), ErrorCode::InvalidAddress);
     }
 
     #[test]

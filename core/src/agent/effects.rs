@@ -93,7 +93,7 @@ pub enum AgentEffect {
     CallTool {
         /// The conversation.
         conversation: Place,
-        /// The call's id.
+        /// The call's id (the agent's own, unique), which its result names.
         call_id: String,
         /// The tool.
         name: String,

@@ -220,6 +220,111 @@ mod tests {
         assert_eq!(mentions_in("@agent:x @x").len(), 1);
     }
 
+    fn event(source: &str, target: &str, content: &str, metadata: Value) -> Event {
+        let id = EventId::from_parts(1, 7);
+        let metadata = if metadata.is_null() {
+            serde_json::json!({})
+        } else {
+            metadata
+        };
+        serde_json::from_value(serde_json::json!({"id": id, "type": POSTED,
+            "source": source, "target": target, "payload": {"content": content},
+            "metadata": metadata, "timestamp": 1}))
+        .unwrap()
+    }
+
+    fn verdict(e: &Event, mode: AnswerMode, recall: Recall) -> Decision {
+        let me: Address = "agent:helper".parse().unwrap();
+        decide(&me, mode, 2, e, recall)
+    }
+
+    const FRESH: Recall = Recall {
+        known_thread: false,
+        agent_run: 0,
+    };
+
+    #[test]
+    fn the_rules_decide_who_is_answered() {
+        let general = "channel/general";
+        let plain = event("human:ann", general, "hello", Value::Null);
+        let listed = event(
+            "human:ann",
+            general,
+            "hi",
+            serde_json::json!({"mentions": ["agent:helper"]}),
+        );
+        let dm = event("human:ann", "agent:helper", "hi", Value::Null);
+        let own = event("agent:helper", general, "@helper", Value::Null);
+        let other_dm = event("human:ann", "agent:bob", "@helper", Value::Null);
+        let every = AnswerMode::EveryMessage;
+        let addressed = AnswerMode::Addressed;
+        assert_eq!(
+            verdict(&plain, addressed, FRESH),
+            Decision::Skip(Skip::NotAddressed)
+        );
+        assert_eq!(
+            verdict(&plain, every, FRESH),
+            Decision::Answer(Reason::Channel)
+        );
+        assert_eq!(
+            verdict(&listed, addressed, FRESH),
+            Decision::Answer(Reason::Mentioned)
+        );
+        assert_eq!(
+            verdict(&dm, addressed, FRESH),
+            Decision::Answer(Reason::Direct)
+        );
+        assert_eq!(verdict(&own, every, FRESH), Decision::Skip(Skip::Own));
+        assert_eq!(
+            verdict(&other_dm, every, FRESH),
+            Decision::Skip(Skip::NotAddressed)
+        );
+        let from_agent = event("agent:bob", general, "@helper", Value::Null);
+        let run = |agent_run| Recall {
+            known_thread: false,
+            agent_run,
+        };
+        assert_eq!(
+            verdict(&from_agent, addressed, run(1)),
+            Decision::Answer(Reason::Mentioned)
+        );
+        assert_eq!(
+            verdict(&from_agent, addressed, run(2)),
+            Decision::Skip(Skip::AgentLoop)
+        );
+        assert_eq!(
+            verdict(&listed, addressed, run(9)),
+            Decision::Answer(Reason::Mentioned),
+            "a person"
+        );
+    }
+
+    #[test]
+    fn answers_go_where_the_question_was_asked() {
+        let me: Address = "agent:helper".parse().unwrap();
+        let root = EventId::from_parts(1, 1);
+        let in_thread = event(
+            "human:ann",
+            "channel/general",
+            "?",
+            serde_json::json!({"in_reply_to": root}),
+        );
+        let place = place_of(&me, &in_thread);
+        assert_eq!(place.target.to_string(), "channel/general");
+        assert_eq!(place.thread, Some(root));
+        assert_eq!(thread_root(&in_thread), root);
+        let dm = event("human:ann", "agent:helper", "?", Value::Null);
+        assert_eq!(place_of(&me, &dm).target.to_string(), "human:ann");
+        let mine = event("agent:helper", "human:ann", "!", Value::Null);
+        assert_eq!(
+            place_of(&me, &mine),
+            place_of(&me, &dm),
+            "one conversation both ways"
+        );
+        assert_eq!(agent_run(3, &"human:ann".parse().unwrap()), 0);
+        assert_eq!(agent_run(3, &"agent:bob".parse().unwrap()), 4);
+    }
+
     proptest! {
         #[test]
         fn a_mention_is_found_among_any_words(

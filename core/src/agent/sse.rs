@@ -92,7 +92,8 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
-    const STREAM: &str = "event: a\ndata: {\"x\":1}\n\n: comment\r\ndata: one\r\ndata: two\r\n\r\ndata:[DONE]\n\n";
+    const STREAM: &str =
+        "event: a\ndata: {\"x\":1}\n\n: comment\r\ndata: one\r\ndata: two\r\n\r\ndata:[DONE]\n\n";
 
     fn whole() -> Vec<SseEvent> {
         let mut reader = SseReader::default();

@@ -100,34 +100,71 @@ fn stream(agent: &mut Agent, request: RequestId, sse: &str) -> Vec<AgentEffect> 
 #[test]
 fn a_mention_in_a_thread_runs_a_whole_turn_with_a_tool() {
     let mut agent = helper(json!({}));
-    let root = message(1, "human:ann", "channel/general", "Planning the launch", json!({}));
+    let root = message(
+        1,
+        "human:ann",
+        "channel/general",
+        "Planning the launch",
+        json!({}),
+    );
     assert!(agent.handle_event(&root, NOW).is_empty(), "not addressed");
-    let question = message(2, "human:ann", "channel/general", "@helper when does it ship?",
-        json!({"in_reply_to": id(1), "mentions": ["agent:helper"]}));
+    let question = message(
+        2,
+        "human:ann",
+        "channel/general",
+        "@helper when does it ship?",
+        json!({"in_reply_to": id(1), "mentions": ["agent:helper"]}),
+    );
     let effects = agent.handle_event(&question, NOW);
-    let place = Place { target: addr("channel/general"), thread: Some(id(1)) };
-    assert_eq!(effects[0], AgentEffect::Status { conversation: place.clone(),
-        status: effects::Status::Thinking });
-    let AgentEffect::CallModel { url, headers, key, .. } = &effects[1] else {
+    let place = Place {
+        target: addr("channel/general"),
+        thread: Some(id(1)),
+    };
+    assert_eq!(
+        effects[0],
+        AgentEffect::Status {
+            conversation: place.clone(),
+            status: effects::Status::Thinking
+        }
+    );
+    let AgentEffect::CallModel {
+        url, headers, key, ..
+    } = &effects[1]
+    else {
         panic!("{effects:?}")
     };
     assert_eq!(url, "https://api.openai.com/v1/chat/completions");
     assert!(headers.contains(&("authorization".into(), "Bearer ${OPENAI_API_KEY}".into())));
-    assert_eq!((key.header.as_str(), key.variable.as_str()), ("authorization", "OPENAI_API_KEY"));
+    assert_eq!(
+        (key.header.as_str(), key.variable.as_str()),
+        ("authorization", "OPENAI_API_KEY")
+    );
     let (first, body) = model_call(&effects);
     let messages = body["messages"].as_array().unwrap();
     assert_eq!(messages[0]["content"], "You are Helper.");
-    assert_eq!(messages[1]["content"], "human:ann: Planning the launch", "the thread's root");
-    assert_eq!(messages[2]["content"], "human:ann: @helper when does it ship?");
+    assert_eq!(
+        messages[1]["content"], "human:ann: Planning the launch",
+        "the thread's root"
+    );
+    assert_eq!(
+        messages[2]["content"],
+        "human:ann: @helper when does it ship?"
+    );
     assert_eq!(body["tools"][0]["function"]["name"], "search");
 
     let effects = stream(&mut agent, first, OPENAI_TOOL_CALL_SSE);
-    assert!(effects.contains(&AgentEffect::CallTool { conversation: place.clone(),
-        call_id: "call_abc123".into(), name: "search".into(),
-        arguments: json!({"query": "release date"}) }), "{effects:?}");
+    assert!(
+        effects.contains(&AgentEffect::CallTool {
+            conversation: place.clone(),
+            call_id: "tool-1-0".into(),
+            name: "search".into(),
+            arguments: json!({"query": "release date"})
+        }),
+        "{effects:?}"
+    );
     assert!(posts(&effects).is_empty());
 
-    let effects = agent.handle_tool_result("call_abc123", Ok(json!({"date": "Friday"})), NOW);
+    let effects = agent.handle_tool_result("tool-1-0", Ok(json!({"date": "Friday"})), NOW);
     let (second, body) = model_call(&effects);
     assert_ne!(first, second);
     let messages = body["messages"].as_array().unwrap();
@@ -137,17 +174,33 @@ fn a_mention_in_a_thread_runs_a_whole_turn_with_a_tool() {
     assert_eq!(last["content"], r#"{"date":"Friday"}"#);
 
     let effects = stream(&mut agent, second, OPENAI_ANSWER_SSE);
-    let streamed: Vec<&str> = effects.iter().filter_map(|e| match e {
-        AgentEffect::StreamText { text, .. } => Some(text.as_str()),
-        _ => None,
-    }).collect();
+    let streamed: Vec<&str> = effects
+        .iter()
+        .filter_map(|e| match e {
+            AgentEffect::StreamText { text, .. } => Some(text.as_str()),
+            _ => None,
+        })
+        .collect();
     assert!(!streamed.is_empty());
-    assert!(streamed.windows(2).all(|w| w[1].starts_with(w[0])), "{streamed:?}");
+    assert!(
+        streamed.windows(2).all(|w| w[1].starts_with(w[0])),
+        "{streamed:?}"
+    );
     assert_eq!(streamed.last().copied(), Some("It ships on Friday."));
-    assert_eq!(posts(&effects), [(addr("channel/general"), Some(id(1)), "It ships on Friday.".into())]);
+    assert_eq!(
+        posts(&effects),
+        [(
+            addr("channel/general"),
+            Some(id(1)),
+            "It ships on Friday.".into()
+        )]
+    );
     assert!(!agent.is_busy(&place));
 
-    assert!(agent.handle_event(&question, NOW).is_empty(), "never answers twice");
+    assert!(
+        agent.handle_event(&question, NOW).is_empty(),
+        "never answers twice"
+    );
     let body_text = serde_json::to_string(&effects).unwrap();
     assert!(!body_text.contains("sk-"));
 }
@@ -155,37 +208,80 @@ fn a_mention_in_a_thread_runs_a_whole_turn_with_a_tool() {
 #[test]
 fn a_direct_message_is_answered_to_its_sender() {
     let mut agent = helper(json!({}));
-    let effects = agent.handle_event(&message(1, "human:ann", "agent:helper", "hi", json!({})), NOW);
+    let effects = agent.handle_event(
+        &message(1, "human:ann", "agent:helper", "hi", json!({})),
+        NOW,
+    );
     let (request, _) = model_call(&effects);
-    let effects = agent.handle_model_response(request,
-        respond(200, ResponseBody::Whole(OPENAI_ANSWER.into())), NOW);
-    assert_eq!(posts(&effects), [(addr("human:ann"), None,
-        "Hello! How can I assist you today?".into())]);
+    let effects = agent.handle_model_response(
+        request,
+        respond(200, ResponseBody::Whole(OPENAI_ANSWER.into())),
+        NOW,
+    );
+    assert_eq!(
+        posts(&effects),
+        [(
+            addr("human:ann"),
+            None,
+            "Hello! How can I assist you today?".into()
+        )]
+    );
 }
 
 #[test]
 fn an_unaddressed_channel_message_is_not_answered_unless_configured() {
     let plain = message(1, "human:ann", "channel/general", "lunch?", json!({}));
     assert!(helper(json!({})).handle_event(&plain, NOW).is_empty());
-    let someone_else = message(2, "human:ann", "channel/general", "@bob lunch?",
-        json!({"mentions": ["agent:bob"]}));
-    assert!(helper(json!({})).handle_event(&someone_else, NOW).is_empty());
+    let someone_else = message(
+        2,
+        "human:ann",
+        "channel/general",
+        "@bob lunch?",
+        json!({"mentions": ["agent:bob"]}),
+    );
+    assert!(
+        helper(json!({}))
+            .handle_event(&someone_else, NOW)
+            .is_empty()
+    );
     let mut eager = helper(json!({"answers": "every_message"}));
     assert!(!eager.handle_event(&plain, NOW).is_empty());
-    let own = message(3, "agent:helper", "channel/general", "@helper note to self", json!({}));
+    let own = message(
+        3,
+        "agent:helper",
+        "channel/general",
+        "@helper note to self",
+        json!({}),
+    );
     assert!(eager.handle_event(&own, NOW).is_empty(), "never itself");
 }
 
 #[test]
 fn a_follow_up_in_a_thread_it_answered_is_answered() {
     let mut agent = helper(json!({}));
-    let mine = message(1, "agent:helper", "channel/general", "Done.", json!({"in_reply_to": id(9)}));
+    let mine = message(
+        1,
+        "agent:helper",
+        "channel/general",
+        "Done.",
+        json!({"in_reply_to": id(9)}),
+    );
     assert!(agent.handle_event(&mine, NOW).is_empty());
-    let follow = message(2, "human:ann", "channel/general", "thanks, and the date?",
-        json!({"in_reply_to": id(9)}));
+    let follow = message(
+        2,
+        "human:ann",
+        "channel/general",
+        "thanks, and the date?",
+        json!({"in_reply_to": id(9)}),
+    );
     assert!(!agent.handle_event(&follow, NOW).is_empty());
-    let elsewhere = message(3, "human:ann", "channel/general", "other thread",
-        json!({"in_reply_to": id(8)}));
+    let elsewhere = message(
+        3,
+        "human:ann",
+        "channel/general",
+        "other thread",
+        json!({"in_reply_to": id(8)}),
+    );
     assert!(agent.handle_event(&elsewhere, NOW).is_empty());
 }
 
@@ -199,7 +295,13 @@ fn two_agents_mentioning_each_other_stop_after_the_bound() {
         Agent::new(config_with("agent:beta", bound)),
     ];
     let names = ["agent:alpha", "agent:beta"];
-    let mut queue = vec![message(1, "human:ann", "channel/general", "@alpha ask beta", json!({}))];
+    let mut queue = vec![message(
+        1,
+        "human:ann",
+        "channel/general",
+        "@alpha ask beta",
+        json!({}),
+    )];
     let mut agent_posts = 0;
     let mut next = 100;
     while let Some(event) = queue.pop() {
@@ -208,74 +310,131 @@ fn two_agents_mentioning_each_other_stop_after_the_bound() {
             let Some((request, _)) = effects.iter().find_map(|e| match e {
                 AgentEffect::CallModel { request, .. } => Some((*request, ())),
                 _ => None,
-            }) else { continue };
+            }) else {
+                continue;
+            };
             let other = names[1 - i];
             let answer = json!({"choices": [{"index": 0, "finish_reason": "stop",
                 "message": {"role": "assistant", "content": format!("@{other} over to you")}}]});
-            let effects = agent.handle_model_response(request,
-                respond(200, ResponseBody::Whole(answer.to_string())), NOW);
+            let effects = agent.handle_model_response(
+                request,
+                respond(200, ResponseBody::Whole(answer.to_string())),
+                NOW,
+            );
             for (target, _, content) in posts(&effects) {
                 next += 1;
                 agent_posts += 1;
-                queue.push(message(next, names[i], &target.to_string(), &content, json!({})));
+                queue.push(message(
+                    next,
+                    names[i],
+                    &target.to_string(),
+                    &content,
+                    json!({}),
+                ));
             }
         }
         assert!(agent_posts < 10, "the agents did not stop");
     }
     assert_eq!(agent_posts, 3);
-    let person = message(500, "human:ann", "channel/general", "@alpha one more", json!({}));
-    assert!(!agents[0].handle_event(&person, NOW).is_empty(), "a person restarts the run");
+    let person = message(
+        500,
+        "human:ann",
+        "channel/general",
+        "@alpha one more",
+        json!({}),
+    );
+    assert!(
+        !agents[0].handle_event(&person, NOW).is_empty(),
+        "a person restarts the run"
+    );
 }
 
 #[test]
 fn a_rate_limit_posts_a_message_with_the_retry_after() {
     let mut agent = helper(json!({}));
-    let effects = agent.handle_event(&message(1, "human:ann", "agent:helper", "hi", json!({})), NOW);
+    let effects = agent.handle_event(
+        &message(1, "human:ann", "agent:helper", "hi", json!({})),
+        NOW,
+    );
     let (request, _) = model_call(&effects);
-    let response = ModelResponse { status: 429, retry_after_secs: Some(20),
-        body: ResponseBody::Whole(OPENAI_429.into()) };
+    let response = ModelResponse {
+        status: 429,
+        retry_after_secs: Some(20),
+        body: ResponseBody::Whole(OPENAI_429.into()),
+    };
     let effects = agent.handle_model_response(request, response, NOW);
     let posted = posts(&effects);
     assert_eq!(posted.len(), 1);
-    assert!(posted[0].2.contains("rate limiting") && posted[0].2.contains("20 s"), "{posted:?}");
-    let again = agent.handle_event(&message(2, "human:ann", "agent:helper", "hi?", json!({})), NOW);
+    assert!(
+        posted[0].2.contains("rate limiting") && posted[0].2.contains("20 s"),
+        "{posted:?}"
+    );
+    let again = agent.handle_event(
+        &message(2, "human:ann", "agent:helper", "hi?", json!({})),
+        NOW,
+    );
     assert!(!again.is_empty(), "the agent keeps running");
 }
 
 #[test]
 fn malformed_tool_json_posts_a_message() {
     let mut agent = helper(json!({}));
-    let effects = agent.handle_event(&message(1, "human:ann", "agent:helper", "search", json!({})), NOW);
+    let effects = agent.handle_event(
+        &message(1, "human:ann", "agent:helper", "search", json!({})),
+        NOW,
+    );
     let (request, _) = model_call(&effects);
     let broken = OPENAI_TOOL_CALL_SSE.replace(r#""arguments":" date\"}""#, r#""arguments":" da""#);
     let effects = stream(&mut agent, request, &broken);
     let posted = posts(&effects);
-    assert!(posted[0].2.contains("search") && posted[0].2.contains("not valid JSON"), "{posted:?}");
+    assert!(
+        posted[0].2.contains("search") && posted[0].2.contains("not valid JSON"),
+        "{posted:?}"
+    );
 }
 
 #[test]
 fn a_spent_budget_posts_a_short_message_and_frees_up_after_an_hour() {
     let mut agent = helper(json!({"budgets": {"calls_per_hour": 1}}));
-    let effects = agent.handle_event(&message(1, "human:ann", "agent:helper", "one", json!({})), NOW);
+    let effects = agent.handle_event(
+        &message(1, "human:ann", "agent:helper", "one", json!({})),
+        NOW,
+    );
     let (request, _) = model_call(&effects);
-    agent.handle_model_response(request, respond(200, ResponseBody::Whole(OPENAI_ANSWER.into())), NOW);
-    let effects = agent.handle_event(&message(2, "human:ann", "agent:helper", "two", json!({})), NOW + 1);
+    agent.handle_model_response(
+        request,
+        respond(200, ResponseBody::Whole(OPENAI_ANSWER.into())),
+        NOW,
+    );
+    let effects = agent.handle_event(
+        &message(2, "human:ann", "agent:helper", "two", json!({})),
+        NOW + 1,
+    );
     let posted = posts(&effects);
     assert!(posted[0].2.contains("budget of model calls"), "{posted:?}");
     let later = NOW + budget::HOUR_MS + 1;
-    let effects = agent.handle_event(&message(3, "human:ann", "agent:helper", "three", json!({})), later);
+    let effects = agent.handle_event(
+        &message(3, "human:ann", "agent:helper", "three", json!({})),
+        later,
+    );
     model_call(&effects);
 }
 
 #[test]
 fn tool_rounds_are_bounded() {
     let mut agent = helper(json!({"budgets": {"tool_rounds_per_turn": 1}}));
-    let effects = agent.handle_event(&message(1, "human:ann", "agent:helper", "dig", json!({})), NOW);
+    let effects = agent.handle_event(
+        &message(1, "human:ann", "agent:helper", "dig", json!({})),
+        NOW,
+    );
     let (first, _) = model_call(&effects);
     stream(&mut agent, first, OPENAI_TOOL_CALL_SSE);
-    let effects = agent.handle_tool_result("call_abc123", Err("timed out".into()), NOW);
+    let effects = agent.handle_tool_result("tool-1-0", Err("timed out".into()), NOW);
     let (second, body) = model_call(&effects);
-    assert_eq!(body["messages"].as_array().unwrap().last().unwrap()["content"], "timed out");
+    assert_eq!(
+        body["messages"].as_array().unwrap().last().unwrap()["content"],
+        "timed out"
+    );
     let effects = stream(&mut agent, second, OPENAI_TOOL_CALL_SSE);
     let posted = posts(&effects);
     assert!(posted[0].2.contains("stopped after 1 rounds"), "{posted:?}");
@@ -284,25 +443,42 @@ fn tool_rounds_are_bounded() {
 #[test]
 fn a_tool_not_allowed_is_refused_to_the_model() {
     let mut agent = helper(json!({"tools": ["other"]}));
-    let effects = agent.handle_event(&message(1, "human:ann", "agent:helper", "dig", json!({})), NOW);
+    let effects = agent.handle_event(
+        &message(1, "human:ann", "agent:helper", "dig", json!({})),
+        NOW,
+    );
     let (first, body) = model_call(&effects);
     assert!(body.get("tools").is_none());
     let effects = stream(&mut agent, first, OPENAI_TOOL_CALL_SSE);
     let (_, body) = model_call(&effects);
-    let last = body["messages"].as_array().unwrap().last().cloned().unwrap();
+    let last = body["messages"]
+        .as_array()
+        .unwrap()
+        .last()
+        .cloned()
+        .unwrap();
     assert!(last["content"].as_str().unwrap().contains("not available"));
 }
 
 #[test]
 fn stop_aborts_the_call_and_ignores_what_comes_after() {
     let mut agent = helper(json!({}));
-    let effects = agent.handle_event(&message(1, "human:ann", "agent:helper", "hi", json!({})), NOW);
+    let effects = agent.handle_event(
+        &message(1, "human:ann", "agent:helper", "hi", json!({})),
+        NOW,
+    );
     let (request, _) = model_call(&effects);
-    let place = Place { target: addr("human:ann"), thread: None };
+    let place = Place {
+        target: addr("human:ann"),
+        thread: None,
+    };
     let effects = agent.cancel(&place);
     assert!(effects.contains(&AgentEffect::AbortModel { request }));
-    let late = agent.handle_model_response(request,
-        respond(200, ResponseBody::Whole(OPENAI_ANSWER.into())), NOW);
+    let late = agent.handle_model_response(
+        request,
+        respond(200, ResponseBody::Whole(OPENAI_ANSWER.into())),
+        NOW,
+    );
     assert!(late.is_empty());
     assert!(agent.cancel(&place).is_empty());
 }
@@ -310,43 +486,82 @@ fn stop_aborts_the_call_and_ignores_what_comes_after() {
 #[test]
 fn a_message_during_a_turn_gets_the_next_turn() {
     let mut agent = helper(json!({}));
-    let effects = agent.handle_event(&message(1, "human:ann", "agent:helper", "hi", json!({})), NOW);
+    let effects = agent.handle_event(
+        &message(1, "human:ann", "agent:helper", "hi", json!({})),
+        NOW,
+    );
     let (request, _) = model_call(&effects);
-    assert!(agent.handle_event(&message(2, "human:ann", "agent:helper", "also", json!({})), NOW).is_empty());
-    let effects = agent.handle_model_response(request,
-        respond(200, ResponseBody::Whole(OPENAI_ANSWER.into())), NOW);
+    assert!(
+        agent
+            .handle_event(
+                &message(2, "human:ann", "agent:helper", "also", json!({})),
+                NOW
+            )
+            .is_empty()
+    );
+    let effects = agent.handle_model_response(
+        request,
+        respond(200, ResponseBody::Whole(OPENAI_ANSWER.into())),
+        NOW,
+    );
     assert_eq!(posts(&effects).len(), 1);
     let (_, body) = model_call(&effects);
-    assert_eq!(body["messages"].as_array().unwrap().last().unwrap()["content"], "human:ann: also");
+    assert_eq!(
+        body["messages"].as_array().unwrap().last().unwrap()["content"],
+        "human:ann: also"
+    );
 }
 
 #[test]
 fn an_anthropic_agent_speaks_messages() {
-    let mut agent = Agent::new(config_with("agent:claude", json!({"provider": "anthropic_messages",
-        "base_url": "https://api.anthropic.com", "key_var": "ANTHROPIC_API_KEY"})));
-    let effects = agent.handle_event(&message(1, "human:ann", "agent:claude", "hi", json!({})), NOW);
-    let AgentEffect::CallModel { url, headers, .. } = &effects[1] else { panic!("{effects:?}") };
+    let mut agent = Agent::new(config_with(
+        "agent:claude",
+        json!({"provider": "anthropic_messages",
+        "base_url": "https://api.anthropic.com", "key_var": "ANTHROPIC_API_KEY"}),
+    ));
+    let effects = agent.handle_event(
+        &message(1, "human:ann", "agent:claude", "hi", json!({})),
+        NOW,
+    );
+    let AgentEffect::CallModel { url, headers, .. } = &effects[1] else {
+        panic!("{effects:?}")
+    };
     assert_eq!(url, "https://api.anthropic.com/v1/messages");
     assert!(headers.contains(&("x-api-key".into(), "${ANTHROPIC_API_KEY}".into())));
     assert!(headers.contains(&("anthropic-version".into(), "2023-06-01".into())));
     let (request, body) = model_call(&effects);
     assert_eq!(body["system"], "You are Helper.");
-    let effects = agent.handle_model_response(request,
-        respond(200, ResponseBody::Whole(ANTHROPIC_ANSWER.into())), NOW);
+    let effects = agent.handle_model_response(
+        request,
+        respond(200, ResponseBody::Whole(ANTHROPIC_ANSWER.into())),
+        NOW,
+    );
     assert_eq!(posts(&effects)[0].2, "Hi! My name is Claude.");
 }
 
 #[test]
 fn a_failed_request_posts_a_message() {
     let mut agent = helper(json!({}));
-    let effects = agent.handle_event(&message(1, "human:ann", "agent:helper", "hi", json!({})), NOW);
+    let effects = agent.handle_event(
+        &message(1, "human:ann", "agent:helper", "hi", json!({})),
+        NOW,
+    );
     let (request, _) = model_call(&effects);
-    let effects = agent.handle_model_response(request,
-        respond(0, ResponseBody::Failed("connection reset".into())), NOW);
+    let effects = agent.handle_model_response(
+        request,
+        respond(0, ResponseBody::Failed("connection reset".into())),
+        NOW,
+    );
     assert!(posts(&effects)[0].2.contains("could not be reached"));
-    let effects = agent.handle_event(&message(2, "human:ann", "agent:helper", "hi", json!({})), NOW);
+    let effects = agent.handle_event(
+        &message(2, "human:ann", "agent:helper", "hi", json!({})),
+        NOW,
+    );
     let (request, _) = model_call(&effects);
-    let effects = agent.handle_model_response(request,
-        respond(503, ResponseBody::Chunk("upstream connect error".into())), NOW);
+    let effects = agent.handle_model_response(
+        request,
+        respond(503, ResponseBody::Chunk("upstream connect error".into())),
+        NOW,
+    );
     assert!(posts(&effects)[0].2.contains("unavailable (HTTP 503)"));
 }

@@ -53,7 +53,8 @@ pub struct Agent {
     spending: Spending,
     turns: BTreeMap<Place, Turn>,
     requests: BTreeMap<RequestId, Place>,
-    calls: BTreeMap<String, Place>,
+    /// The host's id of each tool call under way: its conversation and the provider's id.
+    calls: BTreeMap<String, (Place, String)>,
     next_request: u64,
 }
 
@@ -267,7 +268,8 @@ impl Agent {
         let Some(turn) = self.turns.get_mut(&place) else {
             return Vec::new();
         };
-        if let Some(request) = turn.request.take() {
+        let request = turn.request.take();
+        if let Some(request) = request {
             self.requests.remove(&request);
         }
         if reply.tool_calls.is_empty() {
@@ -293,9 +295,13 @@ impl Agent {
             tool_calls: reply.tool_calls.clone(),
         });
         let mut effects = Vec::new();
-        for call in reply.tool_calls {
+        let tag = request.map_or(0, |r| r.0);
+        for (i, call) in reply.tool_calls.into_iter().enumerate() {
             if self.tools.iter().any(|t| t.name == call.name) {
-                self.calls.insert(call.id.clone(), place.clone());
+                // The host's id is the agent's own: providers' ids need not be unique across turns.
+                let call_id = format!("tool-{tag}-{i}");
+                self.calls
+                    .insert(call_id.clone(), (place.clone(), call.id.clone()));
                 effects.push(AgentEffect::Status {
                     conversation: place.clone(),
                     status: Status::CallingTool {
@@ -304,7 +310,7 @@ impl Agent {
                 });
                 effects.push(AgentEffect::CallTool {
                     conversation: place.clone(),
-                    call_id: call.id.clone(),
+                    call_id,
                     name: call.name.clone(),
                     arguments: call.arguments.clone(),
                 });
@@ -334,13 +340,13 @@ impl Agent {
         result: Result<Value, String>,
         now: u64,
     ) -> Vec<AgentEffect> {
-        let Some(place) = self.calls.remove(call_id) else {
+        let Some((place, provider_id)) = self.calls.remove(call_id) else {
             return Vec::new();
         };
         let Some(turn) = self.turns.get_mut(&place) else {
             return Vec::new();
         };
-        let Some(at) = turn.pending.iter().position(|c| c.id == call_id) else {
+        let Some(at) = turn.pending.iter().position(|c| c.id == provider_id) else {
             return Vec::new();
         };
         let call = turn.pending.remove(at);
@@ -368,7 +374,7 @@ impl Agent {
         let Some(turn) = self.turns.remove(place) else {
             return Vec::new();
         };
-        self.calls.retain(|_, p| p != place);
+        self.calls.retain(|_, (p, _)| p != place);
         let mut effects = Vec::new();
         if let Some(request) = turn.request {
             self.requests.remove(&request);
@@ -397,7 +403,7 @@ impl Agent {
             }
             None => false,
         };
-        self.calls.retain(|_, p| p != place);
+        self.calls.retain(|_, (p, _)| p != place);
         let mut effects = Vec::new();
         if let Some(content) = text {
             effects.push(AgentEffect::Post {

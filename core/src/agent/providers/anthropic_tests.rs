@@ -87,8 +87,15 @@ fn the_request_alternates_roles_and_feeds_tool_results_back() {
     assert_eq!(body["stream"], true);
     assert_eq!(body["tools"][0]["input_schema"]["type"], "object");
     let messages = body["messages"].as_array().unwrap();
-    let roles: Vec<&str> = messages.iter().map(|m| m["role"].as_str().unwrap()).collect();
-    assert_eq!(roles, ["user", "assistant", "user"], "starts with user, alternates");
+    let roles: Vec<&str> = messages
+        .iter()
+        .map(|m| m["role"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        roles,
+        ["user", "assistant", "user"],
+        "starts with user, alternates"
+    );
     assert_eq!(messages[0]["content"].as_array().unwrap().len(), 2);
     assert_eq!(messages[1]["content"][1]["type"], "tool_use");
     assert_eq!(messages[1]["content"][1]["input"], json!({"query": "ship"}));
@@ -109,7 +116,10 @@ fn a_whole_message_is_read() {
     assert_eq!(call.stop, Stop::ToolUse);
     assert_eq!(call.text, "I'll search for that.");
     assert_eq!(call.tool_calls[0].id, "toolu_01A09q90qw90lq917835lq9");
-    assert_eq!(call.tool_calls[0].arguments, json!({"query": "release date"}));
+    assert_eq!(
+        call.tool_calls[0].arguments,
+        json!({"query": "release date"})
+    );
     assert!(parse_reply("{\"type\":\"message\"}").is_err());
 }
 
@@ -130,13 +140,19 @@ fn a_streamed_tool_use_is_put_together_from_partial_json() {
     let reply = reply.unwrap();
     assert_eq!(reply.stop, Stop::ToolUse);
     assert_eq!(reply.tool_calls[0].name, "search");
-    assert_eq!(reply.tool_calls[0].arguments, json!({"query": "release date"}));
+    assert_eq!(
+        reply.tool_calls[0].arguments,
+        json!({"query": "release date"})
+    );
     assert_eq!(reply.usage.total(), 472 + 89);
 }
 
 #[test]
 fn broken_partial_json_is_an_error_naming_the_tool() {
-    let broken = TOOL_USE_SSE.replace(r#""partial_json":"ease date\"}""#, r##""partial_json":"ease""##);
+    let broken = TOOL_USE_SSE.replace(
+        r#""partial_json":"ease date\"}""#,
+        r##""partial_json":"ease""##,
+    );
     let (_, reply) = read_stream(&broken, &[]);
     assert_eq!(
         reply,

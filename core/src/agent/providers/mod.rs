@@ -27,7 +27,10 @@ pub fn request_body(kind: ProviderKind, prompt: &Prompt<'_>) -> Value {
 pub fn headers(kind: ProviderKind) -> Vec<(String, String)> {
     let mut headers = vec![("content-type".to_owned(), "application/json".to_owned())];
     if kind == ProviderKind::AnthropicMessages {
-        headers.push(("anthropic-version".to_owned(), anthropic::VERSION.to_owned()));
+        headers.push((
+            "anthropic-version".to_owned(),
+            anthropic::VERSION.to_owned(),
+        ));
     }
     headers
 }

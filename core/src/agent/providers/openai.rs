@@ -98,7 +98,9 @@ pub fn parse_reply(body: &str) -> Result<Reply, ProviderError> {
         .get("choices")
         .and_then(|c| c.get(0))
         .ok_or_else(|| malformed("choices"))?;
-    let message = choice.get("message").ok_or_else(|| malformed("a message"))?;
+    let message = choice
+        .get("message")
+        .ok_or_else(|| malformed("a message"))?;
     let text = message.get("content").and_then(Value::as_str).unwrap_or("");
     let refusal = message.get("refusal").and_then(Value::as_str).unwrap_or("");
     let mut tool_calls = Vec::new();

@@ -77,7 +77,10 @@ fn the_request_has_the_persona_the_tools_and_the_tool_results() {
     assert_eq!(body["stream_options"]["include_usage"], true);
     assert_eq!(body["max_completion_tokens"], 500);
     let messages = body["messages"].as_array().unwrap();
-    assert_eq!(messages[0], json!({"role": "system", "content": "You are helpful."}));
+    assert_eq!(
+        messages[0],
+        json!({"role": "system", "content": "You are helpful."})
+    );
     assert_eq!(messages[1]["role"], "user");
     assert_eq!(messages[2]["content"], Value::Null);
     assert_eq!(messages[2]["tool_calls"][0]["type"], "function");
@@ -118,7 +121,10 @@ fn a_whole_answer_is_read() {
     assert_eq!(call.stop, Stop::ToolUse);
     assert_eq!(call.tool_calls[0].name, "search");
     assert_eq!(call.tool_calls[0].id, "call_DdmO9pD3xa9XTPNJ32zg2hcA");
-    assert_eq!(call.tool_calls[0].arguments, json!({"query": "release date"}));
+    assert_eq!(
+        call.tool_calls[0].arguments,
+        json!({"query": "release date"})
+    );
 }
 
 #[test]
@@ -153,7 +159,10 @@ fn a_streamed_tool_call_is_put_together_from_fragments() {
     assert_eq!(reply.stop, Stop::ToolUse);
     assert_eq!(reply.tool_calls.len(), 1);
     assert_eq!(reply.tool_calls[0].id, "call_abc123");
-    assert_eq!(reply.tool_calls[0].arguments, json!({"query": "release date"}));
+    assert_eq!(
+        reply.tool_calls[0].arguments,
+        json!({"query": "release date"})
+    );
     assert_eq!(reply.usage.total(), 99);
 }
 
@@ -172,7 +181,10 @@ fn errors_read_as_plain_messages() {
     let limited = http_error(429, Some(20), error_message(ERROR_429));
     assert!(limited.to_string().contains("try again in 20 s"));
     let refused = http_error(401, None, error_message(ERROR_401));
-    assert!(!refused.to_string().contains("sk-"), "no key fragment: {refused}");
+    assert!(
+        !refused.to_string().contains("sk-"),
+        "no key fragment: {refused}"
+    );
     let bad = http_error(400, None, error_message(ERROR_401));
     assert!(bad.to_string().contains("Incorrect API key"));
 }
