@@ -256,29 +256,19 @@ mod tests {
         let dm = event("human:ann", "agent:helper", "hi", Value::Null);
         let own = event("agent:helper", general, "@helper", Value::Null);
         let other_dm = event("human:ann", "agent:bob", "@helper", Value::Null);
-        let every = AnswerMode::EveryMessage;
-        let addressed = AnswerMode::Addressed;
-        assert_eq!(
-            verdict(&plain, addressed, FRESH),
-            Decision::Skip(Skip::NotAddressed)
-        );
-        assert_eq!(
-            verdict(&plain, every, FRESH),
-            Decision::Answer(Reason::Channel)
-        );
-        assert_eq!(
-            verdict(&listed, addressed, FRESH),
-            Decision::Answer(Reason::Mentioned)
-        );
-        assert_eq!(
-            verdict(&dm, addressed, FRESH),
-            Decision::Answer(Reason::Direct)
-        );
-        assert_eq!(verdict(&own, every, FRESH), Decision::Skip(Skip::Own));
-        assert_eq!(
-            verdict(&other_dm, every, FRESH),
-            Decision::Skip(Skip::NotAddressed)
-        );
+        use AnswerMode::{Addressed, EveryMessage};
+        let cases = [
+            (&plain, Addressed, Decision::Skip(Skip::NotAddressed)),
+            (&plain, EveryMessage, Decision::Answer(Reason::Channel)),
+            (&listed, Addressed, Decision::Answer(Reason::Mentioned)),
+            (&dm, Addressed, Decision::Answer(Reason::Direct)),
+            (&own, EveryMessage, Decision::Skip(Skip::Own)),
+            (&other_dm, EveryMessage, Decision::Skip(Skip::NotAddressed)),
+        ];
+        for (event, mode, expected) in cases {
+            assert_eq!(verdict(event, mode, FRESH), expected, "{event:?}");
+        }
+        let addressed = Addressed;
         let from_agent = event("agent:bob", general, "@helper", Value::Null);
         let run = |agent_run| Recall {
             known_thread: false,

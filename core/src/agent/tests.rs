@@ -565,3 +565,60 @@ fn a_failed_request_posts_a_message() {
     );
     assert!(posts(&effects)[0].2.contains("unavailable (HTTP 503)"));
 }
+
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+    use std::collections::BTreeSet;
+
+    const SOURCES: [&str; 3] = ["human:ann", "agent:bob", "agent:helper"];
+    const TARGETS: [&str; 3] = ["channel/general", "agent:helper", "human:ann"];
+
+    fn spec() -> impl Strategy<Value = (usize, usize, bool, Option<u128>)> {
+        (
+            0..3usize,
+            0..3usize,
+            any::<bool>(),
+            proptest::option::of(0..4u128),
+        )
+    }
+
+    proptest! {
+        /// Whatever arrives, and however often: each event is answered at
+        /// most once, its own messages never, and every call ends in one post.
+        #[test]
+        fn each_event_is_answered_at_most_once(
+            specs in proptest::collection::vec(spec(), 1..12),
+            order in proptest::collection::vec(any::<proptest::sample::Index>(), 1..40),
+        ) {
+            let events: Vec<Event> = specs.iter().enumerate().map(|(n, (s, t, mention, thread))| {
+                let content = if *mention { "@helper ?" } else { "?" };
+                let metadata = match thread {
+                    Some(root) => json!({"in_reply_to": id(1000 + root)}),
+                    None => json!({}),
+                };
+                message(n as u128 + 1, SOURCES[*s], TARGETS[*t], content, metadata)
+            }).collect();
+            let mut agent = helper(json!({}));
+            let mut answered = BTreeSet::new();
+            for index in order {
+                let event = &events[index.index(events.len())];
+                let effects = agent.handle_event(event, NOW);
+                let calls: Vec<RequestId> = effects.iter().filter_map(|e| match e {
+                    AgentEffect::CallModel { request, .. } => Some(*request),
+                    _ => None,
+                }).collect();
+                prop_assert!(calls.len() <= 1);
+                if event.source.to_string() == "agent:helper" {
+                    prop_assert!(effects.is_empty());
+                }
+                for request in calls {
+                    prop_assert!(answered.insert(event.id), "answered twice");
+                    let done = agent.handle_model_response(request,
+                        respond(200, ResponseBody::Whole(OPENAI_ANSWER.into())), NOW);
+                    prop_assert_eq!(posts(&done).len(), 1);
+                }
+            }
+        }
+    }
+}
