@@ -566,6 +566,22 @@ fn a_failed_request_posts_a_message() {
     assert!(posts(&effects)[0].2.contains("unavailable (HTTP 503)"));
 }
 
+#[test]
+fn a_stream_broken_midway_is_aborted_and_explained() {
+    let mut agent = helper(json!({}));
+    let effects = agent.handle_event(
+        &message(1, "human:ann", "agent:helper", "hi", json!({})),
+        NOW,
+    );
+    let (request, _) = model_call(&effects);
+    let garbage = ResponseBody::Chunk("data: {not json\n\n".into());
+    let effects = agent.handle_model_response(request, respond(200, garbage), NOW);
+    assert!(effects.contains(&AgentEffect::AbortModel { request }));
+    assert!(posts(&effects)[0].2.contains("could not be read"));
+    let after = agent.handle_model_response(request, respond(200, ResponseBody::End), NOW);
+    assert!(after.is_empty());
+}
+
 mod properties {
     use super::*;
     use proptest::prelude::*;

@@ -200,6 +200,14 @@ impl Agent {
         };
         let kind = self.config.provider;
         let ok = (200..300).contains(&response.status);
+        let streaming = ok && matches!(response.body, ResponseBody::Chunk(_));
+        if !streaming {
+            // The response is complete: nothing of it is left to abort.
+            self.requests.remove(&request);
+            if let Some(turn) = self.turns.get_mut(&place) {
+                turn.request = None;
+            }
+        }
         let outcome = match response.body {
             ResponseBody::Failed(why) => Some(Err(ProviderError::Unreachable(
                 why.chars().take(200).collect(),
@@ -220,7 +228,7 @@ impl Agent {
             ResponseBody::End => self.end_stream(&place),
         };
         match outcome {
-            Some(Ok(reply)) => self.replied(place, reply, now),
+            Some(Ok(reply)) => self.replied(place, request, reply, now),
             Some(Err(error)) => self.failed(&place, &error, now),
             None => Vec::new(),
         }
@@ -262,16 +270,18 @@ impl Agent {
         Some(decoder.finish())
     }
 
-    fn replied(&mut self, place: Place, reply: Reply, now: u64) -> Vec<AgentEffect> {
+    fn replied(
+        &mut self,
+        place: Place,
+        request: RequestId,
+        reply: Reply,
+        now: u64,
+    ) -> Vec<AgentEffect> {
         self.spending.tokens(now, reply.usage.total());
         let max_rounds = self.config.budgets.tool_rounds_per_turn;
         let Some(turn) = self.turns.get_mut(&place) else {
             return Vec::new();
         };
-        let request = turn.request.take();
-        if let Some(request) = request {
-            self.requests.remove(&request);
-        }
         if reply.tool_calls.is_empty() {
             let text = if reply.text.trim().is_empty() {
                 "(The model gave no answer.)".to_owned()
@@ -295,7 +305,7 @@ impl Agent {
             tool_calls: reply.tool_calls.clone(),
         });
         let mut effects = Vec::new();
-        let tag = request.map_or(0, |r| r.0);
+        let tag = request.0;
         for (i, call) in reply.tool_calls.into_iter().enumerate() {
             if self.tools.iter().any(|t| t.name == call.name) {
                 // The host's id is the agent's own: providers' ids need not be unique across turns.
@@ -394,17 +404,19 @@ impl Agent {
     /// Ends the turn in `place`, posting `text`; starts the next turn when a
     /// message arrived meanwhile.
     fn end(&mut self, place: &Place, text: Option<String>, now: u64) -> Vec<AgentEffect> {
+        let mut effects = Vec::new();
         let again = match self.turns.remove(place) {
             Some(turn) => {
+                // A stream that failed midway: the host stops reading it.
                 if let Some(request) = turn.request {
                     self.requests.remove(&request);
+                    effects.push(AgentEffect::AbortModel { request });
                 }
                 turn.again
             }
             None => false,
         };
         self.calls.retain(|_, (p, _)| p != place);
-        let mut effects = Vec::new();
         if let Some(content) = text {
             effects.push(AgentEffect::Post {
                 target: place.target.clone(),
