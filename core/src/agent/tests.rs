@@ -85,6 +85,21 @@ fn respond(status: u16, body: ResponseBody) -> ModelResponse {
     }
 }
 
+/// A direct message from ann to the helper.
+fn dm(n: u128, text: &str) -> Event {
+    message(n, "human:ann", "agent:helper", text, json!({}))
+}
+
+/// Sends the helper a direct message; the model call it makes.
+fn ask(agent: &mut Agent, n: u128, text: &str) -> RequestId {
+    model_call(&agent.handle_event(&dm(n, text), NOW)).0
+}
+
+/// Answers a model call with a whole 200 body.
+fn whole(agent: &mut Agent, request: RequestId, body: &str) -> Vec<AgentEffect> {
+    agent.handle_model_response(request, respond(200, ResponseBody::Whole(body.into())), NOW)
+}
+
 /// Streams `sse` in three pieces, then its end.
 fn stream(agent: &mut Agent, request: RequestId, sse: &str) -> Vec<AgentEffect> {
     let mut effects = Vec::new();
@@ -208,16 +223,8 @@ fn a_mention_in_a_thread_runs_a_whole_turn_with_a_tool() {
 #[test]
 fn a_direct_message_is_answered_to_its_sender() {
     let mut agent = helper(json!({}));
-    let effects = agent.handle_event(
-        &message(1, "human:ann", "agent:helper", "hi", json!({})),
-        NOW,
-    );
-    let (request, _) = model_call(&effects);
-    let effects = agent.handle_model_response(
-        request,
-        respond(200, ResponseBody::Whole(OPENAI_ANSWER.into())),
-        NOW,
-    );
+    let request = ask(&mut agent, 1, "hi");
+    let effects = whole(&mut agent, request, OPENAI_ANSWER);
     assert_eq!(
         posts(&effects),
         [(
@@ -352,11 +359,7 @@ fn two_agents_mentioning_each_other_stop_after_the_bound() {
 #[test]
 fn a_rate_limit_posts_a_message_with_the_retry_after() {
     let mut agent = helper(json!({}));
-    let effects = agent.handle_event(
-        &message(1, "human:ann", "agent:helper", "hi", json!({})),
-        NOW,
-    );
-    let (request, _) = model_call(&effects);
+    let request = ask(&mut agent, 1, "hi");
     let response = ModelResponse {
         status: 429,
         retry_after_secs: Some(20),
@@ -369,21 +372,14 @@ fn a_rate_limit_posts_a_message_with_the_retry_after() {
         posted[0].2.contains("rate limiting") && posted[0].2.contains("20 s"),
         "{posted:?}"
     );
-    let again = agent.handle_event(
-        &message(2, "human:ann", "agent:helper", "hi?", json!({})),
-        NOW,
-    );
+    let again = agent.handle_event(&dm(2, "hi?"), NOW);
     assert!(!again.is_empty(), "the agent keeps running");
 }
 
 #[test]
 fn malformed_tool_json_posts_a_message() {
     let mut agent = helper(json!({}));
-    let effects = agent.handle_event(
-        &message(1, "human:ann", "agent:helper", "search", json!({})),
-        NOW,
-    );
-    let (request, _) = model_call(&effects);
+    let request = ask(&mut agent, 1, "search");
     let broken = OPENAI_TOOL_CALL_SSE.replace(r#""arguments":" date\"}""#, r#""arguments":" da""#);
     let effects = stream(&mut agent, request, &broken);
     let posted = posts(&effects);
@@ -396,38 +392,20 @@ fn malformed_tool_json_posts_a_message() {
 #[test]
 fn a_spent_budget_posts_a_short_message_and_frees_up_after_an_hour() {
     let mut agent = helper(json!({"budgets": {"calls_per_hour": 1}}));
-    let effects = agent.handle_event(
-        &message(1, "human:ann", "agent:helper", "one", json!({})),
-        NOW,
-    );
-    let (request, _) = model_call(&effects);
-    agent.handle_model_response(
-        request,
-        respond(200, ResponseBody::Whole(OPENAI_ANSWER.into())),
-        NOW,
-    );
-    let effects = agent.handle_event(
-        &message(2, "human:ann", "agent:helper", "two", json!({})),
-        NOW + 1,
-    );
+    let request = ask(&mut agent, 1, "one");
+    whole(&mut agent, request, OPENAI_ANSWER);
+    let effects = agent.handle_event(&dm(2, "two"), NOW + 1);
     let posted = posts(&effects);
     assert!(posted[0].2.contains("budget of model calls"), "{posted:?}");
     let later = NOW + budget::HOUR_MS + 1;
-    let effects = agent.handle_event(
-        &message(3, "human:ann", "agent:helper", "three", json!({})),
-        later,
-    );
+    let effects = agent.handle_event(&dm(3, "three"), later);
     model_call(&effects);
 }
 
 #[test]
 fn tool_rounds_are_bounded() {
     let mut agent = helper(json!({"budgets": {"tool_rounds_per_turn": 1}}));
-    let effects = agent.handle_event(
-        &message(1, "human:ann", "agent:helper", "dig", json!({})),
-        NOW,
-    );
-    let (first, _) = model_call(&effects);
+    let first = ask(&mut agent, 1, "dig");
     stream(&mut agent, first, OPENAI_TOOL_CALL_SSE);
     let effects = agent.handle_tool_result("tool-1-0", Err("timed out".into()), NOW);
     let (second, body) = model_call(&effects);
@@ -443,11 +421,7 @@ fn tool_rounds_are_bounded() {
 #[test]
 fn a_tool_not_allowed_is_refused_to_the_model() {
     let mut agent = helper(json!({"tools": ["other"]}));
-    let effects = agent.handle_event(
-        &message(1, "human:ann", "agent:helper", "dig", json!({})),
-        NOW,
-    );
-    let (first, body) = model_call(&effects);
+    let (first, body) = model_call(&agent.handle_event(&dm(1, "dig"), NOW));
     assert!(body.get("tools").is_none());
     let effects = stream(&mut agent, first, OPENAI_TOOL_CALL_SSE);
     let (_, body) = model_call(&effects);
@@ -463,22 +437,14 @@ fn a_tool_not_allowed_is_refused_to_the_model() {
 #[test]
 fn stop_aborts_the_call_and_ignores_what_comes_after() {
     let mut agent = helper(json!({}));
-    let effects = agent.handle_event(
-        &message(1, "human:ann", "agent:helper", "hi", json!({})),
-        NOW,
-    );
-    let (request, _) = model_call(&effects);
+    let request = ask(&mut agent, 1, "hi");
     let place = Place {
         target: addr("human:ann"),
         thread: None,
     };
     let effects = agent.cancel(&place);
     assert!(effects.contains(&AgentEffect::AbortModel { request }));
-    let late = agent.handle_model_response(
-        request,
-        respond(200, ResponseBody::Whole(OPENAI_ANSWER.into())),
-        NOW,
-    );
+    let late = whole(&mut agent, request, OPENAI_ANSWER);
     assert!(late.is_empty());
     assert!(agent.cancel(&place).is_empty());
 }
@@ -486,24 +452,9 @@ fn stop_aborts_the_call_and_ignores_what_comes_after() {
 #[test]
 fn a_message_during_a_turn_gets_the_next_turn() {
     let mut agent = helper(json!({}));
-    let effects = agent.handle_event(
-        &message(1, "human:ann", "agent:helper", "hi", json!({})),
-        NOW,
-    );
-    let (request, _) = model_call(&effects);
-    assert!(
-        agent
-            .handle_event(
-                &message(2, "human:ann", "agent:helper", "also", json!({})),
-                NOW
-            )
-            .is_empty()
-    );
-    let effects = agent.handle_model_response(
-        request,
-        respond(200, ResponseBody::Whole(OPENAI_ANSWER.into())),
-        NOW,
-    );
+    let request = ask(&mut agent, 1, "hi");
+    assert!(agent.handle_event(&dm(2, "also"), NOW).is_empty());
+    let effects = whole(&mut agent, request, OPENAI_ANSWER);
     assert_eq!(posts(&effects).len(), 1);
     let (_, body) = model_call(&effects);
     assert_eq!(
@@ -531,33 +482,21 @@ fn an_anthropic_agent_speaks_messages() {
     assert!(headers.contains(&("anthropic-version".into(), "2023-06-01".into())));
     let (request, body) = model_call(&effects);
     assert_eq!(body["system"], "You are Helper.");
-    let effects = agent.handle_model_response(
-        request,
-        respond(200, ResponseBody::Whole(ANTHROPIC_ANSWER.into())),
-        NOW,
-    );
+    let effects = whole(&mut agent, request, ANTHROPIC_ANSWER);
     assert_eq!(posts(&effects)[0].2, "Hi! My name is Claude.");
 }
 
 #[test]
 fn a_failed_request_posts_a_message() {
     let mut agent = helper(json!({}));
-    let effects = agent.handle_event(
-        &message(1, "human:ann", "agent:helper", "hi", json!({})),
-        NOW,
-    );
-    let (request, _) = model_call(&effects);
+    let request = ask(&mut agent, 1, "hi");
     let effects = agent.handle_model_response(
         request,
         respond(0, ResponseBody::Failed("connection reset".into())),
         NOW,
     );
     assert!(posts(&effects)[0].2.contains("could not be reached"));
-    let effects = agent.handle_event(
-        &message(2, "human:ann", "agent:helper", "hi", json!({})),
-        NOW,
-    );
-    let (request, _) = model_call(&effects);
+    let request = ask(&mut agent, 2, "hi");
     let effects = agent.handle_model_response(
         request,
         respond(503, ResponseBody::Chunk("upstream connect error".into())),
@@ -569,11 +508,7 @@ fn a_failed_request_posts_a_message() {
 #[test]
 fn a_stream_broken_midway_is_aborted_and_explained() {
     let mut agent = helper(json!({}));
-    let effects = agent.handle_event(
-        &message(1, "human:ann", "agent:helper", "hi", json!({})),
-        NOW,
-    );
-    let (request, _) = model_call(&effects);
+    let request = ask(&mut agent, 1, "hi");
     let garbage = ResponseBody::Chunk("data: {not json\n\n".into());
     let effects = agent.handle_model_response(request, respond(200, garbage), NOW);
     assert!(effects.contains(&AgentEffect::AbortModel { request }));
