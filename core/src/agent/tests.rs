@@ -517,6 +517,23 @@ fn a_stream_broken_midway_is_aborted_and_explained() {
     assert!(after.is_empty());
 }
 
+#[test]
+fn effects_and_responses_have_a_json_form_for_hosts() {
+    let mut agent = helper(json!({}));
+    let effects = agent.handle_event(&dm(1, "hi"), NOW);
+    let call = serde_json::to_value(&effects[1]).unwrap();
+    assert_eq!(call["effect"], "call_model");
+    assert_eq!(call["conversation"]["target"], "human:ann");
+    assert_eq!(call["key"]["variable"], "OPENAI_API_KEY");
+    let response: ModelResponse =
+        serde_json::from_value(json!({"status": 200, "body": {"kind": "chunk", "text": "data: "}}))
+            .unwrap();
+    assert_eq!(response.body, ResponseBody::Chunk("data: ".into()));
+    let end: ModelResponse =
+        serde_json::from_value(json!({"status": 200, "body": {"kind": "end"}})).unwrap();
+    assert_eq!(end.body, ResponseBody::End);
+}
+
 mod properties {
     use super::*;
     use proptest::prelude::*;
