@@ -50,7 +50,8 @@ impl IdRing {
 /// One message remembered.
 #[derive(Debug, Clone)]
 struct Said {
-    id: EventId,
+    /// None for the agent's own answer until the network delivers it back.
+    id: Option<EventId>,
     source: Address,
     text: String,
 }
@@ -91,15 +92,24 @@ impl Memory {
         self.clock += 1;
         let clock = self.clock;
         let conversation = self.places.entry(place).or_default();
-        if conversation.said.iter().any(|s| s.id == event.id) {
+        if conversation.said.iter().any(|s| s.id == Some(event.id)) {
             return;
         }
         conversation.active = clock;
         conversation.agent_run = agent_run(conversation.agent_run, &event.source);
+        let text: String = content_of(event).chars().take(MAX_TEXT).collect();
+        let provisional = conversation
+            .said
+            .iter_mut()
+            .find(|s| s.id.is_none() && &s.source == me && s.text == text);
+        if let Some(provisional) = provisional {
+            provisional.id = Some(event.id);
+            return;
+        }
         conversation.said.push_back(Said {
-            id: event.id,
+            id: Some(event.id),
             source: event.source.clone(),
-            text: content_of(event).chars().take(MAX_TEXT).collect(),
+            text,
         });
         if conversation.said.len() > MAX_MESSAGES {
             conversation.said.pop_front();
@@ -116,6 +126,32 @@ impl Memory {
         }
     }
 
+    /// Remembers the agent's answer to `trigger` in `place` as soon as it is
+    /// posted, right after the message it answers, so a turn that starts
+    /// before the network delivers it back sees it; the delivered message
+    /// takes its place.
+    pub fn said(&mut self, me: &Address, place: &Place, trigger: EventId, text: &str) {
+        let Some(conversation) = self.places.get_mut(place) else {
+            return;
+        };
+        let at = conversation
+            .said
+            .iter()
+            .position(|s| s.id == Some(trigger))
+            .map_or(conversation.said.len(), |i| i + 1);
+        conversation.said.insert(
+            at,
+            Said {
+                id: None,
+                source: me.clone(),
+                text: text.chars().take(MAX_TEXT).collect(),
+            },
+        );
+        if conversation.said.len() > MAX_MESSAGES {
+            conversation.said.pop_front();
+        }
+    }
+
     /// The last `depth` messages of `place` as the model sees them, oldest
     /// first; a thread starts with its root message when it is remembered.
     pub fn history(&self, me: &Address, place: &Place, depth: usize) -> Vec<Entry> {
@@ -125,7 +161,7 @@ impl Memory {
             said.extend(conversation.said.iter().skip(skip));
         }
         if let Some(root) = place.thread
-            && !said.iter().any(|s| s.id == root)
+            && !said.iter().any(|s| s.id == Some(root))
         {
             let parent = Place {
                 target: place.target.clone(),
@@ -134,7 +170,7 @@ impl Memory {
             let found = self
                 .places
                 .get(&parent)
-                .and_then(|c| c.said.iter().find(|s| s.id == root));
+                .and_then(|c| c.said.iter().find(|s| s.id == Some(root)));
             if let Some(found) = found {
                 said.insert(0, found);
             }

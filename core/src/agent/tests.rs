@@ -457,9 +457,34 @@ fn a_message_during_a_turn_gets_the_next_turn() {
     let effects = whole(&mut agent, request, OPENAI_ANSWER);
     assert_eq!(posts(&effects).len(), 1);
     let (_, body) = model_call(&effects);
+    let messages = body["messages"].as_array().unwrap();
+    let said: Vec<&str> = messages
+        .iter()
+        .map(|m| m["content"].as_str().unwrap())
+        .collect();
     assert_eq!(
-        body["messages"].as_array().unwrap().last().unwrap()["content"],
-        "human:ann: also"
+        said[1..],
+        [
+            "human:ann: hi",
+            "Hello! How can I assist you today?",
+            "human:ann: also"
+        ],
+        "the first answer, right after its question"
+    );
+    let place = Place {
+        target: addr("human:ann"),
+        thread: None,
+    };
+    agent.cancel(&place);
+    let answer = "Hello! How can I assist you today?";
+    let echo = message(3, "agent:helper", "human:ann", answer, json!({}));
+    assert!(agent.handle_event(&echo, NOW).is_empty());
+    let (_, body) = model_call(&agent.handle_event(&dm(4, "again"), NOW));
+    let messages = body["messages"].as_array().unwrap();
+    let answers = messages.iter().filter(|m| m["content"] == answer).count();
+    assert_eq!(
+        answers, 1,
+        "the delivered answer replaces the provisional one"
     );
 }
 

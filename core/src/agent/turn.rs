@@ -19,12 +19,13 @@
 use crate::agent::budget::Spending;
 use crate::agent::chat::{Entry, Prompt, ProviderError, Reply, ToolCall, ToolDef};
 use crate::agent::config::AgentConfig;
-use crate::agent::effects::{AgentEffect, KeySlot, ModelResponse, RequestId, ResponseBody, Status};
+use crate::agent::effects::{AgentEffect, ModelResponse, RequestId, ResponseBody, Status};
 use crate::agent::memory::Memory;
 use crate::agent::providers::{self, Decoder};
 use crate::agent::rules::{Decision, Place, Recall, decide, place_of};
 use crate::agent::sse::SseReader;
 use crate::event::Event;
+use crate::ids::ulid::EventId;
 use serde_json::Value;
 use std::collections::BTreeMap;
 
@@ -40,8 +41,10 @@ struct Turn {
     reader: SseReader,
     decoder: Option<Decoder>,
     pending: Vec<ToolCall>,
-    /// A message addressed to the agent arrived during the turn.
-    again: bool,
+    /// The message the turn answers.
+    trigger: EventId,
+    /// A message addressed to the agent that arrived during the turn.
+    again: Option<EventId>,
 }
 
 /// One agent: its configuration, what it remembers and its turns under way.
@@ -117,13 +120,13 @@ impl Agent {
             .threads
             .insert(crate::agent::rules::thread_root(event));
         if let Some(turn) = self.turns.get_mut(&place) {
-            turn.again = true;
+            turn.again = Some(event.id);
             return Vec::new();
         }
-        self.start(place, now)
+        self.start(place, event.id, now)
     }
 
-    fn start(&mut self, place: Place, now: u64) -> Vec<AgentEffect> {
+    fn start(&mut self, place: Place, trigger: EventId, now: u64) -> Vec<AgentEffect> {
         let me = &self.config.address;
         let entries = self.memory.history(me, &place, self.config.history_depth);
         let turn = Turn {
@@ -133,7 +136,8 @@ impl Agent {
             reader: SseReader::default(),
             decoder: None,
             pending: Vec::new(),
-            again: false,
+            trigger,
+            again: None,
         };
         self.turns.insert(place.clone(), turn);
         self.call_model(place, now)
@@ -149,7 +153,6 @@ impl Agent {
         self.spending.call(now);
         let request = RequestId(self.next_request);
         self.next_request += 1;
-        let kind = self.config.provider;
         let prompt = Prompt {
             model: &self.config.model,
             system: &self.config.system_prompt,
@@ -158,30 +161,24 @@ impl Agent {
             max_tokens: self.config.max_tokens,
             stream: true,
         };
-        let body = providers::request_body(kind, &prompt).to_string();
-        let (header, prefix) = providers::key_header(kind);
-        let placeholder = format!("${{{}}}", self.config.key_var);
-        let mut headers = providers::headers(kind);
-        headers.push((header.to_owned(), format!("{prefix}{placeholder}")));
+        let (headers, key) = providers::headers(&self.config);
+        let body = providers::request_body(self.config.provider, &prompt).to_string();
         turn.request = Some(request);
         turn.reader = SseReader::default();
-        turn.decoder = Some(Decoder::new(kind));
+        turn.decoder = Some(Decoder::new(self.config.provider));
         self.requests.insert(request, place.clone());
+        let status = Status::Thinking;
         vec![
             AgentEffect::Status {
                 conversation: place.clone(),
-                status: Status::Thinking,
+                status,
             },
             AgentEffect::CallModel {
                 request,
                 conversation: place,
                 url: self.config.endpoint(),
                 headers,
-                key: KeySlot {
-                    header: header.to_owned(),
-                    variable: self.config.key_var.clone(),
-                    placeholder,
-                },
+                key,
                 body,
             },
         ]
@@ -405,7 +402,12 @@ impl Agent {
     /// message arrived meanwhile.
     fn end(&mut self, place: &Place, text: Option<String>, now: u64) -> Vec<AgentEffect> {
         let mut effects = Vec::new();
-        let again = match self.turns.remove(place) {
+        let turn = self.turns.remove(place);
+        if let (Some(turn), Some(content)) = (&turn, &text) {
+            let me = &self.config.address;
+            self.memory.said(me, place, turn.trigger, content);
+        }
+        let again = match turn {
             Some(turn) => {
                 // A stream that failed midway: the host stops reading it.
                 if let Some(request) = turn.request {
@@ -414,7 +416,7 @@ impl Agent {
                 }
                 turn.again
             }
-            None => false,
+            None => None,
         };
         self.calls.retain(|_, (p, _)| p != place);
         if let Some(content) = text {
@@ -428,8 +430,8 @@ impl Agent {
             conversation: place.clone(),
             status: Status::Idle,
         });
-        if again {
-            effects.extend(self.start(place.clone(), now));
+        if let Some(trigger) = again {
+            effects.extend(self.start(place.clone(), trigger, now));
         }
         effects
     }

@@ -11,7 +11,8 @@ pub mod anthropic;
 pub mod openai;
 
 use crate::agent::chat::{Prompt, ProviderError, Reply, http_error};
-use crate::agent::config::ProviderKind;
+use crate::agent::config::{AgentConfig, ProviderKind};
+use crate::agent::effects::KeySlot;
 use crate::agent::sse::SseEvent;
 use serde_json::Value;
 
@@ -23,24 +24,29 @@ pub fn request_body(kind: ProviderKind, prompt: &Prompt<'_>) -> Value {
     }
 }
 
-/// The fixed headers of a request (the key header is added by the caller).
-pub fn headers(kind: ProviderKind) -> Vec<(String, String)> {
+/// A request's headers for `config`, and where the host puts the key: the
+/// key header holds a placeholder naming the environment variable
+/// (`authorization: Bearer ${OPENAI_API_KEY}`, `x-api-key: ${ANTHROPIC_API_KEY}`).
+pub fn headers(config: &AgentConfig) -> (Vec<(String, String)>, KeySlot) {
     let mut headers = vec![("content-type".to_owned(), "application/json".to_owned())];
-    if kind == ProviderKind::AnthropicMessages {
-        headers.push((
-            "anthropic-version".to_owned(),
-            anthropic::VERSION.to_owned(),
-        ));
-    }
-    headers
-}
-
-/// Where the key goes: the header's name and the text around the key.
-pub fn key_header(kind: ProviderKind) -> (&'static str, &'static str) {
-    match kind {
+    let (header, prefix) = match config.provider {
         ProviderKind::OpenaiChat => ("authorization", "Bearer "),
-        ProviderKind::AnthropicMessages => ("x-api-key", ""),
-    }
+        ProviderKind::AnthropicMessages => {
+            headers.push((
+                "anthropic-version".to_owned(),
+                anthropic::VERSION.to_owned(),
+            ));
+            ("x-api-key", "")
+        }
+    };
+    let placeholder = format!("${{{}}}", config.key_var);
+    headers.push((header.to_owned(), format!("{prefix}{placeholder}")));
+    let key = KeySlot {
+        header: header.to_owned(),
+        variable: config.key_var.clone(),
+        placeholder,
+    };
+    (headers, key)
 }
 
 /// Reads a whole answer of status `status` (non-2xx bodies are errors).
