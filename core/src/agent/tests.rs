@@ -36,6 +36,13 @@ fn helper(extra: Value) -> Agent {
     agent
 }
 
+/// An agent speaking Anthropic Messages.
+fn claude() -> Agent {
+    let provider = json!({"provider": "anthropic_messages",
+        "base_url": "https://api.anthropic.com", "key_var": "ANTHROPIC_API_KEY"});
+    Agent::new(config_with("agent:claude", provider))
+}
+
 fn id(n: u128) -> EventId {
     EventId::from_parts(NOW, n)
 }
@@ -490,11 +497,7 @@ fn a_message_during_a_turn_gets_the_next_turn() {
 
 #[test]
 fn an_anthropic_agent_speaks_messages() {
-    let mut agent = Agent::new(config_with(
-        "agent:claude",
-        json!({"provider": "anthropic_messages",
-        "base_url": "https://api.anthropic.com", "key_var": "ANTHROPIC_API_KEY"}),
-    ));
+    let mut agent = claude();
     let effects = agent.handle_event(
         &message(1, "human:ann", "agent:claude", "hi", json!({})),
         NOW,
@@ -557,6 +560,70 @@ fn effects_and_responses_have_a_json_form_for_hosts() {
     let end: ModelResponse =
         serde_json::from_value(json!({"status": 200, "body": {"kind": "end"}})).unwrap();
     assert_eq!(end.body, ResponseBody::End);
+}
+
+#[test]
+fn an_anthropic_turn_runs_a_tool_over_streams() {
+    let mut agent = claude();
+    agent.set_tools(vec![ToolDef {
+        name: "search".into(),
+        description: String::new(),
+        parameters: json!({"type": "object"}),
+    }]);
+    let ask = message(
+        1,
+        "human:ann",
+        "channel/general",
+        "@claude when?",
+        json!({}),
+    );
+    let (first, _) = model_call(&agent.handle_event(&ask, NOW));
+    let effects = stream(
+        &mut agent,
+        first,
+        include_str!("fixtures/anthropic_tool_use.sse"),
+    );
+    let streamed = effects.iter().any(
+        |e| matches!(e, AgentEffect::StreamText { text, .. } if text == "Let me look that up."),
+    );
+    assert!(streamed, "{effects:?}");
+    let call_id = effects
+        .iter()
+        .find_map(|e| match e {
+            AgentEffect::CallTool {
+                call_id, arguments, ..
+            } => {
+                assert_eq!(arguments, &json!({"query": "release date"}));
+                Some(call_id.clone())
+            }
+            _ => None,
+        })
+        .unwrap();
+    let (second, body) = model_call(&agent.handle_tool_result(&call_id, Ok(json!("Friday")), NOW));
+    let messages = body["messages"].as_array().unwrap();
+    let roles: Vec<&str> = messages
+        .iter()
+        .map(|m| m["role"].as_str().unwrap())
+        .collect();
+    assert_eq!(roles, ["user", "assistant", "user"]);
+    assert_eq!(
+        messages[1]["content"][1]["id"],
+        "toolu_01T1x1fJ34qAmk2tNTrN7Up6"
+    );
+    assert_eq!(
+        messages[2]["content"][0]["tool_use_id"],
+        "toolu_01T1x1fJ34qAmk2tNTrN7Up6"
+    );
+    assert_eq!(messages[2]["content"][0]["content"], "Friday");
+    let effects = stream(
+        &mut agent,
+        second,
+        include_str!("fixtures/anthropic_answer.sse"),
+    );
+    assert_eq!(
+        posts(&effects),
+        [(addr("channel/general"), None, "It ships on Friday.".into())]
+    );
 }
 
 mod properties {
