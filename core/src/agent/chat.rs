@@ -58,6 +58,24 @@ pub enum Entry {
     },
 }
 
+impl Entry {
+    /// The result of `call` (`Ok` with the tool's output, `Err` with why it
+    /// failed), as text of at most `max` characters (JSON for structured output).
+    pub fn tool_result(call: ToolCall, result: Result<Value, String>, max: usize) -> Self {
+        let (content, is_error) = match result {
+            Ok(Value::String(text)) => (text, false),
+            Ok(value) => (value.to_string(), false),
+            Err(why) => (why, true),
+        };
+        Self::ToolResult {
+            call_id: call.id,
+            name: call.name,
+            content: content.chars().take(max).collect(),
+            is_error,
+        }
+    }
+}
+
 /// What one model call asks.
 #[derive(Debug, Clone, Copy)]
 pub struct Prompt<'a> {

@@ -626,6 +626,27 @@ fn an_anthropic_turn_runs_a_tool_over_streams() {
     );
 }
 
+#[test]
+fn an_endless_stream_is_stopped() {
+    let mut agent = helper(json!({}));
+    let request = ask(&mut agent, 1, "hi");
+    let piece =
+        "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"la \"}}]}\n\n".repeat(4096);
+    let mut effects = Vec::new();
+    for _ in 0..(turn::MAX_STREAM_BYTES / piece.len() + 2) {
+        effects = agent.handle_model_response(
+            request,
+            respond(200, ResponseBody::Chunk(piece.clone())),
+            NOW,
+        );
+        if !posts(&effects).is_empty() {
+            break;
+        }
+    }
+    assert!(posts(&effects)[0].2.contains("longer than"), "{effects:?}");
+    assert!(effects.contains(&AgentEffect::AbortModel { request }));
+}
+
 mod properties {
     use super::*;
     use proptest::prelude::*;
@@ -641,6 +662,30 @@ mod properties {
             any::<bool>(),
             proptest::option::of(0..4u128),
         )
+    }
+
+    proptest! {
+        /// Whatever a provider (or a host) sends, the loop neither panics
+        /// nor posts more than once for the call.
+        #[test]
+        fn any_response_is_survived(
+            chunks in proptest::collection::vec("(data: |event: |\\{|\\}|\\[|\\]|\"|:|,|\n|[a-z_]{1,12}|[0-9]{1,3})*", 0..8),
+            status in proptest::sample::select(vec![200u16, 400, 401, 429, 500, 529]),
+            anthropic in any::<bool>(),
+        ) {
+            let mut agent = if anthropic { claude() } else { helper(json!({})) };
+            let to = if anthropic { "agent:claude" } else { "agent:helper" };
+            let effects = agent.handle_event(&message(1, "human:ann", to, "hi", json!({})), NOW);
+            let (request, _) = model_call(&effects);
+            let mut posted = 0;
+            for chunk in chunks {
+                let effects = agent.handle_model_response(request, respond(status, ResponseBody::Chunk(chunk)), NOW);
+                posted += posts(&effects).len();
+            }
+            let effects = agent.handle_model_response(request, respond(status, ResponseBody::End), NOW);
+            posted += posts(&effects).len();
+            prop_assert!(posted <= 1);
+        }
     }
 
     proptest! {

@@ -31,6 +31,8 @@ use std::collections::BTreeMap;
 
 /// The longest tool result fed back to the model, in characters.
 pub const MAX_TOOL_RESULT: usize = 16 * 1024;
+/// The most bytes of one streamed answer read; a longer stream is stopped.
+pub const MAX_STREAM_BYTES: usize = 4 * 1024 * 1024;
 
 /// A turn under way in one conversation.
 #[derive(Debug)]
@@ -39,6 +41,8 @@ struct Turn {
     rounds: u32,
     request: Option<RequestId>,
     reader: SseReader,
+    /// Bytes of the current stream read so far.
+    received: usize,
     decoder: Option<Decoder>,
     pending: Vec<ToolCall>,
     /// The message the turn answers.
@@ -134,6 +138,7 @@ impl Agent {
             rounds: 0,
             request: None,
             reader: SseReader::default(),
+            received: 0,
             decoder: None,
             pending: Vec::new(),
             trigger,
@@ -165,6 +170,7 @@ impl Agent {
         let body = providers::request_body(self.config.provider, &prompt).to_string();
         turn.request = Some(request);
         turn.reader = SseReader::default();
+        turn.received = 0;
         turn.decoder = Some(Decoder::new(self.config.provider));
         self.requests.insert(request, place.clone());
         let status = Status::Thinking;
@@ -235,6 +241,13 @@ impl Agent {
         let Some(turn) = self.turns.get_mut(&place) else {
             return Vec::new();
         };
+        turn.received = turn.received.saturating_add(chunk.len());
+        if turn.received > MAX_STREAM_BYTES {
+            let error = ProviderError::Malformed(format!(
+                "the answer is longer than {MAX_STREAM_BYTES} bytes"
+            ));
+            return self.failed(&place, &error, now);
+        }
         let events = turn.reader.push(chunk);
         let Some(decoder) = turn.decoder.as_mut() else {
             return Vec::new();
@@ -357,17 +370,8 @@ impl Agent {
             return Vec::new();
         };
         let call = turn.pending.remove(at);
-        let (content, is_error) = match result {
-            Ok(Value::String(text)) => (text, false),
-            Ok(value) => (value.to_string(), false),
-            Err(why) => (why, true),
-        };
-        turn.entries.push(Entry::ToolResult {
-            call_id: call.id,
-            name: call.name,
-            content: content.chars().take(MAX_TOOL_RESULT).collect(),
-            is_error,
-        });
+        turn.entries
+            .push(Entry::tool_result(call, result, MAX_TOOL_RESULT));
         if !turn.pending.is_empty() {
             return Vec::new();
         }
