@@ -24,9 +24,12 @@
 //! * [`host`] — the loop that applies effects for every host; the in-memory host; conformance vectors
 //! * [`client`], [`replica`], [`answers`] — the participant's side: building events, the
 //!   local-first replica, reading the network's answers as typed payloads
+//! * [`agent`] — agents that think: the agent loop, the conversation rules and the
+//!   model providers' wire formats, driven by a host
 //! * `fuzzing` — the fuzz targets' bodies, for the core's tests and the fuzz
 //!   crate only (feature `fuzzing`, hidden)
 
+pub mod agent;
 pub mod answers;
 pub mod bindings;
 pub mod client;

@@ -1,0 +1,37 @@
+//! Agents that think: one agent loop, sans-I/O, driven by its host.
+//!
+//! An agent is a member of a network whose answers come from a language
+//! model. The loop ([`Agent`]) decides when to answer by the conversation
+//! rules ([`rules`]), builds the model request in its provider's wire format
+//! ([`providers`]), streams the answer, runs the tools the model asks for
+//! through the network, and posts the answer where the question was asked.
+//! It does no I/O and reads no clock: the host passes in events, model
+//! responses, tool results and the time, and applies the [`AgentEffect`]s.
+//!
+//! * [`config`] — [`AgentConfig`]: persona, provider, model, key variable, tools, budgets
+//! * [`rules`] — when an agent answers and where the answer goes
+//! * [`chat`] — the provider-neutral conversation, replies and errors
+//! * [`sse`] — server-sent events read from chunks
+//! * [`providers`] — OpenAI Chat Completions and Anthropic Messages
+//! * [`memory`] — the conversations' recent messages, threads and answered ids
+//! * [`budget`] — model calls and tokens per hour
+//! * [`effects`] — what the loop asks of its host and what the host reports
+//! * [`turn`] — the loop itself
+
+pub mod budget;
+pub mod chat;
+pub mod config;
+pub mod effects;
+pub mod memory;
+pub mod providers;
+pub mod rules;
+pub mod sse;
+pub mod turn;
+
+pub use config::{AgentConfig, ConfigError, ProviderKind};
+pub use effects::{AgentEffect, ModelResponse, RequestId, ResponseBody};
+pub use rules::Place;
+pub use turn::Agent;
+
+#[cfg(test)]
+mod tests;

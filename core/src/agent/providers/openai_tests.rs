@@ -1,0 +1,201 @@
+use super::*;
+use crate::agent::chat::{ToolDef, http_error};
+use crate::agent::sse::SseReader;
+use proptest::prelude::*;
+
+const TOOL_CALL: &str = include_str!("../fixtures/openai_tool_call.json");
+const ANSWER: &str = include_str!("../fixtures/openai_answer.json");
+const TOOL_CALL_SSE: &str = include_str!("../fixtures/openai_tool_call.sse");
+const ANSWER_SSE: &str = include_str!("../fixtures/openai_answer.sse");
+const ERROR_429: &str = include_str!("../fixtures/openai_error_429.json");
+const ERROR_401: &str = include_str!("../fixtures/openai_error_401.json");
+
+/// Reads a stream cut at `cuts`, returning the text deltas and the reply.
+fn read_stream(text: &str, cuts: &[usize]) -> (Vec<String>, Result<Reply, ProviderError>) {
+    let mut reader = SseReader::default();
+    let mut stream = Stream::default();
+    let mut deltas = Vec::new();
+    let mut from = 0;
+    let mut cuts: Vec<usize> = cuts.iter().map(|c| c % (text.len() + 1)).collect();
+    cuts.sort_unstable();
+    let mut events = Vec::new();
+    for cut in cuts.into_iter().chain([text.len()]) {
+        if text.is_char_boundary(cut) && cut >= from {
+            events.extend(reader.push(&text[from..cut]));
+            from = cut;
+        }
+    }
+    events.extend(reader.finish());
+    for event in &events {
+        match stream.event(event) {
+            Ok(delta) if !delta.is_empty() => deltas.push(delta),
+            Ok(_) => {}
+            Err(e) => return (deltas, Err(e)),
+        }
+    }
+    assert!(stream.is_done());
+    (deltas, stream.finish())
+}
+
+#[test]
+fn the_request_has_the_persona_the_tools_and_the_tool_results() {
+    let entries = vec![
+        Entry::User {
+            text: "human:ann: when does it ship?".into(),
+        },
+        Entry::Assistant {
+            text: String::new(),
+            tool_calls: vec![ToolCall {
+                id: "call_1".into(),
+                name: "search".into(),
+                arguments: json!({"query": "ship"}),
+            }],
+        },
+        Entry::ToolResult {
+            call_id: "call_1".into(),
+            name: "search".into(),
+            content: "Friday".into(),
+            is_error: false,
+        },
+    ];
+    let tools = vec![ToolDef {
+        name: "search".into(),
+        description: "Search the docs".into(),
+        parameters: json!({"type": "object", "properties": {"query": {"type": "string"}}}),
+    }];
+    let prompt = Prompt {
+        model: "gpt-4o-mini",
+        system: "You are helpful.",
+        entries: &entries,
+        tools: &tools,
+        max_tokens: 500,
+        stream: true,
+    };
+    let body = request_body(&prompt);
+    assert_eq!(body["model"], "gpt-4o-mini");
+    assert_eq!(body["stream"], true);
+    assert_eq!(body["stream_options"]["include_usage"], true);
+    assert_eq!(body["max_completion_tokens"], 500);
+    let messages = body["messages"].as_array().unwrap();
+    assert_eq!(
+        messages[0],
+        json!({"role": "system", "content": "You are helpful."})
+    );
+    assert_eq!(messages[1]["role"], "user");
+    assert_eq!(messages[2]["content"], Value::Null);
+    assert_eq!(messages[2]["tool_calls"][0]["type"], "function");
+    assert_eq!(
+        messages[2]["tool_calls"][0]["function"]["arguments"],
+        r#"{"query":"ship"}"#
+    );
+    assert_eq!(
+        messages[3],
+        json!({"role": "tool", "tool_call_id": "call_1", "content": "Friday"})
+    );
+    assert_eq!(body["tools"][0]["type"], "function");
+    assert_eq!(body["tools"][0]["function"]["parameters"]["type"], "object");
+}
+
+#[test]
+fn without_tools_or_streaming_the_request_says_neither() {
+    let prompt = Prompt {
+        model: "m",
+        system: "",
+        entries: &[],
+        tools: &[],
+        max_tokens: 1,
+        stream: false,
+    };
+    let body = request_body(&prompt);
+    assert!(body.get("tools").is_none() && body.get("stream").is_none());
+    assert_eq!(body["messages"], json!([]));
+}
+
+#[test]
+fn a_whole_answer_is_read() {
+    let reply = parse_reply(ANSWER).unwrap();
+    assert_eq!(reply.text, "Hello! How can I assist you today?");
+    assert_eq!(reply.stop, Stop::Done);
+    assert_eq!(reply.usage.total(), 29);
+    let call = parse_reply(TOOL_CALL).unwrap();
+    assert_eq!(call.stop, Stop::ToolUse);
+    assert_eq!(call.tool_calls[0].name, "search");
+    assert_eq!(call.tool_calls[0].id, "call_DdmO9pD3xa9XTPNJ32zg2hcA");
+    assert_eq!(
+        call.tool_calls[0].arguments,
+        json!({"query": "release date"})
+    );
+}
+
+#[test]
+fn malformed_tool_arguments_are_an_error_naming_the_tool() {
+    let broken = TOOL_CALL.replace(r#"{\"query\":\"release date\"}"#, r#"{\"query\":"#);
+    let err = parse_reply(&broken).unwrap_err();
+    assert_eq!(
+        err,
+        ProviderError::MalformedToolArguments {
+            name: "search".into()
+        }
+    );
+    assert!(parse_reply("<html>").is_err());
+    assert!(parse_reply("{}").is_err());
+}
+
+#[test]
+fn a_streamed_answer_is_read_in_deltas() {
+    let (deltas, reply) = read_stream(ANSWER_SSE, &[]);
+    assert_eq!(deltas, ["It ships", " on Friday."]);
+    let reply = reply.unwrap();
+    assert_eq!(reply.text, "It ships on Friday.");
+    assert_eq!(reply.usage.input_tokens, 120);
+    assert_eq!(reply.stop, Stop::Done);
+}
+
+#[test]
+fn a_streamed_tool_call_is_put_together_from_fragments() {
+    let (deltas, reply) = read_stream(TOOL_CALL_SSE, &[]);
+    assert!(deltas.is_empty());
+    let reply = reply.unwrap();
+    assert_eq!(reply.stop, Stop::ToolUse);
+    assert_eq!(reply.tool_calls.len(), 1);
+    assert_eq!(reply.tool_calls[0].id, "call_abc123");
+    assert_eq!(
+        reply.tool_calls[0].arguments,
+        json!({"query": "release date"})
+    );
+    assert_eq!(reply.usage.total(), 99);
+}
+
+#[test]
+fn a_streamed_tool_call_with_broken_json_is_an_error() {
+    let broken = TOOL_CALL_SSE.replace(r#""arguments":" date\"}""#, r#""arguments":" date""#);
+    let (_, reply) = read_stream(&broken, &[]);
+    assert!(matches!(
+        reply,
+        Err(ProviderError::MalformedToolArguments { .. })
+    ));
+}
+
+#[test]
+fn errors_read_as_plain_messages() {
+    let limited = http_error(429, Some(20), error_message(ERROR_429));
+    assert!(limited.to_string().contains("try again in 20 s"));
+    let refused = http_error(401, None, error_message(ERROR_401));
+    assert!(
+        !refused.to_string().contains("sk-"),
+        "no key fragment: {refused}"
+    );
+    let bad = http_error(400, None, error_message(ERROR_401));
+    assert!(bad.to_string().contains("Incorrect API key"));
+}
+
+proptest! {
+    #[test]
+    fn any_split_of_a_stream_reads_the_same(cuts in proptest::collection::vec(any::<usize>(), 0..10)) {
+        let (deltas, reply) = read_stream(ANSWER_SSE, &cuts);
+        prop_assert_eq!(deltas.concat(), "It ships on Friday.");
+        prop_assert_eq!(reply.unwrap().text, "It ships on Friday.");
+        let (_, call) = read_stream(TOOL_CALL_SSE, &cuts);
+        prop_assert_eq!(&call.unwrap().tool_calls[0].arguments, &json!({"query": "release date"}));
+    }
+}

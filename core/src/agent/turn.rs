@@ -1,0 +1,442 @@
+//! The agent loop: one state machine per agent that decides when to answer,
+//! calls the model, runs the tools it asks for and posts the answer.
+//!
+//! ```text
+//! handle_event ──answer?──▶ CallModel ──▶ handle_model_response
+//!                                  ▲            │ text: StreamText…, then Post
+//!                                  │            │ tools: CallTool…
+//!                        handle_tool_result ◀───┘
+//! ```
+//!
+//! Sans-I/O like the rest of the core: the host passes in events, model
+//! responses (whole, or SSE chunks as they arrive), tool results and the
+//! time, and applies the [`AgentEffect`]s returned. One turn runs per
+//! conversation at a time; a message addressed to the agent during a turn
+//! is answered by another turn right after. Failures (HTTP errors, a
+//! malformed tool call, a spent budget) become a short message posted in
+//! the conversation; the agent keeps running.
+
+use crate::agent::budget::Spending;
+use crate::agent::chat::{Entry, Prompt, ProviderError, Reply, ToolCall, ToolDef};
+use crate::agent::config::AgentConfig;
+use crate::agent::effects::{AgentEffect, ModelResponse, RequestId, ResponseBody, Status};
+use crate::agent::memory::Memory;
+use crate::agent::providers::{self, Decoder};
+use crate::agent::rules::{Decision, Place, Recall, decide, place_of};
+use crate::agent::sse::SseReader;
+use crate::event::Event;
+use crate::ids::ulid::EventId;
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+/// The longest tool result fed back to the model, in characters.
+pub const MAX_TOOL_RESULT: usize = 16 * 1024;
+/// The most bytes of one streamed answer read; a longer stream is stopped.
+pub const MAX_STREAM_BYTES: usize = 4 * 1024 * 1024;
+
+/// A turn under way in one conversation.
+#[derive(Debug)]
+struct Turn {
+    entries: Vec<Entry>,
+    rounds: u32,
+    request: Option<RequestId>,
+    reader: SseReader,
+    /// Bytes of the current stream read so far.
+    received: usize,
+    decoder: Option<Decoder>,
+    pending: Vec<ToolCall>,
+    /// The message the turn answers.
+    trigger: EventId,
+    /// A message addressed to the agent that arrived during the turn.
+    again: Option<EventId>,
+}
+
+/// One agent: its configuration, what it remembers and its turns under way.
+#[derive(Debug)]
+pub struct Agent {
+    config: AgentConfig,
+    tools: Vec<ToolDef>,
+    memory: Memory,
+    spending: Spending,
+    turns: BTreeMap<Place, Turn>,
+    requests: BTreeMap<RequestId, Place>,
+    /// The host's id of each tool call under way: its conversation and the provider's id.
+    calls: BTreeMap<String, (Place, String)>,
+    next_request: u64,
+}
+
+impl Agent {
+    /// An agent with a validated configuration and no tools yet.
+    pub fn new(config: AgentConfig) -> Self {
+        Self {
+            config,
+            tools: Vec::new(),
+            memory: Memory::default(),
+            spending: Spending::default(),
+            turns: BTreeMap::new(),
+            requests: BTreeMap::new(),
+            calls: BTreeMap::new(),
+            next_request: 1,
+        }
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &AgentConfig {
+        &self.config
+    }
+
+    /// The tools the network offers; the model sees those the configuration allows.
+    pub fn set_tools(&mut self, tools: Vec<ToolDef>) {
+        self.tools = tools
+            .into_iter()
+            .filter(|t| self.config.tools.allows(&t.name))
+            .collect();
+    }
+
+    /// Whether a turn is under way in `place`.
+    pub fn is_busy(&self, place: &Place) -> bool {
+        self.turns.contains_key(place)
+    }
+
+    /// An event the agent received (its own included): answers it when the
+    /// conversation rules say so, at most once per event id.
+    pub fn handle_event(&mut self, event: &Event, now: u64) -> Vec<AgentEffect> {
+        let me = self.config.address.clone();
+        if self.memory.answered.contains(&event.id) {
+            return Vec::new();
+        }
+        let place = place_of(&me, event);
+        let before = self.memory.agent_run(&place);
+        let recall = Recall {
+            known_thread: event
+                .in_reply_to()
+                .is_some_and(|root| self.memory.threads.contains(&root)),
+            agent_run: crate::agent::rules::agent_run(before, &event.source),
+        };
+        let limit = self.config.budgets.agent_turns_without_person;
+        let decision = decide(&me, self.config.answers, limit, event, recall);
+        self.memory.record(&me, event);
+        let Decision::Answer(_) = decision else {
+            return Vec::new();
+        };
+        self.memory.answered.insert(event.id);
+        self.memory
+            .threads
+            .insert(crate::agent::rules::thread_root(event));
+        if let Some(turn) = self.turns.get_mut(&place) {
+            turn.again = Some(event.id);
+            return Vec::new();
+        }
+        self.start(place, event.id, now)
+    }
+
+    fn start(&mut self, place: Place, trigger: EventId, now: u64) -> Vec<AgentEffect> {
+        let me = &self.config.address;
+        let entries = self.memory.history(me, &place, self.config.history_depth);
+        let turn = Turn {
+            entries,
+            rounds: 0,
+            request: None,
+            reader: SseReader::default(),
+            received: 0,
+            decoder: None,
+            pending: Vec::new(),
+            trigger,
+            again: None,
+        };
+        self.turns.insert(place.clone(), turn);
+        self.call_model(place, now)
+    }
+
+    fn call_model(&mut self, place: Place, now: u64) -> Vec<AgentEffect> {
+        if let Err(spent) = self.spending.check(&self.config.budgets, now) {
+            return self.end(&place, Some(spent.message()), now);
+        }
+        let Some(turn) = self.turns.get_mut(&place) else {
+            return Vec::new();
+        };
+        self.spending.call(now);
+        let request = RequestId(self.next_request);
+        self.next_request += 1;
+        let prompt = Prompt {
+            model: &self.config.model,
+            system: &self.config.system_prompt,
+            entries: &turn.entries,
+            tools: &self.tools,
+            max_tokens: self.config.max_tokens,
+            stream: true,
+        };
+        let (headers, key) = providers::headers(&self.config);
+        let body = providers::request_body(self.config.provider, &prompt).to_string();
+        turn.request = Some(request);
+        turn.reader = SseReader::default();
+        turn.received = 0;
+        turn.decoder = Some(Decoder::new(self.config.provider));
+        self.requests.insert(request, place.clone());
+        let status = Status::Thinking;
+        vec![
+            AgentEffect::Status {
+                conversation: place.clone(),
+                status,
+            },
+            AgentEffect::CallModel {
+                request,
+                conversation: place,
+                url: self.config.endpoint(),
+                headers,
+                key,
+                body,
+            },
+        ]
+    }
+
+    /// What the host got for a model call: a whole body, a chunk of a
+    /// stream, its end, or a failure. Calls no longer under way are ignored.
+    pub fn handle_model_response(
+        &mut self,
+        request: RequestId,
+        response: ModelResponse,
+        now: u64,
+    ) -> Vec<AgentEffect> {
+        let Some(place) = self.requests.get(&request).cloned() else {
+            return Vec::new();
+        };
+        let kind = self.config.provider;
+        let ok = (200..300).contains(&response.status);
+        let streaming = ok && matches!(response.body, ResponseBody::Chunk(_));
+        if !streaming {
+            // The response is complete: nothing of it is left to abort.
+            self.requests.remove(&request);
+            if let Some(turn) = self.turns.get_mut(&place) {
+                turn.request = None;
+            }
+        }
+        let outcome = match response.body {
+            ResponseBody::Failed(why) => Some(Err(ProviderError::Unreachable(
+                why.chars().take(200).collect(),
+            ))),
+            ResponseBody::Whole(body) => Some(providers::parse(
+                kind,
+                response.status,
+                response.retry_after_secs,
+                &body,
+            )),
+            ResponseBody::Chunk(chunk) if !ok => Some(providers::parse(
+                kind,
+                response.status,
+                response.retry_after_secs,
+                &chunk,
+            )),
+            ResponseBody::Chunk(chunk) => return self.stream(place, &chunk, now),
+            ResponseBody::End => self.end_stream(&place),
+        };
+        match outcome {
+            Some(Ok(reply)) => self.replied(place, request, reply, now),
+            Some(Err(error)) => self.failed(&place, &error, now),
+            None => Vec::new(),
+        }
+    }
+
+    fn stream(&mut self, place: Place, chunk: &str, now: u64) -> Vec<AgentEffect> {
+        let Some(turn) = self.turns.get_mut(&place) else {
+            return Vec::new();
+        };
+        turn.received = turn.received.saturating_add(chunk.len());
+        if turn.received > MAX_STREAM_BYTES {
+            let error = ProviderError::Malformed(format!(
+                "the answer is longer than {MAX_STREAM_BYTES} bytes"
+            ));
+            return self.failed(&place, &error, now);
+        }
+        let events = turn.reader.push(chunk);
+        let Some(decoder) = turn.decoder.as_mut() else {
+            return Vec::new();
+        };
+        let mut grew = false;
+        for event in &events {
+            match decoder.event(event) {
+                Ok(text) => grew |= !text.is_empty(),
+                Err(error) => return self.failed(&place, &error, now),
+            }
+        }
+        if !grew {
+            return Vec::new();
+        }
+        vec![AgentEffect::StreamText {
+            conversation: place,
+            text: decoder.text().to_owned(),
+        }]
+    }
+
+    fn end_stream(&mut self, place: &Place) -> Option<Result<Reply, ProviderError>> {
+        let turn = self.turns.get_mut(place)?;
+        let events = turn.reader.finish();
+        let mut decoder = turn.decoder.take()?;
+        for event in &events {
+            if let Err(error) = decoder.event(event) {
+                return Some(Err(error));
+            }
+        }
+        Some(decoder.finish())
+    }
+
+    fn replied(
+        &mut self,
+        place: Place,
+        request: RequestId,
+        reply: Reply,
+        now: u64,
+    ) -> Vec<AgentEffect> {
+        self.spending.tokens(now, reply.usage.total());
+        let max_rounds = self.config.budgets.tool_rounds_per_turn;
+        let Some(turn) = self.turns.get_mut(&place) else {
+            return Vec::new();
+        };
+        if reply.tool_calls.is_empty() {
+            let text = if reply.text.trim().is_empty() {
+                "(The model gave no answer.)".to_owned()
+            } else {
+                reply.text
+            };
+            return self.end(&place, Some(text), now);
+        }
+        if turn.rounds >= max_rounds {
+            let mut text = reply.text;
+            if !text.is_empty() {
+                text.push_str("\n\n");
+            }
+            text.push_str(&format!(
+                "(I stopped after {max_rounds} rounds of tool calls in this turn.)"
+            ));
+            return self.end(&place, Some(text), now);
+        }
+        turn.entries.push(Entry::Assistant {
+            text: reply.text,
+            tool_calls: reply.tool_calls.clone(),
+        });
+        let mut effects = Vec::new();
+        let tag = request.0;
+        for (i, call) in reply.tool_calls.into_iter().enumerate() {
+            if self.tools.iter().any(|t| t.name == call.name) {
+                // The host's id is the agent's own: providers' ids need not be unique across turns.
+                let call_id = format!("tool-{tag}-{i}");
+                self.calls
+                    .insert(call_id.clone(), (place.clone(), call.id.clone()));
+                effects.push(AgentEffect::Status {
+                    conversation: place.clone(),
+                    status: Status::CallingTool {
+                        name: call.name.clone(),
+                    },
+                });
+                effects.push(AgentEffect::CallTool {
+                    conversation: place.clone(),
+                    call_id,
+                    name: call.name.clone(),
+                    arguments: call.arguments.clone(),
+                });
+                turn.pending.push(call);
+            } else {
+                turn.entries.push(Entry::ToolResult {
+                    content: format!("The tool {} is not available to this agent.", call.name),
+                    call_id: call.id,
+                    name: call.name,
+                    is_error: true,
+                });
+            }
+        }
+        if turn.pending.is_empty() {
+            turn.rounds += 1;
+            return self.call_model(place, now);
+        }
+        effects
+    }
+
+    /// A tool's result (`Ok` with its output, `Err` with why it failed) for
+    /// the call `call_id`; when the turn's last tool answers, the model is
+    /// called again.
+    pub fn handle_tool_result(
+        &mut self,
+        call_id: &str,
+        result: Result<Value, String>,
+        now: u64,
+    ) -> Vec<AgentEffect> {
+        let Some((place, provider_id)) = self.calls.remove(call_id) else {
+            return Vec::new();
+        };
+        let Some(turn) = self.turns.get_mut(&place) else {
+            return Vec::new();
+        };
+        let Some(at) = turn.pending.iter().position(|c| c.id == provider_id) else {
+            return Vec::new();
+        };
+        let call = turn.pending.remove(at);
+        turn.entries
+            .push(Entry::tool_result(call, result, MAX_TOOL_RESULT));
+        if !turn.pending.is_empty() {
+            return Vec::new();
+        }
+        turn.rounds += 1;
+        self.call_model(place, now)
+    }
+
+    /// Stops the turn under way in `place` (a person pressed Stop): the
+    /// model call is aborted, pending tool results are ignored, nothing is posted.
+    pub fn cancel(&mut self, place: &Place) -> Vec<AgentEffect> {
+        let Some(turn) = self.turns.remove(place) else {
+            return Vec::new();
+        };
+        self.calls.retain(|_, (p, _)| p != place);
+        let mut effects = Vec::new();
+        if let Some(request) = turn.request {
+            self.requests.remove(&request);
+            effects.push(AgentEffect::AbortModel { request });
+        }
+        effects.push(AgentEffect::Status {
+            conversation: place.clone(),
+            status: Status::Idle,
+        });
+        effects
+    }
+
+    fn failed(&mut self, place: &Place, error: &ProviderError, now: u64) -> Vec<AgentEffect> {
+        self.end(place, Some(format!("I could not answer: {error}.")), now)
+    }
+
+    /// Ends the turn in `place`, posting `text`; starts the next turn when a
+    /// message arrived meanwhile.
+    fn end(&mut self, place: &Place, text: Option<String>, now: u64) -> Vec<AgentEffect> {
+        let mut effects = Vec::new();
+        let turn = self.turns.remove(place);
+        if let (Some(turn), Some(content)) = (&turn, &text) {
+            let me = &self.config.address;
+            self.memory.said(me, place, turn.trigger, content);
+        }
+        let again = match turn {
+            Some(turn) => {
+                // A stream that failed midway: the host stops reading it.
+                if let Some(request) = turn.request {
+                    self.requests.remove(&request);
+                    effects.push(AgentEffect::AbortModel { request });
+                }
+                turn.again
+            }
+            None => None,
+        };
+        self.calls.retain(|_, (p, _)| p != place);
+        if let Some(content) = text {
+            effects.push(AgentEffect::Post {
+                target: place.target.clone(),
+                in_reply_to: place.thread,
+                content,
+            });
+        }
+        effects.push(AgentEffect::Status {
+            conversation: place.clone(),
+            status: Status::Idle,
+        });
+        if let Some(trigger) = again {
+            effects.extend(self.start(place.clone(), trigger, now));
+        }
+        effects
+    }
+}
