@@ -201,8 +201,19 @@ impl Coded for ProviderError {
 /// The longest provider message kept in an error.
 const MAX_MESSAGE: usize = 300;
 
+/// The provider's message in an error body: both providers answer
+/// `{"error": {"message": …}}` (Anthropic's stream `error` event too).
+pub fn error_message(body: &str) -> Option<String> {
+    let value: Value = serde_json::from_str(body).ok()?;
+    value
+        .get("error")?
+        .get("message")?
+        .as_str()
+        .map(str::to_owned)
+}
+
 /// The error for an HTTP status other than 2xx, with the provider's own
-/// message (read by the provider's module) when it has one.
+/// message ([`error_message`]) when it has one.
 pub fn http_error(
     status: u16,
     retry_after_secs: Option<u64>,

@@ -151,16 +151,6 @@ pub fn parse_reply(body: &str) -> Result<Reply, ProviderError> {
     })
 }
 
-/// The provider's message in an error body (or `error` event), when it has one.
-pub fn error_message(body: &str) -> Option<String> {
-    let value: Value = serde_json::from_str(body).ok()?;
-    value
-        .get("error")?
-        .get("message")?
-        .as_str()
-        .map(str::to_owned)
-}
-
 /// The error an `error` event of a stream stands for.
 fn stream_error(data: &Value) -> ProviderError {
     let error = data.get("error").unwrap_or(&Value::Null);

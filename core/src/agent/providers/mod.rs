@@ -10,7 +10,7 @@
 pub mod anthropic;
 pub mod openai;
 
-use crate::agent::chat::{Prompt, ProviderError, Reply, http_error};
+use crate::agent::chat::{Prompt, ProviderError, Reply, error_message, http_error};
 use crate::agent::config::{AgentConfig, ProviderKind};
 use crate::agent::effects::KeySlot;
 use crate::agent::sse::SseEvent;
@@ -57,11 +57,7 @@ pub fn parse(
     body: &str,
 ) -> Result<Reply, ProviderError> {
     if !(200..300).contains(&status) {
-        let message = match kind {
-            ProviderKind::OpenaiChat => openai::error_message(body),
-            ProviderKind::AnthropicMessages => anthropic::error_message(body),
-        };
-        return Err(http_error(status, retry_after_secs, message));
+        return Err(http_error(status, retry_after_secs, error_message(body)));
     }
     match kind {
         ProviderKind::OpenaiChat => openai::parse_reply(body),

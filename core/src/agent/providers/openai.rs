@@ -136,16 +136,6 @@ pub fn parse_reply(body: &str) -> Result<Reply, ProviderError> {
     })
 }
 
-/// The provider's message in an error body, when it has one.
-pub fn error_message(body: &str) -> Option<String> {
-    let value: Value = serde_json::from_str(body).ok()?;
-    value
-        .get("error")?
-        .get("message")?
-        .as_str()
-        .map(str::to_owned)
-}
-
 /// A tool call being streamed.
 #[derive(Debug, Default)]
 struct Partial {

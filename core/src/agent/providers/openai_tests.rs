@@ -1,5 +1,5 @@
 use super::*;
-use crate::agent::chat::{ToolDef, http_error};
+use crate::agent::chat::{ToolDef, error_message, http_error};
 use crate::agent::sse::SseReader;
 use proptest::prelude::*;
 
