@@ -5,6 +5,7 @@
 //! description, created, creator)` rows of listed networks and `(creator, at)` rows of creations in
 //! SQLite; the decisions are [`agentnet_core::bindings::directory`]'s.
 
+use crate::host::sql_integer;
 use crate::host::{now_ms, request_head, respond};
 use agentnet_core::bindings::directory::{
     self, CreationLimits, DirectoryRoute, ListQuery, RecentCreations,
@@ -64,10 +65,6 @@ pub struct DirectoryObject {
     ready: std::cell::Cell<bool>,
 }
 
-fn integer(value: u64) -> SqlStorageValue {
-    crate::host::sql_integer(value)
-}
-
 /// Adds the `creator` and `description` columns to a directory made before they existed.
 fn migrate(sql: &SqlStorage) -> Result<()> {
     sql.exec(SCHEMA, None)?;
@@ -96,7 +93,9 @@ impl DirectoryObject {
         let now = now_ms();
         sql.exec(
             "DELETE FROM creations WHERE at < ?",
-            vec![integer(now.saturating_sub(directory::CREATION_WINDOW_MS))],
+            vec![sql_integer(
+                now.saturating_sub(directory::CREATION_WINDOW_MS),
+            )],
         )?;
         let counted: Vec<Count> = sql
             .exec(
@@ -119,7 +118,7 @@ impl DirectoryObject {
         }
         sql.exec(
             "INSERT INTO creations (creator, at) VALUES (?, ?)",
-            vec![SqlStorageValue::from(admission.creator), integer(now)],
+            vec![SqlStorageValue::from(admission.creator), sql_integer(now)],
         )?;
         Ok(Response::empty()?.with_status(204))
     }
@@ -163,7 +162,7 @@ impl DirectoryObject {
                 SqlStorageValue::from(registration.id),
                 SqlStorageValue::from(registration.name.unwrap_or_default()),
                 SqlStorageValue::from(registration.description.unwrap_or_default()),
-                integer(now_ms()),
+                sql_integer(now_ms()),
                 SqlStorageValue::from(registration.creator),
             ],
         )?;

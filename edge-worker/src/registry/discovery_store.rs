@@ -4,6 +4,7 @@
 //! deliveries (each with its body, so pruning the log loses none), the descriptions outside agents submitted, and the listed members of public networks. Loading puts
 //! them back into a [`Catalog`]; every decision is the core's.
 
+use crate::host::sql_integer;
 use agentnet_core::discovery::Catalog;
 use agentnet_core::discovery::feed::Change;
 use agentnet_core::discovery::webhook::Webhook;
@@ -55,10 +56,6 @@ pub struct Delivery {
     pub attempt: i64,
     /// The change envelope it sends.
     pub body: String,
-}
-
-fn int(value: u64) -> SqlStorageValue {
-    crate::host::sql_integer(value)
 }
 
 /// Puts the stored log, versions, webhooks and submitted descriptions into `catalog`.
@@ -137,19 +134,22 @@ pub fn store_change(
 ) -> Result<bool> {
     sql.exec(
         "INSERT OR REPLACE INTO drc_changes (seq, change) VALUES (?, ?)",
-        vec![int(change.seq), SqlStorageValue::from(change.to_line())],
+        vec![
+            sql_integer(change.seq),
+            SqlStorageValue::from(change.to_line()),
+        ],
     )?;
     sql.exec(
         "INSERT OR REPLACE INTO drc_versions (id, version) VALUES (?, ?)",
         vec![
             SqlStorageValue::from(change.id.clone()),
-            int(change.version),
+            sql_integer(change.version),
         ],
     )?;
     if let Some(newest_dropped) = pruned.iter().max() {
         sql.exec(
             "DELETE FROM drc_changes WHERE seq <= ?",
-            vec![int(*newest_dropped)],
+            vec![sql_integer(*newest_dropped)],
         )?;
     }
     let mut queued = false;
@@ -158,8 +158,8 @@ pub fn store_change(
             "INSERT OR REPLACE INTO drc_deliveries (webhook_id, seq, attempt, due_at, body) VALUES (?, ?, 0, ?, ?)",
             vec![
                 SqlStorageValue::from(hook.webhook_id.clone()),
-                int(change.seq),
-                int(now),
+                sql_integer(change.seq),
+                sql_integer(now),
                 SqlStorageValue::from(change.to_line()),
             ],
         )?;
@@ -208,7 +208,7 @@ pub fn store_submitted(sql: &SqlStorage, url: &str, doc: &serde_json::Value) -> 
 pub fn due(sql: &SqlStorage, now: u64) -> Result<Vec<Delivery>> {
     sql.exec(
         "SELECT webhook_id, seq, attempt, body FROM drc_deliveries WHERE due_at <= ? ORDER BY seq LIMIT 50",
-        vec![int(now)],
+        vec![sql_integer(now)],
     )?
     .to_array()
 }
@@ -225,7 +225,7 @@ pub fn settle(sql: &SqlStorage, d: &Delivery, retry: Option<(u64, u32)>) -> Resu
             key,
         )?,
         Some((due_at, attempt)) => {
-            let mut values = vec![int(due_at), int(u64::from(attempt))];
+            let mut values = vec![sql_integer(due_at), sql_integer(u64::from(attempt))];
             values.extend(key);
             sql.exec(
                 "UPDATE drc_deliveries SET due_at = ?, attempt = ? WHERE webhook_id = ? AND seq = ?",

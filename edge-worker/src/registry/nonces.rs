@@ -3,6 +3,7 @@
 //! the registry's SQLite storage, until a replay could no longer pass the
 //! timestamp window; expired rows go at each claim. The decision is the core's.
 
+use crate::host::sql_integer;
 use agentnet_core::bindings::Response;
 use agentnet_core::bindings::nonce_claims::{Claimed, NonceClaim, answer};
 use serde::Deserialize;
@@ -18,10 +19,6 @@ struct Until {
     until: i64,
 }
 
-fn integer(n: u64) -> SqlStorageValue {
-    crate::host::sql_integer(n)
-}
-
 /// A network object's claim (`POST /internal/didwba-nonces`) decided and kept.
 pub(crate) fn claim(sql: &SqlStorage, body: &str, now: u64) -> Result<Response> {
     let claim = match NonceClaim::parse(body, now) {
@@ -31,7 +28,7 @@ pub(crate) fn claim(sql: &SqlStorage, body: &str, now: u64) -> Result<Response> 
     sql.exec(SCHEMA, None)?;
     sql.exec(
         "DELETE FROM didwba_nonces WHERE until <= ?",
-        vec![integer(now)],
+        vec![sql_integer(now)],
     )?;
     let key = claim.key();
     let held: Vec<Until> = sql
@@ -47,7 +44,7 @@ pub(crate) fn claim(sql: &SqlStorage, body: &str, now: u64) -> Result<Response> 
     if claimed == Claimed::Granted {
         sql.exec(
             "INSERT OR REPLACE INTO didwba_nonces (key, until) VALUES (?, ?)",
-            vec![SqlStorageValue::from(key), integer(claim.until_ms)],
+            vec![SqlStorageValue::from(key), sql_integer(claim.until_ms)],
         )?;
     }
     Ok(answer(claimed))
