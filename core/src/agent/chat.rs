@@ -177,6 +177,9 @@ pub enum ProviderError {
     /// The host could not reach the provider.
     #[error("the model provider could not be reached: {0}")]
     Unreachable(String),
+    /// A command agent's program failed: the end of what it printed.
+    #[error("the command failed: {0}")]
+    CommandFailed(String),
 }
 
 fn retry_text(secs: Option<u64>) -> String {
@@ -193,7 +196,9 @@ impl Coded for ProviderError {
             Self::RateLimited { .. } => ErrorCode::RateLimited,
             Self::Unavailable { .. } | Self::Unreachable(_) => ErrorCode::ModUnavailable,
             Self::Refused { .. } => ErrorCode::InvalidRequest,
-            Self::MalformedToolArguments { .. } | Self::Malformed(_) => ErrorCode::Internal,
+            Self::MalformedToolArguments { .. } | Self::Malformed(_) | Self::CommandFailed(_) => {
+                ErrorCode::Internal
+            }
         }
     }
 }

@@ -30,6 +30,10 @@ pub enum ProviderKind {
     OpenaiChat,
     /// Anthropic Messages (`POST {base_url}/v1/messages`).
     AnthropicMessages,
+    /// A command-line program ([`AgentConfig::command`]) that takes the
+    /// conversation as a prompt and prints its answer (Claude Code `-p`,
+    /// Codex `exec`, a script): the host runs it, the loop keeps the rules.
+    Command,
 }
 
 /// Which tools the agent may call: `"all"` or a list of names.
@@ -144,11 +148,18 @@ pub struct AgentConfig {
     pub system_prompt: String,
     /// The provider's wire format.
     pub provider: ProviderKind,
+    /// The program a `command` agent runs: `{prompt}` in it is replaced by
+    /// the prompt as one argument, else the prompt goes to its stdin.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub command: String,
     /// The provider's base URL (`https://api.openai.com/v1`, `https://api.anthropic.com`).
+    #[serde(default)]
     pub base_url: String,
     /// The model name.
+    #[serde(default)]
     pub model: String,
     /// The environment variable holding the provider key (never the key).
+    #[serde(default)]
     pub key_var: String,
     /// The tools it may call.
     #[serde(default)]
@@ -197,6 +208,9 @@ pub enum ConfigError {
     /// `max_tokens` is 0.
     #[error("max_tokens must be at least 1")]
     MaxTokens,
+    /// A `command` agent without a command, or another agent with one.
+    #[error("command is required with provider command (and only there), at most 4096 bytes")]
+    Command,
 }
 
 impl ConfigError {
@@ -212,6 +226,7 @@ impl ConfigError {
             Self::HistoryDepth => "agent_config_history_depth",
             Self::ToolName => "agent_config_tool_name",
             Self::MaxTokens => "agent_config_max_tokens",
+            Self::Command => "agent_config_command",
         }
     }
 }
@@ -265,15 +280,21 @@ impl AgentConfig {
         ) {
             return Err(ConfigError::NotAnAgent(self.address.to_string()));
         }
-        check_base_url(&self.base_url)?;
-        if self.model.is_empty()
-            || self.model.len() > 200
-            || self.model.contains(char::is_whitespace)
-        {
-            return Err(ConfigError::Model);
+        let command = self.provider == ProviderKind::Command;
+        if command == self.command.trim().is_empty() || self.command.len() > 4096 {
+            return Err(ConfigError::Command);
         }
-        if !is_env_name(&self.key_var) {
-            return Err(ConfigError::KeyVar);
+        if !command {
+            check_base_url(&self.base_url)?;
+            if self.model.is_empty()
+                || self.model.len() > 200
+                || self.model.contains(char::is_whitespace)
+            {
+                return Err(ConfigError::Model);
+            }
+            if !is_env_name(&self.key_var) {
+                return Err(ConfigError::KeyVar);
+            }
         }
         if self.system_prompt.len() > MAX_SYSTEM_PROMPT {
             return Err(ConfigError::SystemPrompt);
@@ -298,6 +319,7 @@ impl AgentConfig {
         match self.provider {
             ProviderKind::OpenaiChat => format!("{base}/chat/completions"),
             ProviderKind::AnthropicMessages => format!("{base}/v1/messages"),
+            ProviderKind::Command => format!("command:{}", self.command),
         }
     }
 }
@@ -329,6 +351,19 @@ mod tests {
         );
         let back = AgentConfig::from_json(&serde_json::to_string(&config).unwrap()).unwrap();
         assert_eq!(back, config);
+    }
+
+    #[test]
+    fn a_command_agent_needs_a_command_and_nothing_of_a_provider() {
+        let config = AgentConfig::from_json(
+            r#"{"address": "agent:coder", "provider": "command", "command": "codex exec"}"#,
+        )
+        .unwrap();
+        assert_eq!(config.endpoint(), "command:codex exec");
+        let none = AgentConfig::from_json(r#"{"address": "agent:coder", "provider": "command"}"#);
+        assert_eq!(none.unwrap_err().reason(), "agent_config_command");
+        let stray = with("command", serde_json::json!("ls"));
+        assert_eq!(stray.unwrap_err().reason(), "agent_config_command");
     }
 
     #[test]

@@ -72,8 +72,8 @@ pub enum AgentEffect {
         url: String,
         /// The headers, the key header holding the placeholder.
         headers: Vec<(String, String)>,
-        /// Where the key goes.
-        key: KeySlot,
+        /// Where the key goes (none for a command, which takes no key).
+        key: Option<KeySlot>,
         /// The JSON body.
         body: String,
     },
@@ -100,7 +100,19 @@ pub enum AgentEffect {
         /// Its arguments, a JSON object.
         arguments: Value,
     },
-    /// Post a chat message (`workspace.message.posted`).
+    /// Ask the person who gave a task a question (A2A/AIP `input-required`);
+    /// answer with `Agent::handle_tool_result(call_id, Ok(answer))`.
+    AskInput {
+        /// The task's conversation.
+        conversation: Place,
+        /// The call's id, which the answer names.
+        call_id: String,
+        /// The question.
+        question: String,
+    },
+    /// Post a chat message (`workspace.message.posted`) — or, in a task's
+    /// conversation (`task` set), complete the task with `content` (fail it
+    /// when `failed`).
     Post {
         /// A channel, or the person or agent of a direct conversation.
         target: Address,
@@ -108,7 +120,56 @@ pub enum AgentEffect {
         in_reply_to: Option<EventId>,
         /// The text.
         content: String,
+        /// The message the answer is for (`payload.answers`), so the
+        /// workspace replaces the agent's activity with it.
+        answers: Option<EventId>,
+        /// The tools called on the way (`payload.steps`), in order.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        steps: Vec<Step>,
+        /// The text says why the agent could not answer.
+        #[serde(default)]
+        failed: bool,
+        /// The task this answers, when the conversation is a task.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        task: Option<String>,
     },
+}
+
+/// The most characters of a tool's result kept in a [`Step`].
+pub const MAX_STEP_RESULT: usize = 500;
+
+/// One tool call made while answering, shown under the answer.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Step {
+    /// The tool.
+    pub tool: String,
+    /// Its arguments.
+    pub arguments: Value,
+    /// It answered (rather than failed).
+    pub ok: bool,
+    /// Its result or why it failed, at most [`MAX_STEP_RESULT`] characters.
+    pub result: String,
+}
+
+impl Step {
+    /// The step of calling `tool` with `arguments`, which gave `result`.
+    pub fn new(tool: &str, arguments: &Value, result: &Result<Value, String>) -> Self {
+        let (ok, text) = match result {
+            Ok(Value::String(text)) => (true, text.clone()),
+            Ok(value) => (true, value.to_string()),
+            Err(why) => (false, why.clone()),
+        };
+        let mut result: String = text.chars().take(MAX_STEP_RESULT).collect();
+        if result.len() < text.len() {
+            result.push('…');
+        }
+        Self {
+            tool: tool.to_owned(),
+            arguments: arguments.clone(),
+            ok,
+            result,
+        }
+    }
 }
 
 /// A piece of a model's HTTP response.

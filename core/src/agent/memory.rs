@@ -166,6 +166,7 @@ impl Memory {
             let parent = Place {
                 target: place.target.clone(),
                 thread: None,
+                task: None,
             };
             let found = self
                 .places

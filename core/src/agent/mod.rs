@@ -16,8 +16,11 @@
 //! * [`memory`] — the conversations' recent messages, threads and answered ids
 //! * [`budget`] — model calls and tokens per hour
 //! * [`effects`] — what the loop asks of its host and what the host reports
-//! * [`turn`] — the loop itself
+//! * [`turn`] — the loop itself (streamed answers in `streaming`)
+//! * [`tasks`] — tasks given to the agent, answered by the loop
+//! * [`ask`] — `ask_user`, the question tool of a task
 
+pub mod ask;
 pub mod budget;
 pub mod chat;
 pub mod config;
@@ -26,6 +29,8 @@ pub mod memory;
 pub mod providers;
 pub mod rules;
 pub mod sse;
+mod streaming;
+pub mod tasks;
 pub mod turn;
 
 pub use config::{AgentConfig, ConfigError, ProviderKind};

@@ -33,6 +33,29 @@ pub struct Place {
     pub target: Address,
     /// The thread: the message the conversation's messages answer.
     pub thread: Option<EventId>,
+    /// A task given to the agent (AIP/A2A): its id; the answer completes it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub task: Option<String>,
+}
+
+impl Place {
+    /// A conversation in `target`, in the thread `thread` if any.
+    pub fn new(target: Address, thread: Option<EventId>) -> Self {
+        Self {
+            target,
+            thread,
+            task: None,
+        }
+    }
+
+    /// The task `task` that `requester` gave the agent.
+    pub fn task(requester: Address, task: String) -> Self {
+        Self {
+            target: requester,
+            thread: None,
+            task: Some(task),
+        }
+    }
 }
 
 /// Why the agent answers a message.
@@ -158,6 +181,7 @@ pub fn place_of(me: &Address, event: &Event) -> Place {
     Place {
         target,
         thread: event.in_reply_to(),
+        task: None,
     }
 }
 

@@ -78,6 +78,7 @@ fn posts(effects: &[AgentEffect]) -> Vec<(Address, Option<EventId>, String)> {
                 target,
                 in_reply_to,
                 content,
+                ..
             } => Some((target.clone(), *in_reply_to, content.clone())),
             _ => None,
         })
@@ -138,10 +139,7 @@ fn a_mention_in_a_thread_runs_a_whole_turn_with_a_tool() {
         json!({"in_reply_to": id(1), "mentions": ["agent:helper"]}),
     );
     let effects = agent.handle_event(&question, NOW);
-    let place = Place {
-        target: addr("channel/general"),
-        thread: Some(id(1)),
-    };
+    let place = Place::new(addr("channel/general"), Some(id(1)));
     assert_eq!(
         effects[0],
         AgentEffect::Status {
@@ -157,6 +155,7 @@ fn a_mention_in_a_thread_runs_a_whole_turn_with_a_tool() {
     };
     assert_eq!(url, "https://api.openai.com/v1/chat/completions");
     assert!(headers.contains(&("authorization".into(), "Bearer ${OPENAI_API_KEY}".into())));
+    let key = key.as_ref().expect("a provider call names its key slot");
     assert_eq!(
         (key.header.as_str(), key.variable.as_str()),
         ("authorization", "OPENAI_API_KEY")
@@ -445,10 +444,7 @@ fn a_tool_not_allowed_is_refused_to_the_model() {
 fn stop_aborts_the_call_and_ignores_what_comes_after() {
     let mut agent = helper(json!({}));
     let request = ask(&mut agent, 1, "hi");
-    let place = Place {
-        target: addr("human:ann"),
-        thread: None,
-    };
+    let place = Place::new(addr("human:ann"), None);
     let effects = agent.cancel(&place);
     assert!(effects.contains(&AgentEffect::AbortModel { request }));
     let late = whole(&mut agent, request, OPENAI_ANSWER);
@@ -478,10 +474,7 @@ fn a_message_during_a_turn_gets_the_next_turn() {
         ],
         "the first answer, right after its question"
     );
-    let place = Place {
-        target: addr("human:ann"),
-        thread: None,
-    };
+    let place = Place::new(addr("human:ann"), None);
     agent.cancel(&place);
     let answer = "Hello! How can I assist you today?";
     let echo = message(3, "agent:helper", "human:ann", answer, json!({}));
@@ -726,4 +719,219 @@ mod properties {
             }
         }
     }
+}
+
+/// An OpenAI answer that calls `name` with `arguments` (a JSON text).
+fn openai_tool_call(call: &str, name: &str, arguments: &str) -> String {
+    json!({"id": "chatcmpl-1", "object": "chat.completion", "created": 1, "model": "gpt-4o-mini",
+        "choices": [{"index": 0, "finish_reason": "tool_calls", "logprobs": null,
+            "message": {"role": "assistant", "content": null, "refusal": null,
+                "tool_calls": [{"id": call, "type": "function",
+                    "function": {"name": name, "arguments": arguments}}]}}],
+        "usage": {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}})
+    .to_string()
+}
+
+fn the_post(effects: &[AgentEffect]) -> &AgentEffect {
+    effects
+        .iter()
+        .find(|e| matches!(e, AgentEffect::Post { .. }))
+        .unwrap_or_else(|| panic!("no post in {effects:?}"))
+}
+
+#[test]
+fn the_answer_names_its_question_and_the_tools_it_used() {
+    let mut agent = helper(json!({}));
+    let request = ask(&mut agent, 1, "when does it ship?");
+    let call = openai_tool_call("call_1", "search", r#"{"query":"ship date"}"#);
+    let effects = whole(&mut agent, request, &call);
+    assert!(posts(&effects).is_empty());
+    let (next, _) = model_call(&agent.handle_tool_result(
+        "tool-1-0",
+        Ok(json!({"date": "Friday", "notes": "x".repeat(900)})),
+        NOW,
+    ));
+    let effects = whole(&mut agent, next, OPENAI_ANSWER);
+    let AgentEffect::Post {
+        answers,
+        steps,
+        failed,
+        task,
+        ..
+    } = the_post(&effects)
+    else {
+        unreachable!()
+    };
+    assert_eq!(*answers, Some(id(1)));
+    assert!(!failed && task.is_none());
+    assert_eq!(steps.len(), 1);
+    assert_eq!(steps[0].tool, "search");
+    assert_eq!(steps[0].arguments, json!({"query": "ship date"}));
+    assert!(steps[0].ok);
+    assert!(steps[0].result.starts_with(r#"{"date":"Friday""#));
+    assert!(steps[0].result.chars().count() <= effects::MAX_STEP_RESULT + 1);
+    let shown = serde_json::to_value(the_post(&effects)).unwrap();
+    assert_eq!(
+        shown["steps"][0]["tool"], "search",
+        "steps have a JSON form"
+    );
+}
+
+#[test]
+fn a_failure_is_posted_as_failed_and_a_failed_tool_is_a_failed_step() {
+    let mut agent = helper(json!({}));
+    let request = ask(&mut agent, 1, "hi");
+    let limited = agent.handle_model_response(
+        request,
+        respond(429, ResponseBody::Whole(OPENAI_429.into())),
+        NOW,
+    );
+    assert!(matches!(
+        the_post(&limited),
+        AgentEffect::Post { failed: true, .. }
+    ));
+
+    let request = ask(&mut agent, 2, "search it");
+    let call = openai_tool_call("call_2", "search", "{}");
+    whole(&mut agent, request, &call);
+    let tool_id = format!("tool-{}-0", request.0);
+    let (next, _) = model_call(&agent.handle_tool_result(&tool_id, Err("timed out".into()), NOW));
+    let effects = whole(&mut agent, next, OPENAI_ANSWER);
+    let AgentEffect::Post { steps, failed, .. } = the_post(&effects) else {
+        unreachable!()
+    };
+    assert!(!failed, "the model answered after the tool failed");
+    assert_eq!(
+        (steps[0].ok, steps[0].result.as_str()),
+        (false, "timed out")
+    );
+}
+
+#[test]
+fn a_task_is_answered_and_its_questions_go_to_the_requester() {
+    let mut agent = helper(json!({}));
+    let ann = addr("human:ann");
+    let effects = agent.handle_task("task-7", &ann, "Book me a table", NOW);
+    let (request, body) = model_call(&effects);
+    let messages = body["messages"].as_array().unwrap();
+    assert_eq!(messages[1]["content"], "human:ann: Book me a table");
+    let offered: Vec<&str> = body["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["function"]["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(offered, ["search", "ask_user"]);
+    assert!(
+        agent.handle_task("task-7", &ann, "again", NOW).is_empty(),
+        "one turn per task"
+    );
+
+    let call = openai_tool_call("call_q", "ask_user", r#"{"question":"For how many?"}"#);
+    let effects = whole(&mut agent, request, &call);
+    let Some(AgentEffect::AskInput {
+        conversation,
+        call_id,
+        question,
+    }) = effects
+        .iter()
+        .find(|e| matches!(e, AgentEffect::AskInput { .. }))
+    else {
+        panic!("no question in {effects:?}")
+    };
+    assert_eq!(question, "For how many?");
+    assert_eq!(conversation.task.as_deref(), Some("task-7"));
+    let (next, body) = model_call(&agent.handle_tool_result(call_id, Ok(json!("four")), NOW));
+    let last = body["messages"].as_array().unwrap().last().unwrap().clone();
+    assert_eq!(
+        (last["role"].as_str(), last["content"].as_str()),
+        (Some("tool"), Some("four"))
+    );
+
+    let effects = whole(&mut agent, next, OPENAI_ANSWER);
+    let AgentEffect::Post {
+        task,
+        steps,
+        failed,
+        answers,
+        target,
+        ..
+    } = the_post(&effects)
+    else {
+        unreachable!()
+    };
+    assert_eq!(task.as_deref(), Some("task-7"));
+    assert!(steps.is_empty(), "a question is not a tool step");
+    assert!(!failed && answers.is_none());
+    assert_eq!(target, &ann);
+}
+
+#[test]
+fn a_command_agent_gets_a_transcript_and_answers_with_its_output() {
+    let config = AgentConfig::from_json(
+        r#"{"address": "agent:coder", "provider": "command", "command": "claude -p {prompt}",
+            "system_prompt": "You are Coder."}"#,
+    )
+    .unwrap();
+    let mut agent = Agent::new(config);
+    let question = message(1, "human:ann", "agent:coder", "fix the test", json!({}));
+    let effects = agent.handle_event(&question, NOW);
+    let Some(AgentEffect::CallModel {
+        request,
+        url,
+        headers,
+        key,
+        body,
+        ..
+    }) = effects
+        .iter()
+        .find(|e| matches!(e, AgentEffect::CallModel { .. }))
+    else {
+        panic!("{effects:?}")
+    };
+    assert_eq!(url, "command:claude -p {prompt}");
+    assert!(
+        headers.is_empty() && key.is_none(),
+        "a command takes no key"
+    );
+    let prompt: Value = serde_json::from_str(body).unwrap();
+    let prompt = prompt["prompt"].as_str().unwrap();
+    assert!(prompt.starts_with("You are Coder."));
+    assert!(prompt.contains("human:ann: fix the test"));
+
+    let done = agent.handle_model_response(
+        *request,
+        respond(
+            200,
+            ResponseBody::Whole("Fixed: the assertion was off by one.\n".into()),
+        ),
+        NOW,
+    );
+    assert_eq!(
+        posts(&done),
+        [(
+            addr("human:ann"),
+            None,
+            "Fixed: the assertion was off by one.".into()
+        )]
+    );
+
+    let again = message(2, "human:ann", "agent:coder", "and the other?", json!({}));
+    let (request, _) = model_call(&agent.handle_event(&again, NOW));
+    let failed = agent.handle_model_response(
+        request,
+        respond(500, ResponseBody::Whole("Error: not logged in".into())),
+        NOW,
+    );
+    let AgentEffect::Post {
+        content, failed, ..
+    } = the_post(&failed)
+    else {
+        unreachable!()
+    };
+    assert!(failed);
+    assert_eq!(
+        content,
+        "I could not answer: the command failed: Error: not logged in."
+    );
 }

@@ -16,10 +16,11 @@
 //! malformed tool call, a spent budget) become a short message posted in
 //! the conversation; the agent keeps running.
 
+use crate::agent::ask::{ASK_USER, offered_tools, question_of};
 use crate::agent::budget::Spending;
 use crate::agent::chat::{Entry, Prompt, ProviderError, Reply, ToolCall, ToolDef};
 use crate::agent::config::AgentConfig;
-use crate::agent::effects::{AgentEffect, ModelResponse, RequestId, ResponseBody, Status};
+use crate::agent::effects::{AgentEffect, ModelResponse, RequestId, ResponseBody, Status, Step};
 use crate::agent::memory::Memory;
 use crate::agent::providers::{self, Decoder};
 use crate::agent::rules::{Decision, Place, Recall, decide, place_of};
@@ -36,19 +37,39 @@ pub const MAX_STREAM_BYTES: usize = 4 * 1024 * 1024;
 
 /// A turn under way in one conversation.
 #[derive(Debug)]
-struct Turn {
-    entries: Vec<Entry>,
+pub(super) struct Turn {
+    pub(super) entries: Vec<Entry>,
     rounds: u32,
-    request: Option<RequestId>,
-    reader: SseReader,
+    pub(super) request: Option<RequestId>,
+    pub(super) reader: SseReader,
     /// Bytes of the current stream read so far.
-    received: usize,
-    decoder: Option<Decoder>,
+    pub(super) received: usize,
+    pub(super) decoder: Option<Decoder>,
     pending: Vec<ToolCall>,
-    /// The message the turn answers.
-    trigger: EventId,
+    /// The tools called so far, shown under the answer.
+    steps: Vec<Step>,
+    /// The message the turn answers (none for a task).
+    trigger: Option<EventId>,
     /// A message addressed to the agent that arrived during the turn.
     again: Option<EventId>,
+}
+
+impl Turn {
+    /// A turn that starts from `entries`, answering `trigger`.
+    pub(super) fn new(entries: Vec<Entry>, trigger: Option<EventId>) -> Self {
+        Self {
+            entries,
+            rounds: 0,
+            request: None,
+            reader: SseReader::default(),
+            received: 0,
+            decoder: None,
+            pending: Vec::new(),
+            steps: Vec::new(),
+            trigger,
+            again: None,
+        }
+    }
 }
 
 /// One agent: its configuration, what it remembers and its turns under way.
@@ -58,8 +79,8 @@ pub struct Agent {
     tools: Vec<ToolDef>,
     memory: Memory,
     spending: Spending,
-    turns: BTreeMap<Place, Turn>,
-    requests: BTreeMap<RequestId, Place>,
+    pub(super) turns: BTreeMap<Place, Turn>,
+    pub(super) requests: BTreeMap<RequestId, Place>,
     /// The host's id of each tool call under way: its conversation and the provider's id.
     calls: BTreeMap<String, (Place, String)>,
     next_request: u64,
@@ -133,24 +154,14 @@ impl Agent {
     fn start(&mut self, place: Place, trigger: EventId, now: u64) -> Vec<AgentEffect> {
         let me = &self.config.address;
         let entries = self.memory.history(me, &place, self.config.history_depth);
-        let turn = Turn {
-            entries,
-            rounds: 0,
-            request: None,
-            reader: SseReader::default(),
-            received: 0,
-            decoder: None,
-            pending: Vec::new(),
-            trigger,
-            again: None,
-        };
-        self.turns.insert(place.clone(), turn);
+        self.turns
+            .insert(place.clone(), Turn::new(entries, Some(trigger)));
         self.call_model(place, now)
     }
 
-    fn call_model(&mut self, place: Place, now: u64) -> Vec<AgentEffect> {
+    pub(super) fn call_model(&mut self, place: Place, now: u64) -> Vec<AgentEffect> {
         if let Err(spent) = self.spending.check(&self.config.budgets, now) {
-            return self.end(&place, Some(spent.message()), now);
+            return self.end(&place, Some((spent.message(), true)), now);
         }
         let Some(turn) = self.turns.get_mut(&place) else {
             return Vec::new();
@@ -158,20 +169,21 @@ impl Agent {
         self.spending.call(now);
         let request = RequestId(self.next_request);
         self.next_request += 1;
+        let tools = offered_tools(&self.tools, &place);
         let prompt = Prompt {
             model: &self.config.model,
             system: &self.config.system_prompt,
             entries: &turn.entries,
-            tools: &self.tools,
+            tools: &tools,
             max_tokens: self.config.max_tokens,
-            stream: true,
+            stream: self.config.provider != crate::agent::config::ProviderKind::Command,
         };
         let (headers, key) = providers::headers(&self.config);
         let body = providers::request_body(self.config.provider, &prompt).to_string();
         turn.request = Some(request);
         turn.reader = SseReader::default();
         turn.received = 0;
-        turn.decoder = Some(Decoder::new(self.config.provider));
+        turn.decoder = Decoder::new(self.config.provider);
         self.requests.insert(request, place.clone());
         let status = Status::Thinking;
         vec![
@@ -237,49 +249,6 @@ impl Agent {
         }
     }
 
-    fn stream(&mut self, place: Place, chunk: &str, now: u64) -> Vec<AgentEffect> {
-        let Some(turn) = self.turns.get_mut(&place) else {
-            return Vec::new();
-        };
-        turn.received = turn.received.saturating_add(chunk.len());
-        if turn.received > MAX_STREAM_BYTES {
-            let error = ProviderError::Malformed(format!(
-                "the answer is longer than {MAX_STREAM_BYTES} bytes"
-            ));
-            return self.failed(&place, &error, now);
-        }
-        let events = turn.reader.push(chunk);
-        let Some(decoder) = turn.decoder.as_mut() else {
-            return Vec::new();
-        };
-        let mut grew = false;
-        for event in &events {
-            match decoder.event(event) {
-                Ok(text) => grew |= !text.is_empty(),
-                Err(error) => return self.failed(&place, &error, now),
-            }
-        }
-        if !grew {
-            return Vec::new();
-        }
-        vec![AgentEffect::StreamText {
-            conversation: place,
-            text: decoder.text().to_owned(),
-        }]
-    }
-
-    fn end_stream(&mut self, place: &Place) -> Option<Result<Reply, ProviderError>> {
-        let turn = self.turns.get_mut(place)?;
-        let events = turn.reader.finish();
-        let mut decoder = turn.decoder.take()?;
-        for event in &events {
-            if let Err(error) = decoder.event(event) {
-                return Some(Err(error));
-            }
-        }
-        Some(decoder.finish())
-    }
-
     fn replied(
         &mut self,
         place: Place,
@@ -298,7 +267,7 @@ impl Agent {
             } else {
                 reply.text
             };
-            return self.end(&place, Some(text), now);
+            return self.end(&place, Some((text, false)), now);
         }
         if turn.rounds >= max_rounds {
             let mut text = reply.text;
@@ -308,7 +277,7 @@ impl Agent {
             text.push_str(&format!(
                 "(I stopped after {max_rounds} rounds of tool calls in this turn.)"
             ));
-            return self.end(&place, Some(text), now);
+            return self.end(&place, Some((text, false)), now);
         }
         turn.entries.push(Entry::Assistant {
             text: reply.text,
@@ -317,7 +286,17 @@ impl Agent {
         let mut effects = Vec::new();
         let tag = request.0;
         for (i, call) in reply.tool_calls.into_iter().enumerate() {
-            if self.tools.iter().any(|t| t.name == call.name) {
+            if place.task.is_some() && call.name == ASK_USER {
+                let call_id = format!("ask-{tag}-{i}");
+                self.calls
+                    .insert(call_id.clone(), (place.clone(), call.id.clone()));
+                effects.push(AgentEffect::AskInput {
+                    conversation: place.clone(),
+                    call_id,
+                    question: question_of(&call.arguments),
+                });
+                turn.pending.push(call);
+            } else if self.tools.iter().any(|t| t.name == call.name) {
                 // The host's id is the agent's own: providers' ids need not be unique across turns.
                 let call_id = format!("tool-{tag}-{i}");
                 self.calls
@@ -370,6 +349,10 @@ impl Agent {
             return Vec::new();
         };
         let call = turn.pending.remove(at);
+        if call.name != ASK_USER || place.task.is_none() {
+            turn.steps
+                .push(Step::new(&call.name, &call.arguments, &result));
+        }
         turn.entries
             .push(Entry::tool_result(call, result, MAX_TOOL_RESULT));
         if !turn.pending.is_empty() {
@@ -398,43 +381,49 @@ impl Agent {
         effects
     }
 
-    fn failed(&mut self, place: &Place, error: &ProviderError, now: u64) -> Vec<AgentEffect> {
-        self.end(place, Some(format!("I could not answer: {error}.")), now)
+    pub(super) fn failed(
+        &mut self,
+        place: &Place,
+        error: &ProviderError,
+        now: u64,
+    ) -> Vec<AgentEffect> {
+        let text = format!("I could not answer: {error}.");
+        self.end(place, Some((text, true)), now)
     }
 
-    /// Ends the turn in `place`, posting `text`; starts the next turn when a
-    /// message arrived meanwhile.
-    fn end(&mut self, place: &Place, text: Option<String>, now: u64) -> Vec<AgentEffect> {
+    /// Ends the turn in `place`, posting `text` (and whether it says the
+    /// turn failed); starts the next turn when a message arrived meanwhile.
+    fn end(&mut self, place: &Place, text: Option<(String, bool)>, now: u64) -> Vec<AgentEffect> {
         let mut effects = Vec::new();
-        let turn = self.turns.remove(place);
-        if let (Some(turn), Some(content)) = (&turn, &text) {
-            let me = &self.config.address;
-            self.memory.said(me, place, turn.trigger, content);
-        }
-        let again = match turn {
-            Some(turn) => {
-                // A stream that failed midway: the host stops reading it.
-                if let Some(request) = turn.request {
-                    self.requests.remove(&request);
-                    effects.push(AgentEffect::AbortModel { request });
-                }
-                turn.again
-            }
-            None => None,
+        let Some(turn) = self.turns.remove(place) else {
+            return effects;
         };
+        if let (Some(trigger), Some((content, _))) = (turn.trigger, &text) {
+            let me = &self.config.address;
+            self.memory.said(me, place, trigger, content);
+        }
+        // A stream that failed midway: the host stops reading it.
+        if let Some(request) = turn.request {
+            self.requests.remove(&request);
+            effects.push(AgentEffect::AbortModel { request });
+        }
         self.calls.retain(|_, (p, _)| p != place);
-        if let Some(content) = text {
+        if let Some((content, failed)) = text {
             effects.push(AgentEffect::Post {
                 target: place.target.clone(),
                 in_reply_to: place.thread,
                 content,
+                answers: turn.trigger,
+                steps: turn.steps,
+                failed,
+                task: place.task.clone(),
             });
         }
         effects.push(AgentEffect::Status {
             conversation: place.clone(),
             status: Status::Idle,
         });
-        if let Some(trigger) = again {
+        if let Some(trigger) = turn.again {
             effects.extend(self.start(place.clone(), trigger, now));
         }
         effects

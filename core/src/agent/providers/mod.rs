@@ -2,12 +2,14 @@
 //!
 //! * [`openai`] — OpenAI Chat Completions
 //! * [`anthropic`] — Anthropic Messages
+//! * [`command`] — a command-line program that prints its answer
 //!
 //! Each builds a request body from a [`Prompt`], reads a whole answer, a
 //! stream of SSE events and an error body. [`Decoder`] holds a streamed
 //! answer of either provider while it arrives.
 
 pub mod anthropic;
+pub mod command;
 pub mod openai;
 
 use crate::agent::chat::{Prompt, ProviderError, Reply, error_message, http_error};
@@ -21,15 +23,18 @@ pub fn request_body(kind: ProviderKind, prompt: &Prompt<'_>) -> Value {
     match kind {
         ProviderKind::OpenaiChat => openai::request_body(prompt),
         ProviderKind::AnthropicMessages => anthropic::request_body(prompt),
+        ProviderKind::Command => command::request_body(prompt),
     }
 }
 
 /// A request's headers for `config`, and where the host puts the key: the
 /// key header holds a placeholder naming the environment variable
 /// (`authorization: Bearer ${OPENAI_API_KEY}`, `x-api-key: ${ANTHROPIC_API_KEY}`).
-pub fn headers(config: &AgentConfig) -> (Vec<(String, String)>, KeySlot) {
+/// A command takes no key: no headers, no slot.
+pub fn headers(config: &AgentConfig) -> (Vec<(String, String)>, Option<KeySlot>) {
     let mut headers = vec![("content-type".to_owned(), "application/json".to_owned())];
     let (header, prefix) = match config.provider {
+        ProviderKind::Command => return (Vec::new(), None),
         ProviderKind::OpenaiChat => ("authorization", "Bearer "),
         ProviderKind::AnthropicMessages => {
             headers.push((
@@ -46,7 +51,7 @@ pub fn headers(config: &AgentConfig) -> (Vec<(String, String)>, KeySlot) {
         variable: config.key_var.clone(),
         placeholder,
     };
-    (headers, key)
+    (headers, Some(key))
 }
 
 /// Reads a whole answer of status `status` (non-2xx bodies are errors).
@@ -56,10 +61,14 @@ pub fn parse(
     retry_after_secs: Option<u64>,
     body: &str,
 ) -> Result<Reply, ProviderError> {
+    if kind == ProviderKind::Command {
+        return command::parse(status, body);
+    }
     if !(200..300).contains(&status) {
         return Err(http_error(status, retry_after_secs, error_message(body)));
     }
     match kind {
+        ProviderKind::Command => command::parse(status, body),
         ProviderKind::OpenaiChat => openai::parse_reply(body),
         ProviderKind::AnthropicMessages => anthropic::parse_reply(body),
     }
@@ -75,11 +84,12 @@ pub enum Decoder {
 }
 
 impl Decoder {
-    /// An empty decoder for `kind`.
-    pub fn new(kind: ProviderKind) -> Self {
+    /// An empty decoder for `kind`; none for a command, whose output comes whole.
+    pub fn new(kind: ProviderKind) -> Option<Self> {
         match kind {
-            ProviderKind::OpenaiChat => Self::Openai(openai::Stream::default()),
-            ProviderKind::AnthropicMessages => Self::Anthropic(anthropic::Stream::default()),
+            ProviderKind::OpenaiChat => Some(Self::Openai(openai::Stream::default())),
+            ProviderKind::AnthropicMessages => Some(Self::Anthropic(anthropic::Stream::default())),
+            ProviderKind::Command => None,
         }
     }
 

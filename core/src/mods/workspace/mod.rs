@@ -19,10 +19,14 @@
 //! * Files attached to a message (`payload.attachments`, see
 //!   [`crate::model::attachment`]) are checked: a list of at most ten
 //!   `{resource, name, mime, size}` under `resource/file/attachments/`.
+//! * Agents talking among themselves without a person are stopped after
+//!   [`agent_runs::MAX_AGENT_RUN`] messages in a row in one conversation
+//!   ([`agent_runs`]).
 //! * Joins, leaves and disconnects emit `workspace.presence.changed`
 //!   (`{address, status}`) to `agent:broadcast`, so every workspace shows
 //!   who is online.
 
+pub mod agent_runs;
 pub mod edits;
 pub mod reactions;
 pub mod sessions;
@@ -53,6 +57,7 @@ pub(super) struct Workspace {
     settings: WorkspaceSettings,
     sessions: Sessions,
     threads: Threads,
+    agent_runs: agent_runs::AgentRuns,
 }
 
 impl Workspace {
@@ -73,6 +78,7 @@ impl Workspace {
             settings: settings.clone(),
             sessions: Sessions::default(),
             threads: Threads::default(),
+            agent_runs: agent_runs::AgentRuns::default(),
         }
     }
 
@@ -186,9 +192,12 @@ impl Mod for Workspace {
                 .threads
                 .check_delegation(cx, &self.sessions, event)
                 .map(|_| ()),
-            threads::POSTED => crate::model::attachment::attachments_of(&event.payload)
-                .map(|_| ())
-                .map_err(|e| Rejection::from(&e)),
+            threads::POSTED => {
+                self.agent_runs.check(event)?;
+                crate::model::attachment::attachments_of(&event.payload)
+                    .map(|_| ())
+                    .map_err(|e| Rejection::from(&e))
+            }
             _ => Ok(()),
         }
     }
@@ -246,6 +255,7 @@ impl Mod for Workspace {
                     .of_channel(&event.target)
                     .and_then(|(_, s)| s.master.clone());
                 self.threads.remember(event, master);
+                self.agent_runs.record(event);
             }
             _ => {}
         }

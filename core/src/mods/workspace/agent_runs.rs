@@ -1,0 +1,164 @@
+//! The network's guard against agents talking among themselves without end.
+//!
+//! Agents keep the conversation rules ([`crate::agent::rules`]): they stop
+//! answering each other after a few turns without a person. An agent that
+//! does not (a bug, a loop of two scripts) would flood a channel; so
+//! `mod/workspace` counts, per conversation (a channel, or the two parties
+//! of a direct conversation, with the thread), the chat messages in a row
+//! from members that are not people, and refuses the next one past
+//! [`MAX_AGENT_RUN`] until a person (`human:*`) posts there. The counts live
+//! in memory, bounded to [`MAX_CONVERSATIONS`]: after a restart a run starts
+//! again from zero, which allows at most one more run.
+
+use crate::error::{ErrorCode, Rejection};
+use crate::event::Event;
+use crate::ids::address::{Address, Entity};
+use crate::ids::ulid::EventId;
+use std::collections::BTreeMap;
+
+/// Chat messages in a row from agents, in one conversation, that the network accepts.
+pub const MAX_AGENT_RUN: u32 = 24;
+/// Conversations counted at once; the least recently active is forgotten first.
+pub const MAX_CONVERSATIONS: usize = 4096;
+
+/// A conversation: a room, or the two parties of a direct one (in order); and the thread.
+type Conversation = (Address, Option<Address>, Option<EventId>);
+
+/// Runs of agent messages per conversation.
+#[derive(Debug, Default)]
+pub struct AgentRuns {
+    runs: BTreeMap<Conversation, (u32, u64)>,
+    tick: u64,
+}
+
+fn is_person(address: &Address) -> bool {
+    matches!(address.entity(), Entity::Human(_))
+}
+
+fn conversation_of(event: &Event) -> Conversation {
+    let thread = event.in_reply_to();
+    match event.target.entity() {
+        Entity::Channel(_) | Entity::Broadcast => (event.target.clone(), None, thread),
+        _ if event.source <= event.target => {
+            (event.source.clone(), Some(event.target.clone()), thread)
+        }
+        _ => (event.target.clone(), Some(event.source.clone()), thread),
+    }
+}
+
+impl AgentRuns {
+    /// Refuses an agent's message to a conversation whose run is spent.
+    pub fn check(&self, event: &Event) -> Result<(), Rejection> {
+        if is_person(&event.source) {
+            return Ok(());
+        }
+        match self.runs.get(&conversation_of(event)) {
+            Some((run, _)) if *run >= MAX_AGENT_RUN => Err(Rejection::new(
+                ErrorCode::RateLimited,
+                format!(
+                    "agents have posted {run} messages in a row in this conversation without a \
+                     person; a person must post here before agents go on"
+                ),
+            )),
+            _ => Ok(()),
+        }
+    }
+
+    /// Counts an accepted message: a person's ends the run.
+    pub fn record(&mut self, event: &Event) {
+        let conversation = conversation_of(event);
+        if is_person(&event.source) {
+            self.runs.remove(&conversation);
+            return;
+        }
+        self.tick += 1;
+        let entry = self.runs.entry(conversation).or_insert((0, 0));
+        entry.0 = entry.0.saturating_add(1);
+        entry.1 = self.tick;
+        if self.runs.len() > MAX_CONVERSATIONS {
+            let oldest = self
+                .runs
+                .iter()
+                .min_by_key(|(_, (_, tick))| *tick)
+                .map(|(c, _)| c.clone());
+            if let Some(oldest) = oldest {
+                self.runs.remove(&oldest);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn post(n: u128, source: &str, target: &str, thread: Option<u128>) -> Event {
+        let metadata = match thread {
+            Some(t) => json!({"in_reply_to": EventId::from_parts(1, t)}),
+            None => json!({}),
+        };
+        serde_json::from_value(json!({"id": EventId::from_parts(1, n),
+            "type": "workspace.message.posted", "source": source, "target": target,
+            "payload": {"content": "hi"}, "metadata": metadata, "timestamp": 1}))
+        .unwrap()
+    }
+
+    fn fill(runs: &mut AgentRuns, source: &str, target: &str) {
+        for n in 0..u128::from(MAX_AGENT_RUN) {
+            let event = post(n, source, target, None);
+            assert!(runs.check(&event).is_ok(), "message {n}");
+            runs.record(&event);
+        }
+    }
+
+    #[test]
+    fn agents_are_stopped_in_a_channel_until_a_person_posts() {
+        let mut runs = AgentRuns::default();
+        fill(&mut runs, "agent:a", "channel/general");
+        let refused = runs.check(&post(99, "agent:b", "channel/general", None));
+        let refused = refused.unwrap_err();
+        assert_eq!(refused.code, ErrorCode::RateLimited);
+        assert!(refused.message.contains("a person must post"));
+        assert!(
+            runs.check(&post(99, "agent:a", "channel/general", Some(1)))
+                .is_ok(),
+            "a thread is its own conversation"
+        );
+        assert!(
+            runs.check(&post(99, "agent:a", "channel/other", None))
+                .is_ok()
+        );
+        let person = post(100, "human:ann", "channel/general", None);
+        assert!(runs.check(&person).is_ok(), "a person is never stopped");
+        runs.record(&person);
+        assert!(
+            runs.check(&post(101, "agent:b", "channel/general", None))
+                .is_ok()
+        );
+    }
+
+    #[test]
+    fn a_direct_conversation_counts_both_ways() {
+        let mut runs = AgentRuns::default();
+        for n in 0..u128::from(MAX_AGENT_RUN) {
+            let (from, to) = if n % 2 == 0 {
+                ("agent:a", "agent:b")
+            } else {
+                ("agent:b", "agent:a")
+            };
+            runs.record(&post(n, from, to, None));
+        }
+        assert!(runs.check(&post(99, "agent:b", "agent:a", None)).is_err());
+        assert!(runs.check(&post(99, "agent:a", "agent:c", None)).is_ok());
+    }
+
+    #[test]
+    fn the_counts_are_bounded() {
+        let mut runs = AgentRuns::default();
+        for n in 0..(MAX_CONVERSATIONS as u128 + 10) {
+            runs.record(&post(n, "agent:a", &format!("channel/c{n}"), None));
+        }
+        assert_eq!(runs.runs.len(), MAX_CONVERSATIONS);
+    }
+}
