@@ -217,10 +217,14 @@ fn an_error_event_midway_is_an_error() {
         event: name.map(str::to_owned),
         data: data.to_owned(),
     };
-    let bare = r#"{"message":"The server had an error","type":"server_error","param":null,"code":null}"#;
+    let bare =
+        r#"{"message":"The server had an error","type":"server_error","param":null,"code":null}"#;
     let refused = stream.event(&event(Some("error"), bare)).unwrap_err();
     assert!(refused.to_string().contains("The server had an error"));
     let wrapped = format!(r#"{{"error":{bare}}}"#);
     assert!(stream.event(&event(None, &wrapped)).is_err());
-    assert!(stream.event(&event(None, bare)).is_ok(), "not an error without its event name");
+    assert!(
+        stream.event(&event(None, bare)).is_ok(),
+        "not an error without its event name"
+    );
 }
