@@ -14,6 +14,8 @@
 //!   `input_json_delta` fragments of the tool input) and
 //!   `content_block_stop`, then `message_delta` (stop reason, output tokens)
 //!   and `message_stop`; `ping`s anywhere; an `error` event ends it.
+//! * `usage.input_tokens` leaves out cached input: the tokens a call spent
+//!   are it plus `cache_creation_input_tokens` and `cache_read_input_tokens`.
 //! * An error body is `{"type": "error", "error": {"type", "message"}}`.
 
 use crate::agent::chat::{Entry, Prompt, ProviderError, Reply, Stop, ToolCall, Usage, arguments};
@@ -101,9 +103,21 @@ fn tokens(usage: &Value, key: &str) -> Option<u64> {
     usage.get(key).and_then(Value::as_u64)
 }
 
+/// The input tokens `usage` counts, when it counts them: the reference's
+/// total is `input_tokens` + `cache_creation_input_tokens` + `cache_read_input_tokens`.
+fn input_tokens(usage: &Value) -> Option<u64> {
+    let fresh = tokens(usage, "input_tokens")?;
+    Some(
+        ["cache_creation_input_tokens", "cache_read_input_tokens"]
+            .iter()
+            .filter_map(|key| tokens(usage, key))
+            .fold(fresh, u64::saturating_add),
+    )
+}
+
 fn usage_of(usage: &Value) -> Usage {
     Usage {
-        input_tokens: tokens(usage, "input_tokens").unwrap_or(0),
+        input_tokens: input_tokens(usage).unwrap_or(0),
         output_tokens: tokens(usage, "output_tokens").unwrap_or(0),
     }
 }
@@ -235,7 +249,7 @@ impl Stream {
                     self.stop = Some(stop_of(reason));
                 }
                 if let Some(usage) = data.get("usage") {
-                    if let Some(input) = tokens(usage, "input_tokens") {
+                    if let Some(input) = input_tokens(usage) {
                         self.usage.input_tokens = input;
                     }
                     if let Some(output) = tokens(usage, "output_tokens") {

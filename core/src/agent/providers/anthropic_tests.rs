@@ -114,6 +114,7 @@ fn a_whole_message_is_read() {
     assert_eq!(reply.usage.total(), 2598);
     let call = parse_reply(TOOL_USE).unwrap();
     assert_eq!(call.stop, Stop::ToolUse);
+    assert_eq!(call.usage.input_tokens, 472 + 1024, "cache reads count");
     assert_eq!(call.text, "I'll search for that.");
     assert_eq!(call.tool_calls[0].id, "toolu_01A09q90qw90lq917835lq9");
     assert_eq!(
@@ -144,7 +145,12 @@ fn a_streamed_tool_use_is_put_together_from_partial_json() {
         reply.tool_calls[0].arguments,
         json!({"query": "release date"})
     );
-    assert_eq!(reply.usage.total(), 472 + 89);
+    assert_eq!(
+        reply.usage.input_tokens,
+        472 + 200,
+        "message_delta's cumulative usage, cache writes included"
+    );
+    assert_eq!(reply.usage.output_tokens, 89);
 }
 
 #[test]
@@ -185,4 +191,24 @@ proptest! {
         let (_, call) = read_stream(TOOL_USE_SSE, &cuts);
         prop_assert_eq!(&call.unwrap().tool_calls[0].arguments, &json!({"query": "release date"}));
     }
+}
+
+#[test]
+fn cached_input_counts_in_the_tokens_spent() {
+    let start = |usage: &str| SseEvent {
+        event: Some("message_start".into()),
+        data: format!(r#"{{"type":"message_start","message":{{"usage":{usage}}}}}"#),
+    };
+    let mut stream = Stream::default();
+    stream
+        .event(&start(
+            r#"{"input_tokens":3,"cache_creation_input_tokens":40,"cache_read_input_tokens":500,"output_tokens":1}"#,
+        ))
+        .unwrap();
+    assert_eq!(stream.usage.input_tokens, 543);
+    let mut older = Stream::default();
+    older
+        .event(&start(r#"{"input_tokens":3,"output_tokens":1}"#))
+        .unwrap();
+    assert_eq!(older.usage.input_tokens, 3, "the fields may be absent");
 }

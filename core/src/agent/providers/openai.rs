@@ -10,7 +10,9 @@
 //! * A stream is `data: {chunk}` events ending with `data: [DONE]`; text comes
 //!   in `choices[0].delta.content`, tool calls in `delta.tool_calls[]` by
 //!   `index`, their `function.arguments` in fragments; with
-//!   `stream_options.include_usage` a last chunk with no choices has `usage`.
+//!   `stream_options.include_usage` a last chunk with no choices has `usage`;
+//!   a refusal comes in `message.refusal` (`delta.refusal` in fragments)
+//!   instead of the content, and is the answer's text.
 //! * An error body is `{"error": {"message", "type", "code"}}`.
 
 use crate::agent::chat::{Entry, Prompt, ProviderError, Reply, Stop, ToolCall, Usage, arguments};
@@ -148,6 +150,7 @@ struct Partial {
 #[derive(Debug, Default)]
 pub struct Stream {
     text: String,
+    refusal: String,
     calls: Vec<Partial>,
     usage: Usage,
     stop: Option<Stop>,
@@ -166,7 +169,12 @@ impl Stream {
         }
         let chunk: Value = serde_json::from_str(&event.data)
             .map_err(|_| ProviderError::Malformed("a stream chunk is not JSON".into()))?;
-        if let Some(message) = chunk.get("error").and_then(|e| e.get("message")) {
+        // An error midway: `{"error": {…}}`, or an `event: error` whose data is the error.
+        let error = match event.event.as_deref() {
+            Some("error") => chunk.get("error").or(Some(&chunk)),
+            _ => chunk.get("error"),
+        };
+        if let Some(message) = error.and_then(|e| e.get("message")) {
             let message = message.as_str().unwrap_or("").to_owned();
             return Err(ProviderError::Refused {
                 status: 200,
@@ -190,6 +198,9 @@ impl Stream {
             .flatten()
         {
             self.call_fragment(call)?;
+        }
+        if let Some(refusal) = delta.get("refusal").and_then(Value::as_str) {
+            self.refusal.push_str(refusal);
         }
         let text = delta
             .get("content")
@@ -255,7 +266,11 @@ impl Stream {
             Stop::ToolUse
         });
         Ok(Reply {
-            text: self.text,
+            text: if self.text.is_empty() {
+                self.refusal
+            } else {
+                self.text
+            },
             tool_calls,
             usage: self.usage,
             stop,

@@ -199,3 +199,32 @@ proptest! {
         prop_assert_eq!(&call.unwrap().tool_calls[0].arguments, &json!({"query": "release date"}));
     }
 }
+
+#[test]
+fn a_streamed_refusal_is_the_answer() {
+    let refusing = ANSWER_SSE
+        .replace(r#""content":"It ships""#, r#""refusal":"I can't help""#)
+        .replace(r#""content":" on Friday.""#, r#""refusal":" with that.""#);
+    let (deltas, reply) = read_stream(&refusing, &[]);
+    assert!(deltas.is_empty());
+    assert_eq!(reply.unwrap().text, "I can't help with that.");
+}
+
+#[test]
+fn an_error_event_midway_is_an_error() {
+    let mut stream = Stream::default();
+    let event = |name: Option<&str>, data: &str| SseEvent {
+        event: name.map(str::to_owned),
+        data: data.to_owned(),
+    };
+    let bare =
+        r#"{"message":"The server had an error","type":"server_error","param":null,"code":null}"#;
+    let refused = stream.event(&event(Some("error"), bare)).unwrap_err();
+    assert!(refused.to_string().contains("The server had an error"));
+    let wrapped = format!(r#"{{"error":{bare}}}"#);
+    assert!(stream.event(&event(None, &wrapped)).is_err());
+    assert!(
+        stream.event(&event(None, bare)).is_ok(),
+        "not an error without its event name"
+    );
+}
