@@ -2,6 +2,8 @@
 
 export * from './types/answers.js';
 export * from './types/agent.js';
+export * from './types/llm.js';
+import type { LlmAgent, LlmConfig } from './types/llm.js';
 import type {
   ResourceKind,
   Permission,
@@ -294,6 +296,8 @@ export class Agent {
   private constructor();
   /** Connects and joins; resolves once the network has accepted the join. */
   static connect(options: ConnectOptions): Promise<Agent>;
+  /** Connects an LLM member (docs/agents.md): the configuration and the key are checked before connecting. */
+  static llm(options: ConnectOptions & LlmConfig): Promise<LlmAgent>;
   readonly address: string;
   readonly network: string;
   readonly online: boolean;

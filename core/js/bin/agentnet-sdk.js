@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { Agent, AgentnetError, KeyPair, register, resolveDid } from '../index.js';
 import { keepSecret, keptSecret, secretKey } from '../lib/secrets.js';
 import { commandHelp, usage } from './help.js';
+import { agentConfig, runAgent, writeSkill } from './agents.js';
 import { checkedNetwork, cliError, identity, store } from './identity.js';
 
 function fail(message, code = 2) {
@@ -111,6 +112,24 @@ async function main() {
         prefix: { type: 'string' },
         'server-url': { type: 'string' },
         permissions: { type: 'string' },
+        config: { type: 'string' },
+        provider: { type: 'string' },
+        'base-url': { type: 'string' },
+        model: { type: 'string' },
+        'key-var': { type: 'string' },
+        persona: { type: 'string' },
+        description: { type: 'string' },
+        tools: { type: 'string' },
+        answers: { type: 'string' },
+        'history-depth': { type: 'string' },
+        'max-tokens': { type: 'string' },
+        'tokens-per-hour': { type: 'string' },
+        'calls-per-hour': { type: 'string' },
+        'tool-rounds': { type: 'string' },
+        'agent-turns': { type: 'string' },
+        command: { type: 'string' },
+        out: { type: 'string' },
+        channels: { type: 'string' },
         help: { type: 'boolean' },
         version: { type: 'boolean' },
       },
@@ -140,7 +159,10 @@ async function main() {
     print(await resolveDid({ did: args[1], url: opts.url ?? process.env.AGENTNET_URL }));
     return;
   }
-  if (!['send', 'read', 'follow', 'discover', 'invoke', 'mcp', 'mcp-bridge'].includes(command)) return fail(`unknown command ${command}\n${usage()}`);
+  if (!['send', 'read', 'follow', 'discover', 'invoke', 'mcp', 'mcp-bridge', 'agent', 'connect', 'skill'].includes(command)) return fail(`unknown command ${command}\n${usage()}`);
+  if (command === 'connect' && !opts.command) return fail('connect needs --command "<program> [args]" ({prompt} in it is replaced by the prompt, else the prompt goes to stdin)');
+  // Checked before joining: a config that cannot run fails at once.
+  const thinking = command === 'agent' || command === 'connect' ? await agentConfig(opts, process.env, fail) : null;
 
   // Checked before connecting: a bad number fails at once, not after a join.
   const after = whole(opts.after, 'after', 0);
@@ -153,7 +175,7 @@ async function main() {
     url: opts.url ?? env.AGENTNET_URL,
     network: opts.network ?? env.AGENTNET_NETWORK,
     profile: opts.profile,
-    name: await identity(opts.as ?? opts.name ?? env.AGENTNET_NAME),
+    name: await identity(opts.as ?? opts.name ?? env.AGENTNET_NAME ?? thinking?.address ?? { agent: 'agent:assistant', connect: 'agent:coder' }[command]),
   };
   if (!where.url && !where.profile) return fail(`${command} needs --url (an edge with --network, or a network URL) or --profile`);
   // Asked before joining: a network that does not exist is `unknown_network`, not a refused socket.
@@ -165,6 +187,14 @@ async function main() {
     const slot = secretKey(checked.socketUrl, where.name);
     const kept = secret ?? await keptSecret(store, slot);
     return serveMcp(where, { token, memberSecret: kept }, (made) => keepSecret(store, slot, made, kept));
+  }
+  if (thinking) {
+    const say = (line) => process.stderr.write(`agentnet-sdk: ${line}\n`);
+    const credentials = { token, key: opts.key ?? env.AGENTNET_KEY, memberSecret: secret, secretStore: store };
+    await runAgent({ ...where, channels: opts.channels }, credentials, thinking, { interrupted, say }).catch((err) => {
+      throw err?.code === 'invalid_request' ? err : cliError(err, { name: where.name, network: checked.network });
+    });
+    return;
   }
   const bridging = command === 'mcp-bridge' ? bridgeOptions(opts, args) : null;
   const agent = await Agent.connect({
@@ -207,6 +237,9 @@ async function main() {
       }
       case 'discover':
         print(await agent.discover());
+        break;
+      case 'skill':
+        print({ skill: await writeSkill(agent, { url: where.url, out: opts.out }) });
         break;
       case 'invoke': {
         const [tool, input = '{}'] = args;

@@ -27,7 +27,32 @@ const OPTIONS = {
   prefix: '--prefix P         mcp-bridge: the tools\' names are P.<MCP tool name>',
   'server-url': '--server-url URL   mcp-bridge: the MCP server\'s Streamable HTTP endpoint',
   permissions: '--permissions JSON mcp-bridge: each tool\'s permissions, e.g. \'{"invoke":"agents:[agent:alice]"}\'',
+  config: '--config FILE      agent: the configuration as JSON (docs/agents.md); flags override it',
+  provider: `--provider P       agent: openai_chat or anthropic_messages (default: from
+                     OPENAI_API_KEY / ANTHROPIC_API_KEY, with OPENAI_BASE_URL,
+                     OPENAI_MODEL, ANTHROPIC_BASE_URL, ANTHROPIC_MODEL)`,
+  'base-url': '--base-url URL     agent: the provider\'s base URL (https; http for localhost)',
+  model: '--model NAME       agent: the model',
+  'key-var': '--key-var NAME     agent: the environment variable holding the key (never the key)',
+  persona: '--persona TEXT     agent/connect: the system prompt',
+  description: '--description T   agent/connect: what it does, for people',
+  tools: '--tools all|A,B    agent: the network\'s tools it may call (default none)',
+  answers: '--answers MODE     agent/connect: addressed (default) or every_message',
+  'history-depth': '--history-depth N agent/connect: messages of the conversation sent (default 20)',
+  'max-tokens': '--max-tokens N     agent: the longest reply (default 1024)',
+  'tokens-per-hour': '--tokens-per-hour N  agent: token budget per hour (default 200000)',
+  'calls-per-hour': '--calls-per-hour N   agent/connect: model or command calls per hour (default 120)',
+  'tool-rounds': '--tool-rounds N    agent: rounds of tool calls per answer (default 4)',
+  'agent-turns': '--agent-turns N    agent/connect: agent messages in a row before agents stop (default 4)',
+  command: `--command "CMD"    connect: the program; {prompt} in it is the prompt as one
+                     argument, else the prompt goes to its stdin; it gets
+                     AGENTNET_ADDRESS, AGENTNET_NETWORK and AGENTNET_MCP_URL`,
+  channels: '--channels A,B       agent/connect: channels to be in (made when missing)',
+  out: '--out FILE         skill: where to write (default .claude/skills/agentnet-<network>/SKILL.md)',
 };
+
+/** The options of an agent that thinks. */
+const THINKING = ['channels', 'persona', 'description', 'answers', 'history-depth', 'calls-per-hour', 'agent-turns', 'config'];
 
 /** The options of every command that joins a network. */
 const JOIN = ['url', 'network', 'profile', 'as', 'token', 'key', 'secret'];
@@ -65,6 +90,29 @@ With --key (a new key when absent, printed as secret_key); prints its AIC and DI
     about: `serve the network over MCP stdio (for MCP clients that launch a command)
 Joins as --as and relays to the network's /mcp endpoint until stdin ends.`,
     options: JOIN,
+  },
+  agent: {
+    args: '',
+    about: `run an LLM member: answers direct messages, mentions and its threads
+With OPENAI_API_KEY (or ANTHROPIC_API_KEY) set, one command is enough:
+  agentnet-sdk agent --url http://127.0.0.1:8787 --network demo --as agent:assistant
+Any OpenAI-compatible server (Ollama, vLLM, llama.cpp, LM Studio, OpenRouter,
+Groq, Together) works with --base-url, --model and --key-var. Runs until Ctrl-C.`,
+    options: [...JOIN, 'provider', 'base-url', 'model', 'key-var', 'tools', 'max-tokens', 'tokens-per-hour', 'tool-rounds', ...THINKING],
+  },
+  connect: {
+    args: '--command "CMD"',
+    about: `run a command-line agent (Claude Code, Codex, Gemini, a script) as a member
+It keeps the same rules as an LLM member; each answer runs the program once
+with the conversation as the prompt and posts what it prints, e.g.
+  agentnet-sdk connect --command "claude -p {prompt}" --as agent:claude-code`,
+    options: [...JOIN, 'command', ...THINKING],
+  },
+  skill: {
+    args: '',
+    about: `write the network's SKILL.md for coding agents to load
+How to reach it (MCP, this CLI), its channels, members and tools; prints {"skill": path}.`,
+    options: [...JOIN, 'out'],
   },
   'mcp-bridge': {
     args: '--prefix P (--server-url URL | -- <command> [args...])',

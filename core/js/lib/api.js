@@ -19,6 +19,18 @@ export {
 export { KeyPair } from './identity.js';
 export { register, requestToken, rotateKey, revoke, resolveDid, publishCapabilities, discoverAgents } from './registry.js';
 export { networkSocketUrl, resolveNetwork } from './connect.js';
-export { Agent } from './agent.js';
+import { Agent } from './agent.js';
+import { connectLlm } from './llm.js';
+
+/**
+ * `Agent.llm(options)` connects an LLM member: `Agent.connect`'s options plus
+ * its configuration (`provider`, `baseUrl`, `model`, `keyVar` or `command`,
+ * `systemPrompt`, `tools`, `answers`, budgets… — docs/agents.md), checked with
+ * the key before connecting. Resolves with an `LlmAgent` (`cancel`, `close`).
+ */
+Agent.llm = (options = {}) => connectLlm(Agent, options);
+
+export { Agent };
+export { LlmAgent } from './llm.js';
 export { readAnswer, readProfile } from './answers.js';
 export { SharedDocument } from './document.js';

@@ -6,6 +6,7 @@
 //! package's `AgentnetError` class wraps.
 
 mod address;
+mod agent;
 mod answers;
 mod client;
 #[cfg(feature = "conformance")]
@@ -18,6 +19,7 @@ mod identity;
 mod replica;
 mod trace;
 
+pub use agent::{JsAgentLoop, check_agent_config};
 pub use address::{address_info, matches_pattern, parse_address, parse_event_type, validate_event};
 pub use answers::{read_answer_json, read_profile_json};
 pub use client::JsClient;

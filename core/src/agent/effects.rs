@@ -60,6 +60,8 @@ pub enum AgentEffect {
         conversation: Place,
         /// What it is doing.
         status: Status,
+        /// The message the turn answers (none for a task).
+        answers: Option<EventId>,
     },
     /// Send a model request: `POST url` with `headers` and `body`, the key
     /// put where `key` says. Answer with `Agent::handle_model_response`.

@@ -96,16 +96,17 @@ impl Memory {
             return;
         }
         conversation.active = clock;
-        conversation.agent_run = agent_run(conversation.agent_run, &event.source);
         let text: String = content_of(event).chars().take(MAX_TEXT).collect();
         let provisional = conversation
             .said
             .iter_mut()
             .find(|s| s.id.is_none() && &s.source == me && s.text == text);
         if let Some(provisional) = provisional {
+            // Counted in the run when it was said.
             provisional.id = Some(event.id);
             return;
         }
+        conversation.agent_run = agent_run(conversation.agent_run, &event.source);
         conversation.said.push_back(Said {
             id: Some(event.id),
             source: event.source.clone(),
@@ -147,6 +148,9 @@ impl Memory {
                 text: text.chars().take(MAX_TEXT).collect(),
             },
         );
+        // The agent's own answer counts in the run at once: the network need
+        // not send it back, and the next agent's answer must see it.
+        conversation.agent_run = agent_run(conversation.agent_run, me);
         if conversation.said.len() > MAX_MESSAGES {
             conversation.said.pop_front();
         }

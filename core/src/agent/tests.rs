@@ -144,7 +144,8 @@ fn a_mention_in_a_thread_runs_a_whole_turn_with_a_tool() {
         effects[0],
         AgentEffect::Status {
             conversation: place.clone(),
-            status: effects::Status::Thinking
+            status: effects::Status::Thinking,
+            answers: Some(question.id),
         }
     );
     let AgentEffect::CallModel {
@@ -302,6 +303,13 @@ fn a_follow_up_in_a_thread_it_answered_is_answered() {
 /// that delivers every post to both.
 #[test]
 fn two_agents_mentioning_each_other_stop_after_the_bound() {
+    // Whether or not the network sends an agent its own messages back.
+    for echo in [true, false] {
+        agents_stop(echo);
+    }
+}
+
+fn agents_stop(echo: bool) {
     let bound = json!({"budgets": {"agent_turns_without_person": 3}});
     let mut agents = [
         Agent::new(config_with("agent:alpha", bound.clone())),
@@ -319,6 +327,9 @@ fn two_agents_mentioning_each_other_stop_after_the_bound() {
     let mut next = 100;
     while let Some(event) = queue.pop() {
         for (i, agent) in agents.iter_mut().enumerate() {
+            if !echo && event.source.to_string() == names[i] {
+                continue;
+            }
             let effects = agent.handle_event(&event, NOW);
             let Some((request, _)) = effects.iter().find_map(|e| match e {
                 AgentEffect::CallModel { request, .. } => Some((*request, ())),
@@ -348,7 +359,7 @@ fn two_agents_mentioning_each_other_stop_after_the_bound() {
         }
         assert!(agent_posts < 10, "the agents did not stop");
     }
-    assert_eq!(agent_posts, 3);
+    assert_eq!(agent_posts, 3, "echo: {echo}");
     let person = message(
         500,
         "human:ann",

@@ -185,11 +185,12 @@ impl Agent {
         turn.received = 0;
         turn.decoder = Decoder::new(self.config.provider);
         self.requests.insert(request, place.clone());
-        let status = Status::Thinking;
+        let answers = turn.trigger;
         vec![
             AgentEffect::Status {
                 conversation: place.clone(),
-                status,
+                status: Status::Thinking,
+                answers,
             },
             AgentEffect::CallModel {
                 request,
@@ -306,6 +307,7 @@ impl Agent {
                     status: Status::CallingTool {
                         name: call.name.clone(),
                     },
+                    answers: turn.trigger,
                 });
                 effects.push(AgentEffect::CallTool {
                     conversation: place.clone(),
@@ -377,6 +379,7 @@ impl Agent {
         effects.push(AgentEffect::Status {
             conversation: place.clone(),
             status: Status::Idle,
+            answers: turn.trigger,
         });
         effects
     }
@@ -422,6 +425,7 @@ impl Agent {
         effects.push(AgentEffect::Status {
             conversation: place.clone(),
             status: Status::Idle,
+            answers: turn.trigger,
         });
         if let Some(trigger) = turn.again {
             effects.extend(self.start(place.clone(), trigger, now));

@@ -1,0 +1,140 @@
+// The model calls of an LLM agent (`llm.js`): what the core's agent loop asks
+// for as `call_model` effects, carried out. A provider is called with `fetch`
+// — the key put into the one header the loop names, from the environment
+// variable it names, so the key is never in an effect, a log or the model's
+// context — and its answer is fed back whole or, when it streams, chunk by
+// chunk. A `command` agent's program is run instead (Node, Bun and Deno
+// only), with the prompt as an argument or on its stdin.
+
+import { AgentnetError } from './errors.js';
+
+/** The most bytes of a command's output kept. */
+const MAX_OUTPUT = 1024 * 1024;
+
+/** The request's headers with the key put in its slot; throws when the variable is unset. */
+export function headersWithKey(headers, slot, env) {
+  const out = {};
+  for (const [name, value] of headers) out[name] = value;
+  if (slot) {
+    const key = env?.[slot.variable];
+    if (!key) throw new AgentnetError('invalid_request', `the agent's provider key is not set: put it in the environment variable ${slot.variable}`);
+    out[slot.header] = String(out[slot.header] ?? slot.placeholder).replace(slot.placeholder, key);
+  }
+  return out;
+}
+
+/** `retry-after` in whole seconds, when it is a number of seconds. */
+function retryAfter(response) {
+  const value = Number(response.headers.get('retry-after'));
+  return Number.isFinite(value) && value >= 0 ? Math.ceil(value) : undefined;
+}
+
+/**
+ * Sends one `call_model` effect with `fetch` and reports what comes back
+ * through `report(response)` (`{status, retry_after_secs?, body: {kind, text?}}`),
+ * once for a whole answer, per chunk and at the end for a stream.
+ */
+export async function callProvider(effect, { env, fetch: fetchImpl, signal, report }) {
+  let response;
+  try {
+    response = await fetchImpl(effect.url, {
+      method: 'POST',
+      headers: headersWithKey(effect.headers, effect.key, env),
+      body: effect.body,
+      signal,
+    });
+  } catch (err) {
+    if (signal?.aborted && signal.reason?.name !== 'TimeoutError') return;
+    const why = signal?.reason?.name === 'TimeoutError' ? 'no answer in time' : String(err?.message ?? err);
+    report({ status: 0, body: { kind: 'failed', text: why } });
+    return;
+  }
+  const status = response.status;
+  const retry = retryAfter(response);
+  const base = retry === undefined ? { status } : { status, retry_after_secs: retry };
+  const streamed = response.ok && (response.headers.get('content-type') ?? '').includes('text/event-stream') && response.body;
+  try {
+    if (!streamed) {
+      report({ ...base, body: { kind: 'whole', text: await response.text() } });
+      return;
+    }
+    const decoder = new TextDecoder();
+    for await (const bytes of response.body) {
+      const text = decoder.decode(bytes, { stream: true });
+      if (text) report({ ...base, body: { kind: 'chunk', text } });
+    }
+    const rest = decoder.decode();
+    if (rest) report({ ...base, body: { kind: 'chunk', text: rest } });
+    report({ ...base, body: { kind: 'end' } });
+  } catch (err) {
+    if (signal?.aborted && signal.reason?.name !== 'TimeoutError') return;
+    report({ status: 0, body: { kind: 'failed', text: `the answer broke off: ${String(err?.message ?? err)}` } });
+  }
+}
+
+/** Splits a command line into words: spaces separate, quotes ('…', "…") group, `\` escapes. */
+export function commandWords(line) {
+  const words = [];
+  let word = null;
+  let quote = null;
+  for (let i = 0; i < line.length; i += 1) {
+    const c = line[i];
+    if (quote) {
+      if (c === quote) quote = null;
+      else if (c === '\\' && quote === '"' && i + 1 < line.length) word += line[++i];
+      else word += c;
+    } else if (c === '"' || c === "'") {
+      quote = c;
+      word ??= '';
+    } else if (c === '\\' && i + 1 < line.length) {
+      word = (word ?? '') + line[++i];
+    } else if (/\s/.test(c)) {
+      if (word !== null) words.push(word);
+      word = null;
+    } else {
+      word = (word ?? '') + c;
+    }
+  }
+  if (quote) throw new AgentnetError('invalid_request', `the command has an unclosed ${quote}`);
+  if (word !== null) words.push(word);
+  if (!words.length) throw new AgentnetError('invalid_request', 'the command is empty');
+  return words;
+}
+
+/**
+ * Runs a `command` agent's program for one `call_model` effect: `{prompt}` in
+ * the command becomes the prompt as one argument (no shell), else the prompt
+ * goes to stdin. Exit 0 → its stdout with status 200; else its stderr (or
+ * stdout) with status 500; not started or timed out → `failed`.
+ */
+export async function runCommand(command, effect, { env, signal, report }) {
+  const { spawn } = await import('node:child_process');
+  const prompt = JSON.parse(effect.body).prompt ?? '';
+  const words = commandWords(command);
+  const asArgument = words.some((w) => w.includes('{prompt}'));
+  const argv = words.map((w) => w.replaceAll('{prompt}', prompt));
+  await new Promise((resolve) => {
+    let stdout = '';
+    let stderr = '';
+    let done = false;
+    const finish = (response) => {
+      if (done) return;
+      done = true;
+      if (!signal?.aborted || signal.reason?.name === 'TimeoutError') report(response);
+      resolve();
+    };
+    const child = spawn(argv[0], argv.slice(1), { env, stdio: ['pipe', 'pipe', 'pipe'], signal });
+    child.stdout.setEncoding('utf8').on('data', (d) => { if (stdout.length < MAX_OUTPUT) stdout += d; });
+    child.stderr.setEncoding('utf8').on('data', (d) => { if (stderr.length < MAX_OUTPUT) stderr += d; });
+    child.on('error', (err) => {
+      const why = signal?.reason?.name === 'TimeoutError' ? 'the command gave no answer in time' : `${argv[0]} could not be run: ${err.message}`;
+      finish({ status: 0, body: { kind: 'failed', text: why } });
+    });
+    child.on('close', (code) => {
+      if (code === 0) finish({ status: 200, body: { kind: 'whole', text: stdout } });
+      else finish({ status: 500, body: { kind: 'whole', text: stderr.trim() || stdout.trim() || `exit code ${code}` } });
+    });
+    child.stdin.on('error', () => {});
+    child.stdin.end(asArgument ? '' : prompt);
+  });
+}

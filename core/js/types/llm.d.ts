@@ -1,0 +1,60 @@
+// Type declarations of LLM members (`Agent.llm`, lib/llm.js): the agent
+// loop's configuration as the package takes it (docs/agents.md).
+
+/** Which model provider, or a command-line program. */
+export type LlmProvider = 'openai_chat' | 'anthropic_messages' | 'command';
+
+/** What an LLM agent may spend. */
+export interface LlmBudgets {
+  tokens_per_hour?: number;
+  calls_per_hour?: number;
+  tool_rounds_per_turn?: number;
+  agent_turns_without_person?: number;
+}
+
+/** The agent's configuration (camelCase here; the config file's snake_case names work too). */
+export interface LlmConfig {
+  provider?: LlmProvider;
+  /** The provider's base URL (`https://api.openai.com/v1`, `http://localhost:11434/v1`, `https://api.anthropic.com`). */
+  baseUrl?: string;
+  model?: string;
+  /** The environment variable holding the key (never the key itself). */
+  keyVar?: string;
+  /** A `command` agent's program: `{prompt}` is replaced by the prompt, else the prompt goes to stdin. */
+  command?: string;
+  description?: string;
+  /** The persona, sent with every call. */
+  systemPrompt?: string;
+  /** `'all'` or the names of the network's tools it may call. */
+  tools?: 'all' | string[];
+  /** `addressed` (direct messages, mentions, its threads) or `every_message`. */
+  answers?: 'addressed' | 'every_message';
+  historyDepth?: number;
+  maxTokens?: number;
+  budgets?: LlmBudgets;
+  /** Channels to be in from the start (`general` or `channel/general`; made when missing). */
+  channels?: string[];
+  /** The same fields as a config file (snake_case), merged under the options. */
+  config?: Record<string, unknown>;
+  /** Where the key variable is read (default `process.env`). */
+  env?: Record<string, string | undefined>;
+  /** The fetch used for model calls (default the global one). */
+  fetch?: typeof fetch;
+  /** A model call's time limit in ms (default 120000). */
+  timeoutMs?: number;
+  /** Called with errors the agent survives (default: logged to stderr). */
+  onError?: (error: unknown) => void;
+}
+
+/** A running LLM member. */
+export interface LlmAgent {
+  /** The connection (an `Agent`). */
+  readonly agent: unknown;
+  readonly address: string;
+  /** The configuration the loop runs with (snake_case, validated). */
+  readonly config: Record<string, unknown>;
+  /** Stops the turn answering `message` (an event or its id). */
+  cancel(message: string | { id: string }): void;
+  /** Stops every turn and closes the connection. */
+  close(): void;
+}
