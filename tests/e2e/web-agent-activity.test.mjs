@@ -19,8 +19,8 @@ import { shoot } from '../support/shots.mjs';
 const started = edgeAndBrowser();
 const ACTIVITY = 'workspace.agent.activity';
 
-async function open(page, id, path = '') {
-  await page.goto(`${started.edge.url}/n/${id}${path}`);
+async function open(page, id) {
+  await page.goto(`${started.edge.url}/n/${id}`);
   await page.getByRole('status').filter({ hasText: 'online' }).waitFor({ timeout: 15_000 });
 }
 
@@ -81,11 +81,14 @@ test('an agent at work shows as a pending entry its answer replaces; its steps f
     assert.ok(await stop.isVisible(), 'the person who asked may stop it');
     await shoot(page, 'agent-pending');
 
-    // The answer replaces the entry: where the entry's text was in the list, the message's is.
+    // The answer replaces the entry: its text is where the entry's was, below
+    // the question (a short conversation sits at the bottom of the log, so the
+    // steps added under the answer lift everything above them alike).
     const placed = (element) => element.evaluate((e) => {
-      const log = e.closest('.message-log');
+      const question = [...document.querySelectorAll('.conversation-column .message')]
+        .find((m) => m.textContent.includes('what is six times seven?'));
       const rect = e.getBoundingClientRect();
-      return { top: rect.top - log.getBoundingClientRect().top + log.scrollTop, height: rect.height };
+      return { top: rect.top - question.getBoundingClientRect().top, height: rect.height };
     });
     const before = await placed(pending.locator('.markdown'));
     await helper.send(to, 'workspace.message.posted', {
@@ -163,12 +166,16 @@ test('an agent at work shows as a pending entry its answer replaces; its steps f
     const threadPane = page.getByRole('region', { name: 'Thread' });
     await list.locator('.message', { hasText: 'six times seven?' }).getByRole('link', { name: /^Thread of/ }).click();
     await threadPane.waitFor({ timeout: 10_000 });
-    await helper.send(to, ACTIVITY, { state: 'writing', message: asked.id, thread: asked.id, text: 'In the thread' });
+    const followUp = heard(helper, /and in a thread\?/);
+    await say(page, '@agent:helper and in a thread?', threadPane.locator('.composer'));
+    const inThread = await followUp;
+    const turn = { message: inThread.id, thread: asked.id };
+    await helper.send(to, ACTIVITY, { state: 'writing', ...turn, text: 'In the thread' });
     await threadPane.locator('.message.answering', { hasText: 'In the thread' }).waitFor({ timeout: 10_000 });
-    await helper.send(to, ACTIVITY, { state: 'writing', message: asked.id, thread: asked.id, text: 'In the thread, growing' });
+    await helper.send(to, ACTIVITY, { state: 'writing', ...turn, text: 'In the thread, growing' });
     await threadPane.locator('.message.answering', { hasText: 'growing' }).waitFor({ timeout: 10_000 });
     assert.equal(await list.locator('.message.answering').count(), 0, 'not under the conversation');
-    await helper.send(to, 'workspace.message.posted', { content: 'In the thread, done', answers: asked.id }, { metadata: { in_reply_to: asked.id } });
+    await helper.send(to, 'workspace.message.posted', { content: 'In the thread, done', answers: inThread.id }, { metadata: { in_reply_to: asked.id } });
     await threadPane.locator('.message:not(.answering)', { hasText: 'In the thread, done' }).waitFor({ timeout: 10_000 });
     assert.equal(await threadPane.locator('.message.answering').count(), 0);
   } finally {
