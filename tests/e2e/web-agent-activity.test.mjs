@@ -14,7 +14,7 @@ import { Agent } from '../../core/js/index.js';
 import { createNetwork } from '../support/edge.mjs';
 import { edgeAndBrowser } from '../support/browser.mjs';
 import { until } from '../support/process.mjs';
-import { shoot } from '../support/shots.mjs';
+import { PHONE, WIDE, shoot } from '../support/shots.mjs';
 
 const started = edgeAndBrowser();
 const ACTIVITY = 'workspace.agent.activity';
@@ -72,7 +72,10 @@ test('an agent at work shows as a pending entry its answer replaces; its steps f
     await pending.getByText('is using calculator…').waitFor({ timeout: 10_000 });
     await helper.send(to, ACTIVITY, { state: 'writing', message: asked.id, text: 'Six times seven' });
     await pending.locator('.markdown', { hasText: 'Six times seven' }).waitFor({ timeout: 10_000 });
-    const text = 'Six times seven is **42**.\n\n- checked with `calculator`\n- and by hand';
+    // Long enough to wrap on a phone and on a wide screen: the answer's text must not reflow.
+    const text = 'Six times seven is **42**: six sevens are seven, fourteen, twenty-one, twenty-eight, '
+      + 'thirty-five and forty-two, which is also what seven sixes make, counted the other way round.'
+      + '\n\n- checked with `calculator`\n- and by hand';
     await helper.send(to, ACTIVITY, { state: 'writing', message: asked.id, text });
     await pending.locator('.markdown strong', { hasText: '42' }).waitFor({ timeout: 10_000 });
     assert.equal(await pending.count(), 1, 'one entry, replaced in place');
@@ -84,12 +87,12 @@ test('an agent at work shows as a pending entry its answer replaces; its steps f
     // The answer replaces the entry: its text is where the entry's was, below
     // the question (a short conversation sits at the bottom of the log, so the
     // steps added under the answer lift everything above them alike).
-    const placed = (element) => element.evaluate((e) => {
+    const placed = (element, asking = 'what is six times seven?') => element.evaluate((e, asking) => {
       const question = [...document.querySelectorAll('.conversation-column .message')]
-        .find((m) => m.textContent.includes('what is six times seven?'));
+        .find((m) => m.textContent.includes(asking));
       const rect = e.getBoundingClientRect();
       return { top: rect.top - question.getBoundingClientRect().top, height: rect.height };
-    });
+    }, asking);
     const before = await placed(pending.locator('.markdown'));
     await helper.send(to, 'workspace.message.posted', {
       content: text,
@@ -99,7 +102,7 @@ test('an agent at work shows as a pending entry its answer replaces; its steps f
         { tool: 'search', arguments: { query: 'six times seven' }, ok: false, result: 'the search service timed out' },
       ],
     });
-    const answer = list.locator('.message:not(.answering)', { hasText: 'Six times seven is 42' });
+    const answer = list.locator('.message:not(.answering)', { hasText: 'Six times seven is 42:' });
     await answer.waitFor({ timeout: 10_000 });
     assert.equal(await pending.count(), 0, 'the entry is gone with the answer');
     const after = await placed(answer.locator('.markdown'));
@@ -156,8 +159,17 @@ test('an agent at work shows as a pending entry its answer replaces; its steps f
       await helper.send(to, ACTIVITY, { state: 'thinking', message: theirs });
       await pending.waitFor({ timeout: 10_000 });
       assert.equal(await pending.getByRole('button').count(), 0, 'only the person who asked may stop it');
-      await helper.send(to, ACTIVITY, { state: 'idle', message: theirs });
-      await pending.waitFor({ state: 'detached', timeout: 10_000 });
+      // On a phone too, the answer's text lands where the growing text was.
+      await page.setViewportSize(PHONE);
+      await helper.send(to, ACTIVITY, { state: 'writing', message: theirs, text });
+      await pending.locator('.markdown strong').waitFor({ timeout: 10_000 });
+      const growing = await placed(pending.locator('.markdown'), 'what is 2+2');
+      await helper.send(to, 'workspace.message.posted', { content: text, answers: theirs });
+      const theirAnswer = list.locator('.message:not(.answering)', { hasText: 'Six times seven is 42:' }).last();
+      await until('their answer', async () => (await pending.count()) === 0 && (await list.locator('.message:not(.answering)', { hasText: 'Six times seven is 42:' }).count()) === 2, 10_000);
+      const landed = await placed(theirAnswer.locator('.markdown'), 'what is 2+2');
+      assert.deepEqual(landed, growing, 'the text stays where it was on a phone');
+      await page.setViewportSize(WIDE);
     } finally {
       await other.close();
     }

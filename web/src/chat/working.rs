@@ -126,10 +126,10 @@ fn PendingAnswer(agent: String, message: EventId, pending: Memo<Vec<Activity>>) 
                     {label}
                 </span>
             </p>
-            <span class="answer-control">{stop}</span>
             <div class="content" hidden=move || !writing()>
                 <span class="text"><div class="markdown" inner_html=move || html.get()></div></span>
             </div>
+            <span class="answer-control">{stop}</span>
         </li>
     }
 }
