@@ -190,6 +190,19 @@ test('an agent at work shows as a pending entry its answer replaces; its steps f
     await helper.send(to, 'workspace.message.posted', { content: 'In the thread, done', answers: inThread.id }, { metadata: { in_reply_to: asked.id } });
     await threadPane.locator('.message:not(.answering)', { hasText: 'In the thread, done' }).waitFor({ timeout: 10_000 });
     assert.equal(await threadPane.locator('.message.answering').count(), 0);
+
+    // Elsewhere, the conversation list marks where an agent is at work; its
+    // activity counts as nothing unread.
+    await nav.getByRole('link', { name: /Everyone/ }).click();
+    await page.waitForURL((url) => !url.pathname.includes('channel/general'));
+    const general = nav.getByRole('link', { name: /# general/ });
+    await helper.send(to, ACTIVITY, { state: 'thinking', message: inThread.id });
+    await general.locator('.working').waitFor({ timeout: 10_000 });
+    assert.match(await general.textContent(), /an agent is at work/);
+    await helper.send(to, ACTIVITY, { state: 'writing', message: inThread.id, text: 'more' });
+    await helper.send(to, ACTIVITY, { state: 'idle', message: inThread.id });
+    await general.locator('.working').waitFor({ state: 'detached', timeout: 10_000 });
+    assert.equal(await general.locator('.unread').count(), 0, 'no unread count for activities');
   } finally {
     await page.close();
     await helper.close();
