@@ -251,7 +251,7 @@ impl Chat {
                     self.add_direct(line.conversation.clone());
                 }
                 self.notify(&line);
-                self.activities.update(|a| a.answered(&line));
+                self.take_answer(&line);
                 self.add_line(line);
             }
             // A channel opened by a link before the connection was: join it now.

@@ -29,6 +29,14 @@ impl Chat {
         true
     }
 
+    /// A message received: when it is an agent's answer, that agent's turn
+    /// on the message it answers is over.
+    pub(super) fn take_answer(&self, line: &super::messages::Line) {
+        if line.answers.is_some() {
+            self.activities.update(|a| a.answered(line));
+        }
+    }
+
     /// The pending activities the conversation's list shows (or, `in_thread`,
     /// the open thread's).
     fn pending_in(&self, in_thread: bool) -> Vec<Activity> {
