@@ -144,7 +144,8 @@ test('an agent at work shows as a pending entry its answer replaces; its steps f
     assert.equal(stops[0].payload.message, again.id);
     assert.equal(String(stops[0].target), 'agent:helper');
     assert.equal(String(stops[0].source), me, 'from the person who asked');
-    const stopping = pending.getByRole('button', { name: "Stop agent:helper's answer" });
+    const stopping = pending.getByRole('button', { name: "Stopping agent:helper's answer" });
+    await stopping.waitFor({ timeout: 10_000 });
     await until('Stopping…', async () => (await stopping.isDisabled()) && /Stopping…/.test(await stopping.textContent()), 10_000);
     await helper.send(to, ACTIVITY, { state: 'idle', message: again.id });
     await pending.waitFor({ state: 'detached', timeout: 10_000 });

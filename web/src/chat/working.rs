@@ -112,7 +112,11 @@ fn PendingAnswer(agent: String, message: EventId, pending: Memo<Vec<Activity>>) 
     let stop = move || {
         let agent = stop_agent.clone();
         asked_by_me.get().then(|| {
-            let name = format!("Stop {agent}'s answer");
+            let whose = format!("{agent}'s answer");
+            let name = move || match stopping() {
+                true => format!("Stopping {whose}"),
+                false => format!("Stop {whose}"),
+            };
             view! {
                 <button type="button" class="stop-answer" aria-label=name
                     disabled=stopping on:click=move |_| chat.stop(&agent, message)>
