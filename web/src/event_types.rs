@@ -16,3 +16,10 @@ pub const REACTION_ADDED: &str = "workspace.reaction.added";
 pub const REACTION_REMOVED: &str = "workspace.reaction.removed";
 /// The event `mod/workspace` emits when someone comes or goes.
 pub const PRESENCE_CHANGED: &str = "workspace.presence.changed";
+/// What an agent is doing about a message (`{state, message, thread?, tool?,
+/// text?}`), sent to the conversation; each replaces the agent's previous one
+/// for the same message ([`crate::chat::activity`]).
+pub const AGENT_ACTIVITY: &str = "workspace.agent.activity";
+/// The person who asked tells an agent to stop answering (`{message}`),
+/// sent to the agent's address.
+pub const AGENT_STOP: &str = "workspace.agent.stop";

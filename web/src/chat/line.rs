@@ -147,6 +147,7 @@ pub fn MessageLine(
                 {line.delegated_by.clone().map(|by| view! { <span class="delegated">{format!("delegated by {by}")}</span> })}
                 <span class="text">{body}</span>
                 <super::attachment_view::AttachmentList attachments=line.attachments.clone() />
+                <super::steps::Steps steps=line.steps.clone() />
                 {edit_form}
                 {edited.then(|| view! { <span class="edited" title="This message was edited">"(edited)"</span> })}
                 {line.change_refused.clone().map(|why| view! {

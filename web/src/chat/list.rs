@@ -182,6 +182,14 @@ pub fn MessageList(
         (view, newest)
     });
 
+    // An agent's answer growing at the bottom stays in view there.
+    Effect::new(move |_| {
+        chat.activities.track();
+        if at_bottom.get_untracked() {
+            request_animation_frame(to_bottom);
+        }
+    });
+
     // A message the URL points at ([`super::jump`]): once this view holds
     // it, enough of the view shows to reach it, it scrolls into the middle
     // and is highlighted (once per view and message, and again each time the
@@ -298,6 +306,7 @@ pub fn MessageList(
                             }.into_any(),
                         }}
                     </For>
+                    <super::working::PendingAnswers in_thread />
                 </ul>
             </div>
             <Show when=move || { unseen.get() != 0 && !at_bottom.get() }>

@@ -45,6 +45,10 @@ pub struct Line {
     pub change_refused: Option<String>,
     /// The files it carries (`payload.attachments`; none when malformed).
     pub attachments: Vec<super::attach::Attached>,
+    /// The message an agent's answer answers (`payload.answers`).
+    pub answers: Option<EventId>,
+    /// The tools an agent used for it (`payload.steps`, [`super::steps`]).
+    pub steps: Vec<super::steps::Step>,
 }
 
 /// True for the events the conversation shows: posts, status updates, IOA
@@ -131,6 +135,8 @@ pub fn line_from(event: &Event, state: LineState, me: &str) -> Line {
         deleted: false,
         change_refused: None,
         attachments: super::attach::Attached::all_in(&event.payload),
+        answers: text("answers").and_then(|a| a.parse().ok()),
+        steps: super::steps::read(&event.payload),
     }
 }
 
@@ -242,6 +248,11 @@ mod tests {
         assert!(!shown("chat.reply", json!({"text": "no content"})));
         assert!(!shown("chat.reply", json!({"content": {"not": "text"}})));
         assert!(!shown(MESSAGE_EDITED, json!({"content": "a change"})));
+        // An agent's activity carries its answer so far as `text`: never a line.
+        assert!(!shown(
+            crate::event_types::AGENT_ACTIVITY,
+            json!({"state": "writing", "message": EventId::from_parts(1, 3).to_string(), "text": "Hel"})
+        ));
         assert!(!shown(
             "network.resource.update",
             json!({"content": "a file"})

@@ -16,8 +16,11 @@
 //! shows and toggles reactions; [`attach`] and [`attachment_view`] attach
 //! files to a message and show them, [`file_view`] shows a file as what it
 //! is (and pictures in a viewer); [`jump`] opens a conversation at one
-//! message (a search result, a shared link).
+//! message (a search result, a shared link); [`activity`] and [`working`]
+//! show agents at work on an answer (with Stop), [`steps`] the tools an
+//! agent's answer used.
 
+pub mod activity;
 pub mod attach;
 pub mod attachment_view;
 pub mod changes;
@@ -44,9 +47,11 @@ pub mod session_header;
 pub mod sessions;
 pub mod sidebar;
 pub mod state;
+pub mod steps;
 pub mod tabs;
 pub mod time;
 pub mod unread;
+pub mod working;
 
 pub use pane::ChatPane;
 pub use sidebar::Conversations;

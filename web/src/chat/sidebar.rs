@@ -51,6 +51,19 @@ pub fn Conversations() -> impl IntoView {
                                     .map(|_| view! { " " <span class="kind">"agent"</span> })
                             }</span>
                             {
+                                // An agent at work on an answer here ([`super::working`]).
+                                let c = conversation.clone();
+                                move || {
+                                    let now = chat.clock.now.get();
+                                    chat.activities.with(|a| a.working_in(&c, now)).then(|| view! {
+                                        <span class="working" title="An agent is at work here">
+                                            <span class="typing" aria-hidden="true"><i></i><i></i><i></i></span>
+                                            <span class="visually-hidden">", an agent is at work"</span>
+                                        </span>
+                                    })
+                                }
+                            }
+                            {
                                 let c = conversation.clone();
                                 move || {
                                     let unread = chat.unread(&c);

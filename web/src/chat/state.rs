@@ -90,6 +90,8 @@ pub struct Chat {
     pub(super) seek: RwSignal<Option<super::reads::Seek>>,
     /// Where a search found a message in the network's log, by id.
     pub(super) jump_hints: StoredValue<BTreeMap<EventId, u64>>,
+    /// What agents are doing about messages ([`super::working`]).
+    pub(super) activities: RwSignal<super::activity::Activities>,
 }
 
 impl Chat {
@@ -128,6 +130,7 @@ impl Chat {
             highlighted: RwSignal::new(None),
             seek: RwSignal::new(None),
             jump_hints: StoredValue::new(BTreeMap::new()),
+            activities: RwSignal::new(Default::default()),
         };
         chat.recall_read(session.network_name());
         let tabs = Tabs::open(&session.network_name(), move |news| chat.apply_news(news));
@@ -241,12 +244,14 @@ impl Chat {
         self.on_history(effect);
         match effect {
             ReplicaEffect::Received(event) if self.take_change(event) => {}
+            ReplicaEffect::Received(event) if self.take_activity(event) => {}
             ReplicaEffect::Received(event) if is_conversation_event(event) => {
                 let line = line_from(event, LineState::Received, &self.session.me_text());
                 if is_direct(&line.conversation) {
                     self.add_direct(line.conversation.clone());
                 }
                 self.notify(&line);
+                self.take_answer(&line);
                 self.add_line(line);
             }
             // A channel opened by a link before the connection was: join it now.
