@@ -7,7 +7,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { Role } from '@a2a-js/sdk';
+import { Role, TaskState } from '@a2a-js/sdk';
 import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
 import { Agent } from '../../core/js/index.js';
 import { createNetwork, startEdge } from '../support/edge.mjs';
@@ -265,17 +265,18 @@ test('an A2A client\'s task is answered by an Anthropic-speaking agent, with a q
     });
     let task = await client.sendMessage(say('What is the weather?'));
     task = task.payload?.value ?? task;
-    for (let i = 0; i < 50 && !/INPUT_REQUIRED/.test(String(task.status?.state)); i += 1) {
+    for (let i = 0; i < 50 && task.status?.state !== TaskState.TASK_STATE_INPUT_REQUIRED; i += 1) {
       await new Promise((resolve) => setTimeout(resolve, 100));
       task = await client.getTask({ id: task.id, historyLength: 10 });
     }
-    assert.match(String(task.status.state), /INPUT_REQUIRED/);
+    assert.equal(task.status.state, TaskState.TASK_STATE_INPUT_REQUIRED);
+    assert.match(JSON.stringify(task.status.message), /Which city\?/, 'the model\'s question reaches the client');
     await client.sendMessage(say('Paris', task.id, task.contextId));
-    for (let i = 0; i < 50 && !/COMPLETED/.test(String(task.status?.state)); i += 1) {
+    for (let i = 0; i < 50 && task.status?.state !== TaskState.TASK_STATE_COMPLETED; i += 1) {
       await new Promise((resolve) => setTimeout(resolve, 100));
       task = await client.getTask({ id: task.id, historyLength: 10 });
     }
-    assert.match(String(task.status.state), /COMPLETED/);
+    assert.equal(task.status.state, TaskState.TASK_STATE_COMPLETED);
     const artifactText = JSON.stringify(task.artifacts);
     assert.match(artifactText, /Paris: sunny, 21 °C\./);
     const [first, second] = provider.requests.filter((r) => r.provider === 'anthropic').slice(-2);
@@ -357,8 +358,9 @@ test('agentnet-sdk agent: one command puts an LLM member in the network; skill w
     assert.equal((await answered).payload.content, 'Hi Hal, from the CLI.');
     assert.equal(requestsSince(before)[0].body.messages[0].content, 'You are the CLI assistant.');
 
-    const weather = await connect('agent:skills-weather');
-    await weather.registerTool('forecast', { type: 'object', properties: { city: { type: 'string' } } }, () => ({}), { description: 'The forecast for a city' });
+    const tides = await connect('agent:tides');
+    await tides.registerTool('tides', { type: 'object', properties: { port: { type: 'string' } } }, () => ({}), { description: 'High and low tide for a port' });
+    tides.close();
     const dir = await mkdtemp('/tmp/agentnet-skill-');
     const { execFile } = await import('node:child_process');
     const out = await new Promise((resolve, reject) => execFile(process.execPath, [new URL('../../core/js/bin/agentnet-sdk.js', import.meta.url).pathname,
@@ -367,9 +369,8 @@ test('agentnet-sdk agent: one command puts an LLM member in the network; skill w
     assert.deepEqual(JSON.parse(out), { skill: `${dir}/SKILL.md` });
     const skill = await readFile(`${dir}/SKILL.md`, 'utf8');
     assert.match(skill, new RegExp(`^---\\nname: agentnet-${network}\\n`));
-    assert.match(skill, /### `forecast`\n\nThe forecast for a city/);
+    assert.match(skill, /### `tides`\n\nHigh and low tide for a port/);
     assert.match(skill, new RegExp(`${edge.url}/networks/${network}/mcp`));
-    weather.close();
   } finally {
     hal.close();
     await stopped(helper);

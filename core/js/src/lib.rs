@@ -19,8 +19,8 @@ mod identity;
 mod replica;
 mod trace;
 
-pub use agent::{JsAgentLoop, check_agent_config};
 pub use address::{address_info, matches_pattern, parse_address, parse_event_type, validate_event};
+pub use agent::{JsAgentLoop, check_agent_config};
 pub use answers::{read_answer_json, read_profile_json};
 pub use client::JsClient;
 #[cfg(feature = "conformance")]

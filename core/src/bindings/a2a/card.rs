@@ -111,11 +111,15 @@ pub fn card(
     viewer: Viewer<'_>,
 ) -> Option<Value> {
     let config = network.config();
-    let skills = skills(network.state(), agent, viewer);
-    if agent.is_some() && skills.is_empty() {
+    let tools = skills(network.state(), agent, viewer);
+    // A member that says it takes tasks (an LLM agent) has a card without tools too.
+    let takes_tasks = agent
+        .and_then(|a| network.state().members.get(a))
+        .filter(|m| m.profile.tasks == Some(true));
+    if agent.is_some() && tools.is_empty() && takes_tasks.is_none() {
         return None;
     }
-    let skills: Vec<Value> = skills
+    let mut skills: Vec<Value> = tools
         .iter()
         .map(|s| {
             let id = match agent {
@@ -128,6 +132,17 @@ pub fn card(
             })
         })
         .collect();
+    if let Some(member) = takes_tasks {
+        let description = member
+            .profile
+            .description
+            .clone()
+            .filter(|d| !d.trim().is_empty())
+            .unwrap_or_else(|| "Takes a task in words and answers it".to_owned());
+        skills.push(json!({
+            "id": "tasks", "name": "tasks", "description": description, "tags": ["task"],
+        }));
+    }
     let url = endpoint(origin, &config.id, agent);
     let (name, description) = match agent {
         Some(agent) => (

@@ -175,6 +175,29 @@ fn cards_list_skills_in_each_generation() {
 }
 
 #[test]
+fn a_member_that_takes_tasks_has_a_card_without_tools() {
+    let (mut world, alice, _) = world();
+    send(
+        &mut world,
+        &alice,
+        json!({"type": "network.agent.profile", "target": "core",
+        "payload": {"tasks": true, "description": "Answers questions with a language model"}}),
+    );
+    let card = match run(
+        &mut world,
+        &get("/agent:alice/.well-known/agent-card.json", Some("1.0")),
+    ) {
+        Err(response) => json_of(&response),
+        Ok(_) => panic!("a card is answered at once"),
+    };
+    assert_eq!(card["skills"][0]["id"], "tasks");
+    assert_eq!(
+        card["skills"][0]["description"],
+        "Answers questions with a language model"
+    );
+}
+
+#[test]
 fn callers_without_a_session_and_unknown_versions_are_refused() {
     let (mut world, _, _) = world();
     let req = rpc(
