@@ -59,8 +59,12 @@ export async function callProvider(effect, { env, fetch: fetchImpl, signal, repo
       return;
     }
     const decoder = new TextDecoder();
-    for await (const bytes of response.body) {
-      const text = decoder.decode(bytes, { stream: true });
+    // A reader rather than `for await`: every runtime's streams have one (Safari's lack async iteration).
+    const reader = response.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      const text = decoder.decode(value, { stream: true });
       if (text) report({ ...base, body: { kind: 'chunk', text } });
     }
     const rest = decoder.decode();

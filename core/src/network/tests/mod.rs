@@ -26,6 +26,7 @@ mod tasks;
 mod trace;
 mod wakeup;
 mod workspace;
+mod workspace_agent_runs;
 mod workspace_edits;
 mod workspace_reactions;
 
