@@ -1,4 +1,4 @@
-// Issue 43 item 15 through the real edge with the npm package: an agent
+// Registering a file again, through the real edge with the npm package: an agent
 // that registers its file again on restart keeps a collaborator's edit;
 // replacing the text is explicit (`replace: true`) and an edit everyone's
 // open copy takes.
