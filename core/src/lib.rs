@@ -3,7 +3,9 @@
 //! Everything here is pure: the host passes in time (unix milliseconds),
 //! randomness (seeds) and inputs (frames), and gets back effects to apply.
 //! The same code runs natively in tests, in workerd, in the browser and in
-//! Node. See `ARCHITECTURE.md` in the shared folder for the rules.
+//! Node. The design and its rules are in `docs/architecture.md`; what each
+//! protocol means here is in `docs/protocols.md` (a bare `§N` below is a
+//! section of the OpenAgents Network Model).
 //!
 //! The layers, lowest first (a module uses only those above it in this list):
 //!

@@ -1,4 +1,4 @@
-//! Verification level 1: Ed25519 challenge-response (seed 000 §5).
+//! Verification level 1: Ed25519 challenge-response (ONM §5).
 //!
 //! 1. Before joining, the agent sends `network.agent.challenge` with its
 //!    claimed (registered) address as `source`.

@@ -1,6 +1,6 @@
 // Static files through the Worker: the latency of the workspace's page and its
 // files now that every request runs the Worker first (the host check and the
-// body read of issue 52 hold for them too), beside the assets layer serving
+// body read first hold for them too), beside the assets layer serving
 // them alone (the earlier `run_worker_first` list), in one sitting. Run after
 // ./scripts/test or ./scripts/run has built everything:
 //

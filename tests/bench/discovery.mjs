@@ -1,4 +1,4 @@
-// Benchmark: discovery through `wrangler dev` on loopback (issue 25).
+// Benchmark: discovery through `wrangler dev` on loopback.
 // Run: node tests/bench/discovery.mjs  (after ./scripts/test or ./scripts/run has built everything)
 // Registers AGENTS agents with ACS documents (16 at a time; each a challenge
 // and a signed registration), then prints:

@@ -1,4 +1,4 @@
-// Scale benchmarks of one network object through `wrangler dev` (issue 29).
+// Scale benchmarks of one network object through `wrangler dev` (docs/scale.md).
 // Run: node tests/bench/scale.mjs [step…]  (after the edge is built)
 // Steps (all by default): sustained, fanout, connected, networks, coldstart;
 // with connection gateways (a network created with `gateways: {count}`,

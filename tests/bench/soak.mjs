@@ -1,4 +1,5 @@
-// The soak of issue 28: `node tests/bench/soak.mjs [--agents 200] [--minutes 10] [--kills 5] [--rate 0.5] [--seed 1]`.
+// The soak under load and faults:
+// `node tests/bench/soak.mjs [--agents 200] [--minutes 10] [--kills 5] [--rate 0.5] [--seed 1]`.
 // Prints workerd's memory each minute, then what the edge acknowledged and
 // what arrived: lost and duplicated must be 0 (see tests/support/soak.mjs).
 

@@ -1,5 +1,5 @@
 // Masters managing a running network over HTTP (`/networks/{id}/v1/admin/…`)
-// and what each change does to agents connected over WebSocket (issue 26).
+// and what each change does to agents connected over WebSocket.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// The CLI as a person meets it (issue 46), against a real edge: one default
+// The CLI as a person meets it, against a real edge: one default
 // identity across commands, `unknown_network` for a network that does not
 // exist, `read --last N`, `send --wait` printing the answer, `address_in_use`
 // in the CLI's terms, and every line of the package README's command-line

@@ -1,4 +1,4 @@
-// Issue 28, item 17: creating networks and the directory, tried as a spammer
+// Creating networks and the directory, tried as a spammer
 // would — many creations from one address, many public listings, probing ids
 // no network has — and what a real user still gets: a creation answered with
 // its retry time, every public network reachable through the pages, and no

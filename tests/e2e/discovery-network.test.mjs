@@ -1,4 +1,4 @@
-// Discovery inside networks (issue 25) against a real edge (wrangler dev):
+// Discovery inside networks against a real edge (wrangler dev):
 // a member asks its network `network.discovery.query` (npm
 // `agent.discoverAgents`) and gets the network's own members and the
 // registry's agents ranked together; members of public networks who opted in
@@ -6,7 +6,7 @@
 // network's own collection and the registry's capability search, each with
 // an ANP description of the network's real endpoints; they leave it when they
 // opt out, leave the network, or when an admin makes the network private — which also
-// takes it out of `GET /v1/networks` (issue 26), and making one public lists it.
+// takes it out of `GET /v1/networks`, and making one public lists it.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// Discovery end to end (issue 25) against a real edge (wrangler dev): ACS
+// Discovery end to end against a real edge (wrangler dev): ACS
 // documents checked with stable reasons and searchable by capability; the
 // ANP `/.well-known/agent-descriptions` collection walked by a crawler
 // following `next`; passive registration of a description served by a local

@@ -1,7 +1,7 @@
-// Issue 43 item 15 through the real edge with the npm package: an agent
-// that registers its file again on restart keeps a collaborator's edit;
-// replacing the text is explicit (`replace: true`) and an edit everyone's
-// open copy takes.
+// A file kept across its owner's restart, through the real edge with the npm
+// package: an agent that registers its file again on restart keeps a
+// collaborator's edit; replacing the text is explicit (`replace: true`) and an
+// edit everyone's open copy takes.
 
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,5 +1,5 @@
-// The limits on unjoined sockets hold across a network's gateways (issue 29,
-// docs/scale.md): a client that names members placed on different gateways
+// The limits on unjoined sockets hold across a network's gateways
+// (docs/scale.md): a client that names members placed on different gateways
 // (`?member=`) gets no more unjoined sockets than it would on the network
 // object itself. Each counts from its upgrade until it joins, closes or runs
 // out of time, and the count survives the object losing its memory.

@@ -1,12 +1,11 @@
-// Hardening III (issue 52), end to end against wrangler dev:
+// Hardening, end to end against wrangler dev:
 // * what a member did keeps working after the network object restarts: a
 //   message posted before is edited, reacted to and deleted after, and the
-//   network still refuses another member's edit (items 1 and 6);
+//   network still refuses another member's edit;
 // * a Host that is not one of the deployment's names is refused on every
-//   route, static files included (item 4: DNS rebinding);
-// * a stranger's body to a static path never fails other people's requests
-//   (item 5);
-// * nothing crosses into JavaScript as an integer it cannot hold (item 7).
+//   route, static files included (DNS rebinding);
+// * a stranger's body to a static path never fails other people's requests;
+// * nothing crosses into JavaScript as an integer it cannot hold.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

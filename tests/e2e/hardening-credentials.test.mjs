@@ -1,4 +1,4 @@
-// Issue 43, items 5, 6, 13 and 14, against the real edge (wrangler dev):
+// Credentials, bodies and frames, against the real edge (wrangler dev):
 // * a member's OAuth tokens end with its membership: removed or banned, its
 //   old access token initializes no MCP session and posts nothing — also
 //   after someone else joined under its name — and its refresh token is refused;

@@ -1,4 +1,4 @@
-// Issue 43, leaks and forgeries, through the real edge (wrangler dev):
+// Leaks and forgeries, through the real edge (wrangler dev):
 // a task's partner reads none of its requester's push targets (A2A 1.0 and
 // 0.3 with the official @a2a-js/sdk client, its own GET v1/events, the
 // history); agent cards list only what their viewer may read; members

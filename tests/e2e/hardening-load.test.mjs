@@ -1,4 +1,4 @@
-// Issue 28, resource exhaustion, end to end through wrangler dev: a long
+// Resource exhaustion, end to end through wrangler dev: a long
 // catch-up comes a page at a time as the member acknowledges while others keep
 // talking, an SSE client that does not read is cut off (and resumes), a member's
 // streams and document sessions are capped, a long type pattern queries the

@@ -1,4 +1,4 @@
-// Issue 43, "outbound fetches on someone else's say-so", through the real
+// Outbound fetches on someone else's say-so (docs/outbound.md), through the real
 // edge (wrangler dev) with no allow-list — as a deployment runs: a push
 // target, a DRC webhook, an OAuth client ID metadata document and a passive
 // registration that name this machine, in the spellings a URL parser reads

@@ -1,4 +1,4 @@
-// Issue 28, items 7 and 10, end to end over HTTP, WebSocket and SSE: sessions
+// Sessions and sockets, end to end over HTTP, WebSocket and SSE: sessions
 // expire and tokens stay out of URLs (tickets, good once, where a browser
 // cannot send a header); leaving closes the member's sockets and streams;
 // unauthenticated sockets are capped, must join in time, and are closed for

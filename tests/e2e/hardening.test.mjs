@@ -1,4 +1,4 @@
-// Issue 28, identity and access, end to end over HTTP and WebSocket: each
+// Identity and access, end to end over HTTP and WebSocket: each
 // attack as a hostile member or stranger would try it (no token, someone
 // else's address, another network's credentials), the stable code it gets, and
 // the network still serving its members afterwards.
@@ -178,7 +178,7 @@ test('network-owned metadata is the network\'s, and presence is only about onese
   }
 });
 
-// Issue 28, item 12: catch-up reads bound one parameter per audience, and the
+// Catch-up reads bound one parameter per audience, and the
 // platform binds at most 100 per statement, so a member of ~98 channels could
 // no longer poll, stream or join (500), and live delivery to it stopped.
 test('a member of 120 channels still polls, and its catch-up arrives', async () => {

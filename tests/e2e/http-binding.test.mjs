@@ -1,5 +1,5 @@
 // The edge's network service end to end: creating networks, the HTTP binding
-// of seed 000 §11 beside WebSocket agents, bad input, presence and restarts.
+// of ONM §11 beside WebSocket agents, bad input, presence and restarts.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// Identity end to end (issue 24) against a real edge (wrangler dev): the
+// Identity end to end against a real edge (wrangler dev): the
 // registry issues an AIC, DIDs and a JWT; a `min_verification: 2` network
 // admits the JWT; a `did-verify` network admits did:wba (document served by a
 // local HTTP server) and did:openagents proofs at level 3; a rotated key and a

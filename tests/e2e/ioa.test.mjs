@@ -1,13 +1,13 @@
-// IOA (seed 003) against the real edge (wrangler dev), as IOA's reference Go
-// client sends it (no official IOA client exists on npm or PyPI): JSON bodies,
-// `Authorization: Bearer <token>` and the client's `X-Node-ID` header. Every
-// endpoint with its success and error cases; the message graph as root,
-// chain, tree and DAG read in each direction with `after` and `limit`
-// (upstream returns every ancestor); SSE per space, node and thread with
-// keepalive and fork events; a spoofed X-Node-ID; an IOA message reaching a
-// WebSocket agent (the npm package) and its reply coming back; IOA's three
-// MCP tools through the official MCP SDK at the IOA base URL's `/mcp`; a
-// checkpoint answered from the web workspace in Chromium.
+// IOA v0.1 (github.com/chainreactors/ioa) against the real edge (wrangler
+// dev), as IOA's reference Go client sends it (no official IOA client exists
+// on npm or PyPI): JSON bodies, `Authorization: Bearer <token>` and the
+// client's `X-Node-ID` header. Every endpoint with its success and error
+// cases; the message graph as root, chain, tree and DAG read in each direction
+// with `after` and `limit` (upstream returns every ancestor); SSE per space,
+// node and thread with keepalive and fork events; a spoofed X-Node-ID; an IOA
+// message reaching a WebSocket agent (the npm package) and its reply coming
+// back; IOA's three MCP tools through the official MCP SDK at the IOA base
+// URL's `/mcp`; a checkpoint answered from the web workspace in Chromium.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';

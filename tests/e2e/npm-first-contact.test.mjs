@@ -1,4 +1,4 @@
-// A developer's first contact with the npm package (issue 46), against a real
+// A developer's first contact with the npm package, against a real
 // edge: every example runs twice as the same member (the SDK keeps member
 // secrets), the echo answers a direct message directly, a tool call with bad
 // arguments never reaches its handler, a registered name says who offers it,

@@ -1,4 +1,4 @@
-// Issue 28, items 8 and 16: request bodies, tried as a stranger would — far
+// Request bodies, tried as a stranger would — far
 // over the limit with a declared length, streamed without one, malformed —
 // against the Worker's own route and a network's routes. Each is refused with
 // 413 too_large or its stable code, nothing faults the Worker (a body refused

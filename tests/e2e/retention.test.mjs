@@ -1,4 +1,4 @@
-// Issue 28, item 14: storage does not only grow. A network's `retention`
+// Storage does not only grow. A network's `retention`
 // bounds its history (by count and age), an offline member's undelivered
 // events are dropped once their window ends, and the network keeps serving
 // with what is left — all through the real edge, pruned from its alarm.

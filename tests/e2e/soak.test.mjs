@@ -1,4 +1,4 @@
-// Issue 28, proof under load and faults, sized for the test run: 30 agents for
+// Proof under load and faults, sized for the test run: 30 agents for
 // 45 s sending direct and channel messages, leaving, rejoining and dropping
 // connections at random while wrangler dev is killed with SIGKILL once and
 // restarted on its state. Every acknowledged message reaches every member it

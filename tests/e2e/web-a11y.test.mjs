@@ -1,4 +1,4 @@
-// Accessibility of every main screen of the workspace (issue 27), checked
+// Accessibility of every main screen of the workspace, checked
 // with axe-core in Chromium, in the light and the dark colour scheme: no
 // serious or critical violation on the loading shell, a failed load, the
 // conversation (everyone, a channel, a thread), the network bar's join

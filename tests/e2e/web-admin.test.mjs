@@ -1,4 +1,4 @@
-// The Admin view in the web workspace (issues 26 and 45): the page that
+// The Admin view in the web workspace: the page that
 // created a network is its master and alone sees the Admin tab; the view
 // lists the members with the actions the core offers on each (none against
 // oneself), enables only the status changes the network's state allows

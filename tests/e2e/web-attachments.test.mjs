@@ -1,4 +1,4 @@
-// Files in the conversation (issue 44), in Chromium against a real edge: one
+// Files in the conversation, in Chromium against a real edge: one
 // person attaches a picture with the paperclip, a text file by pasting it and
 // a CSV by dropping it on the conversation (then removes it again), and sends
 // them with a line of text; the other person sees the picture inline and the

@@ -1,4 +1,4 @@
-// The conversation, part two (issue 44), in Chromium against a real edge:
+// The conversation, part two, in Chromium against a real edge:
 // unread counts kept in IndexedDB across a reload with mentions marked
 // apart, the read marker ("new" line) above the first message the person
 // has not seen, browser notifications for a mention while the tab is hidden

@@ -1,10 +1,10 @@
-// The Directory in the workspace (issue 25), in Chromium against a real edge:
+// The Directory in the workspace, in Chromium against a real edge:
 // an agent registered with an ACS whose endpoint is a member's A2A binding in
 // a network is found by capability, its ANP description opens, and the page
 // starts a direct conversation with it and joins its network. The
 // Directory lists public networks by name and description, joined by a
 // click, and finds a listed member of a public network by the tool it
-// offers (issue 45); axe-core is clean on it in both colour schemes.
+// offers; axe-core is clean on it in both colour schemes.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,5 +1,5 @@
 // What a hostile member (or a hostile page) can do to other people's pages
-// (issue 52), from the browser's side:
+// from the browser's side:
 // - the workspace's pages are never framed and carry a Content-Security-Policy
 //   as strict as the app allows; every static file says nosniff — and the
 //   app still works under that policy (no violation while it loads a

@@ -1,4 +1,4 @@
-// Issue 28, proof under faults: the browser composes 500 messages with the
+// Proof under faults: the browser composes 500 messages with the
 // edge gone (kill -9), reloads while still offline, and when the edge is back
 // each of the 500 is delivered exactly once, in order. Prints how long the
 // queue took to drain.

@@ -1,4 +1,4 @@
-// The phone as a first-class screen (issue 45): at 390×844 the workspace is
+// The phone as a first-class screen: at 390×844 the workspace is
 // one column no wider than the viewport, the conversation fills it with the
 // composer in view at the bottom, views and conversations and people and
 // resources are sheets that open from the top bar and close on a choice, on

@@ -1,4 +1,4 @@
-// Reactions and @ completion in the workspace (issue 44), in Chromium
+// Reactions and @ completion in the workspace, in Chromium
 // against a real edge with an agent from the npm package: the person reacts
 // from a message's React button and the agent hears it as an event; the
 // agent's reaction shows as a chip with its count; clicking one's own chip

@@ -1,4 +1,4 @@
-// Searching the messages of a network (issue 44), against a real edge:
+// Searching the messages of a network, against a real edge:
 // `network.events.query {text}` keeps the messages with every word, only what
 // the requester may read, and a bad text is refused with `invalid_search`
 // while the connection goes on; in Chromium, the workspace's search finds

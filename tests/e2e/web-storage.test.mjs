@@ -1,4 +1,4 @@
-// The workspace's IndexedDB stays flat (issue 27): rows are kept under keys
+// The workspace's IndexedDB stays flat: rows are kept under keys
 // that name what they are about (one watermark, one row per outbox entry,
 // the newest log entries), so 10,000 received events and reloads between
 // them leave the store the size it had after the first 2,000; start-up

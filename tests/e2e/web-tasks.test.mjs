@@ -1,10 +1,10 @@
-// Tasks in the web workspace (issue 22): the person starts a task at an npm
+// Tasks in the web workspace: the person starts a task at an npm
 // agent, the page shows it working, its conversation, the agent's question
 // (answered from the page), its artifact (opened as the network document it
 // is) and its completion; another task is cancelled from the page and the
 // agent sees it. The agent reads the same
 // tasks with `listTasks` (the core's `task.list`). The partner is picked from
-// the members who take tasks (issue 45); a task to a member that takes none
+// the members who take tasks; a task to a member that takes none
 // is refused at once, in words; an artifact's page is titled by its name.
 // A person at a browser takes no tasks (the page's join says so), so a task
 // to one is refused at once with `takes_no_tasks` and no picker offers them.

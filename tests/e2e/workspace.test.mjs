@@ -1,4 +1,4 @@
-// The Workspace (seed 000 §12) with JS agents against a real edge: a session
+// The Workspace (ONM §12) with JS agents against a real edge: a session
 // created and updated (who may, what is refused), the network's master as a
 // thread's first responder delegating a question to an expert, whose answer
 // the network routes back into the thread as a reply to the question.

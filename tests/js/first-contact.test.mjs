@@ -1,4 +1,4 @@
-// The npm package's first-contact parts without a network (issue 46): where
+// The npm package's first-contact parts without a network: where
 // member secrets are kept on each platform and under which key, the file
 // store (owner-only, two writers keep both), the conversation a reply goes
 // to, and tool input checked against its JSON Schema.

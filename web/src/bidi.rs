@@ -1,4 +1,4 @@
-//! Isolating what people wrote from the page's own words (issue 52): a name,
+//! Isolating what people wrote from the page's own words: a name,
 //! title, excerpt or reason put into a sentence goes through [`isolate`], so
 //! a right-to-left override (U+202E) or right-to-left letters in it reorder
 //! only itself, never the words around it ("No messages in # … yet").

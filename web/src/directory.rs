@@ -1,4 +1,4 @@
-//! The Directory view (`/directory`, issues 25 and 45): the public networks
+//! The Directory view (`/directory`): the public networks
 //! ([`networks`], joined by a click) and a search for agents by what they
 //! offer — skills, tags, and the tools a listed member offers — across
 //! networks (the registry's `GET /registry/v1/discover`); an agent's ANP

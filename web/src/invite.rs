@@ -1,4 +1,4 @@
-//! The invitation page (`/invite/{network}#{code}`, seed 000 §12): the
+//! The invitation page (`/invite/{network}#{code}`, ONM §12): the
 //! holder of an invitation link sees the network and who invited them
 //! (`POST v1/invitations/show`), and accepts it — joins the network with
 //! the code (`credentials.invite`) and opens its workspace — or declines it

@@ -1,4 +1,4 @@
-//! The "About" view: the network's public profile (seed 000 §9) — name,
+//! The "About" view: the network's public profile (ONM §9) — name,
 //! description, access policy and verification minimum, delivery, mods,
 //! capabilities, transports and who is online.
 

@@ -1,6 +1,6 @@
 //! The admin routes of the HTTP binding: a master's session manages the
 //! network under `/networks/{id}/v1/admin/…`, and scripts read
-//! `mod/analytics` at `GET /networks/{id}/v1/analytics` (issue 26).
+//! `mod/analytics` at `GET /networks/{id}/v1/analytics` (docs/admin.md).
 //!
 //! Every admin route sends the master's event to `core` (its JSON body is
 //! the payload) through the same pipeline as any other binding, so the

@@ -286,7 +286,7 @@ mod tests {
         );
         assert!(matches!(decide(&deployed, &allowed()), Decision::Answer(r) if r.status == 403));
         // Origins are compared as parsed hosts: a name that starts with `127.`
-        // or `localhost` is someone's domain, not this machine (issue 43).
+        // or `localhost` is someone's domain, not this machine.
         for spoof in [
             "http://127.0.0.1.evil.example",
             "http://127.evil.example:8787",

@@ -1,4 +1,4 @@
-//! The discovery routes (issue 25), over [`crate::discovery`], served by the
+//! The discovery routes (docs/discovery.md), over [`crate::discovery`], served by the
 //! registry's object beside [`super::registry`]:
 //!
 //! * `GET /.well-known/agent-descriptions?after=&limit=` → the ANP `CollectionPage`;

@@ -1,4 +1,4 @@
-//! The HTTP binding of seed 000 §11, inside one network.
+//! The HTTP binding of ONM §11, inside one network.
 //!
 //! | route | what |
 //! |---|---|

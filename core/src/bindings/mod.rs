@@ -9,7 +9,7 @@
 //!
 //! * [`message`] — the request and response types, URL parts, status per error code
 //! * [`exchange`] — what a binding needs from its host; replies collected for a response
-//! * [`http`] — the HTTP binding of seed 000 §11 inside a network
+//! * [`http`] — the HTTP binding of ONM §11 inside a network
 //! * [`membership`] — its join and leave
 //! * [`admin`] — its admin routes (`v1/admin/…`) and analytics
 //! * [`send`] — one event sent for an HTTP caller, and the response it makes

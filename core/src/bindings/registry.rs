@@ -1,4 +1,4 @@
-//! The registry's HTTP routes (issue 24), over [`crate::identity::registry`]:
+//! The registry's HTTP routes (docs/identity.md), over [`crate::identity::registry`]:
 //!
 //! * `POST /registry/v1/challenge {name}` → `{nonce, expires_at}`
 //! * `POST /registry/v1/agents {name, public_key, nonce, signature, acs?}` → 201 the record

@@ -1,5 +1,5 @@
-//! ACS — the Agent Capability Specification v01.00 of seed 001
-//! (`/work/shared/specs/acps.md`): [`validate`] checks every field of an
+//! ACS — the Agent Capability Specification v01.00 of ACPs
+//! (`03/ACPs-spec-ACS.md`, docs/protocols.md): [`validate`] checks every field of an
 //! `AgentCapabilitySpec` and answers the first problem with a stable reason
 //! (`acs_missing_field`, `acs_wrong_type`, `acs_invalid_value`,
 //! `acs_duplicate_skill`, `acs_unknown_scheme`, `acs_wrong_aic`).

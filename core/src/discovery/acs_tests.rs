@@ -3,7 +3,7 @@ use serde_json::json;
 
 const AIC: &str = "10001000011K912345E789ABCDEF2353";
 
-/// A complete, valid ACS document (every field of specs/acps.md).
+/// A complete, valid ACS document (every field of ACPs ACS v01.00).
 pub(crate) fn sample() -> Value {
     json!({
         "active": true, "lastModifiedTime": "2025-06-01T08:00:00+08:00", "protocolVersion": "01.00",

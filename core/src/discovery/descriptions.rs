@@ -1,7 +1,7 @@
-//! ANP agent descriptions (seed 002, specs/anp-a2a-mcp.md): the agent
-//! description document (AD) of a registered agent ([`agent_description`]),
-//! the JSON-LD `CollectionPage` of `/.well-known/agent-descriptions`
-//! ([`collection_page`], paged with `next` until it is absent), and the
+//! ANP agent descriptions (ANP's description and discovery specifications,
+//! docs/protocols.md): the agent description document (AD) of a registered
+//! agent ([`agent_description`]), the JSON-LD `CollectionPage` of
+//! `/.well-known/agent-descriptions` ([`collection_page`], paged with `next` until it is absent), and the
 //! checks on a description an outside agent submits ([`check_submitted`]).
 
 use super::error::DiscoveryError;

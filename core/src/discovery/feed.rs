@@ -1,4 +1,4 @@
-//! DRC — registry → discovery synchronisation (seed 001 §8, specs/acps.md):
+//! DRC — registry → discovery synchronisation (ACPs DRC, docs/protocols.md):
 //! the registry's changes as a numbered log.
 //!
 //! Every change to a listed object is a [`Change`] `{seq, ts, op, type, id,

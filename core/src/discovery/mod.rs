@@ -1,4 +1,4 @@
-//! Discovery (issue 25): ACPs ACS capability documents ([`acs`]), ranked
+//! Discovery (docs/discovery.md): ACPs ACS capability documents ([`acs`]), ranked
 //! capability search ([`search`]), the DRC registry → discovery change feed
 //! ([`feed`]) with webhook pushes ([`webhook`]), ANP agent descriptions and
 //! their `/.well-known/agent-descriptions` collection ([`descriptions`]),

@@ -1,4 +1,4 @@
-//! The event envelope of seed 000 §6: the [`Event`] every interaction is,
+//! The event envelope of ONM §6: the [`Event`] every interaction is,
 //! its size [`Limits`], and its serde form.
 //!
 //! Serialization is deterministic: struct fields in envelope order, object

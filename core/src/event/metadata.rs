@@ -1,6 +1,6 @@
 //! Typed views of the protocol-level fields in `metadata`.
 //!
-//! * `in_reply_to` — the event this one answers (request/response, seed 000 §6);
+//! * `in_reply_to` — the event this one answers (request/response, ONM §6);
 //! * `visibility` — who may see the event: `public`, `channel`, `direct`, `mod_only`;
 //! * `refs` — IOA's message-graph links: `messages` (parent event ids) and
 //!   `nodes` (recipient addresses);
@@ -19,7 +19,7 @@ use serde_json::{Map, Value};
 /// Most parents or recipients one `refs` may list.
 pub const MAX_REFS: usize = 64;
 
-/// Who may see an event (seed 000 §6).
+/// Who may see an event (ONM §6).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Visibility {

@@ -1,4 +1,4 @@
-//! The event envelope of seed 000 §6 and its validating JSON codec.
+//! The event envelope of ONM §6 and its validating JSON codec.
 //!
 //! ```json
 //! {"id": "01J…", "type": "workspace.message.posted", "source": "agent:alice",

@@ -1,4 +1,4 @@
-//! Identity beyond level 1 (seed 000 §4–§5, seed 001, seed 002): ACPs
+//! Identity beyond level 1 (ONM §4–§5, ACPs, ANP: docs/protocols.md): ACPs
 //! Agent Identity Codes, EdDSA JWTs and JWKS (level 2), DIDs and their
 //! documents — `did:openagents` and `did:wba` — and DIDWba header (or ANP
 //! 1.2 HTTP Message Signature)

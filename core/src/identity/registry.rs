@@ -1,4 +1,4 @@
-//! The registry engine (seed 000 §4, seed 001 ATR), sans-I/O: agents
+//! The registry engine (ONM §4; ACPs ATR, docs/protocols.md), sans-I/O: agents
 //! register a public key proved by a challenge, get an AIC with a unique
 //! serial and the name `openagents:{name}` (unique), rotate their key
 //! (signed by the old one), revoke themselves, and get short-lived EdDSA

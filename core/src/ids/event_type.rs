@@ -2,7 +2,7 @@
 //!
 //! Segments are lowercase letters, digits, `_` and `-`; a type has at least
 //! two segments. The `network.*` namespace is reserved for the model's core
-//! events (seed 000 §6); every other namespace is an extension.
+//! events (ONM §6); every other namespace is an extension.
 
 use crate::error::{Coded, ErrorCode};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -105,7 +105,7 @@ impl<'de> Deserialize<'de> for EventType {
     }
 }
 
-/// A pattern over event types, as mods and subscribers use them (seed 000 §7).
+/// A pattern over event types, as mods and subscribers use them (ONM §7).
 ///
 /// `*` matches every type; `workspace.message.*` matches every type below
 /// `workspace.message` (one or more further segments); any other pattern
@@ -185,7 +185,7 @@ impl fmt::Display for EventPattern {
     }
 }
 
-/// The core event types of seed 000 appendix B, plus the few this network adds
+/// The core event types of ONM appendix B, plus the few this network adds
 /// (challenges, invitations, groups), all in the reserved `network.*` namespace.
 pub mod core_types {
     /// An agent asks to join.

@@ -4,7 +4,7 @@
 //! `Deserialize`, and `Display` round-trips with parsing, so an invalid value
 //! cannot be built on any path in.
 //!
-//! * [`address`] — addresses and their parse rules (seed 000 §4)
+//! * [`address`] — addresses and their parse rules (ONM §4)
 //! * [`event_type`] — hierarchical event types, patterns and the reserved namespace
 //! * [`network_id`] — network ids
 //! * [`ulid`] — event ids from host time and randomness

@@ -1,4 +1,4 @@
-//! A member's standing: its role and its verification level (seed 000 §3, §5).
+//! A member's standing: its role and its verification level (ONM §3, §5).
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -45,7 +45,7 @@ impl fmt::Display for Role {
     }
 }
 
-/// A verification level 0–3 (seed 000 §5).
+/// A verification level 0–3 (ONM §5).
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize, Deserialize,
 )]

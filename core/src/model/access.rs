@@ -1,4 +1,4 @@
-//! Access rules and resource permissions (seed 000 §8).
+//! Access rules and resource permissions (ONM §8).
 //!
 //! A rule is written as a string: `network` (any member), `role:{role}`,
 //! `group/{name}`, `channel/{name}` (whoever is in the channel when they

@@ -1,5 +1,5 @@
 //! Mods written by developers: a member agent a master installs as a mod
-//! (issue 26). What the network keeps of one — the agent, the event patterns
+//! What the network keeps of one — the agent, the event patterns
 //! it intercepts, its mode and priority, how long the network waits for its
 //! verdict and what it does when none comes — and the verdicts it may give.
 

@@ -1,4 +1,4 @@
-//! A network's configuration: identity, access, delivery, status, limits, mods (seed 000 §3).
+//! A network's configuration: identity, access, delivery, status, limits, mods (ONM §3).
 
 use crate::error::{Coded, ErrorCode};
 use crate::event::Limits;
@@ -69,7 +69,7 @@ impl Access {
     }
 }
 
-/// Delivery guarantee (seed 000 §6).
+/// Delivery guarantee (ONM §6).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum DeliveryMode {
@@ -172,7 +172,7 @@ pub struct NetworkConfig {
     #[serde(default)]
     pub metadata: Map<String, Value>,
     /// Registered agents' Ed25519 public keys (64 hex characters), for
-    /// verification level 1 (seed 000 §5): the network's key registry.
+    /// verification level 1 (ONM §5): the network's key registry.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub keys: BTreeMap<Address, String>,
     /// Cross-network routing: events addressed `{network}::{entity}` go to the

@@ -1,4 +1,4 @@
-//! The message graph (IOA, seed 003): events in a channel linked to their
+//! The message graph (IOA v0.1, docs/protocols.md): events in a channel linked to their
 //! parents by `metadata.refs.messages`, addressed to members by
 //! `metadata.refs.nodes`.
 //!

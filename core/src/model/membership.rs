@@ -1,4 +1,4 @@
-//! Members of a network: the membership record and presence (seed 000 §3).
+//! Members of a network: the membership record and presence (ONM §3).
 
 use crate::ids::address::Address;
 use crate::ids::standing::{Role, Verification};

@@ -1,6 +1,6 @@
 //! The payloads of the network's answers, as types: what `core` sends back in
 //! `network.*` events (the roster, resource listings and reads, history pages,
-//! errors, acks, challenges, pongs) and the network profile of seed 000 §9.
+//! errors, acks, challenges, pongs) and the network profile of ONM §9.
 //!
 //! The network's handlers build these structs and the clients read them back
 //! (see `crate::answers`), so each shape is defined once. Fields are declared
@@ -113,7 +113,7 @@ pub struct RosterResource {
     pub kind: ResourceKind,
 }
 
-/// The roster of seed 000 §9: the `network.agent.discover.response` payload
+/// The roster of ONM §9: the `network.agent.discover.response` payload
 /// (also `GET /v1/discover`).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Roster {
@@ -333,7 +333,7 @@ pub struct Transport {
     pub kind: String,
 }
 
-/// The network profile of seed 000 §9 (`GET /v1/profile`).
+/// The network profile of ONM §9 (`GET /v1/profile`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct NetworkProfile {
     /// Who may join.

@@ -57,7 +57,7 @@ pub struct Group {
     pub members: BTreeSet<Address>,
 }
 
-/// A shared tool, file or context (seed 000 §8).
+/// A shared tool, file or context (ONM §8).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Resource {
     /// `resource/{type}/{name}`.
@@ -380,12 +380,12 @@ impl State {
         })
     }
 
-    /// The roster of seed 000 §9 as `viewer` sees it, as JSON.
+    /// The roster of ONM §9 as `viewer` sees it, as JSON.
     pub fn roster(&self, mods: &[Address], viewer: &Address) -> Value {
         self.roster_payload(mods, viewer).to_json()
     }
 
-    /// The roster of seed 000 §9 as `viewer` sees it: members, channels
+    /// The roster of ONM §9 as `viewer` sees it: members, channels
     /// (a private one only to those who may join it or are in it), groups,
     /// `mods` and resources.
     pub fn roster_payload(&self, mods: &[Address], viewer: &Address) -> Roster {

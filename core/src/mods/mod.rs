@@ -1,4 +1,4 @@
-//! Mods: ordered interceptors of the event pipeline (seed 000 §7).
+//! Mods: ordered interceptors of the event pipeline (ONM §7).
 //!
 //! A mod has an address (`mod/{name}`), the event-type patterns it
 //! intercepts, a priority (lower runs earlier) and a mode:

@@ -1,4 +1,4 @@
-//! The second half of the pipeline of seed 000 §7 for an accepted event:
+//! The second half of the pipeline of ONM §7 for an accepted event:
 //! transforms, the network's own handling, observers (the built-in ones and
 //! agents installed as observers); then logging, delivery and the ack.
 //! An event that agent mods held ([`super::agent_mods`]) comes here once they decided.

@@ -241,7 +241,7 @@ impl Network {
         self.pipeline.report("analytics")
     }
 
-    /// The network profile of seed 000 §9; the host supplies its transports.
+    /// The network profile of ONM §9; the host supplies its transports.
     pub fn network_profile(&self, transports: Vec<Transport>) -> NetworkProfile {
         let online = self
             .state

@@ -1,4 +1,4 @@
-//! Verification levels 2 and 3 at join (seed 000 §5, issue 24).
+//! Verification levels 2 and 3 at join (ONM §5; docs/identity.md).
 //!
 //! * Level 2 — `credentials.jwt`: an EdDSA JWT from an issuer in
 //!   `access.trusted_issuers`, for this network (`aud` = its id), unexpired,

@@ -1,5 +1,5 @@
 //! The network state machine: admits members and runs every event through
-//! the pipeline of seed 000 §7 — checks, guards, transforms, the network's
+//! the pipeline of ONM §7 — checks, guards, transforms, the network's
 //! own handling, observers — then routes it (§6).
 //!
 //! A host owns one [`Network`] and feeds it frames with
@@ -198,7 +198,7 @@ impl Network {
         result
     }
 
-    /// The pipeline of seed 000 §7 for one event: checks, guards, transforms,
+    /// The pipeline of ONM §7 for one event: checks, guards, transforms,
     /// the network's own handling, observers; then logging, delivery and the ack.
     fn accept(
         &mut self,

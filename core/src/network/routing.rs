@@ -1,4 +1,4 @@
-//! Who receives an event: the target's recipients (seed 000 §6) filtered by visibility.
+//! Who receives an event: the target's recipients (ONM §6) filtered by visibility.
 
 use crate::error::{ErrorCode, Rejection};
 use crate::event::Event;
@@ -126,7 +126,7 @@ pub fn reached_by(state: &State, event: &Event, who: &Address) -> bool {
 pub fn recipients(state: &State, event: &Event) -> Result<Vec<Address>, Rejection> {
     let target = &event.target;
     if !target.is_local() {
-        // Cross-network: the configured bridge member carries it (seed 000 §4);
+        // Cross-network: the configured bridge member carries it (ONM §4, §10);
         // a bridge never gets its own cross-network events back.
         return match state.bridge_for(target) {
             Some(bridge) if state.members.contains_key(bridge) && *bridge != event.source => {

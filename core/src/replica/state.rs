@@ -123,7 +123,7 @@ impl Replica {
 
     /// Proves the address with this Ed25519 secret on every connection: the
     /// replica asks for a challenge, signs its nonce and joins with
-    /// `credentials: {nonce, signature}` (seed 000 §5, level 1).
+    /// `credentials: {nonce, signature}` (ONM §5, level 1).
     pub fn set_signing_key(&mut self, secret: [u8; 32]) {
         self.signing_key = Some(SigningSecret(secret));
     }

@@ -1,4 +1,4 @@
-//! The Admin view for masters (issue 26): managing the running network with
+//! The Admin view for masters: managing the running network with
 //! `network.admin.*` events, invitations, and `mod/analytics`' counts as charts.
 //!
 //! [`Admin`] ([`state`]) owns what the view read and sent, provided through

@@ -1,4 +1,4 @@
-//! IOA messages in the workspace (seed 003): an `ioa.message` event, or any
+//! IOA messages in the workspace (IOA v0.1, docs/protocols.md): an `ioa.message` event, or any
 //! event with `metadata.refs`, read into what the conversation shows — its
 //! parents (a thread), its recipients, and the app protocol its
 //! `content_type` names: a checkpoint (a card whose options are buttons that

@@ -1,4 +1,4 @@
-//! A2A: network agents as A2A agents (seed 000 §13), JSON-RPC over HTTP with
+//! A2A: network agents as A2A agents (ONM §13), JSON-RPC over HTTP with
 //! SSE streams, in both generations (1.0 and 0.3, by `A2A-Version`).
 //!
 //! * `GET /networks/{id}/a2a/{address}/.well-known/agent-card.json` — the

@@ -1,4 +1,4 @@
-//! Outbound A2A: external A2A agents as members (seed 000 §13).
+//! Outbound A2A: external A2A agents as members (ONM §13).
 //!
 //! * A master posts `{"card_url"}` to `POST /networks/{id}/a2a/remotes`
 //!   ([`add_request`]); the host fetches the card and [`admit`] makes its

@@ -71,7 +71,7 @@ fn new_task(
     (id, call)
 }
 
-/// Issue 43: a card, and the endpoint a card names, on a host that is not
+/// A card, and the endpoint a card names, on a host that is not
 /// public is refused (in any spelling), and a stored endpoint the policy now
 /// refuses is not called.
 #[test]

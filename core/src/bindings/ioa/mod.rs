@@ -1,4 +1,4 @@
-//! IOA (Internet of Agents v0.1, seed 003) served per network at
+//! IOA (Internet of Agents v0.1, docs/protocols.md) served per network at
 //! `/networks/{id}/ioa`, so an unmodified IOA client pointed at that base
 //! URL works. The mapping (README, "IOA"):
 //!

@@ -230,7 +230,7 @@ fn a_header_one_network_accepted_is_refused_by_another_once_the_deployment_refus
     assert_eq!(b.network.didwba_claim(&stale, "edge.test", later), None);
 }
 
-/// Issue 43 (7): the checks that need no document come first; a header that
+/// The checks that need no document come first; a header that
 /// fails one of them makes the host fetch nothing.
 #[test]
 fn a_header_that_could_never_pass_costs_no_fetch() {

@@ -1,4 +1,4 @@
-//! Issue 28, item 7: sessions expire, are pruned, travel in URLs only where
+//! Sessions expire, are pruned, travel in URLs only where
 //! a browser cannot send a header, and tickets are good once.
 
 use super::*;

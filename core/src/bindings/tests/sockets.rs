@@ -1,4 +1,4 @@
-//! Issue 28, item 10: unauthenticated WebSockets are capped and must join in
+//! Unauthenticated WebSockets are capped and must join in
 //! time, frames that are no events close their socket, failed joins and
 //! challenges are throttled per source — and members keep being served.
 

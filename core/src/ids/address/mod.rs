@@ -1,4 +1,4 @@
-//! Addresses: the one identifier every entity routes by (seed 000 §4, appendix A).
+//! Addresses: the one identifier every entity routes by (ONM §4, appendix A).
 //!
 //! Parse rules, exactly as the model writes them:
 //! 1. if `::` is present, split on the first `::`: the left side is the
@@ -24,7 +24,7 @@ pub use name::{
     AddressError, FilePath, MAX_NAME_LEN, MAX_PATH_LEN, Name, OPENAGENTS_REGISTRAR, Registrar,
 };
 
-/// The three kinds of shared resource (seed 000 §8).
+/// The three kinds of shared resource (ONM §8).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ResourceKind {

@@ -1,4 +1,4 @@
-//! `mod/workspace`: the Workspace features of seed 000 §12 (a transform,
+//! `mod/workspace`: the Workspace features of ONM §12 (a transform,
 //! priority 50, that also checks what it intercepts among the guards and
 //! records it among the observers, once the network accepted it).
 //!

@@ -1,4 +1,4 @@
-//! Reactions to a message, as events in the log (issue 44):
+//! Reactions to a message, as events in the log:
 //!
 //! * `workspace.reaction.added` `{message, emoji}`: the sender reacts to the
 //!   message with `emoji`.

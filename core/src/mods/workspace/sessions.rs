@@ -1,4 +1,4 @@
-//! Workspace sessions (threads, seed 000 §12): `workspace.session.created`
+//! Workspace sessions (threads, ONM §12): `workspace.session.created`
 //! makes one, `workspace.session.updated` renames it, changes its status or
 //! its master. What their payloads must hold, who may change a session, and
 //! the record `mod/workspace` keeps of each.
@@ -47,7 +47,7 @@ pub struct Session {
     pub title: Option<String>,
     /// Open, closed or archived.
     pub status: SessionStatus,
-    /// The agent that answers first in it (seed 000 §12: a thread-level attribute).
+    /// The agent that answers first in it (ONM §12: a thread-level attribute).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub master: Option<Address>,
     /// Who created it.

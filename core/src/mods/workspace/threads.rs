@@ -1,4 +1,4 @@
-//! The master as a thread's first responder, and delegation (seed 000 §7,
+//! The master as a thread's first responder, and delegation (ONM §7,
 //! §12: the master agent is a thread-level attribute; `mod/workspace` does
 //! delegation).
 //!

@@ -1,4 +1,4 @@
-//! `network.admin.*`: masters manage a running network (issue 26). Each
+//! `network.admin.*`: masters manage a running network (docs/admin.md). Each
 //! change is an event from the master to `core`, logged, so the history
 //! shows who changed what; the new configuration goes to the host as
 //! [`Effect::StoreConfig`]. Mods are [`super::admin_mods`].

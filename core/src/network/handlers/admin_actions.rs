@@ -1,4 +1,4 @@
-//! What a master may do now (issue 45): the network-wide actions its status
+//! What a master may do now: the network-wide actions its status
 //! allows and, for each member, the actions that apply to it. The Admin view
 //! offers exactly these; the configuration read carries them
 //! (`network.admin.config`'s ack: `actions`, `members`, `banned`).

@@ -1,4 +1,4 @@
-//! Invitations as Workspace events (seed 000 §12): `workspace.invitation.created`
+//! Invitations as Workspace events (ONM §12): `workspace.invitation.created`
 //! issues one (as `network.agent.invite` does, and logged, so the history
 //! shows who invited whom); a join that uses one sends its inviter
 //! `workspace.invitation.accepted`; the holder of a code may decline it

@@ -1,4 +1,4 @@
-//! The network's own handling of each core event type (seed 000 appendix B),
+//! The network's own handling of each core event type (ONM appendix B),
 //! and routing decisions for everything else.
 //!
 //! Each handler validates its payload, changes the state and says what to do

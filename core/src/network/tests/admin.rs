@@ -1,4 +1,4 @@
-//! Masters managing a running network: `network.admin.*` (issue 26).
+//! Masters managing a running network: `network.admin.*` (docs/admin.md).
 
 use super::*;
 

@@ -1,4 +1,4 @@
-//! The configuration read offers a master what it may do now (issue 45):
+//! The configuration read offers a master what it may do now:
 //! the status changes the network's state allows, and each member's actions.
 
 use super::*;

@@ -1,4 +1,4 @@
-//! Issue 28, identity and access: each hole a hostile member or stranger
+//! Identity and access: each hole a hostile member or stranger
 //! could use, tried as they would, with the stable code it now gets — and the
 //! network still serving its members afterwards.
 

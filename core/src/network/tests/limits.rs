@@ -1,4 +1,4 @@
-//! Issue 28, resource exhaustion in shared documents: how many sync
+//! Resource exhaustion in shared documents: how many sync
 //! sessions one member may hold, and what a sync message may expand to —
 //! each refused with a stable code, the document still served afterwards.
 

@@ -1,4 +1,4 @@
-//! Issue 28, resource exhaustion: a long log is caught up a page at a time as
+//! Resource exhaustion: a long log is caught up a page at a time as
 //! the member acknowledges, a member that never acknowledges costs at most
 //! [`MAX_IN_FLIGHT`] deliveries and [`MAX_IN_FLIGHT_BYTES`], and one member whose catch-up cannot be read
 //! holds up nobody else.

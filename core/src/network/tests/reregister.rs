@@ -1,4 +1,4 @@
-//! Issue 43 item 15: registering a file again (an agent's restart) keeps the
+//! Registering a file again (an agent's restart) keeps the
 //! shared document and everyone's edits in it; only `replace: true` changes
 //! its text, and then as an edit in the same document's history.
 

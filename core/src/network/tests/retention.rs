@@ -1,4 +1,4 @@
-//! Issue 28 item 14, retention: the log keeps an event until everyone it is
+//! Retention: the log keeps an event until everyone it is
 //! owed to has it (or its undelivered window ends), history for its window
 //! and cap, idle members that hold nothing are removed, expired invitations
 //! go, and all of it survives a restart.

@@ -1,4 +1,4 @@
-//! Issue 43 (1): a push target is a fetch on a member's say-so. Its URL must
+//! A push target is a fetch on a member's say-so. Its URL must
 //! pass the network's outbound policy when it is set (any spelling of a host
 //! that is not public is refused) and again when a notification is rendered.
 

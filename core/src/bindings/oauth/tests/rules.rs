@@ -478,7 +478,7 @@ fn a_client_named_by_its_document_is_fetched_checked_and_kept() {
         matches!(to_fetch(&mut world.host, &strict, &bad, &target(&bad).unwrap()), Ok(Fetch::Refuse(r)) if r.status == 400)
     );
     // A document on a host that is not public is refused before anything is
-    // fetched, in every spelling of it (issue 43: no port-scan oracle).
+    // fetched, in every spelling of it (no port-scan oracle).
     for client_id in [
         "https://127.0.0.1:9/c.json",
         "https://localhost:9/c.json",
