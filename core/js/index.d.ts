@@ -44,7 +44,7 @@ import type {
   ModHandler,
 } from './types/agent.js';
 
-/** An event on the network (seed 000 §6). */
+/** An event on the network (ONM §6). */
 export interface AgentnetEvent<P = any> {
   id: string;
   type: string;

@@ -1,4 +1,4 @@
-// Agents working in the open (issue 53), in Chromium against a real edge: an
+// Agents working in the open, in Chromium against a real edge: an
 // npm agent answering a person's question posts `workspace.agent.activity`
 // (thinking, calling a tool, writing with the text growing) and then its
 // answer with `payload.answers` and `payload.steps`. The page shows a pending

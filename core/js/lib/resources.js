@@ -3,7 +3,7 @@
 // resources and agents by what they offer.
 //
 // Every call is an event to `core` or to the resource's address; the network
-// checks permissions and answers (seed 000 §8).
+// checks permissions and answers (ONM §8).
 
 import { AgentnetError } from './errors.js';
 import { stringArg } from './args.js';

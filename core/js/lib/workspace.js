@@ -1,4 +1,4 @@
-// The Workspace (seed 000 §12) on an `Agent`: sessions (threads) created and
+// The Workspace (ONM §12) on an `Agent`: sessions (threads) created and
 // updated, the master as a thread's first responder, delegation.
 //
 // `mod/workspace` does the work in the network (docs/workspace.md): it keeps

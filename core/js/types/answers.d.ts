@@ -11,7 +11,7 @@ export type ResourceKind = 'tool' | 'file' | 'context';
 export type Permission = 'read' | 'write' | 'invoke' | 'admin';
 /** A member's role. */
 export type Role = 'master' | 'member' | 'observer';
-/** A verification level (seed 000 §5): 0 anonymous, 1 key proof, 2 token, 3 DID. */
+/** A verification level (ONM §5): 0 anonymous, 1 key proof, 2 token, 3 DID. */
 export type VerificationLevel = 0 | 1 | 2 | 3;
 
 /** A membership record (a joiner's ack carries its own). */
@@ -80,7 +80,7 @@ export interface RosterResource {
   type: ResourceKind;
 }
 
-/** The roster of seed 000 §9: `network.agent.discover.response` (core's `Roster`). */
+/** The roster of ONM §9: `network.agent.discover.response` (core's `Roster`). */
 export interface Roster {
   agents: RosterMember[];
   /** `channel/{name}` */
@@ -163,7 +163,7 @@ export interface Transport {
   endpoint: string;
 }
 
-/** The network profile of seed 000 §9, `GET /v1/profile` (core's `NetworkProfile`). */
+/** The network profile of ONM §9, `GET /v1/profile` (core's `NetworkProfile`). */
 export interface NetworkProfile {
   id: string;
   name: string;

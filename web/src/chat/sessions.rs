@@ -1,4 +1,4 @@
-//! Workspace sessions (threads, seed 000 §12) in the chat, the model: what
+//! Workspace sessions (threads, ONM §12) in the chat, the model: what
 //! each session channel is called and where it stands, folded from the
 //! `workspace.session.created` / `updated` events the person received or
 //! sent ([`Sessions::apply`], tested below), the sidebar's names for them,
