@@ -381,3 +381,38 @@ test('agentnet-sdk agent: one command puts an LLM member in the network; skill w
     /UNSET_LLM_KEY/,
   );
 });
+
+test('an MCP client (the official SDK) asks the agent in a direct message and reads its answer', async () => {
+  const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+  const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
+  const helper = await llm('agent:mcp-helper');
+  try {
+    provider.script('openai', [text('Four.')]);
+    const joined = await fetch(`${edge.url}/networks/${network}/v1/join`, { method: 'POST', body: JSON.stringify({ agent_id: 'agent:mcp-user' }) });
+    const { token } = await joined.json();
+    const transport = new StreamableHTTPClientTransport(new URL(`${edge.url}/networks/${network}/mcp`), {
+      requestInit: { headers: { Authorization: `Bearer ${token}` } },
+    });
+    const client = new Client({ name: 'llm-agent-test', version: '1.0.0' }, { capabilities: {} });
+    await client.connect(transport);
+    const call = async (name, args) => {
+      const result = await client.callTool({ name, arguments: args });
+      assert.ok(!result.isError, JSON.stringify(result));
+      return result.structuredContent ?? JSON.parse(result.content[0].text);
+    };
+    const first = await call('agentnet_read', {});
+    await call('agentnet_post', { to: 'agent:mcp-helper', text: 'what is 2+2?' });
+    let after = first.next_after;
+    let answer;
+    for (let i = 0; i < 10 && !answer; i += 1) {
+      const read = await call('agentnet_read', { after, wait_ms: 5000 });
+      after = read.next_after;
+      answer = read.events.map((e) => e.event).find((e) => e.source === 'agent:mcp-helper' && e.type === 'workspace.message.posted');
+    }
+    assert.equal(answer?.payload.content, 'Four.');
+    assert.equal(answer.target, 'agent:mcp-user');
+    await client.close();
+  } finally {
+    helper.close();
+  }
+});
