@@ -157,6 +157,7 @@ export class LlmAgent {
     if (this.#closed) return;
     for (const turn of this.#turns.values()) this.#apply(callCore(() => this.#loop.cancel(JSON.stringify(turn.conversation))));
     this.#closed = true;
+    for (const answers of [...this.#streams.keys()]) this.#clearStream(answers);
     for (const call of this.#calls.values()) call.abort(new DOMException('closed', 'AbortError'));
     this.#loop.free?.();
     this.#agent.close();
