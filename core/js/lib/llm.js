@@ -7,8 +7,8 @@
 // (`workspace.agent.activity`) and Stop (`workspace.agent.stop`).
 
 import { AgentnetError, callCore } from './errors.js';
-import { core } from './runtime.js';
-import { callProvider, runCommand } from './model-calls.js';
+import { commandRunner, core } from './runtime.js';
+import { callProvider } from './model-calls.js';
 import { POSTED } from './chat.js';
 import { parseAddress } from './address.js';
 
@@ -45,6 +45,9 @@ export function llmConfig(options, address) {
 /** Checks a configuration (and that its key variable is set) before anything connects. */
 export function checkLlmConfig(config, env) {
   const checked = JSON.parse(callCore(() => core.checkAgentConfig(JSON.stringify(config))));
+  if (checked.provider === 'command' && !commandRunner()) {
+    throw new AgentnetError('not_supported', 'command agents run programs, which only Node and Bun can do here');
+  }
   if (checked.provider !== 'command' && !env?.[checked.key_var]) {
     throw new AgentnetError('invalid_request', `the agent's provider key is not set: put it in the environment variable ${checked.key_var}`);
   }
@@ -302,7 +305,7 @@ export class LlmAgent {
       this.#apply(callCore(() => this.#loop.handleModelResponse(effect.request, JSON.stringify(response), Date.now())));
     };
     const call = this.#config.provider === 'command'
-      ? runCommand(this.#config.command, effect, { env: this.#commandEnv(), signal, report })
+      ? commandRunner()(this.#config.command, effect, { env: this.#commandEnv(), signal, report })
       : callProvider(effect, { env: this.#env, fetch: this.#fetch, signal, report });
     call.catch((err) => report({ status: 0, body: { kind: 'failed', text: String(err?.message ?? err) } }))
       .finally(() => this.#calls.delete(effect.request));

@@ -8,9 +8,6 @@
 
 import { AgentnetError } from './errors.js';
 
-/** The most bytes of a command's output kept. */
-const MAX_OUTPUT = 1024 * 1024;
-
 /** The request's headers with the key put in its slot; throws when the variable is unset. */
 export function headersWithKey(headers, slot, env) {
   const out = {};
@@ -103,42 +100,4 @@ export function commandWords(line) {
   if (word !== null) words.push(word);
   if (!words.length) throw new AgentnetError('invalid_request', 'the command is empty');
   return words;
-}
-
-/**
- * Runs a `command` agent's program for one `call_model` effect: `{prompt}` in
- * the command becomes the prompt as one argument (no shell), else the prompt
- * goes to stdin. Exit 0 → its stdout with status 200; else its stderr (or
- * stdout) with status 500; not started or timed out → `failed`.
- */
-export async function runCommand(command, effect, { env, signal, report }) {
-  const { spawn } = await import('node:child_process');
-  const prompt = JSON.parse(effect.body).prompt ?? '';
-  const words = commandWords(command);
-  const asArgument = words.some((w) => w.includes('{prompt}'));
-  const argv = words.map((w) => w.replaceAll('{prompt}', prompt));
-  await new Promise((resolve) => {
-    let stdout = '';
-    let stderr = '';
-    let done = false;
-    const finish = (response) => {
-      if (done) return;
-      done = true;
-      if (!signal?.aborted || signal.reason?.name === 'TimeoutError') report(response);
-      resolve();
-    };
-    const child = spawn(argv[0], argv.slice(1), { env, stdio: ['pipe', 'pipe', 'pipe'], signal });
-    child.stdout.setEncoding('utf8').on('data', (d) => { if (stdout.length < MAX_OUTPUT) stdout += d; });
-    child.stderr.setEncoding('utf8').on('data', (d) => { if (stderr.length < MAX_OUTPUT) stderr += d; });
-    child.on('error', (err) => {
-      const why = signal?.reason?.name === 'TimeoutError' ? 'the command gave no answer in time' : `${argv[0]} could not be run: ${err.message}`;
-      finish({ status: 0, body: { kind: 'failed', text: why } });
-    });
-    child.on('close', (code) => {
-      if (code === 0) finish({ status: 200, body: { kind: 'whole', text: stdout } });
-      else finish({ status: 500, body: { kind: 'whole', text: stderr.trim() || stdout.trim() || `exit code ${code}` } });
-    });
-    child.stdin.on('error', () => {});
-    child.stdin.end(asArgument ? '' : prompt);
-  });
 }

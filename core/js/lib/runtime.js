@@ -12,6 +12,7 @@ import { AgentnetError } from './errors.js';
 export let core = null;
 
 let webSocketFallback = null;
+let commandRunnerOfRuntime = null;
 let secretStoreFallback = null;
 let secretStore;
 
@@ -21,9 +22,10 @@ let secretStore;
  * package). When both the full and the lite entry are imported, the full
  * core (the one with shared documents) serves both.
  */
-export function useCore(bindings, { fallbackWebSocket, secretStore: store } = {}) {
+export function useCore(bindings, { fallbackWebSocket, secretStore: store, runCommand } = {}) {
   if (!core || !hasDocuments(core)) core = bindings;
   webSocketFallback ??= fallbackWebSocket ?? null;
+  commandRunnerOfRuntime ??= runCommand ?? null;
   secretStoreFallback ??= store ?? null;
 }
 
@@ -34,6 +36,11 @@ export function useCore(bindings, { fallbackWebSocket, secretStore: store } = {}
 export async function defaultSecretStore() {
   secretStore ??= (async () => (await secretStoreFallback?.()) ?? null)().catch(() => null);
   return secretStore;
+}
+
+/** How this runtime runs a command agent's program (`runCommand(command, effect, {env, signal, report})`), or null. */
+export function commandRunner() {
+  return commandRunnerOfRuntime;
 }
 
 /** True when `bindings` were built with shared documents (the full entry). */

@@ -112,10 +112,11 @@ pub fn card(
 ) -> Option<Value> {
     let config = network.config();
     let tools = skills(network.state(), agent, viewer);
-    // A member that says it takes tasks (an LLM agent) has a card without tools too.
+    // A member without tools that says it takes tasks (an LLM agent) has a
+    // card too, its one skill taking a task in words.
     let takes_tasks = agent
         .and_then(|a| network.state().members.get(a))
-        .filter(|m| m.profile.tasks == Some(true));
+        .filter(|m| tools.is_empty() && m.profile.tasks == Some(true));
     if agent.is_some() && tools.is_empty() && takes_tasks.is_none() {
         return None;
     }

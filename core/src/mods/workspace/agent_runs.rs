@@ -1,14 +1,17 @@
 //! The network's guard against agents talking among themselves without end.
 //!
 //! Agents keep the conversation rules ([`crate::agent::rules`]): they stop
-//! answering each other after a few turns without a person. An agent that
-//! does not (a bug, a loop of two scripts) would flood a channel; so
+//! answering each other after a few turns without a person. Agents that do
+//! not (a bug, two scripts answering each other) would flood a channel; so
 //! `mod/workspace` counts, per conversation (a channel, or the two parties
-//! of a direct conversation, with the thread), the chat messages in a row
-//! from members that are not people, and refuses the next one past
-//! [`MAX_AGENT_RUN`] until a person (`human:*`) posts there. The counts live
-//! in memory, bounded to [`MAX_CONVERSATIONS`]: after a restart a run starts
-//! again from zero, which allows at most one more run.
+//! of a direct conversation, with the thread), the turns agents take in a
+//! row without a person — a chat message from a member that is not a person
+//! and not the sender of the message before it — and refuses the next turn
+//! past [`MAX_AGENT_RUN`] until a person (`human:*`) posts there. One agent
+//! posting many messages in a row (a feed, a bridge, a log) takes no turns:
+//! that is the rate limiter's to bound. The counts live in memory, bounded
+//! to [`MAX_CONVERSATIONS`]: after a restart a run starts again from zero,
+//! which allows at most one more run.
 
 use crate::error::{ErrorCode, Rejection};
 use crate::event::Event;
@@ -16,7 +19,7 @@ use crate::ids::address::{Address, Entity};
 use crate::ids::ulid::EventId;
 use std::collections::BTreeMap;
 
-/// Chat messages in a row from agents, in one conversation, that the network accepts.
+/// Turns agents take in a row, in one conversation, that the network accepts.
 pub const MAX_AGENT_RUN: u32 = 24;
 /// Conversations counted at once; the least recently active is forgotten first.
 pub const MAX_CONVERSATIONS: usize = 4096;
@@ -24,10 +27,18 @@ pub const MAX_CONVERSATIONS: usize = 4096;
 /// A conversation: a room, or the two parties of a direct one (in order); and the thread.
 type Conversation = (Address, Option<Address>, Option<EventId>);
 
-/// Runs of agent messages per conversation.
+/// A conversation's run: the turns agents took, who posted last, when (a tick).
+#[derive(Debug, Clone)]
+struct Run {
+    turns: u32,
+    last: Address,
+    tick: u64,
+}
+
+/// Runs of agent turns per conversation.
 #[derive(Debug, Default)]
 pub struct AgentRuns {
-    runs: BTreeMap<Conversation, (u32, u64)>,
+    runs: BTreeMap<Conversation, Run>,
     tick: u64,
 }
 
@@ -47,24 +58,28 @@ fn conversation_of(event: &Event) -> Conversation {
 }
 
 impl AgentRuns {
-    /// Refuses an agent's message to a conversation whose run is spent.
+    /// Refuses an agent's turn in a conversation whose run is spent.
     pub fn check(&self, event: &Event) -> Result<(), Rejection> {
         if is_person(&event.source) {
             return Ok(());
         }
         match self.runs.get(&conversation_of(event)) {
-            Some((run, _)) if *run >= MAX_AGENT_RUN => Err(Rejection::new(
-                ErrorCode::RateLimited,
-                format!(
-                    "agents have posted {run} messages in a row in this conversation without a \
-                     person; a person must post here before agents go on"
-                ),
-            )),
+            Some(run) if run.turns >= MAX_AGENT_RUN && run.last != event.source => {
+                Err(Rejection::new(
+                    ErrorCode::RateLimited,
+                    format!(
+                        "agents have answered each other {} times in a row in this conversation \
+                         without a person; a person must post here before agents go on",
+                        run.turns
+                    ),
+                ))
+            }
             _ => Ok(()),
         }
     }
 
-    /// Counts an accepted message: a person's ends the run.
+    /// Counts an accepted message: a person's ends the run; an agent's is a
+    /// turn unless it follows its own message.
     pub fn record(&mut self, event: &Event) {
         let conversation = conversation_of(event);
         if is_person(&event.source) {
@@ -72,14 +87,22 @@ impl AgentRuns {
             return;
         }
         self.tick += 1;
-        let entry = self.runs.entry(conversation).or_insert((0, 0));
-        entry.0 = entry.0.saturating_add(1);
-        entry.1 = self.tick;
+        let tick = self.tick;
+        let run = self.runs.entry(conversation).or_insert(Run {
+            turns: 0,
+            last: event.source.clone(),
+            tick,
+        });
+        if run.last != event.source || run.turns == 0 {
+            run.turns = run.turns.saturating_add(1);
+        }
+        run.last = event.source.clone();
+        run.tick = tick;
         if self.runs.len() > MAX_CONVERSATIONS {
             let oldest = self
                 .runs
                 .iter()
-                .min_by_key(|(_, (_, tick))| *tick)
+                .min_by_key(|(_, run)| run.tick)
                 .map(|(c, _)| c.clone());
             if let Some(oldest) = oldest {
                 self.runs.remove(&oldest);
@@ -104,8 +127,10 @@ mod tests {
         .unwrap()
     }
 
-    fn fill(runs: &mut AgentRuns, source: &str, target: &str) {
+    /// Two agents take turns in `target` until the run is spent.
+    fn fill(runs: &mut AgentRuns, target: &str) {
         for n in 0..u128::from(MAX_AGENT_RUN) {
+            let source = if n % 2 == 0 { "agent:a" } else { "agent:b" };
             let event = post(n, source, target, None);
             assert!(runs.check(&event).is_ok(), "message {n}");
             runs.record(&event);
@@ -115,11 +140,16 @@ mod tests {
     #[test]
     fn agents_are_stopped_in_a_channel_until_a_person_posts() {
         let mut runs = AgentRuns::default();
-        fill(&mut runs, "agent:a", "channel/general");
-        let refused = runs.check(&post(99, "agent:b", "channel/general", None));
+        fill(&mut runs, "channel/general");
+        let refused = runs.check(&post(99, "agent:a", "channel/general", None));
         let refused = refused.unwrap_err();
         assert_eq!(refused.code, ErrorCode::RateLimited);
         assert!(refused.message.contains("a person must post"));
+        assert!(
+            runs.check(&post(99, "agent:b", "channel/general", None))
+                .is_ok(),
+            "the last to post may go on: it takes no new turn"
+        );
         assert!(
             runs.check(&post(99, "agent:a", "channel/general", Some(1)))
                 .is_ok(),
@@ -139,6 +169,20 @@ mod tests {
     }
 
     #[test]
+    fn one_agent_posting_many_messages_takes_no_turns() {
+        let mut runs = AgentRuns::default();
+        for n in 0..1000 {
+            let event = post(n, "agent:feed", "channel/news", None);
+            assert!(runs.check(&event).is_ok(), "message {n}");
+            runs.record(&event);
+        }
+        assert!(
+            runs.check(&post(1001, "agent:other", "channel/news", None))
+                .is_ok()
+        );
+    }
+
+    #[test]
     fn a_direct_conversation_counts_both_ways() {
         let mut runs = AgentRuns::default();
         for n in 0..u128::from(MAX_AGENT_RUN) {
@@ -149,7 +193,7 @@ mod tests {
             };
             runs.record(&post(n, from, to, None));
         }
-        assert!(runs.check(&post(99, "agent:b", "agent:a", None)).is_err());
+        assert!(runs.check(&post(99, "agent:a", "agent:b", None)).is_err());
         assert!(runs.check(&post(99, "agent:a", "agent:c", None)).is_ok());
     }
 
@@ -160,5 +204,6 @@ mod tests {
             runs.record(&post(n, "agent:a", &format!("channel/c{n}"), None));
         }
         assert_eq!(runs.runs.len(), MAX_CONVERSATIONS);
+        assert!(runs.runs.values().all(|run| run.turns == 1));
     }
 }
