@@ -234,6 +234,25 @@ test('provider failures are said in the conversation and the agent keeps answeri
   }
 });
 
+test('a model that does not finish in time is said, and the next question is answered', async () => {
+  const helper = await llm('agent:patient', { timeoutMs: 700 });
+  const ivy = await connect('human:ivy');
+  try {
+    provider.script('openai', [slow('one two three four five six seven eight', { delayMs: 300 }), text('On time now.')]);
+    let answered = next(ivy, 'workspace.message.posted', (e) => e.source === 'agent:patient');
+    await ivy.post('agent:patient', 'count');
+    const late = await answered;
+    assert.equal(late.payload.content, 'I could not answer: the model provider could not be reached: no answer in time.');
+    assert.equal(late.payload.failed, true);
+    answered = next(ivy, 'workspace.message.posted', (e) => e.source === 'agent:patient' && e.id !== late.id);
+    await ivy.post('agent:patient', 'again');
+    assert.equal((await answered).payload.content, 'On time now.');
+  } finally {
+    helper.close();
+    ivy.close();
+  }
+});
+
 test('no key: Agent.llm says which variable before connecting', async () => {
   await assert.rejects(
     Agent.llm({ url: edge.url, network, name: 'agent:nokey', provider: 'anthropic_messages', baseUrl: provider.anthropicBase, model: 'claude-sonnet-4-5', keyVar: 'MISSING_ANTHROPIC_KEY', env: {} }),

@@ -69,7 +69,8 @@ export async function callProvider(effect, { env, fetch: fetchImpl, signal, repo
     report({ ...base, body: { kind: 'end' } });
   } catch (err) {
     if (signal?.aborted && signal.reason?.name !== 'TimeoutError') return;
-    report({ status: 0, body: { kind: 'failed', text: `the answer broke off: ${String(err?.message ?? err)}` } });
+    const why = signal?.reason?.name === 'TimeoutError' ? 'no answer in time' : `the answer broke off: ${String(err?.message ?? err)}`;
+    report({ status: 0, body: { kind: 'failed', text: why } });
   }
 }
 
