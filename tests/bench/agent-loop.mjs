@@ -28,6 +28,7 @@
 
 import { performance } from 'node:perf_hooks';
 import { Agent } from '../../core/js/index.js';
+import { nextEvent } from '../support/events.mjs';
 import { core } from '../../core/js/lib/runtime.js';
 import { createNetwork, startEdge } from '../support/edge.mjs';
 import { startScriptedProvider, text } from '../support/scripted-provider.mjs';
@@ -161,18 +162,9 @@ function loopOverhead() {
   return rows;
 }
 
-/** Resolves with the first event of `type` that `match` accepts. */
-function next(agent, type, match) {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no ${type} in time`)), 30000);
-    const handler = (event) => {
-      if (!match(event)) return;
-      clearTimeout(timer);
-      agent.off(type, handler);
-      resolve(performance.now());
-    };
-    agent.on(type, handler);
-  });
+/** When (performance.now()) the first event of `type` that `match` accepts arrives. */
+function arrival(agent, type, match) {
+  return nextEvent(agent, type, match).then(() => performance.now());
 }
 
 async function endToEnd() {
@@ -199,8 +191,8 @@ async function endToEnd() {
         }]);
         const question = `question ${i}`;
         let asked;
-        const writing = next(ann, 'workspace.agent.activity', (e) => e.payload?.state === 'writing');
-        const answered = next(ann, 'workspace.message.posted', (e) => String(e.source) === 'agent:bench' && e.payload?.content === `Answer ${i}: it ships Friday.`);
+        const writing = arrival(ann, 'workspace.agent.activity', (e) => e.payload?.state === 'writing');
+        const answered = arrival(ann, 'workspace.message.posted', (e) => String(e.source) === 'agent:bench' && e.payload?.content === `Answer ${i}: it ships Friday.`);
         const t0 = performance.now();
         asked = ann.post('agent:bench', question);
         const [tWriting, tAnswer] = await Promise.all([writing, answered, asked]);

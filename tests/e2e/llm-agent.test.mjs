@@ -12,6 +12,7 @@ import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcT
 import { Agent } from '../../core/js/index.js';
 import { createNetwork, startEdge } from '../support/edge.mjs';
 import { startScriptedProvider, text, toolCall, error, slow } from '../support/scripted-provider.mjs';
+import { collectEvents, nextEvent } from '../support/events.mjs';
 
 const KEY = 'sk-test-7f3a9c2e5b1d4f6a8c0e2b4d6f8a1c3e';
 let edge;
@@ -42,28 +43,6 @@ function llm(name, extra = {}) {
   });
 }
 
-/** Resolves with the first event of `type` that `match` accepts (rejects after 30 s). */
-function next(agent, type, match = () => true) {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no ${type} in time`)), 30000);
-    const handler = (event) => {
-      if (!match(event)) return;
-      clearTimeout(timer);
-      agent.off(type, handler);
-      resolve(event);
-    };
-    agent.on(type, handler);
-  });
-}
-
-/** Every event of `type` from now on. */
-function collect(agent, type) {
-  const seen = [];
-  agent.on(type, (event) => seen.push(event));
-  return seen;
-}
-
-const answerTo = (question) => (e) => e.payload?.answers === question.id;
 const requestsSince = (n) => provider.requests.slice(n).filter((r) => r.provider);
 
 test('a mention in a thread: the agent uses another member\'s tool and answers in the thread, streaming as it goes', async () => {
@@ -83,8 +62,8 @@ test('a mention in a thread: the agent uses another member\'s tool and answers i
       toolCall('forecast', { city: 'Paris' }),
       slow('Friday in Paris looks sunny, with a high of 21 °C.', { delayMs: 40 }),
     ]);
-    const activity = collect(ann, 'workspace.agent.activity');
-    const answered = next(ann, 'workspace.message.posted', (e) => e.source === 'agent:helper');
+    const activity = collectEvents(ann, 'workspace.agent.activity');
+    const answered = nextEvent(ann, 'workspace.message.posted', (e) => e.source === 'agent:helper');
     const question = await ann.post('channel/plans', '@helper what will the weather be?', {
       inReplyTo: root.id, metadata: { mentions: ['agent:helper'] },
     });
@@ -139,7 +118,7 @@ test('a direct message is answered to its sender; an unaddressed channel message
     const before = provider.requests.length;
     provider.script('openai', [text('Hello Bob!')]);
     await bob.post('channel/lobby', 'just chatting among people here');
-    const answered = next(bob, 'workspace.message.posted', (e) => e.source === 'agent:desk');
+    const answered = nextEvent(bob, 'workspace.message.posted', (e) => e.source === 'agent:desk');
     const dm = await bob.post('agent:desk', 'hi desk');
     const answer = await answered;
     assert.equal(answer.target, 'human:bob');
@@ -170,9 +149,9 @@ test('two agents mentioning each other stop after the bound, and a person starts
     };
     // Two answers are scripted; a third call would get "(no scripted answer)" and be counted.
     provider.script('openai', [mentionOther, mentionOther]);
-    const posts = collect(cy, 'workspace.message.posted');
+    const posts = collectEvents(cy, 'workspace.message.posted');
     await cy.post('channel/echo', '@ping start the rally');
-    await next(cy, 'workspace.message.posted', (e) => e.source !== 'human:cy' && posts.filter((p) => p.source !== 'human:cy').length >= 2);
+    await nextEvent(cy, 'workspace.message.posted', (e) => e.source !== 'human:cy' && posts.filter((p) => p.source !== 'human:cy').length >= 2);
     // Both answered once; the third would exceed two agent turns without a person.
     await cy.request('core', 'network.ping', {});
     await new Promise((resolve) => setTimeout(resolve, 1500));
@@ -193,12 +172,12 @@ test('Stop from the person who asked ends the answer midway: the stream is cut, 
   try {
     const before = provider.requests.length;
     provider.script('openai', [slow('one two three four five six seven eight nine ten eleven twelve thirteen fourteen', { delayMs: 250 })]);
-    const writing = next(dee, 'workspace.agent.activity', (e) => e.payload.state === 'writing');
+    const writing = nextEvent(dee, 'workspace.agent.activity', (e) => e.payload.state === 'writing');
     const question = await dee.post('agent:talker', 'count slowly');
     await writing;
     await eve.send('agent:talker', 'workspace.agent.stop', { message: question.id });
-    const idle = next(dee, 'workspace.agent.activity', (e) => e.payload.state === 'idle' && e.payload.message === question.id);
-    const posted = collect(dee, 'workspace.message.posted');
+    const idle = nextEvent(dee, 'workspace.agent.activity', (e) => e.payload.state === 'idle' && e.payload.message === question.id);
+    const posted = collectEvents(dee, 'workspace.message.posted');
     await dee.send('agent:talker', 'workspace.agent.stop', { message: question.id });
     await idle;
     await new Promise((resolve) => setTimeout(resolve, 800));
@@ -222,7 +201,7 @@ test('provider failures are said in the conversation and the agent keeps answeri
       ['two', /refused the key .*check the agent's key variable/],
       ['three', /^Back again\.$/],
     ]) {
-      const answered = next(fay, 'workspace.message.posted', (e) => e.source === 'agent:steady' && e.payload.content.match(said));
+      const answered = nextEvent(fay, 'workspace.message.posted', (e) => e.source === 'agent:steady' && e.payload.content.match(said));
       await fay.post('agent:steady', asked);
       const answer = await answered;
       assert.equal(answer.payload.failed === true, asked !== 'three');
@@ -239,12 +218,12 @@ test('a model that does not finish in time is said, and the next question is ans
   const ivy = await connect('human:ivy');
   try {
     provider.script('openai', [slow('one two three four five six seven eight', { delayMs: 300 }), text('On time now.')]);
-    let answered = next(ivy, 'workspace.message.posted', (e) => e.source === 'agent:patient');
+    let answered = nextEvent(ivy, 'workspace.message.posted', (e) => e.source === 'agent:patient');
     await ivy.post('agent:patient', 'count');
     const late = await answered;
     assert.equal(late.payload.content, 'I could not answer: the model provider could not be reached: no answer in time.');
     assert.equal(late.payload.failed, true);
-    answered = next(ivy, 'workspace.message.posted', (e) => e.source === 'agent:patient' && e.id !== late.id);
+    answered = nextEvent(ivy, 'workspace.message.posted', (e) => e.source === 'agent:patient' && e.id !== late.id);
     await ivy.post('agent:patient', 'again');
     assert.equal((await answered).payload.content, 'On time now.');
   } finally {
@@ -258,7 +237,9 @@ test('no key: Agent.llm says which variable before connecting', async () => {
     Agent.llm({ url: edge.url, network, name: 'agent:nokey', provider: 'anthropic_messages', baseUrl: provider.anthropicBase, model: 'claude-sonnet-4-5', keyVar: 'MISSING_ANTHROPIC_KEY', env: {} }),
     (err) => err.code === 'invalid_request' && /MISSING_ANTHROPIC_KEY/.test(err.message),
   );
-  const { agents } = await (await connect('agent:look')).discover();
+  const look = await connect('agent:look');
+  const { agents } = await look.discover();
+  look.close();
   assert.ok(!agents.some((a) => a.address === 'agent:nokey'), 'it never joined');
 });
 
@@ -343,16 +324,16 @@ test('agentnet-sdk connect --command: a command-line agent answers with what it 
     '--command', `${process.execPath} ${script}`], {}, /answers in/);
   const gus = await connect('human:gus');
   try {
-    let answered = next(gus, 'workspace.message.posted', (e) => e.source === 'agent:coder');
+    let answered = nextEvent(gus, 'workspace.message.posted', (e) => e.source === 'agent:coder');
     await gus.post('agent:coder', 'please fix the flaky test');
     let answer = await answered;
     assert.match(answer.payload.content, /^coder read 1 message\(s\) via argument; last: human:gus: please fix the flaky test/);
     assert.match(answer.payload.content, new RegExp(`mcp: ${edge.url}/networks/${network}/mcp`));
-    answered = next(gus, 'workspace.message.posted', (e) => e.source === 'agent:piped');
+    answered = nextEvent(gus, 'workspace.message.posted', (e) => e.source === 'agent:piped');
     await gus.post('agent:piped', 'hello over stdin');
     answer = await answered;
     assert.match(answer.payload.content, /via stdin; last: human:gus: hello over stdin/);
-    answered = next(gus, 'workspace.message.posted', (e) => e.source === 'agent:coder' && e.payload.failed);
+    answered = nextEvent(gus, 'workspace.message.posted', (e) => e.source === 'agent:coder' && e.payload.failed);
     await gus.post('agent:coder', 'now fail please');
     answer = await answered;
     assert.equal(answer.payload.content, 'I could not answer: the command failed: error: the simulated agent failed.');
@@ -372,7 +353,7 @@ test('agentnet-sdk agent: one command puts an LLM member in the network; skill w
   try {
     provider.script('openai', [text('Hi Hal, from the CLI.')]);
     const before = provider.requests.length;
-    const answered = next(hal, 'workspace.message.posted', (e) => e.source === 'agent:cli-llm');
+    const answered = nextEvent(hal, 'workspace.message.posted', (e) => e.source === 'agent:cli-llm');
     await hal.post('agent:cli-llm', 'hello');
     assert.equal((await answered).payload.content, 'Hi Hal, from the CLI.');
     assert.equal(requestsSince(before)[0].body.messages[0].content, 'You are the CLI assistant.');

@@ -15,6 +15,7 @@ import { createNetwork } from '../support/edge.mjs';
 import { edgeAndBrowser } from '../support/browser.mjs';
 import { until } from '../support/process.mjs';
 import { PHONE, WIDE, shoot } from '../support/shots.mjs';
+import { nextEvent } from '../support/events.mjs';
 
 const started = edgeAndBrowser();
 const ACTIVITY = 'workspace.agent.activity';
@@ -30,17 +31,8 @@ async function say(page, text, composer = page.locator('.conversation-column .co
   await composer.getByRole('button', { name: 'Send' }).click();
 }
 
-/** Resolves with the next `workspace.message.posted` `agent` receives whose content matches `pattern`. */
-function heard(agent, pattern) {
-  return new Promise((resolve) => {
-    const handler = (event) => {
-      if (!pattern.test(event.payload?.content ?? '')) return;
-      agent.off('workspace.message.posted', handler);
-      resolve(event);
-    };
-    agent.on('workspace.message.posted', handler);
-  });
-}
+/** The next `workspace.message.posted` `agent` receives whose content matches `pattern`. */
+const heard = (agent, pattern) => nextEvent(agent, 'workspace.message.posted', (event) => pattern.test(event.payload?.content ?? ''));
 
 test('an agent at work shows as a pending entry its answer replaces; its steps fold; Stop reaches it', async () => {
   const { id } = await createNetwork(started.edge.url, { name: 'Agents at work', mods: ['workspace', 'persistence'] });

@@ -96,7 +96,7 @@ export class LlmAgent {
   #env;
   #fetch;
   #timeoutMs;
-  /** Provider-safe tool name → the tool's address. */
+  /** Provider-safe tool name → the tool's `{address, name}` in the network. */
   #toolNames = new Map();
   #toolsRead = 0;
   #calls = new Map();
@@ -184,7 +184,7 @@ export class LlmAgent {
       const name = String(r.address).replace(/^resource\/tool\//, '');
       const safe = safeToolName(name, taken);
       taken.add(safe);
-      this.#toolNames.set(safe, r.address);
+      this.#toolNames.set(safe, { address: r.address, name });
       // The configuration names tools as the network does; the model sees the safe name.
       const allowed = this.#config.tools === 'all' || this.#config.tools.includes(name) || this.#config.tools.includes(safe);
       if (!allowed) continue;
@@ -270,7 +270,7 @@ export class LlmAgent {
     if (answers && !this.#turns.has(answers)) {
       this.#turns.set(answers, { conversation, asker: this.#sources.get(answers) });
     }
-    const state = status.status === 'calling_tool' ? { state: 'calling_tool', tool: this.#toolNames.get(status.name)?.replace(/^resource\/tool\//, '') ?? status.name } : { state: 'thinking' };
+    const state = status.status === 'calling_tool' ? { state: 'calling_tool', tool: this.#networkName(status.name) } : { state: 'thinking' };
     this.#activity(conversation, answers, state);
   }
 
@@ -316,14 +316,21 @@ export class LlmAgent {
     return { ...this.#env, AGENTNET_ADDRESS: this.address, AGENTNET_NETWORK: this.#agent.network, ...(this.mcpUrl ? { AGENTNET_MCP_URL: this.mcpUrl } : {}) };
   }
 
+  /** The network's name of the tool the model knows as `safe`. */
+  #networkName(safe) {
+    return this.#toolNames.get(safe)?.name ?? safe;
+  }
+
+  /** Hands a tool's (or a question's) outcome to the loop: `output` is JSON text when `ok`, else why it failed. */
+  #toolResult(callId, ok, output) {
+    this.#apply(callCore(() => this.#loop.handleToolResult(callId, ok, output, Date.now())));
+  }
+
   #callTool({ call_id: callId, name, arguments: input }) {
-    const address = this.#toolNames.get(name) ?? name;
+    const address = this.#toolNames.get(name)?.address ?? name;
     this.#agent.invoke(address, input).then(
-      (output) => JSON.stringify(output ?? null),
-      (err) => { throw err; },
-    ).then(
-      (output) => this.#apply(callCore(() => this.#loop.handleToolResult(callId, true, output, Date.now()))),
-      (err) => this.#apply(callCore(() => this.#loop.handleToolResult(callId, false, `${err?.code ?? 'tool_failed'}: ${err?.message ?? err}`, Date.now()))),
+      (output) => this.#toolResult(callId, true, JSON.stringify(output ?? null)),
+      (err) => this.#toolResult(callId, false, `${err?.code ?? 'tool_failed'}: ${err?.message ?? err}`),
     );
   }
 
@@ -331,8 +338,8 @@ export class LlmAgent {
     const entry = this.#tasks.get(conversation.task);
     if (!entry) return;
     entry.task.askInput(question).then(
-      (answer) => this.#apply(callCore(() => this.#loop.handleToolResult(callId, true, JSON.stringify(answer.text ?? ''), Date.now()))),
-      (err) => this.#apply(callCore(() => this.#loop.handleToolResult(callId, false, String(err?.message ?? err), Date.now()))),
+      (answer) => this.#toolResult(callId, true, JSON.stringify(answer.text ?? '')),
+      (err) => this.#toolResult(callId, false, String(err?.message ?? err)),
     );
   }
 
@@ -349,7 +356,7 @@ export class LlmAgent {
     const payload = { content };
     if (answers) payload.answers = answers;
     if (steps?.length) {
-      payload.steps = steps.map((s) => ({ ...s, tool: this.#toolNames.get(s.tool)?.replace(/^resource\/tool\//, '') ?? s.tool }));
+      payload.steps = steps.map((s) => ({ ...s, tool: this.#networkName(s.tool) }));
     }
     if (failed) payload.failed = true;
     const metadata = inReplyTo ? { in_reply_to: inReplyTo } : {};
