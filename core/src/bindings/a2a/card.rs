@@ -113,10 +113,13 @@ pub fn card(
     let config = network.config();
     let tools = skills(network.state(), agent, viewer);
     // A member without tools that says it takes tasks (an LLM agent) has a
-    // card too, its one skill taking a task in words.
+    // card too, its one skill taking a task in words: for members, and for
+    // anyone only when it agreed to be listed outside the network (else its
+    // card would tell a stranger it exists).
     let takes_tasks = agent
         .and_then(|a| network.state().members.get(a))
-        .filter(|m| tools.is_empty() && m.profile.tasks == Some(true));
+        .filter(|m| tools.is_empty() && m.profile.tasks == Some(true))
+        .filter(|m| matches!(viewer, Viewer::Member(_)) || m.profile.listed);
     if agent.is_some() && tools.is_empty() && takes_tasks.is_none() {
         return None;
     }

@@ -183,10 +183,15 @@ fn a_member_that_takes_tasks_has_a_card_without_tools() {
         json!({"type": "network.agent.profile", "target": "core",
         "payload": {"tasks": true, "description": "Answers questions with a language model"}}),
     );
-    let card = match run(
-        &mut world,
-        &get("/agent:alice/.well-known/agent-card.json", Some("1.0")),
-    ) {
+    let anonymous = get("/agent:alice/.well-known/agent-card.json", Some("1.0"));
+    match run(&mut world, &anonymous) {
+        Err(response) => assert_eq!(response.status, 404, "a stranger learns nothing"),
+        Ok(_) => panic!("a card is answered at once"),
+    }
+    let as_member = anonymous
+        .clone()
+        .with_header("Authorization", &format!("Bearer {alice}"));
+    let card = match run(&mut world, &as_member) {
         Err(response) => json_of(&response),
         Ok(_) => panic!("a card is answered at once"),
     };
@@ -195,6 +200,16 @@ fn a_member_that_takes_tasks_has_a_card_without_tools() {
         card["skills"][0]["description"],
         "Answers questions with a language model"
     );
+    send(
+        &mut world,
+        &alice,
+        json!({"type": "network.agent.profile", "target": "core",
+        "payload": {"tasks": true, "listed": true}}),
+    );
+    match run(&mut world, &anonymous) {
+        Err(response) => assert_eq!(response.status, 200, "listed: anyone sees it"),
+        Ok(_) => panic!("a card is answered at once"),
+    }
 }
 
 #[test]
