@@ -22,11 +22,14 @@
 //! * Agents talking among themselves without a person are stopped after
 //!   [`agent_runs::MAX_AGENT_RUN`] messages in a row in one conversation
 //!   ([`agent_runs`]).
+//! * Approvals ([`approvals`]): `workspace.approval.requested` and
+//!   `.decided`, a person deciding an agent's step before it is taken.
 //! * Joins, leaves and disconnects emit `workspace.presence.changed`
 //!   (`{address, status}`) to `agent:broadcast`, so every workspace shows
 //!   who is online.
 
 pub mod agent_runs;
+pub mod approvals;
 pub mod edits;
 pub mod reactions;
 pub mod sessions;
@@ -58,6 +61,7 @@ pub(super) struct Workspace {
     sessions: Sessions,
     threads: Threads,
     agent_runs: agent_runs::AgentRuns,
+    approvals: approvals::Approvals,
 }
 
 impl Workspace {
@@ -79,13 +83,18 @@ impl Workspace {
             sessions: Sessions::default(),
             threads: Threads::default(),
             agent_runs: agent_runs::AgentRuns::default(),
+            approvals: approvals::Approvals::default(),
         }
     }
 
     fn save(&self, out: &mut Outbox<'_>) {
         out.command(Command::SaveModState {
             name: NAME,
-            state: json!({"sessions": self.sessions.by_id, "delegations": self.threads.delegations}),
+            state: json!({
+                "sessions": self.sessions.by_id,
+                "delegations": self.threads.delegations,
+                "approvals": self.approvals.by_id,
+            }),
         });
     }
 
@@ -198,6 +207,8 @@ impl Mod for Workspace {
                     .map(|_| ())
                     .map_err(|e| Rejection::from(&e))
             }
+            approvals::REQUESTED => self.approvals.check_requested(cx, event).map(|_| ()),
+            approvals::DECIDED => self.approvals.check_decided(cx, event).map(|_| ()),
             _ => Ok(()),
         }
     }
@@ -257,6 +268,18 @@ impl Mod for Workspace {
                 self.threads.remember(event, master);
                 self.agent_runs.record(event);
             }
+            approvals::REQUESTED => {
+                if let Ok(open) = self.approvals.check_requested(cx, event) {
+                    self.approvals.open(event.id, open);
+                    self.save(out);
+                }
+            }
+            approvals::DECIDED => {
+                if let Ok(decision) = self.approvals.check_decided(cx, event) {
+                    self.approvals.decide(&decision);
+                    self.save(out);
+                }
+            }
             _ => {}
         }
     }
@@ -273,6 +296,12 @@ impl Mod for Workspace {
             .and_then(|d| serde_json::from_value::<BTreeMap<EventId, _>>(d.clone()).ok())
         {
             self.threads.restore(saved);
+        }
+        if let Some(saved) = state
+            .get("approvals")
+            .and_then(|a| serde_json::from_value(a.clone()).ok())
+        {
+            self.approvals.by_id = saved;
         }
     }
 }

@@ -27,6 +27,7 @@ mod trace;
 mod wakeup;
 mod workspace;
 mod workspace_agent_runs;
+mod workspace_approvals;
 mod workspace_edits;
 mod workspace_reactions;
 

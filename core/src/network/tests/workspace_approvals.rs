@@ -1,0 +1,193 @@
+//! `mod/workspace` approvals through the network: a request to one person
+//! is decided by that person and the decision goes back to the requester;
+//! a request to a channel is decided by the people it names or, naming
+//! none, by a master; a decision comes once, in time, from an approver;
+//! only the requester says a request expired, once it has; an edit keeps
+//! the step's shape; the network remembers open requests across a restore.
+
+use super::*;
+
+const REQUESTED: &str = "workspace.approval.requested";
+const DECIDED: &str = "workspace.approval.decided";
+const HOUR: u64 = 3_600_000;
+
+fn workspace() -> Network {
+    network_with(vec![ModConfig::Workspace(WorkspaceSettings::default())])
+}
+
+fn tool_call(approvers: Value) -> Value {
+    json!({
+        "approvers": approvers,
+        "action": {"kind": "tool_call", "subject": "tool/send_mail",
+                   "summary": "Send the offer to ann@example.com",
+                   "detail": {"to": "ann@example.com"}},
+        "expires_at": 10 + HOUR,
+    })
+}
+
+/// `peer` sends `kind` to `target` at `now`.
+fn send_at(
+    network: &mut Network,
+    peer: &mut Peer,
+    kind: &str,
+    target: &str,
+    payload: Value,
+    now: u64,
+) -> Vec<Effect> {
+    let event = peer.event(kind, target, payload);
+    network.handle_event(Some(&peer.address.clone()), event, now)
+}
+
+/// Sends a request; its id.
+fn request(network: &mut Network, agent: &mut Peer, target: &str, payload: Value) -> String {
+    let event = agent.event(REQUESTED, target, payload);
+    let id = event.id.to_string();
+    let effects = network.handle_event(Some(&agent.address.clone()), event, 10);
+    assert!(!delivered_to(&effects).is_empty(), "{effects:#?}");
+    id
+}
+
+#[test]
+fn a_direct_request_is_decided_by_its_person_and_goes_back_to_the_agent() {
+    let mut network = workspace();
+    let mut ann = join(&mut network, "human:ann");
+    let mut bob = join(&mut network, "human:bob");
+    let mut agent = join(&mut network, "agent:helper");
+    let id = request(&mut network, &mut agent, "human:ann", tool_call(json!([])));
+
+    // Someone else, or the wrong place, is refused; the connection goes on.
+    let decide = json!({"approval": id, "decision": "approved"});
+    let refused = bob.send(&mut network, DECIDED, "agent:helper", decide.clone());
+    assert_eq!(error_code(&refused), ErrorCode::Forbidden);
+    let refused = ann.send(&mut network, DECIDED, "agent:broadcast", decide.clone());
+    assert_eq!(error_code(&refused), ErrorCode::InvalidRequest);
+    // An edit keeps the step's shape.
+    let edited = json!({"approval": id, "decision": "approved", "edited": "text"});
+    let refused = ann.send(&mut network, DECIDED, "agent:helper", edited);
+    assert_eq!(error_code(&refused), ErrorCode::InvalidRequest);
+
+    let edited =
+        json!({"approval": id, "decision": "approved", "edited": {"to": "ann@work.example"}});
+    let approved = ann.send(&mut network, DECIDED, "agent:helper", edited);
+    assert_eq!(delivered_to(&approved), vec!["agent:helper".to_owned()]);
+    // Once only.
+    let again = ann.send(
+        &mut network,
+        DECIDED,
+        "agent:helper",
+        json!({"approval": id, "decision": "denied"}),
+    );
+    assert_eq!(error_code(&again), ErrorCode::AlreadyExists);
+}
+
+#[test]
+fn a_channel_request_is_decided_by_the_people_it_names_or_a_master() {
+    let mut network = workspace();
+    let mut ann = join(&mut network, "human:ann");
+    let mut boss = join(&mut network, "agent:boss");
+    let mut agent = join(&mut network, "agent:helper");
+    let named = request(
+        &mut network,
+        &mut agent,
+        "agent:broadcast",
+        tool_call(json!(["human:ann"])),
+    );
+    let unnamed = request(
+        &mut network,
+        &mut agent,
+        "agent:broadcast",
+        tool_call(json!([])),
+    );
+
+    let deny = |id: &str| json!({"approval": id, "decision": "denied", "reason": "not today"});
+    let refused = boss.send(&mut network, DECIDED, "agent:broadcast", deny(&named));
+    assert_eq!(error_code(&refused), ErrorCode::Forbidden);
+    let denied = ann.send(&mut network, DECIDED, "agent:broadcast", deny(&named));
+    assert!(
+        delivered_to(&denied).contains(&"agent:helper".to_owned()),
+        "{denied:#?}"
+    );
+
+    let refused = ann.send(&mut network, DECIDED, "agent:broadcast", deny(&unnamed));
+    assert_eq!(error_code(&refused), ErrorCode::Forbidden);
+    let denied = boss.send(&mut network, DECIDED, "agent:broadcast", deny(&unnamed));
+    assert!(
+        delivered_to(&denied).contains(&"agent:helper".to_owned()),
+        "{denied:#?}"
+    );
+}
+
+#[test]
+fn a_request_expires_and_then_only_its_requester_says_so() {
+    let mut network = workspace();
+    let mut ann = join(&mut network, "human:ann");
+    let mut agent = join(&mut network, "agent:helper");
+    let id = request(&mut network, &mut agent, "human:ann", tool_call(json!([])));
+    let expired = json!({"approval": id, "decision": "expired"});
+
+    let early = send_at(
+        &mut network,
+        &mut agent,
+        DECIDED,
+        "human:ann",
+        expired.clone(),
+        11,
+    );
+    assert_eq!(error_code(&early), ErrorCode::Forbidden);
+    let late = send_at(
+        &mut network,
+        &mut ann,
+        DECIDED,
+        "agent:helper",
+        json!({"approval": id, "decision": "approved"}),
+        10 + HOUR,
+    );
+    assert_eq!(error_code(&late), ErrorCode::Timeout);
+    let said = send_at(
+        &mut network,
+        &mut agent,
+        DECIDED,
+        "human:ann",
+        expired,
+        10 + HOUR,
+    );
+    assert_eq!(delivered_to(&said), vec!["human:ann".to_owned()]);
+    let again = send_at(
+        &mut network,
+        &mut ann,
+        DECIDED,
+        "agent:helper",
+        json!({"approval": id, "decision": "denied"}),
+        10 + HOUR,
+    );
+    assert_eq!(error_code(&again), ErrorCode::AlreadyExists);
+}
+
+#[test]
+fn bad_requests_get_codes_and_the_connection_goes_on() {
+    let mut network = workspace();
+    let _ann = join(&mut network, "human:ann");
+    let mut agent = join(&mut network, "agent:helper");
+    let mut bad = tool_call(json!([]));
+    bad["expires_at"] = json!(10 + 8 * 24 * HOUR);
+    let mut no_summary = tool_call(json!([]));
+    no_summary["action"]["summary"] = json!("  ");
+    let mut text_args = tool_call(json!([]));
+    text_args["action"]["detail"] = json!("rm -rf");
+    for (target, payload) in [
+        ("human:ann", bad),
+        ("human:ann", no_summary),
+        ("human:ann", text_args),
+        ("human:ann", tool_call(json!(["human:bob"]))),
+        ("agent:broadcast", tool_call(json!(["agent:helper"]))),
+        ("human:ann", json!({"action": "yes"})),
+    ] {
+        let refused = agent.send(&mut network, REQUESTED, target, payload.clone());
+        assert_eq!(error_code(&refused), ErrorCode::InvalidRequest, "{payload}");
+    }
+    let unknown =
+        json!({"approval": crate::EventId::from_parts(1, 1).to_string(), "decision": "denied"});
+    let refused = agent.send(&mut network, DECIDED, "agent:broadcast", unknown);
+    assert_eq!(error_code(&refused), ErrorCode::NotFound);
+    request(&mut network, &mut agent, "human:ann", tool_call(json!([])));
+}
