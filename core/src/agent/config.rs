@@ -131,6 +131,10 @@ fn default_history_depth() -> usize {
     20
 }
 
+fn default_approval_wait() -> u64 {
+    15 * 60
+}
+
 fn default_max_tokens() -> u32 {
     1024
 }
@@ -164,6 +168,16 @@ pub struct AgentConfig {
     /// The tools it may call.
     #[serde(default)]
     pub tools: ToolsAllowed,
+    /// The tools a person approves before each call (`"all"` or names; none by default).
+    #[serde(default)]
+    pub approve_tools: ToolsAllowed,
+    /// Who approves ([`crate::agent::approve`]): none, the person asking
+    /// directly or a channel's masters.
+    #[serde(default)]
+    pub approvers: Vec<Address>,
+    /// How long an approval waits before it expires, in seconds (10 s to a week).
+    #[serde(default = "default_approval_wait")]
+    pub approval_wait_secs: u64,
     /// When it answers.
     #[serde(default)]
     pub answers: AnswerMode,
@@ -208,6 +222,9 @@ pub enum ConfigError {
     /// `max_tokens` is 0.
     #[error("max_tokens must be at least 1")]
     MaxTokens,
+    /// The approval wait is out of range, or an approver is not a member's address.
+    #[error("approval_wait_secs is 10 to 604800, approvers are people's or agents' addresses")]
+    Approval,
     /// A `command` agent without a command, or another agent with one.
     #[error("command is required with provider command (and only there), at most 4096 bytes")]
     Command,
@@ -226,6 +243,7 @@ impl ConfigError {
             Self::HistoryDepth => "agent_config_history_depth",
             Self::ToolName => "agent_config_tool_name",
             Self::MaxTokens => "agent_config_max_tokens",
+            Self::Approval => "agent_config_approval",
             Self::Command => "agent_config_command",
         }
     }
@@ -309,6 +327,11 @@ impl AgentConfig {
         }
         if self.max_tokens == 0 {
             return Err(ConfigError::MaxTokens);
+        }
+        if !(10..=7 * 24 * 3600).contains(&self.approval_wait_secs)
+            || self.approvers.iter().any(|a| !a.entity().is_participant())
+        {
+            return Err(ConfigError::Approval);
         }
         Ok(())
     }

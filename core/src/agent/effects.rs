@@ -8,6 +8,7 @@
 use crate::agent::rules::Place;
 use crate::ids::address::Address;
 use crate::ids::ulid::EventId;
+use crate::mods::workspace::approvals::ApprovalAction;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::fmt;
@@ -43,6 +44,11 @@ pub enum Status {
     Thinking,
     /// Waiting for a tool.
     CallingTool {
+        /// The tool.
+        name: String,
+    },
+    /// Waiting for a person to approve a tool call.
+    AwaitingApproval {
         /// The tool.
         name: String,
     },
@@ -111,6 +117,25 @@ pub enum AgentEffect {
         call_id: String,
         /// The question.
         question: String,
+    },
+    /// Ask a person to approve a step: send `workspace.approval.requested`
+    /// `{approvers, action, expires_at}` to `to` — or, in a task whose
+    /// requester decides (`to` is the requester), ask it as the task's
+    /// question. Answer with `Agent::handle_approval(call_id, outcome)`;
+    /// at `expires_at` with no decision, answer `expired`.
+    AskApproval {
+        /// The conversation the step is for.
+        conversation: Place,
+        /// The tool call's id, which the outcome names.
+        call_id: String,
+        /// Where the card goes: a channel, or one person directly.
+        to: Address,
+        /// Who decides on a channel's card (none: its masters).
+        approvers: Vec<Address>,
+        /// The step.
+        action: ApprovalAction,
+        /// When it expires, unix ms.
+        expires_at: u64,
     },
     /// Post a chat message (`workspace.message.posted`) — or, in a task's
     /// conversation (`task` set), complete the task with `content` (fail it

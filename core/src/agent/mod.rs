@@ -19,7 +19,9 @@
 //! * [`turn`] — the loop itself (streamed answers in `streaming`)
 //! * [`tasks`] — tasks given to the agent, answered by the loop
 //! * [`ask`] — `ask_user`, the question tool of a task
+//! * [`approve`] — tools a person approves before the agent calls them
 
+pub mod approve;
 pub mod ask;
 pub mod budget;
 pub mod chat;

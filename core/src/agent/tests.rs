@@ -946,3 +946,117 @@ fn a_command_agent_gets_a_transcript_and_answers_with_its_output() {
         "I could not answer: the command failed: Error: not logged in."
     );
 }
+
+/// The approval the loop asks for in `effects`: its call id and effect.
+fn asked_approval(effects: &[AgentEffect]) -> (String, &AgentEffect) {
+    effects
+        .iter()
+        .find_map(|e| match e {
+            AgentEffect::AskApproval { call_id, .. } => Some((call_id.clone(), e)),
+            _ => None,
+        })
+        .unwrap_or_else(|| panic!("no approval asked in {effects:?}"))
+}
+
+#[test]
+fn a_tool_that_needs_approval_waits_for_it_and_runs_as_edited() {
+    let mut agent = helper(json!({"approve_tools": ["search"], "approval_wait_secs": 60}));
+    let request = ask(&mut agent, 1, "when does it ship?");
+    let call = openai_tool_call("call_1", "search", r#"{"query":"ship date"}"#);
+    let effects = whole(&mut agent, request, &call);
+    assert!(
+        !effects
+            .iter()
+            .any(|e| matches!(e, AgentEffect::CallTool { .. })),
+        "{effects:?}"
+    );
+    let (call_id, asked) = asked_approval(&effects);
+    let AgentEffect::AskApproval {
+        to,
+        approvers,
+        action,
+        expires_at,
+        ..
+    } = asked
+    else {
+        unreachable!()
+    };
+    assert_eq!(
+        (to, approvers.is_empty()),
+        (&addr("human:ann"), true),
+        "the person asking decides"
+    );
+    assert_eq!(action.subject, "search");
+    assert_eq!(action.detail, json!({"query": "ship date"}));
+    assert_eq!(*expires_at, NOW + 60_000);
+    assert!(effects.iter().any(|e| matches!(
+        e,
+        AgentEffect::Status {
+            status: effects::Status::AwaitingApproval { .. },
+            ..
+        }
+    )));
+
+    let approved = approve::ApprovalOutcome {
+        decision: crate::mods::workspace::approvals::Decision::Approved,
+        edited: Some(json!({"query": "release date"})),
+        by: Some(addr("human:ann")),
+        reason: None,
+    };
+    let effects = agent.handle_approval(&call_id, approved.clone(), NOW);
+    let called = effects.iter().find_map(|e| match e {
+        AgentEffect::CallTool {
+            call_id: c,
+            arguments,
+            ..
+        } => Some((c.clone(), arguments.clone())),
+        _ => None,
+    });
+    assert_eq!(
+        called,
+        Some((call_id.clone(), json!({"query": "release date"})))
+    );
+    let (next, _) = model_call(&agent.handle_tool_result(&call_id, Ok(json!("Friday")), NOW));
+    let effects = whole(&mut agent, next, OPENAI_ANSWER);
+    let AgentEffect::Post { steps, .. } = the_post(&effects) else {
+        unreachable!()
+    };
+    assert_eq!(
+        steps[0].arguments,
+        json!({"query": "release date"}),
+        "the step shows what ran"
+    );
+}
+
+#[test]
+fn a_denied_or_expired_call_is_told_to_the_model_and_not_made() {
+    use crate::mods::workspace::approvals::Decision;
+    for (decision, says) in [
+        (Decision::Denied, "denied this call by human:ann: not now"),
+        (Decision::Expired, "Nobody approved"),
+    ] {
+        let mut agent = helper(json!({"approve_tools": "all"}));
+        let request = ask(&mut agent, 1, "search it");
+        let call = openai_tool_call("call_1", "search", r#"{"query":"x"}"#);
+        let (call_id, _) = asked_approval(&whole(&mut agent, request, &call));
+        let outcome = approve::ApprovalOutcome {
+            decision,
+            edited: None,
+            by: Some(addr("human:ann")),
+            reason: Some("not now".into()),
+        };
+        let effects = agent.handle_approval(&call_id, outcome, NOW);
+        assert!(
+            !effects
+                .iter()
+                .any(|e| matches!(e, AgentEffect::CallTool { .. }))
+        );
+        let (_, body) = model_call(&effects);
+        let told = body["messages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|m| m["role"] == "tool" && m["content"].as_str().unwrap_or("").contains(says));
+        assert!(told, "{decision:?}: {body}");
+    }
+}

@@ -16,6 +16,7 @@
 //! malformed tool call, a spent budget) become a short message posted in
 //! the conversation; the agent keeps running.
 
+use crate::agent::approve::tool_call_effects;
 use crate::agent::ask::{ASK_USER, offered_tools, question_of};
 use crate::agent::budget::Spending;
 use crate::agent::chat::{Entry, Prompt, ProviderError, Reply, ToolCall, ToolDef};
@@ -45,11 +46,11 @@ pub(super) struct Turn {
     /// Bytes of the current stream read so far.
     pub(super) received: usize,
     pub(super) decoder: Option<Decoder>,
-    pending: Vec<ToolCall>,
+    pub(super) pending: Vec<ToolCall>,
     /// The tools called so far, shown under the answer.
     steps: Vec<Step>,
     /// The message the turn answers (none for a task).
-    trigger: Option<EventId>,
+    pub(super) trigger: Option<EventId>,
     /// A message addressed to the agent that arrived during the turn.
     again: Option<EventId>,
 }
@@ -82,7 +83,7 @@ pub struct Agent {
     pub(super) turns: BTreeMap<Place, Turn>,
     pub(super) requests: BTreeMap<RequestId, Place>,
     /// The host's id of each tool call under way: its conversation and the provider's id.
-    calls: BTreeMap<String, (Place, String)>,
+    pub(super) calls: BTreeMap<String, (Place, String)>,
     next_request: u64,
 }
 
@@ -302,20 +303,18 @@ impl Agent {
                 let call_id = format!("tool-{tag}-{i}");
                 self.calls
                     .insert(call_id.clone(), (place.clone(), call.id.clone()));
-                effects.push(AgentEffect::Status {
-                    conversation: place.clone(),
-                    status: Status::CallingTool {
-                        name: call.name.clone(),
-                    },
-                    answers: turn.trigger,
-                });
-                effects.push(AgentEffect::CallTool {
-                    conversation: place.clone(),
-                    call_id,
-                    name: call.name.clone(),
-                    arguments: call.arguments.clone(),
-                });
+                let (name, arguments) = (call.name.clone(), call.arguments.clone());
                 turn.pending.push(call);
+                let answers = turn.trigger;
+                effects.extend(tool_call_effects(
+                    &self.config,
+                    &place,
+                    call_id,
+                    &name,
+                    &arguments,
+                    answers,
+                    now,
+                ));
             } else {
                 turn.entries.push(Entry::ToolResult {
                     content: format!("The tool {} is not available to this agent.", call.name),
