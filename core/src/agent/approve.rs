@@ -96,55 +96,55 @@ pub fn outcome_of_answer(answer: &str) -> ApprovalOutcome {
     }
 }
 
-/// The effects that call `name` for the call `call_id` in `place` — or,
-/// when the configuration says a person approves it first, that ask.
-pub(super) fn tool_call_effects(
-    config: &AgentConfig,
-    place: &Place,
-    call_id: String,
-    name: &str,
-    arguments: &Value,
-    answers: Option<crate::ids::ulid::EventId>,
-    now: u64,
-) -> Vec<AgentEffect> {
-    if !config.approve_tools.allows(name) {
-        return vec![
+impl Agent {
+    /// The effects that call `name` for the call `call_id` in `place` — or,
+    /// when the configuration says a person approves it first, that ask.
+    pub(super) fn tool_call_effects(
+        config: &AgentConfig,
+        place: &Place,
+        call_id: String,
+        name: &str,
+        arguments: &Value,
+        answers: Option<crate::ids::ulid::EventId>,
+        now: u64,
+    ) -> Vec<AgentEffect> {
+        if !config.approve_tools.allows(name) {
+            return vec![
+                AgentEffect::Status {
+                    conversation: place.clone(),
+                    status: Status::CallingTool {
+                        name: name.to_owned(),
+                    },
+                    answers,
+                },
+                AgentEffect::CallTool {
+                    conversation: place.clone(),
+                    call_id,
+                    name: name.to_owned(),
+                    arguments: arguments.clone(),
+                },
+            ];
+        }
+        let (to, approvers) = approval_place(&config.approvers, place);
+        vec![
             AgentEffect::Status {
                 conversation: place.clone(),
-                status: Status::CallingTool {
+                status: Status::AwaitingApproval {
                     name: name.to_owned(),
                 },
                 answers,
             },
-            AgentEffect::CallTool {
+            AgentEffect::AskApproval {
                 conversation: place.clone(),
                 call_id,
-                name: name.to_owned(),
-                arguments: arguments.clone(),
+                to,
+                approvers,
+                action: tool_action(name, arguments),
+                expires_at: now + config.approval_wait_secs.saturating_mul(1000),
             },
-        ];
+        ]
     }
-    let (to, approvers) = approval_place(&config.approvers, place);
-    vec![
-        AgentEffect::Status {
-            conversation: place.clone(),
-            status: Status::AwaitingApproval {
-                name: name.to_owned(),
-            },
-            answers,
-        },
-        AgentEffect::AskApproval {
-            conversation: place.clone(),
-            call_id,
-            to,
-            approvers,
-            action: tool_action(name, arguments),
-            expires_at: now + config.approval_wait_secs.saturating_mul(1000),
-        },
-    ]
-}
 
-impl Agent {
     /// What came of the approval asked for the call `call_id`: approved,
     /// the tool is called (with the edited arguments, if any); denied or
     /// expired, the model hears so as the tool's result.

@@ -16,7 +16,6 @@
 //! malformed tool call, a spent budget) become a short message posted in
 //! the conversation; the agent keeps running.
 
-use crate::agent::approve::tool_call_effects;
 use crate::agent::ask::{ASK_USER, offered_tools, question_of};
 use crate::agent::budget::Spending;
 use crate::agent::chat::{Entry, Prompt, ProviderError, Reply, ToolCall, ToolDef};
@@ -306,7 +305,7 @@ impl Agent {
                 let (name, arguments) = (call.name.clone(), call.arguments.clone());
                 turn.pending.push(call);
                 let answers = turn.trigger;
-                effects.extend(tool_call_effects(
+                effects.extend(Self::tool_call_effects(
                     &self.config,
                     &place,
                     call_id,
