@@ -3,7 +3,7 @@
 export * from './types/answers.js';
 export * from './types/agent.js';
 export * from './types/llm.js';
-import type { LlmAgent, LlmConfig } from './types/llm.js';
+import type { LlmAgent, LlmConfig, ApprovalRequest, ApprovalResult } from './types/llm.js';
 import type {
   ResourceKind,
   Permission,
@@ -373,6 +373,10 @@ export class Agent {
   onFirstResponse(handler: (event: AgentnetEvent, tools: { delegate(to: string, note?: string): Promise<Ack> }) => unknown): this;
   /** Answers messages delegated to this agent; the result goes back where the message was asked. */
   onDelegated(handler: (delegation: AgentnetEvent) => unknown): this;
+  /** Asks a person to approve a step (`workspace.approval.requested`) and waits for the decision; expired requests resolve `expired`. */
+  approval(request: ApprovalRequest): Promise<ApprovalResult>;
+  /** Decides a `workspace.approval.requested` event as one of its approvers. */
+  decideApproval(request: AgentnetEvent, decision: 'approved' | 'denied', options?: { edited?: unknown; reason?: string }): Promise<Ack>;
   /** Sends `network.admin.{action}` (`pause`, `resume`, `archive`, `mod.load`, `member.ban`, `token.rotate`, `settings.update`, `config`, …); masters only. */
   admin(action: string, payload?: unknown): Promise<Ack>;
   leave(): Promise<void>;

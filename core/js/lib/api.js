@@ -21,6 +21,7 @@ export { register, requestToken, rotateKey, revoke, resolveDid, publishCapabilit
 export { networkSocketUrl, resolveNetwork } from './connect.js';
 import { Agent } from './agent.js';
 import { connectLlm } from './llm.js';
+import { requestApproval, decideApproval } from './approvals.js';
 
 /**
  * `Agent.llm(options)` connects an LLM member: `Agent.connect`'s options plus
@@ -29,6 +30,20 @@ import { connectLlm } from './llm.js';
  * the key before connecting. Resolves with an `LlmAgent` (`cancel`, `close`).
  */
 Agent.llm = (options = {}) => connectLlm(Agent, options);
+
+/**
+ * `agent.approval({to, approvers?, kind?, subject, summary, detail, expiresInMs?})`
+ * asks a person to approve a step and resolves with the decision
+ * (`approved` with the detail as edited, `denied`, or `expired`);
+ * `agent.decideApproval(requestEvent, 'approved' | 'denied', {edited, reason})`
+ * decides one as an approver (docs/agents.md, "Approvals").
+ */
+Agent.prototype.approval = function approval(request) {
+  return requestApproval(this, request);
+};
+Agent.prototype.decideApproval = function decide(request, decision, options) {
+  return decideApproval(this, request, decision, options);
+};
 
 export { Agent };
 export { LlmAgent } from './llm.js';

@@ -38,6 +38,9 @@ export function llmConfig(options, address) {
     history_depth: pick('historyDepth', 'history_depth'),
     max_tokens: pick('maxTokens', 'max_tokens'),
     budgets: pick('budgets'),
+    approve_tools: pick('approveTools', 'approve_tools'),
+    approvers: pick('approvers'),
+    approval_wait_secs: pick('approvalWaitSecs', 'approval_wait_secs'),
   };
   return Object.fromEntries(Object.entries(config).filter(([, v]) => v !== undefined));
 }
@@ -244,6 +247,8 @@ export class LlmAgent {
         return this.#callTool(effect);
       case 'ask_input':
         return this.#askInput(effect);
+      case 'ask_approval':
+        return this.#askApproval(effect);
       case 'post':
         return this.#post(effect);
       default:
@@ -270,7 +275,7 @@ export class LlmAgent {
     if (answers && !this.#turns.has(answers)) {
       this.#turns.set(answers, { conversation, asker: this.#sources.get(answers) });
     }
-    const state = status.status === 'calling_tool' ? { state: 'calling_tool', tool: this.#networkName(status.name) } : { state: 'thinking' };
+    const state = status.name ? { state: status.status, tool: this.#networkName(status.name) } : { state: 'thinking' };
     this.#activity(conversation, answers, state);
   }
 
@@ -341,6 +346,24 @@ export class LlmAgent {
       (answer) => this.#toolResult(callId, true, JSON.stringify(answer.text ?? '')),
       (err) => this.#toolResult(callId, false, String(err?.message ?? err)),
     );
+  }
+
+  /** A step waits for a person: a card where the loop says, or a task's question to its requester. */
+  #askApproval({ conversation, call_id: callId, to, approvers, action, expires_at: expiresAt }) {
+    const outcome = (o) => this.#apply(callCore(() => this.#loop.handleApproval(callId, JSON.stringify(o), Date.now())));
+    const subject = this.#networkName(action.subject);
+    const entry = conversation.task && to === conversation.target ? this.#tasks.get(conversation.task) : null;
+    if (entry) {
+      const question = `May I ${action.summary.replace(/^Call /, 'call ')}? Answer "approve" (optionally with the arguments changed, as JSON) or "deny".`;
+      entry.task.askInput(question).then(
+        (answer) => outcome(JSON.parse(core.approvalFromAnswer(String(answer.text ?? '')))),
+        (err) => outcome({ decision: 'denied', reason: String(err?.message ?? err) }),
+      );
+      return;
+    }
+    this.#agent.approval({ to, approvers, kind: action.kind, subject, summary: action.summary, detail: action.detail, expiresInMs: expiresAt - Date.now() })
+      .then(({ decision, edited, detail, by, reason }) => outcome({ decision, edited: edited ? detail : null, by, reason }))
+      .catch((err) => outcome({ decision: 'denied', reason: `the approval could not be asked: ${err?.message ?? err}` }));
   }
 
   #post({ target, in_reply_to: inReplyTo, content, answers, steps, failed, task }) {

@@ -5,6 +5,7 @@
 //! in the core, the same for every host.
 
 use crate::errors::{coded, js_error, millis, parse_json};
+use agentnet_core::agent::approve::{ApprovalOutcome, outcome_of_answer};
 use agentnet_core::agent::chat::ToolDef;
 use agentnet_core::agent::{Agent, AgentConfig, AgentEffect, ModelResponse, Place, RequestId};
 use agentnet_core::{Address, Event};
@@ -98,6 +99,22 @@ impl JsAgentLoop {
         )))
     }
 
+    /// What came of the approval asked for `call_id`: `{decision, edited?, by?, reason?}` (JSON text).
+    #[wasm_bindgen(js_name = handleApproval)]
+    pub fn handle_approval(
+        &mut self,
+        call_id: &str,
+        outcome: &str,
+        now: f64,
+    ) -> Result<String, JsValue> {
+        let outcome: ApprovalOutcome = from_json(outcome, "outcome")?;
+        Ok(effects_json(self.inner.handle_approval(
+            call_id,
+            outcome,
+            millis(now),
+        )))
+    }
+
     /// A task given to the agent: its id, who asked, its message text.
     #[wasm_bindgen(js_name = handleTask)]
     pub fn handle_task(
@@ -121,6 +138,14 @@ impl JsAgentLoop {
         let place: Place = from_json(conversation, "conversation")?;
         Ok(effects_json(self.inner.cancel(&place)))
     }
+}
+
+/// A person's answer to an approval asked as a task's question, read as an
+/// outcome (`{decision, edited?, reason?}`, JSON text): `approve`/`yes`,
+/// perhaps with edited arguments as a JSON object, else denied.
+#[wasm_bindgen(js_name = approvalFromAnswer)]
+pub fn approval_from_answer(answer: &str) -> String {
+    serde_json::to_string(&outcome_of_answer(answer)).unwrap_or_default()
 }
 
 /// The agent's configuration read and checked without starting it: the

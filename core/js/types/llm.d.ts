@@ -32,6 +32,12 @@ export interface LlmConfig {
   historyDepth?: number;
   maxTokens?: number;
   budgets?: LlmBudgets;
+  /** Tools a person approves before each call (`'all'` or names). */
+  approveTools?: 'all' | string[];
+  /** Who approves: none — the person asking directly, a channel's masters; else these (a channel's card names them; from a direct conversation the first decides). */
+  approvers?: string[];
+  /** How long an approval waits before it expires, in seconds (default 900). */
+  approvalWaitSecs?: number;
   /** Channels to be in from the start (`general` or `channel/general`; made when missing). */
   channels?: string[];
   /** The same fields as a config file (snake_case), merged under the options. */
@@ -57,4 +63,33 @@ export interface LlmAgent {
   cancel(message: string | { id: string }): void;
   /** Stops every turn and closes the connection. */
   close(): void;
+}
+
+/** What `agent.approval()` asks. */
+export interface ApprovalRequest {
+  /** Where the card goes: a channel (its named approvers or masters decide) or one person (who decides). */
+  to: string;
+  approvers?: string[];
+  kind?: 'tool_call' | 'task' | 'message';
+  /** What it acts on: the tool, the agent, the channel. */
+  subject: string;
+  /** One line for people: what will happen. */
+  summary: string;
+  /** What an approver may edit: a tool's arguments (an object), a task's or message's text. */
+  detail: unknown;
+  /** Default 15 minutes. */
+  expiresInMs?: number;
+  signal?: AbortSignal;
+}
+
+/** What came of an approval. */
+export interface ApprovalResult {
+  /** The request's event id. */
+  approval: string;
+  decision: 'approved' | 'denied' | 'expired';
+  /** The detail as approved (edited or not). */
+  detail: unknown;
+  edited: boolean;
+  by: string | null;
+  reason: string | null;
 }
