@@ -21,7 +21,7 @@ mod enrichment;
 mod persistence;
 pub mod pipeline;
 mod rate_limiter;
-pub(crate) mod workspace;
+pub mod workspace;
 
 pub use access_control::check_resource_permissions;
 pub use analytics::Analytics;

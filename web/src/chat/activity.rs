@@ -28,6 +28,8 @@ pub enum Doing {
     UsingTool(String),
     /// Writing its answer: the whole of it so far.
     Writing(String),
+    /// Waiting for a person to approve using the named tool.
+    AwaitingApproval(String),
 }
 
 /// An agent's latest activity about one message.
@@ -62,6 +64,7 @@ impl Activity {
             Doing::Thinking => "is thinking…".to_owned(),
             Doing::UsingTool(tool) => format!("is using {tool}…"),
             Doing::Writing(_) => "is writing…".to_owned(),
+            Doing::AwaitingApproval(tool) => format!("is waiting for approval to use {tool}…"),
         }
     }
 
@@ -69,7 +72,7 @@ impl Activity {
     pub fn text(&self) -> &str {
         match &self.doing {
             Doing::Writing(text) => text,
-            Doing::Thinking | Doing::UsingTool(_) => "",
+            Doing::Thinking | Doing::UsingTool(_) | Doing::AwaitingApproval(_) => "",
         }
     }
 }
@@ -111,6 +114,10 @@ pub fn read(event: &Event, me: &str, now: u64) -> Option<Said> {
             Doing::UsingTool(tool.unwrap_or("a tool").chars().take(TOOL_CHARS).collect())
         }
         "writing" => Doing::Writing(text("text").unwrap_or("").to_owned()),
+        "awaiting_approval" => {
+            let tool = text("tool").map(str::trim).filter(|t| !t.is_empty());
+            Doing::AwaitingApproval(tool.unwrap_or("a tool").chars().take(TOOL_CHARS).collect())
+        }
         _ => return None,
     };
     Some(Said::Working(Activity {

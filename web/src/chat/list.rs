@@ -307,6 +307,9 @@ pub fn MessageList(
                         }}
                     </For>
                     <super::working::PendingAnswers in_thread />
+                    <Show when=move || !in_thread>
+                        <super::approvals::ApprovalCards />
+                    </Show>
                 </ul>
             </div>
             <Show when=move || { unseen.get() != 0 && !at_bottom.get() }>

@@ -18,9 +18,10 @@
 //! is (and pictures in a viewer); [`jump`] opens a conversation at one
 //! message (a search result, a shared link); [`activity`] and [`working`]
 //! show agents at work on an answer (with Stop), [`steps`] the tools an
-//! agent's answer used.
+//! agent's answer used, [`approvals`] the cards of approvals agents ask for.
 
 pub mod activity;
+pub mod approvals;
 pub mod attach;
 pub mod attachment_view;
 pub mod changes;

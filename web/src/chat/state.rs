@@ -92,6 +92,8 @@ pub struct Chat {
     pub(super) jump_hints: StoredValue<BTreeMap<EventId, u64>>,
     /// What agents are doing about messages ([`super::working`]).
     pub(super) activities: RwSignal<super::activity::Activities>,
+    /// The approval requests seen ([`super::approvals`]).
+    pub(super) approvals: RwSignal<super::approvals::Cards>,
 }
 
 impl Chat {
@@ -131,6 +133,7 @@ impl Chat {
             seek: RwSignal::new(None),
             jump_hints: StoredValue::new(BTreeMap::new()),
             activities: RwSignal::new(Default::default()),
+            approvals: RwSignal::new(Default::default()),
         };
         chat.recall_read(session.network_name());
         let tabs = Tabs::open(&session.network_name(), move |news| chat.apply_news(news));
@@ -245,6 +248,7 @@ impl Chat {
         match effect {
             ReplicaEffect::Received(event) if self.take_change(event) => {}
             ReplicaEffect::Received(event) if self.take_activity(event) => {}
+            ReplicaEffect::Received(event) if self.take_approval(event) => {}
             ReplicaEffect::Received(event) if is_conversation_event(event) => {
                 let line = line_from(event, LineState::Received, &self.session.me_text());
                 if is_direct(&line.conversation) {
