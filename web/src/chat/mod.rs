@@ -18,9 +18,11 @@
 //! is (and pictures in a viewer); [`jump`] opens a conversation at one
 //! message (a search result, a shared link); [`activity`] and [`working`]
 //! show agents at work on an answer (with Stop), [`steps`] the tools an
-//! agent's answer used, [`approvals`] the cards of approvals agents ask for.
+//! agent's answer used, [`approvals`] (with
+//! [`approval_cards`]) the cards of approvals agents ask for.
 
 pub mod activity;
+pub mod approval_cards;
 pub mod approvals;
 pub mod attach;
 pub mod attachment_view;

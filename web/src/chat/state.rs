@@ -92,8 +92,7 @@ pub struct Chat {
     pub(super) jump_hints: StoredValue<BTreeMap<EventId, u64>>,
     /// What agents are doing about messages ([`super::working`]).
     pub(super) activities: RwSignal<super::activity::Activities>,
-    /// The approval requests seen ([`super::approvals`]).
-    pub(super) approvals: RwSignal<super::approvals::Cards>,
+    pub(super) approvals: RwSignal<super::approval_cards::Cards>,
 }
 
 impl Chat {
@@ -247,8 +246,7 @@ impl Chat {
         self.on_history(effect);
         match effect {
             ReplicaEffect::Received(event) if self.take_change(event) => {}
-            ReplicaEffect::Received(event) if self.take_activity(event) => {}
-            ReplicaEffect::Received(event) if self.take_approval(event) => {}
+            ReplicaEffect::Received(e) if self.take_activity(e) || self.take_approval(e) => {}
             ReplicaEffect::Received(event) if is_conversation_event(event) => {
                 let line = line_from(event, LineState::Received, &self.session.me_text());
                 if is_direct(&line.conversation) {
