@@ -12,7 +12,7 @@ pub enum WebPushError {
     #[error("{0} is not a P-256 key")]
     BadKey(&'static str),
     /// The message does not fit in one record (push services take 4096 bytes).
-    #[error("the notification is {0} bytes; at most {max} fit in a push message", max = super::ece::MAX_PLAINTEXT)]
+    #[error("the notification is {0} bytes: too large for one push message")]
     TooLarge(usize),
     /// An encrypted message that does not decrypt (a receiver's check).
     #[error("the push message does not decrypt")]
