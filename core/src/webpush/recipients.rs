@@ -86,6 +86,11 @@ impl Notice {
     }
 }
 
+/// Whether events of this type may notify anyone (a host need not keep others for [`notices`]).
+pub fn may_notify(event_type: &str) -> bool {
+    [APPROVAL_REQUEST, TASK_UPDATE, MESSAGE_POSTED].contains(&event_type)
+}
+
 /// The notices `event` (accepted by the network) gives.
 pub fn notices(facts: &dyn Facts, event: &Event) -> Vec<Notice> {
     let mut out = match event.event_type.as_str() {

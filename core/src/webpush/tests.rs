@@ -418,6 +418,8 @@ fn an_agents_message_notifies_the_people_it_is_for() {
         .is_empty()
     );
     // Other event types notify nobody.
+    assert!(super::recipients::may_notify("workspace.message.posted"));
+    assert!(!super::recipients::may_notify("workspace.reaction.added"));
     assert!(
         notices(
             &w,
