@@ -3,7 +3,9 @@
 // the network's VAPID key and registers the subscription with the edge,
 // whose push then reaches a local push service (tests/support/push-receiver.mjs
 // checks the VAPID token and decrypts with Node's crypto); unticking it
-// removes it. Screenshots of the setting at both sizes and schemes.
+// removes it; the service worker shows a push (delivered through the
+// DevTools protocol) with its tag and place. Screenshots of the setting at
+// both sizes and schemes.
 //
 // Headless Chromium has no push service to subscribe with (the real
 // PushManager.subscribe is tried first and its refusal recorded), so the
@@ -132,6 +134,38 @@ test('the setting subscribes this browser, the edge pushes to it, and unticking 
     assert.deepEqual(receiver.received.slice(later).map((p) => p.path), ['/push/watch'], 'nothing pushed to the page after unticking');
   } finally {
     agent.close();
+    await context.close();
+  }
+});
+
+test('the service worker shows a pushed notice while no workspace window is open, tagged and pointing at its place', async () => {
+  const { id } = await createNetwork(edge.url, { name: 'Push SW', mods: ['workspace'] });
+  const context = await browser.newContext({ viewport: WIDE });
+  await context.grantPermissions(['notifications'], { origin: edge.url });
+  const page = await context.newPage();
+  try {
+    const cdp = await context.newCDPSession(page);
+    const registrations = [];
+    cdp.on('ServiceWorker.workerRegistrationUpdated', ({ registrations: r }) => registrations.push(...r));
+    await cdp.send('ServiceWorker.enable');
+    await page.goto(`${edge.url}/n/${id}`);
+    await page.evaluate(() => navigator.serviceWorker.ready.then(() => true));
+    const registration = await until('the service worker registration', async () =>
+      registrations.find((r) => r.scopeURL.startsWith(edge.url) && !r.isDeleted) ?? null);
+    // No window of the workspace in front: the push is shown.
+    await page.goto('about:blank');
+    const notice = { title: 'agent:bot answered you', body: 'noon', tag: 'event-1', url: `/n/${id}/with/agent:bot` };
+    await cdp.send('ServiceWorker.deliverPushMessage', {
+      origin: edge.url, registrationId: registration.registrationId, data: JSON.stringify(notice),
+    });
+    await page.goto(`${edge.url}/n/${id}`);
+    const shown = await until('the notification', async () => {
+      const list = await page.evaluate(async () => (await (await navigator.serviceWorker.ready).getNotifications())
+        .map((n) => ({ title: n.title, body: n.body, tag: n.tag, url: n.data?.url })));
+      return list.length ? list : null;
+    });
+    assert.deepEqual(shown, [notice]);
+  } finally {
     await context.close();
   }
 });
