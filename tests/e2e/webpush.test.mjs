@@ -7,6 +7,7 @@
 // (410) is forgotten; the keys are never answered back.
 
 import { test, before, after } from 'node:test';
+import { createECDH } from 'node:crypto';
 import assert from 'node:assert/strict';
 import { createNetwork, startEdge } from '../support/edge.mjs';
 import { call } from '../support/http.mjs';
@@ -49,16 +50,22 @@ async function nextForAnn() {
   };
 }
 
+// The deployment's VAPID key, as an operator sets it (a Worker secret; a var here).
+const operator = createECDH('prime256v1');
+operator.generateKeys();
+const scalar = operator.getPrivateKey();
+const VAPID_PRIVATE = Buffer.concat([Buffer.alloc(32 - scalar.length), scalar]).toString('base64url');
+
 before(async () => {
   receiver = await startReceiver({ status: (p) => (p === '/push/gone' ? 410 : 201) });
-  edge = await startEdge({ allowLocalFetches: true });
+  edge = await startEdge({ allowLocalFetches: true, vars: { AGENTNET_VAPID_PRIVATE_KEY: VAPID_PRIVATE } });
   ({ id: network } = await createNetwork(edge.url, { name: 'pushes', mods: ['workspace'] }));
   ann = await join('human:ann');
   bot = await join('agent:bot');
   const got = await call(edge.url, 'GET', path('/v1/push/key'));
   assert.equal(got.status, 200);
   key = got.json.key;
-  assert.equal(Buffer.from(key, 'base64url').length, 65, 'an uncompressed P-256 point');
+  assert.equal(key, operator.getPublicKey().toString('base64url'), "the deployment's key");
   annSub = makeSubscription(`${receiver.origin}/push/ann`);
   const added = await call(edge.url, 'POST', path('/v1/push/subscriptions'), { token: ann, body: annSub.json });
   assert.equal(added.status, 201, JSON.stringify(added.json));
@@ -82,8 +89,12 @@ test('a subscription needs a member session and a checked endpoint and keys', as
   });
   assert.equal(privateHost.status, 400);
   assert.match(privateHost.json.message, /endpoint refused/);
-  const again = await call(edge.url, 'GET', path('/v1/push/key'));
-  assert.equal(again.json.key, key, 'the network keeps its key');
+  // Neither the subscription's keys nor the VAPID private key are in any event a member reads.
+  const polled = await call(edge.url, 'GET', path('/v1/events?after=0&limit=200'), { token: bot });
+  assert.equal(polled.status, 200);
+  const seen = JSON.stringify(polled.json);
+  for (const secret of [annSub.json.keys.p256dh, annSub.json.keys.auth, VAPID_PRIVATE]) assert.ok(!seen.includes(secret));
+  assert.ok(!edge.log.join('').includes(VAPID_PRIVATE), 'the private key is never logged');
 });
 
 test('an agent writing to a person, mentioning them or answering them notifies them', async () => {
