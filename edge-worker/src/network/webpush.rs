@@ -131,9 +131,12 @@ impl NetworkHost {
             }
             let key = self.vapid_key()?;
             let subject = self.env.var(VAPID_SUBJECT_VAR).ok().map(|v| v.to_string());
-            let subject = subject
-                .filter(|s| !s.is_empty())
-                .or_else(|| self.origin.borrow().clone());
+            let subject = subject.filter(|s| !s.is_empty()).or_else(|| {
+                self.origin
+                    .borrow()
+                    .clone()
+                    .filter(|o| o.starts_with("https://"))
+            });
             for subscription in subscriptions {
                 let mut bytes = [0u8; 48];
                 bytes[..32].copy_from_slice(&random_seed());
