@@ -71,3 +71,38 @@ self.addEventListener('fetch', (event) => {
     }
   })());
 });
+
+// Web Push (docs/workspace.md, "Notifications"): the edge pushes what is for
+// the person ({title, body, tag, url}); it is shown unless a window of the
+// workspace is in front (the page tells of it there). The tag is the event's
+// id, so the page's own notification and the pushed one show once.
+self.addEventListener('push', (event) => {
+  let shown = {};
+  try {
+    shown = event.data ? event.data.json() : {};
+  } catch {
+    shown = { body: event.data?.text() ?? '' };
+  }
+  event.waitUntil((async () => {
+    const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
+    if (windows.some((w) => w.focused && w.visibilityState === 'visible')) return;
+    await self.registration.showNotification(shown.title || 'agentnet', {
+      body: shown.body ?? '', tag: shown.tag, icon: '/icons/icon-192.png', data: { url: shown.url ?? '/' },
+    });
+  })());
+});
+
+// A click opens where the notice points (a conversation, a task) in a window
+// of the workspace, or a new one. Only this origin's pages are opened.
+self.addEventListener('notificationclick', (event) => {
+  event.notification.close();
+  const url = new URL(event.notification.data?.url ?? '/', self.location.origin);
+  if (url.origin !== self.location.origin) return;
+  event.waitUntil((async () => {
+    const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
+    const open = windows.find((w) => new URL(w.url).origin === url.origin);
+    if (!open) return self.clients.openWindow(url.href);
+    const focused = await open.focus();
+    return focused.navigate ? focused.navigate(url.href) : undefined;
+  })());
+});

@@ -28,6 +28,8 @@
 //!   local-first replica, reading the network's answers as typed payloads
 //! * [`agent`] — agents that think: the agent loop, the conversation rules and the
 //!   model providers' wire formats, driven by a host
+//! * [`webpush`] — Web Push: who is notified of which event, VAPID (RFC 8292) and message
+//!   encryption (RFC 8291) for the push requests the edge sends
 //! * `fuzzing` — the fuzz targets' bodies, for the core's tests and the fuzz
 //!   crate only (feature `fuzzing`, hidden)
 
@@ -54,6 +56,7 @@ pub mod outbound;
 pub mod replica;
 pub mod throttle;
 pub mod verification;
+pub mod webpush;
 
 pub use error::{Coded, ErrorCode, Rejection};
 pub use event::{DecodeError, Event, Limits};

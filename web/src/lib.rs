@@ -175,7 +175,7 @@ fn my_address(network: &str) -> Address {
 /// address belongs to whoever first joined as it): made up before the first
 /// join and remembered (localStorage, shared by the tabs) like the address.
 fn my_secret(network: &str, address: &Address) -> String {
-    let key = format!("secret:{network}:{address}");
+    let key = storage::secret_key(network, &address.to_string());
     if let Some(secret) = storage::recall(&key).filter(|s| s.len() >= 16) {
         return secret;
     }

@@ -127,6 +127,11 @@ pub async fn write(network: &str, rows: Vec<ReplicaRow>) -> bool {
     write_rows(network, text, LOG_KEPT as u32).await.is_ok()
 }
 
+/// The key the member secret of `address` in `network` is kept under (see [`recall`]).
+pub fn secret_key(network: &str, address: &str) -> String {
+    format!("secret:{network}:{address}")
+}
+
 /// A value kept across reloads (localStorage), if any.
 pub fn recall(key: &str) -> Option<String> {
     remembered(key)

@@ -31,6 +31,7 @@
 //! * [`oauth`] — each network's OAuth authorization server for its MCP endpoint (consent = join)
 //! * [`a2a`] — A2A (JSON-RPC, both generations) at `/networks/{id}/a2a`
 //! * [`ioa`] — IOA (spaces, nodes, the message graph, SSE) at `/networks/{id}/ioa`
+//! * [`webpush`] — members' Web Push subscriptions and the VAPID key at `/networks/{id}/v1/push/`
 
 pub mod a2a;
 pub mod admin;
@@ -60,6 +61,7 @@ pub mod send;
 pub mod session;
 pub mod sockets;
 pub mod sse;
+pub mod webpush;
 pub mod ws;
 
 #[cfg(test)]

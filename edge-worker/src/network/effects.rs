@@ -120,6 +120,8 @@ impl NetworkHost {
         self.start_outbound();
         // Discovery queries go to the registry; listing changes to it and the directory.
         self.start_discovery_io();
+        // Web Push notices of what was committed.
+        self.start_webpush();
         Ok(())
     }
 
@@ -239,6 +241,7 @@ impl Host for Applier<'_> {
                     store: &self.store,
                 };
                 end_all(&mut credentials, member)?;
+                crate::network::webpush_store::forget(&self.store.sql, member)?;
             }
             Effect::Store(row) => {
                 host.mcp.noticed(&effect);
@@ -276,6 +279,7 @@ impl Host for Applier<'_> {
                 links,
             } => {
                 self.store.append(*seq, event, *retain, audiences, links);
+                host.webpush.appended(event);
                 if !links.is_empty() {
                     host.ioa.appended(*seq, event);
                 }

@@ -11,6 +11,7 @@ use crate::host::{now_ms, random_seed, request_of, respond};
 use crate::mcp::store as mcp_store;
 use crate::network::object::NetworkHost;
 use crate::network::storage::Store;
+use crate::network::webpush_store;
 use crate::oauth::store as oauth_store;
 use agentnet_core::bindings::http::{self, Outcome, Target, TestHook};
 use agentnet_core::bindings::mcp::session::{McpHost, Session as McpSession};
@@ -19,8 +20,10 @@ use agentnet_core::bindings::oauth::{
     grants::{Client, Grant, OAuthHost},
 };
 use agentnet_core::bindings::policy::{Expired, Policy, SessionRow, TicketRow};
+use agentnet_core::bindings::webpush::PushStore;
 use agentnet_core::bindings::{self, BindingHost, Collected, create, mcp, sse};
 use agentnet_core::network::Effect;
+use agentnet_core::webpush::Subscription;
 use agentnet_core::{Address, EventId, Network};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -144,6 +147,23 @@ impl BindingHost for RequestIo<'_> {
     }
 }
 
+/// Members' push subscriptions (`crate::network::webpush`).
+impl PushStore for RequestIo<'_> {
+    type Error = worker::Error;
+
+    fn push_public_key(&mut self) -> Result<String> {
+        Ok(self.host.vapid_key()?.public_b64url())
+    }
+
+    fn add_subscription(&mut self, member: &Address, subscription: &Subscription) -> Result<()> {
+        webpush_store::add(&self.sql(), member, subscription, now_ms())
+    }
+
+    fn remove_subscription(&mut self, member: &Address, endpoint: &str) -> Result<bool> {
+        webpush_store::remove(&self.sql(), &member.to_string(), endpoint)
+    }
+}
+
 impl McpHost for RequestIo<'_> {
     fn mcp_session(&mut self, id: &str) -> Result<Option<McpSession>> {
         mcp_store::get(&self.sql(), id)
@@ -191,6 +211,9 @@ impl NetworkHost {
             Ok(request) => request,
             Err(response) => return respond(response),
         };
+        if let Some((id, route)) = bindings::webpush::target(&request) {
+            return self.serve_push(&request, &id, route);
+        }
         if let Some(id) = bindings::a2a::remote::add_target(&request) {
             return self.add_remote(request, id).await;
         }

@@ -38,3 +38,6 @@ pub mod sse;
 pub mod storage;
 pub mod text_index;
 pub mod unjoined;
+pub mod webpush;
+pub mod webpush_queue;
+pub mod webpush_store;

@@ -63,6 +63,8 @@ pub struct NetworkHost {
     pub(crate) outbound: crate::a2a::live::Outbound,
     /// Discovery queries, listing and directory updates waiting for a commit.
     pub(crate) discovery: crate::network::discovery_queue::DiscoveryIo,
+    /// Events whose Web Push notices wait for their commit; the VAPID key.
+    pub(crate) webpush: crate::network::webpush_queue::PushQueue,
     /// This host, for tasks that outlive a request (an MCP stream's answers).
     pub(crate) me: std::rc::Weak<NetworkHost>,
     /// The Worker's bindings (the registry object, for identity lookups).
@@ -107,6 +109,7 @@ impl NetworkHost {
         }
         let store = Store::open(self.state.storage().sql(), self.pending_appends.clone())?;
         crate::oauth::store::open(&store.sql)?;
+        crate::network::webpush_store::open(&store.sql)?;
         self.schema_ready.set(true);
         Ok(store)
     }
@@ -253,6 +256,7 @@ impl NetworkHost {
             ioa: Default::default(),
             outbound: Default::default(),
             discovery: Default::default(),
+            webpush: Default::default(),
             me,
             env,
             origin: RefCell::new(None),

@@ -11,7 +11,8 @@
 //! its [`list`] of [`line`]s in [`markdown`] and the [`composer`]) and the sidebar
 //! ([`Conversations`], which creates [`channels`]); [`sessions`] names and
 //! updates Workspace sessions; [`unread`] counts what the person has not seen
-//! and [`notify`] tells them of what is for them while the tab is hidden;
+//! and [`notify`] tells them of what is for them while the tab is hidden,
+//! [`push`] (Web Push) when it is closed;
 //! [`edits`] edits and deletes the person's own messages; [`reactions`]
 //! shows and toggles reactions; [`attach`] and [`attachment_view`] attach
 //! files to a message and show them, [`file_view`] shows a file as what it
@@ -42,6 +43,7 @@ pub mod messages;
 pub mod notify;
 pub mod own;
 pub mod pane;
+pub mod push;
 pub mod reaction_counts;
 pub mod reactions;
 pub mod reads;

@@ -67,6 +67,7 @@ pub fn NotifyControl() -> impl IntoView {
         "unsupported" => ().into_any(),
         "granted" => view! {
             <p class="notify-state" role="status">"Notifications on for mentions and direct messages"</p>
+            <super::push::PushControl />
         }
         .into_any(),
         "denied" => view! {
