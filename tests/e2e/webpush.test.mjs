@@ -144,13 +144,16 @@ test('an approval asked of a person notifies them', async () => {
   const next = await nextForAnn();
   const asked = await call(edge.url, 'POST', path('/v1/events'), {
     token: bot,
-    body: { type: 'workspace.approval.request', target: 'human:ann', payload: { id: 'ap-1', approvers: ['human:ann'], summary: 'Pay the 40 EUR deposit?' } },
+    body: {
+      type: 'workspace.approval.requested', target: 'human:ann',
+      payload: { action: { kind: 'tool_call', subject: 'pay', summary: 'Pay the 40 EUR deposit?', detail: { eur: 40 } }, expires_at: Date.now() + 600_000 },
+    },
   });
-  assert.equal(asked.status, 200, `the network takes workspace.approval.request: ${JSON.stringify(asked.json)}`);
+  assert.equal(asked.status, 200, `the network takes workspace.approval.requested: ${JSON.stringify(asked.json)}`);
   const shown = await next();
   assert.equal(shown.title, 'agent:bot asks for your approval');
   assert.equal(shown.body, 'Pay the 40 EUR deposit?');
-  assert.equal(shown.tag, 'approval:ap-1');
+  assert.match(shown.tag, /^approval:[0-9A-Z]{26}$/);
 });
 
 test('a gone subscription (410) is forgotten; one can be removed', async () => {

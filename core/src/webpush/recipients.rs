@@ -2,8 +2,9 @@
 //! way of reaching a person away from the page) follows. Pure: an event
 //! and what the network knows ([`Facts`]) in, [`Notice`]s out.
 //!
-//! * `workspace.approval.request` `{id?, approvers: [address…], summary?}`:
-//!   each approver, or the network's masters when none is named.
+//! * `workspace.approval.requested` `{approvers, action: {summary, …}}`
+//!   ([`crate::mods::workspace::approvals`]): each approver named; naming
+//!   none, the person it was sent to directly, or the network's masters.
 //! * `task.update` from a task's partner to `awaiting-input`,
 //!   `awaiting-completion`, `completed`, `failed` or `rejected`: the person
 //!   who started the task (its requester).
@@ -23,7 +24,7 @@ use crate::model::task::TaskState;
 use serde_json::Value;
 
 /// The event type an agent sends to ask people for an approval.
-pub const APPROVAL_REQUEST: &str = "workspace.approval.request";
+pub const APPROVAL_REQUEST: &str = crate::mods::workspace::approvals::REQUESTED;
 /// A task's partner changing its state.
 pub const TASK_UPDATE: &str = "task.update";
 /// A chat message.
@@ -143,13 +144,20 @@ fn approval(facts: &dyn Facts, event: &Event) -> Vec<Notice> {
                 .collect()
         })
         .unwrap_or_default();
-    let approvers = if named.is_empty() {
-        facts.masters()
-    } else {
+    let approvers = if !named.is_empty() {
         named
+    } else if event.target.entity().is_participant() {
+        vec![event.target.clone()]
+    } else {
+        facts.masters()
     };
-    let summary = text(&event.payload, "summary").unwrap_or("");
-    let id = text(&event.payload, "id").map_or_else(|| event.id.to_string(), str::to_owned);
+    let summary = event
+        .payload
+        .get("action")
+        .and_then(|a| a.get("summary"))
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    let id = event.id.to_string();
     let network = facts.network();
     approvers
         .into_iter()

@@ -275,10 +275,10 @@ fn to_of(list: &[super::Notice]) -> Vec<String> {
 fn an_approval_notifies_its_approvers_or_else_the_masters() {
     let w = world();
     let named = event(
-        "workspace.approval.request",
+        "workspace.approval.requested",
         "agent:bot",
         "human:cy",
-        json!({"id": "ap1", "approvers": ["human:cy", "human:dee", "human:cy", "agent:bot"], "summary": "Send the invoice?"}),
+        json!({"approvers": ["human:cy", "human:dee", "human:cy", "agent:bot"], "action": {"summary": "Send the invoice?"}}),
         json!({}),
     );
     let got = notices(&w, &named);
@@ -290,13 +290,13 @@ fn an_approval_notifies_its_approvers_or_else_the_masters() {
     assert_eq!(got[0].reason, Reason::Approval);
     assert_eq!(got[0].title, "agent:bot asks for your approval");
     assert_eq!(got[0].body, "Send the invoice?");
-    assert_eq!(got[0].tag, "approval:ap1");
+    assert_eq!(got[0].tag, format!("approval:{}", id(99)));
     assert_eq!(
         got[0].path,
         format!("/n/net/with/agent:bot?message={}", id(99))
     );
     let nobody = event(
-        "workspace.approval.request",
+        "workspace.approval.requested",
         "agent:bot",
         "channel/ops",
         json!({"approvers": []}),
@@ -305,6 +305,18 @@ fn an_approval_notifies_its_approvers_or_else_the_masters() {
     let got = notices(&w, &nobody);
     assert_eq!(to_of(&got), ["human:boss", "human:ann"]);
     assert!(got[0].path.starts_with("/n/net/channel/ops?message="));
+    let direct = event(
+        "workspace.approval.requested",
+        "agent:bot",
+        "human:dee",
+        json!({"action": {"summary": "Pay?"}}),
+        json!({}),
+    );
+    assert_eq!(
+        to_of(&notices(&w, &direct)),
+        ["human:dee"],
+        "a direct request's person"
+    );
 }
 
 #[test]
