@@ -19,11 +19,15 @@
 //! * [`turn`] — the loop itself (streamed answers in `streaming`)
 //! * [`tasks`] — tasks given to the agent, answered by the loop
 //! * [`ask`] — `ask_user`, the question tool of a task
+//! * [`assistant`] — the personal assistant's tools: plan, find agents, delegate
+//! * `delegation` — following the tasks an assistant hands out
 
 pub mod ask;
+pub mod assistant;
 pub mod budget;
 pub mod chat;
 pub mod config;
+mod delegation;
 pub mod effects;
 pub mod memory;
 pub mod providers;
@@ -32,9 +36,12 @@ pub mod sse;
 mod streaming;
 pub mod tasks;
 pub mod turn;
+mod turn_state;
 
-pub use config::{AgentConfig, ConfigError, ProviderKind};
-pub use effects::{AgentEffect, ModelResponse, RequestId, ResponseBody};
+pub use config::{AgentConfig, AgentMode, ConfigError, ProviderKind};
+pub use effects::{
+    AgentEffect, DelegationUpdate, ModelResponse, Progress, RequestId, ResponseBody,
+};
 pub use rules::Place;
 pub use turn::Agent;
 
