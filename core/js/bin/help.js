@@ -38,6 +38,8 @@ const OPTIONS = {
   description: '--description T   agent/connect: what it does, for people',
   tools: '--tools all|A,B    agent: the network\'s tools it may call (default none)',
   answers: '--answers MODE     agent/connect: addressed (default) or every_message',
+  mode: '--mode MODE        agent: chat (default) or assistant (plans, finds agents, hands out tasks)',
+  assistant: '--assistant       agent: --mode assistant',
   'history-depth': '--history-depth N agent/connect: messages of the conversation sent (default 20)',
   'max-tokens': '--max-tokens N     agent: the longest reply (default 1024)',
   'tokens-per-hour': '--tokens-per-hour N  agent: token budget per hour (default 200000)',
@@ -98,7 +100,7 @@ With OPENAI_API_KEY (or ANTHROPIC_API_KEY) set, one command is enough:
   agentnet-sdk agent --url http://127.0.0.1:8787 --network demo --as agent:assistant
 Any OpenAI-compatible server (Ollama, vLLM, llama.cpp, LM Studio, OpenRouter,
 Groq, Together) works with --base-url, --model and --key-var. Runs until Ctrl-C.`,
-    options: [...JOIN, 'provider', 'base-url', 'model', 'key-var', 'tools', 'max-tokens', 'tokens-per-hour', 'tool-rounds', ...THINKING],
+    options: [...JOIN, 'provider', 'base-url', 'model', 'key-var', 'tools', 'max-tokens', 'tokens-per-hour', 'tool-rounds', 'mode', 'assistant', ...THINKING],
   },
   connect: {
     args: '--command "CMD"',
