@@ -177,10 +177,10 @@ test('the delegation thread in the workspace: the person answers the relayed que
     await say('4 people');
     const answer = list.locator('.message:not(.answering)', { hasText: 'Ann has been told' });
     await answer.waitFor({ timeout: 60_000 });
-    assert.equal(await answer.getByRole('link').count(), 2, 'a link to each task');
-    const plan = list.locator('.message', { hasText: 'Plan' });
+    assert.equal(await answer.locator('.markdown a[href*="/tasks/"]').count(), 2, 'a link to each task');
+    const plan = list.locator('.message .markdown', { hasText: 'Tell Ann about the booking' });
     assert.equal(await plan.count(), 1);
-    assert.equal(await list.locator('.message', { hasText: 'Asked agent:booker' }).count(), 1);
+    assert.equal(await list.locator('.message .markdown', { hasText: 'Asked agent:booker' }).count(), 1);
     assert.deepEqual(team.inputs, ['4 people']);
     await shoot(page, 'assistant-thread', async (p) => {
       await p.mouse.move(0, 0);
