@@ -139,6 +139,10 @@ test('a person DMs the assistant: plan, two agents found by capability, two task
     // The tasks are the network's: both completed, given by the assistant.
     const { tasks: given } = await helper.agent.listTasks();
     for (const t of tasks) assert.equal(given.find((g) => g.id === t.task)?.state, 'completed');
+    // The person they were for reads them too (what the links open), without taking part.
+    const { tasks: hers } = await ann.listTasks();
+    assert.deepEqual(hers.map((t) => t.id).sort(), tasks.map((t) => t.task).sort());
+    assert.ok(hers.every((t) => t.on_behalf_of === 'human:ann' && t.requester === 'agent:assistant'));
 
     // The model saw the candidates found by capability and the tasks' outcomes.
     const calls = provider.requests.slice(first).filter((r) => r.provider);

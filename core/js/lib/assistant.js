@@ -89,10 +89,10 @@ export class AssistantHost {
     );
   }
 
-  async #delegate({ call_id: callId, to, instructions }) {
+  async #delegate({ call_id: callId, to, instructions, on_behalf_of: onBehalfOf }) {
     let handle;
     try {
-      handle = await this.#agent.startTask(to, instructions);
+      handle = await this.#agent.startTask(to, instructions, onBehalfOf ? { onBehalfOf } : {});
     } catch (err) {
       this.#delegation(callId, { update: 'finished', state: 'failed', text: `${err?.code ?? 'failed'}: ${err?.message ?? err}` });
       return;

@@ -18,7 +18,7 @@
 use crate::agent::chat::{ToolCall, ToolDef};
 use crate::agent::config::{AgentConfig, AgentMode};
 use crate::agent::effects::{AgentEffect, Progress, Status};
-use crate::agent::rules::Place;
+use crate::agent::rules::{Place, is_person};
 use crate::ids::address::Address;
 use crate::ids::ulid::EventId;
 use serde_json::{Value, json};
@@ -271,6 +271,7 @@ impl Assist {
                             call_id: call_id.to_owned(),
                             to,
                             instructions,
+                            on_behalf_of: is_person(&place.target).then(|| place.target.clone()),
                         },
                     ],
                     now: None,

@@ -345,7 +345,10 @@ fn questions_wait_their_turn_and_a_stop_cancels_the_tasks() {
     ]);
     let effects = whole(&mut agent, request, &both);
     let ids: Vec<String> = effects.iter().filter_map(delegate_id).collect();
-    assert!(matches!(&effects[3], AgentEffect::Delegate { to, .. } if to.to_string() == "agent:b"));
+    assert!(
+        matches!(&effects[3], AgentEffect::Delegate { to, on_behalf_of: Some(ann), .. }
+        if to.to_string() == "agent:b" && ann.to_string() == "human:ann")
+    );
     let mut asked = BTreeMap::new();
     for (n, call) in ids.iter().enumerate() {
         agent.handle_delegation(call, started(&format!("t{n}")), NOW);

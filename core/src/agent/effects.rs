@@ -150,6 +150,10 @@ pub enum AgentEffect {
         to: Address,
         /// What it is asked to do.
         instructions: String,
+        /// The person it is for (the person of a direct conversation), who
+        /// may read the task (`payload.on_behalf_of` of `task.create`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        on_behalf_of: Option<Address>,
     },
     /// Send a person's answer to a delegated task waiting for input
     /// (AIP `task.message`, which moves it back to working).
