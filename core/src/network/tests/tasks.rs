@@ -380,7 +380,7 @@ fn a_task_asked_for_a_person_is_listed_to_them_who_take_no_part_in_it() {
             .map(|t| t["id"].as_str().unwrap().to_owned())
             .collect()
     };
-    assert_eq!(listed(&mut ann, &mut network), [id.clone()]);
+    assert_eq!(listed(&mut ann, &mut network), std::slice::from_ref(&id));
     assert!(listed(&mut carol, &mut network).is_empty(), "nobody else");
     // Ann reads it; she does not act in it.
     let answer = json!({"task": id, "parts": [{"text": "4"}]});
