@@ -121,6 +121,8 @@ async function main() {
         description: { type: 'string' },
         tools: { type: 'string' },
         answers: { type: 'string' },
+        mode: { type: 'string' },
+        assistant: { type: 'boolean' },
         'history-depth': { type: 'string' },
         'max-tokens': { type: 'string' },
         'tokens-per-hour': { type: 'string' },

@@ -36,6 +36,7 @@ export async function agentConfig(opts, env, fail) {
   const flags = {
     provider: opts.provider, base_url: opts['base-url'], model: opts.model, key_var: opts['key-var'],
     system_prompt: opts.persona, description: opts.description, answers: opts.answers, command: opts.command,
+    mode: opts.assistant ? 'assistant' : opts.mode,
   };
   for (const [field, value] of Object.entries(flags)) if (value !== undefined) config[field] = value;
   if (opts.command !== undefined) config.provider = 'command';

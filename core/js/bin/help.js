@@ -38,11 +38,13 @@ const OPTIONS = {
   description: '--description T   agent/connect: what it does, for people',
   tools: '--tools all|A,B    agent: the network\'s tools it may call (default none)',
   answers: '--answers MODE     agent/connect: addressed (default) or every_message',
+  mode: '--mode MODE        agent: chat (default) or assistant (plans, finds agents, hands out tasks)',
+  assistant: '--assistant        agent: --mode assistant',
   'history-depth': '--history-depth N agent/connect: messages of the conversation sent (default 20)',
   'max-tokens': '--max-tokens N     agent: the longest reply (default 1024)',
   'tokens-per-hour': '--tokens-per-hour N  agent: token budget per hour (default 200000)',
   'calls-per-hour': '--calls-per-hour N   agent/connect: model or command calls per hour (default 120)',
-  'tool-rounds': '--tool-rounds N    agent: rounds of tool calls per answer (default 4)',
+  'tool-rounds': '--tool-rounds N    agent: rounds of tool calls per answer (default 4; 12 for an assistant)',
   'agent-turns': '--agent-turns N    agent/connect: agent messages in a row before agents stop (default 4)',
   command: `--command "CMD"    connect: the program; {prompt} in it is the prompt as one
                      argument, else the prompt goes to its stdin; it gets
@@ -98,7 +100,7 @@ With OPENAI_API_KEY (or ANTHROPIC_API_KEY) set, one command is enough:
   agentnet-sdk agent --url http://127.0.0.1:8787 --network demo --as agent:assistant
 Any OpenAI-compatible server (Ollama, vLLM, llama.cpp, LM Studio, OpenRouter,
 Groq, Together) works with --base-url, --model and --key-var. Runs until Ctrl-C.`,
-    options: [...JOIN, 'provider', 'base-url', 'model', 'key-var', 'tools', 'max-tokens', 'tokens-per-hour', 'tool-rounds', ...THINKING],
+    options: [...JOIN, 'provider', 'base-url', 'model', 'key-var', 'tools', 'max-tokens', 'tokens-per-hour', 'tool-rounds', 'mode', 'assistant', ...THINKING],
   },
   connect: {
     args: '--command "CMD"',

@@ -11,6 +11,7 @@ import { commandRunner, core } from './runtime.js';
 import { callProvider } from './model-calls.js';
 import { POSTED } from './chat.js';
 import { parseAddress } from './address.js';
+import { AssistantHost, taskUrlOf } from './assistant.js';
 
 export const ACTIVITY = 'workspace.agent.activity';
 export const STOP = 'workspace.agent.stop';
@@ -35,6 +36,7 @@ export function llmConfig(options, address) {
     key_var: pick('keyVar', 'key_var'),
     tools: pick('tools'),
     answers: pick('answers'),
+    mode: pick('mode') ?? (pick('assistant') === true ? 'assistant' : undefined),
     history_depth: pick('historyDepth', 'history_depth'),
     max_tokens: pick('maxTokens', 'max_tokens'),
     budgets: pick('budgets'),
@@ -70,7 +72,8 @@ export async function connectLlm(AgentClass, options) {
     for (const channel of options.channels ?? []) {
       await agent.joinChannel(channel).catch(() => agent.createChannel(channel));
     }
-    return await LlmAgent.start(agent, config, { env, mcpUrl, fetch: options.fetch, timeoutMs: options.timeoutMs, onError: options.onError });
+    const taskUrl = taskUrlOf(options.url, agent.network);
+    return await LlmAgent.start(agent, config, { env, mcpUrl, taskUrl, fetch: options.fetch, timeoutMs: options.timeoutMs, onError: options.onError });
   } catch (err) {
     agent.close();
     throw err;
@@ -111,8 +114,10 @@ export class LlmAgent {
   #queue = Promise.resolve();
   #closed = false;
   #onError;
+  /** The personal assistant's effects (`mode: "assistant"`), else null. */
+  #assistant = null;
 
-  constructor(agent, config, { env, mcpUrl, fetch: fetchImpl, timeoutMs = 120000, onError } = {}) {
+  constructor(agent, config, { env, mcpUrl, taskUrl, fetch: fetchImpl, timeoutMs = 120000, onError } = {}) {
     this.#agent = agent;
     this.mcpUrl = mcpUrl;
     this.#config = config;
@@ -123,6 +128,15 @@ export class LlmAgent {
     // The network's tool names are made provider-safe here, and chosen here by the configured names.
     const tools = config.tools === 'all' || (Array.isArray(config.tools) && config.tools.length) ? 'all' : [];
     this.#loop = callCore(() => new core.AgentLoop(JSON.stringify({ ...config, tools })));
+    if (config.mode === 'assistant') {
+      this.#assistant = new AssistantHost(agent, {
+        taskUrl, onError: this.#onError,
+        toolResult: (callId, ok, output) => this.#toolResult(callId, ok, output),
+        delegation: (callId, update) => {
+          if (!this.#closed) this.#apply(callCore(() => this.#loop.handleDelegation(callId, JSON.stringify(update), Date.now())));
+        },
+      });
+    }
   }
 
   /** Starts answering on `agent` (connected): messages, Stop, and tasks. */
@@ -163,6 +177,7 @@ export class LlmAgent {
     if (this.#closed) return;
     for (const turn of this.#turns.values()) this.#apply(callCore(() => this.#loop.cancel(JSON.stringify(turn.conversation))));
     this.#closed = true;
+    this.#assistant?.close();
     for (const answers of [...this.#streams.keys()]) this.#clearStream(answers);
     for (const call of this.#calls.values()) call.abort(new DOMException('closed', 'AbortError'));
     this.#loop.free?.();
@@ -252,7 +267,7 @@ export class LlmAgent {
       case 'post':
         return this.#post(effect);
       default:
-        return undefined;
+        return this.#assistant?.effect(effect);
     }
   }
 

@@ -303,7 +303,7 @@ export class TaskHandle {
 }
 
 /** Starts a task at `target` (an agent, or a channel for a group task); resolves with its handle. */
-export async function startTask(agent, target, message, { skill, context, confirm, partners, metadata, startTimeoutMs = 60_000 } = {}) {
+export async function startTask(agent, target, message, { skill, context, confirm, partners, onBehalfOf, metadata, startTimeoutMs = 60_000 } = {}) {
   stringArg(target, 'target');
   const handle = new TaskHandle(agent, target);
   const early = [];
@@ -318,6 +318,7 @@ export async function startTask(agent, target, message, { skill, context, confir
   if (context) payload.context = context;
   if (confirm) payload.confirm = true;
   if (partners) payload.partners = partners;
+  if (onBehalfOf) payload.on_behalf_of = onBehalfOf;
   try {
     const ack = await agent.send(target, 'task.create', payload, metadata ? { metadata } : {});
     handle.id = ack.id;

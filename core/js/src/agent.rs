@@ -7,7 +7,9 @@
 use crate::errors::{coded, js_error, millis, parse_json};
 use agentnet_core::agent::approve::{ApprovalOutcome, outcome_of_answer};
 use agentnet_core::agent::chat::ToolDef;
-use agentnet_core::agent::{Agent, AgentConfig, AgentEffect, ModelResponse, Place, RequestId};
+use agentnet_core::agent::{
+    Agent, AgentConfig, AgentEffect, DelegationUpdate, ModelResponse, Place, RequestId,
+};
 use agentnet_core::{Address, Event};
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
@@ -129,6 +131,24 @@ impl JsAgentLoop {
             task,
             &requester,
             text,
+            millis(now),
+        )))
+    }
+
+    /// What became of a task an assistant handed out (its `delegate` call
+    /// `call_id`): `{update: "started", task, url?}`, `{update:
+    /// "input_required", question}` or `{update: "finished", state, text}`.
+    #[wasm_bindgen(js_name = handleDelegation)]
+    pub fn handle_delegation(
+        &mut self,
+        call_id: &str,
+        update: &str,
+        now: f64,
+    ) -> Result<String, JsValue> {
+        let update: DelegationUpdate = from_json(update, "update")?;
+        Ok(effects_json(self.inner.handle_delegation(
+            call_id,
+            update,
             millis(now),
         )))
     }

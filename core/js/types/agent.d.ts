@@ -43,6 +43,8 @@ export interface StartTaskOptions {
   confirm?: boolean;
   /** Hybrid tasks: the channel members that work on it. */
   partners?: string[];
+  /** The member the task is asked for (a person an assistant works for): it may read the task (`task.list`), taking no part in it. */
+  onBehalfOf?: string;
   /** Metadata of the `task.create` event, e.g. a W3C `traceparent`: the worker's updates are then its children in that trace. */
   metadata?: Record<string, unknown>;
   /** Cancels the task when its partner has not started it within this many ms (default 60000): the handle's `error` is then a `timeout`. */

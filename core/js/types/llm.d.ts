@@ -29,6 +29,14 @@ export interface LlmConfig {
   tools?: 'all' | string[];
   /** `addressed` (direct messages, mentions, its threads) or `every_message`. */
   answers?: 'addressed' | 'every_message';
+  /**
+   * `chat` (default) or `assistant`: a personal assistant that plans a
+   * person's request, finds agents by capability and hands them the parts as
+   * tasks, relaying their questions and answering once with links to each
+   * task (docs/agents.md, "Personal assistant"). `assistant: true` is the same.
+   */
+  mode?: 'chat' | 'assistant';
+  assistant?: boolean;
   historyDepth?: number;
   maxTokens?: number;
   budgets?: LlmBudgets;
@@ -93,3 +101,8 @@ export interface ApprovalResult {
   by: string | null;
   reason: string | null;
 }
+/** What an assistant posts as it works (`payload.progress` of its chat messages). */
+export type AssistantProgress =
+  | { kind: 'plan'; steps: string[]; for?: string }
+  | { kind: 'delegated'; to: string; task: string; url?: string; for?: string }
+  | { kind: 'question'; from: string; task: string; for?: string };

@@ -101,6 +101,23 @@ pub enum AnswerMode {
     EveryMessage,
 }
 
+/// What the agent is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AgentMode {
+    /// It answers with the model and the network's tools (the default).
+    #[default]
+    Chat,
+    /// A personal assistant: it plans a person's request, finds agents
+    /// whose skills fit and hands them the parts as tasks
+    /// ([`crate::agent::assistant`]).
+    Assistant,
+}
+
+/// Rounds of tool calls in one turn of an assistant, unless configured:
+/// planning, finding and delegating take several.
+pub const ASSISTANT_TOOL_ROUNDS: u32 = 12;
+
 /// What the agent may spend. A zero limit means none may be spent.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
@@ -181,6 +198,9 @@ pub struct AgentConfig {
     /// When it answers.
     #[serde(default)]
     pub answers: AnswerMode,
+    /// What it is for: `chat` or `assistant`.
+    #[serde(default)]
+    pub mode: AgentMode,
     /// How many of the conversation's last messages the model sees.
     #[serde(default = "default_history_depth")]
     pub history_depth: usize,
@@ -228,6 +248,11 @@ pub enum ConfigError {
     /// A `command` agent without a command, or another agent with one.
     #[error("command is required with provider command (and only there), at most 4096 bytes")]
     Command,
+    /// `mode` is not `chat` or `assistant`, or an assistant cannot call tools.
+    #[error(
+        "mode is chat or assistant; an assistant needs a model provider that calls tools, not a command"
+    )]
+    Mode,
 }
 
 impl ConfigError {
@@ -245,6 +270,7 @@ impl ConfigError {
             Self::MaxTokens => "agent_config_max_tokens",
             Self::Approval => "agent_config_approval",
             Self::Command => "agent_config_command",
+            Self::Mode => "agent_config_mode",
         }
     }
 }
@@ -284,8 +310,22 @@ fn check_base_url(s: &str) -> Result<(), ConfigError> {
 impl AgentConfig {
     /// Reads and validates a configuration.
     pub fn from_json(text: &str) -> Result<Self, ConfigError> {
-        let config: Self =
+        let mut value: Value =
             serde_json::from_str(text).map_err(|e| ConfigError::Malformed(e.to_string()))?;
+        let mode = value.get("mode").cloned();
+        if !matches!(
+            mode.as_ref().and_then(Value::as_str),
+            None | Some("chat" | "assistant")
+        ) || !matches!(mode, None | Some(Value::String(_)))
+        {
+            return Err(ConfigError::Mode);
+        }
+        let rounds = value.pointer("/budgets/tool_rounds_per_turn").is_some();
+        let mut config: Self = serde_json::from_value(value.take())
+            .map_err(|e| ConfigError::Malformed(e.to_string()))?;
+        if config.mode == AgentMode::Assistant && !rounds {
+            config.budgets.tool_rounds_per_turn = ASSISTANT_TOOL_ROUNDS;
+        }
         config.validate()?;
         Ok(config)
     }
@@ -333,6 +373,9 @@ impl AgentConfig {
         {
             return Err(ConfigError::Approval);
         }
+        if command && self.mode == AgentMode::Assistant {
+            return Err(ConfigError::Mode);
+        }
         Ok(())
     }
 
@@ -348,89 +391,5 @@ impl AgentConfig {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    const MINIMAL: &str = r#"{"address": "agent:helper", "provider": "openai_chat",
-        "base_url": "https://api.openai.com/v1", "model": "gpt-4o-mini",
-        "key_var": "OPENAI_API_KEY"}"#;
-
-    fn with(field: &str, value: Value) -> Result<AgentConfig, ConfigError> {
-        let mut json: Value = serde_json::from_str(MINIMAL).unwrap();
-        json[field] = value;
-        AgentConfig::from_json(&json.to_string())
-    }
-
-    #[test]
-    fn a_minimal_config_has_the_defaults() {
-        let config = AgentConfig::from_json(MINIMAL).unwrap();
-        assert_eq!(config.answers, AnswerMode::Addressed);
-        assert_eq!(config.tools, ToolsAllowed::None);
-        assert_eq!(config.history_depth, 20);
-        assert_eq!(config.budgets, Budgets::default());
-        assert_eq!(
-            config.endpoint(),
-            "https://api.openai.com/v1/chat/completions"
-        );
-        let back = AgentConfig::from_json(&serde_json::to_string(&config).unwrap()).unwrap();
-        assert_eq!(back, config);
-    }
-
-    #[test]
-    fn a_command_agent_needs_a_command_and_nothing_of_a_provider() {
-        let config = AgentConfig::from_json(
-            r#"{"address": "agent:coder", "provider": "command", "command": "codex exec"}"#,
-        )
-        .unwrap();
-        assert_eq!(config.endpoint(), "command:codex exec");
-        let none = AgentConfig::from_json(r#"{"address": "agent:coder", "provider": "command"}"#);
-        assert_eq!(none.unwrap_err().reason(), "agent_config_command");
-        let stray = with("command", serde_json::json!("ls"));
-        assert_eq!(stray.unwrap_err().reason(), "agent_config_command");
-    }
-
-    #[test]
-    fn tools_are_all_or_names() {
-        let all = with("tools", serde_json::json!("all")).unwrap();
-        assert!(all.tools.allows("anything"));
-        let some = with("tools", serde_json::json!(["search"])).unwrap();
-        assert!(some.tools.allows("search") && !some.tools.allows("delete"));
-        assert!(with("tools", serde_json::json!("some")).is_err());
-        assert_eq!(
-            with("tools", serde_json::json!([""])).unwrap_err().reason(),
-            "agent_config_tool_name"
-        );
-    }
-
-    #[test]
-    fn bad_fields_have_stable_reasons() {
-        let cases = [
-            ("address", "human:ann", "agent_config_address"),
-            ("address", "channel/general", "agent_config_address"),
-            ("base_url", "http://api.openai.com", "agent_config_base_url"),
-            ("base_url", "not a url", "agent_config_base_url"),
-            ("model", "", "agent_config_model"),
-            ("model", "gpt 4", "agent_config_model"),
-            ("key_var", "sk-proj-abc123", "agent_config_key_var"),
-            ("provider", "gemini", "agent_config_malformed"),
-        ];
-        for (field, value, reason) in cases {
-            let err = with(field, Value::from(value)).unwrap_err();
-            assert_eq!(err.reason(), reason, "{field} = {value}");
-        }
-        for (field, reason) in [
-            ("history_depth", "agent_config_history_depth"),
-            ("max_tokens", "agent_config_max_tokens"),
-        ] {
-            assert_eq!(with(field, Value::from(0)).unwrap_err().reason(), reason);
-        }
-        let address = with("address", Value::from("human:ann")).unwrap_err();
-        assert_eq!(address.code(), ErrorCode::InvalidAddress);
-    }
-
-    #[test]
-    fn http_is_for_localhost_only() {
-        assert!(with("base_url", serde_json::json!("http://localhost:11434/v1")).is_ok());
-        assert!(with("base_url", serde_json::json!("https://user:pw@example.com")).is_err());
-    }
-}
+#[path = "config_tests.rs"]
+mod tests;

@@ -137,6 +137,66 @@ pub enum AgentEffect {
         /// When it expires, unix ms.
         expires_at: u64,
     },
+    /// An assistant's work as it happens — its plan, a task handed out, a
+    /// question relayed — posted as a chat message where its answer will go
+    /// (`conversation`'s target, in its thread); the turn goes on.
+    Progress {
+        /// The conversation.
+        conversation: Place,
+        /// The text, for people.
+        content: String,
+        /// What it is, for programs (`payload.progress`).
+        progress: Progress,
+        /// The message the turn answers.
+        answers: Option<EventId>,
+    },
+    /// Find agents by capability: the network's members and the listed
+    /// agents of other networks (`network.discovery.query` `{q, limit}`).
+    /// Answer with `Agent::handle_tool_result(call_id, Ok(the response's payload))`.
+    FindAgents {
+        /// The conversation.
+        conversation: Place,
+        /// The call's id.
+        call_id: String,
+        /// What to look for (words of skills, tags, names, descriptions).
+        query: String,
+        /// The most agents wanted.
+        limit: u32,
+    },
+    /// Give `to` a task (AIP `task.create` as the agent) and follow it;
+    /// report with `Agent::handle_delegation(call_id, …)`: `started` once it
+    /// exists, `input_required` when it asks a question, `finished` when it ends.
+    Delegate {
+        /// The conversation.
+        conversation: Place,
+        /// The call's id.
+        call_id: String,
+        /// The agent given the task (an address in the network).
+        to: Address,
+        /// What it is asked to do.
+        instructions: String,
+        /// The person it is for (the person of a direct conversation), who
+        /// may read the task (`payload.on_behalf_of` of `task.create`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        on_behalf_of: Option<Address>,
+    },
+    /// Send a person's answer to a delegated task waiting for input
+    /// (AIP `task.message`, which moves it back to working).
+    AnswerDelegation {
+        /// The delegation's call id.
+        call_id: String,
+        /// The task.
+        task: String,
+        /// The answer.
+        answer: String,
+    },
+    /// Cancel a delegated task (the turn it was for was stopped).
+    CancelDelegation {
+        /// The delegation's call id.
+        call_id: String,
+        /// The task.
+        task: String,
+    },
     /// Post a chat message (`workspace.message.posted`) — or, in a task's
     /// conversation (`task` set), complete the task with `content` (fail it
     /// when `failed`).
@@ -197,6 +257,62 @@ impl Step {
             result,
         }
     }
+}
+
+/// A step of an assistant's work, posted as it happens (`payload.progress`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Progress {
+    /// The plan: the parts of the request.
+    Plan {
+        /// The steps, in order.
+        steps: Vec<String>,
+    },
+    /// A task handed out.
+    Delegated {
+        /// The agent given it.
+        to: Address,
+        /// The task's id.
+        task: String,
+        /// Where people see it, when the host knows.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        url: Option<String>,
+    },
+    /// A delegated task's question, put to the person: their next message
+    /// in the conversation is its answer.
+    Question {
+        /// The agent asking.
+        from: Address,
+        /// The task.
+        task: String,
+    },
+}
+
+/// What the host reports of a task handed out by [`AgentEffect::Delegate`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "update", rename_all = "snake_case")]
+pub enum DelegationUpdate {
+    /// The task exists.
+    Started {
+        /// Its id.
+        task: String,
+        /// Where people see it (the workspace's task page), when known.
+        #[serde(default)]
+        url: Option<String>,
+    },
+    /// It waits for input (AIP `awaiting-input`, A2A `input-required`).
+    InputRequired {
+        /// Its question.
+        question: String,
+    },
+    /// It ended, or could not be given.
+    Finished {
+        /// `completed`, `failed`, `rejected`, `canceled` (or `failed` when it
+        /// could not be created).
+        state: String,
+        /// Its answer (artifacts and final message) or why it ended so.
+        text: String,
+    },
 }
 
 /// A piece of a model's HTTP response.

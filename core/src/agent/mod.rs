@@ -20,12 +20,16 @@
 //! * [`tasks`] — tasks given to the agent, answered by the loop
 //! * [`ask`] — `ask_user`, the question tool of a task
 //! * [`approve`] — tools a person approves before the agent calls them
+//! * [`assistant`] — the personal assistant's tools: plan, find agents, delegate
+//! * `delegation` — following the tasks an assistant hands out
 
 pub mod approve;
 pub mod ask;
+pub mod assistant;
 pub mod budget;
 pub mod chat;
 pub mod config;
+mod delegation;
 pub mod effects;
 pub mod memory;
 pub mod providers;
@@ -34,9 +38,12 @@ pub mod sse;
 mod streaming;
 pub mod tasks;
 pub mod turn;
+mod turn_state;
 
-pub use config::{AgentConfig, ConfigError, ProviderKind};
-pub use effects::{AgentEffect, ModelResponse, RequestId, ResponseBody};
+pub use config::{AgentConfig, AgentMode, ConfigError, ProviderKind};
+pub use effects::{
+    AgentEffect, DelegationUpdate, ModelResponse, Progress, RequestId, ResponseBody,
+};
 pub use rules::Place;
 pub use turn::Agent;
 

@@ -14,6 +14,9 @@ const OPENAI_ANSWER: &str = include_str!("fixtures/openai_answer.json");
 const OPENAI_429: &str = include_str!("fixtures/openai_error_429.json");
 const ANTHROPIC_ANSWER: &str = include_str!("fixtures/anthropic_answer.json");
 
+#[path = "assistant_tests.rs"]
+mod assistant_tests;
+
 const NOW: u64 = 1_800_000_000_000;
 
 fn config_with(address: &str, extra: Value) -> AgentConfig {

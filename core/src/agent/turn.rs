@@ -17,14 +17,16 @@
 //! the conversation; the agent keeps running.
 
 use crate::agent::ask::{ASK_USER, offered_tools, question_of};
+use crate::agent::assistant::{self, Assist};
 use crate::agent::budget::Spending;
-use crate::agent::chat::{Entry, Prompt, ProviderError, Reply, ToolCall, ToolDef};
+use crate::agent::chat::{Entry, Prompt, ProviderError, Reply, ToolDef};
 use crate::agent::config::AgentConfig;
 use crate::agent::effects::{AgentEffect, ModelResponse, RequestId, ResponseBody, Status, Step};
 use crate::agent::memory::Memory;
 use crate::agent::providers::{self, Decoder};
 use crate::agent::rules::{Decision, Place, Recall, decide, place_of};
 use crate::agent::sse::SseReader;
+pub(super) use crate::agent::turn_state::Turn;
 use crate::event::Event;
 use crate::ids::ulid::EventId;
 use serde_json::Value;
@@ -35,55 +37,20 @@ pub const MAX_TOOL_RESULT: usize = 16 * 1024;
 /// The most bytes of one streamed answer read; a longer stream is stopped.
 pub const MAX_STREAM_BYTES: usize = 4 * 1024 * 1024;
 
-/// A turn under way in one conversation.
-#[derive(Debug)]
-pub(super) struct Turn {
-    pub(super) entries: Vec<Entry>,
-    rounds: u32,
-    pub(super) request: Option<RequestId>,
-    pub(super) reader: SseReader,
-    /// Bytes of the current stream read so far.
-    pub(super) received: usize,
-    pub(super) decoder: Option<Decoder>,
-    pub(super) pending: Vec<ToolCall>,
-    /// The tools called so far, shown under the answer.
-    steps: Vec<Step>,
-    /// The message the turn answers (none for a task).
-    pub(super) trigger: Option<EventId>,
-    /// A message addressed to the agent that arrived during the turn.
-    again: Option<EventId>,
-}
-
-impl Turn {
-    /// A turn that starts from `entries`, answering `trigger`.
-    pub(super) fn new(entries: Vec<Entry>, trigger: Option<EventId>) -> Self {
-        Self {
-            entries,
-            rounds: 0,
-            request: None,
-            reader: SseReader::default(),
-            received: 0,
-            decoder: None,
-            pending: Vec::new(),
-            steps: Vec::new(),
-            trigger,
-            again: None,
-        }
-    }
-}
-
 /// One agent: its configuration, what it remembers and its turns under way.
 #[derive(Debug)]
 pub struct Agent {
-    config: AgentConfig,
+    pub(super) config: AgentConfig,
     tools: Vec<ToolDef>,
-    memory: Memory,
+    pub(super) memory: Memory,
     spending: Spending,
     pub(super) turns: BTreeMap<Place, Turn>,
     pub(super) requests: BTreeMap<RequestId, Place>,
     /// The host's id of each tool call under way: its conversation and the provider's id.
     pub(super) calls: BTreeMap<String, (Place, String)>,
     next_request: u64,
+    /// An assistant's plans, searches and tasks handed out.
+    pub(super) assist: Assist,
 }
 
 impl Agent {
@@ -98,6 +65,7 @@ impl Agent {
             requests: BTreeMap::new(),
             calls: BTreeMap::new(),
             next_request: 1,
+            assist: Assist::default(),
         }
     }
 
@@ -125,6 +93,9 @@ impl Agent {
         let me = self.config.address.clone();
         if self.memory.answered.contains(&event.id) {
             return Vec::new();
+        }
+        if let Some(effects) = self.relay_answer(event) {
+            return effects;
         }
         let place = place_of(&me, event);
         let before = self.memory.agent_run(&place);
@@ -169,10 +140,12 @@ impl Agent {
         self.spending.call(now);
         let request = RequestId(self.next_request);
         self.next_request += 1;
-        let tools = offered_tools(&self.tools, &place);
+        let tools =
+            assistant::offered(self.config.mode, offered_tools(&self.tools, &place), &place);
+        let system = assistant::system_prompt(&self.config);
         let prompt = Prompt {
             model: &self.config.model,
-            system: &self.config.system_prompt,
+            system: &system,
             entries: &turn.entries,
             tools: &tools,
             max_tokens: self.config.max_tokens,
@@ -287,6 +260,7 @@ impl Agent {
         let mut effects = Vec::new();
         let tag = request.0;
         for (i, call) in reply.tool_calls.into_iter().enumerate() {
+            let assist_id = format!("assist-{tag}-{i}");
             if place.task.is_some() && call.name == ASK_USER {
                 let call_id = format!("ask-{tag}-{i}");
                 self.calls
@@ -297,6 +271,21 @@ impl Agent {
                     question: question_of(&call.arguments),
                 });
                 turn.pending.push(call);
+            } else if let Some(handled) =
+                self.assist
+                    .call(self.config.mode, &place, &assist_id, &call, turn.trigger)
+            {
+                effects.extend(handled.effects);
+                if let Some(result) = handled.now {
+                    turn.steps
+                        .push(Step::new(&call.name, &call.arguments, &result));
+                    turn.entries
+                        .push(Entry::tool_result(call, result, MAX_TOOL_RESULT));
+                } else {
+                    self.calls
+                        .insert(assist_id, (place.clone(), call.id.clone()));
+                    turn.pending.push(call);
+                }
             } else if self.tools.iter().any(|t| t.name == call.name) {
                 // The host's id is the agent's own: providers' ids need not be unique across turns.
                 let call_id = format!("tool-{tag}-{i}");
@@ -325,7 +314,7 @@ impl Agent {
         }
         if turn.pending.is_empty() {
             turn.rounds += 1;
-            return self.call_model(place, now);
+            effects.extend(self.call_model(place, now));
         }
         effects
     }
@@ -342,6 +331,7 @@ impl Agent {
         let Some((place, provider_id)) = self.calls.remove(call_id) else {
             return Vec::new();
         };
+        let result = self.assist.shape(call_id, result, &self.config.address);
         let Some(turn) = self.turns.get_mut(&place) else {
             return Vec::new();
         };
@@ -369,7 +359,7 @@ impl Agent {
             return Vec::new();
         };
         self.calls.retain(|_, (p, _)| p != place);
-        let mut effects = Vec::new();
+        let mut effects = self.assist.cancel(place);
         if let Some(request) = turn.request {
             self.requests.remove(&request);
             effects.push(AgentEffect::AbortModel { request });
@@ -409,7 +399,9 @@ impl Agent {
             effects.push(AgentEffect::AbortModel { request });
         }
         self.calls.retain(|_, (p, _)| p != place);
-        if let Some((content, failed)) = text {
+        let tasks = self.assist.finish(place);
+        if let Some((mut content, failed)) = text {
+            content.push_str(tasks.as_deref().unwrap_or_default());
             effects.push(AgentEffect::Post {
                 target: place.target.clone(),
                 in_reply_to: place.thread,

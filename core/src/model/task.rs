@@ -275,6 +275,11 @@ pub struct Task {
     /// result (`crate::bindings::a2a::wire::message_answer`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub answered_by_message: bool,
+    /// The member the requester asked for (an assistant's task given for a
+    /// person, `payload.on_behalf_of`): it may read the task (`task.list`),
+    /// which its links open, but takes no part in it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub on_behalf_of: Option<Address>,
     /// Created at (Unix ms).
     pub created_at: u64,
     /// Last changed at (Unix ms).
@@ -285,6 +290,11 @@ impl Task {
     /// True when `who` is its requester or one of its partners.
     pub fn involves(&self, who: &Address) -> bool {
         &self.requester == who || self.partners.contains(who)
+    }
+
+    /// True when `who` may read it: it is in it, or it was asked for `who`.
+    pub fn visible_to(&self, who: &Address) -> bool {
+        self.involves(who) || self.on_behalf_of.as_ref() == Some(who)
     }
 
     /// Where `who`'s task events go: the channel of a group or hybrid task,

@@ -23,6 +23,7 @@ fn task(state: TaskState, confirm: bool) -> Task {
         artifacts: Vec::new(),
         external: None,
         answered_by_message: false,
+        on_behalf_of: None,
         push: Vec::new(),
         created_at: 1,
         updated_at: 1,

@@ -1,5 +1,5 @@
 //! `task.list`: a member reads the tasks it takes part in (as requester or
-//! partner), newest change first, answered with `task.list.response`. It is
+//! partner, or the member a task was asked for), newest change first, answered with `task.list.response`. It is
 //! how a WebSocket client (the web workspace, an npm agent) sees its tasks
 //! after a reload; live changes then arrive as the `task.*` events
 //! themselves. Push targets are the requester's configuration, never listed.
@@ -59,7 +59,7 @@ pub(super) fn list(network: &mut Network, event: &Event, now: u64) -> Result<Out
         .state
         .tasks
         .values()
-        .filter(|t| !guest && t.involves(&event.source))
+        .filter(|t| !guest && t.visible_to(&event.source))
         .filter(|t| state.is_none_or(|s| t.state == s))
         .collect();
     mine.sort_by(|a, b| b.updated_at.cmp(&a.updated_at).then(b.id.cmp(&a.id)));

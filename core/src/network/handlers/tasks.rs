@@ -196,6 +196,16 @@ pub(super) fn create(network: &mut Network, event: &Event, now: u64) -> Result<O
     if partners.is_empty() || partners.contains(&event.source) && mode == TaskMode::Direct {
         return Err(invalid("a task needs a partner other than its requester"));
     }
+    let on_behalf_of = match event.payload.get("on_behalf_of") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(who)) => Some(
+            who.parse::<Address>()
+                .ok()
+                .filter(|a| network.state.members.contains_key(a))
+                .ok_or_else(|| invalid("payload.on_behalf_of must be a member's address"))?,
+        ),
+        Some(_) => return Err(invalid("payload.on_behalf_of must be a member's address")),
+    };
     let id = event.id.to_string();
     let text = |key: &str| event.payload.get(key).and_then(Value::as_str);
     let mut task = Task {
@@ -213,6 +223,7 @@ pub(super) fn create(network: &mut Network, event: &Event, now: u64) -> Result<O
         artifacts: Vec::new(),
         external: None,
         answered_by_message: false,
+        on_behalf_of,
         push: Vec::new(),
         created_at: now,
         updated_at: now,

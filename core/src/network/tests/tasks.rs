@@ -359,3 +359,48 @@ fn a_bad_task_listing_is_refused_with_a_stable_code() {
         "a listing goes to core"
     );
 }
+
+#[test]
+fn a_task_asked_for_a_person_is_listed_to_them_who_take_no_part_in_it() {
+    let (mut network, mut alice, mut bob) = two();
+    let mut ann = join(&mut network, "human:ann");
+    let mut carol = join(&mut network, "agent:carol");
+    let asked = json!({"parts": [{"text": "book a table"}], "on_behalf_of": "human:ann"});
+    let id = task_id(&alice.send(&mut network, "task.create", "agent:bob", asked));
+    assert_eq!(
+        network.state().tasks[&id].on_behalf_of,
+        Some(addr("human:ann"))
+    );
+    let listed = |peer: &mut Peer, network: &mut Network| -> Vec<String> {
+        let effects = peer.send(network, "task.list", "core", json!({}));
+        reply_of_type(&effects, "task.list.response").payload["tasks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["id"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    assert_eq!(listed(&mut ann, &mut network), std::slice::from_ref(&id));
+    assert!(listed(&mut carol, &mut network).is_empty(), "nobody else");
+    // Ann reads it; she does not act in it.
+    let answer = json!({"task": id, "parts": [{"text": "4"}]});
+    let e = ann.send(&mut network, "task.message", "agent:bob", answer);
+    assert_eq!(error_code(&e), ErrorCode::Forbidden);
+    let working = json!({"task": id, "state": "working"});
+    let e = bob.send(&mut network, "task.update", "agent:alice", working);
+    assert_eq!(
+        delivered_to(&e),
+        vec!["agent:alice"],
+        "its events go to its parties only"
+    );
+
+    for bad in [json!("human:nobody"), json!("not an address"), json!(7)] {
+        let e = alice.send(
+            &mut network,
+            "task.create",
+            "agent:bob",
+            json!({"on_behalf_of": bad}),
+        );
+        assert_eq!(error_code(&e), ErrorCode::InvalidRequest, "{bad}");
+    }
+}
