@@ -31,15 +31,6 @@ pub const REMOTES_PATH: &str = "/a2a/remotes";
 /// The same path after `/a2a`.
 pub const REMOTES_PATH_TAIL: &str = "/remotes";
 
-/// The network of a request to `/networks/{id}/a2a/remotes`.
-pub fn add_target(req: &Request) -> Option<crate::NetworkId> {
-    let path = req.path().trim_end_matches('/');
-    path.strip_prefix("/networks/")?
-        .strip_suffix(REMOTES_PATH)?
-        .parse()
-        .ok()
-}
-
 /// Acknowledges delivery `seq` for the external agent `remote` (its call is
 /// made), so the network does not deliver it again.
 pub fn acknowledge<H: BindingHost>(

@@ -25,29 +25,6 @@ pub struct Target {
     pub segments: Vec<String>,
 }
 
-/// The IOA target of `req`, if its path is under `/networks/{id}/ioa`.
-/// `/networks/{id}/ioa/mcp` is not one: it is the network's MCP endpoint.
-pub fn target(req: &Request) -> Option<Target> {
-    let rest = req.path().strip_prefix("/networks/")?;
-    let (id, rest) = rest.split_once('/')?;
-    let rest = rest.strip_prefix("ioa")?;
-    if !(rest.is_empty() || rest.starts_with('/')) {
-        return None;
-    }
-    let segments: Vec<String> = rest
-        .split('/')
-        .filter(|s| !s.is_empty())
-        .map(crate::bindings::message::percent_decode)
-        .collect();
-    if segments == ["mcp"] {
-        return None;
-    }
-    Some(Target {
-        network: id.parse().ok()?,
-        segments,
-    })
-}
-
 /// Why a network without its history has no IOA graph.
 pub const NO_GRAPH: &str =
     "this network keeps no history: IOA needs a network with mod/persistence";
