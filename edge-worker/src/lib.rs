@@ -48,6 +48,7 @@ mod registry;
 
 use agentnet_core::bindings;
 use agentnet_core::bindings::route::{self, Route};
+use agentnet_core::bindings::step::Step;
 use agentnet_core::model::origins::AllowedOrigins;
 use directory::requests::{create_network, list_networks};
 use gateway::handoff::to_gateway;
@@ -95,8 +96,8 @@ async fn serve(
     // Every body is read first, whatever the path, the method and the answer (see
     // `buffered`): an answer sent while a client still sends disturbs other requests.
     let mut req = match buffered(req).await? {
-        Ok(req) => req,
-        Err(refused) => return respond(refused),
+        Step::Go(req) => req,
+        Step::Answer(refused) => return respond(refused),
     };
     // A name that is not the deployment's own is a rebound one: nothing answers it.
     if let Some(refused) = host::known_hosts(&env).refusal(&request) {

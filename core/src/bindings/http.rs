@@ -151,8 +151,8 @@ fn serve<H: BindingHost>(
         }
         ApiRoute::WebSocket => {
             return Ok(match ws::upgrade(host, network, req)? {
-                Ok(upgrade) => Outcome::Upgrade(upgrade),
-                Err(response) => response.into(),
+                Step::Go(upgrade) => Outcome::Upgrade(upgrade),
+                Step::Answer(response) => response.into(),
             });
         }
         _ => {}
@@ -180,12 +180,12 @@ fn member_request<H: BindingHost>(
     let peer = ws::peer_of(req);
     let member = match route {
         ApiRoute::Sse => match authenticate(host, req, QueryTokens::Allowed)? {
-            Ok(member) => member,
-            Err(response) => return Ok(response.into()),
+            Step::Go(member) => member,
+            Step::Answer(response) => return Ok(response.into()),
         },
         _ => match authenticate(host, req, QueryTokens::Refused)? {
-            Ok(member) => member,
-            Err(response) => return Ok(response.into()),
+            Step::Go(member) => member,
+            Step::Answer(response) => return Ok(response.into()),
         },
     };
     let response = match route {
@@ -193,8 +193,8 @@ fn member_request<H: BindingHost>(
         ApiRoute::Sse => {
             return Ok(
                 match sse::open(host, network, member, sse::resume_point(req))? {
-                    Ok(stream) => Outcome::Stream(stream),
-                    Err(response) => response.into(),
+                    Step::Go(stream) => Outcome::Stream(stream),
+                    Step::Answer(response) => response.into(),
                 },
             );
         }

@@ -26,6 +26,22 @@ impl<T, A> Step<T, A> {
         }
     }
 
+    /// The value to go on with, with `f` applied to it.
+    pub fn map<U>(self, f: impl FnOnce(T) -> U) -> Step<U, A> {
+        match self {
+            Self::Go(value) => Step::Go(f(value)),
+            Self::Answer(answer) => Step::Answer(answer),
+        }
+    }
+
+    /// As a `Result`: the value, or the answer as the error (tests).
+    pub fn into_result(self) -> Result<T, A> {
+        match self {
+            Self::Go(value) => Ok(value),
+            Self::Answer(answer) => Err(answer),
+        }
+    }
+
     /// The answer with `f` applied to it.
     pub fn map_answer<B>(self, f: impl FnOnce(A) -> B) -> Step<T, B> {
         match self {

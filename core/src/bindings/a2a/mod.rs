@@ -151,7 +151,7 @@ fn serve<H: BindingHost>(
     if target.card {
         // A card shows what its viewer may read: a member by its session, else anyone.
         let viewer = match req.header("Authorization") {
-            Some(_) => authenticate(host, req, QueryTokens::Refused)?.ok(),
+            Some(_) => authenticate(host, req, QueryTokens::Refused)?.go(),
             None => None,
         };
         let viewer = viewer
@@ -218,8 +218,8 @@ fn rpc_request<H: BindingHost>(
     let member = match guest {
         Some(guest) => guest,
         None => match authenticate(host, req, QueryTokens::Refused)? {
-            Ok(member) => member,
-            Err(_) => {
+            Step::Go(member) => member,
+            Step::Answer(_) => {
                 let error = RpcError::new(
                     jsonrpc::NETWORK_REFUSED,
                     "send Authorization: Bearer <session token from POST /v1/join>",

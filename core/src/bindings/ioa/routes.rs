@@ -11,6 +11,7 @@ use super::stream::{Follow, Scope};
 use crate::bindings::exchange::BindingHost;
 use crate::bindings::message::{Method, Request, Response};
 use crate::bindings::session::{QueryTokens, authenticate};
+use crate::bindings::step::Step;
 use crate::bindings::ws::peer_of;
 use crate::model::graph::GraphIndex;
 use crate::{Address, Network, NetworkId};
@@ -94,14 +95,14 @@ fn serve<H: BindingHost>(
         _ => {}
     }
     let caller = match authenticate(host, req, QueryTokens::Refused)? {
-        Ok(caller) if network.state().members.contains_key(&caller) => caller,
-        Ok(_) => {
+        Step::Go(caller) if network.state().members.contains_key(&caller) => caller,
+        Step::Go(_) => {
             return Ok(answer(
                 Err(Refusal::new(401, "invalid token: the node left")),
                 200,
             ));
         }
-        Err(refused) => {
+        Step::Answer(refused) => {
             let detail = if req.header("Authorization").is_some() {
                 "invalid token"
             } else {

@@ -87,8 +87,8 @@ fn handle_member<H: McpHost>(
     req: &Request,
 ) -> Result<Outcome, H::Error> {
     let member = match access::member(host, req, network.id())? {
-        Ok(member) => member,
-        Err(response) => return Ok(Outcome::Respond(response)),
+        Step::Go(member) => member,
+        Step::Answer(response) => return Ok(Outcome::Respond(response)),
     };
     if !network.member(&member).is_some_and(Member::is_online) {
         let effects = network.heartbeat(&member, host.now());
@@ -176,8 +176,8 @@ fn post<H: McpHost>(
         }
         body => {
             let session = match session_of(host, req, member)? {
-                Ok(session) => session,
-                Err(response) => return Ok(Outcome::Respond(response)),
+                Step::Go(session) => session,
+                Step::Answer(response) => return Ok(Outcome::Respond(response)),
             };
             let (items, batch) = match body {
                 Body::Single(message) => (vec![Ok(message)], false),
