@@ -105,7 +105,7 @@ pub fn to_mcp(req: &Request, network: &NetworkId) -> Result<Request, Response> {
         .with_header("Mcp-Name", &mcp_name(&method)))
 }
 
-/// Answers an ANP call for the loaded `network` (after [`target`] named it).
+/// Answers an ANP call for the loaded `network` (`NetworkRoute::Anp` of the route table).
 pub fn handle<H: McpHost>(
     host: &mut H,
     network: &mut Network,

@@ -34,19 +34,10 @@ use crate::bindings::caller::{Caller as RequestCaller, Origins};
 use crate::bindings::message::{Method, Request, Response};
 use crate::bindings::step::Step;
 use crate::model::membership::Member;
-use crate::{Address, Network, NetworkId};
+use crate::{Address, Network};
 use serde_json::{Map, Value};
 
-/// Which MCP path a request is for.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Target {
-    /// `/networks/{id}/mcp`.
-    Endpoint(NetworkId),
-    /// `/.well-known/oauth-protected-resource/networks/{id}/mcp`.
-    Metadata(NetworkId),
-}
-
-/// Answers an MCP request for the loaded `network` (after [`target`] said `Endpoint`).
+/// Answers an MCP request for the loaded `network` (`NetworkRoute::Mcp` of the route table).
 pub fn handle<H: McpHost>(
     host: &mut H,
     network: &mut Network,

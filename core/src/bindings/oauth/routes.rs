@@ -49,7 +49,7 @@ fn preflight() -> Response {
         .with_header("Access-Control-Max-Age", "86400")
 }
 
-/// Answers a request for the loaded `network` (after [`target`]).
+/// Answers a request for the loaded `network` (once the route table, `crate::bindings::route`, named `target`).
 pub fn handle<H: OAuthHost>(
     host: &mut H,
     network: &mut Network,
