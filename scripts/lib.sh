@@ -264,19 +264,26 @@ build_web() {
   note "www/pkg ready"
 }
 
+# `build_edge` builds the local edge the tests run against (tests/support/edge.mjs starts
+# edge-worker/build-test): with the `test-hooks` feature (test-only routes, still off unless
+# wrangler dev gets --var AGENTNET_TEST_HOOKS:1). `build_edge --deploy` (scripts/build-worker,
+# which `wrangler deploy` and `wrangler dev` run) builds edge-worker/build without it; the two
+# never overwrite each other, so a deploy build (tests/e2e/deploy.test.mjs) leaves the test edge.
 build_edge() {
-  step "Building the edge worker (worker-build)"
+  local features=(--features test-hooks) out=build-test what="with test hooks"
+  if [ "${1:-}" = "--deploy" ]; then features=(); out=build; what="for deployment"; fi
+  step "Building the edge worker (worker-build, $what)"
   first_build "$WASM32/release/agentnet_edge.wasm" "the edge worker (wasm32 release, then wasm-opt)" "5-10"
   # The same cargo build worker-build runs first (its command and environment), so it can go
   # ahead while worker-build itself may still be compiling; worker-build's own is then a no-op.
-  (cd "$ROOT/edge-worker" && WASM_BINDGEN_USE_JS_SYS=1 cargo build $CARGO_QUIET --lib --release --target "$WASM32")
+  (cd "$ROOT/edge-worker" && WASM_BINDGEN_USE_JS_SYS=1 cargo build $CARGO_QUIET --lib --release --target "$WASM32" "${features[@]}")
   need_tool worker-build
   need_tool wasm-bindgen
   # On a terminal worker-build shows cargo's progress and its own steps; in logs only errors.
   if [ -t 1 ]; then
-    (cd "$ROOT/edge-worker" && worker-build --release)
+    (cd "$ROOT/edge-worker" && worker-build --release --out-dir "$out" . "${features[@]}")
   else
-    (cd "$ROOT/edge-worker" && worker-build --release >/dev/null)
+    (cd "$ROOT/edge-worker" && worker-build --release --out-dir "$out" . "${features[@]}" >/dev/null)
   fi
-  note "edge-worker/build ready"
+  note "edge-worker/$out ready ($what)"
 }

@@ -458,3 +458,202 @@ fn the_edge_folders_have_no_circle() {
         "circles between the edge's folders: {circles:?}"
     );
 }
+
+/// The non-test source files of the core and the edge, with their code
+/// (comments and a trailing inline test module removed).
+fn core_and_edge_code() -> Vec<(String, String)> {
+    let root = workspace_root();
+    let mut out = Vec::new();
+    for krate in ["core/src", "edge-worker/src"] {
+        let mut files = Vec::new();
+        rust_files(&root.join(krate), &mut files);
+        for file in files {
+            let module = module_path(&root.join(krate), &file);
+            if is_test_module(&module) || module.starts_with("fuzzing") {
+                continue;
+            }
+            let name = file
+                .strip_prefix(&root)
+                .unwrap_or(&file)
+                .to_string_lossy()
+                .into_owned();
+            out.push((
+                name,
+                code_of(&fs::read_to_string(&file).unwrap_or_default()),
+            ));
+        }
+    }
+    out
+}
+
+/// The route table (`core/src/bindings/route/`) is the one reader of
+/// `/networks/…` paths: no other code of the core or the edge takes such a
+/// path apart (a `"/networks/"` literal, a `"networks"` segment, or a string
+/// method handed a literal under `/networks`). Building URLs (`format!`) is fine.
+#[test]
+fn one_route_table_reads_network_paths() {
+    const READERS: [&str; 8] = [
+        "strip_prefix(\"",
+        "strip_suffix(\"",
+        "split(\"",
+        "split_once(\"",
+        "find(\"",
+        "starts_with(\"",
+        "contains(\"",
+        "trim_start_matches(\"",
+    ];
+    let mut found = Vec::new();
+    for (file, code) in core_and_edge_code() {
+        if file.starts_with("core/src/bindings/route/") {
+            continue;
+        }
+        for (n, line) in code.lines().enumerate() {
+            let reads = line.contains("\"/networks/\"")
+                || line.contains("Some(\"networks\")")
+                || READERS.iter().any(|reader| {
+                    line.match_indices(reader)
+                        .any(|(at, _)| line[at + reader.len()..].starts_with("/networks"))
+                });
+            if reads {
+                found.push(format!("{file}:{}: {}", n + 1, line.trim()));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "`/networks/` paths read outside core/src/bindings/route/:\n{}",
+        found.join("\n")
+    );
+}
+
+/// Files that still nest a protocol's own refusal (IOA's `Refusal`, A2A's
+/// `SendError`, OAuth's errors, a `Rejection`) as `Ok(Err(refusal))` inside
+/// the host's `Result`: no answer travels there, but they are to become a
+/// `bindings::step::Step` like the rest. None may join them.
+const NESTED_RESULTS_LEFT: &[&str] = &[
+    "core/src/bindings/a2a/methods.rs",
+    "core/src/bindings/ioa/nodes.rs",
+    "core/src/bindings/ioa/send.rs",
+    "core/src/bindings/ioa/spaces.rs",
+    "core/src/bindings/mcp/builtins.rs",
+    "core/src/bindings/oauth/authorize.rs",
+    "core/src/bindings/oauth/token.rs",
+    "core/src/bindings/sse.rs",
+];
+
+/// No success travels on `Err`: nothing answers `Ok(Err(…))` (a binding's
+/// early answer is a `bindings::step::Step::Answer`, its success a `Step::Go`).
+#[test]
+fn no_answer_travels_as_ok_err() {
+    let mut found = Vec::new();
+    for (file, code) in core_and_edge_code() {
+        if NESTED_RESULTS_LEFT.contains(&file.as_str()) {
+            continue;
+        }
+        for (n, line) in code.lines().enumerate() {
+            if line.contains("Ok(Err(") {
+                found.push(format!("{file}:{}: {}", n + 1, line.trim()));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "Ok(Err(…)) outside the list:\n{}",
+        found.join("\n")
+    );
+    let root = workspace_root();
+    let stale: Vec<&&str> = NESTED_RESULTS_LEFT
+        .iter()
+        .filter(|file| {
+            !fs::read_to_string(root.join(file))
+                .is_ok_and(|text| code_of(&text).contains("Ok(Err("))
+        })
+        .collect();
+    assert!(stale.is_empty(), "converted files still listed: {stale:?}");
+}
+
+/// What marks an edge test hook: its routes, frame, variables and paths.
+const TEST_HOOK_MARKERS: [&str; 7] = [
+    "TestHook",
+    "TEST_PANIC_FRAME",
+    "TEST_HOOKS_VAR",
+    "TEST_POLICY_VAR",
+    "RESTART_PATH",
+    "RESET_PATH",
+    "fail_next_batch(",
+];
+/// The cargo feature the edge's test hooks are compiled with.
+const TEST_HOOKS_FEATURE: &str = "feature = \"test-hooks\"";
+
+/// The edge's test hooks are compiled only with the `test-hooks` feature:
+/// each is in a module declared under `#[cfg(feature = "test-hooks")]`, or its
+/// line (or one of the two above it) carries that `cfg`.
+#[test]
+fn the_edges_test_hooks_need_their_feature() {
+    let src = workspace_root().join("edge-worker/src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let texts: BTreeMap<String, String> = files
+        .iter()
+        .map(|f| {
+            (
+                module_path(&src, f),
+                fs::read_to_string(f).unwrap_or_default(),
+            )
+        })
+        .collect();
+    // Modules declared under the feature, and everything inside them.
+    let mut gated: Vec<String> = Vec::new();
+    for (module, text) in &texts {
+        let lines: Vec<&str> = text.lines().collect();
+        for (n, line) in lines.iter().enumerate() {
+            let Some(name) = line
+                .trim()
+                .trim_start_matches("pub(crate) ")
+                .trim_start_matches("pub ")
+                .strip_prefix("mod ")
+                .and_then(|rest| rest.strip_suffix(';'))
+            else {
+                continue;
+            };
+            if n > 0 && lines[n - 1].contains(TEST_HOOKS_FEATURE) {
+                gated.push(if module.is_empty() {
+                    name.to_owned()
+                } else {
+                    format!("{module}::{name}")
+                });
+            }
+        }
+    }
+    assert!(
+        gated.iter().any(|m| m == "network::test_hooks"),
+        "the network object's test hooks are a module under the feature: {gated:?}"
+    );
+    let mut ungated = Vec::new();
+    for (module, text) in &texts {
+        if gated
+            .iter()
+            .any(|g| module == g || module.starts_with(&format!("{g}::")))
+        {
+            continue;
+        }
+        let code = code_of(text);
+        let lines: Vec<&str> = code.lines().collect();
+        for (n, line) in lines.iter().enumerate() {
+            if !TEST_HOOK_MARKERS.iter().any(|m| line.contains(m)) {
+                continue;
+            }
+            let covered = lines[n.saturating_sub(2)..=n]
+                .iter()
+                .any(|l| l.contains(TEST_HOOKS_FEATURE));
+            if !covered {
+                ungated.push(format!("{module}:{}: {}", n + 1, line.trim()));
+            }
+        }
+    }
+    assert!(
+        ungated.is_empty(),
+        "edge test hooks without #[cfg({TEST_HOOKS_FEATURE})]:\n{}",
+        ungated.join("\n")
+    );
+}

@@ -12,8 +12,8 @@
 //! | [`mcp`], [`a2a`], [`oauth`], [`ioa`] | each binding's I/O inside the network object (its decisions are the core's) |
 //! | [`host`] | the clock, randomness, requests and responses, bounded fetches, origins, stubs |
 //!
-//! The Worker only routes, along the routes of
-//! `agentnet_core::bindings::networks`:
+//! The Worker only routes, along the core's route table
+//! (`agentnet_core::bindings::route`, read once per request):
 //! * `POST /v1/networks` creates a network (in its own Durable Object) and,
 //!   when public, lists it in the directory; `GET /v1/networks` lists them;
 //! * requests under `/networks/{id}/…` (the MCP endpoint `/networks/{id}/mcp`,
@@ -47,7 +47,8 @@ mod oauth;
 mod registry;
 
 use agentnet_core::bindings;
-use agentnet_core::bindings::networks::{self, WorkerRoute};
+use agentnet_core::bindings::route::{self, Route};
+use agentnet_core::bindings::step::Step;
 use agentnet_core::model::origins::AllowedOrigins;
 use directory::requests::{create_network, list_networks};
 use gateway::handoff::to_gateway;
@@ -72,13 +73,12 @@ pub use host::stubs::{DIRECTORY_BINDING, REGISTRY_BINDING};
 async fn fetch(req: Request, env: Env, _ctx: Context) -> Result<Response> {
     let request = request_head(&req);
     let log = bindings::observe::RequestLog::start(&request, host::now_ms());
-    let response = if matches!(networks::route(&request), Ok(WorkerRoute::Network(_)))
-        && !bindings::registry::is_registry_path(request.path())
-    {
-        serve(req, request, env).await
+    let route = route::parse(&request);
+    let response = if let Ok(Route::Network(..)) = route {
+        serve(req, request, route, env).await
     } else {
         let decision = bindings::cors::decide(&request, &AllowedOrigins::any());
-        host::with_cors(decision, serve(req, request, env)).await
+        host::with_cors(decision, serve(req, request, route, env)).await
     };
     let status = response.as_ref().map_or(500, Response::status_code);
     if let Some(line) = log.finish(status, host::now_ms()) {
@@ -87,30 +87,33 @@ async fn fetch(req: Request, env: Env, _ctx: Context) -> Result<Response> {
     response
 }
 
-async fn serve(req: Request, mut request: bindings::Request, env: Env) -> Result<Response> {
+async fn serve(
+    req: Request,
+    mut request: bindings::Request,
+    route: std::result::Result<Route, bindings::Response>,
+    env: Env,
+) -> Result<Response> {
     // Every body is read first, whatever the path, the method and the answer (see
     // `buffered`): an answer sent while a client still sends disturbs other requests.
     let mut req = match buffered(req).await? {
-        Ok(req) => req,
-        Err(refused) => return respond(refused),
+        Step::Go(req) => req,
+        Step::Answer(refused) => return respond(refused),
     };
     // A name that is not the deployment's own is a rebound one: nothing answers it.
     if let Some(refused) = host::known_hosts(&env).refusal(&request) {
         return respond(refused);
     }
-    if bindings::registry::is_registry_path(request.path()) {
-        return registry_object(&env)?.fetch_with_request(req).await;
-    }
-    match networks::route(&request) {
-        Ok(WorkerRoute::Create) => {
+    match route {
+        Ok(Route::Registry) => registry_object(&env)?.fetch_with_request(req).await,
+        Ok(Route::CreateNetwork) => {
             request.body = match host::read_body(&mut req).await {
                 Ok(body) => body,
                 Err(refused) => return respond(refused),
             };
             create_network(&request, &env).await
         }
-        Ok(WorkerRoute::List) => list_networks(&request, &env).await,
-        Ok(WorkerRoute::Network(id)) => {
+        Ok(Route::ListNetworks) => list_networks(&request, &env).await,
+        Ok(Route::Network(id, _)) => {
             let namespace = env.durable_object(NETWORKS_BINDING)?;
             let stub = namespace.id_from_name(id.as_str())?.get_stub()?;
             // An upgrade may be handed to a gateway: keep what it needs.
@@ -127,7 +130,8 @@ async fn serve(req: Request, mut request: bindings::Request, env: Env) -> Result
                 _ => Ok(response),
             }
         }
-        Ok(WorkerRoute::Asset) => host::assets::serve(&env, req).await,
+        // `/__create` is a network object's own path: from outside, a file like any other.
+        Ok(Route::Asset | Route::Create) => host::assets::serve(&env, req).await,
         Err(response) => respond(response),
     }
 }

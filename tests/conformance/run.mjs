@@ -361,9 +361,9 @@ function report(result) {
 
 export async function main(argv = process.argv.slice(2)) {
   const which = argv.find((a) => ['mcp', 'a2a', 'all'].includes(a)) ?? 'all';
-  for (const built of [join(root, 'edge-worker', 'build', 'worker', 'shim.mjs'), join(root, 'core', 'js', 'pkg', 'agentnet_js.js')]) {
+  for (const built of [join(root, 'edge-worker', 'build-test', 'worker', 'shim.mjs'), join(root, 'core', 'js', 'pkg', 'agentnet_js.js')]) {
     if (!existsSync(built)) {
-      console.error(`${relative(root, built)} is missing: build the edge and the npm package first (./scripts/test or ./scripts/run).`);
+      console.error(`${relative(root, built)} is missing: build the test edge and the npm package first (./scripts/test, or source scripts/lib.sh; build_js_package; build_edge).`);
       return 2;
     }
   }

@@ -64,11 +64,15 @@ async function waitUntilReady(url, child, log, timeoutMs, readyPath = '/networks
 /**
  * The project's wrangler.toml without its `[build]` table, written beside it:
  * scripts/test builds the worker once, and a test edge must neither rebuild
- * nor watch the sources (a rebuild restarts the worker mid-test).
+ * nor watch the sources (a rebuild restarts the worker mid-test). It runs the
+ * test build (`edge-worker/build-test`, with the `test-hooks` feature: `build_edge`
+ * in scripts/lib.sh), which a deploy build (`edge-worker/build`) never overwrites.
  */
 export async function testConfig() {
   const source = await readFile(join(root, 'edge-worker', 'wrangler.toml'), 'utf8');
-  const withoutBuild = source.replace(/^\[build\][^[]*/m, '');
+  const withoutBuild = source
+    .replace(/^\[build\][^[]*/m, '')
+    .replace(/^main = "build\//m, 'main = "build-test/');
   const path = join(root, 'edge-worker', '.wrangler-test.toml');
   await writeFile(path, withoutBuild);
   return path;

@@ -52,19 +52,15 @@ pub fn event_type(method: &Method, action: &str) -> Option<&'static str> {
     })
 }
 
-/// Answers `v1/admin/{action}` for `member`.
+/// Answers `v1/admin/{action}` for `member` (`action` as [`super::route`] read it).
 pub fn handle<H: BindingHost>(
     host: &mut H,
     network: &mut Network,
     member: Address,
     req: &Request,
+    action: &str,
     peer: Option<String>,
 ) -> Result<Response, H::Error> {
-    let path = req.path();
-    let action = path
-        .split_once("/v1/admin/")
-        .map_or("", |(_, a)| a)
-        .trim_end_matches('/');
     let Some(event_type) = event_type(&req.method, action) else {
         return Ok(Response::error(
             ErrorCode::NotFound,

@@ -137,18 +137,7 @@ pub fn is_public(req: &Request) -> bool {
     if path.starts_with("/agents/") && path.ends_with("/did.json") {
         return true;
     }
-    let mut segments = path.trim_start_matches('/').split('/');
-    matches!(
-        (
-            segments.next(),
-            segments.next(),
-            segments.next(),
-            segments.next(),
-            segments.next(),
-        ),
-        (Some("networks"), Some(_), None | Some(""), None, None)
-            | (Some("networks"), Some(_), Some("v1"), Some("profile"), None)
-    )
+    super::route::paths::is_profile(path)
 }
 
 /// A loopback page asking a loopback edge (local development).

@@ -21,6 +21,7 @@
 
 use super::exchange::{BindingHost, join_event};
 use super::message::{Request, Response};
+use super::step::Step;
 use crate::identity::did::Did;
 use crate::identity::didwba_proof::DidProof;
 use crate::identity::http_signature::{ACCEPT_SIGNATURE, Received, SignedRequest};
@@ -165,22 +166,23 @@ pub fn address_of_header(header: &str) -> Result<Address, Response> {
 
 /// For endpoints that take a bearer session (MCP, A2A): a request with a
 /// DID proof (either form) joins as its DID's address ([`address_for`]) at level 3
-/// and gets a session. `Ok(Some((request, grant)))`: the request rewritten to
+/// and gets a session. `Go(Some((request, grant)))`: the request rewritten to
 /// carry `Authorization: Bearer {token}`, and the session to answer with
-/// ([`with_bearer`]); `Ok(None)`: no DIDWba header; `Err`: the 401 to answer.
+/// ([`with_bearer`]); `Go(None)`: no DIDWba header; `Answer`: the 401.
+/// Bindings reach it through [`super::caller::Caller::resolve`].
 #[allow(clippy::type_complexity)]
 pub fn exchange<H: BindingHost>(
     host: &mut H,
     network: &mut Network,
     req: &Request,
-) -> Result<Result<Option<(Request, Grant)>, Response>, H::Error> {
+) -> Result<Step<Option<(Request, Grant)>>, H::Error> {
     let Some(header) = proof_of(req) else {
-        return Ok(Ok(None));
+        return Ok(Step::Go(None));
     };
     let header = header.as_str();
     let address = match address_of_header(header) {
         Ok(address) => address,
-        Err(refused) => return Ok(Err(refused)),
+        Err(refused) => return Ok(Step::Answer(refused)),
     };
     let join = join_event(host, network, &address, None, None, None);
     let inbound = Inbound {
@@ -196,7 +198,7 @@ pub fn exchange<H: BindingHost>(
             .and_then(|r| r.payload["message"].as_str())
             .unwrap_or("the DIDWba join was refused")
             .to_owned();
-        return Ok(Err(refused(message)));
+        return Ok(Step::Answer(refused(message)));
     }
     let (token, expires_at) = super::session::start(host, &address)?;
     let mut rewritten = req.clone();
@@ -207,7 +209,7 @@ pub fn exchange<H: BindingHost>(
         .headers
         .push(("Authorization".to_owned(), format!("Bearer {token}")));
     let grant = Grant::new(token, expires_at, host.now());
-    Ok(Ok(Some((rewritten, grant))))
+    Ok(Step::Go(Some((rewritten, grant))))
 }
 
 #[cfg(test)]

@@ -77,7 +77,7 @@ pub use super::refusals::discovery_refusal as refusal;
 /// True when `req` is a discovery route (the rest of `/registry/v1/` is the registry's).
 pub fn is_discovery(req: &Request) -> bool {
     let path = req.path();
-    if path == WELL_KNOWN || descriptions::well_known_network(path).is_some() {
+    if path == WELL_KNOWN || super::route::paths::well_known_network(path).is_some() {
         return true;
     }
     let rest = path.strip_prefix(API_PREFIX).unwrap_or("");
@@ -247,7 +247,7 @@ pub fn handle(
 ) -> Answer {
     let origin = req.origin().to_owned();
     let refused = |e: DiscoveryError| Answer::response(refusal(&e));
-    let scope = match descriptions::well_known_network(req.path()) {
+    let scope = match super::route::paths::well_known_network(req.path()) {
         Some(network) => Some(Some(network)),
         None => (req.path() == WELL_KNOWN).then_some(None),
     };

@@ -9,6 +9,7 @@ use super::exchange::{
 };
 use super::message::Response;
 use super::session;
+use crate::bindings::step::Step;
 use crate::ids::event_type::{EventType, core_types};
 use crate::network::Inbound;
 use crate::{Address, ErrorCode, Limits, Network};
@@ -71,7 +72,7 @@ pub fn admit<H: BindingHost>(
     body: JoinBody,
     peer: Option<&str>,
     didwba: Option<(&str, &str)>,
-) -> Result<Answer<Admitted>, H::Error> {
+) -> Result<Step<Admitted>, H::Error> {
     let mut join = join_event(
         host,
         network,
@@ -91,13 +92,13 @@ pub fn admit<H: BindingHost>(
     let effects = network.handle_event_on(&inbound, join, host.now());
     let collected = host.collect(network, effects, None)?;
     let reply = collected.replies.last();
-    Ok(match (&collected.bound, reply) {
+    Ok(Step::from(match (&collected.bound, reply) {
         (Some(address), Some(ack)) => Ok(Admitted {
             address: address.clone(),
             ack: ack.payload.clone(),
         }),
         _ => Err(join_refused(reply)),
-    })
+    }))
 }
 
 /// `POST v1/join` from `peer`: the join's ack with a session `token` and
@@ -116,8 +117,8 @@ pub fn join<H: BindingHost>(
         Err(response) => return Ok(response),
     };
     let admitted = match admit(host, network, body, peer.as_deref(), didwba)? {
-        Ok(admitted) => admitted,
-        Err(refused) => {
+        Step::Go(admitted) => admitted,
+        Step::Answer(refused) => {
             return Ok(match didwba {
                 Some(_) if refused.status == 403 => super::didwba::unauthorized(refused),
                 _ => refused,

@@ -8,7 +8,10 @@
 //! decision here without a network.
 //!
 //! * [`message`] — the request and response types, URL parts, status per error code
+//! * [`route`] — the route table: every request read once into a `Route` (the only reader of `/networks/…` paths)
 //! * [`exchange`] — what a binding needs from its host; replies collected for a response
+//! * [`step`] — a binding's step: go on with a value, or answer now
+//! * [`caller`] — who a request is from: the origin check, a DID proof exchanged for a session
 //! * [`http`] — the HTTP binding of ONM §11 inside a network
 //! * [`membership`] — its join and leave
 //! * [`admin`] — its admin routes (`v1/admin/…`) and analytics
@@ -22,7 +25,7 @@
 //! * [`hosts`] — the names a deployment answers for (DNS rebinding protection, every route)
 //! * [`cors`] — which web origins may use the HTTP endpoints from a browser (preflights, headers)
 //! * [`create`] — network creation and the demo network
-//! * [`networks`] — the Worker's own routes (`/v1/networks`, `/networks/{id}/…`)
+//! * [`networks`] — a network's creation as the Worker forwards it (`POST /v1/networks`)
 //! * [`directory`] — the listing of public networks and the creation limits
 //! * [`mcp`] — MCP (Streamable HTTP) at `/networks/{id}/mcp`
 //! * [`didwba`] — DID authentication (DIDWba header, HTTP Message Signatures) any binding can use
@@ -36,6 +39,7 @@
 pub mod a2a;
 pub mod admin;
 pub mod anp;
+pub mod caller;
 pub mod cors;
 pub mod create;
 pub mod didwba;
@@ -57,10 +61,12 @@ pub mod observe;
 pub mod policy;
 pub mod refusals;
 pub mod registry;
+pub mod route;
 pub mod send;
 pub mod session;
 pub mod sockets;
 pub mod sse;
+pub mod step;
 pub mod webpush;
 pub mod ws;
 
@@ -70,5 +76,5 @@ mod sse_tests;
 pub(crate) mod tests;
 
 pub use exchange::{BindingHost, Collected};
-pub use http::{Outcome, Route, Target, TestHook};
+pub use http::{Outcome, TestHook};
 pub use message::{Body, Method, Request, Response, status_of};

@@ -32,7 +32,7 @@ pub fn is_registry_path(path: &str) -> bool {
     path.starts_with(API_PREFIX)
         || path == JWKS_PATH
         || path == crate::discovery::descriptions::WELL_KNOWN
-        || crate::discovery::descriptions::well_known_network(path).is_some()
+        || super::route::paths::well_known_network(path).is_some()
         || agent_document_name(path).is_some()
 }
 

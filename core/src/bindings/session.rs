@@ -18,6 +18,7 @@
 use super::exchange::{Answer, BindingHost};
 use super::message::{Request, Response};
 use super::policy::{Expired, SessionState};
+use crate::bindings::step::Step;
 use crate::crypto::{sha256_hex, to_hex};
 use crate::{Address, ErrorCode};
 use serde_json::json;
@@ -37,12 +38,12 @@ pub fn authenticate<H: BindingHost>(
     host: &mut H,
     req: &Request,
     query: QueryTokens,
-) -> Result<Answer<Address>, H::Error> {
+) -> Result<Step<Address>, H::Error> {
     let in_url = ["session", "ticket"]
         .into_iter()
         .find(|key| req.query(key).is_some());
     if let (Some(key), QueryTokens::Refused) = (in_url, query) {
-        return Ok(Err(Response::error(
+        return Ok(Step::Answer(Response::error(
             ErrorCode::InvalidRequest,
             format!(
                 "a {key} in the URL ends up in logs: send Authorization: Bearer <session token> (?ticket= and ?session= are taken only by v1/ws and v1/sse)"
@@ -60,14 +61,14 @@ pub fn authenticate<H: BindingHost>(
         return redeem_ticket(host, &ticket);
     }
     let Some(token) = bearer.or_else(|| req.query("session")) else {
-        return Ok(Err(Response::error(
+        return Ok(Step::Answer(Response::error(
             ErrorCode::NotJoined,
             "send Authorization: Bearer <session token> from /v1/join",
         )));
     };
     let hash = sha256_hex(token.as_bytes());
     let Some(row) = host.session(&hash)? else {
-        return Ok(Err(Response::error(
+        return Ok(Step::Answer(Response::error(
             ErrorCode::NotJoined,
             "unknown or ended session; join again",
         )));
@@ -77,7 +78,7 @@ pub fn authenticate<H: BindingHost>(
     match row.state(&policy, now) {
         SessionState::Expired => {
             host.end_session(&hash)?;
-            return Ok(Err(Response::error(
+            return Ok(Step::Answer(Response::error(
                 ErrorCode::SessionExpired,
                 "the session expired; join again (with your member secret) for a new one",
             )));
@@ -85,7 +86,7 @@ pub fn authenticate<H: BindingHost>(
         SessionState::Live { touch: true } => host.touch_session(&hash, now)?,
         SessionState::Live { touch: false } => {}
     }
-    Ok(address_of(&row.address))
+    Ok(address_of(&row.address).into())
 }
 
 fn address_of(stored: &str) -> Answer<Address> {
@@ -121,13 +122,13 @@ pub fn issue_ticket<H: BindingHost>(host: &mut H, member: &Address) -> Result<Re
 pub fn redeem_ticket<H: BindingHost>(
     host: &mut H,
     ticket: &str,
-) -> Result<Answer<Address>, H::Error> {
+) -> Result<Step<Address>, H::Error> {
     let row = host.take_ticket(&sha256_hex(ticket.as_bytes()))?;
-    Ok(match row {
+    Ok(Step::from(match row {
         Some(row) if row.expires_at > host.now() => address_of(&row.address),
         _ => Err(Response::error(
             ErrorCode::NotJoined,
             "unknown, used or expired ticket: ask POST v1/ticket for another",
         )),
-    })
+    }))
 }

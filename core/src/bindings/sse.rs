@@ -21,9 +21,10 @@
 //!   one that reads nothing at all for [`STALLED_TICKS`] keepalive periods is
 //!   gone, and its stream is cut too.
 
-use super::exchange::{Answer, BindingHost, rejected};
+use super::exchange::{BindingHost, rejected};
 use super::message::Request;
 use super::sockets::Close;
+use crate::bindings::step::Step;
 use crate::network::{MAX_READ_LIMIT, Page};
 use crate::{Address, ErrorCode, Network, Rejection};
 use std::cell::RefCell;
@@ -252,20 +253,20 @@ pub fn open<H: BindingHost>(
     network: &mut Network,
     member: Address,
     resume: Option<u64>,
-) -> Result<Answer<Stream>, H::Error> {
+) -> Result<Step<Stream>, H::Error> {
     if host.open_streams(&member) >= MAX_STREAMS_PER_MEMBER {
         let refusal = Rejection::new(
             ErrorCode::LimitReached,
             format!("{member} has {MAX_STREAMS_PER_MEMBER} event streams open; close one first"),
         );
-        return Ok(Err(rejected(&refusal)));
+        return Ok(Step::Answer(rejected(&refusal)));
     }
     let after = resume.unwrap_or_else(|| network.cursor(&member));
     let stream = RefCell::new(Stream::new(member, after));
     if let Err(rejection) = next_page(host, network, &stream)? {
-        return Ok(Err(rejected(&rejection)));
+        return Ok(Step::Answer(rejected(&rejection)));
     }
-    Ok(Ok(stream.into_inner()))
+    Ok(Step::Go(stream.into_inner()))
 }
 
 /// Reads the next page of a stream that catches up and queues it; what the

@@ -12,8 +12,9 @@
 //! answered back. The host keeps them ([`PushStore`]).
 
 use super::exchange::{BindingHost, json_body};
-use super::message::{Method, Request, Response};
+use super::message::{Request, Response};
 use super::session::{QueryTokens, authenticate};
+use super::step::Step;
 use crate::error::ErrorCode;
 use crate::ids::address::Address;
 use crate::network::Network;
@@ -32,20 +33,6 @@ pub enum PushRoute {
     Unsubscribe,
     /// Another method on one of them.
     WrongMethod,
-}
-
-/// The network and route of a request to `/networks/{id}/v1/push/…`.
-pub fn target(req: &Request) -> Option<(crate::NetworkId, PushRoute)> {
-    let rest = req.path().strip_prefix("/networks/")?;
-    let (id, tail) = rest.split_once("/v1/push/")?;
-    let route = match (&req.method, tail.trim_end_matches('/')) {
-        (Method::Get, "key") => PushRoute::Key,
-        (Method::Post, "subscriptions") => PushRoute::Subscribe,
-        (Method::Other(m), "subscriptions") if m == "DELETE" => PushRoute::Unsubscribe,
-        (_, "key" | "subscriptions") => PushRoute::WrongMethod,
-        _ => return None,
-    };
-    Some((id.parse().ok()?, route))
 }
 
 /// Where a host keeps the members' subscriptions and its key.
@@ -90,8 +77,8 @@ where
         PushRoute::Subscribe | PushRoute::Unsubscribe => {}
     }
     let member = match authenticate(host, req, QueryTokens::Refused)? {
-        Ok(member) => member,
-        Err(response) => return Ok(response),
+        Step::Go(member) => member,
+        Step::Answer(response) => return Ok(response),
     };
     if network.member(&member).is_none() {
         return Ok(Response::error(
@@ -126,12 +113,17 @@ mod tests {
     use super::*;
 
     fn req(method: &str, path: &str) -> Request {
+        use crate::bindings::message::Method;
         Request::new(Method::parse(method), format!("https://edge.example{path}"))
     }
 
     #[test]
     fn the_push_routes_are_found_with_their_network() {
-        let found = |m, p| target(&req(m, p)).map(|(id, r)| (id.to_string(), r));
+        use crate::bindings::route::{self, NetworkRoute, Route};
+        let found = |m, p| match route::parse(&req(m, p)) {
+            Ok(Route::Network(id, NetworkRoute::Push(r))) => Some((id.to_string(), r)),
+            _ => None,
+        };
         assert_eq!(
             found("GET", "/networks/net/v1/push/key"),
             Some(("net".into(), PushRoute::Key))

@@ -18,10 +18,11 @@
 //! throttled by the network per source ([`crate::network::Inbound`]).
 
 use super::didwba;
-use super::exchange::{Answer, BindingHost, claimed_address, join_event, join_refused, rejected};
+use super::exchange::{BindingHost, claimed_address, join_event, join_refused, rejected};
 use super::message::{Request, Response};
 use super::session::{QueryTokens, authenticate};
 use super::sockets::{Close, SocketRecord, Sockets};
+use crate::bindings::step::Step;
 use crate::ids::event_type::core_types;
 use crate::network::{Effect, Inbound};
 use crate::{Address, ErrorCode, Event, Network};
@@ -120,11 +121,11 @@ pub fn upgrade<H: BindingHost>(
     host: &mut H,
     network: &mut Network,
     req: &Request,
-) -> Result<Answer<Upgrade>, H::Error> {
+) -> Result<Step<Upgrade>, H::Error> {
     let batches = wants_batches(req);
     let hint = match placement_hint(req) {
         Ok(hint) => hint,
-        Err(response) => return Ok(Err(response)),
+        Err(response) => return Ok(Step::Answer(response)),
     };
     Ok(decide_upgrade(host, network, req)?.map(|upgrade| Upgrade {
         batches,
@@ -138,9 +139,9 @@ fn decide_upgrade<H: BindingHost>(
     host: &mut H,
     network: &mut Network,
     req: &Request,
-) -> Result<Answer<Upgrade>, H::Error> {
+) -> Result<Step<Upgrade>, H::Error> {
     if !is_upgrade(req) {
-        return Ok(Err(Response::error(
+        return Ok(Step::Answer(Response::error(
             ErrorCode::UpgradeRequired,
             "connect with a WebSocket upgrade",
         )));
@@ -149,12 +150,12 @@ fn decide_upgrade<H: BindingHost>(
     let after = req.query("after").and_then(|a| a.parse::<u64>().ok());
     if req.query("ticket").is_some() || req.query("session").is_some() {
         let member = match authenticate(host, req, QueryTokens::Allowed)? {
-            Ok(member) => member,
-            Err(response) => return Ok(Err(response)),
+            Step::Go(member) => member,
+            Step::Answer(response) => return Ok(Step::Answer(response)),
         };
         let effects = match network.attach(&member, after, host.now()) {
             Ok(effects) => effects,
-            Err(rejection) => return Ok(Err(rejected(&rejection))),
+            Err(rejection) => return Ok(Step::Answer(rejected(&rejection))),
         };
         return accepted(host, network, effects, peer);
     }
@@ -162,7 +163,7 @@ fn decide_upgrade<H: BindingHost>(
         return didwba_upgrade(host, network, req, &header, after);
     }
     let Some(agent) = req.query("agent_id") else {
-        return Ok(Ok(Upgrade {
+        return Ok(Step::Go(Upgrade {
             address: None,
             after_accept: Vec::new(),
             peer,
@@ -172,7 +173,7 @@ fn decide_upgrade<H: BindingHost>(
     };
     let claimed = match claimed_address(&agent) {
         Ok(address) => address,
-        Err(response) => return Ok(Err(response)),
+        Err(response) => return Ok(Step::Answer(response)),
     };
     // Browsers cannot set headers: the credentials of a join at upgrade come in the query.
     let mut credentials = serde_json::Map::new();
@@ -200,14 +201,14 @@ fn didwba_upgrade<H: BindingHost>(
     req: &Request,
     header: &str,
     after: Option<u64>,
-) -> Result<Answer<Upgrade>, H::Error> {
+) -> Result<Step<Upgrade>, H::Error> {
     let claimed = match req.query("agent_id") {
         Some(agent) => claimed_address(&agent),
         None => didwba::address_of_header(header),
     };
     let address = match claimed {
         Ok(address) => address,
-        Err(response) => return Ok(Err(response)),
+        Err(response) => return Ok(Step::Answer(response)),
     };
     let peer = peer_of(req);
     let join = join_event(host, network, &address, None, None, after);
@@ -218,7 +219,9 @@ fn didwba_upgrade<H: BindingHost>(
     };
     let effects = network.handle_event_on(&inbound, join, host.now());
     Ok(match accepted(host, network, effects, peer)? {
-        Err(refused) if refused.status == 403 => Err(didwba::unauthorized(refused)),
+        Step::Answer(refused) if refused.status == 403 => {
+            Step::Answer(didwba::unauthorized(refused))
+        }
         other => other,
     })
 }
@@ -229,20 +232,20 @@ fn accepted<H: BindingHost>(
     network: &mut Network,
     effects: Vec<Effect>,
     peer: Option<String>,
-) -> Result<Answer<Upgrade>, H::Error> {
+) -> Result<Step<Upgrade>, H::Error> {
     let (now, after_accept): (Vec<_>, Vec<_>) = effects
         .into_iter()
         .partition(|e| !matches!(e, Effect::Read(_)));
     let collected = host.collect(network, now, None)?;
     Ok(match collected.bound {
-        Some(address) => Ok(Upgrade {
+        Some(address) => Step::Go(Upgrade {
             address: Some(address),
             after_accept,
             peer,
             batches: false,
             placement: None,
         }),
-        None => Err(join_refused(collected.replies.last())),
+        None => Step::Answer(join_refused(collected.replies.last())),
     })
 }
 

@@ -5,22 +5,14 @@
 //! checks on a description an outside agent submits ([`check_submitted`]).
 
 use super::error::DiscoveryError;
-use super::search::network_of;
+use crate::bindings::route::paths::network_in_url as network_of;
 use crate::identity::did::Did;
 use crate::identity::time::format_rfc3339;
 use serde_json::{Value, json};
 use std::collections::BTreeSet;
 
 /// The ANP discovery path.
-pub const WELL_KNOWN: &str = "/.well-known/agent-descriptions";
-/// The network `{id}` of a per-network discovery path `/networks/{id}/.well-known/agent-descriptions`.
-pub fn well_known_network(path: &str) -> Option<&str> {
-    let id = path.strip_prefix("/networks/")?.strip_suffix(WELL_KNOWN)?;
-    id.parse::<crate::ids::network_id::NetworkId>()
-        .is_ok()
-        .then_some(id)
-}
-
+pub use crate::bindings::route::paths::AGENT_DESCRIPTIONS as WELL_KNOWN;
 /// Agents on one collection page unless the caller asks for fewer.
 pub const DEFAULT_PAGE: usize = 100;
 /// Most agents on one collection page.

@@ -99,19 +99,3 @@ fn submitted_descriptions_are_checked() {
         "{cases:?}"
     );
 }
-
-#[test]
-fn a_networks_own_discovery_path_names_the_network() {
-    let id = "0123456789abcdef0123456789abcdef";
-    let path = format!("/networks/{id}/.well-known/agent-descriptions");
-    assert_eq!(well_known_network(&path), Some(id));
-    assert_eq!(
-        well_known_network("/networks/a/b/.well-known/agent-descriptions"),
-        None
-    );
-    assert_eq!(well_known_network("/.well-known/agent-descriptions"), None);
-    assert_eq!(
-        well_known_network(&format!("/networks/{id}/v1/profile")),
-        None
-    );
-}

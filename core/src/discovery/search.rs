@@ -96,13 +96,6 @@ fn texts(value: Option<&Value>) -> impl Iterator<Item = &str> {
         .filter_map(Value::as_str)
 }
 
-/// The network id in an endpoint URL `…/networks/{id}/…`.
-pub fn network_of(url: &str) -> Option<String> {
-    let rest = url.split("/networks/").nth(1)?;
-    let id = rest.split(['/', '?', '#']).next()?;
-    (!id.is_empty()).then(|| id.to_owned())
-}
-
 impl Entry {
     /// An entry named `name` described by `description`.
     pub fn new(id: &str, name: &str, description: &str, verification: u8) -> Self {
@@ -139,7 +132,7 @@ impl Entry {
             if let Some(n) = endpoint
                 .get("url")
                 .and_then(Value::as_str)
-                .and_then(network_of)
+                .and_then(crate::bindings::route::paths::network_in_url)
             {
                 entry.networks.insert(n);
             }

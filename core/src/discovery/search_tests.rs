@@ -113,19 +113,6 @@ fn terms_add_up_and_filters_drop_before_scoring() {
     assert_eq!(rank(&entries, &Query::text("route", 1)).len(), 1);
 }
 
-#[test]
-fn network_ids_come_from_endpoint_urls() {
-    assert_eq!(
-        network_of("https://h/networks/abc/mcp").as_deref(),
-        Some("abc")
-    );
-    assert_eq!(
-        network_of("https://h/networks/abc?x").as_deref(),
-        Some("abc")
-    );
-    assert_eq!(network_of("https://h/agents/x"), None);
-}
-
 proptest::proptest! {
     #[test]
     fn ranking_is_a_total_deterministic_order(names in proptest::collection::vec("[a-c ]{0,8}", 0..12), q in "[a-c ]{0,6}") {

@@ -12,7 +12,7 @@ use crate::network::http::not_loaded;
 use crate::network::object::NetworkHost;
 use agentnet_core::Address;
 use agentnet_core::bindings::a2a::methods::{Reply, Watch, answer, settled};
-use agentnet_core::bindings::a2a::{self as binding, Target, stream};
+use agentnet_core::bindings::a2a::{self as binding, Handled, Target, stream};
 use agentnet_core::bindings::http::no_such_network;
 use agentnet_core::bindings::{self, sse};
 use agentnet_core::model::task::Task;
@@ -36,11 +36,9 @@ impl NetworkHost {
         let handled =
             self.with_network(|io, network| binding::handle(io, network, &request, &target))?;
         let accepted = match handled {
-            Ok(accepted) => accepted,
-            Err(response) if target.card => {
-                return respond(self.signed_card(response, request.origin()).await);
-            }
-            Err(response) => return respond(response),
+            Handled::Accepted(accepted) => accepted,
+            Handled::Card(card) => return respond(self.signed_card(card, request.origin()).await),
+            Handled::Respond(response) => return respond(response),
         };
         let response = match accepted.reply {
             Reply::Now(value) => respond(bindings::Response::json(value)),

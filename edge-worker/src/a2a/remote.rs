@@ -16,6 +16,7 @@ use agentnet_core::bindings::a2a::remote::{self, Call};
 use agentnet_core::bindings::a2a::signature;
 use agentnet_core::bindings::http::no_such_network;
 use agentnet_core::bindings::refusals::outbound_refusal;
+use agentnet_core::bindings::step::Step;
 use agentnet_core::bindings::{self, Response as CoreResponse};
 use agentnet_core::outbound::OutboundPolicy;
 use agentnet_core::{Address, ErrorCode, NetworkId};
@@ -59,8 +60,8 @@ impl NetworkHost {
         }
         let asked = self.with_network(|io, network| remote::add_request(io, network, &request))?;
         let card_url = match asked {
-            Ok(url) => url,
-            Err(response) => return respond(response),
+            Step::Go(url) => url,
+            Step::Answer(response) => return respond(response),
         };
         let mut init = RequestInit::new();
         let headers = Headers::new();

@@ -4,9 +4,8 @@
 //! restart it (telling the network) or reset it (as the platform does,
 //! telling no one).
 
-use crate::gateway::object::{GatewayHost, Held};
+use crate::gateway::object::GatewayHost;
 use crate::host::now_ms;
-use agentnet_core::gateway::Gateway;
 use worker::{Response, Result};
 
 /// When a gateway's alarm is next due: the next unbound socket's time to
@@ -56,39 +55,6 @@ impl GatewayHost {
                 &(at as f64).into(),
             )))
             .await
-    }
-
-    /// Test hook: every socket is lost and the gateway starts afresh, as in a crash.
-    pub(crate) fn restart(&self) {
-        for ws in std::mem::take(&mut *self.sockets.borrow_mut()).into_values() {
-            let _ = ws.close(Some(1012), Some("the gateway restarted"));
-        }
-        self.waiting.borrow_mut().clear();
-        let (fresh, hello) = Gateway::start();
-        *self.core.borrow_mut() = Some(fresh);
-        // The network hears of it: it forgets every member held here.
-        if let Err(err) = crate::gateway::store::forget_all(&self.state.storage().sql()) {
-            worker::console_error!("forgetting the gateway's members failed: {err}");
-        }
-        self.up.borrow_mut().push(hello);
-        self.send_up();
-    }
-
-    /// Test hook: the sockets and the memory are lost and nothing is said,
-    /// as when the platform resets the object; what it kept in storage stays.
-    pub(crate) fn reset(&self) {
-        *self.ids.borrow_mut() = Default::default();
-        *self.core.borrow_mut() = None;
-        // A new instance knows its network only from storage, and has no alarm in memory.
-        *self.link.borrow_mut() = None;
-        self.alarm_at.set(None);
-        self.waiting.borrow_mut().clear();
-        self.up.borrow_mut().clear();
-        for ws in std::mem::take(&mut *self.sockets.borrow_mut()).into_values() {
-            // Forgotten first, so its close is no news to the core.
-            let _ = ws.serialize_attachment(Held::default());
-            let _ = ws.close(Some(1012), Some("the gateway was reset"));
-        }
     }
 }
 

@@ -13,4 +13,6 @@ pub mod handoff;
 pub mod lifecycle;
 pub mod object;
 pub mod store;
+#[cfg(feature = "test-hooks")]
+pub mod test_hooks;
 pub mod uplink;

@@ -13,7 +13,7 @@
 
 use crate::host::frame_texts::FrameTexts;
 use crate::host::now_ms;
-use crate::network::gateway_link::{LINK_PATH, LinkBody, RESET_PATH, RESTART_PATH, SOCKET_HEADER};
+use crate::network::gateway_link::{LINK_PATH, LinkBody, SOCKET_HEADER};
 use agentnet_core::bindings::sockets::{Close, SocketId};
 use agentnet_core::bindings::ws::close_reply;
 use agentnet_core::gateway::{Gateway, GatewayEffect, GatewayId, Opening, ToGateway, ToNetwork};
@@ -81,6 +81,8 @@ pub(crate) struct GatewayHost {
     pub(crate) cursor_timer: Cell<bool>,
     /// The position of the last message taken from the network's queue to this gateway.
     pub(crate) seen: Cell<u64>,
+    /// Test-only paths are on (`crate::network::object::test_hooks_of`).
+    #[cfg(feature = "test-hooks")]
     test_hooks: bool,
     /// How often its alarm comes while it holds sockets (`Policy::gateway_reconcile_ms`).
     pub(crate) reconcile_ms: u64,
@@ -97,10 +99,8 @@ impl GatewayHost {
         ) {
             state.set_websocket_auto_response(&pair);
         }
-        let test_hooks = env
-            .var(crate::network::object::TEST_HOOKS_VAR)
-            .is_ok_and(|v| v.to_string() == "1");
-        let reconcile_ms = crate::network::object::policy_of(&env, test_hooks).gateway_reconcile_ms;
+        let (_hooks_on, policy) = crate::network::object::test_hooks_of(&env);
+        let reconcile_ms = policy.gateway_reconcile_ms;
         if let Err(err) = crate::gateway::store::create(&state.storage().sql()) {
             worker::console_error!("creating the gateway's member table failed: {err}");
         }
@@ -116,7 +116,8 @@ impl GatewayHost {
             up_busy: Cell::new(false),
             cursor_timer: Cell::new(false),
             seen: Cell::new(0),
-            test_hooks,
+            #[cfg(feature = "test-hooks")]
+            test_hooks: _hooks_on,
             reconcile_ms,
             alarm_at: Cell::new(None),
             me,
@@ -190,11 +191,13 @@ impl GatewayHost {
                 self.schedule_alarm().await?;
                 Ok(Response::empty()?.with_status(204))
             }
-            RESTART_PATH if self.test_hooks => {
+            #[cfg(feature = "test-hooks")]
+            crate::network::gateway_link::RESTART_PATH if self.test_hooks => {
                 self.restart();
                 Response::ok("restarted")
             }
-            RESET_PATH if self.test_hooks => {
+            #[cfg(feature = "test-hooks")]
+            crate::network::gateway_link::RESET_PATH if self.test_hooks => {
                 self.reset();
                 Response::ok("reset")
             }

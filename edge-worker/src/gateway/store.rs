@@ -84,6 +84,7 @@ pub(crate) fn kept(sql: &SqlStorage) -> Result<Vec<Address>> {
 }
 
 /// Forgets every member (the network was told the gateway restarted).
+#[cfg(feature = "test-hooks")]
 pub(crate) fn forget_all(sql: &SqlStorage) -> Result<()> {
     sql.exec("DELETE FROM gateway_members", None)?;
     Ok(())

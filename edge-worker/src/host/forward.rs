@@ -1,6 +1,6 @@
 //! A request forwarded by the Worker to an object, its body read first.
 
-use agentnet_core::bindings;
+use agentnet_core::bindings::step::Step;
 use worker::{Method, Request, RequestInit, Result};
 
 /// The request with its body read here, bounded, before anything answers
@@ -11,15 +11,13 @@ use worker::{Method, Request, RequestInit, Result};
 /// Worker, failing every request in flight (503). A `GET` or `HEAD` goes on
 /// without the body it should not have had. Its redirects are the client's
 /// to follow (the consent form's 303 to a redirect URI), never the stub's.
-pub(crate) async fn buffered(
-    mut req: Request,
-) -> Result<std::result::Result<Request, bindings::Response>> {
+pub(crate) async fn buffered(mut req: Request) -> Result<Step<Request>> {
     if req.inner().body().is_none() {
-        return Ok(Ok(req));
+        return Ok(Step::Go(req));
     }
     let body = match super::read_body(&mut req).await {
         Ok(body) => body,
-        Err(refused) => return Ok(Err(refused)),
+        Err(refused) => return Ok(Step::Answer(refused)),
     };
     let method = req.method();
     let mut init = RequestInit::new();
@@ -29,5 +27,5 @@ pub(crate) async fn buffered(
     if !matches!(method, Method::Get | Method::Head) {
         init.with_body(Some(body.into()));
     }
-    Request::new_with_init(req.url()?.as_str(), &init).map(Ok)
+    Request::new_with_init(req.url()?.as_str(), &init).map(Step::Go)
 }

@@ -13,6 +13,8 @@ pub mod frame_texts;
 pub mod origin;
 pub mod outbound;
 pub mod stubs;
+#[cfg(feature = "test-hooks")]
+pub mod test_hooks;
 
 use agentnet_core::bindings::message::MAX_BODY_BYTES;
 use agentnet_core::bindings::{self, Body, Method, cors};

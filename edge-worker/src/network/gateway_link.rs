@@ -29,9 +29,11 @@ use worker::{Result, SqlStorage};
 /// with its path), so only objects reach it.
 pub(crate) const LINK_PATH: &str = "/_agentnet/gateway";
 /// The path that makes a gateway lose its sockets, as in a crash (test hooks only).
+#[cfg(feature = "test-hooks")]
 pub(crate) const RESTART_PATH: &str = "/_agentnet/gateway/restart";
 /// The path that makes a gateway lose its sockets and memory without telling
 /// the network, as when the platform resets it (test hooks only).
+#[cfg(feature = "test-hooks")]
 pub(crate) const RESET_PATH: &str = "/_agentnet/gateway/reset";
 /// The Durable Object namespace of gateways, declared in `wrangler.toml`.
 pub(crate) const GATEWAYS_BINDING: &str = "GATEWAYS";

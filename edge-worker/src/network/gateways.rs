@@ -1,14 +1,13 @@
 //! The network object's I/O with its gateways: an upgrade handed to the
 //! member's gateway, the queued messages sent in order per gateway, the
-//! gateways' requests handed to the core, and the test hooks that restart
-//! either side. What is said is decided by the core
+//! gateways' requests handed to the core (the test hooks that restart
+//! either side are `crate::network::test_hooks`). What is said is decided by the core
 //! (`agentnet_core::gateway`); the queues are `crate::network::gateway_link`.
 
 use crate::host::now_ms;
 use crate::host::origin::Origin;
 use crate::network::gateway_link::{
-    GATEWAY_HEADER, GATEWAYS_BINDING, LINK_PATH, LinkBody, Links, RESET_PATH, RESTART_PATH,
-    SOCKET_HEADER, gateway_name, post,
+    GATEWAY_HEADER, GATEWAYS_BINDING, LINK_PATH, LinkBody, Links, SOCKET_HEADER, gateway_name, post,
 };
 use crate::network::object::NetworkHost;
 use agentnet_core::bindings::sockets::{Close, SocketId};
@@ -21,7 +20,7 @@ use worker::{Request, Response, Result, Stub};
 
 impl NetworkHost {
     /// The object of gateway `gateway` of this network.
-    fn gateway_stub(&self, gateway: GatewayId) -> Result<Stub> {
+    pub(crate) fn gateway_stub(&self, gateway: GatewayId) -> Result<Stub> {
         let name = gateway_name(&self.links.network(), gateway);
         self.env
             .durable_object(GATEWAYS_BINDING)?
@@ -203,28 +202,6 @@ impl NetworkHost {
             None => Vec::new(),
         };
         self.apply(&Origin::Nowhere, effects)
-    }
-
-    /// Test hook: every gateway loses its sockets, as in a crash (`silent`:
-    /// without telling the network, as when the platform resets it).
-    pub(crate) async fn restart_gateways(&self, silent: bool) -> Result<Response> {
-        let Some(sequencer) = self.links.sequencer() else {
-            return Response::error("this network has no gateways", 409);
-        };
-        let path = if silent { RESET_PATH } else { RESTART_PATH };
-        for gateway in 0..sequencer.placement().gateways() {
-            post(&self.gateway_stub(gateway)?, path, String::new()).await?;
-        }
-        Response::ok("the gateways restarted")
-    }
-
-    /// Test hook: what the object has sent (and taken from its gateways), for benchmarks.
-    pub(crate) fn counters(&self) -> Result<Response> {
-        Response::from_json(&serde_json::json!({
-            "socket_messages": self.socket_messages.get(),
-            "gateway_requests": self.links.requests.get(),
-            "gateway_requests_in": self.gateway_requests_in.get(),
-        }))
     }
 }
 

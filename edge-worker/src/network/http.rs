@@ -13,15 +13,13 @@ use crate::network::object::NetworkHost;
 use crate::network::storage::Store;
 use crate::network::webpush_store;
 use crate::oauth::store as oauth_store;
-use agentnet_core::bindings::http::{self, Outcome, Target, TestHook};
+use agentnet_core::bindings::http::{self, Outcome};
 use agentnet_core::bindings::mcp::session::{McpHost, Session as McpSession};
-use agentnet_core::bindings::oauth::{
-    self,
-    grants::{Client, Grant, OAuthHost},
-};
+use agentnet_core::bindings::oauth::grants::{Client, Grant, OAuthHost};
 use agentnet_core::bindings::policy::{Expired, Policy, SessionRow, TicketRow};
+use agentnet_core::bindings::route::{NetworkRoute, Route};
 use agentnet_core::bindings::webpush::PushStore;
-use agentnet_core::bindings::{self, BindingHost, Collected, create, mcp, sse};
+use agentnet_core::bindings::{self, BindingHost, Collected, create, sse};
 use agentnet_core::network::Effect;
 use agentnet_core::webpush::Subscription;
 use agentnet_core::{Address, EventId, Network};
@@ -205,41 +203,34 @@ impl OAuthHost for RequestIo<'_> {
 }
 
 impl NetworkHost {
-    /// Answers a request that reached this network's object.
-    pub(crate) async fn route(self: &Rc<Self>, mut req: Request) -> Result<Response> {
+    /// Answers a request that reached this network's object, along the
+    /// route the core's table read ([`route::parse`], once in `fetch`).
+    pub(crate) async fn route(
+        self: &Rc<Self>,
+        mut req: Request,
+        route: std::result::Result<Route, bindings::Response>,
+    ) -> Result<Response> {
         let request = match request_of(&mut req).await {
             Ok(request) => request,
             Err(response) => return respond(response),
         };
-        if let Some((id, route)) = bindings::webpush::target(&request) {
-            return self.serve_push(&request, &id, route);
-        }
-        if let Some(id) = bindings::a2a::remote::add_target(&request) {
-            return self.add_remote(request, id).await;
-        }
-        if let Some(target) = bindings::a2a::target(&request) {
-            return self.serve_a2a(request, target).await;
-        }
-        if let Some(target) = bindings::ioa::target(&request) {
-            return self.serve_ioa(request, target).await;
-        }
-        if let Some(id) = bindings::anp::rpc::target(&request) {
-            return self.serve_mcp(request, id, true).await;
-        }
-        match mcp::transport::target(&request) {
-            Some(mcp::transport::Target::Endpoint(id)) => {
-                return self.serve_mcp(request, id, false).await;
-            }
-            Some(mcp::transport::Target::Metadata(id)) => return self.mcp_metadata(&request, &id),
-            None => {}
-        }
-        if let Some(target) = oauth::routes::target(&request) {
-            return self.serve_oauth(&request, &target).await;
-        }
-        let id = match http::target(&request) {
-            Ok(Target::Create) => return self.create(&request),
-            Ok(Target::Network(id)) => id,
+        let (id, route) = match route {
+            Ok(Route::Network(id, route)) => (id, route),
+            Ok(Route::Create) => return self.create(&request),
+            Ok(_) => return respond(http::unknown_path()),
             Err(response) => return respond(response),
+        };
+        let api = match route {
+            NetworkRoute::Api(api) => api,
+            NetworkRoute::A2aRemotes => return self.add_remote(request, id).await,
+            NetworkRoute::A2a(target) => return self.serve_a2a(request, target).await,
+            NetworkRoute::Ioa(target) => return self.serve_ioa(request, target).await,
+            NetworkRoute::Anp => return self.serve_mcp(request, id, true).await,
+            NetworkRoute::Mcp => return self.serve_mcp(request, id, false).await,
+            NetworkRoute::McpMetadata => return self.mcp_metadata(&request, &id),
+            NetworkRoute::OAuth(target) => return self.serve_oauth(&request, &target).await,
+            NetworkRoute::Push(push) => return self.serve_push(&request, &id, push),
+            NetworkRoute::Unknown => return respond(http::unknown_path()),
         };
         if !self.ensure_loaded(&id)? {
             return respond(http::no_such_network(&id));
@@ -247,11 +238,12 @@ impl NetworkHost {
         self.note_origin(request.origin());
         self.resolve_request(&request).await?;
         // A socket the network has no room for is refused before anything is decided for it.
-        if let Some(close) = self.socket_refusal(&request) {
+        if let Some(close) = self.socket_refusal(&request, &api) {
             return self.refuse_socket(&close);
         }
-        let outcome =
-            self.with_network(|io, network| http::handle(io, network, &request, self.test_hooks))?;
+        let outcome = self.with_network(|io, network| {
+            http::handle(io, network, &request, &api, self.test_hooks)
+        })?;
         match outcome {
             Outcome::Respond(response) => respond(response),
             Outcome::Stream(stream) => self.open_sse(stream),
@@ -263,23 +255,11 @@ impl NetworkHost {
                 }
                 _ => self.accept_socket(&id, upgrade),
             },
-            Outcome::Test(TestHook::FailNextBatch) => {
-                self.store()?.fail_next_batch();
-                Response::ok("the next log batch will fail")
-            }
-            Outcome::Test(TestHook::RestartSequencer) => {
-                self.restart_sequencer()?;
-                Response::ok("the network restarted towards its gateways")
-            }
-            Outcome::Test(TestHook::RestartGateways) => self.restart_gateways(false).await,
-            Outcome::Test(TestHook::ResetGateways) => self.restart_gateways(true).await,
-            Outcome::Test(TestHook::Counters) => self.counters(),
-            Outcome::Test(TestHook::Panic) => {
-                #[allow(clippy::panic)]
-                {
-                    panic!("test hook: deliberate panic")
-                }
-            }
+            #[cfg(feature = "test-hooks")]
+            Outcome::Test(hook) => self.run_test_hook(hook).await,
+            // Without the feature no request is a test hook's (`http::handle` is told so).
+            #[cfg(not(feature = "test-hooks"))]
+            Outcome::Test(_) => respond(http::unknown_path()),
         }
     }
 

@@ -156,6 +156,7 @@ impl PendingAppends {
 
     /// Test hook: the next event batch is written with a statement that fails,
     /// so the tests see the row-by-row fallback work through the real runtime.
+    #[cfg(feature = "test-hooks")]
     pub fn fail_next_batch(&mut self) {
         self.fail_next_batch = true;
     }

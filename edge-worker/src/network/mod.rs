@@ -7,7 +7,8 @@
 //! credentials ended ([`credentials`]), what a join needs
 //! fetched ([`identity`]), its discovery I/O ([`discovery`],
 //! [`discovery_queue`]) and its side of the connection gateways
-//! ([`gateways`], [`gateway_link`], [`unjoined`]).
+//! ([`gateways`], [`gateway_link`], [`unjoined`]); its test hooks, only with
+//! the `test-hooks` feature (`test_hooks`).
 //!
 //! May use the core, [`crate::host`] and the bindings' I/O folders
 //! ([`crate::mcp`], [`crate::a2a`], [`crate::oauth`], [`crate::ioa`]) that run
@@ -36,6 +37,8 @@ pub mod sockets;
 pub mod sql;
 pub mod sse;
 pub mod storage;
+#[cfg(feature = "test-hooks")]
+pub mod test_hooks;
 pub mod text_index;
 pub mod unjoined;
 pub mod webpush;

@@ -12,8 +12,8 @@ use crate::network::graph_store::LogIndex;
 use crate::network::inbox::Drainer;
 use crate::network::socket_state::OpenSockets;
 use crate::network::storage::Store;
-use agentnet_core::bindings::networks::{self, WorkerRoute};
 use agentnet_core::bindings::policy::Policy;
+use agentnet_core::bindings::route::{self, Route};
 use agentnet_core::bindings::sockets::Close;
 use agentnet_core::bindings::{self, cors, create};
 use agentnet_core::model::origins::AllowedOrigins;
@@ -49,7 +49,8 @@ pub struct NetworkHost {
     pub(crate) pending_appends: std::rc::Rc<RefCell<crate::network::log_batch::PendingAppends>>,
     /// Frames for sockets, sent once the rows they acknowledge are written ([`Self::commit`]).
     pub(crate) outgoing: RefCell<crate::network::outgoing::Outgoing>,
-    /// Test-only routes are on (`AGENTNET_TEST_HOOKS=1`, never set in wrangler.toml).
+    /// Test-only routes are on: only with the `test-hooks` feature, when
+    /// `AGENTNET_TEST_HOOKS=1` (`crate::host::test_hooks`).
     pub(crate) test_hooks: bool,
     /// What may be fetched on a member's say-so (`crate::host::outbound`).
     pub(crate) outbound_policy: agentnet_core::outbound::OutboundPolicy,
@@ -79,23 +80,18 @@ pub struct NetworkHost {
     pub(crate) gateway_requests_in: std::cell::Cell<u64>,
 }
 
-/// The variable that turns on test-only routes; the end-to-end tests set it with `--var`.
-pub const TEST_HOOKS_VAR: &str = "AGENTNET_TEST_HOOKS";
-/// With test hooks on, JSON that shortens the [`Policy`] (`Policy::with_overrides`):
-/// a short join deadline or session for tests. Ignored without test hooks.
-pub const TEST_POLICY_VAR: &str = "AGENTNET_TEST_POLICY";
-
-/// The [`Policy`] an object applies: the default, shortened by
-/// [`TEST_POLICY_VAR`] only when `test_hooks` are on.
-pub(crate) fn policy_of(env: &Env, test_hooks: bool) -> Policy {
-    match env.var(TEST_POLICY_VAR) {
-        Ok(json) if test_hooks => Policy::default()
-            .with_overrides(&json.to_string())
-            .unwrap_or_else(|err| {
-                worker::console_error!("{err}");
-                Policy::default()
-            }),
-        _ => Policy::default(),
+/// Whether `env` turns the test hooks on, and the [`Policy`] the object
+/// applies (shortened only by test hooks): never without the `test-hooks` feature.
+pub(crate) fn test_hooks_of(env: &Env) -> (bool, Policy) {
+    #[cfg(feature = "test-hooks")]
+    {
+        let on = crate::host::test_hooks::enabled(env);
+        (on, crate::host::test_hooks::policy(env, on))
+    }
+    #[cfg(not(feature = "test-hooks"))]
+    {
+        let _ = env;
+        (false, Policy::default())
     }
 }
 
@@ -192,13 +188,8 @@ impl NetworkHost {
 
     /// Hands one WebSocket frame to the core and applies what it returns.
     fn handle_socket_frame(&self, ws: &WebSocket, text: &str) -> Result<()> {
-        if self.test_hooks && text == bindings::ws::TEST_PANIC_FRAME {
-            // Proves in tests that a panic inside a drain of frames does not brick it.
-            #[allow(clippy::panic)]
-            {
-                panic!("test hook: deliberate panic in a frame")
-            }
-        }
+        #[cfg(feature = "test-hooks")]
+        crate::host::test_hooks::panic_frame(self.test_hooks, text);
         let Some((id, record)) = self.sender_of(ws) else {
             return Ok(());
         };
@@ -231,11 +222,7 @@ impl NetworkHost {
         ) {
             state.set_websocket_auto_response(&pair);
         }
-        let test_hooks = env
-            .var(TEST_HOOKS_VAR)
-            .map(|v| v.to_string() == "1")
-            .unwrap_or(false);
-        let policy = policy_of(&env, test_hooks);
+        let (test_hooks, policy) = test_hooks_of(&env);
         Self {
             state,
             network: RefCell::new(None),
@@ -271,20 +258,25 @@ impl NetworkHost {
             return self.gateway_request(req).await;
         }
         let head = crate::host::request_head(&req);
-        let decision = cors::decide(&head, &self.allowed_origins(&head)?);
-        let response = crate::host::with_cors(decision, self.route(req)).await;
+        let route = route::parse(&head);
+        let decision = cors::decide(&head, &self.allowed_origins(&head, &route)?);
+        let response = crate::host::with_cors(decision, self.route(req, route)).await;
         let closed = self.finish_closes();
         self.schedule_alarm().await?;
         closed.and(response)
     }
 
     /// The `allowed_origins` of the network `req` is for (none when there is no such network).
-    fn allowed_origins(&self, req: &bindings::Request) -> Result<AllowedOrigins> {
+    fn allowed_origins(
+        &self,
+        req: &bindings::Request,
+        route: &std::result::Result<Route, bindings::Response>,
+    ) -> Result<AllowedOrigins> {
         if req.header("Origin").is_none() {
             return Ok(AllowedOrigins::default());
         }
-        if let Ok(WorkerRoute::Network(id)) = networks::route(req)
-            && self.ensure_loaded(&id)?
+        if let Some(id) = route.as_ref().ok().and_then(Route::network)
+            && self.ensure_loaded(id)?
             && let Some(network) = self.network.borrow().as_ref()
         {
             return Ok(network.config().allowed_origins.clone());

@@ -104,9 +104,10 @@ impl NetworkHost {
     pub(crate) fn socket_refusal(
         &self,
         request: &bindings::Request,
+        route: &bindings::http::ApiRoute,
     ) -> Option<agentnet_core::bindings::sockets::Close> {
         self.expire_on_gateways();
-        self.with_sockets(|open| bindings::http::refusal(&open.table, request, self.test_hooks))
+        self.with_sockets(|open| bindings::http::refusal(&open.table, request, route))
     }
 
     /// Accepts a socket only to close it at once with `close` (browsers see only close codes).

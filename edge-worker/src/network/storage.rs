@@ -199,6 +199,7 @@ impl Store {
     }
 
     /// Test hook: the next log batch fails as a whole and is written row by row.
+    #[cfg(feature = "test-hooks")]
     pub fn fail_next_batch(&self) {
         self.pending.borrow_mut().fail_next_batch();
     }

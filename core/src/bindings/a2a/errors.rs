@@ -15,10 +15,7 @@
 //! An error answers the request's `id`, or `null` when none could be read
 //! (JSON-RPC 2.0 §5).
 
-use super::version::{
-    PUSH_NOT_SUPPORTED, TASK_NOT_CANCELABLE, TASK_NOT_FOUND, UNSUPPORTED_OPERATION,
-    VERSION_NOT_SUPPORTED,
-};
+use super::version::A2aError;
 use crate::bindings::mcp::jsonrpc::{
     INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, Id, METHOD_NOT_FOUND, PARSE_ERROR, RpcError,
 };
@@ -33,16 +30,10 @@ pub const AGENTNET_DOMAIN: &str = "agentnet";
 
 /// The ErrorInfo `reason` of an A2A or JSON-RPC error `code`, if it is one.
 pub fn reason(code: i64) -> Option<&'static str> {
+    if let Some(error) = A2aError::of(code) {
+        return Some(error.reason());
+    }
     Some(match code {
-        TASK_NOT_FOUND => "TASK_NOT_FOUND",
-        TASK_NOT_CANCELABLE => "TASK_NOT_CANCELABLE",
-        PUSH_NOT_SUPPORTED => "PUSH_NOTIFICATION_NOT_SUPPORTED",
-        UNSUPPORTED_OPERATION => "UNSUPPORTED_OPERATION",
-        -32005 => "CONTENT_TYPE_NOT_SUPPORTED",
-        -32006 => "INVALID_AGENT_RESPONSE",
-        -32007 => "EXTENDED_AGENT_CARD_NOT_CONFIGURED",
-        -32008 => "EXTENSION_SUPPORT_REQUIRED",
-        VERSION_NOT_SUPPORTED => "VERSION_NOT_SUPPORTED",
         PARSE_ERROR => "JSON_PARSE",
         INVALID_REQUEST => "INVALID_REQUEST",
         METHOD_NOT_FOUND => "METHOD_NOT_FOUND",
@@ -144,10 +135,21 @@ mod tests {
     use crate::bindings::mcp::jsonrpc::NETWORK_REFUSED;
 
     #[test]
+    fn each_a2a_error_has_its_own_code_and_reason() {
+        for error in A2aError::ALL {
+            assert_eq!(A2aError::of(error.code()), Some(error));
+            assert_eq!(reason(error.code()), Some(error.reason()));
+        }
+        assert_eq!(A2aError::ExtendedCardNotConfigured.code(), -32007);
+        assert_eq!(reason(-32007), Some("EXTENDED_AGENT_CARD_NOT_CONFIGURED"));
+        assert_eq!(A2aError::of(-32010), None);
+    }
+
+    #[test]
     fn a2a_errors_carry_an_error_info_in_an_array() {
         let mut metadata = Map::new();
         metadata.insert("taskId".into(), json!("t1"));
-        let err = a2a(TASK_NOT_FOUND, "no task t1", metadata);
+        let err = a2a(A2aError::TaskNotFound.code(), "no task t1", metadata);
         let data = err.data.unwrap_or_default();
         assert_eq!(
             data,

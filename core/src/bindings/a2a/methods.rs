@@ -17,7 +17,8 @@ use super::card;
 use super::errors;
 use super::resend;
 use super::version::{
-    Operation, TASK_NOT_CANCELABLE, TASK_NOT_FOUND, UNSUPPORTED_OPERATION, Version, operation,
+    A2aError, Operation, TASK_NOT_CANCELABLE, TASK_NOT_FOUND, UNSUPPORTED_OPERATION, Version,
+    operation,
 };
 use super::wire;
 use crate::bindings::exchange::BindingHost;
@@ -252,7 +253,11 @@ pub fn dispatch<H: BindingHost>(
             version,
             (&id, method, params),
         )?)),
-        Operation::ExtendedCard => Ok(error(&id, -32007, "this agent has no extended card")),
+        Operation::ExtendedCard => Ok(error(
+            &id,
+            A2aError::ExtendedCardNotConfigured.code(),
+            "this agent has no extended card",
+        )),
     }
 }
 

@@ -54,10 +54,12 @@ mod remote_tests;
 #[cfg(test)]
 mod tests;
 
+use crate::bindings::caller::{Caller, Origins};
 use crate::bindings::exchange::BindingHost;
 use crate::bindings::mcp::jsonrpc::{self, Body, INVALID_REQUEST, Id, Message, RpcError};
 use crate::bindings::message::{self, Method, Request, Response};
 use crate::bindings::session::{QueryTokens, authenticate};
+use crate::bindings::step::Step;
 use crate::{Address, ErrorCode, Network, NetworkId};
 use methods::Reply;
 use serde_json::json;
@@ -72,31 +74,6 @@ pub struct Target {
     pub agent: Option<Address>,
     /// A card, not the JSON-RPC endpoint.
     pub card: bool,
-}
-
-/// The A2A target of `req`, if its path is one.
-pub fn target(req: &Request) -> Option<Target> {
-    let path = req.path().trim_end_matches('/');
-    let rest = path.strip_prefix("/networks/")?;
-    let (id, rest) = rest.split_once("/a2a")?;
-    let network = id.parse().ok()?;
-    let (rest, card) = match rest
-        .strip_suffix("/.well-known/agent-card.json")
-        .or_else(|| rest.strip_suffix("/.well-known/agent.json"))
-    {
-        Some(rest) => (rest, true),
-        None => (rest, false),
-    };
-    let agent = match rest {
-        "" => None,
-        remote::REMOTES_PATH_TAIL => return None,
-        other => Some(other.strip_prefix('/')?.parse().ok()?),
-    };
-    Some(Target {
-        network,
-        agent,
-        card,
-    })
 }
 
 fn rpc_refusal(status: u16, id: Option<&Id>, error: &RpcError) -> Response {
@@ -127,28 +104,40 @@ pub struct Accepted {
     pub bearer: Option<crate::bindings::didwba::Grant>,
 }
 
+/// What an A2A request comes to.
+#[derive(Debug)]
+pub enum Handled {
+    /// A card (`200`): the host may sign it before it answers.
+    Card(Response),
+    /// Any other answer, given at once.
+    Respond(Response),
+    /// A JSON-RPC request taken as a member.
+    Accepted(Accepted),
+}
+
 /// Answers a request to `target` of the loaded `network`: a card, or a
 /// JSON-RPC request as the authenticated member ([`Reply`] says how). A
 /// `DIDWba` header in place of a bearer joins its DID first
-/// ([`crate::bindings::didwba::exchange`]).
+/// ([`crate::bindings::caller::Caller`]).
 pub fn handle<H: BindingHost>(
     host: &mut H,
     network: &mut Network,
     req: &Request,
     target: &Target,
-) -> Result<Result<Accepted, Response>, H::Error> {
+) -> Result<Handled, H::Error> {
     let handled = network.traced(req.trace_context(), |network| {
         serve(host, network, req, target)
     })?;
     Ok(match handled {
-        Ok(accepted) => Ok(Accepted {
+        Handled::Accepted(accepted) => Handled::Accepted(Accepted {
             reply: match accepted.reply {
                 Reply::Now(value) => Reply::Now(errors::conform(value)),
                 other => other,
             },
             ..accepted
         }),
-        Err(response) => Err(conformed(response)),
+        Handled::Respond(response) => Handled::Respond(conformed(response)),
+        card @ Handled::Card(_) => card,
     })
 }
 
@@ -158,28 +147,33 @@ fn serve<H: BindingHost>(
     network: &mut Network,
     req: &Request,
     target: &Target,
-) -> Result<Result<Accepted, Response>, H::Error> {
+) -> Result<Handled, H::Error> {
     if target.card {
         // A card shows what its viewer may read: a member by its session, else anyone.
         let viewer = match req.header("Authorization") {
-            Some(_) => authenticate(host, req, QueryTokens::Refused)?.ok(),
+            Some(_) => authenticate(host, req, QueryTokens::Refused)?.go(),
             None => None,
         };
         let viewer = viewer
             .as_ref()
             .map_or(card::Viewer::Anyone, card::Viewer::Member);
         let card = well_known::card(network, req, req.origin(), target.agent.as_ref(), viewer);
-        return Ok(Err(match (req.method.clone(), card) {
-            (Method::Get, Some(card)) => Response::json(card).with_header("Vary", "A2A-Version"),
-            (Method::Get, None) => Response::error(
+        return Ok(match (req.method.clone(), card) {
+            (Method::Get, Some(card)) => {
+                Handled::Card(Response::json(card).with_header("Vary", "A2A-Version"))
+            }
+            (Method::Get, None) => Handled::Respond(Response::error(
                 ErrorCode::NotFound,
                 "no member here offers skills: an agent card lists a member's tools",
-            ),
-            _ => Response::error(ErrorCode::MethodNotAllowed, "use GET for a card"),
-        }));
+            )),
+            _ => Handled::Respond(Response::error(
+                ErrorCode::MethodNotAllowed,
+                "use GET for a card",
+            )),
+        });
     }
     if req.method != Method::Post {
-        return Ok(Err(Response::error(
+        return Ok(Handled::Respond(Response::error(
             ErrorCode::MethodNotAllowed,
             "POST JSON-RPC requests to an A2A endpoint",
         )));
@@ -190,23 +184,22 @@ fn serve<H: BindingHost>(
             let id = errors::request_id(&req.body);
             let message = format!("A2A-Version {asked} is not supported: use 1.0 or 0.3");
             let error = RpcError::new(VERSION_NOT_SUPPORTED, message);
-            return Ok(Err(rpc_refusal(200, id.as_ref(), &error)));
+            return Ok(Handled::Respond(rpc_refusal(200, id.as_ref(), &error)));
         }
     };
-    let exchanged = match crate::bindings::didwba::exchange(host, network, req)? {
-        Ok(exchanged) => exchanged,
-        Err(refused) => return Ok(Err(refused)),
+    let caller = match Caller::resolve(host, network, req, Origins::Unchecked)? {
+        Step::Go(caller) => caller,
+        Step::Answer(refused) => return Ok(Handled::Respond(refused)),
     };
-    Ok(match exchanged {
-        None => rpc_request(host, network, req, target, version)?,
-        Some((req, token)) => match rpc_request(host, network, &req, target, version)? {
-            Ok(accepted) => Ok(Accepted {
-                bearer: Some(token),
+    Ok(
+        match rpc_request(host, network, caller.request(), target, version)? {
+            Step::Go(accepted) => Handled::Accepted(Accepted {
+                bearer: caller.grant().cloned(),
                 ..accepted
             }),
-            Err(response) => Err(crate::bindings::didwba::with_bearer(response, &token)),
+            Step::Answer(response) => Handled::Respond(caller.answer(response)),
         },
-    })
+    )
 }
 
 /// [`handle`]'s JSON-RPC request, once any DIDWba header is a bearer session.
@@ -216,7 +209,7 @@ fn rpc_request<H: BindingHost>(
     req: &Request,
     target: &Target,
     version: Version,
-) -> Result<Result<Accepted, Response>, H::Error> {
+) -> Result<Step<Accepted>, H::Error> {
     let credentials = req.header("Authorization").is_some();
     let guest = match network.config().a2a_guest.clone() {
         Some(guest) if !credentials => admit_guest(host, network, guest)?,
@@ -225,8 +218,8 @@ fn rpc_request<H: BindingHost>(
     let member = match guest {
         Some(guest) => guest,
         None => match authenticate(host, req, QueryTokens::Refused)? {
-            Ok(member) => member,
-            Err(_) => {
+            Step::Go(member) => member,
+            Step::Answer(_) => {
                 let error = RpcError::new(
                     jsonrpc::NETWORK_REFUSED,
                     "send Authorization: Bearer <session token from POST /v1/join>",
@@ -237,26 +230,26 @@ fn rpc_request<H: BindingHost>(
                 response
                     .headers
                     .push(("WWW-Authenticate".into(), "Bearer".into()));
-                return Ok(Err(response));
+                return Ok(Step::Answer(response));
             }
         },
     };
     if let Some(agent) = &target.agent
         && !network.state().members.contains_key(agent)
     {
-        return Ok(Err(Response::error(
+        return Ok(Step::Answer(Response::error(
             ErrorCode::NotFound,
             format!("{agent} is not a member of this network"),
         )));
     }
     let (id, method, params) = match jsonrpc::parse(&req.body) {
-        Err(refused) => return Ok(Err(Response::json(refused.response()))),
+        Err(refused) => return Ok(Step::Answer(Response::json(refused.response()))),
         Ok(Body::Single(Message::Request { id, method, params })) => (id, method, params),
         Ok(_) => {
             let message = "one JSON-RPC request per POST (no batches or notifications)";
             let id = errors::request_id(&req.body);
             let error = RpcError::new(INVALID_REQUEST, message);
-            return Ok(Err(rpc_refusal(400, id.as_ref(), &error)));
+            return Ok(Step::Answer(rpc_refusal(400, id.as_ref(), &error)));
         }
     };
     let reply = methods::dispatch(
@@ -267,7 +260,7 @@ fn rpc_request<H: BindingHost>(
         version,
         (id, &method, &params),
     )?;
-    Ok(Ok(Accepted {
+    Ok(Step::Go(Accepted {
         member,
         reply,
         bearer: None,

@@ -17,6 +17,7 @@ use crate::bindings::exchange::BindingHost;
 use crate::bindings::mcp::member::{new_event, submit, submit_event};
 use crate::bindings::message::{Method, Request, Response};
 use crate::bindings::session::{QueryTokens, authenticate};
+use crate::bindings::step::Step;
 use crate::event::Event;
 use crate::ids::event_type::{EventType, core_types};
 use crate::ids::standing::Role;
@@ -30,15 +31,6 @@ use serde_json::{Value, json};
 pub const REMOTES_PATH: &str = "/a2a/remotes";
 /// The same path after `/a2a`.
 pub const REMOTES_PATH_TAIL: &str = "/remotes";
-
-/// The network of a request to `/networks/{id}/a2a/remotes`.
-pub fn add_target(req: &Request) -> Option<crate::NetworkId> {
-    let path = req.path().trim_end_matches('/');
-    path.strip_prefix("/networks/")?
-        .strip_suffix(REMOTES_PATH)?
-        .parse()
-        .ok()
-}
 
 /// Acknowledges delivery `seq` for the external agent `remote` (its call is
 /// made), so the network does not deliver it again.
@@ -67,18 +59,18 @@ pub fn add_request<H: BindingHost>(
     host: &mut H,
     network: &Network,
     req: &Request,
-) -> Result<Result<String, Response>, H::Error> {
+) -> Result<Step<String>, H::Error> {
     if req.method != Method::Post {
         let refusal = Response::error(ErrorCode::MethodNotAllowed, "POST {\"card_url\"}");
-        return Ok(Err(refusal));
+        return Ok(Step::Answer(refusal));
     }
     let member = match authenticate(host, req, QueryTokens::Refused)? {
-        Ok(member) => member,
-        Err(response) => return Ok(Err(response)),
+        Step::Go(member) => member,
+        Step::Answer(response) => return Ok(Step::Answer(response)),
     };
     if network.state().role_of(&member) != Some(Role::Master) {
         let refusal = Response::error(ErrorCode::Forbidden, "only masters add external agents");
-        return Ok(Err(refusal));
+        return Ok(Step::Answer(refusal));
     }
     let url = serde_json::from_str::<Value>(&req.body)
         .ok()
@@ -86,9 +78,9 @@ pub fn add_request<H: BindingHost>(
         .filter(|u| u.starts_with("https://") || u.starts_with("http://"));
     let Some(url) = url else {
         let refusal = Response::error(ErrorCode::InvalidRequest, "card_url must be an http(s) URL");
-        return Ok(Err(refusal));
+        return Ok(Step::Answer(refusal));
     };
-    Ok(checked(network, "card_url", &url))
+    Ok(checked(network, "card_url", &url).into())
 }
 
 /// `url` as the network's outbound policy reads it, or the 400 refusing it.

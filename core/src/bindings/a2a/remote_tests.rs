@@ -41,7 +41,7 @@ fn add_card(world: &mut World, token: &str, card_url: &str) -> Result<String, (u
         .with_header("Authorization", &format!("Bearer {token}"))
         .with_body(json!({ "card_url": card_url }).to_string());
     match add_request(&mut world.host, &world.network, &req) {
-        Ok(answer) => answer.map_err(|r| {
+        Ok(answer) => answer.into_result().map_err(|r| {
             let reason = r
                 .json_body()
                 .map(|b| b["reason"].clone())

@@ -14,6 +14,7 @@ use super::methods::{Reply, answer};
 use super::stream::changes;
 use super::*;
 use crate::bindings::message::Body;
+use crate::bindings::route::NetworkRoute;
 use crate::bindings::tests::world::World;
 use serde_json::{Value, json};
 
@@ -73,9 +74,12 @@ fn run(world: &mut World, req: &Request) -> Result<(Address, Reply), Response> {
 
 fn accept(world: &mut World, req: &Request) -> Result<Accepted, Response> {
     world.host.now += 1;
-    let target = target(req).unwrap_or_else(|| panic!("not an A2A path: {}", req.url));
+    let Some(NetworkRoute::A2a(target)) = crate::bindings::route::network_route(req) else {
+        panic!("not an A2A path: {}", req.url)
+    };
     match handle(&mut world.host, &mut world.network, req, &target) {
-        Ok(result) => result,
+        Ok(Handled::Accepted(accepted)) => Ok(accepted),
+        Ok(Handled::Card(response) | Handled::Respond(response)) => Err(response),
         Err(never) => match never {},
     }
 }
@@ -110,19 +114,6 @@ fn json_of(response: &Response) -> Value {
 
 fn text_part(text: &str) -> Value {
     json!({"messageId": "m1", "role": "ROLE_USER", "parts": [{"text": text}]})
-}
-
-#[test]
-fn targets_are_read_from_paths() {
-    let t = |p: &str| target(&Request::new(Method::Get, format!("https://e.test{p}")));
-    let card = t("/networks/demo/a2a/agent:echo/.well-known/agent-card.json").unwrap();
-    assert_eq!(card.agent, Some("agent:echo".parse().unwrap()));
-    assert!(card.card);
-    let net = t("/networks/demo/a2a/.well-known/agent.json").unwrap();
-    assert_eq!((net.agent, net.card), (None, true));
-    assert!(!t("/networks/demo/a2a").unwrap().card);
-    assert_eq!(t("/networks/demo/mcp"), None);
-    assert_eq!(t("/networks/demo/a2a/not a name"), None);
 }
 
 #[test]

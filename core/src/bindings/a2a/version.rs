@@ -8,16 +8,90 @@
 
 use crate::bindings::message::Request;
 
-/// `VersionNotSupportedError`.
-pub const VERSION_NOT_SUPPORTED: i64 = -32009;
-/// `TaskNotFoundError`.
-pub const TASK_NOT_FOUND: i64 = -32001;
-/// `TaskNotCancelableError`.
-pub const TASK_NOT_CANCELABLE: i64 = -32002;
-/// `PushNotificationNotSupportedError`.
-pub const PUSH_NOT_SUPPORTED: i64 = -32003;
-/// `UnsupportedOperationError`.
-pub const UNSUPPORTED_OPERATION: i64 = -32004;
+/// A2A's own JSON-RPC errors (A2A 1.0 §9.5): their codes and the
+/// `google.rpc.ErrorInfo` reasons they are sent with ([`super::errors`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum A2aError {
+    /// `TaskNotFoundError`.
+    TaskNotFound,
+    /// `TaskNotCancelableError`.
+    TaskNotCancelable,
+    /// `PushNotificationNotSupportedError`.
+    PushNotSupported,
+    /// `UnsupportedOperationError`.
+    UnsupportedOperation,
+    /// `ContentTypeNotSupportedError`.
+    ContentTypeNotSupported,
+    /// `InvalidAgentResponseError`.
+    InvalidAgentResponse,
+    /// `ExtendedAgentCardNotConfiguredError`.
+    ExtendedCardNotConfigured,
+    /// `ExtensionSupportRequiredError`.
+    ExtensionSupportRequired,
+    /// `VersionNotSupportedError`.
+    VersionNotSupported,
+}
+
+impl A2aError {
+    /// Every A2A error.
+    pub const ALL: [Self; 9] = [
+        Self::TaskNotFound,
+        Self::TaskNotCancelable,
+        Self::PushNotSupported,
+        Self::UnsupportedOperation,
+        Self::ContentTypeNotSupported,
+        Self::InvalidAgentResponse,
+        Self::ExtendedCardNotConfigured,
+        Self::ExtensionSupportRequired,
+        Self::VersionNotSupported,
+    ];
+
+    /// Its JSON-RPC error code.
+    pub const fn code(self) -> i64 {
+        match self {
+            Self::TaskNotFound => -32001,
+            Self::TaskNotCancelable => -32002,
+            Self::PushNotSupported => -32003,
+            Self::UnsupportedOperation => -32004,
+            Self::ContentTypeNotSupported => -32005,
+            Self::InvalidAgentResponse => -32006,
+            Self::ExtendedCardNotConfigured => -32007,
+            Self::ExtensionSupportRequired => -32008,
+            Self::VersionNotSupported => -32009,
+        }
+    }
+
+    /// Its `ErrorInfo` reason: the error type in UPPER_SNAKE_CASE without `Error`.
+    pub const fn reason(self) -> &'static str {
+        match self {
+            Self::TaskNotFound => "TASK_NOT_FOUND",
+            Self::TaskNotCancelable => "TASK_NOT_CANCELABLE",
+            Self::PushNotSupported => "PUSH_NOTIFICATION_NOT_SUPPORTED",
+            Self::UnsupportedOperation => "UNSUPPORTED_OPERATION",
+            Self::ContentTypeNotSupported => "CONTENT_TYPE_NOT_SUPPORTED",
+            Self::InvalidAgentResponse => "INVALID_AGENT_RESPONSE",
+            Self::ExtendedCardNotConfigured => "EXTENDED_AGENT_CARD_NOT_CONFIGURED",
+            Self::ExtensionSupportRequired => "EXTENSION_SUPPORT_REQUIRED",
+            Self::VersionNotSupported => "VERSION_NOT_SUPPORTED",
+        }
+    }
+
+    /// The A2A error of `code`, if it is one.
+    pub fn of(code: i64) -> Option<Self> {
+        Self::ALL.into_iter().find(|e| e.code() == code)
+    }
+}
+
+/// [`A2aError::VersionNotSupported`]'s code.
+pub const VERSION_NOT_SUPPORTED: i64 = A2aError::VersionNotSupported.code();
+/// [`A2aError::TaskNotFound`]'s code.
+pub const TASK_NOT_FOUND: i64 = A2aError::TaskNotFound.code();
+/// [`A2aError::TaskNotCancelable`]'s code.
+pub const TASK_NOT_CANCELABLE: i64 = A2aError::TaskNotCancelable.code();
+/// [`A2aError::PushNotSupported`]'s code.
+pub const PUSH_NOT_SUPPORTED: i64 = A2aError::PushNotSupported.code();
+/// [`A2aError::UnsupportedOperation`]'s code.
+pub const UNSUPPORTED_OPERATION: i64 = A2aError::UnsupportedOperation.code();
 
 /// An A2A protocol generation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -15,7 +15,7 @@
 //! as an error `-32000` whose `data` is the failure's `{code, message}`; an
 //! unknown tool as `-32601` (method not found).
 
-use crate::bindings::didwba;
+use crate::bindings::caller::{Caller, Origins};
 use crate::bindings::mcp::envelope::{CLIENT_CAPABILITIES, PROTOCOL_VERSION, VERSION_HEADER};
 use crate::bindings::mcp::jsonrpc::{self, Body, Id, Message, RpcError};
 use crate::bindings::mcp::outcome::Outcome;
@@ -23,6 +23,7 @@ use crate::bindings::mcp::session::McpHost;
 use crate::bindings::mcp::streams::Streams;
 use crate::bindings::mcp::transport;
 use crate::bindings::message::{Body as ResponseBody, Method, Request, Response};
+use crate::bindings::step::Step;
 use crate::{Network, NetworkId};
 use base64::Engine;
 use serde_json::{Map, Value, json};
@@ -31,16 +32,6 @@ use serde_json::{Map, Value, json};
 const REVISION: &str = "2026-07-28";
 /// The JSON-RPC error code of a tool call that failed.
 pub const TOOL_FAILED: i64 = -32000;
-
-/// The network a request to `/networks/{id}/anp/rpc` is for.
-pub fn target(req: &Request) -> Option<NetworkId> {
-    req.path()
-        .trim_end_matches('/')
-        .strip_prefix("/networks/")?
-        .strip_suffix("/anp/rpc")?
-        .parse()
-        .ok()
-}
 
 /// The endpoint's URL for `network` at `origin`.
 pub fn url(origin: &str, network: &str) -> String {
@@ -114,7 +105,7 @@ pub fn to_mcp(req: &Request, network: &NetworkId) -> Result<Request, Response> {
         .with_header("Mcp-Name", &mcp_name(&method)))
 }
 
-/// Answers an ANP call for the loaded `network` (after [`target`] named it).
+/// Answers an ANP call for the loaded `network` (`NetworkRoute::Anp` of the route table).
 pub fn handle<H: McpHost>(
     host: &mut H,
     network: &mut Network,
@@ -122,20 +113,16 @@ pub fn handle<H: McpHost>(
     req: &Request,
 ) -> Result<Outcome, H::Error> {
     // The proof is checked against the request as it was signed, before it is rewritten.
-    let (authed, token) = match didwba::exchange(host, network, req)? {
-        Err(refused) => return Ok(Outcome::Respond(refused)),
-        Ok(Some((authed, token))) => (authed, Some(token)),
-        Ok(None) => (req.clone(), None),
+    let caller = match Caller::resolve(host, network, req, Origins::Unchecked)? {
+        Step::Go(caller) => caller,
+        Step::Answer(refused) => return Ok(Outcome::Respond(refused)),
     };
-    let mcp = match to_mcp(&authed, network.id()) {
+    let mcp = match to_mcp(caller.request(), network.id()) {
         Ok(mcp) => mcp,
         Err(refused) => return Ok(Outcome::Respond(refused)),
     };
     Ok(match transport::handle(host, network, streams, &mcp)? {
-        Outcome::Respond(response) => Outcome::Respond(from_mcp(match token {
-            Some(token) => didwba::with_bearer(response, &token),
-            None => response,
-        })),
+        Outcome::Respond(response) => Outcome::Respond(from_mcp(caller.answer(response))),
         other => other,
     })
 }

@@ -31,4 +31,4 @@ pub mod wire;
 mod tests;
 
 pub use refusal::Refusal;
-pub use routes::{Handled, Target, handle, target};
+pub use routes::{Handled, Target, handle};

@@ -13,6 +13,7 @@ use super::wire::node;
 use crate::bindings::exchange::BindingHost;
 use crate::bindings::membership::{JoinBody, admit};
 use crate::bindings::session;
+use crate::bindings::step::Step;
 use crate::{Address, Network};
 use serde_json::{Map, Value, json};
 
@@ -103,8 +104,8 @@ pub fn join<H: BindingHost>(
         profile: register.profile,
     };
     Ok(match admit(host, network, body, peer, None)? {
-        Ok(admitted) => Ok((admitted.address, admitted.ack.get("member_secret").cloned())),
-        Err(refused) => Err(Refusal::from_response(&refused)),
+        Step::Go(admitted) => Ok((admitted.address, admitted.ack.get("member_secret").cloned())),
+        Step::Answer(refused) => Err(Refusal::from_response(&refused)),
     })
 }
 

@@ -11,6 +11,7 @@ use super::stream::{Follow, Scope};
 use crate::bindings::exchange::BindingHost;
 use crate::bindings::message::{Method, Request, Response};
 use crate::bindings::session::{QueryTokens, authenticate};
+use crate::bindings::step::Step;
 use crate::bindings::ws::peer_of;
 use crate::model::graph::GraphIndex;
 use crate::{Address, Network, NetworkId};
@@ -23,29 +24,6 @@ pub struct Target {
     pub network: NetworkId,
     /// The path's segments after `/ioa`, percent-decoded.
     pub segments: Vec<String>,
-}
-
-/// The IOA target of `req`, if its path is under `/networks/{id}/ioa`.
-/// `/networks/{id}/ioa/mcp` is not one: it is the network's MCP endpoint.
-pub fn target(req: &Request) -> Option<Target> {
-    let rest = req.path().strip_prefix("/networks/")?;
-    let (id, rest) = rest.split_once('/')?;
-    let rest = rest.strip_prefix("ioa")?;
-    if !(rest.is_empty() || rest.starts_with('/')) {
-        return None;
-    }
-    let segments: Vec<String> = rest
-        .split('/')
-        .filter(|s| !s.is_empty())
-        .map(crate::bindings::message::percent_decode)
-        .collect();
-    if segments == ["mcp"] {
-        return None;
-    }
-    Some(Target {
-        network: id.parse().ok()?,
-        segments,
-    })
 }
 
 /// Why a network without its history has no IOA graph.
@@ -117,14 +95,14 @@ fn serve<H: BindingHost>(
         _ => {}
     }
     let caller = match authenticate(host, req, QueryTokens::Refused)? {
-        Ok(caller) if network.state().members.contains_key(&caller) => caller,
-        Ok(_) => {
+        Step::Go(caller) if network.state().members.contains_key(&caller) => caller,
+        Step::Go(_) => {
             return Ok(answer(
                 Err(Refusal::new(401, "invalid token: the node left")),
                 200,
             ));
         }
-        Err(refused) => {
+        Step::Answer(refused) => {
             let detail = if req.header("Authorization").is_some() {
                 "invalid token"
             } else {

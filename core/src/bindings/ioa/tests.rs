@@ -1,24 +1,7 @@
 //! The IOA binding's decisions: paths, bodies, errors, and spaces in a network in memory.
 
 use super::*;
-use crate::bindings::message::{Method, Request};
 use serde_json::json;
-
-fn req(path: &str) -> Request {
-    Request::new(Method::Get, format!("https://edge.test{path}"))
-}
-
-#[test]
-fn paths_under_ioa_are_its_segments_and_mcp_is_the_networks() {
-    let t = target(&req("/networks/demo/ioa/spaces/general/messages/01J/sse")).unwrap();
-    assert_eq!(t.network.as_str(), "demo");
-    assert_eq!(t.segments, ["spaces", "general", "messages", "01J", "sse"]);
-    let node = target(&req("/networks/demo/ioa/nodes/agent%3Aalice")).unwrap();
-    assert_eq!(node.segments, ["nodes", "agent:alice"]);
-    assert!(target(&req("/networks/demo/ioa/mcp")).is_none());
-    assert!(target(&req("/networks/demo/ioasis")).is_none());
-    assert!(target(&req("/networks/demo/mcp")).is_none());
-}
 
 #[test]
 fn a_send_body_is_checked_like_ioas() {

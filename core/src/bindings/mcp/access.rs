@@ -20,6 +20,7 @@ use crate::bindings::oauth::grants::OAuthHost;
 use crate::bindings::oauth::metadata::{issuer, resource};
 use crate::bindings::oauth::token::{Bearer, bearer};
 use crate::bindings::session::{QueryTokens, authenticate};
+use crate::bindings::step::Step;
 use crate::model::origins::{AllowedOrigins, WebOrigin};
 use crate::{Address, NetworkId};
 use serde_json::{Value, json};
@@ -89,7 +90,7 @@ pub fn member<H: OAuthHost>(
     host: &mut H,
     req: &Request,
     id: &NetworkId,
-) -> Result<Result<Address, Response>, H::Error> {
+) -> Result<Step<Address>, H::Error> {
     let presented = req
         .header("Authorization")
         .and_then(|h| h.strip_prefix("Bearer "));
@@ -102,12 +103,14 @@ pub fn member<H: OAuthHost>(
             Bearer::Member(member) => Ok(member),
             Bearer::Refused(why) => Err(why),
             Bearer::Unknown => match authenticate(host, req, QueryTokens::Refused)? {
-                Ok(member) => Ok(member),
-                Err(_) => Err("unknown or ended token for this network; authorize or join again"),
+                Step::Go(member) => Ok(member),
+                Step::Answer(_) => {
+                    Err("unknown or ended token for this network; authorize or join again")
+                }
             },
         },
     };
-    Ok(outcome.map_err(|message| {
+    Ok(Step::from(outcome.map_err(|message| {
         let mut challenge = format!(
             "Bearer resource_metadata=\"{}\"",
             metadata_url(req.origin(), id)
@@ -120,7 +123,7 @@ pub fn member<H: OAuthHost>(
             .headers
             .push(("WWW-Authenticate".into(), challenge));
         response
-    }))
+    })))
 }
 
 #[cfg(test)]

@@ -17,6 +17,7 @@ use super::streams::{StreamKind, StreamSpec, Streams, new_id};
 use crate::Address;
 use crate::Network;
 use crate::bindings::message::{Request, Response};
+use crate::bindings::step::Step;
 use serde_json::json;
 
 fn not_allowed(what: &str) -> Outcome {
@@ -52,8 +53,8 @@ pub fn get<H: McpHost>(
         return Ok(Outcome::Respond(Response::json(body).with_status(406)));
     }
     let session = match session_of(host, req, member)? {
-        Ok(session) => session,
-        Err(response) => return Ok(Outcome::Respond(response)),
+        Step::Go(session) => session,
+        Step::Answer(response) => return Ok(Outcome::Respond(response)),
     };
     let now = host.now();
     if let Some(resumed) = req
@@ -90,8 +91,8 @@ pub fn delete<H: McpHost>(
         return Ok(not_allowed("revision 2026-07-28 has no sessions"));
     }
     let session = match session_of(host, req, member)? {
-        Ok(session) => session,
-        Err(response) => return Ok(Outcome::Respond(response)),
+        Step::Go(session) => session,
+        Step::Answer(response) => return Ok(Outcome::Respond(response)),
     };
     host.end_mcp_session(&session.id)?;
     Ok(Outcome::Ended {

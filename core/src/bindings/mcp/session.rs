@@ -11,8 +11,9 @@ use super::jsonrpc::INVALID_REQUEST;
 use super::outcome::bad;
 use super::revision::Revision;
 use crate::Address;
-use crate::bindings::message::{Request, Response};
+use crate::bindings::message::Request;
 use crate::bindings::oauth::grants::OAuthHost;
+use crate::bindings::step::Step;
 use crate::crypto::to_hex;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -111,9 +112,9 @@ pub fn session_of<H: McpHost>(
     host: &mut H,
     req: &Request,
     member: &Address,
-) -> Result<Result<Session, Response>, H::Error> {
+) -> Result<Step<Session>, H::Error> {
     let Some(id) = req.header(SESSION_HEADER).map(str::trim) else {
-        return Ok(Err(bad(
+        return Ok(Step::Answer(bad(
             400,
             INVALID_REQUEST,
             "Bad Request: Mcp-Session-Id header is required",
@@ -121,7 +122,7 @@ pub fn session_of<H: McpHost>(
     };
     let session = host.mcp_session(id)?.filter(|s| &s.member == member);
     let Some(session) = session else {
-        return Ok(Err(bad(404, INVALID_REQUEST, "Session not found")));
+        return Ok(Step::Answer(bad(404, INVALID_REQUEST, "Session not found")));
     };
     if let Some(header) = req.header(VERSION_HEADER).map(str::trim)
         && header != session.revision.as_str()
@@ -130,9 +131,9 @@ pub fn session_of<H: McpHost>(
             "Bad Request: MCP-Protocol-Version {header} is not this session's {}",
             session.revision
         );
-        return Ok(Err(bad(400, INVALID_REQUEST, message)));
+        return Ok(Step::Answer(bad(400, INVALID_REQUEST, message)));
     }
-    Ok(Ok(session))
+    Ok(Step::Go(session))
 }
 
 #[cfg(test)]

@@ -30,38 +30,14 @@ use super::session::{McpHost, SESSION_HEADER, Session, session_of};
 use super::streams::{StreamKind, StreamSpec, Streams, new_id};
 use super::waiting::Reply;
 use super::{listen, modern, retries};
+use crate::bindings::caller::{Caller as RequestCaller, Origins};
 use crate::bindings::message::{Method, Request, Response};
+use crate::bindings::step::Step;
 use crate::model::membership::Member;
-use crate::{Address, Network, NetworkId};
+use crate::{Address, Network};
 use serde_json::{Map, Value};
 
-/// Which MCP path a request is for.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Target {
-    /// `/networks/{id}/mcp`.
-    Endpoint(NetworkId),
-    /// `/.well-known/oauth-protected-resource/networks/{id}/mcp`.
-    Metadata(NetworkId),
-}
-
-/// Reads the MCP path a request is for, if it is one.
-pub fn target(req: &Request) -> Option<Target> {
-    let path = req.path().trim_end_matches('/');
-    let (rest, metadata) = match path.strip_prefix(access::METADATA_PREFIX) {
-        Some(rest) => (rest, true),
-        None => (path, false),
-    };
-    let rest = rest.strip_prefix("/networks/")?.strip_suffix("/mcp")?;
-    // IOA clients find the MCP endpoint under their base URL (`…/ioa/mcp`).
-    let id = rest.strip_suffix("/ioa").unwrap_or(rest).parse().ok()?;
-    Some(if metadata {
-        Target::Metadata(id)
-    } else {
-        Target::Endpoint(id)
-    })
-}
-
-/// Answers an MCP request for the loaded `network` (after [`target`] said `Endpoint`).
+/// Answers an MCP request for the loaded `network` (`NetworkRoute::Mcp` of the route table).
 pub fn handle<H: McpHost>(
     host: &mut H,
     network: &mut Network,
@@ -80,23 +56,18 @@ fn serve<H: McpHost>(
     streams: &mut Streams,
     req: &Request,
 ) -> Result<Outcome, H::Error> {
-    if !access::origin_allowed(req, &network.config().allowed_origins) {
-        return Ok(Outcome::Respond(access::forbidden_origin()));
-    }
-    // A DIDWba header joins its DID and continues as that session (ANP servers answer with a bearer).
-    let exchanged = match crate::bindings::didwba::exchange(host, network, req)? {
-        Ok(exchanged) => exchanged,
-        Err(refused) => return Ok(Outcome::Respond(refused)),
+    // The origin, then a DIDWba header joins its DID and continues as that
+    // session (ANP servers answer with a bearer).
+    let caller = match RequestCaller::resolve(host, network, req, Origins::Checked)? {
+        Step::Go(caller) => caller,
+        Step::Answer(refused) => return Ok(Outcome::Respond(refused)),
     };
-    let Some((req, token)) = exchanged else {
-        return handle_member(host, network, streams, req);
-    };
-    Ok(match handle_member(host, network, streams, &req)? {
-        Outcome::Respond(response) => {
-            Outcome::Respond(crate::bindings::didwba::with_bearer(response, &token))
-        }
-        other => other,
-    })
+    Ok(
+        match handle_member(host, network, streams, caller.request())? {
+            Outcome::Respond(response) => Outcome::Respond(caller.answer(response)),
+            other => other,
+        },
+    )
 }
 
 /// [`handle`] once any DIDWba header has been exchanged for a session.
@@ -107,8 +78,8 @@ fn handle_member<H: McpHost>(
     req: &Request,
 ) -> Result<Outcome, H::Error> {
     let member = match access::member(host, req, network.id())? {
-        Ok(member) => member,
-        Err(response) => return Ok(Outcome::Respond(response)),
+        Step::Go(member) => member,
+        Step::Answer(response) => return Ok(Outcome::Respond(response)),
     };
     if !network.member(&member).is_some_and(Member::is_online) {
         let effects = network.heartbeat(&member, host.now());
@@ -196,8 +167,8 @@ fn post<H: McpHost>(
         }
         body => {
             let session = match session_of(host, req, member)? {
-                Ok(session) => session,
-                Err(response) => return Ok(Outcome::Respond(response)),
+                Step::Go(session) => session,
+                Step::Answer(response) => return Ok(Outcome::Respond(response)),
             };
             let (items, batch) = match body {
                 Body::Single(message) => (vec![Ok(message)], false),

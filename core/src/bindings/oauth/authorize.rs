@@ -24,6 +24,7 @@ use crate::Network;
 use crate::bindings::exchange::claimed_address;
 use crate::bindings::membership::{JoinBody, admit};
 use crate::bindings::message::{Request, Response};
+use crate::bindings::step::Step;
 use crate::bindings::ws::peer_of;
 use serde_json::{Map, Value, json};
 
@@ -268,8 +269,8 @@ pub fn post<H: OAuthHost>(
         profile: None,
     };
     let admitted = match admit(host, network, body, peer_of(req).as_deref(), None)? {
-        Ok(admitted) => admitted,
-        Err(refusal) => {
+        Step::Go(admitted) => admitted,
+        Step::Answer(refusal) => {
             let message = refusal.json_body().and_then(|b| b["message"].as_str());
             let message = message
                 .unwrap_or("the network did not accept the join")

@@ -29,21 +29,6 @@ impl Target {
     }
 }
 
-/// Reads the authorization server path a request is for, if it is one.
-pub fn target(req: &Request) -> Option<Target> {
-    let path = req.path().trim_end_matches('/');
-    if let Some(rest) = path.strip_prefix(metadata::METADATA_PREFIX) {
-        return rest
-            .strip_prefix("/networks/")?
-            .parse()
-            .ok()
-            .map(Target::Metadata);
-    }
-    let (id, rest) = path.strip_prefix("/networks/")?.split_once('/')?;
-    let endpoint = Endpoint::parse(rest.strip_prefix("oauth/")?)?;
-    Some(Target::Endpoint(id.parse().ok()?, endpoint))
-}
-
 fn not_allowed(allow: &str) -> Response {
     errors::OAuthError::new(errors::Code::InvalidRequest, format!("use {allow}"))
         .response()
@@ -64,7 +49,7 @@ fn preflight() -> Response {
         .with_header("Access-Control-Max-Age", "86400")
 }
 
-/// Answers a request for the loaded `network` (after [`target`]).
+/// Answers a request for the loaded `network` (once the route table, `crate::bindings::route`, named `target`).
 pub fn handle<H: OAuthHost>(
     host: &mut H,
     network: &mut Network,

@@ -4,7 +4,7 @@ mod didwba;
 mod sessions;
 mod sockets;
 
-use super::http::{After, parse_after, parse_limit, route, target};
+use super::http::{After, parse_after, parse_limit};
 use super::policy::Policy;
 use super::*;
 use crate::network::Effect;
@@ -27,77 +27,6 @@ pub(super) fn post(rest: &str, body: &str) -> Request {
 
 pub(super) fn with_token(req: Request, token: &str) -> Request {
     req.with_header("Authorization", &format!("Bearer {token}"))
-}
-
-#[test]
-fn the_routing_table() {
-    for (method, rest, expected) in [
-        (Method::Get, "v1/profile", Route::Profile),
-        (Method::Get, "", Route::Profile),
-        (Method::Get, "v1/profile/", Route::Profile),
-        (Method::Get, "v1/discover", Route::Discover),
-        (Method::Post, "v1/join", Route::Join),
-        (Method::Post, "v1/leave", Route::Leave),
-        (Method::Post, "v1/ticket", Route::Ticket),
-        (Method::Post, "v1/events", Route::Send),
-        (Method::Get, "v1/events", Route::Poll),
-        (Method::Post, "v1/heartbeat", Route::Heartbeat),
-        (Method::Get, "v1/sse", Route::Sse),
-        (Method::Get, "v1/ws", Route::WebSocket),
-        (Method::Post, "v1/ws", Route::WebSocket),
-    ] {
-        let req = Request::new(method, format!("{BASE}{rest}"));
-        assert_eq!(route(&req, false), Ok(expected), "{rest}");
-    }
-    let wrong = Request::new(Method::Other("DELETE".into()), format!("{BASE}v1/events"));
-    let response = route(&wrong, false).unwrap_err();
-    assert_eq!(response.status_and_code(), (405, "method_not_allowed"));
-    assert_eq!(
-        response.json_body().unwrap()["message"],
-        "DELETE is not allowed on v1/events"
-    );
-    assert_eq!(
-        route(&get("v1/join"), false).unwrap_err().status_and_code(),
-        (405, "method_not_allowed")
-    );
-    assert_eq!(
-        route(&post("v1/sse", ""), false)
-            .unwrap_err()
-            .status_and_code(),
-        (404, "not_found")
-    );
-    assert_eq!(
-        route(&get("v2/x"), false).unwrap_err().status_and_code(),
-        (404, "not_found")
-    );
-    let hook = post("v1/__test/panic", "");
-    assert_eq!(
-        route(&hook, false).unwrap_err().status_and_code(),
-        (404, "not_found")
-    );
-    assert_eq!(route(&hook, true), Ok(Route::Test(TestHook::Panic)));
-    let fail = post("v1/__test/fail-next-batch", "");
-    assert_eq!(route(&fail, true), Ok(Route::Test(TestHook::FailNextBatch)));
-}
-
-#[test]
-fn the_target_network_is_read_from_the_path() {
-    let create = Request::new(Method::Post, "https://edge.test/__create");
-    assert_eq!(target(&create), Ok(Target::Create));
-    assert_eq!(
-        target(&get("v1/profile")),
-        Ok(Target::Network("demo".parse().unwrap()))
-    );
-    let bad = Request::new(Method::Get, "https://edge.test/networks/Bad!/v1/profile");
-    assert_eq!(
-        target(&bad).unwrap_err().status_and_code(),
-        (400, "invalid_network_id")
-    );
-    let elsewhere = Request::new(Method::Get, "https://edge.test/other");
-    assert_eq!(
-        target(&elsewhere).unwrap_err().status_and_code(),
-        (404, "not_found")
-    );
 }
 
 #[test]

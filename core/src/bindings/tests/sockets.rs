@@ -3,6 +3,7 @@
 //! challenges are throttled per source — and members keep being served.
 
 use super::*;
+use crate::bindings::route::ApiRoute;
 use crate::bindings::sockets::{Close, SocketRecord, Sockets};
 use crate::bindings::ws::{self, Framed};
 use crate::ids::event_type::core_types;
@@ -349,22 +350,23 @@ fn an_upgrade_is_refused_before_it_joins_when_there_is_no_room() {
     };
     sockets.open(peer("10.0.0.1"), None, 0);
     sockets.open(peer("10.0.0.1"), None, 0);
-    let refused = super::http::refusal(&sockets, &upgrade("v1/ws", "10.0.0.1"), false);
+    let ws = ApiRoute::WebSocket;
+    let refused = super::http::refusal(&sockets, &upgrade("v1/ws", "10.0.0.1"), &ws);
     assert_eq!(refused.map(|c| c.code), Some(4429));
     // A join at upgrade is not an unjoined socket; other routes are not sockets.
     assert_eq!(
         super::http::refusal(
             &sockets,
             &upgrade("v1/ws?agent_id=agent%3Ax", "10.0.0.1"),
-            false
+            &ws
         ),
         None
     );
     assert_eq!(
-        super::http::refusal(&sockets, &upgrade("v1/events", "10.0.0.1"), false),
+        super::http::refusal(&sockets, &upgrade("v1/events", "10.0.0.1"), &ApiRoute::Send),
         None
     );
-    assert_eq!(super::http::refusal(&sockets, &get("v1/ws"), false), None);
+    assert_eq!(super::http::refusal(&sockets, &get("v1/ws"), &ws), None);
 }
 
 #[test]

@@ -192,7 +192,11 @@ impl World {
 
     pub(crate) fn outcome(&mut self, req: &Request) -> Outcome {
         self.host.now += 1;
-        match handle(&mut self.host, &mut self.network, req, false) {
+        let route = match crate::bindings::route::network_route(req) {
+            Some(crate::bindings::route::NetworkRoute::Api(route)) => route,
+            other => panic!("not a path of the HTTP API: {other:?}"),
+        };
+        match handle(&mut self.host, &mut self.network, req, &route, false) {
             Ok(outcome) => outcome,
             Err(never) => match never {},
         }

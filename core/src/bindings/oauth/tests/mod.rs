@@ -5,13 +5,13 @@
 mod membership;
 mod rules;
 
-use super::metadata::Endpoint;
 use super::pkce::challenge_of;
-use super::routes::{Target, handle, target};
+use super::routes::{Target, handle};
 use crate::bindings::mcp::streams::Streams;
 use crate::bindings::mcp::{outcome::Outcome, transport};
 use crate::bindings::message::{Body, Method, Request, Response};
 use crate::bindings::oauth::form;
+use crate::bindings::route::NetworkRoute;
 use crate::bindings::tests::world::World;
 use serde_json::{Value, json};
 
@@ -22,6 +22,14 @@ const VERIFIER: &str = "a-verifier-of-at-least-forty-three-characters.~_01234567
 
 fn world() -> World {
     World::new()
+}
+
+/// The authorization server's target of `req`, as the route table reads it.
+fn target(req: &Request) -> Option<Target> {
+    match crate::bindings::route::network_route(req) {
+        Some(NetworkRoute::OAuth(target)) => Some(target),
+        _ => None,
+    }
 }
 
 fn call(world: &mut World, req: &Request) -> Response {
@@ -174,27 +182,6 @@ fn challenge_header(response: &Response) -> &str {
         .iter()
         .find(|(name, _)| name == "WWW-Authenticate")
         .map_or("", |(_, value)| value.as_str())
-}
-
-#[test]
-fn the_paths_of_the_authorization_server() {
-    let at = |path: &str| target(&Request::new(Method::Get, format!("{ORIGIN}{path}")));
-    let demo = || "demo".parse().unwrap();
-    assert_eq!(
-        at("/.well-known/oauth-authorization-server/networks/demo"),
-        Some(Target::Metadata(demo()))
-    );
-    assert_eq!(
-        at("/networks/demo/oauth/authorize"),
-        Some(Target::Endpoint(demo(), Endpoint::Authorize))
-    );
-    assert_eq!(
-        at("/networks/demo/oauth/token/"),
-        Some(Target::Endpoint(demo(), Endpoint::Token))
-    );
-    assert_eq!(at("/networks/demo/oauth/other"), None);
-    assert_eq!(at("/networks/Bad!/oauth/token"), None);
-    assert_eq!(at("/networks/demo/v1/join"), None);
 }
 
 #[test]

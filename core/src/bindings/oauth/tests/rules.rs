@@ -257,7 +257,7 @@ fn a_token_of_one_network_is_refused_by_another() {
     };
     let refused =
         crate::bindings::mcp::access::member(&mut b.host, &req_b(&access), b.network.id());
-    let Ok(Err(response)) = refused else {
+    let Ok(crate::bindings::step::Step::Answer(response)) = refused else {
         panic!("accepted")
     };
     assert_eq!(response.status, 401);
@@ -268,7 +268,7 @@ fn a_token_of_one_network_is_refused_by_another() {
         &req_b(&access),
         &"other".parse().unwrap(),
     );
-    assert!(matches!(shared, Ok(Err(ref r)) if r.status == 401));
+    assert!(matches!(shared, Ok(crate::bindings::step::Step::Answer(ref r)) if r.status == 401));
 }
 
 #[test]

@@ -1,0 +1,55 @@
+//! The test routes of the network object ([`TestHook`]), compiled only with
+//! the `test-hooks` feature and on only with `AGENTNET_TEST_HOOKS=1`
+//! (`crate::host::test_hooks`).
+
+use crate::network::gateway_link::{RESET_PATH, RESTART_PATH, post};
+use crate::network::object::NetworkHost;
+use agentnet_core::bindings::TestHook;
+use worker::{Response, Result};
+
+impl NetworkHost {
+    /// Does what `hook` says.
+    pub(crate) async fn run_test_hook(&self, hook: TestHook) -> Result<Response> {
+        match hook {
+            TestHook::FailNextBatch => {
+                self.store()?.fail_next_batch();
+                Response::ok("the next log batch will fail")
+            }
+            TestHook::RestartSequencer => {
+                self.restart_sequencer()?;
+                Response::ok("the network restarted towards its gateways")
+            }
+            TestHook::RestartGateways => self.restart_gateways(false).await,
+            TestHook::ResetGateways => self.restart_gateways(true).await,
+            TestHook::Counters => self.counters(),
+            TestHook::Panic => {
+                #[allow(clippy::panic)]
+                {
+                    panic!("test hook: deliberate panic")
+                }
+            }
+        }
+    }
+
+    /// Every gateway loses its sockets, as in a crash (`silent`: without
+    /// telling the network, as when the platform resets it).
+    async fn restart_gateways(&self, silent: bool) -> Result<Response> {
+        let Some(sequencer) = self.links.sequencer() else {
+            return Response::error("this network has no gateways", 409);
+        };
+        let path = if silent { RESET_PATH } else { RESTART_PATH };
+        for gateway in 0..sequencer.placement().gateways() {
+            post(&self.gateway_stub(gateway)?, path, String::new()).await?;
+        }
+        Response::ok("the gateways restarted")
+    }
+
+    /// What the object has sent (and taken from its gateways), for benchmarks.
+    fn counters(&self) -> Result<Response> {
+        Response::from_json(&serde_json::json!({
+            "socket_messages": self.socket_messages.get(),
+            "gateway_requests": self.links.requests.get(),
+            "gateway_requests_in": self.gateway_requests_in.get(),
+        }))
+    }
+}
