@@ -24,7 +24,9 @@
 //!   ([`agent_runs`]).
 //! * Joins, leaves and disconnects emit `workspace.presence.changed`
 //!   (`{address, status}`) to `agent:broadcast`, so every workspace shows
-//!   who is online.
+//!   who is online; a member's new profile (its display name, picture…)
+//!   emits [`MEMBER_UPDATED`] (`{address, profile}`) there, so every
+//!   workspace shows the new name.
 
 pub mod agent_runs;
 pub mod edits;
@@ -49,6 +51,10 @@ use threads::{DELEGATED, DELEGATION, FIRST_RESPONDER, Threads};
 /// member sends whatever its type.
 pub const NETWORK_MARKS: [&str; 2] = [FIRST_RESPONDER, DELEGATION];
 
+/// What everyone is told when a member changed its profile (only the
+/// network emits it).
+pub const MEMBER_UPDATED: &str = "workspace.member.updated";
+
 /// The name its state is saved under.
 const NAME: &str = "workspace";
 
@@ -68,6 +74,7 @@ impl Workspace {
                 "workspace.*",
                 core_types::AGENT_JOIN,
                 core_types::AGENT_LEAVE,
+                core_types::AGENT_PROFILE,
             ],
             50,
             ModMode::Transform,
@@ -256,6 +263,18 @@ impl Mod for Workspace {
                     .and_then(|(_, s)| s.master.clone());
                 self.threads.remember(event, master);
                 self.agent_runs.record(event);
+            }
+            core_types::AGENT_PROFILE => {
+                let profile = cx.state.members.get(&event.source).map(|m| &m.profile);
+                if let (Some(profile), Ok(kind)) = (profile, MEMBER_UPDATED.parse::<EventType>()) {
+                    out.emit(
+                        &self.spec.address.clone(),
+                        kind,
+                        Address::broadcast(),
+                        json!({"address": event.source, "profile": profile}),
+                        None,
+                    );
+                }
             }
             _ => {}
         }
