@@ -42,7 +42,7 @@ test('an agent at work shows as a pending entry its answer replaces; its steps f
   const page = await started.browser.newPage({ viewport: { width: 1366, height: 768 } });
   try {
     await open(page, id);
-    const me = await page.locator('.me strong').textContent();
+    const me = await page.locator('.me').getAttribute('data-address');
     const nav = page.getByRole('navigation', { name: 'Conversations' });
     await nav.getByRole('textbox', { name: 'New channel' }).fill('general');
     await nav.getByRole('button', { name: 'Create' }).click();

@@ -2,7 +2,8 @@
 //!
 //! A display `name` (what people read instead of the address: at most
 //! [`MAX_NAME_CHARS`] characters, no control characters), a `picture` (a
-//! small `data:image/…;base64,` URL or an `https:` one), a short
+//! small `data:image/…;base64,` URL: the picture travels with the profile,
+//! so showing it fetches nothing from elsewhere), a short
 //! `description`, a free `meta` object (IOA's node `meta`, icons,
 //! links), `listed`, the member's opt-in to being described outside the
 //! network (public agent descriptions), and `tasks`, whether it takes tasks
@@ -31,7 +32,7 @@ pub struct Profile {
     /// The name people read (the address is one click away).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
-    /// A picture: `data:image/{png,jpeg,webp,gif};base64,…` or `https://…`.
+    /// A picture: `data:image/{png,jpeg,webp,gif};base64,…`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub picture: Option<String>,
     /// A sentence or two for people and directories.
@@ -69,8 +70,8 @@ pub enum ProfileError {
     /// The name holds a control character (a line break, a bidi override…).
     #[error("profile.name has no control characters")]
     NameHasControls,
-    /// The picture is not an image data URL or an https URL.
-    #[error("profile.picture is a data:image/(png|jpeg|webp|gif);base64 URL or an https URL")]
+    /// The picture is not an image data URL.
+    #[error("profile.picture is a data:image/(png|jpeg|webp|gif);base64 URL")]
     PictureNotAnImage,
     /// The picture is too large.
     #[error("profile.picture is at most {MAX_PICTURE_BYTES} bytes")]
@@ -181,7 +182,8 @@ fn name_of(text: &str) -> Result<Option<String>, ProfileError> {
     Ok(Some(name.to_owned()))
 }
 
-/// A picture URL: an image data URL in base64, or an https URL.
+/// A picture URL: a raster image as a base64 data URL (no SVG: it may
+/// carry script; no remote URL: showing it would tell its server who looks).
 fn picture_of(url: &str) -> Result<String, ProfileError> {
     if url.len() > MAX_PICTURE_BYTES {
         return Err(ProfileError::PictureTooLarge);
@@ -334,7 +336,6 @@ mod tests {
             refused(json!({"picture": huge})),
             ProfileError::PictureTooLarge
         );
-        assert!(Profile::from_value(&json!({"picture": "https://example.com/a.png"})).is_ok());
     }
 
     proptest! {

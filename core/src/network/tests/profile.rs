@@ -1,5 +1,6 @@
-//! Members' profiles: set at the join, replaced by `network.agent.profile`,
-//! shown in the roster, refused with `invalid_request` when out of bounds.
+//! Members' profiles (set at the join, replaced by `network.agent.profile`,
+//! shown in the roster, refused with `invalid_request` when out of bounds) and
+//! channels' display names.
 
 use super::*;
 
@@ -270,4 +271,34 @@ fn a_member_names_itself_only_and_everyone_is_told() {
         profile_of(&network, "human:bob").name.as_deref(),
         Some("Bob")
     );
+}
+
+#[test]
+fn a_channel_keeps_the_name_its_creator_typed_for_everyone() {
+    let mut network = bare();
+    let mut ann = join(&mut network, "human:ann");
+    let mut bob = join(&mut network, "human:bob");
+    let effects = ann.send(
+        &mut network,
+        "network.channel.create",
+        "core",
+        json!({"channel": "design-review", "title": " Design Review "}),
+    );
+    assert_eq!(acked(&effects).payload["channel"], "channel/design-review");
+    let effects = bob.send(&mut network, "network.agent.discover", "core", json!({}));
+    let roster = reply_of_type(&effects, "network.agent.discover.response");
+    assert_eq!(
+        roster.payload["titles"],
+        json!({"channel/design-review": "Design Review"}),
+        "the invitee reads the name the creator typed"
+    );
+    for bad in [json!("a\nb"), json!("x".repeat(81)), json!(7)] {
+        let effects = ann.send(
+            &mut network,
+            "network.channel.create",
+            "core",
+            json!({"channel": "other", "title": bad}),
+        );
+        assert_eq!(error_code(&effects), ErrorCode::InvalidRequest);
+    }
 }
