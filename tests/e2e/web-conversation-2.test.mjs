@@ -167,8 +167,8 @@ test('a mention or a direct message while the tab is hidden is a notification, a
     });
     await page.waitForTimeout(300);
     assert.deepEqual(await page.evaluate(() => window.__shown), [
-      { title: 'agent:caller mentioned you in Everyone', body: `@${me} the build is red` },
-      { title: 'agent:caller wrote to you', body: 'just between us' },
+      { title: 'caller mentioned you in Everyone', body: `@${me} the build is red` },
+      { title: 'caller wrote to you', body: 'just between us' },
     ], JSON.stringify(shown));
     await page.evaluate(() => window.__setHidden(false));
     await check(page, 'notifications on');

@@ -123,7 +123,7 @@ test('names and faces: asked on the invitation and the first visit, shown everyw
     await fromBob.locator('.source', { hasText: 'Robert' }).waitFor({ timeout: 10_000 });
     await bobEntry.locator('.name', { hasText: 'Robert' }).waitFor({ timeout: 10_000 });
     assert.match(await bobEntry.locator('img.avatar').getAttribute('src'), /^data:image\/jpeg/, 'the picture stays');
-    await shootAt(pa, 'names-people', 'wide');
+    await shoot(pa, 'names-people');
 
     // A channel is called what its creator typed, for the invited person too.
     const nav = pa.getByRole('navigation', { name: 'Conversations' });
@@ -172,7 +172,14 @@ test("on a phone, a message's actions wait behind one … button and open as a s
     assert.ok(heights.length >= 3, JSON.stringify(heights));
     for (const [what, height] of heights) assert.ok(height >= 44, `${what} is ${height} px`);
     await shootAt(page, 'phone-actions', 'phone');
-    // A final choice closes the sheet: the thread opens, with a 44 px way back.
+    // Reply closes the sheet and puts the focus in the composer: typing goes into the reply.
+    await sheet.locator('.reply').click();
+    assert.equal(await more.getAttribute('aria-expanded'), 'false');
+    await page.keyboard.type('typed right after Reply');
+    assert.equal(await page.getByRole('textbox', { name: 'Message' }).inputValue(), 'typed right after Reply');
+    await page.getByRole('button', { name: 'Cancel reply' }).click();
+    // The thread opens from the sheet, with a 44 px way back.
+    await more.click();
     await sheet.locator('.thread-link').click();
     await page.waitForURL(/\/thread\//);
     const back = page.getByRole('link', { name: 'Back to the conversation' });
