@@ -26,7 +26,7 @@ pub(super) fn with_names(
 /// A text with its valid `@address` mentions marked (the mark is ours; the
 /// words go through as text, escaped).
 pub(super) fn marked(text: CowStr<'_>, autolink: bool) -> Vec<Event<'_>> {
-    if !text.contains('@') && !(autolink && text.contains("://")) {
+    if !(text.contains('@') || (autolink && text.contains("://"))) {
         return vec![Event::Text(text)];
     }
     let mut events = Vec::new();

@@ -34,7 +34,6 @@ pub fn ChatPane() -> impl IntoView {
             <Show when=move || session.problem.get().is_some()>
                 <p class="problem" role="alert">{move || session.problem.get().unwrap_or_default()}</p>
             </Show>
-            <crate::people::me::NamePrompt />
             <super::attachment_view::DropZone>
                 <Show when=move || chat.sessions.with(|s| s.title_of(&chat.current.get()).is_none())>
                     <header class="conversation-header">
