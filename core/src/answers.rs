@@ -66,8 +66,8 @@ pub enum Answer {
     Events(EventsPage),
     /// `network.event.error`.
     Error(ErrorPayload),
-    /// `network.event.ack`.
-    Ack(AckPayload),
+    /// `network.event.ack` (boxed: it may carry a member's whole record).
+    Ack(Box<AckPayload>),
     /// `network.agent.challenge.response`.
     Challenge(Challenge),
     /// `network.pong`.
@@ -104,7 +104,7 @@ pub fn read_answer(event: &Event) -> Result<Answer, AnswerError> {
         ResourceContent::EVENT_TYPE => Answer::Resource(read_payload(payload)?),
         EventsPage::EVENT_TYPE => Answer::Events(read_payload(payload)?),
         ErrorPayload::EVENT_TYPE => Answer::Error(read_payload(payload)?),
-        AckPayload::EVENT_TYPE => Answer::Ack(read_payload(payload)?),
+        AckPayload::EVENT_TYPE => Answer::Ack(Box::new(read_payload(payload)?)),
         Challenge::EVENT_TYPE => Answer::Challenge(read_payload(payload)?),
         Pong::EVENT_TYPE => Answer::Pong(read_payload(payload)?),
         found => {

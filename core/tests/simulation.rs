@@ -171,6 +171,7 @@ impl Sim {
             private: false,
             invited: Default::default(),
             tags: Vec::new(),
+            title: None,
         });
         let rows: Vec<Row> = members.into_iter().chain([room]).collect();
         let config = NetworkConfig::open("sim".parse().unwrap(), "Sim");

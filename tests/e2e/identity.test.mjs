@@ -153,12 +153,12 @@ test('the web people panel shows each member\'s level and DID', async () => {
     const people = page.getByRole('complementary', { name: 'People' });
     const row = people.locator('.person[data-address="agent:web-visitor"][data-verification="3"]');
     await row.waitFor({ timeout: 10_000 });
-    assert.equal((await row.locator('.verification').textContent()).trim(), 'DID');
-    assert.equal(await row.locator('.verification').getAttribute('title'), 'Verification level 3');
+    assert.equal((await row.locator('.badge.verified').textContent()).trim(), '✓ verified');
+    assert.equal(await row.locator('.badge.verified').getAttribute('title'), 'DID (verification level 3)');
     assert.equal((await row.locator('.did').textContent()).trim(), did);
-    const me = (await page.locator('.me strong').textContent()).trim();
+    const me = (await page.locator('.me').getAttribute('data-address')).trim();
     const mine = people.locator(`.person[data-address="${me}"]`);
-    assert.equal((await mine.locator('.verification').textContent()).trim(), 'unverified');
+    assert.equal(await mine.locator('.badge.verified').count(), 0, 'no badge, and no "unverified", on an unverified member');
     assert.equal(await mine.getAttribute('data-me'), 'true');
     assert.equal((await mine.locator('.badge.you').textContent()).trim(), 'you');
     assert.equal(await mine.locator('.did').count(), 0);

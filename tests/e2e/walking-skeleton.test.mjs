@@ -47,7 +47,7 @@ function nextEvent(agent, pattern, predicate = () => true, timeoutMs = 10_000) {
 test('the workspace and a JS agent exchange messages through the edge', async () => {
   const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
   await openWorkspace(page, edge.url);
-  const human = (await page.locator('.me strong').textContent()).trim();
+  const human = (await page.locator('.me').getAttribute('data-address')).trim();
   assert.match(human, /^human:guest-\d{5}$/);
 
   const agent = await connectAgent({ url: edge.url, network: 'demo', name: 'agent:echo', WebSocket });
@@ -58,7 +58,7 @@ test('the workspace and a JS agent exchange messages through the edge', async ()
   assert.equal(typeof ack.seq, 'number');
   const fromAgent = page.locator('.message', { hasText: 'hello from a JS agent' });
   await fromAgent.waitFor({ timeout: 10_000 });
-  assert.equal((await fromAgent.locator('.source').textContent()).trim(), 'agent:echo');
+  assert.equal(await fromAgent.locator('.source').getAttribute('data-address'), 'agent:echo');
 
   // Page -> agent, typed and sent with the keyboard; the agent replies and the page shows the reply.
   const received = nextEvent(agent, 'workspace.message.*', (e) => e.payload.content === 'hello from the browser');
@@ -78,7 +78,7 @@ test('the workspace and a JS agent exchange messages through the edge', async ()
   await page.getByRole('navigation', { name: 'Conversations' }).getByRole('link', { name: /^echo agent/ }).click({ timeout: 10_000 });
   const reply = page.locator('.message', { hasText: 'echo: hello from the browser' });
   await reply.waitFor({ timeout: 10_000 });
-  assert.equal((await reply.locator('.source').textContent()).trim(), 'agent:echo');
+  assert.equal(await reply.locator('.source').getAttribute('data-address'), 'agent:echo');
 
   await shoot(page, 'workspace');
   agent.close();

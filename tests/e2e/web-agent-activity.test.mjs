@@ -42,7 +42,7 @@ test('an agent at work shows as a pending entry its answer replaces; its steps f
   const page = await started.browser.newPage({ viewport: { width: 1366, height: 768 } });
   try {
     await open(page, id);
-    const me = await page.locator('.me strong').textContent();
+    const me = await page.locator('.me').getAttribute('data-address');
     const nav = page.getByRole('navigation', { name: 'Conversations' });
     await nav.getByRole('textbox', { name: 'New channel' }).fill('general');
     await nav.getByRole('button', { name: 'Create' }).click();
@@ -58,7 +58,8 @@ test('an agent at work shows as a pending entry its answer replaces; its steps f
     const pending = list.locator('.message.answering');
     await helper.send(to, ACTIVITY, { state: 'thinking', message: asked.id });
     await pending.waitFor({ timeout: 10_000 });
-    assert.match(await pending.locator('.meta').textContent(), /agent:helper\s*is thinking…/);
+    assert.equal(await pending.locator('.source').getAttribute('data-address'), 'agent:helper');
+    assert.match(await pending.locator('.meta').textContent(), /helper\s*Agent\s*is thinking…/);
     assert.equal(await page.locator('.message:not(.answering)', { hasText: 'thinking' }).count(), 0, 'no line for an activity');
     await helper.send(to, ACTIVITY, { state: 'calling_tool', message: asked.id, tool: 'calculator' });
     await pending.getByText('is using calculator…').waitFor({ timeout: 10_000 });

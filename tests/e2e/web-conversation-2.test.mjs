@@ -76,7 +76,7 @@ test('unread counts survive a reload in IndexedDB, mentions are marked apart, an
   const page = await started.browser.newPage({ viewport: { width: 1366, height: 768 } });
   try {
     await open(page, id);
-    const me = await page.locator('.me strong').textContent();
+    const me = await page.locator('.me').getAttribute('data-address');
     const nav = page.getByRole('navigation', { name: 'Conversations' });
     await agent.send('agent:broadcast', 'workspace.message.posted', { content: 'seen one' });
     await agent.send('agent:broadcast', 'workspace.message.posted', { content: 'seen two' });
@@ -143,7 +143,7 @@ test('a mention or a direct message while the tab is hidden is a notification, a
     // Not yet allowed: the bell offers them; loading asked nothing.
     await page.addInitScript(() => { window.__permission = 'default'; });
     await open(page, id);
-    const me = await page.locator('.me strong').textContent();
+    const me = await page.locator('.me').getAttribute('data-address');
     const bell = page.getByRole('button', { name: 'Enable notifications' });
     await bell.waitFor();
     assert.equal(await page.evaluate(() => window.__asked), 0, 'never asked on load');
@@ -167,8 +167,8 @@ test('a mention or a direct message while the tab is hidden is a notification, a
     });
     await page.waitForTimeout(300);
     assert.deepEqual(await page.evaluate(() => window.__shown), [
-      { title: 'agent:caller mentioned you in Everyone', body: `@${me} the build is red` },
-      { title: 'agent:caller wrote to you', body: 'just between us' },
+      { title: 'caller mentioned you in Everyone', body: `@${me} the build is red` },
+      { title: 'caller wrote to you', body: 'just between us' },
     ], JSON.stringify(shown));
     await page.evaluate(() => window.__setHidden(false));
     await check(page, 'notifications on');

@@ -256,7 +256,7 @@ test('unread counts per conversation survive a reload, a direct message is marke
   const page = await started.browser.newPage({ viewport: { width: 1366, height: 768 } });
   try {
     await open(page, id);
-    const me = await page.locator('.me strong').textContent();
+    const me = await page.locator('.me').getAttribute('data-address');
     const nav = page.getByRole('navigation', { name: 'Conversations' });
     await nav.getByRole('textbox', { name: 'New channel' }).fill('updates');
     await nav.getByRole('button', { name: 'Create' }).click();

@@ -87,7 +87,7 @@ test('a person asks an LLM agent from the workspace: it uses a tool, streams, an
   try {
     await open(page, id);
     await page.evaluate(RECORD_PENDING);
-    const me = await page.locator('.me strong').textContent();
+    const me = await page.locator('.me').getAttribute('data-address');
     const nav = page.getByRole('navigation', { name: 'Conversations' });
     await nav.getByRole('textbox', { name: 'New channel' }).fill('plans');
     await nav.getByRole('button', { name: 'Create' }).click();
@@ -116,7 +116,7 @@ test('a person asks an LLM agent from the workspace: it uses a tool, streams, an
     await say(page, '@agent:helper what will the weather be on Friday?', threadPane.locator('.composer'));
     const pending = threadPane.locator('.message.answering');
     await pending.waitFor({ timeout: 15_000 });
-    assert.match(await pending.locator('.source').textContent(), /agent:helper/);
+    assert.match(await pending.locator('.source').getAttribute('data-address'), /agent:helper/);
     await pending.getByText('is using forecast…').waitFor({ timeout: 15_000 });
     await pending.locator('.markdown', { hasText: 'Friday in Paris' }).waitFor({ timeout: 15_000 });
     assert.ok(await pending.getByRole('button', { name: "Stop agent:helper's answer" }).isVisible(), 'Stop for the person who asked');
@@ -196,7 +196,7 @@ test('a person asks an LLM agent from the workspace: it uses a tool, streams, an
     await say(page, 'hello helper, are you there?');
     const direct = page.locator('.conversation-column .messages .message:not(.answering)', { hasText: 'I answer direct messages too' });
     await direct.waitFor({ timeout: 15_000 });
-    assert.match(await direct.locator('.source').first().textContent(), /agent:helper/);
+    assert.match(await direct.locator('.source').first().getAttribute('data-address'), /agent:helper/);
     const [dmCall] = provider.requests.slice(third).filter((r) => r.provider);
     assert.equal(dmCall.body.messages.at(-1).content, `${me}: hello helper, are you there?`);
     assert.equal(helperPosts.filter((e) => /direct messages/.test(e.payload.content)).length, 0, 'not in the channel');

@@ -104,7 +104,7 @@ test('create a token network in the page, join it elsewhere by URL, switch witho
   await otherBar.getByLabel('Your name').fill('ada');
   await otherBar.getByRole('button', { name: 'Join' }).click();
   await other.getByRole('status').filter({ hasText: 'online' }).waitFor({ timeout: 15_000 });
-  assert.equal((await other.locator('.me strong').textContent()).trim(), 'human:ada');
+  assert.equal((await other.locator('.me').getAttribute('data-address')).trim(), 'human:ada');
   const roster = await agent.discover();
   assert.ok(roster.agents.some((a) => a.address === 'human:ada' && a.status === 'online'));
   await shootAt(other, 'workspace-networks-joined', 'phone');

@@ -38,7 +38,7 @@ test(`offline: ${COUNT} composed, reloaded, reconnected: each delivered once, in
   const status = page.getByRole('status');
   await status.filter({ hasText: 'online' }).waitFor({ timeout: 15_000 });
   await page.evaluate(() => navigator.serviceWorker.ready);
-  const human = (await page.locator('.me strong').textContent()).trim();
+  const human = (await page.locator('.me').getAttribute('data-address')).trim();
 
   watcher.close();
   await edge.kill();
@@ -53,7 +53,7 @@ test(`offline: ${COUNT} composed, reloaded, reconnected: each delivered once, in
   await page.waitForTimeout(500); // IndexedDB finishes its writes
   await page.reload();
   await status.filter({ hasText: `${COUNT} queued` }).waitFor({ timeout: 30_000 });
-  assert.equal((await page.locator('.me strong').textContent()).trim(), human, 'the same person after the reload');
+  assert.equal((await page.locator('.me').getAttribute('data-address')).trim(), human, 'the same person after the reload');
 
   const seen = [];
   edge = await startEdge({ stateDir, port });

@@ -40,7 +40,7 @@ test('offline: post three, reload offline, come back online, each delivered exac
   await status.filter({ hasText: 'online' }).waitFor({ timeout: 15_000 });
   // The service worker has the shell before the network goes away.
   await page.evaluate(() => navigator.serviceWorker.ready);
-  const human = (await page.locator('.me strong').textContent()).trim();
+  const human = (await page.locator('.me').getAttribute('data-address')).trim();
 
   await watcher.send('agent:broadcast', 'workspace.message.posted', { content: 'history before the outage' });
   await page.locator('.message', { hasText: 'history before the outage' }).waitFor({ timeout: 10_000 });
@@ -64,7 +64,7 @@ test('offline: post three, reload offline, come back online, each delivered exac
   for (const n of [1, 2, 3]) {
     await page.locator('.message', { hasText: `offline ${n}` }).locator('.state', { hasText: 'pending' }).waitFor();
   }
-  assert.equal((await page.locator('.me strong').textContent()).trim(), human, 'the same person after the reload');
+  assert.equal((await page.locator('.me').getAttribute('data-address')).trim(), human, 'the same person after the reload');
   await shoot(page, 'workspace-offline');
 
   // The edge comes back with its state: the page reconnects and sends the queue, once and in order.

@@ -61,7 +61,7 @@ test('People: humans apart from agents, online first, names in natural order, yo
     assert.ok(textBox.y > nameBox.y, 'the description is below the name');
     assert.ok(textBox.width > 150, `the description has the panel's width (${textBox.width})`);
     // You are among the humans, marked.
-    const me = (await page.locator('.me strong').textContent()).trim();
+    const me = (await page.locator('.me').getAttribute('data-address')).trim();
     const mine = people.getByRole('region', { name: 'Humans' }).locator(`.person[data-address="${me}"]`);
     assert.equal((await mine.locator('.badge.you').textContent()).trim(), 'you');
     // The filter reads names and descriptions.

@@ -79,7 +79,7 @@ test('the setting subscribes this browser, the edge pushes to it, and unticking 
   try {
     await page.goto(`${edge.url}/n/${id}`);
     await page.getByRole('status').filter({ hasText: 'online' }).waitFor({ timeout: 15_000 });
-    const me = await page.locator('.me strong').textContent();
+    const me = await page.locator('.me').getAttribute('data-address');
     const { key } = await (await fetch(`${edge.url}/networks/${id}/v1/push/key`)).json();
     const real = await page.evaluate(async (k) => {
       const b64 = k.replace(/-/g, '+').replace(/_/g, '/');

@@ -122,7 +122,7 @@ test('@ completion: the members offered as one types, arrows and Enter or a clic
     await box.click();
     await box.pressSequentially('thanks @pl');
     await list.waitFor({ timeout: 5_000 });
-    assert.deepEqual(await list.getByRole('option').allTextContents(), ['agent:planner', 'agent:plotter']);
+    assert.deepEqual(await list.getByRole('option').allTextContents(), ['planner agent:planner', 'plotter agent:plotter'], 'each by its name, then its address');
     assert.equal(await box.getAttribute('aria-activedescendant'), 'message-mentions-0');
     await shoot(page, 'mention-completion', async () => {
       await box.click();

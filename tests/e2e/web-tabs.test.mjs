@@ -36,8 +36,8 @@ test('two tabs show the same conversation and the network gets each message once
     for (const tab of [first, second]) {
       await openWorkspace(tab, edge.url);
     }
-    const me = (await first.locator('.me strong').textContent()).trim();
-    assert.equal((await second.locator('.me strong').textContent()).trim(), me, 'both tabs are the same person');
+    const me = (await first.locator('.me').getAttribute('data-address')).trim();
+    assert.equal((await second.locator('.me').getAttribute('data-address')).trim(), me, 'both tabs are the same person');
 
     const box = first.getByRole('textbox', { name: 'Message' });
     await box.fill('typed in the first tab');
@@ -60,19 +60,20 @@ test('two tabs show the same conversation and the network gets each message once
   }
 });
 
-test('the people panel shows members with their verification in words, and presence changes live', async () => {
+test('the people panel shows members with their address, no "unverified" on everyone, and presence changes live', async () => {
   const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
   try {
     await openWorkspace(page, edge.url);
     const people = page.getByRole('complementary', { name: 'People' });
-    const me = (await page.locator('.me strong').textContent()).trim();
+    const me = (await page.locator('.me').getAttribute('data-address')).trim();
     await people.locator(`.person[data-address="${me}"][data-status="online"]`).waitFor({ timeout: 10_000 });
 
     const visitor = await Agent.connect({ url: edge.url, network: 'demo', name: 'agent:visitor' });
     const row = people.locator('.person[data-address="agent:visitor"]');
     await row.and(page.locator('[data-status="online"]')).waitFor({ timeout: 10_000 });
-    assert.equal((await row.locator('.details').textContent()).trim(), 'unverified');
-    assert.equal(await row.locator('.verification').getAttribute('title'), 'Verification level 0');
+    assert.equal((await row.locator('.details').textContent()).trim(), 'agent:visitor');
+    assert.equal(await row.locator('.badge.verified').count(), 0, 'an unverified member carries no badge, and no word');
+    assert.equal((await row.locator('.agent-badge').textContent()).trim(), 'Agent');
     visitor.close();
     await row.and(page.locator('[data-status="offline"]')).waitFor({ timeout: 15_000 });
     await shoot(page, 'workspace-people');
@@ -168,8 +169,8 @@ test('channels and direct conversations: create, join, post, and each message st
     for (const page of [pa, pb]) {
       await openWorkspace(page, edge.url);
     }
-    const annName = (await pa.locator('.me strong').textContent()).trim();
-    const bobName = (await pb.locator('.me strong').textContent()).trim();
+    const annName = (await pa.locator('.me').getAttribute('data-address')).trim();
+    const bobName = (await pb.locator('.me').getAttribute('data-address')).trim();
     const channel = `planning-${Date.now() % 100000}`;
 
     // Ann creates a channel and is in it at once.

@@ -16,6 +16,9 @@ pub const REACTION_ADDED: &str = "workspace.reaction.added";
 pub const REACTION_REMOVED: &str = "workspace.reaction.removed";
 /// The event `mod/workspace` emits when someone comes or goes.
 pub const PRESENCE_CHANGED: &str = "workspace.presence.changed";
+/// The event `mod/workspace` emits when a member changed its profile
+/// (`{address, profile}`): its display name or picture.
+pub const MEMBER_UPDATED: &str = "workspace.member.updated";
 /// What an agent is doing about a message (`{state, message, thread?, tool?,
 /// text?}`), sent to the conversation; each replaces the agent's previous one
 /// for the same message ([`crate::chat::activity`]).

@@ -103,7 +103,10 @@ pub fn TopBar() -> impl IntoView {
                 <span class="visually-hidden">"Views and conversations"</span>
             </button>
             <h1 class="network" data-id=id.clone() title=format!("Network id: {id}")>{name}</h1>
-            <span class="me">"you are " <strong>{session.me_text()}</strong></span>
+            <span class="me" title=session.me_text() data-address=session.me_text()>
+                <crate::people::face::Avatar address=session.me_text() />
+                <strong>{move || crate::people::person::Members::name_of(&session.me_text())}</strong>
+            </span>
             <crate::search::view::SearchButton />
             <span class="status" role="status" data-state=move || session.status.get().as_str()
                 title=move || match chat.queued() {

@@ -3,10 +3,13 @@
 //! (`POST v1/invitations/show`), and accepts it — joins the network with
 //! the code (`credentials.invite`) and opens its workspace — or declines it
 //! (`POST v1/invitations/reject`: the inviter gets
-//! `workspace.invitation.rejected`). The code stays in the fragment, so it
+//! `workspace.invitation.rejected`). It asks the name the person wants to be
+//! known by there (the name last used on this browser, offered), which the
+//! workspace sets once joined ([`crate::people::me`]). The code stays in the fragment, so it
 //! never reaches a server's request log.
 
 use crate::networks::Networks;
+use crate::people::me::{LAST_NAME_KEY, pending_name_key, profile_payload};
 use crate::storage;
 use leptos::prelude::*;
 use leptos_router::hooks::{use_location, use_params_map};
@@ -31,7 +34,7 @@ pub struct Invitation {
     pub name: String,
     /// What the network says about itself.
     pub description: Option<String>,
-    /// Who invited.
+    /// Who invited: the name they go by, else their address.
     pub inviter: String,
     /// The only address that may use it, when it names one.
     pub invitee: Option<String>,
@@ -47,7 +50,10 @@ impl Invitation {
                 .get("network")
                 .and_then(|n| n.get("description"))
                 .and_then(text),
-            inviter: text(answer.get("inviter")?)?,
+            inviter: answer
+                .get("inviter_name")
+                .and_then(text)
+                .or_else(|| text(answer.get("inviter")?))?,
             invitee: answer.get("invitee").and_then(text),
         })
     }
@@ -113,9 +119,20 @@ pub fn InvitePage() -> impl IntoView {
         });
     }
     let networks = Networks::get();
+    let display_name = RwSignal::new(storage::recall(LAST_NAME_KEY).unwrap_or_default());
+    let problem = RwSignal::new(None::<String>);
     let accept = {
         let network = network.clone();
         move |invitation: &Invitation| {
+            let name = display_name.get_untracked();
+            if let Err(why) = profile_payload(&name, None) {
+                problem.set(Some(why));
+                return;
+            }
+            if !name.trim().is_empty() {
+                storage::keep(LAST_NAME_KEY, name.trim());
+                storage::keep(&pending_name_key(&network), name.trim());
+            }
             // An invitation for someone joins as them.
             if let Some(invitee) = &invitation.invitee {
                 storage::keep(&format!("name:{network}"), invitee);
@@ -158,6 +175,13 @@ pub fn InvitePage() -> impl IntoView {
                         {invitation.description.clone().map(|d| view! { <p class="description">{d}</p> })}
                         <p class="inviter">"Invited by " <strong>{invitation.inviter.clone()}</strong></p>
                         {invitation.invitee.clone().map(|i| view! { <p class="invitee">"For " <strong>{i}</strong></p> })}
+                        <label class="field">
+                            <span>"Your name there"</span>
+                            <input type="text" name="display-name" maxlength="64" autocomplete="name"
+                                placeholder="How people will see you"
+                                prop:value=display_name on:input=move |ev| display_name.set(event_target_value(&ev)) />
+                        </label>
+                        {move || problem.get().map(|p| view! { <p class="problem" role="alert">{p}</p> })}
                         <div class="actions">
                             <button type="button" class="primary" on:click=move |_| accept(&for_accept)>"Accept"</button>
                             <button type="button" class="secondary" on:click=move |_| decline(for_decline.clone())>"Decline"</button>
@@ -186,6 +210,10 @@ mod tests {
                 invitee: None,
             })
         );
+        // The inviter goes by the name they gave themselves.
+        let named =
+            json!({"network": {"name": "Lab"}, "inviter": "human:ann", "inviter_name": "Ann B."});
+        assert_eq!(Invitation::from_answer(&named).unwrap().inviter, "Ann B.");
         assert_eq!(Invitation::from_answer(&json!({"code": "not_found"})), None);
         assert_eq!(
             invitation_link("https://x.test", "lab", "c0de"),

@@ -270,7 +270,8 @@ fn Workspace(
         <TopBar />
         <div class="layout">
             <div class="sidebar" id="workspace-menu">
-                <p class="whoami">"you are " <strong>{session.me_text()}</strong></p>
+                <people::me::MyProfile />
+                <people::me::NamePrompt />
                 <Panes />
                 <Conversations />
             </div>

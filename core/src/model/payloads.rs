@@ -123,6 +123,10 @@ pub struct Roster {
     /// Every channel, as `channel/{name}`.
     #[serde(default, deserialize_with = "readable")]
     pub channels: Vec<Address>,
+    /// The channels' display names (`channel/{name}` → the name its creator
+    /// typed), for those that have one.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub titles: BTreeMap<String, String>,
     /// Every group (`group/{name}`) with its members.
     #[serde(default)]
     pub groups: BTreeMap<String, Vec<Address>>,

@@ -30,6 +30,9 @@ pub struct Channel {
     /// Labels (IOA's space tags): given at creation, merged by joins that name more.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tags: Vec<String>,
+    /// The name its creator typed ("Design Review" for `channel/design-review`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
 }
 
 impl Channel {
@@ -397,6 +400,12 @@ impl State {
                 .values()
                 .filter(|c| c.may_join(viewer, role) || c.members.contains(viewer))
                 .map(|c| Address::local(Entity::Channel(c.name.clone())))
+                .collect(),
+            titles: self
+                .channels
+                .values()
+                .filter(|c| c.may_join(viewer, role) || c.members.contains(viewer))
+                .filter_map(|c| Some((format!("channel/{}", c.name), c.title.clone()?)))
                 .collect(),
             groups: self
                 .groups

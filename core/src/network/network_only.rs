@@ -20,6 +20,7 @@ pub const NETWORK_ONLY_TYPES: &[&str] = &[
     task_types::LIST_RESPONSE,
     invitation_types::ACCEPTED,
     invitation_types::REJECTED,
+    crate::mods::workspace::MEMBER_UPDATED,
 ];
 
 /// True when only the network emits `event_type`.
@@ -40,6 +41,7 @@ mod tests {
             "workspace.invitation.accepted",
             "workspace.invitation.rejected",
             "network.discovery.response",
+            "workspace.member.updated",
         ] {
             assert!(is_network_only(kind), "{kind}");
         }

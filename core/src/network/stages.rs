@@ -89,6 +89,7 @@ impl Network {
                         private: false,
                         invited: Default::default(),
                         tags: Vec::new(),
+                        title: None,
                     });
                 channel.members.extend(members);
                 vec![Effect::Store(Row::Channel(channel.clone()))]

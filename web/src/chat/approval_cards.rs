@@ -80,20 +80,23 @@ impl Card {
         }
     }
 
-    /// What came of it at `now`, in words; `None` while it waits.
-    pub fn outcome(&self, now: u64) -> Option<String> {
+    /// What came of it at `now`, in words (people named by `name`); `None` while it waits.
+    pub fn outcome(&self, now: u64, name: impl Fn(&str) -> String) -> Option<String> {
         match &self.decided {
-            Some((d, by)) => Some(match d.decision {
-                Decision::Approved if d.edited.is_some() => {
-                    format!("Approved with changes by {by}")
-                }
-                Decision::Approved => format!("Approved by {by}"),
-                Decision::Denied => match &d.reason {
-                    Some(why) => format!("Denied by {by}: {why}"),
-                    None => format!("Denied by {by}"),
-                },
-                Decision::Expired => "Expired: nobody decided in time".to_owned(),
-            }),
+            Some((d, by)) => {
+                let by = name(by);
+                Some(match d.decision {
+                    Decision::Approved if d.edited.is_some() => {
+                        format!("Approved with changes by {by}")
+                    }
+                    Decision::Approved => format!("Approved by {by}"),
+                    Decision::Denied => match &d.reason {
+                        Some(why) => format!("Denied by {by}: {why}"),
+                        None => format!("Denied by {by}"),
+                    },
+                    Decision::Expired => "Expired: nobody decided in time".to_owned(),
+                })
+            }
             None if now >= self.expires_at => Some("Expired: nobody decided in time".to_owned()),
             None => None,
         }
@@ -146,9 +149,9 @@ mod tests {
             "a direct card shows with the agent"
         );
         assert!(card.mine_to_decide("human:ann") && !card.mine_to_decide("human:bob"));
-        assert_eq!(card.outcome(99), None);
+        assert_eq!(card.outcome(99, str::to_owned), None);
         assert_eq!(
-            card.outcome(100).as_deref(),
+            card.outcome(100, str::to_owned).as_deref(),
             Some("Expired: nobody decided in time")
         );
         assert!(card.detail_text().contains("\"to\": \"ann@example.com\""));
@@ -160,7 +163,7 @@ mod tests {
             "human:ann"
         ));
         assert_eq!(
-            cards[&request.id].outcome(1).as_deref(),
+            cards[&request.id].outcome(1, str::to_owned).as_deref(),
             Some("Denied by human:ann: not now")
         );
         assert!(!take(

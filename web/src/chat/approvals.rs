@@ -9,6 +9,7 @@
 use super::approval_cards::{Card, edited_detail, take};
 use super::state::Chat;
 use super::time::Clock;
+use crate::people::person::Members;
 use agentnet_core::mods::workspace::approvals::{ApprovalDecision, DECIDED, Decision};
 use agentnet_core::{Address, Event, EventId};
 use leptos::prelude::*;
@@ -87,7 +88,12 @@ fn ApprovalCard(id: EventId) -> impl IntoView {
     let card = Memo::new(move |_| chat.approvals.with(|c| c.get(&id).cloned()));
     let editing = RwSignal::new(None::<String>);
     let problem = RwSignal::new(None::<String>);
-    let outcome = move || card.with(|c| c.as_ref().and_then(|c| c.outcome(chat.clock.now.get())));
+    let outcome = move || {
+        card.with(|c| {
+            c.as_ref()
+                .and_then(|c| c.outcome(chat.clock.now.get(), Members::name_of))
+        })
+    };
     let field =
         move |f: fn(&Card) -> String| move || card.with(|c| c.as_ref().map(f).unwrap_or_default());
     let may = {
@@ -116,7 +122,7 @@ fn ApprovalCard(id: EventId) -> impl IntoView {
     view! {
         <li class="approval-card" data-approval=id.to_string() class:decided=move || outcome().is_some()>
             <p class="meta">
-                <span class="source">{field(|c| c.requester.clone())}</span>
+                <span class="source">{field(|c| Members::name_of(&c.requester))}</span>
                 <span class="approval-label">"asks for approval"</span>
             </p>
             <p class="approval-summary">{field(|c| c.action.summary.clone())}</p>
@@ -136,7 +142,8 @@ fn ApprovalCard(id: EventId) -> impl IntoView {
                 None => view! {
                     <p class="approval-expiry">{move || card.with(|c| c.as_ref().map(|c| format!(
                         "Waiting for {} · expires {}",
-                        if c.approvers.is_empty() { "a decision".to_owned() } else { c.approvers.join(", ") },
+                        if c.approvers.is_empty() { "a decision".to_owned() }
+                        else { c.approvers.iter().map(|a| Members::name_of(a)).collect::<Vec<_>>().join(", ") },
                         Clock::clock_time(c.expires_at))).unwrap_or_default())}</p>
                 }.into_any(),
             }}

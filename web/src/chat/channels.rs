@@ -1,7 +1,8 @@
 //! Creating and leaving channels. A channel is named for people ("Team
 //! Room") and addressed by its slug (`channel/team-room`,
 //! [`super::conversations::channel_slug`]); the name people gave it is kept
-//! as its display name (in the create event's `title`, and in this browser
+//! as its display name (in the create event's `title`, which the network
+//! keeps and hands everyone in the roster's `titles`, and in this browser
 //! across reloads) and shown wherever the channel is.
 
 use super::state::Chat;
@@ -24,6 +25,34 @@ impl Chat {
     /// The display names this browser keeps for the network's channels.
     pub(super) fn recall_names(network: &str) -> BTreeMap<String, String> {
         storage::recall_json(&names_key(network)).unwrap_or_default()
+    }
+
+    /// How the sidebar names a conversation: a session by its title and status.
+    pub fn title_of(&self, conversation: &str) -> String {
+        self.sessions
+            .with(|s| s.title_of(conversation))
+            .or_else(|| {
+                self.display_name(conversation)
+                    .map(|n| format!("# {}", crate::bidi::isolate(&n)))
+            })
+            .unwrap_or_else(|| {
+                if super::conversations::is_direct(conversation) {
+                    crate::people::person::Members::name_of(conversation)
+                } else {
+                    super::conversations::title_of(conversation)
+                }
+            })
+    }
+
+    /// The channels' display names the network keeps (the names their
+    /// creators typed): the same for everyone, over this browser's own.
+    pub fn set_channel_titles(&self, titles: std::collections::BTreeMap<String, String>) {
+        let changed = self
+            .names
+            .with_untracked(|n| titles.iter().any(|(c, t)| n.get(c) != Some(t)));
+        if changed {
+            self.names.update(|n| n.extend(titles));
+        }
     }
 
     /// The display name of `channel`, when it was given one.

@@ -49,8 +49,9 @@ pub fn typed_mention(text: &str, caret: usize) -> Option<(usize, String)> {
         .then(|| (at, before[start..].to_owned()))
 }
 
-/// The members `query` matches (in their address, or their name after the
-/// kind), online first, then by address; never the person themself.
+/// The members `query` matches (in their address, their name after the
+/// kind, or the display name they go by), online first, then by address;
+/// never the person themself.
 pub fn matching(people: &[Person], query: &str, me: &str) -> Vec<String> {
     let query = query.to_lowercase();
     let mut found: Vec<&Person> = people
@@ -59,7 +60,11 @@ pub fn matching(people: &[Person], query: &str, me: &str) -> Vec<String> {
         .filter(|p| {
             let address = p.address.to_lowercase();
             let name = address.split_once(':').map_or(address.as_str(), |(_, n)| n);
-            address.starts_with(&query) || name.starts_with(&query) || name.contains(&query)
+            let shown = p.name.as_deref().unwrap_or_default().to_lowercase();
+            address.starts_with(&query)
+                || name.starts_with(&query)
+                || name.contains(&query)
+                || shown.contains(&query)
         })
         .collect();
     found.sort_by_key(|p| (p.status != "online", p.address.clone()));
@@ -133,7 +138,9 @@ pub fn MentionList(
                         <li role="option" id=format!("{id}-{i}") aria-selected=(i == o.active).to_string()
                             class:active=i == o.active
                             on:mousedown=move |ev| { ev.prevent_default(); choose.run(chosen.clone()); }>
-                            {address.clone()}
+                            <strong>{crate::people::person::Members::name_of(address)}</strong>
+                            " "
+                            <span class="address">{address.clone()}</span>
                         </li>
                     }
                 })
@@ -195,6 +202,10 @@ mod tests {
         assert_eq!(matching(&people, "human:", "human:me"), vec!["human:pat"]);
         assert_eq!(matching(&people, "", "human:me").len(), 3);
         assert!(matching(&people, "zz", "human:me").is_empty());
+        // The name a member goes by finds it too.
+        let mut named = people.clone();
+        named[2].name = Some("Zora Patel".into());
+        assert_eq!(matching(&named, "zo", "human:me"), vec!["human:pat"]);
     }
 
     #[test]

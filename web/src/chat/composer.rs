@@ -184,6 +184,14 @@ pub fn Composer(
             chat.post(in_thread, files);
         }
     };
+    // Reply moves the focus here, so typing goes into the reply.
+    Effect::new(move |_| {
+        if replying.get().is_some()
+            && let Some(area) = area.get_untracked()
+        {
+            let _ = area.focus();
+        }
+    });
     let placeholder = move || match in_thread {
         true => "Reply in this thread".to_owned(),
         false => placeholder_for(&chat.current.get(), |c| chat.title_of(c)),

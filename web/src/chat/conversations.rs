@@ -30,6 +30,14 @@ pub fn channels_from(payload: &serde_json::Value) -> Vec<String> {
         .collect()
 }
 
+/// The channels' display names in a discover answer's payload
+/// (`titles`: `channel/{name}` → the name its creator typed).
+pub fn titles_from(payload: &serde_json::Value) -> std::collections::BTreeMap<String, String> {
+    agentnet_core::answers::read_payload::<agentnet_core::model::payloads::Roster>(payload)
+        .map(|roster| roster.titles)
+        .unwrap_or_default()
+}
+
 /// The address part of a channel people call `wanted`: lowercase letters,
 /// digits, dots and underscores kept, every other run of characters one
 /// dash ("Team Room" → `team-room`); `None` when nothing is left.

@@ -6,7 +6,7 @@
 //! person's own can be edited and deleted ([`super::own`]); reactions show
 //! under it ([`super::reactions`]).
 
-use super::markdown::to_html;
+use super::markdown::to_html_named;
 use super::messages::{Line, LineState, excerpt_of};
 use super::own::{EditForm, OwnActions};
 use super::reactions::{ReactButton, ReactionChips};
@@ -14,6 +14,8 @@ use super::state::Chat;
 use super::time::Clock;
 use crate::bidi::isolate;
 use crate::ioa::card::IoaCard;
+use crate::people::face::{Author, Avatar};
+use crate::people::person::Members;
 use crate::routes::Place;
 use crate::session::Session;
 use leptos::prelude::*;
@@ -49,6 +51,25 @@ pub fn Time(
     }
 }
 
+/// True when a click in a message's action sheet was a final choice (not
+/// React or Delete, which ask more first): the sheet closes.
+fn closes_sheet(ev: &leptos::ev::MouseEvent) -> bool {
+    use wasm_bindgen::JsCast;
+    let Some(target) = ev
+        .target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+    else {
+        return false;
+    };
+    match target.closest("a, button").ok().flatten() {
+        Some(control) => {
+            let classes = control.class_list();
+            !(classes.contains("react") || classes.contains("delete"))
+        }
+        None => false,
+    }
+}
+
 /// One message in the list: a status update, or a post with its thread
 /// marker, highlighted mentions, replies and a Reply button.
 #[component]
@@ -74,7 +95,7 @@ pub fn MessageLine(
     if line.status {
         return view! {
             <li class="message status-update" data-id=line.id.to_string()>
-                <span class="source">{line.source}</span>
+                <span class="source" title=line.source.clone()>{Members::name_of(&line.source)}</span>
                 <span class="content">{line.content}</span>
                 <Time at />
             </li>
@@ -87,7 +108,8 @@ pub fn MessageLine(
             <li class="message deleted" class:grouped=grouped data-id=line.id.to_string()
                 class:highlighted=move || chat.is_highlighted(id)>
                 <p class="meta">
-                    <span class="source">{line.source}</span>
+                    <Avatar address=line.source.clone() />
+                    <Author address=line.source.clone() />
                     <Time at />
                 </p>
                 <p class="content"><span class="deleted-text">"This message was deleted."</span></p>
@@ -101,8 +123,11 @@ pub fn MessageLine(
     let editable = line.ioa.is_none() && line.state == LineState::Sent;
     let body = match line.ioa.clone() {
         Some(ioa) => view! { <IoaCard line=line.clone() ioa=ioa /> }.into_any(),
-        None => view! {
-            <div class="markdown" hidden=move || editing.get() inner_html=to_html(&line.content)></div>
+        None => {
+            let content = line.content.clone();
+            // Mentions show the names people go by, and change when they do.
+            let html = Memo::new(move |_| to_html_named(&content, &Members::names()));
+            view! { <div class="markdown" hidden=move || editing.get() inner_html=html></div> }
         }
         .into_any(),
     };
@@ -127,7 +152,10 @@ pub fn MessageLine(
         1 => "1 reply".to_owned(),
         n => format!("{n} replies"),
     };
+    let sheet = RwSignal::new(false);
+    let more_label = format!("Actions on “{}”", isolate(&excerpt));
     let data_state = state.clone();
+    let delivered = line.state == LineState::Sent;
     let mine = !matches!(line.state, LineState::Received);
     let has_replies = replies.count > 0;
     let thread_name = match replies.count {
@@ -139,12 +167,13 @@ pub fn MessageLine(
             class:highlighted=move || chat.is_highlighted(id)
             data-id=line.id.to_string() data-state=data_state>
             <p class="meta">
-                <span class="source">{line.source}</span>
+                <Avatar address=line.source.clone() />
+                <Author address=line.source.clone() />
                 <Time at />
             </p>
             <div class="content">
                 {parent.map(|p| view! { <span class="thread">{format!("↪ in reply to “{}”", isolate(&p))}</span> })}
-                {line.delegated_by.clone().map(|by| view! { <span class="delegated">{format!("delegated by {by}")}</span> })}
+                {line.delegated_by.clone().map(|by| view! { <span class="delegated">{format!("delegated by {}", Members::name_of(&by))}</span> })}
                 <span class="text">{body}</span>
                 <super::attachment_view::AttachmentList attachments=line.attachments.clone() />
                 <super::steps::Steps steps=line.steps.clone() />
@@ -154,15 +183,24 @@ pub fn MessageLine(
                     <span class="change-refused" role="status">{format!("Not changed: {}", isolate(&why))}</span>
                 })}
             </div>
-            <span class="state">{state}</span>
+            // Delivered is the rule: said only to a screen reader; pending or refused shows.
+            <span class=if delivered { "state visually-hidden" } else { "state" }>{state}</span>
             <ReactionChips line=chips_line />
-            <span class="actions">
+            // On a phone the actions wait behind "…": a sheet of 44 px targets.
+            <button type="button" class="more" aria-label=more_label
+                aria-expanded=move || sheet.get().to_string() on:click=move |_| sheet.update(|s| *s = !*s)>"…"</button>
+            <span class="actions" class:sheet=move || sheet.get() on:click=move |ev| {
+                if closes_sheet(&ev) {
+                    sheet.set(false);
+                }
+            }>
                 <a class="thread-link" class:has-replies=has_replies href=thread aria-label=thread_name>{thread_label}</a>
                 {has_replies.then(|| view! { <span class="last-reply"><Time at=replies.last_at prefix="last reply " /></span> })}
                 <button type="button" class="reply" aria-label=format!("Reply to “{}”", isolate(&excerpt))
                     on:click=move |_| chat.reply_to(id, excerpt.clone(), in_thread)>"Reply"</button>
                 {reactable.then(|| view! { <ReactButton line=react_line.clone() /> })}
                 {own_actions}
+                <button type="button" class="sheet-close">"Cancel"</button>
             </span>
         </li>
     }

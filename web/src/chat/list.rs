@@ -190,6 +190,27 @@ pub fn MessageList(
         }
     });
 
+    // The list growing shorter (a question above it, a phone's keyboard)
+    // keeps the bottom in view when that is where the person was.
+    Effect::new(move |_| {
+        let Some(el) = log.get() else {
+            return;
+        };
+        let keep = wasm_bindgen::closure::Closure::<dyn FnMut()>::new(move || {
+            if at_bottom.get_untracked()
+                && let Some(el) = log.get_untracked()
+            {
+                el.set_scroll_top(el.scroll_height());
+            }
+        });
+        if let Ok(observer) = web_sys::ResizeObserver::new(keep.as_ref().unchecked_ref()) {
+            observer.observe(&el);
+            // Both live as long as the list; the observer stops with it.
+            let held = StoredValue::new_local((observer, keep));
+            on_cleanup(move || held.with_value(|(observer, _)| observer.disconnect()));
+        }
+    });
+
     // A message the URL points at ([`super::jump`]): once this view holds
     // it, enough of the view shows to reach it, it scrolls into the middle
     // and is highlighted (once per view and message, and again each time the

@@ -10,7 +10,6 @@
 //! stay headings (from `<h3>` down, under the page's own) and a line break in a
 //! paragraph is a space.
 
-use super::messages::mentions_in;
 use pulldown_cmark::{CowStr, Event, HeadingLevel, LinkType, Options, Parser, Tag, TagEnd, html};
 
 /// How much of a text is rendered as Markdown: bounded, so one hostile
@@ -43,6 +42,12 @@ const DOCUMENT: Budget = Budget {
 /// The HTML of a message written in Markdown: safe to set as inner HTML.
 pub fn to_html(text: &str) -> String {
     render(text, false, MESSAGE).0
+}
+
+/// [`to_html`], with each `@address` mention shown as `@Name` when `names`
+/// gives the address one (the address stays in the mark's title).
+pub fn to_html_named(text: &str, names: &std::collections::HashMap<String, String>) -> String {
+    super::inline::with_names(names, || to_html(text))
 }
 
 /// The HTML of a Markdown document's preview: safe to set as inner HTML.
@@ -215,7 +220,8 @@ fn safe<'a>(event: Event<'a>, links: &mut Vec<bool>, document: bool) -> Vec<Even
             vec![Event::End(TagEnd::Strong), Event::End(TagEnd::Paragraph)]
         }
         Event::SoftBreak => vec![Event::HardBreak],
-        Event::Text(text) => marked(text),
+        // Outside a link, a bare `https://…` is one.
+        Event::Text(text) => super::inline::marked(text, links.is_empty()),
         other => vec![other],
     }
 }
@@ -229,34 +235,6 @@ fn below_page(level: HeadingLevel) -> HeadingLevel {
         HeadingLevel::H3 => HeadingLevel::H5,
         _ => HeadingLevel::H6,
     }
-}
-
-/// A text with its valid `@address` mentions marked (the mark is ours; the
-/// words go through as text, escaped).
-fn marked(text: CowStr<'_>) -> Vec<Event<'_>> {
-    if !text.contains('@') {
-        return vec![Event::Text(text)];
-    }
-    let mut events = Vec::new();
-    let mut plain = String::new();
-    for piece in text.split_inclusive(char::is_whitespace) {
-        let word = piece.trim_end();
-        if word.starts_with('@') && !mentions_in(word).is_empty() {
-            if !plain.is_empty() {
-                events.push(Event::Text(std::mem::take(&mut plain).into()));
-            }
-            events.push(Event::InlineHtml("<mark class=\"mention\">".into()));
-            events.push(Event::Text(word.to_owned().into()));
-            events.push(Event::InlineHtml("</mark>".into()));
-            plain.push_str(&piece[word.len()..]);
-        } else {
-            plain.push_str(piece);
-        }
-    }
-    if !plain.is_empty() {
-        events.push(Event::Text(plain.into()));
-    }
-    events
 }
 
 #[cfg(test)]
@@ -335,7 +313,7 @@ mod tests {
         assert_eq!(to_html("# Big"), "<p><strong>Big</strong></p>\n");
         let html = to_html("hi @agent:helper, and @ alone");
         assert!(
-            html.contains("<mark class=\"mention\">@agent:helper,</mark>"),
+            html.contains("<mark class=\"mention\" title=\"agent:helper\">@agent:helper,</mark>"),
             "{html}"
         );
         assert!(html.contains(" and @ alone"), "{html}");

@@ -35,6 +35,7 @@ pub mod conversations;
 pub mod edits;
 pub mod file_view;
 pub mod history;
+mod inline;
 pub mod jump;
 pub mod line;
 pub mod list;

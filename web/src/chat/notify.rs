@@ -20,14 +20,15 @@ extern "C" {
     fn show_notification(title: &str, body: &str, tag: &str) -> bool;
 }
 
-/// The notification's title for `line`: who, and where.
-pub fn title_for(line: &Line, conversation_title: &str) -> String {
+/// The notification's title for `line`: who (by the name `who` goes by),
+/// and where.
+pub fn title_for(line: &Line, who: &str, conversation_title: &str) -> String {
     if super::conversations::is_direct(&line.conversation) {
-        format!("{} wrote to you", line.source)
+        format!("{} wrote to you", crate::bidi::isolate(who))
     } else {
         format!(
             "{} mentioned you in {}",
-            line.source,
+            crate::bidi::isolate(who),
             crate::bidi::isolate(conversation_title)
         )
     }
@@ -46,7 +47,8 @@ impl Chat {
         if !is_for(line, &me) || !page_hidden() || notification_state() != "granted" {
             return;
         }
-        let title = title_for(line, &untrack(|| self.title_of(&line.conversation)));
+        let who = untrack(|| crate::people::person::Members::name_of(&line.source));
+        let title = title_for(line, &who, &untrack(|| self.title_of(&line.conversation)));
         show_notification(&title, &excerpt_of(&line.content), &line.id.to_string());
     }
 }

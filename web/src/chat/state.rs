@@ -171,17 +171,6 @@ impl Chat {
         });
     }
 
-    /// How the sidebar names a conversation: a session by its title and status.
-    pub fn title_of(&self, conversation: &str) -> String {
-        self.sessions
-            .with(|s| s.title_of(conversation))
-            .or_else(|| {
-                self.display_name(conversation)
-                    .map(|n| format!("# {}", crate::bidi::isolate(&n)))
-            })
-            .unwrap_or_else(|| super::conversations::title_of(conversation))
-    }
-
     /// A session update the person sent: shown once the network accepts it.
     pub(super) fn expect_session_update(&self, id: EventId, channel: String, mut payload: Value) {
         if let Value::Object(p) = &mut payload {

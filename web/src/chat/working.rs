@@ -132,7 +132,9 @@ fn PendingAnswer(agent: String, message: EventId, pending: Memo<Vec<Activity>>) 
         <li class="message answering" aria-live="off" data-agent=data_agent
             data-message=message.to_string() class:writing=writing>
             <p class="meta">
-                <span class="source">{agent}</span>
+                <crate::people::face::Avatar address=agent.clone() />
+                <span class="source" data-address=agent.clone()>{crate::people::person::Members::name_of(&agent)}</span>
+                <span class="badge agent-badge">"Agent"</span>
                 <span class="doing" role="status">
                     <span class="typing" aria-hidden="true"><i></i><i></i><i></i></span>
                     {label}

@@ -191,8 +191,13 @@ impl Networks {
     }
 
     /// Accepts the invitation `code` to `network` (called `name`): joins it
-    /// with the code and opens it.
+    /// with the code and opens it. A browser that kept no networks yet (its
+    /// list is only the default one, never opened) joins that one alone:
+    /// an invitation does not make its holder a guest of the public demo too.
     pub fn accept_invitation(&self, network: String, name: String, code: String) {
+        if storage::recall("networks").is_none() {
+            self.joined.update(|list| list.retain(|n| n.id == network));
+        }
         self.remember(Joined {
             invite: Some(code),
             name: Some(name),

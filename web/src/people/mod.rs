@@ -8,6 +8,8 @@
 //! the channels, which it hands to the chat. The panel ([`Roster`]) and how
 //! it orders, groups and words its members ([`order`]) are beside it.
 
+pub mod face;
+pub mod me;
 pub mod order;
 pub mod person;
 mod roster;

@@ -23,15 +23,7 @@ pub fn kind_of(address: &str) -> Kind {
     }
 }
 
-/// The name a person reads: the address without its `agent:`/`human:` kind
-/// (which the group already says); other addresses as they are.
-pub fn display_name(address: &str) -> &str {
-    address
-        .strip_prefix("agent:")
-        .or_else(|| address.strip_prefix("human:"))
-        .filter(|name| !name.is_empty())
-        .unwrap_or(address)
-}
+pub use super::person::display_name;
 
 /// A verification level in words, as the panel shows it (the level number
 /// goes in its tooltip).
@@ -96,7 +88,7 @@ pub fn panel_order(a: &Person, b: &Person) -> Ordering {
     let offline = |p: &Person| p.status != "online";
     offline(a)
         .cmp(&offline(b))
-        .then_with(|| natural_cmp(display_name(&a.address), display_name(&b.address)))
+        .then_with(|| natural_cmp(a.shown_name(), b.shown_name()))
         .then_with(|| natural_cmp(&a.address, &b.address))
 }
 
@@ -104,6 +96,7 @@ pub fn panel_order(a: &Person, b: &Person) -> Ordering {
 /// it in the address, the description or a skill, without regard to case.
 pub fn matches_filter(person: &Person, filter: &str) -> bool {
     let haystack = std::iter::once(person.address.as_str())
+        .chain(person.name.as_deref())
         .chain(person.description.as_deref())
         .chain(person.skills.iter().map(|(skill, _)| skill.as_str()))
         .collect::<Vec<_>>()

@@ -1,9 +1,11 @@
 //! The People panel: a filter box, then humans and agents apart, each online
 //! first and in natural order of their names; one's own entry marked; each
-//! member's verification in words (the level in its tooltip), its DID, what
+//! member's face, display name and address, an Agent badge for agents, a
+//! verified badge for a verified member (the level in its tooltip), its DID, what
 //! it says about itself and the skills it shares laid out under its name.
 
-use super::order::{Kind, display_name, group, verification_words};
+use super::face::Avatar;
+use super::order::{Kind, group, kind_of, verification_words};
 use super::person::Person;
 use super::state::People;
 use crate::routes::Place;
@@ -68,22 +70,30 @@ fn Entry(person: Person) -> impl IntoView {
     let me = session.me_text() == person.address;
     let level = person.verification;
     let master = person.role == "master";
+    let agent = kind_of(&person.address) == Kind::Agent;
     view! {
         <li class="person" data-address=person.address.clone() data-status=person.status.clone()
             data-verification=level.to_string() data-me=me.to_string()>
             <div class="who">
-                <span class="presence" role="img" aria-label=person.status.clone()></span>
+                <span class="face">
+                    <Avatar address=person.address.clone() />
+                    <span class="presence" role="img" aria-label=person.status.clone()></span>
+                </span>
                 <a class="name" title=format!("{} — open a direct conversation", person.address)
                     href=session.path(&Place::Conversation(person.address.clone()))>
-                    {display_name(&person.address).to_owned()}
+                    {person.shown_name().to_owned()}
                 </a>
+                {agent.then(|| view! { <span class="badge agent-badge">"Agent"</span> })}
                 {me.then(|| view! { <span class="badge you">"you"</span> })}
                 {master.then(|| view! { <span class="badge" title="May administer the network">"admin"</span> })}
+                {(level > 0).then(|| view! {
+                    <span class="badge verified" title=format!("{} (verification level {level})", verification_words(level))>
+                        "✓ verified"
+                    </span>
+                })}
             </div>
             <p class="details">
-                <span class="verification" title=format!("Verification level {level}")>
-                    {verification_words(level)}
-                </span>
+                <span class="address">{person.address.clone()}</span>
                 {(person.role == "observer").then_some(" · observer")}
             </p>
             {person.did.clone().map(|did| view! { <p class="did" title="Verified DID">{did}</p> })}

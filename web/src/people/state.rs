@@ -5,7 +5,7 @@
 use super::person::{Members, Person};
 use crate::chat::Chat;
 use crate::chat::conversations::channels_from;
-use crate::event_types::PRESENCE_CHANGED;
+use crate::event_types::{MEMBER_UPDATED, PRESENCE_CHANGED};
 use crate::session::Session;
 use agentnet_core::EventId;
 use agentnet_core::bindings::mcp::prompts::skill_of;
@@ -67,6 +67,12 @@ impl People {
                 // Someone came or went: ask again, for roles and channels too.
                 self.refresh();
             }
+            ReplicaEffect::Received(event)
+                if event.event_type.as_str() == MEMBER_UPDATED
+                    && is_the_network(&event.source.to_string()) =>
+            {
+                self.people.update(|p| apply_profile(p, &event.payload));
+            }
             ReplicaEffect::Replied { request, reply }
                 if self.discovering.get_value() == Some(*request) =>
             {
@@ -80,6 +86,8 @@ impl People {
                 );
                 self.people.set(people);
                 self.chat.set_channels(channels_from(&reply.payload));
+                self.chat
+                    .set_channel_titles(crate::chat::conversations::titles_from(&reply.payload));
             }
             _ => {}
         }
@@ -96,6 +104,8 @@ pub fn people_from(payload: &Value) -> Vec<Person> {
         .iter()
         .map(|member| Person {
             address: member.address.to_string(),
+            name: member.profile.name.clone(),
+            picture: member.profile.picture.clone(),
             role: member.role.as_str().to_owned(),
             status: member.status.as_str().to_owned(),
             verification: u64::from(member.verification.level()),
@@ -117,12 +127,34 @@ pub fn people_from(payload: &Value) -> Vec<Person> {
     people
 }
 
+/// True when `source` is the network itself (`core`, a mod).
+fn is_the_network(source: &str) -> bool {
+    source == "core" || source.starts_with("mod/")
+}
+
+/// Applies a `workspace.member.updated` payload (`{address, profile}`): the
+/// member's new name and picture (checked again, as the core reads them).
+pub fn apply_profile(people: &mut [Person], payload: &Value) {
+    let (Some(address), Some(profile)) = (
+        payload.get("address").and_then(Value::as_str),
+        payload.get("profile"),
+    ) else {
+        return;
+    };
+    let Ok(profile) = agentnet_core::model::profile::Profile::from_value(profile) else {
+        return;
+    };
+    if let Some(person) = people.iter_mut().find(|p| p.address == address) {
+        person.name = profile.name;
+        person.picture = profile.picture;
+        person.description = profile.description;
+    }
+}
+
 /// True when a `workspace.presence.changed` from `source` may be believed:
 /// the network says it (`core`, a mod), or a member says it of itself.
 pub fn trusts_presence(source: &str, payload: &Value) -> bool {
-    source == "core"
-        || source.starts_with("mod/")
-        || payload.get("address").and_then(Value::as_str) == Some(source)
+    is_the_network(source) || payload.get("address").and_then(Value::as_str) == Some(source)
 }
 
 /// Applies a `workspace.presence.changed` payload (`{address, status}`).
@@ -138,6 +170,8 @@ pub fn apply_presence(people: &mut Vec<Person>, payload: &Value) {
         None => {
             people.push(Person {
                 address: address.to_owned(),
+                name: None,
+                picture: None,
                 role: "member".into(),
                 status: status.to_owned(),
                 verification: 0,
@@ -225,6 +259,35 @@ mod tests {
         );
         apply_presence(&mut people, &json!({"nonsense": true}));
         assert_eq!(people.len(), 3);
+    }
+
+    #[test]
+    fn a_new_name_from_the_network_renames_the_member() {
+        let mut people = people_from(&json!({"agents": [
+            {"address": "human:guest-1", "role": "member", "status": "online", "verification": 0,
+             "profile": {"name": "Ada"}}
+        ]}));
+        assert_eq!(people[0].shown_name(), "Ada");
+        apply_profile(
+            &mut people,
+            &json!({"address": "human:guest-1", "profile": {"name": "Ada L.", "picture": "data:image/png;base64,AAAA"}}),
+        );
+        assert_eq!(people[0].shown_name(), "Ada L.");
+        assert_eq!(
+            people[0].picture.as_deref(),
+            Some("data:image/png;base64,AAAA")
+        );
+        // A name the core would refuse is not shown.
+        apply_profile(
+            &mut people,
+            &json!({"address": "human:guest-1", "profile": {"name": "a\u{202e}b"}}),
+        );
+        assert_eq!(people[0].shown_name(), "Ada L.");
+        apply_profile(
+            &mut people,
+            &json!({"address": "human:guest-1", "profile": {}}),
+        );
+        assert_eq!(people[0].shown_name(), "guest-1");
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! read again), and the members a task may go to (the partner picker).
 
 use crate::people::Person;
-use crate::people::order::{Kind, display_name, kind_of, panel_order};
+use crate::people::order::{Kind, kind_of, panel_order};
 use agentnet_core::model::task::Task;
 use agentnet_core::network::task_types as types;
 use serde_json::Value;
@@ -95,9 +95,9 @@ pub fn partner_choices(people: &[Person], me: &str, refused: &[String]) -> Vec<C
         .map(|p| Choice {
             address: p.address.clone(),
             label: if p.status == "online" {
-                display_name(&p.address).to_owned()
+                p.shown_name().to_owned()
             } else {
-                format!("{} (offline)", display_name(&p.address))
+                format!("{} (offline)", p.shown_name())
             },
         })
         .collect()

@@ -58,6 +58,7 @@ fn roster() -> Roster {
             },
         ],
         channels: vec![a("channel/general")],
+        titles: Default::default(),
         groups: BTreeMap::from([("group/ops".to_owned(), vec![a("agent:alice")])]),
         mods: vec![a("mod/workspace")],
         resources: vec![RosterResource {

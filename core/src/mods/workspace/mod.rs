@@ -26,7 +26,9 @@
 //!   `.decided`, a person deciding an agent's step before it is taken.
 //! * Joins, leaves and disconnects emit `workspace.presence.changed`
 //!   (`{address, status}`) to `agent:broadcast`, so every workspace shows
-//!   who is online.
+//!   who is online; a member's new profile (its display name, picture…)
+//!   emits [`MEMBER_UPDATED`] (`{address, profile}`) there, so every
+//!   workspace shows the new name.
 
 pub mod agent_runs;
 pub mod approvals;
@@ -52,6 +54,10 @@ use threads::{DELEGATED, DELEGATION, FIRST_RESPONDER, Threads};
 /// member sends whatever its type.
 pub const NETWORK_MARKS: [&str; 2] = [FIRST_RESPONDER, DELEGATION];
 
+/// What everyone is told when a member changed its profile (only the
+/// network emits it).
+pub const MEMBER_UPDATED: &str = "workspace.member.updated";
+
 /// The name its state is saved under.
 const NAME: &str = "workspace";
 
@@ -72,6 +78,7 @@ impl Workspace {
                 "workspace.*",
                 core_types::AGENT_JOIN,
                 core_types::AGENT_LEAVE,
+                core_types::AGENT_PROFILE,
             ],
             50,
             ModMode::Transform,
@@ -278,6 +285,18 @@ impl Mod for Workspace {
                 if let Ok(decision) = self.approvals.check_decided(cx, event) {
                     self.approvals.decide(&decision);
                     self.save(out);
+                }
+            }
+            core_types::AGENT_PROFILE => {
+                let profile = cx.state.members.get(&event.source).map(|m| &m.profile);
+                if let (Some(profile), Ok(kind)) = (profile, MEMBER_UPDATED.parse::<EventType>()) {
+                    out.emit(
+                        &self.spec.address.clone(),
+                        kind,
+                        Address::broadcast(),
+                        json!({"address": event.source, "profile": profile}),
+                        None,
+                    );
                 }
             }
             _ => {}

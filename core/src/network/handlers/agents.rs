@@ -7,7 +7,7 @@ use crate::ids::address::Address;
 use crate::ids::standing::{Role, Verification};
 use crate::model::membership::{Member, Presence};
 use crate::model::payloads::{Payload, Pong, Roster};
-use crate::model::profile::Profile;
+use crate::model::profile::{KEPT_FIELDS, Profile};
 use crate::model::state::{Invitation, Row, RowKind};
 use crate::mods::JoinClaim;
 use crate::network::effects::Effect;
@@ -101,8 +101,8 @@ pub(super) fn join(
     }
     member.verification = verification;
     member.did = claim_did;
-    if let Some(profile) = profile {
-        member.profile = kept_tasks(profile, &member.profile);
+    if let (Some(profile), Some(payload)) = (profile, event.payload.get("profile")) {
+        member.profile = merged(profile, payload, &member.profile);
     }
     if let Some(tasks) = event.payload.get("tasks").and_then(Value::as_bool) {
         // A join may say whether the member takes tasks (the npm SDK does).
@@ -210,18 +210,45 @@ pub(super) fn discover(
     Ok(replied(Effect::Reply(response)))
 }
 
-/// `profile`, with the declaration of `before` when `profile` says nothing of tasks.
-fn kept_tasks(profile: Profile, before: &Profile) -> Profile {
+/// `profile` read from `payload`, over `before`: a payload of only name,
+/// picture and tasks changes only those (`null` clears a name or picture);
+/// any other replaces the profile but keeps each of them it leaves out.
+fn merged(profile: Profile, payload: &Value, before: &Profile) -> Profile {
+    let says = |field: &str| payload.get(field).is_some();
+    let only_kept = payload
+        .as_object()
+        .is_some_and(|fields| fields.keys().all(|k| KEPT_FIELDS.contains(&k.as_str())));
+    let base = if only_kept {
+        before.clone()
+    } else {
+        Profile {
+            name: None,
+            picture: None,
+            tasks: None,
+            ..profile.clone()
+        }
+    };
     Profile {
+        name: if says("name") {
+            profile.name
+        } else {
+            before.name.clone()
+        },
+        picture: if says("picture") {
+            profile.picture
+        } else {
+            before.picture.clone()
+        },
         tasks: profile.tasks.or(before.tasks),
-        ..profile
+        ..base
     }
 }
 
-/// `network.agent.profile` to core: the sender's profile, replaced by the
-/// payload — except `tasks`, kept when the payload leaves it out, and a payload
-/// of `tasks` alone, which changes only that; the ack carries the member
-/// record as others now see it.
+/// `network.agent.profile` to core: the sender's profile — only ever its
+/// own, there is no field naming another member — replaced by the payload,
+/// but for its name, picture and `tasks`, kept when the payload leaves them
+/// out (see [`merged`]); the ack carries the member record as others now
+/// see it, and `mod/workspace` tells everyone it changed.
 pub(super) fn set_profile(network: &mut Network, event: &Event) -> Result<Outcome, Rejection> {
     if event.target != Address::core() {
         return Err(invalid("network.agent.profile goes to core"));
@@ -230,18 +257,7 @@ pub(super) fn set_profile(network: &mut Network, event: &Event) -> Result<Outcom
     let Some(member) = network.state.members.get_mut(&event.source) else {
         return Err(invalid("only a member has a profile"));
     };
-    let tasks_alone = event
-        .payload
-        .as_object()
-        .is_some_and(|fields| fields.len() == 1 && fields.contains_key("tasks"));
-    member.profile = if tasks_alone {
-        Profile {
-            tasks: profile.tasks,
-            ..member.profile.clone()
-        }
-    } else {
-        kept_tasks(profile, &member.profile)
-    };
+    member.profile = merged(profile, &event.payload, &member.profile);
     let member = member.clone();
     let mut outcome = logged();
     outcome.ack.insert("member".into(), json!(member.public()));

@@ -38,6 +38,7 @@ pub(super) fn create_channel(network: &mut Network, event: &Event) -> Result<Out
         private,
         invited,
         tags: merged_tags(&[], event)?,
+        title: channel_title(event)?,
     };
     network.state.channels.insert(name, channel.clone());
     let mut outcome = logged();
@@ -46,6 +47,29 @@ pub(super) fn create_channel(network: &mut Network, event: &Event) -> Result<Out
         .insert("channel".into(), json!(format!("channel/{}", channel.name)));
     outcome.effects.push(Effect::Store(Row::Channel(channel)));
     Ok(outcome)
+}
+
+/// Longest channel display name, in characters.
+pub const MAX_CHANNEL_TITLE_CHARS: usize = 80;
+
+/// A new channel's `title` (the name people typed): trimmed, blank as none,
+/// at most [`MAX_CHANNEL_TITLE_CHARS`] characters, no control characters.
+fn channel_title(event: &Event) -> Result<Option<String>, Rejection> {
+    match event.payload.get("title") {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(title)) => {
+            let title = title.trim();
+            if title.chars().count() > MAX_CHANNEL_TITLE_CHARS
+                || title.chars().any(char::is_control)
+            {
+                return Err(invalid(format!(
+                    "payload.title has at most {MAX_CHANNEL_TITLE_CHARS} characters and no control characters"
+                )));
+            }
+            Ok((!title.is_empty()).then(|| title.to_owned()))
+        }
+        Some(_) => Err(invalid("payload.title is a string")),
+    }
 }
 
 /// `network.channel.delete`: by its creator or a master.

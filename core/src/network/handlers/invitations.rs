@@ -48,7 +48,8 @@ impl Network {
     }
 
     /// What the holder of `code` is invited to: the network (id, name,
-    /// description), who invited, for whom and until when. Changes nothing.
+    /// description), who invited (and the display name they go by), for whom
+    /// and until when. Changes nothing.
     pub fn invitation_for(&self, code: &str, now: u64) -> Result<serde_json::Value, Rejection> {
         let invitation = self
             .state
@@ -65,6 +66,11 @@ impl Network {
                 "policy": config.access.policy,
             },
             "inviter": invitation.created_by,
+            "inviter_name": self
+                .state
+                .members
+                .get(&invitation.created_by)
+                .and_then(|m| m.profile.name.as_deref()),
             "invitee": invitation.invitee,
             "expires_at": invitation.expires_at,
         }))

@@ -410,6 +410,11 @@ fn workspace_invitations_are_logged_and_their_inviter_hears_of_acceptance_and_re
     assert_eq!(shown["network"]["policy"], "invite");
     assert_eq!(shown["inviter"], "agent:boss");
     assert_eq!(
+        shown["inviter_name"],
+        serde_json::Value::Null,
+        "the boss gave itself no name"
+    );
+    assert_eq!(
         network.invitation_for("not-a-code", 30).unwrap_err().code,
         ErrorCode::NotFound
     );

@@ -505,6 +505,7 @@ fn restored_network_continues_where_it_stopped() {
             private: false,
             invited: Default::default(),
             tags: Vec::new(),
+            title: None,
         }),
     ];
     let mut network = Network::new(

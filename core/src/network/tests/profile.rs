@@ -1,5 +1,6 @@
-//! Members' profiles: set at the join, replaced by `network.agent.profile`,
-//! shown in the roster, refused with `invalid_request` when out of bounds.
+//! Members' profiles (set at the join, replaced by `network.agent.profile`,
+//! shown in the roster, refused with `invalid_request` when out of bounds) and
+//! channels' display names.
 
 use super::*;
 
@@ -166,4 +167,138 @@ fn a_member_that_takes_no_tasks_refuses_them_at_once_and_may_change_its_mind() {
         json!({}),
     );
     assert_eq!(acked(&undeclared).payload["state"], "accepted");
+}
+
+#[test]
+fn a_member_names_itself_only_and_everyone_is_told() {
+    use crate::model::config::ModConfig;
+    let mut network = network_with(vec![ModConfig::Workspace(Default::default())]);
+    let mut ada = join_with(
+        &mut network,
+        "human:guest-1",
+        json!({"profile": {"name": "Ada", "description": "maths"}}),
+    );
+    let mut bob = join(&mut network, "human:bob");
+    let profile_of =
+        |network: &Network, who: &str| network.state.members[&addr(who)].profile.clone();
+    assert_eq!(
+        profile_of(&network, "human:guest-1").name.as_deref(),
+        Some("Ada")
+    );
+
+    // A rename changes the name alone, and every member hears of it from the network.
+    let effects = ada.send(
+        &mut network,
+        "network.agent.profile",
+        "core",
+        json!({"name": "Ada L."}),
+    );
+    let told = effects.iter().find_map(|e| match e {
+        Effect::Deliver { event, to, .. }
+            if event.event_type.as_str() == "workspace.member.updated"
+                && to.contains(&bob.address) =>
+        {
+            Some(event.clone())
+        }
+        _ => None,
+    });
+    let told = told.expect("bob is told");
+    assert_eq!(told.source, addr("mod/workspace"));
+    assert_eq!(told.payload["address"], "human:guest-1");
+    assert_eq!(told.payload["profile"]["name"], "Ada L.");
+    let after = profile_of(&network, "human:guest-1");
+    assert_eq!(
+        (after.name.as_deref(), after.description.as_deref()),
+        (Some("Ada L."), Some("maths"))
+    );
+
+    // A new description keeps the name; null clears it.
+    ada.send(
+        &mut network,
+        "network.agent.profile",
+        "core",
+        json!({"description": "logic"}),
+    );
+    assert_eq!(
+        profile_of(&network, "human:guest-1").name.as_deref(),
+        Some("Ada L.")
+    );
+    ada.send(
+        &mut network,
+        "network.agent.profile",
+        "core",
+        json!({"name": null}),
+    );
+    assert_eq!(profile_of(&network, "human:guest-1").name, None);
+
+    // Nobody names another: there is no field for it, and a forged announcement is refused.
+    let effects = bob.send(
+        &mut network,
+        "network.agent.profile",
+        "core",
+        json!({"address": "human:guest-1", "name": "Eve"}),
+    );
+    assert_eq!(error_code(&effects), ErrorCode::InvalidRequest);
+    let effects = bob.send(
+        &mut network,
+        "workspace.member.updated",
+        "agent:broadcast",
+        json!({"address": "human:guest-1", "profile": {"name": "Eve"}}),
+    );
+    assert_eq!(error_code(&effects), ErrorCode::ReservedType);
+    bob.send(
+        &mut network,
+        "network.agent.profile",
+        "core",
+        json!({"name": "Bob"}),
+    );
+    assert_eq!(profile_of(&network, "human:guest-1").name, None);
+    assert_eq!(
+        profile_of(&network, "human:bob").name.as_deref(),
+        Some("Bob")
+    );
+
+    // Names out of bounds change nothing.
+    for bad in [
+        json!({"name": "x".repeat(65)}),
+        json!({"name": "a\nb"}),
+        json!({"picture": "javascript:1"}),
+    ] {
+        let effects = bob.send(&mut network, "network.agent.profile", "core", bad);
+        assert_eq!(error_code(&effects), ErrorCode::InvalidRequest);
+    }
+    assert_eq!(
+        profile_of(&network, "human:bob").name.as_deref(),
+        Some("Bob")
+    );
+}
+
+#[test]
+fn a_channel_keeps_the_name_its_creator_typed_for_everyone() {
+    let mut network = bare();
+    let mut ann = join(&mut network, "human:ann");
+    let mut bob = join(&mut network, "human:bob");
+    let effects = ann.send(
+        &mut network,
+        "network.channel.create",
+        "core",
+        json!({"channel": "design-review", "title": " Design Review "}),
+    );
+    assert_eq!(acked(&effects).payload["channel"], "channel/design-review");
+    let effects = bob.send(&mut network, "network.agent.discover", "core", json!({}));
+    let roster = reply_of_type(&effects, "network.agent.discover.response");
+    assert_eq!(
+        roster.payload["titles"],
+        json!({"channel/design-review": "Design Review"}),
+        "the invitee reads the name the creator typed"
+    );
+    for bad in [json!("a\nb"), json!("x".repeat(81)), json!(7)] {
+        let effects = ann.send(
+            &mut network,
+            "network.channel.create",
+            "core",
+            json!({"channel": "other", "title": bad}),
+        );
+        assert_eq!(error_code(&effects), ErrorCode::InvalidRequest);
+    }
 }
