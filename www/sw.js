@@ -16,8 +16,9 @@ const SHELL = [
 /** The shell plus the JS snippets the generated glue imports (their paths carry a hash). */
 async function shellFiles() {
   const glue = await (await fetch('/pkg/agentnet_web.js')).text();
-  const snippets = [...glue.matchAll(/from '\.\/(snippets\/[^']+)'/g)].map((m) => `/pkg/${m[1]}`);
-  return [...SHELL, ...snippets];
+  // The glue quotes them either way ('…' or "…"), one file perhaps twice.
+  const snippets = [...glue.matchAll(/from ['"]\.\/(snippets\/[^'"]+)['"]/g)].map((m) => `/pkg/${m[1]}`);
+  return [...SHELL, ...new Set(snippets)];
 }
 
 self.addEventListener('install', (event) => {
