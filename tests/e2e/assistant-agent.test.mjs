@@ -90,10 +90,8 @@ async function members(url, network) {
 function assistant(url, network) {
   return Agent.llm({
     url, network, name: 'agent:assistant', mode: 'assistant',
-    provider: 'openai_chat', baseUrl: provider.openaiBase, model: 'gpt-4o-mini',
-    keyVar: 'ASSISTANT_KEY', env: { ASSISTANT_KEY: KEY },
+    ...provider.openaiMember('ASSISTANT_KEY'),
     systemPrompt: 'You work for the people of this network.',
-    onError: () => {},
   });
 }
 

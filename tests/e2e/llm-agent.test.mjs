@@ -35,10 +35,8 @@ const connect = (name) => Agent.connect({ url: edge.url, network, name });
 function llm(name, extra = {}) {
   return Agent.llm({
     url: edge.url, network, name,
-    provider: 'openai_chat', baseUrl: provider.openaiBase, model: 'gpt-4o-mini',
-    keyVar: 'TEST_LLM_KEY', env: { TEST_LLM_KEY: KEY },
+    ...provider.openaiMember(),
     systemPrompt: 'You are a helpful member of this network.',
-    onError: () => {},
     ...extra,
   });
 }

@@ -204,6 +204,17 @@ export async function startScriptedProvider({ key } = {}) {
     openaiBase: `${url}/openai/v1`,
     anthropicBase: `${url}/anthropic`,
     requests,
+    /**
+     * `Agent.llm`'s options for a member thinking with this server's OpenAI
+     * side: provider, base URL, model, the key in `env` under `keyVar`, and
+     * errors the agent survives kept quiet.
+     */
+    openaiMember(keyVar = 'TEST_LLM_KEY') {
+      return {
+        provider: 'openai_chat', baseUrl: `${url}/openai/v1`, model: 'gpt-4o-mini',
+        keyVar, env: { [keyVar]: key }, onError: () => {},
+      };
+    },
     /** Queues `responses` (replies, or functions of the request returning one) for `kind`: `openai` or `anthropic`. */
     script(kind, responses) {
       if (!queues[kind]) throw new Error(`unknown provider ${kind}`);
