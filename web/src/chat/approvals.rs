@@ -10,7 +10,9 @@ use super::approval_cards::{Card, edited_detail, take};
 use super::state::Chat;
 use super::time::Clock;
 use crate::people::person::Members;
-use agentnet_core::mods::workspace::approvals::{ApprovalDecision, DECIDED, Decision};
+use agentnet_core::mods::workspace::approvals::{
+    ApprovalDecision, DECIDED, Decision, decision_target,
+};
 use agentnet_core::{Address, Event, EventId};
 use leptos::prelude::*;
 use serde_json::{Value, json};
@@ -28,15 +30,14 @@ impl Chat {
     /// Decides the card `id` as this person.
     fn decide(&self, card: &Card, decision: Decision, edited: Option<Value>) {
         let me = self.session.me_text();
-        let direct = !(card.target.starts_with("channel/") || card.target == "agent:broadcast");
-        let back = if direct && card.requester != me {
-            &card.requester
-        } else {
-            &card.target
-        };
-        let Ok(to) = back.parse::<Address>() else {
+        let (Ok(requester), Ok(place), Ok(decider)) = (
+            card.requester.parse::<Address>(),
+            card.target.parse::<Address>(),
+            me.parse::<Address>(),
+        ) else {
             return;
         };
+        let to = decision_target(&requester, &place, &decider).clone();
         let mut payload = json!({"approval": card.id.to_string(), "decision": decision});
         if let Some(edited) = &edited {
             payload["edited"] = edited.clone();

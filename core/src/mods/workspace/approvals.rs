@@ -254,14 +254,8 @@ impl Approvals {
             (Some(edited), Decision::Approved) => check_detail(open.kind, edited)?,
             _ => {}
         }
-        // Back to the requester from the person of a direct request; else
-        // where the request went (the expiry, too, tells that person).
-        let back = if open.place.entity().is_participant() && who != &open.requester {
-            &open.requester
-        } else {
-            &open.place
-        };
-        if &event.target != back {
+        let back = decision_target(&open.requester, &open.place, who);
+        if event.target != *back {
             return Err(invalid(format!(
                 "a decision goes where the request went: {back}"
             )));
@@ -282,6 +276,21 @@ impl Approvals {
         if let Some(open) = self.by_id.get_mut(&decision.approval) {
             open.decided = Some(decision.decision);
         }
+    }
+}
+
+/// Where `decider`'s decision on a request that `requester` sent to `place`
+/// goes: back to the requester from the person of a direct request; else
+/// where the request went (the requester's expiry, too, tells that person).
+pub fn decision_target<'a>(
+    requester: &'a Address,
+    place: &'a Address,
+    decider: &Address,
+) -> &'a Address {
+    if place.entity().is_participant() && decider != requester {
+        requester
+    } else {
+        place
     }
 }
 
