@@ -19,14 +19,27 @@ async function session(network, me, secret) {
   return joined.token;
 }
 
+/** One session per network and member for this page, made on first use. */
+const sessions = new Map();
+
 async function call(network, me, secret, method, path, body) {
-  const token = await session(network, me, secret);
-  const init = { method, headers: { authorization: `Bearer ${token}` } };
-  if (body !== undefined) {
-    init.headers['content-type'] = 'application/json';
-    init.body = body;
+  const key = `${network} ${me}`;
+  const send = async () => {
+    if (!sessions.has(key)) sessions.set(key, session(network, me, secret).catch((err) => { sessions.delete(key); throw err; }));
+    const init = { method, headers: { authorization: `Bearer ${await sessions.get(key)}` } };
+    if (body !== undefined) {
+      init.headers['content-type'] = 'application/json';
+      init.body = body;
+    }
+    return fetch(`/networks/${network}/v1/admin/${path}`, init);
+  };
+  let response = await send();
+  if (response.status === 401) {
+    // The session ended (it expired, or the network restarted without it): a new one, once.
+    sessions.delete(key);
+    response = await send();
   }
-  return JSON.stringify(await answer(await fetch(`/networks/${network}/v1/admin/${path}`, init)));
+  return JSON.stringify(await answer(response));
 }
 
 /** The hosted agents, as JSON text: `{agents: [{address, name, config, key}], deployment_key_var}`. */

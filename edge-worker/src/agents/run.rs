@@ -33,9 +33,6 @@ impl NetworkHost {
         if hosted.draining.get() || (hosted.recovered.get() && !hosted.has_queued()) {
             return;
         }
-        if self.network.borrow().is_none() {
-            return;
-        }
         let Some(me) = self.me.upgrade() else {
             return;
         };
@@ -50,8 +47,13 @@ impl NetworkHost {
 
     /// Feeds every queued delivery to its agent's loop, until none is left.
     fn drain_hosted(&self) -> Result<()> {
-        if !self.hosted.recovered.replace(true) {
+        // (Called from a task of its own: the network is not borrowed here.)
+        if self.network.borrow().is_none() {
+            return Ok(());
+        }
+        if !self.hosted.recovered.get() {
             self.report_lost_turns()?;
+            self.hosted.recovered.set(true);
         }
         loop {
             {
@@ -64,12 +66,15 @@ impl NetworkHost {
             if queued.is_empty() {
                 return Ok(());
             }
+            // What is being delivered now is news, not memory, though the log has it.
+            let news: Vec<agentnet_core::EventId> = queued.iter().map(|(_, e)| e.id).collect();
             for (agent, event) in queued {
                 let sql = self.state.storage().sql();
                 let io = self.with_network(|io, network| {
                     let mut runtime = self.hosted.runtime.borrow_mut();
                     if !runtime.is_awake(&agent) {
-                        let history = seen_by(network, &agent, store::recent_messages(&sql)?);
+                        let mut history = seen_by(network, &agent, store::recent_messages(&sql)?);
+                        history.retain(|e| !news.contains(&e.id));
                         runtime.wake(network, &agent, &history);
                     }
                     runtime.delivered(io, network, &agent, &event)
@@ -104,6 +109,16 @@ impl NetworkHost {
                 } => {
                     store::turn_started(&sql, &agent, answers, &place, now_ms())?;
                     self.hosted.turns.set(self.hosted.turns.get() + 1);
+                    // An alarm watches the turn, so a restart is noticed without any traffic.
+                    if let Some(me) = self.me.upgrade() {
+                        worker::wasm_bindgen_futures::spawn_local(async move {
+                            if let Err(err) = me.schedule_alarm().await {
+                                worker::console_error!(
+                                    "setting a hosted turn's alarm failed: {err}"
+                                );
+                            }
+                        });
+                    }
                 }
                 HostedIo::TurnEnded { agent, answers } => {
                     store::turn_ended(&sql, &agent, answers)?;

@@ -266,6 +266,8 @@ impl NetworkHost {
         let route = route::parse(&head);
         let decision = cors::decide(&head, &self.allowed_origins(&head, &route)?);
         let response = crate::host::with_cors(decision, self.route(req, route)).await;
+        // A woken object reports the hosted agents' turns a restart cut short.
+        self.start_hosted();
         let closed = self.finish_closes();
         self.schedule_alarm().await?;
         closed.and(response)

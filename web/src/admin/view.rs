@@ -20,6 +20,9 @@ use serde_json::{Value, json};
 pub fn AdminPane() -> impl IntoView {
     let admin = Admin::get();
     admin.refresh();
+    // The Agents card keeps its own state: made once the person is known to
+    // be a master, not again each time the configuration is read.
+    let master = Memo::new(move |_| matches!(admin.config.get(), Some(Ok(_))));
     view! {
         <section class="admin" aria-label="Admin">
             <header class="admin-head">
@@ -36,8 +39,9 @@ pub fn AdminPane() -> impl IntoView {
                     </div>
                 }
                 .into_any(),
-                Some(Ok(read)) => view! { <Controls read /> <Analytics /> }.into_any(),
+                Some(Ok(read)) => view! { <Controls read /> }.into_any(),
             }}
+            {move || master.get().then(|| view! { <HostedAgents /> <Analytics /> })}
         </section>
     }
 }
@@ -68,7 +72,6 @@ fn Controls(
     view! {
         <Status config=config.clone() actions=offered(&read) />
         <Members members banned />
-        <HostedAgents />
         <Invitations invitations />
         <Mods mods />
         <Settings config />
