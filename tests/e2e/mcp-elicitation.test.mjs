@@ -4,7 +4,8 @@
 // `elicitation/create`, and its answer is the master's decision — accepted
 // and approved (with edited arguments) in a channel that names nobody,
 // declined to a request sent to the master directly. A client without the
-// capability is asked nothing.
+// capability is asked nothing; a second capable client still asking is
+// cancelled once the approval is decided.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -40,7 +41,7 @@ async function joinMaster() {
 }
 
 /**
- * The master's MCP client; `answer(request)` answers each elicitation (the
+ * The master's MCP client; `answer(request, extra)` answers each elicitation (the
  * requests are kept in `asked`). Resolves once its notification stream is open.
  */
 async function mcpMaster(token, answer, capabilities = { elicitation: {} }) {
@@ -50,9 +51,9 @@ async function mcpMaster(token, answer, capabilities = { elicitation: {} }) {
   const client = new Client({ name: 'agentnet-elicitation-e2e', version: '1.0.0' }, { capabilities });
   const asked = [];
   if (capabilities.elicitation) {
-    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+    client.setRequestHandler(ElicitRequestSchema, async (request, extra) => {
       asked.push(request);
-      return answer(request);
+      return answer(request, extra);
     });
   }
   await client.connect(transport);
@@ -71,6 +72,12 @@ test('accept + approve in the MCP client: agent.approval() resolves approved, as
     content: { decision: 'approve', arguments: '{"env": "staging", "version": "2.0.1"}', reason: 'staging first' },
   }));
   const plain = await mcpMaster(token, null, {});
+  // A second capable client that leaves the question open: once the master decided in the
+  // first, the network cancels it there (`notifications/cancelled` aborts the handler).
+  let aborted = null;
+  const open = await mcpMaster(token, (request, extra) => new Promise((resolve) => {
+    extra.signal.addEventListener('abort', () => { aborted = String(extra.signal.reason); resolve({ action: 'cancel' }); });
+  }));
   const deployer = await agent('agent:deployer');
   try {
     await deployer.createChannel('ops', { members: ['human:boss'] });
@@ -96,10 +103,15 @@ test('accept + approve in the MCP client: agent.approval() resolves approved, as
     assert.equal(params.requestedSchema.properties.arguments.type, 'string');
     assert.equal(params.requestedSchema.properties.reason.type, 'string');
     assert.equal(plain.asked.length, 0, 'a client without the capability is asked nothing');
+    assert.equal(open.asked.length, 1, 'each capable client of the master is asked');
+    const deadline = Date.now() + 5000;
+    while (aborted === null && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    assert.match(aborted ?? 'not cancelled', /approval was approved/);
   } finally {
     deployer.close();
     await client.close();
     await plain.client.close();
+    await open.client.close();
   }
 });
 

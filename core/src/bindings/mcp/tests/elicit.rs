@@ -3,7 +3,7 @@
 //! form per revision, and each answer as the member's decision.
 
 use super::*;
-use crate::bindings::mcp::elicit::{Asked, ask, asks, supports};
+use crate::bindings::mcp::elicit::{Asked, ask, asks, cancelled, closed, supports};
 use crate::bindings::mcp::elicit_answer::{Answered, ElicitError, answer, decision_of};
 use crate::bindings::mcp::revision::Revision;
 use crate::error::{Coded, ErrorCode};
@@ -285,6 +285,15 @@ fn the_answer_is_the_members_decision_checked_by_the_network() {
     assert_eq!(decided.payload["decision"], "approved");
     assert_eq!(decided.payload["approval"], request.id.to_string());
     assert_eq!(decided.payload["edited"], json!({"to": "ann@work.example"}));
+    // The host cancels the elicitations still out once it sees the decision.
+    assert_eq!(closed(&decided), Some((request.id, "approved".into())));
+    assert_eq!(closed(&request), None);
+    let request_id = Asked::of_request(&request).unwrap().id();
+    assert_eq!(
+        cancelled(&request_id, "approved"),
+        json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+               "params": {"requestId": id, "reason": "the approval was approved"}})
+    );
 
     // A second answer is refused by the network with its code, and the client still gets 202.
     let from = mcp.world.host.applied.len();
