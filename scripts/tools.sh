@@ -5,8 +5,8 @@
 # while the wasm builds compile: those need wasm-bindgen only after cargo has built the wasm, and
 # worker-build only for the edge, so `need_tool` waits where a tool is first used. A release
 # wasm build spends part of its time in single-threaded code generation and LTO, which leaves a
-# core for the tools: a cold ./scripts/run serves about a minute sooner (BENCHMARKS.md, "Issue
-# 46: the lints folded into the test build, the tools compiled in the background").
+# core for the tools: a cold ./scripts/run serves about a minute sooner (BENCHMARKS.md, "The
+# lints folded into the test build, the tools compiled in the background").
 
 TOOLS="$AGENTNET_CACHE/tools"
 TOOLS_LOG="$AGENTNET_CACHE/logs/tools-install.log"

@@ -369,7 +369,7 @@ const EDGE_OBJECTS: &[(&str, &str)] = &[
     ("registry", "RegistryObject"),
     ("directory", "DirectoryObject"),
 ];
-const EDGE_BINDINGS: &[&str] = &["mcp", "a2a", "oauth", "ioa"];
+const EDGE_BINDINGS: &[&str] = &["mcp", "a2a", "oauth", "ioa", "agents"];
 const EDGE_SHARED: &str = "host";
 
 /// The edge's top folder a module is in (`""` for the Worker entry), a

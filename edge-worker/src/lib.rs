@@ -9,6 +9,7 @@
 //! | [`gateway`] | `GatewayObject`: the connection gateways of a hot network |
 //! | [`registry`] | `RegistryObject`: the identity registry and the discovery feed it serves |
 //! | [`directory`] | `DirectoryObject`: public networks and the creation limit |
+//! | [`agents`] | the hosted agents (LLM agents a master added) run inside the network object |
 //! | [`mcp`], [`a2a`], [`oauth`], [`ioa`] | each binding's I/O inside the network object (its decisions are the core's) |
 //! | [`host`] | the clock, randomness, requests and responses, bounded fetches, origins, stubs |
 //!
@@ -33,6 +34,7 @@
 //! (`AGENTNET_HOSTS`, DNS rebinding protection) and its body was read.
 
 mod a2a;
+mod agents;
 #[allow(missing_docs)] // the #[durable_object] macro generates undocumented glue
 mod directory;
 #[allow(missing_docs)] // the #[durable_object] macro generates undocumented glue

@@ -1,4 +1,4 @@
-// LLM agents: first token to screen (issue 53). A person in Chromium
+// LLM agents: first token to screen (docs/agents.md). A person in Chromium
 // (Debian's chromium through playwright-core, tests/support/browser.mjs)
 // sends a direct message to an `Agent.llm` member from the workspace
 // composer; the model is a tiny local OpenAI-shaped server that streams its

@@ -1,6 +1,6 @@
 // LLM agents: what the agent loop itself costs, and how long a person waits
-// for it when the model answers at once (issue 53). Prints figures; asserts
-// no timings.
+// for it when the model answers at once (docs/agents.md; figures in
+// BENCHMARKS.md, "LLM agents"). Prints figures; asserts no timings.
 //
 // (a) The loop's own overhead, in Node, with no network: the npm package's
 //     core (`AgentLoop`, core/js/src/agent.rs) is driven as llm.js drives it

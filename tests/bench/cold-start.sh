@@ -75,7 +75,7 @@ cold_lints() {
     printf '%5d s  %s\n' $((SECONDS - started)) "$*"
   }
   rm -rf "$SCRATCH" && mkdir -p "$SCRATCH"
-  echo "== four clippy passes, then cargo test (the scheme before issue 46)"
+  echo "== four clippy passes, then cargo test (the scheme before the lints were folded into the test build)"
   export CARGO_TARGET_DIR="$SCRATCH/before"
   timed cargo clippy -q --workspace --all-targets -- -D warnings
   timed cargo clippy -q -p agentnet-edge -p agentnet-web -p agentnet-js --target "$wasm" -- -D warnings

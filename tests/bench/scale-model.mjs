@@ -6,10 +6,11 @@
 // it saturates; asserts nothing.
 
 const inputs = {
-  // Measured (BENCHMARKS.md, "Issue 29, session 17" and "session 18": a quiet
-  // machine, clients straight to workerd's entry socket); replace with your own runs.
-  sustainedBatched: 80_803, // events/s one network object sequenced with batched frames (session 18)
-  fanout1000P99Ms: 44.7, // ms until 1,000 sockets on one object all had a broadcast (the worst p99 of three runs, session 19; sockets acking as the replica does)
+  // Measured (BENCHMARKS.md, "Scaling one network", from "10,000 agents,
+  // straight to workerd" on: a quiet machine, clients straight to workerd's
+  // entry socket); replace with your own runs.
+  sustainedBatched: 80_803, // events/s one network object sequenced with batched frames ("where the sustained rate went")
+  fanout1000P99Ms: 44.7, // ms until 1,000 sockets on one object all had a broadcast (the worst p99 of three runs, "fan-out to 1,000 under 50 ms"; sockets acking as the replica does)
   kibPerSocket: 202, // workerd memory per connected socket in wrangler dev, KiB (10,000 connected)
   // Platform limits (developers.cloudflare.com/durable-objects/platform/limits, Workers limits).
   memoryMb: 128,

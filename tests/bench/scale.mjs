@@ -60,7 +60,7 @@ const PACE = process.env.SCALE_PACE ?? 'acks';
 // tail figure, so it needs enough broadcasts to rest on more than one or two
 // of them: of 1,000 it is the 10th slowest (of 200 it was the 2nd, and the
 // isolate's first two major collections alone decided it; BENCHMARKS.md,
-// issue 29, session 21); max and SCALE_SLOWEST=1 show what is above it.
+// "p99 from 1,000 broadcasts"); max and SCALE_SLOWEST=1 show what is above it.
 const FANOUT = (process.env.SCALE_FANOUT ?? '100:1000,1000:1000').split(',').map((s) => s.split(':').map(Number));
 // Broadcasts sent before the counted ones (see `broadcasts`).
 const WARM_UP = 5;

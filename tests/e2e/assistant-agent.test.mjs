@@ -1,4 +1,4 @@
-// The personal assistant (`Agent.llm({mode: 'assistant'})`, issue 54) end to
+// The personal assistant (`Agent.llm({mode: 'assistant'})`, docs/agents.md) end to
 // end against the local edge, thinking with the scripted provider: a person
 // DMs it "book a table and tell Ann"; it posts its plan, finds two members by
 // capability (network.discovery.query), hands each a task, relays the

@@ -99,7 +99,7 @@ test('esbuild bundles the browser entry without node: modules, and the page is a
   assert.ok(!inputs.some((f) => /^(index|lite)\.js$|load-node|workerd|deno/.test(f)), `only the browser entries: ${inputs}`);
   const imports = Object.values(meta.inputs).flatMap((input) => input.imports.map((i) => i.path));
   assert.deepEqual(imports.filter((p) => p.startsWith('node:') || p === 'ws'), [], 'no node: module or ws is reachable');
-  // esbuild leaves wasm-bindgen's new URL('…_bg.wasm', import.meta.url) alone: the wasm goes beside the bundle (README).
+  // esbuild leaves wasm-bindgen's new URL('…_bg.wasm', import.meta.url) alone: the wasm goes beside the bundle (core/js/README.md).
   for (const wasm of ['agentnet_js_bg.wasm', 'agentnet_js_lite_bg.wasm']) {
     await copyFile(join(dir, 'node_modules', 'agentnet-sdk', 'pkg', wasm), join(out, wasm));
   }

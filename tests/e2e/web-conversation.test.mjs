@@ -1,5 +1,5 @@
 // The conversation as people who live in Slack, Discord or Element expect it
-// (issue 44), in Chromium against a real edge, with agents from the npm
+// (README, "Using it"), in Chromium against a real edge, with agents from the npm
 // package: history on arrival (what the network kept, newest in view, earlier
 // ones paged in by scrolling up, an empty conversation that says what to do);
 // a list that follows (new messages stay in view at the bottom, a "N new

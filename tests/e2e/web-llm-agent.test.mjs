@@ -1,4 +1,4 @@
-// An LLM member at work, seen by a person in Chromium (issue 53), end to end
+// An LLM member at work, seen by a person in Chromium (docs/agents.md), end to end
 // with nothing faked but the model: the local edge, the scripted provider
 // (tests/support/scripted-provider.mjs, OpenAI-shaped answers), a JS agent
 // owning a `forecast` tool, and an agent started with `Agent.llm` (tools

@@ -1,7 +1,8 @@
-// Tool results for people (issue 45): an npm agent offers a tool that answers
-// in words, in JSON or with records; the page shows words as words, JSON
-// pretty-printed in a <details> that folds, records as a table, and each
-// outcome replaces the last (an error, then a success, shows only the success).
+// Tool results for people (docs/workspace.md, "Tools, tasks and documents"):
+// an npm agent offers a tool that answers in words, in JSON or with records;
+// the page shows words as words, JSON pretty-printed in a <details> that
+// folds, records as a table, and each outcome replaces the last (an error,
+// then a success, shows only the success).
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

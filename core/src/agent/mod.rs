@@ -21,6 +21,7 @@
 //! * [`ask`] — `ask_user`, the question tool of a task
 //! * [`approve`] — tools a person approves before the agent calls them
 //! * [`assistant`] — the personal assistant's tools: plan, find agents, delegate
+//! * [`hosted`] — agents a master adds, run by the network's host; their keys
 //! * `delegation` — following the tasks an assistant hands out
 
 pub mod approve;
@@ -31,6 +32,7 @@ pub mod chat;
 pub mod config;
 mod delegation;
 pub mod effects;
+pub mod hosted;
 pub mod memory;
 pub mod providers;
 pub mod rules;

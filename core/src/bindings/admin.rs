@@ -17,13 +17,16 @@
 //! | `POST v1/admin/members/remove` / `ban` / `unban` `{address}` | `network.admin.member.remove` / `.ban` / `.unban` |
 //! | `POST v1/admin/settings` | `network.admin.settings.update` |
 //! | `GET v1/admin/config` | `network.admin.config` |
+//! | `POST v1/admin/agents` `{name, persona, provider, base_url, model, tools?, answers?, channels?, key?}` | `network.admin.agent.host` (without the key, which the host keeps: [`super::hosted::admin`]) |
+//! | `POST v1/admin/agents/remove` `{address}` | `network.admin.agent.unhost` |
+//! | `GET v1/admin/agents` | read: the hosted agents, each with whose key it uses |
 //!
 //! `POST v1/invitations/reject` `{code}` needs no session: the code's holder
 //! declines the invitation without joining ([`reject`]); `POST
 //! v1/invitations/show` `{code}` tells the holder what it is invited to
 //! ([`show`]), so an invitation page can offer to accept or decline.
 
-use super::exchange::{BindingHost, json_body};
+use super::exchange::{BindingHost, json_body, payload_of};
 use super::message::{Method, Request, Response};
 use crate::ids::event_type::core_types;
 use crate::ids::standing::Role;
@@ -48,6 +51,8 @@ pub fn event_type(method: &Method, action: &str) -> Option<&'static str> {
         (Method::Post, "members/unban") => types::MEMBER_UNBAN,
         (Method::Post, "settings") => types::SETTINGS,
         (Method::Get, "config") => types::CONFIG,
+        (Method::Post, "agents") => types::AGENT_HOST,
+        (Method::Post, "agents/remove") => types::AGENT_UNHOST,
         _ => return None,
     })
 }
@@ -67,19 +72,9 @@ pub fn handle<H: BindingHost>(
             format!("no admin route {} v1/admin/{action}", req.method),
         ));
     };
-    let payload = if req.method == Method::Get || req.body.trim().is_empty() {
-        json!({})
-    } else {
-        match json_body(&req.body, &network.config().limits) {
-            Ok(body @ Value::Object(_)) => body,
-            Ok(_) => {
-                return Ok(Response::error(
-                    ErrorCode::InvalidRequest,
-                    "the body is a JSON object",
-                ));
-            }
-            Err(response) => return Ok(response),
-        }
+    let payload = match payload_of(network, req) {
+        Ok(payload) => payload,
+        Err(response) => return Ok(response),
     };
     let body = json!({"type": event_type, "target": "core", "payload": payload});
     super::send::send_value(host, network, member, body, peer)

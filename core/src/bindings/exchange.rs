@@ -67,6 +67,25 @@ pub trait BindingHost {
     fn apply(&mut self, network: &mut Network, effects: Vec<Effect>) -> Result<(), Self::Error>;
     /// How many event streams `member` has open (not cut) on this host.
     fn open_streams(&self, member: &Address) -> usize;
+    /// Keeps `key` as the hosted agent `agent`'s provider key (replacing
+    /// any), or forgets its key (`None`); false when this host runs no
+    /// hosted agents ([`crate::agent::hosted`]).
+    fn keep_agent_key(
+        &mut self,
+        agent: &Address,
+        key: Option<&crate::agent::hosted::ProviderKey>,
+    ) -> Result<bool, Self::Error> {
+        let _ = (agent, key);
+        Ok(false)
+    }
+    /// Whose key the hosted agent `agent` would call its provider with.
+    fn agent_key_source(
+        &mut self,
+        agent: &Address,
+    ) -> Result<crate::agent::hosted::KeySource, Self::Error> {
+        let _ = agent;
+        Ok(crate::agent::hosted::KeySource::None)
+    }
 }
 
 /// What a request's input produced.
@@ -190,4 +209,27 @@ pub fn join_event<H: BindingHost>(
         }
     }
     join
+}
+
+/// An admin request's payload: its JSON object body (`{}` for a GET or no body).
+pub fn payload_of(
+    network: &Network,
+    req: &crate::bindings::message::Request,
+) -> Result<Value, Response> {
+    Ok(
+        if req.method == crate::bindings::message::Method::Get || req.body.trim().is_empty() {
+            json!({})
+        } else {
+            match json_body(&req.body, &network.config().limits) {
+                Ok(body @ Value::Object(_)) => body,
+                Ok(_) => {
+                    return Err(Response::error(
+                        ErrorCode::InvalidRequest,
+                        "the body is a JSON object",
+                    ));
+                }
+                Err(response) => return Err(response),
+            }
+        },
+    )
 }

@@ -203,6 +203,9 @@ fn member_request<H: BindingHost>(
         ApiRoute::Send => send(host, network, member, &req.body, peer)?,
         ApiRoute::Poll => poll(host, network, member, req)?,
         ApiRoute::Analytics => super::admin::analytics(network, &member),
+        ApiRoute::Admin(action) if action == "agents" || action == "agents/remove" => {
+            super::hosted::admin::handle(host, network, member, req, action, peer)?
+        }
         ApiRoute::Admin(action) => super::admin::handle(host, network, member, req, action, peer)?,
         _ => {
             let effects = network.heartbeat(&member, host.now());

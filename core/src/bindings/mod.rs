@@ -22,6 +22,7 @@
 //! * [`sockets`] — a network's WebSockets: caps, join deadline, bad frames, by member
 //! * [`sse`] — Server-Sent Events: framing, resume point, streams bounded in number, pages and bytes
 //! * [`observe`] — structured request logs (traced or failed requests) for Workers Logs
+//! * [`hosted`] — the LLM agents a network hosts: their loops fed, their effects as events; their admin routes
 //! * [`hosts`] — the names a deployment answers for (DNS rebinding protection, every route)
 //! * [`cors`] — which web origins may use the HTTP endpoints from a browser (preflights, headers)
 //! * [`create`] — network creation and the demo network
@@ -48,6 +49,7 @@ pub mod discovery;
 pub mod discovery_members;
 pub mod discovery_submit;
 pub mod exchange;
+pub mod hosted;
 pub mod hosts;
 pub mod http;
 pub mod ioa;

@@ -6,7 +6,7 @@
 //! replica waits for more deliveries first), so sending the cursors as soon
 //! as each ack arrives cost the network object one request per few acks —
 //! 8 per broadcast to 100 members on one gateway, 69 to 1,000 on four
-//! (BENCHMARKS.md, issue 29, session 21), a load that grew with the
+//! (BENCHMARKS.md, "p99 from 1,000 broadcasts"), a load that grew with the
 //! audience again. Held a little, they are one request per gateway.
 
 use super::messages::ToNetwork;

@@ -191,6 +191,9 @@ pub struct NetworkConfig {
     /// Member agents installed as mods (`network.admin.mod.load` with `agent`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub agent_mods: Vec<crate::model::agent_mod::AgentMod>,
+    /// LLM agents the network's host runs (`network.admin.agent.host`); their keys are not here.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub hosted_agents: Vec<crate::model::hosted::HostedAgent>,
     /// Standard mods' priorities a master set, by mod name (the rest keep their own).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub mod_priorities: BTreeMap<String, i32>,
@@ -243,6 +246,7 @@ impl NetworkConfig {
             a2a_guest: None,
             allowed_origins: AllowedOrigins::default(),
             agent_mods: Vec::new(),
+            hosted_agents: Vec::new(),
             mod_priorities: BTreeMap::new(),
             banned: Default::default(),
             gateways: None,

@@ -25,6 +25,7 @@ pub mod attachment;
 pub mod config;
 pub mod graph;
 pub mod graph_memory;
+pub mod hosted;
 pub mod membership;
 pub mod origins;
 pub mod payloads;

@@ -9,7 +9,7 @@
 //! link: a receiver that acknowledges each burst after reading it is a few
 //! bursts of up to [`MAX_BATCH_EVENTS`] behind, and at 512 (the bound before)
 //! nearly every event on such a link went through the log (BENCHMARKS.md,
-//! issue 29, session 18). The bytes keep that count cheap for large events.
+//! "where the sustained rate went"). The bytes keep that count cheap for large events.
 
 use crate::event::batch::MAX_BATCH_EVENTS;
 use std::collections::VecDeque;

@@ -9,7 +9,7 @@
 //!
 //! (What a send costs beyond that is workerd's: about 750 bytes of JS heap
 //! per `send` that outlive the young generation, whatever the string —
-//! see BENCHMARKS.md, issue 29, session 20.)
+//! see BENCHMARKS.md, "the slowest fan-outs are the worker's major GCs".)
 
 use std::collections::HashMap;
 use wasm_bindgen::prelude::wasm_bindgen;

@@ -29,15 +29,27 @@ pub(crate) async fn send(
     url: &str,
     init: &mut RequestInit,
 ) -> Result<Response, OutboundError> {
+    send_abortable(policy, url, init, None).await
+}
+
+/// [`send`], aborted when `signal` fires.
+pub(crate) async fn send_abortable(
+    policy: &OutboundPolicy,
+    url: &str,
+    init: &mut RequestInit,
+    signal: Option<&worker::AbortSignal>,
+) -> Result<Response, OutboundError> {
     let checked = policy.check(url)?;
     // Workers have no `error` redirect mode: a redirect is answered as is.
     init.with_redirect(RequestRedirect::Manual);
     let request =
         Request::new_with_init(checked.as_str(), init).map_err(|_| OutboundError::Invalid)?;
-    let response = Fetch::Request(request)
-        .send()
-        .await
-        .map_err(|_| OutboundError::Unreachable)?;
+    let fetch = Fetch::Request(request);
+    let response = match signal {
+        Some(signal) => fetch.send_with_signal(signal).await,
+        None => fetch.send().await,
+    }
+    .map_err(|_| OutboundError::Unreachable)?;
     policy.on_redirect(response.status_code())?;
     Ok(response)
 }

@@ -124,6 +124,8 @@ impl NetworkHost {
         self.start_webpush();
         // Approvals asked of people connected through MCP: elicitations.
         self.start_elicitations();
+        // Hosted agents take what was delivered to them.
+        self.start_hosted();
         Ok(())
     }
 
@@ -260,6 +262,7 @@ impl Host for Applier<'_> {
             }
             Effect::StoreConfig(config) => {
                 host.discovery.settings_changed();
+                host.hosted.set_configs(&config.hosted_agents);
                 self.store.save_config(config)?
             }
             Effect::Remove { kind, key } => {
@@ -297,13 +300,19 @@ impl Host for Applier<'_> {
                 host.mcp.delivered(to, event);
                 host.outbound
                     .queue(to, event, order.as_ref().map(|o| o.seq));
-                return Ok(match order {
+                // A hosted agent takes its delivery at commit: acknowledged as written.
+                let hosted = host.hosted.queue(to, event);
+                let mut acked = match order {
                     Some(order) => host.push_sse(to, order.seq, event),
                     None => {
                         host.push_sse_unordered(to, event);
                         Vec::new()
                     }
-                });
+                };
+                if let Some(order) = order {
+                    acked.extend(hosted.into_iter().map(|agent| (agent, order.seq)));
+                }
+                return Ok(acked);
             }
         }
         Ok(Vec::new())

@@ -143,6 +143,31 @@ impl BindingHost for RequestIo<'_> {
     fn open_streams(&self, member: &Address) -> usize {
         self.host.open_streams_of(&member.to_string())
     }
+
+    fn keep_agent_key(
+        &mut self,
+        agent: &Address,
+        key: Option<&agentnet_core::agent::hosted::ProviderKey>,
+    ) -> Result<bool> {
+        crate::agents::store::keep(&self.sql(), agent, key.map(|k| k.expose()))?;
+        Ok(true)
+    }
+
+    fn agent_key_source(
+        &mut self,
+        agent: &Address,
+    ) -> Result<agentnet_core::agent::hosted::KeySource> {
+        use agentnet_core::agent::hosted::KeySource;
+        Ok(
+            if crate::agents::store::key(&self.sql(), agent)?.is_some() {
+                KeySource::Own
+            } else if self.host.deployment_key().is_some() {
+                KeySource::Deployment
+            } else {
+                KeySource::None
+            },
+        )
+    }
 }
 
 /// Members' push subscriptions (`crate::network::webpush`).

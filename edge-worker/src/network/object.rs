@@ -66,6 +66,8 @@ pub struct NetworkHost {
     pub(crate) discovery: crate::network::discovery_queue::DiscoveryIo,
     /// Events whose Web Push notices wait for their commit; the VAPID key.
     pub(crate) webpush: crate::network::webpush_queue::PushQueue,
+    /// The hosted agents' loops and what waits for them (`crate::agents`).
+    pub(crate) hosted: crate::agents::HostedLive,
     /// This host, for tasks that outlive a request (an MCP stream's answers).
     pub(crate) me: std::rc::Weak<NetworkHost>,
     /// The Worker's bindings (the registry object, for identity lookups).
@@ -106,6 +108,7 @@ impl NetworkHost {
         let store = Store::open(self.state.storage().sql(), self.pending_appends.clone())?;
         crate::oauth::store::open(&store.sql)?;
         crate::network::webpush_store::open(&store.sql)?;
+        crate::agents::store::open(&store.sql)?;
         self.schema_ready.set(true);
         Ok(store)
     }
@@ -146,6 +149,7 @@ impl NetworkHost {
             .map(|m| m.address.clone())
             .collect();
         self.links.start(id, gateways, &store.sql, online)?;
+        self.hosted.set_configs(&network.config().hosted_agents);
         *self.network.borrow_mut() = Some(network);
         Ok(true)
     }
@@ -157,7 +161,7 @@ impl NetworkHost {
             .borrow()
             .as_ref()
             .and_then(Network::wakeup_bound);
-        let next = [network, self.next_join_deadline()]
+        let next = [network, self.next_join_deadline(), self.hosted_wakeup()]
             .into_iter()
             .flatten()
             .min();
@@ -244,6 +248,7 @@ impl NetworkHost {
             outbound: Default::default(),
             discovery: Default::default(),
             webpush: Default::default(),
+            hosted: Default::default(),
             me,
             env,
             origin: RefCell::new(None),
@@ -364,6 +369,8 @@ impl NetworkHost {
         connected.extend(self.links.members());
         // So is an open MCP stream.
         connected.extend(self.mcp.connected());
+        // And a hosted agent, which the object runs.
+        connected.extend(self.hosted.addresses());
         connected.sort();
         connected.dedup();
         let effects = match self.network.borrow_mut().as_mut() {
@@ -381,6 +388,9 @@ impl NetworkHost {
         };
         self.apply(&Origin::Nowhere, effects)?;
         self.send_due_pushes()?;
+        if self.network.borrow().is_some() {
+            self.hosted_alarm()?;
+        }
         self.schedule_alarm().await?;
         Response::ok("alarm handled")
     }

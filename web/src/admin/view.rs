@@ -6,6 +6,7 @@
 //! them; this is what its URL shows).
 
 use super::charts::{BarChart, per_minute, top};
+use super::hosted::HostedAgents;
 use super::members::Members;
 use super::sections::{Invitations, Mods, Settings, Tokens};
 use super::state::{Admin, offered};
@@ -67,6 +68,7 @@ fn Controls(
     view! {
         <Status config=config.clone() actions=offered(&read) />
         <Members members banned />
+        <HostedAgents />
         <Invitations invitations />
         <Mods mods />
         <Settings config />

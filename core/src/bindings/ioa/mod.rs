@@ -1,6 +1,6 @@
 //! IOA (Internet of Agents v0.1, docs/protocols.md) served per network at
 //! `/networks/{id}/ioa`, so an unmodified IOA client pointed at that base
-//! URL works. The mapping (README, "IOA"):
+//! URL works. The mapping (docs/ioa.md):
 //!
 //! * a space is a channel (idempotent by name, tags kept) — [`spaces`];
 //! * a node is a member; `/auth/register` joins under the network's access

@@ -17,15 +17,15 @@ use world::World;
 
 const BASE: &str = world::BASE;
 
-pub(super) fn get(rest: &str) -> Request {
+pub(crate) fn get(rest: &str) -> Request {
     Request::new(Method::Get, format!("{BASE}{rest}"))
 }
 
-pub(super) fn post(rest: &str, body: &str) -> Request {
+pub(crate) fn post(rest: &str, body: &str) -> Request {
     Request::new(Method::Post, format!("{BASE}{rest}")).with_body(body)
 }
 
-pub(super) fn with_token(req: Request, token: &str) -> Request {
+pub(crate) fn with_token(req: Request, token: &str) -> Request {
     req.with_header("Authorization", &format!("Bearer {token}"))
 }
 

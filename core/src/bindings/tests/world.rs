@@ -32,6 +32,8 @@ pub(crate) struct TestHost {
     pub(crate) seed: u8,
     /// Open event streams per member.
     pub(crate) streams: BTreeMap<Address, usize>,
+    /// Hosted agents' provider keys.
+    pub(crate) agent_keys: BTreeMap<Address, String>,
 }
 
 impl BindingHost for TestHost {
@@ -126,6 +128,29 @@ impl BindingHost for TestHost {
     fn open_streams(&self, member: &Address) -> usize {
         self.streams.get(member).copied().unwrap_or(0)
     }
+    fn keep_agent_key(
+        &mut self,
+        agent: &Address,
+        key: Option<&crate::agent::hosted::ProviderKey>,
+    ) -> Result<bool, Infallible> {
+        match key {
+            Some(key) => self
+                .agent_keys
+                .insert(agent.clone(), key.expose().to_owned()),
+            None => self.agent_keys.remove(agent),
+        };
+        Ok(true)
+    }
+    fn agent_key_source(
+        &mut self,
+        agent: &Address,
+    ) -> Result<crate::agent::hosted::KeySource, Infallible> {
+        Ok(if self.agent_keys.contains_key(agent) {
+            crate::agent::hosted::KeySource::Own
+        } else {
+            crate::agent::hosted::KeySource::None
+        })
+    }
 }
 
 impl TestHost {
@@ -171,7 +196,10 @@ pub(crate) struct World {
 
 impl World {
     pub(crate) fn new() -> Self {
-        let config = NetworkConfig::open("demo".parse().unwrap(), "Demo");
+        Self::with_config(NetworkConfig::open("demo".parse().unwrap(), "Demo"))
+    }
+
+    pub(crate) fn with_config(config: NetworkConfig) -> Self {
         World {
             host: TestHost {
                 log: MemoryHost::default(),
@@ -185,6 +213,7 @@ impl World {
                 now: 1_000,
                 seed: 0,
                 streams: BTreeMap::new(),
+                agent_keys: BTreeMap::new(),
             },
             network: Network::new(config, [], 0, [7; 32]),
         }

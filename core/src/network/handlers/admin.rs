@@ -11,6 +11,7 @@
 //! | `network.admin.member.remove` | `{address}` | the member is gone, its connections and sessions closed |
 //! | `network.admin.member.ban` / `.unban` | `{address, reason?}` | removed and refused at join (`banned`) / allowed again |
 //! | `network.admin.settings.update` | `{presence_timeout_ms?, limits?, public?, name?, description?}` | those settings |
+//! | `network.admin.agent.host` / `.unhost` | a hosted agent's configuration (no key) / `{address}` | an LLM agent the host runs joins / leaves ([`super::admin_hosted`]) |
 //! | `network.admin.config` | `{}` | read: the ack carries the configuration (without secrets' hashes), the invitations, and what the master may do now (`actions`, `members`, `banned`: [`super::admin_actions`]) |
 
 use super::payload::{invalid, payload_address, payload_str, require_master};
@@ -50,6 +51,8 @@ pub(super) fn handle(network: &mut Network, event: &Event, now: u64) -> Result<O
             logged()
         }
         types::SETTINGS => settings(network, event)?,
+        types::AGENT_HOST => super::admin_hosted::host(network, event, now)?,
+        types::AGENT_UNHOST => super::admin_hosted::unhost(network, event, now)?,
         types::CONFIG => return Ok(read_config(network, &event.source)),
         other => return Err(invalid(format!("{other} is not an admin event"))),
     };

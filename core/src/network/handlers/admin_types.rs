@@ -24,6 +24,10 @@ pub const MEMBER_BAN: &str = "network.admin.member.ban";
 pub const MEMBER_UNBAN: &str = "network.admin.member.unban";
 /// Presence timeout, limits, public listing, name, description.
 pub const SETTINGS: &str = "network.admin.settings.update";
+/// Add or change an agent the network hosts (`crate::agent::hosted`).
+pub const AGENT_HOST: &str = "network.admin.agent.host";
+/// Stop hosting an agent: it leaves the network.
+pub const AGENT_UNHOST: &str = "network.admin.agent.unhost";
 /// Read the configuration (not logged).
 pub const CONFIG: &str = "network.admin.config";
 /// Every admin type starts with this.

@@ -10,6 +10,7 @@
 
 mod admin;
 pub mod admin_actions;
+mod admin_hosted;
 mod admin_mods;
 pub mod admin_types;
 mod agents;

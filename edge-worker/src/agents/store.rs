@@ -1,0 +1,122 @@
+//! Hosted agents' rows in the network object's SQLite, apart from the log
+//! and the state rows, so no event, export or replay carries them: each
+//! agent's provider key (`agent_keys`, written and replaced, never answered)
+//! and the turns under way (`agent_turns`), which tell a woken object which
+//! answers a restart cut short.
+
+use crate::network::storage::{integer, text};
+use agentnet_core::agent::Place;
+use agentnet_core::{Address, EventId};
+use serde::Deserialize;
+use worker::{Result, SqlStorage};
+
+const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS agent_keys (agent TEXT PRIMARY KEY, key TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS agent_turns (agent TEXT NOT NULL, answers TEXT NOT NULL, place TEXT NOT NULL, started INTEGER NOT NULL, PRIMARY KEY (agent, answers));
+";
+
+/// Creates the tables (with the store's, when the object first opens it).
+pub(crate) fn open(sql: &SqlStorage) -> Result<()> {
+    sql.exec(SCHEMA, None)?;
+    Ok(())
+}
+
+#[derive(Deserialize)]
+struct KeyRow {
+    key: String,
+}
+
+/// `agent`'s own provider key, when a master set one.
+pub(crate) fn key(sql: &SqlStorage, agent: &Address) -> Result<Option<String>> {
+    let rows: Vec<KeyRow> = sql
+        .exec(
+            "SELECT key FROM agent_keys WHERE agent = ?",
+            vec![text(agent.to_string())],
+        )?
+        .to_array()?;
+    Ok(rows.into_iter().next().map(|r| r.key))
+}
+
+/// Keeps `key` as `agent`'s (replacing any), or forgets its key.
+pub(crate) fn keep(sql: &SqlStorage, agent: &Address, key: Option<&str>) -> Result<()> {
+    match key {
+        Some(key) => sql.exec(
+            "INSERT OR REPLACE INTO agent_keys (agent, key) VALUES (?, ?)",
+            vec![text(agent.to_string()), text(key)],
+        )?,
+        None => sql.exec(
+            "DELETE FROM agent_keys WHERE agent = ?",
+            vec![text(agent.to_string())],
+        )?,
+    };
+    Ok(())
+}
+
+/// Notes a turn under way.
+pub(crate) fn turn_started(
+    sql: &SqlStorage,
+    agent: &Address,
+    answers: EventId,
+    place: &Place,
+    now: u64,
+) -> Result<()> {
+    sql.exec(
+        "INSERT OR IGNORE INTO agent_turns (agent, answers, place, started) VALUES (?, ?, ?, ?)",
+        vec![
+            text(agent.to_string()),
+            text(answers.to_string()),
+            text(serde_json::to_string(place)?),
+            integer(now)?,
+        ],
+    )?;
+    Ok(())
+}
+
+/// Forgets a turn that ended.
+pub(crate) fn turn_ended(sql: &SqlStorage, agent: &Address, answers: EventId) -> Result<()> {
+    sql.exec(
+        "DELETE FROM agent_turns WHERE agent = ? AND answers = ?",
+        vec![text(agent.to_string()), text(answers.to_string())],
+    )?;
+    Ok(())
+}
+
+#[derive(Deserialize)]
+struct TurnRow {
+    agent: String,
+    answers: String,
+    place: String,
+}
+
+/// Every turn noted as under way (after a wake: the ones a restart cut short).
+pub(crate) fn turns(sql: &SqlStorage) -> Result<Vec<(Address, EventId, Place)>> {
+    let rows: Vec<TurnRow> = sql
+        .exec("SELECT agent, answers, place FROM agent_turns", None)?
+        .to_array()?;
+    Ok(rows
+        .into_iter()
+        .filter_map(|r| {
+            Some((
+                r.agent.parse().ok()?,
+                r.answers.parse().ok()?,
+                serde_json::from_str(&r.place).ok()?,
+            ))
+        })
+        .collect())
+}
+
+/// The last chat messages of the log, oldest first (a woken agent's memory).
+pub(crate) fn recent_messages(sql: &SqlStorage) -> Result<Vec<agentnet_core::Event>> {
+    let rows: Vec<crate::network::storage::EventRow> = sql
+        .exec(
+            "SELECT seq, event FROM events WHERE type = 'workspace.message.posted' ORDER BY seq DESC LIMIT 400",
+            None,
+        )?
+        .to_array()?;
+    let mut events: Vec<agentnet_core::Event> = crate::network::storage::decode_rows(&rows)
+        .into_iter()
+        .map(|(_, e)| e)
+        .collect();
+    events.reverse();
+    Ok(events)
+}
