@@ -8,21 +8,24 @@
 //! changes are seen as the object applies the core's effects
 //! ([`McpLive::delivered`], [`McpLive::noticed`]); waiting requests are woken
 //! and notifications written at the next commit ([`McpLive::flush`]), once
-//! the rows they stand for are stored.
+//! the rows they stand for are stored. Approvals asked of people become
+//! elicitations on their streams ([`crate::mcp::elicit`]).
 
 use crate::host::now_ms;
+use agentnet_core::bindings::mcp::elicit;
 use agentnet_core::bindings::mcp::jsonrpc::Id;
 use agentnet_core::bindings::mcp::notices::{self, Notice};
 use agentnet_core::bindings::mcp::streams::Streams;
 use agentnet_core::bindings::mcp::waiting::Waiting;
 use agentnet_core::bindings::sse;
 use agentnet_core::network::Effect;
-use agentnet_core::{Address, Event, NetworkId};
+use agentnet_core::{Address, Event, EventId, NetworkId};
 use futures_channel::mpsc::UnboundedSender;
 use futures_channel::oneshot;
 use serde_json::Value;
 use std::cell::{Cell, RefCell};
 use std::collections::{BTreeMap, BTreeSet};
+use std::rc::Rc;
 
 /// An open SSE connection: the sender its response body reads.
 pub(crate) type Stream = UnboundedSender<worker::Result<Vec<u8>>>;
@@ -57,6 +60,10 @@ pub(crate) struct McpLive {
     ended: RefCell<Vec<Address>>,
     /// A task writes keepalives to the connected streams.
     pub(crate) ticking: Cell<bool>,
+    /// Approval events committed, still to ask or cancel elicitations for ([`crate::mcp::elicit`]).
+    pub(crate) approvals: RefCell<Vec<Rc<Event>>>,
+    /// The elicitations still out, per approval: each one's stream and request id.
+    pub(crate) asked: RefCell<BTreeMap<EventId, Vec<(String, Id)>>>,
 }
 
 impl McpLive {
@@ -85,6 +92,14 @@ impl McpLive {
             } else {
                 index += 1;
             }
+        }
+    }
+
+    /// An event is being appended to the log: an approval's request or
+    /// decision is kept for its elicitations (sent once it is committed).
+    pub(crate) fn appended(&self, event: &Rc<Event>) {
+        if elicit::Asked::of_request(event).is_some() || elicit::closed(event).is_some() {
+            self.approvals.borrow_mut().push(event.clone());
         }
     }
 

@@ -122,6 +122,8 @@ impl NetworkHost {
         self.start_discovery_io();
         // Web Push notices of what was committed.
         self.start_webpush();
+        // Approvals asked of people connected through MCP: elicitations.
+        self.start_elicitations();
         // Hosted agents take what was delivered to them.
         self.start_hosted();
         Ok(())
@@ -283,6 +285,7 @@ impl Host for Applier<'_> {
             } => {
                 self.store.append(*seq, event, *retain, audiences, links);
                 host.webpush.appended(event);
+                host.mcp.appended(event);
                 if !links.is_empty() {
                     host.ioa.appended(*seq, event);
                 }

@@ -132,10 +132,13 @@ pub enum Message {
         /// The parameters (an empty object when none were sent).
         params: Map<String, Value>,
     },
-    /// A response to a request of the server's (this server sends none; accepted and dropped).
+    /// A response to a request of the server's (an `elicitation/create`,
+    /// [`super::elicit`]; any other is accepted and dropped).
     Response {
         /// The id it answers.
         id: Id,
+        /// Its `result`; `None` when it is an error.
+        result: Option<Value>,
     },
 }
 
@@ -228,8 +231,11 @@ pub fn message(value: Value) -> Result<Message, Refused> {
         }
         None => {
             let answers = object.contains_key("result") || object.contains_key("error");
+            let result = object
+                .remove("result")
+                .filter(|_| !object.contains_key("error"));
             return match id {
-                Some(id) if answers => Ok(Message::Response { id }),
+                Some(id) if answers => Ok(Message::Response { id, result }),
                 _ => Err(Refused::new(
                     id,
                     INVALID_REQUEST,

@@ -23,11 +23,20 @@ fn reads_requests_notifications_and_responses() {
     );
     let note = single(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
     assert!(matches!(note, Ok(Message::Notification { .. })));
-    let answer = single(r#"{"jsonrpc":"2.0","id":"a","result":{}}"#);
+    let answer = single(r#"{"jsonrpc":"2.0","id":"a","result":{"action":"cancel"}}"#);
     assert_eq!(
         answer,
         Ok(Message::Response {
-            id: Id::Text("a".into())
+            id: Id::Text("a".into()),
+            result: Some(serde_json::json!({"action": "cancel"}))
+        })
+    );
+    let failed = single(r#"{"jsonrpc":"2.0","id":7,"error":{"code":-1,"message":"no"}}"#);
+    assert_eq!(
+        failed,
+        Ok(Message::Response {
+            id: Id::Number(7),
+            result: None
         })
     );
 }

@@ -75,6 +75,7 @@ pub fn get<H: McpHost>(
         revision: session.revision,
         kind: StreamKind::Notifications,
         listener: Some(Listener::Session(session.subscriptions.clone())),
+        elicits: session.elicits,
     };
     let opening = streams.open(&stream, spec, now);
     Ok(Outcome::listening(stream, opening))

@@ -26,9 +26,12 @@
 //! | [`waiting`] | requests that wait for a delivery (a tool's result, new events) |
 //! | [`retries`] | a `tools/call` sent again with its request id: the first answer, no second run |
 //! | [`notices`], [`streams`] | who hears which change, on which SSE stream; resuming |
+//! | [`elicit`], [`elicit_answer`] | approvals asked of a person as `elicitation/create`; their answers as decisions |
 
 pub mod access;
 pub mod builtins;
+pub mod elicit;
+pub mod elicit_answer;
 pub mod envelope;
 pub mod jsonrpc;
 pub mod listen;

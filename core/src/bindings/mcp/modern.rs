@@ -95,6 +95,7 @@ fn listen<H: McpHost>(
             id: id.clone(),
             filter: filter.clone(),
         }),
+        elicits: false,
     };
     let mut opening = streams.open(&stream, spec, host.now());
     opening.extend(streams.record(&stream, &acknowledged(id, &filter)));
@@ -123,6 +124,7 @@ fn waiting_answer<H: McpHost>(
         revision: waiting.revision,
         kind: StreamKind::Request,
         listener: None,
+        elicits: false,
     };
     let opening = streams.open(&stream, spec, host.now());
     Outcome::Stream {

@@ -109,6 +109,19 @@ impl Revision {
         !self.is_modern()
     }
 
+    /// A session may be asked for input with `elicitation/create` on its
+    /// `GET` stream (2025-06-18 and 2025-11-25: 2026-07-28 asks only within
+    /// the client's own request, and 2025-03-26 has no elicitation).
+    pub fn elicits_in_sessions(self) -> bool {
+        self >= Self::V2025_06_18 && !self.is_modern()
+    }
+
+    /// Elicitation has modes (`form`, `url`), enum options with titles and
+    /// field defaults (2025-11-25 on).
+    pub fn elicitation_modes(self) -> bool {
+        self >= Self::V2025_11_25
+    }
+
     /// The error code of a resource that is not there.
     pub fn resource_not_found(self) -> i64 {
         if self.is_modern() {

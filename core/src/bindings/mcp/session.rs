@@ -41,6 +41,10 @@ pub struct Session {
     /// The resource URIs it subscribed to (`resources/subscribe`).
     #[serde(default)]
     pub subscriptions: BTreeSet<String>,
+    /// Its client declared the `elicitation` capability in form mode, in a
+    /// revision that has it ([`super::elicit::supports`]).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub elicits: bool,
     /// Its recent `tools/call`s, for retries ([`super::retries`]).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub calls: Vec<Call>,
@@ -62,6 +66,7 @@ impl Session {
             created: now,
             client,
             subscriptions: BTreeSet::new(),
+            elicits: false,
             calls: Vec::new(),
         }
     }

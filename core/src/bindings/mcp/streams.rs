@@ -51,6 +51,9 @@ pub struct StreamSpec {
     pub kind: StreamKind,
     /// What it hears (notification streams).
     pub listener: Option<Listener>,
+    /// Its session's client takes `elicitation/create` in form mode
+    /// ([`super::elicit`]; notification streams of legacy sessions).
+    pub elicits: bool,
 }
 
 #[derive(Debug)]
@@ -206,37 +209,52 @@ impl Streams {
         })
     }
 
+    /// Per legacy session, its newest notification stream (an attached one
+    /// before a dropped one).
+    fn newest_per_session(&self) -> Vec<(&String, &Entry)> {
+        let mut newest: BTreeMap<&str, (&String, &Entry)> = BTreeMap::new();
+        for (id, entry) in &self.streams {
+            if let (StreamKind::Notifications, Some(session), false) =
+                (&entry.spec.kind, entry.spec.session.as_deref(), entry.done)
+            {
+                let better = newest
+                    .get(session)
+                    .is_none_or(|(_, b)| (entry.attached, entry.opened) > (b.attached, b.opened));
+                if better {
+                    newest.insert(session, (id, entry));
+                }
+            }
+        }
+        newest.into_values().collect()
+    }
+
     /// The streams that hear notices, each with its listener: every
     /// subscription stream, and per legacy session its newest notification
     /// stream (an attached one before a dropped one).
     pub fn listeners(&self) -> Vec<(String, Listener)> {
-        let mut newest: BTreeMap<&str, (&str, &Entry)> = BTreeMap::new();
-        let mut found = Vec::new();
-        for (id, entry) in &self.streams {
-            let Some(listener) = &entry.spec.listener else {
-                continue;
-            };
-            match (&entry.spec.kind, entry.spec.session.as_deref()) {
-                (StreamKind::Notifications, Some(session)) if !entry.done => {
-                    let better = newest.get(session).is_none_or(|(_, b)| {
-                        (entry.attached, entry.opened) > (b.attached, b.opened)
-                    });
-                    if better {
-                        newest.insert(session, (id, entry));
-                    }
-                }
-                (StreamKind::Subscription(_), _) if entry.attached => {
-                    found.push((id.clone(), listener.clone()))
-                }
-                _ => {}
-            }
-        }
-        for (id, entry) in newest.into_values() {
+        let mut found: Vec<(String, Listener)> = self
+            .streams
+            .iter()
+            .filter(|(_, e)| matches!(e.spec.kind, StreamKind::Subscription(_)) && e.attached)
+            .filter_map(|(id, e)| Some((id.clone(), e.spec.listener.clone()?)))
+            .collect();
+        for (id, entry) in self.newest_per_session() {
             if let Some(listener) = &entry.spec.listener {
-                found.push((id.to_owned(), listener.clone()));
+                found.push((id.clone(), listener.clone()));
             }
         }
         found
+    }
+
+    /// The streams an `elicitation/create` to `member` may go on: per legacy
+    /// session of `member` whose client takes elicitation, its newest
+    /// notification stream, with the session's revision.
+    pub fn elicitable(&self, member: &Address) -> Vec<(String, Revision)> {
+        self.newest_per_session()
+            .into_iter()
+            .filter(|(_, e)| e.spec.elicits && &e.spec.member == member)
+            .map(|(id, e)| (id.clone(), e.spec.revision))
+            .collect()
     }
 
     /// The session's `resources/subscribe` set changed.

@@ -15,6 +15,9 @@
 //!   Batches only in 2025-03-26. `GET` opens the session's notification
 //!   stream, or resumes a stream after `Last-Event-ID`; `DELETE` ends it.
 //!
+//! A client's response to the server's `elicitation/create` is its answer to
+//! an approval ([`super::elicit_answer`]).
+//!
 //! A request whose answer waits ([`super::waiting`]) is answered on an SSE
 //! stream when the client accepts one, else held as JSON. Notifications and
 //! responses are `202`.
@@ -29,7 +32,7 @@ use super::revision::Revision;
 use super::session::{McpHost, SESSION_HEADER, Session, session_of};
 use super::streams::{StreamKind, StreamSpec, Streams, new_id};
 use super::waiting::Reply;
-use super::{listen, modern, retries};
+use super::{elicit, elicit_answer, listen, modern, retries};
 use crate::bindings::caller::{Caller as RequestCaller, Origins};
 use crate::bindings::message::{Method, Request, Response};
 use crate::bindings::step::Step;
@@ -211,13 +214,14 @@ fn initialize<H: McpHost>(
     };
     let revision = Revision::negotiate(requested);
     let client = params.get("clientInfo").cloned().unwrap_or(Value::Null);
-    let session = Session::new(
+    let mut session = Session::new(
         &host.random_seed(),
         member.clone(),
         revision,
         client,
         host.now(),
     );
+    session.elicits = elicit::supports(revision, params.get("capabilities"));
     host.save_mcp_session(&session)?;
     let result = methods::initialize_result(network, member, revision);
     let mut response = Response::json(jsonrpc::result(id, result));
@@ -252,7 +256,14 @@ fn legacy<H: McpHost>(
                 }
                 continue;
             }
-            Ok(Message::Response { .. }) => continue,
+            Ok(Message::Response { id, result }) => {
+                // An answer to an approval's elicitation is the member's decision;
+                // the network's refusal (decided already, expired) ends it there.
+                if let Some(asked) = elicit::Asked::from_id(&id) {
+                    elicit_answer::answer(host, network, member, &asked, result.as_ref())?;
+                }
+                continue;
+            }
             Ok(Message::Request { id, method, params }) => (id, method, params),
         };
         requests += 1;
@@ -326,6 +337,7 @@ fn legacy<H: McpHost>(
         revision: session.revision,
         kind: StreamKind::Request,
         listener: None,
+        elicits: false,
     };
     let mut opening = streams.open(&stream, spec, host.now());
     opening.extend(

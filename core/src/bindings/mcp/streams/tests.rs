@@ -18,6 +18,7 @@ fn spec(session: &str, revision: Revision, kind: StreamKind) -> StreamSpec {
         revision,
         kind,
         listener,
+        elicits: false,
     }
 }
 

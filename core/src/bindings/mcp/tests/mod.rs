@@ -4,6 +4,7 @@
 mod anp;
 mod calls;
 mod didwba;
+mod elicit;
 mod modern;
 mod retries;
 
