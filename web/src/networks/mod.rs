@@ -1,10 +1,12 @@
 //! The networks this browser has joined: kept in localStorage with the name
 //! each network gave itself, switched between in a bar ([`bar`]: links to
-//! each network's workspace, named), joined by id or URL (with a token when
-//! the network needs one) or created here ([`create`]: asking who may join;
-//! the creator joins with the administrator token). A link to a network not
-//! joined yet joins it (without a token).
+//! each network's workspace, named), joined by an invitation link, id or
+//! URL (with a token when the network needs one) or created here
+//! ([`add`], [`create`]: asking who may join; the creator joins with the
+//! administrator token and is offered an invitation link, [`crate::welcome`]).
+//! A link to a network not joined yet joins it (without a token).
 
+pub mod add;
 pub mod bar;
 pub mod create;
 pub mod joined;
@@ -247,7 +249,11 @@ impl Networks {
             }
             wasm_bindgen_futures::spawn_local(async move {
                 match create::create(&target, &access).await {
-                    Ok(network) => remember(network),
+                    Ok(network) => {
+                        // Its workspace opens on the step that invites people.
+                        crate::welcome::expect(&network.id);
+                        remember(network)
+                    }
                     Err(error) => this
                         .problem
                         .set(Some(format!("Could not create it: {error}."))),
