@@ -137,18 +137,23 @@ test('tool forms keep the schema order; a Markdown artifact renders; no "No mess
     await card.getByRole('status').filter({ hasText: 'State: completed' }).waitFor({ timeout: 15_000 });
     await card.getByRole('list', { name: 'Artifacts' }).getByRole('link', { name: 'findings.md' }).click();
     const preview = page.getByRole('region', { name: 'Preview of findings.md' });
-    await preview.locator('h1', { hasText: 'Findings' }).waitFor({ timeout: 15_000 });
+    await preview.getByRole('heading', { name: 'Findings' }).waitFor({ timeout: 15_000 });
     assert.equal(await preview.locator('strong').textContent(), 'works');
     await shoot(page, 'artifact-markdown');
 
     // A direct conversation holding only an approval card does not say it has no messages.
     await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: 'Conversation' }).click();
+    await page.keyboard.press('Control+k');
+    const field = page.getByRole('combobox', { name: 'Go to a conversation or person' });
+    await field.fill('deployer');
+    await field.press('Enter');
+    await page.waitForURL(`**/n/${id}/with/agent:deployer`);
+    await page.locator('.empty-conversation').waitFor({ timeout: 10_000 });
     const approval = deployer.approval({
       to: me, approvers: [me], kind: 'message', subject: 'channel/announce',
       summary: 'Announce the release', detail: 'v3 is out', expiresInMs: 120_000,
     });
     approval.catch(() => {});
-    await page.goto(`${edge.url}/n/${id}/with/agent:deployer`);
     await page.locator('.approval-card').waitFor({ timeout: 15_000 });
     assert.equal(await page.locator('.empty-conversation').count(), 0, 'no "No messages yet" above the card');
     await shoot(page, 'approval-alone');
