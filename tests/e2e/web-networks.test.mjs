@@ -95,17 +95,17 @@ test('create a token network in the page, join it elsewhere by URL, switch witho
   await otherBar.locator('summary').click();
   await otherBar.getByLabel("Invitation link, or the network's link or id").fill(`${edge.url}/networks/${id}/v1/profile`);
   await otherBar.getByLabel('Token (if it needs one)').fill('wrong-token');
-  await otherBar.getByRole('button', { name: 'Join' }).click();
+  await otherBar.getByRole('button', { name: 'Join', exact: true }).click();
   await other.getByRole('alert').filter({ hasText: 'The network refused to let you in' }).waitFor({ timeout: 15_000 });
   // The form closed when the join went out; the refusal is the network's, shown in its workspace.
   await otherBar.locator('summary').click();
   await otherBar.getByLabel("Invitation link, or the network's link or id").fill(id);
   await otherBar.getByLabel('Token (if it needs one)').fill('sekret-token-1');
   await otherBar.getByLabel('Your name').fill('not valid!');
-  await otherBar.getByRole('button', { name: 'Join' }).click();
+  await otherBar.getByRole('button', { name: 'Join', exact: true }).click();
   await other.getByRole('alert').filter({ hasText: 'cannot be a name' }).waitFor();
   await otherBar.getByLabel('Your name').fill('ada');
-  await otherBar.getByRole('button', { name: 'Join' }).click();
+  await otherBar.getByRole('button', { name: 'Join', exact: true }).click();
   await other.getByRole('status').filter({ hasText: 'online' }).waitFor({ timeout: 15_000 });
   assert.equal((await other.locator('.me').getAttribute('data-address')).trim(), 'human:ada');
   const roster = await agent.discover();

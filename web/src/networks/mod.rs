@@ -3,7 +3,8 @@
 //! each network's workspace, named), joined by an invitation link, id or
 //! URL (with a token when the network needs one) or created here
 //! ([`add`], [`create`]: asking who may join; the creator joins with the
-//! administrator token and is offered an invitation link, [`crate::welcome`]).
+//! administrator token, and its workspace opens on the step that offers an
+//! invitation link: [`created_key`] marks it).
 //! A link to a network not joined yet joins it (without a token).
 
 pub mod add;
@@ -40,6 +41,12 @@ pub fn person_address(name: &str) -> Result<String, WebError> {
         .parse::<agentnet_core::Address>()
         .map(|a| a.to_string())
         .map_err(|_| WebError::InvalidName(name.to_owned()))
+}
+
+/// The localStorage key that marks network `id` as just created here: its
+/// workspace opens on the step that invites people (cleared when done).
+pub fn created_key(id: &str) -> String {
+    format!("welcome:{id}")
 }
 
 /// The joined networks and the open one: cheap to copy, from context with [`Networks::get`].
@@ -251,7 +258,7 @@ impl Networks {
                 match create::create(&target, &access).await {
                     Ok(network) => {
                         // Its workspace opens on the step that invites people.
-                        crate::welcome::expect(&network.id);
+                        storage::keep(&created_key(&network.id), "1");
                         remember(network)
                     }
                     Err(error) => this

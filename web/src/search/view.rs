@@ -1,5 +1,5 @@
 //! The search on the page: a button in the top bar ("Search messages", or
-//! `/` outside a field; Ctrl+K's switcher reaches it too, [`crate::switcher`]) and the panel it opens — beside the
+//! `/` outside a field; Ctrl+K's switcher reaches it too) and the panel it opens — beside the
 //! conversation on wide screens, over the whole screen on a phone — with the
 //! field, a line that says where the search is, and the results: where,
 //! who, when and the text with the matches marked (as text: nothing in a

@@ -1,10 +1,11 @@
 //! The step after creating a network: invite people. The new network's
-//! workspace opens on it ([`expect`] marks the network when it is created):
+//! workspace opens on it:
 //! an invitation link for anyone, reusable, with the expiry and the number
 //! of people it admits that the creator picks (`workspace.invitation.created`
 //! with `ttl_ms` and `max_uses`), and single-use invitations for named
 //! addresses. [`Welcome`] holds the step's state and sees the network's
-//! answers; [`view`] draws it.
+//! answers; [`view`] draws it. The bar marks a network it created
+//! (`crate::networks::created_key`).
 
 pub mod view;
 
@@ -29,12 +30,7 @@ const DAY: u64 = 24 * 3_600_000;
 
 /// The key that marks `network` as just created here.
 fn key(network: &str) -> String {
-    format!("welcome:{network}")
-}
-
-/// Network `id` was just created here: its workspace opens on this step.
-pub fn expect(id: &str) {
-    storage::keep(&key(id), "1");
+    crate::networks::created_key(network)
 }
 
 /// The request for a link: `ttl_ms` and `max_uses` (for anyone), or one
