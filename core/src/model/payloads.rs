@@ -344,9 +344,6 @@ pub struct NetworkProfile {
     pub access: ProfileAccess,
     /// How many members are online now.
     pub agents_online: u64,
-    /// How many members it has, online or not (the Directory shows it).
-    #[serde(default)]
-    pub members: u64,
     /// The event families it handles (`network.agent`, `workspace.message`, …).
     pub capabilities: Vec<String>,
     /// Its delivery guarantee.
@@ -356,6 +353,9 @@ pub struct NetworkProfile {
     pub description: String,
     /// The network id.
     pub id: NetworkId,
+    /// How many members it has, online or not (the Directory shows it).
+    #[serde(default)]
+    pub members: u64,
     /// The loaded mods, in pipeline order.
     #[serde(default)]
     pub mods: Vec<Address>,

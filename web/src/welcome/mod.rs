@@ -134,16 +134,15 @@ impl Welcome {
                     });
                 });
             }
-            ReplicaEffect::Rejected { id, rejection } => {
+            ReplicaEffect::Rejected { id, rejection }
                 if self
                     .sent
                     .try_update_value(|s| s.remove(id))
                     .flatten()
-                    .is_some()
-                {
-                    self.problem
-                        .set(Some(format!("Not invited: {}", rejection.message)));
-                }
+                    .is_some() =>
+            {
+                self.problem
+                    .set(Some(format!("Not invited: {}", rejection.message)));
             }
             _ => {}
         }
