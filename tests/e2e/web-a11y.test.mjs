@@ -62,7 +62,8 @@ test('every main screen of the workspace is accessible', async () => {
     const id = await mine.getAttribute('data-id');
     await helper.send('agent:broadcast', 'workspace.message.posted', { content: 'hi there' }, { metadata: { in_reply_to: id } });
     await helper.send('agent:broadcast', 'workspace.message.status', { status: 'thinking' });
-    await page.locator('.message', { hasText: 'hi there' }).waitFor({ timeout: 10_000 });
+    // The answer stays in the thread: the message counts it.
+    await mine.locator('.thread-link', { hasText: '1 reply' }).waitFor({ timeout: 10_000 });
     await check(page, 'the conversation with everyone');
 
     await page.getByRole('navigation', { name: 'Networks' }).locator('summary').click();

@@ -170,7 +170,7 @@ test('an agent at work shows as a pending entry its answer replaces; its steps f
 
     // An answer into a thread shows in the thread pane, not under the conversation.
     const threadPane = page.getByRole('region', { name: 'Thread' });
-    await list.locator('.message', { hasText: 'six times seven?' }).getByRole('link', { name: /^Thread of/ }).click();
+    await list.locator('.message', { hasText: 'six times seven?' }).getByRole('link', { name: /^Reply in thread to/ }).click();
     await threadPane.waitFor({ timeout: 10_000 });
     const followUp = heard(helper, /and in a thread\?/);
     await say(page, '@agent:helper and in a thread?', threadPane.locator('.composer'));

@@ -98,7 +98,7 @@ test('unread counts survive a reload in IndexedDB, mentions are marked apart, an
     await page.reload();
     await page.getByRole('status').filter({ hasText: 'online' }).waitFor({ timeout: 15_000 });
     await everyone.locator('.unread.mention', { hasText: '3' }).waitFor({ timeout: 15_000 });
-    assert.equal(await page.title(), '(3) agentnet workspace');
+    assert.match(await page.title(), /^\(3\) .+ — agentnet$/);
     const kept = await page.evaluate(() => new Promise((resolve, reject) => {
       const request = indexedDB.open('agentnet');
       request.onsuccess = () => {
@@ -243,7 +243,7 @@ test('a thread opens beside the conversation at 1366 px and instead of it at 390
     const root = page.locator('.conversation-column .message', { hasText: 'which region' });
     await root.waitFor({ timeout: 10_000 });
     const rootId = await root.getAttribute('data-id');
-    await root.getByRole('link', { name: /Thread of/ }).click();
+    await root.getByRole('link', { name: /Reply in thread to/ }).click();
     await page.waitForURL(`**/thread/${rootId}`);
     const pane = page.getByRole('region', { name: 'Thread' });
     await pane.locator('.message', { hasText: 'which region' }).waitFor();

@@ -194,9 +194,9 @@ test('messages read like a chat: times, days, groups, a multi-line composer; thr
     assert.equal(sent.payload.content, 'line one\nline two');
     assert.equal(await box.inputValue(), '', 'the composer empties once sent');
 
-    // A thread view's composer replies in that thread.
+    // "Reply in thread" opens the thread; its composer replies in that thread.
     const root = await first.getAttribute('data-id');
-    await first.getByRole('link', { name: /Thread of/ }).click();
+    await first.getByRole('link', { name: /Reply in thread to/ }).click();
     await page.waitForURL(`**/thread/${root}`);
     const thread = page.getByRole('region', { name: 'Thread' });
     const threadBox = thread.getByRole('textbox', { name: 'Thread reply' });
@@ -267,7 +267,7 @@ test('unread counts per conversation survive a reload, a direct message is marke
     await agent.send('channel/updates', 'workspace.message.posted', { content: 'build 42 is green' });
     const updates = nav.getByRole('link', { name: /# updates/ });
     await updates.locator('.unread', { hasText: '2' }).waitFor({ timeout: 10_000 });
-    await until('the title\'s count', async () => (await page.title()) === '(2) agentnet workspace');
+    await until('the title\'s count', async () => (await page.title()) === '(2) Everyone — agentnet');
     // The open conversation at its bottom is read as it comes.
     await agent.send('agent:broadcast', 'workspace.message.posted', { content: 'seen at once' });
     await page.locator('.message', { hasText: 'seen at once' }).waitFor({ timeout: 10_000 });
@@ -277,7 +277,7 @@ test('unread counts per conversation survive a reload, a direct message is marke
     const direct = nav.getByRole('link', { name: /^poster agent/ });
     await direct.locator('.unread.for-me', { hasText: '1' }).waitFor({ timeout: 10_000 });
     assert.match(await direct.textContent(), /unread, for you/);
-    await until('the title\'s total', async () => (await page.title()) === '(3) agentnet workspace');
+    await until('the title\'s total', async () => (await page.title()) === '(3) Everyone — agentnet');
     await check(page, 'unread counts');
 
     // Opening the channel reads it; a reload remembers what was read.
@@ -292,7 +292,7 @@ test('unread counts per conversation survive a reload, a direct message is marke
     await page.waitForTimeout(500);
     assert.equal(await updates.locator('.unread').count(), 0, 'read before the reload');
     await direct.locator('.unread.for-me', { hasText: '1' }).waitFor({ timeout: 10_000 });
-    assert.equal(await page.title(), '(1) agentnet workspace');
+    assert.equal(await page.title(), '(1) Everyone — agentnet', 'the tab names the conversation');
   } finally {
     await page.close();
     agent.close();

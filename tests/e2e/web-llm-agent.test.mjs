@@ -103,7 +103,7 @@ test('a person asks an LLM agent from the workspace: it uses a tool, streams, an
     await say(page, 'Trip to Paris on Friday');
     const root = list.locator('.message', { hasText: 'Trip to Paris on Friday' });
     await root.waitFor({ timeout: 10_000 });
-    await root.getByRole('link', { name: /^Thread of/ }).click();
+    await root.getByRole('link', { name: /^Reply in thread to/ }).click();
     const threadPane = page.getByRole('region', { name: 'Thread' });
     await threadPane.waitFor({ timeout: 10_000 });
 

@@ -156,7 +156,7 @@ test("on a phone, a message's actions wait behind one … button and open as a s
     const message = page.locator('.message', { hasText: 'a message with actions' });
     await message.waitFor({ timeout: 15_000 });
     // No permanent row of small links: the actions are hidden behind "…".
-    assert.equal(await message.getByRole('button', { name: /^Reply to/ }).isVisible(), false);
+    assert.equal(await message.getByRole('link', { name: /^Reply in thread to/ }).isVisible(), false);
     const more = message.getByRole('button', { name: /^Actions on/ });
     const moreBox = await more.boundingBox();
     assert.ok(moreBox.height >= 44 && moreBox.width >= 44, `… is 44 px: ${JSON.stringify(moreBox)}`);
@@ -168,16 +168,16 @@ test("on a phone, a message's actions wait behind one … button and open as a s
     assert.ok(heights.length >= 3, JSON.stringify(heights));
     for (const [what, height] of heights) assert.ok(height >= 44, `${what} is ${height} px`);
     await shootAt(page, 'phone-actions', 'phone');
-    // Reply closes the sheet and puts the focus in the composer: typing goes into the reply.
-    await sheet.locator('.reply').click();
-    assert.equal(await more.getAttribute('aria-expanded'), 'false');
-    await page.keyboard.type('typed right after Reply');
-    assert.equal(await page.getByRole('textbox', { name: 'Message' }).inputValue(), 'typed right after Reply');
-    await page.getByRole('button', { name: 'Cancel reply' }).click();
-    // The thread opens from the sheet, with a 44 px way back.
-    await more.click();
-    await sheet.locator('.thread-link').click();
+    // "Reply in thread" closes the sheet and opens the thread with its composer
+    // focused (typing goes into the reply), with a 44 px way back.
+    await sheet.locator('.reply-in-thread').click();
     await page.waitForURL(/\/thread\//);
+    assert.equal(await more.getAttribute('aria-expanded'), 'false');
+    const threadBox = page.getByRole('textbox', { name: 'Thread reply' });
+    await until('the thread reply box has the focus', () => threadBox.evaluate((e) => e === document.activeElement));
+    await page.keyboard.type('typed right after Reply in thread');
+    assert.equal(await threadBox.inputValue(), 'typed right after Reply in thread');
+    await threadBox.fill('');
     const back = page.getByRole('link', { name: 'Back to the conversation' });
     await back.waitFor();
     const backBox = await back.boundingBox();

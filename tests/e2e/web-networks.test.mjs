@@ -30,14 +30,15 @@ test('create a token network in the page, join it elsewhere by URL, switch witho
   await openWorkspace(page, edge.url);
   const bar = page.getByRole('navigation', { name: 'Networks' });
   await bar.locator('summary').click();
-  await bar.getByLabel('Network (id, URL or new name)').fill('team room');
-  await bar.getByLabel('Token (if it needs one)').fill('sekret-token-1');
+  await bar.getByRole('button', { name: 'Create a network' }).click();
+  await bar.getByLabel('Network name').fill('team room');
   // Who may join: invitation only unless the creator chooses otherwise, each choice explained.
-  const choice = bar.getByRole('group', { name: 'Who may join a network you create' });
+  const choice = bar.getByRole('group', { name: 'Who may join' });
   assert.equal(await choice.getByRole('radio', { name: 'Only people I invite' }).isChecked(), true);
   await choice.getByRole('radio', { name: 'Anyone with the access token' }).check();
   assert.match(await choice.locator('.explanation').textContent(), /anyone holding it gets in/);
-  await bar.getByRole('button', { name: 'Create' }).click();
+  await bar.getByLabel('Access token (at least 8 characters)').fill('sekret-token-1');
+  await bar.getByRole('button', { name: 'Create network' }).click();
   // The page switches to the new network and joins it as its administrator; the form closes and clears.
   await page.locator('.topbar .network:not([data-id="demo"])').waitFor({ timeout: 10_000 });
   await page.getByRole('status').filter({ hasText: 'online' }).waitFor({ timeout: 15_000 });
@@ -47,8 +48,10 @@ test('create a token network in the page, join it elsewhere by URL, switch witho
   assert.equal((await page.locator('.topbar .network').textContent()).trim(), 'team room');
   assert.equal(await bar.getByRole('link', { name: 'team room' }).getAttribute('title'), `Network id: ${id}`);
   assert.equal(await bar.locator('details').evaluate((d) => d.open), false, 'the form closed');
+  // The new network opens on the step that invites people (web-starting.test.mjs): done for now.
+  await page.getByRole('button', { name: 'Done' }).click();
   await bar.locator('summary').click();
-  assert.equal(await bar.getByLabel('Network (id, URL or new name)').inputValue(), '', 'the form was cleared');
+  assert.equal(await bar.getByLabel("Invitation link, or the network's link or id").inputValue(), '', 'the form was cleared');
   assert.equal(await bar.getByLabel('Token (if it needs one)').inputValue(), '');
   await bar.locator('summary').click();
 
@@ -90,19 +93,19 @@ test('create a token network in the page, join it elsewhere by URL, switch witho
   await other.goto(`${edge.url}/`);
   const otherBar = other.getByRole('navigation', { name: 'Networks' });
   await otherBar.locator('summary').click();
-  await otherBar.getByLabel('Network (id, URL or new name)').fill(`${edge.url}/networks/${id}/v1/profile`);
+  await otherBar.getByLabel("Invitation link, or the network's link or id").fill(`${edge.url}/networks/${id}/v1/profile`);
   await otherBar.getByLabel('Token (if it needs one)').fill('wrong-token');
-  await otherBar.getByRole('button', { name: 'Join' }).click();
+  await otherBar.getByRole('button', { name: 'Join', exact: true }).click();
   await other.getByRole('alert').filter({ hasText: 'The network refused to let you in' }).waitFor({ timeout: 15_000 });
   // The form closed when the join went out; the refusal is the network's, shown in its workspace.
   await otherBar.locator('summary').click();
-  await otherBar.getByLabel('Network (id, URL or new name)').fill(id);
+  await otherBar.getByLabel("Invitation link, or the network's link or id").fill(id);
   await otherBar.getByLabel('Token (if it needs one)').fill('sekret-token-1');
   await otherBar.getByLabel('Your name').fill('not valid!');
-  await otherBar.getByRole('button', { name: 'Join' }).click();
+  await otherBar.getByRole('button', { name: 'Join', exact: true }).click();
   await other.getByRole('alert').filter({ hasText: 'cannot be a name' }).waitFor();
   await otherBar.getByLabel('Your name').fill('ada');
-  await otherBar.getByRole('button', { name: 'Join' }).click();
+  await otherBar.getByRole('button', { name: 'Join', exact: true }).click();
   await other.getByRole('status').filter({ hasText: 'online' }).waitFor({ timeout: 15_000 });
   assert.equal((await other.locator('.me').getAttribute('data-address')).trim(), 'human:ada');
   const roster = await agent.discover();

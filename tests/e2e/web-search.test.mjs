@@ -157,8 +157,8 @@ test('the workspace searches the replica and the network\'s history, opens a res
     await page.locator('.conversation-header h2', { hasText: 'Everyone' }).waitFor();
     assert.equal(await panel.isVisible(), false, 'the search closes');
 
-    // Ctrl+K opens it again, with what was found; a search that matches nothing says so.
-    await page.keyboard.press('Control+k');
+    // `/` opens it again, with what was found; a search that matches nothing says so.
+    await page.keyboard.press('/');
     await panel.waitFor();
     await field.fill('zebra crossing');
     await panel.getByText('No messages match “zebra crossing”.').waitFor({ timeout: 10_000 });
@@ -287,7 +287,7 @@ test('a result older than what the conversation loaded opens there, scrolled to 
     assert.equal(await inView(other.locator(`.message[data-id="${needle.id}"]`)), true);
 
     // A reply opens its thread, beside the conversation, the reply highlighted there.
-    await page.keyboard.press('Control+k');
+    await page.getByRole('button', { name: 'Search messages' }).click();
     await panel.getByRole('searchbox').fill('threaded haystack');
     const threaded = panel.locator(`.search-result[data-id="${reply.id}"]`);
     await threaded.waitFor({ timeout: 15_000 });

@@ -230,25 +230,25 @@ test('threads, mentions and status updates with a JS agent', async () => {
     const box = page.getByRole('textbox', { name: 'Message' });
     await box.fill('question for @agent:helper, please');
     await box.press('Enter');
-    // The agent's status update and its answer, in the thread of the question.
+    // The agent's status update; its answer in the thread of the question (counted under it).
     await page.locator('.status-update', { hasText: 'thinking about it' }).waitFor({ timeout: 10_000 });
-    const answer = page.locator('.message', { hasText: 'the answer is 42' });
-    await answer.locator('.thread', { hasText: 'in reply to “question for @agent:helper, please”' }).waitFor({ timeout: 10_000 });
-    await page.locator('.message', { hasText: 'question for' }).locator('mark.mention', { hasText: '@agent:helper,' }).waitFor();
-    const answerId = await answer.getAttribute('data-id');
+    const questionLine = page.locator('.conversation-column .message', { hasText: 'question for' });
+    await questionLine.locator('mark.mention', { hasText: '@agent:helper,' }).waitFor();
+    await questionLine.locator('.thread-link', { hasText: '1 reply' }).click({ timeout: 10_000 });
+    const threadPane = page.getByRole('region', { name: 'Thread' });
+    await threadPane.locator('.message', { hasText: 'the answer is 42' }).waitFor({ timeout: 10_000 });
     const question = asked.find((e) => e.payload.content.startsWith('question'));
     assert.deepEqual(question.metadata.mentions, ['agent:helper']);
 
-    // Replying to the answer threads the person's message under it.
-    await page.locator(`.message[data-id="${answerId}"]`).getByRole('button', { name: /Reply to/ }).click();
-    await page.getByText('Replying to “the answer is 42”').waitFor();
-    await box.fill('thanks');
-    await box.press('Enter');
-    await page.locator('.message', { hasText: 'thanks' }).locator('.thread', { hasText: 'in reply to “the answer is 42”' }).waitFor();
+    // Replying in the thread answers the thread's first message.
+    const threadBox = threadPane.getByRole('textbox', { name: 'Thread reply' });
+    await threadBox.fill('thanks');
+    await threadBox.press('Enter');
+    await threadPane.locator('.message', { hasText: 'thanks' }).waitFor();
     for (let i = 0; i < 100 && !asked.some((e) => e.payload.content === 'thanks'); i += 1) await new Promise((r) => setTimeout(r, 50));
     const thanks = asked.find((e) => e.payload.content === 'thanks');
-    assert.equal(thanks.metadata.in_reply_to, answerId);
-    assert.equal(await page.getByText('Replying to').count(), 0, 'the reply marker clears after sending');
+    assert.equal(thanks.metadata.in_reply_to, question.id);
+    assert.equal(await page.locator('.conversation-column .message', { hasText: 'thanks' }).count(), 0, 'not repeated in the conversation');
     await shoot(page, 'workspace-thread');
   } finally {
     helper.close();

@@ -53,7 +53,7 @@ const PROFILE = {
   id: 'demo', name: 'Demo', description: '', access: { policy: 'open', min_verification: 0 },
   delivery: 'at-least-once', status: 'active',
   transports: [{ type: 'websocket', endpoint: 'ws://127.0.0.1:8787/networks/demo/v1/ws' }],
-  capabilities: ['network.agent'], mods: [], agents_online: 1,
+  capabilities: ['network.agent'], mods: [], agents_online: 1, members: 2,
 };
 
 // What each Agent method resolves with, by its declared type.

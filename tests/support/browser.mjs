@@ -4,7 +4,8 @@
 
 import { before, after } from 'node:test';
 import { chromium } from 'playwright-core';
-import { startEdge } from './edge.mjs';
+import { createNetwork, startEdge } from './edge.mjs';
+import { Agent } from '../../core/js/index.js';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -29,6 +30,34 @@ export function launchProfile(dir, { args = [] } = {}) {
 export async function openWorkspace(page, url) {
   await page.goto(`${url}/`);
   await page.getByRole('status').filter({ hasText: 'online' }).waitFor({ timeout: 15_000 });
+}
+
+/** Opens network `id`'s workspace at `path` in `page` and waits until it has joined. */
+export async function openNetwork(page, url, id, path = '') {
+  await page.goto(`${url}/n/${id}${path}`);
+  await page.getByRole('status').filter({ hasText: 'online' }).waitFor({ timeout: 15_000 });
+}
+
+/**
+ * A network called `name` on the started edge with an npm agent `agentName`
+ * in it and two people, each in a browser context of their own, its
+ * workspace open at 1366×768 and online: `{id, agent, pages, close()}`.
+ */
+export async function twoPeople(started, name, agentName) {
+  const { id } = await createNetwork(started.edge.url, { name, mods: ['workspace', 'persistence'] });
+  const agent = await Agent.connect({ url: started.edge.url, network: id, name: agentName });
+  const contexts = [await started.browser.newContext(), await started.browser.newContext()];
+  const pages = [];
+  for (const context of contexts) {
+    const page = await context.newPage({ viewport: { width: 1366, height: 768 } });
+    await openNetwork(page, started.edge.url, id);
+    pages.push(page);
+  }
+  const close = async () => {
+    agent.close();
+    for (const context of contexts) await context.close();
+  };
+  return { id, agent, pages, close };
 }
 
 /**

@@ -26,3 +26,9 @@ pub const AGENT_ACTIVITY: &str = "workspace.agent.activity";
 /// The person who asked tells an agent to stop answering (`{message}`),
 /// sent to the agent's address.
 pub const AGENT_STOP: &str = "workspace.agent.stop";
+/// A member invites (to `core`): `{invitee?, ttl_ms?, max_uses?}`; the ack
+/// carries the code, its expiry and how many it admits.
+pub const INVITATION_CREATED: &str = "workspace.invitation.created";
+/// Someone is typing in a conversation (`{}`, to it): delivered live, never
+/// stored by the network ([`crate::chat::typing`]).
+pub const TYPING: &str = "workspace.typing";

@@ -43,7 +43,9 @@ pub mod routes;
 pub mod search;
 pub mod session;
 pub mod storage;
+pub mod switcher;
 pub mod tasks;
+pub mod welcome;
 
 use agentnet_core::replica::ReplicaEffect;
 use agentnet_core::{Address, NetworkId};
@@ -218,6 +220,8 @@ fn Workspace(
     let tasks = Tasks::provide(session);
     let admin = admin::Admin::provide(session);
     let search = search::Search::provide(session);
+    let invite_step = welcome::Welcome::provide(session);
+    let typing = chat::typing::Typing::provide(session);
     let sheets = Sheets::provide(place);
     Networks::get().read_name(network_key.clone());
 
@@ -258,6 +262,8 @@ fn Workspace(
             tasks.on_effect(&effect);
             admin.on_effect(&effect);
             search.on_effect(&effect);
+            invite_step.on_effect(&effect);
+            typing.on_effect(&effect);
         };
         if session.connect(replica, credentials, on_effect) {
             documents.reopen_remembered().await;
@@ -298,6 +304,8 @@ fn Workspace(
             <div class="scrim" aria-hidden="true" on:click=move |_| sheets.close()></div>
             <search::view::SearchPanel />
             <chat::file_view::Lightbox />
+            <welcome::view::WelcomeStep />
+            <switcher::view::Switcher />
         </div>
         </div>
     }

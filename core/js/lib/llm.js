@@ -232,7 +232,8 @@ export class LlmAgent {
       this.#apply(callCore(() => this.#loop.handleTask(task.id, task.requester, task.text, Date.now())));
     }).then(async ({ content, failed }) => {
       if (failed) throw new AgentnetError('tool_failed', content);
-      await task.artifact('answer', content);
+      // A model's answer is Markdown, as the workspace renders it.
+      await task.artifact('answer', [{ text: content, mediaType: 'text/markdown' }]);
       return undefined;
     });
   }

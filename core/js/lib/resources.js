@@ -15,6 +15,17 @@ const INVOKE = 'network.resource.invoke';
 const INVOKE_RESULT = 'network.resource.invoke.result';
 const TOOL_PREFIX = 'resource/tool/';
 
+/**
+ * `schema` with `propertyOrder`, the names of its `properties` as declared:
+ * JSON objects have no order once the network stores them, and the
+ * workspace's tool form shows the fields in this one.
+ */
+export function withOrder(schema) {
+  const properties = schema?.properties;
+  if (!properties || typeof properties !== 'object' || Array.isArray(properties) || Array.isArray(schema.propertyOrder)) return schema;
+  return { ...schema, propertyOrder: Object.keys(properties) };
+}
+
 /** The tools one agent answers, by canonical address. */
 export class Tools {
   #handlers = new Map();
@@ -25,7 +36,7 @@ export class Tools {
     const check = await inputCheck(schema, address);
     this.#handlers.set(address, { handler, check });
     try {
-      return await agent.send('core', 'network.resource.register', { address, schema, description, permissions });
+      return await agent.send('core', 'network.resource.register', { address, schema: withOrder(schema), description, permissions });
     } catch (err) {
       this.#handlers.delete(address);
       throw err;

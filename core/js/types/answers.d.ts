@@ -175,4 +175,6 @@ export interface NetworkProfile {
   capabilities: string[];
   mods: string[];
   agents_online: number;
+  /** How many members it has, online or not. */
+  members: number;
 }

@@ -353,6 +353,9 @@ pub struct NetworkProfile {
     pub description: String,
     /// The network id.
     pub id: NetworkId,
+    /// How many members it has, online or not (the Directory shows it).
+    #[serde(default)]
+    pub members: u64,
     /// The loaded mods, in pipeline order.
     #[serde(default)]
     pub mods: Vec<Address>,

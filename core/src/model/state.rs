@@ -99,6 +99,16 @@ pub struct Invitation {
     pub created_by: Address,
     /// Unix milliseconds after which it is void.
     pub expires_at: u64,
+    /// How many new members may join with it (1, the default: once).
+    #[serde(default = "one_use")]
+    pub max_uses: u32,
+    /// How many have joined with it so far.
+    #[serde(default)]
+    pub uses: u32,
+}
+
+fn one_use() -> u32 {
+    1
 }
 
 /// One persisted piece of state. The host stores rows by `(kind, key)`.

@@ -230,6 +230,30 @@ pub struct TaskArtifact {
     pub parts: Vec<Value>,
 }
 
+impl TaskArtifact {
+    /// The type of the file an artifact named `name` with `parts` becomes:
+    /// Markdown when its name ends in `.md` or a part says it is
+    /// (`mediaType`, `mimeType`, or the same in its `metadata`), else plain text.
+    pub fn content_type_of(name: &str, parts: &[Value]) -> &'static str {
+        let says_markdown = |v: &Value| {
+            ["mediaType", "mimeType"].iter().any(|k| {
+                v.get(k)
+                    .and_then(Value::as_str)
+                    .is_some_and(|t| t.trim().eq_ignore_ascii_case("text/markdown"))
+            })
+        };
+        let markdown = name.to_ascii_lowercase().ends_with(".md")
+            || parts
+                .iter()
+                .any(|p| says_markdown(p) || p.get("metadata").is_some_and(says_markdown));
+        if markdown {
+            "text/markdown"
+        } else {
+            "text/plain"
+        }
+    }
+}
+
 /// A task of the network.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Task {

@@ -270,6 +270,7 @@ impl Network {
                 policy: self.config.access.policy,
             },
             agents_online: u64::try_from(online).unwrap_or(u64::MAX),
+            members: u64::try_from(self.state.members.len()).unwrap_or(u64::MAX),
             capabilities: capabilities.into_iter().map(str::to_owned).collect(),
             delivery: self.config.delivery,
             description,

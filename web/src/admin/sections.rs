@@ -27,7 +27,7 @@ pub fn expiry_words(expires_at: u64, now: u64) -> String {
 }
 
 /// Puts `text` on the clipboard (`navigator.clipboard.writeText`); false when the browser cannot.
-fn copy(text: &str) -> bool {
+pub fn copy(text: &str) -> bool {
     let get = |on: &JsValue, key: &str| js_sys::Reflect::get(on, &JsValue::from_str(key)).ok();
     let clipboard = get(&window().into(), "navigator").and_then(|n| get(&n, "clipboard"));
     let Some(clipboard) = clipboard.filter(|c| !c.is_undefined()) else {

@@ -27,6 +27,12 @@ impl Chat {
         taken
     }
 
+    /// True when `conversation` holds an approval card.
+    pub fn has_approvals(&self, conversation: &str) -> bool {
+        self.approvals
+            .with(|c| c.values().any(|c| c.conversation == conversation))
+    }
+
     /// Decides the card `id` as this person.
     fn decide(&self, card: &Card, decision: Decision, edited: Option<Value>) {
         let me = self.session.me_text();

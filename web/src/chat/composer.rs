@@ -1,13 +1,16 @@
 //! The composer: a text area that grows with what is typed (Enter sends,
-//! Shift+Enter breaks the line), the reply being written above it, and
-//! posting — to the open conversation, or from the thread's own composer
-//! (beside the conversation on wide screens) as a reply in that thread.
+//! Shift+Enter breaks the line), and posting — to the open conversation, or
+//! from the thread's own composer (beside the conversation on wide screens)
+//! as a reply in that thread, also to the conversation when the person
+//! ticks "Also send to …" ([`super::threads`]).
 //! Typing `@` offers the members to mention ([`super::complete`]).
 
 use super::attach::Attachments;
 use super::attachment_view::{AttachButton, PendingFiles, on_paste};
 use super::complete::{MentionList, Offer, completed, offer_for};
+use super::messages::ALSO_IN_CONVERSATION;
 use super::messages::mentions_in;
+use super::recall::last_editable;
 use super::state::Chat;
 use super::tabs::TabNews;
 use crate::event_types::MESSAGE_POSTED;
@@ -16,20 +19,12 @@ use leptos::prelude::*;
 use serde_json::json;
 
 impl Chat {
-    /// Where the draft goes: the open thread's conversation (answering the
-    /// message a Reply picked, else the thread's first), or the open
-    /// conversation (answering the message a Reply picked, if any).
+    /// Where the draft goes: the open conversation, or from the thread's
+    /// composer the thread's conversation, answering the thread's first message.
     pub(super) fn destination(&self, in_thread: bool) -> (String, Option<agentnet_core::EventId>) {
-        let replying = self
-            .replying_in(in_thread)
-            .get_untracked()
-            .map(|(id, _)| id);
         match self.thread.get_untracked().filter(|_| in_thread) {
-            Some(root) => (
-                self.thread_conversation_untracked(),
-                replying.or(Some(root)),
-            ),
-            None => (self.current.get_untracked(), replying),
+            Some(root) => (self.thread_conversation_untracked(), Some(root)),
+            None => (self.current.get_untracked(), None),
         }
     }
 
@@ -42,19 +37,8 @@ impl Chat {
         }
     }
 
-    /// The reply being written in the conversation's composer, or in the thread's.
-    pub(super) fn replying_in(
-        &self,
-        in_thread: bool,
-    ) -> RwSignal<Option<(agentnet_core::EventId, String)>> {
-        if in_thread {
-            self.thread_replying
-        } else {
-            self.replying
-        }
-    }
-
-    /// Posts the draft (as a reply when it is one, with its mentions and files).
+    /// Posts the draft (with its mentions and files; from the thread's
+    /// composer as a reply in the thread, also to the conversation when ticked).
     pub(super) fn post(&self, in_thread: bool, files: Attachments) {
         let content = self.draft_in(in_thread).get_untracked().trim().to_owned();
         if content.is_empty() && files.pending(in_thread).with_untracked(Vec::is_empty) {
@@ -68,8 +52,12 @@ impl Chat {
             return;
         };
         let mut metadata = serde_json::Map::new();
+        let also_send = self.threads.also_send;
         if let Some(parent) = parent {
             metadata.insert("in_reply_to".into(), json!(parent));
+            if also_send.get_untracked() {
+                metadata.insert(ALSO_IN_CONVERSATION.into(), json!(true));
+            }
         }
         let mentions = mentions_in(&content);
         if !mentions.is_empty() {
@@ -95,7 +83,9 @@ impl Chat {
                     event: Box::new(event),
                 });
                 self.draft_in(in_thread).set(String::new());
-                self.replying_in(in_thread).set(None);
+                if in_thread {
+                    also_send.set(false);
+                }
                 // This worked: an earlier problem no longer holds.
                 self.session.problem.set(None);
             }
@@ -106,7 +96,7 @@ impl Chat {
     }
 }
 
-/// The reply being written, and the composer (`in_thread`: the thread's).
+/// The composer (`in_thread`: the thread's, with "also send to the conversation").
 #[component]
 pub fn Composer(
     /// The open thread's composer, replying in it.
@@ -115,7 +105,8 @@ pub fn Composer(
     let chat = Chat::get();
     let files = Attachments::get();
     let draft = chat.draft_in(in_thread);
-    let replying = chat.replying_in(in_thread);
+    let ui = chat.threads;
+    let typing = super::typing::Typing::get();
     let area = NodeRef::<leptos::html::Textarea>::new();
     let offer = RwSignal::new(None::<Offer>);
     let post = move |ev: leptos::ev::SubmitEvent| {
@@ -178,18 +169,43 @@ pub fn Composer(
                 _ => {}
             }
         }
+        // Up-arrow in an empty composer edits the person's last message in its list.
+        if ev.key() == "ArrowUp"
+            && !ev.shift_key()
+            && !ev.alt_key()
+            && !ev.ctrl_key()
+            && !ev.meta_key()
+            && draft.get_untracked().is_empty()
+        {
+            let root = chat.thread.get_untracked().filter(|_| in_thread);
+            let open = chat.current.get_untracked();
+            let last = chat.lines.with_untracked(|all| match root {
+                Some(root) => last_editable(super::rows::thread_of(all, root).into_iter()),
+                None => last_editable(
+                    all.iter()
+                        .filter(|l| l.conversation == open && !l.thread_only),
+                ),
+            });
+            if let Some(id) = last {
+                ev.prevent_default();
+                chat.edit_request.set(Some(id));
+                return;
+            }
+        }
         if ev.key() == "Enter" && !ev.shift_key() && !ev.is_composing() {
             ev.prevent_default();
             offer.set(None);
             chat.post(in_thread, files);
         }
     };
-    // Reply moves the focus here, so typing goes into the reply.
+    // "Reply in thread" moves the focus here, so typing goes into the reply.
     Effect::new(move |_| {
-        if replying.get().is_some()
-            && let Some(area) = area.get_untracked()
+        if in_thread
+            && ui.focus.get()
+            && let Some(area) = area.get()
         {
             let _ = area.focus();
+            ui.focus.set(false);
         }
     });
     let placeholder = move || match in_thread {
@@ -209,12 +225,7 @@ pub fn Composer(
     let active = move || offer.get().map(|o| format!("{list}-{}", o.active));
     let controls = move || offer.with(Option::is_some).then_some(list);
     view! {
-        <Show when=move || replying.get().is_some()>
-            <p class="replying">
-                {move || replying.get().map(|(_, e)| format!("Replying to “{}”", crate::bidi::isolate(&e))).unwrap_or_default()}
-                <button type="button" on:click=move |_| replying.set(None)>"Cancel reply"</button>
-            </p>
-        </Show>
+        {(!in_thread).then(|| view! { <super::typing::TypingLine /> })}
         <PendingFiles in_thread />
         <form class="composer" on:submit=post>
             <label for=id class="visually-hidden">{label}</label>
@@ -229,10 +240,24 @@ pub fn Composer(
                 on:blur=move |_| offer.set(None)
                 on:click=move |_| reread()
                 on:paste=move |ev| on_paste(ev, in_thread)
-                on:input=move |ev| { draft.set(event_target_value(&ev)); reread(); }></textarea>
+                on:input=move |ev| {
+                    draft.set(event_target_value(&ev));
+                    reread();
+                    if !draft.with_untracked(String::is_empty) {
+                        let conversation = if in_thread { chat.thread_conversation_untracked() } else { chat.current.get_untracked() };
+                        typing.typed(&conversation);
+                    }
+                }></textarea>
             <MentionList id=list offer choose />
             <AttachButton in_thread />
             <button type="submit">"Send"</button>
+            {in_thread.then(|| view! {
+                <label class="also-send">
+                    <input type="checkbox" prop:checked=move || ui.also_send.get()
+                        on:change=move |ev| ui.also_send.set(event_target_checked(&ev)) />
+                    {move || format!("Also send to {}", crate::bidi::isolate(&chat.title_of(&chat.thread_conversation())))}
+                </label>
+            })}
             <span id=hint class="hint">"Enter sends · Shift+Enter for a new line"</span>
         </form>
     }

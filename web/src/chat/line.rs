@@ -1,7 +1,9 @@
 //! One message as the list shows it: its author and time (unless it
-//! continues a group), the message it answers, its text with highlighted
-//! mentions, its delivery state, its thread (how many replies, the last
-//! one's time) and a Reply button. Its text is Markdown ([`super::markdown`]).
+//! continues a group), the message it answers (a thread reply also sent to
+//! the conversation, or an answer to a reply in a thread), its text with
+//! highlighted mentions, its delivery state, its thread (how many replies,
+//! the last one's time) and "Reply in thread" ([`super::threads`]). Its
+//! text is Markdown ([`super::markdown`]).
 //! An edited message says so; a deleted one leaves a placeholder; the
 //! person's own can be edited and deleted ([`super::own`]); reactions show
 //! under it ([`super::reactions`]).
@@ -71,7 +73,7 @@ fn closes_sheet(ev: &leptos::ev::MouseEvent) -> bool {
 }
 
 /// One message in the list: a status update, or a post with its thread
-/// marker, highlighted mentions, replies and a Reply button.
+/// marker, highlighted mentions, replies and "Reply in thread".
 #[component]
 pub fn MessageLine(
     /// The message.
@@ -84,7 +86,12 @@ pub fn MessageLine(
     replies: Replies,
 ) -> impl IntoView {
     let chat = Chat::get();
-    let thread = Session::get().path(&Place::Thread(line.id));
+    // A reply also sent to the conversation opens the thread it is in.
+    let root = chat
+        .lines
+        .with_untracked(|all| super::jump::thread_root(all, line.id))
+        .unwrap_or(line.id);
+    let thread = Session::get().path(&Place::Thread(root));
     let state = match &line.state {
         LineState::Received => "received".to_owned(),
         LineState::Pending => "pending".to_owned(),
@@ -145,10 +152,19 @@ pub fn MessageLine(
     let react_line = line.clone();
     let chips_line = line.clone();
     let own_actions = editable.then(|| view! { <OwnActions line=line.clone() editing /> });
+    // Up-arrow in the composer asked for this message's edit box.
+    if editable {
+        Effect::new(move |_| {
+            if chat.edit_request.get() == Some(id) {
+                chat.edit_request.set(None);
+                editing.set(true);
+            }
+        });
+    }
     let edited = line.edited;
     let in_thread = use_context::<InThread>().is_some_and(|t| t.0);
     let thread_label = match replies.count {
-        0 => "Thread".to_owned(),
+        0 => String::new(),
         1 => "1 reply".to_owned(),
         n => format!("{n} replies"),
     };
@@ -157,11 +173,16 @@ pub fn MessageLine(
     let data_state = state.clone();
     let delivered = line.state == LineState::Sent;
     let mine = !matches!(line.state, LineState::Received);
-    let has_replies = replies.count > 0;
-    let thread_name = match replies.count {
-        0 => format!("Thread of “{}”", isolate(&excerpt)),
-        _ => format!("Thread of “{}”: {thread_label}", isolate(&excerpt)),
-    };
+    let has_replies = replies.count > 0 && !in_thread;
+    let thread_name = format!("Thread of “{}”: {thread_label}", isolate(&excerpt));
+    let reply_name = format!("Reply in thread to “{}”", isolate(&excerpt));
+    let focus_thread = chat.threads.focus;
+    let quote = parent.map(|p| match in_thread {
+        true => view! { <span class="thread">{format!("↪ in reply to “{}”", isolate(&p))}</span> }.into_any(),
+        false => view! {
+            <a class="thread" href=thread.clone()>{format!("↪ replied in the thread of “{}”", isolate(&p))}</a>
+        }.into_any(),
+    });
     view! {
         <li class="message" class:grouped=grouped class:mine=mine
             class:highlighted=move || chat.is_highlighted(id)
@@ -172,7 +193,7 @@ pub fn MessageLine(
                 <Time at />
             </p>
             <div class="content">
-                {parent.map(|p| view! { <span class="thread">{format!("↪ in reply to “{}”", isolate(&p))}</span> })}
+                {quote}
                 {line.delegated_by.clone().map(|by| view! { <span class="delegated">{format!("delegated by {}", Members::name_of(&by))}</span> })}
                 <span class="text">{body}</span>
                 <super::attachment_view::AttachmentList attachments=line.attachments.clone() />
@@ -194,10 +215,15 @@ pub fn MessageLine(
                     sheet.set(false);
                 }
             }>
-                <a class="thread-link" class:has-replies=has_replies href=thread aria-label=thread_name>{thread_label}</a>
-                {has_replies.then(|| view! { <span class="last-reply"><Time at=replies.last_at prefix="last reply " /></span> })}
-                <button type="button" class="reply" aria-label=format!("Reply to “{}”", isolate(&excerpt))
-                    on:click=move |_| chat.reply_to(id, excerpt.clone(), in_thread)>"Reply"</button>
+                {has_replies.then(|| view! {
+                    <a class="thread-link has-replies" href=thread.clone() aria-label=thread_name>{thread_label}</a>
+                    <span class="last-reply"><Time at=replies.last_at prefix="last reply " /></span>
+                })}
+                // One way into a thread: it opens with its composer focused.
+                {(!in_thread).then(|| view! {
+                    <a class="reply-in-thread" href=thread.clone() aria-label=reply_name
+                        on:click=move |_| focus_thread.set(true)>"Reply in thread"</a>
+                })}
                 {reactable.then(|| view! { <ReactButton line=react_line.clone() /> })}
                 {own_actions}
                 <button type="button" class="sheet-close">"Cancel"</button>

@@ -38,9 +38,10 @@ fn view_lines(chat: Chat, in_thread: bool) -> Vec<Line> {
     let thread = chat.thread.get().filter(|_| in_thread);
     chat.lines.with(|all| match thread {
         Some(root) => thread_of(all, root).into_iter().cloned().collect(),
+        // Thread replies stay in their thread, unless also sent here.
         None => all
             .iter()
-            .filter(|l| l.conversation == open)
+            .filter(|l| l.conversation == open && !l.thread_only)
             .cloned()
             .collect(),
     })
@@ -307,7 +308,9 @@ pub fn MessageList(
                         ().into_any()
                     }}
                 </div>
-                <Show when=move || !in_thread && shown.with(Vec::is_empty) && !chat.history_loading(&chat.current.get())>
+                // Not above an approval card (the conversation is not empty then).
+                <Show when=move || !in_thread && shown.with(Vec::is_empty) && !chat.history_loading(&chat.current.get())
+                    && !chat.has_approvals(&chat.current.get())>
                     <div class="empty-conversation">
                         <p class="empty-title">{move || format!("No messages in {} yet", isolate(&title()))}</p>
                         <p>{move || empty_hint(&chat.current.get())}</p>

@@ -29,6 +29,9 @@ pub struct Line {
     pub state: LineState,
     /// The message this one answers (a thread).
     pub in_reply_to: Option<EventId>,
+    /// A thread reply its sender did not also send to the conversation:
+    /// shown in its thread only ([`thread_only`]).
+    pub thread_only: bool,
     /// A status update (`workspace.message.status`) rather than a post.
     pub status: bool,
     /// An IOA message: its protocol, parents and recipients ([`crate::ioa`]).
@@ -123,6 +126,7 @@ pub fn line_from(event: &Event, state: LineState, me: &str) -> Line {
         },
         state,
         in_reply_to: parent,
+        thread_only: thread_only(event),
         status,
         ioa,
         delegated_by: event
@@ -172,8 +176,26 @@ pub fn restored_lines(replica: &Replica, me: &Address) -> Vec<Line> {
     lines
 }
 
-/// A short excerpt of a message, for thread markers.
+/// The metadata flag of a thread reply its sender also sent to the
+/// conversation ("also send to the conversation" in the thread's composer).
+pub const ALSO_IN_CONVERSATION: &str = "also_in_conversation";
+
+/// True for a thread reply (`metadata.in_reply_to`) that stays in its
+/// thread: its sender did not tick "also send to the conversation"
+/// ([`ALSO_IN_CONVERSATION`]). IOA answers (`refs.messages`) show in the conversation.
+pub fn thread_only(event: &Event) -> bool {
+    event.in_reply_to().is_some()
+        && event
+            .metadata
+            .get(ALSO_IN_CONVERSATION)
+            .and_then(serde_json::Value::as_bool)
+            != Some(true)
+}
+
+/// A short excerpt of a message as it reads (its Markdown rendered to
+/// plain text, [`super::plain`]), for quotes and labels.
 pub fn excerpt_of(content: &str) -> String {
+    let content = super::plain::plain_text(content);
     let mut excerpt: String = content.chars().take(40).collect();
     if content.chars().count() > 40 {
         excerpt.push('…');
@@ -206,6 +228,11 @@ mod tests {
             "a direct message is the other person's"
         );
         assert_eq!(line.in_reply_to, Some(EventId::from_parts(1, 3)));
+        assert!(line.thread_only, "a thread reply stays in its thread");
+        let mut also = reply.clone();
+        also.metadata
+            .insert(ALSO_IN_CONVERSATION.into(), json!(true));
+        assert!(!line_from(&also, LineState::Received, me).thread_only);
         assert_eq!(line.content, "yes");
         assert!(!line.status);
         let status = event(

@@ -1,5 +1,5 @@
 //! Chat: the conversations (everyone, channels, direct), their messages,
-//! replies and the composer.
+//! threads ([`threads`]) and the composer.
 //!
 //! [`Chat`] ([`state`]) owns the chat's signals, is provided through Leptos
 //! context and sees the replica's effects in [`Chat::on_effect`]: messages
@@ -44,10 +44,12 @@ pub mod messages;
 pub mod notify;
 pub mod own;
 pub mod pane;
+pub mod plain;
 pub mod push;
 pub mod reaction_counts;
 pub mod reactions;
 pub mod reads;
+pub mod recall;
 pub mod rows;
 pub mod session_header;
 pub mod sessions;
@@ -55,7 +57,9 @@ pub mod sidebar;
 pub mod state;
 pub mod steps;
 pub mod tabs;
+pub mod threads;
 pub mod time;
+pub mod typing;
 pub mod unread;
 pub mod working;
 

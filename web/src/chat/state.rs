@@ -1,6 +1,6 @@
 //! The state of one workspace's chat: [`Chat`] owns the chat's signals (the
 //! message lines, the open conversation, the known channels and direct
-//! conversations, the reply and the draft), is provided through Leptos
+//! conversations, the drafts), is provided through Leptos
 //! context and sees the replica's effects in [`Chat::on_effect`]: messages
 //! received, and what the network made of the person's own (also told to
 //! the other tabs of this workspace, [`super::tabs`]).
@@ -44,13 +44,10 @@ pub struct Chat {
     pub(super) sessions: RwSignal<Sessions>,
     /// The person's session updates waiting for the network, by event id.
     session_updates: RwSignal<BTreeMap<EventId, Value>>,
-    /// The message a reply answers: its id and an excerpt.
-    pub(super) replying: RwSignal<Option<(EventId, String)>>,
     /// What the person is typing.
     pub(super) draft: RwSignal<String>,
-    /// What the person is typing in the thread's composer, and the reply it answers.
+    /// What the person is typing in the thread's composer.
     pub(super) thread_draft: RwSignal<String>,
-    pub(super) thread_replying: RwSignal<Option<(EventId, String)>>,
     tabs: StoredValue<Option<Tabs>, LocalStorage>,
     /// History reads in flight ([`super::history`]).
     pub(super) reads: StoredValue<Reads>,
@@ -93,6 +90,10 @@ pub struct Chat {
     /// What agents are doing about messages ([`super::working`]).
     pub(super) activities: RwSignal<super::activity::Activities>,
     pub(super) approvals: RwSignal<super::approval_cards::Cards>,
+    /// The thread composer's choices ([`super::threads`]).
+    pub(super) threads: super::threads::ThreadUi,
+    /// The message whose edit box Up-arrow asked for ([`super::recall`]).
+    pub(super) edit_request: RwSignal<Option<EventId>>,
 }
 
 impl Chat {
@@ -108,10 +109,8 @@ impl Chat {
             directs: RwSignal::new(Vec::new()),
             sessions: RwSignal::new(Sessions::default()),
             session_updates: RwSignal::new(BTreeMap::new()),
-            replying: RwSignal::new(None),
             draft: RwSignal::new(String::new()),
             thread_draft: RwSignal::new(String::new()),
-            thread_replying: RwSignal::new(None),
             tabs: StoredValue::new_local(None),
             reads: StoredValue::new(Reads::default()),
             loading: RwSignal::new(BTreeSet::new()),
@@ -133,6 +132,8 @@ impl Chat {
             jump_hints: StoredValue::new(BTreeMap::new()),
             activities: RwSignal::new(Default::default()),
             approvals: RwSignal::new(Default::default()),
+            threads: super::threads::ThreadUi::new(),
+            edit_request: RwSignal::new(None),
         };
         chat.recall_read(session.network_name());
         let tabs = Tabs::open(&session.network_name(), move |news| chat.apply_news(news));
@@ -429,11 +430,5 @@ impl Chat {
                 _ => None,
             })
         })
-    }
-
-    /// Starts a reply to a message (its id and an excerpt), in the
-    /// thread's composer when it is in the thread's list.
-    pub fn reply_to(&self, id: EventId, excerpt: String, in_thread: bool) {
-        self.replying_in(in_thread).set(Some((id, excerpt)));
     }
 }

@@ -42,6 +42,8 @@ pub fn unread_in(lines: &[Line], conversation: &str, read_at: u64, me: &str) -> 
     lines
         .iter()
         .filter(|l| l.conversation == conversation && l.source != me && !l.status && !l.deleted)
+        // Thread replies are read in their thread, not counted in the conversation.
+        .filter(|l| !l.thread_only)
         .filter(|l| l.at > read_at)
         .fold(
             Unread {
@@ -60,11 +62,16 @@ pub fn unread_in(lines: &[Line], conversation: &str, read_at: u64, me: &str) -> 
         )
 }
 
-/// The tab's title with `total` unread.
-pub fn title_with(total: usize) -> String {
+/// The tab's title: the conversation open (`place`, when one is), then
+/// agentnet, after the number of unread messages, if any.
+pub fn title_with(total: usize, place: Option<&str>) -> String {
+    let base = match place {
+        Some(place) => format!("{} — agentnet", crate::bidi::isolate(place)),
+        None => "agentnet".to_owned(),
+    };
     match total {
-        0 => "agentnet workspace".to_owned(),
-        n => format!("({n}) agentnet workspace"),
+        0 => base,
+        n => format!("({n}) {base}"),
     }
 }
 
@@ -161,9 +168,11 @@ impl Chat {
                 .iter()
                 .map(|c| chat.unread(c).count)
                 .sum();
-            document().set_title(&title_with(total));
+            let open = (chat.session.pane() == crate::session::Pane::Conversation)
+                .then(|| chat.title_of(&chat.current.get()));
+            document().set_title(&title_with(total, open.as_deref()));
         });
-        on_cleanup(|| document().set_title(&title_with(0)));
+        on_cleanup(|| document().set_title(&title_with(0, None)));
     }
 }
 
@@ -220,7 +229,8 @@ mod tests {
         assert!(is_for(&lines[3], me) && is_for(&lines[4], me));
         assert!(!is_for(&lines[1], me) && !is_for(&lines[2], me));
         assert!(!unread_in(&lines[..2], EVERYONE, 0, me).for_me);
-        assert_eq!(title_with(0), "agentnet workspace");
-        assert_eq!(title_with(3), "(3) agentnet workspace");
+        assert_eq!(title_with(0, Some("# general")), "# general — agentnet");
+        assert_eq!(title_with(3, Some("Everyone")), "(3) Everyone — agentnet");
+        assert_eq!(title_with(0, None), "agentnet");
     }
 }

@@ -1,5 +1,7 @@
-//! The Directory's public networks (`GET /v1/networks`): each with its name
-//! and description, joined by a click (its workspace, `/n/{id}`).
+//! The Directory's public networks (`GET /v1/networks`): each with its name,
+//! its description (nothing when it has none), how many members it has and
+//! how many are online (read from its profile), joined by a click (its
+//! workspace, `/n/{id}`).
 
 use crate::routes::network_path;
 use leptos::prelude::*;
@@ -73,7 +75,8 @@ pub fn PublicNetworks(
                                     <span class="network-mark" aria-hidden="true">{initial}</span>
                                     <div class="card-body">
                                         <h4>{n.name.clone()}</h4>
-                                        <p class="card-text">{if n.description.is_empty() { "No description.".to_owned() } else { n.description.clone() }}</p>
+                                        {(!n.description.is_empty()).then(|| view! { <p class="card-text">{n.description.clone()}</p> })}
+                                        <Counts id=n.id.clone() />
                                     </div>
                                     <a class="directory-button primary" href=network_path(&n.id)
                                         aria-label=format!("Join {}", crate::bidi::isolate(&n.name))>"Join"</a>
@@ -84,6 +87,36 @@ pub fn PublicNetworks(
                 }.into_any(),
             }}
         </section>
+    }
+}
+
+/// "N members · M online" from a profile (`members`, `agents_online`).
+pub fn counts_of(profile: &Value) -> Option<String> {
+    let members = profile.get("members").and_then(Value::as_u64)?;
+    let online = profile
+        .get("agents_online")
+        .and_then(Value::as_u64)
+        .unwrap_or(0);
+    let people = match members {
+        1 => "1 member".to_owned(),
+        n => format!("{n} members"),
+    };
+    Some(format!("{people} · {online} online"))
+}
+
+/// A listed network's member counts, once its profile is read.
+#[component]
+fn Counts(id: String) -> impl IntoView {
+    let counts = RwSignal::new(None::<String>);
+    wasm_bindgen_futures::spawn_local(async move {
+        if let Some(profile) = crate::networks::create::profile(&id).await {
+            let _ = counts.try_set(counts_of(&profile));
+        }
+    });
+    move || {
+        counts
+            .get()
+            .map(|c| view! { <p class="card-counts">{c}</p> })
     }
 }
 
@@ -115,5 +148,18 @@ mod tests {
             ]
         );
         assert!(listed_from(&json!({})).is_empty());
+    }
+
+    #[test]
+    fn counts_read_members_and_who_is_online() {
+        assert_eq!(
+            counts_of(&json!({"members": 5, "agents_online": 2})).as_deref(),
+            Some("5 members · 2 online")
+        );
+        assert_eq!(
+            counts_of(&json!({"members": 1})).as_deref(),
+            Some("1 member · 0 online")
+        );
+        assert_eq!(counts_of(&json!({"agents_online": 2})), None);
     }
 }

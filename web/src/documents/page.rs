@@ -56,12 +56,14 @@ pub fn DocumentPage() -> impl IntoView {
         let artifact = tasks.and_then(|t| t.artifact(&address));
         Some(Shown {
             title: title_of(&address, artifact.as_ref().map(|a| a.0.as_str())),
-            task: artifact.map(|(_, id, summary)| (id, summary)),
+            // A task's Markdown artifact is Markdown (rendered), listed yet or not.
+            content_type: match (&artifact, &resource) {
+                (Some((.., "text/markdown")), _) => "text/markdown".to_owned(),
+                (_, Some(r)) => r.content_type.clone(),
+                _ => String::new(),
+            },
+            task: artifact.map(|(_, id, summary, _)| (id, summary)),
             owner: resource.as_ref().map(|r| r.owner.clone()),
-            content_type: resource
-                .as_ref()
-                .map(|r| r.content_type.clone())
-                .unwrap_or_default(),
             may_write: resource
                 .as_ref()
                 .is_some_and(|r| r.permissions.iter().any(|p| p == "write")),

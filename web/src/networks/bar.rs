@@ -1,10 +1,10 @@
 //! The bar over every page: the networks joined here, each by its name (the
-//! id in its tooltip), the Directory, and the form that joins a network or
-//! creates one, asking who may join it; the form closes and clears once a
-//! join or a creation went through.
+//! id in its tooltip), the Directory, and the two flows that join a network
+//! or create one ([`super::add`]); they close and clear once a join or a
+//! creation went through.
 
 use super::Networks;
-use super::create::{Access, CHOICES};
+use super::add::{CreateForm, JoinForm};
 use crate::routes::network_path;
 use leptos::prelude::*;
 
@@ -34,45 +34,32 @@ pub fn NetworkBar() -> impl IntoView {
     }
 }
 
-/// "Join or create a network": the form, in a disclosure that closes and
-/// clears when the join or creation went through.
+/// "Join or create a network": a disclosure holding two separate flows,
+/// Join (an invitation link, a network's link or id, a token if it needs
+/// one) and Create (a name and who may join), each with one primary
+/// button ([`super::add`]); it closes and clears when one went through.
 #[component]
 fn JoinOrCreate() -> impl IntoView {
     let state = Networks::get();
-    let problem = state.problem();
     let (open, set_open) = signal(false);
-    let (target, set_target) = signal(String::new());
-    let (token, set_token) = signal(String::new());
-    let (person, set_person) = signal(String::new());
-    let (choice, set_choice) = signal(CHOICES[0].0.to_owned());
+    let creating = RwSignal::new(false);
+    let cleared = RwSignal::new(0u64);
     Effect::new(move |previous: Option<u64>| {
         let done = state.done().get();
         if previous.is_some_and(|p| p != done) {
             set_open.set(false);
-            set_target.set(String::new());
-            set_token.set(String::new());
-            set_person.set(String::new());
-            set_choice.set(CHOICES[0].0.to_owned());
+            creating.set(false);
+            cleared.update(|n| *n += 1);
         }
         done
     });
-    let submit = move |creating: bool| {
-        let token = Some(token.get_untracked().trim().to_owned()).filter(|t| !t.is_empty());
-        let person = Some(person.get_untracked().trim().to_owned()).filter(|p| !p.is_empty());
-        let access = creating.then(|| Access::from_choice(&choice.get_untracked(), token.clone()));
-        state.add(
-            target.get_untracked().trim().to_owned(),
-            token,
-            person,
-            access,
-        );
-    };
-    let explanation = move || {
-        CHOICES
-            .iter()
-            .find(|(value, ..)| *value == choice.get())
-            .map(|(.., text)| *text)
-            .unwrap_or_default()
+    let flow = move |create: bool| {
+        view! {
+            <button type="button" class="flow" aria-pressed=move || (creating.get() == create).to_string()
+                on:click=move |_| { creating.set(create); state.problem().set(None); }>
+                {if create { "Create a network" } else { "Join a network" }}
+            </button>
+        }
     };
     view! {
         <details class="add-network" prop:open=move || open.get()
@@ -81,42 +68,17 @@ fn JoinOrCreate() -> impl IntoView {
                 <span class="wide-label">"Join or create a network"</span>
                 <span class="narrow-label" aria-hidden="true">"+ Join"</span>
             </summary>
-            <form class="network-form" on:submit=move |ev| { ev.prevent_default(); submit(false); }>
-                <label>"Network (id, URL or new name)"
-                    <input name="network" autocomplete="off" placeholder="e.g. demo, or UX Team to create"
-                        prop:value=move || target.get()
-                        on:input=move |ev| set_target.set(event_target_value(&ev)) />
-                </label>
-                <label>"Token (if it needs one)"
-                    <input name="token" type="password" autocomplete="off"
-                        prop:value=move || token.get()
-                        on:input=move |ev| set_token.set(event_target_value(&ev)) />
-                </label>
-                <label>"Your name"
-                    <input name="person" autocomplete="nickname" placeholder="e.g. ada"
-                        prop:value=move || person.get()
-                        on:input=move |ev| set_person.set(event_target_value(&ev)) />
-                </label>
-                <fieldset class="access-choice">
-                    <legend>"Who may join a network you create"</legend>
-                    {CHOICES.iter().map(|(value, label, _)| view! {
-                        <label class="choice">
-                            <input type="radio" name="access" value=*value
-                                prop:checked=move || choice.get() == *value
-                                on:change=move |_| set_choice.set((*value).to_owned()) />
-                            {*label}
-                        </label>
-                    }).collect_view()}
-                    <p class="explanation">{explanation}</p>
-                </fieldset>
-                <div class="form-actions">
-                    <button type="submit">"Join"</button>
-                    <button type="button" class="secondary" on:click=move |_| submit(true)>"Create"</button>
-                </div>
-                <Show when=move || problem.get().is_some()>
-                    <p class="problem" role="alert">{move || problem.get().unwrap_or_default()}</p>
-                </Show>
-            </form>
+            <div class="network-form">
+                <div class="flows" role="group" aria-label="Join or create">{flow(false)}{flow(true)}</div>
+                {move || {
+                    cleared.track();
+                    if creating.get() {
+                        view! { <CreateForm /> }.into_any()
+                    } else {
+                        view! { <JoinForm /> }.into_any()
+                    }
+                }}
+            </div>
         </details>
     }
 }

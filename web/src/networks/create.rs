@@ -122,13 +122,18 @@ pub async fn create(name: &str, access: &Access) -> Result<Joined, WebError> {
     })
 }
 
-/// The name network `id` gives itself in its public profile, if it can be read.
-pub async fn profile_name(id: &str) -> Option<String> {
+/// Network `id`'s public profile, if it can be read.
+pub async fn profile(id: &str) -> Option<Value> {
     let text = get_json(&format!("/networks/{id}/v1/profile"))
         .await
         .ok()?
         .as_string()?;
-    let profile: Value = serde_json::from_str(&text).ok()?;
+    serde_json::from_str(&text).ok()
+}
+
+/// The name network `id` gives itself in its public profile, if it can be read.
+pub async fn profile_name(id: &str) -> Option<String> {
+    let profile = profile(id).await?;
     profile
         .get("name")
         .and_then(Value::as_str)

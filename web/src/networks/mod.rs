@@ -1,10 +1,13 @@
 //! The networks this browser has joined: kept in localStorage with the name
 //! each network gave itself, switched between in a bar ([`bar`]: links to
-//! each network's workspace, named), joined by id or URL (with a token when
-//! the network needs one) or created here ([`create`]: asking who may join;
-//! the creator joins with the administrator token). A link to a network not
-//! joined yet joins it (without a token).
+//! each network's workspace, named), joined by an invitation link, id or
+//! URL (with a token when the network needs one) or created here
+//! ([`add`], [`create`]: asking who may join; the creator joins with the
+//! administrator token, and its workspace opens on the step that offers an
+//! invitation link: [`created_key`] marks it).
+//! A link to a network not joined yet joins it (without a token).
 
+pub mod add;
 pub mod bar;
 pub mod create;
 pub mod joined;
@@ -38,6 +41,12 @@ pub fn person_address(name: &str) -> Result<String, WebError> {
         .parse::<agentnet_core::Address>()
         .map(|a| a.to_string())
         .map_err(|_| WebError::InvalidName(name.to_owned()))
+}
+
+/// The localStorage key that marks network `id` as just created here: its
+/// workspace opens on the step that invites people (cleared when done).
+pub fn created_key(id: &str) -> String {
+    format!("welcome:{id}")
 }
 
 /// The joined networks and the open one: cheap to copy, from context with [`Networks::get`].
@@ -247,7 +256,11 @@ impl Networks {
             }
             wasm_bindgen_futures::spawn_local(async move {
                 match create::create(&target, &access).await {
-                    Ok(network) => remember(network),
+                    Ok(network) => {
+                        // Its workspace opens on the step that invites people.
+                        storage::keep(&created_key(&network.id), "1");
+                        remember(network)
+                    }
                     Err(error) => this
                         .problem
                         .set(Some(format!("Could not create it: {error}."))),

@@ -60,8 +60,28 @@ pub struct Field {
     pub required: bool,
 }
 
-/// The form fields of a JSON Schema object (`properties`, `required`), by property name.
+/// The form fields of a JSON Schema object (`properties`, `required`) in
+/// the order the schema declares them: its `propertyOrder` (the npm SDK
+/// writes it, since the network keeps no order in a JSON object), else the
+/// `required` ones in their order, then the others by name.
 pub fn fields_of(schema: &Value) -> Vec<Field> {
+    let order: Vec<&str> = ["propertyOrder", "required"]
+        .iter()
+        .find_map(|key| schema.get(*key).and_then(Value::as_array))
+        .map(|o| o.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    let mut fields = declared_fields(schema);
+    fields.sort_by_key(|f| {
+        order
+            .iter()
+            .position(|n| *n == f.name)
+            .unwrap_or(usize::MAX)
+    });
+    fields
+}
+
+/// The fields of `schema`'s `properties`, by property name.
+fn declared_fields(schema: &Value) -> Vec<Field> {
     let required: Vec<&str> = schema
         .get("required")
         .and_then(Value::as_array)
@@ -170,6 +190,18 @@ mod tests {
             "op": {"enum": ["add", "divide"]}, "a": {"type": "number"}, "b": {"type": "number"},
             "note": {"type": "string"}, "exact": {"type": "boolean"}
         }, "required": ["op", "a", "b"]})
+    }
+
+    #[test]
+    fn fields_come_in_the_order_the_schema_declares() {
+        let names = |schema: &Value| -> Vec<String> {
+            fields_of(schema).into_iter().map(|f| f.name).collect()
+        };
+        // Without an order: the required ones as listed, then the others by name.
+        assert_eq!(names(&calculator()), ["op", "a", "b", "exact", "note"]);
+        let mut ordered = calculator();
+        ordered["propertyOrder"] = json!(["note", "b", "a", "op", "exact"]);
+        assert_eq!(names(&ordered), ["note", "b", "a", "op", "exact"]);
     }
 
     #[test]

@@ -1,5 +1,5 @@
 //! The search on the page: a button in the top bar ("Search messages", or
-//! `/` and Ctrl+K from anywhere) and the panel it opens — beside the
+//! `/` outside a field; Ctrl+K's switcher reaches it too) and the panel it opens — beside the
 //! conversation on wide screens, over the whole screen on a phone — with the
 //! field, a line that says where the search is, and the results: where,
 //! who, when and the text with the matches marked (as text: nothing in a
@@ -44,7 +44,7 @@ pub fn SearchButton() -> impl IntoView {
     let search = Search::get();
     view! {
         <button type="button" class="search-open" aria-controls="search" aria-label="Search messages"
-            aria-expanded=move || search.open.get().to_string() aria-keyshortcuts="/ Control+K"
+            aria-expanded=move || search.open.get().to_string() aria-keyshortcuts="/"
             on:click=move |_| if search.open.get_untracked() { search.close() } else { search.show() }>
             {glass()}
             <span class="label">"Search messages"</span>
@@ -106,11 +106,10 @@ pub fn SearchPanel() -> impl IntoView {
             }
         });
     };
-    // `/` (outside a field) and Ctrl+K or ⌘K anywhere open the search.
+    // `/` (outside a field) opens the search (Ctrl+K opens the switcher).
     let keys = window_event_listener(leptos::ev::keydown, move |ev| {
-        let shortcut = (ev.ctrl_key() || ev.meta_key()) && ev.key().eq_ignore_ascii_case("k");
         let slash = ev.key() == "/" && !ev.ctrl_key() && !ev.meta_key() && !typing_in(ev.target());
-        if shortcut || slash {
+        if slash {
             ev.prevent_default();
             open();
         }

@@ -97,14 +97,20 @@ impl Tasks {
     }
 
     /// The artifact at `address`, if it is one of the listed tasks': its
-    /// name, its task's id and the task's first words.
-    pub fn artifact(&self, address: &str) -> Option<(String, String, String)> {
+    /// name, its task's id, the task's first words and the artifact's type
+    /// (`text/markdown` for a Markdown one).
+    pub fn artifact(&self, address: &str) -> Option<(String, String, String, &'static str)> {
         self.listed.with(|tasks| {
             tasks.iter().find_map(|task| {
                 task.artifacts
                     .iter()
                     .find(|a| a.resource.to_string() == address)
-                    .map(|a| (a.name.clone(), task.id.clone(), summary(task)))
+                    .map(|a| {
+                        let kind = agentnet_core::model::task::TaskArtifact::content_type_of(
+                            &a.name, &a.parts,
+                        );
+                        (a.name.clone(), task.id.clone(), summary(task), kind)
+                    })
             })
         })
     }

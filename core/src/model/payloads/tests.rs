@@ -287,6 +287,7 @@ fn the_profile_is_the_seed_000_shape() {
             policy: AccessPolicy::Open,
         },
         agents_online: 2,
+        members: 5,
         capabilities: vec!["network.agent".into()],
         delivery: DeliveryMode::AtLeastOnce,
         description: "a demo".into(),
@@ -306,7 +307,8 @@ fn the_profile_is_the_seed_000_shape() {
             "access": {"policy": "open", "min_verification": 0},
             "delivery": "at-least-once", "status": "active",
             "transports": [{"type": "websocket", "endpoint": "ws://x/networks/demo/v1/ws"}],
-            "capabilities": ["network.agent"], "mods": ["mod/workspace"], "agents_online": 2
+            "capabilities": ["network.agent"], "mods": ["mod/workspace"], "agents_online": 2,
+            "members": 5
         }),
     );
 }

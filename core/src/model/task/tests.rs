@@ -191,3 +191,28 @@ fn audiences_follow_the_mode() {
         Some(agent("channel/team"))
     );
 }
+
+#[test]
+fn a_markdown_artifact_is_stored_as_markdown() {
+    use serde_json::json;
+    let text = [json!({"kind": "text", "text": "# Report"})];
+    assert_eq!(
+        TaskArtifact::content_type_of("report.md", &text),
+        "text/markdown"
+    );
+    assert_eq!(
+        TaskArtifact::content_type_of("REPORT.MD", &text),
+        "text/markdown"
+    );
+    assert_eq!(TaskArtifact::content_type_of("report", &text), "text/plain");
+    let typed = [json!({"kind": "text", "text": "# R", "mediaType": "text/markdown"})];
+    assert_eq!(
+        TaskArtifact::content_type_of("report", &typed),
+        "text/markdown"
+    );
+    let in_metadata = [json!({"text": "# R", "metadata": {"mimeType": "text/markdown"}})];
+    assert_eq!(
+        TaskArtifact::content_type_of("", &in_metadata),
+        "text/markdown"
+    );
+}

@@ -8,7 +8,7 @@ use crate::ids::standing::{Role, Verification};
 use crate::model::membership::{Member, Presence};
 use crate::model::payloads::{Payload, Pong, Roster};
 use crate::model::profile::{KEPT_FIELDS, Profile};
-use crate::model::state::{Invitation, Row, RowKind};
+use crate::model::state::{Invitation, Row};
 use crate::mods::JoinClaim;
 use crate::network::effects::Effect;
 use crate::network::engine::Network;
@@ -21,6 +21,9 @@ const MAX_SECRET_LEN: usize = 256;
 
 /// Default lifetime of an invitation.
 pub const DEFAULT_INVITATION_TTL_MS: u64 = 7 * 24 * 3600 * 1000;
+
+/// Most joins one invitation may admit (`max_uses`).
+pub const MAX_INVITATION_USES: u64 = 10_000;
 
 /// `network.agent.join`: the member record, its role, and where its delivery resumes.
 pub(super) fn join(
@@ -55,17 +58,15 @@ pub(super) fn join(
         Some(value) => Some(Profile::from_value(value).map_err(|e| Rejection::from(&e))?),
     };
     let mut outcome = logged();
+    let newcomer = !network.state.members.contains_key(&address);
     if let Some(code) = event
         .payload
         .get("credentials")
         .and_then(|c| c.get("invite"))
         .and_then(Value::as_str)
-        && let Some(invitation) = network.state.invitations.remove(code)
+        && let Some((invitation, row)) = network.use_invitation(code, newcomer)
     {
-        outcome.effects.push(Effect::Remove {
-            kind: RowKind::Invitation,
-            key: code.to_owned(),
-        });
+        outcome.effects.push(row);
         let news = network.invitation_news(
             super::invitations::ACCEPTED,
             &invitation,
@@ -296,12 +297,31 @@ pub(super) fn invite(network: &mut Network, event: &Event, now: u64) -> Result<O
         .get("ttl_ms")
         .and_then(Value::as_u64)
         .unwrap_or(DEFAULT_INVITATION_TTL_MS);
+    let max_uses = match event.payload.get("max_uses") {
+        None | Some(Value::Null) => 1,
+        Some(n) => n
+            .as_u64()
+            .filter(|n| (1..=MAX_INVITATION_USES).contains(n))
+            .ok_or_else(|| {
+                invalid(format!(
+                    "payload.max_uses is a whole number from 1 to {MAX_INVITATION_USES}"
+                ))
+            })?,
+    };
+    if invitee.is_some() && max_uses > 1 {
+        return Err(invalid(
+            "an invitation for one invitee admits one join: no max_uses above 1",
+        ));
+    }
     let code = crate::crypto::to_hex(&network.ids.random_bytes());
     let invitation = Invitation {
         code: code.clone(),
         invitee,
         created_by: event.source.clone(),
         expires_at: now.saturating_add(ttl),
+        // At most MAX_INVITATION_USES, so it fits.
+        max_uses: u32::try_from(max_uses).unwrap_or(1),
+        uses: 0,
     };
     network
         .state
@@ -316,6 +336,7 @@ pub(super) fn invite(network: &mut Network, event: &Event, now: u64) -> Result<O
     outcome
         .ack
         .insert("expires_at".into(), json!(invitation.expires_at));
+    outcome.ack.insert("max_uses".into(), json!(max_uses));
     outcome
         .effects
         .push(Effect::Store(Row::Invitation(invitation)));

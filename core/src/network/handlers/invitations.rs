@@ -1,6 +1,7 @@
 //! Invitations as Workspace events (ONM §12): `workspace.invitation.created`
 //! issues one (as `network.agent.invite` does, and logged, so the history
-//! shows who invited whom); a join that uses one sends its inviter
+//! shows who invited whom), used once or, with `max_uses`, by up to that
+//! many newcomers before it expires ([`Network::use_invitation`]); a join that uses one sends its inviter
 //! `workspace.invitation.accepted`; the holder of a code may decline it
 //! without joining ([`Network::reject_invitation`], `POST v1/invitations/reject`),
 //! which sends the inviter `workspace.invitation.rejected`. Masters revoke
@@ -47,6 +48,33 @@ impl Network {
         }]
     }
 
+    /// A join presents invitation `code`: a newcomer's join uses it once
+    /// (the last use voids it; a member coming back uses nothing, though a
+    /// single-use code is void once presented). Returns the invitation and
+    /// the row effect to persist (updated or removed); `None` when there is
+    /// no such invitation.
+    pub(super) fn use_invitation(
+        &mut self,
+        code: &str,
+        newcomer: bool,
+    ) -> Option<(Invitation, Effect)> {
+        let invitation = self.state.invitations.get_mut(code)?;
+        if newcomer || invitation.max_uses <= 1 {
+            invitation.uses = invitation.uses.saturating_add(1);
+        }
+        let invitation = invitation.clone();
+        if invitation.uses >= invitation.max_uses {
+            self.state.invitations.remove(code);
+            let removed = Effect::Remove {
+                kind: RowKind::Invitation,
+                key: code.to_owned(),
+            };
+            return Some((invitation, removed));
+        }
+        let row = Effect::Store(crate::model::state::Row::Invitation(invitation.clone()));
+        Some((invitation, row))
+    }
+
     /// What the holder of `code` is invited to: the network (id, name,
     /// description), who invited (and the display name they go by), for whom
     /// and until when. Changes nothing.
@@ -73,6 +101,7 @@ impl Network {
                 .and_then(|m| m.profile.name.as_deref()),
             "invitee": invitation.invitee,
             "expires_at": invitation.expires_at,
+            "uses_left": invitation.max_uses.saturating_sub(invitation.uses),
         }))
     }
 

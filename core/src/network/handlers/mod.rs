@@ -38,6 +38,11 @@ use crate::ids::event_type::core_types as t;
 use crate::mods::JoinClaim;
 use crate::network::engine::Network;
 
+/// `workspace.typing` (`{}` to a conversation: a channel, `agent:broadcast`
+/// or a person): its sender is typing there. Delivered to whoever is online
+/// and may see it, never logged or stored: a moment later it means nothing.
+pub const TYPING: &str = "workspace.typing";
+
 /// Handles `event` after the guards accepted it.
 pub(crate) fn handle(
     network: &mut Network,
@@ -126,6 +131,10 @@ pub(crate) fn handle(
                     format!("{} is private: only its members post to it", event.target),
                 ))
             }
+            _ if event.event_type.as_str() == TYPING => Ok(outcome::Outcome {
+                route: true,
+                ..outcome::Outcome::default()
+            }),
             _ => Ok(outcome::routed()),
         },
     }

@@ -408,7 +408,7 @@ pub(super) fn artifact(
         owner: event.source.clone(),
         description: format!("artifact {name} of task {}", task.id),
         schema: None,
-        content_type: Some("text/plain".into()),
+        content_type: Some(TaskArtifact::content_type_of(name, &parts).into()),
         permissions: Permissions {
             read: AccessRule::Agents(participants),
             ..Permissions::default()

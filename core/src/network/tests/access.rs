@@ -210,16 +210,7 @@ fn invite_policy_uses_each_invitation_once() {
         ErrorCode::AccessDenied
     );
     // Seed a first member the way a host does for a new invite network: a master row.
-    let host = Member {
-        address: addr("agent:host"),
-        role: Role::Master,
-        verification: Verification::ANONYMOUS,
-        status: Presence::Online,
-        last_seen: 0,
-        secret_sha256: None,
-        did: None,
-        profile: Default::default(),
-    };
+    let host = master_row("agent:host");
     network.state.members.insert(host.address.clone(), host);
     let mut inviter = Peer::new("agent:host");
     let effects = inviter.send(

@@ -10,6 +10,7 @@ mod durable;
 mod forgery;
 mod graph;
 mod hardening;
+mod invitations;
 mod lifecycle;
 #[cfg(feature = "documents")]
 mod limits;
@@ -24,6 +25,7 @@ mod search;
 mod task_answers;
 mod tasks;
 mod trace;
+mod typing;
 mod wakeup;
 mod workspace;
 mod workspace_agent_runs;
@@ -163,6 +165,20 @@ pub(super) fn reply_of_type(effects: &[Effect], kind: &str) -> Event {
         .find(|ev| ev.event_type.as_str() == kind)
         .unwrap_or_else(|| panic!("no {kind} reply in {effects:#?}"))
         .into_owned()
+}
+
+/// The row of a master seeded as a host seeds a new invite network's first member.
+pub(super) fn master_row(name: &str) -> Member {
+    Member {
+        address: addr(name),
+        role: Role::Master,
+        verification: Verification::ANONYMOUS,
+        status: Presence::Online,
+        last_seen: 0,
+        secret_sha256: None,
+        did: None,
+        profile: Default::default(),
+    }
 }
 
 pub(super) fn acked(effects: &[Effect]) -> Event {

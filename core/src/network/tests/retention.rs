@@ -289,6 +289,8 @@ fn expired_invitations_are_removed() {
         invitee: None,
         created_by: addr("agent:boss"),
         expires_at: 5_000,
+        max_uses: 1,
+        uses: 0,
     };
     clock
         .network

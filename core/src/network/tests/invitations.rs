@@ -1,0 +1,125 @@
+//! Reusable invitations: `max_uses` newcomers may join with one code before
+//! it expires; a member coming back uses nothing; the last use voids it;
+//! bad limits are refused.
+
+use super::*;
+use crate::model::config::{Access, AccessPolicy};
+
+fn invite_network() -> Network {
+    let mut config = NetworkConfig::open("demo".parse().unwrap(), "Invited");
+    config.access = Access {
+        policy: AccessPolicy::Invite,
+        ..Access::open()
+    };
+    config.mods = vec![ModConfig::Auth, ModConfig::AccessControl];
+    config.validate().unwrap();
+    let mut network = Network::new(config, [], 0, [5; 32]);
+    network
+        .state
+        .members
+        .insert(addr("agent:host"), master_row("agent:host"));
+    network
+}
+
+fn join_at(network: &mut Network, name: &str, payload: Value, now: u64) -> Vec<Effect> {
+    let mut peer = Peer::new(name);
+    let join = peer.event("network.agent.join", "core", payload);
+    network.handle_event(None, join, now)
+}
+
+fn invite(network: &mut Network, payload: Value) -> Vec<Effect> {
+    Peer::new("agent:host").send(network, "workspace.invitation.created", "core", payload)
+}
+
+fn joined(effects: &[Effect], name: &str) -> bool {
+    effects.contains(&Effect::Bind(addr(name)))
+}
+
+#[test]
+fn a_reusable_invitation_admits_its_limit_of_newcomers_then_is_void() {
+    let mut network = invite_network();
+    let ack = acked(&invite(
+        &mut network,
+        json!({"max_uses": 2, "ttl_ms": 10_000}),
+    ));
+    assert_eq!(ack.payload["max_uses"], 2);
+    let code = ack.payload["code"].as_str().unwrap().to_owned();
+    let with_code =
+        |secret: &str| json!({"credentials": {"invite": code, "member_secret": secret}});
+    let first = join_at(
+        &mut network,
+        "human:ann",
+        with_code("anns-secret-0123456789"),
+        1,
+    );
+    assert!(joined(&first, "human:ann"), "{first:?}");
+    assert_eq!(network.invitation_for(&code, 1).unwrap()["uses_left"], 1);
+    // Ann coming back with the same code uses nothing.
+    let back = join_at(
+        &mut network,
+        "human:ann",
+        with_code("anns-secret-0123456789"),
+        2,
+    );
+    assert!(joined(&back, "human:ann"), "{back:?}");
+    assert_eq!(network.invitation_for(&code, 2).unwrap()["uses_left"], 1);
+    let second = join_at(
+        &mut network,
+        "human:bob",
+        with_code("bobs-secret-0123456789"),
+        3,
+    );
+    assert!(joined(&second, "human:bob"), "{second:?}");
+    assert!(second.contains(&Effect::Remove {
+        kind: RowKind::Invitation,
+        key: code.clone()
+    }));
+    let third = join_at(
+        &mut network,
+        "human:cat",
+        with_code("cats-secret-0123456789"),
+        4,
+    );
+    assert_eq!(
+        error_code(&third),
+        ErrorCode::AccessDenied,
+        "the limit is spent"
+    );
+}
+
+#[test]
+fn a_reusable_invitation_expires() {
+    let mut network = invite_network();
+    let ack = acked(&invite(
+        &mut network,
+        json!({"max_uses": 50, "ttl_ms": 1_000}),
+    ));
+    let code = ack.payload["code"].as_str().unwrap().to_owned();
+    let late = join_at(
+        &mut network,
+        "human:dan",
+        json!({"credentials": {"invite": code}}),
+        5_000,
+    );
+    assert_eq!(error_code(&late), ErrorCode::AccessDenied);
+}
+
+#[test]
+fn bad_use_limits_are_refused() {
+    let mut network = invite_network();
+    for payload in [
+        json!({"max_uses": 0}),
+        json!({"max_uses": 10_001}),
+        json!({"max_uses": "5"}),
+        json!({"max_uses": 2, "invitee": "human:ann"}),
+    ] {
+        assert_eq!(
+            error_code(&invite(&mut network, payload.clone())),
+            ErrorCode::InvalidRequest,
+            "{payload}"
+        );
+    }
+    // Without a limit, an invitation is used once, as before.
+    let ack = acked(&invite(&mut network, json!({})));
+    assert_eq!(ack.payload["max_uses"], 1);
+}
