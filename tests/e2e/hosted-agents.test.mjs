@@ -69,10 +69,12 @@ test('a master adds a hosted agent in the Admin view and it answers a mention wi
     await openWorkspace(page, edge.url);
     const bar = page.getByRole('navigation', { name: 'Networks' });
     await bar.locator('summary').click();
-    await bar.getByLabel('Network (id, URL or new name)').fill('hosted room');
+    await bar.getByRole('button', { name: 'Create a network' }).click();
+    await bar.getByLabel('Network name').fill('hosted room');
     await bar.getByRole('radio', { name: 'Anyone with the link' }).check();
-    await bar.getByRole('button', { name: 'Create' }).click();
+    await bar.getByRole('button', { name: 'Create network' }).click();
     await page.locator('.topbar .network:not([data-id="demo"])').waitFor({ timeout: 10_000 });
+    await page.getByRole('button', { name: 'Done' }).click({ timeout: 15_000 });
     await page.getByRole('status').filter({ hasText: 'online' }).waitFor({ timeout: 15_000 });
     const id = await page.locator('.topbar .network').getAttribute('data-id');
     const nav = page.getByRole('navigation', { name: 'Conversations' });
