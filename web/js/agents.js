@@ -4,20 +4,7 @@
 // join with their member secret). The provider key goes only in the add
 // request's body; the edge keeps it and never answers it back.
 
-async function answer(response) {
-  let body = null;
-  try { body = await response.json(); } catch { /* not JSON */ }
-  if (!response.ok) throw new Error(body?.message ?? `the edge answered ${response.status}`);
-  return body;
-}
-
-async function session(network, me, secret) {
-  const joined = await answer(await fetch(`/networks/${network}/v1/join`, {
-    method: 'POST', headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ agent_id: me, credentials: { member_secret: secret } }),
-  }));
-  return joined.token;
-}
+import { answer, session } from './push.js';
 
 /** One session per network and member for this page, made on first use. */
 const sessions = new Map();

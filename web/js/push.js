@@ -25,7 +25,8 @@ function sameKey(subscription, key) {
   return a.length === key.length && a.every((b, i) => b === key[i]);
 }
 
-async function answer(response) {
+/** The JSON of `response`, or throws with the edge's message (web/js/agents.js uses it too). */
+export async function answer(response) {
   let body = null;
   try { body = await response.json(); } catch { /* not JSON */ }
   if (!response.ok) throw new Error(body?.message ?? `the edge answered ${response.status}`);
@@ -33,7 +34,7 @@ async function answer(response) {
 }
 
 /** A session of `me` in `network` for these calls (a join with the member secret). */
-async function session(network, me, secret) {
+export async function session(network, me, secret) {
   const joined = await answer(await fetch(`/networks/${network}/v1/join`, {
     method: 'POST', headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ agent_id: me, credentials: { member_secret: secret } }),

@@ -72,6 +72,15 @@ impl From<Rejection> for WebError {
     }
 }
 
+/// The `message` of a JS error (a rejected promise of `web/js/`), for
+/// people; `fallback` when it has none.
+pub fn js_message(error: &wasm_bindgen::JsValue, fallback: &str) -> String {
+    js_sys::Reflect::get(error, &wasm_bindgen::JsValue::from_str("message"))
+        .ok()
+        .and_then(|m| m.as_string())
+        .unwrap_or_else(|| fallback.to_owned())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

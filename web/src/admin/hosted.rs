@@ -86,10 +86,7 @@ pub fn key_words(source: &str) -> &'static str {
 }
 
 fn message_of(error: &JsValue) -> String {
-    js_sys::Reflect::get(error, &JsValue::from_str("message"))
-        .ok()
-        .and_then(|m| m.as_string())
-        .unwrap_or_else(|| "the edge did not answer".into())
+    crate::error::js_message(error, "the edge did not answer")
 }
 
 /// Where the calls go, as whom.

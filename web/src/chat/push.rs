@@ -21,10 +21,7 @@ extern "C" {
 
 /// The message of a JS error, for people.
 fn message_of(error: &JsValue) -> String {
-    js_sys::Reflect::get(error, &JsValue::from_str("message"))
-        .ok()
-        .and_then(|m| m.as_string())
-        .unwrap_or_else(|| "the browser refused".to_owned())
+    crate::error::js_message(error, "the browser refused")
 }
 
 /// "Also when this tab is closed": a switch, and what became of the last change.
