@@ -181,10 +181,7 @@ pub fn Composer(
             let open = chat.current.get_untracked();
             let last = chat.lines.with_untracked(|all| match root {
                 Some(root) => last_editable(super::rows::thread_of(all, root).into_iter()),
-                None => last_editable(
-                    all.iter()
-                        .filter(|l| l.conversation == open && !l.thread_only),
-                ),
+                None => last_editable(super::rows::conversation_lines(all, &open)),
             });
             if let Some(id) = last {
                 ev.prevent_default();

@@ -39,9 +39,7 @@ fn view_lines(chat: Chat, in_thread: bool) -> Vec<Line> {
     chat.lines.with(|all| match thread {
         Some(root) => thread_of(all, root).into_iter().cloned().collect(),
         // Thread replies stay in their thread, unless also sent here.
-        None => all
-            .iter()
-            .filter(|l| l.conversation == open && !l.thread_only)
+        None => super::rows::conversation_lines(all, &open)
             .cloned()
             .collect(),
     })

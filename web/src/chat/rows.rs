@@ -102,6 +102,25 @@ pub fn thread_of(lines: &[Line], root: EventId) -> Vec<&Line> {
     thread
 }
 
+/// The messages `conversation` shows, oldest first: its own, but thread
+/// replies whose parent is in it too (those stay in their thread). A reply
+/// to a message of another conversation — an agent answering a channel post
+/// in a direct message — has no thread here, so it shows in the conversation.
+pub fn conversation_lines<'a>(
+    all: &'a [Line],
+    conversation: &'a str,
+) -> impl DoubleEndedIterator<Item = &'a Line> + 'a {
+    let here: HashSet<EventId> = all
+        .iter()
+        .filter(|l| l.conversation == conversation)
+        .map(|l| l.id)
+        .collect();
+    all.iter().filter(move |l| {
+        l.conversation == conversation
+            && !(l.thread_only && l.in_reply_to.is_some_and(|p| here.contains(&p)))
+    })
+}
+
 /// The newest `window` of `shown`, as rows: day separators, groups, the
 /// message each answers (but the thread's `root`, in a thread view) and its
 /// replies (counted over `all`), and the read `marker`'s "new" line.
@@ -194,6 +213,33 @@ mod tests {
             LineState::Received,
             "human:ann",
         )
+    }
+
+    #[test]
+    fn a_reply_to_another_conversation_shows_in_its_own() {
+        let mut all = vec![
+            line(1, "agent:a", T0, None),
+            line(2, "agent:b", T0 + 1, Some(1)),
+        ];
+        let mut direct = line(3, "agent:echo", T0 + 2, Some(1));
+        direct.conversation = "agent:echo".into();
+        all.push(direct);
+        let channel: Vec<u64> = conversation_lines(&all, "agent:broadcast")
+            .map(|l| l.at)
+            .collect();
+        assert_eq!(
+            channel,
+            vec![T0],
+            "the channel's thread reply stays in its thread"
+        );
+        let dm: Vec<u64> = conversation_lines(&all, "agent:echo")
+            .map(|l| l.at)
+            .collect();
+        assert_eq!(
+            dm,
+            vec![T0 + 2],
+            "the answer in a direct conversation shows there"
+        );
     }
 
     fn messages(rows: &[Row]) -> Vec<(String, bool)> {

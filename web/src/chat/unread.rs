@@ -39,11 +39,9 @@ pub fn is_for(line: &Line, me: &str) -> bool {
 /// What `conversation` holds unread for `me`, read up to `read_at`.
 pub fn unread_in(lines: &[Line], conversation: &str, read_at: u64, me: &str) -> Unread {
     let direct = is_direct(conversation);
-    lines
-        .iter()
-        .filter(|l| l.conversation == conversation && l.source != me && !l.status && !l.deleted)
-        // Thread replies are read in their thread, not counted in the conversation.
-        .filter(|l| !l.thread_only)
+    // Thread replies are read in their thread, not counted in the conversation.
+    super::rows::conversation_lines(lines, conversation)
+        .filter(|l| l.source != me && !l.status && !l.deleted)
         .filter(|l| l.at > read_at)
         .fold(
             Unread {
