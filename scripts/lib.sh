@@ -224,10 +224,28 @@ with_clippy() {
     CLIPPY_ARGS="-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__" "$@"
 }
 
+# The cargo profile of the wasm builds, and whether wasm-opt runs after them:
+#   release (the default): what `wrangler deploy` uploads and the size figures measure: whole-program
+#     LTO, one codegen unit, then wasm-opt -Oz. scripts/test builds this way, so the deploy test
+#     (tests/e2e/deploy.test.mjs) reuses the test's builds.
+#   local (scripts/run): the same optimisation level without the whole-program link and without
+#     wasm-opt, which together cost minutes per module on two cores; larger, as fast to serve locally.
+AGENTNET_PROFILE="${AGENTNET_PROFILE:-release}"
+case "$AGENTNET_PROFILE" in
+  release | local) ;;
+  *) echo "AGENTNET_PROFILE is release or local, not $AGENTNET_PROFILE"; exit 1 ;;
+esac
+
+# wasm_cargo CARGO-ARGS...: a wasm32 cargo build in $AGENTNET_PROFILE.
+wasm_cargo() {
+  cargo "$@" --target "$WASM32" --profile "$AGENTNET_PROFILE"
+}
+
 # optimize_wasm FILE: shrink a wasm-bindgen output with binaryen's wasm-opt -Oz (npm binaryen),
 # through the cache (scripts/wasm-opt-cached): an unchanged build costs a copy.
 optimize_wasm() {
   local file="$1"
+  [ "$AGENTNET_PROFILE" = release ] || return 0
   note "wasm-opt -Oz $(basename "$file")"
   "$WASM_OPT_BIN" "$file" -o "$file.opt" -Oz --enable-simd --enable-bulk-memory \
     --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals \
@@ -238,11 +256,11 @@ optimize_wasm() {
 # js_core FEATURE-FLAGS OUT-NAME: one wasm build of the npm package's core, bound into core/js/pkg.
 js_core() {
   local flags="$1" name="$2"
-  first_build "$WASM32/release/agentnet_js.wasm" "the npm package's core ($name, wasm32 release)" "5-10"
-  (cd "$ROOT" && cargo build $CARGO_QUIET -p agentnet-js --target "$WASM32" --release $flags)
+  first_build "$WASM32/$AGENTNET_PROFILE/agentnet_js.wasm" "the npm package's core ($name, wasm32 $AGENTNET_PROFILE)" "5-10"
+  (cd "$ROOT" && wasm_cargo build $CARGO_QUIET -p agentnet-js $flags)
   need_tool wasm-bindgen
   wasm-bindgen --target web --out-dir "$ROOT/core/js/pkg" --out-name "$name" \
-    "$CARGO_TARGET_DIR/$WASM32/release/agentnet_js.wasm"
+    "$CARGO_TARGET_DIR/$WASM32/$AGENTNET_PROFILE/agentnet_js.wasm"
   optimize_wasm "$ROOT/core/js/pkg/${name}_bg.wasm"
 }
 
@@ -255,11 +273,11 @@ build_js_package() {
 
 build_web() {
   step "Building the web workspace (web -> www/pkg)"
-  first_build "$WASM32/release/agentnet-web.wasm" "the web workspace (Leptos, wasm32 release)" "5-10"
-  (cd "$ROOT" && cargo build $CARGO_QUIET -p agentnet-web --target "$WASM32" --release)
+  first_build "$WASM32/$AGENTNET_PROFILE/agentnet-web.wasm" "the web workspace (Leptos, wasm32 $AGENTNET_PROFILE)" "5-10"
+  (cd "$ROOT" && wasm_cargo build $CARGO_QUIET -p agentnet-web)
   need_tool wasm-bindgen
   wasm-bindgen --target web --no-typescript --out-dir "$ROOT/www/pkg" --out-name agentnet_web \
-    "$CARGO_TARGET_DIR/$WASM32/release/agentnet-web.wasm"
+    "$CARGO_TARGET_DIR/$WASM32/$AGENTNET_PROFILE/agentnet-web.wasm"
   optimize_wasm "$ROOT/www/pkg/agentnet_web_bg.wasm"
   note "www/pkg ready"
 }
@@ -273,17 +291,19 @@ build_edge() {
   local features=(--features test-hooks) out=build-test what="with test hooks"
   if [ "${1:-}" = "--deploy" ]; then features=(); out=build; what="for deployment"; fi
   step "Building the edge worker (worker-build, $what)"
-  first_build "$WASM32/release/agentnet_edge.wasm" "the edge worker (wasm32 release, then wasm-opt)" "5-10"
+  first_build "$WASM32/$AGENTNET_PROFILE/agentnet_edge.wasm" "the edge worker (wasm32 $AGENTNET_PROFILE)" "5-10"
   # The same cargo build worker-build runs first (its command and environment), so it can go
   # ahead while worker-build itself may still be compiling; worker-build's own is then a no-op.
-  (cd "$ROOT/edge-worker" && WASM_BINDGEN_USE_JS_SYS=1 cargo build $CARGO_QUIET --lib --release --target "$WASM32" "${features[@]}")
+  (cd "$ROOT/edge-worker" && WASM_BINDGEN_USE_JS_SYS=1 wasm_cargo build $CARGO_QUIET --lib "${features[@]}")
   need_tool worker-build
   need_tool wasm-bindgen
+  local build=(worker-build --release --out-dir "$out")
+  [ "$AGENTNET_PROFILE" = release ] || build=(worker-build --profile "$AGENTNET_PROFILE" --no-opt --out-dir "$out")
   # On a terminal worker-build shows cargo's progress and its own steps; in logs only errors.
   if [ -t 1 ]; then
-    (cd "$ROOT/edge-worker" && worker-build --release --out-dir "$out" . "${features[@]}")
+    (cd "$ROOT/edge-worker" && "${build[@]}" . "${features[@]}")
   else
-    (cd "$ROOT/edge-worker" && worker-build --release --out-dir "$out" . "${features[@]}" >/dev/null)
+    (cd "$ROOT/edge-worker" && "${build[@]}" . "${features[@]}" >/dev/null)
   fi
   note "edge-worker/$out ready ($what)"
 }

@@ -55,7 +55,8 @@ const helperConfig = () => ({
 async function events(api, token) {
   const read = await api('GET', '/v1/events?after=0&limit=500', undefined, token);
   assert.equal(read.status, 200, JSON.stringify(read.json));
-  return read.json.events ?? read.json;
+  // Each entry of a page is `{seq, event}`.
+  return read.json.events.map((entry) => entry.event);
 }
 
 test('a master adds a hosted agent in the Admin view and it answers a mention with no agent process', async () => {
@@ -129,7 +130,9 @@ test('a hosted agent is called with its key, and the key is in no answer, event 
   await api('POST', '/v1/events', { type: 'workspace.message.posted', target: 'agent:helper', payload: { content: 'are you there?' } }, ann);
   await until('the model is called', () => provider.requests.length > asked, 30_000);
   assert.equal(provider.requests[asked].headers.authorization, `Bearer ${KEY}`);
-  await new Promise((r) => setTimeout(r, 2_000));
+  // The answer reaches the person who asked, in their direct conversation with the agent.
+  await until('ann reads the answer', async () => (await events(api, ann))
+    .some((e) => e.source === 'agent:helper' && e.target === 'human:ann' && e.payload?.content === 'Still here.'), 20_000);
 
   // The probe: no answer, event or log line holds the key.
   const seen = [
@@ -147,9 +150,10 @@ test('a hosted agent is called with its key, and the key is in no answer, event 
   assert.equal((await api('GET', '/v1/admin/agents', undefined, ann)).status, 403, 'only masters list them');
 });
 
-// Not yet passing on the local edge: after the wasm panic the lost turn is not reported
-// within the minute (the recovery runs at a new object's first commit; see docs/agents.md).
-test('a restart while the hosted agent thinks is reported once, never answered twice', { todo: 'restart recovery not yet proven on wrangler dev' }, async () => {
+// The object restarts (a wasm panic resets it, as a deploy or an eviction would) while the
+// agent streams its answer: the new instance finds the turn's row and says once that it was
+// interrupted; the lost stream never posts.
+test('a restart while the hosted agent thinks is reported once, never answered twice', async () => {
   const { id, ann, api } = await network('restart room');
   const added = await api('POST', '/v1/admin/agents', helperConfig());
   assert.equal(added.status, 200, JSON.stringify(added.json));
@@ -164,13 +168,14 @@ test('a restart while the hosted agent thinks is reported once, never answered t
   await until('the model is called', () => provider.requests.length > asked, 15_000);
   const panicked = await fetch(`${edge.url}/networks/${id}/v1/__test/panic`, { method: 'POST', body: '{}', signal: AbortSignal.timeout(3000) })
     .then((res) => ({ status: res.status }), (err) => ({ status: err.name }));
-  assert.ok(panicked.status === 'TimeoutError' || panicked.status >= 500, `the object panicked (${panicked.status})`);
+  // The request that panicked fails: a 5xx, no answer, or a dropped connection.
+  assert.ok(['TimeoutError', 'TypeError'].includes(panicked.status) || panicked.status >= 500, `the object panicked (${panicked.status})`);
 
   // The woken object reports the lost turn once; give a stray second answer time to show.
   const answersTo = async () => (await events(api, ann))
     .filter((e) => e.source === 'agent:helper' && e.type === 'workspace.message.posted' && e.payload?.answers === question);
-  await until('the lost turn is reported', async () => (await answersTo()).length > 0, 60_000)
-    .catch((err) => { if (process.env.DEBUG_HOSTED) console.log(edge.log.join('').split('\n').filter((l) => /rror|anic|hosted|agent_turns/.test(l)).slice(-15).join('\n')); throw err; });
+  // (A read may meet the object while it restarts: that read is tried again.)
+  await until('the lost turn is reported', async () => (await answersTo().catch(() => [])).length > 0, 60_000);
   await new Promise((r) => setTimeout(r, 6_000));
   const answers = await answersTo();
   assert.equal(answers.length, 1, `answered once: ${JSON.stringify(answers)}`);

@@ -53,7 +53,11 @@ test('history keeps its newest events within its cap and the network keeps servi
     assert.equal(answer.status, 200, JSON.stringify(answer.json));
     return answer.json.payload.events.map((e) => e.event.payload.n);
   };
-  assert.equal((await history()).length, 20, 'all kept until the alarm prunes');
+  // Pruning waits for the alarm (which may already have come on a slow machine): whatever is
+  // kept now is the newest run, in order, and never fewer than the cap.
+  const before = await history();
+  assert.ok(before.length >= 5, `${before}`);
+  assert.deepEqual(before, [...Array(before.length).keys()].map((k) => 20 - before.length + k));
   // Ann goes quiet: her presence times out, the alarm fires and prunes.
   await sleep(1500);
   const kept = await eventually(async () => {

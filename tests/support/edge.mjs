@@ -4,6 +4,7 @@
 
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { unlinkSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, readlink, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
@@ -67,15 +68,23 @@ async function waitUntilReady(url, child, log, timeoutMs, readyPath = '/networks
  * nor watch the sources (a rebuild restarts the worker mid-test). It runs the
  * test build (`edge-worker/build-test`, with the `test-hooks` feature: `build_edge`
  * in scripts/lib.sh), which a deploy build (`edge-worker/build`) never overwrites.
+ * One file per test process, written once: wrangler dev watches its configuration
+ * and reloads the worker when the file is written, so edges of test files running
+ * side by side must not share it. It is removed when the process exits.
  */
-export async function testConfig() {
-  const source = await readFile(join(root, 'edge-worker', 'wrangler.toml'), 'utf8');
-  const withoutBuild = source
-    .replace(/^\[build\][^[]*/m, '')
-    .replace(/^main = "build\//m, 'main = "build-test/');
-  const path = join(root, 'edge-worker', '.wrangler-test.toml');
-  await writeFile(path, withoutBuild);
-  return path;
+let testConfigPath;
+export function testConfig() {
+  testConfigPath ??= (async () => {
+    const source = await readFile(join(root, 'edge-worker', 'wrangler.toml'), 'utf8');
+    const withoutBuild = source
+      .replace(/^\[build\][^[]*/m, '')
+      .replace(/^main = "build\//m, 'main = "build-test/');
+    const path = join(root, 'edge-worker', `.wrangler-test.${process.pid}.toml`);
+    await writeFile(path, withoutBuild);
+    process.once('exit', () => { try { unlinkSync(path); } catch { /* gone */ } });
+    return path;
+  })();
+  return testConfigPath;
 }
 
 /**
