@@ -232,8 +232,10 @@ test('a result older than what the conversation loaded opens there, scrolled to 
     for (let n = 0; n < 60; n += 1) await say(`later chatter ${n}`);
 
     // The person is in the channel (they have seen its newest messages), then reads Everyone.
-    await page.goto(`${started.edge.url}/n/${id}/channel/archive`);
-    await page.getByRole('status').filter({ hasText: 'online' }).waitFor({ timeout: 15_000 });
+    // The edge has just taken 2,000+ events: the page's own load may be slow behind them, so the
+    // wait is for the workspace to say it is online, not for every resource's load event.
+    await page.goto(`${started.edge.url}/n/${id}/channel/archive`, { waitUntil: 'domcontentloaded' });
+    await page.getByRole('status').filter({ hasText: 'online' }).waitFor({ timeout: 45_000 });
     await page.locator('.message', { hasText: 'later chatter 59' }).waitFor({ timeout: 15_000 });
     assert.equal(await page.locator(`.message[data-id="${needle.id}"]`).count(), 0, 'older than what the channel loaded');
     await page.getByRole('navigation', { name: 'Conversations' }).getByRole('link', { name: 'Everyone' }).click();
