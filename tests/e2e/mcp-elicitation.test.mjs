@@ -5,7 +5,8 @@
 // and approved (with edited arguments) in a channel that names nobody,
 // declined to a request sent to the master directly. A client without the
 // capability is asked nothing; a second capable client still asking is
-// cancelled once the approval is decided.
+// cancelled once the approval is decided. A client that connects after an
+// approval was asked is asked on the stream it opens.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -134,5 +135,30 @@ test('decline in the MCP client: a request sent to the master directly is denied
   } finally {
     mailer.close();
     await client.close();
+  }
+});
+
+test('a master whose MCP client was away is asked when it connects, and its answer decides', async () => {
+  const token = await joinMaster();
+  const releaser = await agent('agent:releaser');
+  try {
+    // Asked while no client of the master is connected.
+    const decided = releaser.approval({
+      to: 'human:boss', kind: 'message', subject: 'channel/announce',
+      summary: 'Announce the late release', detail: 'v3 is out', expiresInMs: 60000,
+    });
+    await new Promise((r) => setTimeout(r, 500));
+    const { client, asked } = await mcpMaster(token, () => ({ action: 'accept', content: { decision: 'approve' } }));
+    try {
+      const result = await decided;
+      assert.equal(result.decision, 'approved');
+      assert.equal(result.by, 'human:boss');
+      assert.equal(asked.length, 1, 'asked once, on the stream the client opened');
+      assert.match(asked[0].params.message, /agent:releaser asks for your approval: Announce the late release/);
+    } finally {
+      await client.close();
+    }
+  } finally {
+    releaser.close();
   }
 });

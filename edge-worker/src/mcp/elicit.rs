@@ -2,7 +2,9 @@
 //! committed `workspace.approval.requested` becomes the `elicitation/create`
 //! requests the core decides (`agentnet_core::bindings::mcp::elicit::asks`),
 //! written on the streams it names; once the approval is decided or expires,
-//! the requests still out are cancelled (`notifications/cancelled`). The
+//! the requests still out are cancelled (`notifications/cancelled`). A client
+//! that opens its stream later is asked the approvals still open
+//! ([`NetworkHost::elicit_open_approvals`]). The
 //! answers come back as POSTs the core's transport turns into decisions.
 
 use crate::host::now_ms;
@@ -24,6 +26,58 @@ impl NetworkHost {
             return;
         };
         worker::wasm_bindgen_futures::spawn_local(async move { me.elicit() });
+    }
+
+    /// A client opened `stream`: the approvals still open that ask its
+    /// person are asked there too (its client was away when they were asked).
+    pub(crate) fn elicit_open_approvals(&self, stream: &str) -> worker::Result<()> {
+        let now = now_ms();
+        let open = match self.network.try_borrow() {
+            Ok(network) => network
+                .as_ref()
+                .map(|n| elicit::still_open(n, now))
+                .unwrap_or_default(),
+            Err(_) => return Ok(()),
+        };
+        if open.is_empty() {
+            return Ok(());
+        }
+        let store = self.store()?;
+        for approval in open {
+            let Some(request) = store.event_by_id(&approval.to_string())? else {
+                continue;
+            };
+            let asked = {
+                let (Ok(network), Ok(streams)) =
+                    (self.network.try_borrow(), self.mcp.streams.try_borrow())
+                else {
+                    return Ok(());
+                };
+                let Some(network) = network.as_ref() else {
+                    return Ok(());
+                };
+                elicit::asks_on(network, &streams, stream, &request, now)
+            };
+            if let Some((id, message)) = asked {
+                self.mcp.write(stream, &message);
+                self.remember_asked(approval, stream.to_owned(), id);
+            }
+        }
+        Ok(())
+    }
+
+    /// Keeps an elicitation that is out, to cancel it once its approval closes.
+    fn remember_asked(
+        &self,
+        approval: agentnet_core::EventId,
+        stream: String,
+        id: agentnet_core::bindings::mcp::jsonrpc::Id,
+    ) {
+        let mut remembered = self.mcp.asked.borrow_mut();
+        remembered.entry(approval).or_default().push((stream, id));
+        while remembered.len() > MAX_REMEMBERED {
+            remembered.pop_first();
+        }
     }
 
     fn elicit(&self) {
@@ -60,14 +114,7 @@ impl NetworkHost {
             };
             for (stream, id, request) in requests {
                 self.mcp.write(&stream, &request);
-                let mut remembered = self.mcp.asked.borrow_mut();
-                remembered
-                    .entry(asked.approval)
-                    .or_default()
-                    .push((stream, id));
-                while remembered.len() > MAX_REMEMBERED {
-                    remembered.pop_first();
-                }
+                self.remember_asked(asked.approval, stream, id);
             }
         }
     }

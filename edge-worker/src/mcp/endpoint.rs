@@ -145,6 +145,15 @@ impl NetworkHost {
         } else {
             self.mcp.attach(&stream, sender.clone(), waits.len());
             let me = self.me.upgrade().ok_or_else(not_loaded)?;
+            if !closes {
+                // A stream kept open (a client's GET): the approvals it missed while away.
+                let (host, stream) = (me.clone(), stream.clone());
+                worker::wasm_bindgen_futures::spawn_local(async move {
+                    if let Err(err) = host.elicit_open_approvals(&stream) {
+                        worker::console_error!("open approvals not asked through MCP: {err}");
+                    }
+                });
+            }
             for waiting in waits {
                 let (host, stream) = (me.clone(), stream.clone());
                 worker::wasm_bindgen_futures::spawn_local(async move {

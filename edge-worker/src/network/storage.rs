@@ -330,6 +330,16 @@ impl Store {
         Ok(rows.first().and_then(|r| u64::try_from(r.seq).ok()))
     }
 
+    /// The logged event `id`, if the log has it.
+    pub fn event_by_id(&self, id: &str) -> worker::Result<Option<Event>> {
+        self.flush()?;
+        let rows: Vec<EventRow> = self
+            .sql
+            .exec("SELECT seq, event FROM events WHERE id = ?", vec![text(id)])?
+            .to_array()?;
+        Ok(decode_rows(&rows).into_iter().next().map(|(_, e)| e))
+    }
+
     /// The rows a read of the log asks for, and whether the log has no more of them.
     pub fn read(&self, request: &ReadRequest) -> worker::Result<ReadRows> {
         self.flush()?;

@@ -21,6 +21,9 @@
 //! the approval is decided or expires, the host cancels the requests it sent
 //! that are still out ([`cancelled`]).
 //!
+//! A person whose client was away when an approval was asked is asked when
+//! it opens its stream ([`still_open`], [`asks_on`]), while the approval is open.
+//!
 //! 2025-03-26 has no elicitation, and a 2026-07-28 server asks for input only
 //! within the client's own request (`InputRequiredResult`): those clients,
 //! and clients without the capability, get nothing new.
@@ -28,10 +31,13 @@
 use super::jsonrpc::{Id, notification};
 use super::revision::Revision;
 use super::streams::Streams;
-use crate::mods::workspace::approvals::{ActionKind, ApprovalRequest, DECIDED, REQUESTED};
+use crate::mods::workspace::approvals::{
+    ActionKind, ApprovalRequest, DECIDED, OpenApproval, REQUESTED,
+};
 use crate::webpush::recipients::{Reason, notices};
 use crate::{Address, Event, EventId, Network};
 use serde_json::{Map, Value, json};
+use std::collections::BTreeMap;
 
 /// The method that asks the client's user.
 pub const METHOD: &str = "elicitation/create";
@@ -233,6 +239,48 @@ pub fn asks(
         }
     }
     out
+}
+
+/// The most open approvals asked again of a client that connects ([`still_open`]).
+pub const MAX_ASKED_ON_CONNECT: usize = 50;
+
+/// The approvals still open at `now` (undecided, unexpired), oldest first, at
+/// most the newest [`MAX_ASKED_ON_CONNECT`]: a person whose client was away
+/// when one was asked is asked on the stream it opens later ([`asks_on`]).
+pub fn still_open(network: &Network, now: u64) -> Vec<EventId> {
+    let Some(saved) = network
+        .state()
+        .mod_state
+        .get("workspace")
+        .and_then(|w| w.get("approvals"))
+    else {
+        return Vec::new();
+    };
+    let Ok(open) = serde_json::from_value::<BTreeMap<EventId, OpenApproval>>(saved.clone()) else {
+        return Vec::new();
+    };
+    let open: Vec<EventId> = open
+        .into_iter()
+        .filter(|(_, a)| a.decided.is_none() && a.expires_at > now)
+        .map(|(id, _)| id)
+        .collect();
+    open[open.len().saturating_sub(MAX_ASKED_ON_CONNECT)..].to_vec()
+}
+
+/// The elicitation of the approval `request` for the stream `stream` alone
+/// (a client that has just opened it), when its person is asked and the
+/// stream takes elicitations.
+pub fn asks_on(
+    network: &Network,
+    streams: &Streams,
+    stream: &str,
+    request: &Event,
+    now: u64,
+) -> Option<(Id, Value)> {
+    asks(network, streams, request, now)
+        .into_iter()
+        .find(|(on, _, _)| on == stream)
+        .map(|(_, id, request)| (id, request))
 }
 
 /// The approval an accepted `workspace.approval.decided` closes (decided or expired).

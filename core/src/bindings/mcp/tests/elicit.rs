@@ -317,3 +317,40 @@ fn the_answer_is_the_members_decision_checked_by_the_network() {
         Some(ErrorCode::Forbidden)
     );
 }
+
+#[test]
+fn a_master_whose_client_was_away_is_asked_on_the_stream_it_opens_while_the_approval_is_open() {
+    let mut mcp = workspace();
+    let boss = mcp.world.join("human:boss");
+    let helper = mcp.world.join("agent:helper");
+    let request = mcp.ask_approval(&helper, "agent:broadcast", json!([]));
+    let now = mcp.world.host.now;
+    assert_eq!(
+        crate::bindings::mcp::elicit::still_open(&mcp.world.network, now),
+        vec![request.id]
+    );
+
+    // The master's client connects afterwards: its new stream is asked, and only it.
+    let (_, late) = mcp.connect(&boss, "2025-11-25", json!({"elicitation": {}}));
+    let on = |mcp: &Mcp, stream: &str| {
+        crate::bindings::mcp::elicit::asks_on(
+            &mcp.world.network,
+            &mcp.streams,
+            stream,
+            &request,
+            now,
+        )
+    };
+    let (id, message) = on(&mcp, &late).expect("the late client is asked");
+    assert_eq!(Asked::from_id(&id), Asked::of_request(&request));
+    assert_eq!(message["method"], "elicitation/create");
+    assert!(on(&mcp, "another-stream").is_none());
+
+    // Expired or decided, nothing is open to ask about.
+    assert!(
+        crate::bindings::mcp::elicit::still_open(&mcp.world.network, now + 2 * HOUR).is_empty()
+    );
+    let asked = Asked::of_request(&request).unwrap();
+    assert_eq!(mcp.declined_by("human:boss", &asked), None);
+    assert!(crate::bindings::mcp::elicit::still_open(&mcp.world.network, now).is_empty());
+}
