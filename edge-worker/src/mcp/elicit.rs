@@ -43,25 +43,31 @@ impl NetworkHost {
             return Ok(());
         }
         let store = self.store()?;
+        let mut requests = Vec::with_capacity(open.len());
         for approval in open {
-            let Some(request) = store.event_by_id(&approval.to_string())? else {
-                continue;
+            requests.extend(store.event_by_id(&approval.to_string())?);
+        }
+        // Decided under one borrow of the network and the streams; written after (writing records on the streams).
+        let asked: Vec<_> = {
+            let (Ok(network), Ok(streams)) =
+                (self.network.try_borrow(), self.mcp.streams.try_borrow())
+            else {
+                return Ok(());
             };
-            let asked = {
-                let (Ok(network), Ok(streams)) =
-                    (self.network.try_borrow(), self.mcp.streams.try_borrow())
-                else {
-                    return Ok(());
-                };
-                let Some(network) = network.as_ref() else {
-                    return Ok(());
-                };
-                elicit::asks_on(network, &streams, stream, &request, now)
+            let Some(network) = network.as_ref() else {
+                return Ok(());
             };
-            if let Some((id, message)) = asked {
-                self.mcp.write(stream, &message);
-                self.remember_asked(approval, stream.to_owned(), id);
-            }
+            requests
+                .iter()
+                .filter_map(|request| {
+                    let (id, message) = elicit::asks_on(network, &streams, stream, request, now)?;
+                    Some((request.id, id, message))
+                })
+                .collect()
+        };
+        for (approval, id, message) in asked {
+            self.mcp.write(stream, &message);
+            self.remember_asked(approval, stream.to_owned(), id);
         }
         Ok(())
     }

@@ -31,13 +31,11 @@
 use super::jsonrpc::{Id, notification};
 use super::revision::Revision;
 use super::streams::Streams;
-use crate::mods::workspace::approvals::{
-    ActionKind, ApprovalRequest, DECIDED, OpenApproval, REQUESTED,
-};
+use crate::mods::workspace::approvals::{ActionKind, ApprovalRequest, DECIDED, REQUESTED};
+use crate::mods::workspace::saved_approvals;
 use crate::webpush::recipients::{Reason, notices};
 use crate::{Address, Event, EventId, Network};
 use serde_json::{Map, Value, json};
-use std::collections::BTreeMap;
 
 /// The method that asks the client's user.
 pub const METHOD: &str = "elicitation/create";
@@ -248,18 +246,7 @@ pub const MAX_ASKED_ON_CONNECT: usize = 50;
 /// most the newest [`MAX_ASKED_ON_CONNECT`]: a person whose client was away
 /// when one was asked is asked on the stream it opens later ([`asks_on`]).
 pub fn still_open(network: &Network, now: u64) -> Vec<EventId> {
-    let Some(saved) = network
-        .state()
-        .mod_state
-        .get("workspace")
-        .and_then(|w| w.get("approvals"))
-    else {
-        return Vec::new();
-    };
-    let Ok(open) = serde_json::from_value::<BTreeMap<EventId, OpenApproval>>(saved.clone()) else {
-        return Vec::new();
-    };
-    let open: Vec<EventId> = open
+    let open: Vec<EventId> = saved_approvals(network.state())
         .into_iter()
         .filter(|(_, a)| a.decided.is_none() && a.expires_at > now)
         .map(|(id, _)| id)

@@ -60,6 +60,25 @@ pub const MEMBER_UPDATED: &str = "workspace.member.updated";
 
 /// The name its state is saved under.
 const NAME: &str = "workspace";
+/// Where its saved state keeps the approval requests.
+const APPROVALS: &str = "approvals";
+
+/// The approval requests `saved` (the workspace's saved state) keeps.
+fn approvals_in(saved: &Value) -> Option<BTreeMap<EventId, approvals::OpenApproval>> {
+    serde_json::from_value(saved.get(APPROVALS)?.clone()).ok()
+}
+
+/// The approval requests a network's workspace remembers, from its saved
+/// state (none without the workspace mod), for the bindings that ask of them.
+pub fn saved_approvals(
+    state: &crate::model::state::State,
+) -> BTreeMap<EventId, approvals::OpenApproval> {
+    state
+        .mod_state
+        .get(NAME)
+        .and_then(approvals_in)
+        .unwrap_or_default()
+}
 
 pub(super) struct Workspace {
     spec: ModSpec,
@@ -100,7 +119,7 @@ impl Workspace {
             state: json!({
                 "sessions": self.sessions.by_id,
                 "delegations": self.threads.delegations,
-                "approvals": self.approvals.by_id,
+                APPROVALS: self.approvals.by_id,
             }),
         });
     }
@@ -316,10 +335,7 @@ impl Mod for Workspace {
         {
             self.threads.restore(saved);
         }
-        if let Some(saved) = state
-            .get("approvals")
-            .and_then(|a| serde_json::from_value(a.clone()).ok())
-        {
+        if let Some(saved) = approvals_in(state) {
             self.approvals.by_id = saved;
         }
     }
