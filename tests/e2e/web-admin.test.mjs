@@ -51,7 +51,8 @@ test('a master manages the network and reads its analytics from the Admin view',
     await page.waitForURL(`**/n/${id}/admin`);
     const admin = page.getByRole('region', { name: 'Admin' });
     await admin.locator('.network-status', { hasText: 'active' }).waitFor({ timeout: 10_000 });
-    const notice = admin.locator('.notice');
+    // The Admin view's own status line (each card below has its own).
+    const notice = admin.locator(':scope > .notice');
 
     // Only the status changes an active network allows.
     const status = admin.getByRole('region', { name: 'Status' });

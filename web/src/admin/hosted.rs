@@ -209,8 +209,7 @@ pub fn HostedAgents() -> impl IntoView {
         <section class="admin-card" aria-labelledby="admin-agents">
             <h3 id="admin-agents">"Agents"</h3>
             <p class="admin-hint">"LLM agents this network runs itself: they answer while no agent program runs anywhere. Their keys are kept as secrets of the agent: replaced here, never shown."</p>
-            // The live region stays for screen readers; it is styled (and found as a notice) only once it says something.
-            <p class=move || notice.with(|n| if n.is_some() { "notice" } else { "notice-idle" }) role="status">{move || notice.get()}</p>
+            <p class="notice" role="status">{move || notice.get()}</p>
             {move || match agents.get() {
                 None => view! { <p class="admin-hint">"Reading the agents…"</p> }.into_any(),
                 Some(Err(why)) => view! { <p class="admin-hint">{format!("The agents could not be read: {why}")}</p> }.into_any(),
