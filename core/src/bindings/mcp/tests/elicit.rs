@@ -345,6 +345,13 @@ fn a_master_whose_client_was_away_is_asked_on_the_stream_it_opens_while_the_appr
     assert_eq!(Asked::from_id(&id), Asked::of_request(&request));
     assert_eq!(message["method"], "elicitation/create");
     assert!(on(&mcp, "another-stream").is_none());
+    // A member who is not asked gets nothing on the stream they open.
+    let ann = mcp.world.join("human:ann");
+    let (_, anns) = mcp.connect(&ann, "2025-11-25", json!({"elicitation": {}}));
+    assert!(
+        on(&mcp, &anns).is_none(),
+        "only the approvers' clients are asked"
+    );
 
     // Expired or decided, nothing is open to ask about.
     assert!(
