@@ -11,6 +11,7 @@ import type {
   VerificationLevel,
   MemberRecord,
   Ack,
+  Sent,
   RosterMember,
   MemberProfile,
   RosterResource,
@@ -308,7 +309,8 @@ export class Agent {
   on<P = any>(pattern: string, handler: (event: ReceivedEvent<P>) => void | Promise<void>): this;
   off(pattern: string, handler: (event: AgentnetEvent) => void | Promise<void>): this;
   onConnectionChange(listener: (change: { online: boolean; error?: AgentnetError }) => void): () => void;
-  send(target: string, type: string, payload?: unknown, options?: { metadata?: Record<string, unknown>; timeoutMs?: number }): Promise<Ack>;
+  /** Resolves with the network's ack; `id` is the sent event's id, known at once. */
+  send(target: string, type: string, payload?: unknown, options?: { metadata?: Record<string, unknown>; timeoutMs?: number }): Sent;
   request<R = any>(target: string, type: string, payload?: unknown, options?: { timeoutMs?: number }): Promise<AgentnetEvent<R>>;
   /**
    * Posts a chat message (`workspace.message.posted {content}`) to an agent, a
@@ -316,7 +318,7 @@ export class Agent {
    */
   post(target: string, content: ChatContent, options?: { inReplyTo?: AgentnetEvent | string; metadata?: Record<string, unknown>; timeoutMs?: number }): Promise<Ack>;
   /** Answers `event` (`metadata.in_reply_to`); a traced event's reply is its child in the same W3C trace (`traceparent`). */
-  reply(event: AgentnetEvent, type: string, payload?: unknown): Promise<Ack>;
+  reply(event: AgentnetEvent, type: string, payload?: unknown): Sent;
   /** Creates a channel with you as its member; `members` are invited (each joins itself); `private` channels admit only those. */
   createChannel(name: string, options?: { members?: string[]; private?: boolean }): Promise<Ack>;
   joinChannel(channel: string): Promise<Ack>;

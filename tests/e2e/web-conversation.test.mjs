@@ -262,11 +262,13 @@ test('unread counts per conversation survive a reload, a direct message is marke
     await nav.getByRole('button', { name: 'Create' }).click();
     await page.waitForURL('**/channel/updates');
     await nav.getByRole('link', { name: 'Everyone' }).click();
+    // Posted once the person looks elsewhere (a busy page may take a moment to switch).
+    await until('Everyone is open', async () => (await page.title()) === 'Everyone — agentnet');
     await agent.joinChannel('updates');
     await agent.send('channel/updates', 'workspace.message.posted', { content: 'build 41 is green' });
     await agent.send('channel/updates', 'workspace.message.posted', { content: 'build 42 is green' });
     const updates = nav.getByRole('link', { name: /# updates/ });
-    await updates.locator('.unread', { hasText: '2' }).waitFor({ timeout: 10_000 });
+    await updates.locator('.unread', { hasText: '2' }).waitFor({ timeout: 20_000 });
     await until('the title\'s count', async () => (await page.title()) === '(2) Everyone — agentnet');
     // The open conversation at its bottom is read as it comes.
     await agent.send('agent:broadcast', 'workspace.message.posted', { content: 'seen at once' });

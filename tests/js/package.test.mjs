@@ -250,6 +250,32 @@ test('an agent resends an event the network did not answer, and fails a request 
   }
 });
 
+test('a sent event\'s id is known at once, so an answer that comes before the ack is matched', async () => {
+  const { default: WebSocket } = await import('ws');
+  const network = await fakeNetwork((frame, peer, ackOf) => {
+    if (frame.type !== 'test.asked') return;
+    // The answer leaves before the ack, as a busy network may deliver them.
+    const answer = createEvent({ source: 'agent:other', network: 'fake', target: frame.source, type: 'test.answered', payload: {} });
+    peer.send(JSON.stringify({ ...answer, metadata: { in_reply_to: frame.id } }));
+    peer.send(ackOf(frame, { seq: 1 }));
+  });
+  const agent = await Agent.connect({ url: network.url, network: 'fake', name: 'agent:relay', WebSocket });
+  try {
+    const asked = new Set();
+    const matched = new Promise((resolve) => {
+      agent.on('test.answered', (event) => resolve(asked.has(event.metadata.in_reply_to)));
+    });
+    const sent = agent.send('agent:other', 'test.asked', {});
+    assert.match(sent.id, /\S/, 'the id is there before the ack');
+    asked.add(sent.id);
+    assert.equal(await matched, true, 'the answer named the id the sender knew');
+    assert.equal((await sent).id, sent.id, 'the ack is for the same event');
+  } finally {
+    agent.close();
+    await network.close();
+  }
+});
+
 test('values of the wrong type fail with invalid_argument before the core, and the agent keeps working', async () => {
   const wrongType = { code: 'invalid_argument' };
   assert.throws(() => matchesPattern(7, 'a.b'), wrongType);

@@ -61,6 +61,7 @@ const USAGE = `
 declare const agent: Agent;
 export const typed: [Promise<Roster>, Promise<ResourceInfo[]>, Promise<ResourceContent>, Promise<EventsPage>, Promise<Ack>] =
   [agent.discover(), agent.discoverResources(), agent.read('resource/file/a.md'), agent.history(), agent.send('core', 'x.y')];
+export const sentId: string = agent.send('core', 'x.y').id;
 export const found: Promise<NetworkDiscoveryAnswer> = agent.discoverAgents({ q: 'translation', tags: ['legal'], limit: 5 });
 `;
 

@@ -31,9 +31,11 @@ async function relay(from, event) {
   const metadata = { bridged_from: `${from}::${event.source}` };
   const answered = originals.get(event.metadata?.in_reply_to);
   if (answered) metadata.in_reply_to = answered;
+  // Known before the answer can come: an answer may arrive before the ack.
+  const sent = destination.send(local, event.type, event.payload, { metadata });
+  originals.set(sent.id, event.id);
   try {
-    const ack = await destination.send(local, event.type, event.payload, { metadata });
-    originals.set(ack.id, event.id);
+    await sent;
   } catch (err) {
     console.error(`bridge: ${from} -> ${to} failed: ${err.code} ${err.message}`);
   }

@@ -1,5 +1,4 @@
 // Agent: one member of one network over a WebSocket, with the core's replica inside.
-//
 // The replica (Rust) decides what to send and what arrived; this file is the
 // API over it, `effects.js` carries out what the replica says, and `Link`
 // moves the frames.
@@ -153,7 +152,8 @@ export class Agent {
 
   /**
    * Sends an event; resolves with the network's ack (`{id, seq, …}`: a new
-   * channel's address, an invitation's code…) or rejects with its error.
+   * channel's address, an invitation's code…) or rejects with its error; the
+   * promise carries the event's `id` at once, before any answer can come.
    * While offline the event waits in the outbox and goes out on reconnect;
    * if the network refuses the rejoin for good, it rejects with that refusal.
    */
@@ -165,7 +165,7 @@ export class Agent {
     const { id, effects } = JSON.parse(callCore(() =>
       this.#replica.post(type, target, payloadText, metadataText, Date.now()),
     ));
-    const promise = this.#pending.wait(id, timeoutMs);
+    const promise = Object.assign(this.#pending.wait(id, timeoutMs), { id });
     this.#apply(effects);
     return promise;
   }

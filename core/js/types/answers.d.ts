@@ -28,6 +28,9 @@ export interface MemberRecord {
   profile?: MemberProfile;
 }
 
+/** What `send` returns: the ack to come, with the sent event's `id` known at once. */
+export type Sent = Promise<Ack> & { readonly id: string };
+
 /** The network's acknowledgement of an event (`network.event.ack`, core's `AckPayload`). */
 export interface Ack {
   /** The acknowledged event's id. */

@@ -9,7 +9,8 @@
 //! a `seq` without reading timestamps) and names what hosts delete with
 //! [`Effect::PruneLog`]. The newest event always stays, so a restored
 //! network finds its last `seq` in the log. A run deletes at most
-//! [`MAX_PRUNED_PER_RUN`] sequence numbers; the next run follows soon after.
+//! [`MAX_PRUNED_PER_RUN`] sequence numbers; the next run follows soon after,
+//! as it does once a history capped by count has taken in that many events.
 
 use crate::ids::address::Address;
 use crate::ids::standing::Role;
@@ -32,13 +33,23 @@ impl Network {
             // else (a member's presence timeout at the latest).
             return None;
         }
-        let grown = marks.marks.last().map_or(0, |&(_, seq)| seq) < self.last_seq;
+        let seq_at_last_run = marks.marks.last().map_or(0, |&(_, seq)| seq);
+        let grown = seq_at_last_run < self.last_seq;
+        // A history capped by count has no window to take an eighth of: once
+        // as many events as the cap have come since the last run, the next
+        // run comes soon (at most once a second, and never while idle).
+        let cap_reached = self.keeps_history
+            && self
+                .config
+                .retention
+                .history_events
+                .is_some_and(|cap| self.last_seq.saturating_sub(seq_at_last_run) >= cap.max(1));
         let keep_newest = self.last_seq.saturating_sub(1);
         let history_window = self.keeps_history && self.config.retention.history_ms.is_some();
         let windows_running = marks.marks.len() > 1
             || marks.transient_through < keep_newest && self.appends_log()
             || marks.history_through < keep_newest && history_window;
-        let wait = if self.prune_behind {
+        let wait = if self.prune_behind || cap_reached {
             CATCH_UP_PRUNE_MS
         } else {
             self.config.retention.prune_every_ms()

@@ -191,6 +191,47 @@ fn history_is_kept_for_its_cap_and_its_window_once_delivered() {
 }
 
 #[test]
+fn a_history_capped_by_count_is_pruned_soon_after_the_cap_is_passed() {
+    let retention = Retention {
+        history_events: Some(3),
+        ..week()
+    };
+    let mut clock = Clock::new(vec![ModConfig::Persistence], retention);
+    let mut alice = clock.join("agent:alice");
+    let bob = clock.join("agent:bob");
+    let early = clock.send(&mut alice, "agent:bob");
+    clock.ack(&alice, early);
+    clock.ack(&bob, early);
+    // The first run comes early (with the first alarm), before the burst.
+    clock.alarm_at(clock.now + 1);
+    let after_first_run = clock.network.wakeup_bound();
+    let last = (0..8)
+        .map(|_| clock.send(&mut alice, "agent:bob"))
+        .last()
+        .unwrap();
+    clock.ack(&alice, last);
+    clock.ack(&bob, last);
+    let due = clock.network.next_prune().expect("a run is due");
+    assert!(
+        due <= clock.now + 1_000,
+        "the cap was passed: the next run is at most a second away, not {} ms",
+        due - clock.now
+    );
+    assert!(
+        after_first_run.is_none_or(|at| at > due),
+        "sooner than before the burst"
+    );
+    let effects = clock.alarm_at(due);
+    assert_eq!(pruned(&effects).map(|(_, h)| h), Some(last - 3));
+    assert_eq!(clock.logged(), [last - 2, last - 1, last]);
+    // Idle again: no run comes sooner than the usual cadence.
+    let idle = clock.network.next_prune();
+    assert!(
+        idle.is_none_or(|at| at >= clock.now + clock.network.config.retention.prune_every_ms())
+    );
+}
+
+#[test]
 fn history_without_a_window_is_kept_for_ever() {
     let mut clock = Clock::new(vec![ModConfig::Persistence], week());
     let mut alice = clock.join("agent:alice");
