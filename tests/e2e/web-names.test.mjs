@@ -62,7 +62,13 @@ test('names and faces: asked on the invitation and the first visit, shown everyw
     await pb.waitForURL(`**/n/${id}`);
     const prompt = pb.getByRole('region', { name: 'What should people here call you?' });
     await prompt.waitFor({ timeout: 15_000 });
-    await shootAt(pb, 'names-first-visit', 'wide');
+    // A banner over the conversation, as wide as it; the composer stays in view below.
+    await shoot(pb, 'names-first-visit', async (page, viewport) => {
+      const [box, list] = [await prompt.boundingBox(), await page.locator('main.chat').boundingBox()];
+      assert.ok(box.width >= list.width - 48, `the banner is ${box.width} px of ${list.width}`);
+      const composer = await page.getByRole('textbox', { name: 'Message' }).first().boundingBox();
+      assert.ok(composer && composer.y + composer.height <= viewport.height, 'the composer stays in view');
+    });
     await prompt.getByRole('textbox', { name: 'Your name' }).fill('Bob Builder');
     await prompt.getByLabel('Picture (optional)').setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: PNG });
     await prompt.getByRole('img', { name: 'Your picture' }).waitFor({ timeout: 10_000 });

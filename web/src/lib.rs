@@ -277,7 +277,6 @@ fn Workspace(
         <div class="layout">
             <div class="sidebar" id="workspace-menu">
                 <people::me::MyProfile />
-                <people::me::NamePrompt />
                 <Panes />
                 <Conversations />
             </div>

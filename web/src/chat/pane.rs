@@ -47,6 +47,7 @@ pub fn ChatPane() -> impl IntoView {
                     </header>
                 </Show>
                 <super::session_header::SessionHeader />
+                <crate::people::me::NamePrompt />
                 <MessageList in_thread=false />
                 <Composer in_thread=false />
             </super::attachment_view::DropZone>

@@ -1,6 +1,6 @@
 //! The person's own name and face: the sidebar shows them with "Edit
-//! profile"; on a first visit (no display name yet, not dismissed here) it
-//! asks for one there, offering the name last used anywhere on this
+//! profile"; on a first visit (no display name yet, not dismissed here) a
+//! banner over the conversation asks for one, offering the name last used anywhere on this
 //! browser. The form checks the name and picture by the core's own rules
 //! ([`Profile::from_value`]) and sends `network.agent.profile` `{name,
 //! picture}`: the network tells everyone (`workspace.member.updated`).
@@ -170,9 +170,10 @@ pub fn MyProfile() -> impl IntoView {
     }
 }
 
-/// The first visit's question, under "You" in the sidebar (beside the
-/// conversation, never shrinking it; in the menu on a phone): shown while the
-/// person has no display name and has not said "Not now" in this network.
+/// The first visit's question, a banner at the top of the conversation
+/// (never in the way: the conversation and its composer stay usable below
+/// it): shown while the person has no display name and has not said "Not
+/// now" in this network.
 #[component]
 pub fn NamePrompt() -> impl IntoView {
     let session = Session::get();
