@@ -63,6 +63,11 @@ pub fn MessageList(
     // Where each view was left, when not at its bottom.
     let positions = StoredValue::new(HashMap::<String, i32>::new());
     let at_bottom = RwSignal::new(true);
+    // The log's height when a resize was last handled: a scroll event is
+    // dispatched a frame late, so one that arrives after the log shrank (a
+    // banner above it, a phone's keyboard) is judged by the height the
+    // scroll happened in, and the resize then keeps the bottom in view.
+    let handled_height = StoredValue::new(None::<i32>);
     let unseen = RwSignal::new(0usize);
     let window = move || windows.with(|w| w.get(&key.get()).copied().unwrap_or(WINDOW));
     let hidden = move || shown.with(Vec::len).saturating_sub(window());
@@ -121,7 +126,10 @@ pub fn MessageList(
         let Some(el) = log.get_untracked() else {
             return;
         };
-        let bottom = el.scroll_height() - el.scroll_top() - el.client_height() < NEAR_BOTTOM;
+        let height = handled_height
+            .get_value()
+            .unwrap_or_else(|| el.client_height());
+        let bottom = el.scroll_height() - el.scroll_top() - height < NEAR_BOTTOM;
         at_bottom.set(bottom);
         let view = key.get_untracked();
         positions.update_value(|p| {
@@ -196,11 +204,13 @@ pub fn MessageList(
             return;
         };
         let keep = wasm_bindgen::closure::Closure::<dyn FnMut()>::new(move || {
-            if at_bottom.get_untracked()
-                && let Some(el) = log.get_untracked()
-            {
+            let Some(el) = log.get_untracked() else {
+                return;
+            };
+            if at_bottom.get_untracked() {
                 el.set_scroll_top(el.scroll_height());
             }
+            handled_height.set_value(Some(el.client_height()));
         });
         if let Ok(observer) = web_sys::ResizeObserver::new(keep.as_ref().unchecked_ref()) {
             observer.observe(&el);
