@@ -462,9 +462,14 @@ fn the_edge_folders_have_no_circle() {
 /// The non-test source files of the core and the edge, with their code
 /// (comments and a trailing inline test module removed).
 fn core_and_edge_code() -> Vec<(String, String)> {
+    code_of_crates(&["core/src", "edge-worker/src"])
+}
+
+/// The non-test code of each of `krates` (source folders), file by file.
+fn code_of_crates(krates: &[&str]) -> Vec<(String, String)> {
     let root = workspace_root();
     let mut out = Vec::new();
-    for krate in ["core/src", "edge-worker/src"] {
+    for krate in krates {
         let mut files = Vec::new();
         rust_files(&root.join(krate), &mut files);
         for file in files {
@@ -487,7 +492,8 @@ fn core_and_edge_code() -> Vec<(String, String)> {
 }
 
 /// The route table (`core/src/bindings/route/`) is the one reader of
-/// `/networks/…` paths: no other code of the core or the edge takes such a
+/// `/networks/…` paths: no other code of the core, the edge, the web
+/// workspace or the npm binding takes such a
 /// path apart (a `"/networks/"` literal, a `"networks"` segment, or a string
 /// method handed a literal under `/networks`). Building URLs (`format!`) is fine.
 #[test]
@@ -503,7 +509,7 @@ fn one_route_table_reads_network_paths() {
         "trim_start_matches(\"",
     ];
     let mut found = Vec::new();
-    for (file, code) in core_and_edge_code() {
+    for (file, code) in code_of_crates(&["core/src", "edge-worker/src", "web/src", "core/js/src"]) {
         if file.starts_with("core/src/bindings/route/") {
             continue;
         }

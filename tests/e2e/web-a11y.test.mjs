@@ -104,7 +104,10 @@ test('every main screen of the workspace is accessible', async () => {
     await check(page, 'a document');
 
     await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: 'About' }).click();
-    await page.getByRole('region', { name: 'About this network' }).locator('dl').waitFor({ timeout: 10_000 });
+    const about = page.getByRole('region', { name: 'About this network' });
+    await about.locator('.about-summary').waitFor({ timeout: 10_000 });
+    await about.getByText('Protocol details').click();
+    await about.locator('dl').waitFor();
     await check(page, 'the network\'s profile');
 
     await page.goto(`${started.edge.url}/n/demo/nowhere`);

@@ -76,10 +76,16 @@ test('create a token network in the page, join it elsewhere by URL, switch witho
   await page.getByRole('status').filter({ hasText: 'online' }).waitFor({ timeout: 15_000 });
   await shoot(page, 'workspace-networks');
 
-  // About: the network's profile, its access policy and mods.
+  // About: the network in words first, its protocol facts behind a toggle.
   await page.getByRole('link', { name: 'About' }).click();
   const about = page.getByRole('region', { name: 'About this network' });
-  await about.locator('dd', { hasText: 'team room' }).waitFor({ timeout: 10_000 });
+  await about.getByRole('heading', { name: 'About team room' }).waitFor({ timeout: 10_000 });
+  await about.locator('.about-description', { hasText: 'No description yet.' }).waitFor({ timeout: 10_000 });
+  const sentences = await about.locator('.about-summary li').allTextContents();
+  assert.ok(sentences.includes("Joining takes the network's access token."), JSON.stringify(sentences));
+  assert.match(sentences[0], /^\d+ members? here, \d+ online now\.$/);
+  assert.equal(await about.locator('dl').isVisible(), false, 'the protocol facts wait behind their toggle');
+  await about.getByText('Protocol details').click();
   const facts = Object.fromEntries(await about.locator('dt').evaluateAll((dts) => dts.map((dt) => [dt.textContent, dt.nextElementSibling.textContent])));
   assert.equal(facts['Who may join'], 'Whoever holds the access token (token)');
   assert.match(facts.Mods, /mod\/workspace/);

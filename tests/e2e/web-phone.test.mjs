@@ -35,6 +35,18 @@ test('on a phone: one column, the composer in view, sheets for views, conversati
     }
     await openWorkspace(page, started.edge.url);
     await page.locator('.message', { hasText: 'phone check 12' }).waitFor({ timeout: 15_000 });
+    // A first visit asks for a name, compactly on a phone (the picture waits for Edit profile);
+    // "Not now" puts it away, and a reload does not ask again.
+    const prompt = page.getByRole('region', { name: 'What should people here call you?' });
+    await prompt.waitFor({ timeout: 15_000 });
+    assert.equal(await prompt.getByLabel('Picture (optional)').isVisible(), false);
+    assert.ok((await prompt.boundingBox()).height <= 200, 'the question leaves the conversation room');
+    await prompt.getByRole('button', { name: 'Not now' }).click();
+    await prompt.waitFor({ state: 'detached' });
+    await page.reload();
+    await page.locator('.message', { hasText: 'phone check 12' }).waitFor({ timeout: 15_000 });
+    await page.waitForTimeout(500);
+    assert.equal(await prompt.count(), 0, 'not asked again after Not now');
 
     // Nothing is wider than the viewport; the conversation and its composer fill it.
     const width = await page.evaluate(() => document.documentElement.scrollWidth);
@@ -118,7 +130,7 @@ test('About and the inspector at both sizes, light and dark', async () => {
     await openWorkspace(page, started.edge.url);
     await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: 'About' }).click();
     const about = page.getByRole('region', { name: 'About this network' });
-    await about.locator('dd', { hasText: 'Demo' }).first().waitFor({ timeout: 10_000 });
+    await about.locator('.about-summary li').first().waitFor({ timeout: 10_000 });
     await shoot(page, 'about');
     await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: 'Inspector' }).click();
     await page.locator('.event').first().waitFor({ timeout: 10_000 });

@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { mkdtemp, rm, symlink } from 'node:fs/promises';
+import { mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -52,4 +52,24 @@ test('each step says how long it took, and the summary lists every step with its
   assert.match(lines[4], /^==> Time by step \(\d+s in all\)$/);
   assert.match(lines[5], /^[1-9]\d*s {2}first$/);
   assert.match(lines[6], /^\d+s {2}second$/);
+});
+
+test('the size check passes within every budget and fails naming the output over its budget', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'agentnet-budgets-'));
+  try {
+    const budgets = async (budget) => {
+      const file = join(dir, `budgets-${budget}.json`);
+      const outputs = [{ path: 'tests/bench/size-budgets.json', what: 'a file every clone has', gzip_budget: budget }];
+      await writeFile(file, JSON.stringify({ outputs }));
+      return runCommand(process.execPath, [join(root, 'tests', 'bench', 'sizes.mjs'), '--check'], { env: { SIZE_BUDGETS: file } });
+    };
+    const within = await budgets(1_000_000);
+    assert.equal(within.code, 0, within.stderr);
+    assert.match(within.stdout, /tests\/bench\/size-budgets\.json +[\d,]+ +[\d,]+ +1,000,000/);
+    const over = await budgets(10);
+    assert.equal(over.code, 1);
+    assert.match(over.stderr, /size-budgets\.json \(a file every clone has\) is [\d,]+ B gzip, over its budget of 10 B/);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 });

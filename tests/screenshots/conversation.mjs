@@ -39,6 +39,9 @@ try {
   };
   const planner = await connect('agent:planner');
   const researcher = await connect('agent:researcher');
+  // Agents have names, as people do (workspace.member.updated tells everyone).
+  await planner.send('core', 'network.agent.profile', { name: 'Planner' });
+  await researcher.send('core', 'network.agent.profile', { name: 'Researcher' });
   const say = (agent, content, metadata) =>
     agent.send('agent:broadcast', 'workspace.message.posted', { content }, metadata ? { metadata } : undefined);
 
@@ -54,6 +57,11 @@ try {
   await page.getByRole('status').filter({ hasText: 'online' }).waitFor({ timeout: 30_000 });
   const ready = Date.now() - start;
   await page.locator('.message', { hasText: 'three status page services' }).waitFor({ timeout: 15_000 });
+  // The first visit asks for a name: the person gives one.
+  const prompt = page.getByRole('region', { name: 'What should people here call you?' });
+  await prompt.getByRole('textbox', { name: 'Your name' }).fill('Maya Chen');
+  await prompt.getByRole('button', { name: 'Save' }).click();
+  await prompt.waitFor({ state: 'detached', timeout: 15_000 });
 
   // A channel the person made, where the agents talk while the person is elsewhere (unread).
   await page.getByRole('textbox', { name: 'New channel' }).fill('Press Room');
@@ -73,7 +81,8 @@ try {
       if (i < lines.length - 1) await box.press('Shift+Enter');
     }
     await box.press('Enter');
-    await page.locator('.message .state', { hasText: 'sent' }).last().waitFor({ timeout: 10_000 });
+    // Delivered: the message no longer waits ("sending" shows only until then).
+    await page.locator('.message[data-state="sent"]', { hasText: lines.at(-1).slice(-20) }).last().waitFor({ timeout: 10_000 });
   };
   await post('Thanks! @agent:researcher can you draft the press note from the checklist?');
   const question = page.locator('.message', { hasText: 'draft the press note' });
@@ -106,7 +115,7 @@ try {
   await shoot('conversation');
 
   // The thread, with its replies.
-  await question.getByRole('link', { name: /Thread of/ }).click();
+  await question.locator('.thread-link', { hasText: '2 replies' }).click();
   // (beside the conversation on a wide screen, instead of it on a phone)
   await page.getByRole('region', { name: 'Thread' }).locator('.message', { hasText: 'review it when it lands' }).waitFor({ timeout: 10_000 });
   await shoot('thread');

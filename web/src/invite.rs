@@ -11,6 +11,7 @@
 use crate::networks::Networks;
 use crate::people::me::{LAST_NAME_KEY, pending_name_key, profile_payload};
 use crate::storage;
+use agentnet_core::bindings::route::paths;
 use leptos::prelude::*;
 use leptos_router::hooks::{use_location, use_params_map};
 use serde_json::{Value, json};
@@ -70,7 +71,7 @@ enum View {
 
 /// POSTs `{code}` to `v1/invitations/{action}` of `network`; the answer's body, or why not.
 async fn call(network: &str, action: &str, code: &str) -> Result<Value, String> {
-    let url = format!("/networks/{network}/v1/invitations/{action}");
+    let url = paths::network_path(network, &format!("/v1/invitations/{action}"));
     let answer = post_json(&url, json!({"code": code}).to_string())
         .await
         .map_err(|_| "the network cannot be reached right now".to_owned())?;

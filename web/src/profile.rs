@@ -1,9 +1,12 @@
-//! The "About" view: the network's public profile (ONM §9) — name,
-//! description, access policy and verification minimum, delivery, mods,
-//! capabilities, transports and who is online.
+//! The "About" view: the network's public profile (ONM §9) read as people
+//! read it — its name, its description and a few sentences (how many are
+//! here, who may join, whether the away get what they missed, whether
+//! history is kept) — with the protocol's facts (id, delivery, mods,
+//! capabilities, transports) behind a "Protocol details" toggle.
 
 use crate::error::WebError;
 use crate::people::order::verification_words;
+use agentnet_core::bindings::route::paths;
 use leptos::prelude::*;
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
@@ -68,6 +71,81 @@ pub fn facts(profile: &Value) -> Vec<(&'static str, String)> {
     ]
 }
 
+/// The profile in a few sentences, for people: the description (or that
+/// there is none), how many are here, who may join, what the away get, and
+/// whether history is kept or the network is read-only.
+pub fn summary(profile: &Value) -> (String, Vec<String>) {
+    let description = profile
+        .get("description")
+        .and_then(Value::as_str)
+        .map(str::trim)
+        .filter(|d| !d.is_empty())
+        .map_or_else(|| "No description yet.".to_owned(), str::to_owned);
+    let count = |key: &str| profile.get(key).and_then(Value::as_u64);
+    let mut lines = Vec::new();
+    match (count("members"), count("agents_online")) {
+        (Some(members), online) => lines.push(format!(
+            "{} here, {} online now.",
+            plural(members, "member"),
+            online.unwrap_or(0)
+        )),
+        (None, Some(online)) => lines.push(format!("{online} online now.")),
+        (None, None) => {}
+    }
+    lines.push(
+        match profile.pointer("/access/policy").and_then(Value::as_str) {
+            Some("open") => "Anyone with the link can join.",
+            Some("token") => "Joining takes the network's access token.",
+            Some("invite") => "Only people a member invites can join.",
+            Some("did-verify") => "Only members who prove a DID can join.",
+            _ => "Who may join is not said.",
+        }
+        .to_owned(),
+    );
+    if let Some(level) = profile
+        .pointer("/access/min_verification")
+        .and_then(Value::as_u64)
+        .filter(|l| *l > 0)
+    {
+        lines.push(format!(
+            "Members must be {} (level {level}) or better.",
+            verification_words(level)
+        ));
+    }
+    lines.push(
+        match profile.get("delivery").and_then(Value::as_str) {
+            Some("at-most-once") => "Messages reach whoever is online when they are sent.",
+            _ => "A member who was away gets what it missed when it is back.",
+        }
+        .to_owned(),
+    );
+    let has_mod = |name: &str| {
+        profile
+            .get("mods")
+            .and_then(Value::as_array)
+            .is_some_and(|mods| mods.iter().any(|m| m.as_str() == Some(name)))
+    };
+    if has_mod("mod/persistence") {
+        lines.push("History is kept: whoever joins later can read back and search.".to_owned());
+    }
+    match profile.get("status").and_then(Value::as_str) {
+        Some("archived") => lines.push("Archived: it can be read, not written to.".to_owned()),
+        Some("paused") => {
+            lines.push("Paused for now: read-only until a master resumes it.".to_owned())
+        }
+        _ => {}
+    }
+    (description, lines)
+}
+
+fn plural(n: u64, word: &str) -> String {
+    if n == 1 {
+        format!("1 {word}")
+    } else {
+        format!("{n} {word}s")
+    }
+}
+
 /// Who a join policy admits, in words.
 pub fn access_words(policy: &str) -> &str {
     match policy {
@@ -95,14 +173,14 @@ pub fn About(
             )
         }
     };
-    let (profile, set_profile) = signal(None::<Result<Vec<(&'static str, String)>, WebError>>);
-    let url = format!("/networks/{network}/v1/profile");
+    let (profile, set_profile) = signal(None::<Result<Value, WebError>>);
+    let url = paths::network_path(&network, "/v1/profile");
     wasm_bindgen_futures::spawn_local(async move {
         let answer = match get_json(&url).await {
             Ok(text) => text
                 .as_string()
                 .and_then(|t| serde_json::from_str::<Value>(&t).ok())
-                .map(|p| facts(&p))
+                .filter(Value::is_object)
                 .ok_or(WebError::UnreadableProfile),
             Err(_) => Err(WebError::Unreachable),
         };
@@ -114,12 +192,22 @@ pub fn About(
             {move || match profile.get() {
                 None => view! { <p>"Reading the network's profile…"</p> }.into_any(),
                 Some(Err(reason)) => view! { <p class="problem" role="alert">{format!("Sorry: {reason}.")}</p> }.into_any(),
-                Some(Ok(facts)) => view! {
-                    <dl>
-                        {facts.into_iter().map(|(label, text)| view! { <dt>{label}</dt><dd>{text}</dd> }).collect_view()}
-                    </dl>
+                Some(Ok(profile)) => {
+                    let (description, lines) = summary(&profile);
+                    view! {
+                        <p class="about-description">{description}</p>
+                        <ul class="about-summary">
+                            {lines.into_iter().map(|line| view! { <li>{line}</li> }).collect_view()}
+                        </ul>
+                        <details class="protocol-details">
+                            <summary>"Protocol details"</summary>
+                            <dl>
+                                {facts(&profile).into_iter().map(|(label, text)| view! { <dt>{label}</dt><dd>{text}</dd> }).collect_view()}
+                            </dl>
+                        </details>
+                    }
+                    .into_any()
                 }
-                .into_any(),
             }}
         </section>
     }
@@ -155,5 +243,42 @@ mod tests {
         assert_eq!(access_words("future-policy"), "future-policy");
         assert_eq!(get("Capabilities"), "—");
         assert_eq!(get("Description"), "—");
+    }
+
+    #[test]
+    fn a_profile_reads_as_a_few_sentences() {
+        let (description, lines) = summary(&json!({
+            "id": "demo", "name": "Demo", "description": "  ", "access": {"policy": "invite", "min_verification": 2},
+            "delivery": "at-least-once", "mods": ["mod/workspace", "mod/persistence"], "agents_online": 1,
+            "members": 3, "status": "archived"
+        }));
+        assert_eq!(description, "No description yet.");
+        assert_eq!(
+            lines,
+            [
+                "3 members here, 1 online now.",
+                "Only people a member invites can join.",
+                &format!(
+                    "Members must be {} (level 2) or better.",
+                    verification_words(2)
+                ),
+                "A member who was away gets what it missed when it is back.",
+                "History is kept: whoever joins later can read back and search.",
+                "Archived: it can be read, not written to.",
+            ]
+        );
+        let (description, lines) = summary(&json!({
+            "description": "The team room", "access": {"policy": "open", "min_verification": 0},
+            "delivery": "at-most-once", "members": 1, "agents_online": 0
+        }));
+        assert_eq!(description, "The team room");
+        assert_eq!(
+            lines,
+            [
+                "1 member here, 0 online now.",
+                "Anyone with the link can join.",
+                "Messages reach whoever is online when they are sent.",
+            ]
+        );
     }
 }

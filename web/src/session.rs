@@ -11,6 +11,7 @@ use crate::clock::random_seed;
 use crate::connection::{Connection, Signal};
 use crate::routes::Place;
 use crate::storage;
+use agentnet_core::bindings::route::paths;
 use agentnet_core::replica::{Replica, ReplicaEffect};
 use agentnet_core::{Address, EventId, EventType, NetworkId};
 use leptos::prelude::*;
@@ -286,5 +287,6 @@ fn socket_url(network: &str, me: &agentnet_core::Address) -> String {
     };
     let host = location.host().unwrap_or_default();
     let member = js_sys::encode_uri_component(&me.to_string());
-    format!("{scheme}://{host}/networks/{network}/v1/ws?member={member}")
+    let path = paths::network_path(network, "/v1/ws");
+    format!("{scheme}://{host}{path}?member={member}")
 }

@@ -56,6 +56,7 @@ pub fn MessageList(
     provide_context(InThread(in_thread));
     let me = chat.session.me_text();
     let log = NodeRef::<Div>::new();
+    let messages = NodeRef::<leptos::html::Ul>::new();
     let key = Memo::new(move |_| view_key(chat, in_thread));
     let shown = Memo::new(move |_| view_lines(chat, in_thread));
     // How many messages each view shows (more as the person pages back).
@@ -197,12 +198,14 @@ pub fn MessageList(
         }
     });
 
-    // The list growing shorter (a question above it, a phone's keyboard)
+    // The list growing shorter (a question above it, a phone's keyboard),
+    // or a message in it taller (reactions, an edit, a picture loading),
     // keeps the bottom in view when that is where the person was.
     Effect::new(move |_| {
         let Some(el) = log.get() else {
             return;
         };
+        let content = messages.get();
         let keep = wasm_bindgen::closure::Closure::<dyn FnMut()>::new(move || {
             let Some(el) = log.get_untracked() else {
                 return;
@@ -214,6 +217,9 @@ pub fn MessageList(
         });
         if let Ok(observer) = web_sys::ResizeObserver::new(keep.as_ref().unchecked_ref()) {
             observer.observe(&el);
+            if let Some(content) = content {
+                observer.observe(&content);
+            }
             // Both live as long as the list; the observer stops with it.
             let held = StoredValue::new_local((observer, keep));
             on_cleanup(move || held.with_value(|(observer, _)| observer.disconnect()));
@@ -324,7 +330,7 @@ pub fn MessageList(
                         <p>{move || empty_hint(&chat.current.get())}</p>
                     </div>
                 </Show>
-                <ul class="messages" aria-label=if in_thread { "Thread" } else { "Conversation" }>
+                <ul class="messages" node_ref=messages aria-label=if in_thread { "Thread" } else { "Conversation" }>
                     <For each=move || list.get() key=Row::key let:row>
                         {match row {
                             Row::Day { at, .. } => view! {

@@ -2,6 +2,7 @@
 //! `GET /registry/v1/discover`) and where it can be reached ([`reach_of`],
 //! a pure function of its endpoints).
 
+use agentnet_core::bindings::route::paths;
 use serde_json::Value;
 
 /// One agent a search found.
@@ -34,16 +35,8 @@ pub struct Found {
 /// The network id and member address of an endpoint `…/networks/{id}/a2a/{address}`,
 /// or the network alone (with `fallback` as the address) of any `…/networks/{id}/…`.
 pub fn reach_of(url: &str, fallback: Option<&str>) -> Option<(String, String)> {
-    let rest = url.split("/networks/").nth(1)?;
-    let mut parts = rest.split(['/', '?', '#']);
-    let network = parts.next().filter(|n| !n.is_empty())?.to_owned();
-    let address = match (parts.next(), parts.next()) {
-        (Some("a2a"), Some(address)) if address.contains(':') && !address.starts_with('.') => {
-            address.to_owned()
-        }
-        _ => fallback?.to_owned(),
-    };
-    Some((network, address))
+    let (network, address) = paths::endpoint_in_url(url)?;
+    Some((network, address.or_else(|| fallback.map(str::to_owned))?))
 }
 
 impl Found {
@@ -66,7 +59,7 @@ impl Found {
             .collect();
         let reachable = urls.iter().find_map(|u| reach_of(u, address));
         let card_url = reachable.as_ref().and_then(|(network, address)| {
-            let a2a = format!("/networks/{network}/a2a/{address}");
+            let a2a = paths::network_path(network, &format!("/a2a/{address}"));
             urls.iter()
                 .any(|u| u.contains(&a2a))
                 .then(|| format!("{a2a}/.well-known/agent-card.json"))

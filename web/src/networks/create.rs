@@ -4,6 +4,7 @@
 
 use super::joined::Joined;
 use crate::error::WebError;
+use agentnet_core::bindings::route::paths;
 use serde_json::{Value, json};
 use wasm_bindgen::prelude::*;
 
@@ -124,7 +125,7 @@ pub async fn create(name: &str, access: &Access) -> Result<Joined, WebError> {
 
 /// Network `id`'s public profile, if it can be read.
 pub async fn profile(id: &str) -> Option<Value> {
-    let text = get_json(&format!("/networks/{id}/v1/profile"))
+    let text = get_json(&paths::network_path(id, "/v1/profile"))
         .await
         .ok()?
         .as_string()?;

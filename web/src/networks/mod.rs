@@ -15,6 +15,7 @@ pub mod joined;
 use crate::error::WebError;
 use crate::routes::{Navigator, network_path};
 use crate::storage;
+use agentnet_core::bindings::route::paths;
 use create::Access;
 pub use joined::{DEFAULT_NETWORK, Joined, load, save};
 use leptos::prelude::*;
@@ -23,12 +24,7 @@ use serde_json::Value;
 /// A network id from what a person pastes: an id, or a URL containing `/networks/{id}`.
 pub fn network_id_from(input: &str) -> Option<String> {
     let input = input.trim();
-    let id = match input.find("/networks/") {
-        Some(at) => input[at + "/networks/".len()..]
-            .split(['/', '?', '#'])
-            .next()?,
-        None => input,
-    };
+    let id = paths::network_in_url(input).unwrap_or_else(|| input.to_owned());
     id.parse::<agentnet_core::NetworkId>()
         .ok()
         .map(|id| id.to_string())

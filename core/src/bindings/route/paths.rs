@@ -1,7 +1,9 @@
 //! The path and URL shapes of a network that other modules read without a
 //! request: the per-network discovery path, the documents anyone may read,
-//! and the network an endpoint URL names. A leaf: it uses nothing of the
-//! bindings, so the discovery engine may use it too.
+//! the network (and A2A member) an endpoint URL names, and the one builder
+//! of a network's paths ([`network_path`]) the workspace and hosts use. A
+//! leaf: it uses nothing of the bindings, so the discovery engine and the
+//! web workspace may use it too.
 
 use crate::ids::network_id::NetworkId;
 
@@ -43,9 +45,28 @@ pub fn is_profile(path: &str) -> bool {
     )
 }
 
+/// The path of `tail` (empty, or starting with `/`: `/v1/profile`,
+/// `/v1/ws`, `/a2a/{address}`…) under network `id`.
+pub fn network_path(id: &str, tail: &str) -> String {
+    format!("{NETWORKS}{id}{tail}")
+}
+
 /// The network id in an endpoint URL `…/networks/{id}/…`.
 pub fn network_in_url(url: &str) -> Option<String> {
+    endpoint_in_url(url).map(|(network, _)| network)
+}
+
+/// The network id of an endpoint URL `…/networks/{id}/…` and, when it is a
+/// member's A2A endpoint `…/networks/{id}/a2a/{address}…`, that address.
+pub fn endpoint_in_url(url: &str) -> Option<(String, Option<String>)> {
     let rest = url.split(NETWORKS).nth(1)?;
-    let id = rest.split(['/', '?', '#']).next()?;
-    (!id.is_empty()).then(|| id.to_owned())
+    let mut parts = rest.split(['/', '?', '#']);
+    let network = parts.next().filter(|id| !id.is_empty())?.to_owned();
+    let address = match (parts.next(), parts.next()) {
+        (Some("a2a"), Some(address)) if address.contains(':') && !address.starts_with('.') => {
+            Some(address.to_owned())
+        }
+        _ => None,
+    };
+    Some((network, address))
 }

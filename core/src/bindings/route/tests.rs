@@ -245,6 +245,27 @@ fn path_shapes_read_without_a_request() {
         Some("abc")
     );
     assert_eq!(paths::network_in_url("https://h/agents/x"), None);
+    assert_eq!(paths::network_in_url("https://h/networks/"), None);
+    assert_eq!(
+        paths::endpoint_in_url(
+            "http://h/networks/abc/a2a/agent:helper/.well-known/agent-card.json"
+        ),
+        Some(("abc".into(), Some("agent:helper".into())))
+    );
+    assert_eq!(
+        paths::endpoint_in_url("http://h/networks/abc/a2a/.well-known/agent-card.json"),
+        Some(("abc".into(), None)),
+        "the network's own card names no member"
+    );
+    assert_eq!(
+        paths::endpoint_in_url("http://h/networks/abc/mcp"),
+        Some(("abc".into(), None))
+    );
+    assert_eq!(paths::network_path("abc", "/v1/ws"), "/networks/abc/v1/ws");
+    assert_eq!(
+        paths::network_in_url(&paths::network_path("abc", "")).as_deref(),
+        Some("abc")
+    );
     for public in ["/networks/n", "/networks/n/", "/networks/n/v1/profile"] {
         assert!(paths::is_profile(public), "{public}");
     }
