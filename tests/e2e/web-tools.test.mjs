@@ -83,6 +83,17 @@ test('tool results show for people, and each outcome replaces the last', async (
       await item.scrollIntoViewIfNeeded();
     });
 
+    // A result is shared in the conversation: the composer gets it (records as a
+    // pipe table in a code block), focused; Enter sends it for everyone to read.
+    await outcome.getByRole('button', { name: 'Share in the conversation' }).click();
+    const box = page.getByRole('textbox', { name: 'Message' });
+    assert.match(await box.inputValue(), /^Result of `resource\/tool\/lookup`:\n\n```\n\| name \| role +\| since \|\n/);
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'message', 'the composer has the focus');
+    await box.press('Enter');
+    const shared = page.locator('.message', { hasText: 'Result of' }).last();
+    await shared.locator('pre code').filter({ hasText: /\| Bob +\| reviewer +\|/ }).waitFor({ timeout: 10_000 });
+    await shootScreen(page, 'tools-shared', async () => { await shared.scrollIntoViewIfNeeded(); });
+
     // An error, then a success: only the success shows.
     await invoke('fail');
     await outcome.filter({ hasText: 'nothing is known about that' }).waitFor({ timeout: 10_000 });

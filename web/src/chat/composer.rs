@@ -17,6 +17,7 @@ use crate::event_types::MESSAGE_POSTED;
 use agentnet_core::{Address, EventType};
 use leptos::prelude::*;
 use serde_json::json;
+use wasm_bindgen::JsCast;
 
 impl Chat {
     /// Where the draft goes: the open conversation, or from the thread's
@@ -34,6 +35,24 @@ impl Chat {
             self.thread_draft
         } else {
             self.draft
+        }
+    }
+
+    /// Puts `text` in the conversation's composer (after what is already
+    /// written) and focuses it: the person sends it, or says more first.
+    pub fn share_in_composer(&self, text: &str) {
+        let written = self.draft.get_untracked();
+        let joined = if written.trim().is_empty() {
+            text.to_owned()
+        } else {
+            format!("{}\n\n{text}", written.trim_end())
+        };
+        self.draft.set(joined);
+        if let Some(area) = document()
+            .get_element_by_id("message")
+            .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+        {
+            let _ = area.focus();
         }
     }
 

@@ -1,10 +1,12 @@
 //! A tool's latest outcome under its form: "Working…", the result as people
 //! read it ([`super::shown`]: text, a table of records, or pretty JSON in a
-//! `<details>` that folds), or the error in words. One outcome at a time:
-//! the next replaces it.
+//! `<details>` that folds), or the error in words, with "Share in the
+//! conversation" putting a result in the composer as Markdown (a table, a
+//! code block) for the person to send. One outcome at a time: the next
+//! replaces it.
 
 use super::forms::Outcome;
-use super::shown::{Shown, shown};
+use super::shown::{Shown, as_markdown, shown};
 use leptos::prelude::*;
 
 /// The outcome box of one tool.
@@ -35,13 +37,23 @@ pub fn OutcomeView(
                 </div>
             }
             .into_any(),
-            Outcome::Result(output) => view! {
-                <div class="outcome result" role="status">
-                    <span class="outcome-label">"Result"</span>
-                    {result_view(shown(&output), tool.get_value())}
-                </div>
+            Outcome::Result(output) => {
+                let result = shown(&output);
+                let message = as_markdown(&result, &tool.get_value());
+                let share = move |_| {
+                    crate::chat::state::Chat::get().share_in_composer(&message);
+                    // On a phone the panel is a sheet over the composer.
+                    crate::frame::Sheets::get().close();
+                };
+                view! {
+                    <div class="outcome result" role="status">
+                        <span class="outcome-label">"Result"</span>
+                        {result_view(result, tool.get_value())}
+                        <button type="button" class="share-result" on:click=share>"Share in the conversation"</button>
+                    </div>
+                }
+                .into_any()
             }
-            .into_any(),
         })
     }
 }

@@ -123,9 +123,95 @@ fn table_of(output: &Value) -> Option<Shown> {
     })
 }
 
+/// `result` of `tool` as a message people read in the conversation: the
+/// words, the records as a pipe table in a code block (messages render no
+/// Markdown tables), or the JSON in a code block.
+pub fn as_markdown(result: &Shown, tool: &str) -> String {
+    let heading = format!("Result of `{tool}`:");
+    match result {
+        Shown::Text(text) => format!("{heading} {text}"),
+        Shown::Json { pretty, .. } => format!("{heading}\n\n```json\n{pretty}\n```"),
+        Shown::Table {
+            columns,
+            rows,
+            more,
+        } => {
+            let cell = |text: &str| text.replace(['\n', '\r'], " ").replace("```", "'''");
+            let header: Vec<String> = columns.iter().map(|c| cell(c)).collect();
+            let body: Vec<Vec<String>> = rows
+                .iter()
+                .map(|row| row.iter().map(|c| cell(c)).collect())
+                .collect();
+            // Each column as wide as its widest cell, so the table lines up in monospace.
+            let widths: Vec<usize> = (0..header.len())
+                .map(|i| {
+                    std::iter::once(&header)
+                        .chain(&body)
+                        .filter_map(|r| r.get(i))
+                        .map(|c| c.chars().count())
+                        .max()
+                        .unwrap_or(0)
+                        .max(3)
+                })
+                .collect();
+            let line = |cells: &[String]| {
+                let padded: Vec<String> = widths
+                    .iter()
+                    .enumerate()
+                    .map(|(i, w)| {
+                        let c = cells.get(i).map_or("", String::as_str);
+                        format!("{c}{}", " ".repeat(w - c.chars().count().min(*w)))
+                    })
+                    .collect();
+                format!("| {} |", padded.join(" | "))
+            };
+            let rule: Vec<String> = widths.iter().map(|w| "-".repeat(*w)).collect();
+            let mut lines = vec![
+                heading,
+                String::new(),
+                "```".to_owned(),
+                line(&header),
+                line(&rule),
+            ];
+            lines.extend(body.iter().map(|row| line(row)));
+            lines.push("```".to_owned());
+            if *more > 0 {
+                lines.push(String::new());
+                lines.push(format!("and {more} more not shown"));
+            }
+            lines.join("\n")
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_result_becomes_a_message_people_read() {
+        assert_eq!(
+            as_markdown(&Shown::Text("14 °C".into()), "resource/tool/weather"),
+            "Result of `resource/tool/weather`: 14 °C"
+        );
+        let table = Shown::Table {
+            columns: vec!["city".into(), "note".into()],
+            rows: vec![vec!["Oslo".into(), "a|b\nc".into()]],
+            more: 2,
+        };
+        assert_eq!(
+            as_markdown(&table, "t"),
+            "Result of `t`:\n\n```\n| city | note  |\n| ---- | ----- |\n| Oslo | a|b c |\n```\n\nand 2 more not shown"
+        );
+        let json = Shown::Json {
+            summary: "1 field".into(),
+            pretty: "{\n  \"a\": 1\n}".into(),
+        };
+        assert_eq!(
+            as_markdown(&json, "t"),
+            "Result of `t`:\n\n```json\n{\n  \"a\": 1\n}\n```"
+        );
+    }
     use serde_json::json;
 
     #[test]
