@@ -92,15 +92,13 @@ pub fn summary(profile: &Value) -> (String, Vec<String>) {
         (None, Some(online)) => lines.push(format!("{online} online now.")),
         (None, None) => {}
     }
+    let policy = profile.pointer("/access/policy").and_then(Value::as_str);
     lines.push(
-        match profile.pointer("/access/policy").and_then(Value::as_str) {
-            Some("open") => "Anyone with the link can join.",
-            Some("token") => "Joining takes the network's access token.",
-            Some("invite") => "Only people a member invites can join.",
-            Some("did-verify") => "Only members who prove a DID can join.",
-            _ => "Who may join is not said.",
-        }
-        .to_owned(),
+        POLICIES
+            .iter()
+            .find(|(name, ..)| Some(*name) == policy)
+            .map_or("Who may join is not said.", |(.., sentence)| sentence)
+            .to_owned(),
     );
     if let Some(level) = profile
         .pointer("/access/min_verification")
@@ -146,15 +144,36 @@ fn plural(n: u64, word: &str) -> String {
     }
 }
 
+/// Each join policy: its name, the fact About lists, and the sentence it reads as.
+const POLICIES: [(&str, &str, &str); 4] = [
+    (
+        "open",
+        "Anyone with the link (open)",
+        "Anyone with the link can join.",
+    ),
+    (
+        "token",
+        "Whoever holds the access token (token)",
+        "Joining takes the network's access token.",
+    ),
+    (
+        "invite",
+        "Only people a member invites (invite)",
+        "Only people a member invites can join.",
+    ),
+    (
+        "did-verify",
+        "Only members with a verified DID (did-verify)",
+        "Only members who prove a DID can join.",
+    ),
+];
+
 /// Who a join policy admits, in words.
 pub fn access_words(policy: &str) -> &str {
-    match policy {
-        "open" => "Anyone with the link (open)",
-        "token" => "Whoever holds the access token (token)",
-        "invite" => "Only people a member invites (invite)",
-        "did-verify" => "Only members with a verified DID (did-verify)",
-        other => other,
-    }
+    POLICIES
+        .iter()
+        .find(|(name, ..)| *name == policy)
+        .map_or(policy, |(_, words, _)| words)
 }
 
 /// The view; reads the profile when shown.

@@ -19,6 +19,9 @@ use leptos::prelude::*;
 use serde_json::json;
 use wasm_bindgen::JsCast;
 
+/// The id of the conversation's composer field (the thread's is `thread-reply`).
+const MESSAGE_FIELD: &str = "message";
+
 impl Chat {
     /// Where the draft goes: the open conversation, or from the thread's
     /// composer the thread's conversation, answering the thread's first message.
@@ -49,7 +52,7 @@ impl Chat {
         };
         self.draft.set(joined);
         if let Some(area) = document()
-            .get_element_by_id("message")
+            .get_element_by_id(MESSAGE_FIELD)
             .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
         {
             let _ = area.focus();
@@ -235,7 +238,12 @@ pub fn Composer(
             "thread-reply-hint",
             "thread-mentions",
         ),
-        false => ("message", "Message", "composer-hint", "message-mentions"),
+        false => (
+            MESSAGE_FIELD,
+            "Message",
+            "composer-hint",
+            "message-mentions",
+        ),
     };
     // The list and the member chosen in it, while members are offered.
     let active = move || offer.get().map(|o| format!("{list}-{}", o.active));

@@ -1,7 +1,7 @@
 //! The person's own name and face: the sidebar shows them with "Edit
 //! profile"; on a first visit (no display name yet, not dismissed here) a
-//! banner over the conversation asks for one, offering the name last used anywhere on this
-//! browser. The form checks the name and picture by the core's own rules
+//! banner over the conversation asks for one, offering the name last used
+//! anywhere on this browser. The form checks the name and picture by the core's own rules
 //! ([`Profile::from_value`]) and sends `network.agent.profile` `{name,
 //! picture}`: the network tells everyone (`workspace.member.updated`).
 

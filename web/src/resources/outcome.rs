@@ -18,6 +18,7 @@ pub fn OutcomeView(
     tool: String,
 ) -> impl IntoView {
     let tool = StoredValue::new(tool);
+    let (chat, sheets) = (crate::chat::state::Chat::get(), crate::frame::Sheets::get());
     move || {
         outcome.get().map(|o| match o {
             Outcome::Waiting => {
@@ -41,9 +42,9 @@ pub fn OutcomeView(
                 let result = shown(&output);
                 let message = as_markdown(&result, &tool.get_value());
                 let share = move |_| {
-                    crate::chat::state::Chat::get().share_in_composer(&message);
+                    chat.share_in_composer(&message);
                     // On a phone the panel is a sheet over the composer.
-                    crate::frame::Sheets::get().close();
+                    sheets.close();
                 };
                 view! {
                     <div class="outcome result" role="status">
