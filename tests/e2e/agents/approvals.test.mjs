@@ -6,10 +6,10 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { Agent } from '../../core/js/index.js';
-import { createNetwork, startEdge } from '../support/edge.mjs';
-import { startScriptedProvider, text, toolCall } from '../support/scripted-provider.mjs';
-import { nextEvent } from '../support/events.mjs';
+import { Agent } from '../../../core/js/index.js';
+import { createNetwork, startEdge } from '../../support/edge.mjs';
+import { startScriptedProvider, text, toolCall } from '../../support/scripted-provider.mjs';
+import { nextEvent } from '../../support/events.mjs';
 
 const KEY = 'sk-test-approvals-4b1d9e';
 const REQUESTED = 'workspace.approval.requested';

@@ -9,12 +9,12 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { Agent } from '../../core/js/index.js';
-import { createNetwork } from '../support/edge.mjs';
-import { edgeAndBrowser } from '../support/browser.mjs';
-import { collectEvents, nextEvent } from '../support/events.mjs';
-import { shoot } from '../support/shots.mjs';
-import { startScriptedProvider, text, toolCall } from '../support/scripted-provider.mjs';
+import { Agent } from '../../../core/js/index.js';
+import { createNetwork } from '../../support/edge.mjs';
+import { edgeAndBrowser } from '../../support/browser.mjs';
+import { collectEvents, nextEvent } from '../../support/events.mjs';
+import { shoot } from '../../support/shots.mjs';
+import { startScriptedProvider, text, toolCall } from '../../support/scripted-provider.mjs';
 
 const KEY = 'sk-test-assistant-2b7e4d9a1c6f3e8b5a0d2c4f6e8a1b3d';
 const POSTED = 'workspace.message.posted';

@@ -8,12 +8,12 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createNetwork, startEdge } from '../support/edge.mjs';
-import { launchBrowser, openWorkspace } from '../support/browser.mjs';
-import { startScriptedProvider, slow, text } from '../support/scripted-provider.mjs';
-import { call } from '../support/http.mjs';
-import { until } from '../support/process.mjs';
-import { shoot } from '../support/shots.mjs';
+import { createNetwork, startEdge } from '../../support/edge.mjs';
+import { launchBrowser, openWorkspace } from '../../support/browser.mjs';
+import { startScriptedProvider, slow, text } from '../../support/scripted-provider.mjs';
+import { call } from '../../support/http.mjs';
+import { until } from '../../support/process.mjs';
+import { shoot } from '../../support/shots.mjs';
 
 const KEY = 'sk-hosted-test-7f3a9c21e4b8';
 let edge;

@@ -9,10 +9,10 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { Role, TaskState } from '@a2a-js/sdk';
 import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
-import { Agent } from '../../core/js/index.js';
-import { createNetwork, startEdge } from '../support/edge.mjs';
-import { startScriptedProvider, text, toolCall, error, slow } from '../support/scripted-provider.mjs';
-import { collectEvents, nextEvent } from '../support/events.mjs';
+import { Agent } from '../../../core/js/index.js';
+import { createNetwork, startEdge } from '../../support/edge.mjs';
+import { startScriptedProvider, text, toolCall, error, slow } from '../../support/scripted-provider.mjs';
+import { collectEvents, nextEvent } from '../../support/events.mjs';
 
 const KEY = 'sk-test-7f3a9c2e5b1d4f6a8c0e2b4d6f8a1c3e';
 let edge;
@@ -290,7 +290,7 @@ test('an A2A client\'s task is answered by an Anthropic-speaking agent, with a q
 /** Runs the CLI with `args` until it says `ready` on stderr; resolves with the child. */
 async function cli(args, env, ready) {
   const { spawn } = await import('node:child_process');
-  const child = spawn(process.execPath, [new URL('../../core/js/bin/agentnet-sdk.js', import.meta.url).pathname, ...args], {
+  const child = spawn(process.execPath, [new URL('../../../core/js/bin/agentnet-sdk.js', import.meta.url).pathname, ...args], {
     env: { ...process.env, AGENTNET_SECRETS: `/tmp/agentnet-llm-test-${process.pid}.json`, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -315,7 +315,7 @@ const stopped = (child) => new Promise((resolve) => {
 });
 
 test('agentnet-sdk connect --command: a command-line agent answers with what it prints, and its failure is said', async () => {
-  const script = new URL('../support/fake-coder.mjs', import.meta.url).pathname;
+  const script = new URL('../../support/fake-coder.mjs', import.meta.url).pathname;
   const coder = await cli(['connect', '--url', edge.url, '--network', network, '--as', 'agent:coder',
     '--command', `${process.execPath} ${script} {prompt}`], {}, /answers in/);
   const stdin = await cli(['connect', '--url', edge.url, '--network', network, '--as', 'agent:piped',
@@ -361,7 +361,7 @@ test('agentnet-sdk agent: one command puts an LLM member in the network; skill w
     tides.close();
     const dir = await mkdtemp('/tmp/agentnet-skill-');
     const { execFile } = await import('node:child_process');
-    const out = await new Promise((resolve, reject) => execFile(process.execPath, [new URL('../../core/js/bin/agentnet-sdk.js', import.meta.url).pathname,
+    const out = await new Promise((resolve, reject) => execFile(process.execPath, [new URL('../../../core/js/bin/agentnet-sdk.js', import.meta.url).pathname,
       'skill', '--url', edge.url, '--network', network, '--as', 'agent:skill-writer', '--out', `${dir}/SKILL.md`],
     { env: { ...process.env, AGENTNET_SECRETS: `${dir}/secrets.json` } }, (err, stdout, stderr) => (err ? reject(new Error(stderr)) : resolve(stdout))));
     assert.deepEqual(JSON.parse(out), { skill: `${dir}/SKILL.md` });

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import OpenAI from 'openai';
 import Anthropic from '@anthropic-ai/sdk';
-import { startScriptedProvider, text, toolCall, error, slow, malformedToolJson } from '../support/scripted-provider.mjs';
+import { startScriptedProvider, text, toolCall, error, slow, malformedToolJson } from '../../support/scripted-provider.mjs';
 
 const KEY = 'sk-test-0123456789';
 let p;
@@ -165,7 +165,7 @@ const paths = (value, at = '', out = new Set()) => {
   } else out.add(at);
   return out;
 };
-const fixture = (name) => readFileSync(new URL(`../../core/src/agent/fixtures/${name}`, import.meta.url), 'utf8');
+const fixture = (name) => readFileSync(new URL(`../../../core/src/agent/fixtures/${name}`, import.meta.url), 'utf8');
 const sse = (body) => body.split('\n\n').filter((e) => e.trim()).map((e) => e.split('\n').map((l) => l.replace(/^(event|data): ?/, '')).join(' '));
 const streamPaths = (body) => [...new Set(sse(body).flatMap((e) => [...paths(JSON.parse(e.replace(/^\w+ (?=\{)/, '').replace('[DONE]', '{}')))]))].sort();
 const raw = async (base, path, headers, body) => (await fetch(`${base}${path}`, { method: 'POST', headers: { 'anthropic-version': '2023-06-01', ...headers }, body: JSON.stringify(body) })).text();

@@ -6,10 +6,10 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Agent } from '../../core/js/index.js';
-import { createNetwork, startEdge } from '../support/edge.mjs';
-import { call } from '../support/http.mjs';
-import { until } from '../support/process.mjs';
+import { Agent } from '../../../core/js/index.js';
+import { createNetwork, startEdge } from '../../support/edge.mjs';
+import { call } from '../../support/http.mjs';
+import { until } from '../../support/process.mjs';
 
 let edge;
 let stateDir;

@@ -7,10 +7,10 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import WebSocket from 'ws';
-import { Agent } from '../../core/js/index.js';
-import { createNetwork, startEdge } from '../support/edge.mjs';
-import { until } from '../support/process.mjs';
-import { bareSocket, eventFrame } from '../support/frames.mjs';
+import { Agent } from '../../../core/js/index.js';
+import { createNetwork, startEdge } from '../../support/edge.mjs';
+import { until } from '../../support/process.mjs';
+import { bareSocket, eventFrame } from '../../support/frames.mjs';
 
 let edge;
 

@@ -12,9 +12,9 @@ import { homedir, tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { buildEnv, testConfig } from '../support/edge.mjs';
+import { buildEnv, testConfig } from '../../support/edge.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
 test('wrangler deploy --dry-run bundles the worker and reports its size', async () => {
   const outdir = await mkdtemp(join(tmpdir(), 'agentnet-bundle-'));

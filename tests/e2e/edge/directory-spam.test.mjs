@@ -10,7 +10,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import WebSocket from 'ws';
-import { startEdge } from '../support/edge.mjs';
+import { startEdge } from '../../support/edge.mjs';
 
 let edge;
 

@@ -7,10 +7,10 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import WebSocket from 'ws';
-import { createNetwork, startEdge } from '../support/edge.mjs';
-import { gatewayOf as placedOn, unjoinedSocket } from '../support/gateways.mjs';
-import { until } from '../support/process.mjs';
-import { eventFrame } from '../support/frames.mjs';
+import { createNetwork, startEdge } from '../../support/edge.mjs';
+import { gatewayOf as placedOn, unjoinedSocket } from '../../support/gateways.mjs';
+import { until } from '../../support/process.mjs';
+import { eventFrame } from '../../support/frames.mjs';
 
 const PER_PEER = 3;
 const GATEWAYS = 3;

@@ -15,12 +15,12 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import WebSocket from 'ws';
-import { Agent } from '../../core/js/index.js';
-import { createNetwork, startEdge } from '../support/edge.mjs';
-import { gatewayOf as placedOn, unjoinedSocket } from '../support/gateways.mjs';
-import { until } from '../support/process.mjs';
-import { call as callAt } from '../support/http.mjs';
-import { bareSocket, eventFrame } from '../support/frames.mjs';
+import { Agent } from '../../../core/js/index.js';
+import { createNetwork, startEdge } from '../../support/edge.mjs';
+import { gatewayOf as placedOn, unjoinedSocket } from '../../support/gateways.mjs';
+import { until } from '../../support/process.mjs';
+import { call as callAt } from '../../support/http.mjs';
+import { bareSocket, eventFrame } from '../../support/frames.mjs';
 
 let edge;
 /** The networks' time to join (short, so a socket that never joins is closed within the test). */

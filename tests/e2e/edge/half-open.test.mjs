@@ -8,8 +8,8 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, connect } from 'node:net';
 import WebSocket from 'ws';
-import { Agent } from '../../core/js/index.js';
-import { startEdge } from '../support/edge.mjs';
+import { Agent } from '../../../core/js/index.js';
+import { startEdge } from '../../support/edge.mjs';
 
 /** The replica's default keepalive: a heartbeat after 15 s of silence, dead 10 s later. */
 const HEARTBEAT_AFTER_MS = 15_000;

@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import { createHash, generateKeyPairSync, randomBytes, sign } from 'node:crypto';
 import { createServer } from 'node:http';
 import WebSocket from 'ws';
-import { createNetwork, startEdge } from '../support/edge.mjs';
+import { createNetwork, startEdge } from '../../support/edge.mjs';
 
 let edge;
 let didServer;

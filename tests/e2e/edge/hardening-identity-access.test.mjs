@@ -6,10 +6,10 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import WebSocket from 'ws';
-import { Agent, KeyPair } from '../../core/js/index.js';
-import { createNetwork, startEdge } from '../support/edge.mjs';
-import { until } from '../support/process.mjs';
-import { call as callAt } from '../support/http.mjs';
+import { Agent, KeyPair } from '../../../core/js/index.js';
+import { createNetwork, startEdge } from '../../support/edge.mjs';
+import { until } from '../../support/process.mjs';
+import { call as callAt } from '../../support/http.mjs';
 
 let edge;
 

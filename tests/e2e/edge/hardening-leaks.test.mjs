@@ -13,9 +13,9 @@ import WebSocket from 'ws';
 import {
   ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory,
 } from '@a2a-js/sdk/client';
-import { Agent } from '../../core/js/index.js';
-import { createNetwork, startEdge } from '../support/edge.mjs';
-import { call } from '../support/http.mjs';
+import { Agent } from '../../../core/js/index.js';
+import { createNetwork, startEdge } from '../../support/edge.mjs';
+import { call } from '../../support/http.mjs';
 
 let edge;
 let stateDir;

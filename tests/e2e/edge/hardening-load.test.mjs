@@ -10,10 +10,10 @@ import assert from 'node:assert/strict';
 import { deflateRawSync } from 'node:zlib';
 import http from 'node:http';
 import WebSocket from 'ws';
-import { Agent } from '../../core/js/index.js';
-import { createNetwork, startEdge } from '../support/edge.mjs';
-import { until } from '../support/process.mjs';
-import { call as callAt } from '../support/http.mjs';
+import { Agent } from '../../../core/js/index.js';
+import { createNetwork, startEdge } from '../../support/edge.mjs';
+import { until } from '../../support/process.mjs';
+import { call as callAt } from '../../support/http.mjs';
 
 // The core's bounds (agentnet_core::network::MAX_IN_FLIGHT, bindings::sse::MAX_STREAMS_PER_MEMBER).
 const MAX_IN_FLIGHT = 8192;

@@ -9,7 +9,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
-import { createNetwork, startEdge } from '../support/edge.mjs';
+import { createNetwork, startEdge } from '../../support/edge.mjs';
 
 let edge;
 let listener;

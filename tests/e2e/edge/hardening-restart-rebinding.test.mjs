@@ -13,8 +13,8 @@ import http from 'node:http';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join as joinPath } from 'node:path';
-import { createNetwork, startEdge } from '../support/edge.mjs';
-import { call as callAt } from '../support/http.mjs';
+import { createNetwork, startEdge } from '../../support/edge.mjs';
+import { call as callAt } from '../../support/http.mjs';
 
 const POSTED = 'workspace.message.posted';
 

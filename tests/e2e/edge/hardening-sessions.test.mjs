@@ -9,10 +9,10 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import WebSocket from 'ws';
-import { Agent, createEvent } from '../../core/js/index.js';
-import { createNetwork, startEdge } from '../support/edge.mjs';
-import { until } from '../support/process.mjs';
-import { call as callAt } from '../support/http.mjs';
+import { Agent, createEvent } from '../../../core/js/index.js';
+import { createNetwork, startEdge } from '../../support/edge.mjs';
+import { until } from '../../support/process.mjs';
+import { call as callAt } from '../../support/http.mjs';
 
 const POLICY = {
   session_idle_ms: 4_000,

@@ -7,8 +7,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
-import { Agent } from '../../core/js/index.js';
-import { startEdge } from '../support/edge.mjs';
+import { Agent } from '../../../core/js/index.js';
+import { startEdge } from '../../support/edge.mjs';
 
 let edge;
 let stateDir;

@@ -8,7 +8,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createNetwork, startEdge } from '../support/edge.mjs';
+import { createNetwork, startEdge } from '../../support/edge.mjs';
 
 let edge;
 

@@ -5,8 +5,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import WebSocket from 'ws';
-import { Agent, AgentnetError } from '../../core/js/index.js';
-import { createNetwork, startEdge } from '../support/edge.mjs';
+import { Agent, AgentnetError } from '../../../core/js/index.js';
+import { createNetwork, startEdge } from '../../support/edge.mjs';
 
 let edge;
 

@@ -6,8 +6,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { startEdge, createNetwork } from '../support/edge.mjs';
-import { call } from '../support/http.mjs';
+import { startEdge, createNetwork } from '../../support/edge.mjs';
+import { call } from '../../support/http.mjs';
 
 let edge;
 

@@ -8,7 +8,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { soak } from '../support/soak.mjs';
+import { soak } from '../../support/soak.mjs';
 
 test('a short soak with a kill -9: nothing acknowledged lost, nothing twice', async () => {
   const figures = await soak({ agents: 30, churners: 5, channels: 3, durationMs: 45_000, kills: 1, ratePerAgent: 1, seed: 28 });

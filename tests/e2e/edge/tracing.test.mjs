@@ -8,10 +8,10 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Agent, traceCausedBy } from '../../core/js/index.js';
-import { createNetwork } from '../support/edge.mjs';
-import { edgeAndBrowser, openWorkspace } from '../support/browser.mjs';
-import { until } from '../support/process.mjs';
+import { Agent, traceCausedBy } from '../../../core/js/index.js';
+import { createNetwork } from '../../support/edge.mjs';
+import { edgeAndBrowser, openWorkspace } from '../../support/browser.mjs';
+import { until } from '../../support/process.mjs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 

@@ -5,10 +5,10 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import WebSocket from 'ws';
-import { Agent, AgentnetError } from '../../core/js/index.js';
-import { startEdge } from '../support/edge.mjs';
-import { launchBrowser, openWorkspace } from '../support/browser.mjs';
-import { shoot } from '../support/shots.mjs';
+import { Agent, AgentnetError } from '../../../core/js/index.js';
+import { startEdge } from '../../support/edge.mjs';
+import { launchBrowser, openWorkspace } from '../../support/browser.mjs';
+import { shoot } from '../../support/shots.mjs';
 
 let edge;
 let browser;

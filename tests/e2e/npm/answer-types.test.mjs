@@ -5,9 +5,9 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { Agent, readAnswer, readProfile } from '../../core/js/index.js';
-import { createNetwork, startEdge } from '../support/edge.mjs';
-import { checkTypes } from '../support/types.mjs';
+import { Agent, readAnswer, readProfile } from '../../../core/js/index.js';
+import { createNetwork, startEdge } from '../../support/edge.mjs';
+import { checkTypes } from '../../support/types.mjs';
 
 let edge;
 

@@ -6,12 +6,12 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Agent } from '../../core/js/index.js';
-import { startEdge } from '../support/edge.mjs';
-import { launchBrowser } from '../support/browser.mjs';
-import { serveDirectory } from '../support/static-server.mjs';
+import { Agent } from '../../../core/js/index.js';
+import { startEdge } from '../../support/edge.mjs';
+import { launchBrowser } from '../../support/browser.mjs';
+import { serveDirectory } from '../../support/static-server.mjs';
 
-const pkg = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'core', 'js');
+const pkg = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'core', 'js');
 let edge;
 let server;
 let browser;

@@ -9,10 +9,10 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cli, edgeWithSecrets } from '../support/cli-edge.mjs';
-import { runNode, startNode, until } from '../support/process.mjs';
+import { cli, edgeWithSecrets } from '../../support/cli-edge.mjs';
+import { runNode, startNode, until } from '../../support/process.mjs';
 
-const pkg = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'core', 'js');
+const pkg = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'core', 'js');
 const setup = edgeWithSecrets('agentnet-cli-first-');
 /** The environment of a CLI run: the test edge and this file's own secrets. */
 const env = () => ({ AGENTNET_SECRETS: join(setup.secrets, 'secrets.json') });

@@ -8,11 +8,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Agent } from '../../core/js/index.js';
-import { startEdge } from '../support/edge.mjs';
-import { startNode, until } from '../support/process.mjs';
+import { Agent } from '../../../core/js/index.js';
+import { startEdge } from '../../support/edge.mjs';
+import { startNode, until } from '../../support/process.mjs';
 
-const cli = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'core', 'js', 'bin', 'agentnet-sdk.js');
+const cli = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'core', 'js', 'bin', 'agentnet-sdk.js');
 const cleanup = [];
 
 after(async () => {

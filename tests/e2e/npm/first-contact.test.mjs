@@ -11,10 +11,10 @@ import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createNetwork, startEdge } from '../support/edge.mjs';
-import { runNode, startNode, until } from '../support/process.mjs';
+import { createNetwork, startEdge } from '../../support/edge.mjs';
+import { runNode, startNode, until } from '../../support/process.mjs';
 
-const pkg = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'core', 'js');
+const pkg = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'core', 'js');
 let edge;
 let dir;
 let Agent;
@@ -23,7 +23,7 @@ before(async () => {
   // The SDK's default store, kept apart from the user's: set before the package loads.
   dir = await mkdtemp(join(tmpdir(), 'agentnet-first-contact-'));
   process.env.AGENTNET_SECRETS = join(dir, 'secrets.json');
-  ({ Agent } = await import('../../core/js/index.js'));
+  ({ Agent } = await import('../../../core/js/index.js'));
   edge = await startEdge();
 });
 

@@ -8,12 +8,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { Agent } from '../../core/js/index.js';
-import { McpBridge } from '../../core/js/mcp.js';
-import { cli, edgeWithSecrets, stdioServer } from '../support/cli-edge.mjs';
-import { createNetwork } from '../support/edge.mjs';
-import { startHttpMcpServer } from '../support/mcp-http-server.mjs';
-import { processGone, startNode, until } from '../support/process.mjs';
+import { Agent } from '../../../core/js/index.js';
+import { McpBridge } from '../../../core/js/mcp.js';
+import { cli, edgeWithSecrets, stdioServer } from '../../support/cli-edge.mjs';
+import { createNetwork } from '../../support/edge.mjs';
+import { startHttpMcpServer } from '../../support/mcp-http-server.mjs';
+import { processGone, startNode, until } from '../../support/process.mjs';
 
 const setup = edgeWithSecrets('agentnet-mcp-secrets-');
 

@@ -13,11 +13,11 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { Client as Client2 } from '@modelcontextprotocol/client';
 import { StdioClientTransport as StdioClientTransport2 } from '@modelcontextprotocol/client/stdio';
-import { Agent } from '../../core/js/index.js';
-import { McpBridge } from '../../core/js/mcp.js';
-import { cli, edgeWithSecrets, stdioServer } from '../support/cli-edge.mjs';
-import { createNetwork } from '../support/edge.mjs';
-import { runNode, until } from '../support/process.mjs';
+import { Agent } from '../../../core/js/index.js';
+import { McpBridge } from '../../../core/js/mcp.js';
+import { cli, edgeWithSecrets, stdioServer } from '../../support/cli-edge.mjs';
+import { createNetwork } from '../../support/edge.mjs';
+import { runNode, until } from '../../support/process.mjs';
 
 const setup = edgeWithSecrets('agentnet-mcp-stdio-');
 

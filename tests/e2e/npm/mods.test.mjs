@@ -6,11 +6,11 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
-import { Agent } from '../../core/js/index.js';
-import { createNetwork, startEdge } from '../support/edge.mjs';
-import { startNode, until } from '../support/process.mjs';
+import { Agent } from '../../../core/js/index.js';
+import { createNetwork, startEdge } from '../../support/edge.mjs';
+import { startNode, until } from '../../support/process.mjs';
 
-const pkg = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'core', 'js');
+const pkg = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'core', 'js');
 let edge;
 
 before(async () => {

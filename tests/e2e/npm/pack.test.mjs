@@ -14,12 +14,12 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { startEdge } from '../support/edge.mjs';
-import { startHttpMcpServer } from '../support/mcp-http-server.mjs';
-import { runNode, startNode } from '../support/process.mjs';
+import { startEdge } from '../../support/edge.mjs';
+import { startHttpMcpServer } from '../../support/mcp-http-server.mjs';
+import { runNode, startNode } from '../../support/process.mjs';
 
 const exec = promisify(execFile);
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const pkg = join(root, 'core', 'js');
 let edge;
 let dir;

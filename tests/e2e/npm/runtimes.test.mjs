@@ -14,14 +14,14 @@ import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Agent } from '../../core/js/index.js';
-import { startEdge, startWorker } from '../support/edge.mjs';
-import { launchBrowser } from '../support/browser.mjs';
-import { serveDirectory } from '../support/static-server.mjs';
-import { runCommand } from '../support/process.mjs';
+import { Agent } from '../../../core/js/index.js';
+import { startEdge, startWorker } from '../../support/edge.mjs';
+import { launchBrowser } from '../../support/browser.mjs';
+import { serveDirectory } from '../../support/static-server.mjs';
+import { runCommand } from '../../support/process.mjs';
 
 const exec = promisify(execFile);
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const bin = (name) => join(root, 'node_modules', '.bin', name);
 let edge;
 let helper;

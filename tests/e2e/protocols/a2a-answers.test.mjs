@@ -20,8 +20,8 @@ import { Role, generateAgentCardSignature, verifyAgentCardSignature } from '@a2a
 import {
   ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory,
 } from '@a2a-js/sdk/client';
-import { Agent } from '../../core/js/index.js';
-import { createNetwork, startEdge } from '../support/edge.mjs';
+import { Agent } from '../../../core/js/index.js';
+import { createNetwork, startEdge } from '../../support/edge.mjs';
 
 let edge;
 let network;

@@ -6,10 +6,10 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { Agent } from '../../core/js/index.js';
-import { createNetwork, startEdge } from '../support/edge.mjs';
-import { launchBrowser } from '../support/browser.mjs';
-import { serveDirectory } from '../support/static-server.mjs';
+import { Agent } from '../../../core/js/index.js';
+import { createNetwork, startEdge } from '../../support/edge.mjs';
+import { launchBrowser } from '../../support/browser.mjs';
+import { serveDirectory } from '../../support/static-server.mjs';
 
 let edge;
 let pages;

@@ -18,9 +18,9 @@ import { Role, TaskState } from '@a2a-js/sdk';
 import {
   ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory,
 } from '@a2a-js/sdk/client';
-import { Agent, KeyPair, createEvent } from '../../core/js/index.js';
-import { createNetwork, startEdge } from '../support/edge.mjs';
-import { startDidServer } from '../support/did-server.mjs';
+import { Agent, KeyPair, createEvent } from '../../../core/js/index.js';
+import { createNetwork, startEdge } from '../../support/edge.mjs';
+import { startDidServer } from '../../support/did-server.mjs';
 
 let edge;
 let didServer;

@@ -10,10 +10,10 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { Agent, KeyPair, register, discoverAgents } from '../../core/js/index.js';
-import { createNetwork, startEdge } from '../support/edge.mjs';
-import { call } from '../support/http.mjs';
-import { until } from '../support/process.mjs';
+import { Agent, KeyPair, register, discoverAgents } from '../../../core/js/index.js';
+import { createNetwork, startEdge } from '../../support/edge.mjs';
+import { call } from '../../support/http.mjs';
+import { until } from '../../support/process.mjs';
 
 let edge;
 

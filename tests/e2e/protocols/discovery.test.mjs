@@ -15,9 +15,9 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { Agent, KeyPair, register, revoke, publishCapabilities, discoverAgents } from '../../core/js/index.js';
-import { createNetwork, startEdge } from '../support/edge.mjs';
-import { until } from '../support/process.mjs';
+import { Agent, KeyPair, register, revoke, publishCapabilities, discoverAgents } from '../../../core/js/index.js';
+import { createNetwork, startEdge } from '../../support/edge.mjs';
+import { until } from '../../support/process.mjs';
 
 /** Changes the registry's feed keeps in this test (small, to fall behind it). */
 const RETENTION = 5;

@@ -8,13 +8,13 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
-import { Agent, KeyPair, register, requestToken, rotateKey, revoke, resolveDid } from '../../core/js/index.js';
-import { createNetwork, startEdge } from '../support/edge.mjs';
-import { launchBrowser, openWorkspace } from '../support/browser.mjs';
-import { runNode } from '../support/process.mjs';
+import { Agent, KeyPair, register, requestToken, rotateKey, revoke, resolveDid } from '../../../core/js/index.js';
+import { createNetwork, startEdge } from '../../support/edge.mjs';
+import { launchBrowser, openWorkspace } from '../../support/browser.mjs';
+import { runNode } from '../../support/process.mjs';
 import { fileURLToPath } from 'node:url';
 
-const cli = fileURLToPath(new URL('../../core/js/bin/agentnet-sdk.js', import.meta.url));
+const cli = fileURLToPath(new URL('../../../core/js/bin/agentnet-sdk.js', import.meta.url));
 
 /** The networks' cache of JWKS and DID documents (core `IDENTITY_TTL_MS`), plus a margin. */
 const CACHE_MS = 10_000 + 1_000;

@@ -14,8 +14,8 @@ import WebSocket from 'ws';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { Agent } from '../../core/js/index.js';
-import { createNetwork, startEdge } from '../support/edge.mjs';
+import { Agent } from '../../../core/js/index.js';
+import { createNetwork, startEdge } from '../../support/edge.mjs';
 
 let edge;
 let network;

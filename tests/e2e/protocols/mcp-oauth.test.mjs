@@ -16,10 +16,10 @@ import { Client as Client1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as Transport1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client as Client2, StreamableHTTPClientTransport as Transport2 } from '@modelcontextprotocol/client';
-import { Agent } from '../../core/js/index.js';
-import { launchBrowser } from '../support/browser.mjs';
-import { createNetwork, startEdge } from '../support/edge.mjs';
-import { MemoryProvider, atConsentPage as consentIn, startCallback } from '../support/oauth.mjs';
+import { Agent } from '../../../core/js/index.js';
+import { launchBrowser } from '../../support/browser.mjs';
+import { createNetwork, startEdge } from '../../support/edge.mjs';
+import { MemoryProvider, atConsentPage as consentIn, startCallback } from '../../support/oauth.mjs';
 
 const ACCESS_TTL_MS = 3000;
 let edge;

@@ -11,8 +11,8 @@ import assert from 'node:assert/strict';
 import WebSocket from 'ws';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { Agent } from '../../core/js/index.js';
-import { createNetwork, startEdge } from '../support/edge.mjs';
+import { Agent } from '../../../core/js/index.js';
+import { createNetwork, startEdge } from '../../support/edge.mjs';
 
 let edge;
 

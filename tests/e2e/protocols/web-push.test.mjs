@@ -9,9 +9,9 @@
 import { test, before, after } from 'node:test';
 import { createECDH } from 'node:crypto';
 import assert from 'node:assert/strict';
-import { createNetwork, startEdge } from '../support/edge.mjs';
-import { call } from '../support/http.mjs';
-import { makeSubscription, startReceiver, vapidClaims } from '../support/push-receiver.mjs';
+import { createNetwork, startEdge } from '../../support/edge.mjs';
+import { call } from '../../support/http.mjs';
+import { makeSubscription, startReceiver, vapidClaims } from '../../support/push-receiver.mjs';
 
 let edge;
 let receiver;

@@ -6,9 +6,9 @@
 // network's profile and a path that names nothing.
 
 import { test } from 'node:test';
-import { Agent } from '../../core/js/index.js';
-import { edgeAndBrowser, openWorkspace } from '../support/browser.mjs';
-import { assertAccessible } from '../support/axe.mjs';
+import { Agent } from '../../../core/js/index.js';
+import { edgeAndBrowser, openWorkspace } from '../../support/browser.mjs';
+import { assertAccessible } from '../../support/axe.mjs';
 
 const started = edgeAndBrowser();
 

@@ -11,11 +11,11 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Agent } from '../../core/js/index.js';
-import { edgeAndBrowser, openWorkspace } from '../support/browser.mjs';
-import { until } from '../support/process.mjs';
-import { assertAccessible } from '../support/axe.mjs';
-import { shoot } from '../support/shots.mjs';
+import { Agent } from '../../../core/js/index.js';
+import { edgeAndBrowser, openWorkspace } from '../../support/browser.mjs';
+import { until } from '../../support/process.mjs';
+import { assertAccessible } from '../../support/axe.mjs';
+import { shoot } from '../../support/shots.mjs';
 
 /** axe-core on `page` as it is now, light and dark. */
 async function accessible(page, screen) {
@@ -116,7 +116,7 @@ test('a master manages the network and reads its analytics from the Admin view',
     await invitations.getByRole('button', { name: 'Invite' }).click();
     await notice.filter({ hasText: 'Invitation code:' }).waitFor({ timeout: 10_000 });
     const code = (await notice.textContent()).match(/Invitation code: ([0-9a-f]+)/)[1];
-    // With the link that opens the invitation page (tests/e2e/web-workspace.test.mjs).
+    // With the link that opens the invitation page (tests/e2e/web/invitation-and-sessions.test.mjs).
     assert.ok((await notice.textContent()).includes(`${edge.url}/invite/${id}#${code}`), await notice.textContent());
     await invitations.getByRole('button', { name: 'Revoke the invitation for agent:guest' }).waitFor();
     const guest = await Agent.connect({ url: edge.url, network: id, name: 'agent:guest', invite: code });

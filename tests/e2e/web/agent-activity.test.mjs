@@ -10,12 +10,12 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Agent } from '../../core/js/index.js';
-import { createNetwork } from '../support/edge.mjs';
-import { edgeAndBrowser } from '../support/browser.mjs';
-import { until } from '../support/process.mjs';
-import { PHONE, WIDE, shoot } from '../support/shots.mjs';
-import { nextEvent } from '../support/events.mjs';
+import { Agent } from '../../../core/js/index.js';
+import { createNetwork } from '../../support/edge.mjs';
+import { edgeAndBrowser } from '../../support/browser.mjs';
+import { until } from '../../support/process.mjs';
+import { PHONE, WIDE, shoot } from '../../support/shots.mjs';
+import { nextEvent } from '../../support/events.mjs';
 
 const started = edgeAndBrowser();
 const ACTIVITY = 'workspace.agent.activity';

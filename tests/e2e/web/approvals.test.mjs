@@ -8,10 +8,10 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Agent } from '../../core/js/index.js';
-import { createNetwork } from '../support/edge.mjs';
-import { edgeAndBrowser } from '../support/browser.mjs';
-import { shoot } from '../support/shots.mjs';
+import { Agent } from '../../../core/js/index.js';
+import { createNetwork } from '../../support/edge.mjs';
+import { edgeAndBrowser } from '../../support/browser.mjs';
+import { shoot } from '../../support/shots.mjs';
 
 const started = edgeAndBrowser();
 

@@ -15,10 +15,10 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Agent } from '../../core/js/index.js';
-import { createNetwork } from '../support/edge.mjs';
-import { edgeAndBrowser } from '../support/browser.mjs';
-import { shoot } from '../support/shots.mjs';
+import { Agent } from '../../../core/js/index.js';
+import { createNetwork } from '../../support/edge.mjs';
+import { edgeAndBrowser } from '../../support/browser.mjs';
+import { shoot } from '../../support/shots.mjs';
 
 const started = edgeAndBrowser();
 const NOTES = 'Launch notes\n- status page first\n- then the press note\n';

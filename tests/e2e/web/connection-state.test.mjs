@@ -5,7 +5,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { edgeAndBrowser, openWorkspace } from '../support/browser.mjs';
+import { edgeAndBrowser, openWorkspace } from '../../support/browser.mjs';
 
 const started = edgeAndBrowser();
 

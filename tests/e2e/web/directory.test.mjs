@@ -8,12 +8,12 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { Agent, KeyPair, register } from '../../core/js/index.js';
-import { createNetwork, startEdge } from '../support/edge.mjs';
-import { launchBrowser } from '../support/browser.mjs';
-import { assertAccessible } from '../support/axe.mjs';
-import { until } from '../support/process.mjs';
-import { shoot } from '../support/shots.mjs';
+import { Agent, KeyPair, register } from '../../../core/js/index.js';
+import { createNetwork, startEdge } from '../../support/edge.mjs';
+import { launchBrowser } from '../../support/browser.mjs';
+import { assertAccessible } from '../../support/axe.mjs';
+import { until } from '../../support/process.mjs';
+import { shoot } from '../../support/shots.mjs';
 
 let edge;
 let browser;

@@ -11,10 +11,10 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { get } from 'node:http';
-import { Agent } from '../../core/js/index.js';
-import { createNetwork, startEdge } from '../support/edge.mjs';
-import { edgeAndBrowser } from '../support/browser.mjs';
-import { shoot } from '../support/shots.mjs';
+import { Agent } from '../../../core/js/index.js';
+import { createNetwork, startEdge } from '../../support/edge.mjs';
+import { edgeAndBrowser } from '../../support/browser.mjs';
+import { shoot } from '../../support/shots.mjs';
 
 const started = edgeAndBrowser();
 

@@ -9,8 +9,8 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { edgeAndBrowser, openWorkspace } from '../support/browser.mjs';
-import { shoot } from '../support/shots.mjs';
+import { edgeAndBrowser, openWorkspace } from '../../support/browser.mjs';
+import { shoot } from '../../support/shots.mjs';
 
 const started = edgeAndBrowser();
 

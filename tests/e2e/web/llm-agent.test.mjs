@@ -14,12 +14,12 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { Agent } from '../../core/js/index.js';
-import { createNetwork } from '../support/edge.mjs';
-import { edgeAndBrowser } from '../support/browser.mjs';
-import { until } from '../support/process.mjs';
-import { shoot } from '../support/shots.mjs';
-import { startScriptedProvider, toolCall, slow, text } from '../support/scripted-provider.mjs';
+import { Agent } from '../../../core/js/index.js';
+import { createNetwork } from '../../support/edge.mjs';
+import { edgeAndBrowser } from '../../support/browser.mjs';
+import { until } from '../../support/process.mjs';
+import { shoot } from '../../support/shots.mjs';
+import { startScriptedProvider, toolCall, slow, text } from '../../support/scripted-provider.mjs';
 
 const KEY = 'sk-test-web-4c1d9e7a2b5f8c3e6a9d0b2e4f7a1c5d';
 const started = edgeAndBrowser();

@@ -4,10 +4,10 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { Agent } from '../../core/js/index.js';
-import { startEdge } from '../support/edge.mjs';
-import { launchBrowser, openWorkspace } from '../support/browser.mjs';
-import { shoot, shootAt } from '../support/shots.mjs';
+import { Agent } from '../../../core/js/index.js';
+import { startEdge } from '../../support/edge.mjs';
+import { launchBrowser, openWorkspace } from '../../support/browser.mjs';
+import { shoot, shootAt } from '../../support/shots.mjs';
 
 let edge;
 let browser;
@@ -48,7 +48,7 @@ test('create a token network in the page, join it elsewhere by URL, switch witho
   assert.equal((await page.locator('.topbar .network').textContent()).trim(), 'team room');
   assert.equal(await bar.getByRole('link', { name: 'team room' }).getAttribute('title'), `Network id: ${id}`);
   assert.equal(await bar.locator('details').evaluate((d) => d.open), false, 'the form closed');
-  // The new network opens on the step that invites people (web-starting.test.mjs): done for now.
+  // The new network opens on the step that invites people (web/join-create-invite.test.mjs): done for now.
   await page.getByRole('button', { name: 'Done' }).click();
   await bar.locator('summary').click();
   assert.equal(await bar.getByLabel("Invitation link, or the network's link or id").inputValue(), '', 'the form was cleared');

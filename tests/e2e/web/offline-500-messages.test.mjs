@@ -8,10 +8,10 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Agent } from '../../core/js/index.js';
-import { startEdge, freePort } from '../support/edge.mjs';
-import { launchBrowser } from '../support/browser.mjs';
-import { until } from '../support/process.mjs';
+import { Agent } from '../../../core/js/index.js';
+import { startEdge, freePort } from '../../support/edge.mjs';
+import { launchBrowser } from '../../support/browser.mjs';
+import { until } from '../../support/process.mjs';
 
 const COUNT = 500;
 let edge;

@@ -7,11 +7,11 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Agent } from '../../core/js/index.js';
-import { startEdge, freePort } from '../support/edge.mjs';
-import { launchBrowser } from '../support/browser.mjs';
-import { until } from '../support/process.mjs';
-import { shoot } from '../support/shots.mjs';
+import { Agent } from '../../../core/js/index.js';
+import { startEdge, freePort } from '../../support/edge.mjs';
+import { launchBrowser } from '../../support/browser.mjs';
+import { until } from '../../support/process.mjs';
+import { shoot } from '../../support/shots.mjs';
 
 let edge;
 let browser;

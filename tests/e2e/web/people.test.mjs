@@ -4,8 +4,8 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Agent } from '../../core/js/index.js';
-import { edgeAndBrowser, openWorkspace } from '../support/browser.mjs';
+import { Agent } from '../../../core/js/index.js';
+import { edgeAndBrowser, openWorkspace } from '../../support/browser.mjs';
 
 const started = edgeAndBrowser();
 

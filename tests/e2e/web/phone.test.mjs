@@ -10,9 +10,9 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Agent } from '../../core/js/index.js';
-import { edgeAndBrowser, openWorkspace } from '../support/browser.mjs';
-import { PHONE, WIDE, shootAt, shoot } from '../support/shots.mjs';
+import { Agent } from '../../../core/js/index.js';
+import { edgeAndBrowser, openWorkspace } from '../../support/browser.mjs';
+import { PHONE, WIDE, shootAt, shoot } from '../../support/shots.mjs';
 
 const started = edgeAndBrowser();
 

@@ -15,12 +15,12 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { Agent } from '../../core/js/index.js';
-import { createNetwork, startEdge } from '../support/edge.mjs';
-import { launchBrowser } from '../support/browser.mjs';
-import { until } from '../support/process.mjs';
-import { makeSubscription, startReceiver, vapidClaims } from '../support/push-receiver.mjs';
-import { shoot, WIDE } from '../support/shots.mjs';
+import { Agent } from '../../../core/js/index.js';
+import { createNetwork, startEdge } from '../../support/edge.mjs';
+import { launchBrowser } from '../../support/browser.mjs';
+import { until } from '../../support/process.mjs';
+import { makeSubscription, startReceiver, vapidClaims } from '../../support/push-receiver.mjs';
+import { shoot, WIDE } from '../../support/shots.mjs';
 
 let edge;
 let browser;

@@ -6,11 +6,11 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Agent } from '../../core/js/index.js';
+import { Agent } from '../../../core/js/index.js';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { edgeAndBrowser, launchProfile, openWorkspace } from '../support/browser.mjs';
+import { edgeAndBrowser, launchProfile, openWorkspace } from '../../support/browser.mjs';
 
 const started = edgeAndBrowser();
 

@@ -11,10 +11,10 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Agent } from '../../core/js/index.js';
-import { edgeAndBrowser, openWorkspace } from '../support/browser.mjs';
-import { until } from '../support/process.mjs';
-import { shootScreen } from '../support/shots.mjs';
+import { Agent } from '../../../core/js/index.js';
+import { edgeAndBrowser, openWorkspace } from '../../support/browser.mjs';
+import { until } from '../../support/process.mjs';
+import { shootScreen } from '../../support/shots.mjs';
 
 const started = edgeAndBrowser();
 

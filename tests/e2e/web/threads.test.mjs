@@ -8,9 +8,9 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { edgeAndBrowser, twoPeople } from '../support/browser.mjs';
-import { until } from '../support/process.mjs';
-import { shoot } from '../support/shots.mjs';
+import { edgeAndBrowser, twoPeople } from '../../support/browser.mjs';
+import { until } from '../../support/process.mjs';
+import { shoot } from '../../support/shots.mjs';
 
 const started = edgeAndBrowser();
 

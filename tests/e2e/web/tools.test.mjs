@@ -6,9 +6,9 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Agent, AgentnetError } from '../../core/js/index.js';
-import { edgeAndBrowser, openWorkspace } from '../support/browser.mjs';
-import { shootScreen } from '../support/shots.mjs';
+import { Agent, AgentnetError } from '../../../core/js/index.js';
+import { edgeAndBrowser, openWorkspace } from '../../support/browser.mjs';
+import { shootScreen } from '../../support/shots.mjs';
 
 const started = edgeAndBrowser();
 

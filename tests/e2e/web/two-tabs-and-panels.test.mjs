@@ -3,15 +3,15 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { Agent } from '../../core/js/index.js';
-import { startEdge } from '../support/edge.mjs';
-import { launchBrowser, openResource, openWorkspace } from '../support/browser.mjs';
-import { startNode, until } from '../support/process.mjs';
+import { Agent } from '../../../core/js/index.js';
+import { startEdge } from '../../support/edge.mjs';
+import { launchBrowser, openResource, openWorkspace } from '../../support/browser.mjs';
+import { startNode, until } from '../../support/process.mjs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { shoot } from '../support/shots.mjs';
+import { shoot } from '../../support/shots.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
 let edge;
 let browser;
