@@ -10,6 +10,7 @@ import { createServer, connect } from 'node:net';
 import WebSocket from 'ws';
 import { Agent } from '../../../core/js/index.js';
 import { startEdge } from '../../support/edge.mjs';
+import { until } from '../../support/waits.mjs';
 
 /** The replica's default keepalive: a heartbeat after 15 s of silence, dead 10 s later. */
 const HEARTBEAT_AFTER_MS = 15_000;
@@ -22,14 +23,6 @@ after(async () => {
   proxy?.close();
   await edge?.stop();
 });
-
-async function until(what, check, timeoutMs = 20_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 /**
  * A TCP proxy to `port`. `stall()` makes every connection open now swallow

@@ -14,6 +14,7 @@ import { createHash, generateKeyPairSync, randomBytes, sign } from 'node:crypto'
 import { createServer } from 'node:http';
 import WebSocket from 'ws';
 import { createNetwork, startEdge } from '../../support/edge.mjs';
+import { until } from '../../support/waits.mjs';
 
 let edge;
 let didServer;
@@ -226,14 +227,6 @@ async function open(url) {
   socket.on('message', (data) => frames.push(JSON.parse(String(data))));
   await new Promise((resolve, reject) => { socket.once('open', resolve); socket.once('error', reject); });
   return { socket, frames, closed };
-}
-
-async function until(what, check, timeoutMs = 10_000) {
-  const end = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 
 for (const gateways of [false, true]) {

@@ -9,7 +9,7 @@ import WebSocket from 'ws';
 import { Agent, KeyPair } from '../../../core/js/index.js';
 import { createNetwork, startEdge } from '../../support/edge.mjs';
 import { until } from '../../support/process.mjs';
-import { call as callAt } from '../../support/http.mjs';
+import { call as callAt, assertRefused } from '../../support/http.mjs';
 
 let edge;
 
@@ -30,11 +30,6 @@ const send = (id, token, event) => call('POST', `/networks/${id}/v1/events`, { t
 /** An open network with the demo's mods (no access-control, no enrichment). */
 async function demoLike(name) {
   return createNetwork(edge.url, { name, access: { policy: 'open' }, mods: ['workspace', 'persistence'] });
-}
-
-function assertRefused(answer, status, code, what) {
-  assert.equal(answer.status, status, `${what}: ${JSON.stringify(answer.json)}`);
-  assert.equal(answer.json.code, code, what);
 }
 
 test('an address in use is not taken over: not the master, not over HTTP or WebSocket', async () => {

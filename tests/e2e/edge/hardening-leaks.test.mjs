@@ -10,12 +10,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join as joinPath } from 'node:path';
 import WebSocket from 'ws';
-import {
-  ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory,
-} from '@a2a-js/sdk/client';
 import { Agent } from '../../../core/js/index.js';
 import { createNetwork, startEdge } from '../../support/edge.mjs';
-import { call } from '../../support/http.mjs';
+import { call, joinToken } from '../../support/http.mjs';
+import { clientFactory } from '../../support/a2a.mjs';
 
 let edge;
 let stateDir;
@@ -25,31 +23,13 @@ let traveller;
 let helper;
 const SECRETS = ['tok-secret-1', 'cred-secret-2', 'tok-old-3', 'cred-old-4'];
 
-async function join(name) {
-  const joined = await call(edge.url, 'POST', `/networks/${network}/v1/join`, { body: { agent_id: name } });
-  assert.equal(joined.status, 200, JSON.stringify(joined.json));
-  return joined.json.token;
-}
-
 const base = (agent) => `${edge.url}/networks/${network}/a2a${agent ? `/${agent}` : ''}`;
 
-function factory(bearer) {
-  const fetchImpl = (url, init = {}) => {
-    const headers = new Headers(init.headers);
-    if (bearer) headers.set('Authorization', `Bearer ${bearer}`);
-    return fetch(url, { ...init, headers });
-  };
-  return new ClientFactory(ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
-    transports: [new JsonRpcTransportFactory({ fetchImpl, legacyCompat: { enabled: true } })],
-    cardResolver: new DefaultAgentCardResolver({ fetchImpl, legacyCompat: { enabled: true } }),
-  }));
-}
-
-const client10 = (bearer) => factory(bearer).createFromUrl(`${base('agent:planner')}/`);
+const client10 = (bearer) => clientFactory(bearer).createFromUrl(`${base('agent:planner')}/`);
 async function client03(bearer) {
   const card = await (await fetch(`${base('agent:planner')}/.well-known/agent-card.json`)).json();
   assert.equal(card.protocolVersion, '0.3.0');
-  return factory(bearer).createFromAgentCard(card);
+  return clientFactory(bearer).createFromAgentCard(card);
 }
 
 const leaked = (value) => SECRETS.filter((s) => JSON.stringify(value).includes(s));
@@ -62,8 +42,8 @@ before(async () => {
   await planner.registerTool('plan', { type: 'object' }, () => ({}), { description: 'plans a trip' });
   await planner.registerTool('audit', { type: 'object' }, () => ({}), { permissions: { read: 'owner' } });
   await planner.registerTool('vault', { type: 'object' }, () => ({}), { permissions: { read: 'agents:[agent:traveller]' } });
-  traveller = await join('agent:traveller');
-  helper = await join('agent:helper');
+  traveller = await joinToken(edge.url, network, 'agent:traveller');
+  helper = await joinToken(edge.url, network, 'agent:helper');
 });
 
 after(async () => {
@@ -162,7 +142,7 @@ test('members cannot forge the network\'s invitation news (WebSocket and HTTP)',
       );
     }
     await assert.rejects(mallory.send('agent:ceo', 'workspace.invitation.created', { invitee: 'agent:mallory' }), { code: 'invalid_request' });
-    const token = await join('agent:mallory2');
+    const token = await joinToken(edge.url, network, 'agent:mallory2');
     const http = await call(edge.url, 'POST', `/networks/${network}/v1/events`, {
       token, body: { type: 'workspace.invitation.accepted', target: 'agent:ceo', payload: { invitee: 'agent:ceo' } },
     });

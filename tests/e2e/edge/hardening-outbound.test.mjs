@@ -10,6 +10,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { createNetwork, startEdge } from '../../support/edge.mjs';
+import { joinToken } from '../../support/http.mjs';
 
 let edge;
 let listener;
@@ -56,13 +57,6 @@ async function nothingReceived(what) {
   assert.deepEqual(received, [], `${what}: the local listener received nothing`);
 }
 
-async function join(id, name) {
-  const res = await fetch(`${edge.url}/networks/${id}/v1/join`, { method: 'POST', body: JSON.stringify({ agent_id: name }) });
-  const body = await res.json();
-  assert.equal(res.status, 200, JSON.stringify(body));
-  return body.token;
-}
-
 async function rpc(id, agent, bearer, method, params) {
   const res = await fetch(`${edge.url}/networks/${id}/a2a/${agent}`, {
     method: 'POST',
@@ -74,8 +68,8 @@ async function rpc(id, agent, bearer, method, params) {
 
 test('an A2A push target on this machine is refused in every spelling, and nothing is sent to it', async () => {
   const { id } = await createNetwork(edge.url, { name: 'Push hardening' });
-  const alice = await join(id, 'agent:alice');
-  const bob = await join(id, 'agent:bob');
+  const alice = await joinToken(edge.url, id, 'agent:alice');
+  const bob = await joinToken(edge.url, id, 'agent:bob');
   const sent = await rpc(id, 'agent:bob', alice, 'SendMessage', {
     message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text: 'go' }] },
     configuration: { returnImmediately: true },

@@ -12,7 +12,7 @@ import WebSocket from 'ws';
 import { Agent, createEvent } from '../../../core/js/index.js';
 import { createNetwork, startEdge } from '../../support/edge.mjs';
 import { until } from '../../support/process.mjs';
-import { call as callAt } from '../../support/http.mjs';
+import { call as callAt, assertRefused } from '../../support/http.mjs';
 
 const POLICY = {
   session_idle_ms: 4_000,
@@ -43,11 +43,6 @@ function call(method, path, { ip, ...options } = {}) {
 
 const join = (id, agent_id, credentials, ip) => call('POST', `/networks/${id}/v1/join`, { body: { agent_id, credentials }, ip });
 const openNetwork = (name) => createNetwork(edge.url, { name, access: { policy: 'open' }, mods: ['persistence'] });
-
-function assertRefused(answer, status, code, what) {
-  assert.equal(answer.status, status, `${what}: ${JSON.stringify(answer.json)}`);
-  assert.equal(answer.json.code, code, what);
-}
 
 /**
  * A raw WebSocket to network `id` (`query` appended to the URL) from `ip`.

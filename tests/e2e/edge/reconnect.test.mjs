@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import WebSocket from 'ws';
 import { Agent } from '../../../core/js/index.js';
 import { startEdge } from '../../support/edge.mjs';
+import { until } from '../../support/waits.mjs';
 
 let edge;
 let stateDir;
@@ -17,14 +18,6 @@ after(async () => {
   await edge?.stop();
   if (stateDir) await rm(stateDir, { recursive: true, force: true });
 });
-
-async function until(what, check, timeoutMs = 20_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 test('a stream survives an edge crash: nothing lost, nothing twice, order kept', async () => {
   stateDir = await mkdtemp(join(tmpdir(), 'agentnet-reconnect-'));

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startEdge, createNetwork } from '../../support/edge.mjs';
 import { call } from '../../support/http.mjs';
+import { until } from '../../support/waits.mjs';
 
 let edge;
 
@@ -22,18 +23,6 @@ after(async () => {
 const api = (method, path, options) => call(edge.url, method, path, options);
 const join = (id, agent_id) => api('POST', `/networks/${id}/v1/join`, { body: { agent_id } });
 const send = (id, token, event) => api('POST', `/networks/${id}/v1/events`, { token, body: event });
-
-/** Polls `check` until it returns a truthy value or `ms` pass; returns its last value. */
-async function eventually(check, ms = 20_000) {
-  const deadline = Date.now() + ms;
-  let value;
-  while (Date.now() < deadline) {
-    value = await check();
-    if (value) return value;
-    await sleep(250);
-  }
-  return value;
-}
 
 test('history keeps its newest events within its cap and the network keeps serving', async () => {
   const { id } = await createNetwork(edge.url, {
@@ -59,8 +48,7 @@ test('history keeps its newest events within its cap and the network keeps servi
   assert.ok(before.length >= 5, `${before}`);
   assert.deepEqual(before, [...Array(before.length).keys()].map((k) => 20 - before.length + k));
   // Ann goes quiet: her presence times out, the alarm fires and prunes.
-  await sleep(1500);
-  const kept = await eventually(async () => {
+  const kept = await until('history pruned to its cap', async () => {
     const ns = await history();
     return ns.length <= 5 ? ns : null;
   });

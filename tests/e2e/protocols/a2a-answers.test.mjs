@@ -17,11 +17,10 @@ import { createServer } from 'node:http';
 import { generateKeyPairSync } from 'node:crypto';
 import WebSocket from 'ws';
 import { Role, generateAgentCardSignature, verifyAgentCardSignature } from '@a2a-js/sdk';
-import {
-  ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory,
-} from '@a2a-js/sdk/client';
 import { Agent } from '../../../core/js/index.js';
 import { createNetwork, startEdge } from '../../support/edge.mjs';
+import { joinToken } from '../../support/http.mjs';
+import { clientFactory, textPart, partText } from '../../support/a2a.mjs';
 
 let edge;
 let network;
@@ -32,40 +31,18 @@ let server;
 let serverUrl;
 const served = new Map();
 
-async function join(body) {
-  const res = await fetch(`${edge.url}/networks/${network}/v1/join`, { method: 'POST', body: JSON.stringify(body) });
-  const answer = await res.json();
-  assert.equal(res.status, 200, JSON.stringify(answer));
-  return answer.token;
-}
-
 const base = (agent) => `${edge.url}/networks/${network}/a2a${agent ? `/${agent}` : ''}`;
-const withToken = (bearer) => (url, init = {}) => {
-  const headers = new Headers(init.headers);
-  if (bearer) headers.set('Authorization', `Bearer ${bearer}`);
-  return fetch(url, { ...init, headers });
-};
 
-function factory(bearer) {
-  const fetchImpl = withToken(bearer);
-  return new ClientFactory(ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
-    transports: [new JsonRpcTransportFactory({ fetchImpl, legacyCompat: { enabled: true } })],
-    cardResolver: new DefaultAgentCardResolver({ fetchImpl, legacyCompat: { enabled: true } }),
-  }));
-}
-
-const client10 = (agent) => factory(token).createFromUrl(`${base(agent)}/`);
+const client10 = (agent) => clientFactory(token).createFromUrl(`${base(agent)}/`);
 async function client03(agent) {
   const card = await (await fetch(`${base(agent)}/.well-known/agent-card.json`)).json();
   const { supportedInterfaces, signatures, ...v03 } = card;
-  return factory(token).createFromAgentCard(v03);
+  return clientFactory(token).createFromAgentCard(v03);
 }
 
-const text = (value) => ({ content: { $case: 'text', value } });
 const message = (value) => ({
-  message: { messageId: crypto.randomUUID(), role: Role.ROLE_USER, parts: [text(value)], taskId: '', contextId: '', extensions: [], referenceTaskIds: [], metadata: undefined },
+  message: { messageId: crypto.randomUUID(), role: Role.ROLE_USER, parts: [textPart(value)], taskId: '', contextId: '', extensions: [], referenceTaskIds: [], metadata: undefined },
 });
-const partText = (part) => (part?.content?.$case === 'text' ? part.content.value : undefined);
 
 /** The deployment's keys, as the SDK's verifier asks for them (by kid and jku). */
 async function edgeKey(kid, jku) {
@@ -82,7 +59,7 @@ before(async () => {
   calc = await Agent.connect({ url: edge.url, network, name: 'agent:calc', WebSocket });
   await calc.registerTool('add', { type: 'object' }, () => ({}), { description: 'adds numbers' });
   calc.onTask(async (task) => `sum of ${task.text}: 4`, { answer: 'message' });
-  token = await join({ agent_id: 'agent:asker' });
+  token = await joinToken(edge.url, network, { agent_id: 'agent:asker' });
   server = createServer((req, res) => {
     const body = served.get(req.url);
     res.writeHead(body ? 200 : 404, { 'content-type': 'application/json' });
@@ -157,7 +134,7 @@ test('every card the edge serves is signed with the deployment key; the SDK veri
 });
 
 test('a remote card is admitted when its signature verifies, refused with verification_failed when not', async () => {
-  const master = await join({ agent_id: 'agent:boss', credentials: { admin_token: adminToken } });
+  const master = await joinToken(edge.url, network, { agent_id: 'agent:boss', credentials: { admin_token: adminToken } });
   const { privateKey, publicKey } = generateKeyPairSync('ed25519');
   const jwk = { ...publicKey.export({ format: 'jwk' }), kid: 'remote-1', alg: 'EdDSA', use: 'sig' };
   served.set('/jwks.json', { keys: [jwk] });

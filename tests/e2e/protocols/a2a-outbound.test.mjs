@@ -14,6 +14,7 @@ import { AgentEvent, DefaultRequestHandler, InMemoryTaskStore } from '@a2a-js/sd
 import { agentCardHandler, jsonRpcHandler, UserBuilder } from '@a2a-js/sdk/server/express';
 import { Agent } from '../../../core/js/index.js';
 import { createNetwork, startEdge } from '../../support/edge.mjs';
+import { joinOverHttp } from '../../support/http.mjs';
 
 let edge;
 let server;
@@ -73,23 +74,16 @@ after(async () => {
   await new Promise((resolve) => server?.close(resolve));
 });
 
-async function join(id, body) {
-  const res = await fetch(`${edge.url}/networks/${id}/v1/join`, { method: 'POST', body: JSON.stringify(body) });
-  const answer = await res.json();
-  assert.equal(res.status, 200, JSON.stringify(answer));
-  return answer;
-}
-
 const addRemote = (id, token, cardUrl) => fetch(`${edge.url}/networks/${id}/a2a/remotes`, {
   method: 'POST', headers: { Authorization: `Bearer ${token}` }, body: JSON.stringify({ card_url: cardUrl }),
 });
 
 test('a master adds an SDK-served agent by its card; a WebSocket agent\'s task reaches it and its answer comes back', async () => {
   const { id, admin_token: adminToken } = await createNetwork(edge.url, { name: 'Outbound' });
-  const member = await join(id, { agent_id: 'agent:member' });
+  const member = await joinOverHttp(edge.url, id, { agent_id: 'agent:member' });
   const refused = await addRemote(id, member.token, `${serverUrl}/.well-known/agent-card.json`);
   assert.equal(refused.status, 403, 'only masters add external agents');
-  const master = await join(id, { agent_id: 'agent:boss', credentials: { admin_token: adminToken } });
+  const master = await joinOverHttp(edge.url, id, { agent_id: 'agent:boss', credentials: { admin_token: adminToken } });
   const added = await addRemote(id, master.token, `${serverUrl}/.well-known/agent-card.json`);
   const body = await added.json();
   assert.equal(added.status, 201, JSON.stringify(body));

@@ -18,11 +18,11 @@ import { createServer } from 'node:http';
 import { createHmac } from 'node:crypto';
 import WebSocket from 'ws';
 import { Role, TaskState } from '@a2a-js/sdk';
-import {
-  ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory,
-} from '@a2a-js/sdk/client';
 import { Agent } from '../../../core/js/index.js';
 import { createNetwork, startEdge } from '../../support/edge.mjs';
+import { joinToken } from '../../support/http.mjs';
+import { until } from '../../support/waits.mjs';
+import { clientFactory, textPart, partText } from '../../support/a2a.mjs';
 
 let edge;
 let stateDir;
@@ -32,32 +32,12 @@ let planner;
 let token;
 const seen = { canceled: [] };
 
-/** Joins over HTTP; resolves with the bearer session token. */
-async function join(id, name) {
-  const res = await fetch(`${edge.url}/networks/${id}/v1/join`, { method: 'POST', body: JSON.stringify({ agent_id: name }) });
-  const body = await res.json();
-  assert.equal(res.status, 200, JSON.stringify(body));
-  return body.token;
-}
-
 const base = (agent) => `${edge.url}/networks/${network}/a2a${agent ? `/${agent}` : ''}`;
 
 /** `fetch` that sends the session as the card's securitySchemes asks. */
-const withToken = (bearer) => (url, init = {}) => {
-  const headers = new Headers(init.headers);
-  if (bearer) headers.set('Authorization', `Bearer ${bearer}`);
-  return fetch(url, { ...init, headers });
-};
-
-function factory(bearer, fetchImpl = withToken(bearer)) {
-  return new ClientFactory(ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
-    transports: [new JsonRpcTransportFactory({ fetchImpl, legacyCompat: { enabled: true } })],
-    cardResolver: new DefaultAgentCardResolver({ fetchImpl, legacyCompat: { enabled: true } }),
-  }));
-}
 
 /** A 1.0 client of `agent`'s endpoint, from its card. */
-const client10 = (agent, bearer = token) => factory(bearer).createFromUrl(`${base(agent)}/`);
+const client10 = (agent, bearer = token) => clientFactory(bearer).createFromUrl(`${base(agent)}/`);
 
 /**
  * A 0.3 client: the card fetched bare (no A2A-Version) and read as a 0.3
@@ -69,7 +49,7 @@ async function client03(agent, bearer = token) {
   assert.equal(card.protocolVersion, '0.3.0');
   const { supportedInterfaces, ...v03 } = card;
   assert.equal(supportedInterfaces[0].protocolVersion, '1.0');
-  return factory(bearer).createFromAgentCard(v03);
+  return clientFactory(bearer).createFromAgentCard(v03);
 }
 
 /** The ErrorInfo an SDK error carries (A2A 1.0 §9.5). */
@@ -82,11 +62,9 @@ function errorInfo(err, name, reason) {
   return true;
 }
 
-const text = (value) => ({ content: { $case: 'text', value } });
 const message = (value, taskId = '') => ({
-  message: { messageId: crypto.randomUUID(), role: Role.ROLE_USER, parts: [text(value)], taskId, contextId: '', extensions: [], referenceTaskIds: [], metadata: undefined },
+  message: { messageId: crypto.randomUUID(), role: Role.ROLE_USER, parts: [textPart(value)], taskId, contextId: '', extensions: [], referenceTaskIds: [], metadata: undefined },
 });
-const partText = (part) => (part?.content?.$case === 'text' ? part.content.value : undefined);
 
 before(async () => {
   stateDir = await mkdtemp(joinPath(tmpdir(), 'agentnet-a2a-'));
@@ -105,7 +83,7 @@ before(async () => {
     await task.artifact('itinerary', `${task.text} on ${dates.text}`);
     return `planned ${task.text}`;
   });
-  token = await join(network, 'agent:traveller');
+  token = await joinToken(edge.url, network, 'agent:traveller');
 });
 
 after(async () => {
@@ -129,7 +107,7 @@ test('cards: one per agent with skills, the network\'s, in both generations', as
   assert.deepEqual(merged.supportedInterfaces, v10.supportedInterfaces);
   assert.equal(merged.securitySchemes.session.httpAuthSecurityScheme.scheme, 'Bearer');
   assert.equal(merged.securitySchemes.session.scheme, 'bearer');
-  assert.equal((await factory(token).createFromAgentCard(merged)).protocolVersion, '1.0');
+  assert.equal((await clientFactory(token).createFromAgentCard(merged)).protocolVersion, '1.0');
   assert.deepEqual(v03.security, [{ session: [] }, { didwba: [] }]);
   assert.equal(v10.securitySchemes.didwba.httpAuthSecurityScheme.scheme, 'DIDWba');
   const net = await (await fetch(`${base()}/.well-known/agent-card.json`, { headers: { 'A2A-Version': '1.0' } })).json();
@@ -188,7 +166,7 @@ test('A2A 1.0: input-required, the client continues, completed with an artifact;
   assert.equal(partText(after.artifacts[0].parts[0]), 'Rome on May');
   assert.deepEqual(after.history.map((m) => partText(m.parts[0])), ['Rome', 'Which dates for Rome?', 'May', 'planned Rome']);
   // The npm agent reconnects to the restarted edge before the next tests.
-  await until(() => planner.online, 'the planner to reconnect');
+  await until('the planner to reconnect', () => planner.online);
 });
 
 test('A2A 1.0 streaming: the task, then each change until it settles', async () => {
@@ -216,7 +194,7 @@ test('A2A 1.0 cancel: the task ends canceled and the npm agent hears it', async 
   assert.equal(asked.status.state, TaskState.TASK_STATE_INPUT_REQUIRED);
   const canceled = await client.cancelTask({ id: asked.id });
   assert.equal(canceled.status.state, TaskState.TASK_STATE_CANCELED);
-  await until(() => seen.canceled.includes(asked.id), 'the agent to hear the cancel');
+  await until('the agent to hear the cancel', () => seen.canceled.includes(asked.id));
   await assert.rejects(client.cancelTask({ id: asked.id }), (err) => /NotCancelable|-32002|cannot go/.test(`${err.constructor.name} ${err.message}`));
 });
 
@@ -261,7 +239,7 @@ test('a version the endpoint does not speak: the SDK raises VersionNotSupportedE
     if ((init.method ?? 'GET') === 'POST') headers.set('A2A-Version', '2.0');
     return fetch(url, { ...init, headers });
   };
-  const client = await factory(token, later).createFromUrl(`${base('agent:planner')}/`);
+  const client = await clientFactory(token, later).createFromUrl(`${base('agent:planner')}/`);
   await assert.rejects(client.getTask({ id: 'x' }), (err) => {
     assert.equal(err.name, 'VersionNotSupportedError', `${err.name}: ${err.message}`);
     assert.equal(err.data[0].reason, 'VERSION_NOT_SUPPORTED');
@@ -335,7 +313,7 @@ test('npm startTask: updates as an async iterator, input sent back, artifact, co
     }
     await second.cancel();
     assert.equal((await second.done).state, 'canceled');
-    await until(() => seen.canceled.includes(second.id), 'the planner to hear the cancel');
+    await until('the planner to hear the cancel', () => seen.canceled.includes(second.id));
   } finally {
     asker.close();
   }
@@ -349,7 +327,7 @@ test('a network that opts in lets public callers act as its guest, for tasks onl
     echo.onTask(async (task) => `echo: ${task.text}`);
     const card = await (await fetch(`${edge.url}/networks/${id}/a2a/agent:echo/.well-known/agent-card.json`, { headers: { 'A2A-Version': '1.0' } })).json();
     assert.deepEqual(card.securityRequirements.at(-1), { schemes: {} });
-    const client = await factory(null).createFromUrl(`${edge.url}/networks/${id}/a2a/agent:echo/`);
+    const client = await clientFactory(null).createFromUrl(`${edge.url}/networks/${id}/a2a/agent:echo/`);
     const done = await client.sendMessage(message('hello'));
     assert.equal(done.status.state, TaskState.TASK_STATE_COMPLETED);
     assert.equal(partText(done.status.message.parts[0]), 'echo: hello');
@@ -389,7 +367,7 @@ test('push notifications: signed POSTs of the task, retried after a failure', as
     const done = await client.sendMessage(message('March', asked.id));
     assert.equal(done.status.state, TaskState.TASK_STATE_COMPLETED);
     // Answered 500 twice, the edge tries again (after 1 s, then 2 s) until one is taken.
-    await until(() => received.length >= 3, 'the notification to be retried until it is taken', 30_000);
+    await until('the notification to be retried until it is taken', () => received.length >= 3, 30_000);
     assert.equal(JSON.parse(received.at(-1).body).task.status.state, 'TASK_STATE_COMPLETED');
     const last = received.at(-1);
     assert.equal(last.headers.authorization, 'Bearer c-456');
@@ -401,15 +379,6 @@ test('push notifications: signed POSTs of the task, retried after a failure', as
     receiver.close();
   }
 });
-
-async function until(predicate, what, ms = 15_000) {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    if (await predicate()) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 test("a member's A2A stream ends when a master removes it", async () => {
   // An agent whose task stays working: the stream stays open until the edge ends it.
@@ -423,7 +392,7 @@ test("a member's A2A stream ends when a master removes it", async () => {
     await held;
     return 'done';
   });
-  const leaver = await join(network, 'agent:leaver');
+  const leaver = await joinToken(edge.url, network, 'agent:leaver');
   const boss = await fetch(`${edge.url}/networks/${network}/v1/join`, {
     method: 'POST', body: JSON.stringify({ agent_id: 'human:a2a-boss', credentials: { admin_token: adminToken } }),
   }).then((r) => r.json());

@@ -9,6 +9,8 @@ import { join } from 'node:path';
 import WebSocket from 'ws';
 import { Agent } from '../../../core/js/index.js';
 import { startEdge } from '../../support/edge.mjs';
+import { joinToken } from '../../support/http.mjs';
+import { until } from '../../support/waits.mjs';
 
 let stateDir;
 let edge;
@@ -43,21 +45,8 @@ async function createNetwork(extra = {}) {
   return created.json;
 }
 
-async function joinHttp(id, agent_id, credentials = { token: 'member-secret' }) {
-  const joined = await call('POST', `/networks/${id}/v1/join`, { body: { agent_id, credentials } });
-  assert.equal(joined.status, 200, JSON.stringify(joined.json));
-  return joined.json.token;
-}
-
-async function until(what, check, timeoutMs = 10_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+/** A member's join: its address and the network's member token. */
+const member = (agent_id) => ({ agent_id, credentials: { token: 'member-secret' } });
 
 test('creating a network returns its id, profile with real endpoints and an admin credential; public ones are listed', async () => {
   const created = await createNetwork();
@@ -77,7 +66,7 @@ test('creating a network returns its id, profile with real endpoints and an admi
 
 test('an HTTP poller and a WebSocket agent talk through the same network', async () => {
   const { id } = await createNetwork();
-  const poller = await joinHttp(id, 'agent:poller');
+  const poller = await joinToken(edge.url, id, member('agent:poller'));
   const ws = await Agent.connect({ url: edge.url, network: id, name: 'agent:socket', credentials: { token: 'member-secret' }, WebSocket });
   const heard = [];
   ws.on('chat.*', (event) => heard.push(event));
@@ -106,7 +95,7 @@ test('an HTTP poller and a WebSocket agent talk through the same network', async
 
 test('bad requests get a JSON error with a stable code and the right status', async () => {
   const { id } = await createNetwork();
-  const token = await joinHttp(id, 'agent:tester');
+  const token = await joinToken(edge.url, id, member('agent:tester'));
   const cases = [
     [await call('POST', `/networks/${id}/v1/join`, { body: { agent_id: 'agent:x' } }), 403, 'access_denied'],
     [await call('POST', `/networks/${id}/v1/join`, { body: { agent_id: 'channel/' } }), 400, 'invalid_address'],
@@ -138,8 +127,8 @@ test('bad requests get a JSON error with a stable code and the right status', as
 
 test('a member that stops heartbeating goes offline and the roster says so', async () => {
   const { id } = await createNetwork({ presence_timeout_ms: 1500 });
-  const quiet = await joinHttp(id, 'agent:quiet');
-  const lively = await joinHttp(id, 'agent:lively');
+  const quiet = await joinToken(edge.url, id, member('agent:quiet'));
+  const lively = await joinToken(edge.url, id, member('agent:lively'));
   await until('agent:quiet to go offline', async () => {
     await call('POST', `/networks/${id}/v1/heartbeat`, { token: lively });
     const roster = await call('GET', `/networks/${id}/v1/discover`, { token: lively });
@@ -152,8 +141,8 @@ test('a member that stops heartbeating goes offline and the roster says so', asy
 
 test('after kill -9 and a restart, history, sessions and cursors are intact', async () => {
   const { id } = await createNetwork();
-  const reader = await joinHttp(id, 'agent:reader');
-  const writer = await joinHttp(id, 'agent:writer');
+  const reader = await joinToken(edge.url, id, member('agent:reader'));
+  const writer = await joinToken(edge.url, id, member('agent:writer'));
   const seqs = [];
   for (let n = 0; n < 5; n += 1) {
     const res = await call('POST', `/networks/${id}/v1/events`, { token: writer, body: { type: 'chat.msg', target: 'agent:broadcast', payload: { n } } });
@@ -203,7 +192,7 @@ async function readRecords(response, count, timeoutMs = 10_000) {
 
 test('an SSE reader follows the network and resumes with Last-Event-ID', async () => {
   const { id } = await createNetwork();
-  const session = await joinHttp(id, 'agent:reader');
+  const session = await joinToken(edge.url, id, member('agent:reader'));
   const writer = await Agent.connect({ url: edge.url, network: id, name: 'agent:writer', credentials: { token: 'member-secret' }, WebSocket });
   const first = await fetch(`${edge.url}/networks/${id}/v1/sse?session=${session}`);
   assert.equal(first.status, 200);
@@ -244,7 +233,7 @@ test('a WebSocket can authenticate at the upgrade, answers ping with pong and re
   await new Promise((resolve, reject) => { ws.once('open', resolve); ws.once('error', reject); });
   ws.send('ping');
   await until('pong', () => frames.includes('pong'));
-  const writer = await joinHttp(id, 'agent:writer');
+  const writer = await joinToken(edge.url, id, member('agent:writer'));
   await call('POST', `/networks/${id}/v1/events`, { token: writer, body: { type: 'chat.msg', target: 'agent:raw', payload: { hi: 1 } } });
   const delivered = await until('the event on the raw socket', () => frames.map((f) => { try { return JSON.parse(f); } catch { return null; } })
     .find((e) => e?.type === 'chat.msg'));

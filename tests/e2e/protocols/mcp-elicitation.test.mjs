@@ -16,6 +16,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { Agent } from '../../../core/js/index.js';
 import { createNetwork, startEdge } from '../../support/edge.mjs';
+import { joinToken } from '../../support/http.mjs';
 
 let edge;
 let network;
@@ -31,15 +32,7 @@ after(async () => {
 });
 
 /** Joins as the master over HTTP; resolves with the bearer session token. */
-async function joinMaster() {
-  const res = await fetch(`${edge.url}/networks/${network}/v1/join`, {
-    method: 'POST',
-    body: JSON.stringify({ agent_id: 'human:boss', credentials: { admin_token: adminToken } }),
-  });
-  const body = await res.json();
-  assert.equal(res.status, 200, JSON.stringify(body));
-  return body.token;
-}
+const joinMaster = () => joinToken(edge.url, network, { agent_id: 'human:boss', credentials: { admin_token: adminToken } });
 
 /**
  * The master's MCP client; `answer(request, extra)` answers each elicitation (the

@@ -13,6 +13,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Agent } from '../../../core/js/index.js';
 import { createNetwork, startEdge } from '../../support/edge.mjs';
+import { joinToken } from '../../support/http.mjs';
 
 let edge;
 
@@ -23,13 +24,6 @@ before(async () => {
 after(async () => {
   await edge?.stop();
 });
-
-async function join(id, name) {
-  const res = await fetch(`${edge.url}/networks/${id}/v1/join`, { method: 'POST', body: JSON.stringify({ agent_id: name }) });
-  const body = await res.json();
-  assert.equal(res.status, 200, JSON.stringify(body));
-  return body.token;
-}
 
 /** An SDK client's session and its transport, with the answers it receives by request id. */
 async function session(id, token) {
@@ -73,7 +67,7 @@ test('a tools/call retried with its request id in the same session runs the tool
       await new Promise((r) => setTimeout(r, 300));
       return { count: runs };
     }, { description: 'counts its runs' });
-    const token = await join(id, 'agent:claude');
+    const token = await joinToken(edge.url, id, 'agent:claude');
     const { client, call } = await session(id, token);
     try {
       const first = await call('retry-1', 'count');

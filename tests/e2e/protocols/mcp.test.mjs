@@ -16,6 +16,8 @@ import {
 import { Client as Client2, StreamableHTTPClientTransport as Transport2 } from '@modelcontextprotocol/client';
 import { Agent } from '../../../core/js/index.js';
 import { createNetwork, startEdge } from '../../support/edge.mjs';
+import { joinToken } from '../../support/http.mjs';
+import { until } from '../../support/waits.mjs';
 
 let edge;
 
@@ -29,14 +31,6 @@ after(async () => {
 
 const endpoint = (id) => new URL(`${edge.url}/networks/${id}/mcp`);
 const info = { name: 'agentnet-e2e', version: '1.0.0' };
-
-/** Joins over HTTP; resolves with the bearer session token. */
-async function join(id, name) {
-  const res = await fetch(`${edge.url}/networks/${id}/v1/join`, { method: 'POST', body: JSON.stringify({ agent_id: name }) });
-  const body = await res.json();
-  assert.equal(res.status, 200, JSON.stringify(body));
-  return body.token;
-}
 
 const auth = (token) => ({ requestInit: { headers: { Authorization: `Bearer ${token}` } } });
 
@@ -62,21 +56,11 @@ async function connect2(id, token, revision) {
 
 const agent = (id, name) => Agent.connect({ url: edge.url, network: id, name, WebSocket });
 
-/** Resolves when `predicate()` holds, polling; rejects after `ms`. */
-async function eventually(predicate, ms = 5000, what = 'the condition') {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    if (await predicate()) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`${what} did not happen within ${ms} ms`);
-}
-
 const BUILT_INS = ['agentnet_post', 'agentnet_read', 'agentnet_members', 'agentnet_channel', 'ioa_space', 'ioa_send', 'ioa_read'];
 
 test('each protocol revision connects through an official client', async () => {
   const { id } = await createNetwork(edge.url, { name: 'revisions' });
-  const token = await join(id, 'agent:claude');
+  const token = await joinToken(edge.url, id, 'agent:claude');
   for (const revision of ['2025-03-26', '2025-06-18', '2026-07-28']) {
     const { client, transport } = await connect2(id, token, revision);
     assert.equal(client.getNegotiatedProtocolVersion(), revision);
@@ -96,10 +80,10 @@ test('each protocol revision connects through an official client', async () => {
 
 test("an npm agent's tool is listed as it registers, called, and answered by its owner", async () => {
   const { id } = await createNetwork(edge.url, { name: 'tools' });
-  const { client } = await connect1(id, await join(id, 'agent:claude'));
+  const { client } = await connect1(id, await joinToken(edge.url, id, 'agent:claude'));
   let changed = 0;
   client.setNotificationHandler(ToolListChangedNotificationSchema, () => { changed += 1; });
-  const modern = await connect2(id, await join(id, 'agent:gpt'), '2026-07-28');
+  const modern = await connect2(id, await joinToken(edge.url, id, 'agent:gpt'), '2026-07-28');
   let modernChanged = 0;
   modern.client.setNotificationHandler('notifications/tools/list_changed', () => { modernChanged += 1; });
   const subscription = await modern.client.listen({ toolsListChanged: true });
@@ -110,7 +94,7 @@ test("an npm agent's tool is listed as it registers, called, and answered by its
   const seen = [];
   await owner.registerTool('add', { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] },
     (input, event) => { seen.push(event); return { sum: input.a + input.b }; }, { description: 'adds two numbers' });
-  await eventually(() => changed > 0 && modernChanged > 0, 5000, 'tools/list_changed on both');
+  await until('tools/list_changed on both', () => changed > 0 && modernChanged > 0, 5000);
 
   const { tools } = await client.listTools();
   const add = tools.find((t) => t.name === 'add');
@@ -137,7 +121,7 @@ test('a call without invoke permission is refused, and an offline owner is repor
   const owner = await agent(id, 'agent:vault');
   await owner.registerTool('secret', { type: 'object' }, () => 'the secret', { permissions: { invoke: 'agents:[agent:friend]' } });
   await owner.registerTool('open', { type: 'object' }, () => 'hello');
-  const { client } = await connect1(id, await join(id, 'agent:claude'));
+  const { client } = await connect1(id, await joinToken(edge.url, id, 'agent:claude'));
   const names = (await client.listTools()).tools.map((t) => t.name);
   assert.ok(names.includes('open') && !names.includes('secret'), names.join());
   const refused = await client.callTool({ name: 'secret', arguments: {} });
@@ -155,7 +139,7 @@ test('a call without invoke permission is refused, and an offline owner is repor
 test("no token, an unknown token or another network's token: 401 with WWW-Authenticate", async () => {
   const { id } = await createNetwork(edge.url, { name: 'closed' });
   const other = await createNetwork(edge.url, { name: 'elsewhere' });
-  const foreign = await join(other.id, 'agent:claude');
+  const foreign = await joinToken(edge.url, other.id, 'agent:claude');
   const initialize = JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: info } });
   const metadata = `${edge.url}/.well-known/oauth-protected-resource/networks/${id}/mcp`;
   for (const token of [undefined, 'not-a-token', foreign]) {
@@ -176,7 +160,7 @@ test('resources are read and subscribed while another agent edits the document',
   const { id } = await createNetwork(edge.url, { name: 'documents' });
   const writer = await agent(id, 'agent:writer');
   await writer.registerFile('notes.md', 'first draft', { contentType: 'text/markdown', description: 'shared notes' });
-  const { client } = await connect1(id, await join(id, 'agent:claude'));
+  const { client } = await connect1(id, await joinToken(edge.url, id, 'agent:claude'));
   const { resources } = await client.listResources();
   const uri = `openagents://${id}/resource/file/notes.md`;
   assert.deepEqual(resources.map((r) => [r.uri, r.mimeType, r.description]), [[uri, 'text/markdown', 'shared notes']]);
@@ -187,8 +171,8 @@ test('resources are read and subscribed while another agent edits the document',
   await new Promise((r) => setTimeout(r, 300));
   const doc = await writer.document('resource/file/notes.md');
   doc.insert(doc.text.length, ' and more');
-  await eventually(() => updates.includes(uri), 5000, 'notifications/resources/updated');
-  await eventually(async () => (await client.readResource({ uri })).contents[0].text === 'first draft and more', 5000, 'the edit');
+  await until('notifications/resources/updated', () => updates.includes(uri), 5000);
+  await until('the edit', async () => (await client.readResource({ uri })).contents[0].text === 'first draft and more', 5000);
   await client.close();
   writer.close();
 });
@@ -197,7 +181,7 @@ test('skills shared as contexts are prompts', async () => {
   const { id } = await createNetwork(edge.url, { name: 'skills' });
   const writer = await agent(id, 'agent:writer');
   await writer.registerContext('review.SKILL.md', '---\nname: review\ndescription: Reviews a change\n---\nRead the diff, then comment on it.');
-  const { client } = await connect1(id, await join(id, 'agent:claude'));
+  const { client } = await connect1(id, await joinToken(edge.url, id, 'agent:claude'));
   const { prompts } = await client.listPrompts();
   assert.deepEqual(prompts.map((p) => p.name), ['review']);
   const prompt = await client.getPrompt({ name: 'review' });
@@ -243,7 +227,7 @@ test('a dropped stream is resumed with Last-Event-ID', async () => {
     });
     return new Response(body, { status: res.status, headers: res.headers });
   };
-  const { client } = await connect1(id, await join(id, 'agent:claude'), { fetch: dropping });
+  const { client } = await connect1(id, await joinToken(edge.url, id, 'agent:claude'), { fetch: dropping });
   const result = await client.callTool({ name: 'slow', arguments: {} });
   assert.equal(result.content[0].text, 'done at last');
   assert.equal(cut, 1);
@@ -255,7 +239,7 @@ test('a dropped stream is resumed with Last-Event-ID', async () => {
 
 test('DELETE ends a session', async () => {
   const { id } = await createNetwork(edge.url, { name: 'sessions' });
-  const token = await join(id, 'agent:claude');
+  const token = await joinToken(edge.url, id, 'agent:claude');
   const { client, transport } = await connect1(id, token);
   const session = transport.sessionId;
   await transport.terminateSession();
@@ -272,7 +256,7 @@ test('DELETE ends a session', async () => {
 test('the built-in tools post, read with a wait, list members and join channels', async () => {
   const { id } = await createNetwork(edge.url, { name: 'builtins' });
   const ann = await agent(id, 'agent:ann');
-  const { client } = await connect1(id, await join(id, 'agent:claude'));
+  const { client } = await connect1(id, await joinToken(edge.url, id, 'agent:claude'));
   const call = async (name, args) => {
     const result = await client.callTool({ name, arguments: args });
     assert.equal(result.isError, false, JSON.stringify(result));
@@ -304,7 +288,7 @@ test('the built-in tools post, read with a wait, list members and join channels'
 
 test('malformed, unknown, batched and oversized requests get their codes; the session survives', async () => {
   const { id } = await createNetwork(edge.url, { name: 'malformed' });
-  const token = await join(id, 'agent:claude');
+  const token = await joinToken(edge.url, id, 'agent:claude');
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
   const post = async (body, session, extra = {}) => {
     const res = await fetch(endpoint(id), { method: 'POST', headers: { ...headers, ...(session ? { 'mcp-session-id': session } : {}), ...extra }, body });

@@ -10,7 +10,7 @@ import { test, before, after } from 'node:test';
 import { createECDH } from 'node:crypto';
 import assert from 'node:assert/strict';
 import { createNetwork, startEdge } from '../../support/edge.mjs';
-import { call } from '../../support/http.mjs';
+import { call, joinToken } from '../../support/http.mjs';
 import { makeSubscription, startReceiver, vapidClaims } from '../../support/push-receiver.mjs';
 
 let edge;
@@ -21,12 +21,6 @@ let bot;
 let key;
 let annSub;
 const path = (tail) => `/networks/${network}${tail}`;
-
-async function join(name) {
-  const joined = await call(edge.url, 'POST', path('/v1/join'), { body: { agent_id: name } });
-  assert.equal(joined.status, 200, JSON.stringify(joined.json));
-  return joined.json.token;
-}
 
 async function send(token, type, target, payload, metadata) {
   const sent = await call(edge.url, 'POST', path('/v1/events'), { token, body: { type, target, payload, ...(metadata ? { metadata } : {}) } });
@@ -60,8 +54,8 @@ before(async () => {
   receiver = await startReceiver({ status: (p) => (p === '/push/gone' ? 410 : 201) });
   edge = await startEdge({ allowLocalFetches: true, vars: { AGENTNET_VAPID_PRIVATE_KEY: VAPID_PRIVATE } });
   ({ id: network } = await createNetwork(edge.url, { name: 'pushes', mods: ['workspace'] }));
-  ann = await join('human:ann');
-  bot = await join('agent:bot');
+  ann = await joinToken(edge.url, network, 'human:ann');
+  bot = await joinToken(edge.url, network, 'agent:bot');
   const got = await call(edge.url, 'GET', path('/v1/push/key'));
   assert.equal(got.status, 200);
   key = got.json.key;
@@ -157,7 +151,7 @@ test('an approval asked of a person notifies them', async () => {
 });
 
 test('a gone subscription (410) is forgotten; one can be removed', async () => {
-  const cy = await join('human:cy');
+  const cy = await joinToken(edge.url, network, 'human:cy');
   const gone = makeSubscription(`${receiver.origin}/push/gone`);
   const live = makeSubscription(`${receiver.origin}/push/cy`);
   for (const sub of [gone, live]) {

@@ -8,17 +8,9 @@
 import { test } from 'node:test';
 import { Agent } from '../../../core/js/index.js';
 import { edgeAndBrowser, openWorkspace } from '../../support/browser.mjs';
-import { assertAccessible } from '../../support/axe.mjs';
+import { assertAccessibleInBothSchemes } from '../../support/axe.mjs';
 
 const started = edgeAndBrowser();
-
-/** Checks `page` as it is now in both colour schemes. */
-async function check(page, screen) {
-  for (const colorScheme of ['light', 'dark']) {
-    await page.emulateMedia({ colorScheme });
-    await assertAccessible(page, `${screen} (${colorScheme})`);
-  }
-}
 
 test('the loading shell and a failed load are accessible', async () => {
   const context = await started.browser.newContext({ serviceWorkers: 'block' });
@@ -29,14 +21,14 @@ test('the loading shell and a failed load are accessible', async () => {
     await page.route('**/pkg/agentnet_web_bg.wasm', async (route) => { await held; await route.continue(); });
     await page.goto(`${started.edge.url}/n/demo`);
     await page.getByRole('status').filter({ hasText: 'Loading the workspace' }).waitFor();
-    await check(page, 'the loading shell');
+    await assertAccessibleInBothSchemes(page, 'the loading shell');
     release();
 
     const broken = await context.newPage();
     await broken.route('**/pkg/agentnet_web_bg.wasm', (route) => route.abort());
     await broken.goto(`${started.edge.url}/n/demo`);
     await broken.getByRole('alert').filter({ hasText: 'could not load' }).waitFor({ timeout: 10_000 });
-    await check(broken, 'a failed load');
+    await assertAccessibleInBothSchemes(broken, 'a failed load');
   } finally {
     await context.close();
   }
@@ -64,24 +56,24 @@ test('every main screen of the workspace is accessible', async () => {
     await helper.send('agent:broadcast', 'workspace.message.status', { status: 'thinking' });
     // The answer stays in the thread: the message counts it.
     await mine.locator('.thread-link', { hasText: '1 reply' }).waitFor({ timeout: 10_000 });
-    await check(page, 'the conversation with everyone');
+    await assertAccessibleInBothSchemes(page, 'the conversation with everyone');
 
     await page.getByRole('navigation', { name: 'Networks' }).locator('summary').click();
-    await check(page, 'the join form');
+    await assertAccessibleInBothSchemes(page, 'the join form');
 
     const nav = page.getByRole('navigation', { name: 'Conversations' });
     await nav.getByRole('textbox', { name: 'New channel' }).fill('a11y');
     await nav.getByRole('button', { name: 'Create' }).click();
     await page.waitForURL('**/channel/a11y');
-    await check(page, 'a channel');
+    await assertAccessibleInBothSchemes(page, 'a channel');
 
     await page.goto(`${started.edge.url}/n/demo/thread/${id}`);
     await page.getByRole('region', { name: 'Thread' }).locator('.message', { hasText: 'hi there' }).waitFor({ timeout: 15_000 });
-    await check(page, 'a thread');
+    await assertAccessibleInBothSchemes(page, 'a thread');
 
     await page.goto(`${started.edge.url}/n/demo/event/${id}`);
     await page.locator(`.event[data-id="${id}"] details[open]`).waitFor({ timeout: 15_000 });
-    await check(page, 'the inspector at an event');
+    await assertAccessibleInBothSchemes(page, 'the inspector at an event');
 
     await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: 'Tasks' }).click();
     const tasks = page.getByRole('region', { name: 'Tasks' });
@@ -89,30 +81,30 @@ test('every main screen of the workspace is accessible', async () => {
     await tasks.getByRole('textbox', { name: 'Task' }).fill('summarise the notes');
     await tasks.getByRole('button', { name: 'Start task' }).click();
     await tasks.locator('.task-card').getByRole('status').filter({ hasText: 'awaiting-input' }).waitFor({ timeout: 15_000 });
-    await check(page, 'a task awaiting input');
+    await assertAccessibleInBothSchemes(page, 'a task awaiting input');
     await tasks.getByRole('textbox', { name: /Your answer/ }).fill('the a11y notes');
     await tasks.getByRole('button', { name: 'Send' }).click();
     await tasks.locator('.task-card').getByRole('status').filter({ hasText: 'completed' }).waitFor({ timeout: 15_000 });
-    await check(page, 'a finished task');
+    await assertAccessibleInBothSchemes(page, 'a finished task');
     await tasks.getByRole('link', { name: 'All tasks' }).click();
     await tasks.locator('.task').first().waitFor();
-    await check(page, 'the tasks');
+    await assertAccessibleInBothSchemes(page, 'the tasks');
 
     await page.goto(`${started.edge.url}/n/demo/document/resource/file/a11y-notes.md`);
     const text = page.getByRole('region', { name: 'Document' }).getByRole('textbox', { name: /Content of/ });
     await text.waitFor({ timeout: 15_000 });
-    await check(page, 'a document');
+    await assertAccessibleInBothSchemes(page, 'a document');
 
     await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: 'About' }).click();
     const about = page.getByRole('region', { name: 'About this network' });
     await about.locator('.about-summary').waitFor({ timeout: 10_000 });
     await about.getByText('Protocol details').click();
     await about.locator('dl').waitFor();
-    await check(page, 'the network\'s profile');
+    await assertAccessibleInBothSchemes(page, 'the network\'s profile');
 
     await page.goto(`${started.edge.url}/n/demo/nowhere`);
     await page.getByRole('alert').filter({ hasText: 'nothing at this address' }).waitFor();
-    await check(page, 'a path that names nothing');
+    await assertAccessibleInBothSchemes(page, 'a path that names nothing');
   } finally {
     helper.close();
     await page.close();

@@ -12,18 +12,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Agent } from '../../../core/js/index.js';
 import { createNetwork } from '../../support/edge.mjs';
-import { edgeAndBrowser } from '../../support/browser.mjs';
+import { edgeAndBrowser, openNetwork } from '../../support/browser.mjs';
 import { until } from '../../support/process.mjs';
 import { PHONE, WIDE, shoot } from '../../support/shots.mjs';
 import { nextEvent } from '../../support/events.mjs';
 
 const started = edgeAndBrowser();
 const ACTIVITY = 'workspace.agent.activity';
-
-async function open(page, id) {
-  await page.goto(`${started.edge.url}/n/${id}`);
-  await page.getByRole('status').filter({ hasText: 'online' }).waitFor({ timeout: 15_000 });
-}
 
 /** The person posts `text` in the open conversation's composer. */
 async function say(page, text, composer = page.locator('.conversation-column .composer')) {
@@ -41,7 +36,7 @@ test('an agent at work shows as a pending entry its answer replaces; its steps f
   helper.on('workspace.agent.stop', (event) => stops.push(event));
   const page = await started.browser.newPage({ viewport: { width: 1366, height: 768 } });
   try {
-    await open(page, id);
+    await openNetwork(page, started.edge.url, id);
     const me = await page.locator('.me').getAttribute('data-address');
     const nav = page.getByRole('navigation', { name: 'Conversations' });
     await nav.getByRole('textbox', { name: 'New channel' }).fill('general');

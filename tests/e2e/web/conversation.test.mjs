@@ -14,20 +14,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Agent } from '../../../core/js/index.js';
 import { createNetwork } from '../../support/edge.mjs';
-import { edgeAndBrowser } from '../../support/browser.mjs';
+import { edgeAndBrowser, openNetwork } from '../../support/browser.mjs';
 import { until } from '../../support/process.mjs';
-import { assertAccessible } from '../../support/axe.mjs';
+import { assertAccessibleInBothSchemes } from '../../support/axe.mjs';
 
 const started = edgeAndBrowser();
-
-/** Checks `page` as it is now in both colour schemes. */
-async function check(page, screen) {
-  for (const colorScheme of ['light', 'dark']) {
-    await page.emulateMedia({ colorScheme });
-    await assertAccessible(page, `${screen} (${colorScheme})`);
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-}
 
 /** True when the message with `text` is inside the visible part of the message log. */
 function inView(page, text) {
@@ -63,11 +54,6 @@ async function network() {
   return { id, admin_token };
 }
 
-async function open(page, id, path = '') {
-  await page.goto(`${started.edge.url}/n/${id}${path}`);
-  await page.getByRole('status').filter({ hasText: 'online' }).waitFor({ timeout: 15_000 });
-}
-
 test('history on arrival: the newest in view, earlier ones paged in, an empty conversation says what to do', async () => {
   const { id } = await network();
   const agent = await Agent.connect({ url: started.edge.url, network: id, name: 'agent:historian' });
@@ -77,13 +63,13 @@ test('history on arrival: the newest in view, earlier ones paged in, an empty co
       await agent.send('agent:broadcast', 'workspace.message.posted', { content: `kept ${String(n).padStart(3, '0')}` });
     }
     // A newcomer: nothing in this browser's replica, everything from the network's history.
-    await open(page, id);
+    await openNetwork(page, started.edge.url, id);
     await page.locator('.message', { hasText: 'kept 070' }).waitFor({ timeout: 15_000 });
     await waitInView(page, 'kept 070', 'the newest message in view');
     assert.equal(await page.locator('.message', { hasText: 'kept 001' }).count(), 0, 'the oldest wait above');
     const earlier = page.getByRole('button', { name: /Load earlier messages \(20\)/ });
     await earlier.waitFor();
-    await check(page, 'a conversation with history');
+    await assertAccessibleInBothSchemes(page, 'a conversation with history');
 
     // Scrolling to the top pages the earlier ones in, and keeps what was in view where it was.
     await scrollLog(page, 0);
@@ -98,7 +84,7 @@ test('history on arrival: the newest in view, earlier ones paged in, an empty co
     await page.waitForURL(`**/n/${id}/channel/quiet`);
     await page.getByText('No messages in # quiet yet').waitFor({ timeout: 10_000 });
     await page.getByText('Write the first message below', { exact: false }).waitFor();
-    await check(page, 'an empty conversation');
+    await assertAccessibleInBothSchemes(page, 'an empty conversation');
   } finally {
     await page.close();
     agent.close();
@@ -111,7 +97,7 @@ test('the list follows at the bottom, counts new messages when scrolled up, and 
   const page = await started.browser.newPage({ viewport: { width: 1366, height: 768 } });
   try {
     for (let n = 1; n <= 40; n += 1) await agent.send('agent:broadcast', 'workspace.message.posted', { content: `before ${n}` });
-    await open(page, id);
+    await openNetwork(page, started.edge.url, id);
     await waitInView(page, 'before 40');
     // At the bottom, a new message stays in view.
     await agent.send('agent:broadcast', 'workspace.message.posted', { content: 'live one' });
@@ -123,7 +109,7 @@ test('the list follows at the bottom, counts new messages when scrolled up, and 
     const jump = page.getByRole('button', { name: '3 new messages ↓' });
     await jump.waitFor({ timeout: 10_000 });
     assert.equal(await inView(page, 'while away 3'), false, 'the person\'s place is not taken away');
-    await check(page, 'new messages below');
+    await assertAccessibleInBothSchemes(page, 'new messages below');
     await jump.click();
     await waitInView(page, 'while away 3', 'the jump lands on the newest');
     await jump.waitFor({ state: 'detached' });
@@ -152,7 +138,7 @@ test('messages read like a chat: times, days, groups, a multi-line composer; thr
   agent.on('workspace.message.posted', (event) => heard.push(event));
   const page = await started.browser.newPage({ viewport: { width: 1366, height: 768 } });
   try {
-    await open(page, id);
+    await openNetwork(page, started.edge.url, id);
     await agent.send('agent:broadcast', 'workspace.message.posted', { content: 'first of two' });
     await agent.send('agent:broadcast', 'workspace.message.posted', { content: 'second of two' });
     const first = page.locator('.message', { hasText: 'first of two' });
@@ -210,7 +196,7 @@ test('messages read like a chat: times, days, groups, a multi-line composer; thr
     await thread.locator('.message', { hasText: 'and the agent answers too' }).waitFor({ timeout: 10_000 });
     await thread.locator('.message', { hasText: 'answered in the thread' }).waitFor();
     assert.equal(await thread.locator('.message', { hasText: 'second of two' }).count(), 0, 'only the thread');
-    await check(page, 'a thread with replies');
+    await assertAccessibleInBothSchemes(page, 'a thread with replies');
     // The parent counts its replies and tells when the last came.
     await page.getByRole('link', { name: 'Back to the conversation' }).click();
     await first.locator('.thread-link', { hasText: '2 replies' }).waitFor({ timeout: 10_000 });
@@ -225,7 +211,7 @@ test('a channel named for people is addressed by its slug, and the next success 
   const { id } = await network();
   const page = await started.browser.newPage({ viewport: { width: 1366, height: 768 } });
   try {
-    await open(page, id);
+    await openNetwork(page, started.edge.url, id);
     const nav = page.getByRole('navigation', { name: 'Conversations' });
     await nav.getByRole('textbox', { name: 'New channel' }).fill('!!!');
     await nav.getByRole('button', { name: 'Create' }).click();
@@ -255,7 +241,7 @@ test('unread counts per conversation survive a reload, a direct message is marke
   const agent = await Agent.connect({ url: started.edge.url, network: id, name: 'agent:poster' });
   const page = await started.browser.newPage({ viewport: { width: 1366, height: 768 } });
   try {
-    await open(page, id);
+    await openNetwork(page, started.edge.url, id);
     const me = await page.locator('.me').getAttribute('data-address');
     const nav = page.getByRole('navigation', { name: 'Conversations' });
     await nav.getByRole('textbox', { name: 'New channel' }).fill('updates');
@@ -280,7 +266,7 @@ test('unread counts per conversation survive a reload, a direct message is marke
     await direct.locator('.unread.for-me', { hasText: '1' }).waitFor({ timeout: 10_000 });
     assert.match(await direct.textContent(), /unread, for you/);
     await until('the title\'s total', async () => (await page.title()) === '(3) Everyone — agentnet');
-    await check(page, 'unread counts');
+    await assertAccessibleInBothSchemes(page, 'unread counts');
 
     // Opening the channel reads it; a reload remembers what was read.
     await updates.click();
@@ -314,7 +300,7 @@ test('a long history comes range by range: the recent part at once, earlier rang
         agent.send('agent:sink', 'workspace.message.posted', { content: `aside ${round}-${i}` })));
     }
     for (let n = 1; n <= 5; n += 1) await agent.send('agent:broadcast', 'workspace.message.posted', { content: `recent ${n}` });
-    await open(page, id);
+    await openNetwork(page, started.edge.url, id);
     await waitInView(page, 'recent 5');
     assert.equal(await page.locator('.message', { hasText: 'the very first word' }).count(), 0, 'not read yet');
     const older = page.getByRole('button', { name: 'Load earlier messages', exact: true });

@@ -16,7 +16,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { Agent } from '../../../core/js/index.js';
 import { createNetwork } from '../../support/edge.mjs';
-import { edgeAndBrowser } from '../../support/browser.mjs';
+import { edgeAndBrowser, openNetwork } from '../../support/browser.mjs';
 import { until } from '../../support/process.mjs';
 import { shoot } from '../../support/shots.mjs';
 import { startScriptedProvider, toolCall, slow, text } from '../../support/scripted-provider.mjs';
@@ -36,11 +36,6 @@ after(async () => {
 const ANSWER = 'Friday in Paris looks sunny and mild, with a high of 21 °C and a light breeze from the west, '
   + 'so a walk along the Seine in the afternoon would be a fine plan.';
 const LONG = Array.from({ length: 120 }, (_, i) => `word${i + 1}`).join(' ');
-
-async function open(page, id, path = '') {
-  await page.goto(`${started.edge.url}/n/${id}${path}`);
-  await page.getByRole('status').filter({ hasText: 'online' }).waitFor({ timeout: 15_000 });
-}
 
 /** The person posts `words` in `composer` (the open conversation's by default). */
 async function say(page, words, composer = page.locator('.conversation-column .composer')) {
@@ -85,7 +80,7 @@ test('a person asks an LLM agent from the workspace: it uses a tool, streams, an
   });
   const page = await started.browser.newPage({ viewport: { width: 1366, height: 768 } });
   try {
-    await open(page, id);
+    await openNetwork(page, started.edge.url, id);
     await page.evaluate(RECORD_PENDING);
     const me = await page.locator('.me').getAttribute('data-address');
     const nav = page.getByRole('navigation', { name: 'Conversations' });
@@ -192,7 +187,7 @@ test('a person asks an LLM agent from the workspace: it uses a tool, streams, an
     // A direct message from the page is answered in the direct conversation.
     provider.script('openai', [text('Hello! Yes, I answer direct messages too.')]);
     const third = provider.requests.length;
-    await open(page, id, '/with/agent:helper');
+    await openNetwork(page, started.edge.url, id, '/with/agent:helper');
     await say(page, 'hello helper, are you there?');
     const direct = page.locator('.conversation-column .messages .message:not(.answering)', { hasText: 'I answer direct messages too' });
     await direct.waitFor({ timeout: 15_000 });

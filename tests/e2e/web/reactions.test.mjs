@@ -12,7 +12,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Agent } from '../../../core/js/index.js';
 import { createNetwork } from '../../support/edge.mjs';
-import { edgeAndBrowser } from '../../support/browser.mjs';
+import { edgeAndBrowser, openNetwork } from '../../support/browser.mjs';
 import { until } from '../../support/process.mjs';
 import { WIDE, shoot } from '../../support/shots.mjs';
 
@@ -23,11 +23,6 @@ async function network(name) {
   return id;
 }
 
-async function open(page, id) {
-  await page.goto(`${started.edge.url}/n/${id}`);
-  await page.getByRole('status').filter({ hasText: 'online' }).waitFor({ timeout: 15_000 });
-}
-
 test('reactions: the person reacts, an agent hears it and reacts too, a chip takes one back, a reload keeps them', async () => {
   const id = await network('Reactions');
   const agent = await Agent.connect({ url: started.edge.url, network: id, name: 'agent:reactor' });
@@ -36,7 +31,7 @@ test('reactions: the person reacts, an agent hears it and reacts too, a chip tak
   agent.on('workspace.reaction.removed', (event) => heard.push(['removed', event]));
   const page = await started.browser.newPage({ viewport: WIDE });
   try {
-    await open(page, id);
+    await openNetwork(page, started.edge.url, id);
     const posted = await agent.send('agent:broadcast', 'workspace.message.posted', { content: 'ready to ship?' });
     const messageId = posted.id;
     const message = page.locator(`.message[data-id="${messageId}"]`);
@@ -115,7 +110,7 @@ test('@ completion: the members offered as one types, arrows and Enter or a clic
   planner.on('workspace.message.posted', (event) => heard.push(event));
   const page = await started.browser.newPage({ viewport: WIDE });
   try {
-    await open(page, id);
+    await openNetwork(page, started.edge.url, id);
     await page.locator('.person[data-address="agent:plotter"]').waitFor({ timeout: 15_000 });
     const box = page.getByRole('textbox', { name: 'Message' });
     const list = page.getByRole('listbox', { name: 'Members to mention' });

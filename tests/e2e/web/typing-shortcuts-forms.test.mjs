@@ -17,8 +17,6 @@ import { shoot } from '../../support/shots.mjs';
 
 const started = edgeAndBrowser();
 
-const open = (page, id, path) => openNetwork(page, started.edge.url, id, path);
-
 test('typing shows live and is never stored; Up-arrow edits; Ctrl+K switches; the title names the conversation', async () => {
   const { id, agent, pages: [ann, bob], close } = await twoPeople(started, 'Expected', 'agent:watcher');
   const typing = [];
@@ -117,7 +115,7 @@ test('tool forms keep the schema order; a Markdown artifact renders; no "No mess
   });
   const page = await browser.newPage({ viewport: { width: 1366, height: 768 } });
   try {
-    await open(page, id);
+    await openNetwork(page, started.edge.url, id);
     const me = await page.locator('.me').getAttribute('data-address');
     const resources = page.getByRole('region', { name: 'Resources' });
     await resources.getByRole('button', { name: 'Refresh' }).click();

@@ -11,28 +11,15 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Agent } from '../../../core/js/index.js';
 import { createNetwork } from '../../support/edge.mjs';
-import { edgeAndBrowser } from '../../support/browser.mjs';
+import { edgeAndBrowser, openNetwork } from '../../support/browser.mjs';
 import { until } from '../../support/process.mjs';
-import { assertAccessible } from '../../support/axe.mjs';
+import { assertAccessibleInBothSchemes } from '../../support/axe.mjs';
 
 const started = edgeAndBrowser();
-
-async function check(page, screen) {
-  for (const colorScheme of ['light', 'dark']) {
-    await page.emulateMedia({ colorScheme });
-    await assertAccessible(page, `${screen} (${colorScheme})`);
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-}
 
 async function network() {
   const { id } = await createNetwork(started.edge.url, { name: 'Conversation II', mods: ['workspace', 'persistence'] });
   return id;
-}
-
-async function open(page, id, path = '') {
-  await page.goto(`${started.edge.url}/n/${id}${path}`);
-  await page.getByRole('status').filter({ hasText: 'online' }).waitFor({ timeout: 15_000 });
 }
 
 // The page's visibility, as the test says (a headless page is always
@@ -75,7 +62,7 @@ test('unread counts survive a reload in IndexedDB, mentions are marked apart, an
   const agent = await Agent.connect({ url: started.edge.url, network: id, name: 'agent:herald' });
   const page = await started.browser.newPage({ viewport: { width: 1366, height: 768 } });
   try {
-    await open(page, id);
+    await openNetwork(page, started.edge.url, id);
     const me = await page.locator('.me').getAttribute('data-address');
     const nav = page.getByRole('navigation', { name: 'Conversations' });
     await agent.send('agent:broadcast', 'workspace.message.posted', { content: 'seen one' });
@@ -119,7 +106,7 @@ test('unread counts survive a reload in IndexedDB, mentions are marked apart, an
     assert.match(around[1], /unseen one/, 'above the first one not seen');
     assert.equal(await page.locator('.messages .new-marker').count(), 1);
     await everyone.locator('.unread').waitFor({ state: 'detached', timeout: 10_000 });
-    await check(page, 'the read marker');
+    await assertAccessibleInBothSchemes(page, 'the read marker');
     // Leaving and coming back with nothing new: no line.
     await nav.getByRole('link', { name: /# side/ }).click();
     await page.waitForURL('**/channel/side');
@@ -142,7 +129,7 @@ test('a mention or a direct message while the tab is hidden is a notification, a
   try {
     // Not yet allowed: the bell offers them; loading asked nothing.
     await page.addInitScript(() => { window.__permission = 'default'; });
-    await open(page, id);
+    await openNetwork(page, started.edge.url, id);
     const me = await page.locator('.me').getAttribute('data-address');
     const bell = page.getByRole('button', { name: 'Enable notifications' });
     await bell.waitFor();
@@ -171,7 +158,7 @@ test('a mention or a direct message while the tab is hidden is a notification, a
       { title: 'caller wrote to you', body: 'just between us' },
     ], JSON.stringify(shown));
     await page.evaluate(() => window.__setHidden(false));
-    await check(page, 'notifications on');
+    await assertAccessibleInBothSchemes(page, 'notifications on');
   } finally {
     await context.close();
     agent.close();
@@ -184,8 +171,8 @@ test('the author edits and deletes a message, another person sees it live, and n
   const ann = await started.browser.newPage({ viewport: { width: 1366, height: 768 } });
   const bob = await started.browser.newPage({ viewport: { width: 1366, height: 768 } });
   try {
-    await open(ann, id);
-    await open(bob, id);
+    await openNetwork(ann, started.edge.url, id);
+    await openNetwork(bob, started.edge.url, id);
     const box = ann.getByRole('textbox', { name: 'Message' });
     await box.fill('the launch is on tuesdya');
     await box.press('Enter');
@@ -209,7 +196,7 @@ test('the author edits and deletes a message, another person sees it live, and n
     await theirs.locator('.markdown strong', { hasText: 'Tuesday' }).waitFor({ timeout: 10_000 });
     await theirs.locator('.edited', { hasText: '(edited)' }).waitFor();
     await mine.locator('.edited').waitFor();
-    await check(bob, 'an edited message');
+    await assertAccessibleInBothSchemes(bob, 'an edited message');
 
     // The author deletes it (asked once more); a placeholder stays for both.
     await mine.hover();
@@ -222,7 +209,7 @@ test('the author edits and deletes a message, another person sees it live, and n
     await bob.reload();
     await bob.getByRole('status').filter({ hasText: 'online' }).waitFor({ timeout: 15_000 });
     await bob.locator(`.message[data-id="${messageId}"]`).getByText('This message was deleted.').waitFor({ timeout: 15_000 });
-    await check(bob, 'a deleted message');
+    await assertAccessibleInBothSchemes(bob, 'a deleted message');
   } finally {
     await ann.close();
     await bob.close();
@@ -237,7 +224,7 @@ test('a thread opens beside the conversation at 1366 px and instead of it at 390
   agent.on('workspace.message.posted', (event) => heard.push(event));
   const page = await started.browser.newPage({ viewport: { width: 1366, height: 768 } });
   try {
-    await open(page, id);
+    await openNetwork(page, started.edge.url, id);
     await agent.send('agent:broadcast', 'workspace.message.posted', { content: 'which region for the launch?' });
     await agent.send('agent:broadcast', 'workspace.message.posted', { content: 'unrelated chatter' });
     const root = page.locator('.conversation-column .message', { hasText: 'which region' });
@@ -264,14 +251,14 @@ test('a thread opens beside the conversation at 1366 px and instead of it at 390
     const word = await until('the post', () => heard.find((e) => e.payload.content === 'a word to everyone'));
     assert.equal(word.metadata?.in_reply_to, undefined, 'not in the thread');
     await column.locator('.thread-link', { hasText: '1 reply' }).waitFor({ timeout: 10_000 });
-    await check(page, 'a thread beside the conversation');
+    await assertAccessibleInBothSchemes(page, 'a thread beside the conversation');
 
     // A phone: the thread instead of the conversation.
     await page.setViewportSize({ width: 390, height: 844 });
     await until('the conversation hidden', async () => !(await column.isVisible()));
     assert.ok(await pane.isVisible());
     await pane.locator('.message', { hasText: 'eu-west' }).waitFor();
-    await check(page, 'a thread on a phone');
+    await assertAccessibleInBothSchemes(page, 'a thread on a phone');
   } finally {
     await page.close();
     agent.close();
