@@ -8,12 +8,18 @@
 // * `expectNothingFor(ms, what)` — the one wait that must take its time: a
 //   test asserting that something does NOT happen (no duplicate, no second
 //   delivery, no answer) gives it `ms` to happen, then checks it did not.
-// * `waitOut(ms, what)` — a deadline of the system under test (a session's
-//   idle time, a token's lifetime, a retention window) that the test cannot
-//   watch without disturbing (a poll would keep the session alive, an ack
-//   would deliver the events): the test lets it pass, then checks its effect.
-// * `simulateWork(ms)` — a fake tool, provider or server that is slow on
-//   purpose (so a person sees it working, or a client's timeout fires).
+// * `waitOut(ms, what)` — time the system under test takes for something the
+//   test cannot watch: a deadline it keeps (a session's idle time, a token's
+//   lifetime, a cache, a retention window) where watching would change it (a
+//   poll keeps a session alive, a read acknowledges), or a background step
+//   with no event to wait on (a client SDK opening its stream, a gateway
+//   flushing the acks it holds). The test lets it pass, then checks the effect.
+// * `pace(ms)` — the timing of a part the test plays itself: a tool or server
+//   slow on purpose, acks spaced as an audience sends them, a reconnect's
+//   backoff, a message sent while a long poll waits. Not a wait for the system.
+//
+// `grep -rn "setTimeout\|sleep(\|waitForTimeout" tests/e2e` finds none left in
+// the tests themselves; a new one should be one of these instead.
 
 import { setTimeout as delay } from 'node:timers/promises';
 
@@ -56,15 +62,15 @@ export async function expectNothingFor(ms, what) {
 }
 
 /**
- * Lets a deadline of the system under test pass (`what`: a session's idle
- * time, a token's lifetime, a retention window) where watching it would
- * change it (a poll keeps a session alive, a read acknowledges).
+ * Lets time the system under test takes pass where the test cannot watch it
+ * (`what`: a session's idle time, a token's lifetime, a gateway's held acks);
+ * see the top of this file.
  */
 export async function waitOut(ms, what) {
   await delay(ms);
 }
 
-/** A fake tool, provider or server slow on purpose for `ms`. */
-export function simulateWork(ms) {
+/** `ms` of a part the test plays (a slow tool or server, a client's spacing or backoff); see the top of this file. */
+export function pace(ms) {
   return delay(ms);
 }

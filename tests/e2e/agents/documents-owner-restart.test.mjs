@@ -12,6 +12,7 @@ import WebSocket from 'ws';
 import { Agent } from '../../../core/js/index.js';
 import { createNetwork, startEdge } from '../../support/edge.mjs';
 import { until } from '../../support/process.mjs';
+import { expectNothingFor } from '../../support/waits.mjs';
 
 let edge;
 let stateDir;
@@ -53,7 +54,7 @@ test('registering a file again on restart keeps a collaborator\'s line', async (
   const ack = await restarted.registerFile('notes.md', text, options);
   assert.equal(ack.kept, true, JSON.stringify(ack));
   assert.equal((await restarted.read('resource/file/notes.md')).content, edited);
-  await new Promise((resolve) => setTimeout(resolve, 300));
+  await expectNothingFor(300, 'the registration again overwriting the open copy');
   assert.equal(open.text, edited, 'the open copy keeps the line');
   // The collaborator keeps typing into the same document.
   open.insert(open.text.length, '- more\n');

@@ -11,6 +11,7 @@ import WebSocket from 'ws';
 import { Agent } from '../../../core/js/index.js';
 import { createNetwork, startEdge } from '../../support/edge.mjs';
 import { until } from '../../support/process.mjs';
+import { expectNothingFor } from '../../support/waits.mjs';
 
 let edge;
 let stateDir;
@@ -68,7 +69,7 @@ test('agents edit one text together; a read-only edit is refused; a crash keeps 
   assert.deepEqual(refusals, ['forbidden']);
   assert.equal(r.text, both);
   assert.throws(() => r.insert(0, 'again'), { code: 'forbidden' });
-  await new Promise((resolve) => setTimeout(resolve, 300));
+  await expectNothingFor(300, 'the refused edit reaching the others');
   assert.equal(a.text, both);
   assert.equal((await owner.read('resource/file/plan.md')).content, both);
 

@@ -14,6 +14,7 @@ import { startScriptedProvider, slow, text } from '../../support/scripted-provid
 import { call } from '../../support/http.mjs';
 import { until } from '../../support/process.mjs';
 import { shoot } from '../../support/shots.mjs';
+import { expectNothingFor } from '../../support/waits.mjs';
 
 const KEY = 'sk-hosted-test-7f3a9c21e4b8';
 let edge;
@@ -176,7 +177,7 @@ test('a restart while the hosted agent thinks is reported once, never answered t
     .filter((e) => e.source === 'agent:helper' && e.type === 'workspace.message.posted' && e.payload?.answers === question);
   // (A read may meet the object while it restarts: that read is tried again.)
   await until('the lost turn is reported', async () => (await answersTo().catch(() => [])).length > 0, 60_000);
-  await new Promise((r) => setTimeout(r, 6_000));
+  await expectNothingFor(6_000, 'a second answer to the lost turn');
   const answers = await answersTo();
   assert.equal(answers.length, 1, `answered once: ${JSON.stringify(answers)}`);
   assert.equal(answers[0].payload.failed, true);

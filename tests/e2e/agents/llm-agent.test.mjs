@@ -13,6 +13,7 @@ import { Agent } from '../../../core/js/index.js';
 import { createNetwork, startEdge } from '../../support/edge.mjs';
 import { startScriptedProvider, text, toolCall, error, slow } from '../../support/scripted-provider.mjs';
 import { collectEvents, nextEvent } from '../../support/events.mjs';
+import { expectNothingFor, until, within } from '../../support/waits.mjs';
 
 const KEY = 'sk-test-7f3a9c2e5b1d4f6a8c0e2b4d6f8a1c3e';
 let edge;
@@ -152,7 +153,7 @@ test('two agents mentioning each other stop after the bound, and a person starts
     await nextEvent(cy, 'workspace.message.posted', (e) => e.source !== 'human:cy' && posts.filter((p) => p.source !== 'human:cy').length >= 2);
     // Both answered once; the third would exceed two agent turns without a person.
     await cy.request('core', 'network.ping', {});
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await expectNothingFor(1500, 'a third agent turn');
     const agentPosts = posts.filter((p) => p.source !== 'human:cy');
     assert.deepEqual(agentPosts.map((p) => p.source), ['agent:ping', 'agent:pong']);
     assert.equal(requestsSince(before).length, 2);
@@ -178,7 +179,7 @@ test('Stop from the person who asked ends the answer midway: the stream is cut, 
     const posted = collectEvents(dee, 'workspace.message.posted');
     await dee.send('agent:talker', 'workspace.agent.stop', { message: question.id });
     await idle;
-    await new Promise((resolve) => setTimeout(resolve, 800));
+    await expectNothingFor(800, 'a post after Stop');
     assert.deepEqual(posted.filter((p) => p.source === 'agent:talker'), [], 'nothing posted after Stop');
     const [call] = requestsSince(before);
     assert.equal(call.aborted, true, 'the model stream was closed');
@@ -263,17 +264,16 @@ test('an A2A client\'s task is answered by an Anthropic-speaking agent, with a q
     });
     let task = await client.sendMessage(say('What is the weather?'));
     task = task.payload?.value ?? task;
-    for (let i = 0; i < 50 && task.status?.state !== TaskState.TASK_STATE_INPUT_REQUIRED; i += 1) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      task = await client.getTask({ id: task.id, historyLength: 10 });
-    }
+    /** The task once its state is `state` (polled with GetTask). */
+    const inState = (id, state) => until(`the task in state ${state}`, async () => {
+      const now = await client.getTask({ id, historyLength: 10 });
+      return now.status?.state === state && now;
+    }, 5_000, 100);
+    task = await inState(task.id, TaskState.TASK_STATE_INPUT_REQUIRED);
     assert.equal(task.status.state, TaskState.TASK_STATE_INPUT_REQUIRED);
     assert.match(JSON.stringify(task.status.message), /Which city\?/, 'the model\'s question reaches the client');
     await client.sendMessage(say('Paris', task.id, task.contextId));
-    for (let i = 0; i < 50 && task.status?.state !== TaskState.TASK_STATE_COMPLETED; i += 1) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      task = await client.getTask({ id: task.id, historyLength: 10 });
-    }
+    task = await inState(task.id, TaskState.TASK_STATE_COMPLETED);
     assert.equal(task.status.state, TaskState.TASK_STATE_COMPLETED);
     const artifactText = JSON.stringify(task.artifacts);
     assert.match(artifactText, /Paris: sunny, 21 °C\./);
@@ -295,17 +295,13 @@ async function cli(args, env, ready) {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let said = '';
-  await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the CLI did not start: ${said}`)), 30000);
+  await within(new Promise((resolve, reject) => {
     child.stderr.on('data', (d) => {
       said += d;
-      if (ready.test(said)) {
-        clearTimeout(timer);
-        resolve();
-      }
+      if (ready.test(said)) resolve();
     });
     child.on('exit', (code) => reject(new Error(`the CLI exited ${code}: ${said}`)));
-  });
+  }), 30_000, 'start of the CLI').catch((err) => { throw new Error(`${err.message}: ${said}`); });
   return child;
 }
 

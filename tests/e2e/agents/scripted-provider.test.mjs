@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import OpenAI from 'openai';
 import Anthropic from '@anthropic-ai/sdk';
 import { startScriptedProvider, text, toolCall, error, slow, malformedToolJson } from '../../support/scripted-provider.mjs';
+import { until } from '../../support/waits.mjs';
 
 const KEY = 'sk-test-0123456789';
 let p;
@@ -142,7 +143,7 @@ test('a slow stream can be stopped midway, and the server sees it stop', { timeo
   await new Promise((resolve) => stream.on('text', (delta) => { seen.push(delta); if (seen.length === 2) resolve(); }));
   stream.abort();
   assert.ok((await ended) instanceof Anthropic.APIUserAbortError);
-  await new Promise((resolve) => setTimeout(resolve, 300));
+  await until('the server sees the stream stop', () => last().aborted, 5_000);
   assert.equal(last().aborted, true);
   assert.ok(seen.join('').length < 'one two three four five six seven eight'.length);
 });

@@ -11,6 +11,7 @@ import { createNetwork, startEdge } from '../../support/edge.mjs';
 import { gatewayOf as placedOn, unjoinedSocket } from '../../support/gateways.mjs';
 import { until } from '../../support/process.mjs';
 import { eventFrame } from '../../support/frames.mjs';
+import { expectNothingFor } from '../../support/waits.mjs';
 
 const PER_PEER = 3;
 const GATEWAYS = 3;
@@ -46,7 +47,7 @@ async function refused(id, member) {
   const probe = await unjoined(id, member);
   // A refused socket is accepted only to be closed (browsers see only close codes).
   await until('the probe is answered', () => probe.closed !== null || probe.socket.readyState === WebSocket.OPEN);
-  await new Promise((resolve) => setTimeout(resolve, 300));
+  await expectNothingFor(300, 'the admitted probe closed');
   if (probe.closed === null) {
     probe.socket.close();
     return false;
@@ -76,7 +77,7 @@ test('unjoined sockets spread over gateways share one client\'s limit; a join, a
   await until('the join is answered', () => held[0].events.length > 0);
   const fourth = await until('a fourth unjoined socket is admitted once one joined', async () => {
     const probe = await unjoined(id, names[PER_PEER]);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await expectNothingFor(300, 'the probe closed as refused');
     if (probe.closed === null) return probe;
     return null;
   });
@@ -86,7 +87,7 @@ test('unjoined sockets spread over gateways share one client\'s limit; a join, a
   held[1].socket.close();
   const fifth = await until('an unjoined socket is admitted once one closed', async () => {
     const probe = await unjoined(id, names[PER_PEER + 1]);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await expectNothingFor(300, 'the probe closed as refused');
     return probe.closed === null ? probe : null;
   });
 
@@ -95,7 +96,7 @@ test('unjoined sockets spread over gateways share one client\'s limit; a join, a
   assert.deepEqual([held[2], fourth, fifth].map((s) => s.closed), [4504, 4504, 4504]);
   const again = [];
   for (const name of names.slice(0, PER_PEER)) again.push(await unjoined(id, `${name}x`));
-  await new Promise((resolve) => setTimeout(resolve, 300));
+  await expectNothingFor(300, 'the new sockets closed as refused');
   assert.ok(again.every((s) => s.closed === null), 'a full share again after the deadline');
   for (const s of [...again, held[0]]) s.socket.close();
 });

@@ -21,6 +21,7 @@ import { gatewayOf as placedOn, unjoinedSocket } from '../../support/gateways.mj
 import { until } from '../../support/process.mjs';
 import { call as callAt } from '../../support/http.mjs';
 import { bareSocket, eventFrame } from '../../support/frames.mjs';
+import { pace, waitOut, expectNothingFor } from '../../support/waits.mjs';
 
 let edge;
 /** The networks' time to join (short, so a socket that never joins is closed within the test). */
@@ -107,10 +108,10 @@ test('a gateway holds its members\' acks a moment: a broadcast\'s acks cost the 
   // The acks come 2 ms apart, as a broadcast's audience acks it: one by one
   // over a few milliseconds, each more than a local request's round trip apart.
   for (const [i, r] of readers.entries()) {
-    await new Promise((resolve) => setTimeout(resolve, 2));
+    await pace(2);
     r.socket.send(eventFrame('network.event.ack', names[i], 'core', { seq: seqOf(r) }));
   }
-  await new Promise((resolve) => setTimeout(resolve, 300));
+  await waitOut(300, 'the gateway holding the acks, then passing them on as one cursor');
   const taken = (await counters(id)).gateway_requests_in - before.gateway_requests_in;
   assert.ok(taken >= 1, 'the cursors reached the network');
   assert.ok(taken <= 4, `10 acks over about 20 ms took ${taken} requests (one each without holding them)`);
@@ -161,13 +162,13 @@ test('acks flow back as cursors: a reconnect resumes after the last ack, nothing
   await sendMany(id, sender, 'agent:reader', 0, 10);
   await until('the first ten', () => items(reader).length === 10);
   // The acks reach the network (a cursor from the gateway) before the socket goes.
-  await new Promise((r) => setTimeout(r, 300));
+  await waitOut(300, 'the gateway passing the held acks on as a cursor');
   reader.socket.close();
   await until('closed', () => reader.closed !== null);
   await sendMany(id, sender, 'agent:reader', 10, 10);
   const again = await acking(id, 'agent:reader', { session });
   await until('the ten sent while away', () => items(again).length >= 10);
-  await new Promise((r) => setTimeout(r, 300));
+  await expectNothingFor(300, 'an item delivered again');
   assert.deepEqual(items(again).map((e) => e.payload.n), Array.from({ length: 10 }, (_, k) => 10 + k), 'exactly what was not acknowledged, in order, once');
   again.socket.close();
 });
@@ -190,11 +191,11 @@ async function throughRestart(name, restart) {
         current = await acking(id, 'agent:reader', { session, onEvent: (e) => e.type === 'probe.item' && got.push(e) });
         current.socket.on('close', (code) => {
           closes.push(code);
-          if (!stopped) setTimeout(connect, 50);
+          if (!stopped) pace(50).then(connect);
         });
         return;
       } catch {
-        await new Promise((r) => setTimeout(r, 100));
+        await pace(100); // the reader's backoff before it tries again
       }
     }
   };
@@ -367,7 +368,7 @@ test('a quiet member held by a gateway stays online past the presence timeout wh
   byFrame.socket.send(eventFrame('network.agent.join', 'agent:qf', 'core', {}));
   await until('the frame join is accepted', () => byFrame.events.some((e) => e.type === 'network.event.ack'));
   const sender = await acking(id, 'agent:sender');
-  await new Promise((resolve) => setTimeout(resolve, 5_000));
+  await waitOut(5_000, 'several of the gateways\' reconcile rounds (RECONCILE_MS) while the members stay quiet');
   sender.socket.send(eventFrame('probe.late', 'agent:sender', 'agent:broadcast', {}));
   await until('every quiet member still gets broadcasts', () =>
     [...atUpgrade, byFrame].every((m) => m.events.some((e) => e.type === 'probe.late')));

@@ -14,7 +14,7 @@ import { createHash, generateKeyPairSync, randomBytes, sign } from 'node:crypto'
 import { createServer } from 'node:http';
 import WebSocket from 'ws';
 import { createNetwork, startEdge } from '../../support/edge.mjs';
-import { until } from '../../support/waits.mjs';
+import { until, pace } from '../../support/waits.mjs';
 
 let edge;
 let didServer;
@@ -241,7 +241,7 @@ for (const gateways of [false, true]) {
       closed.then((c) => { code = c; });
       for (let n = 0; n < 20 && code === undefined; n += 1) {
         socket.send('[]');
-        await new Promise((r) => setTimeout(r, 30));
+        await pace(30);
       }
       await until(`${url} closed`, () => code !== undefined);
       assert.equal(code, 4400, url);

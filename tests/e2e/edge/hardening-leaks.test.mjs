@@ -14,6 +14,7 @@ import { Agent } from '../../../core/js/index.js';
 import { createNetwork, startEdge } from '../../support/edge.mjs';
 import { call, joinToken } from '../../support/http.mjs';
 import { clientFactory } from '../../support/a2a.mjs';
+import { until } from '../../support/waits.mjs';
 
 let edge;
 let stateDir;
@@ -150,8 +151,7 @@ test('members cannot forge the network\'s invitation news (WebSocket and HTTP)',
     // A real invitation's news still reaches the inviter.
     const code = (await ceo.send('core', 'workspace.invitation.created', { invitee: 'agent:friend' })).code;
     const friend = await Agent.connect({ url: edge.url, network, name: 'agent:friend', invite: code, WebSocket });
-    const deadline = Date.now() + 10_000;
-    while (news.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    await until('the inviter hears the acceptance', () => news.length > 0, 10_000);
     friend.close();
     assert.deepEqual(news.map((e) => [e.type, e.source]), [['workspace.invitation.accepted', 'core']]);
   } finally {

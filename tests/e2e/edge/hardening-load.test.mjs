@@ -14,6 +14,7 @@ import { Agent } from '../../../core/js/index.js';
 import { createNetwork, startEdge } from '../../support/edge.mjs';
 import { until } from '../../support/process.mjs';
 import { call as callAt } from '../../support/http.mjs';
+import { expectNothingFor } from '../../support/waits.mjs';
 
 // The core's bounds (agentnet_core::network::MAX_IN_FLIGHT, bindings::sse::MAX_STREAMS_PER_MEMBER).
 const MAX_IN_FLIGHT = 8192;
@@ -83,7 +84,7 @@ test('5,000 missed events: a resume_after 0 join gets them in order, a page at a
   assert.equal(frames[0].payload.resume_after, 0);
   const deliveries = () => frames.filter((f) => f.metadata?.delivery);
   await until('a first page', () => deliveries().length > 0);
-  await new Promise((r) => setTimeout(r, 1500));
+  await expectNothingFor(1500, 'deliveries past the in-flight cap without an ack');
   const unacknowledged = deliveries().length;
   assert.ok(unacknowledged <= MAX_IN_FLIGHT, `${unacknowledged} delivered without an ack`);
 

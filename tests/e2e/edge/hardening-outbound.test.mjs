@@ -11,6 +11,7 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { createNetwork, startEdge } from '../../support/edge.mjs';
 import { joinToken } from '../../support/http.mjs';
+import { expectNothingFor } from '../../support/waits.mjs';
 
 let edge;
 let listener;
@@ -51,9 +52,9 @@ function loopbackSpellings(scheme, path) {
   ];
 }
 
-/** Waits a little, then checks that nothing reached the listener. */
+/** Gives a refused fetch time to reach the listener anyway, then checks that nothing did. */
 async function nothingReceived(what) {
-  await new Promise((r) => setTimeout(r, 1500));
+  await expectNothingFor(1500, `${what}: a request to the local listener`);
   assert.deepEqual(received, [], `${what}: the local listener received nothing`);
 }
 

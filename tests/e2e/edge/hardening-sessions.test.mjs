@@ -13,6 +13,7 @@ import { Agent, createEvent } from '../../../core/js/index.js';
 import { createNetwork, startEdge } from '../../support/edge.mjs';
 import { until } from '../../support/process.mjs';
 import { call as callAt, assertRefused } from '../../support/http.mjs';
+import { pace, expectNothingFor } from '../../support/waits.mjs';
 
 const POLICY = {
   session_idle_ms: 4_000,
@@ -107,8 +108,6 @@ function stream(response) {
   return { records, done, stop };
 }
 
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
 test('an idle session expires with session_expired, one in use lives on, and a rejoin gets a new one', async () => {
   const { id } = await openNetwork('sessions-expire');
   const first = await join(id, 'agent:poller');
@@ -121,7 +120,7 @@ test('an idle session expires with session_expired, one in use lives on, and a r
   const started = Date.now();
   while (Date.now() - started < POLICY.session_idle_ms + 1_000) {
     assert.equal((await beat(kept)).status, 200, 'a session in use stays valid');
-    await sleep(1_000);
+    await pace(1_000);
   }
   assertRefused(await beat(first.json.token), 401, 'session_expired', 'an idle session');
   assertRefused(await beat(first.json.token), 401, 'not_joined', 'an expired session is forgotten');
@@ -211,7 +210,7 @@ test('a socket that never joins is closed at the deadline; one that joined stays
   assert.equal(closed.code, 4504, JSON.stringify(closed));
   assert.match(closed.reason, /^timeout: /);
   assert.ok(Date.now() - openedAt >= POLICY.join_deadline_ms - 200, 'not before the deadline');
-  await sleep(POLICY.join_deadline_ms);
+  await expectNothingFor(POLICY.join_deadline_ms, 'the joined socket closed at the join deadline');
   assert.equal(joined.ws.readyState, WebSocket.OPEN, 'a joined socket is not timed out');
   joined.ws.send(JSON.stringify(createEvent({ source: 'agent:prompt', network: id, target: 'core', type: 'network.ping' })));
   await until('a pong', () => joined.events().some((e) => e.type === 'network.pong'));
@@ -237,7 +236,7 @@ test('unjoined sockets beyond the cap are closed with rate_limited; others still
   // Joining freed a place for this client.
   const next = socket(id, { ip });
   assert.equal(await next.opened, true);
-  await sleep(200);
+  await expectNothingFor(200, 'the admitted socket closed');
   assert.equal(next.ws.readyState, WebSocket.OPEN);
   other.close();
   for (const s of [...held, next]) s.ws.close();

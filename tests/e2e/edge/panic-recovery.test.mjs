@@ -81,7 +81,7 @@ test('a panic while handling WebSocket frames does not brick the object: the sam
     const join = frame('network.agent.join', 'core', {});
     await until('the sender joined', () => acked(join), 8_000);
     socket.send('__test/panic');
-    await new Promise((r) => setTimeout(r, 300));
+    await until('the object panics', () => /deliberate panic in a frame/.test(edge.log.join('')), 8_000);
     // The object is rebuilt; the socket keeps its member (its attachment), so its next frame is handled.
     const after = frame('note.after', 'agent:receiver', { n: 1 });
     await until('the frame after the panic is acknowledged', () => acked(after), 8_000);

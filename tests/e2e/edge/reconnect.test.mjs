@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import WebSocket from 'ws';
 import { Agent } from '../../../core/js/index.js';
 import { startEdge } from '../../support/edge.mjs';
-import { until } from '../../support/waits.mjs';
+import { until, expectNothingFor } from '../../support/waits.mjs';
 
 let edge;
 let stateDir;
@@ -41,7 +41,7 @@ test('a stream survives an edge crash: nothing lost, nothing twice, order kept',
   const acks = await Promise.all(pending);
   assert.deepEqual(acks.map((a) => typeof a.seq), Array(5).fill('number'));
   await until('all ten items', () => got.length >= 10);
-  await new Promise((r) => setTimeout(r, 300)); // room for a duplicate to show up
+  await expectNothingFor(300, 'a duplicate');
   assert.deepEqual(got, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
   sender.close();
   receiver.close();

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import WebSocket from 'ws';
 import { Agent, AgentnetError } from '../../../core/js/index.js';
 import { createNetwork, startEdge } from '../../support/edge.mjs';
+import { until } from '../../support/waits.mjs';
 
 let edge;
 
@@ -49,7 +50,7 @@ test('a tool is registered, discovered with permissions and invoked through its 
   await assert.rejects(stranger.request('resource/tool/add', 'network.resource.invoke', { a: 1, b: 1 }),
     (err) => err instanceof AgentnetError && err.code === 'forbidden');
   owner.close();
-  await new Promise((r) => setTimeout(r, 300));
+  await until('the owner is offline', async () => (await caller.discover()).agents.find((a) => a.address === 'agent:calculator')?.status !== 'online', 10_000);
   await assert.rejects(caller.request('resource/tool/add', 'network.resource.invoke', { a: 1, b: 1 }), { code: 'owner_offline' });
   caller.close();
   stranger.close();

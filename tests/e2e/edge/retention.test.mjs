@@ -5,10 +5,9 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { startEdge, createNetwork } from '../../support/edge.mjs';
 import { call } from '../../support/http.mjs';
-import { until } from '../../support/waits.mjs';
+import { until, waitOut } from '../../support/waits.mjs';
 
 let edge;
 
@@ -73,7 +72,7 @@ test("an offline member's undelivered events go once their window ends; the newe
   // Bob never polls: his five wait for him while their window runs (2 s
   // from the alarm that marks them, pruned at the next run a second later),
   // then go. He polls once, after: a poll acknowledges, so only one is made.
-  await sleep(5000);
+  await waitOut(5000, "bob's undelivered window (2 s from the alarm that marks them) and the prune after it");
   const res = await api('GET', `/networks/${id}/v1/events?after=0&limit=50`, { token: bob.json.token });
   assert.equal(res.status, 200, JSON.stringify(res.json));
   const left = res.json.events.filter((e) => e.event.type === 'chat.msg').map((e) => e.event.payload.n);

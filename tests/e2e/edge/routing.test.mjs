@@ -9,6 +9,7 @@ import WebSocket from 'ws';
 import { Agent } from '../../../core/js/index.js';
 import { createNetwork, startEdge } from '../../support/edge.mjs';
 import { until } from '../../support/process.mjs';
+import { expectNothingFor } from '../../support/waits.mjs';
 
 let edge;
 const agents = [];
@@ -139,8 +140,8 @@ test('a member with two connections stays online until the last one closes', asy
   const second = await connect(id, 'agent:twin', { reconnect: false, memberSecret: first.memberSecret });
   const statusOfTwin = async () => (await watcher.discover()).agents.find((a) => a.address === 'agent:twin')?.status;
   first.close();
-  // Give the edge time to handle the close before asking: the twin still has a socket.
-  await new Promise((r) => setTimeout(r, 500));
+  // The edge handles the close; the twin still has a socket and stays online.
+  await expectNothingFor(500, 'the twin going offline with a socket left');
   assert.equal(await statusOfTwin(), 'online');
   second.close();
   await until('the twin to go offline', async () => (await statusOfTwin()) === 'offline', 10_000);

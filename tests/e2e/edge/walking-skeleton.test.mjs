@@ -9,6 +9,7 @@ import { Agent, AgentnetError } from '../../../core/js/index.js';
 import { startEdge } from '../../support/edge.mjs';
 import { launchBrowser, openWorkspace } from '../../support/browser.mjs';
 import { shoot } from '../../support/shots.mjs';
+import { nextEvent } from '../../support/events.mjs';
 
 let edge;
 let browser;
@@ -31,18 +32,6 @@ after(async () => {
   await browser?.close();
   await edge?.stop();
 });
-
-function nextEvent(agent, pattern, predicate = () => true, timeoutMs = 10_000) {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no ${pattern} event within ${timeoutMs} ms`)), timeoutMs);
-    agent.on(pattern, (event) => {
-      if (predicate(event)) {
-        clearTimeout(timer);
-        resolve(event);
-      }
-    });
-  });
-}
 
 test('the workspace and a JS agent exchange messages through the edge', async () => {
   const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });

@@ -21,7 +21,7 @@ import { Role, TaskState } from '@a2a-js/sdk';
 import { Agent } from '../../../core/js/index.js';
 import { createNetwork, startEdge } from '../../support/edge.mjs';
 import { joinToken } from '../../support/http.mjs';
-import { until } from '../../support/waits.mjs';
+import { until, settlesWithin } from '../../support/waits.mjs';
 import { clientFactory, textPart, partText } from '../../support/a2a.mjs';
 
 let edge;
@@ -415,7 +415,7 @@ test("a member's A2A stream ends when a master removes it", async () => {
       method: 'POST', headers: { Authorization: `Bearer ${boss.token}` }, body: JSON.stringify({ address: 'agent:leaver' }),
     });
     assert.equal(removed.status, 200, await removed.text());
-    const ended = await Promise.race([streamed.then(() => true), new Promise((r) => setTimeout(() => r(false), 5000))]);
+    const ended = await settlesWithin(streamed, 5000);
     assert.ok(ended, "the edge ended the removed member's stream");
     const after = await fetch(`${base('agent:slow')}`, {
       method: 'POST', headers: { Authorization: `Bearer ${leaver}`, 'Content-Type': 'application/json', 'A2A-Version': '1.0' },

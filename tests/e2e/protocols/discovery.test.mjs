@@ -17,7 +17,7 @@ import { createServer } from 'node:http';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { Agent, KeyPair, register, revoke, publishCapabilities, discoverAgents } from '../../../core/js/index.js';
 import { createNetwork, startEdge } from '../../support/edge.mjs';
-import { until } from '../../support/process.mjs';
+import { pace, until } from '../../support/waits.mjs';
 
 /** Changes the registry's feed keeps in this test (small, to fall behind it). */
 const RETENTION = 5;
@@ -59,7 +59,7 @@ before(async () => {
       }
       fetched.push(req.url);
       if (req.url === '/slow/ad.json') {
-        setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end('{}'), 8_000);
+        pace(8_000).then(() => res.writeHead(200, { 'content-type': 'application/json' }).end('{}'));
         return;
       }
       const doc = served.get(req.url);
@@ -279,7 +279,7 @@ test('a replica built only from the DRC feed converges through pages, 204, a lon
   // A long poll returns as soon as a change arrives.
   const waiting = api(`/registry/v1/changes?seq=${replica.seq}&wait=10`);
   const started = Date.now();
-  await new Promise((r) => setTimeout(r, 500));
+  await pace(500); // the change comes while the long poll waits
   await register({ url: edge.url, name: 'latecomer', key: KeyPair.generate() });
   const woke = await waiting;
   assert.equal(woke.status, 200);
@@ -308,10 +308,8 @@ test('a replica built only from the DRC feed converges through pages, 204, a lon
 
 test('webhook deliveries are signed with the secret and retried after a refusal', async () => {
   const last = Number((await api('/registry/v1/snapshot?limit=1')).headers.get('x-snapshot-seq'));
-  const deadline = Date.now() + 60_000;
-  while (new Set(deliveries.map((d) => JSON.parse(d.body).seq)).size < last && Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 500));
-  }
+  await until('a delivery of every change', () => new Set(deliveries.map((d) => JSON.parse(d.body).seq)).size >= last, 60_000, 500)
+    .catch(() => { /* the assertion below says which are missing */ });
   const seqs = [...new Set(deliveries.map((d) => Number(JSON.parse(d.body).seq)))].sort((a, b) => a - b);
   assert.deepEqual(seqs, Array.from({ length: last }, (_, i) => i + 1), 'every change, each after one refusal');
   for (const d of deliveries) {

@@ -10,7 +10,7 @@ import WebSocket from 'ws';
 import { Agent } from '../../../core/js/index.js';
 import { startEdge } from '../../support/edge.mjs';
 import { joinToken } from '../../support/http.mjs';
-import { until } from '../../support/waits.mjs';
+import { until, within } from '../../support/waits.mjs';
 
 let stateDir;
 let edge;
@@ -171,10 +171,7 @@ async function readRecords(response, count, timeoutMs = 10_000) {
   const records = [];
   const deadline = Date.now() + timeoutMs;
   while (records.length < count) {
-    const { value, done } = await Promise.race([
-      reader.read(),
-      new Promise((_, reject) => setTimeout(() => reject(new Error('no SSE record in time')), Math.max(0, deadline - Date.now()))),
-    ]);
+    const { value, done } = await within(reader.read(), Math.max(0, deadline - Date.now()), 'SSE record');
     if (done) break;
     buffer += decoder.decode(value, { stream: true });
     let cut;

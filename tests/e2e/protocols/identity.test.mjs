@@ -13,6 +13,7 @@ import { createNetwork, startEdge } from '../../support/edge.mjs';
 import { launchBrowser, openWorkspace } from '../../support/browser.mjs';
 import { runNode } from '../../support/process.mjs';
 import { fileURLToPath } from 'node:url';
+import { waitOut } from '../../support/waits.mjs';
 
 const cli = fileURLToPath(new URL('../../../core/js/bin/agentnet-sdk.js', import.meta.url));
 
@@ -130,7 +131,7 @@ test('did-verify admits did:wba and did:openagents proofs at level 3; rotated an
   const dave = await Agent.connect({ url: edge.url, network: tokenNet, name: 'openagents:dave', jwt: daveJwt });
   dave.close();
   await revoke({ url: edge.url, name: 'dave', key: daveKey });
-  await new Promise((r) => setTimeout(r, CACHE_MS));
+  await waitOut(CACHE_MS, 'the edge\'s cache of keys and revocations');
 
   assert.equal(await refusal(Agent.connect({ url: edge.url, network, name: 'openagents:bob', key: bobKey, did: 'did:openagents:bob', reconnect: false })), 'verification_failed');
   const again = await Agent.connect({ url: edge.url, network, name: 'openagents:bob', key: bobNew, did: 'did:openagents:bob' });

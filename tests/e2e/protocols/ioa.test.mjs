@@ -17,6 +17,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { Agent } from '../../../core/js/index.js';
 import { createNetwork, startEdge } from '../../support/edge.mjs';
 import { launchBrowser, openWorkspace } from '../../support/browser.mjs';
+import { until, settlesWithin } from '../../support/waits.mjs';
 
 const ACCESS_KEY = 'ioa-access-key';
 let edge;
@@ -98,12 +99,9 @@ async function stream(path, node) {
   })();
   return {
     async next(n, { comments = false, timeoutMs = 10000 } = {}) {
-      const deadline = Date.now() + timeoutMs;
       const wanted = () => records.filter((r) => comments || !r.comment);
-      while (wanted().length < n) {
-        if (Date.now() > deadline) throw new Error(`${path}: ${wanted().length} of ${n} records: ${JSON.stringify(records)}`);
-        await new Promise((r) => setTimeout(r, 50));
-      }
+      await until(`${n} records on ${path}`, () => wanted().length >= n, timeoutMs)
+        .catch((err) => { throw new Error(`${err.message}: ${wanted().length} of ${n}: ${JSON.stringify(records)}`); });
       const got = wanted().slice(0, n);
       for (const r of got) records.splice(records.indexOf(r), 1);
       return got;
@@ -452,11 +450,7 @@ test('a checkpoint answered from the web workspace in Chromium; a handoff and a 
     };
     const bot = await post('/auth/register', { name: 'reviewer-bot', meta: {} }, undefined, 201);
     let space;
-    for (let i = 0; i < 100; i += 1) {
-      const res = await fetch(`${demo}/spaces/review`, { headers: { Authorization: `Bearer ${bot.token}` } });
-      if (res.status === 200) break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await until('the review space', async () => (await fetch(`${demo}/spaces/review`, { headers: { Authorization: `Bearer ${bot.token}` } })).status === 200, 10_000, 100);
     space = await post('/spaces', { name: 'review', description: 'asking for approval' }, bot.token);
     const person = space.nodes.find((n) => n.id.startsWith('human:')).id;
     const checkpoint = await post('/spaces/review/messages', {
@@ -481,11 +475,10 @@ test('a checkpoint answered from the web workspace in Chromium; a handoff and a 
     await card.locator('.ioa-answered', { hasText: 'Answered: Approve' }).waitFor({ timeout: 10_000 });
     assert.equal(await card.getByRole('button', { name: 'Reject' }).isDisabled(), true);
     // The bot reads the answer as IOA says: the checkpoint's downstream, linked by refs, no content_type.
-    let thread = [];
-    for (let i = 0; i < 100 && thread.length < 2; i += 1) {
-      thread = await post(`/spaces/review/messages?message_id=${checkpoint.id}&direction=downstream`, undefined, bot.token);
-      if (thread.length < 2) await new Promise((r) => setTimeout(r, 100));
-    }
+    const thread = await until('the answer downstream of the checkpoint', async () => {
+      const read = await post(`/spaces/review/messages?message_id=${checkpoint.id}&direction=downstream`, undefined, bot.token);
+      return read.length >= 2 && read;
+    }, 10_000, 100);
     assert.equal(thread.length, 2);
     const [, answer] = thread;
     assert.equal(answer.sender, person);
@@ -510,7 +503,7 @@ test("a member's IOA streams end when a master removes it, and its token no long
     body: JSON.stringify({ address: 'agent:leaver' }),
   });
   assert.equal(removed.status, 200, await removed.text());
-  const ended = await Promise.race([inbox.ended.then(() => true), new Promise((r) => setTimeout(() => r(false), 5000))]);
+  const ended = await settlesWithin(inbox.ended, 5000);
   assert.ok(ended, 'the edge ended the removed member\'s stream');
   await refused('GET', '/nodes/agent:leaver/sse', { node: leaver }, 401);
 });

@@ -17,6 +17,7 @@ import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { Agent } from '../../../core/js/index.js';
 import { createNetwork, startEdge } from '../../support/edge.mjs';
 import { joinToken } from '../../support/http.mjs';
+import { waitOut, until } from '../../support/waits.mjs';
 
 let edge;
 let network;
@@ -53,7 +54,7 @@ async function mcpMaster(token, answer, capabilities = { elicitation: {} }) {
   await client.connect(transport);
   // The SDK opens its GET stream after `notifications/initialized`; a ping's round trip lets it get there.
   await client.ping();
-  await new Promise((r) => setTimeout(r, 500));
+  await waitOut(500, 'the SDK opening its GET stream');
   return { client, asked };
 }
 
@@ -98,8 +99,7 @@ test('accept + approve in the MCP client: agent.approval() resolves approved, as
     assert.equal(params.requestedSchema.properties.reason.type, 'string');
     assert.equal(plain.asked.length, 0, 'a client without the capability is asked nothing');
     assert.equal(open.asked.length, 1, 'each capable client of the master is asked');
-    const deadline = Date.now() + 5000;
-    while (aborted === null && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    await until('the request cancelled in the other client', () => aborted !== null, 5000).catch(() => { /* asserted below */ });
     assert.match(aborted ?? 'not cancelled', /approval was approved/);
   } finally {
     deployer.close();
@@ -140,7 +140,7 @@ test('a master whose MCP client was away is asked when it connects, and its answ
       to: 'human:boss', kind: 'message', subject: 'channel/announce',
       summary: 'Announce the late release', detail: 'v3 is out', expiresInMs: 60000,
     });
-    await new Promise((r) => setTimeout(r, 500));
+    await waitOut(500, 'the approval request stored while no client of the master is connected');
     const { client, asked } = await mcpMaster(token, () => ({ action: 'accept', content: { decision: 'approve' } }));
     try {
       const result = await decided;

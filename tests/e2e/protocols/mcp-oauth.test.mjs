@@ -20,6 +20,7 @@ import { Agent } from '../../../core/js/index.js';
 import { launchBrowser } from '../../support/browser.mjs';
 import { createNetwork, startEdge } from '../../support/edge.mjs';
 import { MemoryProvider, atConsentPage as consentIn, startCallback } from '../../support/oauth.mjs';
+import { waitOut } from '../../support/waits.mjs';
 
 const ACCESS_TTL_MS = 3000;
 let edge;
@@ -139,7 +140,7 @@ test('the SDK 2.x client authorizes too, and its refresh token rotates', async (
   assert.match(client.getInstructions(), /human:ada/);
   assert.equal(provider.saved.tokens.expires_in, ACCESS_TTL_MS / 1000);
   const expired = provider.saved.tokens.access_token;
-  await new Promise((r) => setTimeout(r, ACCESS_TTL_MS + 300));
+  await waitOut(ACCESS_TTL_MS + 300, 'the access token\'s lifetime');
   // The token expired: the SDK is refused (401 invalid_token), refreshes by itself and goes on.
   assert.ok((await client.listTools()).tools.length > 0);
   assert.notEqual(provider.saved.tokens.access_token, expired);

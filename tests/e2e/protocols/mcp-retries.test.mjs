@@ -14,6 +14,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { Agent } from '../../../core/js/index.js';
 import { createNetwork, startEdge } from '../../support/edge.mjs';
 import { joinToken } from '../../support/http.mjs';
+import { until, pace, expectNothingFor } from '../../support/waits.mjs';
 
 let edge;
 
@@ -47,11 +48,7 @@ async function session(id, token) {
   const call = async (rid, name, args = {}) => {
     const before = answers.get(rid)?.length ?? 0;
     await transport.send({ jsonrpc: '2.0', id: rid, method: 'tools/call', params: { name, arguments: args } });
-    const deadline = Date.now() + 20000;
-    while ((answers.get(rid)?.length ?? 0) <= before) {
-      if (Date.now() > deadline) throw new Error(`no answer to ${rid}`);
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    await until(`an answer to ${rid}`, () => (answers.get(rid)?.length ?? 0) > before, 20_000, 20);
     return answers.get(rid)[before];
   };
   return { client, transport, call };
@@ -64,7 +61,7 @@ test('a tools/call retried with its request id in the same session runs the tool
   try {
     await counter.registerTool('count', { type: 'object' }, async () => {
       runs += 1;
-      await new Promise((r) => setTimeout(r, 300));
+      await pace(300);
       return { count: runs };
     }, { description: 'counts its runs' });
     const token = await joinToken(edge.url, id, 'agent:claude');
@@ -89,7 +86,7 @@ test('a tools/call retried with its request id in the same session runs the tool
       assert.ok(posted.result && !posted.result.isError, JSON.stringify(posted));
       const reposted = await call('retry-3', 'agentnet_post', hello);
       assert.deepEqual(reposted.result, posted.result);
-      await new Promise((r) => setTimeout(r, 500));
+      await expectNothingFor(500, 'a second post of the retried message');
       assert.equal(heard.length, 1, JSON.stringify(heard));
       // Another request id is another call; the SDK's own calls are unaffected.
       const other = await client.callTool({ name: 'count', arguments: {} });

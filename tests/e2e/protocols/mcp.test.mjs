@@ -17,7 +17,7 @@ import { Client as Client2, StreamableHTTPClientTransport as Transport2 } from '
 import { Agent } from '../../../core/js/index.js';
 import { createNetwork, startEdge } from '../../support/edge.mjs';
 import { joinToken } from '../../support/http.mjs';
-import { until } from '../../support/waits.mjs';
+import { until, waitOut, pace } from '../../support/waits.mjs';
 
 let edge;
 
@@ -88,7 +88,7 @@ test("an npm agent's tool is listed as it registers, called, and answered by its
   modern.client.setNotificationHandler('notifications/tools/list_changed', () => { modernChanged += 1; });
   const subscription = await modern.client.listen({ toolsListChanged: true });
   assert.deepEqual(subscription.honoredFilter, { toolsListChanged: true });
-  await new Promise((r) => setTimeout(r, 300)); // the GET stream is open
+  await waitOut(300, 'the SDK opening its GET stream');
 
   const owner = await agent(id, 'agent:calculator');
   const seen = [];
@@ -129,7 +129,10 @@ test('a call without invoke permission is refused, and an offline owner is repor
   assert.equal(refused.structuredContent.error.code, 'forbidden');
   assert.equal((await client.callTool({ name: 'open', arguments: {} })).content[0].text, 'hello');
   owner.close();
-  await new Promise((r) => setTimeout(r, 300));
+  await until('the owner is offline', async () => {
+    const { agents } = (await client.callTool({ name: 'agentnet_members', arguments: {} })).structuredContent;
+    return agents.find((a) => a.address === 'agent:vault')?.status !== 'online';
+  }, 10_000);
   const offline = await client.callTool({ name: 'open', arguments: {} });
   assert.equal(offline.isError, true);
   assert.equal(offline.structuredContent.error.code, 'owner_offline');
@@ -168,7 +171,7 @@ test('resources are read and subscribed while another agent edits the document',
   const updates = [];
   client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => { updates.push(n.params.uri); });
   await client.subscribeResource({ uri });
-  await new Promise((r) => setTimeout(r, 300));
+  await waitOut(300, 'the SDK opening its GET stream');
   const doc = await writer.document('resource/file/notes.md');
   doc.insert(doc.text.length, ' and more');
   await until('notifications/resources/updated', () => updates.includes(uri), 5000);
@@ -195,7 +198,7 @@ test('a dropped stream is resumed with Last-Event-ID', async () => {
   const { id } = await createNetwork(edge.url, { name: 'resume' });
   const owner = await agent(id, 'agent:slow');
   await owner.registerTool('slow', { type: 'object' }, async () => {
-    await new Promise((r) => setTimeout(r, 1500));
+    await pace(1500);
     return 'done at last';
   });
   const resumedWith = [];
@@ -276,7 +279,7 @@ test('the built-in tools post, read with a wait, list members and join channels'
   const started = Date.now();
   const waiting = call('agentnet_read', { after: first.next_after, wait_ms: 10000 });
   const sent = new Promise((resolve, reject) => {
-    setTimeout(() => ann.send('channel/room', 'workspace.message.posted', { content: 'are you there?' }).then(resolve, reject), 500);
+    pace(500).then(() => ann.send('channel/room', 'workspace.message.posted', { content: 'are you there?' })).then(resolve, reject);
   });
   const read = await waiting;
   await sent;

@@ -6,6 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { edgeAndBrowser, openWorkspace } from '../../support/browser.mjs';
+import { waitOut } from '../../support/waits.mjs';
 
 const started = edgeAndBrowser();
 
@@ -31,7 +32,7 @@ test('offline and online follow the browser at once; the queue count shows while
     await status.filter({ hasText: /1 queued/ }).waitFor({ timeout: 2_000 });
 
     // Long enough offline for the backoff to reach its cap (10 s) several times over.
-    await page.waitForTimeout(20_000);
+    await waitOut(20_000, 'the reconnect backoff reaching its cap several times');
     wentOffline = Date.now();
     await context.setOffline(false);
     await status.filter({ hasText: /^online$/ }).waitFor({ timeout: 4_000 });

@@ -14,9 +14,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Agent } from '../../../core/js/index.js';
 import { createNetwork } from '../../support/edge.mjs';
-import { edgeAndBrowser, openNetwork } from '../../support/browser.mjs';
-import { until } from '../../support/process.mjs';
+import { edgeAndBrowser, openNetwork, nextFrames } from '../../support/browser.mjs';
 import { assertAccessibleInBothSchemes } from '../../support/axe.mjs';
+import { until, expectNothingFor } from '../../support/waits.mjs';
 
 const started = edgeAndBrowser();
 
@@ -37,14 +37,14 @@ async function waitInView(page, text, what) {
   await until(what ?? `“${text}” in view`, () => inView(page, text), 10_000);
 }
 
-/** Scrolls the message log to `top` (pixels; 0 is the top) and lets the list react. */
+/** Scrolls the message log to `top` (pixels; 0 is the top) and waits until the list has reacted. */
 async function scrollLog(page, top) {
   await page.evaluate((top) => {
     const log = document.querySelector('.message-log');
     log.scrollTop = top;
     log.dispatchEvent(new Event('scroll'));
   }, top);
-  await page.waitForTimeout(150);
+  await nextFrames(page);
 }
 
 async function network() {
@@ -122,8 +122,11 @@ test('the list follows at the bottom, counts new messages when scrolled up, and 
     await page.waitForURL(`**/channel/side`);
     await page.getByRole('link', { name: 'Everyone' }).click();
     await page.locator('.message', { hasText: 'before 1' }).first().waitFor();
-    await page.waitForTimeout(200);
-    const back = await page.evaluate(() => document.querySelector('.message-log').scrollTop);
+    const scrollTop = () => page.evaluate(() => document.querySelector('.message-log').scrollTop);
+    const back = await until('the list back where it was left', async () => {
+      const now = await scrollTop();
+      return Math.abs(now - left) < 4 && now;
+    }, 5_000).catch(scrollTop);
     assert.ok(Math.abs(back - left) < 4, `back where it was left (${left} → ${back})`);
   } finally {
     await page.close();
@@ -277,7 +280,7 @@ test('unread counts per conversation survive a reload, a direct message is marke
     await page.locator('.message', { hasText: 'build 42 is green' }).waitFor({ timeout: 15_000 });
     await nav.getByRole('link', { name: 'Everyone' }).click();
     await page.locator('.message', { hasText: 'seen at once' }).waitFor({ timeout: 15_000 });
-    await page.waitForTimeout(500);
+    await expectNothingFor(500, 'an unread mark on the channel read before the reload');
     assert.equal(await updates.locator('.unread').count(), 0, 'read before the reload');
     await direct.locator('.unread.for-me', { hasText: '1' }).waitFor({ timeout: 10_000 });
     assert.equal(await page.title(), '(1) Everyone — agentnet', 'the tab names the conversation');

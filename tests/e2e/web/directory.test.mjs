@@ -12,8 +12,8 @@ import { Agent, KeyPair, register } from '../../../core/js/index.js';
 import { createNetwork, startEdge } from '../../support/edge.mjs';
 import { launchBrowser } from '../../support/browser.mjs';
 import { assertAccessible } from '../../support/axe.mjs';
-import { until } from '../../support/process.mjs';
 import { shoot } from '../../support/shots.mjs';
+import { until } from '../../support/waits.mjs';
 
 let edge;
 let browser;
@@ -78,7 +78,7 @@ test('search the Directory by capability, open a description, talk to the agent 
   const box = page.getByRole('textbox', { name: 'Message' });
   await box.fill('can you translate this?');
   await box.press('Enter');
-  for (let i = 0; i < 200 && heard.length === 0; i += 1) await new Promise((r) => setTimeout(r, 50));
+  await until('the agent hears the message', () => heard.length > 0, 10_000);
   assert.equal(heard[0]?.[1], 'can you translate this?');
 
   // Back in the Directory, "Join its network" opens the network's workspace.

@@ -15,6 +15,7 @@ import { Agent } from '../../../core/js/index.js';
 import { createNetwork, startEdge } from '../../support/edge.mjs';
 import { edgeAndBrowser } from '../../support/browser.mjs';
 import { shoot } from '../../support/shots.mjs';
+import { expectNothingFor } from '../../support/waits.mjs';
 
 const started = edgeAndBrowser();
 
@@ -64,7 +65,7 @@ test('the workspace is never framed, sends a strict CSP, and every static file s
   const context = await started.browser.newContext();
   const page = await context.newPage();
   await page.setContent(`<iframe src="${started.edge.url}/n/${id}" width="800" height="600"></iframe>`);
-  await page.waitForTimeout(1500);
+  await expectNothingFor(1500, 'the workspace loading in the frame');
   const frame = page.frames().find((f) => f !== page.mainFrame());
   const framed = await frame?.evaluate(() => document.querySelector('#shell, .topbar') !== null).catch(() => false);
   assert.equal(framed ?? false, false, 'the workspace does not load in a frame');

@@ -20,6 +20,7 @@ import { edgeAndBrowser, openNetwork } from '../../support/browser.mjs';
 import { until } from '../../support/process.mjs';
 import { shoot } from '../../support/shots.mjs';
 import { startScriptedProvider, toolCall, slow, text } from '../../support/scripted-provider.mjs';
+import { pace, expectNothingFor } from '../../support/waits.mjs';
 
 const KEY = 'sk-test-web-4c1d9e7a2b5f8c3e6a9d0b2e4f7a1c5d';
 const started = edgeAndBrowser();
@@ -66,7 +67,7 @@ test('a person asks an LLM agent from the workspace: it uses a tool, streams, an
   await weather.registerTool('forecast', { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
     async (input) => {
       invoked.push(input);
-      await new Promise((resolve) => setTimeout(resolve, 1200)); // long enough to be seen "using forecast"
+      await pace(1200); // long enough to be seen "using forecast"
       return { city: input.city, sky: 'sunny', high_c: 21 };
     },
     { description: 'The forecast for a city' });
@@ -179,7 +180,7 @@ test('a person asks an LLM agent from the workspace: it uses a tool, streams, an
     await streaming.waitFor({ state: 'detached', timeout: 10_000 });
     const call = provider.requests.slice(second).find((r) => r.provider);
     await until('the provider to see the stream aborted', () => call.aborted === true, 10_000);
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await expectNothingFor(1000, 'an answer after Stop');
     assert.equal(await list.locator('.message', { hasText: 'word1 word2' }).count(), 0, 'no answer in the page');
     assert.equal(helperPosts.filter((e) => e.payload.content?.startsWith('word1')).length, 0, 'nothing posted after Stop');
     assert.ok(!LONG.endsWith(`${shown}`), 'stopped before the end');

@@ -8,6 +8,7 @@ import { Agent } from '../../../core/js/index.js';
 import { startEdge } from '../../support/edge.mjs';
 import { launchBrowser, openWorkspace } from '../../support/browser.mjs';
 import { shoot, shootAt } from '../../support/shots.mjs';
+import { until } from '../../support/waits.mjs';
 
 let edge;
 let browser;
@@ -63,7 +64,7 @@ test('create a token network in the page, join it elsewhere by URL, switch witho
   await box.fill('first message in the team network');
   await box.press('Enter');
   await page.locator('.message', { hasText: 'first message in the team network' }).locator('.state', { hasText: 'sent' }).waitFor({ timeout: 10_000 });
-  for (let i = 0; i < 100 && heard.length === 0; i += 1) await new Promise((r) => setTimeout(r, 50));
+  await until('the teammate hears it', () => heard.length > 0, 5_000);
   assert.deepEqual(heard, ['first message in the team network']);
 
   // Back to demo and again to the team network: each shows its own history.

@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent } from '../../../core/js/index.js';
 import { startEdge, freePort } from '../../support/edge.mjs';
-import { launchBrowser } from '../../support/browser.mjs';
-import { until } from '../../support/process.mjs';
+import { launchBrowser, storedRows } from '../../support/browser.mjs';
+import { until, expectNothingFor } from '../../support/waits.mjs';
 
 const COUNT = 500;
 let edge;
@@ -50,7 +50,7 @@ test(`offline: ${COUNT} composed, reloaded, reconnected: each delivered once, in
     await box.press('Enter');
   }
   await status.filter({ hasText: `${COUNT} queued` }).waitFor({ timeout: 30_000 });
-  await page.waitForTimeout(500); // IndexedDB finishes its writes
+  await until(`the ${COUNT} queued in IndexedDB`, async () => (await storedRows(page, 'demo')).kinds.o >= COUNT, 10_000);
   await page.reload();
   await status.filter({ hasText: `${COUNT} queued` }).waitFor({ timeout: 30_000 });
   assert.equal((await page.locator('.me').getAttribute('data-address')).trim(), human, 'the same person after the reload');
@@ -64,7 +64,7 @@ test(`offline: ${COUNT} composed, reloaded, reconnected: each delivered once, in
   const drained = Date.now() - started;
   await status.filter({ hasText: 'online' }).waitFor({ timeout: 30_000 });
   await until('nothing queued', async () => !/queued/.test(await status.textContent()), 30_000);
-  await new Promise((r) => setTimeout(r, 1000)); // room for a duplicate to show up
+  await expectNothingFor(1000, 'a duplicate');
   assert.equal(seen.length, COUNT, 'each delivered once');
   assert.deepEqual(seen, Array.from({ length: COUNT }, (_, i) => `queued ${i + 1}`));
   console.log(`# ${COUNT} queued messages delivered in ${drained} ms after the edge came back`);

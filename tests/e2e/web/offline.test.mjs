@@ -9,9 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent } from '../../../core/js/index.js';
 import { startEdge, freePort } from '../../support/edge.mjs';
-import { launchBrowser } from '../../support/browser.mjs';
-import { until } from '../../support/process.mjs';
+import { launchBrowser, storedRows } from '../../support/browser.mjs';
 import { shoot } from '../../support/shots.mjs';
+import { until, expectNothingFor } from '../../support/waits.mjs';
 
 let edge;
 let browser;
@@ -57,8 +57,8 @@ test('offline: post three, reload offline, come back online, each delivered exac
   }
   await page.locator('.message .state', { hasText: 'pending' }).nth(2).waitFor();
   await status.filter({ hasText: '3 queued' }).waitFor({ timeout: 5_000 });
-  // Let IndexedDB finish its writes, then reload with the edge still down.
-  await page.waitForTimeout(300);
+  // IndexedDB has the three, then a reload with the edge still down.
+  await until('the three queued in IndexedDB', async () => (await storedRows(page, 'demo')).kinds.o >= 3, 10_000);
   await page.reload();
   await page.locator('.message', { hasText: 'history before the outage' }).waitFor({ timeout: 15_000 });
   for (const n of [1, 2, 3]) {
@@ -76,7 +76,7 @@ test('offline: post three, reload offline, come back online, each delivered exac
     await page.locator('.message', { hasText: `offline ${n}` }).locator('.state', { hasText: 'sent' }).waitFor({ timeout: 15_000 });
   }
   await until('the watcher has the three messages', () => seen.filter((e) => e.source === human).length >= 3, 15_000);
-  await new Promise((r) => setTimeout(r, 500)); // room for a duplicate to show up, if there were one
+  await expectNothingFor(500, 'a duplicate');
   const fromPage = seen.filter((e) => e.source === human).map((e) => e.payload.content);
   assert.deepEqual(fromPage, ['offline 1', 'offline 2', 'offline 3']);
   back.close();

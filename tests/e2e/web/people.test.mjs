@@ -6,6 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Agent } from '../../../core/js/index.js';
 import { edgeAndBrowser, openWorkspace } from '../../support/browser.mjs';
+import { until } from '../../support/waits.mjs';
 
 const started = edgeAndBrowser();
 
@@ -47,11 +48,10 @@ test('People: humans apart from agents, online first, names in natural order, yo
       (rows) => rows.map((row) => `${row.dataset.address}:${row.dataset.status}`),
     );
     let order = [];
-    for (let i = 0; i < 100; i += 1) {
+    await until('agent:gone offline, below everyone online', async () => {
       order = (await agentNames()).filter((entry) => names.some((n) => entry.startsWith(`${n}:`)));
-      if (order.join() === 'agent:alpha:online,agent:idle2:online,agent:idle10:online,agent:gone:offline') break;
-      await page.waitForTimeout(200);
-    }
+      return order.join() === 'agent:alpha:online,agent:idle2:online,agent:idle10:online,agent:gone:offline';
+    }, 20_000, 200).catch(() => { /* asserted below */ });
     assert.deepEqual(order, ['agent:alpha:online', 'agent:idle2:online', 'agent:idle10:online', 'agent:gone:offline']);
     // The name reads without its kind; the whole address is its tooltip.
     const idle10 = people.locator('.person[data-address="agent:idle10"]');

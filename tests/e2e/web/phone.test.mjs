@@ -13,6 +13,7 @@ import assert from 'node:assert/strict';
 import { Agent } from '../../../core/js/index.js';
 import { edgeAndBrowser, openWorkspace } from '../../support/browser.mjs';
 import { PHONE, WIDE, shootAt, shoot } from '../../support/shots.mjs';
+import { expectNothingFor } from '../../support/waits.mjs';
 
 const started = edgeAndBrowser();
 
@@ -45,7 +46,7 @@ test('on a phone: one column, the composer in view, sheets for views, conversati
     await prompt.waitFor({ state: 'detached' });
     await page.reload();
     await page.locator('.message', { hasText: 'phone check 12' }).waitFor({ timeout: 15_000 });
-    await page.waitForTimeout(500);
+    await expectNothingFor(500, 'the name question asked again');
     assert.equal(await prompt.count(), 0, 'not asked again after Not now');
 
     // Nothing is wider than the viewport; the conversation and its composer fill it.

@@ -9,7 +9,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Agent } from '../../../core/js/index.js';
 import { createNetwork } from '../../support/edge.mjs';
-import { edgeAndBrowser } from '../../support/browser.mjs';
+import { edgeAndBrowser, storedRows } from '../../support/browser.mjs';
+import { until, expectNothingFor } from '../../support/waits.mjs';
 
 // web/src/storage.rs LOG_KEPT: the log entries kept per network.
 const LOG_KEPT = 500;
@@ -17,31 +18,6 @@ const ROUNDS = 5;
 const PER_ROUND = 2_000;
 
 const started = edgeAndBrowser();
-
-/** The rows IndexedDB keeps for `network` in `page`: how many, of which kinds, and their JSON size. */
-function measure(page, network) {
-  return page.evaluate(async (network) => {
-    const db = await new Promise((resolve, reject) => {
-      const request = indexedDB.open('agentnet');
-      request.onsuccess = () => resolve(request.result);
-      request.onerror = () => reject(request.error);
-    });
-    const store = db.transaction('kept', 'readonly').objectStore('kept');
-    const records = await new Promise((resolve, reject) => {
-      const request = store.getAll(IDBKeyRange.bound([network, ''], [network, '\uffff']));
-      request.onsuccess = () => resolve(request.result);
-      request.onerror = () => reject(request.error);
-    });
-    const appended = await new Promise((resolve) => {
-      const request = db.transaction('rows', 'readonly').objectStore('rows').count();
-      request.onsuccess = () => resolve(request.result);
-    });
-    db.close();
-    const kinds = {};
-    for (const r of records) kinds[r.key.split(':')[0]] = (kinds[r.key.split(':')[0]] ?? 0) + 1;
-    return { rows: records.length, bytes: JSON.stringify(records).length, kinds, appended };
-  }, network);
-}
 
 test('IndexedDB stays flat across 10,000 received events and reloads', { timeout: 600_000 }, async () => {
   const { id } = await createNetwork(started.edge.url, { name: 'storage', access: { policy: 'open' }, mods: ['workspace', 'persistence'] });
@@ -63,9 +39,9 @@ test('IndexedDB stays flat across 10,000 received events and reloads', { timeout
       await Promise.all(batch);
       const last = `message ${String(sent).padStart(5, '0')}`;
       await page.locator('.message', { hasText: last }).waitFor({ timeout: 120_000 });
-      // Rows are written just before the frames that follow them: give the last ones a moment.
-      await new Promise((r) => setTimeout(r, 500));
-      sizes.push(await measure(page, id));
+      // Rows are written just before the frames that follow them: wait for the last one's.
+      await until('the last message kept', async () => (await storedRows(page, id)).newest.includes(last), 10_000, 100);
+      sizes.push(await storedRows(page, id));
       await page.reload();
       await online();
       // The reloaded page shows the newest history from storage, not all of it.
@@ -93,8 +69,9 @@ test('IndexedDB stays flat across 10,000 received events and reloads', { timeout
     }
     await page.locator('.message', { hasText: 'mine 19' }).locator('.state', { hasText: 'sent' }).waitFor({ timeout: 20_000 });
     await page.locator('.message .state', { hasText: 'pending' }).waitFor({ state: 'detached' });
-    await new Promise((r) => setTimeout(r, 500));
-    const after = await measure(page, id);
+    await until('no outbox rows once sent', async () => (await storedRows(page, id)).kinds.o === undefined, 10_000, 100)
+      .catch(() => { /* asserted below */ });
+    const after = await storedRows(page, id);
     assert.equal(after.kinds.o, undefined, `no outbox rows once sent: ${JSON.stringify(after.kinds)}`);
     assert.ok(after.rows <= first.rows + 5, `still flat: ${after.rows}`);
   } finally {
@@ -144,9 +121,10 @@ test('rows an older version appended are taken over, compacted, and the queue st
     await page.goto(`${started.edge.url}/n/${id}`);
     for (let n = 1; n <= 3; n += 1) await page.locator('.message', { hasText: `from the old store ${n}` }).waitFor({ timeout: 15_000 });
     await page.locator('.message', { hasText: 'queued before the upgrade' }).locator('.state', { hasText: 'sent' }).waitFor({ timeout: 15_000 });
-    await new Promise((r) => setTimeout(r, 500));
+    await until('the listener hears the queued message', () => heard.length > 0, 10_000);
+    await expectNothingFor(500, 'the queue going out again');
     assert.deepEqual(heard, ['queued before the upgrade'], 'the queue went out once');
-    const kept = await measure(page, id);
+    const kept = await storedRows(page, id);
     assert.equal(kept.appended, 0, 'the appended rows are gone');
     assert.equal(kept.kinds.w, 1);
     assert.ok(kept.kinds.l >= 3, JSON.stringify(kept.kinds));

@@ -6,10 +6,11 @@ import assert from 'node:assert/strict';
 import { Agent } from '../../../core/js/index.js';
 import { startEdge } from '../../support/edge.mjs';
 import { launchBrowser, openResource, openWorkspace } from '../../support/browser.mjs';
-import { startNode, until } from '../../support/process.mjs';
+import { startNode } from '../../support/process.mjs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { shoot } from '../../support/shots.mjs';
+import { until, expectNothingFor, waitOut } from '../../support/waits.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
@@ -51,7 +52,7 @@ test('two tabs show the same conversation and the network gets each message once
       await tab.locator('.message', { hasText: 'to everyone' }).waitFor({ timeout: 10_000 });
     }
     await until('the listener hears the tab', () => heard.length >= 1);
-    await new Promise((r) => setTimeout(r, 300));
+    await expectNothingFor(300, 'the message sent twice');
     assert.deepEqual(heard.filter((e) => e.source === me).map((e) => e.payload.content), ['typed in the first tab']);
     assert.equal(await second.locator('.message', { hasText: 'typed in the first tab' }).count(), 1);
   } finally {
@@ -183,7 +184,7 @@ test('channels and direct conversations: create, join, post, and each message st
     await pb.getByRole('region', { name: 'Resources' }).getByRole('button', { name: 'Refresh' }).click();
     const bobNav = pb.getByRole('navigation', { name: 'Conversations' });
     await bobNav.getByRole('link', { name: `# ${channel}` }).click();
-    await pb.waitForTimeout(300); // the join reaches the network before Ann posts
+    await waitOut(300, 'the join reaching the network before Ann posts (the page shows no sign of it)');
 
     const annBox = pa.getByRole('textbox', { name: 'Message' });
     await annBox.fill('in the channel');
@@ -204,7 +205,7 @@ test('channels and direct conversations: create, join, post, and each message st
     await pa.locator('.message', { hasText: 'just for you' }).waitFor({ timeout: 10_000 });
 
     // The listener (in neither conversation) heard neither.
-    await new Promise((r) => setTimeout(r, 300));
+    await expectNothingFor(300, 'the listener hearing either');
     assert.deepEqual(heard.filter((e) => [annName, bobName].includes(e.source)), []);
     await shoot(pa, 'workspace-direct');
   } finally {
@@ -245,7 +246,7 @@ test('threads, mentions and status updates with a JS agent', async () => {
     await threadBox.fill('thanks');
     await threadBox.press('Enter');
     await threadPane.locator('.message', { hasText: 'thanks' }).waitFor();
-    for (let i = 0; i < 100 && !asked.some((e) => e.payload.content === 'thanks'); i += 1) await new Promise((r) => setTimeout(r, 50));
+    await until('the agent hears the thanks', () => asked.some((e) => e.payload.content === 'thanks'), 5_000);
     const thanks = asked.find((e) => e.payload.content === 'thanks');
     assert.equal(thanks.metadata.in_reply_to, question.id);
     assert.equal(await page.locator('.conversation-column .message', { hasText: 'thanks' }).count(), 0, 'not repeated in the conversation');

@@ -14,6 +14,7 @@ import { createNetwork } from '../../support/edge.mjs';
 import { edgeAndBrowser, openNetwork } from '../../support/browser.mjs';
 import { until } from '../../support/process.mjs';
 import { assertAccessibleInBothSchemes } from '../../support/axe.mjs';
+import { expectNothingFor } from '../../support/waits.mjs';
 
 const started = edgeAndBrowser();
 
@@ -152,7 +153,7 @@ test('a mention or a direct message while the tab is hidden is a notification, a
       const list = await page.evaluate(() => window.__shown);
       return list.length >= 2 ? list : null;
     });
-    await page.waitForTimeout(300);
+    await expectNothingFor(300, 'a notification for the message to everyone');
     assert.deepEqual(await page.evaluate(() => window.__shown), [
       { title: 'caller mentioned you in Everyone', body: `@${me} the build is red` },
       { title: 'caller wrote to you', body: 'just between us' },
