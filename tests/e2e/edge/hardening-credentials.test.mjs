@@ -11,27 +11,21 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash, generateKeyPairSync, randomBytes, sign } from 'node:crypto';
-import { createServer } from 'node:http';
 import WebSocket from 'ws';
 import { createNetwork, startEdge } from '../../support/edge.mjs';
 import { until, pace } from '../../support/waits.mjs';
+import { startDidServer } from '../../support/did-server.mjs';
 
 let edge;
 let didServer;
-const documents = new Map();
 
 before(async () => {
   edge = await startEdge({ allowLocalFetches: true }); // the DIDWba tests resolve a did:wba served on 127.0.0.1
-  didServer = createServer((req, res) => {
-    const doc = documents.get(req.url);
-    res.writeHead(doc ? 200 : 404, { 'content-type': 'application/json' });
-    res.end(JSON.stringify(doc ?? { error: 'no such document' }));
-  });
-  await new Promise((resolve) => didServer.listen(0, '127.0.0.1', resolve));
+  didServer = await startDidServer();
 });
 
 after(async () => {
-  didServer?.close();
+  await didServer?.close();
   await edge?.stop();
 });
 
@@ -157,9 +151,9 @@ test('archiving a network ends every member\'s credentials, the master\'s too, a
 /** A did:wba document with a secp256k1 key served locally, and a signer of fresh DIDWba headers for this edge's host. */
 function localDid(name) {
   const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'secp256k1' });
-  const did = `did:wba:localhost%3A${didServer.address().port}:agents:${name}`;
+  const did = `did:wba:localhost%3A${didServer.port}:agents:${name}`;
   const { kty, crv, x, y } = publicKey.export({ format: 'jwk' });
-  documents.set(`/agents/${name}/did.json`, {
+  didServer.documents.set(`/agents/${name}/did.json`, {
     '@context': ['https://www.w3.org/ns/did/v1', 'https://w3id.org/security/suites/secp256k1-2019/v1'],
     id: did,
     verificationMethod: [{ id: `${did}#key-1`, type: 'EcdsaSecp256k1VerificationKey2019', controller: did, publicKeyJwk: { kty, crv, x, y } }],

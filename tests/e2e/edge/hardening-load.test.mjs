@@ -15,6 +15,7 @@ import { createNetwork, startEdge } from '../../support/edge.mjs';
 import { until } from '../../support/process.mjs';
 import { call as callAt } from '../../support/http.mjs';
 import { expectNothingFor } from '../../support/waits.mjs';
+import { eventFrame } from '../../support/frames.mjs';
 
 // The core's bounds (agentnet_core::network::MAX_IN_FLIGHT, bindings::sse::MAX_STREAMS_PER_MEMBER).
 const MAX_IN_FLIGHT = 8192;
@@ -37,19 +38,6 @@ const join = (id, agent_id, credentials) => call('POST', `/networks/${id}/v1/joi
 const send = (id, token, event) => call('POST', `/networks/${id}/v1/events`, { token, body: event });
 const open = (name, mods = []) => createNetwork(edge.url, { name, access: { policy: 'open' }, mods });
 
-const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
-let counter = 0n;
-/** A ULID: the time, then a counter (unique within this process). */
-function ulid() {
-  let time = Date.now();
-  let head = '';
-  for (let i = 0; i < 10; i += 1) { head = CROCKFORD[time % 32] + head; time = Math.floor(time / 32); }
-  let n = (counter += 1n);
-  let tail = '';
-  for (let i = 0; i < 16; i += 1) { tail = CROCKFORD[Number(n % 32n)] + tail; n /= 32n; }
-  return head + tail;
-}
-const frame = (type, source, target, payload) => JSON.stringify({ id: ulid(), type, source, target, payload, timestamp: Date.now() });
 
 const percentile = (values, p) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -76,7 +64,7 @@ test('5,000 missed events: a resume_after 0 join gets them in order, a page at a
   const frames = [];
   socket.on('message', (data) => frames.push(JSON.parse(String(data))));
   await new Promise((resolve, reject) => { socket.once('open', resolve); socket.once('error', reject); });
-  socket.send(frame('network.agent.join', 'agent:late', 'core', {
+  socket.send(eventFrame('network.agent.join', 'agent:late', 'core', {
     credentials: { member_secret: late.json.member_secret }, resume: { after: 0 },
   }));
   await until('the join is answered', () => frames.length > 0);
@@ -96,7 +84,7 @@ test('5,000 missed events: a resume_after 0 join gets them in order, a page at a
     const last = all.at(-1)?.metadata.delivery.seq;
     if (last !== undefined && last > acked) {
       acked = last;
-      socket.send(frame('network.event.ack', 'agent:late', 'core', { seq: last }));
+      socket.send(eventFrame('network.event.ack', 'agent:late', 'core', { seq: last }));
     }
   };
   const acker = setInterval(ack, 5);

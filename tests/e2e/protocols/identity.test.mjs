@@ -7,13 +7,13 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer } from 'node:http';
 import { Agent, KeyPair, register, requestToken, rotateKey, revoke, resolveDid } from '../../../core/js/index.js';
 import { createNetwork, startEdge } from '../../support/edge.mjs';
 import { launchBrowser, openWorkspace } from '../../support/browser.mjs';
 import { runNode } from '../../support/process.mjs';
 import { fileURLToPath } from 'node:url';
 import { waitOut } from '../../support/waits.mjs';
+import { startDidServer } from '../../support/did-server.mjs';
 
 const cli = fileURLToPath(new URL('../../../core/js/bin/agentnet-sdk.js', import.meta.url));
 
@@ -23,21 +23,15 @@ const CACHE_MS = 10_000 + 1_000;
 let edge;
 let browser;
 let didServer;
-const documents = new Map();
 
 before(async () => {
   edge = await startEdge({ allowLocalFetches: true });
   browser = await launchBrowser();
-  didServer = createServer((req, res) => {
-    const doc = documents.get(req.url);
-    res.writeHead(doc ? 200 : 404, { 'content-type': 'application/json' });
-    res.end(JSON.stringify(doc ?? { error: 'no such document' }));
-  });
-  await new Promise((resolve) => didServer.listen(0, '127.0.0.1', resolve));
+  didServer = await startDidServer();
 });
 
 after(async () => {
-  didServer?.close();
+  await didServer?.close();
   await browser?.close();
   await edge?.stop();
 });
@@ -96,10 +90,10 @@ test('register, get an AIC and a JWT, and join a min_verification 2 network', as
 
 test('did-verify admits did:wba and did:openagents proofs at level 3; rotated and revoked keys are refused', async () => {
   const { id: network } = await createNetwork(edge.url, { name: 'dids', access: { policy: 'did-verify' } });
-  const port = didServer.address().port;
+  const port = didServer.port;
   const carolKey = KeyPair.generate();
   const carolDid = `did:wba:localhost%3A${port}:agents:carol`;
-  documents.set('/agents/carol/did.json', carolKey.didDocument(carolDid));
+  didServer.documents.set('/agents/carol/did.json', carolKey.didDocument(carolDid));
   const carol = await Agent.connect({ url: edge.url, network, name: 'agent:carol', key: carolKey, did: carolDid });
   const bobKey = KeyPair.generate();
   await register({ url: edge.url, name: 'bob', key: bobKey });
@@ -143,10 +137,10 @@ test('did-verify admits did:wba and did:openagents proofs at level 3; rotated an
 });
 
 test('the web people panel shows each member\'s level and DID', async () => {
-  const port = didServer.address().port;
+  const port = didServer.port;
   const key = KeyPair.generate();
   const did = `did:wba:localhost%3A${port}:agents:web-visitor`;
-  documents.set('/agents/web-visitor/did.json', key.didDocument(did));
+  didServer.documents.set('/agents/web-visitor/did.json', key.didDocument(did));
   const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
   const visitor = await Agent.connect({ url: edge.url, network: 'demo', name: 'agent:web-visitor', key, did });
   try {
