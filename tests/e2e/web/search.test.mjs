@@ -83,7 +83,13 @@ test('a search finds only what retention kept, and the network keeps answering',
     assert.equal(answer.status, 200, JSON.stringify(answer.json));
     return answer.json.payload.events.map((e) => e.event.payload.content);
   };
-  assert.equal((await found('findme')).length, 8, 'all kept until the alarm prunes');
+  // Pruning waits for Ann's presence to time out (1 s) and the alarm after it, which may
+  // already have come when eight sends took longer on a loaded machine (as in
+  // edge/retention.test.mjs): whatever is found now is the newest run, never fewer than the cap.
+  const before = await found('findme');
+  assert.ok(before.length >= 3, JSON.stringify(before));
+  assert.deepEqual([...before].sort(), Array.from({ length: before.length }, (_, k) => `Findme note ${8 - before.length + k}`),
+    'all kept until the alarm prunes, the oldest pruned first');
   // Ann goes quiet: her presence times out, the alarm fires and prunes (and the index with it).
   let kept = [];
   await until('history pruned to its cap', async () => {
