@@ -12,8 +12,9 @@
 //   test cannot watch: a deadline it keeps (a session's idle time, a token's
 //   lifetime, a cache, a retention window) where watching would change it (a
 //   poll keeps a session alive, a read acknowledges), or a background step
-//   with no event to wait on (a client SDK opening its stream, a gateway
-//   flushing the acks it holds). The test lets it pass, then checks the effect.
+//   with no event to wait on (a gateway flushing the acks it holds, a channel
+//   join the page shows no sign of). The test lets it pass, then checks the
+//   effect. (An MCP client's GET stream has one: support/mcp-client.mjs.)
 // * `pace(ms)` — the timing of a part the test plays itself: a tool or server
 //   slow on purpose, acks spaced as an audience sends them, a reconnect's
 //   backoff, a message sent while a long poll waits. Not a wait for the system.

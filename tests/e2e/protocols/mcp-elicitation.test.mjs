@@ -17,7 +17,8 @@ import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { Agent } from '../../../core/js/index.js';
 import { createNetwork, startEdge } from '../../support/edge.mjs';
 import { joinToken } from '../../support/http.mjs';
-import { waitOut, until } from '../../support/waits.mjs';
+import { waitOut, until, within } from '../../support/waits.mjs';
+import { watchingStream } from '../../support/mcp-client.mjs';
 
 let edge;
 let network;
@@ -40,8 +41,9 @@ const joinMaster = () => joinToken(edge.url, network, { agent_id: 'human:boss', 
  * requests are kept in `asked`). Resolves once its notification stream is open.
  */
 async function mcpMaster(token, answer, capabilities = { elicitation: {} }) {
+  const watched = watchingStream();
   const transport = new StreamableHTTPClientTransport(new URL(`${edge.url}/networks/${network}/mcp`), {
-    requestInit: { headers: { Authorization: `Bearer ${token}` } },
+    requestInit: { headers: { Authorization: `Bearer ${token}` } }, fetch: watched.fetch,
   });
   const client = new Client({ name: 'agentnet-elicitation-e2e', version: '1.0.0' }, { capabilities });
   const asked = [];
@@ -52,9 +54,8 @@ async function mcpMaster(token, answer, capabilities = { elicitation: {} }) {
     });
   }
   await client.connect(transport);
-  // The SDK opens its GET stream after `notifications/initialized`; a ping's round trip lets it get there.
-  await client.ping();
-  await waitOut(500, 'the SDK opening its GET stream');
+  // The SDK opens its GET stream after `notifications/initialized`, and elicitations come on it.
+  await within(watched.streamOpen, 10_000, 'GET stream of the master\'s client');
   return { client, asked };
 }
 

@@ -17,7 +17,8 @@ import { Client as Client2, StreamableHTTPClientTransport as Transport2 } from '
 import { Agent } from '../../../core/js/index.js';
 import { createNetwork, startEdge } from '../../support/edge.mjs';
 import { joinToken } from '../../support/http.mjs';
-import { until, waitOut, pace } from '../../support/waits.mjs';
+import { until, pace, within } from '../../support/waits.mjs';
+import { watchingStream } from '../../support/mcp-client.mjs';
 
 let edge;
 
@@ -80,7 +81,8 @@ test('each protocol revision connects through an official client', async () => {
 
 test("an npm agent's tool is listed as it registers, called, and answered by its owner", async () => {
   const { id } = await createNetwork(edge.url, { name: 'tools' });
-  const { client } = await connect1(id, await joinToken(edge.url, id, 'agent:claude'));
+  const watched = watchingStream();
+  const { client } = await connect1(id, await joinToken(edge.url, id, 'agent:claude'), { fetch: watched.fetch });
   let changed = 0;
   client.setNotificationHandler(ToolListChangedNotificationSchema, () => { changed += 1; });
   const modern = await connect2(id, await joinToken(edge.url, id, 'agent:gpt'), '2026-07-28');
@@ -88,7 +90,7 @@ test("an npm agent's tool is listed as it registers, called, and answered by its
   modern.client.setNotificationHandler('notifications/tools/list_changed', () => { modernChanged += 1; });
   const subscription = await modern.client.listen({ toolsListChanged: true });
   assert.deepEqual(subscription.honoredFilter, { toolsListChanged: true });
-  await waitOut(300, 'the SDK opening its GET stream');
+  await within(watched.streamOpen, 10_000, 'GET stream of the 1.x client');
 
   const owner = await agent(id, 'agent:calculator');
   const seen = [];
@@ -163,7 +165,8 @@ test('resources are read and subscribed while another agent edits the document',
   const { id } = await createNetwork(edge.url, { name: 'documents' });
   const writer = await agent(id, 'agent:writer');
   await writer.registerFile('notes.md', 'first draft', { contentType: 'text/markdown', description: 'shared notes' });
-  const { client } = await connect1(id, await joinToken(edge.url, id, 'agent:claude'));
+  const watched = watchingStream();
+  const { client } = await connect1(id, await joinToken(edge.url, id, 'agent:claude'), { fetch: watched.fetch });
   const { resources } = await client.listResources();
   const uri = `openagents://${id}/resource/file/notes.md`;
   assert.deepEqual(resources.map((r) => [r.uri, r.mimeType, r.description]), [[uri, 'text/markdown', 'shared notes']]);
@@ -171,7 +174,7 @@ test('resources are read and subscribed while another agent edits the document',
   const updates = [];
   client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => { updates.push(n.params.uri); });
   await client.subscribeResource({ uri });
-  await waitOut(300, 'the SDK opening its GET stream');
+  await within(watched.streamOpen, 10_000, 'GET stream of the client');
   const doc = await writer.document('resource/file/notes.md');
   doc.insert(doc.text.length, ' and more');
   await until('notifications/resources/updated', () => updates.includes(uri), 5000);
