@@ -74,6 +74,12 @@ export async function openResource(resources, address) {
   return { item, text };
 }
 
+/** The person posts `text` from a composer (by default the open conversation's) with its Send button. */
+export async function say(page, text, composer = page.locator('.conversation-column .composer')) {
+  await composer.getByRole('textbox').fill(text);
+  await composer.getByRole('button', { name: 'Send' }).click();
+}
+
 /**
  * Resolves once `page` has painted twice: what it does in answer to an event
  * it was just sent (a scroll, a click) has run and shown.

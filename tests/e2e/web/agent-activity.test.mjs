@@ -12,19 +12,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Agent } from '../../../core/js/index.js';
 import { createNetwork } from '../../support/edge.mjs';
-import { edgeAndBrowser, openNetwork } from '../../support/browser.mjs';
+import { edgeAndBrowser, openNetwork, say } from '../../support/browser.mjs';
 import { until } from '../../support/process.mjs';
 import { PHONE, WIDE, shoot } from '../../support/shots.mjs';
 import { nextEvent } from '../../support/events.mjs';
 
 const started = edgeAndBrowser();
 const ACTIVITY = 'workspace.agent.activity';
-
-/** The person posts `text` in the open conversation's composer. */
-async function say(page, text, composer = page.locator('.conversation-column .composer')) {
-  await composer.getByRole('textbox').fill(text);
-  await composer.getByRole('button', { name: 'Send' }).click();
-}
 
 /** The next `workspace.message.posted` `agent` receives whose content matches `pattern`. */
 const heard = (agent, pattern) => nextEvent(agent, 'workspace.message.posted', (event) => pattern.test(event.payload?.content ?? ''));

@@ -16,7 +16,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { Agent } from '../../../core/js/index.js';
 import { createNetwork } from '../../support/edge.mjs';
-import { edgeAndBrowser, openNetwork } from '../../support/browser.mjs';
+import { edgeAndBrowser, openNetwork, say } from '../../support/browser.mjs';
 import { until } from '../../support/process.mjs';
 import { shoot } from '../../support/shots.mjs';
 import { startScriptedProvider, toolCall, slow, text } from '../../support/scripted-provider.mjs';
@@ -37,12 +37,6 @@ after(async () => {
 const ANSWER = 'Friday in Paris looks sunny and mild, with a high of 21 °C and a light breeze from the west, '
   + 'so a walk along the Seine in the afternoon would be a fine plan.';
 const LONG = Array.from({ length: 120 }, (_, i) => `word${i + 1}`).join(' ');
-
-/** The person posts `words` in `composer` (the open conversation's by default). */
-async function say(page, words, composer = page.locator('.conversation-column .composer')) {
-  await composer.getByRole('textbox').fill(words);
-  await composer.getByRole('button', { name: 'Send' }).click();
-}
 
 // Records, in the page, every state the pending entries go through: what the
 // agent is said to be doing and the text shown, each time either changes.
