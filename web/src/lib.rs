@@ -27,6 +27,7 @@ pub mod clock;
 pub mod connection;
 pub mod directory;
 pub mod documents;
+pub mod emoji;
 pub mod error;
 pub mod event_types;
 pub mod frame;
@@ -43,6 +44,7 @@ pub mod routes;
 pub mod search;
 pub mod session;
 pub mod storage;
+pub mod swipe;
 pub mod switcher;
 pub mod tasks;
 pub mod welcome;
@@ -270,8 +272,20 @@ fn Workspace(
         }
     });
 
+    // Swipes on a touch screen ([`swipe`]), for as long as the workspace is here.
+    let root = NodeRef::<leptos::html::Div>::new();
+    let swipes = StoredValue::new_local(Vec::new());
+    Effect::new(move |_| {
+        if let Some(root) = root.get() {
+            swipes.set_value(swipe::listen(&root));
+        }
+    });
+    on_cleanup(move || {
+        let _ = swipes.try_set_value(Vec::new());
+    });
+
     view! {
-        <div class="workspace" data-sheet=move || sheets.open().as_str()
+        <div class="workspace" node_ref=root data-sheet=move || sheets.open().as_str()
             on:keydown=move |ev| if ev.key() == "Escape" { sheets.close() }>
         <TopBar />
         <div class="layout">
