@@ -170,7 +170,10 @@ fn run(action: Action, chat: Chat, sheets: Sheets) {
 fn follow(message: &web_sys::HtmlElement, dx: Option<f64>) {
     let style = message.style();
     let _ = match dx {
-        Some(dx) => style.set_property("transform", &format!("translateX({}px)", dx.clamp(-72.0, 0.0))),
+        Some(dx) => style.set_property(
+            "transform",
+            &format!("translateX({}px)", dx.clamp(-72.0, 0.0).round() as i32),
+        ),
         None => style.remove_property("transform").map(|_| ()),
     };
 }
@@ -186,14 +189,21 @@ pub fn listen(root: &web_sys::Element) -> Vec<EventListener> {
             let Some(ev) = ev.dyn_ref::<web_sys::TouchEvent>() else {
                 return;
             };
-            let target = ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok());
+            let target = ev
+                .target()
+                .and_then(|t| t.dyn_into::<web_sys::Element>().ok());
             let began = match (point(ev, false), target) {
                 (Some(start), Some(target)) if ev.touches().length() == 1 => {
                     context_at(&target, chat, sheets).map(|context| {
                         let message = context.on_message.and_then(|_| {
                             target.closest(".message").ok().flatten()?.dyn_into().ok()
                         });
-                        Touch { start, at_ms: now(), context, message }
+                        Touch {
+                            start,
+                            at_ms: now(),
+                            context,
+                            message,
+                        }
                     })
                 }
                 _ => None,
@@ -273,9 +283,21 @@ mod tests {
             gesture((385.0, 400.0), (200.0, 400.0), 250.0, w),
             Some(Gesture::Left { edge: true })
         );
-        assert_eq!(gesture((100.0, 400.0), (140.0, 400.0), 100.0, w), None, "too short");
-        assert_eq!(gesture((100.0, 400.0), (200.0, 600.0), 100.0, w), None, "a scroll");
-        assert_eq!(gesture((5.0, 400.0), (200.0, 400.0), 2000.0, w), None, "too slow");
+        assert_eq!(
+            gesture((100.0, 400.0), (140.0, 400.0), 100.0, w),
+            None,
+            "too short"
+        );
+        assert_eq!(
+            gesture((100.0, 400.0), (200.0, 600.0), 100.0, w),
+            None,
+            "a scroll"
+        );
+        assert_eq!(
+            gesture((5.0, 400.0), (200.0, 400.0), 2000.0, w),
+            None,
+            "too slow"
+        );
     }
 
     #[test]
@@ -310,14 +332,23 @@ mod tests {
             sheet: Sheet::Menu,
             ..at(PHONE)
         };
-        assert_eq!(action(Gesture::Left { edge: false }, menu), Some(Action::CloseSheet));
+        assert_eq!(
+            action(Gesture::Left { edge: false }, menu),
+            Some(Action::CloseSheet)
+        );
         assert_eq!(action(Gesture::Right { edge: true }, menu), None);
         let people = Context {
             sheet: Sheet::People,
             ..at(PHONE)
         };
-        assert_eq!(action(Gesture::Right { edge: false }, people), Some(Action::CloseSheet));
-        assert_eq!(action(Gesture::Left { edge: true }, at(PHONE)), Some(Action::OpenPeople));
+        assert_eq!(
+            action(Gesture::Right { edge: false }, people),
+            Some(Action::CloseSheet)
+        );
+        assert_eq!(
+            action(Gesture::Left { edge: true }, at(PHONE)),
+            Some(Action::OpenPeople)
+        );
         let id = EventId::from_parts(7, 1);
         let message = Context {
             on_message: Some(id),

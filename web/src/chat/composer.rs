@@ -12,13 +12,13 @@
 use super::attach::Attachments;
 use super::attachment_view::{AttachButton, PendingFiles, on_paste};
 use super::complete::{Choice, CompletionList, Offer, completed, offer_for};
-use crate::emoji::recent::Recent;
-use crate::emoji::shortcode::{expand_all, expand_before};
 use super::messages::ALSO_IN_CONVERSATION;
 use super::messages::mentions_in;
 use super::recall::last_editable;
 use super::state::Chat;
 use super::tabs::TabNews;
+use crate::emoji::recent::Recent;
+use crate::emoji::shortcode::{expand_all, expand_before};
 use crate::event_types::MESSAGE_POSTED;
 use agentnet_core::{Address, EventType};
 use leptos::prelude::*;
@@ -173,7 +173,12 @@ pub fn Composer(
         let Some(open) = offer.get_untracked() else {
             return;
         };
-        let (text, caret) = completed(&draft.get_untracked(), open.at, open.caret, &choice.inserted);
+        let (text, caret) = completed(
+            &draft.get_untracked(),
+            open.at,
+            open.caret,
+            &choice.inserted,
+        );
         if open.kind == super::complete::Kind::Emoji {
             Recent::use_and_keep(&choice.inserted);
         }
@@ -237,11 +242,15 @@ pub fn Composer(
             return;
         };
         let text = field.value();
-        let units = |f: Option<u32>| super::complete::byte_at_utf16(&text, f.unwrap_or(u32::MAX) as usize);
+        let units =
+            |f: Option<u32>| super::complete::byte_at_utf16(&text, f.unwrap_or(u32::MAX) as usize);
         let start = units(field.selection_start().ok().flatten());
         let end = units(field.selection_end().ok().flatten()).max(start);
         Recent::use_and_keep(glyph);
-        set_text(format!("{}{glyph}{}", &text[..start], &text[end..]), start + glyph.len());
+        set_text(
+            format!("{}{glyph}{}", &text[..start], &text[end..]),
+            start + glyph.len(),
+        );
     };
     // "Reply in thread" moves the focus here, so typing goes into the reply.
     Effect::new(move |_| {
@@ -289,6 +298,8 @@ pub fn Composer(
                 on:keydown=keydown
                 on:blur=move |_| offer.set(None)
                 on:click=move |_| reread()
+                // The caret moved along the line: what is before it may offer something else.
+                on:keyup=move |ev| if matches!(ev.key().as_str(), "ArrowLeft" | "ArrowRight" | "Home" | "End") { reread() }
                 on:paste=move |ev| on_paste(ev, in_thread)
                 on:input=move |ev| {
                     draft.set(event_target_value(&ev));

@@ -107,12 +107,20 @@ mod tests {
     fn up_and_down_keep_the_column_across_groups() {
         assert_eq!(moved(&GROUPS, 1, Move::Down), 9, "the short row's nearest");
         assert_eq!(moved(&GROUPS, 5, Move::Down), 9);
-        assert_eq!(moved(&GROUPS, 9, Move::Down), 11, "column 1 of the next group");
+        assert_eq!(
+            moved(&GROUPS, 9, Move::Down),
+            11,
+            "column 1 of the next group"
+        );
         assert_eq!(moved(&GROUPS, 11, Move::Down), 19);
         assert_eq!(moved(&GROUPS, 19, Move::Down), 27);
         assert_eq!(moved(&GROUPS, 27, Move::Down), 27, "the last row stays");
         assert_eq!(moved(&GROUPS, 27, Move::Up), 19);
-        assert_eq!(moved(&GROUPS, 14, Move::Up), 9, "the short row, nearest column");
+        assert_eq!(
+            moved(&GROUPS, 14, Move::Up),
+            9,
+            "the short row, nearest column"
+        );
         assert_eq!(moved(&GROUPS, 10, Move::Up), 8);
         assert_eq!(moved(&GROUPS, 3, Move::Up), 3, "the first row stays");
     }

@@ -45,6 +45,53 @@ fn groups_for(query: &str, recent: &[String]) -> Groups {
     groups
 }
 
+/// `text` safe in HTML text and attribute values.
+fn escaped(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// The grid's markup: each group's name, then its emoji as options (ids
+/// `{prefix}-{index}`, the index in the groups laid end to end, also in
+/// `data-i`). Markup, not a component per emoji: some 800 of them open at
+/// once, and one handler on the grid serves them all.
+fn grid_html(groups: &Groups, prefix: &str) -> String {
+    let mut html = String::new();
+    let mut i = 0;
+    for (g, (name, emoji)) in groups.iter().enumerate() {
+        let heading = format!("{prefix}-g{g}");
+        html.push_str(&format!(
+            r#"<div class="emoji-group-name" id="{heading}">{}</div><div role="group" class="emoji-group" aria-labelledby="{heading}">"#,
+            escaped(name)
+        ));
+        for e in emoji {
+            html.push_str(&format!(
+                r#"<div role="option" class="emoji-option" id="{prefix}-{i}" data-i="{i}" aria-selected="false" aria-label="{}" title=":{}:">{}</div>"#,
+                escaped(e.name),
+                escaped(e.code()),
+                e.glyph
+            ));
+            i += 1;
+        }
+        html.push_str("</div>");
+    }
+    html
+}
+
+/// The index (`data-i`) of the option an event happened on, if any.
+fn option_index(ev: &web_sys::Event) -> Option<usize> {
+    let target = ev.target()?.dyn_into::<web_sys::Element>().ok()?;
+    target
+        .closest("[data-i]")
+        .ok()
+        .flatten()?
+        .get_attribute("data-i")?
+        .parse()
+        .ok()
+}
+
 /// Places the picker beside `opener` on a wide screen: below it when it fits, else above; its right edge at the opener's.
 fn place(picker: &web_sys::HtmlElement, opener: &web_sys::Element) {
     let width = window()
@@ -69,8 +116,8 @@ fn place(picker: &web_sys::HtmlElement, opener: &web_sys::Element) {
         (at.top() - own.height() - 4.0).max(8.0)
     };
     let left = (at.right() - own.width()).clamp(8.0, (width - own.width() - 8.0).max(8.0));
-    let _ = style.set_property("top", &format!("{top}px"));
-    let _ = style.set_property("left", &format!("{left}px"));
+    let _ = style.set_property("top", &format!("{}px", top.round() as i32));
+    let _ = style.set_property("left", &format!("{}px", left.round() as i32));
 }
 
 /// The picker. `id` is unique on the page; `label` names it ("Choose a
@@ -94,7 +141,11 @@ pub fn EmojiPicker(
     let recent = Recent::load().shown();
     let groups = Memo::new(move |_| query.with(|q| groups_for(q, &recent)));
     let flat = Memo::new(move |_| {
-        groups.with(|g| g.iter().flat_map(|(_, e)| e.iter().copied()).collect::<Vec<_>>())
+        groups.with(|g| {
+            g.iter()
+                .flat_map(|(_, e)| e.iter().copied())
+                .collect::<Vec<_>>()
+        })
     });
     let field = NodeRef::<leptos::html::Input>::new();
     let root = NodeRef::<leptos::html::Div>::new();
@@ -117,9 +168,10 @@ pub fn EmojiPicker(
             option.scroll_into_view_with_scroll_into_view_options(&options);
         }
     };
+    // Handlers may run as the picker goes (a focus leaving it while it is taken away): `try_`.
     let escape = move || {
-        close.run(());
-        if let Some(opener) = opener.get_untracked() {
+        close.try_run(());
+        if let Some(opener) = opener.try_get_untracked().flatten() {
             let _ = opener.focus();
         }
     };
@@ -128,12 +180,13 @@ pub fn EmojiPicker(
         let step = Move::of_key(&key).filter(|m| !matches!(m, Move::First | Move::Last));
         if let Some(step) = step {
             ev.prevent_default();
-            let sizes: Vec<usize> = groups.with_untracked(|g| g.iter().map(|(_, e)| e.len()).collect());
+            let sizes: Vec<usize> =
+                groups.with_untracked(|g| g.iter().map(|(_, e)| e.len()).collect());
             show(moved(&sizes, active.get_untracked(), step));
         } else if key == "Enter" {
             ev.prevent_default();
             if let Some(emoji) = flat.with_untracked(|f| f.get(active.get_untracked()).copied()) {
-                pick.run(emoji.glyph);
+                pick.try_run(emoji.glyph);
             }
         } else if key == "Escape" {
             ev.prevent_default();
@@ -146,10 +199,10 @@ pub fn EmojiPicker(
         let inside = ev
             .related_target()
             .and_then(|t| t.dyn_into::<web_sys::Node>().ok())
-            .zip(root.get_untracked())
+            .zip(root.try_get_untracked().flatten())
             .is_some_and(|(to, picker)| picker.contains(Some(&to)));
         if !inside {
-            close.run(());
+            close.try_run(());
         }
     };
     let jump = move |start: usize| {
@@ -179,39 +232,34 @@ pub fn EmojiPicker(
         })
     };
     let none = move || groups.with(|g| g.iter().all(|(_, e)| e.is_empty()));
-    let list = {
-        move || {
-            let mut start = 0;
-            groups
-                .get()
-                .into_iter()
-                .enumerate()
-                .map(|(g, (name, emoji))| {
-                    let first = start;
-                    start += emoji.len();
-                    let heading = prefix.with_value(|p| format!("{p}-g{g}"));
-                    let options = emoji
-                        .into_iter()
-                        .enumerate()
-                        .map(|(k, e)| {
-                            let i = first + k;
-                            view! {
-                                <div role="option" class="emoji-option" id=option_id(i) aria-label=e.name
-                                    title=format!(":{}:", e.code())
-                                    aria-selected=move || (active.get() == i).to_string()
-                                    class:active=move || active.get() == i
-                                    on:mousedown=|ev| ev.prevent_default()
-                                    on:mouseenter=move |_| active.set(i)
-                                    on:click=move |_| pick.run(e.glyph)>{e.glyph}</div>
-                            }
-                        })
-                        .collect_view();
-                    view! {
-                        <div class="emoji-group-name" id=heading.clone()>{name}</div>
-                        <div role="group" class="emoji-group" aria-labelledby=heading>{options}</div>
-                    }
-                })
-                .collect_view()
+    let grid = NodeRef::<leptos::html::Div>::new();
+    let markup = move || groups.with(|g| prefix.with_value(|p| grid_html(g, p)));
+    // The option under the arrows is selected (after the grid's markup is there).
+    Effect::new(move |_| {
+        let i = active.get();
+        groups.track();
+        let Some(grid) = grid.get() else {
+            return;
+        };
+        if let Ok(Some(old)) = grid.query_selector(r#"[aria-selected="true"]"#) {
+            let _ = old.set_attribute("aria-selected", "false");
+            let _ = old.class_list().remove_1("active");
+        }
+        if let Some(now) = document().get_element_by_id(&option_id(i)) {
+            let _ = now.set_attribute("aria-selected", "true");
+            let _ = now.class_list().add_1("active");
+        }
+    });
+    let clicked = move |ev: leptos::ev::MouseEvent| {
+        if let Some(emoji) =
+            option_index(&ev).and_then(|i| flat.with_untracked(|f| f.get(i).copied()))
+        {
+            pick.run(emoji.glyph);
+        }
+    };
+    let hovered = move |ev: leptos::ev::MouseEvent| {
+        if let Some(i) = option_index(&ev).filter(|i| *i != active.get_untracked()) {
+            active.set(i);
         }
     };
     let preview = move || {
@@ -239,7 +287,8 @@ pub fn EmojiPicker(
                 on:input=move |ev| { query.set(event_target_value(&ev)); active.set(0); }
                 on:keydown=keydown />
             <div class="emoji-categories" role="group" aria-label="Categories">{nav}</div>
-            <div class="emoji-grid" role="listbox" id=list_id aria-label="Emoji" tabindex="-1">{list}</div>
+            <div class="emoji-grid" role="listbox" id=list_id aria-label="Emoji" tabindex="-1" node_ref=grid
+                inner_html=markup on:mousedown=|ev| ev.prevent_default() on:click=clicked on:mouseover=hovered></div>
             <Show when=none>
                 <p class="emoji-none" role="status">"No emoji match."</p>
             </Show>
@@ -256,11 +305,34 @@ mod tests {
     fn without_a_query_recent_comes_first_then_every_category() {
         let groups = groups_for("", &["🎉".to_owned(), "not an emoji".to_owned()]);
         assert_eq!(groups[0].0, "Recent");
-        assert_eq!(groups[0].1.iter().map(|e| e.glyph).collect::<Vec<_>>(), vec!["🎉"]);
+        assert_eq!(
+            groups[0].1.iter().map(|e| e.glyph).collect::<Vec<_>>(),
+            vec!["🎉"]
+        );
         assert_eq!(groups.len(), 1 + categories().len());
         let total: usize = groups[1..].iter().map(|(_, e)| e.len()).sum();
         assert_eq!(total, all().len());
-        assert_eq!(groups_for("", &[])[0].0, "Smileys", "no Recent row before anything is used");
+        assert_eq!(
+            groups_for("", &[])[0].0,
+            "Smileys",
+            "no Recent row before anything is used"
+        );
+    }
+
+    #[test]
+    fn the_grid_is_labelled_groups_of_options_numbered_end_to_end() {
+        let groups = groups_for("heart", &[]);
+        let html = grid_html(&groups, "p");
+        assert!(
+            html.starts_with(r#"<div class="emoji-group-name" id="p-g0">Search results</div>"#)
+        );
+        assert!(html.contains(r#"id="p-0" data-i="0""#));
+        assert!(html.contains(r#"aria-label="red heart" title=":heart:">❤️</div>"#));
+        assert_eq!(html.matches(r#"role="option""#).count(), groups[0].1.len());
+        assert_eq!(
+            escaped(r#"<a href="x">&"#),
+            "&lt;a href=&quot;x&quot;&gt;&amp;"
+        );
     }
 
     #[test]

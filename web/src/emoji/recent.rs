@@ -74,7 +74,10 @@ mod tests {
         recent.used("🦄");
         let shown = recent.shown();
         assert_eq!(shown.len(), KEPT);
-        assert!(shown.contains(&"🦄".to_owned()), "the one used now is there");
+        assert!(
+            shown.contains(&"🦄".to_owned()),
+            "the one used now is there"
+        );
         assert!(!shown.contains(&"😀".to_owned()), "the oldest is forgotten");
     }
 

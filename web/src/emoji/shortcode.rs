@@ -69,7 +69,9 @@ pub fn expand_all(text: &str) -> String {
     while let Some(open) = rest.find(':') {
         let (head, tail) = rest.split_at(open);
         out.push_str(head);
-        let code_len = tail[1..].find(|c: char| !in_code(c)).unwrap_or(tail.len() - 1);
+        let code_len = tail[1..]
+            .find(|c: char| !in_code(c))
+            .unwrap_or(tail.len() - 1);
         let code = &tail[1..1 + code_len];
         let closed = tail[1 + code_len..].starts_with(':');
         let known = (closed && opens_after(&out) && !in_backticks(&out))
@@ -122,7 +124,10 @@ mod tests {
     #[test]
     fn sending_turns_every_known_code_into_its_emoji_outside_code() {
         assert_eq!(expand_all(":thumbsup: ok :+1:"), "👍 ok 👍");
-        assert_eq!(expand_all("at 10:30:45 :nope: a:tada:"), "at 10:30:45 :nope: a:tada:");
+        assert_eq!(
+            expand_all("at 10:30:45 :nope: a:tada:"),
+            "at 10:30:45 :nope: a:tada:"
+        );
         assert_eq!(expand_all("`:tada:` :tada:"), "`:tada:` 🎉");
         assert_eq!(expand_all("::tada:: :"), "::tada:: :");
         assert_eq!(expand_all("(:heart:)"), "(❤️)");
