@@ -47,6 +47,7 @@ pub mod storage;
 pub mod swipe;
 pub mod switcher;
 pub mod tasks;
+pub mod typed;
 pub mod welcome;
 
 use agentnet_core::replica::ReplicaEffect;

@@ -34,21 +34,8 @@ pub fn byte_at_utf16(text: &str, units: usize) -> usize {
 /// The mention being typed before the caret (a byte index): where its `@`
 /// is and what follows it. Only an `@` at the start or after a space counts.
 pub fn typed_mention(text: &str, caret: usize) -> Option<(usize, String)> {
-    let before = text.get(..caret)?;
-    let start = before
-        .char_indices()
-        .rev()
-        .take_while(|(_, c)| in_address(*c))
-        .last()
-        .map_or(caret, |(i, _)| i);
-    let at = start.checked_sub(1)?;
-    if before.get(at..start)? != "@" {
-        return None;
-    }
-    let preceded = before[..at].chars().next_back();
-    preceded
-        .is_none_or(char::is_whitespace)
-        .then(|| (at, before[start..].to_owned()))
+    crate::typed::word_before(text, caret, '@', in_address, char::is_whitespace)
+        .map(|(at, word)| (at, word.to_owned()))
 }
 
 /// The members `query` matches (in their address, their name after the

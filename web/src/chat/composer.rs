@@ -6,8 +6,8 @@
 //! Typing `@` offers the members to mention, `:` and two letters the emoji
 //! ([`super::complete`]); a whole `:shortcode:` becomes its emoji as its
 //! closing colon is typed, and any left when the message is sent
-//! ([`crate::emoji::shortcode`]). The emoji button opens the picker, which
-//! inserts at the caret.
+//! ([`crate::emoji::shortcode`]). The emoji button opens the picker
+//! ([`crate::emoji::opener`]), which inserts at the caret.
 
 use super::attach::Attachments;
 use super::attachment_view::{AttachButton, PendingFiles, on_paste};
@@ -266,18 +266,20 @@ pub fn Composer(
         true => "Reply in this thread".to_owned(),
         false => placeholder_for(&chat.current.get(), |c| chat.title_of(c)),
     };
-    let (id, label, hint, list) = match in_thread {
+    let (id, label, hint, list, emoji_id) = match in_thread {
         true => (
             "thread-reply",
             "Thread reply",
             "thread-reply-hint",
             "thread-mentions",
+            "thread-emoji",
         ),
         false => (
             MESSAGE_FIELD,
             "Message",
             "composer-hint",
             "message-mentions",
+            "composer-emoji",
         ),
     };
     // The list and the member chosen in it, while members are offered.
@@ -310,7 +312,14 @@ pub fn Composer(
                     }
                 }></textarea>
             <CompletionList id=list offer choose />
-            <super::emoji_button::EmojiButton in_thread insert=Callback::new(insert) />
+            <crate::emoji::opener::PickerButton id=emoji_id.to_owned() class="emoji-button"
+                label="Insert an emoji" picker_label="Insert an emoji" pick=Callback::new(insert)>
+                <svg aria-hidden="true" viewBox="0 0 24 24" width="20" height="20" fill="none"
+                    stroke="currentColor" stroke-width="1.8" stroke-linecap="round">
+                    <circle cx="12" cy="12" r="9" />
+                    <path d="M8 14.5c1.8 2 6.2 2 8 0M9 9.5h.01M15 9.5h.01" />
+                </svg>
+            </crate::emoji::opener::PickerButton>
             <AttachButton in_thread />
             <button type="submit">"Send"</button>
             {in_thread.then(|| view! {

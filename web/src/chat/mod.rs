@@ -33,7 +33,6 @@ pub mod complete;
 pub mod composer;
 pub mod conversations;
 pub mod edits;
-pub mod emoji_button;
 pub mod file_view;
 pub mod history;
 mod inline;

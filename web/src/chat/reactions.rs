@@ -89,7 +89,7 @@ pub fn ReactionChips(
 
 /// The React button of a message's actions: a quick row of common
 /// reactions and "More reactions", which opens the emoji picker
-/// ([`crate::emoji::picker`]). A reaction chosen closes the row, the picker
+/// ([`crate::emoji::opener`]). A reaction chosen closes the row, the picker
 /// and the phone's action sheet (`sheet`) and gives the focus back to React.
 #[component]
 pub fn ReactButton(
@@ -102,21 +102,17 @@ pub fn ReactButton(
     let picker_id = format!("react-{}", line.id);
     let line = StoredValue::new(line);
     let choosing = RwSignal::new(false);
-    let picking = RwSignal::new(false);
     let react_button = NodeRef::<leptos::html::Button>::new();
-    let more = NodeRef::<leptos::html::Button>::new();
     let react = move |emoji: &str| {
         choosing.set(false);
-        picking.set(false);
         sheet.set(false);
         line.with_value(|l| chat.react(l, emoji));
         crate::emoji::recent::Recent::use_and_keep(emoji);
-        if let Some(button) = react_button.get_untracked() {
+        if let Some(button) = react_button.try_get_untracked().flatten() {
             let _ = button.focus();
         }
     };
     let pick = Callback::new(move |emoji: &'static str| react(emoji));
-    let close = Callback::new(move |()| picking.set(false));
     let choices = move || {
         choosing.get().then(|| {
             let offered = OFFERED.map(|emoji| {
@@ -125,26 +121,18 @@ pub fn ReactButton(
                         on:click=move |_| react(emoji)>{emoji}</button>
                 }
             });
-            let picker_id = picker_id.clone();
             view! {
                 <span class="choices" role="group" aria-label="Choose a reaction">
                     {offered}
-                    <button type="button" class="choice more-emoji" node_ref=more data-keep-sheet=""
-                        aria-label="More reactions" title="More reactions" aria-haspopup="dialog"
-                        aria-expanded=move || picking.get().to_string()
-                        on:mousedown=move |ev| if picking.get_untracked() { ev.prevent_default() }
-                        on:click=move |_| picking.update(|p| *p = !*p)>
+                    <crate::emoji::opener::PickerButton id=picker_id.clone() class="choice more-emoji"
+                        label="More reactions" picker_label="Choose a reaction" pick>
                         <svg aria-hidden="true" viewBox="0 0 24 24" width="18" height="18" fill="none"
                             stroke="currentColor" stroke-width="1.8" stroke-linecap="round">
                             <circle cx="11" cy="12" r="8" />
                             <path d="M8 14.5c1.6 1.8 4.4 1.8 6 0M8.5 9.5h.01M13.5 9.5h.01M19 3v4M17 5h4" />
                         </svg>
-                    </button>
+                    </crate::emoji::opener::PickerButton>
                 </span>
-                {move || picking.get().then(|| view! {
-                    <crate::emoji::picker::EmojiPicker id=picker_id.clone() label="Choose a reaction"
-                        opener=more pick close />
-                })}
             }
         })
     };

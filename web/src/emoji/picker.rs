@@ -45,6 +45,20 @@ fn groups_for(query: &str, recent: &[String]) -> Groups {
     groups
 }
 
+/// The icon of a group's button (as in Slack: a clock for Recent).
+fn icon_of(group: &str) -> Option<&'static str> {
+    Some(match group {
+        "Recent" => "🕘",
+        "Nature" => "🌿",
+        "Food" => "🍔",
+        "Activities" => "⚽",
+        "Travel" => "✈️",
+        "Objects" => "💡",
+        "Symbols" => "🔣",
+        _ => return None,
+    })
+}
+
 /// `text` safe in HTML text and attribute values.
 fn escaped(text: &str) -> String {
     text.replace('&', "&amp;")
@@ -220,7 +234,9 @@ pub fn EmojiPicker(
                 .map(|(name, emoji)| {
                     let first = start;
                     start += emoji.len();
-                    let icon = emoji.first().map_or("", |e| e.glyph);
+                    let icon = icon_of(name)
+                        .or(emoji.first().map(|e| e.glyph))
+                        .unwrap_or("");
                     view! {
                         <button type="button" class="emoji-category" aria-label=name title=name
                             on:click=move |_| jump(first)>

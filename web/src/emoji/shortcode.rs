@@ -16,28 +16,22 @@ fn in_code(c: char) -> bool {
     c.is_ascii_alphanumeric() || matches!(c, '_' | '+' | '-')
 }
 
+/// True when a code may open after `c`.
+fn opens(c: char) -> bool {
+    c.is_whitespace() || matches!(c, '(' | '[' | '"' | '\'')
+}
+
 /// True when a code may open after `before` (the text before its `:`).
 fn opens_after(before: &str) -> bool {
-    before
-        .chars()
-        .next_back()
-        .is_none_or(|c| c.is_whitespace() || matches!(c, '(' | '[' | '"' | '\''))
+    before.chars().next_back().is_none_or(opens)
 }
 
 /// The code being typed before the caret: where its `:` is and what
 /// follows it (at least [`MIN_TYPED`] characters).
 pub fn typed_code(text: &str, caret: usize) -> Option<(usize, String)> {
-    let before = text.get(..caret)?;
-    let start = before
-        .char_indices()
-        .rev()
-        .take_while(|(_, c)| in_code(*c))
-        .last()
-        .map(|(i, _)| i)?;
-    let colon = start.checked_sub(1)?;
-    let typed = &before[start..];
-    (before.get(colon..start)? == ":" && opens_after(&before[..colon]) && typed.len() >= MIN_TYPED)
-        .then(|| (colon, typed.to_owned()))
+    crate::typed::word_before(text, caret, ':', in_code, opens)
+        .filter(|(_, typed)| typed.len() >= MIN_TYPED)
+        .map(|(colon, typed)| (colon, typed.to_owned()))
 }
 
 /// When a whole known code (`:tada:`) ends at the caret: the text with its
