@@ -18,7 +18,10 @@
 //! the replica's effects reach each
 //! through its `on_effect`. Definitions the features share live in leaf
 //! modules (the workspace's [`event_types`], for one), never here, so no
-//! feature depends on the page that composes it.
+//! feature depends on the page that composes it. [`emoji`] (the picker,
+//! `:shortcodes:`, recent emoji) serves the chat; [`swipe`] turns touch
+//! swipes into opening sheets and threads; [`typed`] reads the word being
+//! typed before the caret.
 
 pub mod admin;
 pub mod bidi;

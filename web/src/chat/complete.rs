@@ -64,11 +64,13 @@ pub fn matching(people: &[Person], query: &str, me: &str) -> Vec<String> {
         .collect()
 }
 
-/// `text` with what was typed at `at` (up to the caret) replaced by
-/// `inserted` and one space; answers the new text and the caret's byte index after it.
+/// `text` with what was typed at `at` (up to the caret, and the rest of
+/// its word after it) replaced by `inserted` and one space; answers the new
+/// text and the caret's byte index after it.
 pub fn completed(text: &str, at: usize, caret: usize, inserted: &str) -> (String, usize) {
     let inserted = format!("{inserted} ");
-    let rest = text.get(caret..).unwrap_or("");
+    // The rest of the word goes too: the caret may be inside it (a click put it there).
+    let rest = text.get(caret..).unwrap_or("").trim_start_matches(in_address);
     let rest = rest.strip_prefix(' ').unwrap_or(rest);
     let head = text.get(..at).unwrap_or(text);
     (
@@ -272,6 +274,11 @@ mod tests {
         assert_eq!(
             completed("hi @pl", 3, 6, "@agent:planner"),
             ("hi @agent:planner ".into(), 18)
+        );
+        assert_eq!(
+            completed("@pl thanks", 0, 2, "@agent:planner").0,
+            "@agent:planner thanks",
+            "the caret inside the word: all of it goes"
         );
         let (text, caret) = completed("@pl thanks", 0, 3, "@agent:planner");
         assert_eq!(text, "@agent:planner thanks");
