@@ -70,7 +70,10 @@ pub fn matching(people: &[Person], query: &str, me: &str) -> Vec<String> {
 pub fn completed(text: &str, at: usize, caret: usize, inserted: &str) -> (String, usize) {
     let inserted = format!("{inserted} ");
     // The rest of the word goes too: the caret may be inside it (a click put it there).
-    let rest = text.get(caret..).unwrap_or("").trim_start_matches(in_address);
+    let rest = text
+        .get(caret..)
+        .unwrap_or("")
+        .trim_start_matches(in_address);
     let rest = rest.strip_prefix(' ').unwrap_or(rest);
     let head = text.get(..at).unwrap_or(text);
     (

@@ -5,9 +5,7 @@
 //! sender ticks "also send to the conversation"
 //! ([`super::messages::ALSO_IN_CONVERSATION`]). [`ThreadUi`] (in
 //! [`super::state::Chat`]) holds the thread composer's choices;
-//! [`super::composer`] and [`super::line`] use them; [`crate::swipe`] opens
-//! and closes threads through [`super::state::Chat::reply_in_thread`] and
-//! [`super::state::Chat::close_thread`].
+//! [`super::composer`] and [`super::line`] use them.
 
 use leptos::prelude::*;
 
@@ -34,29 +32,5 @@ impl ThreadUi {
 impl Default for ThreadUi {
     fn default() -> Self {
         Self::new()
-    }
-}
-
-impl super::state::Chat {
-    /// The open thread's first message, if a thread is open.
-    pub fn open_thread(&self) -> Option<agentnet_core::EventId> {
-        self.thread.get_untracked()
-    }
-
-    /// Opens the thread `message` is in, its composer focused (what "Reply in thread" does).
-    pub fn reply_in_thread(&self, message: agentnet_core::EventId) {
-        let root = self
-            .lines
-            .with_untracked(|all| super::jump::thread_root(all, message))
-            .unwrap_or(message);
-        self.threads.focus.set(true);
-        self.session.go(&crate::routes::Place::Thread(root));
-    }
-
-    /// Closes the open thread: back to its conversation.
-    pub fn close_thread(&self) {
-        let conversation = self.thread_conversation_untracked();
-        self.session
-            .go(&crate::routes::Place::Conversation(conversation));
     }
 }
