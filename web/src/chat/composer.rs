@@ -313,13 +313,7 @@ pub fn Composer(
                 }></textarea>
             <CompletionList id=list offer choose />
             <crate::emoji::opener::PickerButton id=emoji_id.to_owned() class="emoji-button"
-                label="Insert an emoji" picker_label="Insert an emoji" pick=Callback::new(insert)>
-                <svg aria-hidden="true" viewBox="0 0 24 24" width="20" height="20" fill="none"
-                    stroke="currentColor" stroke-width="1.8" stroke-linecap="round">
-                    <circle cx="12" cy="12" r="9" />
-                    <path d="M8 14.5c1.8 2 6.2 2 8 0M9 9.5h.01M15 9.5h.01" />
-                </svg>
-            </crate::emoji::opener::PickerButton>
+                label="Insert an emoji" picker_label="Insert an emoji" pick=Callback::new(insert) icon=crate::emoji::opener::Icon::Smile />
             <AttachButton in_thread />
             <button type="submit">"Send"</button>
             {in_thread.then(|| view! {

@@ -125,13 +125,7 @@ pub fn ReactButton(
                 <span class="choices" role="group" aria-label="Choose a reaction">
                     {offered}
                     <crate::emoji::opener::PickerButton id=picker_id.clone() class="choice more-emoji"
-                        label="More reactions" picker_label="Choose a reaction" pick>
-                        <svg aria-hidden="true" viewBox="0 0 24 24" width="18" height="18" fill="none"
-                            stroke="currentColor" stroke-width="1.8" stroke-linecap="round">
-                            <circle cx="11" cy="12" r="8" />
-                            <path d="M8 14.5c1.6 1.8 4.4 1.8 6 0M8.5 9.5h.01M13.5 9.5h.01M19 3v4M17 5h4" />
-                        </svg>
-                    </crate::emoji::opener::PickerButton>
+                        label="More reactions" picker_label="Choose a reaction" pick icon=crate::emoji::opener::Icon::AddReaction />
                 </span>
             }
         })

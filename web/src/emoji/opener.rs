@@ -1,13 +1,47 @@
 //! A button that opens the emoji picker ([`super::picker`]) and the picker
 //! it opens: the composer's emoji button and a message's "More reactions".
-//! It says whether the picker is open (`aria-expanded`); a pick closes the
-//! picker and hands the emoji on (the caller moves the focus), Escape gives
-//! the focus back to the button.
+//! It shows an [`Icon`] and says whether the picker is open
+//! (`aria-expanded`); a pick closes the picker and hands the emoji on (the
+//! caller moves the focus), Escape gives the focus back to the button.
 
 use super::picker::EmojiPicker;
 use leptos::prelude::*;
 
-/// The button (its icon is its children) and, while open, the picker.
+/// The icon a picker button shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Icon {
+    /// A smiling face (the composer's emoji button).
+    Smile,
+    /// A smiling face with a plus (add a reaction).
+    AddReaction,
+}
+
+/// The icon's drawing: a face, its smile and eyes (and a plus).
+fn drawing(icon: Icon) -> impl IntoView {
+    let (size, cx, r, path) = match icon {
+        Icon::Smile => (
+            "20",
+            "12",
+            "9",
+            "M8 14.5c1.8 2 6.2 2 8 0M9 9.5h.01M15 9.5h.01",
+        ),
+        Icon::AddReaction => (
+            "18",
+            "11",
+            "8",
+            "M8 14.5c1.6 1.8 4.4 1.8 6 0M8.5 9.5h.01M13.5 9.5h.01M19 3v4M17 5h4",
+        ),
+    };
+    view! {
+        <svg aria-hidden="true" viewBox="0 0 24 24" width=size height=size fill="none"
+            stroke="currentColor" stroke-width="1.8" stroke-linecap="round">
+            <circle cx=cx cy="12" r=r />
+            <path d=path />
+        </svg>
+    }
+}
+
+/// The button and, while open, the picker.
 #[component]
 pub fn PickerButton(
     /// A prefix for the picker's ids, unique on the page.
@@ -21,7 +55,7 @@ pub fn PickerButton(
     /// Called with the emoji picked.
     pick: Callback<&'static str>,
     /// The button's icon.
-    children: Children,
+    icon: Icon,
 ) -> impl IntoView {
     let open = RwSignal::new(false);
     let button = NodeRef::<leptos::html::Button>::new();
@@ -37,7 +71,7 @@ pub fn PickerButton(
             // Open, a press would move the focus out of the picker (closing it) before the click toggles it.
             on:mousedown=move |ev| if open.get_untracked() { ev.prevent_default() }
             on:click=move |_| open.update(|o| *o = !*o)>
-            {children()}
+            {drawing(icon)}
         </button>
         {move || open.get().then(|| view! {
             <EmojiPicker id=id.clone() label=picker_label opener=button pick=picked close />
