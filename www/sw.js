@@ -9,7 +9,7 @@
 // v3: a v2 cache may hold another file as the shell.
 const CACHE = 'agentnet-shell-v6';
 const SHELL = [
-  '/', '/boot.js', '/style.css', '/search.css', '/attachments.css', '/agents.css', '/approvals.css', '/people.css', '/starting.css', '/pkg/agentnet_web.js', '/pkg/agentnet_web_bg.wasm',
+  '/', '/boot.js', '/style.css', '/search.css', '/attachments.css', '/agents.css', '/approvals.css', '/people.css', '/starting.css', '/emoji.css', '/pkg/agentnet_web.js', '/pkg/agentnet_web_bg.wasm',
   '/manifest.webmanifest', '/icons/icon.svg', '/icons/icon-192.png', '/icons/icon-512.png',
 ];
 

@@ -68,6 +68,11 @@ impl Sheets {
         self.open.get()
     }
 
+    /// The open sheet, read without tracking (an event handler's question).
+    pub fn open_untracked(&self) -> Sheet {
+        self.open.get_untracked()
+    }
+
     /// Opens `sheet`, or closes it when it is open.
     pub fn toggle(&self, sheet: Sheet) {
         self.open.update(|open| *open = open.toggled(sheet));

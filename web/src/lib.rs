@@ -18,7 +18,10 @@
 //! the replica's effects reach each
 //! through its `on_effect`. Definitions the features share live in leaf
 //! modules (the workspace's [`event_types`], for one), never here, so no
-//! feature depends on the page that composes it.
+//! feature depends on the page that composes it. [`emoji`] (the picker,
+//! `:shortcodes:`, recent emoji) serves the chat; [`swipe`] turns touch
+//! swipes into opening sheets and threads; [`typed`] reads the word being
+//! typed before the caret.
 
 pub mod admin;
 pub mod bidi;
@@ -27,6 +30,7 @@ pub mod clock;
 pub mod connection;
 pub mod directory;
 pub mod documents;
+pub mod emoji;
 pub mod error;
 pub mod event_types;
 pub mod frame;
@@ -43,8 +47,10 @@ pub mod routes;
 pub mod search;
 pub mod session;
 pub mod storage;
+pub mod swipe;
 pub mod switcher;
 pub mod tasks;
+pub mod typed;
 pub mod welcome;
 
 use agentnet_core::replica::ReplicaEffect;
@@ -270,8 +276,20 @@ fn Workspace(
         }
     });
 
+    // Swipes on a touch screen ([`swipe`]), for as long as the workspace is here.
+    let root = NodeRef::<leptos::html::Div>::new();
+    let swipes = StoredValue::new_local(Vec::new());
+    Effect::new(move |_| {
+        if let Some(root) = root.get() {
+            swipes.set_value(swipe::listen(&root));
+        }
+    });
+    on_cleanup(move || {
+        let _ = swipes.try_set_value(Vec::new());
+    });
+
     view! {
-        <div class="workspace" data-sheet=move || sheets.open().as_str()
+        <div class="workspace" node_ref=root data-sheet=move || sheets.open().as_str()
             on:keydown=move |ev| if ev.key() == "Escape" { sheets.close() }>
         <TopBar />
         <div class="layout">

@@ -1,8 +1,10 @@
-//! `@` completion in the composer: typing `@` and part of a member's address
+//! Completion in the composer: typing `@` and part of a member's address
 //! or name offers the matching members (online first, at most
-//! [`MAX_OFFERED`]); arrows move through them, Enter or Tab (or a click)
-//! puts `@address ` in place of what was typed, Escape closes the list. An
-//! address typed out whole offers nothing (Enter sends).
+//! [`MAX_OFFERED`]); typing `:` and two letters of a shortcode offers the
+//! matching emoji ([`crate::emoji::shortcode`]). Arrows move through them,
+//! Enter or Tab (or a click) puts `@address ` or the emoji in place of
+//! what was typed, Escape closes the list. An address typed out whole
+//! offers nothing (Enter sends).
 //! What is typed and where the caret is are read from the text area; the
 //! models ([`typed_mention`], [`matching`], [`completed`]) are pure.
 
@@ -32,21 +34,8 @@ pub fn byte_at_utf16(text: &str, units: usize) -> usize {
 /// The mention being typed before the caret (a byte index): where its `@`
 /// is and what follows it. Only an `@` at the start or after a space counts.
 pub fn typed_mention(text: &str, caret: usize) -> Option<(usize, String)> {
-    let before = text.get(..caret)?;
-    let start = before
-        .char_indices()
-        .rev()
-        .take_while(|(_, c)| in_address(*c))
-        .last()
-        .map_or(caret, |(i, _)| i);
-    let at = start.checked_sub(1)?;
-    if before.get(at..start)? != "@" {
-        return None;
-    }
-    let preceded = before[..at].chars().next_back();
-    preceded
-        .is_none_or(char::is_whitespace)
-        .then(|| (at, before[start..].to_owned()))
+    crate::typed::word_before(text, caret, '@', in_address, char::is_whitespace)
+        .map(|(at, word)| (at, word.to_owned()))
 }
 
 /// The members `query` matches (in their address, their name after the
@@ -75,11 +64,16 @@ pub fn matching(people: &[Person], query: &str, me: &str) -> Vec<String> {
         .collect()
 }
 
-/// `text` with the mention typed at `at` (up to the caret) replaced by
-/// `@address `; answers the new text and the caret's byte index after it.
-pub fn completed(text: &str, at: usize, caret: usize, address: &str) -> (String, usize) {
-    let inserted = format!("@{address} ");
-    let rest = text.get(caret..).unwrap_or("");
+/// `text` with what was typed at `at` (up to the caret, and the rest of
+/// its word after it) replaced by `inserted` and one space; answers the new
+/// text and the caret's byte index after it.
+pub fn completed(text: &str, at: usize, caret: usize, inserted: &str) -> (String, usize) {
+    let inserted = format!("{inserted} ");
+    // The rest of the word goes too: the caret may be inside it (a click put it there).
+    let rest = text
+        .get(caret..)
+        .unwrap_or("")
+        .trim_start_matches(in_address);
     let rest = rest.strip_prefix(' ').unwrap_or(rest);
     let head = text.get(..at).unwrap_or(text);
     (
@@ -88,64 +82,134 @@ pub fn completed(text: &str, at: usize, caret: usize, address: &str) -> (String,
     )
 }
 
-/// The completion open in one composer: where the `@` is, the caret, the members offered, the one chosen.
+/// What a completion offers.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Kind {
+    /// Members to mention (`@`).
+    #[default]
+    Mention,
+    /// Emoji by shortcode (`:`).
+    Emoji,
+}
+
+/// One thing offered: what it puts in the text, and how the list shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Choice {
+    /// What replaces the typed part (`@agent:planner`, `👍`).
+    pub inserted: String,
+    /// Shown first (the member's name, the emoji).
+    pub label: String,
+    /// Shown after it (the address, `:thumbsup:`).
+    pub detail: String,
+}
+
+/// The completion open in one composer: where the `@` or `:` is, the caret, what is offered, the one chosen.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Offer {
-    /// The `@`'s byte index.
+    /// The `@`'s or `:`'s byte index.
     pub at: usize,
     /// The caret's byte index.
     pub caret: usize,
-    /// The members offered.
-    pub members: Vec<String>,
+    /// Members or emoji.
+    pub kind: Kind,
+    /// What is offered.
+    pub choices: Vec<Choice>,
     /// The one the arrows are on.
     pub active: usize,
+}
+
+impl Offer {
+    /// This offer with the arrows one further down (`down`) or up, round the ends.
+    pub fn stepped(self, down: bool) -> Self {
+        let count = self.choices.len().max(1);
+        let step = if down { 1 } else { count - 1 };
+        Self {
+            active: (self.active + step) % count,
+            ..self
+        }
+    }
+}
+
+/// The emoji offered for a shortcode typed before `caret` (a byte index).
+pub fn emoji_offer(text: &str, caret: usize) -> Option<Offer> {
+    let (at, typed) = crate::emoji::shortcode::typed_code(text, caret)?;
+    let choices: Vec<Choice> = crate::emoji::find::search(&typed, MAX_OFFERED)
+        .into_iter()
+        .map(|e| Choice {
+            inserted: e.glyph.to_owned(),
+            label: e.glyph.to_owned(),
+            detail: format!(":{}:", e.code()),
+        })
+        .collect();
+    (!choices.is_empty()).then_some(Offer {
+        at,
+        caret,
+        kind: Kind::Emoji,
+        choices,
+        active: 0,
+    })
 }
 
 /// Reads what is typed before the caret: the offer to show, if any.
 pub fn offer_for(text: &str, caret_utf16: usize, me: &str) -> Option<Offer> {
     let caret = byte_at_utf16(text, caret_utf16);
-    let (at, query) = typed_mention(text, caret)?;
+    let Some((at, query)) = typed_mention(text, caret) else {
+        return emoji_offer(text, caret);
+    };
     let members = Members::get()?.with_untracked(|people| matching(people, &query, me));
     // A whole address typed out has nothing left to complete: Enter sends.
     let whole = members.iter().any(|m| m.eq_ignore_ascii_case(&query));
-    (!members.is_empty() && !whole).then_some(Offer {
+    let choices = members
+        .into_iter()
+        .map(|address| Choice {
+            inserted: format!("@{address}"),
+            label: Members::name_of(&address),
+            detail: address,
+        })
+        .collect::<Vec<_>>();
+    (!choices.is_empty() && !whole).then_some(Offer {
         at,
         caret,
-        members,
+        kind: Kind::Mention,
+        choices,
         active: 0,
     })
 }
 
-/// The list of members offered under a composer (`id` names it for the text area's ARIA).
+/// The list offered under a composer (`id` names it for the text area's ARIA).
 #[component]
-pub fn MentionList(
+pub fn CompletionList(
     /// The list's id.
     id: &'static str,
     /// The offer shown.
     offer: RwSignal<Option<Offer>>,
-    /// Called with the member clicked.
-    choose: Callback<String>,
+    /// Called with the choice clicked.
+    choose: Callback<Choice>,
 ) -> impl IntoView {
     move || {
         offer.get().map(|o| {
             let options = o
-                .members
+                .choices
                 .iter()
                 .enumerate()
-                .map(|(i, address)| {
-                    let chosen = address.clone();
+                .map(|(i, choice)| {
+                    let chosen = choice.clone();
                     view! {
                         <li role="option" id=format!("{id}-{i}") aria-selected=(i == o.active).to_string()
                             class:active=i == o.active
                             on:mousedown=move |ev| { ev.prevent_default(); choose.run(chosen.clone()); }>
-                            <strong>{crate::people::person::Members::name_of(address)}</strong>
+                            <strong>{choice.label.clone()}</strong>
                             " "
-                            <span class="address">{address.clone()}</span>
+                            <span class="address">{choice.detail.clone()}</span>
                         </li>
                     }
                 })
                 .collect_view();
-            view! { <ul class="mention-list" id=id role="listbox" aria-label="Members to mention">{options}</ul> }
+            let (class, label) = match o.kind {
+                Kind::Mention => ("mention-list", "Members to mention"),
+                Kind::Emoji => ("mention-list emoji-list", "Emoji"),
+            };
+            view! { <ul class=class id=id role="listbox" aria-label=label>{options}</ul> }
         })
     }
 }
@@ -211,11 +275,40 @@ mod tests {
     #[test]
     fn completing_puts_the_address_and_one_space_in_place() {
         assert_eq!(
-            completed("hi @pl", 3, 6, "agent:planner"),
+            completed("hi @pl", 3, 6, "@agent:planner"),
             ("hi @agent:planner ".into(), 18)
         );
-        let (text, caret) = completed("@pl thanks", 0, 3, "agent:planner");
+        assert_eq!(
+            completed("@pl thanks", 0, 2, "@agent:planner").0,
+            "@agent:planner thanks",
+            "the caret inside the word: all of it goes"
+        );
+        let (text, caret) = completed("@pl thanks", 0, 3, "@agent:planner");
         assert_eq!(text, "@agent:planner thanks");
         assert_eq!(&text[..caret], "@agent:planner ");
+    }
+
+    #[test]
+    fn a_shortcode_offers_its_emoji_and_completing_puts_the_emoji_in_place() {
+        let text = "great :tad";
+        let offer = emoji_offer(text, text.len()).expect("an offer");
+        assert_eq!(offer.kind, Kind::Emoji);
+        assert_eq!(offer.at, 6);
+        assert_eq!(offer.choices[0].inserted, "🎉");
+        assert_eq!(offer.choices[0].detail, ":tada:");
+        let (done, caret) = completed(text, offer.at, offer.caret, &offer.choices[0].inserted);
+        assert_eq!(done, "great 🎉 ");
+        assert_eq!(caret, done.len());
+        assert_eq!(emoji_offer("10:30", 5), None);
+        assert_eq!(emoji_offer(":zzqq", 5), None, "nothing matches: no list");
+    }
+
+    #[test]
+    fn the_arrows_go_round_the_ends() {
+        let offer = emoji_offer(":smi", 4).unwrap();
+        let count = offer.choices.len();
+        assert!(count > 1);
+        assert_eq!(offer.clone().stepped(false).active, count - 1);
+        assert_eq!(offer.stepped(true).active, 1);
     }
 }

@@ -3,16 +3,22 @@
 //! from the thread's own composer (beside the conversation on wide screens)
 //! as a reply in that thread, also to the conversation when the person
 //! ticks "Also send to …" ([`super::threads`]).
-//! Typing `@` offers the members to mention ([`super::complete`]).
+//! Typing `@` offers the members to mention, `:` and two letters the emoji
+//! ([`super::complete`]); a whole `:shortcode:` becomes its emoji as its
+//! closing colon is typed, and any left when the message is sent
+//! ([`crate::emoji::shortcode`]). The emoji button opens the picker
+//! ([`crate::emoji::opener`]), which inserts at the caret.
 
 use super::attach::Attachments;
 use super::attachment_view::{AttachButton, PendingFiles, on_paste};
-use super::complete::{MentionList, Offer, completed, offer_for};
+use super::complete::{Choice, CompletionList, Offer, completed, offer_for};
 use super::messages::ALSO_IN_CONVERSATION;
 use super::messages::mentions_in;
 use super::recall::last_editable;
 use super::state::Chat;
 use super::tabs::TabNews;
+use crate::emoji::recent::Recent;
+use crate::emoji::shortcode::{expand_all, expand_before};
 use crate::event_types::MESSAGE_POSTED;
 use agentnet_core::{Address, EventType};
 use leptos::prelude::*;
@@ -62,7 +68,7 @@ impl Chat {
     /// Posts the draft (with its mentions and files; from the thread's
     /// composer as a reply in the thread, also to the conversation when ticked).
     pub(super) fn post(&self, in_thread: bool, files: Attachments) {
-        let content = self.draft_in(in_thread).get_untracked().trim().to_owned();
+        let content = expand_all(self.draft_in(in_thread).get_untracked().trim());
         if content.is_empty() && files.pending(in_thread).with_untracked(Vec::is_empty) {
             return;
         }
@@ -136,50 +142,63 @@ pub fn Composer(
         offer.set(None);
         chat.post(in_thread, files);
     };
-    // What is typed before the caret decides the members offered.
-    let reread = move || {
+    // Puts `text` in the field with the caret at byte `caret`, focused.
+    let set_text = move |text: String, caret: usize| {
         let Some(area) = area.get_untracked() else {
             return;
         };
-        let caret = area.selection_start().ok().flatten().unwrap_or(0);
-        let text = area.value();
-        offer.set(offer_for(&text, caret as usize, &chat.session.me_text()));
-    };
-    let choose = Callback::new(move |address: String| {
-        let (Some(open), Some(area)) = (offer.get_untracked(), area.get_untracked()) else {
-            return;
-        };
-        let (text, caret) = completed(&draft.get_untracked(), open.at, open.caret, &address);
         let caret_utf16 = text.get(..caret).map_or(0, |t| t.encode_utf16().count());
         draft.set(text.clone());
         area.set_value(&text);
         let _ = area.set_selection_range(caret_utf16 as u32, caret_utf16 as u32);
         let _ = area.focus();
+    };
+    // What is typed before the caret decides what is offered; a shortcode just closed becomes its emoji.
+    let reread = move || {
+        let Some(field) = area.get_untracked() else {
+            return;
+        };
+        let caret = field.selection_start().ok().flatten().unwrap_or(0) as usize;
+        let text = field.value();
+        let at = super::complete::byte_at_utf16(&text, caret);
+        if let Some((expanded, after, glyph)) = expand_before(&text, at) {
+            Recent::use_and_keep(glyph);
+            set_text(expanded, after);
+            offer.set(None);
+            return;
+        }
+        offer.set(offer_for(&text, caret, &chat.session.me_text()));
+    };
+    let choose = Callback::new(move |choice: Choice| {
+        let Some(open) = offer.get_untracked() else {
+            return;
+        };
+        let (text, caret) = completed(
+            &draft.get_untracked(),
+            open.at,
+            open.caret,
+            &choice.inserted,
+        );
+        if open.kind == super::complete::Kind::Emoji {
+            Recent::use_and_keep(&choice.inserted);
+        }
+        set_text(text, caret);
         offer.set(None);
     });
     // With members offered, arrows move, Enter or Tab completes, Escape closes.
     // Otherwise Enter sends; Shift+Enter (or Enter while an input method composes) breaks the line.
     let keydown = move |ev: leptos::ev::KeyboardEvent| {
         if let Some(open) = offer.get_untracked() {
-            let count = open.members.len();
             match ev.key().as_str() {
                 "ArrowDown" | "ArrowUp" => {
                     ev.prevent_default();
-                    let step = if ev.key() == "ArrowDown" {
-                        1
-                    } else {
-                        count - 1
-                    };
-                    offer.set(Some(Offer {
-                        active: (open.active + step) % count,
-                        ..open
-                    }));
+                    offer.set(Some(open.stepped(ev.key() == "ArrowDown")));
                     return;
                 }
                 "Enter" | "Tab" if !ev.shift_key() => {
                     ev.prevent_default();
-                    if let Some(address) = open.members.get(open.active) {
-                        choose.run(address.clone());
+                    if let Some(choice) = open.choices.get(open.active) {
+                        choose.run(choice.clone());
                     }
                     return;
                 }
@@ -217,6 +236,22 @@ pub fn Composer(
             chat.post(in_thread, files);
         }
     };
+    // The picker's emoji goes in at the caret (where the focus left the field).
+    let insert = move |glyph: &'static str| {
+        let Some(field) = area.get_untracked() else {
+            return;
+        };
+        let text = field.value();
+        let units =
+            |f: Option<u32>| super::complete::byte_at_utf16(&text, f.unwrap_or(u32::MAX) as usize);
+        let start = units(field.selection_start().ok().flatten());
+        let end = units(field.selection_end().ok().flatten()).max(start);
+        Recent::use_and_keep(glyph);
+        set_text(
+            format!("{}{glyph}{}", &text[..start], &text[end..]),
+            start + glyph.len(),
+        );
+    };
     // "Reply in thread" moves the focus here, so typing goes into the reply.
     Effect::new(move |_| {
         if in_thread
@@ -231,18 +266,20 @@ pub fn Composer(
         true => "Reply in this thread".to_owned(),
         false => placeholder_for(&chat.current.get(), |c| chat.title_of(c)),
     };
-    let (id, label, hint, list) = match in_thread {
+    let (id, label, hint, list, emoji_id) = match in_thread {
         true => (
             "thread-reply",
             "Thread reply",
             "thread-reply-hint",
             "thread-mentions",
+            "thread-emoji",
         ),
         false => (
             MESSAGE_FIELD,
             "Message",
             "composer-hint",
             "message-mentions",
+            "composer-emoji",
         ),
     };
     // The list and the member chosen in it, while members are offered.
@@ -263,6 +300,8 @@ pub fn Composer(
                 on:keydown=keydown
                 on:blur=move |_| offer.set(None)
                 on:click=move |_| reread()
+                // The caret moved along the line: what is before it may offer something else.
+                on:keyup=move |ev| if matches!(ev.key().as_str(), "ArrowLeft" | "ArrowRight" | "Home" | "End") { reread() }
                 on:paste=move |ev| on_paste(ev, in_thread)
                 on:input=move |ev| {
                     draft.set(event_target_value(&ev));
@@ -272,7 +311,9 @@ pub fn Composer(
                         typing.typed(&conversation);
                     }
                 }></textarea>
-            <MentionList id=list offer choose />
+            <CompletionList id=list offer choose />
+            <crate::emoji::opener::PickerButton id=emoji_id.to_owned() class="emoji-button"
+                label="Insert an emoji" picker_label="Insert an emoji" pick=Callback::new(insert) icon=crate::emoji::opener::Icon::Smile />
             <AttachButton in_thread />
             <button type="submit">"Send"</button>
             {in_thread.then(|| view! {

@@ -11,6 +11,8 @@
 //! for a reply, the message it answers) is among the lines, or the network
 //! has nothing older. Each list then shows enough of its messages to hold
 //! the message, scrolls it into view and highlights it ([`super::list`]).
+//! [`Chat::reply_in_thread`] and [`Chat::close_thread`] open and close a
+//! thread without a link (a swipe, [`crate::swipe`]).
 
 use super::messages::Line;
 pub use super::reads::Seek;
@@ -188,6 +190,31 @@ impl Chat {
             self.session
                 .replace_at(&Place::Conversation(conversation), message);
         }
+    }
+}
+
+// Threads opened and closed other than by a link ([`crate::swipe`]).
+impl super::state::Chat {
+    /// The open thread's first message, if a thread is open.
+    pub fn open_thread(&self) -> Option<agentnet_core::EventId> {
+        self.thread.get_untracked()
+    }
+
+    /// Opens the thread `message` is in, its composer focused (what "Reply in thread" does).
+    pub fn reply_in_thread(&self, message: agentnet_core::EventId) {
+        let root = self
+            .lines
+            .with_untracked(|all| thread_root(all, message))
+            .unwrap_or(message);
+        self.threads.focus.set(true);
+        self.session.go(&crate::routes::Place::Thread(root));
+    }
+
+    /// Closes the open thread: back to its conversation.
+    pub fn close_thread(&self) {
+        let conversation = self.thread_conversation_untracked();
+        self.session
+            .go(&crate::routes::Place::Conversation(conversation));
     }
 }
 

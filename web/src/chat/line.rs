@@ -54,7 +54,7 @@ pub fn Time(
 }
 
 /// True when a click in a message's action sheet was a final choice (not
-/// React or Delete, which ask more first): the sheet closes.
+/// React, Delete or the emoji picker, which ask more first): the sheet closes.
 fn closes_sheet(ev: &leptos::ev::MouseEvent) -> bool {
     use wasm_bindgen::JsCast;
     let Some(target) = ev
@@ -63,6 +63,9 @@ fn closes_sheet(ev: &leptos::ev::MouseEvent) -> bool {
     else {
         return false;
     };
+    if target.closest("[data-keep-sheet]").ok().flatten().is_some() {
+        return false;
+    }
     match target.closest("a, button").ok().flatten() {
         Some(control) => {
             let classes = control.class_list();
@@ -224,7 +227,7 @@ pub fn MessageLine(
                     <a class="reply-in-thread" href=thread.clone() aria-label=reply_name
                         on:click=move |_| focus_thread.set(true)>"Reply in thread"</a>
                 })}
-                {reactable.then(|| view! { <ReactButton line=react_line.clone() /> })}
+                {reactable.then(|| view! { <ReactButton line=react_line.clone() sheet /> })}
                 {own_actions}
                 <button type="button" class="sheet-close">"Cancel"</button>
             </span>

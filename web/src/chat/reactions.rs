@@ -3,7 +3,7 @@
 //! (`mod/workspace` checks them). What is known and shown is in
 //! [`super::reaction_counts`]. Clicking a reaction adds the person's or takes
 //! it back; the React button (among the message's actions) offers a few
-//! common ones.
+//! common ones and the emoji picker.
 
 use super::messages::Line;
 use super::reaction_counts::{Shown, reaction_of, record, shown};
@@ -87,28 +87,51 @@ pub fn ReactionChips(
     }
 }
 
-/// The React button of a message's actions, and the reactions it offers.
+/// The React button of a message's actions: a quick row of common
+/// reactions and "More reactions", which opens the emoji picker
+/// ([`crate::emoji::opener`]). A reaction chosen closes the row, the picker
+/// and the phone's action sheet (`sheet`) and gives the focus back to React.
 #[component]
 pub fn ReactButton(
     /// The message.
     line: Line,
+    /// The phone's action sheet of the message is open.
+    sheet: RwSignal<bool>,
 ) -> impl IntoView {
     let chat = Chat::get();
+    let picker_id = format!("react-{}", line.id);
     let line = StoredValue::new(line);
     let choosing = RwSignal::new(false);
+    let react_button = NodeRef::<leptos::html::Button>::new();
+    let react = move |emoji: &str| {
+        choosing.set(false);
+        sheet.set(false);
+        line.with_value(|l| chat.react(l, emoji));
+        crate::emoji::recent::Recent::use_and_keep(emoji);
+        if let Some(button) = react_button.try_get_untracked().flatten() {
+            let _ = button.focus();
+        }
+    };
+    let pick = Callback::new(move |emoji: &'static str| react(emoji));
     let choices = move || {
         choosing.get().then(|| {
             let offered = OFFERED.map(|emoji| {
                 view! {
                     <button type="button" class="choice" aria-label=format!("React with {emoji}")
-                        on:click=move |_| { choosing.set(false); line.with_value(|l| chat.react(l, emoji)); }>{emoji}</button>
+                        on:click=move |_| react(emoji)>{emoji}</button>
                 }
             });
-            view! { <span class="choices" role="group" aria-label="Choose a reaction">{offered}</span> }
+            view! {
+                <span class="choices" role="group" aria-label="Choose a reaction">
+                    {offered}
+                    <crate::emoji::opener::PickerButton id=picker_id.clone() class="choice more-emoji"
+                        label="More reactions" picker_label="Choose a reaction" pick icon=crate::emoji::opener::Icon::AddReaction />
+                </span>
+            }
         })
     };
     view! {
-        <button type="button" class="react" aria-expanded=move || choosing.get().to_string()
+        <button type="button" class="react" node_ref=react_button aria-expanded=move || choosing.get().to_string()
             on:click=move |_| choosing.update(|c| *c = !*c)>"React"</button>
         {choices}
     }
