@@ -17,9 +17,9 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { edgeAndBrowser, openNetwork, twoPeople } from '../support/browser.mjs';
-import { until } from '../support/process.mjs';
-import { PHONE, WIDE, shoot, shootAt } from '../support/shots.mjs';
+import { edgeAndBrowser, openNetwork, twoPeople } from '../../support/browser.mjs';
+import { until } from '../../support/waits.mjs';
+import { PHONE, WIDE, shoot, shootAt } from '../../support/shots.mjs';
 
 const started = edgeAndBrowser();
 
