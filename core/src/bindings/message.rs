@@ -273,6 +273,7 @@ pub fn status_of(code: ErrorCode) -> u16 {
         | ErrorCode::TakesNoTasks
         | ErrorCode::InvalidTransition => 409,
         ErrorCode::TooLarge => 413,
+        ErrorCode::StorageFull => 507,
         ErrorCode::RateLimited | ErrorCode::LimitReached => 429,
         ErrorCode::MethodNotAllowed => 405,
         ErrorCode::UpgradeRequired => 426,
