@@ -271,14 +271,18 @@ pub fn begun<H: FileStore>(host: &mut H, file: &StoredFile) -> Result<Response, 
     Ok(Response::json(upload::status(file)).with_status(201))
 }
 
-/// Notes a stored part and answers what is still missing.
+/// Notes a stored part on the file's record as it is now (other parts may
+/// have arrived meanwhile) and answers what is still missing.
 pub fn part_stored<H: FileStore>(
     host: &mut H,
-    mut file: StoredFile,
+    file: &FileId,
     number: u16,
     etag: String,
     size: u64,
 ) -> Result<Response, H::Error> {
+    let Some(mut file) = host.file(file)? else {
+        return Ok(refused(&FileError::NotFound));
+    };
     upload::record_part(&mut file, number, etag, size);
     host.save_file(&file)?;
     Ok(Response::json(

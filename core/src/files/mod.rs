@@ -314,22 +314,50 @@ impl Coded for FileError {
     }
 }
 
-/// The resources whose stored bytes `event` releases once committed: a
-/// deleted message's attachments (`deleted` is the message it deletes,
-/// read from the log by the host) or an unregistered resource.
-pub fn released_by(event: &Event, deleted: Option<&Event>) -> Vec<Address> {
+/// A resource whose stored bytes a committed event releases.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Released {
+    /// The file resource.
+    pub resource: Address,
+    /// Whose file it must be to go: a deleted message releases only its
+    /// author's files (a message may name anyone's resource); `None` for an
+    /// unregistered resource (the network let only its admins do that).
+    pub owned_by: Option<Address>,
+}
+
+impl Released {
+    /// True when `file` is released by this.
+    pub fn covers(&self, file: &StoredFile) -> bool {
+        file.resource == self.resource && self.owned_by.as_ref().is_none_or(|o| *o == file.owner)
+    }
+}
+
+/// What `event` releases once committed: a deleted message's attachments
+/// (`deleted` is the message it deletes, read from the log by the host) or
+/// an unregistered resource.
+pub fn released_by(event: &Event, deleted: Option<&Event>) -> Vec<Released> {
     match event.event_type.as_str() {
         MESSAGE_DELETED => deleted
-            .and_then(|message| attachments_of(&message.payload).ok())
-            .unwrap_or_default()
-            .into_iter()
-            .map(|a| a.resource)
-            .collect(),
+            .map(|message| {
+                attachments_of(&message.payload)
+                    .unwrap_or_default()
+                    .into_iter()
+                    .map(|a| Released {
+                        resource: a.resource,
+                        owned_by: Some(message.source.clone()),
+                    })
+                    .collect()
+            })
+            .unwrap_or_default(),
         RESOURCE_UNREGISTER => event
             .payload
             .get("address")
             .and_then(Value::as_str)
             .and_then(|a| a.parse().ok())
+            .map(|resource| Released {
+                resource,
+                owned_by: None,
+            })
             .into_iter()
             .collect(),
         _ => Vec::new(),

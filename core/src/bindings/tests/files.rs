@@ -55,7 +55,7 @@ fn call(w: &mut World, storage: &mut Storage, req: &Request, body: &[u8]) -> Res
                 .parts
                 .insert((file.id.to_string(), number), body.to_vec());
             let etag = format!("etag-{number}-{}", body.len());
-            files::part_stored(&mut w.host, file, number, etag, body.len() as u64)
+            files::part_stored(&mut w.host, &file.id, number, etag, body.len() as u64)
         }
         FilePlan::Complete { file, parts } => {
             let mut whole = Vec::new();

@@ -236,16 +236,19 @@ fn a_stored_file_is_a_resource_its_conversation_reads_and_its_deletion_releases_
         crate::files::deleted_message(&deletion),
         Some(message.id.to_string())
     );
-    assert_eq!(
-        released_by(&deletion, Some(&message)),
-        vec![file.resource.clone()]
-    );
+    let released = released_by(&deletion, Some(&message));
+    assert_eq!(released.len(), 1);
+    assert!(released[0].covers(&file));
+    // A message of Eve's naming Ann's file does not release it when deleted.
+    let mut eves = (*message).clone();
+    eves.source = addr("human:eve");
+    assert!(!released_by(&deletion, Some(&eves))[0].covers(&file));
     let unregister = ann.event(
         "network.resource.unregister",
         "core",
         json!({"address": file.resource}),
     );
-    assert_eq!(released_by(&unregister, None), vec![file.resource.clone()]);
+    assert!(released_by(&unregister, None)[0].covers(&file));
     assert!(released_by(&message, None).is_empty());
     // Leaving the channel ends the reading.
     bob.send(
