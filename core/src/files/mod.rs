@@ -47,6 +47,9 @@ pub const PART_BYTES: u64 = 8 * 1024 * 1024;
 pub const MAX_PARTS: u64 = 10_000;
 /// The largest `max_file_bytes` a network may set (5 GiB).
 pub const MAX_FILE_BYTES_CEILING: u64 = 5 * 1024 * 1024 * 1024;
+/// An upload with no part for this long (24 h) is abandoned: it is aborted
+/// and its space freed the next time someone begins one.
+pub const ABANDONED_AFTER_MS: u64 = 24 * 60 * 60 * 1000;
 /// The event type that deletes a message (`mod/workspace`).
 const MESSAGE_DELETED: &str = crate::mods::workspace::edits::DELETED;
 /// The event type that removes a resource.
@@ -213,6 +216,11 @@ impl StoredFile {
     /// The storage key of its bytes: `{network}/{id}`.
     pub fn key(&self, network: &crate::NetworkId) -> String {
         format!("{network}/{}", self.id)
+    }
+
+    /// True for an upload begun more than [`ABANDONED_AFTER_MS`] ago and never completed.
+    pub fn is_abandoned(&self, now: u64) -> bool {
+        !self.is_stored() && now.saturating_sub(self.created_at) > ABANDONED_AFTER_MS
     }
 
     /// True once every part is in and it is readable.

@@ -185,3 +185,15 @@ fn limits_a_master_sets_are_checked() {
         "old configurations get the defaults"
     );
 }
+
+#[test]
+fn an_upload_never_completed_is_abandoned_after_a_day() {
+    let mut uploading = file(10);
+    uploading.state = FileState::Uploading {
+        upload_id: "u".into(),
+        parts: Default::default(),
+    };
+    assert!(!uploading.is_abandoned(ABANDONED_AFTER_MS));
+    assert!(uploading.is_abandoned(ABANDONED_AFTER_MS + 1));
+    assert!(!file(10).is_abandoned(u64::MAX), "a stored file stays");
+}

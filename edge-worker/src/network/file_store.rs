@@ -64,6 +64,22 @@ pub(crate) fn of_resource(sql: &SqlStorage, resource: &Address) -> Result<Vec<St
         .collect())
 }
 
+/// Forgets the uploads abandoned by `now` (`StoredFile::is_abandoned`); returns them.
+pub(crate) fn take_abandoned(sql: &SqlStorage, now: u64) -> Result<Vec<StoredFile>> {
+    let rows: Vec<Value> = sql
+        .exec("SELECT record AS value FROM files", None)?
+        .to_array()?;
+    let abandoned: Vec<StoredFile> = rows
+        .into_iter()
+        .filter_map(|r| serde_json::from_str::<StoredFile>(&r.value).ok())
+        .filter(|f| f.is_abandoned(now))
+        .collect();
+    for file in &abandoned {
+        remove(sql, &file.id)?;
+    }
+    Ok(abandoned)
+}
+
 /// Keeps a file's record.
 pub(crate) fn save(sql: &SqlStorage, file: &StoredFile) -> Result<()> {
     let record =

@@ -63,6 +63,11 @@ impl NetworkHost {
         if !self.ensure_loaded(&id)? {
             return respond(no_such_network(&id));
         }
+        if route == FileRoute::Begin {
+            // Space held by uploads abandoned a day ago is freed before it is counted.
+            let abandoned = file_store::take_abandoned(&self.store()?.sql, crate::host::now_ms())?;
+            self.delete_from_r2(abandoned);
+        }
         let len = bytes.len() as u64;
         let step =
             self.with_network(|io, network| files::plan(io, network, &request, &route, len))?;
@@ -192,6 +197,12 @@ impl NetworkHost {
                 return;
             }
         };
+        self.delete_from_r2(released);
+    }
+
+    /// Deletes `released` from R2 in a task of its own: a stored object is
+    /// deleted, an upload never completed is aborted.
+    fn delete_from_r2(&self, released: Vec<StoredFile>) {
         let Some(network) = self.network.borrow().as_ref().map(|n| n.id().clone()) else {
             return;
         };
@@ -202,17 +213,16 @@ impl NetworkHost {
             return;
         }
         worker::wasm_bindgen_futures::spawn_local(async move {
-            let keys: Vec<String> = released.iter().map(|f| f.key(&network)).collect();
-            for (file, key) in released.iter().zip(&keys) {
-                // An upload never completed is aborted; a stored object is deleted.
+            for file in &released {
+                let key = file.key(&network);
                 let gone = match &file.state {
                     FileState::Uploading { upload_id, .. } => {
-                        match bucket.resume_multipart_upload(key, upload_id) {
+                        match bucket.resume_multipart_upload(&key, upload_id) {
                             Ok(upload) => upload.abort().await,
                             Err(err) => Err(err),
                         }
                     }
-                    FileState::Stored => bucket.delete(key).await,
+                    FileState::Stored => bucket.delete(&key).await,
                 };
                 if let Err(err) = gone {
                     worker::console_error!("R2 did not delete {key}: {err}");
