@@ -111,7 +111,7 @@ setup_npm() {
 }
 
 # ANP's official Python SDK (`anp` from PyPI, pinned) for the ANP interop test
-# (tests/e2e/anp-sdk.test.mjs), in its own virtual environment under the cache, exported as
+# (tests/e2e/protocols/anp-sdk.test.mjs), in its own virtual environment under the cache, exported as
 # ANP_PYTHON. Needs Python 3.10+ with venv (Debian: python3-venv).
 ANP_SDK_VERSION="1.0.7"
 setup_anp_python() {
@@ -227,7 +227,7 @@ with_clippy() {
 # The cargo profile of the wasm builds, and whether wasm-opt runs after them:
 #   release (the default): what `wrangler deploy` uploads and the size figures measure: whole-program
 #     LTO, one codegen unit, then wasm-opt -Oz. scripts/test builds this way, so the deploy test
-#     (tests/e2e/deploy.test.mjs) reuses the test's builds.
+#     (tests/e2e/edge/deploy.test.mjs) reuses the test's builds.
 #   local (scripts/run): the same optimisation level without the whole-program link and without
 #     wasm-opt, which together cost minutes per module on two cores; larger, as fast to serve locally.
 AGENTNET_PROFILE="${AGENTNET_PROFILE:-release}"
@@ -286,7 +286,7 @@ build_web() {
 # edge-worker/build-test): with the `test-hooks` feature (test-only routes, still off unless
 # wrangler dev gets --var AGENTNET_TEST_HOOKS:1). `build_edge --deploy` (scripts/build-worker,
 # which `wrangler deploy` and `wrangler dev` run) builds edge-worker/build without it; the two
-# never overwrite each other, so a deploy build (tests/e2e/deploy.test.mjs) leaves the test edge.
+# never overwrite each other, so a deploy build (tests/e2e/edge/deploy.test.mjs) leaves the test edge.
 build_edge() {
   local features=(--features test-hooks) out=build-test what="with test hooks"
   if [ "${1:-}" = "--deploy" ]; then features=(); out=build; what="for deployment"; fi

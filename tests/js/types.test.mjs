@@ -65,7 +65,7 @@ export const sentId: string = agent.send('core', 'x.y').id;
 export const found: Promise<NetworkDiscoveryAnswer> = agent.discoverAgents({ q: 'translation', tags: ['legal'], limit: 5 });
 `;
 
-/** A `network.discovery.response` payload as the edge answers it (tests/e2e/discovery-network.test.mjs). */
+/** A `network.discovery.response` payload as the edge answers it (tests/e2e/protocols/discovery-in-network.test.mjs). */
 const DISCOVERY = {
   agents: [{
     id: 'agent:alice', kind: 'member', address: 'agent:alice', network: 'n1', name: 'alice', score: 10,

@@ -1,5 +1,5 @@
 """ANP's official Python SDK (`anp` from PyPI) as a client of agentnet, for
-tests/e2e/anp-sdk.test.mjs. Only the SDK's public API, in its default modes:
+tests/e2e/protocols/anp-sdk.test.mjs. Only the SDK's public API, in its default modes:
 
   create DIR HOST PORT NAME     a did:wba (the SDK's default e1 profile) -> DIR; prints {did, path, document}
   request DIR METHOD URL [BODY] ANPClient.fetch_url (HTTP Message Signatures); prints {status, text}

@@ -35,3 +35,12 @@ export async function assertAccessible(page, screen) {
     `axe on ${screen} (${page.url()})`,
   );
 }
+
+/** `assertAccessible` on `page` as it is now in the light and the dark colour scheme; leaves it light. */
+export async function assertAccessibleInBothSchemes(page, screen) {
+  for (const colorScheme of ['light', 'dark']) {
+    await page.emulateMedia({ colorScheme });
+    await assertAccessible(page, `${screen} (${colorScheme})`);
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+}

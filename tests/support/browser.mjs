@@ -74,6 +74,53 @@ export async function openResource(resources, address) {
   return { item, text };
 }
 
+/** The person posts `text` from a composer (by default the open conversation's) with its Send button. */
+export async function say(page, text, composer = page.locator('.conversation-column .composer')) {
+  await composer.getByRole('textbox').fill(text);
+  await composer.getByRole('button', { name: 'Send' }).click();
+}
+
+/**
+ * Resolves once `page` has painted twice: what it does in answer to an event
+ * it was just sent (a scroll, a click) has run and shown.
+ */
+export function nextFrames(page) {
+  return page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+}
+
+/**
+ * The rows the workspace keeps in IndexedDB for `network` in `page` (keys as
+ * web/src/storage.rs writes them: `l:` log, `o:` outbox, `w` watermark, …):
+ * `{rows, bytes, kinds, appended, newest}` — how many, how many of each kind
+ * (by the key's prefix), their JSON size, the rows an older version appended,
+ * and the JSON of the newest log row.
+ */
+export function storedRows(page, network) {
+  return page.evaluate(async (network) => {
+    const db = await new Promise((resolve, reject) => {
+      const request = indexedDB.open('agentnet');
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error);
+    });
+    const store = db.transaction('kept', 'readonly').objectStore('kept');
+    const records = await new Promise((resolve, reject) => {
+      const request = store.getAll(IDBKeyRange.bound([network, ''], [network, '\uffff']));
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error);
+    });
+    const appended = await new Promise((resolve) => {
+      const request = db.transaction('rows', 'readonly').objectStore('rows').count();
+      request.onsuccess = () => resolve(request.result);
+    });
+    db.close();
+    const kinds = {};
+    for (const r of records) kinds[r.key.split(':')[0]] = (kinds[r.key.split(':')[0]] ?? 0) + 1;
+    const logged = records.filter((r) => r.key.startsWith('l:')).sort((a, b) => (a.key < b.key ? -1 : 1));
+    const newest = logged.length ? JSON.stringify(logged[logged.length - 1]) : '';
+    return { rows: records.length, bytes: JSON.stringify(records).length, kinds, appended, newest };
+  }, network);
+}
+
 /**
  * Starts an edge and Chromium before the file's tests and stops both after:
  * returns `{edge, browser}`, filled in once the tests run.

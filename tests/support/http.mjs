@@ -1,6 +1,8 @@
 // HTTP calls to the edge as a script would make them: JSON in, JSON (or the
 // text, when it is not JSON) and the status out.
 
+import assert from 'node:assert/strict';
+
 /** `method path` on `base` with a JSON `body` and a bearer `token`; answers `{status, json}`. */
 export async function call(base, method, path, { body, token, headers = {} } = {}) {
   const all = { 'content-type': 'application/json', ...headers };
@@ -12,4 +14,28 @@ export async function call(base, method, path, { body, token, headers = {} } = {
   let json;
   try { json = JSON.parse(text); } catch { json = text; }
   return { status: res.status, json };
+}
+
+/**
+ * Joins network `id` on `base` over HTTP (`POST /networks/{id}/v1/join`) as
+ * `member`: an address (`'agent:ann'`) or the whole join body (`{agent_id,
+ * credentials, …}`). Asserts the network accepts it and answers the join
+ * (`{token, session, …}`).
+ */
+export async function joinOverHttp(base, id, member) {
+  const body = typeof member === 'string' ? { agent_id: member } : member;
+  const joined = await call(base, 'POST', `/networks/${id}/v1/join`, { body });
+  assert.equal(joined.status, 200, JSON.stringify(joined.json));
+  return joined.json;
+}
+
+/** `joinOverHttp`'s session token: what a member sends as its bearer. */
+export async function joinToken(base, id, member) {
+  return (await joinOverHttp(base, id, member)).token;
+}
+
+/** Asserts `answer` (from `call`) is refused with `status` and the stable `code`; `what` names the attempt. */
+export function assertRefused(answer, status, code, what) {
+  assert.equal(answer.status, status, `${what}: ${JSON.stringify(answer.json)}`);
+  assert.equal(answer.json.code, code, what);
 }

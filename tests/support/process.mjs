@@ -53,16 +53,9 @@ export function runCommand(command, args, { env = {}, cwd, timeoutMs = 30_000 } 
   });
 }
 
-/** Polls `check` until it is truthy. */
-export async function until(what, check, timeoutMs = 20_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+/** Polls `check` until it is truthy (tests/support/waits.mjs, re-exported here for the tests that import it from here). */
+export { until } from './waits.mjs';
+
 
 /** True once process `pid` no longer exists. */
 export function processGone(pid) {

@@ -5,7 +5,7 @@
 // acknowledged is then checked at each recipient: lost (never arrived),
 // duplicated (one connection's handler saw it twice), and redelivered (a new
 // connection of the same member got it again: at-least-once, allowed).
-// Used by tests/bench/soak.mjs (figures) and tests/e2e/soak.test.mjs (short run).
+// Used by tests/bench/soak.mjs (figures) and tests/e2e/edge/soak.test.mjs (short run).
 
 import { execFileSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';

@@ -25,7 +25,7 @@ pub fn install() {
 }
 
 /// Panics with `message`: how the end-to-end test proves a real panic in the
-/// running app reaches the person (`tests/e2e/web-routes.test.mjs`). Exported
+/// running app reaches the person (`tests/e2e/web/routes.test.mjs`). Exported
 /// to the page's JavaScript only; nothing in the app calls it.
 #[doc(hidden)]
 #[expect(clippy::panic, reason = "panicking is this function's whole purpose")]

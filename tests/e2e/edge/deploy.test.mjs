@@ -1,0 +1,70 @@
+// `wrangler deploy --dry-run` bundles the Worker offline: the bundle check
+// that a real deploy would pass (Durable Object classes, migrations, assets).
+// And the documented deploy, `./scripts/deploy` (wrangler deploy, whose build
+// command is scripts/build-worker), works from a fresh shell: no PATH but the
+// system's, no variable but HOME.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { homedir, tmpdir } from 'node:os';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { buildEnv, testConfig } from '../../support/edge.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+
+test('wrangler deploy --dry-run bundles the worker and reports its size', async () => {
+  const outdir = await mkdtemp(join(tmpdir(), 'agentnet-bundle-'));
+  try {
+    const config = await testConfig();
+    const output = await new Promise((resolve, reject) => {
+      execFile(join(root, 'node_modules', '.bin', 'wrangler'), ['deploy', '--dry-run', '--config', config, '--outdir', outdir],
+        { cwd: join(root, 'edge-worker'), env: buildEnv() },
+        (error, stdout, stderr) => (error ? reject(new Error(`${error.message}\n${stdout}\n${stderr}`)) : resolve(stdout + stderr)));
+    });
+    assert.match(output, /--dry-run: exiting now/);
+    assert.match(output, /env\.NETWORKS \(NetworkObject\)/);
+    assert.match(output, /env\.DIRECTORY \(DirectoryObject\)/);
+    assert.match(output, /env\.GATEWAYS \(GatewayObject\)/);
+    const files = await readdir(outdir);
+    const wasm = files.find((f) => f.endsWith('.wasm'));
+    assert.ok(wasm, `no wasm in ${files}`);
+    assert.ok(files.includes('shim.js'));
+    let raw = 0;
+    let gzip = 0;
+    for (const file of files.filter((f) => !f.endsWith('.map'))) {
+      const bytes = await readFile(join(outdir, file));
+      raw += bytes.length;
+      gzip += gzipSync(bytes, { level: 9 }).length;
+    }
+    console.log(`worker bundle: ${raw} bytes raw, ${gzip} bytes gzip -9 (${files.join(', ')})`);
+    assert.ok(gzip < 3 * 1024 * 1024, 'Workers limit a compressed worker to 3 MiB on the free plan');
+  } finally {
+    await rm(outdir, { recursive: true, force: true });
+  }
+});
+
+test('./scripts/deploy --dry-run builds the worker and the web workspace and bundles them from a fresh shell', async () => {
+  const outdir = await mkdtemp(join(tmpdir(), 'agentnet-deploy-'));
+  try {
+    // What `env -i` leaves: HOME, and a PATH with the system's directories and node's.
+    const env = { HOME: homedir(), PATH: `${dirname(process.execPath)}:/usr/bin:/bin` };
+    const output = await new Promise((resolve, reject) => {
+      execFile(join(root, 'scripts', 'deploy'), ['--dry-run', '--outdir', outdir], { cwd: tmpdir(), env, timeout: 900_000, maxBuffer: 64 << 20 },
+        (error, stdout, stderr) => (error ? reject(new Error(`${error.message}\n${stdout}\n${stderr}`)) : resolve(stdout + stderr)));
+    });
+    assert.match(output, /\[custom build\] Running: \.\.\/scripts\/build-worker/);
+    assert.match(output, /edge-worker\/build ready/);
+    assert.match(output, /www\/pkg ready/);
+    assert.match(output, /Read \d+ files from the assets directory/);
+    assert.match(output, /env\.NETWORKS \(NetworkObject\)/);
+    assert.match(output, /--dry-run: exiting now/);
+    const files = await readdir(outdir);
+    assert.ok(files.some((f) => f.endsWith('.wasm')) && files.includes('shim.js'), files.join(', '));
+  } finally {
+    await rm(outdir, { recursive: true, force: true });
+  }
+});

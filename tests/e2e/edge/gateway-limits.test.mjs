@@ -1,0 +1,102 @@
+// The limits on unjoined sockets hold across a network's gateways
+// (docs/scale.md): a client that names members placed on different gateways
+// (`?member=`) gets no more unjoined sockets than it would on the network
+// object itself. Each counts from its upgrade until it joins, closes or runs
+// out of time, and the count survives the object losing its memory.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import WebSocket from 'ws';
+import { createNetwork, startEdge } from '../../support/edge.mjs';
+import { gatewayOf as placedOn, unjoinedSocket } from '../../support/gateways.mjs';
+import { until } from '../../support/process.mjs';
+import { eventFrame } from '../../support/frames.mjs';
+import { expectNothingFor } from '../../support/waits.mjs';
+
+const PER_PEER = 3;
+const GATEWAYS = 3;
+/** Long enough that no socket here runs out of time unless the test waits for it. */
+const JOIN_DEADLINE_MS = 6_000;
+let edge;
+
+before(async () => {
+  const policy = { max_unjoined_per_peer: PER_PEER, join_deadline_ms: JOIN_DEADLINE_MS };
+  edge = await startEdge({ testHooks: true, vars: { AGENTNET_TEST_POLICY: JSON.stringify(policy) } });
+});
+
+after(async () => {
+  await edge?.stop();
+});
+
+const gatewayOf = (address, count = GATEWAYS) => placedOn(address, count);
+
+/** `count` addresses, placed on the gateways in turn. */
+function spread(prefix, count) {
+  const names = [];
+  for (let i = 0; names.length < count; i += 1) {
+    const name = `agent:${prefix}${i}`;
+    if (gatewayOf(name) === names.length % GATEWAYS) names.push(name);
+  }
+  return names;
+}
+
+const unjoined = (id, member) => unjoinedSocket(edge.url, id, member);
+
+/** True when one more unjoined socket from here is refused (closed at once with rate_limited). */
+async function refused(id, member) {
+  const probe = await unjoined(id, member);
+  // A refused socket is accepted only to be closed (browsers see only close codes).
+  await until('the probe is answered', () => probe.closed !== null || probe.socket.readyState === WebSocket.OPEN);
+  await expectNothingFor(300, 'the admitted probe closed');
+  if (probe.closed === null) {
+    probe.socket.close();
+    return false;
+  }
+  assert.equal(probe.closed, 4429, probe.reason);
+  assert.match(probe.reason, /^rate_limited: too many connections from here/);
+  return true;
+}
+
+test('unjoined sockets spread over gateways share one client\'s limit; a join, a close or the deadline frees a place', async () => {
+  const { id } = await createNetwork(edge.url, { name: 'gw-limits', access: { policy: 'open' }, mods: ['persistence'], gateways: { count: GATEWAYS } });
+  const names = spread('u', PER_PEER + 2);
+  // One unjoined socket on each gateway: this client's share.
+  const held = [];
+  for (const name of names.slice(0, PER_PEER)) held.push(await unjoined(id, name));
+  assert.ok(held.every((s) => s.closed === null));
+  assert.equal(await refused(id, names[PER_PEER]), true, 'a fourth unjoined socket is refused, on any gateway');
+
+  // The share survives the object losing its memory (a panic: a fresh instance restores from storage).
+  const panicked = await fetch(`${edge.url}/networks/${id}/v1/__test/panic`, { method: 'POST', body: '{}', signal: AbortSignal.timeout(3000) })
+    .then((r) => r.status, (err) => err.name);
+  assert.ok(panicked === 'TimeoutError' || panicked >= 500, `the panicking request fails (${panicked})`);
+  assert.equal(await refused(id, names[PER_PEER]), true, 'still refused after the object restored itself');
+
+  // A socket that joins frees its place.
+  held[0].socket.send(eventFrame('network.agent.join', names[0], 'core', {}));
+  await until('the join is answered', () => held[0].events.length > 0);
+  const fourth = await until('a fourth unjoined socket is admitted once one joined', async () => {
+    const probe = await unjoined(id, names[PER_PEER]);
+    await expectNothingFor(300, 'the probe closed as refused');
+    if (probe.closed === null) return probe;
+    return null;
+  });
+  assert.equal(await refused(id, names[PER_PEER + 1]), true, 'and the share is full again');
+
+  // A socket its client closes frees its place (its gateway tells the network).
+  held[1].socket.close();
+  const fifth = await until('an unjoined socket is admitted once one closed', async () => {
+    const probe = await unjoined(id, names[PER_PEER + 1]);
+    await expectNothingFor(300, 'the probe closed as refused');
+    return probe.closed === null ? probe : null;
+  });
+
+  // Sockets that never join are closed at their deadline, and free their places.
+  await until('the unjoined sockets run out of time', () => [held[2], fourth, fifth].every((s) => s.closed !== null), JOIN_DEADLINE_MS * 4);
+  assert.deepEqual([held[2], fourth, fifth].map((s) => s.closed), [4504, 4504, 4504]);
+  const again = [];
+  for (const name of names.slice(0, PER_PEER)) again.push(await unjoined(id, `${name}x`));
+  await expectNothingFor(300, 'the new sockets closed as refused');
+  assert.ok(again.every((s) => s.closed === null), 'a full share again after the deadline');
+  for (const s of [...again, held[0]]) s.socket.close();
+});

@@ -1,0 +1,84 @@
+// The workspace is local-first: with the edge gone it still opens (service
+// worker), shows its history and queued messages after a reload (IndexedDB),
+// and when the edge is back it delivers each queued message once, in order.
+
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Agent } from '../../../core/js/index.js';
+import { startEdge, freePort } from '../../support/edge.mjs';
+import { launchBrowser, storedRows } from '../../support/browser.mjs';
+import { shoot } from '../../support/shots.mjs';
+import { until, expectNothingFor } from '../../support/waits.mjs';
+
+let edge;
+let browser;
+let stateDir;
+
+after(async () => {
+  await browser?.close();
+  await edge?.stop();
+  if (stateDir) await rm(stateDir, { recursive: true, force: true });
+});
+
+test('offline: post three, reload offline, come back online, each delivered exactly once', async () => {
+  stateDir = await mkdtemp(join(tmpdir(), 'agentnet-offline-'));
+  const port = await freePort();
+  edge = await startEdge({ stateDir, port });
+  browser = await launchBrowser();
+
+  const watcher = await Agent.connect({ url: edge.url, network: 'demo', name: 'agent:watcher' });
+  const seen = [];
+  watcher.on('workspace.message.posted', (event) => seen.push(event));
+
+  const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+  const page = await context.newPage();
+  await page.goto(`${edge.url}/`);
+  const status = page.getByRole('status');
+  await status.filter({ hasText: 'online' }).waitFor({ timeout: 15_000 });
+  // The service worker has the shell before the network goes away.
+  await page.evaluate(() => navigator.serviceWorker.ready);
+  const human = (await page.locator('.me').getAttribute('data-address')).trim();
+
+  await watcher.send('agent:broadcast', 'workspace.message.posted', { content: 'history before the outage' });
+  await page.locator('.message', { hasText: 'history before the outage' }).waitFor({ timeout: 10_000 });
+
+  // The edge goes away (kill -9): the page notices and says so.
+  watcher.close();
+  await edge.kill();
+  await status.filter({ hasText: /offline|connecting/ }).waitFor({ timeout: 15_000 });
+
+  const box = page.getByRole('textbox', { name: 'Message' });
+  for (const n of [1, 2, 3]) {
+    await box.fill(`offline ${n}`);
+    await box.press('Enter');
+  }
+  await page.locator('.message .state', { hasText: 'pending' }).nth(2).waitFor();
+  await status.filter({ hasText: '3 queued' }).waitFor({ timeout: 5_000 });
+  // IndexedDB has the three, then a reload with the edge still down.
+  await until('the three queued in IndexedDB', async () => (await storedRows(page, 'demo')).kinds.o >= 3, 10_000);
+  await page.reload();
+  await page.locator('.message', { hasText: 'history before the outage' }).waitFor({ timeout: 15_000 });
+  for (const n of [1, 2, 3]) {
+    await page.locator('.message', { hasText: `offline ${n}` }).locator('.state', { hasText: 'pending' }).waitFor();
+  }
+  assert.equal((await page.locator('.me').getAttribute('data-address')).trim(), human, 'the same person after the reload');
+  await shoot(page, 'workspace-offline');
+
+  // The edge comes back with its state: the page reconnects and sends the queue, once and in order.
+  edge = await startEdge({ stateDir, port });
+  const back = await Agent.connect({ url: edge.url, network: 'demo', name: 'agent:watcher', memberSecret: watcher.memberSecret });
+  back.on('workspace.message.posted', (event) => seen.push(event));
+  await status.filter({ hasText: 'online' }).waitFor({ timeout: 30_000 });
+  for (const n of [1, 2, 3]) {
+    await page.locator('.message', { hasText: `offline ${n}` }).locator('.state', { hasText: 'sent' }).waitFor({ timeout: 15_000 });
+  }
+  await until('the watcher has the three messages', () => seen.filter((e) => e.source === human).length >= 3, 15_000);
+  await expectNothingFor(500, 'a duplicate');
+  const fromPage = seen.filter((e) => e.source === human).map((e) => e.payload.content);
+  assert.deepEqual(fromPage, ['offline 1', 'offline 2', 'offline 3']);
+  back.close();
+  await context.close();
+});
