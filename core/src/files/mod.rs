@@ -45,8 +45,7 @@ use std::str::FromStr;
 pub const PART_BYTES: u64 = 8 * 1024 * 1024;
 /// A file may be sent in at most this many parts (R2's limit is 10,000).
 pub const MAX_PARTS: u64 = 10_000;
-/// The largest `max_file_bytes` a network may set (5 GiB).
-pub const MAX_FILE_BYTES_CEILING: u64 = 5 * 1024 * 1024 * 1024;
+pub use crate::model::file_limits::{FileLimits, MAX_FILE_BYTES_CEILING};
 /// An upload with no part for this long (24 h) is abandoned: it is aborted
 /// and its space freed the next time someone begins one.
 pub const ABANDONED_AFTER_MS: u64 = 24 * 60 * 60 * 1000;
@@ -54,55 +53,6 @@ pub const ABANDONED_AFTER_MS: u64 = 24 * 60 * 60 * 1000;
 const MESSAGE_DELETED: &str = crate::mods::workspace::edits::DELETED;
 /// The event type that removes a resource.
 const RESOURCE_UNREGISTER: &str = "network.resource.unregister";
-
-/// How big files may be in one network: a network setting
-/// (`network.admin.settings.update` with `files`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct FileLimits {
-    /// The largest file, in bytes (100 MiB unless set).
-    #[serde(default = "default_max_file_bytes")]
-    pub max_file_bytes: u64,
-    /// Every stored file together (and those being uploaded), in bytes (1 GiB unless set).
-    #[serde(default = "default_quota_bytes")]
-    pub quota_bytes: u64,
-}
-
-fn default_max_file_bytes() -> u64 {
-    100 * 1024 * 1024
-}
-
-fn default_quota_bytes() -> u64 {
-    1024 * 1024 * 1024
-}
-
-impl Default for FileLimits {
-    fn default() -> Self {
-        Self {
-            max_file_bytes: default_max_file_bytes(),
-            quota_bytes: default_quota_bytes(),
-        }
-    }
-}
-
-impl FileLimits {
-    /// True for the defaults (left out of a stored configuration).
-    pub fn is_default(&self) -> bool {
-        *self == Self::default()
-    }
-
-    /// Checks limits a master sets: a file of 1 byte to 5 GiB, a quota at least one file.
-    pub fn check(&self) -> Result<(), FileError> {
-        if !(1..=MAX_FILE_BYTES_CEILING).contains(&self.max_file_bytes)
-            || self.quota_bytes < self.max_file_bytes
-        {
-            return Err(FileError::Malformed(format!(
-                "files: max_file_bytes is 1 to {MAX_FILE_BYTES_CEILING} and quota_bytes at least max_file_bytes"
-            )));
-        }
-        Ok(())
-    }
-}
 
 /// A stored file's id: 32 lowercase hex digits (16 random bytes).
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -164,7 +114,7 @@ pub struct Part {
 
 /// Where a file is in its life.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "state", rename_all = "snake_case")]
+#[serde(rename_all = "snake_case")]
 pub enum FileState {
     /// Parts are arriving.
     Uploading {
@@ -196,8 +146,8 @@ pub struct StoredFile {
     pub conversation: Address,
     /// When the upload began (ms).
     pub created_at: u64,
-    /// Uploading or stored.
-    #[serde(flatten)]
+    /// Uploading or stored (its own object: a flattened map of parts
+    /// would not read back).
     pub state: FileState,
 }
 

@@ -197,3 +197,18 @@ fn an_upload_never_completed_is_abandoned_after_a_day() {
     assert!(uploading.is_abandoned(ABANDONED_AFTER_MS + 1));
     assert!(!file(10).is_abandoned(u64::MAX), "a stored file stays");
 }
+
+#[test]
+fn a_record_with_parts_reads_back_as_hosts_store_it() {
+    let mut uploading = file(2 * PART_BYTES);
+    uploading.state = FileState::Uploading {
+        upload_id: "u".into(),
+        parts: Default::default(),
+    };
+    super::upload::record_part(&mut uploading, 1, "etag-1".into(), PART_BYTES);
+    let stored = serde_json::to_string(&uploading).unwrap();
+    assert_eq!(
+        serde_json::from_str::<StoredFile>(&stored).unwrap(),
+        uploading
+    );
+}

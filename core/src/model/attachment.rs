@@ -16,9 +16,9 @@
 //! ([`crate::event::envelope::Limits`]).
 
 use crate::error::{Coded, ErrorCode};
-use crate::files::MAX_FILE_BYTES_CEILING;
 use crate::ids::address::{Address, Entity};
 use crate::model::access::AccessRule;
+use crate::model::file_limits::MAX_FILE_BYTES_CEILING;
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
 use serde::{Deserialize, Serialize};
@@ -26,7 +26,7 @@ use serde_json::{Value, json};
 
 /// The largest file whose bytes travel in its register event, in bytes
 /// (375 KiB): base64 makes it 500 KiB, which leaves room in a 512 KiB
-/// payload for the rest. Bigger files go to storage ([`crate::files`]).
+/// payload for the rest. Bigger files go to storage (`crate::files`).
 pub const MAX_ATTACHMENT_BYTES: u64 = 375 * 1024;
 /// The most files one message may carry.
 pub const MAX_ATTACHMENTS: usize = 10;

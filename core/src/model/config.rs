@@ -206,8 +206,11 @@ pub struct NetworkConfig {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gateways: Option<Gateways>,
     /// How big attached files may be, one and all together (`crate::files`).
-    #[serde(default, skip_serializing_if = "crate::files::FileLimits::is_default")]
-    pub files: crate::files::FileLimits,
+    #[serde(
+        default,
+        skip_serializing_if = "crate::model::file_limits::FileLimits::is_default"
+    )]
+    pub files: crate::model::file_limits::FileLimits,
 }
 
 /// How many gateway objects hold a network's sockets (fixed for the

@@ -1,12 +1,11 @@
 //! Stored files' records and the network's link key in the object's SQLite
 //! storage (`files`, `file_key`): the host side of
-//! `agentnet_core::bindings::files::FileStore`. The bytes are in R2
+//! `agentnet_core::bindings::files::FileStore` (implemented in
+//! `crate::network::files`). The bytes are in R2
 //! (`crate::network::files`); the key is never answered or logged.
 
-use crate::network::http::RequestIo;
 use crate::network::storage::{integer, text};
 use agentnet_core::Address;
-use agentnet_core::bindings::files::FileStore;
 use agentnet_core::files::{FileId, StoredFile};
 use serde::Deserialize;
 use worker::{Result, SqlStorage};
@@ -135,24 +134,4 @@ fn from_hex(text: &str) -> Option<[u8; 32]> {
         *slot = u8::from_str_radix(text.get(2 * i..2 * i + 2)?, 16).ok()?;
     }
     Some(key)
-}
-
-impl FileStore for RequestIo<'_> {
-    type Error = worker::Error;
-
-    fn file(&mut self, id: &FileId) -> Result<Option<StoredFile>> {
-        get(&self.sql(), id)
-    }
-
-    fn save_file(&mut self, file: &StoredFile) -> Result<()> {
-        save(&self.sql(), file)
-    }
-
-    fn used_bytes(&mut self) -> Result<u64> {
-        used(&self.sql())
-    }
-
-    fn link_key(&mut self) -> Result<[u8; 32]> {
-        key(&self.sql(), crate::host::random_seed())
-    }
 }

@@ -7,33 +7,20 @@
 
 use crate::host::{read_body, read_bytes, request_head, respond};
 use crate::network::file_store;
+use crate::network::http::RequestIo;
 use crate::network::object::NetworkHost;
+use agentnet_core::bindings::files::FileStore;
 use agentnet_core::bindings::files::{self, FilePlan, FileRoute};
 use agentnet_core::bindings::http::no_such_network;
 use agentnet_core::bindings::step::Step;
+use agentnet_core::files::FileId;
 use agentnet_core::files::{FileState, PART_BYTES, StoredFile, deleted_message, released_by};
 use agentnet_core::{Event, NetworkId};
-use std::cell::RefCell;
 use std::rc::Rc;
 use worker::{Bucket, HttpMetadata, Request, Response, Result, UploadedPart};
 
 /// The R2 bucket binding's name.
 pub const FILES_BINDING: &str = "FILES";
-
-/// Committed events that may release stored files, waiting for their commit.
-#[derive(Default)]
-pub(crate) struct Releases {
-    events: RefCell<Vec<Rc<Event>>>,
-}
-
-impl Releases {
-    /// An event was appended to the log.
-    pub(crate) fn appended(&self, event: &Rc<Event>) {
-        if deleted_message(event).is_some() || !released_by(event, None).is_empty() {
-            self.events.borrow_mut().push(event.clone());
-        }
-    }
-}
 
 impl NetworkHost {
     fn bucket(&self) -> Result<Bucket> {
@@ -186,7 +173,7 @@ impl NetworkHost {
     /// events released (a deleted message's attachments, an unregistered
     /// resource); their records go at once, so the quota frees at once.
     pub(crate) fn start_file_release(&self) {
-        let events = std::mem::take(&mut *self.releases.events.borrow_mut());
+        let events = self.releases.take();
         if events.is_empty() {
             return;
         }
@@ -249,5 +236,25 @@ impl NetworkHost {
             }
         }
         Ok(released)
+    }
+}
+
+impl FileStore for RequestIo<'_> {
+    type Error = worker::Error;
+
+    fn file(&mut self, id: &FileId) -> Result<Option<StoredFile>> {
+        file_store::get(&self.sql(), id)
+    }
+
+    fn save_file(&mut self, file: &StoredFile) -> Result<()> {
+        file_store::save(&self.sql(), file)
+    }
+
+    fn used_bytes(&mut self) -> Result<u64> {
+        file_store::used(&self.sql())
+    }
+
+    fn link_key(&mut self) -> Result<[u8; 32]> {
+        file_store::key(&self.sql(), crate::host::random_seed())
     }
 }

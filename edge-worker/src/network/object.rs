@@ -67,7 +67,7 @@ pub struct NetworkHost {
     /// Events whose Web Push notices wait for their commit; the VAPID key.
     pub(crate) webpush: crate::network::webpush_queue::PushQueue,
     /// Committed events that may release stored files (`crate::network::files`).
-    pub(crate) releases: crate::network::files::Releases,
+    pub(crate) releases: crate::network::file_releases::Releases,
     /// The hosted agents' loops and what waits for them (`crate::agents`).
     pub(crate) hosted: crate::agents::HostedLive,
     /// This host, for tasks that outlive a request (an MCP stream's answers).

@@ -3,7 +3,7 @@
 // a CSV by dropping it on the conversation (then removes it again), and sends
 // them with a line of text; the other person sees the picture inline and the
 // file as a card with its name and size, and opens it. A file over the limit
-// (100 MB; bigger than 375 KB goes to R2, tests/e2e/web-files.test.mjs)
+// (100 MB; bigger than 375 KB goes to R2, tests/e2e/web/files.test.mjs)
 // is refused at once with the limit stated. A private channel's attachment
 // is read by its members and refused to a member outside it (an npm agent
 // gets `forbidden`). In the resources panel an attachment opens as what it

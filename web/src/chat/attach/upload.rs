@@ -30,10 +30,6 @@ extern "C" {
     -> Result<JsValue, JsValue>;
 }
 
-/// The biggest file the composer offers to send (a network's own limit,
-/// 100 MiB unless a master changed it, is checked by the edge).
-pub const MAX_STORED_FILE_BYTES: u64 = 100 * 1024 * 1024;
-
 /// The person's member secret in `network` (for a session of their own).
 fn secret_of(network: &str, me: &str) -> String {
     crate::storage::recall(&crate::storage::secret_key(network, me)).unwrap_or_default()
