@@ -91,6 +91,9 @@ pub enum ErrorCode {
     /// A search text is empty, too long, has too many words or a control
     /// character (`network.events.query`'s `text`).
     InvalidSearch,
+    /// The network's file storage is full (its quota): nothing more is
+    /// stored until files are deleted or the quota is raised.
+    StorageFull,
 }
 
 impl ErrorCode {
@@ -135,6 +138,7 @@ impl ErrorCode {
             Self::ModUnavailable => "mod_unavailable",
             Self::TakesNoTasks => "takes_no_tasks",
             Self::InvalidSearch => "invalid_search",
+            Self::StorageFull => "storage_full",
         }
     }
 }
@@ -212,6 +216,7 @@ mod tests {
             ErrorCode::InvalidOrigin,
             ErrorCode::Internal,
             ErrorCode::InvalidSearch,
+            ErrorCode::StorageFull,
         ] {
             let json = serde_json::to_string(&code).unwrap_or_default();
             assert_eq!(json, format!("\"{}\"", code.as_str()));

@@ -42,6 +42,7 @@ pub mod discovery;
 pub mod documents;
 pub mod error;
 pub mod event;
+pub mod files;
 #[cfg(any(test, feature = "fuzzing"))]
 #[doc(hidden)]
 pub mod fuzzing;

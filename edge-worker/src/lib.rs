@@ -97,7 +97,8 @@ async fn serve(
 ) -> Result<Response> {
     // Every body is read first, whatever the path, the method and the answer (see
     // `buffered`): an answer sent while a client still sends disturbs other requests.
-    let mut req = match buffered(req).await? {
+    let file_part = route.as_ref().is_ok_and(Route::takes_file_part);
+    let mut req = match buffered(req, file_part).await? {
         Step::Go(req) => req,
         Step::Answer(refused) => return respond(refused),
     };

@@ -252,9 +252,15 @@ pub const MAX_BODY_BYTES: usize = 4 * 1024 * 1024;
 /// Whether a declared `Content-Length` already exceeds [`MAX_BODY_BYTES`], so
 /// the host keeps none of the body.
 pub fn declared_too_large(content_length: Option<&str>) -> bool {
+    declared_over(content_length, MAX_BODY_BYTES)
+}
+
+/// Whether a declared `Content-Length` already exceeds `limit` bytes (a
+/// file part's bound is larger than [`MAX_BODY_BYTES`]).
+pub fn declared_over(content_length: Option<&str>, limit: usize) -> bool {
     content_length
         .and_then(|length| length.trim().parse::<u64>().ok())
-        .is_some_and(|length| length > MAX_BODY_BYTES as u64)
+        .is_some_and(|length| length > limit as u64)
 }
 
 /// The HTTP status for an error code.
@@ -273,6 +279,7 @@ pub fn status_of(code: ErrorCode) -> u16 {
         | ErrorCode::TakesNoTasks
         | ErrorCode::InvalidTransition => 409,
         ErrorCode::TooLarge => 413,
+        ErrorCode::StorageFull => 507,
         ErrorCode::RateLimited | ErrorCode::LimitReached => 429,
         ErrorCode::MethodNotAllowed => 405,
         ErrorCode::UpgradeRequired => 426,

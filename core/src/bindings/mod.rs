@@ -49,6 +49,7 @@ pub mod discovery;
 pub mod discovery_members;
 pub mod discovery_submit;
 pub mod exchange;
+pub mod files;
 pub mod hosted;
 pub mod hosts;
 pub mod http;

@@ -18,13 +18,15 @@
 use crate::error::{Coded, ErrorCode};
 use crate::ids::address::{Address, Entity};
 use crate::model::access::AccessRule;
+use crate::model::file_limits::MAX_FILE_BYTES_CEILING;
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-/// The largest file that can be attached, in bytes (375 KiB): base64 makes
-/// it 500 KiB, which leaves room in a 512 KiB payload for the rest.
+/// The largest file whose bytes travel in its register event, in bytes
+/// (375 KiB): base64 makes it 500 KiB, which leaves room in a 512 KiB
+/// payload for the rest. Bigger files go to storage (`crate::files`).
 pub const MAX_ATTACHMENT_BYTES: u64 = 375 * 1024;
 /// The most files one message may carry.
 pub const MAX_ATTACHMENTS: usize = 10;
@@ -53,8 +55,8 @@ pub enum AttachmentError {
     /// Not a MIME type (`type/subtype`).
     #[error("{0:?} is not a MIME type")]
     Mime(String),
-    /// Bigger than [`MAX_ATTACHMENT_BYTES`].
-    #[error("{name} is {size} bytes; a file is at most {MAX_ATTACHMENT_BYTES} bytes")]
+    /// Bigger than any network lets a file be ([`MAX_FILE_BYTES_CEILING`]).
+    #[error("{name} is {size} bytes; a file is at most {MAX_FILE_BYTES_CEILING} bytes")]
     TooLarge {
         /// The file's name.
         name: String,
@@ -108,7 +110,7 @@ impl Attachment {
         if !is_mime(&self.mime) {
             return Err(AttachmentError::Mime(self.mime.clone()));
         }
-        if self.size > MAX_ATTACHMENT_BYTES {
+        if self.size > MAX_FILE_BYTES_CEILING {
             return Err(AttachmentError::TooLarge {
                 name: self.name.clone(),
                 size: self.size,

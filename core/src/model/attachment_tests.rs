@@ -67,7 +67,12 @@ fn a_message_names_its_files_and_each_is_checked() {
         refused(one(good, "a", "text", 1)),
         AttachmentError::Mime(_)
     ));
-    let big = refused(one(good, "a", "text/plain", MAX_ATTACHMENT_BYTES + 1));
+    let big = refused(one(
+        good,
+        "a",
+        "text/plain",
+        crate::files::MAX_FILE_BYTES_CEILING + 1,
+    ));
     assert_eq!(big.code(), ErrorCode::TooLarge);
     let many: Vec<Value> = (0..=MAX_ATTACHMENTS)
         .map(|_| json!({"resource": good, "name": "a", "mime": "text/plain", "size": 1}))

@@ -205,6 +205,12 @@ pub struct NetworkConfig {
     /// default): the network's own object holds every socket.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gateways: Option<Gateways>,
+    /// How big attached files may be, one and all together (`crate::files`).
+    #[serde(
+        default,
+        skip_serializing_if = "crate::model::file_limits::FileLimits::is_default"
+    )]
+    pub files: crate::model::file_limits::FileLimits,
 }
 
 /// How many gateway objects hold a network's sockets (fixed for the
@@ -250,6 +256,7 @@ impl NetworkConfig {
             mod_priorities: BTreeMap::new(),
             banned: Default::default(),
             gateways: None,
+            files: Default::default(),
         }
     }
 

@@ -23,6 +23,7 @@ pub mod access;
 pub mod agent_mod;
 pub mod attachment;
 pub mod config;
+pub mod file_limits;
 pub mod graph;
 pub mod graph_memory;
 pub mod hosted;

@@ -86,22 +86,32 @@ pub async fn request_of(
     Ok(request)
 }
 
-/// A request's body as text, never holding more than [`MAX_BODY_BYTES`]. A
-/// longer body (declared so, or found so while reading) is read to its end
-/// and dropped chunk by chunk, then refused: answering while the client still
-/// sends resets the connection, and the client sees a failure instead of 413.
+/// A request's body as text, never holding more than [`MAX_BODY_BYTES`]
+/// (see [`read_bytes`]).
 pub async fn read_body(
     req: &mut worker::Request,
 ) -> std::result::Result<String, bindings::Response> {
+    let bytes = read_bytes(req, MAX_BODY_BYTES).await?;
+    String::from_utf8(bytes).map_err(|_| bindings::Response::unreadable_body())
+}
+
+/// A request's body, never holding more than `limit` bytes. A longer body
+/// (declared so, or found so while reading) is read to its end and dropped
+/// chunk by chunk, then refused: answering while the client still sends
+/// resets the connection, and the client sees a failure instead of 413.
+pub async fn read_bytes(
+    req: &mut worker::Request,
+    limit: usize,
+) -> std::result::Result<Vec<u8>, bindings::Response> {
     let length = req.headers().get("content-length").ok().flatten();
-    let mut too_large = bindings::message::declared_too_large(length.as_deref());
+    let mut too_large = bindings::message::declared_over(length.as_deref(), limit);
     let Ok(mut chunks) = req.stream() else {
-        return Ok(String::new()); // no body at all
+        return Ok(Vec::new()); // no body at all
     };
     let mut bytes = Vec::new();
     while let Some(chunk) = chunks.next().await {
         let chunk = chunk.map_err(|_| bindings::Response::unreadable_body())?;
-        too_large = too_large || bytes.len() + chunk.len() > MAX_BODY_BYTES;
+        too_large = too_large || bytes.len() + chunk.len() > limit;
         if too_large {
             bytes = Vec::new();
         } else {
@@ -111,7 +121,7 @@ pub async fn read_body(
     if too_large {
         return Err(bindings::Response::body_too_large());
     }
-    String::from_utf8(bytes).map_err(|_| bindings::Response::unreadable_body())
+    Ok(bytes)
 }
 
 /// Writes a binding's response.

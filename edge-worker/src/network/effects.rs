@@ -122,6 +122,8 @@ impl NetworkHost {
         self.start_discovery_io();
         // Web Push notices of what was committed.
         self.start_webpush();
+        // Stored files a deleted message or resource released leave R2.
+        self.start_file_release();
         // Approvals asked of people connected through MCP: elicitations.
         self.start_elicitations();
         // Hosted agents take what was delivered to them.
@@ -285,6 +287,7 @@ impl Host for Applier<'_> {
             } => {
                 self.store.append(*seq, event, *retain, audiences, links);
                 host.webpush.appended(event);
+                host.releases.appended(event);
                 host.mcp.appended(event);
                 if !links.is_empty() {
                     host.ioa.appended(*seq, event);

@@ -235,6 +235,10 @@ impl NetworkHost {
         mut req: Request,
         route: std::result::Result<Route, bindings::Response>,
     ) -> Result<Response> {
+        // A file's part is bytes, not text: the files binding reads its body itself.
+        if let Ok(Route::Network(id, NetworkRoute::Files(files))) = &route {
+            return self.serve_files(req, id.clone(), files.clone()).await;
+        }
         let request = match request_of(&mut req).await {
             Ok(request) => request,
             Err(response) => return respond(response),
@@ -255,6 +259,8 @@ impl NetworkHost {
             NetworkRoute::McpMetadata => return self.mcp_metadata(&request, &id),
             NetworkRoute::OAuth(target) => return self.serve_oauth(&request, &target).await,
             NetworkRoute::Push(push) => return self.serve_push(&request, &id, push),
+            // Taken before the body was read, above.
+            NetworkRoute::Files(_) => return respond(http::unknown_path()),
             NetworkRoute::Unknown => return respond(http::unknown_path()),
         };
         if !self.ensure_loaded(&id)? {

@@ -6,7 +6,8 @@
 //! it ([`http`]), the core's effects applied ([`effects`]), a departed member's
 //! credentials ended ([`credentials`]), what a join needs
 //! fetched ([`identity`]), its discovery I/O ([`discovery`],
-//! [`discovery_queue`]) and its side of the connection gateways
+//! [`discovery_queue`]), files of real size in R2 ([`files`],
+//! [`file_store`], [`file_releases`]) and its side of the connection gateways
 //! ([`gateways`], [`gateway_link`], [`unjoined`]); its test hooks, only with
 //! the `test-hooks` feature (`test_hooks`).
 //!
@@ -20,6 +21,9 @@ pub mod discovery;
 pub mod discovery_queue;
 pub mod effects;
 pub mod entry;
+pub mod file_releases;
+pub mod file_store;
+pub mod files;
 pub mod gateway_link;
 pub mod gateways;
 pub mod graph_store;

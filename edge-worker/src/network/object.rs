@@ -66,6 +66,8 @@ pub struct NetworkHost {
     pub(crate) discovery: crate::network::discovery_queue::DiscoveryIo,
     /// Events whose Web Push notices wait for their commit; the VAPID key.
     pub(crate) webpush: crate::network::webpush_queue::PushQueue,
+    /// Committed events that may release stored files (`crate::network::files`).
+    pub(crate) releases: crate::network::file_releases::Releases,
     /// The hosted agents' loops and what waits for them (`crate::agents`).
     pub(crate) hosted: crate::agents::HostedLive,
     /// This host, for tasks that outlive a request (an MCP stream's answers).
@@ -108,6 +110,7 @@ impl NetworkHost {
         let store = Store::open(self.state.storage().sql(), self.pending_appends.clone())?;
         crate::oauth::store::open(&store.sql)?;
         crate::network::webpush_store::open(&store.sql)?;
+        crate::network::file_store::open(&store.sql)?;
         crate::agents::store::open(&store.sql)?;
         self.schema_ready.set(true);
         Ok(store)
@@ -248,6 +251,7 @@ impl NetworkHost {
             outbound: Default::default(),
             discovery: Default::default(),
             webpush: Default::default(),
+            releases: Default::default(),
             hosted: Default::default(),
             me,
             env,

@@ -8,10 +8,15 @@
 //! ([`agentnet_core::model::attachment`]) before the message that names
 //! them. It also reads attached files through the replica
 //! (`network.resource.read`) when a message shows them, and keeps each as a
-//! `blob:` URL of a type safe to open ([`safe_blob_type`]). The components
+//! `blob:` URL of a type safe to open ([`safe_blob_type`]). Files bigger
+//! than [`MAX_ATTACHMENT_BYTES`] go to the network's file store instead
+//! (R2, `agentnet_core::files`): uploaded in parts when the message is
+//! sent, with progress on the chip, going on after a dropped connection
+//! (`web/js/upload.js`), and read through a signed link. The components
 //! are in [`super::attachment_view`].
 
 use crate::session::Session;
+use agentnet_core::files::StoredContent;
 use agentnet_core::ids::event_type::core_types;
 use agentnet_core::model::attachment::{
     Attachment, MAX_ATTACHMENT_BYTES, MAX_ATTACHMENTS, attachment_address, decode_content,
@@ -23,6 +28,12 @@ use leptos::prelude::*;
 use serde_json::Value;
 use std::collections::BTreeMap;
 use wasm_bindgen::JsCast;
+
+mod upload;
+
+/// The biggest file the composer offers to send (a network's own limit,
+/// 100 MiB unless a master changed it, is checked by the edge).
+pub const MAX_STORED_FILE_BYTES: u64 = 100 * 1024 * 1024;
 
 /// How long reading an attached file may take.
 const READ_TIMEOUT_MS: u64 = 30_000;
@@ -36,8 +47,17 @@ pub struct Pending {
     pub name: String,
     /// Its MIME type (`application/octet-stream` when the browser gives none).
     pub mime: String,
-    /// Its bytes.
+    /// Its bytes, when it travels in its register event (small files).
     pub bytes: std::sync::Arc<Vec<u8>>,
+    /// True when it goes to the file store (big files; the browser's file
+    /// is kept apart, by key, until it is sent).
+    pub stored: bool,
+    /// Its size in bytes.
+    pub size: u64,
+    /// Bytes stored so far, while it uploads.
+    pub sent: Option<u64>,
+    /// What the message names, once uploaded to the file store.
+    pub uploaded: Option<Attached>,
     /// A `blob:` URL of a picture's preview.
     pub preview: Option<String>,
 }
@@ -85,12 +105,12 @@ pub enum Loaded {
 
 /// The limit as the composer states it.
 pub fn limit_text() -> String {
-    format!("up to {} a file", size_label(MAX_ATTACHMENT_BYTES))
+    format!("up to {} a file", size_label(MAX_STORED_FILE_BYTES))
 }
 
 /// Why a file cannot be attached, in words; `None` when it can.
 pub fn refusal(name: &str, size: u64, pending: usize) -> Option<String> {
-    if size > MAX_ATTACHMENT_BYTES {
+    if size > MAX_STORED_FILE_BYTES {
         return Some(format!(
             "{name} is {}: files can be {}.",
             size_label(size),
@@ -101,28 +121,10 @@ pub fn refusal(name: &str, size: u64, pending: usize) -> Option<String> {
         .then(|| format!("A message carries at most {MAX_ATTACHMENTS} files."))
 }
 
-/// The type a `blob:` URL of the file gets: pictures shown inline keep
-/// theirs, text and JSON open as plain text, PDF as PDF, anything else
-/// (HTML and SVG among them) only downloads — a `blob:` URL runs in the
-/// workspace's origin, so nothing that could carry script opens in it.
+/// The type a `blob:` URL of the file gets (as the file store serves it):
+/// nothing that could carry script opens in the workspace's origin.
 pub fn safe_blob_type(mime: &str) -> &'static str {
-    let essence = mime
-        .split(';')
-        .next()
-        .unwrap_or("")
-        .trim()
-        .to_ascii_lowercase();
-    match essence.as_str() {
-        "image/png" => "image/png",
-        "image/jpeg" => "image/jpeg",
-        "image/gif" => "image/gif",
-        "image/webp" => "image/webp",
-        "application/pdf" => "application/pdf",
-        "application/json" | "text/plain" | "text/markdown" | "text/csv" => {
-            "text/plain;charset=utf-8"
-        }
-        _ => "application/octet-stream",
-    }
+    agentnet_core::files::serve::safe_type(mime)
 }
 
 /// True when the file opens in a tab rather than only downloading.
@@ -136,6 +138,8 @@ pub struct Attachments {
     session: Session,
     /// The conversation composer's pending files, and the thread composer's.
     pending: [RwSignal<Vec<Pending>>; 2],
+    /// The browser's files of pending big files, by chip key.
+    blobs: StoredValue<BTreeMap<u32, web_sys::File>, LocalStorage>,
     /// Why the last file was refused, per composer.
     refused: [RwSignal<Option<String>>; 2],
     /// Attached files read, by resource address.
@@ -151,6 +155,7 @@ impl Attachments {
         let store = Self {
             session,
             pending: [RwSignal::new(Vec::new()), RwSignal::new(Vec::new())],
+            blobs: StoredValue::new_local(BTreeMap::new()),
             refused: [RwSignal::new(None), RwSignal::new(None)],
             loaded: RwSignal::new(BTreeMap::new()),
             reading: StoredValue::new(BTreeMap::new()),
@@ -195,6 +200,26 @@ impl Attachments {
             self.refused(in_thread).set(None);
             let key = self.next_key.get_value();
             self.next_key.set_value(key.wrapping_add(1));
+            if size > MAX_ATTACHMENT_BYTES {
+                let mime = mime_of(&file);
+                let preview = is_inline_image(&mime)
+                    .then(|| web_sys::Url::create_object_url_with_blob(&file).ok())
+                    .flatten();
+                let pending = Pending {
+                    key,
+                    name,
+                    mime,
+                    bytes: Default::default(),
+                    stored: true,
+                    size,
+                    sent: None,
+                    uploaded: None,
+                    preview,
+                };
+                self.blobs.update_value(|b| drop(b.insert(key, file)));
+                self.pending(in_thread).update(|p| p.push(pending));
+                continue;
+            }
             wasm_bindgen_futures::spawn_local(async move {
                 let Ok(buffer) = wasm_bindgen_futures::JsFuture::from(file.array_buffer()).await
                 else {
@@ -204,10 +229,7 @@ impl Attachments {
                     return;
                 };
                 let bytes = js_sys::Uint8Array::new(&buffer).to_vec();
-                let mime = match file.type_() {
-                    t if agentnet_core::model::attachment::is_mime(&t) => t,
-                    _ => "application/octet-stream".to_owned(),
-                };
+                let mime = mime_of(&file);
                 let preview = is_inline_image(&mime)
                     .then(|| web_sys::Url::create_object_url_with_blob(&file).ok())
                     .flatten();
@@ -215,7 +237,11 @@ impl Attachments {
                     key,
                     name,
                     mime,
+                    size: bytes.len() as u64,
                     bytes: std::sync::Arc::new(bytes),
+                    stored: false,
+                    sent: None,
+                    uploaded: None,
                     preview,
                 };
                 let _ = store.pending(in_thread).try_update(|p| p.push(pending));
@@ -230,6 +256,7 @@ impl Attachments {
                 revoke(gone.preview.as_deref());
             }
         });
+        self.blobs.update_value(|b| drop(b.remove(&key)));
     }
 
     /// Registers a composer's pending files as resources `conversation` may
@@ -249,6 +276,15 @@ impl Attachments {
                 .iter()
                 .enumerate()
                 .filter_map(|(i, file)| {
+                    if file.stored {
+                        let up = file.uploaded.as_ref()?;
+                        return Some(Attachment {
+                            resource: up.resource.parse().ok()?,
+                            name: up.name.clone(),
+                            mime: up.mime.clone(),
+                            size: up.size,
+                        });
+                    }
                     let resource = attachment_address(&format!("{id}{i}"), &file.name)?;
                     let payload =
                         register_payload(&resource, &file.mime, &file.name, &read, &file.bytes);
@@ -264,6 +300,7 @@ impl Attachments {
         })?;
         for file in &files {
             revoke(file.preview.as_deref());
+            self.blobs.update_value(|b| drop(b.remove(&file.key)));
         }
         self.pending(in_thread).set(Vec::new());
         self.refused(in_thread).set(None);
@@ -295,7 +332,7 @@ impl Attachments {
     /// What the replica reports that concerns attached files: read answers.
     pub fn on_effect(&self, effect: &ReplicaEffect) {
         let (request, outcome) = match effect {
-            ReplicaEffect::Replied { request, reply } => (request, blob_url_of(&reply.payload)),
+            ReplicaEffect::Replied { request, reply } => (request, read_of(&reply.payload)),
             ReplicaEffect::RequestFailed { request, rejection } => {
                 (request, Err(rejection.message.clone()))
             }
@@ -309,10 +346,33 @@ impl Attachments {
             return;
         };
         let loaded = match outcome {
-            Ok((url, size)) => Loaded::Url(url, size),
+            Ok(Read::Blob(url, size)) => Loaded::Url(url, size),
+            Ok(Read::Stored(stored)) => return self.link(resource, stored),
             Err(why) => Loaded::Failed(why),
         };
         self.loaded.update(|l| drop(l.insert(resource, loaded)));
+    }
+}
+
+/// A read attached file: bytes made a `blob:` URL, or a file in the file store.
+enum Read {
+    Blob(String, u64),
+    Stored(StoredContent),
+}
+
+/// The MIME type the browser gives a file (`application/octet-stream` when none or not one).
+fn mime_of(file: &web_sys::File) -> String {
+    match file.type_() {
+        t if agentnet_core::model::attachment::is_mime(&t) => t,
+        _ => "application/octet-stream".to_owned(),
+    }
+}
+
+/// What a read answer holds: a file in the file store, or bytes.
+fn read_of(payload: &Value) -> Result<Read, String> {
+    match payload.get("content").and_then(StoredContent::in_content) {
+        Some(stored) => Ok(Read::Stored(stored)),
+        None => blob_url_of(payload).map(|(url, size)| Read::Blob(url, size)),
     }
 }
 
@@ -377,46 +437,4 @@ fn files_of_list(list: Option<web_sys::FileList>) -> Vec<web_sys::File> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn too_big_or_too_many_is_refused_with_the_limit() {
-        assert_eq!(limit_text(), "up to 375 KB a file");
-        assert!(refusal("a.png", MAX_ATTACHMENT_BYTES, 0).is_none());
-        let why = refusal("big.png", MAX_ATTACHMENT_BYTES + 1, 0).unwrap();
-        assert!(
-            why.starts_with("big.png is 375 KB") && why.contains("up to 375 KB"),
-            "{why}"
-        );
-        assert!(
-            refusal("a.png", 1, MAX_ATTACHMENTS)
-                .unwrap()
-                .contains("at most 10")
-        );
-    }
-
-    #[test]
-    fn nothing_that_could_run_script_opens_in_a_tab() {
-        assert_eq!(safe_blob_type("image/PNG"), "image/png");
-        assert_eq!(
-            safe_blob_type("text/plain; charset=latin1"),
-            "text/plain;charset=utf-8"
-        );
-        for dangerous in [
-            "text/html",
-            "image/svg+xml",
-            "application/xhtml+xml",
-            "text/xml",
-            "",
-        ] {
-            assert_eq!(
-                safe_blob_type(dangerous),
-                "application/octet-stream",
-                "{dangerous}"
-            );
-            assert!(!opens_in_tab(dangerous));
-        }
-        assert!(opens_in_tab("application/pdf"));
-    }
-}
+mod tests;

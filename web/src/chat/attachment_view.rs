@@ -74,11 +74,27 @@ fn PendingChip(file: Pending, in_thread: bool) -> impl IntoView {
         None => view! { <span class="chip-icon" aria-hidden="true">{icon_of(&file.mime)}</span> }
             .into_any(),
     };
+    let size = file.size;
+    let pending = files.pending(in_thread);
+    // Bytes stored so far, while the file uploads to the file store.
+    let sent = move || {
+        pending.with(|p| {
+            p.iter()
+                .find(|f| f.key == key)
+                .and_then(|f| f.sent.filter(|_| f.uploaded.is_none()))
+        })
+    };
+    let percent = move || sent().map(|s| (s * 100).checked_div(size).unwrap_or(100));
     view! {
-        <li class="file-chip" title=file.mime.clone()>
+        <li class="file-chip" title=file.mime.clone() class:uploading=move || sent().is_some()>
             {thumb}
             <span class="chip-name">{file.name.clone()}</span>
-            <span class="chip-size">{size_label(file.bytes.len() as u64)}</span>
+            <span class="chip-size">{size_label(size)}</span>
+            {move || percent().map(|p| view! {
+                <progress class="chip-progress" max="100" value=p.to_string()
+                    aria-label=format!("Uploading, {p}%")></progress>
+                <span class="chip-percent" aria-hidden="true">{format!("{p}%")}</span>
+            })}
             <button type="button" class="chip-remove" aria-label=format!("Remove {}", crate::bidi::isolate(&file.name))
                 on:click=move |_| files.remove(in_thread, key)>"×"</button>
         </li>

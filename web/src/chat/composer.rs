@@ -91,6 +91,12 @@ impl Chat {
         if !mentions.is_empty() {
             metadata.insert("mentions".into(), json!(mentions));
         }
+        // Big files go to the file store first; the message follows them.
+        if files.needs_upload(in_thread) {
+            let chat = *self;
+            files.upload(in_thread, &target, move || chat.post(in_thread, files));
+            return;
+        }
         let mut payload = json!({ "content": content });
         match files.send_pending(in_thread, &target) {
             Some(attached) if !attached.is_empty() => payload["attachments"] = json!(attached),

@@ -58,6 +58,19 @@ pub enum Route {
 }
 
 impl Route {
+    /// True when the body is a file's part: binary, up to
+    /// [`crate::files::PART_BYTES`]; every other body is UTF-8 text of at
+    /// most [`crate::bindings::message::MAX_BODY_BYTES`].
+    pub fn takes_file_part(&self) -> bool {
+        matches!(
+            self,
+            Route::Network(
+                _,
+                NetworkRoute::Files(crate::bindings::files::FileRoute::Part(..))
+            )
+        )
+    }
+
     /// The network the request is for, if it is one's.
     pub fn network(&self) -> Option<&NetworkId> {
         match self {

@@ -4,6 +4,7 @@
 use super::api::{self, ApiRoute};
 use crate::NetworkId;
 use crate::bindings::a2a;
+use crate::bindings::files::{self, FileRoute};
 use crate::bindings::ioa;
 use crate::bindings::message::{Method, Request, percent_decode};
 use crate::bindings::oauth::metadata::Endpoint;
@@ -32,6 +33,8 @@ pub enum NetworkRoute {
     Anp,
     /// `v1/push/key` and `v1/push/subscriptions`: Web Push ([`crate::bindings::webpush`]).
     Push(PushRoute),
+    /// `v1/files…`: files of real size ([`crate::bindings::files`]).
+    Files(FileRoute),
     /// A path under a metadata prefix that names no document: `not_found`.
     Unknown,
 }
@@ -64,6 +67,12 @@ pub(super) fn parse(req: &Request, id: &NetworkId, tail: &str) -> NetworkRoute {
         .and_then(|rest| push_route(&req.method, rest))
     {
         return NetworkRoute::Push(route);
+    }
+    if let Some(rest) = trimmed
+        .strip_prefix("/v1/files")
+        .filter(|rest| rest.is_empty() || rest.starts_with('/'))
+    {
+        return NetworkRoute::Files(files::route(&req.method, rest));
     }
     if let Some(endpoint) = trimmed.strip_prefix("/oauth/").and_then(Endpoint::parse) {
         return NetworkRoute::OAuth(OAuthTarget::Endpoint(id.clone(), endpoint));

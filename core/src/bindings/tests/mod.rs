@@ -1,6 +1,7 @@
 //! The bindings driven natively: a network in memory behind a test host.
 
 mod didwba;
+mod files;
 mod sessions;
 mod sockets;
 

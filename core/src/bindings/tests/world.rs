@@ -34,6 +34,8 @@ pub(crate) struct TestHost {
     pub(crate) streams: BTreeMap<Address, usize>,
     /// Hosted agents' provider keys.
     pub(crate) agent_keys: BTreeMap<Address, String>,
+    /// Stored files' records.
+    pub(crate) files: BTreeMap<crate::files::FileId, crate::files::StoredFile>,
 }
 
 impl BindingHost for TestHost {
@@ -214,6 +216,7 @@ impl World {
                 seed: 0,
                 streams: BTreeMap::new(),
                 agent_keys: BTreeMap::new(),
+                files: BTreeMap::new(),
             },
             network: Network::new(config, [], 0, [7; 32]),
         }
@@ -298,5 +301,25 @@ impl OAuthHost for TestHost {
     fn prune_oauth_grants(&mut self, now: u64) -> Result<(), Infallible> {
         self.grants.retain(|_, g| g.expires_at > now);
         Ok(())
+    }
+}
+
+impl crate::bindings::files::FileStore for TestHost {
+    type Error = Infallible;
+    fn file(
+        &mut self,
+        id: &crate::files::FileId,
+    ) -> Result<Option<crate::files::StoredFile>, Infallible> {
+        Ok(self.files.get(id).cloned())
+    }
+    fn save_file(&mut self, file: &crate::files::StoredFile) -> Result<(), Infallible> {
+        self.files.insert(file.id.clone(), file.clone());
+        Ok(())
+    }
+    fn used_bytes(&mut self) -> Result<u64, Infallible> {
+        Ok(self.files.values().map(|f| f.size).sum())
+    }
+    fn link_key(&mut self) -> Result<[u8; 32], Infallible> {
+        Ok([42; 32])
     }
 }

@@ -175,6 +175,12 @@ fn settings(network: &mut Network, event: &Event) -> Result<Outcome, Rejection> 
         }
         config.limits = limits;
     }
+    if let Some(files) = payload.get("files") {
+        let files: crate::model::file_limits::FileLimits =
+            serde_json::from_value(files.clone()).map_err(|e| invalid(format!("files: {e}")))?;
+        files.check().map_err(invalid)?;
+        config.files = files;
+    }
     if let Some(public) = payload.get("public") {
         config.public = public
             .as_bool()

@@ -35,7 +35,7 @@ fn a_message_with_attachments_is_checked_then_delivered() {
             ErrorCode::InvalidRequest,
         ),
         (
-            json!({"attachments": [{"resource": file, "name": "x", "mime": "text/plain", "size": 10_000_000}]}),
+            json!({"attachments": [{"resource": file, "name": "x", "mime": "text/plain", "size": 6_000_000_000_u64}]}),
             ErrorCode::TooLarge,
         ),
     ] {

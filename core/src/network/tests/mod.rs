@@ -22,6 +22,7 @@ mod reregister;
 mod retention;
 mod routing;
 mod search;
+mod stored_files;
 mod task_answers;
 mod tasks;
 mod trace;

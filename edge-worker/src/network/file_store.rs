@@ -1,0 +1,137 @@
+//! Stored files' records and the network's link key in the object's SQLite
+//! storage (`files`, `file_key`): the host side of
+//! `agentnet_core::bindings::files::FileStore` (implemented in
+//! `crate::network::files`). The bytes are in R2
+//! (`crate::network::files`); the key is never answered or logged.
+
+use crate::network::storage::{integer, text};
+use agentnet_core::Address;
+use agentnet_core::files::{FileId, StoredFile};
+use serde::Deserialize;
+use worker::{Result, SqlStorage};
+
+const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS files (id TEXT PRIMARY KEY, resource TEXT NOT NULL, size INTEGER NOT NULL, record TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS files_by_resource ON files (resource);
+CREATE TABLE IF NOT EXISTS file_key (id INTEGER PRIMARY KEY CHECK (id = 0), secret TEXT NOT NULL);
+";
+
+/// Creates the tables (with the store's, when the object first opens it).
+pub(crate) fn open(sql: &SqlStorage) -> Result<()> {
+    sql.exec(SCHEMA, None)?;
+    Ok(())
+}
+
+#[derive(Deserialize)]
+struct Value {
+    value: String,
+}
+
+#[derive(Deserialize)]
+struct Total {
+    total: Option<f64>,
+}
+
+fn decode(rows: Vec<Value>) -> Option<StoredFile> {
+    rows.into_iter()
+        .next()
+        .and_then(|r| serde_json::from_str(&r.value).ok())
+}
+
+/// A file's record.
+pub(crate) fn get(sql: &SqlStorage, id: &FileId) -> Result<Option<StoredFile>> {
+    let rows: Vec<Value> = sql
+        .exec(
+            "SELECT record AS value FROM files WHERE id = ?",
+            vec![text(id.as_str())],
+        )?
+        .to_array()?;
+    Ok(decode(rows))
+}
+
+/// The files registered as `resource` (one, unless ids collided).
+pub(crate) fn of_resource(sql: &SqlStorage, resource: &Address) -> Result<Vec<StoredFile>> {
+    let rows: Vec<Value> = sql
+        .exec(
+            "SELECT record AS value FROM files WHERE resource = ?",
+            vec![text(resource.to_string())],
+        )?
+        .to_array()?;
+    Ok(rows
+        .into_iter()
+        .filter_map(|r| serde_json::from_str(&r.value).ok())
+        .collect())
+}
+
+/// Forgets the uploads abandoned by `now` (`StoredFile::is_abandoned`); returns them.
+pub(crate) fn take_abandoned(sql: &SqlStorage, now: u64) -> Result<Vec<StoredFile>> {
+    let rows: Vec<Value> = sql
+        .exec("SELECT record AS value FROM files", None)?
+        .to_array()?;
+    let abandoned: Vec<StoredFile> = rows
+        .into_iter()
+        .filter_map(|r| serde_json::from_str::<StoredFile>(&r.value).ok())
+        .filter(|f| f.is_abandoned(now))
+        .collect();
+    for file in &abandoned {
+        remove(sql, &file.id)?;
+    }
+    Ok(abandoned)
+}
+
+/// Keeps a file's record.
+pub(crate) fn save(sql: &SqlStorage, file: &StoredFile) -> Result<()> {
+    let record =
+        serde_json::to_string(file).map_err(|e| worker::Error::RustError(e.to_string()))?;
+    sql.exec(
+        "INSERT OR REPLACE INTO files (id, resource, size, record) VALUES (?, ?, ?, ?)",
+        vec![
+            text(file.id.as_str()),
+            text(file.resource.to_string()),
+            integer(file.size)?,
+            text(record),
+        ],
+    )?;
+    Ok(())
+}
+
+/// Forgets a file's record (its bytes are gone).
+pub(crate) fn remove(sql: &SqlStorage, id: &FileId) -> Result<()> {
+    sql.exec("DELETE FROM files WHERE id = ?", vec![text(id.as_str())])?;
+    Ok(())
+}
+
+/// Every byte the files hold or are being uploaded into.
+pub(crate) fn used(sql: &SqlStorage) -> Result<u64> {
+    let rows: Vec<Total> = sql
+        .exec("SELECT SUM(size) AS total FROM files", None)?
+        .to_array()?;
+    Ok(rows.first().and_then(|r| r.total).unwrap_or(0.0) as u64)
+}
+
+/// The link key, made from `seed` and kept on first use.
+pub(crate) fn key(sql: &SqlStorage, seed: [u8; 32]) -> Result<[u8; 32]> {
+    let rows: Vec<Value> = sql
+        .exec("SELECT secret AS value FROM file_key WHERE id = 0", None)?
+        .to_array()?;
+    if let Some(key) = rows.first().and_then(|r| from_hex(&r.value)) {
+        return Ok(key);
+    }
+    let secret: String = seed.iter().map(|b| format!("{b:02x}")).collect();
+    sql.exec(
+        "INSERT OR REPLACE INTO file_key (id, secret) VALUES (0, ?)",
+        vec![text(secret)],
+    )?;
+    Ok(seed)
+}
+
+fn from_hex(text: &str) -> Option<[u8; 32]> {
+    let mut key = [0u8; 32];
+    if text.len() != 64 {
+        return None;
+    }
+    for (i, slot) in key.iter_mut().enumerate() {
+        *slot = u8::from_str_radix(text.get(2 * i..2 * i + 2)?, 16).ok()?;
+    }
+    Some(key)
+}
