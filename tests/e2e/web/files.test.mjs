@@ -13,6 +13,7 @@ import { createNetwork } from '../../support/edge.mjs';
 import { edgeAndBrowser } from '../../support/browser.mjs';
 import { call } from '../../support/http.mjs';
 import { until } from '../../support/waits.mjs';
+import { shoot } from '../../support/shots.mjs';
 
 const started = edgeAndBrowser();
 const SIZE = 60 * 1000 * 1000;
@@ -72,10 +73,14 @@ test('a 60 MB file goes to R2 in parts, survives a dropped connection, and comes
 
     // Part 4's first try loses its connection.
     const tries = new Map();
+    // Part 5 waits until the uploading chip is photographed.
+    let shot;
+    const photographed = new Promise((resolve) => { shot = resolve; });
     await page.route('**/v1/files/*/parts/*', async (route) => {
       const part = route.request().url().split('/').pop();
       tries.set(part, (tries.get(part) ?? 0) + 1);
       if (part === '4' && tries.get(part) === 1) return route.abort('connectionreset');
+      if (part === '5') await photographed;
       return route.continue();
     });
     await page.locator('#message').fill('The launch film, final cut');
@@ -83,6 +88,9 @@ test('a 60 MB file goes to R2 in parts, survives a dropped connection, and comes
     // The chip shows how far the upload is.
     const progress = chip.locator('progress.chip-progress');
     await progress.waitFor({ timeout: 30_000 });
+    await until('four parts stored', async () => Number(await progress.getAttribute('value')) >= 50, 120_000);
+    await shoot(page, 'files-uploading', async () => { await progress.waitFor(); });
+    shot();
     await chip.waitFor({ state: 'detached', timeout: 240_000 });
     assert.equal(tries.get('4'), 2, `part 4 was sent again after its drop: ${JSON.stringify([...tries])}`);
     assert.deepEqual([...tries.keys()].sort(), ['1', '2', '3', '4', '5', '6', '7', '8']);
@@ -96,6 +104,7 @@ test('a 60 MB file goes to R2 in parts, survives a dropped connection, and comes
     const download = card.getByRole('link', { name: 'Download launch-film.bin' });
     await download.waitFor({ timeout: 15_000 });
     const href = await download.getAttribute('href');
+    await shoot(bob.page, 'files-card', async () => { await card.scrollIntoViewIfNeeded(); });
     assert.match(href, new RegExp(`^/networks/${id}/v1/files/[0-9a-f]{32}/content\\?member=human%3Abob&expires=\\d+&sig=`));
     const got = await fetchDigest(bob.page, href);
     assert.equal(got.status, 200);
