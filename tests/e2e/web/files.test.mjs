@@ -141,7 +141,7 @@ test('a 60 MB file goes to R2 in parts, survives a dropped connection, and comes
   }
 });
 
-test('a network bounds its files: too big and storage full are said plainly; an upload is its sender\'s alone', async () => {
+test('a network bounds its files: too big and storage full are said plainly (in the workspace too); an upload is its sender\'s alone', async () => {
   const created = await createNetwork(started.edge.url, { name: 'Quota', mods: ['workspace', 'persistence'] });
   const base = started.edge.url;
   const boss = await call(base, 'POST', `/networks/${created.id}/v1/join`, { body: { agent_id: 'human:boss', credentials: { admin_token: created.admin_token } } });
@@ -161,10 +161,61 @@ test('a network bounds its files: too big and storage full are said plainly; an 
   assert.equal(full.status, 507);
   assert.equal(full.json.code, 'storage_full');
   assert.match(full.json.message, /storage is full: 1000000 of 1500000 bytes are used/);
+  // A person who sends a file then is told so, in the edge's words, and keeps the file to send later.
+  const ann = await person(created.id, 'human:ann');
+  try {
+    await ann.page.locator('#message').evaluate((area) => {
+      const data = new DataTransfer();
+      data.items.add(new File([new Uint8Array(600_000)], 'report.pdf', { type: 'application/pdf' }));
+      area.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+    });
+    await ann.page.locator('.file-chip', { hasText: 'report.pdf' }).waitFor();
+    await ann.page.locator('#message').fill('The report');
+    await ann.page.locator('#message').press('Enter');
+    const said = ann.page.getByRole('alert').filter({ hasText: 'report.pdf could not be uploaded' });
+    await said.waitFor({ timeout: 30_000 });
+    assert.match(await said.textContent(), /storage is full/);
+    assert.equal(await ann.page.locator('.file-chip', { hasText: 'report.pdf' }).count(), 1, 'the file stays, to send later');
+  } finally {
+    await ann.context.close();
+  }
   // Another member cannot see the upload; nobody without a session can start one.
   const anonymous = await call(base, 'POST', `/networks/${created.id}/v1/files`, { body: { name: 'x', size: 1, conversation: 'agent:broadcast' } });
   assert.equal(anonymous.status, 401);
   const eve = await call(base, 'POST', `/networks/${created.id}/v1/join`, { body: { agent_id: 'human:eve' } });
   const peek = await call(base, 'GET', `/networks/${created.id}/v1/files/${first.json.file}`, { token: eve.json.token });
   assert.equal(peek.status, 404);
+});
+
+test('a picture bigger than a message carries is stored in R2 and still previews inline', async () => {
+  const { id } = await createNetwork(started.edge.url, { name: 'Photos', mods: ['workspace', 'persistence'] });
+  const ann = await person(id, 'human:ann');
+  const bob = await person(id, 'human:bob');
+  try {
+    // A noisy 900×600 PNG: well over 375 KB.
+    const size = await ann.page.evaluate(async () => {
+      const canvas = Object.assign(document.createElement('canvas'), { width: 900, height: 600 });
+      const g = canvas.getContext('2d');
+      const image = g.createImageData(900, 600);
+      for (let i = 0; i < image.data.length; i += 1) image.data[i] = (i * 2654435761) >>> 24;
+      g.putImageData(image, 0, 0);
+      const blob = await new Promise((resolve) => canvas.toBlob(resolve, 'image/png'));
+      const data = new DataTransfer();
+      data.items.add(new File([blob], 'site-photo.png', { type: 'image/png' }));
+      document.querySelector('#message').dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+      return blob.size;
+    });
+    assert.ok(size > 375 * 1024, `the picture is ${size} bytes`);
+    await ann.page.locator('.file-chip', { hasText: 'site-photo.png' }).waitFor();
+    await ann.page.locator('#message').fill('The site today');
+    await ann.page.locator('#message').press('Enter');
+    const picture = bob.page.locator('.message', { hasText: 'The site today' }).getByRole('img', { name: 'site-photo.png' });
+    await picture.waitFor({ timeout: 60_000 });
+    await bob.page.waitForFunction((img) => img.complete && img.naturalWidth > 0, await picture.elementHandle(), { timeout: 30_000 });
+    assert.equal(await picture.evaluate((img) => img.naturalWidth), 900);
+    assert.match(await picture.getAttribute('src'), new RegExp(`^/networks/${id}/v1/files/[0-9a-f]{32}/content\\?`));
+  } finally {
+    await ann.context.close();
+    await bob.context.close();
+  }
 });

@@ -108,13 +108,24 @@ impl Attachments {
                 )
                 .await;
                 drop(progress);
-                match done.ok().as_ref().and_then(attachment_of) {
-                    Some(attachment) => set(&|f| f.uploaded = Some(attachment.clone())),
-                    None => {
+                // The edge's words when it refused (too big, storage full), else the connection's.
+                let outcome = match done {
+                    Ok(answer) => {
+                        attachment_of(&answer).ok_or_else(|| "the edge gave no file".to_owned())
+                    }
+                    Err(error) => Err(crate::error::js_message(
+                        &error,
+                        "check the connection and send again",
+                    )),
+                };
+                match outcome {
+                    Ok(attachment) => set(&|f| f.uploaded = Some(attachment.clone())),
+                    Err(refusal) => {
                         set(&|f| f.sent = None);
                         let why = format!(
-                            "{} could not be uploaded: check the connection and send again.",
-                            file.name
+                            "{} could not be uploaded: {}.",
+                            file.name,
+                            refusal.trim_end_matches('.')
                         );
                         let _ = store.refused(in_thread).try_set(Some(why));
                         return;
