@@ -190,15 +190,22 @@ impl NetworkHost {
     /// Deletes `released` from R2 in a task of its own: a stored object is
     /// deleted, an upload never completed is aborted.
     fn delete_from_r2(&self, released: Vec<StoredFile>) {
-        let Some(network) = self.network.borrow().as_ref().map(|n| n.id().clone()) else {
+        if released.is_empty() {
             return;
+        }
+        // The network's id from its stored configuration: a commit may run
+        // while the network is borrowed (an HTTP send), so it is not borrowed here.
+        let network = match self.store().and_then(|store| store.config()) {
+            Ok(Some(config)) => config.id,
+            Ok(None) => return,
+            Err(err) => {
+                worker::console_error!("files not released: {err}");
+                return;
+            }
         };
         let Ok(bucket) = self.bucket() else {
             return;
         };
-        if released.is_empty() {
-            return;
-        }
         worker::wasm_bindgen_futures::spawn_local(async move {
             for file in &released {
                 let key = file.key(&network);

@@ -12,6 +12,7 @@ import { Agent } from '../../../core/js/index.js';
 import { createNetwork } from '../../support/edge.mjs';
 import { edgeAndBrowser } from '../../support/browser.mjs';
 import { shoot } from '../../support/shots.mjs';
+import { until } from '../../support/waits.mjs';
 
 const started = edgeAndBrowser();
 
@@ -28,7 +29,11 @@ test('a person approves an edited step and denies another from approval cards in
     await nav.getByRole('textbox', { name: 'New channel' }).fill('ops');
     await nav.getByRole('button', { name: 'Create' }).click();
     await page.waitForURL('**/channel/ops');
-    await deployer.joinChannel('ops');
+    // The page opens the channel at once; the network may take a moment to have it.
+    await until('the channel to exist for the agent', () => deployer.joinChannel('ops').then(
+      () => true,
+      (error) => { if (error.code !== 'unknown_target') throw error; return false; },
+    ));
 
     const approved = deployer.approval({
       to: 'channel/ops', approvers: [me], kind: 'message', subject: 'channel/announce',
