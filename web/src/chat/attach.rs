@@ -62,6 +62,30 @@ pub struct Pending {
     pub preview: Option<String>,
 }
 
+impl Pending {
+    /// `file` chosen under `key`: with its `bytes` when it travels in its
+    /// register event, without (`None`) when it goes to the file store.
+    fn of(key: u32, name: String, file: &web_sys::File, bytes: Option<Vec<u8>>) -> Self {
+        let mime = mime_of(file);
+        let preview = is_inline_image(&mime)
+            .then(|| web_sys::Url::create_object_url_with_blob(file).ok())
+            .flatten();
+        Self {
+            key,
+            name,
+            mime,
+            size: bytes
+                .as_ref()
+                .map_or(file.size() as u64, |b| b.len() as u64),
+            stored: bytes.is_none(),
+            bytes: std::sync::Arc::new(bytes.unwrap_or_default()),
+            sent: None,
+            uploaded: None,
+            preview,
+        }
+    }
+}
+
 /// A file a message carries, as the page keeps it (plain strings: a
 /// message line is shared across the page's signals).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -201,21 +225,7 @@ impl Attachments {
             let key = self.next_key.get_value();
             self.next_key.set_value(key.wrapping_add(1));
             if size > MAX_ATTACHMENT_BYTES {
-                let mime = mime_of(&file);
-                let preview = is_inline_image(&mime)
-                    .then(|| web_sys::Url::create_object_url_with_blob(&file).ok())
-                    .flatten();
-                let pending = Pending {
-                    key,
-                    name,
-                    mime,
-                    bytes: Default::default(),
-                    stored: true,
-                    size,
-                    sent: None,
-                    uploaded: None,
-                    preview,
-                };
+                let pending = Pending::of(key, name, &file, None);
                 self.blobs.update_value(|b| drop(b.insert(key, file)));
                 self.pending(in_thread).update(|p| p.push(pending));
                 continue;
@@ -229,21 +239,7 @@ impl Attachments {
                     return;
                 };
                 let bytes = js_sys::Uint8Array::new(&buffer).to_vec();
-                let mime = mime_of(&file);
-                let preview = is_inline_image(&mime)
-                    .then(|| web_sys::Url::create_object_url_with_blob(&file).ok())
-                    .flatten();
-                let pending = Pending {
-                    key,
-                    name,
-                    mime,
-                    size: bytes.len() as u64,
-                    bytes: std::sync::Arc::new(bytes),
-                    stored: false,
-                    sent: None,
-                    uploaded: None,
-                    preview,
-                };
+                let pending = Pending::of(key, name, &file, Some(bytes));
                 let _ = store.pending(in_thread).try_update(|p| p.push(pending));
             });
         }
