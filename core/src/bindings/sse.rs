@@ -44,18 +44,50 @@ pub const MAX_QUEUED_BYTES: usize = 2 * 1024 * 1024;
 pub const LOW_WATER_BYTES: usize = 256 * 1024;
 // A page read at the low water mark (at most a host's page of the log, 1 MiB) fits below the cut.
 const _: () = assert!(LOW_WATER_BYTES + 1024 * 1024 < MAX_QUEUED_BYTES);
-/// The headers of a stream's response.
-pub const HEADERS: [(&str, &str); 2] = [
+/// The headers of every stream's response, whichever binding writes it (the
+/// network's, MCP's, A2A's, IOA's): an event stream, not cached, not
+/// buffered by a proxy in front of the host.
+pub const HEADERS: [(&str, &str); 3] = [
     ("Content-Type", "text/event-stream"),
     ("Cache-Control", "no-cache"),
+    ("X-Accel-Buffering", "no"),
 ];
+
+/// One SSE record, the framing every stream uses: its `id:`, `event:` and
+/// `retry:` fields when given, then `data:` (one line per line of `data`),
+/// ended by a blank line.
+pub fn frame(id: Option<&str>, event: Option<&str>, retry: Option<u64>, data: &str) -> String {
+    let mut record = String::with_capacity(data.len() + 32);
+    let mut field = |name: &str, value: &str| {
+        record.push_str(name);
+        record.push_str(": ");
+        record.push_str(value);
+        record.push('\n');
+    };
+    if let Some(id) = id {
+        field("id", id);
+    }
+    if let Some(event) = event {
+        field("event", event);
+    }
+    if let Some(retry) = retry {
+        field("retry", &retry.to_string());
+    }
+    for line in data.split('\n') {
+        field("data", line.strip_suffix('\r').unwrap_or(line));
+    }
+    record.push('\n');
+    record
+}
 
 /// The SSE record of an event's JSON: with `id:` when it has a `seq`.
 pub fn record(seq: Option<u64>, json: &str) -> String {
-    match seq {
-        Some(seq) => format!("id: {seq}\nevent: message\ndata: {json}\n\n"),
-        None => format!("event: message\ndata: {json}\n\n"),
-    }
+    frame(
+        seq.map(|s| s.to_string()).as_deref(),
+        Some("message"),
+        None,
+        json,
+    )
 }
 
 /// The last record of a stream the network ends (its member left): a
@@ -66,7 +98,7 @@ pub fn closed_record(close: &Close) -> String {
         .split_once(": ")
         .unwrap_or(("closed", close.reason.as_str()));
     let data = serde_json::json!({"code": code, "message": message});
-    format!("event: closed\ndata: {data}\n\n")
+    frame(None, Some("closed"), None, &data.to_string())
 }
 
 /// Where a stream resumes: `Last-Event-ID`, else `?after=`, when it is a
@@ -314,6 +346,30 @@ mod tests {
         );
         assert_eq!(record(None, "{}"), "event: message\ndata: {}\n\n");
         assert!(KEEPALIVE.starts_with(':') && KEEPALIVE.ends_with("\n\n"));
+    }
+
+    #[test]
+    fn a_frame_writes_its_fields_in_order_and_one_data_line_per_line() {
+        assert_eq!(
+            frame(Some("s_0"), None, Some(3000), ""),
+            "id: s_0\nretry: 3000\ndata: \n\n"
+        );
+        assert_eq!(
+            frame(Some("s_1"), Some("message"), None, "{}"),
+            "id: s_1\nevent: message\ndata: {}\n\n"
+        );
+        assert_eq!(
+            frame(None, Some("fork"), None, "a\r\nb\nc"),
+            "event: fork\ndata: a\ndata: b\ndata: c\n\n"
+        );
+    }
+
+    #[test]
+    fn every_stream_is_an_uncached_unbuffered_event_stream() {
+        let header = |name: &str| HEADERS.iter().find(|(n, _)| *n == name).map(|(_, v)| *v);
+        assert_eq!(header("Content-Type"), Some("text/event-stream"));
+        assert_eq!(header("Cache-Control"), Some("no-cache"));
+        assert_eq!(header("X-Accel-Buffering"), Some("no"));
     }
 
     #[test]

@@ -7,20 +7,21 @@
 //! task wakes the requests that watch it ([`Watchers`], fed from
 //! [`crate::network::effects`]).
 
+use crate::host::sse::{Outlet, Queue};
 use crate::host::{now_ms, respond};
 use crate::network::http::not_loaded;
 use crate::network::object::NetworkHost;
 use agentnet_core::Address;
+use agentnet_core::bindings;
 use agentnet_core::bindings::a2a::methods::{Reply, Watch, answer, settled};
 use agentnet_core::bindings::a2a::{self as binding, Handled, Target, stream};
 use agentnet_core::bindings::http::no_such_network;
-use agentnet_core::bindings::{self, sse};
 use agentnet_core::model::task::Task;
-use futures_channel::mpsc::{UnboundedReceiver, UnboundedSender, unbounded};
+use futures_channel::mpsc::UnboundedReceiver;
 use futures_util::StreamExt;
 use futures_util::future::{Either, select};
 use std::time::Duration;
-use worker::{Headers, Response, Result};
+use worker::{Response, Result};
 
 impl NetworkHost {
     /// Answers a request to `/networks/{id}/a2a…`.
@@ -43,7 +44,7 @@ impl NetworkHost {
         let response = match accepted.reply {
             Reply::Now(value) => respond(bindings::Response::json(value)),
             Reply::Hold(watch) => {
-                let changes = self.a2a.watch(&watch.task, &accepted.member);
+                let changes = self.live.a2a.watch(&watch.task, &accepted.member);
                 self.hold(&accepted.member, watch, changes).await
             }
             Reply::Stream {
@@ -92,48 +93,28 @@ impl NetworkHost {
         seen: Task,
         closes: bool,
     ) -> Result<Response> {
-        let (sender, receiver) = unbounded::<Result<Vec<u8>>>();
-        let write = move |sender: &UnboundedSender<Result<Vec<u8>>>, value: &serde_json::Value| {
-            let record = sse::record(None, &value.to_string());
-            sender.unbounded_send(Ok(record.into_bytes())).is_ok()
-        };
+        let outlet = Outlet::new(Queue::default());
         for value in &opening {
-            write(&sender, value);
+            outlet.message(value);
         }
         if closes {
-            sender.close_channel();
+            outlet.close();
         } else {
-            let mut changes = self.a2a.watch(&watch.task, member);
+            let mut changes = self.live.a2a.watch(&watch.task, member);
+            let writer = outlet.clone();
             worker::wasm_bindgen_futures::spawn_local(async move {
                 let mut seen = seen;
-                loop {
-                    let keepalive = Duration::from_millis(sse::KEEPALIVE_MS);
-                    match select(changes.next(), Box::pin(worker::Delay::from(keepalive))).await {
-                        Either::Left((Some(task), _)) => {
-                            let (events, ends) = stream::changes(&watch, &seen, &task);
-                            let open = events.iter().all(|e| write(&sender, e));
-                            seen = task;
-                            if ends || !open {
-                                break;
-                            }
-                        }
-                        Either::Left((None, _)) => break,
-                        Either::Right(_) => {
-                            let alive = sse::KEEPALIVE.as_bytes().to_vec();
-                            if sender.unbounded_send(Ok(alive)).is_err() {
-                                break;
-                            }
-                        }
+                while let Some(task) = writer.next_or_keepalive(&mut changes).await {
+                    let (events, ends) = stream::changes(&watch, &seen, &task);
+                    let open = events.iter().all(|e| writer.message(e));
+                    seen = task;
+                    if ends || !open {
+                        break;
                     }
                 }
-                sender.close_channel();
+                writer.close();
             });
         }
-        let written = Headers::new();
-        for (name, value) in sse::HEADERS {
-            written.set(name, value)?;
-        }
-        written.set("X-Accel-Buffering", "no")?;
-        Ok(Response::from_stream(receiver)?.with_headers(written))
+        outlet.response()
     }
 }

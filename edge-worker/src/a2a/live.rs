@@ -1,9 +1,14 @@
-//! What the object keeps for A2A between requests: the requests that watch
-//! a task's changes ([`Watchers`]) and the deliveries that are to become
-//! calls to external agents ([`Outbound`]); `crate::a2a::endpoint` and
-//! `crate::a2a::remote` do the I/O.
+//! What the object keeps for A2A between requests, two components of the
+//! object (`crate::network::component`): the requests that watch a task's
+//! changes ([`Watchers`]: each stored change of the task reaches them) and
+//! the deliveries that are to become calls to external agents ([`Outbound`]:
+//! called once committed); `crate::a2a::endpoint` and `crate::a2a::remote`
+//! do the I/O.
 
+use crate::network::component::Component;
+use agentnet_core::model::state::Row;
 use agentnet_core::model::task::Task;
+use agentnet_core::network::Effect;
 use agentnet_core::{Address, Event};
 use futures_channel::mpsc::{UnboundedReceiver, UnboundedSender, unbounded};
 use std::cell::RefCell;
@@ -26,21 +31,8 @@ impl Watchers {
         receiver
     }
 
-    /// Ends every watch `member` holds (it left, was removed or banned): its
-    /// streams close and its held requests answer now.
-    pub(crate) fn end_member(&self, member: &Address) {
-        self.0.borrow_mut().retain(|(_, watcher, sender)| {
-            if watcher == member {
-                sender.close_channel();
-                false
-            } else {
-                true
-            }
-        });
-    }
-
     /// Shows a stored task to the requests that watch it; forgets the ones that went away.
-    pub(crate) fn changed(&self, task: &Task) {
+    fn changed(&self, task: &Task) {
         self.0.borrow_mut().retain(|(id, _, sender)| {
             if id == &task.id {
                 sender.unbounded_send(task.clone()).is_ok()
@@ -68,5 +60,26 @@ impl Outbound {
 
     pub(crate) fn take(&self) -> Vec<Delivery> {
         std::mem::take(&mut *self.0.borrow_mut())
+    }
+}
+
+impl<Host> Component<Host> for Watchers {
+    fn observe(&self, effect: &Effect, _taken: &mut Vec<Address>) {
+        if let Effect::Store(Row::Task(task)) = effect {
+            self.changed(task);
+        }
+    }
+
+    /// Ends every watch `member` holds (it left, was removed or banned): its
+    /// streams close and its held requests answer now.
+    fn end_member(&self, member: &Address) {
+        self.0.borrow_mut().retain(|(_, watcher, sender)| {
+            if watcher == member {
+                sender.close_channel();
+                false
+            } else {
+                true
+            }
+        });
     }
 }

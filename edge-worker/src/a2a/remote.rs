@@ -8,9 +8,10 @@
 //! acknowledged for it, posted to its endpoint, and its answer is fed back
 //! into the network as that agent's events.
 
-use crate::a2a::live::Delivery;
+use crate::a2a::live::{Delivery, Outbound};
 use crate::host::outbound::send;
 use crate::host::respond;
+use crate::network::component::Component;
 use crate::network::object::NetworkHost;
 use agentnet_core::bindings::a2a::remote::{self, Call};
 use agentnet_core::bindings::a2a::signature;
@@ -18,6 +19,7 @@ use agentnet_core::bindings::http::no_such_network;
 use agentnet_core::bindings::refusals::outbound_refusal;
 use agentnet_core::bindings::step::Step;
 use agentnet_core::bindings::{self, Response as CoreResponse};
+use agentnet_core::network::Effect;
 use agentnet_core::outbound::OutboundPolicy;
 use agentnet_core::{Address, ErrorCode, NetworkId};
 use serde_json::Value;
@@ -91,7 +93,7 @@ impl NetworkHost {
 
     /// Makes the A2A calls of the deliveries queued so far (after they are committed).
     pub(crate) fn start_outbound(&self) {
-        let queued = self.outbound.take();
+        let queued = self.live.outbound.take();
         if queued.is_empty() {
             return;
         }
@@ -133,5 +135,18 @@ impl NetworkHost {
             self.with_network(|io, network| remote::absorb(io, network, &call, answer))?;
         }
         Ok(())
+    }
+}
+
+impl Component<NetworkHost> for Outbound {
+    fn observe(&self, effect: &Effect, _taken: &mut Vec<Address>) {
+        if let Effect::Deliver { to, event, order } = effect {
+            self.queue(to, event, order.as_ref().map(|o| o.seq));
+        }
+    }
+
+    /// Deliveries to external A2A agents become calls.
+    fn committed(&self, host: &NetworkHost) {
+        host.start_outbound();
     }
 }

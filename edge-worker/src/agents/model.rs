@@ -40,7 +40,8 @@ impl NetworkHost {
         };
         let controller = worker::AbortController::default();
         let signal = controller.signal();
-        self.hosted
+        self.live
+            .hosted
             .calls
             .borrow_mut()
             .insert((agent.clone(), request.0), controller);
@@ -49,7 +50,11 @@ impl NetworkHost {
             if let Err(err) = call.await {
                 worker::console_error!("a hosted agent's model call failed: {err}");
             }
-            me.hosted.calls.borrow_mut().remove(&(agent, request.0));
+            me.live
+                .hosted
+                .calls
+                .borrow_mut()
+                .remove(&(agent, request.0));
         });
     }
 
@@ -151,7 +156,8 @@ impl NetworkHost {
             body,
         };
         let io = self.with_network(|io, network| {
-            self.hosted
+            self.live
+                .hosted
                 .runtime
                 .borrow_mut()
                 .model_response(io, network, agent, request, response)

@@ -2,10 +2,13 @@
 //! drained into the runtime, model calls started, turns noted and ended,
 //! and, once per object instance, the turns a restart cut short reported.
 
+use crate::agents::HostedLive;
 use crate::agents::store;
 use crate::host::now_ms;
+use crate::network::component::Component;
 use crate::network::object::NetworkHost;
 use agentnet_core::bindings::hosted::HostedIo;
+use agentnet_core::network::Effect;
 use agentnet_core::{Address, Event, Network};
 use worker::Result;
 
@@ -29,7 +32,7 @@ impl NetworkHost {
     /// Hands committed deliveries to the hosted agents (at each commit, and
     /// at an alarm): in a task of its own, after the work at hand.
     pub(crate) fn start_hosted(&self) {
-        let hosted = &self.hosted;
+        let hosted = &self.live.hosted;
         if hosted.draining.get() || (hosted.recovered.get() && !hosted.has_queued()) {
             return;
         }
@@ -41,7 +44,7 @@ impl NetworkHost {
             if let Err(err) = me.drain_hosted() {
                 worker::console_error!("a hosted agent's work failed: {err}");
             }
-            me.hosted.draining.set(false);
+            me.live.hosted.draining.set(false);
         });
     }
 
@@ -51,18 +54,18 @@ impl NetworkHost {
         if self.network.borrow().is_none() {
             return Ok(());
         }
-        if !self.hosted.recovered.get() {
+        if !self.live.hosted.recovered.get() {
             self.report_lost_turns()?;
-            self.hosted.recovered.set(true);
+            self.live.hosted.recovered.set(true);
         }
         loop {
             {
-                let mut runtime = self.hosted.runtime.borrow_mut();
-                for agent in self.hosted.take_stale() {
+                let mut runtime = self.live.hosted.runtime.borrow_mut();
+                for agent in self.live.hosted.take_stale() {
                     runtime.forget(&agent);
                 }
             }
-            let queued = self.hosted.take();
+            let queued = self.live.hosted.take();
             if queued.is_empty() {
                 return Ok(());
             }
@@ -71,7 +74,7 @@ impl NetworkHost {
             for (agent, event) in queued {
                 let sql = self.state.storage().sql();
                 let io = self.with_network(|io, network| {
-                    let mut runtime = self.hosted.runtime.borrow_mut();
+                    let mut runtime = self.live.hosted.runtime.borrow_mut();
                     if !runtime.is_awake(&agent) {
                         let mut history = seen_by(network, &agent, store::recent_messages(&sql)?);
                         history.retain(|e| !news.contains(&e.id));
@@ -98,7 +101,13 @@ impl NetworkHost {
                     body,
                 } => self.start_model_call(agent, request, url, headers, key, body),
                 HostedIo::AbortModel { agent, request } => {
-                    if let Some(call) = self.hosted.calls.borrow_mut().remove(&(agent, request.0)) {
+                    if let Some(call) = self
+                        .live
+                        .hosted
+                        .calls
+                        .borrow_mut()
+                        .remove(&(agent, request.0))
+                    {
                         call.abort();
                     }
                 }
@@ -108,7 +117,7 @@ impl NetworkHost {
                     place,
                 } => {
                     store::turn_started(&sql, &agent, answers, &place, now_ms())?;
-                    self.hosted.turns.set(self.hosted.turns.get() + 1);
+                    self.live.hosted.turns.set(self.live.hosted.turns.get() + 1);
                     // An alarm watches the turn, so a restart is noticed without any traffic.
                     if let Some(me) = self.me.upgrade() {
                         worker::wasm_bindgen_futures::spawn_local(async move {
@@ -122,9 +131,10 @@ impl NetworkHost {
                 }
                 HostedIo::TurnEnded { agent, answers } => {
                     store::turn_ended(&sql, &agent, answers)?;
-                    self.hosted
+                    self.live
+                        .hosted
                         .turns
-                        .set(self.hosted.turns.get().saturating_sub(1));
+                        .set(self.live.hosted.turns.get().saturating_sub(1));
                 }
             }
         }
@@ -137,7 +147,8 @@ impl NetworkHost {
         let sql = self.state.storage().sql();
         for (agent, answers, place) in store::turns(&sql)? {
             self.with_network(|io, network| {
-                self.hosted
+                self.live
+                    .hosted
                     .runtime
                     .borrow_mut()
                     .interrupted(io, network, &agent, answers, &place)
@@ -149,8 +160,9 @@ impl NetworkHost {
 
     /// Expired approvals of the hosted agents (at an alarm).
     pub(crate) fn hosted_alarm(&self) -> Result<()> {
-        let io = self
-            .with_network(|io, network| self.hosted.runtime.borrow_mut().on_alarm(io, network))?;
+        let io = self.with_network(|io, network| {
+            self.live.hosted.runtime.borrow_mut().on_alarm(io, network)
+        })?;
         self.hosted_io(io)?;
         self.start_hosted();
         Ok(())
@@ -159,8 +171,9 @@ impl NetworkHost {
     /// When the hosted agents need the object next: an approval's expiry,
     /// or a look at a turn under way (which a restart would have cut short).
     pub(crate) fn hosted_wakeup(&self) -> Option<u64> {
-        let watch = (self.hosted.turns.get() > 0).then(|| now_ms() + crate::agents::TURN_WATCH_MS);
-        [self.hosted.runtime.borrow().next_wakeup(), watch]
+        let watch =
+            (self.live.hosted.turns.get() > 0).then(|| now_ms() + crate::agents::TURN_WATCH_MS);
+        [self.live.hosted.runtime.borrow().next_wakeup(), watch]
             .into_iter()
             .flatten()
             .min()
@@ -183,5 +196,22 @@ impl NetworkHost {
             .or_else(|_| self.env.var(var).map(|v| v.to_string()))
             .ok()
             .filter(|k| !k.is_empty())
+    }
+}
+
+impl Component<NetworkHost> for HostedLive {
+    /// A delivery to a hosted agent is taken at commit: it counts as
+    /// acknowledged as written. A changed configuration changes the agents.
+    fn observe(&self, effect: &Effect, taken: &mut Vec<Address>) {
+        match effect {
+            Effect::Deliver { to, event, .. } => taken.extend(self.queue(to, event)),
+            Effect::StoreConfig(config) => self.set_configs(&config.hosted_agents),
+            _ => {}
+        }
+    }
+
+    /// Hosted agents take what was delivered to them.
+    fn committed(&self, host: &NetworkHost) {
+        host.start_hosted();
     }
 }

@@ -1,17 +1,20 @@
 //! The host utilities every object and the Worker share: the clock,
 //! randomness, and requests and responses between workers-rs and the core's
 //! bindings (here), the one door of outbound fetches and the bounded fetch
-//! of outside documents, where an input's
-//! answers go, text frames, and the stubs of the deployment-wide objects.
+//! of outside documents, the counts only test hooks read ([`counter`]), where an input's
+//! answers go, text frames, the one outlet of every SSE stream ([`sse`]), and
+//! the stubs of the deployment-wide objects.
 //!
 //! May use only the core and workers-rs: nothing here knows an object.
 
 pub mod assets;
 pub mod bounded_fetch;
+pub mod counter;
 pub mod forward;
 pub mod frame_texts;
 pub mod origin;
 pub mod outbound;
+pub mod sse;
 pub mod stubs;
 #[cfg(feature = "test-hooks")]
 pub mod test_hooks;

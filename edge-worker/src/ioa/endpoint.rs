@@ -5,22 +5,21 @@
 //! stream to open. Here a stream is written: its opening records, then
 //! every new message of the graph the core's [`Follow`] accepts (each
 //! appended channel event reaches every open stream through
-//! [`crate::ioa::live::IoaStreams`],
-//! fed from [`crate::network::effects`]), and `: keepalive` when idle.
+//! [`crate::ioa::live::IoaStreams`], a component of the object), and
+//! `: keepalive` when idle, on the outlet every stream writes to
+//! (`crate::host::sse`).
 
 use crate::host::respond;
+use crate::host::sse::{Outlet, Queue};
 use crate::ioa::live::Appended;
 use crate::network::object::NetworkHost;
+use agentnet_core::bindings;
 use agentnet_core::bindings::http::no_such_network;
 use agentnet_core::bindings::ioa::stream::Follow;
 use agentnet_core::bindings::ioa::{self as binding, Handled, Target};
-use agentnet_core::bindings::{self, sse};
-use futures_channel::mpsc::{UnboundedReceiver, UnboundedSender, unbounded};
-use futures_util::StreamExt;
-use futures_util::future::{Either, select};
-use std::rc::Weak;
-use std::time::Duration;
-use worker::{Headers, Response, Result};
+use futures_channel::mpsc::UnboundedReceiver;
+use std::rc::{Rc, Weak};
+use worker::{Response, Result};
 
 impl NetworkHost {
     /// Answers a request under `/networks/{id}/ioa`.
@@ -42,23 +41,18 @@ impl NetworkHost {
 
     /// An SSE stream: `opening`, then each new message `follow` accepts.
     fn open_ioa_stream(&self, follow: Follow, opening: Vec<String>) -> Result<Response> {
-        let (sender, receiver) = unbounded::<Result<Vec<u8>>>();
+        let outlet = Outlet::new(Queue::default());
         for record in opening {
-            let _ = sender.unbounded_send(Ok(record.into_bytes()));
+            outlet.send(record);
         }
-        let messages = self.ioa.subscribe(&follow.caller);
+        let messages = self.live.ioa.subscribe(&follow.caller);
         worker::wasm_bindgen_futures::spawn_local(follow_stream(
             self.me.clone(),
             follow,
             messages,
-            sender,
+            outlet.clone(),
         ));
-        let written = Headers::new();
-        for (name, value) in sse::HEADERS {
-            written.set(name, value)?;
-        }
-        written.set("X-Accel-Buffering", "no")?;
-        Ok(Response::from_stream(receiver)?.with_headers(written))
+        outlet.response()
     }
 }
 
@@ -67,29 +61,22 @@ async fn follow_stream(
     host: Weak<NetworkHost>,
     mut follow: Follow,
     mut messages: UnboundedReceiver<Appended>,
-    sender: UnboundedSender<Result<Vec<u8>>>,
+    outlet: Rc<Outlet>,
 ) {
-    loop {
-        let keepalive = Duration::from_millis(sse::KEEPALIVE_MS);
-        let record = match select(messages.next(), Box::pin(worker::Delay::from(keepalive))).await {
-            Either::Left((Some((seq, event)), _)) => {
-                let Some(host) = host.upgrade() else { break };
-                let guard = host.network.borrow();
-                let accepted = guard.as_ref().and_then(|network| {
-                    let graph = network.graph()?;
-                    follow.accept(network, graph, seq, &event)
-                });
-                match accepted {
-                    Some(record) => record,
-                    None => continue,
-                }
-            }
-            Either::Left((None, _)) => break,
-            Either::Right(_) => sse::KEEPALIVE.to_owned(),
+    while let Some((seq, event)) = outlet.next_or_keepalive(&mut messages).await {
+        let Some(host) = host.upgrade() else { break };
+        let accepted = {
+            let guard = host.network.borrow();
+            guard.as_ref().and_then(|network| {
+                let graph = network.graph()?;
+                follow.accept(network, graph, seq, &event)
+            })
         };
-        if sender.unbounded_send(Ok(record.into_bytes())).is_err() {
+        if let Some(record) = accepted
+            && !outlet.send(record)
+        {
             break;
         }
     }
-    sender.close_channel();
+    outlet.close();
 }

@@ -1,7 +1,10 @@
-//! The open IOA streams (`crate::ioa::endpoint`): each is fed every new message of
-//! the message graph as [`crate::network::effects`] appends it, and closed ones are
-//! dropped at the next message. A member's streams end when its credentials do.
+//! The open IOA streams (`crate::ioa::endpoint`), a component of the object
+//! (`crate::network::component`): each is fed every new message of the
+//! message graph as the object appends it, and closed ones are dropped at the
+//! next message. A member's streams end when its credentials do.
 
+use crate::network::component::Component;
+use agentnet_core::network::Effect;
 use agentnet_core::{Address, Event};
 use futures_channel::mpsc::{UnboundedReceiver, UnboundedSender, unbounded};
 use std::cell::RefCell;
@@ -24,8 +27,26 @@ impl IoaStreams {
         receiver
     }
 
+    /// A message was appended at `seq`: every open stream hears of it (closed ones are dropped).
+    fn appended(&self, seq: u64, event: &Rc<Event>) {
+        let mut open = self.open.borrow_mut();
+        open.retain(|(_, stream)| stream.unbounded_send((seq, Rc::clone(event))).is_ok());
+    }
+}
+
+impl<Host> Component<Host> for IoaStreams {
+    fn observe(&self, effect: &Effect, _taken: &mut Vec<Address>) {
+        if let Effect::Append {
+            seq, event, links, ..
+        } = effect
+            && !links.is_empty()
+        {
+            self.appended(*seq, event);
+        }
+    }
+
     /// Ends every stream `member` opened (it left, was removed or banned).
-    pub(crate) fn end_member(&self, member: &Address) {
+    fn end_member(&self, member: &Address) {
         self.open.borrow_mut().retain(|(holder, stream)| {
             if holder == member {
                 stream.close_channel();
@@ -34,11 +55,5 @@ impl IoaStreams {
                 true
             }
         });
-    }
-
-    /// A message was appended at `seq`: every open stream hears of it (closed ones are dropped).
-    pub(crate) fn appended(&self, seq: u64, event: &Rc<Event>) {
-        let mut open = self.open.borrow_mut();
-        open.retain(|(_, stream)| stream.unbounded_send((seq, Rc::clone(event))).is_ok());
     }
 }

@@ -8,8 +8,12 @@
 //! answers come back as POSTs the core's transport turns into decisions.
 
 use crate::host::now_ms;
+use crate::mcp::live::McpLive;
+use crate::network::component::Component;
 use crate::network::object::NetworkHost;
+use agentnet_core::Address;
 use agentnet_core::bindings::mcp::elicit::{self, Asked};
+use agentnet_core::network::Effect;
 
 /// The most approvals whose elicitations are remembered for cancelling (the oldest are forgotten).
 const MAX_REMEMBERED: usize = 1_000;
@@ -19,7 +23,7 @@ impl NetworkHost {
     /// call, in a task of its own (the commit may run while the network or
     /// the streams are borrowed).
     pub(crate) fn start_elicitations(&self) {
-        if self.mcp.approvals.borrow().is_empty() {
+        if self.live.mcp.approvals.borrow().is_empty() {
             return;
         }
         let Some(me) = self.me.upgrade() else {
@@ -49,9 +53,10 @@ impl NetworkHost {
         }
         // Decided under one borrow of the network and the streams; written after (writing records on the streams).
         let asked: Vec<_> = {
-            let (Ok(network), Ok(streams)) =
-                (self.network.try_borrow(), self.mcp.streams.try_borrow())
-            else {
+            let (Ok(network), Ok(streams)) = (
+                self.network.try_borrow(),
+                self.live.mcp.streams.try_borrow(),
+            ) else {
                 return Ok(());
             };
             let Some(network) = network.as_ref() else {
@@ -66,7 +71,7 @@ impl NetworkHost {
                 .collect()
         };
         for (approval, id, message) in asked {
-            self.mcp.write(stream, &message);
+            self.live.mcp.write(stream, &message);
             self.remember_asked(approval, stream.to_owned(), id);
         }
         Ok(())
@@ -79,7 +84,7 @@ impl NetworkHost {
         stream: String,
         id: agentnet_core::bindings::mcp::jsonrpc::Id,
     ) {
-        let mut remembered = self.mcp.asked.borrow_mut();
+        let mut remembered = self.live.mcp.asked.borrow_mut();
         remembered.entry(approval).or_default().push((stream, id));
         while remembered.len() > MAX_REMEMBERED {
             remembered.pop_first();
@@ -87,7 +92,7 @@ impl NetworkHost {
     }
 
     fn elicit(&self) {
-        let events = self.mcp.approvals.take();
+        let events = self.live.mcp.approvals.take();
         let network = match self.network.try_borrow() {
             Ok(network) => network,
             Err(_) => {
@@ -100,16 +105,18 @@ impl NetworkHost {
         };
         for event in &events {
             if let Some((approval, decision)) = elicit::closed(event) {
-                let out = self.mcp.asked.borrow_mut().remove(&approval);
+                let out = self.live.mcp.asked.borrow_mut().remove(&approval);
                 for (stream, id) in out.unwrap_or_default() {
-                    self.mcp.write(&stream, &elicit::cancelled(&id, &decision));
+                    self.live
+                        .mcp
+                        .write(&stream, &elicit::cancelled(&id, &decision));
                 }
                 continue;
             }
             let Some(asked) = Asked::of_request(event) else {
                 continue;
             };
-            let requests = match self.mcp.streams.try_borrow() {
+            let requests = match self.live.mcp.streams.try_borrow() {
                 Ok(streams) => elicit::asks(network, &streams, event, now_ms()),
                 Err(_) => {
                     worker::console_error!(
@@ -119,9 +126,31 @@ impl NetworkHost {
                 }
             };
             for (stream, id, request) in requests {
-                self.mcp.write(&stream, &request);
+                self.live.mcp.write(&stream, &request);
                 self.remember_asked(asked.approval, stream, id);
             }
         }
+    }
+}
+
+impl Component<NetworkHost> for McpLive {
+    fn observe(&self, effect: &Effect, _taken: &mut Vec<Address>) {
+        match effect {
+            Effect::Store(_) | Effect::Remove { .. } => self.noticed(effect),
+            Effect::Append { event, .. } => self.appended(event),
+            Effect::Deliver { to, event, .. } => self.delivered(to, event),
+            _ => {}
+        }
+    }
+
+    /// Wakes the requests deliveries completed and writes the notifications
+    /// of what changed; the approvals committed are asked as elicitations.
+    fn committed(&self, host: &NetworkHost) {
+        self.flush();
+        host.start_elicitations();
+    }
+
+    fn end_member(&self, member: &Address) {
+        McpLive::end_member(self, member);
     }
 }

@@ -7,6 +7,7 @@
 //! stream that the waiting answers and notifications go on
 //! ([`crate::mcp::live`]).
 
+use crate::host::sse::{Outlet, Queue};
 use crate::host::{now_ms, respond};
 use crate::network::http::not_loaded;
 use crate::network::object::NetworkHost;
@@ -16,11 +17,10 @@ use agentnet_core::bindings::mcp::outcome::{Outcome, assemble};
 use agentnet_core::bindings::mcp::waiting::{Arrival, Waiting};
 use agentnet_core::bindings::mcp::{access, jsonrpc, retries, transport};
 use agentnet_core::bindings::{self, sse};
-use futures_channel::mpsc::unbounded;
 use futures_util::future::{Either, join_all, select};
 use serde_json::Value;
 use std::time::Duration;
-use worker::{Headers, Response, Result};
+use worker::{Response, Result};
 
 impl NetworkHost {
     /// Answers a request to `/networks/{id}/mcp`, or, with `anp`, an ANP
@@ -35,17 +35,17 @@ impl NetworkHost {
         if !self.ensure_loaded(&id)? {
             return respond(no_such_network(&id));
         }
-        self.mcp.set_network(&id);
+        self.live.mcp.set_network(&id);
         self.note_origin(request.origin());
         self.resolve_request(&request).await?;
         let outcome = {
-            let mut streams = self.mcp.streams.borrow_mut();
+            let mut streams = self.live.mcp.streams.borrow_mut();
             self.with_network(|io, network| match anp {
                 true => bindings::anp::rpc::handle(io, network, &mut streams, &request),
                 false => transport::handle(io, network, &mut streams, &request),
             })?
         };
-        self.mcp.flush();
+        self.live.mcp.flush();
         match outcome {
             Outcome::Respond(response) => respond(response),
             Outcome::Hold {
@@ -75,11 +75,11 @@ impl NetworkHost {
                     .unwrap_or("")
                     .trim()
                     .to_owned();
-                self.mcp.end_session(&streams, &session);
+                self.live.mcp.end_session(&streams, &session);
                 respond(response)
             }
             Outcome::Cancel { member, request } => {
-                self.mcp.cancel(&member, &request);
+                self.live.mcp.cancel(&member, &request);
                 respond(bindings::Response::text("").with_status(202))
             }
         }
@@ -106,20 +106,20 @@ impl NetworkHost {
     /// Waits for `waiting`'s delivery or deadline; its JSON-RPC answer (`None` when cancelled).
     async fn answer_later(&self, waiting: Waiting, stream: Option<&str>) -> Result<Option<Value>> {
         loop {
-            let (key, woken) = self.mcp.register(waiting.clone(), stream);
+            let (key, woken) = self.live.mcp.register(waiting.clone(), stream);
             let wait = Duration::from_millis(waiting.deadline.saturating_sub(now_ms()));
             let arrival = match select(woken, Box::pin(worker::Delay::from(wait))).await {
                 Either::Left((Ok(event), _)) => Arrival::Delivered(Box::new(event)),
                 Either::Left((Err(_cancelled), _)) => return Ok(None),
                 Either::Right(_) => {
-                    self.mcp.unregister(key);
+                    self.live.mcp.unregister(key);
                     Arrival::TimedOut
                 }
             };
             let result = {
                 self.with_network(|io, network| retries::finish(io, network, &waiting, arrival))?
             };
-            self.mcp.flush();
+            self.live.mcp.flush();
             if let Some(result) = result {
                 return Ok(Some(jsonrpc::result(&waiting.request, result)));
             }
@@ -135,15 +135,15 @@ impl NetworkHost {
         waits: Vec<Waiting>,
         closes: bool,
     ) -> Result<Response> {
-        let (sender, receiver) = unbounded::<Result<Vec<u8>>>();
+        let outlet = Outlet::new(Queue::default());
         for record in opening {
-            let _ = sender.unbounded_send(Ok(record.into_bytes()));
+            outlet.send(record);
         }
         if closes && waits.is_empty() {
-            self.mcp.streams.borrow_mut().finish(&stream, now_ms());
-            sender.close_channel();
+            self.live.mcp.streams.borrow_mut().finish(&stream, now_ms());
+            outlet.close();
         } else {
-            self.mcp.attach(&stream, sender.clone(), waits.len());
+            self.live.mcp.attach(&stream, outlet.clone(), waits.len());
             let me = self.me.upgrade().ok_or_else(not_loaded)?;
             if !closes {
                 // A stream kept open (a client's GET): the approvals it missed while away.
@@ -158,31 +158,26 @@ impl NetworkHost {
                 let (host, stream) = (me.clone(), stream.clone());
                 worker::wasm_bindgen_futures::spawn_local(async move {
                     match host.answer_later(waiting, Some(&stream)).await {
-                        Ok(Some(answer)) => host.mcp.write(&stream, &answer),
+                        Ok(Some(answer)) => host.live.mcp.write(&stream, &answer),
                         Ok(None) => {}
                         Err(err) => worker::console_error!("an MCP answer failed: {err}"),
                     }
-                    host.mcp.answered(&stream, closes);
+                    host.live.mcp.answered(&stream, closes);
                 });
             }
-            if !self.mcp.ticking.replace(true) {
+            if !self.live.mcp.ticking.replace(true) {
                 // One task keeps every connected stream alive and notices the ones that went away.
                 worker::wasm_bindgen_futures::spawn_local(async move {
                     loop {
                         worker::Delay::from(Duration::from_millis(sse::KEEPALIVE_MS)).await;
-                        if !me.mcp.keepalive() {
-                            me.mcp.ticking.set(false);
+                        if !me.live.mcp.keepalive() {
+                            me.live.mcp.ticking.set(false);
                             break;
                         }
                     }
                 });
             }
         }
-        let written = Headers::new();
-        for (name, value) in sse::HEADERS {
-            written.set(name, value)?;
-        }
-        written.set("X-Accel-Buffering", "no")?;
-        Ok(Response::from_stream(receiver)?.with_headers(written))
+        outlet.response()
     }
 }

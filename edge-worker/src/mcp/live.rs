@@ -4,31 +4,31 @@
 //!
 //! What a stream is, which notice reaches whom and how a stream resumes are
 //! the core's (`agentnet_core::bindings::mcp::streams` and `notices`); here
-//! are the connections those decisions are written to. Deliveries and row
-//! changes are seen as the object applies the core's effects
-//! ([`McpLive::delivered`], [`McpLive::noticed`]); waiting requests are woken
-//! and notifications written at the next commit ([`McpLive::flush`]), once
-//! the rows they stand for are stored. Approvals asked of people become
-//! elicitations on their streams ([`crate::mcp::elicit`]).
+//! are the connections (`crate::host::sse` outlets) those decisions are
+//! written to. It is a component of the object (`crate::mcp::elicit` has its
+//! `impl`, `crate::network::component` says what one is): deliveries and row
+//! changes are seen as the object applies the core's effects; waiting
+//! requests are woken and notifications written at the next commit
+//! ([`McpLive::flush`]), once the rows they stand for are stored. Approvals
+//! asked of people become elicitations on their streams ([`crate::mcp::elicit`]).
 
 use crate::host::now_ms;
+use crate::host::sse::Outlet;
 use agentnet_core::bindings::mcp::elicit;
 use agentnet_core::bindings::mcp::jsonrpc::Id;
 use agentnet_core::bindings::mcp::notices::{self, Notice};
 use agentnet_core::bindings::mcp::streams::Streams;
 use agentnet_core::bindings::mcp::waiting::Waiting;
-use agentnet_core::bindings::sse;
 use agentnet_core::network::Effect;
 use agentnet_core::{Address, Event, EventId, NetworkId};
-use futures_channel::mpsc::UnboundedSender;
 use futures_channel::oneshot;
 use serde_json::Value;
 use std::cell::{Cell, RefCell};
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 
-/// An open SSE connection: the sender its response body reads.
-pub(crate) type Stream = UnboundedSender<worker::Result<Vec<u8>>>;
+/// An open SSE connection: the outlet its response body reads.
+pub(crate) type Stream = Rc<Outlet>;
 
 /// A request waiting for a delivery, and how to wake it.
 struct Waiter {
@@ -200,8 +200,8 @@ impl McpLive {
     }
 
     fn send(&self, stream: &str, record: String) {
-        if let Some(sender) = self.senders.borrow().get(stream) {
-            let _ = sender.unbounded_send(Ok(record.into_bytes()));
+        if let Some(outlet) = self.senders.borrow().get(stream) {
+            outlet.send(record);
         }
     }
 
@@ -217,7 +217,7 @@ impl McpLive {
     /// with `waits` more answers to come.
     pub(crate) fn attach(&self, stream: &str, sender: Stream, waits: usize) {
         if let Some(old) = self.senders.borrow_mut().insert(stream.to_owned(), sender) {
-            old.close_channel();
+            old.close();
         }
         *self
             .pending
@@ -244,20 +244,19 @@ impl McpLive {
     /// Closes `stream`'s connection.
     pub(crate) fn close(&self, stream: &str) {
         self.pending.borrow_mut().remove(stream);
-        if let Some(sender) = self.senders.borrow_mut().remove(stream) {
-            sender.close_channel();
+        if let Some(outlet) = self.senders.borrow_mut().remove(stream) {
+            outlet.close();
         }
     }
 
     /// Writes a keepalive comment to every connected stream and forgets the
     /// connections that are gone; whether any stream is still connected.
     pub(crate) fn keepalive(&self) -> bool {
-        let keepalive = sse::KEEPALIVE.as_bytes();
         let gone: Vec<String> = self
             .senders
             .borrow()
             .iter()
-            .filter(|(_, s)| s.is_closed() || s.unbounded_send(Ok(keepalive.to_vec())).is_err())
+            .filter(|(_, outlet)| !outlet.keepalive())
             .map(|(id, _)| id.clone())
             .collect();
         for stream in gone {

@@ -4,6 +4,7 @@
 //! [`crate::network::effects`]) and which kinds there are.
 
 use crate::mcp::store as mcp_store;
+use crate::network::component::Component;
 use crate::network::object::NetworkHost;
 use crate::network::storage::Store;
 use crate::oauth::store as oauth_store;
@@ -33,10 +34,10 @@ impl Credentials for MemberCredentials<'_> {
     }
 
     fn close_streams(&mut self, member: &Address) -> Result<(), Error> {
-        self.host.close_streams(member);
-        self.host.mcp.end_member(member);
-        self.host.a2a.end_member(member);
-        self.host.ioa.end_member(member);
+        // Every component's: the network's SSE streams, MCP's, A2A's, IOA's.
+        self.host
+            .live
+            .each(|c: &dyn Component<NetworkHost>| c.end_member(member));
         Ok(())
     }
 

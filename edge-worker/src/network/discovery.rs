@@ -12,10 +12,15 @@
 
 use crate::host::now_ms;
 use crate::host::origin::Origin;
+use crate::network::component::Component;
+use crate::network::discovery_queue::DiscoveryIo;
 use crate::network::object::NetworkHost;
+use agentnet_core::Address;
 use agentnet_core::bindings::directory::settings_update;
 use agentnet_core::bindings::discovery_members::MEMBERS_PATH;
 use agentnet_core::discovery::members::network_listing;
+use agentnet_core::model::state::{Row, RowKind};
+use agentnet_core::network::Effect;
 use agentnet_core::network::{DiscoveryAsk, RegistryAnswer};
 use serde::Deserialize;
 use serde_json::Value;
@@ -68,7 +73,7 @@ impl NetworkHost {
     /// A commit may come while the caller holds the network, so the listing
     /// is read in the task, once that hold is over.
     pub(crate) fn start_discovery_io(&self) {
-        let (asks, listing, settings) = self.discovery.take();
+        let (asks, listing, settings) = self.live.discovery.take();
         if asks.is_empty() && !listing && !settings {
             return;
         }
@@ -100,7 +105,7 @@ impl NetworkHost {
             &network.state().resources,
         )
         .to_string();
-        self.discovery.is_new(text)
+        self.live.discovery.is_new(text)
     }
 
     /// The directory request for the network's current settings.
@@ -127,7 +132,7 @@ impl NetworkHost {
         }
         let Some(origin) = self.known_origin() else {
             // Never reached over HTTP: nothing can have joined, nothing to list or answer.
-            self.discovery.forget_sent();
+            self.live.discovery.forget_sent();
             return Ok(());
         };
         if let Some(listing) = listing {
@@ -140,7 +145,7 @@ impl NetworkHost {
             .await;
             if !sent.is_ok_and(|r| r.status_code() == 200) {
                 // Sent again with the next change.
-                self.discovery.forget_sent();
+                self.live.discovery.forget_sent();
             }
         }
         for ask in asks {
@@ -180,5 +185,25 @@ impl NetworkHost {
             Some(Value::Array(agents)) => Ok(agents.clone()),
             _ => Err("the registry's answer has no agents".into()),
         }
+    }
+}
+
+impl Component<NetworkHost> for DiscoveryIo {
+    fn observe(&self, effect: &Effect, _taken: &mut Vec<Address>) {
+        match effect {
+            // A member's record or the tools it offers: the listing may have changed.
+            Effect::Store(Row::Member(_) | Row::Resource(_))
+            | Effect::Remove {
+                kind: RowKind::Member | RowKind::Resource,
+                ..
+            } => self.members_changed(),
+            Effect::StoreConfig(_) => self.settings_changed(),
+            _ => {}
+        }
+    }
+
+    /// Discovery queries go to the registry; listing changes to it and the directory.
+    fn committed(&self, host: &NetworkHost) {
+        host.start_discovery_io();
     }
 }

@@ -3,16 +3,18 @@
 //! departed member's credentials ended (`crate::network::credentials`).
 //!
 //! The order and the follow-ups are the core's (`agentnet_core::host::apply_effects`);
-//! here each effect meets its I/O. Log rows and socket frames are gathered
+//! here each effect meets its I/O: the object's own (rows, socket frames,
+//! bindings of sockets) and every component's of its live state
+//! (`crate::network::live`), which sees each effect and each commit. Log rows and socket frames are gathered
 //! and written together ([`NetworkHost::commit`]): a frame never leaves
 //! before the row it stands for is stored.
 
 use crate::host::now_ms;
 use crate::host::origin::Origin;
+use crate::network::component::Component;
 use crate::network::credentials::MemberCredentials;
 use crate::network::object::NetworkHost;
 use crate::network::storage::Store;
-use agentnet_core::bindings::sse::Pushed;
 use agentnet_core::host::credentials::end_all;
 use agentnet_core::host::{Host, apply_effects};
 use agentnet_core::network::{DiscoveryAsk, Effect, ReadRequest, RegistryAnswer};
@@ -20,53 +22,6 @@ use agentnet_core::{Address, Network};
 use worker::Result;
 
 impl NetworkHost {
-    /// Offers a logged event to the members' SSE streams; returns the members
-    /// it was queued for with its `seq` (a stream counts as acknowledged on write).
-    fn push_sse(
-        &self,
-        to: &[Address],
-        seq: u64,
-        event: &agentnet_core::Event,
-    ) -> Vec<(Address, u64)> {
-        let mut pushed = Vec::new();
-        let mut streams = self.sse_streams.borrow_mut();
-        if streams.is_empty() {
-            return pushed;
-        }
-        let mut json = None;
-        for address in to {
-            let Some(open) = streams.get_mut(&address.to_string()) else {
-                continue;
-            };
-            let json = json.get_or_insert_with(|| event.encode());
-            let mut queued = false;
-            for outlet in open.iter() {
-                queued |= outlet.push(Some(seq), json) == Pushed::Queued;
-            }
-            open.retain(|outlet| outlet.is_open());
-            if queued {
-                pushed.push((address.clone(), seq));
-            }
-        }
-        streams.retain(|_, open| !open.is_empty());
-        pushed
-    }
-
-    /// Offers an unsequenced event (an answer, a mod's notice) to the member's SSE streams.
-    fn push_sse_unordered(&self, to: &[Address], event: &agentnet_core::Event) {
-        let mut streams = self.sse_streams.borrow_mut();
-        for address in to {
-            if let Some(open) = streams.get_mut(&address.to_string()) {
-                let json = event.encode();
-                for outlet in open.iter() {
-                    outlet.push(None, &json);
-                }
-                open.retain(|outlet| outlet.is_open());
-            }
-        }
-        streams.retain(|_, open| !open.is_empty());
-    }
-
     /// Queues a delivery's frame for each socket of each recipient (sent at [`Self::commit`]).
     fn queue_frames(&self, deliver: &Effect) {
         for (address, frame) in deliver.frames() {
@@ -112,22 +67,10 @@ impl NetworkHost {
         // The gateways' messages leave with the frames, or are dropped with them.
         self.send_to_gateways(written.is_ok());
         written?;
-        let sent = frames.send() as u64;
-        self.socket_messages.set(self.socket_messages.get() + sent);
-        // MCP requests a delivery completed, and notifications of what changed.
-        self.mcp.flush();
-        // Deliveries to external A2A agents become calls.
-        self.start_outbound();
-        // Discovery queries go to the registry; listing changes to it and the directory.
-        self.start_discovery_io();
-        // Web Push notices of what was committed.
-        self.start_webpush();
-        // Stored files a deleted message or resource released leave R2.
-        self.start_file_release();
-        // Approvals asked of people connected through MCP: elicitations.
-        self.start_elicitations();
-        // Hosted agents take what was delivered to them.
-        self.start_hosted();
+        self.socket_messages.add(frames.send() as u64);
+        // What waited for these rows: MCP's answers and notices, calls to
+        // external agents, discovery, Web Push, file releases, hosted agents.
+        self.live.each(|c: &dyn Component<Self>| c.committed(self));
         Ok(())
     }
 
@@ -197,7 +140,7 @@ impl Host for Applier<'_> {
 
     fn discover(&mut self, ask: &DiscoveryAsk) -> Result<Option<RegistryAnswer>> {
         // Answered once the registry has (`crate::network::discovery`).
-        self.host.discovery.ask(ask.clone());
+        self.host.live.discovery.ask(ask.clone());
         Ok(None)
     }
 
@@ -206,6 +149,10 @@ impl Host for Applier<'_> {
         if let Origin::Collect(collected) = self.origin {
             collected.borrow_mut().record(&effect);
         }
+        // Each binding's live state sees the effect (`crate::network::component`).
+        let mut taken = Vec::new();
+        host.live
+            .each(|c: &dyn Component<NetworkHost>| c.observe(&effect, &mut taken));
         if host.links.sequencer().is_some()
             && matches!(
                 effect,
@@ -249,73 +196,29 @@ impl Host for Applier<'_> {
                 end_all(&mut credentials, member)?;
                 crate::network::webpush_store::forget(&self.store.sql, member)?;
             }
-            Effect::Store(row) => {
-                host.mcp.noticed(&effect);
-                // A member's record or the tools it offers: the listing may have changed.
-                if let agentnet_core::model::state::Row::Member(_)
-                | agentnet_core::model::state::Row::Resource(_) = row
-                {
-                    host.discovery.members_changed();
-                }
-                if let agentnet_core::model::state::Row::Task(task) = row {
-                    host.a2a.changed(task);
-                }
-                self.store.store(row)?
-            }
-            Effect::StoreConfig(config) => {
-                host.discovery.settings_changed();
-                host.hosted.set_configs(&config.hosted_agents);
-                self.store.save_config(config)?
-            }
-            Effect::Remove { kind, key } => {
-                host.mcp.noticed(&effect);
-                if matches!(
-                    kind,
-                    agentnet_core::model::state::RowKind::Member
-                        | agentnet_core::model::state::RowKind::Resource
-                ) {
-                    host.discovery.members_changed();
-                }
-                self.store.remove(*kind, key)?
-            }
+            Effect::Store(row) => self.store.store(row)?,
+            Effect::StoreConfig(config) => self.store.save_config(config)?,
+            Effect::Remove { kind, key } => self.store.remove(*kind, key)?,
             Effect::Append {
                 seq,
                 event,
                 retain,
                 audiences,
                 links,
-            } => {
-                self.store.append(*seq, event, *retain, audiences, links);
-                host.webpush.appended(event);
-                host.releases.appended(event);
-                host.mcp.appended(event);
-                if !links.is_empty() {
-                    host.ioa.appended(*seq, event);
-                }
-            }
+            } => self.store.append(*seq, event, *retain, audiences, links),
             Effect::PruneLog {
                 transient_through,
                 history_through,
             } => self.store.prune_log(*transient_through, *history_through)?,
             Effect::Read(_) | Effect::Discover(_) => {}
-            Effect::Deliver { to, event, order } => {
+            Effect::Deliver { order, .. } => {
                 host.queue_frames(&effect);
-                host.mcp.delivered(to, event);
-                host.outbound
-                    .queue(to, event, order.as_ref().map(|o| o.seq));
-                // A hosted agent takes its delivery at commit: acknowledged as written.
-                let hosted = host.hosted.queue(to, event);
-                let mut acked = match order {
-                    Some(order) => host.push_sse(to, order.seq, event),
-                    None => {
-                        host.push_sse_unordered(to, event);
-                        Vec::new()
-                    }
-                };
-                if let Some(order) = order {
-                    acked.extend(hosted.into_iter().map(|agent| (agent, order.seq)));
-                }
-                return Ok(acked);
+                // Recipients whose stream wrote it or whose hosted agent holds
+                // it (handed over at commit) have it: acknowledged as written.
+                return Ok(match order {
+                    Some(order) => taken.into_iter().map(|a| (a, order.seq)).collect(),
+                    None => Vec::new(),
+                });
             }
         }
         Ok(Vec::new())

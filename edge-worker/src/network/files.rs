@@ -6,6 +6,8 @@
 //! ([`NetworkHost::start_file_release`]).
 
 use crate::host::{read_body, read_bytes, request_head, respond};
+use crate::network::component::Component;
+use crate::network::file_releases::Releases;
 use crate::network::file_store;
 use crate::network::http::RequestIo;
 use crate::network::object::NetworkHost;
@@ -15,7 +17,8 @@ use agentnet_core::bindings::http::no_such_network;
 use agentnet_core::bindings::step::Step;
 use agentnet_core::files::FileId;
 use agentnet_core::files::{FileState, PART_BYTES, StoredFile, deleted_message, released_by};
-use agentnet_core::{Event, NetworkId};
+use agentnet_core::network::Effect;
+use agentnet_core::{Address, Event, NetworkId};
 use std::rc::Rc;
 use worker::{Bucket, HttpMetadata, Request, Response, Result, UploadedPart};
 
@@ -173,7 +176,7 @@ impl NetworkHost {
     /// events released (a deleted message's attachments, an unregistered
     /// resource); their records go at once, so the quota frees at once.
     pub(crate) fn start_file_release(&self) {
-        let events = self.releases.take();
+        let events = self.live.releases.take();
         if events.is_empty() {
             return;
         }
@@ -263,5 +266,18 @@ impl FileStore for RequestIo<'_> {
 
     fn link_key(&mut self) -> Result<[u8; 32]> {
         file_store::key(&self.sql(), crate::host::random_seed())
+    }
+}
+
+impl Component<NetworkHost> for Releases {
+    fn observe(&self, effect: &Effect, _taken: &mut Vec<Address>) {
+        if let Effect::Append { event, .. } = effect {
+            self.appended(event);
+        }
+    }
+
+    /// Stored files a deleted message or resource released leave R2.
+    fn committed(&self, host: &NetworkHost) {
+        host.start_file_release();
     }
 }

@@ -88,7 +88,7 @@ pub(crate) struct Links {
     /// gateway and position in that queue.
     latest: RefCell<BTreeMap<Address, (GatewayId, u64)>>,
     /// Requests sent to gateways, for benchmarks.
-    pub(crate) requests: Cell<u64>,
+    pub(crate) requests: crate::host::counter::Counter,
 }
 
 const EPOCH_SCHEMA: &str =
@@ -310,7 +310,7 @@ impl Links {
             queue.in_flight = false;
             return None;
         }
-        self.requests.set(self.requests.get() + 1);
+        self.requests.add(1);
         let first = queue.enqueued - queue.pending.len() as u64 + 1;
         let body = LinkBody {
             network: self.network.borrow().clone(),

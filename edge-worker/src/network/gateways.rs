@@ -100,8 +100,7 @@ impl NetworkHost {
     /// A request from a gateway: its messages, in order, handed to the core.
     pub(crate) async fn gateway_request(&self, mut req: Request) -> Result<Response> {
         let body: LinkBody<ToNetwork> = req.json().await?;
-        self.gateway_requests_in
-            .set(self.gateway_requests_in.get() + 1);
+        self.gateway_requests_in.add(1);
         let Ok(id) = body.network.parse::<NetworkId>() else {
             return Response::error("no such network", 404);
         };

@@ -7,9 +7,11 @@
 //! a stream opened or a socket accepted.
 
 use crate::host::origin::Origin;
+use crate::host::sse::{MoreWanted, Outlet};
 use crate::host::{now_ms, random_seed, request_of, respond};
 use crate::mcp::store as mcp_store;
 use crate::network::object::NetworkHost;
+use crate::network::sse::NetworkOutlet;
 use crate::network::storage::Store;
 use crate::network::webpush_store;
 use crate::oauth::store as oauth_store;
@@ -25,6 +27,7 @@ use agentnet_core::webpush::Subscription;
 use agentnet_core::{Address, EventId, Network};
 use std::cell::RefCell;
 use std::rc::Rc;
+use std::time::Duration;
 use worker::{Request, Response, Result};
 
 /// The object's I/O for one request.
@@ -141,7 +144,7 @@ impl BindingHost for RequestIo<'_> {
     }
 
     fn open_streams(&self, member: &Address) -> usize {
-        self.host.open_streams_of(&member.to_string())
+        self.host.live.sse.open_of(&member.to_string())
     }
 
     fn keep_agent_key(
@@ -273,11 +276,11 @@ impl NetworkHost {
             return self.refuse_socket(&close);
         }
         let outcome = self.with_network(|io, network| {
-            http::handle(io, network, &request, &api, self.test_hooks)
+            http::handle(io, network, &request, &api, self.hooks_on())
         })?;
         match outcome {
             Outcome::Respond(response) => respond(response),
-            Outcome::Stream(stream) => self.open_sse(stream),
+            Outcome::Stream(stream) => open_sse(self, stream),
             Outcome::Upgrade(upgrade) => match self.links.sequencer() {
                 // A socket that joined at its upgrade, or named whom it joins
                 // as, goes to that member's gateway; one that did neither stays here.
@@ -292,17 +295,6 @@ impl NetworkHost {
             #[cfg(not(feature = "test-hooks"))]
             Outcome::Test(_) => respond(http::unknown_path()),
         }
-    }
-
-    /// Reads the next page of a stream that catches up, as the core decides.
-    pub(crate) fn next_stream_page(&self, outlet: &crate::network::outlet::Outlet) -> Result<()> {
-        if let Err(rejection) =
-            self.with_network(|io, network| sse::next_page(io, network, &outlet.stream))?
-        {
-            // The member is gone: the core has cut the stream.
-            worker::console_log!("a stream ends: {rejection}");
-        }
-        Ok(())
     }
 
     /// Creates this object's network from the Worker's creation request.
@@ -323,4 +315,39 @@ impl NetworkHost {
         };
         respond(create::created(&config.id, profile, &admin_token))
     }
+}
+
+/// Opens a stream the core has opened with its first records queued.
+fn open_sse(host: &Rc<NetworkHost>, stream: sse::Stream) -> Result<Response> {
+    let member = stream.member().to_string();
+    let catching_up = stream.is_catching_up();
+    let outlet = Outlet::new(stream);
+    host.live.sse.add(&outlet, member);
+    if catching_up {
+        let (host, outlet) = (Rc::clone(host), Rc::clone(&outlet));
+        worker::wasm_bindgen_futures::spawn_local(async move {
+            while MoreWanted(&outlet).await {
+                // A turn of its own: other frames and requests go between two pages.
+                worker::Delay::from(Duration::ZERO).await;
+                if let Err(err) = next_stream_page(&host, &outlet) {
+                    worker::console_error!("a stream's page failed; the stream ends: {err}");
+                    outlet.with(sse::Stream::cut);
+                }
+                outlet.wake_all();
+            }
+        });
+    }
+    outlet.keep_alive();
+    outlet.response()
+}
+
+/// Reads the next page of a stream that catches up, as the core decides.
+fn next_stream_page(host: &NetworkHost, outlet: &NetworkOutlet) -> Result<()> {
+    if let Err(rejection) =
+        host.with_network(|io, network| sse::next_page(io, network, outlet.records()))?
+    {
+        // The member is gone: the core has cut the stream.
+        worker::console_log!("a stream ends: {rejection}");
+    }
+    Ok(())
 }

@@ -2,8 +2,9 @@
 //! workerd's entry into it ([`entry`]), its state and work ([`object`]), its
 //! SQLite rows ([`storage`], [`log_batch`], [`log_pages`], [`graph_store`], [`text_index`],
 //! [`sessions`]), its WebSockets ([`sockets`], [`socket_state`], [`inbox`],
-//! [`outgoing`]) and SSE streams ([`sse`], [`outlet`]), the requests that reach
-//! it ([`http`]), the core's effects applied ([`effects`]), a departed member's
+//! [`outgoing`]) and SSE streams ([`sse`]), the requests that reach
+//! it ([`http`]), the core's effects applied ([`effects`]) and shown to each
+//! component of its live state ([`component`], [`live`]), a departed member's
 //! credentials ended ([`credentials`]), what a join needs
 //! fetched ([`identity`]), its discovery I/O ([`discovery`],
 //! [`discovery_queue`]), files of real size in R2 ([`files`],
@@ -16,6 +17,7 @@
 //! inside this object; never the gateway, registry or directory objects' code
 //! (it reaches those objects only through their stubs).
 
+pub mod component;
 pub mod credentials;
 pub mod discovery;
 pub mod discovery_queue;
@@ -30,11 +32,11 @@ pub mod graph_store;
 pub mod http;
 pub mod identity;
 pub mod inbox;
+pub mod live;
 pub mod log_batch;
 pub mod log_pages;
 pub mod object;
 pub mod outgoing;
-pub mod outlet;
 pub mod sessions;
 pub mod socket_state;
 pub mod sockets;

@@ -20,7 +20,6 @@ use agentnet_core::model::origins::AllowedOrigins;
 use agentnet_core::network::Effect;
 use agentnet_core::{Network, NetworkId};
 use std::cell::RefCell;
-use std::collections::BTreeMap;
 use worker::{Env, Request, Response, Result, State, WebSocket};
 
 /// One network's Durable Object: its state and what it does
@@ -40,9 +39,6 @@ pub struct NetworkHost {
     pub(crate) closing: RefCell<Vec<(WebSocket, Close)>>,
     /// Session and ticket lifetimes, socket limits.
     pub(crate) policy: Policy,
-    /// Open Server-Sent Events streams by member address (they keep the object awake).
-    pub(crate) sse_streams:
-        RefCell<BTreeMap<String, Vec<std::rc::Rc<crate::network::outlet::Outlet>>>>,
     /// Frames waiting to be handled together (group commit).
     inbox: std::rc::Rc<crate::network::inbox::Inbox>,
     /// Log rows gathered over one drain of frames, written together ([`Store::flush`]).
@@ -50,26 +46,14 @@ pub struct NetworkHost {
     /// Frames for sockets, sent once the rows they acknowledge are written ([`Self::commit`]).
     pub(crate) outgoing: RefCell<crate::network::outgoing::Outgoing>,
     /// Test-only routes are on: only with the `test-hooks` feature, when
-    /// `AGENTNET_TEST_HOOKS=1` (`crate::host::test_hooks`).
+    /// `AGENTNET_TEST_HOOKS=1` (`crate::host::test_hooks`); read through [`Self::hooks_on`].
+    #[cfg(feature = "test-hooks")]
     pub(crate) test_hooks: bool,
     /// What may be fetched on a member's say-so (`crate::host::outbound`).
     pub(crate) outbound_policy: agentnet_core::outbound::OutboundPolicy,
-    /// The MCP endpoint's streams, waiting requests and notices.
-    pub(crate) mcp: crate::mcp::live::McpLive,
-    /// A2A requests that wait for a task's changes.
-    pub(crate) a2a: crate::a2a::live::Watchers,
-    /// Open IOA streams (`crate::ioa::endpoint`).
-    pub(crate) ioa: crate::ioa::live::IoaStreams,
-    /// Deliveries to external A2A agents, waiting to become calls.
-    pub(crate) outbound: crate::a2a::live::Outbound,
-    /// Discovery queries, listing and directory updates waiting for a commit.
-    pub(crate) discovery: crate::network::discovery_queue::DiscoveryIo,
-    /// Events whose Web Push notices wait for their commit; the VAPID key.
-    pub(crate) webpush: crate::network::webpush_queue::PushQueue,
-    /// Committed events that may release stored files (`crate::network::files`).
-    pub(crate) releases: crate::network::file_releases::Releases,
-    /// The hosted agents' loops and what waits for them (`crate::agents`).
-    pub(crate) hosted: crate::agents::HostedLive,
+    /// Each binding's live state and what waits for a commit, one component
+    /// per concern, each seeing the effects applied (`crate::network::live`).
+    pub(crate) live: crate::network::live::Components,
     /// This host, for tasks that outlive a request (an MCP stream's answers).
     pub(crate) me: std::rc::Weak<NetworkHost>,
     /// The Worker's bindings (the registry object, for identity lookups).
@@ -79,9 +63,9 @@ pub struct NetworkHost {
     /// The connection gateways, when the network has them (`crate::network::gateways`).
     pub(crate) links: crate::network::gateway_link::Links,
     /// WebSocket messages this object has sent (benchmarks: `v1/__test/counters`).
-    pub(crate) socket_messages: std::cell::Cell<u64>,
+    pub(crate) socket_messages: crate::host::counter::Counter,
     /// Requests this object has taken from its gateways (benchmarks: `v1/__test/counters`).
-    pub(crate) gateway_requests_in: std::cell::Cell<u64>,
+    pub(crate) gateway_requests_in: crate::host::counter::Counter,
 }
 
 /// Whether `env` turns the test hooks on, and the [`Policy`] the object
@@ -100,6 +84,18 @@ pub(crate) fn test_hooks_of(env: &Env) -> (bool, Policy) {
 }
 
 impl NetworkHost {
+    /// Whether the test-only routes are on: never without the `test-hooks` feature.
+    pub(crate) fn hooks_on(&self) -> bool {
+        #[cfg(feature = "test-hooks")]
+        {
+            self.test_hooks
+        }
+        #[cfg(not(feature = "test-hooks"))]
+        {
+            false
+        }
+    }
+
     pub(crate) fn store(&self) -> Result<Store> {
         if self.schema_ready.get() {
             return Ok(Store::existing(
@@ -152,7 +148,9 @@ impl NetworkHost {
             .map(|m| m.address.clone())
             .collect();
         self.links.start(id, gateways, &store.sql, online)?;
-        self.hosted.set_configs(&network.config().hosted_agents);
+        self.live
+            .hosted
+            .set_configs(&network.config().hosted_agents);
         *self.network.borrow_mut() = Some(network);
         Ok(true)
     }
@@ -229,7 +227,7 @@ impl NetworkHost {
         ) {
             state.set_websocket_auto_response(&pair);
         }
-        let (test_hooks, policy) = test_hooks_of(&env);
+        let (_hooks_on, policy) = test_hooks_of(&env);
         Self {
             state,
             network: RefCell::new(None),
@@ -239,20 +237,13 @@ impl NetworkHost {
             senders: Default::default(),
             closing: RefCell::new(Vec::new()),
             policy,
-            sse_streams: RefCell::new(BTreeMap::new()),
             inbox: Default::default(),
             pending_appends: Default::default(),
             outgoing: Default::default(),
-            test_hooks,
+            #[cfg(feature = "test-hooks")]
+            test_hooks: _hooks_on,
             outbound_policy: crate::host::outbound::policy_of(&env),
-            mcp: Default::default(),
-            a2a: Default::default(),
-            ioa: Default::default(),
-            outbound: Default::default(),
-            discovery: Default::default(),
-            webpush: Default::default(),
-            releases: Default::default(),
-            hosted: Default::default(),
+            live: Default::default(),
             me,
             env,
             origin: RefCell::new(None),
@@ -374,9 +365,9 @@ impl NetworkHost {
         // So is a member bound through a gateway (it says when the member goes).
         connected.extend(self.links.members());
         // So is an open MCP stream.
-        connected.extend(self.mcp.connected());
+        connected.extend(self.live.mcp.connected());
         // And a hosted agent, which the object runs.
-        connected.extend(self.hosted.addresses());
+        connected.extend(self.live.hosted.addresses());
         connected.sort();
         connected.dedup();
         let effects = match self.network.borrow_mut().as_mut() {

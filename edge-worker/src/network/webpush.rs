@@ -15,12 +15,15 @@
 
 use crate::host::outbound::send;
 use crate::host::{now_ms, random_seed, respond};
+use crate::network::component::Component;
 use crate::network::object::NetworkHost;
+use crate::network::webpush_queue::PushQueue;
 use crate::network::webpush_store;
-use agentnet_core::NetworkId;
 use agentnet_core::bindings::webpush::{self, PushRoute};
 use agentnet_core::bindings::{self, http::no_such_network};
+use agentnet_core::network::Effect;
 use agentnet_core::webpush::{Delivery, Fresh, PushRequest, VapidKey, build, delivery_of, notices};
+use agentnet_core::{Address, NetworkId};
 use worker::{Headers, Method, RequestInit, Response, Result};
 
 /// The Worker secret that holds a deployment-wide VAPID private key
@@ -55,7 +58,7 @@ impl NetworkHost {
     /// The VAPID key: the deployment's secret, else this network's own
     /// (made from fresh randomness the first time and kept).
     pub(crate) fn vapid_key(&self) -> Result<VapidKey> {
-        if let Some(key) = self.webpush.key.borrow().as_ref() {
+        if let Some(key) = self.live.webpush.key.borrow().as_ref() {
             return Ok(key.clone());
         }
         let key = match self.env.secret(VAPID_SECRET_VAR).map(|s| s.to_string()) {
@@ -73,7 +76,7 @@ impl NetworkHost {
                 }
             }
         };
-        *self.webpush.key.borrow_mut() = Some(key.clone());
+        *self.live.webpush.key.borrow_mut() = Some(key.clone());
         Ok(key)
     }
 
@@ -96,7 +99,7 @@ impl NetworkHost {
     /// Sends the notices of the events committed since the last call, in a
     /// task of its own (the commit may run while the network is borrowed).
     pub(crate) fn start_webpush(&self) {
-        let events = std::mem::take(&mut *self.webpush.events.borrow_mut());
+        let events = std::mem::take(&mut *self.live.webpush.events.borrow_mut());
         let Some(me) = self.me.upgrade() else {
             return;
         };
@@ -162,5 +165,18 @@ impl NetworkHost {
             }
         }
         Ok(())
+    }
+}
+
+impl Component<NetworkHost> for PushQueue {
+    fn observe(&self, effect: &Effect, _taken: &mut Vec<Address>) {
+        if let Effect::Append { event, .. } = effect {
+            self.appended(event);
+        }
+    }
+
+    /// Web Push notices of what was committed.
+    fn committed(&self, host: &NetworkHost) {
+        host.start_webpush();
     }
 }

@@ -81,7 +81,7 @@ fn ancestors(graph: &dyn GraphIndex, seq: u64, depth: usize) -> Vec<u64> {
 
 /// One SSE record: `event: {name}` and the message.
 pub fn record(name: &str, event: &Event) -> String {
-    format!("event: {name}\ndata: {}\n\n", message(event))
+    crate::bindings::sse::frame(None, Some(name), None, &message(event).to_string())
 }
 
 impl Follow {

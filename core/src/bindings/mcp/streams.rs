@@ -16,6 +16,7 @@ use super::jsonrpc::Id;
 use super::notices::Listener;
 use super::revision::Revision;
 use crate::Address;
+use crate::bindings::sse;
 use crate::crypto::to_hex;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
@@ -92,10 +93,7 @@ pub fn new_id(seed: &[u8; 32]) -> String {
 
 /// The SSE record of `data`, with `id` when it has one.
 pub fn record(id: Option<&str>, data: &str) -> String {
-    match id {
-        Some(id) => format!("id: {id}\nevent: message\ndata: {data}\n\n"),
-        None => format!("event: message\ndata: {data}\n\n"),
-    }
+    sse::frame(id, Some("message"), None, data)
 }
 
 /// `{stream}_{n}` split, if it is one.
@@ -125,7 +123,7 @@ impl Streams {
             return Vec::new();
         }
         let event = self.next_id(id).unwrap_or_default();
-        vec![format!("id: {event}\nretry: {RETRY_MS}\ndata: \n\n")]
+        vec![sse::frame(Some(&event), None, Some(RETRY_MS), "")]
     }
 
     fn next_id(&mut self, id: &str) -> Option<String> {
