@@ -578,8 +578,10 @@ fn no_answer_travels_as_ok_err() {
     assert!(stale.is_empty(), "converted files still listed: {stale:?}");
 }
 
-/// What marks an edge test hook: its routes, frame, variables and paths.
-const TEST_HOOK_MARKERS: [&str; 7] = [
+/// What marks an edge test hook: its routes, frame, variables, paths, and
+/// the objects' switch of them (a field only the feature declares, read only
+/// under it; elsewhere through an accessor that is `false` without it).
+const TEST_HOOK_MARKERS: [&str; 9] = [
     "TestHook",
     "TEST_PANIC_FRAME",
     "TEST_HOOKS_VAR",
@@ -587,6 +589,8 @@ const TEST_HOOK_MARKERS: [&str; 7] = [
     "RESTART_PATH",
     "RESET_PATH",
     "fail_next_batch(",
+    "test_hooks: bool",
+    "self.test_hooks",
 ];
 /// The cargo feature the edge's test hooks are compiled with.
 const TEST_HOOKS_FEATURE: &str = "feature = \"test-hooks\"";

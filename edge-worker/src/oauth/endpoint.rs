@@ -48,7 +48,7 @@ impl NetworkHost {
             Fetch::Nothing => {}
             Fetch::Refuse(response) => return respond(response),
             Fetch::Document(url) => {
-                let outcome = fetch_document(policy, &cimd::fetch_url(&url, self.test_hooks)).await;
+                let outcome = fetch_document(policy, &cimd::fetch_url(&url, self.hooks_on())).await;
                 let io = &mut RequestIo::new(self)?;
                 if let Some(refused) = cimd::fetched(io, target, &url, outcome)? {
                     return respond(refused);
