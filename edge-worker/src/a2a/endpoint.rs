@@ -7,6 +7,7 @@
 //! task wakes the requests that watch it ([`Watchers`], fed from
 //! [`crate::network::effects`]).
 
+use crate::a2a::live::Watchers;
 use crate::host::sse::{Outlet, Queue};
 use crate::host::{now_ms, respond};
 use crate::network::http::not_loaded;
@@ -23,36 +24,97 @@ use futures_util::future::{Either, select};
 use std::time::Duration;
 use worker::{Response, Result};
 
-impl NetworkHost {
+/// The answer of `watch` once its task settles or its deadline passes.
+async fn hold(
+    host: &NetworkHost,
+    member: &Address,
+    watch: Watch,
+    mut changes: UnboundedReceiver<Task>,
+) -> Result<Response> {
+    loop {
+        let wait = Duration::from_millis(watch.deadline.saturating_sub(now_ms()));
+        match select(changes.next(), Box::pin(worker::Delay::from(wait))).await {
+            Either::Left((Some(task), _)) if !settled(&task) => continue,
+            _ => break,
+        }
+    }
+    let guard = host.network.borrow();
+    let network = guard.as_ref().ok_or_else(not_loaded)?;
+    respond(bindings::Response::json(answer(
+        network, member, &watch, true,
+    )))
+}
+
+/// An SSE stream: `opening`, then each change of the task until it settles.
+fn open_a2a_stream(
+    host: &NetworkHost,
+    member: &Address,
+    watch: Watch,
+    opening: Vec<serde_json::Value>,
+    seen: Task,
+    closes: bool,
+) -> Result<Response> {
+    let outlet = Outlet::new(Queue::default());
+    for value in &opening {
+        outlet.message(value);
+    }
+    if closes {
+        outlet.close();
+    } else {
+        let mut changes = host.live.a2a.watch(&watch.task, member);
+        let writer = outlet.clone();
+        worker::wasm_bindgen_futures::spawn_local(async move {
+            let mut seen = seen;
+            while let Some(task) = writer.next_or_keepalive(&mut changes).await {
+                let (events, ends) = stream::changes(&watch, &seen, &task);
+                let open = events.iter().all(|e| writer.message(e));
+                seen = task;
+                if ends || !open {
+                    break;
+                }
+            }
+            writer.close();
+        });
+    }
+    outlet.response()
+}
+
+/// The binding's entry from the object (`crate::network::http`, `object`).
+impl Watchers {
     /// Answers a request to `/networks/{id}/a2a…`.
     pub(crate) async fn serve_a2a(
         &self,
+        host: &NetworkHost,
         request: bindings::Request,
         target: Target,
     ) -> Result<Response> {
-        if !self.ensure_loaded(&target.network)? {
+        if !host.ensure_loaded(&target.network)? {
             return respond(no_such_network(&target.network));
         }
-        self.resolve_request(&request).await?;
+        host.resolve_request(&request).await?;
         let handled =
-            self.with_network(|io, network| binding::handle(io, network, &request, &target))?;
+            host.with_network(|io, network| binding::handle(io, network, &request, &target))?;
         let accepted = match handled {
             Handled::Accepted(accepted) => accepted,
-            Handled::Card(card) => return respond(self.signed_card(card, request.origin()).await),
+            Handled::Card(card) => {
+                return respond(
+                    crate::a2a::signing::signed_card(host, card, request.origin()).await,
+                );
+            }
             Handled::Respond(response) => return respond(response),
         };
         let response = match accepted.reply {
             Reply::Now(value) => respond(bindings::Response::json(value)),
             Reply::Hold(watch) => {
-                let changes = self.live.a2a.watch(&watch.task, &accepted.member);
-                self.hold(&accepted.member, watch, changes).await
+                let changes = host.live.a2a.watch(&watch.task, &accepted.member);
+                hold(host, &accepted.member, watch, changes).await
             }
             Reply::Stream {
                 watch,
                 opening,
                 seen,
                 closes,
-            } => self.open_a2a_stream(&accepted.member, watch, opening, *seen, closes),
+            } => open_a2a_stream(host, &accepted.member, watch, opening, *seen, closes),
         }?;
         // A DIDWba caller gets a bearer session for the requests that follow.
         if let Some(grant) = accepted.bearer {
@@ -61,60 +123,5 @@ impl NetworkHost {
             }
         }
         Ok(response)
-    }
-
-    /// The answer of `watch` once its task settles or its deadline passes.
-    async fn hold(
-        &self,
-        member: &Address,
-        watch: Watch,
-        mut changes: UnboundedReceiver<Task>,
-    ) -> Result<Response> {
-        loop {
-            let wait = Duration::from_millis(watch.deadline.saturating_sub(now_ms()));
-            match select(changes.next(), Box::pin(worker::Delay::from(wait))).await {
-                Either::Left((Some(task), _)) if !settled(&task) => continue,
-                _ => break,
-            }
-        }
-        let guard = self.network.borrow();
-        let network = guard.as_ref().ok_or_else(not_loaded)?;
-        respond(bindings::Response::json(answer(
-            network, member, &watch, true,
-        )))
-    }
-
-    /// An SSE stream: `opening`, then each change of the task until it settles.
-    fn open_a2a_stream(
-        &self,
-        member: &Address,
-        watch: Watch,
-        opening: Vec<serde_json::Value>,
-        seen: Task,
-        closes: bool,
-    ) -> Result<Response> {
-        let outlet = Outlet::new(Queue::default());
-        for value in &opening {
-            outlet.message(value);
-        }
-        if closes {
-            outlet.close();
-        } else {
-            let mut changes = self.live.a2a.watch(&watch.task, member);
-            let writer = outlet.clone();
-            worker::wasm_bindgen_futures::spawn_local(async move {
-                let mut seen = seen;
-                while let Some(task) = writer.next_or_keepalive(&mut changes).await {
-                    let (events, ends) = stream::changes(&watch, &seen, &task);
-                    let open = events.iter().all(|e| writer.message(e));
-                    seen = task;
-                    if ends || !open {
-                        break;
-                    }
-                }
-                writer.close();
-            });
-        }
-        outlet.response()
     }
 }

@@ -9,6 +9,7 @@
 //! The URL goes through the outbound policy again as it is sent
 //! (`crate::host::outbound`): no redirects, no host that is not public.
 
+use crate::a2a::live::Outbound;
 use crate::host::now_ms;
 use crate::host::origin::Origin;
 use crate::host::outbound::send;
@@ -32,20 +33,21 @@ async fn deliver(policy: &OutboundPolicy, outgoing: &Outgoing) -> bool {
     matches!(send(policy, &outgoing.url, &mut init).await, Ok(r) if (200..300).contains(&r.status_code()))
 }
 
-impl NetworkHost {
+/// The binding's entry from the object (`crate::network::http`, `object`).
+impl Outbound {
     /// Starts sending the notifications due now (called from the alarm).
-    pub(crate) fn send_due_pushes(&self) -> Result<()> {
+    pub(crate) fn send_due_pushes(&self, host: &NetworkHost) -> Result<()> {
         let now = now_ms();
-        let (due, effects) = match self.network.borrow_mut().as_mut() {
+        let (due, effects) = match host.network.borrow_mut().as_mut() {
             Some(network) => network.take_due_pushes(now),
             None => return Ok(()),
         };
         if due.is_empty() {
             return Ok(());
         }
-        self.apply(&Origin::Nowhere, effects)?;
+        host.apply(&Origin::Nowhere, effects)?;
         let requests: Vec<(PendingPush, Option<Outgoing>)> = {
-            let guard = self.network.borrow();
+            let guard = host.network.borrow();
             let Some(network) = guard.as_ref() else {
                 return Ok(());
             };
@@ -56,7 +58,7 @@ impl NetworkHost {
                 })
                 .collect()
         };
-        let Some(me) = self.me.upgrade() else {
+        let Some(me) = host.me.upgrade() else {
             return Ok(());
         };
         worker::wasm_bindgen_futures::spawn_local(async move {

@@ -50,17 +50,78 @@ async fn post(
         .map_err(|_| format!("{url} answered {} without JSON", response.status_code()))
 }
 
-impl NetworkHost {
+/// Makes the A2A calls of the deliveries queued so far (after they are committed).
+pub(crate) fn start_outbound(host: &NetworkHost) {
+    let queued = host.live.outbound.take();
+    if queued.is_empty() {
+        return;
+    }
+    let Some(me) = host.me.upgrade() else {
+        return;
+    };
+    worker::wasm_bindgen_futures::spawn_local(async move {
+        if let Err(err) = call_remotes(&me, queued).await {
+            worker::console_error!("an outbound A2A call failed: {err}");
+        }
+    });
+}
+
+async fn call_remotes(host: &NetworkHost, queued: Vec<Delivery>) -> Result<()> {
+    let mut calls: Vec<Call> = Vec::new();
+    host.with_network(|io, network| {
+        for (to, event, seq) in &queued {
+            let remotes: Vec<&Address> = to
+                .iter()
+                .filter(|m| network.state().remotes.contains_key(m))
+                .collect();
+            for member in remotes {
+                if let Some(seq) = seq {
+                    remote::acknowledge(io, network, member, *seq)?;
+                }
+                calls.extend(remote::call_for(network, member, event));
+            }
+        }
+        Ok(())
+    })?;
+    for call in calls {
+        let answer = post(
+            &host.outbound_policy,
+            &call.url,
+            &call.body.to_string(),
+            call.version.as_str(),
+        )
+        .await;
+        host.with_network(|io, network| remote::absorb(io, network, &call, answer))?;
+    }
+    Ok(())
+}
+
+impl Component<NetworkHost> for Outbound {
+    fn observe(&self, effect: &Effect, _taken: &mut Vec<Address>) {
+        if let Effect::Deliver { to, event, order } = effect {
+            self.queue(to, event, order.as_ref().map(|o| o.seq));
+        }
+    }
+
+    /// Deliveries to external A2A agents become calls.
+    fn committed(&self, host: &NetworkHost) {
+        start_outbound(host);
+    }
+}
+
+/// The binding's entry from the object (`crate::network::http`, `object`).
+impl Outbound {
     /// Answers `POST /networks/{id}/a2a/remotes` (a master adds an external agent).
     pub(crate) async fn add_remote(
         &self,
+        host: &NetworkHost,
         request: bindings::Request,
         id: NetworkId,
     ) -> Result<Response> {
-        if !self.ensure_loaded(&id)? {
+        if !host.ensure_loaded(&id)? {
             return respond(no_such_network(&id));
         }
-        let asked = self.with_network(|io, network| remote::add_request(io, network, &request))?;
+        let asked = host.with_network(|io, network| remote::add_request(io, network, &request))?;
         let card_url = match asked {
             Step::Go(url) => url,
             Step::Answer(response) => return respond(response),
@@ -69,7 +130,7 @@ impl NetworkHost {
         let headers = Headers::new();
         headers.set("A2A-Version", "1.0")?;
         init.with_headers(headers);
-        let card = match send(&self.outbound_policy, &card_url, &mut init).await {
+        let card = match send(&host.outbound_policy, &card_url, &mut init).await {
             Ok(mut response) if response.status_code() == 200 => {
                 response.json::<Value>().await.ok()
             }
@@ -83,70 +144,11 @@ impl NetworkHost {
             );
         };
         // A signed card is admitted only when a signature verifies.
-        if let Err(refused) = self.check_card(&card).await {
+        if let Err(refused) = crate::a2a::signing::check_card(host, &card).await {
             return respond(signature::refusal(&card_url, &refused));
         }
         let answer =
-            self.with_network(|io, network| remote::admit(io, network, &card_url, &card))?;
+            host.with_network(|io, network| remote::admit(io, network, &card_url, &card))?;
         respond(answer)
-    }
-
-    /// Makes the A2A calls of the deliveries queued so far (after they are committed).
-    pub(crate) fn start_outbound(&self) {
-        let queued = self.live.outbound.take();
-        if queued.is_empty() {
-            return;
-        }
-        let Some(me) = self.me.upgrade() else {
-            return;
-        };
-        worker::wasm_bindgen_futures::spawn_local(async move {
-            if let Err(err) = me.call_remotes(queued).await {
-                worker::console_error!("an outbound A2A call failed: {err}");
-            }
-        });
-    }
-
-    async fn call_remotes(&self, queued: Vec<Delivery>) -> Result<()> {
-        let mut calls: Vec<Call> = Vec::new();
-        self.with_network(|io, network| {
-            for (to, event, seq) in &queued {
-                let remotes: Vec<&Address> = to
-                    .iter()
-                    .filter(|m| network.state().remotes.contains_key(m))
-                    .collect();
-                for member in remotes {
-                    if let Some(seq) = seq {
-                        remote::acknowledge(io, network, member, *seq)?;
-                    }
-                    calls.extend(remote::call_for(network, member, event));
-                }
-            }
-            Ok(())
-        })?;
-        for call in calls {
-            let answer = post(
-                &self.outbound_policy,
-                &call.url,
-                &call.body.to_string(),
-                call.version.as_str(),
-            )
-            .await;
-            self.with_network(|io, network| remote::absorb(io, network, &call, answer))?;
-        }
-        Ok(())
-    }
-}
-
-impl Component<NetworkHost> for Outbound {
-    fn observe(&self, effect: &Effect, _taken: &mut Vec<Address>) {
-        if let Effect::Deliver { to, event, order } = effect {
-            self.queue(to, event, order.as_ref().map(|o| o.seq));
-        }
-    }
-
-    /// Deliveries to external A2A agents become calls.
-    fn committed(&self, host: &NetworkHost) {
-        host.start_outbound();
     }
 }

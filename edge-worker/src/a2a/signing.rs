@@ -11,67 +11,66 @@ use agentnet_core::outbound::OutboundError;
 use serde_json::Value;
 use worker::{Method, Request, RequestInit, Result};
 
-impl NetworkHost {
-    /// `response` (a card the core answered) signed with the deployment's
-    /// key; a card the registry could not sign is served unsigned (and logged).
-    pub(crate) async fn signed_card(&self, mut response: Response, origin: &str) -> Response {
-        let card = match &response.body {
-            Body::Json(card) if response.status == 200 => card.clone(),
-            _ => return response,
-        };
-        match self
-            .card_signature(&signature::sign_request(&card, origin))
-            .await
-        {
-            Ok(signed) => response.body = Body::Json(signature::signed(card, signed)),
-            Err(err) => worker::console_error!("a card could not be signed: {err}"),
-        }
-        response
+/// `response` (a card the core answered) signed with the deployment's
+/// key; a card the registry could not sign is served unsigned (and logged).
+pub(crate) async fn signed_card(
+    host: &NetworkHost,
+    mut response: Response,
+    origin: &str,
+) -> Response {
+    let card = match &response.body {
+        Body::Json(card) if response.status == 200 => card.clone(),
+        _ => return response,
+    };
+    match card_signature(host, &signature::sign_request(&card, origin)).await {
+        Ok(signed) => response.body = Body::Json(signature::signed(card, signed)),
+        Err(err) => worker::console_error!("a card could not be signed: {err}"),
     }
+    response
+}
 
-    async fn card_signature(&self, asked: &Value) -> Result<Value> {
-        let mut init = RequestInit::new();
-        init.with_method(Method::Post)
-            .with_body(Some(asked.to_string().into()));
-        let url = format!("https://registry.invalid{}", signature::SIGN_PATH);
-        let request = Request::new_with_init(&url, &init)?;
-        let mut answer = crate::host::stubs::registry_object(&self.env)?
-            .fetch_with_request(request)
-            .await?;
-        if answer.status_code() != 200 {
-            return Err(worker::Error::RustError(format!(
-                "the registry answered {}",
-                answer.status_code()
-            )));
-        }
-        answer.json().await
+async fn card_signature(host: &NetworkHost, asked: &Value) -> Result<Value> {
+    let mut init = RequestInit::new();
+    init.with_method(Method::Post)
+        .with_body(Some(asked.to_string().into()));
+    let url = format!("https://registry.invalid{}", signature::SIGN_PATH);
+    let request = Request::new_with_init(&url, &init)?;
+    let mut answer = crate::host::stubs::registry_object(&host.env)?
+        .fetch_with_request(request)
+        .await?;
+    if answer.status_code() != 200 {
+        return Err(worker::Error::RustError(format!(
+            "the registry answered {}",
+            answer.status_code()
+        )));
     }
+    answer.json().await
+}
 
-    /// Checks the signatures of a remote `card` (none: it passes) with the
-    /// JWKS their `jku`s name, fetched through the outbound policy.
-    pub(crate) async fn check_card(
-        &self,
-        card: &Value,
-    ) -> std::result::Result<(), CardSignatureError> {
-        let mut keys = Vec::new();
-        for url in signature::key_urls(card)? {
-            let got = self.fetch_jwks(&url).await;
-            keys.push((url, got));
-        }
-        signature::verify(card, &keys)
+/// Checks the signatures of a remote `card` (none: it passes) with the
+/// JWKS their `jku`s name, fetched through the outbound policy.
+pub(crate) async fn check_card(
+    host: &NetworkHost,
+    card: &Value,
+) -> std::result::Result<(), CardSignatureError> {
+    let mut keys = Vec::new();
+    for url in signature::key_urls(card)? {
+        let got = fetch_jwks(host, &url).await;
+        keys.push((url, got));
     }
+    signature::verify(card, &keys)
+}
 
-    async fn fetch_jwks(&self, url: &str) -> std::result::Result<Value, String> {
-        let mut init = RequestInit::new();
-        let mut response = send(&self.outbound_policy, url, &mut init)
-            .await
-            .map_err(|e| e.described())?;
-        if response.status_code() != 200 {
-            return Err(format!("{url} answered {}", response.status_code()));
-        }
-        response
-            .json::<Value>()
-            .await
-            .map_err(|_| OutboundError::Unreachable.described())
+async fn fetch_jwks(host: &NetworkHost, url: &str) -> std::result::Result<Value, String> {
+    let mut init = RequestInit::new();
+    let mut response = send(&host.outbound_policy, url, &mut init)
+        .await
+        .map_err(|e| e.described())?;
+    if response.status_code() != 200 {
+        return Err(format!("{url} answered {}", response.status_code()));
     }
+    response
+        .json::<Value>()
+        .await
+        .map_err(|_| OutboundError::Unreachable.described())
 }

@@ -12,6 +12,7 @@
 use crate::host::respond;
 use crate::host::sse::{Outlet, Queue};
 use crate::ioa::live::Appended;
+use crate::ioa::live::IoaStreams;
 use crate::network::object::NetworkHost;
 use agentnet_core::bindings;
 use agentnet_core::bindings::http::no_such_network;
@@ -21,39 +22,20 @@ use futures_channel::mpsc::UnboundedReceiver;
 use std::rc::{Rc, Weak};
 use worker::{Response, Result};
 
-impl NetworkHost {
-    /// Answers a request under `/networks/{id}/ioa`.
-    pub(crate) async fn serve_ioa(
-        &self,
-        request: bindings::Request,
-        target: Target,
-    ) -> Result<Response> {
-        if !self.ensure_loaded(&target.network)? {
-            return respond(no_such_network(&target.network));
-        }
-        let handled =
-            self.with_network(|io, network| binding::handle(io, network, &request, &target))?;
-        match handled {
-            Handled::Respond(response) => respond(response),
-            Handled::Stream(follow, opening) => self.open_ioa_stream(follow, opening),
-        }
+/// An SSE stream: `opening`, then each new message `follow` accepts.
+fn open_ioa_stream(host: &NetworkHost, follow: Follow, opening: Vec<String>) -> Result<Response> {
+    let outlet = Outlet::new(Queue::default());
+    for record in opening {
+        outlet.send(record);
     }
-
-    /// An SSE stream: `opening`, then each new message `follow` accepts.
-    fn open_ioa_stream(&self, follow: Follow, opening: Vec<String>) -> Result<Response> {
-        let outlet = Outlet::new(Queue::default());
-        for record in opening {
-            outlet.send(record);
-        }
-        let messages = self.live.ioa.subscribe(&follow.caller);
-        worker::wasm_bindgen_futures::spawn_local(follow_stream(
-            self.me.clone(),
-            follow,
-            messages,
-            outlet.clone(),
-        ));
-        outlet.response()
-    }
+    let messages = host.live.ioa.subscribe(&follow.caller);
+    worker::wasm_bindgen_futures::spawn_local(follow_stream(
+        host.me.clone(),
+        follow,
+        messages,
+        outlet.clone(),
+    ));
+    outlet.response()
 }
 
 /// Writes what `follow` accepts of each new message, and keepalives, until the client goes.
@@ -79,4 +61,25 @@ async fn follow_stream(
         }
     }
     outlet.close();
+}
+
+/// The binding's entry from the object (`crate::network::http`, `object`).
+impl IoaStreams {
+    /// Answers a request under `/networks/{id}/ioa`.
+    pub(crate) async fn serve_ioa(
+        &self,
+        host: &NetworkHost,
+        request: bindings::Request,
+        target: Target,
+    ) -> Result<Response> {
+        if !host.ensure_loaded(&target.network)? {
+            return respond(no_such_network(&target.network));
+        }
+        let handled =
+            host.with_network(|io, network| binding::handle(io, network, &request, &target))?;
+        match handled {
+            Handled::Respond(response) => respond(response),
+            Handled::Stream(follow, opening) => open_ioa_stream(host, follow, opening),
+        }
+    }
 }

@@ -9,6 +9,7 @@
 
 use crate::host::sse::{Outlet, Queue};
 use crate::host::{now_ms, respond};
+use crate::mcp::live::McpLive;
 use crate::network::http::not_loaded;
 use crate::network::object::NetworkHost;
 use agentnet_core::NetworkId;
@@ -22,30 +23,113 @@ use serde_json::Value;
 use std::time::Duration;
 use worker::{Response, Result};
 
-impl NetworkHost {
+/// Waits for `waiting`'s delivery or deadline; its JSON-RPC answer (`None` when cancelled).
+async fn answer_later(
+    host: &NetworkHost,
+    waiting: Waiting,
+    stream: Option<&str>,
+) -> Result<Option<Value>> {
+    loop {
+        let (key, woken) = host.live.mcp.register(waiting.clone(), stream);
+        let wait = Duration::from_millis(waiting.deadline.saturating_sub(now_ms()));
+        let arrival = match select(woken, Box::pin(worker::Delay::from(wait))).await {
+            Either::Left((Ok(event), _)) => Arrival::Delivered(Box::new(event)),
+            Either::Left((Err(_cancelled), _)) => return Ok(None),
+            Either::Right(_) => {
+                host.live.mcp.unregister(key);
+                Arrival::TimedOut
+            }
+        };
+        let result =
+            { host.with_network(|io, network| retries::finish(io, network, &waiting, arrival))? };
+        host.live.mcp.flush();
+        if let Some(result) = result {
+            return Ok(Some(jsonrpc::result(&waiting.request, result)));
+        }
+    }
+}
+
+/// Writes stream `stream`: `opening`, then each waiting answer; keeps it open
+/// for notifications unless it `closes` once answered.
+fn open_mcp_stream(
+    host: &NetworkHost,
+    stream: String,
+    opening: Vec<String>,
+    waits: Vec<Waiting>,
+    closes: bool,
+) -> Result<Response> {
+    let outlet = Outlet::new(Queue::default());
+    for record in opening {
+        outlet.send(record);
+    }
+    if closes && waits.is_empty() {
+        host.live.mcp.streams.borrow_mut().finish(&stream, now_ms());
+        outlet.close();
+    } else {
+        host.live.mcp.attach(&stream, outlet.clone(), waits.len());
+        let me = host.me.upgrade().ok_or_else(not_loaded)?;
+        if !closes {
+            // A stream kept open (a client's GET): the approvals it missed while away.
+            let (host, stream) = (me.clone(), stream.clone());
+            worker::wasm_bindgen_futures::spawn_local(async move {
+                if let Err(err) = crate::mcp::elicit::elicit_open_approvals(&host, &stream) {
+                    worker::console_error!("open approvals not asked through MCP: {err}");
+                }
+            });
+        }
+        for waiting in waits {
+            let (host, stream) = (me.clone(), stream.clone());
+            worker::wasm_bindgen_futures::spawn_local(async move {
+                match answer_later(&host, waiting, Some(&stream)).await {
+                    Ok(Some(answer)) => host.live.mcp.write(&stream, &answer),
+                    Ok(None) => {}
+                    Err(err) => worker::console_error!("an MCP answer failed: {err}"),
+                }
+                host.live.mcp.answered(&stream, closes);
+            });
+        }
+        if !host.live.mcp.ticking.replace(true) {
+            // One task keeps every connected stream alive and notices the ones that went away.
+            worker::wasm_bindgen_futures::spawn_local(async move {
+                loop {
+                    worker::Delay::from(Duration::from_millis(sse::KEEPALIVE_MS)).await;
+                    if !me.live.mcp.keepalive() {
+                        me.live.mcp.ticking.set(false);
+                        break;
+                    }
+                }
+            });
+        }
+    }
+    outlet.response()
+}
+
+/// The binding's entry from the object (`crate::network::http`, `object`).
+impl McpLive {
     /// Answers a request to `/networks/{id}/mcp`, or, with `anp`, an ANP
     /// client's call at `/networks/{id}/anp/rpc` (MCP's `tools/call` under
     /// JSON-RPC's plain envelope: `bindings::anp::rpc`).
     pub(crate) async fn serve_mcp(
         &self,
+        host: &NetworkHost,
         request: bindings::Request,
         id: NetworkId,
         anp: bool,
     ) -> Result<Response> {
-        if !self.ensure_loaded(&id)? {
+        if !host.ensure_loaded(&id)? {
             return respond(no_such_network(&id));
         }
-        self.live.mcp.set_network(&id);
-        self.note_origin(request.origin());
-        self.resolve_request(&request).await?;
+        host.live.mcp.set_network(&id);
+        host.note_origin(request.origin());
+        host.resolve_request(&request).await?;
         let outcome = {
-            let mut streams = self.live.mcp.streams.borrow_mut();
-            self.with_network(|io, network| match anp {
+            let mut streams = host.live.mcp.streams.borrow_mut();
+            host.with_network(|io, network| match anp {
                 true => bindings::anp::rpc::handle(io, network, &mut streams, &request),
                 false => transport::handle(io, network, &mut streams, &request),
             })?
         };
-        self.live.mcp.flush();
+        host.live.mcp.flush();
         match outcome {
             Outcome::Respond(response) => respond(response),
             Outcome::Hold {
@@ -53,7 +137,8 @@ impl NetworkHost {
                 waits,
                 batch,
             } => {
-                let answers = join_all(waits.into_iter().map(|w| self.answer_later(w, None))).await;
+                let answers =
+                    join_all(waits.into_iter().map(|w| answer_later(host, w, None))).await;
                 for answer in answers {
                     ready.extend(answer?);
                 }
@@ -68,18 +153,18 @@ impl NetworkHost {
                 opening,
                 waits,
                 closes,
-            } => self.open_mcp_stream(stream, opening, waits, closes),
+            } => open_mcp_stream(host, stream, opening, waits, closes),
             Outcome::Ended { streams, response } => {
                 let session = request
                     .header("Mcp-Session-Id")
                     .unwrap_or("")
                     .trim()
                     .to_owned();
-                self.live.mcp.end_session(&streams, &session);
+                host.live.mcp.end_session(&streams, &session);
                 respond(response)
             }
             Outcome::Cancel { member, request } => {
-                self.live.mcp.cancel(&member, &request);
+                host.live.mcp.cancel(&member, &request);
                 respond(bindings::Response::text("").with_status(202))
             }
         }
@@ -88,96 +173,19 @@ impl NetworkHost {
     /// Answers `/.well-known/oauth-protected-resource/networks/{id}/mcp`.
     pub(crate) fn mcp_metadata(
         &self,
+        host: &NetworkHost,
         request: &bindings::Request,
         id: &NetworkId,
     ) -> Result<Response> {
-        if !self.ensure_loaded(id)? {
+        if !host.ensure_loaded(id)? {
             return respond(no_such_network(id));
         }
-        let name = self
+        let name = host
             .network
             .borrow()
             .as_ref()
             .map(|n| n.config().name.clone())
             .unwrap_or_default();
         respond(access::metadata(request.origin(), id, &name))
-    }
-
-    /// Waits for `waiting`'s delivery or deadline; its JSON-RPC answer (`None` when cancelled).
-    async fn answer_later(&self, waiting: Waiting, stream: Option<&str>) -> Result<Option<Value>> {
-        loop {
-            let (key, woken) = self.live.mcp.register(waiting.clone(), stream);
-            let wait = Duration::from_millis(waiting.deadline.saturating_sub(now_ms()));
-            let arrival = match select(woken, Box::pin(worker::Delay::from(wait))).await {
-                Either::Left((Ok(event), _)) => Arrival::Delivered(Box::new(event)),
-                Either::Left((Err(_cancelled), _)) => return Ok(None),
-                Either::Right(_) => {
-                    self.live.mcp.unregister(key);
-                    Arrival::TimedOut
-                }
-            };
-            let result = {
-                self.with_network(|io, network| retries::finish(io, network, &waiting, arrival))?
-            };
-            self.live.mcp.flush();
-            if let Some(result) = result {
-                return Ok(Some(jsonrpc::result(&waiting.request, result)));
-            }
-        }
-    }
-
-    /// Writes stream `stream`: `opening`, then each waiting answer; keeps it open
-    /// for notifications unless it `closes` once answered.
-    fn open_mcp_stream(
-        &self,
-        stream: String,
-        opening: Vec<String>,
-        waits: Vec<Waiting>,
-        closes: bool,
-    ) -> Result<Response> {
-        let outlet = Outlet::new(Queue::default());
-        for record in opening {
-            outlet.send(record);
-        }
-        if closes && waits.is_empty() {
-            self.live.mcp.streams.borrow_mut().finish(&stream, now_ms());
-            outlet.close();
-        } else {
-            self.live.mcp.attach(&stream, outlet.clone(), waits.len());
-            let me = self.me.upgrade().ok_or_else(not_loaded)?;
-            if !closes {
-                // A stream kept open (a client's GET): the approvals it missed while away.
-                let (host, stream) = (me.clone(), stream.clone());
-                worker::wasm_bindgen_futures::spawn_local(async move {
-                    if let Err(err) = host.elicit_open_approvals(&stream) {
-                        worker::console_error!("open approvals not asked through MCP: {err}");
-                    }
-                });
-            }
-            for waiting in waits {
-                let (host, stream) = (me.clone(), stream.clone());
-                worker::wasm_bindgen_futures::spawn_local(async move {
-                    match host.answer_later(waiting, Some(&stream)).await {
-                        Ok(Some(answer)) => host.live.mcp.write(&stream, &answer),
-                        Ok(None) => {}
-                        Err(err) => worker::console_error!("an MCP answer failed: {err}"),
-                    }
-                    host.live.mcp.answered(&stream, closes);
-                });
-            }
-            if !self.live.mcp.ticking.replace(true) {
-                // One task keeps every connected stream alive and notices the ones that went away.
-                worker::wasm_bindgen_futures::spawn_local(async move {
-                    loop {
-                        worker::Delay::from(Duration::from_millis(sse::KEEPALIVE_MS)).await;
-                        if !me.live.mcp.keepalive() {
-                            me.live.mcp.ticking.set(false);
-                            break;
-                        }
-                    }
-                });
-            }
-        }
-        outlet.response()
     }
 }

@@ -164,7 +164,7 @@ impl BindingHost for RequestIo<'_> {
         Ok(
             if crate::agents::store::key(&self.sql(), agent)?.is_some() {
                 KeySource::Own
-            } else if self.host.deployment_key().is_some() {
+            } else if self.host.live.hosted.deployment_key(self.host).is_some() {
                 KeySource::Deployment
             } else {
                 KeySource::None
@@ -254,13 +254,21 @@ impl NetworkHost {
         };
         let api = match route {
             NetworkRoute::Api(api) => api,
-            NetworkRoute::A2aRemotes => return self.add_remote(request, id).await,
-            NetworkRoute::A2a(target) => return self.serve_a2a(request, target).await,
-            NetworkRoute::Ioa(target) => return self.serve_ioa(request, target).await,
-            NetworkRoute::Anp => return self.serve_mcp(request, id, true).await,
-            NetworkRoute::Mcp => return self.serve_mcp(request, id, false).await,
-            NetworkRoute::McpMetadata => return self.mcp_metadata(&request, &id),
-            NetworkRoute::OAuth(target) => return self.serve_oauth(&request, &target).await,
+            NetworkRoute::A2aRemotes => {
+                return self.live.outbound.add_remote(self, request, id).await;
+            }
+            NetworkRoute::A2a(target) => {
+                return self.live.a2a.serve_a2a(self, request, target).await;
+            }
+            NetworkRoute::Ioa(target) => {
+                return self.live.ioa.serve_ioa(self, request, target).await;
+            }
+            NetworkRoute::Anp => return self.live.mcp.serve_mcp(self, request, id, true).await,
+            NetworkRoute::Mcp => return self.live.mcp.serve_mcp(self, request, id, false).await,
+            NetworkRoute::McpMetadata => return self.live.mcp.mcp_metadata(self, &request, &id),
+            NetworkRoute::OAuth(target) => {
+                return self.serve_oauth(&request, &target).await;
+            }
             NetworkRoute::Push(push) => return self.serve_push(&request, &id, push),
             // Taken before the body was read, above.
             NetworkRoute::Files(_) => return respond(http::unknown_path()),

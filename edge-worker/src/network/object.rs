@@ -162,10 +162,14 @@ impl NetworkHost {
             .borrow()
             .as_ref()
             .and_then(Network::wakeup_bound);
-        let next = [network, self.next_join_deadline(), self.hosted_wakeup()]
-            .into_iter()
-            .flatten()
-            .min();
+        let next = [
+            network,
+            self.next_join_deadline(),
+            self.live.hosted.hosted_wakeup(self),
+        ]
+        .into_iter()
+        .flatten()
+        .min();
         if let Some(at) = next {
             if self.alarm_at.get().is_some_and(|set| set <= at) {
                 return Ok(());
@@ -262,7 +266,7 @@ impl NetworkHost {
         let decision = cors::decide(&head, &self.allowed_origins(&head, &route)?);
         let response = crate::host::with_cors(decision, self.route(req, route)).await;
         // A woken object reports the hosted agents' turns a restart cut short.
-        self.start_hosted();
+        self.live.hosted.start_hosted(self);
         let closed = self.finish_closes();
         self.schedule_alarm().await?;
         closed.and(response)
@@ -384,9 +388,9 @@ impl NetworkHost {
             None => Vec::new(),
         };
         self.apply(&Origin::Nowhere, effects)?;
-        self.send_due_pushes()?;
+        self.live.outbound.send_due_pushes(self)?;
         if self.network.borrow().is_some() {
-            self.hosted_alarm()?;
+            self.live.hosted.hosted_alarm(self)?;
         }
         self.schedule_alarm().await?;
         Response::ok("alarm handled")
