@@ -100,6 +100,8 @@ const GENERATED = [
   ['OutboxEntry', { event, state: 'rejected', rejection: { code: 'forbidden', message: 'no' } }],
   ['ErrorCode', 'owner_offline'],
   ['LlmBudgets', { tokens_per_hour: 1000 }],
+  ['AssistantProgress', { kind: 'plan', steps: ['find a translator', 'hand it the text'] }],
+  ['AssistantProgress', { kind: 'delegated', to: 'agent:translator', task: REQUEST, url: 'http://127.0.0.1:8787/networks/demo/tasks/x', for: 'human:ann' }],
 ];
 
 test('answers read through the core keep the shape the network sent', () => {

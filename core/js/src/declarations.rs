@@ -7,6 +7,7 @@
 //! a type: `AGENTNET_WRITE_DECLARATIONS=1 cargo test -p agentnet-js declarations`.
 
 use agentnet_core::agent::config::{AgentMode, AnswerMode, Budgets, ProviderKind};
+use agentnet_core::agent::effects::Progress;
 use agentnet_core::answers::Answer;
 use agentnet_core::error::{ErrorCode, Rejection};
 use agentnet_core::model::agent_mod::{LatePolicy, ModMode};
@@ -131,6 +132,7 @@ fn generate() -> BTreeMap<String, String> {
         AgentMode,
         AnswerMode,
         Budgets,
+        Progress,
     );
 
     let header = format!(

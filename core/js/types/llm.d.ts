@@ -1,7 +1,7 @@
 // Type declarations of LLM members (`Agent.llm`, lib/llm.js): the agent
 // loop's configuration as the package takes it (docs/agents.md).
 
-import type { AgentMode, AnswerMode, Budgets, LlmProvider } from './generated/index.js';
+import type { AgentMode, AnswerMode, AssistantStep, Budgets, LlmProvider } from './generated/index.js';
 
 /** What an LLM agent may spend (the core's `Budgets`; a limit left out keeps its default). */
 export type LlmBudgets = Partial<Budgets>;
@@ -95,8 +95,5 @@ export interface ApprovalResult {
   by: string | null;
   reason: string | null;
 }
-/** What an assistant posts as it works (`payload.progress` of its chat messages). */
-export type AssistantProgress =
-  | { kind: 'plan'; steps: string[]; for?: string }
-  | { kind: 'delegated'; to: string; task: string; url?: string; for?: string }
-  | { kind: 'question'; from: string; task: string; for?: string };
+/** What an assistant posts as it works (`payload.progress` of its chat messages): a step, and whom it answers. */
+export type AssistantProgress = AssistantStep & { for?: string };

@@ -2,6 +2,8 @@
 // Checked by `cargo test -p agentnet-js declarations`; regenerate with
 // `AGENTNET_WRITE_DECLARATIONS=1 cargo test -p agentnet-js declarations`.
 
+import type { Address } from './ids.js';
+
 /**
  * What the agent is for.
  */
@@ -11,6 +13,35 @@ export type AgentMode = "chat" | "assistant";
  * When the agent answers.
  */
 export type AnswerMode = "addressed" | "every_message";
+
+/**
+ * A step of an assistant's work, posted as it happens (`payload.progress`).
+ */
+export type AssistantStep = { "kind": "plan",
+  /**
+   * The steps, in order.
+   */
+  steps: Array<string>, } | { "kind": "delegated",
+  /**
+   * The agent given it.
+   */
+  to: Address,
+  /**
+   * The task's id.
+   */
+  task: string,
+  /**
+   * Where people see it, when the host knows.
+   */
+  url?: string | null, } | { "kind": "question",
+  /**
+   * The agent asking.
+   */
+  from: Address,
+  /**
+   * The task.
+   */
+  task: string, };
 
 /**
  * What the agent may spend. A zero limit means none may be spent.
