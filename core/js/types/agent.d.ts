@@ -6,6 +6,7 @@
 
 import type { AgentnetEvent } from '../index.js';
 import type { Ack, LatePolicy, ModMode, Task, TaskState } from './generated/index.js';
+
 /** A part of a task message or artifact (A2A 1.0's shape). */
 export type TaskPart = { text: string } | { data: unknown } | { url: string; mediaType?: string; filename?: string };
 /** Text, a list of parts or `{parts}`. */
