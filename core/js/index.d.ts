@@ -1,65 +1,55 @@
-// Type declarations for the `agentnet-sdk` package.
+// Type declarations for the `agentnet-sdk` package: the JavaScript API.
+// What the core hands over (events, answers, member records, tasks, error
+// codes, …) is declared in ./types/generated/, generated from the core's
+// Rust types; the rest of ./types is the JavaScript side.
 
+export * from './types/generated/index.js';
 export * from './types/answers.js';
 export * from './types/agent.js';
 export * from './types/llm.js';
 import type { LlmAgent, LlmConfig, ApprovalRequest, ApprovalResult } from './types/llm.js';
+import type { Sent } from './types/answers.js';
 import type {
-  ResourceKind,
-  Permission,
-  Role,
-  VerificationLevel,
-  MemberRecord,
   Ack,
-  Sent,
-  RosterMember,
-  MemberProfile,
-  RosterResource,
-  Roster,
-  ResourceInfo,
-  ResourceList,
-  ResourceContent,
-  LoggedEvent,
+  Answer,
+  ErrorCode,
+  EventEnvelope,
   EventsPage,
-  ErrorPayload,
-  Challenge,
-  Pong,
-  Transport,
+  MemberProfile,
   NetworkProfile,
-} from './types/answers.js';
-import type {
+  OutboxEntry,
+  Permission,
+  ResourceContent,
+  ResourceInfo,
+  ResourceKind,
+  Roster,
   TaskState,
-  TaskPart,
+} from './types/generated/index.js';
+import type {
   TaskContent,
   TaskWork,
   OnTaskOptions,
   StartTaskOptions,
-  TaskUpdate,
-  ListedTask,
   TaskList,
   TaskHandle,
-  ModMode,
   SessionOptions,
   SessionChanges,
   ModOptions,
   ModHandler,
 } from './types/agent.js';
 
-/** An event on the network (ONM §6). */
-export interface AgentnetEvent<P = any> {
-  id: string;
-  type: string;
-  source: string;
-  target: string;
+/**
+ * An event on the network (ONM §6): the core's `EventEnvelope`, with its
+ * payload typed `P` and the metadata the network sets named.
+ */
+export type AgentnetEvent<P = any> = Omit<EventEnvelope, 'payload' | 'metadata'> & {
   payload: P;
   metadata: Record<string, any> & {
     in_reply_to?: string;
     delivery?: { seq: number; prev: number };
     bridged_from?: string;
   };
-  timestamp: number;
-  network?: string;
-}
+};
 
 /** An event as handlers get it (`agent.on`): with `reply`. */
 export type ReceivedEvent<P = any> = AgentnetEvent<P> & {
@@ -88,8 +78,8 @@ export interface SecretStore {
 export class AgentnetError extends Error {
   constructor(code: string, message: string, options?: { cause?: unknown });
   readonly name: 'AgentnetError';
-  /** A stable code: `invalid_address`, `forbidden`, `owner_offline`, `timeout`, `closed`, `invalid_argument` (a value of the wrong type), … */
-  code: string;
+  /** A stable code: the core's (`invalid_address`, `forbidden`, `owner_offline`, …) or the package's own (`timeout`, `closed`, `invalid_argument`: a value of the wrong type, …). */
+  code: ErrorCode | (string & {});
 }
 
 /** The parts of an address. */
@@ -262,15 +252,12 @@ export interface ConnectOptions {
   reconnect?: boolean;
 }
 
-/** Any answer from `core`, as `readAnswer` returns it. */
-export type Answer = Roster | ResourceList | ResourceContent | EventsPage | ErrorPayload | Ack | Challenge | Pong;
-
 /** The payload of an answer event from `core`, checked and in its typed shape; throws `AgentnetError` (`malformed_event`). */
 export function readAnswer(event: AgentnetEvent | string): Answer;
 /** A network profile, checked and in its typed shape; throws `AgentnetError` (`malformed_event`). */
 export function readProfile(profile: unknown): NetworkProfile;
 
-export type Permissions = Partial<Record<'read' | 'write' | 'invoke' | 'admin', string>>;
+export type Permissions = Partial<Record<Permission, string>>;
 
 /** What a document listener hears: others' edits, or the refusal of one of yours (undone). */
 export type DocumentChange = { text: string; editors: string[]; error?: undefined } | { error: AgentnetError; text?: undefined; editors?: undefined };
@@ -305,7 +292,7 @@ export class Agent {
   /** The secret that makes this address this agent's: pass it as `memberSecret` to a later `connect` with the same name. */
   readonly memberSecret: string | undefined;
   /** Events not yet acknowledged by the network. */
-  readonly outbox: { event: AgentnetEvent; state: 'pending' | 'sent' | 'rejected'; rejection?: { code: string; message: string } }[];
+  readonly outbox: OutboxEntry[];
   on<P = any>(pattern: string, handler: (event: ReceivedEvent<P>) => void | Promise<void>): this;
   off(pattern: string, handler: (event: AgentnetEvent) => void | Promise<void>): this;
   onConnectionChange(listener: (change: { online: boolean; error?: AgentnetError }) => void): () => void;

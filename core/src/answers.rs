@@ -55,6 +55,7 @@ impl Coded for AnswerError {
 /// Any answer from `core`, by its event type.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(untagged)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum Answer {
     /// `network.agent.discover.response`.
     Roster(Roster),

@@ -11,6 +11,7 @@ use std::fmt;
 /// Every stable error code the protocol defines.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum ErrorCode {
     /// A frame or body is not valid JSON or not an event envelope.
     MalformedEvent,
@@ -158,6 +159,7 @@ pub trait Coded {
 /// A protocol-level rejection: a code and a message for people.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, Serialize, Deserialize)]
 #[error("{code}: {message}")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Rejection {
     /// Stable machine-readable code.
     pub code: ErrorCode,

@@ -5,6 +5,8 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { readAnswer, readProfile, AgentnetError } from '../../core/js/index.js';
 import { checkTypes } from '../support/types.mjs';
 
@@ -47,6 +49,10 @@ const ANSWERS = [
     nonce: 'ab12', expires_at: 1709337660000, network: 'demo', address: 'openagents:alice',
   })],
   ['Pong', answer('network.pong', { time: 1709337600000 })],
+  ['Ack', answer('network.event.ack', {
+    id: REQUEST, seq: 0, network: 'demo', resume_after: 12,
+    member: { address: 'agent:alice', role: 'member', verification: 1, status: 'online', last_seen: 1709337600000, profile: { description: 'helps', tasks: true } },
+  })],
 ];
 
 const PROFILE = {
@@ -75,6 +81,29 @@ const DISCOVERY = {
   from_network: 1, from_registry: 0, registry: 'unavailable', registry_error: 'the registry answered 500',
 };
 
+/** A task as `task.list` lists it (core's `Task`, its push targets left out). */
+const TASK = {
+  id: REQUEST, context: REQUEST, requester: 'agent:alice', partners: ['agent:bob'], mode: 'direct',
+  skill: 'translate', state: 'working', confirm: false,
+  history: [{ id: REQUEST, from: 'agent:alice', role: 'leader', parts: [{ text: 'translate this' }], at: 1709337600000 }],
+  artifacts: [{ id: 'a1', name: 'out.md', resource: 'resource/file/tasks/a1/out.md', parts: [{ text: '# out' }] }],
+  created_at: 1709337600000, updated_at: 1709337600001,
+};
+
+/** Values of the other generated declarations (types/generated/), as the core writes them. */
+const GENERATED = [
+  ['EventEnvelope', event],
+  ['AgentnetEvent', event],
+  ['ListedTask', TASK],
+  ['TaskList', { tasks: [TASK], total: 1, more: false }],
+  ['OutboxEntry', { event, state: 'pending' }],
+  ['OutboxEntry', { event, state: 'rejected', rejection: { code: 'forbidden', message: 'no' } }],
+  ['ErrorCode', 'owner_offline'],
+  ['LlmBudgets', { tokens_per_hour: 1000 }],
+  ['AssistantProgress', { kind: 'plan', steps: ['find a translator', 'hand it the text'] }],
+  ['AssistantProgress', { kind: 'delegated', to: 'agent:translator', task: REQUEST, url: 'http://127.0.0.1:8787/networks/demo/tasks/x', for: 'human:ann' }],
+];
+
 test('answers read through the core keep the shape the network sent', () => {
   for (const [, sent] of ANSWERS) assert.deepEqual(readAnswer(sent), sent.payload, sent.type);
   assert.deepEqual(readAnswer(JSON.stringify(ANSWERS[0][1])), ANSWERS[0][1].payload);
@@ -93,6 +122,7 @@ test('the declared interfaces type-check every answer and the Agent methods', ()
   const samples = ANSWERS.map(([type, sent]) => [type, readAnswer(sent)]);
   samples.push(['NetworkProfile', readProfile(PROFILE)], ['ResourceInfo', samples[1][1].resources[0]]);
   samples.push(['NetworkDiscoveryAnswer', DISCOVERY]);
+  samples.push(...GENERATED);
   const { ok, output } = checkTypes(samples, USAGE);
   assert.ok(ok, output);
 });
@@ -104,4 +134,22 @@ test('a field the declarations lack, or a missing one, is refused', () => {
   assert.match(extra.output, /surprise/);
   const { your_permissions: _, ...missing } = readAnswer(ANSWERS[1][1]).resources[0];
   assert.equal(checkTypes([['ResourceInfo', missing]]).ok, false);
+});
+
+test('the generated declarations refuse what the Rust types do not write', () => {
+  assert.equal(checkTypes([['ErrorCode', 'no_such_code']]).ok, false);
+  assert.equal(checkTypes([['OutboxEntry', { event, state: 'rejected' }]]).ok, false, 'a rejection without its reason');
+  const { confirm: _, ...missing } = TASK;
+  assert.equal(checkTypes([['ListedTask', missing]]).ok, false);
+});
+
+test('every generated declaration is exported by the package', () => {
+  const dir = new URL('../../core/js/types/generated/', import.meta.url);
+  const generated = readdirSync(dir).map((file) => readFileSync(new URL(file, dir), 'utf8')).join('\n');
+  const names = [...generated.matchAll(/^export type (\w+)/gm)].map(([, name]) => name);
+  assert.ok(names.length > 30, `only ${names.length} declarations`);
+  const pkg = fileURLToPath(new URL('../../core/js/index.js', import.meta.url));
+  const { ok, output } = checkTypes([], `import type * as sdk from ${JSON.stringify(pkg)};\n`
+    + names.map((name) => `export type Has${name} = sdk.${name};`).join('\n'));
+  assert.ok(ok, output);
 });

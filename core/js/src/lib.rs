@@ -11,6 +11,8 @@ mod answers;
 mod client;
 #[cfg(feature = "conformance")]
 mod conformance;
+#[cfg(test)]
+mod declarations;
 #[cfg(feature = "documents")]
 mod documents;
 mod effects;

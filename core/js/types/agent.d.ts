@@ -1,12 +1,12 @@
 // Type declarations of agentnet-sdk: what the Agent's task, session and mod
 // methods take and give.
 
-import type { AgentnetEvent } from '../index.js';
-import type { Ack } from './answers.js';
+// Task states, tasks as listed, mod modes and late policies are generated
+// from the core's Rust types (./generated/).
 
-/** ACPs AIP task states. */
-export type TaskState = 'accepted' | 'working' | 'awaiting-input' | 'awaiting-completion'
-  | 'completed' | 'canceled' | 'failed' | 'rejected';
+import type { AgentnetEvent } from '../index.js';
+import type { Ack, LatePolicy, ModMode, Task, TaskState } from './generated/index.js';
+
 /** A part of a task message or artifact (A2A 1.0's shape). */
 export type TaskPart = { text: string } | { data: unknown } | { url: string; mediaType?: string; filename?: string };
 /** Text, a list of parts or `{parts}`. */
@@ -59,21 +59,8 @@ export interface TaskUpdate {
   event: AgentnetEvent;
 }
 
-/** One task as `listTasks` gives it. */
-export interface ListedTask {
-  id: string;
-  context: string;
-  requester: string;
-  partners: string[];
-  mode: 'direct' | 'group' | 'hybrid';
-  channel?: string;
-  skill?: string;
-  state: TaskState;
-  history: { id: string; from: string; role: 'leader' | 'partner'; parts: unknown[]; at: number }[];
-  artifacts: { id: string; name: string; resource: string; parts: unknown[] }[];
-  created_at: number;
-  updated_at: number;
-}
+/** One task as `listTasks` gives it: the network's record of it. */
+export type ListedTask = Task;
 
 /** The answer of `listTasks`: `more` when tasks were left out (`limit`, or the answer's size). */
 export interface TaskList {
@@ -96,9 +83,6 @@ export interface TaskHandle extends AsyncIterable<TaskUpdate> {
   complete(): Promise<Ack>;
   cancel(): Promise<Ack>;
 }
-
-/** How an agent installed as a mod takes part in the pipeline. */
-export type ModMode = 'guard' | 'transform' | 'observe';
 
 /** What `createSession` takes. */
 export interface SessionOptions {
@@ -129,7 +113,7 @@ export interface ModOptions {
   /** How long the network waits for a verdict (default 5000, at most 60000). */
   deadlineMs?: number;
   /** What the network does when the mod is offline or late (default `fail-closed`). */
-  onLate?: 'fail-open' | 'fail-closed';
+  onLate?: LatePolicy;
   /** Send `network.admin.mod.load` for this agent (it must be a master); default true. */
   install?: boolean;
 }

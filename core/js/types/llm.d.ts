@@ -1,16 +1,10 @@
 // Type declarations of LLM members (`Agent.llm`, lib/llm.js): the agent
 // loop's configuration as the package takes it (docs/agents.md).
 
-/** Which model provider, or a command-line program. */
-export type LlmProvider = 'openai_chat' | 'anthropic_messages' | 'command';
+import type { AgentMode, AnswerMode, AssistantStep, Budgets, LlmProvider } from './generated/index.js';
 
-/** What an LLM agent may spend. */
-export interface LlmBudgets {
-  tokens_per_hour?: number;
-  calls_per_hour?: number;
-  tool_rounds_per_turn?: number;
-  agent_turns_without_person?: number;
-}
+/** What an LLM agent may spend (the core's `Budgets`; a limit left out keeps its default). */
+export type LlmBudgets = Partial<Budgets>;
 
 /** The agent's configuration (camelCase here; the config file's snake_case names work too). */
 export interface LlmConfig {
@@ -28,14 +22,14 @@ export interface LlmConfig {
   /** `'all'` or the names of the network's tools it may call. */
   tools?: 'all' | string[];
   /** `addressed` (direct messages, mentions, its threads) or `every_message`. */
-  answers?: 'addressed' | 'every_message';
+  answers?: AnswerMode;
   /**
    * `chat` (default) or `assistant`: a personal assistant that plans a
    * person's request, finds agents by capability and hands them the parts as
    * tasks, relaying their questions and answering once with links to each
    * task (docs/agents.md, "Personal assistant"). `assistant: true` is the same.
    */
-  mode?: 'chat' | 'assistant';
+  mode?: AgentMode;
   assistant?: boolean;
   historyDepth?: number;
   maxTokens?: number;
@@ -101,8 +95,5 @@ export interface ApprovalResult {
   by: string | null;
   reason: string | null;
 }
-/** What an assistant posts as it works (`payload.progress` of its chat messages). */
-export type AssistantProgress =
-  | { kind: 'plan'; steps: string[]; for?: string }
-  | { kind: 'delegated'; to: string; task: string; url?: string; for?: string }
-  | { kind: 'question'; from: string; task: string; for?: string };
+/** What an assistant posts as it works (`payload.progress` of its chat messages): a step, and whom it answers. */
+export type AssistantProgress = AssistantStep & { for?: string };

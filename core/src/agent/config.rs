@@ -25,6 +25,7 @@ pub const MAX_HISTORY_DEPTH: usize = 200;
 /// Which wire format the model provider speaks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "LlmProvider"))]
 pub enum ProviderKind {
     /// OpenAI Chat Completions (`POST {base_url}/chat/completions`) and compatible servers.
     OpenaiChat,
@@ -92,6 +93,7 @@ impl<'de> Deserialize<'de> for ToolsAllowed {
 /// When the agent answers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum AnswerMode {
     /// Direct messages, mentions, and follow-ups in threads it was mentioned
     /// in or answered (the default).
@@ -104,6 +106,7 @@ pub enum AnswerMode {
 /// What the agent is for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum AgentMode {
     /// It answers with the model and the network's tools (the default).
     #[default]
@@ -121,6 +124,7 @@ pub const ASSISTANT_TOOL_ROUNDS: u32 = 12;
 /// What the agent may spend. A zero limit means none may be spent.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Budgets {
     /// Model tokens (prompt and completion) in any hour.
     pub tokens_per_hour: u64,

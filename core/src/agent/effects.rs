@@ -262,6 +262,7 @@ impl Step {
 /// A step of an assistant's work, posted as it happens (`payload.progress`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "AssistantStep"))]
 pub enum Progress {
     /// The plan: the parts of the request.
     Plan {

@@ -43,6 +43,7 @@ impl Default for Limits {
 /// Serialized in envelope order with `metadata`'s keys sorted; a network-side
 /// [`Enrichment`] is written inside `metadata` (see [`crate::event::enrichment`]).
 #[derive(Debug, Clone, PartialEq, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "EventEnvelope"))]
 pub struct Event {
     /// ULID, unique within the network.
     pub id: EventId,
@@ -68,6 +69,8 @@ pub struct Event {
     pub timestamp: u64,
     /// The network the event belongs to; filled in by the network when absent.
     #[serde(default)]
+    // Written only when present (`Serialize` above), so optional in TypeScript.
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub network: Option<NetworkId>,
 }
 

@@ -39,6 +39,7 @@ impl Coded for EventTypeError {
 /// A validated event type. The model's own types borrow their static name
 /// instead of allocating one for every acknowledgement and notice.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(type = "string"))]
 pub struct EventType(Cow<'static, str>);
 
 impl EventType {

@@ -34,6 +34,7 @@ impl Coded for NetworkIdError {
 
 /// A validated network id.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(type = "string"))]
 pub struct NetworkId(Rc<str>);
 
 impl NetworkId {

@@ -7,6 +7,7 @@ use std::str::FromStr;
 /// A member's role.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum Role {
     /// Coordinating agent; may administer the network.
     Master,
@@ -50,6 +51,11 @@ impl fmt::Display for Role {
     Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize, Deserialize,
 )]
 #[serde(try_from = "u8", into = "u8")]
+#[cfg_attr(
+    feature = "ts",
+    derive(ts_rs::TS),
+    ts(rename = "VerificationLevel", type = "0 | 1 | 2 | 3")
+)]
 pub struct Verification(u8);
 
 impl Verification {

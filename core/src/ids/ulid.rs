@@ -38,6 +38,7 @@ impl Coded for UlidError {
 
 /// A 128-bit ULID event id.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(type = "string"))]
 pub struct EventId(u128);
 
 impl EventId {

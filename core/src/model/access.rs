@@ -46,6 +46,7 @@ pub enum AccessRule {
 /// What is being asked of a resource.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum Permission {
     /// See that the resource exists; read files and context.
     Read,

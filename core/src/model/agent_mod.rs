@@ -11,6 +11,7 @@ use serde_json::{Map, Value};
 /// How a mod takes part in the pipeline.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum ModMode {
     /// Inspects and may reject.
     Guard,
@@ -23,6 +24,7 @@ pub enum ModMode {
 /// What the network does when an agent mod is offline or late with its verdict.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum LatePolicy {
     /// Go on as if the mod allowed the event unchanged.
     FailOpen,

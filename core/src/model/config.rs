@@ -13,6 +13,7 @@ use std::collections::BTreeMap;
 /// Who may join.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum AccessPolicy {
     /// Anyone, without credentials.
     Open,
@@ -72,6 +73,7 @@ impl Access {
 /// Delivery guarantee (ONM §6).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum DeliveryMode {
     /// Persist and retry until acknowledged.
     #[default]
@@ -95,6 +97,7 @@ fn default_presence_timeout() -> u64 {
 /// * `archived` — read-only history: no joins, only ping, discover and query.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum NetworkStatus {
     /// Fully working.
     #[default]

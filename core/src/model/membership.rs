@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 /// Whether a member is connected.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum Presence {
     /// Connected (or heartbeating) now.
     Online,
@@ -27,6 +28,7 @@ impl Presence {
 
 /// A membership record.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "MemberRecord"))]
 pub struct Member {
     /// The member's address in this network.
     pub address: Address,
@@ -42,6 +44,7 @@ pub struct Member {
     /// SHA-256 (lowercase hex) of the member secret the network issued at the
     /// first join: rejoining this address presents the secret. Stored, never shown.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(skip))]
     pub secret_sha256: Option<String>,
     /// The DID its join proved (level 2 tokens name one, level 3 proves one).
     #[serde(default, skip_serializing_if = "Option::is_none")]

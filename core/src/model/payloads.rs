@@ -71,6 +71,7 @@ fn lenient_code<'de, D: Deserializer<'de>>(deserializer: D) -> Result<ErrorCode,
 
 /// One member in the roster: `{address, role, status, verification}`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct RosterMember {
     /// The member's address.
     pub address: Address,
@@ -103,6 +104,7 @@ impl From<&Member> for RosterMember {
 
 /// One resource in the roster: `{address, owner, type}`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct RosterResource {
     /// `resource/{type}/{name}`.
     pub address: Address,
@@ -116,6 +118,7 @@ pub struct RosterResource {
 /// The roster of ONM §9: the `network.agent.discover.response` payload
 /// (also `GET /v1/discover`).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Roster {
     /// Every member, by address.
     #[serde(default, deserialize_with = "readable")]
@@ -145,6 +148,7 @@ impl Payload for Roster {
 /// One resource the asker may read, with what it may do: an entry of
 /// [`ResourceList`].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ResourceInfo {
     /// `resource/{type}/{name}`.
     pub address: Address,
@@ -169,6 +173,7 @@ pub struct ResourceInfo {
 
 /// The `network.resource.discover.response` payload: `{resources: [...]}`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ResourceList {
     /// The resources the asker may read, by address.
     #[serde(default, deserialize_with = "readable")]
@@ -181,6 +186,7 @@ impl Payload for ResourceList {
 
 /// The `network.resource.read.response` payload: a resource and its content.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ResourceContent {
     /// `resource/{type}/{name}`.
     pub address: Address,
@@ -209,6 +215,7 @@ impl Payload for ResourceContent {
 
 /// One logged event of an [`EventsPage`].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct LoggedEvent {
     /// The event.
     pub event: Event,
@@ -219,6 +226,7 @@ pub struct LoggedEvent {
 /// A page of the log: the `network.events.response` payload (and the HTTP
 /// binding's pages): `{events: [{seq, event}], next_after, has_more}`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct EventsPage {
     /// The visible events, in `seq` order.
     pub events: Vec<LoggedEvent>,
@@ -234,6 +242,7 @@ impl Payload for EventsPage {
 
 /// The `network.event.error` payload: `{code, message, event_id}`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ErrorPayload {
     /// The stable code (an unknown one reads as `malformed_event`).
     #[serde(deserialize_with = "lenient_code")]
@@ -254,6 +263,7 @@ impl Payload for ErrorPayload {
 /// when logged, and what the handler added (a joiner's `member`, a new
 /// channel's address, an invitation's `code`, …). Absent fields are omitted.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "Ack"))]
 pub struct AckPayload {
     /// A registered resource's address.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -292,6 +302,7 @@ impl Payload for AckPayload {
 
 /// The `network.agent.challenge.response` payload: a nonce to sign for a key proof.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Challenge {
     /// The address the proof is for.
     pub address: Address,
@@ -309,6 +320,7 @@ impl Payload for Challenge {
 
 /// The `network.pong` payload.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Pong {
     /// The network's time (Unix milliseconds).
     pub time: u64,
@@ -320,6 +332,7 @@ impl Payload for Pong {
 
 /// The access section of a [`NetworkProfile`] (no secrets).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ProfileAccess {
     /// Lowest verification level accepted at join.
     pub min_verification: Verification,
@@ -329,6 +342,7 @@ pub struct ProfileAccess {
 
 /// One way to reach a network, as its host offers it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Transport {
     /// Where: a URL.
     pub endpoint: String,
@@ -339,6 +353,7 @@ pub struct Transport {
 
 /// The network profile of ONM §9 (`GET /v1/profile`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct NetworkProfile {
     /// Who may join.
     pub access: ProfileAccess,

@@ -28,6 +28,7 @@ pub const MAX_META_BYTES: usize = 4_096;
 
 /// What a member says about itself.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "MemberProfile"))]
 pub struct Profile {
     /// The name people read (the address is one click away).
     #[serde(default, skip_serializing_if = "Option::is_none")]

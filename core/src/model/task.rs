@@ -58,6 +58,7 @@ pub const MAX_CLIENT_ID: usize = 200;
 /// AIP's task states.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum TaskState {
     /// The network delivered it; the partner has not started.
     Accepted,
@@ -176,6 +177,7 @@ impl TaskState {
 /// How the partners share a task (AIP's interaction modes).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum TaskMode {
     /// One partner; messages go between it and the requester.
     #[default]
@@ -189,6 +191,7 @@ pub enum TaskMode {
 /// Who said something in a task.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum TaskRole {
     /// The requester (AIP's leader; A2A's `user`).
     Leader,
@@ -198,6 +201,7 @@ pub enum TaskRole {
 
 /// One message of a task's conversation.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct TaskMessage {
     /// The id of the event that carried it.
     pub id: String,
@@ -218,6 +222,7 @@ pub struct TaskMessage {
 
 /// A result a partner produced, stored as a `resource/file/…` document.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct TaskArtifact {
     /// Its id within the task.
     pub id: String,
@@ -256,6 +261,7 @@ impl TaskArtifact {
 
 /// A task of the network.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Task {
     /// Its id: the id of the `task.create` event.
     pub id: String,
@@ -270,6 +276,7 @@ pub struct Task {
     pub mode: TaskMode,
     /// The channel of a group or hybrid task.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(type = "string"))]
     pub channel: Option<Name>,
     /// The skill it asks for, when named.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -289,6 +296,8 @@ pub struct Task {
     pub artifacts: Vec<TaskArtifact>,
     /// Where its requester wants push notifications of its changes.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    // Members never see where others' notifications go (`task.list` leaves it out).
+    #[cfg_attr(feature = "ts", ts(skip))]
     pub push: Vec<crate::model::push::PushTarget>,
     /// The task's id at an external A2A partner (`crate::model::remote`).
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -20,6 +20,7 @@ pub const ACK_DELAY_MS: u64 = 20;
 /// Where an outbox event stands.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "state", rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum OutboxState {
     /// Waiting for a connection.
     Pending,
@@ -34,6 +35,7 @@ pub enum OutboxState {
 
 /// An event created here and not yet in the log.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct OutboxEntry {
     /// The event.
     pub event: Event,

@@ -52,7 +52,7 @@ test('the tarball holds what the package needs and nothing of the build', async 
     'lite.js', 'lite.d.ts', 'entry/browser.js', 'entry/browser-lite.js', 'entry/workerd.js', 'entry/workerd-lite.js',
     'entry/deno.js', 'entry/deno-lite.js', 'pkg/agentnet_js_lite.js', 'pkg/agentnet_js_lite_bg.wasm',
     'examples/echo.js', 'pkg/agentnet_js.js', 'pkg/agentnet_js_bg.wasm',
-    'mcp.js', 'mcp.d.ts', 'types/answers.d.ts', 'types/agent.d.ts', 'lib/mcp/bridge.js', 'lib/mcp/http.js', 'lib/mcp/results.js', 'lib/mcp/sdk.js', 'lib/mcp/stdio.js']) {
+    'mcp.js', 'mcp.d.ts', 'types/answers.d.ts', 'types/agent.d.ts', 'types/llm.d.ts', 'types/generated/index.d.ts', 'types/generated/payloads.d.ts', 'lib/mcp/bridge.js', 'lib/mcp/http.js', 'lib/mcp/results.js', 'lib/mcp/sdk.js', 'lib/mcp/stdio.js']) {
     assert.ok(files.includes(needed), `${needed} is in the tarball`);
   }
   assert.ok(!files.some((f) => f.endsWith('.rs') || f.startsWith('src/') || f === 'Cargo.toml'), `no Rust sources: ${files}`);

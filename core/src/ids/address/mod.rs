@@ -27,6 +27,7 @@ pub use name::{
 /// The three kinds of shared resource (ONM §8).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum ResourceKind {
     /// A callable tool.
     Tool,
@@ -217,6 +218,7 @@ pub enum Scope {
 
 /// A routable address: a scope and an entity.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(type = "string"))]
 pub struct Address {
     scope: Scope,
     entity: Entity,

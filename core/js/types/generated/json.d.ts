@@ -1,0 +1,5 @@
+// Generated from agentnet-core's Rust types (ts-rs); do not edit.
+// Checked by `cargo test -p agentnet-js declarations`; regenerate with
+// `AGENTNET_WRITE_DECLARATIONS=1 cargo test -p agentnet-js declarations`.
+
+export type JsonValue = number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null;
