@@ -20,7 +20,7 @@ const www = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'www');
 async function shellFiles() {
   const snippets = join(www, 'pkg', 'snippets');
   const files = [
-    'index.html', 'style.css', 'sw.js', 'manifest.webmanifest', 'icons/icon.svg',
+    'index.html', 'pkg/styles.css', 'sw.js', 'manifest.webmanifest', 'icons/icon.svg',
     'pkg/agentnet_web.js', 'pkg/agentnet_web_bg.wasm',
   ];
   for (const dir of await readdir(snippets)) {
