@@ -10,7 +10,10 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 fn styles_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join("www").join("styles")
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join("www")
+        .join("styles")
 }
 
 /// The sheets beside `index.css`, by file name.
@@ -34,7 +37,9 @@ fn without_comments(css: &str) -> String {
     let mut rest = css;
     while let Some(start) = rest.find("/*") {
         out.push_str(&rest[..start]);
-        rest = rest[start + 2..].find("*/").map_or("", |end| &rest[start + 2 + end + 2..]);
+        rest = rest[start + 2..]
+            .find("*/")
+            .map_or("", |end| &rest[start + 2 + end + 2..]);
     }
     out.push_str(rest);
     out
@@ -48,7 +53,9 @@ fn declarations(css: &str) -> Vec<(String, String)> {
             let (property, value) = piece.split_once(':')?;
             let property = property.trim();
             let is_property = !property.is_empty()
-                && property.chars().all(|c| c.is_ascii_lowercase() || c == '-' || c.is_ascii_digit());
+                && property
+                    .chars()
+                    .all(|c| c.is_ascii_lowercase() || c == '-' || c.is_ascii_digit());
             is_property.then(|| (property.to_owned(), value.trim().to_owned()))
         })
         .collect()
@@ -59,7 +66,8 @@ fn has_rem(value: &str) -> bool {
     value.match_indices("rem").any(|(at, _)| {
         let before = &value[..at];
         let after = value[at + 3..].chars().next();
-        before.ends_with(|c: char| c.is_ascii_digit()) && !after.is_some_and(|c| c.is_ascii_alphanumeric())
+        before.ends_with(|c: char| c.is_ascii_digit())
+            && !after.is_some_and(|c| c.is_ascii_alphanumeric())
     })
 }
 
@@ -67,10 +75,15 @@ fn has_rem(value: &str) -> bool {
 fn has_colour_literal(value: &str) -> bool {
     let lower = value.to_ascii_lowercase();
     let hex = lower.match_indices('#').any(|(at, _)| {
-        let digits = lower[at + 1..].chars().take_while(char::is_ascii_hexdigit).count();
+        let digits = lower[at + 1..]
+            .chars()
+            .take_while(char::is_ascii_hexdigit)
+            .count();
         [3, 4, 6, 8].contains(&digits)
     });
-    hex || ["rgb(", "rgba(", "hsl(", "hsla(", "oklch(", "lab("].iter().any(|f| lower.contains(f))
+    hex || ["rgb(", "rgba(", "hsl(", "hsla(", "oklch(", "lab("]
+        .iter()
+        .any(|f| lower.contains(f))
 }
 
 fn is_spacing(property: &str) -> bool {
@@ -109,9 +122,17 @@ fn every_sheet_uses_the_tokens() {
         if name == "tokens.css" {
             continue;
         }
-        found.extend(raw_values(&css).into_iter().map(|raw| format!("www/styles/{name}: {raw}")));
+        found.extend(
+            raw_values(&css)
+                .into_iter()
+                .map(|raw| format!("www/styles/{name}: {raw}")),
+        );
     }
-    assert!(found.is_empty(), "raw values where a token belongs:\n{}", found.join("\n"));
+    assert!(
+        found.is_empty(),
+        "raw values where a token belongs:\n{}",
+        found.join("\n")
+    );
 }
 
 #[test]
@@ -122,11 +143,21 @@ fn the_index_lists_every_sheet_once() {
         .filter_map(|line| line.strip_prefix("@import url(\"")?.strip_suffix("\");"))
         .collect();
     let unique: BTreeSet<&str> = listed.iter().copied().collect();
-    assert_eq!(unique.len(), listed.len(), "a sheet is listed twice in index.css: {listed:?}");
+    assert_eq!(
+        unique.len(),
+        listed.len(),
+        "a sheet is listed twice in index.css: {listed:?}"
+    );
     let present: BTreeSet<String> = sheets().into_iter().map(|(name, _)| name).collect();
     let listed: BTreeSet<String> = unique.into_iter().map(str::to_owned).collect();
-    assert_eq!(listed, present, "index.css must list exactly the sheets in www/styles");
-    assert_eq!(index.lines().find(|l| l.starts_with("@import")), Some("@import url(\"tokens.css\");"));
+    assert_eq!(
+        listed, present,
+        "index.css must list exactly the sheets in www/styles"
+    );
+    assert_eq!(
+        index.lines().find(|l| l.starts_with("@import")),
+        Some("@import url(\"tokens.css\");")
+    );
 }
 
 #[test]
