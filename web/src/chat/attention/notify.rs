@@ -42,7 +42,7 @@ fn page_hidden() -> bool {
 impl Chat {
     /// Shows a notification for a message just received, when it is for the
     /// person, the tab is hidden and the person allowed notifications.
-    pub(super) fn notify(&self, line: &Line) {
+    pub(crate) fn notify(&self, line: &Line) {
         let me = self.session.me_text();
         if !is_for(line, &me) || !page_hidden() || notification_state() != "granted" {
             return;

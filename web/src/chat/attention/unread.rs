@@ -81,7 +81,7 @@ impl Chat {
     /// Reads the read markers this browser kept for `network` from
     /// IndexedDB (once: those an older version kept in localStorage are
     /// taken over), then counts unread with them.
-    pub(super) fn recall_read(&self, network: String) {
+    pub(crate) fn recall_read(&self, network: String) {
         let chat = *self;
         wasm_bindgen_futures::spawn_local(async move {
             let kept: BTreeMap<String, u64> = match storage::recall_kept(&key(&network)).await {
@@ -101,7 +101,7 @@ impl Chat {
     /// The person has seen `conversation` up to `at` (kept in IndexedDB).
     /// The first time since the person came to it, where they had left off
     /// becomes its read marker.
-    pub(super) fn mark_read(&self, conversation: &str, at: u64) {
+    pub(crate) fn mark_read(&self, conversation: &str, at: u64) {
         if !self.read_ready.get_untracked() {
             return;
         }
@@ -131,7 +131,7 @@ impl Chat {
 
     /// The person comes (back) to a conversation: the next message they see
     /// there places the read marker; the one shown before goes.
-    pub(super) fn arrive(&self, keep_marker: bool) {
+    pub(crate) fn arrive(&self, keep_marker: bool) {
         self.arriving.set(true);
         if !keep_marker {
             self.left_off.set(None);
@@ -158,7 +158,7 @@ impl Chat {
     }
 
     /// The tab's title follows the unread total while the workspace is open.
-    pub(super) fn title_follows_unread(&self) {
+    pub(crate) fn title_follows_unread(&self) {
         let chat = *self;
         Effect::new(move |_| {
             let total: usize = chat

@@ -20,7 +20,7 @@ use serde_json::{Value, json};
 impl Chat {
     /// Shows (or, once a later change went through, clears) why a change the
     /// person made to a message was refused, next to that message.
-    pub(super) fn note_change_refused(&self, change: &Event, why: Option<String>) {
+    pub(crate) fn note_change_refused(&self, change: &Event, why: Option<String>) {
         let Some(message) = crate::chat::changes::known::message_of(change) else {
             return;
         };
@@ -32,7 +32,7 @@ impl Chat {
     }
 
     /// Records the change `event` makes, if it makes one, and shows it. True when it was one.
-    pub(super) fn take_change(&self, event: &Event) -> bool {
+    pub(crate) fn take_change(&self, event: &Event) -> bool {
         if self.take_reaction(event) {
             return true;
         }
@@ -60,7 +60,7 @@ impl Chat {
 
     /// The lines (`only` the one with that id, when given) with the changes
     /// known for them, by those the page knows may make them.
-    pub(super) fn repatch(&self, only: Option<agentnet_core::EventId>) {
+    pub(crate) fn repatch(&self, only: Option<agentnet_core::EventId>) {
         let changes = self.changes.with_value(Clone::clone);
         let masters = self.masters.with_value(Clone::clone);
         self.lines.update(|lines| {
@@ -74,7 +74,7 @@ impl Chat {
     }
 
     /// `line` with the changes known for it.
-    pub(super) fn patched(&self, mut line: Line) -> Line {
+    pub(crate) fn patched(&self, mut line: Line) -> Line {
         let masters = self.masters.with_value(Clone::clone);
         self.changes.with_value(|c| patch(&mut line, c, &masters));
         line
@@ -90,7 +90,7 @@ impl Chat {
     }
 
     /// Changes the person's message `line` (an edit, its deletion, a reaction).
-    pub(super) fn change(&self, line: &Line, kind: &str, payload: Value) {
+    pub(crate) fn change(&self, line: &Line, kind: &str, payload: Value) {
         let (Ok(target), Ok(kind)) = (
             line.conversation.parse::<Address>(),
             kind.parse::<EventType>(),

@@ -18,7 +18,7 @@ pub const OFFERED: [&str; 6] = ["👍", "❤️", "😄", "🎉", "👀", "✅"]
 
 impl Chat {
     /// Records the reaction `event` makes, if it is one. True when it was.
-    pub(super) fn take_reaction(&self, event: &Event) -> bool {
+    pub(crate) fn take_reaction(&self, event: &Event) -> bool {
         let Some((message, emoji, on)) = reaction_of(event) else {
             return false;
         };

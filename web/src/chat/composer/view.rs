@@ -31,7 +31,7 @@ const MESSAGE_FIELD: &str = "message";
 impl Chat {
     /// Where the draft goes: the open conversation, or from the thread's
     /// composer the thread's conversation, answering the thread's first message.
-    pub(super) fn destination(&self, in_thread: bool) -> (String, Option<agentnet_core::EventId>) {
+    pub(crate) fn destination(&self, in_thread: bool) -> (String, Option<agentnet_core::EventId>) {
         match self.thread.get_untracked().filter(|_| in_thread) {
             Some(root) => (self.thread_conversation_untracked(), Some(root)),
             None => (self.current.get_untracked(), None),
@@ -39,7 +39,7 @@ impl Chat {
     }
 
     /// The draft of the conversation's composer, or of the thread's.
-    pub(super) fn draft_in(&self, in_thread: bool) -> RwSignal<String> {
+    pub(crate) fn draft_in(&self, in_thread: bool) -> RwSignal<String> {
         if in_thread {
             self.thread_draft
         } else {
@@ -67,7 +67,7 @@ impl Chat {
 
     /// Posts the draft (with its mentions and files; from the thread's
     /// composer as a reply in the thread, also to the conversation when ticked).
-    pub(super) fn post(&self, in_thread: bool, files: Attachments) {
+    pub(crate) fn post(&self, in_thread: bool, files: Attachments) {
         let content = expand_all(self.draft_in(in_thread).get_untracked().trim());
         if content.is_empty() && files.pending(in_thread).with_untracked(Vec::is_empty) {
             return;

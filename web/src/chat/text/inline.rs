@@ -13,7 +13,7 @@ thread_local! {
 }
 
 /// Runs `render` with mentions shown by `names` (address → display name).
-pub(super) fn with_names(
+pub(crate) fn with_names(
     names: &HashMap<String, String>,
     render: impl FnOnce() -> String,
 ) -> String {
@@ -25,7 +25,7 @@ pub(super) fn with_names(
 
 /// A text with its valid `@address` mentions marked (the mark is ours; the
 /// words go through as text, escaped).
-pub(super) fn marked(text: CowStr<'_>, autolink: bool) -> Vec<Event<'_>> {
+pub(crate) fn marked(text: CowStr<'_>, autolink: bool) -> Vec<Event<'_>> {
     if !(text.contains('@') || (autolink && text.contains("://"))) {
         return vec![Event::Text(text)];
     }
