@@ -6,10 +6,10 @@
 // only the app's own page is kept there, never another file opened as a page
 // (the manifest, a script), which would then open in place of the workspace.
 
-// v3: a v2 cache may hold another file as the shell.
-const CACHE = 'agentnet-shell-v6';
+// v7: the styles are one sheet (/pkg/styles.css); v3: a v2 cache may hold another file as the shell.
+const CACHE = 'agentnet-shell-v7';
 const SHELL = [
-  '/', '/boot.js', '/style.css', '/search.css', '/attachments.css', '/agents.css', '/approvals.css', '/people.css', '/starting.css', '/emoji.css', '/pkg/agentnet_web.js', '/pkg/agentnet_web_bg.wasm',
+  '/', '/boot.js', '/pkg/styles.css', '/pkg/agentnet_web.js', '/pkg/agentnet_web_bg.wasm',
   '/manifest.webmanifest', '/icons/icon.svg', '/icons/icon-192.png', '/icons/icon-512.png',
 ];
 

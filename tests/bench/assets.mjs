@@ -13,7 +13,7 @@ import { readFile, writeFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startEdge, testConfig } from '../support/edge.mjs';
 
-const FILES = ['/', '/n/demo', '/style.css', '/boot.js', '/pkg/agentnet_web.js', '/pkg/agentnet_web_bg.wasm'];
+const FILES = ['/', '/n/demo', '/pkg/styles.css', '/boot.js', '/pkg/agentnet_web.js', '/pkg/agentnet_web_bg.wasm'];
 const ROUNDS = Number(process.argv[2] ?? 30);
 const ASSETS_FIRST = 'run_worker_first = ["/networks/*", "/v1/*", "/registry/*", "/agents/*", "/.well-known/*"]';
 

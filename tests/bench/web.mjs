@@ -20,7 +20,7 @@ const www = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'www');
 async function shellFiles() {
   const snippets = join(www, 'pkg', 'snippets');
   const files = [
-    'index.html', 'style.css', 'sw.js', 'manifest.webmanifest', 'icons/icon.svg',
+    'index.html', 'pkg/styles.css', 'sw.js', 'manifest.webmanifest', 'icons/icon.svg',
     'pkg/agentnet_web.js', 'pkg/agentnet_web_bg.wasm',
   ];
   for (const dir of await readdir(snippets)) {
@@ -50,7 +50,7 @@ try {
     sends.push(agent.send('agent:broadcast', 'workspace.message.posted', { content: `cached message ${n}` }));
   }
   await Promise.all(sends);
-  // The list shows the newest (web/src/chat/rows.rs WINDOW) and pages earlier ones in on scrolling up.
+  // The list shows the newest (web/src/chat/list/rows.rs WINDOW) and pages earlier ones in on scrolling up.
   await page.locator('.message', { hasText: 'cached message 999' }).waitFor({ timeout: 60_000 });
   await page.waitForTimeout(1000); // IndexedDB writes settle
   agent.close();

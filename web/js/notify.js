@@ -1,4 +1,4 @@
-// Browser notifications for the workspace (web/src/chat/notify.rs decides
+// Browser notifications for the workspace (web/src/chat/attention/notify.rs decides
 // when): the permission as it stands, asking for it (only ever from a click),
 // and showing one.
 

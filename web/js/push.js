@@ -1,4 +1,4 @@
-// Web Push for the workspace (web/src/chat/push.rs shows the setting):
+// Web Push for the workspace (web/src/chat/attention/push.rs shows the setting):
 // subscribing this browser through the service worker's PushManager with
 // the network's VAPID key, and handing the subscription to the edge
 // (`POST /networks/{id}/v1/push/subscriptions` with a session of the

@@ -1,4 +1,4 @@
-// Files of real size for the workspace (web/src/chat/attach.rs decides
+// Files of real size for the workspace (web/src/chat/files/attach/mod.rs decides
 // which files go this way): an upload to the network's file store in parts
 // (`POST /networks/{id}/v1/files`, `PUT …/parts/{n}`, `POST …/complete`,
 // agentnet_core::bindings::files), with progress, that goes on after a

@@ -21,7 +21,7 @@ pub const PRESENCE_CHANGED: &str = "workspace.presence.changed";
 pub const MEMBER_UPDATED: &str = "workspace.member.updated";
 /// What an agent is doing about a message (`{state, message, thread?, tool?,
 /// text?}`), sent to the conversation; each replaces the agent's previous one
-/// for the same message ([`crate::chat::activity`]).
+/// for the same message ([`crate::chat::agents::activity`]).
 pub const AGENT_ACTIVITY: &str = "workspace.agent.activity";
 /// The person who asked tells an agent to stop answering (`{message}`),
 /// sent to the agent's address.
@@ -30,5 +30,5 @@ pub const AGENT_STOP: &str = "workspace.agent.stop";
 /// carries the code, its expiry and how many it admits.
 pub const INVITATION_CREATED: &str = "workspace.invitation.created";
 /// Someone is typing in a conversation (`{}`, to it): delivered live, never
-/// stored by the network ([`crate::chat::typing`]).
+/// stored by the network ([`crate::chat::composer::typing`]).
 pub const TYPING: &str = "workspace.typing";

@@ -217,8 +217,8 @@ fn Workspace(
     let secret = my_secret(&network_key, &me);
     let session = Session::provide(network, me.clone(), place);
     let chat = Chat::provide(session);
-    let attachments = chat::attach::Attachments::provide(session);
-    chat::file_view::Viewer::provide();
+    let attachments = chat::files::attach::Attachments::provide(session);
+    chat::files::file_view::Viewer::provide();
     let people = People::provide(session, chat);
     let shared = Shared::provide(session);
     let documents = Documents::provide(session);
@@ -227,7 +227,7 @@ fn Workspace(
     let admin = admin::Admin::provide(session);
     let search = search::Search::provide(session);
     let invite_step = welcome::Welcome::provide(session);
-    let typing = chat::typing::Typing::provide(session);
+    let typing = chat::composer::typing::Typing::provide(session);
     let sheets = Sheets::provide(place);
     Networks::get().read_name(network_key.clone());
 
@@ -320,7 +320,7 @@ fn Workspace(
             </div>
             <div class="scrim" aria-hidden="true" on:click=move |_| sheets.close()></div>
             <search::view::SearchPanel />
-            <chat::file_view::Lightbox />
+            <chat::files::file_view::Lightbox />
             <welcome::view::WelcomeStep />
             <switcher::view::Switcher />
         </div>

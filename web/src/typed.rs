@@ -1,6 +1,6 @@
 //! What is being typed before the caret: the word after a trigger
 //! character (`@` for a mention, `:` for an emoji's shortcode), which the
-//! composer's completion offers to finish ([`crate::chat::complete`],
+//! composer's completion offers to finish ([`crate::chat::composer::complete`],
 //! [`crate::emoji::shortcode`]). Pure: positions are byte indices.
 
 /// The word typed before `caret` after `trigger`: the trigger's byte index

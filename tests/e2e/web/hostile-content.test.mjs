@@ -52,7 +52,7 @@ test('the workspace is never framed, sends a strict CSP, and every static file s
     assert.deepEqual(d['object-src'], ["'none'"], path);
     assert.ok(!csp.includes("'unsafe-eval'") && !csp.includes("'unsafe-inline'"), csp);
   }
-  for (const path of ['/pkg/agentnet_web.js', '/pkg/agentnet_web_bg.wasm', '/sw.js', '/boot.js', '/style.css', '/manifest.webmanifest']) {
+  for (const path of ['/pkg/agentnet_web.js', '/pkg/agentnet_web_bg.wasm', '/sw.js', '/boot.js', '/pkg/styles.css', '/manifest.webmanifest']) {
     const { status, headers } = await headersOf(path);
     assert.equal(status, 200, path);
     assert.equal(headers.get('x-content-type-options'), 'nosniff', path);

@@ -1,6 +1,6 @@
 //! Conversations: everyone (broadcast), channels (sessions) and direct
 //! conversations with one person. Which one a message belongs to follows
-//! from its target and source, and how the sidebar ([`super::sidebar`])
+//! from its target and source, and how the sidebar ([`crate::chat::sidebar::view`])
 //! names it.
 
 /// The conversation with everyone.

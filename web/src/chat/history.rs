@@ -1,6 +1,6 @@
 //! History on arrival: what a conversation said before this tab was there.
 //!
-//! The local replica shows what it holds at once ([`super::messages::restored_lines`]);
+//! The local replica shows what it holds at once ([`crate::chat::messages::restored_lines`]);
 //! opening a conversation then asks the network for what it kept
 //! (`network.events.query`, answered when the network runs `mod/persistence`),
 //! narrowed to the conversation: its target for everyone and a channel, both
@@ -10,12 +10,12 @@
 //! range is read when the person scrolls above what is loaded, up to where
 //! the last began. Each page's messages merge into the lines in time order,
 //! once each. The list shows the newest and pages earlier ones in as the
-//! person scrolls up ([`super::list`]).
+//! person scrolls up ([`crate::chat::list::view`]).
 
-use super::conversations::is_direct;
-use super::messages::{Line, LineState, is_conversation_event, line_from};
-pub use super::reads::{PAGE, Read, Reads};
-use super::state::{Chat, MAX_LINES};
+use crate::chat::conversations::is_direct;
+use crate::chat::messages::{Line, LineState, is_conversation_event, line_from};
+pub use crate::chat::reads::{PAGE, Read, Reads};
+use crate::chat::state::{Chat, MAX_LINES};
 use agentnet_core::Address;
 use agentnet_core::ids::event_type::core_types;
 use agentnet_core::model::payloads::EventsPage;

@@ -2,9 +2,9 @@
 //! updates, threads by `in_reply_to`, `@` mentions), built from an event by
 //! one function ([`line_from`]) wherever it comes from — the log, the outbox,
 //! the composer or another tab. The component for one line is in
-//! [`super::pane`].
+//! [`crate::chat::pane`].
 
-use super::conversations::conversation_of;
+use crate::chat::conversations::conversation_of;
 use crate::event_types::{MESSAGE_DELETED, MESSAGE_EDITED, MESSAGE_POSTED, MESSAGE_STATUS};
 use crate::ioa::IoaMessage;
 use agentnet_core::bindings::ioa::wire::MESSAGE_TYPE as IOA_MESSAGE;
@@ -39,7 +39,7 @@ pub struct Line {
     /// Who delegated the question this answers (`metadata.delegation.from`,
     /// written by `mod/workspace` on a delegate's answer routed back).
     pub delegated_by: Option<String>,
-    /// Its author changed its text ([`super::edits`]).
+    /// Its author changed its text ([`crate::chat::changes::edits`]).
     pub edited: bool,
     /// It was deleted: the list shows a placeholder.
     pub deleted: bool,
@@ -47,17 +47,17 @@ pub struct Line {
     /// a deletion, a reaction), shown beside it until a change goes through.
     pub change_refused: Option<String>,
     /// The files it carries (`payload.attachments`; none when malformed).
-    pub attachments: Vec<super::attach::Attached>,
+    pub attachments: Vec<crate::chat::files::attach::Attached>,
     /// The message an agent's answer answers (`payload.answers`).
     pub answers: Option<EventId>,
-    /// The tools an agent used for it (`payload.steps`, [`super::steps`]).
-    pub steps: Vec<super::steps::Step>,
+    /// The tools an agent used for it (`payload.steps`, [`crate::chat::agents::steps`]).
+    pub steps: Vec<crate::chat::agents::steps::Step>,
 }
 
 /// True for the events the conversation shows: posts, status updates, IOA
 /// messages, and any other event (not the network's own `network.*`) whose
 /// payload has `content` text — what an agent meant as a message. Edits and
-/// deletions change a message rather than being one ([`super::edits`]).
+/// deletions change a message rather than being one ([`crate::chat::changes::edits`]).
 pub fn is_conversation_event(event: &Event) -> bool {
     let kind = event.event_type.as_str();
     matches!(kind, MESSAGE_POSTED | MESSAGE_STATUS | IOA_MESSAGE)
@@ -138,9 +138,9 @@ pub fn line_from(event: &Event, state: LineState, me: &str) -> Line {
         edited: false,
         deleted: false,
         change_refused: None,
-        attachments: super::attach::Attached::all_in(&event.payload),
+        attachments: crate::chat::files::attach::Attached::all_in(&event.payload),
         answers: text("answers").and_then(|a| a.parse().ok()),
-        steps: super::steps::read(&event.payload),
+        steps: crate::chat::agents::steps::read(&event.payload),
     }
 }
 
@@ -193,9 +193,9 @@ pub fn thread_only(event: &Event) -> bool {
 }
 
 /// A short excerpt of a message as it reads (its Markdown rendered to
-/// plain text, [`super::plain`]), for quotes and labels.
+/// plain text, [`crate::chat::text::plain`]), for quotes and labels.
 pub fn excerpt_of(content: &str) -> String {
-    let content = super::plain::plain_text(content);
+    let content = crate::chat::text::plain::plain_text(content);
     let mut excerpt: String = content.chars().take(40).collect();
     if content.chars().count() > 40 {
         excerpt.push('…');

@@ -1,17 +1,17 @@
 //! The open conversation: the session header, the message list
-//! ([`super::list`]) and the composer ([`super::composer`]); and the open
+//! ([`crate::chat::list::view`]) and the composer ([`crate::chat::composer::view`]); and the open
 //! thread with its own list and composer — beside the conversation on wide
 //! screens (1024 px and more), instead of it on narrower ones (the style
 //! sheet decides, on `.chat.with-thread`).
 
-use super::composer::Composer;
-use super::list::MessageList;
-use super::state::Chat;
+use crate::chat::composer::view::Composer;
+use crate::chat::list::view::MessageList;
+use crate::chat::state::Chat;
 use crate::routes::Place;
 use crate::session::{Pane, Session};
 use leptos::prelude::*;
 
-pub use super::rows::thread_of;
+pub use crate::chat::list::rows::thread_of;
 
 /// The open conversation: its messages, the reply being written and the
 /// composer; and the open thread.
@@ -34,23 +34,23 @@ pub fn ChatPane() -> impl IntoView {
             <Show when=move || session.problem.get().is_some()>
                 <p class="problem" role="alert">{move || session.problem.get().unwrap_or_default()}</p>
             </Show>
-            <super::attachment_view::DropZone>
+            <crate::chat::files::attachment_view::DropZone>
                 <Show when=move || chat.sessions.with(|s| s.title_of(&chat.current.get()).is_none())>
                     <header class="conversation-header">
                         <h2>{move || chat.title_of(&chat.current.get())}</h2>
                         // A direct conversation: whom exactly (`agent:ann` and `human:ann` share a name).
                         {move || {
                             let current = chat.current.get();
-                            super::conversations::direct_address(&current)
+                            crate::chat::conversations::direct_address(&current)
                                 .map(|address| view! { <span class="address">{address.to_owned()}</span> })
                         }}
                     </header>
                 </Show>
-                <super::session_header::SessionHeader />
+                <crate::chat::sessions::header::SessionHeader />
                 <crate::people::me::NamePrompt />
                 <MessageList in_thread=false />
                 <Composer in_thread=false />
-            </super::attachment_view::DropZone>
+            </crate::chat::files::attachment_view::DropZone>
             <Show when=threaded>
                 <section class="thread-pane" aria-label="Thread">
                     <p class="thread-bar">

@@ -1,7 +1,7 @@
 //! The history reads of one workspace, a leaf both the chat's state and
-//! [`super::history`] (which sends and answers them) use: one read's filter
+//! [`crate::chat::history`] (which sends and answers them) use: one read's filter
 //! and position, the reads in flight, and a message a jump looks for
-//! ([`super::jump`]).
+//! ([`crate::chat::list::jump`]).
 
 use agentnet_core::EventId;
 use serde_json::{Value, json};
@@ -44,7 +44,7 @@ pub struct Reads {
     pub(super) pending: BTreeMap<EventId, Read>,
 }
 
-/// A message a jump looks for ([`super::jump`]), in a conversation.
+/// A message a jump looks for ([`crate::chat::list::jump`]), in a conversation.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Seek {
     /// The message.

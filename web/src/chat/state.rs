@@ -3,14 +3,14 @@
 //! conversations, the drafts), is provided through Leptos
 //! context and sees the replica's effects in [`Chat::on_effect`]: messages
 //! received, and what the network made of the person's own (also told to
-//! the other tabs of this workspace, [`super::tabs`]).
+//! the other tabs of this workspace, [`crate::chat::tabs`]).
 
-use super::conversations::{EVERYONE, is_direct};
-use super::messages::{Line, LineState, is_conversation_event, line_from, restored_lines};
-use super::reads::Reads;
-use super::sessions::Sessions;
-use super::tabs::{TabNews, Tabs};
-use super::time::Clock;
+use crate::chat::conversations::{EVERYONE, is_direct};
+use crate::chat::list::time::Clock;
+use crate::chat::messages::{Line, LineState, is_conversation_event, line_from, restored_lines};
+use crate::chat::reads::Reads;
+use crate::chat::sessions::model::Sessions;
+use crate::chat::tabs::{TabNews, Tabs};
 use crate::routes::Place;
 use crate::session::Session;
 use agentnet_core::ids::event_type::core_types;
@@ -49,7 +49,7 @@ pub struct Chat {
     /// What the person is typing in the thread's composer.
     pub(super) thread_draft: RwSignal<String>,
     tabs: StoredValue<Option<Tabs>, LocalStorage>,
-    /// History reads in flight ([`super::history`]).
+    /// History reads in flight ([`crate::chat::history`]).
     pub(super) reads: StoredValue<Reads>,
     /// Conversations whose history is being read.
     pub(super) loading: RwSignal<BTreeSet<String>>,
@@ -59,7 +59,7 @@ pub struct Chat {
     pub(super) earliest: RwSignal<BTreeMap<String, u64>>,
     /// The time now, for message times.
     pub clock: Clock,
-    /// Per conversation, the newest message the person has seen ([`super::unread`]).
+    /// Per conversation, the newest message the person has seen ([`crate::chat::attention::unread`]).
     pub(super) read: RwSignal<BTreeMap<String, u64>>,
     /// The read markers kept in IndexedDB are known (until then nothing is marked read).
     pub(super) read_ready: RwSignal<bool>,
@@ -67,15 +67,15 @@ pub struct Chat {
     pub(super) arriving: RwSignal<bool>,
     /// The read marker shown: a conversation and where the person had left off.
     pub(super) left_off: RwSignal<Option<(String, u64)>>,
-    /// Edits and deletions known, by message ([`super::edits`]).
-    pub(super) changes: StoredValue<super::changes::Changes>,
+    /// Edits and deletions known, by message ([`crate::chat::changes::edits`]).
+    pub(super) changes: StoredValue<crate::chat::changes::known::Changes>,
     /// The network's masters, as the roster says (who may delete others' messages).
     pub(super) masters: StoredValue<BTreeSet<String>>,
-    /// Reactions known, by message ([`super::reaction_counts`]).
-    pub(super) reactions: RwSignal<super::reaction_counts::Reactions>,
+    /// Reactions known, by message ([`crate::chat::changes::reaction_counts`]).
+    pub(super) reactions: RwSignal<crate::chat::changes::reaction_counts::Reactions>,
     /// The person's edits, deletions and reactions waiting for the network, by event id.
     pending_changes: StoredValue<BTreeMap<EventId, agentnet_core::Event>, LocalStorage>,
-    /// The message the URL points at ([`super::jump`]).
+    /// The message the URL points at ([`crate::chat::list::jump`]).
     pub(super) target: RwSignal<Option<EventId>>,
     /// How many times the person asked again for the message the URL already
     /// points at (the same search result opened twice): each time it is
@@ -84,15 +84,15 @@ pub struct Chat {
     /// The message jumped to, highlighted for a moment.
     pub(super) highlighted: RwSignal<Option<EventId>>,
     /// The message being looked for in the history, while it is.
-    pub(super) seek: RwSignal<Option<super::reads::Seek>>,
+    pub(super) seek: RwSignal<Option<crate::chat::reads::Seek>>,
     /// Where a search found a message in the network's log, by id.
     pub(super) jump_hints: StoredValue<BTreeMap<EventId, u64>>,
-    /// What agents are doing about messages ([`super::working`]).
-    pub(super) activities: RwSignal<super::activity::Activities>,
-    pub(super) approvals: RwSignal<super::approval_cards::Cards>,
-    /// The thread composer's choices ([`super::threads`]).
-    pub(super) threads: super::threads::ThreadUi,
-    /// The message whose edit box Up-arrow asked for ([`super::recall`]).
+    /// What agents are doing about messages ([`crate::chat::agents::working`]).
+    pub(super) activities: RwSignal<crate::chat::agents::activity::Activities>,
+    pub(super) approvals: RwSignal<crate::chat::agents::approval_cards::Cards>,
+    /// The thread composer's choices ([`crate::chat::threads`]).
+    pub(super) threads: crate::chat::threads::ThreadUi,
+    /// The message whose edit box Up-arrow asked for ([`crate::chat::composer::recall`]).
     pub(super) edit_request: RwSignal<Option<EventId>>,
 }
 
@@ -132,7 +132,7 @@ impl Chat {
             jump_hints: StoredValue::new(BTreeMap::new()),
             activities: RwSignal::new(Default::default()),
             approvals: RwSignal::new(Default::default()),
-            threads: super::threads::ThreadUi::new(),
+            threads: crate::chat::threads::ThreadUi::new(),
             edit_request: RwSignal::new(None),
         };
         chat.recall_read(session.network_name());
@@ -257,7 +257,7 @@ impl Chat {
             ReplicaEffect::Received(event) => {
                 self.sessions.update(|s| s.apply(event));
                 // A new session is a channel to list (it joins when opened).
-                if event.event_type.as_str() == super::sessions::CREATED
+                if event.event_type.as_str() == crate::chat::sessions::model::CREATED
                     && let Some(channel) = event.payload.get("channel").and_then(Value::as_str)
                 {
                     self.channels.update(|c| {
@@ -308,8 +308,8 @@ impl Chat {
     fn apply_news(&self, news: TabNews) {
         match news {
             TabNews::Posted { event }
-                if super::changes::change_of(&event).is_some()
-                    || super::reaction_counts::reaction_of(&event).is_some() =>
+                if crate::chat::changes::known::change_of(&event).is_some()
+                    || crate::chat::changes::reaction_counts::reaction_of(&event).is_some() =>
             {
                 let _ = self
                     .pending_changes

@@ -3,9 +3,9 @@
 //! phones) with the thread's composer focused; replies stay in the thread
 //! (the conversation shows "N replies" under the message), unless the
 //! sender ticks "also send to the conversation"
-//! ([`super::messages::ALSO_IN_CONVERSATION`]). [`ThreadUi`] (in
-//! [`super::state::Chat`]) holds the thread composer's choices;
-//! [`super::composer`] and [`super::line`] use them.
+//! ([`crate::chat::messages::ALSO_IN_CONVERSATION`]). [`ThreadUi`] (in
+//! [`crate::chat::state::Chat`]) holds the thread composer's choices;
+//! [`crate::chat::composer::view`] and [`crate::chat::list::line`] use them.
 
 use leptos::prelude::*;
 

@@ -2,7 +2,7 @@
 //! file's or context's live text (or a structured context's editor), opened
 //! as soon as the workspace has its connection, so a link to a document —
 //! a task's artifact, say — lands in it; a file that is not text (a picture,
-//! a PDF) shows as what it is ([`crate::chat::file_view::FileView`]). Its heading is its name (a task
+//! a PDF) shows as what it is ([`crate::chat::files::file_view::FileView`]). Its heading is its name (a task
 //! artifact's own name, with a link back to its task); the address is shown
 //! small beneath, where it can be copied.
 
@@ -10,7 +10,7 @@ use super::editor::DocumentEditor;
 use super::labels::title_of;
 use super::live::LiveDocument;
 use super::state::Documents;
-use crate::chat::file_view::{FileRef, FileView, is_attachment, is_text_type};
+use crate::chat::files::file_view::{FileRef, FileView, is_attachment, is_text_type};
 use crate::resources::Shared;
 use crate::routes::Place;
 use crate::session::Session;

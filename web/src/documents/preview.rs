@@ -2,9 +2,9 @@
 //! there is room (the `.markdown-split` container is wide enough) and
 //! instead of it on a narrow one, where a toggle switches between the two.
 //! It renders with the chat's safe renderer
-//! ([`crate::chat::markdown::document_to_html`]: no raw HTML, safe links).
+//! ([`crate::chat::text::markdown::document_to_html`]: no raw HTML, safe links).
 
-use crate::chat::markdown::document_to_html;
+use crate::chat::text::markdown::document_to_html;
 use leptos::prelude::*;
 
 /// The toggle between the source and the preview (shown only where they

@@ -162,7 +162,7 @@ mod tests {
                 .iter()
                 .all(|e| !e.name.is_empty() && e.shortcodes().next().is_some())
         );
-        // The six quick reactions (chat::reactions::OFFERED) are all in it.
+        // The six quick reactions (chat::changes::reactions::OFFERED) are all in it.
         for glyph in ["👍", "❤️", "😄", "🎉", "👀", "✅"] {
             assert!(by_glyph(glyph).is_some(), "{glyph}");
         }

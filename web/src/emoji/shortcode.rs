@@ -1,5 +1,5 @@
 //! `:shortcodes:` in what is typed: the code being typed before the caret
-//! (for the composer's completion, [`crate::chat::complete`]), and whole
+//! (for the composer's completion, [`crate::chat::composer::complete`]), and whole
 //! codes turned into their emoji — the one just closed before the caret
 //! ([`expand_before`]) and all of them when the message is sent
 //! ([`expand_all`]), except inside code (between backticks). A code

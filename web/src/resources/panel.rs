@@ -2,12 +2,12 @@
 //! tools (built from the input schema) with the invocation's latest outcome
 //! (a form to correct replaces it too), and the editor of files and
 //! contexts — a file that is not text (a picture, a PDF) opens as what it is
-//! ([`crate::chat::file_view`]).
+//! ([`crate::chat::files::file_view`]).
 
 use super::Shared;
 use super::forms::{Field, Resource, fields_of, input_from};
 use super::outcome::OutcomeView;
-use crate::chat::file_view::{FileRef, FileView, is_attachment, is_text_type};
+use crate::chat::files::file_view::{FileRef, FileView, is_attachment, is_text_type};
 use crate::documents::editor::DocumentEditor;
 use crate::documents::live::LiveDocument;
 use crate::routes::Place;

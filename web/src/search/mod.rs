@@ -11,7 +11,7 @@
 //! ([`found`]); a result opens the message in its conversation
 //! (`/n/{net}/channel/{name}?message={id}`, a reply in its thread), scrolled
 //! to it and highlighted, the conversation's history read down to it when
-//! it is older than what the page holds ([`crate::chat::jump`]). [`view`]
+//! it is older than what the page holds ([`crate::chat::list::jump`]). [`view`]
 //! has the button in the top bar (`/` from outside a field, or Ctrl+K's switcher) and the panel.
 //!
 //! The state is provided through Leptos context and sees the replica's

@@ -4,12 +4,12 @@
 //! field, a line that says where the search is, and the results: where,
 //! who, when and the text with the matches marked (as text: nothing in a
 //! message becomes markup). A result opens the message in its conversation,
-//! scrolled to it and highlighted ([`crate::chat::jump`]).
+//! scrolled to it and highlighted ([`crate::chat::list::jump`]).
 
 use super::found::{Found, Origin, Piece, excerpt, plain_text};
 use super::{Remote, Search};
 use crate::chat::Chat;
-use crate::chat::time::{Clock, relative};
+use crate::chat::list::time::{Clock, relative};
 use crate::routes::Place;
 use crate::session::Session;
 use agentnet_core::model::search::SearchText;

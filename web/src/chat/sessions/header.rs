@@ -1,0 +1,69 @@
+//! The header of an open Workspace session: its title, status and master,
+//! and a form to rename it or change its status (a
+//! `workspace.session.updated`; `mod/workspace` decides who may).
+
+use crate::chat::sessions::model::{UPDATED, update_payload};
+use crate::chat::state::Chat;
+use crate::session::Session;
+use agentnet_core::Address;
+use leptos::prelude::*;
+
+/// The header of the open conversation when it is a session: its title,
+/// status and master, and a form to change them.
+#[component]
+pub fn SessionHeader() -> impl IntoView {
+    let chat = Chat::get();
+    let session = Session::get();
+    let info = move || {
+        let open = chat.current.get();
+        chat.sessions
+            .with(|s| s.0.get(&open).cloned().map(|info| (open, info)))
+    };
+    let title = RwSignal::new(String::new());
+    let status = RwSignal::new(String::new());
+    let submit = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        let Some((channel, current)) = info() else {
+            return;
+        };
+        let Some(payload) = update_payload(
+            &channel,
+            &title.get_untracked(),
+            &status.get_untracked(),
+            &current,
+        ) else {
+            return;
+        };
+        match session.post(UPDATED, Address::broadcast(), payload.clone()) {
+            Some(id) => chat.expect_session_update(id, channel, payload),
+            None => session.report("The workspace is still opening: try again in a moment."),
+        }
+        title.set(String::new());
+    };
+    move || {
+        info().map(|(_, info)| {
+            let shown = info.title.clone().unwrap_or_else(|| "Untitled session".into());
+            status.set(info.status.clone());
+            view! {
+                <section class="session-header" aria-label="Session">
+                    <h2 class="session-title">{shown}</h2>
+                    <span class="session-status" data-status=info.status.clone()>{info.status.clone()}</span>
+                    {info.master.clone().map(|m| view! { <span class="session-master">"master: " {m}</span> })}
+                    <form class="session-update" on:submit=submit>
+                        <label for="session-title">"Session title"</label>
+                        <input id="session-title" autocomplete="off" prop:value=move || title.get()
+                            on:input=move |ev| title.set(event_target_value(&ev)) />
+                        <label for="session-status">"Status"</label>
+                        <select id="session-status" prop:value=move || status.get()
+                            on:change=move |ev| status.set(event_target_value(&ev))>
+                            <option value="open">"open"</option>
+                            <option value="closed">"closed"</option>
+                            <option value="archived">"archived"</option>
+                        </select>
+                        <button type="submit">"Update session"</button>
+                    </form>
+                </section>
+            }
+        })
+    }
+}
