@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { unlinkSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, readlink, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
+import { after, before } from 'node:test';
 import { homedir, tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,6 +31,23 @@ export function buildEnv() {
     WRANGLER_SEND_METRICS: 'false',
     CLOUDFLARE_CF_FETCH_ENABLED: 'false',
   };
+}
+
+/**
+ * One edge for a test file: started before its tests, stopped after them (its log printed when
+ * AGENTNET_EDGE_LOG is set). The object returned is `startEdge(options)`'s, filled in once the
+ * edge is up, so tests read `edge.url` as usual.
+ */
+export function edgeForFile(options) {
+  const edge = {};
+  before(async () => {
+    Object.assign(edge, await startEdge(options));
+  });
+  after(async () => {
+    if (process.env.AGENTNET_EDGE_LOG) console.log(edge.log?.join(''));
+    await edge.stop?.();
+  });
+  return edge;
 }
 
 /** The hosts `startEdge({ allowLocalFetches: true })` lets the edge fetch from. */

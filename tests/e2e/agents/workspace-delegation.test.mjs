@@ -3,22 +3,13 @@
 // thread's first responder delegating a question to an expert, whose answer
 // the network routes back into the thread as a reply to the question.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Agent } from '../../../core/js/index.js';
-import { createNetwork, startEdge } from '../../support/edge.mjs';
+import { createNetwork, edgeForFile } from '../../support/edge.mjs';
 import { until } from '../../support/process.mjs';
 
-let edge;
-
-before(async () => {
-  edge = await startEdge();
-});
-
-after(async () => {
-  if (process.env.AGENTNET_EDGE_LOG) console.log(edge?.log.join(''));
-  await edge?.stop();
-});
+const edge = edgeForFile();
 
 const connect = (network, name, credentials) => Agent.connect({ url: edge.url, network, name, credentials });
 

@@ -4,23 +4,15 @@
 // malformed batch is refused with a clear error and the socket survives; the
 // npm agent batches its bursts once the network has sent it a batch.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import WebSocket from 'ws';
 import { Agent } from '../../../core/js/index.js';
-import { createNetwork, startEdge } from '../../support/edge.mjs';
+import { createNetwork, edgeForFile } from '../../support/edge.mjs';
 import { until } from '../../support/process.mjs';
 import { bareSocket, eventFrame } from '../../support/frames.mjs';
 
-let edge;
-
-before(async () => {
-  edge = await startEdge();
-});
-
-after(async () => {
-  await edge?.stop();
-});
+const edge = edgeForFile();
 
 const open = (name) => createNetwork(edge.url, { name, access: { policy: 'open' }, mods: ['workspace', 'persistence'] });
 

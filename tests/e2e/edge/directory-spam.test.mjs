@@ -10,17 +10,9 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import WebSocket from 'ws';
-import { startEdge } from '../../support/edge.mjs';
+import { edgeForFile } from '../../support/edge.mjs';
 
-let edge;
-
-before(async () => {
-  edge = await startEdge({ creationsPerHour: 5, listingsPerCreator: 2 });
-});
-
-after(async () => {
-  await edge?.stop();
-});
+const edge = edgeForFile({ creationsPerHour: 5, listingsPerCreator: 2 });
 
 const create = (body) => fetch(`${edge.url}/v1/networks`, {
   method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body),

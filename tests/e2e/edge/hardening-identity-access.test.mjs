@@ -3,23 +3,15 @@
 // else's address, another network's credentials), the stable code it gets, and
 // the network still serving its members afterwards.
 
-import { test, before, after } from 'node:test';
+import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import WebSocket from 'ws';
 import { Agent, KeyPair } from '../../../core/js/index.js';
-import { createNetwork, startEdge } from '../../support/edge.mjs';
+import { createNetwork, edgeForFile } from '../../support/edge.mjs';
 import { until } from '../../support/process.mjs';
 import { call as callAt, assertRefused } from '../../support/http.mjs';
 
-let edge;
-
-before(async () => {
-  edge = await startEdge();
-});
-
-after(async () => {
-  await edge?.stop();
-});
+const edge = edgeForFile();
 
 /** `method path` on this file's edge (`support/http.mjs`). */
 const call = (method, path, options) => callAt(edge.url, method, path, options);

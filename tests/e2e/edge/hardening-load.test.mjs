@@ -11,7 +11,7 @@ import { deflateRawSync } from 'node:zlib';
 import http from 'node:http';
 import WebSocket from 'ws';
 import { Agent } from '../../../core/js/index.js';
-import { createNetwork, startEdge } from '../../support/edge.mjs';
+import { createNetwork, edgeForFile } from '../../support/edge.mjs';
 import { until } from '../../support/process.mjs';
 import { call as callAt } from '../../support/http.mjs';
 import { expectNothingFor } from '../../support/waits.mjs';
@@ -21,15 +21,7 @@ import { eventFrame } from '../../support/frames.mjs';
 const MAX_IN_FLIGHT = 8192;
 const MAX_STREAMS_PER_MEMBER = 8;
 
-let edge;
-
-before(async () => {
-  edge = await startEdge();
-});
-
-after(async () => {
-  await edge?.stop();
-});
+const edge = edgeForFile();
 
 /** `method path` on this file's edge (`support/http.mjs`). */
 const call = (method, path, options) => callAt(edge.url, method, path, options);

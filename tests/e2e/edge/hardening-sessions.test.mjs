@@ -10,7 +10,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import WebSocket from 'ws';
 import { Agent, createEvent } from '../../../core/js/index.js';
-import { createNetwork, startEdge } from '../../support/edge.mjs';
+import { createNetwork, edgeForFile } from '../../support/edge.mjs';
 import { until } from '../../support/process.mjs';
 import { call as callAt, assertRefused } from '../../support/http.mjs';
 import { pace, expectNothingFor } from '../../support/waits.mjs';
@@ -22,16 +22,7 @@ const POLICY = {
   bad_frames_burst: 3,
 };
 
-let edge;
-
-before(async () => {
-  edge = await startEdge({ testHooks: true, vars: { AGENTNET_TEST_POLICY: JSON.stringify(POLICY) } });
-});
-
-after(async () => {
-  if (process.env.AGENTNET_EDGE_LOG) console.log(edge?.log.join(''));
-  await edge?.stop();
-});
+const edge = edgeForFile({ testHooks: true, vars: { AGENTNET_TEST_POLICY: JSON.stringify(POLICY) } });
 
 /** A client IP of its own for each test (the edge trusts CF-Connecting-IP, as Cloudflare sets it). */
 let nextIp = 1;

@@ -6,19 +6,11 @@
 // been sent", then 503 "Your worker restarted mid-request" for the next
 // request), and creating and using networks keeps working.
 
-import { test, before, after } from 'node:test';
+import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createNetwork, startEdge } from '../../support/edge.mjs';
+import { createNetwork, edgeForFile } from '../../support/edge.mjs';
 
-let edge;
-
-before(async () => {
-  edge = await startEdge();
-});
-
-after(async () => {
-  await edge?.stop();
-});
+const edge = edgeForFile();
 
 const MB = 1024 * 1024;
 

@@ -2,22 +2,14 @@
 // its owner, discovered with the caller's permissions and invoked through the
 // network; invite-only networks; observers that may read but not write.
 
-import { test, before, after } from 'node:test';
+import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import WebSocket from 'ws';
 import { Agent, AgentnetError } from '../../../core/js/index.js';
-import { createNetwork, startEdge } from '../../support/edge.mjs';
+import { createNetwork, edgeForFile } from '../../support/edge.mjs';
 import { until } from '../../support/waits.mjs';
 
-let edge;
-
-before(async () => {
-  edge = await startEdge();
-});
-
-after(async () => {
-  await edge?.stop();
-});
+const edge = edgeForFile();
 
 const create = (body) => createNetwork(edge.url, body);
 

@@ -5,19 +5,11 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startEdge, createNetwork } from '../../support/edge.mjs';
+import { edgeForFile, createNetwork } from '../../support/edge.mjs';
 import { call } from '../../support/http.mjs';
 import { until, waitOut } from '../../support/waits.mjs';
 
-let edge;
-
-before(async () => {
-  edge = await startEdge();
-});
-
-after(async () => {
-  await edge?.stop();
-});
+const edge = edgeForFile();
 
 const api = (method, path, options) => call(edge.url, method, path, options);
 const join = (id, agent_id) => api('POST', `/networks/${id}/v1/join`, { body: { agent_id } });

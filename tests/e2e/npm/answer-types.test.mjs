@@ -3,21 +3,13 @@
 // against the declared interfaces, and reading it through the core's typed
 // payloads (`readAnswer`) changes nothing.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Agent, readAnswer, readProfile } from '../../../core/js/index.js';
-import { createNetwork, startEdge } from '../../support/edge.mjs';
+import { createNetwork, edgeForFile } from '../../support/edge.mjs';
 import { checkTypes } from '../../support/types.mjs';
 
-let edge;
-
-before(async () => {
-  edge = await startEdge();
-});
-
-after(async () => {
-  await edge?.stop();
-});
+const edge = edgeForFile();
 
 test('real answers match the declared types and read back unchanged', async () => {
   const { id: network } = await createNetwork(edge.url, { name: 'answers', mods: ['persistence'] });

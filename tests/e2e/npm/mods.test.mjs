@@ -2,25 +2,16 @@
 // real edge: the examples (a profanity guard, a translating transform) run as
 // their users would run them, a late mod meets its policy, observers watch.
 
-import { test, before, after } from 'node:test';
+import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 import { Agent } from '../../../core/js/index.js';
-import { createNetwork, startEdge } from '../../support/edge.mjs';
+import { createNetwork, edgeForFile } from '../../support/edge.mjs';
 import { startNode, until } from '../../support/process.mjs';
 
 const pkg = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'core', 'js');
-let edge;
-
-before(async () => {
-  edge = await startEdge();
-});
-
-after(async () => {
-  if (process.env.AGENTNET_EDGE_LOG) console.log(edge?.log.join(''));
-  await edge?.stop();
-});
+const edge = edgeForFile();
 
 async function chat() {
   const created = await createNetwork(edge.url, { name: 'mods' });

@@ -8,23 +8,14 @@
 // opt out, leave the network, or when an admin makes the network private — which also
 // takes it out of `GET /v1/networks`, and making one public lists it.
 
-import { test, before, after } from 'node:test';
+import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { Agent, KeyPair, register, discoverAgents } from '../../../core/js/index.js';
-import { createNetwork, startEdge } from '../../support/edge.mjs';
+import { createNetwork, edgeForFile } from '../../support/edge.mjs';
 import { call } from '../../support/http.mjs';
 import { until } from '../../support/process.mjs';
 
-let edge;
-
-before(async () => {
-  edge = await startEdge();
-});
-
-after(async () => {
-  if (process.env.AGENTNET_EDGE_LOG) console.log(edge?.log.join(''));
-  await edge?.stop();
-});
+const edge = edgeForFile();
 
 const json = async (path) => (await fetch(`${edge.url}${path}`)).json();
 

@@ -6,25 +6,17 @@
 // resend one, so the same request is sent twice through the SDK's own
 // StreamableHTTPClientTransport (`transport.send`), as its retry would.
 
-import { test, before, after } from 'node:test';
+import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import WebSocket from 'ws';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Agent } from '../../../core/js/index.js';
-import { createNetwork, startEdge } from '../../support/edge.mjs';
+import { createNetwork, edgeForFile } from '../../support/edge.mjs';
 import { joinToken } from '../../support/http.mjs';
 import { until, pace, expectNothingFor } from '../../support/waits.mjs';
 
-let edge;
-
-before(async () => {
-  edge = await startEdge();
-});
-
-after(async () => {
-  await edge?.stop();
-});
+const edge = edgeForFile();
 
 /** An SDK client's session and its transport, with the answers it receives by request id. */
 async function session(id, token) {

@@ -5,7 +5,7 @@
 // listed, called and answered; documents they edit are read and notified;
 // strangers are refused. Raw fetch only for malformed input.
 
-import { test, before, after } from 'node:test';
+import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import WebSocket from 'ws';
 import { Client as Client1 } from '@modelcontextprotocol/sdk/client/index.js';
@@ -15,20 +15,12 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { Client as Client2, StreamableHTTPClientTransport as Transport2 } from '@modelcontextprotocol/client';
 import { Agent } from '../../../core/js/index.js';
-import { createNetwork, startEdge } from '../../support/edge.mjs';
+import { createNetwork, edgeForFile } from '../../support/edge.mjs';
 import { joinToken } from '../../support/http.mjs';
 import { until, pace, within } from '../../support/waits.mjs';
 import { watchingStream } from '../../support/mcp-client.mjs';
 
-let edge;
-
-before(async () => {
-  edge = await startEdge();
-});
-
-after(async () => {
-  await edge?.stop();
-});
+const edge = edgeForFile();
 
 const endpoint = (id) => new URL(`${edge.url}/networks/${id}/mcp`);
 const info = { name: 'agentnet-e2e', version: '1.0.0' };
