@@ -130,7 +130,7 @@ mod tests {
     fn every_name_is_a_valid_distinct_workspace_type() {
         let mut seen = std::collections::BTreeSet::new();
         for kind in WorkspaceEventType::ALL {
-            let parsed: EventType = kind.as_str().parse().expect(kind.as_str());
+            let parsed: EventType = kind.as_str().parse().unwrap();
             assert!(parsed.as_str().starts_with("workspace."));
             assert_eq!(WorkspaceEventType::of(&parsed), Some(*kind));
             assert_eq!(kind.event_type(), parsed);

@@ -213,7 +213,7 @@ mod tests {
     use crate::chat::messages::{LineState, line_from};
     use agentnet_core::Limits;
     use agentnet_core::vocabulary::event_types::MESSAGE_POSTED;
-    use serde_json::json;
+    use serde_json::{Value, json};
 
     const ME: &str = "human:ann";
     const T: u64 = 1_800_000_000_000;

@@ -43,9 +43,9 @@ pub struct Chat {
     /// Direct conversations (the other person's address).
     directs: RwSignal<Vec<String>>,
     /// The sessions' titles, statuses and masters, by channel.
-    pub(super) sessions: RwSignal<Sessions>,
+    pub(super) sessions: RwSignal<Sessions, LocalStorage>,
     /// The person's session updates waiting for the network, by event id.
-    session_updates: RwSignal<BTreeMap<EventId, SessionUpdated>>,
+    session_updates: RwSignal<BTreeMap<EventId, SessionUpdated>, LocalStorage>,
     /// What the person is typing.
     pub(super) draft: RwSignal<String>,
     /// What the person is typing in the thread's composer.
@@ -109,8 +109,8 @@ impl Chat {
             channels: RwSignal::new(Vec::new()),
             names: RwSignal::new(Self::recall_names(&session.network_name())),
             directs: RwSignal::new(Vec::new()),
-            sessions: RwSignal::new(Sessions::default()),
-            session_updates: RwSignal::new(BTreeMap::new()),
+            sessions: RwSignal::new_local(Sessions::default()),
+            session_updates: RwSignal::new_local(BTreeMap::new()),
             draft: RwSignal::new(String::new()),
             thread_draft: RwSignal::new(String::new()),
             tabs: StoredValue::new_local(None),
@@ -276,10 +276,10 @@ impl Chat {
                 }
             }
             ReplicaEffect::Accepted { id, .. } => {
-                if let Some(update) = self.session_updates.try_update(|u| u.remove(id)).flatten() {
-                    if let Ok(me) = self.session.me_text().parse::<Address>() {
-                        self.sessions.update(|s| s.fold(&me, &update));
-                    }
+                if let Some(update) = self.session_updates.try_update(|u| u.remove(id)).flatten()
+                    && let Ok(me) = self.session.me_text().parse::<Address>()
+                {
+                    self.sessions.update(|s| s.fold(&me, &update));
                 }
                 self.tell(TabNews::Accepted { id: *id });
             }
