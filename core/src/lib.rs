@@ -14,6 +14,8 @@
 //! * [`ids`] — validated identifiers: addresses, event types, network ids, ULIDs, roles and levels
 //! * [`event`] — the event envelope: decoding, encoding, enrichment, protocol metadata (§6)
 //! * [`model`] — configuration, members, permissions and state rows (§3, §5, §8)
+//! * [`vocabulary`] — the workspace's event types and payloads (messages, reactions, presence,
+//!   agents' activity, invitations, sessions, approvals)
 //! * [`documents`] — files and context as Automerge documents (feature `documents`)
 //! * [`identity`] — AICs, JWTs, DIDs, DIDWba and the registry engine (levels 2 and 3)
 //! * [`discovery`] — ACS capability documents, capability search, the DRC change feed and
@@ -57,6 +59,7 @@ pub mod outbound;
 pub mod replica;
 pub mod throttle;
 pub mod verification;
+pub mod vocabulary;
 pub mod webpush;
 
 pub use error::{Coded, ErrorCode, Rejection};

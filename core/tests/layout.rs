@@ -5,7 +5,9 @@
 //!   name, depends on it; a child using its parent while the parent uses the
 //!   child is a circle too);
 //! * no source file outside tests is longer than [`MAX_LINES`] — the npm
-//!   package's JavaScript and TypeScript declarations included.
+//!   package's JavaScript and TypeScript declarations included;
+//! * the web workspace and the npm binding declare no type of the same name
+//!   as one of the core's vocabulary ([`CORE_VOCABULARY`]): they use the core's.
 //!
 //! The scan reads Rust source as text (paths in `use` and in code, after
 //! comments and the inline `#[cfg(test)] mod tests` block are dropped), which
@@ -666,4 +668,158 @@ fn the_edges_test_hooks_need_their_feature() {
         "edge test hooks without #[cfg({TEST_HOOKS_FEATURE})]:\n{}",
         ungated.join("\n")
     );
+}
+
+/// Where the core declares the types that travel on the wire: the
+/// workspace's vocabulary, ids, the event envelope, the model and
+/// `mod/workspace`. The web workspace and the npm binding use these; they
+/// declare none of the same name.
+const CORE_VOCABULARY: &[&str] = &[
+    "core/src/vocabulary",
+    "core/src/ids",
+    "core/src/event",
+    "core/src/model",
+    "core/src/mods/workspace",
+];
+
+/// The crates that use the core's vocabulary and must not copy it.
+const VOCABULARY_USERS: &[&str] = &["web/src", "core/js/src"];
+
+/// The names the web or the npm binding may declare although the core's
+/// vocabulary has a type of that name: a different thing, with the reason.
+const SAME_NAME_OTHER_THING: &[(&str, &str)] = &[
+    (
+        "Access",
+        "web/src/networks/create.rs: the create form's choice (with the token typed), not a network's stored access section",
+    ),
+    (
+        "Change",
+        "web/src/chat/changes.rs: an edit or deletion the chat folds in, not mod/workspace's checked session change",
+    ),
+    (
+        "Invitation",
+        "web/src/invite.rs: the invitation page's reading of `v1/invitations/show` (network name, inviter's name), not the stored invitation and its code",
+    ),
+    (
+        "Resource",
+        "web/src/resources/forms.rs: a resource form's state, not the shared resource",
+    ),
+    (
+        "Row",
+        "web: table rows on screen (members, chat, inspector, tasks), not the state rows a host stores",
+    ),
+    (
+        "Session",
+        "web/src/session.rs: the person's signed-in connection, not a workspace session (the chat uses the core's)",
+    ),
+    (
+        "Step",
+        "web: a tool step as the chat shows it (arguments as cut compact text, read leniently), and the connection's state machine step",
+    ),
+    (
+        "Sessions",
+        "web/src/chat/sessions.rs: the core's `Session`s by channel as the page folds them, not mod/workspace's records",
+    ),
+];
+
+/// The names of the structs and enums `code` declares (with any visibility).
+fn declared_types(code: &str, public_only: bool) -> BTreeSet<String> {
+    let mut names = BTreeSet::new();
+    for line in code.lines() {
+        let mut rest = line.trim_start();
+        let public = rest.starts_with("pub ");
+        if let Some(after) = rest.strip_prefix("pub(crate) ") {
+            rest = after;
+        } else if let Some(after) = rest.strip_prefix("pub(super) ") {
+            rest = after;
+        } else if let Some(after) = rest.strip_prefix("pub ") {
+            rest = after;
+        }
+        if public_only && !public {
+            continue;
+        }
+        let Some(after) = rest
+            .strip_prefix("struct ")
+            .or_else(|| rest.strip_prefix("enum "))
+        else {
+            continue;
+        };
+        let name: String = after
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect();
+        if !name.is_empty() {
+            names.insert(name);
+        }
+    }
+    names
+}
+
+/// The declarations in `users` (file, code) of a name in `core_names`,
+/// except the allowed ones: `file: name`.
+fn copies(
+    core_names: &BTreeSet<String>,
+    users: &[(String, String)],
+    allowed: &[(&str, &str)],
+) -> Vec<String> {
+    let mut found = Vec::new();
+    for (file, code) in users {
+        for name in declared_types(code, false) {
+            if core_names.contains(&name) && !allowed.iter().any(|(a, _)| *a == name) {
+                found.push(format!("{file}: {name}"));
+            }
+        }
+    }
+    found
+}
+
+/// The names of the public structs and enums of the core's vocabulary.
+fn core_vocabulary_names() -> BTreeSet<String> {
+    code_of_crates(CORE_VOCABULARY)
+        .iter()
+        .flat_map(|(_, code)| declared_types(code, true))
+        .collect()
+}
+
+/// No type declared in the web workspace or the npm binding has the name of
+/// one the core's vocabulary declares: they use the core's (the allow-list
+/// names the few that are another thing, and each still has to collide).
+#[test]
+fn web_and_js_declare_no_type_the_core_declares() {
+    let core_names = core_vocabulary_names();
+    for must in ["SessionStatus", "AgentActivity", "EventType", "Address"] {
+        assert!(core_names.contains(must), "the scan misses {must}");
+    }
+    let users = code_of_crates(VOCABULARY_USERS);
+    let found = copies(&core_names, &users, SAME_NAME_OTHER_THING);
+    assert!(
+        found.is_empty(),
+        "these re-declare a type of the core's vocabulary; use the core's:\n{}",
+        found.join("\n")
+    );
+    let user_names: BTreeSet<String> = users
+        .iter()
+        .flat_map(|(_, code)| declared_types(code, false))
+        .collect();
+    for (name, why) in SAME_NAME_OTHER_THING {
+        assert!(
+            core_names.contains(*name) && user_names.contains(*name),
+            "{name} no longer needs its exception ({why}): remove it"
+        );
+    }
+}
+
+#[test]
+fn the_vocabulary_scan_finds_a_copy() {
+    let core_names = core_vocabulary_names();
+    let copy = "/// A copy.\n#[derive(Clone)]\npub struct SessionStatus(String);\nstruct Fine;\n    pub(crate) enum EventType { A }";
+    let users = vec![("web/src/x.rs".to_owned(), code_of(copy))];
+    assert_eq!(
+        copies(&core_names, &users, SAME_NAME_OTHER_THING),
+        ["web/src/x.rs: EventType", "web/src/x.rs: SessionStatus"]
+    );
+    // A comment or a test module's copy is not a declaration.
+    let text = "// pub struct SessionStatus;\n#[cfg(test)]\nmod tests {\n    struct Address;\n}";
+    let users = vec![("web/src/y.rs".to_owned(), code_of(text))];
+    assert!(copies(&core_names, &users, SAME_NAME_OTHER_THING).is_empty());
 }

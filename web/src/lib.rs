@@ -17,8 +17,9 @@
 //! [`documents`], [`search`] and the [`inspector`] (with its [`replay`]; [`ioa`] renders IOA messages in the chat);
 //! the replica's effects reach each
 //! through its `on_effect`. Definitions the features share live in leaf
-//! modules (the workspace's [`event_types`], for one), never here, so no
-//! feature depends on the page that composes it. [`emoji`] (the picker,
+//! modules, never here, so no feature depends on the page that composes
+//! it; the workspace's event types and payloads are the core's
+//! ([`agentnet_core::vocabulary`]). [`emoji`] (the picker,
 //! `:shortcodes:`, recent emoji) serves the chat; [`swipe`] turns touch
 //! swipes into opening sheets and threads; [`typed`] reads the word being
 //! typed before the caret.
@@ -32,7 +33,6 @@ pub mod directory;
 pub mod documents;
 pub mod emoji;
 pub mod error;
-pub mod event_types;
 pub mod frame;
 pub mod inspector;
 pub mod invite;

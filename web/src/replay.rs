@@ -7,6 +7,7 @@
 use agentnet_core::Event;
 use agentnet_core::ids::address::Entity;
 use agentnet_core::ids::event_type::core_types;
+use agentnet_core::vocabulary::event_types::PRESENCE_CHANGED;
 use leptos::prelude::*;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -53,7 +54,7 @@ impl NetworkAt {
             core_types::AGENT_LEAVE => {
                 self.members.insert(source, "offline");
             }
-            "workspace.presence.changed" => {
+            PRESENCE_CHANGED => {
                 if let (Some(address), Some(status)) = (text("address"), text("status")) {
                     let status = if status == "online" {
                         "online"

@@ -20,7 +20,7 @@ use crate::agent::effects::{AgentEffect, Status};
 use crate::agent::rules::Place;
 use crate::agent::turn::Agent;
 use crate::ids::address::Address;
-use crate::mods::workspace::approvals::{ActionKind, ApprovalAction, Decision};
+use crate::vocabulary::approvals::{ActionKind, ApprovalAction, Decision};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 

@@ -8,7 +8,8 @@
 use crate::agent::rules::Place;
 use crate::ids::address::Address;
 use crate::ids::ulid::EventId;
-use crate::mods::workspace::approvals::ApprovalAction;
+use crate::vocabulary::approvals::ApprovalAction;
+pub use crate::vocabulary::messages::{MAX_STEP_RESULT, Step};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::fmt;
@@ -220,43 +221,6 @@ pub enum AgentEffect {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         task: Option<String>,
     },
-}
-
-/// The most characters of a tool's result kept in a [`Step`].
-pub const MAX_STEP_RESULT: usize = 500;
-
-/// One tool call made while answering, shown under the answer.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Step {
-    /// The tool.
-    pub tool: String,
-    /// Its arguments.
-    pub arguments: Value,
-    /// It answered (rather than failed).
-    pub ok: bool,
-    /// Its result or why it failed, at most [`MAX_STEP_RESULT`] characters.
-    pub result: String,
-}
-
-impl Step {
-    /// The step of calling `tool` with `arguments`, which gave `result`.
-    pub fn new(tool: &str, arguments: &Value, result: &Result<Value, String>) -> Self {
-        let (ok, text) = match result {
-            Ok(Value::String(text)) => (true, text.clone()),
-            Ok(value) => (true, value.to_string()),
-            Err(why) => (false, why.clone()),
-        };
-        let mut result: String = text.chars().take(MAX_STEP_RESULT).collect();
-        if result.len() < text.len() {
-            result.push('…');
-        }
-        Self {
-            tool: tool.to_owned(),
-            arguments: arguments.clone(),
-            ok,
-            result,
-        }
-    }
 }
 
 /// A step of an assistant's work, posted as it happens (`payload.progress`).

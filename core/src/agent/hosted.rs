@@ -29,10 +29,6 @@ pub use crate::model::hosted::{DEPLOYMENT_KEY_VAR, HostedAgent};
 pub const MAX_KEY_LEN: usize = 1024;
 /// The most hosted agents one network runs.
 pub const MAX_HOSTED: usize = 16;
-/// What an agent is doing, for people watching (`{message, thread?, state, tool?, text?}`).
-pub const ACTIVITY: &str = "workspace.agent.activity";
-/// A person stops the answer to their message (`{message}`).
-pub const STOP: &str = "workspace.agent.stop";
 /// What a hosted agent says in place of an answer its host lost (a restart
 /// or deploy while it was thinking): said once, where the answer would have gone.
 pub const INTERRUPTED: &str =

@@ -22,7 +22,8 @@ use crate::agent::config::AnswerMode;
 use crate::event::Event;
 use crate::ids::address::{Address, Entity};
 use crate::ids::ulid::EventId;
-use crate::mods::workspace::threads::{MENTIONS, POSTED};
+use crate::mods::workspace::threads::MENTIONS;
+use crate::vocabulary::event_types::MESSAGE_POSTED as POSTED;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 

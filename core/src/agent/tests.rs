@@ -1001,7 +1001,7 @@ fn a_tool_that_needs_approval_waits_for_it_and_runs_as_edited() {
     )));
 
     let approved = approve::ApprovalOutcome {
-        decision: crate::mods::workspace::approvals::Decision::Approved,
+        decision: crate::vocabulary::approvals::Decision::Approved,
         edited: Some(json!({"query": "release date"})),
         by: Some(addr("human:ann")),
         reason: None,
@@ -1033,7 +1033,7 @@ fn a_tool_that_needs_approval_waits_for_it_and_runs_as_edited() {
 
 #[test]
 fn a_denied_or_expired_call_is_told_to_the_model_and_not_made() {
-    use crate::mods::workspace::approvals::Decision;
+    use crate::vocabulary::approvals::Decision;
     for (decision, says) in [
         (Decision::Denied, "denied this call by human:ann: not now"),
         (Decision::Expired, "Nobody approved"),

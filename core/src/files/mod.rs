@@ -50,7 +50,7 @@ pub use crate::model::file_limits::{FileLimits, MAX_FILE_BYTES_CEILING};
 /// and its space freed the next time someone begins one.
 pub const ABANDONED_AFTER_MS: u64 = 24 * 60 * 60 * 1000;
 /// The event type that deletes a message (`mod/workspace`).
-const MESSAGE_DELETED: &str = crate::mods::workspace::edits::DELETED;
+use crate::vocabulary::event_types::MESSAGE_DELETED;
 /// The event type that removes a resource.
 const RESOURCE_UNREGISTER: &str = "network.resource.unregister";
 

@@ -9,9 +9,17 @@
 //! * [`network_id`] — network ids
 //! * [`ulid`] — event ids from host time and randomness
 //! * [`standing`] — a member's role and verification level (§3, §5)
+//! * [`session_id`], [`task_id`], [`conversation_id`] — the workspace's text ids
+//!   (their shared shape is in `text_id`)
+//! * [`time`] — [`time::Timestamp`], Unix milliseconds
 
 pub mod address;
+pub mod conversation_id;
 pub mod event_type;
 pub mod network_id;
+pub mod session_id;
 pub mod standing;
+pub mod task_id;
+mod text_id;
+pub mod time;
 pub mod ulid;

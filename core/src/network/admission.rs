@@ -11,10 +11,8 @@ use crate::model::payloads::{Challenge, Payload};
 use crate::network::effects::Effect;
 use crate::network::engine::Network;
 use crate::network::shield::Inbound;
+use crate::vocabulary::event_types::PRESENCE_CHANGED;
 use serde_json::Value;
-
-/// Presence news (`mod/workspace` emits it); members may send it only about themselves.
-const PRESENCE_CHANGED: &str = "workspace.presence.changed";
 
 /// What a paused or archived network still accepts.
 pub(super) const READ_ONLY_TYPES: &[&str] = &[

@@ -19,10 +19,13 @@ use crate::error::{ErrorCode, Rejection};
 use crate::event::Event;
 use crate::ids::standing::Role;
 use crate::ids::ulid::EventId;
-use crate::mods::workspace::edits::{DELETED, EDITED, message_of};
-use crate::mods::workspace::reactions::{self, ADDED, REMOVED};
+use crate::mods::workspace::edits::message_of;
+use crate::mods::workspace::reactions;
 use crate::network::engine::Network;
 use crate::network::recent_messages::{MessageFacts, deleted_key, is_message};
+use crate::vocabulary::event_types::{
+    MESSAGE_DELETED, MESSAGE_EDITED, REACTION_ADDED, REACTION_REMOVED,
+};
 use serde_json::Value;
 
 fn refused(code: ErrorCode, why: &str) -> Rejection {
@@ -67,8 +70,8 @@ impl Network {
     /// is. Other events pass.
     pub(super) fn check_message_change(&self, event: &Event) -> Result<(), Rejection> {
         match event.event_type.as_str() {
-            EDITED | DELETED => self.check_edit_or_deletion(event),
-            ADDED | REMOVED => {
+            MESSAGE_EDITED | MESSAGE_DELETED => self.check_edit_or_deletion(event),
+            REACTION_ADDED | REACTION_REMOVED => {
                 let message = self.changed_message(event, "reacted to")?;
                 reactions::check(&message.author, &message.place, event)
             }
@@ -77,7 +80,7 @@ impl Network {
     }
 
     fn check_edit_or_deletion(&self, event: &Event) -> Result<(), Rejection> {
-        let editing = event.event_type.as_str() == EDITED;
+        let editing = event.event_type.as_str() == MESSAGE_EDITED;
         let new_text = event.payload.get("content").and_then(Value::as_str);
         if editing && new_text.is_none_or(|c| c.trim().is_empty()) {
             return Err(refused(
@@ -112,7 +115,7 @@ impl Network {
     /// The link rows an accepted event at `seq` adds for later changes: a
     /// deletion marks its message deleted.
     pub(super) fn change_links(&self, event: &Event, seq: u64) -> Vec<(String, u64)> {
-        if event.event_type.as_str() != DELETED {
+        if event.event_type.as_str() != MESSAGE_DELETED {
             return Vec::new();
         }
         message_of(event, "deleted")
@@ -128,7 +131,7 @@ impl Network {
         if self.graph().is_some() {
             return;
         }
-        if event.event_type.as_str() == DELETED {
+        if event.event_type.as_str() == MESSAGE_DELETED {
             if let Ok(id) = message_of(event, "deleted") {
                 self.recent_messages.deleted(&id);
             }

@@ -4,7 +4,7 @@
 //! `core`.
 
 use crate::ids::event_type::core_types;
-use crate::network::handlers::{invitation_types, task_types};
+use crate::network::handlers::task_types;
 
 /// Members may not emit these: they are the network's own answers and news.
 pub const NETWORK_ONLY_TYPES: &[&str] = &[
@@ -18,9 +18,9 @@ pub const NETWORK_ONLY_TYPES: &[&str] = &[
     crate::discovery::network_query::RESPONSE,
     crate::network::agent_mods::INTERCEPT,
     task_types::LIST_RESPONSE,
-    invitation_types::ACCEPTED,
-    invitation_types::REJECTED,
-    crate::mods::workspace::MEMBER_UPDATED,
+    crate::vocabulary::event_types::INVITATION_ACCEPTED,
+    crate::vocabulary::event_types::INVITATION_REJECTED,
+    crate::vocabulary::event_types::MEMBER_UPDATED,
 ];
 
 /// True when only the network emits `event_type`.

@@ -5,7 +5,7 @@
 use crate::event::Event;
 use crate::ids::address::Address;
 use crate::ids::ulid::EventId;
-use crate::mods::workspace::edits::EDITED;
+use crate::vocabulary::event_types::MESSAGE_EDITED;
 use serde_json::Value;
 use std::collections::BTreeMap;
 
@@ -38,7 +38,7 @@ pub(crate) struct RecentMessages {
 /// True for an event people read as a message: its payload has text
 /// content, and it is not itself an edit of another message.
 pub(crate) fn is_message(event: &Event) -> bool {
-    event.event_type.as_str() != EDITED
+    event.event_type.as_str() != MESSAGE_EDITED
         && event.payload.get("content").is_some_and(Value::is_string)
 }
 

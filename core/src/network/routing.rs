@@ -85,7 +85,7 @@ pub fn logged_visible_to(state: &State, event: &Event, who: &Address) -> bool {
         .event_type
         .as_str()
         .starts_with(super::handlers::admin_types::PREFIX)
-        || event.event_type.as_str() == super::handlers::invitation_types::CREATED;
+        || event.event_type.as_str() == crate::vocabulary::event_types::INVITATION_CREATED;
     if admin && state.role_of(who) == Some(crate::ids::standing::Role::Master) {
         return true;
     }

@@ -21,14 +21,11 @@ use crate::event::Event;
 use crate::ids::address::{Address, Entity};
 use crate::ids::ulid::EventId;
 use crate::model::task::TaskState;
+use crate::vocabulary::event_types::{APPROVAL_REQUESTED, MESSAGE_POSTED};
 use serde_json::Value;
 
-/// The event type an agent sends to ask people for an approval.
-pub const APPROVAL_REQUEST: &str = crate::mods::workspace::approvals::REQUESTED;
 /// A task's partner changing its state.
 pub const TASK_UPDATE: &str = "task.update";
-/// A chat message.
-pub const MESSAGE_POSTED: &str = "workspace.message.posted";
 /// The longest body a notice carries, in characters.
 pub const MAX_BODY: usize = 180;
 
@@ -89,13 +86,13 @@ impl Notice {
 
 /// Whether events of this type may notify anyone (a host need not keep others for [`notices`]).
 pub fn may_notify(event_type: &str) -> bool {
-    [APPROVAL_REQUEST, TASK_UPDATE, MESSAGE_POSTED].contains(&event_type)
+    [APPROVAL_REQUESTED, TASK_UPDATE, MESSAGE_POSTED].contains(&event_type)
 }
 
 /// The notices `event` (accepted by the network) gives.
 pub fn notices(facts: &dyn Facts, event: &Event) -> Vec<Notice> {
     let mut out = match event.event_type.as_str() {
-        APPROVAL_REQUEST => approval(facts, event),
+        APPROVAL_REQUESTED => approval(facts, event),
         TASK_UPDATE => task(facts, event),
         MESSAGE_POSTED => answer(facts, event),
         _ => Vec::new(),

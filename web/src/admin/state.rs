@@ -9,6 +9,7 @@
 
 use crate::session::Session;
 use agentnet_core::replica::ReplicaEffect;
+use agentnet_core::vocabulary::event_types::{INVITATION_ACCEPTED, INVITATION_REJECTED};
 use agentnet_core::{Address, EventId};
 use leptos::prelude::*;
 use serde_json::{Value, json};
@@ -186,7 +187,8 @@ impl Admin {
             }
             // Someone came or went while a master looks at the members: read them again.
             ReplicaEffect::Received(event)
-                if event.event_type.as_str() == crate::event_types::PRESENCE_CHANGED
+                if event.event_type.as_str()
+                    == agentnet_core::vocabulary::event_types::PRESENCE_CHANGED
                     && self.shown()
                     && self.config.with_untracked(|c| matches!(c, Some(Ok(_)))) =>
             {
@@ -262,8 +264,8 @@ pub fn invitation_news(event: &agentnet_core::Event) -> String {
         .unwrap_or("someone");
     let invitee = crate::bidi::isolate(invitee);
     match event.event_type.as_str() {
-        "workspace.invitation.accepted" => format!("{invitee} accepted your invitation."),
-        "workspace.invitation.rejected" => format!("{invitee} declined your invitation."),
+        INVITATION_ACCEPTED => format!("{invitee} accepted your invitation."),
+        INVITATION_REJECTED => format!("{invitee} declined your invitation."),
         other => format!("{other} about {invitee}."),
     }
 }

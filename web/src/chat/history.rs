@@ -241,7 +241,7 @@ mod tests {
     fn line(id: u64, at: u64) -> Line {
         let event = Event::from_value(
             json!({
-                "id": EventId::from_parts(at, id.into()).to_string(), "type": crate::event_types::MESSAGE_POSTED,
+                "id": EventId::from_parts(at, id.into()).to_string(), "type": agentnet_core::vocabulary::event_types::MESSAGE_POSTED,
                 "source": "agent:a", "target": EVERYONE, "payload": {"content": format!("m{id}")},
                 "timestamp": at,
             }),

@@ -5,11 +5,13 @@
 //! [`crate::chat::pane`].
 
 use crate::chat::conversations::conversation_of;
-use crate::event_types::{MESSAGE_DELETED, MESSAGE_EDITED, MESSAGE_POSTED, MESSAGE_STATUS};
 use crate::ioa::IoaMessage;
 use agentnet_core::bindings::ioa::wire::MESSAGE_TYPE as IOA_MESSAGE;
 use agentnet_core::event::metadata::ProtocolMetadata;
 use agentnet_core::replica::{OutboxState, Replica};
+use agentnet_core::vocabulary::event_types::{
+    MESSAGE_DELETED, MESSAGE_EDITED, MESSAGE_POSTED, MESSAGE_STATUS,
+};
 use agentnet_core::{Address, Event, EventId};
 
 /// One message as the page shows it.
@@ -277,7 +279,7 @@ mod tests {
         assert!(!shown(MESSAGE_EDITED, json!({"content": "a change"})));
         // An agent's activity carries its answer so far as `text`: never a line.
         assert!(!shown(
-            crate::event_types::AGENT_ACTIVITY,
+            agentnet_core::vocabulary::event_types::AGENT_ACTIVITY,
             json!({"state": "writing", "message": EventId::from_parts(1, 3).to_string(), "text": "Hel"})
         ));
         assert!(!shown(

@@ -15,6 +15,8 @@ use crate::routes::Place;
 use crate::session::Session;
 use agentnet_core::ids::event_type::core_types;
 use agentnet_core::replica::{Replica, ReplicaEffect};
+use agentnet_core::vocabulary::event_types::SESSION_CREATED;
+use agentnet_core::vocabulary::sessions::SessionUpdated;
 use agentnet_core::{Address, EventId};
 use leptos::prelude::*;
 use serde_json::{Value, json};
@@ -41,9 +43,9 @@ pub struct Chat {
     /// Direct conversations (the other person's address).
     directs: RwSignal<Vec<String>>,
     /// The sessions' titles, statuses and masters, by channel.
-    pub(super) sessions: RwSignal<Sessions>,
+    pub(super) sessions: RwSignal<Sessions, LocalStorage>,
     /// The person's session updates waiting for the network, by event id.
-    session_updates: RwSignal<BTreeMap<EventId, Value>>,
+    session_updates: RwSignal<BTreeMap<EventId, SessionUpdated>, LocalStorage>,
     /// What the person is typing.
     pub(super) draft: RwSignal<String>,
     /// What the person is typing in the thread's composer.
@@ -107,8 +109,8 @@ impl Chat {
             channels: RwSignal::new(Vec::new()),
             names: RwSignal::new(Self::recall_names(&session.network_name())),
             directs: RwSignal::new(Vec::new()),
-            sessions: RwSignal::new(Sessions::default()),
-            session_updates: RwSignal::new(BTreeMap::new()),
+            sessions: RwSignal::new_local(Sessions::default()),
+            session_updates: RwSignal::new_local(BTreeMap::new()),
             draft: RwSignal::new(String::new()),
             thread_draft: RwSignal::new(String::new()),
             tabs: StoredValue::new_local(None),
@@ -173,12 +175,18 @@ impl Chat {
     }
 
     /// A session update the person sent: shown once the network accepts it.
-    pub(super) fn expect_session_update(&self, id: EventId, channel: String, mut payload: Value) {
-        if let Value::Object(p) = &mut payload {
-            p.insert("channel".into(), json!(channel));
-        }
+    pub(super) fn expect_session_update(
+        &self,
+        id: EventId,
+        channel: String,
+        update: SessionUpdated,
+    ) {
+        let update = SessionUpdated {
+            channel: Some(channel),
+            ..update
+        };
         self.session_updates.update(|u| {
-            u.insert(id, payload);
+            u.insert(id, update);
         });
     }
 
@@ -257,7 +265,7 @@ impl Chat {
             ReplicaEffect::Received(event) => {
                 self.sessions.update(|s| s.apply(event));
                 // A new session is a channel to list (it joins when opened).
-                if event.event_type.as_str() == crate::chat::sessions::model::CREATED
+                if event.event_type.as_str() == SESSION_CREATED
                     && let Some(channel) = event.payload.get("channel").and_then(Value::as_str)
                 {
                     self.channels.update(|c| {
@@ -268,8 +276,10 @@ impl Chat {
                 }
             }
             ReplicaEffect::Accepted { id, .. } => {
-                if let Some(update) = self.session_updates.try_update(|u| u.remove(id)).flatten() {
-                    self.sessions.update(|s| s.apply_payload(&update));
+                if let Some(update) = self.session_updates.try_update(|u| u.remove(id)).flatten()
+                    && let Ok(me) = self.session.me_text().parse::<Address>()
+                {
+                    self.sessions.update(|s| s.fold(&me, &update));
                 }
                 self.tell(TabNews::Accepted { id: *id });
             }

@@ -92,7 +92,7 @@ mod tests {
         let parent = EventId::from_parts(1, 3);
         let event = Event::from_value(
             json!({
-                "id": EventId::from_parts(1, 7).to_string(), "type": crate::event_types::MESSAGE_POSTED,
+                "id": EventId::from_parts(1, 7).to_string(), "type": agentnet_core::vocabulary::event_types::MESSAGE_POSTED,
                 "source": "human:ann", "target": "channel/plan", "payload": {"content": "agreed"},
                 "metadata": {"in_reply_to": parent.to_string(), "mentions": ["agent:bob"]},
                 "timestamp": 1,

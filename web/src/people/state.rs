@@ -5,13 +5,15 @@
 use super::person::{Members, Person};
 use crate::chat::Chat;
 use crate::chat::conversations::channels_from;
-use crate::event_types::{MEMBER_UPDATED, PRESENCE_CHANGED};
 use crate::session::Session;
 use agentnet_core::EventId;
 use agentnet_core::bindings::mcp::prompts::skill_of;
 use agentnet_core::ids::event_type::core_types;
 use agentnet_core::replica::ReplicaEffect;
+use agentnet_core::vocabulary::event_types::{MEMBER_UPDATED, PRESENCE_CHANGED};
+use agentnet_core::vocabulary::presence::PresenceChanged;
 use leptos::prelude::*;
+use serde::Deserialize;
 use serde_json::Value;
 
 /// The people of one workspace: cheap to copy, from context with [`People::get`].
@@ -141,6 +143,7 @@ pub fn apply_profile(people: &mut [Person], payload: &Value) {
     ) else {
         return;
     };
+    // Read within the profile's limits, as the network stores it.
     let Ok(profile) = agentnet_core::model::profile::Profile::from_value(profile) else {
         return;
     };
@@ -159,12 +162,10 @@ pub fn trusts_presence(source: &str, payload: &Value) -> bool {
 
 /// Applies a `workspace.presence.changed` payload (`{address, status}`).
 pub fn apply_presence(people: &mut Vec<Person>, payload: &Value) {
-    let (Some(address), Some(status)) = (
-        payload.get("address").and_then(Value::as_str),
-        payload.get("status").and_then(Value::as_str),
-    ) else {
+    let Ok(PresenceChanged { address, status }) = PresenceChanged::deserialize(payload) else {
         return;
     };
+    let (address, status) = (address.to_string(), status.as_str());
     match people.iter_mut().find(|p| p.address == address) {
         Some(person) => person.status = status.to_owned(),
         None => {

@@ -14,11 +14,11 @@ pub mod outcome;
 pub mod panel;
 pub mod shown;
 
-use crate::event_types::PRESENCE_CHANGED;
 use crate::session::Session;
 use crate::storage;
 use agentnet_core::ids::event_type::core_types;
 use agentnet_core::replica::ReplicaEffect;
+use agentnet_core::vocabulary::event_types::PRESENCE_CHANGED;
 use agentnet_core::{Address, EventId};
 use forms::{Outcome, Resource, outcome_of, resources_from};
 use leptos::prelude::*;

@@ -93,7 +93,7 @@ impl Welcome {
     pub fn invite(&self, ttl_ms: u64, max_uses: u32, invitee: Option<String>) {
         let payload = request(ttl_ms, max_uses, invitee.as_deref());
         match self.session.post(
-            crate::event_types::INVITATION_CREATED,
+            agentnet_core::vocabulary::event_types::INVITATION_CREATED,
             Address::core(),
             payload,
         ) {

@@ -4,19 +4,23 @@
 
 use super::io::{HostedIo, Loop};
 use crate::agent::effects::Status;
-use crate::agent::hosted::ACTIVITY;
 use crate::agent::{AgentEffect, Place};
 use crate::bindings::exchange::BindingHost;
 use crate::bindings::mcp::member::{new_event, submit_event};
 use crate::ids::address::Address;
 use crate::ids::event_type::{EventType, core_types};
+use crate::ids::time::Timestamp;
 use crate::ids::ulid::EventId;
-use crate::mods::workspace::approvals::{
-    ApprovalRequest, DECIDED, Decision, REQUESTED, decision_target,
+use crate::model::payloads::Payload;
+use crate::mods::workspace::approvals::decision_target;
+use crate::vocabulary::agents::{ActivityState, AgentActivity};
+use crate::vocabulary::approvals::{ApprovalDecision, ApprovalRequest, Decision};
+use crate::vocabulary::event_types::{
+    AGENT_ACTIVITY, APPROVAL_DECIDED, APPROVAL_REQUESTED, MESSAGE_POSTED,
 };
-use crate::mods::workspace::threads::POSTED;
+use crate::vocabulary::messages::MessagePosted;
 use crate::{Event, Network};
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 /// Streamed text is shown at most this often (ms).
 const STREAM_EVERY_MS: u64 = 350;
@@ -73,13 +77,17 @@ fn one<H: BindingHost>(
                         loop_.posted.remove(at);
                         return Ok(Vec::new());
                     }
-                    json!({"state": "idle"})
+                    AgentActivity::new(answers, ActivityState::Idle)
                 }
-                Status::Thinking => json!({"state": "thinking"}),
-                Status::CallingTool { name } => json!({"state": "calling_tool", "tool": name}),
-                Status::AwaitingApproval { name } => {
-                    json!({"state": "awaiting_approval", "tool": name})
-                }
+                Status::Thinking => AgentActivity::new(answers, ActivityState::Thinking),
+                Status::CallingTool { name } => AgentActivity {
+                    tool: Some(name.clone()),
+                    ..AgentActivity::new(answers, ActivityState::CallingTool)
+                },
+                Status::AwaitingApproval { name } => AgentActivity {
+                    tool: Some(name.clone()),
+                    ..AgentActivity::new(answers, ActivityState::AwaitingApproval)
+                },
             };
             if !matches!(status, Status::Idle) && !loop_.turns.contains_key(&answers) {
                 let asker = match trigger {
@@ -93,7 +101,7 @@ fn one<H: BindingHost>(
                     place: conversation.clone(),
                 });
             }
-            activity(host, network, agent, &conversation, answers, state)?;
+            activity(host, network, agent, &conversation, state)?;
         }
         AgentEffect::Status { .. } => {}
         AgentEffect::StreamText { conversation, text } => {
@@ -106,8 +114,11 @@ fn one<H: BindingHost>(
                 let last = loop_.streamed_at.get(&answers).copied().unwrap_or(0);
                 if now.saturating_sub(last) >= STREAM_EVERY_MS {
                     loop_.streamed_at.insert(answers, now);
-                    let state = json!({"state": "writing", "text": text});
-                    activity(host, network, agent, &conversation, answers, state)?;
+                    let state = AgentActivity {
+                        text: Some(text),
+                        ..AgentActivity::new(answers, ActivityState::Writing)
+                    };
+                    activity(host, network, agent, &conversation, state)?;
                 }
             }
         }
@@ -178,10 +189,10 @@ fn one<H: BindingHost>(
             let request = ApprovalRequest {
                 approvers,
                 action,
-                expires_at,
+                expires_at: Timestamp::from_millis(expires_at),
             };
-            let payload = serde_json::to_value(&request).unwrap_or(Value::Null);
-            let kind = EventType::from_static(REQUESTED);
+            let payload = request.to_json();
+            let kind = EventType::from_static(APPROVAL_REQUESTED);
             let event = new_event(host, network, agent, kind, to.clone(), payload);
             let id = event.id;
             let submitted = submit_event(host, network, agent, event)?;
@@ -245,21 +256,20 @@ pub(super) fn tool_outcome(payload: &Value) -> Result<Value, String> {
     }
 }
 
-/// Shows what the agent is doing in `place`, for the message `answers`.
+/// Shows what the agent is doing in `place` (about `state.message`).
 fn activity<H: BindingHost>(
     host: &mut H,
     network: &mut Network,
     agent: &Address,
     place: &Place,
-    answers: EventId,
-    state: Value,
+    state: AgentActivity,
 ) -> Result<(), H::Error> {
-    let mut payload = state;
-    payload["message"] = json!(answers);
-    if let Some(thread) = place.thread {
-        payload["thread"] = json!(thread);
+    let payload = AgentActivity {
+        thread: place.thread,
+        ..state
     }
-    let kind = EventType::from_static(ACTIVITY);
+    .to_json();
+    let kind = EventType::from_static(AGENT_ACTIVITY);
     let event = new_event(host, network, agent, kind, place.target.clone(), payload);
     submit_event(host, network, agent, event).map(|_| ())
 }
@@ -283,25 +293,21 @@ pub(super) fn post_as<H: BindingHost>(
     else {
         return Ok(());
     };
-    let mut payload = Map::new();
-    payload.insert("content".into(), json!(content));
-    if let Some(answers) = answers {
-        payload.insert("answers".into(), json!(answers));
-    }
-    if !steps.is_empty() {
-        payload.insert("steps".into(), json!(steps));
-    }
-    if *failed {
-        payload.insert("failed".into(), json!(true));
-    }
-    let kind = EventType::from_static(POSTED);
+    let payload = MessagePosted {
+        answers: *answers,
+        attachments: Vec::new(),
+        content: content.clone(),
+        failed: *failed,
+        steps: steps.clone(),
+    };
+    let kind = EventType::from_static(MESSAGE_POSTED);
     let mut event: Event = new_event(
         host,
         network,
         agent,
         kind,
         target.clone(),
-        Value::Object(payload),
+        payload.to_json(),
     );
     if let Some(root) = in_reply_to {
         event.metadata.insert("in_reply_to".into(), json!(root));
@@ -318,8 +324,14 @@ pub(super) fn say_expired<H: BindingHost>(
     id: EventId,
 ) -> Result<(), H::Error> {
     let target = decision_target(agent, place, agent).clone();
-    let kind = EventType::from_static(DECIDED);
-    let payload = json!({"approval": id, "decision": "expired"});
+    let kind = EventType::from_static(APPROVAL_DECIDED);
+    let payload = ApprovalDecision {
+        approval: id,
+        decision: Decision::Expired,
+        edited: None,
+        reason: None,
+    }
+    .to_json();
     let event = new_event(host, network, agent, kind, target, payload);
     submit_event(host, network, agent, event).map(|_| ())
 }

@@ -29,8 +29,11 @@ use crate::event::metadata::ProtocolMetadata;
 use crate::ids::address::Address;
 use crate::ids::event_type::core_types;
 use crate::ids::ulid::EventId;
-use crate::mods::workspace::approvals::{ApprovalDecision, DECIDED};
+use crate::vocabulary::agents::AgentStop;
+use crate::vocabulary::approvals::ApprovalDecision;
+use crate::vocabulary::event_types::{AGENT_STOP, APPROVAL_DECIDED};
 use crate::{Event, Network};
+use serde::Deserialize;
 use std::collections::BTreeMap;
 
 /// How often a hosted agent's tools are read from the network again (ms).
@@ -116,7 +119,7 @@ impl HostedRuntime {
                 }
                 None => Vec::new(),
             }
-        } else if kind == DECIDED {
+        } else if kind == APPROVAL_DECIDED {
             let Ok(decided) = serde_json::from_value::<ApprovalDecision>(event.payload.clone())
             else {
                 return Ok(Vec::new());
@@ -133,13 +136,10 @@ impl HostedRuntime {
                 }
                 None => Vec::new(),
             }
-        } else if kind == crate::agent::hosted::STOP {
-            let message = event
-                .payload
-                .get("message")
-                .and_then(|m| serde_json::from_value::<EventId>(m.clone()).ok());
+        } else if kind == AGENT_STOP {
+            let stop = AgentStop::deserialize(&event.payload).ok();
             // Only the person who asked stops an answer.
-            match message.and_then(|m| loop_.turns.get(&m)) {
+            match stop.and_then(|stop| loop_.turns.get(&stop.message)) {
                 Some((place, asker)) if asker == &event.source => loop_.agent.cancel(place),
                 _ => Vec::new(),
             }
@@ -191,7 +191,7 @@ impl HostedRuntime {
                 };
                 apply::say_expired(host, network, agent, &place, id)?;
                 let outcome = ApprovalOutcome {
-                    decision: crate::mods::workspace::approvals::Decision::Expired,
+                    decision: crate::vocabulary::approvals::Decision::Expired,
                     edited: None,
                     by: None,
                     reason: None,

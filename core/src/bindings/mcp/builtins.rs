@@ -18,11 +18,9 @@ use super::waiting::{MAX_READ_WAIT_MS, Reply, WaitFor, Waiting};
 use crate::bindings::exchange::BindingHost;
 use crate::bindings::http::{DEFAULT_POLL, MAX_POLL, page_response};
 use crate::ids::event_type::{EventType, core_types};
+use crate::vocabulary::event_types::MESSAGE_POSTED;
 use crate::{Address, Network, Rejection};
 use serde_json::{Map, Value, json};
-
-/// The message type `agentnet_post` sends unless told otherwise (the workspace's chat message).
-pub const MESSAGE_TYPE: &str = "workspace.message.posted";
 
 /// The built-in tools' names.
 pub const NAMES: [&str; 4] = [POST, READ, MEMBERS, CHANNEL];
@@ -151,7 +149,7 @@ fn post<H: BindingHost>(
             .parse()
             .map_err(|e| RpcError::invalid_params(format!("to: {e}")))?;
         let kind: EventType = text(args, "type")?
-            .unwrap_or(MESSAGE_TYPE)
+            .unwrap_or(MESSAGE_POSTED)
             .parse()
             .map_err(|e| RpcError::invalid_params(format!("type: {e}")))?;
         let payload = match (args.get("payload"), text(args, "text")?) {

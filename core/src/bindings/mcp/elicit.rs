@@ -31,8 +31,9 @@
 use super::jsonrpc::{Id, notification};
 use super::revision::Revision;
 use super::streams::Streams;
-use crate::mods::workspace::approvals::{ActionKind, ApprovalRequest, DECIDED, REQUESTED};
 use crate::mods::workspace::saved_approvals;
+use crate::vocabulary::approvals::{ActionKind, ApprovalRequest};
+use crate::vocabulary::event_types::{APPROVAL_DECIDED, APPROVAL_REQUESTED};
 use crate::webpush::recipients::{Reason, notices};
 use crate::{Address, Event, EventId, Network};
 use serde_json::{Map, Value, json};
@@ -72,7 +73,7 @@ pub struct Asked {
 impl Asked {
     /// The approval `event` asks, if it is a `workspace.approval.requested`.
     pub fn of_request(event: &Event) -> Option<Self> {
-        (event.event_type.as_str() == REQUESTED).then(|| Self {
+        (event.event_type.as_str() == APPROVAL_REQUESTED).then(|| Self {
             approval: event.id,
             requester: event.source.clone(),
             place: event.target.clone(),
@@ -196,7 +197,7 @@ pub fn ask(revision: Revision, event: &Event, now: u64) -> Option<Value> {
         "{} asks for your approval: {}\n{subject}\n{detail}\nIt expires in {}.",
         event.source,
         action.summary.trim(),
-        remaining(request.expires_at, now),
+        remaining(request.expires_at.as_millis(), now),
     );
     let mut params = json!({
         "message": message,
@@ -248,7 +249,7 @@ pub const MAX_ASKED_ON_CONNECT: usize = 50;
 pub fn still_open(network: &Network, now: u64) -> Vec<EventId> {
     let open: Vec<EventId> = saved_approvals(network.state())
         .into_iter()
-        .filter(|(_, a)| a.decided.is_none() && a.expires_at > now)
+        .filter(|(_, a)| a.decided.is_none() && a.expires_at.as_millis() > now)
         .map(|(id, _)| id)
         .collect();
     open[open.len().saturating_sub(MAX_ASKED_ON_CONNECT)..].to_vec()
@@ -272,7 +273,7 @@ pub fn asks_on(
 
 /// The approval an accepted `workspace.approval.decided` closes (decided or expired).
 pub fn closed(event: &Event) -> Option<(EventId, String)> {
-    if event.event_type.as_str() != DECIDED {
+    if event.event_type.as_str() != APPROVAL_DECIDED {
         return None;
     }
     let approval = event.payload.get("approval")?.as_str()?.parse().ok()?;

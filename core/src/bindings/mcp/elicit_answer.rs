@@ -20,7 +20,9 @@ use super::member::submit;
 use crate::bindings::exchange::BindingHost;
 use crate::error::{Coded, ErrorCode, Rejection};
 use crate::ids::event_type::EventType;
-use crate::mods::workspace::approvals::{ApprovalDecision, DECIDED, Decision, decision_target};
+use crate::mods::workspace::approvals::decision_target;
+use crate::vocabulary::approvals::{ApprovalDecision, Decision};
+use crate::vocabulary::event_types::APPROVAL_DECIDED;
 use crate::{Address, Network};
 use serde_json::Value;
 
@@ -129,7 +131,7 @@ pub fn answer<H: BindingHost>(
     };
     let target = decision_target(&asked.requester, &asked.place, member).clone();
     let payload = serde_json::to_value(&decision).unwrap_or(Value::Null);
-    let event_type = EventType::from_static(DECIDED);
+    let event_type = EventType::from_static(APPROVAL_DECIDED);
     let submitted = submit(host, network, member, event_type, target, payload)?;
     Ok(match submitted.answer {
         Ok(_) => Answered::Decided(decision),

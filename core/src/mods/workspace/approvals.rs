@@ -20,16 +20,14 @@ use crate::error::{ErrorCode, Rejection};
 use crate::event::Event;
 use crate::ids::address::Address;
 use crate::ids::standing::Role;
+use crate::ids::time::Timestamp;
 use crate::ids::ulid::EventId;
 use crate::mods::api::Context;
+use crate::vocabulary::approvals::{ActionKind, ApprovalDecision, ApprovalRequest, Decision};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeMap;
 
-/// An agent asks for approval.
-pub const REQUESTED: &str = "workspace.approval.requested";
-/// An approver decided, or the requester saw the request expire.
-pub const DECIDED: &str = "workspace.approval.decided";
 /// The most people one request names.
 pub const MAX_APPROVERS: usize = 20;
 /// The longest an approval may wait: a week.
@@ -38,70 +36,6 @@ pub const MAX_WAIT_MS: u64 = 7 * 24 * 3600 * 1000;
 pub const MAX_SUMMARY: usize = 500;
 /// The most requests the network remembers (the oldest are forgotten).
 pub const MAX_REMEMBERED: usize = 10_000;
-
-/// What the step is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ActionKind {
-    /// A tool call: `detail` is its arguments (an object), `subject` the tool.
-    ToolCall,
-    /// A task to another agent: `detail` is the instructions (text), `subject` the agent.
-    Task,
-    /// A message: `detail` is its text, `subject` where it goes.
-    Message,
-}
-
-/// The step an agent asks to take.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ApprovalAction {
-    /// What kind of step.
-    pub kind: ActionKind,
-    /// What it acts on: the tool, the agent, the channel.
-    pub subject: String,
-    /// One line for people: what will happen.
-    pub summary: String,
-    /// What an approver may edit: the tool's arguments, the instructions, the text.
-    pub detail: Value,
-}
-
-/// The payload of `workspace.approval.requested`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ApprovalRequest {
-    /// Who decides; none: the person of a direct request, else the network's masters.
-    #[serde(default)]
-    pub approvers: Vec<Address>,
-    /// The step.
-    pub action: ApprovalAction,
-    /// When it expires, unix ms.
-    pub expires_at: u64,
-}
-
-/// A decision.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Decision {
-    /// Go ahead (with `edited`, as changed).
-    Approved,
-    /// Do not.
-    Denied,
-    /// Nobody decided in time.
-    Expired,
-}
-
-/// The payload of `workspace.approval.decided`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ApprovalDecision {
-    /// The request's event id.
-    pub approval: EventId,
-    /// What was decided.
-    pub decision: Decision,
-    /// The step's detail as the approver edited it (approved only).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub edited: Option<Value>,
-    /// Why, in words.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub reason: Option<String>,
-}
 
 /// A request the network remembers.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -115,7 +49,7 @@ pub struct OpenApproval {
     /// What kind of step (an edit keeps its shape).
     pub kind: ActionKind,
     /// When it expires.
-    pub expires_at: u64,
+    pub expires_at: Timestamp,
     /// Its decision, once made.
     pub decided: Option<Decision>,
 }
@@ -154,7 +88,8 @@ impl Approvals {
             )));
         }
         check_detail(request.action.kind, &request.action.detail)?;
-        if request.expires_at <= cx.now || request.expires_at > cx.now + MAX_WAIT_MS {
+        let now = Timestamp::from_millis(cx.now);
+        if request.expires_at <= now || request.expires_at > now.plus_millis(MAX_WAIT_MS) {
             return Err(invalid(
                 "expires_at is a time (unix ms) within the next 7 days",
             ));
@@ -219,7 +154,7 @@ impl Approvals {
         }
         let who = &event.source;
         if decision.decision == Decision::Expired {
-            if who != &open.requester || cx.now < open.expires_at {
+            if who != &open.requester || Timestamp::from_millis(cx.now) < open.expires_at {
                 return Err(Rejection::new(
                     ErrorCode::Forbidden,
                     "only the requester says a request expired, once it has",
@@ -237,7 +172,7 @@ impl Approvals {
                     format!("{who} is not among the approvers of {}", decision.approval),
                 ));
             }
-            if cx.now >= open.expires_at {
+            if Timestamp::from_millis(cx.now) >= open.expires_at {
                 return Err(Rejection::new(
                     ErrorCode::Timeout,
                     format!(

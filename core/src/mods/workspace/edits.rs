@@ -16,11 +16,6 @@ use crate::event::Event;
 use crate::ids::ulid::EventId;
 use serde_json::Value;
 
-/// A message's new text.
-pub const EDITED: &str = "workspace.message.edited";
-/// A message taken back.
-pub const DELETED: &str = "workspace.message.deleted";
-
 /// The message an edit, deletion or reaction is about: `payload.message`,
 /// an event id (`invalid_request` naming what the message is, `what`, otherwise).
 pub fn message_of(event: &Event, what: &str) -> Result<EventId, Rejection> {

@@ -27,7 +27,7 @@
 //! * Joins, leaves and disconnects emit `workspace.presence.changed`
 //!   (`{address, status}`) to `agent:broadcast`, so every workspace shows
 //!   who is online; a member's new profile (its display name, picture…)
-//!   emits [`MEMBER_UPDATED`] (`{address, profile}`) there, so every
+//!   emits `workspace.member.updated` (`{address, profile}`) there, so every
 //!   workspace shows the new name.
 
 pub mod agent_runs;
@@ -41,22 +41,34 @@ use super::api::{Command, Context, Mod, ModMode, ModSpec, Outbox};
 use crate::error::Rejection;
 use crate::event::Event;
 use crate::ids::address::Address;
-use crate::ids::event_type::{EventType, core_types};
+use crate::ids::event_type::core_types;
 use crate::ids::ulid::EventId;
 use crate::model::config::WorkspaceSettings;
+use crate::model::membership::Presence;
+use crate::model::payloads::Payload;
+use crate::vocabulary::event_types::{
+    APPROVAL_DECIDED, APPROVAL_REQUESTED, MESSAGE_DELEGATED, MESSAGE_POSTED, SESSION_CREATED,
+    SESSION_UPDATED, WorkspaceEventType,
+};
+use crate::vocabulary::presence::{MemberUpdated, PresenceChanged};
+use crate::vocabulary::sessions::{SessionCreated, SessionStatus, SessionUpdated};
 use serde_json::{Value, json};
-use sessions::{CREATED, Sessions, UPDATED};
+use sessions::Sessions;
 use std::collections::BTreeMap;
-use threads::{DELEGATED, DELEGATION, FIRST_RESPONDER, Threads};
+use threads::{DELEGATION, FIRST_RESPONDER, Threads};
 
 /// The metadata marks the network asserts (who answers a message first, who
 /// delegated it): set by `mod/workspace` alone, removed from every event a
 /// member sends whatever its type.
 pub const NETWORK_MARKS: [&str; 2] = [FIRST_RESPONDER, DELEGATION];
 
-/// What everyone is told when a member changed its profile (only the
-/// network emits it).
-pub const MEMBER_UPDATED: &str = "workspace.member.updated";
+/// Writes `news`'s fields into an event's `payload` (an object), keeping
+/// whatever else the sender put there.
+fn write_into(payload: &mut Value, news: &impl Payload) {
+    if let (Value::Object(payload), Value::Object(news)) = (payload, news.to_json()) {
+        payload.extend(news);
+    }
+}
 
 /// The name its state is saved under.
 const NAME: &str = "workspace";
@@ -135,23 +147,25 @@ impl Workspace {
 
     fn transform_session_created(&self, event: &mut Event, out: &mut Outbox<'_>) {
         let id = sessions::id_for_new(event);
-        let name = sessions::channel_name(&id);
+        let name = id.channel_name();
         let master = self.master_of_new(event);
         let mut members = vec![event.source.clone()];
         members.extend(master.iter().cloned());
         if let Some(master) = master.as_ref().filter(|m| *m != &event.source) {
             event.metadata.insert(FIRST_RESPONDER.into(), json!(master));
         }
-        if let Value::Object(payload) = &mut event.payload {
-            payload.insert("session".into(), json!(id));
-            payload.insert("channel".into(), json!(format!("channel/{name}")));
-            payload.insert("status".into(), json!("open"));
-            payload.insert("master".into(), json!(master));
-            if let Some(title) = payload.get("title").and_then(Value::as_str) {
-                let trimmed = title.trim().to_owned();
-                payload.insert("title".into(), json!(trimmed));
-            }
-        }
+        let created = SessionCreated {
+            channel: id.channel_address(),
+            master,
+            session: id,
+            status: SessionStatus::Open,
+            title: event
+                .payload
+                .get("title")
+                .and_then(Value::as_str)
+                .map(|title| title.trim().to_owned()),
+        };
+        write_into(&mut event.payload, &created);
         out.command(Command::EnsureChannel { name, members });
     }
 
@@ -159,17 +173,16 @@ impl Workspace {
         let Ok((id, change)) = self.sessions.check_updated(cx, event) else {
             return;
         };
-        if let Value::Object(payload) = &mut event.payload {
-            payload.insert("session".into(), json!(id));
-            let channel = format!("channel/{}", sessions::channel_name(&id));
-            payload.insert("channel".into(), json!(channel));
-            if let Some(title) = &change.title {
-                payload.insert("title".into(), json!(title));
-            }
-        }
+        let updated = SessionUpdated {
+            channel: Some(id.channel_address()),
+            session: id.to_string(),
+            title: change.title.clone(),
+            ..SessionUpdated::default()
+        };
+        write_into(&mut event.payload, &updated);
         if let Some(Some(master)) = change.master {
             out.command(Command::EnsureChannel {
-                name: sessions::channel_name(&id),
+                name: id.channel_name(),
                 members: vec![master],
             });
         }
@@ -189,7 +202,7 @@ impl Workspace {
         };
         if let Some((id, _)) = self.sessions.of_channel(&event.target) {
             out.command(Command::EnsureChannel {
-                name: sessions::channel_name(id),
+                name: id.channel_name(),
                 members: vec![master.clone()],
             });
         }
@@ -203,7 +216,7 @@ impl Workspace {
         };
         if let Some((id, _)) = self.sessions.of_channel(&delegation.place) {
             out.command(Command::EnsureChannel {
-                name: sessions::channel_name(id),
+                name: id.channel_name(),
                 members: vec![delegation.to.clone()],
             });
         }
@@ -221,46 +234,44 @@ impl Mod for Workspace {
 
     fn guard(&mut self, cx: &Context<'_>, event: &Event) -> Result<(), Rejection> {
         match event.event_type.as_str() {
-            CREATED => self.sessions.check_created(cx, event),
-            UPDATED => self.sessions.check_updated(cx, event).map(|_| ()),
-            DELEGATED => self
+            SESSION_CREATED => self.sessions.check_created(cx, event),
+            SESSION_UPDATED => self.sessions.check_updated(cx, event).map(|_| ()),
+            MESSAGE_DELEGATED => self
                 .threads
                 .check_delegation(cx, &self.sessions, event)
                 .map(|_| ()),
-            threads::POSTED => {
+            MESSAGE_POSTED => {
                 self.agent_runs.check(event)?;
                 crate::model::attachment::attachments_of(&event.payload)
                     .map(|_| ())
                     .map_err(|e| Rejection::from(&e))
             }
-            approvals::REQUESTED => self.approvals.check_requested(cx, event).map(|_| ()),
-            approvals::DECIDED => self.approvals.check_decided(cx, event).map(|_| ()),
+            APPROVAL_REQUESTED => self.approvals.check_requested(cx, event).map(|_| ()),
+            APPROVAL_DECIDED => self.approvals.check_decided(cx, event).map(|_| ()),
             _ => Ok(()),
         }
     }
 
     fn transform(&mut self, cx: &Context<'_>, event: &mut Event, out: &mut Outbox<'_>) {
-        let presence = |status: &str| json!({"address": event.source, "status": status});
         match event.event_type.as_str() {
-            CREATED => self.transform_session_created(event, out),
-            UPDATED => self.transform_session_updated(cx, event, out),
-            DELEGATED => self.transform_delegated(cx, event, out),
+            SESSION_CREATED => self.transform_session_created(event, out),
+            SESSION_UPDATED => self.transform_session_updated(cx, event, out),
+            MESSAGE_DELEGATED => self.transform_delegated(cx, event, out),
             kind if kind.starts_with("workspace.message.") => self.transform_message(event, out),
             core_types::AGENT_JOIN | core_types::AGENT_LEAVE => {
                 let status = if event.event_type.as_str() == core_types::AGENT_JOIN {
-                    "online"
+                    Presence::Online
                 } else {
-                    "offline"
+                    Presence::Offline
                 };
-                if let Ok(kind) = "workspace.presence.changed".parse::<EventType>() {
-                    out.emit(
-                        &self.spec.address.clone(),
-                        kind,
-                        Address::broadcast(),
-                        presence(status),
-                        None,
-                    );
-                }
+                let presence = PresenceChanged::of(event.source.clone(), status);
+                out.emit(
+                    &self.spec.address.clone(),
+                    WorkspaceEventType::PresenceChanged.event_type(),
+                    Address::broadcast(),
+                    presence.to_json(),
+                    None,
+                );
             }
             _ => {}
         }
@@ -268,25 +279,25 @@ impl Mod for Workspace {
 
     fn observe(&mut self, cx: &Context<'_>, event: &Event, out: &mut Outbox<'_>) {
         match event.event_type.as_str() {
-            CREATED => {
+            SESSION_CREATED => {
                 let master = self.master_of_new(event);
                 self.sessions
                     .create(sessions::id_for_new(event), event, master);
                 self.save(out);
             }
-            UPDATED => {
+            SESSION_UPDATED => {
                 if let Ok((id, change)) = self.sessions.check_updated(cx, event) {
                     self.sessions.update(&id, change);
                     self.save(out);
                 }
             }
-            DELEGATED => {
+            MESSAGE_DELEGATED => {
                 if let Ok(delegation) = self.threads.check_delegation(cx, &self.sessions, event) {
                     self.threads.delegate(event.id, delegation);
                     self.save(out);
                 }
             }
-            threads::POSTED => {
+            MESSAGE_POSTED => {
                 let master = self
                     .sessions
                     .of_channel(&event.target)
@@ -294,26 +305,29 @@ impl Mod for Workspace {
                 self.threads.remember(event, master);
                 self.agent_runs.record(event);
             }
-            approvals::REQUESTED => {
+            APPROVAL_REQUESTED => {
                 if let Ok(open) = self.approvals.check_requested(cx, event) {
                     self.approvals.open(event.id, open);
                     self.save(out);
                 }
             }
-            approvals::DECIDED => {
+            APPROVAL_DECIDED => {
                 if let Ok(decision) = self.approvals.check_decided(cx, event) {
                     self.approvals.decide(&decision);
                     self.save(out);
                 }
             }
             core_types::AGENT_PROFILE => {
-                let profile = cx.state.members.get(&event.source).map(|m| &m.profile);
-                if let (Some(profile), Ok(kind)) = (profile, MEMBER_UPDATED.parse::<EventType>()) {
+                if let Some(member) = cx.state.members.get(&event.source) {
+                    let news = MemberUpdated {
+                        address: event.source.clone(),
+                        profile: member.profile.clone(),
+                    };
                     out.emit(
                         &self.spec.address.clone(),
-                        kind,
+                        WorkspaceEventType::MemberUpdated.event_type(),
                         Address::broadcast(),
-                        json!({"address": event.source, "profile": profile}),
+                        news.to_json(),
                         None,
                     );
                 }

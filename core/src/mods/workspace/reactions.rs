@@ -19,10 +19,6 @@ use crate::event::Event;
 use crate::ids::address::Address;
 use serde_json::Value;
 
-/// A reaction to a message.
-pub const ADDED: &str = "workspace.reaction.added";
-/// A reaction taken back.
-pub const REMOVED: &str = "workspace.reaction.removed";
 /// The longest emoji accepted, in bytes (a family emoji with skin tones fits).
 pub const MAX_EMOJI_BYTES: usize = 48;
 

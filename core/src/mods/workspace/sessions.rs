@@ -10,49 +10,20 @@
 use crate::error::{ErrorCode, Rejection};
 use crate::event::Event;
 use crate::ids::address::{Address, Entity, Name};
+use crate::ids::session_id::{
+    MAX_SESSION_ID_LEN, SESSION_CHANNEL_PREFIX, SessionId, is_session_id_char,
+};
 use crate::ids::standing::Role;
 use crate::mods::api::Context;
+use crate::vocabulary::sessions::{Session, SessionStatus};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 
-/// A new session.
-pub const CREATED: &str = "workspace.session.created";
-/// A session renamed, its status or master changed.
-pub const UPDATED: &str = "workspace.session.updated";
 /// Longest title, in characters.
 pub const MAX_TITLE: usize = 200;
 /// Most sessions a network keeps records of.
 pub const MAX_SESSIONS: usize = 2000;
-/// Longest session id, in characters.
-const MAX_ID: usize = 64;
-
-/// Where a session stands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum SessionStatus {
-    /// In use (a new session is open).
-    Open,
-    /// Done for now; may be opened again.
-    Closed,
-    /// Done for good: no update changes it.
-    Archived,
-}
-
-/// What `mod/workspace` knows of a session.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Session {
-    /// Its title, when it has one.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub title: Option<String>,
-    /// Open, closed or archived.
-    pub status: SessionStatus,
-    /// The agent that answers first in it (ONM §12: a thread-level attribute).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub master: Option<Address>,
-    /// Who created it.
-    pub created_by: Address,
-}
 
 /// A validated change to a session.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -69,26 +40,9 @@ fn invalid(message: impl Into<String>) -> Rejection {
     Rejection::new(ErrorCode::InvalidRequest, message)
 }
 
-/// The channel name of session `id`.
-pub fn channel_name(id: &str) -> String {
-    format!("session-{id}")
-}
-
-/// The session id `text` names: `{id}`, `session-{id}` or `channel/session-{id}`.
-pub fn parse_id(text: &str) -> Option<String> {
-    let id = text.strip_prefix("channel/").unwrap_or(text);
-    let id = id.strip_prefix("session-").unwrap_or(id);
-    let valid = !id.is_empty()
-        && id.chars().count() <= MAX_ID
-        && id
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
-    valid.then(|| id.to_owned())
-}
-
 /// The id a `workspace.session.created` gives its session: `payload.session`
 /// with the characters a channel name allows, else the event's id.
-pub fn id_for_new(event: &Event) -> String {
+pub fn id_for_new(event: &Event) -> SessionId {
     let given = event
         .payload
         .get("session")
@@ -98,14 +52,12 @@ pub fn id_for_new(event: &Event) -> String {
         .strip_prefix("session-")
         .unwrap_or(given)
         .chars()
-        .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
-        .take(MAX_ID)
+        .filter(|c| is_session_id_char(*c))
+        .take(MAX_SESSION_ID_LEN)
         .collect();
-    if cleaned.is_empty() {
-        event.id.to_string().to_ascii_lowercase()
-    } else {
-        cleaned
-    }
+    cleaned
+        .parse()
+        .unwrap_or_else(|_| SessionId::from(event.id))
 }
 
 fn title(value: &Value) -> Result<String, Rejection> {
@@ -146,20 +98,20 @@ fn master(cx: &Context<'_>, value: &Value) -> Result<Option<Address>, Rejection>
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Sessions {
     /// Each session, by id.
-    pub by_id: BTreeMap<String, Session>,
+    pub by_id: BTreeMap<SessionId, Session>,
 }
 
 impl Sessions {
     /// The session of a channel address, when it is one.
-    pub fn of_channel(&self, target: &Address) -> Option<(&str, &Session)> {
+    pub fn of_channel(&self, target: &Address) -> Option<(&SessionId, &Session)> {
         let Entity::Channel(name) = target.entity() else {
             return None;
         };
-        let id = name.as_str().strip_prefix("session-")?;
+        let id = name.as_str().strip_prefix(SESSION_CHANNEL_PREFIX)?;
         if !target.is_local() {
             return None;
         }
-        self.by_id.get_key_value(id).map(|(k, s)| (k.as_str(), s))
+        self.by_id.get_key_value(id)
     }
 
     /// Checks a `workspace.session.created`: its title, status and master.
@@ -198,14 +150,14 @@ impl Sessions {
         &self,
         cx: &Context<'_>,
         event: &Event,
-    ) -> Result<(String, Change), Rejection> {
+    ) -> Result<(SessionId, Change), Rejection> {
         let Value::Object(payload) = &event.payload else {
             return Err(invalid("payload is an object"));
         };
         let id = payload
             .get("session")
             .and_then(Value::as_str)
-            .and_then(parse_id)
+            .and_then(|text| SessionId::named_by(text).ok())
             .ok_or_else(|| {
                 invalid("session names the session: {id}, session-{id} or channel/session-{id}")
             })?;
@@ -214,7 +166,8 @@ impl Sessions {
             .get(&id)
             .ok_or_else(|| Rejection::new(ErrorCode::NotFound, format!("no session {id}")))?;
         let who = &event.source;
-        let participant = channel_name(&id)
+        let participant = id
+            .channel_name()
             .parse::<Name>()
             .ok()
             .and_then(|name| cx.state.channels.get(&name))
@@ -239,7 +192,7 @@ impl Sessions {
     }
 
     /// Records a new session (after the event was accepted).
-    pub fn create(&mut self, id: String, event: &Event, master: Option<Address>) {
+    pub fn create(&mut self, id: SessionId, event: &Event, master: Option<Address>) {
         let title = event.payload.get("title").and_then(|t| title(t).ok());
         self.by_id.insert(
             id,
@@ -253,7 +206,7 @@ impl Sessions {
     }
 
     /// Applies an accepted change.
-    pub fn update(&mut self, id: &str, change: Change) {
+    pub fn update(&mut self, id: &SessionId, change: Change) {
         if let Some(session) = self.by_id.get_mut(id) {
             if let Some(title) = change.title {
                 session.title = Some(title);

@@ -31,14 +31,11 @@ use crate::ids::address::{Address, Entity};
 use crate::ids::standing::Role;
 use crate::ids::ulid::EventId;
 use crate::mods::api::Context;
+use crate::vocabulary::event_types::MESSAGE_POSTED;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use std::collections::{BTreeMap, VecDeque};
 
-/// A chat message in a session or the network.
-pub const POSTED: &str = "workspace.message.posted";
-/// A message handed to another member to answer.
-pub const DELEGATED: &str = "workspace.message.delegated";
 /// The metadata naming who answers a message first.
 pub const FIRST_RESPONDER: &str = "first_responder";
 /// The metadata naming a message's addressees.
@@ -127,7 +124,7 @@ impl Threads {
         network_master: Option<&Address>,
         event: &Event,
     ) -> Option<Address> {
-        if event.event_type.as_str() != POSTED || named_addressee(event) {
+        if event.event_type.as_str() != MESSAGE_POSTED || named_addressee(event) {
             return None;
         }
         let master = match event.target.entity() {
@@ -221,7 +218,7 @@ impl Threads {
             return Some(posted.clone());
         }
         let event = cx.log.logged(id)?;
-        if event.event_type.as_str() != POSTED {
+        if event.event_type.as_str() != MESSAGE_POSTED {
             return None;
         }
         let session_master = sessions

@@ -68,7 +68,7 @@ pub(super) fn join(
     {
         outcome.effects.push(row);
         let news = network.invitation_news(
-            super::invitations::ACCEPTED,
+            crate::vocabulary::event_types::INVITATION_ACCEPTED,
             &invitation,
             Some(&address),
             now,
@@ -329,7 +329,7 @@ pub(super) fn invite(network: &mut Network, event: &Event, now: u64) -> Result<O
         .insert(code.clone(), invitation.clone());
     // The Workspace's form is logged: the history shows who invited whom (never the code).
     let mut outcome = Outcome {
-        log: event.event_type.as_str() == super::invitations::CREATED,
+        log: event.event_type.as_str() == crate::vocabulary::event_types::INVITATION_CREATED,
         ..Outcome::default()
     };
     outcome.ack.insert("code".into(), json!(code));

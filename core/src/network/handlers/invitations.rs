@@ -9,14 +9,15 @@
 
 use crate::error::{ErrorCode, Rejection};
 use crate::ids::address::Address;
+use crate::ids::time::Timestamp;
 use crate::model::membership::Member;
+use crate::model::payloads::Payload;
 use crate::model::state::{Invitation, RowKind};
 use crate::network::effects::Effect;
 use crate::network::engine::Network;
-use serde_json::json;
+use crate::vocabulary::event_types::INVITATION_REJECTED;
+use crate::vocabulary::invitations::InvitationNews;
 use std::rc::Rc;
-
-pub use super::invitation_types::{ACCEPTED, CREATED, REJECTED};
 
 impl Network {
     /// Tells the inviter of `invitation` what became of it, if it is online.
@@ -36,11 +37,11 @@ impl Network {
         {
             return Vec::new();
         }
-        let payload = json!({
-            "invitee": invitee.or(invitation.invitee.as_ref()),
-            "expires_at": invitation.expires_at,
-        });
-        let news = self.core_event(kind, inviter, None, payload, now);
+        let payload = InvitationNews {
+            expires_at: Timestamp::from_millis(invitation.expires_at),
+            invitee: invitee.or(invitation.invitee.as_ref()).cloned(),
+        };
+        let news = self.core_event(kind, inviter, None, payload.to_json(), now);
         vec![Effect::Deliver {
             to: vec![inviter.clone()],
             event: Rc::new(news),
@@ -124,7 +125,7 @@ impl Network {
             kind: RowKind::Invitation,
             key: code.to_owned(),
         }];
-        effects.extend(self.invitation_news(REJECTED, &invitation, None, now));
+        effects.extend(self.invitation_news(INVITATION_REJECTED, &invitation, None, now));
         Ok(effects)
     }
 }

@@ -17,7 +17,6 @@ mod agents;
 mod channels;
 mod discovery;
 mod events;
-pub mod invitation_types;
 pub mod invitations;
 mod payload;
 mod resources;
@@ -37,11 +36,7 @@ use crate::ids::address::{Address, Entity};
 use crate::ids::event_type::core_types as t;
 use crate::mods::JoinClaim;
 use crate::network::engine::Network;
-
-/// `workspace.typing` (`{}` to a conversation: a channel, `agent:broadcast`
-/// or a person): its sender is typing there. Delivered to whoever is online
-/// and may see it, never logged or stored: a moment later it means nothing.
-pub const TYPING: &str = "workspace.typing";
+use crate::vocabulary::event_types::{INVITATION_CREATED, TYPING};
 
 /// Handles `event` after the guards accepted it.
 pub(crate) fn handle(
@@ -58,10 +53,10 @@ pub(crate) fn handle(
         t::AGENT_ANNOUNCE => agents::announce(event),
         t::AGENT_PROFILE => agents::set_profile(network, event),
         t::AGENT_INVITE => agents::invite(network, event, now),
-        invitations::CREATED if event.target == Address::core() => {
+        INVITATION_CREATED if event.target == Address::core() => {
             agents::invite(network, event, now)
         }
-        invitations::CREATED => Err(payload::invalid(
+        INVITATION_CREATED => Err(payload::invalid(
             "workspace.invitation.created goes to core",
         )),
         t::PING => agents::ping(network, event, now),
@@ -131,6 +126,10 @@ pub(crate) fn handle(
                     format!("{} is private: only its members post to it", event.target),
                 ))
             }
+            // `workspace.typing` (`{}` to a conversation: a channel,
+            // `agent:broadcast` or a person): its sender is typing there.
+            // Delivered to whoever is online and may see it, never logged
+            // or stored: a moment later it means nothing.
             _ if event.event_type.as_str() == TYPING => Ok(outcome::Outcome {
                 route: true,
                 ..outcome::Outcome::default()

@@ -10,7 +10,7 @@ fn typing_is_delivered_live_and_never_logged() {
     join(&mut network, "human:bob");
     let effects = ann.send(
         &mut network,
-        crate::network::handlers::TYPING,
+        crate::vocabulary::event_types::TYPING,
         "agent:broadcast",
         json!({}),
     );

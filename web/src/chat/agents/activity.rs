@@ -9,9 +9,10 @@
 
 use crate::chat::conversations::conversation_of;
 use crate::chat::messages::Line;
-use crate::event_types::AGENT_ACTIVITY;
+use agentnet_core::vocabulary::agents::{ActivityState, AgentActivity};
+use agentnet_core::vocabulary::event_types::AGENT_ACTIVITY;
 use agentnet_core::{Event, EventId};
-use serde_json::Value;
+use serde::Deserialize;
 use std::collections::BTreeMap;
 
 /// An activity this long (ms) without a follow-up counts as idle.
@@ -98,27 +99,23 @@ pub fn read(event: &Event, me: &str, now: u64) -> Option<Said> {
     if event.event_type.as_str() != AGENT_ACTIVITY {
         return None;
     }
-    let payload = &event.payload;
-    let text = |key: &str| payload.get(key).and_then(Value::as_str);
-    let message = text("message")?.parse::<EventId>().ok()?;
-    let thread = match payload.get("thread") {
-        None | Some(Value::Null) => None,
-        Some(thread) => Some(thread.as_str()?.parse::<EventId>().ok()?),
-    };
+    let said = AgentActivity::deserialize(&event.payload).ok()?;
+    let (message, thread) = (said.message, said.thread);
     let agent = event.source.to_string();
-    let doing = match text("state")? {
-        "idle" => return Some(Said::Idle { agent, message }),
-        "thinking" => Doing::Thinking,
-        "calling_tool" => {
-            let tool = text("tool").map(str::trim).filter(|t| !t.is_empty());
-            Doing::UsingTool(tool.unwrap_or("a tool").chars().take(TOOL_CHARS).collect())
-        }
-        "writing" => Doing::Writing(text("text").unwrap_or("").to_owned()),
-        "awaiting_approval" => {
-            let tool = text("tool").map(str::trim).filter(|t| !t.is_empty());
-            Doing::AwaitingApproval(tool.unwrap_or("a tool").chars().take(TOOL_CHARS).collect())
-        }
-        _ => return None,
+    let tool = || {
+        let tool = said
+            .tool
+            .as_deref()
+            .map(str::trim)
+            .filter(|t| !t.is_empty());
+        tool.unwrap_or("a tool").chars().take(TOOL_CHARS).collect()
+    };
+    let doing = match said.state {
+        ActivityState::Idle => return Some(Said::Idle { agent, message }),
+        ActivityState::Thinking => Doing::Thinking,
+        ActivityState::CallingTool => Doing::UsingTool(tool()),
+        ActivityState::Writing => Doing::Writing(said.text.clone().unwrap_or_default()),
+        ActivityState::AwaitingApproval => Doing::AwaitingApproval(tool()),
     };
     Some(Said::Working(Activity {
         conversation: conversation_of(&event.target.to_string(), &agent, me),
@@ -214,9 +211,9 @@ impl Activities {
 mod tests {
     use super::*;
     use crate::chat::messages::{LineState, line_from};
-    use crate::event_types::MESSAGE_POSTED;
     use agentnet_core::Limits;
-    use serde_json::json;
+    use agentnet_core::vocabulary::event_types::MESSAGE_POSTED;
+    use serde_json::{Value, json};
 
     const ME: &str = "human:ann";
     const T: u64 = 1_800_000_000_000;

@@ -1,12 +1,15 @@
 //! The approval requests the page has seen, as data: each request
 //! (`workspace.approval.requested`, core's
-//! [`agentnet_core::mods::workspace::approvals`]) with what was decided of
+//! [`agentnet_core::vocabulary::approvals`]) with what was decided of
 //! it (`workspace.approval.decided`), who decides it and its outcome in
 //! words. [`crate::chat::agents::approvals`] shows them.
 
 use crate::chat::conversations::conversation_of;
-use agentnet_core::mods::workspace::approvals::{
-    ActionKind, ApprovalAction, ApprovalDecision, ApprovalRequest, DECIDED, Decision, REQUESTED,
+use agentnet_core::vocabulary::approvals::{
+    ActionKind, ApprovalAction, ApprovalDecision, ApprovalRequest, Decision,
+};
+use agentnet_core::vocabulary::event_types::{
+    APPROVAL_DECIDED as DECIDED, APPROVAL_REQUESTED as REQUESTED,
 };
 use agentnet_core::{Event, EventId};
 use serde_json::Value;
@@ -49,7 +52,7 @@ pub fn take(cards: &mut Cards, event: &Event, me: &str) -> bool {
                     target,
                     approvers: request.approvers.iter().map(ToString::to_string).collect(),
                     action: request.action,
-                    expires_at: request.expires_at,
+                    expires_at: request.expires_at.as_millis(),
                     decided: None,
                 });
             }

@@ -1,6 +1,6 @@
 //! Approval cards: an agent asks a person before a step
 //! (`workspace.approval.requested`, core's
-//! [`agentnet_core::mods::workspace::approvals`]); the card shows in the
+//! [`agentnet_core::vocabulary::approvals`]); the card shows in the
 //! conversation it was sent to — what will happen, on what, the detail —
 //! with Approve, Deny and Edit for those who decide, and then what was
 //! decided (`workspace.approval.decided`), or that it expired. The network
@@ -10,9 +10,9 @@ use crate::chat::agents::approval_cards::{Card, edited_detail, take};
 use crate::chat::list::time::Clock;
 use crate::chat::state::Chat;
 use crate::people::person::Members;
-use agentnet_core::mods::workspace::approvals::{
-    ApprovalDecision, DECIDED, Decision, decision_target,
-};
+use agentnet_core::mods::workspace::approvals::decision_target;
+use agentnet_core::vocabulary::approvals::{ApprovalDecision, Decision};
+use agentnet_core::vocabulary::event_types::APPROVAL_DECIDED as DECIDED;
 use agentnet_core::{Address, Event, EventId};
 use leptos::prelude::*;
 use serde_json::{Value, json};

@@ -7,13 +7,14 @@
 //! entry's place in the same update, so nothing flickers.
 
 use crate::chat::agents::activity::{Activity, read};
-use crate::chat::list::time::now_ms;
-use crate::chat::state::Chat;
 use crate::chat::text::markdown::to_html;
-use crate::event_types::{AGENT_ACTIVITY, AGENT_STOP};
+use crate::chat::state::Chat;
+use crate::chat::list::time::now_ms;
+use agentnet_core::model::payloads::Payload;
+use agentnet_core::vocabulary::agents::AgentStop;
+use agentnet_core::vocabulary::event_types::{AGENT_ACTIVITY, AGENT_STOP};
 use agentnet_core::{Address, Event, EventId};
 use leptos::prelude::*;
-use serde_json::json;
 
 impl Chat {
     /// Takes an agent's activity event (one that does not read is dropped);
@@ -57,7 +58,7 @@ impl Chat {
         let Ok(to) = agent.parse::<Address>() else {
             return;
         };
-        let payload = json!({ "message": message.to_string() });
+        let payload = AgentStop { message }.to_json();
         if self.session.post(AGENT_STOP, to, payload).is_some() {
             self.activities.update(|a| a.stopping(agent, message));
         } else {

@@ -185,7 +185,7 @@ mod tests {
     fn line(n: u128, source: &str, target: &str, content: &str, at: u64) -> Line {
         let event = Event::from_value(
             json!({
-                "id": EventId::from_parts(at, n).to_string(), "type": crate::event_types::MESSAGE_POSTED,
+                "id": EventId::from_parts(at, n).to_string(), "type": agentnet_core::vocabulary::event_types::MESSAGE_POSTED,
                 "source": source, "target": target, "payload": {"content": content}, "timestamp": at,
             }),
             &Limits::default(),

@@ -12,10 +12,11 @@ use crate::chat::changes::known::{Change, Said, change_of, patch, record};
 use crate::chat::messages::Line;
 use crate::chat::state::Chat;
 use crate::chat::tabs::TabNews;
-use crate::event_types::{MESSAGE_DELETED, MESSAGE_EDITED};
-use agentnet_core::{Address, Event, EventType};
+use agentnet_core::model::payloads::Payload;
+use agentnet_core::vocabulary::WorkspaceEventType;
+use agentnet_core::vocabulary::messages::{MessageDeleted, MessageEdited};
+use agentnet_core::{Address, Event};
 use leptos::prelude::*;
-use serde_json::{Value, json};
 
 impl Chat {
     /// Shows (or, once a later change went through, clears) why a change the
@@ -90,13 +91,13 @@ impl Chat {
     }
 
     /// Changes the person's message `line` (an edit, its deletion, a reaction).
-    pub(crate) fn change(&self, line: &Line, kind: &str, payload: Value) {
-        let (Ok(target), Ok(kind)) = (
-            line.conversation.parse::<Address>(),
-            kind.parse::<EventType>(),
-        ) else {
-            return;
+    pub(super) fn change(&self, line: &Line, kind: WorkspaceEventType, payload: &impl Payload) {
+        let Ok(target) = line.conversation.parse::<Address>() else {
+            return self
+                .session
+                .report("This message's conversation has no address the network reads.");
         };
+        let (kind, payload) = (kind.event_type(), payload.to_json());
         let posted = self.session.with_connection(|c| {
             let id = c.post_with(kind, target, payload, serde_json::Map::new());
             c.outgoing(id)
@@ -117,15 +118,16 @@ impl Chat {
         if content.is_empty() || content == line.content {
             return;
         }
-        self.change(
-            line,
-            MESSAGE_EDITED,
-            json!({"message": line.id, "content": content}),
-        );
+        let edited = MessageEdited {
+            content: content.to_owned(),
+            message: line.id,
+        };
+        self.change(line, WorkspaceEventType::MessageEdited, &edited);
     }
 
     /// The person takes their message `line` back.
     pub fn delete(&self, line: &Line) {
-        self.change(line, MESSAGE_DELETED, json!({"message": line.id}));
+        let deleted = MessageDeleted { message: line.id };
+        self.change(line, WorkspaceEventType::MessageDeleted, &deleted);
     }
 }

@@ -7,7 +7,7 @@
 //! message (history pages arrive in any order) applies when the message comes.
 
 use crate::chat::messages::Line;
-use crate::event_types::{MESSAGE_DELETED, MESSAGE_EDITED};
+use agentnet_core::vocabulary::event_types::{MESSAGE_DELETED, MESSAGE_EDITED};
 use agentnet_core::{Event, EventId};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
@@ -142,7 +142,7 @@ mod tests {
 
     fn posted() -> Event {
         event(
-            crate::event_types::MESSAGE_POSTED,
+            agentnet_core::vocabulary::event_types::MESSAGE_POSTED,
             json!({"content": "helo"}),
             1,
         )

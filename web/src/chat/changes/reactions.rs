@@ -5,13 +5,13 @@
 //! it back; the React button (among the message's actions) offers a few
 //! common ones and the emoji picker.
 
-use crate::chat::changes::reaction_counts::{Shown, reaction_of, record, shown};
 use crate::chat::messages::Line;
+use crate::chat::changes::reaction_counts::{Shown, reaction_of, record, shown};
 use crate::chat::state::Chat;
-use crate::event_types::{REACTION_ADDED, REACTION_REMOVED};
 use agentnet_core::Event;
+use agentnet_core::vocabulary::WorkspaceEventType;
+use agentnet_core::vocabulary::messages::Reaction;
 use leptos::prelude::*;
-use serde_json::json;
 
 /// The reactions the React button offers.
 pub const OFFERED: [&str; 6] = ["👍", "❤️", "😄", "🎉", "👀", "✅"];
@@ -37,11 +37,15 @@ impl Chat {
             .iter()
             .any(|s| s.emoji == emoji && s.mine);
         let kind = if mine {
-            REACTION_REMOVED
+            WorkspaceEventType::ReactionRemoved
         } else {
-            REACTION_ADDED
+            WorkspaceEventType::ReactionAdded
         };
-        self.change(line, kind, json!({"message": line.id, "emoji": emoji}));
+        let reaction = Reaction {
+            emoji: emoji.to_owned(),
+            message: line.id,
+        };
+        self.change(line, kind, &reaction);
     }
 }
 

@@ -24,7 +24,7 @@ mod tests {
 
     fn line(n: u64, source: &str, state: LineState) -> Line {
         let event = Event::from_value(
-            json!({"id": EventId::from_parts(n, 1).to_string(), "type": crate::event_types::MESSAGE_POSTED,
+            json!({"id": EventId::from_parts(n, 1).to_string(), "type": agentnet_core::vocabulary::event_types::MESSAGE_POSTED,
                 "source": source, "target": "agent:broadcast", "payload": {"content": format!("m{n}")},
                 "timestamp": n}),
             &Limits::default(),

@@ -6,13 +6,14 @@
 //! ([`crate::chat::agents::working`]).
 
 use crate::chat::conversations::conversation_of;
-use crate::event_types::{MESSAGE_POSTED, TYPING};
 use crate::people::person::Members;
 use crate::session::{Session, Status};
 use agentnet_core::Address;
+use agentnet_core::model::payloads::Payload;
 use agentnet_core::replica::ReplicaEffect;
+use agentnet_core::vocabulary::event_types::{MESSAGE_POSTED, TYPING};
+use agentnet_core::vocabulary::presence::TypingNotice;
 use leptos::prelude::*;
-use serde_json::json;
 use std::collections::BTreeMap;
 use std::time::Duration;
 
@@ -72,7 +73,11 @@ impl Typing {
         let Ok(target) = conversation.parse::<Address>() else {
             return;
         };
-        if self.session.post(TYPING, target, json!({})).is_some() {
+        if self
+            .session
+            .post(TYPING, target, TypingNotice {}.to_json())
+            .is_some()
+        {
             self.told.set_value(Some((conversation.to_owned(), now)));
         }
     }

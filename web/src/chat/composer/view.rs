@@ -19,8 +19,10 @@ use crate::chat::state::Chat;
 use crate::chat::tabs::TabNews;
 use crate::emoji::recent::Recent;
 use crate::emoji::shortcode::{expand_all, expand_before};
-use crate::event_types::MESSAGE_POSTED;
-use agentnet_core::{Address, EventType};
+use agentnet_core::Address;
+use agentnet_core::model::payloads::Payload;
+use agentnet_core::vocabulary::WorkspaceEventType;
+use agentnet_core::vocabulary::messages::MessagePosted;
 use leptos::prelude::*;
 use serde_json::json;
 use wasm_bindgen::JsCast;
@@ -74,11 +76,11 @@ impl Chat {
         }
         let (conversation, parent) = self.destination(in_thread);
         let Ok(target) = conversation.parse::<Address>() else {
-            return;
+            return self
+                .session
+                .report("This conversation has no address the network reads.");
         };
-        let Ok(kind) = MESSAGE_POSTED.parse::<EventType>() else {
-            return;
-        };
+        let kind = WorkspaceEventType::MessagePosted.event_type();
         let mut metadata = serde_json::Map::new();
         let also_send = self.threads.also_send;
         if let Some(parent) = parent {
@@ -97,16 +99,17 @@ impl Chat {
             files.upload(in_thread, &target, move || chat.post(in_thread, files));
             return;
         }
-        let mut payload = json!({ "content": content });
-        match files.send_pending(in_thread, &target) {
-            Some(attached) if !attached.is_empty() => payload["attachments"] = json!(attached),
-            Some(_) => {}
-            None => {
-                return self
-                    .session
-                    .report("The workspace is still opening: try again in a moment.");
-            }
+        let Some(attachments) = files.send_pending(in_thread, &target) else {
+            return self
+                .session
+                .report("The workspace is still opening: try again in a moment.");
+        };
+        let payload = MessagePosted {
+            attachments,
+            content,
+            ..MessagePosted::default()
         }
+        .to_json();
         let posted = self.session.with_connection(|c| {
             let id = c.post_with(kind, target, payload, metadata);
             c.outgoing(id)

@@ -227,7 +227,7 @@ mod tests {
 
     fn line(n: u64, parent: Option<u64>) -> Line {
         let mut value = json!({
-            "id": EventId::from_parts(n, 1).to_string(), "type": crate::event_types::MESSAGE_POSTED,
+            "id": EventId::from_parts(n, 1).to_string(), "type": agentnet_core::vocabulary::event_types::MESSAGE_POSTED,
             "source": "agent:a", "target": "agent:broadcast", "payload": {"content": format!("m{n}")},
             "timestamp": n,
         });

@@ -200,7 +200,7 @@ mod tests {
 
     fn line(n: u64, source: &str, at: u64, parent: Option<u64>) -> Line {
         let mut value = json!({
-            "id": EventId::from_parts(at, n.into()).to_string(), "type": crate::event_types::MESSAGE_POSTED,
+            "id": EventId::from_parts(at, n.into()).to_string(), "type": agentnet_core::vocabulary::event_types::MESSAGE_POSTED,
             "source": source, "target": "agent:broadcast", "payload": {"content": format!("m{n}")},
             "timestamp": at,
         });

@@ -2,10 +2,12 @@
 //! and a form to rename it or change its status (a
 //! `workspace.session.updated`; `mod/workspace` decides who may).
 
-use crate::chat::sessions::model::{UPDATED, update_payload};
+use crate::chat::sessions::model::{status_named, update_payload};
 use crate::chat::state::Chat;
 use crate::session::Session;
 use agentnet_core::Address;
+use agentnet_core::model::payloads::Payload;
+use agentnet_core::vocabulary::event_types::SESSION_UPDATED;
 use leptos::prelude::*;
 
 /// The header of the open conversation when it is a session: its title,
@@ -26,16 +28,16 @@ pub fn SessionHeader() -> impl IntoView {
         let Some((channel, current)) = info() else {
             return;
         };
-        let Some(payload) = update_payload(
+        let Some(update) = update_payload(
             &channel,
             &title.get_untracked(),
-            &status.get_untracked(),
+            status_named(&status.get_untracked()),
             &current,
         ) else {
             return;
         };
-        match session.post(UPDATED, Address::broadcast(), payload.clone()) {
-            Some(id) => chat.expect_session_update(id, channel, payload),
+        match session.post(SESSION_UPDATED, Address::broadcast(), update.to_json()) {
+            Some(id) => chat.expect_session_update(id, channel, update),
             None => session.report("The workspace is still opening: try again in a moment."),
         }
         title.set(String::new());
@@ -43,12 +45,12 @@ pub fn SessionHeader() -> impl IntoView {
     move || {
         info().map(|(_, info)| {
             let shown = info.title.clone().unwrap_or_else(|| "Untitled session".into());
-            status.set(info.status.clone());
+            status.set(info.status.as_str().to_owned());
             view! {
                 <section class="session-header" aria-label="Session">
                     <h2 class="session-title">{shown}</h2>
-                    <span class="session-status" data-status=info.status.clone()>{info.status.clone()}</span>
-                    {info.master.clone().map(|m| view! { <span class="session-master">"master: " {m}</span> })}
+                    <span class="session-status" data-status=info.status.as_str()>{info.status.as_str()}</span>
+                    {info.master.as_ref().map(|m| view! { <span class="session-master">"master: " {m.to_string()}</span> })}
                     <form class="session-update" on:submit=submit>
                         <label for="session-title">"Session title"</label>
                         <input id="session-title" autocomplete="off" prop:value=move || title.get()

@@ -6,64 +6,41 @@
 //! is [`crate::chat::sessions::header`]).
 
 use crate::bidi::isolate;
-use agentnet_core::Event;
-use serde_json::{Map, Value, json};
+use agentnet_core::vocabulary::WorkspaceEventType;
+use agentnet_core::vocabulary::sessions::{Session, SessionStatus, SessionUpdated};
+use agentnet_core::{Address, Event};
+use serde::Deserialize;
 use std::collections::BTreeMap;
 
-/// A new session.
-pub const CREATED: &str = "workspace.session.created";
-/// A session renamed, its status or master changed.
-pub const UPDATED: &str = "workspace.session.updated";
-
-/// What the page knows of one session.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct SessionInfo {
-    /// Its title, when it has one.
-    pub title: Option<String>,
-    /// `open`, `closed` or `archived`.
-    pub status: String,
-    /// The agent that answers first in it.
-    pub master: Option<String>,
-}
-
-/// The sessions, by channel address (`channel/session-{id}`).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Sessions(pub BTreeMap<String, SessionInfo>);
+/// The sessions, by channel address (`channel/session-{id}`). A session's
+/// `created_by` is whoever created it, or — when the page saw only later
+/// changes of it — whoever it first saw change it.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Sessions(pub BTreeMap<String, Session>);
 
 impl Sessions {
     /// Folds one event in: a session created or updated (by the network's
     /// account: `payload.channel` is the one `mod/workspace` wrote).
     pub fn apply(&mut self, event: &Event) {
-        let kind = event.event_type.as_str();
-        if kind == CREATED || kind == UPDATED {
-            self.apply_payload(&event.payload);
+        if matches!(
+            WorkspaceEventType::of(&event.event_type),
+            Some(WorkspaceEventType::SessionCreated | WorkspaceEventType::SessionUpdated)
+        ) && let Ok(news) = SessionUpdated::deserialize(&event.payload)
+        {
+            self.fold(&event.source, &news);
         }
     }
 
-    /// Folds in a session event's payload (the person's own, once accepted).
-    pub fn apply_payload(&mut self, payload: &Value) {
-        let Some(channel) = payload.get("channel").and_then(Value::as_str) else {
+    /// Folds in what a session event says, sent by `by` (the person's own
+    /// update, once accepted, too); nothing without the network's `channel`.
+    pub fn fold(&mut self, by: &Address, news: &SessionUpdated) {
+        let Some(channel) = &news.channel else {
             return;
         };
-        let text = |key: &str| payload.get(key).and_then(Value::as_str).map(str::to_owned);
-        let info = self
-            .0
-            .entry(channel.to_owned())
-            .or_insert_with(|| SessionInfo {
-                status: "open".into(),
-                ..SessionInfo::default()
-            });
-        if let Some(title) = text("title") {
-            info.title = Some(title);
-        }
-        if let Some(status) = text("status") {
-            info.status = status;
-        }
-        match payload.get("master") {
-            Some(Value::String(master)) => info.master = Some(master.clone()),
-            Some(Value::Null) => info.master = None,
-            _ => {}
-        }
+        self.0
+            .entry(channel.clone())
+            .or_insert_with(|| Session::open(by.clone()))
+            .apply(news);
     }
 
     /// How the sidebar names a session channel: its title and status, when known.
@@ -74,39 +51,45 @@ impl Sessions {
             .clone()
             .unwrap_or_else(|| conversation.trim_start_matches("channel/").to_owned());
         let title = isolate(&title);
-        Some(if info.status == "open" {
+        Some(if info.status == SessionStatus::Open {
             format!("# {title}")
         } else {
-            format!("# {title} · {}", isolate(&info.status))
+            format!("# {title} · {}", info.status.as_str())
         })
     }
 }
 
-/// The payload of an update from the form: the session and what changed.
+/// The status the form's `<select>` holds (`open`, `closed`, `archived`).
+pub fn status_named(name: &str) -> Option<SessionStatus> {
+    SessionStatus::deserialize(serde_json::Value::from(name)).ok()
+}
+
+/// The update the form sends: the session and what changed (`None` when nothing did).
 pub fn update_payload(
     channel: &str,
     title: &str,
-    status: &str,
-    current: &SessionInfo,
-) -> Option<Value> {
-    let mut changes = Map::new();
+    status: Option<SessionStatus>,
+    current: &Session,
+) -> Option<SessionUpdated> {
     let title = title.trim();
-    if !title.is_empty() && Some(title) != current.title.as_deref() {
-        changes.insert("title".into(), json!(title));
-    }
-    if !status.is_empty() && status != current.status {
-        changes.insert("status".into(), json!(status));
-    }
-    if changes.is_empty() {
-        return None;
-    }
-    changes.insert("session".into(), json!(channel));
-    Some(Value::Object(changes))
+    let update = SessionUpdated {
+        session: channel.to_owned(),
+        title: (!title.is_empty() && Some(title) != current.title.as_deref())
+            .then(|| title.to_owned()),
+        status: status.filter(|s| *s != current.status),
+        ..SessionUpdated::default()
+    };
+    (update.title.is_some() || update.status.is_some()).then_some(update)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use agentnet_core::model::payloads::Payload;
+    use agentnet_core::vocabulary::event_types::{
+        SESSION_CREATED as CREATED, SESSION_UPDATED as UPDATED,
+    };
+    use serde_json::{Value, json};
 
     fn event(kind: &str, payload: Value) -> Event {
         serde_json::from_value(json!({
@@ -130,7 +113,7 @@ mod tests {
             (
                 info.title.as_deref(),
                 info.status.as_str(),
-                info.master.as_deref()
+                info.master.as_ref().map(ToString::to_string).as_deref()
             ),
             (Some("Plan"), "closed", Some("agent:lead"))
         );
@@ -150,18 +133,29 @@ mod tests {
 
     #[test]
     fn the_form_sends_only_what_changed() {
-        let current = SessionInfo {
+        let current = Session {
             title: Some("Plan".into()),
-            status: "open".into(),
-            master: None,
+            ..Session::open("human:ann".parse().unwrap())
         };
         assert_eq!(
-            update_payload("channel/session-p", " Plan ", "open", &current),
+            update_payload(
+                "channel/session-p",
+                " Plan ",
+                status_named("open"),
+                &current
+            ),
             None
         );
         assert_eq!(
-            update_payload("channel/session-p", "Launch", "closed", &current),
+            update_payload(
+                "channel/session-p",
+                "Launch",
+                status_named("closed"),
+                &current
+            )
+            .map(|u| u.to_json()),
             Some(json!({"session": "channel/session-p", "title": "Launch", "status": "closed"}))
         );
+        assert_eq!(status_named("gone"), None);
     }
 }

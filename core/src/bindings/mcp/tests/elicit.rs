@@ -8,7 +8,10 @@ use crate::bindings::mcp::elicit_answer::{Answered, ElicitError, answer, decisio
 use crate::bindings::mcp::revision::Revision;
 use crate::error::{Coded, ErrorCode};
 use crate::model::config::{ModConfig, NetworkConfig, WorkspaceSettings};
-use crate::mods::workspace::approvals::{DECIDED, Decision, REQUESTED};
+use crate::vocabulary::approvals::Decision;
+use crate::vocabulary::event_types::{
+    APPROVAL_DECIDED as DECIDED, APPROVAL_REQUESTED as REQUESTED,
+};
 use crate::{Address, Event, Network};
 use std::rc::Rc;
 

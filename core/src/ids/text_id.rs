@@ -1,0 +1,82 @@
+//! The shared shape of the workspace's text ids ([`super::session_id`],
+//! [`super::task_id`], [`super::conversation_id`]): one checking function
+//! behind `FromStr`, `TryFrom<&str>`, `TryFrom<String>` and `Deserialize`,
+//! and a `Display`/`Serialize` that writes the text back unchanged, so an
+//! id that fails the check cannot be built on any path in.
+
+/// Declares a text id `$name` (a reference-counted `str`) whose every path
+/// in goes through `$check: fn(&str) -> Result<(), $error>`.
+macro_rules! text_id {
+    ($(#[$doc:meta])* $name:ident, $error:ty, $check:path) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub struct $name(std::rc::Rc<str>);
+
+        impl $name {
+            /// The id as a string slice.
+            pub fn as_str(&self) -> &str {
+                &self.0
+            }
+        }
+
+        impl std::str::FromStr for $name {
+            type Err = $error;
+            fn from_str(s: &str) -> Result<Self, Self::Err> {
+                $check(s)?;
+                Ok(Self(std::rc::Rc::from(s)))
+            }
+        }
+
+        impl TryFrom<&str> for $name {
+            type Error = $error;
+            fn try_from(s: &str) -> Result<Self, Self::Error> {
+                s.parse()
+            }
+        }
+
+        impl TryFrom<String> for $name {
+            type Error = $error;
+            fn try_from(s: String) -> Result<Self, Self::Error> {
+                s.parse()
+            }
+        }
+
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(&self.0)
+            }
+        }
+
+        impl AsRef<str> for $name {
+            fn as_ref(&self) -> &str {
+                &self.0
+            }
+        }
+
+        impl std::borrow::Borrow<str> for $name {
+            fn borrow(&self) -> &str {
+                &self.0
+            }
+        }
+
+        impl serde::Serialize for $name {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                serializer.serialize_str(&self.0)
+            }
+        }
+
+        impl<'de> serde::Deserialize<'de> for $name {
+            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                let s = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
+                s.parse().map_err(serde::de::Error::custom)
+            }
+        }
+    };
+}
+
+pub(crate) use text_id;
+
+/// The first character of `s` outside `allowed`, when there is one.
+pub(crate) fn first_outside(s: &str, allowed: impl Fn(char) -> bool) -> Option<char> {
+    s.chars().find(|c| !allowed(*c))
+}

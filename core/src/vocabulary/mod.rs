@@ -1,0 +1,34 @@
+//! The workspace's vocabulary: every `workspace.*` event type and the
+//! payload each carries, as public types — one place that the network's
+//! `mod/workspace`, the hosted agents, the bindings, the web workspace and
+//! the npm package all use.
+//!
+//! * [`event_types`] — the type names (constants, and [`WorkspaceEventType`])
+//! * [`messages`] — posted, edited, deleted, delegated; reactions
+//! * [`presence`] — presence, a member's new profile, typing
+//! * [`agents`] — an agent's activity, and stopping it
+//! * [`invitations`] — an invitation made, used or declined
+//! * [`sessions`] — sessions (threads) and their changes
+//! * [`approvals`] — a person approving an agent's step
+//!
+//! Each payload implements [`crate::model::payloads::Payload`] (its event
+//! type and its JSON, as the answers of `core` do). The rules the network
+//! checks live with the code that checks them (`crate::mods::workspace`,
+//! `crate::network`); the ids they carry are validated types of
+//! [`crate::ids`]. Payloads build the JSON that goes out: build a `Value`
+//! from one with [`crate::model::payloads::Payload::to_json`], whose keys
+//! `serde_json` sorts, so the text on the wire is the same however the
+//! struct declares its fields.
+
+pub mod agents;
+pub mod approvals;
+pub mod event_types;
+pub mod invitations;
+pub mod messages;
+pub mod presence;
+pub mod sessions;
+
+pub use event_types::WorkspaceEventType;
+
+#[cfg(test)]
+mod tests;
