@@ -12,6 +12,8 @@
 //! * [`exchange`] — what a binding needs from its host; replies collected for a response
 //! * [`step`] — a binding's step: go on with a value, or answer now
 //! * [`caller`] — who a request is from: the origin check, a DID proof exchanged for a session
+//! * [`jsonrpc`] — JSON-RPC 2.0 as MCP, A2A and ANP speak it: envelopes, ids, error codes
+//! * [`member`] — acting as the authenticated member: events in, the network's answers out
 //! * [`http`] — the HTTP binding of ONM §11 inside a network
 //! * [`membership`] — its join and leave
 //! * [`admin`] — its admin routes (`v1/admin/…`) and analytics
@@ -54,7 +56,9 @@ pub mod hosted;
 pub mod hosts;
 pub mod http;
 pub mod ioa;
+pub mod jsonrpc;
 pub mod mcp;
+pub mod member;
 pub mod membership;
 pub mod message;
 pub mod networks;

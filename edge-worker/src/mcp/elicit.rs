@@ -77,7 +77,7 @@ impl NetworkHost {
         &self,
         approval: agentnet_core::EventId,
         stream: String,
-        id: agentnet_core::bindings::mcp::jsonrpc::Id,
+        id: agentnet_core::bindings::jsonrpc::Id,
     ) {
         let mut remembered = self.mcp.asked.borrow_mut();
         remembered.entry(approval).or_default().push((stream, id));

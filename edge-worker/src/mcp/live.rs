@@ -12,8 +12,8 @@
 //! elicitations on their streams ([`crate::mcp::elicit`]).
 
 use crate::host::now_ms;
+use agentnet_core::bindings::jsonrpc::Id;
 use agentnet_core::bindings::mcp::elicit;
-use agentnet_core::bindings::mcp::jsonrpc::Id;
 use agentnet_core::bindings::mcp::notices::{self, Notice};
 use agentnet_core::bindings::mcp::streams::Streams;
 use agentnet_core::bindings::mcp::waiting::Waiting;

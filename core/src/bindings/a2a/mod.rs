@@ -56,14 +56,14 @@ mod tests;
 
 use crate::bindings::caller::{Caller, Origins};
 use crate::bindings::exchange::BindingHost;
-use crate::bindings::mcp::jsonrpc::{self, Body, INVALID_REQUEST, Id, Message, RpcError};
+use crate::bindings::jsonrpc::{self, Body, Code, Id, Message, RpcError};
 use crate::bindings::message::{self, Method, Request, Response};
 use crate::bindings::session::{QueryTokens, authenticate};
 use crate::bindings::step::Step;
 use crate::{Address, ErrorCode, Network, NetworkId};
 use methods::Reply;
 use serde_json::json;
-use version::{VERSION_NOT_SUPPORTED, Version};
+use version::{A2aError, Version};
 
 /// Where an A2A request goes.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -183,7 +183,7 @@ fn serve<H: BindingHost>(
         Err(asked) => {
             let id = errors::request_id(&req.body);
             let message = format!("A2A-Version {asked} is not supported: use 1.0 or 0.3");
-            let error = RpcError::new(VERSION_NOT_SUPPORTED, message);
+            let error = RpcError::new(A2aError::VersionNotSupported, message);
             return Ok(Handled::Respond(rpc_refusal(200, id.as_ref(), &error)));
         }
     };
@@ -221,7 +221,7 @@ fn rpc_request<H: BindingHost>(
             Step::Go(member) => member,
             Step::Answer(_) => {
                 let error = RpcError::new(
-                    jsonrpc::NETWORK_REFUSED,
+                    Code::NetworkRefused,
                     "send Authorization: Bearer <session token from POST /v1/join>",
                 )
                 .with_data(json!({"code": ErrorCode::NotJoined.as_str()}));
@@ -248,7 +248,7 @@ fn rpc_request<H: BindingHost>(
         Ok(_) => {
             let message = "one JSON-RPC request per POST (no batches or notifications)";
             let id = errors::request_id(&req.body);
-            let error = RpcError::new(INVALID_REQUEST, message);
+            let error = RpcError::new(Code::InvalidRequest, message);
             return Ok(Step::Answer(rpc_refusal(400, id.as_ref(), &error)));
         }
     };

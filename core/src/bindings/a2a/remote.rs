@@ -14,7 +14,8 @@
 use super::version::Version;
 use super::wire;
 use crate::bindings::exchange::BindingHost;
-use crate::bindings::mcp::member::{new_event, submit, submit_event};
+use crate::bindings::jsonrpc::{self, Id};
+use crate::bindings::member::{new_event, submit, submit_event};
 use crate::bindings::message::{Method, Request, Response};
 use crate::bindings::session::{QueryTokens, authenticate};
 use crate::bindings::step::Step;
@@ -260,8 +261,7 @@ pub fn call_for(network: &Network, to: &Address, event: &Event) -> Option<Call> 
         };
         (method, json!({"message": message}))
     };
-    let body =
-        json!({"jsonrpc": "2.0", "id": event.id.to_string(), "method": method, "params": params});
+    let body = jsonrpc::Call::new(Id::Text(event.id.to_string()), method, params).to_value();
     Some(Call {
         remote: to.clone(),
         task: task_id,

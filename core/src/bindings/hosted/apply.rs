@@ -7,7 +7,7 @@ use crate::agent::effects::Status;
 use crate::agent::hosted::ACTIVITY;
 use crate::agent::{AgentEffect, Place};
 use crate::bindings::exchange::BindingHost;
-use crate::bindings::mcp::member::{new_event, submit_event};
+use crate::bindings::member::{new_event, submit_event};
 use crate::ids::address::Address;
 use crate::ids::event_type::{EventType, core_types};
 use crate::ids::ulid::EventId;

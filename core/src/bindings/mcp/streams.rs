@@ -12,10 +12,10 @@
 //! newest `GET` stream. 2026-07-28 streams have no ids and do not resume;
 //! closing one ends it.
 
-use super::jsonrpc::Id;
 use super::notices::Listener;
 use super::revision::Revision;
 use crate::Address;
+use crate::bindings::jsonrpc::Id;
 use crate::crypto::to_hex;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet, VecDeque};

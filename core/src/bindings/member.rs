@@ -1,27 +1,14 @@
-//! Acting as the member an MCP request is authenticated as: every tool call,
-//! read, post or listing is an event from that address through the whole
-//! pipeline (guards such as rate limits and access control, the log, the
-//! inspector), and its answer is read from what the network replied.
+//! Acting as the member a request is authenticated as — an MCP tool call, an
+//! A2A message, an ANP call, an IOA post, a hosted agent's step: every read,
+//! post or listing is an event from that address through the whole pipeline
+//! (guards such as rate limits and access control, the log, the inspector),
+//! and its answer is read from what the network replied.
 
-use super::jsonrpc::{Id, NETWORK_REFUSED, RpcError};
-use super::revision::Revision;
-use crate::bindings::exchange::{BindingHost, client_for};
+use super::exchange::{BindingHost, client_for};
+use super::jsonrpc::{Code, RpcError};
 use crate::ids::event_type::{EventType, core_types};
 use crate::{Address, Event, EventId, Network, Rejection};
 use serde_json::Value;
-
-/// Who asks, in which revision, under which request id.
-#[derive(Debug, Clone, Copy)]
-pub struct Caller<'a> {
-    /// The member the request is authenticated as.
-    pub member: &'a Address,
-    /// The revision it speaks.
-    pub revision: Revision,
-    /// The request's id.
-    pub request: &'a Id,
-    /// The legacy session, if any.
-    pub session: Option<&'a str>,
-}
 
 /// What the network answered an event with.
 #[derive(Debug, Clone, PartialEq)]
@@ -113,10 +100,10 @@ pub fn submit_core<H: BindingHost>(
 }
 
 /// The network's refusal of a request that has no error result (a listing,
-/// a read) as a JSON-RPC error: [`NETWORK_REFUSED`] with `data.code`.
+/// a read) as a JSON-RPC error: [`Code::NetworkRefused`] with `data.code`.
 pub fn refusal(rejection: &Rejection) -> RpcError {
     RpcError::new(
-        NETWORK_REFUSED,
+        Code::NetworkRefused,
         format!("{}: {}", rejection.code, rejection.message),
     )
     .with_data(serde_json::json!({"code": rejection.code.as_str()}))

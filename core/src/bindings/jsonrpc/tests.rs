@@ -2,6 +2,11 @@
 //! any input is read or refused without panicking.
 
 use super::*;
+use serde_json::{Map, Value, json};
+
+const PARSE_ERROR: i64 = -32700;
+const INVALID_REQUEST: i64 = -32600;
+const INVALID_PARAMS: i64 = -32602;
 use proptest::prelude::*;
 
 fn single(text: &str) -> Result<Message, Refused> {
@@ -104,6 +109,37 @@ fn a_batch_reads_each_element_on_its_own() {
 }
 
 #[test]
+fn each_code_keeps_its_number() {
+    let numbers: Vec<i64> = Code::ALL.into_iter().map(RpcCode::code).collect();
+    assert_eq!(numbers, [-32700, -32600, -32601, -32602, -32603, -31000]);
+    assert_eq!(Code::of(-32601), Some(Code::MethodNotFound));
+    assert_eq!(Code::of(-32001), None);
+}
+
+#[test]
+fn answers_are_read_as_results_or_errors() {
+    let ok: Answer = serde_json::from_value(json!({"jsonrpc": "2.0", "id": "a", "result": 1}))
+        .expect("a result");
+    assert!(matches!(ok, Answer::Success(Success { result, .. }) if result == json!(1)));
+    let failed: Answer = serde_json::from_value(
+        json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32601, "message": "no"}}),
+    )
+    .expect("an error");
+    assert!(
+        matches!(failed, Answer::Failure(Failure { id: None, error, .. }) if error.is(Code::MethodNotFound))
+    );
+    let call = Call::new(
+        Id::Text("e1".into()),
+        "message/send",
+        json!({"message": {}}),
+    );
+    assert_eq!(
+        call.to_value(),
+        json!({"jsonrpc": "2.0", "id": "e1", "method": "message/send", "params": {"message": {}}})
+    );
+}
+
+#[test]
 fn responses_are_framed() {
     assert_eq!(
         result(&Id::Number(1), json!({})),
@@ -113,6 +149,10 @@ fn responses_are_framed() {
     assert_eq!(
         error(None, &err),
         json!({"jsonrpc": "2.0", "error": {"code": -32602, "message": "bad", "data": {"x": 1}}})
+    );
+    assert_eq!(
+        notification("n", json!({})).to_string(),
+        r#"{"jsonrpc":"2.0","method":"n","params":{}}"#
     );
 }
 
