@@ -11,10 +11,11 @@
 use crate::host::respond;
 use crate::ioa::live::Appended;
 use crate::network::object::NetworkHost;
+use agentnet_core::bindings;
 use agentnet_core::bindings::http::no_such_network;
 use agentnet_core::bindings::ioa::stream::Follow;
 use agentnet_core::bindings::ioa::{self as binding, Handled, Target};
-use agentnet_core::bindings::{self, sse};
+use agentnet_core::bindings::transport::sse;
 use futures_channel::mpsc::{UnboundedReceiver, UnboundedSender, unbounded};
 use futures_util::StreamExt;
 use futures_util::future::{Either, select};

@@ -17,7 +17,7 @@ use agentnet_core::bindings::mcp::elicit;
 use agentnet_core::bindings::mcp::notices::{self, Notice};
 use agentnet_core::bindings::mcp::streams::Streams;
 use agentnet_core::bindings::mcp::waiting::Waiting;
-use agentnet_core::bindings::sse;
+use agentnet_core::bindings::transport::sse;
 use agentnet_core::network::Effect;
 use agentnet_core::{Address, Event, EventId, NetworkId};
 use futures_channel::mpsc::UnboundedSender;

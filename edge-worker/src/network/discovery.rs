@@ -14,7 +14,7 @@ use crate::host::now_ms;
 use crate::host::origin::Origin;
 use crate::network::object::NetworkHost;
 use agentnet_core::bindings::directory::settings_update;
-use agentnet_core::bindings::discovery_members::MEMBERS_PATH;
+use agentnet_core::bindings::discovery::members::MEMBERS_PATH;
 use agentnet_core::discovery::members::network_listing;
 use agentnet_core::network::{DiscoveryAsk, RegistryAnswer};
 use serde::Deserialize;

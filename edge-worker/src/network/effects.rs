@@ -12,7 +12,7 @@ use crate::host::origin::Origin;
 use crate::network::credentials::MemberCredentials;
 use crate::network::object::NetworkHost;
 use crate::network::storage::Store;
-use agentnet_core::bindings::sse::Pushed;
+use agentnet_core::bindings::transport::sse::Pushed;
 use agentnet_core::host::credentials::end_all;
 use agentnet_core::host::{Host, apply_effects};
 use agentnet_core::network::{DiscoveryAsk, Effect, ReadRequest, RegistryAnswer};

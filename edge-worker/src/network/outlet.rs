@@ -2,7 +2,7 @@
 //! `Stream` (its records and phase), the response body that reads them, and
 //! the wakers of the tasks that wait on it (`crate::network::sse` runs those tasks).
 
-use agentnet_core::bindings::sse::{self, Pushed};
+use agentnet_core::bindings::transport::sse::{self, Pushed};
 use std::cell::{Cell, RefCell};
 use std::future::Future;
 use std::pin::Pin;

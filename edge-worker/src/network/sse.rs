@@ -1,7 +1,7 @@
 //! Server-Sent Events streams: the plumbing of `GET /networks/{id}/v1/sse`.
 //!
 //! What a stream holds, when it reads its next page and when it is cut are
-//! the core's (`agentnet_core::bindings::sse::Stream`); here a stream is an
+//! the core's (`agentnet_core::bindings::transport::sse::Stream`); here a stream is an
 //! [`Outlet`]: the response body reads its records, a task reads the next
 //! page of what the stream missed once the client has read the last one
 //! (each page in a turn of its own, so frames and requests are handled in
@@ -11,7 +11,8 @@
 use crate::network::object::NetworkHost;
 use crate::network::outlet::{Body, Outlet, PageWanted, wake};
 use agentnet_core::Address;
-use agentnet_core::bindings::{self, sse};
+use agentnet_core::bindings;
+use agentnet_core::bindings::transport::sse;
 use std::rc::Rc;
 use std::time::Duration;
 use worker::{Headers, Response, Result};
@@ -72,7 +73,7 @@ impl NetworkHost {
     /// Ends every stream of a member that left, each with a last `closed` record.
     pub(crate) fn close_streams(&self, member: &Address) {
         let streams = self.sse_streams.borrow_mut().remove(&member.to_string());
-        let record = sse::closed_record(&bindings::sockets::left(member));
+        let record = sse::closed_record(&bindings::transport::sockets::left(member));
         for outlet in streams.into_iter().flatten() {
             outlet.close(record.clone());
         }

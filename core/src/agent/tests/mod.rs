@@ -8,14 +8,13 @@ use crate::ids::address::Address;
 use crate::ids::ulid::EventId;
 use serde_json::{Value, json};
 
-const OPENAI_TOOL_CALL_SSE: &str = include_str!("fixtures/openai_tool_call.sse");
-const OPENAI_ANSWER_SSE: &str = include_str!("fixtures/openai_answer.sse");
-const OPENAI_ANSWER: &str = include_str!("fixtures/openai_answer.json");
-const OPENAI_429: &str = include_str!("fixtures/openai_error_429.json");
-const ANTHROPIC_ANSWER: &str = include_str!("fixtures/anthropic_answer.json");
+const OPENAI_TOOL_CALL_SSE: &str = include_str!("../fixtures/openai_tool_call.sse");
+const OPENAI_ANSWER_SSE: &str = include_str!("../fixtures/openai_answer.sse");
+const OPENAI_ANSWER: &str = include_str!("../fixtures/openai_answer.json");
+const OPENAI_429: &str = include_str!("../fixtures/openai_error_429.json");
+const ANTHROPIC_ANSWER: &str = include_str!("../fixtures/anthropic_answer.json");
 
-#[path = "assistant_tests.rs"]
-mod assistant_tests;
+mod assistant;
 
 const NOW: u64 = 1_800_000_000_000;
 
@@ -588,7 +587,7 @@ fn an_anthropic_turn_runs_a_tool_over_streams() {
     let effects = stream(
         &mut agent,
         first,
-        include_str!("fixtures/anthropic_tool_use.sse"),
+        include_str!("../fixtures/anthropic_tool_use.sse"),
     );
     let streamed = effects.iter().any(
         |e| matches!(e, AgentEffect::StreamText { text, .. } if text == "Let me look that up."),
@@ -625,7 +624,7 @@ fn an_anthropic_turn_runs_a_tool_over_streams() {
     let effects = stream(
         &mut agent,
         second,
-        include_str!("fixtures/anthropic_answer.sse"),
+        include_str!("../fixtures/anthropic_answer.sse"),
     );
     assert_eq!(
         posts(&effects),

@@ -50,15 +50,13 @@ pub mod well_known;
 pub mod wire;
 
 #[cfg(test)]
-mod remote_tests;
-#[cfg(test)]
 mod tests;
 
-use crate::bindings::caller::{Caller, Origins};
+use crate::bindings::access::caller::{Caller, Origins};
+use crate::bindings::access::session::{QueryTokens, authenticate};
 use crate::bindings::exchange::BindingHost;
 use crate::bindings::jsonrpc::{self, Body, Code, Id, Message, RpcError};
 use crate::bindings::message::{self, Method, Request, Response};
-use crate::bindings::session::{QueryTokens, authenticate};
 use crate::bindings::step::Step;
 use crate::{Address, ErrorCode, Network, NetworkId};
 use methods::Reply;
@@ -100,8 +98,8 @@ pub struct Accepted {
     /// How to answer.
     pub reply: Reply,
     /// The session a DID proof was exchanged for, for the answer's headers
-    /// ([`crate::bindings::didwba::Grant::headers`]; ANP servers answer so).
-    pub bearer: Option<crate::bindings::didwba::Grant>,
+    /// ([`crate::bindings::access::didwba::Grant::headers`]; ANP servers answer so).
+    pub bearer: Option<crate::bindings::access::didwba::Grant>,
 }
 
 /// What an A2A request comes to.
@@ -118,7 +116,7 @@ pub enum Handled {
 /// Answers a request to `target` of the loaded `network`: a card, or a
 /// JSON-RPC request as the authenticated member ([`Reply`] says how). A
 /// `DIDWba` header in place of a bearer joins its DID first
-/// ([`crate::bindings::caller::Caller`]).
+/// ([`crate::bindings::access::caller::Caller`]).
 pub fn handle<H: BindingHost>(
     host: &mut H,
     network: &mut Network,

@@ -7,11 +7,11 @@
 //! answers through [`Caller::answer`], which hands an exchanged session back.
 
 use super::didwba::{self, Grant};
-use super::exchange::BindingHost;
-use super::mcp::access;
-use super::message::{Request, Response};
-use super::step::Step;
 use crate::Network;
+use crate::bindings::exchange::BindingHost;
+use crate::bindings::mcp::access;
+use crate::bindings::message::{Request, Response};
+use crate::bindings::step::Step;
 use std::borrow::Cow;
 
 /// Whether a binding refuses pages of origins the network does not allow.

@@ -18,9 +18,9 @@
 //!   what may be sent; a request or preflight from any other origin is
 //!   refused, `403 forbidden`, before a route sees it.
 
-use super::mcp::access::is_loopback;
-use super::message::{Method, Request, Response};
 use crate::ErrorCode;
+use crate::bindings::mcp::access::is_loopback;
+use crate::bindings::message::{Method, Request, Response};
 use crate::model::origins::{AllowedOrigins, WebOrigin};
 
 /// The methods the endpoints take.
@@ -137,7 +137,7 @@ pub fn is_public(req: &Request) -> bool {
     if path.starts_with("/agents/") && path.ends_with("/did.json") {
         return true;
     }
-    super::route::paths::is_profile(path)
+    crate::bindings::route::paths::is_profile(path)
 }
 
 /// A loopback page asking a loopback edge (local development).

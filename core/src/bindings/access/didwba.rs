@@ -19,9 +19,9 @@
 //! `Authorization: Bearer …`, which the SDK falls back to, as its own
 //! server sends by default, and which agentnet's clients read.
 
-use super::exchange::{BindingHost, join_event};
-use super::message::{Request, Response};
-use super::step::Step;
+use crate::bindings::exchange::{BindingHost, join_event};
+use crate::bindings::message::{Request, Response};
+use crate::bindings::step::Step;
 use crate::identity::did::Did;
 use crate::identity::didwba_proof::DidProof;
 use crate::identity::http_signature::{ACCEPT_SIGNATURE, Received, SignedRequest};

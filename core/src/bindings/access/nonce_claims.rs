@@ -13,8 +13,8 @@
 //! someone's nonce with a forged one. The internal path is not a registry
 //! path: the Worker never forwards an outside request to it.
 
-use super::message::Response;
 use crate::ErrorCode;
+use crate::bindings::message::Response;
 use crate::identity::didwba::{MAX_AGE_SECS, MAX_AHEAD_SECS};
 use crate::identity::didwba_proof::DidProof;
 use serde::{Deserialize, Serialize};

@@ -15,9 +15,9 @@
 //! * Better there: `POST v1/ticket` (with the header) answers a ticket, good
 //!   once, for [`Policy::ticket_ttl_ms`]: `?ticket=` on `v1/ws` or `v1/sse`.
 
-use super::exchange::{Answer, BindingHost};
-use super::message::{Request, Response};
 use super::policy::{Expired, SessionState};
+use crate::bindings::exchange::{Answer, BindingHost};
+use crate::bindings::message::{Request, Response};
 use crate::bindings::step::Step;
 use crate::crypto::{sha256_hex, to_hex};
 use crate::{Address, ErrorCode};

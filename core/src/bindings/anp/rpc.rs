@@ -15,7 +15,7 @@
 //! as an error `-32000` whose `data` is the failure's `{code, message}`; an
 //! unknown tool as `-32601` (method not found).
 
-use crate::bindings::caller::{Caller, Origins};
+use crate::bindings::access::caller::{Caller, Origins};
 use crate::bindings::jsonrpc::{
     self, Answer, Body, Call, Code, Failure, Id, Message, RpcCode, RpcError, Success,
 };

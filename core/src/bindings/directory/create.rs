@@ -9,8 +9,8 @@
 //! network's object, which builds the configuration ([`config_from_request`])
 //! with a random administrator credential, returned once ([`created`]).
 
-use super::exchange::json_body;
-use super::message::Response;
+use crate::bindings::exchange::json_body;
+use crate::bindings::message::Response;
 use crate::crypto::{sha256_hex, to_hex};
 use crate::ids::network_id::NetworkIdError;
 use crate::model::config::ModConfig;

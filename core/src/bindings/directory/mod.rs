@@ -1,5 +1,8 @@
 //! The directory of public networks, and who may create networks how often.
 //!
+//! In this folder too: [`create`] (creating networks and the demo network)
+//! and [`networks`] (a creation as the Worker forwards it).
+//!
 //! One directory object serves the whole edge. It answers three routes the
 //! Worker calls ([`DirectoryRoute`]):
 //! * `POST /admit` before every creation: a creator (a hash of the caller's
@@ -15,6 +18,9 @@
 //!   cursor of the following page, so no network is ever out of reach.
 //!
 //! Everything here is pure; the directory object stores the rows.
+
+pub mod create;
+pub mod networks;
 
 use super::message::{Method, Request, Response};
 use crate::ErrorCode;
@@ -288,5 +294,4 @@ pub fn listing(rows: &[Value], limit: u32, origin: &str) -> Response {
 }
 
 #[cfg(test)]
-#[path = "directory_tests.rs"]
 mod tests;

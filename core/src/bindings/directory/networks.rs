@@ -1,12 +1,12 @@
 //! Creating a network from the Worker (`POST /v1/networks`, which
-//! [`super::route`] reads): the body gets a fresh `id` and goes to the object
+//! [`crate::bindings::route`] reads): the body gets a fresh `id` and goes to the object
 //! of that name ([`super::create`]); a public network is then registered in
 //! the directory.
 //!
-//! The directory and creation limits are [`super::directory`]'s.
+//! The directory and creation limits are [`crate::bindings::directory`]'s.
 
-use super::message::Response;
 use crate::ErrorCode;
+use crate::bindings::message::Response;
 use crate::event::Limits;
 use serde_json::{Value, json};
 
@@ -15,16 +15,16 @@ use serde_json::{Value, json};
 pub struct Creation {
     /// The new network's id (the object's name).
     pub id: String,
-    /// The body for the object's [`super::http::CREATE_PATH`], with the id set.
+    /// The body for the object's [`crate::bindings::http::CREATE_PATH`], with the id set.
     pub body: String,
     /// Whether to list the network once it exists.
     pub public: bool,
-    /// The body that registers the network in the directory ([`super::directory::DIRECTORY_REGISTER`]).
+    /// The body that registers the network in the directory ([`crate::bindings::directory::DIRECTORY_REGISTER`]).
     pub listing: String,
 }
 
 /// Reads a `POST /v1/networks` body and gives it the id `id`; `creator` is
-/// [`super::directory::creator_of`] the request, for the directory's listing cap.
+/// [`crate::bindings::directory::creator_of`] the request, for the directory's listing cap.
 pub fn creation(text: &str, id: String, creator: &str) -> Result<Creation, Response> {
     // Unauthenticated: bounded like any frame before it is parsed (413), and
     // serde_json refuses nesting deeper than 128 levels.
@@ -51,7 +51,7 @@ pub fn creation(text: &str, id: String, creator: &str) -> Result<Creation, Respo
     let description = object
         .get("description")
         .and_then(Value::as_str)
-        .map(|d| super::directory::listed_description(d).to_owned());
+        .map(|d| crate::bindings::directory::listed_description(d).to_owned());
     let listing =
         json!({"id": id, "name": name, "description": description, "creator": creator}).to_string();
     Ok(Creation {

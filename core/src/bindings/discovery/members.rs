@@ -3,14 +3,14 @@
 //! listing, [`crate::discovery::members::network_listing`], replacing the
 //! one before) and each listed member's ANP description at
 //! `GET /registry/v1/networks/{id}/members/{address}/ad.json`, with an
-//! OpenRPC interface for the member's tools ([`super::anp::openrpc`]).
+//! OpenRPC interface for the member's tools ([`crate::bindings::anp::openrpc`]).
 //!
 //! The internal path is not a registry path, so the Worker never forwards an
 //! outside request to it: only a network object reaches it, through the
 //! registry object's stub.
 
-use super::message::{Request, Response};
 use crate::ErrorCode;
+use crate::bindings::message::{Request, Response};
 use crate::discovery::Catalog;
 use crate::discovery::catalog::member_ad_url;
 use crate::discovery::members::member_description;
@@ -51,7 +51,7 @@ pub fn member_ad(catalog: &Catalog, req: &Request, network: &str, address: &str)
         Some(record) => {
             let url = member_ad_url(origin, network, address);
             let mut description = member_description(network, record, &url, origin);
-            if let Some(tools) = super::anp::openrpc::interface(network, record, origin)
+            if let Some(tools) = crate::bindings::anp::openrpc::interface(network, record, origin)
                 && let Some(interfaces) = description["interfaces"].as_array_mut()
             {
                 interfaces.push(tools);

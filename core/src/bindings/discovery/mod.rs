@@ -1,16 +1,22 @@
 //! The discovery routes (docs/discovery.md), over [`crate::discovery`], served by the
 //! registry's object beside [`super::registry`]:
 //!
+//! In this folder too: [`members`] (listed network members) and [`submit`]
+//! (passive registration's guard).
+//!
 //! * `GET /.well-known/agent-descriptions?after=&limit=` → the ANP `CollectionPage`;
 //!   `GET /networks/{id}/.well-known/agent-descriptions` → the same over the agents in network `{id}`
 //! * `GET /registry/v1/agents/{aic}/ad.json` → a registered agent's ANP description;
-//!   `GET /registry/v1/networks/{id}/members/{address}/ad.json` → a listed member's ([`super::discovery_members`])
+//!   `GET /registry/v1/networks/{id}/members/{address}/ad.json` → a listed member's ([`members`])
 //! * `GET /registry/v1/agents/{aic}/acs` → its ACS document;
 //!   `POST /registry/v1/agents/{name}/acs {acs, nonce, signature}` publishes a new one
 //! * `GET /registry/v1/discover?q=&tags=&mode=&transport=&verification=&network=&limit=` → ranked agents
 //! * `POST /registry/v1/descriptions {url}` → passive registration (the host fetches, [`submitted`] decides)
 //! * `GET /registry/v1/snapshot?types=acs&limit=&snapshot=&after=`, `GET /registry/v1/changes?seq=&limit=&wait=` (NDJSON)
 //! * `POST /registry/v1/webhooks {url, secret, types?, events?}`, `DELETE /registry/v1/webhooks/{id}`
+
+pub mod members;
+pub mod submit;
 
 use super::message::{Method, Request, Response};
 use super::refusals::identity_refusal;
@@ -50,7 +56,7 @@ pub enum Answer {
     /// Write the response; store what changed.
     Reply(Box<Reply>),
     /// Fetch the description at `url` and its DID document, then call
-    /// [`submitted`] — once [`super::discovery_submit::admit`] let it.
+    /// [`submitted`] — once [`submit::admit`] let it.
     Fetch {
         /// The description's URL.
         url: String,
@@ -294,11 +300,9 @@ pub fn handle(
             }
             None => Ok(not_found(format!("no live agent {aic}"))),
         },
-        (Method::Get, ["networks", network, "members", address, "ad.json"]) => {
-            Ok(Answer::response(super::discovery_members::member_ad(
-                catalog, req, network, address,
-            )))
-        }
+        (Method::Get, ["networks", network, "members", address, "ad.json"]) => Ok(
+            Answer::response(members::member_ad(catalog, req, network, address)),
+        ),
         (Method::Post, ["agents", name, "acs"]) => {
             publish(registry, catalog, req, name, now).or_else(|r| Ok(Answer::response(r)))
         }
@@ -312,7 +316,7 @@ pub fn handle(
         (Method::Get, ["changes"]) => changes(catalog, req).map(Answer::response),
         (Method::Post, ["descriptions"]) => match body(req) {
             Ok(b) => match b.get("url").and_then(Value::as_str) {
-                // The host admits it first ([`super::discovery_submit::admit`]).
+                // The host admits it first ([`submit::admit`]).
                 Some(url) => Ok(Answer::Fetch {
                     url: url.to_owned(),
                 }),
@@ -387,5 +391,4 @@ pub fn did_document_url(doc: &Value) -> Option<String> {
 }
 
 #[cfg(test)]
-#[path = "discovery_tests.rs"]
 mod tests;

@@ -8,9 +8,9 @@
 //! out: one text, so the answers map no one's ports), or
 //! `invalid_description` for an answer that is no JSON document ([`unfetched`]).
 
-use super::directory::creator_of;
-use super::message::{Request, Response};
-use super::refusals::discovery_refusal;
+use crate::bindings::directory::creator_of;
+use crate::bindings::message::{Request, Response};
+use crate::bindings::refusals::discovery_refusal;
 use crate::discovery::DiscoveryError;
 use crate::discovery::fetch_policy::{FetchPolicy, Submissions};
 use crate::outbound::OutboundError;

@@ -17,7 +17,7 @@
 //! | `POST v1/admin/members/remove` / `ban` / `unban` `{address}` | `network.admin.member.remove` / `.ban` / `.unban` |
 //! | `POST v1/admin/settings` | `network.admin.settings.update` |
 //! | `GET v1/admin/config` | `network.admin.config` |
-//! | `POST v1/admin/agents` `{name, persona, provider, base_url, model, tools?, answers?, channels?, key?}` | `network.admin.agent.host` (without the key, which the host keeps: [`super::hosted::admin`]) |
+//! | `POST v1/admin/agents` `{name, persona, provider, base_url, model, tools?, answers?, channels?, key?}` | `network.admin.agent.host` (without the key, which the host keeps: [`crate::bindings::hosted::admin`]) |
 //! | `POST v1/admin/agents/remove` `{address}` | `network.admin.agent.unhost` |
 //! | `GET v1/admin/agents` | read: the hosted agents, each with whose key it uses |
 //!
@@ -26,8 +26,8 @@
 //! v1/invitations/show` `{code}` tells the holder what it is invited to
 //! ([`show`]), so an invitation page can offer to accept or decline.
 
-use super::exchange::{BindingHost, json_body, payload_of};
-use super::message::{Method, Request, Response};
+use crate::bindings::exchange::{BindingHost, json_body, payload_of};
+use crate::bindings::message::{Method, Request, Response};
 use crate::ids::event_type::core_types;
 use crate::ids::standing::Role;
 use crate::network::admin_types as types;
@@ -57,7 +57,7 @@ pub fn event_type(method: &Method, action: &str) -> Option<&'static str> {
     })
 }
 
-/// Answers `v1/admin/{action}` for `member` (`action` as [`super::route`] read it).
+/// Answers `v1/admin/{action}` for `member` (`action` as [`crate::bindings::route`] read it).
 pub fn handle<H: BindingHost>(
     host: &mut H,
     network: &mut Network,
@@ -99,7 +99,7 @@ pub fn show(network: &Network, req: &Request, now: u64) -> Response {
     };
     match network.invitation_for(&code, now) {
         Ok(invitation) => Response::json(invitation),
-        Err(rejection) => super::exchange::rejected(&rejection),
+        Err(rejection) => crate::bindings::exchange::rejected(&rejection),
     }
 }
 
@@ -120,7 +120,7 @@ pub fn reject<H: BindingHost>(
             host.apply(network, effects)?;
             Response::json(json!({"ok": true}))
         }
-        Err(rejection) => super::exchange::rejected(&rejection),
+        Err(rejection) => crate::bindings::exchange::rejected(&rejection),
     })
 }
 

@@ -17,12 +17,12 @@
 //! steps are the uploader's alone. A file that is not the caller's to see is
 //! `not_found`, never a hint that it exists.
 
-use super::exchange::{BindingHost, json_body};
-use super::message::{Method, Request, Response};
-use super::route::paths::network_path;
 use super::send::send_value;
-use super::session::{QueryTokens, authenticate};
-use super::step::Step;
+use crate::bindings::access::session::{QueryTokens, authenticate};
+use crate::bindings::exchange::{BindingHost, json_body};
+use crate::bindings::message::{Method, Request, Response};
+use crate::bindings::route::paths::network_path;
+use crate::bindings::step::Step;
 use crate::error::{Coded, ErrorCode};
 use crate::files::link::{self, Link};
 use crate::files::{FileError, FileId, FileState, StoredFile, may_read, serve, upload};

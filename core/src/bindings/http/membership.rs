@@ -2,13 +2,13 @@
 //! session for what follows) and `POST v1/leave` (the leave, and the end of
 //! the member's sessions; the network closes its sockets and streams).
 //! [`admit`] is the one join over a request, shared with the OAuth consent
-//! page (`super::oauth`).
+//! page (`crate::bindings::oauth`).
 
-use super::exchange::{
+use crate::bindings::access::session;
+use crate::bindings::exchange::{
     Answer, BindingHost, claimed_address, client_for, join_event, join_refused, json_body,
 };
-use super::message::Response;
-use super::session;
+use crate::bindings::message::Response;
 use crate::bindings::step::Step;
 use crate::ids::event_type::{EventType, core_types};
 use crate::network::Inbound;
@@ -65,7 +65,7 @@ pub struct Admitted {
 /// whole pipeline (access policy, verification, guard mods): the member it
 /// admitted, or the refusal to answer. Every binding that joins over a
 /// request (`POST v1/join`, the OAuth consent page) joins here. `didwba`:
-/// a DIDWba header and the domain it reached (`crate::bindings::didwba`).
+/// a DIDWba header and the domain it reached (`crate::bindings::access::didwba`).
 pub fn admit<H: BindingHost>(
     host: &mut H,
     network: &mut Network,
@@ -106,12 +106,14 @@ pub fn admit<H: BindingHost>(
 pub fn join<H: BindingHost>(
     host: &mut H,
     network: &mut Network,
-    req: &super::message::Request,
+    req: &crate::bindings::message::Request,
     peer: Option<String>,
 ) -> Result<Response, H::Error> {
     let text = req.body.as_str();
-    let proof = super::didwba::proof_of(req);
-    let didwba = proof.as_deref().map(|h| (h, super::didwba::domain_of(req)));
+    let proof = crate::bindings::access::didwba::proof_of(req);
+    let didwba = proof
+        .as_deref()
+        .map(|h| (h, crate::bindings::access::didwba::domain_of(req)));
     let body = match join_body(text) {
         Ok(body) => body,
         Err(response) => return Ok(response),
@@ -120,7 +122,9 @@ pub fn join<H: BindingHost>(
         Step::Go(admitted) => admitted,
         Step::Answer(refused) => {
             return Ok(match didwba {
-                Some(_) if refused.status == 403 => super::didwba::unauthorized(refused),
+                Some(_) if refused.status == 403 => {
+                    crate::bindings::access::didwba::unauthorized(refused)
+                }
                 _ => refused,
             });
         }
@@ -132,8 +136,8 @@ pub fn join<H: BindingHost>(
     let response = Response::json(answer);
     Ok(match didwba {
         Some(_) => {
-            let grant = super::didwba::Grant::new(token, expires_at, host.now());
-            super::didwba::with_bearer(response, &grant)
+            let grant = crate::bindings::access::didwba::Grant::new(token, expires_at, host.now());
+            crate::bindings::access::didwba::with_bearer(response, &grant)
         }
         None => response,
     })

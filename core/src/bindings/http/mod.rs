@@ -1,39 +1,48 @@
 //! The HTTP binding of ONM §11, inside one network.
 //!
+//! Its parts, in this folder: [`membership`] (join and leave), [`admin`]
+//! (`v1/admin/…`), [`send`] (one event sent for a caller), [`files`] (files
+//! of real size) and [`webpush`] (Web Push subscriptions).
+//!
 //! | route | what |
 //! |---|---|
-//! | `POST /v1/join` `{agent_id, credentials?, role?, resume_after?}` | join; answers the ack with a bearer session `token` ([`super::membership`]) |
+//! | `POST /v1/join` `{agent_id, credentials?, role?, resume_after?}` | join; answers the ack with a bearer session `token` ([`membership`]) |
 //! | `POST /v1/leave` | leave; ends the member's sessions, sockets and streams |
-//! | `POST /v1/ticket` | a ticket for `v1/ws` or `v1/sse`, good once ([`super::session`]) |
+//! | `POST /v1/ticket` | a ticket for `v1/ws` or `v1/sse`, good once ([`crate::bindings::access::session`]) |
 //! | `POST /v1/events` (event JSON) | send; answers the ack `{id, seq}` or an error |
 //! | `GET /v1/events?after=&limit=` | poll what came after `after` (a seq or an event id) |
 //! | `POST /v1/heartbeat` | sign of life |
 //! | `GET /v1/discover` | the roster |
 //! | `GET /v1/profile` (or the network's root) | the network profile with its transports |
-//! | `GET /v1/sse` | Server-Sent Events ([`super::sse`]) |
-//! | `GET /v1/ws` | WebSocket ([`super::ws`]) |
+//! | `GET /v1/sse` | Server-Sent Events ([`crate::bindings::transport::sse`]) |
+//! | `GET /v1/ws` | WebSocket ([`crate::bindings::transport::ws`]) |
 //! | `/mcp` | MCP Streamable HTTP ([`super::mcp`]; the edge routes it there) |
 //! | `/oauth/{authorize,token,register}` | the network's OAuth authorization server ([`super::oauth`]; likewise) |
 //!
 //! Paths are under `/networks/{id}/`. Every route but join, the profile and
 //! the WebSocket takes its session from `Authorization: Bearer`; a token in
-//! the URL is refused there ([`super::session`]). Errors are `{code, message}` with the
+//! the URL is refused there ([`crate::bindings::access::session`]). Errors are `{code, message}` with the
 //! status of [`status_of`](super::status_of); a known path with another
 //! method is `method_not_allowed` (405), an unknown one `not_found`.
 
-use super::caller::{Caller, Origins};
+pub mod admin;
+pub mod files;
+pub mod membership;
+pub mod send;
+pub mod webpush;
+
 use super::exchange::{Answer, BindingHost, json_body, rejected};
-use super::membership;
 use super::message::{Request, Response};
-pub use super::send::{fill_event, send_response};
-use super::session::{self, QueryTokens, authenticate};
-use super::sockets::{Close, Sockets};
-use super::sse;
 use super::step::Step;
-use super::ws;
+use crate::bindings::access::caller::{Caller, Origins};
+use crate::bindings::access::session::{self, QueryTokens, authenticate};
+use crate::bindings::transport::sockets::{Close, Sockets};
+use crate::bindings::transport::sse;
+use crate::bindings::transport::ws;
 use crate::model::payloads::{Transport, json_of};
 use crate::network::Page;
 use crate::{Address, ErrorCode, EventId, Network, NetworkId};
+pub use send::{fill_event, send_response};
 use serde_json::{Value, json};
 
 /// Events a poll returns unless it asks for another number.
@@ -145,9 +154,9 @@ fn serve<H: BindingHost>(
             let message = format!("{} is not allowed on {tail}", req.method);
             return Ok(Response::error(ErrorCode::MethodNotAllowed, message).into());
         }
-        ApiRoute::RejectInvitation => return Ok(super::admin::reject(host, network, req)?.into()),
+        ApiRoute::RejectInvitation => return Ok(admin::reject(host, network, req)?.into()),
         ApiRoute::ShowInvitation => {
-            return Ok(super::admin::show(network, req, host.now()).into());
+            return Ok(admin::show(network, req, host.now()).into());
         }
         ApiRoute::WebSocket => {
             return Ok(match ws::upgrade(host, network, req)? {
@@ -202,11 +211,11 @@ fn member_request<H: BindingHost>(
         ApiRoute::Ticket => session::issue_ticket(host, &member)?,
         ApiRoute::Send => send(host, network, member, &req.body, peer)?,
         ApiRoute::Poll => poll(host, network, member, req)?,
-        ApiRoute::Analytics => super::admin::analytics(network, &member),
+        ApiRoute::Analytics => admin::analytics(network, &member),
         ApiRoute::Admin(action) if action == "agents" || action == "agents/remove" => {
             super::hosted::admin::handle(host, network, member, req, action, peer)?
         }
-        ApiRoute::Admin(action) => super::admin::handle(host, network, member, req, action, peer)?,
+        ApiRoute::Admin(action) => admin::handle(host, network, member, req, action, peer)?,
         _ => {
             let effects = network.heartbeat(&member, host.now());
             host.apply(network, effects)?;
@@ -224,7 +233,7 @@ fn send<H: BindingHost>(
     peer: Option<String>,
 ) -> Result<Response, H::Error> {
     match json_body(text, &network.config().limits) {
-        Ok(body) => super::send::send_value(host, network, member, body, peer),
+        Ok(body) => send::send_value(host, network, member, body, peer),
         Err(response) => Ok(response),
     }
 }

@@ -1,10 +1,10 @@
 //! Sending one event for an HTTP caller: filling what a plain client leaves
 //! out, running it through the network, and the response its replies make.
-//! `POST v1/events` ([`super::http`]) and the admin routes ([`super::admin`]) use it.
+//! `POST v1/events` ([`crate::bindings::http`]) and the admin routes ([`super::admin`]) use it.
 
-use super::exchange::{BindingHost, Collected, error_reply};
 use super::membership;
-use super::message::Response;
+use crate::bindings::exchange::{BindingHost, Collected, error_reply};
+use crate::bindings::message::Response;
 use crate::ids::event_type::core_types;
 use crate::ids::ulid::UlidGenerator;
 use crate::network::Inbound;

@@ -11,10 +11,10 @@
 //! an event, an export or another member's answer, and its keys are never
 //! answered back. The host keeps them ([`PushStore`]).
 
-use super::exchange::{BindingHost, json_body};
-use super::message::{Request, Response};
-use super::session::{QueryTokens, authenticate};
-use super::step::Step;
+use crate::bindings::access::session::{QueryTokens, authenticate};
+use crate::bindings::exchange::{BindingHost, json_body};
+use crate::bindings::message::{Request, Response};
+use crate::bindings::step::Step;
 use crate::error::ErrorCode;
 use crate::ids::address::Address;
 use crate::network::Network;

@@ -1,6 +1,6 @@
 //! IOA's live streams (SSE): `event: message` + `data: <Message>` for each
 //! new message a stream follows, `: keepalive` when idle (the host's tick,
-//! [`crate::bindings::sse::KEEPALIVE`]).
+//! [`crate::bindings::transport::sse::KEEPALIVE`]).
 //!
 //! * a space's stream: every message of the space;
 //! * a node's stream: every message whose `refs.nodes` names the node;

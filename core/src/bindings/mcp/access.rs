@@ -14,12 +14,12 @@
 //!   `WWW-Authenticate: Bearer resource_metadata="…"`, the URL of
 //!   [`metadata`] (RFC 9728), which names the network's authorization server.
 
+use crate::bindings::access::session::{QueryTokens, authenticate};
 use crate::bindings::jsonrpc::{Code, RpcCode, RpcError, error};
 use crate::bindings::message::{Request, Response};
 use crate::bindings::oauth::grants::OAuthHost;
 use crate::bindings::oauth::metadata::{issuer, resource};
 use crate::bindings::oauth::token::{Bearer, bearer};
-use crate::bindings::session::{QueryTokens, authenticate};
 use crate::bindings::step::Step;
 use crate::model::origins::{AllowedOrigins, WebOrigin};
 use crate::{Address, NetworkId};

@@ -32,7 +32,7 @@ use super::session::{McpHost, SESSION_HEADER, Session, session_of};
 use super::streams::{StreamKind, StreamSpec, Streams, new_id};
 use super::waiting::Reply;
 use super::{elicit, elicit_answer, listen, modern, retries};
-use crate::bindings::caller::{Caller as RequestCaller, Origins};
+use crate::bindings::access::caller::{Caller as RequestCaller, Origins};
 use crate::bindings::jsonrpc::{self, Body, Code, Id, Message, RpcError};
 use crate::bindings::message::{Method, Request, Response};
 use crate::bindings::step::Step;

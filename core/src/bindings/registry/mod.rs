@@ -211,5 +211,4 @@ fn route(
 }
 
 #[cfg(test)]
-#[path = "registry_tests.rs"]
 mod tests;

@@ -13,8 +13,8 @@
 //! is rebuilt from all the sockets. When the table refuses or ends a socket
 //! it says so with a [`Close`]: a stable close code and a reason.
 
-use super::message::status_of;
-use super::policy::Policy;
+use crate::bindings::access::policy::Policy;
+use crate::bindings::message::status_of;
 use crate::throttle::Buckets;
 use crate::{Address, ErrorCode};
 use serde::{Deserialize, Serialize};

@@ -5,10 +5,10 @@
 //! authenticate in its URL: `?ticket=` (from `POST v1/ticket`, good once;
 //! preferred) or `?session=` binds the socket to that member; `?agent_id=&token=&secret=&after=`
 //! joins at the upgrade. Otherwise it joins with its first frame, within
-//! [`Policy::join_deadline_ms`](super::policy::Policy), and may say as whom
+//! [`Policy::join_deadline_ms`](crate::bindings::access::policy::Policy), and may say as whom
 //! with `?member=` ([`placement_hint`]: on a network with connection gateways
 //! the socket is then held by that member's gateway). A socket the network
-//! has no room for is accepted and closed at once ([`super::http::refusal`]), as browsers
+//! has no room for is accepted and closed at once ([`crate::bindings::http::refusal`]), as browsers
 //! see only close codes. A join's catch-up reads need the socket, so they
 //! wait in [`Upgrade::after_accept`] until the host has accepted it.
 //!
@@ -17,11 +17,11 @@
 //! closed ([`Sockets::bad_frame`]); failed joins and challenges are
 //! throttled by the network per source ([`crate::network::Inbound`]).
 
-use super::didwba;
-use super::exchange::{BindingHost, claimed_address, join_event, join_refused, rejected};
-use super::message::{Request, Response};
-use super::session::{QueryTokens, authenticate};
 use super::sockets::{Close, SocketRecord, Sockets};
+use crate::bindings::access::didwba;
+use crate::bindings::access::session::{QueryTokens, authenticate};
+use crate::bindings::exchange::{BindingHost, claimed_address, join_event, join_refused, rejected};
+use crate::bindings::message::{Request, Response};
 use crate::bindings::step::Step;
 use crate::ids::event_type::core_types;
 use crate::network::{Effect, Inbound};

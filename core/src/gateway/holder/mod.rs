@@ -4,7 +4,7 @@
 
 use super::cursors::PendingCursors;
 use super::messages::{Delivery, ToGateway, ToNetwork};
-use crate::bindings::sockets::{Close, SocketId, join_timeout, left};
+use crate::bindings::transport::sockets::{Close, SocketId, join_timeout, left};
 use crate::event::batch;
 use crate::event::{Event, Limits};
 use crate::ids::address::Address;

@@ -4,7 +4,7 @@
 
 use super::*;
 use crate::Verification;
-use crate::bindings::sockets::SocketId;
+use crate::bindings::transport::sockets::SocketId;
 use crate::event::{Event, Limits, batch};
 use crate::host::MemoryHost;
 use crate::ids::address::Address;
@@ -406,3 +406,5 @@ fn a_gateway_the_platform_reset_announces_gone_the_members_its_host_kept() {
     assert!(!world.network.member(&member(2)).unwrap().is_online());
     assert!(world.network.member(&member(3)).unwrap().is_online());
 }
+
+mod unbound;

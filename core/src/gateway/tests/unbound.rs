@@ -3,10 +3,10 @@
 //! deadline and after few events; and members a network object holds on its
 //! own sockets stay online when a gateway forgets them.
 
-use super::tests::{World, frame, member};
-use super::*;
-use crate::bindings::sockets::SocketId;
+use super::{World, frame, member};
+use crate::bindings::transport::sockets::SocketId;
 use crate::event::batch;
+use crate::gateway::*;
 use crate::ids::address::Address;
 use serde_json::json;
 
@@ -252,7 +252,10 @@ fn open_and_frames_carry_the_peer_and_deadline_through_json_and_default_without(
             ..
         } => {
             assert_eq!(peer, None);
-            assert_eq!(join_within_ms, crate::bindings::policy::JOIN_DEADLINE_MS);
+            assert_eq!(
+                join_within_ms,
+                crate::bindings::access::policy::JOIN_DEADLINE_MS
+            );
         }
         other => panic!("{other:?}"),
     }
@@ -266,7 +269,7 @@ fn empty_batches_are_answered_and_counted_on_joined_and_unbound_sockets() {
     let mut world = World::new(1, 1);
     world.join(0, true);
     world.gateways[0].opened(9, unbound(2_000));
-    let burst = crate::bindings::policy::BAD_FRAMES.burst as usize;
+    let burst = crate::bindings::access::policy::BAD_FRAMES.burst as usize;
     for socket in [0, 9] {
         for n in 1..=burst {
             world.on_socket_frame(0, socket, "[]");

@@ -5,7 +5,7 @@
 //! [`MAX_IN_FLIGHT`] deliveries and [`MAX_IN_FLIGHT_BYTES`] of them, however
 //! long the log and however large its events: past either bound, what comes
 //! next for it waits in the log and is read for it as it acknowledges
-//! (`crate::network::tracker`). The count is high enough for a busy batched
+//! (`crate::network::delivery::tracker`). The count is high enough for a busy batched
 //! link: a receiver that acknowledges each burst after reading it is a few
 //! bursts of up to [`MAX_BATCH_EVENTS`] behind, and at 512 (the bound before)
 //! nearly every event on such a link went through the log (BENCHMARKS.md,

@@ -1,6 +1,10 @@
 //! At-least-once delivery: sequence chains, audiences, delivery frames and
 //! the index of logged ids.
 //!
+//! In this folder too: [`routing`] (who receives an event), [`tracker`]
+//! (cursors, catch-up pages, the bound on unacknowledged deliveries, counted
+//! by [`in_flight`]) and [`ack`] (an acknowledgement kept typed).
+//!
 //! * Every logged event has a network-wide `seq`. Each delivery to a member
 //!   carries `metadata.delivery = {seq, prev}`, where `prev` is the `seq` of
 //!   the previous event delivered to that member, so a replica can tell a
@@ -10,11 +14,16 @@
 //!   `(audience, seq)`. "What comes after cursor N for member X" is then a
 //!   range scan over X's few audiences, never a scan of the whole log.
 //! * Acks, cursors, catch-up pages, the bound on unacknowledged deliveries
-//!   and redelivery are kept per member by `super::tracker`.
+//!   and redelivery are kept per member by `tracker`.
 //! * Deduplication: the last [`DEDUPE_WINDOW`] logged ids are kept in
-//!   memory (`super::dedupe`); older ids are looked up in the host's
+//!   memory (`crate::network::log::dedupe`); older ids are looked up in the host's
 //!   [`EventIndex`] (the log's unique id column). A resubmitted event gets
 //!   its original ack.
+
+pub(super) mod ack;
+pub(super) mod in_flight;
+pub(super) mod routing;
+pub(super) mod tracker;
 
 use crate::event::Event;
 use crate::event::metadata::Visibility;

@@ -84,8 +84,8 @@ pub fn logged_visible_to(state: &State, event: &Event, who: &Address) -> bool {
     let admin = event
         .event_type
         .as_str()
-        .starts_with(super::handlers::admin_types::PREFIX)
-        || event.event_type.as_str() == super::handlers::invitation_types::CREATED;
+        .starts_with(crate::network::handlers::admin_types::PREFIX)
+        || event.event_type.as_str() == crate::network::handlers::invitation_types::CREATED;
     if admin && state.role_of(who) == Some(crate::ids::standing::Role::Master) {
         return true;
     }

@@ -6,7 +6,7 @@
 //!   acknowledged within [`REDELIVERY_TIMEOUT_MS`] are sent again from the
 //!   cursor when the host's alarm calls `Network::on_alarm`.
 //! * A member has at most [`MAX_IN_FLIGHT`] deliveries (and
-//!   [`MAX_IN_FLIGHT_BYTES`]) unacknowledged (`crate::network::in_flight`).
+//!   [`MAX_IN_FLIGHT_BYTES`]) unacknowledged (`crate::network::delivery::in_flight`).
 //!   When it reaches a bound, what comes next for it waits in the log and is
 //!   read for it once it acknowledges.
 //! * Catch-up (after a join, a resume, a redelivery, or reaching the bound)
@@ -21,8 +21,8 @@
 //!   between goes on with it rather than leave a hole in the member's log.
 
 use crate::ids::address::Address;
+pub use crate::network::delivery::in_flight::{InFlight, MAX_IN_FLIGHT, MAX_IN_FLIGHT_BYTES};
 use crate::network::floor::Floor;
-pub use crate::network::in_flight::{InFlight, MAX_IN_FLIGHT, MAX_IN_FLIGHT_BYTES};
 use std::collections::{BTreeMap, VecDeque};
 
 /// How long a delivery may stay unacknowledged before it is sent again.
@@ -39,7 +39,7 @@ pub const PAGES_IN_FLIGHT: usize = 2;
 /// How long a catch-up whose read failed waits before it is read again.
 pub const READ_RETRY_MS: u64 = 1_000;
 /// The redelivery deadline of deliveries left unacknowledged since `since`.
-pub(super) fn redelivery_at(since: u64) -> u64 {
+pub(in crate::network) fn redelivery_at(since: u64) -> u64 {
     since.saturating_add(REDELIVERY_TIMEOUT_MS)
 }
 
@@ -112,7 +112,7 @@ pub struct Tracker {
     /// Members that went offline owing nothing: nothing up to this `seq` is owed
     /// to them (in memory only; after a restart their cursors alone count).
     pub owed_nothing_through: BTreeMap<Address, u64>,
-    /// No later than the first redelivery deadline (`super::wakeup`).
+    /// No later than the first redelivery deadline (`crate::network::wakeup`).
     pub redelivery_floor: Floor,
 }
 

@@ -1,6 +1,8 @@
 //! The network's canonical copy of every shared document and its sync with
 //! each member session (feature `documents`).
 //!
+//! [`store`], in this folder, holds the open documents as data.
+//!
 //! A member syncs a file or context by sending `network.resource.update` to
 //! the resource with `{"sync": base64, "session": id}`; the guards have run
 //! by then (`mod/access-control` refuses changes from members without
@@ -10,6 +12,9 @@
 //! Sync states live in memory only: after a restart members simply sync
 //! again, which the protocol allows at any time.
 
+#[cfg(feature = "documents")]
+pub(super) mod store;
+
 use crate::documents::{
     Persistence, TextDocument, Writes, content_text, decode_sync, encode_sync, payload,
 };
@@ -18,12 +23,12 @@ use crate::event::Event;
 use crate::ids::address::Address;
 use crate::ids::event_type::core_types as t;
 use crate::model::state::Row;
-use crate::network::document_store::{
+use crate::network::documents::store::{
     Shared, WRITER, fresh_document, rejection, session_of, store_effects,
 };
 use crate::network::effects::Effect;
 use crate::network::engine::Network;
-use crate::network::outcome::Outcome;
+use crate::network::pipeline::outcome::Outcome;
 use serde_json::{Value, json};
 use std::rc::Rc;
 

@@ -13,9 +13,9 @@ use crate::ids::address::Entity;
 use crate::ids::ulid::EventId;
 use crate::model::graph::{GraphIndex, Placement, space_key};
 use crate::mods::LoggedEvents;
-use crate::network::dedupe::DedupeWindow;
 use crate::network::delivery::EventIndex;
 use crate::network::engine::Network;
+use crate::network::log::dedupe::DedupeWindow;
 
 /// The network's log read by id: the recent window's `seq`s, else the
 /// host's index, then the host's log rows. Built from the fields it reads so
@@ -72,7 +72,7 @@ impl Network {
     }
 
     /// Checks `refs` of `event`; its place in the graph when it goes to a channel.
-    pub(super) fn place_in_graph(
+    pub(in crate::network) fn place_in_graph(
         &self,
         event: &Event,
         refs: &Refs,

@@ -9,7 +9,7 @@
 //!
 //! | reader | answer |
 //! |---|---|
-//! | [`Reader::CatchUp`] | deliveries to the member; its next page is read when it has room ([`crate::network::tracker`]) |
+//! | [`Reader::CatchUp`] | deliveries to the member; its next page is read when it has room ([`crate::network::delivery::tracker`]) |
 //! | [`Reader::Page`] | one [`Effect::Page`] for the connection that asked |
 //! | [`Reader::Query`] | a `network.events.response` delivered to the requester |
 
@@ -19,10 +19,10 @@ use crate::ids::address::Address;
 use crate::model::payloads::{EventsPage, LoggedEvent, Payload};
 use crate::model::state::{Row, RowKind};
 use crate::network::delivery;
+use crate::network::delivery::routing;
+use crate::network::delivery::tracker::{CATCH_UP_PAGE, PageAnswered};
 use crate::network::effects::{Effect, LogFilter, Order, Page, ReadRequest, Reader};
 use crate::network::engine::Network;
-use crate::network::routing;
-use crate::network::tracker::{CATCH_UP_PAGE, PageAnswered};
 use std::rc::Rc;
 
 /// Largest page a poll or a query may ask for.
@@ -30,7 +30,7 @@ pub const MAX_READ_LIMIT: usize = 200;
 
 impl Network {
     /// Starts sending `member` everything visible to it after `after`, a page
-    /// at a time as it acknowledges ([`crate::network::tracker`]).
+    /// at a time as it acknowledges ([`crate::network::delivery::tracker`]).
     /// A cursor past the end of the log (as a member may claim) reads as the end.
     pub(crate) fn catch_up(&mut self, member: &Address, after: u64) -> Effect {
         let after = after.min(self.last_seq);

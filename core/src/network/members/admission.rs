@@ -10,14 +10,14 @@ use crate::model::config::NetworkStatus;
 use crate::model::payloads::{Challenge, Payload};
 use crate::network::effects::Effect;
 use crate::network::engine::Network;
-use crate::network::shield::Inbound;
+use crate::network::members::shield::Inbound;
 use serde_json::Value;
 
 /// Presence news (`mod/workspace` emits it); members may send it only about themselves.
 const PRESENCE_CHANGED: &str = "workspace.presence.changed";
 
 /// What a paused or archived network still accepts.
-pub(super) const READ_ONLY_TYPES: &[&str] = &[
+pub(in crate::network) const READ_ONLY_TYPES: &[&str] = &[
     core_types::AGENT_LEAVE,
     core_types::AGENT_RESUME,
     core_types::AGENT_DISCOVER,
@@ -32,7 +32,7 @@ pub(super) const READ_ONLY_TYPES: &[&str] = &[
 
 impl Network {
     /// A join is for a local participant address, on a connection not bound to another, while not archived.
-    pub(super) fn check_joiner(
+    pub(in crate::network) fn check_joiner(
         &self,
         session: Option<&Address>,
         event: &Event,
@@ -71,7 +71,7 @@ impl Network {
     }
 
     /// Any other event comes from the connection's member, of a type and role it may send.
-    pub(super) fn check_sender(
+    pub(in crate::network) fn check_sender(
         &self,
         session: Option<&Address>,
         event: &Event,
@@ -126,7 +126,7 @@ impl Network {
         // A paused network still takes its masters' admin events (to resume it) and mods' verdicts.
         let paused_may = self.config.status == NetworkStatus::Paused
             && (event_type.starts_with(crate::network::handlers::admin_types::PREFIX)
-                || event_type == crate::network::agent_mods::VERDICT);
+                || event_type == crate::network::pipeline::agent_mods::VERDICT);
         if self.config.status != NetworkStatus::Active
             && !READ_ONLY_TYPES.contains(&event_type)
             && !paused_may
@@ -148,7 +148,7 @@ impl Network {
     /// bound to, `credentials.member_secret` (issued at the first join), a key
     /// proof (`verification` of level 1 or more) or the admin token. A member
     /// stored before secrets existed has none; its next join is issued one.
-    pub(super) fn check_owner(
+    pub(in crate::network) fn check_owner(
         &self,
         session: Option<&Address>,
         event: &Event,
@@ -193,7 +193,7 @@ impl Network {
 
     /// The verification level a join proves (a key proof is checked here).
     /// A key registered for the address makes its proof mandatory.
-    pub(super) fn verify_join(
+    pub(in crate::network) fn verify_join(
         &mut self,
         inbound: &Inbound<'_>,
         event: &Event,
@@ -244,7 +244,7 @@ impl Network {
     }
 
     /// A nonce for a key proof, answered to the asker and held by it ([`Inbound::holder`]).
-    pub(super) fn issue_challenge(
+    pub(in crate::network) fn issue_challenge(
         &mut self,
         inbound: &Inbound<'_>,
         event: &Event,

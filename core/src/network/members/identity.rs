@@ -31,9 +31,9 @@ use crate::identity::jwt::{self, Expectations, Jwks};
 use crate::ids::address::Address;
 use crate::ids::standing::Verification;
 use crate::network::engine::Network;
-pub use crate::network::identity_cache::{IDENTITY_TTL_MS, IdentityCache, Lookup};
-use crate::network::identity_cache::{bounded, fresh};
-use crate::network::shield::Inbound;
+pub use crate::network::members::identity_cache::{IDENTITY_TTL_MS, IdentityCache, Lookup};
+use crate::network::members::identity_cache::{bounded, fresh};
+use crate::network::members::shield::Inbound;
 use serde_json::Value;
 
 /// True when a frame or body may carry an identity proof (`jwt` or `did`):
@@ -149,7 +149,7 @@ impl Network {
             .insert(did.to_string(), (fetched, now));
     }
 
-    pub(super) fn document(&self, did: &Did, now: u64) -> Result<&Value, Rejection> {
+    pub(in crate::network) fn document(&self, did: &Did, now: u64) -> Result<&Value, Rejection> {
         if let Some(error) = self.outbound_refusal(did) {
             return Err(refused(&error));
         }
@@ -163,7 +163,7 @@ impl Network {
     }
 
     /// Level 2: a JWT from a trusted issuer; returns the DID it names.
-    pub(super) fn verify_jwt(
+    pub(in crate::network) fn verify_jwt(
         &self,
         event: &Event,
         token: &str,
@@ -206,7 +206,7 @@ impl Network {
     }
 
     /// Level 3: a challenge signed with a key of the DID's document.
-    pub(super) fn verify_did(
+    pub(in crate::network) fn verify_did(
         &mut self,
         inbound: &Inbound<'_>,
         event: &Event,
@@ -241,7 +241,7 @@ impl Network {
     }
 
     /// What the host must fetch before a request with this DIDWba header,
-    /// reaching this server at `domain` ([`crate::bindings::didwba::domain_of`]),
+    /// reaching this server at `domain` ([`crate::bindings::access::didwba::domain_of`]),
     /// can be checked: nothing for a header that fails a check that needs no
     /// document (malformed, timestamp out of the window, nonce used, another
     /// audience: [`crate::identity::didwba_verify::DidWbaVerifier::precheck`]).
@@ -288,7 +288,7 @@ impl Network {
 
     /// The level a join's credentials prove beyond level 1, with its DID;
     /// `None` when it presents neither a JWT nor a DID.
-    pub(super) fn verify_identity(
+    pub(in crate::network) fn verify_identity(
         &mut self,
         inbound: &Inbound<'_>,
         event: &Event,
@@ -316,5 +316,5 @@ impl Network {
 }
 
 #[cfg(test)]
-#[path = "tests/identity.rs"]
+#[path = "identity_tests.rs"]
 mod tests;

@@ -1,15 +1,15 @@
 //! The network's part in deployment-wide DIDWba nonces
-//! ([`crate::bindings::nonce_claims`]): which header's nonce the host must
+//! ([`crate::bindings::access::nonce_claims`]): which header's nonce the host must
 //! claim before the network sees the request ([`Network::didwba_claim`]),
 //! and the nonces the deployment refused, which the network then refuses as
 //! reused ([`Network::didwba_claim_refused`]).
 
-use super::engine::Network;
-use crate::bindings::nonce_claims::NonceClaim;
+use crate::bindings::access::nonce_claims::NonceClaim;
 use crate::identity::did::Did;
 use crate::identity::didwba_proof::DidProof;
 use crate::identity::didwba_verify::DidWbaVerifier;
 use crate::identity::error::IdentityError;
+use crate::network::engine::Network;
 
 impl Network {
     /// The nonce the host must claim for the deployment before handing the
@@ -39,7 +39,7 @@ impl Network {
     }
 
     /// Refuses a header whose nonce the deployment refused.
-    pub(super) fn check_not_spent_elsewhere(
+    pub(in crate::network) fn check_not_spent_elsewhere(
         &self,
         header: &DidProof,
         now: u64,

@@ -9,7 +9,7 @@ use crate::model::membership::{Member, Presence};
 use crate::model::state::Row;
 use crate::network::effects::Effect;
 use crate::network::engine::Network;
-use crate::network::stages::Stage;
+use crate::network::pipeline::stages::Stage;
 use serde_json::{Map, json};
 
 impl Network {
@@ -100,7 +100,11 @@ impl Network {
     }
 
     /// Notes a sign of life; returns the row to store when the member comes back online.
-    pub(super) fn heartbeat_if_offline(&mut self, address: &Address, now: u64) -> Vec<Effect> {
+    pub(in crate::network) fn heartbeat_if_offline(
+        &mut self,
+        address: &Address,
+        now: u64,
+    ) -> Vec<Effect> {
         match self.state.members.get_mut(address) {
             Some(member) if member.is_online() => {
                 member.last_seen = now;

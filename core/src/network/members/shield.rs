@@ -28,7 +28,7 @@ pub struct Inbound<'a> {
     pub peer: Option<&'a str>,
     /// A `DIDWba` `Authorization` header the request carried and the domain
     /// (host name) it reached: a join it comes with proves the header's DID
-    /// ([`crate::bindings::didwba`]). Only hosts set it, never a frame.
+    /// ([`crate::bindings::access::didwba`]). Only hosts set it, never a frame.
     pub didwba: Option<(&'a str, &'a str)>,
 }
 
@@ -52,7 +52,7 @@ impl<'a> Inbound<'a> {
     }
 
     /// Who holds a nonce asked for by this input for `address`.
-    pub(super) fn holder(&self, address: &Address) -> Holder {
+    pub(in crate::network) fn holder(&self, address: &Address) -> Holder {
         match self.connection {
             Some(id) => Holder::Connection(id),
             None => Holder::Address(address.clone()),
@@ -62,7 +62,7 @@ impl<'a> Inbound<'a> {
 
 /// The throttles of one network.
 #[derive(Debug, Clone)]
-pub(super) struct Shield {
+pub(in crate::network) struct Shield {
     failed_joins: Buckets<String>,
     challenges: Buckets<String>,
 }
@@ -88,7 +88,11 @@ fn throttled(what: &str, rate: Rate) -> Rejection {
 
 impl Shield {
     /// A join from `source` may be tried: it has failed joins left.
-    pub(super) fn may_join(&self, source: Option<&String>, now: u64) -> Result<(), Rejection> {
+    pub(in crate::network) fn may_join(
+        &self,
+        source: Option<&String>,
+        now: u64,
+    ) -> Result<(), Rejection> {
         match source {
             Some(source) if !self.failed_joins.has_token(source, now) => {
                 Err(throttled("failed joins", self.failed_joins.rate()))
@@ -98,14 +102,14 @@ impl Shield {
     }
 
     /// A join from `source` failed.
-    pub(super) fn join_failed(&mut self, source: Option<&String>, now: u64) {
+    pub(in crate::network) fn join_failed(&mut self, source: Option<&String>, now: u64) {
         if let Some(source) = source {
             self.failed_joins.take(source, now);
         }
     }
 
     /// `source` asks for a challenge: spends one, or is refused.
-    pub(super) fn may_challenge(
+    pub(in crate::network) fn may_challenge(
         &mut self,
         source: Option<&String>,
         now: u64,

@@ -10,7 +10,7 @@
 //! that sleeps, is evicted or redeployed therefore still knows every message
 //! its log keeps. Only a network without a log (no `mod/persistence`, or a
 //! host without an index) falls back to remembering its last
-//! [`super::recent_messages::RECENT`] messages in memory, which a restart forgets; its messages
+//! [`crate::network::messages::recent::RECENT`] messages in memory, which a restart forgets; its messages
 //! left the log once delivered, so there is nothing left to change anyway.
 //!
 //! Refusals say why in words a person reads next to the message, without ids.
@@ -22,7 +22,7 @@ use crate::ids::ulid::EventId;
 use crate::mods::workspace::edits::{DELETED, EDITED, message_of};
 use crate::mods::workspace::reactions::{self, ADDED, REMOVED};
 use crate::network::engine::Network;
-use crate::network::recent_messages::{MessageFacts, deleted_key, is_message};
+use crate::network::messages::recent::{MessageFacts, deleted_key, is_message};
 use serde_json::Value;
 
 fn refused(code: ErrorCode, why: &str) -> Rejection {
@@ -65,7 +65,7 @@ impl Network {
     /// Checks a change to a message before anything else handles it: an
     /// edit or a deletion by one who may, a reaction where the conversation
     /// is. Other events pass.
-    pub(super) fn check_message_change(&self, event: &Event) -> Result<(), Rejection> {
+    pub(in crate::network) fn check_message_change(&self, event: &Event) -> Result<(), Rejection> {
         match event.event_type.as_str() {
             EDITED | DELETED => self.check_edit_or_deletion(event),
             ADDED | REMOVED => {
@@ -111,7 +111,7 @@ impl Network {
 
     /// The link rows an accepted event at `seq` adds for later changes: a
     /// deletion marks its message deleted.
-    pub(super) fn change_links(&self, event: &Event, seq: u64) -> Vec<(String, u64)> {
+    pub(in crate::network) fn change_links(&self, event: &Event, seq: u64) -> Vec<(String, u64)> {
         if event.event_type.as_str() != DELETED {
             return Vec::new();
         }
@@ -124,7 +124,7 @@ impl Network {
 
     /// Remembers an accepted event, for a network without a log: a message
     /// by its author and place, a deletion on its message.
-    pub(super) fn remember_for_changes(&mut self, event: &Event) {
+    pub(in crate::network) fn remember_for_changes(&mut self, event: &Event) {
         if self.graph().is_some() {
             return;
         }

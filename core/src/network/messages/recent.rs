@@ -1,6 +1,6 @@
 //! What a change to a message needs to know of it ([`MessageFacts`]), and
 //! the last messages a network without a log remembers for that
-//! ([`RecentMessages`]); [`super::message_changes`] checks the changes.
+//! ([`RecentMessages`]); [`crate::network::messages::changes`] checks the changes.
 
 use crate::event::Event;
 use crate::ids::address::Address;

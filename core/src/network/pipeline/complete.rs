@@ -10,18 +10,20 @@ use crate::ids::address::Address;
 use crate::ids::event_type::core_types;
 use crate::model::membership::Member;
 use crate::mods::JoinClaim;
+use crate::network::delivery::routing;
 use crate::network::effects::{Effect, Order};
 use crate::network::engine::Network;
-use crate::network::parked::Carried;
-use crate::network::stages::Stage;
-use crate::network::{default_visibility, delivery, handlers, push_secrets, routing};
+use crate::network::pipeline::parked::Carried;
+use crate::network::pipeline::stages::Stage;
+use crate::network::pushes::secrets;
+use crate::network::{default_visibility, delivery, handlers};
 use serde_json::Value;
 use std::rc::Rc;
 
 impl Network {
     /// Runs the transforms, the handler and the observers on `event`, then logs,
     /// delivers and acknowledges it. `revived` (a sign of life's effects) come before the mods'.
-    pub(super) fn complete(
+    pub(in crate::network) fn complete(
         &mut self,
         mut event: Event,
         claim: Option<&JoinClaim>,
@@ -34,14 +36,14 @@ impl Network {
         let mut staged = revived;
         staged.extend(self.run_stage(Stage::Transform, &mut event, now));
         // The handler alone sees a push target's secrets (the mods saw the event without them).
-        push_secrets::restore_secrets(&mut event, carried.secrets);
+        secrets::restore_secrets(&mut event, carried.secrets);
         let mut outcome = handlers::handle(self, &event, claim, metadata, now)?;
         if joining && let Value::Object(payload) = &mut event.payload {
             // Secrets, tokens and proofs were for admission: never logged, observed or delivered.
             payload.remove("credentials");
         }
         // A push target's token and credentials are its requester's alone: out before logging.
-        drop(push_secrets::take_secrets(&mut event));
+        drop(secrets::take_secrets(&mut event));
         // Resolve recipients before anything is logged: an unroutable event changes nothing.
         let recipients = if outcome.route {
             routing::recipients(&self.state, &event)?

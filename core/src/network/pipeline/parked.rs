@@ -5,7 +5,7 @@ use crate::event::Event;
 use crate::ids::ulid::EventId;
 use crate::model::agent_mod::AgentMod;
 use crate::model::graph::Placement;
-use crate::network::push_secrets::PushSecrets;
+use crate::network::pushes::secrets::PushSecrets;
 use std::collections::BTreeMap;
 
 /// The network hands an event to an agent mod.
@@ -18,11 +18,11 @@ pub const MAX_PARKED: usize = 1_000;
 /// An event waiting for agent mods.
 #[derive(Debug, Clone)]
 pub(crate) struct Parked {
-    pub(super) event: Event,
-    pub(super) carried: Carried,
+    pub(in crate::network) event: Event,
+    pub(in crate::network) carried: Carried,
     /// The mods still to decide, the one asked first.
-    pub(super) chain: Vec<AgentMod>,
-    pub(super) deadline: u64,
+    pub(in crate::network) chain: Vec<AgentMod>,
+    pub(in crate::network) deadline: u64,
 }
 
 /// What an event carries from the first half of the pipeline (admission,
@@ -30,13 +30,13 @@ pub(crate) struct Parked {
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Carried {
     /// Where it sits in the message graph (its `refs`).
-    pub(super) placement: Option<Placement>,
+    pub(in crate::network) placement: Option<Placement>,
     /// A `task.push`'s secrets, which no mod sees.
-    pub(super) secrets: PushSecrets,
+    pub(in crate::network) secrets: PushSecrets,
 }
 
 /// The events parked, by the id of the intercept that asked about them.
 #[derive(Debug, Default)]
 pub(crate) struct ParkedEvents {
-    pub(super) by_intercept: BTreeMap<EventId, Parked>,
+    pub(in crate::network) by_intercept: BTreeMap<EventId, Parked>,
 }

@@ -6,15 +6,15 @@ use crate::ids::address::{Address, Entity};
 use crate::model::membership::Member;
 use crate::model::state::{Channel, Row};
 use crate::mods::{Command, Context, Outbox};
+use crate::network::delivery::routing;
 use crate::network::effects::Effect;
 use crate::network::engine::Network;
-use crate::network::graph::LogView;
-use crate::network::routing;
+use crate::network::log::graph::LogView;
 use std::rc::Rc;
 
 /// The two pipeline stages after the guards.
 #[derive(Clone, Copy)]
-pub(super) enum Stage {
+pub(in crate::network) enum Stage {
     /// May rewrite the event and emit.
     Transform,
     /// Sees the final event; may emit.
@@ -23,7 +23,12 @@ pub(super) enum Stage {
 
 impl Network {
     /// Runs the transforms or the observers, applies what they asked for and routes what they emitted.
-    pub(super) fn run_stage(&mut self, stage: Stage, event: &mut Event, now: u64) -> Vec<Effect> {
+    pub(in crate::network) fn run_stage(
+        &mut self,
+        stage: Stage,
+        event: &mut Event,
+        now: u64,
+    ) -> Vec<Effect> {
         let mut out = Outbox::new(&mut self.ids, &self.config.id, now);
         let log = LogView {
             dedupe: &self.dedupe,

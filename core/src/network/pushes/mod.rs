@@ -1,5 +1,10 @@
 //! The queue of push notifications (`crate::model::push`) as the host sees
 //! it: what is due, and what became of each attempt.
+//!
+//! [`secrets`], in this folder, keeps a `task.push`'s token and credentials
+//! apart from every mod.
+
+pub(super) mod secrets;
 
 use crate::model::push::{PendingPush, Settled};
 use crate::model::state::{Row, RowKind};

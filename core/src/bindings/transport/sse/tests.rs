@@ -1,10 +1,14 @@
 //! Server-Sent Events streams driven natively: catch-up a page at a time as
 //! the client reads, slow clients cut off, and the cap on streams per member.
 
-use super::http::Outcome;
-use super::sse::{self, MAX_QUEUED_BYTES, MAX_STREAMS_PER_MEMBER, Pushed, Stream};
-use super::tests::world::World;
-use super::tests::{get, post, with_token};
+use super::*;
+use crate::bindings::http::Outcome;
+use crate::bindings::message::Method;
+use crate::bindings::tests::world::World;
+use crate::bindings::tests::{get, post, with_token};
+use crate::bindings::transport::sse::{
+    self, MAX_QUEUED_BYTES, MAX_STREAMS_PER_MEMBER, Pushed, Stream,
+};
 use crate::network::MAX_READ_LIMIT;
 use serde_json::{Value, json};
 use std::cell::RefCell;
@@ -171,4 +175,53 @@ fn a_client_that_reads_nothing_for_two_keepalives_is_gone() {
         slow.pop();
     }
     assert!(!slow.is_cut());
+}
+
+#[test]
+fn records_are_framed_with_their_seq() {
+    assert_eq!(
+        record(Some(7), "{\"a\":1}"),
+        "id: 7\nevent: message\ndata: {\"a\":1}\n\n"
+    );
+    assert_eq!(record(None, "{}"), "event: message\ndata: {}\n\n");
+    assert!(KEEPALIVE.starts_with(':') && KEEPALIVE.ends_with("\n\n"));
+}
+
+#[test]
+fn a_stream_ends_with_the_reason_it_was_closed() {
+    let member = "agent:a".parse().unwrap();
+    let record = closed_record(&crate::bindings::transport::sockets::left(&member));
+    assert_eq!(
+        record,
+        "event: closed\ndata: {\"code\":\"not_joined\",\"message\":\"agent:a left the network\"}\n\n"
+    );
+}
+
+#[test]
+fn a_closed_stream_gives_what_it_held_then_its_last_record_then_ends() {
+    let member: Address = "agent:a".parse().unwrap();
+    let mut stream = Stream::new(member.clone(), 0);
+    stream.phase = Phase::Live;
+    assert_eq!(stream.push(Some(1), "{}"), Pushed::Queued);
+    let last = closed_record(&crate::bindings::transport::sockets::left(&member));
+    stream.close(last.clone());
+    assert!(stream.is_cut());
+    assert_eq!(stream.push(Some(2), "{}"), Pushed::Cut);
+    assert_eq!(stream.pop(), Some(record(Some(1), "{}").into_bytes()));
+    assert_eq!(stream.pop(), Some(last.into_bytes()));
+    assert_eq!(stream.pop(), None);
+}
+
+#[test]
+fn the_resume_point_is_last_event_id_then_after() {
+    let url = "http://h/networks/demo/v1/sse?after=4";
+    let plain = Request::new(Method::Get, url);
+    assert_eq!(resume_point(&plain), Some(4));
+    let header = plain.clone().with_header("Last-Event-ID", " 9 ");
+    assert_eq!(resume_point(&header), Some(9));
+    // A header that is no seq wins over the query and means the cursor.
+    let bad = plain.with_header("last-event-id", "x");
+    assert_eq!(resume_point(&bad), None);
+    let none = Request::new(Method::Get, "http://h/networks/demo/v1/sse");
+    assert_eq!(resume_point(&none), None);
 }
