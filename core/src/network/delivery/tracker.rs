@@ -39,7 +39,7 @@ pub const PAGES_IN_FLIGHT: usize = 2;
 /// How long a catch-up whose read failed waits before it is read again.
 pub const READ_RETRY_MS: u64 = 1_000;
 /// The redelivery deadline of deliveries left unacknowledged since `since`.
-pub(in crate::network) fn redelivery_at(since: u64) -> u64 {
+pub(crate) fn redelivery_at(since: u64) -> u64 {
     since.saturating_add(REDELIVERY_TIMEOUT_MS)
 }
 

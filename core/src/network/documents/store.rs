@@ -21,20 +21,20 @@ pub const MAX_SESSIONS_PER_MEMBER: usize = 8;
 /// Sessions one member may hold on all documents together.
 pub const MAX_DOCUMENT_SESSIONS_PER_MEMBER: usize = 64;
 /// The writer name of the network's own rows.
-pub(in crate::network) const WRITER: &str = "network";
+pub(crate) const WRITER: &str = "network";
 /// The longest session id a member may choose.
-pub(in crate::network) const MAX_SESSION_LEN: usize = 64;
+pub(crate) const MAX_SESSION_LEN: usize = 64;
 
 /// One open document.
-pub(in crate::network) struct Shared {
-    pub(in crate::network) doc: TextDocument,
-    pub(in crate::network) persistence: Persistence,
+pub(crate) struct Shared {
+    pub(crate) doc: TextDocument,
+    pub(crate) persistence: Persistence,
     /// Sync state per `(member, session)`.
-    pub(in crate::network) sessions: BTreeMap<(Address, String), sync::State>,
+    pub(crate) sessions: BTreeMap<(Address, String), sync::State>,
 }
 
 impl Shared {
-    pub(in crate::network) fn new(doc: TextDocument, persistence: Persistence) -> Self {
+    pub(crate) fn new(doc: TextDocument, persistence: Persistence) -> Self {
         Self {
             doc,
             persistence,
@@ -45,9 +45,9 @@ impl Shared {
 
 /// Every document of the network: loaded ones, and the stored rows of the rest.
 pub(crate) struct Documents {
-    pub(in crate::network) actor: [u8; 16],
-    pub(in crate::network) open: BTreeMap<Address, Shared>,
-    pub(in crate::network) stored: BTreeMap<Address, Loader>,
+    pub(crate) actor: [u8; 16],
+    pub(crate) open: BTreeMap<Address, Shared>,
+    pub(crate) stored: BTreeMap<Address, Loader>,
 }
 
 impl Documents {
@@ -75,7 +75,7 @@ impl Documents {
 impl Documents {
     /// Refuses a new session of `member` on `address` when the document, the
     /// member on it or the member on all documents holds as many as allowed.
-    pub(in crate::network) fn admit_session(
+    pub(crate) fn admit_session(
         &self,
         address: &Address,
         member: &Address,
@@ -110,12 +110,12 @@ impl Documents {
 }
 
 /// A document error as a rejection with its stable code.
-pub(in crate::network) fn rejection(error: &DocumentError) -> Rejection {
+pub(crate) fn rejection(error: &DocumentError) -> Rejection {
     Rejection::new(error.code(), error.to_string())
 }
 
 /// The effects that store and remove a document's rows.
-pub(in crate::network) fn store_effects(address: &Address, writes: Writes) -> Vec<Effect> {
+pub(crate) fn store_effects(address: &Address, writes: Writes) -> Vec<Effect> {
     let mut effects: Vec<Effect> = writes
         .store
         .into_iter()
@@ -134,7 +134,7 @@ pub(in crate::network) fn store_effects(address: &Address, writes: Writes) -> Ve
 }
 
 /// A new document holding `text`, written by the network; `effects` receives its first rows.
-pub(in crate::network) fn fresh_document(
+pub(crate) fn fresh_document(
     address: &Address,
     actor: [u8; 16],
     text: &str,
@@ -151,7 +151,7 @@ pub(in crate::network) fn fresh_document(
 }
 
 /// `payload.session`: the member's session id for a document sync.
-pub(in crate::network) fn session_of(event: &Event) -> Result<String, Rejection> {
+pub(crate) fn session_of(event: &Event) -> Result<String, Rejection> {
     match event.payload.get("session") {
         Some(Value::String(s))
             if !s.is_empty()

@@ -72,7 +72,7 @@ impl Network {
     }
 
     /// Checks `refs` of `event`; its place in the graph when it goes to a channel.
-    pub(in crate::network) fn place_in_graph(
+    pub(crate) fn place_in_graph(
         &self,
         event: &Event,
         refs: &Refs,

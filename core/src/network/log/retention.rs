@@ -26,7 +26,7 @@ const CATCH_UP_PRUNE_MS: u64 = 1_000;
 
 impl Network {
     /// When pruning is next due (unix ms), if anything may need it.
-    pub(in crate::network) fn next_prune(&self) -> Option<u64> {
+    pub(crate) fn next_prune(&self) -> Option<u64> {
         let marks = &self.log_marks;
         if marks.last_run == 0 {
             // Never run: the first run comes with the first alarm for anything
@@ -62,7 +62,7 @@ impl Network {
     }
 
     /// A member went offline at `now`: it may be removed once idle long enough.
-    pub(in crate::network) fn note_idle_from(&mut self, now: u64) {
+    pub(crate) fn note_idle_from(&mut self, now: u64) {
         let retention = self.config.retention;
         if let Some(after) = retention.member_removal_after(self.keeps_history) {
             let due = now.saturating_add(after);
@@ -76,7 +76,7 @@ impl Network {
     }
 
     /// Prunes when a run is due at `now` (the first run at the first alarm); otherwise nothing.
-    pub(in crate::network) fn prune_if_due(&mut self, now: u64) -> Vec<Effect> {
+    pub(crate) fn prune_if_due(&mut self, now: u64) -> Vec<Effect> {
         match self.next_prune() {
             _ if self.log_marks.last_run == 0 => self.prune(now),
             Some(due) if due <= now => self.prune(now),
@@ -167,7 +167,7 @@ impl Network {
     /// A member going offline that has acknowledged everything delivered to
     /// it is owed nothing logged so far: while it is away it holds back only
     /// what comes after (its cursor, where it resumes, is left as it is).
-    pub(in crate::network) fn note_settled(&mut self, member: &Address) {
+    pub(crate) fn note_settled(&mut self, member: &Address) {
         if self.tracker.settled(member) && !self.restored_online.contains(member) {
             self.tracker
                 .owed_nothing_through
@@ -209,7 +209,7 @@ impl Network {
 
     /// The member is gone (idle, removed or banned by a master): its record,
     /// cursor and channel seats removed, its connections and sessions closed.
-    pub(in crate::network) fn forget_member(&mut self, address: &Address) -> Vec<Effect> {
+    pub(crate) fn forget_member(&mut self, address: &Address) -> Vec<Effect> {
         self.state.members.remove(address);
         self.tracker.forget(address);
         let mut effects = vec![

@@ -17,7 +17,7 @@ use serde_json::Value;
 const PRESENCE_CHANGED: &str = "workspace.presence.changed";
 
 /// What a paused or archived network still accepts.
-pub(in crate::network) const READ_ONLY_TYPES: &[&str] = &[
+pub(crate) const READ_ONLY_TYPES: &[&str] = &[
     core_types::AGENT_LEAVE,
     core_types::AGENT_RESUME,
     core_types::AGENT_DISCOVER,
@@ -32,7 +32,7 @@ pub(in crate::network) const READ_ONLY_TYPES: &[&str] = &[
 
 impl Network {
     /// A join is for a local participant address, on a connection not bound to another, while not archived.
-    pub(in crate::network) fn check_joiner(
+    pub(crate) fn check_joiner(
         &self,
         session: Option<&Address>,
         event: &Event,
@@ -71,7 +71,7 @@ impl Network {
     }
 
     /// Any other event comes from the connection's member, of a type and role it may send.
-    pub(in crate::network) fn check_sender(
+    pub(crate) fn check_sender(
         &self,
         session: Option<&Address>,
         event: &Event,
@@ -148,7 +148,7 @@ impl Network {
     /// bound to, `credentials.member_secret` (issued at the first join), a key
     /// proof (`verification` of level 1 or more) or the admin token. A member
     /// stored before secrets existed has none; its next join is issued one.
-    pub(in crate::network) fn check_owner(
+    pub(crate) fn check_owner(
         &self,
         session: Option<&Address>,
         event: &Event,
@@ -193,7 +193,7 @@ impl Network {
 
     /// The verification level a join proves (a key proof is checked here).
     /// A key registered for the address makes its proof mandatory.
-    pub(in crate::network) fn verify_join(
+    pub(crate) fn verify_join(
         &mut self,
         inbound: &Inbound<'_>,
         event: &Event,
@@ -244,7 +244,7 @@ impl Network {
     }
 
     /// A nonce for a key proof, answered to the asker and held by it ([`Inbound::holder`]).
-    pub(in crate::network) fn issue_challenge(
+    pub(crate) fn issue_challenge(
         &mut self,
         inbound: &Inbound<'_>,
         event: &Event,

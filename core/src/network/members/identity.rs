@@ -149,7 +149,7 @@ impl Network {
             .insert(did.to_string(), (fetched, now));
     }
 
-    pub(in crate::network) fn document(&self, did: &Did, now: u64) -> Result<&Value, Rejection> {
+    pub(crate) fn document(&self, did: &Did, now: u64) -> Result<&Value, Rejection> {
         if let Some(error) = self.outbound_refusal(did) {
             return Err(refused(&error));
         }
@@ -163,7 +163,7 @@ impl Network {
     }
 
     /// Level 2: a JWT from a trusted issuer; returns the DID it names.
-    pub(in crate::network) fn verify_jwt(
+    pub(crate) fn verify_jwt(
         &self,
         event: &Event,
         token: &str,
@@ -206,7 +206,7 @@ impl Network {
     }
 
     /// Level 3: a challenge signed with a key of the DID's document.
-    pub(in crate::network) fn verify_did(
+    pub(crate) fn verify_did(
         &mut self,
         inbound: &Inbound<'_>,
         event: &Event,
@@ -288,7 +288,7 @@ impl Network {
 
     /// The level a join's credentials prove beyond level 1, with its DID;
     /// `None` when it presents neither a JWT nor a DID.
-    pub(in crate::network) fn verify_identity(
+    pub(crate) fn verify_identity(
         &mut self,
         inbound: &Inbound<'_>,
         event: &Event,

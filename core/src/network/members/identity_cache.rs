@@ -38,17 +38,17 @@ impl Lookup {
 /// Fetched identity material, each with the time it was fetched.
 #[derive(Debug, Clone, Default)]
 pub struct IdentityCache {
-    pub(in crate::network) jwks: BTreeMap<String, (Result<Jwks, IdentityError>, u64)>,
-    pub(in crate::network) documents: BTreeMap<String, (Result<Value, IdentityError>, u64)>,
+    pub(crate) jwks: BTreeMap<String, (Result<Jwks, IdentityError>, u64)>,
+    pub(crate) documents: BTreeMap<String, (Result<Value, IdentityError>, u64)>,
 }
 
-pub(in crate::network) fn fresh<T>(entry: Option<&(T, u64)>, now: u64) -> Option<&T> {
+pub(crate) fn fresh<T>(entry: Option<&(T, u64)>, now: u64) -> Option<&T> {
     entry
         .filter(|(_, at)| at.saturating_add(IDENTITY_TTL_MS) > now)
         .map(|(value, _)| value)
 }
 
-pub(in crate::network) fn bounded<T>(map: &mut BTreeMap<String, (T, u64)>) {
+pub(crate) fn bounded<T>(map: &mut BTreeMap<String, (T, u64)>) {
     while map.len() >= MAX_CACHED {
         let Some(oldest) = map
             .iter()

@@ -39,7 +39,7 @@ impl Network {
     }
 
     /// Refuses a header whose nonce the deployment refused.
-    pub(in crate::network) fn check_not_spent_elsewhere(
+    pub(crate) fn check_not_spent_elsewhere(
         &self,
         header: &DidProof,
         now: u64,

@@ -100,11 +100,7 @@ impl Network {
     }
 
     /// Notes a sign of life; returns the row to store when the member comes back online.
-    pub(in crate::network) fn heartbeat_if_offline(
-        &mut self,
-        address: &Address,
-        now: u64,
-    ) -> Vec<Effect> {
+    pub(crate) fn heartbeat_if_offline(&mut self, address: &Address, now: u64) -> Vec<Effect> {
         match self.state.members.get_mut(address) {
             Some(member) if member.is_online() => {
                 member.last_seen = now;

@@ -52,7 +52,7 @@ impl<'a> Inbound<'a> {
     }
 
     /// Who holds a nonce asked for by this input for `address`.
-    pub(in crate::network) fn holder(&self, address: &Address) -> Holder {
+    pub(crate) fn holder(&self, address: &Address) -> Holder {
         match self.connection {
             Some(id) => Holder::Connection(id),
             None => Holder::Address(address.clone()),
@@ -62,7 +62,7 @@ impl<'a> Inbound<'a> {
 
 /// The throttles of one network.
 #[derive(Debug, Clone)]
-pub(in crate::network) struct Shield {
+pub(crate) struct Shield {
     failed_joins: Buckets<String>,
     challenges: Buckets<String>,
 }
@@ -88,11 +88,7 @@ fn throttled(what: &str, rate: Rate) -> Rejection {
 
 impl Shield {
     /// A join from `source` may be tried: it has failed joins left.
-    pub(in crate::network) fn may_join(
-        &self,
-        source: Option<&String>,
-        now: u64,
-    ) -> Result<(), Rejection> {
+    pub(crate) fn may_join(&self, source: Option<&String>, now: u64) -> Result<(), Rejection> {
         match source {
             Some(source) if !self.failed_joins.has_token(source, now) => {
                 Err(throttled("failed joins", self.failed_joins.rate()))
@@ -102,14 +98,14 @@ impl Shield {
     }
 
     /// A join from `source` failed.
-    pub(in crate::network) fn join_failed(&mut self, source: Option<&String>, now: u64) {
+    pub(crate) fn join_failed(&mut self, source: Option<&String>, now: u64) {
         if let Some(source) = source {
             self.failed_joins.take(source, now);
         }
     }
 
     /// `source` asks for a challenge: spends one, or is refused.
-    pub(in crate::network) fn may_challenge(
+    pub(crate) fn may_challenge(
         &mut self,
         source: Option<&String>,
         now: u64,

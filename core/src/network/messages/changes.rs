@@ -65,7 +65,7 @@ impl Network {
     /// Checks a change to a message before anything else handles it: an
     /// edit or a deletion by one who may, a reaction where the conversation
     /// is. Other events pass.
-    pub(in crate::network) fn check_message_change(&self, event: &Event) -> Result<(), Rejection> {
+    pub(crate) fn check_message_change(&self, event: &Event) -> Result<(), Rejection> {
         match event.event_type.as_str() {
             EDITED | DELETED => self.check_edit_or_deletion(event),
             ADDED | REMOVED => {
@@ -111,7 +111,7 @@ impl Network {
 
     /// The link rows an accepted event at `seq` adds for later changes: a
     /// deletion marks its message deleted.
-    pub(in crate::network) fn change_links(&self, event: &Event, seq: u64) -> Vec<(String, u64)> {
+    pub(crate) fn change_links(&self, event: &Event, seq: u64) -> Vec<(String, u64)> {
         if event.event_type.as_str() != DELETED {
             return Vec::new();
         }
@@ -124,7 +124,7 @@ impl Network {
 
     /// Remembers an accepted event, for a network without a log: a message
     /// by its author and place, a deletion on its message.
-    pub(in crate::network) fn remember_for_changes(&mut self, event: &Event) {
+    pub(crate) fn remember_for_changes(&mut self, event: &Event) {
         if self.graph().is_some() {
             return;
         }

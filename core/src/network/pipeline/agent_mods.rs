@@ -36,7 +36,7 @@ pub use super::parked::{INTERCEPT, MAX_PARKED, VERDICT};
 impl Network {
     /// The agent guards and transforms that intercept `event`, in pipeline
     /// order; `None` when there are none. An agent's own events skip it.
-    pub(in crate::network) fn agent_chain(&self, event: &Event) -> Option<Vec<AgentMod>> {
+    pub(crate) fn agent_chain(&self, event: &Event) -> Option<Vec<AgentMod>> {
         let mut chain: Vec<AgentMod> = self
             .config
             .agent_mods
@@ -50,7 +50,7 @@ impl Network {
     }
 
     /// Parks `event` and asks the first mod of `chain`.
-    pub(in crate::network) fn park(
+    pub(crate) fn park(
         &mut self,
         event: Event,
         carried: Carried,
@@ -247,7 +247,7 @@ impl Network {
     }
 
     /// Parked events whose mod is late: handled by its policy.
-    pub(in crate::network) fn expire_verdicts(&mut self, now: u64) -> Vec<Effect> {
+    pub(crate) fn expire_verdicts(&mut self, now: u64) -> Vec<Effect> {
         let late: Vec<EventId> = self
             .parked
             .by_intercept
@@ -278,12 +278,12 @@ impl Network {
     }
 
     /// When the next verdict is due, if one is awaited.
-    pub(in crate::network) fn next_verdict_due(&self) -> Option<u64> {
+    pub(crate) fn next_verdict_due(&self) -> Option<u64> {
         self.parked.by_intercept.values().map(|p| p.deadline).min()
     }
 
     /// Agent observers of `event`: each online one gets it, nobody waits.
-    pub(in crate::network) fn observe_agents(&mut self, event: &Event, now: u64) -> Vec<Effect> {
+    pub(crate) fn observe_agents(&mut self, event: &Event, now: u64) -> Vec<Effect> {
         let observers: Vec<Address> = self
             .config
             .agent_mods

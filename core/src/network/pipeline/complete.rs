@@ -23,7 +23,7 @@ use std::rc::Rc;
 impl Network {
     /// Runs the transforms, the handler and the observers on `event`, then logs,
     /// delivers and acknowledges it. `revived` (a sign of life's effects) come before the mods'.
-    pub(in crate::network) fn complete(
+    pub(crate) fn complete(
         &mut self,
         mut event: Event,
         claim: Option<&JoinClaim>,

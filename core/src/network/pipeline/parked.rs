@@ -18,11 +18,11 @@ pub const MAX_PARKED: usize = 1_000;
 /// An event waiting for agent mods.
 #[derive(Debug, Clone)]
 pub(crate) struct Parked {
-    pub(in crate::network) event: Event,
-    pub(in crate::network) carried: Carried,
+    pub(crate) event: Event,
+    pub(crate) carried: Carried,
     /// The mods still to decide, the one asked first.
-    pub(in crate::network) chain: Vec<AgentMod>,
-    pub(in crate::network) deadline: u64,
+    pub(crate) chain: Vec<AgentMod>,
+    pub(crate) deadline: u64,
 }
 
 /// What an event carries from the first half of the pipeline (admission,
@@ -30,13 +30,13 @@ pub(crate) struct Parked {
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Carried {
     /// Where it sits in the message graph (its `refs`).
-    pub(in crate::network) placement: Option<Placement>,
+    pub(crate) placement: Option<Placement>,
     /// A `task.push`'s secrets, which no mod sees.
-    pub(in crate::network) secrets: PushSecrets,
+    pub(crate) secrets: PushSecrets,
 }
 
 /// The events parked, by the id of the intercept that asked about them.
 #[derive(Debug, Default)]
 pub(crate) struct ParkedEvents {
-    pub(in crate::network) by_intercept: BTreeMap<EventId, Parked>,
+    pub(crate) by_intercept: BTreeMap<EventId, Parked>,
 }

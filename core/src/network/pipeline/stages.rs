@@ -14,7 +14,7 @@ use std::rc::Rc;
 
 /// The two pipeline stages after the guards.
 #[derive(Clone, Copy)]
-pub(in crate::network) enum Stage {
+pub(crate) enum Stage {
     /// May rewrite the event and emit.
     Transform,
     /// Sees the final event; may emit.
@@ -23,12 +23,7 @@ pub(in crate::network) enum Stage {
 
 impl Network {
     /// Runs the transforms or the observers, applies what they asked for and routes what they emitted.
-    pub(in crate::network) fn run_stage(
-        &mut self,
-        stage: Stage,
-        event: &mut Event,
-        now: u64,
-    ) -> Vec<Effect> {
+    pub(crate) fn run_stage(&mut self, stage: Stage, event: &mut Event, now: u64) -> Vec<Effect> {
         let mut out = Outbox::new(&mut self.ids, &self.config.id, now);
         let log = LogView {
             dedupe: &self.dedupe,
