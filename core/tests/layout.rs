@@ -546,7 +546,7 @@ const NESTED_RESULTS_LEFT: &[&str] = &[
     "core/src/bindings/mcp/builtins.rs",
     "core/src/bindings/oauth/authorize.rs",
     "core/src/bindings/oauth/token.rs",
-    "core/src/bindings/sse.rs",
+    "core/src/bindings/transport/sse/mod.rs",
 ];
 
 /// No success travels on `Err`: nothing answers `Ok(Err(…))` (a binding's

@@ -32,7 +32,7 @@
 #[path = "simulation/pushes.rs"]
 mod pushes;
 
-use agentnet_core::bindings::policy::JOIN_DEADLINE_MS;
+use agentnet_core::bindings::access::policy::JOIN_DEADLINE_MS;
 use agentnet_core::gateway::{
     Gateway, GatewayEffect, Opening, Placement, Sequencer, ToGateway, ToNetwork,
 };

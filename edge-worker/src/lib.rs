@@ -79,7 +79,7 @@ async fn fetch(req: Request, env: Env, _ctx: Context) -> Result<Response> {
     let response = if let Ok(Route::Network(..)) = route {
         serve(req, request, route, env).await
     } else {
-        let decision = bindings::cors::decide(&request, &AllowedOrigins::any());
+        let decision = bindings::access::cors::decide(&request, &AllowedOrigins::any());
         host::with_cors(decision, serve(req, request, route, env)).await
     };
     let status = response.as_ref().map_or(500, Response::status_code);
@@ -120,7 +120,7 @@ async fn serve(
             let namespace = env.durable_object(NETWORKS_BINDING)?;
             let stub = namespace.id_from_name(id.as_str())?.get_stub()?;
             // An upgrade may be handed to a gateway: keep what it needs.
-            let upgrade = bindings::ws::is_upgrade(&request)
+            let upgrade = bindings::transport::ws::is_upgrade(&request)
                 .then(|| Ok::<_, worker::Error>((req.url()?, req.headers().entries().collect())))
                 .transpose()?;
             let response = stub.fetch_with_request(req).await?;

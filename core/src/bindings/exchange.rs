@@ -6,7 +6,7 @@
 //! effects produce are [`Collected`] for its response.
 
 use super::message::Response;
-use super::policy::{Expired, Policy, SessionRow, TicketRow};
+use crate::bindings::access::policy::{Expired, Policy, SessionRow, TicketRow};
 use crate::client::Client;
 use crate::ids::event_type::core_types;
 use crate::network::{Effect, Page};

@@ -4,7 +4,7 @@
 //!
 //! A single event stays the default format: the network sends batches only
 //! to a socket that asked for them at its upgrade (`?frames=batch`,
-//! `crate::bindings::ws::wants_batches`), and a client sends them only once
+//! `crate::bindings::transport::ws::wants_batches`), and a client sends them only once
 //! the network has sent it one (so an older network never receives one).
 //! Both sides accept either format.
 //!

@@ -2,7 +2,7 @@
 //! such as Cloudflare R2), and what the network decides about them.
 //!
 //! A message's file travels in four steps, each decided here and carried
-//! out by a host ([`crate::bindings::files`] is the HTTP binding):
+//! out by a host ([`crate::bindings::http::files`] is the HTTP binding):
 //!
 //! 1. **Begin** ([`upload::begin`]): a member names the file (name, type,
 //!    size) and the conversation it is for. The network's [`FileLimits`]

@@ -1,13 +1,13 @@
 //! The messages between a network object and its gateways (serde-encoded
 //! JSON between Durable Objects).
 
-use crate::bindings::sockets::SocketId;
+use crate::bindings::transport::sockets::SocketId;
 use crate::ids::address::Address;
 use crate::network::FrameTemplate;
 use serde::{Deserialize, Serialize};
 
 fn default_join_within() -> u64 {
-    crate::bindings::policy::JOIN_DEADLINE_MS
+    crate::bindings::access::policy::JOIN_DEADLINE_MS
 }
 
 /// A gateway's index among the network's gateways.
@@ -68,7 +68,7 @@ pub enum ToGateway {
         /// The client's IP, when known (failed joins are throttled by it).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         peer: Option<String>,
-        /// How long an unbound socket has to join ([`crate::bindings::policy::Policy::join_deadline_ms`]).
+        /// How long an unbound socket has to join ([`crate::bindings::access::policy::Policy::join_deadline_ms`]).
         #[serde(default = "default_join_within")]
         join_within_ms: u64,
     },
@@ -136,7 +136,7 @@ pub enum ToNetwork {
     /// A socket closed (by its client, or by the gateway at its join deadline
     /// or for too many events): the network counts it against its limits on
     /// unjoined sockets no more, if it did
-    /// ([`crate::bindings::sockets::Sockets::settle_elsewhere`]).
+    /// ([`crate::bindings::transport::sockets::Sockets::settle_elsewhere`]).
     Closed {
         /// The socket.
         socket: SocketId,

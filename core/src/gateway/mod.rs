@@ -43,5 +43,3 @@ pub use sequencer::{Input, Sequencer};
 
 #[cfg(test)]
 mod tests;
-#[cfg(test)]
-mod unbound_tests;

@@ -4,7 +4,7 @@
 
 use super::messages::{Delivery, DeliveryFrame, GatewayId, ToGateway, ToNetwork};
 use super::placement::Placement;
-use crate::bindings::sockets::SocketId;
+use crate::bindings::transport::sockets::SocketId;
 use crate::error::{ErrorCode, Rejection};
 use crate::event::Event;
 use crate::ids::address::Address;

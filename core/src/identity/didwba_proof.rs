@@ -9,7 +9,7 @@
 //! (which checks it) as text ([`DidProof::to_text`], [`DidProof::parse`]): the
 //! header as sent, or `HTTPSig {json}` holding the signature and the base
 //! the binding rebuilt from the request it received — never text a client
-//! supplies (`crate::bindings::didwba::proof_of`).
+//! supplies (`crate::bindings::access::didwba::proof_of`).
 //!
 //! A did:wba whose last segment binds its key (`e1_<thumbprint>` for
 //! Ed25519, `k1_<thumbprint>` for secp256k1: RFC 7638 JWK thumbprints, the

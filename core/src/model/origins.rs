@@ -5,7 +5,7 @@
 //! Validated when a network is created, stored as the strings it was given
 //! in canonical form (lowercase, no default port), and read back unchanged.
 //! The decisions made with it (preflights, response headers) are
-//! `bindings::cors`'s.
+//! `bindings::access::cors`'s.
 
 use crate::error::{Coded, ErrorCode};
 use serde::{Deserialize, Serialize};

@@ -17,7 +17,7 @@
 //!   in the log: never while history is kept without a time limit.
 //!
 //! Expired invitations are removed too. The network's engine decides what to
-//! prune (`crate::network::retention`); hosts delete what it names.
+//! prune (`crate::network::log::retention`); hosts delete what it names.
 
 use serde::{Deserialize, Serialize};
 

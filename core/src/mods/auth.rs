@@ -9,7 +9,7 @@
 //!   the joiner is a member coming back: an address that got in before,
 //!   presenting the `credentials.member_secret` its first join was given;
 //! * `did-verify` — needs verification level 3: a DID proof
-//!   ([`crate::network::identity`]);
+//!   ([`crate::network::members::identity`]);
 //! * and in every case the level the core verified must reach `min_verification`.
 
 use super::api::{Context, Mod, ModMode, ModSpec};

@@ -8,8 +8,8 @@ use crate::ids::ulid::EventId;
 use crate::model::payloads::{EventsPage, LoggedEvent, Payload};
 use crate::model::search::SearchText;
 use crate::model::state::{Row, RowKind};
-use crate::network::ack::Ack;
 use crate::network::delivery;
+use crate::network::delivery::ack::Ack;
 use std::borrow::Cow;
 use std::rc::Rc;
 

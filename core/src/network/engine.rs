@@ -16,10 +16,10 @@ use crate::model::payloads::{ErrorPayload, NetworkProfile, Payload, ProfileAcces
 use crate::model::retention::LogMarks;
 use crate::model::state::{Row, State};
 use crate::mods::Pipeline;
-use crate::network::ack::Ack;
-use crate::network::dedupe::DedupeWindow;
+use crate::network::delivery::ack::Ack;
+use crate::network::delivery::tracker::Tracker;
 use crate::network::delivery::{EventIndex, NoIndex};
-use crate::network::tracker::Tracker;
+use crate::network::log::dedupe::DedupeWindow;
 use crate::verification::{Challenges, KeyRegistry, StaticKeys};
 use serde_json::{Map, Value};
 
@@ -30,13 +30,13 @@ pub struct Network {
     pub(super) pipeline: Pipeline,
     pub(super) challenges: Challenges,
     /// Throttles on failed joins and challenges, per source.
-    pub(super) shield: crate::network::shield::Shield,
+    pub(super) shield: crate::network::members::shield::Shield,
     pub(super) keys: Box<dyn KeyRegistry>,
     /// JWKS and DID documents the host fetched for joins (levels 2 and 3).
-    pub(super) identity: crate::network::identity_cache::IdentityCache,
+    pub(super) identity: crate::network::members::identity_cache::IdentityCache,
     /// Nonces of DIDWba headers already accepted.
     pub(super) didwba: crate::identity::didwba_verify::DidWbaVerifier,
-    /// Nonces of DIDWba headers the deployment refused (`super::nonce_claims`).
+    /// Nonces of DIDWba headers the deployment refused (`crate::network::members::nonce_claims`).
     pub(super) spent_elsewhere: crate::identity::nonces::NonceCache,
     /// Which URLs the network's host may fetch on a member's say-so (push targets, DID documents, JWKS).
     pub(super) outbound: crate::outbound::OutboundPolicy,
@@ -51,25 +51,25 @@ pub struct Network {
     pub(super) tracker: Tracker,
     /// No later than the first online member's presence deadline (`super::wakeup`).
     pub(super) presence_floor: crate::network::floor::Floor,
-    /// The log's age marks and how far it is pruned (`super::retention`).
+    /// The log's age marks and how far it is pruned (`crate::network::log::retention`).
     pub(super) log_marks: LogMarks,
     /// The last pruning run stopped at its bound: the next follows soon.
     pub(super) prune_behind: bool,
     /// When the next idle member may be removed, as far as is known.
     pub(super) member_removal_due: Option<u64>,
     pub(super) dedupe: DedupeWindow,
-    /// Events waiting for agent mods' verdicts (`super::agent_mods`).
-    pub(super) parked: crate::network::parked::ParkedEvents,
+    /// Events waiting for agent mods' verdicts (`crate::network::pipeline::agent_mods`).
+    pub(super) parked: crate::network::pipeline::parked::ParkedEvents,
     pub(super) index: Box<dyn EventIndex>,
     /// The last messages, for changes to them, when there is no log to read them from.
-    pub(super) recent_messages: crate::network::recent_messages::RecentMessages,
+    pub(super) recent_messages: crate::network::messages::recent::RecentMessages,
     /// Members stored as online when this instance was restored: what was
     /// delivered to them before is unknown here, so until they join again
-    /// they hold the log back from their stored cursors (`super::retention`).
+    /// they hold the log back from their stored cursors (`crate::network::log::retention`).
     pub(super) restored_online: std::collections::BTreeSet<crate::ids::address::Address>,
     /// Shared documents of files and context.
     #[cfg(feature = "documents")]
-    pub(super) documents: crate::network::document_store::Documents,
+    pub(super) documents: crate::network::documents::store::Documents,
 }
 
 impl Network {
@@ -88,7 +88,7 @@ impl Network {
         let mut tracker = Tracker::default();
         let mut log_marks = LogMarks::default();
         #[cfg(feature = "documents")]
-        let mut documents = crate::network::document_store::Documents::new(&config.id);
+        let mut documents = crate::network::documents::store::Documents::new(&config.id);
         for row in rows {
             match row {
                 Row::Cursor { address, seq } => {

@@ -13,59 +13,40 @@
 //! |---|---|
 //! | [`engine`] | the [`Network`] struct, restoring it, accessors |
 //! | this module | [`Network::handle_frame`], [`Network::handle_event`] and `accept`: the pipeline |
-//! | [`admission`] | who may join and send; key proofs; challenges |
+//! | [`members`] | admission (who may join and send; key proofs; challenges), verification levels 2 and 3, presence, the shield ([`Inbound`]; throttles on failed joins and challenges), DIDWba nonces |
 //! | [`network_only`] | the event types only the network emits (refused from members) |
-//! | [`shield`] | where an input came in ([`Inbound`]); throttles on failed joins and challenges |
-//! | [`presence`] | heartbeats, disconnects, the alarm |
-//! | [`pushes`] | the queue of tasks' push notifications: what is due, what became of it |
-//! | [`push_secrets`] | a `task.push`'s token and credentials, kept from every mod |
-//! | [`stages`] | transforms, observers, mod commands |
+//! | [`pipeline`] | the rest of an accepted event's way: agent mods, transforms, observers, mod commands, completion |
 //! | [`handlers`] | the network's own handling of `network.*` events, by area |
-//! | [`graph`] | the message graph: `refs` checked, an event's place in the graph |
-//! | [`message_changes`] | edits, deletions and reactions checked against the message's author and place, from the log |
+//! | [`delivery`] | recipients and visibility; delivery chains; cursors, catch-up pages and the bound on unacknowledged deliveries; acks |
+//! | [`log`] | catch-up, pages and history queries over the host's log; retention; dedupe; the message graph (`refs` checked, an event's place) |
+//! | [`messages`] | edits, deletions and reactions checked against the message's author and place, from the log |
+//! | [`documents`] | shared documents and their sync (feature `documents`) |
+//! | [`pushes`] | the queue of tasks' push notifications and a `task.push`'s secrets, kept from every mod |
 //! | [`discovery`] | `network.discovery.query` answered over the members and the registry |
-//! | [`reads`] | catch-up, pages and history queries over the host's log |
-//! | [`retention`] | pruning the log, idle members and expired invitations |
 //! | [`effects`] | what the host must do: [`Effect`], [`ReadRequest`], [`Page`] |
-//! | [`routing`], [`delivery`], [`tracker`], [`dedupe`], [`ack`] | recipients and visibility; delivery chains; cursors, catch-up pages and the bound on unacknowledged deliveries; dedupe; acks |
+//! | [`wakeup`], [`floor`] | when the network next needs its host's alarm |
 
-mod ack;
-mod admission;
-pub mod agent_mods;
-mod complete;
-mod dedupe;
 mod delivery;
 mod discovery;
-#[cfg(feature = "documents")]
-mod document_store;
 #[cfg(feature = "documents")]
 mod documents;
 pub mod effects;
 mod engine;
 mod floor;
-mod graph;
 mod handlers;
-pub mod identity;
-mod identity_cache;
-mod in_flight;
-pub mod message_changes;
+mod log;
+pub mod members;
+pub mod messages;
 pub mod network_only;
-mod nonce_claims;
-mod outcome;
-mod parked;
-mod presence;
-mod push_secrets;
+pub mod pipeline;
 mod pushes;
-mod reads;
-mod recent_messages;
-mod retention;
-mod routing;
-mod shield;
-mod stages;
-mod tracker;
 mod wakeup;
 
-pub use ack::Ack;
+pub use delivery::ack::Ack;
+pub use delivery::routing::{default_visibility, logged_visible_to, visible_to};
+pub use delivery::tracker::{
+    CATCH_UP_PAGE, MAX_IN_FLIGHT, MAX_IN_FLIGHT_BYTES, REDELIVERY_TIMEOUT_MS,
+};
 pub use delivery::{DEDUPE_WINDOW, EventIndex, FrameTemplate, NoIndex, delivery_frame};
 pub use discovery::RegistryAnswer;
 pub use effects::{DiscoveryAsk, Effect, LogFilter, Order, Page, ReadRequest, ReadRows, Reader};
@@ -73,11 +54,9 @@ pub use engine::Network;
 pub use handlers::{
     DEFAULT_INVITATION_TTL_MS, MAX_OPEN_TASKS, admin_actions, admin_types, invitations, task_types,
 };
-pub use reads::MAX_READ_LIMIT;
-pub use retention::MAX_PRUNED_PER_RUN;
-pub use routing::{default_visibility, logged_visible_to, visible_to};
-pub use shield::{CHALLENGES, FAILED_JOINS, Inbound};
-pub use tracker::{CATCH_UP_PAGE, MAX_IN_FLIGHT, MAX_IN_FLIGHT_BYTES, REDELIVERY_TIMEOUT_MS};
+pub use log::reads::MAX_READ_LIMIT;
+pub use log::retention::MAX_PRUNED_PER_RUN;
+pub use members::shield::{CHALLENGES, FAILED_JOINS, Inbound};
 
 use crate::error::{ErrorCode, Rejection};
 use crate::event::Event;
@@ -294,7 +273,7 @@ impl Network {
             self.heartbeat_if_offline(&event.source, now)
         };
         if let Some(visibility) = metadata.visibility {
-            routing::check_visibility(&event.target, visibility)?;
+            delivery::routing::check_visibility(&event.target, visibility)?;
         }
         let placement = self.place_in_graph(&event, &metadata.refs)?;
         let claim = if joining {
@@ -309,11 +288,11 @@ impl Network {
             None
         };
         // A push target's secrets are for the network's deliveries: no mod sees them.
-        let carried = parked::Carried {
+        let carried = pipeline::parked::Carried {
             placement,
-            secrets: push_secrets::take_secrets(&mut event),
+            secrets: pushes::secrets::take_secrets(&mut event),
         };
-        let log = graph::LogView {
+        let log = log::graph::LogView {
             dedupe: &self.dedupe,
             index: self.index.as_ref(),
             keeps_history: self.keeps_history,

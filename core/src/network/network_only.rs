@@ -16,7 +16,7 @@ pub const NETWORK_ONLY_TYPES: &[&str] = &[
     core_types::RESOURCE_READ_RESPONSE,
     core_types::EVENTS_RESPONSE,
     crate::discovery::network_query::RESPONSE,
-    crate::network::agent_mods::INTERCEPT,
+    crate::network::pipeline::agent_mods::INTERCEPT,
     task_types::LIST_RESPONSE,
     crate::vocabulary::event_types::INVITATION_ACCEPTED,
     crate::vocabulary::event_types::INVITATION_REJECTED,

@@ -13,7 +13,7 @@
 
 use super::engine::Network;
 use super::floor::Floor;
-use super::tracker::{Tracker, redelivery_at};
+use crate::network::delivery::tracker::{Tracker, redelivery_at};
 
 impl Tracker {
     /// When the network next needs the host to call `on_alarm`.

@@ -5,9 +5,10 @@
 
 use crate::host::stubs::directory_object;
 use crate::host::{NETWORKS_BINDING, random_seed, respond};
+use agentnet_core::bindings;
 use agentnet_core::bindings::directory as listings;
-use agentnet_core::bindings::networks;
-use agentnet_core::bindings::{self, create};
+use agentnet_core::bindings::directory::create;
+use agentnet_core::bindings::directory::networks;
 use serde_json::Value;
 use worker::{Env, Method, Request, RequestInit, Response, Result};
 

@@ -14,8 +14,8 @@
 use crate::host::frame_texts::FrameTexts;
 use crate::host::now_ms;
 use crate::network::gateway_link::{LINK_PATH, LinkBody, SOCKET_HEADER};
-use agentnet_core::bindings::sockets::{Close, SocketId};
-use agentnet_core::bindings::ws::close_reply;
+use agentnet_core::bindings::transport::sockets::{Close, SocketId};
+use agentnet_core::bindings::transport::ws::close_reply;
 use agentnet_core::gateway::{Gateway, GatewayEffect, GatewayId, Opening, ToGateway, ToNetwork};
 use agentnet_core::{Address, ErrorCode};
 use serde::{Deserialize, Serialize};

@@ -19,8 +19,9 @@ pub mod stubs;
 #[cfg(feature = "test-hooks")]
 pub mod test_hooks;
 
+use agentnet_core::bindings::access::cors;
 use agentnet_core::bindings::message::MAX_BODY_BYTES;
-use agentnet_core::bindings::{self, Body, Method, cors};
+use agentnet_core::bindings::{self, Body, Method};
 use futures_util::StreamExt;
 use worker::{Response, Result, wasm_bindgen};
 
@@ -43,13 +44,13 @@ pub fn sql_integer(value: u64) -> worker::SqlStorageValue {
 }
 
 /// The names this deployment answers for: loopback, and the `AGENTNET_HOSTS`
-/// variable's list (see [`bindings::hosts`]).
-pub fn known_hosts(env: &worker::Env) -> bindings::hosts::KnownHosts {
+/// variable's list (see [`bindings::access::hosts`]).
+pub fn known_hosts(env: &worker::Env) -> bindings::access::hosts::KnownHosts {
     let list = env
         .var("AGENTNET_HOSTS")
         .map(|v| v.to_string())
         .unwrap_or_default();
-    bindings::hosts::KnownHosts::parse(&list)
+    bindings::access::hosts::KnownHosts::parse(&list)
 }
 
 /// The Durable Object namespace of networks, declared in `wrangler.toml`.

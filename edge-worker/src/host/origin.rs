@@ -16,7 +16,7 @@ pub(crate) enum Origin<'a> {
     Gateway(
         Option<(
             agentnet_core::gateway::GatewayId,
-            agentnet_core::bindings::sockets::SocketId,
+            agentnet_core::bindings::transport::sockets::SocketId,
         )>,
     ),
     /// An alarm or a closed socket: nobody to reply to.

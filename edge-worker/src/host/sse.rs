@@ -10,7 +10,7 @@
 //! ([`sse::frame`]); the response body reads them as the client does, and a
 //! client that goes away marks the outlet gone.
 
-use agentnet_core::bindings::sse;
+use agentnet_core::bindings::transport::sse;
 use futures_util::StreamExt;
 use futures_util::future::{Either, select};
 use std::cell::{Cell, RefCell};

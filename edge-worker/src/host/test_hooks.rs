@@ -5,7 +5,7 @@
 //! they allow, and the frame that panics. The routes they open are
 //! `crate::network::test_hooks` and `crate::gateway::test_hooks`.
 
-use agentnet_core::bindings::policy::Policy;
+use agentnet_core::bindings::access::policy::Policy;
 use worker::Env;
 
 /// The variable that turns on test-only routes; the end-to-end tests set it with `--var`.
@@ -35,7 +35,7 @@ pub(crate) fn policy(env: &Env, on: bool) -> Policy {
 /// Panics when `text` is the test frame that proves a panic inside a drain
 /// of frames does not brick the object.
 pub(crate) fn panic_frame(on: bool, text: &str) {
-    if on && text == agentnet_core::bindings::ws::TEST_PANIC_FRAME {
+    if on && text == agentnet_core::bindings::transport::ws::TEST_PANIC_FRAME {
         #[allow(clippy::panic)]
         {
             panic!("test hook: deliberate panic in a frame")

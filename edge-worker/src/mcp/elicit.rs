@@ -81,7 +81,7 @@ fn remember_asked(
     host: &NetworkHost,
     approval: agentnet_core::EventId,
     stream: String,
-    id: agentnet_core::bindings::mcp::jsonrpc::Id,
+    id: agentnet_core::bindings::jsonrpc::Id,
 ) {
     let mut remembered = host.live.mcp.asked.borrow_mut();
     remembered.entry(approval).or_default().push((stream, id));

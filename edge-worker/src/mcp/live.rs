@@ -14,8 +14,8 @@
 
 use crate::host::now_ms;
 use crate::host::sse::Outlet;
+use agentnet_core::bindings::jsonrpc::Id;
 use agentnet_core::bindings::mcp::elicit;
-use agentnet_core::bindings::mcp::jsonrpc::Id;
 use agentnet_core::bindings::mcp::notices::{self, Notice};
 use agentnet_core::bindings::mcp::streams::Streams;
 use agentnet_core::bindings::mcp::waiting::Waiting;

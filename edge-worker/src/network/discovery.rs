@@ -17,7 +17,7 @@ use crate::network::discovery_queue::DiscoveryIo;
 use crate::network::object::NetworkHost;
 use agentnet_core::Address;
 use agentnet_core::bindings::directory::settings_update;
-use agentnet_core::bindings::discovery_members::MEMBERS_PATH;
+use agentnet_core::bindings::discovery::members::MEMBERS_PATH;
 use agentnet_core::discovery::members::network_listing;
 use agentnet_core::model::state::{Row, RowKind};
 use agentnet_core::network::Effect;

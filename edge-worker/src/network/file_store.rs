@@ -1,6 +1,6 @@
 //! Stored files' records and the network's link key in the object's SQLite
 //! storage (`files`, `file_key`): the host side of
-//! `agentnet_core::bindings::files::FileStore` (implemented in
+//! `agentnet_core::bindings::http::files::FileStore` (implemented in
 //! `crate::network::files`). The bytes are in R2
 //! (`crate::network::files`); the key is never answered or logged.
 

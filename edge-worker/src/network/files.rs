@@ -1,6 +1,6 @@
 //! Files of real size in R2 (the `FILES` bucket binding in `wrangler.toml`;
 //! `wrangler dev` keeps it on disk with no account): the I/O around
-//! `agentnet_core::bindings::files`, which decides every step. Uploads are
+//! `agentnet_core::bindings::http::files`, which decides every step. Uploads are
 //! R2 multipart uploads, one part per request; downloads stream from R2;
 //! a deleted message's files leave R2 after its deletion is committed
 //! ([`NetworkHost::start_file_release`]).
@@ -11,8 +11,8 @@ use crate::network::file_releases::Releases;
 use crate::network::file_store;
 use crate::network::http::RequestIo;
 use crate::network::object::NetworkHost;
-use agentnet_core::bindings::files::FileStore;
-use agentnet_core::bindings::files::{self, FilePlan, FileRoute};
+use agentnet_core::bindings::http::files::FileStore;
+use agentnet_core::bindings::http::files::{self, FilePlan, FileRoute};
 use agentnet_core::bindings::http::no_such_network;
 use agentnet_core::bindings::step::Step;
 use agentnet_core::files::FileId;

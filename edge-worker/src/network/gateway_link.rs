@@ -13,7 +13,7 @@
 //! sockets, whose clients resume from their watermarks.
 
 use crate::network::storage::integer;
-use agentnet_core::bindings::sockets::SocketId;
+use agentnet_core::bindings::transport::sockets::SocketId;
 use agentnet_core::gateway::{GatewayId, Placement, Sequencer, ToGateway};
 use agentnet_core::model::config::Gateways;
 use agentnet_core::network::Effect;

@@ -10,8 +10,8 @@ use crate::network::gateway_link::{
     GATEWAY_HEADER, GATEWAYS_BINDING, LINK_PATH, LinkBody, Links, SOCKET_HEADER, gateway_name, post,
 };
 use crate::network::object::NetworkHost;
-use agentnet_core::bindings::sockets::{Close, SocketId};
-use agentnet_core::bindings::ws::Upgrade;
+use agentnet_core::bindings::transport::sockets::{Close, SocketId};
+use agentnet_core::bindings::transport::ws::Upgrade;
 use agentnet_core::gateway::{GatewayId, Sequencer, ToGateway, ToNetwork};
 use agentnet_core::network::Effect;
 use agentnet_core::{Address, ErrorCode, NetworkId};

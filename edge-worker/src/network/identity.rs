@@ -1,5 +1,5 @@
 //! What a join at level 2 or 3 needs fetched before the core sees it
-//! ([`agentnet_core::network::identity`]): issuers' JWKS and DID documents.
+//! ([`agentnet_core::network::members::identity`]): issuers' JWKS and DID documents.
 //!
 //! This deployment's own registry answers locally (its Durable Object, no
 //! outbound request): the JWKS of an issuer equal to this origin,
@@ -9,14 +9,14 @@
 //! (`crate::host::outbound`). The core keeps each answer for a short time.
 //!
 //! A DIDWba header's nonce is then claimed at the registry object, so that
-//! it is single use across the deployment (`agentnet_core::bindings::nonce_claims`).
+//! it is single use across the deployment (`agentnet_core::bindings::access::nonce_claims`).
 
 use crate::host::outbound::send;
 use crate::network::object::NetworkHost;
-use agentnet_core::bindings::nonce_claims;
+use agentnet_core::bindings::access::nonce_claims;
 use agentnet_core::identity::did::Did;
 use agentnet_core::identity::error::IdentityError;
-use agentnet_core::network::identity::Lookup;
+use agentnet_core::network::members::identity::Lookup;
 use serde_json::Value;
 use worker::{Method, Request, RequestInit, Result};
 
@@ -140,8 +140,8 @@ impl NetworkHost {
         &self,
         request: &agentnet_core::bindings::Request,
     ) -> Result<()> {
-        let domain = agentnet_core::bindings::didwba::domain_of(request);
-        let header = agentnet_core::bindings::didwba::proof_of(request);
+        let domain = agentnet_core::bindings::access::didwba::domain_of(request);
+        let header = agentnet_core::bindings::access::didwba::proof_of(request);
         self.resolve_for(&request.body, header.as_deref().map(|h| (h, domain)))
             .await?;
         if let Some(header) = header.as_deref() {

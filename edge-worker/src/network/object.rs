@@ -12,10 +12,12 @@ use crate::network::graph_store::LogIndex;
 use crate::network::inbox::Drainer;
 use crate::network::socket_state::OpenSockets;
 use crate::network::storage::Store;
-use agentnet_core::bindings::policy::Policy;
+use agentnet_core::bindings;
+use agentnet_core::bindings::access::cors;
+use agentnet_core::bindings::access::policy::Policy;
+use agentnet_core::bindings::directory::create;
 use agentnet_core::bindings::route::{self, Route};
-use agentnet_core::bindings::sockets::Close;
-use agentnet_core::bindings::{self, cors, create};
+use agentnet_core::bindings::transport::sockets::Close;
 use agentnet_core::model::origins::AllowedOrigins;
 use agentnet_core::network::Effect;
 use agentnet_core::{Network, NetworkId};
@@ -211,7 +213,7 @@ impl NetworkHost {
                 return Ok(());
             };
             self.with_sockets(|open| {
-                bindings::ws::frame(network, &mut open.table, &record, text, now_ms())
+                bindings::transport::ws::frame(network, &mut open.table, &record, text, now_ms())
             })
         };
         if let Some(close) = framed.close {
@@ -310,7 +312,7 @@ impl NetworkHost {
             while let Some((ws, frame)) = drainer.next() {
                 handled += 1;
                 // A batched frame's events are handled one by one, as single frames are.
-                for text in bindings::ws::events_of(&frame) {
+                for text in bindings::transport::ws::events_of(&frame) {
                     if let Err(err) = self.handle_queued(&ws, text).await {
                         worker::console_error!("a frame failed: {err}");
                         first_error.get_or_insert(err);
@@ -340,7 +342,7 @@ impl NetworkHost {
     /// Handles one event's text from a socket: resolves the identities it
     /// mentions, then hands it to the core.
     async fn handle_queued(&self, ws: &WebSocket, text: &str) -> Result<()> {
-        if agentnet_core::network::identity::mentions_identity(text)
+        if agentnet_core::network::members::identity::mentions_identity(text)
             && let Some((id, _)) = self.sender_of(ws)
         {
             // After a wake the network loads with the first frame: load it first.

@@ -3,7 +3,7 @@
 //! for a long burst), the others one frame per event.
 
 use crate::host::frame_texts::FrameTexts;
-use agentnet_core::bindings::sockets::SocketId;
+use agentnet_core::bindings::transport::sockets::SocketId;
 use agentnet_core::event::batch;
 use std::collections::BTreeMap;
 use worker::WebSocket;

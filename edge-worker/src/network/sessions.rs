@@ -1,10 +1,10 @@
 //! HTTP sessions and single-use tickets in the object's SQLite storage, by
 //! the SHA-256 of their token (the token itself is never stored). When a
 //! session expires, when its use is written down and which rows are pruned
-//! is the core's (`agentnet_core::bindings::policy`); here are the rows.
+//! is the core's (`agentnet_core::bindings::access::policy`); here are the rows.
 
 use crate::network::storage::{Store, integer, text};
-use agentnet_core::bindings::policy::{Expired, SessionRow, TicketRow};
+use agentnet_core::bindings::access::policy::{Expired, SessionRow, TicketRow};
 use serde::Deserialize;
 
 const SCHEMA: &str = "

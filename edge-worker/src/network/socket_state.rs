@@ -4,7 +4,7 @@
 //! does the I/O with them.
 
 use agentnet_core::NetworkId;
-use agentnet_core::bindings::sockets::{SocketId, SocketRecord, Sockets};
+use agentnet_core::bindings::transport::sockets::{SocketId, SocketRecord, Sockets};
 use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};

@@ -1,6 +1,6 @@
 //! The I/O of the object's WebSockets: accepting, refusing, binding and
 //! closing one, against the core's table of them
-//! (`agentnet_core::bindings::sockets`, kept in `crate::network::socket_state`).
+//! (`agentnet_core::bindings::transport::sockets`, kept in `crate::network::socket_state`).
 //!
 //! The table lives in memory and is restored from the sockets' attachments
 //! once after a wake, then changed socket by socket. Closes the
@@ -12,8 +12,9 @@ use crate::host::now_ms;
 use crate::host::origin::Origin;
 use crate::network::object::NetworkHost;
 use crate::network::socket_state::{Attachment, OpenSockets, Recipient};
-use agentnet_core::bindings::sockets::{Close, SocketRecord, Sockets};
-use agentnet_core::bindings::{self, ws};
+use agentnet_core::bindings;
+use agentnet_core::bindings::transport::sockets::{Close, SocketRecord, Sockets};
+use agentnet_core::bindings::transport::ws;
 use agentnet_core::{Address, NetworkId};
 use std::collections::{BTreeMap, BTreeSet};
 use worker::{Response, Result, WebSocket, WebSocketPair};
@@ -105,7 +106,7 @@ impl NetworkHost {
         &self,
         request: &bindings::Request,
         route: &bindings::http::ApiRoute,
-    ) -> Option<agentnet_core::bindings::sockets::Close> {
+    ) -> Option<agentnet_core::bindings::transport::sockets::Close> {
         self.expire_on_gateways();
         self.with_sockets(|open| bindings::http::refusal(&open.table, request, route))
     }
@@ -204,7 +205,7 @@ impl NetworkHost {
 
     /// Closes every socket of a member that left.
     pub(crate) fn close_member_sockets(&self, member: &Address) {
-        let close = bindings::sockets::left(member);
+        let close = bindings::transport::sockets::left(member);
         for ws in self.sockets_of(member) {
             self.close_later(ws, close.clone());
         }

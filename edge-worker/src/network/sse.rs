@@ -2,7 +2,7 @@
 //! a [`Component`] of the network's object.
 //!
 //! What a stream holds, when it reads its next page and when it is cut are
-//! the core's (`agentnet_core::bindings::sse::Stream`); here a stream is an
+//! the core's (`agentnet_core::bindings::transport::sse::Stream`); here a stream is an
 //! [`Outlet`] of the core's stream (`crate::host::sse`): the response body
 //! reads its records and the outlet writes the keepalive comment while it is
 //! idle. Deliveries are offered to the recipients' streams as the object
@@ -15,7 +15,7 @@
 use crate::host::sse::Outlet;
 use crate::network::component::Component;
 use agentnet_core::bindings;
-use agentnet_core::bindings::sse::{self, Pushed};
+use agentnet_core::bindings::transport::sse::{self, Pushed};
 use agentnet_core::network::Effect;
 use agentnet_core::{Address, Event};
 use std::cell::RefCell;
@@ -110,7 +110,7 @@ impl<Host> Component<Host> for SseStreams {
     /// Ends every stream of a member that left, each with a last `closed` record.
     fn end_member(&self, member: &Address) {
         let streams = self.0.borrow_mut().remove(&member.to_string());
-        let record = sse::closed_record(&bindings::sockets::left(member));
+        let record = sse::closed_record(&bindings::transport::sockets::left(member));
         for outlet in streams.into_iter().flatten() {
             outlet.with(|stream| stream.close(record.clone()));
             outlet.wake_all();

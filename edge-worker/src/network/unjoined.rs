@@ -15,7 +15,7 @@
 use crate::host::now_ms;
 use crate::network::object::NetworkHost;
 use crate::network::storage::{integer, table_exists};
-use agentnet_core::bindings::sockets::{SocketId, Sockets};
+use agentnet_core::bindings::transport::sockets::{SocketId, Sockets};
 use serde::Deserialize;
 use worker::{SqlStorage, SqlStorageValue};
 

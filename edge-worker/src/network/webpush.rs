@@ -1,5 +1,5 @@
 //! Web Push from the network's object: the members' subscriptions over HTTP
-//! (`agentnet_core::bindings::webpush` decides; [`webpush_store`] keeps
+//! (`agentnet_core::bindings::http::webpush` decides; [`webpush_store`] keeps
 //! them), and for each committed event the notices the core's rule gives
 //! (`agentnet_core::webpush::notices`) sent to every subscription of each
 //! person named, whatever connections they have (the service worker shows
@@ -19,7 +19,7 @@ use crate::network::component::Component;
 use crate::network::object::NetworkHost;
 use crate::network::webpush_queue::PushQueue;
 use crate::network::webpush_store;
-use agentnet_core::bindings::webpush::{self, PushRoute};
+use agentnet_core::bindings::http::webpush::{self, PushRoute};
 use agentnet_core::bindings::{self, http::no_such_network};
 use agentnet_core::network::Effect;
 use agentnet_core::webpush::{Delivery, Fresh, PushRequest, VapidKey, build, delivery_of, notices};

@@ -1,11 +1,11 @@
 //! DIDWba nonces claimed across the deployment
-//! ([`agentnet_core::bindings::nonce_claims`]): one row per DID and nonce in
+//! ([`agentnet_core::bindings::access::nonce_claims`]): one row per DID and nonce in
 //! the registry's SQLite storage, until a replay could no longer pass the
 //! timestamp window; expired rows go at each claim. The decision is the core's.
 
 use crate::host::sql_integer;
 use agentnet_core::bindings::Response;
-use agentnet_core::bindings::nonce_claims::{Claimed, NonceClaim, answer};
+use agentnet_core::bindings::access::nonce_claims::{Claimed, NonceClaim, answer};
 use serde::Deserialize;
 use worker::{Result, SqlStorage, SqlStorageValue};
 

@@ -9,9 +9,9 @@
 
 use crate::host::{now_ms, random_seed, request_of, respond};
 use agentnet_core::bindings::a2a::signature;
+use agentnet_core::bindings::access::nonce_claims;
 use agentnet_core::bindings::discovery;
-use agentnet_core::bindings::discovery_members::{self, MEMBERS_PATH};
-use agentnet_core::bindings::nonce_claims;
+use agentnet_core::bindings::discovery::members::{self, MEMBERS_PATH};
 use agentnet_core::bindings::registry as routes;
 use agentnet_core::crypto::{from_hex, to_hex};
 use agentnet_core::discovery::Catalog;
@@ -181,13 +181,12 @@ impl DurableObject for RegistryObject {
         }
         self.with_both(|registry, _| registry.set_origin(config.issuer, config.host))?;
         if request.path() == MEMBERS_PATH {
-            let listed = self.with_both(|_, catalog| {
-                discovery_members::network_members(catalog, &request.body)
-            })?;
+            let listed =
+                self.with_both(|_, catalog| members::network_members(catalog, &request.body))?;
             return respond(match listed {
                 Ok((network, records)) => {
                     crate::registry::discovery_store::store_members(&sql, &network, &records)?;
-                    discovery_members::listed_answer(&network, &records)
+                    members::listed_answer(&network, &records)
                 }
                 Err(refused) => refused,
             });

@@ -16,9 +16,7 @@
 //! (JSON-RPC 2.0 §5).
 
 use super::version::A2aError;
-use crate::bindings::mcp::jsonrpc::{
-    INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, Id, METHOD_NOT_FOUND, PARSE_ERROR, RpcError,
-};
+use crate::bindings::jsonrpc::{self, Code, Id, RpcError};
 use serde_json::{Map, Value, json};
 
 /// The `@type` of a `google.rpc.ErrorInfo` in ProtoJSON `Any` form.
@@ -33,13 +31,13 @@ pub fn reason(code: i64) -> Option<&'static str> {
     if let Some(error) = A2aError::of(code) {
         return Some(error.reason());
     }
-    Some(match code {
-        PARSE_ERROR => "JSON_PARSE",
-        INVALID_REQUEST => "INVALID_REQUEST",
-        METHOD_NOT_FOUND => "METHOD_NOT_FOUND",
-        INVALID_PARAMS => "INVALID_PARAMS",
-        INTERNAL_ERROR => "INTERNAL_ERROR",
-        _ => return None,
+    Some(match Code::of(code)? {
+        Code::ParseError => "JSON_PARSE",
+        Code::InvalidRequest => "INVALID_REQUEST",
+        Code::MethodNotFound => "METHOD_NOT_FOUND",
+        Code::InvalidParams => "INVALID_PARAMS",
+        Code::InternalError => "INTERNAL_ERROR",
+        Code::NetworkRefused => return None,
     })
 }
 
@@ -74,8 +72,8 @@ fn error_info(code: i64, metadata: &Map<String, Value>) -> Value {
 }
 
 /// An A2A error: `code`, `message` and an ErrorInfo with `metadata`.
-pub fn a2a(code: i64, message: impl Into<String>, metadata: Map<String, Value>) -> RpcError {
-    RpcError::new(code, message).with_data(json!([error_info(code, &metadata)]))
+pub fn a2a(code: A2aError, message: impl Into<String>, metadata: Map<String, Value>) -> RpcError {
+    RpcError::new(code, message).with_data(json!([error_info(code.code(), &metadata)]))
 }
 
 /// `error` in A2A's shape: data that is not already an array of typed
@@ -101,8 +99,18 @@ pub fn typed(error: RpcError) -> RpcError {
 
 /// The response to request `id` (`null` when unknown) with `error`.
 pub fn response(id: Option<&Id>, error: &RpcError) -> Value {
-    let id = id.map_or(Value::Null, Id::to_value);
-    json!({"jsonrpc": "2.0", "id": id, "error": typed(error.clone()).to_value()})
+    with_id(jsonrpc::error(id, &typed(error.clone())))
+}
+
+/// `response` with `"id": null` when it has no id.
+fn with_id(response: Value) -> Value {
+    match response {
+        Value::Object(mut fields) => {
+            fields.entry("id").or_insert(Value::Null);
+            Value::Object(fields)
+        }
+        other => other,
+    }
 }
 
 /// A JSON-RPC message in A2A's shape: an error response gets its ErrorInfo
@@ -114,13 +122,17 @@ pub fn conform(message: Value) -> Value {
     let Some(Value::Object(error)) = fields.get("error") else {
         return Value::Object(fields);
     };
-    let code = error.get("code").and_then(Value::as_i64).unwrap_or(0);
-    let text = error.get("message").and_then(Value::as_str).unwrap_or("");
-    let mut rpc = RpcError::new(code, text);
-    rpc.data = error.get("data").cloned();
+    let rpc = RpcError {
+        code: error.get("code").and_then(Value::as_i64).unwrap_or(0),
+        message: error
+            .get("message")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_owned(),
+        data: error.get("data").cloned(),
+    };
     fields.insert("error".into(), typed(rpc).to_value());
-    fields.entry("id").or_insert(Value::Null);
-    Value::Object(fields)
+    with_id(Value::Object(fields))
 }
 
 /// The id of a JSON-RPC request body, when it has a readable one.
@@ -132,7 +144,6 @@ pub fn request_id(body: &str) -> Option<Id> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bindings::mcp::jsonrpc::NETWORK_REFUSED;
 
     #[test]
     fn each_a2a_error_has_its_own_code_and_reason() {
@@ -149,7 +160,7 @@ mod tests {
     fn a2a_errors_carry_an_error_info_in_an_array() {
         let mut metadata = Map::new();
         metadata.insert("taskId".into(), json!("t1"));
-        let err = a2a(A2aError::TaskNotFound.code(), "no task t1", metadata);
+        let err = a2a(A2aError::TaskNotFound, "no task t1", metadata);
         let data = err.data.unwrap_or_default();
         assert_eq!(
             data,
@@ -160,7 +171,7 @@ mod tests {
 
     #[test]
     fn untyped_data_becomes_error_info_metadata() {
-        let err = RpcError::new(NETWORK_REFUSED, "rate_limited: slow down")
+        let err = RpcError::new(Code::NetworkRefused, "rate_limited: slow down")
             .with_data(json!({"code": "rate_limited", "retry": 3}));
         let out = typed(err);
         let info = &out.data.unwrap_or_default()[0];
@@ -170,7 +181,7 @@ mod tests {
             info["metadata"],
             json!({"code": "rate_limited", "retry": "3"})
         );
-        let plain = typed(RpcError::new(INVALID_PARAMS, "bad"));
+        let plain = typed(RpcError::invalid_params("bad"));
         assert_eq!(
             plain.data.unwrap_or_default()[0]["reason"],
             "INVALID_PARAMS"

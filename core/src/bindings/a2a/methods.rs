@@ -16,14 +16,12 @@
 use super::card;
 use super::errors;
 use super::resend;
-use super::version::{
-    A2aError, Operation, TASK_NOT_CANCELABLE, TASK_NOT_FOUND, UNSUPPORTED_OPERATION, Version,
-    operation,
-};
+use super::version::A2aError::{self, TaskNotCancelable, TaskNotFound, UnsupportedOperation};
+use super::version::{Operation, Version, operation};
 use super::wire;
 use crate::bindings::exchange::BindingHost;
-use crate::bindings::mcp::jsonrpc::{self, INVALID_PARAMS, Id, METHOD_NOT_FOUND, RpcError};
-use crate::bindings::mcp::member::{refusal, submit};
+use crate::bindings::jsonrpc::{self, Code, Id, RpcCode, RpcError};
+use crate::bindings::member::{refusal, submit};
 use crate::error::ErrorCode;
 use crate::ids::event_type::EventType;
 use crate::model::task::{MAX_CLIENT_ID, Task, TaskState};
@@ -81,21 +79,21 @@ pub fn settled(task: &Task) -> bool {
     !matches!(task.state, TaskState::Accepted | TaskState::Working)
 }
 
-fn error(id: &Id, code: i64, message: impl Into<String>) -> Reply {
+fn error(id: &Id, code: impl RpcCode, message: impl Into<String>) -> Reply {
     Reply::Now(errors::response(Some(id), &RpcError::new(code, message)))
 }
 
 /// The network's `rejection` as A2A names it; a refused transition is
 /// `transition` (what the method's specification says it is).
-fn rejected(id: &Id, rejection: &Rejection, transition: i64) -> Reply {
-    let code = match rejection.code {
-        ErrorCode::NotFound => TASK_NOT_FOUND,
-        ErrorCode::InvalidTransition => transition,
-        ErrorCode::InvalidRequest | ErrorCode::UnknownTarget => INVALID_PARAMS,
+fn rejected(id: &Id, rejection: &Rejection, transition: A2aError) -> Reply {
+    let message = format!("{}: {}", rejection.code, rejection.message);
+    let err = match rejection.code {
+        ErrorCode::NotFound => RpcError::new(TaskNotFound, message),
+        ErrorCode::InvalidTransition => RpcError::new(transition, message),
+        ErrorCode::InvalidRequest | ErrorCode::UnknownTarget => RpcError::invalid_params(message),
         _ => return Reply::Now(errors::response(Some(id), &refusal(rejection))),
-    };
-    let err = RpcError::new(code, format!("{}: {}", rejection.code, rejection.message))
-        .with_data(json!({"code": rejection.code.as_str()}));
+    }
+    .with_data(json!({"code": rejection.code.as_str()}));
     Reply::Now(errors::response(Some(id), &err))
 }
 
@@ -128,7 +126,7 @@ pub fn answer(network: &Network, member: &Address, watch: &Watch, wrap: bool) ->
         }
         None => errors::response(
             Some(&watch.request),
-            &RpcError::new(TASK_NOT_FOUND, format!("no task {}", watch.task)),
+            &RpcError::new(TaskNotFound, format!("no task {}", watch.task)),
         ),
     }
 }
@@ -143,7 +141,8 @@ pub fn dispatch<H: BindingHost>(
     (id, method, params): (Id, &str, &Map<String, Value>),
 ) -> Result<Reply, H::Error> {
     let Some(op) = operation(version, method) else {
-        return Ok(error(&id, METHOD_NOT_FOUND, format!("no method {method}")));
+        let message = format!("no method {method}");
+        return Ok(error(&id, Code::MethodNotFound, message));
     };
     let deadline = host.now().saturating_add(SEND_WAIT_MS);
     let watch = |task: &str| Watch {
@@ -163,7 +162,7 @@ pub fn dispatch<H: BindingHost>(
             super::push::configure_from_send(host, network, member, version, (&id, params, &task))?;
             let mut watch = watch(&task);
             let Some(current) = visible(network, member, &task).cloned() else {
-                return Ok(error(&id, TASK_NOT_FOUND, format!("no task {task}")));
+                return Ok(error(&id, TaskNotFound, format!("no task {task}")));
             };
             if op == Operation::Stream {
                 // Until its partner answers, the stream does not know whether
@@ -214,13 +213,13 @@ pub fn dispatch<H: BindingHost>(
             let task = task_param(params).to_owned();
             let Some(target) = visible(network, member, &task).and_then(|t| t.audience_for(member))
             else {
-                return Ok(error(&id, TASK_NOT_FOUND, format!("no task {task}")));
+                return Ok(error(&id, TaskNotFound, format!("no task {task}")));
             };
             let payload = json!({"task": task});
             let kind = EventType::from_static(types::CANCEL);
             let submitted = submit(host, network, member, kind, target, payload)?;
             Ok(match submitted.answer {
-                Err(rejection) => rejected(&id, &rejection, TASK_NOT_CANCELABLE),
+                Err(rejection) => rejected(&id, &rejection, TaskNotCancelable),
                 Ok(_) => Reply::Now(answer(network, member, &watch(&task), false)),
             })
         }
@@ -231,11 +230,11 @@ pub fn dispatch<H: BindingHost>(
         Operation::Subscribe => {
             let task = task_param(params);
             let Some(current) = visible(network, member, task).cloned() else {
-                return Ok(error(&id, TASK_NOT_FOUND, format!("no task {task}")));
+                return Ok(error(&id, TaskNotFound, format!("no task {task}")));
             };
             if current.state.is_terminal() {
                 let message = format!("task {task} is {}", current.state.as_str());
-                return Ok(error(&id, UNSUPPORTED_OPERATION, message));
+                return Ok(error(&id, UnsupportedOperation, message));
             }
             let watch = watch(task);
             let first = wire::task_event(wire::task(&current, version, watch.history), version);
@@ -255,7 +254,7 @@ pub fn dispatch<H: BindingHost>(
         )?)),
         Operation::ExtendedCard => Ok(error(
             &id,
-            A2aError::ExtendedCardNotConfigured.code(),
+            A2aError::ExtendedCardNotConfigured,
             "this agent has no extended card",
         )),
     }
@@ -278,8 +277,8 @@ enum SendError {
 
 fn reply_for(id: &Id, err: SendError) -> Reply {
     match err {
-        SendError::Params(message) => error(id, INVALID_PARAMS, message),
-        SendError::Refused(rejection) => rejected(id, &rejection, UNSUPPORTED_OPERATION),
+        SendError::Params(message) => error(id, Code::InvalidParams, message),
+        SendError::Refused(rejection) => rejected(id, &rejection, UnsupportedOperation),
     }
 }
 

@@ -50,20 +50,18 @@ pub mod well_known;
 pub mod wire;
 
 #[cfg(test)]
-mod remote_tests;
-#[cfg(test)]
 mod tests;
 
-use crate::bindings::caller::{Caller, Origins};
+use crate::bindings::access::caller::{Caller, Origins};
+use crate::bindings::access::session::{QueryTokens, authenticate};
 use crate::bindings::exchange::BindingHost;
-use crate::bindings::mcp::jsonrpc::{self, Body, INVALID_REQUEST, Id, Message, RpcError};
+use crate::bindings::jsonrpc::{self, Body, Code, Id, Message, RpcError};
 use crate::bindings::message::{self, Method, Request, Response};
-use crate::bindings::session::{QueryTokens, authenticate};
 use crate::bindings::step::Step;
 use crate::{Address, ErrorCode, Network, NetworkId};
 use methods::Reply;
 use serde_json::json;
-use version::{VERSION_NOT_SUPPORTED, Version};
+use version::{A2aError, Version};
 
 /// Where an A2A request goes.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -100,8 +98,8 @@ pub struct Accepted {
     /// How to answer.
     pub reply: Reply,
     /// The session a DID proof was exchanged for, for the answer's headers
-    /// ([`crate::bindings::didwba::Grant::headers`]; ANP servers answer so).
-    pub bearer: Option<crate::bindings::didwba::Grant>,
+    /// ([`crate::bindings::access::didwba::Grant::headers`]; ANP servers answer so).
+    pub bearer: Option<crate::bindings::access::didwba::Grant>,
 }
 
 /// What an A2A request comes to.
@@ -118,7 +116,7 @@ pub enum Handled {
 /// Answers a request to `target` of the loaded `network`: a card, or a
 /// JSON-RPC request as the authenticated member ([`Reply`] says how). A
 /// `DIDWba` header in place of a bearer joins its DID first
-/// ([`crate::bindings::caller::Caller`]).
+/// ([`crate::bindings::access::caller::Caller`]).
 pub fn handle<H: BindingHost>(
     host: &mut H,
     network: &mut Network,
@@ -183,7 +181,7 @@ fn serve<H: BindingHost>(
         Err(asked) => {
             let id = errors::request_id(&req.body);
             let message = format!("A2A-Version {asked} is not supported: use 1.0 or 0.3");
-            let error = RpcError::new(VERSION_NOT_SUPPORTED, message);
+            let error = RpcError::new(A2aError::VersionNotSupported, message);
             return Ok(Handled::Respond(rpc_refusal(200, id.as_ref(), &error)));
         }
     };
@@ -221,7 +219,7 @@ fn rpc_request<H: BindingHost>(
             Step::Go(member) => member,
             Step::Answer(_) => {
                 let error = RpcError::new(
-                    jsonrpc::NETWORK_REFUSED,
+                    Code::NetworkRefused,
                     "send Authorization: Bearer <session token from POST /v1/join>",
                 )
                 .with_data(json!({"code": ErrorCode::NotJoined.as_str()}));
@@ -248,7 +246,7 @@ fn rpc_request<H: BindingHost>(
         Ok(_) => {
             let message = "one JSON-RPC request per POST (no batches or notifications)";
             let id = errors::request_id(&req.body);
-            let error = RpcError::new(INVALID_REQUEST, message);
+            let error = RpcError::new(Code::InvalidRequest, message);
             return Ok(Step::Answer(rpc_refusal(400, id.as_ref(), &error)));
         }
     };

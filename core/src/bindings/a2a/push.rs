@@ -14,11 +14,11 @@
 //! targets it set, and the network's shared A2A guest (anonymous callers)
 //! is never shown a token or credentials, only the target's id and URL.
 
-use super::version::{TASK_NOT_FOUND, Version};
+use super::version::{A2aError, Version};
 use super::wire;
 use crate::bindings::exchange::BindingHost;
-use crate::bindings::mcp::jsonrpc::{self, INVALID_PARAMS, Id, RpcError};
-use crate::bindings::mcp::member::submit;
+use crate::bindings::jsonrpc::{self, Code, Id, RpcCode, RpcError};
+use crate::bindings::member::submit;
 use crate::crypto::hmac_sha256_hex;
 use crate::ids::event_type::EventType;
 use crate::model::push::{PendingPush, PushTarget};
@@ -64,7 +64,7 @@ fn config_json(task: &str, target: &PushTarget, version: Version, secrets: Secre
     }
 }
 
-fn error(id: &Id, code: i64, message: impl Into<String>) -> Value {
+fn error(id: &Id, code: impl RpcCode, message: impl Into<String>) -> Value {
     jsonrpc::error(Some(id), &RpcError::new(code, message))
 }
 
@@ -133,7 +133,7 @@ pub fn configure<H: BindingHost>(
         .get(&task)
         .filter(|t| t.involves(member))
     else {
-        return Ok(error(id, TASK_NOT_FOUND, format!("no task {task}")));
+        return Ok(error(id, A2aError::TaskNotFound, format!("no task {task}")));
     };
     // The configuration is the requester's: its event reaches nobody else.
     let target = Address::core();
@@ -177,7 +177,7 @@ pub fn configure<H: BindingHost>(
         let submitted = submit(host, network, member, kind, target, payload)?;
         let made = match submitted.answer {
             Ok(ack) => ack.and_then(|a| text(&a.payload, "push")),
-            Err(rejection) => return Ok(error(id, INVALID_PARAMS, rejection.message)),
+            Err(rejection) => return Ok(error(id, Code::InvalidParams, rejection.message)),
         };
         let stored = network.state().tasks.get(&task).and_then(|t| {
             t.push
@@ -220,7 +220,11 @@ pub fn configure<H: BindingHost>(
         .find(|p| config_id.as_ref().is_none_or(|c| &p.id == c));
     Ok(match one {
         Some(p) => jsonrpc::result(id, config_json(&task, p, version, secrets)),
-        None => error(id, TASK_NOT_FOUND, "no such push notification config"),
+        None => error(
+            id,
+            A2aError::TaskNotFound,
+            "no such push notification config",
+        ),
     })
 }
 

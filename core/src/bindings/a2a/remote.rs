@@ -13,10 +13,11 @@
 
 use super::version::Version;
 use super::wire;
+use crate::bindings::access::session::{QueryTokens, authenticate};
 use crate::bindings::exchange::BindingHost;
-use crate::bindings::mcp::member::{new_event, submit, submit_event};
+use crate::bindings::jsonrpc::{self, Id};
+use crate::bindings::member::{new_event, submit, submit_event};
 use crate::bindings::message::{Method, Request, Response};
-use crate::bindings::session::{QueryTokens, authenticate};
 use crate::bindings::step::Step;
 use crate::event::Event;
 use crate::ids::event_type::{EventType, core_types};
@@ -260,8 +261,7 @@ pub fn call_for(network: &Network, to: &Address, event: &Event) -> Option<Call> 
         };
         (method, json!({"message": message}))
     };
-    let body =
-        json!({"jsonrpc": "2.0", "id": event.id.to_string(), "method": method, "params": params});
+    let body = jsonrpc::Call::new(Id::Text(event.id.to_string()), method, params).to_value();
     Some(Call {
         remote: to.clone(),
         task: task_id,
@@ -409,3 +409,7 @@ fn steps(task: &Task, remote: &Value) -> Vec<(&'static str, Value)> {
     out.push((types::UPDATE, payload));
     out
 }
+
+#[cfg(test)]
+#[path = "remote_tests.rs"]
+mod tests;

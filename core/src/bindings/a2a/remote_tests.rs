@@ -1,8 +1,8 @@
 //! Outbound A2A natively: reading a card, admitting its agent, the call a
 //! delivered task becomes, and the answer fed back as the agent's events.
 
-use super::remote::{absorb, add_request, address_for, admit, call_for, endpoint_of};
-use super::version::Version;
+use super::{absorb, add_request, address_for, admit, call_for, endpoint_of};
+use crate::bindings::a2a::version::Version;
 use crate::bindings::message::{Method, Request};
 use crate::bindings::tests::world::World;
 use crate::model::state::Row;
@@ -53,18 +53,14 @@ fn add_card(world: &mut World, token: &str, card_url: &str) -> Result<String, (u
 }
 
 /// Creates a task with `req` (a `task.create`) and answers its id and `call` made for it.
-fn new_task(
-    world: &mut World,
-    req: &Request,
-    call: &super::remote::Call,
-) -> (String, super::remote::Call) {
+fn new_task(world: &mut World, req: &Request, call: &super::Call) -> (String, super::Call) {
     let id = world
         .call(req)
         .json_body()
         .and_then(|a| a["id"].as_str())
         .unwrap_or_default()
         .to_owned();
-    let call = super::remote::Call {
+    let call = super::Call {
         task: id.clone(),
         ..call.clone()
     };

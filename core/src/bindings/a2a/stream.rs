@@ -5,7 +5,7 @@
 
 use super::methods::{Watch, settled};
 use super::wire;
-use crate::bindings::mcp::jsonrpc;
+use crate::bindings::jsonrpc;
 use crate::model::task::{Task, TaskState};
 use serde_json::Value;
 

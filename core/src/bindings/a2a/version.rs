@@ -82,16 +82,11 @@ impl A2aError {
     }
 }
 
-/// [`A2aError::VersionNotSupported`]'s code.
-pub const VERSION_NOT_SUPPORTED: i64 = A2aError::VersionNotSupported.code();
-/// [`A2aError::TaskNotFound`]'s code.
-pub const TASK_NOT_FOUND: i64 = A2aError::TaskNotFound.code();
-/// [`A2aError::TaskNotCancelable`]'s code.
-pub const TASK_NOT_CANCELABLE: i64 = A2aError::TaskNotCancelable.code();
-/// [`A2aError::PushNotSupported`]'s code.
-pub const PUSH_NOT_SUPPORTED: i64 = A2aError::PushNotSupported.code();
-/// [`A2aError::UnsupportedOperation`]'s code.
-pub const UNSUPPORTED_OPERATION: i64 = A2aError::UnsupportedOperation.code();
+impl crate::bindings::jsonrpc::RpcCode for A2aError {
+    fn code(self) -> i64 {
+        A2aError::code(self)
+    }
+}
 
 /// An A2A protocol generation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -3,7 +3,7 @@
 //! endpoint it names ([`rpc`], `/networks/{id}/anp/rpc`), which runs a call
 //! as MCP's `tools/call` for the authenticated caller. DID authentication
 //! itself (DIDWba headers and HTTP Message Signatures) is
-//! [`super::didwba`]'s, shared by every binding.
+//! [`crate::bindings::access::didwba`]'s, shared by every binding.
 
 pub mod openrpc;
 pub mod rpc;

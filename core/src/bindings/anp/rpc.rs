@@ -15,9 +15,11 @@
 //! as an error `-32000` whose `data` is the failure's `{code, message}`; an
 //! unknown tool as `-32601` (method not found).
 
-use crate::bindings::caller::{Caller, Origins};
+use crate::bindings::access::caller::{Caller, Origins};
+use crate::bindings::jsonrpc::{
+    self, Answer, Body, Call, Code, Failure, Id, Message, RpcCode, RpcError, Success,
+};
 use crate::bindings::mcp::envelope::{CLIENT_CAPABILITIES, PROTOCOL_VERSION, VERSION_HEADER};
-use crate::bindings::mcp::jsonrpc::{self, Body, Id, Message, RpcError};
 use crate::bindings::mcp::outcome::Outcome;
 use crate::bindings::mcp::session::McpHost;
 use crate::bindings::mcp::streams::Streams;
@@ -26,12 +28,48 @@ use crate::bindings::message::{Body as ResponseBody, Method, Request, Response};
 use crate::bindings::step::Step;
 use crate::{Network, NetworkId};
 use base64::Engine;
+use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
 /// The MCP revision calls are made in (stateless, tool output as any JSON).
 const REVISION: &str = "2026-07-28";
-/// The JSON-RPC error code of a tool call that failed.
-pub const TOOL_FAILED: i64 = -32000;
+/// ANP's own JSON-RPC error codes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AnpError {
+    /// A tool call that failed (-32000); `data` is the failure's `{code, message}`.
+    ToolFailed,
+}
+
+impl RpcCode for AnpError {
+    fn code(self) -> i64 {
+        match self {
+            Self::ToolFailed => -32000,
+        }
+    }
+}
+
+/// What ANP reads of an MCP `tools/call` result (`CallToolResult`).
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct ToolResult {
+    /// Whether the call failed.
+    #[serde(default)]
+    is_error: bool,
+    /// The content blocks; the first one's text is the answer when there is
+    /// no structured content.
+    #[serde(default)]
+    content: Vec<ContentBlock>,
+    /// The tool's output as JSON.
+    #[serde(default)]
+    structured_content: Option<Value>,
+}
+
+/// A content block of a [`ToolResult`] (its text, when it is a text block).
+#[derive(Debug, Deserialize)]
+struct ContentBlock {
+    #[serde(default)]
+    text: Option<String>,
+}
 
 /// The endpoint's URL for `network` at `origin`.
 pub fn url(origin: &str, network: &str) -> String {
@@ -58,7 +96,7 @@ fn mcp_name(name: &str) -> String {
 pub fn to_mcp(req: &Request, network: &NetworkId) -> Result<Request, Response> {
     if req.method != Method::Post {
         let error = RpcError::new(
-            jsonrpc::INVALID_REQUEST,
+            Code::InvalidRequest,
             "Invalid Request: POST a JSON-RPC request",
         );
         return Err(refused(None, 405, &error).with_header("Allow", "POST"));
@@ -67,7 +105,7 @@ pub fn to_mcp(req: &Request, network: &NetworkId) -> Result<Request, Response> {
         Ok(Body::Single(Message::Request { id, method, params })) => (id, method, params),
         Ok(_) => {
             let error = RpcError::new(
-                jsonrpc::INVALID_REQUEST,
+                Code::InvalidRequest,
                 "Invalid Request: one JSON-RPC request with an id",
             );
             return Err(refused(None, 400, &error));
@@ -77,8 +115,8 @@ pub fn to_mcp(req: &Request, network: &NetworkId) -> Result<Request, Response> {
     let mut arguments: Map<String, Value> = params;
     arguments.remove("_meta");
     let meta = json!({PROTOCOL_VERSION: REVISION, CLIENT_CAPABILITIES: {}});
-    let body = json!({"jsonrpc": "2.0", "id": id.to_value(), "method": "tools/call",
-        "params": {"name": method, "arguments": arguments, "_meta": meta}});
+    let params = json!({"name": method, "arguments": arguments, "_meta": meta});
+    let body = Call::new(id, "tools/call", params).to_value();
     let mut mcp = Request::new(
         Method::Post,
         format!("{}/networks/{network}/mcp", req.origin()),
@@ -127,47 +165,44 @@ pub fn handle<H: McpHost>(
     })
 }
 
-/// One MCP answer as the ANP call's answer.
-fn answer(mut value: Value) -> Value {
-    let Some(object) = value.as_object_mut() else {
+/// One MCP answer as the ANP call's answer (any other JSON unchanged).
+fn answer(value: Value) -> Value {
+    let Ok(answer) = serde_json::from_value::<Answer<ToolResult>>(value.clone()) else {
         return value;
     };
-    if let Some(error) = object.get_mut("error") {
-        let unknown = error["code"] == json!(jsonrpc::INVALID_PARAMS)
-            && error["message"]
-                .as_str()
-                .is_some_and(|m| m.starts_with("Unknown tool"));
-        if unknown {
-            error["code"] = json!(jsonrpc::METHOD_NOT_FOUND);
-            error["message"] = json!(error["message"].as_str().unwrap_or("").replacen(
-                "Unknown tool",
-                "Method not found",
-                1
-            ));
+    match answer {
+        Answer::Failure(Failure { id, mut error, .. }) => {
+            if error.is(Code::InvalidParams) && error.message.starts_with("Unknown tool") {
+                error.code = Code::MethodNotFound.code();
+                error.message = error
+                    .message
+                    .replacen("Unknown tool", "Method not found", 1);
+            }
+            jsonrpc::error(id.as_ref(), &error)
         }
-        return value;
+        Answer::Success(Success { id, result, .. }) if result.is_error => {
+            let message = result.content.into_iter().next().and_then(|c| c.text);
+            let data = result
+                .structured_content
+                .and_then(|s| s.get("error").cloned())
+                .unwrap_or(Value::Null);
+            let message = message.unwrap_or_else(|| "the tool call failed".to_owned());
+            let error = RpcError::new(AnpError::ToolFailed, message).with_data(data);
+            jsonrpc::error(Some(&id), &error)
+        }
+        Answer::Success(Success { id, result, .. }) => {
+            let output = match result.structured_content {
+                Some(structured) => structured,
+                None => result
+                    .content
+                    .into_iter()
+                    .next()
+                    .and_then(|c| c.text)
+                    .map_or(Value::Null, Value::String),
+            };
+            jsonrpc::result(&id, output)
+        }
     }
-    let Some(result) = object.remove("result") else {
-        return value;
-    };
-    if result["isError"] == json!(true) {
-        let message = result["content"][0]["text"]
-            .as_str()
-            .unwrap_or("the tool call failed");
-        let data = result["structuredContent"]["error"].clone();
-        let error = RpcError::new(TOOL_FAILED, message).with_data(data);
-        object.insert(
-            "error".into(),
-            jsonrpc::error(None, &error)["error"].clone(),
-        );
-    } else {
-        let output = match result.get("structuredContent") {
-            Some(structured) => structured.clone(),
-            None => result["content"][0]["text"].clone(),
-        };
-        object.insert("result".into(), output);
-    }
-    value
 }
 
 /// The MCP endpoint's response to a call, as the ANP endpoint answers it:

@@ -73,14 +73,15 @@ fn answers_become_results_and_errors_in_anp_terms() {
     let (_, failed) = answer(failed, 200);
     assert_eq!(
         failed["error"],
-        json!({"code": TOOL_FAILED, "message": "forbidden: no", "data": {"code": "forbidden", "message": "no"}})
+        json!({"code": -32000, "message": "forbidden: no", "data": {"code": "forbidden", "message": "no"}})
     );
     assert_eq!(failed["id"], 2);
-    let unknown = json!({"jsonrpc": "2.0", "id": 3, "error": {"code": jsonrpc::INVALID_PARAMS, "message": "Unknown tool: x"}});
+    let unknown =
+        json!({"jsonrpc": "2.0", "id": 3, "error": {"code": -32602, "message": "Unknown tool: x"}});
     let (status, unknown) = answer(unknown, 404);
     assert_eq!(
         (status, unknown["error"]["code"].clone()),
-        (200, json!(jsonrpc::METHOD_NOT_FOUND))
+        (200, json!(-32601))
     );
     assert_eq!(unknown["error"]["message"], "Method not found: x");
 }

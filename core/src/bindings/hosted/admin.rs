@@ -35,7 +35,7 @@ pub fn handle<H: BindingHost>(
     };
     if action == "agents/remove" {
         let event = json!({"type": types::AGENT_UNHOST, "target": "core", "payload": body});
-        let response = crate::bindings::send::send_value(host, network, member, event, peer)?;
+        let response = crate::bindings::http::send::send_value(host, network, member, event, peer)?;
         if response.status == 200
             && let Some(agent) = body
                 .get("address")
@@ -54,7 +54,7 @@ pub fn handle<H: BindingHost>(
         }
     };
     let event = json!({"type": types::AGENT_HOST, "target": "core", "payload": payload});
-    let response = crate::bindings::send::send_value(host, network, member, event, peer)?;
+    let response = crate::bindings::http::send::send_value(host, network, member, event, peer)?;
     if response.status != 200 {
         return Ok(response);
     }

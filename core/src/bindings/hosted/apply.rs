@@ -6,7 +6,7 @@ use super::io::{HostedIo, Loop};
 use crate::agent::effects::Status;
 use crate::agent::{AgentEffect, Place};
 use crate::bindings::exchange::BindingHost;
-use crate::bindings::mcp::member::{new_event, submit_event};
+use crate::bindings::member::{new_event, submit_event};
 use crate::ids::address::Address;
 use crate::ids::event_type::{EventType, core_types};
 use crate::ids::time::Timestamp;

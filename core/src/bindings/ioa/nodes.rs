@@ -2,7 +2,7 @@
 //! `agent:{name}` (or the address `name` already is) under its access
 //! policy — IOA's `access_key` is presented as the network token — and
 //! answers `201 {id, name, token}`, the token a network session
-//! (`crate::bindings::session`). The first join also answers the
+//! (`crate::bindings::access::session`). The first join also answers the
 //! `member_secret` that re-registering the same name needs (an address
 //! belongs to whoever first holds it; IOA's reference server hands any
 //! caller a token for an existing name, agentnet does not). `POST /nodes`
@@ -10,9 +10,9 @@
 
 use super::refusal::{Refusal, object_body};
 use super::wire::node;
+use crate::bindings::access::session;
 use crate::bindings::exchange::BindingHost;
-use crate::bindings::membership::{JoinBody, admit};
-use crate::bindings::session;
+use crate::bindings::http::membership::{JoinBody, admit};
 use crate::bindings::step::Step;
 use crate::{Address, Network};
 use serde_json::{Map, Value, json};

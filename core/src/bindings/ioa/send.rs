@@ -9,7 +9,7 @@ use super::refusal::{Refusal, object_body};
 use super::schema;
 use super::wire::{MESSAGE_TYPE, message};
 use crate::bindings::exchange::BindingHost;
-use crate::bindings::mcp::member::{new_event, submit_event};
+use crate::bindings::member::{new_event, submit_event};
 use crate::ids::address::Name;
 use crate::ids::event_type::EventType;
 use crate::{Address, Network};

@@ -10,7 +10,7 @@
 use super::refusal::{Refusal, object_body};
 use super::wire::space_info;
 use crate::bindings::exchange::BindingHost;
-use crate::bindings::mcp::member::submit_core;
+use crate::bindings::member::submit_core;
 use crate::ids::address::Name;
 use crate::ids::event_type::core_types;
 use crate::model::graph::{GraphIndex, space_key};

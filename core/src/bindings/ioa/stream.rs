@@ -1,6 +1,6 @@
 //! IOA's live streams (SSE): `event: message` + `data: <Message>` for each
 //! new message a stream follows, `: keepalive` when idle (the host's tick,
-//! [`crate::bindings::sse::KEEPALIVE`]).
+//! [`crate::bindings::transport::sse::KEEPALIVE`]).
 //!
 //! * a space's stream: every message of the space;
 //! * a node's stream: every message whose `refs.nodes` names the node;
@@ -81,7 +81,7 @@ fn ancestors(graph: &dyn GraphIndex, seq: u64, depth: usize) -> Vec<u64> {
 
 /// One SSE record: `event: {name}` and the message.
 pub fn record(name: &str, event: &Event) -> String {
-    crate::bindings::sse::frame(None, Some(name), None, &message(event).to_string())
+    crate::bindings::transport::sse::frame(None, Some(name), None, &message(event).to_string())
 }
 
 impl Follow {

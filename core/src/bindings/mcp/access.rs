@@ -14,12 +14,12 @@
 //!   `WWW-Authenticate: Bearer resource_metadata="…"`, the URL of
 //!   [`metadata`] (RFC 9728), which names the network's authorization server.
 
-use super::jsonrpc::{NETWORK_REFUSED, RpcError, error};
+use crate::bindings::access::session::{QueryTokens, authenticate};
+use crate::bindings::jsonrpc::{Code, RpcCode, RpcError, error};
 use crate::bindings::message::{Request, Response};
 use crate::bindings::oauth::grants::OAuthHost;
 use crate::bindings::oauth::metadata::{issuer, resource};
 use crate::bindings::oauth::token::{Bearer, bearer};
-use crate::bindings::session::{QueryTokens, authenticate};
 use crate::bindings::step::Step;
 use crate::model::origins::{AllowedOrigins, WebOrigin};
 use crate::{Address, NetworkId};
@@ -71,7 +71,7 @@ pub fn origin_allowed(req: &Request, allowed: &AllowedOrigins) -> bool {
 }
 
 /// A JSON-RPC error response without id, with `status`.
-pub fn refusal(status: u16, code: i64, message: &str, data: Value) -> Response {
+pub fn refusal(status: u16, code: impl RpcCode, message: &str, data: Value) -> Response {
     Response::json(error(None, &RpcError::new(code, message).with_data(data))).with_status(status)
 }
 
@@ -79,7 +79,7 @@ pub fn refusal(status: u16, code: i64, message: &str, data: Value) -> Response {
 pub fn forbidden_origin() -> Response {
     refusal(
         403,
-        NETWORK_REFUSED,
+        Code::NetworkRefused,
         "Forbidden: the Origin may not reach this endpoint",
         json!({"code": "forbidden"}),
     )
@@ -118,7 +118,12 @@ pub fn member<H: OAuthHost>(
         if presented.is_some() {
             challenge.push_str(", error=\"invalid_token\"");
         }
-        let mut response = refusal(401, NETWORK_REFUSED, message, json!({"code": "not_joined"}));
+        let mut response = refusal(
+            401,
+            Code::NetworkRefused,
+            message,
+            json!({"code": "not_joined"}),
+        );
         response
             .headers
             .push(("WWW-Authenticate".into(), challenge));

@@ -11,12 +11,13 @@
 //! so the network's guards, permissions and log see it as they see any
 //! other. A refusal is an error result (`isError: true`) naming its code.
 
-use super::jsonrpc::RpcError;
-use super::member::{Caller, new_event, submit_core, submit_event};
+use super::caller::Caller;
 use super::results::{ToolOutcome, tool_result};
 use super::waiting::{MAX_READ_WAIT_MS, Reply, WaitFor, Waiting};
 use crate::bindings::exchange::BindingHost;
 use crate::bindings::http::{DEFAULT_POLL, MAX_POLL, page_response};
+use crate::bindings::jsonrpc::RpcError;
+use crate::bindings::member::{new_event, submit_core, submit_event};
 use crate::ids::event_type::{EventType, core_types};
 use crate::vocabulary::event_types::MESSAGE_POSTED;
 use crate::{Address, Network, Rejection};

@@ -28,9 +28,9 @@
 //! within the client's own request (`InputRequiredResult`): those clients,
 //! and clients without the capability, get nothing new.
 
-use super::jsonrpc::{Id, notification};
 use super::revision::Revision;
 use super::streams::Streams;
+use crate::bindings::jsonrpc::{Call, Id, notification};
 use crate::mods::workspace::saved_approvals;
 use crate::vocabulary::approvals::{ActionKind, ApprovalRequest};
 use crate::vocabulary::event_types::{APPROVAL_DECIDED, APPROVAL_REQUESTED};
@@ -206,12 +206,7 @@ pub fn ask(revision: Revision, event: &Event, now: u64) -> Option<Value> {
     if revision.elicitation_modes() {
         params["mode"] = json!("form");
     }
-    Some(json!({
-        "jsonrpc": "2.0",
-        "id": asked.id().to_value(),
-        "method": METHOD,
-        "params": params,
-    }))
+    Some(Call::new(asked.id(), METHOD, params).to_value())
 }
 
 /// The elicitations an accepted `event` gives: for each person it asks

@@ -16,8 +16,8 @@
 //! expired) is the answer's outcome ([`Answered::Failed`]), nothing more.
 
 use super::elicit::Asked;
-use super::member::submit;
 use crate::bindings::exchange::BindingHost;
+use crate::bindings::member::submit;
 use crate::error::{Coded, ErrorCode, Rejection};
 use crate::ids::event_type::EventType;
 use crate::mods::workspace::approvals::decision_target;

@@ -11,8 +11,9 @@
 //! `UnsupportedProtocolVersion` (-32022, listing what it supports); a missing
 //! or different header is `HeaderMismatch` (-32020). All are `400`.
 
-use super::jsonrpc::{HEADER_MISMATCH, RpcError, UNSUPPORTED_PROTOCOL_VERSION};
+use super::errors::McpError;
 use super::revision::Revision;
+use crate::bindings::jsonrpc::RpcError;
 use crate::bindings::message::Request;
 use base64::Engine;
 use serde_json::{Map, Value, json};
@@ -45,13 +46,16 @@ pub fn is_modern(req: &Request, params: &Map<String, Value>) -> bool {
 
 /// The error for a revision this server does not serve statelessly.
 pub fn unsupported(requested: &str) -> RpcError {
-    RpcError::new(UNSUPPORTED_PROTOCOL_VERSION, "Unsupported protocol version")
-        .with_data(json!({"supported": Revision::supported(), "requested": requested}))
+    RpcError::new(
+        McpError::UnsupportedProtocolVersion,
+        "Unsupported protocol version",
+    )
+    .with_data(json!({"supported": Revision::supported(), "requested": requested}))
 }
 
 fn mismatch(message: impl Into<String>) -> RpcError {
     RpcError::new(
-        HEADER_MISMATCH,
+        McpError::HeaderMismatch,
         format!("Header mismatch: {}", message.into()),
     )
 }

@@ -8,7 +8,6 @@
 //! session and closes its streams.
 
 use super::envelope::VERSION_HEADER;
-use super::jsonrpc::INVALID_REQUEST;
 use super::notices::Listener;
 use super::outcome::{Outcome, accepts_sse};
 use super::revision::Revision;
@@ -16,12 +15,13 @@ use super::session::{McpHost, SESSION_HEADER, session_of};
 use super::streams::{StreamKind, StreamSpec, Streams, new_id};
 use crate::Address;
 use crate::Network;
+use crate::bindings::jsonrpc::{self, Code, RpcError};
 use crate::bindings::message::{Request, Response};
 use crate::bindings::step::Step;
-use serde_json::json;
 
 fn not_allowed(what: &str) -> Outcome {
-    let body = json!({"jsonrpc": "2.0", "error": {"code": INVALID_REQUEST, "message": format!("Method Not Allowed: {what}")}});
+    let error = RpcError::new(Code::InvalidRequest, format!("Method Not Allowed: {what}"));
+    let body = jsonrpc::error(None, &error);
     let mut response = Response::json(body).with_status(405);
     response.headers.push(("Allow".into(), "POST".into()));
     Outcome::Respond(response)
@@ -49,7 +49,11 @@ pub fn get<H: McpHost>(
         ));
     }
     if !accepts_sse(req) {
-        let body = json!({"jsonrpc": "2.0", "error": {"code": INVALID_REQUEST, "message": "Not Acceptable: accept text/event-stream"}});
+        let error = RpcError::new(
+            Code::InvalidRequest,
+            "Not Acceptable: accept text/event-stream",
+        );
+        let body = jsonrpc::error(None, &error);
         return Ok(Outcome::Respond(Response::json(body).with_status(406)));
     }
     let session = match session_of(host, req, member)? {

@@ -6,13 +6,13 @@
 //! `resources/subscribe` and `logging/setLevel` are gone). A method this
 //! server does not offer is -32601.
 
-use super::jsonrpc::{METHOD_NOT_FOUND, RpcError};
-use super::member::Caller;
+use super::caller::Caller;
 use super::results::{cacheable, complete, server_info};
 use super::revision::Revision;
 use super::waiting::Reply;
 use super::{prompts, resources, tools};
 use crate::bindings::exchange::BindingHost;
+use crate::bindings::jsonrpc::{Code, RpcError};
 use crate::event::trace::{TRACEPARENT, TRACESTATE, TraceContext};
 use crate::{Address, Network};
 use serde_json::{Map, Value, json};
@@ -116,7 +116,7 @@ fn dispatch<H: BindingHost>(
 
 /// The error for a method this server does not offer.
 pub fn not_found(method: &str) -> RpcError {
-    RpcError::new(METHOD_NOT_FOUND, format!("Method not found: {method}"))
+    RpcError::new(Code::MethodNotFound, format!("Method not found: {method}"))
 }
 
 /// An empty result (`{}`, marked as complete from 2026-07-28).

@@ -10,7 +10,7 @@
 //!
 //! | module | what |
 //! |---|---|
-//! | [`jsonrpc`] | JSON-RPC 2.0 framing and its error codes |
+//! | [`errors`] | MCP's own JSON-RPC error codes ([`crate::bindings::jsonrpc`] frames the messages) |
 //! | [`revision`] | the revisions and what differs between them |
 //! | [`envelope`] | 2026-07-28's per-request `_meta` and mirrored headers |
 //! | [`access`] | `Origin`, the bearer member, `401` and protected-resource metadata |
@@ -21,7 +21,7 @@
 //! | [`methods`] | dispatch of each method; `initialize` and `server/discover` results |
 //! | [`tools`], [`builtins`], [`tools_ioa`] | the network's tools, the built-in ones, IOA's three |
 //! | [`resources`], [`prompts`] | files and contexts; skills as prompts |
-//! | [`member`] | acting as the member: events in, answers out |
+//! | [`caller`] | who a method is called by (acting as them: [`crate::bindings::member`]) |
 //! | [`results`] | result shapes per revision |
 //! | [`waiting`] | requests that wait for a delivery (a tool's result, new events) |
 //! | [`retries`] | a `tools/call` sent again with its request id: the first answer, no second run |
@@ -30,12 +30,12 @@
 
 pub mod access;
 pub mod builtins;
+pub mod caller;
 pub mod elicit;
 pub mod elicit_answer;
 pub mod envelope;
-pub mod jsonrpc;
+pub mod errors;
 pub mod listen;
-pub mod member;
 pub mod methods;
 pub mod modern;
 pub mod notices;

@@ -5,9 +5,8 @@
 //! Statuses: envelope failures are `400` ([`super::envelope`]), a method
 //! this server does not offer `404`; other answers `200`.
 
+use super::caller::Caller;
 use super::envelope;
-use super::jsonrpc::{self, INVALID_REQUEST, Id, METHOD_NOT_FOUND, RpcError};
-use super::member::Caller;
 use super::methods;
 use super::notices::{Filter, Listener, acknowledged};
 use super::outcome::{Answered, Outcome, accepts_sse, answer, bad};
@@ -17,6 +16,7 @@ use super::streams::Streams;
 use super::streams::{StreamKind, StreamSpec, new_id};
 use super::waiting::Reply;
 use super::waiting::Waiting;
+use crate::bindings::jsonrpc::{self, Code, Id, RpcError};
 use crate::bindings::message::{Request, Response};
 use crate::{Address, Network};
 use serde_json::{Map, Value};
@@ -51,7 +51,7 @@ pub fn request<H: McpHost>(
         session: None,
     };
     let reply = methods::call(host, network, &caller, method, params)?;
-    let not_found = matches!(&reply, Reply::Error(e) if e.code == METHOD_NOT_FOUND);
+    let not_found = matches!(&reply, Reply::Error(e) if e.is(Code::MethodNotFound));
     Ok(match answer(id, reply) {
         Answered::Now(value) => {
             Outcome::Respond(Response::json(value).with_status(if not_found { 404 } else { 200 }))
@@ -81,7 +81,7 @@ fn listen<H: McpHost>(
     if !sse {
         return Ok(Outcome::Respond(bad(
             406,
-            INVALID_REQUEST,
+            Code::InvalidRequest,
             "Not Acceptable: subscriptions/listen answers text/event-stream",
         )));
     }

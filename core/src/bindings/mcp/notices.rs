@@ -10,9 +10,9 @@
 //! asked for, each notification tagged with its subscription id.
 
 use super::envelope::SUBSCRIPTION_ID;
-use super::jsonrpc::{Id, notification};
 use super::prompts::skill_of;
 use super::resources::uri_of;
+use crate::bindings::jsonrpc::{Id, notification};
 use crate::ids::address::ResourceKind;
 use crate::model::state::{Row, RowKind};
 use crate::network::Effect;

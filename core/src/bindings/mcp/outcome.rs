@@ -2,9 +2,9 @@
 //! answers every part of the transport gives: `202`, a JSON-RPC error with
 //! an HTTP status, what the client's `Accept` allows.
 
-use super::jsonrpc::{self, Id, RpcError};
 use super::waiting::{Reply, Waiting};
 use crate::Address;
+use crate::bindings::jsonrpc::{self, Id, RpcCode, RpcError};
 use crate::bindings::message::{Request, Response};
 use serde_json::Value;
 
@@ -83,7 +83,7 @@ pub fn accepted() -> Response {
 }
 
 /// A JSON-RPC error without id, with `status`.
-pub fn bad(status: u16, code: i64, message: impl Into<String>) -> Response {
+pub fn bad(status: u16, code: impl RpcCode, message: impl Into<String>) -> Response {
     Response::json(jsonrpc::error(None, &RpcError::new(code, message))).with_status(status)
 }
 

@@ -8,12 +8,13 @@
 //! their front matter when read); `prompts/get` reads the context as the
 //! member and answers its instructions as one user message.
 
-use super::jsonrpc::{RpcError, string_param};
-use super::member::{Caller, discover, refusal};
+use super::caller::Caller;
 use super::resources::{Text, read_text};
 use super::results::{cacheable, complete};
 use super::waiting::Reply;
 use crate::bindings::exchange::BindingHost;
+use crate::bindings::jsonrpc::{RpcError, string_param};
+use crate::bindings::member::{discover, refusal};
 use crate::ids::address::Entity;
 use crate::{Address, Network};
 use serde_json::{Map, Value, json};

@@ -10,11 +10,12 @@
 //! ([`super::notices`]). A URI of another network, or of no file or context
 //! here, is "resource not found" in the revision's code.
 
-use super::jsonrpc::{RpcError, string_param};
-use super::member::{Caller, discover, refusal, submit_core};
+use super::caller::Caller;
 use super::results::{cacheable, complete, text_of};
 use super::waiting::Reply;
 use crate::bindings::exchange::BindingHost;
+use crate::bindings::jsonrpc::{RpcError, string_param};
+use crate::bindings::member::{discover, refusal, submit_core};
 use crate::ids::address::Entity;
 use crate::ids::event_type::core_types;
 use crate::{Address, ErrorCode, Network, NetworkId};
@@ -41,11 +42,11 @@ pub fn address_of_uri(network: &NetworkId, uri: &str) -> Option<Address> {
 }
 
 fn not_found(caller: &Caller<'_>, uri: &str) -> RpcError {
-    RpcError::new(
-        caller.revision.resource_not_found(),
-        format!("Resource not found: {uri}"),
-    )
-    .with_data(json!({"uri": uri}))
+    RpcError {
+        code: caller.revision.resource_not_found(),
+        message: format!("Resource not found: {uri}"),
+        data: Some(json!({"uri": uri})),
+    }
 }
 
 /// `resources/list`.

@@ -12,11 +12,11 @@
 //! still not run again: its retry is told so), [`MAX_KEPT_BYTES`] in all.
 //! Revision 2026-07-28 has no sessions, so no retry is recognised there.
 
-use super::jsonrpc::{Id, RpcError};
 use super::session::{Call, McpHost, Session};
 use super::tools;
 use super::waiting::{Arrival, INVOKE_TIMEOUT_MS, Reply, WaitFor, Waiting};
 use crate::Network;
+use crate::bindings::jsonrpc::{Code, Id, RpcError};
 use crate::crypto::sha256_hex;
 use crate::identity::jcs::canonicalize;
 use serde_json::{Map, Value};
@@ -32,8 +32,6 @@ pub const MAX_KEPT_BYTES: usize = 256 * 1024;
 
 /// The longest request id remembered (JSON bytes); calls with longer ids are not.
 pub const MAX_ID_BYTES: usize = 200;
-/// A JSON-RPC error code for a retry whose first answer is not kept.
-pub const ANSWER_NOT_KEPT: i64 = -32603;
 
 /// The digest a call's params are compared by.
 pub fn digest(params: &Map<String, Value>) -> String {
@@ -58,7 +56,7 @@ pub fn replay(
     }
     if call.dropped {
         let message = "this tools/call was answered already and its result was too large to keep";
-        return Some(Reply::Error(RpcError::new(ANSWER_NOT_KEPT, message)));
+        return Some(Reply::Error(RpcError::new(Code::InternalError, message)));
     }
     let (event, tool) = call.invoked.as_ref()?;
     Some(Reply::Wait(Waiting {

@@ -11,7 +11,8 @@
 //! hints and any JSON as `structuredContent` from 2026-07-28; a resource
 //! that is not there is -32002 up to 2025-11-25 and -32602 after.
 
-use super::jsonrpc::{INVALID_PARAMS, RESOURCE_NOT_FOUND};
+use super::errors::McpError;
+use crate::bindings::jsonrpc::{Code, RpcCode};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -125,9 +126,9 @@ impl Revision {
     /// The error code of a resource that is not there.
     pub fn resource_not_found(self) -> i64 {
         if self.is_modern() {
-            INVALID_PARAMS
+            Code::InvalidParams.code()
         } else {
-            RESOURCE_NOT_FOUND
+            McpError::ResourceNotFound.code()
         }
     }
 }

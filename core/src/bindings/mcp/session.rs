@@ -7,10 +7,10 @@
 //! Revision 2026-07-28 has no sessions: each request stands alone.
 
 use super::envelope::VERSION_HEADER;
-use super::jsonrpc::INVALID_REQUEST;
 use super::outcome::bad;
 use super::revision::Revision;
 use crate::Address;
+use crate::bindings::jsonrpc::Code;
 use crate::bindings::message::Request;
 use crate::bindings::oauth::grants::OAuthHost;
 use crate::bindings::step::Step;
@@ -121,13 +121,17 @@ pub fn session_of<H: McpHost>(
     let Some(id) = req.header(SESSION_HEADER).map(str::trim) else {
         return Ok(Step::Answer(bad(
             400,
-            INVALID_REQUEST,
+            Code::InvalidRequest,
             "Bad Request: Mcp-Session-Id header is required",
         )));
     };
     let session = host.mcp_session(id)?.filter(|s| &s.member == member);
     let Some(session) = session else {
-        return Ok(Step::Answer(bad(404, INVALID_REQUEST, "Session not found")));
+        return Ok(Step::Answer(bad(
+            404,
+            Code::InvalidRequest,
+            "Session not found",
+        )));
     };
     if let Some(header) = req.header(VERSION_HEADER).map(str::trim)
         && header != session.revision.as_str()
@@ -136,7 +140,7 @@ pub fn session_of<H: McpHost>(
             "Bad Request: MCP-Protocol-Version {header} is not this session's {}",
             session.revision
         );
-        return Ok(Step::Answer(bad(400, INVALID_REQUEST, message)));
+        return Ok(Step::Answer(bad(400, Code::InvalidRequest, message)));
     }
     Ok(Step::Go(session))
 }

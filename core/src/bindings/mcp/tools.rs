@@ -14,11 +14,12 @@
 //! [`INVOKE_TIMEOUT_MS`] are error results.
 
 use super::builtins;
-use super::jsonrpc::{RpcError, string_param};
-use super::member::{Caller, discover, submit_core};
+use super::caller::Caller;
 use super::results::{ToolOutcome, cacheable, tool_result};
 use super::waiting::{Arrival, INVOKE_TIMEOUT_MS, Reply, WaitFor, Waiting};
 use crate::bindings::exchange::BindingHost;
+use crate::bindings::jsonrpc::{RpcError, string_param};
+use crate::bindings::member::{discover, submit_core};
 use crate::ids::event_type::core_types;
 use crate::model::membership::Member;
 use crate::{Address, Network};

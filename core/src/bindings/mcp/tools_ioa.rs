@@ -12,7 +12,7 @@
 //! (`invalid_request` 422, `not_found` 404, `forbidden` 403…) and whose
 //! message is IOA's `detail`.
 
-use super::member::Caller;
+use super::caller::Caller;
 use super::results::{ToolOutcome, tool_result};
 use super::waiting::Reply;
 use crate::Network;

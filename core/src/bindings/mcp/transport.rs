@@ -23,9 +23,8 @@
 //! responses are `202`.
 
 use super::access;
+use super::caller::Caller;
 use super::envelope;
-use super::jsonrpc::{self, Body, INVALID_REQUEST, Id, Message, RpcError};
-use super::member::Caller;
 use super::methods;
 use super::outcome::{Answered, Outcome, accepted, accepts, answer, assemble, bad};
 use super::revision::Revision;
@@ -33,7 +32,8 @@ use super::session::{McpHost, SESSION_HEADER, Session, session_of};
 use super::streams::{StreamKind, StreamSpec, Streams, new_id};
 use super::waiting::Reply;
 use super::{elicit, elicit_answer, listen, modern, retries};
-use crate::bindings::caller::{Caller as RequestCaller, Origins};
+use crate::bindings::access::caller::{Caller as RequestCaller, Origins};
+use crate::bindings::jsonrpc::{self, Body, Code, Id, Message, RpcError};
 use crate::bindings::message::{Method, Request, Response};
 use crate::bindings::step::Step;
 use crate::model::membership::Member;
@@ -93,7 +93,11 @@ fn handle_member<H: McpHost>(
         Method::Get => listen::get(host, network, streams, req, &member),
         Method::Other(name) if name == "DELETE" => listen::delete(host, streams, req, &member),
         Method::Other(name) => {
-            let mut response = bad(405, INVALID_REQUEST, format!("Method not allowed: {name}"));
+            let mut response = bad(
+                405,
+                Code::InvalidRequest,
+                format!("Method not allowed: {name}"),
+            );
             response
                 .headers
                 .push(("Allow".into(), "GET, POST, DELETE".into()));
@@ -113,7 +117,7 @@ fn post<H: McpHost>(
     if !json && !sse {
         return Ok(Outcome::Respond(bad(
             406,
-            INVALID_REQUEST,
+            Code::InvalidRequest,
             "Not Acceptable: accept application/json and text/event-stream",
         )));
     }
@@ -125,7 +129,7 @@ fn post<H: McpHost>(
     {
         return Ok(Outcome::Respond(bad(
             415,
-            INVALID_REQUEST,
+            Code::InvalidRequest,
             "Unsupported Media Type: send application/json",
         )));
     }
@@ -134,7 +138,7 @@ fn post<H: McpHost>(
             "Request body too large: over {} bytes",
             network.config().limits.max_frame_bytes
         );
-        return Ok(Outcome::Respond(bad(413, INVALID_REQUEST, message)));
+        return Ok(Outcome::Respond(bad(413, Code::InvalidRequest, message)));
     }
     let body = match jsonrpc::parse(&req.body) {
         Ok(body) => body,
@@ -164,7 +168,7 @@ fn post<H: McpHost>(
         {
             Ok(Outcome::Respond(bad(
                 400,
-                INVALID_REQUEST,
+                Code::InvalidRequest,
                 "Invalid Request: a batch needs a 2025-03-26 session",
             )))
         }
@@ -180,7 +184,7 @@ fn post<H: McpHost>(
                         "Invalid Request: revision {} has no batches",
                         session.revision
                     );
-                    return Ok(Outcome::Respond(bad(400, INVALID_REQUEST, message)));
+                    return Ok(Outcome::Respond(bad(400, Code::InvalidRequest, message)));
                 }
                 Body::Batch(items) => (items, true),
             };
@@ -275,7 +279,7 @@ fn legacy<H: McpHost>(
         };
         let reply = match method.as_str() {
             "initialize" => Reply::Error(RpcError::new(
-                INVALID_REQUEST,
+                Code::InvalidRequest,
                 "Invalid Request: the session is initialized already",
             )),
             "resources/subscribe" | "resources/unsubscribe" => {

@@ -8,8 +8,8 @@
 //! [`super::tools::finish`] for the answer. A waiting request is the MCP
 //! session acting as a connected member: its deliveries complete it.
 
-use super::jsonrpc::{Id, RpcError};
 use super::revision::Revision;
+use crate::bindings::jsonrpc::{Id, RpcError};
 use crate::event::metadata::ProtocolMetadata;
 use crate::ids::event_type::core_types;
 use crate::{Address, Event, EventId};

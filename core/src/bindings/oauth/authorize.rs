@@ -10,7 +10,7 @@
 //! ([`super::pkce`]), a `resource` other than this network's MCP endpoint
 //! (`invalid_target`; omitted, it is that endpoint), and Cancel
 //! (`access_denied`). The POST joins through
-//! [`crate::bindings::membership::admit`], exactly as `POST v1/join` does;
+//! [`crate::bindings::http::membership::admit`], exactly as `POST v1/join` does;
 //! a refused join shows the page again with the reason and issues no code.
 
 use super::consent::{self, Page};
@@ -22,10 +22,10 @@ use super::pkce;
 use super::uris;
 use crate::Network;
 use crate::bindings::exchange::claimed_address;
-use crate::bindings::membership::{JoinBody, admit};
+use crate::bindings::http::membership::{JoinBody, admit};
 use crate::bindings::message::{Request, Response};
 use crate::bindings::step::Step;
-use crate::bindings::ws::peer_of;
+use crate::bindings::transport::ws::peer_of;
 use serde_json::{Map, Value, json};
 
 /// The parameters of an authorization request, carried through the form.

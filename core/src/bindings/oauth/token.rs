@@ -14,9 +14,9 @@
 //!   (`invalid_target`, RFC 8707). Tokens expire after
 //!   [`Policy::oauth_access_ttl_ms`] and [`Policy::oauth_refresh_ttl_ms`].
 //!
-//! [`Policy::oauth_code_ttl_ms`]: crate::bindings::policy::Policy::oauth_code_ttl_ms
-//! [`Policy::oauth_access_ttl_ms`]: crate::bindings::policy::Policy::oauth_access_ttl_ms
-//! [`Policy::oauth_refresh_ttl_ms`]: crate::bindings::policy::Policy::oauth_refresh_ttl_ms
+//! [`Policy::oauth_code_ttl_ms`]: crate::bindings::access::policy::Policy::oauth_code_ttl_ms
+//! [`Policy::oauth_access_ttl_ms`]: crate::bindings::access::policy::Policy::oauth_access_ttl_ms
+//! [`Policy::oauth_refresh_ttl_ms`]: crate::bindings::access::policy::Policy::oauth_refresh_ttl_ms
 
 use super::errors::{Code, OAuthError, no_store};
 use super::form::{self, Params};

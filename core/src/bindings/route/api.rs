@@ -48,7 +48,7 @@ pub enum ApiRoute {
     Sse,
     /// `v1/ws`, any method.
     WebSocket,
-    /// `v1/admin/{action}`, any method ([`crate::bindings::admin`]).
+    /// `v1/admin/{action}`, any method ([`crate::bindings::http::admin`]).
     Admin(String),
     /// `POST v1/invitations/reject` `{code}`: the code's holder declines it, unjoined.
     RejectInvitation,

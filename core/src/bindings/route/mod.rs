@@ -66,7 +66,7 @@ impl Route {
             self,
             Route::Network(
                 _,
-                NetworkRoute::Files(crate::bindings::files::FileRoute::Part(..))
+                NetworkRoute::Files(crate::bindings::http::files::FileRoute::Part(..))
             )
         )
     }

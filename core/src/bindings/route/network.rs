@@ -4,12 +4,12 @@
 use super::api::{self, ApiRoute};
 use crate::NetworkId;
 use crate::bindings::a2a;
-use crate::bindings::files::{self, FileRoute};
+use crate::bindings::http::files::{self, FileRoute};
+use crate::bindings::http::webpush::PushRoute;
 use crate::bindings::ioa;
 use crate::bindings::message::{Method, Request, percent_decode};
 use crate::bindings::oauth::metadata::Endpoint;
 use crate::bindings::oauth::routes::Target as OAuthTarget;
-use crate::bindings::webpush::PushRoute;
 
 /// What a request to one network asks for.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -31,9 +31,9 @@ pub enum NetworkRoute {
     Ioa(ioa::Target),
     /// `anp/rpc`: ANP's JSON-RPC endpoint ([`crate::bindings::anp`]).
     Anp,
-    /// `v1/push/key` and `v1/push/subscriptions`: Web Push ([`crate::bindings::webpush`]).
+    /// `v1/push/key` and `v1/push/subscriptions`: Web Push ([`crate::bindings::http::webpush`]).
     Push(PushRoute),
-    /// `v1/files…`: files of real size ([`crate::bindings::files`]).
+    /// `v1/files…`: files of real size ([`crate::bindings::http::files`]).
     Files(FileRoute),
     /// A path under a metadata prefix that names no document: `not_found`.
     Unknown,

@@ -80,7 +80,7 @@ fn a_didwba_header_joins_at_level_3_and_a_replay_is_refused_with_a_challenge() {
         "{challenge:?}"
     );
     // A replay costs no fetch either (once the document's copy is stale).
-    world.host.now += crate::network::identity::IDENTITY_TTL_MS + 1;
+    world.host.now += crate::network::members::identity::IDENTITY_TTL_MS + 1;
     assert!(
         world
             .network
@@ -157,7 +157,9 @@ fn a_websocket_upgrade_with_a_didwba_header_binds_the_did() {
             .with_header("Authorization", header)
     };
     let header = signed(&world, &key, "w-1");
-    assert!(super::super::ws::binds_at_upgrade(&upgrade(&header)));
+    assert!(crate::bindings::transport::ws::binds_at_upgrade(&upgrade(
+        &header
+    )));
     match world.outcome(&upgrade(&header)) {
         Outcome::Upgrade(up) => {
             assert_eq!(
@@ -189,7 +191,7 @@ fn a_websocket_upgrade_with_a_didwba_header_binds_the_did() {
 
 #[test]
 fn a_header_one_network_accepted_is_refused_by_another_once_the_deployment_refuses_its_nonce() {
-    use crate::bindings::nonce_claims::{Claimed, answer, granted};
+    use crate::bindings::access::nonce_claims::{Claimed, answer, granted};
     let now = 1_764_000_000_000;
     let key = SigningKey::from_bytes(&[6; 32]);
     let (mut a, mut b) = (World::new(), World::new());

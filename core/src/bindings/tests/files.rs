@@ -1,11 +1,11 @@
-//! Files of real size over HTTP (`bindings::files`), with the test host as
+//! Files of real size over HTTP (`bindings::http::files`), with the test host as
 //! the storage: an upload that loses a part goes on from what is missing,
 //! completes into a resource, and only members who may read it get the bytes.
 
 use super::world::World;
 use super::{get, post, with_token};
 use crate::NetworkConfig;
-use crate::bindings::files::{self, FilePlan, FileRoute};
+use crate::bindings::http::files::{self, FilePlan, FileRoute};
 use crate::bindings::route::{NetworkRoute, network_route};
 use crate::bindings::step::Step;
 use crate::bindings::{Method, Request, Response};

@@ -6,8 +6,10 @@ mod sessions;
 mod sockets;
 
 use super::http::{After, parse_after, parse_limit};
-use super::policy::Policy;
 use super::*;
+use crate::bindings::access::policy::Policy;
+use crate::bindings::http::membership;
+use crate::bindings::transport::sse;
 use crate::network::Effect;
 use crate::{Address, EventId, Network, NetworkConfig};
 use serde_json::json;

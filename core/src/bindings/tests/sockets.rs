@@ -4,8 +4,8 @@
 
 use super::*;
 use crate::bindings::route::ApiRoute;
-use crate::bindings::sockets::{Close, SocketRecord, Sockets};
-use crate::bindings::ws::{self, Framed};
+use crate::bindings::transport::sockets::{Close, SocketRecord, Sockets};
+use crate::bindings::transport::ws::{self, Framed};
 use crate::ids::event_type::core_types;
 use std::collections::BTreeMap;
 

@@ -1,10 +1,10 @@
 //! A network in memory behind a test host that does the bindings' I/O (MCP sessions too).
 
 use super::post;
+use crate::bindings::access::policy::{Expired, Policy, SessionRow, TicketRow};
 use crate::bindings::http::handle;
 use crate::bindings::mcp::session::{McpHost, Session};
 use crate::bindings::oauth::grants::{Client, Grant, OAuthHost};
-use crate::bindings::policy::{Expired, Policy, SessionRow, TicketRow};
 use crate::bindings::{BindingHost, Collected, Outcome, Request, Response};
 use crate::host::MemoryHost;
 use crate::host::credentials::{Credentials, end_all};
@@ -304,7 +304,7 @@ impl OAuthHost for TestHost {
     }
 }
 
-impl crate::bindings::files::FileStore for TestHost {
+impl crate::bindings::http::files::FileStore for TestHost {
     type Error = Infallible;
     fn file(
         &mut self,

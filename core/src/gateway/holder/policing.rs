@@ -7,8 +7,8 @@
 //! them is closed rather than waking the network for ever.
 
 use crate::ErrorCode;
-use crate::bindings::policy::BAD_FRAMES;
-use crate::bindings::sockets::{Close, SocketId, too_many_bad_frames};
+use crate::bindings::access::policy::BAD_FRAMES;
+use crate::bindings::transport::sockets::{Close, SocketId, too_many_bad_frames};
 use crate::throttle::Buckets;
 
 /// The most events a socket may send before it is bound (a join, a

@@ -8,7 +8,7 @@
 //!
 //! Either goes to where the message went (its target), so everyone who saw it
 //! sees the change. The network checks these rules itself, whatever mods are
-//! loaded, from its log ([`crate::network::message_changes`]); a deleted
+//! loaded, from its log ([`crate::network::messages::changes`]); a deleted
 //! message can no longer be changed.
 
 use crate::error::{ErrorCode, Rejection};

@@ -15,7 +15,7 @@
 //!   `workspace.reaction.added` and `.removed` events ([`reactions`]: to a
 //!   message the network keeps, where its conversation is). The network
 //!   checks both itself, whatever mods are loaded
-//!   ([`crate::network::message_changes`]).
+//!   ([`crate::network::messages::changes`]).
 //! * Files attached to a message (`payload.attachments`, see
 //!   [`crate::model::attachment`]) are checked: a list of at most ten
 //!   `{resource, name, mime, size}` under `resource/file/attachments/`.

@@ -9,7 +9,7 @@
 //! everyone) for a channel's or a broadcast message; for a direct message, to
 //! the other one of its two people, and only those two may react. The message
 //! must be one the network still keeps and not deleted (the network checks
-//! that whatever mods are loaded: [`crate::network::message_changes`]). An emoji is a short piece of text (one emoji, a sequence of them
+//! that whatever mods are loaded: [`crate::network::messages::changes`]). An emoji is a short piece of text (one emoji, a sequence of them
 //! joined by ZWJ, or a `:shortcode:`): at most [`MAX_EMOJI_BYTES`] bytes, no
 //! whitespace or control characters. Counting is the readers' business: the
 //! log keeps every reaction and every take-back.

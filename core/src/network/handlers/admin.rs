@@ -22,7 +22,7 @@ use crate::model::config::NetworkStatus;
 use crate::model::state::RowKind;
 use crate::network::effects::Effect;
 use crate::network::engine::Network;
-use crate::network::outcome::{Outcome, logged};
+use crate::network::pipeline::outcome::{Outcome, logged};
 use serde_json::{Value, json};
 
 pub use super::admin_types as types;

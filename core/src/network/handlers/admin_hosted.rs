@@ -17,7 +17,7 @@ use crate::model::membership::{Member, Presence};
 use crate::model::state::Row;
 use crate::network::effects::Effect;
 use crate::network::engine::Network;
-use crate::network::outcome::{Outcome, logged};
+use crate::network::pipeline::outcome::{Outcome, logged};
 use serde_json::{Value, json};
 
 fn refused(error: HostedError) -> Rejection {

@@ -10,7 +10,7 @@ use crate::event::Event;
 use crate::model::agent_mod::{AgentMod, MAX_AGENT_MODS};
 use crate::model::config::ModConfig;
 use crate::network::engine::{Network, mod_address};
-use crate::network::outcome::{Outcome, logged};
+use crate::network::pipeline::outcome::{Outcome, logged};
 use serde_json::{Value, json};
 
 /// Handles load, unload and configure.

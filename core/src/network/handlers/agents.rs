@@ -12,7 +12,7 @@ use crate::model::state::{Invitation, Row};
 use crate::mods::JoinClaim;
 use crate::network::effects::Effect;
 use crate::network::engine::Network;
-use crate::network::outcome::{Outcome, logged, replied, routed};
+use crate::network::pipeline::outcome::{Outcome, logged, replied, routed};
 use serde_json::{Value, json};
 
 /// Shortest and longest member secret a first join may propose.

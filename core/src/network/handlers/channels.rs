@@ -8,7 +8,7 @@ use crate::ids::event_type::core_types as t;
 use crate::model::state::{Channel, Group, Row, RowKind};
 use crate::network::effects::Effect;
 use crate::network::engine::Network;
-use crate::network::outcome::{Outcome, logged};
+use crate::network::pipeline::outcome::{Outcome, logged};
 use serde_json::{Value, json};
 
 /// `network.channel.create`: a new channel with its creator as its member.

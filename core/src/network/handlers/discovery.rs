@@ -8,7 +8,7 @@ use crate::error::Rejection;
 use crate::event::Event;
 use crate::ids::address::Address;
 use crate::network::effects::{DiscoveryAsk, Effect};
-use crate::network::outcome::Outcome;
+use crate::network::pipeline::outcome::Outcome;
 
 /// Reads the query; the answer (not an ack) comes as `network.discovery.response`.
 pub(super) fn query(event: &Event) -> Result<Outcome, Rejection> {

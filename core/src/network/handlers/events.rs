@@ -8,8 +8,8 @@ use crate::ids::address::Address;
 use crate::model::search::SearchText;
 use crate::network::effects::{Effect, LogFilter, ReadRequest, Reader};
 use crate::network::engine::Network;
-use crate::network::outcome::Outcome;
-use crate::network::reads::MAX_READ_LIMIT;
+use crate::network::log::reads::MAX_READ_LIMIT;
+use crate::network::pipeline::outcome::Outcome;
 use serde_json::Value;
 
 /// `network.events.query`: a read of the history (needs `mod/persistence`).
@@ -107,7 +107,7 @@ pub(super) fn resume(network: &mut Network, event: &Event) -> Result<Outcome, Re
 
 /// An event for a mod: the mod handles it; what it emits goes to its targets.
 pub(super) fn to_mod(network: &mut Network, event: &Event, now: u64) -> Result<Outcome, Rejection> {
-    let log = crate::network::graph::LogView {
+    let log = crate::network::log::graph::LogView {
         dedupe: &network.dedupe,
         index: network.index.as_ref(),
         keeps_history: network.keeps_history,

@@ -24,7 +24,7 @@ mod task_list;
 mod task_push;
 mod tasks;
 
-use crate::network::outcome::{self, Outcome};
+use crate::network::pipeline::outcome::{self, Outcome};
 pub(crate) use admin::is_banned;
 pub use agents::DEFAULT_INVITATION_TTL_MS;
 pub use tasks::{MAX_OPEN_TASKS, types as task_types};
@@ -100,7 +100,7 @@ pub(crate) fn handle(
             task_push::queue(network, &mut outcome, now);
             Ok(outcome)
         }
-        crate::network::agent_mods::VERDICT => Ok(outcome::Outcome {
+        crate::network::pipeline::agent_mods::VERDICT => Ok(outcome::Outcome {
             effects: network.verdict(event, now)?,
             ..outcome::Outcome::default()
         }),

@@ -11,7 +11,7 @@ use crate::model::payloads::{Payload, ResourceContent, ResourceInfo, ResourceLis
 use crate::model::state::{Resource, Row, RowKind};
 use crate::network::effects::Effect;
 use crate::network::engine::Network;
-use crate::network::outcome::{Outcome, logged, replied, routed};
+use crate::network::pipeline::outcome::{Outcome, logged, replied, routed};
 use serde_json::{Value, json};
 
 /// `network.resource.register`: a new resource, or an update by its admin.

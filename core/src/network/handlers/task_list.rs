@@ -11,7 +11,7 @@ use crate::event::Event;
 use crate::model::task::{Task, TaskState};
 use crate::network::effects::Effect;
 use crate::network::engine::Network;
-use crate::network::outcome::{Outcome, replied};
+use crate::network::pipeline::outcome::{Outcome, replied};
 use serde_json::{Value, json};
 
 /// Most tasks one answer lists when the request names no `limit`.

@@ -9,7 +9,7 @@
 //! credentials are kept out of the logged and observed event.
 //! Guards, transforms and agent mods never see them either: they are taken
 //! out of the event when it arrives and put back only for this handler
-//! ([`crate::network::push_secrets`]).
+//! ([`crate::network::pushes::secrets`]).
 
 use super::payload::invalid;
 use crate::error::Rejection;
@@ -20,7 +20,7 @@ use crate::model::state::{Row, RowKind};
 use crate::model::task::Task;
 use crate::network::effects::Effect;
 use crate::network::engine::Network;
-use crate::network::outcome::{Outcome, logged};
+use crate::network::pipeline::outcome::{Outcome, logged};
 use serde_json::{Value, json};
 
 /// Sets (`{task, set: {url, id?, token?, scheme?, credentials?, version?}}`)

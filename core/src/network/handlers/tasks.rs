@@ -15,7 +15,7 @@ use crate::model::task::{
 };
 use crate::network::effects::Effect;
 use crate::network::engine::Network;
-use crate::network::outcome::{Outcome, routed};
+use crate::network::pipeline::outcome::{Outcome, routed};
 use serde_json::{Value, json};
 
 /// The `task.*` event types.
@@ -31,7 +31,7 @@ pub mod types {
     /// Cancels a task.
     pub const CANCEL: &str = "task.cancel";
     /// Sets or removes a push notification target of a task (its requester).
-    pub const PUSH: &str = crate::network::push_secrets::TASK_PUSH;
+    pub const PUSH: &str = crate::network::pushes::secrets::TASK_PUSH;
     /// Reads the sender's tasks (to core), answered with [`LIST_RESPONSE`].
     pub const LIST: &str = "task.list";
     /// The answer to [`LIST`]: `{tasks, total, more}`.

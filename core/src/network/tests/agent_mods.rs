@@ -1,7 +1,7 @@
 //! Member agents installed as mods: intercepts, verdicts, deadlines, policies.
 
 use super::*;
-use crate::network::agent_mods::{INTERCEPT, VERDICT};
+use crate::network::pipeline::agent_mods::{INTERCEPT, VERDICT};
 
 /// A network with `agent:boss` (master), `agent:alice` and the mod agent `agent:bot`
 /// installed with `spec`.

@@ -4,7 +4,7 @@
 
 use super::*;
 use crate::documents::{TextDocument, encode_sync};
-use crate::network::document_store::{MAX_DOCUMENT_SESSIONS_PER_MEMBER, MAX_SESSIONS_PER_MEMBER};
+use crate::network::documents::store::{MAX_DOCUMENT_SESSIONS_PER_MEMBER, MAX_SESSIONS_PER_MEMBER};
 use automerge::sync::{self, State};
 
 const FILE: &str = "resource/file/plan.md";

@@ -6,7 +6,9 @@
 use super::*;
 use crate::host::MemoryHost;
 use crate::host::apply::{Host, apply_effects};
-use crate::network::tracker::{CATCH_UP_PAGE, MAX_IN_FLIGHT, MAX_IN_FLIGHT_BYTES, READ_RETRY_MS};
+use crate::network::delivery::tracker::{
+    CATCH_UP_PAGE, MAX_IN_FLIGHT, MAX_IN_FLIGHT_BYTES, READ_RETRY_MS,
+};
 use std::collections::{BTreeSet, VecDeque};
 
 /// A host with its log in memory whose catch-up reads fail for the members in `failing`.

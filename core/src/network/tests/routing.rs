@@ -309,12 +309,12 @@ fn cross_network_events_go_to_the_configured_bridge_and_are_logged_for_it() {
         })
         .unwrap();
     assert_eq!(audiences, vec!["member:agent:bridge".to_owned()]);
-    assert!(crate::network::routing::logged_visible_to(
+    assert!(crate::network::delivery::routing::logged_visible_to(
         &network.state,
         &delivered,
         &addr("agent:bridge")
     ));
-    assert!(!crate::network::routing::logged_visible_to(
+    assert!(!crate::network::delivery::routing::logged_visible_to(
         &network.state,
         &delivered,
         &addr("agent:bob")

@@ -7,9 +7,9 @@
 //! entry's place in the same update, so nothing flickers.
 
 use crate::chat::agents::activity::{Activity, read};
-use crate::chat::text::markdown::to_html;
-use crate::chat::state::Chat;
 use crate::chat::list::time::now_ms;
+use crate::chat::state::Chat;
+use crate::chat::text::markdown::to_html;
 use agentnet_core::model::payloads::Payload;
 use agentnet_core::vocabulary::agents::AgentStop;
 use agentnet_core::vocabulary::event_types::{AGENT_ACTIVITY, AGENT_STOP};

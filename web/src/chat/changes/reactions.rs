@@ -5,8 +5,8 @@
 //! it back; the React button (among the message's actions) offers a few
 //! common ones and the emoji picker.
 
-use crate::chat::messages::Line;
 use crate::chat::changes::reaction_counts::{Shown, reaction_of, record, shown};
+use crate::chat::messages::Line;
 use crate::chat::state::Chat;
 use agentnet_core::Event;
 use agentnet_core::vocabulary::WorkspaceEventType;

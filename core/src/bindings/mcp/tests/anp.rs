@@ -6,7 +6,7 @@
 use super::*;
 use crate::Verification;
 use crate::bindings::anp::rpc;
-use crate::bindings::mcp::jsonrpc;
+use crate::bindings::jsonrpc;
 use crate::bindings::mcp::outcome::assemble;
 use crate::bindings::mcp::waiting::WaitFor;
 use crate::identity::http_signature::{Received, content_digest, signature_base};
@@ -188,11 +188,11 @@ fn unknown_methods_refusals_and_bad_requests_are_json_rpc_errors() {
     let (status, unknown) = answer(&mut mcp, bearer(call(1, "nothing", json!({}))));
     assert_eq!(
         (status, unknown["error"]["code"].clone()),
-        (200, json!(jsonrpc::METHOD_NOT_FOUND))
+        (200, json!(-32601))
     );
     // The tool's permissions are the network's: only its owner may invoke it.
     let (_, refused) = answer(&mut mcp, bearer(call(2, "plan", json!({"to": "Paris"}))));
-    assert_eq!(refused["error"]["code"], rpc::TOOL_FAILED, "{refused}");
+    assert_eq!(refused["error"]["code"], -32000, "{refused}");
     assert_eq!(refused["id"], 2);
     assert!(refused["error"]["data"]["code"].is_string(), "{refused}");
     // No proof and no bearer: the MCP endpoint's 401.

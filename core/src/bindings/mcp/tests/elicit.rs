@@ -249,13 +249,13 @@ fn each_answer_maps_to_a_decision_or_none() {
     // The id carries the approval, and nothing else reads as one.
     assert_eq!(Asked::from_id(&asked.id()), Some(asked.clone()));
     assert_eq!(
-        Asked::from_id(&crate::bindings::mcp::jsonrpc::Id::Number(3)),
+        Asked::from_id(&crate::bindings::jsonrpc::Id::Number(3)),
         None
     );
-    let extra = crate::bindings::mcp::jsonrpc::Id::Text(format!(
+    let extra = crate::bindings::jsonrpc::Id::Text(format!(
         "{} x",
         match asked.id() {
-            crate::bindings::mcp::jsonrpc::Id::Text(t) => t,
+            crate::bindings::jsonrpc::Id::Text(t) => t,
             other => other.to_string(),
         }
     ));

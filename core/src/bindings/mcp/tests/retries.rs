@@ -2,7 +2,7 @@
 //! the same session runs the tool once and answers the first result.
 
 use super::{Mcp, post, rpc};
-use crate::bindings::mcp::jsonrpc::Id;
+use crate::bindings::jsonrpc::Id;
 use crate::bindings::mcp::outcome::Outcome;
 use crate::bindings::mcp::retries::{self, MAX_CALLS, MAX_RESULT_BYTES, RETRY_WINDOW_MS};
 use crate::bindings::mcp::waiting::{Arrival, Reply, WaitFor, Waiting};
@@ -175,7 +175,7 @@ fn a_session_remembers_a_bounded_number_of_calls_and_bytes() {
         1,
     );
     match retries::replay(&session, (&Id::Text("big".into()), &none), &member, 2) {
-        Some(Reply::Error(error)) => assert_eq!(error.code, retries::ANSWER_NOT_KEPT),
+        Some(Reply::Error(error)) => assert_eq!(error.code, -32603),
         other => panic!("expected an error, got {other:?}"),
     }
     // Many mid-sized results: the oldest give way to keep the total bounded.
@@ -196,7 +196,7 @@ fn a_session_remembers_a_bounded_number_of_calls_and_bytes() {
         .sum();
     assert!(kept <= retries::MAX_KEPT_BYTES, "{kept}");
     // Errors are not remembered: nothing ran.
-    let refused = Reply::Error(crate::bindings::mcp::jsonrpc::RpcError::new(-32602, "no"));
+    let refused = Reply::Error(crate::bindings::jsonrpc::RpcError::invalid_params("no"));
     assert!(!retries::note(
         &mut session,
         (&Id::Number(999), &none),

@@ -103,7 +103,7 @@ fn leaving_over_http_ends_the_members_tokens_too() {
     let (client, access, refresh_token) = tokens_of_claude(&mut world);
     // A session of the same member (as an HTTP join with its secret would give).
     let Ok((session, _)) =
-        crate::bindings::session::start(&mut world.host, &CLAUDE.parse().unwrap());
+        crate::bindings::access::session::start(&mut world.host, &CLAUDE.parse().unwrap());
     let left = http(&mut world, "v1/leave", &session, json!({}));
     assert_eq!(left.status, 200, "{left:?}");
     holds_nothing(&world, CLAUDE);

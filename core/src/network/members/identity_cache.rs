@@ -1,0 +1,62 @@
+//! The JWKS and DID documents a network's host fetched for joins (levels 2
+//! and 3), each kept [`IDENTITY_TTL_MS`], and what a join still needs ([`Lookup`]).
+
+use crate::identity::did::Did;
+use crate::identity::error::IdentityError;
+use crate::identity::jwt::Jwks;
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+/// How long a fetched JWKS or DID document is trusted.
+pub const IDENTITY_TTL_MS: u64 = 10_000;
+/// Most cached entries of each kind (the oldest go first).
+const MAX_CACHED: usize = 1_000;
+
+/// Something the host must fetch before handing a join to the network.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Lookup {
+    /// The JWKS of a trusted issuer: `{issuer}/.well-known/jwks.json`.
+    Jwks {
+        /// The issuer (an origin).
+        issuer: String,
+    },
+    /// A DID document: `did:openagents` from the deployment's registry,
+    /// `did:wba` from [`Did::document_url`].
+    Document {
+        /// The DID.
+        did: Did,
+    },
+}
+
+impl Lookup {
+    /// Where a JWKS lives.
+    pub fn jwks_url(issuer: &str) -> String {
+        format!("{}/.well-known/jwks.json", issuer.trim_end_matches('/'))
+    }
+}
+
+/// Fetched identity material, each with the time it was fetched.
+#[derive(Debug, Clone, Default)]
+pub struct IdentityCache {
+    pub(crate) jwks: BTreeMap<String, (Result<Jwks, IdentityError>, u64)>,
+    pub(crate) documents: BTreeMap<String, (Result<Value, IdentityError>, u64)>,
+}
+
+pub(crate) fn fresh<T>(entry: Option<&(T, u64)>, now: u64) -> Option<&T> {
+    entry
+        .filter(|(_, at)| at.saturating_add(IDENTITY_TTL_MS) > now)
+        .map(|(value, _)| value)
+}
+
+pub(crate) fn bounded<T>(map: &mut BTreeMap<String, (T, u64)>) {
+    while map.len() >= MAX_CACHED {
+        let Some(oldest) = map
+            .iter()
+            .min_by_key(|(_, (_, at))| *at)
+            .map(|(k, _)| k.clone())
+        else {
+            break;
+        };
+        map.remove(&oldest);
+    }
+}
