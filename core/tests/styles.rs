@@ -135,6 +135,43 @@ fn every_sheet_uses_the_tokens() {
     );
 }
 
+/// Where a sheet's braces fail to pair up: an unclosed block swallows every rule after it,
+/// in this sheet and in the ones joined after it.
+fn unbalanced(css: &str) -> Option<String> {
+    let mut depth = 0usize;
+    for (number, line) in without_comments(css).lines().enumerate() {
+        for c in line.chars() {
+            match c {
+                '{' => depth += 1,
+                '}' if depth == 0 => {
+                    return Some(format!("line {}: a }} closes nothing", number + 1));
+                }
+                '}' => depth -= 1,
+                _ => {}
+            }
+        }
+    }
+    (depth > 0).then(|| format!("{depth} block(s) never closed"))
+}
+
+#[test]
+fn every_sheet_closes_what_it_opens() {
+    let found: Vec<String> = sheets()
+        .into_iter()
+        .filter_map(|(name, css)| unbalanced(&css).map(|why| format!("www/styles/{name}: {why}")))
+        .collect();
+    assert!(found.is_empty(), "{}", found.join("\n"));
+    assert_eq!(
+        unbalanced("@media (x) {\n@media (x) {\n.a { b: c; }\n}"),
+        Some("1 block(s) never closed".into())
+    );
+    assert_eq!(
+        unbalanced(".a { b: c; } }"),
+        Some("line 1: a } closes nothing".into())
+    );
+    assert_eq!(unbalanced("/* { */ .a { b: c; }"), None);
+}
+
 #[test]
 fn the_index_lists_every_sheet_once() {
     let index = fs::read_to_string(styles_dir().join("index.css")).expect("www/styles/index.css");
