@@ -271,16 +271,30 @@ build_js_package() {
   note "core/js/pkg ready"
 }
 
+# build_web: the web workspace into www/pkg, cut into chunks: the first page's wasm
+# (agentnet_web_bg.wasm) and one split_*.wasm per part loaded when first opened (web/src/parts.rs),
+# with the loader __wasm_split.js. The final link keeps its relocations (--emit-relocs, for this
+# crate only: the dependencies' builds stay shared) so wasm-split-cli can tell each part's code.
 build_web() {
-  step "Building the web workspace (web -> www/pkg)"
+  step "Building the web workspace (web -> www/pkg: the first page, then the parts opened later)"
   first_build "$WASM32/$AGENTNET_PROFILE/agentnet-web.wasm" "the web workspace (Leptos, wasm32 $AGENTNET_PROFILE)" "5-10"
-  (cd "$ROOT" && wasm_cargo build $CARGO_QUIET -p agentnet-web)
+  (cd "$ROOT" && cargo rustc $CARGO_QUIET -p agentnet-web --bin agentnet-web --target "$WASM32" \
+    --profile "$AGENTNET_PROFILE" -- -C link-arg=--emit-relocs)
+  need_tool wasm-split-cli
   need_tool wasm-bindgen
-  wasm-bindgen --target web --no-typescript --out-dir "$ROOT/www/pkg" --out-name agentnet_web \
-    "$CARGO_TARGET_DIR/$WASM32/$AGENTNET_PROFILE/agentnet-web.wasm"
-  optimize_wasm "$ROOT/www/pkg/agentnet_web_bg.wasm"
+  local split="$CARGO_TARGET_DIR/$WASM32/$AGENTNET_PROFILE/web-split" pkg="$ROOT/www/pkg" file
+  rm -rf "$split" && mkdir -p "$split" "$pkg"
+  wasm-split-cli "$CARGO_TARGET_DIR/$WASM32/$AGENTNET_PROFILE/agentnet-web.wasm" "$split" \
+    --target web --out-name agentnet_web
+  # The parts (split_*.wasm, one per split point) and the code some of them share (chunk_*.wasm).
+  rm -f "$pkg"/split_*.wasm "$pkg"/chunk_*.wasm "$pkg/__wasm_split.js"
+  wasm-bindgen --target web --no-typescript --keep-lld-exports --out-dir "$pkg" --out-name agentnet_web \
+    "$split/agentnet_web.wasm"
+  cp "$split/__wasm_split.js" "$split"/split_*.wasm "$pkg/"
+  cp "$split"/chunk_*.wasm "$pkg/" 2>/dev/null || true
+  for file in "$pkg"/*.wasm; do optimize_wasm "$file"; done
   bundle_styles
-  note "www/pkg ready"
+  note "www/pkg ready ($(ls "$pkg"/split_*.wasm | wc -l | tr -d ' ') parts loaded when first opened)"
 }
 
 # bundle_styles: joins the style sheets www/styles/index.css imports, in its order, into

@@ -1,4 +1,5 @@
-# The pinned Rust build tools (wasm-bindgen-cli at Cargo.lock's wasm-bindgen, worker-build),
+# The pinned Rust build tools (wasm-bindgen-cli at Cargo.lock's wasm-bindgen, worker-build, and
+# wasm-split-cli, which cuts the web workspace's wasm into the first page's and the lazy parts'),
 # compiled from crates.io once per machine into $TOOLS. Sourced by lib.sh.
 #
 # On a machine without them the compile (about 5 minutes on 2 cores) runs in the background
@@ -11,6 +12,8 @@
 TOOLS="$AGENTNET_CACHE/tools"
 TOOLS_LOG="$AGENTNET_CACHE/logs/tools-install.log"
 WORKER_BUILD_VERSION="0.8.7"
+# The splitter of the chunks wasm_split_helpers (Cargo.lock, through leptos) marks: same 0.2 line.
+WASM_SPLIT_VERSION="0.2.4"
 TOOLS_JOB=""
 TOOLS_IN_BACKGROUND=""
 TOOLS_WAITED=0
@@ -20,34 +23,39 @@ wasm_bindgen_version() {
   awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' "$ROOT/Cargo.lock"
 }
 
-# tool_version BINARY: the version a pinned tool says it is ("" when it is not installed).
+# tool_version BINARY: the version of the crate cargo installed BINARY from ("" when it is not
+# installed), from cargo install's own record (wasm-split-cli has no --version).
 tool_version() {
-  [ -x "$TOOLS/bin/$1" ] || return 0
-  "$TOOLS/bin/$1" --version 2>/dev/null | awk '{print $NF}'
+  [ -x "$TOOLS/bin/$1" ] && [ -f "$TOOLS/.crates.toml" ] || return 0
+  awk -v b="\"$1\"" '
+    /^"/ { split($0, key, " "); version = key[2] }
+    index($0, b) { print version; exit }
+  ' "$TOOLS/.crates.toml"
 }
 
-# The tools as "crate version binary" lines, in the order they are compiled (wasm-bindgen is
-# needed first).
+# The tools as "crate version binary [features]" lines, in the order they are compiled (the
+# web build needs wasm-split-cli and wasm-bindgen first).
 pinned_tools() {
-  printf '%s\n' "wasm-bindgen-cli $(wasm_bindgen_version) wasm-bindgen" "worker-build $WORKER_BUILD_VERSION worker-build"
+  printf '%s\n' "wasm_split_cli_support $WASM_SPLIT_VERSION wasm-split-cli build-binary" \
+    "wasm-bindgen-cli $(wasm_bindgen_version) wasm-bindgen" "worker-build $WORKER_BUILD_VERSION worker-build"
 }
 
 # The pinned tools not installed at their versions, as pinned_tools lines.
 missing_tools() {
-  local crate version binary
-  pinned_tools | while read -r crate version binary; do
-    [ "$(tool_version "$binary")" = "$version" ] || echo "$crate $version $binary"
+  local crate version binary features
+  pinned_tools | while read -r crate version binary features; do
+    [ "$(tool_version "$binary")" = "$version" ] || echo "$crate $version $binary $features"
   done
 }
 
 # install_tools LINES: cargo install each, in order, into $TOOLS. One build directory for every
 # tool, so the dependencies they share compile once.
 install_tools() {
-  local crate version binary
-  printf '%s\n' "$1" | while read -r crate version binary; do
+  local crate version binary features
+  printf '%s\n' "$1" | while read -r crate version binary features; do
     echo "==> cargo install $crate $version"
     cargo install --quiet --locked --root "$TOOLS" --target-dir "$AGENTNET_CACHE/tools-build" \
-      "$crate" --version "$version" || exit 1
+      "$crate" --version "$version" ${features:+--features "$features"} || exit 1
   done
 }
 
@@ -57,7 +65,7 @@ setup_tools() {
   local missing
   missing="$(missing_tools)"
   if [ -z "$missing" ]; then
-    note "wasm-bindgen-cli $(wasm_bindgen_version) and worker-build $WORKER_BUILD_VERSION installed"
+    note "wasm-bindgen-cli $(wasm_bindgen_version), worker-build $WORKER_BUILD_VERSION and wasm-split-cli $WASM_SPLIT_VERSION installed"
     return 0
   fi
   local names

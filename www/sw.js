@@ -1,4 +1,4 @@
-// The workspace's service worker: keeps the app shell (page, styles, wasm, JS)
+// The workspace's service worker: keeps the app shell (page, styles, wasm, JS, the parts)
 // so the workspace opens without the network. Network first, so a deployed
 // update is picked up when online; the cached copy when the network fails.
 // Network traffic (/networks/…, /v1/…) is never cached. Every page of the
@@ -6,19 +6,31 @@
 // only the app's own page is kept there, never another file opened as a page
 // (the manifest, a script), which would then open in place of the workspace.
 
-// v7: the styles are one sheet (/pkg/styles.css); v3: a v2 cache may hold another file as the shell.
-const CACHE = 'agentnet-shell-v7';
+// v8: the parts opened later are chunks of their own (/pkg/split_*.wasm, loaded by
+// /pkg/__wasm_split.js); v7: the styles are one sheet (/pkg/styles.css); v3: a v2 cache may hold
+// another file as the shell.
+const CACHE = 'agentnet-shell-v8';
 const SHELL = [
   '/', '/boot.js', '/pkg/styles.css', '/pkg/agentnet_web.js', '/pkg/agentnet_web_bg.wasm',
   '/manifest.webmanifest', '/icons/icon.svg', '/icons/icon-192.png', '/icons/icon-512.png',
 ];
 
-/** The shell plus the JS snippets the generated glue imports (their paths carry a hash). */
+/**
+ * The shell plus the JS snippets the generated glue imports (their paths carry a hash), and
+ * the parts loaded when first opened: the loader the glue imports and every chunk it names,
+ * kept at install so each part opens offline too.
+ */
 async function shellFiles() {
   const glue = await (await fetch('/pkg/agentnet_web.js')).text();
   // The glue quotes them either way ('…' or "…"), one file perhaps twice.
-  const snippets = [...glue.matchAll(/from ['"]\.\/(snippets\/[^'"]+)['"]/g)].map((m) => `/pkg/${m[1]}`);
-  return [...SHELL, ...new Set(snippets)];
+  const imported = [...glue.matchAll(/from ['"]\.\/((?:snippets\/)?[^'"]+\.js)['"]/g)].map((m) => m[1]);
+  const files = imported.map((path) => `/pkg/${path}`);
+  if (imported.includes('__wasm_split.js')) {
+    const loader = await (await fetch('/pkg/__wasm_split.js')).text();
+    const chunks = [...loader.matchAll(/new URL\(['"]\.\/([^'"]+\.wasm)['"]/g)].map((m) => `/pkg/${m[1]}`);
+    files.push(...chunks);
+  }
+  return [...SHELL, ...new Set(files)];
 }
 
 self.addEventListener('install', (event) => {

@@ -9,7 +9,7 @@
 //
 // SIZE_BUDGETS names another budgets file (the scripts' own test uses it).
 
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -20,17 +20,32 @@ const { outputs } = JSON.parse(readFileSync(budgetsFile, 'utf8'));
 const check = process.argv.includes('--check');
 const group = (n) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 
+// The files a budget's path names: one file, or with `*` in its last part every match (summed:
+// the web workspace's parts loaded when first opened).
+function filesOf(path) {
+  if (!path.includes('*')) return existsSync(join(root, path)) ? [join(root, path)] : [];
+  const folder = dirname(path);
+  const pattern = new RegExp(`^${path.slice(folder.length + 1).split('*').map((p) => p.replace(/[.]/g, '\\.')).join('.*')}$`);
+  if (!existsSync(join(root, folder))) return [];
+  return readdirSync(join(root, folder)).filter((name) => pattern.test(name)).map((name) => join(root, folder, name));
+}
+
 const over = [];
 console.log(`${'output'.padEnd(44)} ${'raw'.padStart(11)} ${'gzip'.padStart(11)} ${'budget'.padStart(11)} ${'goal'.padStart(11)}`);
 for (const { path, what, gzip_budget: budget, goal } of outputs) {
-  const file = join(root, path);
-  if (!existsSync(file)) {
+  const files = filesOf(path);
+  if (files.length === 0) {
     over.push(`${path} (${what}) is missing: build it first`);
     continue;
   }
-  const bytes = readFileSync(file);
-  const gzip = gzipSync(bytes, { level: 9 }).length;
-  console.log(`${path.padEnd(44)} ${group(bytes.length).padStart(11)} ${group(gzip).padStart(11)} ${group(budget).padStart(11)} ${(goal ? group(goal) : '').padStart(11)}`);
+  let raw = 0;
+  let gzip = 0;
+  for (const file of files) {
+    const bytes = readFileSync(file);
+    raw += bytes.length;
+    gzip += gzipSync(bytes, { level: 9 }).length;
+  }
+  console.log(`${path.padEnd(44)} ${group(raw).padStart(11)} ${group(gzip).padStart(11)} ${group(budget).padStart(11)} ${(goal ? group(goal) : '').padStart(11)}`);
   if (gzip > budget) over.push(`${path} (${what}) is ${group(gzip)} B gzip, over its budget of ${group(budget)} B by ${group(gzip - budget)} B`);
 }
 if (check && over.length > 0) {

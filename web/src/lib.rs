@@ -37,8 +37,10 @@ pub mod frame;
 pub mod inspector;
 pub mod invite;
 pub mod ioa;
+pub mod lazy;
 pub mod networks;
 pub mod panic;
+pub mod parts;
 pub mod people;
 pub mod profile;
 pub mod replay;
@@ -59,7 +61,8 @@ use chat::{Chat, ChatPane, Conversations};
 use clock::random_seed;
 use documents::Documents;
 use frame::{Panes, Sheets, TopBar};
-use inspector::{Inspector, Seen};
+use inspector::Seen;
+use lazy::LazyPart;
 use leptos::prelude::*;
 use leptos_router::components::{FlatRoutes, Route, Router};
 use leptos_router::hooks::use_location;
@@ -70,7 +73,7 @@ use people::{People, Roster};
 use resources::{Shared, panel::Resources};
 use routes::{Navigator, Place, network_path, place_of};
 use session::{Pane, Session};
-use tasks::{Tasks, TasksPane};
+use tasks::Tasks;
 
 /// The workspace page: the router, the bar of networks over the open one.
 #[component]
@@ -94,7 +97,7 @@ fn Page() -> impl IntoView {
         <FlatRoutes fallback=|| view! { <NotFound /> }>
             <Route path=path!("/") view=OpenLast />
             <Route path=path!("/n/*place") view=NetworkPage />
-            <Route path=path!("/directory") view=directory::Directory />
+            <Route path=path!("/directory") view=|| view! { <LazyPart load=parts::directory what="the Directory" /> } />
             <Route path=path!("/invite/:network") view=invite::InvitePage />
         </FlatRoutes>
     }
@@ -218,7 +221,7 @@ fn Workspace(
     let session = Session::provide(network, me.clone(), place);
     let chat = Chat::provide(session);
     let attachments = chat::files::attach::Attachments::provide(session);
-    chat::files::file_view::Viewer::provide();
+    let viewer = chat::files::file_view::Viewer::provide();
     let people = People::provide(session, chat);
     let shared = Shared::provide(session);
     let documents = Documents::provide(session);
@@ -299,19 +302,19 @@ fn Workspace(
                 <Conversations />
             </div>
             <Show when=move || session.pane() == Pane::Inspector>
-                <Inspector />
+                <LazyPart load=parts::inspector what="the inspector" />
             </Show>
             <Show when=move || session.pane() == Pane::About>
-                <profile::About network=session.network_name() />
+                <LazyPart load=parts::about what="this network's page" />
             </Show>
             <Show when=move || session.pane() == Pane::Document>
-                <documents::page::DocumentPage />
+                <LazyPart load=parts::document_page what="the document" />
             </Show>
             <Show when=move || session.pane() == Pane::Tasks>
-                <TasksPane />
+                <LazyPart load=parts::tasks_pane what="the tasks" />
             </Show>
             <Show when=move || session.pane() == Pane::Admin>
-                <admin::AdminPane />
+                <LazyPart load=parts::admin_pane what="the Admin pane" />
             </Show>
             <ChatPane />
             <div class="side" id="workspace-people">
@@ -319,8 +322,13 @@ fn Workspace(
                 <Resources />
             </div>
             <div class="scrim" aria-hidden="true" on:click=move |_| sheets.close()></div>
-            <search::view::SearchPanel />
-            <chat::files::file_view::Lightbox />
+            <search::view::SearchKeys />
+            <Show when=move || search.open.get()>
+                <LazyPart load=parts::search_panel what="search" overlay=true />
+            </Show>
+            <Show when=move || viewer.is_showing()>
+                <LazyPart load=parts::lightbox what="the viewer" overlay=true />
+            </Show>
             <welcome::view::WelcomeStep />
             <switcher::view::Switcher />
         </div>

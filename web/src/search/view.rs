@@ -78,7 +78,22 @@ fn status(shown: Option<&SearchText>, count: usize, remote: &Remote) -> String {
     }
 }
 
-/// The search panel (always in the page; `hidden` while closed).
+/// `/` (outside a field) opens the search (Ctrl+K opens the switcher): in the
+/// first chunk, while the panel loads from its own when first opened.
+#[component]
+pub fn SearchKeys() -> impl IntoView {
+    let search = Search::get();
+    let keys = window_event_listener(leptos::ev::keydown, move |ev| {
+        let slash = ev.key() == "/" && !ev.ctrl_key() && !ev.meta_key() && !typing_in(ev.target());
+        if slash {
+            ev.prevent_default();
+            search.show();
+        }
+    });
+    on_cleanup(move || keys.remove());
+}
+
+/// The search panel, in the page while open ([`crate::parts::search_panel`]).
 #[component]
 pub fn SearchPanel() -> impl IntoView {
     let search = Search::get();
@@ -93,10 +108,6 @@ pub fn SearchPanel() -> impl IntoView {
             }
         })
     };
-    let open = move || {
-        search.show();
-        focus_field();
-    };
     let close = move || {
         search.close();
         request_animation_frame(|| {
@@ -106,16 +117,7 @@ pub fn SearchPanel() -> impl IntoView {
             }
         });
     };
-    // `/` (outside a field) opens the search (Ctrl+K opens the switcher).
-    let keys = window_event_listener(leptos::ev::keydown, move |ev| {
-        let slash = ev.key() == "/" && !ev.ctrl_key() && !ev.meta_key() && !typing_in(ev.target());
-        if slash {
-            ev.prevent_default();
-            open();
-        }
-    });
-    on_cleanup(move || keys.remove());
-    // The button opens the panel: its field takes the focus.
+    // Opened (by the button or `/`): its field takes the focus.
     Effect::new(move |_| {
         if search.open.get() {
             focus_field();

@@ -130,6 +130,11 @@ impl Viewer {
         viewer
     }
 
+    /// Whether a picture is shown (the viewer is in the page only then).
+    pub fn is_showing(&self) -> bool {
+        self.shown.with(Option::is_some)
+    }
+
     /// The viewer of the page.
     pub fn get() -> Self {
         expect_context()
@@ -294,11 +299,15 @@ pub fn Lightbox() -> impl IntoView {
     Effect::new(move |_| {
         let open = viewer.shown.with(Option::is_some);
         if let Some(dialog) = dialog.get() {
-            if open && !dialog.open() {
-                let _ = dialog.show_modal();
-            } else if !open && dialog.open() {
-                dialog.close();
-            }
+            // The viewer is built before it is in the page (it loads as a part of its own,
+            // crate::parts), and a dialog out of the page cannot open: open it a frame later.
+            request_animation_frame(move || {
+                if open && !dialog.open() && dialog.is_connected() {
+                    let _ = dialog.show_modal();
+                } else if !open && dialog.open() {
+                    dialog.close();
+                }
+            });
         }
     });
     let shown = move || {
