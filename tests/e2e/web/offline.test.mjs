@@ -66,6 +66,11 @@ test('offline: post three, reload offline, come back online, each delivered exac
   }
   assert.equal((await page.locator('.me').getAttribute('data-address')).trim(), human, 'the same person after the reload');
   await shoot(page, 'workspace-offline');
+  // The parts opened later come from the service worker's cache as well: the inspector opens offline.
+  await page.getByRole('link', { name: 'Inspector' }).click();
+  await page.getByRole('region', { name: 'Event inspector' }).waitFor({ timeout: 15_000 });
+  await page.goBack();
+  await page.locator('.message', { hasText: 'offline 3' }).waitFor();
 
   // The edge comes back with its state: the page reconnects and sends the queue, once and in order.
   edge = await startEdge({ stateDir, port });
