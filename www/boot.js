@@ -19,9 +19,10 @@ const start = async () => {
   // gzipped; the parts opened later are chunks of their own) has loaded.
   await init({ module_or_path: '/pkg/agentnet_web_bg.wasm' });
   document.getElementById('shell')?.remove();
+  // Keep the app shell and every part for offline starts (see sw.js): registered once the app
+  // runs, so what it caches does not share the link with the first page.
+  if ('serviceWorker' in navigator) navigator.serviceWorker.register('/sw.js').catch(() => {});
 };
 start().catch((err) => window.agentnetFailed(
   `The workspace could not load (${err?.message ?? err}). Check your connection and reload the page.`));
 
-// Keep the app shell for offline starts (see sw.js).
-if ('serviceWorker' in navigator) navigator.serviceWorker.register('/sw.js').catch(() => {});
