@@ -1,0 +1,43 @@
+//! Calls to a network's ANP endpoint, `/networks/{id}/anp/rpc`: the I/O
+//! around the core's binding (`agentnet_core::bindings::anp::rpc`). The core
+//! answers now, or the call waits for its tool's owner and is answered
+//! once the result arrives or the deadline passes.
+
+use crate::host::respond;
+use crate::mcp::endpoint::answer_later;
+use crate::network::object::NetworkHost;
+use agentnet_core::NetworkId;
+use agentnet_core::bindings;
+use agentnet_core::bindings::anp::rpc::{self, Outcome};
+use agentnet_core::bindings::http::no_such_network;
+use agentnet_core::bindings::mcp::outcome::accepted;
+use worker::{Response, Result};
+
+/// Answers an ANP client's call (`NetworkRoute::Anp` of the route table).
+pub(crate) async fn serve_anp(
+    host: &NetworkHost,
+    request: bindings::Request,
+    id: NetworkId,
+) -> Result<Response> {
+    if !host.ensure_loaded(&id)? {
+        return respond(no_such_network(&id));
+    }
+    host.live.mcp.set_network(&id);
+    host.note_origin(request.origin());
+    host.resolve_request(&request).await?;
+    let outcome = host.with_network(|io, network| rpc::handle(io, network, &request))?;
+    host.live.mcp.flush();
+    match outcome {
+        Outcome::Respond(response) => respond(response),
+        Outcome::Wait(waiting) => {
+            let finish = |io: &mut _, network: &mut _, waiting: &_, arrival| {
+                rpc::finish(io, network, waiting, arrival)
+            };
+            match answer_later(host, waiting, None, finish).await? {
+                Some(answer) => respond(answer),
+                // Cancelled (the object let its waiting requests go): nothing to answer.
+                None => respond(accepted()),
+            }
+        }
+    }
+}
