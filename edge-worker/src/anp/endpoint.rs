@@ -30,10 +30,10 @@ pub(crate) async fn serve_anp(
     match outcome {
         Outcome::Respond(response) => respond(response),
         Outcome::Wait(waiting) => {
-            let finish = |io: &mut _, network: &mut _, waiting: &_, arrival| {
+            let answer = answer_later(host, waiting, None, |io, network, waiting, arrival| {
                 rpc::finish(io, network, waiting, arrival)
-            };
-            match answer_later(host, waiting, None, finish).await? {
+            });
+            match answer.await? {
                 Some(answer) => respond(answer),
                 // Cancelled (the object let its waiting requests go): nothing to answer.
                 None => respond(accepted()),
