@@ -6,7 +6,6 @@
 //! index, effects applied to sockets and storage) and the answer is written,
 //! a stream opened or a socket accepted.
 
-use crate::anp::endpoint::serve_anp;
 use crate::host::origin::Origin;
 use crate::host::sse::{MoreWanted, Outlet};
 use crate::host::{now_ms, random_seed, request_of, respond};
@@ -266,7 +265,7 @@ impl NetworkHost {
             NetworkRoute::Ioa(target) => {
                 return self.live.ioa.serve_ioa(self, request, target).await;
             }
-            NetworkRoute::Anp => return serve_anp(self, request, id).await,
+            NetworkRoute::Anp => return self.serve_anp(request, id).await,
             NetworkRoute::Mcp => return self.live.mcp.serve_mcp(self, request, id).await,
             NetworkRoute::McpMetadata => return self.live.mcp.mcp_metadata(self, &request, &id),
             NetworkRoute::OAuth(target) => {
