@@ -68,6 +68,7 @@ pub use ids::address::{Address, AddressError, Entity, Scope};
 pub use ids::event_type::{EventPattern, EventType};
 pub use ids::network_id::NetworkId;
 pub use ids::standing::{Role, Verification};
+pub use ids::time::Timestamp;
 pub use ids::ulid::{EventId, UlidGenerator};
 pub use model::config::NetworkConfig;
 pub use model::membership::Member;

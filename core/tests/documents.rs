@@ -17,7 +17,7 @@ use agentnet_core::model::config::ModConfig;
 use agentnet_core::model::config::NetworkConfig;
 use agentnet_core::network::{Effect, Network};
 use agentnet_core::replica::{DocumentEdit, Replica, ReplicaEffect, ReplicaRow};
-use agentnet_core::{Address, ErrorCode};
+use agentnet_core::{Address, ErrorCode, Timestamp};
 use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
 use serde_json::{Map, json};
@@ -136,7 +136,9 @@ impl World {
             return;
         }
         self.peers[i].connected = true;
-        let effects = self.peers[i].replica.connected(None, self.now);
+        let effects = self.peers[i]
+            .replica
+            .connected(None, Timestamp::from(self.now));
         self.peer_effects(i, effects);
     }
 
@@ -187,7 +189,9 @@ impl World {
             moved = true;
         }
         if let Some(frame) = self.peers[i].to_peer.pop_front() {
-            let effects = self.peers[i].replica.receive(&frame, self.now);
+            let effects = self.peers[i]
+                .replica
+                .receive(&frame, Timestamp::from(self.now));
             self.peer_effects(i, effects);
             moved = true;
         }
@@ -200,7 +204,9 @@ impl World {
             let mut moved = false;
             for i in 0..self.peers.len() {
                 moved |= self.step(i);
-                let effects = self.peers[i].replica.handle_timeout(self.now);
+                let effects = self.peers[i]
+                    .replica
+                    .handle_timeout(Timestamp::from(self.now));
                 self.peer_effects(i, effects);
             }
             if !moved {
@@ -304,7 +310,9 @@ fn run(seed: u64) -> String {
             }
             80..90 => {
                 let i = world.below(3);
-                let effects = world.peers[i].replica.handle_timeout(world.now);
+                let effects = world.peers[i]
+                    .replica
+                    .handle_timeout(Timestamp::from(world.now));
                 world.peer_effects(i, effects);
             }
             90..96 => {

@@ -371,7 +371,7 @@ const EDGE_OBJECTS: &[(&str, &str)] = &[
     ("registry", "RegistryObject"),
     ("directory", "DirectoryObject"),
 ];
-const EDGE_BINDINGS: &[&str] = &["mcp", "a2a", "oauth", "ioa", "agents"];
+const EDGE_BINDINGS: &[&str] = &["mcp", "anp", "a2a", "oauth", "ioa", "agents"];
 const EDGE_SHARED: &str = "host";
 
 /// The edge's top folder a module is in (`""` for the Worker entry), a
@@ -578,6 +578,18 @@ fn no_answer_travels_as_ok_err() {
         })
         .collect();
     assert!(stale.is_empty(), "converted files still listed: {stale:?}");
+}
+
+/// ANP has its own call path (`bindings::anp::rpc`, the edge's `anp/`): no
+/// entry point takes a switch that runs it through another binding.
+#[test]
+fn no_entry_point_is_switched_to_anp_by_a_flag() {
+    let found: Vec<String> = core_and_edge_code()
+        .into_iter()
+        .filter(|(_, code)| code.contains("anp: bool"))
+        .map(|(file, _)| file)
+        .collect();
+    assert!(found.is_empty(), "`anp: bool` in {found:?}");
 }
 
 /// What marks an edge test hook: its routes, frame, variables, paths, and

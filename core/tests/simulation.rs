@@ -45,7 +45,7 @@ use agentnet_core::model::task::{TaskRole, TaskState};
 use agentnet_core::network::EventIndex;
 use agentnet_core::network::{Effect, Network};
 use agentnet_core::replica::{OutboxState, Replica, ReplicaEffect, ReplicaRow};
-use agentnet_core::{Address, Event, EventId, Verification};
+use agentnet_core::{Address, Event, EventId, Timestamp, Verification};
 use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
 use serde_json::{Map, json};
@@ -366,7 +366,9 @@ impl Sim {
             g.gateways[at].opened(socket, opening);
         }
         self.peers[i].connected = true;
-        let effects = self.peers[i].replica.connected(None, self.now);
+        let effects = self.peers[i]
+            .replica
+            .connected(None, Timestamp::from(self.now));
         self.replica_effects(i, effects);
     }
 
@@ -421,21 +423,26 @@ impl Sim {
                 self.network_effects(Some(i), effects);
             }
             for text in self.due(i, false) {
-                let effects = self.peers[i].replica.receive(&text, self.now);
+                let effects = self.peers[i]
+                    .replica
+                    .receive(&text, Timestamp::from(self.now));
                 self.replica_effects(i, effects);
             }
             if self.peers[i].connected
                 && self.peers[i]
                     .replica
                     .poll_timeout()
+                    .map(Timestamp::as_millis)
                     .is_some_and(|at| at <= self.now)
             {
-                let effects = self.peers[i].replica.handle_timeout(self.now);
+                let effects = self.peers[i]
+                    .replica
+                    .handle_timeout(Timestamp::from(self.now));
                 self.replica_effects(i, effects);
             }
         }
         if self.network.next_wakeup().is_some_and(|at| at <= self.now) {
-            let effects = self.network.on_alarm(self.now);
+            let effects = self.network.on_alarm(Timestamp::from(self.now));
             match self.gateways.is_some() {
                 true => self.sequenced(None, effects),
                 false => self.network_effects(None, effects),

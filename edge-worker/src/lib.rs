@@ -10,7 +10,7 @@
 //! | [`registry`] | `RegistryObject`: the identity registry and the discovery feed it serves |
 //! | [`directory`] | `DirectoryObject`: public networks and the creation limit |
 //! | [`agents`] | the hosted agents (LLM agents a master added) run inside the network object |
-//! | [`mcp`], [`a2a`], [`oauth`], [`ioa`] | each binding's I/O inside the network object (its decisions are the core's) |
+//! | [`mcp`], [`anp`], [`a2a`], [`oauth`], [`ioa`] | each binding's I/O inside the network object (its decisions are the core's) |
 //! | [`host`] | the clock, randomness, requests and responses, bounded fetches, origins, stubs |
 //!
 //! The Worker only routes, along the core's route table
@@ -18,7 +18,7 @@
 //! * `POST /v1/networks` creates a network (in its own Durable Object) and,
 //!   when public, lists it in the directory; `GET /v1/networks` lists them;
 //! * requests under `/networks/{id}/…` (the MCP endpoint `/networks/{id}/mcp`,
-//!   its protected-resource metadata, the network's OAuth authorization
+//!   its protected-resource metadata, the ANP endpoint `/networks/{id}/anp/rpc`, the network's OAuth authorization
 //!   server with its metadata, the A2A endpoints and cards under
 //!   `/networks/{id}/a2a`, IOA under `/networks/{id}/ioa`) go to the Durable Object named `{id}`
 //!   ([`network::entry::NetworkObject`]), which owns that network's state. When the
@@ -35,6 +35,7 @@
 
 mod a2a;
 mod agents;
+mod anp;
 #[allow(missing_docs)] // the #[durable_object] macro generates undocumented glue
 mod directory;
 #[allow(missing_docs)] // the #[durable_object] macro generates undocumented glue

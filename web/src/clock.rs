@@ -1,6 +1,7 @@
 //! The browser's clock and cryptographic random source, as the core takes
 //! them: time in milliseconds and randomness passed in, never read by it.
 
+use agentnet_core::Timestamp;
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen]
@@ -12,6 +13,11 @@ extern "C" {
 /// Current unix time in milliseconds.
 pub fn now_ms() -> u64 {
     js_sys::Date::now() as u64
+}
+
+/// The current moment, as the replica's entry points take it.
+pub fn now() -> Timestamp {
+    Timestamp::from_millis(now_ms())
 }
 
 /// 32 bytes from the browser's cryptographic random source.

@@ -9,11 +9,11 @@
 //! out. The socket's listeners and the timer are gloo handles owned by the
 //! connection, so closing it (or replacing the socket) removes them.
 
-use crate::clock::{now_ms, random_u32};
+use crate::clock::{now, now_ms, random_u32};
 use crate::error::WebError;
 use crate::storage;
 use agentnet_core::replica::{Keepalive, Replica, ReplicaEffect, ReplicaRow};
-use agentnet_core::{Address, Event, EventId, EventType};
+use agentnet_core::{Address, Event, EventId, EventType, Timestamp};
 use gloo_events::EventListener;
 use gloo_timers::callback::Timeout;
 use serde_json::{Map, Value};
@@ -58,7 +58,7 @@ struct Inner {
     credentials: Option<Value>,
     on_signal: Rc<dyn Fn(Signal)>,
     /// The timer for the replica's next deadline, and when it fires.
-    timer: Option<(u64, Timeout)>,
+    timer: Option<(Timestamp, Timeout)>,
     /// Steps waiting for a write to IndexedDB that comes before them.
     queue: VecDeque<Step>,
     /// The task writing and sending `queue` is running.
@@ -158,7 +158,7 @@ impl Connection {
             let weak = Rc::downgrade(&self.inner);
             EventListener::new(&window, name, move |_| {
                 if let Some(c) = Self::from_weak(&weak) {
-                    c.run(|inner| ((), inner.replica.network_changed(available, now_ms())));
+                    c.run(|inner| ((), inner.replica.network_changed(available, now())));
                 }
             })
         });
@@ -190,7 +190,7 @@ impl Connection {
                 if let Some(c) = Self::from_weak(&weak) {
                     c.run(|inner| {
                         let credentials = inner.credentials.clone();
-                        ((), inner.replica.connected(credentials, now_ms()))
+                        ((), inner.replica.connected(credentials, now()))
                     });
                 }
             })
@@ -202,7 +202,7 @@ impl Connection {
                     .dyn_ref::<MessageEvent>()
                     .and_then(|m| m.data().as_string());
                 if let (Some(c), Some(text)) = (Self::from_weak(&weak), text) {
-                    c.run(|inner| ((), inner.replica.receive(&text, now_ms())));
+                    c.run(|inner| ((), inner.replica.receive(&text, now())));
                 }
             })
         };
@@ -231,7 +231,7 @@ impl Connection {
                 return;
             }
             inner.link = None;
-            inner.replica.lost(now_ms(), random_u32());
+            inner.replica.lost(now(), random_u32());
             inner.on_signal.clone()
         };
         on_signal(Signal::Offline);
@@ -265,7 +265,7 @@ impl Connection {
                 ReplicaEffect::Disconnect => {
                     // The heartbeat went unanswered: the socket is dead even if the browser has not noticed.
                     inner.drop_link();
-                    inner.replica.lost(now_ms(), random_u32());
+                    inner.replica.lost(now(), random_u32());
                     after.signals.push(Signal::Offline);
                 }
                 ReplicaEffect::Reconnect => after.reconnect = true,
@@ -293,12 +293,12 @@ impl Connection {
         if inner.timer.as_ref().is_some_and(|(armed, _)| *armed <= at) {
             return;
         }
-        let wait = at.saturating_sub(now_ms()).min(u64::from(u32::MAX)) as u32;
+        let wait = at.millis_since(now()).min(u64::from(u32::MAX)) as u32;
         let weak = Rc::downgrade(&self.inner);
         let timeout = Timeout::new(wait, move || {
             if let Some(c) = Self::from_weak(&weak) {
                 c.inner.borrow_mut().timer = None;
-                c.run(|inner| ((), inner.replica.handle_timeout(now_ms())));
+                c.run(|inner| ((), inner.replica.handle_timeout(now())));
             }
         });
         inner.timer = Some((at, timeout));

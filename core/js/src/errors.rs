@@ -2,7 +2,7 @@
 //! `name` is `AgentnetError` and whose `code` is the core's stable code.
 //! The package's `AgentnetError` class rewraps them as a real subclass.
 
-use agentnet_core::Coded;
+use agentnet_core::{Coded, Timestamp};
 use serde_json::Value;
 use wasm_bindgen::JsValue;
 
@@ -68,4 +68,9 @@ pub fn millis(now: f64) -> u64 {
     } else {
         0
     }
+}
+
+/// The moment a JS number (`Date.now()`) names, as [`millis`] reads it.
+pub fn moment(now: f64) -> Timestamp {
+    Timestamp::from_millis(millis(now))
 }

@@ -3,7 +3,7 @@
 
 use crate::client::identity;
 use crate::effects::{Created, Effects, to_json};
-use crate::errors::{event_parts, js_error, millis, parse_credentials, parse_metadata};
+use crate::errors::{event_parts, js_error, millis, moment, parse_credentials, parse_metadata};
 use crate::identity::secret_from_hex;
 use agentnet_core::replica::{Replica, ReplicaEffect, ReplicaRow};
 use wasm_bindgen::prelude::*;
@@ -124,7 +124,7 @@ impl JsReplica {
     /// The connection opened: returns the join to send.
     pub fn connected(&mut self, credentials: Option<String>, now: f64) -> Result<String, JsValue> {
         let credentials = parse_credentials(credentials)?;
-        let effects = self.inner.connected(credentials, millis(now));
+        let effects = self.inner.connected(credentials, moment(now));
         Ok(self.effects_json(effects))
     }
 
@@ -166,12 +166,12 @@ impl JsReplica {
     /// The connection closed, or could not be opened, at `now`; `random` (any
     /// 32-bit number from a random source) jitters the wait before `reconnect`.
     pub fn lost(&mut self, now: f64, random: u32) {
-        self.inner.lost(millis(now), random);
+        self.inner.lost(moment(now), random);
     }
 
     /// A frame arrived.
     pub fn receive(&mut self, frame: &str, now: f64) -> String {
-        let effects = self.inner.receive(frame, millis(now));
+        let effects = self.inner.receive(frame, moment(now));
         self.effects_json(effects)
     }
 
@@ -211,13 +211,15 @@ impl JsReplica {
     /// When `handleTimeout` should next run (unix ms), or -1.
     #[wasm_bindgen(js_name = pollTimeout)]
     pub fn poll_timeout(&self) -> f64 {
-        self.inner.poll_timeout().map_or(-1.0, |t| t as f64)
+        self.inner
+            .poll_timeout()
+            .map_or(-1.0, |t| t.as_millis() as f64)
     }
 
     /// Resends what went unanswered and fails expired requests.
     #[wasm_bindgen(js_name = handleTimeout)]
     pub fn handle_timeout(&mut self, now: f64) -> String {
-        let effects = self.inner.handle_timeout(millis(now));
+        let effects = self.inner.handle_timeout(moment(now));
         self.effects_json(effects)
     }
 }

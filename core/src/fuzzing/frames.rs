@@ -12,6 +12,7 @@
 use crate::event::{Event, Limits};
 use crate::host::MemoryHost;
 use crate::ids::address::Address;
+use crate::ids::time::Timestamp;
 use crate::model::config::{ModConfig, NetworkConfig};
 use crate::network::{Effect, Network};
 
@@ -84,7 +85,7 @@ impl FuzzNetwork {
             }
             (Some(_), None) if frame.is_empty() => {
                 self.now += ALARM_STEP_MS;
-                self.network.on_alarm(self.now)
+                self.network.on_alarm(Timestamp::from(self.now))
             }
             (_, session) => self.network.handle_frame(session.as_ref(), frame, self.now),
         };

@@ -8,13 +8,15 @@ use crate::error::Rejection;
 use crate::event::{Event, Limits};
 use crate::ids::address::Address;
 use crate::ids::event_type::{EventType, core_types};
+use crate::ids::time::Timestamp;
 use crate::ids::ulid::EventId;
 use serde_json::{Value, json};
 
 impl Replica {
     /// Handles one frame from the network: one event, or a batch of them
     /// (`crate::event::batch`), handled in order.
-    pub fn receive(&mut self, frame: &str, now: u64) -> Vec<ReplicaEffect> {
+    pub fn receive(&mut self, frame: &str, now: Timestamp) -> Vec<ReplicaEffect> {
+        let now = now.as_millis();
         self.clock = self.clock.max(now);
         // Any frame, a heartbeat's answer included, proves the link alive.
         self.liveness.heard(now);

@@ -5,6 +5,7 @@ use crate::error::{ErrorCode, Rejection};
 use crate::event::Event;
 use crate::ids::address::Address;
 use crate::ids::event_type::{EventType, core_types};
+use crate::ids::time::Timestamp;
 use crate::ids::ulid::EventId;
 use crate::verification::sign_challenge;
 
@@ -61,7 +62,8 @@ impl Replica {
 
     /// The connection is open: join, resuming from the watermark.
     /// With a signing key it first asks for a challenge (see [`Replica::set_signing_key`]).
-    pub fn connected(&mut self, credentials: Option<Value>, now: u64) -> Vec<ReplicaEffect> {
+    pub fn connected(&mut self, credentials: Option<Value>, now: Timestamp) -> Vec<ReplicaEffect> {
+        let now = now.as_millis();
         self.resyncing = false;
         self.peer_batches = false;
         self.liveness.connected(now);
@@ -175,7 +177,8 @@ impl Replica {
     /// scheduled after a backoff (jittered by `random`, any value from a random
     /// source): [`ReplicaEffect::Reconnect`] comes from
     /// [`Replica::handle_timeout`] then.
-    pub fn lost(&mut self, now: u64, random: u32) {
+    pub fn lost(&mut self, now: Timestamp, random: u32) {
+        let now = now.as_millis();
         self.clock = self.clock.max(now);
         self.disconnected();
         self.liveness.lost(now, random);
@@ -187,11 +190,13 @@ impl Replica {
     /// [`Replica::lost`]), rather than silent until the heartbeat notices.
     /// Back while an attempt waits for its backoff: [`ReplicaEffect::Reconnect`]
     /// now, and the backoff starts afresh.
-    pub fn network_changed(&mut self, available: bool, now: u64) -> Vec<ReplicaEffect> {
+    pub fn network_changed(&mut self, available: bool, now: Timestamp) -> Vec<ReplicaEffect> {
+        let at = now;
+        let now = now.as_millis();
         self.clock = self.clock.max(now);
         if available {
             if self.liveness.retry_now(now) {
-                return self.handle_timeout(now);
+                return self.handle_timeout(at);
             }
         } else if self.liveness.is_connected() || !matches!(self.link, Link::Offline) {
             self.disconnected();
@@ -203,7 +208,7 @@ impl Replica {
     /// When [`Replica::handle_timeout`] should next run: a request's deadline,
     /// the moment an unanswered join or event is due to be sent again, and with
     /// a keepalive the next heartbeat, dead-link check or reconnection.
-    pub fn poll_timeout(&self) -> Option<u64> {
+    pub fn poll_timeout(&self) -> Option<Timestamp> {
         let requests = self.requests.earliest();
         let resends = self.sent_at.earliest().map(|at| at + RESEND_AFTER_MS);
         let join = match &self.link {
@@ -216,12 +221,14 @@ impl Replica {
             .into_iter()
             .flatten()
             .min()
+            .map(Timestamp::from_millis)
     }
 
     /// Fails requests whose time is up and resends what went unanswered; with
     /// a keepalive also sends heartbeats, declares a silent link dead and says
     /// when to reconnect.
-    pub fn handle_timeout(&mut self, now: u64) -> Vec<ReplicaEffect> {
+    pub fn handle_timeout(&mut self, now: Timestamp) -> Vec<ReplicaEffect> {
+        let now = now.as_millis();
         self.clock = self.clock.max(now);
         let mut effects = Vec::new();
         match self.liveness.due(now) {

@@ -7,6 +7,7 @@ use crate::event::Limits;
 use crate::host::MemoryHost;
 use crate::ids::address::Address;
 use crate::ids::event_type::{EventType, core_types};
+use crate::ids::time::Timestamp;
 use crate::ids::ulid::EventId;
 use crate::model::config::NetworkConfig;
 use crate::network::{Effect, Network};
@@ -87,7 +88,7 @@ fn feed(r: &mut Replica, frames: &[(Address, String)], now: u64) -> Vec<ReplicaE
     frames
         .iter()
         .filter(|(a, _)| *a == me)
-        .flat_map(|(_, f)| r.receive(f, now))
+        .flat_map(|(_, f)| r.receive(f, Timestamp::from(now)))
         .collect()
 }
 
@@ -101,7 +102,7 @@ fn online(
     session: &mut Option<Address>,
     now: u64,
 ) -> Vec<ReplicaEffect> {
-    let join = r.connected(None, now);
+    let join = r.connected(None, Timestamp::from(now));
     let frames = world.send_to_network(session, &join, now);
     feed(r, &frames, now)
 }
@@ -129,7 +130,7 @@ fn offline_posts_wait_and_flush_in_creation_order_after_join() {
     );
 
     let mut session = None;
-    let join = alice.connected(None, 11);
+    let join = alice.connected(None, Timestamp::from(11));
     let sent = sends(&join);
     assert_eq!(sent[0].event_type.as_str(), core_types::AGENT_JOIN);
     assert!(
@@ -206,12 +207,15 @@ fn deliveries_apply_once_in_order_and_are_acknowledged() {
     );
     // The ack waits a moment so that a burst of deliveries shares one.
     assert!(sends(&received).is_empty());
-    assert_eq!(bob.poll_timeout(), Some(2 + ACK_DELAY_MS));
-    let acks = sends(&bob.handle_timeout(2 + ACK_DELAY_MS));
+    assert_eq!(
+        bob.poll_timeout().map(Timestamp::as_millis),
+        Some(2 + ACK_DELAY_MS)
+    );
+    let acks = sends(&bob.handle_timeout(Timestamp::from(2 + ACK_DELAY_MS)));
     assert_eq!(acks.len(), 1);
     assert_eq!(acks[0].event_type.as_str(), core_types::EVENT_ACK);
     assert_eq!(acks[0].payload["seq"], 3);
-    assert_eq!(bob.poll_timeout(), None);
+    assert_eq!(bob.poll_timeout().map(Timestamp::as_millis), None);
     // The same frame again is a duplicate: no event, just a repeated ack.
     let again = feed(&mut bob, &frames, 3);
     assert!(
@@ -319,7 +323,7 @@ fn reconnect_resumes_from_the_watermark_and_resends_unacked() {
     world.send_to_network(&mut sa, &effects, 3);
     // Bob wrote while offline too.
     let (mine, _) = bob.post(chat(), Address::broadcast(), json!({"n": 8}), Map::new(), 4);
-    let join = bob.connected(None, 5);
+    let join = bob.connected(None, Timestamp::from(5));
     assert_eq!(sends(&join)[0].payload["resume"]["after"], 1);
     let frames = world.send_to_network(&mut sb, &join, 5);
     let effects = feed(&mut bob, &frames, 5);
@@ -353,7 +357,7 @@ fn restore_brings_back_watermark_log_and_outbox() {
     assert_eq!(b.watermark(), Some(9));
     assert_eq!(b.outbox().next().unwrap().event.id, id);
     assert_eq!(
-        sends(&b.connected(None, 2))[0].payload["resume"]["after"],
+        sends(&b.connected(None, Timestamp::from(2)))[0].payload["resume"]["after"],
         9
     );
 }
@@ -372,7 +376,7 @@ fn requests_resolve_by_in_reply_to_fail_on_error_and_time_out() {
         1_000,
         2,
     );
-    assert_eq!(alice.poll_timeout(), Some(1_002));
+    assert_eq!(alice.poll_timeout().map(Timestamp::as_millis), Some(1_002));
     let frames = world.send_to_network(&mut sa, &effects, 2);
     feed(&mut alice, &frames, 2);
     let at_bob = feed(&mut bob, &frames, 2);
@@ -390,9 +394,12 @@ fn requests_resolve_by_in_reply_to_fail_on_error_and_time_out() {
     let effects = feed(&mut alice, &frames, 3);
     assert!(effects.iter().any(|e| matches!(e, ReplicaEffect::Replied { request: r, reply } if *r == request && reply.payload["a"] == 2)));
     // Only the delivery's coalesced ack is still due.
-    assert_eq!(alice.poll_timeout(), Some(3 + ACK_DELAY_MS));
-    alice.handle_timeout(3 + ACK_DELAY_MS);
-    assert_eq!(alice.poll_timeout(), None);
+    assert_eq!(
+        alice.poll_timeout().map(Timestamp::as_millis),
+        Some(3 + ACK_DELAY_MS)
+    );
+    alice.handle_timeout(Timestamp::from(3 + ACK_DELAY_MS));
+    assert_eq!(alice.poll_timeout().map(Timestamp::as_millis), None);
 
     let (failing, effects) =
         alice.request(chat(), "agent:ghost".parse().unwrap(), json!({}), 1_000, 4);
@@ -401,8 +408,8 @@ fn requests_resolve_by_in_reply_to_fail_on_error_and_time_out() {
     assert!(effects.iter().any(|e| matches!(e, ReplicaEffect::RequestFailed { request, rejection } if *request == failing && rejection.code == ErrorCode::UnknownTarget)));
 
     let (slow, _) = alice.request(chat(), "agent:bob".parse().unwrap(), json!({}), 100, 5);
-    assert!(alice.handle_timeout(104).is_empty());
-    let expired = alice.handle_timeout(105);
+    assert!(alice.handle_timeout(Timestamp::from(104)).is_empty());
+    let expired = alice.handle_timeout(Timestamp::from(105));
     assert!(
         matches!(&expired[..], [ReplicaEffect::RequestFailed { request, rejection }] if *request == slow && rejection.code == ErrorCode::Timeout)
     );
@@ -467,7 +474,7 @@ fn a_signing_key_proves_the_address_through_a_challenge() {
     let mut alice = replica("openagents:alice", 1);
     alice.set_signing_key(secret);
     let mut session = None;
-    let first = alice.connected(None, 5);
+    let first = alice.connected(None, Timestamp::from(5));
     assert_eq!(
         sends(&first)[0].event_type.as_str(),
         core_types::AGENT_CHALLENGE
@@ -490,7 +497,7 @@ fn a_wrong_key_or_no_key_is_refused_with_a_stable_code() {
     let mut mallory = replica("openagents:alice", 2);
     mallory.set_signing_key([8; 32]);
     let mut session = None;
-    let first = mallory.connected(None, 5);
+    let first = mallory.connected(None, Timestamp::from(5));
     let effects = settle(&mut world, &mut mallory, &mut session, first, 5);
     assert!(effects.iter().any(
         |e| matches!(e, ReplicaEffect::JoinFailed(r) if r.code == ErrorCode::VerificationFailed)
@@ -508,9 +515,12 @@ fn a_wrong_key_or_no_key_is_refused_with_a_stable_code() {
 fn an_unanswered_challenge_is_sent_again() {
     let mut alice = replica("openagents:alice", 1);
     alice.set_signing_key([9; 32]);
-    let first = alice.connected(None, 5);
-    assert_eq!(alice.poll_timeout(), Some(5 + RESEND_AFTER_MS));
-    let again = alice.handle_timeout(5 + RESEND_AFTER_MS);
+    let first = alice.connected(None, Timestamp::from(5));
+    assert_eq!(
+        alice.poll_timeout().map(Timestamp::as_millis),
+        Some(5 + RESEND_AFTER_MS)
+    );
+    let again = alice.handle_timeout(Timestamp::from(5 + RESEND_AFTER_MS));
     assert_eq!(sends(&again), sends(&first));
     assert!(format!("{alice:?}").contains("SigningSecret(..)"));
 }
@@ -537,7 +547,7 @@ fn a_request_answered_without_an_ack_leaves_the_outbox_and_is_not_resent() {
     );
     assert!(answered.iter().any(|e| matches!(e, ReplicaEffect::Persist(ReplicaRow::OutboxRemoved { id: removed }) if *removed == id)));
     assert_eq!(alice.outbox().count(), 0);
-    assert!(sends(&alice.handle_timeout(2 + RESEND_AFTER_MS)).is_empty());
+    assert!(sends(&alice.handle_timeout(Timestamp::from(2 + RESEND_AFTER_MS))).is_empty());
 }
 
 #[test]
@@ -566,13 +576,13 @@ fn a_burst_of_deliveries_is_acknowledged_once_per_ack_every() {
         .collect();
     let watermark = bob.watermark().unwrap();
     assert_eq!(seqs, vec![watermark - 3 - ACK_EVERY, watermark - 3]);
-    let last = sends(&bob.handle_timeout(2 + ACK_DELAY_MS));
+    let last = sends(&bob.handle_timeout(Timestamp::from(2 + ACK_DELAY_MS)));
     assert_eq!(last[0].payload["seq"].as_u64(), Some(watermark));
     // The network's cursor follows the cumulative acks: nothing is redelivered later.
     world.send_to_network(&mut sb, &[ReplicaEffect::Send(last[0].encode())], 3);
-    let redelivered = world
-        .network
-        .on_alarm(3 + crate::network::REDELIVERY_TIMEOUT_MS + 1);
+    let redelivered = world.network.on_alarm(Timestamp::from(
+        3 + crate::network::REDELIVERY_TIMEOUT_MS + 1,
+    ));
     assert!(
         !redelivered
             .iter()
@@ -606,19 +616,29 @@ fn a_silent_link_gets_a_heartbeat_and_its_answer_keeps_it() {
     let mut session = None;
     online(&mut world, &mut alice, &mut session, 1_000);
     // Nothing else is pending: the next call is the heartbeat.
-    assert_eq!(alice.poll_timeout(), Some(1_000 + k.heartbeat_after_ms));
+    assert_eq!(
+        alice.poll_timeout().map(Timestamp::as_millis),
+        Some(1_000 + k.heartbeat_after_ms)
+    );
     assert!(
         alice
-            .handle_timeout(1_000 + k.heartbeat_after_ms - 1)
+            .handle_timeout(Timestamp::from(1_000 + k.heartbeat_after_ms - 1))
             .is_empty()
     );
-    let beat = alice.handle_timeout(1_000 + k.heartbeat_after_ms);
+    let beat = alice.handle_timeout(Timestamp::from(1_000 + k.heartbeat_after_ms));
     assert_eq!(frames_sent(&beat), [HEARTBEAT_PING]);
     // The edge's answer is no event, but the link is alive: no dead link, a
     // heartbeat again after the next silence.
     let answered = 1_000 + k.heartbeat_after_ms + 40;
-    assert!(alice.receive(HEARTBEAT_PONG, answered).is_empty());
-    assert_eq!(alice.poll_timeout(), Some(answered + k.heartbeat_after_ms));
+    assert!(
+        alice
+            .receive(HEARTBEAT_PONG, Timestamp::from(answered))
+            .is_empty()
+    );
+    assert_eq!(
+        alice.poll_timeout().map(Timestamp::as_millis),
+        Some(answered + k.heartbeat_after_ms)
+    );
     assert!(alice.is_online());
 }
 
@@ -633,8 +653,11 @@ fn traffic_postpones_the_heartbeat() {
     let (_, effects) = bob.post(chat(), Address::broadcast(), json!({}), Map::new(), 9_000);
     let frames = world.send_to_network(&mut sb, &effects, 9_000);
     feed(&mut alice, &frames, 9_000);
-    alice.handle_timeout(9_000 + ACK_DELAY_MS);
-    assert_eq!(alice.poll_timeout(), Some(9_000 + k.heartbeat_after_ms));
+    alice.handle_timeout(Timestamp::from(9_000 + ACK_DELAY_MS));
+    assert_eq!(
+        alice.poll_timeout().map(Timestamp::as_millis),
+        Some(9_000 + k.heartbeat_after_ms)
+    );
 }
 
 #[test]
@@ -647,13 +670,16 @@ fn an_unanswered_heartbeat_means_a_dead_link_and_a_reconnection_after_backoff() 
     // Posted into the half-open link: it waits, unacknowledged.
     let (id, _) = alice.post(chat(), Address::broadcast(), json!({}), Map::new(), 10);
     let ping_at = k.heartbeat_after_ms;
-    let beat = alice.handle_timeout(ping_at);
+    let beat = alice.handle_timeout(Timestamp::from(ping_at));
     assert!(frames_sent(&beat).contains(&HEARTBEAT_PING));
     // The event is resent into the silence meanwhile; the link is not dead yet.
-    let before = alice.handle_timeout(ping_at + k.heartbeat_timeout_ms - 1);
+    let before = alice.handle_timeout(Timestamp::from(ping_at + k.heartbeat_timeout_ms - 1));
     assert!(!before.contains(&ReplicaEffect::Disconnect));
-    assert_eq!(alice.poll_timeout(), Some(ping_at + k.heartbeat_timeout_ms));
-    let dead = alice.handle_timeout(ping_at + k.heartbeat_timeout_ms);
+    assert_eq!(
+        alice.poll_timeout().map(Timestamp::as_millis),
+        Some(ping_at + k.heartbeat_timeout_ms)
+    );
+    let dead = alice.handle_timeout(Timestamp::from(ping_at + k.heartbeat_timeout_ms));
     assert_eq!(
         dead,
         [ReplicaEffect::Disconnect],
@@ -661,33 +687,42 @@ fn an_unanswered_heartbeat_means_a_dead_link_and_a_reconnection_after_backoff() 
     );
     assert!(!alice.is_online());
     assert_eq!(
-        alice.poll_timeout(),
+        alice.poll_timeout().map(Timestamp::as_millis),
         None,
         "nothing until the host reports the closed link"
     );
 
     // The host closed it; the first attempt comes within the first backoff.
     let closed = ping_at + k.heartbeat_timeout_ms + 5;
-    alice.lost(closed, u32::MAX);
+    alice.lost(Timestamp::from(closed), u32::MAX);
     let again = closed + k.backoff(0, u32::MAX);
-    assert_eq!(alice.poll_timeout(), Some(again));
-    assert_eq!(alice.handle_timeout(again), [ReplicaEffect::Reconnect]);
-    // That attempt fails too: the next waits twice as long.
-    alice.lost(again + 1, u32::MAX);
+    assert_eq!(alice.poll_timeout().map(Timestamp::as_millis), Some(again));
     assert_eq!(
-        alice.poll_timeout(),
+        alice.handle_timeout(Timestamp::from(again)),
+        [ReplicaEffect::Reconnect]
+    );
+    // That attempt fails too: the next waits twice as long.
+    alice.lost(Timestamp::from(again + 1), u32::MAX);
+    assert_eq!(
+        alice.poll_timeout().map(Timestamp::as_millis),
         Some(again + 1 + k.backoff(1, u32::MAX))
     );
     let third = again + 1 + k.backoff(1, u32::MAX);
-    assert_eq!(alice.handle_timeout(third), [ReplicaEffect::Reconnect]);
+    assert_eq!(
+        alice.handle_timeout(Timestamp::from(third)),
+        [ReplicaEffect::Reconnect]
+    );
 
     // This one works: joined, the event goes out again, and the backoff starts afresh.
     let mut session = None;
     let effects = online(&mut world, &mut alice, &mut session, third + 10);
     assert!(alice.is_online());
     assert!(sends(&effects).iter().any(|e| e.id == id));
-    alice.lost(third + 20, 0);
-    assert_eq!(alice.poll_timeout(), Some(third + 20 + k.backoff(0, 0)));
+    alice.lost(Timestamp::from(third + 20), 0);
+    assert_eq!(
+        alice.poll_timeout().map(Timestamp::as_millis),
+        Some(third + 20 + k.backoff(0, 0))
+    );
 }
 
 #[test]
@@ -698,33 +733,48 @@ fn the_platform_going_offline_ends_the_link_and_coming_back_reconnects_at_once()
     let mut session = None;
     online(&mut world, &mut alice, &mut session, 0);
     assert_eq!(
-        alice.network_changed(true, 5),
+        alice.network_changed(true, Timestamp::from(5)),
         [],
         "online while online: nothing"
     );
     // The browser says it lost the network: the link is dead now, not after the heartbeat.
     assert_eq!(
-        alice.network_changed(false, 10),
+        alice.network_changed(false, Timestamp::from(10)),
         [ReplicaEffect::Disconnect]
     );
     assert!(!alice.is_online());
-    assert_eq!(alice.network_changed(false, 11), [], "said once");
+    assert_eq!(
+        alice.network_changed(false, Timestamp::from(11)),
+        [],
+        "said once"
+    );
     // Attempts fail while offline and the backoff grows.
-    alice.lost(10, u32::MAX);
+    alice.lost(Timestamp::from(10), u32::MAX);
     let mut at = 10;
     for attempt in 0..6 {
         at += k.backoff(attempt, u32::MAX);
-        assert_eq!(alice.handle_timeout(at), [ReplicaEffect::Reconnect]);
-        alice.lost(at, u32::MAX);
+        assert_eq!(
+            alice.handle_timeout(Timestamp::from(at)),
+            [ReplicaEffect::Reconnect]
+        );
+        alice.lost(Timestamp::from(at), u32::MAX);
     }
-    assert!(alice.poll_timeout().is_some_and(|next| next >= at + 5_000));
+    assert!(
+        alice
+            .poll_timeout()
+            .map(Timestamp::as_millis)
+            .is_some_and(|next| next >= at + 5_000)
+    );
     // The network is back: the attempt is now, and the next loss starts the backoff afresh.
     assert_eq!(
-        alice.network_changed(true, at + 1),
+        alice.network_changed(true, Timestamp::from(at + 1)),
         [ReplicaEffect::Reconnect]
     );
-    alice.lost(at + 2, u32::MAX);
-    assert_eq!(alice.poll_timeout(), Some(at + 2 + k.backoff(0, u32::MAX)));
+    alice.lost(Timestamp::from(at + 2), u32::MAX);
+    assert_eq!(
+        alice.poll_timeout().map(Timestamp::as_millis),
+        Some(at + 2 + k.backoff(0, u32::MAX))
+    );
 }
 
 #[test]
@@ -732,8 +782,8 @@ fn jitter_spreads_reconnections_by_the_randomness_passed_in() {
     let mut at = std::collections::BTreeSet::new();
     for random in [0, u32::MAX / 3, u32::MAX / 2, u32::MAX] {
         let mut r = kept_alive("agent:alice", 1);
-        r.lost(1_000, random);
-        at.insert(r.poll_timeout());
+        r.lost(Timestamp::from(1_000), random);
+        at.insert(r.poll_timeout().map(Timestamp::as_millis));
     }
     assert_eq!(at.len(), 4, "{at:?}");
     assert!(
@@ -748,9 +798,17 @@ fn without_a_keepalive_the_host_keeps_the_link() {
     let mut alice = replica("agent:alice", 1);
     let mut session = None;
     online(&mut world, &mut alice, &mut session, 0);
-    assert_eq!(alice.poll_timeout(), None, "no heartbeat");
-    alice.lost(5, 0);
-    assert_eq!(alice.poll_timeout(), None, "no reconnection");
+    assert_eq!(
+        alice.poll_timeout().map(Timestamp::as_millis),
+        None,
+        "no heartbeat"
+    );
+    alice.lost(Timestamp::from(5), 0);
+    assert_eq!(
+        alice.poll_timeout().map(Timestamp::as_millis),
+        None,
+        "no reconnection"
+    );
     assert!(!alice.is_online());
 }
 
@@ -816,7 +874,10 @@ fn a_batched_frame_is_applied_event_by_event_and_turns_on_batched_sends() {
         .collect();
     assert_eq!(to_alice.len(), 3);
     let before = alice.log().len();
-    let effects = alice.receive(&crate::event::batch::join(&to_alice, true), 3);
+    let effects = alice.receive(
+        &crate::event::batch::join(&to_alice, true),
+        Timestamp::from(3),
+    );
     let received: Vec<u64> = effects
         .iter()
         .filter_map(|e| match e {
@@ -832,7 +893,10 @@ fn a_batched_frame_is_applied_event_by_event_and_turns_on_batched_sends() {
     assert_eq!(alice.log().len(), before + 3);
     assert!(alice.sends_batches());
     // The same batch again changes nothing but re-acks.
-    let again = alice.receive(&crate::event::batch::join(&to_alice, true), 4);
+    let again = alice.receive(
+        &crate::event::batch::join(&to_alice, true),
+        Timestamp::from(4),
+    );
     assert!(
         !again
             .iter()
@@ -868,7 +932,7 @@ fn a_batched_frame_is_applied_event_by_event_and_turns_on_batched_sends() {
     assert_eq!(alice.outbox().count(), 0);
     // A new connection forgets that the old one took batches.
     alice.disconnected();
-    alice.connected(None, 6);
+    alice.connected(None, Timestamp::from(6));
     assert!(!alice.sends_batches());
 }
 
@@ -876,13 +940,19 @@ fn a_batched_frame_is_applied_event_by_event_and_turns_on_batched_sends() {
 fn joins_say_whether_the_member_takes_tasks_once_it_is_set() {
     let mut r = replica("agent:worker", 9);
     assert!(
-        sends(&r.connected(None, 1))[0]
+        sends(&r.connected(None, Timestamp::from(1)))[0]
             .payload
             .get("tasks")
             .is_none()
     );
     r.set_takes_tasks(Some(false));
-    assert_eq!(sends(&r.connected(None, 2))[0].payload["tasks"], false);
+    assert_eq!(
+        sends(&r.connected(None, Timestamp::from(2)))[0].payload["tasks"],
+        false
+    );
     r.set_takes_tasks(Some(true));
-    assert_eq!(sends(&r.connected(None, 3))[0].payload["tasks"], true);
+    assert_eq!(
+        sends(&r.connected(None, Timestamp::from(3)))[0].payload["tasks"],
+        true
+    );
 }

@@ -14,13 +14,13 @@
 //! after a newer one (a version is the `v{n}` of the task's status message).
 
 use super::{Rng, member, runs};
-use agentnet_core::Address;
 use agentnet_core::bindings::a2a::push::render;
 use agentnet_core::client::Client;
 use agentnet_core::host::MemoryHost;
 use agentnet_core::model::config::NetworkConfig;
 use agentnet_core::model::push::{MAX_ATTEMPTS, PendingPush};
 use agentnet_core::network::{Effect, Network};
+use agentnet_core::{Address, Timestamp};
 use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
 use serde_json::{Value, json};
@@ -216,7 +216,7 @@ impl PushSim {
         if self.network.next_wakeup().is_none_or(|at| at > self.now) {
             return;
         }
-        let effects = self.network.on_alarm(self.now);
+        let effects = self.network.on_alarm(Timestamp::from(self.now));
         self.apply(effects);
         let (due, effects) = self.network.take_due_pushes(self.now);
         self.apply(effects);

@@ -63,6 +63,12 @@ pub fn now_ms() -> u64 {
     worker::js_sys::Date::now() as u64
 }
 
+/// The current moment, as the core's entry points take it (read once per
+/// call; `now_ms` where a host's own row or timer wants the number).
+pub fn now() -> agentnet_core::Timestamp {
+    agentnet_core::Timestamp::from_millis(now_ms())
+}
+
 /// 32 bytes from the platform's cryptographic random source.
 pub fn random_seed() -> [u8; 32] {
     let mut seed = [0u8; 32];

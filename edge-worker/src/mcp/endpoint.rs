@@ -10,9 +10,8 @@
 use crate::host::sse::{Outlet, Queue};
 use crate::host::{now_ms, respond};
 use crate::mcp::live::McpLive;
-use crate::network::http::not_loaded;
+use crate::network::http::{RequestIo, not_loaded};
 use crate::network::object::NetworkHost;
-use agentnet_core::NetworkId;
 use agentnet_core::bindings;
 use agentnet_core::bindings::http::no_such_network;
 use agentnet_core::bindings::jsonrpc;
@@ -20,17 +19,21 @@ use agentnet_core::bindings::mcp::outcome::{Outcome, assemble};
 use agentnet_core::bindings::mcp::waiting::{Arrival, Waiting};
 use agentnet_core::bindings::mcp::{access, retries, transport};
 use agentnet_core::bindings::transport::sse;
+use agentnet_core::{Network, NetworkId};
 use futures_util::future::{Either, join_all, select};
 use serde_json::Value;
 use std::time::Duration;
 use worker::{Response, Result};
 
-/// Waits for `waiting`'s delivery or deadline; its JSON-RPC answer (`None` when cancelled).
-async fn answer_later(
+/// Waits for `waiting`'s delivery or deadline, then `finish`es it: the
+/// answer, or `None` when it was cancelled. A waiting ANP call waits here too
+/// ([`crate::anp::endpoint`]).
+pub(crate) async fn answer_later<T>(
     host: &NetworkHost,
     waiting: Waiting,
     stream: Option<&str>,
-) -> Result<Option<Value>> {
+    finish: impl Fn(&mut RequestIo<'_>, &mut Network, &Waiting, Arrival) -> Result<Option<T>>,
+) -> Result<Option<T>> {
     loop {
         let (key, woken) = host.live.mcp.register(waiting.clone(), stream);
         let wait = Duration::from_millis(waiting.deadline.saturating_sub(now_ms()));
@@ -42,13 +45,25 @@ async fn answer_later(
                 Arrival::TimedOut
             }
         };
-        let result =
-            { host.with_network(|io, network| retries::finish(io, network, &waiting, arrival))? };
+        let answer = { host.with_network(|io, network| finish(io, network, &waiting, arrival))? };
         host.live.mcp.flush();
-        if let Some(result) = result {
-            return Ok(Some(jsonrpc::result(&waiting.request, result)));
+        if answer.is_some() {
+            return Ok(answer);
         }
     }
+}
+
+/// [`answer_later`] for an MCP request: its JSON-RPC answer.
+async fn mcp_answer_later(
+    host: &NetworkHost,
+    waiting: Waiting,
+    stream: Option<&str>,
+) -> Result<Option<Value>> {
+    answer_later(host, waiting, stream, |io, network, waiting, arrival| {
+        let result = retries::finish(io, network, waiting, arrival)?;
+        Ok(result.map(|result| jsonrpc::result(&waiting.request, result)))
+    })
+    .await
 }
 
 /// Writes stream `stream`: `opening`, then each waiting answer; keeps it open
@@ -82,7 +97,7 @@ fn open_mcp_stream(
         for waiting in waits {
             let (host, stream) = (me.clone(), stream.clone());
             worker::wasm_bindgen_futures::spawn_local(async move {
-                match answer_later(&host, waiting, Some(&stream)).await {
+                match mcp_answer_later(&host, waiting, Some(&stream)).await {
                     Ok(Some(answer)) => host.live.mcp.write(&stream, &answer),
                     Ok(None) => {}
                     Err(err) => worker::console_error!("an MCP answer failed: {err}"),
@@ -108,15 +123,12 @@ fn open_mcp_stream(
 
 /// The binding's entry from the object (`crate::network::http`, `object`).
 impl McpLive {
-    /// Answers a request to `/networks/{id}/mcp`, or, with `anp`, an ANP
-    /// client's call at `/networks/{id}/anp/rpc` (MCP's `tools/call` under
-    /// JSON-RPC's plain envelope: `bindings::anp::rpc`).
+    /// Answers a request to `/networks/{id}/mcp`.
     pub(crate) async fn serve_mcp(
         &self,
         host: &NetworkHost,
         request: bindings::Request,
         id: NetworkId,
-        anp: bool,
     ) -> Result<Response> {
         if !host.ensure_loaded(&id)? {
             return respond(no_such_network(&id));
@@ -126,10 +138,7 @@ impl McpLive {
         host.resolve_request(&request).await?;
         let outcome = {
             let mut streams = host.live.mcp.streams.borrow_mut();
-            host.with_network(|io, network| match anp {
-                true => bindings::anp::rpc::handle(io, network, &mut streams, &request),
-                false => transport::handle(io, network, &mut streams, &request),
-            })?
+            host.with_network(|io, network| transport::handle(io, network, &mut streams, &request))?
         };
         host.live.mcp.flush();
         match outcome {
@@ -140,15 +149,11 @@ impl McpLive {
                 batch,
             } => {
                 let answers =
-                    join_all(waits.into_iter().map(|w| answer_later(host, w, None))).await;
+                    join_all(waits.into_iter().map(|w| mcp_answer_later(host, w, None))).await;
                 for answer in answers {
                     ready.extend(answer?);
                 }
-                let answer = assemble(ready, batch);
-                respond(match anp {
-                    true => bindings::anp::rpc::from_mcp(answer),
-                    false => answer,
-                })
+                respond(assemble(ready, batch))
             }
             Outcome::Stream {
                 stream,

@@ -265,8 +265,8 @@ impl NetworkHost {
             NetworkRoute::Ioa(target) => {
                 return self.live.ioa.serve_ioa(self, request, target).await;
             }
-            NetworkRoute::Anp => return self.live.mcp.serve_mcp(self, request, id, true).await,
-            NetworkRoute::Mcp => return self.live.mcp.serve_mcp(self, request, id, false).await,
+            NetworkRoute::Anp => return self.serve_anp(request, id).await,
+            NetworkRoute::Mcp => return self.live.mcp.serve_mcp(self, request, id).await,
             NetworkRoute::McpMetadata => return self.live.mcp.mcp_metadata(self, &request, &id),
             NetworkRoute::OAuth(target) => {
                 return self.serve_oauth(&request, &target).await;

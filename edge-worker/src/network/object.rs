@@ -7,7 +7,7 @@
 //! needed after a wake-up is held only in memory (`crate::network::sockets`).
 
 use crate::host::origin::Origin;
-use crate::host::{now_ms, random_seed};
+use crate::host::{now, random_seed};
 use crate::network::graph_store::LogIndex;
 use crate::network::inbox::Drainer;
 use crate::network::socket_state::OpenSockets;
@@ -213,7 +213,7 @@ impl NetworkHost {
                 return Ok(());
             };
             self.with_sockets(|open| {
-                bindings::transport::ws::frame(network, &mut open.table, &record, text, now_ms())
+                bindings::transport::ws::frame(network, &mut open.table, &record, text, now())
             })
         };
         if let Some(close) = framed.close {
@@ -364,7 +364,8 @@ impl NetworkHost {
         {
             self.ensure_loaded(&config.id)?;
         }
-        let now = now_ms();
+        let at = now();
+        let now = at.as_millis();
         self.close_overdue(now);
         self.finish_closes()?;
         let mut connected = self.connected_addresses();
@@ -383,7 +384,7 @@ impl NetworkHost {
                     .iter()
                     .flat_map(|a| network.heartbeat(a, now))
                     .collect();
-                effects.extend(network.on_alarm(now));
+                effects.extend(network.on_alarm(at));
                 effects
             }
             // No network stored: nothing to do.

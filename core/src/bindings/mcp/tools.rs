@@ -161,6 +161,20 @@ pub fn call<H: BindingHost>(
             )));
         }
     };
+    invoke(host, network, caller, name, args)
+}
+
+/// Invokes tool `name` (listed as [`list`] names it) with `args` as `caller`:
+/// a built-in or IOA tool answers now; a network tool is a
+/// `network.resource.invoke` whose result the call waits for. ANP's calls
+/// come here directly ([`crate::bindings::anp::rpc`]).
+pub fn invoke<H: BindingHost>(
+    host: &mut H,
+    network: &mut Network,
+    caller: &Caller<'_>,
+    name: &str,
+    args: Map<String, Value>,
+) -> Result<Reply, H::Error> {
     if let Some(reply) = builtins::call(host, network, caller, name, &args)? {
         return Ok(reply);
     }

@@ -7,6 +7,7 @@ use crate::bindings::route::ApiRoute;
 use crate::bindings::transport::sockets::{Close, SocketRecord, Sockets};
 use crate::bindings::transport::ws::{self, Framed};
 use crate::ids::event_type::core_types;
+use crate::ids::time::Timestamp;
 use std::collections::BTreeMap;
 
 fn tight() -> Policy {
@@ -174,7 +175,13 @@ impl Wire {
     /// Sends a frame on `name`'s socket and plays the host for its binds.
     fn send(&mut self, name: &str, text: &str, now: u64) -> Framed {
         let record = self.records[name].clone();
-        let framed = ws::frame(&mut self.network, &mut self.sockets, &record, text, now);
+        let framed = ws::frame(
+            &mut self.network,
+            &mut self.sockets,
+            &record,
+            text,
+            Timestamp::from(now),
+        );
         for effect in &framed.effects {
             match effect {
                 Effect::Bind(address) => {

@@ -25,7 +25,7 @@ use crate::bindings::message::{Request, Response};
 use crate::bindings::step::Step;
 use crate::ids::event_type::core_types;
 use crate::network::{Effect, Inbound};
-use crate::{Address, ErrorCode, Event, Network};
+use crate::{Address, ErrorCode, Event, Network, Timestamp};
 use serde_json::json;
 
 /// With test hooks on, a WebSocket frame of exactly this text panics the object
@@ -264,8 +264,9 @@ pub fn frame(
     sockets: &mut Sockets,
     record: &SocketRecord,
     text: &str,
-    now: u64,
+    now: Timestamp,
 ) -> Framed {
+    let now = now.as_millis();
     let inbound = Inbound {
         session: record.member.as_ref(),
         connection: Some(record.id),

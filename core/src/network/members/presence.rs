@@ -5,6 +5,7 @@ use crate::error::{ErrorCode, Rejection};
 use crate::event::Event;
 use crate::ids::address::Address;
 use crate::ids::event_type::{EventType, core_types};
+use crate::ids::time::Timestamp;
 use crate::model::membership::{Member, Presence};
 use crate::model::state::Row;
 use crate::network::effects::Effect;
@@ -15,7 +16,8 @@ use serde_json::{Map, json};
 impl Network {
     /// The host's alarm fired: time silent members out, resend deliveries
     /// that waited too long for an ack, and read the catch-up pages due.
-    pub fn on_alarm(&mut self, now: u64) -> Vec<Effect> {
+    pub fn on_alarm(&mut self, now: Timestamp) -> Vec<Effect> {
+        let now = now.as_millis();
         let mut effects = Vec::new();
         // Presence: members silent for longer than the timeout go offline.
         let timeout = self.config.presence_timeout_ms;

@@ -1,6 +1,7 @@
 //! Member agents installed as mods: intercepts, verdicts, deadlines, policies.
 
 use super::*;
+use crate::ids::time::Timestamp;
 use crate::network::pipeline::agent_mods::{INTERCEPT, VERDICT};
 
 /// A network with `agent:boss` (master), `agent:alice` and the mod agent `agent:bot`
@@ -168,9 +169,9 @@ fn a_late_mod_meets_its_policy_when_the_alarm_passes_its_deadline() {
     );
     alice.send(&mut network, "chat.msg", "agent:broadcast", json!({}));
     assert_eq!(network.next_wakeup(), Some(110));
-    let early = network.on_alarm(109);
+    let early = network.on_alarm(Timestamp::from(109));
     assert!(delivered_of(&early, "agent:alice", core_types::EVENT_ERROR).is_none());
-    let late = network.on_alarm(110);
+    let late = network.on_alarm(Timestamp::from(110));
     let error = delivered_of(&late, "agent:alice", core_types::EVENT_ERROR).unwrap();
     assert_eq!(error.payload["code"], "mod_unavailable");
 
@@ -178,7 +179,7 @@ fn a_late_mod_meets_its_policy_when_the_alarm_passes_its_deadline() {
         json!({"patterns": ["chat.*"], "mode": "guard", "deadline_ms": 100, "on_late": "fail-open"}),
     );
     alice.send(&mut network, "chat.msg", "agent:broadcast", json!({}));
-    let late = network.on_alarm(110);
+    let late = network.on_alarm(Timestamp::from(110));
     assert!(delivered_of(&late, "agent:alice", core_types::EVENT_ACK).is_some());
     assert!(delivered_of(&late, "agent:boss", "chat.msg").is_some());
 }

@@ -1,6 +1,7 @@
 //! Joins, leaves, channels, groups, resources, discovery, history, status.
 
 use super::*;
+use crate::ids::time::Timestamp;
 use crate::model::config::NetworkStatus;
 
 #[test]
@@ -559,7 +560,7 @@ fn silent_members_go_offline_when_the_alarm_fires() {
     assert_eq!(network.next_wakeup(), Some(1 + timeout));
     // Bob speaks later, so only alice is silent when the alarm fires.
     bob.send(&mut network, "network.ping", "core", json!({}));
-    let effects = network.on_alarm(1 + timeout);
+    let effects = network.on_alarm(Timestamp::from(1 + timeout));
     assert!(effects.iter().any(|e| matches!(e, Effect::Store(Row::Member(m)) if m.address == alice.address && !m.is_online())));
     assert!(!network.member(&alice.address).unwrap().is_online());
     assert!(network.member(&bob.address).unwrap().is_online());

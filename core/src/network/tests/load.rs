@@ -6,6 +6,7 @@
 use super::*;
 use crate::host::MemoryHost;
 use crate::host::apply::{Host, apply_effects};
+use crate::ids::time::Timestamp;
 use crate::network::delivery::tracker::{
     CATCH_UP_PAGE, MAX_IN_FLIGHT, MAX_IN_FLIGHT_BYTES, READ_RETRY_MS,
 };
@@ -97,7 +98,7 @@ impl Turns {
     }
 
     fn alarm(&mut self) -> Vec<Effect> {
-        let effects = self.network.on_alarm(self.now);
+        let effects = self.network.on_alarm(Timestamp::from(self.now));
         self.run(effects)
     }
 

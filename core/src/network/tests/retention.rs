@@ -5,6 +5,7 @@
 
 use super::*;
 use crate::host::MemoryHost;
+use crate::ids::time::Timestamp;
 use crate::model::retention::Retention;
 
 /// A network, its host in memory and the time.
@@ -92,7 +93,7 @@ impl Clock {
 
     fn alarm_at(&mut self, now: u64) -> Vec<Effect> {
         self.now = now;
-        let effects = self.network.on_alarm(now);
+        let effects = self.network.on_alarm(Timestamp::from(now));
         self.run(effects)
     }
 

@@ -3,6 +3,7 @@
 //! whenever the alarm comes, and an alarm sets it exactly again.
 
 use super::*;
+use crate::ids::time::Timestamp;
 use proptest::prelude::*;
 
 #[derive(Debug, Clone)]
@@ -73,7 +74,7 @@ proptest! {
                     .flat_map(|request| network.answer_read(request, Vec::new(), true, now))
                     .collect(),
                 Step::Alarm => {
-                    let effects = network.on_alarm(now);
+                    let effects = network.on_alarm(Timestamp::from(now));
                     // An alarm sets the bound exactly: no alarm comes early twice for one deadline.
                     prop_assert_eq!(network.wakeup_bound(), network.next_wakeup());
                     effects

@@ -1,13 +1,11 @@
 //! ANP clients calling a member's tool at `/networks/{id}/anp/rpc`
 //! (`crate::bindings::anp::rpc`): plain JSON-RPC with the tool's name as the
 //! method, authenticated by an HTTP Message Signature (the `anp` SDK's
-//! default) or a bearer, run as MCP's `tools/call` for that caller.
+//! default) or a bearer, the tool run for that caller as MCP's tools run.
 
 use super::*;
 use crate::Verification;
-use crate::bindings::anp::rpc;
-use crate::bindings::jsonrpc;
-use crate::bindings::mcp::outcome::assemble;
+use crate::bindings::anp::rpc::{self, Outcome as AnpOutcome};
 use crate::bindings::mcp::waiting::WaitFor;
 use crate::identity::http_signature::{Received, content_digest, signature_base};
 use ed25519_dalek::{Signer, SigningKey};
@@ -62,14 +60,9 @@ fn register_plan(mcp: &mut Mcp, owner: &str, permissions: Value) {
     assert!(ack.get("seq").is_some(), "{ack}");
 }
 
-fn anp(mcp: &mut Mcp, req: &Request) -> crate::bindings::mcp::outcome::Outcome {
+fn anp(mcp: &mut Mcp, req: &Request) -> AnpOutcome {
     mcp.world.host.now += 1;
-    match rpc::handle(
-        &mut mcp.world.host,
-        &mut mcp.world.network,
-        &mut mcp.streams,
-        req,
-    ) {
+    match rpc::handle(&mut mcp.world.host, &mut mcp.world.network, req) {
         Ok(outcome) => outcome,
         Err(never) => match never {},
     }
@@ -91,11 +84,10 @@ fn a_signed_call_joins_the_did_and_runs_the_tool_as_it() {
         "n-1",
         created,
     );
-    let Outcome::Hold { waits, ready, .. } = anp(&mut mcp, &req) else {
+    let AnpOutcome::Wait(waiting) = anp(&mut mcp, &req) else {
         panic!("the call waits for the tool's owner")
     };
-    assert!(ready.is_empty());
-    let waiting = &waits[0];
+    let waiting = &waiting;
     let member = mcp
         .world
         .network
@@ -129,12 +121,12 @@ fn a_signed_call_joins_the_did_and_runs_the_tool_as_it() {
     let arrival = mcp
         .wakes(from, waiting)
         .expect("the result reaches the caller");
-    let result = mcp.finish(waiting, arrival);
-    // As the edge answers a held call: assembled, then in ANP's terms.
-    let answer = rpc::from_mcp(assemble(
-        vec![jsonrpc::result(&waiting.request, result)],
-        false,
-    ));
+    let (host, network) = (&mut mcp.world.host, &mut mcp.world.network);
+    let answer = match rpc::finish(host, network, waiting, arrival) {
+        Ok(answer) => answer.expect("an answer"),
+        Err(never) => match never {},
+    };
+    assert_eq!(answer.status, 200);
     assert_eq!(
         json_of(&answer),
         json!({"jsonrpc": "2.0", "id": 7, "result": {"plan": "Paris in 3 days"}})
@@ -142,7 +134,7 @@ fn a_signed_call_joins_the_did_and_runs_the_tool_as_it() {
 
     // The same signature again is a replay.
     let replayed = match anp(&mut mcp, &req) {
-        Outcome::Respond(response) => response,
+        AnpOutcome::Respond(response) => response,
         other => panic!("a refusal, not {other:?}"),
     };
     assert_eq!(replayed.status, 401);
@@ -168,7 +160,7 @@ fn a_signed_call_joins_the_did_and_runs_the_tool_as_it() {
     );
     tampered.body =
         json!({"jsonrpc": "2.0", "id": 8, "method": "plan", "params": {"to": "Oslo"}}).to_string();
-    let Outcome::Respond(refused) = anp(&mut mcp, &tampered) else {
+    let AnpOutcome::Respond(refused) = anp(&mut mcp, &tampered) else {
         panic!("a refusal")
     };
     assert_eq!(refused.status, 401, "{refused:?}");
@@ -182,7 +174,7 @@ fn unknown_methods_refusals_and_bad_requests_are_json_rpc_errors() {
     register_plan(&mut mcp, &owner, json!({"invoke": "owner"}));
     let bearer = |req: Request| req.with_header("Authorization", &format!("Bearer {claude}"));
     let answer = |mcp: &mut Mcp, req: Request| match anp(mcp, &req) {
-        Outcome::Respond(response) => (response.status, json_of(&response)),
+        AnpOutcome::Respond(response) => (response.status, json_of(&response)),
         other => panic!("an answer now, not {other:?}"),
     };
     let (status, unknown) = answer(&mut mcp, bearer(call(1, "nothing", json!({}))));
