@@ -59,6 +59,13 @@ impl<T> AsSent<T> {
     }
 }
 
+impl AsSent<String> {
+    /// The text, when the field is text.
+    pub fn as_text(&self) -> Option<&str> {
+        self.as_given().map(String::as_str)
+    }
+}
+
 impl<T> From<T> for AsSent<T> {
     fn from(value: T) -> Self {
         Self::Given(value)

@@ -35,6 +35,9 @@ pub struct Credentials {
     /// The signature of a key proof.
     #[serde(skip_serializing_if = "AsSent::is_absent")]
     pub signature: AsSent<String>,
+    /// The DID document's key that signed a DID proof (default `key-1`).
+    #[serde(skip_serializing_if = "AsSent::is_absent")]
+    pub verification_method: AsSent<String>,
 }
 
 impl Credentials {
