@@ -600,7 +600,7 @@ impl Sim {
             }
         }
         let tasks = &self.network.state().tasks;
-        let known: BTreeSet<String> = tasks.keys().cloned().collect();
+        let known: BTreeSet<String> = tasks.keys().map(ToString::to_string).collect();
         if known != self.started {
             return Err(format!(
                 "the network knows tasks {known:?}, their partners were given {:?}",

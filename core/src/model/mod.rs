@@ -18,6 +18,7 @@
 //! * [`push`] — push notification targets of tasks and the queue of notifications
 //! * [`remote`] — external A2A agents that are members
 //! * [`payloads`] — the payloads of the network's answers (roster, resources, pages, errors, profile)
+//! * [`requests`] — the payloads of members' requests (join, invitations, channels, queries, tasks)
 
 pub mod access;
 pub mod agent_mod;
@@ -33,6 +34,7 @@ pub mod payloads;
 pub mod profile;
 pub mod push;
 pub mod remote;
+pub mod requests;
 pub mod retention;
 pub mod search;
 pub mod state;

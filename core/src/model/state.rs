@@ -257,7 +257,7 @@ impl Row {
             Self::Cursor { address, .. } | Self::CatchUp { address, .. } => address.to_string(),
             Self::Bridge { network, .. } => network.to_string(),
             Self::Document(d) => d.key(),
-            Self::Task(t) => t.id.clone(),
+            Self::Task(t) => t.id.to_string(),
             Self::Remote(r) => r.address.to_string(),
             Self::Push(p) => p.key.clone(),
             Self::LogMarks(_) => "log".into(),
@@ -281,7 +281,7 @@ pub struct State {
     /// Saved mod state by mod name.
     pub mod_state: BTreeMap<String, Value>,
     /// Tasks by id (`crate::model::task`).
-    pub tasks: BTreeMap<String, crate::model::task::Task>,
+    pub tasks: BTreeMap<crate::ids::task_id::TaskId, crate::model::task::Task>,
     /// External A2A agents that are members, by address.
     pub remotes: BTreeMap<Address, crate::model::remote::RemoteAgent>,
     /// Push notifications waiting to be sent, by key.

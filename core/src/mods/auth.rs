@@ -18,7 +18,7 @@ use crate::error::{ErrorCode, Rejection};
 use crate::event::Event;
 use crate::ids::standing::Verification;
 use crate::model::config::AccessPolicy;
-use serde_json::Value;
+use crate::model::requests::members::Credentials;
 
 pub(super) struct Auth {
     spec: ModSpec,
@@ -62,25 +62,31 @@ impl Mod for Auth {
         let Some(join) = cx.join else {
             return Ok(());
         };
-        let credentials = event.payload.get("credentials");
-        let credential = |key: &str| credentials.and_then(|c| c.get(key)).and_then(Value::as_str);
-        if cx.config.is_admin_credential(credential("admin_token")) {
+        let credentials = Credentials::of(&event.payload);
+
+        if cx
+            .config
+            .is_admin_credential(credentials.admin_token.as_text())
+        {
             return Ok(());
         }
         match cx.config.access.policy {
             AccessPolicy::Open => {}
             AccessPolicy::Token => {
                 let expected = cx.config.access.token_sha256.as_deref().unwrap_or("");
-                let presented = credential("token").map(|t| sha256_hex(t.as_bytes()));
+                let presented = credentials
+                    .token
+                    .as_text()
+                    .map(|t| sha256_hex(t.as_bytes()));
                 match presented {
                     Some(hash) if constant_time_eq(hash.as_bytes(), expected.as_bytes()) => {}
                     Some(_) => return Err(denied("the network token is not valid")),
                     None => return Err(denied("this network needs a token: credentials.token")),
                 }
             }
-            AccessPolicy::Invite if returning(cx, join, credential("member_secret")) => {}
+            AccessPolicy::Invite if returning(cx, join, credentials.member_secret.as_text()) => {}
             AccessPolicy::Invite => {
-                let Some(code) = credential("invite") else {
+                let Some(code) = credentials.invite.as_text() else {
                     return Err(denied("this network is invite-only: credentials.invite"));
                 };
                 if !cx.state.invitation_valid(code, &join.address, cx.now) {

@@ -109,7 +109,7 @@ impl Tasks {
                         let kind = agentnet_core::model::task::TaskArtifact::content_type_of(
                             &a.name, &a.parts,
                         );
-                        (a.name.clone(), task.id.clone(), summary(task), kind)
+                        (a.name.clone(), task.id.to_string(), summary(task), kind)
                     })
             })
         })

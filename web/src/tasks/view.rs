@@ -217,12 +217,12 @@ fn SayForm(
 fn TaskCard(task: Task) -> impl IntoView {
     let tasks = Tasks::get();
     let session = Session::get();
-    let id = task.id.clone();
+    let id = task.id.to_string();
     let finished = task.state.is_terminal();
     let history = task.history.clone();
     let artifacts = task.artifacts.clone();
     view! {
-        <article class="task-card" data-id=task.id.clone() data-state=task.state.as_str()>
+        <article class="task-card" data-id=task.id.to_string() data-state=task.state.as_str()>
             <h2>{summary(&task)}</h2>
             <p class="task-status" role="status">"State: " <strong>{task.state.as_str()}</strong></p>
             <p class="details">{format!("from {} to {}", task.requester, partners(&task))}</p>
@@ -281,7 +281,7 @@ struct Row {
 impl From<&Task> for Row {
     fn from(task: &Task) -> Self {
         Self {
-            id: task.id.clone(),
+            id: task.id.to_string(),
             state: task.state.as_str(),
             updated_at: task.updated_at,
             summary: summary(task),

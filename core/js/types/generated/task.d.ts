@@ -14,7 +14,9 @@ export type Task = {
    */
   id: string,
   /**
-   * A2A's `contextId`: tasks of one conversation share it (default: the id).
+   * A2A's `contextId`: tasks of one conversation share it (default: the
+   * id). A requester may name an empty context: `None`, written `""`
+   * (`Task::context_text`).
    */
   context: string,
   /**

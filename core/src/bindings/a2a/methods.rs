@@ -24,6 +24,7 @@ use crate::bindings::jsonrpc::{self, Code, Id, RpcCode, RpcError};
 use crate::bindings::member::{refusal, submit};
 use crate::error::ErrorCode;
 use crate::ids::event_type::EventType;
+use crate::ids::task_id::TaskId;
 use crate::model::task::{MAX_CLIENT_ID, Task, TaskState};
 use crate::network::task_types as types;
 use crate::{Address, Network, Rejection};
@@ -159,9 +160,10 @@ pub fn dispatch<H: BindingHost>(
                 Ok(task) => task,
                 Err(reply) => return Ok(reply_for(&id, reply)),
             };
-            super::push::configure_from_send(host, network, member, version, (&id, params, &task))?;
-            let mut watch = watch(&task);
-            let Some(current) = visible(network, member, &task).cloned() else {
+            let task = task.as_str();
+            super::push::configure_from_send(host, network, member, version, (&id, params, task))?;
+            let mut watch = watch(task);
+            let Some(current) = visible(network, member, task).cloned() else {
                 return Ok(error(&id, TaskNotFound, format!("no task {task}")));
             };
             if op == Operation::Stream {
@@ -289,7 +291,7 @@ fn send<H: BindingHost>(
     member: &Address,
     agent: Option<&Address>,
     params: &Map<String, Value>,
-) -> Result<Result<String, SendError>, H::Error> {
+) -> Result<Result<TaskId, SendError>, H::Error> {
     let Some(message) = params.get("message") else {
         return Ok(Err(SendError::Params("params.message is required".into())));
     };
@@ -310,7 +312,7 @@ fn send<H: BindingHost>(
         let Some(named) = visible(network, member, task) else {
             return missing();
         };
-        if let Some(context) = text("contextId").filter(|c| *c != named.context) {
+        if let Some(context) = text("contextId").filter(|c| *c != named.context_text()) {
             let problem = format!("contextId {context} is not the context of task {task}");
             return Ok(Err(SendError::Params(problem)));
         }
@@ -383,7 +385,7 @@ fn send<H: BindingHost>(
                 a.payload
                     .get("task")
                     .and_then(Value::as_str)
-                    .map(str::to_owned)
+                    .and_then(|task| task.parse().ok())
             })
             .ok_or_else(|| {
                 SendError::Refused(Rejection::new(ErrorCode::Internal, "no task was made"))
@@ -405,7 +407,7 @@ fn list(network: &Network, member: &Address, params: &Map<String, Value>) -> Val
         .tasks
         .values()
         .filter(|t| !guest && t.involves(member))
-        .filter(|t| context.is_none_or(|c| t.context == c))
+        .filter(|t| context.is_none_or(|c| t.context_text() == c))
         .filter(|t| state.is_none_or(|s| t.state == s))
         .collect();
     tasks.sort_by(|a, b| b.updated_at.cmp(&a.updated_at).then(b.id.cmp(&a.id)));

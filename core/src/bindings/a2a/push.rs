@@ -130,7 +130,7 @@ pub fn configure<H: BindingHost>(
     let Some(current) = network
         .state()
         .tasks
-        .get(&task)
+        .get(task.as_str())
         .filter(|t| t.involves(member))
     else {
         return Ok(error(id, A2aError::TaskNotFound, format!("no task {task}")));
@@ -179,7 +179,7 @@ pub fn configure<H: BindingHost>(
             Ok(ack) => ack.and_then(|a| text(&a.payload, "push")),
             Err(rejection) => return Ok(error(id, Code::InvalidParams, rejection.message)),
         };
-        let stored = network.state().tasks.get(&task).and_then(|t| {
+        let stored = network.state().tasks.get(task.as_str()).and_then(|t| {
             t.push
                 .iter()
                 .find(|p| Some(&p.id) == made.as_ref())
@@ -232,7 +232,7 @@ pub fn configure<H: BindingHost>(
 /// target is gone, or the network's outbound policy refuses its URL now
 /// (checked again at every delivery: the URL sent is the policy's reading).
 pub fn render(network: &Network, pending: &PendingPush, now: u64) -> Option<Outgoing> {
-    let task = network.state().tasks.get(&pending.task)?;
+    let task = network.state().tasks.get(pending.task.as_str())?;
     let target = task.push.iter().find(|t| t.id == pending.target)?;
     let url = network.outbound().check(&target.url).ok()?;
     let version = if target.version == "0.3" {

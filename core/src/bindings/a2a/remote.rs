@@ -22,7 +22,10 @@ use crate::bindings::step::Step;
 use crate::event::Event;
 use crate::ids::event_type::{EventType, core_types};
 use crate::ids::standing::Role;
+use crate::ids::task_id::TaskId;
 use crate::model::remote::RemoteAgent;
+use crate::model::requests::field::read;
+use crate::model::requests::tasks::TaskRef;
 use crate::model::task::{Task, TaskState};
 use crate::network::task_types as types;
 use crate::{Address, ErrorCode, Network};
@@ -198,7 +201,7 @@ pub struct Call {
     /// The external agent.
     pub remote: Address,
     /// The network's task.
-    pub task: String,
+    pub task: TaskId,
     /// Its endpoint.
     pub url: String,
     /// The generation it speaks.
@@ -219,8 +222,10 @@ pub fn call_for(network: &Network, to: &Address, event: &Event) -> Option<Call> 
     };
     let kind = event.event_type.as_str();
     let task_id = match kind {
-        types::CREATE => event.id.to_string(),
-        types::MESSAGE | types::CANCEL => event.payload.get("task")?.as_str()?.to_owned(),
+        types::CREATE => TaskId::from(event.id),
+        types::MESSAGE | types::CANCEL => {
+            read::<TaskRef>(&event.payload).task.given()?.parse().ok()?
+        }
         _ => return None,
     };
     let task = network.state().tasks.get(&task_id)?;
@@ -243,7 +248,7 @@ pub fn call_for(network: &Network, to: &Address, event: &Event) -> Option<Call> 
             .map(|p| wire::part_out(p, version))
             .collect();
         let mut message = json!({"messageId": event.id.to_string(), "parts": parts,
-            "contextId": task.context});
+            "contextId": task.context_text()});
         match version {
             Version::V1 => message["role"] = json!("ROLE_USER"),
             Version::V03 => {

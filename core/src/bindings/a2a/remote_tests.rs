@@ -61,7 +61,7 @@ fn new_task(world: &mut World, req: &Request, call: &super::Call) -> (String, su
         .unwrap_or_default()
         .to_owned();
     let call = super::Call {
-        task: id.clone(),
+        task: id.parse().unwrap(),
         ..call.clone()
     };
     (id, call)
@@ -221,7 +221,10 @@ fn a_master_adds_an_agent_whose_tasks_become_calls_and_answers_events() {
         Ok(()) => {}
         Err(never) => match never {},
     }
-    assert_eq!(world.network.state().tasks[&id].state, TaskState::Failed);
+    assert_eq!(
+        world.network.state().tasks[id.as_str()].state,
+        TaskState::Failed
+    );
 
     // A remote that answers with a message answers the network's callers with it too.
     let (id, call) = new_task(&mut world, &req, &call);
@@ -231,7 +234,7 @@ fn a_master_adds_an_agent_whose_tasks_become_calls_and_answers_events() {
         Ok(()) => {}
         Err(never) => match never {},
     }
-    let task = &world.network.state().tasks[&id];
+    let task = &world.network.state().tasks[id.as_str()];
     assert_eq!(task.state, TaskState::Completed);
     assert!(task.answered_by_message);
 }

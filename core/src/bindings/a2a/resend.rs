@@ -7,6 +7,7 @@
 //! is never answered with a task other than the one it names.
 
 use crate::Address;
+use crate::ids::task_id::TaskId;
 use crate::model::task::Task;
 use crate::network::Network;
 
@@ -27,17 +28,19 @@ pub(super) fn started(
     agent: &Address,
     context: Option<&str>,
     message_id: &str,
-) -> Option<String> {
+) -> Option<TaskId> {
     network
         .state()
         .tasks
         .values()
         .filter(|t| &t.requester == member && t.partners.contains(agent))
-        .filter(|t| context.is_none_or(|c| t.context == c))
+        .filter(|t| context.is_none_or(|c| t.context_text() == c))
         .find(|t| {
             // The message a task was started by carries the task's id.
             t.history.iter().any(|m| {
-                m.id == t.id && &m.from == member && m.client_id.as_deref() == Some(message_id)
+                m.id == t.id.as_str()
+                    && &m.from == member
+                    && m.client_id.as_deref() == Some(message_id)
             })
         })
         .map(|t| t.id.clone())

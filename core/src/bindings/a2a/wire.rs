@@ -145,7 +145,7 @@ pub fn message(task: &Task, message: &TaskMessage, version: Version) -> Value {
         "role": role,
         "parts": parts_out(&message.parts, version),
         "taskId": task.id,
-        "contextId": task.context,
+        "contextId": task.context_text(),
         "metadata": {"from": message.from.to_string()},
     });
     if version == Version::V03 {
@@ -196,7 +196,7 @@ pub fn task(task: &Task, version: Version, history: Option<usize>) -> Value {
     let skip = history.map_or(0, |keep| task.history.len().saturating_sub(keep));
     let mut out = json!({
         "id": task.id,
-        "contextId": task.context,
+        "contextId": task.context_text(),
         "status": status(task, version),
         "artifacts": task.artifacts.iter().map(|a| artifact(a, version)).collect::<Vec<_>>(),
         "history": task.history.iter().skip(skip).map(|m| message(task, m, version)).collect::<Vec<_>>(),
@@ -242,10 +242,10 @@ pub fn status_update(task: &Task, version: Version) -> Value {
     let status = status(task, version);
     match version {
         Version::V1 => json!({"statusUpdate": {
-            "taskId": task.id, "contextId": task.context, "status": status,
+            "taskId": task.id, "contextId": task.context_text(), "status": status,
         }}),
         Version::V03 => json!({
-            "kind": "status-update", "taskId": task.id, "contextId": task.context,
+            "kind": "status-update", "taskId": task.id, "contextId": task.context_text(),
             "status": status, "final": task.state.is_terminal(),
         }),
     }
@@ -256,11 +256,11 @@ pub fn artifact_update(task: &Task, added: &TaskArtifact, version: Version) -> V
     let artifact = artifact(added, version);
     match version {
         Version::V1 => json!({"artifactUpdate": {
-            "taskId": task.id, "contextId": task.context, "artifact": artifact,
+            "taskId": task.id, "contextId": task.context_text(), "artifact": artifact,
             "lastChunk": true,
         }}),
         Version::V03 => json!({
-            "kind": "artifact-update", "taskId": task.id, "contextId": task.context,
+            "kind": "artifact-update", "taskId": task.id, "contextId": task.context_text(),
             "artifact": artifact, "lastChunk": true,
         }),
     }

@@ -45,6 +45,8 @@
 
 use crate::error::{Coded, ErrorCode};
 use crate::ids::address::{Address, Name};
+use crate::ids::conversation_id::ConversationId;
+use crate::ids::task_id::TaskId;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -264,9 +266,14 @@ impl TaskArtifact {
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Task {
     /// Its id: the id of the `task.create` event.
-    pub id: String,
-    /// A2A's `contextId`: tasks of one conversation share it (default: the id).
-    pub context: String,
+    #[cfg_attr(feature = "ts", ts(type = "string"))]
+    pub id: TaskId,
+    /// A2A's `contextId`: tasks of one conversation share it (default: the
+    /// id). A requester may name an empty context: `None`, written `""`
+    /// ([`Task::context_text`]).
+    #[serde(with = "crate::ids::conversation_id::or_empty")]
+    #[cfg_attr(feature = "ts", ts(type = "string"))]
+    pub context: Option<ConversationId>,
     /// Who asked for it.
     pub requester: Address,
     /// Who works on it.
@@ -320,6 +327,11 @@ pub struct Task {
 }
 
 impl Task {
+    /// Its context as A2A's `contextId` says it (`""` when the requester named an empty one).
+    pub fn context_text(&self) -> &str {
+        self.context.as_ref().map_or("", ConversationId::as_str)
+    }
+
     /// True when `who` is its requester or one of its partners.
     pub fn involves(&self, who: &Address) -> bool {
         &self.requester == who || self.partners.contains(who)

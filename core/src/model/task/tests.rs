@@ -9,8 +9,8 @@ fn agent(name: &str) -> Address {
 
 fn task(state: TaskState, confirm: bool) -> Task {
     Task {
-        id: "01J0000000000000000000TASK".into(),
-        context: "ctx".into(),
+        id: "01J0000000000000000000TASK".parse().unwrap(),
+        context: "ctx".parse().ok(),
         requester: agent("agent:alice"),
         partners: vec![agent("agent:bob")],
         mode: TaskMode::Direct,
@@ -215,4 +215,17 @@ fn a_markdown_artifact_is_stored_as_markdown() {
         TaskArtifact::content_type_of("", &in_metadata),
         "text/markdown"
     );
+}
+
+#[test]
+fn an_empty_context_is_none_and_is_written_as_it_came() {
+    let mut task = task(Accepted, false);
+    assert_eq!(task.context_text(), "ctx");
+    task.context = None;
+    let json = serde_json::to_value(&task).unwrap();
+    assert_eq!(json["context"], "");
+    assert_eq!(json["id"], "01J0000000000000000000TASK");
+    let back: Task = serde_json::from_value(json).unwrap();
+    assert_eq!(back, task);
+    assert_eq!(back.context_text(), "");
 }

@@ -1,6 +1,6 @@
 //! Handlers for members: join, leave, discover, announce, ping, invitations, bridges.
 
-use super::payload::{invalid, payload_address, payload_str, require_master};
+use super::payload::{address_in, invalid, require_master};
 use crate::error::Rejection;
 use crate::event::Event;
 use crate::ids::address::Address;
@@ -8,6 +8,8 @@ use crate::ids::standing::{Role, Verification};
 use crate::model::membership::{Member, Presence};
 use crate::model::payloads::{Payload, Pong, Roster};
 use crate::model::profile::{KEPT_FIELDS, Profile};
+use crate::model::requests::field::{AsSent, nested, read};
+use crate::model::requests::members::{BridgeUpdate, Invite, Join};
 use crate::model::state::{Invitation, Row};
 use crate::mods::JoinClaim;
 use crate::network::effects::Effect;
@@ -35,35 +37,32 @@ pub(super) fn join(
     let address = event.source.clone();
     let verification = claim.map(|c| c.verification).unwrap_or_default();
     let claim_did = claim.and_then(|c| c.did.clone());
-    let wants_observer = payload_str(event, "role") == Some("observer");
-    let admin_token = event
-        .payload
-        .get("credentials")
-        .and_then(|c| c.get("admin_token"))
-        .and_then(Value::as_str);
+    let request = read::<Join>(&event.payload);
+    let wants_observer = request.role.as_given().map(String::as_str) == Some("observer");
+    let credentials = nested(request.credentials);
     let is_master = network.config.masters.contains(&address)
-        || network.config.is_admin_credential(admin_token);
-    let proposed = event
-        .payload
-        .get("credentials")
-        .and_then(|c| c.get("member_secret"))
-        .and_then(Value::as_str);
-    if proposed.is_some_and(|s| !(MIN_SECRET_LEN..=MAX_SECRET_LEN).contains(&s.len())) {
+        || network
+            .config
+            .is_admin_credential(credentials.admin_token.as_given().map(String::as_str));
+    let proposed = credentials.member_secret.given();
+    if proposed
+        .as_ref()
+        .is_some_and(|s| !(MIN_SECRET_LEN..=MAX_SECRET_LEN).contains(&s.len()))
+    {
         return Err(invalid(format!(
             "credentials.member_secret has {MIN_SECRET_LEN} to {MAX_SECRET_LEN} characters"
         )));
     }
-    let profile = match event.payload.get("profile") {
-        None | Some(Value::Null) => None,
-        Some(value) => Some(Profile::from_value(value).map_err(|e| Rejection::from(&e))?),
+    // The profile stays JSON until it is read: [`merged`] needs which of its fields were sent.
+    let profile = match &request.profile {
+        AsSent::Absent | AsSent::Null => None,
+        AsSent::Given(value) | AsSent::Wrong(value) => {
+            Some(Profile::from_value(value).map_err(|e| Rejection::from(&e))?)
+        }
     };
     let mut outcome = logged();
     let newcomer = !network.state.members.contains_key(&address);
-    if let Some(code) = event
-        .payload
-        .get("credentials")
-        .and_then(|c| c.get("invite"))
-        .and_then(Value::as_str)
+    if let Some(code) = credentials.invite.as_given()
         && let Some((invitation, row)) = network.use_invitation(code, newcomer)
     {
         outcome.effects.push(row);
@@ -102,10 +101,10 @@ pub(super) fn join(
     }
     member.verification = verification;
     member.did = claim_did;
-    if let (Some(profile), Some(payload)) = (profile, event.payload.get("profile")) {
+    if let (Some(profile), Some(payload)) = (profile, request.profile.as_given()) {
         member.profile = merged(profile, payload, &member.profile);
     }
-    if let Some(tasks) = event.payload.get("tasks").and_then(Value::as_bool) {
+    if let Some(tasks) = request.tasks.given() {
         // A join may say whether the member takes tasks (the npm SDK does).
         member.profile.tasks = Some(tasks);
     }
@@ -116,7 +115,7 @@ pub(super) fn join(
         // one issued here, is what a later join of the address presents
         // (`credentials.member_secret`). Only its hash is kept.
         let secret = match proposed {
-            Some(secret) => secret.to_owned(),
+            Some(secret) => secret,
             None => {
                 let secret = format!(
                     "{}{}",
@@ -288,25 +287,19 @@ pub(super) fn ping(network: &mut Network, event: &Event, now: u64) -> Result<Out
 
 /// `network.agent.invite`: a new invitation code.
 pub(super) fn invite(network: &mut Network, event: &Event, now: u64) -> Result<Outcome, Rejection> {
-    let invitee = match event.payload.get("invitee") {
-        None | Some(Value::Null) => None,
-        Some(_) => Some(payload_address(event, "invitee")?),
+    let request = read::<Invite>(&event.payload);
+    let invitee = address_in(request.invitee, "invitee")?;
+    let ttl = request.ttl_ms.given().unwrap_or(DEFAULT_INVITATION_TTL_MS);
+    let out_of_range = || {
+        invalid(format!(
+            "payload.max_uses is a whole number from 1 to {MAX_INVITATION_USES}"
+        ))
     };
-    let ttl = event
-        .payload
-        .get("ttl_ms")
-        .and_then(Value::as_u64)
-        .unwrap_or(DEFAULT_INVITATION_TTL_MS);
-    let max_uses = match event.payload.get("max_uses") {
-        None | Some(Value::Null) => 1,
-        Some(n) => n
-            .as_u64()
+    let max_uses = match request.max_uses.checked(out_of_range)? {
+        None => 1,
+        Some(n) => Some(n)
             .filter(|n| (1..=MAX_INVITATION_USES).contains(n))
-            .ok_or_else(|| {
-                invalid(format!(
-                    "payload.max_uses is a whole number from 1 to {MAX_INVITATION_USES}"
-                ))
-            })?,
+            .ok_or_else(out_of_range)?,
     };
     if invitee.is_some() && max_uses > 1 {
         return Err(invalid(
@@ -346,14 +339,14 @@ pub(super) fn invite(network: &mut Network, event: &Event, now: u64) -> Result<O
 /// `network.bridge.update`: which local agent relays to another network.
 pub(super) fn bridge(network: &mut Network, event: &Event) -> Result<Outcome, Rejection> {
     require_master(&network.state, &event.source, "manage bridges")?;
-    let other: crate::ids::network_id::NetworkId = payload_str(event, "network")
+    let request = read::<BridgeUpdate>(&event.payload);
+    let other: crate::ids::network_id::NetworkId = request
+        .network
+        .given()
         .ok_or_else(|| invalid("payload.network names the other network"))?
         .parse()
         .map_err(|e| invalid(format!("payload.network: {e}")))?;
-    let bridge = match event.payload.get("bridge") {
-        None | Some(Value::Null) => None,
-        Some(_) => Some(payload_address(event, "bridge")?),
-    };
+    let bridge = address_in(request.bridge, "bridge")?;
     if other == network.config.id
         || bridge
             .as_ref()

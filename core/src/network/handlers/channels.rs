@@ -5,11 +5,13 @@ use crate::error::{ErrorCode, Rejection};
 use crate::event::Event;
 use crate::ids::address::Address;
 use crate::ids::event_type::core_types as t;
+use crate::model::requests::channels::ChannelSettings;
+use crate::model::requests::field::{AsSent, read};
 use crate::model::state::{Channel, Group, Row, RowKind};
 use crate::network::effects::Effect;
 use crate::network::engine::Network;
 use crate::network::pipeline::outcome::{Outcome, logged};
-use serde_json::{Value, json};
+use serde_json::json;
 
 /// `network.channel.create`: a new channel with its creator as its member.
 /// The members it lists are invited, not added: each joins when it wants
@@ -26,19 +28,19 @@ pub(super) fn create_channel(network: &mut Network, event: &Event) -> Result<Out
     let mut invited: std::collections::BTreeSet<Address> =
         member_list(event)?.into_iter().collect();
     invited.remove(&event.source);
-    let private = match event.payload.get("private") {
-        None | Some(Value::Null) => false,
-        Some(Value::Bool(private)) => *private,
-        Some(_) => return Err(invalid("payload.private is true or false")),
-    };
+    let settings = read::<ChannelSettings>(&event.payload);
+    let private = settings
+        .private
+        .checked(|| invalid("payload.private is true or false"))?
+        .unwrap_or(false);
     let channel = Channel {
         name: name.clone(),
         members: std::iter::once(event.source.clone()).collect(),
         created_by: event.source.clone(),
         private,
         invited,
-        tags: merged_tags(&[], event)?,
-        title: channel_title(event)?,
+        tags: merged_tags(&[], settings.tags)?,
+        title: channel_title(settings.title)?,
     };
     network.state.channels.insert(name, channel.clone());
     let mut outcome = logged();
@@ -54,10 +56,10 @@ pub const MAX_CHANNEL_TITLE_CHARS: usize = 80;
 
 /// A new channel's `title` (the name people typed): trimmed, blank as none,
 /// at most [`MAX_CHANNEL_TITLE_CHARS`] characters, no control characters.
-fn channel_title(event: &Event) -> Result<Option<String>, Rejection> {
-    match event.payload.get("title") {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::String(title)) => {
+fn channel_title(title: AsSent<String>) -> Result<Option<String>, Rejection> {
+    match title.checked(|| invalid("payload.title is a string"))? {
+        None => Ok(None),
+        Some(title) => {
             let title = title.trim();
             if title.chars().count() > MAX_CHANNEL_TITLE_CHARS
                 || title.chars().any(char::is_control)
@@ -68,7 +70,6 @@ fn channel_title(event: &Event) -> Result<Option<String>, Rejection> {
             }
             Ok((!title.is_empty()).then(|| title.to_owned()))
         }
-        Some(_) => Err(invalid("payload.title is a string")),
     }
 }
 
@@ -126,7 +127,8 @@ pub(super) fn join_or_leave_channel(
             ));
         }
         channel.members.insert(event.source.clone());
-        channel.tags = merged_tags(&channel.tags, event)?;
+        let tags = read::<ChannelSettings>(&event.payload).tags;
+        channel.tags = merged_tags(&channel.tags, tags)?;
     } else {
         channel.members.remove(&event.source);
     }
@@ -143,20 +145,12 @@ const MAX_TAG_LEN: usize = 128;
 
 /// `existing` with the event's `payload.tags` added: trimmed, without empty
 /// ones or repeats, in first-seen order (IOA's space tags).
-fn merged_tags(existing: &[String], event: &Event) -> Result<Vec<String>, Rejection> {
-    let given = match event.payload.get("tags") {
-        None | Some(Value::Null) => Vec::new(),
-        Some(Value::Array(tags)) => tags
-            .iter()
-            .map(|t| {
-                t.as_str()
-                    .ok_or_else(|| invalid("payload.tags is a list of strings"))
-            })
-            .collect::<Result<Vec<_>, _>>()?,
-        Some(_) => return Err(invalid("payload.tags is a list of strings")),
-    };
+fn merged_tags(existing: &[String], given: AsSent<Vec<String>>) -> Result<Vec<String>, Rejection> {
+    let given = given
+        .checked(|| invalid("payload.tags is a list of strings"))?
+        .unwrap_or_default();
     let mut tags = existing.to_vec();
-    for tag in given.into_iter().map(str::trim).filter(|t| !t.is_empty()) {
+    for tag in given.iter().map(|t| t.trim()).filter(|t| !t.is_empty()) {
         if tag.chars().count() > MAX_TAG_LEN {
             return Err(invalid(format!(
                 "a tag is at most {MAX_TAG_LEN} characters"

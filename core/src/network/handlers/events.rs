@@ -1,16 +1,16 @@
 //! Handlers for the log: history queries, acknowledgements, resume, and
 //! events for mods or members (routed).
 
-use super::payload::{invalid, payload_address, payload_str};
+use super::payload::{address_in, invalid};
 use crate::error::{ErrorCode, Rejection};
 use crate::event::Event;
-use crate::ids::address::Address;
+use crate::model::requests::field::{AsSent, read};
+use crate::model::requests::history::{Acknowledge, EventsQuery, Resume};
 use crate::model::search::SearchText;
 use crate::network::effects::{Effect, LogFilter, ReadRequest, Reader};
 use crate::network::engine::Network;
 use crate::network::log::reads::MAX_READ_LIMIT;
 use crate::network::pipeline::outcome::Outcome;
-use serde_json::Value;
 
 /// `network.events.query`: a read of the history (needs `mod/persistence`).
 pub(super) fn query(network: &mut Network, event: &Event) -> Result<Outcome, Rejection> {
@@ -20,26 +20,21 @@ pub(super) fn query(network: &mut Network, event: &Event) -> Result<Outcome, Rej
             "this network keeps no history: network.events.query needs mod/persistence",
         ));
     }
-    let optional_address = |key: &str| -> Result<Option<Address>, Rejection> {
-        match event.payload.get(key) {
-            None | Some(Value::Null) => Ok(None),
-            Some(_) => payload_address(event, key).map(Some),
-        }
-    };
-    let types = payload_str(event, "types")
-        .map(str::parse::<crate::ids::event_type::EventPattern>)
+    let query = read::<EventsQuery>(&event.payload);
+    let types = query
+        .types
+        .given()
+        .map(|types| types.parse::<crate::ids::event_type::EventPattern>())
         .transpose()
         .map_err(|e| Rejection::from(&e))?;
     // `text`: only messages with every word of it (`invalid_search` when it is no valid search).
-    let text = match event.payload.get("text") {
-        None | Some(Value::Null) => None,
-        Some(value) => Some(SearchText::try_from(value).map_err(|e| Rejection::from(&e))?),
+    let text = match query.text {
+        AsSent::Absent | AsSent::Null => None,
+        AsSent::Given(value) | AsSent::Wrong(value) => {
+            Some(SearchText::try_from(&value).map_err(|e| Rejection::from(&e))?)
+        }
     };
-    let limit = event
-        .payload
-        .get("limit")
-        .and_then(Value::as_u64)
-        .unwrap_or(50);
+    let limit = query.limit.given().unwrap_or(50);
     let request = ReadRequest {
         reader: Reader::Query {
             request_id: event.id,
@@ -47,15 +42,11 @@ pub(super) fn query(network: &mut Network, event: &Event) -> Result<Outcome, Rej
         },
         filter: LogFilter::History {
             types,
-            source: optional_address("source")?,
-            target: optional_address("target")?,
+            source: address_in(query.source, "source")?,
+            target: address_in(query.target, "target")?,
             text,
         },
-        after: event
-            .payload
-            .get("after")
-            .and_then(Value::as_u64)
-            .unwrap_or(0),
+        after: query.after.given().unwrap_or(0),
         limit: usize::try_from(limit)
             .unwrap_or(MAX_READ_LIMIT)
             .clamp(1, MAX_READ_LIMIT),
@@ -74,10 +65,9 @@ pub(super) fn acknowledge(
     now: u64,
 ) -> Result<Outcome, Rejection> {
     // A member's cumulative delivery acknowledgement.
-    let seq = event
-        .payload
-        .get("seq")
-        .and_then(Value::as_u64)
+    let seq = read::<Acknowledge>(&event.payload)
+        .seq
+        .given()
         .ok_or_else(|| invalid("an ack to core carries payload.seq"))?;
     Ok(Outcome {
         no_ack: true,
@@ -88,10 +78,9 @@ pub(super) fn acknowledge(
 
 /// `network.agent.resume`: catch up from a cursor.
 pub(super) fn resume(network: &mut Network, event: &Event) -> Result<Outcome, Rejection> {
-    let after = event
-        .payload
-        .get("after")
-        .and_then(Value::as_u64)
+    let after = read::<Resume>(&event.payload)
+        .after
+        .given()
         .unwrap_or_else(|| network.tracker.cursor(&event.source));
     let mut outcome = Outcome {
         no_ack: true,

@@ -5,6 +5,7 @@ use crate::error::{ErrorCode, Rejection};
 use crate::event::Event;
 use crate::ids::address::{Address, Entity, Name};
 use crate::ids::standing::Role;
+use crate::model::requests::field::{AsSent, read};
 use crate::model::state::{Resource, State};
 use serde_json::Value;
 
@@ -21,6 +22,15 @@ pub(super) fn payload_address(event: &Event, key: &str) -> Result<Address, Rejec
         .ok_or_else(|| invalid(format!("payload.{key} must be an address")))?;
     text.parse()
         .map_err(|e: crate::ids::address::AddressError| Rejection::from(&e))
+}
+
+/// An optional address field `payload.{key}`, read as `field` (absent or
+/// `null`: none).
+pub(super) fn address_in(field: AsSent<String>, key: &str) -> Result<Option<Address>, Rejection> {
+    field
+        .checked(|| invalid(format!("payload.{key} must be an address")))?
+        .map(|text| text.parse().map_err(|e| Rejection::from(&e)))
+        .transpose()
 }
 
 /// `payload.{key}` as the name of a `{kind}/…` entity, accepting `general` or `channel/general`.
@@ -53,14 +63,24 @@ pub(super) fn group_name(event: &Event) -> Result<Name, Rejection> {
 }
 
 pub(super) fn member_list(event: &Event) -> Result<Vec<Address>, Rejection> {
-    member_list_at(event, "members")
+    member_list_in(read::<Members>(&event.payload).members, "members")
 }
 
-/// `payload.{key}` as a list of local participant addresses (absent: none).
-pub(super) fn member_list_at(event: &Event, key: &str) -> Result<Vec<Address>, Rejection> {
-    match event.payload.get(key) {
-        None | Some(Value::Null) => Ok(Vec::new()),
-        Some(Value::Array(items)) => items
+/// The members a request names (`payload.members`).
+#[derive(Default, serde::Deserialize)]
+#[serde(default)]
+struct Members {
+    members: AsSent<Vec<Value>>,
+}
+
+/// `payload.{key}`, read as `list`: local participant addresses (absent: none).
+pub(super) fn member_list_in(
+    list: AsSent<Vec<Value>>,
+    key: &str,
+) -> Result<Vec<Address>, Rejection> {
+    match list {
+        AsSent::Absent | AsSent::Null => Ok(Vec::new()),
+        AsSent::Given(items) => items
             .iter()
             .map(|v| {
                 let a: Address = v
@@ -75,7 +95,7 @@ pub(super) fn member_list_at(event: &Event, key: &str) -> Result<Vec<Address>, R
                 }
             })
             .collect(),
-        Some(_) => Err(invalid(format!(
+        AsSent::Wrong(_) => Err(invalid(format!(
             "payload.{key} must be a list of addresses"
         ))),
     }

@@ -8,6 +8,8 @@ use super::payload::invalid;
 use super::tasks::types::LIST_RESPONSE;
 use crate::error::Rejection;
 use crate::event::Event;
+use crate::model::requests::field::read;
+use crate::model::requests::tasks::TaskList;
 use crate::model::task::{Task, TaskState};
 use crate::network::effects::Effect;
 use crate::network::engine::Network;
@@ -24,21 +26,24 @@ pub const MAX_LISTED_BYTES: usize = 384 * 1024;
 
 /// The request's `{state?, limit?}`, checked.
 fn filters(event: &Event) -> Result<(Option<TaskState>, usize), Rejection> {
-    let state = match event.payload.get("state") {
-        None | Some(Value::Null) => None,
-        Some(Value::String(s)) => Some(
-            TaskState::parse(s)
+    let request = read::<TaskList>(&event.payload);
+    let state = match request
+        .state
+        .checked(|| invalid("payload.state must be a task state"))?
+    {
+        None => None,
+        Some(s) => Some(
+            TaskState::parse(&s)
                 .ok_or_else(|| invalid(format!("payload.state must be a task state, not {s:?}")))?,
         ),
-        Some(_) => return Err(invalid("payload.state must be a task state")),
     };
-    let limit = match event.payload.get("limit") {
-        None | Some(Value::Null) => DEFAULT_LIMIT,
-        Some(n) => n
-            .as_u64()
-            .and_then(|n| usize::try_from(n).ok())
+    let out_of_range = || invalid(format!("payload.limit must be 1 to {MAX_LIMIT}"));
+    let limit = match request.limit.checked(out_of_range)? {
+        None => DEFAULT_LIMIT,
+        Some(n) => usize::try_from(n)
+            .ok()
             .filter(|n| (1..=MAX_LIMIT).contains(n))
-            .ok_or_else(|| invalid(format!("payload.limit must be 1 to {MAX_LIMIT}")))?,
+            .ok_or_else(out_of_range)?,
     };
     Ok((state, limit))
 }

@@ -16,6 +16,8 @@ use crate::error::Rejection;
 use crate::event::Event;
 use crate::ids::address::Address;
 use crate::model::push::{MAX_TARGETS, PendingPush, PushTarget};
+use crate::model::requests::field::{nested, read};
+use crate::model::requests::tasks::TaskPush;
 use crate::model::state::{Row, RowKind};
 use crate::model::task::Task;
 use crate::network::effects::Effect;
@@ -38,7 +40,8 @@ pub(super) fn configure(network: &mut Network, event: &Event) -> Result<Outcome,
     let id = task.id.clone();
     let mut outcome = logged();
     let mut removed = None;
-    if let Some(remove) = event.payload.get("remove").and_then(Value::as_str) {
+    let request = read::<TaskPush>(&event.payload);
+    if let Some(remove) = request.remove.given() {
         task.push.retain(|t| t.id != remove);
         let key = format!("{id}/{remove}");
         outcome.effects.push(Effect::Remove {
@@ -47,12 +50,13 @@ pub(super) fn configure(network: &mut Network, event: &Event) -> Result<Outcome,
         });
         removed = Some(key);
     } else {
-        let set = event
-            .payload
-            .get("set")
-            .ok_or_else(|| invalid("payload.set or payload.remove is required"))?;
-        let text = |key: &str| set.get(key).and_then(Value::as_str).map(str::to_owned);
-        let url = text("url")
+        if request.set.is_absent() {
+            return Err(invalid("payload.set or payload.remove is required"));
+        }
+        let set = nested(request.set);
+        let url = set
+            .url
+            .given()
             .filter(|u| (u.starts_with("https://") || u.starts_with("http://")) && u.len() <= 2048)
             .ok_or_else(|| invalid("set.url must be an http(s) URL"))?;
         // The outbound policy: no host that is not public, as the runtime reads the URL.
@@ -61,7 +65,9 @@ pub(super) fn configure(network: &mut Network, event: &Event) -> Result<Outcome,
             .map_err(|e| invalid(format!("set.url: {}", e.described())))?
             .as_str()
             .to_owned();
-        let target_id = text("id")
+        let target_id = set
+            .id
+            .given()
             .filter(|i| !i.is_empty() && i.len() <= 128)
             .unwrap_or_else(|| format!("push-{}", task.push.len() + 1));
         task.push.retain(|t| t.id != target_id);
@@ -73,10 +79,10 @@ pub(super) fn configure(network: &mut Network, event: &Event) -> Result<Outcome,
         task.push.push(PushTarget {
             id: target_id.clone(),
             url,
-            token: text("token").filter(|t| !t.is_empty()),
-            scheme: text("scheme").filter(|t| !t.is_empty()),
-            credentials: text("credentials"),
-            version: text("version").unwrap_or_else(|| "1.0".into()),
+            token: set.token.given().filter(|t| !t.is_empty()),
+            scheme: set.scheme.given().filter(|t| !t.is_empty()),
+            credentials: set.credentials.given(),
+            version: set.version.given().unwrap_or_else(|| "1.0".into()),
             owner: event.source.clone(),
         });
         outcome.ack.insert("push".into(), json!(target_id));
@@ -113,7 +119,7 @@ pub(super) fn queue(network: &mut Network, outcome: &mut Outcome, now: u64) {
                 queued.replace(generation, now);
                 queued.clone()
             }
-            None => PendingPush::new(&task.id, &target.id, generation, now),
+            None => PendingPush::new(task.id.as_str(), &target.id, generation, now),
         };
         outcome
             .effects

@@ -8,7 +8,12 @@ use crate::error::{ErrorCode, Rejection};
 use crate::event::Event;
 use crate::ids::address::{Address, Entity, ResourceKind};
 use crate::ids::standing::Role;
+use crate::ids::task_id::TaskId;
 use crate::model::access::{AccessRule, Permissions};
+use crate::model::requests::field::{AsSent, read};
+use crate::model::requests::tasks::{
+    TaskArtifactAdd, TaskCreate, TaskMessageSent, TaskParts, TaskRef, TaskUpdate,
+};
 use crate::model::state::{Resource, Row};
 use crate::model::task::{
     MAX_ARTIFACTS, MAX_CLIENT_ID, Task, TaskArtifact, TaskMessage, TaskMode, TaskRole, TaskState,
@@ -45,38 +50,34 @@ fn not_found(id: &str) -> Rejection {
     Rejection::new(ErrorCode::NotFound, format!("no task {id}"))
 }
 
+/// The event's parts ([`TaskParts::chosen`]): a list of objects, or none.
 fn parts_of(event: &Event) -> Result<Vec<Value>, Rejection> {
-    parts_in(&event.payload)
+    let parts = read::<TaskParts>(&event.payload)
+        .chosen()
+        .checked(|| invalid("payload.parts is a list of objects ({text}, {data}, {file})"))?;
+    Ok(parts
+        .unwrap_or_default()
+        .into_iter()
+        .map(Value::Object)
+        .collect())
 }
 
-/// `{parts}`, `{message: {parts}}` or `{artifact: {parts}}` of a payload.
-fn parts_in(body: &Value) -> Result<Vec<Value>, Rejection> {
-    let parts = ["message", "artifact"]
-        .iter()
-        .find_map(|key| body.get(*key).and_then(|m| m.get("parts")))
-        .or_else(|| body.get("parts"));
-    match parts {
-        None | Some(Value::Null) => Ok(Vec::new()),
-        Some(Value::Array(parts)) if parts.iter().all(Value::is_object) => Ok(parts.clone()),
-        Some(_) => Err(invalid(
-            "payload.parts is a list of objects ({text}, {data}, {file})",
-        )),
-    }
-}
-
-fn message(event: &Event, role: TaskRole, parts: Vec<Value>, now: u64) -> TaskMessage {
+fn message(
+    event: &Event,
+    role: TaskRole,
+    parts: Vec<Value>,
+    message_id: AsSent<String>,
+    now: u64,
+) -> TaskMessage {
     TaskMessage {
         id: event.id.to_string(),
         from: event.source.clone(),
         role,
         parts,
         at: now,
-        client_id: event
-            .payload
-            .get("message_id")
-            .and_then(Value::as_str)
-            .filter(|id| !id.is_empty() && id.len() <= MAX_CLIENT_ID)
-            .map(str::to_owned),
+        client_id: message_id
+            .given()
+            .filter(|id| !id.is_empty() && id.len() <= MAX_CLIENT_ID),
     }
 }
 
@@ -92,11 +93,11 @@ pub(super) fn named_task<'a>(
     may_act: fn(&Task, &Address) -> bool,
     refusal: &str,
 ) -> Result<&'a mut Task, Rejection> {
-    let id = event
-        .payload
-        .get("task")
-        .and_then(Value::as_str)
+    let id = read::<TaskRef>(&event.payload)
+        .task
+        .given()
         .ok_or_else(|| invalid("payload.task must be a task id"))?;
+    let id = id.as_str();
     let master = network.state.role_of(&event.source) == Some(Role::Master);
     let task = network
         .state
@@ -142,6 +143,7 @@ fn finish(task: &Task, extra: Vec<Effect>) -> Outcome {
 
 /// `task.create`: a new task, accepted on delivery to its partner(s).
 pub(super) fn create(network: &mut Network, event: &Event, now: u64) -> Result<Outcome, Rejection> {
+    let request = read::<TaskCreate>(&event.payload);
     let open = network
         .state
         .tasks
@@ -164,7 +166,7 @@ pub(super) fn create(network: &mut Network, event: &Event, now: u64) -> Result<O
                     format!("{} is not in channel/{name}", event.source),
                 ));
             }
-            let named = super::payload::member_list_at(event, "partners")?;
+            let named = super::payload::member_list_in(request.partners.clone(), "partners")?;
             if named.iter().any(|p| !channel.members.contains(p)) {
                 return Err(invalid("payload.partners must be members of the channel"));
             }
@@ -196,29 +198,33 @@ pub(super) fn create(network: &mut Network, event: &Event, now: u64) -> Result<O
     if partners.is_empty() || partners.contains(&event.source) && mode == TaskMode::Direct {
         return Err(invalid("a task needs a partner other than its requester"));
     }
-    let on_behalf_of = match event.payload.get("on_behalf_of") {
-        None | Some(Value::Null) => None,
-        Some(Value::String(who)) => Some(
+    let not_member = || invalid("payload.on_behalf_of must be a member's address");
+    let on_behalf_of = match request.on_behalf_of.checked(not_member)? {
+        None => None,
+        Some(who) => Some(
             who.parse::<Address>()
                 .ok()
                 .filter(|a| network.state.members.contains_key(a))
-                .ok_or_else(|| invalid("payload.on_behalf_of must be a member's address"))?,
+                .ok_or_else(not_member)?,
         ),
-        Some(_) => return Err(invalid("payload.on_behalf_of must be a member's address")),
     };
-    let id = event.id.to_string();
-    let text = |key: &str| event.payload.get(key).and_then(Value::as_str);
+    let id = TaskId::from(event.id);
+    // An empty context is the requester's to name: it is kept as none ("").
+    let context = match request.context.given() {
+        Some(text) => text.parse().ok(),
+        None => Some(id.as_str().parse().map_err(|e| Rejection::from(&e))?),
+    };
     let mut task = Task {
-        context: text("context").unwrap_or(&id).to_owned(),
+        context,
         id,
         requester: event.source.clone(),
         partners,
         mode,
         channel,
-        skill: text("skill").map(str::to_owned),
+        skill: request.skill.given(),
         state: TaskState::Accepted,
         status: None,
-        confirm: event.payload.get("confirm") == Some(&Value::Bool(true)),
+        confirm: request.confirm.given() == Some(true),
         history: Vec::new(),
         artifacts: Vec::new(),
         external: None,
@@ -230,7 +236,8 @@ pub(super) fn create(network: &mut Network, event: &Event, now: u64) -> Result<O
     };
     let parts = parts_of(event)?;
     if !parts.is_empty() {
-        task.record(message(event, TaskRole::Leader, parts, now));
+        let said = message(event, TaskRole::Leader, parts, request.message_id, now);
+        task.record(said);
     }
     network.state.tasks.insert(task.id.clone(), task.clone());
     Ok(finish(&task, Vec::new()))
@@ -261,21 +268,22 @@ pub(super) fn message_in(
     } else {
         TaskRole::Partner
     };
-    task.record(message(event, role, parts, now));
+    let message_id = read::<TaskMessageSent>(&event.payload).message_id;
+    task.record(message(event, role, parts, message_id, now));
     Ok(finish(task, Vec::new()))
 }
 
 /// `task.update`: `payload.state` as the sender's side may set it.
 pub(super) fn update(network: &mut Network, event: &Event, now: u64) -> Result<Outcome, Rejection> {
-    let to = event
-        .payload
-        .get("state")
-        .and_then(Value::as_str)
-        .and_then(TaskState::parse)
+    let request = read::<TaskUpdate>(&event.payload);
+    let to = request
+        .state
+        .as_given()
+        .and_then(|state| TaskState::parse(state))
         .ok_or_else(|| invalid("payload.state must be a task state (working, …)"))?;
     let parts = parts_of(event)?;
     let task = task_for(network, event)?;
-    if event.payload.get("answer").and_then(Value::as_str) == Some("message") {
+    if request.answer.as_given().map(String::as_str) == Some("message") {
         message_answer(task, event, to, parts.is_empty(), now)?;
     } else {
         task.advance(&event.source, to, now)
@@ -288,15 +296,11 @@ pub(super) fn update(network: &mut Network, event: &Event, now: u64) -> Result<O
     };
     task.status = None;
     // An external A2A partner's id for the task, named by its first answer.
-    if let (Some(id), None, TaskRole::Partner) = (
-        event.payload.get("external").and_then(Value::as_str),
-        &task.external,
-        role,
-    ) {
+    if let (Some(id), None, TaskRole::Partner) = (request.external.given(), &task.external, role) {
         task.external = Some(id.chars().take(200).collect());
     }
     if !parts.is_empty() {
-        let said = message(event, role, parts, now);
+        let said = message(event, role, parts, request.message_id, now);
         task.status = Some(said.clone());
         task.record(said);
     }
@@ -358,8 +362,9 @@ pub(super) fn artifact(
     now: u64,
 ) -> Result<Outcome, Rejection> {
     let parts = parts_of(event)?;
-    let body = event.payload.get("artifact").unwrap_or(&event.payload);
-    let name = body.get("name").and_then(Value::as_str).unwrap_or("");
+    let names = read::<TaskArtifactAdd>(&event.payload).names();
+    let name = names.name.given().unwrap_or_default();
+    let name = name.as_str();
     let task = task_for(network, event)?;
     if !task.partners.contains(&event.source) {
         return Err(Rejection::new(
@@ -373,8 +378,8 @@ pub(super) fn artifact(
             format!("task {} takes no more artifacts", task.id),
         ));
     }
-    let id = match body.get("id").and_then(Value::as_str) {
-        Some(id) => id.to_owned(),
+    let id = match names.id.given() {
+        Some(id) => id,
         None => format!("artifact-{}", task.artifacts.len() + 1),
     };
     let resource: Address = format!("resource/file/tasks/{}/{id}", task.id)

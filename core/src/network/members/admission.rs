@@ -8,6 +8,8 @@ use crate::ids::event_type::core_types;
 use crate::ids::standing::{Role, Verification};
 use crate::model::config::NetworkStatus;
 use crate::model::payloads::{Challenge, Payload};
+use crate::model::requests::field::read;
+use crate::model::requests::members::{Credentials, WithCredentials};
 use crate::network::effects::Effect;
 use crate::network::engine::Network;
 use crate::network::members::shield::Inbound;
@@ -211,9 +213,8 @@ impl Network {
         event: &Event,
         now: u64,
     ) -> Result<Verification, Rejection> {
-        let credentials = event.payload.get("credentials");
-        let field = |key: &str| credentials.and_then(|c| c.get(key)).and_then(Value::as_str);
-        match (field("nonce"), field("signature")) {
+        let credentials = Credentials::of(&event.payload);
+        match (credentials.nonce.as_text(), credentials.signature.as_text()) {
             (Some(nonce), Some(signature)) => {
                 self.challenges.verify(
                     self.keys.as_ref(),
@@ -250,7 +251,10 @@ impl Network {
     ) -> Result<Vec<Effect>, Rejection> {
         let nonce = crate::crypto::to_hex(&self.ids.random_bytes());
         // A challenge naming a DID is for a level-3 proof by any participant address.
-        let for_did = event.payload.get("did").and_then(Value::as_str).is_some();
+        let for_did = read::<WithCredentials>(&event.payload)
+            .did
+            .as_given()
+            .is_some();
         let keyed = for_did || self.keys.public_key(&event.source).is_some();
         let expires_at = self.challenges.issue_for(
             &event.source,

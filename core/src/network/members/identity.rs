@@ -30,6 +30,8 @@ use crate::identity::error::IdentityError;
 use crate::identity::jwt::{self, Expectations, Jwks};
 use crate::ids::address::Address;
 use crate::ids::standing::Verification;
+use crate::model::requests::field::{nested, read};
+use crate::model::requests::members::{Credentials, WithCredentials};
 use crate::network::engine::Network;
 pub use crate::network::members::identity_cache::{IDENTITY_TTL_MS, IdentityCache, Lookup};
 use crate::network::members::identity_cache::{bounded, fresh};
@@ -50,10 +52,6 @@ fn refused(error: &IdentityError) -> Rejection {
 fn peek_claims(token: &str) -> Option<Value> {
     let payload = token.split('.').nth(1)?;
     serde_json::from_slice(&from_b64url(payload, "jwt").ok()?).ok()
-}
-
-fn credential<'a>(event: &'a Event, key: &str) -> Option<&'a str> {
-    event.payload.get("credentials")?.get(key)?.as_str()
 }
 
 impl Network {
@@ -81,9 +79,9 @@ impl Network {
 
     fn lookups_for(&self, payload: &Value, now: u64) -> Vec<Lookup> {
         let mut wanted = Vec::new();
-        let credentials = payload.get("credentials");
-        let field = |key: &str| credentials.and_then(|c| c.get(key)).and_then(Value::as_str);
-        if let Some(token) = field("jwt")
+        let sent = read::<WithCredentials>(payload);
+        let credentials = nested(sent.credentials);
+        if let Some(token) = credentials.jwt.as_text()
             && let Some(claims) = peek_claims(token)
         {
             if let Some(issuer) = claims.get("iss").and_then(Value::as_str)
@@ -104,7 +102,7 @@ impl Network {
                 wanted.extend(self.document_lookup(did, now));
             }
         }
-        if let Some(did) = field("did").or_else(|| payload.get("did").and_then(Value::as_str)) {
+        if let Some(did) = credentials.did.as_text().or_else(|| sent.did.as_text()) {
             wanted.extend(self.document_lookup(did, now));
         }
         wanted
@@ -222,8 +220,9 @@ impl Network {
                 format!("did:openagents:{name} joins as openagents:{name}"),
             ));
         }
+        let credentials = Credentials::of(&event.payload);
         let (Some(nonce), Some(signature)) =
-            (credential(event, "nonce"), credential(event, "signature"))
+            (credentials.nonce.as_text(), credentials.signature.as_text())
         else {
             return Err(Rejection::new(
                 ErrorCode::VerificationFailed,
@@ -232,7 +231,7 @@ impl Network {
         };
         self.challenges
             .consume(&event.source, &inbound.holder(&event.source), nonce, now)?;
-        let method = credential(event, "verification_method").unwrap_or("key-1");
+        let method = credentials.verification_method.as_text().unwrap_or("key-1");
         let key = document_key(self.document(&did, now)?, &did, method).map_err(|e| refused(&e))?;
         let signature = from_b64url(signature, "signature").map_err(|e| refused(&e))?;
         let message = crate::verification::challenge_message(&self.config.id, &event.source, nonce);
@@ -300,16 +299,16 @@ impl Network {
                     .map(|d| (Verification::DID, Some(d))),
             );
         }
-        if let Some(did) = credential(event, "did") {
-            let did = did.to_owned();
+        let credentials = Credentials::of(&event.payload);
+        if let Some(did) = credentials.did.given() {
             return Some(
                 self.verify_did(inbound, event, &did, now)
                     .map(|d| (Verification::DID, Some(d))),
             );
         }
-        let token = credential(event, "jwt")?;
+        let token = credentials.jwt.given()?;
         Some(
-            self.verify_jwt(event, token, now)
+            self.verify_jwt(event, &token, now)
                 .map(|did| (Verification::TOKEN, did)),
         )
     }

@@ -251,7 +251,7 @@ fn a_mod_never_sees_a_push_targets_secrets_and_the_network_still_keeps_them() {
         json!({"verdict": "allow"}),
         11,
     );
-    let target = &network.state().tasks[&task].push[0];
+    let target = &network.state().tasks[task.as_str()].push[0];
     assert_eq!(target.token.as_deref(), Some("s3cret"));
     assert_eq!(target.credentials.as_deref(), Some("c-abc"));
 }

@@ -27,7 +27,7 @@ fn a_partner_answers_a_request_with_one_message() {
     let effects = bob.send(&mut network, "task.update", "agent:alice", answer(&id));
     assert_eq!(acked(&effects).payload["state"], "completed");
     assert_eq!(delivered_to(&effects), vec!["agent:alice"]);
-    let task = &network.state().tasks[&id];
+    let task = &network.state().tasks[id.as_str()];
     assert_eq!(task.state, TaskState::Completed);
     assert!(task.answered_by_message);
     assert_eq!(
@@ -42,7 +42,7 @@ fn a_message_answer_is_the_partners_first_and_needs_a_message() {
     let mut alice = join(&mut network, "agent:alice");
     let mut bob = join(&mut network, "agent:bob");
     let id = task_id(&alice.send(&mut network, "task.create", "agent:bob", json!({})));
-    let before = network.state().tasks[&id].clone();
+    let before = network.state().tasks[id.as_str()].clone();
     let empty = json!({"task": id, "state": "completed", "answer": "message"});
     let e = bob.send(&mut network, "task.update", "agent:alice", empty);
     assert_eq!(error_code(&e), ErrorCode::InvalidRequest);
@@ -52,18 +52,18 @@ fn a_message_answer_is_the_partners_first_and_needs_a_message() {
     assert_eq!(error_code(&e), ErrorCode::InvalidRequest);
     let e = alice.send(&mut network, "task.update", "agent:bob", answer(&id));
     assert_eq!(error_code(&e), ErrorCode::InvalidRequest);
-    assert_eq!(network.state().tasks[&id], before);
+    assert_eq!(network.state().tasks[id.as_str()], before);
     // Once working, the partner answers with a task as usual.
     let working = json!({"task": id, "state": "working"});
     bob.send(&mut network, "task.update", "agent:alice", working);
     let e = bob.send(&mut network, "task.update", "agent:alice", answer(&id));
     assert_eq!(error_code(&e), ErrorCode::InvalidTransition);
-    assert!(!network.state().tasks[&id].answered_by_message);
+    assert!(!network.state().tasks[id.as_str()].answered_by_message);
     // A requester that confirms completion itself cannot be answered so.
     let confirm = json!({"confirm": true, "parts": [{"text": "q"}]});
     let id = task_id(&alice.send(&mut network, "task.create", "agent:bob", confirm));
-    let before = network.state().tasks[&id].clone();
+    let before = network.state().tasks[id.as_str()].clone();
     let e = bob.send(&mut network, "task.update", "agent:alice", answer(&id));
     assert_eq!(error_code(&e), ErrorCode::Forbidden);
-    assert_eq!(network.state().tasks[&id], before);
+    assert_eq!(network.state().tasks[id.as_str()], before);
 }

@@ -36,7 +36,7 @@ fn a_direct_task_goes_from_request_to_completion_with_an_artifact() {
     assert_eq!(delivered_to(&effects), vec!["agent:bob"]);
     let id = task_id(&effects);
     assert_eq!(acked(&effects).payload["state"], "accepted");
-    let task = &network.state().tasks[&id];
+    let task = &network.state().tasks[id.as_str()];
     assert_eq!(
         (task.mode, task.state),
         (TaskMode::Direct, TaskState::Accepted)
@@ -49,12 +49,15 @@ fn a_direct_task_goes_from_request_to_completion_with_an_artifact() {
     assert_eq!(delivered_to(&effects), vec!["agent:alice"]);
     let ask = json!({"task": id, "state": "awaiting-input", "parts": [{"text": "from where?"}]});
     bob.send(&mut network, "task.update", "agent:alice", ask);
-    assert_eq!(network.state().tasks[&id].state, TaskState::AwaitingInput);
+    assert_eq!(
+        network.state().tasks[id.as_str()].state,
+        TaskState::AwaitingInput
+    );
     // The requester's answer continues the task.
     let answer = json!({"task": id, "parts": [{"text": "from Paris"}]});
     let effects = alice.send(&mut network, "task.message", "agent:bob", answer);
     assert_eq!(delivered_to(&effects), vec!["agent:bob"]);
-    assert_eq!(network.state().tasks[&id].state, TaskState::Working);
+    assert_eq!(network.state().tasks[id.as_str()].state, TaskState::Working);
 
     let art = json!({"task": id, "artifact": {"name": "ticket", "parts": [{"text": "AF123"}]}});
     let effects = bob.send(&mut network, "task.artifact", "agent:alice", art);
@@ -83,7 +86,7 @@ fn a_direct_task_goes_from_request_to_completion_with_an_artifact() {
     let done = json!({"task": id, "state": "completed"});
     let effects = bob.send(&mut network, "task.update", "agent:alice", done);
     assert_eq!(acked(&effects).payload["state"], "completed");
-    let task = &network.state().tasks[&id];
+    let task = &network.state().tasks[id.as_str()];
     assert_eq!(task.state, TaskState::Completed);
     assert_eq!(task.history.len(), 3);
     assert_eq!(task.artifacts.len(), 1);
@@ -94,7 +97,7 @@ fn illegal_moves_are_refused_with_stable_codes_and_change_nothing() {
     let (mut network, mut alice, mut bob) = two();
     let mut carol = join(&mut network, "agent:carol");
     let id = task_id(&alice.send(&mut network, "task.create", "agent:bob", json!({})));
-    let before = network.state().tasks[&id].clone();
+    let before = network.state().tasks[id.as_str()].clone();
 
     let done = json!({"task": id, "state": "completed"});
     let e = bob.send(&mut network, "task.update", "agent:alice", done);
@@ -136,7 +139,7 @@ fn illegal_moves_are_refused_with_stable_codes_and_change_nothing() {
     assert_eq!(error_code(&e), ErrorCode::NotFound);
     let e = alice.send(&mut network, "task.create", "agent:nobody", json!({}));
     assert_eq!(error_code(&e), ErrorCode::UnknownTarget);
-    assert_eq!(network.state().tasks[&id], before);
+    assert_eq!(network.state().tasks[id.as_str()], before);
 
     // Cancelled is final: no more messages, updates or artifacts.
     alice.send(
@@ -145,7 +148,10 @@ fn illegal_moves_are_refused_with_stable_codes_and_change_nothing() {
         "agent:bob",
         json!({"task": id}),
     );
-    assert_eq!(network.state().tasks[&id].state, TaskState::Canceled);
+    assert_eq!(
+        network.state().tasks[id.as_str()].state,
+        TaskState::Canceled
+    );
     for (kind, payload) in [
         (
             "task.message",
@@ -189,7 +195,7 @@ fn group_and_hybrid_tasks_go_through_their_channel() {
     let effects = alice.send(&mut network, "task.create", "channel/team", json!({}));
     assert_eq!(delivered_to(&effects), vec!["agent:bob", "agent:carol"]);
     let id = task_id(&effects);
-    let task = &network.state().tasks[&id];
+    let task = &network.state().tasks[id.as_str()];
     assert_eq!(task.mode, TaskMode::Group);
     assert_eq!(task.partners, vec![addr("agent:bob"), addr("agent:carol")]);
     let effects = carol.send(
@@ -202,7 +208,7 @@ fn group_and_hybrid_tasks_go_through_their_channel() {
 
     let hybrid = json!({"partners": ["agent:bob"]});
     let id = task_id(&alice.send(&mut network, "task.create", "channel/team", hybrid));
-    assert_eq!(network.state().tasks[&id].mode, TaskMode::Hybrid);
+    assert_eq!(network.state().tasks[id.as_str()].mode, TaskMode::Hybrid);
     // Carol hears the task's messages but is not its partner.
     let e = carol.send(
         &mut network,
@@ -246,9 +252,15 @@ fn tasks_survive_a_restore_from_their_rows() {
         rows.push(row);
     }
     let restored = Network::new(network.config().clone(), rows, 99, [1; 32]);
-    assert_eq!(restored.state().tasks[&id], network.state().tasks[&id]);
-    assert_eq!(restored.state().tasks[&id].state, TaskState::Working);
-    let artifact = &restored.state().tasks[&id].artifacts[0].resource;
+    assert_eq!(
+        restored.state().tasks[id.as_str()],
+        network.state().tasks[id.as_str()]
+    );
+    assert_eq!(
+        restored.state().tasks[id.as_str()].state,
+        TaskState::Working
+    );
+    let artifact = &restored.state().tasks[id.as_str()].artifacts[0].resource;
     assert!(restored.state().resources.contains_key(artifact));
 }
 
@@ -271,7 +283,7 @@ fn a_member_lists_its_own_tasks_newest_first_without_push_targets() {
     // The first task changes last: it is listed first.
     let working = json!({"task": first, "state": "working"});
     bob.send(&mut network, "task.update", "agent:alice", working);
-    let changed = network.state.tasks.get_mut(&first).unwrap();
+    let changed = network.state.tasks.get_mut(first.as_str()).unwrap();
     changed.updated_at = 20;
     changed.push.push(crate::model::push::PushTarget {
         id: "p1".into(),
@@ -368,7 +380,7 @@ fn a_task_asked_for_a_person_is_listed_to_them_who_take_no_part_in_it() {
     let asked = json!({"parts": [{"text": "book a table"}], "on_behalf_of": "human:ann"});
     let id = task_id(&alice.send(&mut network, "task.create", "agent:bob", asked));
     assert_eq!(
-        network.state().tasks[&id].on_behalf_of,
+        network.state().tasks[id.as_str()].on_behalf_of,
         Some(addr("human:ann"))
     );
     let listed = |peer: &mut Peer, network: &mut Network| -> Vec<String> {

@@ -248,7 +248,7 @@ fn push_configs_of_0_3_name_their_task_by_params_id() {
     );
     assert_eq!(deleted["result"], Value::Null);
     assert!(deleted.get("error").is_none());
-    assert!(world.network.state().tasks[&task].push.is_empty());
+    assert!(world.network.state().tasks[task.as_str()].push.is_empty());
     let listed = call(
         &mut world,
         "tasks/pushNotificationConfig/list",
@@ -333,7 +333,7 @@ fn a_message_sent_again_under_its_message_id_is_the_same_message() {
     send_to_bob(&mut world, &alice, answer.clone());
     let twice = send_to_bob(&mut world, &alice, answer);
     assert_eq!(task_id(&twice), task);
-    let history = &world.network.state().tasks[&task].history;
+    let history = &world.network.state().tasks[task.as_str()].history;
     assert_eq!(history.len(), 3, "{history:?}");
     assert_eq!(history[2].client_id.as_deref(), Some("retry-2"));
 

@@ -101,7 +101,7 @@ fn a_stream_opens_with_the_message_and_ends() {
     };
     assert!(opening.is_empty() && !closes);
     bob_answers(&mut world, &bob, &watch.task);
-    let done = world.network.state().tasks[&watch.task].clone();
+    let done = world.network.state().tasks[watch.task.as_str()].clone();
     let (events, ends) = changes(&watch, &seen, &done);
     assert!(ends);
     assert_eq!(events.len(), 1);

@@ -263,7 +263,7 @@ fn a_task_asks_for_input_and_completes_with_an_artifact() {
         panic!("a blocking send waits: {reply:?}")
     };
     let task = watch.task.clone();
-    assert_eq!(world.network.state().tasks[&task].skill, None);
+    assert_eq!(world.network.state().tasks[task.as_str()].skill, None);
 
     send(
         &mut world,
@@ -390,7 +390,7 @@ fn streams_follow_the_task_until_it_settles() {
         &bob,
         json!({"type": "task.update", "target": "agent:alice", "payload": {"task": task, "state": "working"}}),
     );
-    let working = world.network.state().tasks[&task].clone();
+    let working = world.network.state().tasks[task.as_str()].clone();
     let (events, ends) = changes(&watch, &seen, &working);
     assert!(!ends);
     assert_eq!(events[0]["result"]["kind"], "task");
@@ -406,7 +406,7 @@ fn streams_follow_the_task_until_it_settles() {
         &bob,
         json!({"type": "task.update", "target": "agent:alice", "payload": {"task": task, "state": "completed"}}),
     );
-    let done = world.network.state().tasks[&task].clone();
+    let done = world.network.state().tasks[task.as_str()].clone();
     let (events, ends) = changes(&watch, &working, &done);
     assert!(ends);
     assert_eq!(events[0]["result"]["kind"], "artifact-update");
@@ -433,11 +433,11 @@ fn cancel_list_and_the_network_endpoint() {
         .unwrap_or_default()
         .to_owned();
     assert_eq!(
-        world.network.state().tasks[&task].partners[0].to_string(),
+        world.network.state().tasks[task.as_str()].partners[0].to_string(),
         "agent:bob"
     );
     assert_eq!(
-        world.network.state().tasks[&task].skill.as_deref(),
+        world.network.state().tasks[task.as_str()].skill.as_deref(),
         Some("plan")
     );
     let unnamed = json!({"message": text_part("x")});
@@ -596,7 +596,9 @@ fn a_network_may_let_public_callers_in_as_its_guest_with_task_rights_only() {
         .unwrap_or_default()
         .to_owned();
     assert_eq!(
-        world.network.state().tasks[&task].requester.to_string(),
+        world.network.state().tasks[task.as_str()]
+            .requester
+            .to_string(),
         "human:visitor"
     );
     let listed = now(

@@ -129,7 +129,7 @@ fn the_partner_lists_and_gets_no_push_target_in_either_generation() {
             json!({"taskId": task, "id": "hook"}),
         ),
     );
-    assert_eq!(world.network.state().tasks[&task].push.len(), 2);
+    assert_eq!(world.network.state().tasks[task.as_str()].push.len(), 2);
     for answer in [&listed, &got, &any, &old, &old_one] {
         assert!(leaks(answer).is_empty(), "{answer}");
     }
@@ -222,7 +222,7 @@ fn a_task_push_to_anyone_but_core_is_refused() {
         (400, "invalid_request"),
         "{refused:?}"
     );
-    assert_eq!(world.network.state().tasks[&task].push.len(), 2);
+    assert_eq!(world.network.state().tasks[task.as_str()].push.len(), 2);
 }
 
 fn base() -> String {

@@ -40,7 +40,7 @@ fn push_targets_on_hosts_that_are_not_public_are_refused_when_set_and_when_sent(
         let message = refused["error"]["message"].as_str().unwrap_or_default();
         assert!(message.contains("url_private_address"), "{url}: {message}");
     }
-    assert!(world.network.state().tasks[&task].push.is_empty());
+    assert!(world.network.state().tasks[task.as_str()].push.is_empty());
 
     // Allowed by the operator: kept as the parser reads it.
     world

@@ -59,12 +59,14 @@ fn a_context_id_other_than_the_named_tasks_is_refused() {
     let wrong = json!({"taskId": open, "contextId": "wrong-context"});
     let refused = send_to_bob(&mut world, &alice, message("m2", wrong));
     assert_eq!(refused["error"]["code"], -32602, "{refused}");
-    assert_eq!(world.network.state().tasks[&open].history.len(), 1);
-    let context = world.network.state().tasks[&open].context.clone();
+    assert_eq!(world.network.state().tasks[open.as_str()].history.len(), 1);
+    let context = world.network.state().tasks[open.as_str()]
+        .context_text()
+        .to_owned();
     let right = json!({"taskId": open, "contextId": context});
     let sent = send_to_bob(&mut world, &alice, message("m2", right));
     assert_eq!(task_id(&sent), open);
-    assert_eq!(world.network.state().tasks[&open].history.len(), 2);
+    assert_eq!(world.network.state().tasks[open.as_str()].history.len(), 2);
 }
 
 #[test]
@@ -77,7 +79,7 @@ fn a_reused_message_id_naming_another_task_is_a_message_to_that_task() {
     let to_second = message("m1", json!({"taskId": second}));
     let sent = send_to_bob(&mut world, &alice, to_second.clone());
     assert_eq!(task_id(&sent), second, "{sent}");
-    let history = |world: &World| world.network.state().tasks[&second].history.clone();
+    let history = |world: &World| world.network.state().tasks[second.as_str()].history.clone();
     assert_eq!(history(&world).len(), 2);
     assert_eq!(history(&world)[1].client_id.as_deref(), Some("m1"));
     // Sent again, it is the same message to the same task.
@@ -94,7 +96,10 @@ fn a_reused_message_id_starting_a_task_in_another_context_is_a_new_task() {
     let sent = send_to_bob(&mut world, &alice, elsewhere.clone());
     let made = task_id(&sent);
     assert_ne!(made, first, "answered with another task: {sent}");
-    assert_eq!(world.network.state().tasks[&made].context, "ctx-2");
+    assert_eq!(
+        world.network.state().tasks[made.as_str()].context_text(),
+        "ctx-2"
+    );
     // Sent again, it is the task it started.
     assert_eq!(task_id(&send_to_bob(&mut world, &alice, elsewhere)), made);
     assert_eq!(world.network.state().tasks.len(), 2);

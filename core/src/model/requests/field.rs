@@ -1,0 +1,121 @@
+//! One field of a request payload as it was sent ([`AsSent`]), a nested
+//! object that reads only from a JSON object ([`Object`]), and [`read`],
+//! which turns a payload into a request type without ever failing.
+
+use serde::de::{DeserializeOwned, Error as _};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_json::{Map, Value};
+
+/// A payload field as sent. Declare it `#[serde(default, skip_serializing_if
+/// = "AsSent::is_absent")]`: a missing field is [`AsSent::Absent`].
+#[derive(Debug, Clone, PartialEq, Default)]
+pub enum AsSent<T> {
+    /// Not in the payload.
+    #[default]
+    Absent,
+    /// `null`.
+    Null,
+    /// A value of the field's type.
+    Given(T),
+    /// Something else, kept as sent.
+    Wrong(Value),
+}
+
+impl<T> AsSent<T> {
+    /// True when the payload leaves the field out.
+    pub fn is_absent(&self) -> bool {
+        matches!(self, Self::Absent)
+    }
+
+    /// True when the payload has the field, whatever its value (`null` too).
+    pub fn is_sent(&self) -> bool {
+        !self.is_absent()
+    }
+
+    /// The value when it has the field's type; anything else reads as none.
+    pub fn given(self) -> Option<T> {
+        match self {
+            Self::Given(value) => Some(value),
+            _ => None,
+        }
+    }
+
+    /// [`AsSent::given`] by reference.
+    pub fn as_given(&self) -> Option<&T> {
+        match self {
+            Self::Given(value) => Some(value),
+            _ => None,
+        }
+    }
+
+    /// The value, none when absent or `null`, and `wrong()`'s error when it
+    /// is something else.
+    pub fn checked<E>(self, wrong: impl FnOnce() -> E) -> Result<Option<T>, E> {
+        match self {
+            Self::Absent | Self::Null => Ok(None),
+            Self::Given(value) => Ok(Some(value)),
+            Self::Wrong(_) => Err(wrong()),
+        }
+    }
+}
+
+impl AsSent<String> {
+    /// The text, when the field is text.
+    pub fn as_text(&self) -> Option<&str> {
+        self.as_given().map(String::as_str)
+    }
+}
+
+impl<T> From<T> for AsSent<T> {
+    fn from(value: T) -> Self {
+        Self::Given(value)
+    }
+}
+
+impl<'de, T: DeserializeOwned> Deserialize<'de> for AsSent<T> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        Ok(match Value::deserialize(deserializer)? {
+            Value::Null => Self::Null,
+            value => match T::deserialize(&value) {
+                Ok(given) => Self::Given(given),
+                Err(_) => Self::Wrong(value),
+            },
+        })
+    }
+}
+
+impl<T: Serialize> Serialize for AsSent<T> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Self::Absent | Self::Null => serializer.serialize_none(),
+            Self::Given(value) => value.serialize(serializer),
+            Self::Wrong(value) => value.serialize(serializer),
+        }
+    }
+}
+
+/// A nested object of a payload (`credentials`, a task's `artifact`): it
+/// reads only from a JSON object, never from a list.
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+#[serde(transparent)]
+pub struct Object<T>(pub T);
+
+impl<'de, T: DeserializeOwned> Deserialize<'de> for Object<T> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let fields = Map::<String, Value>::deserialize(deserializer)?;
+        T::deserialize(Value::Object(fields))
+            .map(Object)
+            .map_err(D::Error::custom)
+    }
+}
+
+/// `payload` as the request `T`. A request type made of [`AsSent`]s reads
+/// from any object; a payload that is no object reads as `{}`.
+pub fn read<T: DeserializeOwned + Default>(payload: &Value) -> T {
+    Object::<T>::deserialize(payload).map_or_else(|_| T::default(), |read| read.0)
+}
+
+/// [`read`] of a nested field: its object's fields, else none of them.
+pub fn nested<T: Default>(field: AsSent<Object<T>>) -> T {
+    field.given().map(|object| object.0).unwrap_or_default()
+}

@@ -1,0 +1,28 @@
+//! The payloads of the requests members send to the network, as types: a
+//! join and its credentials, invitations, bridges, channels, the log
+//! (queries, acks, resuming) and the `task.*` events (the answers are [`super::payloads`]).
+//!
+//! A handler reads its event's payload with [`field::read`] into one of
+//! these structs and checks it field by field. Every field is a
+//! [`field::AsSent`], which keeps what was sent — nothing, `null`, a value of
+//! the field's type, or something else — so each handler still decides, as
+//! it always has, which wrong value is refused (with its own message,
+//! `payload.private is true or false`) and which is ignored: reading a
+//! payload never fails, and the inputs the network takes stay the same.
+//! Clients build the same structs to send (`AsSent::from(value)`); absent
+//! fields are left out.
+//!
+//! * [`field`] — [`field::AsSent`], [`field::Object`] and [`field::read`]
+//! * [`members`] — join (with its credentials), invite, bridge
+//! * [`channels`] — channel settings (private, title, tags)
+//! * [`history`] — history queries, acknowledgements, resuming
+//! * [`tasks`] — create, update, artifact, push and list of tasks
+
+pub mod channels;
+pub mod field;
+pub mod history;
+pub mod members;
+pub mod tasks;
+
+#[cfg(test)]
+mod tests;
