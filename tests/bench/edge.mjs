@@ -10,12 +10,8 @@ import WebSocket from 'ws';
 import { Agent } from '../../core/js/index.js';
 import { sendFrame } from '../../core/js/lib/connect.js';
 import { createNetwork, startEdge } from '../support/edge.mjs';
+import { ms, quantile } from './stats.mjs';
 
-const quantile = (values, q) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
-};
-const ms = (v) => `${v.toFixed(2)} ms`;
 // The sustained steps send SUSTAINED_EVENTS events (several seconds, so that
 // neither ramp-up nor one slow moment of this machine decides the figure),
 // keeping up to WINDOW in flight and sending REFILL more whenever that many

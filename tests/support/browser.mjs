@@ -3,8 +3,11 @@
 // steps browser tests share.
 
 import { before, after } from 'node:test';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { chromium } from 'playwright-core';
-import { createNetwork, startEdge } from './edge.mjs';
+import { createNetwork, freePort, startEdge } from './edge.mjs';
 import { Agent } from '../../core/js/index.js';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -136,4 +139,46 @@ export function edgeAndBrowser() {
     await started.edge?.stop();
   });
   return started;
+}
+
+/**
+ * For a file whose edge is killed and started again over what it stored: `start()` starts an edge
+ * on a free port over a new folder named for `prefix`, and Chromium; `restart()` starts the edge
+ * again on that port over that folder. The setup's `edge` and `browser` are the current ones;
+ * after the file's tests both are stopped and the folder removed.
+ */
+export function restartableEdgeAndBrowser(prefix) {
+  const setup = {};
+  setup.start = async () => {
+    setup.stateDir = await mkdtemp(join(tmpdir(), prefix));
+    setup.port = await freePort();
+    setup.edge = await startEdge({ stateDir: setup.stateDir, port: setup.port });
+    setup.browser = await launchBrowser();
+    return setup;
+  };
+  setup.restart = async () => {
+    setup.edge = await startEdge({ stateDir: setup.stateDir, port: setup.port });
+    return setup.edge;
+  };
+  after(async () => {
+    await setup.browser?.close();
+    await setup.edge?.stop();
+    if (setup.stateDir) await rm(setup.stateDir, { recursive: true, force: true });
+  });
+  return setup;
+}
+
+/**
+ * A new 1280×720 page of the workspace at `url`, once it is online and its service worker has the
+ * shell: `{context, page, status, human}`, `human` the address the page is.
+ */
+export async function onlineWorkspacePage(browser, url) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+  const page = await context.newPage();
+  await page.goto(`${url}/`);
+  const status = page.getByRole('status');
+  await status.filter({ hasText: 'online' }).waitFor({ timeout: 15_000 });
+  await page.evaluate(() => navigator.serviceWorker.ready);
+  const human = (await page.locator('.me').getAttribute('data-address')).trim();
+  return { context, page, status, human };
 }
