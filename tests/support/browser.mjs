@@ -84,6 +84,36 @@ export async function say(page, text, composer = page.locator('.conversation-col
 }
 
 /**
+ * From the open workspace, the person creates the network `name` that anyone with the link may
+ * join, dismisses its invitation and waits to be online in it: the new network's id.
+ */
+export async function createOpenNetwork(page, name) {
+  const bar = page.getByRole('navigation', { name: 'Networks' });
+  await bar.locator('summary').click();
+  await bar.getByRole('button', { name: 'Create a network' }).click();
+  await bar.getByLabel('Network name').fill(name);
+  await bar.getByRole('radio', { name: 'Anyone with the link' }).check();
+  await bar.getByRole('button', { name: 'Create network' }).click();
+  await page.locator('.topbar .network:not([data-id="demo"])').waitFor({ timeout: 10_000 });
+  await page.getByRole('button', { name: 'Done' }).click({ timeout: 15_000 });
+  await page.getByRole('status').filter({ hasText: 'online' }).waitFor({ timeout: 15_000 });
+  return page.locator('.topbar .network').getAttribute('data-id');
+}
+
+/**
+ * The person types `text` into the page's message box and presses Enter; once the message that
+ * shows `shown` is sent: that message and its id.
+ */
+export async function postAndWaitSent(page, text, shown = text) {
+  const box = page.getByRole('textbox', { name: 'Message' });
+  await box.fill(text);
+  await box.press('Enter');
+  const message = page.locator('.message', { hasText: shown });
+  await message.locator('.state', { hasText: 'sent' }).waitFor({ timeout: 10_000 });
+  return { message, id: await message.getAttribute('data-id') };
+}
+
+/**
  * Resolves once `page` has painted twice: what it does in answer to an event
  * it was just sent (a scroll, a click) has run and shown.
  */
