@@ -15,22 +15,11 @@ fn setup() -> (Network, Shared, Peer, Peer) {
     let mut network = network_with(vec![ModConfig::Persistence]);
     let shared = Shared::default();
     network.set_event_index(Box::new(shared.clone()));
-    let mut alice = join(&mut network, "agent:alice");
-    let mut bob = join(&mut network, "agent:bob");
+    let [mut alice, mut bob] = join_all(&mut network, ["agent:alice", "agent:bob"]);
     for channel in ["a", "b"] {
-        let created = alice.send(
-            &mut network,
-            "network.channel.create",
-            "core",
-            json!({"channel": channel}),
-        );
+        let created = alice.ask(&mut network, CHANNEL_CREATE, json!({"channel": channel}));
         applied(&shared, &created);
-        let joined = bob.send(
-            &mut network,
-            "network.channel.join",
-            "core",
-            json!({"channel": channel}),
-        );
+        let joined = bob.ask(&mut network, CHANNEL_JOIN, json!({"channel": channel}));
         applied(&shared, &joined);
     }
     (network, shared, alice, bob)

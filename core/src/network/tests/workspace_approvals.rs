@@ -50,16 +50,15 @@ fn request(network: &mut Network, agent: &mut Peer, target: &str, payload: Value
 #[test]
 fn a_direct_request_is_decided_by_its_person_and_goes_back_to_the_agent() {
     let mut network = workspace();
-    let mut ann = join(&mut network, "human:ann");
-    let mut bob = join(&mut network, "human:bob");
-    let mut agent = join(&mut network, "agent:helper");
+    let [mut ann, mut bob, mut agent] =
+        join_all(&mut network, ["human:ann", "human:bob", "agent:helper"]);
     let id = request(&mut network, &mut agent, "human:ann", tool_call(json!([])));
 
     // Someone else, or the wrong place, is refused; the connection goes on.
     let decide = json!({"approval": id, "decision": "approved"});
     let refused = bob.send(&mut network, DECIDED, "agent:helper", decide.clone());
     assert_eq!(error_code(&refused), ErrorCode::Forbidden);
-    let refused = ann.send(&mut network, DECIDED, "agent:broadcast", decide.clone());
+    let refused = ann.broadcast(&mut network, DECIDED, decide.clone());
     assert_eq!(error_code(&refused), ErrorCode::InvalidRequest);
     // An edit keeps the step's shape.
     let edited = json!({"approval": id, "decision": "approved", "edited": "text"});
@@ -83,9 +82,8 @@ fn a_direct_request_is_decided_by_its_person_and_goes_back_to_the_agent() {
 #[test]
 fn a_channel_request_is_decided_by_the_people_it_names_or_a_master() {
     let mut network = workspace();
-    let mut ann = join(&mut network, "human:ann");
-    let mut boss = join(&mut network, "agent:boss");
-    let mut agent = join(&mut network, "agent:helper");
+    let [mut ann, mut boss, mut agent] =
+        join_all(&mut network, ["human:ann", "agent:boss", "agent:helper"]);
     let named = request(
         &mut network,
         &mut agent,
@@ -100,17 +98,17 @@ fn a_channel_request_is_decided_by_the_people_it_names_or_a_master() {
     );
 
     let deny = |id: &str| json!({"approval": id, "decision": "denied", "reason": "not today"});
-    let refused = boss.send(&mut network, DECIDED, "agent:broadcast", deny(&named));
+    let refused = boss.broadcast(&mut network, DECIDED, deny(&named));
     assert_eq!(error_code(&refused), ErrorCode::Forbidden);
-    let denied = ann.send(&mut network, DECIDED, "agent:broadcast", deny(&named));
+    let denied = ann.broadcast(&mut network, DECIDED, deny(&named));
     assert!(
         delivered_to(&denied).contains(&"agent:helper".to_owned()),
         "{denied:#?}"
     );
 
-    let refused = ann.send(&mut network, DECIDED, "agent:broadcast", deny(&unnamed));
+    let refused = ann.broadcast(&mut network, DECIDED, deny(&unnamed));
     assert_eq!(error_code(&refused), ErrorCode::Forbidden);
-    let denied = boss.send(&mut network, DECIDED, "agent:broadcast", deny(&unnamed));
+    let denied = boss.broadcast(&mut network, DECIDED, deny(&unnamed));
     assert!(
         delivered_to(&denied).contains(&"agent:helper".to_owned()),
         "{denied:#?}"
@@ -120,8 +118,7 @@ fn a_channel_request_is_decided_by_the_people_it_names_or_a_master() {
 #[test]
 fn a_request_expires_and_then_only_its_requester_says_so() {
     let mut network = workspace();
-    let mut ann = join(&mut network, "human:ann");
-    let mut agent = join(&mut network, "agent:helper");
+    let [mut ann, mut agent] = join_all(&mut network, ["human:ann", "agent:helper"]);
     let id = request(&mut network, &mut agent, "human:ann", tool_call(json!([])));
     let expired = json!({"approval": id, "decision": "expired"});
 
@@ -166,8 +163,7 @@ fn a_request_expires_and_then_only_its_requester_says_so() {
 #[test]
 fn bad_requests_get_codes_and_the_connection_goes_on() {
     let mut network = workspace();
-    let _ann = join(&mut network, "human:ann");
-    let mut agent = join(&mut network, "agent:helper");
+    let [_ann, mut agent] = join_all(&mut network, ["human:ann", "agent:helper"]);
     let mut bad = tool_call(json!([]));
     bad["expires_at"] = json!(10 + 8 * 24 * HOUR);
     let mut no_summary = tool_call(json!([]));
@@ -187,7 +183,7 @@ fn bad_requests_get_codes_and_the_connection_goes_on() {
     }
     let unknown =
         json!({"approval": crate::EventId::from_parts(1, 1).to_string(), "decision": "denied"});
-    let refused = agent.send(&mut network, DECIDED, "agent:broadcast", unknown);
+    let refused = agent.broadcast(&mut network, DECIDED, unknown);
     assert_eq!(error_code(&refused), ErrorCode::NotFound);
     request(&mut network, &mut agent, "human:ann", tool_call(json!([])));
 }
