@@ -1,7 +1,7 @@
 //! A card lists only the tools its viewer may read: a member by its bearer
 //! session, anyone else only tools every member may read.
 
-use super::{get, json_of, rpc, run, send, text_part};
+use super::{get, json_of, register_tool, rpc, run, send, text_part};
 use crate::bindings::tests::world::World;
 use serde_json::{Value, json};
 
@@ -17,12 +17,9 @@ fn world() -> (World, String, String, String) {
         ("audit", "owner"),
         ("vault", "agents:[agent:alice]"),
     ] {
-        send(
-            &mut world,
-            &bob,
-            json!({"type": "network.resource.register", "target": "core",
-            "payload": {"address": format!("resource/tool/{name}"), "permissions": {"read": read}}}),
-        );
+        let tool =
+            json!({"address": format!("resource/tool/{name}"), "permissions": {"read": read}});
+        register_tool(&mut world, &bob, tool);
     }
     (world, alice, bob, carol)
 }

@@ -6,11 +6,10 @@ use super::*;
 
 /// Bob answers task `id` with one message.
 fn bob_answers(world: &mut World, bob: &str, id: &str) {
-    send(
+    bob_updates(
         world,
         bob,
-        json!({"type": "task.update", "target": "agent:alice", "payload": {"task": id,
-            "state": "completed", "answer": "message", "parts": [{"text": "4"}]}}),
+        json!({"task": id, "state": "completed", "answer": "message", "parts": [{"text": "4"}]}),
     );
 }
 
@@ -26,10 +25,7 @@ fn a_held_send_is_answered_with_the_message_in_each_generation() {
     let (mut world, alice, bob) = world();
     let alice_addr: Address = "agent:alice".parse().unwrap();
     let msg = json!({"message": text_part("2+2?")});
-    let watch = held(
-        &mut world,
-        &rpc("/agent:bob", Some(&alice), Some("1.0"), "SendMessage", msg),
-    );
+    let watch = held(&mut world, &rpc_to_bob(Some(&alice), "SendMessage", msg));
     bob_answers(&mut world, &bob, &watch.task);
     let answered = answer(&world.network, &alice_addr, &watch, true);
     let message = &answered["result"]["message"];
@@ -80,13 +76,7 @@ fn a_held_send_is_answered_with_the_message_in_each_generation() {
 fn a_stream_opens_with_the_message_and_ends() {
     let (mut world, alice, bob) = world();
     let msg = json!({"message": text_part("2+2?")});
-    let req = rpc(
-        "/agent:bob",
-        Some(&alice),
-        Some("1.0"),
-        "SendStreamingMessage",
-        msg,
-    );
+    let req = rpc_to_bob(Some(&alice), "SendStreamingMessage", msg);
     let Ok((
         _,
         Reply::Stream {
@@ -114,16 +104,12 @@ fn a_partner_that_works_answers_with_the_task() {
     let (mut world, alice, bob) = world();
     let alice_addr: Address = "agent:alice".parse().unwrap();
     let msg = json!({"message": text_part("plan")});
-    let watch = held(
-        &mut world,
-        &rpc("/agent:bob", Some(&alice), Some("1.0"), "SendMessage", msg),
-    );
+    let watch = held(&mut world, &rpc_to_bob(Some(&alice), "SendMessage", msg));
     for state in ["working", "completed"] {
-        send(
+        bob_updates(
             &mut world,
             &bob,
-            json!({"type": "task.update", "target": "agent:alice", "payload": {"task": watch.task,
-                "state": state, "parts": [{"text": "done"}]}}),
+            json!({"task": watch.task, "state": state, "parts": [{"text": "done"}]}),
         );
     }
     let answered = answer(&world.network, &alice_addr, &watch, true);
