@@ -118,12 +118,7 @@ fn an_assistant_plans_finds_delegates_relays_a_question_and_answers_once() {
     let (request, body) = model_call(&agent.handle_event(&dm(1, "book a table and tell Ann"), NOW));
     let system = body["messages"][0]["content"].as_str().unwrap();
     assert!(system.starts_with("You work for Ann.") && system.ends_with(ASSISTANT_PROMPT));
-    let offered: Vec<&str> = body["tools"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|t| t["function"]["name"].as_str().unwrap())
-        .collect();
+    let offered = offered_tools(&body);
     assert_eq!(offered, ["plan", "find_agents", "delegate"]);
 
     // The plan is posted where the answer will go, and the model goes on at once.
