@@ -14,6 +14,19 @@ fn secured(access: Access) -> Network {
     Network::new(config, [], 0, [5; 32])
 }
 
+fn with_policy(policy: AccessPolicy) -> Network {
+    secured(Access {
+        policy,
+        ..Access::open()
+    })
+}
+
+/// Asserts that joining as `name` with `payload` is denied.
+fn assert_denied(network: &mut Network, name: &str, payload: Value) {
+    let effects = try_join(network, name, payload.clone());
+    assert_eq!(error_code(&effects), ErrorCode::AccessDenied, "{payload}");
+}
+
 #[test]
 fn spoofed_source_is_rejected() {
     let (mut network, mut alice) = bare_with("agent:alice");
@@ -154,18 +167,9 @@ fn missing_permission_is_forbidden() {
 #[test]
 fn token_policy() {
     let mut network = secured(Access::token("s3cret"));
-    assert_eq!(
-        error_code(&try_join(&mut network, "agent:a", json!({}))),
-        ErrorCode::AccessDenied
-    );
-    assert_eq!(
-        error_code(&try_join(
-            &mut network,
-            "agent:a",
-            json!({"credentials": {"token": "guess"}})
-        )),
-        ErrorCode::AccessDenied
-    );
+    assert_denied(&mut network, "agent:a", json!({}));
+    let guess = json!({"credentials": {"token": "guess"}});
+    assert_denied(&mut network, "agent:a", guess);
     assert!(
         try_join(
             &mut network,
@@ -178,14 +182,8 @@ fn token_policy() {
 
 #[test]
 fn invite_policy_uses_each_invitation_once() {
-    let mut network = secured(Access {
-        policy: AccessPolicy::Invite,
-        ..Access::open()
-    });
-    assert_eq!(
-        error_code(&try_join(&mut network, "agent:bob", json!({}))),
-        ErrorCode::AccessDenied
-    );
+    let mut network = with_policy(AccessPolicy::Invite);
+    assert_denied(&mut network, "agent:bob", json!({}));
     // Seed a first member the way a host does for a new invite network: a master row.
     let host = master_row("agent:host");
     network.state.members.insert(host.address.clone(), host);
@@ -199,15 +197,13 @@ fn invite_policy_uses_each_invitation_once() {
     let invited = json!({"credentials": {"invite": code}});
     let with_secret =
         json!({"credentials": {"invite": code, "member_secret": "bobs-secret-0123456789"}});
-    let carol = try_join(&mut network, "agent:carol", invited.clone());
-    assert_eq!(error_code(&carol), ErrorCode::AccessDenied);
+    assert_denied(&mut network, "agent:carol", invited.clone());
     let ok = try_join(&mut network, "agent:bob", with_secret.clone());
     assert!(ok.contains(&Effect::Remove {
         kind: RowKind::Invitation,
         key: code.clone()
     }));
-    let again = try_join(&mut network, "agent:bob", invited);
-    assert_eq!(error_code(&again), ErrorCode::AccessDenied);
+    assert_denied(&mut network, "agent:bob", invited);
     // Bob comes back (a reload, a reconnect): his member secret lets him in without a new invitation.
     let back = try_join(&mut network, "agent:bob", with_secret);
     assert!(back.contains(&Effect::Bind(addr("agent:bob"))), "{back:?}");
@@ -215,37 +211,21 @@ fn invite_policy_uses_each_invitation_once() {
         json!({"member_secret": "not-bobs-secret-000000"}),
         json!({}),
     ] {
-        assert_eq!(
-            error_code(&try_join(
-                &mut network,
-                "agent:bob",
-                json!({ "credentials": credentials })
-            )),
-            ErrorCode::AccessDenied,
-            "{credentials}"
+        assert_denied(
+            &mut network,
+            "agent:bob",
+            json!({ "credentials": credentials }),
         );
     }
     // A member without a secret (the seeded host) is not let in by claiming its address.
-    assert_eq!(
-        error_code(&try_join(
-            &mut network,
-            "agent:host",
-            json!({"credentials": {"member_secret": "anything-at-all-0000"}})
-        )),
-        ErrorCode::AccessDenied
-    );
+    let claim = json!({"credentials": {"member_secret": "anything-at-all-0000"}});
+    assert_denied(&mut network, "agent:host", claim);
 }
 
 #[test]
 fn did_verify_refuses_a_join_without_a_did_proof() {
-    let mut network = secured(Access {
-        policy: AccessPolicy::DidVerify,
-        ..Access::open()
-    });
-    assert_eq!(
-        error_code(&try_join(&mut network, "openagents:x", json!({}))),
-        ErrorCode::AccessDenied
-    );
+    let mut network = with_policy(AccessPolicy::DidVerify);
+    assert_denied(&mut network, "openagents:x", json!({}));
 }
 
 #[test]

@@ -2,6 +2,16 @@
 
 use super::*;
 
+/// A network with the auth mod that `agent:boss` joins with the admin token.
+fn with_admin(mut config: NetworkConfig, admin_token: &str) -> (Network, Peer) {
+    config.access.admin_token_sha256 = Some(crate::crypto::sha256_hex(admin_token.as_bytes()));
+    config.mods = vec![ModConfig::Auth];
+    let mut network = Network::new(config, [], 0, [9; 32]);
+    let credentials = json!({"credentials": {"admin_token": admin_token}});
+    let boss = join_with(&mut network, "agent:boss", credentials);
+    (network, boss)
+}
+
 fn stored_config(effects: &[Effect]) -> NetworkConfig {
     effects
         .iter()
@@ -116,14 +126,7 @@ fn a_banned_member_is_closed_out_and_refused_at_join_until_unbanned() {
 fn rotated_tokens_are_only_in_the_masters_ack_and_the_old_ones_stop_working() {
     let mut config = NetworkConfig::open("demo".parse().unwrap(), "Demo");
     config.access = Access::token("old-token");
-    config.access.admin_token_sha256 = Some(crate::crypto::sha256_hex(b"old-admin"));
-    config.mods = vec![ModConfig::Auth];
-    let mut network = Network::new(config, [], 0, [9; 32]);
-    let mut boss = join_with(
-        &mut network,
-        "agent:boss",
-        json!({"credentials": {"admin_token": "old-admin"}}),
-    );
+    let (mut network, mut boss) = with_admin(config, "old-admin");
     let rotated = boss.ask(&mut network, TOKEN_ROTATE, json!({"token": "access"}));
     let token = acked(&rotated).payload["token"]
         .as_str()
@@ -252,14 +255,7 @@ fn invitations_are_revoked_and_the_config_read_hides_secret_hashes() {
     let mut config = NetworkConfig::open("demo".parse().unwrap(), "Demo");
     config.access = Access::token("t");
     config.access.policy = AccessPolicy::Invite;
-    config.access.admin_token_sha256 = Some(crate::crypto::sha256_hex(b"admin"));
-    config.mods = vec![ModConfig::Auth];
-    let mut network = Network::new(config, [], 0, [9; 32]);
-    let mut boss = join_with(
-        &mut network,
-        "agent:boss",
-        json!({"credentials": {"admin_token": "admin"}}),
-    );
+    let (mut network, mut boss) = with_admin(config, "admin");
     let invited = boss.ask(&mut network, "network.agent.invite", json!({}));
     let code = acked(&invited).payload["code"].as_str().unwrap().to_owned();
     let read = boss.ask(&mut network, "network.admin.config", json!({}));
@@ -294,15 +290,8 @@ fn invitations_are_revoked_and_the_config_read_hides_secret_hashes() {
 fn workspace_invitations_are_logged_and_their_inviter_hears_of_acceptance_and_rejection() {
     let mut config = NetworkConfig::open("demo".parse().unwrap(), "Demo");
     config.access.policy = AccessPolicy::Invite;
-    config.mods = vec![ModConfig::Auth];
     config.masters = vec![addr("agent:boss")];
-    config.access.admin_token_sha256 = Some(crate::crypto::sha256_hex(b"admin"));
-    let mut network = Network::new(config, [], 0, [9; 32]);
-    let mut boss = join_with(
-        &mut network,
-        "agent:boss",
-        json!({"credentials": {"admin_token": "admin"}}),
-    );
+    let (mut network, mut boss) = with_admin(config, "admin");
     let created = boss.ask(
         &mut network,
         INVITATION_CREATED,

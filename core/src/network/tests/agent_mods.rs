@@ -65,6 +65,16 @@ fn verdict(verdict: &str) -> Value {
     json!({"verdict": verdict})
 }
 
+/// A network whose `agent:bot` guards every `chat.*` event.
+fn chat_guard() -> (Network, Peer, Peer) {
+    with_mod(json!({"patterns": ["chat.*"], "mode": "guard"}))
+}
+
+/// The intercept `agent:bot` receives for the `chat.msg` that `alice` broadcasts.
+fn chat_intercept(network: &mut Network, alice: &mut Peer, payload: Value) -> Event {
+    intercept_for(&alice.broadcast(network, "chat.msg", payload), "agent:bot")
+}
+
 #[test]
 fn a_guard_holds_the_event_until_it_rejects_it_with_its_reason() {
     let (mut network, mut alice, mut bot) =
@@ -99,10 +109,8 @@ fn a_guard_holds_the_event_until_it_rejects_it_with_its_reason() {
 
 #[test]
 fn an_allowed_event_goes_on_and_its_sender_gets_the_ack() {
-    let (mut network, mut alice, mut bot) =
-        with_mod(json!({"patterns": ["chat.*"], "mode": "guard"}));
-    let sent = alice.broadcast(&mut network, "chat.msg", json!({"text": "hi"}));
-    let intercept = intercept_for(&sent, "agent:bot");
+    let (mut network, mut alice, mut bot) = chat_guard();
+    let intercept = chat_intercept(&mut network, &mut alice, json!({"text": "hi"}));
     let decided = answer(&mut network, &mut bot, &intercept, verdict("allow"), 11);
     assert!(decided.iter().any(|e| matches!(e, Effect::Append { .. })));
     let ack = delivered_of(&decided, "agent:alice", core_types::EVENT_ACK).unwrap();
@@ -117,16 +125,14 @@ fn an_allowed_event_goes_on_and_its_sender_gets_the_ack() {
 fn a_transform_rewrites_the_event_everyone_receives() {
     let (mut network, mut alice, mut bot) =
         with_mod(json!({"patterns": ["chat.msg"], "mode": "transform"}));
-    let sent = alice.broadcast(&mut network, "chat.msg", json!({"text": "hola"}));
-    let intercept = intercept_for(&sent, "agent:bot");
+    let intercept = chat_intercept(&mut network, &mut alice, json!({"text": "hola"}));
     let rewrite = json!({"verdict": "rewrite", "event": {"payload": {"text": "hello"}}});
     let decided = answer(&mut network, &mut bot, &intercept, rewrite, 11);
     let got = delivered_of(&decided, "agent:boss", "chat.msg").unwrap();
     assert_eq!(got.payload["text"], "hello");
     assert_eq!(got.source, addr("agent:alice"));
     // A transform may not reject: the event keeps waiting.
-    let sent = alice.broadcast(&mut network, "chat.msg", json!({}));
-    let intercept = intercept_for(&sent, "agent:bot");
+    let intercept = chat_intercept(&mut network, &mut alice, json!({}));
     let wrong = answer(&mut network, &mut bot, &intercept, verdict("reject"), 12);
     assert_eq!(error_code(&wrong), ErrorCode::InvalidRequest);
 }
@@ -155,7 +161,7 @@ fn a_late_mod_meets_its_policy_when_the_alarm_passes_its_deadline() {
 
 #[test]
 fn an_offline_mod_is_handled_by_its_policy_at_once() {
-    let (mut network, mut alice, _bot) = with_mod(json!({"patterns": ["chat.*"], "mode": "guard"}));
+    let (mut network, mut alice, _bot) = chat_guard();
     network.disconnect(&addr("agent:bot"), 10);
     let sent = alice.broadcast(&mut network, "chat.msg", json!({}));
     let error = delivered_of(&sent, "agent:alice", core_types::EVENT_ERROR).unwrap();
@@ -177,11 +183,10 @@ fn observers_see_accepted_events_without_holding_them() {
 
 #[test]
 fn members_cannot_forge_intercepts_and_strangers_cannot_answer() {
-    let (mut network, mut alice, _bot) = with_mod(json!({"patterns": ["chat.*"], "mode": "guard"}));
+    let (mut network, mut alice, _bot) = chat_guard();
     let forged = alice.send(&mut network, INTERCEPT, "agent:bot", json!({}));
     assert_eq!(error_code(&forged), ErrorCode::ReservedType);
-    let sent = alice.broadcast(&mut network, "chat.msg", json!({}));
-    let intercept = intercept_for(&sent, "agent:bot");
+    let intercept = chat_intercept(&mut network, &mut alice, json!({}));
     let mut payload = json!({"verdict": "allow"});
     payload["intercept"] = json!(intercept.id);
     let sneaky = alice.ask(&mut network, VERDICT, payload);

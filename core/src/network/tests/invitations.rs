@@ -25,6 +25,14 @@ fn invite(network: &mut Network, payload: Value) -> Vec<Effect> {
     Peer::new("agent:host").send(network, "workspace.invitation.created", "core", payload)
 }
 
+/// The ack of a reusable invitation for `max_uses` newcomers within `ttl_ms`.
+fn reusable(network: &mut Network, max_uses: u64, ttl_ms: u64) -> Event {
+    acked(&invite(
+        network,
+        json!({"max_uses": max_uses, "ttl_ms": ttl_ms}),
+    ))
+}
+
 fn joined(effects: &[Effect], name: &str) -> bool {
     effects.contains(&Effect::Bind(addr(name)))
 }
@@ -32,10 +40,7 @@ fn joined(effects: &[Effect], name: &str) -> bool {
 #[test]
 fn a_reusable_invitation_admits_its_limit_of_newcomers_then_is_void() {
     let mut network = invite_network();
-    let ack = acked(&invite(
-        &mut network,
-        json!({"max_uses": 2, "ttl_ms": 10_000}),
-    ));
+    let ack = reusable(&mut network, 2, 10_000);
     assert_eq!(ack.payload["max_uses"], 2);
     let code = ack.payload["code"].as_str().unwrap().to_owned();
     let with_code =
@@ -66,10 +71,7 @@ fn a_reusable_invitation_admits_its_limit_of_newcomers_then_is_void() {
 #[test]
 fn a_reusable_invitation_expires() {
     let mut network = invite_network();
-    let ack = acked(&invite(
-        &mut network,
-        json!({"max_uses": 50, "ttl_ms": 1_000}),
-    ));
+    let ack = reusable(&mut network, 50, 1_000);
     let code = ack.payload["code"].as_str().unwrap().to_owned();
     let late = try_join_at(
         &mut network,

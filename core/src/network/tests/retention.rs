@@ -27,6 +27,11 @@ impl Clock {
         }
     }
 
+    /// A network with the persistence mod, so it keeps its history.
+    fn persisted(retention: Retention) -> Self {
+        Self::new(vec![ModConfig::Persistence], retention)
+    }
+
     fn run(&mut self, effects: Vec<Effect>) -> Vec<Effect> {
         self.host.apply(&mut self.network, effects, self.now)
     }
@@ -172,7 +177,7 @@ fn history_is_kept_for_its_cap_and_its_window_once_delivered() {
         history_ms: Some(60_000),
         ..week()
     };
-    let mut clock = Clock::new(vec![ModConfig::Persistence], retention);
+    let mut clock = Clock::persisted(retention);
     let mut alice = clock.join("agent:alice");
     let bob = clock.join("agent:bob");
     let seqs = clock.send_many(&mut alice, "agent:bob", 10);
@@ -199,7 +204,7 @@ fn a_history_capped_by_count_is_pruned_soon_after_the_cap_is_passed() {
         history_events: Some(3),
         ..week()
     };
-    let mut clock = Clock::new(vec![ModConfig::Persistence], retention);
+    let mut clock = Clock::persisted(retention);
     let mut alice = clock.join("agent:alice");
     let bob = clock.join("agent:bob");
     let early = clock.send(&mut alice, "agent:bob");
@@ -233,7 +238,7 @@ fn a_history_capped_by_count_is_pruned_soon_after_the_cap_is_passed() {
 
 #[test]
 fn history_without_a_window_is_kept_for_ever() {
-    let mut clock = Clock::new(vec![ModConfig::Persistence], week());
+    let mut clock = Clock::persisted(week());
     let mut alice = clock.join("agent:alice");
     let bob = clock.join("agent:bob");
     let last = (0..4).map(|_| clock.send(&mut alice, "agent:bob")).last();
@@ -306,11 +311,10 @@ fn idle_members_holding_nothing_are_removed_and_their_address_freed() {
 
 #[test]
 fn members_are_not_removed_while_history_without_a_window_could_name_them() {
-    let retention = Retention {
+    let mut clock = Clock::persisted(Retention {
         idle_member_ms: Some(1_000),
         ..week()
-    };
-    let mut clock = Clock::new(vec![ModConfig::Persistence], retention);
+    });
     let idle = clock.join("agent:idle");
     clock.disconnect(&idle.address);
     clock.alarm_at(clock.now + 400 * 24 * 3600 * 1000);

@@ -112,6 +112,9 @@ fn only_the_author_edits_and_the_author_or_a_master_deletes() {
     assert!(delivered_kind(&removed, DELETED), "{removed:#?}");
 }
 
+const NOT_THE_AUTHOR: &str = "only the person who wrote a message may edit it";
+const ALREADY_DELETED: &str = "the message was deleted, so it can no longer be changed";
+
 /// The text of the one error reply among `effects`.
 fn refusal(effects: &[Effect]) -> String {
     let [Effect::Reply(error)] = effects else {
@@ -121,6 +124,12 @@ fn refusal(effects: &[Effect]) -> String {
         .as_str()
         .unwrap_or_default()
         .to_owned()
+}
+
+/// Asserts that `effects` are one refusal with `code` and `message`.
+fn assert_refused(effects: &[Effect], code: ErrorCode, message: &str) {
+    assert_eq!(error_code(effects), code);
+    assert_eq!(refusal(effects), message);
 }
 
 #[test]
@@ -144,11 +153,7 @@ fn a_message_is_edited_reacted_to_and_deleted_after_the_network_restarts() {
     assert!(delivered_kind(&edited, EDITED), "{edited:#?}");
     let forged = json!({"message": first, "content": "FORGED"});
     let refused = bob.broadcast(&mut network, EDITED, forged);
-    assert_eq!(error_code(&refused), ErrorCode::Forbidden);
-    assert_eq!(
-        refusal(&refused),
-        "only the person who wrote a message may edit it"
-    );
+    assert_refused(&refused, ErrorCode::Forbidden, NOT_THE_AUTHOR);
     let reaction = json!({"message": first, "emoji": "👍"});
     let reacted = host.applied(bob.broadcast(&mut network, "workspace.reaction.added", reaction));
     assert!(
@@ -163,11 +168,7 @@ fn a_message_is_edited_reacted_to_and_deleted_after_the_network_restarts() {
     let mut network = host.restart(&network);
     let again = json!({"message": first, "content": "back"});
     let refused = ann.broadcast(&mut network, EDITED, again);
-    assert_eq!(error_code(&refused), ErrorCode::NotFound);
-    assert_eq!(
-        refusal(&refused),
-        "the message was deleted, so it can no longer be changed"
-    );
+    assert_refused(&refused, ErrorCode::NotFound, ALREADY_DELETED);
     // A message the log never had is refused in words, without its id.
     let unknown = EventId::from_parts(1, 1).to_string();
     let refused = ann.broadcast(&mut network, DELETED, json!({"message": unknown}));
