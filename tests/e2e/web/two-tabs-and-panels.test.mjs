@@ -15,6 +15,17 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
 const started = edgeAndBrowser();
 
+/** Runs `body` with a page open on the edge's workspace, closed after. */
+async function withWorkspacePage(body) {
+  const page = await started.browser.newPage({ viewport: { width: 1280, height: 720 } });
+  try {
+    await openWorkspace(page, started.edge.url);
+    await body(page);
+  } finally {
+    await page.close();
+  }
+}
+
 test('two tabs show the same conversation and the network gets each message once', async () => {
   const agent = await Agent.connect({ url: started.edge.url, network: 'demo', name: 'agent:listener' });
   const heard = [];
@@ -49,10 +60,8 @@ test('two tabs show the same conversation and the network gets each message once
   }
 });
 
-test('the people panel shows members with their address, no "unverified" on everyone, and presence changes live', async () => {
-  const page = await started.browser.newPage({ viewport: { width: 1280, height: 720 } });
-  try {
-    await openWorkspace(page, started.edge.url);
+test('the people panel shows members with their address, no "unverified" on everyone, and presence changes live', () =>
+  withWorkspacePage(async (page) => {
     const people = page.getByRole('complementary', { name: 'People' });
     const me = (await page.locator('.me').getAttribute('data-address')).trim();
     await people.locator(`.person[data-address="${me}"][data-status="online"]`).waitFor({ timeout: 10_000 });
@@ -66,10 +75,7 @@ test('the people panel shows members with their address, no "unverified" on ever
     visitor.close();
     await row.and(page.locator('[data-status="offline"]')).waitFor({ timeout: 15_000 });
     await shoot(page, 'workspace-people');
-  } finally {
-    await page.close();
-  }
-});
+  }));
 
 test('the inspector lists every event, filters by type and source, and opens the JSON', async () => {
   const page = await started.browser.newPage({ viewport: { width: 1280, height: 720 } });
@@ -272,15 +278,13 @@ test('files and contexts open in the resources panel; a writable context is edit
     await context.getByRole('status').filter({ hasText: 'Saved.' }).waitFor({ timeout: 10_000 });
     assert.deepEqual((await owner.read(`resource/context/brief-${stamp}`)).content, { goal: 'ship it' });
   } finally {
-    owner.close();
     await page.close();
+    owner.close();
   }
 });
 
-test('a message the network refuses shows its reason and is not sent again', async () => {
-  const page = await started.browser.newPage({ viewport: { width: 1280, height: 720 } });
-  try {
-    await openWorkspace(page, started.edge.url);
+test('a message the network refuses shows its reason and is not sent again', () =>
+  withWorkspacePage(async (page) => {
     const box = page.getByRole('textbox', { name: 'Message' });
     await box.fill(`huge ${'x'.repeat(600 * 1024)}`);
     await box.press('Enter');
@@ -289,7 +293,4 @@ test('a message the network refuses shows its reason and is not sent again', asy
     assert.match(await refused.textContent(), /payload|large|limit/i);
     // Nothing stays queued.
     await page.getByRole('status').filter({ hasText: /^online$/ }).waitFor();
-  } finally {
-    await page.close();
-  }
-});
+  }));

@@ -161,8 +161,8 @@ test('a mention or a direct message while the tab is hidden is a notification, a
     await page.evaluate(() => window.__setHidden(false));
     await assertAccessibleInBothSchemes(page, 'notifications on');
   } finally {
-    await context.close();
     agent.close();
+    await context.close();
   }
 });
 
