@@ -4,13 +4,6 @@
 
 use super::*;
 
-fn card_of(world: &mut World, req: &Request) -> Response {
-    match run(world, req) {
-        Err(response) => response,
-        Ok(_) => panic!("a card is answered at once"),
-    }
-}
-
 pub(super) fn send_to_bob(world: &mut World, token: &str, message: Value) -> Value {
     let params = json!({"message": message, "configuration": {"returnImmediately": true}});
     ask_bob(world, token, "SendMessage", params)

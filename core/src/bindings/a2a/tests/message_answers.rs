@@ -13,6 +13,20 @@ fn bob_answers(world: &mut World, bob: &str, id: &str) {
     );
 }
 
+/// Alice's address.
+fn alice_address() -> Address {
+    "agent:alice".parse().unwrap()
+}
+
+/// Alice sends bob `text` in the current generation, and the answer is held: the world, alice's
+/// and bob's tokens and the watch.
+fn alice_sends(text: &str) -> (World, String, String, methods::Watch) {
+    let (mut world, alice, bob) = world();
+    let msg = json!({"message": text_part(text)});
+    let watch = held(&mut world, &rpc_to_bob(Some(&alice), "SendMessage", msg));
+    (world, alice, bob, watch)
+}
+
 fn held(world: &mut World, req: &Request) -> methods::Watch {
     match run(world, req) {
         Ok((_, Reply::Hold(watch))) => watch,
@@ -22,10 +36,8 @@ fn held(world: &mut World, req: &Request) -> methods::Watch {
 
 #[test]
 fn a_held_send_is_answered_with_the_message_in_each_generation() {
-    let (mut world, alice, bob) = world();
-    let alice_addr: Address = "agent:alice".parse().unwrap();
-    let msg = json!({"message": text_part("2+2?")});
-    let watch = held(&mut world, &rpc_to_bob(Some(&alice), "SendMessage", msg));
+    let (mut world, alice, bob, watch) = alice_sends("2+2?");
+    let alice_addr = alice_address();
     bob_answers(&mut world, &bob, &watch.task);
     let answered = answer(&world.network, &alice_addr, &watch, true);
     let message = &answered["result"]["message"];
@@ -101,10 +113,8 @@ fn a_stream_opens_with_the_message_and_ends() {
 
 #[test]
 fn a_partner_that_works_answers_with_the_task() {
-    let (mut world, alice, bob) = world();
-    let alice_addr: Address = "agent:alice".parse().unwrap();
-    let msg = json!({"message": text_part("plan")});
-    let watch = held(&mut world, &rpc_to_bob(Some(&alice), "SendMessage", msg));
+    let (mut world, _, bob, watch) = alice_sends("plan");
+    let alice_addr = alice_address();
     for state in ["working", "completed"] {
         bob_updates(
             &mut world,

@@ -139,16 +139,21 @@ fn text_part(text: &str) -> Value {
     json!({"messageId": "m1", "role": "ROLE_USER", "parts": [{"text": text}]})
 }
 
+/// The card `req` asks for: cards are answered at once, never held.
+fn card_of(world: &mut World, req: &Request) -> Response {
+    match run(world, req) {
+        Err(response) => response,
+        Ok(_) => panic!("a card is answered at once"),
+    }
+}
+
 #[test]
 fn cards_list_skills_in_each_generation() {
     let (mut world, _, _) = world();
-    let v1 = match run(
+    let v1 = json_of(&card_of(
         &mut world,
         &get("/agent:bob/.well-known/agent-card.json", Some("1.0")),
-    ) {
-        Err(response) => json_of(&response),
-        Ok(_) => panic!("a card is answered at once"),
-    };
+    ));
     assert_eq!(v1["skills"][0]["id"], "plan");
     assert_eq!(
         v1["supportedInterfaces"][0]["url"],
@@ -159,25 +164,19 @@ fn cards_list_skills_in_each_generation() {
         v1["securitySchemes"]["session"]["httpAuthSecurityScheme"]["scheme"],
         "Bearer"
     );
-    let v03 = match run(
+    let v03 = json_of(&card_of(
         &mut world,
         &get("/agent:bob/.well-known/agent-card.json", None),
-    ) {
-        Err(response) => json_of(&response),
-        Ok(_) => panic!("a card is answered at once"),
-    };
+    ));
     assert_eq!(v03["url"], format!("{EDGE}/agent:bob"));
     assert_eq!(v03["protocolVersion"], "0.3.0");
     assert_eq!(v03["security"], json!([{"session": []}, {"didwba": []}]));
     // Asked for bare, the 0.3 fields come merged into the current card.
     assert_eq!(v03["supportedInterfaces"][0]["protocolVersion"], "1.0");
-    let network = match run(
+    let network = json_of(&card_of(
         &mut world,
         &get("/.well-known/agent-card.json", Some("1.0")),
-    ) {
-        Err(response) => json_of(&response),
-        Ok(_) => panic!("a card is answered at once"),
-    };
+    ));
     assert_eq!(network["skills"][0]["id"], "agent:bob/plan");
     match run(
         &mut world,
@@ -198,17 +197,15 @@ fn a_member_that_takes_tasks_has_a_card_without_tools() {
         "payload": {"tasks": true, "description": "Answers questions with a language model"}}),
     );
     let anonymous = get("/agent:alice/.well-known/agent-card.json", Some("1.0"));
-    match run(&mut world, &anonymous) {
-        Err(response) => assert_eq!(response.status, 404, "a stranger learns nothing"),
-        Ok(_) => panic!("a card is answered at once"),
-    }
+    assert_eq!(
+        card_of(&mut world, &anonymous).status,
+        404,
+        "a stranger learns nothing"
+    );
     let as_member = anonymous
         .clone()
         .with_header("Authorization", &format!("Bearer {alice}"));
-    let card = match run(&mut world, &as_member) {
-        Err(response) => json_of(&response),
-        Ok(_) => panic!("a card is answered at once"),
-    };
+    let card = json_of(&card_of(&mut world, &as_member));
     assert_eq!(card["skills"][0]["id"], "tasks");
     assert_eq!(
         card["skills"][0]["description"],
@@ -220,10 +217,11 @@ fn a_member_that_takes_tasks_has_a_card_without_tools() {
         json!({"type": "network.agent.profile", "target": "core",
         "payload": {"tasks": true, "listed": true}}),
     );
-    match run(&mut world, &anonymous) {
-        Err(response) => assert_eq!(response.status, 200, "listed: anyone sees it"),
-        Ok(_) => panic!("a card is answered at once"),
-    }
+    assert_eq!(
+        card_of(&mut world, &anonymous).status,
+        200,
+        "listed: anyone sees it"
+    );
 }
 
 #[test]
@@ -507,13 +505,10 @@ fn a_network_may_let_public_callers_in_as_its_guest_with_task_rights_only() {
         [7; 32],
     );
 
-    let card = match run(
+    let card = json_of(&card_of(
         &mut world,
         &get("/agent:bob/.well-known/agent-card.json", None),
-    ) {
-        Err(response) => json_of(&response),
-        Ok(_) => panic!("a card is answered at once"),
-    };
+    ));
     assert_eq!(
         card["security"],
         json!([{"session": []}, {"didwba": []}, {}])

@@ -70,47 +70,36 @@ fn the_requester_reads_its_targets_with_their_secrets() {
 #[test]
 fn the_partner_lists_and_gets_no_push_target_in_either_generation() {
     let (mut world, _, bob, task) = configured();
-    let v1 = |method: &str, params: Value| rpc_to_bob(Some(&bob), method, params);
-    let v03 = |method: &str, params: Value| rpc("/agent:bob", Some(&bob), None, method, params);
-    let listed = now(
-        &mut world,
-        &v1("ListTaskPushNotificationConfigs", json!({"taskId": task})),
+    // Bob asks in the current generation (`Some("1.0")`) or in 0.3 (`None`).
+    let mut ask = |version: Option<&str>, method: &str, params: Value| {
+        now(
+            &mut world,
+            &rpc("/agent:bob", Some(&bob), version, method, params),
+        )
+    };
+    let (v1, v03) = (Some("1.0"), None);
+    let listed = ask(
+        v1,
+        "ListTaskPushNotificationConfigs",
+        json!({"taskId": task}),
     );
     assert_eq!(listed["result"]["configs"], json!([]), "{listed}");
-    let got = now(
-        &mut world,
-        &v1(
-            "GetTaskPushNotificationConfig",
-            json!({"taskId": task, "id": "hook"}),
-        ),
-    );
+    let hook = json!({"taskId": task, "id": "hook"});
+    let got = ask(v1, "GetTaskPushNotificationConfig", hook.clone());
     assert!(got.get("result").is_none(), "{got}");
-    let any = now(
-        &mut world,
-        &v1("GetTaskPushNotificationConfig", json!({"taskId": task})),
-    );
+    let any = ask(v1, "GetTaskPushNotificationConfig", json!({"taskId": task}));
     assert!(any.get("result").is_none(), "{any}");
-    let old = now(
-        &mut world,
-        &v03("tasks/pushNotificationConfig/list", json!({"id": task})),
+    let old = ask(
+        v03,
+        "tasks/pushNotificationConfig/list",
+        json!({"id": task}),
     );
     assert_eq!(old["result"], json!([]), "{old}");
-    let old_one = now(
-        &mut world,
-        &v03(
-            "tasks/pushNotificationConfig/get",
-            json!({"id": task, "pushNotificationConfigId": "old"}),
-        ),
-    );
+    let old_hook = json!({"id": task, "pushNotificationConfigId": "old"});
+    let old_one = ask(v03, "tasks/pushNotificationConfig/get", old_hook);
     assert!(old_one.get("result").is_none(), "{old_one}");
     // Nor does it remove them.
-    now(
-        &mut world,
-        &v1(
-            "DeleteTaskPushNotificationConfig",
-            json!({"taskId": task, "id": "hook"}),
-        ),
-    );
+    ask(v1, "DeleteTaskPushNotificationConfig", hook);
     assert_eq!(world.network.state().tasks[&task].push.len(), 2);
     for answer in [&listed, &got, &any, &old, &old_one] {
         assert!(leaks(answer).is_empty(), "{answer}");
