@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import { Agent } from '../../core/js/index.js';
-import { startEdge } from './edge.mjs';
+import { createNetwork, startEdge } from './edge.mjs';
 
 /**
  * Registers the file's cleanup (its agents closed, its edge stopped, its folder removed).
@@ -33,4 +33,16 @@ export function agentsOnAStatefulEdge(prefix) {
     if (setup.stateDir) await rm(setup.stateDir, { recursive: true, force: true });
   });
   return setup;
+}
+
+/**
+ * A new invite-only workspace network called `name` on `edge`, and its master `agent:host`
+ * joined with the network's admin token.
+ */
+export async function inviteNetworkWithHost(edge, name) {
+  const { id, admin_token } = await createNetwork(edge.url, {
+    name, access: { policy: 'invite' }, mods: ['workspace', 'persistence'],
+  });
+  const host = await Agent.connect({ url: edge.url, network: id, name: 'agent:host', credentials: { admin_token } });
+  return { id, admin_token, host };
 }
