@@ -228,6 +228,22 @@ fn resource_discovery_lists_your_permissions() {
     );
 }
 
+/// `peer` registers `address`, giving nothing else.
+fn register_only(peer: &mut Peer, network: &mut Network, address: &str) -> Vec<Effect> {
+    peer.ask(network, RESOURCE_REGISTER, json!({ "address": address }))
+}
+
+/// The content of the readme as `reader` reads it.
+fn readme_as(reader: &mut Peer, network: &mut Network) -> Value {
+    let read = reader.send(
+        network,
+        RESOURCE_READ,
+        "resource/file/docs/readme.md",
+        json!({}),
+    );
+    reply_of_type(&read, core_types::RESOURCE_READ_RESPONSE).payload["content"].clone()
+}
+
 #[test]
 fn files_are_read_and_updated() {
     let mut network = network_with(vec![ModConfig::AccessControl]);
@@ -235,16 +251,7 @@ fn files_are_read_and_updated() {
     owner.ask(&mut network, RESOURCE_REGISTER, json!({
         "address": "resource/file/docs/readme.md", "content_type": "text/markdown", "content": "v1"
     }));
-    let read = alice.send(
-        &mut network,
-        RESOURCE_READ,
-        "resource/file/docs/readme.md",
-        json!({}),
-    );
-    assert_eq!(
-        reply_of_type(&read, core_types::RESOURCE_READ_RESPONSE).payload["content"],
-        "v1"
-    );
+    assert_eq!(readme_as(&mut alice, &mut network), "v1");
     assert_eq!(
         error_code(&alice.send(
             &mut network,
@@ -260,21 +267,8 @@ fn files_are_read_and_updated() {
         "resource/file/docs/readme.md",
         json!({"content": "v2"}),
     );
-    let read = alice.send(
-        &mut network,
-        RESOURCE_READ,
-        "resource/file/docs/readme.md",
-        json!({}),
-    );
-    assert_eq!(
-        reply_of_type(&read, core_types::RESOURCE_READ_RESPONSE).payload["content"],
-        "v2"
-    );
-    let stolen = alice.ask(
-        &mut network,
-        RESOURCE_REGISTER,
-        json!({"address": "resource/file/docs/readme.md"}),
-    );
+    assert_eq!(readme_as(&mut alice, &mut network), "v2");
+    let stolen = register_only(&mut alice, &mut network, "resource/file/docs/readme.md");
     assert_eq!(
         error_code(&stolen),
         ErrorCode::AlreadyExists,
@@ -282,11 +276,7 @@ fn files_are_read_and_updated() {
     );
     let mut bare = bare();
     let (_, mut mallory) = with_tool(&mut bare);
-    let stolen = mallory.ask(
-        &mut bare,
-        RESOURCE_REGISTER,
-        json!({"address": "resource/tool/add"}),
-    );
+    let stolen = register_only(&mut mallory, &mut bare, "resource/tool/add");
     assert_eq!(
         error_code(&stolen),
         ErrorCode::AlreadyExists,

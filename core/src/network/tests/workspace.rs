@@ -46,6 +46,17 @@ fn members_of(network: &Network, channel: &str) -> Vec<String> {
 
 const UPDATED: &str = "workspace.session.updated";
 
+/// The message `author` posts to `target` with `content`, as it is delivered.
+fn posted_to(author: &mut Peer, network: &mut Network, target: &str, content: &str) -> Event {
+    let sent = author.send(
+        network,
+        "workspace.message.posted",
+        target,
+        json!({ "content": content }),
+    );
+    delivered(&sent, "workspace.message.posted").1
+}
+
 #[test]
 fn sessions_are_updated_by_participants_and_masters_and_bad_updates_get_codes() {
     let mut network = workspace(None);
@@ -243,13 +254,12 @@ fn a_delegated_message_is_answered_by_the_delegate_back_in_its_thread() {
         ["human:ann", "agent:lead", "agent:expert", "agent:bob"],
     );
     ann.broadcast(&mut network, SESSION_CREATED, json!({"session": "q"}));
-    let asked = ann.send(
+    let question = posted_to(
+        &mut ann,
         &mut network,
-        "workspace.message.posted",
         "channel/session-q",
-        json!({"content": "what is 6 x 7?"}),
+        "what is 6 x 7?",
     );
-    let question = delivered(&asked, "workspace.message.posted").1;
     let delegate = |peer: &mut Peer, network: &mut Network, to: &str, payload: Value| {
         peer.send(network, "workspace.message.delegated", to, payload)
     };
@@ -326,13 +336,7 @@ fn a_direct_question_delegated_is_answered_to_whoever_asked() {
     let mut ann = join(&mut network, "human:ann");
     let mut boss = join(&mut network, "agent:boss"); // a master of the network may delegate
     let mut expert = join(&mut network, "agent:expert");
-    let asked = ann.send(
-        &mut network,
-        "workspace.message.posted",
-        "agent:boss",
-        json!({"content": "help?"}),
-    );
-    let question = delivered(&asked, "workspace.message.posted").1;
+    let question = posted_to(&mut ann, &mut network, "agent:boss", "help?");
     let handed = boss.send(
         &mut network,
         MESSAGE_DELEGATED,

@@ -97,18 +97,21 @@ fn a_channel_request_is_decided_by_the_people_it_names_or_a_master() {
         tool_call(json!([])),
     );
 
-    let deny = |id: &str| json!({"approval": id, "decision": "denied", "reason": "not today"});
-    let refused = boss.broadcast(&mut network, DECIDED, deny(&named));
-    assert_eq!(error_code(&refused), ErrorCode::Forbidden);
-    let denied = ann.broadcast(&mut network, DECIDED, deny(&named));
-    assert!(
-        delivered_to(&denied).contains(&"agent:helper".to_owned()),
-        "{denied:#?}"
-    );
+    only_the_decider_denies(&mut network, &mut boss, &mut ann, &named);
+    only_the_decider_denies(&mut network, &mut ann, &mut boss, &unnamed);
+}
 
-    let refused = ann.broadcast(&mut network, DECIDED, deny(&unnamed));
+/// `outsider` may not deny approval `id`; `decider` may, and the helper hears of it.
+fn only_the_decider_denies(
+    network: &mut Network,
+    outsider: &mut Peer,
+    decider: &mut Peer,
+    id: &str,
+) {
+    let deny = json!({"approval": id, "decision": "denied", "reason": "not today"});
+    let refused = outsider.broadcast(network, DECIDED, deny.clone());
     assert_eq!(error_code(&refused), ErrorCode::Forbidden);
-    let denied = boss.broadcast(&mut network, DECIDED, deny(&unnamed));
+    let denied = decider.broadcast(network, DECIDED, deny);
     assert!(
         delivered_to(&denied).contains(&"agent:helper".to_owned()),
         "{denied:#?}"
@@ -120,43 +123,23 @@ fn a_request_expires_and_then_only_its_requester_says_so() {
     let mut network = workspace();
     let [mut ann, mut agent] = join_all(&mut network, ["human:ann", "agent:helper"]);
     let id = request(&mut network, &mut agent, "human:ann", tool_call(json!([])));
-    let expired = json!({"approval": id, "decision": "expired"});
+    // The helper says it expired to ann, or ann decides, at `at`.
+    let says_expired = |network: &mut Network, agent: &mut Peer, at: u64| {
+        let expired = json!({"approval": id, "decision": "expired"});
+        send_at(network, agent, DECIDED, "human:ann", expired, at)
+    };
+    let decides = |network: &mut Network, ann: &mut Peer, decision: &str, at: u64| {
+        let decided = json!({"approval": id, "decision": decision});
+        send_at(network, ann, DECIDED, "agent:helper", decided, at)
+    };
 
-    let early = send_at(
-        &mut network,
-        &mut agent,
-        DECIDED,
-        "human:ann",
-        expired.clone(),
-        11,
-    );
+    let early = says_expired(&mut network, &mut agent, 11);
     assert_eq!(error_code(&early), ErrorCode::Forbidden);
-    let late = send_at(
-        &mut network,
-        &mut ann,
-        DECIDED,
-        "agent:helper",
-        json!({"approval": id, "decision": "approved"}),
-        10 + HOUR,
-    );
+    let late = decides(&mut network, &mut ann, "approved", 10 + HOUR);
     assert_eq!(error_code(&late), ErrorCode::Timeout);
-    let said = send_at(
-        &mut network,
-        &mut agent,
-        DECIDED,
-        "human:ann",
-        expired,
-        10 + HOUR,
-    );
+    let said = says_expired(&mut network, &mut agent, 10 + HOUR);
     assert_eq!(delivered_to(&said), vec!["human:ann".to_owned()]);
-    let again = send_at(
-        &mut network,
-        &mut ann,
-        DECIDED,
-        "agent:helper",
-        json!({"approval": id, "decision": "denied"}),
-        10 + HOUR,
-    );
+    let again = decides(&mut network, &mut ann, "denied", 10 + HOUR);
     assert_eq!(error_code(&again), ErrorCode::AlreadyExists);
 }
 
