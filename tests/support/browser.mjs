@@ -77,6 +77,15 @@ export async function openResource(resources, address) {
   return { item, text };
 }
 
+/** The Resources panel's entry for `address` on `page`, once a refresh shows it. */
+export async function refreshedResource(page, address) {
+  const resources = page.getByRole('region', { name: 'Resources' });
+  await resources.getByRole('button', { name: 'Refresh' }).click();
+  const item = resources.locator(`.resource[data-address="${address}"]`);
+  await item.waitFor({ timeout: 10_000 });
+  return item;
+}
+
 /** The person posts `text` from a composer (by default the open conversation's) with its Send button. */
 export async function say(page, text, composer = page.locator('.conversation-column .composer')) {
   await composer.getByRole('textbox').fill(text);

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Agent } from '../../../core/js/index.js';
-import { edgeAndBrowser, openResource, openWorkspace } from '../../support/browser.mjs';
+import { edgeAndBrowser, openResource, openWorkspace, refreshedResource } from '../../support/browser.mjs';
 import { startNode } from '../../support/process.mjs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -123,10 +123,7 @@ test('a tool is invoked from a form built from its schema; results and errors sh
   const page = await started.browser.newPage({ viewport: { width: 1280, height: 720 } });
   try {
     await openWorkspace(page, started.edge.url);
-    const resources = page.getByRole('region', { name: 'Resources' });
-    await resources.getByRole('button', { name: 'Refresh' }).click();
-    const item = resources.locator('.resource[data-address="resource/tool/calculator"]');
-    await item.waitFor({ timeout: 10_000 });
+    const item = await refreshedResource(page, 'resource/tool/calculator');
     assert.match(await item.locator('.details').textContent(), /tool · by agent:calc-owner · you may .*invoke/);
 
     const form = item.getByRole('form', { name: 'Invoke resource/tool/calculator' });
