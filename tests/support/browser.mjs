@@ -44,9 +44,10 @@ export async function openNetwork(page, url, id, path = '') {
 /**
  * A network called `name` on the started edge with an npm agent `agentName`
  * in it and two people, each in a browser context of their own, its
- * workspace open at 1366×768 and online: `{id, agent, pages, close()}`.
+ * workspace open at 1366×768 and online: `{id, agent, pages, close()}`;
+ * with `heardType`, also `heard`: the events of that type the agent hears from then on.
  */
-export async function twoPeople(started, name, agentName) {
+export async function twoPeople(started, name, agentName, heardType) {
   const { id } = await createNetwork(started.edge.url, { name, mods: ['workspace', 'persistence'] });
   const agent = await Agent.connect({ url: started.edge.url, network: id, name: agentName });
   const contexts = [await started.browser.newContext(), await started.browser.newContext()];
@@ -60,7 +61,9 @@ export async function twoPeople(started, name, agentName) {
     agent.close();
     for (const context of contexts) await context.close();
   };
-  return { id, agent, pages, close };
+  const heard = [];
+  if (heardType) agent.on(heardType, (event) => heard.push(event));
+  return { id, agent, pages, close, heard };
 }
 
 /**
