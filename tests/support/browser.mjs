@@ -80,6 +80,18 @@ export async function openResource(resources, address) {
   return { item, text };
 }
 
+/**
+ * Creates the channel `name` from `page`'s Conversations navigation and waits for it to open;
+ * resolves with the navigation.
+ */
+export async function createChannelFromNav(page, name) {
+  const nav = page.getByRole('navigation', { name: 'Conversations' });
+  await nav.getByRole('textbox', { name: 'New channel' }).fill(name);
+  await nav.getByRole('button', { name: 'Create' }).click();
+  await page.waitForURL(`**/channel/${name}`);
+  return nav;
+}
+
 /** The Resources panel's entry for `address` on `page`, once a refresh shows it. */
 export async function refreshedResource(page, address) {
   const resources = page.getByRole('region', { name: 'Resources' });

@@ -14,7 +14,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Agent } from '../../../core/js/index.js';
 import { createNetwork } from '../../support/edge.mjs';
-import { edgeAndBrowser, openNetwork, nextFrames } from '../../support/browser.mjs';
+import { createChannelFromNav, edgeAndBrowser, nextFrames, openNetwork } from '../../support/browser.mjs';
 import { assertAccessibleInBothSchemes } from '../../support/axe.mjs';
 import { until, expectNothingFor } from '../../support/waits.mjs';
 
@@ -235,10 +235,7 @@ test('unread counts per conversation survive a reload, a direct message is marke
   withAgentAndPage('agent:poster', async ({ id, agent, page }) => {
     await openNetwork(page, started.edge.url, id);
     const me = await page.locator('.me').getAttribute('data-address');
-    const nav = page.getByRole('navigation', { name: 'Conversations' });
-    await nav.getByRole('textbox', { name: 'New channel' }).fill('updates');
-    await nav.getByRole('button', { name: 'Create' }).click();
-    await page.waitForURL('**/channel/updates');
+    const nav = await createChannelFromNav(page, 'updates');
     await nav.getByRole('link', { name: 'Everyone' }).click();
     // Posted once the person looks elsewhere (a busy page may take a moment to switch).
     await until('Everyone is open', async () => (await page.title()) === 'Everyone — agentnet');
