@@ -80,25 +80,11 @@ fn a_reply_in_the_same_channel_is_linked_to_its_parents() {
 fn a_parent_in_another_channel_or_nowhere_is_refused() {
     let (mut network, shared, mut alice, _) = setup();
     let (root, _) = post(&mut network, &shared, &mut alice, "channel/a", &[], &[]);
-    let (_, effects) = post(
-        &mut network,
-        &shared,
-        &mut alice,
-        "channel/b",
-        &[&root],
-        &[],
-    );
-    assert_eq!(error_code(&effects), ErrorCode::UnknownParent);
     let stranger = alice.event("ioa.message", "channel/a", json!({}));
-    let (_, effects) = post(
-        &mut network,
-        &shared,
-        &mut alice,
-        "channel/a",
-        &[&stranger],
-        &[],
-    );
-    assert_eq!(error_code(&effects), ErrorCode::UnknownParent);
+    for (channel, parent) in [("channel/b", &root), ("channel/a", &stranger)] {
+        let (_, effects) = post(&mut network, &shared, &mut alice, channel, &[parent], &[]);
+        assert_eq!(error_code(&effects), ErrorCode::UnknownParent, "{channel}");
+    }
 }
 
 #[test]
