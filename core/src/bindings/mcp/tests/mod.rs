@@ -409,16 +409,10 @@ fn a_foreign_origin_is_forbidden() {
         None,
         &rpc(0, "initialize", json!({"protocolVersion": "2025-11-25"})),
     );
-    assert_eq!(
-        mcp.respond(&req.clone().with_header("Origin", "https://evil.example"))
-            .status,
-        403
-    );
-    assert_eq!(
-        mcp.respond(&req.with_header("Origin", "https://edge.test"))
-            .status,
-        200
-    );
+    for (origin, status) in [("https://evil.example", 403), ("https://edge.test", 200)] {
+        let from = req.clone().with_header("Origin", origin);
+        assert_eq!(mcp.respond(&from).status, status, "{origin}");
+    }
 }
 
 #[test]

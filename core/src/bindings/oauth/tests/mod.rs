@@ -153,6 +153,11 @@ fn redeem_for(world: &mut World, client: &str, code: &str, resource: &str) -> Re
     )
 }
 
+/// Whether the host keeps a grant of `kind`.
+fn holds_grant(world: &World, kind: crate::bindings::oauth::grants::GrantKind) -> bool {
+    world.host.grants.values().any(|g| g.kind == kind)
+}
+
 /// Whether `agent:claude` is a member of the world's network.
 fn claude_is_member(world: &World) -> bool {
     let claude = "agent:claude".parse().unwrap();

@@ -385,13 +385,7 @@ fn leaving_ends_the_members_tokens() {
     let mut world = world();
     let (client, code) = code_for(&mut world, "claude");
     assert_eq!(redeem(&mut world, &client, &code).status, 200);
-    assert!(
-        world
-            .host
-            .grants
-            .values()
-            .any(|g| g.kind == GrantKind::Access)
-    );
+    assert!(holds_grant(&world, GrantKind::Access));
     let Ok(()) =
         crate::host::credentials::end_all(&mut world.host, &"agent:claude".parse().unwrap());
     assert!(world.host.grants.is_empty());
