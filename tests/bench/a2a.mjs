@@ -12,18 +12,16 @@ import { Role, TaskState } from '@a2a-js/sdk';
 import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
 import { Agent } from '../../core/js/index.js';
 import { createNetwork, startEdge } from '../support/edge.mjs';
+import { joinToken } from '../support/http.mjs';
+import { ms, quantile } from './stats.mjs';
 
 const LATENCY_SENDS = 200;
 const WARMUP = 20;
 const CONCURRENT = 10;
 const SENDS_EACH = 50;
 
-const quantile = (values, q) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))];
-const ms = (v) => `${v.toFixed(2)} ms`;
-
 async function client(url, network, name) {
-  const res = await fetch(`${url}/networks/${network}/v1/join`, { method: 'POST', body: JSON.stringify({ agent_id: name }) });
-  const { token } = await res.json();
+  const token = await joinToken(url, network, name);
   const fetchImpl = (input, init = {}) => {
     const headers = new Headers(init.headers);
     headers.set('Authorization', `Bearer ${token}`);

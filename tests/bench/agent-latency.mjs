@@ -18,6 +18,7 @@ import { createServer } from 'node:http';
 import { Agent } from '../../core/js/index.js';
 import { createNetwork, startEdge } from '../support/edge.mjs';
 import { launchBrowser } from '../support/browser.mjs';
+import { quantile } from './stats.mjs';
 
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -25,11 +26,6 @@ const arg = (name, fallback) => {
 };
 const TURNS = arg('turns', 20);
 const REST_AFTER_MS = 300;
-
-const quantile = (values, q) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
-};
 
 /** An OpenAI-shaped streaming model: the first word at once, the rest after REST_AFTER_MS. */
 async function startModel() {

@@ -32,6 +32,7 @@ import { nextEvent } from '../support/events.mjs';
 import { core } from '../../core/js/lib/runtime.js';
 import { createNetwork, startEdge } from '../support/edge.mjs';
 import { startScriptedProvider, text } from '../support/scripted-provider.mjs';
+import { quantile } from './stats.mjs';
 
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -42,10 +43,6 @@ const TURNS = arg('turns', 200);
 const E2E = arg('e2e', 60);
 const WORDS = arg('words', 50);
 
-const quantile = (values, q) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
-};
 const fmt = (n, digits = 1) => n.toFixed(digits);
 
 // Event ids are ULIDs: 48 bits of time, 80 of (here) a counter.

@@ -9,6 +9,7 @@
 
 import { KeyPair } from '../../core/js/index.js';
 import { startEdge } from '../support/edge.mjs';
+import { ms, quantile } from './stats.mjs';
 
 const AGENTS = Number(process.env.AGENTS ?? 10_000);
 const QUERIES = 300;
@@ -16,9 +17,6 @@ const WARMUP = 30;
 const PARALLEL = 16;
 const WORDS = ['translation', 'weather', 'route', 'maps', 'summary', 'code', 'search', 'image', 'audio', 'finance',
   'legal', 'medical', 'travel', 'booking', 'sports', 'news', 'music', 'math', 'chemistry', 'history'];
-
-const quantile = (values, q) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))];
-const ms = (v) => `${v.toFixed(2)} ms`;
 
 function acs(i) {
   const skill = WORDS[i % WORDS.length];

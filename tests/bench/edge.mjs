@@ -10,12 +10,9 @@ import WebSocket from 'ws';
 import { Agent } from '../../core/js/index.js';
 import { sendFrame } from '../../core/js/lib/connect.js';
 import { createNetwork, startEdge } from '../support/edge.mjs';
+import { eventFrame } from '../support/frames.mjs';
+import { ms, quantile } from './stats.mjs';
 
-const quantile = (values, q) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
-};
-const ms = (v) => `${v.toFixed(2)} ms`;
 // The sustained steps send SUSTAINED_EVENTS events (several seconds, so that
 // neither ramp-up nor one slow moment of this machine decides the figure),
 // keeping up to WINDOW in flight and sending REFILL more whenever that many
@@ -90,20 +87,6 @@ function workerdRssKb(pgid) {
   return total;
 }
 
-const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
-let leanCounter = 0n;
-/** A ULID from the clock and a counter: unique within this run, cheap to make. */
-function leanId() {
-  let time = Date.now();
-  let id = '';
-  for (let i = 0; i < 10; i += 1) { id = CROCKFORD[time % 32] + id; time = Math.floor(time / 32); }
-  let counter = (leanCounter += 1n);
-  let tail = '';
-  for (let i = 0; i < 16; i += 1) { tail = CROCKFORD[Number(counter % 32n)] + tail; counter /= 32n; }
-  return id + tail;
-}
-const leanFrame = (type, source, target, payload) => JSON.stringify({ id: leanId(), type, source, target, payload, timestamp: Date.now() });
-
 /** A bare WebSocket joined to network `id` as `name`; set `onFrame` to see its frames. */
 async function leanSocket(url, id, name) {
   const socket = new WebSocket(`${url.replace('http', 'ws')}/networks/${id}/v1/ws`, { perMessageDeflate: false });
@@ -115,7 +98,7 @@ async function leanSocket(url, id, name) {
     lean.onFrame?.(frame);
   });
   await new Promise((resolve, reject) => { socket.once('open', resolve); socket.once('error', reject); });
-  socket.send(leanFrame('network.agent.join', name, 'core', {}));
+  socket.send(eventFrame('network.agent.join', name, 'core', {}));
   await waitFor(() => joined);
   return lean;
 }
@@ -240,10 +223,10 @@ try {
       if (unacked === 32 || received === total) {
         unacked = 0;
         const { seq } = JSON.parse(frame).metadata.delivery;
-        receiver.socket.send(leanFrame('network.event.ack', 'agent:b', 'core', { seq }));
+        receiver.socket.send(eventFrame('network.event.ack', 'agent:b', 'core', { seq }));
       }
     };
-    const frames = Array.from({ length: total }, (_, i) => leanFrame('bench.load', 'agent:a', 'agent:b', { i }));
+    const frames = Array.from({ length: total }, (_, i) => eventFrame('bench.load', 'agent:a', 'agent:b', { i }));
     const pipe = windowed(total, (i) => sendFrame(sender.socket, frames[i]));
     let acked = 0;
     sender.onFrame = (frame) => {

@@ -10,6 +10,7 @@
 // thread roots (every descendant), READS each, one at a time.
 
 import { createNetwork, startEdge } from '../support/edge.mjs';
+import { ms, quantile } from './stats.mjs';
 
 const MESSAGES = Number(process.argv[2] ?? 100_000);
 const THREADS = 1000;
@@ -17,8 +18,6 @@ const CONCURRENT = 16;
 const READS = 500;
 const WARMUP = 20;
 
-const quantile = (values, q) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))];
-const ms = (v) => `${v.toFixed(2)} ms`;
 const pick = (list) => list[Math.floor(Math.random() * list.length)];
 
 const edge = await startEdge();

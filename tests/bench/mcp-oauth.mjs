@@ -18,9 +18,9 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { launchBrowser } from '../support/browser.mjs';
 import { createNetwork, startEdge } from '../support/edge.mjs';
 import { MemoryProvider, atConsentPage, startCallback } from '../support/oauth.mjs';
+import { quantile } from './stats.mjs';
 
 const runs = Number(process.argv[2] ?? 10);
-const quantile = (values, q) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))];
 
 const [edge, browser, callback] = await Promise.all([startEdge(), launchBrowser(), startCallback()]);
 try {

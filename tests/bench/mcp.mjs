@@ -14,22 +14,16 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Agent } from '../../core/js/index.js';
 import { createNetwork, startEdge } from '../support/edge.mjs';
+import { joinToken } from '../support/http.mjs';
+import { ms, quantile } from './stats.mjs';
 
 const LATENCY_CALLS = 300;
 const WARMUP = 30;
 const CONCURRENT = 10;
 const CALLS_EACH = 100;
 
-const quantile = (values, q) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))];
-const ms = (v) => `${v.toFixed(2)} ms`;
-
-async function join(url, network, name) {
-  const res = await fetch(`${url}/networks/${network}/v1/join`, { method: 'POST', body: JSON.stringify({ agent_id: name }) });
-  return (await res.json()).token;
-}
-
 async function mcpCaller(url, network, name) {
-  const token = await join(url, network, name);
+  const token = await joinToken(url, network, name);
   const transport = new StreamableHTTPClientTransport(new URL(`${url}/networks/${network}/mcp`), {
     requestInit: { headers: { Authorization: `Bearer ${token}` } },
   });
@@ -56,7 +50,7 @@ async function wsCaller(url, network, name) {
 }
 
 async function httpPoster(url, network, name) {
-  const token = await join(url, network, name);
+  const token = await joinToken(url, network, name);
   return {
     call: async (n) => {
       const res = await fetch(`${url}/networks/${network}/v1/events`, {

@@ -44,6 +44,7 @@ import { tmpdir } from 'node:os';
 import { createNetwork, startEdge, workerEntryUrl } from '../support/edge.mjs';
 import { bareSocket, eventFrame, eventsOf } from '../support/frames.mjs';
 import { startProfile, summarize, watchHeap } from '../support/profile.mjs';
+import { ms, quantile } from './stats.mjs';
 
 const steps = new Set(process.argv.slice(2));
 const wants = (step) => steps.size === 0 || steps.has(step);
@@ -81,12 +82,6 @@ async function profiled(edge, label, step) {
   console.log(`  (the whole profile: ${file}, for Chrome's DevTools)`);
   return result;
 }
-
-const quantile = (values, q) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
-};
-const ms = (v) => `${v.toFixed(2)} ms`;
 
 /** The workerd processes in the edge's process group. */
 function workerdPids(pgid) {

@@ -3,8 +3,11 @@
 // steps browser tests share.
 
 import { before, after } from 'node:test';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { chromium } from 'playwright-core';
-import { createNetwork, startEdge } from './edge.mjs';
+import { createNetwork, freePort, startEdge } from './edge.mjs';
 import { Agent } from '../../core/js/index.js';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -41,9 +44,10 @@ export async function openNetwork(page, url, id, path = '') {
 /**
  * A network called `name` on the started edge with an npm agent `agentName`
  * in it and two people, each in a browser context of their own, its
- * workspace open at 1366×768 and online: `{id, agent, pages, close()}`.
+ * workspace open at 1366×768 and online: `{id, agent, pages, close()}`;
+ * with `heardType`, also `heard`: the events of that type the agent hears from then on.
  */
-export async function twoPeople(started, name, agentName) {
+export async function twoPeople(started, name, agentName, heardType) {
   const { id } = await createNetwork(started.edge.url, { name, mods: ['workspace', 'persistence'] });
   const agent = await Agent.connect({ url: started.edge.url, network: id, name: agentName });
   const contexts = [await started.browser.newContext(), await started.browser.newContext()];
@@ -57,7 +61,9 @@ export async function twoPeople(started, name, agentName) {
     agent.close();
     for (const context of contexts) await context.close();
   };
-  return { id, agent, pages, close };
+  const heard = [];
+  if (heardType) agent.on(heardType, (event) => heard.push(event));
+  return { id, agent, pages, close, heard };
 }
 
 /**
@@ -74,10 +80,61 @@ export async function openResource(resources, address) {
   return { item, text };
 }
 
+/**
+ * Creates the channel `name` from `page`'s Conversations navigation and waits for it to open;
+ * resolves with the navigation.
+ */
+export async function createChannelFromNav(page, name) {
+  const nav = page.getByRole('navigation', { name: 'Conversations' });
+  await nav.getByRole('textbox', { name: 'New channel' }).fill(name);
+  await nav.getByRole('button', { name: 'Create' }).click();
+  await page.waitForURL(`**/channel/${name}`);
+  return nav;
+}
+
+/** The Resources panel's entry for `address` on `page`, once a refresh shows it. */
+export async function refreshedResource(page, address) {
+  const resources = page.getByRole('region', { name: 'Resources' });
+  await resources.getByRole('button', { name: 'Refresh' }).click();
+  const item = resources.locator(`.resource[data-address="${address}"]`);
+  await item.waitFor({ timeout: 10_000 });
+  return item;
+}
+
 /** The person posts `text` from a composer (by default the open conversation's) with its Send button. */
 export async function say(page, text, composer = page.locator('.conversation-column .composer')) {
   await composer.getByRole('textbox').fill(text);
   await composer.getByRole('button', { name: 'Send' }).click();
+}
+
+/**
+ * From the open workspace, the person creates the network `name` that anyone with the link may
+ * join, dismisses its invitation and waits to be online in it: the new network's id.
+ */
+export async function createOpenNetwork(page, name) {
+  const bar = page.getByRole('navigation', { name: 'Networks' });
+  await bar.locator('summary').click();
+  await bar.getByRole('button', { name: 'Create a network' }).click();
+  await bar.getByLabel('Network name').fill(name);
+  await bar.getByRole('radio', { name: 'Anyone with the link' }).check();
+  await bar.getByRole('button', { name: 'Create network' }).click();
+  await page.locator('.topbar .network:not([data-id="demo"])').waitFor({ timeout: 10_000 });
+  await page.getByRole('button', { name: 'Done' }).click({ timeout: 15_000 });
+  await page.getByRole('status').filter({ hasText: 'online' }).waitFor({ timeout: 15_000 });
+  return page.locator('.topbar .network').getAttribute('data-id');
+}
+
+/**
+ * The person types `text` into the page's message box and presses Enter; once the message that
+ * shows `shown` is sent: that message and its id.
+ */
+export async function postAndWaitSent(page, text, shown = text) {
+  const box = page.getByRole('textbox', { name: 'Message' });
+  await box.fill(text);
+  await box.press('Enter');
+  const message = page.locator('.message', { hasText: shown });
+  await message.locator('.state', { hasText: 'sent' }).waitFor({ timeout: 10_000 });
+  return { message, id: await message.getAttribute('data-id') };
 }
 
 /**
@@ -136,4 +193,46 @@ export function edgeAndBrowser() {
     await started.edge?.stop();
   });
   return started;
+}
+
+/**
+ * For a file whose edge is killed and started again over what it stored: `start()` starts an edge
+ * on a free port over a new folder named for `prefix`, and Chromium; `restart()` starts the edge
+ * again on that port over that folder. The setup's `edge` and `browser` are the current ones;
+ * after the file's tests both are stopped and the folder removed.
+ */
+export function restartableEdgeAndBrowser(prefix) {
+  const setup = {};
+  setup.start = async () => {
+    setup.stateDir = await mkdtemp(join(tmpdir(), prefix));
+    setup.port = await freePort();
+    setup.edge = await startEdge({ stateDir: setup.stateDir, port: setup.port });
+    setup.browser = await launchBrowser();
+    return setup;
+  };
+  setup.restart = async () => {
+    setup.edge = await startEdge({ stateDir: setup.stateDir, port: setup.port });
+    return setup.edge;
+  };
+  after(async () => {
+    await setup.browser?.close();
+    await setup.edge?.stop();
+    if (setup.stateDir) await rm(setup.stateDir, { recursive: true, force: true });
+  });
+  return setup;
+}
+
+/**
+ * A new 1280×720 page of the workspace at `url`, once it is online and its service worker has the
+ * shell: `{context, page, status, human}`, `human` the address the page is.
+ */
+export async function onlineWorkspacePage(browser, url) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+  const page = await context.newPage();
+  await page.goto(`${url}/`);
+  const status = page.getByRole('status');
+  await status.filter({ hasText: 'online' }).waitFor({ timeout: 15_000 });
+  await page.evaluate(() => navigator.serviceWorker.ready);
+  const human = (await page.locator('.me').getAttribute('data-address')).trim();
+  return { context, page, status, human };
 }

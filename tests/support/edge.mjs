@@ -50,6 +50,28 @@ export function edgeForFile(options) {
   return edge;
 }
 
+/**
+ * `edgeForFile` over a state folder of its own (named for `prefix`), removed after the file's
+ * tests. `edge.restart()` starts the edge again over that folder (after `edge.kill()`), filling in
+ * the same object, so tests go on reading `edge.url`.
+ */
+export function statefulEdgeForFile(prefix, options = {}) {
+  const edge = {};
+  let stateDir;
+  const start = async () => Object.assign(edge, await startEdge({ ...options, stateDir }));
+  before(async () => {
+    stateDir = await mkdtemp(join(tmpdir(), prefix));
+    await start();
+  });
+  after(async () => {
+    if (process.env.AGENTNET_EDGE_LOG) console.log(edge.log?.join(''));
+    await edge.stop?.();
+    if (stateDir) await rm(stateDir, { recursive: true, force: true });
+  });
+  edge.restart = start;
+  return edge;
+}
+
 /** The hosts `startEdge({ allowLocalFetches: true })` lets the edge fetch from. */
 export const LOCAL_HOSTS = 'localhost,127.0.0.1';
 

@@ -6,6 +6,7 @@
 // are tested without a key or the internet. It checks the key header and
 // records every request for the test to inspect.
 
+import { before, after } from 'node:test';
 import { createServer } from 'node:http';
 import { randomBytes } from 'node:crypto';
 
@@ -225,4 +226,19 @@ export async function startScriptedProvider({ key } = {}) {
       return new Promise((resolve) => server.close(resolve));
     },
   };
+}
+
+/**
+ * A scripted provider for one test file, started before its tests and closed after them;
+ * `.provider` once started.
+ */
+export function scriptedProviderForFile(key) {
+  const file = {};
+  before(async () => {
+    file.provider = await startScriptedProvider({ key });
+  });
+  after(async () => {
+    await file.provider?.close();
+  });
+  return file;
 }

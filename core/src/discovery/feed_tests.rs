@@ -12,19 +12,10 @@ fn changes_follow_a_seq_and_say_when_nothing_is_new() {
         first.to_line(),
         r#"{"seq":"1","ts":5,"op":"upsert","type":"acs","id":"A","version":1,"payload":{"n":1}}"#
     );
-    let after_one: Vec<u64> = feed
-        .since(1, 10)
-        .unwrap_or_default()
-        .iter()
-        .map(|c| c.seq)
-        .collect();
+    let since = |seq| feed.since(seq, 10).unwrap_or_default();
+    let after_one: Vec<u64> = since(1).iter().map(|c| c.seq).collect();
     assert_eq!(after_one, [2, 3]);
-    let versions: Vec<u64> = feed
-        .since(0, 10)
-        .unwrap_or_default()
-        .iter()
-        .map(|c| c.version)
-        .collect();
+    let versions: Vec<u64> = since(0).iter().map(|c| c.version).collect();
     assert_eq!(versions, [1, 2, 3]);
     assert_eq!(feed.since(3, 10).map(|c| c.len()), Ok(0));
     assert_eq!(feed.since(0, 2).map(|c| c.len()), Ok(2));

@@ -82,16 +82,14 @@ fn hosts_the_deployment_allows_are_fetched_and_no_others() {
     let allowed = OutboundPolicy::from_vars(None, Some(" localhost, 127.0.0.1 "));
     let policy = FetchPolicy::from_vars(allowed, Some("3"));
     assert_eq!(policy.per_minute, 3);
-    assert_eq!(reason(&policy, "http://localhost:4000/ad.json"), None);
-    assert_eq!(reason(&policy, "http://127.0.0.1:4000/ad.json"), None);
-    assert_eq!(
-        reason(&policy, "http://127.0.0.2/"),
-        Some("url_private_address")
-    );
-    assert_eq!(
-        reason(&policy, "http://10.0.0.1/"),
-        Some("url_private_address")
-    );
+    for (url, refused) in [
+        ("http://localhost:4000/ad.json", None),
+        ("http://127.0.0.1:4000/ad.json", None),
+        ("http://127.0.0.2/", Some("url_private_address")),
+        ("http://10.0.0.1/", Some("url_private_address")),
+    ] {
+        assert_eq!(reason(&policy, url), refused, "{url}");
+    }
     let defaults = FetchPolicy::from_vars(OutboundPolicy::strict(), Some("zero"));
     assert_eq!(defaults, FetchPolicy::default());
 }

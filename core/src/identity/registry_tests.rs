@@ -77,21 +77,16 @@ fn registration_issues_unique_aics_and_names() {
 fn a_registration_needs_a_fresh_proof_with_the_presented_key() {
     let mut r = registry();
     r.challenge("alice", "n1".into(), NOW).unwrap();
-    let forged = sign(&key(9), Action::Register, "alice", "n1", &hex_of(&key(1)));
-    assert_eq!(
-        r.register("alice", &hex_of(&key(1)), "n1", &forged, None, NOW)
-            .unwrap_err()
-            .reason(),
-        "bad_signature"
-    );
+    let presented = hex_of(&key(1));
+    // Signed by `signer` for nonce n1, with key 1 presented: why it is refused.
+    let mut refusal = |signer: u8| {
+        let proof = sign(&key(signer), Action::Register, "alice", "n1", &presented);
+        let refused = r.register("alice", &presented, "n1", &proof, None, NOW);
+        refused.unwrap_err().reason()
+    };
+    assert_eq!(refusal(9), "bad_signature");
     // The nonce was spent by the failed attempt.
-    let good = sign(&key(1), Action::Register, "alice", "n1", &hex_of(&key(1)));
-    assert_eq!(
-        r.register("alice", &hex_of(&key(1)), "n1", &good, None, NOW)
-            .unwrap_err()
-            .reason(),
-        "invalid_challenge"
-    );
+    assert_eq!(refusal(1), "invalid_challenge");
     r.challenge("alice", "n2".into(), NOW).unwrap();
     let late = sign(&key(1), Action::Register, "alice", "n2", &hex_of(&key(1)));
     let expired = r.register(

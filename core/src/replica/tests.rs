@@ -107,27 +107,58 @@ fn online(
     feed(r, &frames, now)
 }
 
+/// A world where `r` alone came online at `now`, and `r`'s session.
+fn online_alone(r: &mut Replica, now: u64) -> (World, Option<Address>) {
+    let mut world = World::new();
+    let mut session = None;
+    online(&mut world, r, &mut session, now);
+    (world, session)
+}
+
+/// `r` posts `{"n": n}` to everyone.
+fn post_n(r: &mut Replica, n: i64, now: u64) -> (EventId, Vec<ReplicaEffect>) {
+    r.post(
+        chat(),
+        Address::broadcast(),
+        json!({"n": n}),
+        Map::new(),
+        now,
+    )
+}
+
+/// The `n` of each event received among `effects`.
+fn received_ns(effects: &[ReplicaEffect]) -> Vec<i64> {
+    effects
+        .iter()
+        .filter_map(|e| match e {
+            ReplicaEffect::Received(ev) => ev.payload["n"].as_i64(),
+            _ => None,
+        })
+        .collect()
+}
+
+/// A replica that came online, and its session.
+type OnlineReplica = (Replica, Option<Address>);
+
+/// A world where alice and bob came online at 1: each replica with its session.
+fn alice_and_bob_online() -> (World, OnlineReplica, OnlineReplica) {
+    let mut world = World::new();
+    let (mut alice, mut bob) = (replica("agent:alice", 1), replica("agent:bob", 2));
+    let (mut sa, mut sb) = (None, None);
+    online(&mut world, &mut alice, &mut sa, 1);
+    online(&mut world, &mut bob, &mut sb, 1);
+    (world, (alice, sa), (bob, sb))
+}
+
 #[test]
 fn offline_posts_wait_and_flush_in_creation_order_after_join() {
     let mut world = World::new();
     let mut alice = replica("agent:alice", 1);
-    let (first, effects) = alice.post(
-        chat(),
-        Address::broadcast(),
-        json!({"n": 1}),
-        Map::new(),
-        10,
-    );
+    let (first, effects) = post_n(&mut alice, 1, 10);
     assert!(
         matches!(&effects[..], [ReplicaEffect::Persist(ReplicaRow::Outbox(e))] if e.state == OutboxState::Pending)
     );
-    let (second, _) = alice.post(
-        chat(),
-        Address::broadcast(),
-        json!({"n": 2}),
-        Map::new(),
-        10,
-    );
+    let (second, _) = post_n(&mut alice, 2, 10);
 
     let mut session = None;
     let join = alice.connected(None, Timestamp::from(11));
@@ -160,10 +191,8 @@ fn offline_posts_wait_and_flush_in_creation_order_after_join() {
 
 #[test]
 fn rejected_events_stay_in_the_outbox_with_the_reason() {
-    let mut world = World::new();
     let mut alice = replica("agent:alice", 1);
-    let mut session = None;
-    online(&mut world, &mut alice, &mut session, 1);
+    let (mut world, mut session) = online_alone(&mut alice, 1);
     let (id, effects) = alice.post(
         chat(),
         "agent:nobody".parse().unwrap(),
@@ -192,12 +221,8 @@ fn rejected_events_stay_in_the_outbox_with_the_reason() {
 
 #[test]
 fn deliveries_apply_once_in_order_and_are_acknowledged() {
-    let mut world = World::new();
-    let (mut alice, mut bob) = (replica("agent:alice", 1), replica("agent:bob", 2));
-    let (mut sa, mut sb) = (None, None);
-    online(&mut world, &mut alice, &mut sa, 1);
-    online(&mut world, &mut bob, &mut sb, 1);
-    let (_, effects) = alice.post(chat(), Address::broadcast(), json!({"n": 1}), Map::new(), 2);
+    let (mut world, (mut alice, mut sa), (mut bob, _sb)) = alice_and_bob_online();
+    let (_, effects) = post_n(&mut alice, 1, 2);
     let frames = world.send_to_network(&mut sa, &effects, 2);
     let received = feed(&mut bob, &frames, 2);
     assert!(
@@ -240,8 +265,7 @@ fn a_log_limit_bounds_memory_without_changing_delivery() {
         let mut first = Vec::new();
         let mut received = 0;
         for n in 0..5 {
-            let (_, effects) =
-                alice.post(chat(), Address::broadcast(), json!({"n": n}), Map::new(), 2);
+            let (_, effects) = post_n(&mut alice, n, 2);
             let frames = world.send_to_network(&mut sa, &effects, 2);
             feed(&mut alice, &frames, 2);
             if n == 0 {
@@ -273,14 +297,10 @@ fn a_log_limit_bounds_memory_without_changing_delivery() {
 
 #[test]
 fn a_gap_asks_for_a_resend_instead_of_applying() {
-    let mut world = World::new();
-    let (mut alice, mut bob) = (replica("agent:alice", 1), replica("agent:bob", 2));
-    let (mut sa, mut sb) = (None, None);
-    online(&mut world, &mut alice, &mut sa, 1);
-    online(&mut world, &mut bob, &mut sb, 1);
-    let (_, one) = alice.post(chat(), Address::broadcast(), json!({"n": 1}), Map::new(), 2);
+    let (mut world, (mut alice, mut sa), (mut bob, mut sb)) = alice_and_bob_online();
+    let (_, one) = post_n(&mut alice, 1, 2);
     let lost = world.send_to_network(&mut sa, &one, 2);
-    let (_, two) = alice.post(chat(), Address::broadcast(), json!({"n": 2}), Map::new(), 3);
+    let (_, two) = post_n(&mut alice, 2, 3);
     let second = world.send_to_network(&mut sa, &two, 3);
     drop(lost); // the first delivery never reaches bob
     let effects = feed(&mut bob, &second, 3);
@@ -298,31 +318,21 @@ fn a_gap_asks_for_a_resend_instead_of_applying() {
     assert!(feed(&mut bob, &second, 3).is_empty(), "one resume per gap");
     let resent = world.send_to_network(&mut sb, &effects, 4);
     let effects = feed(&mut bob, &resent, 4);
-    let got: Vec<i64> = effects
-        .iter()
-        .filter_map(|e| match e {
-            ReplicaEffect::Received(ev) => ev.payload["n"].as_i64(),
-            _ => None,
-        })
-        .collect();
+    let got = received_ns(&effects);
     assert_eq!(got, vec![1, 2]);
 }
 
 #[test]
 fn reconnect_resumes_from_the_watermark_and_resends_unacked() {
-    let mut world = World::new();
-    let (mut alice, mut bob) = (replica("agent:alice", 1), replica("agent:bob", 2));
-    let (mut sa, mut sb) = (None, None);
-    online(&mut world, &mut alice, &mut sa, 1);
-    online(&mut world, &mut bob, &mut sb, 1);
+    let (mut world, (mut alice, mut sa), (mut bob, _)) = alice_and_bob_online();
     // Bob goes away; alice's message waits in the log for him.
     bob.disconnected();
     world.network.disconnect(&"agent:bob".parse().unwrap(), 2);
-    sb = None;
-    let (_, effects) = alice.post(chat(), Address::broadcast(), json!({"n": 7}), Map::new(), 3);
+    let mut sb = None;
+    let (_, effects) = post_n(&mut alice, 7, 3);
     world.send_to_network(&mut sa, &effects, 3);
     // Bob wrote while offline too.
-    let (mine, _) = bob.post(chat(), Address::broadcast(), json!({"n": 8}), Map::new(), 4);
+    let (mine, _) = post_n(&mut bob, 8, 4);
     let join = bob.connected(None, Timestamp::from(5));
     assert_eq!(sends(&join)[0].payload["resume"]["after"], 1);
     let frames = world.send_to_network(&mut sb, &join, 5);
@@ -364,11 +374,7 @@ fn restore_brings_back_watermark_log_and_outbox() {
 
 #[test]
 fn requests_resolve_by_in_reply_to_fail_on_error_and_time_out() {
-    let mut world = World::new();
-    let (mut alice, mut bob) = (replica("agent:alice", 1), replica("agent:bob", 2));
-    let (mut sa, mut sb) = (None, None);
-    online(&mut world, &mut alice, &mut sa, 1);
-    online(&mut world, &mut bob, &mut sb, 1);
+    let (mut world, (mut alice, mut sa), (mut bob, mut sb)) = alice_and_bob_online();
     let (request, effects) = alice.request(
         chat(),
         "agent:bob".parse().unwrap(),
@@ -527,10 +533,8 @@ fn an_unanswered_challenge_is_sent_again() {
 
 #[test]
 fn a_request_answered_without_an_ack_leaves_the_outbox_and_is_not_resent() {
-    let mut world = World::new();
     let mut alice = replica("agent:alice", 1);
-    let mut session = None;
-    online(&mut world, &mut alice, &mut session, 1);
+    let (mut world, mut session) = online_alone(&mut alice, 1);
     let (id, effects) = alice.request(
         EventType::from_static(core_types::AGENT_DISCOVER),
         Address::core(),
@@ -552,11 +556,7 @@ fn a_request_answered_without_an_ack_leaves_the_outbox_and_is_not_resent() {
 
 #[test]
 fn a_burst_of_deliveries_is_acknowledged_once_per_ack_every() {
-    let mut world = World::new();
-    let (mut alice, mut bob) = (replica("agent:alice", 1), replica("agent:bob", 2));
-    let (mut sa, mut sb) = (None, None);
-    online(&mut world, &mut alice, &mut sa, 1);
-    online(&mut world, &mut bob, &mut sb, 1);
+    let (mut world, (mut alice, mut sa), (mut bob, mut sb)) = alice_and_bob_online();
     let mut acks = Vec::new();
     for n in 0..ACK_EVERY * 2 + 3 {
         let (_, effects) = alice.post(
@@ -611,10 +611,8 @@ fn frames_sent(effects: &[ReplicaEffect]) -> Vec<&str> {
 #[test]
 fn a_silent_link_gets_a_heartbeat_and_its_answer_keeps_it() {
     let k = Keepalive::default();
-    let mut world = World::new();
     let mut alice = kept_alive("agent:alice", 1);
-    let mut session = None;
-    online(&mut world, &mut alice, &mut session, 1_000);
+    online_alone(&mut alice, 1_000);
     // Nothing else is pending: the next call is the heartbeat.
     assert_eq!(
         alice.poll_timeout().map(Timestamp::as_millis),
@@ -663,10 +661,8 @@ fn traffic_postpones_the_heartbeat() {
 #[test]
 fn an_unanswered_heartbeat_means_a_dead_link_and_a_reconnection_after_backoff() {
     let k = Keepalive::default();
-    let mut world = World::new();
     let mut alice = kept_alive("agent:alice", 1);
-    let mut session = None;
-    online(&mut world, &mut alice, &mut session, 0);
+    let (mut world, _) = online_alone(&mut alice, 0);
     // Posted into the half-open link: it waits, unacknowledged.
     let (id, _) = alice.post(chat(), Address::broadcast(), json!({}), Map::new(), 10);
     let ping_at = k.heartbeat_after_ms;
@@ -728,10 +724,8 @@ fn an_unanswered_heartbeat_means_a_dead_link_and_a_reconnection_after_backoff() 
 #[test]
 fn the_platform_going_offline_ends_the_link_and_coming_back_reconnects_at_once() {
     let k = Keepalive::default();
-    let mut world = World::new();
     let mut alice = kept_alive("agent:alice", 1);
-    let mut session = None;
-    online(&mut world, &mut alice, &mut session, 0);
+    online_alone(&mut alice, 0);
     assert_eq!(
         alice.network_changed(true, Timestamp::from(5)),
         [],
@@ -794,31 +788,17 @@ fn jitter_spreads_reconnections_by_the_randomness_passed_in() {
 
 #[test]
 fn without_a_keepalive_the_host_keeps_the_link() {
-    let mut world = World::new();
     let mut alice = replica("agent:alice", 1);
-    let mut session = None;
-    online(&mut world, &mut alice, &mut session, 0);
-    assert_eq!(
-        alice.poll_timeout().map(Timestamp::as_millis),
-        None,
-        "no heartbeat"
-    );
+    online_alone(&mut alice, 0);
+    assert_eq!(alice.poll_timeout(), None, "no heartbeat");
     alice.lost(Timestamp::from(5), 0);
-    assert_eq!(
-        alice.poll_timeout().map(Timestamp::as_millis),
-        None,
-        "no reconnection"
-    );
+    assert_eq!(alice.poll_timeout(), None, "no reconnection");
     assert!(!alice.is_online());
 }
 
 #[test]
 fn a_new_replica_of_a_known_address_catches_up_on_what_it_missed() {
-    let mut world = World::new();
-    let (mut alice, mut bob) = (replica("agent:alice", 1), replica("agent:bob", 2));
-    let (mut sa, mut sb) = (None, None);
-    online(&mut world, &mut alice, &mut sa, 1);
-    online(&mut world, &mut bob, &mut sb, 1);
+    let (mut world, (mut alice, mut sa), (bob, _)) = alice_and_bob_online();
     world.network.disconnect(&"agent:bob".parse().unwrap(), 2);
     for n in 0..2 {
         let (_, effects) = alice.post(
@@ -842,26 +822,17 @@ fn a_new_replica_of_a_known_address_catches_up_on_what_it_missed() {
         .into_iter()
         .chain(feed(&mut again, &frames, 5))
         .collect();
-    let got: Vec<i64> = effects
-        .iter()
-        .filter_map(|e| match e {
-            ReplicaEffect::Received(ev) => ev.payload["n"].as_i64(),
-            _ => None,
-        })
-        .collect();
+    let got = received_ns(&effects);
     assert_eq!(got, vec![0, 1], "{effects:#?}");
 }
 
 #[test]
 fn a_batched_frame_is_applied_event_by_event_and_turns_on_batched_sends() {
-    let mut world = World::new();
-    let (mut alice, mut bob) = (replica("agent:alice", 1), replica("agent:bob", 2));
-    let (mut alice_session, mut bob_session) = (None, None);
-    online(&mut world, &mut alice, &mut alice_session, 1);
-    online(&mut world, &mut bob, &mut bob_session, 1);
+    let (mut world, (mut alice, mut alice_session), (mut bob, mut bob_session)) =
+        alice_and_bob_online();
     let mut posted = Vec::new();
     for n in 0..3 {
-        let (_, effects) = bob.post(chat(), Address::broadcast(), json!({"n": n}), Map::new(), 2);
+        let (_, effects) = post_n(&mut bob, n, 2);
         posted.extend(effects);
     }
     assert!(!bob.sends_batches(), "no batch came from the network yet");
@@ -906,7 +877,7 @@ fn a_batched_frame_is_applied_event_by_event_and_turns_on_batched_sends() {
     // Alice's burst goes out as one frame the network takes event by event.
     let mut burst = Vec::new();
     for n in 10..13 {
-        let (_, effects) = alice.post(chat(), Address::broadcast(), json!({"n": n}), Map::new(), 5);
+        let (_, effects) = post_n(&mut alice, n, 5);
         burst.extend(effects);
     }
     let coalesced = alice.coalesce_sends(burst);

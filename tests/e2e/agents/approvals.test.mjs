@@ -38,6 +38,15 @@ after(async () => {
 
 const connect = (name) => Agent.connect({ url: edge.url, network, name });
 
+/** Scripts the model to offer mail to `to` and then say `reply`: the approval request `person`
+ * will be asked, and `helper`'s answer to them. */
+function scriptOffer(person, helper, to, reply) {
+  provider.script('openai', [toolCall('send_offer', { to }), text(reply)]);
+  const asked = nextEvent(person, REQUESTED);
+  const answered = nextEvent(person, 'workspace.message.posted', (e) => e.source === helper);
+  return { asked, answered };
+}
+
 function llm(name, extra = {}) {
   return Agent.llm({
     url: edge.url, network, name,
@@ -52,9 +61,7 @@ test('a tool call waits for the person asking, who approves it edited; the tool 
   const helper = await llm('agent:helper');
   const ann = await connect('human:ann');
   try {
-    provider.script('openai', [toolCall('send_offer', { to: 'ann@example.com' }), text('Sent the offer to your work address.')]);
-    const asked = nextEvent(ann, REQUESTED);
-    const answered = nextEvent(ann, 'workspace.message.posted', (e) => e.source === 'agent:helper');
+    const { asked, answered } = scriptOffer(ann, 'agent:helper', 'ann@example.com', 'Sent the offer to your work address.');
     await ann.post('agent:helper', 'send me the offer');
     const request = await asked;
     assert.equal(request.source, 'agent:helper');
@@ -82,9 +89,7 @@ test('denied: the tool never runs and the model hears why', async () => {
   const bob = await connect('human:bob');
   const eve = await connect('human:eve');
   try {
-    provider.script('openai', [toolCall('send_offer', { to: 'bob@example.com' }), text('I did not send it: you said no.')]);
-    const asked = nextEvent(bob, REQUESTED);
-    const answered = nextEvent(bob, 'workspace.message.posted', (e) => e.source === 'agent:helper2');
+    const { asked, answered } = scriptOffer(bob, 'agent:helper2', 'bob@example.com', 'I did not send it: you said no.');
     const before = provider.requests.length;
     await bob.post('agent:helper2', 'send the offer');
     const request = await asked;

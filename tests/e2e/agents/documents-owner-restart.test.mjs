@@ -3,36 +3,17 @@
 // collaborator's edit; replacing the text is explicit (`replace: true`) and an
 // edit everyone's open copy takes.
 
-import { test, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import WebSocket from 'ws';
-import { Agent } from '../../../core/js/index.js';
-import { createNetwork, startEdge } from '../../support/edge.mjs';
+import { agentsOnAStatefulEdge } from '../../support/agents.mjs';
+import { createNetwork } from '../../support/edge.mjs';
 import { until } from '../../support/process.mjs';
 import { expectNothingFor } from '../../support/waits.mjs';
 
-let edge;
-let stateDir;
-const agents = [];
-
-after(async () => {
-  for (const agent of agents) agent.close();
-  await edge?.stop();
-  if (stateDir) await rm(stateDir, { recursive: true, force: true });
-});
-
-async function connect(network, name) {
-  const agent = await Agent.connect({ url: edge.url, network, name, WebSocket });
-  agents.push(agent);
-  return agent;
-}
+const { start, connect } = agentsOnAStatefulEdge('agentnet-reregister-');
 
 test('registering a file again on restart keeps a collaborator\'s line', async () => {
-  stateDir = await mkdtemp(join(tmpdir(), 'agentnet-reregister-'));
-  edge = await startEdge({ stateDir });
+  const edge = await start();
   const network = (await createNetwork(edge.url, { name: 'notes', mods: ['access-control'] })).id;
   const text = '# Notes\n- first\n';
   const options = { contentType: 'text/markdown', permissions: { write: 'network' } };
@@ -49,8 +30,7 @@ test('registering a file again on restart keeps a collaborator\'s line', async (
   // The owner "restarts": a new connection registers the same file with its original text.
   const { memberSecret } = owner;
   owner.close();
-  const restarted = await Agent.connect({ url: edge.url, network, name: 'agent:owner', memberSecret, WebSocket });
-  agents.push(restarted);
+  const restarted = await connect(network, 'agent:owner', { memberSecret });
   const ack = await restarted.registerFile('notes.md', text, options);
   assert.equal(ack.kept, true, JSON.stringify(ack));
   assert.equal((await restarted.read('resource/file/notes.md')).content, edited);

@@ -2,36 +2,17 @@
 // together, a read-only member's edit is refused everywhere, and the
 // document survives a crash of `wrangler dev`.
 
-import { test, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import WebSocket from 'ws';
-import { Agent } from '../../../core/js/index.js';
-import { createNetwork, startEdge } from '../../support/edge.mjs';
+import { agentsOnAStatefulEdge } from '../../support/agents.mjs';
+import { createNetwork } from '../../support/edge.mjs';
 import { until } from '../../support/process.mjs';
 import { expectNothingFor } from '../../support/waits.mjs';
 
-let edge;
-let stateDir;
-const agents = [];
-
-after(async () => {
-  for (const agent of agents) agent.close();
-  await edge?.stop();
-  if (stateDir) await rm(stateDir, { recursive: true, force: true });
-});
-
-async function connect(network, name) {
-  const agent = await Agent.connect({ url: edge.url, network, name, WebSocket });
-  agents.push(agent);
-  return agent;
-}
+const { start, connect } = agentsOnAStatefulEdge('agentnet-documents-');
 
 test('agents edit one text together; a read-only edit is refused; a crash keeps the document', async () => {
-  stateDir = await mkdtemp(join(tmpdir(), 'agentnet-documents-'));
-  edge = await startEdge({ stateDir });
+  let edge = await start();
   const { port } = edge;
   const network = (await createNetwork(edge.url, { name: 'docs', mods: ['access-control'] })).id;
   const owner = await connect(network, 'agent:owner');
@@ -77,7 +58,7 @@ test('agents edit one text together; a read-only edit is refused; a crash keeps 
   await edge.kill();
   await until('the agents to notice', () => !owner.online && !writer.online);
   b.insert(b.text.length, '- written offline\n');
-  edge = await startEdge({ stateDir, port });
+  edge = await start({ port });
   await until('the offline edit to reach the owner', () => a.text.endsWith('- written offline\n'), 30_000);
   const late = await connect(network, 'agent:late');
   const restored = await late.document('resource/file/plan.md');

@@ -9,7 +9,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createNetwork, startEdge } from '../../support/edge.mjs';
-import { launchBrowser, openWorkspace } from '../../support/browser.mjs';
+import { createOpenNetwork, launchBrowser, openWorkspace } from '../../support/browser.mjs';
 import { startScriptedProvider, slow, text } from '../../support/scripted-provider.mjs';
 import { call } from '../../support/http.mjs';
 import { until } from '../../support/process.mjs';
@@ -69,16 +69,7 @@ test('a master adds a hosted agent in the Admin view and it answers a mention wi
   }
   try {
     await openWorkspace(page, edge.url);
-    const bar = page.getByRole('navigation', { name: 'Networks' });
-    await bar.locator('summary').click();
-    await bar.getByRole('button', { name: 'Create a network' }).click();
-    await bar.getByLabel('Network name').fill('hosted room');
-    await bar.getByRole('radio', { name: 'Anyone with the link' }).check();
-    await bar.getByRole('button', { name: 'Create network' }).click();
-    await page.locator('.topbar .network:not([data-id="demo"])').waitFor({ timeout: 10_000 });
-    await page.getByRole('button', { name: 'Done' }).click({ timeout: 15_000 });
-    await page.getByRole('status').filter({ hasText: 'online' }).waitFor({ timeout: 15_000 });
-    const id = await page.locator('.topbar .network').getAttribute('data-id');
+    const id = await createOpenNetwork(page, 'hosted room');
     const nav = page.getByRole('navigation', { name: 'Conversations' });
     await nav.getByRole('textbox', { name: 'New channel' }).fill('help');
     await nav.getByRole('button', { name: 'Create' }).click();

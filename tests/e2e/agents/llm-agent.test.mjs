@@ -44,6 +44,19 @@ function llm(name, extra = {}) {
 
 const requestsSince = (n) => provider.requests.slice(n).filter((r) => r.provider);
 
+/** Runs `body(person, helper)` with the LLM member `helper` made by `llm(...member)` and the person `name`;
+ * closes both after. */
+async function withLlmAndPerson(member, name, body) {
+  const helper = await llm(...member);
+  const person = await connect(name);
+  try {
+    await body(person, helper);
+  } finally {
+    helper.close();
+    person.close();
+  }
+}
+
 test('a mention in a thread: the agent uses another member\'s tool and answers in the thread, streaming as it goes', async () => {
   const weather = await connect('agent:weather');
   const invoked = [];
@@ -108,10 +121,8 @@ test('a mention in a thread: the agent uses another member\'s tool and answers i
   }
 });
 
-test('a direct message is answered to its sender; an unaddressed channel message is not answered', async () => {
-  const helper = await llm('agent:desk');
-  const bob = await connect('human:bob');
-  try {
+test('a direct message is answered to its sender; an unaddressed channel message is not answered', () =>
+  withLlmAndPerson(['agent:desk'], 'human:bob', async (bob, helper) => {
     await bob.createChannel('lobby', { members: ['agent:desk'] });
     await helper.agent.joinChannel('lobby');
     const before = provider.requests.length;
@@ -126,11 +137,7 @@ test('a direct message is answered to its sender; an unaddressed channel message
     const calls = requestsSince(before);
     assert.equal(calls.length, 1, 'only the direct message reached the model');
     assert.equal(calls[0].body.messages.at(-1).content, 'human:bob: hi desk');
-  } finally {
-    helper.close();
-    bob.close();
-  }
-});
+  }));
 
 test('two agents mentioning each other stop after the bound, and a person starts them again', async () => {
   const budgets = { agent_turns_without_person: 2 };
@@ -190,10 +197,8 @@ test('Stop from the person who asked ends the answer midway: the stream is cut, 
   }
 });
 
-test('provider failures are said in the conversation and the agent keeps answering', async () => {
-  const helper = await llm('agent:steady');
-  const fay = await connect('human:fay');
-  try {
+test('provider failures are said in the conversation and the agent keeps answering', () =>
+  withLlmAndPerson(['agent:steady'], 'human:fay', async (fay) => {
     provider.script('openai', [error(429, { retryAfter: 20 }), error(401), text('Back again.')]);
     for (const [asked, said] of [
       ['one', /rate limiting this agent; try again in 20 s/],
@@ -206,16 +211,10 @@ test('provider failures are said in the conversation and the agent keeps answeri
       assert.equal(answer.payload.failed === true, asked !== 'three');
       assert.ok(!answer.payload.content.includes(KEY));
     }
-  } finally {
-    helper.close();
-    fay.close();
-  }
-});
+  }));
 
-test('a model that does not finish in time is said, and the next question is answered', async () => {
-  const helper = await llm('agent:patient', { timeoutMs: 700 });
-  const ivy = await connect('human:ivy');
-  try {
+test('a model that does not finish in time is said, and the next question is answered', () =>
+  withLlmAndPerson(['agent:patient', { timeoutMs: 700 }], 'human:ivy', async (ivy) => {
     provider.script('openai', [slow('one two three four five six seven eight', { delayMs: 300 }), text('On time now.')]);
     let answered = nextEvent(ivy, 'workspace.message.posted', (e) => e.source === 'agent:patient');
     await ivy.post('agent:patient', 'count');
@@ -225,11 +224,7 @@ test('a model that does not finish in time is said, and the next question is ans
     answered = nextEvent(ivy, 'workspace.message.posted', (e) => e.source === 'agent:patient' && e.id !== late.id);
     await ivy.post('agent:patient', 'again');
     assert.equal((await answered).payload.content, 'On time now.');
-  } finally {
-    helper.close();
-    ivy.close();
-  }
-});
+  }));
 
 test('no key: Agent.llm says which variable before connecting', async () => {
   await assert.rejects(

@@ -1,29 +1,14 @@
 // Masters managing a running network over HTTP (`/networks/{id}/v1/admin/…`)
 // and what each change does to agents connected over WebSocket.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Agent } from '../../../core/js/index.js';
-import { createNetwork, startEdge } from '../../support/edge.mjs';
+import { createNetwork, statefulEdgeForFile } from '../../support/edge.mjs';
 import { call } from '../../support/http.mjs';
 import { until } from '../../support/process.mjs';
 
-let edge;
-let stateDir;
-
-before(async () => {
-  stateDir = await mkdtemp(join(tmpdir(), 'agentnet-admin-'));
-  edge = await startEdge({ stateDir });
-});
-
-after(async () => {
-  if (process.env.AGENTNET_EDGE_LOG) console.log(edge?.log.join(''));
-  await edge?.stop();
-  await rm(stateDir, { recursive: true, force: true });
-});
+const edge = statefulEdgeForFile('agentnet-admin-');
 
 /** A network and its master's HTTP session. */
 async function network(body = {}) {
@@ -214,7 +199,7 @@ test('a changed configuration survives the network object\'s restart', async () 
   await admin('POST', 'settings', { name: 'Kept' });
   await admin('POST', 'members/ban', { address: 'agent:gone' });
   await edge.kill();
-  edge = await startEdge({ stateDir });
+  await edge.restart();
   const profile = await call(edge.url, 'GET', `/networks/${id}/v1/profile`);
   assert.equal(profile.json.name, 'Kept');
   assert.ok(profile.json.mods.includes('mod/analytics'));

@@ -10,7 +10,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createHash, generateKeyPairSync, randomBytes, sign } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import WebSocket from 'ws';
 import { createNetwork, startEdge } from '../../support/edge.mjs';
 import { until, pace } from '../../support/waits.mjs';
@@ -148,26 +148,10 @@ test('archiving a network ends every member\'s credentials, the master\'s too, a
   assert.equal(profile.json.status, 'archived');
 });
 
-/** A did:wba document with a secp256k1 key served locally, and a signer of fresh DIDWba headers for this edge's host. */
+/** A signer of fresh DIDWba headers for this edge's host, with a secp256k1 did:wba served locally. */
 function localDid(name) {
-  const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'secp256k1' });
-  const did = `did:wba:localhost%3A${didServer.port}:agents:${name}`;
-  const { kty, crv, x, y } = publicKey.export({ format: 'jwk' });
-  didServer.documents.set(`/agents/${name}/did.json`, {
-    '@context': ['https://www.w3.org/ns/did/v1', 'https://w3id.org/security/suites/secp256k1-2019/v1'],
-    id: did,
-    verificationMethod: [{ id: `${did}#key-1`, type: 'EcdsaSecp256k1VerificationKey2019', controller: did, publicKeyJwk: { kty, crv, x, y } }],
-    authentication: [`${did}#key-1`],
-  });
-  return () => {
-    const service = new URL(edge.url).hostname;
-    const nonce = randomBytes(16).toString('hex');
-    const timestamp = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
-    // JCS of string-valued fields: the keys in code-point order.
-    const digest = createHash('sha256').update(JSON.stringify({ did, nonce, service, timestamp })).digest();
-    const signature = sign('sha256', digest, { key: privateKey, dsaEncoding: 'ieee-p1363' }).toString('base64url');
-    return `DIDWba did="${did}", nonce="${nonce}", timestamp="${timestamp}", verification_method="key-1", signature="${signature}"`;
-  };
+  const { header } = didServer.secp256k1Did(name);
+  return () => header(new URL(edge.url).hostname);
 }
 
 test('a DIDWba header that joined one network is refused by another of the same deployment', async () => {

@@ -2,24 +2,15 @@
 // and the web workspace (Chromium) exchange messages through the edge
 // (wrangler dev on workerd).
 
-import { test, before, after } from 'node:test';
+import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import WebSocket from 'ws';
 import { Agent, AgentnetError } from '../../../core/js/index.js';
-import { startEdge } from '../../support/edge.mjs';
-import { launchBrowser, openWorkspace } from '../../support/browser.mjs';
+import { edgeAndBrowser, openWorkspace } from '../../support/browser.mjs';
 import { shoot } from '../../support/shots.mjs';
 import { nextEvent } from '../../support/events.mjs';
 
-let edge;
-let browser;
-
-before(async () => {
-  edge = await startEdge();
-  browser = await launchBrowser();
-});
-
-// Agents are closed here too, so a failing test cannot leave one reconnecting forever.
+// Agents are closed first, so a failing test cannot leave one reconnecting forever.
 const agents = [];
 async function connectAgent(options) {
   const agent = await Agent.connect(options);
@@ -27,19 +18,18 @@ async function connectAgent(options) {
   return agent;
 }
 
-after(async () => {
+after(() => {
   for (const agent of agents) agent.close();
-  await browser?.close();
-  await edge?.stop();
 });
+const started = edgeAndBrowser();
 
 test('the workspace and a JS agent exchange messages through the edge', async () => {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
-  await openWorkspace(page, edge.url);
+  const page = await started.browser.newPage({ viewport: { width: 1280, height: 720 } });
+  await openWorkspace(page, started.edge.url);
   const human = (await page.locator('.me').getAttribute('data-address')).trim();
   assert.match(human, /^human:guest-\d{5}$/);
 
-  const agent = await connectAgent({ url: edge.url, network: 'demo', name: 'agent:echo', WebSocket });
+  const agent = await connectAgent({ url: started.edge.url, network: 'demo', name: 'agent:echo', WebSocket });
   assert.equal(agent.address, 'agent:echo');
 
   // Agent -> page.
@@ -75,7 +65,7 @@ test('the workspace and a JS agent exchange messages through the edge', async ()
 });
 
 test('the edge rejects bad input with a stable code and keeps the connection', async () => {
-  const agent = await connectAgent({ url: edge.url, network: 'demo', name: 'agent:tester', WebSocket });
+  const agent = await connectAgent({ url: started.edge.url, network: 'demo', name: 'agent:tester', WebSocket });
   await assert.rejects(agent.send('agent:nobody-here', 'workspace.message.posted', {}), (err) => {
     assert.ok(err instanceof AgentnetError);
     assert.equal(err.code, 'unknown_target');
@@ -89,10 +79,10 @@ test('the edge rejects bad input with a stable code and keeps the connection', a
 });
 
 test('an unknown network is a clear 404 and a plain GET asks for an upgrade', async () => {
-  const missing = await fetch(`${edge.url}/networks/nope/v1/ws`);
+  const missing = await fetch(`${started.edge.url}/networks/nope/v1/ws`);
   assert.equal(missing.status, 404);
   assert.equal((await missing.json()).code, 'not_found');
-  const plain = await fetch(`${edge.url}/networks/demo/v1/ws`);
+  const plain = await fetch(`${started.edge.url}/networks/demo/v1/ws`);
   assert.equal(plain.status, 426);
   assert.equal((await plain.json()).code, 'upgrade_required');
 });

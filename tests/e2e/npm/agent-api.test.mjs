@@ -251,6 +251,23 @@ async function senderWithAwayReceiver(network) {
   return { sender, memberSecret };
 }
 
+/**
+ * The receiver comes back with its member secret and registers its `type` handler right after
+ * connecting: what `pick` takes from each payload is `expected`, in order. Closes both after.
+ */
+async function assertCaughtUp(network, sender, memberSecret, type, pick, expected) {
+  const receiver = await Agent.connect({ url: edge.url, network, name: 'agent:receiver', memberSecret });
+  const got = [];
+  receiver.on(type, (event) => got.push(pick(event.payload)));
+  try {
+    await until('every missed event', () => got.length >= expected.length, 8_000);
+    assert.deepEqual(got, expected);
+  } finally {
+    sender.close();
+    receiver.close();
+  }
+}
+
 test('handlers registered right after connect get every event missed while away, in order', async () => {
   const network = await create({ name: 'missed' });
   const { sender, memberSecret } = await senderWithAwayReceiver(network);
@@ -259,16 +276,7 @@ test('handlers registered right after connect get every event missed while away,
   for (let n = 0; n < total; n += 1) sends.push(sender.send('agent:receiver', 'note.missed', { n }));
   await Promise.all(sends);
   // The catch-up's first frames arrive in the same socket read as the join's answer.
-  const receiver = await Agent.connect({ url: edge.url, network, name: 'agent:receiver', memberSecret });
-  const got = [];
-  receiver.on('note.missed', (event) => got.push(event.payload.n));
-  try {
-    await until('every missed event', () => got.length >= total, 8_000);
-    assert.deepEqual(got, [...Array(total).keys()]);
-  } finally {
-    sender.close();
-    receiver.close();
-  }
+  await assertCaughtUp(network, sender, memberSecret, 'note.missed', (payload) => payload.n, [...Array(total).keys()]);
 });
 
 test('missed events come back from the log exactly as they were sent, whatever their text', async () => {
@@ -282,16 +290,7 @@ test('missed events come back from the log exactly as they were sent, whatever t
   ];
   const payloads = texts.map((text, n) => ({ n, text, nested: { list: [text, n, null, true] } }));
   await Promise.all(payloads.map((payload) => sender.send('agent:receiver', 'note.exact', payload)));
-  const got = [];
-  const receiver = await Agent.connect({ url: edge.url, network, name: 'agent:receiver', memberSecret });
-  receiver.on('note.exact', (event) => got.push(event.payload));
-  try {
-    await until('every missed event', () => got.length >= payloads.length, 8_000);
-    assert.deepEqual(got, payloads);
-  } finally {
-    sender.close();
-    receiver.close();
-  }
+  await assertCaughtUp(network, sender, memberSecret, 'note.exact', (payload) => payload, payloads);
 });
 
 test('a catch-up of large events is paged by bytes and arrives complete and in order', async () => {

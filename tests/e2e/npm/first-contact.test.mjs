@@ -47,6 +47,20 @@ async function twice(example, env, ready, check) {
   }
 }
 
+/** Runs `body` with a new network called `name` and two agents connected to it (as named),
+ * given to `body` under their names' last part, with the network's id; closes both after. */
+async function withTwo(name, first, second, body) {
+  const { id } = await createNetwork(edge.url, { name });
+  const a = await Agent.connect({ url: edge.url, network: id, name: first });
+  const b = await Agent.connect({ url: edge.url, network: id, name: second });
+  try {
+    await body({ id, [first.split(':')[1]]: a, [second.split(':')[1]]: b });
+  } finally {
+    a.close();
+    b.close();
+  }
+}
+
 test('the SDK keeps member secrets: a second connect as the same address works, only with a store', async () => {
   const { id } = await createNetwork(edge.url, { name: 'secrets' });
   const first = await Agent.connect({ url: edge.url, network: id, name: 'agent:kept' });
@@ -66,30 +80,20 @@ test('the SDK keeps member secrets: a second connect as the same address works, 
   (await Agent.connect({ url: edge.url, network: id, name: 'agent:mapped', secretStore: store })).close();
 });
 
-test('the echo example runs twice and answers a direct message directly, not to everyone', async () => {
-  const { id } = await createNetwork(edge.url, { name: 'echo' });
-  const me = await Agent.connect({ url: edge.url, network: id, name: 'human:me' });
-  const other = await Agent.connect({ url: edge.url, network: id, name: 'human:other' });
-  const overheard = [];
-  other.on('workspace.message.posted', (event) => overheard.push(event));
-  try {
+test('the echo example runs twice and answers a direct message directly, not to everyone', () =>
+  withTwo('echo', 'human:me', 'human:other', async ({ id, me, other }) => {
+    const overheard = [];
+    other.on('workspace.message.posted', (event) => overheard.push(event));
     await twice('echo.js', { AGENTNET_NETWORK: id }, /echo ready/, async (run) => {
       const answer = await me.request('agent:echo', 'workspace.message.posted', { content: `ping ${run}` }, { timeoutMs: 5000 });
       assert.equal(answer.payload.content, `echo: ping ${run}`);
       assert.equal(answer.target, 'human:me', 'a direct message is answered directly');
     });
     assert.deepEqual(overheard.filter((e) => e.source === 'agent:echo'), [], 'nothing was echoed to everyone');
-  } finally {
-    me.close();
-    other.close();
-  }
-});
+  }));
 
-test('event.reply answers a channel message in the channel, in its thread', async () => {
-  const { id } = await createNetwork(edge.url, { name: 'room' });
-  const me = await Agent.connect({ url: edge.url, network: id, name: 'human:me' });
-  const helper = await Agent.connect({ url: edge.url, network: id, name: 'agent:helper' });
-  try {
+test('event.reply answers a channel message in the channel, in its thread', () =>
+  withTwo('room', 'human:me', 'agent:helper', async ({ id, me, helper }) => {
     await me.createChannel('room', { members: ['human:me', 'agent:helper'] });
     await helper.joinChannel('room');
     helper.on('workspace.message.posted', (event) => {
@@ -103,11 +107,7 @@ test('event.reply answers a channel message in the channel, in its thread', asyn
     assert.equal(reply.target, 'channel/room');
     assert.equal(reply.payload.content, 'seen: in the room');
     assert.equal(reply.metadata.in_reply_to, asked.id, "in the message's thread");
-  } finally {
-    me.close();
-    helper.close();
-  }
-});
+  }));
 
 test('the calculator example runs twice; bad arguments never reach its handler; its name says who offers it', async () => {
   const { id } = await createNetwork(edge.url, { name: 'calc' });
@@ -188,11 +188,8 @@ test('the bridge example runs twice and relays a request both times', async () =
   }
 });
 
-test('a task to an agent that takes no tasks fails at once; one whose worker went away is canceled after its time', async () => {
-  const { id } = await createNetwork(edge.url, { name: 'tasks' });
-  const requester = await Agent.connect({ url: edge.url, network: id, name: 'agent:requester' });
-  const idle = await Agent.connect({ url: edge.url, network: id, name: 'agent:idle' });
-  try {
+test('a task to an agent that takes no tasks fails at once; one whose worker went away is canceled after its time', () =>
+  withTwo('tasks', 'agent:requester', 'agent:idle', async ({ requester, idle }) => {
     const started = Date.now();
     await assert.rejects(requester.startTask('agent:idle', 'do something'), { code: 'takes_no_tasks', message: /agent:idle takes no tasks/ });
     assert.ok(Date.now() - started < 5000, 'refused at once');
@@ -213,11 +210,7 @@ test('a task to an agent that takes no tasks fails at once; one whose worker wen
     await stranded.done;
     assert.equal(stranded.state, 'canceled');
     assert.equal(stranded.error?.code, 'timeout');
-  } finally {
-    requester.close();
-    idle.close();
-  }
-});
+  }));
 
 test("the main README's echo agent answers a direct message directly, twice over a restart", async () => {
   const root = join(pkg, '..', '..');

@@ -92,12 +92,24 @@ test('an MCP server over Streamable HTTP: its tools are called, refused without 
   }
 });
 
-test('an MCP server over stdio: its tools are called, and when it exits its tools are gone', async () => {
-  const { id: network } = await createNetwork(setup.edge.url, { name: 'mcp-stdio' });
+/** Runs `body` with a network named `name` where `agent:text-bridge` bridges the stdio server
+ * under the prefix `text` and `agent:bob` calls its tools; closes all three after. */
+async function withTextBridge(name, body) {
+  const { id: network } = await createNetwork(setup.edge.url, { name });
   const owner = await Agent.connect({ url: setup.edge.url, network, name: 'agent:text-bridge' });
   const bob = await Agent.connect({ url: setup.edge.url, network, name: 'agent:bob' });
   const bridge = await McpBridge.connect(owner, { command: process.execPath, args: [stdioServer], prefix: 'text' });
   try {
+    await body(bridge, bob);
+  } finally {
+    await bridge.close();
+    owner.close();
+    bob.close();
+  }
+}
+
+test('an MCP server over stdio: its tools are called, and when it exits its tools are gone', () =>
+  withTextBridge('mcp-stdio', async (bridge, bob) => {
     assert.deepEqual(bridge.tools.sort(), ['resource/tool/text.quit', 'resource/tool/text.shout', 'resource/tool/text.whoami']);
     assert.equal(await bob.invoke('text.shout', { text: 'quiet' }), 'QUIET');
     const { pid } = await bob.invoke('text.whoami');
@@ -108,29 +120,15 @@ test('an MCP server over stdio: its tools are called, and when it exits its tool
     await bridge.closed;
     assert.deepEqual(await toolsOf(bob), []);
     await until('the server process ended', () => processGone(pid));
-  } finally {
-    await bridge.close();
-    owner.close();
-    bob.close();
-  }
-});
+  }));
 
-test('closing a stdio bridge ends the server process', async () => {
-  const { id: network } = await createNetwork(setup.edge.url, { name: 'mcp-stdio-close' });
-  const owner = await Agent.connect({ url: setup.edge.url, network, name: 'agent:text-bridge' });
-  const bob = await Agent.connect({ url: setup.edge.url, network, name: 'agent:bob' });
-  const bridge = await McpBridge.connect(owner, { command: process.execPath, args: [stdioServer], prefix: 'text' });
-  try {
+test('closing a stdio bridge ends the server process', () =>
+  withTextBridge('mcp-stdio-close', async (bridge, bob) => {
     const { pid } = await bob.invoke('text.whoami');
     await bridge.close();
     assert.deepEqual(await toolsOf(bob), []);
     await until('the server process ended', () => processGone(pid));
-  } finally {
-    await bridge.close();
-    owner.close();
-    bob.close();
-  }
-});
+  }));
 
 test('agentnet mcp-bridge brings a stdio MCP server into a network until it is stopped', async () => {
   const { id: network } = await createNetwork(setup.edge.url, { name: 'mcp-cli-bridge', mods: ['access-control'] });

@@ -23,13 +23,25 @@ async function chat() {
   return { ...created, alice, bob, heard };
 }
 
-test('the profanity guard example rejects a rude message with its reason and lets the rest through', async () => {
+/** Runs `body` with a chat where the package's example `script` runs as a mod (started once its
+ * output matches `ready`); stops it and closes the chat's agents after. */
+async function withExample(script, ready, body) {
   const { id, admin_token, alice, bob, heard } = await chat();
-  const guard = await startNode([join(pkg, 'examples', 'profanity-guard.js')], {
+  const example = await startNode([join(pkg, 'examples', script)], {
     env: { AGENTNET_URL: edge.url, AGENTNET_NETWORK: id, AGENTNET_ADMIN_TOKEN: admin_token },
-    ready: /profanity guard ready/,
+    ready,
   });
   try {
+    await body({ alice, heard, example });
+  } finally {
+    await example.stop();
+    alice.close();
+    bob.close();
+  }
+}
+
+test('the profanity guard example rejects a rude message with its reason and lets the rest through', () =>
+  withExample('profanity-guard.js', /profanity guard ready/, async ({ alice, heard, example: guard }) => {
     await assert.rejects(
       alice.post('agent:bob', 'well, darn it'),
       (err) => err.code === 'rejected_by_mod' && /darn/.test(err.message) && /agent:profanity-guard/.test(err.message),
@@ -48,31 +60,16 @@ test('the profanity guard example rejects a rude message with its reason and let
       return agents.find((a) => a.address === 'agent:profanity-guard')?.status === 'offline';
     });
     await assert.rejects(alice.post('agent:bob', 'hello?'), { code: 'mod_unavailable' });
-  } finally {
-    await guard.stop();
-    alice.close();
-    bob.close();
-  }
-});
+  }));
 
-test('the translator example rewrites the message everyone receives', async () => {
-  const { id, admin_token, alice, bob, heard } = await chat();
-  const translator = await startNode([join(pkg, 'examples', 'translator.js')], {
-    env: { AGENTNET_URL: edge.url, AGENTNET_NETWORK: id, AGENTNET_ADMIN_TOKEN: admin_token },
-    ready: /translator ready/,
-  });
-  try {
+test('the translator example rewrites the message everyone receives', () =>
+  withExample('translator.js', /translator ready/, async ({ alice, heard }) => {
     await alice.post('agent:bob', 'hola mundo');
     await until('bob hears the translation', () => heard.length === 1);
     assert.equal(heard[0].payload.content, 'hello world');
     assert.equal(heard[0].payload.original, 'hola mundo');
     assert.equal(heard[0].source, 'agent:alice');
-  } finally {
-    await translator.stop();
-    alice.close();
-    bob.close();
-  }
-});
+  }));
 
 test('a late mod meets its policy: fail-closed refuses, fail-open lets the event on; observers watch without holding', async () => {
   const { id, admin_token, alice, bob, heard } = await chat();

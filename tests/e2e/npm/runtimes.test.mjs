@@ -85,6 +85,21 @@ function packageInputs(metafile) {
   return Object.keys(metafile.inputs).filter((f) => f.includes('agentnet-sdk/')).map((f) => f.split('agentnet-sdk/')[1]).sort();
 }
 
+/** Serves `out`'s page.js and page-lite.js (bundled by `tool`, loaded with `scriptAttributes`)
+ * and asks each page's agent in Chromium: the full core reads documents, the lite one does not. */
+async function askFullAndLite(out, tool, scriptAttributes) {
+  const server = await serveDirectory(out, { pages: {
+    '/': `<!doctype html><title>${tool}</title><script${scriptAttributes} src="/page.js"></script>`,
+    '/lite': `<!doctype html><title>${tool} lite</title><script${scriptAttributes} src="/page-lite.js"></script>`,
+  } });
+  try {
+    assert.deepEqual(await askInChromium(`${server.url}/`, `human:${tool}`), { answer: `hello human:${tool}`, documents: 'yes' });
+    assert.deepEqual(await askInChromium(`${server.url}/lite`, `human:${tool}-lite`), { answer: `hello human:${tool}-lite`, documents: 'not_supported' });
+  } finally {
+    await server.close();
+  }
+}
+
 test('esbuild bundles the browser entry without node: modules, and the page is an agent (full and lite)', async () => {
   const out = join(dir, 'esbuild');
   for (const flavour of ['', '-lite']) {
@@ -103,16 +118,7 @@ test('esbuild bundles the browser entry without node: modules, and the page is a
   for (const wasm of ['agentnet_js_bg.wasm', 'agentnet_js_lite_bg.wasm']) {
     await copyFile(join(dir, 'node_modules', 'agentnet-sdk', 'pkg', wasm), join(out, wasm));
   }
-  const server = await serveDirectory(out, { pages: {
-    '/': '<!doctype html><title>esbuild</title><script type="module" src="/page.js"></script>',
-    '/lite': '<!doctype html><title>esbuild lite</title><script type="module" src="/page-lite.js"></script>',
-  } });
-  try {
-    assert.deepEqual(await askInChromium(`${server.url}/`, 'human:esbuild'), { answer: 'hello human:esbuild', documents: 'yes' });
-    assert.deepEqual(await askInChromium(`${server.url}/lite`, 'human:esbuild-lite'), { answer: 'hello human:esbuild-lite', documents: 'not_supported' });
-  } finally {
-    await server.close();
-  }
+  await askFullAndLite(out, 'esbuild', ' type="module"');
 });
 
 test('Vite builds a page with the package (the wasm emitted as an asset) and the page is an agent', async () => {
@@ -162,16 +168,7 @@ webpack({
   assert.ok(taken.includes('entry/browser.js') && taken.includes('entry/browser-lite.js'), taken.join(' '));
   assert.ok(!taken.some((f) => /^(index|lite)\.js$|load-node|workerd|deno/.test(f)), `only the browser entries: ${taken}`);
   assert.deepEqual(modules.filter((m) => /^(node:|ws\b)|node_modules\/ws\//.test(m)), [], 'no node: module or ws is bundled');
-  const server = await serveDirectory(out, { pages: {
-    '/': '<!doctype html><title>webpack</title><script src="/page.js"></script>',
-    '/lite': '<!doctype html><title>webpack lite</title><script src="/page-lite.js"></script>',
-  } });
-  try {
-    assert.deepEqual(await askInChromium(`${server.url}/`, 'human:webpack'), { answer: 'hello human:webpack', documents: 'yes' });
-    assert.deepEqual(await askInChromium(`${server.url}/lite`, 'human:webpack-lite'), { answer: 'hello human:webpack-lite', documents: 'not_supported' });
-  } finally {
-    await server.close();
-  }
+  await askFullAndLite(out, 'webpack', '');
 });
 
 /** Writes a Worker project whose fetch handler runs agent`flavour`.js's `ask` as `name`, and starts it under wrangler dev. */

@@ -10,7 +10,6 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createHash, generateKeyPairSync, randomBytes, sign } from 'node:crypto';
 import WebSocket from 'ws';
 import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -177,31 +176,9 @@ test('the official A2A SDK sends a task with DIDWba; the card lists the scheme',
   assert.deepEqual(schemes.slice(-2), ['DIDWba', 'Bearer'], schemes.join());
 });
 
-/** A did:wba document holding a secp256k1 key (JWK), and a signer of DIDWba headers for it. */
-function secp256k1Did(name) {
-  const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'secp256k1' });
-  const did = `did:wba:localhost%3A${didServer.port}:agents:${name}`;
-  const { kty, crv, x, y } = publicKey.export({ format: 'jwk' });
-  didServer.documents.set(`/agents/${name}/did.json`, {
-    '@context': ['https://www.w3.org/ns/did/v1', 'https://w3id.org/security/suites/secp256k1-2019/v1'],
-    id: did,
-    verificationMethod: [{ id: `${did}#key-1`, type: 'EcdsaSecp256k1VerificationKey2019', controller: did, publicKeyJwk: { kty, crv, x, y } }],
-    authentication: [`${did}#key-1`],
-  });
-  const header = (service) => {
-    const nonce = randomBytes(16).toString('hex');
-    const timestamp = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
-    // JCS of string-valued fields: the keys in code-point order.
-    const canonical = JSON.stringify({ did, nonce, service, timestamp });
-    const digest = createHash('sha256').update(canonical).digest();
-    const signature = sign('sha256', digest, { key: privateKey, dsaEncoding: 'ieee-p1363' }).toString('base64url');
-    return `DIDWba did="${did}", nonce="${nonce}", timestamp="${timestamp}", verification_method="key-1", signature="${signature}"`;
-  };
-  return { did, header };
-}
 
 test('secp256k1 DID keys sign DIDWba headers, as ANP clients use them', async () => {
-  const kay = secp256k1Did('kay');
+  const kay = didServer.secp256k1Did('kay');
   const service = new URL(edge.url).hostname;
   const joined = await fetch(`${edge.url}/networks/${network}/v1/join`, {
     method: 'POST', headers: { Authorization: kay.header(service) }, body: JSON.stringify({ agent_id: 'agent:kay' }),

@@ -1,30 +1,15 @@
 // The edge's network service end to end: creating networks, the HTTP binding
 // of ONM §11 beside WebSocket agents, bad input, presence and restarts.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import WebSocket from 'ws';
 import { Agent } from '../../../core/js/index.js';
-import { startEdge } from '../../support/edge.mjs';
+import { statefulEdgeForFile } from '../../support/edge.mjs';
 import { joinToken } from '../../support/http.mjs';
 import { until, within } from '../../support/waits.mjs';
 
-let stateDir;
-let edge;
-
-before(async () => {
-  stateDir = await mkdtemp(join(tmpdir(), 'agentnet-http-'));
-  edge = await startEdge({ stateDir });
-});
-
-after(async () => {
-  if (process.env.AGENTNET_EDGE_LOG) console.log(edge?.log.join(''));
-  await edge?.stop();
-  await rm(stateDir, { recursive: true, force: true });
-});
+const edge = statefulEdgeForFile('agentnet-http-');
 
 async function call(method, path, { body, token, raw } = {}) {
   const headers = {};
@@ -152,7 +137,7 @@ test('after kill -9 and a restart, history, sessions and cursors are intact', as
   assert.deepEqual(first.json.events.map((e) => e.event.payload.n), [0, 1]);
 
   await edge.kill();
-  edge = await startEdge({ stateDir });
+  await edge.restart();
 
   // The reader resumes from where its last page ended: nothing was lost in the crash.
   const resumed = await call('GET', `/networks/${id}/v1/events?after=${first.json.next_after}`, { token: reader });

@@ -7,7 +7,7 @@
 
 import { test } from 'node:test';
 import { Agent } from '../../../core/js/index.js';
-import { edgeAndBrowser, openWorkspace } from '../../support/browser.mjs';
+import { edgeAndBrowser, openWorkspace, postAndWaitSent } from '../../support/browser.mjs';
 import { assertAccessibleInBothSchemes } from '../../support/axe.mjs';
 
 const started = edgeAndBrowser();
@@ -46,12 +46,7 @@ test('every main screen of the workspace is accessible', async () => {
   const page = await started.browser.newPage({ viewport: { width: 1280, height: 800 } });
   try {
     await openWorkspace(page, started.edge.url);
-    const box = page.getByRole('textbox', { name: 'Message' });
-    await box.fill('hello @agent:helper');
-    await box.press('Enter');
-    const mine = page.locator('.message', { hasText: 'hello @agent:helper' });
-    await mine.locator('.state', { hasText: 'sent' }).waitFor({ timeout: 10_000 });
-    const id = await mine.getAttribute('data-id');
+    const { message: mine, id } = await postAndWaitSent(page, 'hello @agent:helper');
     await helper.send('agent:broadcast', 'workspace.message.posted', { content: 'hi there' }, { metadata: { in_reply_to: id } });
     await helper.send('agent:broadcast', 'workspace.message.status', { status: 'thinking' });
     // The answer stays in the thread: the message counts it.

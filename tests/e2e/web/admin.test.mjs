@@ -12,7 +12,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Agent } from '../../../core/js/index.js';
-import { edgeAndBrowser, openWorkspace } from '../../support/browser.mjs';
+import { createOpenNetwork, edgeAndBrowser, openWorkspace } from '../../support/browser.mjs';
 import { until } from '../../support/process.mjs';
 import { assertAccessible } from '../../support/axe.mjs';
 import { shoot } from '../../support/shots.mjs';
@@ -34,16 +34,7 @@ test('a master manages the network and reads its analytics from the Admin view',
   const agents = [];
   try {
     await openWorkspace(page, edge.url);
-    const bar = page.getByRole('navigation', { name: 'Networks' });
-    await bar.locator('summary').click();
-    await bar.getByRole('button', { name: 'Create a network' }).click();
-    await bar.getByLabel('Network name').fill('admin room');
-    await bar.getByRole('radio', { name: 'Anyone with the link' }).check();
-    await bar.getByRole('button', { name: 'Create network' }).click();
-    await page.locator('.topbar .network:not([data-id="demo"])').waitFor({ timeout: 10_000 });
-    await page.getByRole('button', { name: 'Done' }).click({ timeout: 15_000 });
-    await page.getByRole('status').filter({ hasText: 'online' }).waitFor({ timeout: 15_000 });
-    const id = await page.locator('.topbar .network').getAttribute('data-id');
+    const id = await createOpenNetwork(page, 'admin room');
 
     // The master sees the Admin tab (once the core let it read the configuration).
     const views = page.getByRole('navigation', { name: 'Views' });

@@ -12,7 +12,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Agent } from '../../../core/js/index.js';
 import { createNetwork } from '../../support/edge.mjs';
-import { edgeAndBrowser, openNetwork, say } from '../../support/browser.mjs';
+import { createChannelFromNav, edgeAndBrowser, openNetwork, say } from '../../support/browser.mjs';
 import { until } from '../../support/process.mjs';
 import { PHONE, WIDE, shoot } from '../../support/shots.mjs';
 import { nextEvent } from '../../support/events.mjs';
@@ -32,10 +32,7 @@ test('an agent at work shows as a pending entry its answer replaces; its steps f
   try {
     await openNetwork(page, started.edge.url, id);
     const me = await page.locator('.me').getAttribute('data-address');
-    const nav = page.getByRole('navigation', { name: 'Conversations' });
-    await nav.getByRole('textbox', { name: 'New channel' }).fill('general');
-    await nav.getByRole('button', { name: 'Create' }).click();
-    await page.waitForURL('**/channel/general');
+    const nav = await createChannelFromNav(page, 'general');
     await helper.joinChannel('general');
     const to = 'channel/general';
 

@@ -39,6 +39,14 @@ async function person(id, name, path = '') {
   return { context, page };
 }
 
+/** Ann and Bob online in a new network, and Ann's page. */
+async function annAndBob() {
+  const id = await network();
+  const ann = await person(id, 'human:ann');
+  const bob = await person(id, 'human:bob');
+  return { ann, bob, page: ann.page };
+}
+
 /** A PNG of a small bar chart, drawn by the browser: its bytes. */
 async function chartPng(page) {
   const data = await page.evaluate(() => {
@@ -80,11 +88,8 @@ async function dropFile(page, name, type, text) {
 }
 
 test('a picture and a file reach the other person: previewed inline, a card to open; too big is refused with the limit', async () => {
-  const id = await network();
-  const ann = await person(id, 'human:ann');
-  const bob = await person(id, 'human:bob');
+  const { ann, bob, page } = await annAndBob();
   try {
-    const { page } = ann;
     const png = await chartPng(page);
     const attach = page.getByRole('button', { name: 'Attach a file' });
     await attach.waitFor();
@@ -195,11 +200,8 @@ async function resourcesPanel(page) {
 }
 
 test('attachments open in the resources panel as what they are, and a picture opens in the viewer', async () => {
-  const id = await network();
-  const ann = await person(id, 'human:ann');
-  const bob = await person(id, 'human:bob');
+  const { ann, bob, page } = await annAndBob();
   try {
-    const { page } = ann;
     const png = await chartPng(page);
     const pdf = Buffer.from('%PDF-1.4\n% not a real document, only its bytes\n%%EOF\n');
     await page.locator('#message-files').setInputFiles([

@@ -14,7 +14,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Agent } from '../../../core/js/index.js';
 import { createNetwork } from '../../support/edge.mjs';
-import { edgeAndBrowser, openNetwork, nextFrames } from '../../support/browser.mjs';
+import { createChannelFromNav, edgeAndBrowser, nextFrames, openNetwork } from '../../support/browser.mjs';
 import { assertAccessibleInBothSchemes } from '../../support/axe.mjs';
 import { until, expectNothingFor } from '../../support/waits.mjs';
 
@@ -47,6 +47,19 @@ async function scrollLog(page, top) {
   await nextFrames(page);
 }
 
+/** Runs `body` with a new network, the agent `name` in it and a page, closed after. */
+async function withAgentAndPage(name, body) {
+  const { id } = await network();
+  const agent = await Agent.connect({ url: started.edge.url, network: id, name });
+  const page = await started.browser.newPage({ viewport: { width: 1366, height: 768 } });
+  try {
+    await body({ id, agent, page });
+  } finally {
+    await page.close();
+    agent.close();
+  }
+}
+
 async function network() {
   const { id, admin_token } = await createNetwork(started.edge.url, {
     name: 'Conversation', mods: ['workspace', 'persistence'],
@@ -54,11 +67,8 @@ async function network() {
   return { id, admin_token };
 }
 
-test('history on arrival: the newest in view, earlier ones paged in, an empty conversation says what to do', async () => {
-  const { id } = await network();
-  const agent = await Agent.connect({ url: started.edge.url, network: id, name: 'agent:historian' });
-  const page = await started.browser.newPage({ viewport: { width: 1366, height: 768 } });
-  try {
+test('history on arrival: the newest in view, earlier ones paged in, an empty conversation says what to do', () =>
+  withAgentAndPage('agent:historian', async ({ id, agent, page }) => {
     for (let n = 1; n <= 70; n += 1) {
       await agent.send('agent:broadcast', 'workspace.message.posted', { content: `kept ${String(n).padStart(3, '0')}` });
     }
@@ -85,17 +95,10 @@ test('history on arrival: the newest in view, earlier ones paged in, an empty co
     await page.getByText('No messages in # quiet yet').waitFor({ timeout: 10_000 });
     await page.getByText('Write the first message below', { exact: false }).waitFor();
     await assertAccessibleInBothSchemes(page, 'an empty conversation');
-  } finally {
-    await page.close();
-    agent.close();
-  }
-});
+  }));
 
-test('the list follows at the bottom, counts new messages when scrolled up, and keeps each conversation\'s place', async () => {
-  const { id } = await network();
-  const agent = await Agent.connect({ url: started.edge.url, network: id, name: 'agent:talker' });
-  const page = await started.browser.newPage({ viewport: { width: 1366, height: 768 } });
-  try {
+test('the list follows at the bottom, counts new messages when scrolled up, and keeps each conversation\'s place', () =>
+  withAgentAndPage('agent:talker', async ({ id, agent, page }) => {
     for (let n = 1; n <= 40; n += 1) await agent.send('agent:broadcast', 'workspace.message.posted', { content: `before ${n}` });
     await openNetwork(page, started.edge.url, id);
     await waitInView(page, 'before 40');
@@ -128,19 +131,12 @@ test('the list follows at the bottom, counts new messages when scrolled up, and 
       return Math.abs(now - left) < 4 && now;
     }, 5_000).catch(scrollTop);
     assert.ok(Math.abs(back - left) < 4, `back where it was left (${left} → ${back})`);
-  } finally {
-    await page.close();
-    agent.close();
-  }
-});
+  }));
 
-test('messages read like a chat: times, days, groups, a multi-line composer; threads reply in the thread', async () => {
-  const { id } = await network();
-  const agent = await Agent.connect({ url: started.edge.url, network: id, name: 'agent:pal' });
-  const heard = [];
-  agent.on('workspace.message.posted', (event) => heard.push(event));
-  const page = await started.browser.newPage({ viewport: { width: 1366, height: 768 } });
-  try {
+test('messages read like a chat: times, days, groups, a multi-line composer; threads reply in the thread', () =>
+  withAgentAndPage('agent:pal', async ({ id, agent, page }) => {
+    const heard = [];
+    agent.on('workspace.message.posted', (event) => heard.push(event));
     await openNetwork(page, started.edge.url, id);
     await agent.send('agent:broadcast', 'workspace.message.posted', { content: 'first of two' });
     await agent.send('agent:broadcast', 'workspace.message.posted', { content: 'second of two' });
@@ -204,11 +200,7 @@ test('messages read like a chat: times, days, groups, a multi-line composer; thr
     await page.getByRole('link', { name: 'Back to the conversation' }).click();
     await first.locator('.thread-link', { hasText: '2 replies' }).waitFor({ timeout: 10_000 });
     assert.match(await first.locator('.last-reply time').textContent(), /last reply just now/);
-  } finally {
-    await page.close();
-    agent.close();
-  }
-});
+  }));
 
 test('a channel named for people is addressed by its slug, and the next success clears an error', async () => {
   const { id } = await network();
@@ -239,17 +231,11 @@ test('a channel named for people is addressed by its slug, and the next success 
   }
 });
 
-test('unread counts per conversation survive a reload, a direct message is marked apart, and the title shows the total', async () => {
-  const { id } = await network();
-  const agent = await Agent.connect({ url: started.edge.url, network: id, name: 'agent:poster' });
-  const page = await started.browser.newPage({ viewport: { width: 1366, height: 768 } });
-  try {
+test('unread counts per conversation survive a reload, a direct message is marked apart, and the title shows the total', () =>
+  withAgentAndPage('agent:poster', async ({ id, agent, page }) => {
     await openNetwork(page, started.edge.url, id);
     const me = await page.locator('.me').getAttribute('data-address');
-    const nav = page.getByRole('navigation', { name: 'Conversations' });
-    await nav.getByRole('textbox', { name: 'New channel' }).fill('updates');
-    await nav.getByRole('button', { name: 'Create' }).click();
-    await page.waitForURL('**/channel/updates');
+    const nav = await createChannelFromNav(page, 'updates');
     await nav.getByRole('link', { name: 'Everyone' }).click();
     // Posted once the person looks elsewhere (a busy page may take a moment to switch).
     await until('Everyone is open', async () => (await page.title()) === 'Everyone — agentnet');
@@ -284,11 +270,7 @@ test('unread counts per conversation survive a reload, a direct message is marke
     assert.equal(await updates.locator('.unread').count(), 0, 'read before the reload');
     await direct.locator('.unread.for-me', { hasText: '1' }).waitFor({ timeout: 10_000 });
     assert.equal(await page.title(), '(1) Everyone — agentnet', 'the tab names the conversation');
-  } finally {
-    await page.close();
-    agent.close();
-  }
-});
+  }));
 
 test('a long history comes range by range: the recent part at once, earlier ranges as the person scrolls up', async () => {
   const { id } = await network();

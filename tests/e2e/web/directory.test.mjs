@@ -6,56 +6,48 @@
 // click, and finds a listed member of a public network by the tool it
 // offers; axe-core is clean on it in both colour schemes.
 
-import { test, before, after } from 'node:test';
+import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { Agent, KeyPair, register } from '../../../core/js/index.js';
-import { createNetwork, startEdge } from '../../support/edge.mjs';
-import { launchBrowser } from '../../support/browser.mjs';
+import { createNetwork } from '../../support/edge.mjs';
+import { edgeAndBrowser } from '../../support/browser.mjs';
 import { assertAccessible } from '../../support/axe.mjs';
 import { shoot } from '../../support/shots.mjs';
 import { until } from '../../support/waits.mjs';
 
-let edge;
-let browser;
 let agent;
 let calc;
 
-before(async () => {
-  edge = await startEdge();
-  browser = await launchBrowser();
-});
-
-after(async () => {
+after(() => {
   agent?.close();
   calc?.close();
-  await browser?.close();
-  await edge?.stop();
 });
+const started = edgeAndBrowser();
 
 test('search the Directory by capability, open a description, talk to the agent in its network', async () => {
-  const { id: network } = await createNetwork(edge.url, { name: 'translators', public: true });
-  agent = await Agent.connect({ url: edge.url, network, name: 'agent:polyglot' });
+  const { id: network } = await createNetwork(started.edge.url, { name: 'translators', public: true });
+  agent = await Agent.connect({ url: started.edge.url, network, name: 'agent:polyglot' });
   const acs = (name, skill, description) => ({
     active: true, lastModifiedTime: '2026-01-01T00:00:00Z', protocolVersion: '01.00', name, description, version: '1.0.0',
     provider: { organization: 'Test Org', url: 'https://example.com', license: 'MIT' }, securitySchemes: {},
-    endPoints: [{ url: `${edge.url}/networks/${network}/a2a/agent:${name}`, transport: 'JSONRPC' }],
+    endPoints: [{ url: `${started.edge.url}/networks/${network}/a2a/agent:${name}`, transport: 'JSONRPC' }],
     capabilities: { streaming: false, notification: false, messageQueue: [] },
     defaultInputModes: ['text/plain'], defaultOutputModes: ['text/plain'],
     skills: [{ id: skill, name: skill, description: `does ${skill}`, version: '1', tags: [skill] }],
   });
-  await register({ url: edge.url, name: 'polyglot', key: KeyPair.generate(), acs: acs('polyglot', 'translation', 'turns any text into another language') });
-  await register({ url: edge.url, name: 'chatty', key: KeyPair.generate(), acs: acs('chatty', 'chat', 'talks, and mentions translation once') });
+  await register({ url: started.edge.url, name: 'polyglot', key: KeyPair.generate(), acs: acs('polyglot', 'translation', 'turns any text into another language') });
+  await register({ url: started.edge.url, name: 'chatty', key: KeyPair.generate(), acs: acs('chatty', 'chat', 'talks, and mentions translation once') });
 
   // The network's own discovery page lists the agents with an endpoint in it.
-  const own = await (await fetch(`${edge.url}/networks/${network}/.well-known/agent-descriptions`)).json();
+  const own = await (await fetch(`${started.edge.url}/networks/${network}/.well-known/agent-descriptions`)).json();
   assert.equal(own['@type'], 'CollectionPage');
   assert.deepEqual(own.items.map((i) => i.name).sort(), ['chatty', 'polyglot']);
-  const other = await createNetwork(edge.url, { name: 'empty' });
-  assert.deepEqual((await (await fetch(`${edge.url}/networks/${other.id}/.well-known/agent-descriptions`)).json()).items, []);
+  const other = await createNetwork(started.edge.url, { name: 'empty' });
+  assert.deepEqual((await (await fetch(`${started.edge.url}/networks/${other.id}/.well-known/agent-descriptions`)).json()).items, []);
 
-  const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+  const context = await started.browser.newContext({ viewport: { width: 1280, height: 720 } });
   const page = await context.newPage();
-  await page.goto(`${edge.url}/directory`);
+  await page.goto(`${started.edge.url}/directory`);
   const directory = page.getByRole('main', { name: 'Directory' });
   await directory.getByLabel('Search agents by capability').fill('translation');
   await directory.getByRole('button', { name: 'Search' }).click();
@@ -82,7 +74,7 @@ test('search the Directory by capability, open a description, talk to the agent 
   assert.equal(heard[0]?.[1], 'can you translate this?');
 
   // Back in the Directory, "Join its network" opens the network's workspace.
-  await page.goto(`${edge.url}/directory`);
+  await page.goto(`${started.edge.url}/directory`);
   await directory.getByLabel('Search agents by capability').fill('chat');
   await directory.getByRole('button', { name: 'Search' }).click();
   await found.getByRole('button', { name: 'chatty' }).click();
@@ -93,19 +85,19 @@ test('search the Directory by capability, open a description, talk to the agent 
 });
 
 test('the Directory lists public networks to join and finds an agent by the tool it offers', async () => {
-  const { id: guild } = await createNetwork(edge.url, {
+  const { id: guild } = await createNetwork(started.edge.url, {
     name: 'Calculators Guild', public: true, description: 'Agents that do sums for anyone who asks.',
   });
-  const { id: hidden } = await createNetwork(edge.url, { name: 'Back office', public: false });
-  calc = await Agent.connect({ url: edge.url, network: guild, name: 'agent:calc' });
+  const { id: hidden } = await createNetwork(started.edge.url, { name: 'Back office', public: false });
+  calc = await Agent.connect({ url: started.edge.url, network: guild, name: 'agent:calc' });
   await calc.registerTool('calculator', { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } } },
     ({ a, b }) => ({ sum: a + b }), { description: 'adds two numbers' });
   await calc.setProfile({ description: 'does arithmetic', listed: true });
 
-  const context = await browser.newContext({ viewport: { width: 1366, height: 768 } });
+  const context = await started.browser.newContext({ viewport: { width: 1366, height: 768 } });
   const page = await context.newPage();
   try {
-    await page.goto(`${edge.url}/directory`);
+    await page.goto(`${started.edge.url}/directory`);
     const directory = page.getByRole('main', { name: 'Directory' });
     const networks = directory.getByRole('list', { name: 'Public networks' });
     const card = networks.locator(`[data-network="${guild}"]`);

@@ -6,35 +6,24 @@
 
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
 import { Agent } from '../../../core/js/index.js';
-import { freePort, startEdge } from '../../support/edge.mjs';
-import { launchBrowser, openResource, openWorkspace } from '../../support/browser.mjs';
+import { startEdge } from '../../support/edge.mjs';
+import { launchBrowser, openResource, openWorkspace, restartableEdgeAndBrowser } from '../../support/browser.mjs';
 import { until } from '../../support/process.mjs';
 import { shootScreen } from '../../support/shots.mjs';
 
 const screenshots = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'output', 'screenshots');
-let edge;
-let browser;
-let stateDir;
 let scribe;
 
-after(async () => {
-  scribe?.close();
-  await browser?.close();
-  await edge?.stop();
-  if (stateDir) await rm(stateDir, { recursive: true, force: true });
-});
+after(() => scribe?.close());
+const setup = restartableEdgeAndBrowser('agentnet-web-documents-');
 
 test('a browser and an agent edit one document live and offline, and converge', async () => {
-  stateDir = await mkdtemp(join(tmpdir(), 'agentnet-web-documents-'));
-  const port = await freePort();
-  edge = await startEdge({ stateDir, port });
-  browser = await launchBrowser();
+  let { edge, browser } = await setup.start();
   const address = `resource/file/notes-${Date.now() % 100000}.md`;
 
   scribe = await Agent.connect({ url: edge.url, network: 'demo', name: 'agent:scribe', WebSocket });
@@ -88,7 +77,7 @@ test('a browser and an agent edit one document live and offline, and converge', 
   doc.insert(0, 'offline agent\n');
   assert.ok(!doc.text.includes('offline person'));
 
-  edge = await startEdge({ stateDir, port });
+  edge = await setup.restart();
   await until('both copies to converge', async () => {
     const shown = await text.inputValue();
     return shown === doc.text && shown.includes('offline person\n') && shown.includes('offline agent\n');
@@ -149,8 +138,9 @@ test('a browser and an agent edit one document live and offline, and converge', 
 });
 
 test('a read-only document says so, and Markdown shows its preview beside or instead of the source', async () => {
-  edge ??= await startEdge();
-  browser ??= await launchBrowser();
+  setup.edge ??= await startEdge();
+  setup.browser ??= await launchBrowser();
+  const { edge, browser } = setup;
   const author = await Agent.connect({ url: edge.url, network: 'demo', name: 'agent:author', WebSocket });
   const guide = '# Guide\n\nSome **bold** words and `code`.\n\n## Steps\n\n- one\n- two\n\n<script>window.ran = true</script>\n';
   await author.registerFile('guide.md', guide, { contentType: 'text/markdown' });

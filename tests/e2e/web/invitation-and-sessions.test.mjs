@@ -7,8 +7,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Agent } from '../../../core/js/index.js';
-import { createNetwork } from '../../support/edge.mjs';
 import { edgeAndBrowser } from '../../support/browser.mjs';
+import { inviteNetworkWithHost } from '../../support/agents.mjs';
 import { until } from '../../support/process.mjs';
 import { assertAccessible } from '../../support/axe.mjs';
 import { shoot } from '../../support/shots.mjs';
@@ -17,10 +17,7 @@ const started = edgeAndBrowser();
 
 test('an invitation page declines or accepts, and a session is shown and updated in the workspace', async () => {
   const { edge, browser } = started;
-  const { id, admin_token } = await createNetwork(edge.url, {
-    name: 'Launch crew', access: { policy: 'invite' }, mods: ['workspace', 'persistence'],
-  });
-  const host = await Agent.connect({ url: edge.url, network: id, name: 'agent:host', credentials: { admin_token } });
+  const { id, admin_token, host } = await inviteNetworkWithHost(edge, 'Launch crew');
   const news = [];
   host.on('workspace.invitation.*', (event) => news.push(event));
   const sessionNews = [];

@@ -10,8 +10,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Agent } from '../../../core/js/index.js';
-import { createNetwork } from '../../support/edge.mjs';
 import { edgeAndBrowser } from '../../support/browser.mjs';
+import { inviteNetworkWithHost } from '../../support/agents.mjs';
 import { until } from '../../support/process.mjs';
 import { shoot, shootAt } from '../../support/shots.mjs';
 
@@ -25,10 +25,7 @@ const PNG = Buffer.from(
 
 test('names and faces: asked on the invitation and the first visit, shown everywhere, renamed live', async () => {
   const { edge, browser } = started;
-  const { id, admin_token } = await createNetwork(edge.url, {
-    name: 'Name day', access: { policy: 'invite' }, mods: ['workspace', 'persistence'],
-  });
-  const host = await Agent.connect({ url: edge.url, network: id, name: 'agent:host', credentials: { admin_token } });
+  const { id, host } = await inviteNetworkWithHost(edge, 'Name day');
   const told = [];
   host.on('workspace.member.updated', (event) => told.push(event));
   await host.send('core', 'network.agent.profile', { name: 'Launch Host' });

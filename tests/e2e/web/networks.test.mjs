@@ -2,33 +2,24 @@
 // an agent joins it with the token, a second person joins by URL (a wrong
 // token is refused in words), and switching keeps each network's history.
 
-import { test, before, after } from 'node:test';
+import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { Agent } from '../../../core/js/index.js';
-import { startEdge } from '../../support/edge.mjs';
-import { launchBrowser, openWorkspace } from '../../support/browser.mjs';
+import { edgeAndBrowser, openWorkspace } from '../../support/browser.mjs';
 import { shoot, shootAt } from '../../support/shots.mjs';
 import { until } from '../../support/waits.mjs';
 
-let edge;
-let browser;
 const agents = [];
 
-before(async () => {
-  edge = await startEdge();
-  browser = await launchBrowser();
-});
-
-after(async () => {
+after(() => {
   for (const agent of agents) agent.close();
-  await browser?.close();
-  await edge?.stop();
 });
+const started = edgeAndBrowser();
 
 test('create a token network in the page, join it elsewhere by URL, switch without losing history', async () => {
-  const owner = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+  const owner = await started.browser.newContext({ viewport: { width: 1280, height: 720 } });
   const page = await owner.newPage();
-  await openWorkspace(page, edge.url);
+  await openWorkspace(page, started.edge.url);
   const bar = page.getByRole('navigation', { name: 'Networks' });
   await bar.locator('summary').click();
   await bar.getByRole('button', { name: 'Create a network' }).click();
@@ -56,7 +47,7 @@ test('create a token network in the page, join it elsewhere by URL, switch witho
   assert.equal(await bar.getByLabel('Token (if it needs one)').inputValue(), '');
   await bar.locator('summary').click();
 
-  const agent = await Agent.connect({ url: edge.url, network: id, name: 'agent:teammate', token: 'sekret-token-1' });
+  const agent = await Agent.connect({ url: started.edge.url, network: id, name: 'agent:teammate', token: 'sekret-token-1' });
   agents.push(agent);
   const heard = [];
   agent.on('workspace.message.posted', (e) => heard.push(e.payload.content));
@@ -95,12 +86,12 @@ test('create a token network in the page, join it elsewhere by URL, switch witho
   await page.getByRole('link', { name: 'Conversation' }).click();
 
   // Someone else joins by URL: a wrong token is refused in words, the right one gets in.
-  const guest = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  const guest = await started.browser.newContext({ viewport: { width: 390, height: 844 } });
   const other = await guest.newPage();
-  await other.goto(`${edge.url}/`);
+  await other.goto(`${started.edge.url}/`);
   const otherBar = other.getByRole('navigation', { name: 'Networks' });
   await otherBar.locator('summary').click();
-  await otherBar.getByLabel("Invitation link, or the network's link or id").fill(`${edge.url}/networks/${id}/v1/profile`);
+  await otherBar.getByLabel("Invitation link, or the network's link or id").fill(`${started.edge.url}/networks/${id}/v1/profile`);
   await otherBar.getByLabel('Token (if it needs one)').fill('wrong-token');
   await otherBar.getByRole('button', { name: 'Join', exact: true }).click();
   await other.getByRole('alert').filter({ hasText: 'The network refused to let you in' }).waitFor({ timeout: 15_000 });

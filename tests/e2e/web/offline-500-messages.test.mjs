@@ -3,42 +3,21 @@
 // each of the 500 is delivered exactly once, in order. Prints how long the
 // queue took to drain.
 
-import { test, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Agent } from '../../../core/js/index.js';
-import { startEdge, freePort } from '../../support/edge.mjs';
-import { launchBrowser, storedRows } from '../../support/browser.mjs';
+import { onlineWorkspacePage, restartableEdgeAndBrowser, storedRows } from '../../support/browser.mjs';
 import { until, expectNothingFor } from '../../support/waits.mjs';
 
 const COUNT = 500;
-let edge;
-let browser;
-let stateDir;
-
-after(async () => {
-  await browser?.close();
-  await edge?.stop();
-  if (stateDir) await rm(stateDir, { recursive: true, force: true });
-});
+const setup = restartableEdgeAndBrowser('agentnet-offline-500-');
 
 test(`offline: ${COUNT} composed, reloaded, reconnected: each delivered once, in order`, async () => {
-  stateDir = await mkdtemp(join(tmpdir(), 'agentnet-offline-500-'));
-  const port = await freePort();
-  edge = await startEdge({ stateDir, port });
-  browser = await launchBrowser();
+  let { edge, browser } = await setup.start();
 
   const watcher = await Agent.connect({ url: edge.url, network: 'demo', name: 'agent:watcher-500' });
   const secret = watcher.memberSecret;
-  const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
-  const page = await context.newPage();
-  await page.goto(`${edge.url}/`);
-  const status = page.getByRole('status');
-  await status.filter({ hasText: 'online' }).waitFor({ timeout: 15_000 });
-  await page.evaluate(() => navigator.serviceWorker.ready);
-  const human = (await page.locator('.me').getAttribute('data-address')).trim();
+  const { context, page, status, human } = await onlineWorkspacePage(browser, edge.url);
 
   watcher.close();
   await edge.kill();
@@ -56,7 +35,7 @@ test(`offline: ${COUNT} composed, reloaded, reconnected: each delivered once, in
   assert.equal((await page.locator('.me').getAttribute('data-address')).trim(), human, 'the same person after the reload');
 
   const seen = [];
-  edge = await startEdge({ stateDir, port });
+  edge = await setup.restart();
   const back = await Agent.connect({ url: edge.url, network: 'demo', name: 'agent:watcher-500', memberSecret: secret });
   back.on('workspace.message.posted', (event) => { if (event.source === human) seen.push(event.payload.content); });
   const started = Date.now();

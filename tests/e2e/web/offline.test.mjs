@@ -2,45 +2,24 @@
 // worker), shows its history and queued messages after a reload (IndexedDB),
 // and when the edge is back it delivers each queued message once, in order.
 
-import { test, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Agent } from '../../../core/js/index.js';
-import { startEdge, freePort } from '../../support/edge.mjs';
-import { launchBrowser, storedRows } from '../../support/browser.mjs';
+import { onlineWorkspacePage, restartableEdgeAndBrowser, storedRows } from '../../support/browser.mjs';
 import { shoot } from '../../support/shots.mjs';
 import { until, expectNothingFor } from '../../support/waits.mjs';
 
-let edge;
-let browser;
-let stateDir;
-
-after(async () => {
-  await browser?.close();
-  await edge?.stop();
-  if (stateDir) await rm(stateDir, { recursive: true, force: true });
-});
+const setup = restartableEdgeAndBrowser('agentnet-offline-');
 
 test('offline: post three, reload offline, come back online, each delivered exactly once', async () => {
-  stateDir = await mkdtemp(join(tmpdir(), 'agentnet-offline-'));
-  const port = await freePort();
-  edge = await startEdge({ stateDir, port });
-  browser = await launchBrowser();
+  let { edge, browser } = await setup.start();
 
   const watcher = await Agent.connect({ url: edge.url, network: 'demo', name: 'agent:watcher' });
   const seen = [];
   watcher.on('workspace.message.posted', (event) => seen.push(event));
 
-  const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
-  const page = await context.newPage();
-  await page.goto(`${edge.url}/`);
-  const status = page.getByRole('status');
-  await status.filter({ hasText: 'online' }).waitFor({ timeout: 15_000 });
-  // The service worker has the shell before the network goes away.
-  await page.evaluate(() => navigator.serviceWorker.ready);
-  const human = (await page.locator('.me').getAttribute('data-address')).trim();
+  // Online, with the service worker holding the shell before the network goes away.
+  const { context, page, status, human } = await onlineWorkspacePage(browser, edge.url);
 
   await watcher.send('agent:broadcast', 'workspace.message.posted', { content: 'history before the outage' });
   await page.locator('.message', { hasText: 'history before the outage' }).waitFor({ timeout: 10_000 });
@@ -73,7 +52,7 @@ test('offline: post three, reload offline, come back online, each delivered exac
   await page.locator('.message', { hasText: 'offline 3' }).waitFor();
 
   // The edge comes back with its state: the page reconnects and sends the queue, once and in order.
-  edge = await startEdge({ stateDir, port });
+  edge = await setup.restart();
   const back = await Agent.connect({ url: edge.url, network: 'demo', name: 'agent:watcher', memberSecret: watcher.memberSecret });
   back.on('workspace.message.posted', (event) => seen.push(event));
   await status.filter({ hasText: 'online' }).waitFor({ timeout: 30_000 });

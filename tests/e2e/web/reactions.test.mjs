@@ -23,6 +23,13 @@ async function network(name) {
   return id;
 }
 
+/** Connects each of `names` to network `id`, one after the other. */
+async function members(id, names) {
+  const agents = [];
+  for (const name of names) agents.push(await Agent.connect({ url: started.edge.url, network: id, name }));
+  return agents;
+}
+
 test('reactions: the person reacts, an agent hears it and reacts too, a chip takes one back, a reload keeps them', async () => {
   const id = await network('Reactions');
   const agent = await Agent.connect({ url: started.edge.url, network: id, name: 'agent:reactor' });
@@ -85,9 +92,7 @@ test('reactions: the person reacts, an agent hears it and reacts too, a chip tak
 
 test('a direct message takes reactions between its two people only', async () => {
   const id = await network('Direct reactions');
-  const ann = await Agent.connect({ url: started.edge.url, network: id, name: 'agent:ann' });
-  const bob = await Agent.connect({ url: started.edge.url, network: id, name: 'agent:bob' });
-  const eve = await Agent.connect({ url: started.edge.url, network: id, name: 'agent:eve' });
+  const [ann, bob, eve] = await members(id, ['agent:ann', 'agent:bob', 'agent:eve']);
   try {
     const posted = await ann.send('agent:bob', 'workspace.message.posted', { content: 'between us' });
     const messageId = posted.id;
@@ -104,8 +109,7 @@ test('a direct message takes reactions between its two people only', async () =>
 
 test('@ completion: the members offered as one types, arrows and Enter or a click complete, Escape closes', async () => {
   const id = await network('Mentions');
-  const planner = await Agent.connect({ url: started.edge.url, network: id, name: 'agent:planner' });
-  const plotter = await Agent.connect({ url: started.edge.url, network: id, name: 'agent:plotter' });
+  const [planner, plotter] = await members(id, ['agent:planner', 'agent:plotter']);
   const heard = [];
   planner.on('workspace.message.posted', (event) => heard.push(event));
   const page = await started.browser.newPage({ viewport: WIDE });

@@ -10,7 +10,7 @@ import { Agent } from '../../../core/js/index.js';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { edgeAndBrowser, launchProfile, openWorkspace } from '../../support/browser.mjs';
+import { edgeAndBrowser, launchProfile, openWorkspace, postAndWaitSent } from '../../support/browser.mjs';
 
 const started = edgeAndBrowser();
 
@@ -33,12 +33,7 @@ test('deep links land on the right channel, thread and event in a new tab, and B
     await nav.getByRole('button', { name: 'Create' }).click();
     await page.waitForURL(`**/n/demo/channel/${channel}`);
     await nav.getByRole('link', { name: `# ${channel}` }).and(page.locator('[aria-current="page"]')).waitFor();
-    const box = page.getByRole('textbox', { name: 'Message' });
-    await box.fill('the plan, in its channel');
-    await box.press('Enter');
-    const posted = page.locator('.message', { hasText: 'the plan, in its channel' });
-    await posted.locator('.state', { hasText: 'sent' }).waitFor({ timeout: 10_000 });
-    const id = await posted.getAttribute('data-id');
+    const { id } = await postAndWaitSent(page, 'the plan, in its channel');
 
     // The channel's link, opened in a new tab, lands in that channel.
     const tab = await context.newPage();

@@ -15,9 +15,7 @@ import { shoot } from '../../support/shots.mjs';
 const started = edgeAndBrowser();
 
 test('Reply in thread opens the thread focused; replies stay there unless also sent; quotes are rendered', async () => {
-  const { id, agent, pages: [ann, bob], close } = await twoPeople(started, 'Threads', 'agent:planner');
-  const heard = [];
-  agent.on('workspace.message.posted', (event) => heard.push(event));
+  const { id, agent, pages: [ann, bob], close, heard } = await twoPeople(started, 'Threads', 'agent:planner', 'workspace.message.posted');
   try {
     await agent.send('agent:broadcast', 'workspace.message.posted', { content: '**Ship** the _release_ on Friday?' });
     const annColumn = ann.locator('.conversation-column');

@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Agent, AgentnetError } from '../../../core/js/index.js';
-import { edgeAndBrowser, openWorkspace } from '../../support/browser.mjs';
+import { edgeAndBrowser, openWorkspace, refreshedResource } from '../../support/browser.mjs';
 import { shootScreen } from '../../support/shots.mjs';
 
 const started = edgeAndBrowser();
@@ -44,10 +44,7 @@ test('tool results show for people, and each outcome replaces the last', async (
   const page = await started.browser.newPage({ viewport: { width: 1366, height: 768 } });
   try {
     await openWorkspace(page, started.edge.url);
-    const resources = page.getByRole('region', { name: 'Resources' });
-    await resources.getByRole('button', { name: 'Refresh' }).click();
-    const item = resources.locator('.resource[data-address="resource/tool/lookup"]');
-    await item.waitFor({ timeout: 10_000 });
+    const item = await refreshedResource(page, 'resource/tool/lookup');
     const form = item.getByRole('form', { name: 'Invoke resource/tool/lookup' });
     const invoke = async (answer, about = 'Oslo') => {
       await form.getByLabel('answer (required)').selectOption(answer);

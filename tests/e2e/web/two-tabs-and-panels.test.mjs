@@ -1,11 +1,10 @@
 // Two tabs of the same workspace (one browser profile) stay consistent: what
 // one posts shows in the other, with its state; what arrives shows in both.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Agent } from '../../../core/js/index.js';
-import { startEdge } from '../../support/edge.mjs';
-import { launchBrowser, openResource, openWorkspace } from '../../support/browser.mjs';
+import { edgeAndBrowser, openResource, openWorkspace, refreshedResource } from '../../support/browser.mjs';
 import { startNode } from '../../support/process.mjs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,28 +13,28 @@ import { until, expectNothingFor, waitOut } from '../../support/waits.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
-let edge;
-let browser;
+const started = edgeAndBrowser();
 
-before(async () => {
-  edge = await startEdge();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await edge?.stop();
-});
+/** Runs `body` with a page open on the edge's workspace, closed after. */
+async function withWorkspacePage(body) {
+  const page = await started.browser.newPage({ viewport: { width: 1280, height: 720 } });
+  try {
+    await openWorkspace(page, started.edge.url);
+    await body(page);
+  } finally {
+    await page.close();
+  }
+}
 
 test('two tabs show the same conversation and the network gets each message once', async () => {
-  const agent = await Agent.connect({ url: edge.url, network: 'demo', name: 'agent:listener' });
+  const agent = await Agent.connect({ url: started.edge.url, network: 'demo', name: 'agent:listener' });
   const heard = [];
   agent.on('workspace.message.posted', (event) => heard.push(event));
-  const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+  const context = await started.browser.newContext({ viewport: { width: 1280, height: 720 } });
   const [first, second] = [await context.newPage(), await context.newPage()];
   try {
     for (const tab of [first, second]) {
-      await openWorkspace(tab, edge.url);
+      await openWorkspace(tab, started.edge.url);
     }
     const me = (await first.locator('.me').getAttribute('data-address')).trim();
     assert.equal((await second.locator('.me').getAttribute('data-address')).trim(), me, 'both tabs are the same person');
@@ -61,15 +60,13 @@ test('two tabs show the same conversation and the network gets each message once
   }
 });
 
-test('the people panel shows members with their address, no "unverified" on everyone, and presence changes live', async () => {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
-  try {
-    await openWorkspace(page, edge.url);
+test('the people panel shows members with their address, no "unverified" on everyone, and presence changes live', () =>
+  withWorkspacePage(async (page) => {
     const people = page.getByRole('complementary', { name: 'People' });
     const me = (await page.locator('.me').getAttribute('data-address')).trim();
     await people.locator(`.person[data-address="${me}"][data-status="online"]`).waitFor({ timeout: 10_000 });
 
-    const visitor = await Agent.connect({ url: edge.url, network: 'demo', name: 'agent:visitor' });
+    const visitor = await Agent.connect({ url: started.edge.url, network: 'demo', name: 'agent:visitor' });
     const row = people.locator('.person[data-address="agent:visitor"]');
     await row.and(page.locator('[data-status="online"]')).waitFor({ timeout: 10_000 });
     assert.equal((await row.locator('.details').textContent()).trim(), 'agent:visitor');
@@ -78,16 +75,13 @@ test('the people panel shows members with their address, no "unverified" on ever
     visitor.close();
     await row.and(page.locator('[data-status="offline"]')).waitFor({ timeout: 15_000 });
     await shoot(page, 'workspace-people');
-  } finally {
-    await page.close();
-  }
-});
+  }));
 
 test('the inspector lists every event, filters by type and source, and opens the JSON', async () => {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
-  const agent = await Agent.connect({ url: edge.url, network: 'demo', name: 'agent:tooling' });
+  const page = await started.browser.newPage({ viewport: { width: 1280, height: 720 } });
+  const agent = await Agent.connect({ url: started.edge.url, network: 'demo', name: 'agent:tooling' });
   try {
-    await openWorkspace(page, edge.url);
+    await openWorkspace(page, started.edge.url);
     await agent.send('agent:broadcast', 'tool.call.started', { tool: 'search', query: 'agents' });
     await agent.send('agent:broadcast', 'workspace.message.posted', { content: 'a chat line' });
     await page.locator('.message', { hasText: 'a chat line' }).waitFor({ timeout: 10_000 });
@@ -124,15 +118,12 @@ test('the inspector lists every event, filters by type and source, and opens the
 
 test('a tool is invoked from a form built from its schema; results and errors show in words', async () => {
   const calculator = await startNode([join(root, 'core', 'js', 'examples', 'calculator.js')], {
-    env: { AGENTNET_URL: edge.url, AGENTNET_NETWORK: 'demo', AGENTNET_NAME: 'agent:calc-owner' }, ready: /calculator ready/,
+    env: { AGENTNET_URL: started.edge.url, AGENTNET_NETWORK: 'demo', AGENTNET_NAME: 'agent:calc-owner' }, ready: /calculator ready/,
   });
-  const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+  const page = await started.browser.newPage({ viewport: { width: 1280, height: 720 } });
   try {
-    await openWorkspace(page, edge.url);
-    const resources = page.getByRole('region', { name: 'Resources' });
-    await resources.getByRole('button', { name: 'Refresh' }).click();
-    const item = resources.locator('.resource[data-address="resource/tool/calculator"]');
-    await item.waitFor({ timeout: 10_000 });
+    await openWorkspace(page, started.edge.url);
+    const item = await refreshedResource(page, 'resource/tool/calculator');
     assert.match(await item.locator('.details').textContent(), /tool · by agent:calc-owner · you may .*invoke/);
 
     const form = item.getByRole('form', { name: 'Invoke resource/tool/calculator' });
@@ -161,14 +152,14 @@ test('a tool is invoked from a form built from its schema; results and errors sh
 });
 
 test('channels and direct conversations: create, join, post, and each message stays in its conversation', async () => {
-  const listener = await Agent.connect({ url: edge.url, network: 'demo', name: 'agent:channel-listener' });
+  const listener = await Agent.connect({ url: started.edge.url, network: 'demo', name: 'agent:channel-listener' });
   const heard = [];
   listener.on('workspace.message.posted', (event) => heard.push(event));
-  const [ann, bob] = [await browser.newContext(), await browser.newContext()].map((c) => c);
+  const [ann, bob] = [await started.browser.newContext(), await started.browser.newContext()].map((c) => c);
   const [pa, pb] = [await ann.newPage({ viewport: { width: 1280, height: 720 } }), await bob.newPage({ viewport: { width: 1280, height: 720 } })];
   try {
     for (const page of [pa, pb]) {
-      await openWorkspace(page, edge.url);
+      await openWorkspace(page, started.edge.url);
     }
     const annName = (await pa.locator('.me').getAttribute('data-address')).trim();
     const bobName = (await pb.locator('.me').getAttribute('data-address')).trim();
@@ -216,7 +207,7 @@ test('channels and direct conversations: create, join, post, and each message st
 });
 
 test('threads, mentions and status updates with a JS agent', async () => {
-  const helper = await Agent.connect({ url: edge.url, network: 'demo', name: 'agent:helper' });
+  const helper = await Agent.connect({ url: started.edge.url, network: 'demo', name: 'agent:helper' });
   const asked = [];
   helper.on('workspace.message.posted', async (event) => {
     asked.push(event);
@@ -225,9 +216,9 @@ test('threads, mentions and status updates with a JS agent', async () => {
       await helper.send('agent:broadcast', 'workspace.message.posted', { content: 'the answer is 42' }, { metadata: { in_reply_to: event.id } });
     }
   });
-  const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+  const page = await started.browser.newPage({ viewport: { width: 1280, height: 720 } });
   try {
-    await openWorkspace(page, edge.url);
+    await openWorkspace(page, started.edge.url);
     const box = page.getByRole('textbox', { name: 'Message' });
     await box.fill('question for @agent:helper, please');
     await box.press('Enter');
@@ -258,13 +249,13 @@ test('threads, mentions and status updates with a JS agent', async () => {
 });
 
 test('files and contexts open in the resources panel; a writable context is edited and saved', async () => {
-  const owner = await Agent.connect({ url: edge.url, network: 'demo', name: 'agent:librarian' });
+  const owner = await Agent.connect({ url: started.edge.url, network: 'demo', name: 'agent:librarian' });
   const stamp = Date.now() % 100000;
   await owner.registerFile(`notes/plan-${stamp}.md`, '# the plan', { contentType: 'text/markdown' });
   await owner.registerContext(`brief-${stamp}`, { goal: 'ship' }, { permissions: { write: 'network' } });
-  const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+  const page = await started.browser.newPage({ viewport: { width: 1280, height: 720 } });
   try {
-    await openWorkspace(page, edge.url);
+    await openWorkspace(page, started.edge.url);
     const resources = page.getByRole('region', { name: 'Resources' });
     await resources.getByRole('button', { name: 'Refresh' }).click();
 
@@ -284,15 +275,13 @@ test('files and contexts open in the resources panel; a writable context is edit
     await context.getByRole('status').filter({ hasText: 'Saved.' }).waitFor({ timeout: 10_000 });
     assert.deepEqual((await owner.read(`resource/context/brief-${stamp}`)).content, { goal: 'ship it' });
   } finally {
-    owner.close();
     await page.close();
+    owner.close();
   }
 });
 
-test('a message the network refuses shows its reason and is not sent again', async () => {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
-  try {
-    await openWorkspace(page, edge.url);
+test('a message the network refuses shows its reason and is not sent again', () =>
+  withWorkspacePage(async (page) => {
     const box = page.getByRole('textbox', { name: 'Message' });
     await box.fill(`huge ${'x'.repeat(600 * 1024)}`);
     await box.press('Enter');
@@ -301,7 +290,4 @@ test('a message the network refuses shows its reason and is not sent again', asy
     assert.match(await refused.textContent(), /payload|large|limit/i);
     // Nothing stays queued.
     await page.getByRole('status').filter({ hasText: /^online$/ }).waitFor();
-  } finally {
-    await page.close();
-  }
-});
+  }));

@@ -18,9 +18,7 @@ import { shoot } from '../../support/shots.mjs';
 const started = edgeAndBrowser();
 
 test('typing shows live and is never stored; Up-arrow edits; Ctrl+K switches; the title names the conversation', async () => {
-  const { id, agent, pages: [ann, bob], close } = await twoPeople(started, 'Expected', 'agent:watcher');
-  const typing = [];
-  agent.on('workspace.typing', (event) => typing.push(event));
+  const { id, agent, pages: [ann, bob], close, heard: typing } = await twoPeople(started, 'Expected', 'agent:watcher', 'workspace.typing');
   try {
     const bobName = (await bob.locator('.topbar .me strong').textContent()).trim();
     // The tab names the conversation.

@@ -11,7 +11,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Agent } from '../../../core/js/index.js';
 import { createNetwork } from '../../support/edge.mjs';
-import { edgeAndBrowser, openNetwork } from '../../support/browser.mjs';
+import { edgeAndBrowser, openNetwork, postAndWaitSent } from '../../support/browser.mjs';
 import { until } from '../../support/process.mjs';
 import { assertAccessibleInBothSchemes } from '../../support/axe.mjs';
 import { expectNothingFor } from '../../support/waits.mjs';
@@ -161,8 +161,8 @@ test('a mention or a direct message while the tab is hidden is a notification, a
     await page.evaluate(() => window.__setHidden(false));
     await assertAccessibleInBothSchemes(page, 'notifications on');
   } finally {
-    await context.close();
     agent.close();
+    await context.close();
   }
 });
 
@@ -174,12 +174,7 @@ test('the author edits and deletes a message, another person sees it live, and n
   try {
     await openNetwork(ann, started.edge.url, id);
     await openNetwork(bob, started.edge.url, id);
-    const box = ann.getByRole('textbox', { name: 'Message' });
-    await box.fill('the launch is on tuesdya');
-    await box.press('Enter');
-    const mine = ann.locator('.message', { hasText: 'the launch is on' });
-    await mine.locator('.state', { hasText: 'sent' }).waitFor({ timeout: 10_000 });
-    const messageId = await mine.getAttribute('data-id');
+    const { message: mine, id: messageId } = await postAndWaitSent(ann, 'the launch is on tuesdya', 'the launch is on');
     const theirs = bob.locator(`.message[data-id="${messageId}"]`);
     await theirs.waitFor({ timeout: 10_000 });
     assert.equal(await theirs.getByRole('button', { name: 'Edit' }).count(), 0, 'not theirs to edit');

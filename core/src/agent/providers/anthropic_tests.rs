@@ -1,5 +1,9 @@
+use super::super::tests::{
+    any_split_reads_the_same, assert_searches_the_release_date, search_tool, streamed,
+    streamed_answer,
+};
 use super::*;
-use crate::agent::chat::{ToolDef, error_message, http_error};
+use crate::agent::chat::{error_message, http_error};
 use crate::agent::sse::SseReader;
 use proptest::prelude::*;
 
@@ -11,29 +15,7 @@ const OVERLOADED_SSE: &str = include_str!("../fixtures/anthropic_overloaded.sse"
 const ERROR_429: &str = include_str!("../fixtures/anthropic_error_429.json");
 
 fn read_stream(text: &str, cuts: &[usize]) -> (Vec<String>, Result<Reply, ProviderError>) {
-    let mut reader = SseReader::default();
-    let mut stream = Stream::default();
-    let mut events = Vec::new();
-    let mut from = 0;
-    let mut cuts: Vec<usize> = cuts.iter().map(|c| c % (text.len() + 1)).collect();
-    cuts.sort_unstable();
-    for cut in cuts.into_iter().chain([text.len()]) {
-        if text.is_char_boundary(cut) && cut >= from {
-            events.extend(reader.push(&text[from..cut]));
-            from = cut;
-        }
-    }
-    events.extend(reader.finish());
-    let mut deltas = Vec::new();
-    for event in &events {
-        match stream.event(event) {
-            Ok(delta) if !delta.is_empty() => deltas.push(delta),
-            Ok(_) => {}
-            Err(e) => return (deltas, Err(e)),
-        }
-    }
-    assert!(stream.is_done());
-    (deltas, stream.finish())
+    super::super::tests::read_stream::<Stream>(text, cuts)
 }
 
 fn entries() -> Vec<Entry> {
@@ -68,19 +50,8 @@ fn entries() -> Vec<Entry> {
 #[test]
 fn the_request_alternates_roles_and_feeds_tool_results_back() {
     let entries = entries();
-    let tools = vec![ToolDef {
-        name: "search".into(),
-        description: "Search the docs".into(),
-        parameters: json!({"type": "object", "properties": {"query": {"type": "string"}}}),
-    }];
-    let prompt = Prompt {
-        model: "claude-sonnet-4-5",
-        system: "You are helpful.",
-        entries: &entries,
-        tools: &tools,
-        max_tokens: 1024,
-        stream: true,
-    };
+    let tools = search_tool();
+    let prompt = streamed("claude-sonnet-4-5", &entries, &tools, 1024);
     let body = request_body(&prompt);
     assert_eq!(body["system"], "You are helpful.");
     assert_eq!(body["max_tokens"], 1024);
@@ -113,23 +84,16 @@ fn a_whole_message_is_read() {
     assert_eq!(reply.stop, Stop::Done);
     assert_eq!(reply.usage.total(), 2598);
     let call = parse_reply(TOOL_USE).unwrap();
-    assert_eq!(call.stop, Stop::ToolUse);
+    assert_searches_the_release_date(&call);
     assert_eq!(call.usage.input_tokens, 472 + 1024, "cache reads count");
     assert_eq!(call.text, "I'll search for that.");
     assert_eq!(call.tool_calls[0].id, "toolu_01A09q90qw90lq917835lq9");
-    assert_eq!(
-        call.tool_calls[0].arguments,
-        json!({"query": "release date"})
-    );
     assert!(parse_reply("{\"type\":\"message\"}").is_err());
 }
 
 #[test]
 fn a_streamed_message_is_read_in_deltas() {
-    let (deltas, reply) = read_stream(ANSWER_SSE, &[]);
-    assert_eq!(deltas, ["It ships", " on Friday."]);
-    let reply = reply.unwrap();
-    assert_eq!(reply.text, "It ships on Friday.");
+    let reply = streamed_answer::<Stream>(ANSWER_SSE);
     assert_eq!(reply.usage.input_tokens, 25);
     assert_eq!(reply.usage.output_tokens, 15);
 }
@@ -139,12 +103,7 @@ fn a_streamed_tool_use_is_put_together_from_partial_json() {
     let (deltas, reply) = read_stream(TOOL_USE_SSE, &[]);
     assert_eq!(deltas, ["Let me look that up."]);
     let reply = reply.unwrap();
-    assert_eq!(reply.stop, Stop::ToolUse);
-    assert_eq!(reply.tool_calls[0].name, "search");
-    assert_eq!(
-        reply.tool_calls[0].arguments,
-        json!({"query": "release date"})
-    );
+    assert_searches_the_release_date(&reply);
     assert_eq!(
         reply.usage.input_tokens,
         472 + 200,
@@ -185,11 +144,7 @@ fn an_error_event_and_error_bodies_read_as_plain_messages() {
 proptest! {
     #[test]
     fn any_split_of_a_stream_reads_the_same(cuts in proptest::collection::vec(any::<usize>(), 0..10)) {
-        let (deltas, reply) = read_stream(ANSWER_SSE, &cuts);
-        prop_assert_eq!(deltas.concat(), "It ships on Friday.");
-        prop_assert_eq!(reply.unwrap().text, "It ships on Friday.");
-        let (_, call) = read_stream(TOOL_USE_SSE, &cuts);
-        prop_assert_eq!(&call.unwrap().tool_calls[0].arguments, &json!({"query": "release date"}));
+        any_split_reads_the_same::<Stream>(ANSWER_SSE, TOOL_USE_SSE, &cuts)?;
     }
 }
 

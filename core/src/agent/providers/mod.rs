@@ -11,6 +11,8 @@
 pub mod anthropic;
 pub mod command;
 pub mod openai;
+#[cfg(test)]
+mod tests;
 
 use crate::agent::chat::{Prompt, ProviderError, Reply, error_message, http_error};
 use crate::agent::config::{AgentConfig, ProviderKind};

@@ -1,6 +1,9 @@
+use super::super::tests::{
+    any_split_reads_the_same, assert_searches_the_release_date, search_tool, streamed,
+    streamed_answer,
+};
 use super::*;
-use crate::agent::chat::{ToolDef, error_message, http_error};
-use crate::agent::sse::SseReader;
+use crate::agent::chat::{error_message, http_error};
 use proptest::prelude::*;
 
 const TOOL_CALL: &str = include_str!("../fixtures/openai_tool_call.json");
@@ -10,31 +13,8 @@ const ANSWER_SSE: &str = include_str!("../fixtures/openai_answer.sse");
 const ERROR_429: &str = include_str!("../fixtures/openai_error_429.json");
 const ERROR_401: &str = include_str!("../fixtures/openai_error_401.json");
 
-/// Reads a stream cut at `cuts`, returning the text deltas and the reply.
 fn read_stream(text: &str, cuts: &[usize]) -> (Vec<String>, Result<Reply, ProviderError>) {
-    let mut reader = SseReader::default();
-    let mut stream = Stream::default();
-    let mut deltas = Vec::new();
-    let mut from = 0;
-    let mut cuts: Vec<usize> = cuts.iter().map(|c| c % (text.len() + 1)).collect();
-    cuts.sort_unstable();
-    let mut events = Vec::new();
-    for cut in cuts.into_iter().chain([text.len()]) {
-        if text.is_char_boundary(cut) && cut >= from {
-            events.extend(reader.push(&text[from..cut]));
-            from = cut;
-        }
-    }
-    events.extend(reader.finish());
-    for event in &events {
-        match stream.event(event) {
-            Ok(delta) if !delta.is_empty() => deltas.push(delta),
-            Ok(_) => {}
-            Err(e) => return (deltas, Err(e)),
-        }
-    }
-    assert!(stream.is_done());
-    (deltas, stream.finish())
+    super::super::tests::read_stream::<Stream>(text, cuts)
 }
 
 #[test]
@@ -58,19 +38,8 @@ fn the_request_has_the_persona_the_tools_and_the_tool_results() {
             is_error: false,
         },
     ];
-    let tools = vec![ToolDef {
-        name: "search".into(),
-        description: "Search the docs".into(),
-        parameters: json!({"type": "object", "properties": {"query": {"type": "string"}}}),
-    }];
-    let prompt = Prompt {
-        model: "gpt-4o-mini",
-        system: "You are helpful.",
-        entries: &entries,
-        tools: &tools,
-        max_tokens: 500,
-        stream: true,
-    };
+    let tools = search_tool();
+    let prompt = streamed("gpt-4o-mini", &entries, &tools, 500);
     let body = request_body(&prompt);
     assert_eq!(body["model"], "gpt-4o-mini");
     assert_eq!(body["stream"], true);
@@ -118,13 +87,8 @@ fn a_whole_answer_is_read() {
     assert_eq!(reply.stop, Stop::Done);
     assert_eq!(reply.usage.total(), 29);
     let call = parse_reply(TOOL_CALL).unwrap();
-    assert_eq!(call.stop, Stop::ToolUse);
-    assert_eq!(call.tool_calls[0].name, "search");
+    assert_searches_the_release_date(&call);
     assert_eq!(call.tool_calls[0].id, "call_DdmO9pD3xa9XTPNJ32zg2hcA");
-    assert_eq!(
-        call.tool_calls[0].arguments,
-        json!({"query": "release date"})
-    );
 }
 
 #[test]
@@ -143,10 +107,7 @@ fn malformed_tool_arguments_are_an_error_naming_the_tool() {
 
 #[test]
 fn a_streamed_answer_is_read_in_deltas() {
-    let (deltas, reply) = read_stream(ANSWER_SSE, &[]);
-    assert_eq!(deltas, ["It ships", " on Friday."]);
-    let reply = reply.unwrap();
-    assert_eq!(reply.text, "It ships on Friday.");
+    let reply = streamed_answer::<Stream>(ANSWER_SSE);
     assert_eq!(reply.usage.input_tokens, 120);
     assert_eq!(reply.stop, Stop::Done);
 }
@@ -156,13 +117,9 @@ fn a_streamed_tool_call_is_put_together_from_fragments() {
     let (deltas, reply) = read_stream(TOOL_CALL_SSE, &[]);
     assert!(deltas.is_empty());
     let reply = reply.unwrap();
-    assert_eq!(reply.stop, Stop::ToolUse);
+    assert_searches_the_release_date(&reply);
     assert_eq!(reply.tool_calls.len(), 1);
     assert_eq!(reply.tool_calls[0].id, "call_abc123");
-    assert_eq!(
-        reply.tool_calls[0].arguments,
-        json!({"query": "release date"})
-    );
     assert_eq!(reply.usage.total(), 99);
 }
 
@@ -192,11 +149,7 @@ fn errors_read_as_plain_messages() {
 proptest! {
     #[test]
     fn any_split_of_a_stream_reads_the_same(cuts in proptest::collection::vec(any::<usize>(), 0..10)) {
-        let (deltas, reply) = read_stream(ANSWER_SSE, &cuts);
-        prop_assert_eq!(deltas.concat(), "It ships on Friday.");
-        prop_assert_eq!(reply.unwrap().text, "It ships on Friday.");
-        let (_, call) = read_stream(TOOL_CALL_SSE, &cuts);
-        prop_assert_eq!(&call.unwrap().tool_calls[0].arguments, &json!({"query": "release date"}));
+        any_split_reads_the_same::<Stream>(ANSWER_SSE, TOOL_CALL_SSE, &cuts)?;
     }
 }
 

@@ -36,6 +36,13 @@ fn openai_text(text: &str) -> String {
     .to_string()
 }
 
+/// An assistant Ann has sent `text` as her first message, and its model call.
+fn asked_first(text: &str) -> (Agent, RequestId) {
+    let mut agent = assistant();
+    let request = ask(&mut agent, 1, text);
+    (agent, request)
+}
+
 fn assistant() -> Agent {
     let mut agent = Agent::new(config_with(
         "agent:helper",
@@ -118,12 +125,7 @@ fn an_assistant_plans_finds_delegates_relays_a_question_and_answers_once() {
     let (request, body) = model_call(&agent.handle_event(&dm(1, "book a table and tell Ann"), NOW));
     let system = body["messages"][0]["content"].as_str().unwrap();
     assert!(system.starts_with("You work for Ann.") && system.ends_with(ASSISTANT_PROMPT));
-    let offered: Vec<&str> = body["tools"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|t| t["function"]["name"].as_str().unwrap())
-        .collect();
+    let offered = offered_tools(&body);
     assert_eq!(offered, ["plan", "find_agents", "delegate"]);
 
     // The plan is posted where the answer will go, and the model goes on at once.
@@ -286,8 +288,7 @@ fn an_assistant_plans_finds_delegates_relays_a_question_and_answers_once() {
 
 #[test]
 fn a_refused_or_failed_delegation_is_reported_in_the_answer() {
-    let mut agent = assistant();
-    let request = ask(&mut agent, 1, "book a table and tell Ann");
+    let (mut agent, request) = asked_first("book a table and tell Ann");
     let book = delegate(&mut agent, request, 1, "agent:booker", "Book a table");
     agent.handle_delegation(&book, started("task-book"), NOW);
     let effects = agent.handle_delegation(&book, finished("rejected", "I only book in Paris"), NOW);
@@ -329,8 +330,7 @@ fn a_refused_or_failed_delegation_is_reported_in_the_answer() {
 
 #[test]
 fn questions_wait_their_turn_and_a_stop_cancels_the_tasks() {
-    let mut agent = assistant();
-    let request = ask(&mut agent, 1, "two things");
+    let (mut agent, request) = asked_first("two things");
     let both = openai_calls(&[
         (
             "c1",
@@ -403,8 +403,7 @@ fn questions_wait_their_turn_and_a_stop_cancels_the_tasks() {
 
 #[test]
 fn bad_arguments_are_told_to_the_model_and_chat_agents_have_no_such_tools() {
-    let mut agent = assistant();
-    let request = ask(&mut agent, 1, "do it");
+    let (mut agent, request) = asked_first("do it");
     let bad = openai_calls(&[
         ("c1", "plan", json!({"steps": []})),
         (

@@ -72,6 +72,16 @@ fn model_call(effects: &[AgentEffect]) -> (RequestId, Value) {
         .unwrap_or_else(|| panic!("no model call in {effects:?}"))
 }
 
+/// The names of the tools an OpenAI request `body` offers.
+fn offered_tools(body: &Value) -> Vec<&str> {
+    body["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["function"]["name"].as_str().unwrap())
+        .collect()
+}
+
 fn posts(effects: &[AgentEffect]) -> Vec<(Address, Option<EventId>, String)> {
     effects
         .iter()
@@ -828,12 +838,7 @@ fn a_task_is_answered_and_its_questions_go_to_the_requester() {
     let (request, body) = model_call(&effects);
     let messages = body["messages"].as_array().unwrap();
     assert_eq!(messages[1]["content"], "human:ann: Book me a table");
-    let offered: Vec<&str> = body["tools"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|t| t["function"]["name"].as_str().unwrap())
-        .collect();
+    let offered = offered_tools(&body);
     assert_eq!(offered, ["search", "ask_user"]);
     assert!(
         agent.handle_task("task-7", &ann, "again", NOW).is_empty(),

@@ -9,22 +9,14 @@ fn at(method: Method, path: &str) -> Request {
 
 #[test]
 fn the_directory_routes_admit_register_and_list() {
-    assert_eq!(
-        directory_route(&at(Method::Post, "/admit")),
-        Ok(DirectoryRoute::Admit)
-    );
-    assert_eq!(
-        directory_route(&at(Method::Post, "/register")),
-        Ok(DirectoryRoute::Register)
-    );
-    assert_eq!(
-        directory_route(&at(Method::Post, "/unregister")),
-        Ok(DirectoryRoute::Unregister)
-    );
-    assert_eq!(
-        directory_route(&at(Method::Get, "/list?limit=2")),
-        Ok(DirectoryRoute::List)
-    );
+    for (method, path, route) in [
+        (Method::Post, "/admit", DirectoryRoute::Admit),
+        (Method::Post, "/register", DirectoryRoute::Register),
+        (Method::Post, "/unregister", DirectoryRoute::Unregister),
+        (Method::Get, "/list?limit=2", DirectoryRoute::List),
+    ] {
+        assert_eq!(directory_route(&at(method, path)), Ok(route), "{path}");
+    }
     assert_eq!(
         directory_route(&at(Method::Get, "/x"))
             .unwrap_err()

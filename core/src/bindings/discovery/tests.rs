@@ -24,7 +24,10 @@ fn request(method: Method, path: &str, body: &Value) -> Request {
     Request::new(method, format!("{ORIGIN}{path}")).with_body(body.to_string())
 }
 
-fn reply(answer: Answer) -> (Response, Option<(Change, Vec<u64>)>) {
+/// A route's response and the change it records, if any.
+type Reply = (Response, Option<(Change, Vec<u64>)>);
+
+fn reply(answer: Answer) -> Reply {
     match answer {
         Answer::Reply(reply) => (reply.response, reply.change),
         Answer::Fetch { url } => (Response::text(url).with_status(0), None),
@@ -40,6 +43,36 @@ fn get(r: &mut Registry, c: &mut Catalog, path: &str) -> Response {
         NOW,
     ))
     .0
+}
+
+/// The `field` of the JSON body `path` answers with.
+fn field_of(r: &mut Registry, c: &mut Catalog, path: &str, field: &str) -> Option<Value> {
+    get(r, c, path).json_body().map(|b| b[field].clone())
+}
+
+/// Posts `body` to `path`; new ids are `id`.
+fn post(r: &mut Registry, c: &mut Catalog, path: &str, body: &Value, id: &str) -> Reply {
+    reply(handle(
+        r,
+        c,
+        &request(Method::Post, path, body),
+        || id.into(),
+        NOW,
+    ))
+}
+
+/// Publishes `document` as `tr`'s ACS, proven with `key` over a fresh challenge `nonce`.
+fn publish(
+    r: &mut Registry,
+    c: &mut Catalog,
+    key: &[u8; 32],
+    nonce: &str,
+    document: &Value,
+) -> Reply {
+    r.challenge("tr", nonce.into(), NOW).ok();
+    let proof = sign_proof(key, Action::PublishAcs, "tr", nonce, &acs_digest(document));
+    let body = json!({"acs": document, "nonce": nonce, "signature": proof});
+    post(r, c, "/registry/v1/agents/tr/acs", &body, "i")
 }
 
 /// Registers `name` through the registry's routes, as the object does (recording its change).
@@ -118,15 +151,9 @@ fn registration_checks_the_acs_and_it_is_served_and_searchable() {
         Some(acs("Polyglot", "translation", "languages")),
     );
     register(&mut r, &mut c, "plain", None);
-    let served = get(
-        &mut r,
-        &mut c,
-        &format!("/registry/v1/agents/{}/acs", polyglot.aic),
-    );
-    assert_eq!(
-        served.json_body().map(|b| b["aic"].clone()),
-        Some(json!(polyglot.aic))
-    );
+    let acs_path = format!("/registry/v1/agents/{}/acs", polyglot.aic);
+    let served = field_of(&mut r, &mut c, &acs_path, "aic");
+    assert_eq!(served, Some(json!(polyglot.aic)));
     let found = get(
         &mut r,
         &mut c,
@@ -155,51 +182,15 @@ fn publishing_a_new_acs_needs_the_key_and_records_a_change() {
     let (mut r, mut c) = world();
     let record = register(&mut r, &mut c, "tr", None);
     let document = acs("Translator", "translate", "words");
-    r.challenge("tr", "p1".into(), NOW).ok();
-    let wrong = sign_proof(
-        &[1; 32],
-        Action::PublishAcs,
-        "tr",
-        "p1",
-        &acs_digest(&document),
-    );
-    let body = json!({"acs": document, "nonce": "p1", "signature": wrong});
-    let (refused, change) = reply(handle(
-        &mut r,
-        &mut c,
-        &request(Method::Post, "/registry/v1/agents/tr/acs", &body),
-        || "i".into(),
-        NOW,
-    ));
+    let (refused, change) = publish(&mut r, &mut c, &[1; 32], "p1", &document);
     assert_eq!((refused.status, change.is_none()), (403, true));
-    r.challenge("tr", "p2".into(), NOW).ok();
-    let right = sign_proof(
-        &SECRET,
-        Action::PublishAcs,
-        "tr",
-        "p2",
-        &acs_digest(&document),
-    );
-    let body = json!({"acs": document, "nonce": "p2", "signature": right});
-    let (done, change) = reply(handle(
-        &mut r,
-        &mut c,
-        &request(Method::Post, "/registry/v1/agents/tr/acs", &body),
-        || "i".into(),
-        NOW,
-    ));
+    let (done, change) = publish(&mut r, &mut c, &SECRET, "p2", &document);
     assert_eq!(done.status, 200);
     let change = change.map(|(c, _)| (c.op, c.version, c.id));
     assert_eq!(change, Some((Op::Upsert, 2, record.aic.clone())));
-    let ad = get(
-        &mut r,
-        &mut c,
-        &format!("/registry/v1/agents/{}/ad.json", record.aic),
-    );
-    assert_eq!(
-        ad.json_body().map(|b| b["name"].clone()),
-        Some(json!("Translator"))
-    );
+    let ad_path = format!("/registry/v1/agents/{}/ad.json", record.aic);
+    let name = field_of(&mut r, &mut c, &ad_path, "name");
+    assert_eq!(name, Some(json!("Translator")));
 }
 
 #[test]
@@ -251,13 +242,7 @@ fn the_feed_answers_ndjson_204_and_410() {
 fn webhooks_are_created_and_deleted() {
     let (mut r, mut c) = world();
     let loopback = json!({"url": "http://127.0.0.1:9/hook", "secret": "0123456789abcdef"});
-    let (refused, _) = reply(handle(
-        &mut r,
-        &mut c,
-        &request(Method::Post, "/registry/v1/webhooks", &loopback),
-        || "abc".into(),
-        NOW,
-    ));
+    let (refused, _) = post(&mut r, &mut c, "/registry/v1/webhooks", &loopback, "abc");
     assert_eq!(
         refused.json_body().map(|b| b["reason"].clone()),
         Some(json!("url_private_address"))
@@ -265,13 +250,7 @@ fn webhooks_are_created_and_deleted() {
     assert!(c.webhooks.is_empty());
     c.outbound = crate::outbound::OutboundPolicy::allowing(["127.0.0.1"]);
     let body = json!({"url": "http://127.0.0.1:9/hook", "secret": "0123456789abcdef", "types": ["acs"], "events": ["upsert"]});
-    let (created, _) = reply(handle(
-        &mut r,
-        &mut c,
-        &request(Method::Post, "/registry/v1/webhooks", &body),
-        || "abc".into(),
-        NOW,
-    ));
+    let (created, _) = post(&mut r, &mut c, "/registry/v1/webhooks", &body, "abc");
     assert_eq!(
         created.json_body().cloned(),
         Some(json!({"webhook_id": "wh_abc", "status": "active"}))

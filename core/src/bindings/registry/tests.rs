@@ -66,6 +66,14 @@ fn proof(
     (nonce, sig)
 }
 
+/// Asks to revoke `alice`, proven with `key`: the status and body.
+fn revoke_alice(r: &mut Registry, key: &SigningKey) -> (u16, Value) {
+    let (nonce, signature) = proof(r, key, Action::Revoke, "alice", "");
+    let body = json!({"nonce": nonce, "signature": signature});
+    let (status, answer, _) = call(r, Method::Post, "/registry/v1/agents/alice/revoke", body);
+    (status, answer)
+}
+
 #[test]
 fn register_get_a_token_resolve_rotate_and_revoke_over_http() {
     let mut r = registry();
@@ -134,25 +142,12 @@ fn register_get_a_token_resolve_rotate_and_revoke_over_http() {
     );
     assert_eq!((status, changed.is_some()), (200, true));
     // The old key can no longer act for alice.
-    let (nonce, signature) = proof(&mut r, &old, Action::Revoke, "alice", "");
-    let (status, refused, _) = call(
-        &mut r,
-        Method::Post,
-        "/registry/v1/agents/alice/revoke",
-        json!({"nonce": nonce, "signature": signature}),
-    );
+    let (status, refused) = revoke_alice(&mut r, &old);
     assert_eq!(
         (status, refused["reason"].as_str()),
         (403, Some("bad_signature"))
     );
-    let (nonce, signature) = proof(&mut r, &new, Action::Revoke, "alice", "");
-    let (status, _, _) = call(
-        &mut r,
-        Method::Post,
-        "/registry/v1/agents/alice/revoke",
-        json!({"nonce": nonce, "signature": signature}),
-    );
-    assert_eq!(status, 200);
+    assert_eq!(revoke_alice(&mut r, &new).0, 200);
     let (status, gone, _) = call(&mut r, Method::Get, "/agents/alice/did.json", Value::Null);
     assert_eq!((status, gone["reason"].as_str()), (410, Some("revoked")));
 }
@@ -160,33 +155,37 @@ fn register_get_a_token_resolve_rotate_and_revoke_over_http() {
 #[test]
 fn bad_requests_get_stable_codes() {
     let mut r = registry();
-    let (status, body, _) = call(
-        &mut r,
-        Method::Post,
-        "/registry/v1/agents",
-        json!({"name": "x"}),
-    );
-    assert_eq!(
-        (status, body["code"].as_str()),
-        (400, Some("invalid_request"))
-    );
-    let (status, body, _) = call(
-        &mut r,
-        Method::Get,
-        "/registry/v1/agents/nobody",
-        Value::Null,
-    );
-    assert_eq!(
-        (status, body["reason"].as_str()),
-        (404, Some("not_registered"))
-    );
-    let (status, body, _) = call(
-        &mut r,
-        Method::Get,
-        "/registry/v1/did/did:web:x",
-        Value::Null,
-    );
-    assert_eq!((status, body["reason"].as_str()), (400, Some("malformed")));
+    for (method, path, request, field, expected) in [
+        (
+            Method::Post,
+            "/registry/v1/agents",
+            json!({"name": "x"}),
+            "code",
+            (400, "invalid_request"),
+        ),
+        (
+            Method::Get,
+            "/registry/v1/agents/nobody",
+            Value::Null,
+            "reason",
+            (404, "not_registered"),
+        ),
+        (
+            Method::Get,
+            "/registry/v1/did/did:web:x",
+            Value::Null,
+            "reason",
+            (400, "malformed"),
+        ),
+    ] {
+        let (status, body, _) = call(&mut r, method, path, request);
+        let (want_status, want) = expected;
+        assert_eq!(
+            (status, body[field].as_str()),
+            (want_status, Some(want)),
+            "{path}"
+        );
+    }
     let (status, _, _) = call(&mut r, Method::Get, "/registry/v1/nothing", Value::Null);
     assert_eq!(status, 404);
     assert!(is_registry_path("/agents/bob/did.json") && is_registry_path(JWKS_PATH));

@@ -25,6 +25,16 @@ fn signed(world: &World, key: &SigningKey, nonce: &str) -> String {
     )
 }
 
+/// The `WWW-Authenticate` challenge of a refused (401) answer.
+fn challenge_of(refused: &Response) -> &str {
+    assert_eq!(refused.status, 401, "{refused:?}");
+    let header = refused
+        .headers
+        .iter()
+        .find(|(n, _)| n == "WWW-Authenticate");
+    header.map(|(_, value)| value.as_str()).unwrap()
+}
+
 #[test]
 fn a_didwba_header_joins_at_level_3_and_a_replay_is_refused_with_a_challenge() {
     let mut world = World::new();
@@ -69,14 +79,9 @@ fn a_didwba_header_joins_at_level_3_and_a_replay_is_refused_with_a_challenge() {
     );
 
     let replay = world.call(&post("v1/join", &body).with_header("Authorization", &header));
-    assert_eq!(replay.status, 401);
-    let challenge = replay
-        .headers
-        .iter()
-        .find(|(n, _)| n == "WWW-Authenticate")
-        .unwrap();
+    let challenge = challenge_of(&replay);
     assert!(
-        challenge.1.starts_with("DIDWba error=\"invalid_nonce\""),
+        challenge.starts_with("DIDWba error=\"invalid_nonce\""),
         "{challenge:?}"
     );
     // A replay costs no fetch either (once the document's copy is stale).
@@ -215,13 +220,8 @@ fn a_header_one_network_accepted_is_refused_by_another_once_the_deployment_refus
     assert!(!granted(answer(decided).status));
     b.network.didwba_claim_refused(&claim, now);
     let refused = b.call(&post("v1/join", &body).with_header("Authorization", &header));
-    assert_eq!(refused.status, 401, "{refused:?}");
-    let challenge = refused
-        .headers
-        .iter()
-        .find(|(n, _)| n == "WWW-Authenticate")
-        .unwrap();
-    assert!(challenge.1.starts_with("DIDWba error=\"invalid_nonce\""));
+    let challenge = challenge_of(&refused);
+    assert!(challenge.starts_with("DIDWba error=\"invalid_nonce\""));
     // Nothing more is claimed for it there, and a header that could not pass is never claimed.
     assert_eq!(b.network.didwba_claim(&header, "edge.test", now), None);
     assert_eq!(b.network.didwba_claim(&header, "other.test", now), None);
@@ -258,13 +258,8 @@ fn a_header_that_could_never_pass_costs_no_fetch() {
     assert!(lookups(&world, &stale).is_empty());
     let body = json!({"agent_id": "agent:eve"}).to_string();
     let refused = world.call(&post("v1/join", &body).with_header("Authorization", &stale));
-    assert_eq!(refused.status, 401);
-    let challenge = refused
-        .headers
-        .iter()
-        .find(|(n, _)| n == "WWW-Authenticate")
-        .unwrap();
-    assert!(challenge.1.contains("invalid_timestamp"), "{challenge:?}");
+    let challenge = challenge_of(&refused);
+    assert!(challenge.contains("invalid_timestamp"), "{challenge:?}");
     // Too far ahead, or for another audience (v1.1 names it): nothing to fetch.
     assert!(lookups(&world, &header(&at(now_s + 3600), "edge.test", false)).is_empty());
     assert!(lookups(&world, &header(&at(now_s), "other.test", true)).is_empty());

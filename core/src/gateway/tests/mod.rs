@@ -82,6 +82,15 @@ impl World {
         }
     }
 
+    /// A world whose `members` all joined, each on its own socket, batching as `batches` says.
+    pub(super) fn joined(members: usize, gateways: u32, batches: impl Fn(usize) -> bool) -> Self {
+        let mut world = Self::new(members, gateways);
+        for i in 0..members {
+            world.join(i, batches(i));
+        }
+        world
+    }
+
     pub(super) fn gateway_of(&self, m: &Address) -> usize {
         self.sequencer.placement().of(m) as usize
     }
@@ -159,10 +168,7 @@ impl World {
 
 #[test]
 fn a_broadcast_costs_the_network_one_message_per_gateway_not_per_member() {
-    let mut world = World::new(100, 4);
-    for i in 0..100 {
-        world.join(i, i % 2 == 0);
-    }
+    let mut world = World::joined(100, 4, |i| i % 2 == 0);
     world.received.clear();
     world.sent = 0;
     let sender = member(0);
@@ -192,10 +198,7 @@ fn a_broadcast_costs_the_network_one_message_per_gateway_not_per_member() {
 
 #[test]
 fn acks_stay_at_the_gateway_until_flushed_as_one_cursor_per_member() {
-    let mut world = World::new(3, 1);
-    for i in 0..3 {
-        world.join(i, false);
-    }
+    let mut world = World::joined(3, 1, |_| false);
     let sender = member(0);
     for n in 0..5 {
         world.on_socket_frame(
@@ -241,10 +244,7 @@ fn acks_stay_at_the_gateway_until_flushed_as_one_cursor_per_member() {
 
 #[test]
 fn restarts_end_the_old_sockets_and_their_members_presence() {
-    let mut world = World::new(4, 2);
-    for i in 0..4 {
-        world.join(i, true);
-    }
+    let mut world = World::joined(4, 2, |_| true);
     let m = member(3);
     let at = world.gateway_of(&m);
     assert!(world.network.member(&m).unwrap().is_online());
@@ -290,10 +290,7 @@ fn restarts_end_the_old_sockets_and_their_members_presence() {
 
 #[test]
 fn messages_round_trip_through_json() {
-    let mut world = World::new(3, 1);
-    for i in 0..3 {
-        world.join(i, false);
-    }
+    let mut world = World::joined(3, 1, |_| false);
     let applied = world.host.apply(&mut world.network, vec![], 2_000);
     assert!(applied.is_empty());
     let sender = member(0);
@@ -363,10 +360,7 @@ fn an_announced_socket_gets_its_frames_before_and_after_it_arrives() {
 
 #[test]
 fn a_gateway_the_platform_reset_announces_gone_the_members_its_host_kept() {
-    let mut world = World::new(4, 1);
-    for i in 0..4 {
-        world.join(i, false);
-    }
+    let mut world = World::joined(4, 1, |_| false);
     let bound = |i: usize| Opening {
         member: Some((member(i), 1)),
         ..Opening::default()

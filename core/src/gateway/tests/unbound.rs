@@ -191,10 +191,7 @@ fn the_network_hears_of_every_close_joined_or_not() {
 
 #[test]
 fn members_the_network_object_holds_itself_stay_online_when_a_gateway_forgets_them() {
-    let mut world = World::new(8, 2);
-    for i in 0..8 {
-        world.join(i, false);
-    }
+    let mut world = World::joined(8, 2, |_| false);
     let at = 1;
     let (here, _) = placed_on_and_off(&world, at, 8);
     let kept = member(here);

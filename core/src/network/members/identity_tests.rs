@@ -164,6 +164,14 @@ fn wba_doc(did: &Did, key: PublicKey) -> Value {
     document(did, &[("key-1".into(), key)], vec![])
 }
 
+/// The document of `did` with `key`'s ed25519 public key as its `key-1`.
+fn ed25519_doc(did: &Did, key: &SigningKey) -> Value {
+    wba_doc(
+        did,
+        PublicKey::ed25519(key.verifying_key().as_bytes()).unwrap(),
+    )
+}
+
 fn challenge(net: &mut Network, name: &str, did: &str) -> String {
     let ask = fresh_event(name, "network.agent.challenge", json!({"did": did}));
     let effects = net.handle_event(None, ask, NOW);
@@ -180,14 +188,7 @@ fn a_did_wba_proof_joins_a_did_verify_network_at_level_3() {
         .parse()
         .unwrap();
     let key = SigningKey::from_bytes(&[3; 32]);
-    net.provide_document(
-        &did,
-        Ok(wba_doc(
-            &did,
-            PublicKey::ed25519(key.verifying_key().as_bytes()).unwrap(),
-        )),
-        NOW,
-    );
+    net.provide_document(&did, Ok(ed25519_doc(&did, &key)), NOW);
     let nonce = challenge(&mut net, "agent:carol", &did.to_string());
     let message = crate::verification::challenge_message(net.id(), &addr("agent:carol"), &nonce);
     let signature = crate::identity::encoding::b64url(&key.sign(&message).to_bytes());
@@ -257,18 +258,7 @@ fn did_openagents_joins_only_as_its_own_name_and_not_after_rotation() {
     let mut net = network(AccessPolicy::DidVerify, 0);
     let did: Did = "did:openagents:erin".parse().unwrap();
     let key = SigningKey::from_bytes(&[4; 32]);
-    net.provide_document(
-        &did,
-        Ok(document(
-            &did,
-            &[(
-                "key-1".into(),
-                PublicKey::ed25519(key.verifying_key().as_bytes()).unwrap(),
-            )],
-            vec![],
-        )),
-        NOW,
-    );
+    net.provide_document(&did, Ok(ed25519_doc(&did, &key)), NOW);
     let proof = |net: &mut Network, name: &str, key: &SigningKey| {
         let nonce = challenge(net, name, &did.to_string());
         let message = crate::verification::challenge_message(net.id(), &addr(name), &nonce);
@@ -286,18 +276,7 @@ fn did_openagents_joins_only_as_its_own_name_and_not_after_rotation() {
     ));
     // The registry rotated erin's key: once the host refreshes the document, the old key fails.
     let fresh = SigningKey::from_bytes(&[5; 32]);
-    net.provide_document(
-        &did,
-        Ok(document(
-            &did,
-            &[(
-                "key-1".into(),
-                PublicKey::ed25519(fresh.verifying_key().as_bytes()).unwrap(),
-            )],
-            vec![],
-        )),
-        NOW + 1,
-    );
+    net.provide_document(&did, Ok(ed25519_doc(&did, &fresh)), NOW + 1);
     let old = proof(&mut net, "openagents:erin", &key);
     assert_eq!(
         error_code(&net.handle_event(None, join_event("openagents:erin", old), NOW + 2)),

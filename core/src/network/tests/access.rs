@@ -14,16 +14,22 @@ fn secured(access: Access) -> Network {
     Network::new(config, [], 0, [5; 32])
 }
 
-fn try_join(network: &mut Network, name: &str, payload: Value) -> Vec<Effect> {
-    let mut peer = Peer::new(name);
-    let join = peer.event("network.agent.join", "core", payload);
-    network.handle_event(None, join, 1)
+fn with_policy(policy: AccessPolicy) -> Network {
+    secured(Access {
+        policy,
+        ..Access::open()
+    })
+}
+
+/// Asserts that joining as `name` with `payload` is denied.
+fn assert_denied(network: &mut Network, name: &str, payload: Value) {
+    let effects = try_join(network, name, payload.clone());
+    assert_eq!(error_code(&effects), ErrorCode::AccessDenied, "{payload}");
 }
 
 #[test]
 fn spoofed_source_is_rejected() {
-    let mut network = bare();
-    let mut alice = join(&mut network, "agent:alice");
+    let (mut network, mut alice) = bare_with("agent:alice");
     join(&mut network, "agent:bob");
     let forged = Peer::new("agent:bob").client.clone().event(
         "chat.msg".parse().unwrap(),
@@ -51,22 +57,21 @@ fn observer_cannot_emit_but_receives() {
         Role::Observer
     );
     assert_eq!(
-        error_code(&watcher.send(&mut network, "chat.msg", "agent:broadcast", json!({}))),
+        error_code(&watcher.broadcast(&mut network, "chat.msg", json!({}))),
         ErrorCode::Forbidden
     );
-    let pong = watcher.send(&mut network, "network.ping", "core", json!({}));
+    let pong = watcher.ask(&mut network, "network.ping", json!({}));
     reply_of_type(&pong, core_types::PONG);
     let mut alice = join(&mut network, "agent:alice");
     assert_eq!(
-        delivered_to(&alice.send(&mut network, "chat.msg", "agent:broadcast", json!({}))),
+        delivered_to(&alice.broadcast(&mut network, "chat.msg", json!({}))),
         ["agent:watcher"]
     );
 }
 
 #[test]
 fn agents_cannot_emit_network_answers() {
-    let mut network = bare();
-    let mut alice = join(&mut network, "agent:alice");
+    let (mut network, mut alice) = bare_with("agent:alice");
     for kind in [
         "network.pong",
         "network.event.error",
@@ -80,7 +85,7 @@ fn agents_cannot_emit_network_answers() {
         );
     }
     assert_eq!(
-        error_code(&alice.send(&mut network, "network.made.up", "core", json!({}))),
+        error_code(&alice.ask(&mut network, "network.made.up", json!({}))),
         ErrorCode::InvalidRequest
     );
 }
@@ -88,22 +93,15 @@ fn agents_cannot_emit_network_answers() {
 #[test]
 fn non_member_cannot_post_to_a_channel_under_access_control() {
     let mut network = network_with(vec![ModConfig::AccessControl]);
-    let mut alice = join(&mut network, "agent:alice");
-    let mut eve = join(&mut network, "agent:eve");
-    alice.send(
-        &mut network,
-        "network.channel.create",
-        "core",
-        json!({"channel": "private"}),
-    );
+    let [mut alice, mut eve] = join_all(&mut network, ["agent:alice", "agent:eve"]);
+    alice.ask(&mut network, CHANNEL_CREATE, json!({"channel": "private"}));
     assert_eq!(
         error_code(&eve.send(&mut network, "chat.msg", "channel/private", json!({}))),
         ErrorCode::Forbidden
     );
-    eve.send(
+    eve.ask(
         &mut network,
-        "network.channel.join",
-        "core",
+        CHANNEL_JOIN,
         json!({"channel": "channel/private"}),
     );
     assert!(
@@ -114,18 +112,11 @@ fn non_member_cannot_post_to_a_channel_under_access_control() {
 #[test]
 fn non_member_cannot_read_a_channel_history() {
     let mut network = network_with(vec![ModConfig::AccessControl, ModConfig::Persistence]);
-    let mut alice = join(&mut network, "agent:alice");
-    let mut eve = join(&mut network, "agent:eve");
-    alice.send(
+    let [mut alice, mut eve] = join_all(&mut network, ["agent:alice", "agent:eve"]);
+    alice.ask(&mut network, CHANNEL_CREATE, json!({"channel": "private"}));
+    let effects = eve.ask(
         &mut network,
-        "network.channel.create",
-        "core",
-        json!({"channel": "private"}),
-    );
-    let effects = eve.send(
-        &mut network,
-        "network.events.query",
-        "core",
+        EVENTS_QUERY,
         json!({"target": "channel/private"}),
     );
     assert_eq!(error_code(&effects), ErrorCode::Forbidden);
@@ -134,8 +125,7 @@ fn non_member_cannot_read_a_channel_history() {
 #[test]
 fn missing_permission_is_forbidden() {
     let mut network = network_with(vec![ModConfig::AccessControl]);
-    let mut owner = join(&mut network, "agent:owner");
-    let mut alice = join(&mut network, "agent:alice");
+    let [mut owner, mut alice] = join_all(&mut network, ["agent:owner", "agent:alice"]);
     owner.send(
         &mut network,
         "network.resource.register",
@@ -177,18 +167,9 @@ fn missing_permission_is_forbidden() {
 #[test]
 fn token_policy() {
     let mut network = secured(Access::token("s3cret"));
-    assert_eq!(
-        error_code(&try_join(&mut network, "agent:a", json!({}))),
-        ErrorCode::AccessDenied
-    );
-    assert_eq!(
-        error_code(&try_join(
-            &mut network,
-            "agent:a",
-            json!({"credentials": {"token": "guess"}})
-        )),
-        ErrorCode::AccessDenied
-    );
+    assert_denied(&mut network, "agent:a", json!({}));
+    let guess = json!({"credentials": {"token": "guess"}});
+    assert_denied(&mut network, "agent:a", guess);
     assert!(
         try_join(
             &mut network,
@@ -201,92 +182,50 @@ fn token_policy() {
 
 #[test]
 fn invite_policy_uses_each_invitation_once() {
-    let mut network = secured(Access {
-        policy: AccessPolicy::Invite,
-        ..Access::open()
-    });
-    assert_eq!(
-        error_code(&try_join(&mut network, "agent:bob", json!({}))),
-        ErrorCode::AccessDenied
-    );
+    let mut network = with_policy(AccessPolicy::Invite);
+    assert_denied(&mut network, "agent:bob", json!({}));
     // Seed a first member the way a host does for a new invite network: a master row.
     let host = master_row("agent:host");
     network.state.members.insert(host.address.clone(), host);
     let mut inviter = Peer::new("agent:host");
-    let effects = inviter.send(
+    let effects = inviter.ask(
         &mut network,
         "network.agent.invite",
-        "core",
         json!({"invitee": "agent:bob"}),
     );
     let code = acked(&effects).payload["code"].as_str().unwrap().to_owned();
-    assert_eq!(
-        error_code(&try_join(
-            &mut network,
-            "agent:carol",
-            json!({"credentials": {"invite": code}})
-        )),
-        ErrorCode::AccessDenied
-    );
-    let ok = try_join(
-        &mut network,
-        "agent:bob",
-        json!({"credentials": {"invite": code, "member_secret": "bobs-secret-0123456789"}}),
-    );
+    let invited = json!({"credentials": {"invite": code}});
+    let with_secret =
+        json!({"credentials": {"invite": code, "member_secret": "bobs-secret-0123456789"}});
+    assert_denied(&mut network, "agent:carol", invited.clone());
+    let ok = try_join(&mut network, "agent:bob", with_secret.clone());
     assert!(ok.contains(&Effect::Remove {
         kind: RowKind::Invitation,
         key: code.clone()
     }));
-    assert_eq!(
-        error_code(&try_join(
-            &mut network,
-            "agent:bob",
-            json!({"credentials": {"invite": code}})
-        )),
-        ErrorCode::AccessDenied
-    );
+    assert_denied(&mut network, "agent:bob", invited);
     // Bob comes back (a reload, a reconnect): his member secret lets him in without a new invitation.
-    let back = try_join(
-        &mut network,
-        "agent:bob",
-        json!({"credentials": {"invite": code, "member_secret": "bobs-secret-0123456789"}}),
-    );
+    let back = try_join(&mut network, "agent:bob", with_secret);
     assert!(back.contains(&Effect::Bind(addr("agent:bob"))), "{back:?}");
     for credentials in [
         json!({"member_secret": "not-bobs-secret-000000"}),
         json!({}),
     ] {
-        assert_eq!(
-            error_code(&try_join(
-                &mut network,
-                "agent:bob",
-                json!({ "credentials": credentials })
-            )),
-            ErrorCode::AccessDenied,
-            "{credentials}"
+        assert_denied(
+            &mut network,
+            "agent:bob",
+            json!({ "credentials": credentials }),
         );
     }
     // A member without a secret (the seeded host) is not let in by claiming its address.
-    assert_eq!(
-        error_code(&try_join(
-            &mut network,
-            "agent:host",
-            json!({"credentials": {"member_secret": "anything-at-all-0000"}})
-        )),
-        ErrorCode::AccessDenied
-    );
+    let claim = json!({"credentials": {"member_secret": "anything-at-all-0000"}});
+    assert_denied(&mut network, "agent:host", claim);
 }
 
 #[test]
 fn did_verify_refuses_a_join_without_a_did_proof() {
-    let mut network = secured(Access {
-        policy: AccessPolicy::DidVerify,
-        ..Access::open()
-    });
-    assert_eq!(
-        error_code(&try_join(&mut network, "openagents:x", json!({}))),
-        ErrorCode::AccessDenied
-    );
+    let mut network = with_policy(AccessPolicy::DidVerify);
+    assert_denied(&mut network, "openagents:x", json!({}));
 }
 
 #[test]
@@ -402,23 +341,12 @@ fn expired_foreign_and_forged_proofs_fail() {
 #[test]
 fn discover_lists_a_private_channel_only_to_those_who_may_join_it() {
     let mut network = bare();
-    let mut alice = join(&mut network, "agent:alice");
-    let mut bob = join(&mut network, "agent:bob");
-    let mut eve = join(&mut network, "agent:eve");
-    alice.send(
-        &mut network,
-        "network.channel.create",
-        "core",
-        json!({"channel": "plans", "private": true, "members": ["agent:bob"]}),
-    );
-    alice.send(
-        &mut network,
-        "network.channel.create",
-        "core",
-        json!({"channel": "lobby"}),
-    );
+    let [mut alice, mut bob, mut eve] =
+        join_all(&mut network, ["agent:alice", "agent:bob", "agent:eve"]);
+    create_private(&mut network, &mut alice, "plans", &["agent:bob"]);
+    alice.ask(&mut network, CHANNEL_CREATE, json!({"channel": "lobby"}));
     let mut channels_seen_by = |peer: &mut Peer| {
-        let effects = peer.send(&mut network, "network.agent.discover", "core", json!({}));
+        let effects = peer.ask(&mut network, "network.agent.discover", json!({}));
         let roster = reply_of_type(&effects, "network.agent.discover.response");
         roster.payload["channels"].clone()
     };

@@ -2,6 +2,16 @@
 
 use super::*;
 
+/// A network with the auth mod that `agent:boss` joins with the admin token.
+fn with_admin(mut config: NetworkConfig, admin_token: &str) -> (Network, Peer) {
+    config.access.admin_token_sha256 = Some(crate::crypto::sha256_hex(admin_token.as_bytes()));
+    config.mods = vec![ModConfig::Auth];
+    let mut network = Network::new(config, [], 0, [9; 32]);
+    let credentials = json!({"credentials": {"admin_token": admin_token}});
+    let boss = join_with(&mut network, "agent:boss", credentials);
+    (network, boss)
+}
+
 fn stored_config(effects: &[Effect]) -> NetworkConfig {
     effects
         .iter()
@@ -26,26 +36,25 @@ fn logged_seq(effects: &[Effect]) -> Option<u64> {
 #[test]
 fn only_masters_administer_and_every_change_is_logged_and_stored() {
     let mut network = bare();
-    let mut boss = join(&mut network, "agent:boss");
-    let mut alice = join(&mut network, "agent:alice");
-    let refused = alice.send(&mut network, "network.admin.pause", "core", json!({}));
+    let [mut boss, mut alice] = join_all(&mut network, ["agent:boss", "agent:alice"]);
+    let refused = alice.ask(&mut network, "network.admin.pause", json!({}));
     assert_eq!(error_code(&refused), ErrorCode::Forbidden);
     assert_eq!(network.config().status, NetworkStatus::Active);
 
-    let paused = boss.send(&mut network, "network.admin.pause", "core", json!({}));
+    let paused = boss.ask(&mut network, "network.admin.pause", json!({}));
     assert_eq!(acked(&paused).payload["status"], "paused");
     assert!(logged_seq(&paused).is_some(), "the change is in the log");
     assert_eq!(stored_config(&paused).status, NetworkStatus::Paused);
 
     // A paused network refuses members' events with its code, but still takes its masters' admin.
-    let chat = alice.send(&mut network, "chat.msg", "agent:broadcast", json!({}));
+    let chat = alice.broadcast(&mut network, "chat.msg", json!({}));
     assert_eq!(error_code(&chat), ErrorCode::NetworkUnavailable);
-    let resumed = boss.send(&mut network, "network.admin.resume", "core", json!({}));
+    let resumed = boss.ask(&mut network, "network.admin.resume", json!({}));
     assert_eq!(stored_config(&resumed).status, NetworkStatus::Active);
-    let chat = alice.send(&mut network, "chat.msg", "agent:broadcast", json!({}));
+    let chat = alice.broadcast(&mut network, "chat.msg", json!({}));
     assert!(acked(&chat).payload["seq"].is_u64());
 
-    let archived = boss.send(&mut network, "network.admin.archive", "core", json!({}));
+    let archived = boss.ask(&mut network, "network.admin.archive", json!({}));
     assert_eq!(stored_config(&archived).status, NetworkStatus::Archived);
     // Every member's credentials end, the master's too, after the master has its answer.
     let ack_at = archived.iter().position(|e| matches!(e, Effect::Ack(_)));
@@ -63,19 +72,17 @@ fn only_masters_administer_and_every_change_is_logged_and_stored() {
         "the roster stays"
     );
     // Archived is final.
-    let again = boss.send(&mut network, "network.admin.resume", "core", json!({}));
+    let again = boss.ask(&mut network, "network.admin.resume", json!({}));
     assert_eq!(error_code(&again), ErrorCode::NetworkUnavailable);
 }
 
 #[test]
 fn a_banned_member_is_closed_out_and_refused_at_join_until_unbanned() {
-    let mut network = bare();
-    let mut boss = join(&mut network, "agent:boss");
+    let (mut network, mut boss) = bare_with("agent:boss");
     join(&mut network, "agent:mallory");
-    let banned = boss.send(
+    let banned = boss.ask(
         &mut network,
-        "network.admin.member.ban",
-        "core",
+        MEMBER_BAN,
         json!({"address": "agent:mallory", "reason": "spam"}),
     );
     assert!(banned.contains(&Effect::EndCredentials(addr("agent:mallory"))));
@@ -92,27 +99,24 @@ fn a_banned_member_is_closed_out_and_refused_at_join_until_unbanned() {
         error_code(&network.handle_event(None, rejoin, 20)),
         ErrorCode::Banned
     );
-    boss.send(
+    boss.ask(
         &mut network,
-        "network.admin.member.unban",
-        "core",
+        MEMBER_UNBAN,
         json!({"address": "agent:mallory"}),
     );
     join(&mut network, "agent:mallory");
 
     // Removal without a ban: gone, and free to come back.
-    let removed = boss.send(
+    let removed = boss.ask(
         &mut network,
-        "network.admin.member.remove",
-        "core",
+        MEMBER_REMOVE,
         json!({"address": "agent:mallory"}),
     );
     assert!(removed.contains(&Effect::EndCredentials(addr("agent:mallory"))));
     join(&mut network, "agent:mallory");
-    let nobody = boss.send(
+    let nobody = boss.ask(
         &mut network,
-        "network.admin.member.remove",
-        "core",
+        MEMBER_REMOVE,
         json!({"address": "agent:nobody"}),
     );
     assert_eq!(error_code(&nobody), ErrorCode::NotFound);
@@ -122,32 +126,14 @@ fn a_banned_member_is_closed_out_and_refused_at_join_until_unbanned() {
 fn rotated_tokens_are_only_in_the_masters_ack_and_the_old_ones_stop_working() {
     let mut config = NetworkConfig::open("demo".parse().unwrap(), "Demo");
     config.access = Access::token("old-token");
-    config.access.admin_token_sha256 = Some(crate::crypto::sha256_hex(b"old-admin"));
-    config.mods = vec![ModConfig::Auth];
-    let mut network = Network::new(config, [], 0, [9; 32]);
-    let mut boss = join_with(
-        &mut network,
-        "agent:boss",
-        json!({"credentials": {"admin_token": "old-admin"}}),
-    );
-    let rotated = boss.send(
-        &mut network,
-        "network.admin.token.rotate",
-        "core",
-        json!({"token": "access"}),
-    );
+    let (mut network, mut boss) = with_admin(config, "old-admin");
+    let rotated = boss.ask(&mut network, TOKEN_ROTATE, json!({"token": "access"}));
     let token = acked(&rotated).payload["token"]
         .as_str()
         .unwrap()
         .to_owned();
     assert_eq!(token.len(), 64);
-    let logged = rotated
-        .iter()
-        .find_map(|e| match e {
-            Effect::Append { event, .. } => Some(event.encode()),
-            _ => None,
-        })
-        .unwrap();
+    let logged = appended(&rotated)[0].encode();
     assert!(!logged.contains(&token), "the log never holds the token");
 
     let mut late = Peer::new("agent:late");
@@ -166,12 +152,7 @@ fn rotated_tokens_are_only_in_the_masters_ack_and_the_old_ones_stop_working() {
         json!({"credentials": {"token": token}}),
     );
 
-    let admin = boss.send(
-        &mut network,
-        "network.admin.token.rotate",
-        "core",
-        json!({"token": "admin"}),
-    );
+    let admin = boss.ask(&mut network, TOKEN_ROTATE, json!({"token": "admin"}));
     let admin_token = acked(&admin).payload["token"].as_str().unwrap().to_owned();
     assert!(network.config().is_admin_credential(Some(&admin_token)));
     assert!(!network.config().is_admin_credential(Some("old-admin")));
@@ -179,37 +160,20 @@ fn rotated_tokens_are_only_in_the_masters_ack_and_the_old_ones_stop_working() {
 
 #[test]
 fn mods_load_unload_and_reconfigure_at_runtime_with_their_priorities() {
-    let mut network = bare();
-    let mut boss = join(&mut network, "agent:boss");
-    let loaded = boss.send(
-        &mut network,
-        "network.admin.mod.load",
-        "core",
-        json!({"name": "analytics"}),
-    );
+    let (mut network, mut boss) = bare_with("agent:boss");
+    let loaded = boss.ask(&mut network, MOD_LOAD, json!({"name": "analytics"}));
     assert_eq!(acked(&loaded).payload["mods"], json!(["mod/analytics"]));
-    let twice = boss.send(
-        &mut network,
-        "network.admin.mod.load",
-        "core",
-        json!({"name": "analytics"}),
-    );
+    let twice = boss.ask(&mut network, MOD_LOAD, json!({"name": "analytics"}));
     assert_eq!(error_code(&twice), ErrorCode::AlreadyExists);
-    boss.send(
-        &mut network,
-        "network.admin.mod.load",
-        "core",
-        json!({"name": "persistence"}),
-    );
+    boss.ask(&mut network, MOD_LOAD, json!({"name": "persistence"}));
     assert_eq!(
         network.mods(),
         vec![addr("mod/persistence"), addr("mod/analytics")]
     );
     // A lower priority runs the analytics first among the observers.
-    let moved = boss.send(
+    let moved = boss.ask(
         &mut network,
-        "network.admin.mod.configure",
-        "core",
+        MOD_CONFIGURE,
         json!({"name": "mod/analytics", "priority": -5}),
     );
     assert_eq!(stored_config(&moved).mod_priorities["analytics"], -5);
@@ -221,36 +185,24 @@ fn mods_load_unload_and_reconfigure_at_runtime_with_their_priorities() {
     let counted = network.analytics().unwrap()["total"].as_u64().unwrap();
     assert!(counted >= 2, "{counted}");
 
-    let limiter = boss.send(
+    let limiter = boss.ask(
         &mut network,
-        "network.admin.mod.load",
-        "core",
+        MOD_LOAD,
         json!({"name": "rate-limiter", "settings": {"burst": 100, "per_second": 5.0}}),
     );
     assert!(matches!(
         &stored_config(&limiter).mods[..],
         [.., ModConfig::RateLimiter(RateLimit { burst: 100, .. })]
     ));
-    let bad = boss.send(
+    let bad = boss.ask(
         &mut network,
-        "network.admin.mod.configure",
-        "core",
+        MOD_CONFIGURE,
         json!({"name": "rate-limiter", "settings": {"burst": "many"}}),
     );
     assert_eq!(error_code(&bad), ErrorCode::InvalidRequest);
-    let unloaded = boss.send(
-        &mut network,
-        "network.admin.mod.unload",
-        "core",
-        json!({"name": "rate-limiter"}),
-    );
+    let unloaded = boss.ask(&mut network, MOD_UNLOAD, json!({"name": "rate-limiter"}));
     assert!(acked(&unloaded).payload["mods"].as_array().unwrap().len() == 2);
-    let unknown = boss.send(
-        &mut network,
-        "network.admin.mod.load",
-        "core",
-        json!({"name": "teleport"}),
-    );
+    let unknown = boss.ask(&mut network, MOD_LOAD, json!({"name": "teleport"}));
     assert_eq!(error_code(&unknown), ErrorCode::NotFound);
 }
 
@@ -266,20 +218,14 @@ fn unloading_auth_from_a_token_network_is_refused_as_it_would_open_it() {
         "agent:boss",
         json!({"credentials": {"token": "t"}}),
     );
-    let open = boss.send(
-        &mut network,
-        "network.admin.mod.unload",
-        "core",
-        json!({"name": "auth"}),
-    );
+    let open = boss.ask(&mut network, MOD_UNLOAD, json!({"name": "auth"}));
     assert_eq!(error_code(&open), ErrorCode::InvalidRequest);
     assert_eq!(network.mods(), vec![addr("mod/auth")]);
 }
 
 #[test]
 fn settings_change_presence_limits_and_listing_within_bounds() {
-    let mut network = bare();
-    let mut boss = join(&mut network, "agent:boss");
+    let (mut network, mut boss) = bare_with("agent:boss");
     let changed = boss.send(
         &mut network,
         "network.admin.settings.update",
@@ -295,10 +241,9 @@ fn settings_change_presence_limits_and_listing_within_bounds() {
     assert_eq!(config.limits.max_payload_bytes, 32768);
     // The new presence timeout is what the alarm uses.
     assert_eq!(network.next_wakeup(), Some(10 + 10_000));
-    let too_short = boss.send(
+    let too_short = boss.ask(
         &mut network,
-        "network.admin.settings.update",
-        "core",
+        SETTINGS_UPDATE,
         json!({"presence_timeout_ms": 1}),
     );
     assert_eq!(error_code(&too_short), ErrorCode::InvalidRequest);
@@ -310,27 +255,19 @@ fn invitations_are_revoked_and_the_config_read_hides_secret_hashes() {
     let mut config = NetworkConfig::open("demo".parse().unwrap(), "Demo");
     config.access = Access::token("t");
     config.access.policy = AccessPolicy::Invite;
-    config.access.admin_token_sha256 = Some(crate::crypto::sha256_hex(b"admin"));
-    config.mods = vec![ModConfig::Auth];
-    let mut network = Network::new(config, [], 0, [9; 32]);
-    let mut boss = join_with(
-        &mut network,
-        "agent:boss",
-        json!({"credentials": {"admin_token": "admin"}}),
-    );
-    let invited = boss.send(&mut network, "network.agent.invite", "core", json!({}));
+    let (mut network, mut boss) = with_admin(config, "admin");
+    let invited = boss.ask(&mut network, "network.agent.invite", json!({}));
     let code = acked(&invited).payload["code"].as_str().unwrap().to_owned();
-    let read = boss.send(&mut network, "network.admin.config", "core", json!({}));
+    let read = boss.ask(&mut network, "network.admin.config", json!({}));
     let ack = acked(&read).payload;
     assert_eq!(ack["invitations"][0]["code"], code.as_str());
     assert_eq!(ack["config"]["access"]["has_token"], true);
     assert!(ack["config"]["access"].get("token_sha256").is_none());
     assert!(!read.iter().any(|e| matches!(e, Effect::StoreConfig(_))));
 
-    let revoked = boss.send(
+    let revoked = boss.ask(
         &mut network,
         "network.admin.invitation.revoke",
-        "core",
         json!({"code": code}),
     );
     assert!(revoked.contains(&Effect::Remove {
@@ -353,29 +290,15 @@ fn invitations_are_revoked_and_the_config_read_hides_secret_hashes() {
 fn workspace_invitations_are_logged_and_their_inviter_hears_of_acceptance_and_rejection() {
     let mut config = NetworkConfig::open("demo".parse().unwrap(), "Demo");
     config.access.policy = AccessPolicy::Invite;
-    config.mods = vec![ModConfig::Auth];
     config.masters = vec![addr("agent:boss")];
-    config.access.admin_token_sha256 = Some(crate::crypto::sha256_hex(b"admin"));
-    let mut network = Network::new(config, [], 0, [9; 32]);
-    let mut boss = join_with(
+    let (mut network, mut boss) = with_admin(config, "admin");
+    let created = boss.ask(
         &mut network,
-        "agent:boss",
-        json!({"credentials": {"admin_token": "admin"}}),
-    );
-    let created = boss.send(
-        &mut network,
-        "workspace.invitation.created",
-        "core",
+        INVITATION_CREATED,
         json!({"invitee": "agent:guest"}),
     );
     let code = acked(&created).payload["code"].as_str().unwrap().to_owned();
-    let logged = created
-        .iter()
-        .find_map(|e| match e {
-            Effect::Append { event, .. } => Some(event.encode()),
-            _ => None,
-        })
-        .expect("the invitation is in the log");
+    let logged = appended(&created)[0].encode();
     assert!(!logged.contains(&code), "the log never holds the code");
 
     let joined = join_with(
@@ -384,24 +307,19 @@ fn workspace_invitations_are_logged_and_their_inviter_hears_of_acceptance_and_re
         json!({"credentials": {"invite": code}}),
     );
     drop(joined);
-    let mut guest = Peer::new("agent:other");
-    let again = guest.event(
-        "network.agent.join",
-        "core",
+    let refused = try_join_at(
+        &mut network,
+        "agent:other",
         json!({"credentials": {"invite": code}}),
+        20,
     );
     assert_eq!(
-        error_code(&network.handle_event(None, again, 20)),
+        error_code(&refused),
         ErrorCode::AccessDenied,
         "an invitation is used once"
     );
 
-    let second = boss.send(
-        &mut network,
-        "workspace.invitation.created",
-        "core",
-        json!({}),
-    );
+    let second = boss.ask(&mut network, INVITATION_CREATED, json!({}));
     let code = acked(&second).payload["code"].as_str().unwrap().to_owned();
     // Its holder sees what it is invited to, and by whom, without joining.
     let shown = network.invitation_for(&code, 30).unwrap();
@@ -434,14 +352,8 @@ fn workspace_invitations_are_logged_and_their_inviter_hears_of_acceptance_and_re
 
 #[test]
 fn the_inviter_is_told_when_its_invitation_is_used() {
-    let mut network = bare();
-    let mut boss = join(&mut network, "agent:boss");
-    let created = boss.send(
-        &mut network,
-        "workspace.invitation.created",
-        "core",
-        json!({}),
-    );
+    let (mut network, mut boss) = bare_with("agent:boss");
+    let created = boss.ask(&mut network, INVITATION_CREATED, json!({}));
     let code = acked(&created).payload["code"].as_str().unwrap().to_owned();
     let mut guest = Peer::new("agent:guest");
     let join = guest.event(

@@ -19,8 +19,7 @@ fn strings(value: &Value) -> Vec<&str> {
 
 #[test]
 fn the_read_offers_the_status_changes_the_state_allows_and_each_members_actions() {
-    let mut network = bare();
-    let mut boss = join(&mut network, "agent:boss");
+    let (mut network, mut boss) = bare_with("agent:boss");
     join(&mut network, "agent:alice");
 
     let active = read(&mut network, &mut boss);
@@ -47,19 +46,14 @@ fn the_read_offers_the_status_changes_the_state_allows_and_each_members_actions(
     );
     assert_eq!(of("agent:alice")["status"], "online");
 
-    boss.send(&mut network, "network.admin.pause", "core", json!({}));
+    boss.ask(&mut network, "network.admin.pause", json!({}));
     let paused = read(&mut network, &mut boss);
     assert_eq!(
         strings(&paused["actions"]),
         ["network.admin.resume", "network.admin.archive"]
     );
 
-    boss.send(
-        &mut network,
-        "network.admin.member.ban",
-        "core",
-        json!({"address": "agent:alice"}),
-    );
+    boss.ask(&mut network, MEMBER_BAN, json!({"address": "agent:alice"}));
     let banned = read(&mut network, &mut boss);
     assert_eq!(banned["banned"][0]["address"], "agent:alice");
     assert_eq!(
@@ -76,7 +70,7 @@ fn the_read_offers_the_status_changes_the_state_allows_and_each_members_actions(
 
     // Archived: still readable by its master, and nothing is offered any more.
     join(&mut network, "agent:carol");
-    boss.send(&mut network, "network.admin.archive", "core", json!({}));
+    boss.ask(&mut network, "network.admin.archive", json!({}));
     let archived = read(&mut network, &mut boss);
     assert_eq!(archived["config"]["status"], "archived");
     assert!(strings(&archived["actions"]).is_empty());

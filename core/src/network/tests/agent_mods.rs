@@ -8,12 +8,10 @@ use crate::network::pipeline::agent_mods::{INTERCEPT, VERDICT};
 /// installed with `spec`.
 fn with_mod(spec: Value) -> (Network, Peer, Peer) {
     let mut network = bare();
-    let mut boss = join(&mut network, "agent:boss");
-    let alice = join(&mut network, "agent:alice");
-    let bot = join(&mut network, "agent:bot");
+    let [mut boss, alice, bot] = join_all(&mut network, ["agent:boss", "agent:alice", "agent:bot"]);
     let mut spec = spec;
     spec["agent"] = json!("agent:bot");
-    let installed = boss.send(&mut network, "network.admin.mod.load", "core", spec);
+    let installed = boss.ask(&mut network, MOD_LOAD, spec);
     assert!(
         network.config().agent_mods.len() == 1,
         "not installed: {installed:#?}"
@@ -63,16 +61,26 @@ fn answer(
     network.handle_event(Some(&addr("agent:bot")), event, now)
 }
 
+/// A bare verdict, as a mod answers an interception.
+fn verdict(verdict: &str) -> Value {
+    json!({"verdict": verdict})
+}
+
+/// A network whose `agent:bot` guards every `chat.*` event.
+fn chat_guard() -> (Network, Peer, Peer) {
+    with_mod(json!({"patterns": ["chat.*"], "mode": "guard"}))
+}
+
+/// The intercept `agent:bot` receives for the `chat.msg` that `alice` broadcasts.
+fn chat_intercept(network: &mut Network, alice: &mut Peer, payload: Value) -> Event {
+    intercept_for(&alice.broadcast(network, "chat.msg", payload), "agent:bot")
+}
+
 #[test]
 fn a_guard_holds_the_event_until_it_rejects_it_with_its_reason() {
     let (mut network, mut alice, mut bot) =
         with_mod(json!({"patterns": ["chat.*"], "mode": "guard", "priority": 1}));
-    let sent = alice.send(
-        &mut network,
-        "chat.msg",
-        "agent:broadcast",
-        json!({"text": "darn"}),
-    );
+    let sent = alice.broadcast(&mut network, "chat.msg", json!({"text": "darn"}));
     // Nothing logged, acked or delivered while the guard decides.
     assert!(
         !sent
@@ -96,40 +104,21 @@ fn a_guard_holds_the_event_until_it_rejects_it_with_its_reason() {
     assert!(error.payload["message"].as_str().unwrap().contains("rude"));
     assert!(!decided.iter().any(|e| matches!(e, Effect::Append { .. })));
     // A second verdict finds nothing waiting.
-    let again = answer(
-        &mut network,
-        &mut bot,
-        &intercept,
-        json!({"verdict": "allow"}),
-        12,
-    );
+    let again = answer(&mut network, &mut bot, &intercept, verdict("allow"), 12);
     assert_eq!(error_code(&again), ErrorCode::NotFound);
 }
 
 #[test]
 fn an_allowed_event_goes_on_and_its_sender_gets_the_ack() {
-    let (mut network, mut alice, mut bot) =
-        with_mod(json!({"patterns": ["chat.*"], "mode": "guard"}));
-    let sent = alice.send(
-        &mut network,
-        "chat.msg",
-        "agent:broadcast",
-        json!({"text": "hi"}),
-    );
-    let intercept = intercept_for(&sent, "agent:bot");
-    let decided = answer(
-        &mut network,
-        &mut bot,
-        &intercept,
-        json!({"verdict": "allow"}),
-        11,
-    );
+    let (mut network, mut alice, mut bot) = chat_guard();
+    let intercept = chat_intercept(&mut network, &mut alice, json!({"text": "hi"}));
+    let decided = answer(&mut network, &mut bot, &intercept, verdict("allow"), 11);
     assert!(decided.iter().any(|e| matches!(e, Effect::Append { .. })));
     let ack = delivered_of(&decided, "agent:alice", core_types::EVENT_ACK).unwrap();
     assert_eq!(ack.payload["id"], intercept.payload["event"]["id"]);
     assert!(delivered_of(&decided, "agent:boss", "chat.msg").is_some());
     // Types it does not intercept pass without waiting.
-    let other = alice.send(&mut network, "note.msg", "agent:broadcast", json!({}));
+    let other = alice.broadcast(&mut network, "note.msg", json!({}));
     assert!(other.iter().any(|e| matches!(e, Effect::Ack(_))));
 }
 
@@ -137,28 +126,15 @@ fn an_allowed_event_goes_on_and_its_sender_gets_the_ack() {
 fn a_transform_rewrites_the_event_everyone_receives() {
     let (mut network, mut alice, mut bot) =
         with_mod(json!({"patterns": ["chat.msg"], "mode": "transform"}));
-    let sent = alice.send(
-        &mut network,
-        "chat.msg",
-        "agent:broadcast",
-        json!({"text": "hola"}),
-    );
-    let intercept = intercept_for(&sent, "agent:bot");
+    let intercept = chat_intercept(&mut network, &mut alice, json!({"text": "hola"}));
     let rewrite = json!({"verdict": "rewrite", "event": {"payload": {"text": "hello"}}});
     let decided = answer(&mut network, &mut bot, &intercept, rewrite, 11);
     let got = delivered_of(&decided, "agent:boss", "chat.msg").unwrap();
     assert_eq!(got.payload["text"], "hello");
     assert_eq!(got.source, addr("agent:alice"));
     // A transform may not reject: the event keeps waiting.
-    let sent = alice.send(&mut network, "chat.msg", "agent:broadcast", json!({}));
-    let intercept = intercept_for(&sent, "agent:bot");
-    let wrong = answer(
-        &mut network,
-        &mut bot,
-        &intercept,
-        json!({"verdict": "reject"}),
-        12,
-    );
+    let intercept = chat_intercept(&mut network, &mut alice, json!({}));
+    let wrong = answer(&mut network, &mut bot, &intercept, verdict("reject"), 12);
     assert_eq!(error_code(&wrong), ErrorCode::InvalidRequest);
 }
 
@@ -167,7 +143,7 @@ fn a_late_mod_meets_its_policy_when_the_alarm_passes_its_deadline() {
     let (mut network, mut alice, _bot) = with_mod(
         json!({"patterns": ["chat.*"], "mode": "guard", "deadline_ms": 100, "on_late": "fail-closed"}),
     );
-    alice.send(&mut network, "chat.msg", "agent:broadcast", json!({}));
+    alice.broadcast(&mut network, "chat.msg", json!({}));
     assert_eq!(network.next_wakeup(), Some(110));
     let early = network.on_alarm(Timestamp::from(109));
     assert!(delivered_of(&early, "agent:alice", core_types::EVENT_ERROR).is_none());
@@ -178,7 +154,7 @@ fn a_late_mod_meets_its_policy_when_the_alarm_passes_its_deadline() {
     let (mut network, mut alice, _bot) = with_mod(
         json!({"patterns": ["chat.*"], "mode": "guard", "deadline_ms": 100, "on_late": "fail-open"}),
     );
-    alice.send(&mut network, "chat.msg", "agent:broadcast", json!({}));
+    alice.broadcast(&mut network, "chat.msg", json!({}));
     let late = network.on_alarm(Timestamp::from(110));
     assert!(delivered_of(&late, "agent:alice", core_types::EVENT_ACK).is_some());
     assert!(delivered_of(&late, "agent:boss", "chat.msg").is_some());
@@ -186,9 +162,9 @@ fn a_late_mod_meets_its_policy_when_the_alarm_passes_its_deadline() {
 
 #[test]
 fn an_offline_mod_is_handled_by_its_policy_at_once() {
-    let (mut network, mut alice, _bot) = with_mod(json!({"patterns": ["chat.*"], "mode": "guard"}));
+    let (mut network, mut alice, _bot) = chat_guard();
     network.disconnect(&addr("agent:bot"), 10);
-    let sent = alice.send(&mut network, "chat.msg", "agent:broadcast", json!({}));
+    let sent = alice.broadcast(&mut network, "chat.msg", json!({}));
     let error = delivered_of(&sent, "agent:alice", core_types::EVENT_ERROR).unwrap();
     assert_eq!(error.payload["code"], "mod_unavailable");
 }
@@ -196,26 +172,25 @@ fn an_offline_mod_is_handled_by_its_policy_at_once() {
 #[test]
 fn observers_see_accepted_events_without_holding_them() {
     let (mut network, mut alice, _bot) = with_mod(json!({"patterns": ["*"], "mode": "observe"}));
-    let sent = alice.send(&mut network, "chat.msg", "agent:broadcast", json!({"n": 1}));
+    let sent = alice.broadcast(&mut network, "chat.msg", json!({"n": 1}));
     assert!(sent.iter().any(|e| matches!(e, Effect::Ack(_))));
     let seen = intercept_for(&sent, "agent:bot");
     assert_eq!(seen.payload["mode"], "observe");
     assert_eq!(seen.payload["event"]["payload"]["n"], 1);
     // The network's own events are never handed to agent mods.
-    let ping = alice.send(&mut network, "network.ping", "core", json!({}));
+    let ping = alice.ask(&mut network, "network.ping", json!({}));
     assert!(delivered_of(&ping, "agent:bot", INTERCEPT).is_none());
 }
 
 #[test]
 fn members_cannot_forge_intercepts_and_strangers_cannot_answer() {
-    let (mut network, mut alice, _bot) = with_mod(json!({"patterns": ["chat.*"], "mode": "guard"}));
+    let (mut network, mut alice, _bot) = chat_guard();
     let forged = alice.send(&mut network, INTERCEPT, "agent:bot", json!({}));
     assert_eq!(error_code(&forged), ErrorCode::ReservedType);
-    let sent = alice.send(&mut network, "chat.msg", "agent:broadcast", json!({}));
-    let intercept = intercept_for(&sent, "agent:bot");
+    let intercept = chat_intercept(&mut network, &mut alice, json!({}));
     let mut payload = json!({"verdict": "allow"});
     payload["intercept"] = json!(intercept.id);
-    let sneaky = alice.send(&mut network, VERDICT, "core", payload);
+    let sneaky = alice.ask(&mut network, VERDICT, payload);
     assert_eq!(error_code(&sneaky), ErrorCode::NotFound);
 }
 
@@ -224,19 +199,14 @@ fn a_mod_never_sees_a_push_targets_secrets_and_the_network_still_keeps_them() {
     let (mut network, mut alice, mut bot) =
         with_mod(json!({"patterns": ["task.push"], "mode": "guard"}));
     join(&mut network, "agent:bob");
-    let created = alice.send(&mut network, "task.create", "agent:bob", json!({}));
+    let created = alice.send(&mut network, TASK_CREATE, "agent:bob", json!({}));
     let task = acked(&created).payload["task"]
         .as_str()
         .unwrap_or_else(|| panic!("no task in {created:#?}"))
         .to_owned();
     let set =
         json!({"url": "https://hooks.example/a2a", "token": "s3cret", "credentials": "c-abc"});
-    let sent = alice.send(
-        &mut network,
-        "task.push",
-        "core",
-        json!({"task": task, "set": set}),
-    );
+    let sent = alice.ask(&mut network, "task.push", json!({"task": task, "set": set}));
     let intercept = intercept_for(&sent, "agent:bot");
     let seen = intercept.payload.to_string();
     assert!(seen.contains("https://hooks.example/a2a"), "{seen}");
@@ -244,13 +214,7 @@ fn a_mod_never_sees_a_push_targets_secrets_and_the_network_still_keeps_them() {
         !seen.contains("s3cret") && !seen.contains("c-abc"),
         "the mod saw a secret: {seen}"
     );
-    answer(
-        &mut network,
-        &mut bot,
-        &intercept,
-        json!({"verdict": "allow"}),
-        11,
-    );
+    answer(&mut network, &mut bot, &intercept, verdict("allow"), 11);
     let target = &network.state().tasks[task.as_str()].push[0];
     assert_eq!(target.token.as_deref(), Some("s3cret"));
     assert_eq!(target.credentials.as_deref(), Some("c-abc"));

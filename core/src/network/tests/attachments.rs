@@ -15,12 +15,11 @@ fn workspace() -> Network {
 #[test]
 fn a_message_with_attachments_is_checked_then_delivered() {
     let mut network = workspace();
-    let mut ann = join(&mut network, "human:ann");
-    let _bob = join(&mut network, "human:bob");
+    let [mut ann, _bob] = join_all(&mut network, ["human:ann", "human:bob"]);
     let file = "resource/file/attachments/01HQV2WA00000000000000000A/notes.txt";
     let good = json!({"content": "", "attachments": [
         {"resource": file, "name": "notes.txt", "mime": "text/plain", "size": 12}]});
-    let sent = ann.send(&mut network, POSTED, "agent:broadcast", good);
+    let sent = ann.broadcast(&mut network, POSTED, good);
     assert!(
         delivered_to(&sent).contains(&"human:bob".to_owned()),
         "{sent:#?}"
@@ -39,7 +38,7 @@ fn a_message_with_attachments_is_checked_then_delivered() {
             ErrorCode::TooLarge,
         ),
     ] {
-        let refused = ann.send(&mut network, POSTED, "agent:broadcast", payload);
+        let refused = ann.broadcast(&mut network, POSTED, payload);
         assert_eq!(error_code(&refused), code);
     }
 }
@@ -47,26 +46,19 @@ fn a_message_with_attachments_is_checked_then_delivered() {
 #[test]
 fn a_private_channels_attachment_is_read_by_its_members_only() {
     let mut network = workspace();
-    let mut ann = join(&mut network, "human:ann");
-    let mut bob = join(&mut network, "human:bob");
-    let mut eve = join(&mut network, "human:eve");
-    ann.send(
+    let [mut ann, mut bob, mut eve] =
+        join_all(&mut network, ["human:ann", "human:bob", "human:eve"]);
+    create_private(&mut network, &mut ann, "launch", &["human:bob"]);
+    bob.ask(
         &mut network,
-        "network.channel.create",
-        "core",
-        json!({"channel": "launch", "private": true, "members": ["human:bob"]}),
-    );
-    bob.send(
-        &mut network,
-        "network.channel.join",
-        "core",
+        CHANNEL_JOIN,
         json!({"channel": "channel/launch"}),
     );
     let address = attachment_address("01HQV2WA00000000000000000A", "plan.png").unwrap();
     let rule: AccessRule = "channel/launch".parse().unwrap();
     let bytes = [137u8, 80, 78, 71, 0, 255];
     let payload = register_payload(&address, "image/png", "plan.png", &rule, &bytes);
-    acked(&ann.send(&mut network, "network.resource.register", "core", payload));
+    acked(&ann.ask(&mut network, RESOURCE_REGISTER, payload));
     let target = address.to_string();
     let read = |who: &mut Peer, network: &mut Network| {
         who.send(network, "network.resource.read", &target, json!({}))
@@ -82,10 +74,9 @@ fn a_private_channels_attachment_is_read_by_its_members_only() {
         ErrorCode::Forbidden
     );
     // Leaving the channel ends the reading.
-    bob.send(
+    bob.ask(
         &mut network,
-        "network.channel.leave",
-        "core",
+        CHANNEL_LEAVE,
         json!({"channel": "channel/launch"}),
     );
     assert_eq!(
@@ -94,7 +85,7 @@ fn a_private_channels_attachment_is_read_by_its_members_only() {
     );
     // Nor does the listing show it to those who may not read it.
     let listed = reply_of_type(
-        &eve.send(&mut network, "network.resource.discover", "core", json!({})),
+        &eve.ask(&mut network, "network.resource.discover", json!({})),
         core_types::RESOURCE_DISCOVER_RESPONSE,
     );
     assert!(!listed.payload.to_string().contains("attachments"));

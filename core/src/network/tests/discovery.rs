@@ -36,12 +36,10 @@ fn names(answer: &Event) -> Vec<String> {
 
 #[test]
 fn the_query_becomes_a_discover_effect_with_the_registry_route() {
-    let mut network = bare();
-    let mut bob = join(&mut network, "agent:bob");
-    let effects = bob.send(
+    let (mut network, mut bob) = bare_with("agent:bob");
+    let effects = bob.ask(
         &mut network,
-        "network.discovery.query",
-        "core",
+        DISCOVERY_QUERY,
         json!({"q": "German law", "tags": ["legal"], "limit": 5, "verification": 1}),
     );
     let ask = effects
@@ -159,8 +157,7 @@ fn a_registry_that_cannot_answer_leaves_the_members_answer() {
 
 #[test]
 fn bad_queries_are_refused_with_a_stable_code() {
-    let mut network = bare();
-    let mut bob = join(&mut network, "agent:bob");
+    let (mut network, mut bob) = bare_with("agent:bob");
     for (payload, target) in [
         (json!({"q": 7}), "core"),
         (json!({"tags": [1]}), "core"),

@@ -6,8 +6,7 @@ use super::*;
 #[test]
 fn members_cannot_forge_invitation_news_or_other_network_answers() {
     let mut network = network_with(vec![ModConfig::Workspace(Default::default())]);
-    let _ceo = join(&mut network, "agent:ceo");
-    let mut mallory = join(&mut network, "agent:mallory");
+    let [_ceo, mut mallory] = join_all(&mut network, ["agent:ceo", "agent:mallory"]);
     for kind in [
         "workspace.invitation.accepted",
         "workspace.invitation.rejected",
@@ -22,7 +21,7 @@ fn members_cannot_forge_invitation_news_or_other_network_answers() {
     // An invitation is issued by core; sent anywhere else it is no invitation.
     let effects = mallory.send(
         &mut network,
-        "workspace.invitation.created",
+        INVITATION_CREATED,
         "agent:ceo",
         json!({"invitee": "agent:mallory"}),
     );

@@ -15,22 +15,11 @@ fn setup() -> (Network, Shared, Peer, Peer) {
     let mut network = network_with(vec![ModConfig::Persistence]);
     let shared = Shared::default();
     network.set_event_index(Box::new(shared.clone()));
-    let mut alice = join(&mut network, "agent:alice");
-    let mut bob = join(&mut network, "agent:bob");
+    let [mut alice, mut bob] = join_all(&mut network, ["agent:alice", "agent:bob"]);
     for channel in ["a", "b"] {
-        let created = alice.send(
-            &mut network,
-            "network.channel.create",
-            "core",
-            json!({"channel": channel}),
-        );
+        let created = alice.ask(&mut network, CHANNEL_CREATE, json!({"channel": channel}));
         applied(&shared, &created);
-        let joined = bob.send(
-            &mut network,
-            "network.channel.join",
-            "core",
-            json!({"channel": channel}),
-        );
+        let joined = bob.ask(&mut network, CHANNEL_JOIN, json!({"channel": channel}));
         applied(&shared, &joined);
     }
     (network, shared, alice, bob)
@@ -91,25 +80,11 @@ fn a_reply_in_the_same_channel_is_linked_to_its_parents() {
 fn a_parent_in_another_channel_or_nowhere_is_refused() {
     let (mut network, shared, mut alice, _) = setup();
     let (root, _) = post(&mut network, &shared, &mut alice, "channel/a", &[], &[]);
-    let (_, effects) = post(
-        &mut network,
-        &shared,
-        &mut alice,
-        "channel/b",
-        &[&root],
-        &[],
-    );
-    assert_eq!(error_code(&effects), ErrorCode::UnknownParent);
     let stranger = alice.event("ioa.message", "channel/a", json!({}));
-    let (_, effects) = post(
-        &mut network,
-        &shared,
-        &mut alice,
-        "channel/a",
-        &[&stranger],
-        &[],
-    );
-    assert_eq!(error_code(&effects), ErrorCode::UnknownParent);
+    for (channel, parent) in [("channel/b", &root), ("channel/a", &stranger)] {
+        let (_, effects) = post(&mut network, &shared, &mut alice, channel, &[parent], &[]);
+        assert_eq!(error_code(&effects), ErrorCode::UnknownParent, "{channel}");
+    }
 }
 
 #[test]

@@ -60,7 +60,7 @@ fn a_taken_address_is_not_taken_over_by_a_bare_rejoin() {
     }
     // Nothing leaked: the roster shows no secret, and the master is still itself.
     let roster = reply_of_type(
-        &alice.send(&mut network, "network.agent.discover", "core", json!({})),
+        &alice.ask(&mut network, "network.agent.discover", json!({})),
         core_types::AGENT_DISCOVER_RESPONSE,
     );
     assert!(!roster.payload.to_string().contains("secret"));
@@ -87,13 +87,7 @@ fn join_credentials_never_reach_the_log() {
         "agent:ann",
         json!({"credentials": {"member_secret": "0123456789abcdef0123", "token": "t"}}),
     );
-    let logged: Vec<&Event> = effects
-        .iter()
-        .filter_map(|e| match e {
-            Effect::Append { event, .. } => Some(&**event),
-            _ => None,
-        })
-        .collect();
+    let logged = appended(&effects);
     assert_eq!(logged.len(), 1);
     assert!(logged[0].payload.get("credentials").is_none(), "{logged:?}");
 }
@@ -184,8 +178,7 @@ fn register_secret_file(network: &mut Network, owner: &mut Peer) {
 #[test]
 fn declared_permissions_hold_without_access_control() {
     let mut network = bare();
-    let mut owner = join(&mut network, "agent:owner");
-    let mut guest = join(&mut network, "human:guest");
+    let [mut owner, mut guest] = join_all(&mut network, ["agent:owner", "human:guest"]);
     register_secret_file(&mut network, &mut owner);
     for (kind, target, payload) in [
         ("network.resource.read", "resource/file/plans.md", json!({})),
@@ -211,7 +204,7 @@ fn declared_permissions_hold_without_access_control() {
     let read = reply_of_type(
         &owner.send(
             &mut network,
-            "network.resource.read",
+            RESOURCE_READ,
             "resource/file/plans.md",
             json!({}),
         ),
@@ -223,9 +216,8 @@ fn declared_permissions_hold_without_access_control() {
 #[test]
 fn history_answers_only_what_the_requester_could_have_received() {
     let mut network = network_with(vec![ModConfig::Persistence]);
-    let mut owner = join(&mut network, "agent:owner");
-    let mut boss = join(&mut network, "agent:boss");
-    let mut eve = join(&mut network, "agent:eve");
+    let [mut owner, mut boss, mut eve] =
+        join_all(&mut network, ["agent:owner", "agent:boss", "agent:eve"]);
     let mut log = Vec::new();
     let mut keep = |effects: Vec<Effect>| {
         for effect in effects {
@@ -241,10 +233,9 @@ fn history_answers_only_what_the_requester_could_have_received() {
         json!({"address": "resource/file/plans.md", "content": "the secret plan",
                "permissions": {"read": "owner", "write": "owner"}}),
     ));
-    keep(boss.send(
+    keep(boss.ask(
         &mut network,
-        "network.group.update",
-        "core",
+        GROUP_UPDATE,
         json!({"group": "staff", "members": ["agent:boss", "agent:owner"]}),
     ));
     keep(owner.send(
@@ -259,14 +250,9 @@ fn history_answers_only_what_the_requester_could_have_received() {
         "mod/persistence",
         json!({"text": "secret to a mod"}),
     ));
-    keep(owner.send(
-        &mut network,
-        "chat.msg",
-        "agent:broadcast",
-        json!({"text": "hello all"}),
-    ));
+    keep(owner.broadcast(&mut network, "chat.msg", json!({"text": "hello all"})));
     assert!(log.len() >= 4, "{log:?}");
-    let effects = eve.send(&mut network, "network.events.query", "core", json!({}));
+    let effects = eve.ask(&mut network, EVENTS_QUERY, json!({}));
     let [Effect::Read(request)] = &effects[..] else {
         panic!("{effects:?}")
     };
@@ -283,15 +269,9 @@ fn history_answers_only_what_the_requester_could_have_received() {
 fn channels_are_deleted_by_their_creator_and_joined_when_open_or_invited() {
     // With access-control loaded, a bare name was checked as another address.
     let mut network = network_with(vec![ModConfig::AccessControl]);
-    let mut ann = join(&mut network, "agent:ann");
-    let mut bob = join(&mut network, "agent:bob");
-    let mut eve = join(&mut network, "agent:eve");
-    acked(&ann.send(
-        &mut network,
-        "network.channel.create",
-        "core",
-        json!({"channel": "general"}),
-    ));
+    let [mut ann, mut bob, mut eve] =
+        join_all(&mut network, ["agent:ann", "agent:bob", "agent:eve"]);
+    acked(&ann.ask(&mut network, CHANNEL_CREATE, json!({"channel": "general"})));
     for name in ["general", "channel/general"] {
         assert_eq!(
             code(&eve.send(
@@ -304,11 +284,11 @@ fn channels_are_deleted_by_their_creator_and_joined_when_open_or_invited() {
         );
     }
     // A private channel: the invited join, others may not; listed members are not added.
-    acked(&ann.send(
+    acked(&create_private(
         &mut network,
-        "network.channel.create",
-        "core",
-        json!({"channel": "board", "private": true, "members": ["agent:bob"]}),
+        &mut ann,
+        "board",
+        &["agent:bob"],
     ));
     assert!(
         delivered_to(&ann.send(&mut network, "chat.msg", "channel/board", json!({}))).is_empty(),
@@ -323,40 +303,23 @@ fn channels_are_deleted_by_their_creator_and_joined_when_open_or_invited() {
         )),
         "forbidden"
     );
-    acked(&bob.send(
-        &mut network,
-        "network.channel.join",
-        "core",
-        json!({"channel": "board"}),
-    ));
+    acked(&bob.ask(&mut network, CHANNEL_JOIN, json!({"channel": "board"})));
     assert_eq!(
         delivered_to(&ann.send(&mut network, "chat.msg", "channel/board", json!({}))),
         ["agent:bob"]
     );
     // Open channels stay open to everyone; the creator deletes.
-    acked(&eve.send(
-        &mut network,
-        "network.channel.join",
-        "core",
-        json!({"channel": "general"}),
-    ));
-    acked(&ann.send(
-        &mut network,
-        "network.channel.delete",
-        "core",
-        json!({"channel": "general"}),
-    ));
+    acked(&eve.ask(&mut network, CHANNEL_JOIN, json!({"channel": "general"})));
+    acked(&ann.ask(&mut network, CHANNEL_DELETE, json!({"channel": "general"})));
 }
 
 #[test]
 fn private_channels_take_posts_from_members_only() {
     let mut network = bare();
-    let mut ann = join(&mut network, "agent:ann");
-    let mut eve = join(&mut network, "agent:eve");
-    acked(&ann.send(
+    let [mut ann, mut eve] = join_all(&mut network, ["agent:ann", "agent:eve"]);
+    acked(&ann.ask(
         &mut network,
-        "network.channel.create",
-        "core",
+        CHANNEL_CREATE,
         json!({"channel": "board", "private": true}),
     ));
     assert_eq!(
@@ -382,18 +345,16 @@ fn network_owned_metadata_cannot_be_forged() {
     assert!(frame["metadata"].get("received_at").is_none(), "{frame}");
     // Presence: only about oneself.
     assert_eq!(
-        code(&eve.send(
+        code(&eve.broadcast(
             &mut network,
             "workspace.presence.changed",
-            "agent:broadcast",
             json!({"address": "agent:bob", "status": "offline"})
         )),
         "forbidden"
     );
-    acked(&eve.send(
+    acked(&eve.broadcast(
         &mut network,
         "workspace.presence.changed",
-        "agent:broadcast",
         json!({"address": "agent:eve", "status": "away"}),
     ));
 }

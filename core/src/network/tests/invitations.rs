@@ -21,14 +21,16 @@ fn invite_network() -> Network {
     network
 }
 
-fn join_at(network: &mut Network, name: &str, payload: Value, now: u64) -> Vec<Effect> {
-    let mut peer = Peer::new(name);
-    let join = peer.event("network.agent.join", "core", payload);
-    network.handle_event(None, join, now)
-}
-
 fn invite(network: &mut Network, payload: Value) -> Vec<Effect> {
     Peer::new("agent:host").send(network, "workspace.invitation.created", "core", payload)
+}
+
+/// The ack of a reusable invitation for `max_uses` newcomers within `ttl_ms`.
+fn reusable(network: &mut Network, max_uses: u64, ttl_ms: u64) -> Event {
+    acked(&invite(
+        network,
+        json!({"max_uses": max_uses, "ttl_ms": ttl_ms}),
+    ))
 }
 
 fn joined(effects: &[Effect], name: &str) -> bool {
@@ -38,48 +40,27 @@ fn joined(effects: &[Effect], name: &str) -> bool {
 #[test]
 fn a_reusable_invitation_admits_its_limit_of_newcomers_then_is_void() {
     let mut network = invite_network();
-    let ack = acked(&invite(
-        &mut network,
-        json!({"max_uses": 2, "ttl_ms": 10_000}),
-    ));
+    let ack = reusable(&mut network, 2, 10_000);
     assert_eq!(ack.payload["max_uses"], 2);
     let code = ack.payload["code"].as_str().unwrap().to_owned();
     let with_code =
         |secret: &str| json!({"credentials": {"invite": code, "member_secret": secret}});
-    let first = join_at(
-        &mut network,
-        "human:ann",
-        with_code("anns-secret-0123456789"),
-        1,
-    );
+    let ann_secret = "anns-secret-0123456789";
+    let (bob_secret, cat_secret) = ("bobs-secret-0123456789", "cats-secret-0123456789");
+    let first = try_join_at(&mut network, "human:ann", with_code(ann_secret), 1);
     assert!(joined(&first, "human:ann"), "{first:?}");
     assert_eq!(network.invitation_for(&code, 1).unwrap()["uses_left"], 1);
     // Ann coming back with the same code uses nothing.
-    let back = join_at(
-        &mut network,
-        "human:ann",
-        with_code("anns-secret-0123456789"),
-        2,
-    );
+    let back = try_join_at(&mut network, "human:ann", with_code(ann_secret), 2);
     assert!(joined(&back, "human:ann"), "{back:?}");
     assert_eq!(network.invitation_for(&code, 2).unwrap()["uses_left"], 1);
-    let second = join_at(
-        &mut network,
-        "human:bob",
-        with_code("bobs-secret-0123456789"),
-        3,
-    );
+    let second = try_join_at(&mut network, "human:bob", with_code(bob_secret), 3);
     assert!(joined(&second, "human:bob"), "{second:?}");
     assert!(second.contains(&Effect::Remove {
         kind: RowKind::Invitation,
         key: code.clone()
     }));
-    let third = join_at(
-        &mut network,
-        "human:cat",
-        with_code("cats-secret-0123456789"),
-        4,
-    );
+    let third = try_join_at(&mut network, "human:cat", with_code(cat_secret), 4);
     assert_eq!(
         error_code(&third),
         ErrorCode::AccessDenied,
@@ -90,12 +71,9 @@ fn a_reusable_invitation_admits_its_limit_of_newcomers_then_is_void() {
 #[test]
 fn a_reusable_invitation_expires() {
     let mut network = invite_network();
-    let ack = acked(&invite(
-        &mut network,
-        json!({"max_uses": 50, "ttl_ms": 1_000}),
-    ));
+    let ack = reusable(&mut network, 50, 1_000);
     let code = ack.payload["code"].as_str().unwrap().to_owned();
-    let late = join_at(
+    let late = try_join_at(
         &mut network,
         "human:dan",
         json!({"credentials": {"invite": code}}),

@@ -52,9 +52,8 @@ fn only_participants_join_and_a_connection_keeps_its_identity() {
 
 #[test]
 fn leave_and_disconnect_go_offline() {
-    let mut network = bare();
-    let mut alice = join(&mut network, "agent:alice");
-    let effects = alice.send(&mut network, "network.agent.leave", "core", json!({}));
+    let (mut network, mut alice) = bare_with("agent:alice");
+    let effects = alice.ask(&mut network, "network.agent.leave", json!({}));
     // The leaving connection is unbound first; then every other connection
     // of the member is closed (its sockets, its streams).
     let unbind = effects.iter().position(|e| e == &Effect::Unbind);
@@ -81,14 +80,8 @@ fn leave_and_disconnect_go_offline() {
 #[test]
 fn channel_lifecycle() {
     let mut network = bare();
-    let mut alice = join(&mut network, "agent:alice");
-    let mut bob = join(&mut network, "agent:bob");
-    let created = alice.send(
-        &mut network,
-        "network.channel.create",
-        "core",
-        json!({"channel": "general"}),
-    );
+    let [mut alice, mut bob] = join_all(&mut network, ["agent:alice", "agent:bob"]);
+    let created = alice.ask(&mut network, CHANNEL_CREATE, json!({"channel": "general"}));
     assert_eq!(acked(&created).payload["channel"], "channel/general");
     assert_eq!(
         error_code(&alice.send(
@@ -103,32 +96,17 @@ fn channel_lifecycle() {
         delivered_to(&alice.send(&mut network, "chat.msg", "channel/general", json!({})))
             .is_empty()
     );
-    bob.send(
-        &mut network,
-        "network.channel.join",
-        "core",
-        json!({"channel": "general"}),
-    );
+    bob.ask(&mut network, CHANNEL_JOIN, json!({"channel": "general"}));
     assert_eq!(
         delivered_to(&alice.send(&mut network, "chat.msg", "channel/general", json!({}))),
         ["agent:bob"]
     );
-    bob.send(
-        &mut network,
-        "network.channel.leave",
-        "core",
-        json!({"channel": "general"}),
-    );
+    bob.ask(&mut network, CHANNEL_LEAVE, json!({"channel": "general"}));
     assert!(
         delivered_to(&alice.send(&mut network, "chat.msg", "channel/general", json!({})))
             .is_empty()
     );
-    let deleted = alice.send(
-        &mut network,
-        "network.channel.delete",
-        "core",
-        json!({"channel": "general"}),
-    );
+    let deleted = alice.ask(&mut network, CHANNEL_DELETE, json!({"channel": "general"}));
     assert!(deleted.contains(&Effect::Remove {
         kind: RowKind::Channel,
         key: "general".into()
@@ -138,19 +116,17 @@ fn channel_lifecycle() {
         ErrorCode::UnknownTarget
     );
     assert_eq!(
-        error_code(&alice.send(&mut network, "network.channel.join", "core", json!({}))),
+        error_code(&alice.ask(&mut network, CHANNEL_JOIN, json!({}))),
         ErrorCode::InvalidRequest
     );
 }
 
 #[test]
 fn only_masters_manage_groups() {
-    let mut network = bare();
-    let mut alice = join(&mut network, "agent:alice");
-    let effects = alice.send(
+    let (mut network, mut alice) = bare_with("agent:alice");
+    let effects = alice.ask(
         &mut network,
-        "network.group.update",
-        "core",
+        GROUP_UPDATE,
         json!({"group": "g", "members": []}),
     );
     assert_eq!(error_code(&effects), ErrorCode::Forbidden);
@@ -207,7 +183,7 @@ fn invoking_a_tool_whose_owner_is_offline_fails() {
     network.disconnect(&owner.address, 5);
     let effects = alice.send(
         &mut network,
-        "network.resource.invoke",
+        RESOURCE_INVOKE,
         "resource/tool/add",
         json!({}),
     );
@@ -227,10 +203,10 @@ fn invoking_a_tool_whose_owner_is_offline_fails() {
 fn resource_discovery_lists_your_permissions() {
     let mut network = bare();
     let (mut owner, mut alice) = with_tool(&mut network);
-    owner.send(&mut network, "network.resource.register", "core", json!({
+    owner.ask(&mut network, RESOURCE_REGISTER, json!({
         "address": "resource/context/brief", "content": "be kind", "permissions": {"read": "owner"}
     }));
-    let effects = alice.send(&mut network, "network.resource.discover", "core", json!({}));
+    let effects = alice.ask(&mut network, "network.resource.discover", json!({}));
     let list =
         &reply_of_type(&effects, core_types::RESOURCE_DISCOVER_RESPONSE).payload["resources"];
     assert_eq!(
@@ -240,10 +216,9 @@ fn resource_discovery_lists_your_permissions() {
     );
     assert_eq!(list[0]["address"], "resource/tool/add");
     assert_eq!(list[0]["your_permissions"], json!(["read", "invoke"]));
-    let effects = owner.send(
+    let effects = owner.ask(
         &mut network,
         "network.resource.discover",
-        "core",
         json!({"type": "context"}),
     );
     let list =
@@ -254,24 +229,30 @@ fn resource_discovery_lists_your_permissions() {
     );
 }
 
-#[test]
-fn files_are_read_and_updated() {
-    let mut network = network_with(vec![ModConfig::AccessControl]);
-    let mut owner = join(&mut network, "agent:writer");
-    let mut alice = join(&mut network, "agent:alice");
-    owner.send(&mut network, "network.resource.register", "core", json!({
-        "address": "resource/file/docs/readme.md", "content_type": "text/markdown", "content": "v1"
-    }));
-    let read = alice.send(
-        &mut network,
-        "network.resource.read",
+/// `peer` registers `address`, giving nothing else.
+fn register_only(peer: &mut Peer, network: &mut Network, address: &str) -> Vec<Effect> {
+    peer.ask(network, RESOURCE_REGISTER, json!({ "address": address }))
+}
+
+/// The content of the readme as `reader` reads it.
+fn readme_as(reader: &mut Peer, network: &mut Network) -> Value {
+    let read = reader.send(
+        network,
+        RESOURCE_READ,
         "resource/file/docs/readme.md",
         json!({}),
     );
-    assert_eq!(
-        reply_of_type(&read, core_types::RESOURCE_READ_RESPONSE).payload["content"],
-        "v1"
-    );
+    reply_of_type(&read, core_types::RESOURCE_READ_RESPONSE).payload["content"].clone()
+}
+
+#[test]
+fn files_are_read_and_updated() {
+    let mut network = network_with(vec![ModConfig::AccessControl]);
+    let [mut owner, mut alice] = join_all(&mut network, ["agent:writer", "agent:alice"]);
+    owner.ask(&mut network, RESOURCE_REGISTER, json!({
+        "address": "resource/file/docs/readme.md", "content_type": "text/markdown", "content": "v1"
+    }));
+    assert_eq!(readme_as(&mut alice, &mut network), "v1");
     assert_eq!(
         error_code(&alice.send(
             &mut network,
@@ -283,26 +264,12 @@ fn files_are_read_and_updated() {
     );
     owner.send(
         &mut network,
-        "network.resource.update",
+        RESOURCE_UPDATE,
         "resource/file/docs/readme.md",
         json!({"content": "v2"}),
     );
-    let read = alice.send(
-        &mut network,
-        "network.resource.read",
-        "resource/file/docs/readme.md",
-        json!({}),
-    );
-    assert_eq!(
-        reply_of_type(&read, core_types::RESOURCE_READ_RESPONSE).payload["content"],
-        "v2"
-    );
-    let stolen = alice.send(
-        &mut network,
-        "network.resource.register",
-        "core",
-        json!({"address": "resource/file/docs/readme.md"}),
-    );
+    assert_eq!(readme_as(&mut alice, &mut network), "v2");
+    let stolen = register_only(&mut alice, &mut network, "resource/file/docs/readme.md");
     assert_eq!(
         error_code(&stolen),
         ErrorCode::AlreadyExists,
@@ -310,12 +277,7 @@ fn files_are_read_and_updated() {
     );
     let mut bare = bare();
     let (_, mut mallory) = with_tool(&mut bare);
-    let stolen = mallory.send(
-        &mut bare,
-        "network.resource.register",
-        "core",
-        json!({"address": "resource/tool/add"}),
-    );
+    let stolen = register_only(&mut mallory, &mut bare, "resource/tool/add");
     assert_eq!(
         error_code(&stolen),
         ErrorCode::AlreadyExists,
@@ -330,10 +292,9 @@ fn files_are_read_and_updated() {
         Some("resource/tool/add is offered by agent:calc: register it under another name"),
         "the refusal names who offers the tool"
     );
-    let gone = owner.send(
+    let gone = owner.ask(
         &mut network,
         "network.resource.unregister",
-        "core",
         json!({"address": "resource/file/docs/readme.md"}),
     );
     assert!(gone.iter().any(|e| matches!(
@@ -353,13 +314,8 @@ fn roster_and_profile_have_the_seed_shapes() {
     ]);
     let mut alice = join(&mut network, "agent:alice");
     join(&mut network, "agent:boss");
-    alice.send(
-        &mut network,
-        "network.channel.create",
-        "core",
-        json!({"channel": "general"}),
-    );
-    let effects = alice.send(&mut network, "network.agent.discover", "core", json!({}));
+    alice.ask(&mut network, CHANNEL_CREATE, json!({"channel": "general"}));
+    let effects = alice.ask(&mut network, "network.agent.discover", json!({}));
     let roster = &reply_of_type(&effects, core_types::AGENT_DISCOVER_RESPONSE).payload;
     assert_eq!(
         roster["agents"][1],
@@ -390,15 +346,14 @@ fn roster_and_profile_have_the_seed_shapes() {
 
 #[test]
 fn paused_and_archived_networks_are_read_only() {
-    let mut network = bare();
-    let mut alice = join(&mut network, "agent:alice");
+    let (mut network, mut alice) = bare_with("agent:alice");
     network.config.status = NetworkStatus::Paused;
     assert_eq!(
-        error_code(&alice.send(&mut network, "chat.msg", "agent:broadcast", json!({}))),
+        error_code(&alice.broadcast(&mut network, "chat.msg", json!({}))),
         ErrorCode::NetworkUnavailable
     );
     reply_of_type(
-        &alice.send(&mut network, "network.agent.discover", "core", json!({})),
+        &alice.ask(&mut network, "network.agent.discover", json!({})),
         core_types::AGENT_DISCOVER_RESPONSE,
     );
     join(&mut network, "agent:late");
@@ -416,14 +371,13 @@ fn history_needs_persistence_and_respects_visibility() {
     let mut without = bare();
     let mut alice = join(&mut without, "agent:alice");
     assert_eq!(
-        error_code(&alice.send(&mut without, "network.events.query", "core", json!({}))),
+        error_code(&alice.ask(&mut without, EVENTS_QUERY, json!({}))),
         ErrorCode::NotSupported
     );
 
     let mut network = network_with(vec![ModConfig::Persistence]);
-    let mut alice = join(&mut network, "agent:alice");
-    let mut bob = join(&mut network, "agent:bob");
-    let eve = join(&mut network, "agent:eve");
+    let [mut alice, mut bob, eve] =
+        join_all(&mut network, ["agent:alice", "agent:bob", "agent:eve"]);
     let mut log = Vec::new();
     for (kind, target) in [
         ("chat.msg", "agent:broadcast"),
@@ -489,16 +443,7 @@ fn history_needs_persistence_and_respects_visibility() {
 #[test]
 fn restored_network_continues_where_it_stopped() {
     let rows = vec![
-        Row::Member(Member {
-            address: addr("agent:bob"),
-            role: Role::Member,
-            verification: Verification::ANONYMOUS,
-            status: Presence::Online,
-            last_seen: 0,
-            secret_sha256: None,
-            did: None,
-            profile: Default::default(),
-        }),
+        Row::Member(member_row("agent:bob", Role::Member)),
         Row::Channel(Channel {
             name: "general".parse().unwrap(),
             members: [addr("agent:bob")].into(),
@@ -526,8 +471,7 @@ fn restored_network_continues_where_it_stopped() {
 
 #[test]
 fn malformed_frames_keep_the_network_working() {
-    let mut network = bare();
-    let mut alice = join(&mut network, "agent:alice");
+    let (mut network, mut alice) = bare_with("agent:alice");
     let me = alice.address.clone();
     assert_eq!(
         error_code(&network.handle_frame(Some(&me), "{oops", 5)),
@@ -548,18 +492,17 @@ fn malformed_frames_keep_the_network_working() {
         error_code(&network.handle_event(Some(&me), wrong, 5)),
         ErrorCode::WrongNetwork
     );
-    acked(&alice.send(&mut network, "chat.msg", "agent:broadcast", json!({})));
+    acked(&alice.broadcast(&mut network, "chat.msg", json!({})));
 }
 
 #[test]
 fn silent_members_go_offline_when_the_alarm_fires() {
     let mut network = bare();
-    let alice = join(&mut network, "agent:alice");
-    let mut bob = join(&mut network, "agent:bob");
+    let [alice, mut bob] = join_all(&mut network, ["agent:alice", "agent:bob"]);
     let timeout = network.config.presence_timeout_ms;
     assert_eq!(network.next_wakeup(), Some(1 + timeout));
     // Bob speaks later, so only alice is silent when the alarm fires.
-    bob.send(&mut network, "network.ping", "core", json!({}));
+    bob.ask(&mut network, "network.ping", json!({}));
     let effects = network.on_alarm(Timestamp::from(1 + timeout));
     assert!(effects.iter().any(|e| matches!(e, Effect::Store(Row::Member(m)) if m.address == alice.address && !m.is_online())));
     assert!(!network.member(&alice.address).unwrap().is_online());
@@ -568,7 +511,7 @@ fn silent_members_go_offline_when_the_alarm_fires() {
     assert_eq!(roster["agents"][0]["status"], "offline");
     // A frame from an offline member brings it back.
     let mut alice = alice;
-    let effects = alice.send(&mut network, "network.ping", "core", json!({}));
+    let effects = alice.ask(&mut network, "network.ping", json!({}));
     assert!(
         effects
             .iter()
@@ -592,24 +535,19 @@ fn the_admin_credential_admits_a_master_past_the_policy() {
         network.member(&addr("human:owner")).unwrap().role,
         Role::Master
     );
-    let mut eve = Peer::new("agent:eve");
-    let join = eve.event(
-        "network.agent.join",
-        "core",
+    let refused = try_join(
+        &mut network,
+        "agent:eve",
         json!({"credentials": {"admin_token": "guess"}}),
     );
-    assert_eq!(
-        error_code(&network.handle_event(None, join, 1)),
-        ErrorCode::AccessDenied
-    );
+    assert_eq!(error_code(&refused), ErrorCode::AccessDenied);
 }
 
 #[test]
 fn an_http_poller_reads_its_page_and_acknowledges_by_polling() {
     let mut network = bare();
-    let mut alice = join(&mut network, "agent:alice");
-    let poller = join(&mut network, "agent:poller");
-    alice.send(&mut network, "chat.msg", "agent:broadcast", json!({"n": 1}));
+    let [mut alice, poller] = join_all(&mut network, ["agent:alice", "agent:poller"]);
+    alice.broadcast(&mut network, "chat.msg", json!({"n": 1}));
     alice.send(&mut network, "chat.secret", "agent:alice", json!({}));
     alice.send(&mut network, "chat.msg", "agent:poller", json!({"n": 2}));
     let effects = network.read_page(&poller.address, 2, 50, 20).unwrap();
@@ -657,8 +595,7 @@ fn at_most_once_keeps_nothing_for_offline_members() {
     let mut config = NetworkConfig::open("demo".parse().unwrap(), "Fast");
     config.delivery = crate::model::config::DeliveryMode::AtMostOnce;
     let mut network = Network::new(config, [], 0, [6; 32]);
-    let mut alice = join(&mut network, "agent:alice");
-    let bob = join(&mut network, "agent:bob");
+    let [mut alice, bob] = join_all(&mut network, ["agent:alice", "agent:bob"]);
     let live = alice.send(&mut network, "chat.msg", "agent:bob", json!({}));
     assert_eq!(delivered_to(&live), ["agent:bob"]);
     assert!(
@@ -701,8 +638,7 @@ impl delivery::EventIndex for CountingIndex {
 
 #[test]
 fn the_log_index_is_asked_only_about_ids_that_may_have_left_the_window() {
-    let mut network = bare();
-    let mut alice = join(&mut network, "agent:alice");
+    let (mut network, mut alice) = bare_with("agent:alice");
     join(&mut network, "agent:bob");
     // The log (before a restart, say) holds one event from time 5.
     let mut old = alice.event("chat.message", "agent:bob", json!({}));
@@ -729,8 +665,7 @@ fn the_log_index_is_asked_only_about_ids_that_may_have_left_the_window() {
 
 #[test]
 fn an_undecodable_event_is_refused_by_id_when_its_id_can_be_read() {
-    let mut network = bare();
-    let alice = join(&mut network, "agent:alice");
+    let (mut network, alice) = bare_with("agent:alice");
     let mut big = Peer::new("agent:alice").event(
         "chat.message",
         "agent:broadcast",
@@ -754,9 +689,8 @@ fn an_undecodable_event_is_refused_by_id_when_its_id_can_be_read() {
 #[test]
 fn a_cursor_past_the_end_of_the_log_is_read_as_the_end() {
     let mut network = bare();
-    let mut alice = join(&mut network, "agent:alice");
-    let poller = join(&mut network, "agent:poller");
-    alice.send(&mut network, "chat.msg", "agent:broadcast", json!({}));
+    let [mut alice, poller] = join_all(&mut network, ["agent:alice", "agent:poller"]);
+    alice.broadcast(&mut network, "chat.msg", json!({}));
     // A poll after u64::MAX would store a cursor no host can keep (SQLite integers are i64).
     let effects = network
         .read_page(&poller.address, u64::MAX, 10, 20)

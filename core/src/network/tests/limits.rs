@@ -11,12 +11,10 @@ const FILE: &str = "resource/file/plan.md";
 
 /// A network where agent:owner has registered the file with "draft".
 fn with_file() -> (Network, Peer) {
-    let mut network = bare();
-    let mut owner = join(&mut network, "agent:owner");
-    let effects = owner.send(
+    let (mut network, mut owner) = bare_with("agent:owner");
+    let effects = owner.ask(
         &mut network,
-        "network.resource.register",
-        "core",
+        RESOURCE_REGISTER,
         json!({"address": FILE, "content": "draft"}),
     );
     acked(&effects);
@@ -118,19 +116,13 @@ fn one_member_cannot_hold_all_the_sessions_of_a_document() {
 #[test]
 fn one_member_holds_a_bounded_number_of_sessions_over_all_documents() {
     let mut network = bare();
-    let mut owner = join(&mut network, "agent:owner");
-    let mut bob = join(&mut network, "agent:bob");
+    let [mut owner, mut bob] = join_all(&mut network, ["agent:owner", "agent:bob"]);
     let files = MAX_DOCUMENT_SESSIONS_PER_MEMBER / MAX_SESSIONS_PER_MEMBER + 1;
     let mut opened = 0;
     let mut codes = Vec::new();
     for f in 0..files {
         let address = format!("resource/file/f{f}.md");
-        owner.send(
-            &mut network,
-            "network.resource.register",
-            "core",
-            json!({"address": address}),
-        );
+        owner.ask(&mut network, RESOURCE_REGISTER, json!({"address": address}));
         for s in 0..MAX_SESSIONS_PER_MEMBER {
             let mut doc = TextDocument::new([7; 16]);
             let message = doc.generate_sync_message(&mut State::new()).unwrap();

@@ -76,6 +76,11 @@ impl Turns {
         self.run(effects)
     }
 
+    /// `peer` asks `core`, the network itself.
+    fn ask(&mut self, peer: &mut Peer, kind: &str, payload: Value) -> Vec<Effect> {
+        self.send(peer, kind, "core", payload)
+    }
+
     /// Joins `peer`; returns the turn's effects.
     fn join(&mut self, peer: &mut Peer, payload: Value) -> Vec<Effect> {
         let event = peer.client.event(
@@ -198,7 +203,7 @@ fn a_long_log_is_caught_up_a_page_at_a_time_as_the_member_acknowledges() {
                 ["agent:alice"],
                 "others are served meanwhile"
             );
-            turns.send(&mut bob, "network.event.ack", "core", json!({"seq": last}))
+            turns.ask(&mut bob, "network.event.ack", json!({"seq": last}))
         };
         assert!(
             pages_read(&effects) <= 1,
@@ -313,7 +318,7 @@ fn a_member_that_never_acknowledges_gets_no_more_than_the_bound() {
             };
             seen.extend(got.iter().map(|d| d.2));
             last = last.max(newest);
-            effects = turns.send(&mut bob, "network.event.ack", "core", json!({"seq": last}));
+            effects = turns.ask(&mut bob, "network.event.ack", json!({"seq": last}));
         }
         if seen.len() == EVENTS as usize {
             break;
@@ -389,7 +394,7 @@ fn a_member_that_leaves_mid_catch_up_is_read_for_no_more() {
             .is_some_and(|at| at <= turns.now),
         "the next page is due at the alarm"
     );
-    turns.send(&mut bob, "network.agent.leave", "core", json!({}));
+    turns.ask(&mut bob, "network.agent.leave", json!({}));
     for _ in 0..5 {
         turns.now += REDELIVERY_TIMEOUT_MS;
         let effects = turns.alarm();
@@ -492,7 +497,7 @@ fn a_catch_up_goes_on_after_the_network_restarts() {
     // Evicted between two pages (bob's socket stays open meanwhile).
     turns.restart();
     let last = first.last().unwrap().0;
-    let effects = turns.send(&mut bob, "network.event.ack", "core", json!({"seq": last}));
+    let effects = turns.ask(&mut bob, "network.event.ack", json!({"seq": last}));
     let mut received = first;
     received.extend(acknowledge_all(&mut turns, &mut bob, effects));
     assert_in_order(&received, 0, EVENTS);
@@ -518,7 +523,7 @@ fn a_member_waiting_at_the_bound_is_served_after_the_network_restarts() {
     assert_eq!(turns.stored_catch_ups(), 1);
     turns.restart();
     let last = received.last().unwrap().0;
-    let effects = turns.send(&mut bob, "network.event.ack", "core", json!({"seq": last}));
+    let effects = turns.ask(&mut bob, "network.event.ack", json!({"seq": last}));
     received.extend(acknowledge_all(&mut turns, &mut bob, effects));
     let first_prev = received[0].1;
     assert_in_order(&received, first_prev, MAX_IN_FLIGHT as u64 + 100);

@@ -11,6 +11,7 @@ mod forgery;
 mod graph;
 mod hardening;
 mod invitations;
+mod kinds;
 mod lifecycle;
 #[cfg(feature = "documents")]
 mod limits;
@@ -42,6 +43,7 @@ use crate::model::config::ModConfig;
 use crate::model::config::*;
 use crate::model::membership::{Member, Presence};
 use crate::model::state::*;
+use kinds::*;
 use serde_json::json;
 
 pub(super) fn addr(s: &str) -> Address {
@@ -57,6 +59,13 @@ pub(super) fn network_with(mods: Vec<ModConfig>) -> Network {
 
 pub(super) fn bare() -> Network {
     network_with(Vec::new())
+}
+
+/// A network without mods that `name` joined first, and `name`'s peer.
+pub(super) fn bare_with(name: &str) -> (Network, Peer) {
+    let mut network = bare();
+    let peer = join(&mut network, name);
+    (network, peer)
 }
 
 /// A test participant: a core client plus its address.
@@ -93,14 +102,46 @@ impl Peer {
         let event = self.event(kind, target, payload);
         network.handle_event(Some(&self.address.clone()), event, 10)
     }
+
+    /// Sends to everyone, `agent:broadcast`.
+    pub fn broadcast(&mut self, network: &mut Network, kind: &str, payload: Value) -> Vec<Effect> {
+        self.send(network, kind, "agent:broadcast", payload)
+    }
+
+    /// Asks `core`, the network itself.
+    pub fn ask(&mut self, network: &mut Network, kind: &str, payload: Value) -> Vec<Effect> {
+        self.send(network, kind, "core", payload)
+    }
 }
 
 pub(super) fn join(network: &mut Network, name: &str) -> Peer {
     join_with(network, name, json!({}))
 }
 
+/// Joins each of `names` in order; their peers, in the same order.
+pub(super) fn join_all<const N: usize>(network: &mut Network, names: [&str; N]) -> [Peer; N] {
+    names.map(|name| join(network, name))
+}
+
 pub(super) fn join_with(network: &mut Network, name: &str, payload: Value) -> Peer {
     join_recorded(network, name, payload).0
+}
+
+/// What the network answers `name` asking to join with `payload`, at 1.
+pub(super) fn try_join(network: &mut Network, name: &str, payload: Value) -> Vec<Effect> {
+    try_join_at(network, name, payload, 1)
+}
+
+/// What the network answers `name` asking to join with `payload`, at `now`.
+pub(super) fn try_join_at(
+    network: &mut Network,
+    name: &str,
+    payload: Value,
+    now: u64,
+) -> Vec<Effect> {
+    let mut peer = Peer::new(name);
+    let join = peer.event("network.agent.join", "core", payload);
+    network.handle_event(None, join, now)
 }
 
 /// Joins `name`; the peer and the join's effects (for a test host that stores them).
@@ -125,6 +166,17 @@ pub(super) fn join_recorded(
     (peer, effects)
 }
 
+/// `owner` creates the private channel `name` for itself and `members`.
+pub(super) fn create_private(
+    network: &mut Network,
+    owner: &mut Peer,
+    name: &str,
+    members: &[&str],
+) -> Vec<Effect> {
+    let payload = json!({"channel": name, "private": true, "members": members});
+    owner.ask(network, CHANNEL_CREATE, payload)
+}
+
 /// The error code of a single error reply.
 pub(super) fn error_code(effects: &[Effect]) -> ErrorCode {
     match effects {
@@ -145,6 +197,26 @@ pub(super) fn delivered_to(effects: &[Effect]) -> Vec<String> {
         .collect();
     to.sort();
     to
+}
+
+/// The events `effects` append to the log, in order.
+pub(super) fn appended(effects: &[Effect]) -> Vec<&Event> {
+    effects
+        .iter()
+        .filter_map(|e| match e {
+            Effect::Append { event, .. } => Some(&**event),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The first event `effects` deliver.
+pub(super) fn first_delivered(effects: &[Effect]) -> &Event {
+    let delivered = effects.iter().find_map(|e| match e {
+        Effect::Deliver { event, .. } => Some(&**event),
+        _ => None,
+    });
+    delivered.unwrap_or_else(|| panic!("nothing delivered in {effects:#?}"))
 }
 
 /// The one delivery among `effects` and the JSON its single recipient receives.
@@ -170,9 +242,14 @@ pub(super) fn reply_of_type(effects: &[Effect], kind: &str) -> Event {
 
 /// The row of a master seeded as a host seeds a new invite network's first member.
 pub(super) fn master_row(name: &str) -> Member {
+    member_row(name, Role::Master)
+}
+
+/// The row of an anonymous member `name` with `role`, online and never seen.
+pub(super) fn member_row(name: &str, role: Role) -> Member {
     Member {
         address: addr(name),
-        role: Role::Master,
+        role,
         verification: Verification::ANONYMOUS,
         status: Presence::Online,
         last_seen: 0,

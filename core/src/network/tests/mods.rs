@@ -93,10 +93,9 @@ fn workspace_sessions_become_channels_and_presence_is_announced() {
     );
     assert_eq!(presence[0].source, addr("mod/workspace"));
 
-    let effects = alice.send(
+    let effects = alice.broadcast(
         &mut network,
-        "workspace.session.created",
-        "agent:broadcast",
+        SESSION_CREATED,
         json!({"session": "1", "title": "Plan"}),
     );
     assert!(
@@ -128,8 +127,7 @@ fn workspace_sessions_become_channels_and_presence_is_announced() {
 #[test]
 fn analytics_counts_and_only_masters_read_them() {
     let mut network = network_with(vec![ModConfig::Analytics]);
-    let mut alice = join(&mut network, "agent:alice");
-    let mut boss = join(&mut network, "agent:boss");
+    let [mut alice, mut boss] = join_all(&mut network, ["agent:alice", "agent:boss"]);
     alice.send(&mut network, "chat.msg", "agent:boss", json!({}));
     alice.send(&mut network, "chat.msg", "agent:boss", json!({}));
     assert_eq!(
@@ -212,7 +210,7 @@ fn guards_run_before_transforms_and_a_rejection_stops_everything() {
     let mut alice = join(&mut network, "agent:alice");
     let before = network.state.mod_state.get("analytics").cloned();
     assert_eq!(
-        error_code(&alice.send(&mut network, "chat.msg", "agent:broadcast", json!({}))),
+        error_code(&alice.broadcast(&mut network, "chat.msg", json!({}))),
         ErrorCode::RateLimited
     );
     assert_eq!(
@@ -261,6 +259,6 @@ fn joins_claiming_a_members_address_do_not_spend_its_rate_limit() {
     }
     // Alice still has the two events her join left her.
     for _ in 0..2 {
-        acked(&alice.send(&mut network, "chat.msg", "agent:broadcast", json!({})));
+        acked(&alice.broadcast(&mut network, "chat.msg", json!({})));
     }
 }

@@ -16,7 +16,7 @@ fn a_profile_given_at_the_join_is_kept_and_shown_in_the_roster() {
             .as_deref(),
         Some("translates legal German")
     );
-    let effects = alice.send(&mut network, "network.agent.discover", "core", json!({}));
+    let effects = alice.ask(&mut network, "network.agent.discover", json!({}));
     let roster = reply_of_type(&effects, "network.agent.discover.response");
     let me = roster.payload["agents"]
         .as_array()
@@ -28,12 +28,10 @@ fn a_profile_given_at_the_join_is_kept_and_shown_in_the_roster() {
 
 #[test]
 fn a_member_replaces_its_profile_and_the_change_is_logged_and_stored() {
-    let mut network = bare();
-    let mut bob = join(&mut network, "agent:bob");
-    let effects = bob.send(
+    let (mut network, mut bob) = bare_with("agent:bob");
+    let effects = bob.ask(
         &mut network,
-        "network.agent.profile",
-        "core",
+        AGENT_PROFILE,
         json!({"description": "reviewer"}),
     );
     assert!(effects.iter().any(|e| matches!(e, Effect::Append { event, .. } if event.event_type.as_str() == "network.agent.profile")));
@@ -57,8 +55,7 @@ fn a_member_replaces_its_profile_and_the_change_is_logged_and_stored() {
 
 #[test]
 fn bad_profiles_are_refused_and_change_nothing() {
-    let mut network = bare();
-    let mut carol = join(&mut network, "agent:carol");
+    let (mut network, mut carol) = bare_with("agent:carol");
     for (payload, target) in [
         (json!({"description": 7}), "core"),
         (json!({"nickname": "c"}), "core"),
@@ -91,7 +88,7 @@ fn a_member_who_leaves_is_no_longer_listed_and_opts_in_again_when_it_rejoins() {
         json!({"profile": profile, "credentials": secret}),
     );
     assert!(network.state.members[&erin.address].profile.listed);
-    let effects = erin.send(&mut network, "network.agent.leave", "core", json!({}));
+    let effects = erin.ask(&mut network, "network.agent.leave", json!({}));
     // The stored record (what the host sends to the registry's listing) is unlisted.
     assert!(effects.iter().any(
         |e| matches!(e, Effect::Store(Row::Member(m)) if m.address == erin.address && !m.profile.listed)
@@ -122,8 +119,7 @@ fn a_member_who_leaves_is_no_longer_listed_and_opts_in_again_when_it_rejoins() {
 
 #[test]
 fn a_member_that_takes_no_tasks_refuses_them_at_once_and_may_change_its_mind() {
-    let mut network = bare();
-    let mut alice = join(&mut network, "agent:alice");
+    let (mut network, mut alice) = bare_with("agent:alice");
     // The join says it (as the npm SDK's does), with a profile that says nothing of tasks.
     let mut bob = join_with(
         &mut network,
@@ -131,38 +127,32 @@ fn a_member_that_takes_no_tasks_refuses_them_at_once_and_may_change_its_mind() {
         json!({"tasks": false, "profile": {"description": "reviewer"}}),
     );
     let task = json!({"parts": [{"text": "review this"}]});
-    let refused = alice.send(&mut network, "task.create", "agent:bob", task.clone());
+    let refused = alice.send(&mut network, TASK_CREATE, "agent:bob", task.clone());
     assert_eq!(error_code(&refused), ErrorCode::TakesNoTasks);
     assert!(network.state.tasks.is_empty(), "no task is left accepted");
     // A profile without `tasks` keeps the declaration; `{tasks}` alone changes only it.
-    bob.send(
+    bob.ask(
         &mut network,
-        "network.agent.profile",
-        "core",
+        AGENT_PROFILE,
         json!({"description": "critic"}),
     );
     assert_eq!(
         network.state.members[&bob.address].profile.tasks,
         Some(false)
     );
-    bob.send(
-        &mut network,
-        "network.agent.profile",
-        "core",
-        json!({"tasks": true}),
-    );
+    bob.ask(&mut network, AGENT_PROFILE, json!({"tasks": true}));
     let profile = &network.state.members[&bob.address].profile;
     assert_eq!(
         (profile.tasks, profile.description.as_deref()),
         (Some(true), Some("critic"))
     );
-    let accepted = alice.send(&mut network, "task.create", "agent:bob", task);
+    let accepted = alice.send(&mut network, TASK_CREATE, "agent:bob", task);
     assert_eq!(acked(&accepted).payload["state"], "accepted");
     // A member that never said is given tasks as before.
     let carol = join(&mut network, "agent:carol");
     let undeclared = alice.send(
         &mut network,
-        "task.create",
+        TASK_CREATE,
         &carol.address.to_string(),
         json!({}),
     );
@@ -187,12 +177,7 @@ fn a_member_names_itself_only_and_everyone_is_told() {
     );
 
     // A rename changes the name alone, and every member hears of it from the network.
-    let effects = ada.send(
-        &mut network,
-        "network.agent.profile",
-        "core",
-        json!({"name": "Ada L."}),
-    );
+    let effects = ada.ask(&mut network, AGENT_PROFILE, json!({"name": "Ada L."}));
     let told = effects.iter().find_map(|e| match e {
         Effect::Deliver { event, to, .. }
             if event.event_type.as_str() == "workspace.member.updated"
@@ -213,45 +198,28 @@ fn a_member_names_itself_only_and_everyone_is_told() {
     );
 
     // A new description keeps the name; null clears it.
-    ada.send(
-        &mut network,
-        "network.agent.profile",
-        "core",
-        json!({"description": "logic"}),
-    );
+    ada.ask(&mut network, AGENT_PROFILE, json!({"description": "logic"}));
     assert_eq!(
         profile_of(&network, "human:guest-1").name.as_deref(),
         Some("Ada L.")
     );
-    ada.send(
-        &mut network,
-        "network.agent.profile",
-        "core",
-        json!({"name": null}),
-    );
+    ada.ask(&mut network, AGENT_PROFILE, json!({"name": null}));
     assert_eq!(profile_of(&network, "human:guest-1").name, None);
 
     // Nobody names another: there is no field for it, and a forged announcement is refused.
-    let effects = bob.send(
+    let effects = bob.ask(
         &mut network,
-        "network.agent.profile",
-        "core",
+        AGENT_PROFILE,
         json!({"address": "human:guest-1", "name": "Eve"}),
     );
     assert_eq!(error_code(&effects), ErrorCode::InvalidRequest);
-    let effects = bob.send(
+    let effects = bob.broadcast(
         &mut network,
         "workspace.member.updated",
-        "agent:broadcast",
         json!({"address": "human:guest-1", "profile": {"name": "Eve"}}),
     );
     assert_eq!(error_code(&effects), ErrorCode::ReservedType);
-    bob.send(
-        &mut network,
-        "network.agent.profile",
-        "core",
-        json!({"name": "Bob"}),
-    );
+    bob.ask(&mut network, AGENT_PROFILE, json!({"name": "Bob"}));
     assert_eq!(profile_of(&network, "human:guest-1").name, None);
     assert_eq!(
         profile_of(&network, "human:bob").name.as_deref(),
@@ -264,7 +232,7 @@ fn a_member_names_itself_only_and_everyone_is_told() {
         json!({"name": "a\nb"}),
         json!({"picture": "javascript:1"}),
     ] {
-        let effects = bob.send(&mut network, "network.agent.profile", "core", bad);
+        let effects = bob.ask(&mut network, AGENT_PROFILE, bad);
         assert_eq!(error_code(&effects), ErrorCode::InvalidRequest);
     }
     assert_eq!(
@@ -276,16 +244,14 @@ fn a_member_names_itself_only_and_everyone_is_told() {
 #[test]
 fn a_channel_keeps_the_name_its_creator_typed_for_everyone() {
     let mut network = bare();
-    let mut ann = join(&mut network, "human:ann");
-    let mut bob = join(&mut network, "human:bob");
-    let effects = ann.send(
+    let [mut ann, mut bob] = join_all(&mut network, ["human:ann", "human:bob"]);
+    let effects = ann.ask(
         &mut network,
-        "network.channel.create",
-        "core",
+        CHANNEL_CREATE,
         json!({"channel": "design-review", "title": " Design Review "}),
     );
     assert_eq!(acked(&effects).payload["channel"], "channel/design-review");
-    let effects = bob.send(&mut network, "network.agent.discover", "core", json!({}));
+    let effects = bob.ask(&mut network, "network.agent.discover", json!({}));
     let roster = reply_of_type(&effects, "network.agent.discover.response");
     assert_eq!(
         roster.payload["titles"],
@@ -293,10 +259,9 @@ fn a_channel_keeps_the_name_its_creator_typed_for_everyone() {
         "the invitee reads the name the creator typed"
     );
     for bad in [json!("a\nb"), json!("x".repeat(81)), json!(7)] {
-        let effects = ann.send(
+        let effects = ann.ask(
             &mut network,
-            "network.channel.create",
-            "core",
+            CHANNEL_CREATE,
             json!({"channel": "other", "title": bad}),
         );
         assert_eq!(error_code(&effects), ErrorCode::InvalidRequest);

@@ -84,8 +84,7 @@ fn document_rows(effects: &[Effect]) -> usize {
 #[test]
 fn registering_a_file_again_keeps_a_collaborators_edit() {
     let mut network = network_with(vec![ModConfig::AccessControl]);
-    let mut owner = join(&mut network, "agent:owner");
-    let mut collab = join(&mut network, "agent:collab");
+    let [mut owner, mut collab] = join_all(&mut network, ["agent:owner", "agent:collab"]);
     acked(&register(
         &mut network,
         &mut owner,
@@ -130,8 +129,7 @@ fn registering_a_file_again_keeps_a_collaborators_edit() {
 
 #[test]
 fn structured_context_registered_again_keeps_its_value_unless_replaced() {
-    let mut network = bare();
-    let mut owner = join(&mut network, "agent:owner");
+    let (mut network, mut owner) = bare_with("agent:owner");
     let ctx = "resource/context/settings";
     let send = |network: &mut Network, owner: &mut Peer, payload: Value| {
         owner.send(network, "network.resource.register", "core", payload)

@@ -28,21 +28,33 @@ impl Clock {
         }
     }
 
+    /// A network with the persistence mod, so it keeps its history.
+    fn persisted(retention: Retention) -> Self {
+        Self::new(vec![ModConfig::Persistence], retention)
+    }
+
     fn run(&mut self, effects: Vec<Effect>) -> Vec<Effect> {
         self.host.apply(&mut self.network, effects, self.now)
     }
 
     fn join(&mut self, name: &str) -> Peer {
         let mut peer = Peer::new(name);
-        let join = peer.client.event(
-            "network.agent.join".parse().unwrap(),
-            Address::core(),
-            json!({}),
-            self.now,
-        );
+        let join = self.join_event(&mut peer);
         let effects = self.network.handle_event(None, join, self.now);
         self.run(effects);
         peer
+    }
+
+    /// `peer`'s request to join, now.
+    fn join_event(&self, peer: &mut Peer) -> Event {
+        let kind = "network.agent.join".parse().unwrap();
+        peer.client
+            .event(kind, Address::core(), json!({}), self.now)
+    }
+
+    /// `from` sends `count` events to `to`: their `seq`s.
+    fn send_many(&mut self, from: &mut Peer, to: &str, count: usize) -> Vec<u64> {
+        (0..count).map(|_| self.send(from, to)).collect()
     }
 
     /// `from` sends a message to `to`; returns its `seq`.
@@ -121,9 +133,7 @@ fn events_everyone_has_acknowledged_are_pruned_but_the_newest_stays() {
     let mut clock = Clock::new(Vec::new(), week());
     let mut alice = clock.join("agent:alice");
     let bob = clock.join("agent:bob");
-    let seqs: Vec<u64> = (0..5)
-        .map(|_| clock.send(&mut alice, "agent:bob"))
-        .collect();
+    let seqs = clock.send_many(&mut alice, "agent:bob", 5);
     let last = *seqs.last().unwrap();
     // Alice acknowledges bob's joining; bob has acknowledged nothing: what he is owed stays.
     clock.ack(&alice, last);
@@ -168,12 +178,10 @@ fn history_is_kept_for_its_cap_and_its_window_once_delivered() {
         history_ms: Some(60_000),
         ..week()
     };
-    let mut clock = Clock::new(vec![ModConfig::Persistence], retention);
+    let mut clock = Clock::persisted(retention);
     let mut alice = clock.join("agent:alice");
     let bob = clock.join("agent:bob");
-    let seqs: Vec<u64> = (0..10)
-        .map(|_| clock.send(&mut alice, "agent:bob"))
-        .collect();
+    let seqs = clock.send_many(&mut alice, "agent:bob", 10);
     let last = *seqs.last().unwrap();
     clock.ack(&alice, last);
     clock.ack(&bob, last);
@@ -197,7 +205,7 @@ fn a_history_capped_by_count_is_pruned_soon_after_the_cap_is_passed() {
         history_events: Some(3),
         ..week()
     };
-    let mut clock = Clock::new(vec![ModConfig::Persistence], retention);
+    let mut clock = Clock::persisted(retention);
     let mut alice = clock.join("agent:alice");
     let bob = clock.join("agent:bob");
     let early = clock.send(&mut alice, "agent:bob");
@@ -206,10 +214,7 @@ fn a_history_capped_by_count_is_pruned_soon_after_the_cap_is_passed() {
     // The first run comes early (with the first alarm), before the burst.
     clock.alarm_at(clock.now + 1);
     let after_first_run = clock.network.wakeup_bound();
-    let last = (0..8)
-        .map(|_| clock.send(&mut alice, "agent:bob"))
-        .last()
-        .unwrap();
+    let last = clock.send_many(&mut alice, "agent:bob", 8)[7];
     clock.ack(&alice, last);
     clock.ack(&bob, last);
     let due = clock.network.next_prune().expect("a run is due");
@@ -234,7 +239,7 @@ fn a_history_capped_by_count_is_pruned_soon_after_the_cap_is_passed() {
 
 #[test]
 fn history_without_a_window_is_kept_for_ever() {
-    let mut clock = Clock::new(vec![ModConfig::Persistence], week());
+    let mut clock = Clock::persisted(week());
     let mut alice = clock.join("agent:alice");
     let bob = clock.join("agent:bob");
     let last = (0..4).map(|_| clock.send(&mut alice, "agent:bob")).last();
@@ -297,12 +302,7 @@ fn idle_members_holding_nothing_are_removed_and_their_address_freed() {
     );
     // The freed address is anyone's again: a new joiner gets it as a first join.
     let mut newcomer = Peer::new("agent:idle");
-    let join = newcomer.client.event(
-        "network.agent.join".parse().unwrap(),
-        Address::core(),
-        json!({}),
-        clock.now,
-    );
+    let join = clock.join_event(&mut newcomer);
     let effects = clock.network.handle_event(None, join, clock.now);
     assert!(
         effects.contains(&Effect::Bind(addr("agent:idle"))),
@@ -312,11 +312,10 @@ fn idle_members_holding_nothing_are_removed_and_their_address_freed() {
 
 #[test]
 fn members_are_not_removed_while_history_without_a_window_could_name_them() {
-    let retention = Retention {
+    let mut clock = Clock::persisted(Retention {
         idle_member_ms: Some(1_000),
         ..week()
-    };
-    let mut clock = Clock::new(vec![ModConfig::Persistence], retention);
+    });
     let idle = clock.join("agent:idle");
     clock.disconnect(&idle.address);
     clock.alarm_at(clock.now + 400 * 24 * 3600 * 1000);
@@ -421,10 +420,7 @@ fn a_member_that_went_offline_owing_nothing_holds_back_only_what_came_after() {
     let carol = clock.join("agent:carol");
     // Bob acknowledges what he was sent (carol joining); carol is sent more.
     clock.ack(&bob, clock.network.last_seq());
-    let sent = (0..3)
-        .map(|_| clock.send(&mut alice, "agent:carol"))
-        .last()
-        .unwrap();
+    let sent = clock.send_many(&mut alice, "agent:carol", 3)[2];
     clock.ack(&alice, sent);
     clock.ack(&carol, sent);
     assert!(clock.network.cursor(&bob.address) < sent);

@@ -4,16 +4,14 @@ use super::*;
 
 #[test]
 fn broadcast_reaches_every_other_online_member_and_is_logged() {
-    let mut network = bare();
-    let mut alice = join(&mut network, "agent:alice");
+    let (mut network, mut alice) = bare_with("agent:alice");
     join(&mut network, "human:bob");
     join(&mut network, "openagents:carol");
     let gone = join(&mut network, "agent:gone");
     network.disconnect(&gone.address, 5);
-    let effects = alice.send(
+    let effects = alice.broadcast(
         &mut network,
         "workspace.message.posted",
-        "agent:broadcast",
         json!({"content": "hi"}),
     );
     assert_eq!(delivered_to(&effects), ["human:bob", "openagents:carol"]);
@@ -24,13 +22,12 @@ fn broadcast_reaches_every_other_online_member_and_is_logged() {
 #[test]
 fn each_recipient_of_a_fan_out_gets_its_own_delivery_chain_in_its_frame() {
     let mut network = bare();
-    let mut alice = join(&mut network, "agent:alice");
-    let mut bob = join(&mut network, "agent:bob");
+    let [mut alice, mut bob] = join_all(&mut network, ["agent:alice", "agent:bob"]);
     join(&mut network, "agent:carol");
     // Bob gets one more event first, so his `prev` differs from Carol's.
     bob.send(&mut network, "chat.msg", "agent:alice", json!({}));
     alice.send(&mut network, "chat.msg", "agent:bob", json!({}));
-    let effects = alice.send(&mut network, "chat.msg", "agent:broadcast", json!({"n": 1}));
+    let effects = alice.broadcast(&mut network, "chat.msg", json!({"n": 1}));
     let (frames, order) = frames_checked_against_framing_alone(&effects);
     assert_eq!(frames.len(), 2);
     assert_ne!(order.prev[0], order.prev[1]);
@@ -96,8 +93,7 @@ fn frames_checked_against_framing_alone(effects: &[Effect]) -> (Vec<(&Address, S
 
 #[test]
 fn a_wide_fan_out_frames_each_recipient_exactly_as_framing_it_alone() {
-    let mut network = bare();
-    let mut alice = join(&mut network, "agent:alice");
+    let (mut network, mut alice) = bare_with("agent:alice");
     let names = ["agent:bob", "agent:carol", "agent:dave", "agent:erin"];
     for name in names {
         join(&mut network, name);
@@ -136,8 +132,7 @@ fn a_wide_fan_out_frames_each_recipient_exactly_as_framing_it_alone() {
 #[test]
 fn direct_channel_and_group_targets() {
     let mut network = bare();
-    let mut alice = join(&mut network, "agent:alice");
-    let mut bob = join(&mut network, "agent:bob");
+    let [mut alice, mut bob] = join_all(&mut network, ["agent:alice", "agent:bob"]);
     join(&mut network, "agent:eve");
     let mut boss = join(&mut network, "agent:boss");
 
@@ -146,28 +141,21 @@ fn direct_channel_and_group_targets() {
         ["agent:bob"]
     );
 
-    alice.send(
+    alice.ask(
         &mut network,
-        "network.channel.create",
-        "core",
+        CHANNEL_CREATE,
         json!({"channel": "general", "members": ["agent:bob"]}),
     );
     // Listed members are invited: each joins when it wants.
-    bob.send(
-        &mut network,
-        "network.channel.join",
-        "core",
-        json!({"channel": "general"}),
-    );
+    bob.ask(&mut network, CHANNEL_JOIN, json!({"channel": "general"}));
     assert_eq!(
         delivered_to(&alice.send(&mut network, "chat.msg", "channel/general", json!({}))),
         ["agent:bob"]
     );
 
-    boss.send(
+    boss.ask(
         &mut network,
-        "network.group.update",
-        "core",
+        GROUP_UPDATE,
         json!({"group": "team", "members": ["agent:alice", "agent:eve"]}),
     );
     assert_eq!(
@@ -176,41 +164,31 @@ fn direct_channel_and_group_targets() {
     );
 }
 
+/// `peer` sends an empty `chat.message` to `target`.
+fn message_to(peer: &mut Peer, network: &mut Network, target: &str) -> Vec<Effect> {
+    peer.send(network, "chat.message", target, json!({}))
+}
+
 #[test]
 fn unknown_and_cross_network_targets_are_errors() {
-    let mut network = bare();
-    let mut alice = join(&mut network, "agent:alice");
-    assert_eq!(
-        error_code(&alice.send(&mut network, "chat.msg", "agent:ghost", json!({}))),
-        ErrorCode::UnknownTarget
-    );
-    assert_eq!(
-        error_code(&alice.send(&mut network, "chat.msg", "channel/none", json!({}))),
-        ErrorCode::UnknownTarget
-    );
-    assert_eq!(
-        error_code(&alice.send(&mut network, "chat.msg", "group/none", json!({}))),
-        ErrorCode::UnknownTarget
-    );
-    assert_eq!(
-        error_code(&alice.send(&mut network, "chat.msg", "mod/none", json!({}))),
-        ErrorCode::UnknownTarget
-    );
-    assert_eq!(
-        error_code(&alice.send(&mut network, "chat.msg", "other::agent:bob", json!({}))),
-        ErrorCode::CrossNetwork
-    );
-    assert_eq!(
-        error_code(&alice.send(&mut network, "chat.msg", "core", json!({}))),
-        ErrorCode::InvalidRequest
-    );
+    let (mut network, mut alice) = bare_with("agent:alice");
+    for (target, code) in [
+        ("agent:ghost", ErrorCode::UnknownTarget),
+        ("channel/none", ErrorCode::UnknownTarget),
+        ("group/none", ErrorCode::UnknownTarget),
+        ("mod/none", ErrorCode::UnknownTarget),
+        ("other::agent:bob", ErrorCode::CrossNetwork),
+        ("core", ErrorCode::InvalidRequest),
+    ] {
+        let effects = alice.send(&mut network, "chat.msg", target, json!({}));
+        assert_eq!(error_code(&effects), code, "{target}");
+    }
     assert_eq!(network.last_seq(), 1, "only the join was logged");
 }
 
 #[test]
 fn visibility_filters_deliveries() {
-    let mut network = bare();
-    let mut alice = join(&mut network, "agent:alice");
+    let (mut network, mut alice) = bare_with("agent:alice");
     join(&mut network, "agent:bob");
     let mut mod_only = alice.event("chat.msg", "agent:broadcast", json!({}));
     mod_only
@@ -238,8 +216,7 @@ fn visibility_filters_deliveries() {
 
 #[test]
 fn ioa_refs_travel_with_the_event() {
-    let mut network = bare();
-    let mut alice = join(&mut network, "agent:alice");
+    let (mut network, mut alice) = bare_with("agent:alice");
     join(&mut network, "agent:bob");
     let first = alice.event("chat.msg", "agent:bob", json!({}));
     // The parent must be logged: refs name messages that exist.
@@ -275,12 +252,7 @@ fn cross_network_events_go_to_the_configured_bridge_and_are_logged_for_it() {
     let mut network = bridged_network();
     let mut alice = join(&mut network, "agent:alice");
     // Before the bridge joins, there is nobody to carry the event.
-    let early = alice.send(
-        &mut network,
-        "chat.message",
-        "partner::agent:dave",
-        json!({}),
-    );
+    let early = message_to(&mut alice, &mut network, "partner::agent:dave");
     assert_eq!(error_code(&early), ErrorCode::CrossNetwork);
 
     let mut bridge = join(&mut network, "agent:bridge");
@@ -292,13 +264,7 @@ fn cross_network_events_go_to_the_configured_bridge_and_are_logged_for_it() {
         json!({"text": "hi"}),
     );
     assert_eq!(delivered_to(&effects), vec!["agent:bridge"]);
-    let delivered = effects
-        .iter()
-        .find_map(|e| match e {
-            Effect::Deliver { event, .. } => Some(event.clone()),
-            _ => None,
-        })
-        .unwrap();
+    let delivered = first_delivered(&effects);
     assert_eq!(delivered.target.to_string(), "partner::agent:dave");
     assert_eq!(delivered.source, addr("agent:alice"));
     let audiences = effects
@@ -311,30 +277,20 @@ fn cross_network_events_go_to_the_configured_bridge_and_are_logged_for_it() {
     assert_eq!(audiences, vec!["member:agent:bridge".to_owned()]);
     assert!(crate::network::delivery::routing::logged_visible_to(
         &network.state,
-        &delivered,
+        delivered,
         &addr("agent:bridge")
     ));
     assert!(!crate::network::delivery::routing::logged_visible_to(
         &network.state,
-        &delivered,
+        delivered,
         &addr("agent:bob")
     ));
 
     // A bridge's own cross-network sends would loop: refused.
-    let looped = bridge.send(
-        &mut network,
-        "chat.message",
-        "partner::agent:dave",
-        json!({}),
-    );
+    let looped = message_to(&mut bridge, &mut network, "partner::agent:dave");
     assert_eq!(error_code(&looped), ErrorCode::CrossNetwork);
     // Networks without a bridge for the target still refuse.
-    let elsewhere = alice.send(
-        &mut network,
-        "chat.message",
-        "nowhere::agent:dave",
-        json!({}),
-    );
+    let elsewhere = message_to(&mut alice, &mut network, "nowhere::agent:dave");
     assert_eq!(error_code(&elsewhere), ErrorCode::CrossNetwork);
 }
 
@@ -352,56 +308,34 @@ fn a_bridge_must_be_a_local_participant_for_another_network() {
     assert!(config.validate().is_err());
 }
 
+/// `peer` asks to set the bridge to `network` (`null` clears it).
+fn set_bridge(peer: &mut Peer, network: &mut Network, to: &str, bridge: Value) -> Vec<Effect> {
+    peer.ask(
+        network,
+        BRIDGE_UPDATE,
+        json!({"network": to, "bridge": bridge}),
+    )
+}
+
 #[test]
 fn masters_set_and_clear_bridges_at_run_time() {
     let mut network = bare();
-    let mut boss = join(&mut network, "agent:boss");
-    let mut alice = join(&mut network, "agent:alice");
+    let [mut boss, mut alice] = join_all(&mut network, ["agent:boss", "agent:alice"]);
     join(&mut network, "agent:bridge");
-    let refused = alice.send(
-        &mut network,
-        "network.bridge.update",
-        "core",
-        json!({"network": "partner", "bridge": "agent:alice"}),
-    );
+    let refused = set_bridge(&mut alice, &mut network, "partner", json!("agent:alice"));
     assert_eq!(error_code(&refused), ErrorCode::Forbidden);
 
-    let set = boss.send(
-        &mut network,
-        "network.bridge.update",
-        "core",
-        json!({"network": "partner", "bridge": "agent:bridge"}),
-    );
+    let set = set_bridge(&mut boss, &mut network, "partner", json!("agent:bridge"));
     assert!(set.contains(&Effect::Store(Row::Bridge {
         network: "partner".parse().unwrap(),
         bridge: Some(addr("agent:bridge")),
     })));
-    let routed = alice.send(
-        &mut network,
-        "chat.message",
-        "partner::agent:dave",
-        json!({}),
-    );
+    let routed = message_to(&mut alice, &mut network, "partner::agent:dave");
     assert_eq!(delivered_to(&routed), vec!["agent:bridge"]);
 
-    let own = boss.send(
-        &mut network,
-        "network.bridge.update",
-        "core",
-        json!({"network": "demo", "bridge": "agent:bridge"}),
-    );
+    let own = set_bridge(&mut boss, &mut network, "demo", json!("agent:bridge"));
     assert_eq!(error_code(&own), ErrorCode::InvalidRequest);
-    boss.send(
-        &mut network,
-        "network.bridge.update",
-        "core",
-        json!({"network": "partner", "bridge": null}),
-    );
-    let unrouted = alice.send(
-        &mut network,
-        "chat.message",
-        "partner::agent:dave",
-        json!({}),
-    );
+    set_bridge(&mut boss, &mut network, "partner", json!(null));
+    let unrouted = message_to(&mut alice, &mut network, "partner::agent:dave");
     assert_eq!(error_code(&unrouted), ErrorCode::CrossNetwork);
 }

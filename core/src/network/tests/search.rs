@@ -50,13 +50,11 @@ fn found(
 fn a_text_query_finds_the_messages_with_every_word_that_the_requester_may_read() {
     let mut host = MemoryHost::default();
     let mut network = network_with(vec![ModConfig::Persistence]);
-    let mut alice = join(&mut network, "agent:alice");
-    let mut bob = join(&mut network, "agent:bob");
-    let mut eve = join(&mut network, "agent:eve");
-    let created = alice.send(
+    let [mut alice, mut bob, mut eve] =
+        join_all(&mut network, ["agent:alice", "agent:bob", "agent:eve"]);
+    let created = alice.ask(
         &mut network,
-        "network.channel.create",
-        "core",
+        CHANNEL_CREATE,
         json!({"channel": "plans", "private": true}),
     );
     host.apply(&mut network, created, 10);
@@ -160,12 +158,7 @@ fn a_bad_search_text_is_refused_with_invalid_search_and_the_member_stays() {
             "{text}"
         );
     }
-    let effects = bob.send(
-        &mut network,
-        "network.events.query",
-        "core",
-        json!({"text": null}),
-    );
+    let effects = bob.ask(&mut network, EVENTS_QUERY, json!({"text": null}));
     assert!(
         matches!(&effects[..], [Effect::Read(_)]),
         "no text is no filter"

@@ -22,26 +22,14 @@ fn request(size: u64, conversation: &str) -> BeginRequest {
 }
 
 fn private_channel(network: &mut Network, ann: &mut Peer, bob: &mut Peer) {
-    ann.send(
-        network,
-        "network.channel.create",
-        "core",
-        json!({"channel": "launch", "private": true, "members": ["human:bob"]}),
-    );
-    bob.send(
-        network,
-        "network.channel.join",
-        "core",
-        json!({"channel": "channel/launch"}),
-    );
+    create_private(network, ann, "launch", &["human:bob"]);
+    bob.ask(network, CHANNEL_JOIN, json!({"channel": "channel/launch"}));
 }
 
 #[test]
 fn an_upload_begins_only_within_the_limits_the_quota_and_the_conversations_of_its_sender() {
     let mut network = workspace();
-    let mut ann = join(&mut network, "human:ann");
-    let mut bob = join(&mut network, "human:bob");
-    let _eve = join(&mut network, "human:eve");
+    let [mut ann, mut bob, _eve] = join_all(&mut network, ["human:ann", "human:bob", "human:eve"]);
     private_channel(&mut network, &mut ann, &mut bob);
     let ann_addr = addr("human:ann");
     let eve = addr("human:eve");
@@ -92,12 +80,10 @@ fn an_upload_begins_only_within_the_limits_the_quota_and_the_conversations_of_it
 #[test]
 fn a_master_changes_the_file_limits() {
     let mut network = workspace();
-    let mut boss = join(&mut network, "agent:boss");
-    let ann = join(&mut network, "human:ann");
-    acked(&boss.send(
+    let [mut boss, ann] = join_all(&mut network, ["agent:boss", "human:ann"]);
+    acked(&boss.ask(
         &mut network,
-        "network.admin.settings.update",
-        "core",
+        SETTINGS_UPDATE,
         json!({"files": {"max_file_bytes": 1000, "quota_bytes": 5000}}),
     ));
     let over = upload::begin(
@@ -112,10 +98,9 @@ fn a_master_changes_the_file_limits() {
         matches!(over, Err(FileError::TooLarge { max: 1000, .. })),
         "{over:?}"
     );
-    let bad = boss.send(
+    let bad = boss.ask(
         &mut network,
-        "network.admin.settings.update",
-        "core",
+        SETTINGS_UPDATE,
         json!({"files": {"max_file_bytes": 1000, "quota_bytes": 10}}),
     );
     assert_eq!(error_code(&bad), ErrorCode::InvalidRequest);
@@ -174,9 +159,8 @@ fn parts_arrive_in_any_order_again_after_a_drop_and_complete_only_when_all_are_i
 #[test]
 fn a_stored_file_is_a_resource_its_conversation_reads_and_its_deletion_releases_it() {
     let mut network = workspace();
-    let mut ann = join(&mut network, "human:ann");
-    let mut bob = join(&mut network, "human:bob");
-    let mut eve = join(&mut network, "human:eve");
+    let [mut ann, mut bob, mut eve] =
+        join_all(&mut network, ["human:ann", "human:bob", "human:eve"]);
     private_channel(&mut network, &mut ann, &mut bob);
     let mut file = upload::begin(
         &network,
@@ -189,12 +173,7 @@ fn a_stored_file_is_a_resource_its_conversation_reads_and_its_deletion_releases_
     .unwrap();
     file.state = FileState::Stored;
     let register = upload::register_event(&file);
-    acked(&ann.send(
-        &mut network,
-        "network.resource.register",
-        "core",
-        register["payload"].clone(),
-    ));
+    acked(&ann.ask(&mut network, RESOURCE_REGISTER, register["payload"].clone()));
     assert!(may_read(&network, &addr("human:ann"), &file.resource));
     assert!(may_read(&network, &addr("human:bob"), &file.resource));
     assert!(!may_read(&network, &addr("human:eve"), &file.resource));
@@ -203,7 +182,7 @@ fn a_stored_file_is_a_resource_its_conversation_reads_and_its_deletion_releases_
     let read = reply_of_type(
         &bob.send(
             &mut network,
-            "network.resource.read",
+            RESOURCE_READ,
             &file.resource.to_string(),
             json!({}),
         ),
@@ -220,13 +199,7 @@ fn a_stored_file_is_a_resource_its_conversation_reads_and_its_deletion_releases_
         "channel/launch",
         json!({"content": "the cut", "attachments": [upload::attachment(&file)]}),
     );
-    let message = match posted.iter().find_map(|e| match e {
-        Effect::Deliver { event, .. } => Some(event.clone()),
-        _ => None,
-    }) {
-        Some(event) => event,
-        None => panic!("not delivered: {posted:#?}"),
-    };
+    let message = first_delivered(&posted);
     let deletion = ann.event(
         "workspace.message.deleted",
         "channel/launch",
@@ -236,11 +209,11 @@ fn a_stored_file_is_a_resource_its_conversation_reads_and_its_deletion_releases_
         crate::files::deleted_message(&deletion),
         Some(message.id.to_string())
     );
-    let released = released_by(&deletion, Some(&message));
+    let released = released_by(&deletion, Some(message));
     assert_eq!(released.len(), 1);
     assert!(released[0].covers(&file));
     // A message of Eve's naming Ann's file does not release it when deleted.
-    let mut eves = (*message).clone();
+    let mut eves = message.clone();
     eves.source = addr("human:eve");
     assert!(!released_by(&deletion, Some(&eves))[0].covers(&file));
     let unregister = ann.event(
@@ -249,12 +222,11 @@ fn a_stored_file_is_a_resource_its_conversation_reads_and_its_deletion_releases_
         json!({"address": file.resource}),
     );
     assert!(released_by(&unregister, None)[0].covers(&file));
-    assert!(released_by(&message, None).is_empty());
+    assert!(released_by(message, None).is_empty());
     // Leaving the channel ends the reading.
-    bob.send(
+    bob.ask(
         &mut network,
-        "network.channel.leave",
-        "core",
+        CHANNEL_LEAVE,
         json!({"channel": "channel/launch"}),
     );
     assert!(!may_read(&network, &addr("human:bob"), &file.resource));

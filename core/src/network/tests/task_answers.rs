@@ -20,11 +20,10 @@ fn answer(id: &str) -> Value {
 #[test]
 fn a_partner_answers_a_request_with_one_message() {
     let mut network = bare();
-    let mut alice = join(&mut network, "agent:alice");
-    let mut bob = join(&mut network, "agent:bob");
+    let [mut alice, mut bob] = join_all(&mut network, ["agent:alice", "agent:bob"]);
     let ask = json!({"parts": [{"text": "2+2?"}]});
-    let id = task_id(&alice.send(&mut network, "task.create", "agent:bob", ask));
-    let effects = bob.send(&mut network, "task.update", "agent:alice", answer(&id));
+    let id = task_id(&alice.send(&mut network, TASK_CREATE, "agent:bob", ask));
+    let effects = bob.send(&mut network, TASK_UPDATE, "agent:alice", answer(&id));
     assert_eq!(acked(&effects).payload["state"], "completed");
     assert_eq!(delivered_to(&effects), vec!["agent:alice"]);
     let task = &network.state().tasks[id.as_str()];
@@ -39,31 +38,30 @@ fn a_partner_answers_a_request_with_one_message() {
 #[test]
 fn a_message_answer_is_the_partners_first_and_needs_a_message() {
     let mut network = bare();
-    let mut alice = join(&mut network, "agent:alice");
-    let mut bob = join(&mut network, "agent:bob");
-    let id = task_id(&alice.send(&mut network, "task.create", "agent:bob", json!({})));
+    let [mut alice, mut bob] = join_all(&mut network, ["agent:alice", "agent:bob"]);
+    let id = task_id(&alice.send(&mut network, TASK_CREATE, "agent:bob", json!({})));
     let before = network.state().tasks[id.as_str()].clone();
     let empty = json!({"task": id, "state": "completed", "answer": "message"});
-    let e = bob.send(&mut network, "task.update", "agent:alice", empty);
+    let e = bob.send(&mut network, TASK_UPDATE, "agent:alice", empty);
     assert_eq!(error_code(&e), ErrorCode::InvalidRequest);
     let failed =
         json!({"task": id, "state": "failed", "answer": "message", "parts": [{"text": "x"}]});
-    let e = bob.send(&mut network, "task.update", "agent:alice", failed);
+    let e = bob.send(&mut network, TASK_UPDATE, "agent:alice", failed);
     assert_eq!(error_code(&e), ErrorCode::InvalidRequest);
-    let e = alice.send(&mut network, "task.update", "agent:bob", answer(&id));
+    let e = alice.send(&mut network, TASK_UPDATE, "agent:bob", answer(&id));
     assert_eq!(error_code(&e), ErrorCode::InvalidRequest);
     assert_eq!(network.state().tasks[id.as_str()], before);
     // Once working, the partner answers with a task as usual.
     let working = json!({"task": id, "state": "working"});
-    bob.send(&mut network, "task.update", "agent:alice", working);
-    let e = bob.send(&mut network, "task.update", "agent:alice", answer(&id));
+    bob.send(&mut network, TASK_UPDATE, "agent:alice", working);
+    let e = bob.send(&mut network, TASK_UPDATE, "agent:alice", answer(&id));
     assert_eq!(error_code(&e), ErrorCode::InvalidTransition);
     assert!(!network.state().tasks[id.as_str()].answered_by_message);
     // A requester that confirms completion itself cannot be answered so.
     let confirm = json!({"confirm": true, "parts": [{"text": "q"}]});
-    let id = task_id(&alice.send(&mut network, "task.create", "agent:bob", confirm));
+    let id = task_id(&alice.send(&mut network, TASK_CREATE, "agent:bob", confirm));
     let before = network.state().tasks[id.as_str()].clone();
-    let e = bob.send(&mut network, "task.update", "agent:alice", answer(&id));
+    let e = bob.send(&mut network, TASK_UPDATE, "agent:alice", answer(&id));
     assert_eq!(error_code(&e), ErrorCode::Forbidden);
     assert_eq!(network.state().tasks[id.as_str()], before);
 }

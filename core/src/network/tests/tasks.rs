@@ -23,8 +23,7 @@ fn task_id(effects: &[Effect]) -> String {
 
 fn two() -> (Network, Peer, Peer) {
     let mut network = bare();
-    let alice = join(&mut network, "agent:alice");
-    let bob = join(&mut network, "agent:bob");
+    let [alice, bob] = join_all(&mut network, ["agent:alice", "agent:bob"]);
     (network, alice, bob)
 }
 
@@ -32,7 +31,7 @@ fn two() -> (Network, Peer, Peer) {
 fn a_direct_task_goes_from_request_to_completion_with_an_artifact() {
     let (mut network, mut alice, mut bob) = two();
     let msg = json!({"message": {"parts": [{"text": "book a flight"}]}, "skill": "travel"});
-    let effects = alice.send(&mut network, "task.create", "agent:bob", msg);
+    let effects = alice.send(&mut network, TASK_CREATE, "agent:bob", msg);
     assert_eq!(delivered_to(&effects), vec!["agent:bob"]);
     let id = task_id(&effects);
     assert_eq!(acked(&effects).payload["state"], "accepted");
@@ -45,10 +44,10 @@ fn a_direct_task_goes_from_request_to_completion_with_an_artifact() {
     assert_eq!(task.skill.as_deref(), Some("travel"));
 
     let working = json!({"task": id, "state": "working"});
-    let effects = bob.send(&mut network, "task.update", "agent:alice", working);
+    let effects = bob.send(&mut network, TASK_UPDATE, "agent:alice", working);
     assert_eq!(delivered_to(&effects), vec!["agent:alice"]);
     let ask = json!({"task": id, "state": "awaiting-input", "parts": [{"text": "from where?"}]});
-    bob.send(&mut network, "task.update", "agent:alice", ask);
+    bob.send(&mut network, TASK_UPDATE, "agent:alice", ask);
     assert_eq!(
         network.state().tasks[id.as_str()].state,
         TaskState::AwaitingInput
@@ -84,7 +83,7 @@ fn a_direct_task_goes_from_request_to_completion_with_an_artifact() {
     ));
 
     let done = json!({"task": id, "state": "completed"});
-    let effects = bob.send(&mut network, "task.update", "agent:alice", done);
+    let effects = bob.send(&mut network, TASK_UPDATE, "agent:alice", done);
     assert_eq!(acked(&effects).payload["state"], "completed");
     let task = &network.state().tasks[id.as_str()];
     assert_eq!(task.state, TaskState::Completed);
@@ -96,58 +95,36 @@ fn a_direct_task_goes_from_request_to_completion_with_an_artifact() {
 fn illegal_moves_are_refused_with_stable_codes_and_change_nothing() {
     let (mut network, mut alice, mut bob) = two();
     let mut carol = join(&mut network, "agent:carol");
-    let id = task_id(&alice.send(&mut network, "task.create", "agent:bob", json!({})));
+    let id = task_id(&alice.send(&mut network, TASK_CREATE, "agent:bob", json!({})));
     let before = network.state().tasks[id.as_str()].clone();
 
     let done = json!({"task": id, "state": "completed"});
-    let e = bob.send(&mut network, "task.update", "agent:alice", done);
+    let working = json!({"task": id, "state": "working"});
+    let e = bob.send(&mut network, TASK_UPDATE, "agent:alice", done);
     assert_eq!(error_code(&e), ErrorCode::InvalidTransition);
-    let e = alice.send(
-        &mut network,
-        "task.update",
-        "agent:bob",
-        json!({"task": id, "state": "working"}),
-    );
+    let e = alice.send(&mut network, TASK_UPDATE, "agent:bob", working.clone());
     assert_eq!(error_code(&e), ErrorCode::Forbidden);
     let e = carol.send(
         &mut network,
-        "task.cancel",
+        TASK_CANCEL,
         "agent:alice",
         json!({"task": id}),
     );
     assert_eq!(error_code(&e), ErrorCode::Forbidden);
-    let e = bob.send(
-        &mut network,
-        "task.update",
-        "agent:carol",
-        json!({"task": id, "state": "working"}),
-    );
+    let e = bob.send(&mut network, TASK_UPDATE, "agent:carol", working);
     assert_eq!(error_code(&e), ErrorCode::InvalidRequest);
-    let e = bob.send(
-        &mut network,
-        "task.update",
-        "agent:alice",
-        json!({"task": id, "state": "done"}),
-    );
+    let unknown_state = json!({"task": id, "state": "done"});
+    let e = bob.send(&mut network, TASK_UPDATE, "agent:alice", unknown_state);
     assert_eq!(error_code(&e), ErrorCode::InvalidRequest);
-    let e = bob.send(
-        &mut network,
-        "task.cancel",
-        "agent:alice",
-        json!({"task": "nope"}),
-    );
+    let unknown_task = json!({"task": "nope"});
+    let e = bob.send(&mut network, TASK_CANCEL, "agent:alice", unknown_task);
     assert_eq!(error_code(&e), ErrorCode::NotFound);
-    let e = alice.send(&mut network, "task.create", "agent:nobody", json!({}));
+    let e = alice.send(&mut network, TASK_CREATE, "agent:nobody", json!({}));
     assert_eq!(error_code(&e), ErrorCode::UnknownTarget);
     assert_eq!(network.state().tasks[id.as_str()], before);
 
     // Cancelled is final: no more messages, updates or artifacts.
-    alice.send(
-        &mut network,
-        "task.cancel",
-        "agent:bob",
-        json!({"task": id}),
-    );
+    alice.send(&mut network, TASK_CANCEL, "agent:bob", json!({"task": id}));
     assert_eq!(
         network.state().tasks[id.as_str()].state,
         TaskState::Canceled
@@ -173,26 +150,11 @@ fn illegal_moves_are_refused_with_stable_codes_and_change_nothing() {
 fn group_and_hybrid_tasks_go_through_their_channel() {
     let (mut network, mut alice, mut bob) = two();
     let mut carol = join(&mut network, "agent:carol");
-    alice.send(
-        &mut network,
-        "network.channel.create",
-        "core",
-        json!({"channel": "team"}),
-    );
-    bob.send(
-        &mut network,
-        "network.channel.join",
-        "core",
-        json!({"channel": "team"}),
-    );
-    carol.send(
-        &mut network,
-        "network.channel.join",
-        "core",
-        json!({"channel": "team"}),
-    );
+    alice.ask(&mut network, CHANNEL_CREATE, json!({"channel": "team"}));
+    bob.ask(&mut network, CHANNEL_JOIN, json!({"channel": "team"}));
+    carol.ask(&mut network, CHANNEL_JOIN, json!({"channel": "team"}));
 
-    let effects = alice.send(&mut network, "task.create", "channel/team", json!({}));
+    let effects = alice.send(&mut network, TASK_CREATE, "channel/team", json!({}));
     assert_eq!(delivered_to(&effects), vec!["agent:bob", "agent:carol"]);
     let id = task_id(&effects);
     let task = &network.state().tasks[id.as_str()];
@@ -200,25 +162,21 @@ fn group_and_hybrid_tasks_go_through_their_channel() {
     assert_eq!(task.partners, vec![addr("agent:bob"), addr("agent:carol")]);
     let effects = carol.send(
         &mut network,
-        "task.update",
+        TASK_UPDATE,
         "channel/team",
         json!({"task": id, "state": "working"}),
     );
     assert_eq!(delivered_to(&effects), vec!["agent:alice", "agent:bob"]);
 
     let hybrid = json!({"partners": ["agent:bob"]});
-    let id = task_id(&alice.send(&mut network, "task.create", "channel/team", hybrid));
+    let id = task_id(&alice.send(&mut network, TASK_CREATE, "channel/team", hybrid));
     assert_eq!(network.state().tasks[id.as_str()].mode, TaskMode::Hybrid);
     // Carol hears the task's messages but is not its partner.
-    let e = carol.send(
-        &mut network,
-        "task.update",
-        "channel/team",
-        json!({"task": id, "state": "working"}),
-    );
+    let working = json!({"task": id, "state": "working"});
+    let e = carol.send(&mut network, TASK_UPDATE, "channel/team", working);
     assert_eq!(error_code(&e), ErrorCode::Forbidden);
     let outsider = json!({"partners": ["agent:dave"]});
-    let e = alice.send(&mut network, "task.create", "channel/team", outsider);
+    let e = alice.send(&mut network, TASK_CREATE, "channel/team", outsider);
     assert_eq!(error_code(&e), ErrorCode::InvalidRequest);
 }
 
@@ -228,7 +186,7 @@ fn tasks_survive_a_restore_from_their_rows() {
     let mut rows = Vec::new();
     let effects = alice.send(
         &mut network,
-        "task.create",
+        TASK_CREATE,
         "agent:bob",
         json!({"parts": [{"text": "go"}]}),
     );
@@ -237,7 +195,7 @@ fn tasks_survive_a_restore_from_their_rows() {
     let working = json!({"task": id, "state": "working"});
     rows.extend(stored_rows(&bob.send(
         &mut network,
-        "task.update",
+        TASK_UPDATE,
         "agent:alice",
         working,
     )));
@@ -277,12 +235,12 @@ fn network_rows(network: &Network) -> Vec<Row> {
 fn a_member_lists_its_own_tasks_newest_first_without_push_targets() {
     let (mut network, mut alice, mut bob) = two();
     let mut carol = join(&mut network, "agent:carol");
-    let first = task_id(&alice.send(&mut network, "task.create", "agent:bob", json!({})));
-    let second = task_id(&alice.send(&mut network, "task.create", "agent:bob", json!({})));
-    let theirs = task_id(&carol.send(&mut network, "task.create", "agent:bob", json!({})));
+    let first = task_id(&alice.send(&mut network, TASK_CREATE, "agent:bob", json!({})));
+    let second = task_id(&alice.send(&mut network, TASK_CREATE, "agent:bob", json!({})));
+    let theirs = task_id(&carol.send(&mut network, TASK_CREATE, "agent:bob", json!({})));
     // The first task changes last: it is listed first.
     let working = json!({"task": first, "state": "working"});
-    bob.send(&mut network, "task.update", "agent:alice", working);
+    bob.send(&mut network, TASK_UPDATE, "agent:alice", working);
     let changed = network.state.tasks.get_mut(first.as_str()).unwrap();
     changed.updated_at = 20;
     changed.push.push(crate::model::push::PushTarget {
@@ -295,7 +253,7 @@ fn a_member_lists_its_own_tasks_newest_first_without_push_targets() {
         owner: addr("agent:alice"),
     });
 
-    let effects = alice.send(&mut network, "task.list", "core", json!({}));
+    let effects = alice.ask(&mut network, "task.list", json!({}));
     let answer = reply_of_type(&effects, "task.list.response");
     let ids: Vec<&str> = answer.payload["tasks"]
         .as_array()
@@ -322,12 +280,7 @@ fn a_member_lists_its_own_tasks_newest_first_without_push_targets() {
     );
 
     // The partner sees every task it works on; a state and a limit filter.
-    let effects = bob.send(
-        &mut network,
-        "task.list",
-        "core",
-        json!({"state": "accepted"}),
-    );
+    let effects = bob.ask(&mut network, "task.list", json!({"state": "accepted"}));
     let answer = reply_of_type(&effects, "task.list.response");
     let mut ids: Vec<&str> = answer.payload["tasks"]
         .as_array()
@@ -339,7 +292,7 @@ fn a_member_lists_its_own_tasks_newest_first_without_push_targets() {
     let mut want = [theirs.as_str(), second.as_str()];
     want.sort_unstable();
     assert_eq!(ids, want);
-    let effects = bob.send(&mut network, "task.list", "core", json!({"limit": 1}));
+    let effects = bob.ask(&mut network, "task.list", json!({"limit": 1}));
     let answer = reply_of_type(&effects, "task.list.response");
     assert_eq!(answer.payload["tasks"].as_array().unwrap().len(), 1);
     assert_eq!(
@@ -361,7 +314,7 @@ fn a_bad_task_listing_is_refused_with_a_stable_code() {
         json!({"limit": 100_000}),
         json!({"limit": "ten"}),
     ] {
-        let e = alice.send(&mut network, "task.list", "core", bad.clone());
+        let e = alice.ask(&mut network, "task.list", bad.clone());
         assert_eq!(error_code(&e), ErrorCode::InvalidRequest, "{bad}");
     }
     let e = alice.send(&mut network, "task.list", "agent:bob", json!({}));
@@ -375,10 +328,9 @@ fn a_bad_task_listing_is_refused_with_a_stable_code() {
 #[test]
 fn a_task_asked_for_a_person_is_listed_to_them_who_take_no_part_in_it() {
     let (mut network, mut alice, mut bob) = two();
-    let mut ann = join(&mut network, "human:ann");
-    let mut carol = join(&mut network, "agent:carol");
+    let [mut ann, mut carol] = join_all(&mut network, ["human:ann", "agent:carol"]);
     let asked = json!({"parts": [{"text": "book a table"}], "on_behalf_of": "human:ann"});
-    let id = task_id(&alice.send(&mut network, "task.create", "agent:bob", asked));
+    let id = task_id(&alice.send(&mut network, TASK_CREATE, "agent:bob", asked));
     assert_eq!(
         network.state().tasks[id.as_str()].on_behalf_of,
         Some(addr("human:ann"))
@@ -399,7 +351,7 @@ fn a_task_asked_for_a_person_is_listed_to_them_who_take_no_part_in_it() {
     let e = ann.send(&mut network, "task.message", "agent:bob", answer);
     assert_eq!(error_code(&e), ErrorCode::Forbidden);
     let working = json!({"task": id, "state": "working"});
-    let e = bob.send(&mut network, "task.update", "agent:alice", working);
+    let e = bob.send(&mut network, TASK_UPDATE, "agent:alice", working);
     assert_eq!(
         delivered_to(&e),
         vec!["agent:alice"],
@@ -409,7 +361,7 @@ fn a_task_asked_for_a_person_is_listed_to_them_who_take_no_part_in_it() {
     for bad in [json!("human:nobody"), json!("not an address"), json!(7)] {
         let e = alice.send(
             &mut network,
-            "task.create",
+            TASK_CREATE,
             "agent:bob",
             json!({"on_behalf_of": bad}),
         );

@@ -16,8 +16,7 @@ fn context_of(event: &Event) -> TraceContext {
 #[test]
 fn what_a_traced_event_causes_is_its_child_and_recipients_see_its_context() {
     let mut network = bare();
-    let mut alice = join(&mut network, "agent:alice");
-    let _bob = join(&mut network, "agent:bob");
+    let [mut alice, _bob] = join_all(&mut network, ["agent:alice", "agent:bob"]);
     let mut event = alice.event("chat.note", "agent:bob", json!({"text": "hi"}));
     event.metadata.insert("traceparent".into(), json!(PARENT));
     event
@@ -38,15 +37,14 @@ fn what_a_traced_event_causes_is_its_child_and_recipients_see_its_context() {
     let effects = network.handle_event(Some(&alice.address.clone()), ask, 10);
     let roster = reply_of_type(&effects, "network.agent.discover.response");
     assert_eq!(context_of(&roster).parent.parent_id, span_of(ask_id));
-    let effects = alice.send(&mut network, "network.agent.discover", "core", json!({}));
+    let effects = alice.ask(&mut network, "network.agent.discover", json!({}));
     let plain = reply_of_type(&effects, "network.agent.discover.response");
     assert!(!plain.metadata.contains_key("traceparent"));
 }
 
 #[test]
 fn a_refused_event_is_answered_in_its_trace_and_bad_context_is_malformed() {
-    let mut network = bare();
-    let mut alice = join(&mut network, "agent:alice");
+    let (mut network, mut alice) = bare_with("agent:alice");
     let mut event = alice.event("network.channel.delete", "core", json!({"name": "nope"}));
     event.metadata.insert("traceparent".into(), json!(PARENT));
     let id = event.id;
@@ -66,8 +64,7 @@ fn a_refused_event_is_answered_in_its_trace_and_bad_context_is_malformed() {
 #[test]
 fn a_requests_context_reaches_events_without_their_own_and_ends_with_the_request() {
     let mut network = bare();
-    let mut alice = join(&mut network, "agent:alice");
-    let _bob = join(&mut network, "agent:bob");
+    let [mut alice, _bob] = join_all(&mut network, ["agent:alice", "agent:bob"]);
     let request = TraceContext::from_headers(Some(PARENT), None);
     let event = alice.event("chat.note", "agent:bob", json!({}));
     let id = event.id;

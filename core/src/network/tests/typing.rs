@@ -5,13 +5,11 @@ use super::*;
 
 #[test]
 fn typing_is_delivered_live_and_never_logged() {
-    let mut network = bare();
-    let mut ann = join(&mut network, "human:ann");
+    let (mut network, mut ann) = bare_with("human:ann");
     join(&mut network, "human:bob");
-    let effects = ann.send(
+    let effects = ann.broadcast(
         &mut network,
         crate::vocabulary::event_types::TYPING,
-        "agent:broadcast",
         json!({}),
     );
     assert!(

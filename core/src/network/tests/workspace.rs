@@ -46,16 +46,25 @@ fn members_of(network: &Network, channel: &str) -> Vec<String> {
 
 const UPDATED: &str = "workspace.session.updated";
 
+/// The message `author` posts to `target` with `content`, as it is delivered.
+fn posted_to(author: &mut Peer, network: &mut Network, target: &str, content: &str) -> Event {
+    let sent = author.send(
+        network,
+        "workspace.message.posted",
+        target,
+        json!({ "content": content }),
+    );
+    delivered(&sent, "workspace.message.posted").1
+}
+
 #[test]
 fn sessions_are_updated_by_participants_and_masters_and_bad_updates_get_codes() {
     let mut network = workspace(None);
-    let mut ann = join(&mut network, "human:ann");
-    let mut bob = join(&mut network, "agent:bob");
+    let [mut ann, mut bob] = join_all(&mut network, ["human:ann", "agent:bob"]);
     let mut boss = join(&mut network, "agent:boss"); // a master of the network
-    let created = ann.send(
+    let created = ann.broadcast(
         &mut network,
-        "workspace.session.created",
-        "agent:broadcast",
+        SESSION_CREATED,
         json!({"session": "plan", "title": "  Plan the launch "}),
     );
     let (_, event) = delivered(&created, "workspace.session.created");
@@ -67,9 +76,9 @@ fn sessions_are_updated_by_participants_and_masters_and_bad_updates_get_codes() 
 
     // A member who is not a participant may not change it; a master may.
     let rename = json!({"session": "plan", "title": "Launch"});
-    let refused = bob.send(&mut network, UPDATED, "agent:broadcast", rename.clone());
+    let refused = bob.broadcast(&mut network, UPDATED, rename.clone());
     assert_eq!(error_code(&refused), ErrorCode::Forbidden);
-    let renamed = boss.send(&mut network, UPDATED, "agent:broadcast", rename);
+    let renamed = boss.broadcast(&mut network, UPDATED, rename);
     let (to, event) = delivered(&renamed, UPDATED);
     assert!(to.contains(&"human:ann".to_owned()), "{to:?}");
     assert_eq!(event.payload["channel"], "channel/session-plan");
@@ -135,30 +144,23 @@ fn sessions_are_updated_by_participants_and_masters_and_bad_updates_get_codes() 
         ),
         (json!("plan"), ErrorCode::InvalidRequest),
     ] {
-        let effects = ann.send(&mut network, UPDATED, "agent:broadcast", payload.clone());
+        let effects = ann.broadcast(&mut network, UPDATED, payload.clone());
         assert_eq!(error_code(&effects), code, "{payload}");
     }
-    let again = ann.send(
-        &mut network,
-        "workspace.session.created",
-        "agent:broadcast",
-        json!({"session": "plan"}),
-    );
+    let again = ann.broadcast(&mut network, SESSION_CREATED, json!({"session": "plan"}));
     assert_eq!(error_code(&again), ErrorCode::AlreadyExists);
 
     // Archived is final.
-    let archived = ann.send(
+    let archived = ann.broadcast(
         &mut network,
         UPDATED,
-        "agent:broadcast",
         json!({"session": "plan", "status": "archived"}),
     );
     delivered(&archived, UPDATED);
     rows.extend(saved_rows(&archived));
-    let reopen = ann.send(
+    let reopen = ann.broadcast(
         &mut network,
         UPDATED,
-        "agent:broadcast",
         json!({"session": "plan", "status": "open"}),
     );
     assert_eq!(error_code(&reopen), ErrorCode::InvalidTransition);
@@ -191,8 +193,7 @@ fn sessions_are_updated_by_participants_and_masters_and_bad_updates_get_codes() 
 #[test]
 fn the_master_answers_first_what_names_no_addressee() {
     let mut network = workspace(Some("agent:lead"));
-    let mut ann = join(&mut network, "human:ann");
-    let mut lead = join(&mut network, "agent:lead");
+    let [mut ann, mut lead] = join_all(&mut network, ["human:ann", "agent:lead"]);
     join(&mut network, "agent:bob");
     let post = |peer: &mut Peer, network: &mut Network, target: &str, metadata: Value| {
         let mut event = peer.event("workspace.message.posted", target, json!({"content": "hi"}));
@@ -216,12 +217,7 @@ fn the_master_answers_first_what_names_no_addressee() {
     assert!(!meta.contains_key("first_responder"), "{meta:?}");
 
     // A new thread: the master (the network's, unless it names its own) is told first and takes part.
-    let created = ann.send(
-        &mut network,
-        "workspace.session.created",
-        "agent:broadcast",
-        json!({"session": "s1"}),
-    );
+    let created = ann.broadcast(&mut network, SESSION_CREATED, json!({"session": "s1"}));
     let (to, event) = delivered(&created, "workspace.session.created");
     assert!(to.contains(&"agent:lead".to_owned()));
     assert_eq!(event.metadata["first_responder"], "agent:lead");
@@ -234,10 +230,9 @@ fn the_master_answers_first_what_names_no_addressee() {
     assert_eq!(meta["first_responder"], "agent:lead");
 
     // A session with a master of its own: it answers there.
-    ann.send(
+    ann.broadcast(
         &mut network,
-        "workspace.session.created",
-        "agent:broadcast",
+        SESSION_CREATED,
         json!({"session": "s2", "master": "agent:bob"}),
     );
     let meta = post(&mut ann, &mut network, "channel/session-s2", json!({}));
@@ -254,23 +249,17 @@ fn the_master_answers_first_what_names_no_addressee() {
 #[test]
 fn a_delegated_message_is_answered_by_the_delegate_back_in_its_thread() {
     let mut network = workspace(Some("agent:lead"));
-    let mut ann = join(&mut network, "human:ann");
-    let mut lead = join(&mut network, "agent:lead");
-    let mut expert = join(&mut network, "agent:expert");
-    let mut bob = join(&mut network, "agent:bob");
-    ann.send(
+    let [mut ann, mut lead, mut expert, mut bob] = join_all(
         &mut network,
-        "workspace.session.created",
-        "agent:broadcast",
-        json!({"session": "q"}),
+        ["human:ann", "agent:lead", "agent:expert", "agent:bob"],
     );
-    let asked = ann.send(
+    ann.broadcast(&mut network, SESSION_CREATED, json!({"session": "q"}));
+    let question = posted_to(
+        &mut ann,
         &mut network,
-        "workspace.message.posted",
         "channel/session-q",
-        json!({"content": "what is 6 x 7?"}),
+        "what is 6 x 7?",
     );
-    let question = delivered(&asked, "workspace.message.posted").1;
     let delegate = |peer: &mut Peer, network: &mut Network, to: &str, payload: Value| {
         peer.send(network, "workspace.message.delegated", to, payload)
     };
@@ -347,16 +336,10 @@ fn a_direct_question_delegated_is_answered_to_whoever_asked() {
     let mut ann = join(&mut network, "human:ann");
     let mut boss = join(&mut network, "agent:boss"); // a master of the network may delegate
     let mut expert = join(&mut network, "agent:expert");
-    let asked = ann.send(
-        &mut network,
-        "workspace.message.posted",
-        "agent:boss",
-        json!({"content": "help?"}),
-    );
-    let question = delivered(&asked, "workspace.message.posted").1;
+    let question = posted_to(&mut ann, &mut network, "agent:boss", "help?");
     let handed = boss.send(
         &mut network,
-        "workspace.message.delegated",
+        MESSAGE_DELEGATED,
         "agent:expert",
         json!({"message": question.id}),
     );
@@ -399,10 +382,9 @@ fn a_message_from_before_a_restart_is_delegated_from_the_log() {
     let mut ann = host.join(&mut network, "human:ann");
     let mut lead = host.join(&mut network, "agent:lead");
     host.join(&mut network, "agent:expert");
-    let asked = host.applied(ann.send(
+    let asked = host.applied(ann.broadcast(
         &mut network,
         "workspace.message.posted",
-        "agent:broadcast",
         json!({"content": "what is 6 x 7?"}),
     ));
     let question = delivered(&asked, "workspace.message.posted").1;
@@ -411,7 +393,7 @@ fn a_message_from_before_a_restart_is_delegated_from_the_log() {
     let mut network = host.restart(&network);
     let handed = lead.send(
         &mut network,
-        "workspace.message.delegated",
+        MESSAGE_DELEGATED,
         "agent:expert",
         json!({"message": question.id}),
     );

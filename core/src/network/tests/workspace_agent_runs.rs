@@ -11,25 +11,19 @@ const POSTED: &str = "workspace.message.posted";
 #[test]
 fn agents_are_stopped_after_a_run_without_a_person_until_one_posts() {
     let mut network = network_with(vec![ModConfig::Workspace(WorkspaceSettings::default())]);
-    let mut ann = join(&mut network, "human:ann");
-    let mut ping = join(&mut network, "agent:ping");
-    let mut pong = join(&mut network, "agent:pong");
+    let [mut ann, mut ping, mut pong] =
+        join_all(&mut network, ["human:ann", "agent:ping", "agent:pong"]);
     let content = |n: u32| json!({ "content": format!("@pong {n}") });
     for n in 0..MAX_AGENT_RUN {
         let agent = if n % 2 == 0 { &mut ping } else { &mut pong };
-        let sent = agent.send(&mut network, POSTED, "agent:broadcast", content(n));
+        let sent = agent.broadcast(&mut network, POSTED, content(n));
         assert!(!delivered_to(&sent).is_empty(), "message {n}: {sent:#?}");
     }
-    let refused = ping.send(&mut network, POSTED, "agent:broadcast", content(99));
+    let refused = ping.broadcast(&mut network, POSTED, content(99));
     assert_eq!(error_code(&refused), ErrorCode::RateLimited);
 
-    let person = ann.send(
-        &mut network,
-        POSTED,
-        "agent:broadcast",
-        json!({"content": "go on"}),
-    );
+    let person = ann.broadcast(&mut network, POSTED, json!({"content": "go on"}));
     assert!(!delivered_to(&person).is_empty());
-    let again = ping.send(&mut network, POSTED, "agent:broadcast", content(100));
+    let again = ping.broadcast(&mut network, POSTED, content(100));
     assert!(!delivered_to(&again).is_empty(), "{again:#?}");
 }

@@ -50,16 +50,15 @@ fn request(network: &mut Network, agent: &mut Peer, target: &str, payload: Value
 #[test]
 fn a_direct_request_is_decided_by_its_person_and_goes_back_to_the_agent() {
     let mut network = workspace();
-    let mut ann = join(&mut network, "human:ann");
-    let mut bob = join(&mut network, "human:bob");
-    let mut agent = join(&mut network, "agent:helper");
+    let [mut ann, mut bob, mut agent] =
+        join_all(&mut network, ["human:ann", "human:bob", "agent:helper"]);
     let id = request(&mut network, &mut agent, "human:ann", tool_call(json!([])));
 
     // Someone else, or the wrong place, is refused; the connection goes on.
     let decide = json!({"approval": id, "decision": "approved"});
     let refused = bob.send(&mut network, DECIDED, "agent:helper", decide.clone());
     assert_eq!(error_code(&refused), ErrorCode::Forbidden);
-    let refused = ann.send(&mut network, DECIDED, "agent:broadcast", decide.clone());
+    let refused = ann.broadcast(&mut network, DECIDED, decide.clone());
     assert_eq!(error_code(&refused), ErrorCode::InvalidRequest);
     // An edit keeps the step's shape.
     let edited = json!({"approval": id, "decision": "approved", "edited": "text"});
@@ -83,9 +82,8 @@ fn a_direct_request_is_decided_by_its_person_and_goes_back_to_the_agent() {
 #[test]
 fn a_channel_request_is_decided_by_the_people_it_names_or_a_master() {
     let mut network = workspace();
-    let mut ann = join(&mut network, "human:ann");
-    let mut boss = join(&mut network, "agent:boss");
-    let mut agent = join(&mut network, "agent:helper");
+    let [mut ann, mut boss, mut agent] =
+        join_all(&mut network, ["human:ann", "agent:boss", "agent:helper"]);
     let named = request(
         &mut network,
         &mut agent,
@@ -99,18 +97,21 @@ fn a_channel_request_is_decided_by_the_people_it_names_or_a_master() {
         tool_call(json!([])),
     );
 
-    let deny = |id: &str| json!({"approval": id, "decision": "denied", "reason": "not today"});
-    let refused = boss.send(&mut network, DECIDED, "agent:broadcast", deny(&named));
-    assert_eq!(error_code(&refused), ErrorCode::Forbidden);
-    let denied = ann.send(&mut network, DECIDED, "agent:broadcast", deny(&named));
-    assert!(
-        delivered_to(&denied).contains(&"agent:helper".to_owned()),
-        "{denied:#?}"
-    );
+    only_the_decider_denies(&mut network, &mut boss, &mut ann, &named);
+    only_the_decider_denies(&mut network, &mut ann, &mut boss, &unnamed);
+}
 
-    let refused = ann.send(&mut network, DECIDED, "agent:broadcast", deny(&unnamed));
+/// `outsider` may not deny approval `id`; `decider` may, and the helper hears of it.
+fn only_the_decider_denies(
+    network: &mut Network,
+    outsider: &mut Peer,
+    decider: &mut Peer,
+    id: &str,
+) {
+    let deny = json!({"approval": id, "decision": "denied", "reason": "not today"});
+    let refused = outsider.broadcast(network, DECIDED, deny.clone());
     assert_eq!(error_code(&refused), ErrorCode::Forbidden);
-    let denied = boss.send(&mut network, DECIDED, "agent:broadcast", deny(&unnamed));
+    let denied = decider.broadcast(network, DECIDED, deny);
     assert!(
         delivered_to(&denied).contains(&"agent:helper".to_owned()),
         "{denied:#?}"
@@ -120,54 +121,32 @@ fn a_channel_request_is_decided_by_the_people_it_names_or_a_master() {
 #[test]
 fn a_request_expires_and_then_only_its_requester_says_so() {
     let mut network = workspace();
-    let mut ann = join(&mut network, "human:ann");
-    let mut agent = join(&mut network, "agent:helper");
+    let [mut ann, mut agent] = join_all(&mut network, ["human:ann", "agent:helper"]);
     let id = request(&mut network, &mut agent, "human:ann", tool_call(json!([])));
-    let expired = json!({"approval": id, "decision": "expired"});
+    // The helper says it expired to ann, or ann decides, at `at`.
+    let says_expired = |network: &mut Network, agent: &mut Peer, at: u64| {
+        let expired = json!({"approval": id, "decision": "expired"});
+        send_at(network, agent, DECIDED, "human:ann", expired, at)
+    };
+    let decides = |network: &mut Network, ann: &mut Peer, decision: &str, at: u64| {
+        let decided = json!({"approval": id, "decision": decision});
+        send_at(network, ann, DECIDED, "agent:helper", decided, at)
+    };
 
-    let early = send_at(
-        &mut network,
-        &mut agent,
-        DECIDED,
-        "human:ann",
-        expired.clone(),
-        11,
-    );
+    let early = says_expired(&mut network, &mut agent, 11);
     assert_eq!(error_code(&early), ErrorCode::Forbidden);
-    let late = send_at(
-        &mut network,
-        &mut ann,
-        DECIDED,
-        "agent:helper",
-        json!({"approval": id, "decision": "approved"}),
-        10 + HOUR,
-    );
+    let late = decides(&mut network, &mut ann, "approved", 10 + HOUR);
     assert_eq!(error_code(&late), ErrorCode::Timeout);
-    let said = send_at(
-        &mut network,
-        &mut agent,
-        DECIDED,
-        "human:ann",
-        expired,
-        10 + HOUR,
-    );
+    let said = says_expired(&mut network, &mut agent, 10 + HOUR);
     assert_eq!(delivered_to(&said), vec!["human:ann".to_owned()]);
-    let again = send_at(
-        &mut network,
-        &mut ann,
-        DECIDED,
-        "agent:helper",
-        json!({"approval": id, "decision": "denied"}),
-        10 + HOUR,
-    );
+    let again = decides(&mut network, &mut ann, "denied", 10 + HOUR);
     assert_eq!(error_code(&again), ErrorCode::AlreadyExists);
 }
 
 #[test]
 fn bad_requests_get_codes_and_the_connection_goes_on() {
     let mut network = workspace();
-    let _ann = join(&mut network, "human:ann");
-    let mut agent = join(&mut network, "agent:helper");
+    let [_ann, mut agent] = join_all(&mut network, ["human:ann", "agent:helper"]);
     let mut bad = tool_call(json!([]));
     bad["expires_at"] = json!(10 + 8 * 24 * HOUR);
     let mut no_summary = tool_call(json!([]));
@@ -187,7 +166,7 @@ fn bad_requests_get_codes_and_the_connection_goes_on() {
     }
     let unknown =
         json!({"approval": crate::EventId::from_parts(1, 1).to_string(), "decision": "denied"});
-    let refused = agent.send(&mut network, DECIDED, "agent:broadcast", unknown);
+    let refused = agent.broadcast(&mut network, DECIDED, unknown);
     assert_eq!(error_code(&refused), ErrorCode::NotFound);
     request(&mut network, &mut agent, "human:ann", tool_call(json!([])));
 }

@@ -32,36 +32,28 @@ fn delivered_kind(effects: &[Effect], kind: &str) -> bool {
 #[test]
 fn only_the_author_edits_and_the_author_or_a_master_deletes() {
     let mut network = workspace();
-    let mut ann = join(&mut network, "human:ann");
-    let mut bob = join(&mut network, "agent:bob");
+    let [mut ann, mut bob] = join_all(&mut network, ["human:ann", "agent:bob"]);
     let mut boss = join(&mut network, "agent:boss"); // a master of the network
     let first = post(&mut network, &mut ann, "helo");
 
     // Someone else may neither edit nor delete it.
     let edit = json!({"message": first, "content": "hijacked"});
-    let refused = bob.send(&mut network, EDITED, "agent:broadcast", edit);
+    let refused = bob.broadcast(&mut network, EDITED, edit);
     assert_eq!(error_code(&refused), ErrorCode::Forbidden);
-    let refused = bob.send(
-        &mut network,
-        DELETED,
-        "agent:broadcast",
-        json!({"message": first}),
-    );
+    let refused = bob.broadcast(&mut network, DELETED, json!({"message": first}));
     assert_eq!(error_code(&refused), ErrorCode::Forbidden);
     // Not even a master edits another's words.
-    let refused = boss.send(
+    let refused = boss.broadcast(
         &mut network,
         EDITED,
-        "agent:broadcast",
         json!({"message": first, "content": "x"}),
     );
     assert_eq!(error_code(&refused), ErrorCode::Forbidden);
 
     // The author edits it, where it went; everyone sees the change.
-    let edited = ann.send(
+    let edited = ann.broadcast(
         &mut network,
         EDITED,
-        "agent:broadcast",
         json!({"message": first, "content": "hello"}),
     );
     assert!(delivered_kind(&edited, EDITED), "{edited:#?}");
@@ -105,31 +97,23 @@ fn only_the_author_edits_and_the_author_or_a_master_deletes() {
     }
 
     // The author deletes it; then nobody changes it any more.
-    let deleted = ann.send(
-        &mut network,
-        DELETED,
-        "agent:broadcast",
-        json!({"message": first}),
-    );
+    let deleted = ann.broadcast(&mut network, DELETED, json!({"message": first}));
     assert!(delivered_kind(&deleted, DELETED), "{deleted:#?}");
-    let refused = ann.send(
+    let refused = ann.broadcast(
         &mut network,
         EDITED,
-        "agent:broadcast",
         json!({"message": first, "content": "back"}),
     );
     assert_eq!(error_code(&refused), ErrorCode::NotFound);
 
     // A master deletes someone else's message.
     let second = post(&mut network, &mut bob, "spam");
-    let removed = boss.send(
-        &mut network,
-        DELETED,
-        "agent:broadcast",
-        json!({"message": second}),
-    );
+    let removed = boss.broadcast(&mut network, DELETED, json!({"message": second}));
     assert!(delivered_kind(&removed, DELETED), "{removed:#?}");
 }
+
+const NOT_THE_AUTHOR: &str = "only the person who wrote a message may edit it";
+const ALREADY_DELETED: &str = "the message was deleted, so it can no longer be changed";
 
 /// The text of the one error reply among `effects`.
 fn refusal(effects: &[Effect]) -> String {
@@ -140,6 +124,12 @@ fn refusal(effects: &[Effect]) -> String {
         .as_str()
         .unwrap_or_default()
         .to_owned()
+}
+
+/// Asserts that `effects` are one refusal with `code` and `message`.
+fn assert_refused(effects: &[Effect], code: ErrorCode, message: &str) {
+    assert_eq!(error_code(effects), code);
+    assert_eq!(refusal(effects), message);
 }
 
 #[test]
@@ -159,67 +149,47 @@ fn a_message_is_edited_reacted_to_and_deleted_after_the_network_restarts() {
     // The object slept: nothing in memory survives, the log does.
     let mut network = host.restart(&network);
     let edit = json!({"message": first, "content": "hello"});
-    let edited = host.applied(ann.send(&mut network, EDITED, "agent:broadcast", edit));
+    let edited = host.applied(ann.broadcast(&mut network, EDITED, edit));
     assert!(delivered_kind(&edited, EDITED), "{edited:#?}");
     let forged = json!({"message": first, "content": "FORGED"});
-    let refused = bob.send(&mut network, EDITED, "agent:broadcast", forged);
-    assert_eq!(error_code(&refused), ErrorCode::Forbidden);
-    assert_eq!(
-        refusal(&refused),
-        "only the person who wrote a message may edit it"
-    );
+    let refused = bob.broadcast(&mut network, EDITED, forged);
+    assert_refused(&refused, ErrorCode::Forbidden, NOT_THE_AUTHOR);
     let reaction = json!({"message": first, "emoji": "👍"});
-    let reacted = host.applied(bob.send(
-        &mut network,
-        "workspace.reaction.added",
-        "agent:broadcast",
-        reaction,
-    ));
+    let reacted = host.applied(bob.broadcast(&mut network, "workspace.reaction.added", reaction));
     assert!(
         delivered_kind(&reacted, "workspace.reaction.added"),
         "{reacted:#?}"
     );
     let gone = json!({"message": first});
-    let deleted = host.applied(ann.send(&mut network, DELETED, "agent:broadcast", gone));
+    let deleted = host.applied(ann.broadcast(&mut network, DELETED, gone));
     assert!(delivered_kind(&deleted, DELETED), "{deleted:#?}");
 
     // And after another sleep the deletion holds.
     let mut network = host.restart(&network);
     let again = json!({"message": first, "content": "back"});
-    let refused = ann.send(&mut network, EDITED, "agent:broadcast", again);
-    assert_eq!(error_code(&refused), ErrorCode::NotFound);
-    assert_eq!(
-        refusal(&refused),
-        "the message was deleted, so it can no longer be changed"
-    );
+    let refused = ann.broadcast(&mut network, EDITED, again);
+    assert_refused(&refused, ErrorCode::NotFound, ALREADY_DELETED);
     // A message the log never had is refused in words, without its id.
     let unknown = EventId::from_parts(1, 1).to_string();
-    let refused = ann.send(
-        &mut network,
-        DELETED,
-        "agent:broadcast",
-        json!({"message": unknown}),
-    );
+    let refused = ann.broadcast(&mut network, DELETED, json!({"message": unknown}));
     assert!(!refusal(&refused).contains(&unknown), "{refused:#?}");
 }
 
 #[test]
 fn without_mod_workspace_nobody_changes_another_s_message() {
     let mut network = bare();
-    let mut ann = join(&mut network, "human:ann");
-    let mut bob = join(&mut network, "agent:bob");
+    let [mut ann, mut bob] = join_all(&mut network, ["human:ann", "agent:bob"]);
     let first = post(&mut network, &mut ann, "mine");
     for (kind, payload) in [
         (EDITED, json!({"message": first, "content": "FORGED"})),
         (DELETED, json!({"message": first})),
     ] {
-        let refused = bob.send(&mut network, kind, "agent:broadcast", payload);
+        let refused = bob.broadcast(&mut network, kind, payload);
         assert_eq!(error_code(&refused), ErrorCode::Forbidden, "{kind}");
     }
-    let edited = ann.send(
+    let edited = ann.broadcast(
         &mut network,
         EDITED,
-        "agent:broadcast",
         json!({"message": first, "content": "still mine"}),
     );
     assert!(delivered_kind(&edited, EDITED), "{edited:#?}");
@@ -239,13 +209,7 @@ fn the_network_stamps_the_time_and_its_own_marks() {
         .metadata
         .insert("first_responder".into(), json!("agent:bob"));
     let effects = network.handle_event(Some(&ann.address.clone()), event, 1_700_000_000_000);
-    let delivered = effects
-        .iter()
-        .find_map(|e| match e {
-            Effect::Deliver { event, .. } => Some(event),
-            _ => None,
-        })
-        .unwrap_or_else(|| panic!("{effects:#?}"));
+    let delivered = first_delivered(&effects);
     assert_eq!(delivered.timestamp, 1_700_000_000_000);
     assert!(delivered.metadata.get("delegation").is_none());
     assert!(delivered.metadata.get("first_responder").is_none());

@@ -40,17 +40,16 @@ fn delivered(effects: &[Effect], kind: &str) -> Vec<String> {
 #[test]
 fn everyone_reacts_to_a_message_to_everyone_and_takes_it_back() {
     let mut network = workspace();
-    let mut ann = join(&mut network, "human:ann");
-    let mut bob = join(&mut network, "agent:bob");
+    let [mut ann, mut bob] = join_all(&mut network, ["human:ann", "agent:bob"]);
     let message = post(&mut network, &mut ann, "agent:broadcast", "ship it?");
 
     let reaction = json!({"message": message, "emoji": "👍"});
-    let added = bob.send(&mut network, ADDED, "agent:broadcast", reaction.clone());
+    let added = bob.broadcast(&mut network, ADDED, reaction.clone());
     assert!(
         delivered(&added, ADDED).contains(&"human:ann".to_owned()),
         "{added:#?}"
     );
-    let removed = bob.send(&mut network, REMOVED, "agent:broadcast", reaction.clone());
+    let removed = bob.broadcast(&mut network, REMOVED, reaction.clone());
     assert!(!delivered(&removed, REMOVED).is_empty(), "{removed:#?}");
 
     // Bad reactions get codes, and the connection goes on.
@@ -83,23 +82,17 @@ fn everyone_reacts_to_a_message_to_everyone_and_takes_it_back() {
     }
 
     // A deleted message takes no more reactions.
-    let deleted = ann.send(
-        &mut network,
-        DELETED,
-        "agent:broadcast",
-        json!({"message": message}),
-    );
+    let deleted = ann.broadcast(&mut network, DELETED, json!({"message": message}));
     assert!(!delivered(&deleted, DELETED).is_empty());
-    let refused = bob.send(&mut network, ADDED, "agent:broadcast", reaction);
+    let refused = bob.broadcast(&mut network, ADDED, reaction);
     assert_eq!(error_code(&refused), ErrorCode::NotFound);
 }
 
 #[test]
 fn a_direct_message_s_reactions_go_between_its_two_people() {
     let mut network = workspace();
-    let mut ann = join(&mut network, "human:ann");
-    let mut bob = join(&mut network, "agent:bob");
-    let mut eve = join(&mut network, "agent:eve");
+    let [mut ann, mut bob, mut eve] =
+        join_all(&mut network, ["human:ann", "agent:bob", "agent:eve"]);
     let message = post(&mut network, &mut ann, "agent:bob", "just between us");
     let reaction = json!({"message": message, "emoji": "🎉"});
 
@@ -109,7 +102,7 @@ fn a_direct_message_s_reactions_go_between_its_two_people() {
     let from_ann = ann.send(&mut network, ADDED, "agent:bob", reaction.clone());
     assert_eq!(delivered(&from_ann, ADDED), vec!["agent:bob".to_owned()]);
     // Either way round is the only way.
-    let refused = bob.send(&mut network, ADDED, "agent:broadcast", reaction.clone());
+    let refused = bob.broadcast(&mut network, ADDED, reaction.clone());
     assert_eq!(error_code(&refused), ErrorCode::InvalidRequest);
     // A third never learns of it through a reaction.
     let refused = eve.send(&mut network, ADDED, "human:ann", reaction);

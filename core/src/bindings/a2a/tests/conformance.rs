@@ -4,25 +4,9 @@
 
 use super::*;
 
-fn card_of(world: &mut World, req: &Request) -> Response {
-    match run(world, req) {
-        Err(response) => response,
-        Ok(_) => panic!("a card is answered at once"),
-    }
-}
-
 pub(super) fn send_to_bob(world: &mut World, token: &str, message: Value) -> Value {
     let params = json!({"message": message, "configuration": {"returnImmediately": true}});
-    now(
-        world,
-        &rpc(
-            "/agent:bob",
-            Some(token),
-            Some("1.0"),
-            "SendMessage",
-            params,
-        ),
-    )
+    ask_bob(world, token, "SendMessage", params)
 }
 
 pub(super) fn task_id(sent: &Value) -> String {
@@ -57,16 +41,7 @@ pub(super) fn finished_task(world: &mut World, alice: &str, bob: &str) -> String
 #[test]
 fn every_error_carries_a_google_rpc_error_info_in_an_array() {
     let (mut world, alice, _) = world();
-    let missing = now(
-        &mut world,
-        &rpc(
-            "/agent:bob",
-            Some(&alice),
-            Some("1.0"),
-            "GetTask",
-            json!({"id": "nope"}),
-        ),
-    );
+    let missing = ask_bob(&mut world, &alice, "GetTask", json!({"id": "nope"}));
     assert_eq!(missing["id"], 7);
     assert_eq!(missing["error"]["code"], -32001);
     assert_eq!(
@@ -74,10 +49,7 @@ fn every_error_carries_a_google_rpc_error_info_in_an_array() {
         json!({"@type": "type.googleapis.com/google.rpc.ErrorInfo", "reason": "TASK_NOT_FOUND",
             "domain": "a2a-protocol.org", "metadata": {}})
     );
-    let unknown = now(
-        &mut world,
-        &rpc("/agent:bob", Some(&alice), Some("1.0"), "Nope", json!({})),
-    );
+    let unknown = ask_bob(&mut world, &alice, "Nope", json!({}));
     assert_eq!(unknown["error"]["data"][0]["reason"], "METHOD_NOT_FOUND");
     // 0.3 answers the same details; a refused push config too.
     let push = now(
@@ -92,10 +64,7 @@ fn every_error_carries_a_google_rpc_error_info_in_an_array() {
     );
     assert_eq!(push["error"]["data"][0]["reason"], "TASK_NOT_FOUND");
     // Refusals before the method runs: no session, a batch.
-    let Err(anonymous) = run(
-        &mut world,
-        &rpc("/agent:bob", None, Some("1.0"), "GetTask", json!({})),
-    ) else {
+    let Err(anonymous) = run(&mut world, &rpc_to_bob(None, "GetTask", json!({}))) else {
         panic!("no session passed")
     };
     let body = json_of(&anonymous);
@@ -179,16 +148,7 @@ fn a_message_to_a_finished_task_is_an_unsupported_operation_a_second_cancel_not_
         &rpc("/agent:bob", Some(&alice), None, "message/send", old),
     );
     assert_eq!(refused["error"]["code"], -32004);
-    let cancel = now(
-        &mut world,
-        &rpc(
-            "/agent:bob",
-            Some(&alice),
-            Some("1.0"),
-            "CancelTask",
-            json!({"id": task}),
-        ),
-    );
+    let cancel = ask_bob(&mut world, &alice, "CancelTask", json!({"id": task}));
     assert_eq!(cancel["error"]["code"], -32002);
     assert_eq!(cancel["error"]["data"][0]["reason"], "TASK_NOT_CANCELABLE");
 }
@@ -304,10 +264,8 @@ fn a_message_sent_again_under_its_message_id_is_the_same_message() {
         &rpc("/agent:bob", Some(&alice), None, "message/send", old),
     );
     assert_eq!(resent["result"]["id"], task.as_str());
-    let streamed = rpc(
-        "/agent:bob",
+    let streamed = rpc_to_bob(
         Some(&alice),
-        Some("1.0"),
         "SendStreamingMessage",
         json!({"message": first}),
     );
@@ -318,16 +276,11 @@ fn a_message_sent_again_under_its_message_id_is_the_same_message() {
     assert_eq!(world.network.state().tasks.len(), 1);
 
     // A continuation sent twice is kept once.
-    send(
+    bob_updates(&mut world, &bob, json!({"task": task, "state": "working"}));
+    bob_updates(
         &mut world,
         &bob,
-        json!({"type": "task.update", "target": "agent:alice", "payload": {"task": task, "state": "working"}}),
-    );
-    send(
-        &mut world,
-        &bob,
-        json!({"type": "task.update", "target": "agent:alice",
-        "payload": {"task": task, "state": "awaiting-input", "parts": [{"text": "dates?"}]}}),
+        json!({"task": task, "state": "awaiting-input", "parts": [{"text": "dates?"}]}),
     );
     let answer = json!({"messageId": "retry-2", "role": "ROLE_USER", "taskId": task, "parts": [{"text": "May"}]});
     send_to_bob(&mut world, &alice, answer.clone());

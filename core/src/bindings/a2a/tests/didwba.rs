@@ -22,10 +22,8 @@ fn a_didwba_caller_sends_a_task_and_gets_a_bearer_session() {
         "edge.test",
         true,
     );
-    let send = rpc(
-        "/agent:bob",
+    let send = rpc_to_bob(
         None,
-        Some("1.0"),
         "SendMessage",
         json!({"message": text_part("plan a trip"), "configuration": {"returnImmediately": true}}),
     )
@@ -51,13 +49,7 @@ fn a_didwba_caller_sends_a_task_and_gets_a_bearer_session() {
         .bearer
         .expect("a bearer for the next requests")
         .token;
-    let get_task = rpc(
-        "/agent:bob",
-        Some(&token),
-        Some("1.0"),
-        "GetTask",
-        json!({"id": task}),
-    );
+    let get_task = rpc_to_bob(Some(&token), "GetTask", json!({"id": task}));
     let got = now(&mut world, &get_task);
     assert_eq!(got["result"]["id"], json!(task), "{got}");
 

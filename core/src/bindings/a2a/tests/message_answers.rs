@@ -6,12 +6,25 @@ use super::*;
 
 /// Bob answers task `id` with one message.
 fn bob_answers(world: &mut World, bob: &str, id: &str) {
-    send(
+    bob_updates(
         world,
         bob,
-        json!({"type": "task.update", "target": "agent:alice", "payload": {"task": id,
-            "state": "completed", "answer": "message", "parts": [{"text": "4"}]}}),
+        json!({"task": id, "state": "completed", "answer": "message", "parts": [{"text": "4"}]}),
     );
+}
+
+/// Alice's address.
+fn alice_address() -> Address {
+    "agent:alice".parse().unwrap()
+}
+
+/// Alice sends bob `text` in the current generation, and the answer is held: the world, alice's
+/// and bob's tokens and the watch.
+fn alice_sends(text: &str) -> (World, String, String, methods::Watch) {
+    let (mut world, alice, bob) = world();
+    let msg = json!({"message": text_part(text)});
+    let watch = held(&mut world, &rpc_to_bob(Some(&alice), "SendMessage", msg));
+    (world, alice, bob, watch)
 }
 
 fn held(world: &mut World, req: &Request) -> methods::Watch {
@@ -23,13 +36,8 @@ fn held(world: &mut World, req: &Request) -> methods::Watch {
 
 #[test]
 fn a_held_send_is_answered_with_the_message_in_each_generation() {
-    let (mut world, alice, bob) = world();
-    let alice_addr: Address = "agent:alice".parse().unwrap();
-    let msg = json!({"message": text_part("2+2?")});
-    let watch = held(
-        &mut world,
-        &rpc("/agent:bob", Some(&alice), Some("1.0"), "SendMessage", msg),
-    );
+    let (mut world, alice, bob, watch) = alice_sends("2+2?");
+    let alice_addr = alice_address();
     bob_answers(&mut world, &bob, &watch.task);
     let answered = answer(&world.network, &alice_addr, &watch, true);
     let message = &answered["result"]["message"];
@@ -80,13 +88,7 @@ fn a_held_send_is_answered_with_the_message_in_each_generation() {
 fn a_stream_opens_with_the_message_and_ends() {
     let (mut world, alice, bob) = world();
     let msg = json!({"message": text_part("2+2?")});
-    let req = rpc(
-        "/agent:bob",
-        Some(&alice),
-        Some("1.0"),
-        "SendStreamingMessage",
-        msg,
-    );
+    let req = rpc_to_bob(Some(&alice), "SendStreamingMessage", msg);
     let Ok((
         _,
         Reply::Stream {
@@ -111,19 +113,13 @@ fn a_stream_opens_with_the_message_and_ends() {
 
 #[test]
 fn a_partner_that_works_answers_with_the_task() {
-    let (mut world, alice, bob) = world();
-    let alice_addr: Address = "agent:alice".parse().unwrap();
-    let msg = json!({"message": text_part("plan")});
-    let watch = held(
-        &mut world,
-        &rpc("/agent:bob", Some(&alice), Some("1.0"), "SendMessage", msg),
-    );
+    let (mut world, _, bob, watch) = alice_sends("plan");
+    let alice_addr = alice_address();
     for state in ["working", "completed"] {
-        send(
+        bob_updates(
             &mut world,
             &bob,
-            json!({"type": "task.update", "target": "agent:alice", "payload": {"task": watch.task,
-                "state": state, "parts": [{"text": "done"}]}}),
+            json!({"task": watch.task, "state": state, "parts": [{"text": "done"}]}),
         );
     }
     let answered = answer(&world.network, &alice_addr, &watch, true);

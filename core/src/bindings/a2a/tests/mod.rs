@@ -13,6 +13,7 @@ mod send_names;
 use super::methods::{Reply, answer};
 use super::stream::changes;
 use super::*;
+use crate::NetworkConfig;
 use crate::bindings::message::Body;
 use crate::bindings::route::NetworkRoute;
 use crate::bindings::tests::world::World;
@@ -24,13 +25,22 @@ fn world() -> (World, String, String) {
     let mut world = World::new();
     let alice = world.join("agent:alice");
     let bob = world.join("agent:bob");
-    send(
-        &mut world,
-        &bob,
-        json!({"type": "network.resource.register", "target": "core",
-        "payload": {"address": "resource/tool/plan", "description": "plans trips"}}),
-    );
+    let described = json!({"address": "resource/tool/plan", "description": "plans trips"});
+    register_tool(&mut world, &bob, described);
     (world, alice, bob)
+}
+
+/// A world on a network of `config`.
+fn world_of(config: NetworkConfig) -> World {
+    let mut world = World::new();
+    world.network = Network::new(config, [], 0, [7; 32]);
+    world
+}
+
+/// `member` registers the resource `payload` describes.
+fn register_tool(world: &mut World, member: &str, payload: Value) {
+    let event = json!({"type": "network.resource.register", "target": "core", "payload": payload});
+    send(world, member, event);
 }
 
 fn send(world: &mut World, token: &str, event: Value) -> Value {
@@ -40,6 +50,12 @@ fn send(world: &mut World, token: &str, event: Value) -> Value {
     let response = world.call(&req);
     assert!(response.status < 300, "{response:?}");
     response.json_body().cloned().unwrap_or_default()
+}
+
+/// Bob's `task.update` of a task alice gave him.
+fn bob_updates(world: &mut World, bob: &str, payload: Value) -> Value {
+    let event = json!({"type": "task.update", "target": "agent:alice", "payload": payload});
+    send(world, bob, event)
 }
 
 fn get(path: &str, version: Option<&str>) -> Request {
@@ -87,10 +103,7 @@ fn accept(world: &mut World, req: &Request) -> Result<Accepted, Response> {
 /// Alice asks `agent:bob` for a task over A2A 1.0 (answered at once); its id.
 fn task_for_bob(world: &mut World, alice: &str) -> String {
     let msg = json!({"message": text_part("go"), "configuration": {"returnImmediately": true}});
-    let sent = now(
-        world,
-        &rpc("/agent:bob", Some(alice), Some("1.0"), "SendMessage", msg),
-    );
+    let sent = ask_bob(world, alice, "SendMessage", msg);
     sent["result"]["task"]["id"]
         .as_str()
         .unwrap_or_default()
@@ -105,6 +118,16 @@ fn now(world: &mut World, req: &Request) -> Value {
     }
 }
 
+/// What `agent:bob` answers at once to `method` from `token`, over A2A 1.0.
+fn ask_bob(world: &mut World, token: &str, method: &str, params: Value) -> Value {
+    now(world, &rpc_to_bob(Some(token), method, params))
+}
+
+/// A JSON-RPC call of `method` to `agent:bob` over A2A 1.0.
+fn rpc_to_bob(token: Option<&str>, method: &str, params: Value) -> Request {
+    rpc("/agent:bob", token, Some("1.0"), method, params)
+}
+
 fn json_of(response: &Response) -> Value {
     match &response.body {
         Body::Json(value) => value.clone(),
@@ -116,16 +139,21 @@ fn text_part(text: &str) -> Value {
     json!({"messageId": "m1", "role": "ROLE_USER", "parts": [{"text": text}]})
 }
 
+/// The card `req` asks for: cards are answered at once, never held.
+fn card_of(world: &mut World, req: &Request) -> Response {
+    match run(world, req) {
+        Err(response) => response,
+        Ok(_) => panic!("a card is answered at once"),
+    }
+}
+
 #[test]
 fn cards_list_skills_in_each_generation() {
     let (mut world, _, _) = world();
-    let v1 = match run(
+    let v1 = json_of(&card_of(
         &mut world,
         &get("/agent:bob/.well-known/agent-card.json", Some("1.0")),
-    ) {
-        Err(response) => json_of(&response),
-        Ok(_) => panic!("a card is answered at once"),
-    };
+    ));
     assert_eq!(v1["skills"][0]["id"], "plan");
     assert_eq!(
         v1["supportedInterfaces"][0]["url"],
@@ -136,25 +164,19 @@ fn cards_list_skills_in_each_generation() {
         v1["securitySchemes"]["session"]["httpAuthSecurityScheme"]["scheme"],
         "Bearer"
     );
-    let v03 = match run(
+    let v03 = json_of(&card_of(
         &mut world,
         &get("/agent:bob/.well-known/agent-card.json", None),
-    ) {
-        Err(response) => json_of(&response),
-        Ok(_) => panic!("a card is answered at once"),
-    };
+    ));
     assert_eq!(v03["url"], format!("{EDGE}/agent:bob"));
     assert_eq!(v03["protocolVersion"], "0.3.0");
     assert_eq!(v03["security"], json!([{"session": []}, {"didwba": []}]));
     // Asked for bare, the 0.3 fields come merged into the current card.
     assert_eq!(v03["supportedInterfaces"][0]["protocolVersion"], "1.0");
-    let network = match run(
+    let network = json_of(&card_of(
         &mut world,
         &get("/.well-known/agent-card.json", Some("1.0")),
-    ) {
-        Err(response) => json_of(&response),
-        Ok(_) => panic!("a card is answered at once"),
-    };
+    ));
     assert_eq!(network["skills"][0]["id"], "agent:bob/plan");
     match run(
         &mut world,
@@ -175,17 +197,15 @@ fn a_member_that_takes_tasks_has_a_card_without_tools() {
         "payload": {"tasks": true, "description": "Answers questions with a language model"}}),
     );
     let anonymous = get("/agent:alice/.well-known/agent-card.json", Some("1.0"));
-    match run(&mut world, &anonymous) {
-        Err(response) => assert_eq!(response.status, 404, "a stranger learns nothing"),
-        Ok(_) => panic!("a card is answered at once"),
-    }
+    assert_eq!(
+        card_of(&mut world, &anonymous).status,
+        404,
+        "a stranger learns nothing"
+    );
     let as_member = anonymous
         .clone()
         .with_header("Authorization", &format!("Bearer {alice}"));
-    let card = match run(&mut world, &as_member) {
-        Err(response) => json_of(&response),
-        Ok(_) => panic!("a card is answered at once"),
-    };
+    let card = json_of(&card_of(&mut world, &as_member));
     assert_eq!(card["skills"][0]["id"], "tasks");
     assert_eq!(
         card["skills"][0]["description"],
@@ -197,22 +217,17 @@ fn a_member_that_takes_tasks_has_a_card_without_tools() {
         json!({"type": "network.agent.profile", "target": "core",
         "payload": {"tasks": true, "listed": true}}),
     );
-    match run(&mut world, &anonymous) {
-        Err(response) => assert_eq!(response.status, 200, "listed: anyone sees it"),
-        Ok(_) => panic!("a card is answered at once"),
-    }
+    assert_eq!(
+        card_of(&mut world, &anonymous).status,
+        200,
+        "listed: anyone sees it"
+    );
 }
 
 #[test]
 fn callers_without_a_session_and_unknown_versions_are_refused() {
     let (mut world, _, _) = world();
-    let req = rpc(
-        "/agent:bob",
-        None,
-        Some("1.0"),
-        "SendMessage",
-        json!({"message": text_part("hi")}),
-    );
+    let req = rpc_to_bob(None, "SendMessage", json!({"message": text_part("hi")}));
     let Err(response) = run(&mut world, &req) else {
         panic!("no token passed")
     };
@@ -223,13 +238,7 @@ fn callers_without_a_session_and_unknown_versions_are_refused() {
             .iter()
             .any(|(n, v)| n == "WWW-Authenticate" && v == "Bearer")
     );
-    let req = rpc(
-        "/agent:bob",
-        Some("forged"),
-        Some("1.0"),
-        "GetTask",
-        json!({"id": "x"}),
-    );
+    let req = rpc_to_bob(Some("forged"), "GetTask", json!({"id": "x"}));
     assert_eq!(run(&mut world, &req).err().map(|r| r.status), Some(401));
     let req = rpc(
         "/agent:bob",
@@ -250,10 +259,8 @@ fn callers_without_a_session_and_unknown_versions_are_refused() {
 #[test]
 fn a_task_asks_for_input_and_completes_with_an_artifact() {
     let (mut world, alice, bob) = world();
-    let send_msg = rpc(
-        "/agent:bob",
+    let send_msg = rpc_to_bob(
         Some(&alice),
-        Some("1.0"),
         "SendMessage",
         json!({"message": text_part("plan Rome")}),
     );
@@ -265,16 +272,11 @@ fn a_task_asks_for_input_and_completes_with_an_artifact() {
     let task = watch.task.clone();
     assert_eq!(world.network.state().tasks[task.as_str()].skill, None);
 
-    send(
+    bob_updates(&mut world, &bob, json!({"task": task, "state": "working"}));
+    bob_updates(
         &mut world,
         &bob,
-        json!({"type": "task.update", "target": "agent:alice", "payload": {"task": task, "state": "working"}}),
-    );
-    send(
-        &mut world,
-        &bob,
-        json!({"type": "task.update", "target": "agent:alice",
-        "payload": {"task": task, "state": "awaiting-input", "parts": [{"text": "which dates?"}]}}),
+        json!({"task": task, "state": "awaiting-input", "parts": [{"text": "which dates?"}]}),
     );
     let held = answer(&world.network, &member, &watch, true);
     assert_eq!(
@@ -292,10 +294,7 @@ fn a_task_asks_for_input_and_completes_with_an_artifact() {
 
     let more = json!({"message": {"messageId": "m2", "role": "ROLE_USER", "taskId": task, "parts": [{"text": "May"}]},
         "configuration": {"returnImmediately": true}});
-    let result = now(
-        &mut world,
-        &rpc("/agent:bob", Some(&alice), Some("1.0"), "SendMessage", more),
-    );
+    let result = ask_bob(&mut world, &alice, "SendMessage", more);
     assert_eq!(
         result["result"]["task"]["status"]["state"],
         "TASK_STATE_WORKING"
@@ -307,21 +306,12 @@ fn a_task_asks_for_input_and_completes_with_an_artifact() {
         json!({"type": "task.artifact", "target": "agent:alice",
         "payload": {"task": task, "artifact": {"name": "plan", "parts": [{"text": "Day 1: Colosseum"}]}}}),
     );
-    send(
+    bob_updates(
         &mut world,
         &bob,
-        json!({"type": "task.update", "target": "agent:alice", "payload": {"task": task, "state": "completed"}}),
+        json!({"task": task, "state": "completed"}),
     );
-    let got = now(
-        &mut world,
-        &rpc(
-            "/agent:bob",
-            Some(&alice),
-            Some("1.0"),
-            "GetTask",
-            json!({"id": task}),
-        ),
-    );
+    let got = ask_bob(&mut world, &alice, "GetTask", json!({"id": task}));
     assert_eq!(got["result"]["status"]["state"], "TASK_STATE_COMPLETED");
     assert_eq!(
         got["result"]["artifacts"][0]["parts"][0]["text"],
@@ -350,16 +340,7 @@ fn a_task_asks_for_input_and_completes_with_an_artifact() {
 
     // Someone else's task is not found.
     let carol = world.join("agent:carol");
-    let hidden = now(
-        &mut world,
-        &rpc(
-            "/agent:bob",
-            Some(&carol),
-            Some("1.0"),
-            "GetTask",
-            json!({"id": task}),
-        ),
-    );
+    let hidden = ask_bob(&mut world, &carol, "GetTask", json!({"id": task}));
     assert_eq!(hidden["error"]["code"], -32001);
 }
 
@@ -385,11 +366,7 @@ fn streams_follow_the_task_until_it_settles() {
     assert!(!closes && opening.is_empty() && watch.deferred);
     let task = watch.task.clone();
     assert_eq!(changes(&watch, &seen, &seen), (Vec::new(), false));
-    send(
-        &mut world,
-        &bob,
-        json!({"type": "task.update", "target": "agent:alice", "payload": {"task": task, "state": "working"}}),
-    );
+    bob_updates(&mut world, &bob, json!({"task": task, "state": "working"}));
     let working = world.network.state().tasks[task.as_str()].clone();
     let (events, ends) = changes(&watch, &seen, &working);
     assert!(!ends);
@@ -401,10 +378,10 @@ fn streams_follow_the_task_until_it_settles() {
         &bob,
         json!({"type": "task.artifact", "target": "agent:alice", "payload": {"task": task, "parts": [{"text": "r"}]}}),
     );
-    send(
+    bob_updates(
         &mut world,
         &bob,
-        json!({"type": "task.update", "target": "agent:alice", "payload": {"task": task, "state": "completed"}}),
+        json!({"task": task, "state": "completed"}),
     );
     let done = world.network.state().tasks[task.as_str()].clone();
     let (events, ends) = changes(&watch, &working, &done);
@@ -459,60 +436,20 @@ fn cancel_list_and_the_network_endpoint() {
     );
     assert_eq!(listed["result"]["totalSize"], 1);
     assert_eq!(listed["result"]["tasks"][0]["id"], task.as_str());
-    let canceled = now(
-        &mut world,
-        &rpc(
-            "/agent:bob",
-            Some(&alice),
-            Some("1.0"),
-            "CancelTask",
-            json!({"id": task}),
-        ),
-    );
+    let canceled = ask_bob(&mut world, &alice, "CancelTask", json!({"id": task}));
     assert_eq!(canceled["result"]["status"]["state"], "TASK_STATE_CANCELED");
-    let again = now(
-        &mut world,
-        &rpc(
-            "/agent:bob",
-            Some(&alice),
-            Some("1.0"),
-            "CancelTask",
-            json!({"id": task}),
-        ),
-    );
+    let again = ask_bob(&mut world, &alice, "CancelTask", json!({"id": task}));
     assert_eq!(again["error"]["code"], -32002);
-    let resub = now(
-        &mut world,
-        &rpc(
-            "/agent:bob",
-            Some(&alice),
-            Some("1.0"),
-            "SubscribeToTask",
-            json!({"id": task}),
-        ),
-    );
+    let resub = ask_bob(&mut world, &alice, "SubscribeToTask", json!({"id": task}));
     assert_eq!(resub["error"]["code"], -32004);
-    let push = now(
+    let push = ask_bob(
         &mut world,
-        &rpc(
-            "/agent:bob",
-            Some(&alice),
-            Some("1.0"),
-            "CreateTaskPushNotificationConfig",
-            json!({}),
-        ),
+        &alice,
+        "CreateTaskPushNotificationConfig",
+        json!({}),
     );
     assert_eq!(push["error"]["code"], -32001);
-    let unknown = now(
-        &mut world,
-        &rpc(
-            "/agent:bob",
-            Some(&alice),
-            Some("1.0"),
-            "message/send",
-            json!({}),
-        ),
-    );
+    let unknown = ask_bob(&mut world, &alice, "message/send", json!({}));
     assert_eq!(unknown["error"]["code"], -32601);
 }
 
@@ -568,21 +505,16 @@ fn a_network_may_let_public_callers_in_as_its_guest_with_task_rights_only() {
         [7; 32],
     );
 
-    let card = match run(
+    let card = json_of(&card_of(
         &mut world,
         &get("/agent:bob/.well-known/agent-card.json", None),
-    ) {
-        Err(response) => json_of(&response),
-        Ok(_) => panic!("a card is answered at once"),
-    };
+    ));
     assert_eq!(
         card["security"],
         json!([{"session": []}, {"didwba": []}, {}])
     );
-    let req = rpc(
-        "/agent:bob",
+    let req = rpc_to_bob(
         None,
-        Some("1.0"),
         "SendMessage",
         json!({"message": text_part("hi"), "configuration": {"returnImmediately": true}}),
     );
@@ -601,23 +533,14 @@ fn a_network_may_let_public_callers_in_as_its_guest_with_task_rights_only() {
             .to_string(),
         "human:visitor"
     );
-    let listed = now(
-        &mut world,
-        &rpc("/agent:bob", None, Some("1.0"), "ListTasks", json!({})),
-    );
+    let listed = now(&mut world, &rpc_to_bob(None, "ListTasks", json!({})));
     assert_eq!(
         listed["result"]["totalSize"], 0,
         "guests reach tasks by id only"
     );
     let got = now(
         &mut world,
-        &rpc(
-            "/agent:bob",
-            None,
-            Some("1.0"),
-            "GetTask",
-            json!({"id": task}),
-        ),
+        &rpc_to_bob(None, "GetTask", json!({"id": task})),
     );
     assert_eq!(got["result"]["id"], task.as_str());
 
@@ -637,48 +560,32 @@ fn push_notifications_are_configured_queued_signed_and_retried() {
     let task = task_for_bob(&mut world, &alice);
     let config = json!({"taskId": task, "id": "hook", "url": "https://hooks.test/a2a", "token": "s3cret",
         "authentication": {"scheme": "Bearer", "credentials": "abc"}});
-    let made = now(
+    let made = ask_bob(
         &mut world,
-        &rpc(
-            "/agent:bob",
-            Some(&alice),
-            Some("1.0"),
-            "CreateTaskPushNotificationConfig",
-            config,
-        ),
+        &alice,
+        "CreateTaskPushNotificationConfig",
+        config,
     );
     assert_eq!(made["result"]["id"], "hook");
     assert_eq!(made["result"]["url"], "https://hooks.test/a2a");
-    let listed = now(
+    let listed = ask_bob(
         &mut world,
-        &rpc(
-            "/agent:bob",
-            Some(&alice),
-            Some("1.0"),
-            "ListTaskPushNotificationConfigs",
-            json!({"taskId": task}),
-        ),
+        &alice,
+        "ListTaskPushNotificationConfigs",
+        json!({"taskId": task}),
     );
     assert_eq!(listed["result"]["configs"][0]["token"], "s3cret");
     // Only the requester sets them.
-    let theirs = now(
+    let theirs = ask_bob(
         &mut world,
-        &rpc(
-            "/agent:bob",
-            Some(&bob),
-            Some("1.0"),
-            "CreateTaskPushNotificationConfig",
-            json!({"taskId": task, "url": "https://evil.test/"}),
-        ),
+        &bob,
+        "CreateTaskPushNotificationConfig",
+        json!({"taskId": task, "url": "https://evil.test/"}),
     );
     assert_eq!(theirs["error"]["code"], -32602);
 
     // A change of the task queues a notification; due, it is a signed request.
-    send(
-        &mut world,
-        &bob,
-        json!({"type": "task.update", "target": "agent:alice", "payload": {"task": task, "state": "working"}}),
-    );
+    bob_updates(&mut world, &bob, json!({"task": task, "state": "working"}));
     let at = world.host.now + 5;
     let (due, _) = world.network.take_due_pushes(at);
     assert_eq!(due.len(), 1);
@@ -727,22 +634,14 @@ fn push_notifications_are_configured_queued_signed_and_retried() {
     world.network.push_failed(&taken, at);
     assert!(world.network.state().pushes.is_empty());
 
-    let deleted = now(
+    let deleted = ask_bob(
         &mut world,
-        &rpc(
-            "/agent:bob",
-            Some(&alice),
-            Some("1.0"),
-            "DeleteTaskPushNotificationConfig",
-            json!({"taskId": task, "id": "hook"}),
-        ),
+        &alice,
+        "DeleteTaskPushNotificationConfig",
+        json!({"taskId": task, "id": "hook"}),
     );
     assert_eq!(deleted["result"], json!({}));
-    send(
-        &mut world,
-        &bob,
-        json!({"type": "task.update", "target": "agent:alice", "payload": {"task": task, "state": "failed"}}),
-    );
+    bob_updates(&mut world, &bob, json!({"task": task, "state": "failed"}));
     assert!(
         world.network.state().pushes.is_empty(),
         "no target, no notification"

@@ -3,11 +3,13 @@
 //! generation, not in its `GET v1/events`, not through `network.events.query`,
 //! and nothing in the log carries a token or credentials.
 
-use super::{EDGE, now, rpc, send, task_for_bob, text_part};
+use super::{
+    EDGE, ask_bob, now, register_tool, rpc, rpc_to_bob, send, task_for_bob, text_part, world_of,
+};
+use crate::NetworkConfig;
 use crate::bindings::message::{Method, Request};
 use crate::bindings::tests::world::World;
 use crate::model::config::ModConfig;
-use crate::{Network, NetworkConfig};
 use serde_json::{Value, json};
 
 const SECRETS: [&str; 4] = ["s3cret", "c-abc", "old-tok", "old-cred"];
@@ -15,31 +17,16 @@ const SECRETS: [&str; 4] = ["s3cret", "c-abc", "old-tok", "old-cred"];
 /// A network with history; alice asks bob (who offers `plan`) for a task and
 /// sets two push targets on it (1.0 and 0.3). Answers the tokens and the task.
 fn configured() -> (World, String, String, String) {
-    let mut world = World::new();
     let mut config = NetworkConfig::open("demo".parse().unwrap(), "Demo");
     config.mods = vec![ModConfig::Persistence];
-    world.network = Network::new(config, [], 0, [7; 32]);
+    let mut world = world_of(config);
     let alice = world.join("agent:alice");
     let bob = world.join("agent:bob");
-    send(
-        &mut world,
-        &bob,
-        json!({"type": "network.resource.register", "target": "core",
-        "payload": {"address": "resource/tool/plan"}}),
-    );
+    register_tool(&mut world, &bob, json!({"address": "resource/tool/plan"}));
     let task = task_for_bob(&mut world, &alice);
     let v1 = json!({"taskId": task, "id": "hook", "url": "https://hooks.test/a2a", "token": "s3cret",
         "authentication": {"scheme": "Bearer", "credentials": "c-abc"}});
-    let made = now(
-        &mut world,
-        &rpc(
-            "/agent:bob",
-            Some(&alice),
-            Some("1.0"),
-            "CreateTaskPushNotificationConfig",
-            v1,
-        ),
-    );
+    let made = ask_bob(&mut world, &alice, "CreateTaskPushNotificationConfig", v1);
     assert_eq!(made["result"]["token"], "s3cret", "{made}");
     let v03 = json!({"taskId": task, "pushNotificationConfig": {"id": "old", "url": "https://hooks.test/03",
         "token": "old-tok", "authentication": {"schemes": ["Basic"], "credentials": "old-cred"}}});
@@ -68,15 +55,11 @@ fn leaks(value: &Value) -> Vec<&'static str> {
 #[test]
 fn the_requester_reads_its_targets_with_their_secrets() {
     let (mut world, alice, _, task) = configured();
-    let listed = now(
+    let listed = ask_bob(
         &mut world,
-        &rpc(
-            "/agent:bob",
-            Some(&alice),
-            Some("1.0"),
-            "ListTaskPushNotificationConfigs",
-            json!({"taskId": task}),
-        ),
+        &alice,
+        "ListTaskPushNotificationConfigs",
+        json!({"taskId": task}),
     );
     let configs = &listed["result"]["configs"];
     assert_eq!(configs.as_array().map(Vec::len), Some(2), "{listed}");
@@ -87,48 +70,36 @@ fn the_requester_reads_its_targets_with_their_secrets() {
 #[test]
 fn the_partner_lists_and_gets_no_push_target_in_either_generation() {
     let (mut world, _, bob, task) = configured();
-    let v1 =
-        |method: &str, params: Value| rpc("/agent:bob", Some(&bob), Some("1.0"), method, params);
-    let v03 = |method: &str, params: Value| rpc("/agent:bob", Some(&bob), None, method, params);
-    let listed = now(
-        &mut world,
-        &v1("ListTaskPushNotificationConfigs", json!({"taskId": task})),
+    // Bob asks in the current generation (`Some("1.0")`) or in 0.3 (`None`).
+    let mut ask = |version: Option<&str>, method: &str, params: Value| {
+        now(
+            &mut world,
+            &rpc("/agent:bob", Some(&bob), version, method, params),
+        )
+    };
+    let (v1, v03) = (Some("1.0"), None);
+    let listed = ask(
+        v1,
+        "ListTaskPushNotificationConfigs",
+        json!({"taskId": task}),
     );
     assert_eq!(listed["result"]["configs"], json!([]), "{listed}");
-    let got = now(
-        &mut world,
-        &v1(
-            "GetTaskPushNotificationConfig",
-            json!({"taskId": task, "id": "hook"}),
-        ),
-    );
+    let hook = json!({"taskId": task, "id": "hook"});
+    let got = ask(v1, "GetTaskPushNotificationConfig", hook.clone());
     assert!(got.get("result").is_none(), "{got}");
-    let any = now(
-        &mut world,
-        &v1("GetTaskPushNotificationConfig", json!({"taskId": task})),
-    );
+    let any = ask(v1, "GetTaskPushNotificationConfig", json!({"taskId": task}));
     assert!(any.get("result").is_none(), "{any}");
-    let old = now(
-        &mut world,
-        &v03("tasks/pushNotificationConfig/list", json!({"id": task})),
+    let old = ask(
+        v03,
+        "tasks/pushNotificationConfig/list",
+        json!({"id": task}),
     );
     assert_eq!(old["result"], json!([]), "{old}");
-    let old_one = now(
-        &mut world,
-        &v03(
-            "tasks/pushNotificationConfig/get",
-            json!({"id": task, "pushNotificationConfigId": "old"}),
-        ),
-    );
+    let old_hook = json!({"id": task, "pushNotificationConfigId": "old"});
+    let old_one = ask(v03, "tasks/pushNotificationConfig/get", old_hook);
     assert!(old_one.get("result").is_none(), "{old_one}");
     // Nor does it remove them.
-    now(
-        &mut world,
-        &v1(
-            "DeleteTaskPushNotificationConfig",
-            json!({"taskId": task, "id": "hook"}),
-        ),
-    );
+    ask(v1, "DeleteTaskPushNotificationConfig", hook);
     assert_eq!(world.network.state().tasks[task.as_str()].push.len(), 2);
     for answer in [&listed, &got, &any, &old, &old_one] {
         assert!(leaks(answer).is_empty(), "{answer}");
@@ -231,22 +202,13 @@ fn base() -> String {
 
 #[test]
 fn anonymous_callers_sharing_the_guest_are_shown_no_secrets() {
-    let mut world = World::new();
     let mut config = NetworkConfig::open("demo".parse().unwrap(), "Demo");
     config.a2a_guest = Some("human:visitor".parse().unwrap());
-    world.network = Network::new(config, [], 0, [7; 32]);
+    let mut world = world_of(config);
     let bob = world.join("agent:bob");
-    send(
-        &mut world,
-        &bob,
-        json!({"type": "network.resource.register", "target": "core",
-        "payload": {"address": "resource/tool/plan"}}),
-    );
+    register_tool(&mut world, &bob, json!({"address": "resource/tool/plan"}));
     let msg = json!({"message": text_part("go"), "configuration": {"returnImmediately": true}});
-    let sent = now(
-        &mut world,
-        &rpc("/agent:bob", None, Some("1.0"), "SendMessage", msg),
-    );
+    let sent = now(&mut world, &rpc_to_bob(None, "SendMessage", msg));
     let task = sent["result"]["task"]["id"]
         .as_str()
         .unwrap_or_default()
@@ -255,21 +217,13 @@ fn anonymous_callers_sharing_the_guest_are_shown_no_secrets() {
         "authentication": {"scheme": "Bearer", "credentials": "c-abc"}});
     now(
         &mut world,
-        &rpc(
-            "/agent:bob",
-            None,
-            Some("1.0"),
-            "CreateTaskPushNotificationConfig",
-            config,
-        ),
+        &rpc_to_bob(None, "CreateTaskPushNotificationConfig", config),
     );
     // Another anonymous caller who learnt the task's id.
     let listed = now(
         &mut world,
-        &rpc(
-            "/agent:bob",
+        &rpc_to_bob(
             None,
-            Some("1.0"),
             "ListTaskPushNotificationConfigs",
             json!({"taskId": task}),
         ),

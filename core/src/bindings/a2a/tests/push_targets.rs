@@ -7,16 +7,7 @@ use super::*;
 fn create(world: &mut World, alice: &str, task: &str, url: &str) -> Value {
     let config = json!({"taskId": task, "id": "hook", "url": url, "token": "s3cret-token-0123",
         "authentication": {"scheme": "Bearer", "credentials": "abc"}});
-    now(
-        world,
-        &rpc(
-            "/agent:bob",
-            Some(alice),
-            Some("1.0"),
-            "CreateTaskPushNotificationConfig",
-            config,
-        ),
-    )
+    ask_bob(world, alice, "CreateTaskPushNotificationConfig", config)
 }
 
 #[test]
@@ -48,11 +39,7 @@ fn push_targets_on_hosts_that_are_not_public_are_refused_when_set_and_when_sent(
         .set_outbound(crate::outbound::OutboundPolicy::allowing(["127.0.0.1"]));
     let made = create(&mut world, &alice, &task, "http://0x7f.1:9/hook");
     assert_eq!(made["result"]["url"], "http://127.0.0.1:9/hook", "{made}");
-    send(
-        &mut world,
-        &bob,
-        json!({"type": "task.update", "target": "agent:alice", "payload": {"task": task, "state": "working"}}),
-    );
+    bob_updates(&mut world, &bob, json!({"task": task, "state": "working"}));
     let at = world.host.now + 5;
     let (due, _) = world.network.take_due_pushes(at);
     assert_eq!(due.len(), 1);

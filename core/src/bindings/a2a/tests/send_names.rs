@@ -19,12 +19,7 @@ fn message(id: &str, names: Value) -> Value {
 /// Bob works on `task` and asks alice for input.
 fn awaiting_input(world: &mut World, bob: &str, task: &str) {
     for state in ["working", "awaiting-input"] {
-        send(
-            world,
-            bob,
-            json!({"type": "task.update", "target": "agent:alice",
-                "payload": {"task": task, "state": state}}),
-        );
+        bob_updates(world, bob, json!({"task": task, "state": state}));
     }
 }
 

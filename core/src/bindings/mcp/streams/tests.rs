@@ -22,14 +22,20 @@ fn spec(session: &str, revision: Revision, kind: StreamKind) -> StreamSpec {
     }
 }
 
+/// Session `session`'s GET stream of notices, in 2025-03-26.
+fn legacy_notices(session: &str) -> StreamSpec {
+    spec(session, Revision::V2025_03_26, StreamKind::Notifications)
+}
+
+/// A request's stream in session `x`, in `revision`.
+fn request_in(revision: Revision) -> StreamSpec {
+    spec("x", revision, StreamKind::Request)
+}
+
 #[test]
 fn a_2025_11_25_request_stream_is_primed_and_every_record_has_an_id() {
     let mut streams = Streams::default();
-    let opening = streams.open(
-        "s1",
-        spec("x", Revision::V2025_11_25, StreamKind::Request),
-        0,
-    );
+    let opening = streams.open("s1", request_in(Revision::V2025_11_25), 0);
     assert_eq!(opening, ["id: s1_0\nretry: 500\ndata: \n\n"]);
     let answer = streams.record("s1", &json!({"id": 1})).unwrap();
     assert_eq!(answer, "id: s1_1\nevent: message\ndata: {\"id\":1}\n\n");
@@ -58,11 +64,7 @@ fn a_2025_11_25_request_stream_is_primed_and_every_record_has_an_id() {
 #[test]
 fn a_dropped_stream_resumes_after_the_last_id_it_delivered() {
     let mut streams = Streams::default();
-    streams.open(
-        "s1",
-        spec("x", Revision::V2025_11_25, StreamKind::Request),
-        0,
-    );
+    streams.open("s1", request_in(Revision::V2025_11_25), 0);
     streams.detach("s1", 10);
     // The answer comes while nobody listens: it is kept.
     let kept = streams.record("s1", &json!({"result": 1})).unwrap();
@@ -101,26 +103,10 @@ fn a_modern_stream_is_forgotten_when_it_drops() {
 #[test]
 fn a_session_hears_notices_on_its_newest_get_stream_only() {
     let mut streams = Streams::default();
-    streams.open(
-        "old",
-        spec("x", Revision::V2025_03_26, StreamKind::Notifications),
-        0,
-    );
-    streams.open(
-        "new",
-        spec("x", Revision::V2025_03_26, StreamKind::Notifications),
-        5,
-    );
-    streams.open(
-        "req",
-        spec("x", Revision::V2025_03_26, StreamKind::Request),
-        6,
-    );
-    streams.open(
-        "y",
-        spec("y", Revision::V2025_03_26, StreamKind::Notifications),
-        7,
-    );
+    streams.open("old", legacy_notices("x"), 0);
+    streams.open("new", legacy_notices("x"), 5);
+    streams.open("req", request_in(Revision::V2025_03_26), 6);
+    streams.open("y", legacy_notices("y"), 7);
     let ids: Vec<String> = streams.listeners().into_iter().map(|(id, _)| id).collect();
     assert_eq!(ids, ["new", "y"]);
     streams.detach("new", 8);
@@ -139,11 +125,7 @@ fn a_session_hears_notices_on_its_newest_get_stream_only() {
 #[test]
 fn a_long_stream_keeps_its_latest_records() {
     let mut streams = Streams::default();
-    streams.open(
-        "s",
-        spec("x", Revision::V2025_03_26, StreamKind::Notifications),
-        0,
-    );
+    streams.open("s", legacy_notices("x"), 0);
     for n in 0..MAX_KEPT + 10 {
         streams.record("s", &json!(n));
     }

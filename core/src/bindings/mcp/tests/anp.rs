@@ -6,7 +6,6 @@
 use super::*;
 use crate::Verification;
 use crate::bindings::anp::rpc::{self, Outcome as AnpOutcome};
-use crate::bindings::mcp::waiting::WaitFor;
 use crate::identity::http_signature::{Received, content_digest, signature_base};
 use ed25519_dalek::{Signer, SigningKey};
 
@@ -97,27 +96,17 @@ fn a_signed_call_joins_the_did_and_runs_the_tool_as_it() {
         (member.verification, member.did.as_deref()),
         (Verification::DID, Some(did))
     );
-    let WaitFor::Invoke { event, .. } = &waiting.wait else {
-        panic!("an invocation")
-    };
-    let logged = mcp
-        .world
-        .host
-        .log
-        .log
-        .iter()
-        .find(|r| r.event.id == *event)
-        .unwrap();
+    let (event, logged) = mcp.invocation(waiting);
     assert_eq!(
-        (
-            logged.event.source.to_string(),
-            logged.event.payload.clone()
-        ),
+        logged,
         ("agent:ana".into(), json!({"input": {"to": "Paris"}}))
     );
-    let from = mcp.world.host.applied.len();
-    mcp.send(&owner, json!({"type": "network.resource.invoke.result", "target": "agent:ana",
-        "payload": {"output": {"plan": "Paris in 3 days"}}, "metadata": {"in_reply_to": event.to_string()}}));
+    let from = mcp.answer_invocation(
+        &owner,
+        "agent:ana",
+        &event,
+        json!({"plan": "Paris in 3 days"}),
+    );
     let arrival = mcp
         .wakes(from, waiting)
         .expect("the result reaches the caller");
@@ -168,9 +157,7 @@ fn a_signed_call_joins_the_did_and_runs_the_tool_as_it() {
 
 #[test]
 fn unknown_methods_refusals_and_bad_requests_are_json_rpc_errors() {
-    let mut mcp = Mcp::new();
-    let owner = mcp.world.join("agent:planner");
-    let claude = mcp.world.join("agent:claude");
+    let (mut mcp, owner, claude) = Mcp::owner_and_claude("agent:planner");
     register_plan(&mut mcp, &owner, json!({"invoke": "owner"}));
     let bearer = |req: Request| req.with_header("Authorization", &format!("Bearer {claude}"));
     let answer = |mcp: &mut Mcp, req: Request| match anp(mcp, &req) {

@@ -4,7 +4,7 @@
 use super::{Mcp, json_of, post, rpc};
 use crate::bindings::mcp::notices::{Notice, of_effect};
 use crate::bindings::mcp::outcome::Outcome;
-use crate::bindings::mcp::waiting::{Arrival, WaitFor, Waiting};
+use crate::bindings::mcp::waiting::{Arrival, Waiting};
 use serde_json::{Value, json};
 
 fn register(mcp: &mut Mcp, owner: &str, payload: Value) {
@@ -57,9 +57,7 @@ fn call_waiting(mcp: &mut Mcp, token: &str, session: &str, name: &str, args: Val
 
 #[test]
 fn a_tool_call_goes_to_the_owner_and_its_answer_comes_back() {
-    let mut mcp = Mcp::new();
-    let owner = mcp.world.join("agent:calculator");
-    let claude = mcp.world.join("agent:claude");
+    let (mut mcp, owner, claude) = Mcp::owner_and_claude("agent:calculator");
     calculator(&mut mcp, &owner, json!(null));
     let session = mcp.init(&claude, "2025-11-25");
     let listed = mcp.call(&claude, &session, "tools/list", json!({}));
@@ -71,31 +69,13 @@ fn a_tool_call_goes_to_the_owner_and_its_answer_comes_back() {
     assert_eq!(add["inputSchema"]["properties"]["a"]["type"], "number");
 
     let waiting = call_waiting(&mut mcp, &claude, &session, "add", json!({"a": 2, "b": 40}));
-    let WaitFor::Invoke { event, .. } = &waiting.wait else {
-        panic!("an invocation")
-    };
+    let (event, logged) = mcp.invocation(&waiting);
     // The invocation is an event from the member, in the log, with the arguments as input.
-    let logged = mcp
-        .world
-        .host
-        .log
-        .log
-        .iter()
-        .find(|r| r.event.id == *event)
-        .expect("logged");
     assert_eq!(
-        (
-            logged.event.source.to_string(),
-            logged.event.payload.clone()
-        ),
+        logged,
         ("agent:claude".into(), json!({"input": {"a": 2, "b": 40}}))
     );
-    let from = mcp.world.host.applied.len();
-    mcp.send(
-        &owner,
-        json!({"type": "network.resource.invoke.result", "target": "agent:claude",
-        "payload": {"output": {"sum": 42}}, "metadata": {"in_reply_to": event.to_string()}}),
-    );
+    let from = mcp.answer_invocation(&owner, "agent:claude", &event, json!({"sum": 42}));
     let arrival = mcp
         .wakes(from, &waiting)
         .expect("the result reaches the caller");
@@ -107,9 +87,7 @@ fn a_tool_call_goes_to_the_owner_and_its_answer_comes_back() {
 
 #[test]
 fn refusals_offline_owners_and_silence_are_error_results() {
-    let mut mcp = Mcp::new();
-    let owner = mcp.world.join("agent:calculator");
-    let claude = mcp.world.join("agent:claude");
+    let (mut mcp, owner, claude) = Mcp::owner_and_claude("agent:calculator");
     calculator(
         &mut mcp,
         &owner,
@@ -160,9 +138,7 @@ fn refusals_offline_owners_and_silence_are_error_results() {
 
 #[test]
 fn resources_are_read_and_their_changes_noticed() {
-    let mut mcp = Mcp::new();
-    let owner = mcp.world.join("agent:writer");
-    let claude = mcp.world.join("agent:claude");
+    let (mut mcp, owner, claude) = Mcp::owner_and_claude("agent:writer");
     register(
         &mut mcp,
         &owner,
@@ -216,9 +192,7 @@ fn resources_are_read_and_their_changes_noticed() {
 
 #[test]
 fn skills_are_prompts() {
-    let mut mcp = Mcp::new();
-    let owner = mcp.world.join("agent:writer");
-    let claude = mcp.world.join("agent:claude");
+    let (mut mcp, owner, claude) = Mcp::owner_and_claude("agent:writer");
     register(
         &mut mcp,
         &owner,
@@ -317,9 +291,7 @@ fn the_built_ins_post_read_list_and_join() {
 
 #[test]
 fn a_client_that_takes_only_json_gets_its_answer_held() {
-    let mut mcp = Mcp::new();
-    let owner = mcp.world.join("agent:calculator");
-    let claude = mcp.world.join("agent:claude");
+    let (mut mcp, owner, claude) = Mcp::owner_and_claude("agent:calculator");
     calculator(&mut mcp, &owner, json!(null));
     let session = mcp.init(&claude, "2025-06-18");
     let mut req = post(
@@ -347,8 +319,7 @@ fn a_client_that_takes_only_json_gets_its_answer_held() {
 
 #[test]
 fn a_waiting_read_woken_with_nothing_new_waits_on() {
-    let mut mcp = Mcp::new();
-    let claude = mcp.world.join("agent:claude");
+    let (mut mcp, claude) = Mcp::with_claude();
     let session = mcp.init(&claude, "2025-11-25");
     let read = rpc(
         9,

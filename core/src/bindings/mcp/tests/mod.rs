@@ -11,9 +11,10 @@ mod retries;
 use super::outcome::Outcome;
 use super::streams::Streams;
 use super::transport::handle;
-use super::waiting::{Arrival, Waiting};
+use super::waiting::{Arrival, WaitFor, Waiting};
 use crate::bindings::message::{Body, Method, Request, Response};
 use crate::bindings::tests::world::World;
+use crate::ids::ulid::EventId;
 use crate::network::Effect;
 use serde_json::{Value, json};
 
@@ -56,6 +57,58 @@ impl Mcp {
             world: World::new(),
             streams: Streams::default(),
         }
+    }
+
+    /// A network where `agent:claude` joined; its token.
+    pub(super) fn with_claude() -> (Self, String) {
+        let mut mcp = Self::new();
+        let claude = mcp.world.join("agent:claude");
+        (mcp, claude)
+    }
+
+    /// A network where `owner` and then `agent:claude` joined; their tokens.
+    pub(super) fn owner_and_claude(owner: &str) -> (Self, String, String) {
+        let mut mcp = Self::new();
+        let owner = mcp.world.join(owner);
+        let claude = mcp.world.join("agent:claude");
+        (mcp, owner, claude)
+    }
+
+    /// `owner` answers `caller`'s invocation `event` with `output`: how many effects the
+    /// host had applied before.
+    pub(super) fn answer_invocation(
+        &mut self,
+        owner: &str,
+        caller: &str,
+        event: &EventId,
+        output: Value,
+    ) -> usize {
+        let from = self.world.host.applied.len();
+        let metadata = json!({"in_reply_to": event.to_string()});
+        let payload = json!({"output": output});
+        let type_ = "network.resource.invoke.result";
+        self.send(
+            owner,
+            json!({"type": type_, "target": caller, "payload": payload, "metadata": metadata}),
+        );
+        from
+    }
+
+    /// The invocation `waiting` waits for: its id, and its source and payload as logged.
+    pub(super) fn invocation(&self, waiting: &Waiting) -> (EventId, (String, Value)) {
+        let WaitFor::Invoke { event, .. } = &waiting.wait else {
+            panic!("an invocation")
+        };
+        let logged = self
+            .world
+            .host
+            .log
+            .log
+            .iter()
+            .find(|r| r.event.id == *event);
+        let logged = logged.unwrap_or_else(|| panic!("{event} is not logged"));
+        let source = logged.event.source.to_string();
+        (*event, (source, logged.event.payload.clone()))
     }
 
     pub(super) fn handle(&mut self, req: &Request) -> Outcome {
@@ -158,8 +211,7 @@ fn error_code(value: &Value) -> i64 {
 
 #[test]
 fn each_legacy_revision_initializes_a_session_of_the_member() {
-    let mut mcp = Mcp::new();
-    let token = mcp.world.join("agent:claude");
+    let (mut mcp, token) = Mcp::with_claude();
     for revision in ["2025-03-26", "2025-06-18", "2025-11-25"] {
         let session = mcp.init(&token, revision);
         let stored = &mcp.world.host.mcp_sessions[&session];
@@ -229,8 +281,7 @@ fn strangers_get_401_with_a_pointer_to_the_metadata() {
 
 #[test]
 fn a_session_belongs_to_its_member_and_its_revision() {
-    let mut mcp = Mcp::new();
-    let claude = mcp.world.join("agent:claude");
+    let (mut mcp, claude) = Mcp::with_claude();
     let other = mcp.world.join("agent:other");
     let session = mcp.init(&claude, "2025-06-18");
     let list = rpc(1, "tools/list", json!({}));
@@ -266,8 +317,7 @@ fn a_session_belongs_to_its_member_and_its_revision() {
 
 #[test]
 fn malformed_bodies_get_their_codes_and_harm_nothing() {
-    let mut mcp = Mcp::new();
-    let token = mcp.world.join("agent:claude");
+    let (mut mcp, token) = Mcp::with_claude();
     let session = mcp.init(&token, "2025-11-25");
     for (body, status, code) in [
         ("{not json", 400, -32700),
@@ -321,8 +371,7 @@ fn malformed_bodies_get_their_codes_and_harm_nothing() {
 
 #[test]
 fn batches_only_in_2025_03_26() {
-    let mut mcp = Mcp::new();
-    let token = mcp.world.join("agent:claude");
+    let (mut mcp, token) = Mcp::with_claude();
     let old = mcp.init(&token, "2025-03-26");
     let batch = format!(
         "[{}, {}, {}, 7]",
@@ -354,29 +403,21 @@ fn batches_only_in_2025_03_26() {
 
 #[test]
 fn a_foreign_origin_is_forbidden() {
-    let mut mcp = Mcp::new();
-    let token = mcp.world.join("agent:claude");
+    let (mut mcp, token) = Mcp::with_claude();
     let req = post(
         Some(&token),
         None,
         &rpc(0, "initialize", json!({"protocolVersion": "2025-11-25"})),
     );
-    assert_eq!(
-        mcp.respond(&req.clone().with_header("Origin", "https://evil.example"))
-            .status,
-        403
-    );
-    assert_eq!(
-        mcp.respond(&req.with_header("Origin", "https://edge.test"))
-            .status,
-        200
-    );
+    for (origin, status) in [("https://evil.example", 403), ("https://edge.test", 200)] {
+        let from = req.clone().with_header("Origin", origin);
+        assert_eq!(mcp.respond(&from).status, status, "{origin}");
+    }
 }
 
 #[test]
 fn get_opens_the_notification_stream_and_resumes_a_dropped_one() {
-    let mut mcp = Mcp::new();
-    let token = mcp.world.join("agent:claude");
+    let (mut mcp, token) = Mcp::with_claude();
     let session = mcp.init(&token, "2025-11-25");
     let get = |last: Option<&str>| {
         let mut req = Request::new(Method::Get, URL)

@@ -21,8 +21,7 @@ fn modern(token: &str, id: u64, method: &str, mut params: Value, name: Option<&s
 
 #[test]
 fn discover_and_list_without_a_session() {
-    let mut mcp = Mcp::new();
-    let token = mcp.world.join("agent:claude");
+    let (mut mcp, token) = Mcp::with_claude();
     let discovered = json_of(&mcp.respond(&modern(&token, 1, "server/discover", json!({}), None)));
     assert_eq!(discovered["result"]["supportedVersions"][0], "2026-07-28");
     assert_eq!(discovered["result"]["resultType"], "complete");
@@ -52,8 +51,7 @@ fn discover_and_list_without_a_session() {
 
 #[test]
 fn envelope_and_header_failures_are_400_and_unknown_methods_404() {
-    let mut mcp = Mcp::new();
-    let token = mcp.world.join("agent:claude");
+    let (mut mcp, token) = Mcp::with_claude();
     let mut bare = modern(&token, 1, "tools/list", json!({}), None);
     bare.body = rpc(1, "tools/list", json!({}));
     let unknown = |m: &mut Mcp| {
@@ -105,8 +103,7 @@ fn envelope_and_header_failures_are_400_and_unknown_methods_404() {
 
 #[test]
 fn listen_opens_a_stream_with_its_acknowledgement() {
-    let mut mcp = Mcp::new();
-    let token = mcp.world.join("agent:claude");
+    let (mut mcp, token) = Mcp::with_claude();
     let req = modern(
         &token,
         7,

@@ -10,9 +10,7 @@ use crate::ids::event_type::core_types;
 use serde_json::{Value, json};
 
 fn setup() -> (Mcp, String, String, String) {
-    let mut mcp = Mcp::new();
-    let owner = mcp.world.join("agent:calculator");
-    let claude = mcp.world.join("agent:claude");
+    let (mut mcp, owner, claude) = Mcp::owner_and_claude("agent:calculator");
     let ack = mcp.send(
         &owner,
         json!({"type": "network.resource.register", "target": "core",
@@ -85,12 +83,7 @@ fn a_retry_waits_for_the_first_invocation_then_gets_its_result() {
     let WaitFor::Invoke { event, .. } = &first.wait else {
         panic!("an invocation")
     };
-    let from = mcp.world.host.applied.len();
-    mcp.send(
-        &owner,
-        json!({"type": "network.resource.invoke.result", "target": "agent:claude",
-        "payload": {"output": {"sum": 1}}, "metadata": {"in_reply_to": event.to_string()}}),
-    );
+    let from = mcp.answer_invocation(&owner, "agent:claude", event, json!({"sum": 1}));
     let arrival = mcp
         .wakes(from, &retry)
         .expect("the retry wakes on the first's result");

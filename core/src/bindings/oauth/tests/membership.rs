@@ -69,13 +69,7 @@ fn removed_or_banned_the_old_tokens_are_refused_even_for_a_newcomer_of_that_name
     for (route, newcomer_joins) in [("members/remove", true), ("members/ban", false)] {
         let (mut world, boss) = world_with_master();
         let (client, access, refresh_token) = tokens_of_claude(&mut world);
-        assert!(
-            world
-                .host
-                .grants
-                .values()
-                .any(|g| g.kind == GrantKind::Refresh)
-        );
+        assert!(holds_grant(&world, GrantKind::Refresh));
         let removed = http(
             &mut world,
             &format!("v1/admin/{route}"),

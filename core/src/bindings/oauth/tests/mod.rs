@@ -135,6 +135,11 @@ fn code_for(world: &mut World, name: &str) -> (String, String) {
 }
 
 fn redeem(world: &mut World, client: &str, code: &str) -> Response {
+    redeem_for(world, client, code, MCP)
+}
+
+/// Redeems `code` of `client` for a token to `resource`.
+fn redeem_for(world: &mut World, client: &str, code: &str, resource: &str) -> Response {
     token_request(
         world,
         &[
@@ -143,9 +148,20 @@ fn redeem(world: &mut World, client: &str, code: &str) -> Response {
             ("redirect_uri", REDIRECT),
             ("code_verifier", VERIFIER),
             ("client_id", client),
-            ("resource", MCP),
+            ("resource", resource),
         ],
     )
+}
+
+/// Whether the host keeps a grant of `kind`.
+fn holds_grant(world: &World, kind: crate::bindings::oauth::grants::GrantKind) -> bool {
+    world.host.grants.values().any(|g| g.kind == kind)
+}
+
+/// Whether `agent:claude` is a member of the world's network.
+fn claude_is_member(world: &World) -> bool {
+    let claude = "agent:claude".parse().unwrap();
+    world.network.member(&claude).is_some()
 }
 
 fn error_of(response: &Response) -> (u16, &str) {
@@ -219,12 +235,7 @@ fn discovery_registration_consent_and_token_make_the_mcp_caller_that_member() {
         text.contains("name=\"state\" value=\"st&amp;te=1\""),
         "{text}"
     );
-    assert!(
-        world
-            .network
-            .member(&"agent:claude".parse().unwrap())
-            .is_none()
-    );
+    assert!(!claude_is_member(&world));
 
     let answer = consent(
         &mut world,
@@ -240,12 +251,7 @@ fn discovery_registration_consent_and_token_make_the_mcp_caller_that_member() {
     assert_eq!(back.get("state"), Some("st&te=1"));
     assert_eq!(back.get("iss"), Some("https://edge.test/networks/demo"));
     // The consent was the join: the member exists, by the network's own pipeline.
-    assert!(
-        world
-            .network
-            .member(&"agent:claude".parse().unwrap())
-            .is_some()
-    );
+    assert!(claude_is_member(&world));
     let code = back.get("code").unwrap().to_owned();
     // Stored hashed: the code itself is nowhere in the store.
     assert!(!world.host.grants.contains_key(&code));

@@ -137,29 +137,19 @@ fn the_redirect_uri_is_a_registered_one_exactly() {
 fn the_resource_is_this_networks_mcp_endpoint() {
     let mut world = world();
     let (client, code) = code_for(&mut world, "claude");
-    let answer = token_request(
+    let answer = redeem_for(
         &mut world,
-        &[
-            ("grant_type", "authorization_code"),
-            ("code", &code),
-            ("redirect_uri", REDIRECT),
-            ("code_verifier", VERIFIER),
-            ("client_id", &client),
-            ("resource", "https://edge.test/networks/other/mcp"),
-        ],
+        &client,
+        &code,
+        "https://edge.test/networks/other/mcp",
     );
     assert_eq!(error_of(&answer), (400, "invalid_target"));
     // Scheme and host case and a trailing slash do not make another resource.
-    let answer = token_request(
+    let answer = redeem_for(
         &mut world,
-        &[
-            ("grant_type", "authorization_code"),
-            ("code", &code),
-            ("redirect_uri", REDIRECT),
-            ("code_verifier", VERIFIER),
-            ("client_id", &client),
-            ("resource", "HTTPS://EDGE.test/networks/demo/mcp/"),
-        ],
+        &client,
+        &code,
+        "HTTPS://EDGE.test/networks/demo/mcp/",
     );
     assert_eq!(answer.status, 200, "{answer:?}");
 }
@@ -301,12 +291,7 @@ fn a_token_network_admits_only_with_its_token_and_a_refusal_issues_no_code() {
         assert!(text.contains("value=\"claude\""));
         assert!(!text.contains("value=\"wrong\""));
         assert!(world.host.grants.is_empty());
-        assert!(
-            world
-                .network
-                .member(&"agent:claude".parse().unwrap())
-                .is_none()
-        );
+        assert!(!claude_is_member(&world));
     }
     let answer = consent(
         &mut world,
@@ -400,13 +385,7 @@ fn leaving_ends_the_members_tokens() {
     let mut world = world();
     let (client, code) = code_for(&mut world, "claude");
     assert_eq!(redeem(&mut world, &client, &code).status, 200);
-    assert!(
-        world
-            .host
-            .grants
-            .values()
-            .any(|g| g.kind == GrantKind::Access)
-    );
+    assert!(holds_grant(&world, GrantKind::Access));
     let Ok(()) =
         crate::host::credentials::end_all(&mut world.host, &"agent:claude".parse().unwrap());
     assert!(world.host.grants.is_empty());

@@ -1,0 +1,29 @@
+//! The event types the network tests send, as written on the wire.
+
+pub(super) const AGENT_PROFILE: &str = "network.agent.profile";
+pub(super) const BRIDGE_UPDATE: &str = "network.bridge.update";
+pub(super) const CHANNEL_CREATE: &str = "network.channel.create";
+pub(super) const CHANNEL_DELETE: &str = "network.channel.delete";
+pub(super) const CHANNEL_JOIN: &str = "network.channel.join";
+pub(super) const CHANNEL_LEAVE: &str = "network.channel.leave";
+pub(super) const DISCOVERY_QUERY: &str = "network.discovery.query";
+pub(super) const EVENTS_QUERY: &str = "network.events.query";
+pub(super) const GROUP_UPDATE: &str = "network.group.update";
+pub(super) const INVITATION_CREATED: &str = "workspace.invitation.created";
+pub(super) const MEMBER_BAN: &str = "network.admin.member.ban";
+pub(super) const MEMBER_REMOVE: &str = "network.admin.member.remove";
+pub(super) const MEMBER_UNBAN: &str = "network.admin.member.unban";
+pub(super) const MESSAGE_DELEGATED: &str = "workspace.message.delegated";
+pub(super) const MOD_CONFIGURE: &str = "network.admin.mod.configure";
+pub(super) const MOD_LOAD: &str = "network.admin.mod.load";
+pub(super) const MOD_UNLOAD: &str = "network.admin.mod.unload";
+pub(super) const RESOURCE_INVOKE: &str = "network.resource.invoke";
+pub(super) const RESOURCE_READ: &str = "network.resource.read";
+pub(super) const RESOURCE_REGISTER: &str = "network.resource.register";
+pub(super) const RESOURCE_UPDATE: &str = "network.resource.update";
+pub(super) const SESSION_CREATED: &str = "workspace.session.created";
+pub(super) const SETTINGS_UPDATE: &str = "network.admin.settings.update";
+pub(super) const TASK_CANCEL: &str = "task.cancel";
+pub(super) const TASK_CREATE: &str = "task.create";
+pub(super) const TASK_UPDATE: &str = "task.update";
+pub(super) const TOKEN_ROTATE: &str = "network.admin.token.rotate";
