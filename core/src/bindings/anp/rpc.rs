@@ -26,7 +26,6 @@ use crate::bindings::mcp::waiting::{Arrival, Reply, Waiting};
 use crate::bindings::message::{Method, Request, Response};
 use crate::bindings::oauth::grants::OAuthHost;
 use crate::bindings::step::Step;
-use crate::model::membership::Member;
 use serde_json::{Map, Value};
 
 /// The shape tool results are made in (stateless, tool output as any JSON).
@@ -119,14 +118,10 @@ fn run<H: OAuthHost>(
     if !access::origin_allowed(req, &network.config().allowed_origins) {
         return Ok(Outcome::Respond(access::forbidden_origin()));
     }
-    let member = match access::member(host, req, network.id())? {
+    let member = match access::present_member(host, network, req)? {
         Step::Go(member) => member,
         Step::Answer(response) => return Ok(Outcome::Respond(response)),
     };
-    if !network.member(&member).is_some_and(Member::is_online) {
-        let effects = network.heartbeat(&member, host.now());
-        host.apply(network, effects)?;
-    }
     let limit = network.config().limits.max_frame_bytes;
     if req.body.len() > limit {
         let message = format!("Request body too large: over {limit} bytes");

@@ -21,8 +21,9 @@ use crate::bindings::oauth::grants::OAuthHost;
 use crate::bindings::oauth::metadata::{issuer, resource};
 use crate::bindings::oauth::token::{Bearer, bearer};
 use crate::bindings::step::Step;
+use crate::model::membership::Member;
 use crate::model::origins::{AllowedOrigins, WebOrigin};
-use crate::{Address, NetworkId};
+use crate::{Address, Network, NetworkId};
 use serde_json::{Value, json};
 
 /// Where a network's protected-resource metadata lives, before `networks/{id}/mcp`.
@@ -83,6 +84,24 @@ pub fn forbidden_origin() -> Response {
         "Forbidden: the Origin may not reach this endpoint",
         json!({"code": "forbidden"}),
     )
+}
+
+/// The member `req` authenticates ([`member`]), present in `network` before it
+/// acts: a member whose presence lapsed is brought back by a heartbeat.
+pub fn present_member<H: OAuthHost>(
+    host: &mut H,
+    network: &mut Network,
+    req: &Request,
+) -> Result<Step<Address>, H::Error> {
+    let member = match member(host, req, network.id())? {
+        Step::Go(member) => member,
+        refused => return Ok(refused),
+    };
+    if !network.member(&member).is_some_and(Member::is_online) {
+        let effects = network.heartbeat(&member, host.now());
+        host.apply(network, effects)?;
+    }
+    Ok(Step::Go(member))
 }
 
 /// The member the request's bearer token names, or the `401` to answer.

@@ -36,7 +36,6 @@ use crate::bindings::access::caller::{Caller as RequestCaller, Origins};
 use crate::bindings::jsonrpc::{self, Body, Code, Id, Message, RpcError};
 use crate::bindings::message::{Method, Request, Response};
 use crate::bindings::step::Step;
-use crate::model::membership::Member;
 use crate::{Address, Network};
 use serde_json::{Map, Value};
 
@@ -80,14 +79,10 @@ fn handle_member<H: McpHost>(
     streams: &mut Streams,
     req: &Request,
 ) -> Result<Outcome, H::Error> {
-    let member = match access::member(host, req, network.id())? {
+    let member = match access::present_member(host, network, req)? {
         Step::Go(member) => member,
         Step::Answer(response) => return Ok(Outcome::Respond(response)),
     };
-    if !network.member(&member).is_some_and(Member::is_online) {
-        let effects = network.heartbeat(&member, host.now());
-        host.apply(network, effects)?;
-    }
     match &req.method {
         Method::Post => post(host, network, streams, req, &member),
         Method::Get => listen::get(host, network, streams, req, &member),
