@@ -21,7 +21,8 @@ const start = async () => {
   document.getElementById('shell')?.remove();
   // Keep the app shell and every part for offline starts (see sw.js): registered once the app
   // runs, so what it caches does not share the link with the first page.
-  if ('serviceWorker' in navigator) navigator.serviceWorker.register('/sw.js').catch(() => {});
+  // (Some browsers have the property but no worker: private windows.)
+  navigator.serviceWorker?.register('/sw.js').catch(() => {});
 };
 start().catch((err) => window.agentnetFailed(
   `The workspace could not load (${err?.message ?? err}). Check your connection and reload the page.`));

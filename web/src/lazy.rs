@@ -20,17 +20,20 @@ use std::pin::Pin;
 /// What a split point returns: the part's view, or why its chunk did not load.
 pub type Loaded = Result<AnyView, SplitLoaderError>;
 
+/// A part on its way: its chunk loading, then its view.
+pub type Loading = Pin<Box<dyn Future<Output = Loaded>>>;
+
 /// A split point: starts loading its chunk and yields the part's view.
-pub type Loader = fn() -> Pin<Box<dyn Future<Output = Loaded>>>;
+pub type Loader = fn() -> Loading;
 
 /// Declares split points: each `name in chunk => view;` is a function `name` that renders
 /// `view` from a chunk of its own.
 macro_rules! split_views {
     ($($(#[$doc:meta])* $name:ident in $chunk:ident => $view:expr;)*) => {$(
         $(#[$doc])*
-        pub fn $name() -> ::std::pin::Pin<Box<dyn ::std::future::Future<Output = $crate::lazy::Loaded>>> {
+        pub fn $name() -> $crate::lazy::Loading {
             #[::leptos::wasm_split::wasm_split($chunk, wasm_split_path = ::leptos::wasm_split, fallible)]
-            fn render() -> Result<::leptos::prelude::AnyView, ::leptos::wasm_split::SplitLoaderError> {
+            fn render() -> $crate::lazy::Loaded {
                 use ::leptos::prelude::IntoAny;
                 Ok($view.into_any())
             }

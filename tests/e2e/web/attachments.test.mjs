@@ -239,6 +239,11 @@ test('attachments open in the resources panel as what they are, and a picture op
     await other.keyboard.press('Escape');
     await viewer.waitFor({ state: 'hidden' });
     assert.equal(await link.evaluate((el) => el === document.activeElement), true, 'the focus is back on the picture');
+    // Its Close button gives the focus back too.
+    await link.click();
+    await viewer.getByRole('button', { name: 'Close' }).click();
+    await viewer.waitFor({ state: 'hidden' });
+    assert.equal(await link.evaluate((el) => el === document.activeElement), true, 'Close gives the focus back to the picture');
     assert.equal(tabs, 0, 'no new tab');
 
     // The resources panel: each attachment opens as what it is.

@@ -32,6 +32,7 @@ test('the first page fetches no part; a part comes when opened, says it is loadi
     await agent.send('agent:broadcast', 'workspace.message.posted', { content: 'before any part' });
     await page.locator('.message', { hasText: 'before any part' }).waitFor({ timeout: 10_000 });
     assert.deepEqual(fetched.filter((path) => PART.test(path)), [], 'the conversation needs no part');
+    assert.equal(await page.locator('#failure').isVisible(), false, 'no failure shows without a service worker');
 
     // The inspector's chunk is held: the pane says it is loading, in the conversation's place.
     let release;
@@ -50,6 +51,7 @@ test('the first page fetches no part; a part comes when opened, says it is loadi
     const failed = page.getByRole('alert').filter({ hasText: 'Could not load the inspector' });
     await failed.waitFor();
     await shoot(page, 'part-failed');
+    assert.equal(await page.locator('#failure').isVisible(), false, 'a part that cannot load fails alone, not the app');
 
     // Back online, Try again brings the inspector, which lists what happened before it came.
     await page.unroute('**/pkg/split_inspector_chunk.wasm');

@@ -135,7 +135,6 @@ pub fn SearchPanel() -> impl IntoView {
     };
     view! {
         <section id="search" class="search" role="dialog" aria-label="Search messages"
-            hidden=move || !search.open.get()
             on:keydown=move |ev| if ev.key() == "Escape" { ev.stop_propagation(); close() }>
             <form class="search-form" role="search" on:submit=move |ev| {
                 ev.prevent_default();

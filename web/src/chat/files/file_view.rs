@@ -149,7 +149,8 @@ impl Viewer {
         self.shown.set(Some(file));
     }
 
-    /// The viewer closed: the focus goes back to what opened it.
+    /// The viewer's dialog closed: it leaves the page, and the focus goes back
+    /// to what opened it.
     fn closed(&self) {
         self.shown.set(None);
         if let Some(opener) = self.opener.try_update_value(Option::take).flatten() {
@@ -296,16 +297,21 @@ pub fn Lightbox() -> impl IntoView {
     let viewer = Viewer::get();
     let files = Attachments::get();
     let dialog = NodeRef::<leptos::html::Dialog>::new();
+    // Every way out (Close, a click beside, Escape) closes the dialog itself, so the page
+    // behind is no longer inert when its `close` gives the focus back.
+    let close = move || {
+        if let Some(dialog) = dialog.get_untracked() {
+            dialog.close();
+        }
+    };
+    // The viewer is in the page only while a picture is shown (lib.rs), and it is built
+    // before it is in the page (it loads as a part of its own, crate::parts): a dialog out
+    // of the page cannot open, so it opens a frame later. Closing removes it.
     Effect::new(move |_| {
-        let open = viewer.shown.with(Option::is_some);
         if let Some(dialog) = dialog.get() {
-            // The viewer is built before it is in the page (it loads as a part of its own,
-            // crate::parts), and a dialog out of the page cannot open: open it a frame later.
             request_animation_frame(move || {
-                if open && !dialog.open() && dialog.is_connected() {
+                if !dialog.open() && dialog.is_connected() {
                     let _ = dialog.show_modal();
-                } else if !open && dialog.open() {
-                    dialog.close();
                 }
             });
         }
@@ -325,7 +331,7 @@ pub fn Lightbox() -> impl IntoView {
                     <a class="lightbox-download" href=url.clone() download=file.name.clone()
                         aria-label=format!("Download {}", isolate(&file.name))>"Download"</a>
                     <button type="button" class="lightbox-close" autofocus
-                        on:click=move |_| viewer.shown.set(None)>"Close"</button>
+                        on:click=move |_| close()>"Close"</button>
                 </header>
                 <div class="lightbox-picture">
                     <img src=url alt=file.name.clone() />
@@ -343,7 +349,7 @@ pub fn Lightbox() -> impl IntoView {
                 let beside = ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok())
                     .is_some_and(|t| t.tag_name() == "DIALOG" || t.class_list().contains("lightbox-picture"));
                 if beside {
-                    viewer.shown.set(None);
+                    close();
                 }
             }>
             {shown}
