@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { createNetwork, freePort, startEdge } from './edge.mjs';
 import { Agent } from '../../core/js/index.js';
+import { until } from './waits.mjs';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -90,6 +91,23 @@ export async function createChannelFromNav(page, name) {
   await nav.getByRole('button', { name: 'Create' }).click();
   await page.waitForURL(`**/channel/${name}`);
   return nav;
+}
+
+/**
+ * `agent` joins the channel `name` a page has just created. The page opens the channel before
+ * the network has stored it (its create event is still on the way, or queued behind others on
+ * a busy machine), so a join that comes first is refused with `unknown_target`; it is tried
+ * again until the channel exists. Any other refusal fails at once.
+ */
+export async function joinCreatedChannel(agent, name) {
+  return until(`the network to have channel/${name}`, async () => {
+    try {
+      return await agent.joinChannel(name);
+    } catch (error) {
+      if (error?.code === 'unknown_target') return undefined;
+      throw error;
+    }
+  });
 }
 
 /** The Resources panel's entry for `address` on `page`, once a refresh shows it. */

@@ -38,10 +38,25 @@ export async function shoot(page, name, ready = async () => {}) {
   const before = page.viewportSize();
   for (const [size, viewport] of Object.entries(SIZES)) {
     await page.setViewportSize(viewport);
-    await ready(page, viewport);
+    await readyAgainIfReplaced(ready, page, viewport);
     await shootAt(page, name, size);
   }
   if (before) await page.setViewportSize(before);
+}
+
+/**
+ * Runs `ready(page, viewport)`, again when an element it was scrolling to was replaced while
+ * it ran (a list that re-renders at the new size, a message its ack redraws): Playwright
+ * resolves a locator once per action and does not retry scrolling a detached element.
+ */
+async function readyAgainIfReplaced(ready, page, viewport) {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await ready(page, viewport);
+    } catch (error) {
+      if (attempt >= 5 || !/not attached to the DOM/.test(String(error?.message))) throw error;
+    }
+  }
 }
 
 /** The same as `shoot` (the name the tools, tasks and documents tests use). */

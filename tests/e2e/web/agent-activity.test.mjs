@@ -12,7 +12,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Agent } from '../../../core/js/index.js';
 import { createNetwork } from '../../support/edge.mjs';
-import { createChannelFromNav, edgeAndBrowser, openNetwork, say } from '../../support/browser.mjs';
+import { createChannelFromNav, edgeAndBrowser, joinCreatedChannel, openNetwork, say } from '../../support/browser.mjs';
 import { until } from '../../support/process.mjs';
 import { PHONE, WIDE, shoot } from '../../support/shots.mjs';
 import { nextEvent } from '../../support/events.mjs';
@@ -33,7 +33,7 @@ test('an agent at work shows as a pending entry its answer replaces; its steps f
     await openNetwork(page, started.edge.url, id);
     const me = await page.locator('.me').getAttribute('data-address');
     const nav = await createChannelFromNav(page, 'general');
-    await helper.joinChannel('general');
+    await joinCreatedChannel(helper, 'general');
     const to = 'channel/general';
 
     // The person asks; the agent thinks, calls a tool, writes.

@@ -10,9 +10,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Agent } from '../../../core/js/index.js';
 import { createNetwork } from '../../support/edge.mjs';
-import { edgeAndBrowser } from '../../support/browser.mjs';
+import { createChannelFromNav, edgeAndBrowser, joinCreatedChannel } from '../../support/browser.mjs';
 import { shoot } from '../../support/shots.mjs';
-import { until } from '../../support/waits.mjs';
 
 const started = edgeAndBrowser();
 
@@ -25,15 +24,8 @@ test('a person approves an edited step and denies another from approval cards in
     await page.getByRole('status').filter({ hasText: 'online' }).waitFor({ timeout: 15_000 });
     const me = await page.locator('.me').getAttribute('data-address');
     const myName = me.replace(/^human:/, ''); // a guest who gave no name goes by its address's name
-    const nav = page.getByRole('navigation', { name: 'Conversations' });
-    await nav.getByRole('textbox', { name: 'New channel' }).fill('ops');
-    await nav.getByRole('button', { name: 'Create' }).click();
-    await page.waitForURL('**/channel/ops');
-    // The page opens the channel at once; the network may take a moment to have it.
-    await until('the channel to exist for the agent', () => deployer.joinChannel('ops').then(
-      () => true,
-      (error) => { if (error.code !== 'unknown_target') throw error; return false; },
-    ));
+    await createChannelFromNav(page, 'ops');
+    await joinCreatedChannel(deployer, 'ops');
 
     const approved = deployer.approval({
       to: 'channel/ops', approvers: [me], kind: 'message', subject: 'channel/announce',

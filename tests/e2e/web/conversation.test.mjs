@@ -14,7 +14,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Agent } from '../../../core/js/index.js';
 import { createNetwork } from '../../support/edge.mjs';
-import { createChannelFromNav, edgeAndBrowser, nextFrames, openNetwork } from '../../support/browser.mjs';
+import { createChannelFromNav, edgeAndBrowser, joinCreatedChannel, nextFrames, openNetwork } from '../../support/browser.mjs';
 import { assertAccessibleInBothSchemes } from '../../support/axe.mjs';
 import { until, expectNothingFor } from '../../support/waits.mjs';
 
@@ -239,7 +239,7 @@ test('unread counts per conversation survive a reload, a direct message is marke
     await nav.getByRole('link', { name: 'Everyone' }).click();
     // Posted once the person looks elsewhere (a busy page may take a moment to switch).
     await until('Everyone is open', async () => (await page.title()) === 'Everyone — agentnet');
-    await agent.joinChannel('updates');
+    await joinCreatedChannel(agent, 'updates');
     await agent.send('channel/updates', 'workspace.message.posted', { content: 'build 41 is green' });
     await agent.send('channel/updates', 'workspace.message.posted', { content: 'build 42 is green' });
     const updates = nav.getByRole('link', { name: /# updates/ });

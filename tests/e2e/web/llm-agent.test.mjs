@@ -16,7 +16,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Agent } from '../../../core/js/index.js';
 import { createNetwork } from '../../support/edge.mjs';
-import { edgeAndBrowser, openNetwork, say } from '../../support/browser.mjs';
+import { createChannelFromNav, edgeAndBrowser, joinCreatedChannel, openNetwork, say } from '../../support/browser.mjs';
 import { until } from '../../support/process.mjs';
 import { shoot } from '../../support/shots.mjs';
 import { scriptedProviderForFile, toolCall, slow, text } from '../../support/scripted-provider.mjs';
@@ -70,11 +70,8 @@ test('a person asks an LLM agent from the workspace: it uses a tool, streams, an
     await openNetwork(page, started.edge.url, id);
     await page.evaluate(RECORD_PENDING);
     const me = await page.locator('.me').getAttribute('data-address');
-    const nav = page.getByRole('navigation', { name: 'Conversations' });
-    await nav.getByRole('textbox', { name: 'New channel' }).fill('plans');
-    await nav.getByRole('button', { name: 'Create' }).click();
-    await page.waitForURL('**/channel/plans');
-    await helper.agent.joinChannel('plans');
+    await createChannelFromNav(page, 'plans');
+    await joinCreatedChannel(helper.agent, 'plans');
     // The tool's owner listens in: it hears whatever the LLM agent posts in the channel.
     await weather.joinChannel('plans');
     const helperPosts = [];
@@ -84,7 +81,8 @@ test('a person asks an LLM agent from the workspace: it uses a tool, streams, an
     const list = page.locator('.conversation-column .messages');
     await say(page, 'Trip to Paris on Friday');
     const root = list.locator('.message', { hasText: 'Trip to Paris on Friday' });
-    await root.waitFor({ timeout: 10_000 });
+    // Sent first: a busy machine may redraw the message as its ack comes, under the click.
+    await root.locator('.state', { hasText: 'sent' }).waitFor({ timeout: 10_000 });
     await root.getByRole('link', { name: /^Reply in thread to/ }).click();
     const threadPane = page.getByRole('region', { name: 'Thread' });
     await threadPane.waitFor({ timeout: 10_000 });
