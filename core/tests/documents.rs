@@ -16,7 +16,7 @@ use agentnet_core::host::MemoryHost;
 use agentnet_core::model::config::ModConfig;
 use agentnet_core::model::config::NetworkConfig;
 use agentnet_core::network::{Effect, Network};
-use agentnet_core::replica::{DocumentEdit, Replica, ReplicaEffect, ReplicaRow};
+use agentnet_core::replica::{DocumentEdit, Replica, ReplicaEffect, ReplicaRow, SyncedDocuments};
 use agentnet_core::{Address, ErrorCode, Timestamp};
 use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
@@ -62,8 +62,10 @@ impl World {
                 let mut seed = [0u8; 32];
                 rng.fill_bytes(&mut seed);
                 let address: Address = name.parse().unwrap();
+                let mut replica = Replica::new(address.clone(), "docs".parse().unwrap(), seed);
+                replica.install_documents(SyncedDocuments::boxed());
                 Peer {
-                    replica: Replica::new(address.clone(), "docs".parse().unwrap(), seed),
+                    replica,
                     address,
                     connected: false,
                     session: None,
@@ -346,6 +348,8 @@ fn run(seed: u64) -> String {
         [9; 32],
     );
     restored.restore(world.peers[0].rows.clone());
+    // Installed after the rows: they are handed over then.
+    restored.install_documents(SyncedDocuments::boxed());
     restored.open_document(&file(), [9; 16], world.now).unwrap();
     assert_eq!(
         restored.document_text(&file()).unwrap(),
@@ -368,6 +372,30 @@ fn three_replicas_with_random_partitions_and_restarts_converge() {
     for seed in 0..runs {
         run(seed);
     }
+}
+
+#[test]
+fn a_replica_without_its_documents_installed_refuses_to_open_them_until_they_are() {
+    let mut world = World::new(3, &["agent:owner", "agent:ann"]);
+    world.join(0..2);
+    world.register(json!({"content": "hello"}));
+    world.open(0);
+    world.settle();
+    let mut bare = Replica::new(
+        "agent:ann".parse().unwrap(),
+        "docs".parse().unwrap(),
+        [5; 32],
+    );
+    assert!(!bare.has_documents());
+    let refused = bare.open_document(&file(), [5; 16], world.now).unwrap_err();
+    assert_eq!(refused.code, ErrorCode::NotSupported);
+    assert_eq!(bare.document_text(&file()), None);
+    assert!(bare.close_document(&file(), world.now).is_empty());
+    // Installed later, the same replica opens documents.
+    bare.install_documents(SyncedDocuments::boxed());
+    assert!(bare.has_documents());
+    assert!(bare.open_document(&file(), [5; 16], world.now).is_ok());
+    assert_eq!(bare.document_text(&file()).as_deref(), Some(""));
 }
 
 #[test]

@@ -1,7 +1,8 @@
 //! The workspace's split points: each part a newcomer does not need to read
 //! a conversation loads from its own chunk when first opened
 //! ([`crate::lazy`]). Their state lives in the first chunk (each feature's
-//! `provide` in `lib.rs`), so only views move here.
+//! `provide` in `lib.rs`), so only views move here. (The shared documents'
+//! engine is a chunk too: [`crate::documents::engine`].)
 
 use crate::lazy::split_views;
 use leptos::prelude::*;

@@ -38,6 +38,19 @@ impl JsReplica {
     }
 }
 
+/// Agents load the whole package at once: their shared documents come with the replica.
+#[cfg(feature = "documents")]
+fn with_documents(mut replica: Replica) -> Replica {
+    replica.install_documents(agentnet_core::replica::SyncedDocuments::boxed());
+    replica
+}
+
+/// The lite package has no shared documents.
+#[cfg(not(feature = "documents"))]
+fn with_documents(replica: Replica) -> Replica {
+    replica
+}
+
 #[wasm_bindgen(js_class = Replica)]
 impl JsReplica {
     /// A replica for `address` in `network`; `seed` is 32 random bytes.
@@ -45,7 +58,7 @@ impl JsReplica {
     pub fn new(address: &str, network: &str, seed: &[u8]) -> Result<JsReplica, JsValue> {
         let (address, network, seed) = identity(address, network, seed)?;
         Ok(Self {
-            inner: Replica::new(address, network, seed),
+            inner: with_documents(Replica::new(address, network, seed)),
             persist_effects: true,
         })
     }

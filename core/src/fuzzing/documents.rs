@@ -3,7 +3,7 @@
 
 use crate::documents::{DocumentRow, Part, TextDocument, decode_sync, encode_sync};
 use crate::ids::address::Address;
-use crate::replica::{Replica, ReplicaRow};
+use crate::replica::{Replica, ReplicaRow, SyncedDocuments};
 use automerge::sync::State;
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
@@ -96,6 +96,7 @@ fn open_stored(pieces: &[(Part, String)]) -> Option<String> {
             data: data.clone(),
         })
     }));
+    replica.install_documents(SyncedDocuments::boxed());
     let _ = replica.open_document(&address, [4; 16], 1);
     replica.document_text(&address)
 }

@@ -1,6 +1,8 @@
 //! What the replica keeps about shared documents: the open ones with their
-//! sync state, the stored copies, and the rows a write persists (feature `documents`).
+//! sync state, the stored copies, and the rows a write persists; and the
+//! replica's slot for them (feature `documents`).
 
+use super::document_copies::DocumentCopies;
 use super::types::{ReplicaEffect, ReplicaRow};
 use crate::documents::{Loader, Persistence, TextDocument, Writes};
 use crate::ids::address::Address;
@@ -10,22 +12,6 @@ use std::collections::BTreeMap;
 
 /// Sync events whose answer may still arrive, remembered at most (oldest forgotten first).
 pub(super) const MAX_PENDING_MESSAGES: usize = 256;
-
-/// A local edit of a document's text.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum DocumentEdit {
-    /// Delete `delete` UTF-16 units at `index`, then insert `insert` there.
-    Splice {
-        /// Where the edit starts.
-        index: usize,
-        /// How many units it deletes.
-        delete: usize,
-        /// What it inserts.
-        insert: String,
-    },
-    /// Make the text exactly this, as the smallest edit.
-    Replace(String),
-}
 
 /// One open document.
 #[derive(Debug, Clone)]
@@ -43,9 +29,10 @@ pub(super) struct OpenDocument {
     pub(super) unreadable: bool,
 }
 
-/// Everything the replica keeps about documents.
+/// The replica's shared documents as Automerge documents: the open ones,
+/// the stored copies, and the sync messages still unanswered.
 #[derive(Debug, Clone, Default)]
-pub(super) struct ClientDocuments {
+pub struct SyncedDocuments {
     pub(super) open: BTreeMap<Address, OpenDocument>,
     pub(super) stored: BTreeMap<Address, Loader>,
     /// Sent sync events: their document and whether they carried edits, to
@@ -69,7 +56,7 @@ pub(super) fn persist(writes: Writes, address: &Address) -> Vec<ReplicaEffect> {
     effects
 }
 
-impl ClientDocuments {
+impl SyncedDocuments {
     /// Replays a stored row.
     pub(super) fn restore(&mut self, row: ReplicaRow) {
         match row {
@@ -88,6 +75,31 @@ impl ClientDocuments {
                 }
             }
             _ => {}
+        }
+    }
+}
+
+/// The replica's documents: rows kept until the copies are installed, then the copies.
+#[derive(Debug)]
+pub(super) enum DocumentSlot {
+    /// Not installed yet: the document rows restored so far, to hand over.
+    Rows(Vec<ReplicaRow>),
+    /// Installed.
+    Installed(Box<dyn DocumentCopies>),
+}
+
+impl Default for DocumentSlot {
+    fn default() -> Self {
+        Self::Rows(Vec::new())
+    }
+}
+
+impl DocumentSlot {
+    /// Replays a stored document row, now or once the copies are installed.
+    pub(super) fn restore(&mut self, row: ReplicaRow) {
+        match self {
+            Self::Installed(copies) => copies.restore(row),
+            Self::Rows(rows) => rows.push(row),
         }
     }
 }

@@ -1,4 +1,5 @@
-//! The replica's copies of shared documents (feature `documents`).
+//! The replica's copies of shared documents as Automerge documents
+//! ([`SyncedDocuments`], the [`DocumentCopies`] hosts install; feature `documents`).
 //!
 //! A document opened here is edited locally at once — online or not — and
 //! persisted as rows ([`ReplicaRow::Document`]). While the replica is online
@@ -14,46 +15,77 @@
 //! when it refuses one without edits (no `read`), the copy stops syncing.
 //! Both are tried again on the next connection, in case permissions changed.
 
-use super::document_store::DocumentEdit;
-use super::document_store::{MAX_PENDING_MESSAGES, OpenDocument, persist};
-use super::state::Replica;
-use super::types::{Link, ReplicaEffect};
+use super::document_copies::{DocumentCopies, DocumentEdit, DocumentLink};
+use super::document_store::{MAX_PENDING_MESSAGES, OpenDocument, SyncedDocuments, persist};
+use super::types::{ReplicaEffect, ReplicaRow};
 use crate::crypto::to_hex;
 use crate::documents::{Loader, Persistence, TextDocument, decode_sync, encode_sync, payload};
 use crate::error::{Coded, ErrorCode, Rejection};
 use crate::event::Event;
-use crate::ids::address::Address;
+use crate::ids::address::{Address, ResourceKind};
 use crate::ids::event_type::{EventType, core_types};
 use crate::ids::ulid::EventId;
 use automerge::sync;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
-impl Replica {
-    /// Opens the file or context at `address` for editing, from its stored
-    /// copy if there is one; `actor` is 16 random bytes naming this opening's
-    /// edits. Online, it starts syncing with the network at once.
-    pub fn open_document(
+impl SyncedDocuments {
+    /// New, empty copies, boxed for [`Replica::install_documents`](super::Replica::install_documents).
+    pub fn boxed() -> Box<dyn DocumentCopies> {
+        Box::<Self>::default()
+    }
+
+    /// The next sync message of one document, sent if online and there is one.
+    fn send(&mut self, address: &Address, link: &mut DocumentLink<'_>) -> Vec<ReplicaEffect> {
+        if !link.online() {
+            return Vec::new();
+        }
+        let Some(open) = self.open.get_mut(address).filter(|o| !o.unreadable) else {
+            return Vec::new();
+        };
+        let Some(message) = open.doc.generate_sync_message(&mut open.state) else {
+            return Vec::new();
+        };
+        let edits = !message.changes.is_empty();
+        let body = json!({ payload::SYNC: encode_sync(message), "session": open.session });
+        let event = link.event(
+            EventType::from_static(core_types::RESOURCE_UPDATE),
+            address.clone(),
+            body,
+        );
+        self.pending.insert(event.id, (address.clone(), edits));
+        while self.pending.len() > MAX_PENDING_MESSAGES {
+            self.pending.pop_first();
+        }
+        vec![ReplicaEffect::Send(event.encode())]
+    }
+}
+
+impl DocumentCopies for SyncedDocuments {
+    fn restore(&mut self, row: ReplicaRow) {
+        SyncedDocuments::restore(self, row);
+    }
+
+    fn open(
         &mut self,
         address: &Address,
         actor: [u8; 16],
-        now: u64,
+        link: &mut DocumentLink<'_>,
     ) -> Result<Vec<ReplicaEffect>, Rejection> {
-        if !matches!(address.entity().resource_kind(), Some(kind) if kind != crate::ids::address::ResourceKind::Tool)
-        {
+        if !matches!(address.entity().resource_kind(), Some(kind) if kind != ResourceKind::Tool) {
             return Err(Rejection::new(
                 ErrorCode::InvalidRequest,
                 format!("{address} is not a file or context"),
             ));
         }
         let address = address.to_local();
-        if self.documents.open.contains_key(&address) {
+        if self.open.contains_key(&address) {
             return Ok(Vec::new());
         }
         let mut effects = Vec::new();
         // This opening writes its own rows (other tabs may have the document open too).
         let writer = to_hex(&actor[..4]);
-        let (doc, persistence) = match self.documents.stored.remove(&address) {
+        let (doc, persistence) = match self.stored.remove(&address) {
             Some(loader) => {
                 let (doc, persistence, writes) = loader.load(&address, &writer, actor);
                 effects.extend(persist(writes, &address));
@@ -76,45 +108,39 @@ impl Replica {
             read_only: false,
             unreadable: false,
         };
-        self.documents.open.insert(address.clone(), open);
-        effects.extend(self.send_document(&address, now));
+        self.open.insert(address.clone(), open);
+        effects.extend(self.send(&address, link));
         Ok(effects)
     }
 
-    /// The text of an open document.
-    pub fn document_text(&self, address: &Address) -> Option<String> {
-        self.documents
-            .open
-            .get(&address.to_local())
-            .map(|d| d.doc.text())
+    fn text(&self, address: &Address) -> Option<String> {
+        self.open.get(&address.to_local()).map(|d| d.doc.text())
     }
 
-    /// Who else has an open document open, as the network last said.
-    pub fn document_editors(&self, address: &Address) -> Option<&[Address]> {
-        self.documents
-            .open
+    fn editors(&self, address: &Address) -> Option<&[Address]> {
+        self.open
             .get(&address.to_local())
             .map(|d| d.editors.as_slice())
     }
 
-    /// Edits an open document: applied and stored now, sent when online.
-    pub fn edit_document(
+    fn edit(
         &mut self,
         address: &Address,
         edit: DocumentEdit,
-        now: u64,
+        link: &mut DocumentLink<'_>,
     ) -> Result<Vec<ReplicaEffect>, Rejection> {
         let address = address.to_local();
-        let open =
-            self.documents.open.get_mut(&address).ok_or_else(|| {
-                Rejection::new(ErrorCode::NotFound, format!("{address} is not open"))
-            })?;
+        let open = self
+            .open
+            .get_mut(&address)
+            .ok_or_else(|| Rejection::new(ErrorCode::NotFound, format!("{address} is not open")))?;
         if open.read_only {
             return Err(Rejection::new(
                 ErrorCode::Forbidden,
                 format!("the network refused edits of {address}: it is read-only here"),
             ));
         }
+        let now = link.now();
         let result = match &edit {
             DocumentEdit::Splice {
                 index,
@@ -126,14 +152,13 @@ impl Replica {
         result.map_err(|e| Rejection::new(e.code(), e.to_string()))?;
         let writes = open.persistence.after_change(&address, &mut open.doc);
         let mut effects = persist(writes, &address);
-        effects.extend(self.send_document(&address, now));
+        effects.extend(self.send(&address, link));
         Ok(effects)
     }
 
-    /// Closes a document: it stays stored, the network stops sending its changes.
-    pub fn close_document(&mut self, address: &Address, now: u64) -> Vec<ReplicaEffect> {
+    fn close(&mut self, address: &Address, link: &mut DocumentLink<'_>) -> Vec<ReplicaEffect> {
         let address = address.to_local();
-        let Some(open) = self.documents.open.remove(&address) else {
+        let Some(open) = self.open.remove(&address) else {
             return Vec::new();
         };
         // Keep what is stored so a later open starts from it.
@@ -144,79 +169,42 @@ impl Replica {
         for row in &writes.store {
             loader.add(row);
         }
-        self.documents.stored.insert(address.clone(), loader);
+        self.stored.insert(address.clone(), loader);
         let mut effects = persist(writes, &address);
-        if self.link == Link::Online {
-            let close = self.client.event(
+        if link.online() {
+            let close = link.event(
                 EventType::from_static(core_types::RESOURCE_UPDATE),
                 address,
                 json!({ payload::CLOSE: true, "session": open.session }),
-                now,
             );
             effects.push(ReplicaEffect::Send(close.encode()));
         }
         effects
     }
 
-    /// The next sync message of one document, sent if online and there is one.
-    fn send_document(&mut self, address: &Address, now: u64) -> Vec<ReplicaEffect> {
-        if self.link != Link::Online {
-            return Vec::new();
-        }
-        let Some(open) = self
-            .documents
-            .open
-            .get_mut(address)
-            .filter(|o| !o.unreadable)
-        else {
-            return Vec::new();
-        };
-        let Some(message) = open.doc.generate_sync_message(&mut open.state) else {
-            return Vec::new();
-        };
-        let edits = !message.changes.is_empty();
-        let body = json!({ payload::SYNC: encode_sync(message), "session": open.session });
-        let event = self.client.event(
-            EventType::from_static(core_types::RESOURCE_UPDATE),
-            address.clone(),
-            body,
-            now,
-        );
-        self.documents
-            .pending
-            .insert(event.id, (address.clone(), edits));
-        while self.documents.pending.len() > MAX_PENDING_MESSAGES {
-            self.documents.pending.pop_first();
-        }
-        vec![ReplicaEffect::Send(event.encode())]
-    }
-
-    /// Online again: every open document starts a new sync session.
-    pub(super) fn sync_documents(&mut self, now: u64) -> Vec<ReplicaEffect> {
-        let addresses: Vec<Address> = self.documents.open.keys().cloned().collect();
+    fn resync(&mut self, link: &mut DocumentLink<'_>) -> Vec<ReplicaEffect> {
+        let addresses: Vec<Address> = self.open.keys().cloned().collect();
         let mut effects = Vec::new();
         for address in addresses {
-            if let Some(open) = self.documents.open.get_mut(&address) {
+            if let Some(open) = self.open.get_mut(&address) {
                 open.state = sync::State::new();
                 // Permissions may have changed meanwhile: ask again, once per connection.
                 open.unreadable = false;
                 open.read_only = false;
             }
-            effects.extend(self.send_document(&address, now));
+            effects.extend(self.send(&address, link));
         }
         effects
     }
 
-    /// Offline: answers to sent messages will not come.
-    pub(super) fn documents_offline(&mut self) {
-        self.documents.pending.clear();
+    fn offline(&mut self) {
+        self.pending.clear();
     }
 
-    /// Handles a document message from the network; `None` when `event` is not one.
-    pub(super) fn on_document_message(
+    fn on_message(
         &mut self,
         event: &Event,
-        now: u64,
+        link: &mut DocumentLink<'_>,
     ) -> Option<Vec<ReplicaEffect>> {
         if event.event_type.as_str() != core_types::RESOURCE_UPDATE
             || event.source != Address::core()
@@ -230,9 +218,9 @@ impl Replica {
             .parse()
             .ok()?;
         if let Some(id) = event.in_reply_to() {
-            self.documents.pending.remove(&id);
+            self.pending.remove(&id);
         }
-        let open = self.documents.open.get_mut(&address)?;
+        let open = self.open.get_mut(&address)?;
         if event.payload.get("session").and_then(Value::as_str) != Some(open.session.as_str()) {
             // Another opening's (another tab of this member): not ours to apply.
             return Some(Vec::new());
@@ -260,18 +248,18 @@ impl Replica {
                 editors: open.editors.clone(),
             });
         }
-        effects.extend(self.send_document(&address, now));
+        effects.extend(self.send(&address, link));
         Some(effects)
     }
 
-    /// The network refused sync event `id`: drop the refused edits; `None` when `id` is not one.
-    pub(super) fn on_document_error(
+    fn on_refusal(
         &mut self,
         id: EventId,
         rejection: &Rejection,
+        link: &mut DocumentLink<'_>,
     ) -> Option<Vec<ReplicaEffect>> {
-        let (address, edits) = self.documents.pending.remove(&id)?;
-        let open = self.documents.open.get_mut(&address)?;
+        let (address, edits) = self.pending.remove(&id)?;
+        let open = self.open.get_mut(&address)?;
         let mut effects = vec![ReplicaEffect::DocumentRejected {
             address: address.clone(),
             rejection: rejection.clone(),
@@ -296,8 +284,7 @@ impl Replica {
                 text: open.doc.text(),
                 editors: open.editors.clone(),
             });
-            let now = self.clock;
-            effects.extend(self.send_document(&address, now));
+            effects.extend(self.send(&address, link));
         }
         Some(effects)
     }

@@ -27,6 +27,10 @@
 
 mod deadlines;
 #[cfg(feature = "documents")]
+mod document_access;
+#[cfg(feature = "documents")]
+mod document_copies;
+#[cfg(feature = "documents")]
 mod document_store;
 #[cfg(feature = "documents")]
 mod documents;
@@ -38,7 +42,9 @@ mod state;
 mod types;
 
 #[cfg(feature = "documents")]
-pub use document_store::DocumentEdit;
+pub use document_copies::{DocumentCopies, DocumentEdit, DocumentLink};
+#[cfg(feature = "documents")]
+pub use document_store::SyncedDocuments;
 pub use keepalive::{HEARTBEAT_PING, HEARTBEAT_PONG, Keepalive};
 pub use state::Replica;
 pub use types::{

@@ -12,7 +12,7 @@ use super::types::{Link, OutboxEntry, OutboxState, ReplicaEffect, ReplicaRow, Si
 use std::collections::BTreeMap;
 
 /// A participant's replica of one network.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct Replica {
     pub(super) client: Client,
     pub(super) watermark: Option<u64>,
@@ -42,7 +42,7 @@ pub struct Replica {
     pub(super) takes_tasks: Option<bool>,
     /// Open shared documents and stored copies.
     #[cfg(feature = "documents")]
-    pub(super) documents: super::document_store::ClientDocuments,
+    pub(super) documents: super::document_store::DocumentSlot,
     /// Heartbeats, dead links and reconnection (off unless set).
     pub(super) liveness: Liveness,
     /// The network sent a batched frame on this connection: it takes them too.
@@ -70,7 +70,7 @@ impl Replica {
             missed_while_joining: false,
             takes_tasks: None,
             #[cfg(feature = "documents")]
-            documents: super::document_store::ClientDocuments::default(),
+            documents: super::document_store::DocumentSlot::default(),
             liveness: Liveness::default(),
             peer_batches: false,
         }

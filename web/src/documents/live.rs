@@ -139,6 +139,12 @@ pub fn LiveDocument(
                     let address = open_address.clone();
                     move |_| documents.open_live(address.clone())
                 }>{format!("Open {kind}")}</button>
+                {
+                    let address = open_address.clone();
+                    move || documents.open_failure(&address).map(|reason| view! {
+                        <p class="problem" role="alert">{reason}</p>
+                    })
+                }
             </Show>
             <Show when=move || state.get().is_some()>
                 <div class="document-bar">

@@ -1,7 +1,8 @@
 //! Documents: files and contexts opened from the resources panel.
 //!
-//! Text is a live shared document (Automerge in the core's replica, edited in
-//! [`live`], the open ones kept across reloads and reopened by [`open`]);
+//! Text is a live shared document (Automerge in the core's replica, loaded
+//! when first needed from the chunk of [`engine`], edited in [`live`], the
+//! open ones kept across reloads and reopened by [`open`]);
 //! structured JSON context is read whole and saved ([`editor`], its content
 //! in [`content`]); [`page`] shows one on a page of its own, at its URL,
 //! titled by its name. Around the text, [`labels`] says why a document is
@@ -12,6 +13,8 @@
 
 pub mod content;
 pub mod editor;
+#[cfg(feature = "documents")]
+pub mod engine;
 #[cfg(feature = "documents")]
 mod frames;
 pub mod labels;

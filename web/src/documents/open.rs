@@ -76,6 +76,8 @@ pub fn cached_text_key(network: &str, address: &str) -> String {
 #[derive(Clone, Copy)]
 pub struct OpenDocuments {
     docs: RwSignal<LiveDocs>,
+    /// Why a document could not be opened, by address, until it is opened again.
+    failed: RwSignal<BTreeMap<String, String>>,
     network: StoredValue<String>,
 }
 
@@ -106,6 +108,7 @@ impl OpenDocuments {
         let docs = LiveDocs::new();
         Self {
             docs: RwSignal::new(docs),
+            failed: RwSignal::new(BTreeMap::new()),
             network: StoredValue::new(network.to_owned()),
         }
     }
@@ -113,6 +116,11 @@ impl OpenDocuments {
     /// What the editors show, by address.
     pub fn docs(&self) -> ReadSignal<LiveDocs> {
         self.docs.read_only()
+    }
+
+    /// Why the document at `address` could not be opened, if it could not.
+    pub fn failure(&self, address: &str) -> Option<String> {
+        self.failed.with(|failed| failed.get(address).cloned())
     }
 
     /// Keeps `text` as the document's text for the next reload.
@@ -163,7 +171,32 @@ impl OpenDocuments {
             .update(|docs| docs.entry(address).or_default().show(text));
     }
 
-    /// A document that could not be reopened: its editor goes, so it can be opened again.
+    /// A document the person opens while the shared documents' chunk loads:
+    /// its editor shows it as opening, with the text cached at its last change.
+    pub fn start_opening(&self, address: &str) {
+        self.failed.update(|failed| {
+            failed.remove(address);
+        });
+        let cached = self
+            .network
+            .with_value(|network| storage::recall(&cached_text_key(network, address)));
+        self.docs.update(|docs| {
+            let doc = docs.entry(address.to_owned()).or_default();
+            doc.text = cached.unwrap_or_default();
+            doc.loading = true;
+        });
+    }
+
+    /// A document that could not be opened, and why: its editor goes, so it
+    /// can be opened again, and says why in its place.
+    pub fn failed(&self, address: &str, reason: String) {
+        self.forget(address);
+        self.failed.update(|failed| {
+            failed.insert(address.to_owned(), reason);
+        });
+    }
+
+    /// A document no longer shown: its editor goes, so it can be opened again.
     pub fn forget(&self, address: &str) {
         self.docs.update(|docs| {
             docs.remove(address);

@@ -9,6 +9,8 @@ use super::frames;
 #[cfg(feature = "documents")]
 use super::open;
 use super::open::{LiveDocs, OpenDocuments};
+#[cfg(feature = "documents")]
+use crate::connection::Connection;
 use crate::session::{DISCOVER_TIMEOUT_MS, Session};
 use agentnet_core::ids::event_type::core_types;
 use agentnet_core::replica::ReplicaEffect;
@@ -60,6 +62,11 @@ impl Documents {
         self.live.docs()
     }
 
+    /// Why the live document at `address` could not be opened, if it could not.
+    pub fn open_failure(&self, address: &str) -> Option<String> {
+        self.live.failure(address)
+    }
+
     /// Reads a structured context.
     pub fn read(&self, address: String) {
         let Ok(target) = address.parse::<Address>() else {
@@ -91,24 +98,77 @@ impl Documents {
         }
     }
 
-    /// Opens a live document.
+    /// Opens a live document. The first time, the shared documents' chunk
+    /// loads first: the editor shows the document as opening meanwhile, and
+    /// what the person types then is applied once it has opened.
     pub fn open_live(&self, address: String) {
         #[cfg(feature = "documents")]
         {
-            let Ok(target) = address.parse::<Address>() else {
-                return;
-            };
-            match self.session.with_connection(|c| c.open_document(&target)) {
-                Some(Ok(text)) => {
-                    self.live.remember(&address);
-                    self.live.show(address, text);
-                }
-                Some(Err(error)) => self.session.report(error),
-                None => {}
+            match self.session.with_connection(Connection::has_documents) {
+                // Opened once there is a connection (the callers ask again then).
+                None => return,
+                Some(true) => return self.open_now(address),
+                Some(false) => self.live.start_opening(&address),
             }
+            let this = *self;
+            leptos::task::spawn_local(async move {
+                let installed = this.install_documents().await;
+                // Another network may have been opened meanwhile: this workspace is gone.
+                if this.opened.try_get_untracked().is_none() {
+                    return;
+                }
+                match installed {
+                    Ok(()) => this.open_now(address),
+                    Err(reason) => this.live.failed(&address, reason),
+                }
+            });
         }
         #[cfg(not(feature = "documents"))]
         let _ = address;
+    }
+
+    /// Opens `address` in the replica, whose documents are installed, and
+    /// applies what was typed into its editor while it opened.
+    #[cfg(feature = "documents")]
+    fn open_now(&self, address: String) {
+        let Ok(target) = address.parse::<Address>() else {
+            self.live.forget(&address);
+            return;
+        };
+        // Read before the open: the open shows the loaded text, which ends the typing.
+        let typed = self.live.typed_while_loading(&address);
+        match self
+            .session
+            .with_connection(|c| open::reopen(c, &target, typed))
+        {
+            Some(Ok((text, problem))) => {
+                self.live.remember(&address);
+                self.live.show(address, text);
+                if let Some(problem) = problem {
+                    self.session.report(problem);
+                }
+            }
+            // Not opened after all: offer to open it again, saying why.
+            Some(Err(error)) => self.live.failed(&address, error.to_string()),
+            None => {}
+        }
+    }
+
+    /// Gives the replica its shared documents, loading their chunk the first
+    /// time; why not when it cannot.
+    #[cfg(feature = "documents")]
+    async fn install_documents(&self) -> Result<(), String> {
+        if self.session.with_connection(Connection::has_documents) != Some(false) {
+            // Installed already, or no connection to open anything on.
+            return Ok(());
+        }
+        let copies = super::engine::synced_documents()
+            .await
+            .map_err(|_| "Could not load shared documents: check the connection.".to_owned())?;
+        // The connection may have gone while the chunk loaded: nothing opens then.
+        self.session
+            .with_connection(|c| c.install_documents(copies));
+        Ok(())
     }
 
     /// A local edit of a live document: its whole new text.
@@ -149,29 +209,18 @@ impl Documents {
             if self.opened.try_get_untracked().is_none() {
                 return;
             }
-            for address in remembered {
-                let Ok(target) = address.parse::<Address>() else {
-                    continue;
-                };
-                // Read before the open: the open shows the loaded text, which ends the typing.
-                let typed = self.live.typed_while_loading(&address);
-                match self
-                    .session
-                    .with_connection(|c| open::reopen(c, &target, typed))
-                {
-                    Some(Ok((text, problem))) => {
-                        self.live.show(address, text);
-                        if let Some(problem) = problem {
-                            self.session.report(problem);
-                        }
-                    }
-                    Some(Err(error)) => {
-                        // Not opened after all: offer to open it again.
-                        self.live.forget(&address);
-                        self.session.report(error);
-                    }
-                    None => {}
+            let installed = self.install_documents().await;
+            if self.opened.try_get_untracked().is_none() {
+                return;
+            }
+            if let Err(reason) = installed {
+                for address in &remembered {
+                    self.live.failed(address, reason.clone());
                 }
+                return;
+            }
+            for address in remembered {
+                self.open_now(address);
             }
         }
     }

@@ -9,6 +9,9 @@
 //! out. The socket's listeners and the timer are gloo handles owned by the
 //! connection, so closing it (or replacing the socket) removes them.
 
+#[cfg(feature = "documents")]
+mod documents;
+
 use crate::clock::{now, now_ms, random_u32};
 use crate::error::WebError;
 use crate::storage;
@@ -374,35 +377,6 @@ impl Connection {
             .outbox()
             .find(|entry| entry.event.id == id)
             .map(|entry| entry.event.clone())
-    }
-
-    /// Opens a file's or context's shared text (from IndexedDB when stored, synced
-    /// while online); returns its text. Others' edits arrive as `DocumentChanged`.
-    #[cfg(feature = "documents")]
-    pub fn open_document(&self, address: &Address) -> Result<String, WebError> {
-        let mut actor = [0u8; 16];
-        crate::clock::fill_random(&mut actor);
-        self.run(
-            |inner| match inner.replica.open_document(address, actor, now_ms()) {
-                Ok(effects) => (
-                    Ok(inner.replica.document_text(address).unwrap_or_default()),
-                    effects,
-                ),
-                Err(rejection) => (Err(WebError::from(rejection)), Vec::new()),
-            },
-        )
-    }
-
-    /// A local edit of an open document: its whole new text.
-    #[cfg(feature = "documents")]
-    pub fn edit_document(&self, address: &Address, text: String) -> Result<(), WebError> {
-        let edit = agentnet_core::replica::DocumentEdit::Replace(text);
-        self.run(
-            |inner| match inner.replica.edit_document(address, edit, now_ms()) {
-                Ok(effects) => (Ok(()), effects),
-                Err(rejection) => (Err(WebError::from(rejection)), Vec::new()),
-            },
-        )
     }
 }
 
