@@ -17,18 +17,26 @@ const edge = edgeForFile();
 let browser;
 after(async () => browser?.close());
 
-const PART = /\/pkg\/(split_[a-z_]+|chunk_\d+)\.wasm$/;
-
-test('the first page fetches no part; a part comes when opened, says it is loading, and can be tried again', async () => {
+/**
+ * A page in a context of its own with no service worker (it would fetch every part for offline
+ * use once installed), and the paths it fetches, in order.
+ */
+async function pageWithoutServiceWorker() {
   browser ??= await launchBrowser();
   const context = await browser.newContext({ viewport: { width: 1366, height: 768 } });
-  // No service worker: it would fetch every part for offline use once installed.
   await context.addInitScript(() => {
     Object.defineProperty(navigator, 'serviceWorker', { get: () => undefined });
   });
   const page = await context.newPage();
   const fetched = [];
   page.on('request', (request) => fetched.push(new URL(request.url()).pathname));
+  return { context, page, fetched };
+}
+
+const PART = /\/pkg\/(split_[a-z_]+|chunk_\d+)\.wasm$/;
+
+test('the first page fetches no part; a part comes when opened, says it is loading, and can be tried again', async () => {
+  const { context, page, fetched } = await pageWithoutServiceWorker();
   const agent = await Agent.connect({ url: edge.url, network: 'demo', name: 'agent:parts' });
   try {
     await openWorkspace(page, edge.url);
@@ -83,14 +91,7 @@ test('the first page fetches no part; a part comes when opened, says it is loadi
 });
 
 test('a live document fetches the documents engine when first opened; when it cannot come, the editor says so and opens on the next try', async () => {
-  browser ??= await launchBrowser();
-  const context = await browser.newContext({ viewport: { width: 1366, height: 768 } });
-  await context.addInitScript(() => {
-    Object.defineProperty(navigator, 'serviceWorker', { get: () => undefined });
-  });
-  const page = await context.newPage();
-  const fetched = [];
-  page.on('request', (request) => fetched.push(new URL(request.url()).pathname));
+  const { context, page, fetched } = await pageWithoutServiceWorker();
   const author = await Agent.connect({ url: edge.url, network: 'demo', name: 'agent:notes' });
   const text = '# Notes\n\nShared with everyone.\n';
   try {
