@@ -3,11 +3,11 @@
 //! which turns a payload into a request type without ever failing.
 
 use serde::de::{DeserializeOwned, Error as _};
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde::{Deserialize, Deserializer};
 use serde_json::{Map, Value};
 
-/// A payload field as sent. Declare it `#[serde(default, skip_serializing_if
-/// = "AsSent::is_absent")]`: a missing field is [`AsSent::Absent`].
+/// A payload field as sent. Its request type is `#[serde(default)]`, so a
+/// missing field is [`AsSent::Absent`].
 #[derive(Debug, Clone, PartialEq, Default)]
 pub enum AsSent<T> {
     /// Not in the payload.
@@ -66,12 +66,6 @@ impl AsSent<String> {
     }
 }
 
-impl<T> From<T> for AsSent<T> {
-    fn from(value: T) -> Self {
-        Self::Given(value)
-    }
-}
-
 impl<'de, T: DeserializeOwned> Deserialize<'de> for AsSent<T> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         Ok(match Value::deserialize(deserializer)? {
@@ -84,20 +78,9 @@ impl<'de, T: DeserializeOwned> Deserialize<'de> for AsSent<T> {
     }
 }
 
-impl<T: Serialize> Serialize for AsSent<T> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::Absent | Self::Null => serializer.serialize_none(),
-            Self::Given(value) => value.serialize(serializer),
-            Self::Wrong(value) => value.serialize(serializer),
-        }
-    }
-}
-
 /// A nested object of a payload (`credentials`, a task's `artifact`): it
 /// reads only from a JSON object, never from a list.
-#[derive(Debug, Clone, PartialEq, Default, Serialize)]
-#[serde(transparent)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct Object<T>(pub T);
 
 impl<'de, T: DeserializeOwned> Deserialize<'de> for Object<T> {

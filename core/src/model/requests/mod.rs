@@ -9,8 +9,8 @@
 //! it always has, which wrong value is refused (with its own message,
 //! `payload.private is true or false`) and which is ignored: reading a
 //! payload never fails, and the inputs the network takes stay the same.
-//! Clients build the same structs to send (`AsSent::from(value)`); absent
-//! fields are left out.
+//! The types only read (`Deserialize`): a request type is `#[serde(default)]`,
+//! so each field left out reads as [`field::AsSent::Absent`].
 //!
 //! * [`field`] — [`field::AsSent`], [`field::Object`] and [`field::read`]
 //! * [`members`] — join (with its credentials), invite, bridge

@@ -16,9 +16,6 @@ fn a_field_keeps_what_was_sent() {
     assert_eq!(create.skill.clone().given(), None);
     assert_eq!(create.skill.checked(|| "wrong"), Err("wrong"));
     assert_eq!(create.confirm.checked(|| "wrong"), Ok(None));
-    // Written back, absent fields are left out and the rest is as sent.
-    let back = serde_json::to_value(read::<TaskCreate>(&json!({"skill": 7, "context": "c"})));
-    assert_eq!(back.ok(), Some(json!({"skill": 7, "context": "c"})));
 }
 
 #[test]
