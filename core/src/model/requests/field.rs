@@ -57,6 +57,49 @@ impl<T> AsSent<T> {
             Self::Wrong(_) => Err(wrong()),
         }
     }
+
+    /// When the payload has the field (`null` too): the value when it has
+    /// the field's type, else none — a handler refuses that none itself.
+    pub fn sent(self) -> Option<Option<T>> {
+        self.if_sent().map(Self::given)
+    }
+
+    /// The field itself when the payload has it (`null` too).
+    pub fn if_sent(self) -> Option<Self> {
+        self.is_sent().then_some(self)
+    }
+
+    /// The field with `null` read as left out.
+    pub fn non_null(self) -> Self {
+        match self {
+            Self::Null => Self::Absent,
+            sent => sent,
+        }
+    }
+}
+
+impl<T: DeserializeOwned> AsSent<T> {
+    /// When the payload has the field: the value, or serde's reason it is no
+    /// `T` (`null` is read as a `T` too), for a handler whose message quotes it.
+    pub fn parsed(self) -> Option<Result<T, serde_json::Error>> {
+        match self {
+            Self::Absent => None,
+            Self::Given(value) => Some(Ok(value)),
+            Self::Null => Some(serde_json::from_value(Value::Null)),
+            Self::Wrong(value) => Some(serde_json::from_value(value)),
+        }
+    }
+}
+
+impl AsSent<Value> {
+    /// The value as sent (`null` too), when the payload has the field.
+    pub fn value(self) -> Option<Value> {
+        match self {
+            Self::Absent => None,
+            Self::Null => Some(Value::Null),
+            Self::Given(value) | Self::Wrong(value) => Some(value),
+        }
+    }
 }
 
 impl AsSent<String> {

@@ -18,6 +18,7 @@
 //! * [`history`] — history queries, acknowledgements, resuming
 //! * [`tasks`] — create, update, artifact, push and list of tasks
 
+pub mod admin;
 pub mod channels;
 pub mod field;
 pub mod history;
