@@ -20,9 +20,12 @@
 
 pub mod admin;
 pub mod channels;
+pub mod discovery;
 pub mod field;
 pub mod history;
 pub mod members;
+pub mod resources;
+pub mod sessions;
 pub mod tasks;
 
 #[cfg(test)]
