@@ -1,7 +1,8 @@
 //! The payloads of a master's `network.admin.*` requests that have a shape:
-//! settings, token rotation, revoking an invitation, and loading or
-//! configuring a standard mod (an agent mod's payload is a
-//! `crate::model::agent_mod::AgentMod` itself).
+//! settings, token rotation, revoking an invitation, loading or configuring
+//! a standard mod (an agent mod's payload is a
+//! `crate::model::agent_mod::AgentMod` itself) and the channels of a hosted
+//! agent (its configuration is a `crate::agent::hosted` one).
 
 use super::field::AsSent;
 use crate::event::Limits;
@@ -57,4 +58,13 @@ pub struct ModChange {
     pub settings: AsSent<Map<String, Value>>,
     /// Its place in the pipeline.
     pub priority: AsSent<i32>,
+}
+
+/// `network.admin.agent.host`'s `channels`, beside the hosted agent's configuration.
+#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
+#[serde(default)]
+pub struct HostChannels {
+    /// The channels it is put in (default: the open ones), each kept as
+    /// sent for the message that refuses it.
+    pub channels: AsSent<Vec<Value>>,
 }

@@ -2,6 +2,7 @@
 //! requests with a shape: each is refused with its own code and message, or
 //! read as it always was (admin settings and mods, resources, sessions).
 
+use super::admin::stored_config;
 use super::*;
 use crate::event::Limits;
 use crate::model::access::Permissions;
@@ -96,21 +97,21 @@ fn settings_of_the_wrong_type_or_null_are_refused_with_their_message() {
         json!({"code": 5}),
     );
     assert_eq!(refusal(&revoked), invalid("payload.code names it"));
+    for (channels, refused) in [
+        (json!(null), "channels is a list of channel names"),
+        (json!("general"), "channels is a list of channel names"),
+        (json!([5]), "5 is not a channel name"),
+        (json!(["no way"]), "\"no way\" is not a channel name"),
+    ] {
+        let host = json!({ "channels": channels });
+        let hosted = boss.ask(&mut network, "network.admin.agent.host", host);
+        assert_eq!(refusal(&hosted), invalid(refused), "{channels}");
+    }
     // A payload that is no object changes nothing, and is no error.
     let listed = boss.ask(&mut network, SETTINGS_UPDATE, json!(["public", true]));
-    assert!(!stored_config_of(&listed).public);
+    assert!(!stored_config(&listed).public);
     let named = boss.ask(&mut network, SETTINGS_UPDATE, json!({"name": " Spaced "}));
-    assert_eq!(stored_config_of(&named).name, " Spaced ");
-}
-
-fn stored_config_of(effects: &[Effect]) -> NetworkConfig {
-    effects
-        .iter()
-        .find_map(|e| match e {
-            Effect::StoreConfig(config) => Some((**config).clone()),
-            _ => None,
-        })
-        .unwrap_or_else(|| panic!("no stored configuration in {effects:#?}"))
+    assert_eq!(stored_config(&named).name, " Spaced ");
 }
 
 #[test]
@@ -150,7 +151,7 @@ fn mod_requests_of_the_wrong_type_keep_their_messages_and_null_is_left_out() {
         MOD_LOAD,
         json!({"name": "analytics", "priority": null, "settings": null}),
     );
-    let config = stored_config_of(&loaded);
+    let config = stored_config(&loaded);
     assert_eq!(config.mods, vec![ModConfig::Analytics]);
     assert!(config.mod_priorities.is_empty());
 }
