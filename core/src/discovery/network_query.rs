@@ -5,6 +5,8 @@
 
 use super::error::DiscoveryError;
 use super::search::{Query, encode_component};
+use crate::model::requests::discovery::{DiscoveryQuery, Tags};
+use crate::model::requests::field::{AsSent, read};
 use serde_json::Value;
 use std::cmp::Ordering;
 
@@ -24,13 +26,15 @@ fn bad(name: &'static str, detail: &str) -> DiscoveryError {
     }
 }
 
-fn optional_text(payload: &Value, name: &'static str) -> Result<Option<String>, DiscoveryError> {
-    match payload.get(name) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::String(s)) if s.trim().is_empty() => Ok(None),
-        Some(Value::String(s)) => Ok(Some(s.trim().to_owned())),
-        Some(_) => Err(bad(name, "is a string")),
-    }
+/// A text field: absent, `null` or blank is none; another type is refused.
+fn optional_text(
+    field: AsSent<String>,
+    name: &'static str,
+) -> Result<Option<String>, DiscoveryError> {
+    Ok(field
+        .checked(|| bad(name, "is a string"))?
+        .map(|text| text.trim().to_owned())
+        .filter(|text| !text.is_empty()))
 }
 
 /// Reads a query payload `{q?, tags?, mode?, transport?, verification?,
@@ -41,41 +45,39 @@ pub fn query_from_payload(payload: &Value) -> Result<Query, DiscoveryError> {
     if !payload.is_object() {
         return Err(bad("payload", "is a JSON object"));
     }
-    let limit = match payload.get("limit") {
-        None | Some(Value::Null) => DEFAULT_LIMIT,
+    let sent = read::<DiscoveryQuery>(payload);
+    let limit = match sent.limit.non_null().sent() {
+        None => DEFAULT_LIMIT,
         Some(n) => n
-            .as_u64()
             .filter(|n| *n >= 1)
             .map(|n| usize::try_from(n).unwrap_or(MAX_LIMIT).min(MAX_LIMIT))
             .ok_or_else(|| bad("limit", "is a whole number from 1"))?,
     };
-    let mut query = Query::text(&optional_text(payload, "q")?.unwrap_or_default(), limit);
-    query.tags = match payload.get("tags") {
-        None | Some(Value::Null) => Vec::new(),
-        Some(Value::String(list)) => list
+    let mut query = Query::text(&optional_text(sent.q, "q")?.unwrap_or_default(), limit);
+    let tags = sent
+        .tags
+        .checked(|| bad("tags", "is an array of strings"))?;
+    query.tags = match tags {
+        None => Vec::new(),
+        Some(Tags::Joined(list)) => list
             .split(',')
             .map(str::trim)
             .filter(|t| !t.is_empty())
             .map(str::to_owned)
             .collect(),
-        Some(Value::Array(items)) => items
+        Some(Tags::Listed(items)) => items
             .iter()
-            .map(|t| t.as_str().map(|t| t.trim().to_owned()))
-            .collect::<Option<Vec<_>>>()
-            .ok_or_else(|| bad("tags", "is an array of strings"))?
-            .into_iter()
+            .map(|t| t.trim())
             .filter(|t| !t.is_empty())
+            .map(str::to_owned)
             .collect(),
-        Some(_) => return Err(bad("tags", "is an array of strings")),
     };
-    query.mode = optional_text(payload, "mode")?;
-    query.transport = optional_text(payload, "transport")?;
-    query.network = optional_text(payload, "network")?;
-    query.verification = match payload.get("verification") {
-        None | Some(Value::Null) => 0,
+    query.mode = optional_text(sent.mode, "mode")?;
+    query.transport = optional_text(sent.transport, "transport")?;
+    query.network = optional_text(sent.network, "network")?;
+    query.verification = match sent.verification.non_null().sent() {
+        None => 0,
         Some(n) => n
-            .as_u64()
-            .and_then(|n| u8::try_from(n).ok())
             .filter(|n| *n <= 3)
             .ok_or_else(|| bad("verification", "is a level from 0 to 3"))?,
     };

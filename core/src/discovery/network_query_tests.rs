@@ -67,3 +67,48 @@ fn merge_ranks_both_sources_and_cuts_at_the_limit() {
     assert_eq!(ids, ["agent:b", "X", "agent:a", "member:m/agent:c"]);
     assert_eq!(merge(local, registry, "n", 2).len(), 2);
 }
+
+#[test]
+fn null_reads_as_left_out_and_each_wrong_value_keeps_its_detail() {
+    let nulls = json!({"q": null, "tags": null, "mode": null, "transport": null,
+        "network": null, "verification": null, "limit": null});
+    let read = query_from_payload(&nulls).unwrap();
+    assert_eq!(read.limit, DEFAULT_LIMIT);
+    assert!(read.terms.is_empty() && read.tags.is_empty() && read.mode.is_none());
+    assert_eq!(read.verification, 0);
+    let blank = query_from_payload(&json!({"mode": "  ", "tags": [" a ", ""], "limit": 1}));
+    let blank = blank.unwrap();
+    assert_eq!(
+        (blank.mode, blank.tags, blank.limit),
+        (None, vec!["a".into()], 1)
+    );
+    for (payload, name, detail) in [
+        (json!("q"), "payload", "is a JSON object"),
+        (json!({"network": 1}), "network", "is a string"),
+        (json!({"transport": []}), "transport", "is a string"),
+        (json!({"tags": 5}), "tags", "is an array of strings"),
+        (json!({"tags": [null]}), "tags", "is an array of strings"),
+        (json!({"limit": -1}), "limit", "is a whole number from 1"),
+        (json!({"limit": 2.5}), "limit", "is a whole number from 1"),
+        (
+            json!({"verification": 256}),
+            "verification",
+            "is a level from 0 to 3",
+        ),
+        (
+            json!({"verification": "1"}),
+            "verification",
+            "is a level from 0 to 3",
+        ),
+    ] {
+        let expected = DiscoveryError::BadParameter {
+            name,
+            detail: detail.to_owned(),
+        };
+        assert_eq!(
+            query_from_payload(&payload).err(),
+            Some(expected),
+            "{payload}"
+        );
+    }
+}

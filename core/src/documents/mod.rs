@@ -35,6 +35,9 @@ pub use row::{DocumentRow, MAX_PART_BYTES, Part};
 #[cfg(feature = "documents")]
 pub use text::{DocumentError, TextDocument, carries_changes, decode_sync, encode_sync};
 
+use crate::model::requests::documents::DocumentSync;
+use crate::model::requests::field::read;
+
 /// A resource's JSON content as text: a string as it is, `null` as nothing,
 /// anything else as pretty JSON. What a document starts from, and what an
 /// editor of structured content shows.
@@ -54,8 +57,10 @@ pub fn is_sync_event(event: &crate::event::Event) -> bool {
             event.target.entity(),
             crate::ids::address::Entity::File(_) | crate::ids::address::Entity::Context(_)
         )
-        && (event.payload.get(payload::SYNC).is_some()
-            || event.payload.get(payload::CLOSE).is_some())
+        && {
+            let sent = read::<DocumentSync>(&event.payload);
+            sent.sync.is_sent() || sent.close.is_sent()
+        }
 }
 
 /// The event payload field names of the sync protocol.

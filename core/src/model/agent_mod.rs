@@ -5,6 +5,8 @@
 
 use crate::ids::address::Address;
 use crate::ids::event_type::{EventPattern, EventType};
+use crate::model::requests::field::{nested, read};
+use crate::model::requests::verdict::VerdictSent;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -113,29 +115,27 @@ pub enum Verdict {
 impl Verdict {
     /// Reads `{verdict: "allow" | "reject" | "rewrite", reason?, event?: {payload, metadata?}}`.
     pub fn parse(payload: &Value) -> Result<Self, String> {
-        match payload.get("verdict").and_then(Value::as_str) {
+        let sent = read::<VerdictSent>(payload);
+        match sent.verdict.as_text() {
             Some("allow") => Ok(Self::Allow),
             Some("reject") => Ok(Self::Reject(
-                payload
-                    .get("reason")
-                    .and_then(Value::as_str)
+                sent.reason
+                    .as_text()
                     .unwrap_or("no reason given")
                     .chars()
                     .take(500)
                     .collect(),
             )),
             Some("rewrite") => {
-                let event = payload.get("event").unwrap_or(&Value::Null);
-                let Some(new_payload) = event.get("payload") else {
+                let event = nested(sent.event);
+                let Some(new_payload) = event.payload.value() else {
                     return Err("a rewrite names event.payload".into());
                 };
-                let metadata = match event.get("metadata") {
-                    None | Some(Value::Null) => None,
-                    Some(Value::Object(m)) => Some(m.clone()),
-                    Some(_) => return Err("event.metadata is an object".into()),
-                };
+                let metadata = event
+                    .metadata
+                    .checked(|| "event.metadata is an object".to_owned())?;
                 Ok(Self::Rewrite {
-                    payload: new_payload.clone(),
+                    payload: new_payload,
                     metadata,
                 })
             }
@@ -195,5 +195,32 @@ mod tests {
         assert!(Verdict::parse(&json!({"verdict": "rewrite"})).is_err());
         assert!(Verdict::parse(&json!({"verdict": "maybe"})).is_err());
         assert!(Verdict::parse(&json!(7)).is_err());
+    }
+
+    #[test]
+    fn a_verdict_s_fields_of_another_type_read_as_they_always_did() {
+        let parse = |payload: Value| Verdict::parse(&payload);
+        let named = || Err("a rewrite names event.payload".to_owned());
+        assert_eq!(parse(json!({"verdict": "rewrite", "event": [1]})), named());
+        assert_eq!(parse(json!({"verdict": "rewrite", "event": {}})), named());
+        assert_eq!(
+            parse(json!({"verdict": "rewrite", "event": {"payload": null, "metadata": null}})),
+            Ok(Verdict::Rewrite {
+                payload: Value::Null,
+                metadata: None
+            })
+        );
+        assert_eq!(
+            parse(json!({"verdict": "rewrite", "event": {"payload": 1, "metadata": [1]}})),
+            Err("event.metadata is an object".to_owned())
+        );
+        assert_eq!(
+            parse(json!({"verdict": "reject", "reason": 5})),
+            Ok(Verdict::Reject("no reason given".into()))
+        );
+        assert_eq!(
+            parse(json!({"verdict": ["allow"]})),
+            Err("verdict is allow, reject or rewrite".to_owned())
+        );
     }
 }

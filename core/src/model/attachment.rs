@@ -153,6 +153,7 @@ pub fn is_mime(mime: &str) -> bool {
 /// The attachments a message payload carries (none when it names none),
 /// each checked.
 pub fn attachments_of(payload: &Value) -> Result<Vec<Attachment>, AttachmentError> {
+    // Free-form: a message's payload is its app's own; only `attachments` is read here.
     let Some(listed) = payload.get("attachments").filter(|v| !v.is_null()) else {
         return Ok(Vec::new());
     };

@@ -197,6 +197,7 @@ pub fn searchable_text(event: &Event) -> Option<String> {
         return None;
     }
     let mut parts: Vec<&str> = Vec::new();
+    // Free-form: any app's event, whose payload is its own; only `content` and `status` are looked in.
     if let Some(content) = event.payload.get("content") {
         strings_in(content, 0, &mut parts);
     }

@@ -9,6 +9,8 @@ use crate::event::batch;
 use crate::event::{Event, Limits};
 use crate::ids::address::Address;
 use crate::ids::event_type::core_types;
+use crate::model::requests::field::read;
+use crate::model::requests::history::Acknowledge;
 use std::collections::{BTreeMap, BTreeSet};
 
 mod policing;
@@ -441,5 +443,7 @@ fn ack_of(text: &str, member: &Address) -> Option<u64> {
     let is_ack = event.event_type.as_str() == core_types::EVENT_ACK
         && event.target == Address::core()
         && &event.source == member;
-    is_ack.then(|| event.payload.get("seq")?.as_u64()).flatten()
+    is_ack
+        .then(|| read::<Acknowledge>(&event.payload).seq.given())
+        .flatten()
 }

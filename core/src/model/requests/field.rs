@@ -3,11 +3,11 @@
 //! which turns a payload into a request type without ever failing.
 
 use serde::de::{DeserializeOwned, Error as _};
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde::{Deserialize, Deserializer};
 use serde_json::{Map, Value};
 
-/// A payload field as sent. Declare it `#[serde(default, skip_serializing_if
-/// = "AsSent::is_absent")]`: a missing field is [`AsSent::Absent`].
+/// A payload field as sent. Its request type is `#[serde(default)]`, so a
+/// missing field is [`AsSent::Absent`].
 #[derive(Debug, Clone, PartialEq, Default)]
 pub enum AsSent<T> {
     /// Not in the payload.
@@ -57,18 +57,55 @@ impl<T> AsSent<T> {
             Self::Wrong(_) => Err(wrong()),
         }
     }
+
+    /// When the payload has the field (`null` too): the value when it has
+    /// the field's type, else none — a handler refuses that none itself.
+    pub fn sent(self) -> Option<Option<T>> {
+        self.if_sent().map(Self::given)
+    }
+
+    /// The field itself when the payload has it (`null` too).
+    pub fn if_sent(self) -> Option<Self> {
+        self.is_sent().then_some(self)
+    }
+
+    /// The field with `null` read as left out.
+    pub fn non_null(self) -> Self {
+        match self {
+            Self::Null => Self::Absent,
+            sent => sent,
+        }
+    }
+}
+
+impl<T: DeserializeOwned> AsSent<T> {
+    /// When the payload has the field: the value, or serde's reason it is no
+    /// `T` (`null` is read as a `T` too), for a handler whose message quotes it.
+    pub fn parsed(self) -> Option<Result<T, serde_json::Error>> {
+        match self {
+            Self::Absent => None,
+            Self::Given(value) => Some(Ok(value)),
+            Self::Null => Some(serde_json::from_value(Value::Null)),
+            Self::Wrong(value) => Some(serde_json::from_value(value)),
+        }
+    }
+}
+
+impl AsSent<Value> {
+    /// The value as sent (`null` too), when the payload has the field.
+    pub fn value(self) -> Option<Value> {
+        match self {
+            Self::Absent => None,
+            Self::Null => Some(Value::Null),
+            Self::Given(value) | Self::Wrong(value) => Some(value),
+        }
+    }
 }
 
 impl AsSent<String> {
     /// The text, when the field is text.
     pub fn as_text(&self) -> Option<&str> {
         self.as_given().map(String::as_str)
-    }
-}
-
-impl<T> From<T> for AsSent<T> {
-    fn from(value: T) -> Self {
-        Self::Given(value)
     }
 }
 
@@ -84,20 +121,9 @@ impl<'de, T: DeserializeOwned> Deserialize<'de> for AsSent<T> {
     }
 }
 
-impl<T: Serialize> Serialize for AsSent<T> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::Absent | Self::Null => serializer.serialize_none(),
-            Self::Given(value) => value.serialize(serializer),
-            Self::Wrong(value) => value.serialize(serializer),
-        }
-    }
-}
-
 /// A nested object of a payload (`credentials`, a task's `artifact`): it
 /// reads only from a JSON object, never from a list.
-#[derive(Debug, Clone, PartialEq, Default, Serialize)]
-#[serde(transparent)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct Object<T>(pub T);
 
 impl<'de, T: DeserializeOwned> Deserialize<'de> for Object<T> {

@@ -46,6 +46,8 @@ use crate::ids::ulid::EventId;
 use crate::model::config::WorkspaceSettings;
 use crate::model::membership::Presence;
 use crate::model::payloads::Payload;
+use crate::model::requests::field::{AsSent, read};
+use crate::model::requests::sessions::SessionRequest;
 use crate::vocabulary::event_types::{
     APPROVAL_DECIDED, APPROVAL_REQUESTED, MESSAGE_DELEGATED, MESSAGE_POSTED, SESSION_CREATED,
     SESSION_UPDATED, WorkspaceEventType,
@@ -138,10 +140,10 @@ impl Workspace {
 
     /// The master of a new session: the one it names, else the network's.
     fn master_of_new(&self, event: &Event) -> Option<Address> {
-        match event.payload.get("master") {
-            Some(Value::String(m)) => m.parse().ok(),
-            Some(_) => None,
-            None => self.settings.master.clone(),
+        match read::<SessionRequest>(&event.payload).master {
+            AsSent::Given(m) => m.parse().ok(),
+            AsSent::Null | AsSent::Wrong(_) => None,
+            AsSent::Absent => self.settings.master.clone(),
         }
     }
 
@@ -159,10 +161,9 @@ impl Workspace {
             master,
             session: id,
             status: SessionStatus::Open,
-            title: event
-                .payload
-                .get("title")
-                .and_then(Value::as_str)
+            title: read::<SessionRequest>(&event.payload)
+                .title
+                .given()
                 .map(|title| title.trim().to_owned()),
         };
         write_into(&mut event.payload, &created);

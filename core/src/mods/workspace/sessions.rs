@@ -14,10 +14,11 @@ use crate::ids::session_id::{
     MAX_SESSION_ID_LEN, SESSION_CHANNEL_PREFIX, SessionId, is_session_id_char,
 };
 use crate::ids::standing::Role;
+use crate::model::requests::field::{AsSent, read};
+use crate::model::requests::sessions::SessionRequest;
 use crate::mods::api::Context;
 use crate::vocabulary::sessions::{Session, SessionStatus};
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 
 /// Longest title, in characters.
@@ -43,14 +44,13 @@ fn invalid(message: impl Into<String>) -> Rejection {
 /// The id a `workspace.session.created` gives its session: `payload.session`
 /// with the characters a channel name allows, else the event's id.
 pub fn id_for_new(event: &Event) -> SessionId {
-    let given = event
-        .payload
-        .get("session")
-        .and_then(Value::as_str)
-        .unwrap_or("");
+    let given = read::<SessionRequest>(&event.payload)
+        .session
+        .given()
+        .unwrap_or_default();
     let cleaned: String = given
         .strip_prefix("session-")
-        .unwrap_or(given)
+        .unwrap_or(&given)
         .chars()
         .filter(|c| is_session_id_char(*c))
         .take(MAX_SESSION_ID_LEN)
@@ -60,8 +60,9 @@ pub fn id_for_new(event: &Event) -> SessionId {
         .unwrap_or_else(|_| SessionId::from(event.id))
 }
 
-fn title(value: &Value) -> Result<String, Rejection> {
-    let text = value.as_str().map(str::trim).unwrap_or("");
+fn title(value: AsSent<String>) -> Result<String, Rejection> {
+    let value = value.given();
+    let text = value.as_deref().map(str::trim).unwrap_or("");
     if text.is_empty() || text.chars().count() > MAX_TITLE || text.chars().any(char::is_control) {
         return Err(invalid(format!(
             "title is a text of 1 to {MAX_TITLE} characters, without control characters"
@@ -70,15 +71,16 @@ fn title(value: &Value) -> Result<String, Rejection> {
     Ok(text.to_owned())
 }
 
-fn status(value: &Value) -> Result<SessionStatus, Rejection> {
-    serde_json::from_value(value.clone()).map_err(|_| invalid("status is open, closed or archived"))
+fn status(value: AsSent<SessionStatus>) -> Result<SessionStatus, Rejection> {
+    value
+        .given()
+        .ok_or_else(|| invalid("status is open, closed or archived"))
 }
 
-fn master(cx: &Context<'_>, value: &Value) -> Result<Option<Address>, Rejection> {
-    let text = match value {
-        Value::Null => return Ok(None),
-        Value::String(text) => text,
-        _ => return Err(invalid("master is a member's address, or null for none")),
+fn master(cx: &Context<'_>, value: AsSent<String>) -> Result<Option<Address>, Rejection> {
+    let Some(text) = value.checked(|| invalid("master is a member's address, or null for none"))?
+    else {
+        return Ok(None);
     };
     let address: Address = text
         .parse()
@@ -116,18 +118,10 @@ impl Sessions {
 
     /// Checks a `workspace.session.created`: its title, status and master.
     pub fn check_created(&self, cx: &Context<'_>, event: &Event) -> Result<(), Rejection> {
-        let Value::Object(payload) = &event.payload else {
+        if !event.payload.is_object() {
             return Err(invalid("payload is an object"));
-        };
-        if let Some(value) = payload.get("title") {
-            title(value)?;
         }
-        if let Some(value) = payload.get("status") {
-            status(value)?;
-        }
-        if let Some(value) = payload.get("master") {
-            master(cx, value)?;
-        }
+        change_of(cx, read(&event.payload))?;
         let id = id_for_new(event);
         if self.by_id.contains_key(&id) {
             return Err(Rejection::new(
@@ -151,12 +145,13 @@ impl Sessions {
         cx: &Context<'_>,
         event: &Event,
     ) -> Result<(SessionId, Change), Rejection> {
-        let Value::Object(payload) = &event.payload else {
+        if !event.payload.is_object() {
             return Err(invalid("payload is an object"));
-        };
-        let id = payload
-            .get("session")
-            .and_then(Value::as_str)
+        }
+        let request = read::<SessionRequest>(&event.payload);
+        let id = request
+            .session
+            .as_text()
             .and_then(|text| SessionId::named_by(text).ok())
             .ok_or_else(|| {
                 invalid("session names the session: {id}, session-{id} or channel/session-{id}")
@@ -181,7 +176,10 @@ impl Sessions {
                 format!("{who} is not a participant of session {id}, its master or a master"),
             ));
         }
-        let change = change_of(cx, payload)?;
+        let change = change_of(cx, request)?;
+        if change == Change::default() {
+            return Err(invalid("an update changes title, status or master"));
+        }
         if session.status == SessionStatus::Archived {
             return Err(Rejection::new(
                 ErrorCode::InvalidTransition,
@@ -193,7 +191,10 @@ impl Sessions {
 
     /// Records a new session (after the event was accepted).
     pub fn create(&mut self, id: SessionId, event: &Event, master: Option<Address>) {
-        let title = event.payload.get("title").and_then(|t| title(t).ok());
+        let title = read::<SessionRequest>(&event.payload)
+            .title
+            .if_sent()
+            .and_then(|t| title(t).ok());
         self.by_id.insert(
             id,
             Session {
@@ -221,14 +222,15 @@ impl Sessions {
     }
 }
 
-fn change_of(cx: &Context<'_>, payload: &Map<String, Value>) -> Result<Change, Rejection> {
-    let change = Change {
-        title: payload.get("title").map(title).transpose()?,
-        status: payload.get("status").map(status).transpose()?,
-        master: payload.get("master").map(|m| master(cx, m)).transpose()?,
-    };
-    if change == Change::default() {
-        return Err(invalid("an update changes title, status or master"));
-    }
-    Ok(change)
+/// The change `request` asks for, each field it sends checked in turn.
+fn change_of(cx: &Context<'_>, request: SessionRequest) -> Result<Change, Rejection> {
+    Ok(Change {
+        title: request.title.if_sent().map(title).transpose()?,
+        status: request.status.if_sent().map(status).transpose()?,
+        master: request
+            .master
+            .if_sent()
+            .map(|m| master(cx, m))
+            .transpose()?,
+    })
 }

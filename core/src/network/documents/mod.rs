@@ -22,6 +22,8 @@ use crate::error::{ErrorCode, Rejection};
 use crate::event::Event;
 use crate::ids::address::Address;
 use crate::ids::event_type::core_types as t;
+use crate::model::requests::documents::DocumentSync;
+use crate::model::requests::field::read;
 use crate::model::state::Row;
 use crate::network::documents::store::{
     Shared, WRITER, fresh_document, rejection, session_of, store_effects,
@@ -154,11 +156,12 @@ impl Network {
     /// Handles a `network.resource.update` carrying `sync` or `close` for a file or context.
     pub(super) fn sync_document(&mut self, event: &Event, now: u64) -> Result<Outcome, Rejection> {
         let address = event.target.to_local();
-        let session = session_of(event)?;
+        let sent = read::<DocumentSync>(&event.payload);
+        let session = session_of(sent.session)?;
         let source = event.source.clone();
         let key = (source.clone(), session.clone());
         let mut effects = Vec::new();
-        if event.payload.get(payload::CLOSE) == Some(&Value::Bool(true)) {
+        if sent.close.given() == Some(true) {
             let shared = self.shared_document(&address, &mut effects);
             if shared.sessions.remove(&key).is_some() {
                 effects.extend(self.broadcast_document(&address, None, now));
@@ -169,17 +172,16 @@ impl Network {
                 ..Outcome::default()
             });
         }
-        let message = event
-            .payload
-            .get(payload::SYNC)
-            .and_then(Value::as_str)
+        let message = sent
+            .sync
+            .given()
             .ok_or_else(|| {
                 Rejection::new(
                     ErrorCode::InvalidRequest,
                     "payload.sync must be a base64 sync message",
                 )
             })
-            .and_then(|text| decode_sync(text).map_err(|e| rejection(&e)))?;
+            .and_then(|text| decode_sync(&text).map_err(|e| rejection(&e)))?;
         let joined = !self
             .documents
             .open

@@ -4,13 +4,12 @@
 
 use crate::documents::{DocumentError, DocumentRow, Loader, Persistence, TextDocument, Writes};
 use crate::error::{Coded, ErrorCode, Rejection};
-use crate::event::Event;
 use crate::ids::address::Address;
 use crate::ids::network_id::NetworkId;
+use crate::model::requests::field::AsSent;
 use crate::model::state::{Row, RowKind};
 use crate::network::effects::Effect;
 use automerge::sync;
-use serde_json::Value;
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
 
@@ -150,16 +149,16 @@ pub(crate) fn fresh_document(
     Shared::new(doc, persistence)
 }
 
-/// `payload.session`: the member's session id for a document sync.
-pub(crate) fn session_of(event: &Event) -> Result<String, Rejection> {
-    match event.payload.get("session") {
-        Some(Value::String(s))
+/// `payload.session` (sent as `session`): the member's session id for a document sync.
+pub(crate) fn session_of(session: AsSent<String>) -> Result<String, Rejection> {
+    match session.given() {
+        Some(s)
             if !s.is_empty()
                 && s.len() <= MAX_SESSION_LEN
                 && s.bytes()
                     .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_') =>
         {
-            Ok(s.clone())
+            Ok(s)
         }
         _ => Err(Rejection::new(
             ErrorCode::InvalidRequest,

@@ -14,11 +14,13 @@
 //! | `network.admin.agent.host` / `.unhost` | a hosted agent's configuration (no key) / `{address}` | an LLM agent the host runs joins / leaves ([`super::admin_hosted`]) |
 //! | `network.admin.config` | `{}` | read: the ack carries the configuration (without secrets' hashes), the invitations, and what the master may do now (`actions`, `members`, `banned`: [`super::admin_actions`]) |
 
-use super::payload::{invalid, payload_address, payload_str, require_master};
+use super::payload::{invalid, payload_address, require_master};
 use crate::error::Rejection;
 use crate::event::{Event, Limits};
 use crate::ids::address::Address;
 use crate::model::config::NetworkStatus;
+use crate::model::requests::admin::{InvitationRevoke, SettingsUpdate, TokenRotate};
+use crate::model::requests::field::read;
 use crate::model::state::RowKind;
 use crate::network::effects::Effect;
 use crate::network::engine::Network;
@@ -94,7 +96,7 @@ fn rotate(network: &mut Network, event: &Event) -> Result<Outcome, Rejection> {
     let token = crate::crypto::to_hex(&network.ids.random_bytes())
         + &crate::crypto::to_hex(&network.ids.random_bytes());
     let hash = Some(crate::crypto::sha256_hex(token.as_bytes()));
-    match payload_str(event, "token") {
+    match read::<TokenRotate>(&event.payload).token.as_text() {
         Some("access") => network.config.access.token_sha256 = hash,
         Some("admin") => network.config.access.admin_token_sha256 = hash,
         _ => return Err(invalid("payload.token is access or admin")),
@@ -106,8 +108,11 @@ fn rotate(network: &mut Network, event: &Event) -> Result<Outcome, Rejection> {
 }
 
 fn revoke(network: &mut Network, event: &Event) -> Result<Outcome, Rejection> {
-    let code = payload_str(event, "code").ok_or_else(|| invalid("payload.code names it"))?;
-    if network.state.invitations.remove(code).is_none() {
+    let code = read::<InvitationRevoke>(&event.payload)
+        .code
+        .given()
+        .ok_or_else(|| invalid("payload.code names it"))?;
+    if network.state.invitations.remove(&code).is_none() {
         return Err(Rejection::new(
             crate::error::ErrorCode::NotFound,
             "no such unused invitation",
@@ -116,7 +121,7 @@ fn revoke(network: &mut Network, event: &Event) -> Result<Outcome, Rejection> {
     let mut outcome = logged();
     outcome.effects.push(Effect::Remove {
         kind: RowKind::Invitation,
-        key: code.to_owned(),
+        key: code,
     });
     Ok(outcome)
 }
@@ -143,11 +148,10 @@ fn remove(network: &mut Network, event: &Event, ban: bool, now: u64) -> Result<O
 }
 
 fn settings(network: &mut Network, event: &Event) -> Result<Outcome, Rejection> {
-    let payload = &event.payload;
+    let update = read::<SettingsUpdate>(&event.payload);
     let mut config = network.config.clone();
-    if let Some(timeout) = payload.get("presence_timeout_ms") {
+    if let Some(timeout) = update.presence_timeout_ms.sent() {
         let timeout = timeout
-            .as_u64()
             .filter(|t| PRESENCE_TIMEOUT_RANGE_MS.contains(t))
             .ok_or_else(|| {
                 invalid(format!(
@@ -158,9 +162,8 @@ fn settings(network: &mut Network, event: &Event) -> Result<Outcome, Rejection> 
             })?;
         config.presence_timeout_ms = timeout;
     }
-    if let Some(limits) = payload.get("limits") {
-        let limits: Limits =
-            serde_json::from_value(limits.clone()).map_err(|e| invalid(format!("limits: {e}")))?;
+    if let Some(limits) = update.limits.parsed() {
+        let limits = limits.map_err(|e| invalid(format!("limits: {e}")))?;
         let floor = Limits::default();
         if limits.max_frame_bytes > floor.max_frame_bytes
             || limits.max_payload_bytes > limits.max_frame_bytes
@@ -175,27 +178,21 @@ fn settings(network: &mut Network, event: &Event) -> Result<Outcome, Rejection> 
         }
         config.limits = limits;
     }
-    if let Some(files) = payload.get("files") {
-        let files: crate::model::file_limits::FileLimits =
-            serde_json::from_value(files.clone()).map_err(|e| invalid(format!("files: {e}")))?;
+    if let Some(files) = update.files.parsed() {
+        let files = files.map_err(|e| invalid(format!("files: {e}")))?;
         files.check().map_err(invalid)?;
         config.files = files;
     }
-    if let Some(public) = payload.get("public") {
-        config.public = public
-            .as_bool()
-            .ok_or_else(|| invalid("public is true or false"))?;
+    if let Some(public) = update.public.sent() {
+        config.public = public.ok_or_else(|| invalid("public is true or false"))?;
     }
-    if let Some(name) = payload.get("name") {
-        let name = name
-            .as_str()
+    if let Some(name) = update.name.sent() {
+        config.name = name
             .filter(|n| !n.trim().is_empty() && n.len() <= 200)
             .ok_or_else(|| invalid("name is 1 to 200 characters"))?;
-        config.name = name.to_owned();
     }
-    if let Some(description) = payload.get("description") {
+    if let Some(description) = update.description.sent() {
         let description = description
-            .as_str()
             .filter(|d| d.len() <= 2_000)
             .ok_or_else(|| invalid("description is at most 2000 characters"))?;
         config

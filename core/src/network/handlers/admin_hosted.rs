@@ -14,6 +14,8 @@ use crate::event::Event;
 use crate::ids::address::Name;
 use crate::ids::standing::{Role, Verification};
 use crate::model::membership::{Member, Presence};
+use crate::model::requests::admin::HostChannels;
+use crate::model::requests::field::read;
 use crate::model::state::Row;
 use crate::network::effects::Effect;
 use crate::network::engine::Network;
@@ -128,12 +130,10 @@ fn hosted_member(network: &Network, hosted: &HostedAgent, now: u64) -> Member {
 
 /// The `channels` a payload names, if it names them.
 fn channels_of(payload: &Value) -> Result<Option<Vec<Name>>, Rejection> {
-    let Some(list) = payload.get("channels") else {
+    let Some(names) = read::<HostChannels>(payload).channels.sent() else {
         return Ok(None);
     };
-    let names = list
-        .as_array()
-        .ok_or_else(|| invalid("channels is a list of channel names"))?;
+    let names = names.ok_or_else(|| invalid("channels is a list of channel names"))?;
     names
         .iter()
         .map(|n| {

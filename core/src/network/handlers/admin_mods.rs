@@ -4,11 +4,13 @@
 //! deadline_ms?, on_late?}`, [`crate::model::agent_mod`]).
 
 use super::admin_types as types;
-use super::payload::{invalid, payload_str};
+use super::payload::invalid;
 use crate::error::{ErrorCode, Rejection};
 use crate::event::Event;
 use crate::model::agent_mod::{AgentMod, MAX_AGENT_MODS};
 use crate::model::config::ModConfig;
+use crate::model::requests::admin::ModChange;
+use crate::model::requests::field::read;
 use crate::network::engine::{Network, mod_address};
 use crate::network::pipeline::outcome::{Outcome, logged};
 use serde_json::{Value, json};
@@ -17,10 +19,11 @@ use serde_json::{Value, json};
 pub(super) fn handle(network: &mut Network, event: &Event) -> Result<Outcome, Rejection> {
     let mut config = network.config.clone();
     let kind = event.event_type.as_str();
-    if event.payload.get("agent").is_some() {
-        agent_mod(&mut config, event, kind)?;
+    let change = read::<ModChange>(&event.payload);
+    if change.agent.is_sent() {
+        agent_mod(&mut config, event, change, kind)?;
     } else {
-        standard_mod(&mut config, event, kind)?;
+        standard_mod(&mut config, change, kind)?;
     }
     config
         .validate()
@@ -45,11 +48,14 @@ pub(super) fn handle(network: &mut Network, event: &Event) -> Result<Outcome, Re
 
 fn standard_mod(
     config: &mut crate::model::config::NetworkConfig,
-    event: &Event,
+    change: ModChange,
     kind: &str,
 ) -> Result<(), Rejection> {
-    let name = payload_str(event, "name").ok_or_else(|| invalid("payload.name names the mod"))?;
-    let name = name.strip_prefix("mod/").unwrap_or(name);
+    let name = change
+        .name
+        .given()
+        .ok_or_else(|| invalid("payload.name names the mod"))?;
+    let name = name.strip_prefix("mod/").unwrap_or(&name);
     let Some(default) = ModConfig::from_name(name) else {
         return Err(Rejection::new(
             ErrorCode::NotFound,
@@ -58,14 +64,9 @@ fn standard_mod(
     };
     let mod_name = default.name();
     let at = config.mods.iter().position(|m| m.name() == mod_name);
-    let priority = match event.payload.get("priority") {
-        None | Some(Value::Null) => None,
-        Some(p) => Some(
-            p.as_i64()
-                .and_then(|p| i32::try_from(p).ok())
-                .ok_or_else(|| invalid("priority is a whole number"))?,
-        ),
-    };
+    let priority = change
+        .priority
+        .checked(|| invalid("priority is a whole number"))?;
     match (kind, at) {
         (types::MOD_UNLOAD, Some(at)) => {
             config.mods.remove(at);
@@ -86,18 +87,19 @@ fn standard_mod(
         }
         _ => {}
     }
-    let settings = match event.payload.get("settings") {
-        Some(Value::Object(settings)) => {
-            let mut tagged = settings.clone();
+    let settings = match change
+        .settings
+        .checked(|| invalid("settings is an object"))?
+    {
+        Some(mut tagged) => {
             tagged.insert("name".into(), json!(mod_name));
             serde_json::from_value::<ModConfig>(Value::Object(tagged))
                 .map_err(|e| invalid(format!("settings of mod/{name}: {e}")))?
         }
-        None | Some(Value::Null) => match at {
+        None => match at {
             Some(at) => config.mods.get(at).cloned().unwrap_or(default),
             None => default,
         },
-        Some(_) => return Err(invalid("settings is an object")),
     };
     match at.and_then(|at| config.mods.get_mut(at)) {
         Some(slot) => *slot = settings,
@@ -112,6 +114,7 @@ fn standard_mod(
 fn agent_mod(
     config: &mut crate::model::config::NetworkConfig,
     event: &Event,
+    change: ModChange,
     kind: &str,
 ) -> Result<(), Rejection> {
     let at = |config: &crate::model::config::NetworkConfig, agent: &str| {
@@ -120,7 +123,11 @@ fn agent_mod(
             .iter()
             .position(|m| m.agent.to_string() == agent)
     };
-    let agent = payload_str(event, "agent").ok_or_else(|| invalid("payload.agent names it"))?;
+    let agent = change
+        .agent
+        .given()
+        .ok_or_else(|| invalid("payload.agent names it"))?;
+    let agent = agent.as_str();
     match kind {
         types::MOD_UNLOAD => {
             let Some(i) = at(config, agent) else {

@@ -214,6 +214,7 @@ pub(super) fn discover(
 /// picture and tasks changes only those (`null` clears a name or picture);
 /// any other replaces the profile but keeps each of them it leaves out.
 fn merged(profile: Profile, payload: &Value, before: &Profile) -> Profile {
+    // Which fields the profile sent, `null` too (a `Profile` reads both as none).
     let says = |field: &str| payload.get(field).is_some();
     let only_kept = payload
         .as_object()

@@ -1,6 +1,6 @@
 //! Handlers for resources: register, unregister, discover, invoke, read and update.
 
-use super::payload::{invalid, payload_address, payload_str, resource_at};
+use super::payload::{invalid, payload_address, resource_at};
 use crate::error::{ErrorCode, Rejection};
 use crate::event::Event;
 use crate::event::metadata::ProtocolMetadata;
@@ -8,11 +8,13 @@ use crate::ids::address::Entity;
 use crate::model::access::{Permission, Permissions};
 use crate::model::membership::Member;
 use crate::model::payloads::{Payload, ResourceContent, ResourceInfo, ResourceList};
+use crate::model::requests::field::read as read_request;
+use crate::model::requests::resources::{ResourceDiscover, ResourceFields};
 use crate::model::state::{Resource, Row, RowKind};
 use crate::network::effects::Effect;
 use crate::network::engine::Network;
 use crate::network::pipeline::outcome::{Outcome, logged, replied, routed};
-use serde_json::{Value, json};
+use serde_json::json;
 
 /// `network.resource.register`: a new resource, or an update by its admin.
 ///
@@ -38,11 +40,8 @@ pub(super) fn register(
                 "{address} is not resource/tool|file|context/{{name}}"
             ))
         })?;
-    let replace = event
-        .payload
-        .get("replace")
-        .and_then(Value::as_bool)
-        .unwrap_or(false);
+    let fields = read_request::<ResourceFields>(&event.payload);
+    let replace = fields.replace.given().unwrap_or(false);
     let kept = network
         .state
         .resources
@@ -59,28 +58,19 @@ pub(super) fn register(
         Some(existing) => existing.owner.clone(),
         None => source.clone(),
     };
-    let permissions: Permissions = match event.payload.get("permissions") {
-        None | Some(Value::Null) => Permissions::default(),
-        Some(p) => serde_json::from_value(p.clone())
-            .map_err(|e| invalid(format!("payload.permissions: {e}")))?,
+    let permissions: Permissions = match fields.permissions.non_null().parsed() {
+        None => Permissions::default(),
+        Some(p) => p.map_err(|e| invalid(format!("payload.permissions: {e}")))?,
     };
     let resource = Resource {
         address: address.clone(),
         kind,
         owner,
-        description: payload_str(event, "description").unwrap_or("").to_owned(),
-        schema: event
-            .payload
-            .get("schema")
-            .cloned()
-            .filter(|v| !v.is_null()),
-        content_type: payload_str(event, "content_type").map(str::to_owned),
+        description: fields.description.given().unwrap_or_default(),
+        schema: fields.schema.given(),
+        content_type: fields.content_type.given(),
         permissions,
-        content: event
-            .payload
-            .get("content")
-            .cloned()
-            .filter(|v| !v.is_null()),
+        content: fields.content.given(),
     };
     let mut resource = resource;
     if let Some(content) = &kept {
@@ -147,7 +137,8 @@ pub(super) fn discover(
     event: &Event,
     now: u64,
 ) -> Result<Outcome, Rejection> {
-    let kind = payload_str(event, "type");
+    let kind = read_request::<ResourceDiscover>(&event.payload).kind;
+    let kind = kind.as_text();
     let resources = network
         .state
         .resources
@@ -220,7 +211,7 @@ pub(super) fn read(network: &mut Network, event: &Event, now: u64) -> Result<Out
     if content.is_none() && resource.kind != crate::ids::address::ResourceKind::Tool {
         let (text, stored) = network.document_text(&resource.address);
         effects = stored;
-        content = Some(Value::String(text));
+        content = Some(serde_json::Value::String(text));
     }
     let body = ResourceContent {
         address: resource.address,
@@ -254,37 +245,37 @@ pub(super) fn update(network: &mut Network, event: &Event, now: u64) -> Result<O
     let mut updated = resource.clone();
     #[allow(unused_mut)]
     let mut document_effects: Vec<Effect> = Vec::new();
-    if let Some(p) = event.payload.get("permissions").filter(|v| !v.is_null()) {
+    let fields = read_request::<ResourceFields>(&event.payload);
+    if let Some(p) = fields.permissions.non_null().parsed() {
         if !network.state.may(&source, &resource, Permission::Admin) {
             return Err(Rejection::new(
                 ErrorCode::Forbidden,
                 format!("changing permissions of {target} needs admin"),
             ));
         }
-        updated.permissions = serde_json::from_value(p.clone())
-            .map_err(|e| invalid(format!("payload.permissions: {e}")))?;
+        updated.permissions = p.map_err(|e| invalid(format!("payload.permissions: {e}")))?;
     }
-    if let Some(description) = payload_str(event, "description") {
-        updated.description = description.to_owned();
+    if let Some(description) = fields.description.given() {
+        updated.description = description;
     }
     match resource.kind {
         crate::ids::address::ResourceKind::Tool => {
-            if let Some(schema) = event.payload.get("schema") {
-                updated.schema = Some(schema.clone());
+            if let Some(schema) = fields.schema.value() {
+                updated.schema = Some(schema);
             }
         }
         _ => {
-            if let Some(content) = event.payload.get("content") {
-                updated.content = Some(content.clone());
+            if let Some(content) = fields.content.value() {
+                #[cfg(feature = "documents")]
+                {
+                    // The document follows whole-content updates; text lives only there.
+                    document_effects = network.replace_document_content(&target, &content, now);
+                }
+                let kept_here = !cfg!(feature = "documents") || !content.is_string();
+                updated.content = Some(content).filter(|_| kept_here);
             }
-            #[cfg(feature = "documents")]
-            if let Some(content) = event.payload.get("content") {
-                // The document follows whole-content updates; text lives only there.
-                updated.content = Some(content.clone()).filter(|c| !c.is_string());
-                document_effects = network.replace_document_content(&target, content, now);
-            }
-            if let Some(content_type) = payload_str(event, "content_type") {
-                updated.content_type = Some(content_type.to_owned());
+            if let Some(content_type) = fields.content_type.given() {
+                updated.content_type = Some(content_type);
             }
         }
     }

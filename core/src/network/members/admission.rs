@@ -102,6 +102,7 @@ impl Network {
             ));
         }
         // Presence is the network's to report; a member may speak only of its own.
+        // (Its payload is otherwise the member's own: only `address` is read.)
         if event_type == PRESENCE_CHANGED
             && event.payload.get("address").and_then(Value::as_str)
                 != Some(event.source.to_string().as_str())

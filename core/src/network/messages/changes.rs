@@ -81,6 +81,7 @@ impl Network {
 
     fn check_edit_or_deletion(&self, event: &Event) -> Result<(), Rejection> {
         let editing = event.event_type.as_str() == MESSAGE_EDITED;
+        // Free-form: an edit's payload is its app's own; only its `content` is checked.
         let new_text = event.payload.get("content").and_then(Value::as_str);
         if editing && new_text.is_none_or(|c| c.trim().is_empty()) {
             return Err(refused(

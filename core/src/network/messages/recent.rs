@@ -38,6 +38,7 @@ pub(crate) struct RecentMessages {
 /// True for an event people read as a message: its payload has text
 /// content, and it is not itself an edit of another message.
 pub(crate) fn is_message(event: &Event) -> bool {
+    // Free-form: any app's event may be a message; only a text `content` makes it one.
     event.event_type.as_str() != MESSAGE_EDITED
         && event.payload.get("content").is_some_and(Value::is_string)
 }

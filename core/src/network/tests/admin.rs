@@ -12,7 +12,8 @@ fn with_admin(mut config: NetworkConfig, admin_token: &str) -> (Network, Peer) {
     (network, boss)
 }
 
-fn stored_config(effects: &[Effect]) -> NetworkConfig {
+/// The configuration the network stored among `effects`.
+pub(super) fn stored_config(effects: &[Effect]) -> NetworkConfig {
     effects
         .iter()
         .find_map(|e| match e {

@@ -17,6 +17,7 @@ mod lifecycle;
 mod limits;
 mod load;
 mod mods;
+mod payload_shapes;
 mod profile;
 #[cfg(feature = "documents")]
 mod reregister;
