@@ -106,7 +106,10 @@ impl World {
 
     fn network_effects(&mut self, from: usize, effects: Vec<Effect>) {
         let now = self.now;
-        for effect in self.host.apply(&mut self.network, effects, now) {
+        for effect in self
+            .host
+            .apply(&mut self.network, effects, Timestamp::from(now))
+        {
             match &effect {
                 Effect::Bind(a) => self.peers[from].session = Some(a.clone()),
                 Effect::Unbind => self.peers[from].session = None,
@@ -154,7 +157,7 @@ impl World {
         peer.replica.disconnected();
         if peer.session.take().is_some() {
             let address = peer.address.clone();
-            let effects = self.network.disconnect(&address, self.now);
+            let effects = self.network.disconnect(&address, Timestamp::from(self.now));
             self.network_effects(i, effects);
         }
     }
@@ -182,9 +185,9 @@ impl World {
         let mut moved = false;
         if let Some(frame) = self.peers[i].to_net.pop_front() {
             let session = self.peers[i].session.clone();
-            let effects = self
-                .network
-                .handle_frame(session.as_ref(), &frame, self.now);
+            let effects =
+                self.network
+                    .handle_frame(session.as_ref(), &frame, Timestamp::from(self.now));
             self.network_effects(i, effects);
             moved = true;
         }
@@ -237,7 +240,7 @@ impl World {
             target.parse().unwrap(),
             payload,
             Map::new(),
-            self.now,
+            Timestamp::from(self.now),
         );
         self.peer_effects(i, effects);
     }
@@ -247,7 +250,7 @@ impl World {
         self.rng.fill_bytes(&mut actor);
         let effects = self.peers[i]
             .replica
-            .open_document(&file(), actor, self.now)
+            .open_document(&file(), actor, Timestamp::from(self.now))
             .unwrap();
         self.peer_effects(i, effects);
     }
@@ -255,7 +258,7 @@ impl World {
     fn edit(&mut self, i: usize, edit: DocumentEdit) -> Result<(), ErrorCode> {
         let effects = self.peers[i]
             .replica
-            .edit_document(&file(), edit, self.now)
+            .edit_document(&file(), edit, Timestamp::from(self.now))
             .map_err(|r| r.code)?;
         self.peer_effects(i, effects);
         Ok(())
@@ -346,7 +349,9 @@ fn run(seed: u64) -> String {
         [9; 32],
     );
     restored.restore(world.peers[0].rows.clone());
-    restored.open_document(&file(), [9; 16], world.now).unwrap();
+    restored
+        .open_document(&file(), [9; 16], Timestamp::from(world.now))
+        .unwrap();
     assert_eq!(
         restored.document_text(&file()).unwrap(),
         text,
@@ -402,7 +407,7 @@ fn a_newcomer_and_a_restarted_network_read_the_merged_text() {
         file(),
         json!({}),
         5_000,
-        world.now,
+        Timestamp::from(world.now),
     );
     world.peer_effects(2, effects);
     world.settle();
@@ -510,7 +515,7 @@ fn documents_are_created_listed_read_and_deleted_as_resources_with_their_permiss
             Address::core(),
             json!({"type": "file"}),
             5_000,
-            world.now,
+            Timestamp::from(world.now),
         );
         world.peer_effects(i, effects);
         world.settle();

@@ -9,7 +9,7 @@
 //! out. The socket's listeners and the timer are gloo handles owned by the
 //! connection, so closing it (or replacing the socket) removes them.
 
-use crate::clock::{now, now_ms, random_u32};
+use crate::clock::{now, random_u32};
 use crate::error::WebError;
 use crate::storage;
 use agentnet_core::replica::{Keepalive, Replica, ReplicaEffect, ReplicaRow};
@@ -342,7 +342,7 @@ impl Connection {
         self.run(|inner| {
             inner
                 .replica
-                .request(event_type, target, payload, timeout_ms, now_ms())
+                .request(event_type, target, payload, timeout_ms, now())
         })
     }
 
@@ -362,7 +362,7 @@ impl Connection {
         self.run(|inner| {
             inner
                 .replica
-                .post(event_type, target, payload, metadata, now_ms())
+                .post(event_type, target, payload, metadata, now())
         })
     }
 
@@ -383,7 +383,7 @@ impl Connection {
         let mut actor = [0u8; 16];
         crate::clock::fill_random(&mut actor);
         self.run(
-            |inner| match inner.replica.open_document(address, actor, now_ms()) {
+            |inner| match inner.replica.open_document(address, actor, now()) {
                 Ok(effects) => (
                     Ok(inner.replica.document_text(address).unwrap_or_default()),
                     effects,
@@ -398,7 +398,7 @@ impl Connection {
     pub fn edit_document(&self, address: &Address, text: String) -> Result<(), WebError> {
         let edit = agentnet_core::replica::DocumentEdit::Replace(text);
         self.run(
-            |inner| match inner.replica.edit_document(address, edit, now_ms()) {
+            |inner| match inner.replica.edit_document(address, edit, now()) {
                 Ok(effects) => (Ok(()), effects),
                 Err(rejection) => (Err(WebError::from(rejection)), Vec::new()),
             },

@@ -25,6 +25,7 @@
 //! Missing event ids are generated deterministically; timestamps default to
 //! the step's `now`.
 
+use crate::Timestamp;
 use crate::event::Event;
 use crate::event::Limits;
 use crate::host::memory::MemoryHost;
@@ -152,7 +153,7 @@ pub fn run_vector(text: &str) -> Result<(), VectorError> {
     for (index, step) in vector.steps.into_iter().enumerate() {
         let now = step.now.unwrap_or(1_000 + index as u64);
         let effects = if let Some(raw) = &step.raw {
-            network.handle_frame(step.from.as_ref(), raw, now)
+            network.handle_frame(step.from.as_ref(), raw, Timestamp::from(now))
         } else {
             let (session, mut object) = match (&step.join, step.event) {
                 (Some(address), _) => {
@@ -179,9 +180,9 @@ pub fn run_vector(text: &str) -> Result<(), VectorError> {
             object.entry("timestamp").or_insert_with(|| json!(now));
             let event = Event::from_value(Value::Object(object), &Limits::default())
                 .map_err(|e| malformed(format!("step {index}: {e}")))?;
-            network.handle_event(session.as_ref(), event, now)
+            network.handle_event(session.as_ref(), event, Timestamp::from(now))
         };
-        let effects = host.apply(&mut network, effects, now);
+        let effects = host.apply(&mut network, effects, Timestamp::from(now));
         for effect in &effects {
             if let Effect::Ack(ack) = effect
                 && let Some(secret) = ack.extra.get("member_secret")

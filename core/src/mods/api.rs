@@ -11,6 +11,7 @@ use crate::ids::ulid::{EventId, UlidGenerator};
 use crate::model::state::State;
 use serde_json::{Map, Value, json};
 
+use crate::ids::time::Timestamp;
 pub use crate::model::agent_mod::ModMode;
 
 /// A mod's identity and place in the pipeline.
@@ -93,7 +94,7 @@ pub struct Context<'a> {
     /// The network's configuration.
     pub config: &'a crate::model::config::NetworkConfig,
     /// Current time, unix milliseconds.
-    pub now: u64,
+    pub now: Timestamp,
     /// For `network.agent.join`: who joins and at which level.
     pub join: Option<&'a JoinClaim>,
     /// The network's log, by event id.
@@ -123,13 +124,13 @@ pub enum Command {
 pub struct Outbox<'a> {
     ids: &'a mut UlidGenerator,
     network: &'a NetworkId,
-    now: u64,
+    now: Timestamp,
     pub(crate) events: Vec<Event>,
     pub(crate) commands: Vec<Command>,
 }
 
 impl<'a> Outbox<'a> {
-    pub(crate) fn new(ids: &'a mut UlidGenerator, network: &'a NetworkId, now: u64) -> Self {
+    pub(crate) fn new(ids: &'a mut UlidGenerator, network: &'a NetworkId, now: Timestamp) -> Self {
         Self {
             ids,
             network,
@@ -153,14 +154,14 @@ impl<'a> Outbox<'a> {
             metadata.insert("in_reply_to".into(), json!(request.id));
         }
         self.events.push(Event {
-            id: self.ids.next_id(self.now),
+            id: self.ids.next_id(self.now.as_millis()),
             event_type,
             source: source.clone(),
             target,
             payload,
             metadata,
             enrichment: None,
-            timestamp: self.now,
+            timestamp: self.now.as_millis(),
             network: Some(self.network.clone()),
         });
     }

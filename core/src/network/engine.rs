@@ -9,6 +9,7 @@ use crate::event::trace::TraceContext;
 use crate::ids::address::Address;
 use crate::ids::event_type::{EventType, core_types};
 use crate::ids::network_id::NetworkId;
+use crate::ids::time::Timestamp;
 use crate::ids::ulid::UlidGenerator;
 use crate::model::config::{DeliveryMode, NetworkConfig};
 use crate::model::membership::Member;
@@ -283,16 +284,16 @@ impl Network {
     }
 
     /// The acknowledgement of `event`, with a handler's `extra` payload fields.
-    pub(super) fn ack(&mut self, event: &Event, extra: Map<String, Value>, now: u64) -> Ack {
+    pub(super) fn ack(&mut self, event: &Event, extra: Map<String, Value>, now: Timestamp) -> Ack {
         Ack {
-            id: self.ids.next_id(now),
+            id: self.ids.next_id(now.as_millis()),
             to: event.source.clone(),
             acknowledged: event.id,
             seq: None,
             duplicate: false,
             trace: self.cause.clone(),
             extra,
-            timestamp: now,
+            timestamp: now.as_millis(),
             network: self.config.id.clone(),
         }
     }
@@ -304,7 +305,7 @@ impl Network {
         to: &Address,
         in_reply_to: Option<crate::ids::ulid::EventId>,
         payload: Value,
-        now: u64,
+        now: Timestamp,
     ) -> Event {
         let mut metadata = Map::new();
         if let Some(id) = in_reply_to {
@@ -314,14 +315,14 @@ impl Network {
             cause.write(&mut metadata);
         }
         Event {
-            id: self.ids.next_id(now),
+            id: self.ids.next_id(now.as_millis()),
             event_type: EventType::from_static(event_type),
             source: Address::core(),
             target: to.clone(),
             payload,
             metadata,
             enrichment: None,
-            timestamp: now,
+            timestamp: now.as_millis(),
             network: Some(self.config.id.clone()),
         }
     }
@@ -331,7 +332,7 @@ impl Network {
         to: &Address,
         request: Option<crate::ids::ulid::EventId>,
         rejection: &Rejection,
-        now: u64,
+        now: Timestamp,
     ) -> Event {
         let payload = ErrorPayload {
             code: rejection.code,

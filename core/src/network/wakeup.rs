@@ -13,6 +13,7 @@
 
 use super::engine::Network;
 use super::floor::Floor;
+use crate::ids::time::Timestamp;
 use crate::network::delivery::tracker::{Tracker, redelivery_at};
 
 impl Tracker {
@@ -85,9 +86,11 @@ impl Network {
     }
 
     /// A member was seen online at `now`: it goes offline at the presence timeout from then.
-    pub(super) fn seen_online(&mut self, now: u64) {
-        self.presence_floor
-            .lower(now.saturating_add(self.config.presence_timeout_ms));
+    pub(super) fn seen_online(&mut self, now: Timestamp) {
+        self.presence_floor.lower(
+            now.as_millis()
+                .saturating_add(self.config.presence_timeout_ms),
+        );
     }
 
     /// In tests: the bound is never later than the exact wakeup `exact`.

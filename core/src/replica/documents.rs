@@ -24,6 +24,7 @@ use crate::error::{Coded, ErrorCode, Rejection};
 use crate::event::Event;
 use crate::ids::address::Address;
 use crate::ids::event_type::{EventType, core_types};
+use crate::ids::time::Timestamp;
 use crate::ids::ulid::EventId;
 use automerge::sync;
 use serde_json::{Value, json};
@@ -37,7 +38,7 @@ impl Replica {
         &mut self,
         address: &Address,
         actor: [u8; 16],
-        now: u64,
+        now: Timestamp,
     ) -> Result<Vec<ReplicaEffect>, Rejection> {
         if !matches!(address.entity().resource_kind(), Some(kind) if kind != crate::ids::address::ResourceKind::Tool)
         {
@@ -102,7 +103,7 @@ impl Replica {
         &mut self,
         address: &Address,
         edit: DocumentEdit,
-        now: u64,
+        now: Timestamp,
     ) -> Result<Vec<ReplicaEffect>, Rejection> {
         let address = address.to_local();
         let open =
@@ -131,7 +132,7 @@ impl Replica {
     }
 
     /// Closes a document: it stays stored, the network stops sending its changes.
-    pub fn close_document(&mut self, address: &Address, now: u64) -> Vec<ReplicaEffect> {
+    pub fn close_document(&mut self, address: &Address, now: Timestamp) -> Vec<ReplicaEffect> {
         let address = address.to_local();
         let Some(open) = self.documents.open.remove(&address) else {
             return Vec::new();
@@ -159,7 +160,7 @@ impl Replica {
     }
 
     /// The next sync message of one document, sent if online and there is one.
-    fn send_document(&mut self, address: &Address, now: u64) -> Vec<ReplicaEffect> {
+    fn send_document(&mut self, address: &Address, now: Timestamp) -> Vec<ReplicaEffect> {
         if self.link != Link::Online {
             return Vec::new();
         }
@@ -192,7 +193,7 @@ impl Replica {
     }
 
     /// Online again: every open document starts a new sync session.
-    pub(super) fn sync_documents(&mut self, now: u64) -> Vec<ReplicaEffect> {
+    pub(super) fn sync_documents(&mut self, now: Timestamp) -> Vec<ReplicaEffect> {
         let addresses: Vec<Address> = self.documents.open.keys().cloned().collect();
         let mut effects = Vec::new();
         for address in addresses {
@@ -216,7 +217,7 @@ impl Replica {
     pub(super) fn on_document_message(
         &mut self,
         event: &Event,
-        now: u64,
+        now: Timestamp,
     ) -> Option<Vec<ReplicaEffect>> {
         if event.event_type.as_str() != core_types::RESOURCE_UPDATE
             || event.source != Address::core()
@@ -297,7 +298,7 @@ impl Replica {
                 editors: open.editors.clone(),
             });
             let now = self.clock;
-            effects.extend(self.send_document(&address, now));
+            effects.extend(self.send_document(&address, Timestamp::from(now)));
         }
         Some(effects)
     }

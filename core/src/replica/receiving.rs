@@ -19,18 +19,18 @@ impl Replica {
         let now = now.as_millis();
         self.clock = self.clock.max(now);
         // Any frame, a heartbeat's answer included, proves the link alive.
-        self.liveness.heard(now);
+        self.liveness.heard(Timestamp::from(now));
         if crate::event::batch::is_batch(frame) {
             self.peer_batches = true;
             return crate::event::batch::split(frame)
                 .into_iter()
-                .flat_map(|event| self.receive_event(event, now))
+                .flat_map(|event| self.receive_event(event, Timestamp::from(now)))
                 .collect();
         }
-        self.receive_event(frame, now)
+        self.receive_event(frame, Timestamp::from(now))
     }
 
-    fn receive_event(&mut self, frame: &str, now: u64) -> Vec<ReplicaEffect> {
+    fn receive_event(&mut self, frame: &str, now: Timestamp) -> Vec<ReplicaEffect> {
         let Ok(event) = Event::decode(frame, &Limits::default()) else {
             return Vec::new();
         };
@@ -81,7 +81,7 @@ impl Replica {
                     EventType::from_static(core_types::AGENT_RESUME),
                     Address::core(),
                     json!({ "after": self.watermark.unwrap_or(0) }),
-                    self.clock,
+                    Timestamp::from(self.clock),
                 );
                 effects.push(ReplicaEffect::Send(resume.encode()));
             }
@@ -90,7 +90,7 @@ impl Replica {
             }
             effects.extend(self.flush());
             #[cfg(feature = "documents")]
-            effects.extend(self.sync_documents(self.clock));
+            effects.extend(self.sync_documents(Timestamp::from(self.clock)));
             return effects;
         }
         let Some(entry) = self.outbox.remove(&id) else {
@@ -175,7 +175,7 @@ impl Replica {
                 EventType::from_static(core_types::AGENT_RESUME),
                 Address::core(),
                 json!({ "after": watermark }),
-                self.clock,
+                Timestamp::from(self.clock),
             );
             return vec![ReplicaEffect::Send(resume.encode())];
         }
@@ -210,7 +210,7 @@ impl Replica {
 
     pub(super) fn on_unsequenced(&mut self, event: Event) -> Vec<ReplicaEffect> {
         #[cfg(feature = "documents")]
-        if let Some(effects) = self.on_document_message(&event, self.clock) {
+        if let Some(effects) = self.on_document_message(&event, Timestamp::from(self.clock)) {
             return effects;
         }
         let mut effects = self.resolve_request(&event);
@@ -250,7 +250,7 @@ impl Replica {
             EventType::from_static(core_types::EVENT_ACK),
             Address::core(),
             json!({ "seq": seq }),
-            self.clock,
+            Timestamp::from(self.clock),
         );
         ReplicaEffect::Send(ack.encode())
     }

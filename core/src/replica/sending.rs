@@ -24,9 +24,9 @@ impl Replica {
         target: Address,
         payload: Value,
         metadata: Map<String, Value>,
-        now: u64,
+        now: Timestamp,
     ) -> (EventId, Vec<ReplicaEffect>) {
-        self.clock = self.clock.max(now);
+        self.clock = self.clock.max(now.as_millis());
         let mut event = self.client.event(event_type, target, payload, now);
         event.metadata = metadata;
         let id = event.id;
@@ -38,7 +38,7 @@ impl Replica {
         if self.link == Link::Online {
             effects.push(ReplicaEffect::Send(entry.event.encode()));
             entry.state = OutboxState::Sent;
-            self.sent_at.insert(id, now);
+            self.sent_at.insert(id, now.as_millis());
         }
         effects.insert(0, ReplicaEffect::Persist(ReplicaRow::Outbox(entry.clone())));
         self.outbox.insert(id, entry);
@@ -53,10 +53,11 @@ impl Replica {
         target: Address,
         payload: Value,
         timeout_ms: u64,
-        now: u64,
+        now: Timestamp,
     ) -> (EventId, Vec<ReplicaEffect>) {
         let (id, effects) = self.post(event_type, target, payload, Map::new(), now);
-        self.requests.insert(id, now.saturating_add(timeout_ms));
+        self.requests
+            .insert(id, now.as_millis().saturating_add(timeout_ms));
         (id, effects)
     }
 
@@ -66,7 +67,7 @@ impl Replica {
         let now = now.as_millis();
         self.resyncing = false;
         self.peer_batches = false;
-        self.liveness.connected(now);
+        self.liveness.connected(Timestamp::from(now));
         if self.signing_key.is_some() {
             let challenge = self.client.event(
                 EventType::from_static(core_types::AGENT_CHALLENGE),
@@ -75,13 +76,13 @@ impl Replica {
                     Some(did) => json!({ "did": did }),
                     None => json!({}),
                 },
-                now,
+                Timestamp::from(now),
             );
             let frame = challenge.encode();
             self.link = Link::Challenging(challenge.id, frame.clone(), now, credentials);
             return vec![ReplicaEffect::Send(frame)];
         }
-        self.send_join(credentials, now)
+        self.send_join(credentials, Timestamp::from(now))
     }
 
     /// Says on every join whether this member takes tasks (`tasks` in the
@@ -90,7 +91,11 @@ impl Replica {
         self.takes_tasks = takes;
     }
 
-    pub(super) fn send_join(&mut self, credentials: Option<Value>, now: u64) -> Vec<ReplicaEffect> {
+    pub(super) fn send_join(
+        &mut self,
+        credentials: Option<Value>,
+        now: Timestamp,
+    ) -> Vec<ReplicaEffect> {
         let (credentials, persist) = self.with_member_secret(credentials);
         let mut join = self.client.join(credentials, now);
         if let Value::Object(payload) = &mut join.payload {
@@ -102,7 +107,7 @@ impl Replica {
             }
         }
         let frame = join.encode();
-        self.link = Link::Joining(join.id, frame.clone(), now);
+        self.link = Link::Joining(join.id, frame.clone(), now.as_millis());
         // The secret is kept before the join that sets it leaves.
         persist
             .into_iter()
@@ -111,7 +116,11 @@ impl Replica {
     }
 
     /// The network's nonce arrived: sign it and join with the proof.
-    pub(super) fn answer_challenge(&mut self, response: &Event, now: u64) -> Vec<ReplicaEffect> {
+    pub(super) fn answer_challenge(
+        &mut self,
+        response: &Event,
+        now: Timestamp,
+    ) -> Vec<ReplicaEffect> {
         let Link::Challenging(_, _, _, credentials) = &self.link else {
             return Vec::new();
         };
@@ -181,7 +190,7 @@ impl Replica {
         let now = now.as_millis();
         self.clock = self.clock.max(now);
         self.disconnected();
-        self.liveness.lost(now, random);
+        self.liveness.lost(Timestamp::from(now), random);
     }
 
     /// The platform reports whether it has a network (a browser's `online`
@@ -195,7 +204,7 @@ impl Replica {
         let now = now.as_millis();
         self.clock = self.clock.max(now);
         if available {
-            if self.liveness.retry_now(now) {
+            if self.liveness.retry_now(Timestamp::from(now)) {
                 return self.handle_timeout(at);
             }
         } else if self.liveness.is_connected() || !matches!(self.link, Link::Offline) {
@@ -231,7 +240,7 @@ impl Replica {
         let now = now.as_millis();
         self.clock = self.clock.max(now);
         let mut effects = Vec::new();
-        match self.liveness.due(now) {
+        match self.liveness.due(Timestamp::from(now)) {
             Some(Due::Reconnect) => effects.push(ReplicaEffect::Reconnect),
             Some(Due::Ping) => effects.push(ReplicaEffect::Send(HEARTBEAT_PING.to_owned())),
             Some(Due::Dead) => {

@@ -365,8 +365,7 @@ impl NetworkHost {
             self.ensure_loaded(&config.id)?;
         }
         let at = now();
-        let now = at.as_millis();
-        self.close_overdue(now);
+        self.close_overdue(at);
         self.finish_closes()?;
         let mut connected = self.connected_addresses();
         // So is a member bound through a gateway (it says when the member goes).
@@ -382,7 +381,7 @@ impl NetworkHost {
                 // An open socket is a sign of life even when hibernation kept its pings away.
                 let mut effects: Vec<Effect> = connected
                     .iter()
-                    .flat_map(|a| network.heartbeat(a, now))
+                    .flat_map(|a| network.heartbeat(a, at))
                     .collect();
                 effects.extend(network.on_alarm(at));
                 effects

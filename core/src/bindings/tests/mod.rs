@@ -7,6 +7,7 @@ mod sockets;
 
 use super::http::{After, parse_after, parse_limit};
 use super::*;
+use crate::Timestamp;
 use crate::bindings::access::policy::Policy;
 use crate::bindings::http::membership;
 use crate::bindings::transport::sse;
@@ -125,7 +126,12 @@ fn a_posted_event_is_filled_in_and_acknowledged() {
 
     let mut body = json!({"type": "x", "id": "kept"});
     let id = crate::ids::ulid::UlidGenerator::new([1; 32]).next_id(5);
-    http::fill_event(&mut body, id, &"agent:a".parse().unwrap(), 5);
+    http::fill_event(
+        &mut body,
+        id,
+        &"agent:a".parse().unwrap(),
+        Timestamp::from(5),
+    );
     assert_eq!(
         body,
         json!({"type": "x", "id": "kept", "timestamp": 5, "source": "agent:a"})

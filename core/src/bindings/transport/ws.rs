@@ -277,8 +277,8 @@ pub fn frame(
         Ok(event) => event,
         Err(_) => {
             return Framed {
-                effects: network.handle_frame_on(&inbound, text, now),
-                close: sockets.bad_frame(record.id, now),
+                effects: network.handle_frame_on(&inbound, text, Timestamp::from(now)),
+                close: sockets.bad_frame(record.id, Timestamp::from(now)),
             };
         }
     };
@@ -286,9 +286,9 @@ pub fn frame(
         [core_types::AGENT_JOIN, core_types::AGENT_CHALLENGE].contains(&event.event_type.as_str());
     let refused_unjoined = record.member.is_none() && !admission;
     Framed {
-        effects: network.handle_event_on(&inbound, event, now),
+        effects: network.handle_event_on(&inbound, event, Timestamp::from(now)),
         close: refused_unjoined
-            .then(|| sockets.bad_frame(record.id, now))
+            .then(|| sockets.bad_frame(record.id, Timestamp::from(now)))
             .flatten(),
     }
 }

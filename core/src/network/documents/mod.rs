@@ -22,6 +22,7 @@ use crate::error::{ErrorCode, Rejection};
 use crate::event::Event;
 use crate::ids::address::Address;
 use crate::ids::event_type::core_types as t;
+use crate::ids::time::Timestamp;
 use crate::model::state::Row;
 use crate::network::documents::store::{
     Shared, WRITER, fresh_document, rejection, session_of, store_effects,
@@ -65,7 +66,7 @@ impl Network {
             .and_then(|r| r.content.as_ref())
             .map(content_text)
             .unwrap_or_default();
-        fresh_document(address, actor, &text, 0, effects)
+        fresh_document(address, actor, &text, Timestamp::from(0), effects)
     }
 
     /// A file or context was registered with `content`: its document starts with that text.
@@ -73,7 +74,7 @@ impl Network {
         &mut self,
         address: &Address,
         content: Option<&Value>,
-        now: u64,
+        now: Timestamp,
     ) -> Vec<Effect> {
         let mut effects = Vec::new();
         if self.documents.open.contains_key(address) || self.documents.stored.contains_key(address)
@@ -102,7 +103,7 @@ impl Network {
         &mut self,
         address: &Address,
         text: &str,
-        now: u64,
+        now: Timestamp,
     ) -> Vec<Effect> {
         let mut effects = Vec::new();
         let shared = self.shared_document(address, &mut effects);
@@ -120,7 +121,7 @@ impl Network {
         &mut self,
         address: &Address,
         content: &Value,
-        now: u64,
+        now: Timestamp,
     ) -> Vec<Effect> {
         self.set_document_text(address, &content_text(content), now)
     }
@@ -152,7 +153,11 @@ impl Network {
     }
 
     /// Handles a `network.resource.update` carrying `sync` or `close` for a file or context.
-    pub(super) fn sync_document(&mut self, event: &Event, now: u64) -> Result<Outcome, Rejection> {
+    pub(super) fn sync_document(
+        &mut self,
+        event: &Event,
+        now: Timestamp,
+    ) -> Result<Outcome, Rejection> {
         let address = event.target.to_local();
         let session = session_of(event)?;
         let source = event.source.clone();
@@ -254,7 +259,7 @@ impl Network {
         editors: &[Address],
         in_reply_to: Option<crate::ids::ulid::EventId>,
         always: bool,
-        now: u64,
+        now: Timestamp,
     ) -> Option<Event> {
         let shared = self.documents.open.get_mut(address)?;
         let state = shared
@@ -276,7 +281,7 @@ impl Network {
         &mut self,
         address: &Address,
         sender: Option<(&Address, &str, crate::ids::ulid::EventId)>,
-        now: u64,
+        now: Timestamp,
     ) -> Vec<Effect> {
         let sessions: Vec<(Address, String)> = self
             .documents
@@ -307,7 +312,7 @@ impl Network {
     }
 
     /// `member` went offline or left: its sessions end everywhere.
-    pub(crate) fn close_documents_of(&mut self, member: &Address, now: u64) -> Vec<Effect> {
+    pub(crate) fn close_documents_of(&mut self, member: &Address, now: Timestamp) -> Vec<Effect> {
         let affected: Vec<Address> = self
             .documents
             .open

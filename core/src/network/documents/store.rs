@@ -7,6 +7,7 @@ use crate::error::{Coded, ErrorCode, Rejection};
 use crate::event::Event;
 use crate::ids::address::Address;
 use crate::ids::network_id::NetworkId;
+use crate::ids::time::Timestamp;
 use crate::model::state::{Row, RowKind};
 use crate::network::effects::Effect;
 use automerge::sync;
@@ -138,7 +139,7 @@ pub(crate) fn fresh_document(
     address: &Address,
     actor: [u8; 16],
     text: &str,
-    now: u64,
+    now: Timestamp,
     effects: &mut Vec<Effect>,
 ) -> Shared {
     let mut doc = TextDocument::with_genesis(actor);

@@ -9,6 +9,7 @@ use crate::identity::did::Did;
 use crate::identity::didwba_proof::DidProof;
 use crate::identity::didwba_verify::DidWbaVerifier;
 use crate::identity::error::IdentityError;
+use crate::ids::time::Timestamp;
 use crate::network::engine::Network;
 
 impl Network {
@@ -18,34 +19,34 @@ impl Network {
     /// badly signed, or its nonce already spent here), so only a header that
     /// could be accepted spends a nonce. Call it after the header's
     /// document is provided ([`Network::didwba_lookups`]).
-    pub fn didwba_claim(&self, header: &str, domain: &str, now: u64) -> Option<NonceClaim> {
+    pub fn didwba_claim(&self, header: &str, domain: &str, now: Timestamp) -> Option<NonceClaim> {
         let header = DidProof::parse(header).ok()?;
         let did: Did = header.did().parse().ok()?;
         let doc = self.document(&did, now).ok()?;
         // Every check but this network's memory of nonces (which the join itself makes).
         DidWbaVerifier::default()
-            .verify(&header, doc, domain, now)
+            .verify(&header, doc, domain, now.as_millis())
             .ok()?;
         let claim = NonceClaim::of(&header, header.at().ok()?);
-        (!self.spent_elsewhere.seen(&claim.key(), now)).then_some(claim)
+        (!self.spent_elsewhere.seen(&claim.key(), now.as_millis())).then_some(claim)
     }
 
     /// The deployment refused `claim` (its nonce was used before, or the
     /// claim could not be made): this network refuses the header as a reused
     /// nonce until the claim would have expired.
-    pub fn didwba_claim_refused(&mut self, claim: &NonceClaim, now: u64) {
+    pub fn didwba_claim_refused(&mut self, claim: &NonceClaim, now: Timestamp) {
         self.spent_elsewhere
-            .insert(claim.key(), claim.until_ms, now);
+            .insert(claim.key(), claim.until_ms, now.as_millis());
     }
 
     /// Refuses a header whose nonce the deployment refused.
     pub(crate) fn check_not_spent_elsewhere(
         &self,
         header: &DidProof,
-        now: u64,
+        now: Timestamp,
     ) -> Result<(), IdentityError> {
         let key = NonceClaim::of(header, 0).key();
-        if self.spent_elsewhere.seen(&key, now) {
+        if self.spent_elsewhere.seen(&key, now.as_millis()) {
             return Err(IdentityError::NonceReused);
         }
         Ok(())

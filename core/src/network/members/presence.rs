@@ -29,9 +29,9 @@ impl Network {
             .map(|m| m.address.clone())
             .collect();
         for member in silent {
-            effects.extend(self.disconnect(&member, now));
+            effects.extend(self.disconnect(&member, Timestamp::from(now)));
         }
-        for member in self.tracker.overdue(now) {
+        for member in self.tracker.overdue(Timestamp::from(now)) {
             let online = self
                 .state
                 .members
@@ -44,30 +44,30 @@ impl Network {
                 effects.extend(self.stop_catch_up(&member));
             }
         }
-        for member in self.tracker.pages_due(now) {
+        for member in self.tracker.pages_due(Timestamp::from(now)) {
             if self
                 .state
                 .members
                 .get(&member)
                 .is_some_and(Member::is_online)
             {
-                effects.extend(self.next_catch_up_page(&member, now));
+                effects.extend(self.next_catch_up_page(&member, Timestamp::from(now)));
             } else {
                 effects.extend(self.stop_catch_up(&member));
             }
         }
-        effects.extend(self.prune_if_due(now));
-        effects.extend(self.expire_verdicts(now));
+        effects.extend(self.prune_if_due(Timestamp::from(now)));
+        effects.extend(self.expire_verdicts(Timestamp::from(now)));
         // What the alarm handled is gone: the host's next alarm is set exactly.
         self.refresh_wakeup();
         effects
     }
 
     /// Records a sign of life from a member (heartbeat); it goes online if it was not.
-    pub fn heartbeat(&mut self, address: &Address, now: u64) -> Vec<Effect> {
+    pub fn heartbeat(&mut self, address: &Address, now: Timestamp) -> Vec<Effect> {
         match self.state.members.get_mut(address) {
             Some(member) => {
-                member.last_seen = now;
+                member.last_seen = now.as_millis();
                 member.status = Presence::Online;
                 let row = Effect::Store(Row::Member(member.clone()));
                 self.seen_online(now);
@@ -84,7 +84,7 @@ impl Network {
         &mut self,
         member: &Address,
         after: Option<u64>,
-        now: u64,
+        now: Timestamp,
     ) -> Result<Vec<Effect>, Rejection> {
         if !self.state.members.contains_key(member) {
             return Err(Rejection::new(
@@ -102,10 +102,14 @@ impl Network {
     }
 
     /// Notes a sign of life; returns the row to store when the member comes back online.
-    pub(crate) fn heartbeat_if_offline(&mut self, address: &Address, now: u64) -> Vec<Effect> {
+    pub(crate) fn heartbeat_if_offline(
+        &mut self,
+        address: &Address,
+        now: Timestamp,
+    ) -> Vec<Effect> {
         match self.state.members.get_mut(address) {
             Some(member) if member.is_online() => {
-                member.last_seen = now;
+                member.last_seen = now.as_millis();
                 self.seen_online(now);
                 Vec::new()
             }
@@ -118,7 +122,7 @@ impl Network {
     /// cursor moves (stored now and then) and the next page of its catch-up
     /// goes out. A `network.event.ack` to `core` does this, and so does a
     /// gateway's coalesced cursor (`crate::gateway`).
-    pub fn acknowledge(&mut self, member: &Address, seq: u64, now: u64) -> Vec<Effect> {
+    pub fn acknowledge(&mut self, member: &Address, seq: u64, now: Timestamp) -> Vec<Effect> {
         let mut effects = Vec::new();
         if let Some(cursor) = self.tracker.acknowledge(member, seq, now)
             && self.tracker.should_persist(member, cursor, now)
@@ -135,7 +139,7 @@ impl Network {
 
     /// The last connection of `address` closed or its heartbeat timed out: mark it
     /// offline and let the mods see a `network.agent.leave` with reason `disconnected`.
-    pub fn disconnect(&mut self, address: &Address, now: u64) -> Vec<Effect> {
+    pub fn disconnect(&mut self, address: &Address, now: Timestamp) -> Vec<Effect> {
         let Some(member) = self.state.members.get_mut(address) else {
             return Vec::new();
         };
@@ -150,14 +154,14 @@ impl Network {
         let mut metadata = Map::new();
         metadata.insert("reason".into(), json!("disconnected"));
         let leave = Event {
-            id: self.ids.next_id(now),
+            id: self.ids.next_id(now.as_millis()),
             event_type: EventType::from_static(core_types::AGENT_LEAVE),
             source: address.clone(),
             target: Address::core(),
             payload: json!({}),
             metadata,
             enrichment: None,
-            timestamp: now,
+            timestamp: now.as_millis(),
             network: Some(self.config.id.clone()),
         };
         let mut leave = leave;
@@ -173,7 +177,7 @@ impl Network {
     /// Makes the configured A2A guest (`NetworkConfig::a2a_guest`) a member,
     /// once: public A2A callers act as it. Nobody joins as it, so nobody
     /// else receives what its tasks are sent.
-    pub fn admit_a2a_guest(&mut self, now: u64) -> Vec<Effect> {
+    pub fn admit_a2a_guest(&mut self, now: Timestamp) -> Vec<Effect> {
         let Some(guest) = self.config.a2a_guest.clone() else {
             return Vec::new();
         };
@@ -185,7 +189,7 @@ impl Network {
             role: crate::ids::standing::Role::Member,
             verification: crate::ids::standing::Verification::ANONYMOUS,
             status: Presence::Offline,
-            last_seen: now,
+            last_seen: now.as_millis(),
             secret_sha256: None,
             did: None,
             profile: Default::default(),
@@ -201,14 +205,14 @@ impl Network {
     pub fn admit_remote(
         &mut self,
         remote: crate::model::remote::RemoteAgent,
-        now: u64,
+        now: Timestamp,
     ) -> Vec<Effect> {
         let member = Member {
             address: remote.address.clone(),
             role: crate::ids::standing::Role::Member,
             verification: crate::ids::standing::Verification::ANONYMOUS,
             status: Presence::Online,
-            last_seen: now,
+            last_seen: now.as_millis(),
             secret_sha256: None,
             did: None,
             profile: Default::default(),

@@ -55,10 +55,13 @@ fn answer(
 ) -> Vec<Effect> {
     let mut payload = verdict;
     payload["intercept"] = json!(intercept.id);
-    let event = bot
-        .client
-        .event(VERDICT.parse().unwrap(), addr("core"), payload, now);
-    network.handle_event(Some(&addr("agent:bot")), event, now)
+    let event = bot.client.event(
+        VERDICT.parse().unwrap(),
+        addr("core"),
+        payload,
+        Timestamp::from(now),
+    );
+    network.handle_event(Some(&addr("agent:bot")), event, Timestamp::from(now))
 }
 
 /// A bare verdict, as a mod answers an interception.
@@ -163,7 +166,7 @@ fn a_late_mod_meets_its_policy_when_the_alarm_passes_its_deadline() {
 #[test]
 fn an_offline_mod_is_handled_by_its_policy_at_once() {
     let (mut network, mut alice, _bot) = chat_guard();
-    network.disconnect(&addr("agent:bot"), 10);
+    network.disconnect(&addr("agent:bot"), Timestamp::from(10));
     let sent = alice.broadcast(&mut network, "chat.msg", json!({}));
     let error = delivered_of(&sent, "agent:alice", core_types::EVENT_ERROR).unwrap();
     assert_eq!(error.payload["code"], "mod_unavailable");
