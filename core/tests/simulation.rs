@@ -446,7 +446,11 @@ impl Sim {
                 self.replica_effects(i, effects);
             }
         }
-        if self.network.next_wakeup().is_some_and(|at| at <= self.now) {
+        if self
+            .network
+            .next_wakeup()
+            .is_some_and(|at| at <= Timestamp::from(self.now))
+        {
             let effects = self.network.on_alarm(Timestamp::from(self.now));
             match self.gateways.is_some() {
                 true => self.sequenced(None, effects),

@@ -92,7 +92,7 @@ impl Submissions {
         if times.len() >= limit as usize {
             let free_at = times
                 .front()
-                .map_or(now, |t| Timestamp::from(t.saturating_add(WINDOW_MS)));
+                .map_or(now, |t| Timestamp::from_millis(*t).plus_millis(WINDOW_MS));
             let retry_after_s = free_at
                 .as_millis()
                 .saturating_sub(now.as_millis())

@@ -176,7 +176,7 @@ pub fn run_vector(text: &str) -> Result<(), VectorError> {
             };
             object
                 .entry("id")
-                .or_insert_with(|| json!(ids.next_id(now)));
+                .or_insert_with(|| json!(ids.next_id(Timestamp::from(now))));
             object.entry("timestamp").or_insert_with(|| json!(now));
             let event = Event::from_value(Value::Object(object), &Limits::default())
                 .map_err(|e| malformed(format!("step {index}: {e}")))?;

@@ -162,11 +162,11 @@ impl Network {
         self.config.delivery == DeliveryMode::AtLeastOnce
     }
 
-    /// When the host should next call [`Network::on_alarm`] (unix ms), if ever.
+    /// When the host should next call [`Network::on_alarm`], if ever.
     ///
     /// Exact, and it looks at every member: a host that asks after every
     /// drain of frames asks [`Network::wakeup_bound`] instead.
-    pub fn next_wakeup(&self) -> Option<u64> {
+    pub fn next_wakeup(&self) -> Option<Timestamp> {
         let exact = [
             self.tracker.next_wakeup(),
             self.presence_deadline(),
@@ -176,7 +176,8 @@ impl Network {
         ]
         .into_iter()
         .flatten()
-        .min();
+        .min()
+        .map(Timestamp::from_millis);
         #[cfg(test)]
         self.check_wakeup_bound(exact);
         exact
@@ -286,7 +287,7 @@ impl Network {
     /// The acknowledgement of `event`, with a handler's `extra` payload fields.
     pub(super) fn ack(&mut self, event: &Event, extra: Map<String, Value>, now: Timestamp) -> Ack {
         Ack {
-            id: self.ids.next_id(now.as_millis()),
+            id: self.ids.next_id(Timestamp::from(now.as_millis())),
             to: event.source.clone(),
             acknowledged: event.id,
             seq: None,
@@ -315,7 +316,7 @@ impl Network {
             cause.write(&mut metadata);
         }
         Event {
-            id: self.ids.next_id(now.as_millis()),
+            id: self.ids.next_id(Timestamp::from(now.as_millis())),
             event_type: EventType::from_static(event_type),
             source: Address::core(),
             target: to.clone(),

@@ -298,7 +298,7 @@ impl Replica {
                 editors: open.editors.clone(),
             });
             let now = self.clock;
-            effects.extend(self.send_document(&address, Timestamp::from(now)));
+            effects.extend(self.send_document(&address, now));
         }
         Some(effects)
     }

@@ -16,18 +16,17 @@ impl Replica {
     /// Handles one frame from the network: one event, or a batch of them
     /// (`crate::event::batch`), handled in order.
     pub fn receive(&mut self, frame: &str, now: Timestamp) -> Vec<ReplicaEffect> {
-        let now = now.as_millis();
         self.clock = self.clock.max(now);
         // Any frame, a heartbeat's answer included, proves the link alive.
-        self.liveness.heard(Timestamp::from(now));
+        self.liveness.heard(now);
         if crate::event::batch::is_batch(frame) {
             self.peer_batches = true;
             return crate::event::batch::split(frame)
                 .into_iter()
-                .flat_map(|event| self.receive_event(event, Timestamp::from(now)))
+                .flat_map(|event| self.receive_event(event, now))
                 .collect();
         }
-        self.receive_event(frame, Timestamp::from(now))
+        self.receive_event(frame, now)
     }
 
     fn receive_event(&mut self, frame: &str, now: Timestamp) -> Vec<ReplicaEffect> {
@@ -81,7 +80,7 @@ impl Replica {
                     EventType::from_static(core_types::AGENT_RESUME),
                     Address::core(),
                     json!({ "after": self.watermark.unwrap_or(0) }),
-                    Timestamp::from(self.clock),
+                    self.clock,
                 );
                 effects.push(ReplicaEffect::Send(resume.encode()));
             }
@@ -90,7 +89,7 @@ impl Replica {
             }
             effects.extend(self.flush());
             #[cfg(feature = "documents")]
-            effects.extend(self.sync_documents(Timestamp::from(self.clock)));
+            effects.extend(self.sync_documents(self.clock));
             return effects;
         }
         let Some(entry) = self.outbox.remove(&id) else {
@@ -175,7 +174,7 @@ impl Replica {
                 EventType::from_static(core_types::AGENT_RESUME),
                 Address::core(),
                 json!({ "after": watermark }),
-                Timestamp::from(self.clock),
+                self.clock,
             );
             return vec![ReplicaEffect::Send(resume.encode())];
         }
@@ -193,7 +192,7 @@ impl Replica {
         ];
         effects.extend(self.resolve_request(&stored));
         effects.push(ReplicaEffect::Received(stored));
-        let (count, since) = self.unacked.unwrap_or((0, self.clock));
+        let (count, since) = self.unacked.unwrap_or((0, self.clock.as_millis()));
         self.unacked = Some((count + 1, since));
         if count + 1 >= ACK_EVERY {
             effects.extend(self.flush_ack());
@@ -210,7 +209,7 @@ impl Replica {
 
     pub(super) fn on_unsequenced(&mut self, event: Event) -> Vec<ReplicaEffect> {
         #[cfg(feature = "documents")]
-        if let Some(effects) = self.on_document_message(&event, Timestamp::from(self.clock)) {
+        if let Some(effects) = self.on_document_message(&event, self.clock) {
             return effects;
         }
         let mut effects = self.resolve_request(&event);
@@ -250,7 +249,7 @@ impl Replica {
             EventType::from_static(core_types::EVENT_ACK),
             Address::core(),
             json!({ "seq": seq }),
-            Timestamp::from(self.clock),
+            self.clock,
         );
         ReplicaEffect::Send(ack.encode())
     }
@@ -261,7 +260,7 @@ impl Replica {
         for entry in self.outbox.values_mut() {
             if entry.state == OutboxState::Pending {
                 entry.state = OutboxState::Sent;
-                self.sent_at.insert(entry.event.id, self.clock);
+                self.sent_at.insert(entry.event.id, self.clock.as_millis());
                 effects.push(ReplicaEffect::Send(entry.event.encode()));
             }
         }

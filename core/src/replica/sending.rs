@@ -26,7 +26,7 @@ impl Replica {
         metadata: Map<String, Value>,
         now: Timestamp,
     ) -> (EventId, Vec<ReplicaEffect>) {
-        self.clock = self.clock.max(now.as_millis());
+        self.clock = self.clock.max(now);
         let mut event = self.client.event(event_type, target, payload, now);
         event.metadata = metadata;
         let id = event.id;
@@ -64,10 +64,9 @@ impl Replica {
     /// The connection is open: join, resuming from the watermark.
     /// With a signing key it first asks for a challenge (see [`Replica::set_signing_key`]).
     pub fn connected(&mut self, credentials: Option<Value>, now: Timestamp) -> Vec<ReplicaEffect> {
-        let now = now.as_millis();
         self.resyncing = false;
         self.peer_batches = false;
-        self.liveness.connected(Timestamp::from(now));
+        self.liveness.connected(now);
         if self.signing_key.is_some() {
             let challenge = self.client.event(
                 EventType::from_static(core_types::AGENT_CHALLENGE),
@@ -76,13 +75,14 @@ impl Replica {
                     Some(did) => json!({ "did": did }),
                     None => json!({}),
                 },
-                Timestamp::from(now),
+                now,
             );
             let frame = challenge.encode();
-            self.link = Link::Challenging(challenge.id, frame.clone(), now, credentials);
+            self.link =
+                Link::Challenging(challenge.id, frame.clone(), now.as_millis(), credentials);
             return vec![ReplicaEffect::Send(frame)];
         }
-        self.send_join(credentials, Timestamp::from(now))
+        self.send_join(credentials, now)
     }
 
     /// Says on every join whether this member takes tasks (`tasks` in the
@@ -187,10 +187,9 @@ impl Replica {
     /// source): [`ReplicaEffect::Reconnect`] comes from
     /// [`Replica::handle_timeout`] then.
     pub fn lost(&mut self, now: Timestamp, random: u32) {
-        let now = now.as_millis();
         self.clock = self.clock.max(now);
         self.disconnected();
-        self.liveness.lost(Timestamp::from(now), random);
+        self.liveness.lost(now, random);
     }
 
     /// The platform reports whether it has a network (a browser's `online`
@@ -200,12 +199,10 @@ impl Replica {
     /// Back while an attempt waits for its backoff: [`ReplicaEffect::Reconnect`]
     /// now, and the backoff starts afresh.
     pub fn network_changed(&mut self, available: bool, now: Timestamp) -> Vec<ReplicaEffect> {
-        let at = now;
-        let now = now.as_millis();
         self.clock = self.clock.max(now);
         if available {
-            if self.liveness.retry_now(Timestamp::from(now)) {
-                return self.handle_timeout(at);
+            if self.liveness.retry_now(now) {
+                return self.handle_timeout(now);
             }
         } else if self.liveness.is_connected() || !matches!(self.link, Link::Offline) {
             self.disconnected();
@@ -237,10 +234,9 @@ impl Replica {
     /// a keepalive also sends heartbeats, declares a silent link dead and says
     /// when to reconnect.
     pub fn handle_timeout(&mut self, now: Timestamp) -> Vec<ReplicaEffect> {
-        let now = now.as_millis();
         self.clock = self.clock.max(now);
         let mut effects = Vec::new();
-        match self.liveness.due(Timestamp::from(now)) {
+        match self.liveness.due(now) {
             Some(Due::Reconnect) => effects.push(ReplicaEffect::Reconnect),
             Some(Due::Ping) => effects.push(ReplicaEffect::Send(HEARTBEAT_PING.to_owned())),
             Some(Due::Dead) => {
@@ -251,26 +247,27 @@ impl Replica {
             None => {}
         }
         if let Some((_, since)) = self.unacked
-            && since + ACK_DELAY_MS <= now
+            && since + ACK_DELAY_MS <= now.as_millis()
             && let Some(ack) = self.flush_ack()
         {
             effects.push(ack);
         }
         if let Link::Joining(id, frame, at) = &self.link
-            && at + RESEND_AFTER_MS <= now
+            && at + RESEND_AFTER_MS <= now.as_millis()
         {
             effects.push(ReplicaEffect::Send(frame.clone()));
-            self.link = Link::Joining(*id, frame.clone(), now);
+            self.link = Link::Joining(*id, frame.clone(), now.as_millis());
         }
         if let Link::Challenging(_, frame, at, _) = &mut self.link
-            && *at + RESEND_AFTER_MS <= now
+            && *at + RESEND_AFTER_MS <= now.as_millis()
         {
             // A nonce is single use, but an unanswered challenge consumed nothing.
             effects.push(ReplicaEffect::Send(frame.clone()));
-            *at = now;
+            *at = now.as_millis();
         }
         // Sent at least RESEND_AFTER_MS ago (nothing can be, that early in the clock).
         let due = now
+            .as_millis()
             .checked_sub(RESEND_AFTER_MS)
             .map(|sent_by| self.sent_at.up_to(sent_by))
             .unwrap_or_default();
@@ -281,12 +278,12 @@ impl Replica {
                 .filter(|e| e.state == OutboxState::Sent)
             {
                 effects.push(ReplicaEffect::Send(entry.event.encode()));
-                self.sent_at.insert(id, now);
+                self.sent_at.insert(id, now.as_millis());
             } else {
                 self.sent_at.remove(&id);
             }
         }
-        let expired = self.requests.up_to(now);
+        let expired = self.requests.up_to(now.as_millis());
         for request in expired {
             self.requests.remove(&request);
             effects.push(ReplicaEffect::RequestFailed {

@@ -221,7 +221,11 @@ impl PushSim {
 
     /// The alarm: the network's own work, then the notifications due, sent.
     fn alarm(&mut self, chaotic: bool) {
-        if self.network.next_wakeup().is_none_or(|at| at > self.now) {
+        if self
+            .network
+            .next_wakeup()
+            .is_none_or(|at| at > Timestamp::from(self.now))
+        {
             return;
         }
         let effects = self.network.on_alarm(Timestamp::from(self.now));

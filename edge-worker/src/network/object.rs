@@ -12,6 +12,7 @@ use crate::network::graph_store::LogIndex;
 use crate::network::inbox::Drainer;
 use crate::network::socket_state::OpenSockets;
 use crate::network::storage::Store;
+use agentnet_core::Timestamp;
 use agentnet_core::bindings;
 use agentnet_core::bindings::access::cors;
 use agentnet_core::bindings::access::policy::Policy;
@@ -163,7 +164,8 @@ impl NetworkHost {
             .network
             .borrow()
             .as_ref()
-            .and_then(Network::wakeup_bound);
+            .and_then(Network::wakeup_bound)
+            .map(Timestamp::as_millis);
         let next = [
             network,
             self.next_join_deadline(),

@@ -143,7 +143,7 @@ pub fn admit(
         return Ok(());
     }
     let free_at = recent.oldest_at.map_or(now, |at| {
-        Timestamp::from(at.saturating_add(CREATION_WINDOW_MS))
+        Timestamp::from_millis(at).plus_millis(CREATION_WINDOW_MS)
     });
     let retry_after_s = free_at
         .as_millis()

@@ -125,7 +125,7 @@ fn a_posted_event_is_filled_in_and_acknowledged() {
     assert_eq!(response.status_and_code(), (403, "source_mismatch"));
 
     let mut body = json!({"type": "x", "id": "kept"});
-    let id = crate::ids::ulid::UlidGenerator::new([1; 32]).next_id(5);
+    let id = crate::ids::ulid::UlidGenerator::new([1; 32]).next_id(Timestamp::from(5));
     http::fill_event(
         &mut body,
         id,
@@ -165,7 +165,7 @@ fn a_poll_reads_after_a_seq_or_an_event_id() {
 
     let unknown = format!(
         "v1/events?after={}",
-        crate::ids::ulid::UlidGenerator::new([3; 32]).next_id(1)
+        crate::ids::ulid::UlidGenerator::new([3; 32]).next_id(Timestamp::from(1))
     );
     assert_eq!(
         world

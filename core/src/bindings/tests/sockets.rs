@@ -252,7 +252,7 @@ fn undecodable_frames_close_their_socket_while_members_keep_being_served() {
     wire.connect("chatty", "10.0.0.4");
     let mut closes = 0;
     for _ in 0..=burst {
-        let text = json!({"id": crate::ids::ulid::UlidGenerator::new([8; 32]).next_id(3),
+        let text = json!({"id": crate::ids::ulid::UlidGenerator::new([8; 32]).next_id(Timestamp::from(3)),
             "type": "chat.msg", "source": "agent:x", "target": "agent:alice", "payload": {},
             "timestamp": 3});
         let framed = wire.send("chatty", &text.to_string(), 3);

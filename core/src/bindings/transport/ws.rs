@@ -266,7 +266,6 @@ pub fn frame(
     text: &str,
     now: Timestamp,
 ) -> Framed {
-    let now = now.as_millis();
     let inbound = Inbound {
         session: record.member.as_ref(),
         connection: Some(record.id),
@@ -277,8 +276,8 @@ pub fn frame(
         Ok(event) => event,
         Err(_) => {
             return Framed {
-                effects: network.handle_frame_on(&inbound, text, Timestamp::from(now)),
-                close: sockets.bad_frame(record.id, Timestamp::from(now)),
+                effects: network.handle_frame_on(&inbound, text, now),
+                close: sockets.bad_frame(record.id, now),
             };
         }
     };
@@ -286,9 +285,9 @@ pub fn frame(
         [core_types::AGENT_JOIN, core_types::AGENT_CHALLENGE].contains(&event.event_type.as_str());
     let refused_unjoined = record.member.is_none() && !admission;
     Framed {
-        effects: network.handle_event_on(&inbound, event, Timestamp::from(now)),
+        effects: network.handle_event_on(&inbound, event, now),
         close: refused_unjoined
-            .then(|| sockets.bad_frame(record.id, Timestamp::from(now)))
+            .then(|| sockets.bad_frame(record.id, now))
             .flatten(),
     }
 }

@@ -273,7 +273,7 @@ impl Tracker {
             Some(last) => {
                 let (seq, at) = *last;
                 let due = cursor >= seq.saturating_add(CURSOR_PERSIST_EVERY)
-                    || now >= Timestamp::from(at.saturating_add(CURSOR_PERSIST_AFTER_MS));
+                    || now >= Timestamp::from_millis(at).plus_millis(CURSOR_PERSIST_AFTER_MS);
                 if due {
                     *last = (cursor, now.as_millis());
                 }
@@ -415,7 +415,7 @@ impl Tracker {
             .iter()
             .filter(|(_, p)| {
                 p.unacked_since.is_some_and(|since| {
-                    now >= Timestamp::from(since.saturating_add(REDELIVERY_TIMEOUT_MS))
+                    now >= Timestamp::from_millis(since).plus_millis(REDELIVERY_TIMEOUT_MS)
                 })
             })
             .map(|(a, _)| a.clone())

@@ -17,7 +17,6 @@ impl Network {
     /// The host's alarm fired: time silent members out, resend deliveries
     /// that waited too long for an ack, and read the catch-up pages due.
     pub fn on_alarm(&mut self, now: Timestamp) -> Vec<Effect> {
-        let now = now.as_millis();
         let mut effects = Vec::new();
         // Presence: members silent for longer than the timeout go offline.
         let timeout = self.config.presence_timeout_ms;
@@ -25,13 +24,13 @@ impl Network {
             .state
             .members
             .values()
-            .filter(|m| m.is_online() && m.last_seen.saturating_add(timeout) <= now)
+            .filter(|m| m.is_online() && m.last_seen.saturating_add(timeout) <= now.as_millis())
             .map(|m| m.address.clone())
             .collect();
         for member in silent {
-            effects.extend(self.disconnect(&member, Timestamp::from(now)));
+            effects.extend(self.disconnect(&member, now));
         }
-        for member in self.tracker.overdue(Timestamp::from(now)) {
+        for member in self.tracker.overdue(now) {
             let online = self
                 .state
                 .members
@@ -44,20 +43,20 @@ impl Network {
                 effects.extend(self.stop_catch_up(&member));
             }
         }
-        for member in self.tracker.pages_due(Timestamp::from(now)) {
+        for member in self.tracker.pages_due(now) {
             if self
                 .state
                 .members
                 .get(&member)
                 .is_some_and(Member::is_online)
             {
-                effects.extend(self.next_catch_up_page(&member, Timestamp::from(now)));
+                effects.extend(self.next_catch_up_page(&member, now));
             } else {
                 effects.extend(self.stop_catch_up(&member));
             }
         }
-        effects.extend(self.prune_if_due(Timestamp::from(now)));
-        effects.extend(self.expire_verdicts(Timestamp::from(now)));
+        effects.extend(self.prune_if_due(now));
+        effects.extend(self.expire_verdicts(now));
         // What the alarm handled is gone: the host's next alarm is set exactly.
         self.refresh_wakeup();
         effects
@@ -154,7 +153,7 @@ impl Network {
         let mut metadata = Map::new();
         metadata.insert("reason".into(), json!("disconnected"));
         let leave = Event {
-            id: self.ids.next_id(now.as_millis()),
+            id: self.ids.next_id(Timestamp::from(now.as_millis())),
             event_type: EventType::from_static(core_types::AGENT_LEAVE),
             source: address.clone(),
             target: Address::core(),

@@ -240,7 +240,7 @@ fn settings_change_presence_limits_and_listing_within_bounds() {
     assert_eq!(config.name, "Renamed");
     assert_eq!(config.limits.max_payload_bytes, 32768);
     // The new presence timeout is what the alarm uses.
-    assert_eq!(network.next_wakeup(), Some(10 + 10_000));
+    assert_eq!(network.next_wakeup(), Some(Timestamp::from(10 + 10_000)));
     let too_short = boss.ask(
         &mut network,
         SETTINGS_UPDATE,

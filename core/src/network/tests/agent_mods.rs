@@ -93,7 +93,12 @@ fn a_guard_holds_the_event_until_it_rejects_it_with_its_reason() {
     let intercept = intercept_for(&sent, "agent:bot");
     assert_eq!(intercept.payload["mode"], "guard");
     assert_eq!(intercept.payload["event"]["payload"]["text"], "darn");
-    assert_eq!(network.next_wakeup().map(|t| t <= 10 + 5_000), Some(true));
+    assert_eq!(
+        network
+            .next_wakeup()
+            .map(|t| t <= Timestamp::from(10 + 5_000)),
+        Some(true)
+    );
 
     let decided = answer(
         &mut network,
@@ -147,7 +152,7 @@ fn a_late_mod_meets_its_policy_when_the_alarm_passes_its_deadline() {
         json!({"patterns": ["chat.*"], "mode": "guard", "deadline_ms": 100, "on_late": "fail-closed"}),
     );
     alice.broadcast(&mut network, "chat.msg", json!({}));
-    assert_eq!(network.next_wakeup(), Some(110));
+    assert_eq!(network.next_wakeup(), Some(Timestamp::from(110)));
     let early = network.on_alarm(Timestamp::from(109));
     assert!(delivered_of(&early, "agent:alice", core_types::EVENT_ERROR).is_none());
     let late = network.on_alarm(Timestamp::from(110));

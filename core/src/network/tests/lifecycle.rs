@@ -514,7 +514,7 @@ fn silent_members_go_offline_when_the_alarm_fires() {
     let mut network = bare();
     let [alice, mut bob] = join_all(&mut network, ["agent:alice", "agent:bob"]);
     let timeout = network.config.presence_timeout_ms;
-    assert_eq!(network.next_wakeup(), Some(1 + timeout));
+    assert_eq!(network.next_wakeup(), Some(Timestamp::from(1 + timeout)));
     // Bob speaks later, so only alice is silent when the alarm fires.
     bob.ask(&mut network, "network.ping", json!({}));
     let effects = network.on_alarm(Timestamp::from(1 + timeout));

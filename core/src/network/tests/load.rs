@@ -403,7 +403,7 @@ fn a_member_that_leaves_mid_catch_up_is_read_for_no_more() {
         turns
             .network
             .next_wakeup()
-            .is_some_and(|at| at <= turns.now),
+            .is_some_and(|at| at <= Timestamp::from(turns.now)),
         "the next page is due at the alarm"
     );
     turns.ask(&mut bob, "network.agent.leave", json!({}));
@@ -466,7 +466,7 @@ fn acknowledge_all(
             None if turns
                 .network
                 .next_wakeup()
-                .is_some_and(|at| at <= turns.now + 1) =>
+                .is_some_and(|at| at <= Timestamp::from(turns.now + 1)) =>
             {
                 turns.now += 1;
                 turns.alarm()

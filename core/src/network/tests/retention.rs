@@ -232,7 +232,7 @@ fn a_history_capped_by_count_is_pruned_soon_after_the_cap_is_passed() {
         due - clock.now
     );
     assert!(
-        after_first_run.is_none_or(|at| at > due),
+        after_first_run.is_none_or(|at| at > Timestamp::from(due)),
         "sooner than before the burst"
     );
     let effects = clock.alarm_at(due);
@@ -396,7 +396,7 @@ fn a_quiet_network_with_nothing_left_to_prune_sets_no_alarm_for_it() {
     for _ in 0..40 {
         match clock.network.next_wakeup() {
             Some(at) => {
-                now = now.max(at);
+                now = now.max(at.as_millis());
                 clock.alarm_at(now);
             }
             None => break,
@@ -419,8 +419,11 @@ fn one_run_prunes_a_bounded_span_and_the_next_follows_soon() {
     let (first, _) = pruned(&effects).unwrap();
     assert_eq!(first, span);
     let next = clock.network.next_wakeup().unwrap();
-    assert!(next <= clock.now + 1_000, "the next run is soon: {next}");
-    let effects = clock.alarm_at(next);
+    assert!(
+        next <= Timestamp::from(clock.now + 1_000),
+        "the next run is soon: {next}"
+    );
+    let effects = clock.alarm_at(next.as_millis());
     assert_eq!(pruned(&effects).map(|(t, _)| t), Some(2 * span));
 }
 
