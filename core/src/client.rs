@@ -81,7 +81,7 @@ impl Client {
         now: Timestamp,
     ) -> Event {
         Event {
-            id: self.ids.next_id(Timestamp::from(now.as_millis())),
+            id: self.ids.next_id(now),
             event_type,
             source: self.address.clone(),
             target,

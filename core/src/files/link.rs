@@ -74,7 +74,7 @@ pub fn verify(
     link: &Link,
     now: Timestamp,
 ) -> Result<Address, FileError> {
-    if now >= Timestamp::from(link.expires_at) {
+    if now >= Timestamp::from_millis(link.expires_at) {
         return Err(FileError::BadLink);
     }
     let sig = URL_SAFE_NO_PAD

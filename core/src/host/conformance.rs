@@ -151,9 +151,9 @@ pub fn run_vector(text: &str) -> Result<(), VectorError> {
     // The member secret each address was given at its first join, resent by the shorthand.
     let mut secrets: BTreeMap<Address, Value> = BTreeMap::new();
     for (index, step) in vector.steps.into_iter().enumerate() {
-        let now = step.now.unwrap_or(1_000 + index as u64);
+        let now = Timestamp::from_millis(step.now.unwrap_or(1_000 + index as u64));
         let effects = if let Some(raw) = &step.raw {
-            network.handle_frame(step.from.as_ref(), raw, Timestamp::from(now))
+            network.handle_frame(step.from.as_ref(), raw, now)
         } else {
             let (session, mut object) = match (&step.join, step.event) {
                 (Some(address), _) => {
@@ -176,13 +176,13 @@ pub fn run_vector(text: &str) -> Result<(), VectorError> {
             };
             object
                 .entry("id")
-                .or_insert_with(|| json!(ids.next_id(Timestamp::from(now))));
+                .or_insert_with(|| json!(ids.next_id(now)));
             object.entry("timestamp").or_insert_with(|| json!(now));
             let event = Event::from_value(Value::Object(object), &Limits::default())
                 .map_err(|e| malformed(format!("step {index}: {e}")))?;
-            network.handle_event(session.as_ref(), event, Timestamp::from(now))
+            network.handle_event(session.as_ref(), event, now)
         };
-        let effects = host.apply(&mut network, effects, Timestamp::from(now));
+        let effects = host.apply(&mut network, effects, now);
         for effect in &effects {
             if let Effect::Ack(ack) = effect
                 && let Some(secret) = ack.extra.get("member_secret")

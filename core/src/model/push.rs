@@ -106,7 +106,7 @@ impl PendingPush {
     /// sends one after another checks it before each, so a send that
     /// counted as lost never goes out late, after a newer one.
     pub fn holds(&self, sent: &PendingPush, now: Timestamp) -> bool {
-        self.sending == Some(sent.generation) && now < Timestamp::from(self.next_at)
+        self.sending == Some(sent.generation) && now < Timestamp::from_millis(self.next_at)
     }
 
     /// What the outcome of sending `sent` (as the host took it) at `now`

@@ -154,7 +154,7 @@ impl<'a> Outbox<'a> {
             metadata.insert("in_reply_to".into(), json!(request.id));
         }
         self.events.push(Event {
-            id: self.ids.next_id(Timestamp::from(self.now.as_millis())),
+            id: self.ids.next_id(self.now),
             event_type,
             source: source.clone(),
             target,

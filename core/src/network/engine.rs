@@ -287,7 +287,7 @@ impl Network {
     /// The acknowledgement of `event`, with a handler's `extra` payload fields.
     pub(super) fn ack(&mut self, event: &Event, extra: Map<String, Value>, now: Timestamp) -> Ack {
         Ack {
-            id: self.ids.next_id(Timestamp::from(now.as_millis())),
+            id: self.ids.next_id(now),
             to: event.source.clone(),
             acknowledged: event.id,
             seq: None,
@@ -316,7 +316,7 @@ impl Network {
             cause.write(&mut metadata);
         }
         Event {
-            id: self.ids.next_id(Timestamp::from(now.as_millis())),
+            id: self.ids.next_id(now),
             event_type: EventType::from_static(event_type),
             source: Address::core(),
             target: to.clone(),

@@ -50,7 +50,7 @@ pub fn send_value<H: BindingHost>(
 ) -> Result<Response, H::Error> {
     let limits = network.config().limits;
     let now = host.now();
-    let id = UlidGenerator::new(host.random_seed()).next_id(Timestamp::from(now.as_millis()));
+    let id = UlidGenerator::new(host.random_seed()).next_id(now);
     fill_event(&mut body, id, &member, now);
     let event = match Event::from_value(body, &limits) {
         Ok(event) => event,

@@ -255,11 +255,7 @@ impl Network {
     pub fn didwba_lookups(&self, header: &str, domain: &str, now: Timestamp) -> Vec<Lookup> {
         DidProof::parse(header)
             .ok()
-            .filter(|h| {
-                self.didwba
-                    .precheck(h, domain, Timestamp::from(now.as_millis()))
-                    .is_ok()
-            })
+            .filter(|h| self.didwba.precheck(h, domain, now).is_ok())
             .and_then(|h| self.document_lookup(h.did(), now))
             .into_iter()
             .collect()
@@ -277,7 +273,7 @@ impl Network {
         // The cheap checks first: a stale or replayed header is refused as such.
         let did = self
             .didwba
-            .precheck(&header, domain, Timestamp::from(now.as_millis()))
+            .precheck(&header, domain, now)
             .map_err(|e| refused(&e))?;
         if let Did::OpenAgents(name) = &did
             && Address::from_did(&did.to_string()).ok().as_ref() != Some(&event.source)
@@ -292,7 +288,7 @@ impl Network {
         let doc = self.document(&did, now)?.clone();
         let proved = self
             .didwba
-            .verify(&header, &doc, domain, Timestamp::from(now.as_millis()))
+            .verify(&header, &doc, domain, now)
             .map_err(|e| refused(&e))?;
         Ok(proved.to_string())
     }

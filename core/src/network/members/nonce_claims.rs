@@ -25,24 +25,18 @@ impl Network {
         let doc = self.document(&did, now).ok()?;
         // Every check but this network's memory of nonces (which the join itself makes).
         DidWbaVerifier::default()
-            .verify(&header, doc, domain, Timestamp::from(now.as_millis()))
+            .verify(&header, doc, domain, now)
             .ok()?;
         let claim = NonceClaim::of(&header, header.at().ok()?);
-        (!self
-            .spent_elsewhere
-            .seen(&claim.key(), Timestamp::from(now.as_millis())))
-        .then_some(claim)
+        (!self.spent_elsewhere.seen(&claim.key(), now)).then_some(claim)
     }
 
     /// The deployment refused `claim` (its nonce was used before, or the
     /// claim could not be made): this network refuses the header as a reused
     /// nonce until the claim would have expired.
     pub fn didwba_claim_refused(&mut self, claim: &NonceClaim, now: Timestamp) {
-        self.spent_elsewhere.insert(
-            claim.key(),
-            claim.until_ms,
-            Timestamp::from(now.as_millis()),
-        );
+        self.spent_elsewhere
+            .insert(claim.key(), claim.until_ms, now);
     }
 
     /// Refuses a header whose nonce the deployment refused.
@@ -52,10 +46,7 @@ impl Network {
         now: Timestamp,
     ) -> Result<(), IdentityError> {
         let key = NonceClaim::of(header, 0).key();
-        if self
-            .spent_elsewhere
-            .seen(&key, Timestamp::from(now.as_millis()))
-        {
+        if self.spent_elsewhere.seen(&key, now) {
             return Err(IdentityError::NonceReused);
         }
         Ok(())

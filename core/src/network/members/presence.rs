@@ -153,7 +153,7 @@ impl Network {
         let mut metadata = Map::new();
         metadata.insert("reason".into(), json!("disconnected"));
         let leave = Event {
-            id: self.ids.next_id(Timestamp::from(now.as_millis())),
+            id: self.ids.next_id(now),
             event_type: EventType::from_static(core_types::AGENT_LEAVE),
             source: address.clone(),
             target: Address::core(),
