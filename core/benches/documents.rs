@@ -12,6 +12,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
 
+use agentnet_core::Timestamp;
 use agentnet_core::documents::{TextDocument, decode_sync, encode_sync};
 use automerge::sync::State;
 use std::time::{Duration, Instant};
@@ -65,10 +66,11 @@ fn main() {
         // Typing: one character per change, with an occasional deletion.
         let len = full.len();
         if i % 10 == 9 {
-            full.splice(len - 1, 1, "", i as u64).unwrap();
+            full.splice(len - 1, 1, "", Timestamp::from(i as u64))
+                .unwrap();
         } else {
             let c = char::from(b'a' + (i % 26) as u8).to_string();
-            full.splice(len, 0, &c, i as u64).unwrap();
+            full.splice(len, 0, &c, Timestamp::from(i as u64)).unwrap();
         }
     }
     let saved = full.save();
@@ -107,7 +109,7 @@ fn main() {
     sync(&mut a, &mut a_state, &mut b, &mut b_state);
     let mut one_edit = Vec::new();
     for i in 0..(if quick { 3 } else { 50 }) {
-        a.splice(0, 0, "x", 1_000_000 + i).unwrap();
+        a.splice(0, 0, "x", Timestamp::from(1_000_000 + i)).unwrap();
         let t = Instant::now();
         wire = sync(&mut a, &mut a_state, &mut b, &mut b_state);
         one_edit.push(t.elapsed());

@@ -16,7 +16,7 @@ use agentnet_core::host::MemoryHost;
 use agentnet_core::model::config::NetworkConfig;
 use agentnet_core::model::config::{ModConfig, RateLimit};
 use agentnet_core::network::{Effect, Network};
-use agentnet_core::{Address, Event, EventId};
+use agentnet_core::{Address, Event, EventId, Timestamp};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use serde_json::json;
 use std::hint::black_box;
@@ -32,7 +32,7 @@ fn ack_now_and_then(network: &mut Network, members: &[Address], now: u64) {
     if now.is_multiple_of(ACK_EVERY) {
         let seq = network.last_seq();
         for member in members {
-            black_box(network.acknowledge(member, seq, now));
+            black_box(network.acknowledge(member, seq, Timestamp::from(now)));
         }
     }
 }
@@ -66,14 +66,22 @@ fn standard_network(members: usize) -> (Network, Client) {
         "bench".parse().unwrap(),
         [1; 32],
     );
-    let effects = network.handle_event(None, sender.join(None, 1), 1);
-    host.apply(&mut network, effects, 1);
+    let effects = network.handle_event(
+        None,
+        sender.join(None, Timestamp::from(1)),
+        Timestamp::from(1),
+    );
+    host.apply(&mut network, effects, Timestamp::from(1));
     for (i, address) in member_addresses(members).into_iter().enumerate() {
         let mut seed = [2u8; 32];
         seed[0] = i as u8;
         let mut client = Client::new(address, "bench".parse().unwrap(), seed);
-        let effects = network.handle_event(None, client.join(None, 1), 1);
-        host.apply(&mut network, effects, 1);
+        let effects = network.handle_event(
+            None,
+            client.join(None, Timestamp::from(1)),
+            Timestamp::from(1),
+        );
+        host.apply(&mut network, effects, Timestamp::from(1));
     }
     (network, sender)
 }
@@ -91,7 +99,7 @@ fn prepared(
         "workspace.message.posted".parse().unwrap(),
         target.parse().unwrap(),
         json!({"content": "hello"}),
-        2,
+        Timestamp::from(2),
     );
     (network, sender, "agent:sender".parse().unwrap(), event)
 }
@@ -108,10 +116,10 @@ fn bench_target(
         "workspace.message.posted".parse().unwrap(),
         target.parse().unwrap(),
         json!({"content": "probe"}),
-        2,
+        Timestamp::from(2),
     );
     let delivered: usize = network
-        .handle_event(Some(&me), probe, 2)
+        .handle_event(Some(&me), probe, Timestamp::from(2))
         .iter()
         .map(|e| match e {
             Effect::Deliver { to, .. } => to.len(),
@@ -133,7 +141,7 @@ fn bench_target(
             // A fresh id each time: a repeated id would only measure deduplication.
             let mut fresh = event.clone();
             fresh.id = EventId::from_parts(now, u128::from(now));
-            black_box(network.handle_event(Some(&me), fresh, now))
+            black_box(network.handle_event(Some(&me), fresh, Timestamp::from(now)))
         })
     });
     group.finish();
@@ -163,7 +171,7 @@ fn bench_wire(
             frame.push_str(&text[..at]);
             frame.push_str(&EventId::from_parts(now, u128::from(now)).to_string());
             frame.push_str(&text[at + id.len()..]);
-            let effects = network.handle_frame(Some(&me), &frame, now);
+            let effects = network.handle_frame(Some(&me), &frame, Timestamp::from(now));
             let mut sent = 0;
             for effect in &effects {
                 sent += match effect {
@@ -184,9 +192,13 @@ fn create_room(network: &mut Network, sender: &mut Client) {
         "network.channel.create".parse().unwrap(),
         Address::core(),
         json!({"channel": "room", "members": members}),
-        2,
+        Timestamp::from(2),
     );
-    network.handle_event(Some(&"agent:sender".parse().unwrap()), create, 2);
+    network.handle_event(
+        Some(&"agent:sender".parse().unwrap()),
+        create,
+        Timestamp::from(2),
+    );
     // Listed members are invited: each joins the channel itself.
     for (i, member) in members.iter().enumerate() {
         let address: Address = member.parse().unwrap();
@@ -196,9 +208,9 @@ fn create_room(network: &mut Network, sender: &mut Client) {
             "network.channel.join".parse().unwrap(),
             Address::core(),
             json!({"channel": "room"}),
-            2,
+            Timestamp::from(2),
         );
-        network.handle_event(Some(&address), join, 2);
+        network.handle_event(Some(&address), join, Timestamp::from(2));
     }
 }
 

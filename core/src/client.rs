@@ -10,6 +10,7 @@ use crate::event::Event;
 use crate::ids::address::Address;
 use crate::ids::event_type::{EventType, core_types};
 use crate::ids::network_id::NetworkId;
+use crate::ids::time::Timestamp;
 use crate::ids::ulid::{EventId, UlidGenerator};
 use serde_json::{Map, Value, json};
 
@@ -77,7 +78,7 @@ impl Client {
         event_type: EventType,
         target: Address,
         payload: Value,
-        now: u64,
+        now: Timestamp,
     ) -> Event {
         Event {
             id: self.ids.next_id(now),
@@ -87,13 +88,13 @@ impl Client {
             payload,
             metadata: Map::new(),
             enrichment: None,
-            timestamp: now,
+            timestamp: now.as_millis(),
             network: Some(self.network.clone()),
         }
     }
 
     /// The `network.agent.join` event, with optional credentials.
-    pub fn join(&mut self, credentials: Option<Value>, now: u64) -> Event {
+    pub fn join(&mut self, credentials: Option<Value>, now: Timestamp) -> Event {
         let payload = match credentials {
             Some(c) => json!({ "credentials": c }),
             None => json!({}),
@@ -146,8 +147,8 @@ mod tests {
         let mut network = Network::new(NetworkConfig::open(id.clone(), "Demo"), [], 0, [1; 32]);
         let alice: Address = "agent:alice".parse().unwrap();
         let mut client = Client::new(alice.clone(), id, [2; 32]);
-        let join = client.join(None, 10);
-        let effects = network.handle_frame(None, &join.encode(), 10);
+        let join = client.join(None, Timestamp::from(10));
+        let effects = network.handle_frame(None, &join.encode(), Timestamp::from(10));
         let Some(ack) = effects.iter().find_map(|e| match e {
             Effect::Ack(ack) => Some(ack),
             _ => None,
@@ -166,9 +167,9 @@ mod tests {
             "workspace.message.posted".parse().unwrap(),
             Address::broadcast(),
             json!({"text": "hi"}),
-            11,
+            Timestamp::from(11),
         );
-        let effects = network.handle_frame(Some(&alice), &posted.encode(), 11);
+        let effects = network.handle_frame(Some(&alice), &posted.encode(), Timestamp::from(11));
         let Some(Effect::Ack(ack)) = effects.last() else {
             panic!("{effects:?}")
         };
@@ -184,9 +185,9 @@ mod tests {
             "workspace.message.posted".parse().unwrap(),
             "agent:nobody".parse().unwrap(),
             json!({}),
-            12,
+            Timestamp::from(12),
         );
-        let effects = network.handle_frame(Some(&alice), &bad.encode(), 12);
+        let effects = network.handle_frame(Some(&alice), &bad.encode(), Timestamp::from(12));
         let Some(Effect::Reply(err)) = effects.last() else {
             panic!("{effects:?}")
         };
@@ -210,7 +211,7 @@ mod tests {
             "network.event.ack".parse().unwrap(),
             "agent:a".parse().unwrap(),
             json!({"id": "01HQV2WA000000000000000000"}),
-            1,
+            Timestamp::from(1),
         );
         assert!(matches!(client.interpret(e), Incoming::Event(_)));
     }

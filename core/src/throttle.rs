@@ -7,6 +7,7 @@
 //! memory follows the keys active within one refill period, not every key
 //! ever seen. Time is passed in (unix milliseconds); nothing reads a clock.
 
+use crate::ids::time::Timestamp;
 use std::collections::BTreeMap;
 
 /// How many tokens a key may spend at once, and how fast they come back.
@@ -34,7 +35,7 @@ impl Rate {
 #[derive(Debug, Clone, Copy)]
 struct Bucket {
     tokens: f64,
-    updated: u64,
+    updated: Timestamp,
 }
 
 /// One token bucket per key.
@@ -43,7 +44,7 @@ pub struct Buckets<K> {
     rate: Rate,
     buckets: BTreeMap<K, Bucket>,
     /// When full buckets are next looked for.
-    next_prune: u64,
+    next_prune: Timestamp,
 }
 
 /// Full buckets are looked for at most this often, however fast they refill.
@@ -55,7 +56,7 @@ impl<K: Ord + Clone> Buckets<K> {
         Self {
             rate,
             buckets: BTreeMap::new(),
-            next_prune: 0,
+            next_prune: Timestamp::from_millis(0),
         }
     }
 
@@ -65,20 +66,20 @@ impl<K: Ord + Clone> Buckets<K> {
     }
 
     /// The tokens `bucket` holds at `now`.
-    fn refilled(&self, bucket: &Bucket, now: u64) -> f64 {
-        let elapsed_s = now.saturating_sub(bucket.updated) as f64 / 1000.0;
+    fn refilled(&self, bucket: &Bucket, now: Timestamp) -> f64 {
+        let elapsed_s = now.millis_since(bucket.updated) as f64 / 1000.0;
         (bucket.tokens + elapsed_s * self.rate.per_second.max(0.0)).min(f64::from(self.rate.burst))
     }
 
     /// True when `key` could spend a token at `now` (nothing is spent).
-    pub fn has_token(&self, key: &K, now: u64) -> bool {
+    pub fn has_token(&self, key: &K, now: Timestamp) -> bool {
         self.buckets
             .get(key)
             .map_or(self.rate.burst >= 1, |b| self.refilled(b, now) >= 1.0)
     }
 
     /// Spends one of `key`'s tokens; `false`, spending nothing, when it has none.
-    pub fn take(&mut self, key: &K, now: u64) -> bool {
+    pub fn take(&mut self, key: &K, now: Timestamp) -> bool {
         self.prune_if_due(now);
         let tokens = match self.buckets.get(key) {
             Some(bucket) => self.refilled(bucket, now),
@@ -100,11 +101,11 @@ impl<K: Ord + Clone> Buckets<K> {
     }
 
     /// Forgets every bucket that is full at `now`.
-    pub fn prune(&mut self, now: u64) {
+    pub fn prune(&mut self, now: Timestamp) {
         let burst = f64::from(self.rate.burst);
         let rate = self.rate;
         let full = |b: &Bucket| {
-            let elapsed_s = now.saturating_sub(b.updated) as f64 / 1000.0;
+            let elapsed_s = now.millis_since(b.updated) as f64 / 1000.0;
             b.tokens + elapsed_s * rate.per_second.max(0.0) >= burst
         };
         self.buckets.retain(|_, b| !full(b));
@@ -112,13 +113,13 @@ impl<K: Ord + Clone> Buckets<K> {
 
     /// Prunes once per refill period (at least [`MIN_PRUNE_INTERVAL_MS`]):
     /// each search is paid for by the takes of a whole period.
-    fn prune_if_due(&mut self, now: u64) {
+    fn prune_if_due(&mut self, now: Timestamp) {
         let Some(refill) = self.rate.refill_ms() else {
             return;
         };
         if now >= self.next_prune {
             self.prune(now);
-            self.next_prune = now.saturating_add(refill.max(MIN_PRUNE_INTERVAL_MS));
+            self.next_prune = now.plus_millis(refill.max(MIN_PRUNE_INTERVAL_MS));
         }
     }
 
@@ -141,49 +142,51 @@ mod tests {
     fn a_key_spends_its_burst_then_earns_tokens_back_with_time() {
         let mut buckets = Buckets::new(Rate::new(3, 2.0));
         for _ in 0..3 {
-            assert!(buckets.take(&"a", 1_000));
+            assert!(buckets.take(&"a", Timestamp::from(1_000)));
         }
-        assert!(!buckets.take(&"a", 1_000));
-        assert!(!buckets.has_token(&"a", 1_400));
+        assert!(!buckets.take(&"a", Timestamp::from(1_000)));
+        assert!(!buckets.has_token(&"a", Timestamp::from(1_400)));
         // Half a second earns one token.
-        assert!(buckets.has_token(&"a", 1_500));
-        assert!(buckets.take(&"a", 1_500));
-        assert!(!buckets.take(&"a", 1_500));
+        assert!(buckets.has_token(&"a", Timestamp::from(1_500)));
+        assert!(buckets.take(&"a", Timestamp::from(1_500)));
+        assert!(!buckets.take(&"a", Timestamp::from(1_500)));
         // Another key has its own bucket.
-        assert!(buckets.take(&"b", 1_500));
+        assert!(buckets.take(&"b", Timestamp::from(1_500)));
         // A clock that goes back earns nothing and breaks nothing.
-        assert!(!buckets.take(&"a", 900));
+        assert!(!buckets.take(&"a", Timestamp::from(900)));
     }
 
     #[test]
     fn full_buckets_are_forgotten_so_memory_follows_active_keys() {
         let mut buckets = Buckets::new(Rate::new(2, 1.0));
         for key in 0..1_000u32 {
-            buckets.take(&key, 10_000);
+            buckets.take(&key, Timestamp::from(10_000));
         }
         assert_eq!(buckets.len(), 1_000);
         // Two seconds later every bucket is full: the next take forgets them all.
-        buckets.take(&5_000, 12_000);
+        buckets.take(&5_000, Timestamp::from(12_000));
         assert_eq!(buckets.len(), 1);
         // A bucket still refilling is kept, and keeps its debt.
         let mut buckets = Buckets::new(Rate::new(2, 1.0));
-        assert!(buckets.take(&"busy", 0) && buckets.take(&"busy", 0));
-        buckets.prune(1_500);
+        assert!(
+            buckets.take(&"busy", Timestamp::from(0)) && buckets.take(&"busy", Timestamp::from(0))
+        );
+        buckets.prune(Timestamp::from(1_500));
         assert_eq!(buckets.len(), 1);
-        assert!(buckets.take(&"busy", 1_500));
-        assert!(!buckets.take(&"busy", 1_500));
+        assert!(buckets.take(&"busy", Timestamp::from(1_500)));
+        assert!(!buckets.take(&"busy", Timestamp::from(1_500)));
     }
 
     #[test]
     fn a_rate_without_refill_never_forgets_and_never_refills() {
         let mut buckets = Buckets::new(Rate::new(1, 0.0));
         assert_eq!(buckets.rate().refill_ms(), None);
-        assert!(buckets.take(&"a", 0));
-        assert!(!buckets.take(&"a", u64::MAX));
-        buckets.prune(u64::MAX);
+        assert!(buckets.take(&"a", Timestamp::from(0)));
+        assert!(!buckets.take(&"a", Timestamp::from(u64::MAX)));
+        buckets.prune(Timestamp::from(u64::MAX));
         assert_eq!(buckets.len(), 1);
         buckets.forget(&"a");
         assert!(buckets.is_empty());
-        assert!(!Buckets::<u8>::new(Rate::new(0, 1.0)).has_token(&1, 0));
+        assert!(!Buckets::<u8>::new(Rate::new(0, 1.0)).has_token(&1, Timestamp::from(0)));
     }
 }

@@ -19,6 +19,7 @@ use crate::crypto::from_hex;
 use crate::error::{ErrorCode, Rejection};
 use crate::ids::address::{Address, Entity};
 use crate::ids::network_id::NetworkId;
+use crate::ids::time::Timestamp;
 use ed25519_dalek::{Signature, Signer, SigningKey, VerifyingKey};
 use std::collections::{BTreeMap, VecDeque};
 
@@ -128,7 +129,7 @@ impl Challenges {
         holder: Holder,
         nonce: String,
         keyed: bool,
-        now: u64,
+        now: Timestamp,
     ) -> Result<u64, Rejection> {
         self.issue_for(address, holder, nonce, keyed, false, now)
     }
@@ -142,7 +143,7 @@ impl Challenges {
         nonce: String,
         keyed: bool,
         for_did: bool,
-        now: u64,
+        now: Timestamp,
     ) -> Result<u64, Rejection> {
         if !for_did && !matches!(address.entity(), Entity::Registered { .. }) {
             return Err(Rejection::new(
@@ -150,7 +151,7 @@ impl Challenges {
                 format!("{address} is not a registered agent: key proof needs openagents:{{name}}"),
             ));
         }
-        let expires_at = now.saturating_add(CHALLENGE_TTL_MS);
+        let expires_at = now.as_millis().saturating_add(CHALLENGE_TTL_MS);
         if !keyed {
             return Ok(expires_at);
         }
@@ -158,7 +159,7 @@ impl Challenges {
         let queue = self.held.entry(holder.clone()).or_default();
         // The holder's own used or expired nonces go first, then its oldest beyond the cap.
         queue.retain(|n| match open.get(n) {
-            Some(c) if c.expires_at > now => true,
+            Some(c) if c.expires_at > now.as_millis() => true,
             Some(_) => {
                 open.remove(n);
                 false
@@ -195,8 +196,8 @@ impl Challenges {
     }
 
     /// Forgets every expired nonce.
-    fn expire(&mut self, now: u64) {
-        self.open.retain(|_, c| c.expires_at > now);
+    fn expire(&mut self, now: Timestamp) {
+        self.open.retain(|_, c| c.expires_at > now.as_millis());
         let open = &self.open;
         self.held.retain(|_, queue| {
             queue.retain(|n| open.contains_key(n));
@@ -219,7 +220,7 @@ impl Challenges {
         holder: &Holder,
         nonce: &str,
         signature_hex: &str,
-        now: u64,
+        now: Timestamp,
     ) -> Result<(), Rejection> {
         self.consume(address, holder, nonce, now)?;
         let key = registry
@@ -242,7 +243,7 @@ impl Challenges {
         address: &Address,
         holder: &Holder,
         nonce: &str,
-        now: u64,
+        now: Timestamp,
     ) -> Result<(), Rejection> {
         // Consume first: a nonce is good for one attempt, right or wrong.
         let challenge = self
@@ -255,7 +256,7 @@ impl Challenges {
                 self.held.remove(&challenge.holder);
             }
         }
-        if challenge.expires_at <= now {
+        if challenge.expires_at <= now.as_millis() {
             return Err(failed("the nonce has expired"));
         }
         if &challenge.holder != holder {
@@ -271,154 +272,5 @@ impl Challenges {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::crypto::to_hex;
-    use ed25519_dalek::{Signer, SigningKey};
-
-    fn setup() -> (SigningKey, StaticKeys, Address, NetworkId) {
-        let key = SigningKey::from_bytes(&[7; 32]);
-        let address: Address = "openagents:bob".parse().unwrap();
-        let mut keys = StaticKeys::default();
-        keys.insert(address.clone(), key.verifying_key().to_bytes());
-        (key, keys, address, "net1".parse().unwrap())
-    }
-
-    fn sign(key: &SigningKey, net: &NetworkId, address: &Address, nonce: &str) -> String {
-        to_hex(&key.sign(&challenge_message(net, address, nonce)).to_bytes())
-    }
-
-    fn socket(id: u64) -> Holder {
-        Holder::Connection(id)
-    }
-
-    #[test]
-    fn a_good_signature_verifies_once() {
-        let (key, keys, bob, net) = setup();
-        let mut c = Challenges::default();
-        c.issue(&bob, socket(1), "n1".into(), true, 100).unwrap();
-        let sig = sign(&key, &net, &bob, "n1");
-        assert_eq!(
-            c.verify(&keys, &net, &bob, &socket(1), "n1", &sig, 200),
-            Ok(())
-        );
-        let replay = c
-            .verify(&keys, &net, &bob, &socket(1), "n1", &sig, 201)
-            .unwrap_err();
-        assert_eq!(replay.code, ErrorCode::VerificationFailed);
-        assert_eq!(c.outstanding(), 0);
-    }
-
-    #[test]
-    fn expired_foreign_and_forged_fail() {
-        let (key, keys, bob, net) = setup();
-        let mut c = Challenges::default();
-        let h = socket(1);
-        c.issue(&bob, h.clone(), "old".into(), true, 0).unwrap();
-        let sig = sign(&key, &net, &bob, "old");
-        assert!(
-            c.verify(&keys, &net, &bob, &h, "old", &sig, CHALLENGE_TTL_MS + 1)
-                .is_err()
-        );
-
-        let eve: Address = "openagents:eve".parse().unwrap();
-        c.issue(&eve, h.clone(), "eves".into(), true, 0).unwrap();
-        let signed = sign(&key, &net, &bob, "eves");
-        assert!(c.verify(&keys, &net, &bob, &h, "eves", &signed, 1).is_err());
-
-        c.issue(&bob, h.clone(), "other-net".into(), true, 0)
-            .unwrap();
-        let other: NetworkId = "net2".parse().unwrap();
-        let signed = sign(&key, &other, &bob, "other-net");
-        assert!(
-            c.verify(&keys, &net, &bob, &h, "other-net", &signed, 1)
-                .is_err()
-        );
-
-        c.issue(&bob, h.clone(), "bad".into(), true, 0).unwrap();
-        assert!(c.verify(&keys, &net, &bob, &h, "bad", "zz", 1).is_err());
-    }
-
-    #[test]
-    fn only_registered_agents_get_challenges() {
-        let mut c = Challenges::default();
-        let err = c
-            .issue(
-                &"agent:local".parse().unwrap(),
-                socket(1),
-                "n".into(),
-                true,
-                0,
-            )
-            .unwrap_err();
-        assert_eq!(err.code, ErrorCode::InvalidAddress);
-    }
-
-    #[test]
-    fn a_nonce_is_good_only_for_the_connection_that_asked() {
-        let (key, keys, bob, net) = setup();
-        let mut c = Challenges::default();
-        c.issue(&bob, socket(1), "mine".into(), true, 0).unwrap();
-        let sig = sign(&key, &net, &bob, "mine");
-        let stolen = c
-            .verify(&keys, &net, &bob, &socket(2), "mine", &sig, 1)
-            .unwrap_err();
-        assert!(stolen.message.contains("another connection"), "{stolen}");
-        // Over HTTP the address holds it.
-        let http = Holder::Address(bob.clone());
-        c.issue(&bob, http.clone(), "http".into(), true, 0).unwrap();
-        let sig = sign(&key, &net, &bob, "http");
-        assert_eq!(c.verify(&keys, &net, &bob, &http, "http", &sig, 1), Ok(()));
-    }
-
-    #[test]
-    fn a_flood_of_challenges_never_evicts_someone_elses_nonce() {
-        let (key, keys, bob, net) = setup();
-        let mut c = Challenges::default();
-        c.issue(&bob, socket(1), "bobs".into(), true, 0).unwrap();
-        // An attacker's socket asks for the same address again and again: it
-        // keeps only its own last few nonces.
-        for n in 0..1_000 {
-            c.issue(&bob, socket(666), format!("flood-{n}"), true, 1)
-                .unwrap();
-        }
-        assert_eq!(c.outstanding(), 1 + MAX_NONCES_PER_HOLDER);
-        // Many attacking sockets fill the network's table: new challenges are
-        // refused, old ones stay.
-        let mut refused = None;
-        for n in 0..MAX_OUTSTANDING_CHALLENGES as u64 {
-            if let Err(err) = c.issue(&bob, socket(1_000 + n), format!("s{n}"), true, 2) {
-                refused = Some(err);
-                break;
-            }
-        }
-        assert_eq!(refused.map(|e| e.code), Some(ErrorCode::RateLimited));
-        let sig = sign(&key, &net, &bob, "bobs");
-        assert_eq!(
-            c.verify(&keys, &net, &bob, &socket(1), "bobs", &sig, 3),
-            Ok(())
-        );
-        // Full again; once they expire there is room.
-        c.issue(&bob, socket(2), "refill".into(), true, 3).unwrap();
-        assert_eq!(c.outstanding(), MAX_OUTSTANDING_CHALLENGES);
-        c.issue(&bob, socket(3), "later".into(), true, CHALLENGE_TTL_MS + 10)
-            .unwrap();
-        assert_eq!(c.outstanding(), 1);
-    }
-
-    #[test]
-    fn nonces_for_addresses_without_a_key_are_not_kept() {
-        let (_, keys, _, net) = setup();
-        let mut c = Challenges::default();
-        let nobody: Address = "openagents:nobody".parse().unwrap();
-        for n in 0..100 {
-            c.issue(&nobody, socket(n), format!("n{n}"), false, 0)
-                .unwrap();
-        }
-        assert_eq!(c.outstanding(), 0);
-        let err = c
-            .verify(&keys, &net, &nobody, &socket(1), "n1", &"0".repeat(128), 1)
-            .unwrap_err();
-        assert_eq!(err.code, ErrorCode::VerificationFailed);
-    }
-}
+#[path = "verification_tests.rs"]
+mod tests;

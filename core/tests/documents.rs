@@ -108,7 +108,10 @@ impl World {
 
     fn network_effects(&mut self, from: usize, effects: Vec<Effect>) {
         let now = self.now;
-        for effect in self.host.apply(&mut self.network, effects, now) {
+        for effect in self
+            .host
+            .apply(&mut self.network, effects, Timestamp::from(now))
+        {
             match &effect {
                 Effect::Bind(a) => self.peers[from].session = Some(a.clone()),
                 Effect::Unbind => self.peers[from].session = None,
@@ -156,7 +159,7 @@ impl World {
         peer.replica.disconnected();
         if peer.session.take().is_some() {
             let address = peer.address.clone();
-            let effects = self.network.disconnect(&address, self.now);
+            let effects = self.network.disconnect(&address, Timestamp::from(self.now));
             self.network_effects(i, effects);
         }
     }
@@ -184,9 +187,9 @@ impl World {
         let mut moved = false;
         if let Some(frame) = self.peers[i].to_net.pop_front() {
             let session = self.peers[i].session.clone();
-            let effects = self
-                .network
-                .handle_frame(session.as_ref(), &frame, self.now);
+            let effects =
+                self.network
+                    .handle_frame(session.as_ref(), &frame, Timestamp::from(self.now));
             self.network_effects(i, effects);
             moved = true;
         }
@@ -239,7 +242,7 @@ impl World {
             target.parse().unwrap(),
             payload,
             Map::new(),
-            self.now,
+            Timestamp::from(self.now),
         );
         self.peer_effects(i, effects);
     }
@@ -249,7 +252,7 @@ impl World {
         self.rng.fill_bytes(&mut actor);
         let effects = self.peers[i]
             .replica
-            .open_document(&file(), actor, self.now)
+            .open_document(&file(), actor, Timestamp::from(self.now))
             .unwrap();
         self.peer_effects(i, effects);
     }
@@ -257,7 +260,7 @@ impl World {
     fn edit(&mut self, i: usize, edit: DocumentEdit) -> Result<(), ErrorCode> {
         let effects = self.peers[i]
             .replica
-            .edit_document(&file(), edit, self.now)
+            .edit_document(&file(), edit, Timestamp::from(self.now))
             .map_err(|r| r.code)?;
         self.peer_effects(i, effects);
         Ok(())
@@ -350,7 +353,9 @@ fn run(seed: u64) -> String {
     restored.restore(world.peers[0].rows.clone());
     // Installed after the rows: they are handed over then.
     restored.install_documents(SyncedDocuments::boxed());
-    restored.open_document(&file(), [9; 16], world.now).unwrap();
+    restored
+        .open_document(&file(), [9; 16], Timestamp::from(world.now))
+        .unwrap();
     assert_eq!(
         restored.document_text(&file()).unwrap(),
         text,
@@ -387,14 +392,22 @@ fn a_replica_without_its_documents_installed_refuses_to_open_them_until_they_are
         [5; 32],
     );
     assert!(!bare.has_documents());
-    let refused = bare.open_document(&file(), [5; 16], world.now).unwrap_err();
+    let refused = bare
+        .open_document(&file(), [5; 16], Timestamp::from(world.now))
+        .unwrap_err();
     assert_eq!(refused.code, ErrorCode::NotSupported);
     assert_eq!(bare.document_text(&file()), None);
-    assert!(bare.close_document(&file(), world.now).is_empty());
+    assert!(
+        bare.close_document(&file(), Timestamp::from(world.now))
+            .is_empty()
+    );
     // Installed later, the same replica opens documents.
     bare.install_documents(SyncedDocuments::boxed());
     assert!(bare.has_documents());
-    assert!(bare.open_document(&file(), [5; 16], world.now).is_ok());
+    assert!(
+        bare.open_document(&file(), [5; 16], Timestamp::from(world.now))
+            .is_ok()
+    );
     assert_eq!(bare.document_text(&file()).as_deref(), Some(""));
 }
 
@@ -430,7 +443,7 @@ fn a_newcomer_and_a_restarted_network_read_the_merged_text() {
         file(),
         json!({}),
         5_000,
-        world.now,
+        Timestamp::from(world.now),
     );
     world.peer_effects(2, effects);
     world.settle();
@@ -538,7 +551,7 @@ fn documents_are_created_listed_read_and_deleted_as_resources_with_their_permiss
             Address::core(),
             json!({"type": "file"}),
             5_000,
-            world.now,
+            Timestamp::from(world.now),
         );
         world.peer_effects(i, effects);
         world.settle();

@@ -580,6 +580,28 @@ fn no_answer_travels_as_ok_err() {
     assert!(stale.is_empty(), "converted files still listed: {stale:?}");
 }
 
+/// Time crosses the core as a `Timestamp` (`core/src/ids/time.rs`, written
+/// as a bare number): no non-test code of the core takes or keeps the
+/// current moment as a `now: u64` or `now_ms: u64`, and `BindingHost::now`
+/// answers a `Timestamp`.
+#[test]
+fn the_core_takes_time_as_a_timestamp() {
+    const BARE: [&str; 3] = ["now: u64", "now_ms: u64", "fn now(&self) -> u64"];
+    let mut found = Vec::new();
+    for (file, code) in code_of_crates(&["core/src"]) {
+        for (n, line) in code.lines().enumerate() {
+            if BARE.iter().any(|bare| line.contains(bare)) {
+                found.push(format!("{file}:{}: {}", n + 1, line.trim()));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "time as a bare number (take a `Timestamp`):\n{}",
+        found.join("\n")
+    );
+}
+
 /// ANP has its own call path (`bindings::anp::rpc`, the edge's `anp/`): no
 /// entry point takes a switch that runs it through another binding.
 #[test]

@@ -265,7 +265,7 @@ impl Sim {
                 target,
                 payload,
                 Map::new(),
-                self.now,
+                Timestamp::from(self.now),
             );
             self.replica_effects(i, effects);
         }
@@ -273,7 +273,10 @@ impl Sim {
 
     fn network_effects(&mut self, from: Option<usize>, effects: Vec<Effect>) {
         let now = self.now;
-        for effect in self.host.apply(&mut self.network, effects, now) {
+        for effect in self
+            .host
+            .apply(&mut self.network, effects, Timestamp::from(now))
+        {
             match &effect {
                 Effect::Bind(a) => {
                     if let Some(i) = from {
@@ -345,7 +348,7 @@ impl Sim {
         peer.to_peer.clear();
         peer.replica.disconnected();
         if let Some(address) = peer.session.take() {
-            let effects = self.network.disconnect(&address, self.now);
+            let effects = self.network.disconnect(&address, Timestamp::from(self.now));
             self.network_effects(None, effects);
         }
     }
@@ -396,7 +399,7 @@ impl Sim {
             target,
             json!({"n": n, "parts": [{"text": format!("post {n}")}]}),
             Map::new(),
-            now,
+            Timestamp::from(now),
         );
         self.replica_effects(i, effects);
     }
@@ -419,7 +422,9 @@ impl Sim {
                     continue;
                 }
                 let session = self.peers[i].session.clone();
-                let effects = self.network.handle_frame(session.as_ref(), &text, self.now);
+                let effects =
+                    self.network
+                        .handle_frame(session.as_ref(), &text, Timestamp::from(self.now));
                 self.network_effects(Some(i), effects);
             }
             for text in self.due(i, false) {
@@ -441,7 +446,11 @@ impl Sim {
                 self.replica_effects(i, effects);
             }
         }
-        if self.network.next_wakeup().is_some_and(|at| at <= self.now) {
+        if self
+            .network
+            .next_wakeup()
+            .is_some_and(|at| at <= Timestamp::from(self.now))
+        {
             let effects = self.network.on_alarm(Timestamp::from(self.now));
             match self.gateways.is_some() {
                 true => self.sequenced(None, effects),
@@ -637,7 +646,7 @@ impl Sim {
         let Some(socket) = g.socket_of[i] else {
             return;
         };
-        let effects = g.gateways[at].on_socket_frame(socket, text, self.now);
+        let effects = g.gateways[at].on_socket_frame(socket, text, Timestamp::from(self.now));
         self.gateway_effects(at, effects);
     }
 
@@ -678,7 +687,9 @@ impl Sim {
                     let arrival = self.now + 1 + self.rng.below(5) as u64;
                     let g = self.gateways.as_mut().unwrap();
                     // As the edge's gateways do: the acks held go first in a request that goes anyway.
-                    if let Some(cursors) = g.gateways[at].cursors_to_send(self.now, true) {
+                    if let Some(cursors) =
+                        g.gateways[at].cursors_to_send(Timestamp::from(self.now), true)
+                    {
                         g.up[at].push_back((arrival, cursors));
                     }
                     g.up[at].push_back((arrival, message));
@@ -698,7 +709,9 @@ impl Sim {
     /// Applies the network's effects for one input and sends what they say to the gateways.
     fn sequenced(&mut self, origin: Option<(u32, u64)>, effects: Vec<Effect>) {
         let now = self.now;
-        let applied = self.host.apply(&mut self.network, effects, now);
+        let applied = self
+            .host
+            .apply(&mut self.network, effects, Timestamp::from(now));
         let arrival = now + 1 + self.rng.below(5) as u64;
         let g = self.gateways.as_mut().unwrap();
         {
@@ -726,7 +739,8 @@ impl Sim {
             }
             let g = self.gateways.as_mut().unwrap();
             // The acks held go on their own once the oldest has waited CURSOR_DELAY_MS.
-            if let Some(cursors) = g.gateways[at].cursors_to_send(self.now, false) {
+            if let Some(cursors) = g.gateways[at].cursors_to_send(Timestamp::from(self.now), false)
+            {
                 g.up[at].push_back((self.now, cursors));
             }
             loop {
@@ -736,7 +750,12 @@ impl Sim {
                 }
                 let (_, message) = g.up[at].pop_front().unwrap();
                 let sequencer = g.sequencer;
-                let inputs = sequencer.on_gateway(&mut self.network, at as u32, message, self.now);
+                let inputs = sequencer.on_gateway(
+                    &mut self.network,
+                    at as u32,
+                    message,
+                    Timestamp::from(self.now),
+                );
                 for input in inputs {
                     self.sequenced(input.origin, input.effects);
                 }
@@ -747,7 +766,7 @@ impl Sim {
                     break;
                 }
                 let (_, message) = g.down[at].pop_front().unwrap();
-                let effects = g.gateways[at].on_network(message, self.now);
+                let effects = g.gateways[at].on_network(message, Timestamp::from(self.now));
                 self.gateway_effects(at, effects);
             }
         }

@@ -75,7 +75,7 @@ pub use host::stubs::{DIRECTORY_BINDING, REGISTRY_BINDING};
 #[event(fetch)]
 async fn fetch(req: Request, env: Env, _ctx: Context) -> Result<Response> {
     let request = request_head(&req);
-    let log = bindings::observe::RequestLog::start(&request, host::now_ms());
+    let log = bindings::observe::RequestLog::start(&request, host::now());
     let route = route::parse(&request);
     let response = if let Ok(Route::Network(..)) = route {
         serve(req, request, route, env).await
@@ -84,7 +84,7 @@ async fn fetch(req: Request, env: Env, _ctx: Context) -> Result<Response> {
         host::with_cors(decision, serve(req, request, route, env)).await
     };
     let status = response.as_ref().map_or(500, Response::status_code);
-    if let Some(line) = log.finish(status, host::now_ms()) {
+    if let Some(line) = log.finish(status, host::now()) {
         worker::console_log!("{line}");
     }
     response

@@ -4,7 +4,7 @@
 //! fetching the model, invoking tools, posting — so the loop itself stays
 //! in the core, the same for every host.
 
-use crate::errors::{coded, js_error, millis, parse_json};
+use crate::errors::{coded, js_error, millis, moment, parse_json};
 use agentnet_core::agent::approve::{ApprovalOutcome, outcome_of_answer};
 use agentnet_core::agent::chat::ToolDef;
 use agentnet_core::agent::{
@@ -60,7 +60,7 @@ impl JsAgentLoop {
     #[wasm_bindgen(js_name = handleEvent)]
     pub fn handle_event(&mut self, event: &str, now: f64) -> Result<String, JsValue> {
         let event: Event = from_json(event, "event")?;
-        Ok(effects_json(self.inner.handle_event(&event, millis(now))))
+        Ok(effects_json(self.inner.handle_event(&event, moment(now))))
     }
 
     /// What came of the model call `request`: `{status, retry_after_secs?, body: {kind, text?}}`.
@@ -76,7 +76,7 @@ impl JsAgentLoop {
         Ok(effects_json(self.inner.handle_model_response(
             request,
             response,
-            millis(now),
+            moment(now),
         )))
     }
 
@@ -97,7 +97,7 @@ impl JsAgentLoop {
         Ok(effects_json(self.inner.handle_tool_result(
             call_id,
             result,
-            millis(now),
+            moment(now),
         )))
     }
 
@@ -113,7 +113,7 @@ impl JsAgentLoop {
         Ok(effects_json(self.inner.handle_approval(
             call_id,
             outcome,
-            millis(now),
+            moment(now),
         )))
     }
 
@@ -131,7 +131,7 @@ impl JsAgentLoop {
             task,
             &requester,
             text,
-            millis(now),
+            moment(now),
         )))
     }
 
@@ -149,7 +149,7 @@ impl JsAgentLoop {
         Ok(effects_json(self.inner.handle_delegation(
             call_id,
             update,
-            millis(now),
+            moment(now),
         )))
     }
 

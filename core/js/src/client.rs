@@ -1,6 +1,6 @@
 //! `Client`: builds events for one participant and reads the network's frames.
 
-use crate::errors::{coded, event_parts, js_error, millis, parse_credentials, parse_metadata};
+use crate::errors::{coded, event_parts, js_error, moment, parse_credentials, parse_metadata};
 use agentnet_core::client::{Client, Incoming};
 use agentnet_core::{Address, Event, Limits, NetworkId, Rejection};
 use serde_json::json;
@@ -46,7 +46,7 @@ impl JsClient {
     /// The JSON frame of a `network.agent.join` event; `credentials` is JSON or empty.
     pub fn join(&mut self, credentials: Option<String>, now: f64) -> Result<String, JsValue> {
         let credentials = parse_credentials(credentials)?;
-        Ok(self.inner.join(credentials, millis(now)).encode())
+        Ok(self.inner.join(credentials, moment(now)).encode())
     }
 
     /// The JSON frame of a new event; `payload` and `metadata` are JSON text.
@@ -59,7 +59,7 @@ impl JsClient {
         now: f64,
     ) -> Result<String, JsValue> {
         let (event_type, target, payload) = event_parts(event_type, target, payload)?;
-        let mut event = self.inner.event(event_type, target, payload, millis(now));
+        let mut event = self.inner.event(event_type, target, payload, moment(now));
         event.metadata = parse_metadata(metadata)?;
         // Hold outgoing events to the same rules the network applies.
         let frame = event.encode();

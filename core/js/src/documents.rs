@@ -3,7 +3,7 @@
 //! every other replica method; remote changes arrive as
 //! `{kind: "document_changed", address, text, editors}` effects.
 
-use crate::errors::{coded, js_error, millis};
+use crate::errors::{coded, js_error, moment};
 use crate::replica::JsReplica;
 use agentnet_core::Address;
 use agentnet_core::replica::DocumentEdit;
@@ -44,7 +44,7 @@ impl JsReplica {
             .map_err(|_| js_error("invalid_request", "actor must be 16 bytes"))?;
         let effects = self
             .inner
-            .open_document(&document_address(address)?, actor, millis(now))
+            .open_document(&document_address(address)?, actor, moment(now))
             .map_err(rejection_error)?;
         Ok(self.effects_json(effects))
     }
@@ -98,7 +98,7 @@ impl JsReplica {
     #[wasm_bindgen(js_name = closeDocument)]
     pub fn close_document(&mut self, address: &str, now: f64) -> Result<String, JsValue> {
         let address = document_address(address)?;
-        let effects = self.inner.close_document(&address, millis(now));
+        let effects = self.inner.close_document(&address, moment(now));
         Ok(self.effects_json(effects))
     }
 }
@@ -107,7 +107,7 @@ impl JsReplica {
     fn edit(&mut self, address: &str, edit: DocumentEdit, now: f64) -> Result<String, JsValue> {
         let effects = self
             .inner
-            .edit_document(&document_address(address)?, edit, millis(now))
+            .edit_document(&document_address(address)?, edit, moment(now))
             .map_err(rejection_error)?;
         Ok(self.effects_json(effects))
     }

@@ -201,7 +201,7 @@ impl JsReplica {
         let metadata = parse_metadata(metadata)?;
         let (id, effects) = self
             .inner
-            .post(event_type, target, payload, metadata, millis(now));
+            .post(event_type, target, payload, metadata, moment(now));
         Ok(self.created_json(id, effects))
     }
 
@@ -217,7 +217,7 @@ impl JsReplica {
         let (event_type, target, payload) = event_parts(event_type, target, payload)?;
         let (id, effects) =
             self.inner
-                .request(event_type, target, payload, millis(timeout_ms), millis(now));
+                .request(event_type, target, payload, millis(timeout_ms), moment(now));
         Ok(self.created_json(id, effects))
     }
 

@@ -20,6 +20,7 @@ use crate::agent::effects::{AgentEffect, Status};
 use crate::agent::rules::Place;
 use crate::agent::turn::Agent;
 use crate::ids::address::Address;
+use crate::ids::time::Timestamp;
 use crate::vocabulary::approvals::{ActionKind, ApprovalAction, Decision};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -106,7 +107,7 @@ impl Agent {
         name: &str,
         arguments: &Value,
         answers: Option<crate::ids::ulid::EventId>,
-        now: u64,
+        now: Timestamp,
     ) -> Vec<AgentEffect> {
         if !config.approve_tools.allows(name) {
             return vec![
@@ -140,7 +141,7 @@ impl Agent {
                 to,
                 approvers,
                 action: tool_action(name, arguments),
-                expires_at: now + config.approval_wait_secs.saturating_mul(1000),
+                expires_at: now.as_millis() + config.approval_wait_secs.saturating_mul(1000),
             },
         ]
     }
@@ -152,7 +153,7 @@ impl Agent {
         &mut self,
         call_id: &str,
         outcome: ApprovalOutcome,
-        now: u64,
+        now: Timestamp,
     ) -> Vec<AgentEffect> {
         let Some((place, name, arguments, answers)) = self.pending_call(call_id) else {
             return Vec::new();

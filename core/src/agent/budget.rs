@@ -2,6 +2,7 @@
 //! sixty minutes (a sliding window over the times the host passes in).
 
 use crate::agent::config::Budgets;
+use crate::ids::time::Timestamp;
 use std::collections::VecDeque;
 
 /// The window budgets count over.
@@ -44,8 +45,8 @@ pub struct Spending {
 }
 
 impl Spending {
-    fn forget(&mut self, now: u64) {
-        let gone = |t: u64| t.saturating_add(HOUR_MS) <= now;
+    fn forget(&mut self, now: Timestamp) {
+        let gone = |t: u64| t.saturating_add(HOUR_MS) <= now.as_millis();
         while self.calls.front().is_some_and(|&t| gone(t)) {
             self.calls.pop_front();
         }
@@ -55,9 +56,9 @@ impl Spending {
     }
 
     /// Whether one more model call fits the budgets at `now`.
-    pub fn check(&mut self, budgets: &Budgets, now: u64) -> Result<(), Spent> {
+    pub fn check(&mut self, budgets: &Budgets, now: Timestamp) -> Result<(), Spent> {
         self.forget(now);
-        let free_in = |t: u64| t.saturating_add(HOUR_MS).saturating_sub(now);
+        let free_in = |t: u64| t.saturating_add(HOUR_MS).saturating_sub(now.as_millis());
         if self.calls.len() >= budgets.calls_per_hour as usize {
             let free_in_ms = self.calls.front().map_or(HOUR_MS, |&t| free_in(t));
             return Err(Spent::Calls { free_in_ms });
@@ -71,14 +72,14 @@ impl Spending {
     }
 
     /// Counts a model call at `now`.
-    pub fn call(&mut self, now: u64) {
-        self.calls.push_back(now);
+    pub fn call(&mut self, now: Timestamp) {
+        self.calls.push_back(now.as_millis());
     }
 
     /// Counts tokens spent at `now`.
-    pub fn tokens(&mut self, now: u64, count: u64) {
+    pub fn tokens(&mut self, now: Timestamp, count: u64) {
         if count > 0 {
-            self.tokens.push_back((now, count));
+            self.tokens.push_back((now.as_millis(), count));
         }
     }
 }
@@ -94,9 +95,11 @@ mod tests {
             ..Budgets::default()
         };
         let mut spending = Spending::default();
-        spending.call(1_000);
-        spending.call(2_000);
-        let spent = spending.check(&budgets, 3_000).unwrap_err();
+        spending.call(Timestamp::from(1_000));
+        spending.call(Timestamp::from(2_000));
+        let spent = spending
+            .check(&budgets, Timestamp::from(3_000))
+            .unwrap_err();
         assert_eq!(
             spent,
             Spent::Calls {
@@ -104,7 +107,11 @@ mod tests {
             }
         );
         assert!(spent.message().contains("about 60 min"));
-        assert!(spending.check(&budgets, 1_000 + HOUR_MS).is_ok());
+        assert!(
+            spending
+                .check(&budgets, Timestamp::from(1_000 + HOUR_MS))
+                .is_ok()
+        );
     }
 
     #[test]
@@ -114,13 +121,17 @@ mod tests {
             ..Budgets::default()
         };
         let mut spending = Spending::default();
-        spending.tokens(0, 60);
-        assert!(spending.check(&budgets, 10).is_ok());
-        spending.tokens(10, 40);
+        spending.tokens(Timestamp::from(0), 60);
+        assert!(spending.check(&budgets, Timestamp::from(10)).is_ok());
+        spending.tokens(Timestamp::from(10), 40);
         assert!(matches!(
-            spending.check(&budgets, 20),
+            spending.check(&budgets, Timestamp::from(20)),
             Err(Spent::Tokens { .. })
         ));
-        assert!(spending.check(&budgets, HOUR_MS + 1).is_ok());
+        assert!(
+            spending
+                .check(&budgets, Timestamp::from(HOUR_MS + 1))
+                .is_ok()
+        );
     }
 }

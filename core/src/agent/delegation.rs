@@ -10,6 +10,7 @@ use crate::agent::effects::{DelegationUpdate, Progress};
 use crate::agent::rules::{Place, content_of, is_message, is_person, place_of};
 use crate::agent::turn::Agent;
 use crate::event::Event;
+use crate::ids::time::Timestamp;
 use serde_json::json;
 
 /// The longest question relayed, in characters.
@@ -22,7 +23,7 @@ impl Agent {
         &mut self,
         call_id: &str,
         update: DelegationUpdate,
-        now: u64,
+        now: Timestamp,
     ) -> Vec<AgentEffect> {
         let answers = |agent: &Self, place| agent.turns.get(place).and_then(|t| t.trigger);
         let Some(d) = self.assist.delegation(call_id) else {

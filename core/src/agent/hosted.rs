@@ -24,6 +24,7 @@ use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 use std::fmt;
 
+use crate::ids::time::Timestamp;
 pub use crate::model::hosted::{DEPLOYMENT_KEY_VAR, HostedAgent};
 /// The longest provider key accepted, in bytes.
 pub const MAX_KEY_LEN: usize = 1024;
@@ -147,7 +148,7 @@ pub fn split_key(body: &Value) -> Result<(Value, Option<ProviderKey>), HostedErr
 pub fn from_payload(
     payload: &Value,
     added_by: &Address,
-    now: u64,
+    now: Timestamp,
 ) -> Result<HostedAgent, HostedError> {
     let Value::Object(fields) = payload else {
         return Err(HostedError::NotAnObject);
@@ -184,7 +185,7 @@ pub fn from_payload(
         config,
         name,
         added_by: added_by.clone(),
-        added_at: now,
+        added_at: now.as_millis(),
     })
 }
 

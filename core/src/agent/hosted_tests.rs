@@ -41,7 +41,7 @@ fn the_key_is_split_off_and_never_printed() {
 
 #[test]
 fn a_payload_becomes_a_chat_agent_on_the_deployment_key_variable() {
-    let hosted = from_payload(&body(), &ada(), 7).unwrap();
+    let hosted = from_payload(&body(), &ada(), Timestamp::from(7)).unwrap();
     assert_eq!(hosted.config.address.to_string(), "agent:support-bot");
     assert_eq!(hosted.config.system_prompt, "You help.");
     assert_eq!(hosted.config.key_var, DEPLOYMENT_KEY_VAR);
@@ -51,7 +51,9 @@ fn a_payload_becomes_a_chat_agent_on_the_deployment_key_variable() {
     let mut keyed = body();
     keyed["key"] = json!("sk-x");
     assert_eq!(
-        from_payload(&keyed, &ada(), 7).unwrap_err().reason(),
+        from_payload(&keyed, &ada(), Timestamp::from(7))
+            .unwrap_err()
+            .reason(),
         "hosted_agent_key_in_event"
     );
 }
@@ -64,7 +66,9 @@ fn commands_assistants_and_bad_fields_are_refused_with_their_reasons() {
             .as_object_mut()
             .unwrap()
             .extend(change.as_object().unwrap().clone());
-        from_payload(&payload, &ada(), 1).unwrap_err().reason()
+        from_payload(&payload, &ada(), Timestamp::from(1))
+            .unwrap_err()
+            .reason()
     };
     assert_eq!(
         refused(json!({"provider": "command", "command": "claude -p"})),
@@ -95,7 +99,7 @@ fn names_become_agent_addresses() {
 
 #[test]
 fn a_woken_loop_remembers_the_log_without_answering_it() {
-    let hosted = from_payload(&body(), &ada(), 1).unwrap();
+    let hosted = from_payload(&body(), &ada(), Timestamp::from(1)).unwrap();
     let mut agent = Agent::new(hosted.config);
     let now = 1_800_000_000_000;
     let event = |n: u128, source: &str, content: &str| -> crate::Event {
@@ -108,10 +112,13 @@ fn a_woken_loop_remembers_the_log_without_answering_it() {
     let old = event(1, "human:ada", "my order number is 4417");
     agent.remember(&old);
     assert!(
-        agent.handle_event(&old, now).is_empty(),
+        agent.handle_event(&old, Timestamp::from(now)).is_empty(),
         "a remembered message is not answered"
     );
-    let effects = agent.handle_event(&event(2, "human:ada", "what was my order number?"), now);
+    let effects = agent.handle_event(
+        &event(2, "human:ada", "what was my order number?"),
+        Timestamp::from(now),
+    );
     let body = effects
         .iter()
         .find_map(|e| match e {

@@ -6,9 +6,10 @@ use crate::agent::chat::{ProviderError, Reply};
 use crate::agent::effects::AgentEffect;
 use crate::agent::rules::Place;
 use crate::agent::turn::{Agent, MAX_STREAM_BYTES};
+use crate::ids::time::Timestamp;
 
 impl Agent {
-    pub(super) fn stream(&mut self, place: Place, chunk: &str, now: u64) -> Vec<AgentEffect> {
+    pub(super) fn stream(&mut self, place: Place, chunk: &str, now: Timestamp) -> Vec<AgentEffect> {
         let Some(turn) = self.turns.get_mut(&place) else {
             return Vec::new();
         };

@@ -9,6 +9,7 @@ use crate::agent::effects::AgentEffect;
 use crate::agent::rules::Place;
 use crate::agent::turn::{Agent, Turn};
 use crate::ids::address::Address;
+use crate::ids::time::Timestamp;
 
 /// The longest task message sent to the model, in characters.
 const MAX_TASK_TEXT: usize = 32 * 1024;
@@ -21,7 +22,7 @@ impl Agent {
         task: &str,
         requester: &Address,
         text: &str,
-        now: u64,
+        now: Timestamp,
     ) -> Vec<AgentEffect> {
         let place = Place::task(requester.clone(), task.to_owned());
         if self.turns.contains_key(&place) {

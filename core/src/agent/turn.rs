@@ -28,6 +28,7 @@ use crate::agent::rules::{Decision, Place, Recall, decide, place_of};
 use crate::agent::sse::SseReader;
 pub(super) use crate::agent::turn_state::Turn;
 use crate::event::Event;
+use crate::ids::time::Timestamp;
 use crate::ids::ulid::EventId;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -89,7 +90,7 @@ impl Agent {
 
     /// An event the agent received (its own included): answers it when the
     /// conversation rules say so, at most once per event id.
-    pub fn handle_event(&mut self, event: &Event, now: u64) -> Vec<AgentEffect> {
+    pub fn handle_event(&mut self, event: &Event, now: Timestamp) -> Vec<AgentEffect> {
         let me = self.config.address.clone();
         if self.memory.answered.contains(&event.id) {
             return Vec::new();
@@ -122,7 +123,7 @@ impl Agent {
         self.start(place, event.id, now)
     }
 
-    fn start(&mut self, place: Place, trigger: EventId, now: u64) -> Vec<AgentEffect> {
+    fn start(&mut self, place: Place, trigger: EventId, now: Timestamp) -> Vec<AgentEffect> {
         let me = &self.config.address;
         let entries = self.memory.history(me, &place, self.config.history_depth);
         self.turns
@@ -130,7 +131,7 @@ impl Agent {
         self.call_model(place, now)
     }
 
-    pub(super) fn call_model(&mut self, place: Place, now: u64) -> Vec<AgentEffect> {
+    pub(super) fn call_model(&mut self, place: Place, now: Timestamp) -> Vec<AgentEffect> {
         if let Err(spent) = self.spending.check(&self.config.budgets, now) {
             return self.end(&place, Some((spent.message(), true)), now);
         }
@@ -182,7 +183,7 @@ impl Agent {
         &mut self,
         request: RequestId,
         response: ModelResponse,
-        now: u64,
+        now: Timestamp,
     ) -> Vec<AgentEffect> {
         let Some(place) = self.requests.get(&request).cloned() else {
             return Vec::new();
@@ -228,7 +229,7 @@ impl Agent {
         place: Place,
         request: RequestId,
         reply: Reply,
-        now: u64,
+        now: Timestamp,
     ) -> Vec<AgentEffect> {
         self.spending.tokens(now, reply.usage.total());
         let max_rounds = self.config.budgets.tool_rounds_per_turn;
@@ -326,7 +327,7 @@ impl Agent {
         &mut self,
         call_id: &str,
         result: Result<Value, String>,
-        now: u64,
+        now: Timestamp,
     ) -> Vec<AgentEffect> {
         let Some((place, provider_id)) = self.calls.remove(call_id) else {
             return Vec::new();
@@ -376,7 +377,7 @@ impl Agent {
         &mut self,
         place: &Place,
         error: &ProviderError,
-        now: u64,
+        now: Timestamp,
     ) -> Vec<AgentEffect> {
         let text = format!("I could not answer: {error}.");
         self.end(place, Some((text, true)), now)
@@ -384,7 +385,12 @@ impl Agent {
 
     /// Ends the turn in `place`, posting `text` (and whether it says the
     /// turn failed); starts the next turn when a message arrived meanwhile.
-    fn end(&mut self, place: &Place, text: Option<(String, bool)>, now: u64) -> Vec<AgentEffect> {
+    fn end(
+        &mut self,
+        place: &Place,
+        text: Option<(String, bool)>,
+        now: Timestamp,
+    ) -> Vec<AgentEffect> {
         let mut effects = Vec::new();
         let Some(turn) = self.turns.remove(place) else {
             return effects;

@@ -3,6 +3,7 @@
 //! malformed payload is `malformed_event`.
 
 use super::*;
+use crate::Timestamp;
 use crate::client::Client;
 use crate::host::memory::MemoryHost;
 use crate::ids::event_type::EventType;
@@ -37,7 +38,7 @@ impl Fixture {
             ),
             now: 1_000,
         };
-        let join = fixture.alice.join(None, fixture.now);
+        let join = fixture.alice.join(None, Timestamp::from(fixture.now));
         fixture.send_event(join);
         fixture
     }
@@ -45,8 +46,11 @@ impl Fixture {
     fn send_event(&mut self, event: Event) -> Vec<Effect> {
         self.now += 1;
         let source = event.source.clone();
-        let effects = self.network.handle_event(Some(&source), event, self.now);
-        self.host.apply(&mut self.network, effects, self.now)
+        let effects = self
+            .network
+            .handle_event(Some(&source), event, Timestamp::from(self.now));
+        self.host
+            .apply(&mut self.network, effects, Timestamp::from(self.now))
     }
 
     /// Sends an event from alice; returns what answered it (reply, delivery or ack) as an event.
@@ -55,7 +59,7 @@ impl Fixture {
             event_type.parse::<EventType>().unwrap(),
             target.parse().unwrap(),
             payload,
-            self.now,
+            Timestamp::from(self.now),
         );
         let id = event.id;
         self.send_event(event)

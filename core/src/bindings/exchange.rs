@@ -9,6 +9,7 @@ use super::message::Response;
 use crate::bindings::access::policy::{Expired, Policy, SessionRow, TicketRow};
 use crate::client::Client;
 use crate::ids::event_type::core_types;
+use crate::ids::time::Timestamp;
 use crate::network::{Effect, Page};
 use crate::{Address, ErrorCode, Event, EventId, Limits, Network, Rejection};
 use serde_json::{Value, json};
@@ -19,7 +20,7 @@ pub trait BindingHost {
     type Error;
 
     /// The current unix time in milliseconds.
-    fn now(&self) -> u64;
+    fn now(&self) -> Timestamp;
     /// 32 fresh random bytes.
     fn random_seed(&mut self) -> [u8; 32];
     /// How long sessions and tickets live, and the WebSocket limits.
@@ -33,10 +34,10 @@ pub trait BindingHost {
         &mut self,
         token_sha256: &str,
         address: &Address,
-        now: u64,
+        now: Timestamp,
     ) -> Result<(), Self::Error>;
     /// Records that a session was used at `now`.
-    fn touch_session(&mut self, token_sha256: &str, now: u64) -> Result<(), Self::Error>;
+    fn touch_session(&mut self, token_sha256: &str, now: Timestamp) -> Result<(), Self::Error>;
     /// Ends one session.
     fn end_session(&mut self, token_sha256: &str) -> Result<(), Self::Error>;
     /// Deletes the sessions `expired` covers ([`Expired::covers`]).
@@ -51,7 +52,7 @@ pub trait BindingHost {
     /// Removes and returns the ticket stored under a SHA-256.
     fn take_ticket(&mut self, ticket_sha256: &str) -> Result<Option<TicketRow>, Self::Error>;
     /// Deletes the tickets that expired at or before `now`.
-    fn prune_tickets(&mut self, now: u64) -> Result<(), Self::Error>;
+    fn prune_tickets(&mut self, now: Timestamp) -> Result<(), Self::Error>;
     /// The `seq` of a logged event.
     fn seq_of(&mut self, id: &EventId) -> Result<Option<u64>, Self::Error>;
     /// Applies `effects` for this request, authenticated as `requester` when it

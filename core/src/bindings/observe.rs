@@ -4,6 +4,7 @@
 //! log search finds every hop of a trace.
 
 use super::message::{Method, Request};
+use crate::ids::time::Timestamp;
 use serde_json::json;
 
 /// What a request's log line needs, taken before the request is served.
@@ -17,7 +18,7 @@ pub struct RequestLog {
 
 impl RequestLog {
     /// Notes `req` as it starts, at `now` (Unix milliseconds).
-    pub fn start(req: &Request, now: u64) -> Self {
+    pub fn start(req: &Request, now: Timestamp) -> Self {
         Self {
             method: match &req.method {
                 Method::Get => "GET".to_owned(),
@@ -26,13 +27,13 @@ impl RequestLog {
             },
             path: req.path().to_owned(),
             trace_id: req.trace_context().map(|t| t.parent.trace_hex()),
-            started: now,
+            started: now.as_millis(),
         }
     }
 
     /// The JSON line for the finished request, when it is one to log: traced,
     /// or answered with a 5xx.
-    pub fn finish(&self, status: u16, now: u64) -> Option<String> {
+    pub fn finish(&self, status: u16, now: Timestamp) -> Option<String> {
         if self.trace_id.is_none() && status < 500 {
             return None;
         }
@@ -44,7 +45,7 @@ impl RequestLog {
                 "method": self.method,
                 "path": self.path,
                 "status": status,
-                "duration_ms": now.saturating_sub(self.started),
+                "duration_ms": now.as_millis().saturating_sub(self.started),
                 "trace_id": self.trace_id,
             })
             .to_string(),
@@ -63,8 +64,8 @@ mod tests {
     fn traced_and_failed_requests_are_logged_with_their_trace() {
         let traced = Request::new(Method::Post, "http://h/networks/n/v1/events")
             .with_header("traceparent", PARENT);
-        let line = RequestLog::start(&traced, 1_000)
-            .finish(200, 1_012)
+        let line = RequestLog::start(&traced, Timestamp::from(1_000))
+            .finish(200, Timestamp::from(1_012))
             .unwrap();
         let line: Value = serde_json::from_str(&line).unwrap();
         assert_eq!(line["trace_id"], "4bf92f3577b34da6a3ce929d0e0e4736");
@@ -73,9 +74,16 @@ mod tests {
         assert_eq!(line["duration_ms"], 12);
         assert_eq!(line["level"], "info");
         let plain = Request::new(Method::Get, "http://h/v1/networks");
-        assert_eq!(RequestLog::start(&plain, 0).finish(200, 1), None);
-        let failed: Value =
-            serde_json::from_str(&RequestLog::start(&plain, 0).finish(500, 1).unwrap()).unwrap();
+        assert_eq!(
+            RequestLog::start(&plain, Timestamp::from(0)).finish(200, Timestamp::from(1)),
+            None
+        );
+        let failed: Value = serde_json::from_str(
+            &RequestLog::start(&plain, Timestamp::from(0))
+                .finish(500, Timestamp::from(1))
+                .unwrap(),
+        )
+        .unwrap();
         assert_eq!(failed["level"], "error");
         assert_eq!(failed["trace_id"], Value::Null);
     }

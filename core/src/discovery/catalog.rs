@@ -9,6 +9,7 @@ use super::feed::{Change, Feed, Op};
 use super::members::{member_entry, member_hit, member_key};
 use super::search::{Entry, Query, rank};
 use super::webhook::Webhook;
+use crate::ids::time::Timestamp;
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 
@@ -96,7 +97,12 @@ impl Catalog {
 
     /// A registered agent changed (registered, new key, new ACS, revoked):
     /// records the change; answers it and the seqs the log dropped.
-    pub fn agent_changed(&mut self, record: Value, live: bool, now: u64) -> (Change, Vec<u64>) {
+    pub fn agent_changed(
+        &mut self,
+        record: Value,
+        live: bool,
+        now: Timestamp,
+    ) -> (Change, Vec<u64>) {
         let aic = aic_of(&record);
         let op = if live { Op::Upsert } else { Op::Delete };
         self.load_agent(record.clone(), live);

@@ -11,13 +11,14 @@ fn record(aic: &str, name: &str, skill: &str) -> Value {
 #[test]
 fn a_revoked_agent_leaves_search_and_the_listing_with_a_delete() {
     let mut catalog = Catalog::new(10);
-    catalog.agent_changed(record("A1", "alice", "maps"), true, 1);
-    catalog.agent_changed(record("B2", "bob", "maps"), true, 2);
+    catalog.agent_changed(record("A1", "alice", "maps"), true, Timestamp::from(1));
+    catalog.agent_changed(record("B2", "bob", "maps"), true, Timestamp::from(2));
     assert_eq!(
         catalog.search(&Query::text("maps", 10), "https://h").len(),
         2
     );
-    let (change, _) = catalog.agent_changed(record("A1", "alice", "maps"), false, 3);
+    let (change, _) =
+        catalog.agent_changed(record("A1", "alice", "maps"), false, Timestamp::from(3));
     assert_eq!(
         (change.op, change.version, change.payload),
         (Op::Delete, 2, Value::Null)
@@ -37,7 +38,7 @@ fn a_revoked_agent_leaves_search_and_the_listing_with_a_delete() {
 #[test]
 fn submitted_descriptions_are_listed_after_registered_agents_and_searchable() {
     let mut catalog = Catalog::new(10);
-    catalog.agent_changed(record("A1", "alice", "maps"), true, 1);
+    catalog.agent_changed(record("A1", "alice", "maps"), true, Timestamp::from(1));
     catalog.add_submitted(
         "http://x/ad.json",
         json!({"name": "Outside maps", "description": "a weather agent", "did": "did:wba:x"}),
@@ -48,7 +49,7 @@ fn submitted_descriptions_are_listed_after_registered_agents_and_searchable() {
         .map(|l| l.key)
         .collect();
     assert_eq!(keys, ["a:A1", "s:http://x/ad.json"]);
-    catalog.agent_changed(record("C3", "carol", "maps"), true, 2);
+    catalog.agent_changed(record("C3", "carol", "maps"), true, Timestamp::from(2));
     if let Some(carol) = catalog.agents.get_mut("C3") {
         carol["acs"]["endPoints"][0]["url"] = json!("https://h/networks/n2/mcp");
     }
@@ -75,7 +76,7 @@ fn submitted_descriptions_are_listed_after_registered_agents_and_searchable() {
 #[test]
 fn listed_members_of_public_networks_are_listed_searchable_and_replaced() {
     let mut catalog = Catalog::new(10);
-    catalog.agent_changed(record("A1", "alice", "maps"), true, 1);
+    catalog.agent_changed(record("A1", "alice", "maps"), true, Timestamp::from(1));
     let member = |address: &str, skill: &str| {
         json!({"address": address, "name": address, "description": "", "verification": 0,
             "skills": [{"id": skill, "name": skill, "tags": []}], "tags": []})

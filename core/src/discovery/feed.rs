@@ -12,6 +12,7 @@
 //! it gives the registry's state ([`Replica`] does exactly that).
 
 use super::error::DiscoveryError;
+use crate::ids::time::Timestamp;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::{BTreeMap, VecDeque};
@@ -135,13 +136,19 @@ impl Feed {
     }
 
     /// Records a change of object `id`; returns it and the seqs pruned from the log.
-    pub fn record(&mut self, op: Op, id: &str, payload: Value, now: u64) -> (Change, Vec<u64>) {
+    pub fn record(
+        &mut self,
+        op: Op,
+        id: &str,
+        payload: Value,
+        now: Timestamp,
+    ) -> (Change, Vec<u64>) {
         self.last_seq += 1;
         let version = self.versions.entry(id.to_owned()).or_insert(0);
         *version += 1;
         let change = Change {
             seq: self.last_seq,
-            ts: now,
+            ts: now.as_millis(),
             op,
             kind: ACS_TYPE.to_owned(),
             id: id.to_owned(),

@@ -5,9 +5,14 @@ use std::collections::BTreeMap;
 #[test]
 fn changes_follow_a_seq_and_say_when_nothing_is_new() {
     let mut feed = Feed::new(10);
-    let (first, _) = feed.record(Op::Upsert, "A", json!({"n": 1}), 5);
-    feed.record(Op::Upsert, "A", json!({"n": 2}), 6);
-    feed.record(Op::Delete, "A", json!({"ignored": true}), 7);
+    let (first, _) = feed.record(Op::Upsert, "A", json!({"n": 1}), Timestamp::from(5));
+    feed.record(Op::Upsert, "A", json!({"n": 2}), Timestamp::from(6));
+    feed.record(
+        Op::Delete,
+        "A",
+        json!({"ignored": true}),
+        Timestamp::from(7),
+    );
     assert_eq!(
         first.to_line(),
         r#"{"seq":"1","ts":5,"op":"upsert","type":"acs","id":"A","version":1,"payload":{"n":1}}"#
@@ -34,7 +39,10 @@ fn a_caller_behind_the_retention_window_is_told_to_resnapshot() {
     let mut feed = Feed::new(3);
     let mut pruned = Vec::new();
     for i in 0..5 {
-        pruned.extend(feed.record(Op::Upsert, &format!("id{i}"), json!(i), 0).1);
+        pruned.extend(
+            feed.record(Op::Upsert, &format!("id{i}"), json!(i), Timestamp::from(0))
+                .1,
+        );
     }
     assert_eq!(pruned, [1, 2]);
     let err = feed.since(1, 10).err();
@@ -50,7 +58,7 @@ fn a_snapshot_pages_by_id_at_one_seq() {
     let mut feed = Feed::new(10);
     let objects: BTreeMap<String, Value> = (0..5).map(|i| (format!("id{i}"), json!(i))).collect();
     for id in objects.keys() {
-        feed.record(Op::Upsert, id, json!(null), 0);
+        feed.record(Op::Upsert, id, json!(null), Timestamp::from(0));
     }
     let (first, next) = snapshot_page(objects.iter(), &feed, 5, None, 2);
     assert_eq!(
@@ -79,11 +87,11 @@ fn registry_after(
         match payload {
             Some(p) => {
                 state.insert(id.clone(), json!(p));
-                feed.record(Op::Upsert, &id, json!(p), 0);
+                feed.record(Op::Upsert, &id, json!(p), Timestamp::from(0));
             }
             None => {
                 if state.remove(&id).is_some() {
-                    feed.record(Op::Delete, &id, Value::Null, 0);
+                    feed.record(Op::Delete, &id, Value::Null, Timestamp::from(0));
                 }
             }
         }

@@ -5,6 +5,7 @@
 //! submissions ([`Submissions`]).
 
 use super::error::DiscoveryError;
+use crate::ids::time::Timestamp;
 use crate::outbound::{Checked, OutboundPolicy};
 use std::collections::{BTreeMap, VecDeque};
 
@@ -71,8 +72,13 @@ pub struct Submissions {
 impl Submissions {
     /// Counts one submission of `caller` at `now`, or refuses it with
     /// `rate_limited` and the seconds until one is allowed again.
-    pub fn admit(&mut self, caller: &str, now: u64, limit: u32) -> Result<(), DiscoveryError> {
-        let since = now.checked_sub(WINDOW_MS);
+    pub fn admit(
+        &mut self,
+        caller: &str,
+        now: Timestamp,
+        limit: u32,
+    ) -> Result<(), DiscoveryError> {
+        let since = now.as_millis().checked_sub(WINDOW_MS);
         self.by_caller.retain(|_, times| {
             while times
                 .front()
@@ -84,11 +90,17 @@ impl Submissions {
         });
         let times = self.by_caller.entry(caller.to_owned()).or_default();
         if times.len() >= limit as usize {
-            let free_at = times.front().map_or(now, |t| t.saturating_add(WINDOW_MS));
-            let retry_after_s = free_at.saturating_sub(now).div_ceil(1000).max(1);
+            let free_at = times
+                .front()
+                .map_or(now, |t| Timestamp::from_millis(*t).plus_millis(WINDOW_MS));
+            let retry_after_s = free_at
+                .as_millis()
+                .saturating_sub(now.as_millis())
+                .div_ceil(1000)
+                .max(1);
             return Err(DiscoveryError::RateLimited { retry_after_s });
         }
-        times.push_back(now);
+        times.push_back(now.as_millis());
         Ok(())
     }
 }

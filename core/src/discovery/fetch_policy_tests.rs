@@ -98,16 +98,18 @@ fn hosts_the_deployment_allows_are_fetched_and_no_others() {
 fn a_caller_past_the_limit_is_told_when_to_retry_and_others_are_not() {
     let mut submissions = Submissions::default();
     for at in [0, 1_000, 2_000] {
-        assert_eq!(submissions.admit("a", at, 3), Ok(()));
+        assert_eq!(submissions.admit("a", Timestamp::from(at), 3), Ok(()));
     }
-    let refused = submissions.admit("a", 10_000, 3).unwrap_err();
+    let refused = submissions
+        .admit("a", Timestamp::from(10_000), 3)
+        .unwrap_err();
     assert_eq!(refused.reason(), "rate_limited");
     assert_eq!(refused.status(), 429);
     assert_eq!(refused.retry_after(), Some(50));
-    assert_eq!(submissions.admit("b", 10_000, 3), Ok(()));
+    assert_eq!(submissions.admit("b", Timestamp::from(10_000), 3), Ok(()));
     // The oldest leaves the window: one more is allowed.
-    assert_eq!(submissions.admit("a", 60_001, 3), Ok(()));
-    assert!(submissions.admit("a", 60_002, 3).is_err());
+    assert_eq!(submissions.admit("a", Timestamp::from(60_001), 3), Ok(()));
+    assert!(submissions.admit("a", Timestamp::from(60_002), 3).is_err());
 }
 
 proptest! {

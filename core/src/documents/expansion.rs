@@ -230,12 +230,13 @@ pub(crate) fn bomb(bytes: usize) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Timestamp;
     use crate::documents::{TextDocument, decode_sync, encode_sync};
     use automerge::sync::{self, State};
     /// A sync message from a document of `text` to a peer that has nothing: the whole document.
     fn whole_document(text: &str) -> sync::Message {
         let mut full = TextDocument::new([1; 16]);
-        full.splice(0, 0, text, 0).unwrap();
+        full.splice(0, 0, text, Timestamp::from(0)).unwrap();
         let mut empty = TextDocument::new([2; 16]);
         let (mut full_state, mut empty_state) = (State::new(), State::new());
         let hello = empty.generate_sync_message(&mut empty_state).unwrap();
@@ -249,7 +250,8 @@ mod tests {
         let mut doc = TextDocument::new([1; 16]);
         let mut state = State::new();
         for n in 0..20 {
-            doc.splice(0, 0, &format!("edit {n} "), 0).unwrap();
+            doc.splice(0, 0, &format!("edit {n} "), Timestamp::from(0))
+                .unwrap();
         }
         let changes = doc.generate_sync_message(&mut state).unwrap();
         assert!(check(changes.changes.iter()).is_ok());

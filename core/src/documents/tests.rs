@@ -1,6 +1,7 @@
 //! The text document, its sync and its rows.
 
 use super::*;
+use crate::Timestamp;
 use crate::ids::address::Address;
 use automerge::sync::State;
 use base64::Engine as _;
@@ -46,7 +47,8 @@ fn sync_states(
 fn numbered(n: u8, edits: usize) -> TextDocument {
     let mut doc = TextDocument::new(actor(n));
     for i in 0..edits {
-        doc.splice(doc.len(), 0, &format!("{i} "), 0).unwrap();
+        doc.splice(doc.len(), 0, &format!("{i} "), Timestamp::from(0))
+            .unwrap();
     }
     doc
 }
@@ -63,20 +65,22 @@ fn the_genesis_text_id_names_the_genesis_actor() {
 fn splice_and_set_text_edit_in_utf16_units() {
     let mut doc = TextDocument::new(actor(1));
     assert_eq!(doc.text(), "");
-    doc.splice(0, 0, "héllo 🌍", 1_000).unwrap();
+    doc.splice(0, 0, "héllo 🌍", Timestamp::from(1_000))
+        .unwrap();
     // 🌍 is two UTF-16 units, as in JavaScript.
     assert_eq!(doc.len(), 8);
-    doc.splice(6, 2, "world", 2_000).unwrap();
+    doc.splice(6, 2, "world", Timestamp::from(2_000)).unwrap();
     assert_eq!(doc.text(), "héllo world");
-    doc.set_text("hello, world!", 3_000).unwrap();
+    doc.set_text("hello, world!", Timestamp::from(3_000))
+        .unwrap();
     assert_eq!(doc.text(), "hello, world!");
 }
 
 #[test]
 fn an_edit_past_the_end_is_refused_and_changes_nothing() {
     let mut doc = TextDocument::new(actor(1));
-    doc.splice(0, 0, "abc", 0).unwrap();
-    let error = doc.splice(2, 5, "x", 0).unwrap_err();
+    doc.splice(0, 0, "abc", Timestamp::from(0)).unwrap();
+    let error = doc.splice(2, 5, "x", Timestamp::from(0)).unwrap_err();
     assert_eq!(
         error,
         DocumentError::OutOfRange {
@@ -85,7 +89,7 @@ fn an_edit_past_the_end_is_refused_and_changes_nothing() {
             length: 3
         }
     );
-    assert!(doc.splice(usize::MAX, 1, "", 0).is_err());
+    assert!(doc.splice(usize::MAX, 1, "", Timestamp::from(0)).is_err());
     assert_eq!(doc.text(), "abc");
 }
 
@@ -94,8 +98,8 @@ fn documents_created_apart_merge_both_edits() {
     // Both start from the shared genesis, so neither text replaces the other.
     let mut a = TextDocument::new(actor(1));
     let mut b = TextDocument::new(actor(2));
-    a.splice(0, 0, "alpha ", 0).unwrap();
-    b.splice(0, 0, "beta", 0).unwrap();
+    a.splice(0, 0, "alpha ", Timestamp::from(0)).unwrap();
+    b.splice(0, 0, "beta", Timestamp::from(0)).unwrap();
     sync_pair(&mut a, &mut b);
     assert_eq!(a.text(), b.text());
     assert!(a.text().contains("alpha ") && a.text().contains("beta"));
@@ -125,8 +129,10 @@ fn a_copy_with_nothing_receives_the_whole_document_in_one_message() {
     assert!(reply.changes.is_empty() && reply.need.is_empty());
     full.receive_sync_message(&mut full_state, reply).unwrap();
     assert!(full.generate_sync_message(&mut full_state).is_none());
-    full.splice(0, 0, "A", 0).unwrap();
-    empty.splice(empty.len(), 0, "Z", 0).unwrap();
+    full.splice(0, 0, "A", Timestamp::from(0)).unwrap();
+    empty
+        .splice(empty.len(), 0, "Z", Timestamp::from(0))
+        .unwrap();
     sync_pair(&mut full, &mut empty);
     assert_eq!(empty.text(), full.text());
     assert!(full.text().starts_with('A') && full.text().ends_with('Z'));
@@ -143,7 +149,9 @@ fn edits_made_while_the_whole_document_is_on_its_way_still_merge_at_once() {
     assert!(whole.have.is_empty());
     // Fifty edits typed before the document arrives.
     for i in 0..50 {
-        fresh.splice(0, 0, &format!("t{i}"), 0).unwrap();
+        fresh
+            .splice(0, 0, &format!("t{i}"), Timestamp::from(0))
+            .unwrap();
     }
     fresh.receive_sync_message(&mut f_state, whole).unwrap();
     let rounds = sync_states(&mut network, &mut n_state, &mut fresh, &mut f_state);
@@ -160,8 +168,12 @@ fn a_copy_holding_changes_of_its_own_still_learns_what_the_other_has() {
     sync_pair(&mut network, &mut member);
     // Apart: each writes a lot the other lacks, then they meet with fresh states.
     for i in 0..300 {
-        network.splice(0, 0, &format!("n{i}"), 0).unwrap();
-        member.splice(member.len(), 0, &format!("m{i}"), 0).unwrap();
+        network
+            .splice(0, 0, &format!("n{i}"), Timestamp::from(0))
+            .unwrap();
+        member
+            .splice(member.len(), 0, &format!("m{i}"), Timestamp::from(0))
+            .unwrap();
     }
     let (mut n_state, mut m_state) = (State::new(), State::new());
     let hello = member.generate_sync_message(&mut m_state).unwrap();
@@ -193,7 +205,7 @@ fn bad_sync_messages_and_documents_are_errors_not_panics() {
     let mut state = State::new();
     let mut bytes = {
         let mut other = TextDocument::new(actor(2));
-        other.splice(0, 0, "x", 0).unwrap();
+        other.splice(0, 0, "x", Timestamp::from(0)).unwrap();
         let mut s = State::new();
         let _ = other.generate_sync_message(&mut s);
         other.save()
@@ -216,7 +228,7 @@ fn bad_sync_messages_and_documents_are_errors_not_panics() {
 fn a_hostile_root_text_does_not_replace_the_genesis_text() {
     use automerge::transaction::Transactable;
     let mut good = TextDocument::new(actor(1));
-    good.splice(0, 0, "kept", 0).unwrap();
+    good.splice(0, 0, "kept", Timestamp::from(0)).unwrap();
     let mut evil = good.clone();
     evil.doc.set_actor(automerge::ActorId::from([0xff; 16]));
     evil.doc
@@ -229,14 +241,14 @@ fn a_hostile_root_text_does_not_replace_the_genesis_text() {
 #[test]
 fn rewinding_drops_changes_the_other_side_lacks() {
     let mut network = TextDocument::new(actor(1));
-    network.splice(0, 0, "shared", 0).unwrap();
+    network.splice(0, 0, "shared", Timestamp::from(0)).unwrap();
     let mut member = TextDocument::new(actor(2));
     sync_pair(&mut network, &mut member);
     let shared = member.heads();
-    member.splice(0, 0, "refused ", 0).unwrap();
+    member.splice(0, 0, "refused ", Timestamp::from(0)).unwrap();
     member.rewind(&shared, actor(3));
     assert_eq!(member.text(), "shared");
-    member.splice(6, 0, "!", 0).unwrap();
+    member.splice(6, 0, "!", Timestamp::from(0)).unwrap();
     sync_pair(&mut network, &mut member);
     assert_eq!(network.text(), "shared!");
 }
@@ -269,7 +281,7 @@ fn apply(rows: &mut BTreeMap<String, DocumentRow>, address: &Address, writes: Wr
 fn rows_hold_snapshot_and_chunks_and_compact_when_chunks_outgrow_it() {
     let address: Address = "resource/file/notes.md".parse().unwrap();
     let mut doc = TextDocument::new(actor(1));
-    doc.splice(0, 0, "start", 0).unwrap();
+    doc.splice(0, 0, "start", Timestamp::from(0)).unwrap();
     let (mut persistence, writes) = Persistence::initial_with_limit(&address, "w", &mut doc, 8192);
     let mut rows = BTreeMap::new();
     apply(&mut rows, &address, writes);
@@ -277,7 +289,8 @@ fn rows_hold_snapshot_and_chunks_and_compact_when_chunks_outgrow_it() {
     let mut saw_chunks = false;
     let mut compactions = 0;
     for i in 0..1_000 {
-        doc.splice(doc.len(), 0, &format!(" {i}"), 0).unwrap();
+        doc.splice(doc.len(), 0, &format!(" {i}"), Timestamp::from(0))
+            .unwrap();
         let writes = persistence.after_change(&address, &mut doc);
         if !writes.remove.is_empty() {
             compactions += 1;
@@ -298,13 +311,14 @@ fn rows_hold_snapshot_and_chunks_and_compact_when_chunks_outgrow_it() {
 fn snapshot_and_chunks(edits: usize) -> (Address, BTreeMap<String, DocumentRow>, Vec<String>) {
     let address: Address = "resource/file/typed.md".parse().unwrap();
     let mut doc = TextDocument::new(actor(1));
-    doc.splice(0, 0, "start", 0).unwrap();
+    doc.splice(0, 0, "start", Timestamp::from(0)).unwrap();
     let (mut persistence, writes) = Persistence::initial(&address, "w", &mut doc);
     let mut rows = BTreeMap::new();
     apply(&mut rows, &address, writes);
     let mut texts = vec![doc.text()];
     for i in 0..edits {
-        doc.splice(doc.len(), 0, &format!(" {i}"), 0).unwrap();
+        doc.splice(doc.len(), 0, &format!(" {i}"), Timestamp::from(0))
+            .unwrap();
         let writes = persistence.after_change(&address, &mut doc);
         assert!(writes.remove.is_empty(), "no compaction yet");
         apply(&mut rows, &address, writes);
@@ -359,7 +373,7 @@ fn a_snapshot_larger_than_a_row_is_split_and_reassembled() {
             char::from(b'!' + (x % 90) as u8)
         })
         .collect();
-    doc.splice(0, 0, &text, 0).unwrap();
+    doc.splice(0, 0, &text, Timestamp::from(0)).unwrap();
     let (_, writes) = Persistence::initial_with_limit(&address, "w", &mut doc, 4096);
     assert!(writes.store.len() > 3);
     let mut rows = BTreeMap::new();
@@ -379,9 +393,13 @@ fn copies_sharing_one_store_keep_their_own_rows_and_a_loader_takes_them_over() {
     let (mut pb, writes) = Persistence::initial(&address, "bbbb", &mut tab_b);
     apply(&mut rows, &address, writes);
     for i in 0..50 {
-        tab_a.splice(tab_a.len(), 0, &format!("a{i} "), 0).unwrap();
+        tab_a
+            .splice(tab_a.len(), 0, &format!("a{i} "), Timestamp::from(0))
+            .unwrap();
         apply(&mut rows, &address, pa.after_change(&address, &mut tab_a));
-        tab_b.splice(0, 0, &format!("b{i} "), 0).unwrap();
+        tab_b
+            .splice(0, 0, &format!("b{i} "), Timestamp::from(0))
+            .unwrap();
         apply(&mut rows, &address, pb.after_change(&address, &mut tab_b));
     }
     apply(&mut rows, &address, pa.compact(&address, &mut tab_a));
@@ -402,7 +420,7 @@ fn copies_sharing_one_store_keep_their_own_rows_and_a_loader_takes_them_over() {
         "the other writers' rows are gone"
     );
     assert_eq!(load_rows(&rows, 4).text(), merged.text());
-    merged.splice(0, 0, "!", 0).unwrap();
+    merged.splice(0, 0, "!", Timestamp::from(0)).unwrap();
 }
 
 /// Crashers found by `cargo fuzz run document_sync`, kept as regression tests.
@@ -418,7 +436,7 @@ fn fuzz_crashers_are_refused_not_panics() {
     for bytes in crashers {
         let wire = base64::engine::general_purpose::STANDARD.encode(bytes);
         let mut doc = TextDocument::with_genesis(actor(1));
-        doc.splice(0, 0, "shared text", 0).unwrap();
+        doc.splice(0, 0, "shared text", Timestamp::from(0)).unwrap();
         let mut state = State::new();
         let _ = doc.generate_sync_message(&mut state);
         if let Ok(message) = decode_sync(&wire) {
@@ -441,7 +459,7 @@ fn a_loaded_document_saves_only_what_came_after_the_load() {
     assert!(loaded.save_incremental().is_empty());
     let mut from_snapshot = TextDocument::load(&doc.save(), actor(4)).unwrap();
     assert!(from_snapshot.save_incremental().is_empty());
-    loaded.splice(0, 0, "x", 0).unwrap();
+    loaded.splice(0, 0, "x", Timestamp::from(0)).unwrap();
     let chunk = loaded.save_incremental();
     assert!(
         !chunk.is_empty() && chunk.len() < 200,

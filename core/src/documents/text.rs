@@ -11,6 +11,7 @@
 //! UTF-16 code units, as JavaScript strings do.
 
 use crate::error::{Coded, ErrorCode};
+use crate::ids::time::Timestamp;
 use automerge::sync::{self, SyncDoc};
 use automerge::transaction::{CommitOptions, Transactable};
 use automerge::{
@@ -249,7 +250,7 @@ impl TextDocument {
         index: usize,
         delete: usize,
         insert: &str,
-        now: u64,
+        now: Timestamp,
     ) -> Result<(), DocumentError> {
         self.ensure_genesis();
         let length = self.len();
@@ -271,7 +272,7 @@ impl TextDocument {
     }
 
     /// Replaces the text with `text`, recorded as the smallest edit (a diff), at `now` (ms).
-    pub fn set_text(&mut self, text: &str, now: u64) -> Result<(), DocumentError> {
+    pub fn set_text(&mut self, text: &str, now: Timestamp) -> Result<(), DocumentError> {
         self.ensure_genesis();
         let id = self.text_object()?;
         self.doc.update_text(&id, text).map_err(invalid_document)?;
@@ -279,8 +280,8 @@ impl TextDocument {
         Ok(())
     }
 
-    fn commit(&mut self, now: u64) {
-        let seconds = i64::try_from(now / 1000).unwrap_or(i64::MAX);
+    fn commit(&mut self, now: Timestamp) {
+        let seconds = i64::try_from(now.as_millis() / 1000).unwrap_or(i64::MAX);
         self.doc
             .commit_with(CommitOptions::default().with_time(seconds));
     }

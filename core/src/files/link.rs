@@ -10,6 +10,7 @@
 use super::{FileError, FileId};
 use crate::NetworkId;
 use crate::ids::address::Address;
+use crate::ids::time::Timestamp;
 use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use hmac::{Hmac, Mac};
@@ -50,9 +51,9 @@ pub fn sign(
     network: &NetworkId,
     file: &FileId,
     member: &Address,
-    now: u64,
+    now: Timestamp,
 ) -> Link {
-    let expires_at = now.saturating_add(LINK_TTL_MS);
+    let expires_at = now.as_millis().saturating_add(LINK_TTL_MS);
     let sig = URL_SAFE_NO_PAD.encode(
         mac(key, network, file, member, expires_at)
             .finalize()
@@ -71,9 +72,9 @@ pub fn verify(
     network: &NetworkId,
     file: &FileId,
     link: &Link,
-    now: u64,
+    now: Timestamp,
 ) -> Result<Address, FileError> {
-    if now >= link.expires_at {
+    if now >= Timestamp::from_millis(link.expires_at) {
         return Err(FileError::BadLink);
     }
     let sig = URL_SAFE_NO_PAD

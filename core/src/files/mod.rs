@@ -32,6 +32,7 @@ pub mod upload;
 
 use crate::error::{Coded, ErrorCode};
 use crate::ids::address::Address;
+use crate::ids::time::Timestamp;
 use crate::model::attachment::attachments_of;
 use crate::{Event, Network};
 use serde::{Deserialize, Serialize};
@@ -169,8 +170,8 @@ impl StoredFile {
     }
 
     /// True for an upload begun more than [`ABANDONED_AFTER_MS`] ago and never completed.
-    pub fn is_abandoned(&self, now: u64) -> bool {
-        !self.is_stored() && now.saturating_sub(self.created_at) > ABANDONED_AFTER_MS
+    pub fn is_abandoned(&self, now: Timestamp) -> bool {
+        !self.is_stored() && now.as_millis().saturating_sub(self.created_at) > ABANDONED_AFTER_MS
     }
 
     /// True once every part is in and it is readable.

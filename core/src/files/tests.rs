@@ -53,13 +53,19 @@ fn a_link_works_for_its_member_until_it_expires_and_not_when_changed() {
     let network: crate::NetworkId = "demo".parse().unwrap();
     let f = file(10);
     let ann: crate::Address = "human:ann".parse().unwrap();
-    let made = link::sign(&key, &network, &f.id, &ann, 1_000);
+    let made = link::sign(&key, &network, &f.id, &ann, Timestamp::from(1_000));
     assert_eq!(made.expires_at, 1_000 + LINK_TTL_MS);
     assert_eq!(
-        link::verify(&key, &network, &f.id, &made, 2_000),
+        link::verify(&key, &network, &f.id, &made, Timestamp::from(2_000)),
         Ok(ann.clone())
     );
-    let expired = link::verify(&key, &network, &f.id, &made, made.expires_at);
+    let expired = link::verify(
+        &key,
+        &network,
+        &f.id,
+        &made,
+        Timestamp::from(made.expires_at),
+    );
     assert_eq!(expired, Err(FileError::BadLink));
     let mut for_eve = made.clone();
     for_eve.member = "human:eve".parse().unwrap();
@@ -73,7 +79,7 @@ fn a_link_works_for_its_member_until_it_expires_and_not_when_changed() {
         (&made, &f.id, [6; 32]),
     ] {
         assert_eq!(
-            link::verify(&key, &network, file, link, 2_000),
+            link::verify(&key, &network, file, link, Timestamp::from(2_000)),
             Err(FileError::BadLink)
         );
     }
@@ -86,7 +92,7 @@ fn a_links_query_reads_back() {
         &"demo".parse().unwrap(),
         &FileId::from_seed(&[2; 32]),
         &"human:ann".parse().unwrap(),
-        0,
+        Timestamp::from(0),
     );
     let pairs: std::collections::BTreeMap<String, String> =
         url::form_urlencoded::parse(made.query().as_bytes())
@@ -193,9 +199,12 @@ fn an_upload_never_completed_is_abandoned_after_a_day() {
         upload_id: "u".into(),
         parts: Default::default(),
     };
-    assert!(!uploading.is_abandoned(ABANDONED_AFTER_MS));
-    assert!(uploading.is_abandoned(ABANDONED_AFTER_MS + 1));
-    assert!(!file(10).is_abandoned(u64::MAX), "a stored file stays");
+    assert!(!uploading.is_abandoned(Timestamp::from(ABANDONED_AFTER_MS)));
+    assert!(uploading.is_abandoned(Timestamp::from(ABANDONED_AFTER_MS + 1)));
+    assert!(
+        !file(10).is_abandoned(Timestamp::from(u64::MAX)),
+        "a stored file stays"
+    );
 }
 
 #[test]

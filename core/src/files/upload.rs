@@ -5,6 +5,7 @@
 use super::{FileError, FileId, FileState, MAX_PARTS, PART_BYTES, Part, StoredContent, StoredFile};
 use crate::Network;
 use crate::ids::address::{Address, Entity};
+use crate::ids::time::Timestamp;
 use crate::model::attachment::{MAX_FILE_NAME_BYTES, attachment_address, is_mime, read_rule_for};
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -38,7 +39,7 @@ pub fn begin(
     request: BeginRequest,
     used: u64,
     seed: &[u8; 32],
-    now: u64,
+    now: Timestamp,
 ) -> Result<StoredFile, FileError> {
     let BeginRequest {
         name,
@@ -87,7 +88,7 @@ pub fn begin(
         size,
         resource,
         conversation,
-        created_at: now,
+        created_at: now.as_millis(),
         state: FileState::Uploading {
             upload_id: String::new(),
             parts: Default::default(),

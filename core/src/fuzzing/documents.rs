@@ -1,6 +1,7 @@
 //! The shared documents' fuzz target: any bytes as a peer's Automerge sync
 //! message, as a saved document, and as stored rows.
 
+use crate::Timestamp;
 use crate::documents::{DocumentRow, Part, TextDocument, decode_sync, encode_sync};
 use crate::ids::address::Address;
 use crate::replica::{Replica, ReplicaRow, SyncedDocuments};
@@ -73,7 +74,10 @@ pub fn document_sync(data: &[u8]) -> usize {
 /// [`WRITER`] at time 0.
 pub(super) fn shared() -> TextDocument {
     let mut doc = TextDocument::with_genesis(WRITER);
-    assert!(doc.splice(0, 0, SHARED_TEXT, 0).is_ok(), "the setup's edit");
+    assert!(
+        doc.splice(0, 0, SHARED_TEXT, Timestamp::from(0)).is_ok(),
+        "the setup's edit"
+    );
     doc
 }
 
@@ -97,6 +101,6 @@ fn open_stored(pieces: &[(Part, String)]) -> Option<String> {
         })
     }));
     replica.install_documents(SyncedDocuments::boxed());
-    let _ = replica.open_document(&address, [4; 16], 1);
+    let _ = replica.open_document(&address, [4; 16], Timestamp::from(1));
     replica.document_text(&address)
 }

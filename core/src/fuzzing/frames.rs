@@ -49,7 +49,7 @@ pub(super) struct FuzzNetwork {
     network: Network,
     host: MemoryHost,
     sessions: Vec<Address>,
-    now: u64,
+    now: Timestamp,
 }
 
 impl FuzzNetwork {
@@ -63,12 +63,12 @@ impl FuzzNetwork {
             network: Network::new(config, [], 0, [0; 32]),
             host: MemoryHost::default(),
             sessions: SESSIONS.iter().filter_map(|s| s.parse().ok()).collect(),
-            now: 0,
+            now: Timestamp::from(0),
         })
     }
 
     /// The time the next line runs at.
-    pub fn now(&self) -> u64 {
+    pub fn now(&self) -> Timestamp {
         self.now
     }
 
@@ -84,13 +84,13 @@ impl FuzzNetwork {
                 self.network.disconnect(&member, self.now)
             }
             (Some(_), None) if frame.is_empty() => {
-                self.now += ALARM_STEP_MS;
-                self.network.on_alarm(Timestamp::from(self.now))
+                self.now = self.now.plus_millis(ALARM_STEP_MS);
+                self.network.on_alarm(self.now)
             }
             (_, session) => self.network.handle_frame(session.as_ref(), frame, self.now),
         };
         let applied = self.host.apply(&mut self.network, effects, self.now);
-        self.now += 1;
+        self.now = self.now.plus_millis(1);
         applied
     }
 }

@@ -8,6 +8,7 @@ use super::frames::{FuzzNetwork, SESSIONS, frame_line};
 use crate::client::Client;
 use crate::event::Event;
 use crate::ids::address::Address;
+use crate::ids::time::Timestamp;
 use crate::network::Effect;
 use serde_json::{Value, json};
 
@@ -55,8 +56,10 @@ impl Script {
     }
 
     /// The time the next frame runs at.
-    pub fn now(&self) -> u64 {
-        self.network.as_ref().map_or(0, FuzzNetwork::now)
+    pub fn now(&self) -> Timestamp {
+        self.network
+            .as_ref()
+            .map_or(Timestamp::from(0), FuzzNetwork::now)
     }
 
     /// Writes `frame` on `session`'s connection (or an unjoined one) and

@@ -9,6 +9,7 @@
 
 use super::conversations::conversations;
 use super::script::Script;
+use crate::Timestamp;
 use crate::client::Client;
 use serde_json::{Value, json};
 use std::collections::BTreeSet;
@@ -137,7 +138,7 @@ fn crafted_events() -> Vec<Seed> {
         let (Ok(kind), Ok(target)) = (kind.parse(), target.parse()) else {
             return None;
         };
-        let mut event = client.event(kind, target, payload, 1_700_000_000_000);
+        let mut event = client.event(kind, target, payload, Timestamp::from(1_700_000_000_000));
         if let Value::Object(metadata) = metadata {
             event.metadata = metadata;
         }
@@ -201,7 +202,7 @@ pub fn document_sync() -> Vec<Seed> {
         seeds.push(Seed::new("fresh-peer-hello.bin", hello.encode()));
     }
     let mut other = TextDocument::with_genesis([6; 16]);
-    let _ = other.splice(0, 0, "the peer's own text", 5);
+    let _ = other.splice(0, 0, "the peer's own text", Timestamp::from(5));
     for (n, message) in exchange(&mut super::documents::shared(), &mut other)
         .into_iter()
         .enumerate()
@@ -212,15 +213,15 @@ pub fn document_sync() -> Vec<Seed> {
     let Ok(mut fork) = TextDocument::load(&target.save(), [7; 16]) else {
         return seeds;
     };
-    let _ = fork.splice(0, 6, "forked", 6);
-    let _ = fork.splice(fork.len(), 0, ", edited", 7);
+    let _ = fork.splice(0, 6, "forked", Timestamp::from(6));
+    let _ = fork.splice(fork.len(), 0, ", edited", Timestamp::from(7));
     for (n, message) in exchange(&mut target, &mut fork).into_iter().enumerate() {
         seeds.push(Seed::new(format!("forked-edit-{n}.bin"), message));
     }
     seeds.push(Seed::new("saved-fork.bin", fork.save()));
     let mut stored = super::documents::shared();
     seeds.push(Seed::new("saved-shared.bin", stored.save()));
-    let _ = stored.splice(0, 0, "» ", 8);
+    let _ = stored.splice(0, 0, "» ", Timestamp::from(8));
     seeds.push(Seed::new(
         "chunk-after-shared.bin",
         stored.save_incremental(),

@@ -3,6 +3,7 @@
 //! network's sync message as a replica would), edit, and close it.
 
 use super::script::Script;
+use crate::Timestamp;
 use crate::documents::{TextDocument, decode_sync, encode_sync, payload};
 use crate::network::Effect;
 use automerge::sync::State;
@@ -79,9 +80,12 @@ pub(super) fn editing() -> Script {
         for editor in &mut editors {
             if round == 2 {
                 let at = editor.doc.len();
-                let _ = editor
-                    .doc
-                    .splice(at, 0, &format!("line by {}\n", editor.who), 10);
+                let _ = editor.doc.splice(
+                    at,
+                    0,
+                    &format!("line by {}\n", editor.who),
+                    Timestamp::from(10),
+                );
             }
             editor.round(&mut script);
         }

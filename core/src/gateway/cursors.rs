@@ -11,6 +11,7 @@
 
 use super::messages::ToNetwork;
 use crate::ids::address::Address;
+use crate::ids::time::Timestamp;
 use std::collections::BTreeMap;
 
 /// How long a gateway may hold an ack before it sends it to the network
@@ -30,10 +31,10 @@ pub(super) struct PendingCursors {
 
 impl PendingCursors {
     /// `member` (bound in `epoch`) acknowledged everything through `seq` at `now`.
-    pub(super) fn take(&mut self, member: &(Address, u64), seq: u64, now: u64) {
+    pub(super) fn take(&mut self, member: &(Address, u64), seq: u64, now: Timestamp) {
         let acked = self.acked.entry(member.clone()).or_default();
         *acked = (*acked).max(seq);
-        self.since.get_or_insert(now);
+        self.since.get_or_insert(now.as_millis());
     }
 
     /// When they are due to be sent on their own, if any are held.
@@ -44,9 +45,9 @@ impl PendingCursors {
 
     /// Every cursor held, as one message, when a request goes anyway
     /// (`riding`) or they are due at `now`; else none.
-    pub(super) fn take_to_send(&mut self, now: u64, riding: bool) -> Option<ToNetwork> {
+    pub(super) fn take_to_send(&mut self, now: Timestamp, riding: bool) -> Option<ToNetwork> {
         let due = self.due()?;
-        if riding || due <= now {
+        if riding || due <= now.as_millis() {
             self.flush()
         } else {
             None
@@ -85,17 +86,17 @@ mod tests {
     fn cursors_are_due_a_delay_after_the_oldest_ack_not_the_newest() {
         let mut pending = PendingCursors::default();
         assert_eq!(pending.due(), None);
-        pending.take(&member("agent:a"), 4, 100);
-        pending.take(&member("agent:b"), 9, 107);
+        pending.take(&member("agent:a"), 4, Timestamp::from(100));
+        pending.take(&member("agent:b"), 9, Timestamp::from(107));
         assert_eq!(pending.due(), Some(100 + CURSOR_DELAY_MS));
     }
 
     #[test]
     fn a_flush_sends_each_members_highest_ack_once_and_starts_over() {
         let mut pending = PendingCursors::default();
-        pending.take(&member("agent:a"), 4, 100);
-        pending.take(&member("agent:a"), 3, 101);
-        pending.take(&member("agent:b"), 9, 102);
+        pending.take(&member("agent:a"), 4, Timestamp::from(100));
+        pending.take(&member("agent:a"), 3, Timestamp::from(101));
+        pending.take(&member("agent:b"), 9, Timestamp::from(102));
         let Some(ToNetwork::Cursors { cursors }) = pending.flush() else {
             panic!("cursors");
         };
@@ -106,7 +107,7 @@ mod tests {
         assert_eq!(names, [("agent:a".into(), 4), ("agent:b".into(), 9)]);
         assert_eq!(pending.due(), None);
         assert!(pending.flush().is_none());
-        pending.take(&member("agent:a"), 5, 300);
+        pending.take(&member("agent:a"), 5, Timestamp::from(300));
         assert_eq!(pending.due(), Some(300 + CURSOR_DELAY_MS));
     }
 
@@ -114,19 +115,26 @@ mod tests {
     fn held_acks_go_early_only_with_a_request_that_goes_anyway() {
         let mut pending = PendingCursors::default();
         assert!(
-            pending.take_to_send(u64::MAX, true).is_none(),
+            pending
+                .take_to_send(Timestamp::from(u64::MAX), true)
+                .is_none(),
             "nothing held"
         );
-        pending.take(&member("agent:a"), 4, 100);
+        pending.take(&member("agent:a"), 4, Timestamp::from(100));
         assert!(
             pending
-                .take_to_send(100 + CURSOR_DELAY_MS - 1, false)
+                .take_to_send(Timestamp::from(100 + CURSOR_DELAY_MS - 1), false)
                 .is_none()
         );
-        assert!(pending.take_to_send(101, true).is_some(), "riding: at once");
-        pending.take(&member("agent:a"), 5, 200);
         assert!(
-            pending.take_to_send(200 + CURSOR_DELAY_MS, false).is_some(),
+            pending.take_to_send(Timestamp::from(101), true).is_some(),
+            "riding: at once"
+        );
+        pending.take(&member("agent:a"), 5, Timestamp::from(200));
+        assert!(
+            pending
+                .take_to_send(Timestamp::from(200 + CURSOR_DELAY_MS), false)
+                .is_some(),
             "due"
         );
         assert_eq!(pending.due(), None);
@@ -135,7 +143,7 @@ mod tests {
     #[test]
     fn cleared_cursors_are_gone_and_not_due() {
         let mut pending = PendingCursors::default();
-        pending.take(&member("agent:a"), 4, 100);
+        pending.take(&member("agent:a"), 4, Timestamp::from(100));
         pending.clear();
         assert_eq!(pending.due(), None);
         assert!(pending.flush().is_none());

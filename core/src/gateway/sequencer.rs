@@ -9,6 +9,7 @@ use crate::error::{ErrorCode, Rejection};
 use crate::event::Event;
 use crate::ids::address::Address;
 use crate::ids::event_type::core_types;
+use crate::ids::time::Timestamp;
 use crate::network::{Effect, FrameTemplate, Inbound, Network};
 use std::collections::BTreeMap;
 
@@ -53,7 +54,7 @@ impl Sequencer {
         network: &mut Network,
         gateway: GatewayId,
         message: ToNetwork,
-        now: u64,
+        now: Timestamp,
     ) -> Vec<Input> {
         self.on_gateway_beside(network, gateway, message, now, &|_| false)
     }
@@ -67,7 +68,7 @@ impl Sequencer {
         network: &mut Network,
         gateway: GatewayId,
         message: ToNetwork,
-        now: u64,
+        now: Timestamp,
         held_here: &dyn Fn(&Address) -> bool,
     ) -> Vec<Input> {
         match message {

@@ -1,6 +1,7 @@
 //! The effect loop: [`apply_effects`] and the [`Host`] side it drives.
 
 use crate::ids::address::Address;
+use crate::ids::time::Timestamp;
 use crate::network::{
     DiscoveryAsk, Effect, Network, ReadRequest, ReadRows, Reader, RegistryAnswer,
 };
@@ -46,7 +47,7 @@ pub trait Host {
 pub fn apply_effects<H: Host>(
     network: &mut Network,
     effects: Vec<Effect>,
-    now: u64,
+    now: Timestamp,
     host: &mut H,
 ) -> Result<(), H::Error> {
     let mut stack = vec![effects.into_iter()];
@@ -161,9 +162,14 @@ mod tests {
         let mut alice = Client::new(addr("agent:alice"), "demo".parse().unwrap(), [1; 32]);
         let mut bob = Client::new(addr("agent:bob"), "demo".parse().unwrap(), [2; 32]);
         let mut order = Vec::new();
-        let join_alice = network.handle_event(None, alice.join(None, 1), 1);
+        let join_alice = network.handle_event(
+            None,
+            alice.join(None, Timestamp::from(1)),
+            Timestamp::from(1),
+        );
         order.extend(run(&mut network, join_alice, 1));
-        let join_bob = network.handle_event(None, bob.join(None, 2), 2);
+        let join_bob =
+            network.handle_event(None, bob.join(None, Timestamp::from(2)), Timestamp::from(2));
         let secret = join_bob
             .iter()
             .find_map(|e| match e {
@@ -172,21 +178,22 @@ mod tests {
             })
             .expect("a first join is given a member secret");
         order.extend(run(&mut network, join_bob, 2));
-        let gone = network.disconnect(&addr("agent:bob"), 3);
+        let gone = network.disconnect(&addr("agent:bob"), Timestamp::from(3));
         order.extend(run(&mut network, gone, 3));
         for n in 0..3 {
             let event = alice.event(
                 "chat.msg".parse().unwrap(),
                 addr("agent:broadcast"),
                 json!({"n": n}),
-                4 + n,
+                Timestamp::from(4 + n),
             );
-            let effects = network.handle_event(Some(&addr("agent:alice")), event, 4 + n);
+            let effects =
+                network.handle_event(Some(&addr("agent:alice")), event, Timestamp::from(4 + n));
             order.extend(run(&mut network, effects, 4 + n));
         }
-        let mut join = bob.join(Some(json!({"member_secret": secret})), 10);
+        let mut join = bob.join(Some(json!({"member_secret": secret})), Timestamp::from(10));
         join.payload["resume"] = json!({"after": 0});
-        let back = network.handle_event(None, join, 10);
+        let back = network.handle_event(None, join, Timestamp::from(10));
         order.extend(run(&mut network, back, 10));
         order
     }
@@ -196,7 +203,7 @@ mod tests {
         let mut memory = MemoryHost::default();
         let in_memory = script(|network, effects, now| {
             memory
-                .apply(network, effects, now)
+                .apply(network, effects, Timestamp::from(now))
                 .iter()
                 .map(label)
                 .collect()
@@ -207,7 +214,7 @@ mod tests {
             applied: Vec::new(),
         };
         let other = script(|network, effects, now| {
-            apply_effects(network, effects, now, &mut streaming).unwrap();
+            apply_effects(network, effects, Timestamp::from(now), &mut streaming).unwrap();
             std::mem::take(&mut streaming.applied)
         });
         assert_eq!(in_memory, other);
@@ -237,7 +244,7 @@ mod tests {
             applied: Vec::new(),
         };
         let order = script(|network, effects, now| {
-            apply_effects(network, effects, now, &mut streaming).unwrap();
+            apply_effects(network, effects, Timestamp::from(now), &mut streaming).unwrap();
             std::mem::take(&mut streaming.applied)
         });
         let first = order

@@ -25,6 +25,7 @@
 //! Missing event ids are generated deterministically; timestamps default to
 //! the step's `now`.
 
+use crate::Timestamp;
 use crate::event::Event;
 use crate::event::Limits;
 use crate::host::memory::MemoryHost;
@@ -150,7 +151,7 @@ pub fn run_vector(text: &str) -> Result<(), VectorError> {
     // The member secret each address was given at its first join, resent by the shorthand.
     let mut secrets: BTreeMap<Address, Value> = BTreeMap::new();
     for (index, step) in vector.steps.into_iter().enumerate() {
-        let now = step.now.unwrap_or(1_000 + index as u64);
+        let now = Timestamp::from_millis(step.now.unwrap_or(1_000 + index as u64));
         let effects = if let Some(raw) = &step.raw {
             network.handle_frame(step.from.as_ref(), raw, now)
         } else {

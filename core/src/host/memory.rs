@@ -8,6 +8,7 @@
 use crate::event::Event;
 use crate::host::apply::{Host, apply_effects};
 use crate::ids::address::Address;
+use crate::ids::time::Timestamp;
 use crate::model::state::{Row, RowKind};
 use crate::network::{
     DiscoveryAsk, Effect, LogFilter, Network, ReadRequest, ReadRows, RegistryAnswer,
@@ -145,7 +146,12 @@ impl MemoryHost {
     /// Applies `effects`: stores what is stored, answers reads at once from the
     /// log, and returns every effect in the order it was applied (the effects
     /// a read or a delivery led to right after it).
-    pub fn apply(&mut self, network: &mut Network, effects: Vec<Effect>, now: u64) -> Vec<Effect> {
+    pub fn apply(
+        &mut self,
+        network: &mut Network,
+        effects: Vec<Effect>,
+        now: Timestamp,
+    ) -> Vec<Effect> {
         let mut recording = Recording {
             host: self,
             done: Vec::new(),

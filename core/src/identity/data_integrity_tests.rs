@@ -7,6 +7,7 @@
 //! `validate_did_document_binding` (`fixtures/make_e1_standard_document.py`).
 
 use super::*;
+use crate::Timestamp;
 use crate::error::Coded;
 use crate::identity::didwba_proof::DidProof;
 use crate::identity::didwba_verify::DidWbaVerifier;
@@ -148,7 +149,12 @@ fn the_verifier_takes_a_request_with_the_sdk_document_and_refuses_a_tampered_one
     let proof = sdk_request();
     let mut verifier = DidWbaVerifier::default();
     let did = verifier
-        .verify(&proof, &sdk_document(), "example.com", NOW_MS)
+        .verify(
+            &proof,
+            &sdk_document(),
+            "example.com",
+            Timestamp::from(NOW_MS),
+        )
         .unwrap();
     assert_eq!(did.to_string(), did_of(&sdk_document()));
     // The same request against a document changed after signing (nonce unspent by a refusal).
@@ -157,21 +163,26 @@ fn the_verifier_takes_a_request_with_the_sdk_document_and_refuses_a_tampered_one
         "serviceEndpoint": "https://evil.example/ad.json"}]);
     let mut fresh = DidWbaVerifier::default();
     let refused = fresh
-        .verify(&proof, &tampered, "example.com", NOW_MS)
+        .verify(&proof, &tampered, "example.com", Timestamp::from(NOW_MS))
         .unwrap_err();
     assert_eq!(refused.reason(), "invalid_document_proof");
     let mut bare = sdk_document();
     bare.as_object_mut().unwrap().remove("proof");
     assert_eq!(
         fresh
-            .verify(&proof, &bare, "example.com", NOW_MS)
+            .verify(&proof, &bare, "example.com", Timestamp::from(NOW_MS))
             .unwrap_err()
             .reason(),
         "invalid_document_proof"
     );
     assert!(
         fresh
-            .verify(&proof, &sdk_document(), "example.com", NOW_MS)
+            .verify(
+                &proof,
+                &sdk_document(),
+                "example.com",
+                Timestamp::from(NOW_MS)
+            )
             .is_ok()
     );
 }

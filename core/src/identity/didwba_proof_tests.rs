@@ -4,6 +4,7 @@
 //! `[1; 32]`, secp256k1 with the secret `[5; 32]`, `created` 1733402096.
 
 use super::*;
+use crate::Timestamp;
 use crate::identity::did::{Did, document};
 use crate::identity::didwba::MAX_AGE_SECS;
 use crate::identity::didwba_verify::DidWbaVerifier;
@@ -77,11 +78,11 @@ fn requests_the_anp_sdk_signed_verify_with_either_curve() {
         assert_eq!(signed.nonce(), format!("nonce-{fragment}"));
         assert_eq!(DidProof::parse(&signed.to_text()).unwrap(), signed);
         let mut verifier = DidWbaVerifier::default();
-        let did = verifier.verify(&signed, &doc(), "example.com", NOW_MS);
+        let did = verifier.verify(&signed, &doc(), "example.com", Timestamp::from(NOW_MS));
         assert_eq!(did.unwrap().to_string(), DID, "{fragment}");
         // The nonce is single use.
         assert_eq!(
-            reason(verifier.verify(&signed, &doc(), "example.com", NOW_MS + 1)),
+            reason(verifier.verify(&signed, &doc(), "example.com", Timestamp::from(NOW_MS + 1))),
             "invalid_nonce"
         );
     }
@@ -100,21 +101,30 @@ fn another_request_or_time_or_key_is_refused() {
         ED_SIGNATURE,
     )
     .unwrap();
-    assert_eq!(reason(verify(&elsewhere, NOW_MS)), "bad_signature");
+    assert_eq!(
+        reason(verify(&elsewhere, Timestamp::from(NOW_MS))),
+        "bad_signature"
+    );
     // Another body than the digest covers.
     let tampered = proof(URL, r#"{"jsonrpc":"2.0"}"#, &ed, ED_SIGNATURE).unwrap_err();
     assert_eq!(tampered.reason(), "malformed");
     // Past `expires`, or older than the window.
     let signed = proof(URL, BODY, &ed, ED_SIGNATURE).unwrap();
     assert_eq!(
-        reason(verify(&signed, 1_733_402_397_000)),
+        reason(verify(&signed, Timestamp::from(1_733_402_397_000))),
         "invalid_timestamp"
     );
     let old = NOW_MS + (MAX_AGE_SECS + 1) * 1000;
-    assert_eq!(reason(verify(&signed, old)), "invalid_timestamp");
+    assert_eq!(
+        reason(verify(&signed, Timestamp::from(old))),
+        "invalid_timestamp"
+    );
     // The secp256k1 signature under the Ed25519 key's name.
     let swapped = proof(URL, BODY, &ed, SECP_SIGNATURE).unwrap();
-    assert_eq!(reason(verify(&swapped, NOW_MS)), "bad_signature");
+    assert_eq!(
+        reason(verify(&swapped, Timestamp::from(NOW_MS))),
+        "bad_signature"
+    );
     // A request that does not name its server, or has no nonce, is not ANP's profile.
     let partial = input("key-1", r#""@method" "@target-uri" "content-digest""#);
     assert_eq!(
@@ -125,7 +135,10 @@ fn another_request_or_time_or_key_is_refused() {
     );
     let no_nonce = ed.replace(r#";nonce="nonce-key-1""#, "");
     let unsigned = proof(URL, BODY, &no_nonce, ED_SIGNATURE).unwrap();
-    assert_eq!(reason(verify(&unsigned, NOW_MS)), "malformed");
+    assert_eq!(
+        reason(verify(&unsigned, Timestamp::from(NOW_MS))),
+        "malformed"
+    );
     // A body whose digest is not covered.
     let uncovered = input("key-1", r#""@method" "@target-uri" "@authority""#);
     assert_eq!(
@@ -195,7 +208,9 @@ fn a_p256_key_of_a_did_document_verifies_what_the_sdk_signed() {
     )
     .unwrap();
     let doc = fixture["document"].clone();
-    let verify = |doc: &Value| DidWbaVerifier::default().verify(&read, doc, "example.com", NOW_MS);
+    let verify = |doc: &Value| {
+        DidWbaVerifier::default().verify(&read, doc, "example.com", Timestamp::from(NOW_MS))
+    };
     assert_eq!(
         verify(&doc).unwrap().to_string(),
         "did:wba:example.com:agents:pat"

@@ -4,6 +4,7 @@
 //! secret `[5; 32]`.
 
 use super::*;
+use crate::Timestamp;
 use crate::identity::did::Did;
 use crate::identity::did::document;
 use crate::identity::didwba_proof::DidProof;
@@ -56,7 +57,7 @@ fn ed25519_and_secp256k1_signatures_from_python_verify() {
             &DidProof::Header(header("key-1", ED_SIGNATURE, "abc123").clone()),
             &doc(),
             "example.com",
-            NOW_MS,
+            Timestamp::from(NOW_MS),
         )
         .unwrap();
     assert_eq!(did.to_string(), DID);
@@ -67,7 +68,7 @@ fn ed25519_and_secp256k1_signatures_from_python_verify() {
                 &DidProof::Header(header("key-2", SECP_SIGNATURE, "abc123").clone()),
                 &doc(),
                 "example.com",
-                NOW_MS
+                Timestamp::from(NOW_MS)
             )
             .is_ok()
     );
@@ -86,7 +87,7 @@ fn replay_window_document_key_and_signature_failures_have_stable_reasons() {
             &DidProof::Header(good.clone()),
             &doc(),
             "example.com",
-            NOW_MS,
+            Timestamp::from(NOW_MS),
         )
         .unwrap();
     assert_eq!(
@@ -94,7 +95,7 @@ fn replay_window_document_key_and_signature_failures_have_stable_reasons() {
             &DidProof::Header(good.clone()),
             &doc(),
             "example.com",
-            NOW_MS + 1
+            Timestamp::from(NOW_MS + 1)
         )),
         "invalid_nonce"
     );
@@ -104,7 +105,7 @@ fn replay_window_document_key_and_signature_failures_have_stable_reasons() {
             &DidProof::Header(good.clone()),
             &doc(),
             "example.com",
-            late
+            Timestamp::from(late)
         )),
         "invalid_timestamp"
     );
@@ -114,7 +115,7 @@ fn replay_window_document_key_and_signature_failures_have_stable_reasons() {
             &DidProof::Header(good.clone()),
             &doc(),
             "example.com",
-            early
+            Timestamp::from(early)
         )),
         "invalid_timestamp"
     );
@@ -125,7 +126,7 @@ fn replay_window_document_key_and_signature_failures_have_stable_reasons() {
             &DidProof::Header(good.clone()),
             &other_doc,
             "example.com",
-            NOW_MS
+            Timestamp::from(NOW_MS)
         )),
         "did_mismatch"
     );
@@ -135,7 +136,7 @@ fn replay_window_document_key_and_signature_failures_have_stable_reasons() {
             &DidProof::Header(unknown.clone()),
             &doc(),
             "example.com",
-            NOW_MS
+            Timestamp::from(NOW_MS)
         )),
         "unknown_key"
     );
@@ -144,7 +145,7 @@ fn replay_window_document_key_and_signature_failures_have_stable_reasons() {
             &DidProof::Header(good.clone()),
             &doc(),
             "other.com",
-            NOW_MS
+            Timestamp::from(NOW_MS)
         )),
         "bad_signature"
     );
@@ -154,7 +155,7 @@ fn replay_window_document_key_and_signature_failures_have_stable_reasons() {
             &DidProof::Header(wrong_key.clone()),
             &doc(),
             "example.com",
-            NOW_MS
+            Timestamp::from(NOW_MS)
         )),
         "bad_signature"
     );
@@ -170,7 +171,7 @@ fn a_failed_attempt_does_not_spend_the_nonce() {
                 &DidProof::Header(forged.clone()),
                 &doc(),
                 "example.com",
-                NOW_MS
+                Timestamp::from(NOW_MS)
             )
             .is_err()
     );
@@ -181,7 +182,7 @@ fn a_failed_attempt_does_not_spend_the_nonce() {
                 &DidProof::Header(good.clone()),
                 &doc(),
                 "example.com",
-                NOW_MS
+                Timestamp::from(NOW_MS)
             )
             .is_ok()
     );
@@ -213,7 +214,7 @@ fn the_v1_1_aud_form_signs_aud_and_checks_it() {
                 &DidProof::Header(parsed.clone()),
                 &doc(),
                 "example.com",
-                NOW_MS
+                Timestamp::from(NOW_MS)
             )
             .is_ok()
     );
@@ -224,7 +225,7 @@ fn the_v1_1_aud_form_signs_aud_and_checks_it() {
             &DidProof::Header(elsewhere.clone()),
             &doc(),
             "other.com",
-            NOW_MS
+            Timestamp::from(NOW_MS)
         )),
         "wrong_audience"
     );

@@ -11,6 +11,7 @@ use super::didwba_proof::{DidProof, check_binding};
 use super::encoding::from_b64url;
 use super::error::IdentityError;
 use super::nonces::NonceCache;
+use crate::ids::time::Timestamp;
 use serde_json::Value;
 
 /// The server's side: accepted nonces, remembered past the timestamp window.
@@ -30,18 +31,18 @@ impl DidWbaVerifier {
         &self,
         proof: &DidProof,
         domain: &str,
-        now_ms: u64,
+        now: Timestamp,
     ) -> Result<Did, IdentityError> {
         let did: Did = proof.did().parse()?;
         let at = proof.at()?;
-        let now = now_ms / 1000;
+        let now_s = now.as_millis() / 1000;
         let expired = match proof {
-            DidProof::Signed(signed) => signed.expires.is_some_and(|e| e < now),
+            DidProof::Signed(signed) => signed.expires.is_some_and(|e| e < now_s),
             DidProof::Header(_) => false,
         };
         if expired
-            || at.saturating_add(MAX_AGE_SECS) < now
-            || at > now.saturating_add(MAX_AHEAD_SECS)
+            || at.saturating_add(MAX_AGE_SECS) < now_s
+            || at > now_s.saturating_add(MAX_AHEAD_SECS)
         {
             return Err(IdentityError::StaleTimestamp {
                 window_secs: MAX_AGE_SECS,
@@ -50,7 +51,7 @@ impl DidWbaVerifier {
         if proof.nonce().is_empty() {
             return Err(IdentityError::malformed("signature", "a nonce is required"));
         }
-        if self.nonces.seen(&nonce_key(proof), now_ms) {
+        if self.nonces.seen(&nonce_key(proof), now) {
             return Err(IdentityError::NonceReused);
         }
         if let DidProof::Header(header) = proof
@@ -72,9 +73,9 @@ impl DidWbaVerifier {
         proof: &DidProof,
         doc: &Value,
         domain: &str,
-        now_ms: u64,
+        now: Timestamp,
     ) -> Result<Did, IdentityError> {
-        let did = self.precheck(proof, domain, now_ms)?;
+        let did = self.precheck(proof, domain, now)?;
         let at = proof.at()?;
         let key = document_key(doc, &did, proof.method())?;
         check_binding(proof.did(), &key)?;
@@ -89,7 +90,7 @@ impl DidWbaVerifier {
         let keep_until = at
             .saturating_add(MAX_AGE_SECS + MAX_AHEAD_SECS)
             .saturating_mul(1000);
-        self.nonces.insert(nonce_key(proof), keep_until, now_ms);
+        self.nonces.insert(nonce_key(proof), keep_until, now);
         Ok(did)
     }
 }

@@ -1,6 +1,7 @@
 //! Single-use nonces with an expiry: remembered until a replay could no
 //! longer pass the timestamp window, bounded in number (the oldest go first).
 
+use crate::ids::time::Timestamp;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Most nonces remembered at once.
@@ -15,15 +16,17 @@ pub struct NonceCache {
 
 impl NonceCache {
     /// True when `nonce` was recorded and has not expired.
-    pub fn seen(&self, nonce: &str, now_ms: u64) -> bool {
-        self.until.get(nonce).is_some_and(|until| *until > now_ms)
+    pub fn seen(&self, nonce: &str, now: Timestamp) -> bool {
+        self.until
+            .get(nonce)
+            .is_some_and(|until| *until > now.as_millis())
     }
 
     /// Records `nonce` until `until_ms`, dropping expired ones (and the
     /// soonest-expiring beyond [`MAX_NONCES`]).
-    pub fn insert(&mut self, nonce: String, until_ms: u64, now_ms: u64) {
+    pub fn insert(&mut self, nonce: String, until_ms: u64, now: Timestamp) {
         while let Some(first) = self.by_expiry.first().cloned() {
-            if first.0 > now_ms && self.until.len() < MAX_NONCES {
+            if first.0 > now.as_millis() && self.until.len() < MAX_NONCES {
                 break;
             }
             self.by_expiry.remove(&first);
@@ -53,15 +56,15 @@ mod tests {
     #[test]
     fn nonces_are_remembered_until_they_expire_and_bounded() {
         let mut cache = NonceCache::default();
-        cache.insert("a".into(), 100, 0);
-        assert!(cache.seen("a", 99));
-        assert!(!cache.seen("a", 100));
-        cache.insert("b".into(), 300, 200);
+        cache.insert("a".into(), 100, Timestamp::from(0));
+        assert!(cache.seen("a", Timestamp::from(99)));
+        assert!(!cache.seen("a", Timestamp::from(100)));
+        cache.insert("b".into(), 300, Timestamp::from(200));
         assert_eq!(cache.len(), 1, "a expired and was dropped");
         for n in 0..MAX_NONCES + 10 {
-            cache.insert(format!("n{n}"), 1_000 + n as u64, 200);
+            cache.insert(format!("n{n}"), 1_000 + n as u64, Timestamp::from(200));
         }
         assert_eq!(cache.len(), MAX_NONCES);
-        assert!(cache.seen(&format!("n{}", MAX_NONCES + 9), 500));
+        assert!(cache.seen(&format!("n{}", MAX_NONCES + 9), Timestamp::from(500)));
     }
 }

@@ -16,6 +16,7 @@ pub use super::records::{Action, acs_digest, proof_message, sign_proof};
 pub use super::records::{AgentRecord, KeyRecord, RegistryConfig};
 use super::time::year_of;
 use crate::crypto::{from_hex, to_hex};
+use crate::ids::time::Timestamp;
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 
@@ -90,9 +91,15 @@ impl Registry {
     }
 
     /// A nonce (the host's random text) for a key proof about `name`; returns its expiry.
-    pub fn challenge(&mut self, name: &str, nonce: String, now: u64) -> Result<u64, IdentityError> {
+    pub fn challenge(
+        &mut self,
+        name: &str,
+        nonce: String,
+        now: Timestamp,
+    ) -> Result<u64, IdentityError> {
         valid_name(name)?;
-        self.challenges.retain(|_, c| c.expires_at > now);
+        self.challenges
+            .retain(|_, c| c.expires_at > now.as_millis());
         while self.challenges.len() >= MAX_CHALLENGES {
             let Some(oldest) = self
                 .challenges
@@ -104,7 +111,7 @@ impl Registry {
             };
             self.challenges.remove(&oldest);
         }
-        let expires_at = now.saturating_add(CHALLENGE_TTL_MS);
+        let expires_at = now.as_millis().saturating_add(CHALLENGE_TTL_MS);
         self.challenges.insert(
             nonce,
             Challenge {
@@ -125,13 +132,13 @@ impl Registry {
         detail: &str,
         nonce: &str,
         signature: &str,
-        now: u64,
+        now: Timestamp,
     ) -> Result<(), IdentityError> {
         let challenge = self
             .challenges
             .remove(nonce)
             .ok_or(IdentityError::BadChallenge)?;
-        if challenge.expires_at <= now || challenge.name != name {
+        if challenge.expires_at <= now.as_millis() || challenge.name != name {
             return Err(IdentityError::BadChallenge);
         }
         let signature = from_hex::<64>(signature)
@@ -160,7 +167,7 @@ impl Registry {
         nonce: &str,
         signature: &str,
         acs: Option<Value>,
-        now: u64,
+        now: Timestamp,
     ) -> Result<AgentRecord, IdentityError> {
         valid_name(name)?;
         let key = from_hex::<32>(public_key)
@@ -178,18 +185,21 @@ impl Registry {
             return Err(IdentityError::NameTaken(format!("openagents:{name}")));
         }
         let serial = self.next_serial;
-        let aic = self.config.aic.issue(year_of(now / 1000), serial, 1)?;
+        let aic = self
+            .config
+            .aic
+            .issue(year_of(now.as_millis() / 1000), serial, 1)?;
         let record = AgentRecord {
             name: name.to_owned(),
             aic: aic.to_string(),
             serial,
             keys: vec![KeyRecord {
                 public_key: to_hex(&key),
-                added_at: now,
+                added_at: now.as_millis(),
                 retired_at: None,
             }],
             acs,
-            registered_at: now,
+            registered_at: now.as_millis(),
             revoked_at: None,
         };
         self.load(record.clone());
@@ -203,7 +213,7 @@ impl Registry {
         new_key: &str,
         nonce: &str,
         signature: &str,
-        now: u64,
+        now: Timestamp,
     ) -> Result<AgentRecord, IdentityError> {
         let (_, current) = self.live(name)?;
         let fresh = from_hex::<32>(new_key)
@@ -223,11 +233,11 @@ impl Registry {
             .get_mut(name)
             .ok_or_else(|| IdentityError::NotRegistered(format!("openagents:{name}")))?;
         for key in record.keys.iter_mut().filter(|k| k.retired_at.is_none()) {
-            key.retired_at = Some(now);
+            key.retired_at = Some(now.as_millis());
         }
         record.keys.push(KeyRecord {
             public_key: to_hex(&fresh),
-            added_at: now,
+            added_at: now.as_millis(),
             retired_at: None,
         });
         Ok(record.clone())
@@ -239,7 +249,7 @@ impl Registry {
         name: &str,
         nonce: &str,
         signature: &str,
-        now: u64,
+        now: Timestamp,
     ) -> Result<AgentRecord, IdentityError> {
         let (_, current) = self.live(name)?;
         self.prove(Action::Revoke, name, &current, "", nonce, signature, now)?;
@@ -247,7 +257,7 @@ impl Registry {
             .agents
             .get_mut(name)
             .ok_or_else(|| IdentityError::NotRegistered(format!("openagents:{name}")))?;
-        record.revoked_at = Some(now);
+        record.revoked_at = Some(now.as_millis());
         Ok(record.clone())
     }
 
@@ -261,7 +271,7 @@ impl Registry {
         acs: Value,
         nonce: &str,
         signature: &str,
-        now: u64,
+        now: Timestamp,
     ) -> Result<AgentRecord, IdentityError> {
         let (_, current) = self.live(name)?;
         let digest = acs_digest(signed);
@@ -294,7 +304,7 @@ impl Registry {
         audience: &str,
         nonce: &str,
         signature: &str,
-        now: u64,
+        now: Timestamp,
     ) -> Result<String, IdentityError> {
         let (record, current) = self.live(name)?;
         let aic = record.aic.clone();
@@ -307,7 +317,7 @@ impl Registry {
             signature,
             now,
         )?;
-        let now_secs = now / 1000;
+        let now_secs = now.as_millis() / 1000;
         let claims = Claims {
             iss: self.config.issuer.clone(),
             sub: format!("openagents:{name}"),

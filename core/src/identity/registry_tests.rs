@@ -38,9 +38,10 @@ fn register(
     k: &SigningKey,
     nonce: &str,
 ) -> Result<AgentRecord, IdentityError> {
-    r.challenge(name, nonce.into(), NOW).unwrap();
+    r.challenge(name, nonce.into(), Timestamp::from(NOW))
+        .unwrap();
     let sig = sign(k, Action::Register, name, nonce, &hex_of(k));
-    r.register(name, &hex_of(k), nonce, &sig, None, NOW)
+    r.register(name, &hex_of(k), nonce, &sig, None, Timestamp::from(NOW))
 }
 
 #[test]
@@ -76,18 +77,27 @@ fn registration_issues_unique_aics_and_names() {
 #[test]
 fn a_registration_needs_a_fresh_proof_with_the_presented_key() {
     let mut r = registry();
-    r.challenge("alice", "n1".into(), NOW).unwrap();
+    r.challenge("alice", "n1".into(), Timestamp::from(NOW))
+        .unwrap();
     let presented = hex_of(&key(1));
     // Signed by `signer` for nonce n1, with key 1 presented: why it is refused.
     let mut refusal = |signer: u8| {
         let proof = sign(&key(signer), Action::Register, "alice", "n1", &presented);
-        let refused = r.register("alice", &presented, "n1", &proof, None, NOW);
+        let refused = r.register(
+            "alice",
+            &presented,
+            "n1",
+            &proof,
+            None,
+            Timestamp::from(NOW),
+        );
         refused.unwrap_err().reason()
     };
     assert_eq!(refusal(9), "bad_signature");
     // The nonce was spent by the failed attempt.
     assert_eq!(refusal(1), "invalid_challenge");
-    r.challenge("alice", "n2".into(), NOW).unwrap();
+    r.challenge("alice", "n2".into(), Timestamp::from(NOW))
+        .unwrap();
     let late = sign(&key(1), Action::Register, "alice", "n2", &hex_of(&key(1)));
     let expired = r.register(
         "alice",
@@ -95,10 +105,13 @@ fn a_registration_needs_a_fresh_proof_with_the_presented_key() {
         "n2",
         &late,
         None,
-        NOW + CHALLENGE_TTL_MS,
+        Timestamp::from(NOW + CHALLENGE_TTL_MS),
     );
     assert_eq!(expired.unwrap_err().reason(), "invalid_challenge");
-    assert!(r.challenge("Not A Name", "x".into(), NOW).is_err());
+    assert!(
+        r.challenge("Not A Name", "x".into(), Timestamp::from(NOW))
+            .is_err()
+    );
 }
 
 #[test]
@@ -111,16 +124,30 @@ fn rotation_needs_the_old_key_and_replaces_it_in_the_document() {
         crate::identity::did::document_key(&doc, &did, "key-1"),
         PublicKey::ed25519(key(1).verifying_key().as_bytes())
     );
-    r.challenge("alice", "r1".into(), NOW).unwrap();
+    r.challenge("alice", "r1".into(), Timestamp::from(NOW))
+        .unwrap();
     let by_new = sign(&key(2), Action::Rotate, "alice", "r1", &hex_of(&key(2)));
     assert!(
-        r.rotate("alice", &hex_of(&key(2)), "r1", &by_new, NOW)
-            .is_err()
+        r.rotate(
+            "alice",
+            &hex_of(&key(2)),
+            "r1",
+            &by_new,
+            Timestamp::from(NOW)
+        )
+        .is_err()
     );
-    r.challenge("alice", "r2".into(), NOW).unwrap();
+    r.challenge("alice", "r2".into(), Timestamp::from(NOW))
+        .unwrap();
     let by_old = sign(&key(1), Action::Rotate, "alice", "r2", &hex_of(&key(2)));
     let record = r
-        .rotate("alice", &hex_of(&key(2)), "r2", &by_old, NOW + 1)
+        .rotate(
+            "alice",
+            &hex_of(&key(2)),
+            "r2",
+            &by_old,
+            Timestamp::from(NOW + 1),
+        )
         .unwrap();
     assert_eq!(record.keys.len(), 2);
     assert_eq!(
@@ -147,9 +174,12 @@ fn rotation_needs_the_old_key_and_replaces_it_in_the_document() {
 fn tokens_verify_with_the_jwks_and_stop_after_revocation() {
     let mut r = registry();
     let alice = register(&mut r, "alice", &key(1), "n1").unwrap();
-    r.challenge("alice", "t1".into(), NOW).unwrap();
+    r.challenge("alice", "t1".into(), Timestamp::from(NOW))
+        .unwrap();
     let sig = sign(&key(1), Action::Token, "alice", "t1", "net1");
-    let token = r.token("alice", "net1", "t1", &sig, NOW).unwrap();
+    let token = r
+        .token("alice", "net1", "t1", &sig, Timestamp::from(NOW))
+        .unwrap();
     let jwks = Jwks::from_json(&r.jwks().to_json()).unwrap();
     let issuers = ["https://agents.test".to_owned()];
     let claims = jwt::verify(
@@ -164,10 +194,11 @@ fn tokens_verify_with_the_jwks_and_stop_after_revocation() {
     .unwrap();
     assert_eq!(claims.sub, "openagents:alice");
     assert_eq!(claims.aic.as_deref(), Some(alice.aic.as_str()));
-    r.challenge("alice", "v1".into(), NOW).unwrap();
+    r.challenge("alice", "v1".into(), Timestamp::from(NOW))
+        .unwrap();
     let sig = sign(&key(1), Action::Revoke, "alice", "v1", "");
     assert!(
-        r.revoke("alice", "v1", &sig, NOW)
+        r.revoke("alice", "v1", &sig, Timestamp::from(NOW))
             .unwrap()
             .revoked_at
             .is_some()
@@ -178,10 +209,11 @@ fn tokens_verify_with_the_jwks_and_stop_after_revocation() {
             .reason(),
         "revoked"
     );
-    r.challenge("alice", "t2".into(), NOW).unwrap();
+    r.challenge("alice", "t2".into(), Timestamp::from(NOW))
+        .unwrap();
     let sig = sign(&key(1), Action::Token, "alice", "t2", "net1");
     assert_eq!(
-        r.token("alice", "net1", "t2", &sig, NOW)
+        r.token("alice", "net1", "t2", &sig, Timestamp::from(NOW))
             .unwrap_err()
             .reason(),
         "revoked"

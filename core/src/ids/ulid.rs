@@ -5,6 +5,7 @@
 //! monotonic: ids made within the same millisecond increase, so sorting ids
 //! sorts creation order even inside one host tick.
 
+use super::time::Timestamp;
 use crate::error::{Coded, ErrorCode};
 use rand_chacha::ChaCha20Rng;
 use rand_core::{RngCore, SeedableRng};
@@ -154,7 +155,7 @@ impl<'de> Deserialize<'de> for EventId {
 /// Makes monotonic ULIDs (and other random tokens) from a seed the host supplies once.
 ///
 /// The generator never reads a clock or an OS random source: the caller
-/// passes `now_ms` to every call, and randomness comes from a ChaCha20
+/// passes `now` to every call, and randomness comes from a ChaCha20
 /// stream seeded with 32 bytes of host entropy, so its outputs (nonces,
 /// invitation codes) are unpredictable to anyone who sees earlier ids.
 #[derive(Debug, Clone)]
@@ -179,9 +180,10 @@ impl UlidGenerator {
         bytes
     }
 
-    /// A new id for time `now_ms`, greater than every id this generator made before.
-    pub fn next_id(&mut self, now_ms: u64) -> EventId {
-        let candidate = EventId::from_parts(now_ms, u128::from_le_bytes(self.random_bytes()));
+    /// A new id for time `now`, greater than every id this generator made before.
+    pub fn next_id(&mut self, now: Timestamp) -> EventId {
+        let candidate =
+            EventId::from_parts(now.as_millis(), u128::from_le_bytes(self.random_bytes()));
         let id = match self.last {
             Some(last) if candidate <= last => EventId(last.0.wrapping_add(1)),
             _ => candidate,
@@ -232,14 +234,14 @@ mod tests {
     #[test]
     fn generator_is_monotonic_within_a_millisecond() {
         let mut generator = UlidGenerator::new([7; 32]);
-        let mut previous = generator.next_id(5);
+        let mut previous = generator.next_id(Timestamp::from(5));
         for _ in 0..1000 {
-            let next = generator.next_id(5);
+            let next = generator.next_id(Timestamp::from(5));
             assert!(next > previous);
             previous = next;
         }
         // Time going backwards still yields increasing ids.
-        assert!(generator.next_id(1) > previous);
+        assert!(generator.next_id(Timestamp::from(1)) > previous);
     }
 
     proptest! {

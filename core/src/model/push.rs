@@ -14,6 +14,7 @@
 //! once).
 
 use crate::ids::address::Address;
+use crate::ids::time::Timestamp;
 use serde::{Deserialize, Serialize};
 
 /// Most push targets one task has.
@@ -71,13 +72,13 @@ pub struct PendingPush {
 
 impl PendingPush {
     /// A notification of change `generation` of `task` to `target`, due at `now`.
-    pub fn new(task: &str, target: &str, generation: u64, now: u64) -> Self {
+    pub fn new(task: &str, target: &str, generation: u64, now: Timestamp) -> Self {
         Self {
             key: format!("{task}/{target}"),
             task: task.to_owned(),
             target: target.to_owned(),
             attempts: 0,
-            next_at: now,
+            next_at: now.as_millis(),
             generation,
             sending: None,
         }
@@ -86,31 +87,31 @@ impl PendingPush {
     /// Replaced by change `generation` at `now`: due at once with no failed
     /// attempt, unless an earlier change is being sent — then when that send
     /// ends (or counts as lost), so it cannot overtake it.
-    pub fn replace(&mut self, generation: u64, now: u64) {
+    pub fn replace(&mut self, generation: u64, now: Timestamp) {
         self.generation = generation.max(self.generation.saturating_add(1));
         self.attempts = 0;
         if self.sending.is_none() {
-            self.next_at = now;
+            self.next_at = now.as_millis();
         }
     }
 
     /// Taken by the host at `now` to be sent: held for [`IN_FLIGHT_MS`].
-    pub fn take(&mut self, now: u64) {
+    pub fn take(&mut self, now: Timestamp) {
         self.sending = Some(self.generation);
-        self.next_at = now.saturating_add(IN_FLIGHT_MS);
+        self.next_at = now.as_millis().saturating_add(IN_FLIGHT_MS);
     }
 
     /// True while the send of `sent` (as the host took it) is the one this
     /// notification waits for at `now`: its hold has not ended. A host that
     /// sends one after another checks it before each, so a send that
     /// counted as lost never goes out late, after a newer one.
-    pub fn holds(&self, sent: &PendingPush, now: u64) -> bool {
-        self.sending == Some(sent.generation) && now < self.next_at
+    pub fn holds(&self, sent: &PendingPush, now: Timestamp) -> bool {
+        self.sending == Some(sent.generation) && now < Timestamp::from_millis(self.next_at)
     }
 
     /// What the outcome of sending `sent` (as the host took it) at `now`
     /// leaves of this notification.
-    pub fn settle(&mut self, sent: &PendingPush, delivered: bool, now: u64) -> Settled {
+    pub fn settle(&mut self, sent: &PendingPush, delivered: bool, now: Timestamp) -> Settled {
         let current = sent.generation == self.generation;
         if delivered && current {
             return Settled::Done;
@@ -122,14 +123,14 @@ impl PendingPush {
         self.sending = None;
         if !current {
             // A newer change waited for this send: its turn now.
-            self.next_at = now;
+            self.next_at = now.as_millis();
             return Settled::Changed;
         }
         self.attempts += 1;
         if self.attempts >= MAX_ATTEMPTS {
             return Settled::Done;
         }
-        self.next_at = now.saturating_add(backoff(self.attempts - 1));
+        self.next_at = now.as_millis().saturating_add(backoff(self.attempts - 1));
         Settled::Changed
     }
 }
@@ -166,10 +167,10 @@ mod tests {
 
     /// Generation 5 queued at 0 and taken at 10; generation 7 queued at 20.
     fn replaced_while_sending() -> (PendingPush, PendingPush) {
-        let mut pending = PendingPush::new("t", "hook", 5, 0);
-        pending.take(10);
+        let mut pending = PendingPush::new("t", "hook", 5, Timestamp::from(0));
+        pending.take(Timestamp::from(10));
         let sent = pending.clone();
-        pending.replace(7, 20);
+        pending.replace(7, Timestamp::from(20));
         (pending, sent)
     }
 
@@ -181,17 +182,26 @@ mod tests {
             10 + IN_FLIGHT_MS,
             "not before the send ends"
         );
-        assert_eq!(pending.settle(&sent, true, 30), Settled::Changed);
+        assert_eq!(
+            pending.settle(&sent, true, Timestamp::from(30)),
+            Settled::Changed
+        );
         assert_eq!((pending.generation, pending.next_at), (7, 30));
-        pending.take(30);
+        pending.take(Timestamp::from(30));
         let newer = pending.clone();
-        assert_eq!(pending.settle(&newer, true, 40), Settled::Done);
+        assert_eq!(
+            pending.settle(&newer, true, Timestamp::from(40)),
+            Settled::Done
+        );
     }
 
     #[test]
     fn an_older_sends_failure_makes_the_newer_change_due_with_no_attempt_counted() {
         let (mut pending, sent) = replaced_while_sending();
-        assert_eq!(pending.settle(&sent, false, 30), Settled::Changed);
+        assert_eq!(
+            pending.settle(&sent, false, Timestamp::from(30)),
+            Settled::Changed
+        );
         assert_eq!(
             (pending.attempts, pending.next_at, pending.sending),
             (0, 30, None)
@@ -202,30 +212,42 @@ mod tests {
     fn the_outcome_of_a_send_that_counted_as_lost_changes_nothing() {
         let (mut pending, sent) = replaced_while_sending();
         // The first send's hold ends: the newer change is taken.
-        pending.take(10 + IN_FLIGHT_MS);
+        pending.take(Timestamp::from(10 + IN_FLIGHT_MS));
         let kept = pending.clone();
-        assert!(!pending.holds(&sent, 10 + IN_FLIGHT_MS), "not sent late");
-        assert!(pending.holds(&pending.clone(), 10 + IN_FLIGHT_MS));
+        assert!(
+            !pending.holds(&sent, Timestamp::from(10 + IN_FLIGHT_MS)),
+            "not sent late"
+        );
+        assert!(pending.holds(&pending.clone(), Timestamp::from(10 + IN_FLIGHT_MS)));
         for delivered in [true, false] {
-            assert_eq!(pending.settle(&sent, delivered, 50_000), Settled::Unchanged);
+            assert_eq!(
+                pending.settle(&sent, delivered, Timestamp::from(50_000)),
+                Settled::Unchanged
+            );
         }
         assert_eq!(pending, kept);
     }
 
     #[test]
     fn failures_of_the_current_change_back_off_then_drop_it() {
-        let mut pending = PendingPush::new("t", "hook", 1, 0);
+        let mut pending = PendingPush::new("t", "hook", 1, Timestamp::from(0));
         for attempt in 1..MAX_ATTEMPTS {
-            pending.take(0);
+            pending.take(Timestamp::from(0));
             let sent = pending.clone();
-            assert_eq!(pending.settle(&sent, false, 0), Settled::Changed);
+            assert_eq!(
+                pending.settle(&sent, false, Timestamp::from(0)),
+                Settled::Changed
+            );
             assert_eq!(
                 (pending.attempts, pending.next_at),
                 (attempt, backoff(attempt - 1))
             );
         }
-        pending.take(0);
+        pending.take(Timestamp::from(0));
         let sent = pending.clone();
-        assert_eq!(pending.settle(&sent, false, 0), Settled::Done);
+        assert_eq!(
+            pending.settle(&sent, false, Timestamp::from(0)),
+            Settled::Done
+        );
     }
 }

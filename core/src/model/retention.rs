@@ -19,6 +19,7 @@
 //! Expired invitations are removed too. The network's engine decides what to
 //! prune (`crate::network::log::retention`); hosts delete what it names.
 
+use crate::ids::time::Timestamp;
 use serde::{Deserialize, Serialize};
 
 /// One day, in milliseconds.
@@ -133,11 +134,11 @@ pub struct LogMarks {
 
 impl LogMarks {
     /// Records that the log reached `last_seq` at `now` (once per new `seq`).
-    pub fn mark(&mut self, now: u64, last_seq: u64) {
+    pub fn mark(&mut self, now: Timestamp, last_seq: u64) {
         if self.marks.last().is_some_and(|&(_, seq)| seq >= last_seq) {
             return;
         }
-        self.marks.push((now, last_seq));
+        self.marks.push((now.as_millis(), last_seq));
         if self.marks.len() > MAX_MARKS {
             // Thin the older half: every other mark goes.
             let half = self.marks.len() / 2;
@@ -175,9 +176,9 @@ mod tests {
     #[test]
     fn marks_tell_which_seq_is_older_than_a_time() {
         let mut marks = LogMarks::default();
-        marks.mark(1_000, 5);
-        marks.mark(2_000, 5); // no new seq: no mark
-        marks.mark(3_000, 9);
+        marks.mark(Timestamp::from(1_000), 5);
+        marks.mark(Timestamp::from(2_000), 5); // no new seq: no mark
+        marks.mark(Timestamp::from(3_000), 9);
         assert_eq!(marks.marks, vec![(1_000, 5), (3_000, 9)]);
         assert_eq!(marks.seq_at_or_before(999), 0);
         assert_eq!(marks.seq_at_or_before(2_999), 5);
@@ -192,7 +193,7 @@ mod tests {
         let mut marks = LogMarks::default();
         let mut full = LogMarks::default();
         for i in 1..=2_000u64 {
-            marks.mark(i * 10, i);
+            marks.mark(Timestamp::from(i * 10), i);
             full.marks.push((i * 10, i));
         }
         assert!(marks.marks.len() <= MAX_MARKS);

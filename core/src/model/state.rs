@@ -5,6 +5,7 @@
 
 use crate::ids::address::{Address, Entity, Name, ResourceKind};
 use crate::ids::standing::Role;
+use crate::ids::time::Timestamp;
 use crate::model::access::{Permission, Permissions, Requester};
 use crate::model::membership::Member;
 use crate::model::payloads::{Payload, Roster, RosterMember, RosterResource};
@@ -387,9 +388,10 @@ impl State {
     }
 
     /// True when `code` is a live invitation usable by `address`.
-    pub fn invitation_valid(&self, code: &str, address: &Address, now: u64) -> bool {
+    pub fn invitation_valid(&self, code: &str, address: &Address, now: Timestamp) -> bool {
         self.invitations.get(code).is_some_and(|i| {
-            i.expires_at > now && i.invitee.as_ref().is_none_or(|invitee| invitee == address)
+            i.expires_at > now.as_millis()
+                && i.invitee.as_ref().is_none_or(|invitee| invitee == address)
         })
     }
 

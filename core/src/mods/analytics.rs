@@ -16,6 +16,7 @@ use crate::error::{ErrorCode, Rejection};
 use crate::event::Event;
 use crate::ids::address::Address;
 use crate::ids::standing::Role;
+use crate::ids::time::Timestamp;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
@@ -46,11 +47,14 @@ pub const MINUTES_KEPT: usize = 24 * 60;
 
 impl Analytics {
     /// Counts one event of `event_type` from `source` at `now`.
-    pub fn count(&mut self, event_type: &str, source: &Address, now: u64) {
+    pub fn count(&mut self, event_type: &str, source: &Address, now: Timestamp) {
         self.total += 1;
         bump(&mut self.by_type, &mut self.other_types, event_type);
         bump(&mut self.by_source, &mut self.other_sources, source);
-        *self.by_minute.entry(now - now % 60_000).or_default() += 1;
+        *self
+            .by_minute
+            .entry(now.as_millis() - now.as_millis() % 60_000)
+            .or_default() += 1;
         while self.by_minute.len() > MINUTES_KEPT {
             self.by_minute.pop_first();
         }
@@ -82,8 +86,8 @@ impl AnalyticsMod {
         }
     }
 
-    fn save(&mut self, now: u64, out: &mut Outbox<'_>) {
-        self.last_saved = Some(now);
+    fn save(&mut self, now: Timestamp, out: &mut Outbox<'_>) {
+        self.last_saved = Some(now.as_millis());
         out.command(Command::SaveModState {
             name: "analytics",
             state: serde_json::to_value(&self.counts).unwrap_or(Value::Null),
@@ -118,7 +122,7 @@ impl Mod for AnalyticsMod {
             .count(event.event_type.as_str(), &event.source, cx.now);
         if self
             .last_saved
-            .is_none_or(|at| cx.now.saturating_sub(at) >= SAVE_INTERVAL_MS)
+            .is_none_or(|at| cx.now.as_millis().saturating_sub(at) >= SAVE_INTERVAL_MS)
         {
             self.save(cx.now, out);
         }
@@ -177,7 +181,7 @@ mod tests {
             let network = "n".repeat(MAX_NETWORK_ID_LEN);
             let name = format!("{n:06}{}", "a".repeat(MAX_NAME_LEN - 6));
             let source: Address = format!("{network}::agent:{name}").parse().unwrap();
-            counts.count(&kind, &source, n as u64 * 60_000);
+            counts.count(&kind, &source, Timestamp::from(n as u64 * 60_000));
         }
         assert_eq!(counts.by_minute.len(), MINUTES_KEPT);
         assert_eq!(counts.by_minute.values().sum::<u64>(), MINUTES_KEPT as u64);

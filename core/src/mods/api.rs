@@ -11,6 +11,7 @@ use crate::ids::ulid::{EventId, UlidGenerator};
 use crate::model::state::State;
 use serde_json::{Map, Value, json};
 
+use crate::ids::time::Timestamp;
 pub use crate::model::agent_mod::ModMode;
 
 /// A mod's identity and place in the pipeline.
@@ -93,7 +94,7 @@ pub struct Context<'a> {
     /// The network's configuration.
     pub config: &'a crate::model::config::NetworkConfig,
     /// Current time, unix milliseconds.
-    pub now: u64,
+    pub now: Timestamp,
     /// For `network.agent.join`: who joins and at which level.
     pub join: Option<&'a JoinClaim>,
     /// The network's log, by event id.
@@ -123,13 +124,13 @@ pub enum Command {
 pub struct Outbox<'a> {
     ids: &'a mut UlidGenerator,
     network: &'a NetworkId,
-    now: u64,
+    now: Timestamp,
     pub(crate) events: Vec<Event>,
     pub(crate) commands: Vec<Command>,
 }
 
 impl<'a> Outbox<'a> {
-    pub(crate) fn new(ids: &'a mut UlidGenerator, network: &'a NetworkId, now: u64) -> Self {
+    pub(crate) fn new(ids: &'a mut UlidGenerator, network: &'a NetworkId, now: Timestamp) -> Self {
         Self {
             ids,
             network,
@@ -160,7 +161,7 @@ impl<'a> Outbox<'a> {
             payload,
             metadata,
             enrichment: None,
-            timestamp: self.now,
+            timestamp: self.now.as_millis(),
             network: Some(self.network.clone()),
         });
     }

@@ -6,6 +6,7 @@
 use crate::discovery::members::{member_entry, member_hit, member_record, tools_of};
 use crate::discovery::network_query::{RESPONSE, is_own_member, merge};
 use crate::discovery::search::{Query, rank};
+use crate::ids::time::Timestamp;
 use crate::network::effects::{DiscoveryAsk, Effect};
 use crate::network::engine::Network;
 use serde_json::{Value, json};
@@ -69,7 +70,7 @@ impl Network {
         &mut self,
         ask: &DiscoveryAsk,
         answer: RegistryAnswer,
-        now: u64,
+        now: Timestamp,
     ) -> Vec<Effect> {
         let local = self.discover_members(&ask.query, &ask.requester, &answer.origin);
         let network = self.config().id.to_string();

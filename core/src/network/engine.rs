@@ -9,6 +9,7 @@ use crate::event::trace::TraceContext;
 use crate::ids::address::Address;
 use crate::ids::event_type::{EventType, core_types};
 use crate::ids::network_id::NetworkId;
+use crate::ids::time::Timestamp;
 use crate::ids::ulid::UlidGenerator;
 use crate::model::config::{DeliveryMode, NetworkConfig};
 use crate::model::membership::Member;
@@ -161,11 +162,11 @@ impl Network {
         self.config.delivery == DeliveryMode::AtLeastOnce
     }
 
-    /// When the host should next call [`Network::on_alarm`] (unix ms), if ever.
+    /// When the host should next call [`Network::on_alarm`], if ever.
     ///
     /// Exact, and it looks at every member: a host that asks after every
     /// drain of frames asks [`Network::wakeup_bound`] instead.
-    pub fn next_wakeup(&self) -> Option<u64> {
+    pub fn next_wakeup(&self) -> Option<Timestamp> {
         let exact = [
             self.tracker.next_wakeup(),
             self.presence_deadline(),
@@ -175,7 +176,8 @@ impl Network {
         ]
         .into_iter()
         .flatten()
-        .min();
+        .min()
+        .map(Timestamp::from_millis);
         #[cfg(test)]
         self.check_wakeup_bound(exact);
         exact
@@ -283,7 +285,7 @@ impl Network {
     }
 
     /// The acknowledgement of `event`, with a handler's `extra` payload fields.
-    pub(super) fn ack(&mut self, event: &Event, extra: Map<String, Value>, now: u64) -> Ack {
+    pub(super) fn ack(&mut self, event: &Event, extra: Map<String, Value>, now: Timestamp) -> Ack {
         Ack {
             id: self.ids.next_id(now),
             to: event.source.clone(),
@@ -292,7 +294,7 @@ impl Network {
             duplicate: false,
             trace: self.cause.clone(),
             extra,
-            timestamp: now,
+            timestamp: now.as_millis(),
             network: self.config.id.clone(),
         }
     }
@@ -304,7 +306,7 @@ impl Network {
         to: &Address,
         in_reply_to: Option<crate::ids::ulid::EventId>,
         payload: Value,
-        now: u64,
+        now: Timestamp,
     ) -> Event {
         let mut metadata = Map::new();
         if let Some(id) = in_reply_to {
@@ -321,7 +323,7 @@ impl Network {
             payload,
             metadata,
             enrichment: None,
-            timestamp: now,
+            timestamp: now.as_millis(),
             network: Some(self.config.id.clone()),
         }
     }
@@ -331,7 +333,7 @@ impl Network {
         to: &Address,
         request: Option<crate::ids::ulid::EventId>,
         rejection: &Rejection,
-        now: u64,
+        now: Timestamp,
     ) -> Event {
         let payload = ErrorPayload {
             code: rejection.code,

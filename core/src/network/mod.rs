@@ -64,6 +64,7 @@ use crate::event::metadata::ProtocolMetadata;
 use crate::event::trace::TraceContext;
 use crate::ids::address::Address;
 use crate::ids::event_type::core_types;
+use crate::ids::time::Timestamp;
 use crate::mods::{Context, JoinClaim};
 use engine::anonymous;
 use serde_json::{Map, Value};
@@ -74,13 +75,18 @@ impl Network {
         &mut self,
         session: Option<&Address>,
         frame: &str,
-        now: u64,
+        now: Timestamp,
     ) -> Vec<Effect> {
         self.handle_frame_on(&Inbound::session(session), frame, now)
     }
 
     /// Handles one frame that came in as `inbound` says.
-    pub fn handle_frame_on(&mut self, inbound: &Inbound<'_>, frame: &str, now: u64) -> Vec<Effect> {
+    pub fn handle_frame_on(
+        &mut self,
+        inbound: &Inbound<'_>,
+        frame: &str,
+        now: Timestamp,
+    ) -> Vec<Effect> {
         match Event::decode(frame, &self.config.limits) {
             Ok(event) => self.handle_event_on(inbound, event, now),
             Err(err) => {
@@ -108,7 +114,7 @@ impl Network {
         &mut self,
         session: Option<&Address>,
         event: Event,
-        now: u64,
+        now: Timestamp,
     ) -> Vec<Effect> {
         self.handle_event_on(&Inbound::session(session), event, now)
     }
@@ -119,7 +125,7 @@ impl Network {
         &mut self,
         inbound: &Inbound<'_>,
         event: Event,
-        now: u64,
+        now: Timestamp,
     ) -> Vec<Effect> {
         let reply_to = inbound
             .session
@@ -158,7 +164,7 @@ impl Network {
         to: &Address,
         request: Option<crate::ids::ulid::EventId>,
         rejection: &Rejection,
-        now: u64,
+        now: Timestamp,
     ) -> Effect {
         Effect::Reply(self.error_event(to, request, rejection, now))
     }
@@ -183,7 +189,7 @@ impl Network {
         &mut self,
         inbound: &Inbound<'_>,
         mut event: Event,
-        now: u64,
+        now: Timestamp,
     ) -> Result<Vec<Effect>, Rejection> {
         let session = inbound.session;
         match &event.network {
@@ -207,7 +213,7 @@ impl Network {
             event.metadata.remove(key);
         }
         // The time is when the network accepted it: a sender's clock neither dates nor orders it.
-        event.timestamp = now;
+        event.timestamp = now.as_millis();
         let event_type = event.event_type.as_str();
         if event_type != core_types::AGENT_JOIN
             && let Some(seq) = self.dedupe.seq_of(&event.id).or_else(|| {

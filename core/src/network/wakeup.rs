@@ -13,6 +13,7 @@
 
 use super::engine::Network;
 use super::floor::Floor;
+use crate::ids::time::Timestamp;
 use crate::network::delivery::tracker::{Tracker, redelivery_at};
 
 impl Tracker {
@@ -52,10 +53,10 @@ impl Tracker {
 }
 
 impl Network {
-    /// A time no later than [`Self::next_wakeup`] (unix ms), without looking
-    /// at every member: what a host that asks after every drain should ask.
-    /// It may be earlier than needed, never later.
-    pub fn wakeup_bound(&self) -> Option<u64> {
+    /// A time no later than [`Self::next_wakeup`], without looking at every
+    /// member: what a host that asks after every drain should ask. It may be
+    /// earlier than needed, never later.
+    pub fn wakeup_bound(&self) -> Option<Timestamp> {
         [
             self.tracker.wakeup_bound(),
             self.presence_floor.get(),
@@ -66,6 +67,7 @@ impl Network {
         .into_iter()
         .flatten()
         .min()
+        .map(Timestamp::from_millis)
     }
 
     /// Sets the floors exactly (after an alarm, a restore, a new configuration).
@@ -85,14 +87,16 @@ impl Network {
     }
 
     /// A member was seen online at `now`: it goes offline at the presence timeout from then.
-    pub(super) fn seen_online(&mut self, now: u64) {
-        self.presence_floor
-            .lower(now.saturating_add(self.config.presence_timeout_ms));
+    pub(super) fn seen_online(&mut self, now: Timestamp) {
+        self.presence_floor.lower(
+            now.as_millis()
+                .saturating_add(self.config.presence_timeout_ms),
+        );
     }
 
     /// In tests: the bound is never later than the exact wakeup `exact`.
     #[cfg(test)]
-    pub(super) fn check_wakeup_bound(&self, exact: Option<u64>) {
+    pub(super) fn check_wakeup_bound(&self, exact: Option<Timestamp>) {
         if let Some(exact) = exact {
             let bound = self.wakeup_bound();
             assert!(

@@ -9,6 +9,7 @@ use super::types::{Link, ReplicaEffect};
 use crate::error::{ErrorCode, Rejection};
 use crate::event::Event;
 use crate::ids::address::Address;
+use crate::ids::time::Timestamp;
 use crate::ids::ulid::EventId;
 
 impl Replica {
@@ -34,7 +35,10 @@ impl Replica {
     }
 
     /// The installed documents and a link for them to act through, at `now`.
-    fn documents_at(&mut self, now: u64) -> Option<(&mut dyn DocumentCopies, DocumentLink<'_>)> {
+    fn documents_at(
+        &mut self,
+        now: Timestamp,
+    ) -> Option<(&mut dyn DocumentCopies, DocumentLink<'_>)> {
         let DocumentSlot::Installed(copies) = &mut self.documents else {
             return None;
         };
@@ -49,7 +53,7 @@ impl Replica {
         &mut self,
         address: &Address,
         actor: [u8; 16],
-        now: u64,
+        now: Timestamp,
     ) -> Result<Vec<ReplicaEffect>, Rejection> {
         let (copies, mut link) = self.documents_at(now).ok_or_else(not_installed)?;
         copies.open(address, actor, &mut link)
@@ -76,14 +80,14 @@ impl Replica {
         &mut self,
         address: &Address,
         edit: DocumentEdit,
-        now: u64,
+        now: Timestamp,
     ) -> Result<Vec<ReplicaEffect>, Rejection> {
         let (copies, mut link) = self.documents_at(now).ok_or_else(not_installed)?;
         copies.edit(address, edit, &mut link)
     }
 
     /// Closes a document: it stays stored, the network stops sending its changes.
-    pub fn close_document(&mut self, address: &Address, now: u64) -> Vec<ReplicaEffect> {
+    pub fn close_document(&mut self, address: &Address, now: Timestamp) -> Vec<ReplicaEffect> {
         match self.documents_at(now) {
             Some((copies, mut link)) => copies.close(address, &mut link),
             None => Vec::new(),
@@ -91,7 +95,7 @@ impl Replica {
     }
 
     /// Online again: every open document starts a new sync session.
-    pub(super) fn sync_documents(&mut self, now: u64) -> Vec<ReplicaEffect> {
+    pub(super) fn sync_documents(&mut self, now: Timestamp) -> Vec<ReplicaEffect> {
         match self.documents_at(now) {
             Some((copies, mut link)) => copies.resync(&mut link),
             None => Vec::new(),
@@ -109,7 +113,7 @@ impl Replica {
     pub(super) fn on_document_message(
         &mut self,
         event: &Event,
-        now: u64,
+        now: Timestamp,
     ) -> Option<Vec<ReplicaEffect>> {
         let (copies, mut link) = self.documents_at(now)?;
         copies.on_message(event, &mut link)

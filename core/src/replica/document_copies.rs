@@ -18,6 +18,7 @@ use crate::error::Rejection;
 use crate::event::Event;
 use crate::ids::address::Address;
 use crate::ids::event_type::EventType;
+use crate::ids::time::Timestamp;
 use crate::ids::ulid::EventId;
 use serde_json::Value;
 use std::fmt;
@@ -87,12 +88,12 @@ pub enum DocumentEdit {
 pub struct DocumentLink<'a> {
     online: bool,
     client: &'a mut Client,
-    now: u64,
+    now: Timestamp,
 }
 
 impl<'a> DocumentLink<'a> {
     /// The replica's link, lent for one call.
-    pub(super) fn new(online: bool, client: &'a mut Client, now: u64) -> Self {
+    pub(super) fn new(online: bool, client: &'a mut Client, now: Timestamp) -> Self {
         Self {
             online,
             client,
@@ -106,7 +107,7 @@ impl<'a> DocumentLink<'a> {
     }
 
     /// The time of the call that lent this link.
-    pub fn now(&self) -> u64 {
+    pub fn now(&self) -> Timestamp {
         self.now
     }
 

@@ -14,6 +14,8 @@
 //! Like the rest of the replica this does no I/O: time and randomness are
 //! arguments, and the decisions come back as values.
 
+use crate::ids::time::Timestamp;
+
 /// The heartbeat the replica sends: a text frame the edge answers without
 /// waking the network (`set_websocket_auto_response`), not an event.
 pub const HEARTBEAT_PING: &str = "ping";
@@ -101,16 +103,16 @@ impl Liveness {
     }
 
     /// A connection opened at `now`.
-    pub fn connected(&mut self, now: u64) {
-        self.heard_at = Some(now);
+    pub fn connected(&mut self, now: Timestamp) {
+        self.heard_at = Some(now.as_millis());
         self.ping_sent = None;
         self.reconnect_at = None;
     }
 
     /// A frame arrived at `now`: the link is alive.
-    pub fn heard(&mut self, now: u64) {
+    pub fn heard(&mut self, now: Timestamp) {
         if let Some(at) = &mut self.heard_at {
-            *at = (*at).max(now);
+            *at = (*at).max(now.as_millis());
             self.ping_sent = None;
         }
     }
@@ -128,21 +130,21 @@ impl Liveness {
     }
 
     /// The connection was lost at `now` (or could not be opened): schedule the next attempt.
-    pub fn lost(&mut self, now: u64, random: u32) {
+    pub fn lost(&mut self, now: Timestamp, random: u32) {
         self.disconnected();
         if let Some(keepalive) = &self.keepalive {
             let wait = keepalive.backoff(self.attempt, random);
-            self.reconnect_at = Some(now.saturating_add(wait));
+            self.reconnect_at = Some(now.as_millis().saturating_add(wait));
             self.attempt = self.attempt.saturating_add(1);
         }
     }
 
     /// The platform says the network is back at `now`: a waiting attempt is
     /// due at once and the backoff starts afresh. True when one was waiting.
-    pub fn retry_now(&mut self, now: u64) -> bool {
+    pub fn retry_now(&mut self, now: Timestamp) -> bool {
         match &mut self.reconnect_at {
             Some(at) => {
-                *at = (*at).min(now);
+                *at = (*at).min(now.as_millis());
                 self.attempt = 0;
                 true
             }
@@ -169,8 +171,8 @@ impl Liveness {
     }
 
     /// What is due at `now`, if anything; the caller acts on it.
-    pub fn due(&mut self, now: u64) -> Option<Due> {
-        if self.next()? > now {
+    pub fn due(&mut self, now: Timestamp) -> Option<Due> {
+        if self.next()? > now.as_millis() {
             return None;
         }
         if self.reconnect_at.take().is_some() {
@@ -180,7 +182,7 @@ impl Liveness {
             self.disconnected();
             return Some(Due::Dead);
         }
-        self.ping_sent = Some(now);
+        self.ping_sent = Some(now.as_millis());
         Some(Due::Ping)
     }
 }
@@ -218,29 +220,29 @@ mod tests {
     #[test]
     fn off_by_default_nothing_is_ever_due() {
         let mut liveness = Liveness::default();
-        liveness.connected(0);
-        liveness.lost(5, 0);
+        liveness.connected(Timestamp::from(0));
+        liveness.lost(Timestamp::from(5), 0);
         assert_eq!(liveness.next(), None);
-        assert_eq!(liveness.due(u64::MAX), None);
+        assert_eq!(liveness.due(Timestamp::from(u64::MAX)), None);
     }
 
     #[test]
     fn silence_brings_a_heartbeat_and_an_unanswered_one_a_dead_link() {
         let mut liveness = on();
-        liveness.connected(1_000);
+        liveness.connected(Timestamp::from(1_000));
         assert_eq!(liveness.next(), Some(16_000));
-        assert_eq!(liveness.due(15_999), None);
+        assert_eq!(liveness.due(Timestamp::from(15_999)), None);
         // A frame moves the heartbeat back.
-        liveness.heard(10_000);
+        liveness.heard(Timestamp::from(10_000));
         assert_eq!(liveness.next(), Some(25_000));
-        assert_eq!(liveness.due(25_000), Some(Due::Ping));
+        assert_eq!(liveness.due(Timestamp::from(25_000)), Some(Due::Ping));
         assert_eq!(
             liveness.next(),
             Some(35_000),
             "dead ten seconds after the ping"
         );
-        assert_eq!(liveness.due(34_999), None);
-        assert_eq!(liveness.due(35_000), Some(Due::Dead));
+        assert_eq!(liveness.due(Timestamp::from(34_999)), None);
+        assert_eq!(liveness.due(Timestamp::from(35_000)), Some(Due::Dead));
         assert_eq!(
             liveness.next(),
             None,
@@ -251,31 +253,31 @@ mod tests {
     #[test]
     fn any_frame_answers_a_heartbeat() {
         let mut liveness = on();
-        liveness.connected(0);
-        assert_eq!(liveness.due(15_000), Some(Due::Ping));
-        liveness.heard(15_050);
+        liveness.connected(Timestamp::from(0));
+        assert_eq!(liveness.due(Timestamp::from(15_000)), Some(Due::Ping));
+        liveness.heard(Timestamp::from(15_050));
         assert_eq!(liveness.next(), Some(30_050));
-        assert_eq!(liveness.due(30_050), Some(Due::Ping));
+        assert_eq!(liveness.due(Timestamp::from(30_050)), Some(Due::Ping));
     }
 
     #[test]
     fn losses_back_off_until_a_join_succeeds() {
         let mut liveness = on();
-        liveness.lost(0, u32::MAX);
+        liveness.lost(Timestamp::from(0), u32::MAX);
         assert_eq!(liveness.next(), Some(250));
-        assert_eq!(liveness.due(250), Some(Due::Reconnect));
+        assert_eq!(liveness.due(Timestamp::from(250)), Some(Due::Reconnect));
         assert_eq!(
             liveness.next(),
             None,
             "reconnecting: nothing due until it opens"
         );
-        liveness.lost(300, u32::MAX);
+        liveness.lost(Timestamp::from(300), u32::MAX);
         assert_eq!(liveness.next(), Some(800));
-        liveness.lost(900, u32::MAX);
+        liveness.lost(Timestamp::from(900), u32::MAX);
         assert_eq!(liveness.next(), Some(1_900));
-        liveness.connected(2_000);
+        liveness.connected(Timestamp::from(2_000));
         liveness.joined();
-        liveness.lost(3_000, u32::MAX);
+        liveness.lost(Timestamp::from(3_000), u32::MAX);
         assert_eq!(
             liveness.next(),
             Some(3_250),

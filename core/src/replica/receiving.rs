@@ -16,7 +16,6 @@ impl Replica {
     /// Handles one frame from the network: one event, or a batch of them
     /// (`crate::event::batch`), handled in order.
     pub fn receive(&mut self, frame: &str, now: Timestamp) -> Vec<ReplicaEffect> {
-        let now = now.as_millis();
         self.clock = self.clock.max(now);
         // Any frame, a heartbeat's answer included, proves the link alive.
         self.liveness.heard(now);
@@ -30,7 +29,7 @@ impl Replica {
         self.receive_event(frame, now)
     }
 
-    fn receive_event(&mut self, frame: &str, now: u64) -> Vec<ReplicaEffect> {
+    fn receive_event(&mut self, frame: &str, now: Timestamp) -> Vec<ReplicaEffect> {
         let Ok(event) = Event::decode(frame, &Limits::default()) else {
             return Vec::new();
         };
@@ -193,7 +192,7 @@ impl Replica {
         ];
         effects.extend(self.resolve_request(&stored));
         effects.push(ReplicaEffect::Received(stored));
-        let (count, since) = self.unacked.unwrap_or((0, self.clock));
+        let (count, since) = self.unacked.unwrap_or((0, self.clock.as_millis()));
         self.unacked = Some((count + 1, since));
         if count + 1 >= ACK_EVERY {
             effects.extend(self.flush_ack());
@@ -261,7 +260,7 @@ impl Replica {
         for entry in self.outbox.values_mut() {
             if entry.state == OutboxState::Pending {
                 entry.state = OutboxState::Sent;
-                self.sent_at.insert(entry.event.id, self.clock);
+                self.sent_at.insert(entry.event.id, self.clock.as_millis());
                 effects.push(ReplicaEffect::Send(entry.event.encode()));
             }
         }

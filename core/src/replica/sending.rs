@@ -24,7 +24,7 @@ impl Replica {
         target: Address,
         payload: Value,
         metadata: Map<String, Value>,
-        now: u64,
+        now: Timestamp,
     ) -> (EventId, Vec<ReplicaEffect>) {
         self.clock = self.clock.max(now);
         let mut event = self.client.event(event_type, target, payload, now);
@@ -38,7 +38,7 @@ impl Replica {
         if self.link == Link::Online {
             effects.push(ReplicaEffect::Send(entry.event.encode()));
             entry.state = OutboxState::Sent;
-            self.sent_at.insert(id, now);
+            self.sent_at.insert(id, now.as_millis());
         }
         effects.insert(0, ReplicaEffect::Persist(ReplicaRow::Outbox(entry.clone())));
         self.outbox.insert(id, entry);
@@ -53,17 +53,17 @@ impl Replica {
         target: Address,
         payload: Value,
         timeout_ms: u64,
-        now: u64,
+        now: Timestamp,
     ) -> (EventId, Vec<ReplicaEffect>) {
         let (id, effects) = self.post(event_type, target, payload, Map::new(), now);
-        self.requests.insert(id, now.saturating_add(timeout_ms));
+        self.requests
+            .insert(id, now.as_millis().saturating_add(timeout_ms));
         (id, effects)
     }
 
     /// The connection is open: join, resuming from the watermark.
     /// With a signing key it first asks for a challenge (see [`Replica::set_signing_key`]).
     pub fn connected(&mut self, credentials: Option<Value>, now: Timestamp) -> Vec<ReplicaEffect> {
-        let now = now.as_millis();
         self.resyncing = false;
         self.peer_batches = false;
         self.liveness.connected(now);
@@ -78,7 +78,8 @@ impl Replica {
                 now,
             );
             let frame = challenge.encode();
-            self.link = Link::Challenging(challenge.id, frame.clone(), now, credentials);
+            self.link =
+                Link::Challenging(challenge.id, frame.clone(), now.as_millis(), credentials);
             return vec![ReplicaEffect::Send(frame)];
         }
         self.send_join(credentials, now)
@@ -90,7 +91,11 @@ impl Replica {
         self.takes_tasks = takes;
     }
 
-    pub(super) fn send_join(&mut self, credentials: Option<Value>, now: u64) -> Vec<ReplicaEffect> {
+    pub(super) fn send_join(
+        &mut self,
+        credentials: Option<Value>,
+        now: Timestamp,
+    ) -> Vec<ReplicaEffect> {
         let (credentials, persist) = self.with_member_secret(credentials);
         let mut join = self.client.join(credentials, now);
         if let Value::Object(payload) = &mut join.payload {
@@ -102,7 +107,7 @@ impl Replica {
             }
         }
         let frame = join.encode();
-        self.link = Link::Joining(join.id, frame.clone(), now);
+        self.link = Link::Joining(join.id, frame.clone(), now.as_millis());
         // The secret is kept before the join that sets it leaves.
         persist
             .into_iter()
@@ -111,7 +116,11 @@ impl Replica {
     }
 
     /// The network's nonce arrived: sign it and join with the proof.
-    pub(super) fn answer_challenge(&mut self, response: &Event, now: u64) -> Vec<ReplicaEffect> {
+    pub(super) fn answer_challenge(
+        &mut self,
+        response: &Event,
+        now: Timestamp,
+    ) -> Vec<ReplicaEffect> {
         let Link::Challenging(_, _, _, credentials) = &self.link else {
             return Vec::new();
         };
@@ -178,7 +187,6 @@ impl Replica {
     /// source): [`ReplicaEffect::Reconnect`] comes from
     /// [`Replica::handle_timeout`] then.
     pub fn lost(&mut self, now: Timestamp, random: u32) {
-        let now = now.as_millis();
         self.clock = self.clock.max(now);
         self.disconnected();
         self.liveness.lost(now, random);
@@ -191,12 +199,10 @@ impl Replica {
     /// Back while an attempt waits for its backoff: [`ReplicaEffect::Reconnect`]
     /// now, and the backoff starts afresh.
     pub fn network_changed(&mut self, available: bool, now: Timestamp) -> Vec<ReplicaEffect> {
-        let at = now;
-        let now = now.as_millis();
         self.clock = self.clock.max(now);
         if available {
             if self.liveness.retry_now(now) {
-                return self.handle_timeout(at);
+                return self.handle_timeout(now);
             }
         } else if self.liveness.is_connected() || !matches!(self.link, Link::Offline) {
             self.disconnected();
@@ -228,7 +234,6 @@ impl Replica {
     /// a keepalive also sends heartbeats, declares a silent link dead and says
     /// when to reconnect.
     pub fn handle_timeout(&mut self, now: Timestamp) -> Vec<ReplicaEffect> {
-        let now = now.as_millis();
         self.clock = self.clock.max(now);
         let mut effects = Vec::new();
         match self.liveness.due(now) {
@@ -242,26 +247,27 @@ impl Replica {
             None => {}
         }
         if let Some((_, since)) = self.unacked
-            && since + ACK_DELAY_MS <= now
+            && since + ACK_DELAY_MS <= now.as_millis()
             && let Some(ack) = self.flush_ack()
         {
             effects.push(ack);
         }
         if let Link::Joining(id, frame, at) = &self.link
-            && at + RESEND_AFTER_MS <= now
+            && at + RESEND_AFTER_MS <= now.as_millis()
         {
             effects.push(ReplicaEffect::Send(frame.clone()));
-            self.link = Link::Joining(*id, frame.clone(), now);
+            self.link = Link::Joining(*id, frame.clone(), now.as_millis());
         }
         if let Link::Challenging(_, frame, at, _) = &mut self.link
-            && *at + RESEND_AFTER_MS <= now
+            && *at + RESEND_AFTER_MS <= now.as_millis()
         {
             // A nonce is single use, but an unanswered challenge consumed nothing.
             effects.push(ReplicaEffect::Send(frame.clone()));
-            *at = now;
+            *at = now.as_millis();
         }
         // Sent at least RESEND_AFTER_MS ago (nothing can be, that early in the clock).
         let due = now
+            .as_millis()
             .checked_sub(RESEND_AFTER_MS)
             .map(|sent_by| self.sent_at.up_to(sent_by))
             .unwrap_or_default();
@@ -272,12 +278,12 @@ impl Replica {
                 .filter(|e| e.state == OutboxState::Sent)
             {
                 effects.push(ReplicaEffect::Send(entry.event.encode()));
-                self.sent_at.insert(id, now);
+                self.sent_at.insert(id, now.as_millis());
             } else {
                 self.sent_at.remove(&id);
             }
         }
-        let expired = self.requests.up_to(now);
+        let expired = self.requests.up_to(now.as_millis());
         for request in expired {
             self.requests.remove(&request);
             effects.push(ReplicaEffect::RequestFailed {

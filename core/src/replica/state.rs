@@ -4,6 +4,7 @@ use crate::client::Client;
 use crate::event::Event;
 use crate::ids::address::Address;
 use crate::ids::network_id::NetworkId;
+use crate::ids::time::Timestamp;
 use crate::ids::ulid::EventId;
 
 use super::deadlines::Deadlines;
@@ -23,7 +24,7 @@ pub struct Replica {
     pub(super) link: Link,
     pub(super) resyncing: bool,
     /// The time of the latest call, for the ids of acks and resumes.
-    pub(super) clock: u64,
+    pub(super) clock: Timestamp,
     /// When each sent outbox event went out.
     pub(super) sent_at: Deadlines,
     /// The Ed25519 secret that proves this registered address (verification level 1).
@@ -60,7 +61,7 @@ impl Replica {
             requests: Deadlines::default(),
             link: Link::Offline,
             resyncing: false,
-            clock: 0,
+            clock: Timestamp::from_millis(0),
             sent_at: Deadlines::default(),
             signing_key: None,
             did: None,

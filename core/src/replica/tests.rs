@@ -46,9 +46,16 @@ impl World {
             };
             let mut effects = Vec::new();
             for event in crate::event::batch::split(frame) {
-                effects.extend(self.network.handle_frame(session.as_ref(), event, now));
+                effects.extend(self.network.handle_frame(
+                    session.as_ref(),
+                    event,
+                    Timestamp::from(now),
+                ));
             }
-            for effect in self.host.apply(&mut self.network, effects, now) {
+            for effect in self
+                .host
+                .apply(&mut self.network, effects, Timestamp::from(now))
+            {
                 match &effect {
                     Effect::Bind(a) => *session = Some(a.clone()),
                     Effect::Unbind => *session = None,
@@ -122,7 +129,7 @@ fn post_n(r: &mut Replica, n: i64, now: u64) -> (EventId, Vec<ReplicaEffect>) {
         Address::broadcast(),
         json!({"n": n}),
         Map::new(),
-        now,
+        Timestamp::from(now),
     )
 }
 
@@ -198,7 +205,7 @@ fn rejected_events_stay_in_the_outbox_with_the_reason() {
         "agent:nobody".parse().unwrap(),
         json!({}),
         Map::new(),
-        2,
+        Timestamp::from(2),
     );
     let frames = world.send_to_network(&mut session, &effects, 2);
     let effects = feed(&mut alice, &frames, 2);
@@ -327,7 +334,9 @@ fn reconnect_resumes_from_the_watermark_and_resends_unacked() {
     let (mut world, (mut alice, mut sa), (mut bob, _)) = alice_and_bob_online();
     // Bob goes away; alice's message waits in the log for him.
     bob.disconnected();
-    world.network.disconnect(&"agent:bob".parse().unwrap(), 2);
+    world
+        .network
+        .disconnect(&"agent:bob".parse().unwrap(), Timestamp::from(2));
     let mut sb = None;
     let (_, effects) = post_n(&mut alice, 7, 3);
     world.send_to_network(&mut sa, &effects, 3);
@@ -352,7 +361,13 @@ fn reconnect_resumes_from_the_watermark_and_resends_unacked() {
 #[test]
 fn restore_brings_back_watermark_log_and_outbox() {
     let mut a = replica("agent:a", 1);
-    let (id, effects) = a.post(chat(), Address::broadcast(), json!({}), Map::new(), 1);
+    let (id, effects) = a.post(
+        chat(),
+        Address::broadcast(),
+        json!({}),
+        Map::new(),
+        Timestamp::from(1),
+    );
     let mut rows: Vec<ReplicaRow> = effects
         .into_iter()
         .filter_map(|e| match e {
@@ -380,7 +395,7 @@ fn requests_resolve_by_in_reply_to_fail_on_error_and_time_out() {
         "agent:bob".parse().unwrap(),
         json!({"q": 1}),
         1_000,
-        2,
+        Timestamp::from(2),
     );
     assert_eq!(alice.poll_timeout().map(Timestamp::as_millis), Some(1_002));
     let frames = world.send_to_network(&mut sa, &effects, 2);
@@ -394,7 +409,7 @@ fn requests_resolve_by_in_reply_to_fail_on_error_and_time_out() {
         "agent:alice".parse().unwrap(),
         json!({"a": 2}),
         meta,
-        3,
+        Timestamp::from(3),
     );
     let frames = world.send_to_network(&mut sb, &reply, 3);
     let effects = feed(&mut alice, &frames, 3);
@@ -407,13 +422,24 @@ fn requests_resolve_by_in_reply_to_fail_on_error_and_time_out() {
     alice.handle_timeout(Timestamp::from(3 + ACK_DELAY_MS));
     assert_eq!(alice.poll_timeout().map(Timestamp::as_millis), None);
 
-    let (failing, effects) =
-        alice.request(chat(), "agent:ghost".parse().unwrap(), json!({}), 1_000, 4);
+    let (failing, effects) = alice.request(
+        chat(),
+        "agent:ghost".parse().unwrap(),
+        json!({}),
+        1_000,
+        Timestamp::from(4),
+    );
     let frames = world.send_to_network(&mut sa, &effects, 4);
     let effects = feed(&mut alice, &frames, 4);
     assert!(effects.iter().any(|e| matches!(e, ReplicaEffect::RequestFailed { request, rejection } if *request == failing && rejection.code == ErrorCode::UnknownTarget)));
 
-    let (slow, _) = alice.request(chat(), "agent:bob".parse().unwrap(), json!({}), 100, 5);
+    let (slow, _) = alice.request(
+        chat(),
+        "agent:bob".parse().unwrap(),
+        json!({}),
+        100,
+        Timestamp::from(5),
+    );
     assert!(alice.handle_timeout(Timestamp::from(104)).is_empty());
     let expired = alice.handle_timeout(Timestamp::from(105));
     assert!(
@@ -540,7 +566,7 @@ fn a_request_answered_without_an_ack_leaves_the_outbox_and_is_not_resent() {
         Address::core(),
         json!({}),
         10_000,
-        2,
+        Timestamp::from(2),
     );
     let frames = world.send_to_network(&mut session, &effects, 2);
     let answered = feed(&mut alice, &frames, 2);
@@ -564,7 +590,7 @@ fn a_burst_of_deliveries_is_acknowledged_once_per_ack_every() {
             "agent:bob".parse().unwrap(),
             json!({ "n": n }),
             Map::new(),
-            2,
+            Timestamp::from(2),
         );
         let frames = world.send_to_network(&mut sa, &effects, 2);
         acks.extend(sends(&feed(&mut bob, &frames, 2)));
@@ -648,7 +674,13 @@ fn traffic_postpones_the_heartbeat() {
     let (mut sa, mut sb) = (None, None);
     online(&mut world, &mut alice, &mut sa, 0);
     online(&mut world, &mut bob, &mut sb, 0);
-    let (_, effects) = bob.post(chat(), Address::broadcast(), json!({}), Map::new(), 9_000);
+    let (_, effects) = bob.post(
+        chat(),
+        Address::broadcast(),
+        json!({}),
+        Map::new(),
+        Timestamp::from(9_000),
+    );
     let frames = world.send_to_network(&mut sb, &effects, 9_000);
     feed(&mut alice, &frames, 9_000);
     alice.handle_timeout(Timestamp::from(9_000 + ACK_DELAY_MS));
@@ -664,7 +696,13 @@ fn an_unanswered_heartbeat_means_a_dead_link_and_a_reconnection_after_backoff() 
     let mut alice = kept_alive("agent:alice", 1);
     let (mut world, _) = online_alone(&mut alice, 0);
     // Posted into the half-open link: it waits, unacknowledged.
-    let (id, _) = alice.post(chat(), Address::broadcast(), json!({}), Map::new(), 10);
+    let (id, _) = alice.post(
+        chat(),
+        Address::broadcast(),
+        json!({}),
+        Map::new(),
+        Timestamp::from(10),
+    );
     let ping_at = k.heartbeat_after_ms;
     let beat = alice.handle_timeout(Timestamp::from(ping_at));
     assert!(frames_sent(&beat).contains(&HEARTBEAT_PING));
@@ -799,14 +837,16 @@ fn without_a_keepalive_the_host_keeps_the_link() {
 #[test]
 fn a_new_replica_of_a_known_address_catches_up_on_what_it_missed() {
     let (mut world, (mut alice, mut sa), (bob, _)) = alice_and_bob_online();
-    world.network.disconnect(&"agent:bob".parse().unwrap(), 2);
+    world
+        .network
+        .disconnect(&"agent:bob".parse().unwrap(), Timestamp::from(2));
     for n in 0..2 {
         let (_, effects) = alice.post(
             chat(),
             "agent:bob".parse().unwrap(),
             json!({"n": n}),
             Map::new(),
-            3,
+            Timestamp::from(3),
         );
         world.send_to_network(&mut sa, &effects, 3);
     }

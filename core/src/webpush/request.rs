@@ -8,6 +8,7 @@ use super::error::WebPushError;
 use super::recipients::Notice;
 use super::subscription::Subscription;
 use super::vapid::VapidKey;
+use crate::ids::time::Timestamp;
 
 /// How long a push service keeps an undelivered notice: a day.
 pub const TTL_S: u64 = 24 * 60 * 60;
@@ -49,13 +50,13 @@ impl Fresh {
     }
 }
 
-/// The request that pushes `notice` to `subscription`, signed by `key` at `now_ms`.
+/// The request that pushes `notice` to `subscription`, signed by `key` at `now`.
 pub fn build(
     notice: &Notice,
     subscription: &Subscription,
     key: &VapidKey,
     subject: Option<&str>,
-    now_ms: u64,
+    now: Timestamp,
     fresh: &Fresh,
 ) -> Result<PushRequest, WebPushError> {
     let plaintext = notice.to_json().to_string();
@@ -71,7 +72,7 @@ pub fn build(
         headers: vec![
             (
                 "Authorization".into(),
-                key.authorization(&audience, now_ms, subject),
+                key.authorization(&audience, now, subject),
             ),
             ("Content-Encoding".into(), "aes128gcm".into()),
             ("Content-Type".into(), "application/octet-stream".into()),

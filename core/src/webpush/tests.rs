@@ -7,6 +7,7 @@ use super::recipients::{Facts, Reason, notices};
 use super::request::{Delivery, Fresh, build, delivery_of};
 use super::subscription::Subscription;
 use super::vapid::VapidKey;
+use crate::Timestamp;
 use crate::event::Event;
 use crate::ids::address::Address;
 use crate::ids::ulid::EventId;
@@ -133,7 +134,11 @@ fn a_vapid_token_is_es256_signed_for_the_audience_and_expires_within_a_day() {
     let key = VapidKey::from_secret_b64url(AS_PRIVATE).unwrap();
     assert_eq!(key.public_b64url(), AS_PUBLIC);
     let now = 1_700_000_000_000;
-    let header = key.authorization("https://push.example", now, Some("mailto:ops@example.com"));
+    let header = key.authorization(
+        "https://push.example",
+        Timestamp::from(now),
+        Some("mailto:ops@example.com"),
+    );
     let (token, k) = header
         .strip_prefix("vapid t=")
         .and_then(|rest| rest.split_once(", k="))
@@ -193,7 +198,7 @@ fn a_push_request_carries_the_encrypted_notice_and_the_vapid_header() {
     };
     let key = VapidKey::from_seed(&[9; 32]);
     let fresh = Fresh::from_bytes(&[5; 48]);
-    let request = build(&notice, &sub, &key, None, 1_000, &fresh).unwrap();
+    let request = build(&notice, &sub, &key, None, Timestamp::from(1_000), &fresh).unwrap();
     assert_eq!(request.url, "http://127.0.0.1:9/p");
     let header = |name: &str| {
         request

@@ -8,6 +8,7 @@
 
 use super::error::WebPushError;
 use super::keys::{b64url, from_b64url, public_point};
+use crate::ids::time::Timestamp;
 use p256::ecdsa::signature::Signer;
 use p256::ecdsa::{Signature, SigningKey};
 use serde_json::json;
@@ -62,11 +63,11 @@ impl VapidKey {
     }
 
     /// The signed token for a push request to `audience` (the push
-    /// endpoint's origin) at `now_ms`, naming `subject` (a `mailto:` or
+    /// endpoint's origin) at `now`, naming `subject` (a `mailto:` or
     /// `https:` contact) when there is one.
-    pub fn token(&self, audience: &str, now_ms: u64, subject: Option<&str>) -> String {
+    pub fn token(&self, audience: &str, now: Timestamp, subject: Option<&str>) -> String {
         let header = b64url(br#"{"typ":"JWT","alg":"ES256"}"#);
-        let mut claims = json!({"aud": audience, "exp": now_ms / 1000 + TOKEN_LIFETIME_S});
+        let mut claims = json!({"aud": audience, "exp": now.as_millis() / 1000 + TOKEN_LIFETIME_S});
         if let Some(subject) = subject {
             claims["sub"] = json!(subject);
         }
@@ -77,10 +78,10 @@ impl VapidKey {
     }
 
     /// The `Authorization` header's value for a push request (RFC 8292 §3).
-    pub fn authorization(&self, audience: &str, now_ms: u64, subject: Option<&str>) -> String {
+    pub fn authorization(&self, audience: &str, now: Timestamp, subject: Option<&str>) -> String {
         format!(
             "vapid t={}, k={}",
-            self.token(audience, now_ms, subject),
+            self.token(audience, now, subject),
             self.public_b64url()
         )
     }

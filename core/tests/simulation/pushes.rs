@@ -125,7 +125,8 @@ impl PushSim {
     }
 
     fn apply(&mut self, effects: Vec<Effect>) -> Vec<Effect> {
-        self.host.apply(&mut self.network, effects, self.now)
+        self.host
+            .apply(&mut self.network, effects, Timestamp::from(self.now))
     }
 
     /// Submits an event of `who` (0: the requester, 1: the partner); its ack's payload.
@@ -137,8 +138,15 @@ impl PushSim {
             &mut self.partner
         };
         let source = client.address().clone();
-        let event = client.event(kind.parse().unwrap(), target.parse().unwrap(), payload, now);
-        let effects = self.network.handle_event(Some(&source), event, now);
+        let event = client.event(
+            kind.parse().unwrap(),
+            target.parse().unwrap(),
+            payload,
+            Timestamp::from(now),
+        );
+        let effects = self
+            .network
+            .handle_event(Some(&source), event, Timestamp::from(now));
         let applied = self.apply(effects);
         applied
             .iter()
@@ -159,8 +167,8 @@ impl PushSim {
             } else {
                 &mut self.partner
             };
-            let join = client.join(None, now);
-            let effects = self.network.handle_event(None, join, now);
+            let join = client.join(None, Timestamp::from(now));
+            let effects = self.network.handle_event(None, join, Timestamp::from(now));
             self.apply(effects);
         }
         for _ in 0..TASKS {
@@ -213,15 +221,19 @@ impl PushSim {
 
     /// The alarm: the network's own work, then the notifications due, sent.
     fn alarm(&mut self, chaotic: bool) {
-        if self.network.next_wakeup().is_none_or(|at| at > self.now) {
+        if self
+            .network
+            .next_wakeup()
+            .is_none_or(|at| at > Timestamp::from(self.now))
+        {
             return;
         }
         let effects = self.network.on_alarm(Timestamp::from(self.now));
         self.apply(effects);
-        let (due, effects) = self.network.take_due_pushes(self.now);
+        let (due, effects) = self.network.take_due_pushes(Timestamp::from(self.now));
         self.apply(effects);
         for taken in due {
-            let version = render(&self.network, &taken, self.now).map(|out| {
+            let version = render(&self.network, &taken, Timestamp::from(self.now)).map(|out| {
                 version_of(&out.body).unwrap_or_else(|| panic!("no version in {}", out.body))
             });
             let may_fail = chaotic && version.is_some() && taken.attempts + 2 < MAX_ATTEMPTS;
@@ -251,8 +263,12 @@ impl PushSim {
                     .push(version);
             }
             let effects = match send.report {
-                Some(true) => self.network.push_done(&send.taken, self.now),
-                Some(false) => self.network.push_failed(&send.taken, self.now),
+                Some(true) => self
+                    .network
+                    .push_done(&send.taken, Timestamp::from(self.now)),
+                Some(false) => self
+                    .network
+                    .push_failed(&send.taken, Timestamp::from(self.now)),
                 None => continue,
             };
             self.apply(effects);

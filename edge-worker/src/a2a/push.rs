@@ -10,7 +10,7 @@
 //! (`crate::host::outbound`): no redirects, no host that is not public.
 
 use crate::a2a::live::Outbound;
-use crate::host::now_ms;
+use crate::host::now;
 use crate::host::origin::Origin;
 use crate::host::outbound::send;
 use crate::network::object::NetworkHost;
@@ -37,9 +37,9 @@ async fn deliver(policy: &OutboundPolicy, outgoing: &Outgoing) -> bool {
 impl Outbound {
     /// Starts sending the notifications due now (called from the alarm).
     pub(crate) fn send_due_pushes(&self, host: &NetworkHost) -> Result<()> {
-        let now = now_ms();
+        let at = now();
         let (due, effects) = match host.network.borrow_mut().as_mut() {
-            Some(network) => network.take_due_pushes(now),
+            Some(network) => network.take_due_pushes(at),
             None => return Ok(()),
         };
         if due.is_empty() {
@@ -53,7 +53,7 @@ impl Outbound {
             };
             due.into_iter()
                 .map(|p| {
-                    let outgoing = render(network, &p, now);
+                    let outgoing = render(network, &p, at);
                     (p, outgoing)
                 })
                 .collect()
@@ -64,7 +64,7 @@ impl Outbound {
         worker::wasm_bindgen_futures::spawn_local(async move {
             for (taken, outgoing) in requests {
                 let held = match me.network.borrow().as_ref() {
-                    Some(network) => network.push_held(&taken, now_ms()),
+                    Some(network) => network.push_held(&taken, now()),
                     None => false,
                 };
                 if !held {
@@ -76,8 +76,8 @@ impl Outbound {
                     None => true,
                 };
                 let effects = match me.network.borrow_mut().as_mut() {
-                    Some(network) if sent => network.push_done(&taken, now_ms()),
-                    Some(network) => network.push_failed(&taken, now_ms()),
+                    Some(network) if sent => network.push_done(&taken, now()),
+                    Some(network) => network.push_failed(&taken, now()),
                     None => Vec::new(),
                 };
                 if let Err(err) = me.apply(&Origin::Nowhere, effects) {

@@ -6,7 +6,7 @@
 //! SQLite; the decisions are [`agentnet_core::bindings::directory`]'s.
 
 use crate::host::sql_integer;
-use crate::host::{now_ms, request_head, respond};
+use crate::host::{now, now_ms, request_head, respond};
 use agentnet_core::bindings::directory::{
     self, CreationLimits, DirectoryRoute, ListQuery, RecentCreations,
 };
@@ -90,11 +90,12 @@ impl DirectoryObject {
     /// Counts the creator's creations in the window (dropping older ones) and
     /// records this one when it is admitted.
     fn admit(&self, sql: &SqlStorage, admission: Admission) -> Result<Response> {
-        let now = now_ms();
+        let now = now();
         sql.exec(
             "DELETE FROM creations WHERE at < ?",
             vec![sql_integer(
-                now.saturating_sub(directory::CREATION_WINDOW_MS),
+                now.as_millis()
+                    .saturating_sub(directory::CREATION_WINDOW_MS),
             )],
         )?;
         let counted: Vec<Count> = sql
@@ -118,7 +119,10 @@ impl DirectoryObject {
         }
         sql.exec(
             "INSERT INTO creations (creator, at) VALUES (?, ?)",
-            vec![SqlStorageValue::from(admission.creator), sql_integer(now)],
+            vec![
+                SqlStorageValue::from(admission.creator),
+                sql_integer(now.as_millis()),
+            ],
         )?;
         Ok(Response::empty()?.with_status(204))
     }

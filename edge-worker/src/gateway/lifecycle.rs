@@ -5,7 +5,7 @@
 //! telling no one).
 
 use crate::gateway::object::GatewayHost;
-use crate::host::now_ms;
+use crate::host::{now, now_ms};
 use worker::{Response, Result};
 
 /// When a gateway's alarm is next due: the next unbound socket's time to
@@ -28,10 +28,10 @@ impl GatewayHost {
     /// left) and reports the members it lost.
     pub(crate) async fn alarm(&self) -> Result<Response> {
         self.alarm_at.set(None);
-        let now = now_ms();
+        let now = now();
         let effects = self.with_core(|core| core.overdue(now));
         self.apply(effects);
-        self.expire(now);
+        self.expire(now.as_millis());
         self.send_up();
         self.schedule_alarm().await?;
         Response::ok("")

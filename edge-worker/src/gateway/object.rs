@@ -12,7 +12,7 @@
 //! after hibernation restores the core from its sockets.
 
 use crate::host::frame_texts::FrameTexts;
-use crate::host::now_ms;
+use crate::host::{now, now_ms};
 use crate::network::gateway_link::{LINK_PATH, LinkBody, SOCKET_HEADER};
 use agentnet_core::bindings::transport::sockets::{Close, SocketId};
 use agentnet_core::bindings::transport::ws::close_reply;
@@ -217,8 +217,8 @@ impl GatewayHost {
             *self.link.borrow_mut() = link;
         }
         self.with_core(|_| ());
-        let now = now_ms();
-        self.expire(now);
+        let now = now();
+        self.expire(now.as_millis());
         let link = (body.network, body.gateway);
         let seen = body.first + body.messages.len() as u64;
         for message in body.messages {
@@ -233,7 +233,7 @@ impl GatewayHost {
                     |m| !matches!(m, ToNetwork::Offline { member: gone, .. } if gone == member),
                 );
             }
-            self.remember(&link, &message, now);
+            self.remember(&link, &message, now.as_millis());
             let effects = self.with_core(|core| core.on_network(message, now));
             self.apply(effects);
         }
@@ -378,7 +378,7 @@ impl GatewayHost {
         }) else {
             return;
         };
-        let effects = self.with_core(|core| core.on_socket_frame(socket, text, now_ms()));
+        let effects = self.with_core(|core| core.on_socket_frame(socket, text, now()));
         self.apply(effects);
         self.send_up();
     }

@@ -5,7 +5,7 @@
 //! they are due (`Gateway::cursors_to_send`); a timer sends them then.
 
 use crate::gateway::object::GatewayHost;
-use crate::host::now_ms;
+use crate::host::{now, now_ms};
 use crate::network::gateway_link::{LINK_PATH, LinkBody, post};
 use agentnet_core::gateway::ToNetwork;
 use std::rc::Rc;
@@ -47,7 +47,7 @@ impl GatewayHost {
         // member's last acks reach the network before its `Offline`.
         let riding = !self.up.borrow().is_empty();
         let mut messages: Vec<ToNetwork> = self
-            .with_core(|core| core.cursors_to_send(now_ms(), riding))
+            .with_core(|core| core.cursors_to_send(now(), riding))
             .into_iter()
             .collect();
         messages.append(&mut self.up.borrow_mut());

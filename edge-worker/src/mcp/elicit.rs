@@ -7,7 +7,7 @@
 //! ([`elicit_open_approvals`]). The
 //! answers come back as POSTs the core's transport turns into decisions.
 
-use crate::host::now_ms;
+use crate::host::now;
 use crate::mcp::live::McpLive;
 use crate::network::component::Component;
 use crate::network::object::NetworkHost;
@@ -34,7 +34,7 @@ pub(crate) fn start_elicitations(host: &NetworkHost) {
 /// A client opened `stream`: the approvals still open that ask its
 /// person are asked there too (its client was away when they were asked).
 pub(crate) fn elicit_open_approvals(host: &NetworkHost, stream: &str) -> worker::Result<()> {
-    let now = now_ms();
+    let now = now();
     let open = match host.network.try_borrow() {
         Ok(network) => network
             .as_ref()
@@ -116,7 +116,7 @@ fn elicit(host: &NetworkHost) {
             continue;
         };
         let requests = match host.live.mcp.streams.try_borrow() {
-            Ok(streams) => elicit::asks(network, &streams, event, now_ms()),
+            Ok(streams) => elicit::asks(network, &streams, event, now()),
             Err(_) => {
                 worker::console_error!("an approval not asked through MCP: the streams are busy");
                 continue;

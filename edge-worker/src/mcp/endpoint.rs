@@ -8,7 +8,7 @@
 //! ([`crate::mcp::live`]).
 
 use crate::host::sse::{Outlet, Queue};
-use crate::host::{now_ms, respond};
+use crate::host::{now, now_ms, respond};
 use crate::mcp::live::McpLive;
 use crate::network::http::{RequestIo, not_loaded};
 use crate::network::object::NetworkHost;
@@ -80,7 +80,7 @@ fn open_mcp_stream(
         outlet.send(record);
     }
     if closes && waits.is_empty() {
-        host.live.mcp.streams.borrow_mut().finish(&stream, now_ms());
+        host.live.mcp.streams.borrow_mut().finish(&stream, now());
         outlet.close();
     } else {
         host.live.mcp.attach(&stream, outlet.clone(), waits.len());

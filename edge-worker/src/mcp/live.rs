@@ -12,7 +12,7 @@
 //! ([`McpLive::flush`]), once the rows they stand for are stored. Approvals
 //! asked of people become elicitations on their streams ([`crate::mcp::elicit`]).
 
-use crate::host::now_ms;
+use crate::host::now;
 use crate::host::sse::Outlet;
 use agentnet_core::bindings::jsonrpc::Id;
 use agentnet_core::bindings::mcp::elicit;
@@ -236,7 +236,7 @@ impl McpLive {
             left
         };
         if left == 0 && closes {
-            self.streams.borrow_mut().finish(stream, now_ms());
+            self.streams.borrow_mut().finish(stream, now());
             self.close(stream);
         }
     }
@@ -262,7 +262,7 @@ impl McpLive {
         for stream in gone {
             self.senders.borrow_mut().remove(&stream);
             let resumes = self.streams.borrow().resumes(&stream);
-            self.streams.borrow_mut().detach(&stream, now_ms());
+            self.streams.borrow_mut().detach(&stream, now());
             if !resumes {
                 // Closing a 2026-07-28 stream cancels its request: nothing more is sent for it.
                 self.waiters

@@ -10,7 +10,7 @@
 //! * when the configuration is stored (an admin's settings change), the
 //!   directory of public networks registers or unregisters the network.
 
-use crate::host::now_ms;
+use crate::host::now;
 use crate::host::origin::Origin;
 use crate::network::component::Component;
 use crate::network::discovery_queue::DiscoveryIo;
@@ -159,7 +159,7 @@ impl NetworkHost {
                     continue;
                 };
                 match network.as_mut() {
-                    Some(network) => network.answer_discovery(&ask, answer, now_ms()),
+                    Some(network) => network.answer_discovery(&ask, answer, now()),
                     None => continue,
                 }
             };

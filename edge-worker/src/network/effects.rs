@@ -9,7 +9,7 @@
 //! and written together ([`NetworkHost::commit`]): a frame never leaves
 //! before the row it stands for is stored.
 
-use crate::host::now_ms;
+use crate::host::now;
 use crate::host::origin::Origin;
 use crate::network::component::Component;
 use crate::network::credentials::MemberCredentials;
@@ -104,7 +104,7 @@ impl NetworkHost {
             store: self.store()?,
             routed: Vec::new(),
         };
-        let applied = apply_effects(network, effects, now_ms(), &mut applier);
+        let applied = apply_effects(network, effects, now(), &mut applier);
         // What the gateways' members get of it (the core decides; sent at commit).
         let from = match origin {
             Origin::Gateway(from) => *from,

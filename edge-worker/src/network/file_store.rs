@@ -6,6 +6,7 @@
 
 use crate::network::storage::{integer, text};
 use agentnet_core::Address;
+use agentnet_core::Timestamp;
 use agentnet_core::files::{FileId, StoredFile};
 use serde::Deserialize;
 use worker::{Result, SqlStorage};
@@ -64,7 +65,7 @@ pub(crate) fn of_resource(sql: &SqlStorage, resource: &Address) -> Result<Vec<St
 }
 
 /// Forgets the uploads abandoned by `now` (`StoredFile::is_abandoned`); returns them.
-pub(crate) fn take_abandoned(sql: &SqlStorage, now: u64) -> Result<Vec<StoredFile>> {
+pub(crate) fn take_abandoned(sql: &SqlStorage, now: Timestamp) -> Result<Vec<StoredFile>> {
     let rows: Vec<Value> = sql
         .exec("SELECT record AS value FROM files", None)?
         .to_array()?;

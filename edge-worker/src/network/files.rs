@@ -55,7 +55,7 @@ impl NetworkHost {
         }
         if route == FileRoute::Begin {
             // Space held by uploads abandoned a day ago is freed before it is counted.
-            let abandoned = file_store::take_abandoned(&self.store()?.sql, crate::host::now_ms())?;
+            let abandoned = file_store::take_abandoned(&self.store()?.sql, crate::host::now())?;
             self.delete_from_r2(abandoned);
         }
         let len = bytes.len() as u64;

@@ -4,7 +4,7 @@
 //! either side are `crate::network::test_hooks`). What is said is decided by the core
 //! (`agentnet_core::gateway`); the queues are `crate::network::gateway_link`.
 
-use crate::host::now_ms;
+use crate::host::now;
 use crate::host::origin::Origin;
 use crate::network::gateway_link::{
     GATEWAY_HEADER, GATEWAYS_BINDING, LINK_PATH, LinkBody, Links, SOCKET_HEADER, gateway_name, post,
@@ -141,7 +141,7 @@ impl NetworkHost {
             // Members the object holds on its own sockets stay online.
             let held_here = |member: &Address| self.is_connected_here(member);
             let inputs =
-                sequencer.on_gateway_beside(network, body.gateway, message, now_ms(), &held_here);
+                sequencer.on_gateway_beside(network, body.gateway, message, now(), &held_here);
             for input in inputs {
                 if let Some((_, socket)) = input.origin {
                     self.count_joins(socket, &peer, &input.effects);
@@ -192,7 +192,7 @@ impl NetworkHost {
     /// its gateways' members offline, and every gateway told first.
     pub(crate) fn restart_sequencer(&self) -> Result<()> {
         let gone = self.links.restart(&self.store()?.sql)?;
-        let now = now_ms();
+        let now = now();
         let effects = match self.network.borrow_mut().as_mut() {
             Some(network) => gone
                 .iter()

@@ -8,7 +8,7 @@
 
 use crate::host::origin::Origin;
 use crate::host::sse::{MoreWanted, Outlet};
-use crate::host::{now_ms, random_seed, request_of, respond};
+use crate::host::{now, now_ms, random_seed, request_of, respond};
 use crate::mcp::store as mcp_store;
 use crate::network::object::NetworkHost;
 use crate::network::sse::NetworkOutlet;
@@ -26,7 +26,7 @@ use agentnet_core::bindings::transport::sse;
 use agentnet_core::bindings::{self, BindingHost, Collected};
 use agentnet_core::network::Effect;
 use agentnet_core::webpush::Subscription;
-use agentnet_core::{Address, EventId, Network};
+use agentnet_core::{Address, EventId, Network, Timestamp};
 use std::cell::RefCell;
 use std::rc::Rc;
 use std::time::Duration;
@@ -74,8 +74,8 @@ impl NetworkHost {
 impl BindingHost for RequestIo<'_> {
     type Error = worker::Error;
 
-    fn now(&self) -> u64 {
-        now_ms()
+    fn now(&self) -> Timestamp {
+        now()
     }
 
     fn random_seed(&mut self) -> [u8; 32] {
@@ -90,13 +90,13 @@ impl BindingHost for RequestIo<'_> {
         self.store.session(token_sha256)
     }
 
-    fn add_session(&mut self, token_sha256: &str, address: &Address, now: u64) -> Result<()> {
+    fn add_session(&mut self, token_sha256: &str, address: &Address, now: Timestamp) -> Result<()> {
         self.store
-            .add_session(token_sha256, &address.to_string(), now)
+            .add_session(token_sha256, &address.to_string(), now.as_millis())
     }
 
-    fn touch_session(&mut self, token_sha256: &str, now: u64) -> Result<()> {
-        self.store.touch_session(token_sha256, now)
+    fn touch_session(&mut self, token_sha256: &str, now: Timestamp) -> Result<()> {
+        self.store.touch_session(token_sha256, now.as_millis())
     }
 
     fn end_session(&mut self, token_sha256: &str) -> Result<()> {
@@ -121,8 +121,8 @@ impl BindingHost for RequestIo<'_> {
         self.store.take_ticket(ticket_sha256)
     }
 
-    fn prune_tickets(&mut self, now: u64) -> Result<()> {
-        self.store.prune_tickets(now)
+    fn prune_tickets(&mut self, now: Timestamp) -> Result<()> {
+        self.store.prune_tickets(now.as_millis())
     }
 
     fn seq_of(&mut self, id: &EventId) -> Result<Option<u64>> {
@@ -227,8 +227,8 @@ impl OAuthHost for RequestIo<'_> {
         oauth_store::end_family(&self.sql(), family)
     }
 
-    fn prune_oauth_grants(&mut self, now: u64) -> Result<()> {
-        oauth_store::prune(&self.sql(), now)
+    fn prune_oauth_grants(&mut self, now: Timestamp) -> Result<()> {
+        oauth_store::prune(&self.sql(), now.as_millis())
     }
 }
 

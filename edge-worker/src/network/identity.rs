@@ -80,7 +80,7 @@ impl NetworkHost {
     }
 
     async fn resolve(&self, lookup: Lookup) -> Result<()> {
-        let now = crate::host::now_ms();
+        let now = crate::host::now();
         match lookup {
             Lookup::Jwks { issuer } => {
                 let fetched = self
@@ -154,7 +154,7 @@ impl NetworkHost {
     /// deployment's registry; a refused claim (or none made) makes the
     /// network refuse the header as a reused nonce.
     async fn claim_nonce(&self, header: &str, domain: &str) {
-        let now = crate::host::now_ms();
+        let now = crate::host::now();
         let claim = match self.network.borrow().as_ref() {
             Some(network) => network.didwba_claim(header, domain, now),
             None => None,
@@ -186,7 +186,7 @@ impl NetworkHost {
 
     /// Resolves what `text` and a DIDWba header (with the domain it reached) need.
     async fn resolve_for(&self, text: &str, header: Option<(&str, &str)>) -> Result<()> {
-        let now = crate::host::now_ms();
+        let now = crate::host::now();
         let lookups = match self.network.borrow().as_ref() {
             Some(network) => {
                 let mut lookups = network.identity_lookups_in(text, now);

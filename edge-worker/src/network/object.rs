@@ -12,6 +12,7 @@ use crate::network::graph_store::LogIndex;
 use crate::network::inbox::Drainer;
 use crate::network::socket_state::OpenSockets;
 use crate::network::storage::Store;
+use agentnet_core::Timestamp;
 use agentnet_core::bindings;
 use agentnet_core::bindings::access::cors;
 use agentnet_core::bindings::access::policy::Policy;
@@ -163,7 +164,8 @@ impl NetworkHost {
             .network
             .borrow()
             .as_ref()
-            .and_then(Network::wakeup_bound);
+            .and_then(Network::wakeup_bound)
+            .map(Timestamp::as_millis);
         let next = [
             network,
             self.next_join_deadline(),
@@ -365,8 +367,7 @@ impl NetworkHost {
             self.ensure_loaded(&config.id)?;
         }
         let at = now();
-        let now = at.as_millis();
-        self.close_overdue(now);
+        self.close_overdue(at);
         self.finish_closes()?;
         let mut connected = self.connected_addresses();
         // So is a member bound through a gateway (it says when the member goes).
@@ -382,7 +383,7 @@ impl NetworkHost {
                 // An open socket is a sign of life even when hibernation kept its pings away.
                 let mut effects: Vec<Effect> = connected
                     .iter()
-                    .flat_map(|a| network.heartbeat(a, now))
+                    .flat_map(|a| network.heartbeat(a, at))
                     .collect();
                 effects.extend(network.on_alarm(at));
                 effects

@@ -8,10 +8,11 @@
 //! in `closing` until the frames before them are sent
 //! ([`NetworkHost::finish_closes`]).
 
-use crate::host::now_ms;
 use crate::host::origin::Origin;
+use crate::host::{now, now_ms};
 use crate::network::object::NetworkHost;
 use crate::network::socket_state::{Attachment, OpenSockets, Recipient};
+use agentnet_core::Timestamp;
 use agentnet_core::bindings;
 use agentnet_core::bindings::transport::sockets::{Close, SocketRecord, Sockets};
 use agentnet_core::bindings::transport::ws;
@@ -64,7 +65,7 @@ impl NetworkHost {
         }
         // Sockets from before ids get one now (after every kept id is known).
         for (socket, attachment, member) in unnamed {
-            let record = open.table.open(attachment.peer.clone(), member, now_ms());
+            let record = open.table.open(attachment.peer.clone(), member, now());
             if let Some(network) = attachment.network.and_then(|n| n.parse().ok()) {
                 let _ = socket.serialize_attachment(Attachment::of(&network, &record, false));
                 self.senders.remember(&socket, &network, record.id);
@@ -129,7 +130,7 @@ impl NetworkHost {
         self.with_sockets(|_| ());
         self.state.accept_web_socket(&pair.server);
         let record = self.with_sockets(|open| {
-            let record = open.table.open(upgrade.peer, upgrade.address, now_ms());
+            let record = open.table.open(upgrade.peer, upgrade.address, now());
             open.by_id.insert(record.id, pair.server.clone());
             if upgrade.batches {
                 open.batched.insert(record.id);
@@ -151,7 +152,7 @@ impl NetworkHost {
         let bound = self.with_sockets(|open| {
             let batches = open.batched.contains(&record.id);
             open.table
-                .bind(record.id, member, now_ms())
+                .bind(record.id, member, now())
                 .map(|record| (record, batches))
         });
         match bound {
@@ -212,7 +213,7 @@ impl NetworkHost {
     }
 
     /// The unjoined sockets whose time ran out are closed.
-    pub(crate) fn close_overdue(&self, now: u64) {
+    pub(crate) fn close_overdue(&self, now: Timestamp) {
         let overdue = self.with_sockets(|open| {
             let close = open.table.join_timeout();
             open.table
@@ -268,7 +269,7 @@ impl NetworkHost {
             return Ok(());
         }
         let effects = match self.network.borrow_mut().as_mut() {
-            Some(network) => network.disconnect(&member, now_ms()),
+            Some(network) => network.disconnect(&member, now()),
             None => Vec::new(),
         };
         self.apply(&Origin::Nowhere, effects)

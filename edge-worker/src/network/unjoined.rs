@@ -12,7 +12,7 @@
 //!
 //! [`ToNetwork::Closed`]: agentnet_core::gateway::ToNetwork::Closed
 
-use crate::host::now_ms;
+use crate::host::{now, now_ms};
 use crate::network::object::NetworkHost;
 use crate::network::storage::{integer, table_exists};
 use agentnet_core::bindings::transport::sockets::{SocketId, Sockets};
@@ -82,7 +82,7 @@ impl NetworkHost {
 
     /// Stops counting the gateways' sockets whose time to join ran out.
     pub(crate) fn expire_on_gateways(&self) {
-        let now = now_ms();
+        let now = now();
         let expired = self.with_sockets(|open| open.table.expire_elsewhere(now));
         self.forget_counted(&expired);
     }

@@ -14,7 +14,7 @@
 //! 404 or 410 is forgotten.
 
 use crate::host::outbound::send;
-use crate::host::{now_ms, random_seed, respond};
+use crate::host::{now, random_seed, respond};
 use crate::network::component::Component;
 use crate::network::object::NetworkHost;
 use crate::network::webpush_queue::PushQueue;
@@ -149,7 +149,7 @@ impl NetworkHost {
                     &subscription,
                     &key,
                     subject.as_deref(),
-                    now_ms(),
+                    now(),
                     &Fresh::from_bytes(&bytes),
                 ) {
                     Ok(request) => requests.push((notice.to.to_string(), request)),

@@ -8,7 +8,7 @@
 
 use crate::host::bounded_fetch::{self, fetch_text};
 use crate::host::outbound::send;
-use crate::host::{now_ms, random_seed, respond};
+use crate::host::{now, now_ms, random_seed, respond};
 use crate::registry::discovery_store as store;
 use crate::registry::object::RegistryObject;
 use agentnet_core::bindings::discovery::submit::{self as submit, Unfetched};
@@ -66,7 +66,7 @@ impl RegistryObject {
         let sql = self.state.storage().sql();
         let answer = self.with_both(|registry, catalog| {
             let fresh = || to_hex(&random_seed()[..12]);
-            discovery::handle(registry, catalog, &request, fresh, now_ms())
+            discovery::handle(registry, catalog, &request, fresh, now())
         })?;
         match answer {
             Answer::Reply(reply) => {
@@ -93,7 +93,7 @@ impl RegistryObject {
             Answer::Fetch { url } => {
                 let admitted = {
                     let mut submissions = self.submissions.borrow_mut();
-                    submit::admit(&self.policy, &mut submissions, &request, &url, now_ms())
+                    submit::admit(&self.policy, &mut submissions, &request, &url, now())
                 };
                 match admitted {
                     Ok(()) => respond(self.submit(&sql, &url).await?),

@@ -4,6 +4,7 @@
 //! timestamp window; expired rows go at each claim. The decision is the core's.
 
 use crate::host::sql_integer;
+use agentnet_core::Timestamp;
 use agentnet_core::bindings::Response;
 use agentnet_core::bindings::access::nonce_claims::{Claimed, NonceClaim, answer};
 use serde::Deserialize;
@@ -20,7 +21,7 @@ struct Until {
 }
 
 /// A network object's claim (`POST /internal/didwba-nonces`) decided and kept.
-pub(crate) fn claim(sql: &SqlStorage, body: &str, now: u64) -> Result<Response> {
+pub(crate) fn claim(sql: &SqlStorage, body: &str, now: Timestamp) -> Result<Response> {
     let claim = match NonceClaim::parse(body, now) {
         Ok(claim) => claim,
         Err(refused) => return Ok(refused),
@@ -28,7 +29,7 @@ pub(crate) fn claim(sql: &SqlStorage, body: &str, now: u64) -> Result<Response> 
     sql.exec(SCHEMA, None)?;
     sql.exec(
         "DELETE FROM didwba_nonces WHERE until <= ?",
-        vec![sql_integer(now)],
+        vec![sql_integer(now.as_millis())],
     )?;
     let key = claim.key();
     let held: Vec<Until> = sql

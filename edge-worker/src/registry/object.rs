@@ -7,7 +7,7 @@
 //! [`agentnet_core::identity::registry`]'s. Sharding when one object is not
 //! enough is planned in `docs/identity.md`.
 
-use crate::host::{now_ms, random_seed, request_of, respond};
+use crate::host::{now, random_seed, request_of, respond};
 use agentnet_core::bindings::a2a::signature;
 use agentnet_core::bindings::access::nonce_claims;
 use agentnet_core::bindings::discovery;
@@ -160,11 +160,7 @@ impl DurableObject for RegistryObject {
             return respond(signature::sign_answer(&signing_seed(&sql)?, &request.body));
         }
         if request.path() == nonce_claims::CLAIM_PATH {
-            return respond(crate::registry::nonces::claim(
-                &sql,
-                &request.body,
-                now_ms(),
-            )?);
+            return respond(crate::registry::nonces::claim(&sql, &request.body, now())?);
         }
         let origin = request.origin().to_owned();
         let host = origin.split("://").nth(1).unwrap_or("").to_owned();
@@ -196,10 +192,10 @@ impl DurableObject for RegistryObject {
         }
         let nonce = || to_hex(&random_seed());
         let (response, changed) = self.with_both(|registry, catalog| {
-            let (response, changed) = routes::handle(registry, &request, nonce, now_ms());
+            let (response, changed) = routes::handle(registry, &request, nonce, now());
             let change = changed.as_ref().map(|record| {
                 let live = record.revoked_at.is_none();
-                catalog.agent_changed(record.to_json(registry.config()), live, now_ms())
+                catalog.agent_changed(record.to_json(registry.config()), live, now())
             });
             (response, changed.zip(change))
         })?;

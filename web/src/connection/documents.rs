@@ -3,7 +3,7 @@
 //! (`crate::documents::engine`), opening and editing them.
 
 use super::Connection;
-use crate::clock::now_ms;
+use crate::clock::now;
 use crate::error::WebError;
 use agentnet_core::Address;
 use agentnet_core::replica::{DocumentCopies, DocumentEdit};
@@ -25,7 +25,7 @@ impl Connection {
         let mut actor = [0u8; 16];
         crate::clock::fill_random(&mut actor);
         self.run(
-            |inner| match inner.replica.open_document(address, actor, now_ms()) {
+            |inner| match inner.replica.open_document(address, actor, now()) {
                 Ok(effects) => (
                     Ok(inner.replica.document_text(address).unwrap_or_default()),
                     effects,
@@ -39,7 +39,7 @@ impl Connection {
     pub fn edit_document(&self, address: &Address, text: String) -> Result<(), WebError> {
         let edit = DocumentEdit::Replace(text);
         self.run(
-            |inner| match inner.replica.edit_document(address, edit, now_ms()) {
+            |inner| match inner.replica.edit_document(address, edit, now()) {
                 Ok(effects) => (Ok(()), effects),
                 Err(rejection) => (Err(WebError::from(rejection)), Vec::new()),
             },

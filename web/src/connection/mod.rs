@@ -12,7 +12,7 @@
 #[cfg(feature = "documents")]
 mod documents;
 
-use crate::clock::{now, now_ms, random_u32};
+use crate::clock::{now, random_u32};
 use crate::error::WebError;
 use crate::storage;
 use agentnet_core::replica::{Keepalive, Replica, ReplicaEffect, ReplicaRow};
@@ -345,7 +345,7 @@ impl Connection {
         self.run(|inner| {
             inner
                 .replica
-                .request(event_type, target, payload, timeout_ms, now_ms())
+                .request(event_type, target, payload, timeout_ms, now())
         })
     }
 
@@ -365,7 +365,7 @@ impl Connection {
         self.run(|inner| {
             inner
                 .replica
-                .post(event_type, target, payload, metadata, now_ms())
+                .post(event_type, target, payload, metadata, now())
         })
     }
 

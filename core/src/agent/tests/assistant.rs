@@ -3,6 +3,7 @@
 //! to the person and answered, and one answer listing every task.
 
 use super::*;
+use crate::Timestamp;
 use crate::agent::assistant::ASSISTANT_PROMPT;
 use crate::agent::effects::{DelegationUpdate, Progress};
 use std::collections::BTreeMap;
@@ -122,7 +123,8 @@ fn model_call_of(effects: &[AgentEffect]) -> Option<(RequestId, Value)> {
 #[test]
 fn an_assistant_plans_finds_delegates_relays_a_question_and_answers_once() {
     let mut agent = assistant();
-    let (request, body) = model_call(&agent.handle_event(&dm(1, "book a table and tell Ann"), NOW));
+    let (request, body) =
+        model_call(&agent.handle_event(&dm(1, "book a table and tell Ann"), Timestamp::from(NOW)));
     let system = body["messages"][0]["content"].as_str().unwrap();
     assert!(system.starts_with("You work for Ann.") && system.ends_with(ASSISTANT_PROMPT));
     let offered = offered_tools(&body);
@@ -168,7 +170,8 @@ fn an_assistant_plans_finds_delegates_relays_a_question_and_answers_once() {
         {"id": "aic-1", "kind": "registered", "address": "agent:chef", "network": "paris", "name": "Chef",
          "skills": [], "tools": []}],
         "from_network": 2, "from_registry": 1, "registry": "ok"});
-    let (request, body) = model_call(&agent.handle_tool_result(call_id, Ok(found), NOW));
+    let (request, body) =
+        model_call(&agent.handle_tool_result(call_id, Ok(found), Timestamp::from(NOW)));
     let candidates: Value =
         serde_json::from_str(last_message(&body)["content"].as_str().unwrap()).unwrap();
     let addresses: Vec<&str> = candidates["agents"]
@@ -196,7 +199,7 @@ fn an_assistant_plans_finds_delegates_relays_a_question_and_answers_once() {
         "agent:booker",
         "Book a table for tonight at 19:30",
     );
-    let effects = agent.handle_delegation(&book, started("task-book-01"), NOW);
+    let effects = agent.handle_delegation(&book, started("task-book-01"), Timestamp::from(NOW));
     let posted = progress(&effects);
     assert!(
         matches!(&posted[0].1, Progress::Delegated { to, task, url: Some(_) }
@@ -212,7 +215,7 @@ fn an_assistant_plans_finds_delegates_relays_a_question_and_answers_once() {
         DelegationUpdate::InputRequired {
             question: "For how many people?".into(),
         },
-        NOW,
+        Timestamp::from(NOW),
     );
     let Some(AgentEffect::Progress {
         conversation,
@@ -231,7 +234,7 @@ fn an_assistant_plans_finds_delegates_relays_a_question_and_answers_once() {
     );
 
     // Ann's next message is the answer, not a new request.
-    let effects = agent.handle_event(&dm(2, "four of us"), NOW);
+    let effects = agent.handle_event(&dm(2, "four of us"), Timestamp::from(NOW));
     assert_eq!(
         effects,
         vec![AgentEffect::AnswerDelegation {
@@ -243,7 +246,7 @@ fn an_assistant_plans_finds_delegates_relays_a_question_and_answers_once() {
     let effects = agent.handle_delegation(
         &book,
         finished("completed", "Booked: 4 people at 19:30, Chez Marie"),
-        NOW,
+        Timestamp::from(NOW),
     );
     let (request, body) = model_call(&effects);
     let outcome: Value =
@@ -262,9 +265,12 @@ fn an_assistant_plans_finds_delegates_relays_a_question_and_answers_once() {
         "agent:notify",
         "Tell Ann: table for 4 at 19:30",
     );
-    agent.handle_delegation(&tell, started("task-tell-02"), NOW);
-    let (request, _) =
-        model_call(&agent.handle_delegation(&tell, finished("completed", "Ann was told"), NOW));
+    agent.handle_delegation(&tell, started("task-tell-02"), Timestamp::from(NOW));
+    let (request, _) = model_call(&agent.handle_delegation(
+        &tell,
+        finished("completed", "Ann was told"),
+        Timestamp::from(NOW),
+    ));
     let effects = whole(
         &mut agent,
         request,
@@ -283,15 +289,19 @@ fn an_assistant_plans_finds_delegates_relays_a_question_and_answers_once() {
     assert_eq!(tools, ["plan", "find_agents", "delegate", "delegate"]);
 
     // The turn is over: Ann's next message is a new request.
-    assert!(model_call_of(&agent.handle_event(&dm(3, "thanks"), NOW)).is_some());
+    assert!(model_call_of(&agent.handle_event(&dm(3, "thanks"), Timestamp::from(NOW))).is_some());
 }
 
 #[test]
 fn a_refused_or_failed_delegation_is_reported_in_the_answer() {
     let (mut agent, request) = asked_first("book a table and tell Ann");
     let book = delegate(&mut agent, request, 1, "agent:booker", "Book a table");
-    agent.handle_delegation(&book, started("task-book"), NOW);
-    let effects = agent.handle_delegation(&book, finished("rejected", "I only book in Paris"), NOW);
+    agent.handle_delegation(&book, started("task-book"), Timestamp::from(NOW));
+    let effects = agent.handle_delegation(
+        &book,
+        finished("rejected", "I only book in Paris"),
+        Timestamp::from(NOW),
+    );
     let (request, body) = model_call(&effects);
     let result = last_message(&body);
     assert_eq!(result["role"], "tool");
@@ -304,7 +314,7 @@ fn a_refused_or_failed_delegation_is_reported_in_the_answer() {
     let effects = agent.handle_delegation(
         &tell,
         finished("failed", "not_found: no member agent:nobody"),
-        NOW,
+        Timestamp::from(NOW),
     );
     let (request, _) = model_call(&effects);
     let effects = whole(&mut agent, request, &openai_text("All done!"));
@@ -351,13 +361,13 @@ fn questions_wait_their_turn_and_a_stop_cancels_the_tasks() {
     );
     let mut asked = BTreeMap::new();
     for (n, call) in ids.iter().enumerate() {
-        agent.handle_delegation(call, started(&format!("t{n}")), NOW);
+        agent.handle_delegation(call, started(&format!("t{n}")), Timestamp::from(NOW));
         let question = DelegationUpdate::InputRequired {
             question: format!("question {n}?"),
         };
         asked.insert(
             n,
-            progress(&agent.handle_delegation(call, question, NOW)).len(),
+            progress(&agent.handle_delegation(call, question, Timestamp::from(NOW))).len(),
         );
     }
     assert_eq!(
@@ -365,7 +375,7 @@ fn questions_wait_their_turn_and_a_stop_cancels_the_tasks() {
         BTreeMap::from([(0, 1), (1, 0)]),
         "one question at a time"
     );
-    let effects = agent.handle_event(&dm(2, "yes"), NOW);
+    let effects = agent.handle_event(&dm(2, "yes"), Timestamp::from(NOW));
     assert!(matches!(&effects[0], AgentEffect::AnswerDelegation { task, .. } if task == "t0"));
     assert!(
         progress(&effects)[0].0.contains("question 1?"),
@@ -373,7 +383,7 @@ fn questions_wait_their_turn_and_a_stop_cancels_the_tasks() {
     );
     // An agent's message is not an answer: it is a conversation of its own.
     let other = message(3, "agent:x", "agent:helper", "no", json!({}));
-    let effects = agent.handle_event(&other, NOW);
+    let effects = agent.handle_event(&other, Timestamp::from(NOW));
     assert!(
         !effects
             .iter()
@@ -392,11 +402,11 @@ fn questions_wait_their_turn_and_a_stop_cancels_the_tasks() {
     assert_eq!(canceled, ["t0", "t1"]);
     assert!(
         agent
-            .handle_delegation(&ids[0], finished("completed", "late"), NOW)
+            .handle_delegation(&ids[0], finished("completed", "late"), Timestamp::from(NOW))
             .is_empty()
     );
     assert!(
-        model_call_of(&agent.handle_event(&dm(4, "hello again"), NOW)).is_some(),
+        model_call_of(&agent.handle_event(&dm(4, "hello again"), Timestamp::from(NOW))).is_some(),
         "no question waits"
     );
 }
@@ -435,7 +445,8 @@ fn bad_arguments_are_told_to_the_model_and_chat_agents_have_no_such_tools() {
     );
     // In a task given to the assistant, it has ask_user, not its own tools.
     let mut agent = assistant();
-    let (_, body) = model_call(&agent.handle_task("t", &addr("human:ann"), "x", NOW));
+    let (_, body) =
+        model_call(&agent.handle_task("t", &addr("human:ann"), "x", Timestamp::from(NOW)));
     assert_eq!(body["tools"][0]["function"]["name"], "ask_user");
     assert_eq!(body["tools"].as_array().unwrap().len(), 1);
 }

@@ -2,6 +2,7 @@
 //! that asks to the message posted, with recorded provider answers.
 
 use super::*;
+use crate::Timestamp;
 use crate::agent::chat::ToolDef;
 use crate::event::Event;
 use crate::ids::address::Address;
@@ -112,12 +113,16 @@ fn dm(n: u128, text: &str) -> Event {
 
 /// Sends the helper a direct message; the model call it makes.
 fn ask(agent: &mut Agent, n: u128, text: &str) -> RequestId {
-    model_call(&agent.handle_event(&dm(n, text), NOW)).0
+    model_call(&agent.handle_event(&dm(n, text), Timestamp::from(NOW))).0
 }
 
 /// Answers a model call with a whole 200 body.
 fn whole(agent: &mut Agent, request: RequestId, body: &str) -> Vec<AgentEffect> {
-    agent.handle_model_response(request, respond(200, ResponseBody::Whole(body.into())), NOW)
+    agent.handle_model_response(
+        request,
+        respond(200, ResponseBody::Whole(body.into())),
+        Timestamp::from(NOW),
+    )
 }
 
 /// Streams `sse` in three pieces, then its end.
@@ -126,9 +131,17 @@ fn stream(agent: &mut Agent, request: RequestId, sse: &str) -> Vec<AgentEffect> 
     let thirds = [0, sse.len() / 3, 2 * sse.len() / 3, sse.len()];
     for w in thirds.windows(2) {
         let chunk = ResponseBody::Chunk(sse[w[0]..w[1]].to_owned());
-        effects.extend(agent.handle_model_response(request, respond(200, chunk), NOW));
+        effects.extend(agent.handle_model_response(
+            request,
+            respond(200, chunk),
+            Timestamp::from(NOW),
+        ));
     }
-    effects.extend(agent.handle_model_response(request, respond(200, ResponseBody::End), NOW));
+    effects.extend(agent.handle_model_response(
+        request,
+        respond(200, ResponseBody::End),
+        Timestamp::from(NOW),
+    ));
     effects
 }
 
@@ -142,7 +155,10 @@ fn a_mention_in_a_thread_runs_a_whole_turn_with_a_tool() {
         "Planning the launch",
         json!({}),
     );
-    assert!(agent.handle_event(&root, NOW).is_empty(), "not addressed");
+    assert!(
+        agent.handle_event(&root, Timestamp::from(NOW)).is_empty(),
+        "not addressed"
+    );
     let question = message(
         2,
         "human:ann",
@@ -150,7 +166,7 @@ fn a_mention_in_a_thread_runs_a_whole_turn_with_a_tool() {
         "@helper when does it ship?",
         json!({"in_reply_to": id(1), "mentions": ["agent:helper"]}),
     );
-    let effects = agent.handle_event(&question, NOW);
+    let effects = agent.handle_event(&question, Timestamp::from(NOW));
     let place = Place::new(addr("channel/general"), Some(id(1)));
     assert_eq!(
         effects[0],
@@ -198,7 +214,11 @@ fn a_mention_in_a_thread_runs_a_whole_turn_with_a_tool() {
     );
     assert!(posts(&effects).is_empty());
 
-    let effects = agent.handle_tool_result("tool-1-0", Ok(json!({"date": "Friday"})), NOW);
+    let effects = agent.handle_tool_result(
+        "tool-1-0",
+        Ok(json!({"date": "Friday"})),
+        Timestamp::from(NOW),
+    );
     let (second, body) = model_call(&effects);
     assert_ne!(first, second);
     let messages = body["messages"].as_array().unwrap();
@@ -232,7 +252,9 @@ fn a_mention_in_a_thread_runs_a_whole_turn_with_a_tool() {
     assert!(!agent.is_busy(&place));
 
     assert!(
-        agent.handle_event(&question, NOW).is_empty(),
+        agent
+            .handle_event(&question, Timestamp::from(NOW))
+            .is_empty(),
         "never answers twice"
     );
     let body_text = serde_json::to_string(&effects).unwrap();
@@ -257,7 +279,11 @@ fn a_direct_message_is_answered_to_its_sender() {
 #[test]
 fn an_unaddressed_channel_message_is_not_answered_unless_configured() {
     let plain = message(1, "human:ann", "channel/general", "lunch?", json!({}));
-    assert!(helper(json!({})).handle_event(&plain, NOW).is_empty());
+    assert!(
+        helper(json!({}))
+            .handle_event(&plain, Timestamp::from(NOW))
+            .is_empty()
+    );
     let someone_else = message(
         2,
         "human:ann",
@@ -267,11 +293,11 @@ fn an_unaddressed_channel_message_is_not_answered_unless_configured() {
     );
     assert!(
         helper(json!({}))
-            .handle_event(&someone_else, NOW)
+            .handle_event(&someone_else, Timestamp::from(NOW))
             .is_empty()
     );
     let mut eager = helper(json!({"answers": "every_message"}));
-    assert!(!eager.handle_event(&plain, NOW).is_empty());
+    assert!(!eager.handle_event(&plain, Timestamp::from(NOW)).is_empty());
     let own = message(
         3,
         "agent:helper",
@@ -279,7 +305,10 @@ fn an_unaddressed_channel_message_is_not_answered_unless_configured() {
         "@helper note to self",
         json!({}),
     );
-    assert!(eager.handle_event(&own, NOW).is_empty(), "never itself");
+    assert!(
+        eager.handle_event(&own, Timestamp::from(NOW)).is_empty(),
+        "never itself"
+    );
 }
 
 #[test]
@@ -292,7 +321,7 @@ fn a_follow_up_in_a_thread_it_answered_is_answered() {
         "Done.",
         json!({"in_reply_to": id(9)}),
     );
-    assert!(agent.handle_event(&mine, NOW).is_empty());
+    assert!(agent.handle_event(&mine, Timestamp::from(NOW)).is_empty());
     let follow = message(
         2,
         "human:ann",
@@ -300,7 +329,7 @@ fn a_follow_up_in_a_thread_it_answered_is_answered() {
         "thanks, and the date?",
         json!({"in_reply_to": id(9)}),
     );
-    assert!(!agent.handle_event(&follow, NOW).is_empty());
+    assert!(!agent.handle_event(&follow, Timestamp::from(NOW)).is_empty());
     let elsewhere = message(
         3,
         "human:ann",
@@ -308,7 +337,11 @@ fn a_follow_up_in_a_thread_it_answered_is_answered() {
         "other thread",
         json!({"in_reply_to": id(8)}),
     );
-    assert!(agent.handle_event(&elsewhere, NOW).is_empty());
+    assert!(
+        agent
+            .handle_event(&elsewhere, Timestamp::from(NOW))
+            .is_empty()
+    );
 }
 
 /// Two agents that always answer by mentioning each other, over a network
@@ -342,7 +375,7 @@ fn agents_stop(echo: bool) {
             if !echo && event.source.to_string() == names[i] {
                 continue;
             }
-            let effects = agent.handle_event(&event, NOW);
+            let effects = agent.handle_event(&event, Timestamp::from(NOW));
             let Some((request, _)) = effects.iter().find_map(|e| match e {
                 AgentEffect::CallModel { request, .. } => Some((*request, ())),
                 _ => None,
@@ -355,7 +388,7 @@ fn agents_stop(echo: bool) {
             let effects = agent.handle_model_response(
                 request,
                 respond(200, ResponseBody::Whole(answer.to_string())),
-                NOW,
+                Timestamp::from(NOW),
             );
             for (target, _, content) in posts(&effects) {
                 next += 1;
@@ -380,7 +413,9 @@ fn agents_stop(echo: bool) {
         json!({}),
     );
     assert!(
-        !agents[0].handle_event(&person, NOW).is_empty(),
+        !agents[0]
+            .handle_event(&person, Timestamp::from(NOW))
+            .is_empty(),
         "a person restarts the run"
     );
 }
@@ -394,14 +429,14 @@ fn a_rate_limit_posts_a_message_with_the_retry_after() {
         retry_after_secs: Some(20),
         body: ResponseBody::Whole(OPENAI_429.into()),
     };
-    let effects = agent.handle_model_response(request, response, NOW);
+    let effects = agent.handle_model_response(request, response, Timestamp::from(NOW));
     let posted = posts(&effects);
     assert_eq!(posted.len(), 1);
     assert!(
         posted[0].2.contains("rate limiting") && posted[0].2.contains("20 s"),
         "{posted:?}"
     );
-    let again = agent.handle_event(&dm(2, "hi?"), NOW);
+    let again = agent.handle_event(&dm(2, "hi?"), Timestamp::from(NOW));
     assert!(!again.is_empty(), "the agent keeps running");
 }
 
@@ -423,11 +458,11 @@ fn a_spent_budget_posts_a_short_message_and_frees_up_after_an_hour() {
     let mut agent = helper(json!({"budgets": {"calls_per_hour": 1}}));
     let request = ask(&mut agent, 1, "one");
     whole(&mut agent, request, OPENAI_ANSWER);
-    let effects = agent.handle_event(&dm(2, "two"), NOW + 1);
+    let effects = agent.handle_event(&dm(2, "two"), Timestamp::from(NOW + 1));
     let posted = posts(&effects);
     assert!(posted[0].2.contains("budget of model calls"), "{posted:?}");
     let later = NOW + budget::HOUR_MS + 1;
-    let effects = agent.handle_event(&dm(3, "three"), later);
+    let effects = agent.handle_event(&dm(3, "three"), Timestamp::from(later));
     model_call(&effects);
 }
 
@@ -436,7 +471,8 @@ fn tool_rounds_are_bounded() {
     let mut agent = helper(json!({"budgets": {"tool_rounds_per_turn": 1}}));
     let first = ask(&mut agent, 1, "dig");
     stream(&mut agent, first, OPENAI_TOOL_CALL_SSE);
-    let effects = agent.handle_tool_result("tool-1-0", Err("timed out".into()), NOW);
+    let effects =
+        agent.handle_tool_result("tool-1-0", Err("timed out".into()), Timestamp::from(NOW));
     let (second, body) = model_call(&effects);
     assert_eq!(
         body["messages"].as_array().unwrap().last().unwrap()["content"],
@@ -450,7 +486,7 @@ fn tool_rounds_are_bounded() {
 #[test]
 fn a_tool_not_allowed_is_refused_to_the_model() {
     let mut agent = helper(json!({"tools": ["other"]}));
-    let (first, body) = model_call(&agent.handle_event(&dm(1, "dig"), NOW));
+    let (first, body) = model_call(&agent.handle_event(&dm(1, "dig"), Timestamp::from(NOW)));
     assert!(body.get("tools").is_none());
     let effects = stream(&mut agent, first, OPENAI_TOOL_CALL_SSE);
     let (_, body) = model_call(&effects);
@@ -479,7 +515,11 @@ fn stop_aborts_the_call_and_ignores_what_comes_after() {
 fn a_message_during_a_turn_gets_the_next_turn() {
     let mut agent = helper(json!({}));
     let request = ask(&mut agent, 1, "hi");
-    assert!(agent.handle_event(&dm(2, "also"), NOW).is_empty());
+    assert!(
+        agent
+            .handle_event(&dm(2, "also"), Timestamp::from(NOW))
+            .is_empty()
+    );
     let effects = whole(&mut agent, request, OPENAI_ANSWER);
     assert_eq!(posts(&effects).len(), 1);
     let (_, body) = model_call(&effects);
@@ -501,8 +541,8 @@ fn a_message_during_a_turn_gets_the_next_turn() {
     agent.cancel(&place);
     let answer = "Hello! How can I assist you today?";
     let echo = message(3, "agent:helper", "human:ann", answer, json!({}));
-    assert!(agent.handle_event(&echo, NOW).is_empty());
-    let (_, body) = model_call(&agent.handle_event(&dm(4, "again"), NOW));
+    assert!(agent.handle_event(&echo, Timestamp::from(NOW)).is_empty());
+    let (_, body) = model_call(&agent.handle_event(&dm(4, "again"), Timestamp::from(NOW)));
     let messages = body["messages"].as_array().unwrap();
     let answers = messages.iter().filter(|m| m["content"] == answer).count();
     assert_eq!(
@@ -516,7 +556,7 @@ fn an_anthropic_agent_speaks_messages() {
     let mut agent = claude();
     let effects = agent.handle_event(
         &message(1, "human:ann", "agent:claude", "hi", json!({})),
-        NOW,
+        Timestamp::from(NOW),
     );
     let AgentEffect::CallModel { url, headers, .. } = &effects[1] else {
         panic!("{effects:?}")
@@ -537,14 +577,14 @@ fn a_failed_request_posts_a_message() {
     let effects = agent.handle_model_response(
         request,
         respond(0, ResponseBody::Failed("connection reset".into())),
-        NOW,
+        Timestamp::from(NOW),
     );
     assert!(posts(&effects)[0].2.contains("could not be reached"));
     let request = ask(&mut agent, 2, "hi");
     let effects = agent.handle_model_response(
         request,
         respond(503, ResponseBody::Chunk("upstream connect error".into())),
-        NOW,
+        Timestamp::from(NOW),
     );
     assert!(posts(&effects)[0].2.contains("unavailable (HTTP 503)"));
 }
@@ -554,17 +594,21 @@ fn a_stream_broken_midway_is_aborted_and_explained() {
     let mut agent = helper(json!({}));
     let request = ask(&mut agent, 1, "hi");
     let garbage = ResponseBody::Chunk("data: {not json\n\n".into());
-    let effects = agent.handle_model_response(request, respond(200, garbage), NOW);
+    let effects = agent.handle_model_response(request, respond(200, garbage), Timestamp::from(NOW));
     assert!(effects.contains(&AgentEffect::AbortModel { request }));
     assert!(posts(&effects)[0].2.contains("could not be read"));
-    let after = agent.handle_model_response(request, respond(200, ResponseBody::End), NOW);
+    let after = agent.handle_model_response(
+        request,
+        respond(200, ResponseBody::End),
+        Timestamp::from(NOW),
+    );
     assert!(after.is_empty());
 }
 
 #[test]
 fn effects_and_responses_have_a_json_form_for_hosts() {
     let mut agent = helper(json!({}));
-    let effects = agent.handle_event(&dm(1, "hi"), NOW);
+    let effects = agent.handle_event(&dm(1, "hi"), Timestamp::from(NOW));
     let call = serde_json::to_value(&effects[1]).unwrap();
     assert_eq!(call["effect"], "call_model");
     assert_eq!(call["conversation"]["target"], "human:ann");
@@ -593,7 +637,7 @@ fn an_anthropic_turn_runs_a_tool_over_streams() {
         "@claude when?",
         json!({}),
     );
-    let (first, _) = model_call(&agent.handle_event(&ask, NOW));
+    let (first, _) = model_call(&agent.handle_event(&ask, Timestamp::from(NOW)));
     let effects = stream(
         &mut agent,
         first,
@@ -615,7 +659,8 @@ fn an_anthropic_turn_runs_a_tool_over_streams() {
             _ => None,
         })
         .unwrap();
-    let (second, body) = model_call(&agent.handle_tool_result(&call_id, Ok(json!("Friday")), NOW));
+    let (second, body) =
+        model_call(&agent.handle_tool_result(&call_id, Ok(json!("Friday")), Timestamp::from(NOW)));
     let messages = body["messages"].as_array().unwrap();
     let roles: Vec<&str> = messages
         .iter()
@@ -653,7 +698,7 @@ fn an_endless_stream_is_stopped() {
         effects = agent.handle_model_response(
             request,
             respond(200, ResponseBody::Chunk(piece.clone())),
-            NOW,
+            Timestamp::from(NOW),
         );
         if !posts(&effects).is_empty() {
             break;
@@ -665,6 +710,7 @@ fn an_endless_stream_is_stopped() {
 
 mod properties {
     use super::*;
+    use crate::Timestamp;
     use proptest::prelude::*;
     use std::collections::BTreeSet;
 
@@ -691,14 +737,14 @@ mod properties {
         ) {
             let mut agent = if anthropic { claude() } else { helper(json!({})) };
             let to = if anthropic { "agent:claude" } else { "agent:helper" };
-            let effects = agent.handle_event(&message(1, "human:ann", to, "hi", json!({})), NOW);
+            let effects = agent.handle_event(&message(1, "human:ann", to, "hi", json!({})), Timestamp::from(NOW));
             let (request, _) = model_call(&effects);
             let mut posted = 0;
             for chunk in chunks {
-                let effects = agent.handle_model_response(request, respond(status, ResponseBody::Chunk(chunk)), NOW);
+                let effects = agent.handle_model_response(request, respond(status, ResponseBody::Chunk(chunk)), Timestamp::from(NOW));
                 posted += posts(&effects).len();
             }
-            let effects = agent.handle_model_response(request, respond(status, ResponseBody::End), NOW);
+            let effects = agent.handle_model_response(request, respond(status, ResponseBody::End), Timestamp::from(NOW));
             posted += posts(&effects).len();
             prop_assert!(posted <= 1);
         }
@@ -724,7 +770,7 @@ mod properties {
             let mut answered = BTreeSet::new();
             for index in order {
                 let event = &events[index.index(events.len())];
-                let effects = agent.handle_event(event, NOW);
+                let effects = agent.handle_event(event, Timestamp::from(NOW));
                 let calls: Vec<RequestId> = effects.iter().filter_map(|e| match e {
                     AgentEffect::CallModel { request, .. } => Some(*request),
                     _ => None,
@@ -736,7 +782,7 @@ mod properties {
                 for request in calls {
                     prop_assert!(answered.insert(event.id), "answered twice");
                     let done = agent.handle_model_response(request,
-                        respond(200, ResponseBody::Whole(OPENAI_ANSWER.into())), NOW);
+                        respond(200, ResponseBody::Whole(OPENAI_ANSWER.into())), Timestamp::from(NOW));
                     prop_assert_eq!(posts(&done).len(), 1);
                 }
             }
@@ -772,7 +818,7 @@ fn the_answer_names_its_question_and_the_tools_it_used() {
     let (next, _) = model_call(&agent.handle_tool_result(
         "tool-1-0",
         Ok(json!({"date": "Friday", "notes": "x".repeat(900)})),
-        NOW,
+        Timestamp::from(NOW),
     ));
     let effects = whole(&mut agent, next, OPENAI_ANSWER);
     let AgentEffect::Post {
@@ -807,7 +853,7 @@ fn a_failure_is_posted_as_failed_and_a_failed_tool_is_a_failed_step() {
     let limited = agent.handle_model_response(
         request,
         respond(429, ResponseBody::Whole(OPENAI_429.into())),
-        NOW,
+        Timestamp::from(NOW),
     );
     assert!(matches!(
         the_post(&limited),
@@ -818,7 +864,11 @@ fn a_failure_is_posted_as_failed_and_a_failed_tool_is_a_failed_step() {
     let call = openai_tool_call("call_2", "search", "{}");
     whole(&mut agent, request, &call);
     let tool_id = format!("tool-{}-0", request.0);
-    let (next, _) = model_call(&agent.handle_tool_result(&tool_id, Err("timed out".into()), NOW));
+    let (next, _) = model_call(&agent.handle_tool_result(
+        &tool_id,
+        Err("timed out".into()),
+        Timestamp::from(NOW),
+    ));
     let effects = whole(&mut agent, next, OPENAI_ANSWER);
     let AgentEffect::Post { steps, failed, .. } = the_post(&effects) else {
         unreachable!()
@@ -834,14 +884,16 @@ fn a_failure_is_posted_as_failed_and_a_failed_tool_is_a_failed_step() {
 fn a_task_is_answered_and_its_questions_go_to_the_requester() {
     let mut agent = helper(json!({}));
     let ann = addr("human:ann");
-    let effects = agent.handle_task("task-7", &ann, "Book me a table", NOW);
+    let effects = agent.handle_task("task-7", &ann, "Book me a table", Timestamp::from(NOW));
     let (request, body) = model_call(&effects);
     let messages = body["messages"].as_array().unwrap();
     assert_eq!(messages[1]["content"], "human:ann: Book me a table");
     let offered = offered_tools(&body);
     assert_eq!(offered, ["search", "ask_user"]);
     assert!(
-        agent.handle_task("task-7", &ann, "again", NOW).is_empty(),
+        agent
+            .handle_task("task-7", &ann, "again", Timestamp::from(NOW))
+            .is_empty(),
         "one turn per task"
     );
 
@@ -859,7 +911,8 @@ fn a_task_is_answered_and_its_questions_go_to_the_requester() {
     };
     assert_eq!(question, "For how many?");
     assert_eq!(conversation.task.as_deref(), Some("task-7"));
-    let (next, body) = model_call(&agent.handle_tool_result(call_id, Ok(json!("four")), NOW));
+    let (next, body) =
+        model_call(&agent.handle_tool_result(call_id, Ok(json!("four")), Timestamp::from(NOW)));
     let last = body["messages"].as_array().unwrap().last().unwrap().clone();
     assert_eq!(
         (last["role"].as_str(), last["content"].as_str()),
@@ -893,7 +946,7 @@ fn a_command_agent_gets_a_transcript_and_answers_with_its_output() {
     .unwrap();
     let mut agent = Agent::new(config);
     let question = message(1, "human:ann", "agent:coder", "fix the test", json!({}));
-    let effects = agent.handle_event(&question, NOW);
+    let effects = agent.handle_event(&question, Timestamp::from(NOW));
     let Some(AgentEffect::CallModel {
         request,
         url,
@@ -923,7 +976,7 @@ fn a_command_agent_gets_a_transcript_and_answers_with_its_output() {
             200,
             ResponseBody::Whole("Fixed: the assertion was off by one.\n".into()),
         ),
-        NOW,
+        Timestamp::from(NOW),
     );
     assert_eq!(
         posts(&done),
@@ -935,11 +988,11 @@ fn a_command_agent_gets_a_transcript_and_answers_with_its_output() {
     );
 
     let again = message(2, "human:ann", "agent:coder", "and the other?", json!({}));
-    let (request, _) = model_call(&agent.handle_event(&again, NOW));
+    let (request, _) = model_call(&agent.handle_event(&again, Timestamp::from(NOW)));
     let failed = agent.handle_model_response(
         request,
         respond(500, ResponseBody::Whole("Error: not logged in".into())),
-        NOW,
+        Timestamp::from(NOW),
     );
     let AgentEffect::Post {
         content, failed, ..
@@ -1010,7 +1063,7 @@ fn a_tool_that_needs_approval_waits_for_it_and_runs_as_edited() {
         by: Some(addr("human:ann")),
         reason: None,
     };
-    let effects = agent.handle_approval(&call_id, approved.clone(), NOW);
+    let effects = agent.handle_approval(&call_id, approved.clone(), Timestamp::from(NOW));
     let called = effects.iter().find_map(|e| match e {
         AgentEffect::CallTool {
             call_id: c,
@@ -1023,7 +1076,8 @@ fn a_tool_that_needs_approval_waits_for_it_and_runs_as_edited() {
         called,
         Some((call_id.clone(), json!({"query": "release date"})))
     );
-    let (next, _) = model_call(&agent.handle_tool_result(&call_id, Ok(json!("Friday")), NOW));
+    let (next, _) =
+        model_call(&agent.handle_tool_result(&call_id, Ok(json!("Friday")), Timestamp::from(NOW)));
     let effects = whole(&mut agent, next, OPENAI_ANSWER);
     let AgentEffect::Post { steps, .. } = the_post(&effects) else {
         unreachable!()
@@ -1052,7 +1106,7 @@ fn a_denied_or_expired_call_is_told_to_the_model_and_not_made() {
             by: Some(addr("human:ann")),
             reason: Some("not now".into()),
         };
-        let effects = agent.handle_approval(&call_id, outcome, NOW);
+        let effects = agent.handle_approval(&call_id, outcome, Timestamp::from(NOW));
         assert!(
             !effects
                 .iter()

@@ -145,7 +145,7 @@ pub fn dispatch<H: BindingHost>(
         let message = format!("no method {method}");
         return Ok(error(&id, Code::MethodNotFound, message));
     };
-    let deadline = host.now().saturating_add(SEND_WAIT_MS);
+    let deadline = host.now().as_millis().saturating_add(SEND_WAIT_MS);
     let watch = |task: &str| Watch {
         request: id.clone(),
         version,

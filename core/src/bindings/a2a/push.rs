@@ -21,6 +21,7 @@ use crate::bindings::jsonrpc::{self, Code, Id, RpcCode, RpcError};
 use crate::bindings::member::submit;
 use crate::crypto::hmac_sha256_hex;
 use crate::ids::event_type::EventType;
+use crate::ids::time::Timestamp;
 use crate::model::push::{PendingPush, PushTarget};
 use crate::network::task_types as types;
 use crate::{Address, Network};
@@ -231,7 +232,7 @@ pub fn configure<H: BindingHost>(
 /// The request a queued notification is, at `now`; `None` when its task or
 /// target is gone, or the network's outbound policy refuses its URL now
 /// (checked again at every delivery: the URL sent is the policy's reading).
-pub fn render(network: &Network, pending: &PendingPush, now: u64) -> Option<Outgoing> {
+pub fn render(network: &Network, pending: &PendingPush, now: Timestamp) -> Option<Outgoing> {
     let task = network.state().tasks.get(pending.task.as_str())?;
     let target = task.push.iter().find(|t| t.id == pending.target)?;
     let url = network.outbound().check(&target.url).ok()?;

@@ -19,6 +19,7 @@
 //! `Authorization: Bearer …`, which the SDK falls back to, as its own
 //! server sends by default, and which agentnet's clients read.
 
+use crate::Timestamp;
 use crate::bindings::exchange::{BindingHost, join_event};
 use crate::bindings::message::{Request, Response};
 use crate::bindings::step::Step;
@@ -79,10 +80,10 @@ pub struct Grant {
 
 impl Grant {
     /// The grant of a session `token` that expires at `expires_at` (ms) unless used, at `now` (ms).
-    pub fn new(token: String, expires_at: u64, now: u64) -> Self {
+    pub fn new(token: String, expires_at: u64, now: Timestamp) -> Self {
         Self {
             token,
-            expires_in: expires_at.saturating_sub(now) / 1000,
+            expires_in: expires_at.saturating_sub(now.as_millis()) / 1000,
         }
     }
 
@@ -255,7 +256,7 @@ mod tests {
 
     #[test]
     fn a_grant_travels_in_authentication_info_and_authorization() {
-        let grant = Grant::new("abc".into(), 3_601_500, 1_500);
+        let grant = Grant::new("abc".into(), 3_601_500, Timestamp::from(1_500));
         assert_eq!(grant.expires_in, 3600);
         let answered = with_bearer(Response::json(serde_json::json!({})), &grant);
         let header = |name: &str| {

@@ -17,6 +17,7 @@ use crate::ErrorCode;
 use crate::bindings::message::Response;
 use crate::identity::didwba::{MAX_AGE_SECS, MAX_AHEAD_SECS};
 use crate::identity::didwba_proof::DidProof;
+use crate::ids::time::Timestamp;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
@@ -65,7 +66,7 @@ impl NonceClaim {
 
     /// The claim as the registry reads it at `now`: a refusal for one that is
     /// not a claim, has over-long parts, or would hold past the window.
-    pub fn parse(body: &str, now: u64) -> Result<Self, Response> {
+    pub fn parse(body: &str, now: Timestamp) -> Result<Self, Response> {
         let claim: Self = serde_json::from_str(body).map_err(|_| {
             Response::error(
                 ErrorCode::InvalidRequest,
@@ -77,7 +78,7 @@ impl NonceClaim {
             || claim.nonce.is_empty()
             || claim.did.len() > MAX_PART_BYTES
             || claim.nonce.len() > MAX_PART_BYTES
-            || claim.until_ms > now.saturating_add(longest)
+            || claim.until_ms > now.as_millis().saturating_add(longest)
         {
             return Err(Response::error(
                 ErrorCode::InvalidRequest,
@@ -89,9 +90,9 @@ impl NonceClaim {
 
     /// The registry's decision at `now`, given until when its key is
     /// already held (`None`: not held).
-    pub fn decide(&self, held_until: Option<u64>, now: u64) -> Claimed {
+    pub fn decide(&self, held_until: Option<u64>, now: Timestamp) -> Claimed {
         match held_until {
-            Some(until) if until > now => Claimed::Refused,
+            Some(until) if until > now.as_millis() => Claimed::Refused,
             _ => Claimed::Granted,
         }
     }
@@ -131,9 +132,15 @@ mod tests {
     #[test]
     fn a_nonce_is_granted_once_until_it_expires() {
         let first = claim(10_000);
-        assert_eq!(first.decide(None, 1_000), Claimed::Granted);
-        assert_eq!(first.decide(Some(10_000), 1_000), Claimed::Refused);
-        assert_eq!(first.decide(Some(10_000), 10_000), Claimed::Granted);
+        assert_eq!(first.decide(None, Timestamp::from(1_000)), Claimed::Granted);
+        assert_eq!(
+            first.decide(Some(10_000), Timestamp::from(1_000)),
+            Claimed::Refused
+        );
+        assert_eq!(
+            first.decide(Some(10_000), Timestamp::from(10_000)),
+            Claimed::Granted
+        );
         assert_eq!(answer(Claimed::Granted).status, 200);
         assert_eq!(answer(Claimed::Refused).status, 409);
         assert!(granted(200));
@@ -145,7 +152,7 @@ mod tests {
         let now = 1_000_000;
         let ok = claim(now + MAX_AGE_SECS * 1000);
         assert_eq!(
-            NonceClaim::parse(&serde_json::to_string(&ok).unwrap(), now),
+            NonceClaim::parse(&serde_json::to_string(&ok).unwrap(), Timestamp::from(now)),
             Ok(ok)
         );
         for bad in [
@@ -154,7 +161,7 @@ mod tests {
             json!({"did": "d", "nonce": "x".repeat(MAX_PART_BYTES + 1), "until_ms": now}),
             json!({"did": "d", "nonce": "n", "until_ms": now + 3_600_000}),
         ] {
-            let refused = NonceClaim::parse(&bad.to_string(), now).unwrap_err();
+            let refused = NonceClaim::parse(&bad.to_string(), Timestamp::from(now)).unwrap_err();
             assert_eq!(refused.status, 400, "{bad}");
         }
     }

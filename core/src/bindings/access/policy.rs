@@ -4,6 +4,7 @@
 //! ([`Policy::default`] in production); tests may shorten it with
 //! [`Policy::with_overrides`], which a host honours only with its test hooks on.
 
+use crate::Timestamp;
 use crate::throttle::Rate;
 use serde::Deserialize;
 
@@ -168,9 +169,11 @@ pub enum SessionState {
 
 impl SessionRow {
     /// The session's state at `now` under `policy`.
-    pub fn state(&self, policy: &Policy, now: u64) -> SessionState {
-        let idle = now.saturating_sub(self.last_used.max(self.created));
-        let age = now.saturating_sub(self.created);
+    pub fn state(&self, policy: &Policy, now: Timestamp) -> SessionState {
+        let idle = now
+            .as_millis()
+            .saturating_sub(self.last_used.max(self.created));
+        let age = now.as_millis().saturating_sub(self.created);
         if idle >= policy.session_idle_ms || age >= policy.session_max_age_ms {
             SessionState::Expired
         } else {
@@ -193,10 +196,10 @@ pub struct Expired {
 
 impl Expired {
     /// The bounds at `now` under `policy`.
-    pub fn at(policy: &Policy, now: u64) -> Self {
+    pub fn at(policy: &Policy, now: Timestamp) -> Self {
         Self {
-            idle_before: now.checked_sub(policy.session_idle_ms),
-            created_before: now.checked_sub(policy.session_max_age_ms),
+            idle_before: now.as_millis().checked_sub(policy.session_idle_ms),
+            created_before: now.as_millis().checked_sub(policy.session_max_age_ms),
         }
     }
 
@@ -247,30 +250,36 @@ mod tests {
         let policy = Policy::default();
         let day = policy.session_idle_ms;
         let fresh = row(0, 0);
-        assert_eq!(fresh.state(&policy, 1), SessionState::Live { touch: false });
+        assert_eq!(
+            fresh.state(&policy, Timestamp::from(1)),
+            SessionState::Live { touch: false }
+        );
         // Used within the hour: nothing to write.
         assert_eq!(
-            fresh.state(&policy, day / 24 - 1),
+            fresh.state(&policy, Timestamp::from(day / 24 - 1)),
             SessionState::Live { touch: false }
         );
         assert_eq!(
-            fresh.state(&policy, day / 24),
+            fresh.state(&policy, Timestamp::from(day / 24)),
             SessionState::Live { touch: true }
         );
-        assert_eq!(fresh.state(&policy, day), SessionState::Expired);
+        assert_eq!(
+            fresh.state(&policy, Timestamp::from(day)),
+            SessionState::Expired
+        );
         // Used every hour it lives on, until its maximum age.
         let used = row(0, 6 * day);
         assert_eq!(
-            used.state(&policy, 6 * day + 1),
+            used.state(&policy, Timestamp::from(6 * day + 1)),
             SessionState::Live { touch: false }
         );
         assert_eq!(
-            used.state(&policy, policy.session_max_age_ms),
+            used.state(&policy, Timestamp::from(policy.session_max_age_ms)),
             SessionState::Expired
         );
         // A clock that went back does not expire or refresh anything.
         assert_eq!(
-            row(100, 100).state(&policy, 50),
+            row(100, 100).state(&policy, Timestamp::from(50)),
             SessionState::Live { touch: false }
         );
     }
@@ -279,7 +288,7 @@ mod tests {
     fn the_prune_bounds_are_the_expiry_rules() {
         let policy = Policy::default();
         let now = 10 * policy.session_max_age_ms;
-        let expired = Expired::at(&policy, now);
+        let expired = Expired::at(&policy, Timestamp::from(now));
         let idle_before = expired.idle_before.unwrap();
         let created_before = expired.created_before.unwrap();
         // A row is pruned exactly when it has expired.
@@ -293,11 +302,12 @@ mod tests {
         ] {
             assert_eq!(
                 expired.covers(created, last_used),
-                row(created, last_used).state(&policy, now) == SessionState::Expired,
+                row(created, last_used).state(&policy, Timestamp::from(now))
+                    == SessionState::Expired,
                 "created {created}, used {last_used}"
             );
         }
         // Early on (a test clock) nothing can have expired.
-        assert!(!Expired::at(&policy, 5).covers(0, 0));
+        assert!(!Expired::at(&policy, Timestamp::from(5)).covers(0, 0));
     }
 }

@@ -103,7 +103,10 @@ pub fn start<H: BindingHost>(host: &mut H, address: &Address) -> Result<(String,
     host.prune_sessions(Expired::at(&policy, now))?;
     let token = to_hex(&host.random_seed());
     host.add_session(&sha256_hex(token.as_bytes()), address, now)?;
-    Ok((token, now.saturating_add(policy.session_idle_ms)))
+    Ok((
+        token,
+        now.as_millis().saturating_add(policy.session_idle_ms),
+    ))
 }
 
 /// `POST v1/ticket`: a ticket for `member`, good once for a WebSocket or a stream.
@@ -111,7 +114,7 @@ pub fn issue_ticket<H: BindingHost>(host: &mut H, member: &Address) -> Result<Re
     let now = host.now();
     host.prune_tickets(now)?;
     let ticket = to_hex(&host.random_seed());
-    let expires_at = now.saturating_add(host.policy().ticket_ttl_ms);
+    let expires_at = now.as_millis().saturating_add(host.policy().ticket_ttl_ms);
     host.add_ticket(&sha256_hex(ticket.as_bytes()), member, expires_at)?;
     Ok(Response::json(
         json!({"ticket": ticket, "expires_at": expires_at}),
@@ -125,7 +128,7 @@ pub fn redeem_ticket<H: BindingHost>(
 ) -> Result<Step<Address>, H::Error> {
     let row = host.take_ticket(&sha256_hex(ticket.as_bytes()))?;
     Ok(Step::from(match row {
-        Some(row) if row.expires_at > host.now() => address_of(&row.address),
+        Some(row) if row.expires_at > host.now().as_millis() => address_of(&row.address),
         _ => Err(Response::error(
             ErrorCode::NotJoined,
             "unknown, used or expired ticket: ask POST v1/ticket for another",

@@ -25,6 +25,7 @@ pub mod networks;
 use super::message::{Method, Request, Response};
 use crate::ErrorCode;
 use crate::crypto::sha256_hex;
+use crate::ids::time::Timestamp;
 use serde_json::{Value, json};
 
 /// The name of the single directory object.
@@ -133,14 +134,22 @@ pub struct RecentCreations {
 }
 
 /// Whether one more creation is allowed; a refusal says when to retry.
-pub fn admit(recent: RecentCreations, limits: CreationLimits, now: u64) -> Result<(), Response> {
+pub fn admit(
+    recent: RecentCreations,
+    limits: CreationLimits,
+    now: Timestamp,
+) -> Result<(), Response> {
     if recent.count < limits.per_hour {
         return Ok(());
     }
-    let free_at = recent
-        .oldest_at
-        .map_or(now, |at| at.saturating_add(CREATION_WINDOW_MS));
-    let retry_after_s = free_at.saturating_sub(now).div_ceil(1000).max(1);
+    let free_at = recent.oldest_at.map_or(now, |at| {
+        Timestamp::from_millis(at).plus_millis(CREATION_WINDOW_MS)
+    });
+    let retry_after_s = free_at
+        .as_millis()
+        .saturating_sub(now.as_millis())
+        .div_ceil(1000)
+        .max(1);
     Err(Response::error(
         ErrorCode::RateLimited,
         format!(

@@ -56,12 +56,12 @@ fn a_creator_past_the_hourly_limit_is_told_when_to_retry() {
     };
     let now = 10_000_000;
     let recent = |count, oldest_at| RecentCreations { count, oldest_at };
-    assert!(admit(recent(0, None), limits, now).is_ok());
-    assert!(admit(recent(2, Some(now - 1000)), limits, now).is_ok());
+    assert!(admit(recent(0, None), limits, Timestamp::from(now)).is_ok());
+    assert!(admit(recent(2, Some(now - 1000)), limits, Timestamp::from(now)).is_ok());
     let refused = admit(
         recent(3, Some(now - CREATION_WINDOW_MS + 90_500)),
         limits,
-        now,
+        Timestamp::from(now),
     )
     .unwrap_err();
     assert_eq!(refused.status_and_code(), (429, "rate_limited"));
@@ -72,7 +72,12 @@ fn a_creator_past_the_hourly_limit_is_told_when_to_retry() {
             .contains(&("retry-after".into(), "91".into()))
     );
     // A creator is never told to retry in 0 seconds.
-    let edge = admit(recent(3, Some(now - CREATION_WINDOW_MS)), limits, now).unwrap_err();
+    let edge = admit(
+        recent(3, Some(now - CREATION_WINDOW_MS)),
+        limits,
+        Timestamp::from(now),
+    )
+    .unwrap_err();
     assert!(edge.headers.contains(&("retry-after".into(), "1".into())));
 
     assert!(may_list(1, limits));

@@ -30,6 +30,7 @@ use crate::discovery::{Catalog, DiscoveryError, acs};
 use crate::identity::did::Did;
 use crate::identity::error::IdentityError;
 use crate::identity::registry::{AgentRecord, Registry};
+use crate::ids::time::Timestamp;
 use serde_json::{Value, json};
 
 /// The NDJSON content type of the feed.
@@ -210,7 +211,7 @@ fn publish(
     catalog: &mut Catalog,
     req: &Request,
     name: &str,
-    now: u64,
+    now: Timestamp,
 ) -> Result<Answer, Response> {
     let body = body(req)?;
     let text = |k: &str| {
@@ -249,7 +250,7 @@ pub fn handle(
     catalog: &mut Catalog,
     req: &Request,
     fresh_id: impl FnOnce() -> String,
-    now: u64,
+    now: Timestamp,
 ) -> Answer {
     let origin = req.origin().to_owned();
     let refused = |e: DiscoveryError| Answer::response(refusal(&e));

@@ -13,6 +13,7 @@ use crate::bindings::message::{Request, Response};
 use crate::bindings::refusals::discovery_refusal;
 use crate::discovery::DiscoveryError;
 use crate::discovery::fetch_policy::{FetchPolicy, Submissions};
+use crate::ids::time::Timestamp;
 use crate::outbound::OutboundError;
 
 /// Counts `req`'s caller's submission and checks `url`; the refusal to send otherwise.
@@ -21,7 +22,7 @@ pub fn admit(
     submissions: &mut Submissions,
     req: &Request,
     url: &str,
-    now: u64,
+    now: Timestamp,
 ) -> Result<(), Response> {
     submissions
         .admit(&creator_of(req), now, policy.per_minute)
@@ -75,8 +76,14 @@ mod tests {
             ..FetchPolicy::default()
         };
         let mut seen = Submissions::default();
-        let refused =
-            admit(&policy, &mut seen, &post("1.1.1.1"), "ftp://x/ad.json", 0).unwrap_err();
+        let refused = admit(
+            &policy,
+            &mut seen,
+            &post("1.1.1.1"),
+            "ftp://x/ad.json",
+            Timestamp::from(0),
+        )
+        .unwrap_err();
         assert_eq!(
             (refused.status, reason(&refused)),
             (400, "url_scheme_refused".into())
@@ -86,7 +93,7 @@ mod tests {
             &mut seen,
             &post("1.1.1.1"),
             "http://10.0.0.1/ad.json",
-            1,
+            Timestamp::from(1),
         )
         .unwrap_err();
         assert_eq!(
@@ -99,7 +106,7 @@ mod tests {
             &mut seen,
             &post("1.1.1.1"),
             "https://ok.example/ad.json",
-            2,
+            Timestamp::from(2),
         )
         .unwrap_err();
         assert_eq!(
@@ -117,7 +124,7 @@ mod tests {
                 &mut seen,
                 &post("2.2.2.2"),
                 "https://ok.example/ad.json",
-                3
+                Timestamp::from(3)
             )
             .is_ok()
         );

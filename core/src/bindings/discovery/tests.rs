@@ -40,7 +40,7 @@ fn get(r: &mut Registry, c: &mut Catalog, path: &str) -> Response {
         c,
         &request(Method::Get, path, &Value::Null),
         || "id".into(),
-        NOW,
+        Timestamp::from(NOW),
     ))
     .0
 }
@@ -57,7 +57,7 @@ fn post(r: &mut Registry, c: &mut Catalog, path: &str, body: &Value, id: &str) -
         c,
         &request(Method::Post, path, body),
         || id.into(),
-        NOW,
+        Timestamp::from(NOW),
     ))
 }
 
@@ -69,7 +69,7 @@ fn publish(
     nonce: &str,
     document: &Value,
 ) -> Reply {
-    r.challenge("tr", nonce.into(), NOW).ok();
+    r.challenge("tr", nonce.into(), Timestamp::from(NOW)).ok();
     let proof = sign_proof(key, Action::PublishAcs, "tr", nonce, &acs_digest(document));
     let body = json!({"acs": document, "nonce": nonce, "signature": proof});
     post(r, c, "/registry/v1/agents/tr/acs", &body, "i")
@@ -78,7 +78,8 @@ fn publish(
 /// Registers `name` through the registry's routes, as the object does (recording its change).
 fn register(r: &mut Registry, c: &mut Catalog, name: &str, acs: Option<Value>) -> AgentRecord {
     let public = hex(&crate::verification::public_key_of(&SECRET));
-    r.challenge(name, format!("n-{name}"), NOW).ok();
+    r.challenge(name, format!("n-{name}"), Timestamp::from(NOW))
+        .ok();
     let signature = sign_proof(
         &SECRET,
         Action::Register,
@@ -91,7 +92,8 @@ fn register(r: &mut Registry, c: &mut Catalog, name: &str, acs: Option<Value>) -
         body["acs"] = acs;
     }
     let req = request(Method::Post, "/registry/v1/agents", &body);
-    let (response, record) = super::super::registry::handle(r, &req, || "x".into(), NOW);
+    let (response, record) =
+        super::super::registry::handle(r, &req, || "x".into(), Timestamp::from(NOW));
     assert_eq!(response.status, 201, "{:?}", response.body);
     let record = record.unwrap_or_else(|| AgentRecord {
         name: String::new(),
@@ -102,7 +104,7 @@ fn register(r: &mut Registry, c: &mut Catalog, name: &str, acs: Option<Value>) -
         registered_at: 0,
         revoked_at: None,
     });
-    c.agent_changed(record.to_json(r.config()), true, NOW);
+    c.agent_changed(record.to_json(r.config()), true, Timestamp::from(NOW));
     record
 }
 
@@ -131,7 +133,8 @@ fn registration_checks_the_acs_and_it_is_served_and_searchable() {
         "/registry/v1/agents",
         &json!({"name": "bad", "public_key": "00", "nonce": "n", "signature": "s", "acs": bad}),
     );
-    let (refused, _) = super::super::registry::handle(&mut r, &req, || "x".into(), NOW);
+    let (refused, _) =
+        super::super::registry::handle(&mut r, &req, || "x".into(), Timestamp::from(NOW));
     assert_eq!(refused.status_and_code(), (400, "invalid_request"));
     assert_eq!(
         refused.json_body().map(|b| b["reason"].clone()),
@@ -262,9 +265,15 @@ fn webhooks_are_created_and_deleted() {
         &Value::Null,
     );
     assert_eq!(
-        reply(handle(&mut r, &mut c, &delete, || "x".into(), NOW))
-            .0
-            .status,
+        reply(handle(
+            &mut r,
+            &mut c,
+            &delete,
+            || "x".into(),
+            Timestamp::from(NOW)
+        ))
+        .0
+        .status,
         200
     );
     assert!(c.webhooks.is_empty());
@@ -286,7 +295,7 @@ fn the_well_known_collection_pages_and_passive_registration_lists() {
             &json!({"url": url}),
         ),
         || "x".into(),
-        NOW,
+        Timestamp::from(NOW),
     );
     assert_eq!(fetch, Answer::Fetch { url: url.into() });
     let doc = json!({"protocolType": "ANP", "type": "AgentDescription", "name": "Outside", "did": "did:wba:localhost%3A9:o"});

@@ -112,8 +112,8 @@ fn one<H: BindingHost>(
                 .map(|(id, _)| *id);
             if let Some(answers) = turn {
                 let last = loop_.streamed_at.get(&answers).copied().unwrap_or(0);
-                if now.saturating_sub(last) >= STREAM_EVERY_MS {
-                    loop_.streamed_at.insert(answers, now);
+                if now.as_millis().saturating_sub(last) >= STREAM_EVERY_MS {
+                    loop_.streamed_at.insert(answers, now.as_millis());
                     let state = AgentActivity {
                         text: Some(text),
                         ..AgentActivity::new(answers, ActivityState::Writing)

@@ -28,6 +28,7 @@ use crate::bindings::exchange::BindingHost;
 use crate::event::metadata::ProtocolMetadata;
 use crate::ids::address::Address;
 use crate::ids::event_type::core_types;
+use crate::ids::time::Timestamp;
 use crate::ids::ulid::EventId;
 use crate::vocabulary::agents::AgentStop;
 use crate::vocabulary::approvals::ApprovalDecision;
@@ -182,7 +183,7 @@ impl HostedRuntime {
             let due: Vec<EventId> = loop_
                 .approvals
                 .iter()
-                .filter(|(_, (_, _, at))| *at <= now)
+                .filter(|(_, (_, _, at))| *at <= now.as_millis())
                 .map(|(id, _)| *id)
                 .collect();
             for id in due {
@@ -238,14 +239,14 @@ impl HostedRuntime {
 }
 
 /// Reads the tools `agent` may call again when they are old.
-fn refresh_tools(loop_: &mut Loop, network: &Network, agent: &Address, now: u64) {
+fn refresh_tools(loop_: &mut Loop, network: &Network, agent: &Address, now: Timestamp) {
     if loop_
         .tools_read_at
-        .is_some_and(|at| now.saturating_sub(at) < TOOLS_FRESH_MS)
+        .is_some_and(|at| now.as_millis().saturating_sub(at) < TOOLS_FRESH_MS)
     {
         return;
     }
-    loop_.tools_read_at = Some(now);
+    loop_.tools_read_at = Some(now.as_millis());
     let (defs, names) = tools_for(network.state(), agent);
     loop_.tool_names = names;
     loop_.agent.set_tools(defs);

@@ -30,6 +30,7 @@ use crate::bindings::exchange::{BindingHost, json_body, payload_of};
 use crate::bindings::message::{Method, Request, Response};
 use crate::ids::event_type::core_types;
 use crate::ids::standing::Role;
+use crate::ids::time::Timestamp;
 use crate::network::admin_types as types;
 use crate::{Address, ErrorCode, Network};
 use serde_json::{Value, json};
@@ -92,7 +93,7 @@ fn code_of(network: &Network, req: &Request) -> Result<String, Response> {
 /// `POST v1/invitations/show` `{code}`: what the code's holder is invited to
 /// (`{network: {id, name, description, policy}, inviter, invitee, expires_at}`);
 /// `not_found` for a code that is used, revoked or expired.
-pub fn show(network: &Network, req: &Request, now: u64) -> Response {
+pub fn show(network: &Network, req: &Request, now: Timestamp) -> Response {
     let code = match code_of(network, req) {
         Ok(code) => code,
         Err(response) => return response,

@@ -6,6 +6,7 @@ use super::membership;
 use crate::bindings::exchange::{BindingHost, Collected, error_reply};
 use crate::bindings::message::Response;
 use crate::ids::event_type::core_types;
+use crate::ids::time::Timestamp;
 use crate::ids::ulid::UlidGenerator;
 use crate::network::Inbound;
 use crate::{Address, Coded, Event, EventId, Network};
@@ -13,7 +14,7 @@ use serde_json::{Value, json};
 
 /// Fills what a plain HTTP client may leave out of an event it POSTs (its
 /// `id`, `timestamp` and `source`); everything it does send is kept, and validated later.
-pub fn fill_event(body: &mut Value, id: EventId, source: &Address, now: u64) {
+pub fn fill_event(body: &mut Value, id: EventId, source: &Address, now: Timestamp) {
     if let Value::Object(object) = body {
         object.entry("id").or_insert_with(|| json!(id));
         object.entry("timestamp").or_insert_with(|| json!(now));

@@ -31,6 +31,7 @@
 use super::revision::Revision;
 use super::streams::Streams;
 use crate::bindings::jsonrpc::{Call, Id, notification};
+use crate::ids::time::Timestamp;
 use crate::mods::workspace::saved_approvals;
 use crate::vocabulary::approvals::{ActionKind, ApprovalRequest};
 use crate::vocabulary::event_types::{APPROVAL_DECIDED, APPROVAL_REQUESTED};
@@ -130,8 +131,8 @@ fn describe(kind: ActionKind, subject: &str, detail: &Value) -> (String, String)
 }
 
 /// How long until `expires_at`, in words.
-fn remaining(expires_at: u64, now: u64) -> String {
-    let minutes = expires_at.saturating_sub(now).div_ceil(60_000);
+fn remaining(expires_at: u64, now: Timestamp) -> String {
+    let minutes = expires_at.saturating_sub(now.as_millis()).div_ceil(60_000);
     match minutes {
         0..=1 => "a minute".into(),
         2..=119 => format!("{minutes} minutes"),
@@ -188,7 +189,7 @@ pub fn requested_schema(revision: Revision, kind: ActionKind) -> Value {
 
 /// The `elicitation/create` request that asks about the approval `event`
 /// requests (`None` for any other event, or one that does not read as a request).
-pub fn ask(revision: Revision, event: &Event, now: u64) -> Option<Value> {
+pub fn ask(revision: Revision, event: &Event, now: Timestamp) -> Option<Value> {
     let asked = Asked::of_request(event)?;
     let request: ApprovalRequest = serde_json::from_value(event.payload.clone()).ok()?;
     let action = &request.action;
@@ -216,7 +217,7 @@ pub fn asks(
     network: &Network,
     streams: &Streams,
     event: &Event,
-    now: u64,
+    now: Timestamp,
 ) -> Vec<(String, Id, Value)> {
     let Some(asked) = Asked::of_request(event) else {
         return Vec::new();
@@ -241,10 +242,10 @@ pub const MAX_ASKED_ON_CONNECT: usize = 50;
 /// The approvals still open at `now` (undecided, unexpired), oldest first, at
 /// most the newest [`MAX_ASKED_ON_CONNECT`]: a person whose client was away
 /// when one was asked is asked on the stream it opens later ([`asks_on`]).
-pub fn still_open(network: &Network, now: u64) -> Vec<EventId> {
+pub fn still_open(network: &Network, now: Timestamp) -> Vec<EventId> {
     let open: Vec<EventId> = saved_approvals(network.state())
         .into_iter()
-        .filter(|(_, a)| a.decided.is_none() && a.expires_at.as_millis() > now)
+        .filter(|(_, a)| a.decided.is_none() && a.expires_at.as_millis() > now.as_millis())
         .map(|(id, _)| id)
         .collect();
     open[open.len().saturating_sub(MAX_ASKED_ON_CONNECT)..].to_vec()
@@ -258,7 +259,7 @@ pub fn asks_on(
     streams: &Streams,
     stream: &str,
     request: &Event,
-    now: u64,
+    now: Timestamp,
 ) -> Option<(Id, Value)> {
     asks(network, streams, request, now)
         .into_iter()

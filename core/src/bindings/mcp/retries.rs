@@ -19,6 +19,7 @@ use crate::Network;
 use crate::bindings::jsonrpc::{Code, Id, RpcError};
 use crate::crypto::sha256_hex;
 use crate::identity::jcs::canonicalize;
+use crate::ids::time::Timestamp;
 use serde_json::{Map, Value};
 
 /// How long a call is remembered (unix ms).
@@ -44,12 +45,14 @@ pub fn replay(
     session: &Session,
     (request, params): (&Id, &Map<String, Value>),
     member: &crate::Address,
-    now: u64,
+    now: Timestamp,
 ) -> Option<Reply> {
     let key = request.to_value();
     let digest = digest(params);
     let call = session.calls.iter().find(|c| {
-        c.request == key && c.params == digest && now.saturating_sub(c.at) < RETRY_WINDOW_MS
+        c.request == key
+            && c.params == digest
+            && now.as_millis().saturating_sub(c.at) < RETRY_WINDOW_MS
     })?;
     if let Some(result) = &call.result {
         return Some(Reply::Result(result.clone()));
@@ -64,7 +67,7 @@ pub fn replay(
         revision: session.revision,
         member: member.clone(),
         session: Some(session.id.clone()),
-        deadline: now.saturating_add(INVOKE_TIMEOUT_MS),
+        deadline: now.as_millis().saturating_add(INVOKE_TIMEOUT_MS),
         wait: WaitFor::Invoke {
             event: event.parse().ok()?,
             tool: tool.parse().ok()?,
@@ -78,7 +81,7 @@ pub fn note(
     session: &mut Session,
     (request, params): (&Id, &Map<String, Value>),
     reply: &Reply,
-    now: u64,
+    now: Timestamp,
 ) -> bool {
     let (invoked, result) = match reply {
         Reply::Error(_) => return false,
@@ -95,11 +98,11 @@ pub fn note(
     }
     session
         .calls
-        .retain(|c| c.request != key && now.saturating_sub(c.at) < RETRY_WINDOW_MS);
+        .retain(|c| c.request != key && now.as_millis().saturating_sub(c.at) < RETRY_WINDOW_MS);
     session.calls.push(Call {
         request: key,
         params: digest(params),
-        at: now,
+        at: now.as_millis(),
         invoked,
         result: None,
         dropped: false,

@@ -15,6 +15,7 @@ use crate::bindings::message::Request;
 use crate::bindings::oauth::grants::OAuthHost;
 use crate::bindings::step::Step;
 use crate::crypto::to_hex;
+use crate::ids::time::Timestamp;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeSet;
@@ -57,13 +58,13 @@ impl Session {
         member: Address,
         revision: Revision,
         client: Value,
-        now: u64,
+        now: Timestamp,
     ) -> Self {
         Self {
             id: to_hex(seed),
             member,
             revision,
-            created: now,
+            created: now.as_millis(),
             client,
             subscriptions: BTreeSet::new(),
             elicits: false,
@@ -157,7 +158,7 @@ mod tests {
             "agent:claude".parse().unwrap(),
             Revision::V2025_06_18,
             json!({"name": "c", "version": "1"}),
-            5,
+            Timestamp::from(5),
         );
         session
             .subscriptions

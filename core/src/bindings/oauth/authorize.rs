@@ -293,7 +293,9 @@ pub fn post<H: OAuthHost>(
         client_id: authorization.client.client_id.clone(),
         resource: authorization.resource.clone(),
         family: grants::secret(host),
-        expires_at: now.saturating_add(host.policy().oauth_code_ttl_ms),
+        expires_at: now
+            .as_millis()
+            .saturating_add(host.policy().oauth_code_ttl_ms),
         used: false,
         redirect_uri: Some(authorization.redirect_uri.clone()),
         code_challenge: Some(authorization.code_challenge.clone()),

@@ -12,6 +12,7 @@
 
 use crate::bindings::exchange::BindingHost;
 use crate::crypto::{sha256_hex, to_hex};
+use crate::ids::time::Timestamp;
 use serde::{Deserialize, Serialize};
 
 /// A registered client.
@@ -80,7 +81,7 @@ pub trait OAuthHost: BindingHost {
     /// Ends every grant of a family.
     fn end_oauth_family(&mut self, family: &str) -> Result<(), Self::Error>;
     /// Deletes the grants expired at or before `now`.
-    fn prune_oauth_grants(&mut self, now: u64) -> Result<(), Self::Error>;
+    fn prune_oauth_grants(&mut self, now: Timestamp) -> Result<(), Self::Error>;
 }
 
 /// A fresh random secret (64 hex characters).

@@ -19,6 +19,7 @@ use crate::ErrorCode;
 use crate::identity::did::Did;
 use crate::identity::error::IdentityError;
 use crate::identity::registry::{AgentRecord, Registry};
+use crate::ids::time::Timestamp;
 use serde_json::{Value, json};
 
 /// Where the registry's routes start.
@@ -72,7 +73,7 @@ pub fn handle(
     registry: &mut Registry,
     req: &Request,
     nonce: impl FnOnce() -> String,
-    now: u64,
+    now: Timestamp,
 ) -> (Response, Option<AgentRecord>) {
     match route(registry, req, nonce, now) {
         Ok(done) => done,
@@ -84,7 +85,7 @@ fn route(
     registry: &mut Registry,
     req: &Request,
     nonce: impl FnOnce() -> String,
-    now: u64,
+    now: Timestamp,
 ) -> Result<(Response, Option<AgentRecord>), Response> {
     let path = req.path();
     let document = |did: &Did| {

@@ -36,7 +36,7 @@ fn call(
             counter += 1;
             format!("nonce-{path}-{counter}")
         },
-        NOW,
+        Timestamp::from(NOW),
     );
     (
         response.status,

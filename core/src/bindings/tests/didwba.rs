@@ -5,6 +5,7 @@
 //! spec's `WWW-Authenticate` challenge.
 
 use super::*;
+use crate::Timestamp;
 use crate::Verification;
 use crate::identity::didwba::ed25519_client_header;
 use crate::identity::time::format_rfc3339;
@@ -45,7 +46,7 @@ fn a_didwba_header_joins_at_level_3_and_a_replay_is_refused_with_a_challenge() {
     assert_eq!(
         world
             .network
-            .didwba_lookups(&header, "edge.test", world.host.now)
+            .didwba_lookups(&header, "edge.test", Timestamp::from(world.host.now))
             .len(),
         1
     );
@@ -89,7 +90,7 @@ fn a_didwba_header_joins_at_level_3_and_a_replay_is_refused_with_a_challenge() {
     assert!(
         world
             .network
-            .didwba_lookups(&header, "edge.test", world.host.now)
+            .didwba_lookups(&header, "edge.test", Timestamp::from(world.host.now))
             .is_empty()
     );
     // Signed for another server: refused.
@@ -207,29 +208,51 @@ fn a_header_one_network_accepted_is_refused_by_another_once_the_deployment_refus
     let header = signed(&a, &key, "n-roam");
     let body = json!({"agent_id": "agent:eve"}).to_string();
     // The registry holds nothing yet: A's claim is granted and A takes the header.
-    let claim = a.network.didwba_claim(&header, "edge.test", now).unwrap();
+    let claim = a
+        .network
+        .didwba_claim(&header, "edge.test", Timestamp::from(now))
+        .unwrap();
     assert_eq!(claim.did, DID);
     let mut held = None;
-    assert_eq!(claim.decide(held, now), Claimed::Granted);
+    assert_eq!(claim.decide(held, Timestamp::from(now)), Claimed::Granted);
     held = Some(claim.until_ms);
     let joined = a.call(&post("v1/join", &body).with_header("Authorization", &header));
     assert_eq!(joined.status, 200, "{joined:?}");
     // B's claim of the same nonce is refused by the registry; B refuses the header.
-    let claim = b.network.didwba_claim(&header, "edge.test", now).unwrap();
-    let decided = claim.decide(held, now);
+    let claim = b
+        .network
+        .didwba_claim(&header, "edge.test", Timestamp::from(now))
+        .unwrap();
+    let decided = claim.decide(held, Timestamp::from(now));
     assert!(!granted(answer(decided).status));
-    b.network.didwba_claim_refused(&claim, now);
+    b.network.didwba_claim_refused(&claim, Timestamp::from(now));
     let refused = b.call(&post("v1/join", &body).with_header("Authorization", &header));
     let challenge = challenge_of(&refused);
     assert!(challenge.starts_with("DIDWba error=\"invalid_nonce\""));
     // Nothing more is claimed for it there, and a header that could not pass is never claimed.
-    assert_eq!(b.network.didwba_claim(&header, "edge.test", now), None);
-    assert_eq!(b.network.didwba_claim(&header, "other.test", now), None);
+    assert_eq!(
+        b.network
+            .didwba_claim(&header, "edge.test", Timestamp::from(now)),
+        None
+    );
+    assert_eq!(
+        b.network
+            .didwba_claim(&header, "other.test", Timestamp::from(now)),
+        None
+    );
     let fresh = signed(&b, &key, "n-fresh");
-    assert!(b.network.didwba_claim(&fresh, "edge.test", now).is_some());
+    assert!(
+        b.network
+            .didwba_claim(&fresh, "edge.test", Timestamp::from(now))
+            .is_some()
+    );
     let stale = signed(&b, &key, "n-stale");
     let later = now + 10 * 60 * 1000;
-    assert_eq!(b.network.didwba_claim(&stale, "edge.test", later), None);
+    assert_eq!(
+        b.network
+            .didwba_claim(&stale, "edge.test", Timestamp::from(later)),
+        None
+    );
 }
 
 /// The checks that need no document come first; a header that
@@ -251,8 +274,11 @@ fn a_header_that_could_never_pass_costs_no_fetch() {
         )
     };
     let now_s = world.host.now / 1000;
-    let lookups =
-        |world: &World, h: &str| world.network.didwba_lookups(h, "edge.test", world.host.now);
+    let lookups = |world: &World, h: &str| {
+        world
+            .network
+            .didwba_lookups(h, "edge.test", Timestamp::from(world.host.now))
+    };
     // A 2020 timestamp: nothing to fetch, and refused as stale (not as unresolved).
     let stale = header("2020-01-01T00:00:00Z", "edge.test", false);
     assert!(lookups(&world, &stale).is_empty());
@@ -293,7 +319,7 @@ fn a_did_on_a_loopback_host_is_not_resolved() {
         assert!(
             world
                 .network
-                .didwba_lookups(&header, "edge.test", world.host.now)
+                .didwba_lookups(&header, "edge.test", Timestamp::from(world.host.now))
                 .is_empty(),
             "{did}"
         );
@@ -305,7 +331,7 @@ fn a_did_on_a_loopback_host_is_not_resolved() {
         assert_eq!(
             world
                 .network
-                .didwba_lookups(&header, "edge.test", world.host.now)
+                .didwba_lookups(&header, "edge.test", Timestamp::from(world.host.now))
                 .len(),
             1,
             "{did}"

@@ -7,6 +7,7 @@ mod sockets;
 
 use super::http::{After, parse_after, parse_limit};
 use super::*;
+use crate::Timestamp;
 use crate::bindings::access::policy::Policy;
 use crate::bindings::http::membership;
 use crate::bindings::transport::sse;
@@ -124,8 +125,13 @@ fn a_posted_event_is_filled_in_and_acknowledged() {
     assert_eq!(response.status_and_code(), (403, "source_mismatch"));
 
     let mut body = json!({"type": "x", "id": "kept"});
-    let id = crate::ids::ulid::UlidGenerator::new([1; 32]).next_id(5);
-    http::fill_event(&mut body, id, &"agent:a".parse().unwrap(), 5);
+    let id = crate::ids::ulid::UlidGenerator::new([1; 32]).next_id(Timestamp::from(5));
+    http::fill_event(
+        &mut body,
+        id,
+        &"agent:a".parse().unwrap(),
+        Timestamp::from(5),
+    );
     assert_eq!(
         body,
         json!({"type": "x", "id": "kept", "timestamp": 5, "source": "agent:a"})
@@ -159,7 +165,7 @@ fn a_poll_reads_after_a_seq_or_an_event_id() {
 
     let unknown = format!(
         "v1/events?after={}",
-        crate::ids::ulid::UlidGenerator::new([3; 32]).next_id(1)
+        crate::ids::ulid::UlidGenerator::new([3; 32]).next_id(Timestamp::from(1))
     );
     assert_eq!(
         world

@@ -31,8 +31,8 @@ fn code_of(result: Result<(), Close>) -> Option<u16> {
 #[test]
 fn sockets_beyond_the_caps_are_refused_with_a_stable_code() {
     let mut sockets = Sockets::new(&tight());
-    let a = sockets.open(peer("10.0.0.1"), None, 0);
-    sockets.open(peer("10.0.0.1"), None, 0);
+    let a = sockets.open(peer("10.0.0.1"), None, Timestamp::from(0));
+    sockets.open(peer("10.0.0.1"), None, Timestamp::from(0));
     // Two unjoined from one IP is its share…
     let refused = sockets.admits(Some("10.0.0.1"), false).unwrap_err();
     assert_eq!(refused.code, 4429);
@@ -43,14 +43,14 @@ fn sockets_beyond_the_caps_are_refused_with_a_stable_code() {
     );
     // …another IP may still open one, then the network's share is full…
     assert_eq!(code_of(sockets.admits(Some("10.0.0.2"), false)), None);
-    sockets.open(peer("10.0.0.2"), None, 0);
+    sockets.open(peer("10.0.0.2"), None, Timestamp::from(0));
     assert_eq!(code_of(sockets.admits(Some("10.0.0.3"), false)), Some(4429));
     // …but a socket that joins as it opens is still welcome, up to the total.
     assert_eq!(code_of(sockets.admits(None, true)), None);
-    sockets.open(None, Some("agent:a".parse().unwrap()), 0);
+    sockets.open(None, Some("agent:a".parse().unwrap()), Timestamp::from(0));
     assert_eq!(code_of(sockets.admits(None, true)), Some(4429));
     // A socket that joins frees its IP's share; one that closes frees everything.
-    sockets.bind(a.id, Some("agent:b".parse().unwrap()), 5);
+    sockets.bind(a.id, Some("agent:b".parse().unwrap()), Timestamp::from(5));
     assert_eq!(
         code_of(sockets.admits(Some("10.0.0.1"), false)),
         Some(4429),
@@ -65,7 +65,7 @@ fn sockets_beyond_the_caps_are_refused_with_a_stable_code() {
 fn unjoined_sockets_on_gateways_count_against_the_same_caps() {
     let mut sockets = Sockets::new(&tight());
     // One IP's two unjoined sockets, spread over the network and a gateway, are its share.
-    sockets.open(peer("10.0.0.1"), None, 0);
+    sockets.open(peer("10.0.0.1"), None, Timestamp::from(0));
     sockets.hold_elsewhere(100, peer("10.0.0.1"), 1_000);
     assert_eq!(code_of(sockets.admits(Some("10.0.0.1"), false)), Some(4429));
     // The network's share counts them too: 2 + 1 more from elsewhere is full.
@@ -82,15 +82,18 @@ fn unjoined_sockets_on_gateways_count_against_the_same_caps() {
     // A gateway's socket that runs out of time counts no more.
     sockets.hold_elsewhere(102, peer("10.0.0.1"), 500);
     assert_eq!(code_of(sockets.admits(Some("10.0.0.1"), false)), Some(4429));
-    assert_eq!(sockets.expire_elsewhere(499), Vec::<u64>::new());
-    assert_eq!(sockets.expire_elsewhere(500), vec![102]);
+    assert_eq!(
+        sockets.expire_elsewhere(Timestamp::from(499)),
+        Vec::<u64>::new()
+    );
+    assert_eq!(sockets.expire_elsewhere(Timestamp::from(500)), vec![102]);
     assert_eq!(code_of(sockets.admits(Some("10.0.0.1"), false)), None);
     // Held again (a restored record, a socket unbound again): counted once, not twice.
     sockets.hold_elsewhere(101, peer("10.0.0.2"), 2_000);
     assert_eq!(sockets.unjoined_elsewhere(), 1);
     sockets.settle_elsewhere(101);
     assert_eq!(code_of(sockets.admits(Some("10.0.0.2"), false)), None);
-    sockets.open(peer("10.0.0.2"), None, 0);
+    sockets.open(peer("10.0.0.2"), None, Timestamp::from(0));
     assert_eq!(
         code_of(sockets.admits(Some("10.0.0.2"), false)),
         None,
@@ -102,12 +105,14 @@ fn unjoined_sockets_on_gateways_count_against_the_same_caps() {
 fn the_member_index_changes_with_each_socket_and_survives_a_wake() {
     let mut sockets = Sockets::new(&Policy::default());
     let alice: Address = "agent:alice".parse().unwrap();
-    let one = sockets.open(None, Some(alice.clone()), 0);
-    let two = sockets.open(None, None, 0);
-    let two = sockets.bind(two.id, Some(alice.clone()), 3).unwrap();
+    let one = sockets.open(None, Some(alice.clone()), Timestamp::from(0));
+    let two = sockets.open(None, None, Timestamp::from(0));
+    let two = sockets
+        .bind(two.id, Some(alice.clone()), Timestamp::from(3))
+        .unwrap();
     assert_eq!(sockets.of_member(&alice), [one.id, two.id]);
     // Leaving unbinds a socket: it must join again within the deadline from now.
-    let left = sockets.bind(one.id, None, 50).unwrap();
+    let left = sockets.bind(one.id, None, Timestamp::from(50)).unwrap();
     assert_eq!(left.since, 50);
     assert_eq!(sockets.of_member(&alice), [two.id]);
     assert_eq!(
@@ -126,7 +131,7 @@ fn the_member_index_changes_with_each_socket_and_survives_a_wake() {
         since: 0,
     });
     woken.restore(left);
-    assert_eq!(woken.open(None, None, 60).id, 42);
+    assert_eq!(woken.open(None, None, Timestamp::from(60)).id, 42);
     assert_eq!(woken.members(), [alice]);
     assert_eq!(woken.counts(), (3, 2));
 }
@@ -135,18 +140,22 @@ fn the_member_index_changes_with_each_socket_and_survives_a_wake() {
 fn unjoined_sockets_run_out_of_time_in_order() {
     let mut sockets = Sockets::new(&tight());
     assert_eq!(sockets.next_deadline(), None);
-    let early = sockets.open(None, None, 100);
-    let late = sockets.open(None, None, 400);
-    sockets.open(None, Some("agent:a".parse().unwrap()), 0);
+    let early = sockets.open(None, None, Timestamp::from(100));
+    let late = sockets.open(None, None, Timestamp::from(400));
+    sockets.open(None, Some("agent:a".parse().unwrap()), Timestamp::from(0));
     assert_eq!(sockets.next_deadline(), Some(1_100));
-    assert!(sockets.overdue(1_099).is_empty());
-    assert_eq!(sockets.overdue(1_100), [early.id]);
-    assert_eq!(sockets.overdue(5_000), [early.id, late.id]);
+    assert!(sockets.overdue(Timestamp::from(1_099)).is_empty());
+    assert_eq!(sockets.overdue(Timestamp::from(1_100)), [early.id]);
+    assert_eq!(sockets.overdue(Timestamp::from(5_000)), [early.id, late.id]);
     let close = sockets.join_timeout();
     assert_eq!(close.code, 4504);
     assert!(close.reason.starts_with("timeout: "));
     // A socket that joins in time is no longer waited for.
-    sockets.bind(early.id, Some("agent:b".parse().unwrap()), 200);
+    sockets.bind(
+        early.id,
+        Some("agent:b".parse().unwrap()),
+        Timestamp::from(200),
+    );
     assert_eq!(sockets.next_deadline(), Some(1_400));
 }
 
@@ -168,7 +177,7 @@ impl Wire {
     }
 
     fn connect(&mut self, name: &str, ip: &str) {
-        let record = self.sockets.open(peer(ip), None, 0);
+        let record = self.sockets.open(peer(ip), None, Timestamp::from(0));
         self.records.insert(name.to_owned(), record);
     }
 
@@ -185,11 +194,14 @@ impl Wire {
         for effect in &framed.effects {
             match effect {
                 Effect::Bind(address) => {
-                    let bound = self.sockets.bind(record.id, Some(address.clone()), now);
+                    let bound =
+                        self.sockets
+                            .bind(record.id, Some(address.clone()), Timestamp::from(now));
                     self.records.insert(name.to_owned(), bound.unwrap());
                 }
                 Effect::Read(request) => {
-                    self.network.answer_read(request, Vec::new(), true, now);
+                    self.network
+                        .answer_read(request, Vec::new(), true, Timestamp::from(now));
                 }
                 _ => {}
             }
@@ -203,7 +215,7 @@ impl Wire {
             "demo".parse().unwrap(),
             [name.len() as u8; 32],
         );
-        client.join(Some(credentials), 1).encode()
+        client.join(Some(credentials), Timestamp::from(1)).encode()
     }
 }
 
@@ -240,7 +252,7 @@ fn undecodable_frames_close_their_socket_while_members_keep_being_served() {
     wire.connect("chatty", "10.0.0.4");
     let mut closes = 0;
     for _ in 0..=burst {
-        let text = json!({"id": crate::ids::ulid::UlidGenerator::new([8; 32]).next_id(3),
+        let text = json!({"id": crate::ids::ulid::UlidGenerator::new([8; 32]).next_id(Timestamp::from(3)),
             "type": "chat.msg", "source": "agent:x", "target": "agent:alice", "payload": {},
             "timestamp": 3});
         let framed = wire.send("chatty", &text.to_string(), 3);
@@ -258,7 +270,7 @@ fn undecodable_frames_close_their_socket_while_members_keep_being_served() {
         "chat.msg".parse().unwrap(),
         "agent:bob".parse().unwrap(),
         json!({}),
-        4,
+        Timestamp::from(4),
     );
     let framed = wire.send("alice", &hello.encode(), 4);
     assert_eq!(framed.close, None);
@@ -332,7 +344,7 @@ fn challenges_are_throttled_per_source() {
                 core_types::AGENT_CHALLENGE.parse().unwrap(),
                 Address::core(),
                 json!({}),
-                20 + n,
+                Timestamp::from(20 + n),
             )
             .encode()
     };
@@ -355,8 +367,8 @@ fn an_upgrade_is_refused_before_it_joins_when_there_is_no_room() {
             .with_header("Upgrade", "websocket")
             .with_header("CF-Connecting-IP", ip)
     };
-    sockets.open(peer("10.0.0.1"), None, 0);
-    sockets.open(peer("10.0.0.1"), None, 0);
+    sockets.open(peer("10.0.0.1"), None, Timestamp::from(0));
+    sockets.open(peer("10.0.0.1"), None, Timestamp::from(0));
     let ws = ApiRoute::WebSocket;
     let refused = super::http::refusal(&sockets, &upgrade("v1/ws", "10.0.0.1"), &ws);
     assert_eq!(refused.map(|c| c.code), Some(4429));

@@ -1,6 +1,7 @@
 //! A network in memory behind a test host that does the bindings' I/O (MCP sessions too).
 
 use super::post;
+use crate::Timestamp;
 use crate::bindings::access::policy::{Expired, Policy, SessionRow, TicketRow};
 use crate::bindings::http::handle;
 use crate::bindings::mcp::session::{McpHost, Session};
@@ -41,8 +42,8 @@ pub(crate) struct TestHost {
 impl BindingHost for TestHost {
     type Error = Infallible;
 
-    fn now(&self) -> u64 {
-        self.now
+    fn now(&self) -> Timestamp {
+        Timestamp::from(self.now)
     }
     fn random_seed(&mut self) -> [u8; 32] {
         self.seed = self.seed.wrapping_add(1);
@@ -54,18 +55,23 @@ impl BindingHost for TestHost {
     fn session(&mut self, token_sha256: &str) -> Result<Option<SessionRow>, Infallible> {
         Ok(self.sessions.get(token_sha256).cloned())
     }
-    fn add_session(&mut self, hash: &str, address: &Address, now: u64) -> Result<(), Infallible> {
+    fn add_session(
+        &mut self,
+        hash: &str,
+        address: &Address,
+        now: Timestamp,
+    ) -> Result<(), Infallible> {
         let row = SessionRow {
             address: address.to_string(),
-            created: now,
-            last_used: now,
+            created: now.as_millis(),
+            last_used: now.as_millis(),
         };
         self.sessions.insert(hash.to_owned(), row);
         Ok(())
     }
-    fn touch_session(&mut self, hash: &str, now: u64) -> Result<(), Infallible> {
+    fn touch_session(&mut self, hash: &str, now: Timestamp) -> Result<(), Infallible> {
         if let Some(row) = self.sessions.get_mut(hash) {
-            row.last_used = now;
+            row.last_used = now.as_millis();
         }
         Ok(())
     }
@@ -94,8 +100,8 @@ impl BindingHost for TestHost {
     fn take_ticket(&mut self, hash: &str) -> Result<Option<TicketRow>, Infallible> {
         Ok(self.tickets.remove(hash))
     }
-    fn prune_tickets(&mut self, now: u64) -> Result<(), Infallible> {
-        self.tickets.retain(|_, t| t.expires_at > now);
+    fn prune_tickets(&mut self, now: Timestamp) -> Result<(), Infallible> {
+        self.tickets.retain(|_, t| t.expires_at > now.as_millis());
         Ok(())
     }
     fn seq_of(&mut self, id: &EventId) -> Result<Option<u64>, Infallible> {
@@ -113,7 +119,7 @@ impl BindingHost for TestHost {
         requester: Option<&Address>,
     ) -> Result<Collected, Infallible> {
         let mut collected = Collected::for_requester(requester);
-        for effect in self.log.apply(network, effects, self.now) {
+        for effect in self.log.apply(network, effects, Timestamp::from(self.now)) {
             collected.record(&effect);
             self.end_credentials(&effect);
             self.applied.push(effect);
@@ -121,7 +127,7 @@ impl BindingHost for TestHost {
         Ok(collected)
     }
     fn apply(&mut self, network: &mut Network, effects: Vec<Effect>) -> Result<(), Infallible> {
-        for effect in self.log.apply(network, effects, self.now) {
+        for effect in self.log.apply(network, effects, Timestamp::from(self.now)) {
             self.end_credentials(&effect);
             self.applied.push(effect);
         }
@@ -251,7 +257,8 @@ impl World {
         let did: Did = did.parse().unwrap();
         let public = PublicKey::ed25519(key.verifying_key().as_bytes()).unwrap();
         let doc = document(&did, &[("key-1".into(), public)], vec![]);
-        self.network.provide_document(&did, Ok(doc), self.host.now);
+        self.network
+            .provide_document(&did, Ok(doc), Timestamp::from(self.host.now));
         key
     }
 
@@ -298,8 +305,8 @@ impl OAuthHost for TestHost {
         self.grants.retain(|_, g| g.family != family);
         Ok(())
     }
-    fn prune_oauth_grants(&mut self, now: u64) -> Result<(), Infallible> {
-        self.grants.retain(|_, g| g.expires_at > now);
+    fn prune_oauth_grants(&mut self, now: Timestamp) -> Result<(), Infallible> {
+        self.grants.retain(|_, g| g.expires_at > now.as_millis());
         Ok(())
     }
 }

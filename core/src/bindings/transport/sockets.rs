@@ -15,6 +15,7 @@
 
 use crate::bindings::access::policy::Policy;
 use crate::bindings::message::status_of;
+use crate::ids::time::Timestamp;
 use crate::throttle::Buckets;
 use crate::{Address, ErrorCode};
 use serde::{Deserialize, Serialize};
@@ -129,13 +130,13 @@ impl Sockets {
         &mut self,
         peer: Option<String>,
         member: Option<Address>,
-        now: u64,
+        now: Timestamp,
     ) -> SocketRecord {
         let record = SocketRecord {
             id: self.next_id,
             member,
             peer,
-            since: now,
+            since: now.as_millis(),
         };
         self.next_id += 1;
         self.insert(record.clone());
@@ -166,11 +167,11 @@ impl Sockets {
     }
 
     /// Forgets the gateways' unjoined sockets whose time ran out by `now`; returns their ids.
-    pub fn expire_elsewhere(&mut self, now: u64) -> Vec<SocketId> {
+    pub fn expire_elsewhere(&mut self, now: Timestamp) -> Vec<SocketId> {
         let expired: Vec<SocketId> = self
             .elsewhere
             .iter()
-            .filter(|(_, (_, until))| *until <= now)
+            .filter(|(_, (_, until))| *until <= now.as_millis())
             .map(|(id, _)| *id)
             .collect();
         for id in &expired {
@@ -239,12 +240,12 @@ impl Sockets {
         &mut self,
         id: SocketId,
         member: Option<Address>,
-        now: u64,
+        now: Timestamp,
     ) -> Option<SocketRecord> {
         let mut record = self.remove(id)?;
         if record.member.is_some() && member.is_none() {
             // Unbound: the deadline to join again starts now.
-            record.since = now;
+            record.since = now.as_millis();
         }
         record.member = member;
         self.insert(record.clone());
@@ -287,16 +288,16 @@ impl Sockets {
 
     /// The socket sent a frame that is no event (or anything but a join or a
     /// challenge before joining): the close when it has sent too many.
-    pub fn bad_frame(&mut self, id: SocketId, now: u64) -> Option<Close> {
+    pub fn bad_frame(&mut self, id: SocketId, now: Timestamp) -> Option<Close> {
         (!self.bad_frames.take(&id, now)).then(too_many_bad_frames)
     }
 
     /// The unjoined sockets whose time to join has run out at `now`.
-    pub fn overdue(&self, now: u64) -> Vec<SocketId> {
+    pub fn overdue(&self, now: Timestamp) -> Vec<SocketId> {
         let deadline = self.policy.join_deadline_ms;
         self.unjoined
             .iter()
-            .take_while(|(since, _)| since.saturating_add(deadline) <= now)
+            .take_while(|(since, _)| since.saturating_add(deadline) <= now.as_millis())
             .map(|(_, id)| *id)
             .collect()
     }

@@ -266,7 +266,6 @@ pub fn frame(
     text: &str,
     now: Timestamp,
 ) -> Framed {
-    let now = now.as_millis();
     let inbound = Inbound {
         session: record.member.as_ref(),
         connection: Some(record.id),

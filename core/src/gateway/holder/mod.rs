@@ -9,6 +9,7 @@ use crate::event::batch;
 use crate::event::{Event, Limits};
 use crate::ids::address::Address;
 use crate::ids::event_type::core_types;
+use crate::ids::time::Timestamp;
 use crate::model::requests::field::read;
 use crate::model::requests::history::Acknowledge;
 use std::collections::{BTreeMap, BTreeSet};
@@ -152,11 +153,11 @@ impl Gateway {
     }
 
     /// Closes the unbound sockets whose time to join ran out at `now`.
-    pub fn overdue(&mut self, now: u64) -> Vec<GatewayEffect> {
+    pub fn overdue(&mut self, now: Timestamp) -> Vec<GatewayEffect> {
         let late: Vec<(u64, SocketId)> = self
             .unbound
             .iter()
-            .take_while(|(join_by, _)| *join_by <= now)
+            .take_while(|(join_by, _)| *join_by <= now.as_millis())
             .copied()
             .collect();
         late.into_iter()
@@ -192,7 +193,7 @@ impl Gateway {
         &mut self,
         socket: SocketId,
         frame: &str,
-        now: u64,
+        now: Timestamp,
     ) -> Vec<GatewayEffect> {
         let Some(held) = self.sockets.get(&socket) else {
             return Vec::new();
@@ -237,7 +238,7 @@ impl Gateway {
     /// first in it), else only once the oldest has waited
     /// [`CURSOR_DELAY_MS`](super::CURSOR_DELAY_MS) — the acks of one
     /// broadcast's audience then cost the network one request, not one each.
-    pub fn cursors_to_send(&mut self, now: u64, riding: bool) -> Option<ToNetwork> {
+    pub fn cursors_to_send(&mut self, now: Timestamp, riding: bool) -> Option<ToNetwork> {
         self.acked.take_to_send(now, riding)
     }
 
@@ -284,7 +285,7 @@ impl Gateway {
     }
 
     /// A message from the network object, at `now`.
-    pub fn on_network(&mut self, message: ToGateway, now: u64) -> Vec<GatewayEffect> {
+    pub fn on_network(&mut self, message: ToGateway, now: Timestamp) -> Vec<GatewayEffect> {
         match message {
             ToGateway::Deliveries { deliveries } => self.deliver(&deliveries),
             ToGateway::Open {
@@ -299,7 +300,7 @@ impl Gateway {
                     batches,
                     peer,
                     join_within_ms,
-                    since: now,
+                    since: now.as_millis(),
                 };
                 self.opened(socket, opening)
             }
@@ -360,7 +361,7 @@ impl Gateway {
         &mut self,
         socket: SocketId,
         member: Option<(Address, u64)>,
-        now: u64,
+        now: Timestamp,
     ) -> Vec<GatewayEffect> {
         let Some(held) = self.sockets.get_mut(&socket) else {
             return Vec::new();
@@ -369,7 +370,7 @@ impl Gateway {
         let join_by = held.join_by();
         let old = std::mem::replace(&mut held.opening.member, member.clone());
         if member.is_none() {
-            held.opening.since = now;
+            held.opening.since = now.as_millis();
             held.unbound_events = 0;
         }
         let join_by_now = held.join_by();

@@ -9,6 +9,7 @@
 use crate::ErrorCode;
 use crate::bindings::access::policy::BAD_FRAMES;
 use crate::bindings::transport::sockets::{Close, SocketId, too_many_bad_frames};
+use crate::ids::time::Timestamp;
 use crate::throttle::Buckets;
 
 /// The most events a socket may send before it is bound (a join, a
@@ -50,7 +51,7 @@ impl BadFrames {
         socket: SocketId,
         texts: &[String],
         unbound_events: Option<&mut u32>,
-        now: u64,
+        now: Timestamp,
     ) -> Option<Close> {
         if texts.iter().any(|t| plainly_no_event(t)) && !self.0.take(&socket, now) {
             return Some(too_many_bad_frames());

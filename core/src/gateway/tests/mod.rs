@@ -3,6 +3,7 @@
 //! restarts on either side.
 
 use super::*;
+use crate::Timestamp;
 use crate::Verification;
 use crate::bindings::transport::sockets::SocketId;
 use crate::event::{Event, Limits, batch};
@@ -111,25 +112,31 @@ impl World {
     }
 
     pub(super) fn on_socket_frame(&mut self, at: usize, socket: SocketId, text: &str) {
-        let effects = self.gateways[at].on_socket_frame(socket, text, 2_000);
+        let effects = self.gateways[at].on_socket_frame(socket, text, Timestamp::from(2_000));
         self.gateway_effects(at, effects);
     }
 
     fn flush(&mut self, at: usize) {
-        if let Some(cursors) = self.gateways[at].cursors_to_send(2_000, true) {
+        if let Some(cursors) = self.gateways[at].cursors_to_send(Timestamp::from(2_000), true) {
             self.up(at, cursors);
         }
     }
 
     pub(super) fn up(&mut self, at: usize, message: ToNetwork) {
-        let inputs = self
-            .sequencer
-            .on_gateway(&mut self.network, at as u32, message, 2_000);
+        let inputs = self.sequencer.on_gateway(
+            &mut self.network,
+            at as u32,
+            message,
+            Timestamp::from(2_000),
+        );
         for input in inputs {
-            let applied = self.host.apply(&mut self.network, input.effects, 2_000);
+            let applied = self
+                .host
+                .apply(&mut self.network, input.effects, Timestamp::from(2_000));
             for (to, message) in self.sequencer.route(input.origin, &applied) {
                 self.sent += 1;
-                let effects = self.gateways[to as usize].on_network(message, 2_000);
+                let effects =
+                    self.gateways[to as usize].on_network(message, Timestamp::from(2_000));
                 self.gateway_effects(to as usize, effects);
             }
         }
@@ -226,10 +233,10 @@ fn acks_stay_at_the_gateway_until_flushed_as_one_cursor_per_member() {
     );
     assert!(
         world.gateways[0]
-            .cursors_to_send(2_000 + CURSOR_DELAY_MS - 1, false)
+            .cursors_to_send(Timestamp::from(2_000 + CURSOR_DELAY_MS - 1), false)
             .is_none()
     );
-    match world.gateways[0].cursors_to_send(2_000 + CURSOR_DELAY_MS, false) {
+    match world.gateways[0].cursors_to_send(Timestamp::from(2_000 + CURSOR_DELAY_MS), false) {
         Some(ToNetwork::Cursors { cursors }) => {
             assert_eq!(cursors, vec![(reader.clone(), seq, 1)]);
             world.up(0, ToNetwork::Cursors { cursors });
@@ -237,7 +244,11 @@ fn acks_stay_at_the_gateway_until_flushed_as_one_cursor_per_member() {
         other => panic!("expected cursors, got {other:?}"),
     }
     assert_eq!(world.network.cursor(&reader), seq);
-    assert!(world.gateways[0].cursors_to_send(u64::MAX, true).is_none());
+    assert!(
+        world.gateways[0]
+            .cursors_to_send(Timestamp::from(u64::MAX), true)
+            .is_none()
+    );
     assert_eq!(world.gateways[0].cursors_due(), None);
     world.flush(0);
 }
@@ -272,7 +283,7 @@ fn restarts_end_the_old_sockets_and_their_members_presence() {
         before,
         "not accepted from a stale binding"
     );
-    let effects = world.gateways[other_at].on_network(ToGateway::Restarted, 2_000);
+    let effects = world.gateways[other_at].on_network(ToGateway::Restarted, Timestamp::from(2_000));
     // Every socket closes, and the host forgets every member it kept.
     let closes = effects
         .iter()
@@ -291,15 +302,19 @@ fn restarts_end_the_old_sockets_and_their_members_presence() {
 #[test]
 fn messages_round_trip_through_json() {
     let mut world = World::joined(3, 1, |_| false);
-    let applied = world.host.apply(&mut world.network, vec![], 2_000);
+    let applied = world
+        .host
+        .apply(&mut world.network, vec![], Timestamp::from(2_000));
     assert!(applied.is_empty());
     let sender = member(0);
     let effects = world.network.handle_frame(
         Some(&sender),
         &frame(&sender, "chat.msg", "agent:broadcast", json!({"n": 1})),
-        2_000,
+        Timestamp::from(2_000),
     );
-    let applied = world.host.apply(&mut world.network, effects, 2_000);
+    let applied = world
+        .host
+        .apply(&mut world.network, effects, Timestamp::from(2_000));
     for (_, message) in world.sequencer.route(Some((0, 0)), &applied) {
         let text = serde_json::to_string(&message).unwrap();
         let back: ToGateway = serde_json::from_str(&text).unwrap();
@@ -326,7 +341,7 @@ fn an_announced_socket_gets_its_frames_before_and_after_it_arrives() {
             peer: None,
             join_within_ms: 20_000,
         },
-        0,
+        Timestamp::from(0),
     );
     assert!(gateway.holds(socket));
     let delivery = Delivery {
@@ -337,7 +352,7 @@ fn an_announced_socket_gets_its_frames_before_and_after_it_arrives() {
         ToGateway::Deliveries {
             deliveries: vec![delivery],
         },
-        0,
+        Timestamp::from(0),
     );
     assert_eq!(
         sent,
@@ -349,9 +364,13 @@ fn an_announced_socket_gets_its_frames_before_and_after_it_arrives() {
     );
     // Its acks are coalesced under the epoch of the instance that bound it.
     let ack = frame(&m, "network.event.ack", "core", json!({"seq": 5}));
-    assert!(gateway.on_socket_frame(socket, &ack, 0).is_empty());
+    assert!(
+        gateway
+            .on_socket_frame(socket, &ack, Timestamp::from(0))
+            .is_empty()
+    );
     assert_eq!(
-        gateway.cursors_to_send(0, true),
+        gateway.cursors_to_send(Timestamp::from(0), true),
         Some(ToNetwork::Cursors {
             cursors: vec![(m.clone(), 5, 9)]
         })

@@ -4,6 +4,7 @@
 //! own sockets stay online when a gateway forgets them.
 
 use super::{World, frame, member};
+use crate::Timestamp;
 use crate::bindings::transport::sockets::SocketId;
 use crate::event::batch;
 use crate::gateway::*;
@@ -90,8 +91,12 @@ fn a_socket_that_does_not_join_in_time_is_closed_with_timeout() {
     gateway.opened(1, unbound(1_000));
     gateway.opened(2, unbound(5_000));
     assert_eq!(gateway.next_deadline(), Some(1_000 + DEADLINE_MS));
-    assert!(gateway.overdue(1_000 + DEADLINE_MS - 1).is_empty());
-    let closed = gateway.overdue(1_000 + DEADLINE_MS);
+    assert!(
+        gateway
+            .overdue(Timestamp::from(1_000 + DEADLINE_MS - 1))
+            .is_empty()
+    );
+    let closed = gateway.overdue(Timestamp::from(1_000 + DEADLINE_MS));
     match closed.as_slice() {
         [
             GatewayEffect::ToNetwork(ToNetwork::Closed { socket: 1 }),
@@ -111,14 +116,16 @@ fn a_socket_that_does_not_join_in_time_is_closed_with_timeout() {
             member: m.clone(),
             epoch: 1,
         },
-        6_000,
+        Timestamp::from(6_000),
     );
     assert_eq!(gateway.next_deadline(), None);
-    assert!(gateway.overdue(100_000).is_empty());
-    gateway.on_network(ToGateway::Unbind { socket: 2 }, 100_000);
+    assert!(gateway.overdue(Timestamp::from(100_000)).is_empty());
+    gateway.on_network(ToGateway::Unbind { socket: 2 }, Timestamp::from(100_000));
     assert_eq!(gateway.next_deadline(), Some(100_000 + DEADLINE_MS));
     assert_eq!(
-        gateway.overdue(100_000 + DEADLINE_MS).len(),
+        gateway
+            .overdue(Timestamp::from(100_000 + DEADLINE_MS))
+            .len(),
         2,
         "told and closed"
     );
@@ -133,7 +140,10 @@ fn an_unbound_socket_that_keeps_sending_is_closed_and_the_network_hears_no_more(
     let chat = frame(&stranger, "chat.msg", "agent:broadcast", json!({}));
     let mut forwarded = 0;
     for _ in 0..MAX_UNBOUND_EVENTS {
-        match gateway.on_socket_frame(7, &chat, 0).as_slice() {
+        match gateway
+            .on_socket_frame(7, &chat, Timestamp::from(0))
+            .as_slice()
+        {
             [GatewayEffect::ToNetwork(ToNetwork::Frames { peer, member, .. })] => {
                 assert_eq!(peer.as_deref(), Some("203.0.113.9"), "the peer travels");
                 assert_eq!(member, &None);
@@ -146,7 +156,10 @@ fn an_unbound_socket_that_keeps_sending_is_closed_and_the_network_hears_no_more(
     // One more (here a batch of two) and the socket is closed, not forwarded.
     let two = batch::frames(&[chat.clone(), chat.clone()], true);
     // The network hears only that it is gone (it counted it as an unjoined socket).
-    match gateway.on_socket_frame(7, &two[0], 0).as_slice() {
+    match gateway
+        .on_socket_frame(7, &two[0], Timestamp::from(0))
+        .as_slice()
+    {
         [
             GatewayEffect::ToNetwork(ToNetwork::Closed { socket: 7 }),
             GatewayEffect::Close { socket: 7, close },
@@ -154,7 +167,11 @@ fn an_unbound_socket_that_keeps_sending_is_closed_and_the_network_hears_no_more(
         other => panic!("expected a close, got {other:?}"),
     }
     assert!(!gateway.holds(7));
-    assert!(gateway.on_socket_frame(7, &chat, 0).is_empty());
+    assert!(
+        gateway
+            .on_socket_frame(7, &chat, Timestamp::from(0))
+            .is_empty()
+    );
 }
 
 #[test]
@@ -177,7 +194,7 @@ fn the_network_hears_of_every_close_joined_or_not() {
             member: member(4),
             epoch: 1,
         },
-        10,
+        Timestamp::from(10),
     );
     match gateway.closed(4).as_slice() {
         [
@@ -205,19 +222,26 @@ fn members_the_network_object_holds_itself_stay_online_when_a_gateway_forgets_th
         member: kept.clone(),
         socket: here as SocketId,
     };
-    let inputs =
-        sequencer.on_gateway_beside(&mut world.network, at as u32, offline, 3_000, &held_here);
+    let inputs = sequencer.on_gateway_beside(
+        &mut world.network,
+        at as u32,
+        offline,
+        Timestamp::from(3_000),
+        &held_here,
+    );
     assert!(inputs.is_empty());
     assert!(world.network.member(&kept).unwrap().is_online());
     let inputs = sequencer.on_gateway_beside(
         &mut world.network,
         at as u32,
         ToNetwork::Restarted,
-        3_000,
+        Timestamp::from(3_000),
         &held_here,
     );
     for input in inputs {
-        world.host.apply(&mut world.network, input.effects, 3_000);
+        world
+            .host
+            .apply(&mut world.network, input.effects, Timestamp::from(3_000));
     }
     assert!(world.network.member(&kept).unwrap().is_online());
     assert!(!others.is_empty());
@@ -281,7 +305,7 @@ fn empty_batches_are_answered_and_counted_on_joined_and_unbound_sockets() {
         }
         // One more and the socket is closed: the network is not woken again.
         match world.gateways[0]
-            .on_socket_frame(socket, " [ ] ", 2_000)
+            .on_socket_frame(socket, " [ ] ", Timestamp::from(2_000))
             .as_slice()
         {
             [.., GatewayEffect::Close { close, .. }] => assert_eq!(close.code, 4400),

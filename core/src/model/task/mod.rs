@@ -47,6 +47,7 @@ use crate::error::{Coded, ErrorCode};
 use crate::ids::address::{Address, Name};
 use crate::ids::conversation_id::ConversationId;
 use crate::ids::task_id::TaskId;
+use crate::ids::time::Timestamp;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -360,7 +361,12 @@ impl Task {
     /// Moves to `to` as `who` asks, or says why not. A partner's `completed`
     /// from `working` passes through `awaiting-completion` unless the
     /// requester confirms itself.
-    pub fn advance(&mut self, who: &Address, to: TaskState, now: u64) -> Result<(), TaskError> {
+    pub fn advance(
+        &mut self,
+        who: &Address,
+        to: TaskState,
+        now: Timestamp,
+    ) -> Result<(), TaskError> {
         let leader = who == &self.requester;
         let allowed = match to {
             TaskState::Canceled => true,
@@ -388,7 +394,7 @@ impl Task {
             self.state.check(to)?;
         }
         self.state = to;
-        self.updated_at = now;
+        self.updated_at = now.as_millis();
         Ok(())
     }
 

@@ -103,22 +103,25 @@ fn a_partner_completes_through_awaiting_completion_unless_the_requester_confirms
     let bob = agent("agent:bob");
     let alice = agent("agent:alice");
     let mut t = task(Working, false);
-    assert_eq!(t.advance(&bob, Completed, 5), Ok(()));
+    assert_eq!(t.advance(&bob, Completed, Timestamp::from(5)), Ok(()));
     assert_eq!((t.state, t.updated_at), (Completed, 5));
 
     let mut t = task(Working, true);
     assert_eq!(
-        t.advance(&bob, Completed, 5),
+        t.advance(&bob, Completed, Timestamp::from(5)),
         Err(TaskError::NotYours { state: Completed })
     );
-    assert_eq!(t.advance(&bob, AwaitingCompletion, 6), Ok(()));
-    assert_eq!(t.advance(&alice, Completed, 7), Ok(()));
+    assert_eq!(
+        t.advance(&bob, AwaitingCompletion, Timestamp::from(6)),
+        Ok(())
+    );
+    assert_eq!(t.advance(&alice, Completed, Timestamp::from(7)), Ok(()));
     assert_eq!(t.state, Completed);
 
     // Not from accepted, even without confirmation: the partner starts first.
     let mut t = task(Accepted, false);
     assert!(matches!(
-        t.advance(&bob, Completed, 5),
+        t.advance(&bob, Completed, Timestamp::from(5)),
         Err(TaskError::Transition { .. })
     ));
     assert_eq!(t.state, Accepted);
@@ -130,7 +133,7 @@ fn each_side_sets_only_its_own_states() {
     let alice = agent("agent:alice");
     for state in [Working, AwaitingInput, AwaitingCompletion, Failed, Rejected] {
         let mut t = task(Accepted, false);
-        let err = t.advance(&alice, state, 2);
+        let err = t.advance(&alice, state, Timestamp::from(2));
         if state == Working {
             assert_eq!(err, Err(TaskError::NotYours { state }));
         } else {
@@ -139,12 +142,13 @@ fn each_side_sets_only_its_own_states() {
     }
     // The requester continues a task that waits for it; either side cancels.
     let mut t = task(AwaitingInput, false);
-    assert_eq!(t.advance(&alice, Working, 2), Ok(()));
-    assert_eq!(t.advance(&bob, Canceled, 3), Ok(()));
+    assert_eq!(t.advance(&alice, Working, Timestamp::from(2)), Ok(()));
+    assert_eq!(t.advance(&bob, Canceled, Timestamp::from(3)), Ok(()));
     let mut t = task(Accepted, false);
-    assert_eq!(t.advance(&alice, Canceled, 2), Ok(()));
+    assert_eq!(t.advance(&alice, Canceled, Timestamp::from(2)), Ok(()));
     assert_eq!(
-        t.advance(&alice, Canceled, 3).map_err(|e| e.code()),
+        t.advance(&alice, Canceled, Timestamp::from(3))
+            .map_err(|e| e.code()),
         Err(ErrorCode::InvalidTransition)
     );
 }

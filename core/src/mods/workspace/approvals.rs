@@ -88,7 +88,7 @@ impl Approvals {
             )));
         }
         check_detail(request.action.kind, &request.action.detail)?;
-        let now = Timestamp::from_millis(cx.now);
+        let now = cx.now;
         if request.expires_at <= now || request.expires_at > now.plus_millis(MAX_WAIT_MS) {
             return Err(invalid(
                 "expires_at is a time (unix ms) within the next 7 days",
@@ -154,7 +154,7 @@ impl Approvals {
         }
         let who = &event.source;
         if decision.decision == Decision::Expired {
-            if who != &open.requester || Timestamp::from_millis(cx.now) < open.expires_at {
+            if who != &open.requester || cx.now < open.expires_at {
                 return Err(Rejection::new(
                     ErrorCode::Forbidden,
                     "only the requester says a request expired, once it has",
@@ -172,7 +172,7 @@ impl Approvals {
                     format!("{who} is not among the approvers of {}", decision.approval),
                 ));
             }
-            if Timestamp::from_millis(cx.now) >= open.expires_at {
+            if cx.now >= open.expires_at {
                 return Err(Rejection::new(
                     ErrorCode::Timeout,
                     format!(

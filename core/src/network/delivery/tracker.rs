@@ -21,6 +21,7 @@
 //!   between goes on with it rather than leave a hole in the member's log.
 
 use crate::ids::address::Address;
+use crate::ids::time::Timestamp;
 pub use crate::network::delivery::in_flight::{InFlight, MAX_IN_FLIGHT, MAX_IN_FLIGHT_BYTES};
 use crate::network::floor::Floor;
 use std::collections::{BTreeMap, VecDeque};
@@ -57,8 +58,10 @@ pub struct Progress {
 impl Progress {
     /// Records a delivery of `seq`, `bytes` long, at `now`; returns its `prev`.
     /// `floor` is the tracker's redelivery floor, lowered to this delivery's deadline.
-    fn deliver(&mut self, seq: u64, bytes: usize, now: u64, floor: &mut Floor) -> u64 {
-        floor.lower(redelivery_at(*self.unacked_since.get_or_insert(now)));
+    fn deliver(&mut self, seq: u64, bytes: usize, now: Timestamp, floor: &mut Floor) -> u64 {
+        floor.lower(redelivery_at(
+            *self.unacked_since.get_or_insert(now.as_millis()),
+        ));
         self.in_flight.push(seq, bytes);
         std::mem::replace(&mut self.last_delivered, seq)
     }
@@ -118,7 +121,7 @@ pub struct Tracker {
 
 impl Tracker {
     /// Records a delivery of `seq`, `bytes` long, to `member` at `now`; returns its `prev`.
-    pub fn delivered(&mut self, member: &Address, seq: u64, bytes: usize, now: u64) -> u64 {
+    pub fn delivered(&mut self, member: &Address, seq: u64, bytes: usize, now: Timestamp) -> u64 {
         // Look up before inserting: cloning the key is only needed the first time.
         if let Some(progress) = self.progress.get_mut(member) {
             return progress.deliver(seq, bytes, now, &mut self.redelivery_floor);
@@ -138,7 +141,7 @@ impl Tracker {
         member: &Address,
         seq: u64,
         bytes: usize,
-        now: u64,
+        now: Timestamp,
     ) -> Option<u64> {
         if self.catching_up.contains_key(member) {
             return None;
@@ -215,7 +218,7 @@ impl Tracker {
     ///
     /// Every ack of every member comes here: each of the member's maps is
     /// looked up once, and its address is cloned only for a first cursor.
-    pub fn acknowledge(&mut self, member: &Address, seq: u64, now: u64) -> Option<u64> {
+    pub fn acknowledge(&mut self, member: &Address, seq: u64, now: Timestamp) -> Option<u64> {
         let mut progress = self.progress.get_mut(member);
         let delivered = progress.as_ref().map_or(0, |p| p.last_delivered);
         let cursor_slot = self.cursors.get_mut(member);
@@ -232,8 +235,8 @@ impl Tracker {
                 progress.in_flight.acknowledge(seq);
                 if moved {
                     // Progress: the rest has its full time again before it is resent.
-                    progress.unacked_since = Some(now);
-                    self.redelivery_floor.lower(redelivery_at(now));
+                    progress.unacked_since = Some(now.as_millis());
+                    self.redelivery_floor.lower(redelivery_at(now.as_millis()));
                 }
             }
         }
@@ -253,25 +256,26 @@ impl Tracker {
     /// The member holds everything up to `seq` (a poll's `after`, an SSE write):
     /// that is both its delivery point and its acknowledgement. Returns the new
     /// cursor when it moved.
-    pub fn holds_up_to(&mut self, member: &Address, seq: u64, now: u64) -> Option<u64> {
+    pub fn holds_up_to(&mut self, member: &Address, seq: u64, now: Timestamp) -> Option<u64> {
         let progress = self.progress.entry(member.clone()).or_default();
         progress.last_delivered = progress.last_delivered.max(seq);
         self.acknowledge(member, seq, now)
     }
 
     /// Whether a cursor that moved to `cursor` should be written now.
-    pub fn should_persist(&mut self, member: &Address, cursor: u64, now: u64) -> bool {
+    pub fn should_persist(&mut self, member: &Address, cursor: u64, now: Timestamp) -> bool {
         match self.persisted.get_mut(member) {
             None => {
-                self.persisted.insert(member.clone(), (cursor, now));
+                self.persisted
+                    .insert(member.clone(), (cursor, now.as_millis()));
                 true
             }
             Some(last) => {
                 let (seq, at) = *last;
                 let due = cursor >= seq.saturating_add(CURSOR_PERSIST_EVERY)
-                    || now >= at.saturating_add(CURSOR_PERSIST_AFTER_MS);
+                    || now >= Timestamp::from_millis(at).plus_millis(CURSOR_PERSIST_AFTER_MS);
                 if due {
-                    *last = (cursor, now);
+                    *last = (cursor, now.as_millis());
                 }
                 due
             }
@@ -323,7 +327,7 @@ impl Tracker {
         after: u64,
         last: u64,
         exhausted: bool,
-        now: u64,
+        now: Timestamp,
     ) -> PageAnswered {
         let Some(catch_up) = self
             .catching_up
@@ -353,10 +357,10 @@ impl Tracker {
 
     /// The page of `member`'s catch-up could not be read (the host failed):
     /// it is read again after [`READ_RETRY_MS`]; live deliveries keep waiting.
-    pub fn page_failed(&mut self, member: &Address, now: u64) {
+    pub fn page_failed(&mut self, member: &Address, now: Timestamp) {
         if let Some(catch_up) = self.catching_up.get_mut(member) {
             catch_up.reading = false;
-            catch_up.next_read_at = Some(now.saturating_add(READ_RETRY_MS));
+            catch_up.next_read_at = Some(now.as_millis().saturating_add(READ_RETRY_MS));
         }
     }
 
@@ -364,27 +368,27 @@ impl Tracker {
     /// `member` waits for its next page with nothing unacknowledged (no ack
     /// will come to ask for it) makes that page due at the next alarm.
     /// `cursor` is the member's cursor now; `idle` says it has nothing in flight.
-    fn mark_ready(&mut self, member: &Address, cursor: u64, idle: bool, now: u64) {
+    fn mark_ready(&mut self, member: &Address, cursor: u64, idle: bool, now: Timestamp) {
         if let Some(catch_up) = self.catching_up.get_mut(member) {
             while catch_up.pages.front().is_some_and(|last| *last <= cursor) {
                 catch_up.pages.pop_front();
             }
             if idle && !catch_up.reading && catch_up.next_read_at.is_none() {
-                catch_up.next_read_at = Some(now);
+                catch_up.next_read_at = Some(now.as_millis());
             }
         }
     }
 
     /// Takes the next page of `member`'s catch-up when it has room for one
     /// (an ack made room, or the alarm found it due): the `seq` to read after.
-    pub fn next_page(&mut self, member: &Address, now: u64) -> Option<u64> {
+    pub fn next_page(&mut self, member: &Address, now: Timestamp) -> Option<u64> {
         let has_room_for_a_page = self
             .progress
             .get(member)
             .is_none_or(|progress| progress.in_flight.has_room_for(CATCH_UP_PAGE));
         let catch_up = self.catching_up.get_mut(member)?;
         // A read that failed waits until its retry.
-        if catch_up.reading || catch_up.next_read_at.is_some_and(|at| at > now) {
+        if catch_up.reading || catch_up.next_read_at.is_some_and(|at| at > now.as_millis()) {
             return None;
         }
         catch_up.next_read_at = None;
@@ -397,21 +401,22 @@ impl Tracker {
     }
 
     /// Members whose next catch-up page is due at `now`.
-    pub fn pages_due(&self, now: u64) -> Vec<Address> {
+    pub fn pages_due(&self, now: Timestamp) -> Vec<Address> {
         self.catching_up
             .iter()
-            .filter(|(_, c)| !c.reading && c.next_read_at.is_some_and(|at| at <= now))
+            .filter(|(_, c)| !c.reading && c.next_read_at.is_some_and(|at| at <= now.as_millis()))
             .map(|(member, _)| member.clone())
             .collect()
     }
 
     /// Members whose deliveries have waited too long for an ack.
-    pub fn overdue(&self, now: u64) -> Vec<Address> {
+    pub fn overdue(&self, now: Timestamp) -> Vec<Address> {
         self.progress
             .iter()
             .filter(|(_, p)| {
-                p.unacked_since
-                    .is_some_and(|since| now >= since.saturating_add(REDELIVERY_TIMEOUT_MS))
+                p.unacked_since.is_some_and(|since| {
+                    now >= Timestamp::from_millis(since).plus_millis(REDELIVERY_TIMEOUT_MS)
+                })
             })
             .map(|(a, _)| a.clone())
             .collect()

@@ -22,6 +22,7 @@ use crate::error::{ErrorCode, Rejection};
 use crate::event::Event;
 use crate::ids::address::Address;
 use crate::ids::event_type::core_types as t;
+use crate::ids::time::Timestamp;
 use crate::model::requests::documents::DocumentSync;
 use crate::model::requests::field::read;
 use crate::model::state::Row;
@@ -67,7 +68,7 @@ impl Network {
             .and_then(|r| r.content.as_ref())
             .map(content_text)
             .unwrap_or_default();
-        fresh_document(address, actor, &text, 0, effects)
+        fresh_document(address, actor, &text, Timestamp::from(0), effects)
     }
 
     /// A file or context was registered with `content`: its document starts with that text.
@@ -75,7 +76,7 @@ impl Network {
         &mut self,
         address: &Address,
         content: Option<&Value>,
-        now: u64,
+        now: Timestamp,
     ) -> Vec<Effect> {
         let mut effects = Vec::new();
         if self.documents.open.contains_key(address) || self.documents.stored.contains_key(address)
@@ -104,7 +105,7 @@ impl Network {
         &mut self,
         address: &Address,
         text: &str,
-        now: u64,
+        now: Timestamp,
     ) -> Vec<Effect> {
         let mut effects = Vec::new();
         let shared = self.shared_document(address, &mut effects);
@@ -122,7 +123,7 @@ impl Network {
         &mut self,
         address: &Address,
         content: &Value,
-        now: u64,
+        now: Timestamp,
     ) -> Vec<Effect> {
         self.set_document_text(address, &content_text(content), now)
     }
@@ -154,7 +155,11 @@ impl Network {
     }
 
     /// Handles a `network.resource.update` carrying `sync` or `close` for a file or context.
-    pub(super) fn sync_document(&mut self, event: &Event, now: u64) -> Result<Outcome, Rejection> {
+    pub(super) fn sync_document(
+        &mut self,
+        event: &Event,
+        now: Timestamp,
+    ) -> Result<Outcome, Rejection> {
         let address = event.target.to_local();
         let sent = read::<DocumentSync>(&event.payload);
         let session = session_of(sent.session)?;
@@ -256,7 +261,7 @@ impl Network {
         editors: &[Address],
         in_reply_to: Option<crate::ids::ulid::EventId>,
         always: bool,
-        now: u64,
+        now: Timestamp,
     ) -> Option<Event> {
         let shared = self.documents.open.get_mut(address)?;
         let state = shared
@@ -278,7 +283,7 @@ impl Network {
         &mut self,
         address: &Address,
         sender: Option<(&Address, &str, crate::ids::ulid::EventId)>,
-        now: u64,
+        now: Timestamp,
     ) -> Vec<Effect> {
         let sessions: Vec<(Address, String)> = self
             .documents
@@ -309,7 +314,7 @@ impl Network {
     }
 
     /// `member` went offline or left: its sessions end everywhere.
-    pub(crate) fn close_documents_of(&mut self, member: &Address, now: u64) -> Vec<Effect> {
+    pub(crate) fn close_documents_of(&mut self, member: &Address, now: Timestamp) -> Vec<Effect> {
         let affected: Vec<Address> = self
             .documents
             .open

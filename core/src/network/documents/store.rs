@@ -6,6 +6,7 @@ use crate::documents::{DocumentError, DocumentRow, Loader, Persistence, TextDocu
 use crate::error::{Coded, ErrorCode, Rejection};
 use crate::ids::address::Address;
 use crate::ids::network_id::NetworkId;
+use crate::ids::time::Timestamp;
 use crate::model::requests::field::AsSent;
 use crate::model::state::{Row, RowKind};
 use crate::network::effects::Effect;
@@ -137,7 +138,7 @@ pub(crate) fn fresh_document(
     address: &Address,
     actor: [u8; 16],
     text: &str,
-    now: u64,
+    now: Timestamp,
     effects: &mut Vec<Effect>,
 ) -> Shared {
     let mut doc = TextDocument::with_genesis(actor);

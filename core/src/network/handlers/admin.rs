@@ -28,12 +28,17 @@ use crate::network::pipeline::outcome::{Outcome, logged};
 use serde_json::{Value, json};
 
 pub use super::admin_types as types;
+use crate::ids::time::Timestamp;
 
 /// Shortest and longest presence timeout a master may set.
 pub const PRESENCE_TIMEOUT_RANGE_MS: std::ops::RangeInclusive<u64> = 5_000..=86_400_000;
 
 /// Handles one `network.admin.*` event from a master.
-pub(super) fn handle(network: &mut Network, event: &Event, now: u64) -> Result<Outcome, Rejection> {
+pub(super) fn handle(
+    network: &mut Network,
+    event: &Event,
+    now: Timestamp,
+) -> Result<Outcome, Rejection> {
     require_master(&network.state, &event.source, "manage the network")?;
     let kind = event.event_type.as_str();
     let mut outcome = match kind {
@@ -126,7 +131,12 @@ fn revoke(network: &mut Network, event: &Event) -> Result<Outcome, Rejection> {
     Ok(outcome)
 }
 
-fn remove(network: &mut Network, event: &Event, ban: bool, now: u64) -> Result<Outcome, Rejection> {
+fn remove(
+    network: &mut Network,
+    event: &Event,
+    ban: bool,
+    now: Timestamp,
+) -> Result<Outcome, Rejection> {
     let address = payload_address(event, "address")?;
     let address = address.to_local();
     if address == event.source {

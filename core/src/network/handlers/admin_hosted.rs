@@ -13,6 +13,7 @@ use crate::error::{Coded, ErrorCode, Rejection};
 use crate::event::Event;
 use crate::ids::address::Name;
 use crate::ids::standing::{Role, Verification};
+use crate::ids::time::Timestamp;
 use crate::model::membership::{Member, Presence};
 use crate::model::requests::admin::HostChannels;
 use crate::model::requests::field::read;
@@ -31,7 +32,11 @@ fn refused(error: HostedError) -> Rejection {
 }
 
 /// Adds or changes a hosted agent.
-pub(super) fn host(network: &mut Network, event: &Event, now: u64) -> Result<Outcome, Rejection> {
+pub(super) fn host(
+    network: &mut Network,
+    event: &Event,
+    now: Timestamp,
+) -> Result<Outcome, Rejection> {
     let channels = channels_of(&event.payload)?;
     let mut payload = event.payload.clone();
     if let Some(fields) = payload.as_object_mut() {
@@ -95,7 +100,7 @@ pub(super) fn host(network: &mut Network, event: &Event, now: u64) -> Result<Out
 }
 
 /// The member a hosted agent is: online, named, `meta.hosted`.
-fn hosted_member(network: &Network, hosted: &HostedAgent, now: u64) -> Member {
+fn hosted_member(network: &Network, hosted: &HostedAgent, now: Timestamp) -> Member {
     let address = &hosted.config.address;
     let mut member = network
         .state
@@ -107,13 +112,13 @@ fn hosted_member(network: &Network, hosted: &HostedAgent, now: u64) -> Member {
             role: Role::Member,
             verification: Verification::ANONYMOUS,
             status: Presence::Online,
-            last_seen: now,
+            last_seen: now.as_millis(),
             secret_sha256: None,
             did: None,
             profile: Default::default(),
         });
     member.status = Presence::Online;
-    member.last_seen = now;
+    member.last_seen = now.as_millis();
     if !hosted.name.is_empty() {
         member.profile.name = Some(hosted.name.clone());
     }
@@ -147,7 +152,11 @@ fn channels_of(payload: &Value) -> Result<Option<Vec<Name>>, Rejection> {
 }
 
 /// Stops hosting an agent: it leaves the network as a removed member does.
-pub(super) fn unhost(network: &mut Network, event: &Event, now: u64) -> Result<Outcome, Rejection> {
+pub(super) fn unhost(
+    network: &mut Network,
+    event: &Event,
+    now: Timestamp,
+) -> Result<Outcome, Rejection> {
     let address = payload_address(event, "address")?;
     let Some(at) = network
         .config

@@ -5,6 +5,7 @@ use crate::error::Rejection;
 use crate::event::Event;
 use crate::ids::address::Address;
 use crate::ids::standing::{Role, Verification};
+use crate::ids::time::Timestamp;
 use crate::model::membership::{Member, Presence};
 use crate::model::payloads::{Payload, Pong, Roster};
 use crate::model::profile::{KEPT_FIELDS, Profile};
@@ -32,7 +33,7 @@ pub(super) fn join(
     network: &mut Network,
     event: &Event,
     claim: Option<&JoinClaim>,
-    now: u64,
+    now: Timestamp,
 ) -> Result<Outcome, Rejection> {
     let address = event.source.clone();
     let verification = claim.map(|c| c.verification).unwrap_or_default();
@@ -85,7 +86,7 @@ pub(super) fn join(
             role: Role::Member,
             verification,
             status: Presence::Online,
-            last_seen: now,
+            last_seen: now.as_millis(),
             secret_sha256: None,
             did: None,
             profile: Default::default(),
@@ -109,7 +110,7 @@ pub(super) fn join(
         member.profile.tasks = Some(tasks);
     }
     member.status = Presence::Online;
-    member.last_seen = now;
+    member.last_seen = now.as_millis();
     if member.secret_sha256.is_none() {
         // The address is this joiner's from now on: the secret it proposes, else
         // one issued here, is what a later join of the address presents
@@ -167,11 +168,15 @@ pub(super) fn join(
 /// `network.agent.leave`: offline, unbound, its other connections closed, its
 /// documents closed, and out of the network's public listing (it opts in again
 /// with `listed` when it comes back).
-pub(super) fn leave(network: &mut Network, event: &Event, now: u64) -> Result<Outcome, Rejection> {
+pub(super) fn leave(
+    network: &mut Network,
+    event: &Event,
+    now: Timestamp,
+) -> Result<Outcome, Rejection> {
     let mut outcome = logged();
     if let Some(member) = network.state.members.get_mut(&event.source) {
         member.status = Presence::Offline;
-        member.last_seen = now;
+        member.last_seen = now.as_millis();
         member.profile.listed = false;
         outcome
             .effects
@@ -195,7 +200,7 @@ pub(super) fn leave(network: &mut Network, event: &Event, now: u64) -> Result<Ou
 pub(super) fn discover(
     network: &mut Network,
     event: &Event,
-    now: u64,
+    now: Timestamp,
 ) -> Result<Outcome, Rejection> {
     let roster = network
         .state
@@ -275,19 +280,30 @@ pub(super) fn announce(event: &Event) -> Result<Outcome, Rejection> {
 }
 
 /// `network.ping`: answered with a pong.
-pub(super) fn ping(network: &mut Network, event: &Event, now: u64) -> Result<Outcome, Rejection> {
+pub(super) fn ping(
+    network: &mut Network,
+    event: &Event,
+    now: Timestamp,
+) -> Result<Outcome, Rejection> {
     let pong = network.core_event(
         Pong::EVENT_TYPE,
         &event.source,
         Some(event.id),
-        Pong { time: now }.to_json(),
+        Pong {
+            time: now.as_millis(),
+        }
+        .to_json(),
         now,
     );
     Ok(replied(Effect::Reply(pong)))
 }
 
 /// `network.agent.invite`: a new invitation code.
-pub(super) fn invite(network: &mut Network, event: &Event, now: u64) -> Result<Outcome, Rejection> {
+pub(super) fn invite(
+    network: &mut Network,
+    event: &Event,
+    now: Timestamp,
+) -> Result<Outcome, Rejection> {
     let request = read::<Invite>(&event.payload);
     let invitee = address_in(request.invitee, "invitee")?;
     let ttl = request.ttl_ms.given().unwrap_or(DEFAULT_INVITATION_TTL_MS);
@@ -312,7 +328,7 @@ pub(super) fn invite(network: &mut Network, event: &Event, now: u64) -> Result<O
         code: code.clone(),
         invitee,
         created_by: event.source.clone(),
-        expires_at: now.saturating_add(ttl),
+        expires_at: now.as_millis().saturating_add(ttl),
         // At most MAX_INVITATION_USES, so it fits.
         max_uses: u32::try_from(max_uses).unwrap_or(1),
         uses: 0,

@@ -4,6 +4,7 @@
 use super::payload::{address_in, invalid};
 use crate::error::{ErrorCode, Rejection};
 use crate::event::Event;
+use crate::ids::time::Timestamp;
 use crate::model::requests::field::{AsSent, read};
 use crate::model::requests::history::{Acknowledge, EventsQuery, Resume};
 use crate::model::search::SearchText;
@@ -62,7 +63,7 @@ pub(super) fn query(network: &mut Network, event: &Event) -> Result<Outcome, Rej
 pub(super) fn acknowledge(
     network: &mut Network,
     event: &Event,
-    now: u64,
+    now: Timestamp,
 ) -> Result<Outcome, Rejection> {
     // A member's cumulative delivery acknowledgement.
     let seq = read::<Acknowledge>(&event.payload)
@@ -95,7 +96,11 @@ pub(super) fn resume(network: &mut Network, event: &Event) -> Result<Outcome, Re
 }
 
 /// An event for a mod: the mod handles it; what it emits goes to its targets.
-pub(super) fn to_mod(network: &mut Network, event: &Event, now: u64) -> Result<Outcome, Rejection> {
+pub(super) fn to_mod(
+    network: &mut Network,
+    event: &Event,
+    now: Timestamp,
+) -> Result<Outcome, Rejection> {
     let log = crate::network::log::graph::LogView {
         dedupe: &network.dedupe,
         index: network.index.as_ref(),

@@ -26,7 +26,7 @@ impl Network {
         kind: &'static str,
         invitation: &Invitation,
         invitee: Option<&Address>,
-        now: u64,
+        now: Timestamp,
     ) -> Vec<Effect> {
         let inviter = &invitation.created_by;
         if !self
@@ -79,12 +79,16 @@ impl Network {
     /// What the holder of `code` is invited to: the network (id, name,
     /// description), who invited (and the display name they go by), for whom
     /// and until when. Changes nothing.
-    pub fn invitation_for(&self, code: &str, now: u64) -> Result<serde_json::Value, Rejection> {
+    pub fn invitation_for(
+        &self,
+        code: &str,
+        now: Timestamp,
+    ) -> Result<serde_json::Value, Rejection> {
         let invitation = self
             .state
             .invitations
             .get(code)
-            .filter(|i| i.expires_at > now)
+            .filter(|i| i.expires_at > now.as_millis())
             .ok_or_else(|| Rejection::new(ErrorCode::NotFound, "no such unused invitation"))?;
         let config = &self.config;
         Ok(serde_json::json!({
@@ -107,12 +111,16 @@ impl Network {
     }
 
     /// The holder of `code` declines it without joining: it is void, and its inviter told.
-    pub fn reject_invitation(&mut self, code: &str, now: u64) -> Result<Vec<Effect>, Rejection> {
+    pub fn reject_invitation(
+        &mut self,
+        code: &str,
+        now: Timestamp,
+    ) -> Result<Vec<Effect>, Rejection> {
         let Some(invitation) = self
             .state
             .invitations
             .get(code)
-            .filter(|i| i.expires_at > now)
+            .filter(|i| i.expires_at > now.as_millis())
             .cloned()
         else {
             return Err(Rejection::new(

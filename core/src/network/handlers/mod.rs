@@ -24,6 +24,7 @@ mod task_list;
 mod task_push;
 mod tasks;
 
+use crate::ids::time::Timestamp;
 use crate::network::pipeline::outcome::{self, Outcome};
 pub(crate) use admin::is_banned;
 pub use agents::DEFAULT_INVITATION_TTL_MS;
@@ -44,7 +45,7 @@ pub(crate) fn handle(
     event: &Event,
     claim: Option<&JoinClaim>,
     metadata: &ProtocolMetadata,
-    now: u64,
+    now: Timestamp,
 ) -> Result<Outcome, Rejection> {
     match event.event_type.as_str() {
         t::AGENT_JOIN => agents::join(network, event, claim, now),

@@ -5,6 +5,7 @@ use crate::error::{ErrorCode, Rejection};
 use crate::event::Event;
 use crate::event::metadata::ProtocolMetadata;
 use crate::ids::address::Entity;
+use crate::ids::time::Timestamp;
 use crate::model::access::{Permission, Permissions};
 use crate::model::membership::Member;
 use crate::model::payloads::{Payload, ResourceContent, ResourceInfo, ResourceList};
@@ -26,7 +27,7 @@ use serde_json::json;
 pub(super) fn register(
     network: &mut Network,
     event: &Event,
-    now: u64,
+    now: Timestamp,
 ) -> Result<Outcome, Rejection> {
     let _ = now; // used by documents
     let source = &event.source;
@@ -135,7 +136,7 @@ pub(super) fn unregister(network: &mut Network, event: &Event) -> Result<Outcome
 pub(super) fn discover(
     network: &mut Network,
     event: &Event,
-    now: u64,
+    now: Timestamp,
 ) -> Result<Outcome, Rejection> {
     let kind = read_request::<ResourceDiscover>(&event.payload).kind;
     let kind = kind.as_text();
@@ -201,7 +202,11 @@ pub(super) fn invoke_result(metadata: &ProtocolMetadata) -> Result<Outcome, Reje
 }
 
 /// `network.resource.read`: the resource and its content (a document's text).
-pub(super) fn read(network: &mut Network, event: &Event, now: u64) -> Result<Outcome, Rejection> {
+pub(super) fn read(
+    network: &mut Network,
+    event: &Event,
+    now: Timestamp,
+) -> Result<Outcome, Rejection> {
     let resource = resource_at(&network.state, &event.target)?.clone();
     #[allow(unused_mut)]
     let mut effects = Vec::new();
@@ -238,7 +243,11 @@ pub(super) fn read(network: &mut Network, event: &Event, now: u64) -> Result<Out
 }
 
 /// `network.resource.update`: new content or settings by the resource's admin.
-pub(super) fn update(network: &mut Network, event: &Event, now: u64) -> Result<Outcome, Rejection> {
+pub(super) fn update(
+    network: &mut Network,
+    event: &Event,
+    now: Timestamp,
+) -> Result<Outcome, Rejection> {
     let source = event.source.clone();
     let target = event.target.to_local();
     let resource = resource_at(&network.state, &target)?.clone();

@@ -8,6 +8,7 @@ use super::payload::invalid;
 use super::tasks::types::LIST_RESPONSE;
 use crate::error::Rejection;
 use crate::event::Event;
+use crate::ids::time::Timestamp;
 use crate::model::requests::field::read;
 use crate::model::requests::tasks::TaskList;
 use crate::model::task::{Task, TaskState};
@@ -56,7 +57,11 @@ fn listed(task: &Task) -> Value {
 }
 
 /// `task.list` to core: the sender's tasks, newest change first.
-pub(super) fn list(network: &mut Network, event: &Event, now: u64) -> Result<Outcome, Rejection> {
+pub(super) fn list(
+    network: &mut Network,
+    event: &Event,
+    now: Timestamp,
+) -> Result<Outcome, Rejection> {
     let (state, limit) = filters(event)?;
     // Public A2A callers share the guest's address: they reach their tasks by id only.
     let guest = network.config.a2a_guest.as_ref() == Some(&event.source);

@@ -15,6 +15,7 @@ use super::payload::invalid;
 use crate::error::Rejection;
 use crate::event::Event;
 use crate::ids::address::Address;
+use crate::ids::time::Timestamp;
 use crate::model::push::{MAX_TARGETS, PendingPush, PushTarget};
 use crate::model::requests::field::{nested, read};
 use crate::model::requests::tasks::TaskPush;
@@ -100,7 +101,7 @@ pub(super) fn configure(network: &mut Network, event: &Event) -> Result<Outcome,
 
 /// Queues a notification per push target of the task a handler changed
 /// (named by its ack).
-pub(super) fn queue(network: &mut Network, outcome: &mut Outcome, now: u64) {
+pub(super) fn queue(network: &mut Network, outcome: &mut Outcome, now: Timestamp) {
     let Some(id) = outcome.ack.get("task").and_then(Value::as_str) else {
         return;
     };

@@ -9,6 +9,7 @@ use crate::event::Event;
 use crate::ids::address::{Address, Entity, ResourceKind};
 use crate::ids::standing::Role;
 use crate::ids::task_id::TaskId;
+use crate::ids::time::Timestamp;
 use crate::model::access::{AccessRule, Permissions};
 use crate::model::requests::field::{AsSent, read};
 use crate::model::requests::tasks::{
@@ -67,14 +68,14 @@ fn message(
     role: TaskRole,
     parts: Vec<Value>,
     message_id: AsSent<String>,
-    now: u64,
+    now: Timestamp,
 ) -> TaskMessage {
     TaskMessage {
         id: event.id.to_string(),
         from: event.source.clone(),
         role,
         parts,
-        at: now,
+        at: now.as_millis(),
         client_id: message_id
             .given()
             .filter(|id| !id.is_empty() && id.len() <= MAX_CLIENT_ID),
@@ -142,7 +143,11 @@ fn finish(task: &Task, extra: Vec<Effect>) -> Outcome {
 }
 
 /// `task.create`: a new task, accepted on delivery to its partner(s).
-pub(super) fn create(network: &mut Network, event: &Event, now: u64) -> Result<Outcome, Rejection> {
+pub(super) fn create(
+    network: &mut Network,
+    event: &Event,
+    now: Timestamp,
+) -> Result<Outcome, Rejection> {
     let request = read::<TaskCreate>(&event.payload);
     let open = network
         .state
@@ -231,8 +236,8 @@ pub(super) fn create(network: &mut Network, event: &Event, now: u64) -> Result<O
         answered_by_message: false,
         on_behalf_of,
         push: Vec::new(),
-        created_at: now,
-        updated_at: now,
+        created_at: now.as_millis(),
+        updated_at: now.as_millis(),
     };
     let parts = parts_of(event)?;
     if !parts.is_empty() {
@@ -248,7 +253,7 @@ pub(super) fn create(network: &mut Network, event: &Event, now: u64) -> Result<O
 pub(super) fn message_in(
     network: &mut Network,
     event: &Event,
-    now: u64,
+    now: Timestamp,
 ) -> Result<Outcome, Rejection> {
     let parts = parts_of(event)?;
     let task = task_for(network, event)?;
@@ -274,7 +279,11 @@ pub(super) fn message_in(
 }
 
 /// `task.update`: `payload.state` as the sender's side may set it.
-pub(super) fn update(network: &mut Network, event: &Event, now: u64) -> Result<Outcome, Rejection> {
+pub(super) fn update(
+    network: &mut Network,
+    event: &Event,
+    now: Timestamp,
+) -> Result<Outcome, Rejection> {
     let request = read::<TaskUpdate>(&event.payload);
     let to = request
         .state
@@ -315,7 +324,7 @@ fn message_answer(
     event: &Event,
     to: TaskState,
     empty: bool,
-    now: u64,
+    now: Timestamp,
 ) -> Result<(), Rejection> {
     if to != TaskState::Completed || empty || event.source == task.requester {
         return Err(invalid(
@@ -343,13 +352,17 @@ fn message_answer(
 }
 
 /// `task.cancel`: any participant (or a master) ends an unfinished task.
-pub(super) fn cancel(network: &mut Network, event: &Event, now: u64) -> Result<Outcome, Rejection> {
+pub(super) fn cancel(
+    network: &mut Network,
+    event: &Event,
+    now: Timestamp,
+) -> Result<Outcome, Rejection> {
     let task = task_for(network, event)?;
     task.state
         .check(TaskState::Canceled)
         .map_err(|e| Rejection::from(&e))?;
     task.state = TaskState::Canceled;
-    task.updated_at = now;
+    task.updated_at = now.as_millis();
     task.status = None;
     Ok(finish(task, Vec::new()))
 }
@@ -359,7 +372,7 @@ pub(super) fn cancel(network: &mut Network, event: &Event, now: u64) -> Result<O
 pub(super) fn artifact(
     network: &mut Network,
     event: &Event,
-    now: u64,
+    now: Timestamp,
 ) -> Result<Outcome, Rejection> {
     let parts = parts_of(event)?;
     let names = read::<TaskArtifactAdd>(&event.payload).names();
@@ -397,7 +410,7 @@ pub(super) fn artifact(
         resource: resource.clone(),
         parts: parts.clone(),
     });
-    task.updated_at = now;
+    task.updated_at = now.as_millis();
     let task = task.clone();
     let text: String = parts
         .iter()

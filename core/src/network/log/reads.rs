@@ -16,6 +16,7 @@
 use crate::error::{ErrorCode, Rejection};
 use crate::event::Event;
 use crate::ids::address::Address;
+use crate::ids::time::Timestamp;
 use crate::model::payloads::{EventsPage, LoggedEvent, Payload};
 use crate::model::state::{Row, RowKind};
 use crate::network::delivery;
@@ -40,7 +41,11 @@ impl Network {
     }
 
     /// The read of `member`'s next catch-up page, when one is due at `now`.
-    pub(crate) fn next_catch_up_page(&mut self, member: &Address, now: u64) -> Option<Effect> {
+    pub(crate) fn next_catch_up_page(
+        &mut self,
+        member: &Address,
+        now: Timestamp,
+    ) -> Option<Effect> {
         let after = self.tracker.next_page(member, now)?;
         Some(self.catch_up_read(member, after))
     }
@@ -67,7 +72,7 @@ impl Network {
         member: &Address,
         after: u64,
         limit: usize,
-        now: u64,
+        now: Timestamp,
     ) -> Result<Vec<Effect>, Rejection> {
         if !self.state.members.contains_key(member) {
             return Err(Rejection::new(
@@ -99,7 +104,12 @@ impl Network {
 
     /// A push transport that cannot acknowledge per event (SSE) has delivered
     /// `seq` to `member`: treat it as delivered and acknowledged.
-    pub fn acknowledge_pushed(&mut self, member: &Address, seq: u64, now: u64) -> Vec<Effect> {
+    pub fn acknowledge_pushed(
+        &mut self,
+        member: &Address,
+        seq: u64,
+        now: Timestamp,
+    ) -> Vec<Effect> {
         match self.tracker.holds_up_to(member, seq, now) {
             Some(cursor) if self.tracker.should_persist(member, cursor, now) => {
                 vec![Effect::Store(Row::Cursor {
@@ -118,7 +128,7 @@ impl Network {
         request: &ReadRequest,
         rows: Vec<(u64, Event)>,
         exhausted: bool,
-        now: u64,
+        now: Timestamp,
     ) -> Vec<Effect> {
         let rows = rows.into_iter().filter(|(seq, _)| *seq > request.after);
         match &request.reader {
@@ -191,7 +201,7 @@ impl Network {
         member: &Address,
         rows: impl Iterator<Item = (u64, Event)>,
         exhausted: bool,
-        now: u64,
+        now: Timestamp,
     ) -> Vec<Effect> {
         let mut rows = rows.peekable();
         if !self
@@ -243,7 +253,7 @@ impl Network {
 
     /// A catch-up page the host could not read (its storage failed): the
     /// member's catch-up is read again later; nobody else is held up.
-    pub fn read_failed(&mut self, request: &ReadRequest, now: u64) {
+    pub fn read_failed(&mut self, request: &ReadRequest, now: Timestamp) {
         if let Reader::CatchUp { member } = &request.reader {
             self.tracker.page_failed(member, now);
         }

@@ -14,6 +14,7 @@
 
 use crate::ids::address::Address;
 use crate::ids::standing::Role;
+use crate::ids::time::Timestamp;
 use crate::model::membership::Member;
 use crate::model::state::{Row, RowKind};
 use crate::network::effects::Effect;
@@ -62,10 +63,10 @@ impl Network {
     }
 
     /// A member went offline at `now`: it may be removed once idle long enough.
-    pub(crate) fn note_idle_from(&mut self, now: u64) {
+    pub(crate) fn note_idle_from(&mut self, now: Timestamp) {
         let retention = self.config.retention;
         if let Some(after) = retention.member_removal_after(self.keeps_history) {
-            let due = now.saturating_add(after);
+            let due = now.as_millis().saturating_add(after);
             self.member_removal_due = Some(self.member_removal_due.map_or(due, |d| d.min(due)));
         }
     }
@@ -76,16 +77,16 @@ impl Network {
     }
 
     /// Prunes when a run is due at `now` (the first run at the first alarm); otherwise nothing.
-    pub(crate) fn prune_if_due(&mut self, now: u64) -> Vec<Effect> {
+    pub(crate) fn prune_if_due(&mut self, now: Timestamp) -> Vec<Effect> {
         match self.next_prune() {
             _ if self.log_marks.last_run == 0 => self.prune(now),
-            Some(due) if due <= now => self.prune(now),
+            Some(due) if due <= now.as_millis() => self.prune(now),
             _ => Vec::new(),
         }
     }
 
     /// One pruning run at `now`: the log, idle members, expired invitations.
-    pub fn prune(&mut self, now: u64) -> Vec<Effect> {
+    pub fn prune(&mut self, now: Timestamp) -> Vec<Effect> {
         let mut effects = self.prune_log(now);
         effects.extend(self.prune_members(now));
         effects.extend(self.prune_invitations(now));
@@ -93,13 +94,14 @@ impl Network {
     }
 
     /// The log rows past their retention, and the marks row.
-    fn prune_log(&mut self, now: u64) -> Vec<Effect> {
+    fn prune_log(&mut self, now: Timestamp) -> Vec<Effect> {
         let retention = self.config.retention;
         let last_seq = self.last_seq;
         let low_water = self.low_water();
         self.log_marks.mark(now, last_seq);
         let marks = &self.log_marks;
-        let too_old = marks.seq_at_or_before(now.saturating_sub(retention.undelivered_ms));
+        let too_old =
+            marks.seq_at_or_before(now.as_millis().saturating_sub(retention.undelivered_ms));
         // Delivered to everyone it is owed to, or owed too long: no delivery needs it.
         let undeliverable = low_water.max(too_old);
         // The newest row stays: the host finds the last `seq` in the log.
@@ -108,7 +110,7 @@ impl Network {
         let history = if self.keeps_history {
             let by_age = retention
                 .history_ms
-                .map(|ms| marks.seq_at_or_before(now.saturating_sub(ms)));
+                .map(|ms| marks.seq_at_or_before(now.as_millis().saturating_sub(ms)));
             let by_count = retention.history_events.map(|n| last_seq.saturating_sub(n));
             by_age.max(by_count).unwrap_or(0).min(transient)
         } else {
@@ -123,8 +125,8 @@ impl Network {
         let transient = transient.min(marks.transient_through + MAX_PRUNED_PER_RUN);
         let history = history.min(marks.history_through + MAX_PRUNED_PER_RUN);
         self.prune_behind = transient < undeliverable.min(keep_newest);
-        marks.forget_before(now.saturating_sub(longest));
-        marks.last_run = now;
+        marks.forget_before(now.as_millis().saturating_sub(longest));
+        marks.last_run = now.as_millis();
         let mut effects = Vec::new();
         if transient > marks.transient_through || history > marks.history_through {
             marks.transient_through = marks.transient_through.max(transient);
@@ -177,7 +179,7 @@ impl Network {
 
     /// Members idle past their removal time that hold nothing: removed, their
     /// channels left, their cursors and sessions gone.
-    fn prune_members(&mut self, now: u64) -> Vec<Effect> {
+    fn prune_members(&mut self, now: Timestamp) -> Vec<Effect> {
         let Some(after) = self
             .config
             .retention
@@ -189,7 +191,7 @@ impl Network {
             .state
             .members
             .values()
-            .filter(|m| !m.is_online() && m.last_seen.saturating_add(after) <= now)
+            .filter(|m| !m.is_online() && m.last_seen.saturating_add(after) <= now.as_millis())
             .filter(|m| !self.holds_something(m))
             .map(|m| m.address.clone())
             .collect();
@@ -255,12 +257,12 @@ impl Network {
     }
 
     /// Invitations past their expiry: removed.
-    fn prune_invitations(&mut self, now: u64) -> Vec<Effect> {
+    fn prune_invitations(&mut self, now: Timestamp) -> Vec<Effect> {
         let expired: Vec<String> = self
             .state
             .invitations
             .values()
-            .filter(|i| i.expires_at <= now)
+            .filter(|i| i.expires_at <= now.as_millis())
             .map(|i| i.code.clone())
             .collect();
         expired

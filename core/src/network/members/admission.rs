@@ -6,6 +6,7 @@ use crate::event::Event;
 use crate::ids::address::Address;
 use crate::ids::event_type::core_types;
 use crate::ids::standing::{Role, Verification};
+use crate::ids::time::Timestamp;
 use crate::model::config::NetworkStatus;
 use crate::model::payloads::{Challenge, Payload};
 use crate::model::requests::field::read;
@@ -198,7 +199,7 @@ impl Network {
         &mut self,
         inbound: &Inbound<'_>,
         event: &Event,
-        now: u64,
+        now: Timestamp,
     ) -> Result<(Verification, Option<String>), Rejection> {
         if let Some(proved) = self.verify_identity(inbound, event, now) {
             return proved;
@@ -212,7 +213,7 @@ impl Network {
         &mut self,
         inbound: &Inbound<'_>,
         event: &Event,
-        now: u64,
+        now: Timestamp,
     ) -> Result<Verification, Rejection> {
         let credentials = Credentials::of(&event.payload);
         match (credentials.nonce.as_text(), credentials.signature.as_text()) {
@@ -248,7 +249,7 @@ impl Network {
         &mut self,
         inbound: &Inbound<'_>,
         event: &Event,
-        now: u64,
+        now: Timestamp,
     ) -> Result<Vec<Effect>, Rejection> {
         let nonce = crate::crypto::to_hex(&self.ids.random_bytes());
         // A challenge naming a DID is for a level-3 proof by any participant address.

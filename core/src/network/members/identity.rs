@@ -30,6 +30,7 @@ use crate::identity::error::IdentityError;
 use crate::identity::jwt::{self, Expectations, Jwks};
 use crate::ids::address::Address;
 use crate::ids::standing::Verification;
+use crate::ids::time::Timestamp;
 use crate::model::requests::field::{nested, read};
 use crate::model::requests::members::{Credentials, WithCredentials};
 use crate::network::engine::Network;
@@ -57,14 +58,14 @@ fn peek_claims(token: &str) -> Option<Value> {
 impl Network {
     /// What the host must fetch before `event` (a join, or a challenge naming
     /// a DID) can be verified; empty when nothing is missing or stale.
-    pub fn identity_lookups(&self, event: &Event, now: u64) -> Vec<Lookup> {
+    pub fn identity_lookups(&self, event: &Event, now: Timestamp) -> Vec<Lookup> {
         self.lookups_for(&event.payload, now)
     }
 
     /// [`Network::identity_lookups`] for a frame or request body as text: a
     /// WebSocket event (`payload.credentials`) or an HTTP join body
     /// (`credentials`). Cheap when the text names no `jwt` or `did`.
-    pub fn identity_lookups_in(&self, text: &str, now: u64) -> Vec<Lookup> {
+    pub fn identity_lookups_in(&self, text: &str, now: Timestamp) -> Vec<Lookup> {
         if !mentions_identity(text) {
             return Vec::new();
         }
@@ -77,7 +78,7 @@ impl Network {
         }
     }
 
-    fn lookups_for(&self, payload: &Value, now: u64) -> Vec<Lookup> {
+    fn lookups_for(&self, payload: &Value, now: Timestamp) -> Vec<Lookup> {
         let mut wanted = Vec::new();
         let sent = read::<WithCredentials>(payload);
         let credentials = nested(sent.credentials);
@@ -108,7 +109,7 @@ impl Network {
         wanted
     }
 
-    fn document_lookup(&self, did: &str, now: u64) -> Option<Lookup> {
+    fn document_lookup(&self, did: &str, now: Timestamp) -> Option<Lookup> {
         let parsed: Did = did.parse().ok()?;
         let key = parsed.to_string();
         (fresh(self.identity.documents.get(&key), now).is_none()
@@ -131,23 +132,30 @@ impl Network {
     }
 
     /// The JWKS (`{keys: […]}`) fetched for `issuer`, or why it could not be.
-    pub fn provide_jwks(&mut self, issuer: &str, fetched: Result<Value, String>, now: u64) {
+    pub fn provide_jwks(&mut self, issuer: &str, fetched: Result<Value, String>, now: Timestamp) {
         let jwks = fetched
             .map_err(IdentityError::Unresolvable)
             .and_then(|v| Jwks::from_json(&v));
         bounded(&mut self.identity.jwks);
-        self.identity.jwks.insert(issuer.to_owned(), (jwks, now));
+        self.identity
+            .jwks
+            .insert(issuer.to_owned(), (jwks, now.as_millis()));
     }
 
     /// The document fetched for `did`, or why it could not be (`Revoked` for a revoked agent).
-    pub fn provide_document(&mut self, did: &Did, fetched: Result<Value, IdentityError>, now: u64) {
+    pub fn provide_document(
+        &mut self,
+        did: &Did,
+        fetched: Result<Value, IdentityError>,
+        now: Timestamp,
+    ) {
         bounded(&mut self.identity.documents);
         self.identity
             .documents
-            .insert(did.to_string(), (fetched, now));
+            .insert(did.to_string(), (fetched, now.as_millis()));
     }
 
-    pub(crate) fn document(&self, did: &Did, now: u64) -> Result<&Value, Rejection> {
+    pub(crate) fn document(&self, did: &Did, now: Timestamp) -> Result<&Value, Rejection> {
         if let Some(error) = self.outbound_refusal(did) {
             return Err(refused(&error));
         }
@@ -165,7 +173,7 @@ impl Network {
         &self,
         event: &Event,
         token: &str,
-        now: u64,
+        now: Timestamp,
     ) -> Result<Option<String>, Rejection> {
         let issuer = peek_claims(token)
             .and_then(|c| c.get("iss").and_then(Value::as_str).map(str::to_owned))
@@ -187,7 +195,7 @@ impl Network {
         let expect = Expectations {
             issuers: trusted,
             audience: &audience,
-            now_secs: now / 1000,
+            now_secs: now.as_millis() / 1000,
         };
         let claims = jwt::verify(token, jwks, expect).map_err(|e| refused(&e))?;
         if claims.sub != event.source.to_string() {
@@ -209,7 +217,7 @@ impl Network {
         inbound: &Inbound<'_>,
         event: &Event,
         did: &str,
-        now: u64,
+        now: Timestamp,
     ) -> Result<String, Rejection> {
         let did: Did = did.parse().map_err(|e| refused(&e))?;
         if let Did::OpenAgents(name) = &did
@@ -244,7 +252,7 @@ impl Network {
     /// can be checked: nothing for a header that fails a check that needs no
     /// document (malformed, timestamp out of the window, nonce used, another
     /// audience: [`crate::identity::didwba_verify::DidWbaVerifier::precheck`]).
-    pub fn didwba_lookups(&self, header: &str, domain: &str, now: u64) -> Vec<Lookup> {
+    pub fn didwba_lookups(&self, header: &str, domain: &str, now: Timestamp) -> Vec<Lookup> {
         DidProof::parse(header)
             .ok()
             .filter(|h| self.didwba.precheck(h, domain, now).is_ok())
@@ -259,7 +267,7 @@ impl Network {
         event: &Event,
         header: &str,
         domain: &str,
-        now: u64,
+        now: Timestamp,
     ) -> Result<String, Rejection> {
         let header = DidProof::parse(header).map_err(|e| refused(&e))?;
         // The cheap checks first: a stale or replayed header is refused as such.
@@ -291,7 +299,7 @@ impl Network {
         &mut self,
         inbound: &Inbound<'_>,
         event: &Event,
-        now: u64,
+        now: Timestamp,
     ) -> Option<Result<(Verification, Option<String>), Rejection>> {
         if let Some((header, domain)) = inbound.didwba {
             return Some(

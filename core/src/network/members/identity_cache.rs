@@ -4,6 +4,7 @@
 use crate::identity::did::Did;
 use crate::identity::error::IdentityError;
 use crate::identity::jwt::Jwks;
+use crate::ids::time::Timestamp;
 use serde_json::Value;
 use std::collections::BTreeMap;
 
@@ -42,9 +43,9 @@ pub struct IdentityCache {
     pub(crate) documents: BTreeMap<String, (Result<Value, IdentityError>, u64)>,
 }
 
-pub(crate) fn fresh<T>(entry: Option<&(T, u64)>, now: u64) -> Option<&T> {
+pub(crate) fn fresh<T>(entry: Option<&(T, u64)>, now: Timestamp) -> Option<&T> {
     entry
-        .filter(|(_, at)| at.saturating_add(IDENTITY_TTL_MS) > now)
+        .filter(|(_, at)| at.saturating_add(IDENTITY_TTL_MS) > now.as_millis())
         .map(|(value, _)| value)
 }
 

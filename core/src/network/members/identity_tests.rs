@@ -61,9 +61,12 @@ fn token(sub: &str, aud: &str, did: Option<&str>) -> String {
 fn fresh_event(name: &str, kind: &str, payload: Value) -> Event {
     static CLOCK: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(10);
     let at = CLOCK.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    Peer::new(name)
-        .client
-        .event(kind.parse().unwrap(), addr("core"), payload, at)
+    Peer::new(name).client.event(
+        kind.parse().unwrap(),
+        addr("core"),
+        payload,
+        Timestamp::from(at),
+    )
 }
 
 fn join_event(name: &str, credentials: Value) -> Event {
@@ -86,25 +89,32 @@ fn a_trusted_jwt_joins_at_level_2_once_the_host_provided_the_jwks() {
         json!({"jwt": token("openagents:alice", "demo", None)}),
     );
     assert_eq!(
-        net.identity_lookups(&event, NOW),
+        net.identity_lookups(&event, Timestamp::from(NOW)),
         vec![Lookup::Jwks {
             issuer: ISSUER.into()
         }]
     );
-    let refused = net.handle_event(None, event.clone(), NOW);
+    let refused = net.handle_event(None, event.clone(), Timestamp::from(NOW));
     assert_eq!(
         error_code(&refused),
         ErrorCode::VerificationFailed,
         "no keys yet"
     );
-    net.provide_jwks(ISSUER, Ok(registry().jwks().to_json()), NOW);
-    assert!(net.identity_lookups(&event, NOW).is_empty());
+    net.provide_jwks(
+        ISSUER,
+        Ok(registry().jwks().to_json()),
+        Timestamp::from(NOW),
+    );
+    assert!(
+        net.identity_lookups(&event, Timestamp::from(NOW))
+            .is_empty()
+    );
     let event = join_event(
         "openagents:alice",
         json!({"jwt": token("openagents:alice", "demo", None)}),
     );
     assert!(joined(
-        &net.handle_event(None, event, NOW),
+        &net.handle_event(None, event, Timestamp::from(NOW)),
         "openagents:alice"
     ));
     assert_eq!(
@@ -116,19 +126,31 @@ fn a_trusted_jwt_joins_at_level_2_once_the_host_provided_the_jwks() {
         "openagents:alice",
         json!({"jwt": token("openagents:alice", "demo", None)}),
     );
-    assert_eq!(net.identity_lookups(&later, NOW + IDENTITY_TTL_MS).len(), 1);
+    assert_eq!(
+        net.identity_lookups(&later, Timestamp::from(NOW + IDENTITY_TTL_MS))
+            .len(),
+        1
+    );
 }
 
 #[test]
 fn jwts_for_others_from_strangers_or_for_other_networks_are_refused() {
     let mut net = network(AccessPolicy::Open, 2);
-    net.provide_jwks(ISSUER, Ok(registry().jwks().to_json()), NOW);
+    net.provide_jwks(
+        ISSUER,
+        Ok(registry().jwks().to_json()),
+        Timestamp::from(NOW),
+    );
     for (name, jwt) in [
         ("openagents:bob", token("openagents:alice", "demo", None)),
         ("openagents:alice", token("openagents:alice", "other", None)),
         ("openagents:alice", "e30.e30.".to_owned()),
     ] {
-        let effects = net.handle_event(None, join_event(name, json!({"jwt": jwt})), NOW);
+        let effects = net.handle_event(
+            None,
+            join_event(name, json!({"jwt": jwt})),
+            Timestamp::from(NOW),
+        );
         assert_eq!(
             error_code(&effects),
             ErrorCode::VerificationFailed,
@@ -136,27 +158,35 @@ fn jwts_for_others_from_strangers_or_for_other_networks_are_refused() {
         );
     }
     // Level 0 is below this network's minimum.
-    let effects = net.handle_event(None, join_event("agent:anon", json!({})), NOW);
+    let effects = net.handle_event(
+        None,
+        join_event("agent:anon", json!({})),
+        Timestamp::from(NOW),
+    );
     assert_eq!(error_code(&effects), ErrorCode::AccessDenied);
 }
 
 #[test]
 fn a_token_naming_a_revoked_did_is_refused() {
     let mut net = network(AccessPolicy::Open, 2);
-    net.provide_jwks(ISSUER, Ok(registry().jwks().to_json()), NOW);
+    net.provide_jwks(
+        ISSUER,
+        Ok(registry().jwks().to_json()),
+        Timestamp::from(NOW),
+    );
     let jwt = token("openagents:alice", "demo", Some("did:openagents:alice"));
     let event = join_event("openagents:alice", json!({"jwt": jwt}));
     let did: Did = "did:openagents:alice".parse().unwrap();
     assert_eq!(
-        net.identity_lookups(&event, NOW),
+        net.identity_lookups(&event, Timestamp::from(NOW)),
         vec![Lookup::Document { did: did.clone() }]
     );
     net.provide_document(
         &did,
         Err(IdentityError::Revoked("openagents:alice".into())),
-        NOW,
+        Timestamp::from(NOW),
     );
-    let effects = net.handle_event(None, event, NOW);
+    let effects = net.handle_event(None, event, Timestamp::from(NOW));
     assert_eq!(error_code(&effects), ErrorCode::VerificationFailed);
 }
 
@@ -174,7 +204,7 @@ fn ed25519_doc(did: &Did, key: &SigningKey) -> Value {
 
 fn challenge(net: &mut Network, name: &str, did: &str) -> String {
     let ask = fresh_event(name, "network.agent.challenge", json!({"did": did}));
-    let effects = net.handle_event(None, ask, NOW);
+    let effects = net.handle_event(None, ask, Timestamp::from(NOW));
     reply_of_type(&effects, core_types::AGENT_CHALLENGE_RESPONSE).payload["nonce"]
         .as_str()
         .unwrap()
@@ -188,13 +218,17 @@ fn a_did_wba_proof_joins_a_did_verify_network_at_level_3() {
         .parse()
         .unwrap();
     let key = SigningKey::from_bytes(&[3; 32]);
-    net.provide_document(&did, Ok(ed25519_doc(&did, &key)), NOW);
+    net.provide_document(&did, Ok(ed25519_doc(&did, &key)), Timestamp::from(NOW));
     let nonce = challenge(&mut net, "agent:carol", &did.to_string());
     let message = crate::verification::challenge_message(net.id(), &addr("agent:carol"), &nonce);
     let signature = crate::identity::encoding::b64url(&key.sign(&message).to_bytes());
     let credentials = json!({"did": did.to_string(), "nonce": nonce, "signature": signature, "verification_method": "key-1"});
     assert!(joined(
-        &net.handle_event(None, join_event("agent:carol", credentials.clone()), NOW),
+        &net.handle_event(
+            None,
+            join_event("agent:carol", credentials.clone()),
+            Timestamp::from(NOW)
+        ),
         "agent:carol"
     ));
     let member = net.member(&addr("agent:carol")).unwrap();
@@ -204,16 +238,24 @@ fn a_did_wba_proof_joins_a_did_verify_network_at_level_3() {
     );
     // The nonce was single use; a plain or JWT join is below level 3 here.
     assert_eq!(
-        error_code(&net.handle_event(None, join_event("agent:carol", credentials), NOW)),
+        error_code(&net.handle_event(
+            None,
+            join_event("agent:carol", credentials),
+            Timestamp::from(NOW)
+        )),
         ErrorCode::VerificationFailed
     );
-    net.provide_jwks(ISSUER, Ok(registry().jwks().to_json()), NOW);
+    net.provide_jwks(
+        ISSUER,
+        Ok(registry().jwks().to_json()),
+        Timestamp::from(NOW),
+    );
     let jwt = token("openagents:alice", "demo", None);
     assert_eq!(
         error_code(&net.handle_event(
             None,
             join_event("openagents:alice", json!({"jwt": jwt})),
-            NOW
+            Timestamp::from(NOW)
         )),
         ErrorCode::AccessDenied
     );
@@ -227,7 +269,7 @@ fn a_secp256k1_key_proves_a_did_and_a_foreign_key_does_not() {
     net.provide_document(
         &did,
         Ok(wba_doc(&did, PublicKey::Secp256k1(*secret.verifying_key()))),
-        NOW,
+        Timestamp::from(NOW),
     );
     let sign = |nonce: &str, key: &k256::ecdsa::SigningKey| {
         let message = crate::verification::challenge_message(
@@ -242,13 +284,13 @@ fn a_secp256k1_key_proves_a_did_and_a_foreign_key_does_not() {
     let other = k256::ecdsa::SigningKey::from_slice(&[9; 32]).unwrap();
     let forged = json!({"did": did.to_string(), "nonce": nonce, "signature": sign(&nonce, &other)});
     assert_eq!(
-        error_code(&net.handle_event(None, join_event("agent:dan", forged), NOW)),
+        error_code(&net.handle_event(None, join_event("agent:dan", forged), Timestamp::from(NOW))),
         ErrorCode::VerificationFailed
     );
     let nonce = challenge(&mut net, "agent:dan", &did.to_string());
     let good = json!({"did": did.to_string(), "nonce": nonce, "signature": sign(&nonce, &secret)});
     assert!(joined(
-        &net.handle_event(None, join_event("agent:dan", good), NOW),
+        &net.handle_event(None, join_event("agent:dan", good), Timestamp::from(NOW)),
         "agent:dan"
     ));
 }
@@ -258,7 +300,7 @@ fn did_openagents_joins_only_as_its_own_name_and_not_after_rotation() {
     let mut net = network(AccessPolicy::DidVerify, 0);
     let did: Did = "did:openagents:erin".parse().unwrap();
     let key = SigningKey::from_bytes(&[4; 32]);
-    net.provide_document(&did, Ok(ed25519_doc(&did, &key)), NOW);
+    net.provide_document(&did, Ok(ed25519_doc(&did, &key)), Timestamp::from(NOW));
     let proof = |net: &mut Network, name: &str, key: &SigningKey| {
         let nonce = challenge(net, name, &did.to_string());
         let message = crate::verification::challenge_message(net.id(), &addr(name), &nonce);
@@ -266,20 +308,36 @@ fn did_openagents_joins_only_as_its_own_name_and_not_after_rotation() {
     };
     let impostor = proof(&mut net, "agent:erin", &key);
     assert_eq!(
-        error_code(&net.handle_event(None, join_event("agent:erin", impostor), NOW)),
+        error_code(&net.handle_event(
+            None,
+            join_event("agent:erin", impostor),
+            Timestamp::from(NOW)
+        )),
         ErrorCode::VerificationFailed
     );
     let own = proof(&mut net, "openagents:erin", &key);
     assert!(joined(
-        &net.handle_event(None, join_event("openagents:erin", own), NOW),
+        &net.handle_event(
+            None,
+            join_event("openagents:erin", own),
+            Timestamp::from(NOW)
+        ),
         "openagents:erin"
     ));
     // The registry rotated erin's key: once the host refreshes the document, the old key fails.
     let fresh = SigningKey::from_bytes(&[5; 32]);
-    net.provide_document(&did, Ok(ed25519_doc(&did, &fresh)), NOW + 1);
+    net.provide_document(
+        &did,
+        Ok(ed25519_doc(&did, &fresh)),
+        Timestamp::from(NOW + 1),
+    );
     let old = proof(&mut net, "openagents:erin", &key);
     assert_eq!(
-        error_code(&net.handle_event(None, join_event("openagents:erin", old), NOW + 2)),
+        error_code(&net.handle_event(
+            None,
+            join_event("openagents:erin", old),
+            Timestamp::from(NOW + 2)
+        )),
         ErrorCode::VerificationFailed
     );
 }

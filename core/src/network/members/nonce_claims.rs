@@ -9,6 +9,7 @@ use crate::identity::did::Did;
 use crate::identity::didwba_proof::DidProof;
 use crate::identity::didwba_verify::DidWbaVerifier;
 use crate::identity::error::IdentityError;
+use crate::ids::time::Timestamp;
 use crate::network::engine::Network;
 
 impl Network {
@@ -18,7 +19,7 @@ impl Network {
     /// badly signed, or its nonce already spent here), so only a header that
     /// could be accepted spends a nonce. Call it after the header's
     /// document is provided ([`Network::didwba_lookups`]).
-    pub fn didwba_claim(&self, header: &str, domain: &str, now: u64) -> Option<NonceClaim> {
+    pub fn didwba_claim(&self, header: &str, domain: &str, now: Timestamp) -> Option<NonceClaim> {
         let header = DidProof::parse(header).ok()?;
         let did: Did = header.did().parse().ok()?;
         let doc = self.document(&did, now).ok()?;
@@ -33,7 +34,7 @@ impl Network {
     /// The deployment refused `claim` (its nonce was used before, or the
     /// claim could not be made): this network refuses the header as a reused
     /// nonce until the claim would have expired.
-    pub fn didwba_claim_refused(&mut self, claim: &NonceClaim, now: u64) {
+    pub fn didwba_claim_refused(&mut self, claim: &NonceClaim, now: Timestamp) {
         self.spent_elsewhere
             .insert(claim.key(), claim.until_ms, now);
     }
@@ -42,7 +43,7 @@ impl Network {
     pub(crate) fn check_not_spent_elsewhere(
         &self,
         header: &DidProof,
-        now: u64,
+        now: Timestamp,
     ) -> Result<(), IdentityError> {
         let key = NonceClaim::of(header, 0).key();
         if self.spent_elsewhere.seen(&key, now) {

@@ -17,7 +17,6 @@ impl Network {
     /// The host's alarm fired: time silent members out, resend deliveries
     /// that waited too long for an ack, and read the catch-up pages due.
     pub fn on_alarm(&mut self, now: Timestamp) -> Vec<Effect> {
-        let now = now.as_millis();
         let mut effects = Vec::new();
         // Presence: members silent for longer than the timeout go offline.
         let timeout = self.config.presence_timeout_ms;
@@ -25,7 +24,7 @@ impl Network {
             .state
             .members
             .values()
-            .filter(|m| m.is_online() && m.last_seen.saturating_add(timeout) <= now)
+            .filter(|m| m.is_online() && m.last_seen.saturating_add(timeout) <= now.as_millis())
             .map(|m| m.address.clone())
             .collect();
         for member in silent {
@@ -64,10 +63,10 @@ impl Network {
     }
 
     /// Records a sign of life from a member (heartbeat); it goes online if it was not.
-    pub fn heartbeat(&mut self, address: &Address, now: u64) -> Vec<Effect> {
+    pub fn heartbeat(&mut self, address: &Address, now: Timestamp) -> Vec<Effect> {
         match self.state.members.get_mut(address) {
             Some(member) => {
-                member.last_seen = now;
+                member.last_seen = now.as_millis();
                 member.status = Presence::Online;
                 let row = Effect::Store(Row::Member(member.clone()));
                 self.seen_online(now);
@@ -84,7 +83,7 @@ impl Network {
         &mut self,
         member: &Address,
         after: Option<u64>,
-        now: u64,
+        now: Timestamp,
     ) -> Result<Vec<Effect>, Rejection> {
         if !self.state.members.contains_key(member) {
             return Err(Rejection::new(
@@ -102,10 +101,14 @@ impl Network {
     }
 
     /// Notes a sign of life; returns the row to store when the member comes back online.
-    pub(crate) fn heartbeat_if_offline(&mut self, address: &Address, now: u64) -> Vec<Effect> {
+    pub(crate) fn heartbeat_if_offline(
+        &mut self,
+        address: &Address,
+        now: Timestamp,
+    ) -> Vec<Effect> {
         match self.state.members.get_mut(address) {
             Some(member) if member.is_online() => {
-                member.last_seen = now;
+                member.last_seen = now.as_millis();
                 self.seen_online(now);
                 Vec::new()
             }
@@ -118,7 +121,7 @@ impl Network {
     /// cursor moves (stored now and then) and the next page of its catch-up
     /// goes out. A `network.event.ack` to `core` does this, and so does a
     /// gateway's coalesced cursor (`crate::gateway`).
-    pub fn acknowledge(&mut self, member: &Address, seq: u64, now: u64) -> Vec<Effect> {
+    pub fn acknowledge(&mut self, member: &Address, seq: u64, now: Timestamp) -> Vec<Effect> {
         let mut effects = Vec::new();
         if let Some(cursor) = self.tracker.acknowledge(member, seq, now)
             && self.tracker.should_persist(member, cursor, now)
@@ -135,7 +138,7 @@ impl Network {
 
     /// The last connection of `address` closed or its heartbeat timed out: mark it
     /// offline and let the mods see a `network.agent.leave` with reason `disconnected`.
-    pub fn disconnect(&mut self, address: &Address, now: u64) -> Vec<Effect> {
+    pub fn disconnect(&mut self, address: &Address, now: Timestamp) -> Vec<Effect> {
         let Some(member) = self.state.members.get_mut(address) else {
             return Vec::new();
         };
@@ -157,7 +160,7 @@ impl Network {
             payload: json!({}),
             metadata,
             enrichment: None,
-            timestamp: now,
+            timestamp: now.as_millis(),
             network: Some(self.config.id.clone()),
         };
         let mut leave = leave;
@@ -173,7 +176,7 @@ impl Network {
     /// Makes the configured A2A guest (`NetworkConfig::a2a_guest`) a member,
     /// once: public A2A callers act as it. Nobody joins as it, so nobody
     /// else receives what its tasks are sent.
-    pub fn admit_a2a_guest(&mut self, now: u64) -> Vec<Effect> {
+    pub fn admit_a2a_guest(&mut self, now: Timestamp) -> Vec<Effect> {
         let Some(guest) = self.config.a2a_guest.clone() else {
             return Vec::new();
         };
@@ -185,7 +188,7 @@ impl Network {
             role: crate::ids::standing::Role::Member,
             verification: crate::ids::standing::Verification::ANONYMOUS,
             status: Presence::Offline,
-            last_seen: now,
+            last_seen: now.as_millis(),
             secret_sha256: None,
             did: None,
             profile: Default::default(),
@@ -201,14 +204,14 @@ impl Network {
     pub fn admit_remote(
         &mut self,
         remote: crate::model::remote::RemoteAgent,
-        now: u64,
+        now: Timestamp,
     ) -> Vec<Effect> {
         let member = Member {
             address: remote.address.clone(),
             role: crate::ids::standing::Role::Member,
             verification: crate::ids::standing::Verification::ANONYMOUS,
             status: Presence::Online,
-            last_seen: now,
+            last_seen: now.as_millis(),
             secret_sha256: None,
             did: None,
             profile: Default::default(),

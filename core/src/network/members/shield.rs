@@ -8,6 +8,7 @@
 
 use crate::error::{ErrorCode, Rejection};
 use crate::ids::address::Address;
+use crate::ids::time::Timestamp;
 use crate::throttle::{Buckets, Rate};
 use crate::verification::Holder;
 
@@ -88,7 +89,11 @@ fn throttled(what: &str, rate: Rate) -> Rejection {
 
 impl Shield {
     /// A join from `source` may be tried: it has failed joins left.
-    pub(crate) fn may_join(&self, source: Option<&String>, now: u64) -> Result<(), Rejection> {
+    pub(crate) fn may_join(
+        &self,
+        source: Option<&String>,
+        now: Timestamp,
+    ) -> Result<(), Rejection> {
         match source {
             Some(source) if !self.failed_joins.has_token(source, now) => {
                 Err(throttled("failed joins", self.failed_joins.rate()))
@@ -98,7 +103,7 @@ impl Shield {
     }
 
     /// A join from `source` failed.
-    pub(crate) fn join_failed(&mut self, source: Option<&String>, now: u64) {
+    pub(crate) fn join_failed(&mut self, source: Option<&String>, now: Timestamp) {
         if let Some(source) = source {
             self.failed_joins.take(source, now);
         }
@@ -108,7 +113,7 @@ impl Shield {
     pub(crate) fn may_challenge(
         &mut self,
         source: Option<&String>,
-        now: u64,
+        now: Timestamp,
     ) -> Result<(), Rejection> {
         match source {
             Some(source) if !self.challenges.take(source, now) => {

@@ -32,6 +32,7 @@ use std::rc::Rc;
 
 use super::parked::{Carried, Parked};
 pub use super::parked::{INTERCEPT, MAX_PARKED, VERDICT};
+use crate::ids::time::Timestamp;
 
 impl Network {
     /// The agent guards and transforms that intercept `event`, in pipeline
@@ -55,7 +56,7 @@ impl Network {
         event: Event,
         carried: Carried,
         chain: Vec<AgentMod>,
-        now: u64,
+        now: Timestamp,
     ) -> Vec<Effect> {
         // A client resending while its event waits: the answer to the first is coming.
         if self
@@ -70,13 +71,13 @@ impl Network {
             event,
             carried,
             chain,
-            deadline: now,
+            deadline: now.as_millis(),
         };
         self.ask_next(parked, now)
     }
 
     /// Asks the next mod in the chain, or goes on when none is left.
-    fn ask_next(&mut self, mut parked: Parked, now: u64) -> Vec<Effect> {
+    fn ask_next(&mut self, mut parked: Parked, now: Timestamp) -> Vec<Effect> {
         loop {
             let Some(next) = parked.chain.first() else {
                 return self.resume(parked, now);
@@ -88,7 +89,7 @@ impl Network {
                 .is_some_and(Member::is_online);
             if online && self.parked.by_intercept.len() < MAX_PARKED {
                 let agent = next.agent.clone();
-                let deadline = now.saturating_add(next.deadline_ms);
+                let deadline = now.as_millis().saturating_add(next.deadline_ms);
                 let mut intercept = self.core_event(INTERCEPT, &agent, None, json!({}), now);
                 intercept.payload = json!({
                     "intercept": intercept.id,
@@ -117,7 +118,7 @@ impl Network {
     }
 
     /// The mods decided: the rest of the pipeline, its answer delivered to the sender.
-    fn resume(&mut self, parked: Parked, now: u64) -> Vec<Effect> {
+    fn resume(&mut self, parked: Parked, now: Timestamp) -> Vec<Effect> {
         let sender = parked.event.source.clone();
         let id = parked.event.id;
         let result = ProtocolMetadata::read(&parked.event.metadata)
@@ -161,7 +162,7 @@ impl Network {
         parked: &Parked,
         code: ErrorCode,
         message: String,
-        now: u64,
+        now: Timestamp,
     ) -> Vec<Effect> {
         let sender = parked.event.source.clone();
         let error = self.error_event(
@@ -178,7 +179,11 @@ impl Network {
     }
 
     /// `network.mod.verdict` from the agent asked.
-    pub(crate) fn verdict(&mut self, event: &Event, now: u64) -> Result<Vec<Effect>, Rejection> {
+    pub(crate) fn verdict(
+        &mut self,
+        event: &Event,
+        now: Timestamp,
+    ) -> Result<Vec<Effect>, Rejection> {
         let intercept = event
             .payload
             .get("intercept")
@@ -247,12 +252,12 @@ impl Network {
     }
 
     /// Parked events whose mod is late: handled by its policy.
-    pub(crate) fn expire_verdicts(&mut self, now: u64) -> Vec<Effect> {
+    pub(crate) fn expire_verdicts(&mut self, now: Timestamp) -> Vec<Effect> {
         let late: Vec<EventId> = self
             .parked
             .by_intercept
             .iter()
-            .filter(|(_, p)| p.deadline <= now)
+            .filter(|(_, p)| p.deadline <= now.as_millis())
             .map(|(id, _)| *id)
             .collect();
         let mut effects = Vec::new();
@@ -283,7 +288,7 @@ impl Network {
     }
 
     /// Agent observers of `event`: each online one gets it, nobody waits.
-    pub(crate) fn observe_agents(&mut self, event: &Event, now: u64) -> Vec<Effect> {
+    pub(crate) fn observe_agents(&mut self, event: &Event, now: Timestamp) -> Vec<Effect> {
         let observers: Vec<Address> = self
             .config
             .agent_mods

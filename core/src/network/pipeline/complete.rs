@@ -8,6 +8,7 @@ use crate::event::Event;
 use crate::event::metadata::ProtocolMetadata;
 use crate::ids::address::Address;
 use crate::ids::event_type::core_types;
+use crate::ids::time::Timestamp;
 use crate::model::membership::Member;
 use crate::mods::JoinClaim;
 use crate::network::delivery::routing;
@@ -30,7 +31,7 @@ impl Network {
         metadata: &ProtocolMetadata,
         revived: Vec<Effect>,
         carried: Carried,
-        now: u64,
+        now: Timestamp,
     ) -> Result<Vec<Effect>, Rejection> {
         let joining = event.event_type.as_str() == core_types::AGENT_JOIN;
         let mut staged = revived;

@@ -3,6 +3,7 @@
 
 use crate::event::Event;
 use crate::ids::address::{Address, Entity};
+use crate::ids::time::Timestamp;
 use crate::model::membership::Member;
 use crate::model::state::{Channel, Row};
 use crate::mods::{Command, Context, Outbox};
@@ -23,7 +24,12 @@ pub(crate) enum Stage {
 
 impl Network {
     /// Runs the transforms or the observers, applies what they asked for and routes what they emitted.
-    pub(crate) fn run_stage(&mut self, stage: Stage, event: &mut Event, now: u64) -> Vec<Effect> {
+    pub(crate) fn run_stage(
+        &mut self,
+        stage: Stage,
+        event: &mut Event,
+        now: Timestamp,
+    ) -> Vec<Effect> {
         let mut out = Outbox::new(&mut self.ids, &self.config.id, now);
         let log = LogView {
             dedupe: &self.dedupe,

@@ -35,15 +35,15 @@ fn spoofed_source_is_rejected() {
         "chat.msg".parse().unwrap(),
         addr("agent:alice"),
         json!({}),
-        1,
+        Timestamp::from(1),
     );
     assert_eq!(
-        error_code(&network.handle_event(Some(&alice.address.clone()), forged, 1)),
+        error_code(&network.handle_event(Some(&alice.address.clone()), forged, Timestamp::from(1))),
         ErrorCode::SourceMismatch
     );
     let unjoined = alice.event("chat.msg", "agent:bob", json!({}));
     assert_eq!(
-        error_code(&network.handle_event(None, unjoined, 1)),
+        error_code(&network.handle_event(None, unjoined, Timestamp::from(1))),
         ErrorCode::NotJoined
     );
 }
@@ -255,7 +255,7 @@ fn key_network(min: Verification) -> (Network, SigningKey) {
 fn challenge(network: &mut Network, name: &str) -> String {
     let mut peer = Peer::new(name);
     let ask = peer.event("network.agent.challenge", "core", json!({}));
-    let effects = network.handle_event(None, ask, 1);
+    let effects = network.handle_event(None, ask, Timestamp::from(1));
     reply_of_type(&effects, core_types::AGENT_CHALLENGE_RESPONSE).payload["nonce"]
         .as_str()
         .unwrap()
@@ -313,7 +313,11 @@ fn expired_foreign_and_forged_proofs_fail() {
         "core",
         signed(&key, "openagents:bob", &nonce),
     );
-    let effects = network.handle_event(None, late, 1 + crate::verification::CHALLENGE_TTL_MS + 1);
+    let effects = network.handle_event(
+        None,
+        late,
+        Timestamp::from(1 + crate::verification::CHALLENGE_TTL_MS + 1),
+    );
     assert_eq!(error_code(&effects), ErrorCode::VerificationFailed);
 
     let for_eve = challenge(&mut network, "openagents:eve");

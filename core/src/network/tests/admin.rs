@@ -97,7 +97,7 @@ fn a_banned_member_is_closed_out_and_refused_at_join_until_unbanned() {
     let mut mallory = Peer::new("agent:mallory");
     let rejoin = mallory.event("network.agent.join", "core", json!({}));
     assert_eq!(
-        error_code(&network.handle_event(None, rejoin, 20)),
+        error_code(&network.handle_event(None, rejoin, Timestamp::from(20))),
         ErrorCode::Banned
     );
     boss.ask(
@@ -144,7 +144,7 @@ fn rotated_tokens_are_only_in_the_masters_ack_and_the_old_ones_stop_working() {
         json!({"credentials": {"token": "old-token"}}),
     );
     assert_eq!(
-        error_code(&network.handle_event(None, old, 20)),
+        error_code(&network.handle_event(None, old, Timestamp::from(20))),
         ErrorCode::AccessDenied
     );
     join_with(
@@ -241,7 +241,7 @@ fn settings_change_presence_limits_and_listing_within_bounds() {
     assert_eq!(config.name, "Renamed");
     assert_eq!(config.limits.max_payload_bytes, 32768);
     // The new presence timeout is what the alarm uses.
-    assert_eq!(network.next_wakeup(), Some(10 + 10_000));
+    assert_eq!(network.next_wakeup(), Some(Timestamp::from(10 + 10_000)));
     let too_short = boss.ask(
         &mut network,
         SETTINGS_UPDATE,
@@ -282,7 +282,7 @@ fn invitations_are_revoked_and_the_config_read_hides_secret_hashes() {
         json!({"credentials": {"invite": code}}),
     );
     assert_eq!(
-        error_code(&network.handle_event(None, join, 20)),
+        error_code(&network.handle_event(None, join, Timestamp::from(20))),
         ErrorCode::AccessDenied
     );
 }
@@ -323,7 +323,7 @@ fn workspace_invitations_are_logged_and_their_inviter_hears_of_acceptance_and_re
     let second = boss.ask(&mut network, INVITATION_CREATED, json!({}));
     let code = acked(&second).payload["code"].as_str().unwrap().to_owned();
     // Its holder sees what it is invited to, and by whom, without joining.
-    let shown = network.invitation_for(&code, 30).unwrap();
+    let shown = network.invitation_for(&code, Timestamp::from(30)).unwrap();
     assert_eq!(shown["network"]["id"], "demo");
     assert_eq!(shown["network"]["name"], "Demo");
     assert_eq!(shown["network"]["policy"], "invite");
@@ -334,19 +334,30 @@ fn workspace_invitations_are_logged_and_their_inviter_hears_of_acceptance_and_re
         "the boss gave itself no name"
     );
     assert_eq!(
-        network.invitation_for("not-a-code", 30).unwrap_err().code,
+        network
+            .invitation_for("not-a-code", Timestamp::from(30))
+            .unwrap_err()
+            .code,
         ErrorCode::NotFound
     );
-    let declined = network.reject_invitation(&code, 30).unwrap();
+    let declined = network
+        .reject_invitation(&code, Timestamp::from(30))
+        .unwrap();
     let (_, news) = single_frame(&declined);
     assert_eq!(news["type"], "workspace.invitation.rejected");
     assert_eq!(news["target"], "agent:boss");
     assert_eq!(
-        network.reject_invitation(&code, 31).unwrap_err().code,
+        network
+            .reject_invitation(&code, Timestamp::from(31))
+            .unwrap_err()
+            .code,
         ErrorCode::NotFound
     );
     assert_eq!(
-        network.invitation_for(&code, 31).unwrap_err().code,
+        network
+            .invitation_for(&code, Timestamp::from(31))
+            .unwrap_err()
+            .code,
         ErrorCode::NotFound
     );
 }
@@ -362,7 +373,7 @@ fn the_inviter_is_told_when_its_invitation_is_used() {
         "core",
         json!({"credentials": {"invite": code}}),
     );
-    let effects = network.handle_event(None, join, 20);
+    let effects = network.handle_event(None, join, Timestamp::from(20));
     let news = effects
         .iter()
         .find_map(|e| match e {

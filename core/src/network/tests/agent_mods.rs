@@ -55,10 +55,13 @@ fn answer(
 ) -> Vec<Effect> {
     let mut payload = verdict;
     payload["intercept"] = json!(intercept.id);
-    let event = bot
-        .client
-        .event(VERDICT.parse().unwrap(), addr("core"), payload, now);
-    network.handle_event(Some(&addr("agent:bot")), event, now)
+    let event = bot.client.event(
+        VERDICT.parse().unwrap(),
+        addr("core"),
+        payload,
+        Timestamp::from(now),
+    );
+    network.handle_event(Some(&addr("agent:bot")), event, Timestamp::from(now))
 }
 
 /// A bare verdict, as a mod answers an interception.
@@ -90,7 +93,12 @@ fn a_guard_holds_the_event_until_it_rejects_it_with_its_reason() {
     let intercept = intercept_for(&sent, "agent:bot");
     assert_eq!(intercept.payload["mode"], "guard");
     assert_eq!(intercept.payload["event"]["payload"]["text"], "darn");
-    assert_eq!(network.next_wakeup().map(|t| t <= 10 + 5_000), Some(true));
+    assert_eq!(
+        network
+            .next_wakeup()
+            .map(|t| t <= Timestamp::from(10 + 5_000)),
+        Some(true)
+    );
 
     let decided = answer(
         &mut network,
@@ -144,7 +152,7 @@ fn a_late_mod_meets_its_policy_when_the_alarm_passes_its_deadline() {
         json!({"patterns": ["chat.*"], "mode": "guard", "deadline_ms": 100, "on_late": "fail-closed"}),
     );
     alice.broadcast(&mut network, "chat.msg", json!({}));
-    assert_eq!(network.next_wakeup(), Some(110));
+    assert_eq!(network.next_wakeup(), Some(Timestamp::from(110)));
     let early = network.on_alarm(Timestamp::from(109));
     assert!(delivered_of(&early, "agent:alice", core_types::EVENT_ERROR).is_none());
     let late = network.on_alarm(Timestamp::from(110));
@@ -163,7 +171,7 @@ fn a_late_mod_meets_its_policy_when_the_alarm_passes_its_deadline() {
 #[test]
 fn an_offline_mod_is_handled_by_its_policy_at_once() {
     let (mut network, mut alice, _bot) = chat_guard();
-    network.disconnect(&addr("agent:bot"), 10);
+    network.disconnect(&addr("agent:bot"), Timestamp::from(10));
     let sent = alice.broadcast(&mut network, "chat.msg", json!({}));
     let error = delivered_of(&sent, "agent:alice", core_types::EVENT_ERROR).unwrap();
     assert_eq!(error.payload["code"], "mod_unavailable");

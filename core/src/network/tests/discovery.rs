@@ -84,8 +84,8 @@ fn members_and_registry_agents_are_ranked_together() {
         json!({"q": "translation"}),
     );
     let id = query.id;
-    let effects = network.handle_event(Some(&bob.address.clone()), query, 50);
-    let applied = host.apply(&mut network, effects, 50);
+    let effects = network.handle_event(Some(&bob.address.clone()), query, Timestamp::from(50));
+    let applied = host.apply(&mut network, effects, Timestamp::from(50));
     let answer = response(&applied);
     assert_eq!(
         answer.metadata.get("in_reply_to"),
@@ -127,7 +127,7 @@ fn a_registry_that_cannot_answer_leaves_the_members_answer() {
         json!({"tags": "german", "limit": 1}),
     );
     let ask = match network
-        .handle_event(Some(&bob.address.clone()), query, 50)
+        .handle_event(Some(&bob.address.clone()), query, Timestamp::from(50))
         .into_iter()
         .find(|e| matches!(e, Effect::Discover(_)))
     {
@@ -138,7 +138,7 @@ fn a_registry_that_cannot_answer_leaves_the_members_answer() {
         agents: Err("the registry did not answer".into()),
         origin: "https://h".into(),
     };
-    let answer = response(&network.answer_discovery(&ask, answer, 60));
+    let answer = response(&network.answer_discovery(&ask, answer, Timestamp::from(60)));
     assert_eq!(names(&answer), ["alice"]);
     assert_eq!(answer.payload["registry"], "unavailable");
     assert_eq!(
@@ -152,7 +152,14 @@ fn a_registry_that_cannot_answer_leaves_the_members_answer() {
         agents: Ok(Vec::new()),
         origin: "https://h".into(),
     };
-    assert!(names(&response(&network.answer_discovery(&other, empty, 61))).is_empty());
+    assert!(
+        names(&response(&network.answer_discovery(
+            &other,
+            empty,
+            Timestamp::from(61)
+        )))
+        .is_empty()
+    );
 }
 
 #[test]

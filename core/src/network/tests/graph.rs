@@ -38,7 +38,11 @@ fn post(
     event
         .metadata
         .insert("refs".into(), json!({"messages": messages, "nodes": nodes}));
-    let effects = network.handle_event(Some(&peer.address.clone()), event.clone(), 10);
+    let effects = network.handle_event(
+        Some(&peer.address.clone()),
+        event.clone(),
+        Timestamp::from(10),
+    );
     applied(shared, &effects);
     (event, effects)
 }

@@ -18,7 +18,7 @@ fn code(effects: &[Effect]) -> String {
 fn try_join(network: &mut Network, name: &str, payload: Value) -> Vec<Effect> {
     let mut peer = Peer::new(name);
     let join = peer.event("network.agent.join", "core", payload);
-    network.handle_event(None, join, 1)
+    network.handle_event(None, join, Timestamp::from(1))
 }
 
 /// The join's ack payload (panics when the join failed).
@@ -27,7 +27,7 @@ fn join_ack(network: &mut Network, name: &str, payload: Value) -> Value {
     // Play the host: the catch-up finds nothing to send.
     for effect in &effects {
         if let Effect::Read(request) = effect {
-            network.answer_read(request, Vec::new(), true, 1);
+            network.answer_read(request, Vec::new(), true, Timestamp::from(1));
         }
     }
     acked(&effects).payload
@@ -138,7 +138,7 @@ fn the_admin_token_and_the_bound_connection_still_rejoin() {
     // A join on the connection already bound to the address is its own.
     let mut peer = Peer::new("human:owner");
     let rejoin = peer.event("network.agent.join", "core", json!({}));
-    acked(&network.handle_event(Some(&addr("human:owner")), rejoin, 2));
+    acked(&network.handle_event(Some(&addr("human:owner")), rejoin, Timestamp::from(2)));
 }
 
 #[test]
@@ -256,7 +256,7 @@ fn history_answers_only_what_the_requester_could_have_received() {
     let [Effect::Read(request)] = &effects[..] else {
         panic!("{effects:?}")
     };
-    let answer = network.answer_read(&request.clone(), log.clone(), true, 20);
+    let answer = network.answer_read(&request.clone(), log.clone(), true, Timestamp::from(20));
     let [Effect::Deliver { event, .. }] = &answer[..] else {
         panic!("{answer:?}")
     };
@@ -339,7 +339,7 @@ fn network_owned_metadata_cannot_be_forged() {
         json!({"role": "master", "verification": 3}),
     );
     forged.metadata.insert("received_at".into(), json!(1));
-    let effects = network.handle_event(Some(&addr("agent:eve")), forged, 10);
+    let effects = network.handle_event(Some(&addr("agent:eve")), forged, Timestamp::from(10));
     let (_, frame) = single_frame(&effects);
     assert!(frame["metadata"].get("sender").is_none(), "{frame}");
     assert!(frame["metadata"].get("received_at").is_none(), "{frame}");
@@ -367,27 +367,27 @@ fn a_rejoin_with_the_secret_catches_up_on_what_it_missed() {
     let secret = json!({"credentials": {"member_secret": "0123456789abcdef0123"}});
     let mut receiver = Peer::new("agent:receiver");
     let first = receiver.event("network.agent.join", "core", secret.clone());
-    let effects = network.handle_event(None, first, 1);
-    host.apply(&mut network, effects, 1);
+    let effects = network.handle_event(None, first, Timestamp::from(1));
+    host.apply(&mut network, effects, Timestamp::from(1));
     let mut sender = Peer::new("agent:sender");
     let effects = network.handle_event(
         None,
         sender.event("network.agent.join", "core", json!({})),
-        1,
+        Timestamp::from(1),
     );
-    host.apply(&mut network, effects, 1);
+    host.apply(&mut network, effects, Timestamp::from(1));
     let leave = receiver.event("network.agent.leave", "core", json!({}));
-    let effects = network.handle_event(Some(&addr("agent:receiver")), leave, 2);
-    host.apply(&mut network, effects, 2);
+    let effects = network.handle_event(Some(&addr("agent:receiver")), leave, Timestamp::from(2));
+    host.apply(&mut network, effects, Timestamp::from(2));
     let effects = sender.send(
         &mut network,
         "note.missed",
         "agent:receiver",
         json!({"n": 1}),
     );
-    host.apply(&mut network, effects, 10);
+    host.apply(&mut network, effects, Timestamp::from(10));
     let back = receiver.event("network.agent.join", "core", secret);
-    let effects = network.handle_event(None, back, 11);
-    let applied = host.apply(&mut network, effects, 11);
+    let effects = network.handle_event(None, back, Timestamp::from(11));
+    let applied = host.apply(&mut network, effects, Timestamp::from(11));
     assert_eq!(delivered_to(&applied), ["agent:receiver"], "{applied:#?}");
 }

@@ -49,11 +49,17 @@ fn a_reusable_invitation_admits_its_limit_of_newcomers_then_is_void() {
     let (bob_secret, cat_secret) = ("bobs-secret-0123456789", "cats-secret-0123456789");
     let first = try_join_at(&mut network, "human:ann", with_code(ann_secret), 1);
     assert!(joined(&first, "human:ann"), "{first:?}");
-    assert_eq!(network.invitation_for(&code, 1).unwrap()["uses_left"], 1);
+    assert_eq!(
+        network.invitation_for(&code, Timestamp::from(1)).unwrap()["uses_left"],
+        1
+    );
     // Ann coming back with the same code uses nothing.
     let back = try_join_at(&mut network, "human:ann", with_code(ann_secret), 2);
     assert!(joined(&back, "human:ann"), "{back:?}");
-    assert_eq!(network.invitation_for(&code, 2).unwrap()["uses_left"], 1);
+    assert_eq!(
+        network.invitation_for(&code, Timestamp::from(2)).unwrap()["uses_left"],
+        1
+    );
     let second = try_join_at(&mut network, "human:bob", with_code(bob_secret), 3);
     assert!(joined(&second, "human:bob"), "{second:?}");
     assert!(second.contains(&Effect::Remove {

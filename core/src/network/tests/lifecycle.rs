@@ -9,7 +9,7 @@ fn join_binds_stores_and_acks_with_member_record() {
     let mut network = bare();
     let mut alice = Peer::new("agent:alice");
     let join = alice.event("network.agent.join", "core", json!({}));
-    let effects = network.handle_event(None, join.clone(), 1);
+    let effects = network.handle_event(None, join.clone(), Timestamp::from(1));
     assert!(matches!(&effects[0], Effect::Append { seq: 1, event, .. } if event.id == join.id));
     assert!(effects.contains(&Effect::Bind(addr("agent:alice"))));
     assert!(
@@ -39,13 +39,13 @@ fn only_participants_join_and_a_connection_keeps_its_identity() {
     let mut channel = Peer::new("channel/general");
     let join = channel.event("network.agent.join", "core", json!({}));
     assert_eq!(
-        error_code(&network.handle_event(None, join, 1)),
+        error_code(&network.handle_event(None, join, Timestamp::from(1))),
         ErrorCode::InvalidAddress
     );
     let mut bob = Peer::new("agent:bob");
     let join = bob.event("network.agent.join", "core", json!({}));
     assert_eq!(
-        error_code(&network.handle_event(Some(&addr("agent:alice")), join, 1)),
+        error_code(&network.handle_event(Some(&addr("agent:alice")), join, Timestamp::from(1))),
         ErrorCode::SourceMismatch
     );
 }
@@ -67,13 +67,19 @@ fn leave_and_disconnect_go_offline() {
     assert!(!network.member(&alice.address).unwrap().is_online());
     let bob = join(&mut network, "agent:bob");
     assert!(
-        matches!(&network.disconnect(&bob.address, 9)[0], Effect::Store(Row::Member(m)) if !m.is_online())
+        matches!(&network.disconnect(&bob.address, Timestamp::from(9))[0], Effect::Store(Row::Member(m)) if !m.is_online())
     );
     assert!(
-        network.disconnect(&bob.address, 9).is_empty(),
+        network
+            .disconnect(&bob.address, Timestamp::from(9))
+            .is_empty(),
         "already offline"
     );
-    assert!(!network.heartbeat(&bob.address, 10).is_empty());
+    assert!(
+        !network
+            .heartbeat(&bob.address, Timestamp::from(10))
+            .is_empty()
+    );
     assert!(network.member(&bob.address).unwrap().is_online());
 }
 
@@ -157,7 +163,11 @@ fn tool_invocation_round_trip() {
         "resource/tool/add",
         json!({"a": 1, "b": 2}),
     );
-    let effects = network.handle_event(Some(&alice.address.clone()), invoke.clone(), 10);
+    let effects = network.handle_event(
+        Some(&alice.address.clone()),
+        invoke.clone(),
+        Timestamp::from(10),
+    );
     assert_eq!(delivered_to(&effects), ["agent:calc"]);
     let mut result = owner.event(
         "network.resource.invoke.result",
@@ -167,11 +177,15 @@ fn tool_invocation_round_trip() {
     result
         .metadata
         .insert("in_reply_to".into(), json!(invoke.id));
-    let effects = network.handle_event(Some(&owner.address.clone()), result, 11);
+    let effects = network.handle_event(Some(&owner.address.clone()), result, Timestamp::from(11));
     assert_eq!(delivered_to(&effects), ["agent:alice"]);
     let missing_link = owner.event("network.resource.invoke.result", "agent:alice", json!({}));
     assert_eq!(
-        error_code(&network.handle_event(Some(&owner.address.clone()), missing_link, 12)),
+        error_code(&network.handle_event(
+            Some(&owner.address.clone()),
+            missing_link,
+            Timestamp::from(12)
+        )),
         ErrorCode::InvalidRequest
     );
 }
@@ -180,7 +194,7 @@ fn tool_invocation_round_trip() {
 fn invoking_a_tool_whose_owner_is_offline_fails() {
     let mut network = bare();
     let (owner, mut alice) = with_tool(&mut network);
-    network.disconnect(&owner.address, 5);
+    network.disconnect(&owner.address, Timestamp::from(5));
     let effects = alice.send(
         &mut network,
         RESOURCE_INVOKE,
@@ -361,7 +375,7 @@ fn paused_and_archived_networks_are_read_only() {
     let mut bob = Peer::new("agent:bob");
     let join = bob.event("network.agent.join", "core", json!({}));
     assert_eq!(
-        error_code(&network.handle_event(None, join, 1)),
+        error_code(&network.handle_event(None, join, Timestamp::from(1))),
         ErrorCode::NetworkUnavailable
     );
 }
@@ -400,7 +414,7 @@ fn history_needs_persistence_and_respects_visibility() {
             panic!("{effects:?}")
         };
         let request = request.clone();
-        let answer = network.answer_read(&request, log.clone(), true, 20);
+        let answer = network.answer_read(&request, log.clone(), true, Timestamp::from(20));
         let [Effect::Deliver { event, .. }] = &answer[..] else {
             panic!("{answer:?}")
         };
@@ -474,14 +488,14 @@ fn malformed_frames_keep_the_network_working() {
     let (mut network, mut alice) = bare_with("agent:alice");
     let me = alice.address.clone();
     assert_eq!(
-        error_code(&network.handle_frame(Some(&me), "{oops", 5)),
+        error_code(&network.handle_frame(Some(&me), "{oops", Timestamp::from(5))),
         ErrorCode::MalformedEvent
     );
     assert_eq!(
-        error_code(&network.handle_frame(Some(&me), "[]", 5)),
+        error_code(&network.handle_frame(Some(&me), "[]", Timestamp::from(5))),
         ErrorCode::MalformedEvent
     );
-    let errors = network.handle_frame(Some(&me), "{oops", 5);
+    let errors = network.handle_frame(Some(&me), "{oops", Timestamp::from(5));
     let Effect::Reply(error) = &errors[0] else {
         panic!()
     };
@@ -489,7 +503,7 @@ fn malformed_frames_keep_the_network_working() {
     let mut wrong = alice.event("chat.msg", "agent:broadcast", json!({}));
     wrong.network = Some("elsewhere".parse().unwrap());
     assert_eq!(
-        error_code(&network.handle_event(Some(&me), wrong, 5)),
+        error_code(&network.handle_event(Some(&me), wrong, Timestamp::from(5))),
         ErrorCode::WrongNetwork
     );
     acked(&alice.broadcast(&mut network, "chat.msg", json!({})));
@@ -500,7 +514,7 @@ fn silent_members_go_offline_when_the_alarm_fires() {
     let mut network = bare();
     let [alice, mut bob] = join_all(&mut network, ["agent:alice", "agent:bob"]);
     let timeout = network.config.presence_timeout_ms;
-    assert_eq!(network.next_wakeup(), Some(1 + timeout));
+    assert_eq!(network.next_wakeup(), Some(Timestamp::from(1 + timeout)));
     // Bob speaks later, so only alice is silent when the alarm fires.
     bob.ask(&mut network, "network.ping", json!({}));
     let effects = network.on_alarm(Timestamp::from(1 + timeout));
@@ -550,7 +564,9 @@ fn an_http_poller_reads_its_page_and_acknowledges_by_polling() {
     alice.broadcast(&mut network, "chat.msg", json!({"n": 1}));
     alice.send(&mut network, "chat.secret", "agent:alice", json!({}));
     alice.send(&mut network, "chat.msg", "agent:poller", json!({"n": 2}));
-    let effects = network.read_page(&poller.address, 2, 50, 20).unwrap();
+    let effects = network
+        .read_page(&poller.address, 2, 50, Timestamp::from(20))
+        .unwrap();
     assert!(
         effects
             .iter()
@@ -572,7 +588,8 @@ fn an_http_poller_reads_its_page_and_acknowledges_by_polling() {
     // Rows the host read: the poller sees public events after its cursor, not alice's self-addressed ones.
     let mut rows = log.clone();
     rows.push((6, alice.event("chat.secret", "agent:alice", json!({}))));
-    let [Effect::Page(page)] = &network.answer_read(&request, rows, true, 20)[..] else {
+    let [Effect::Page(page)] = &network.answer_read(&request, rows, true, Timestamp::from(20))[..]
+    else {
         panic!("a poll is answered with one page")
     };
     assert_eq!(
@@ -583,7 +600,7 @@ fn an_http_poller_reads_its_page_and_acknowledges_by_polling() {
     assert!(!page.has_more);
     assert_eq!(
         network
-            .read_page(&addr("agent:stranger"), 0, 10, 20)
+            .read_page(&addr("agent:stranger"), 0, 10, Timestamp::from(20))
             .unwrap_err()
             .code,
         ErrorCode::NotJoined
@@ -608,14 +625,14 @@ fn at_most_once_keeps_nothing_for_offline_members() {
         "no delivery chain to acknowledge"
     );
     assert!(!network.awaiting_acks());
-    network.disconnect(&bob.address, 5);
+    network.disconnect(&bob.address, Timestamp::from(5));
     let missed = alice.send(&mut network, "chat.msg", "agent:bob", json!({}));
     assert!(delivered_to(&missed).is_empty());
     acked(&missed);
     // Rejoining brings no catch-up.
     let mut again = Peer::new("agent:bob");
     let join = again.event("network.agent.join", "core", json!({}));
-    let effects = network.handle_event(None, join, 6);
+    let effects = network.handle_event(None, join, Timestamp::from(6));
     assert!(!effects.iter().any(|e| matches!(e, Effect::Read(_))));
 }
 
@@ -657,7 +674,7 @@ fn the_log_index_is_asked_only_about_ids_that_may_have_left_the_window() {
     assert_eq!(lookups.get(), 0);
 
     // A resubmission of the logged event is recognised through the index.
-    let effects = network.handle_event(Some(&alice.address.clone()), old, 10);
+    let effects = network.handle_event(Some(&alice.address.clone()), old, Timestamp::from(10));
     assert_eq!(acked(&effects).payload["duplicate"], json!(true));
     assert_eq!(acked(&effects).payload["seq"], json!(7));
     assert_eq!(lookups.get(), 1);
@@ -672,14 +689,14 @@ fn an_undecodable_event_is_refused_by_id_when_its_id_can_be_read() {
         json!({"text": "x".repeat(600 * 1024)}),
     );
     big.id = crate::ids::ulid::EventId::from_parts(10, 42);
-    let effects = network.handle_frame(Some(&alice.address), &big.encode(), 10);
+    let effects = network.handle_frame(Some(&alice.address), &big.encode(), Timestamp::from(10));
     let [Effect::Reply(error)] = &effects[..] else {
         panic!("expected one error reply, got {effects:?}");
     };
     assert_eq!(error.payload["code"], json!("too_large"));
     assert_eq!(error.in_reply_to(), Some(big.id));
     // Garbage has no id to name: the error still comes, without in_reply_to.
-    let effects = network.handle_frame(Some(&alice.address), "{not json", 10);
+    let effects = network.handle_frame(Some(&alice.address), "{not json", Timestamp::from(10));
     let [Effect::Reply(error)] = &effects[..] else {
         panic!("expected one error reply, got {effects:?}");
     };
@@ -693,7 +710,7 @@ fn a_cursor_past_the_end_of_the_log_is_read_as_the_end() {
     alice.broadcast(&mut network, "chat.msg", json!({}));
     // A poll after u64::MAX would store a cursor no host can keep (SQLite integers are i64).
     let effects = network
-        .read_page(&poller.address, u64::MAX, 10, 20)
+        .read_page(&poller.address, u64::MAX, 10, Timestamp::from(20))
         .unwrap();
     let stored: Vec<u64> = effects
         .iter()
@@ -717,7 +734,7 @@ fn a_cursor_past_the_end_of_the_log_is_read_as_the_end() {
     join.payload["resume"] = json!({"after": u64::MAX});
     let end = network.last_seq();
     // On alice's own connection (a rejoin elsewhere needs its member secret).
-    let effects = network.handle_event(Some(&alice.address), join, 30);
+    let effects = network.handle_event(Some(&alice.address), join, Timestamp::from(30));
     let reads: Vec<u64> = effects
         .iter()
         .filter_map(|e| match e {

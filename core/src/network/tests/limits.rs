@@ -157,7 +157,7 @@ fn a_compression_bomb_is_refused_and_the_document_survives() {
     let mut owners = Copy::new("owner");
     owners.settle(&mut network, &mut owner);
     assert_eq!(owners.doc.text(), "draft");
-    owners.doc.splice(5, 0, " two", 2).unwrap();
+    owners.doc.splice(5, 0, " two", Timestamp::from(2)).unwrap();
     owners.settle(&mut network, &mut owner);
     let mut readers = Copy::new("reader");
     readers.settle(&mut network, &mut bob);

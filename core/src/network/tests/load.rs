@@ -61,18 +61,28 @@ impl Turns {
     }
 
     fn run(&mut self, effects: Vec<Effect>) -> Vec<Effect> {
-        apply_effects(&mut self.network, effects, self.now, &mut self.host)
-            .expect("a turn fails only for a reason other than one member's catch-up");
+        apply_effects(
+            &mut self.network,
+            effects,
+            Timestamp::from(self.now),
+            &mut self.host,
+        )
+        .expect("a turn fails only for a reason other than one member's catch-up");
         std::mem::take(&mut self.host.applied)
     }
 
     fn send(&mut self, peer: &mut Peer, kind: &str, target: &str, payload: Value) -> Vec<Effect> {
-        let event = peer
-            .client
-            .event(kind.parse().unwrap(), addr(target), payload, self.now);
-        let effects = self
-            .network
-            .handle_event(Some(&peer.address.clone()), event, self.now);
+        let event = peer.client.event(
+            kind.parse().unwrap(),
+            addr(target),
+            payload,
+            Timestamp::from(self.now),
+        );
+        let effects = self.network.handle_event(
+            Some(&peer.address.clone()),
+            event,
+            Timestamp::from(self.now),
+        );
         self.run(effects)
     }
 
@@ -87,9 +97,11 @@ impl Turns {
             "network.agent.join".parse().unwrap(),
             Address::core(),
             payload,
-            self.now,
+            Timestamp::from(self.now),
         );
-        let effects = self.network.handle_event(None, event, self.now);
+        let effects = self
+            .network
+            .handle_event(None, event, Timestamp::from(self.now));
         self.run(effects)
     }
 
@@ -108,7 +120,7 @@ impl Turns {
     }
 
     fn disconnect(&mut self, member: &Address) {
-        let effects = self.network.disconnect(member, self.now);
+        let effects = self.network.disconnect(member, Timestamp::from(self.now));
         self.run(effects);
     }
 }
@@ -391,7 +403,7 @@ fn a_member_that_leaves_mid_catch_up_is_read_for_no_more() {
         turns
             .network
             .next_wakeup()
-            .is_some_and(|at| at <= turns.now),
+            .is_some_and(|at| at <= Timestamp::from(turns.now)),
         "the next page is due at the alarm"
     );
     turns.ask(&mut bob, "network.agent.leave", json!({}));
@@ -454,7 +466,7 @@ fn acknowledge_all(
             None if turns
                 .network
                 .next_wakeup()
-                .is_some_and(|at| at <= turns.now + 1) =>
+                .is_some_and(|at| at <= Timestamp::from(turns.now + 1)) =>
             {
                 turns.now += 1;
                 turns.alarm()

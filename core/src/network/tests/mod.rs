@@ -89,8 +89,12 @@ impl Peer {
     }
 
     pub fn event(&mut self, kind: &str, target: &str, payload: Value) -> Event {
-        self.client
-            .event(kind.parse().unwrap(), addr(target), payload, 10)
+        self.client.event(
+            kind.parse().unwrap(),
+            addr(target),
+            payload,
+            Timestamp::from(10),
+        )
     }
 
     pub fn send(
@@ -101,7 +105,7 @@ impl Peer {
         payload: Value,
     ) -> Vec<Effect> {
         let event = self.event(kind, target, payload);
-        network.handle_event(Some(&self.address.clone()), event, 10)
+        network.handle_event(Some(&self.address.clone()), event, Timestamp::from(10))
     }
 
     /// Sends to everyone, `agent:broadcast`.
@@ -142,7 +146,7 @@ pub(super) fn try_join_at(
 ) -> Vec<Effect> {
     let mut peer = Peer::new(name);
     let join = peer.event("network.agent.join", "core", payload);
-    network.handle_event(None, join, now)
+    network.handle_event(None, join, Timestamp::from(now))
 }
 
 /// Joins `name`; the peer and the join's effects (for a test host that stores them).
@@ -153,7 +157,7 @@ pub(super) fn join_recorded(
 ) -> (Peer, Vec<Effect>) {
     let mut peer = Peer::new(name);
     let join = peer.event("network.agent.join", "core", payload);
-    let effects = network.handle_event(None, join, 1);
+    let effects = network.handle_event(None, join, Timestamp::from(1));
     assert!(
         effects.contains(&Effect::Bind(addr(name))),
         "join of {name} failed: {effects:?}"
@@ -161,7 +165,11 @@ pub(super) fn join_recorded(
     // Play the host: a new member's catch-up finds nothing to send.
     for effect in &effects {
         if let Effect::Read(request) = effect {
-            assert!(network.answer_read(request, Vec::new(), true, 1).is_empty());
+            assert!(
+                network
+                    .answer_read(request, Vec::new(), true, Timestamp::from(1))
+                    .is_empty()
+            );
         }
     }
     (peer, effects)

@@ -17,9 +17,9 @@ fn rate_limiter_refills_with_the_clock() {
             "chat.msg".parse().unwrap(),
             Address::broadcast(),
             json!({}),
-            now,
+            Timestamp::from(now),
         );
-        network.handle_event(Some(&me), event, now)
+        network.handle_event(Some(&me), event, Timestamp::from(now))
     };
     // The join consumed one token of the burst of two.
     acked(&at(&mut network, 1_000));
@@ -42,7 +42,7 @@ fn enrichment_adds_sender_and_receive_time() {
     );
     spoofing.metadata.insert("received_at".into(), json!(1));
     spoofing.metadata.insert("topic".into(), json!("kept"));
-    let effects = network.handle_event(Some(&alice.address), spoofing, 10);
+    let effects = network.handle_event(Some(&alice.address), spoofing, Timestamp::from(10));
     let (_, seen) = single_frame(&effects);
     assert_eq!(
         seen["metadata"]["sender"],
@@ -68,10 +68,10 @@ fn workspace_sessions_become_channels_and_presence_is_announced() {
     let mut alice = join(&mut network, "agent:alice");
     let mut bob = Peer::new("agent:bob");
     let join_event = bob.event("network.agent.join", "core", json!({}));
-    let effects = network.handle_event(None, join_event, 2);
+    let effects = network.handle_event(None, join_event, Timestamp::from(2));
     for effect in &effects {
         if let Effect::Read(request) = effect {
-            network.answer_read(request, Vec::new(), true, 2);
+            network.answer_read(request, Vec::new(), true, Timestamp::from(2));
         }
     }
     let presence: Vec<&Event> = effects
@@ -118,7 +118,7 @@ fn workspace_sessions_become_channels_and_presence_is_announced() {
     );
     acked(&posted);
 
-    let offline = network.disconnect(&addr("agent:bob"), 30);
+    let offline = network.disconnect(&addr("agent:bob"), Timestamp::from(30));
     assert!(offline.iter().any(
         |e| matches!(e, Effect::Deliver { event, .. } if event.payload["status"] == "offline")
     ));
@@ -251,7 +251,7 @@ fn joins_claiming_a_members_address_do_not_spend_its_rate_limit() {
     for _ in 0..10 {
         let mut impostor = Peer::new("agent:alice");
         let join = impostor.event("network.agent.join", "core", json!({}));
-        let code = error_code(&network.handle_event_on(&inbound, join, 5));
+        let code = error_code(&network.handle_event_on(&inbound, join, Timestamp::from(5)));
         assert!(
             [ErrorCode::AddressInUse, ErrorCode::RateLimited].contains(&code),
             "{code}"

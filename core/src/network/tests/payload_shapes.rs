@@ -248,7 +248,7 @@ fn session_fields_of_the_wrong_type_keep_their_messages() {
         json!({"session": 5, "master": null}),
     );
     let session = json!(crate::ids::session_id::SessionId::from(sent.id));
-    let created = network.handle_event(Some(&addr("human:ann")), sent, 10);
+    let created = network.handle_event(Some(&addr("human:ann")), sent, Timestamp::from(10));
     let event = created
         .iter()
         .find_map(|e| match e {

@@ -42,7 +42,7 @@ fn a_member_replaces_its_profile_and_the_change_is_logged_and_stored() {
     );
     // A rejoin (on the connection it holds) without a profile keeps the one the member set.
     let rejoin = bob.event("network.agent.join", "core", json!({}));
-    let effects = network.handle_event(Some(&bob.address.clone()), rejoin, 10);
+    let effects = network.handle_event(Some(&bob.address.clone()), rejoin, Timestamp::from(10));
     assert!(effects.contains(&Effect::Bind(bob.address.clone())));
     assert_eq!(
         network.state.members[&bob.address]
@@ -72,7 +72,7 @@ fn bad_profiles_are_refused_and_change_nothing() {
         "core",
         json!({"profile": {"listed": "yes"}}),
     );
-    let effects = network.handle_event(None, join, 10);
+    let effects = network.handle_event(None, join, Timestamp::from(10));
     assert_eq!(error_code(&effects), ErrorCode::InvalidRequest);
     assert!(!network.state.members.contains_key(&dan.address));
 }
@@ -97,7 +97,7 @@ fn a_member_who_leaves_is_no_longer_listed_and_opts_in_again_when_it_rejoins() {
     let rejoin = erin.event("network.agent.join", "core", json!({"credentials": secret}));
     assert!(
         network
-            .handle_event(None, rejoin, 5)
+            .handle_event(None, rejoin, Timestamp::from(5))
             .contains(&Effect::Bind(erin.address.clone()))
     );
     let kept = &network.state.members[&erin.address].profile;
@@ -111,7 +111,7 @@ fn a_member_who_leaves_is_no_longer_listed_and_opts_in_again_when_it_rejoins() {
     );
     assert!(
         network
-            .handle_event(None, listed, 6)
+            .handle_event(None, listed, Timestamp::from(6))
             .contains(&Effect::Bind(erin.address.clone()))
     );
     assert!(network.state.members[&erin.address].profile.listed);

@@ -98,7 +98,9 @@ fn registering_a_file_again_keeps_a_collaborators_edit() {
     copy.settle(&mut network, &mut collab);
     assert_eq!(copy.doc.text(), "# Notes\n");
     let end = copy.doc.len();
-    copy.doc.splice(end, 0, "- collab line\n", 2_000).unwrap();
+    copy.doc
+        .splice(end, 0, "- collab line\n", Timestamp::from(2_000))
+        .unwrap();
     copy.settle(&mut network, &mut collab);
     let edited = "# Notes\n- collab line\n";
     assert_eq!(read(&mut network, &mut owner), edited);

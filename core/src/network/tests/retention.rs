@@ -34,13 +34,16 @@ impl Clock {
     }
 
     fn run(&mut self, effects: Vec<Effect>) -> Vec<Effect> {
-        self.host.apply(&mut self.network, effects, self.now)
+        self.host
+            .apply(&mut self.network, effects, Timestamp::from(self.now))
     }
 
     fn join(&mut self, name: &str) -> Peer {
         let mut peer = Peer::new(name);
         let join = self.join_event(&mut peer);
-        let effects = self.network.handle_event(None, join, self.now);
+        let effects = self
+            .network
+            .handle_event(None, join, Timestamp::from(self.now));
         self.run(effects);
         peer
     }
@@ -49,7 +52,7 @@ impl Clock {
     fn join_event(&self, peer: &mut Peer) -> Event {
         let kind = "network.agent.join".parse().unwrap();
         peer.client
-            .event(kind, Address::core(), json!({}), self.now)
+            .event(kind, Address::core(), json!({}), Timestamp::from(self.now))
     }
 
     /// `from` sends `count` events to `to`: their `seq`s.
@@ -59,12 +62,17 @@ impl Clock {
 
     /// `from` sends a message to `to`; returns its `seq`.
     fn send(&mut self, from: &mut Peer, to: &str) -> u64 {
-        let event = from
-            .client
-            .event("chat.msg".parse().unwrap(), addr(to), json!({}), self.now);
-        let effects = self
-            .network
-            .handle_event(Some(&from.address.clone()), event, self.now);
+        let event = from.client.event(
+            "chat.msg".parse().unwrap(),
+            addr(to),
+            json!({}),
+            Timestamp::from(self.now),
+        );
+        let effects = self.network.handle_event(
+            Some(&from.address.clone()),
+            event,
+            Timestamp::from(self.now),
+        );
         let effects = self.run(effects);
         effects
             .iter()
@@ -77,7 +85,7 @@ impl Clock {
 
     /// `member`'s last connection closes.
     fn disconnect(&mut self, member: &Address) {
-        let effects = self.network.disconnect(member, self.now);
+        let effects = self.network.disconnect(member, Timestamp::from(self.now));
         self.run(effects);
     }
 
@@ -97,9 +105,9 @@ impl Clock {
 
     /// `member` acknowledges everything up to `seq`.
     fn ack(&mut self, member: &Peer, seq: u64) {
-        let effects = self
-            .network
-            .acknowledge_pushed(&member.address, seq, self.now);
+        let effects =
+            self.network
+                .acknowledge_pushed(&member.address, seq, Timestamp::from(self.now));
         self.run(effects);
     }
 
@@ -224,7 +232,7 @@ fn a_history_capped_by_count_is_pruned_soon_after_the_cap_is_passed() {
         due - clock.now
     );
     assert!(
-        after_first_run.is_none_or(|at| at > due),
+        after_first_run.is_none_or(|at| at > Timestamp::from(due)),
         "sooner than before the burst"
     );
     let effects = clock.alarm_at(due);
@@ -265,11 +273,13 @@ fn idle_members_holding_nothing_are_removed_and_their_address_freed() {
         "network.resource.register".parse().unwrap(),
         Address::core(),
         json!({"address": "resource/tool/echo", "description": "echo"}),
-        clock.now,
+        Timestamp::from(clock.now),
     );
-    let effects = clock
-        .network
-        .handle_event(Some(&owner.address.clone()), register, clock.now);
+    let effects = clock.network.handle_event(
+        Some(&owner.address.clone()),
+        register,
+        Timestamp::from(clock.now),
+    );
     clock.run(effects);
     assert!(
         clock
@@ -303,7 +313,9 @@ fn idle_members_holding_nothing_are_removed_and_their_address_freed() {
     // The freed address is anyone's again: a new joiner gets it as a first join.
     let mut newcomer = Peer::new("agent:idle");
     let join = clock.join_event(&mut newcomer);
-    let effects = clock.network.handle_event(None, join, clock.now);
+    let effects = clock
+        .network
+        .handle_event(None, join, Timestamp::from(clock.now));
     assert!(
         effects.contains(&Effect::Bind(addr("agent:idle"))),
         "{effects:?}"
@@ -384,7 +396,7 @@ fn a_quiet_network_with_nothing_left_to_prune_sets_no_alarm_for_it() {
     for _ in 0..40 {
         match clock.network.next_wakeup() {
             Some(at) => {
-                now = now.max(at);
+                now = now.max(at.as_millis());
                 clock.alarm_at(now);
             }
             None => break,
@@ -407,8 +419,11 @@ fn one_run_prunes_a_bounded_span_and_the_next_follows_soon() {
     let (first, _) = pruned(&effects).unwrap();
     assert_eq!(first, span);
     let next = clock.network.next_wakeup().unwrap();
-    assert!(next <= clock.now + 1_000, "the next run is soon: {next}");
-    let effects = clock.alarm_at(next);
+    assert!(
+        next <= Timestamp::from(clock.now + 1_000),
+        "the next run is soon: {next}"
+    );
+    let effects = clock.alarm_at(next.as_millis());
     assert_eq!(pruned(&effects).map(|(t, _)| t), Some(2 * span));
 }
 

@@ -8,7 +8,7 @@ fn broadcast_reaches_every_other_online_member_and_is_logged() {
     join(&mut network, "human:bob");
     join(&mut network, "openagents:carol");
     let gone = join(&mut network, "agent:gone");
-    network.disconnect(&gone.address, 5);
+    network.disconnect(&gone.address, Timestamp::from(5));
     let effects = alice.broadcast(
         &mut network,
         "workspace.message.posted",
@@ -55,7 +55,7 @@ fn a_senders_own_delivery_metadata_never_reaches_recipients() {
         forged
             .metadata
             .insert("delivery".into(), json!({"seq": 999, "prev": 998}));
-        let effects = network.handle_event(Some(&alice.address), forged, 10);
+        let effects = network.handle_event(Some(&alice.address), forged, Timestamp::from(10));
         let (deliver, seen) = single_frame(&effects);
         let expected = match deliver {
             Effect::Deliver {
@@ -116,7 +116,7 @@ fn a_wide_fan_out_frames_each_recipient_exactly_as_framing_it_alone() {
     event
         .metadata
         .insert("zz".into(), json!("\"delivery\":{\"prev\":0"));
-    let effects = network.handle_event(Some(&alice.address.clone()), event, 10);
+    let effects = network.handle_event(Some(&alice.address.clone()), event, Timestamp::from(10));
     let (frames, order) = frames_checked_against_framing_alone(&effects);
     assert_eq!(frames.len(), names.len());
     let lengths: std::collections::BTreeSet<usize> =
@@ -194,14 +194,14 @@ fn visibility_filters_deliveries() {
     mod_only
         .metadata
         .insert("visibility".into(), json!("mod_only"));
-    let effects = network.handle_event(Some(&alice.address.clone()), mod_only, 10);
+    let effects = network.handle_event(Some(&alice.address.clone()), mod_only, Timestamp::from(10));
     assert!(delivered_to(&effects).is_empty());
     assert!(matches!(effects[0], Effect::Append { .. }));
 
     let mut wrong = alice.event("chat.msg", "agent:broadcast", json!({}));
     wrong.metadata.insert("visibility".into(), json!("channel"));
     assert_eq!(
-        error_code(&network.handle_event(Some(&alice.address.clone()), wrong, 10)),
+        error_code(&network.handle_event(Some(&alice.address.clone()), wrong, Timestamp::from(10))),
         ErrorCode::MalformedEvent
     );
 
@@ -209,7 +209,7 @@ fn visibility_filters_deliveries() {
     bad.metadata
         .insert("refs".into(), json!({"messages": ["nope"]}));
     assert_eq!(
-        error_code(&network.handle_event(Some(&alice.address.clone()), bad, 10)),
+        error_code(&network.handle_event(Some(&alice.address.clone()), bad, Timestamp::from(10))),
         ErrorCode::MalformedEvent
     );
 }
@@ -220,13 +220,17 @@ fn ioa_refs_travel_with_the_event() {
     join(&mut network, "agent:bob");
     let first = alice.event("chat.msg", "agent:bob", json!({}));
     // The parent must be logged: refs name messages that exist.
-    network.handle_event(Some(&alice.address.clone()), first.clone(), 10);
+    network.handle_event(
+        Some(&alice.address.clone()),
+        first.clone(),
+        Timestamp::from(10),
+    );
     let mut reply = alice.event("chat.msg", "agent:bob", json!({}));
     reply.metadata.insert(
         "refs".into(),
         json!({"messages": [first.id], "nodes": ["agent:bob"]}),
     );
-    let effects = network.handle_event(Some(&alice.address.clone()), reply, 10);
+    let effects = network.handle_event(Some(&alice.address.clone()), reply, Timestamp::from(10));
     let Some(Effect::Deliver { event, .. }) =
         effects.iter().find(|e| matches!(e, Effect::Deliver { .. }))
     else {

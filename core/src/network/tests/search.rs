@@ -12,7 +12,7 @@ fn post(host: &mut MemoryHost, network: &mut Network, peer: &mut Peer, target: &
         target,
         json!({"content": text}),
     );
-    host.apply(network, effects, 10);
+    host.apply(network, effects, Timestamp::from(10));
 }
 
 /// The texts `peer` finds for `payload`, oldest first.
@@ -23,7 +23,7 @@ fn found(
     payload: Value,
 ) -> Vec<String> {
     let effects = peer.send(network, "network.events.query", "core", payload);
-    let applied = host.apply(network, effects, 20);
+    let applied = host.apply(network, effects, Timestamp::from(20));
     let answer = applied
         .iter()
         .find_map(|effect| match effect {
@@ -57,7 +57,7 @@ fn a_text_query_finds_the_messages_with_every_word_that_the_requester_may_read()
         CHANNEL_CREATE,
         json!({"channel": "plans", "private": true}),
     );
-    host.apply(&mut network, created, 10);
+    host.apply(&mut network, created, Timestamp::from(10));
     post(
         &mut host,
         &mut network,

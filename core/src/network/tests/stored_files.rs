@@ -34,7 +34,7 @@ fn an_upload_begins_only_within_the_limits_the_quota_and_the_conversations_of_it
     let ann_addr = addr("human:ann");
     let eve = addr("human:eve");
     let begin = |who: &Address, r: BeginRequest, used: u64| {
-        upload::begin(&network, who, r, used, &[1; 32], 5)
+        upload::begin(&network, who, r, used, &[1; 32], Timestamp::from(5))
     };
     let file = begin(&ann_addr, request(60_000_000, "channel/launch"), 0).unwrap();
     assert_eq!(file.part_count(), 8);
@@ -92,7 +92,7 @@ fn a_master_changes_the_file_limits() {
         request(1001, "agent:broadcast"),
         0,
         &[1; 32],
-        5,
+        Timestamp::from(5),
     );
     assert!(
         matches!(over, Err(FileError::TooLarge { max: 1000, .. })),
@@ -117,7 +117,7 @@ fn parts_arrive_in_any_order_again_after_a_drop_and_complete_only_when_all_are_i
         request(2 * PART_BYTES + 5, "agent:broadcast"),
         0,
         &[1; 32],
-        5,
+        Timestamp::from(5),
     )
     .unwrap();
     assert_eq!(upload::accept_part(&file, 3, 5), Ok(3));
@@ -168,7 +168,7 @@ fn a_stored_file_is_a_resource_its_conversation_reads_and_its_deletion_releases_
         request(PART_BYTES, "channel/launch"),
         0,
         &[1; 32],
-        5,
+        Timestamp::from(5),
     )
     .unwrap();
     file.state = FileState::Stored;

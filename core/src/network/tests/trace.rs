@@ -23,7 +23,7 @@ fn what_a_traced_event_causes_is_its_child_and_recipients_see_its_context() {
         .metadata
         .insert("tracestate".into(), json!("vendor=1"));
     let id = event.id;
-    let effects = network.handle_event(Some(&alice.address.clone()), event, 10);
+    let effects = network.handle_event(Some(&alice.address.clone()), event, Timestamp::from(10));
     let (_, frame) = single_frame(&effects);
     assert_eq!(frame["metadata"]["traceparent"], PARENT);
     let ack = context_of(&acked(&effects));
@@ -34,7 +34,7 @@ fn what_a_traced_event_causes_is_its_child_and_recipients_see_its_context() {
     let mut ask = alice.event("network.agent.discover", "core", json!({}));
     ask.metadata.insert("traceparent".into(), json!(PARENT));
     let ask_id = ask.id;
-    let effects = network.handle_event(Some(&alice.address.clone()), ask, 10);
+    let effects = network.handle_event(Some(&alice.address.clone()), ask, Timestamp::from(10));
     let roster = reply_of_type(&effects, "network.agent.discover.response");
     assert_eq!(context_of(&roster).parent.parent_id, span_of(ask_id));
     let effects = alice.ask(&mut network, "network.agent.discover", json!({}));
@@ -48,7 +48,7 @@ fn a_refused_event_is_answered_in_its_trace_and_bad_context_is_malformed() {
     let mut event = alice.event("network.channel.delete", "core", json!({"name": "nope"}));
     event.metadata.insert("traceparent".into(), json!(PARENT));
     let id = event.id;
-    let effects = network.handle_event(Some(&alice.address.clone()), event, 10);
+    let effects = network.handle_event(Some(&alice.address.clone()), event, Timestamp::from(10));
     let [Effect::Reply(error)] = &effects[..] else {
         panic!("one error: {effects:?}")
     };
@@ -56,7 +56,8 @@ fn a_refused_event_is_answered_in_its_trace_and_bad_context_is_malformed() {
     for bad in [json!("00-zz-00f067aa0ba902b7-01"), json!(7)] {
         let mut event = alice.event("chat.note", "agent:broadcast", json!({}));
         event.metadata.insert("traceparent".into(), bad);
-        let effects = network.handle_event(Some(&alice.address.clone()), event, 10);
+        let effects =
+            network.handle_event(Some(&alice.address.clone()), event, Timestamp::from(10));
         assert_eq!(error_code(&effects), ErrorCode::MalformedEvent);
     }
 }
@@ -69,7 +70,9 @@ fn a_requests_context_reaches_events_without_their_own_and_ends_with_the_request
     let event = alice.event("chat.note", "agent:bob", json!({}));
     let id = event.id;
     let sender = alice.address.clone();
-    let effects = network.traced(request, |n| n.handle_event(Some(&sender), event, 10));
+    let effects = network.traced(request, |n| {
+        n.handle_event(Some(&sender), event, Timestamp::from(10))
+    });
     let (_, frame) = single_frame(&effects);
     assert_eq!(
         frame["metadata"]["traceparent"], PARENT,
@@ -81,7 +84,9 @@ fn a_requests_context_reaches_events_without_their_own_and_ends_with_the_request
     let mut event = alice.event("chat.note", "agent:bob", json!({}));
     event.metadata.insert("traceparent".into(), json!(own));
     let request = TraceContext::from_headers(Some(PARENT), None);
-    let effects = network.traced(request, |n| n.handle_event(Some(&sender), event, 10));
+    let effects = network.traced(request, |n| {
+        n.handle_event(Some(&sender), event, Timestamp::from(10))
+    });
     assert_eq!(single_frame(&effects).1["metadata"]["traceparent"], own);
     // After the request, nothing is stamped.
     let effects = alice.send(&mut network, "chat.note", "agent:bob", json!({}));

@@ -53,7 +53,7 @@ proptest! {
                     let mut peer = Peer::new(&name(i));
                     let join = peer.event("network.agent.join", "core", json!({}));
                     peers[i] = Some(peer);
-                    network.handle_event(None, join, now)
+                    network.handle_event(None, join, Timestamp::from(now))
                 }
                 Step::Broadcast(i) | Step::Direct(i, _) => match peers[i].as_mut() {
                     Some(peer) => {
@@ -62,16 +62,16 @@ proptest! {
                             _ => "agent:broadcast".to_owned(),
                         };
                         let event = peer.event("chat.msg", &to, json!({"text": "hi"}));
-                        network.handle_event(Some(&peer.address.clone()), event, now)
+                        network.handle_event(Some(&peer.address.clone()), event, Timestamp::from(now))
                     }
                     None => Vec::new(),
                 },
-                Step::AckAll(i) => network.acknowledge(&addr(&name(i)), u64::MAX, now),
-                Step::Heartbeat(i) => network.heartbeat(&addr(&name(i)), now),
-                Step::Disconnect(i) => network.disconnect(&addr(&name(i)), now),
+                Step::AckAll(i) => network.acknowledge(&addr(&name(i)), u64::MAX, Timestamp::from(now)),
+                Step::Heartbeat(i) => network.heartbeat(&addr(&name(i)), Timestamp::from(now)),
+                Step::Disconnect(i) => network.disconnect(&addr(&name(i)), Timestamp::from(now)),
                 Step::AnswerReads => std::mem::take(&mut reads)
                     .iter()
-                    .flat_map(|request| network.answer_read(request, Vec::new(), true, now))
+                    .flat_map(|request| network.answer_read(request, Vec::new(), true, Timestamp::from(now)))
                     .collect(),
                 Step::Alarm => {
                     let effects = network.on_alarm(Timestamp::from(now));

@@ -198,7 +198,7 @@ fn the_master_answers_first_what_names_no_addressee() {
     let post = |peer: &mut Peer, network: &mut Network, target: &str, metadata: Value| {
         let mut event = peer.event("workspace.message.posted", target, json!({"content": "hi"}));
         event.metadata = metadata.as_object().cloned().unwrap_or_default();
-        let effects = network.handle_event(Some(&peer.address.clone()), event, 10);
+        let effects = network.handle_event(Some(&peer.address.clone()), event, Timestamp::from(10));
         delivered(&effects, "workspace.message.posted").1.metadata
     };
     // To the network, no addressee: the network's master answers first.
@@ -301,7 +301,7 @@ fn a_delegated_message_is_answered_by_the_delegate_back_in_its_thread() {
         answer
             .metadata
             .insert("in_reply_to".into(), json!(delegation.id));
-        network.handle_event(Some(&peer.address.clone()), answer, 10)
+        network.handle_event(Some(&peer.address.clone()), answer, Timestamp::from(10))
     };
     let answered = answer_to(&mut expert, &mut network, "agent:lead");
     let (to, answer) = delivered(&answered, "workspace.message.posted");
@@ -353,7 +353,7 @@ fn a_direct_question_delegated_is_answered_to_whoever_asked() {
     answer
         .metadata
         .insert("in_reply_to".into(), json!(delegation.id));
-    let effects = network.handle_event(Some(&expert.address.clone()), answer, 10);
+    let effects = network.handle_event(Some(&expert.address.clone()), answer, Timestamp::from(10));
     assert_eq!(
         delivered(&effects, "workspace.message.posted").0,
         ["human:ann"]

@@ -35,14 +35,14 @@ fn send_at(
     now: u64,
 ) -> Vec<Effect> {
     let event = peer.event(kind, target, payload);
-    network.handle_event(Some(&peer.address.clone()), event, now)
+    network.handle_event(Some(&peer.address.clone()), event, Timestamp::from(now))
 }
 
 /// Sends a request; its id.
 fn request(network: &mut Network, agent: &mut Peer, target: &str, payload: Value) -> String {
     let event = agent.event(REQUESTED, target, payload);
     let id = event.id.to_string();
-    let effects = network.handle_event(Some(&agent.address.clone()), event, 10);
+    let effects = network.handle_event(Some(&agent.address.clone()), event, Timestamp::from(10));
     assert!(!delivered_to(&effects).is_empty(), "{effects:#?}");
     id
 }

@@ -18,7 +18,7 @@ fn workspace() -> Network {
 fn post(network: &mut Network, peer: &mut Peer, content: &str) -> String {
     let event = peer.event(POSTED, "agent:broadcast", json!({ "content": content }));
     let id = event.id.to_string();
-    let effects = network.handle_event(Some(&peer.address.clone()), event, 10);
+    let effects = network.handle_event(Some(&peer.address.clone()), event, Timestamp::from(10));
     assert!(!delivered_to(&effects).is_empty(), "{effects:#?}");
     id
 }
@@ -144,7 +144,7 @@ fn a_message_is_edited_reacted_to_and_deleted_after_the_network_restarts() {
     let mut bob = host.join(&mut network, "agent:bob");
     let event = ann.event(POSTED, "agent:broadcast", json!({"content": "helo"}));
     let first = event.id.to_string();
-    host.applied(network.handle_event(Some(&ann.address.clone()), event, 10));
+    host.applied(network.handle_event(Some(&ann.address.clone()), event, Timestamp::from(10)));
 
     // The object slept: nothing in memory survives, the log does.
     let mut network = host.restart(&network);
@@ -208,7 +208,11 @@ fn the_network_stamps_the_time_and_its_own_marks() {
     event
         .metadata
         .insert("first_responder".into(), json!("agent:bob"));
-    let effects = network.handle_event(Some(&ann.address.clone()), event, 1_700_000_000_000);
+    let effects = network.handle_event(
+        Some(&ann.address.clone()),
+        event,
+        Timestamp::from(1_700_000_000_000),
+    );
     let delivered = first_delivered(&effects);
     assert_eq!(delivered.timestamp, 1_700_000_000_000);
     assert!(delivered.metadata.get("delegation").is_none());

@@ -20,7 +20,7 @@ fn workspace() -> Network {
 fn post(network: &mut Network, peer: &mut Peer, target: &str, content: &str) -> String {
     let event = peer.event(POSTED, target, json!({ "content": content }));
     let id = event.id.to_string();
-    let effects = network.handle_event(Some(&peer.address.clone()), event, 10);
+    let effects = network.handle_event(Some(&peer.address.clone()), event, Timestamp::from(10));
     assert!(!delivered_to(&effects).is_empty(), "{effects:#?}");
     id
 }

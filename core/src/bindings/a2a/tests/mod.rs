@@ -14,6 +14,7 @@ use super::methods::{Reply, answer};
 use super::stream::changes;
 use super::*;
 use crate::NetworkConfig;
+use crate::Timestamp;
 use crate::bindings::message::Body;
 use crate::bindings::route::NetworkRoute;
 use crate::bindings::tests::world::World;
@@ -587,13 +588,17 @@ fn push_notifications_are_configured_queued_signed_and_retried() {
     // A change of the task queues a notification; due, it is a signed request.
     bob_updates(&mut world, &bob, json!({"task": task, "state": "working"}));
     let at = world.host.now + 5;
-    let (due, _) = world.network.take_due_pushes(at);
+    let (due, _) = world.network.take_due_pushes(Timestamp::from(at));
     assert_eq!(due.len(), 1);
     assert!(
-        world.network.take_due_pushes(at).0.is_empty(),
+        world
+            .network
+            .take_due_pushes(Timestamp::from(at))
+            .0
+            .is_empty(),
         "held while in flight"
     );
-    let out = super::push::render(&world.network, &due[0], at)
+    let out = super::push::render(&world.network, &due[0], Timestamp::from(at))
         .unwrap_or_else(|| panic!("nothing to send"));
     assert_eq!(out.url, "https://hooks.test/a2a");
     let body: Value = serde_json::from_str(&out.body).unwrap_or_default();
@@ -620,18 +625,23 @@ fn push_notifications_are_configured_queued_signed_and_retried() {
     let mut next = Vec::new();
     let mut taken = due[0].clone();
     for attempt in 1..MAX_ATTEMPTS {
-        world.network.push_failed(&taken, at);
+        world.network.push_failed(&taken, Timestamp::from(at));
         let due_at = world.network.state().pushes[&key].next_at;
         next.push(due_at - at);
         assert_eq!(world.network.state().pushes[&key].attempts, attempt);
         // A failure reported again changes nothing: it was one attempt.
-        assert!(world.network.push_failed(&taken, at).is_empty());
-        let (mut again, _) = world.network.take_due_pushes(due_at);
+        assert!(
+            world
+                .network
+                .push_failed(&taken, Timestamp::from(at))
+                .is_empty()
+        );
+        let (mut again, _) = world.network.take_due_pushes(Timestamp::from(due_at));
         taken = again.pop().unwrap_or_else(|| panic!("not due again"));
     }
     assert!(next.windows(2).all(|w| w[0] < w[1]), "{next:?}");
     assert!(world.network.next_wakeup().is_some());
-    world.network.push_failed(&taken, at);
+    world.network.push_failed(&taken, Timestamp::from(at));
     assert!(world.network.state().pushes.is_empty());
 
     let deleted = ask_bob(

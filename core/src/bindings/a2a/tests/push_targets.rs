@@ -3,6 +3,7 @@
 //! that is not public is refused) and again when a notification is rendered.
 
 use super::*;
+use crate::Timestamp;
 
 fn create(world: &mut World, alice: &str, task: &str, url: &str) -> Value {
     let config = json!({"taskId": task, "id": "hook", "url": url, "token": "s3cret-token-0123",
@@ -41,13 +42,16 @@ fn push_targets_on_hosts_that_are_not_public_are_refused_when_set_and_when_sent(
     assert_eq!(made["result"]["url"], "http://127.0.0.1:9/hook", "{made}");
     bob_updates(&mut world, &bob, json!({"task": task, "state": "working"}));
     let at = world.host.now + 5;
-    let (due, _) = world.network.take_due_pushes(at);
+    let (due, _) = world.network.take_due_pushes(Timestamp::from(at));
     assert_eq!(due.len(), 1);
-    let rendered = super::push::render(&world.network, &due[0], at).map(|o| o.url);
+    let rendered = super::push::render(&world.network, &due[0], Timestamp::from(at)).map(|o| o.url);
     assert_eq!(rendered.as_deref(), Some("http://127.0.0.1:9/hook"));
     // The deployment stops allowing it: nothing is sent to it any more.
     world
         .network
         .set_outbound(crate::outbound::OutboundPolicy::strict());
-    assert_eq!(super::push::render(&world.network, &due[0], at), None);
+    assert_eq!(
+        super::push::render(&world.network, &due[0], Timestamp::from(at)),
+        None
+    );
 }

@@ -18,6 +18,7 @@ use crate::Address;
 use crate::bindings::jsonrpc::Id;
 use crate::bindings::transport::sse;
 use crate::crypto::to_hex;
+use crate::ids::time::Timestamp;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
@@ -104,7 +105,7 @@ pub fn parse_event_id(text: &str) -> Option<(&str, u64)> {
 
 impl Streams {
     /// Opens stream `id`; answers the records to write first (a priming event).
-    pub fn open(&mut self, id: &str, spec: StreamSpec, now: u64) -> Vec<String> {
+    pub fn open(&mut self, id: &str, spec: StreamSpec, now: Timestamp) -> Vec<String> {
         self.prune(now);
         let prime = spec.revision.primes_streams() && spec.kind == StreamKind::Request;
         self.streams.insert(
@@ -116,7 +117,7 @@ impl Streams {
                 done: false,
                 attached: true,
                 idle_since: None,
-                opened: now,
+                opened: now.as_millis(),
             },
         );
         if !prime {
@@ -150,21 +151,21 @@ impl Streams {
     }
 
     /// Stream `id` said all it had to say.
-    pub fn finish(&mut self, id: &str, now: u64) {
+    pub fn finish(&mut self, id: &str, now: Timestamp) {
         if let Some(entry) = self.streams.get_mut(id) {
             entry.done = true;
-            entry.idle_since.get_or_insert(now);
+            entry.idle_since.get_or_insert(now.as_millis());
         }
     }
 
     /// Stream `id` lost its connection: kept for resuming when it can resume, else forgotten.
-    pub fn detach(&mut self, id: &str, now: u64) {
+    pub fn detach(&mut self, id: &str, now: Timestamp) {
         let Some(entry) = self.streams.get_mut(id) else {
             return;
         };
         if entry.spec.revision.resumable() {
             entry.attached = false;
-            entry.idle_since.get_or_insert(now);
+            entry.idle_since.get_or_insert(now.as_millis());
         } else {
             self.streams.remove(id);
         }
@@ -183,7 +184,12 @@ impl Streams {
     }
 
     /// Resumes the stream of `session` that `last_event_id` names.
-    pub fn resume(&mut self, session: &str, last_event_id: &str, now: u64) -> Option<Resumed> {
+    pub fn resume(
+        &mut self,
+        session: &str,
+        last_event_id: &str,
+        now: Timestamp,
+    ) -> Option<Resumed> {
         self.prune(now);
         let (stream, after) = parse_event_id(last_event_id)?;
         let entry = self.streams.get_mut(stream)?;
@@ -303,10 +309,10 @@ impl Streams {
             .collect()
     }
 
-    fn prune(&mut self, now: u64) {
+    fn prune(&mut self, now: Timestamp) {
         self.streams.retain(|_, e| {
             e.idle_since
-                .is_none_or(|since| since.saturating_add(RESUME_WINDOW_MS) > now)
+                .is_none_or(|since| since.saturating_add(RESUME_WINDOW_MS) > now.as_millis())
         });
     }
 }

@@ -35,7 +35,7 @@ fn request_in(revision: Revision) -> StreamSpec {
 #[test]
 fn a_2025_11_25_request_stream_is_primed_and_every_record_has_an_id() {
     let mut streams = Streams::default();
-    let opening = streams.open("s1", request_in(Revision::V2025_11_25), 0);
+    let opening = streams.open("s1", request_in(Revision::V2025_11_25), Timestamp::from(0));
     assert_eq!(opening, ["id: s1_0\nretry: 500\ndata: \n\n"]);
     let answer = streams.record("s1", &json!({"id": 1})).unwrap();
     assert_eq!(answer, "id: s1_1\nevent: message\ndata: {\"id\":1}\n\n");
@@ -44,7 +44,7 @@ fn a_2025_11_25_request_stream_is_primed_and_every_record_has_an_id() {
             .open(
                 "s2",
                 spec("x", Revision::V2025_06_18, StreamKind::Request),
-                0
+                Timestamp::from(0)
             )
             .is_empty()
     );
@@ -53,7 +53,7 @@ fn a_2025_11_25_request_stream_is_primed_and_every_record_has_an_id() {
         Revision::V2026_07_28,
         StreamKind::Subscription(Id::Number(1)),
     );
-    assert!(streams.open("s3", modern, 0).is_empty());
+    assert!(streams.open("s3", modern, Timestamp::from(0)).is_empty());
     assert_eq!(
         streams.record("s3", &json!(1)).unwrap(),
         "event: message\ndata: 1\n\n"
@@ -64,13 +64,16 @@ fn a_2025_11_25_request_stream_is_primed_and_every_record_has_an_id() {
 #[test]
 fn a_dropped_stream_resumes_after_the_last_id_it_delivered() {
     let mut streams = Streams::default();
-    streams.open("s1", request_in(Revision::V2025_11_25), 0);
-    streams.detach("s1", 10);
+    streams.open("s1", request_in(Revision::V2025_11_25), Timestamp::from(0));
+    streams.detach("s1", Timestamp::from(10));
     // The answer comes while nobody listens: it is kept.
     let kept = streams.record("s1", &json!({"result": 1})).unwrap();
-    streams.finish("s1", 20);
-    assert_eq!(streams.resume("other-session", "s1_0", 30), None);
-    let resumed = streams.resume("x", "s1_0", 30).unwrap();
+    streams.finish("s1", Timestamp::from(20));
+    assert_eq!(
+        streams.resume("other-session", "s1_0", Timestamp::from(30)),
+        None
+    );
+    let resumed = streams.resume("x", "s1_0", Timestamp::from(30)).unwrap();
     assert_eq!(
         resumed,
         Resumed {
@@ -79,10 +82,19 @@ fn a_dropped_stream_resumes_after_the_last_id_it_delivered() {
             done: true
         }
     );
-    assert!(streams.resume("x", "s1_1", 30).unwrap().records.is_empty());
-    assert_eq!(streams.resume("x", "garbage", 30), None);
+    assert!(
+        streams
+            .resume("x", "s1_1", Timestamp::from(30))
+            .unwrap()
+            .records
+            .is_empty()
+    );
+    assert_eq!(streams.resume("x", "garbage", Timestamp::from(30)), None);
     // Past the window it is gone.
-    assert_eq!(streams.resume("x", "s1_0", 20 + RESUME_WINDOW_MS), None);
+    assert_eq!(
+        streams.resume("x", "s1_0", Timestamp::from(20 + RESUME_WINDOW_MS)),
+        None
+    );
 }
 
 #[test]
@@ -92,10 +104,10 @@ fn a_modern_stream_is_forgotten_when_it_drops() {
     streams.open(
         "l",
         spec("", Revision::V2026_07_28, StreamKind::Subscription(id)),
-        0,
+        Timestamp::from(0),
     );
     assert_eq!(streams.listeners().len(), 1);
-    streams.detach("l", 1);
+    streams.detach("l", Timestamp::from(1));
     assert!(streams.listeners().is_empty());
     assert_eq!(streams.record("l", &json!(1)), None);
 }
@@ -103,13 +115,13 @@ fn a_modern_stream_is_forgotten_when_it_drops() {
 #[test]
 fn a_session_hears_notices_on_its_newest_get_stream_only() {
     let mut streams = Streams::default();
-    streams.open("old", legacy_notices("x"), 0);
-    streams.open("new", legacy_notices("x"), 5);
-    streams.open("req", request_in(Revision::V2025_03_26), 6);
-    streams.open("y", legacy_notices("y"), 7);
+    streams.open("old", legacy_notices("x"), Timestamp::from(0));
+    streams.open("new", legacy_notices("x"), Timestamp::from(5));
+    streams.open("req", request_in(Revision::V2025_03_26), Timestamp::from(6));
+    streams.open("y", legacy_notices("y"), Timestamp::from(7));
     let ids: Vec<String> = streams.listeners().into_iter().map(|(id, _)| id).collect();
     assert_eq!(ids, ["new", "y"]);
-    streams.detach("new", 8);
+    streams.detach("new", Timestamp::from(8));
     let ids: Vec<String> = streams.listeners().into_iter().map(|(id, _)| id).collect();
     assert_eq!(ids, ["old", "y"]);
     streams.subscriptions_changed("x", &BTreeSet::from(["u".to_owned()]));
@@ -125,11 +137,11 @@ fn a_session_hears_notices_on_its_newest_get_stream_only() {
 #[test]
 fn a_long_stream_keeps_its_latest_records() {
     let mut streams = Streams::default();
-    streams.open("s", legacy_notices("x"), 0);
+    streams.open("s", legacy_notices("x"), Timestamp::from(0));
     for n in 0..MAX_KEPT + 10 {
         streams.record("s", &json!(n));
     }
-    let resumed = streams.resume("x", "s_0", 1).unwrap();
+    let resumed = streams.resume("x", "s_0", Timestamp::from(1)).unwrap();
     assert_eq!(resumed.records.len(), MAX_KEPT);
     assert!(resumed.records[0].contains(&format!("data: {}", 10)));
     assert_eq!(parse_event_id("ab_12"), Some(("ab", 12)));

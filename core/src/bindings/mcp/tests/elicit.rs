@@ -3,6 +3,7 @@
 //! form per revision, and each answer as the member's decision.
 
 use super::*;
+use crate::Timestamp;
 use crate::bindings::mcp::elicit::{Asked, ask, asks, cancelled, closed, supports};
 use crate::bindings::mcp::elicit_answer::{Answered, ElicitError, answer, decision_of};
 use crate::bindings::mcp::revision::Revision;
@@ -136,7 +137,12 @@ fn an_approval_asked_of_a_connected_master_is_an_elicitation_on_its_stream_only(
     // Naming nobody, to a place that is no person: the masters decide.
     let request = mcp.ask_approval(&helper, "agent:broadcast", json!([]));
     let now = mcp.world.host.now;
-    let asked = asks(&mcp.world.network, &mcp.streams, &request, now);
+    let asked = asks(
+        &mcp.world.network,
+        &mcp.streams,
+        &request,
+        Timestamp::from(now),
+    );
     assert_eq!(asked.len(), 1, "{asked:?}");
     let (stream, id, message) = &asked[0];
     assert_eq!(stream, &capable);
@@ -175,7 +181,12 @@ fn an_approval_asked_of_a_connected_master_is_an_elicitation_on_its_stream_only(
 
     // Naming Ann: she is asked (2025-06-18's form: enum and enumNames), the master is not.
     let named = mcp.ask_approval(&helper, "agent:broadcast", json!(["human:ann"]));
-    let asked = asks(&mcp.world.network, &mcp.streams, &named, now);
+    let asked = asks(
+        &mcp.world.network,
+        &mcp.streams,
+        &named,
+        Timestamp::from(now),
+    );
     assert_eq!(asked.len(), 1, "{asked:?}");
     assert_eq!(asked[0].0, ann_stream);
     let decision = &asked[0].2["params"]["requestedSchema"]["properties"]["decision"];
@@ -185,13 +196,32 @@ fn an_approval_asked_of_a_connected_master_is_an_elicitation_on_its_stream_only(
     // Sent to someone without such a client, or asked of nobody connected: nothing.
     mcp.world.join("human:cy");
     let direct = mcp.ask_approval(&helper, "human:cy", json!([]));
-    assert!(asks(&mcp.world.network, &mcp.streams, &direct, now).is_empty());
+    assert!(
+        asks(
+            &mcp.world.network,
+            &mcp.streams,
+            &direct,
+            Timestamp::from(now)
+        )
+        .is_empty()
+    );
     // No other event asks anything.
     let posted = mcp.ask_approval(&helper, "agent:broadcast", json!([]));
     let mut other = (*posted).clone();
     other.event_type = "workspace.message.posted".parse().unwrap();
-    assert!(asks(&mcp.world.network, &mcp.streams, &other, now).is_empty());
-    assert_eq!(ask(Revision::V2025_11_25, &other, now), None);
+    assert!(
+        asks(
+            &mcp.world.network,
+            &mcp.streams,
+            &other,
+            Timestamp::from(now)
+        )
+        .is_empty()
+    );
+    assert_eq!(
+        ask(Revision::V2025_11_25, &other, Timestamp::from(now)),
+        None
+    );
 }
 
 #[test]
@@ -329,7 +359,7 @@ fn a_master_whose_client_was_away_is_asked_on_the_stream_it_opens_while_the_appr
     let request = mcp.ask_approval(&helper, "agent:broadcast", json!([]));
     let now = mcp.world.host.now;
     assert_eq!(
-        crate::bindings::mcp::elicit::still_open(&mcp.world.network, now),
+        crate::bindings::mcp::elicit::still_open(&mcp.world.network, Timestamp::from(now)),
         vec![request.id]
     );
 
@@ -341,7 +371,7 @@ fn a_master_whose_client_was_away_is_asked_on_the_stream_it_opens_while_the_appr
             &mcp.streams,
             stream,
             &request,
-            now,
+            Timestamp::from(now),
         )
     };
     let (id, message) = on(&mcp, &late).expect("the late client is asked");
@@ -358,9 +388,16 @@ fn a_master_whose_client_was_away_is_asked_on_the_stream_it_opens_while_the_appr
 
     // Expired or decided, nothing is open to ask about.
     assert!(
-        crate::bindings::mcp::elicit::still_open(&mcp.world.network, now + 2 * HOUR).is_empty()
+        crate::bindings::mcp::elicit::still_open(
+            &mcp.world.network,
+            Timestamp::from(now + 2 * HOUR)
+        )
+        .is_empty()
     );
     let asked = Asked::of_request(&request).unwrap();
     assert_eq!(mcp.declined_by("human:boss", &asked), None);
-    assert!(crate::bindings::mcp::elicit::still_open(&mcp.world.network, now).is_empty());
+    assert!(
+        crate::bindings::mcp::elicit::still_open(&mcp.world.network, Timestamp::from(now))
+            .is_empty()
+    );
 }

@@ -12,6 +12,7 @@ use super::outcome::Outcome;
 use super::streams::Streams;
 use super::transport::handle;
 use super::waiting::{Arrival, WaitFor, Waiting};
+use crate::Timestamp;
 use crate::bindings::message::{Body, Method, Request, Response};
 use crate::bindings::tests::world::World;
 use crate::ids::ulid::EventId;
@@ -445,7 +446,8 @@ fn get_opens_the_notification_stream_and_resumes_a_dropped_one() {
         .trim_start_matches("id: ")
         .to_owned();
     let second = mcp.streams.record(&stream, &json!({"n": 2})).unwrap();
-    mcp.streams.detach(&stream, mcp.world.host.now);
+    mcp.streams
+        .detach(&stream, Timestamp::from(mcp.world.host.now));
     let Outcome::Stream {
         stream: resumed,
         opening,

@@ -2,6 +2,7 @@
 //! the same session runs the tool once and answers the first result.
 
 use super::{Mcp, post, rpc};
+use crate::Timestamp;
 use crate::bindings::jsonrpc::Id;
 use crate::bindings::mcp::outcome::Outcome;
 use crate::bindings::mcp::retries::{self, MAX_CALLS, MAX_RESULT_BYTES, RETRY_WINDOW_MS};
@@ -141,7 +142,7 @@ fn a_session_remembers_a_bounded_number_of_calls_and_bytes() {
             &mut session,
             (&Id::Number(n), &none),
             &Reply::Result(json!({"n": n})),
-            1
+            Timestamp::from(1)
         ));
     }
     assert_eq!(session.calls.len(), MAX_CALLS);
@@ -150,13 +151,18 @@ fn a_session_remembers_a_bounded_number_of_calls_and_bytes() {
             &session,
             (&Id::Number(0), &none),
             &session.member.clone(),
-            2
+            Timestamp::from(2)
         )
         .is_none()
     );
     let member = session.member.clone();
     assert_eq!(
-        retries::replay(&session, (&Id::Number(70), &none), &member, 2),
+        retries::replay(
+            &session,
+            (&Id::Number(70), &none),
+            &member,
+            Timestamp::from(2)
+        ),
         Some(Reply::Result(json!({"n": 70})))
     );
     // A result too large to keep: the retry is told, and nothing runs again.
@@ -165,9 +171,14 @@ fn a_session_remembers_a_bounded_number_of_calls_and_bytes() {
         &mut session,
         (&Id::Text("big".into()), &none),
         &Reply::Result(big),
-        1,
+        Timestamp::from(1),
     );
-    match retries::replay(&session, (&Id::Text("big".into()), &none), &member, 2) {
+    match retries::replay(
+        &session,
+        (&Id::Text("big".into()), &none),
+        &member,
+        Timestamp::from(2),
+    ) {
         Some(Reply::Error(error)) => assert_eq!(error.code, -32603),
         other => panic!("expected an error, got {other:?}"),
     }
@@ -178,7 +189,7 @@ fn a_session_remembers_a_bounded_number_of_calls_and_bytes() {
             &mut session,
             (&Id::Text(format!("m{n}")), &none),
             &Reply::Result(result),
-            1,
+            Timestamp::from(1),
         );
     }
     let kept: usize = session
@@ -194,13 +205,13 @@ fn a_session_remembers_a_bounded_number_of_calls_and_bytes() {
         &mut session,
         (&Id::Number(999), &none),
         &refused,
-        1
+        Timestamp::from(1)
     ));
     let long = Id::Text("z".repeat(retries::MAX_ID_BYTES + 1));
     assert!(!retries::note(
         &mut session,
         (&long, &none),
         &Reply::Result(json!({})),
-        1
+        Timestamp::from(1)
     ));
 }
