@@ -283,24 +283,43 @@ build_web() {
   need_tool wasm-split-cli
   need_tool wasm-bindgen
   local split="$CARGO_TARGET_DIR/$WASM32/$AGENTNET_PROFILE/web-split" pkg="$ROOT/www/pkg" file
-  rm -rf "$split" && mkdir -p "$split" "$pkg"
+  local stage="$CARGO_TARGET_DIR/$WASM32/$AGENTNET_PROFILE/web-pkg"
+  rm -rf "$split" "$stage" && mkdir -p "$split" "$stage" "$pkg"
   wasm-split-cli "$CARGO_TARGET_DIR/$WASM32/$AGENTNET_PROFILE/agentnet-web.wasm" "$split" \
     --target web --out-name agentnet_web
-  # The parts (split_*.wasm, one per split point) and the code some of them share (chunk_*.wasm).
-  rm -f "$pkg"/split_*.wasm "$pkg"/chunk_*.wasm "$pkg/__wasm_split.js"
-  wasm-bindgen --target web --no-typescript --keep-lld-exports --out-dir "$pkg" --out-name agentnet_web \
+  wasm-bindgen --target web --no-typescript --keep-lld-exports --out-dir "$stage" --out-name agentnet_web \
     "$split/agentnet_web.wasm"
-  cp "$split/__wasm_split.js" "$split"/split_*.wasm "$pkg/"
-  cp "$split"/chunk_*.wasm "$pkg/" 2>/dev/null || true
-  for file in "$pkg"/*.wasm; do optimize_wasm "$file"; done
+  # The parts (split_*.wasm, one per split point) and the code some of them share (chunk_*.wasm).
+  cp "$split/__wasm_split.js" "$split"/split_*.wasm "$stage/"
+  cp "$split"/chunk_*.wasm "$stage/" 2>/dev/null || true
+  for file in "$stage"/*.wasm; do optimize_wasm "$file"; done
+  sync_into_pkg "$stage" "$pkg"
   bundle_styles
   note "www/pkg ready ($(ls "$pkg"/split_*.wasm | wc -l | tr -d ' ') parts loaded when first opened)"
+}
+
+# sync_into_pkg STAGE PKG: makes the web build's files in PKG what STAGE holds, writing only those
+# that changed and removing parts and chunks no longer built. A `wrangler dev` serving www/ (the
+# tests' edges, ./scripts/run) reloads its worker when a file there is written, and a reload fails
+# the requests in flight, so an unchanged rebuild (./scripts/deploy beside running tests) writes nothing.
+sync_into_pkg() {
+  local stage="$1" pkg="$2" file
+  (cd "$stage" && find . -type f) | while read -r file; do
+    if ! cmp -s "$stage/$file" "$pkg/$file"; then
+      mkdir -p "$(dirname "$pkg/$file")" && cp "$stage/$file" "$pkg/$file"
+    fi
+  done
+  for file in "$pkg"/split_*.wasm "$pkg"/chunk_*.wasm "$pkg/__wasm_split.js"; do
+    [ -e "$file" ] && [ ! -e "$stage/$(basename "$file")" ] && rm -f "$file"
+  done
+  return 0
 }
 
 # bundle_styles: joins the style sheets www/styles/index.css imports, in its order, into
 # www/pkg/styles.css, the one sheet the page loads (one request instead of two dozen).
 bundle_styles() {
-  local index="$ROOT/www/styles/index.css" out="$ROOT/www/pkg/styles.css" file
+  local index="$ROOT/www/styles/index.css" out="$ROOT/www/pkg/styles.css" file joined
+  joined="$(mktemp)"
   mkdir -p "$ROOT/www/pkg"
   {
     printf '/* Joined from www/styles/ (index.css order) by scripts/lib.sh: edit those files. */\n'
@@ -308,8 +327,9 @@ bundle_styles() {
       printf '\n/* %s */\n' "$file"
       cat "$ROOT/www/styles/$file"
     done
-  } > "$out.tmp"
-  mv "$out.tmp" "$out"
+  } > "$joined"
+  # Written only when it changed (see sync_into_pkg), from a file outside www/.
+  if cmp -s "$joined" "$out"; then rm -f "$joined"; else cp "$joined" "$out" && rm -f "$joined"; fi
 }
 
 # `build_edge` builds the local edge the tests run against (tests/support/edge.mjs starts

@@ -29,6 +29,17 @@ pub(super) struct OpenDocument {
     pub(super) unreadable: bool,
 }
 
+impl OpenDocument {
+    /// What the host shows of the document now: its text and editors.
+    pub(super) fn changed(&self, address: &Address) -> ReplicaEffect {
+        ReplicaEffect::DocumentChanged {
+            address: address.clone(),
+            text: self.doc.text(),
+            editors: self.editors.clone(),
+        }
+    }
+}
+
 /// The replica's shared documents as Automerge documents: the open ones,
 /// the stored copies, and the sync messages still unanswered.
 #[derive(Debug, Clone, Default)]

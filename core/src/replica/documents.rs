@@ -242,11 +242,7 @@ impl DocumentCopies for SyncedDocuments {
             }
         }
         if changed {
-            effects.push(ReplicaEffect::DocumentChanged {
-                address: address.clone(),
-                text: open.doc.text(),
-                editors: open.editors.clone(),
-            });
+            effects.push(open.changed(&address));
         }
         effects.extend(self.send(&address, link));
         Some(effects)
@@ -279,11 +275,7 @@ impl DocumentCopies for SyncedDocuments {
             open.state = sync::State::new();
             let writes = open.persistence.compact(&address, &mut open.doc);
             effects.extend(persist(writes, &address));
-            effects.push(ReplicaEffect::DocumentChanged {
-                address: address.clone(),
-                text: open.doc.text(),
-                editors: open.editors.clone(),
-            });
+            effects.push(open.changed(&address));
             effects.extend(self.send(&address, link));
         }
         Some(effects)

@@ -133,6 +133,12 @@ fn post_n(r: &mut Replica, n: i64, now: u64) -> (EventId, Vec<ReplicaEffect>) {
     )
 }
 
+/// `r` posts an empty chat message to everyone.
+fn post_empty(r: &mut Replica, now: u64) -> (EventId, Vec<ReplicaEffect>) {
+    let at = Timestamp::from(now);
+    r.post(chat(), Address::broadcast(), json!({}), Map::new(), at)
+}
+
 /// The `n` of each event received among `effects`.
 fn received_ns(effects: &[ReplicaEffect]) -> Vec<i64> {
     effects
@@ -361,13 +367,7 @@ fn reconnect_resumes_from_the_watermark_and_resends_unacked() {
 #[test]
 fn restore_brings_back_watermark_log_and_outbox() {
     let mut a = replica("agent:a", 1);
-    let (id, effects) = a.post(
-        chat(),
-        Address::broadcast(),
-        json!({}),
-        Map::new(),
-        Timestamp::from(1),
-    );
+    let (id, effects) = post_empty(&mut a, 1);
     let mut rows: Vec<ReplicaRow> = effects
         .into_iter()
         .filter_map(|e| match e {
@@ -674,13 +674,7 @@ fn traffic_postpones_the_heartbeat() {
     let (mut sa, mut sb) = (None, None);
     online(&mut world, &mut alice, &mut sa, 0);
     online(&mut world, &mut bob, &mut sb, 0);
-    let (_, effects) = bob.post(
-        chat(),
-        Address::broadcast(),
-        json!({}),
-        Map::new(),
-        Timestamp::from(9_000),
-    );
+    let (_, effects) = post_empty(&mut bob, 9_000);
     let frames = world.send_to_network(&mut sb, &effects, 9_000);
     feed(&mut alice, &frames, 9_000);
     alice.handle_timeout(Timestamp::from(9_000 + ACK_DELAY_MS));
@@ -696,13 +690,7 @@ fn an_unanswered_heartbeat_means_a_dead_link_and_a_reconnection_after_backoff() 
     let mut alice = kept_alive("agent:alice", 1);
     let (mut world, _) = online_alone(&mut alice, 0);
     // Posted into the half-open link: it waits, unacknowledged.
-    let (id, _) = alice.post(
-        chat(),
-        Address::broadcast(),
-        json!({}),
-        Map::new(),
-        Timestamp::from(10),
-    );
+    let (id, _) = post_empty(&mut alice, 10);
     let ping_at = k.heartbeat_after_ms;
     let beat = alice.handle_timeout(Timestamp::from(ping_at));
     assert!(frames_sent(&beat).contains(&HEARTBEAT_PING));
