@@ -176,13 +176,17 @@ test('an agent at work shows as a pending entry its answer replaces; its steps f
     await nav.getByRole('link', { name: /Everyone/ }).click();
     await page.waitForURL((url) => !url.pathname.includes('channel/general'));
     const general = nav.getByRole('link', { name: /# general/ });
+    // What general counts unread as the person leaves it (the thread's last reply may still be
+    // on its way to being read); the activities below must add nothing to it.
+    const unread = async () => Number((await general.locator('.unread').allTextContents())[0]?.match(/\d+/)?.[0] ?? 0);
+    const unreadBefore = await unread();
     await helper.send(to, ACTIVITY, { state: 'thinking', message: inThread.id });
     await general.locator('.working').waitFor({ timeout: 10_000 });
     assert.match(await general.textContent(), /an agent is at work/);
     await helper.send(to, ACTIVITY, { state: 'writing', message: inThread.id, text: 'more' });
     await helper.send(to, ACTIVITY, { state: 'idle', message: inThread.id });
     await general.locator('.working').waitFor({ state: 'detached', timeout: 10_000 });
-    assert.equal(await general.locator('.unread').count(), 0, 'no unread count for activities');
+    assert.ok(await unread() <= unreadBefore, 'no unread count for activities');
   } finally {
     await page.close();
     await helper.close();

@@ -129,7 +129,9 @@ test('the workspace searches the replica and the network\'s history, opens a res
     const panel = page.getByRole('dialog', { name: 'Search messages' });
     await panel.waitFor();
     const field = panel.getByRole('searchbox', { name: 'Search messages' });
-    assert.equal(await field.evaluate((el) => el === document.activeElement), true, 'the field has the focus');
+    // The panel is a part of its own: the field takes the focus once its chunk has come.
+    await field.waitFor();
+    await until('the field to have the focus', () => field.evaluate((el) => el === document.activeElement), 5_000);
     await panel.getByText('Every word must appear').waitFor();
 
     await field.fill('DEPLOY');
