@@ -123,6 +123,18 @@ impl OpenDocuments {
         self.failed.with(|failed| failed.get(address).cloned())
     }
 
+    /// The person tries to open the document at `address` again: why it could not be opened goes.
+    pub fn retry(&self, address: &str) {
+        if self
+            .failed
+            .with_untracked(|failed| failed.contains_key(address))
+        {
+            self.failed.update(|failed| {
+                failed.remove(address);
+            });
+        }
+    }
+
     /// Keeps `text` as the document's text for the next reload.
     fn cache(&self, address: &str, text: &str) {
         self.network
@@ -174,9 +186,6 @@ impl OpenDocuments {
     /// A document the person opens while the shared documents' chunk loads:
     /// its editor shows it as opening, with the text cached at its last change.
     pub fn start_opening(&self, address: &str) {
-        self.failed.update(|failed| {
-            failed.remove(address);
-        });
         let cached = self
             .network
             .with_value(|network| storage::recall(&cached_text_key(network, address)));

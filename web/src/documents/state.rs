@@ -104,6 +104,7 @@ impl Documents {
     pub fn open_live(&self, address: String) {
         #[cfg(feature = "documents")]
         {
+            self.live.retry(&address);
             match self.session.with_connection(Connection::has_documents) {
                 // Opened once there is a connection (the callers ask again then).
                 None => return,
