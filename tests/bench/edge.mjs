@@ -4,13 +4,12 @@
 // WebSocket clients), fan-out to 20 and 100 agents, catch-up of 10,000
 // missed events, workerd memory with 20 idle agents.
 
-import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import WebSocket from 'ws';
 import { Agent } from '../../core/js/index.js';
 import { sendFrame } from '../../core/js/lib/connect.js';
 import { createNetwork, startEdge } from '../support/edge.mjs';
 import { eventFrame } from '../support/frames.mjs';
+import { workerdMemoryKb, workerdRssKb } from '../support/workerd.mjs';
 import { ms, quantile } from './stats.mjs';
 
 // The sustained steps send SUSTAINED_EVENTS events (several seconds, so that
@@ -71,20 +70,6 @@ function waitFor(check, timeoutMs = 60_000) {
       resolve();
     };
   });
-}
-
-function workerdRssKb(pgid) {
-  const pids = execFileSync('pgrep', ['-g', String(pgid)]).toString().trim().split('\n');
-  let total = 0;
-  for (const pid of pids) {
-    try {
-      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-      if (!cmd.includes('workerd')) continue;
-      const rss = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-      total += rss ? Number(rss[1]) : 0;
-    } catch { /* gone */ }
-  }
-  return total;
 }
 
 /** A bare WebSocket joined to network `id` as `name`; set `onFrame` to see its frames. */
@@ -173,7 +158,8 @@ try {
     if (n === 20) {
       await new Promise((r) => setTimeout(r, 1000));
       results.memory = workerdRssKb(edge.pid);
-      console.log(`workerd resident memory with 21 connected idle agents: ${(results.memory / 1024).toFixed(1)} MiB`);
+      const { worker } = workerdMemoryKb(edge.pid);
+      console.log(`workerd resident memory with 21 connected idle agents: ${(results.memory / 1024).toFixed(1)} MiB (the Worker's own process: ${(worker.rss / 1024).toFixed(1)} MiB, without wrangler's proxy)`);
     }
     for (const agent of [sender, ...agents]) agent.close();
   }

@@ -37,11 +37,11 @@
 // SCALE_CROWD_ACK=each makes the agents ack every frame instead of as the core
 // replica does.
 
-import { execFileSync } from 'node:child_process';
 import { PerformanceObserver } from 'node:perf_hooks';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createNetwork, startEdge, workerEntryUrl } from '../support/edge.mjs';
+import { workerdFds, workerdRssKb } from '../support/workerd.mjs';
 import { bareSocket, eventFrame, eventsOf } from '../support/frames.mjs';
 import { startProfile, summarize, watchHeap } from '../support/profile.mjs';
 import { ms, quantile } from './stats.mjs';
@@ -81,33 +81,6 @@ async function profiled(edge, label, step) {
   writeFileSync(file, JSON.stringify(profile));
   console.log(`  (the whole profile: ${file}, for Chrome's DevTools)`);
   return result;
-}
-
-/** The workerd processes in the edge's process group. */
-function workerdPids(pgid) {
-  const pids = execFileSync('pgrep', ['-g', String(pgid)]).toString().trim().split('\n');
-  return pids.filter((pid) => {
-    try { return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('workerd'); } catch { return false; }
-  });
-}
-
-/** workerd's resident memory (KiB), all its processes in the edge's process group. */
-function workerdRssKb(pgid) {
-  let total = 0;
-  for (const pid of workerdPids(pgid)) {
-    try {
-      const rss = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-      total += rss ? Number(rss[1]) : 0;
-    } catch { /* gone */ }
-  }
-  return total;
-}
-
-/** Open file descriptors of each workerd process in the edge's process group (the hard limit is per process). */
-function workerdFds(pgid) {
-  return workerdPids(pgid).map((pid) => {
-    try { return readdirSync(`/proc/${pid}/fd`).length; } catch { return 0; }
-  });
 }
 
 /** Polls `check` every 5 ms (cheap next to the edge's work) until it holds. */

@@ -4,7 +4,8 @@
 // run the load, then `summarize(await stop())` lists the functions that took
 // the most of it (self time). The profile covers every isolate's JavaScript
 // and WebAssembly (the worker's function names come from the wasm name
-// section); time in workerd's own C++ (SQLite, the kernel) shows as the
+// section, which the release build drops: build the edge with
+// AGENTNET_WASM_NAMES=1 to keep it, scripts/lib.sh `optimize_wasm`); time in workerd's own C++ (SQLite, the kernel) shows as the
 // JavaScript or wasm frame that called it, or as `(program)`. `watchHeap`
 // follows the isolate's JS heap instead, and finds its major collections.
 
@@ -94,4 +95,14 @@ export function summarize(profile, top = 40) {
   return [`${total} samples, ${(100 * idle / total).toFixed(1)} % idle; of the busy time:`,
     ...[...byName].filter(([name]) => name !== '(idle)').sort((a, b) => b[1] - a[1]).slice(0, top)
       .map(([name, count]) => `${(100 * count / (total - idle)).toFixed(1).padStart(5)} %  ${name}`)];
+}
+
+/** The edge isolate's JS heap once: `{ usedSize, totalSize }` (bytes; `Runtime.getHeapUsage`). */
+export async function heapUsage(edge) {
+  const { call, close } = await inspect(edge);
+  try {
+    return await call('Runtime.getHeapUsage');
+  } finally {
+    close();
+  }
 }

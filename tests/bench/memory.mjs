@@ -1,0 +1,82 @@
+// Where the local edge's memory goes as a network fills up: workerd's resident
+// memory (both workerd processes of `wrangler dev`, and the Worker's own one
+// without wrangler's proxy in front of it), the isolate's WebAssembly
+// linear memory (the Rust side of every object in it: `v1/__test/counters`)
+// and its JS heap (the inspector's `Runtime.getHeapUsage`), read at each stage:
+//
+//   1. a fresh edge that has answered one request;
+//   2. one network with one agent joined;
+//   3. 21 idle agents joined (the figure `tests/bench/edge.mjs` prints);
+//   4. MEMORY_AGENTS idle agents joined (default 10,000; the per-agent figures
+//      are from stage 3 to stage 4);
+//   5. the same after every socket closed and 10 s passed.
+//
+// Run: node tests/bench/memory.mjs (after the edge is built with test hooks,
+// scripts/lib.sh build_edge). The agents are bare WebSockets
+// (tests/support/frames.mjs) connected straight to workerd's entry socket, as
+// scale.mjs's `connected` step does. Prints figures; asserts nothing.
+
+import { createNetwork, startEdge, workerEntryUrl } from '../support/edge.mjs';
+import { bareSocket } from '../support/frames.mjs';
+import { heapUsage } from '../support/profile.mjs';
+import { workerdMemoryKb, workerdRssKb } from '../support/workerd.mjs';
+
+const AGENTS = Number(process.env.MEMORY_AGENTS ?? 10_000);
+// One network object takes 8,192 sockets by default; the test policy lets this one take more.
+const policy = AGENTS + 2 > 8_192 ? { max_sockets: AGENTS + 2 } : undefined;
+const MiB = 1024 * 1024;
+
+const edge = await startEdge({ testHooks: true, vars: policy ? { AGENTNET_TEST_POLICY: JSON.stringify(policy) } : {} });
+const sockets = [];
+try {
+  await fetch(`${edge.url}/`).then((res) => res.arrayBuffer());
+  const entry = await workerEntryUrl(edge);
+  const stages = [];
+  let id;
+  const settle = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+  const read = async (stage, agents) => {
+    await settle(2000);
+    const counters = id ? await (await fetch(`${edge.url}/networks/${id}/v1/__test/counters`)).json() : {};
+    const heap = await heapUsage(edge);
+    const figures = {
+      stage, agents, rssKb: workerdRssKb(edge.pid), workerKb: workerdMemoryKb(edge.pid).worker.rss,
+      wasm: counters.wasm_memory_bytes ?? null,
+      heapUsed: heap.usedSize, heapTotal: heap.totalSize,
+    };
+    stages.push(figures);
+    const wasm = figures.wasm === null ? '—' : `${(figures.wasm / MiB).toFixed(1)} MiB`;
+    console.log(`${stage}: workerd ${(figures.rssKb / 1024).toFixed(1)} MiB (the Worker's process ${(figures.workerKb / 1024).toFixed(1)}), wasm memory ${wasm}, JS heap ${(figures.heapUsed / MiB).toFixed(1)} MiB used of ${(figures.heapTotal / MiB).toFixed(1)}`);
+    return figures;
+  };
+  const join = async (name) => {
+    // `agent_id` in the URL joins at the upgrade.
+    const agent = await bareSocket(entry, id, name);
+    // Idle agents keep no frames: the figure is the edge's, not this process's.
+    agent.socket.removeAllListeners('message');
+    sockets.push(agent.socket);
+  };
+  const joinUpTo = async (n) => {
+    while (sockets.length < n) {
+      const group = Math.min(100, n - sockets.length);
+      const first = sockets.length;
+      await Promise.all(Array.from({ length: group }, (_, k) => join(`agent:idle${first + k}`)));
+    }
+  };
+
+  await read('fresh edge', 0);
+  ({ id } = await createNetwork(edge.url, { name: 'memory', access: { policy: 'open' }, mods: ['persistence'] }));
+  await joinUpTo(1);
+  await read('one network, 1 agent', 1);
+  await joinUpTo(21);
+  const few = await read('21 idle agents', 21);
+  await joinUpTo(AGENTS);
+  const many = await read(`${AGENTS} idle agents`, AGENTS);
+  const per = (key) => ((many[key] - few[key]) / (AGENTS - 21) / 1024).toFixed(1);
+  console.log(`per idle agent (21 → ${AGENTS}): workerd ${((many.rssKb - few.rssKb) / (AGENTS - 21)).toFixed(1)} KiB (the Worker's process ${((many.workerKb - few.workerKb) / (AGENTS - 21)).toFixed(1)}), wasm memory ${per('wasm')} KiB, JS heap ${per('heapUsed')} KiB`);
+  for (const socket of sockets.splice(0)) socket.close();
+  await settle(8000);
+  await read('all closed, 10 s later', 0);
+} finally {
+  for (const socket of sockets) socket.close();
+  await edge.stop();
+}
