@@ -241,19 +241,22 @@ wasm_cargo() {
   cargo "$@" --target "$WASM32" --profile "$AGENTNET_PROFILE"
 }
 
-# optimize_wasm FILE [WASM-OPT-ARGS…]: shrink a wasm-bindgen output with binaryen's wasm-opt -Oz (npm binaryen),
-# through the cache (scripts/wasm-opt-cached): an unchanged build costs a copy. The function
+# optimize_wasm FILE: shrink a wasm-bindgen output with binaryen's wasm-opt -Oz (npm binaryen),
+# through the cache (scripts/wasm-opt-cached): an unchanged build costs a copy. A function with
+# one caller is inlined into it only when it is small (1,000 bytes): binaryen's default inlines
+# every one, which merged the edge's request futures into functions of 200 KB and more, and V8's
+# optimizing tier takes about 70 MB of scratch memory to compile one of those, which workerd
+# keeps (BENCHMARKS.md, "Memory"); the outputs come out a few KB smaller too. The function
 # names (the name section) go, unless AGENTNET_WASM_NAMES=1 keeps them for a profile
 # (tests/support/profile.mjs) or a stack trace that names Rust functions.
 optimize_wasm() {
   local file="$1" names=()
-  shift
   [ "$AGENTNET_PROFILE" = release ] || return 0
   [ "${AGENTNET_WASM_NAMES:-}" = 1 ] && names=(--debuginfo)
   note "wasm-opt -Oz $(basename "$file")"
   "$WASM_OPT_BIN" "$file" -o "$file.opt" -Oz --enable-simd --enable-bulk-memory \
     --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals \
-    --enable-reference-types --enable-multivalue --enable-exception-handling "${names[@]}" "$@"
+    --enable-reference-types --enable-multivalue --enable-exception-handling --one-caller-inline-max-function-size 1000 "${names[@]}"
   mv "$file.opt" "$file"
 }
 
@@ -351,11 +354,7 @@ build_edge() {
   (cd "$ROOT/edge-worker" && WASM_BINDGEN_USE_JS_SYS=1 wasm_cargo build $CARGO_QUIET --lib "${features[@]}")
   need_tool worker-build
   need_tool wasm-bindgen
-  # worker-build's own wasm-opt step (-O, names kept) is left out for optimize_wasm's -Oz, which
-  # inlines a function with one caller only when it is small: binaryen's default inlines every
-  # one, merging the object's request futures into functions of 200 KB and more, and V8's
-  # optimizing tier takes about 70 MB of scratch memory to compile one, which workerd keeps
-  # (BENCHMARKS.md, "Memory").
+  # worker-build's own wasm-opt step (-O, names kept) is left out for optimize_wasm's.
   local build=(worker-build --release --no-opt --out-dir "$out")
   [ "$AGENTNET_PROFILE" = release ] || build=(worker-build --profile "$AGENTNET_PROFILE" --no-opt --out-dir "$out")
   # On a terminal worker-build shows cargo's progress and its own steps; in logs only errors.
@@ -364,6 +363,6 @@ build_edge() {
   else
     (cd "$ROOT/edge-worker" && "${build[@]}" . "${features[@]}" >/dev/null)
   fi
-  optimize_wasm "$ROOT/edge-worker/$out/index_bg.wasm" --one-caller-inline-max-function-size 1000
+  optimize_wasm "$ROOT/edge-worker/$out/index_bg.wasm"
   note "edge-worker/$out ready ($what)"
 }
