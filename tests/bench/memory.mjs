@@ -15,18 +15,27 @@
 // scripts/lib.sh build_edge). The agents are bare WebSockets
 // (tests/support/frames.mjs) connected straight to workerd's entry socket, as
 // scale.mjs's `connected` step does. Prints figures; asserts nothing.
+//
+// MEMORY_FLOOR=1 runs the same stages against tests/bench/workerd-floor, the
+// smallest Worker that holds WebSockets as the edge does (one SQLite-backed
+// object, the hibernation API), reading workerd's memory only: what workerd
+// itself keeps, fresh and per socket, apart from agentnet.
 
-import { createNetwork, startEdge, workerEntryUrl } from '../support/edge.mjs';
+import { createNetwork, startEdge, startWorker, workerEntryUrl } from '../support/edge.mjs';
 import { bareSocket } from '../support/frames.mjs';
 import { heapUsage } from '../support/profile.mjs';
 import { workerdMemoryKb, workerdRssKb } from '../support/workerd.mjs';
+import { fileURLToPath } from 'node:url';
 
 const AGENTS = Number(process.env.MEMORY_AGENTS ?? 10_000);
 // One network object takes 8,192 sockets by default; the test policy lets this one take more.
 const policy = AGENTS + 2 > 8_192 ? { max_sockets: AGENTS + 2 } : undefined;
 const MiB = 1024 * 1024;
 
-const edge = await startEdge({ testHooks: true, vars: policy ? { AGENTNET_TEST_POLICY: JSON.stringify(policy) } : {} });
+const FLOOR = process.env.MEMORY_FLOOR === '1';
+const edge = FLOOR
+  ? await startWorker({ cwd: fileURLToPath(new URL('./workerd-floor', import.meta.url)) })
+  : await startEdge({ testHooks: true, vars: policy ? { AGENTNET_TEST_POLICY: JSON.stringify(policy) } : {} });
 const sockets = [];
 try {
   await fetch(`${edge.url}/`).then((res) => res.arrayBuffer());
@@ -36,7 +45,7 @@ try {
   const settle = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
   const read = async (stage, agents) => {
     await settle(2000);
-    const counters = id ? await (await fetch(`${edge.url}/networks/${id}/v1/__test/counters`)).json() : {};
+    const counters = id && !FLOOR ? await (await fetch(`${edge.url}/networks/${id}/v1/__test/counters`)).json() : {};
     const heap = await heapUsage(edge);
     const figures = {
       stage, agents, rssKb: workerdRssKb(edge.pid), workerKb: workerdMemoryKb(edge.pid).worker.rss,
@@ -64,7 +73,8 @@ try {
   };
 
   await read('fresh edge', 0);
-  ({ id } = await createNetwork(edge.url, { name: 'memory', access: { policy: 'open' }, mods: ['persistence'] }));
+  if (FLOOR) id = 'floor';
+  else ({ id } = await createNetwork(edge.url, { name: 'memory', access: { policy: 'open' }, mods: ['persistence'] }));
   await joinUpTo(1);
   await read('one network, 1 agent', 1);
   await joinUpTo(21);

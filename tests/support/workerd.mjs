@@ -9,7 +9,13 @@ import { readdirSync, readFileSync } from 'node:fs';
 export function workerdPids(pgid) {
   const pids = execFileSync('pgrep', ['-g', String(pgid)]).toString().trim().split('\n');
   return pids.filter((pid) => {
-    try { return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('workerd'); } catch { return false; }
+    try {
+      // The program itself, not any process with "workerd" in its arguments.
+      const program = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')[0];
+      return program.endsWith('/workerd') || program === 'workerd';
+    } catch {
+      return false;
+    }
   });
 }
 
