@@ -285,7 +285,13 @@ build_js_package() {
 build_web() {
   step "Building the web workspace (web -> www/pkg: the first page, then the parts opened later)"
   first_build "$WASM32/$AGENTNET_PROFILE/agentnet-web.wasm" "the web workspace (Leptos, wasm32 $AGENTNET_PROFILE)" "5-10"
-  (cd "$ROOT" && cargo rustc $CARGO_QUIET -p agentnet-web --bin agentnet-web --target "$WASM32" \
+  # `erase_components` (Leptos): every component returns a type-erased view instead of its own
+  # nested view type, so the rendering code is not instantiated once per component shape: the
+  # first page's wasm is 11 % smaller (BENCHMARKS.md, "Leptos components erased"). Given in
+  # RUSTFLAGS for this build alone (with .cargo/config.toml's simd128, which RUSTFLAGS replaces):
+  # set there, for every wasm32 build, cargo failed to rebuild leptos against it.
+  (cd "$ROOT" && RUSTFLAGS="-C target-feature=+simd128 --cfg erase_components" \
+    cargo rustc $CARGO_QUIET -p agentnet-web --bin agentnet-web --target "$WASM32" \
     --profile "$AGENTNET_PROFILE" -- -C link-arg=--emit-relocs)
   need_tool wasm-split-cli
   need_tool wasm-bindgen
