@@ -12,13 +12,16 @@
 //! * [`approvals`] — a person approving an agent's step
 //!
 //! Each payload implements [`crate::model::payloads::Payload`] (its event
-//! type and its JSON, as the answers of `core` do). The rules the network
+//! type and its JSON, as the answers of `core` do); the table at the end of
+//! this module says which event carries which payload. The rules the network
 //! checks live with the code that checks them (`crate::mods::workspace`,
 //! `crate::network`); the ids they carry are validated types of
 //! [`crate::ids`]. Payloads build the JSON that goes out: build a `Value`
 //! from one with [`crate::model::payloads::Payload::to_json`], whose keys
 //! `serde_json` sorts, so the text on the wire is the same however the
 //! struct declares its fields.
+
+use crate::model::payloads::Payload;
 
 pub mod agents;
 pub mod approvals;
@@ -29,6 +32,37 @@ pub mod presence;
 pub mod sessions;
 
 pub use event_types::WorkspaceEventType;
+
+/// Implements [`Payload`] for each payload type, with the event type that
+/// carries it.
+macro_rules! carried_by {
+    ($($payload:ty => $event_type:ident,)*) => {$(
+        impl Payload for $payload {
+            const EVENT_TYPE: &'static str = event_types::$event_type;
+        }
+    )*};
+}
+
+// Which event carries which payload (`.rejected` carries an invitation's
+// news too, and `reaction.removed` a reaction, under their own type).
+carried_by! {
+    agents::AgentActivity => AGENT_ACTIVITY,
+    agents::AgentStop => AGENT_STOP,
+    approvals::ApprovalRequest => APPROVAL_REQUESTED,
+    approvals::ApprovalDecision => APPROVAL_DECIDED,
+    invitations::InvitationCreated => INVITATION_CREATED,
+    invitations::InvitationNews => INVITATION_ACCEPTED,
+    messages::MessagePosted => MESSAGE_POSTED,
+    messages::MessageEdited => MESSAGE_EDITED,
+    messages::MessageDeleted => MESSAGE_DELETED,
+    messages::MessageDelegated => MESSAGE_DELEGATED,
+    messages::Reaction => REACTION_ADDED,
+    presence::PresenceChanged => PRESENCE_CHANGED,
+    presence::MemberUpdated => MEMBER_UPDATED,
+    presence::TypingNotice => TYPING,
+    sessions::SessionCreated => SESSION_CREATED,
+    sessions::SessionUpdated => SESSION_UPDATED,
+}
 
 #[cfg(test)]
 mod tests;
