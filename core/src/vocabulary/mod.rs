@@ -21,7 +21,7 @@
 //! `serde_json` sorts, so the text on the wire is the same however the
 //! struct declares its fields.
 
-use crate::model::payloads::Payload;
+use crate::model::payloads::carried_by;
 
 pub mod agents;
 pub mod approvals;
@@ -33,35 +33,25 @@ pub mod sessions;
 
 pub use event_types::WorkspaceEventType;
 
-/// Implements [`Payload`] for each payload type, with the event type that
-/// carries it.
-macro_rules! carried_by {
-    ($($payload:ty => $event_type:ident,)*) => {$(
-        impl Payload for $payload {
-            const EVENT_TYPE: &'static str = event_types::$event_type;
-        }
-    )*};
-}
-
 // Which event carries which payload (`.rejected` carries an invitation's
 // news too, and `reaction.removed` a reaction, under their own type).
 carried_by! {
-    agents::AgentActivity => AGENT_ACTIVITY,
-    agents::AgentStop => AGENT_STOP,
-    approvals::ApprovalRequest => APPROVAL_REQUESTED,
-    approvals::ApprovalDecision => APPROVAL_DECIDED,
-    invitations::InvitationCreated => INVITATION_CREATED,
-    invitations::InvitationNews => INVITATION_ACCEPTED,
-    messages::MessagePosted => MESSAGE_POSTED,
-    messages::MessageEdited => MESSAGE_EDITED,
-    messages::MessageDeleted => MESSAGE_DELETED,
-    messages::MessageDelegated => MESSAGE_DELEGATED,
-    messages::Reaction => REACTION_ADDED,
-    presence::PresenceChanged => PRESENCE_CHANGED,
-    presence::MemberUpdated => MEMBER_UPDATED,
-    presence::TypingNotice => TYPING,
-    sessions::SessionCreated => SESSION_CREATED,
-    sessions::SessionUpdated => SESSION_UPDATED,
+    agents::AgentActivity => event_types::AGENT_ACTIVITY,
+    agents::AgentStop => event_types::AGENT_STOP,
+    approvals::ApprovalRequest => event_types::APPROVAL_REQUESTED,
+    approvals::ApprovalDecision => event_types::APPROVAL_DECIDED,
+    invitations::InvitationCreated => event_types::INVITATION_CREATED,
+    invitations::InvitationNews => event_types::INVITATION_ACCEPTED,
+    messages::MessagePosted => event_types::MESSAGE_POSTED,
+    messages::MessageEdited => event_types::MESSAGE_EDITED,
+    messages::MessageDeleted => event_types::MESSAGE_DELETED,
+    messages::MessageDelegated => event_types::MESSAGE_DELEGATED,
+    messages::Reaction => event_types::REACTION_ADDED,
+    presence::PresenceChanged => event_types::PRESENCE_CHANGED,
+    presence::MemberUpdated => event_types::MEMBER_UPDATED,
+    presence::TypingNotice => event_types::TYPING,
+    sessions::SessionCreated => event_types::SESSION_CREATED,
+    sessions::SessionUpdated => event_types::SESSION_UPDATED,
 }
 
 #[cfg(test)]

@@ -50,7 +50,12 @@ pub fn JoinForm() -> impl IntoView {
             let _ = window().location().set_href(&path);
             return;
         }
-        state.add(what.trim().to_owned(), entered(token), entered(person), None);
+        state.add(
+            what.trim().to_owned(),
+            entered(token),
+            entered(person),
+            None,
+        );
     };
     view! {
         <form class="join-form" aria-label="Join a network" on:submit=submit>
