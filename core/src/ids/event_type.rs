@@ -5,7 +5,7 @@
 //! events (ONM §6); every other namespace is an extension.
 
 use crate::error::{Coded, ErrorCode};
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use crate::ids::text_form::serde_as_text;
 use std::borrow::Cow;
 use std::fmt;
 use std::str::FromStr;
@@ -93,18 +93,7 @@ impl fmt::Display for EventType {
     }
 }
 
-impl Serialize for EventType {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(&self.0)
-    }
-}
-
-impl<'de> Deserialize<'de> for EventType {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let s = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
-        s.parse().map_err(serde::de::Error::custom)
-    }
-}
+serde_as_text!(EventType);
 
 /// A pattern over event types, as mods and subscribers use them (ONM §7).
 ///
@@ -163,18 +152,7 @@ impl FromStr for EventPattern {
     }
 }
 
-impl Serialize for EventPattern {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_str(self)
-    }
-}
-
-impl<'de> Deserialize<'de> for EventPattern {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let s = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
-        s.parse().map_err(serde::de::Error::custom)
-    }
-}
+serde_as_text!(EventPattern);
 
 impl fmt::Display for EventPattern {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -11,6 +11,7 @@
 //! * [`standing`] — a member's role and verification level (§3, §5)
 //! * [`session_id`], [`task_id`], [`conversation_id`] — the workspace's text ids
 //!   (their shared shape is in `text_id`)
+//! * `text_form` — `serde_as_text!`: a value serialized as its text and read through `FromStr`
 //! * [`time`] — [`time::Timestamp`], Unix milliseconds
 
 pub mod address;
@@ -20,6 +21,7 @@ pub mod network_id;
 pub mod session_id;
 pub mod standing;
 pub mod task_id;
+pub(crate) mod text_form;
 mod text_id;
 pub mod time;
 pub mod ulid;

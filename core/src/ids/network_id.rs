@@ -1,7 +1,7 @@
 //! Network ids: short, URL-safe names such as `a1b2c3d4` or `demo`.
 
 use crate::error::{Coded, ErrorCode};
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use crate::ids::text_form::serde_as_text;
 use std::fmt;
 use std::rc::Rc;
 use std::str::FromStr;
@@ -80,18 +80,7 @@ impl fmt::Display for NetworkId {
     }
 }
 
-impl Serialize for NetworkId {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(&self.0)
-    }
-}
-
-impl<'de> Deserialize<'de> for NetworkId {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let s = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
-        s.parse().map_err(serde::de::Error::custom)
-    }
-}
+serde_as_text!(NetworkId);
 
 #[cfg(test)]
 mod tests {

@@ -83,18 +83,7 @@ macro_rules! text_id {
             }
         }
 
-        impl serde::Serialize for $name {
-            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-                serializer.serialize_str(&self.0)
-            }
-        }
-
-        impl<'de> serde::Deserialize<'de> for $name {
-            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-                let s = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
-                s.parse().map_err(serde::de::Error::custom)
-            }
-        }
+        $crate::ids::text_form::serde_as_text!($name);
     };
 }
 
@@ -103,4 +92,28 @@ pub(crate) use text_id;
 /// The first character of `s` outside `allowed`, when there is one.
 pub(crate) fn first_outside(s: &str, allowed: impl Fn(char) -> bool) -> Option<char> {
     s.chars().find(|c| !allowed(*c))
+}
+
+/// The property every text id keeps, for its tests: text that parses is
+/// written back unchanged and read back from JSON as the same id; text that
+/// does not parse is refused from JSON too.
+#[cfg(test)]
+pub(crate) fn round_trips<T>(text: &str) -> Result<(), proptest::test_runner::TestCaseError>
+where
+    T: std::str::FromStr + std::fmt::Display + std::fmt::Debug + PartialEq,
+    T: serde::Serialize + serde::de::DeserializeOwned,
+{
+    use proptest::{prop_assert, prop_assert_eq};
+    match text.parse::<T>() {
+        Ok(id) => {
+            prop_assert_eq!(id.to_string(), text);
+            let json = serde_json::to_string(&id).unwrap();
+            prop_assert_eq!(serde_json::from_str::<T>(&json).unwrap(), id);
+        }
+        Err(_) => {
+            let json = serde_json::to_string(text).unwrap();
+            prop_assert!(serde_json::from_str::<T>(&json).is_err());
+        }
+    }
+    Ok(())
 }

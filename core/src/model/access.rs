@@ -9,7 +9,8 @@
 use crate::error::{Coded, ErrorCode};
 use crate::ids::address::{Address, Entity, Name};
 use crate::ids::standing::Role;
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use crate::ids::text_form::serde_as_text;
+use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
 
@@ -159,18 +160,7 @@ impl fmt::Display for AccessRule {
     }
 }
 
-impl Serialize for AccessRule {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_str(self)
-    }
-}
-
-impl<'de> Deserialize<'de> for AccessRule {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let s = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
-        s.parse().map_err(serde::de::Error::custom)
-    }
-}
+serde_as_text!(AccessRule);
 
 /// One rule per permission.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -167,17 +167,7 @@ impl Network {
     /// Exact, and it looks at every member: a host that asks after every
     /// drain of frames asks [`Network::wakeup_bound`] instead.
     pub fn next_wakeup(&self) -> Option<Timestamp> {
-        let exact = [
-            self.tracker.next_wakeup(),
-            self.presence_deadline(),
-            self.next_push(),
-            self.next_prune(),
-            self.next_verdict_due(),
-        ]
-        .into_iter()
-        .flatten()
-        .min()
-        .map(Timestamp::from_millis);
+        let exact = self.earliest_wakeup(self.tracker.next_wakeup(), self.presence_deadline());
         #[cfg(test)]
         self.check_wakeup_bound(exact);
         exact

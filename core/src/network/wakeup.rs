@@ -57,9 +57,19 @@ impl Network {
     /// member: what a host that asks after every drain should ask. It may be
     /// earlier than needed, never later.
     pub fn wakeup_bound(&self) -> Option<Timestamp> {
+        self.earliest_wakeup(self.tracker.wakeup_bound(), self.presence_floor.get())
+    }
+
+    /// The earliest of the deliveries' and presence's times (exact, or
+    /// bounds) and the network's own timers: pushes, pruning, verdicts due.
+    pub(super) fn earliest_wakeup(
+        &self,
+        deliveries: Option<u64>,
+        presence: Option<u64>,
+    ) -> Option<Timestamp> {
         [
-            self.tracker.wakeup_bound(),
-            self.presence_floor.get(),
+            deliveries,
+            presence,
             self.next_push(),
             self.next_prune(),
             self.next_verdict_due(),

@@ -1,9 +1,7 @@
 //! Agents working in the open: what an agent is doing about a message, and
 //! the person who asked telling it to stop.
 
-use super::event_types::{AGENT_ACTIVITY, AGENT_STOP};
 use crate::ids::ulid::EventId;
-use crate::model::payloads::Payload;
 use serde::{Deserialize, Serialize};
 
 /// What an agent is at.
@@ -42,10 +40,6 @@ pub struct AgentActivity {
     pub tool: Option<String>,
 }
 
-impl Payload for AgentActivity {
-    const EVENT_TYPE: &'static str = AGENT_ACTIVITY;
-}
-
 impl AgentActivity {
     /// An activity in `state` about `message`, with nothing more said.
     pub fn new(message: EventId, state: ActivityState) -> Self {
@@ -64,8 +58,4 @@ impl AgentActivity {
 pub struct AgentStop {
     /// The message whose answer stops.
     pub message: EventId,
-}
-
-impl Payload for AgentStop {
-    const EVENT_TYPE: &'static str = AGENT_STOP;
 }

@@ -2,11 +2,9 @@
 //! asks a person before a step) and `.decided`. The rules the network
 //! checks are [`crate::mods::workspace::approvals`]'s.
 
-use super::event_types::{APPROVAL_DECIDED, APPROVAL_REQUESTED};
 use crate::ids::address::Address;
 use crate::ids::time::Timestamp;
 use crate::ids::ulid::EventId;
-use crate::model::payloads::Payload;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -72,12 +70,4 @@ pub struct ApprovalDecision {
     /// Why, in words.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
-}
-
-impl Payload for ApprovalRequest {
-    const EVENT_TYPE: &'static str = APPROVAL_REQUESTED;
-}
-
-impl Payload for ApprovalDecision {
-    const EVENT_TYPE: &'static str = APPROVAL_DECIDED;
 }

@@ -1,9 +1,7 @@
 //! Invitations to an invite-only network, from the Workspace.
 
-use super::event_types::{INVITATION_ACCEPTED, INVITATION_CREATED};
 use crate::ids::address::Address;
 use crate::ids::time::Timestamp;
-use crate::model::payloads::Payload;
 use serde::{Deserialize, Serialize};
 
 /// `workspace.invitation.created` (and `network.agent.invite`), to `core`:
@@ -21,10 +19,6 @@ pub struct InvitationCreated {
     pub ttl_ms: Option<u64>,
 }
 
-impl Payload for InvitationCreated {
-    const EVENT_TYPE: &'static str = INVITATION_CREATED;
-}
-
 /// `workspace.invitation.accepted` and `.rejected`, from `core` to the
 /// inviter: who used (or declined) the invitation, and until when it was valid.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -33,8 +27,4 @@ pub struct InvitationNews {
     pub expires_at: Timestamp,
     /// Who used or declined it (`null` when a declined one named nobody).
     pub invitee: Option<Address>,
-}
-
-impl Payload for InvitationNews {
-    const EVENT_TYPE: &'static str = INVITATION_ACCEPTED;
 }

@@ -3,13 +3,9 @@
 //! object's keys (sorted), so a payload serialized directly gives the same
 //! text as its `serde_json::Value`.
 
-use super::event_types::{
-    MESSAGE_DELEGATED, MESSAGE_DELETED, MESSAGE_EDITED, MESSAGE_POSTED, REACTION_ADDED,
-    REACTION_REMOVED,
-};
+use super::event_types::{REACTION_ADDED, REACTION_REMOVED};
 use crate::ids::ulid::EventId;
 use crate::model::attachment::Attachment;
-use crate::model::payloads::Payload;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -33,10 +29,6 @@ pub struct MessagePosted {
     pub steps: Vec<Step>,
 }
 
-impl Payload for MessagePosted {
-    const EVENT_TYPE: &'static str = MESSAGE_POSTED;
-}
-
 /// `workspace.message.edited`: a message's new text, from its author.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MessageEdited {
@@ -46,19 +38,11 @@ pub struct MessageEdited {
     pub message: EventId,
 }
 
-impl Payload for MessageEdited {
-    const EVENT_TYPE: &'static str = MESSAGE_EDITED;
-}
-
 /// `workspace.message.deleted`: a message taken back.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MessageDeleted {
     /// The message deleted.
     pub message: EventId,
-}
-
-impl Payload for MessageDeleted {
-    const EVENT_TYPE: &'static str = MESSAGE_DELETED;
 }
 
 /// `workspace.message.delegated`: a message handed to the event's target.
@@ -74,10 +58,6 @@ pub struct MessageDelegated {
     pub note: Option<String>,
 }
 
-impl Payload for MessageDelegated {
-    const EVENT_TYPE: &'static str = MESSAGE_DELEGATED;
-}
-
 /// `workspace.reaction.added` and `.removed`: a reaction to a message, or
 /// its take-back (the event type says which).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -87,10 +67,6 @@ pub struct Reaction {
     pub emoji: String,
     /// The message reacted to.
     pub message: EventId,
-}
-
-impl Payload for Reaction {
-    const EVENT_TYPE: &'static str = REACTION_ADDED;
 }
 
 impl Reaction {

@@ -1,9 +1,7 @@
 //! Who is there: presence, profile news and typing.
 
-use super::event_types::{MEMBER_UPDATED, PRESENCE_CHANGED, TYPING};
 use crate::ids::address::Address;
 use crate::model::membership::Presence;
-use crate::model::payloads::Payload;
 use crate::model::profile::Profile;
 use serde::{Deserialize, Serialize};
 
@@ -37,10 +35,6 @@ impl PresenceChanged {
     }
 }
 
-impl Payload for PresenceChanged {
-    const EVENT_TYPE: &'static str = PRESENCE_CHANGED;
-}
-
 /// `workspace.member.updated`: a member's new profile, from the network.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MemberUpdated {
@@ -50,14 +44,6 @@ pub struct MemberUpdated {
     pub profile: Profile,
 }
 
-impl Payload for MemberUpdated {
-    const EVENT_TYPE: &'static str = MEMBER_UPDATED;
-}
-
 /// `workspace.typing`: `{}`, to the conversation the sender types in.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TypingNotice {}
-
-impl Payload for TypingNotice {
-    const EVENT_TYPE: &'static str = TYPING;
-}

@@ -1,10 +1,8 @@
 //! Workspace sessions (threads, ONM §12): a session `{id}` is the channel
 //! `channel/session-{id}`, with a title, a status and a master.
 
-use super::event_types::{SESSION_CREATED, SESSION_UPDATED};
 use crate::ids::address::Address;
 use crate::ids::session_id::SessionId;
-use crate::model::payloads::Payload;
 use serde::{Deserialize, Deserializer, Serialize};
 
 /// Where a session stands.
@@ -98,10 +96,6 @@ pub struct SessionCreated {
     pub title: Option<String>,
 }
 
-impl Payload for SessionCreated {
-    const EVENT_TYPE: &'static str = SESSION_CREATED;
-}
-
 /// `workspace.session.updated`: what changed. Sent with `session` naming it
 /// (`{id}`, `session-{id}` or `channel/session-{id}`); the network delivers
 /// it with the plain id and `channel`.
@@ -125,10 +119,6 @@ pub struct SessionUpdated {
     /// A new title.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
-}
-
-impl Payload for SessionUpdated {
-    const EVENT_TYPE: &'static str = SESSION_UPDATED;
 }
 
 impl From<&SessionCreated> for SessionUpdated {

@@ -4,6 +4,7 @@
 //! `crate::network::files`). The bytes are in R2
 //! (`crate::network::files`); the key is never answered or logged.
 
+use crate::network::sql::{keep_secret, secret};
 use crate::network::storage::{integer, text};
 use agentnet_core::Address;
 use agentnet_core::Timestamp;
@@ -112,17 +113,11 @@ pub(crate) fn used(sql: &SqlStorage) -> Result<u64> {
 
 /// The link key, made from `seed` and kept on first use.
 pub(crate) fn key(sql: &SqlStorage, seed: [u8; 32]) -> Result<[u8; 32]> {
-    let rows: Vec<Value> = sql
-        .exec("SELECT secret AS value FROM file_key WHERE id = 0", None)?
-        .to_array()?;
-    if let Some(key) = rows.first().and_then(|r| from_hex(&r.value)) {
+    if let Some(key) = secret(sql, "file_key")?.as_deref().and_then(from_hex) {
         return Ok(key);
     }
-    let secret: String = seed.iter().map(|b| format!("{b:02x}")).collect();
-    sql.exec(
-        "INSERT OR REPLACE INTO file_key (id, secret) VALUES (0, ?)",
-        vec![text(secret)],
-    )?;
+    let hex: String = seed.iter().map(|b| format!("{b:02x}")).collect();
+    keep_secret(sql, "file_key", &hex)?;
     Ok(seed)
 }
 

@@ -2,6 +2,7 @@
 //! object's SQLite storage (`push_subscriptions`, `push_key`): apart from
 //! the log, so no event, export or replay carries them.
 
+use crate::network::sql::{keep_secret, secret};
 use crate::network::storage::{integer, text};
 use agentnet_core::Address;
 use agentnet_core::outbound::OutboundPolicy;
@@ -28,19 +29,12 @@ struct Stored {
 
 /// The VAPID secret this network made, when it made one.
 pub(crate) fn key(sql: &SqlStorage) -> Result<Option<String>> {
-    let rows: Vec<Stored> = sql
-        .exec("SELECT secret AS value FROM push_key WHERE id = 0", None)?
-        .to_array()?;
-    Ok(rows.into_iter().next().map(|r| r.value))
+    secret(sql, "push_key")
 }
 
 /// Keeps the VAPID secret this network made.
 pub(crate) fn save_key(sql: &SqlStorage, secret: &str) -> Result<()> {
-    sql.exec(
-        "INSERT OR REPLACE INTO push_key (id, secret) VALUES (0, ?)",
-        vec![text(secret)],
-    )?;
-    Ok(())
+    keep_secret(sql, "push_key", secret)
 }
 
 /// Keeps `subscription` for `member`; a member keeps its newest [`MAX_PER_MEMBER`].

@@ -20,6 +20,11 @@ pub fn invitation_path(input: &str) -> Option<String> {
         .then(|| format!("{path}#{}", code.trim()))
 }
 
+/// What was typed in `field`, trimmed, when anything was.
+fn entered(field: RwSignal<String>) -> Option<String> {
+    Some(field.get_untracked().trim().to_owned()).filter(|text| !text.is_empty())
+}
+
 /// The problem the last attempt left, as an alert.
 fn problem_view(state: Networks) -> impl IntoView {
     let problem = state.problem();
@@ -45,9 +50,12 @@ pub fn JoinForm() -> impl IntoView {
             let _ = window().location().set_href(&path);
             return;
         }
-        let token = Some(token.get_untracked().trim().to_owned()).filter(|t| !t.is_empty());
-        let person = Some(person.get_untracked().trim().to_owned()).filter(|p| !p.is_empty());
-        state.add(what.trim().to_owned(), token, person, None);
+        state.add(
+            what.trim().to_owned(),
+            entered(token),
+            entered(person),
+            None,
+        );
     };
     view! {
         <form class="join-form" aria-label="Join a network" on:submit=submit>
@@ -78,8 +86,7 @@ pub fn CreateForm() -> impl IntoView {
     let choice = RwSignal::new(CHOICES[0].0.to_owned());
     let submit = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
-        let token = Some(token.get_untracked().trim().to_owned()).filter(|t| !t.is_empty());
-        let access = Access::from_choice(&choice.get_untracked(), token);
+        let access = Access::from_choice(&choice.get_untracked(), entered(token));
         state.add(
             name.get_untracked().trim().to_owned(),
             None,

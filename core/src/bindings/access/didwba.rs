@@ -34,20 +34,24 @@ use crate::{Address, Network};
 /// request as received (an unreadable one becomes a proof that is refused,
 /// never ignored), else its `DIDWba …` header; `None` without either.
 pub fn proof_of(req: &Request) -> Option<String> {
-    let method = req.method.to_string();
-    let header = |name: &str| req.header(name);
-    let received = Received {
-        method: &method,
-        url: &req.url,
-        header: &header,
-        body: req.body.as_bytes(),
-    };
-    if let Some(signed) = SignedRequest::of(&received) {
+    if let Some(signed) = as_received(req, SignedRequest::of) {
         return Some(DidProof::signed_text(signed));
     }
     req.header("authorization")
         .filter(|h| h.trim_start().starts_with("DIDWba "))
         .map(str::to_owned)
+}
+
+/// `read` of `req` as an HTTP Message Signature sees it ([`Received`]).
+pub fn as_received<T>(req: &Request, read: impl FnOnce(&Received<'_, '_>) -> T) -> T {
+    let method = req.method.to_string();
+    let header = |name: &str| req.header(name);
+    read(&Received {
+        method: &method,
+        url: &req.url,
+        header: &header,
+        body: req.body.as_bytes(),
+    })
 }
 
 /// The headers a DID proof travels in, dropped once it is exchanged for a bearer.

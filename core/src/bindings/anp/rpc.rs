@@ -19,7 +19,7 @@ use crate::Network;
 use crate::bindings::access::caller::{Caller, Origins};
 use crate::bindings::jsonrpc::{self, Body, Code, Id, Message, RpcError};
 use crate::bindings::mcp::access;
-use crate::bindings::mcp::caller::Caller as ToolCaller;
+use crate::bindings::mcp::caller::{Caller as ToolCaller, MethodCall};
 use crate::bindings::mcp::revision::Revision;
 use crate::bindings::mcp::tools;
 use crate::bindings::mcp::waiting::{Arrival, Reply, Waiting};
@@ -137,15 +137,16 @@ fn run<H: OAuthHost>(
         request: &call.id,
         session: None,
     };
-    Ok(
-        match tools::invoke(host, network, &caller, &call.tool, call.arguments)? {
-            Reply::Result(result) => {
-                Outcome::Respond(Response::json(answer::result(&call.id, result)))
-            }
-            Reply::Error(error) => Outcome::Respond(Response::json(answer::error(&call.id, error))),
-            Reply::Wait(waiting) => Outcome::Wait(waiting),
-        },
-    )
+    let invoking = MethodCall {
+        host,
+        network,
+        caller: &caller,
+    };
+    Ok(match tools::invoke(invoking, &call.tool, call.arguments)? {
+        Reply::Result(result) => Outcome::Respond(Response::json(answer::result(&call.id, result))),
+        Reply::Error(error) => Outcome::Respond(Response::json(answer::error(&call.id, error))),
+        Reply::Wait(waiting) => Outcome::Wait(waiting),
+    })
 }
 
 /// The answer to a call that waited, once its tool's result arrived or its

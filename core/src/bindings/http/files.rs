@@ -89,6 +89,12 @@ pub trait FileStore {
     fn link_key(&mut self) -> Result<[u8; 32], Self::Error>;
 }
 
+/// A host whose file records fail with its binding's error: what every file
+/// route needs.
+pub trait FileHost: BindingHost + FileStore<Error = <Self as BindingHost>::Error> {}
+
+impl<H: BindingHost + FileStore<Error = <H as BindingHost>::Error>> FileHost for H {}
+
 /// The storage work a request needs before it is answered.
 #[derive(Debug, Clone, PartialEq)]
 pub enum FilePlan {
@@ -123,16 +129,13 @@ fn refused(err: &FileError) -> Response {
 
 /// Decides a request under `v1/files`: an answer now, or the storage work
 /// to do. `body_len` is the size of a part's body (read by the host).
-pub fn plan<H>(
+pub fn plan<H: FileHost>(
     host: &mut H,
     network: &Network,
     req: &Request,
     route: &FileRoute,
     body_len: u64,
-) -> Result<Step<FilePlan>, <H as BindingHost>::Error>
-where
-    H: BindingHost + FileStore<Error = <H as BindingHost>::Error>,
-{
+) -> Result<Step<FilePlan>, <H as BindingHost>::Error> {
     let id = match route {
         FileRoute::WrongMethod => {
             return Ok(Step::Answer(Response::error(
@@ -186,15 +189,12 @@ where
     })
 }
 
-fn begin<H>(
+fn begin<H: FileHost>(
     host: &mut H,
     network: &Network,
     req: &Request,
     member: &Address,
-) -> Result<Step<FilePlan>, <H as BindingHost>::Error>
-where
-    H: BindingHost + FileStore<Error = <H as BindingHost>::Error>,
-{
+) -> Result<Step<FilePlan>, <H as BindingHost>::Error> {
     let body = match json_body(&req.body, &network.config().limits) {
         Ok(body) => body,
         Err(answer) => return Ok(Step::Answer(answer)),
@@ -213,15 +213,12 @@ where
     )
 }
 
-fn link_for<H>(
+fn link_for<H: FileHost>(
     host: &mut H,
     network: &Network,
     member: &Address,
     file: &StoredFile,
-) -> Result<Step<FilePlan>, <H as BindingHost>::Error>
-where
-    H: BindingHost + FileStore<Error = <H as BindingHost>::Error>,
-{
+) -> Result<Step<FilePlan>, <H as BindingHost>::Error> {
     if !file.is_stored() || !may_read(network, member, &file.resource) {
         return Ok(Step::Answer(refused(&FileError::NotFound)));
     }
@@ -236,15 +233,12 @@ where
     )))
 }
 
-fn content<H>(
+fn content<H: FileHost>(
     host: &mut H,
     network: &Network,
     req: &Request,
     id: &FileId,
-) -> Result<Step<FilePlan>, <H as BindingHost>::Error>
-where
-    H: BindingHost + FileStore<Error = <H as BindingHost>::Error>,
-{
+) -> Result<Step<FilePlan>, <H as BindingHost>::Error> {
     let Some(link) = Link::from_query(req.query("member"), req.query("expires"), req.query("sig"))
     else {
         return Ok(Step::Answer(Response::error(
@@ -296,14 +290,11 @@ fn completion_answer(file: &StoredFile) -> Response {
 
 /// Marks a completed upload stored, registers it as its resource (sent as
 /// its uploader) and answers the attachment its message names.
-pub fn completed<H>(
+pub fn completed<H: FileHost>(
     host: &mut H,
     network: &mut Network,
     mut file: StoredFile,
-) -> Result<Response, <H as BindingHost>::Error>
-where
-    H: BindingHost + FileStore<Error = <H as BindingHost>::Error>,
-{
+) -> Result<Response, <H as BindingHost>::Error> {
     file.state = FileState::Stored;
     host.save_file(&file)?;
     let registered = send_value(

@@ -11,13 +11,13 @@
 //! so the network's guards, permissions and log see it as they see any
 //! other. A refusal is an error result (`isError: true`) naming its code.
 
-use super::caller::Caller;
+use super::caller::{Caller, MethodCall};
 use super::results::{ToolOutcome, tool_result};
-use super::waiting::{MAX_READ_WAIT_MS, Reply, WaitFor, Waiting};
+use super::waiting::{MAX_READ_WAIT_MS, Reply, WaitFor, or_reply};
 use crate::bindings::exchange::BindingHost;
 use crate::bindings::http::{DEFAULT_POLL, MAX_POLL, page_response};
 use crate::bindings::jsonrpc::RpcError;
-use crate::bindings::member::{new_event, submit_core, submit_event};
+use crate::bindings::member::{new_event, submit_event};
 use crate::ids::event_type::{EventType, core_types};
 use crate::vocabulary::event_types::MESSAGE_POSTED;
 use crate::{Address, Network, Rejection};
@@ -112,151 +112,128 @@ fn number(args: &Map<String, Value>, key: &str) -> Result<Option<u64>, RpcError>
 
 /// Runs built-in tool `name`, or `None` when no built-in has that name.
 pub fn call<H: BindingHost>(
-    host: &mut H,
-    network: &mut Network,
-    caller: &Caller<'_>,
+    mut call: MethodCall<'_, H>,
     name: &str,
     args: &Map<String, Value>,
 ) -> Result<Option<Reply>, H::Error> {
     let reply = match name {
-        POST => post(host, network, caller, args)?,
-        READ => read(host, network, caller, args)?,
+        POST => post(call, args)?,
+        READ => read(call, args)?,
         MEMBERS => {
-            let submitted = submit_core(
-                host,
-                network,
-                caller.member,
-                core_types::AGENT_DISCOVER,
-                None,
-                json!({}),
-            )?;
-            acked(caller, submitted.answer)
+            let submitted = call.submit_core(core_types::AGENT_DISCOVER, None, json!({}))?;
+            acked(call.caller, submitted.answer)
         }
-        CHANNEL => channel(host, network, caller, args)?,
+        CHANNEL => channel(call, args)?,
         _ => return Ok(None),
     };
     Ok(Some(reply))
 }
 
+/// `agentnet_post`'s arguments: the target, the event type, the payload and
+/// the event it answers, if any.
+fn post_args(
+    args: &Map<String, Value>,
+) -> Result<(Address, EventType, Value, Option<String>), RpcError> {
+    let to: Address = text(args, "to")?
+        .ok_or_else(|| RpcError::invalid_params("to is required"))?
+        .parse()
+        .map_err(|e| RpcError::invalid_params(format!("to: {e}")))?;
+    let kind: EventType = text(args, "type")?
+        .unwrap_or(MESSAGE_POSTED)
+        .parse()
+        .map_err(|e| RpcError::invalid_params(format!("type: {e}")))?;
+    let payload = match (args.get("payload"), text(args, "text")?) {
+        (Some(Value::Object(payload)), _) => Value::Object(payload.clone()),
+        (Some(_), _) => return Err(RpcError::invalid_params("payload must be an object")),
+        (None, Some(text)) => json!({"content": text}),
+        (None, None) => return Err(RpcError::invalid_params("text or payload is required")),
+    };
+    let in_reply_to = text(args, "in_reply_to")?.map(str::to_owned);
+    Ok((to, kind, payload, in_reply_to))
+}
+
 fn post<H: BindingHost>(
-    host: &mut H,
-    network: &mut Network,
-    caller: &Caller<'_>,
+    call: MethodCall<'_, H>,
     args: &Map<String, Value>,
 ) -> Result<Reply, H::Error> {
-    let parsed = (|| {
-        let to: Address = text(args, "to")?
-            .ok_or_else(|| RpcError::invalid_params("to is required"))?
-            .parse()
-            .map_err(|e| RpcError::invalid_params(format!("to: {e}")))?;
-        let kind: EventType = text(args, "type")?
-            .unwrap_or(MESSAGE_POSTED)
-            .parse()
-            .map_err(|e| RpcError::invalid_params(format!("type: {e}")))?;
-        let payload = match (args.get("payload"), text(args, "text")?) {
-            (Some(Value::Object(payload)), _) => Value::Object(payload.clone()),
-            (Some(_), _) => return Err(RpcError::invalid_params("payload must be an object")),
-            (None, Some(text)) => json!({"content": text}),
-            (None, None) => return Err(RpcError::invalid_params("text or payload is required")),
-        };
-        Ok((
-            to,
-            kind,
-            payload,
-            text(args, "in_reply_to")?.map(str::to_owned),
-        ))
-    })();
-    let (to, kind, payload, in_reply_to) = match parsed {
-        Ok(parsed) => parsed,
-        Err(error) => return Ok(Reply::Error(error)),
-    };
-    let mut event = new_event(host, network, caller.member, kind, to, payload);
+    let (to, kind, payload, in_reply_to) = or_reply!(post_args(args));
+    let mut event = new_event(
+        call.host,
+        call.network,
+        call.caller.member,
+        kind,
+        to,
+        payload,
+    );
     if let Some(parent) = in_reply_to {
         event.metadata.insert("in_reply_to".into(), json!(parent));
     }
     Ok(acked(
-        caller,
-        submit_event(host, network, caller.member, event)?.answer,
+        call.caller,
+        submit_event(call.host, call.network, call.caller.member, event)?.answer,
     ))
 }
 
+/// `agentnet_channel`'s arguments as the core event they ask for: its type and payload.
+fn channel_args(args: &Map<String, Value>) -> Result<(&'static str, Value), RpcError> {
+    let name =
+        text(args, "channel")?.ok_or_else(|| RpcError::invalid_params("channel is required"))?;
+    let name = name.strip_prefix("channel/").unwrap_or(name).to_owned();
+    let kind = match text(args, "action")? {
+        Some("create") => core_types::CHANNEL_CREATE,
+        Some("join") => core_types::CHANNEL_JOIN,
+        Some("leave") => core_types::CHANNEL_LEAVE,
+        _ => return Err(RpcError::invalid_params("action is create, join or leave")),
+    };
+    let mut payload = json!({"channel": name});
+    if kind == core_types::CHANNEL_CREATE {
+        payload["members"] = args.get("members").cloned().unwrap_or_else(|| json!([]));
+        payload["private"] = json!(
+            args.get("private")
+                .and_then(Value::as_bool)
+                .unwrap_or(false)
+        );
+    }
+    Ok((kind, payload))
+}
+
 fn channel<H: BindingHost>(
-    host: &mut H,
-    network: &mut Network,
-    caller: &Caller<'_>,
+    mut call: MethodCall<'_, H>,
     args: &Map<String, Value>,
 ) -> Result<Reply, H::Error> {
-    let parsed = (|| {
-        let name = text(args, "channel")?
-            .ok_or_else(|| RpcError::invalid_params("channel is required"))?;
-        let name = name.strip_prefix("channel/").unwrap_or(name).to_owned();
-        let kind = match text(args, "action")? {
-            Some("create") => core_types::CHANNEL_CREATE,
-            Some("join") => core_types::CHANNEL_JOIN,
-            Some("leave") => core_types::CHANNEL_LEAVE,
-            _ => return Err(RpcError::invalid_params("action is create, join or leave")),
-        };
-        let mut payload = json!({"channel": name});
-        if kind == core_types::CHANNEL_CREATE {
-            payload["members"] = args.get("members").cloned().unwrap_or_else(|| json!([]));
-            payload["private"] = json!(
-                args.get("private")
-                    .and_then(Value::as_bool)
-                    .unwrap_or(false)
-            );
-        }
-        Ok((kind, payload))
-    })();
-    let (kind, payload) = match parsed {
-        Ok(parsed) => parsed,
-        Err(error) => return Ok(Reply::Error(error)),
-    };
+    let (kind, payload) = or_reply!(channel_args(args));
     Ok(acked(
-        caller,
-        submit_core(host, network, caller.member, kind, None, payload)?.answer,
+        call.caller,
+        call.submit_core(kind, None, payload)?.answer,
     ))
 }
 
 fn read<H: BindingHost>(
-    host: &mut H,
-    network: &mut Network,
-    caller: &Caller<'_>,
+    call: MethodCall<'_, H>,
     args: &Map<String, Value>,
 ) -> Result<Reply, H::Error> {
-    let parsed = (|| {
-        Ok((
-            number(args, "after")?,
-            number(args, "limit")?,
-            number(args, "wait_ms")?,
-        ))
-    })();
-    let (after, limit, wait) = match parsed {
-        Ok(parsed) => parsed,
-        Err(error) => return Ok(Reply::Error(error)),
-    };
-    let after = after.unwrap_or_else(|| network.cursor(caller.member));
+    let after = or_reply!(number(args, "after"));
+    let limit = or_reply!(number(args, "limit"));
+    let wait = or_reply!(number(args, "wait_ms"));
+    let after = after.unwrap_or_else(|| call.network.cursor(call.caller.member));
     let limit = limit
         .map_or(DEFAULT_POLL, |l| usize::try_from(l).unwrap_or(MAX_POLL))
         .clamp(1, MAX_POLL);
-    let page = match read_page(host, network, caller.member, after, limit)? {
+    let page = match read_page(call.host, call.network, call.caller.member, after, limit)? {
         Ok(page) => page,
-        Err(rejection) => return Ok(refused(caller, &rejection)),
+        Err(rejection) => return Ok(refused(call.caller, &rejection)),
     };
     let wait = wait.unwrap_or(0).min(MAX_READ_WAIT_MS);
     if wait > 0 && page.events.is_empty() && !page.has_more {
-        return Ok(Reply::Wait(Waiting {
-            request: caller.request.clone(),
-            revision: caller.revision,
-            member: caller.member.clone(),
-            session: caller.session.map(str::to_owned),
-            deadline: host.now().as_millis().saturating_add(wait),
-            wait: WaitFor::Events {
+        return Ok(Reply::Wait(call.waiting(
+            wait,
+            WaitFor::Events {
                 after: page.next_after,
                 limit,
             },
-        }));
+        )));
     }
-    Ok(output(caller, page_json(&page)))
+    Ok(output(call.caller, page_json(&page)))
 }
 
 fn read_page<H: BindingHost>(
@@ -289,21 +266,19 @@ fn page_json(page: &crate::network::Page) -> Value {
 /// to wait on, when a delivery woke it but nothing new is there to read (an
 /// answer to another request, a delivery sent again) and its time is not up.
 pub fn read_again<H: BindingHost>(
-    host: &mut H,
-    network: &mut Network,
-    caller: &Caller<'_>,
+    call: MethodCall<'_, H>,
     (after, limit): (u64, usize),
     timed_out: bool,
 ) -> Result<Option<Value>, H::Error> {
     Ok(
-        match read_page(host, network, caller.member, after, limit)? {
+        match read_page(call.host, call.network, call.caller.member, after, limit)? {
             Ok(page) if page.events.is_empty() && !page.has_more && !timed_out => None,
             Ok(page) => Some(tool_result(
-                caller.revision,
+                call.caller.revision,
                 ToolOutcome::Output(page_json(&page)),
             )),
             Err(rejection) => Some(tool_result(
-                caller.revision,
+                call.caller.revision,
                 ToolOutcome::failed(rejection.code.as_str(), rejection.message),
             )),
         },

@@ -6,7 +6,7 @@
 //! `resources/subscribe` and `logging/setLevel` are gone). A method this
 //! server does not offer is -32601.
 
-use super::caller::Caller;
+use super::caller::MethodCall;
 use super::results::{cacheable, complete, server_info};
 use super::revision::Revision;
 use super::waiting::Reply;
@@ -75,41 +75,53 @@ pub fn meta_trace(params: &Map<String, Value>) -> Option<TraceContext> {
 /// request's `_meta` is the context of the events it causes, ahead of the
 /// HTTP request's `traceparent` header.
 pub fn call<H: BindingHost>(
-    host: &mut H,
-    network: &mut Network,
-    caller: &Caller<'_>,
+    call: MethodCall<'_, H>,
     method: &str,
     params: &Map<String, Value>,
 ) -> Result<Reply, H::Error> {
-    match meta_trace(params) {
-        Some(trace) => network.traced(Some(trace), |network| {
-            dispatch(host, network, caller, method, params)
-        }),
-        None => dispatch(host, network, caller, method, params),
-    }
+    let Some(trace) = meta_trace(params) else {
+        return dispatch(call, method, params);
+    };
+    let MethodCall {
+        host,
+        network,
+        caller,
+    } = call;
+    network.traced(Some(trace), |network| {
+        dispatch(
+            MethodCall {
+                host,
+                network,
+                caller,
+            },
+            method,
+            params,
+        )
+    })
 }
 
 /// [`call`] within the request's trace context.
 fn dispatch<H: BindingHost>(
-    host: &mut H,
-    network: &mut Network,
-    caller: &Caller<'_>,
+    call: MethodCall<'_, H>,
     method: &str,
     params: &Map<String, Value>,
 ) -> Result<Reply, H::Error> {
+    let caller = call.caller;
     let modern = caller.revision.is_modern();
     Ok(match method {
-        "tools/list" => tools::list(host, network, caller)?,
-        "tools/call" => tools::call(host, network, caller, params)?,
-        "resources/list" => resources::list(host, network, caller)?,
+        "tools/list" => tools::list(call)?,
+        "tools/call" => tools::call(call, params)?,
+        "resources/list" => resources::list(call)?,
         "resources/templates/list" => resources::templates(caller),
-        "resources/read" => resources::read(host, network, caller, params)?,
-        "prompts/list" => prompts::list(host, network, caller)?,
-        "prompts/get" => prompts::get(host, network, caller, params)?,
+        "resources/read" => resources::read(call, params)?,
+        "prompts/list" => prompts::list(call)?,
+        "prompts/get" => prompts::get(call, params)?,
         "ping" if !modern => Reply::Result(json!({})),
-        "server/discover" if modern => {
-            Reply::Result(discover_result(network, caller.member, caller.revision))
-        }
+        "server/discover" if modern => Reply::Result(discover_result(
+            call.network,
+            caller.member,
+            caller.revision,
+        )),
         _ => Reply::Error(not_found(method)),
     })
 }

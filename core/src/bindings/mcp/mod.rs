@@ -21,7 +21,7 @@
 //! | [`methods`] | dispatch of each method; `initialize` and `server/discover` results |
 //! | [`tools`], [`builtins`], [`tools_ioa`] | the network's tools, the built-in ones, IOA's three |
 //! | [`resources`], [`prompts`] | files and contexts; skills as prompts |
-//! | [`caller`] | who a method is called by (acting as them: [`crate::bindings::member`]) |
+//! | [`caller`] | who a method is called by, and the call being answered ([`caller::MethodCall`]: its host, network and caller, the shared list and wait; acting as them: [`crate::bindings::member`]) |
 //! | [`results`] | result shapes per revision |
 //! | [`waiting`] | requests that wait for a delivery (a tool's result, new events) |
 //! | [`retries`] | a `tools/call` sent again with its request id: the first answer, no second run |

@@ -5,7 +5,7 @@
 //! Statuses: envelope failures are `400` ([`super::envelope`]), a method
 //! this server does not offer `404`; other answers `200`.
 
-use super::caller::Caller;
+use super::caller::{Caller, MethodCall};
 use super::envelope;
 use super::methods;
 use super::notices::{Filter, Listener, acknowledged};
@@ -50,7 +50,12 @@ pub fn request<H: McpHost>(
         request: id,
         session: None,
     };
-    let reply = methods::call(host, network, &caller, method, params)?;
+    let call = MethodCall {
+        host,
+        network,
+        caller: &caller,
+    };
+    let reply = methods::call(call, method, params)?;
     let not_found = matches!(&reply, Reply::Error(e) if e.is(Code::MethodNotFound));
     Ok(match answer(id, reply) {
         Answered::Now(value) => {

@@ -8,15 +8,15 @@
 //! their front matter when read); `prompts/get` reads the context as the
 //! member and answers its instructions as one user message.
 
-use super::caller::Caller;
+use super::caller::MethodCall;
 use super::resources::{Text, read_text};
-use super::results::{cacheable, complete};
-use super::waiting::Reply;
+use super::results::complete;
+use super::waiting::{Reply, or_reply};
+use crate::Address;
 use crate::bindings::exchange::BindingHost;
 use crate::bindings::jsonrpc::{RpcError, string_param};
-use crate::bindings::member::{discover, refusal};
+use crate::bindings::member::refusal;
 use crate::ids::address::Entity;
-use crate::{Address, Network};
 use serde_json::{Map, Value, json};
 
 /// What a context's name ends with when it is a skill.
@@ -56,48 +56,34 @@ pub fn parse_skill(text: &str) -> (Option<String>, String) {
 }
 
 /// `prompts/list`.
-pub fn list<H: BindingHost>(
-    host: &mut H,
-    network: &mut Network,
-    caller: &Caller<'_>,
-) -> Result<Reply, H::Error> {
-    let found = match discover(host, network, caller.member, Some("context"))? {
-        Ok(found) => found,
-        Err(error) => return Ok(Reply::Error(error)),
-    };
-    let prompts: Vec<Value> = found
-        .iter()
-        .filter_map(|r| {
-            let address: Address = r["address"].as_str()?.parse().ok()?;
-            let skill = skill_of(&address)?;
-            let mut prompt = json!({"name": skill});
-            if let Some(description) = r["description"].as_str().filter(|d| !d.is_empty()) {
-                prompt["description"] = json!(description);
-            }
-            if caller.revision.has_titles_and_structure() {
-                prompt["title"] = json!(address.to_string());
-            }
-            Some(prompt)
-        })
-        .collect();
-    Ok(Reply::Result(cacheable(
-        caller.revision,
-        json!({"prompts": prompts}),
-    )))
+pub fn list<H: BindingHost>(call: MethodCall<'_, H>) -> Result<Reply, H::Error> {
+    call.list(Some("context"), "prompts", |_, caller, found| {
+        found
+            .iter()
+            .filter_map(|r| {
+                let address: Address = r["address"].as_str()?.parse().ok()?;
+                let skill = skill_of(&address)?;
+                let mut prompt = json!({"name": skill});
+                if let Some(description) = r["description"].as_str().filter(|d| !d.is_empty()) {
+                    prompt["description"] = json!(description);
+                }
+                if caller.revision.has_titles_and_structure() {
+                    prompt["title"] = json!(address.to_string());
+                }
+                Some(prompt)
+            })
+            .collect()
+    })
 }
 
 /// `prompts/get`.
 pub fn get<H: BindingHost>(
-    host: &mut H,
-    network: &mut Network,
-    caller: &Caller<'_>,
+    call: MethodCall<'_, H>,
     params: &Map<String, Value>,
 ) -> Result<Reply, H::Error> {
-    let name = match string_param(params, "name") {
-        Ok(name) => name,
-        Err(error) => return Ok(Reply::Error(error)),
-    };
-    let address = network
+    let name = or_reply!(string_param(params, "name"));
+    let address = call
+        .network
         .state()
         .resources
         .keys()
@@ -108,23 +94,24 @@ pub fn get<H: BindingHost>(
             "Unknown prompt: {name}"
         ))));
     };
-    Ok(match read_text(host, network, caller.member, &address)? {
-        Ok(Text {
-            text,
-            description: registered,
-            ..
-        }) => {
-            let (front, body) = parse_skill(&text);
-            let description = Some(registered).filter(|d| !d.is_empty()).or(front);
-            let mut result =
-                json!({"messages": [{"role": "user", "content": {"type": "text", "text": body}}]});
-            if let Some(description) = description {
-                result["description"] = json!(description);
+    Ok(
+        match read_text(call.host, call.network, call.caller.member, &address)? {
+            Ok(Text {
+                text,
+                description: registered,
+                ..
+            }) => {
+                let (front, body) = parse_skill(&text);
+                let description = Some(registered).filter(|d| !d.is_empty()).or(front);
+                let mut result = json!({"messages": [{"role": "user", "content": {"type": "text", "text": body}}]});
+                if let Some(description) = description {
+                    result["description"] = json!(description);
+                }
+                Reply::Result(complete(call.caller.revision, result))
             }
-            Reply::Result(complete(caller.revision, result))
-        }
-        Err(rejection) => Reply::Error(refusal(&rejection)),
-    })
+            Err(rejection) => Reply::Error(refusal(&rejection)),
+        },
+    )
 }
 
 #[cfg(test)]

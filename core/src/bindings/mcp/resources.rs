@@ -10,12 +10,12 @@
 //! ([`super::notices`]). A URI of another network, or of no file or context
 //! here, is "resource not found" in the revision's code.
 
-use super::caller::Caller;
+use super::caller::{Caller, MethodCall};
 use super::results::{cacheable, complete, text_of};
-use super::waiting::Reply;
+use super::waiting::{Reply, or_reply};
 use crate::bindings::exchange::BindingHost;
 use crate::bindings::jsonrpc::{RpcError, string_param};
-use crate::bindings::member::{discover, refusal, submit_core};
+use crate::bindings::member::{refusal, submit_core};
 use crate::ids::address::Entity;
 use crate::ids::event_type::core_types;
 use crate::{Address, ErrorCode, Network, NetworkId};
@@ -50,39 +50,29 @@ fn not_found(caller: &Caller<'_>, uri: &str) -> RpcError {
 }
 
 /// `resources/list`.
-pub fn list<H: BindingHost>(
-    host: &mut H,
-    network: &mut Network,
-    caller: &Caller<'_>,
-) -> Result<Reply, H::Error> {
-    let found = match discover(host, network, caller.member, None)? {
-        Ok(found) => found,
-        Err(error) => return Ok(Reply::Error(error)),
-    };
-    let resources: Vec<Value> = found
-        .iter()
-        .filter_map(|r| {
-            let address: Address = r["address"].as_str()?.parse().ok()?;
-            is_document(&address).then_some(())?;
-            let full = address.to_string();
-            let name = full.splitn(3, '/').nth(2).unwrap_or(&full).to_owned();
-            let mut resource = json!({"uri": uri_of(network.id(), &address), "name": name});
-            if caller.revision.has_titles_and_structure() {
-                resource["title"] = json!(full);
-            }
-            if let Some(description) = r["description"].as_str().filter(|d| !d.is_empty()) {
-                resource["description"] = json!(description);
-            }
-            if let Some(mime) = r["content_type"].as_str() {
-                resource["mimeType"] = json!(mime);
-            }
-            Some(resource)
-        })
-        .collect();
-    Ok(Reply::Result(cacheable(
-        caller.revision,
-        json!({"resources": resources}),
-    )))
+pub fn list<H: BindingHost>(call: MethodCall<'_, H>) -> Result<Reply, H::Error> {
+    call.list(None, "resources", |network, caller, found| {
+        found
+            .iter()
+            .filter_map(|r| {
+                let address: Address = r["address"].as_str()?.parse().ok()?;
+                is_document(&address).then_some(())?;
+                let full = address.to_string();
+                let name = full.splitn(3, '/').nth(2).unwrap_or(&full).to_owned();
+                let mut resource = json!({"uri": uri_of(network.id(), &address), "name": name});
+                if caller.revision.has_titles_and_structure() {
+                    resource["title"] = json!(full);
+                }
+                if let Some(description) = r["description"].as_str().filter(|d| !d.is_empty()) {
+                    resource["description"] = json!(description);
+                }
+                if let Some(mime) = r["content_type"].as_str() {
+                    resource["mimeType"] = json!(mime);
+                }
+                Some(resource)
+            })
+            .collect()
+    })
 }
 
 /// `resources/templates/list`: none.
@@ -134,36 +124,36 @@ pub fn read_text<H: BindingHost>(
 
 /// `resources/read`.
 pub fn read<H: BindingHost>(
-    host: &mut H,
-    network: &mut Network,
-    caller: &Caller<'_>,
+    call: MethodCall<'_, H>,
     params: &Map<String, Value>,
 ) -> Result<Reply, H::Error> {
-    let uri = match string_param(params, "uri") {
-        Ok(uri) => uri,
-        Err(error) => return Ok(Reply::Error(error)),
+    let uri = or_reply!(string_param(params, "uri"));
+    let Some(address) = address_of_uri(call.network.id(), uri) else {
+        return Ok(Reply::Error(not_found(call.caller, uri)));
     };
-    let Some(address) = address_of_uri(network.id(), uri) else {
-        return Ok(Reply::Error(not_found(caller, uri)));
-    };
-    Ok(match read_text(host, network, caller.member, &address)? {
-        Ok(Text { text, mime, .. }) => {
-            let mut contents = json!({"uri": uri, "text": text});
-            if let Some(mime) = mime {
-                contents["mimeType"] = json!(mime);
+    Ok(
+        match read_text(call.host, call.network, call.caller.member, &address)? {
+            Ok(Text { text, mime, .. }) => {
+                let mut contents = json!({"uri": uri, "text": text});
+                if let Some(mime) = mime {
+                    contents["mimeType"] = json!(mime);
+                }
+                Reply::Result(cacheable(
+                    call.caller.revision,
+                    json!({"contents": [contents]}),
+                ))
             }
-            Reply::Result(cacheable(caller.revision, json!({"contents": [contents]})))
-        }
-        Err(rejection)
-            if matches!(
-                rejection.code,
-                ErrorCode::UnknownTarget | ErrorCode::NotFound
-            ) =>
-        {
-            Reply::Error(not_found(caller, uri))
-        }
-        Err(rejection) => Reply::Error(refusal(&rejection)),
-    })
+            Err(rejection)
+                if matches!(
+                    rejection.code,
+                    ErrorCode::UnknownTarget | ErrorCode::NotFound
+                ) =>
+            {
+                Reply::Error(not_found(call.caller, uri))
+            }
+            Err(rejection) => Reply::Error(refusal(&rejection)),
+        },
+    )
 }
 
 /// `resources/subscribe` and `resources/unsubscribe`: the session's

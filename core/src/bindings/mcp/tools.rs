@@ -14,12 +14,11 @@
 //! [`INVOKE_TIMEOUT_MS`] are error results.
 
 use super::builtins;
-use super::caller::Caller;
-use super::results::{ToolOutcome, cacheable, tool_result};
-use super::waiting::{Arrival, INVOKE_TIMEOUT_MS, Reply, WaitFor, Waiting};
+use super::caller::{Caller, MethodCall};
+use super::results::{ToolOutcome, tool_result};
+use super::waiting::{Arrival, INVOKE_TIMEOUT_MS, Reply, WaitFor, Waiting, or_reply};
 use crate::bindings::exchange::BindingHost;
 use crate::bindings::jsonrpc::{RpcError, string_param};
-use crate::bindings::member::{discover, submit_core};
 use crate::ids::event_type::core_types;
 use crate::model::membership::Member;
 use crate::{Address, Network};
@@ -92,66 +91,52 @@ fn tool_json(
 }
 
 /// `tools/list`: what the member may invoke (found with `network.resource.discover`), then the built-ins.
-pub fn list<H: BindingHost>(
-    host: &mut H,
-    network: &mut Network,
-    caller: &Caller<'_>,
-) -> Result<Reply, H::Error> {
-    let found = match discover(host, network, caller.member, Some("tool"))? {
-        Ok(found) => found,
-        Err(error) => return Ok(Reply::Error(error)),
-    };
-    let mut tools = Vec::new();
-    for resource in found.iter() {
-        let invokable = resource["your_permissions"]
-            .as_array()
-            .is_some_and(|p| p.iter().any(|p| p == "invoke"));
-        let Some(address) = resource["address"]
-            .as_str()
-            .and_then(|a| a.parse::<Address>().ok())
-        else {
-            continue;
-        };
-        if !invokable {
-            continue;
+pub fn list<H: BindingHost>(call: MethodCall<'_, H>) -> Result<Reply, H::Error> {
+    call.list(Some("tool"), "tools", |_, caller, found| {
+        let mut tools = Vec::new();
+        for resource in found.iter() {
+            let invokable = resource["your_permissions"]
+                .as_array()
+                .is_some_and(|p| p.iter().any(|p| p == "invoke"));
+            let Some(address) = resource["address"]
+                .as_str()
+                .and_then(|a| a.parse::<Address>().ok())
+            else {
+                continue;
+            };
+            if !invokable {
+                continue;
+            }
+            let owner = resource["owner"].as_str().unwrap_or("");
+            let description = match resource["description"].as_str() {
+                Some(d) if !d.is_empty() => d.to_owned(),
+                _ => format!("{address}, offered by {owner}"),
+            };
+            let (schema, _) = input_schema(resource.get("schema"));
+            tools.push(tool_json(
+                caller,
+                &name_of(&address),
+                &description,
+                schema,
+                Some(owner),
+            ));
         }
-        let owner = resource["owner"].as_str().unwrap_or("");
-        let description = match resource["description"].as_str() {
-            Some(d) if !d.is_empty() => d.to_owned(),
-            _ => format!("{address}, offered by {owner}"),
-        };
-        let (schema, _) = input_schema(resource.get("schema"));
-        tools.push(tool_json(
-            caller,
-            &name_of(&address),
-            &description,
-            schema,
-            Some(owner),
-        ));
-    }
-    for (name, description, schema) in builtins::definitions() {
-        tools.push(tool_json(caller, name, description, schema, None));
-    }
-    for (name, description, schema) in super::tools_ioa::definitions() {
-        tools.push(tool_json(caller, name, description, schema, None));
-    }
-    Ok(Reply::Result(cacheable(
-        caller.revision,
-        json!({"tools": tools}),
-    )))
+        for (name, description, schema) in builtins::definitions() {
+            tools.push(tool_json(caller, name, description, schema, None));
+        }
+        for (name, description, schema) in super::tools_ioa::definitions() {
+            tools.push(tool_json(caller, name, description, schema, None));
+        }
+        tools
+    })
 }
 
 /// `tools/call`.
 pub fn call<H: BindingHost>(
-    host: &mut H,
-    network: &mut Network,
-    caller: &Caller<'_>,
+    call: MethodCall<'_, H>,
     params: &Map<String, Value>,
 ) -> Result<Reply, H::Error> {
-    let name = match string_param(params, "name") {
-        Ok(name) => name,
-        Err(error) => return Ok(Reply::Error(error)),
-    };
+    let name = or_reply!(string_param(params, "name"));
     let args = match params.get("arguments") {
         None | Some(Value::Null) => Map::new(),
         Some(Value::Object(args)) => args.clone(),
@@ -161,7 +146,7 @@ pub fn call<H: BindingHost>(
             )));
         }
     };
-    invoke(host, network, caller, name, args)
+    invoke(call, name, args)
 }
 
 /// Invokes tool `name` (listed as [`list`] names it) with `args` as `caller`:
@@ -169,53 +154,44 @@ pub fn call<H: BindingHost>(
 /// `network.resource.invoke` whose result the call waits for. ANP's calls
 /// come here directly ([`crate::bindings::anp::rpc`]).
 pub fn invoke<H: BindingHost>(
-    host: &mut H,
-    network: &mut Network,
-    caller: &Caller<'_>,
+    mut call: MethodCall<'_, H>,
     name: &str,
     args: Map<String, Value>,
 ) -> Result<Reply, H::Error> {
-    if let Some(reply) = builtins::call(host, network, caller, name, &args)? {
+    if let Some(reply) = builtins::call(call.reborrow(), name, &args)? {
         return Ok(reply);
     }
-    if let Some(reply) = super::tools_ioa::call(host, network, caller, name, &args)? {
+    if let Some(reply) = super::tools_ioa::call(call.reborrow(), name, &args)? {
         return Ok(reply);
     }
     let unknown = || Reply::Error(RpcError::invalid_params(format!("Unknown tool: {name}")));
     let Some(tool) = address_of(name) else {
         return Ok(unknown());
     };
-    let Some(resource) = network.state().resources.get(&tool) else {
+    let Some(resource) = call.network.state().resources.get(&tool) else {
         return Ok(unknown());
     };
     let input = match input_schema(resource.schema.as_ref()).1 {
         InputShape::Whole => Value::Object(args),
         InputShape::Wrapped => args.get("input").cloned().unwrap_or(Value::Null),
     };
-    let submitted = submit_core(
-        host,
-        network,
-        caller.member,
+    let submitted = call.submit_core(
         core_types::RESOURCE_INVOKE,
         Some(tool.clone()),
         json!({"input": input}),
     )?;
     Ok(match submitted.answer {
         Err(rejection) => Reply::Result(tool_result(
-            caller.revision,
+            call.caller.revision,
             ToolOutcome::failed(rejection.code.as_str(), rejection.message),
         )),
-        Ok(_) => Reply::Wait(Waiting {
-            request: caller.request.clone(),
-            revision: caller.revision,
-            member: caller.member.clone(),
-            session: caller.session.map(str::to_owned),
-            deadline: host.now().as_millis().saturating_add(INVOKE_TIMEOUT_MS),
-            wait: WaitFor::Invoke {
+        Ok(_) => Reply::Wait(call.waiting(
+            INVOKE_TIMEOUT_MS,
+            WaitFor::Invoke {
                 event: submitted.id,
                 tool,
             },
-        }),
+        )),
     })
 }
 
@@ -236,7 +212,12 @@ pub fn finish<H: BindingHost>(
     let outcome = match (&waiting.wait, arrival) {
         (WaitFor::Events { after, limit }, arrival) => {
             let timed_out = arrival == Arrival::TimedOut;
-            return builtins::read_again(host, network, &caller, (*after, *limit), timed_out);
+            let call = MethodCall {
+                host,
+                network,
+                caller: &caller,
+            };
+            return builtins::read_again(call, (*after, *limit), timed_out);
         }
         (WaitFor::Invoke { .. }, Arrival::Delivered(result)) => {
             ToolOutcome::of_result_event(&result)

@@ -12,7 +12,7 @@
 //! (`invalid_request` 422, `not_found` 404, `forbidden` 403…) and whose
 //! message is IOA's `detail`.
 
-use super::caller::Caller;
+use super::caller::{Caller, MethodCall};
 use super::results::{ToolOutcome, tool_result};
 use super::waiting::Reply;
 use crate::Network;
@@ -118,19 +118,17 @@ fn read_options(args: &Map<String, Value>) -> Result<ReadOptions, Refusal> {
 
 /// Runs IOA tool `name`, or `None` when no IOA tool has that name.
 pub fn call<H: BindingHost>(
-    host: &mut H,
-    network: &mut Network,
-    caller: &Caller<'_>,
+    call: MethodCall<'_, H>,
     name: &str,
     args: &Map<String, Value>,
 ) -> Result<Option<Reply>, H::Error> {
-    let member = caller.member;
+    let member = call.caller.member;
     let outcome = match name {
         SPACE => match spaces::space_create(args, false) {
             Err(refusal) => Err(refusal),
-            Ok(space) => match spaces::create_or_join(host, network, member, &space)? {
+            Ok(space) => match spaces::create_or_join(call.host, call.network, member, &space)? {
                 Err(refusal) => Err(refusal),
-                Ok(()) => graph_read(network, |n, g| {
+                Ok(()) => graph_read(call.network, |n, g| {
                     let mut info = spaces::info(n, g, member, &space.name)?;
                     info["start_messages"] = json!(reads::roots(n, g, member, &space.name));
                     Ok(info)
@@ -141,18 +139,20 @@ pub fn call<H: BindingHost>(
             let mut body = args.clone();
             body.remove("space_id");
             match (space_id(args), send::outgoing(&body)) {
-                (Ok(space), Ok(outgoing)) => send::send(host, network, member, &space, outgoing)?,
+                (Ok(space), Ok(outgoing)) => {
+                    send::send(call.host, call.network, member, &space, outgoing)?
+                }
                 (Err(refusal), _) | (_, Err(refusal)) => Err(refusal),
             }
         }
-        READ => graph_read(network, |n, g| {
+        READ => graph_read(call.network, |n, g| {
             let space = space_id(args)?;
             joined(n, member, &space)?;
             reads::read_space(n, g, member, &space, &read_options(args)?).map(Value::Array)
         }),
         _ => return Ok(None),
     };
-    Ok(Some(result(caller, outcome)))
+    Ok(Some(result(call.caller, outcome)))
 }
 
 fn graph_read(

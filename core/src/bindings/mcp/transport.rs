@@ -23,7 +23,7 @@
 //! responses are `202`.
 
 use super::access;
-use super::caller::Caller;
+use super::caller::{Caller, MethodCall};
 use super::envelope;
 use super::methods;
 use super::outcome::{Answered, Outcome, accepted, accepts, answer, assemble, bad};
@@ -296,14 +296,26 @@ fn legacy<H: McpHost>(
             "tools/call" => match retries::replay(&session, (&id, &params), member, host.now()) {
                 Some(reply) => reply,
                 None => {
-                    let reply = methods::call(host, network, &caller, &method, &params)?;
+                    let call = MethodCall {
+                        host,
+                        network,
+                        caller: &caller,
+                    };
+                    let reply = methods::call(call, &method, &params)?;
                     if retries::note(&mut session, (&id, &params), &reply, host.now()) {
                         host.save_mcp_session(&session)?;
                     }
                     reply
                 }
             },
-            _ => methods::call(host, network, &caller, &method, &params)?,
+            _ => {
+                let call = MethodCall {
+                    host,
+                    network,
+                    caller: &caller,
+                };
+                methods::call(call, &method, &params)?
+            }
         };
         match answer(&id, reply) {
             Answered::Now(value) => ready.push(value),

@@ -55,6 +55,19 @@ pub struct Waiting {
     pub wait: WaitFor,
 }
 
+/// The value of a `Result<T, RpcError>` — or, in a method that answers
+/// `Result<Reply, _>`, a return with the error as its reply.
+macro_rules! or_reply {
+    ($checked:expr) => {
+        match $checked {
+            Ok(value) => value,
+            Err(error) => return Ok($crate::bindings::mcp::waiting::Reply::Error(error)),
+        }
+    };
+}
+
+pub(crate) use or_reply;
+
 /// What a request comes to.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Reply {

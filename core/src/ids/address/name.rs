@@ -3,7 +3,7 @@
 
 use crate::error::{Coded, ErrorCode};
 use crate::ids::network_id::NetworkIdError;
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use crate::ids::text_form::serde_as_text;
 use std::fmt;
 use std::rc::Rc;
 use std::str::FromStr;
@@ -147,18 +147,7 @@ impl FromStr for Name {
     }
 }
 
-impl Serialize for Name {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(&self.0)
-    }
-}
-
-impl<'de> Deserialize<'de> for Name {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let s = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
-        s.parse().map_err(serde::de::Error::custom)
-    }
-}
+serde_as_text!(Name);
 
 impl fmt::Display for Name {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

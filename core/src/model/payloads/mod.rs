@@ -40,6 +40,30 @@ pub trait Payload: Serialize + DeserializeOwned {
     }
 }
 
+/// Implements [`Payload`] for each payload type named, with the event type
+/// that carries it: `Type => EVENT_TYPE,`.
+macro_rules! carried_by {
+    ($($payload:ty => $event_type:expr,)*) => {$(
+        impl $crate::model::payloads::Payload for $payload {
+            const EVENT_TYPE: &'static str = $event_type;
+        }
+    )*};
+}
+
+pub(crate) use carried_by;
+
+// The answers of `core`, each with the event that carries it.
+carried_by! {
+    Roster => t::AGENT_DISCOVER_RESPONSE,
+    ResourceList => t::RESOURCE_DISCOVER_RESPONSE,
+    ResourceContent => t::RESOURCE_READ_RESPONSE,
+    EventsPage => t::EVENTS_RESPONSE,
+    ErrorPayload => t::EVENT_ERROR,
+    AckPayload => t::EVENT_ACK,
+    Challenge => t::AGENT_CHALLENGE_RESPONSE,
+    Pong => t::PONG,
+}
+
 /// Any of these types as JSON. They hold only strings, numbers, lists and
 /// string-keyed maps, so converting them cannot fail.
 pub fn json_of<T: Serialize + ?Sized>(value: &T) -> Value {
@@ -141,10 +165,6 @@ pub struct Roster {
     pub resources: Vec<RosterResource>,
 }
 
-impl Payload for Roster {
-    const EVENT_TYPE: &'static str = t::AGENT_DISCOVER_RESPONSE;
-}
-
 /// One resource the asker may read, with what it may do: an entry of
 /// [`ResourceList`].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -180,10 +200,6 @@ pub struct ResourceList {
     pub resources: Vec<ResourceInfo>,
 }
 
-impl Payload for ResourceList {
-    const EVENT_TYPE: &'static str = t::RESOURCE_DISCOVER_RESPONSE;
-}
-
 /// The `network.resource.read.response` payload: a resource and its content.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
@@ -209,10 +225,6 @@ pub struct ResourceContent {
     pub kind: ResourceKind,
 }
 
-impl Payload for ResourceContent {
-    const EVENT_TYPE: &'static str = t::RESOURCE_READ_RESPONSE;
-}
-
 /// One logged event of an [`EventsPage`].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
@@ -236,10 +248,6 @@ pub struct EventsPage {
     pub next_after: u64,
 }
 
-impl Payload for EventsPage {
-    const EVENT_TYPE: &'static str = t::EVENTS_RESPONSE;
-}
-
 /// The `network.event.error` payload: `{code, message, event_id}`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
@@ -253,10 +261,6 @@ pub struct ErrorPayload {
     /// Explanation for people.
     #[serde(default)]
     pub message: String,
-}
-
-impl Payload for ErrorPayload {
-    const EVENT_TYPE: &'static str = t::EVENT_ERROR;
 }
 
 /// The `network.event.ack` payload: the acknowledged event's `id`, its `seq`
@@ -296,10 +300,6 @@ pub struct AckPayload {
     pub seq: Option<u64>,
 }
 
-impl Payload for AckPayload {
-    const EVENT_TYPE: &'static str = t::EVENT_ACK;
-}
-
 /// The `network.agent.challenge.response` payload: a nonce to sign for a key proof.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
@@ -314,20 +314,12 @@ pub struct Challenge {
     pub nonce: String,
 }
 
-impl Payload for Challenge {
-    const EVENT_TYPE: &'static str = t::AGENT_CHALLENGE_RESPONSE;
-}
-
 /// The `network.pong` payload.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Pong {
     /// The network's time (Unix milliseconds).
     pub time: u64,
-}
-
-impl Payload for Pong {
-    const EVENT_TYPE: &'static str = t::PONG;
 }
 
 /// The access section of a [`NetworkProfile`] (no secrets).

@@ -1,27 +1,27 @@
 //! The payload of `network.discovery.query`: the fields of the registry's
 //! `GET /registry/v1/discover`.
 
-use super::field::AsSent;
+use super::field::request_types;
 use serde::Deserialize;
 
-/// `{q?, tags?, mode?, transport?, verification?, network?, limit?}`.
-#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
-#[serde(default)]
-pub struct DiscoveryQuery {
-    /// Search words.
-    pub q: AsSent<String>,
-    /// Tags every hit has.
-    pub tags: AsSent<Tags>,
-    /// A media type hits take.
-    pub mode: AsSent<String>,
-    /// A transport hits offer.
-    pub transport: AsSent<String>,
-    /// The lowest verification level (0–3).
-    pub verification: AsSent<u8>,
-    /// Only hits of this network.
-    pub network: AsSent<String>,
-    /// Most hits.
-    pub limit: AsSent<u64>,
+request_types! {
+    /// `{q?, tags?, mode?, transport?, verification?, network?, limit?}`.
+    pub struct DiscoveryQuery {
+        /// Search words.
+        q: String,
+        /// Tags every hit has.
+        tags: Tags,
+        /// A media type hits take.
+        mode: String,
+        /// A transport hits offer.
+        transport: String,
+        /// The lowest verification level (0–3).
+        verification: u8,
+        /// Only hits of this network.
+        network: String,
+        /// Most hits.
+        limit: u64,
+    }
 }
 
 /// Tags as a list, or as one comma-separated text.

@@ -1,10 +1,34 @@
 //! One field of a request payload as it was sent ([`AsSent`]), a nested
-//! object that reads only from a JSON object ([`Object`]), and [`read`],
-//! which turns a payload into a request type without ever failing.
+//! object that reads only from a JSON object ([`Object`]), [`read`], which
+//! turns a payload into a request type without ever failing, and
+//! `request_types!`, which declares request types of that shape.
 
 use serde::de::{DeserializeOwned, Error as _};
 use serde::{Deserialize, Deserializer};
 use serde_json::{Map, Value};
+
+/// Declares request types: each is `#[serde(default)]` and reads only
+/// (`Deserialize`), and each field `name: T` is a public
+/// `name: AsSent<T>`, so a field left out reads as [`AsSent::Absent`] and
+/// any other value is kept as sent. Attributes (docs, `#[serde(rename)]`)
+/// pass through to the type and its fields.
+macro_rules! request_types {
+    ($(
+        $(#[$type_attr:meta])*
+        pub struct $name:ident {
+            $($(#[$field_attr:meta])* $field:ident: $sent:ty,)*
+        }
+    )*) => {$(
+        $(#[$type_attr])*
+        #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
+        #[serde(default)]
+        pub struct $name {
+            $($(#[$field_attr])* pub $field: $crate::model::requests::field::AsSent<$sent>,)*
+        }
+    )*};
+}
+
+pub(crate) use request_types;
 
 /// A payload field as sent. Its request type is `#[serde(default)]`, so a
 /// missing field is [`AsSent::Absent`].

@@ -14,9 +14,11 @@
 //! `payload.private is true or false`) and which is ignored: reading a
 //! payload never fails, and the inputs the network takes stay the same.
 //! The types only read (`Deserialize`): a request type is `#[serde(default)]`,
-//! so each field left out reads as [`field::AsSent::Absent`].
+//! so each field left out reads as [`field::AsSent::Absent`]. Each is declared
+//! with `field::request_types!`, which gives it that shape: a field written
+//! `limit: u64` is a `pub limit: AsSent<u64>`.
 //!
-//! * [`field`] — [`field::AsSent`], [`field::Object`] and [`field::read`]
+//! * [`field`] — [`field::AsSent`], [`field::Object`], [`field::read`] and `request_types!`
 //! * [`members`] — join (with its credentials), invite, bridge
 //! * [`channels`] — channel settings (private, title, tags)
 //! * [`history`] — history queries, acknowledgements, resuming

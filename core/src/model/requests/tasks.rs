@@ -2,39 +2,34 @@
 //! `crate::network`'s task handlers read. Ids are text here, as sent; the
 //! handlers look them up or check them.
 
-use super::field::{AsSent, Object};
-use serde::Deserialize;
+use super::field::{AsSent, Object, request_types};
 use serde_json::{Map, Value};
 
 /// One part of a task message as sent (`{text}`, `{data}`, `{file}`).
 pub type Part = Map<String, Value>;
 
-/// The task an event is about: `{task}`, by every `task.*` event but `create`.
-#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
-#[serde(default)]
-pub struct TaskRef {
-    /// The task's id.
-    pub task: AsSent<String>,
-}
+request_types! {
+    /// The task an event is about: `{task}`, by every `task.*` event but `create`.
+    pub struct TaskRef {
+        /// The task's id.
+        task: String,
+    }
 
-/// A message's parts: `{parts}`, `{message: {parts}}` or `{artifact: {parts}}`.
-#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
-#[serde(default)]
-pub struct TaskParts {
-    /// A2A's form: the parts of a message.
-    pub message: AsSent<Object<PartList>>,
-    /// The parts of an artifact.
-    pub artifact: AsSent<Object<PartList>>,
-    /// The parts themselves.
-    pub parts: AsSent<Vec<Part>>,
-}
+    /// A message's parts: `{parts}`, `{message: {parts}}` or `{artifact: {parts}}`.
+    pub struct TaskParts {
+        /// A2A's form: the parts of a message.
+        message: Object<PartList>,
+        /// The parts of an artifact.
+        artifact: Object<PartList>,
+        /// The parts themselves.
+        parts: Vec<Part>,
+    }
 
-/// An object holding `parts`.
-#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
-#[serde(default)]
-pub struct PartList {
-    /// Its parts.
-    pub parts: AsSent<Vec<Part>>,
+    /// An object holding `parts`.
+    pub struct PartList {
+        /// Its parts.
+        parts: Vec<Part>,
+    }
 }
 
 impl TaskParts {
@@ -50,67 +45,59 @@ impl TaskParts {
     }
 }
 
-/// `task.create`'s payload (beside its [`TaskParts`]).
-#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
-#[serde(default)]
-pub struct TaskCreate {
-    /// The conversation it belongs to (default: the task's own id).
-    pub context: AsSent<String>,
-    /// The skill it asks for.
-    pub skill: AsSent<String>,
-    /// The requester confirms completion itself.
-    pub confirm: AsSent<bool>,
-    /// The member it is asked for (an assistant's task given for a person).
-    pub on_behalf_of: AsSent<String>,
-    /// The partners of a hybrid task (addresses of the channel's members).
-    pub partners: AsSent<Vec<Value>>,
-    /// The sender's own id for its message (A2A's `messageId`).
-    pub message_id: AsSent<String>,
-}
+request_types! {
+    /// `task.create`'s payload (beside its [`TaskParts`]).
+    pub struct TaskCreate {
+        /// The conversation it belongs to (default: the task's own id).
+        context: String,
+        /// The skill it asks for.
+        skill: String,
+        /// The requester confirms completion itself.
+        confirm: bool,
+        /// The member it is asked for (an assistant's task given for a person).
+        on_behalf_of: String,
+        /// The partners of a hybrid task (addresses of the channel's members).
+        partners: Vec<Value>,
+        /// The sender's own id for its message (A2A's `messageId`).
+        message_id: String,
+    }
 
-/// `task.update`'s payload (beside its [`TaskRef`] and [`TaskParts`]).
-#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
-#[serde(default)]
-pub struct TaskUpdate {
-    /// The new state (`working`, …).
-    pub state: AsSent<String>,
-    /// `"message"`: the partner answers with one message instead of a task.
-    pub answer: AsSent<String>,
-    /// An external A2A partner's id for the task.
-    pub external: AsSent<String>,
-    /// The sender's own id for its message.
-    pub message_id: AsSent<String>,
-}
+    /// `task.update`'s payload (beside its [`TaskRef`] and [`TaskParts`]).
+    pub struct TaskUpdate {
+        /// The new state (`working`, …).
+        state: String,
+        /// `"message"`: the partner answers with one message instead of a task.
+        answer: String,
+        /// An external A2A partner's id for the task.
+        external: String,
+        /// The sender's own id for its message.
+        message_id: String,
+    }
 
-/// `task.message`'s payload (beside its [`TaskRef`] and [`TaskParts`]).
-#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
-#[serde(default)]
-pub struct TaskMessageSent {
-    /// The sender's own id for it.
-    pub message_id: AsSent<String>,
-}
+    /// `task.message`'s payload (beside its [`TaskRef`] and [`TaskParts`]).
+    pub struct TaskMessageSent {
+        /// The sender's own id for it.
+        message_id: String,
+    }
 
-/// An artifact's name and id.
-#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
-#[serde(default)]
-pub struct ArtifactNames {
-    /// Its name for people.
-    pub name: AsSent<String>,
-    /// Its id within the task (default: `artifact-N`).
-    pub id: AsSent<String>,
-}
+    /// An artifact's name and id.
+    pub struct ArtifactNames {
+        /// Its name for people.
+        name: String,
+        /// Its id within the task (default: `artifact-N`).
+        id: String,
+    }
 
-/// `task.artifact`'s payload: `{artifact: {name?, id?, parts}}`, or the
-/// artifact's fields in the payload itself.
-#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
-#[serde(default)]
-pub struct TaskArtifactAdd {
-    /// The artifact, A2A's form.
-    pub artifact: AsSent<Object<ArtifactNames>>,
-    /// Its name, when there is no `artifact`.
-    pub name: AsSent<String>,
-    /// Its id, when there is no `artifact`.
-    pub id: AsSent<String>,
+    /// `task.artifact`'s payload: `{artifact: {name?, id?, parts}}`, or the
+    /// artifact's fields in the payload itself.
+    pub struct TaskArtifactAdd {
+        /// The artifact, A2A's form.
+        artifact: Object<ArtifactNames>,
+        /// Its name, when there is no `artifact`.
+        name: String,
+        /// Its id, when there is no `artifact`.
+        id: String,
+    }
 }
 
 impl TaskArtifactAdd {
@@ -128,40 +115,36 @@ impl TaskArtifactAdd {
     }
 }
 
-/// `task.list`'s payload: `{state?, limit?}`.
-#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
-#[serde(default)]
-pub struct TaskList {
-    /// Only tasks in this state.
-    pub state: AsSent<String>,
-    /// Most tasks to list.
-    pub limit: AsSent<u64>,
-}
+request_types! {
+    /// `task.list`'s payload: `{state?, limit?}`.
+    pub struct TaskList {
+        /// Only tasks in this state.
+        state: String,
+        /// Most tasks to list.
+        limit: u64,
+    }
 
-/// `task.push`'s payload (beside its [`TaskRef`]): `{set: {…}}` or `{remove: id}`.
-#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
-#[serde(default)]
-pub struct TaskPush {
-    /// The id of the target to remove.
-    pub remove: AsSent<String>,
-    /// The target to set.
-    pub set: AsSent<Object<PushSet>>,
-}
+    /// `task.push`'s payload (beside its [`TaskRef`]): `{set: {…}}` or `{remove: id}`.
+    pub struct TaskPush {
+        /// The id of the target to remove.
+        remove: String,
+        /// The target to set.
+        set: Object<PushSet>,
+    }
 
-/// A push target to set (A2A's push notification config).
-#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
-#[serde(default)]
-pub struct PushSet {
-    /// Where notifications go (http or https).
-    pub url: AsSent<String>,
-    /// The target's id (default: `push-N`).
-    pub id: AsSent<String>,
-    /// A token sent with each notification.
-    pub token: AsSent<String>,
-    /// The authentication scheme.
-    pub scheme: AsSent<String>,
-    /// The credentials for the scheme.
-    pub credentials: AsSent<String>,
-    /// The A2A version of the notifications (default `1.0`).
-    pub version: AsSent<String>,
+    /// A push target to set (A2A's push notification config).
+    pub struct PushSet {
+        /// Where notifications go (http or https).
+        url: String,
+        /// The target's id (default: `push-N`).
+        id: String,
+        /// A token sent with each notification.
+        token: String,
+        /// The authentication scheme.
+        scheme: String,
+        /// The credentials for the scheme.
+        credentials: String,
+        /// The A2A version of the notifications (default `1.0`).
+        version: String,
+    }
 }

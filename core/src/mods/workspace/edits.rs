@@ -16,7 +16,7 @@ use crate::event::Event;
 use crate::ids::ulid::EventId;
 use serde_json::Value;
 
-/// The message an edit, deletion or reaction is about: `payload.message`,
+/// The message an edit, deletion, reaction or delegation is about: `payload.message`,
 /// an event id (`invalid_request` naming what the message is, `what`, otherwise).
 pub fn message_of(event: &Event, what: &str) -> Result<EventId, Rejection> {
     event

@@ -157,17 +157,7 @@ impl Threads {
         sessions: &Sessions,
         event: &Event,
     ) -> Result<Delegation, Rejection> {
-        let message: EventId = event
-            .payload
-            .get("message")
-            .and_then(Value::as_str)
-            .and_then(|id| id.parse().ok())
-            .ok_or_else(|| {
-                Rejection::new(
-                    ErrorCode::InvalidRequest,
-                    "message is the id of the message delegated",
-                )
-            })?;
+        let message = super::edits::message_of(event, "delegated")?;
         let posted = self.posted_message(cx, sessions, &message).ok_or_else(|| {
             Rejection::new(
                 ErrorCode::NotFound,

@@ -13,7 +13,7 @@
 //! | [`Reader::Page`] | one [`Effect::Page`] for the connection that asked |
 //! | [`Reader::Query`] | a `network.events.response` delivered to the requester |
 
-use crate::error::{ErrorCode, Rejection};
+use crate::error::Rejection;
 use crate::event::Event;
 use crate::ids::address::Address;
 use crate::ids::time::Timestamp;
@@ -74,12 +74,7 @@ impl Network {
         limit: usize,
         now: Timestamp,
     ) -> Result<Vec<Effect>, Rejection> {
-        if !self.state.members.contains_key(member) {
-            return Err(Rejection::new(
-                ErrorCode::NotJoined,
-                format!("{member} is not a member"),
-            ));
-        }
+        self.joined_member(member)?;
         // A member cannot hold what the log does not have yet.
         let after = after.min(self.last_seq);
         let mut effects = self.heartbeat_if_offline(member, now);

@@ -8,6 +8,7 @@ use crate::ids::event_type::core_types;
 use crate::ids::standing::{Role, Verification};
 use crate::ids::time::Timestamp;
 use crate::model::config::NetworkStatus;
+use crate::model::membership::Member;
 use crate::model::payloads::{Challenge, Payload};
 use crate::model::requests::field::read;
 use crate::model::requests::members::{Credentials, WithCredentials};
@@ -71,6 +72,13 @@ impl Network {
         Ok(())
     }
 
+    /// `address`'s membership, or a `not_joined` refusal naming it.
+    pub(crate) fn joined_member(&self, address: &Address) -> Result<&Member, Rejection> {
+        self.state.members.get(address).ok_or_else(|| {
+            Rejection::new(ErrorCode::NotJoined, format!("{address} is not a member"))
+        })
+    }
+
     /// Any other event comes from the connection's member, of a type and role it may send.
     pub(crate) fn check_sender(
         &self,
@@ -89,12 +97,7 @@ impl Network {
                 format!("source {} is not the joined member {session}", event.source),
             ));
         }
-        let Some(member) = self.state.members.get(session) else {
-            return Err(Rejection::new(
-                ErrorCode::NotJoined,
-                format!("{session} is not a member"),
-            ));
-        };
+        let member = self.joined_member(session)?;
         let event_type = event.event_type.as_str();
         if crate::network::network_only::is_network_only(event_type) {
             return Err(Rejection::new(

@@ -1,7 +1,7 @@
 //! Presence: signs of life, connections attached without a join, disconnects
 //! and the alarm that times members out and resends unacknowledged deliveries.
 
-use crate::error::{ErrorCode, Rejection};
+use crate::error::Rejection;
 use crate::event::Event;
 use crate::ids::address::Address;
 use crate::ids::event_type::{EventType, core_types};
@@ -85,12 +85,7 @@ impl Network {
         after: Option<u64>,
         now: Timestamp,
     ) -> Result<Vec<Effect>, Rejection> {
-        if !self.state.members.contains_key(member) {
-            return Err(Rejection::new(
-                ErrorCode::NotJoined,
-                format!("{member} is not a member"),
-            ));
-        }
+        self.joined_member(member)?;
         let mut effects = vec![Effect::Bind(member.clone())];
         effects.extend(self.heartbeat(member, now));
         if self.at_least_once() {

@@ -161,25 +161,59 @@ fn pages_read(effects: &[Effect]) -> usize {
 
 const EVENTS: u64 = MAX_IN_FLIGHT as u64 + 1_500;
 
+impl Turns {
+    /// Peers of these addresses, each joined for the first time.
+    fn joined<const N: usize>(&mut self, addresses: [&str; N]) -> [Peer; N] {
+        addresses.map(|address| {
+            let mut peer = Peer::new(address);
+            self.first_join(&mut peer);
+            peer
+        })
+    }
+
+    /// `bob` (whose member secret is `secret`), away, misses `events` chat
+    /// messages from `alice`, then comes back asking for everything: the
+    /// effects of his join.
+    fn back_after_missing(
+        &mut self,
+        (alice, bob): (&mut Peer, &mut Peer),
+        secret: &str,
+        events: u64,
+    ) -> Vec<Effect> {
+        self.disconnect(&bob.address);
+        for n in 0..events {
+            self.send(alice, "chat.msg", "agent:bob", json!({"n": n}));
+        }
+        self.join(bob, resuming_from_the_start(secret))
+    }
+}
+
+/// A join payload of a member coming back, asking for everything since the start.
+fn resuming_from_the_start(secret: &str) -> Value {
+    json!({"credentials": {"member_secret": secret}, "resume": {"after": 0}})
+}
+
+/// `received` are `0..count` in order, each delivery chained to the one
+/// before it, the first to `first_prev`.
+fn assert_in_order(received: &[(u64, u64, u64)], first_prev: u64, count: u64) {
+    let ns: Vec<u64> = received.iter().map(|d| d.2).collect();
+    assert_eq!(ns, (0..count).collect::<Vec<_>>());
+    let mut prev = first_prev;
+    for (seq, chained, _) in received {
+        assert_eq!(*chained, prev, "delivery {seq} chains to the one before it");
+        prev = *seq;
+    }
+}
+
 #[test]
 fn a_long_log_is_caught_up_a_page_at_a_time_as_the_member_acknowledges() {
     let mut turns = Turns::new();
-    let (mut alice, mut bob, mut carol) = (
-        Peer::new("agent:alice"),
-        Peer::new("agent:bob"),
-        Peer::new("agent:carol"),
-    );
-    turns.first_join(&mut alice);
-    turns.first_join(&mut carol);
+    let [mut alice, mut carol] = turns.joined(["agent:alice", "agent:carol"]);
+    let mut bob = Peer::new("agent:bob");
     let secret = turns.first_join(&mut bob);
-    turns.disconnect(&bob.address);
-    for n in 0..EVENTS {
-        turns.send(&mut alice, "chat.msg", "agent:bob", json!({"n": n}));
-    }
 
     // Bob comes back asking for everything: the ack, then one page, no more.
-    let rejoin = json!({"credentials": {"member_secret": secret}, "resume": {"after": 0}});
-    let effects = turns.join(&mut bob, rejoin);
+    let effects = turns.back_after_missing((&mut alice, &mut bob), &secret, EVENTS);
     let ack = effects
         .iter()
         .position(|e| matches!(e, Effect::Ack(_)))
@@ -229,13 +263,7 @@ fn a_long_log_is_caught_up_a_page_at_a_time_as_the_member_acknowledges() {
         );
     }
     // Everything, once, in order, each delivery chained to the one before.
-    let ns: Vec<u64> = received.iter().map(|d| d.2).collect();
-    assert_eq!(ns, (0..EVENTS).collect::<Vec<_>>());
-    let mut prev = 0;
-    for (seq, chained, _) in &received {
-        assert_eq!(*chained, prev, "delivery {seq} chains to the one before it");
-        prev = *seq;
-    }
+    assert_in_order(&received, 0, EVENTS);
     // The catch-up is over: live deliveries flow again.
     let live = turns.send(&mut alice, "chat.msg", "agent:bob", json!({"n": EVENTS}));
     assert_eq!(deliveries(&live, &bob.address).len(), 1);
@@ -263,9 +291,7 @@ fn send_to_silent(
 #[test]
 fn large_events_to_a_member_that_never_acknowledges_stop_at_the_bytes_bound() {
     let mut turns = Turns::new();
-    let (mut alice, mut bob) = (Peer::new("agent:alice"), Peer::new("agent:bob"));
-    turns.first_join(&mut alice);
-    turns.first_join(&mut bob);
+    let [mut alice, bob] = turns.joined(["agent:alice", "agent:bob"]);
     let body = "x".repeat(100 * 1024);
     let to_bob = send_to_silent(
         &mut turns,
@@ -286,9 +312,7 @@ fn large_events_to_a_member_that_never_acknowledges_stop_at_the_bytes_bound() {
 #[test]
 fn a_member_that_never_acknowledges_gets_no_more_than_the_bound() {
     let mut turns = Turns::new();
-    let (mut alice, mut bob) = (Peer::new("agent:alice"), Peer::new("agent:bob"));
-    turns.first_join(&mut alice);
-    turns.first_join(&mut bob);
+    let [mut alice, mut bob] = turns.joined(["agent:alice", "agent:bob"]);
     let to_bob = send_to_silent(&mut turns, &mut alice, &bob, EVENTS, |n| json!({"n": n}));
     assert_eq!(to_bob, MAX_IN_FLIGHT, "live deliveries stop at the bound");
 
@@ -342,15 +366,8 @@ fn a_member_that_never_acknowledges_gets_no_more_than_the_bound() {
 #[test]
 fn one_member_whose_redelivery_fails_holds_up_nobody_else() {
     let mut turns = Turns::new();
-    let (mut alice, mut bad, mut bob) = (
-        Peer::new("agent:alice"),
-        Peer::new("agent:bad"),
-        Peer::new("agent:bob"),
-    );
-    turns.first_join(&mut alice);
     // `agent:bad` sorts before `agent:bob`: its redelivery comes first.
-    turns.first_join(&mut bad);
-    turns.first_join(&mut bob);
+    let [mut alice, bad, bob] = turns.joined(["agent:alice", "agent:bad", "agent:bob"]);
     for n in 0..10 {
         turns.send(&mut alice, "chat.msg", "agent:bad", json!({"n": n}));
         turns.send(&mut alice, "chat.msg", "agent:bob", json!({"n": n}));
@@ -385,8 +402,8 @@ fn one_member_whose_redelivery_fails_holds_up_nobody_else() {
 #[test]
 fn a_member_that_leaves_mid_catch_up_is_read_for_no_more() {
     let mut turns = Turns::new();
-    let (mut alice, mut bob) = (Peer::new("agent:alice"), Peer::new("agent:bob"));
-    turns.first_join(&mut alice);
+    let [mut alice] = turns.joined(["agent:alice"]);
+    let mut bob = Peer::new("agent:bob");
     let secret = turns.first_join(&mut bob);
     // Bob's own broadcasts fill the first page: it delivers nothing to him.
     for n in 0..CATCH_UP_PAGE as u64 + 10 {
@@ -396,8 +413,7 @@ fn a_member_that_leaves_mid_catch_up_is_read_for_no_more() {
         turns.send(&mut alice, "chat.msg", "agent:bob", json!({"n": n}));
     }
     turns.disconnect(&bob.address);
-    let rejoin = json!({"credentials": {"member_secret": secret}, "resume": {"after": 0}});
-    let effects = turns.join(&mut bob, rejoin.clone());
+    let effects = turns.join(&mut bob, resuming_from_the_start(&secret));
     assert!(deliveries(&effects, &bob.address).is_empty());
     assert!(
         turns
@@ -416,7 +432,7 @@ fn a_member_that_leaves_mid_catch_up_is_read_for_no_more() {
         assert!(!for_bob, "nothing is read for a member that left");
     }
     // Back, it catches up from the start as it asks.
-    let effects = turns.join(&mut bob, rejoin);
+    let effects = turns.join(&mut bob, resuming_from_the_start(&secret));
     let mut got = deliveries(&effects, &bob.address);
     for _ in 0..3 {
         turns.now += 1;
@@ -477,28 +493,13 @@ fn acknowledge_all(
     received
 }
 
-fn assert_in_order(received: &[(u64, u64, u64)], first_prev: u64, count: u64) {
-    let ns: Vec<u64> = received.iter().map(|d| d.2).collect();
-    assert_eq!(ns, (0..count).collect::<Vec<_>>());
-    let mut prev = first_prev;
-    for (seq, chained, _) in received {
-        assert_eq!(*chained, prev, "delivery {seq} chains to the one before it");
-        prev = *seq;
-    }
-}
-
 #[test]
 fn a_catch_up_goes_on_after_the_network_restarts() {
     let mut turns = Turns::new();
-    let (mut alice, mut bob) = (Peer::new("agent:alice"), Peer::new("agent:bob"));
-    turns.first_join(&mut alice);
+    let [mut alice] = turns.joined(["agent:alice"]);
+    let mut bob = Peer::new("agent:bob");
     let secret = turns.first_join(&mut bob);
-    turns.disconnect(&bob.address);
-    for n in 0..EVENTS {
-        turns.send(&mut alice, "chat.msg", "agent:bob", json!({"n": n}));
-    }
-    let rejoin = json!({"credentials": {"member_secret": secret}, "resume": {"after": 0}});
-    let effects = turns.join(&mut bob, rejoin);
+    let effects = turns.back_after_missing((&mut alice, &mut bob), &secret, EVENTS);
     let first = deliveries(&effects, &bob.address);
     assert_eq!(first.len(), CATCH_UP_PAGE);
     assert_eq!(
@@ -523,9 +524,7 @@ fn a_catch_up_goes_on_after_the_network_restarts() {
 #[test]
 fn a_member_waiting_at_the_bound_is_served_after_the_network_restarts() {
     let mut turns = Turns::new();
-    let (mut alice, mut bob) = (Peer::new("agent:alice"), Peer::new("agent:bob"));
-    turns.first_join(&mut alice);
-    turns.first_join(&mut bob);
+    let [mut alice, mut bob] = turns.joined(["agent:alice", "agent:bob"]);
     let mut received = Vec::new();
     for n in 0..MAX_IN_FLIGHT as u64 + 100 {
         let effects = turns.send(&mut alice, "chat.msg", "agent:bob", json!({"n": n}));

@@ -5,8 +5,9 @@
 
 use super::*;
 use crate::Verification;
+use crate::bindings::access::didwba::as_received;
 use crate::bindings::anp::rpc::{self, Outcome as AnpOutcome};
-use crate::identity::http_signature::{Received, content_digest, signature_base};
+use crate::identity::http_signature::{content_digest, signature_base};
 use ed25519_dalek::{Signer, SigningKey};
 
 const RPC: &str = "https://edge.test/networks/demo/anp/rpc";
@@ -30,15 +31,7 @@ fn signed(req: Request, key: &SigningKey, keyid: &str, nonce: &str, created: u64
         "(\"@method\" \"@target-uri\" \"@authority\" \"content-digest\");created={created};expires={};nonce=\"{nonce}\";keyid=\"{keyid}\"",
         created + 300
     );
-    let method = req.method.to_string();
-    let header = |name: &str| req.header(name);
-    let received = Received {
-        method: &method,
-        url: &req.url,
-        header: &header,
-        body: req.body.as_bytes(),
-    };
-    let base = signature_base(&components, &raw, &received).unwrap();
+    let base = as_received(&req, |received| signature_base(&components, &raw, received)).unwrap();
     let signature = base64::Engine::encode(
         &base64::engine::general_purpose::STANDARD,
         key.sign(base.as_bytes()).to_bytes(),
