@@ -150,7 +150,7 @@ fn member(address: Address) -> Row {
         role: Role::Member,
         verification: Verification::ANONYMOUS,
         status: Presence::Offline,
-        last_seen: 0,
+        last_seen: Timestamp::EPOCH,
         secret_sha256: None,
         did: None,
         profile: Default::default(),

@@ -57,7 +57,7 @@ pub struct Network {
     /// The last pruning run stopped at its bound: the next follows soon.
     pub(super) prune_behind: bool,
     /// When the next idle member may be removed, as far as is known.
-    pub(super) member_removal_due: Option<u64>,
+    pub(super) member_removal_due: Option<Timestamp>,
     pub(super) dedupe: DedupeWindow,
     /// Events waiting for agent mods' verdicts (`crate::network::pipeline::agent_mods`).
     pub(super) parked: crate::network::pipeline::parked::ParkedEvents,
@@ -176,8 +176,7 @@ impl Network {
         ]
         .into_iter()
         .flatten()
-        .min()
-        .map(Timestamp::from_millis);
+        .min();
         #[cfg(test)]
         self.check_wakeup_bound(exact);
         exact

@@ -27,7 +27,7 @@ fn network(members: usize) -> Network {
             role: Role::Member,
             verification: Verification::ANONYMOUS,
             status: Presence::Offline,
-            last_seen: 0,
+            last_seen: Timestamp::EPOCH,
             secret_sha256: None,
             did: None,
             profile: Default::default(),
