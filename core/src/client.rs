@@ -88,7 +88,7 @@ impl Client {
             payload,
             metadata: Map::new(),
             enrichment: None,
-            timestamp: now.as_millis(),
+            timestamp: now,
             network: Some(self.network.clone()),
         }
     }

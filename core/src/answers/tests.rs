@@ -228,7 +228,7 @@ fn event_of(event_type: &str, payload: Value) -> Event {
         payload,
         metadata: serde_json::Map::new(),
         enrichment: None,
-        timestamp: 1,
+        timestamp: Timestamp::from_millis(1),
         network: None,
     }
 }

@@ -40,7 +40,7 @@ pub(crate) fn encode(event: &Event, delivery: Option<Delivery>) -> String {
         let _ = serde_json::to_writer(&mut out, &metadata);
     }
     out.extend_from_slice(b",\"timestamp\":");
-    write_u64(&mut out, event.timestamp);
+    write_u64(&mut out, event.timestamp.as_millis());
     if let Some(network) = &event.network {
         out.extend_from_slice(b",\"network\":");
         write_str(&mut out, &[network.as_str()]);

@@ -293,7 +293,7 @@ impl Network {
             duplicate: false,
             trace: self.cause.clone(),
             extra,
-            timestamp: now.as_millis(),
+            timestamp: now,
             network: self.config.id.clone(),
         }
     }
@@ -322,7 +322,7 @@ impl Network {
             payload,
             metadata,
             enrichment: None,
-            timestamp: now.as_millis(),
+            timestamp: now,
             network: Some(self.config.id.clone()),
         }
     }

@@ -45,10 +45,7 @@ pub fn message(event: &Event) -> Value {
         out.insert("space_id".into(), json!(space));
     }
     out.insert("sender".into(), json!(event.source.to_string()));
-    out.insert(
-        "created_at".into(),
-        json!(rfc3339_millis(event.timestamp.into())),
-    );
+    out.insert("created_at".into(), json!(rfc3339_millis(event.timestamp)));
     let ioa = event.event_type.as_str() == MESSAGE_TYPE;
     let payload = event.payload.as_object();
     let field = |key: &str| payload.and_then(|p| p.get(key)).filter(|v| !v.is_null());

@@ -160,7 +160,7 @@ impl Network {
             payload: json!({}),
             metadata,
             enrichment: None,
-            timestamp: now.as_millis(),
+            timestamp: now,
             network: Some(self.config.id.clone()),
         };
         let mut leave = leave;
