@@ -192,7 +192,7 @@ impl Replica {
         ];
         effects.extend(self.resolve_request(&stored));
         effects.push(ReplicaEffect::Received(stored));
-        let (count, since) = self.unacked.unwrap_or((0, self.clock.as_millis()));
+        let (count, since) = self.unacked.unwrap_or((0, self.clock));
         self.unacked = Some((count + 1, since));
         if count + 1 >= ACK_EVERY {
             effects.extend(self.flush_ack());
@@ -260,7 +260,7 @@ impl Replica {
         for entry in self.outbox.values_mut() {
             if entry.state == OutboxState::Pending {
                 entry.state = OutboxState::Sent;
-                self.sent_at.insert(entry.event.id, self.clock.as_millis());
+                self.sent_at.insert(entry.event.id, self.clock);
                 effects.push(ReplicaEffect::Send(entry.event.encode()));
             }
         }
