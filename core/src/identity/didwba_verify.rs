@@ -35,7 +35,7 @@ impl DidWbaVerifier {
     ) -> Result<Did, IdentityError> {
         let did: Did = proof.did().parse()?;
         let at = proof.at()?;
-        let now_s = now.as_millis() / 1000;
+        let now_s = now.as_secs();
         let expired = match proof {
             DidProof::Signed(signed) => signed.expires.is_some_and(|e| e < now_s),
             DidProof::Header(_) => false,

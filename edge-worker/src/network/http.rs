@@ -228,7 +228,7 @@ impl OAuthHost for RequestIo<'_> {
     }
 
     fn prune_oauth_grants(&mut self, now: Timestamp) -> Result<()> {
-        oauth_store::prune(&self.sql(), now.as_millis())
+        oauth_store::prune(&self.sql(), now)
     }
 }
 

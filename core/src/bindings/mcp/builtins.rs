@@ -249,7 +249,7 @@ fn read<H: BindingHost>(
             revision: caller.revision,
             member: caller.member.clone(),
             session: caller.session.map(str::to_owned),
-            deadline: host.now().as_millis().saturating_add(wait),
+            deadline: host.now().plus_millis(wait),
             wait: WaitFor::Events {
                 after: page.next_after,
                 limit,

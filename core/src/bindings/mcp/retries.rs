@@ -65,7 +65,7 @@ pub fn replay(
         revision: session.revision,
         member: member.clone(),
         session: Some(session.id.clone()),
-        deadline: now.as_millis().saturating_add(INVOKE_TIMEOUT_MS),
+        deadline: now.plus_millis(INVOKE_TIMEOUT_MS),
         wait: WaitFor::Invoke {
             event: event.parse().ok()?,
             tool: tool.parse().ok()?,

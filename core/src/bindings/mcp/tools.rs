@@ -210,7 +210,7 @@ pub fn invoke<H: BindingHost>(
             revision: caller.revision,
             member: caller.member.clone(),
             session: caller.session.map(str::to_owned),
-            deadline: host.now().as_millis().saturating_add(INVOKE_TIMEOUT_MS),
+            deadline: host.now().plus_millis(INVOKE_TIMEOUT_MS),
             wait: WaitFor::Invoke {
                 event: submitted.id,
                 tool,

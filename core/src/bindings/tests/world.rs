@@ -306,7 +306,7 @@ impl OAuthHost for TestHost {
         Ok(())
     }
     fn prune_oauth_grants(&mut self, now: Timestamp) -> Result<(), Infallible> {
-        self.grants.retain(|_, g| g.expires_at > now.as_millis());
+        self.grants.retain(|_, g| g.expires_at > now);
         Ok(())
     }
 }

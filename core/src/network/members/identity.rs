@@ -195,7 +195,7 @@ impl Network {
         let expect = Expectations {
             issuers: trusted,
             audience: &audience,
-            now_secs: now.as_millis() / 1000,
+            now_secs: now.as_secs(),
         };
         let claims = jwt::verify(token, jwks, expect).map_err(|e| refused(&e))?;
         if claims.sub != event.source.to_string() {
