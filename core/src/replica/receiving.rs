@@ -10,6 +10,7 @@ use crate::ids::address::Address;
 use crate::ids::event_type::{EventType, core_types};
 use crate::ids::time::Timestamp;
 use crate::ids::ulid::EventId;
+use crate::model::received::{AckRead, DeliveryRead};
 use serde_json::{Value, json};
 
 impl Replica {
@@ -68,7 +69,7 @@ impl Replica {
             if self.watermark.is_none() {
                 let start = Event::decode(frame, &Limits::default())
                     .ok()
-                    .and_then(|e| e.payload.get("resume_after").and_then(Value::as_u64))
+                    .and_then(|e| AckRead::of(&e.payload).resume_after.given())
                     .unwrap_or(0);
                 self.watermark = Some(start);
             }
@@ -151,10 +152,7 @@ impl Replica {
     }
 
     pub(super) fn on_delivery(&mut self, event: Event, delivery: &Value) -> Vec<ReplicaEffect> {
-        let (Some(seq), Some(prev)) = (
-            delivery.get("seq").and_then(Value::as_u64),
-            delivery.get("prev").and_then(Value::as_u64),
-        ) else {
+        let Some((seq, prev)) = DeliveryRead::place(delivery) else {
             return self.on_unsequenced(event);
         };
         let watermark = self.watermark.unwrap_or(0);

@@ -7,6 +7,7 @@ use crate::ids::address::Address;
 use crate::ids::event_type::{EventType, core_types};
 use crate::ids::time::Timestamp;
 use crate::ids::ulid::EventId;
+use crate::model::received::ChallengeRead;
 use crate::verification::sign_challenge;
 
 use super::keepalive::{Due, HEARTBEAT_PING};
@@ -122,10 +123,9 @@ impl Replica {
         let Link::Challenging(_, _, _, credentials) = &self.link else {
             return Vec::new();
         };
-        let (Some(secret), Some(nonce)) = (
-            &self.signing_key,
-            response.payload.get("nonce").and_then(Value::as_str),
-        ) else {
+        let (Some(secret), Some(nonce)) =
+            (&self.signing_key, ChallengeRead::nonce(&response.payload))
+        else {
             self.link = Link::Offline;
             return vec![ReplicaEffect::JoinFailed(Rejection::new(
                 ErrorCode::VerificationFailed,
@@ -136,7 +136,7 @@ impl Replica {
             &secret.0,
             self.client.network(),
             self.client.address(),
-            nonce,
+            &nonce,
         );
         let mut credentials = match credentials {
             Some(Value::Object(map)) => map.clone(),
