@@ -207,7 +207,7 @@ proptest! {
                     role: roles[role],
                     verification: Verification::try_from(level).unwrap(),
                 }),
-                received_at,
+                received_at: Timestamp::from_millis(received_at),
             }),
             timestamp: Timestamp::from_millis(timestamp),
             network: Some("n1".parse().unwrap()),

@@ -70,7 +70,7 @@ fn write_network_metadata(
             out.push(b',');
         }
         out.extend_from_slice(b"\"received_at\":");
-        write_u64(out, enrichment.received_at);
+        write_u64(out, enrichment.received_at.as_millis());
         if let Some(sender) = enrichment.sender {
             out.extend_from_slice(b",\"sender\":{\"role\":\"");
             out.extend_from_slice(sender.role.as_str().as_bytes());
