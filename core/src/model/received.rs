@@ -1,10 +1,11 @@
 //! What a participant reads of the network's answers, as types: an ack's
-//! fields, a delivery's place in the log (`metadata.delivery`) and a key
-//! challenge's nonce. Like the requests ([`super::requests`]), each field is
+//! fields, a delivery's place in the log (`metadata.delivery`), a key
+//! challenge's nonce and a shared document's sync. Like the requests ([`super::requests`]), each field is
 //! an [`AsSent`] read with [`read`]: reading never fails, and a field of the
 //! wrong type reads as missing, as it always has. The types only read.
 
 use super::requests::field::{AsSent, read};
+use crate::ids::address::Address;
 use crate::ids::ulid::EventId;
 use serde::Deserialize;
 use serde_json::Value;
@@ -39,6 +40,37 @@ pub struct DeliveryRead {
 pub struct ChallengeRead {
     /// The nonce to sign.
     pub nonce: AsSent<String>,
+}
+
+/// A shared document's sync as the network sends it (a
+/// `network.resource.update` from `core`; the names of
+/// `crate::documents::payload`).
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(default)]
+pub struct DocumentSyncRead {
+    /// The document.
+    pub address: AsSent<Address>,
+    /// The opening it is for.
+    pub session: AsSent<String>,
+    /// A base64 Automerge sync message.
+    pub sync: AsSent<String>,
+    /// Who edits it now.
+    pub editors: AsSent<Vec<Address>>,
+}
+
+impl DocumentSyncRead {
+    /// `payload` read as a document's sync.
+    pub fn of(payload: &Value) -> Self {
+        read(payload)
+    }
+
+    /// The editors when the payload names them: the list, or nobody when
+    /// it is no list of addresses.
+    pub fn editors(&self) -> Option<Vec<Address>> {
+        self.editors
+            .is_sent()
+            .then(|| self.editors.as_given().cloned().unwrap_or_default())
+    }
 }
 
 impl AckRead {
@@ -114,6 +146,35 @@ mod tests {
                 assert_eq!(DeliveryRead::place(&payload), place, "{payload}");
             }
         }
+    }
+
+    #[test]
+    fn a_document_sync_reads_as_the_untyped_reads_did() {
+        let values = [
+            json!("file/notes"),
+            json!("not an address!"),
+            json!(["agent:a", "human:b"]),
+            json!(["agent:a", 3]),
+            json!([]),
+            json!(null),
+            json!(7),
+        ];
+        for value in &values {
+            let payload =
+                json!({"address": value, "session": value, "sync": value, "editors": value});
+            let read = DocumentSyncRead::of(&payload);
+            let address = payload["address"]
+                .as_str()
+                .and_then(|s| s.parse::<Address>().ok());
+            assert_eq!(read.address.clone().given(), address);
+            assert_eq!(read.session.as_text(), payload["session"].as_str());
+            assert_eq!(read.sync.as_text(), payload["sync"].as_str());
+            let editors = payload
+                .get("editors")
+                .map(|e| serde_json::from_value::<Vec<Address>>(e.clone()).unwrap_or_default());
+            assert_eq!(read.editors(), editors, "{payload}");
+        }
+        assert_eq!(DocumentSyncRead::of(&json!({})).editors(), None);
     }
 
     #[test]
