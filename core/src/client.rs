@@ -12,6 +12,7 @@ use crate::ids::event_type::{EventType, core_types};
 use crate::ids::network_id::NetworkId;
 use crate::ids::time::Timestamp;
 use crate::ids::ulid::{EventId, UlidGenerator};
+use crate::model::received::AckRead;
 use serde_json::{Map, Value, json};
 
 /// A participant's view of one network: its own address and an id generator.
@@ -88,7 +89,7 @@ impl Client {
             payload,
             metadata: Map::new(),
             enrichment: None,
-            timestamp: now.as_millis(),
+            timestamp: now,
             network: Some(self.network.clone()),
         }
     }
@@ -112,15 +113,11 @@ impl Client {
         let from_core = matches!(event.source.entity(), crate::ids::address::Entity::Core);
         match event.event_type.as_str() {
             core_types::EVENT_ACK if from_core => {
-                match event
-                    .payload
-                    .get("id")
-                    .and_then(Value::as_str)
-                    .and_then(|s| s.parse().ok())
-                {
+                let ack = AckRead::of(&event.payload);
+                match ack.id.given() {
                     Some(id) => Incoming::Ack {
                         id,
-                        seq: event.payload.get("seq").and_then(Value::as_u64),
+                        seq: ack.seq.given(),
                     },
                     None => Incoming::Event(Box::new(event)),
                 }

@@ -101,7 +101,7 @@ pub enum Holder {
 struct Challenge {
     address: Address,
     holder: Holder,
-    expires_at: u64,
+    expires_at: Timestamp,
 }
 
 /// Outstanding challenges of one network. Each holder keeps at most
@@ -130,7 +130,7 @@ impl Challenges {
         nonce: String,
         keyed: bool,
         now: Timestamp,
-    ) -> Result<u64, Rejection> {
+    ) -> Result<Timestamp, Rejection> {
         self.issue_for(address, holder, nonce, keyed, false, now)
     }
 
@@ -144,14 +144,14 @@ impl Challenges {
         keyed: bool,
         for_did: bool,
         now: Timestamp,
-    ) -> Result<u64, Rejection> {
+    ) -> Result<Timestamp, Rejection> {
         if !for_did && !matches!(address.entity(), Entity::Registered { .. }) {
             return Err(Rejection::new(
                 ErrorCode::InvalidAddress,
                 format!("{address} is not a registered agent: key proof needs openagents:{{name}}"),
             ));
         }
-        let expires_at = now.as_millis().saturating_add(CHALLENGE_TTL_MS);
+        let expires_at = now.plus_millis(CHALLENGE_TTL_MS);
         if !keyed {
             return Ok(expires_at);
         }
@@ -159,7 +159,7 @@ impl Challenges {
         let queue = self.held.entry(holder.clone()).or_default();
         // The holder's own used or expired nonces go first, then its oldest beyond the cap.
         queue.retain(|n| match open.get(n) {
-            Some(c) if c.expires_at > now.as_millis() => true,
+            Some(c) if c.expires_at > now => true,
             Some(_) => {
                 open.remove(n);
                 false
@@ -197,7 +197,7 @@ impl Challenges {
 
     /// Forgets every expired nonce.
     fn expire(&mut self, now: Timestamp) {
-        self.open.retain(|_, c| c.expires_at > now.as_millis());
+        self.open.retain(|_, c| c.expires_at > now);
         let open = &self.open;
         self.held.retain(|_, queue| {
             queue.retain(|n| open.contains_key(n));
@@ -256,7 +256,7 @@ impl Challenges {
                 self.held.remove(&challenge.holder);
             }
         }
-        if challenge.expires_at <= now.as_millis() {
+        if challenge.expires_at <= now {
             return Err(failed("the nonce has expired"));
         }
         if &challenge.holder != holder {

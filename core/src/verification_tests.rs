@@ -37,14 +37,14 @@ impl Bob {
         holder: Holder,
         nonce: &str,
         at: u64,
-    ) -> Result<u64, Rejection> {
+    ) -> Result<Timestamp, Rejection> {
         let time = Timestamp::from(at);
         self.challenges
             .issue(address, holder, nonce.into(), true, time)
     }
 
     /// A challenge for Bob, asked by `holder` at `at`.
-    fn issue(&mut self, holder: Holder, nonce: &str, at: u64) -> Result<u64, Rejection> {
+    fn issue(&mut self, holder: Holder, nonce: &str, at: u64) -> Result<Timestamp, Rejection> {
         let bob = self.address.clone();
         self.issue_to(&bob, holder, nonce, at)
     }

@@ -602,6 +602,40 @@ fn the_core_takes_time_as_a_timestamp() {
     );
 }
 
+/// A moment the core keeps (a member's `last_seen`, a task's times, a
+/// deadline, a timer) is a `Timestamp`, and arithmetic on moments goes
+/// through its methods: `Timestamp::as_millis` is called only where a moment
+/// is written as a number — the ids, the event and ack encoders, the RFC 3339
+/// formatter and analytics' minute buckets. (The hosts bind numbers for their
+/// storage and their platform's alarms themselves.)
+#[test]
+fn the_core_keeps_moments_as_timestamps() {
+    const WRITERS: [&str; 5] = [
+        "core/src/ids/",
+        "core/src/event/text.rs",
+        "core/src/network/delivery/ack.rs",
+        "core/src/bindings/a2a/wire.rs",
+        "core/src/mods/analytics.rs",
+    ];
+    let mut found = Vec::new();
+    for (file, code) in code_of_crates(&["core/src"]) {
+        let file = file.replace('\\', "/");
+        if WRITERS.iter().any(|writer| file.starts_with(writer)) {
+            continue;
+        }
+        for (n, line) in code.lines().enumerate() {
+            if line.contains(".as_millis()") {
+                found.push(format!("{file}:{}: {}", n + 1, line.trim()));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "a moment read as a bare number (keep the `Timestamp`, use its methods):\n{}",
+        found.join("\n")
+    );
+}
+
 /// ANP has its own call path (`bindings::anp::rpc`, the edge's `anp/`): no
 /// entry point takes a switch that runs it through another binding.
 #[test]

@@ -150,7 +150,7 @@ fn member(address: Address) -> Row {
         role: Role::Member,
         verification: Verification::ANONYMOUS,
         status: Presence::Offline,
-        last_seen: 0,
+        last_seen: Timestamp::EPOCH,
         secret_sha256: None,
         did: None,
         profile: Default::default(),
@@ -363,7 +363,7 @@ impl Sim {
             let opening = Opening {
                 batches: i.is_multiple_of(2),
                 join_within_ms: JOIN_DEADLINE_MS,
-                since: self.now,
+                since: Timestamp::from_millis(self.now),
                 ..Opening::default()
             };
             g.gateways[at].opened(socket, opening);

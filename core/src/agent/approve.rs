@@ -141,7 +141,7 @@ impl Agent {
                 to,
                 approvers,
                 action: tool_action(name, arguments),
-                expires_at: now.as_millis() + config.approval_wait_secs.saturating_mul(1000),
+                expires_at: now.plus_millis(config.approval_wait_secs.saturating_mul(1000)),
             },
         ]
     }

@@ -40,13 +40,13 @@ impl Spent {
 /// Calls and tokens spent in the last hour.
 #[derive(Debug, Default)]
 pub struct Spending {
-    calls: VecDeque<u64>,
-    tokens: VecDeque<(u64, u64)>,
+    calls: VecDeque<Timestamp>,
+    tokens: VecDeque<(Timestamp, u64)>,
 }
 
 impl Spending {
     fn forget(&mut self, now: Timestamp) {
-        let gone = |t: u64| t.saturating_add(HOUR_MS) <= now.as_millis();
+        let gone = |t: Timestamp| t.plus_millis(HOUR_MS) <= now;
         while self.calls.front().is_some_and(|&t| gone(t)) {
             self.calls.pop_front();
         }
@@ -58,7 +58,7 @@ impl Spending {
     /// Whether one more model call fits the budgets at `now`.
     pub fn check(&mut self, budgets: &Budgets, now: Timestamp) -> Result<(), Spent> {
         self.forget(now);
-        let free_in = |t: u64| t.saturating_add(HOUR_MS).saturating_sub(now.as_millis());
+        let free_in = |t: Timestamp| t.plus_millis(HOUR_MS).millis_since(now);
         if self.calls.len() >= budgets.calls_per_hour as usize {
             let free_in_ms = self.calls.front().map_or(HOUR_MS, |&t| free_in(t));
             return Err(Spent::Calls { free_in_ms });
@@ -73,13 +73,13 @@ impl Spending {
 
     /// Counts a model call at `now`.
     pub fn call(&mut self, now: Timestamp) {
-        self.calls.push_back(now.as_millis());
+        self.calls.push_back(now);
     }
 
     /// Counts tokens spent at `now`.
     pub fn tokens(&mut self, now: Timestamp, count: u64) {
         if count > 0 {
-            self.tokens.push_back((now.as_millis(), count));
+            self.tokens.push_back((now, count));
         }
     }
 }

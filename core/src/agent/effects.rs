@@ -7,6 +7,7 @@
 
 use crate::agent::rules::Place;
 use crate::ids::address::Address;
+use crate::ids::time::Timestamp;
 use crate::ids::ulid::EventId;
 use crate::vocabulary::approvals::ApprovalAction;
 pub use crate::vocabulary::messages::{MAX_STEP_RESULT, Step};
@@ -135,8 +136,8 @@ pub enum AgentEffect {
         approvers: Vec<Address>,
         /// The step.
         action: ApprovalAction,
-        /// When it expires, unix ms.
-        expires_at: u64,
+        /// When it expires.
+        expires_at: Timestamp,
     },
     /// An assistant's work as it happens — its plan, a task handed out, a
     /// question relayed — posted as a chat message where its answer will go

@@ -185,7 +185,7 @@ pub fn from_payload(
         config,
         name,
         added_by: added_by.clone(),
-        added_at: now.as_millis(),
+        added_at: now,
     })
 }
 

@@ -46,7 +46,10 @@ fn a_payload_becomes_a_chat_agent_on_the_deployment_key_variable() {
     assert_eq!(hosted.config.system_prompt, "You help.");
     assert_eq!(hosted.config.key_var, DEPLOYMENT_KEY_VAR);
     assert_eq!(hosted.name, "Support Bot");
-    assert_eq!((hosted.added_by, hosted.added_at), (ada(), 7));
+    assert_eq!(
+        (hosted.added_by, hosted.added_at),
+        (ada(), Timestamp::from(7))
+    );
     // A key in the event itself would be logged: refused.
     let mut keyed = body();
     keyed["key"] = json!("sk-x");

@@ -110,7 +110,7 @@ fn every_answer_of_a_real_network_reads_as_its_type_and_back() {
         reads_back(&f.ask("network.resource.read", "resource/tool/calc", json!({})));
     assert_eq!(read_back.schema, Some(json!({"type": "object"})));
     let pong: Pong = reads_back(&f.ask("network.ping", "core", json!({})));
-    assert!(pong.time > 1_000);
+    assert!(pong.time > Timestamp::from_millis(1_000));
     let page: EventsPage = reads_back(&f.ask("network.events.query", "core", json!({})));
     assert!(!page.events.is_empty());
     let error = f.ask(
@@ -228,7 +228,7 @@ fn event_of(event_type: &str, payload: Value) -> Event {
         payload,
         metadata: serde_json::Map::new(),
         enrichment: None,
-        timestamp: 1,
+        timestamp: Timestamp::from_millis(1),
         network: None,
     }
 }

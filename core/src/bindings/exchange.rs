@@ -47,7 +47,7 @@ pub trait BindingHost {
         &mut self,
         ticket_sha256: &str,
         address: &Address,
-        expires_at: u64,
+        expires_at: Timestamp,
     ) -> Result<(), Self::Error>;
     /// Removes and returns the ticket stored under a SHA-256.
     fn take_ticket(&mut self, ticket_sha256: &str) -> Result<Option<TicketRow>, Self::Error>;

@@ -13,11 +13,11 @@ pub struct RequestLog {
     method: String,
     path: String,
     trace_id: Option<String>,
-    started: u64,
+    started: Timestamp,
 }
 
 impl RequestLog {
-    /// Notes `req` as it starts, at `now` (Unix milliseconds).
+    /// Notes `req` as it starts, at `now`.
     pub fn start(req: &Request, now: Timestamp) -> Self {
         Self {
             method: match &req.method {
@@ -27,7 +27,7 @@ impl RequestLog {
             },
             path: req.path().to_owned(),
             trace_id: req.trace_context().map(|t| t.parent.trace_hex()),
-            started: now.as_millis(),
+            started: now,
         }
     }
 
@@ -45,7 +45,7 @@ impl RequestLog {
                 "method": self.method,
                 "path": self.path,
                 "status": status,
-                "duration_ms": now.as_millis().saturating_sub(self.started),
+                "duration_ms": now.millis_since(self.started),
                 "trace_id": self.trace_id,
             })
             .to_string(),

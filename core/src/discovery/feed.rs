@@ -40,8 +40,8 @@ pub struct Change {
     /// Its place in the log (a decimal string on the wire).
     #[serde(with = "seq_text")]
     pub seq: u64,
-    /// When it happened (unix ms).
-    pub ts: u64,
+    /// When it happened.
+    pub ts: Timestamp,
     /// Upsert or delete.
     pub op: Op,
     /// The object's type ([`ACS_TYPE`]).
@@ -148,7 +148,7 @@ impl Feed {
         *version += 1;
         let change = Change {
             seq: self.last_seq,
-            ts: now.as_millis(),
+            ts: now,
             op,
             kind: ACS_TYPE.to_owned(),
             id: id.to_owned(),
@@ -201,7 +201,7 @@ pub fn snapshot_page<'a>(
         .take(limit + 1)
         .map(|(id, payload)| Change {
             seq,
-            ts: 0,
+            ts: Timestamp::EPOCH,
             op: Op::Upsert,
             kind: ACS_TYPE.to_owned(),
             id: id.clone(),

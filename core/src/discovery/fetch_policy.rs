@@ -66,7 +66,7 @@ impl FetchPolicy {
 /// Recent submissions by caller (kept in memory by the registry object).
 #[derive(Debug, Clone, Default)]
 pub struct Submissions {
-    by_caller: BTreeMap<String, VecDeque<u64>>,
+    by_caller: BTreeMap<String, VecDeque<Timestamp>>,
 }
 
 impl Submissions {
@@ -78,7 +78,7 @@ impl Submissions {
         now: Timestamp,
         limit: u32,
     ) -> Result<(), DiscoveryError> {
-        let since = now.as_millis().checked_sub(WINDOW_MS);
+        let since = now.checked_minus_millis(WINDOW_MS);
         self.by_caller.retain(|_, times| {
             while times
                 .front()
@@ -90,17 +90,11 @@ impl Submissions {
         });
         let times = self.by_caller.entry(caller.to_owned()).or_default();
         if times.len() >= limit as usize {
-            let free_at = times
-                .front()
-                .map_or(now, |t| Timestamp::from_millis(*t).plus_millis(WINDOW_MS));
-            let retry_after_s = free_at
-                .as_millis()
-                .saturating_sub(now.as_millis())
-                .div_ceil(1000)
-                .max(1);
+            let free_at = times.front().map_or(now, |t| t.plus_millis(WINDOW_MS));
+            let retry_after_s = free_at.millis_since(now).div_ceil(1000).max(1);
             return Err(DiscoveryError::RateLimited { retry_after_s });
         }
-        times.push_back(now.as_millis());
+        times.push_back(now);
         Ok(())
     }
 }

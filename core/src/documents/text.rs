@@ -281,7 +281,7 @@ impl TextDocument {
     }
 
     fn commit(&mut self, now: Timestamp) {
-        let seconds = i64::try_from(now.as_millis() / 1000).unwrap_or(i64::MAX);
+        let seconds = i64::try_from(now.as_secs()).unwrap_or(i64::MAX);
         self.doc
             .commit_with(CommitOptions::default().with_time(seconds));
     }

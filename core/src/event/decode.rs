@@ -11,6 +11,7 @@ use crate::ids::address::{Address, AddressError};
 use crate::ids::event_type::EventType;
 use crate::ids::event_type::EventTypeError;
 use crate::ids::network_id::NetworkIdError;
+use crate::ids::time::Timestamp;
 use crate::ids::ulid::EventId;
 use crate::ids::ulid::UlidError;
 use serde::Serialize;
@@ -171,7 +172,7 @@ impl Event {
         let target = address(&fields.target, "target")?;
         let timestamp = match fields.timestamp {
             Loose::Absent => return Err(DecodeError::Missing("timestamp")),
-            Loose::U64(ms) => ms,
+            Loose::U64(ms) => Timestamp::from_millis(ms),
             Loose::Str(_) | Loose::Other => {
                 return Err(DecodeError::WrongType {
                     field: "timestamp",

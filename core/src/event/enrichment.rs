@@ -10,6 +10,7 @@
 //! typed.
 
 use crate::ids::standing::{Role, Verification};
+use crate::ids::time::Timestamp;
 use serde::ser::{Serialize, SerializeMap, SerializeStruct, Serializer};
 use serde_json::{Map, Value};
 
@@ -18,8 +19,8 @@ use serde_json::{Map, Value};
 pub struct Enrichment {
     /// The sender's membership, when the sender is a member.
     pub sender: Option<Sender>,
-    /// When the network received the event (Unix milliseconds).
-    pub received_at: u64,
+    /// When the network received the event.
+    pub received_at: Timestamp,
 }
 
 /// `metadata.sender`: the sender's role and verification level in the network.
@@ -168,7 +169,7 @@ mod tests {
                 role: Role::Master,
                 verification: Verification::KEY_PROOF,
             }),
-            received_at: 42,
+            received_at: Timestamp::from_millis(42),
         };
         let map: Map<String, Value> = [("in_reply_to".to_owned(), json!("x"))]
             .into_iter()
@@ -184,7 +185,7 @@ mod tests {
     fn typed_fields_replace_entries_of_the_same_names() {
         let enrichment = Enrichment {
             sender: None,
-            received_at: 7,
+            received_at: Timestamp::from_millis(7),
         };
         let spoofed: Map<String, Value> = [
             ("received_at".to_owned(), json!(1)),
@@ -216,7 +217,7 @@ mod tests {
                     role: roles[usize::from(role)],
                     verification: Verification::try_from(level).unwrap(),
                 }),
-                received_at,
+                received_at: Timestamp::from_millis(received_at),
             };
             prop_assert_eq!(merged(&map, Some(&enrichment)), as_map_entries(&map, &enrichment));
         }

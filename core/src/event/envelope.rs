@@ -9,6 +9,7 @@ use crate::event::raw::empty_object;
 use crate::ids::address::Address;
 use crate::ids::event_type::EventType;
 use crate::ids::network_id::NetworkId;
+use crate::ids::time::Timestamp;
 use crate::ids::ulid::EventId;
 use serde::ser::{SerializeStruct, Serializer};
 use serde::{Deserialize, Serialize};
@@ -65,8 +66,8 @@ pub struct Event {
     /// those in `metadata` instead.
     #[serde(skip)]
     pub enrichment: Option<Enrichment>,
-    /// Unix milliseconds at creation.
-    pub timestamp: u64,
+    /// When it was created.
+    pub timestamp: Timestamp,
     /// The network the event belongs to; filled in by the network when absent.
     #[serde(default)]
     // Written only when present (`Serialize` above), so optional in TypeScript.

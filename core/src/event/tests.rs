@@ -1,5 +1,6 @@
 //! Tests of the event codec: decoding, encoding, limits and the fast encoder.
 use super::*;
+use crate::Timestamp;
 use crate::error::{Coded, ErrorCode};
 use crate::event::enrichment::Enrichment;
 use crate::ids::ulid::EventId;
@@ -206,9 +207,9 @@ proptest! {
                     role: roles[role],
                     verification: Verification::try_from(level).unwrap(),
                 }),
-                received_at,
+                received_at: Timestamp::from_millis(received_at),
             }),
-            timestamp,
+            timestamp: Timestamp::from_millis(timestamp),
             network: Some("n1".parse().unwrap()),
         };
         // The direct writer and serde agree, with and without a delivery.

@@ -40,7 +40,7 @@ pub(crate) fn encode(event: &Event, delivery: Option<Delivery>) -> String {
         let _ = serde_json::to_writer(&mut out, &metadata);
     }
     out.extend_from_slice(b",\"timestamp\":");
-    write_u64(&mut out, event.timestamp);
+    write_u64(&mut out, event.timestamp.as_millis());
     if let Some(network) = &event.network {
         out.extend_from_slice(b",\"network\":");
         write_str(&mut out, &[network.as_str()]);
@@ -70,7 +70,7 @@ fn write_network_metadata(
             out.push(b',');
         }
         out.extend_from_slice(b"\"received_at\":");
-        write_u64(out, enrichment.received_at);
+        write_u64(out, enrichment.received_at.as_millis());
         if let Some(sender) = enrichment.sender {
             out.extend_from_slice(b",\"sender\":{\"role\":\"");
             out.extend_from_slice(sender.role.as_str().as_bytes());

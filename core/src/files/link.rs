@@ -25,8 +25,8 @@ pub const LINK_TTL_MS: u64 = 60 * 60 * 1000;
 pub struct Link {
     /// Whom it was made for.
     pub member: Address,
-    /// When it stops working (ms since the epoch).
-    pub expires_at: u64,
+    /// When it stops working (written as milliseconds since the epoch).
+    pub expires_at: Timestamp,
     /// The signature, base64url.
     pub sig: String,
 }
@@ -36,7 +36,7 @@ fn mac(
     network: &NetworkId,
     file: &FileId,
     member: &Address,
-    expires_at: u64,
+    expires_at: Timestamp,
 ) -> Hmac<Sha256> {
     // A key of any length is accepted by HMAC; 32 bytes never fails.
     let mut mac = <Hmac<Sha256> as Mac>::new_from_slice(key)
@@ -53,7 +53,7 @@ pub fn sign(
     member: &Address,
     now: Timestamp,
 ) -> Link {
-    let expires_at = now.as_millis().saturating_add(LINK_TTL_MS);
+    let expires_at = now.plus_millis(LINK_TTL_MS);
     let sig = URL_SAFE_NO_PAD.encode(
         mac(key, network, file, member, expires_at)
             .finalize()
@@ -74,7 +74,7 @@ pub fn verify(
     link: &Link,
     now: Timestamp,
 ) -> Result<Address, FileError> {
-    if now >= Timestamp::from_millis(link.expires_at) {
+    if now >= link.expires_at {
         return Err(FileError::BadLink);
     }
     let sig = URL_SAFE_NO_PAD
@@ -105,7 +105,7 @@ impl Link {
     ) -> Option<Self> {
         Some(Self {
             member: member?.parse().ok()?,
-            expires_at: expires?.parse().ok()?,
+            expires_at: Timestamp::from_millis(expires?.parse().ok()?),
             sig: sig?,
         })
     }

@@ -145,8 +145,8 @@ pub struct StoredFile {
     pub resource: Address,
     /// The conversation it is attached in (its read rule's source).
     pub conversation: Address,
-    /// When the upload began (ms).
-    pub created_at: u64,
+    /// When the upload began.
+    pub created_at: Timestamp,
     /// Uploading or stored (its own object: a flattened map of parts
     /// would not read back).
     pub state: FileState,
@@ -171,7 +171,7 @@ impl StoredFile {
 
     /// True for an upload begun more than [`ABANDONED_AFTER_MS`] ago and never completed.
     pub fn is_abandoned(&self, now: Timestamp) -> bool {
-        !self.is_stored() && now.as_millis().saturating_sub(self.created_at) > ABANDONED_AFTER_MS
+        !self.is_stored() && now.millis_since(self.created_at) > ABANDONED_AFTER_MS
     }
 
     /// True once every part is in and it is readable.

@@ -15,7 +15,7 @@ fn file(size: u64) -> StoredFile {
         mime: "video/mp4".into(),
         size,
         conversation: "channel/general".parse().unwrap(),
-        created_at: 0,
+        created_at: Timestamp::EPOCH,
         state: FileState::Stored,
     }
 }
@@ -54,23 +54,17 @@ fn a_link_works_for_its_member_until_it_expires_and_not_when_changed() {
     let f = file(10);
     let ann: crate::Address = "human:ann".parse().unwrap();
     let made = link::sign(&key, &network, &f.id, &ann, Timestamp::from(1_000));
-    assert_eq!(made.expires_at, 1_000 + LINK_TTL_MS);
+    assert_eq!(made.expires_at, Timestamp::from(1_000 + LINK_TTL_MS));
     assert_eq!(
         link::verify(&key, &network, &f.id, &made, Timestamp::from(2_000)),
         Ok(ann.clone())
     );
-    let expired = link::verify(
-        &key,
-        &network,
-        &f.id,
-        &made,
-        Timestamp::from(made.expires_at),
-    );
+    let expired = link::verify(&key, &network, &f.id, &made, made.expires_at);
     assert_eq!(expired, Err(FileError::BadLink));
     let mut for_eve = made.clone();
     for_eve.member = "human:eve".parse().unwrap();
     let mut later = made.clone();
-    later.expires_at += 1;
+    later.expires_at = later.expires_at.plus_millis(1);
     let other_file = FileId::from_seed(&[8; 32]);
     for (link, file, key) in [
         (&for_eve, &f.id, key),

@@ -88,7 +88,7 @@ pub fn begin(
         size,
         resource,
         conversation,
-        created_at: now.as_millis(),
+        created_at: now,
         state: FileState::Uploading {
             upload_id: String::new(),
             parts: Default::default(),

@@ -26,7 +26,7 @@ pub(super) struct PendingCursors {
     /// The highest acked `seq` per member and the epoch that bound its socket.
     acked: BTreeMap<(Address, u64), u64>,
     /// When the oldest of them was taken.
-    since: Option<u64>,
+    since: Option<Timestamp>,
 }
 
 impl PendingCursors {
@@ -34,20 +34,19 @@ impl PendingCursors {
     pub(super) fn take(&mut self, member: &(Address, u64), seq: u64, now: Timestamp) {
         let acked = self.acked.entry(member.clone()).or_default();
         *acked = (*acked).max(seq);
-        self.since.get_or_insert(now.as_millis());
+        self.since.get_or_insert(now);
     }
 
     /// When they are due to be sent on their own, if any are held.
-    pub(super) fn due(&self) -> Option<u64> {
-        self.since
-            .map(|since| since.saturating_add(CURSOR_DELAY_MS))
+    pub(super) fn due(&self) -> Option<Timestamp> {
+        self.since.map(|since| since.plus_millis(CURSOR_DELAY_MS))
     }
 
     /// Every cursor held, as one message, when a request goes anyway
     /// (`riding`) or they are due at `now`; else none.
     pub(super) fn take_to_send(&mut self, now: Timestamp, riding: bool) -> Option<ToNetwork> {
         let due = self.due()?;
-        if riding || due <= now.as_millis() {
+        if riding || due <= now {
             self.flush()
         } else {
             None
@@ -85,10 +84,13 @@ mod tests {
     #[test]
     fn cursors_are_due_a_delay_after_the_oldest_ack_not_the_newest() {
         let mut pending = PendingCursors::default();
-        assert_eq!(pending.due(), None);
+        assert_eq!(pending.due().map(Timestamp::as_millis), None);
         pending.take(&member("agent:a"), 4, Timestamp::from(100));
         pending.take(&member("agent:b"), 9, Timestamp::from(107));
-        assert_eq!(pending.due(), Some(100 + CURSOR_DELAY_MS));
+        assert_eq!(
+            pending.due().map(Timestamp::as_millis),
+            Some(100 + CURSOR_DELAY_MS)
+        );
     }
 
     #[test]
@@ -105,10 +107,13 @@ mod tests {
             .map(|(m, seq, _)| (m.to_string(), *seq))
             .collect();
         assert_eq!(names, [("agent:a".into(), 4), ("agent:b".into(), 9)]);
-        assert_eq!(pending.due(), None);
+        assert_eq!(pending.due().map(Timestamp::as_millis), None);
         assert!(pending.flush().is_none());
         pending.take(&member("agent:a"), 5, Timestamp::from(300));
-        assert_eq!(pending.due(), Some(300 + CURSOR_DELAY_MS));
+        assert_eq!(
+            pending.due().map(Timestamp::as_millis),
+            Some(300 + CURSOR_DELAY_MS)
+        );
     }
 
     #[test]
@@ -137,7 +142,7 @@ mod tests {
                 .is_some(),
             "due"
         );
-        assert_eq!(pending.due(), None);
+        assert_eq!(pending.due().map(Timestamp::as_millis), None);
     }
 
     #[test]
@@ -145,7 +150,7 @@ mod tests {
         let mut pending = PendingCursors::default();
         pending.take(&member("agent:a"), 4, Timestamp::from(100));
         pending.clear();
-        assert_eq!(pending.due(), None);
+        assert_eq!(pending.due().map(Timestamp::as_millis), None);
         assert!(pending.flush().is_none());
     }
 }

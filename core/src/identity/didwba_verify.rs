@@ -35,7 +35,7 @@ impl DidWbaVerifier {
     ) -> Result<Did, IdentityError> {
         let did: Did = proof.did().parse()?;
         let at = proof.at()?;
-        let now_s = now.as_millis() / 1000;
+        let now_s = now.as_secs();
         let expired = match proof {
             DidProof::Signed(signed) => signed.expires.is_some_and(|e| e < now_s),
             DidProof::Header(_) => false,
@@ -87,9 +87,10 @@ impl DidWbaVerifier {
             )?,
             DidProof::Signed(signed) => key.verify(signed.base.as_bytes(), &signed.signature)?,
         }
-        let keep_until = at
-            .saturating_add(MAX_AGE_SECS + MAX_AHEAD_SECS)
-            .saturating_mul(1000);
+        let keep_until = Timestamp::from_millis(
+            at.saturating_add(MAX_AGE_SECS + MAX_AHEAD_SECS)
+                .saturating_mul(1000),
+        );
         self.nonces.insert(nonce_key(proof), keep_until, now);
         Ok(did)
     }

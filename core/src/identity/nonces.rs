@@ -7,35 +7,33 @@ use std::collections::{BTreeMap, BTreeSet};
 /// Most nonces remembered at once.
 pub const MAX_NONCES: usize = 50_000;
 
-/// Nonces seen, each until its expiry (unix ms).
+/// Nonces seen, each until its expiry.
 #[derive(Debug, Clone, Default)]
 pub struct NonceCache {
-    until: BTreeMap<String, u64>,
-    by_expiry: BTreeSet<(u64, String)>,
+    until: BTreeMap<String, Timestamp>,
+    by_expiry: BTreeSet<(Timestamp, String)>,
 }
 
 impl NonceCache {
     /// True when `nonce` was recorded and has not expired.
     pub fn seen(&self, nonce: &str, now: Timestamp) -> bool {
-        self.until
-            .get(nonce)
-            .is_some_and(|until| *until > now.as_millis())
+        self.until.get(nonce).is_some_and(|until| *until > now)
     }
 
-    /// Records `nonce` until `until_ms`, dropping expired ones (and the
+    /// Records `nonce` until `until`, dropping expired ones (and the
     /// soonest-expiring beyond [`MAX_NONCES`]).
-    pub fn insert(&mut self, nonce: String, until_ms: u64, now: Timestamp) {
+    pub fn insert(&mut self, nonce: String, until: Timestamp, now: Timestamp) {
         while let Some(first) = self.by_expiry.first().cloned() {
-            if first.0 > now.as_millis() && self.until.len() < MAX_NONCES {
+            if first.0 > now && self.until.len() < MAX_NONCES {
                 break;
             }
             self.by_expiry.remove(&first);
             self.until.remove(&first.1);
         }
-        if let Some(old) = self.until.insert(nonce.clone(), until_ms) {
+        if let Some(old) = self.until.insert(nonce.clone(), until) {
             self.by_expiry.remove(&(old, nonce.clone()));
         }
-        self.by_expiry.insert((until_ms, nonce));
+        self.by_expiry.insert((until, nonce));
     }
 
     /// How many are remembered.
@@ -56,13 +54,17 @@ mod tests {
     #[test]
     fn nonces_are_remembered_until_they_expire_and_bounded() {
         let mut cache = NonceCache::default();
-        cache.insert("a".into(), 100, Timestamp::from(0));
+        cache.insert("a".into(), Timestamp::from(100), Timestamp::from(0));
         assert!(cache.seen("a", Timestamp::from(99)));
         assert!(!cache.seen("a", Timestamp::from(100)));
-        cache.insert("b".into(), 300, Timestamp::from(200));
+        cache.insert("b".into(), Timestamp::from(300), Timestamp::from(200));
         assert_eq!(cache.len(), 1, "a expired and was dropped");
         for n in 0..MAX_NONCES + 10 {
-            cache.insert(format!("n{n}"), 1_000 + n as u64, Timestamp::from(200));
+            cache.insert(
+                format!("n{n}"),
+                Timestamp::from(1_000 + n as u64),
+                Timestamp::from(200),
+            );
         }
         assert_eq!(cache.len(), MAX_NONCES);
         assert!(cache.seen(&format!("n{}", MAX_NONCES + 9), Timestamp::from(500)));

@@ -5,6 +5,7 @@
 use super::aic::AicIssuer;
 use super::did::Did;
 use crate::crypto::{from_hex, to_hex};
+use crate::ids::time::Timestamp;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
@@ -72,11 +73,11 @@ pub fn sign_proof(
 pub struct KeyRecord {
     /// Ed25519 public key, lowercase hex.
     pub public_key: String,
-    /// When it was added (unix ms).
-    pub added_at: u64,
+    /// When it was added.
+    pub added_at: Timestamp,
     /// When rotation retired it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub retired_at: Option<u64>,
+    pub retired_at: Option<Timestamp>,
 }
 
 /// A registered agent, as stored.
@@ -93,11 +94,11 @@ pub struct AgentRecord {
     /// Its ACS document, when it gave one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub acs: Option<Value>,
-    /// Registration time (unix ms).
-    pub registered_at: u64,
+    /// Registration time.
+    pub registered_at: Timestamp,
     /// Revocation time.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub revoked_at: Option<u64>,
+    pub revoked_at: Option<Timestamp>,
 }
 
 impl AgentRecord {

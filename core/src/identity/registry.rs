@@ -30,7 +30,7 @@ pub const TOKEN_TTL_SECS: u64 = 300;
 #[derive(Debug, Clone)]
 struct Challenge {
     name: String,
-    expires_at: u64,
+    expires_at: Timestamp,
 }
 
 /// The registry's state.
@@ -96,10 +96,9 @@ impl Registry {
         name: &str,
         nonce: String,
         now: Timestamp,
-    ) -> Result<u64, IdentityError> {
+    ) -> Result<Timestamp, IdentityError> {
         valid_name(name)?;
-        self.challenges
-            .retain(|_, c| c.expires_at > now.as_millis());
+        self.challenges.retain(|_, c| c.expires_at > now);
         while self.challenges.len() >= MAX_CHALLENGES {
             let Some(oldest) = self
                 .challenges
@@ -111,7 +110,7 @@ impl Registry {
             };
             self.challenges.remove(&oldest);
         }
-        let expires_at = now.as_millis().saturating_add(CHALLENGE_TTL_MS);
+        let expires_at = now.plus_millis(CHALLENGE_TTL_MS);
         self.challenges.insert(
             nonce,
             Challenge {
@@ -138,7 +137,7 @@ impl Registry {
             .challenges
             .remove(nonce)
             .ok_or(IdentityError::BadChallenge)?;
-        if challenge.expires_at <= now.as_millis() || challenge.name != name {
+        if challenge.expires_at <= now || challenge.name != name {
             return Err(IdentityError::BadChallenge);
         }
         let signature = from_hex::<64>(signature)
@@ -185,21 +184,18 @@ impl Registry {
             return Err(IdentityError::NameTaken(format!("openagents:{name}")));
         }
         let serial = self.next_serial;
-        let aic = self
-            .config
-            .aic
-            .issue(year_of(now.as_millis() / 1000), serial, 1)?;
+        let aic = self.config.aic.issue(year_of(now.as_secs()), serial, 1)?;
         let record = AgentRecord {
             name: name.to_owned(),
             aic: aic.to_string(),
             serial,
             keys: vec![KeyRecord {
                 public_key: to_hex(&key),
-                added_at: now.as_millis(),
+                added_at: now,
                 retired_at: None,
             }],
             acs,
-            registered_at: now.as_millis(),
+            registered_at: now,
             revoked_at: None,
         };
         self.load(record.clone());
@@ -233,11 +229,11 @@ impl Registry {
             .get_mut(name)
             .ok_or_else(|| IdentityError::NotRegistered(format!("openagents:{name}")))?;
         for key in record.keys.iter_mut().filter(|k| k.retired_at.is_none()) {
-            key.retired_at = Some(now.as_millis());
+            key.retired_at = Some(now);
         }
         record.keys.push(KeyRecord {
             public_key: to_hex(&fresh),
-            added_at: now.as_millis(),
+            added_at: now,
             retired_at: None,
         });
         Ok(record.clone())
@@ -257,7 +253,7 @@ impl Registry {
             .agents
             .get_mut(name)
             .ok_or_else(|| IdentityError::NotRegistered(format!("openagents:{name}")))?;
-        record.revoked_at = Some(now.as_millis());
+        record.revoked_at = Some(now);
         Ok(record.clone())
     }
 
@@ -317,7 +313,7 @@ impl Registry {
             signature,
             now,
         )?;
-        let now_secs = now.as_millis() / 1000;
+        let now_secs = now.as_secs();
         let claims = Claims {
             iss: self.config.issuer.clone(),
             sub: format!("openagents:{name}"),

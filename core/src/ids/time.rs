@@ -10,9 +10,13 @@ use std::fmt;
     Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
 )]
 #[serde(transparent)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(type = "number"))]
 pub struct Timestamp(u64);
 
 impl Timestamp {
+    /// The epoch itself: what a moment never set reads as.
+    pub const EPOCH: Self = Self(0);
+
     /// The moment `ms` milliseconds after the epoch.
     pub const fn from_millis(ms: u64) -> Self {
         Self(ms)
@@ -26,6 +30,24 @@ impl Timestamp {
     /// `ms` milliseconds later (the last moment a `u64` holds at most).
     pub const fn plus_millis(self, ms: u64) -> Self {
         Self(self.0.saturating_add(ms))
+    }
+
+    /// `ms` milliseconds earlier (the epoch at the earliest).
+    pub const fn minus_millis(self, ms: u64) -> Self {
+        Self(self.0.saturating_sub(ms))
+    }
+
+    /// `ms` milliseconds earlier, or `None` when that is before the epoch.
+    pub const fn checked_minus_millis(self, ms: u64) -> Option<Self> {
+        match self.0.checked_sub(ms) {
+            Some(earlier) => Some(Self(earlier)),
+            None => None,
+        }
+    }
+
+    /// Whole seconds since the epoch (what JWTs and HTTP signatures write).
+    pub const fn as_secs(self) -> u64 {
+        self.0 / 1000
     }
 
     /// Milliseconds from `earlier` to this moment (0 when `earlier` is later).
@@ -62,6 +84,16 @@ mod tests {
         let at = Timestamp::from_millis(u64::MAX - 1);
         assert_eq!(at.plus_millis(5).as_millis(), u64::MAX);
         assert_eq!(Timestamp::from_millis(3).millis_since(at), 0);
+        assert_eq!(at.millis_since(Timestamp::from_millis(3)), u64::MAX - 4);
+        assert_eq!(Timestamp::from_millis(3).minus_millis(5), Timestamp::EPOCH);
+        assert_eq!(at.minus_millis(u64::MAX - 3).as_millis(), 2);
+        assert_eq!(Timestamp::from_millis(3).checked_minus_millis(4), None);
+        assert_eq!(
+            Timestamp::from_millis(3).checked_minus_millis(3),
+            Some(Timestamp::EPOCH)
+        );
+        assert_eq!(Timestamp::from_millis(12_999).as_secs(), 12);
+        assert_eq!(Timestamp::default(), Timestamp::EPOCH);
     }
 
     proptest! {

@@ -4,6 +4,7 @@
 
 use crate::agent::config::AgentConfig;
 use crate::ids::address::Address;
+use crate::ids::time::Timestamp;
 use serde::{Deserialize, Serialize};
 
 /// The Worker secret holding a deployment-wide provider key, used by hosted
@@ -21,6 +22,6 @@ pub struct HostedAgent {
     pub name: String,
     /// The master who added it.
     pub added_by: Address,
-    /// When, unix ms.
-    pub added_at: u64,
+    /// When.
+    pub added_at: Timestamp,
 }

@@ -2,6 +2,7 @@
 
 use crate::ids::address::Address;
 use crate::ids::standing::{Role, Verification};
+use crate::ids::time::Timestamp;
 use crate::model::profile::Profile;
 use serde::{Deserialize, Serialize};
 
@@ -38,9 +39,9 @@ pub struct Member {
     pub verification: Verification,
     /// Online or offline.
     pub status: Presence,
-    /// Unix milliseconds of the last sign of life.
+    /// The last sign of life.
     #[serde(default)]
-    pub last_seen: u64,
+    pub last_seen: Timestamp,
     /// SHA-256 (lowercase hex) of the member secret the network issued at the
     /// first join: rejoining this address presents the secret. Stored, never shown.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -81,7 +82,7 @@ mod tests {
             role: Role::Observer,
             verification: Verification::ANONYMOUS,
             status: Presence::Online,
-            last_seen: 5,
+            last_seen: Timestamp::from_millis(5),
             secret_sha256: None,
             did: None,
             profile: Profile::default(),

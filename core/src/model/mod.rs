@@ -19,6 +19,7 @@
 //! * [`remote`] — external A2A agents that are members
 //! * [`payloads`] — the payloads of the network's answers (roster, resources, pages, errors, profile)
 //! * [`requests`] — the payloads of members' requests (join, invitations, channels, queries, tasks)
+//! * [`received`] — what a participant reads of the answers (an ack, a delivery's place, a challenge)
 
 pub mod access;
 pub mod agent_mod;
@@ -33,6 +34,7 @@ pub mod origins;
 pub mod payloads;
 pub mod profile;
 pub mod push;
+pub mod received;
 pub mod remote;
 pub mod requests;
 pub mod retention;

@@ -58,9 +58,9 @@ pub struct PendingPush {
     pub target: String,
     /// Failed attempts so far.
     pub attempts: u32,
-    /// When to try (Unix ms); while it is being sent, when the host's send
-    /// counts as lost and it is tried again.
-    pub next_at: u64,
+    /// When to try; while it is being sent, when the host's send counts as
+    /// lost and it is tried again.
+    pub next_at: Timestamp,
     /// The change it carries: the `seq` of the task's change that queued it,
     /// above every earlier notification of the target's.
     #[serde(default)]
@@ -78,7 +78,7 @@ impl PendingPush {
             task: task.to_owned(),
             target: target.to_owned(),
             attempts: 0,
-            next_at: now.as_millis(),
+            next_at: now,
             generation,
             sending: None,
         }
@@ -91,14 +91,14 @@ impl PendingPush {
         self.generation = generation.max(self.generation.saturating_add(1));
         self.attempts = 0;
         if self.sending.is_none() {
-            self.next_at = now.as_millis();
+            self.next_at = now;
         }
     }
 
     /// Taken by the host at `now` to be sent: held for [`IN_FLIGHT_MS`].
     pub fn take(&mut self, now: Timestamp) {
         self.sending = Some(self.generation);
-        self.next_at = now.as_millis().saturating_add(IN_FLIGHT_MS);
+        self.next_at = now.plus_millis(IN_FLIGHT_MS);
     }
 
     /// True while the send of `sent` (as the host took it) is the one this
@@ -106,7 +106,7 @@ impl PendingPush {
     /// sends one after another checks it before each, so a send that
     /// counted as lost never goes out late, after a newer one.
     pub fn holds(&self, sent: &PendingPush, now: Timestamp) -> bool {
-        self.sending == Some(sent.generation) && now < Timestamp::from_millis(self.next_at)
+        self.sending == Some(sent.generation) && now < self.next_at
     }
 
     /// What the outcome of sending `sent` (as the host took it) at `now`
@@ -123,14 +123,14 @@ impl PendingPush {
         self.sending = None;
         if !current {
             // A newer change waited for this send: its turn now.
-            self.next_at = now.as_millis();
+            self.next_at = now;
             return Settled::Changed;
         }
         self.attempts += 1;
         if self.attempts >= MAX_ATTEMPTS {
             return Settled::Done;
         }
-        self.next_at = now.as_millis().saturating_add(backoff(self.attempts - 1));
+        self.next_at = now.plus_millis(backoff(self.attempts - 1));
         Settled::Changed
     }
 }
@@ -179,14 +179,17 @@ mod tests {
         let (mut pending, sent) = replaced_while_sending();
         assert_eq!(
             pending.next_at,
-            10 + IN_FLIGHT_MS,
+            Timestamp::from(10 + IN_FLIGHT_MS),
             "not before the send ends"
         );
         assert_eq!(
             pending.settle(&sent, true, Timestamp::from(30)),
             Settled::Changed
         );
-        assert_eq!((pending.generation, pending.next_at), (7, 30));
+        assert_eq!(
+            (pending.generation, pending.next_at),
+            (7, Timestamp::from(30))
+        );
         pending.take(Timestamp::from(30));
         let newer = pending.clone();
         assert_eq!(
@@ -204,7 +207,7 @@ mod tests {
         );
         assert_eq!(
             (pending.attempts, pending.next_at, pending.sending),
-            (0, 30, None)
+            (0, Timestamp::from(30), None)
         );
     }
 
@@ -240,7 +243,7 @@ mod tests {
             );
             assert_eq!(
                 (pending.attempts, pending.next_at),
-                (attempt, backoff(attempt - 1))
+                (attempt, Timestamp::from(backoff(attempt - 1)))
             );
         }
         pending.take(Timestamp::from(0));

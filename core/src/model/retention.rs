@@ -122,14 +122,14 @@ pub const MAX_MARKS: usize = 256;
 /// reading the log.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LogMarks {
-    /// `(unix ms, last seq then)`, oldest first.
-    pub marks: Vec<(u64, u64)>,
+    /// `(time, last seq then)`, oldest first.
+    pub marks: Vec<(Timestamp, u64)>,
     /// Events without history up to this `seq` are gone.
     pub transient_through: u64,
     /// History up to this `seq` is gone.
     pub history_through: u64,
-    /// When pruning last ran (unix ms).
-    pub last_run: u64,
+    /// When pruning last ran (the epoch: never).
+    pub last_run: Timestamp,
 }
 
 impl LogMarks {
@@ -138,7 +138,7 @@ impl LogMarks {
         if self.marks.last().is_some_and(|&(_, seq)| seq >= last_seq) {
             return;
         }
-        self.marks.push((now.as_millis(), last_seq));
+        self.marks.push((now, last_seq));
         if self.marks.len() > MAX_MARKS {
             // Thin the older half: every other mark goes.
             let half = self.marks.len() / 2;
@@ -151,7 +151,7 @@ impl LogMarks {
     }
 
     /// The highest `seq` logged at or before `time` (0 when none is known to be).
-    pub fn seq_at_or_before(&self, time: u64) -> u64 {
+    pub fn seq_at_or_before(&self, time: Timestamp) -> u64 {
         self.marks
             .iter()
             .take_while(|&&(at, _)| at <= time)
@@ -161,7 +161,7 @@ impl LogMarks {
 
     /// Forgets marks older than `time` but the newest of them, which still
     /// answers [`Self::seq_at_or_before`] for any later time.
-    pub fn forget_before(&mut self, time: u64) {
+    pub fn forget_before(&mut self, time: Timestamp) {
         let older = self.marks.iter().take_while(|&&(at, _)| at < time).count();
         if older > 1 {
             self.marks.drain(..older - 1);
@@ -175,31 +175,33 @@ mod tests {
 
     #[test]
     fn marks_tell_which_seq_is_older_than_a_time() {
+        let at = Timestamp::from_millis;
         let mut marks = LogMarks::default();
-        marks.mark(Timestamp::from(1_000), 5);
-        marks.mark(Timestamp::from(2_000), 5); // no new seq: no mark
-        marks.mark(Timestamp::from(3_000), 9);
-        assert_eq!(marks.marks, vec![(1_000, 5), (3_000, 9)]);
-        assert_eq!(marks.seq_at_or_before(999), 0);
-        assert_eq!(marks.seq_at_or_before(2_999), 5);
-        assert_eq!(marks.seq_at_or_before(5_000), 9);
-        marks.forget_before(4_000);
-        assert_eq!(marks.marks, vec![(3_000, 9)]);
-        assert_eq!(marks.seq_at_or_before(5_000), 9);
+        marks.mark(at(1_000), 5);
+        marks.mark(at(2_000), 5); // no new seq: no mark
+        marks.mark(at(3_000), 9);
+        assert_eq!(marks.marks, vec![(at(1_000), 5), (at(3_000), 9)]);
+        assert_eq!(marks.seq_at_or_before(at(999)), 0);
+        assert_eq!(marks.seq_at_or_before(at(2_999)), 5);
+        assert_eq!(marks.seq_at_or_before(at(5_000)), 9);
+        marks.forget_before(at(4_000));
+        assert_eq!(marks.marks, vec![(at(3_000), 9)]);
+        assert_eq!(marks.seq_at_or_before(at(5_000)), 9);
     }
 
     #[test]
     fn thinning_keeps_marks_bounded_and_only_ever_answers_lower() {
+        let at = Timestamp::from_millis;
         let mut marks = LogMarks::default();
         let mut full = LogMarks::default();
         for i in 1..=2_000u64 {
-            marks.mark(Timestamp::from(i * 10), i);
-            full.marks.push((i * 10, i));
+            marks.mark(at(i * 10), i);
+            full.marks.push((at(i * 10), i));
         }
         assert!(marks.marks.len() <= MAX_MARKS);
-        assert_eq!(marks.marks.last(), Some(&(20_000, 2_000)));
+        assert_eq!(marks.marks.last(), Some(&(at(20_000), 2_000)));
         for time in (0..21_000).step_by(77) {
-            assert!(marks.seq_at_or_before(time) <= full.seq_at_or_before(time));
+            assert!(marks.seq_at_or_before(at(time)) <= full.seq_at_or_before(at(time)));
         }
     }
 

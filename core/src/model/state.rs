@@ -98,8 +98,8 @@ pub struct Invitation {
     pub invitee: Option<Address>,
     /// The member who invited.
     pub created_by: Address,
-    /// Unix milliseconds after which it is void.
-    pub expires_at: u64,
+    /// The moment after which it is void.
+    pub expires_at: Timestamp,
     /// How many new members may join with it (1, the default: once).
     #[serde(default = "one_use")]
     pub max_uses: u32,
@@ -390,8 +390,7 @@ impl State {
     /// True when `code` is a live invitation usable by `address`.
     pub fn invitation_valid(&self, code: &str, address: &Address, now: Timestamp) -> bool {
         self.invitations.get(code).is_some_and(|i| {
-            i.expires_at > now.as_millis()
-                && i.invitee.as_ref().is_none_or(|invitee| invitee == address)
+            i.expires_at > now && i.invitee.as_ref().is_none_or(|invitee| invitee == address)
         })
     }
 

@@ -74,7 +74,7 @@ pub const SAVE_INTERVAL_MS: u64 = 1_000;
 pub(super) struct AnalyticsMod {
     spec: ModSpec,
     counts: Analytics,
-    last_saved: Option<u64>,
+    last_saved: Option<Timestamp>,
 }
 
 impl AnalyticsMod {
@@ -87,7 +87,7 @@ impl AnalyticsMod {
     }
 
     fn save(&mut self, now: Timestamp, out: &mut Outbox<'_>) {
-        self.last_saved = Some(now.as_millis());
+        self.last_saved = Some(now);
         out.command(Command::SaveModState {
             name: "analytics",
             state: serde_json::to_value(&self.counts).unwrap_or(Value::Null),
@@ -122,7 +122,7 @@ impl Mod for AnalyticsMod {
             .count(event.event_type.as_str(), &event.source, cx.now);
         if self
             .last_saved
-            .is_none_or(|at| cx.now.as_millis().saturating_sub(at) >= SAVE_INTERVAL_MS)
+            .is_none_or(|at| cx.now.millis_since(at) >= SAVE_INTERVAL_MS)
         {
             self.save(cx.now, out);
         }

@@ -161,7 +161,7 @@ impl<'a> Outbox<'a> {
             payload,
             metadata,
             enrichment: None,
-            timestamp: self.now.as_millis(),
+            timestamp: self.now,
             network: Some(self.network.clone()),
         });
     }

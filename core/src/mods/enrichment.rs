@@ -37,7 +37,7 @@ impl Mod for Enrichment {
                 role: member.role,
                 verification: member.verification,
             }),
-            received_at: cx.now.as_millis(),
+            received_at: cx.now,
         });
     }
 }

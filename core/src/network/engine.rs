@@ -57,7 +57,7 @@ pub struct Network {
     /// The last pruning run stopped at its bound: the next follows soon.
     pub(super) prune_behind: bool,
     /// When the next idle member may be removed, as far as is known.
-    pub(super) member_removal_due: Option<u64>,
+    pub(super) member_removal_due: Option<Timestamp>,
     pub(super) dedupe: DedupeWindow,
     /// Events waiting for agent mods' verdicts (`crate::network::pipeline::agent_mods`).
     pub(super) parked: crate::network::pipeline::parked::ParkedEvents,
@@ -284,7 +284,7 @@ impl Network {
             duplicate: false,
             trace: self.cause.clone(),
             extra,
-            timestamp: now.as_millis(),
+            timestamp: now,
             network: self.config.id.clone(),
         }
     }
@@ -313,7 +313,7 @@ impl Network {
             payload,
             metadata,
             enrichment: None,
-            timestamp: now.as_millis(),
+            timestamp: now,
             network: Some(self.config.id.clone()),
         }
     }

@@ -213,7 +213,7 @@ impl Network {
             event.metadata.remove(key);
         }
         // The time is when the network accepted it: a sender's clock neither dates nor orders it.
-        event.timestamp = now.as_millis();
+        event.timestamp = now;
         let event_type = event.event_type.as_str();
         if event_type != core_types::AGENT_JOIN
             && let Some(seq) = self.dedupe.seq_of(&event.id).or_else(|| {

@@ -18,7 +18,7 @@ use crate::network::delivery::tracker::{Tracker, redelivery_at};
 
 impl Tracker {
     /// When the network next needs the host to call `on_alarm`.
-    pub fn next_wakeup(&self) -> Option<u64> {
+    pub fn next_wakeup(&self) -> Option<Timestamp> {
         [self.redelivery_deadline(), self.page_due()]
             .into_iter()
             .flatten()
@@ -26,7 +26,7 @@ impl Tracker {
     }
 
     /// [`Self::next_wakeup`] from the redelivery floor: no later, maybe earlier.
-    pub fn wakeup_bound(&self) -> Option<u64> {
+    pub fn wakeup_bound(&self) -> Option<Timestamp> {
         [self.redelivery_floor.get(), self.page_due()]
             .into_iter()
             .flatten()
@@ -38,12 +38,12 @@ impl Tracker {
         self.redelivery_floor = Floor::exact(self.redelivery_deadline());
     }
 
-    fn redelivery_deadline(&self) -> Option<u64> {
+    fn redelivery_deadline(&self) -> Option<Timestamp> {
         let since = self.progress.values().filter_map(|p| p.unacked_since);
         since.min().map(redelivery_at)
     }
 
-    fn page_due(&self) -> Option<u64> {
+    fn page_due(&self) -> Option<Timestamp> {
         self.catching_up
             .values()
             .filter(|c| !c.reading)
@@ -64,8 +64,8 @@ impl Network {
     /// bounds) and the network's own timers: pushes, pruning, verdicts due.
     pub(super) fn earliest_wakeup(
         &self,
-        deliveries: Option<u64>,
-        presence: Option<u64>,
+        deliveries: Option<Timestamp>,
+        presence: Option<Timestamp>,
     ) -> Option<Timestamp> {
         [
             deliveries,
@@ -77,7 +77,6 @@ impl Network {
         .into_iter()
         .flatten()
         .min()
-        .map(Timestamp::from_millis)
     }
 
     /// Sets the floors exactly (after an alarm, a restore, a new configuration).
@@ -87,21 +86,19 @@ impl Network {
     }
 
     /// The earliest time an online member goes offline unless it is heard from.
-    pub(super) fn presence_deadline(&self) -> Option<u64> {
+    pub(super) fn presence_deadline(&self) -> Option<Timestamp> {
         self.state
             .members
             .values()
             .filter(|m| m.is_online())
-            .map(|m| m.last_seen.saturating_add(self.config.presence_timeout_ms))
+            .map(|m| m.last_seen.plus_millis(self.config.presence_timeout_ms))
             .min()
     }
 
     /// A member was seen online at `now`: it goes offline at the presence timeout from then.
     pub(super) fn seen_online(&mut self, now: Timestamp) {
-        self.presence_floor.lower(
-            now.as_millis()
-                .saturating_add(self.config.presence_timeout_ms),
-        );
+        self.presence_floor
+            .lower(now.plus_millis(self.config.presence_timeout_ms));
     }
 
     /// In tests: the bound is never later than the exact wakeup `exact`.

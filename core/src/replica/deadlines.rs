@@ -6,19 +6,20 @@
 //! ([`super::Replica::poll_timeout`]): the earliest is the first entry of an
 //! ordered set, and a timer finds what is due without looking at anything else.
 
+use crate::ids::time::Timestamp;
 use crate::ids::ulid::EventId;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Times by event id, also ordered by time.
 #[derive(Debug, Default, Clone)]
 pub(crate) struct Deadlines {
-    by_id: BTreeMap<EventId, u64>,
-    by_time: BTreeSet<(u64, EventId)>,
+    by_id: BTreeMap<EventId, Timestamp>,
+    by_time: BTreeSet<(Timestamp, EventId)>,
 }
 
 impl Deadlines {
     /// Sets the time of `id`, replacing any earlier one.
-    pub fn insert(&mut self, id: EventId, at: u64) {
+    pub fn insert(&mut self, id: EventId, at: Timestamp) {
         if let Some(old) = self.by_id.insert(id, at) {
             self.by_time.remove(&(old, id));
         }
@@ -26,7 +27,7 @@ impl Deadlines {
     }
 
     /// Forgets `id`; returns its time if it had one.
-    pub fn remove(&mut self, id: &EventId) -> Option<u64> {
+    pub fn remove(&mut self, id: &EventId) -> Option<Timestamp> {
         let at = self.by_id.remove(id)?;
         self.by_time.remove(&(at, *id));
         Some(at)
@@ -39,12 +40,12 @@ impl Deadlines {
     }
 
     /// The earliest time held.
-    pub fn earliest(&self) -> Option<u64> {
+    pub fn earliest(&self) -> Option<Timestamp> {
         self.by_time.first().map(|(at, _)| *at)
     }
 
     /// The ids whose time is `up_to` or earlier, earliest first.
-    pub fn up_to(&self, up_to: u64) -> Vec<EventId> {
+    pub fn up_to(&self, up_to: Timestamp) -> Vec<EventId> {
         self.by_time
             .iter()
             .take_while(|(at, _)| *at <= up_to)
@@ -78,11 +79,12 @@ mod tests {
         #[test]
         fn behaves_like_a_map_searched_in_full(ops in proptest::collection::vec(op(), 1..200), probe in 0u64..60) {
             let mut deadlines = Deadlines::default();
-            let mut model: BTreeMap<EventId, u64> = BTreeMap::new();
+            let mut model: BTreeMap<EventId, Timestamp> = BTreeMap::new();
             let id = |n: u8| EventId::from_parts(1, u128::from(n));
             for op in ops {
                 match op {
                     Op::Insert(n, at) => {
+                        let at = Timestamp::from_millis(at);
                         deadlines.insert(id(n), at);
                         model.insert(id(n), at);
                     }
@@ -93,6 +95,7 @@ mod tests {
                     }
                 }
                 prop_assert_eq!(deadlines.earliest(), model.values().min().copied());
+                let probe = Timestamp::from_millis(probe);
                 let mut due = deadlines.up_to(probe);
                 due.sort();
                 let expected: Vec<EventId> =

@@ -25,8 +25,9 @@ use crate::event::Event;
 use crate::ids::address::{Address, ResourceKind};
 use crate::ids::event_type::{EventType, core_types};
 use crate::ids::ulid::EventId;
+use crate::model::received::DocumentSyncRead;
 use automerge::sync;
-use serde_json::{Value, json};
+use serde_json::json;
 use sha2::{Digest, Sha256};
 
 impl SyncedDocuments {
@@ -211,28 +212,23 @@ impl DocumentCopies for SyncedDocuments {
         {
             return None;
         }
-        let address: Address = event
-            .payload
-            .get(payload::ADDRESS)?
-            .as_str()?
-            .parse()
-            .ok()?;
+        let read = DocumentSyncRead::of(&event.payload);
+        let address = read.address.as_given()?.clone();
         if let Some(id) = event.in_reply_to() {
             self.pending.remove(&id);
         }
         let open = self.open.get_mut(&address)?;
-        if event.payload.get("session").and_then(Value::as_str) != Some(open.session.as_str()) {
+        if read.session.as_text() != Some(open.session.as_str()) {
             // Another opening's (another tab of this member): not ours to apply.
             return Some(Vec::new());
         }
         let mut effects = Vec::new();
         let mut changed = false;
-        if let Some(editors) = event.payload.get(payload::EDITORS) {
-            let editors: Vec<Address> = serde_json::from_value(editors.clone()).unwrap_or_default();
+        if let Some(editors) = read.editors() {
             changed |= editors != open.editors;
             open.editors = editors;
         }
-        if let Some(message) = event.payload.get(payload::SYNC).and_then(Value::as_str) {
+        if let Some(message) = read.sync.as_text() {
             let applied = decode_sync(message)
                 .and_then(|m| open.doc.receive_sync_message(&mut open.state, m));
             if let Ok(true) = applied {

@@ -85,11 +85,11 @@ pub(crate) struct Liveness {
     /// `None`: the host manages the link itself (the default).
     keepalive: Option<Keepalive>,
     /// While connected: when a frame last arrived (or the connection opened).
-    heard_at: Option<u64>,
+    heard_at: Option<Timestamp>,
     /// When the unanswered heartbeat went out.
-    ping_sent: Option<u64>,
+    ping_sent: Option<Timestamp>,
     /// While disconnected: when to reconnect.
-    reconnect_at: Option<u64>,
+    reconnect_at: Option<Timestamp>,
     /// Reconnection attempts since the last successful join.
     attempt: u32,
 }
@@ -104,7 +104,7 @@ impl Liveness {
 
     /// A connection opened at `now`.
     pub fn connected(&mut self, now: Timestamp) {
-        self.heard_at = Some(now.as_millis());
+        self.heard_at = Some(now);
         self.ping_sent = None;
         self.reconnect_at = None;
     }
@@ -112,7 +112,7 @@ impl Liveness {
     /// A frame arrived at `now`: the link is alive.
     pub fn heard(&mut self, now: Timestamp) {
         if let Some(at) = &mut self.heard_at {
-            *at = (*at).max(now.as_millis());
+            *at = (*at).max(now);
             self.ping_sent = None;
         }
     }
@@ -134,7 +134,7 @@ impl Liveness {
         self.disconnected();
         if let Some(keepalive) = &self.keepalive {
             let wait = keepalive.backoff(self.attempt, random);
-            self.reconnect_at = Some(now.as_millis().saturating_add(wait));
+            self.reconnect_at = Some(now.plus_millis(wait));
             self.attempt = self.attempt.saturating_add(1);
         }
     }
@@ -144,7 +144,7 @@ impl Liveness {
     pub fn retry_now(&mut self, now: Timestamp) -> bool {
         match &mut self.reconnect_at {
             Some(at) => {
-                *at = (*at).min(now.as_millis());
+                *at = (*at).min(now);
                 self.attempt = 0;
                 true
             }
@@ -158,21 +158,21 @@ impl Liveness {
     }
 
     /// When something is next due.
-    pub fn next(&self) -> Option<u64> {
+    pub fn next(&self) -> Option<Timestamp> {
         let keepalive = self.keepalive.as_ref()?;
         if let Some(at) = self.reconnect_at {
             return Some(at);
         }
         let heard = self.heard_at?;
         Some(match self.ping_sent {
-            Some(sent) => sent.saturating_add(keepalive.heartbeat_timeout_ms),
-            None => heard.saturating_add(keepalive.heartbeat_after_ms),
+            Some(sent) => sent.plus_millis(keepalive.heartbeat_timeout_ms),
+            None => heard.plus_millis(keepalive.heartbeat_after_ms),
         })
     }
 
     /// What is due at `now`, if anything; the caller acts on it.
     pub fn due(&mut self, now: Timestamp) -> Option<Due> {
-        if self.next()? > now.as_millis() {
+        if self.next()? > now {
             return None;
         }
         if self.reconnect_at.take().is_some() {
@@ -182,7 +182,7 @@ impl Liveness {
             self.disconnected();
             return Some(Due::Dead);
         }
-        self.ping_sent = Some(now.as_millis());
+        self.ping_sent = Some(now);
         Some(Due::Ping)
     }
 }
@@ -222,7 +222,7 @@ mod tests {
         let mut liveness = Liveness::default();
         liveness.connected(Timestamp::from(0));
         liveness.lost(Timestamp::from(5), 0);
-        assert_eq!(liveness.next(), None);
+        assert_eq!(liveness.next().map(Timestamp::as_millis), None);
         assert_eq!(liveness.due(Timestamp::from(u64::MAX)), None);
     }
 
@@ -230,21 +230,21 @@ mod tests {
     fn silence_brings_a_heartbeat_and_an_unanswered_one_a_dead_link() {
         let mut liveness = on();
         liveness.connected(Timestamp::from(1_000));
-        assert_eq!(liveness.next(), Some(16_000));
+        assert_eq!(liveness.next().map(Timestamp::as_millis), Some(16_000));
         assert_eq!(liveness.due(Timestamp::from(15_999)), None);
         // A frame moves the heartbeat back.
         liveness.heard(Timestamp::from(10_000));
-        assert_eq!(liveness.next(), Some(25_000));
+        assert_eq!(liveness.next().map(Timestamp::as_millis), Some(25_000));
         assert_eq!(liveness.due(Timestamp::from(25_000)), Some(Due::Ping));
         assert_eq!(
-            liveness.next(),
+            liveness.next().map(Timestamp::as_millis),
             Some(35_000),
             "dead ten seconds after the ping"
         );
         assert_eq!(liveness.due(Timestamp::from(34_999)), None);
         assert_eq!(liveness.due(Timestamp::from(35_000)), Some(Due::Dead));
         assert_eq!(
-            liveness.next(),
+            liveness.next().map(Timestamp::as_millis),
             None,
             "offline: nothing until the host reports the loss"
         );
@@ -256,7 +256,7 @@ mod tests {
         liveness.connected(Timestamp::from(0));
         assert_eq!(liveness.due(Timestamp::from(15_000)), Some(Due::Ping));
         liveness.heard(Timestamp::from(15_050));
-        assert_eq!(liveness.next(), Some(30_050));
+        assert_eq!(liveness.next().map(Timestamp::as_millis), Some(30_050));
         assert_eq!(liveness.due(Timestamp::from(30_050)), Some(Due::Ping));
     }
 
@@ -264,27 +264,27 @@ mod tests {
     fn losses_back_off_until_a_join_succeeds() {
         let mut liveness = on();
         liveness.lost(Timestamp::from(0), u32::MAX);
-        assert_eq!(liveness.next(), Some(250));
+        assert_eq!(liveness.next().map(Timestamp::as_millis), Some(250));
         assert_eq!(liveness.due(Timestamp::from(250)), Some(Due::Reconnect));
         assert_eq!(
-            liveness.next(),
+            liveness.next().map(Timestamp::as_millis),
             None,
             "reconnecting: nothing due until it opens"
         );
         liveness.lost(Timestamp::from(300), u32::MAX);
-        assert_eq!(liveness.next(), Some(800));
+        assert_eq!(liveness.next().map(Timestamp::as_millis), Some(800));
         liveness.lost(Timestamp::from(900), u32::MAX);
-        assert_eq!(liveness.next(), Some(1_900));
+        assert_eq!(liveness.next().map(Timestamp::as_millis), Some(1_900));
         liveness.connected(Timestamp::from(2_000));
         liveness.joined();
         liveness.lost(Timestamp::from(3_000), u32::MAX);
         assert_eq!(
-            liveness.next(),
+            liveness.next().map(Timestamp::as_millis),
             Some(3_250),
             "a successful join resets the backoff"
         );
         // Closing for good cancels the reconnection.
         liveness.disconnected();
-        assert_eq!(liveness.next(), None);
+        assert_eq!(liveness.next().map(Timestamp::as_millis), None);
     }
 }

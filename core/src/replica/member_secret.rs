@@ -10,6 +10,7 @@
 
 use super::state::Replica;
 use super::types::{ReplicaEffect, ReplicaRow};
+use crate::model::received::AckRead;
 use serde_json::{Map, Value, json};
 
 impl Replica {
@@ -60,9 +61,10 @@ impl Replica {
 
     /// A join's ack: keeps a newly issued secret, and says to persist it.
     pub(super) fn learn_member_secret(&mut self, ack: &Value) -> Option<ReplicaEffect> {
-        let secret = ack.get("member_secret").and_then(Value::as_str)?;
-        self.member_secret = Some(secret.to_owned());
-        Some(self.secret_row(secret))
+        let secret = AckRead::of(ack).member_secret.given()?;
+        let row = self.secret_row(&secret);
+        self.member_secret = Some(secret);
+        Some(row)
     }
 
     /// A stored secret row: kept when it is this address's.

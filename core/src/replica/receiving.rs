@@ -10,6 +10,7 @@ use crate::ids::address::Address;
 use crate::ids::event_type::{EventType, core_types};
 use crate::ids::time::Timestamp;
 use crate::ids::ulid::EventId;
+use crate::model::received::{AckRead, DeliveryRead};
 use serde_json::{Value, json};
 
 impl Replica {
@@ -68,7 +69,7 @@ impl Replica {
             if self.watermark.is_none() {
                 let start = Event::decode(frame, &Limits::default())
                     .ok()
-                    .and_then(|e| e.payload.get("resume_after").and_then(Value::as_u64))
+                    .and_then(|e| AckRead::of(&e.payload).resume_after.given())
                     .unwrap_or(0);
                 self.watermark = Some(start);
             }
@@ -151,10 +152,7 @@ impl Replica {
     }
 
     pub(super) fn on_delivery(&mut self, event: Event, delivery: &Value) -> Vec<ReplicaEffect> {
-        let (Some(seq), Some(prev)) = (
-            delivery.get("seq").and_then(Value::as_u64),
-            delivery.get("prev").and_then(Value::as_u64),
-        ) else {
+        let Some((seq, prev)) = DeliveryRead::place(delivery) else {
             return self.on_unsequenced(event);
         };
         let watermark = self.watermark.unwrap_or(0);
@@ -192,7 +190,7 @@ impl Replica {
         ];
         effects.extend(self.resolve_request(&stored));
         effects.push(ReplicaEffect::Received(stored));
-        let (count, since) = self.unacked.unwrap_or((0, self.clock.as_millis()));
+        let (count, since) = self.unacked.unwrap_or((0, self.clock));
         self.unacked = Some((count + 1, since));
         if count + 1 >= ACK_EVERY {
             effects.extend(self.flush_ack());
@@ -260,7 +258,7 @@ impl Replica {
         for entry in self.outbox.values_mut() {
             if entry.state == OutboxState::Pending {
                 entry.state = OutboxState::Sent;
-                self.sent_at.insert(entry.event.id, self.clock.as_millis());
+                self.sent_at.insert(entry.event.id, self.clock);
                 effects.push(ReplicaEffect::Send(entry.event.encode()));
             }
         }

@@ -7,6 +7,7 @@ use crate::ids::address::Address;
 use crate::ids::event_type::{EventType, core_types};
 use crate::ids::time::Timestamp;
 use crate::ids::ulid::EventId;
+use crate::model::received::ChallengeRead;
 use crate::verification::sign_challenge;
 
 use super::keepalive::{Due, HEARTBEAT_PING};
@@ -38,7 +39,7 @@ impl Replica {
         if self.link == Link::Online {
             effects.push(ReplicaEffect::Send(entry.event.encode()));
             entry.state = OutboxState::Sent;
-            self.sent_at.insert(id, now.as_millis());
+            self.sent_at.insert(id, now);
         }
         effects.insert(0, ReplicaEffect::Persist(ReplicaRow::Outbox(entry.clone())));
         self.outbox.insert(id, entry);
@@ -56,8 +57,7 @@ impl Replica {
         now: Timestamp,
     ) -> (EventId, Vec<ReplicaEffect>) {
         let (id, effects) = self.post(event_type, target, payload, Map::new(), now);
-        self.requests
-            .insert(id, now.as_millis().saturating_add(timeout_ms));
+        self.requests.insert(id, now.plus_millis(timeout_ms));
         (id, effects)
     }
 
@@ -78,8 +78,7 @@ impl Replica {
                 now,
             );
             let frame = challenge.encode();
-            self.link =
-                Link::Challenging(challenge.id, frame.clone(), now.as_millis(), credentials);
+            self.link = Link::Challenging(challenge.id, frame.clone(), now, credentials);
             return vec![ReplicaEffect::Send(frame)];
         }
         self.send_join(credentials, now)
@@ -107,7 +106,7 @@ impl Replica {
             }
         }
         let frame = join.encode();
-        self.link = Link::Joining(join.id, frame.clone(), now.as_millis());
+        self.link = Link::Joining(join.id, frame.clone(), now);
         // The secret is kept before the join that sets it leaves.
         persist
             .into_iter()
@@ -124,10 +123,9 @@ impl Replica {
         let Link::Challenging(_, _, _, credentials) = &self.link else {
             return Vec::new();
         };
-        let (Some(secret), Some(nonce)) = (
-            &self.signing_key,
-            response.payload.get("nonce").and_then(Value::as_str),
-        ) else {
+        let (Some(secret), Some(nonce)) =
+            (&self.signing_key, ChallengeRead::nonce(&response.payload))
+        else {
             self.link = Link::Offline;
             return vec![ReplicaEffect::JoinFailed(Rejection::new(
                 ErrorCode::VerificationFailed,
@@ -138,7 +136,7 @@ impl Replica {
             &secret.0,
             self.client.network(),
             self.client.address(),
-            nonce,
+            &nonce,
         );
         let mut credentials = match credentials {
             Some(Value::Object(map)) => map.clone(),
@@ -216,18 +214,24 @@ impl Replica {
     /// a keepalive the next heartbeat, dead-link check or reconnection.
     pub fn poll_timeout(&self) -> Option<Timestamp> {
         let requests = self.requests.earliest();
-        let resends = self.sent_at.earliest().map(|at| at + RESEND_AFTER_MS);
+        let resends = self
+            .sent_at
+            .earliest()
+            .map(|at| at.plus_millis(RESEND_AFTER_MS));
         let join = match &self.link {
-            Link::Joining(_, _, at) | Link::Challenging(_, _, at, _) => Some(at + RESEND_AFTER_MS),
+            Link::Joining(_, _, at) | Link::Challenging(_, _, at, _) => {
+                Some(at.plus_millis(RESEND_AFTER_MS))
+            }
             _ => None,
         };
-        let ack = self.unacked.map(|(_, since)| since + ACK_DELAY_MS);
+        let ack = self
+            .unacked
+            .map(|(_, since)| since.plus_millis(ACK_DELAY_MS));
         let link = self.liveness.next();
         [requests, resends, join, ack, link]
             .into_iter()
             .flatten()
             .min()
-            .map(Timestamp::from_millis)
     }
 
     /// Fails requests whose time is up and resends what went unanswered; with
@@ -247,28 +251,27 @@ impl Replica {
             None => {}
         }
         if let Some((_, since)) = self.unacked
-            && since + ACK_DELAY_MS <= now.as_millis()
+            && since.plus_millis(ACK_DELAY_MS) <= now
             && let Some(ack) = self.flush_ack()
         {
             effects.push(ack);
         }
         if let Link::Joining(id, frame, at) = &self.link
-            && at + RESEND_AFTER_MS <= now.as_millis()
+            && at.plus_millis(RESEND_AFTER_MS) <= now
         {
             effects.push(ReplicaEffect::Send(frame.clone()));
-            self.link = Link::Joining(*id, frame.clone(), now.as_millis());
+            self.link = Link::Joining(*id, frame.clone(), now);
         }
         if let Link::Challenging(_, frame, at, _) = &mut self.link
-            && *at + RESEND_AFTER_MS <= now.as_millis()
+            && at.plus_millis(RESEND_AFTER_MS) <= now
         {
             // A nonce is single use, but an unanswered challenge consumed nothing.
             effects.push(ReplicaEffect::Send(frame.clone()));
-            *at = now.as_millis();
+            *at = now;
         }
         // Sent at least RESEND_AFTER_MS ago (nothing can be, that early in the clock).
         let due = now
-            .as_millis()
-            .checked_sub(RESEND_AFTER_MS)
+            .checked_minus_millis(RESEND_AFTER_MS)
             .map(|sent_by| self.sent_at.up_to(sent_by))
             .unwrap_or_default();
         for id in due {
@@ -278,12 +281,12 @@ impl Replica {
                 .filter(|e| e.state == OutboxState::Sent)
             {
                 effects.push(ReplicaEffect::Send(entry.event.encode()));
-                self.sent_at.insert(id, now.as_millis());
+                self.sent_at.insert(id, now);
             } else {
                 self.sent_at.remove(&id);
             }
         }
-        let expired = self.requests.up_to(now.as_millis());
+        let expired = self.requests.up_to(now);
         for request in expired {
             self.requests.remove(&request);
             effects.push(ReplicaEffect::RequestFailed {

@@ -32,7 +32,7 @@ pub struct Replica {
     /// The DID the signing key proves (verification level 3), if any.
     pub(super) did: Option<String>,
     /// Applied deliveries not yet acknowledged: how many, and since when.
-    pub(super) unacked: Option<(u64, u64)>,
+    pub(super) unacked: Option<(u64, Timestamp)>,
     /// At most this many events are kept in [`Replica::log`]; `None`: all.
     pub(super) log_limit: Option<usize>,
     /// The secret this address's joins present (see `member_secret.rs`).

@@ -4,6 +4,7 @@
 use crate::error::Rejection;
 use crate::event::Event;
 use crate::ids::address::Address;
+use crate::ids::time::Timestamp;
 use crate::ids::ulid::EventId;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -161,9 +162,9 @@ pub(super) enum Link {
     Offline,
     /// Proving a key before joining: the challenge's id, frame, when it was
     /// sent, and the other credentials to join with.
-    Challenging(EventId, String, u64, Option<Value>),
+    Challenging(EventId, String, Timestamp, Option<Value>),
     /// The join's id, frame and when it was sent.
-    Joining(EventId, String, u64),
+    Joining(EventId, String, Timestamp),
     Online,
 }
 

@@ -67,7 +67,7 @@ impl VapidKey {
     /// `https:` contact) when there is one.
     pub fn token(&self, audience: &str, now: Timestamp, subject: Option<&str>) -> String {
         let header = b64url(br#"{"typ":"JWT","alg":"ES256"}"#);
-        let mut claims = json!({"aud": audience, "exp": now.as_millis() / 1000 + TOKEN_LIFETIME_S});
+        let mut claims = json!({"aud": audience, "exp": now.as_secs() + TOKEN_LIFETIME_S});
         if let Some(subject) = subject {
             claims["sub"] = json!(subject);
         }

@@ -9,7 +9,7 @@
 
 use crate::a2a::live::Watchers;
 use crate::host::sse::{Outlet, Queue};
-use crate::host::{now_ms, respond};
+use crate::host::{now, respond};
 use crate::network::http::not_loaded;
 use crate::network::object::NetworkHost;
 use agentnet_core::Address;
@@ -32,7 +32,7 @@ async fn hold(
     mut changes: UnboundedReceiver<Task>,
 ) -> Result<Response> {
     loop {
-        let wait = Duration::from_millis(watch.deadline.saturating_sub(now_ms()));
+        let wait = Duration::from_millis(watch.deadline.millis_since(now()));
         match select(changes.next(), Box::pin(worker::Delay::from(wait))).await {
             Either::Left((Some(task), _)) if !settled(&task) => continue,
             _ => break,

@@ -4,12 +4,12 @@
 
 use crate::agents::HostedLive;
 use crate::agents::store;
-use crate::host::now_ms;
+use crate::host::{now, now_ms};
 use crate::network::component::Component;
 use crate::network::object::NetworkHost;
 use agentnet_core::bindings::hosted::HostedIo;
 use agentnet_core::network::Effect;
-use agentnet_core::{Address, Event, Network};
+use agentnet_core::{Address, Event, Network, Timestamp};
 use worker::Result;
 
 /// The messages of `history` that `agent` saw: to it, from it, or in a channel it is in.
@@ -202,9 +202,9 @@ impl HostedLive {
 
     /// When the hosted agents need the object next: an approval's expiry,
     /// or a look at a turn under way (which a restart would have cut short).
-    pub(crate) fn hosted_wakeup(&self, host: &NetworkHost) -> Option<u64> {
-        let watch =
-            (host.live.hosted.turns.get() > 0).then(|| now_ms() + crate::agents::TURN_WATCH_MS);
+    pub(crate) fn hosted_wakeup(&self, host: &NetworkHost) -> Option<Timestamp> {
+        let watch = (host.live.hosted.turns.get() > 0)
+            .then(|| now().plus_millis(crate::agents::TURN_WATCH_MS));
         [host.live.hosted.runtime.borrow().next_wakeup(), watch]
             .into_iter()
             .flatten()

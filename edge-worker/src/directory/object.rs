@@ -111,7 +111,10 @@ impl DirectoryObject {
             },
             |c| RecentCreations {
                 count: u32::try_from(c.count).unwrap_or(u32::MAX),
-                oldest_at: c.oldest.and_then(|at| u64::try_from(at).ok()),
+                oldest_at: c
+                    .oldest
+                    .and_then(|at| u64::try_from(at).ok())
+                    .map(agentnet_core::Timestamp::from_millis),
             },
         );
         if let Err(refused) = directory::admit(recent, self.limits, now) {

@@ -5,7 +5,8 @@
 //! telling no one).
 
 use crate::gateway::object::GatewayHost;
-use crate::host::{now, now_ms};
+use crate::host::now;
+use agentnet_core::Timestamp;
 use worker::{Response, Result};
 
 /// When a gateway's alarm is next due: the next unbound socket's time to
@@ -16,8 +17,13 @@ use worker::{Response, Result};
 /// reconciles the members it kept in storage with the sockets it has left,
 /// and reports the ones it lost offline, even in a network where nothing is
 /// sent to them. On Cloudflare that is one alarm a minute per busy gateway.
-fn next_alarm(join_deadline: Option<u64>, holds: bool, reconcile_ms: u64, now: u64) -> Option<u64> {
-    let reconcile = holds.then(|| now.saturating_add(reconcile_ms));
+fn next_alarm(
+    join_deadline: Option<Timestamp>,
+    holds: bool,
+    reconcile_ms: u64,
+    now: Timestamp,
+) -> Option<Timestamp> {
+    let reconcile = holds.then(|| now.plus_millis(reconcile_ms));
     [join_deadline, reconcile].into_iter().flatten().min()
 }
 
@@ -31,7 +37,7 @@ impl GatewayHost {
         let now = now();
         let effects = self.with_core(|core| core.overdue(now));
         self.apply(effects);
-        self.expire(now.as_millis());
+        self.expire(now);
         self.send_up();
         self.schedule_alarm().await?;
         Response::ok("")
@@ -42,7 +48,7 @@ impl GatewayHost {
     pub(crate) async fn schedule_alarm(&self) -> Result<()> {
         let (deadline, holds) =
             self.with_core(|core| (core.next_deadline(), core.socket_count() > 0));
-        let Some(at) = next_alarm(deadline, holds, self.reconcile_ms, now_ms()) else {
+        let Some(at) = next_alarm(deadline, holds, self.reconcile_ms, now()) else {
             return Ok(());
         };
         if self.alarm_at.get().is_some_and(|set| set <= at) {
@@ -52,7 +58,7 @@ impl GatewayHost {
         self.state
             .storage()
             .set_alarm(worker::ScheduledTime::new(worker::js_sys::Date::new(
-                &(at as f64).into(),
+                &(at.as_millis() as f64).into(),
             )))
             .await
     }
@@ -64,24 +70,34 @@ mod tests {
 
     const EVERY: u64 = 60_000;
 
+    fn at(ms: u64) -> Timestamp {
+        Timestamp::from_millis(ms)
+    }
+
     #[test]
     fn an_idle_gateway_sets_no_alarm() {
-        assert_eq!(next_alarm(None, false, EVERY, 1_000), None);
+        assert_eq!(next_alarm(None, false, EVERY, at(1_000)), None);
     }
 
     #[test]
     fn a_gateway_holding_sockets_wakes_to_reconcile_within_the_interval() {
-        assert_eq!(next_alarm(None, true, EVERY, 1_000), Some(1_000 + EVERY));
+        assert_eq!(
+            next_alarm(None, true, EVERY, at(1_000)),
+            Some(at(1_000 + EVERY))
+        );
     }
 
     #[test]
     fn the_sooner_of_a_join_deadline_and_the_reconciliation_wins() {
-        assert_eq!(next_alarm(Some(5_000), true, EVERY, 1_000), Some(5_000));
-        let late = 1_000 + EVERY + 1;
         assert_eq!(
-            next_alarm(Some(late), true, EVERY, 1_000),
-            Some(1_000 + EVERY)
+            next_alarm(Some(at(5_000)), true, EVERY, at(1_000)),
+            Some(at(5_000))
         );
-        assert_eq!(next_alarm(Some(late), false, EVERY, 1_000), Some(late));
+        let late = at(1_000 + EVERY + 1);
+        assert_eq!(
+            next_alarm(Some(late), true, EVERY, at(1_000)),
+            Some(at(1_000 + EVERY))
+        );
+        assert_eq!(next_alarm(Some(late), false, EVERY, at(1_000)), Some(late));
     }
 }

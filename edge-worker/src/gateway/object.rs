@@ -12,12 +12,12 @@
 //! after hibernation restores the core from its sockets.
 
 use crate::host::frame_texts::FrameTexts;
-use crate::host::{now, now_ms};
+use crate::host::now;
 use crate::network::gateway_link::{LINK_PATH, LinkBody, SOCKET_HEADER};
 use agentnet_core::bindings::transport::sockets::{Close, SocketId};
 use agentnet_core::bindings::transport::ws::close_reply;
 use agentnet_core::gateway::{Gateway, GatewayEffect, GatewayId, Opening, ToGateway, ToNetwork};
-use agentnet_core::{Address, ErrorCode};
+use agentnet_core::{Address, ErrorCode, Timestamp};
 use serde::{Deserialize, Serialize};
 use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
@@ -40,7 +40,7 @@ pub(crate) struct Held {
     join_within_ms: u64,
     /// When it opened or was last unbound (its time to join runs from there).
     #[serde(default)]
-    since: u64,
+    since: Timestamp,
 }
 
 impl Held {
@@ -58,7 +58,7 @@ impl Held {
 
 /// A socket announced and not arrived yet, with what was written for it.
 pub(crate) struct Waiting {
-    since: u64,
+    since: Timestamp,
     held: Held,
     frames: Vec<String>,
 }
@@ -87,7 +87,7 @@ pub(crate) struct GatewayHost {
     /// How often its alarm comes while it holds sockets (`Policy::gateway_reconcile_ms`).
     pub(crate) reconcile_ms: u64,
     /// When the alarm is set for (the next unbound socket's time to join).
-    pub(crate) alarm_at: Cell<Option<u64>>,
+    pub(crate) alarm_at: Cell<Option<Timestamp>>,
     pub(crate) me: std::rc::Weak<GatewayHost>,
 }
 
@@ -218,7 +218,7 @@ impl GatewayHost {
         }
         self.with_core(|_| ());
         let now = now();
-        self.expire(now.as_millis());
+        self.expire(now);
         let link = (body.network, body.gateway);
         let seen = body.first + body.messages.len() as u64;
         for message in body.messages {
@@ -233,7 +233,7 @@ impl GatewayHost {
                     |m| !matches!(m, ToNetwork::Offline { member: gone, .. } if gone == member),
                 );
             }
-            self.remember(&link, &message, now.as_millis());
+            self.remember(&link, &message, now);
             let effects = self.with_core(|core| core.on_network(message, now));
             self.apply(effects);
         }
@@ -242,7 +242,12 @@ impl GatewayHost {
     }
 
     /// Keeps each socket's attachment (or its waiting record) true to what the core knows.
-    fn remember(&self, (network, gateway): &(String, GatewayId), message: &ToGateway, now: u64) {
+    fn remember(
+        &self,
+        (network, gateway): &(String, GatewayId),
+        message: &ToGateway,
+        now: Timestamp,
+    ) {
         let (socket, member) = match message {
             ToGateway::Open {
                 socket,
@@ -262,7 +267,7 @@ impl GatewayHost {
                     since: now,
                 };
                 let waiting = Waiting {
-                    since: now_ms(),
+                    since: crate::host::now(),
                     held,
                     frames: Vec::new(),
                 };
@@ -297,7 +302,7 @@ impl GatewayHost {
     /// An announced socket arrives (the Worker forwards its upgrade).
     fn arrive(&self, socket: Option<SocketId>) -> Result<Response> {
         self.with_core(|_| ());
-        self.expire(now_ms());
+        self.expire(now());
         let waiting = socket.and_then(|s| self.waiting.borrow_mut().remove(&s));
         let Some(waiting) = waiting.filter(|w| self.with_core(|core| core.holds(w.held.socket)))
         else {
@@ -322,12 +327,12 @@ impl GatewayHost {
     }
 
     /// Announced sockets that never came count as closed.
-    pub(crate) fn expire(&self, now: u64) {
+    pub(crate) fn expire(&self, now: Timestamp) {
         let late: Vec<SocketId> = self
             .waiting
             .borrow()
             .iter()
-            .filter(|(_, w)| w.since + ARRIVAL_MS < now)
+            .filter(|(_, w)| w.since.plus_millis(ARRIVAL_MS) < now)
             .map(|(socket, _)| *socket)
             .collect();
         for socket in late {

@@ -5,7 +5,7 @@
 //! they are due (`Gateway::cursors_to_send`); a timer sends them then.
 
 use crate::gateway::object::GatewayHost;
-use crate::host::{now, now_ms};
+use crate::host::now;
 use crate::network::gateway_link::{LINK_PATH, LinkBody, post};
 use agentnet_core::gateway::ToNetwork;
 use std::rc::Rc;
@@ -23,11 +23,11 @@ impl GatewayHost {
         let Some(me) = self.me.upgrade() else { return };
         let due = self.with_core(|core| core.cursors_due());
         let waiting = !self.up.borrow().is_empty();
-        let now = now_ms();
+        let now = now();
         match due {
             Some(due) if !waiting && due > now => {
                 if !self.cursor_timer.replace(true) {
-                    let wait = Duration::from_millis(due - now);
+                    let wait = Duration::from_millis(due.millis_since(now));
                     worker::wasm_bindgen_futures::spawn_local(send_when_due(me, wait));
                 }
             }

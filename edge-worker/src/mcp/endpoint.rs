@@ -8,7 +8,7 @@
 //! ([`crate::mcp::live`]).
 
 use crate::host::sse::{Outlet, Queue};
-use crate::host::{now, now_ms, respond};
+use crate::host::{now, respond};
 use crate::mcp::live::McpLive;
 use crate::network::http::{RequestIo, not_loaded};
 use crate::network::object::NetworkHost;
@@ -36,7 +36,7 @@ pub(crate) async fn answer_later<T>(
 ) -> Result<Option<T>> {
     loop {
         let (key, woken) = host.live.mcp.register(waiting.clone(), stream);
-        let wait = Duration::from_millis(waiting.deadline.saturating_sub(now_ms()));
+        let wait = Duration::from_millis(waiting.deadline.millis_since(now()));
         let arrival = match select(woken, Box::pin(worker::Delay::from(wait))).await {
             Either::Left((Ok(event), _)) => Arrival::Delivered(Box::new(event)),
             Either::Left((Err(_cancelled), _)) => return Ok(None),

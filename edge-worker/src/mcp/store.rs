@@ -36,7 +36,7 @@ pub(crate) fn save(sql: &SqlStorage, session: &Session) -> Result<()> {
         vec![
             text(session.id.as_str()),
             text(member.as_str()),
-            integer(session.created)?,
+            integer(session.created.as_millis())?,
             text(serde_json::to_string(session)?),
         ],
     )?;

@@ -92,11 +92,11 @@ impl BindingHost for RequestIo<'_> {
 
     fn add_session(&mut self, token_sha256: &str, address: &Address, now: Timestamp) -> Result<()> {
         self.store
-            .add_session(token_sha256, &address.to_string(), now.as_millis())
+            .add_session(token_sha256, &address.to_string(), now)
     }
 
     fn touch_session(&mut self, token_sha256: &str, now: Timestamp) -> Result<()> {
-        self.store.touch_session(token_sha256, now.as_millis())
+        self.store.touch_session(token_sha256, now)
     }
 
     fn end_session(&mut self, token_sha256: &str) -> Result<()> {
@@ -111,7 +111,7 @@ impl BindingHost for RequestIo<'_> {
         &mut self,
         ticket_sha256: &str,
         address: &Address,
-        expires_at: u64,
+        expires_at: Timestamp,
     ) -> Result<()> {
         self.store
             .add_ticket(ticket_sha256, &address.to_string(), expires_at)
@@ -122,7 +122,7 @@ impl BindingHost for RequestIo<'_> {
     }
 
     fn prune_tickets(&mut self, now: Timestamp) -> Result<()> {
-        self.store.prune_tickets(now.as_millis())
+        self.store.prune_tickets(now)
     }
 
     fn seq_of(&mut self, id: &EventId) -> Result<Option<u64>> {
@@ -228,7 +228,7 @@ impl OAuthHost for RequestIo<'_> {
     }
 
     fn prune_oauth_grants(&mut self, now: Timestamp) -> Result<()> {
-        oauth_store::prune(&self.sql(), now.as_millis())
+        oauth_store::prune(&self.sql(), now)
     }
 }
 

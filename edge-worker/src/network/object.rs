@@ -33,7 +33,7 @@ pub struct NetworkHost {
     /// The tables exist (checked once per instance, not per request).
     schema_ready: std::cell::Cell<bool>,
     /// The alarm this instance has set, so it is not read back from storage for every frame.
-    alarm_at: std::cell::Cell<Option<u64>>,
+    alarm_at: std::cell::Cell<Option<Timestamp>>,
     /// The sockets: the core's table and the sockets by id (restored after a wake).
     pub(crate) sockets: RefCell<Option<OpenSockets>>,
     /// Which socket a frame came from, without reading its attachment.
@@ -164,8 +164,7 @@ impl NetworkHost {
             .network
             .borrow()
             .as_ref()
-            .and_then(Network::wakeup_bound)
-            .map(Timestamp::as_millis);
+            .and_then(Network::wakeup_bound);
         let next = [
             network,
             self.next_join_deadline(),
@@ -182,6 +181,7 @@ impl NetworkHost {
             let current = storage.get_alarm().await?;
             if let Some(c) = current
                 .and_then(|c| u64::try_from(c).ok())
+                .map(Timestamp::from_millis)
                 .filter(|c| *c <= at)
             {
                 self.alarm_at.set(Some(c));
@@ -191,7 +191,7 @@ impl NetworkHost {
             {
                 storage
                     .set_alarm(worker::ScheduledTime::new(worker::js_sys::Date::new(
-                        &(at as f64).into(),
+                        &(at.as_millis() as f64).into(),
                     )))
                     .await?;
             }

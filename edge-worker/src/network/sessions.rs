@@ -4,6 +4,7 @@
 //! is the core's (`agentnet_core::bindings::access::policy`); here are the rows.
 
 use crate::network::storage::{Store, integer, text};
+use agentnet_core::Timestamp;
 use agentnet_core::bindings::access::policy::{Expired, SessionRow, TicketRow};
 use serde::Deserialize;
 
@@ -57,7 +58,13 @@ impl Store {
     }
 
     /// Records a new session, started and used at `now`.
-    pub fn add_session(&self, token_sha256: &str, address: &str, now: u64) -> worker::Result<()> {
+    pub fn add_session(
+        &self,
+        token_sha256: &str,
+        address: &str,
+        now: Timestamp,
+    ) -> worker::Result<()> {
+        let now = now.as_millis();
         self.sql.exec(
             "INSERT OR REPLACE INTO sessions (token_sha256, address, created, last_used) VALUES (?, ?, ?, ?)",
             vec![text(token_sha256), text(address), integer(now)?, integer(now)?],
@@ -76,16 +83,16 @@ impl Store {
             .to_array()?;
         Ok(rows.into_iter().next().map(|r| SessionRow {
             address: r.address,
-            created: unsigned(r.created),
-            last_used: unsigned(r.last_used.unwrap_or(r.created)),
+            created: Timestamp::from_millis(unsigned(r.created)),
+            last_used: Timestamp::from_millis(unsigned(r.last_used.unwrap_or(r.created))),
         }))
     }
 
     /// Writes down that a session was used at `now`.
-    pub fn touch_session(&self, token_sha256: &str, now: u64) -> worker::Result<()> {
+    pub fn touch_session(&self, token_sha256: &str, now: Timestamp) -> worker::Result<()> {
         self.sql.exec(
             "UPDATE sessions SET last_used = ? WHERE token_sha256 = ?",
-            vec![integer(now)?, text(token_sha256)],
+            vec![integer(now.as_millis())?, text(token_sha256)],
         )?;
         Ok(())
     }
@@ -115,13 +122,13 @@ impl Store {
         if let Some(bound) = expired.idle_before {
             self.sql.exec(
                 "DELETE FROM sessions WHERE last_used <= ?",
-                vec![integer(bound)?],
+                vec![integer(bound.as_millis())?],
             )?;
         }
         if let Some(bound) = expired.created_before {
             self.sql.exec(
                 "DELETE FROM sessions WHERE created <= ?",
-                vec![integer(bound)?],
+                vec![integer(bound.as_millis())?],
             )?;
         }
         Ok(())
@@ -132,11 +139,12 @@ impl Store {
         &self,
         ticket_sha256: &str,
         address: &str,
-        expires_at: u64,
+        expires_at: Timestamp,
     ) -> worker::Result<()> {
+        let expires_at = integer(expires_at.as_millis())?;
         self.sql.exec(
             "INSERT OR REPLACE INTO tickets (ticket_sha256, address, expires_at) VALUES (?, ?, ?)",
-            vec![text(ticket_sha256), text(address), integer(expires_at)?],
+            vec![text(ticket_sha256), text(address), expires_at],
         )?;
         Ok(())
     }
@@ -152,15 +160,15 @@ impl Store {
             .to_array()?;
         Ok(rows.into_iter().next().map(|r| TicketRow {
             address: r.address,
-            expires_at: unsigned(r.expires_at),
+            expires_at: Timestamp::from_millis(unsigned(r.expires_at)),
         }))
     }
 
     /// Deletes the tickets expired at `now`.
-    pub fn prune_tickets(&self, now: u64) -> worker::Result<()> {
+    pub fn prune_tickets(&self, now: Timestamp) -> worker::Result<()> {
         self.sql.exec(
             "DELETE FROM tickets WHERE expires_at <= ?",
-            vec![integer(now)?],
+            vec![integer(now.as_millis())?],
         )?;
         Ok(())
     }

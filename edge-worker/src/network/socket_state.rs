@@ -3,8 +3,8 @@
 //! beside the sockets by id, and the index that names a frame's sender. `crate::network::sockets`
 //! does the I/O with them.
 
-use agentnet_core::NetworkId;
 use agentnet_core::bindings::transport::sockets::{SocketId, SocketRecord, Sockets};
+use agentnet_core::{NetworkId, Timestamp};
 use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
@@ -23,7 +23,7 @@ pub(crate) struct Attachment {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) peer: Option<String>,
     #[serde(default)]
-    pub(crate) since: u64,
+    pub(crate) since: Timestamp,
     /// It asked for batched frames at its upgrade.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub(crate) batches: bool,

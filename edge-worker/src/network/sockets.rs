@@ -8,8 +8,8 @@
 //! in `closing` until the frames before them are sent
 //! ([`NetworkHost::finish_closes`]).
 
+use crate::host::now;
 use crate::host::origin::Origin;
-use crate::host::{now, now_ms};
 use crate::network::object::NetworkHost;
 use crate::network::socket_state::{Attachment, OpenSockets, Recipient};
 use agentnet_core::Timestamp;
@@ -73,7 +73,7 @@ impl NetworkHost {
             open.by_id.insert(record.id, socket);
         }
         let sql = self.state.storage().sql();
-        if let Err(err) = crate::network::unjoined::restore(&mut open.table, &sql, now_ms()) {
+        if let Err(err) = crate::network::unjoined::restore(&mut open.table, &sql, now()) {
             worker::console_error!("restoring the gateways' unjoined sockets failed: {err}");
         }
         open
@@ -227,7 +227,7 @@ impl NetworkHost {
     }
 
     /// When the next unjoined socket runs out of time.
-    pub(crate) fn next_join_deadline(&self) -> Option<u64> {
+    pub(crate) fn next_join_deadline(&self) -> Option<Timestamp> {
         self.with_sockets(|open| open.table.next_deadline())
     }
 

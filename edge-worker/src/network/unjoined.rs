@@ -12,9 +12,10 @@
 //!
 //! [`ToNetwork::Closed`]: agentnet_core::gateway::ToNetwork::Closed
 
-use crate::host::{now, now_ms};
+use crate::host::now;
 use crate::network::object::NetworkHost;
 use crate::network::storage::{integer, table_exists};
+use agentnet_core::Timestamp;
 use agentnet_core::bindings::transport::sockets::{SocketId, Sockets};
 use serde::Deserialize;
 use worker::{SqlStorage, SqlStorageValue};
@@ -31,21 +32,21 @@ struct Row {
 
 /// Gives `table` back the counted sockets kept in `sql` whose time has not
 /// run out at `now` (and forgets the others).
-pub(crate) fn restore(table: &mut Sockets, sql: &SqlStorage, now: u64) -> worker::Result<()> {
+pub(crate) fn restore(table: &mut Sockets, sql: &SqlStorage, now: Timestamp) -> worker::Result<()> {
     if !table_exists(sql, "gateway_unjoined")? {
         // A network that never handed an unjoined socket to a gateway.
         return Ok(());
     }
     sql.exec(
         "DELETE FROM gateway_unjoined WHERE until <= ?",
-        vec![integer(now)?],
+        vec![integer(now.as_millis())?],
     )?;
     let rows: Vec<Row> = sql
         .exec("SELECT socket, peer, until FROM gateway_unjoined", None)?
         .to_array()?;
     for row in rows {
         if let (Ok(socket), Ok(until)) = (u64::try_from(row.socket), u64::try_from(row.until)) {
-            table.hold_elsewhere(socket, row.peer, until);
+            table.hold_elsewhere(socket, row.peer, Timestamp::from_millis(until));
         }
     }
     Ok(())
@@ -55,11 +56,11 @@ impl NetworkHost {
     /// The unjoined socket `socket` from `peer` is (again) on a gateway: it
     /// counts until it joins, closes, or the join deadline from now.
     pub(crate) fn count_on_gateway(&self, socket: SocketId, peer: Option<String>) {
-        let until = now_ms().saturating_add(self.policy.join_deadline_ms);
+        let until = now().plus_millis(self.policy.join_deadline_ms);
         self.with_sockets(|open| open.table.hold_elsewhere(socket, peer.clone(), until));
         let peer = peer.map_or(SqlStorageValue::Null, SqlStorageValue::from);
         let written = integer(socket).and_then(|socket| {
-            let until = integer(until)?;
+            let until = integer(until.as_millis())?;
             let sql = self.state.storage().sql();
             sql.exec(SCHEMA, None)?;
             sql.exec(

@@ -5,6 +5,7 @@
 //! (`agentnet_core::bindings::oauth`); here are the rows.
 
 use crate::network::storage::{integer, text};
+use agentnet_core::Timestamp;
 use agentnet_core::bindings::oauth::grants::{Client, Grant};
 use serde::Deserialize;
 use worker::{Result, SqlStorage};
@@ -85,7 +86,7 @@ pub(crate) fn save_grant(sql: &SqlStorage, sha256: &str, grant: &Grant) -> Resul
             text(sha256),
             text(grant.family.as_str()),
             text(grant.address.as_str()),
-            integer(grant.expires_at)?,
+            integer(grant.expires_at.as_millis())?,
             text(serde_json::to_string(grant)?),
         ],
     )?;
@@ -111,10 +112,10 @@ pub(crate) fn end_member(sql: &SqlStorage, address: &str) -> Result<()> {
 }
 
 /// Deletes the grants expired at `now`.
-pub(crate) fn prune(sql: &SqlStorage, now: u64) -> Result<()> {
+pub(crate) fn prune(sql: &SqlStorage, now: Timestamp) -> Result<()> {
     sql.exec(
         "DELETE FROM oauth_grants WHERE expires_at <= ?",
-        vec![integer(now)?],
+        vec![integer(now.as_millis())?],
     )?;
     Ok(())
 }

@@ -40,12 +40,15 @@ pub(crate) fn claim(sql: &SqlStorage, body: &str, now: Timestamp) -> Result<Resp
         .to_array()?;
     let held_until = held
         .first()
-        .map(|row| u64::try_from(row.until).unwrap_or(0));
+        .map(|row| Timestamp::from_millis(u64::try_from(row.until).unwrap_or(0)));
     let claimed = claim.decide(held_until, now);
     if claimed == Claimed::Granted {
         sql.exec(
             "INSERT OR REPLACE INTO didwba_nonces (key, until) VALUES (?, ?)",
-            vec![SqlStorageValue::from(key), sql_integer(claim.until_ms)],
+            vec![
+                SqlStorageValue::from(key),
+                sql_integer(claim.until_ms.as_millis()),
+            ],
         )?;
     }
     Ok(answer(claimed))

@@ -117,7 +117,7 @@ pub fn line_from(event: &Event, state: LineState, me: &str) -> Line {
         id: event.id,
         conversation: conversation_of(&event.target.to_string(), &source, me),
         source,
-        at: event.timestamp,
+        at: event.timestamp.as_millis(),
         content: match &ioa {
             Some(ioa) => ioa.summary(),
             None if status => text("status")

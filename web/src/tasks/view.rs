@@ -11,6 +11,7 @@ use crate::chat::Chat;
 use crate::people::People;
 use crate::routes::Place;
 use crate::session::Session;
+use agentnet_core::ids::time::Timestamp;
 use agentnet_core::model::task::{Task, TaskState};
 use leptos::prelude::*;
 
@@ -273,7 +274,7 @@ fn Problem() -> impl IntoView {
 struct Row {
     id: String,
     state: &'static str,
-    updated_at: u64,
+    updated_at: Timestamp,
     summary: String,
     route: String,
 }

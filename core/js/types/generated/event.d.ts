@@ -2,7 +2,7 @@
 // Checked by `cargo test -p agentnet-js declarations`; regenerate with
 // `AGENTNET_WRITE_DECLARATIONS=1 cargo test -p agentnet-js declarations`.
 
-import type { Address, EventId, EventType, NetworkId } from './ids.js';
+import type { Address, EventId, EventType, NetworkId, Timestamp } from './ids.js';
 import type { JsonValue } from './json.js';
 
 /**
@@ -37,9 +37,9 @@ export type EventEnvelope = {
    */
   metadata: { [key in string]: JsonValue },
   /**
-   * Unix milliseconds at creation.
+   * When it was created.
    */
-  timestamp: number,
+  timestamp: Timestamp,
   /**
    * The network the event belongs to; filled in by the network when absent.
    */

@@ -34,6 +34,11 @@ export type ResourceKind = "tool" | "file" | "context";
 export type Role = "master" | "member" | "observer";
 
 /**
+ * A moment: milliseconds since the Unix epoch. Written as a bare number.
+ */
+export type Timestamp = number;
+
+/**
  * A verification level 0–3 (ONM §5).
  */
 export type VerificationLevel = 0 | 1 | 2 | 3;

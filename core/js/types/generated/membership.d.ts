@@ -2,7 +2,7 @@
 // Checked by `cargo test -p agentnet-js declarations`; regenerate with
 // `AGENTNET_WRITE_DECLARATIONS=1 cargo test -p agentnet-js declarations`.
 
-import type { Address, Role, VerificationLevel } from './ids.js';
+import type { Address, Role, Timestamp, VerificationLevel } from './ids.js';
 import type { MemberProfile } from './profile.js';
 
 /**
@@ -26,9 +26,9 @@ export type MemberRecord = {
    */
   status: Presence,
   /**
-   * Unix milliseconds of the last sign of life.
+   * The last sign of life.
    */
-  last_seen: number,
+  last_seen: Timestamp,
   /**
    * The DID its join proved (level 2 tokens name one, level 3 proves one).
    */

@@ -6,7 +6,7 @@ import type { Permission } from './access.js';
 import type { AccessPolicy, DeliveryMode, NetworkStatus } from './config.js';
 import type { ErrorCode } from './error.js';
 import type { EventEnvelope } from './event.js';
-import type { Address, EventId, NetworkId, ResourceKind, Role, VerificationLevel } from './ids.js';
+import type { Address, EventId, NetworkId, ResourceKind, Role, Timestamp, VerificationLevel } from './ids.js';
 import type { JsonValue } from './json.js';
 import type { MemberRecord, Presence } from './membership.js';
 import type { MemberProfile } from './profile.js';
@@ -34,9 +34,9 @@ export type Ack = {
    */
   duplicate?: boolean,
   /**
-   * When the invitation expires (Unix milliseconds).
+   * When the invitation expires.
    */
-  expires_at?: number | null,
+  expires_at?: Timestamp | null,
   /**
    * The acknowledged event.
    */
@@ -67,9 +67,9 @@ export type Challenge = {
    */
   address: Address,
   /**
-   * When the nonce expires (Unix milliseconds).
+   * When the nonce expires.
    */
-  expires_at: number,
+  expires_at: Timestamp,
   /**
    * The network that issued it.
    */
@@ -181,9 +181,9 @@ export type NetworkProfile = {
  */
 export type Pong = {
   /**
-   * The network's time (Unix milliseconds).
+   * The network's time.
    */
-  time: number, };
+  time: Timestamp, };
 
 /**
  * The access section of a `NetworkProfile` (no secrets).

@@ -2,7 +2,7 @@
 // Checked by `cargo test -p agentnet-js declarations`; regenerate with
 // `AGENTNET_WRITE_DECLARATIONS=1 cargo test -p agentnet-js declarations`.
 
-import type { Address } from './ids.js';
+import type { Address, Timestamp } from './ids.js';
 import type { JsonValue } from './json.js';
 
 /**
@@ -78,13 +78,13 @@ export type Task = {
    */
   on_behalf_of?: Address | null,
   /**
-   * Created at (Unix ms).
+   * Created at.
    */
-  created_at: number,
+  created_at: Timestamp,
   /**
-   * Last changed at (Unix ms).
+   * Last changed at.
    */
-  updated_at: number, };
+  updated_at: Timestamp, };
 
 /**
  * A result a partner produced, stored as a `resource/file/…` document.
@@ -128,9 +128,9 @@ export type TaskMessage = {
    */
   parts: Array<JsonValue>,
   /**
-   * When it arrived (Unix ms).
+   * When it arrived.
    */
-  at: number,
+  at: Timestamp,
   /**
    * The sender's own id for it (A2A's `messageId`, at most
    * `MAX_CLIENT_ID` characters): a message sent again under the same

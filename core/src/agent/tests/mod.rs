@@ -1048,7 +1048,7 @@ fn a_tool_that_needs_approval_waits_for_it_and_runs_as_edited() {
     );
     assert_eq!(action.subject, "search");
     assert_eq!(action.detail, json!({"query": "ship date"}));
-    assert_eq!(*expires_at, NOW + 60_000);
+    assert_eq!(expires_at.as_millis(), NOW + 60_000);
     assert!(effects.iter().any(|e| matches!(
         e,
         AgentEffect::Status {

@@ -27,7 +27,7 @@ use crate::ids::event_type::EventType;
 use crate::ids::task_id::TaskId;
 use crate::model::task::{MAX_CLIENT_ID, Task, TaskState};
 use crate::network::task_types as types;
-use crate::{Address, Network, Rejection};
+use crate::{Address, Network, Rejection, Timestamp};
 use serde_json::{Map, Value, json};
 
 /// The longest a blocking `SendMessage` waits for its task to stop working.
@@ -46,8 +46,8 @@ pub struct Watch {
     pub task: String,
     /// How many history messages a task answer carries (all when `None`).
     pub history: Option<usize>,
-    /// When a held answer is given anyway (unix ms).
-    pub deadline: u64,
+    /// When a held answer is given anyway.
+    pub deadline: Timestamp,
     /// A stream whose opening waits for the partner's first answer (its
     /// task, or the message it answered with: [`super::stream::changes`]).
     pub deferred: bool,
@@ -145,7 +145,7 @@ pub fn dispatch<H: BindingHost>(
         let message = format!("no method {method}");
         return Ok(error(&id, Code::MethodNotFound, message));
     };
-    let deadline = host.now().as_millis().saturating_add(SEND_WAIT_MS);
+    let deadline = host.now().plus_millis(SEND_WAIT_MS);
     let watch = |task: &str| Watch {
         request: id.clone(),
         version,

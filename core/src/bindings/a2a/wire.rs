@@ -6,6 +6,7 @@
 //! are read into it and written from it here.
 
 use super::version::Version;
+use crate::ids::time::Timestamp;
 use crate::model::task::{Task, TaskArtifact, TaskMessage, TaskRole};
 use serde_json::{Map, Value, json};
 
@@ -154,8 +155,9 @@ pub fn message(task: &Task, message: &TaskMessage, version: Version) -> Value {
     out
 }
 
-/// Unix milliseconds as an RFC 3339 UTC timestamp (`2026-01-02T03:04:05.678Z`).
-pub fn timestamp(ms: u64) -> String {
+/// A moment as an RFC 3339 UTC timestamp (`2026-01-02T03:04:05.678Z`).
+pub fn timestamp(at: Timestamp) -> String {
+    let ms = at.as_millis();
     let day_ms = ms % 86_400_000;
     let days = i64::try_from(ms / 86_400_000).unwrap_or(0);
     let (year, month, day) = crate::identity::time::civil_from_days(days);

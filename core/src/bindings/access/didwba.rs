@@ -83,11 +83,11 @@ pub struct Grant {
 }
 
 impl Grant {
-    /// The grant of a session `token` that expires at `expires_at` (ms) unless used, at `now` (ms).
-    pub fn new(token: String, expires_at: u64, now: Timestamp) -> Self {
+    /// The grant of a session `token` that expires at `expires_at` unless used, at `now`.
+    pub fn new(token: String, expires_at: Timestamp, now: Timestamp) -> Self {
         Self {
             token,
-            expires_in: expires_at.saturating_sub(now.as_millis()) / 1000,
+            expires_in: expires_at.millis_since(now) / 1000,
         }
     }
 
@@ -260,7 +260,11 @@ mod tests {
 
     #[test]
     fn a_grant_travels_in_authentication_info_and_authorization() {
-        let grant = Grant::new("abc".into(), 3_601_500, Timestamp::from(1_500));
+        let grant = Grant::new(
+            "abc".into(),
+            Timestamp::from(3_601_500),
+            Timestamp::from(1_500),
+        );
         assert_eq!(grant.expires_in, 3600);
         let answered = with_bearer(Response::json(serde_json::json!({})), &grant);
         let header = |name: &str| {

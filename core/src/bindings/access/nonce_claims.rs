@@ -34,8 +34,8 @@ pub struct NonceClaim {
     pub did: String,
     /// The header's nonce.
     pub nonce: String,
-    /// Until when it is held (unix ms).
-    pub until_ms: u64,
+    /// Until when it is held (written as milliseconds since the epoch).
+    pub until_ms: Timestamp,
 }
 
 /// What the registry decided of a claim.
@@ -53,9 +53,10 @@ impl NonceClaim {
         Self {
             did: proof.did().to_owned(),
             nonce: proof.nonce().to_owned(),
-            until_ms: at
-                .saturating_add(MAX_AGE_SECS + MAX_AHEAD_SECS)
-                .saturating_mul(1000),
+            until_ms: Timestamp::from_millis(
+                at.saturating_add(MAX_AGE_SECS + MAX_AHEAD_SECS)
+                    .saturating_mul(1000),
+            ),
         }
     }
 
@@ -78,7 +79,7 @@ impl NonceClaim {
             || claim.nonce.is_empty()
             || claim.did.len() > MAX_PART_BYTES
             || claim.nonce.len() > MAX_PART_BYTES
-            || claim.until_ms > now.as_millis().saturating_add(longest)
+            || claim.until_ms > now.plus_millis(longest)
         {
             return Err(Response::error(
                 ErrorCode::InvalidRequest,
@@ -90,9 +91,9 @@ impl NonceClaim {
 
     /// The registry's decision at `now`, given until when its key is
     /// already held (`None`: not held).
-    pub fn decide(&self, held_until: Option<u64>, now: Timestamp) -> Claimed {
+    pub fn decide(&self, held_until: Option<Timestamp>, now: Timestamp) -> Claimed {
         match held_until {
-            Some(until) if until > now.as_millis() => Claimed::Refused,
+            Some(until) if until > now => Claimed::Refused,
             _ => Claimed::Granted,
         }
     }
@@ -125,7 +126,7 @@ mod tests {
         NonceClaim {
             did: "did:wba:example.com:alice".into(),
             nonce: "n-1".into(),
-            until_ms,
+            until_ms: Timestamp::from_millis(until_ms),
         }
     }
 
@@ -134,11 +135,11 @@ mod tests {
         let first = claim(10_000);
         assert_eq!(first.decide(None, Timestamp::from(1_000)), Claimed::Granted);
         assert_eq!(
-            first.decide(Some(10_000), Timestamp::from(1_000)),
+            first.decide(Some(Timestamp::from(10_000)), Timestamp::from(1_000)),
             Claimed::Refused
         );
         assert_eq!(
-            first.decide(Some(10_000), Timestamp::from(10_000)),
+            first.decide(Some(Timestamp::from(10_000)), Timestamp::from(10_000)),
             Claimed::Granted
         );
         assert_eq!(answer(Claimed::Granted).status, 200);

@@ -140,10 +140,10 @@ impl Policy {
 pub struct SessionRow {
     /// The member it authenticates.
     pub address: String,
-    /// When it was started (unix ms).
-    pub created: u64,
+    /// When it was started.
+    pub created: Timestamp,
     /// When it was last refreshed by use.
-    pub last_used: u64,
+    pub last_used: Timestamp,
 }
 
 /// A stored ticket.
@@ -151,8 +151,8 @@ pub struct SessionRow {
 pub struct TicketRow {
     /// The member it authenticates.
     pub address: String,
-    /// When it stops being valid (unix ms).
-    pub expires_at: u64,
+    /// When it stops being valid.
+    pub expires_at: Timestamp,
 }
 
 /// What a stored session is worth at a moment.
@@ -170,10 +170,8 @@ pub enum SessionState {
 impl SessionRow {
     /// The session's state at `now` under `policy`.
     pub fn state(&self, policy: &Policy, now: Timestamp) -> SessionState {
-        let idle = now
-            .as_millis()
-            .saturating_sub(self.last_used.max(self.created));
-        let age = now.as_millis().saturating_sub(self.created);
+        let idle = now.millis_since(self.last_used.max(self.created));
+        let age = now.millis_since(self.created);
         if idle >= policy.session_idle_ms || age >= policy.session_max_age_ms {
             SessionState::Expired
         } else {
@@ -189,22 +187,22 @@ impl SessionRow {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Expired {
     /// Unused since this moment or earlier (`None` while no session can be that idle).
-    pub idle_before: Option<u64>,
+    pub idle_before: Option<Timestamp>,
     /// Started at this moment or earlier (`None` while no session can be that old).
-    pub created_before: Option<u64>,
+    pub created_before: Option<Timestamp>,
 }
 
 impl Expired {
     /// The bounds at `now` under `policy`.
     pub fn at(policy: &Policy, now: Timestamp) -> Self {
         Self {
-            idle_before: now.as_millis().checked_sub(policy.session_idle_ms),
-            created_before: now.as_millis().checked_sub(policy.session_max_age_ms),
+            idle_before: now.checked_minus_millis(policy.session_idle_ms),
+            created_before: now.checked_minus_millis(policy.session_max_age_ms),
         }
     }
 
     /// True when a session started at `created` and last used at `last_used` has expired.
-    pub fn covers(&self, created: u64, last_used: u64) -> bool {
+    pub fn covers(&self, created: Timestamp, last_used: Timestamp) -> bool {
         self.idle_before
             .is_some_and(|bound| last_used.max(created) <= bound)
             || self.created_before.is_some_and(|bound| created <= bound)
@@ -240,8 +238,8 @@ mod tests {
     fn row(created: u64, last_used: u64) -> SessionRow {
         SessionRow {
             address: "agent:a".into(),
-            created,
-            last_used,
+            created: Timestamp::from(created),
+            last_used: Timestamp::from(last_used),
         }
     }
 
@@ -289,8 +287,8 @@ mod tests {
         let policy = Policy::default();
         let now = 10 * policy.session_max_age_ms;
         let expired = Expired::at(&policy, Timestamp::from(now));
-        let idle_before = expired.idle_before.unwrap();
-        let created_before = expired.created_before.unwrap();
+        let idle_before = expired.idle_before.unwrap().as_millis();
+        let created_before = expired.created_before.unwrap().as_millis();
         // A row is pruned exactly when it has expired.
         for (created, last_used) in [
             (now - 1, now - 1),
@@ -301,13 +299,15 @@ mod tests {
             (created_before + 1, now),
         ] {
             assert_eq!(
-                expired.covers(created, last_used),
+                expired.covers(Timestamp::from(created), Timestamp::from(last_used)),
                 row(created, last_used).state(&policy, Timestamp::from(now))
                     == SessionState::Expired,
                 "created {created}, used {last_used}"
             );
         }
         // Early on (a test clock) nothing can have expired.
-        assert!(!Expired::at(&policy, Timestamp::from(5)).covers(0, 0));
+        assert!(
+            !Expired::at(&policy, Timestamp::from(5)).covers(Timestamp::EPOCH, Timestamp::EPOCH)
+        );
     }
 }

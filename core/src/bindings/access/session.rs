@@ -20,7 +20,7 @@ use crate::bindings::exchange::{Answer, BindingHost};
 use crate::bindings::message::{Request, Response};
 use crate::bindings::step::Step;
 use crate::crypto::{sha256_hex, to_hex};
-use crate::{Address, ErrorCode};
+use crate::{Address, ErrorCode, Timestamp};
 use serde_json::json;
 
 /// Whether a route takes a token from its URL.
@@ -97,16 +97,16 @@ fn address_of(stored: &str) -> Answer<Address> {
 
 /// Starts a session for `address` (pruning the expired ones); returns its
 /// token and when it expires unless used.
-pub fn start<H: BindingHost>(host: &mut H, address: &Address) -> Result<(String, u64), H::Error> {
+pub fn start<H: BindingHost>(
+    host: &mut H,
+    address: &Address,
+) -> Result<(String, Timestamp), H::Error> {
     let policy = host.policy();
     let now = host.now();
     host.prune_sessions(Expired::at(&policy, now))?;
     let token = to_hex(&host.random_seed());
     host.add_session(&sha256_hex(token.as_bytes()), address, now)?;
-    Ok((
-        token,
-        now.as_millis().saturating_add(policy.session_idle_ms),
-    ))
+    Ok((token, now.plus_millis(policy.session_idle_ms)))
 }
 
 /// `POST v1/ticket`: a ticket for `member`, good once for a WebSocket or a stream.
@@ -114,7 +114,7 @@ pub fn issue_ticket<H: BindingHost>(host: &mut H, member: &Address) -> Result<Re
     let now = host.now();
     host.prune_tickets(now)?;
     let ticket = to_hex(&host.random_seed());
-    let expires_at = now.as_millis().saturating_add(host.policy().ticket_ttl_ms);
+    let expires_at = now.plus_millis(host.policy().ticket_ttl_ms);
     host.add_ticket(&sha256_hex(ticket.as_bytes()), member, expires_at)?;
     Ok(Response::json(
         json!({"ticket": ticket, "expires_at": expires_at}),
@@ -128,7 +128,7 @@ pub fn redeem_ticket<H: BindingHost>(
 ) -> Result<Step<Address>, H::Error> {
     let row = host.take_ticket(&sha256_hex(ticket.as_bytes()))?;
     Ok(Step::from(match row {
-        Some(row) if row.expires_at > host.now().as_millis() => address_of(&row.address),
+        Some(row) if row.expires_at > host.now() => address_of(&row.address),
         _ => Err(Response::error(
             ErrorCode::NotJoined,
             "unknown, used or expired ticket: ask POST v1/ticket for another",

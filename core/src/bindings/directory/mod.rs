@@ -130,7 +130,7 @@ pub struct RecentCreations {
     /// Creations in the last [`CREATION_WINDOW_MS`].
     pub count: u32,
     /// When the oldest of them was made.
-    pub oldest_at: Option<u64>,
+    pub oldest_at: Option<Timestamp>,
 }
 
 /// Whether one more creation is allowed; a refusal says when to retry.
@@ -142,14 +142,10 @@ pub fn admit(
     if recent.count < limits.per_hour {
         return Ok(());
     }
-    let free_at = recent.oldest_at.map_or(now, |at| {
-        Timestamp::from_millis(at).plus_millis(CREATION_WINDOW_MS)
-    });
-    let retry_after_s = free_at
-        .as_millis()
-        .saturating_sub(now.as_millis())
-        .div_ceil(1000)
-        .max(1);
+    let free_at = recent
+        .oldest_at
+        .map_or(now, |at| at.plus_millis(CREATION_WINDOW_MS));
+    let retry_after_s = free_at.millis_since(now).div_ceil(1000).max(1);
     Err(Response::error(
         ErrorCode::RateLimited,
         format!(

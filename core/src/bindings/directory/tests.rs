@@ -55,7 +55,10 @@ fn a_creator_past_the_hourly_limit_is_told_when_to_retry() {
         listed_per_creator: 2,
     };
     let now = 10_000_000;
-    let recent = |count, oldest_at| RecentCreations { count, oldest_at };
+    let recent = |count, oldest_at: Option<u64>| RecentCreations {
+        count,
+        oldest_at: oldest_at.map(Timestamp::from_millis),
+    };
     assert!(admit(recent(0, None), limits, Timestamp::from(now)).is_ok());
     assert!(admit(recent(2, Some(now - 1000)), limits, Timestamp::from(now)).is_ok());
     let refused = admit(

@@ -101,7 +101,7 @@ fn register(r: &mut Registry, c: &mut Catalog, name: &str, acs: Option<Value>) -
         serial: 0,
         keys: vec![],
         acs: None,
-        registered_at: 0,
+        registered_at: Timestamp::EPOCH,
         revoked_at: None,
     });
     c.agent_changed(record.to_json(r.config()), true, Timestamp::from(NOW));

@@ -9,7 +9,6 @@ use crate::bindings::exchange::BindingHost;
 use crate::bindings::member::{new_event, submit_event};
 use crate::ids::address::Address;
 use crate::ids::event_type::{EventType, core_types};
-use crate::ids::time::Timestamp;
 use crate::ids::ulid::EventId;
 use crate::model::payloads::Payload;
 use crate::mods::workspace::approvals::decision_target;
@@ -111,9 +110,9 @@ fn one<H: BindingHost>(
                 .find(|(_, (place, _))| place == &conversation)
                 .map(|(id, _)| *id);
             if let Some(answers) = turn {
-                let last = loop_.streamed_at.get(&answers).copied().unwrap_or(0);
-                if now.as_millis().saturating_sub(last) >= STREAM_EVERY_MS {
-                    loop_.streamed_at.insert(answers, now.as_millis());
+                let last = loop_.streamed_at.get(&answers).copied();
+                if now.millis_since(last.unwrap_or_default()) >= STREAM_EVERY_MS {
+                    loop_.streamed_at.insert(answers, now);
                     let state = AgentActivity {
                         text: Some(text),
                         ..AgentActivity::new(answers, ActivityState::Writing)
@@ -189,7 +188,7 @@ fn one<H: BindingHost>(
             let request = ApprovalRequest {
                 approvers,
                 action,
-                expires_at: Timestamp::from_millis(expires_at),
+                expires_at,
             };
             let payload = request.to_json();
             let kind = EventType::from_static(APPROVAL_REQUESTED);

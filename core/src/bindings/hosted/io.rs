@@ -3,6 +3,7 @@
 
 use crate::agent::{Agent, Place, RequestId};
 use crate::ids::address::Address;
+use crate::ids::time::Timestamp;
 use crate::ids::ulid::EventId;
 use std::collections::BTreeMap;
 
@@ -56,15 +57,16 @@ pub(crate) struct Loop {
     pub(crate) agent: Agent,
     /// Provider-safe tool name → the tool resource.
     pub(crate) tool_names: BTreeMap<String, Address>,
-    pub(crate) tools_read_at: Option<u64>,
+    /// When its tools were last read.
+    pub(crate) tools_read_at: Option<Timestamp>,
     /// A tool invocation's event id → the loop's call id.
     pub(crate) invocations: BTreeMap<EventId, String>,
     /// An approval request's event id → the call id, where it went, when it expires.
-    pub(crate) approvals: BTreeMap<EventId, (String, Address, u64)>,
+    pub(crate) approvals: BTreeMap<EventId, (String, Address, Timestamp)>,
     /// The message a turn answers → its place and who asked.
     pub(crate) turns: BTreeMap<EventId, (Place, Address)>,
-    /// Streamed text last shown, per turn (ms).
-    pub(crate) streamed_at: BTreeMap<EventId, u64>,
+    /// When streamed text was last shown, per turn.
+    pub(crate) streamed_at: BTreeMap<EventId, Timestamp>,
     /// Turns whose answer was posted.
     pub(crate) posted: Vec<EventId>,
 }

@@ -183,7 +183,7 @@ impl HostedRuntime {
             let due: Vec<EventId> = loop_
                 .approvals
                 .iter()
-                .filter(|(_, (_, _, at))| *at <= now.as_millis())
+                .filter(|(_, (_, _, at))| *at <= now)
                 .map(|(id, _)| *id)
                 .collect();
             for id in due {
@@ -205,7 +205,7 @@ impl HostedRuntime {
     }
 
     /// When the host must wake next for these loops (an approval's expiry).
-    pub fn next_wakeup(&self) -> Option<u64> {
+    pub fn next_wakeup(&self) -> Option<Timestamp> {
         self.loops
             .values()
             .flat_map(|l| l.approvals.values().map(|(_, _, at)| *at))
@@ -242,11 +242,11 @@ impl HostedRuntime {
 fn refresh_tools(loop_: &mut Loop, network: &Network, agent: &Address, now: Timestamp) {
     if loop_
         .tools_read_at
-        .is_some_and(|at| now.as_millis().saturating_sub(at) < TOOLS_FRESH_MS)
+        .is_some_and(|at| now.millis_since(at) < TOOLS_FRESH_MS)
     {
         return;
     }
-    loop_.tools_read_at = Some(now.as_millis());
+    loop_.tools_read_at = Some(now);
     let (defs, names) = tools_for(network.state(), agent);
     loop_.tool_names = names;
     loop_.agent.set_tools(defs);

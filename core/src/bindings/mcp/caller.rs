@@ -71,7 +71,7 @@ impl<H: BindingHost> MethodCall<'_, H> {
             revision: caller.revision,
             member: caller.member.clone(),
             session: caller.session.map(str::to_owned),
-            deadline: self.host.now().as_millis().saturating_add(wait_ms),
+            deadline: self.host.now().plus_millis(wait_ms),
             wait,
         }
     }

@@ -131,8 +131,8 @@ fn describe(kind: ActionKind, subject: &str, detail: &Value) -> (String, String)
 }
 
 /// How long until `expires_at`, in words.
-fn remaining(expires_at: u64, now: Timestamp) -> String {
-    let minutes = expires_at.saturating_sub(now.as_millis()).div_ceil(60_000);
+fn remaining(expires_at: Timestamp, now: Timestamp) -> String {
+    let minutes = expires_at.millis_since(now).div_ceil(60_000);
     match minutes {
         0..=1 => "a minute".into(),
         2..=119 => format!("{minutes} minutes"),
@@ -198,7 +198,7 @@ pub fn ask(revision: Revision, event: &Event, now: Timestamp) -> Option<Value> {
         "{} asks for your approval: {}\n{subject}\n{detail}\nIt expires in {}.",
         event.source,
         action.summary.trim(),
-        remaining(request.expires_at.as_millis(), now),
+        remaining(request.expires_at, now),
     );
     let mut params = json!({
         "message": message,
@@ -245,7 +245,7 @@ pub const MAX_ASKED_ON_CONNECT: usize = 50;
 pub fn still_open(network: &Network, now: Timestamp) -> Vec<EventId> {
     let open: Vec<EventId> = saved_approvals(network.state())
         .into_iter()
-        .filter(|(_, a)| a.decided.is_none() && a.expires_at.as_millis() > now.as_millis())
+        .filter(|(_, a)| a.decided.is_none() && a.expires_at > now)
         .map(|(id, _)| id)
         .collect();
     open[open.len().saturating_sub(MAX_ASKED_ON_CONNECT)..].to_vec()

@@ -50,9 +50,7 @@ pub fn replay(
     let key = request.to_value();
     let digest = digest(params);
     let call = session.calls.iter().find(|c| {
-        c.request == key
-            && c.params == digest
-            && now.as_millis().saturating_sub(c.at) < RETRY_WINDOW_MS
+        c.request == key && c.params == digest && now.millis_since(c.at) < RETRY_WINDOW_MS
     })?;
     if let Some(result) = &call.result {
         return Some(Reply::Result(result.clone()));
@@ -67,7 +65,7 @@ pub fn replay(
         revision: session.revision,
         member: member.clone(),
         session: Some(session.id.clone()),
-        deadline: now.as_millis().saturating_add(INVOKE_TIMEOUT_MS),
+        deadline: now.plus_millis(INVOKE_TIMEOUT_MS),
         wait: WaitFor::Invoke {
             event: event.parse().ok()?,
             tool: tool.parse().ok()?,
@@ -98,11 +96,11 @@ pub fn note(
     }
     session
         .calls
-        .retain(|c| c.request != key && now.as_millis().saturating_sub(c.at) < RETRY_WINDOW_MS);
+        .retain(|c| c.request != key && now.millis_since(c.at) < RETRY_WINDOW_MS);
     session.calls.push(Call {
         request: key,
         params: digest(params),
-        at: now.as_millis(),
+        at: now,
         invoked,
         result: None,
         dropped: false,

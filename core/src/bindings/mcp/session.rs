@@ -34,8 +34,8 @@ pub struct Session {
     pub member: Address,
     /// The revision `initialize` agreed on.
     pub revision: Revision,
-    /// When it began (unix ms).
-    pub created: u64,
+    /// When it began.
+    pub created: Timestamp,
     /// The client's `clientInfo`, as sent.
     #[serde(default)]
     pub client: Value,
@@ -64,7 +64,7 @@ impl Session {
             id: to_hex(seed),
             member,
             revision,
-            created: now.as_millis(),
+            created: now,
             client,
             subscriptions: BTreeSet::new(),
             elicits: false,
@@ -81,8 +81,8 @@ pub struct Call {
     /// The SHA-256 (hex) of its params in RFC 8785 form: a retry is the same request.
     #[serde(default)]
     pub params: String,
-    /// When it came (unix ms).
-    pub at: u64,
+    /// When it came.
+    pub at: Timestamp,
     /// The tool invocation it waits for (event id, tool address), while running.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub invoked: Option<(String, String)>,

@@ -12,7 +12,7 @@ use super::revision::Revision;
 use crate::bindings::jsonrpc::{Id, RpcError};
 use crate::event::metadata::ProtocolMetadata;
 use crate::ids::event_type::core_types;
-use crate::{Address, Event, EventId};
+use crate::{Address, Event, EventId, Timestamp};
 
 /// The longest a tool call waits for its owner's answer.
 pub const INVOKE_TIMEOUT_MS: u64 = 55_000;
@@ -49,8 +49,8 @@ pub struct Waiting {
     pub member: Address,
     /// The legacy session it belongs to, if any.
     pub session: Option<String>,
-    /// When it stops waiting (unix ms).
-    pub deadline: u64,
+    /// When it stops waiting.
+    pub deadline: Timestamp,
     /// What it waits for.
     pub wait: WaitFor,
 }
@@ -130,7 +130,7 @@ mod tests {
             revision: Revision::V2025_11_25,
             member: caller.clone(),
             session: None,
-            deadline: 10,
+            deadline: Timestamp::from_millis(10),
             wait: WaitFor::Invoke {
                 event: invoked,
                 tool: "resource/tool/t".parse().unwrap(),

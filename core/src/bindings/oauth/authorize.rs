@@ -293,9 +293,7 @@ pub fn post<H: OAuthHost>(
         client_id: authorization.client.client_id.clone(),
         resource: authorization.resource.clone(),
         family: grants::secret(host),
-        expires_at: now
-            .as_millis()
-            .saturating_add(host.policy().oauth_code_ttl_ms),
+        expires_at: now.plus_millis(host.policy().oauth_code_ttl_ms),
         used: false,
         redirect_uri: Some(authorization.redirect_uri.clone()),
         code_challenge: Some(authorization.code_challenge.clone()),

@@ -163,7 +163,7 @@ pub fn fetched<H: OAuthHost>(
                 format!("could not fetch the client metadata document: {why}"),
             )
         })
-        .and_then(|text| read(url, &text, host.now().as_millis() / 1000));
+        .and_then(|text| read(url, &text, host.now().as_secs()));
     match client {
         Ok(client) => {
             host.add_oauth_client(&client)?;

@@ -54,8 +54,8 @@ pub struct Grant {
     pub resource: String,
     /// The consent it descends from.
     pub family: String,
-    /// When it stops being valid (unix ms).
-    pub expires_at: u64,
+    /// When it stops being valid.
+    pub expires_at: Timestamp,
     /// A code or refresh token that was redeemed (kept to notice a second use).
     #[serde(default)]
     pub used: bool,

@@ -123,7 +123,7 @@ pub fn registered(client: &Client) -> Response {
 pub fn register<H: OAuthHost>(host: &mut H, body: &str) -> Result<Response, H::Error> {
     let seed = host.random_seed();
     let client_id = format!("mcp-{}", to_hex(seed.get(..16).unwrap_or(&seed)));
-    match read(body, client_id, host.now().as_millis() / 1000) {
+    match read(body, client_id, host.now().as_secs()) {
         Ok(client) => {
             host.add_oauth_client(&client)?;
             Ok(registered(&client))

@@ -105,7 +105,7 @@ fn exchange<H: OAuthHost>(
         let message = format!("the {what} was used already; every token it gave is revoked");
         return Ok(fail(Code::InvalidGrant, &message));
     }
-    if grant.expires_at <= host.now().as_millis() {
+    if grant.expires_at <= host.now() {
         return Ok(fail(Code::InvalidGrant, &format!("the {what} expired")));
     }
     if grant.client_id != client_id {
@@ -159,7 +159,7 @@ fn tokens<H: OAuthHost>(host: &mut H, from: &Grant) -> Result<Response, H::Error
         client_id: from.client_id.clone(),
         resource: from.resource.clone(),
         family: from.family.clone(),
-        expires_at: now.as_millis().saturating_add(ttl),
+        expires_at: now.plus_millis(ttl),
         used: false,
         redirect_uri: None,
         code_challenge: None,
@@ -195,7 +195,7 @@ pub fn bearer<H: OAuthHost>(host: &mut H, token: &str, resource: &str) -> Result
     };
     Ok(if grant.kind != GrantKind::Access {
         Bearer::Refused("that is not an access token")
-    } else if grant.expires_at <= host.now().as_millis() {
+    } else if grant.expires_at <= host.now() {
         Bearer::Refused("the access token expired; refresh it")
     } else if !uris::same_resource(&grant.resource, resource) {
         Bearer::Refused("the access token is for another resource")

@@ -117,7 +117,7 @@ fn a_posted_event_is_filled_in_and_acknowledged() {
     let seq = ack["seq"].as_u64().expect("logged");
     let row = world.host.log.log.iter().find(|r| r.seq == seq).unwrap();
     assert_eq!(row.event.source.to_string(), "agent:alice");
-    assert_eq!(row.event.timestamp, world.host.now);
+    assert_eq!(row.event.timestamp, Timestamp::from(world.host.now));
 
     let forged =
         json!({"type": "chat.msg", "source": "agent:bob", "target": "agent:bob", "payload": {}});

@@ -94,7 +94,10 @@ fn a_new_session_prunes_the_expired_ones_and_a_refresh_is_written_sparingly() {
     assert_eq!(world.host.sessions[&hash].last_used, created);
     world.host.now += world.host.policy.session_touch_ms();
     world.call(&beat);
-    assert_eq!(world.host.sessions[&hash].last_used, world.host.now);
+    assert_eq!(
+        world.host.sessions[&hash].last_used,
+        Timestamp::from(world.host.now)
+    );
 
     world.host.now += world.host.policy.session_idle_ms;
     world.join("agent:new");

@@ -66,10 +66,10 @@ fn unjoined_sockets_on_gateways_count_against_the_same_caps() {
     let mut sockets = Sockets::new(&tight());
     // One IP's two unjoined sockets, spread over the network and a gateway, are its share.
     sockets.open(peer("10.0.0.1"), None, Timestamp::from(0));
-    sockets.hold_elsewhere(100, peer("10.0.0.1"), 1_000);
+    sockets.hold_elsewhere(100, peer("10.0.0.1"), Timestamp::from(1_000));
     assert_eq!(code_of(sockets.admits(Some("10.0.0.1"), false)), Some(4429));
     // The network's share counts them too: 2 + 1 more from elsewhere is full.
-    sockets.hold_elsewhere(101, peer("10.0.0.2"), 1_000);
+    sockets.hold_elsewhere(101, peer("10.0.0.2"), Timestamp::from(1_000));
     assert_eq!(code_of(sockets.admits(Some("10.0.0.3"), false)), Some(4429));
     assert_eq!(sockets.unjoined_elsewhere(), 2);
     // Joining (or closing) frees the share, once.
@@ -80,7 +80,7 @@ fn unjoined_sockets_on_gateways_count_against_the_same_caps() {
     );
     assert_eq!(code_of(sockets.admits(Some("10.0.0.1"), false)), None);
     // A gateway's socket that runs out of time counts no more.
-    sockets.hold_elsewhere(102, peer("10.0.0.1"), 500);
+    sockets.hold_elsewhere(102, peer("10.0.0.1"), Timestamp::from(500));
     assert_eq!(code_of(sockets.admits(Some("10.0.0.1"), false)), Some(4429));
     assert_eq!(
         sockets.expire_elsewhere(Timestamp::from(499)),
@@ -89,7 +89,7 @@ fn unjoined_sockets_on_gateways_count_against_the_same_caps() {
     assert_eq!(sockets.expire_elsewhere(Timestamp::from(500)), vec![102]);
     assert_eq!(code_of(sockets.admits(Some("10.0.0.1"), false)), None);
     // Held again (a restored record, a socket unbound again): counted once, not twice.
-    sockets.hold_elsewhere(101, peer("10.0.0.2"), 2_000);
+    sockets.hold_elsewhere(101, peer("10.0.0.2"), Timestamp::from(2_000));
     assert_eq!(sockets.unjoined_elsewhere(), 1);
     sockets.settle_elsewhere(101);
     assert_eq!(code_of(sockets.admits(Some("10.0.0.2"), false)), None);
@@ -113,7 +113,7 @@ fn the_member_index_changes_with_each_socket_and_survives_a_wake() {
     assert_eq!(sockets.of_member(&alice), [one.id, two.id]);
     // Leaving unbinds a socket: it must join again within the deadline from now.
     let left = sockets.bind(one.id, None, Timestamp::from(50)).unwrap();
-    assert_eq!(left.since, 50);
+    assert_eq!(left.since, Timestamp::from(50));
     assert_eq!(sockets.of_member(&alice), [two.id]);
     assert_eq!(
         sockets.close(two.id).map(|r| r.member),
@@ -128,7 +128,7 @@ fn the_member_index_changes_with_each_socket_and_survives_a_wake() {
         id: 41,
         member: Some(alice.clone()),
         peer: None,
-        since: 0,
+        since: Timestamp::EPOCH,
     });
     woken.restore(left);
     assert_eq!(woken.open(None, None, Timestamp::from(60)).id, 42);
@@ -143,7 +143,7 @@ fn unjoined_sockets_run_out_of_time_in_order() {
     let early = sockets.open(None, None, Timestamp::from(100));
     let late = sockets.open(None, None, Timestamp::from(400));
     sockets.open(None, Some("agent:a".parse().unwrap()), Timestamp::from(0));
-    assert_eq!(sockets.next_deadline(), Some(1_100));
+    assert_eq!(sockets.next_deadline(), Some(Timestamp::from(1_100)));
     assert!(sockets.overdue(Timestamp::from(1_099)).is_empty());
     assert_eq!(sockets.overdue(Timestamp::from(1_100)), [early.id]);
     assert_eq!(sockets.overdue(Timestamp::from(5_000)), [early.id, late.id]);
@@ -156,7 +156,7 @@ fn unjoined_sockets_run_out_of_time_in_order() {
         Some("agent:b".parse().unwrap()),
         Timestamp::from(200),
     );
-    assert_eq!(sockets.next_deadline(), Some(1_400));
+    assert_eq!(sockets.next_deadline(), Some(Timestamp::from(1_400)));
 }
 
 /// A network with one socket per name, as a host would hold them.

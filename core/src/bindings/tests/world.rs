@@ -63,15 +63,15 @@ impl BindingHost for TestHost {
     ) -> Result<(), Infallible> {
         let row = SessionRow {
             address: address.to_string(),
-            created: now.as_millis(),
-            last_used: now.as_millis(),
+            created: now,
+            last_used: now,
         };
         self.sessions.insert(hash.to_owned(), row);
         Ok(())
     }
     fn touch_session(&mut self, hash: &str, now: Timestamp) -> Result<(), Infallible> {
         if let Some(row) = self.sessions.get_mut(hash) {
-            row.last_used = now.as_millis();
+            row.last_used = now;
         }
         Ok(())
     }
@@ -88,7 +88,7 @@ impl BindingHost for TestHost {
         &mut self,
         hash: &str,
         address: &Address,
-        expires_at: u64,
+        expires_at: Timestamp,
     ) -> Result<(), Infallible> {
         let row = TicketRow {
             address: address.to_string(),
@@ -101,7 +101,7 @@ impl BindingHost for TestHost {
         Ok(self.tickets.remove(hash))
     }
     fn prune_tickets(&mut self, now: Timestamp) -> Result<(), Infallible> {
-        self.tickets.retain(|_, t| t.expires_at > now.as_millis());
+        self.tickets.retain(|_, t| t.expires_at > now);
         Ok(())
     }
     fn seq_of(&mut self, id: &EventId) -> Result<Option<u64>, Infallible> {
@@ -306,7 +306,7 @@ impl OAuthHost for TestHost {
         Ok(())
     }
     fn prune_oauth_grants(&mut self, now: Timestamp) -> Result<(), Infallible> {
-        self.grants.retain(|_, g| g.expires_at > now.as_millis());
+        self.grants.retain(|_, g| g.expires_at > now);
         Ok(())
     }
 }

@@ -64,7 +64,7 @@ pub struct SocketRecord {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub peer: Option<String>,
     /// When it opened or was last unbound: unjoined, it must join by this plus the deadline.
-    pub since: u64,
+    pub since: Timestamp,
 }
 
 /// The sockets of one network.
@@ -74,11 +74,11 @@ pub struct Sockets {
     open: BTreeMap<SocketId, SocketRecord>,
     by_member: BTreeMap<Address, BTreeSet<SocketId>>,
     /// Unjoined sockets by `(since, id)`: the first is the next to time out.
-    unjoined: BTreeSet<(u64, SocketId)>,
+    unjoined: BTreeSet<(Timestamp, SocketId)>,
     /// Unjoined sockets of this network and of its gateways, by client IP.
     unjoined_by_peer: BTreeMap<String, usize>,
     /// Unjoined sockets the gateways hold: client IP and when they count no more.
-    elsewhere: BTreeMap<SocketId, (Option<String>, u64)>,
+    elsewhere: BTreeMap<SocketId, (Option<String>, Timestamp)>,
     bad_frames: Buckets<SocketId>,
     next_id: SocketId,
 }
@@ -136,7 +136,7 @@ impl Sockets {
             id: self.next_id,
             member,
             peer,
-            since: now.as_millis(),
+            since: now,
         };
         self.next_id += 1;
         self.insert(record.clone());
@@ -147,7 +147,7 @@ impl Sockets {
     /// against the limits until `until` (its deadline to arrive and join) or
     /// until [`Self::settle_elsewhere`]. A host that wakes gives back the ones
     /// it kept the same way.
-    pub fn hold_elsewhere(&mut self, id: SocketId, peer: Option<String>, until: u64) {
+    pub fn hold_elsewhere(&mut self, id: SocketId, peer: Option<String>, until: Timestamp) {
         self.settle_elsewhere(id);
         if let Some(peer) = &peer {
             *self.unjoined_by_peer.entry(peer.clone()).or_default() += 1;
@@ -171,7 +171,7 @@ impl Sockets {
         let expired: Vec<SocketId> = self
             .elsewhere
             .iter()
-            .filter(|(_, (_, until))| *until <= now.as_millis())
+            .filter(|(_, (_, until))| *until <= now)
             .map(|(id, _)| *id)
             .collect();
         for id in &expired {
@@ -245,7 +245,7 @@ impl Sockets {
         let mut record = self.remove(id)?;
         if record.member.is_some() && member.is_none() {
             // Unbound: the deadline to join again starts now.
-            record.since = now.as_millis();
+            record.since = now;
         }
         record.member = member;
         self.insert(record.clone());
@@ -297,16 +297,16 @@ impl Sockets {
         let deadline = self.policy.join_deadline_ms;
         self.unjoined
             .iter()
-            .take_while(|(since, _)| since.saturating_add(deadline) <= now.as_millis())
+            .take_while(|(since, _)| since.plus_millis(deadline) <= now)
             .map(|(_, id)| *id)
             .collect()
     }
 
     /// When the next unjoined socket runs out of time, if any.
-    pub fn next_deadline(&self) -> Option<u64> {
+    pub fn next_deadline(&self) -> Option<Timestamp> {
         self.unjoined
             .first()
-            .map(|(since, _)| since.saturating_add(self.policy.join_deadline_ms))
+            .map(|(since, _)| since.plus_millis(self.policy.join_deadline_ms))
     }
 
     /// The close for a socket whose time to join ran out.

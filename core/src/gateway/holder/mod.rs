@@ -61,7 +61,7 @@ pub struct Opening {
     /// How long it has to join while unbound.
     pub join_within_ms: u64,
     /// When it opened or was last unbound.
-    pub since: u64,
+    pub since: Timestamp,
 }
 
 #[derive(Debug, Clone)]
@@ -72,10 +72,8 @@ struct Held {
 }
 
 impl Held {
-    fn join_by(&self) -> u64 {
-        self.opening
-            .since
-            .saturating_add(self.opening.join_within_ms)
+    fn join_by(&self) -> Timestamp {
+        self.opening.since.plus_millis(self.opening.join_within_ms)
     }
 }
 
@@ -85,7 +83,7 @@ pub struct Gateway {
     sockets: BTreeMap<SocketId, Held>,
     by_member: BTreeMap<Address, BTreeSet<SocketId>>,
     /// Unbound sockets by `(join_by, socket)`: the first is the next to time out.
-    unbound: BTreeSet<(u64, SocketId)>,
+    unbound: BTreeSet<(Timestamp, SocketId)>,
     /// Acks taken from the sockets, not yet sent.
     acked: PendingCursors,
     /// Each socket's allowance of frames that are no event.
@@ -154,10 +152,10 @@ impl Gateway {
 
     /// Closes the unbound sockets whose time to join ran out at `now`.
     pub fn overdue(&mut self, now: Timestamp) -> Vec<GatewayEffect> {
-        let late: Vec<(u64, SocketId)> = self
+        let late: Vec<(Timestamp, SocketId)> = self
             .unbound
             .iter()
-            .take_while(|(join_by, _)| *join_by <= now.as_millis())
+            .take_while(|(join_by, _)| *join_by <= now)
             .copied()
             .collect();
         late.into_iter()
@@ -172,7 +170,7 @@ impl Gateway {
     }
 
     /// When the next unbound socket runs out of time to join, if any.
-    pub fn next_deadline(&self) -> Option<u64> {
+    pub fn next_deadline(&self) -> Option<Timestamp> {
         self.unbound.first().map(|(join_by, _)| *join_by)
     }
 
@@ -243,7 +241,7 @@ impl Gateway {
     }
 
     /// When the acks held are due to go on their own ([`Self::cursors_to_send`]), if any are.
-    pub fn cursors_due(&self) -> Option<u64> {
+    pub fn cursors_due(&self) -> Option<Timestamp> {
         self.acked.due()
     }
 
@@ -300,7 +298,7 @@ impl Gateway {
                     batches,
                     peer,
                     join_within_ms,
-                    since: now.as_millis(),
+                    since: now,
                 };
                 self.opened(socket, opening)
             }
@@ -370,7 +368,7 @@ impl Gateway {
         let join_by = held.join_by();
         let old = std::mem::replace(&mut held.opening.member, member.clone());
         if member.is_none() {
-            held.opening.since = now.as_millis();
+            held.opening.since = now;
             held.unbound_events = 0;
         }
         let join_by_now = held.join_by();

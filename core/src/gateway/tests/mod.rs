@@ -27,7 +27,7 @@ fn network(members: usize) -> Network {
             role: Role::Member,
             verification: Verification::ANONYMOUS,
             status: Presence::Offline,
-            last_seen: 0,
+            last_seen: Timestamp::EPOCH,
             secret_sha256: None,
             did: None,
             profile: Default::default(),
@@ -103,7 +103,7 @@ impl World {
         let opening = Opening {
             batches,
             join_within_ms: 20_000,
-            since: 2_000,
+            since: Timestamp::from(2_000),
             ..Opening::default()
         };
         self.gateways[at].opened(i as SocketId, opening);
@@ -229,7 +229,7 @@ fn acks_stay_at_the_gateway_until_flushed_as_one_cursor_per_member() {
     // Held until the oldest has waited CURSOR_DELAY_MS, then sent as one cursor.
     assert_eq!(
         world.gateways[0].cursors_due(),
-        Some(2_000 + CURSOR_DELAY_MS)
+        Some(Timestamp::from(2_000 + CURSOR_DELAY_MS))
     );
     assert!(
         world.gateways[0]

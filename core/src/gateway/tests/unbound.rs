@@ -17,7 +17,7 @@ fn unbound(since: u64) -> Opening {
     Opening {
         peer: Some("203.0.113.9".into()),
         join_within_ms: DEADLINE_MS,
-        since,
+        since: Timestamp::from(since),
         ..Opening::default()
     }
 }
@@ -90,7 +90,10 @@ fn a_socket_that_does_not_join_in_time_is_closed_with_timeout() {
     let mut gateway = Gateway::default();
     gateway.opened(1, unbound(1_000));
     gateway.opened(2, unbound(5_000));
-    assert_eq!(gateway.next_deadline(), Some(1_000 + DEADLINE_MS));
+    assert_eq!(
+        gateway.next_deadline(),
+        Some(Timestamp::from(1_000 + DEADLINE_MS))
+    );
     assert!(
         gateway
             .overdue(Timestamp::from(1_000 + DEADLINE_MS - 1))
@@ -121,7 +124,10 @@ fn a_socket_that_does_not_join_in_time_is_closed_with_timeout() {
     assert_eq!(gateway.next_deadline(), None);
     assert!(gateway.overdue(Timestamp::from(100_000)).is_empty());
     gateway.on_network(ToGateway::Unbind { socket: 2 }, Timestamp::from(100_000));
-    assert_eq!(gateway.next_deadline(), Some(100_000 + DEADLINE_MS));
+    assert_eq!(
+        gateway.next_deadline(),
+        Some(Timestamp::from(100_000 + DEADLINE_MS))
+    );
     assert_eq!(
         gateway
             .overdue(Timestamp::from(100_000 + DEADLINE_MS))

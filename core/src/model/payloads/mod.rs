@@ -19,6 +19,7 @@ use crate::ids::address::{Address, ResourceKind};
 use crate::ids::event_type::core_types as t;
 use crate::ids::network_id::NetworkId;
 use crate::ids::standing::{Role, Verification};
+use crate::ids::time::Timestamp;
 use crate::ids::ulid::EventId;
 use crate::model::access::Permission;
 use crate::model::config::{AccessPolicy, DeliveryMode, NetworkStatus};
@@ -281,9 +282,9 @@ pub struct AckPayload {
     /// The event was a resubmission of one already accepted.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub duplicate: bool,
-    /// When the invitation expires (Unix milliseconds).
+    /// When the invitation expires.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub expires_at: Option<u64>,
+    pub expires_at: Option<Timestamp>,
     /// The acknowledged event.
     pub id: EventId,
     /// A joiner's membership record.
@@ -306,8 +307,8 @@ pub struct AckPayload {
 pub struct Challenge {
     /// The address the proof is for.
     pub address: Address,
-    /// When the nonce expires (Unix milliseconds).
-    pub expires_at: u64,
+    /// When the nonce expires.
+    pub expires_at: Timestamp,
     /// The network that issued it.
     pub network: NetworkId,
     /// The nonce (hex).
@@ -318,8 +319,8 @@ pub struct Challenge {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Pong {
-    /// The network's time (Unix milliseconds).
-    pub time: u64,
+    /// The network's time.
+    pub time: Timestamp,
 }
 
 /// The access section of a [`NetworkProfile`] (no secrets).

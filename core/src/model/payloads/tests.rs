@@ -245,7 +245,7 @@ fn an_ack_omits_what_it_does_not_say() {
             role: Role::Member,
             verification: Verification::ANONYMOUS,
             status: Presence::Online,
-            last_seen: 9,
+            last_seen: Timestamp::from_millis(9),
             secret_sha256: None,
             did: None,
             profile: Default::default(),
@@ -268,13 +268,18 @@ fn a_challenge_and_a_pong() {
     pinned(
         &Challenge {
             address: a("openagents:bob"),
-            expires_at: 60_000,
+            expires_at: Timestamp::from_millis(60_000),
             network: "demo".parse().unwrap(),
             nonce: "ab12".into(),
         },
         json!({"nonce": "ab12", "expires_at": 60_000, "network": "demo", "address": "openagents:bob"}),
     );
-    pinned(&Pong { time: 42 }, json!({"time": 42}));
+    pinned(
+        &Pong {
+            time: Timestamp::from_millis(42),
+        },
+        json!({"time": 42}),
+    );
     assert_eq!(Challenge::EVENT_TYPE, "network.agent.challenge.response");
     assert_eq!(Pong::EVENT_TYPE, "network.pong");
 }

@@ -214,8 +214,8 @@ pub struct TaskMessage {
     pub role: TaskRole,
     /// Its parts (`{text}`, `{data}`, `{file}`: AIP's data items).
     pub parts: Vec<Value>,
-    /// When it arrived (Unix ms).
-    pub at: u64,
+    /// When it arrived.
+    pub at: Timestamp,
     /// The sender's own id for it (A2A's `messageId`, at most
     /// [`MAX_CLIENT_ID`] characters): a message sent again under the same
     /// id is the same message (`crate::bindings::a2a::methods`).
@@ -321,10 +321,10 @@ pub struct Task {
     /// which its links open, but takes no part in it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub on_behalf_of: Option<Address>,
-    /// Created at (Unix ms).
-    pub created_at: u64,
-    /// Last changed at (Unix ms).
-    pub updated_at: u64,
+    /// Created at.
+    pub created_at: Timestamp,
+    /// Last changed at.
+    pub updated_at: Timestamp,
 }
 
 impl Task {
@@ -394,7 +394,7 @@ impl Task {
             self.state.check(to)?;
         }
         self.state = to;
-        self.updated_at = now.as_millis();
+        self.updated_at = now;
         Ok(())
     }
 

@@ -25,8 +25,8 @@ fn task(state: TaskState, confirm: bool) -> Task {
         answered_by_message: false,
         on_behalf_of: None,
         push: Vec::new(),
-        created_at: 1,
-        updated_at: 1,
+        created_at: Timestamp::from(1),
+        updated_at: Timestamp::from(1),
     }
 }
 
@@ -104,7 +104,7 @@ fn a_partner_completes_through_awaiting_completion_unless_the_requester_confirms
     let alice = agent("agent:alice");
     let mut t = task(Working, false);
     assert_eq!(t.advance(&bob, Completed, Timestamp::from(5)), Ok(()));
-    assert_eq!((t.state, t.updated_at), (Completed, 5));
+    assert_eq!((t.state, t.updated_at), (Completed, Timestamp::from(5)));
 
     let mut t = task(Working, true);
     assert_eq!(
@@ -162,7 +162,7 @@ fn history_keeps_the_newest_messages() {
             from: agent("agent:bob"),
             role: TaskRole::Partner,
             parts: vec![],
-            at: i as u64,
+            at: Timestamp::from(i as u64),
             client_id: None,
         });
     }

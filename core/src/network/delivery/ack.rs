@@ -13,6 +13,7 @@ use crate::event::trace::TraceContext;
 use crate::ids::address::Address;
 use crate::ids::event_type::{EventType, core_types};
 use crate::ids::network_id::NetworkId;
+use crate::ids::time::Timestamp;
 use crate::ids::ulid::EventId;
 use serde_json::{Map, Value};
 
@@ -33,8 +34,8 @@ pub struct Ack {
     pub trace: Option<TraceContext>,
     /// Fields a handler adds to the payload (`member`, `resume_after`, …).
     pub extra: Map<String, Value>,
-    /// When the network sent it (Unix milliseconds).
-    pub timestamp: u64,
+    /// When the network sent it.
+    pub timestamp: Timestamp,
     /// The network it is from.
     pub network: NetworkId,
 }
@@ -93,7 +94,7 @@ impl Ack {
         out.extend_from_slice(b"},\"metadata\":{\"in_reply_to\":\"");
         out.extend_from_slice(&id);
         out.extend_from_slice(b"\"},\"timestamp\":");
-        write_u64(&mut out, self.timestamp);
+        write_u64(&mut out, self.timestamp.as_millis());
         out.extend_from_slice(b",\"network\":");
         write_str(&mut out, &[self.network.as_str()]);
         out.push(b'}');
@@ -117,7 +118,7 @@ mod tests {
             duplicate,
             trace: None,
             extra,
-            timestamp: 1_709_337_600_000,
+            timestamp: Timestamp::from_millis(1_709_337_600_000),
             network: "demo".parse().unwrap(),
         }
     }
@@ -154,7 +155,7 @@ mod tests {
         ) {
             let mut ack = ack(seq, duplicate, extra.into_iter().map(|(k, v)| (k, json!(v))).collect());
             ack.to = to.parse().unwrap();
-            ack.timestamp = timestamp;
+            ack.timestamp = Timestamp::from_millis(timestamp);
             prop_assert_eq!(ack.encode(), ack.to_event().encode());
         }
     }

@@ -40,8 +40,8 @@ pub const PAGES_IN_FLIGHT: usize = 2;
 /// How long a catch-up whose read failed waits before it is read again.
 pub const READ_RETRY_MS: u64 = 1_000;
 /// The redelivery deadline of deliveries left unacknowledged since `since`.
-pub(crate) fn redelivery_at(since: u64) -> u64 {
-    since.saturating_add(REDELIVERY_TIMEOUT_MS)
+pub(crate) fn redelivery_at(since: Timestamp) -> Timestamp {
+    since.plus_millis(REDELIVERY_TIMEOUT_MS)
 }
 
 /// Where deliveries to one member stand.
@@ -50,7 +50,7 @@ pub struct Progress {
     /// `seq` of the last event delivered to the member (the next `prev`).
     pub last_delivered: u64,
     /// Since when it has had unacknowledged deliveries; `None` when it has none.
-    pub unacked_since: Option<u64>,
+    pub unacked_since: Option<Timestamp>,
     /// Its unacknowledged deliveries.
     pub in_flight: InFlight,
 }
@@ -59,9 +59,7 @@ impl Progress {
     /// Records a delivery of `seq`, `bytes` long, at `now`; returns its `prev`.
     /// `floor` is the tracker's redelivery floor, lowered to this delivery's deadline.
     fn deliver(&mut self, seq: u64, bytes: usize, now: Timestamp, floor: &mut Floor) -> u64 {
-        floor.lower(redelivery_at(
-            *self.unacked_since.get_or_insert(now.as_millis()),
-        ));
+        floor.lower(redelivery_at(*self.unacked_since.get_or_insert(now)));
         self.in_flight.push(seq, bytes);
         std::mem::replace(&mut self.last_delivered, seq)
     }
@@ -76,7 +74,7 @@ pub struct CatchUp {
     pub reading: bool,
     /// When the next page is to be read without waiting for an ack (the
     /// member has room for it); `None` while it waits for its ack.
-    pub next_read_at: Option<u64>,
+    pub next_read_at: Option<Timestamp>,
     /// The last `seq` delivered by each page not yet acknowledged (at most
     /// [`PAGES_IN_FLIGHT`]): hosts bound a page by bytes, so this bounds the
     /// bytes a catch-up has on the way.
@@ -111,7 +109,7 @@ pub struct Tracker {
     /// Members whose catch-up is in progress: live deliveries wait in the log.
     pub catching_up: BTreeMap<Address, CatchUp>,
     /// The cursor last written to storage per member, and when.
-    pub persisted: BTreeMap<Address, (u64, u64)>,
+    pub persisted: BTreeMap<Address, (u64, Timestamp)>,
     /// Members that went offline owing nothing: nothing up to this `seq` is owed
     /// to them (in memory only; after a restart their cursors alone count).
     pub owed_nothing_through: BTreeMap<Address, u64>,
@@ -189,7 +187,7 @@ impl Tracker {
     pub fn restore_catch_up(&mut self, member: Address, after: u64, delivered: u64) {
         let restored = CatchUp {
             after,
-            next_read_at: Some(0),
+            next_read_at: Some(Timestamp::EPOCH),
             stored: true,
             ..CatchUp::default()
         };
@@ -235,8 +233,8 @@ impl Tracker {
                 progress.in_flight.acknowledge(seq);
                 if moved {
                     // Progress: the rest has its full time again before it is resent.
-                    progress.unacked_since = Some(now.as_millis());
-                    self.redelivery_floor.lower(redelivery_at(now.as_millis()));
+                    progress.unacked_since = Some(now);
+                    self.redelivery_floor.lower(redelivery_at(now));
                 }
             }
         }
@@ -266,16 +264,15 @@ impl Tracker {
     pub fn should_persist(&mut self, member: &Address, cursor: u64, now: Timestamp) -> bool {
         match self.persisted.get_mut(member) {
             None => {
-                self.persisted
-                    .insert(member.clone(), (cursor, now.as_millis()));
+                self.persisted.insert(member.clone(), (cursor, now));
                 true
             }
             Some(last) => {
                 let (seq, at) = *last;
                 let due = cursor >= seq.saturating_add(CURSOR_PERSIST_EVERY)
-                    || now >= Timestamp::from_millis(at).plus_millis(CURSOR_PERSIST_AFTER_MS);
+                    || now >= at.plus_millis(CURSOR_PERSIST_AFTER_MS);
                 if due {
-                    *last = (cursor, now.as_millis());
+                    *last = (cursor, now);
                 }
                 due
             }
@@ -360,7 +357,7 @@ impl Tracker {
     pub fn page_failed(&mut self, member: &Address, now: Timestamp) {
         if let Some(catch_up) = self.catching_up.get_mut(member) {
             catch_up.reading = false;
-            catch_up.next_read_at = Some(now.as_millis().saturating_add(READ_RETRY_MS));
+            catch_up.next_read_at = Some(now.plus_millis(READ_RETRY_MS));
         }
     }
 
@@ -374,7 +371,7 @@ impl Tracker {
                 catch_up.pages.pop_front();
             }
             if idle && !catch_up.reading && catch_up.next_read_at.is_none() {
-                catch_up.next_read_at = Some(now.as_millis());
+                catch_up.next_read_at = Some(now);
             }
         }
     }
@@ -388,7 +385,7 @@ impl Tracker {
             .is_none_or(|progress| progress.in_flight.has_room_for(CATCH_UP_PAGE));
         let catch_up = self.catching_up.get_mut(member)?;
         // A read that failed waits until its retry.
-        if catch_up.reading || catch_up.next_read_at.is_some_and(|at| at > now.as_millis()) {
+        if catch_up.reading || catch_up.next_read_at.is_some_and(|at| at > now) {
             return None;
         }
         catch_up.next_read_at = None;
@@ -404,7 +401,7 @@ impl Tracker {
     pub fn pages_due(&self, now: Timestamp) -> Vec<Address> {
         self.catching_up
             .iter()
-            .filter(|(_, c)| !c.reading && c.next_read_at.is_some_and(|at| at <= now.as_millis()))
+            .filter(|(_, c)| !c.reading && c.next_read_at.is_some_and(|at| at <= now))
             .map(|(member, _)| member.clone())
             .collect()
     }
@@ -414,9 +411,8 @@ impl Tracker {
         self.progress
             .iter()
             .filter(|(_, p)| {
-                p.unacked_since.is_some_and(|since| {
-                    now >= Timestamp::from_millis(since).plus_millis(REDELIVERY_TIMEOUT_MS)
-                })
+                p.unacked_since
+                    .is_some_and(|since| now >= redelivery_at(since))
             })
             .map(|(a, _)| a.clone())
             .collect()

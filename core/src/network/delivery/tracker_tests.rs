@@ -12,7 +12,10 @@ fn tracker_chains_prev_and_moves_cursors() {
     let a = addr("agent:a");
     assert_eq!(t.delivered(&a, 5, 200, Timestamp::from(100)), 0);
     assert_eq!(t.delivered(&a, 9, 200, Timestamp::from(101)), 5);
-    assert_eq!(t.next_wakeup(), Some(100 + REDELIVERY_TIMEOUT_MS));
+    assert_eq!(
+        t.next_wakeup(),
+        Some(Timestamp::from(100 + REDELIVERY_TIMEOUT_MS))
+    );
     assert_eq!(t.acknowledge(&a, 5, Timestamp::from(102)), Some(5));
     // A partial ack is progress: the rest has its full time from then.
     assert!(
@@ -83,7 +86,10 @@ fn a_member_at_the_bound_waits_and_gets_room_back_by_acknowledging() {
         None,
         "no room: it waits for its ack"
     );
-    assert_eq!(t.next_wakeup(), Some(1 + REDELIVERY_TIMEOUT_MS));
+    assert_eq!(
+        t.next_wakeup(),
+        Some(Timestamp::from(1 + REDELIVERY_TIMEOUT_MS))
+    );
     // An ack of a page's worth makes room for a page: the ack reads it,
     // with no alarm (more acks are on their way).
     t.acknowledge(&a, CATCH_UP_PAGE as u64, Timestamp::from(2));
@@ -102,5 +108,5 @@ fn a_member_at_the_bound_waits_and_gets_room_back_by_acknowledging() {
     let answered = t.page_answered(&a, MAX_IN_FLIGHT as u64, 2_000, false, Timestamp::from(3));
     assert_eq!(answered, PageAnswered::More);
     assert_eq!(t.pages_due(Timestamp::from(3)), vec![a.clone()]);
-    assert_eq!(t.next_wakeup(), Some(3));
+    assert_eq!(t.next_wakeup(), Some(Timestamp::from(3)));
 }

@@ -112,13 +112,13 @@ fn hosted_member(network: &Network, hosted: &HostedAgent, now: Timestamp) -> Mem
             role: Role::Member,
             verification: Verification::ANONYMOUS,
             status: Presence::Online,
-            last_seen: now.as_millis(),
+            last_seen: now,
             secret_sha256: None,
             did: None,
             profile: Default::default(),
         });
     member.status = Presence::Online;
-    member.last_seen = now.as_millis();
+    member.last_seen = now;
     if !hosted.name.is_empty() {
         member.profile.name = Some(hosted.name.clone());
     }

@@ -86,7 +86,7 @@ pub(super) fn join(
             role: Role::Member,
             verification,
             status: Presence::Online,
-            last_seen: now.as_millis(),
+            last_seen: now,
             secret_sha256: None,
             did: None,
             profile: Default::default(),
@@ -110,7 +110,7 @@ pub(super) fn join(
         member.profile.tasks = Some(tasks);
     }
     member.status = Presence::Online;
-    member.last_seen = now.as_millis();
+    member.last_seen = now;
     if member.secret_sha256.is_none() {
         // The address is this joiner's from now on: the secret it proposes, else
         // one issued here, is what a later join of the address presents
@@ -176,7 +176,7 @@ pub(super) fn leave(
     let mut outcome = logged();
     if let Some(member) = network.state.members.get_mut(&event.source) {
         member.status = Presence::Offline;
-        member.last_seen = now.as_millis();
+        member.last_seen = now;
         member.profile.listed = false;
         outcome
             .effects
@@ -289,10 +289,7 @@ pub(super) fn ping(
         Pong::EVENT_TYPE,
         &event.source,
         Some(event.id),
-        Pong {
-            time: now.as_millis(),
-        }
-        .to_json(),
+        Pong { time: now }.to_json(),
         now,
     );
     Ok(replied(Effect::Reply(pong)))
@@ -328,7 +325,7 @@ pub(super) fn invite(
         code: code.clone(),
         invitee,
         created_by: event.source.clone(),
-        expires_at: now.as_millis().saturating_add(ttl),
+        expires_at: now.plus_millis(ttl),
         // At most MAX_INVITATION_USES, so it fits.
         max_uses: u32::try_from(max_uses).unwrap_or(1),
         uses: 0,

@@ -38,7 +38,7 @@ impl Network {
             return Vec::new();
         }
         let payload = InvitationNews {
-            expires_at: Timestamp::from_millis(invitation.expires_at),
+            expires_at: invitation.expires_at,
             invitee: invitee.or(invitation.invitee.as_ref()).cloned(),
         };
         let news = self.core_event(kind, inviter, None, payload.to_json(), now);
@@ -88,7 +88,7 @@ impl Network {
             .state
             .invitations
             .get(code)
-            .filter(|i| i.expires_at > now.as_millis())
+            .filter(|i| i.expires_at > now)
             .ok_or_else(|| Rejection::new(ErrorCode::NotFound, "no such unused invitation"))?;
         let config = &self.config;
         Ok(serde_json::json!({
@@ -120,7 +120,7 @@ impl Network {
             .state
             .invitations
             .get(code)
-            .filter(|i| i.expires_at > now.as_millis())
+            .filter(|i| i.expires_at > now)
             .cloned()
         else {
             return Err(Rejection::new(

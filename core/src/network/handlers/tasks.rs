@@ -75,7 +75,7 @@ fn message(
         from: event.source.clone(),
         role,
         parts,
-        at: now.as_millis(),
+        at: now,
         client_id: message_id
             .given()
             .filter(|id| !id.is_empty() && id.len() <= MAX_CLIENT_ID),
@@ -236,8 +236,8 @@ pub(super) fn create(
         answered_by_message: false,
         on_behalf_of,
         push: Vec::new(),
-        created_at: now.as_millis(),
-        updated_at: now.as_millis(),
+        created_at: now,
+        updated_at: now,
     };
     let parts = parts_of(event)?;
     if !parts.is_empty() {
@@ -362,7 +362,7 @@ pub(super) fn cancel(
         .check(TaskState::Canceled)
         .map_err(|e| Rejection::from(&e))?;
     task.state = TaskState::Canceled;
-    task.updated_at = now.as_millis();
+    task.updated_at = now;
     task.status = None;
     Ok(finish(task, Vec::new()))
 }
@@ -410,7 +410,7 @@ pub(super) fn artifact(
         resource: resource.clone(),
         parts: parts.clone(),
     });
-    task.updated_at = now.as_millis();
+    task.updated_at = now;
     let task = task.clone();
     let text: String = parts
         .iter()

@@ -26,10 +26,10 @@ pub const MAX_PRUNED_PER_RUN: u64 = 20_000;
 const CATCH_UP_PRUNE_MS: u64 = 1_000;
 
 impl Network {
-    /// When pruning is next due (unix ms), if anything may need it.
-    pub(crate) fn next_prune(&self) -> Option<u64> {
+    /// When pruning is next due, if anything may need it.
+    pub(crate) fn next_prune(&self) -> Option<Timestamp> {
         let marks = &self.log_marks;
-        if marks.last_run == 0 {
+        if marks.last_run == Timestamp::EPOCH {
             // Never run: the first run comes with the first alarm for anything
             // else (a member's presence timeout at the latest).
             return None;
@@ -55,7 +55,7 @@ impl Network {
         } else {
             self.config.retention.prune_every_ms()
         };
-        let next_run = marks.last_run.saturating_add(wait);
+        let next_run = marks.last_run.plus_millis(wait);
         let for_log =
             (grown || windows_running || !self.state.invitations.is_empty()).then_some(next_run);
         let for_members = self.member_removal_due.map(|due| due.max(next_run));
@@ -66,7 +66,7 @@ impl Network {
     pub(crate) fn note_idle_from(&mut self, now: Timestamp) {
         let retention = self.config.retention;
         if let Some(after) = retention.member_removal_after(self.keeps_history) {
-            let due = now.as_millis().saturating_add(after);
+            let due = now.plus_millis(after);
             self.member_removal_due = Some(self.member_removal_due.map_or(due, |d| d.min(due)));
         }
     }
@@ -79,8 +79,8 @@ impl Network {
     /// Prunes when a run is due at `now` (the first run at the first alarm); otherwise nothing.
     pub(crate) fn prune_if_due(&mut self, now: Timestamp) -> Vec<Effect> {
         match self.next_prune() {
-            _ if self.log_marks.last_run == 0 => self.prune(now),
-            Some(due) if due <= now.as_millis() => self.prune(now),
+            _ if self.log_marks.last_run == Timestamp::EPOCH => self.prune(now),
+            Some(due) if due <= now => self.prune(now),
             _ => Vec::new(),
         }
     }
@@ -100,8 +100,7 @@ impl Network {
         let low_water = self.low_water();
         self.log_marks.mark(now, last_seq);
         let marks = &self.log_marks;
-        let too_old =
-            marks.seq_at_or_before(now.as_millis().saturating_sub(retention.undelivered_ms));
+        let too_old = marks.seq_at_or_before(now.minus_millis(retention.undelivered_ms));
         // Delivered to everyone it is owed to, or owed too long: no delivery needs it.
         let undeliverable = low_water.max(too_old);
         // The newest row stays: the host finds the last `seq` in the log.
@@ -110,7 +109,7 @@ impl Network {
         let history = if self.keeps_history {
             let by_age = retention
                 .history_ms
-                .map(|ms| marks.seq_at_or_before(now.as_millis().saturating_sub(ms)));
+                .map(|ms| marks.seq_at_or_before(now.minus_millis(ms)));
             let by_count = retention.history_events.map(|n| last_seq.saturating_sub(n));
             by_age.max(by_count).unwrap_or(0).min(transient)
         } else {
@@ -125,8 +124,8 @@ impl Network {
         let transient = transient.min(marks.transient_through + MAX_PRUNED_PER_RUN);
         let history = history.min(marks.history_through + MAX_PRUNED_PER_RUN);
         self.prune_behind = transient < undeliverable.min(keep_newest);
-        marks.forget_before(now.as_millis().saturating_sub(longest));
-        marks.last_run = now.as_millis();
+        marks.forget_before(now.minus_millis(longest));
+        marks.last_run = now;
         let mut effects = Vec::new();
         if transient > marks.transient_through || history > marks.history_through {
             marks.transient_through = marks.transient_through.max(transient);
@@ -191,7 +190,7 @@ impl Network {
             .state
             .members
             .values()
-            .filter(|m| !m.is_online() && m.last_seen.saturating_add(after) <= now.as_millis())
+            .filter(|m| !m.is_online() && m.last_seen.plus_millis(after) <= now)
             .filter(|m| !self.holds_something(m))
             .map(|m| m.address.clone())
             .collect();
@@ -202,7 +201,7 @@ impl Network {
             .values()
             .filter(|m| !m.is_online() && !idle.contains(&m.address))
             .filter(|m| !self.holds_something(m))
-            .map(|m| m.last_seen.saturating_add(after))
+            .map(|m| m.last_seen.plus_millis(after))
             .min();
         idle.iter()
             .flat_map(|address| self.forget_member(address))
@@ -262,7 +261,7 @@ impl Network {
             .state
             .invitations
             .values()
-            .filter(|i| i.expires_at <= now.as_millis())
+            .filter(|i| i.expires_at <= now)
             .map(|i| i.code.clone())
             .collect();
         expired

@@ -137,9 +137,7 @@ impl Network {
             .map_err(IdentityError::Unresolvable)
             .and_then(|v| Jwks::from_json(&v));
         bounded(&mut self.identity.jwks);
-        self.identity
-            .jwks
-            .insert(issuer.to_owned(), (jwks, now.as_millis()));
+        self.identity.jwks.insert(issuer.to_owned(), (jwks, now));
     }
 
     /// The document fetched for `did`, or why it could not be (`Revoked` for a revoked agent).
@@ -152,7 +150,7 @@ impl Network {
         bounded(&mut self.identity.documents);
         self.identity
             .documents
-            .insert(did.to_string(), (fetched, now.as_millis()));
+            .insert(did.to_string(), (fetched, now));
     }
 
     pub(crate) fn document(&self, did: &Did, now: Timestamp) -> Result<&Value, Rejection> {
@@ -195,7 +193,7 @@ impl Network {
         let expect = Expectations {
             issuers: trusted,
             audience: &audience,
-            now_secs: now.as_millis() / 1000,
+            now_secs: now.as_secs(),
         };
         let claims = jwt::verify(token, jwks, expect).map_err(|e| refused(&e))?;
         if claims.sub != event.source.to_string() {

@@ -39,17 +39,17 @@ impl Lookup {
 /// Fetched identity material, each with the time it was fetched.
 #[derive(Debug, Clone, Default)]
 pub struct IdentityCache {
-    pub(crate) jwks: BTreeMap<String, (Result<Jwks, IdentityError>, u64)>,
-    pub(crate) documents: BTreeMap<String, (Result<Value, IdentityError>, u64)>,
+    pub(crate) jwks: BTreeMap<String, (Result<Jwks, IdentityError>, Timestamp)>,
+    pub(crate) documents: BTreeMap<String, (Result<Value, IdentityError>, Timestamp)>,
 }
 
-pub(crate) fn fresh<T>(entry: Option<&(T, u64)>, now: Timestamp) -> Option<&T> {
+pub(crate) fn fresh<T>(entry: Option<&(T, Timestamp)>, now: Timestamp) -> Option<&T> {
     entry
-        .filter(|(_, at)| at.saturating_add(IDENTITY_TTL_MS) > now.as_millis())
+        .filter(|(_, at)| at.plus_millis(IDENTITY_TTL_MS) > now)
         .map(|(value, _)| value)
 }
 
-pub(crate) fn bounded<T>(map: &mut BTreeMap<String, (T, u64)>) {
+pub(crate) fn bounded<T>(map: &mut BTreeMap<String, (T, Timestamp)>) {
     while map.len() >= MAX_CACHED {
         let Some(oldest) = map
             .iter()

@@ -24,7 +24,7 @@ impl Network {
             .state
             .members
             .values()
-            .filter(|m| m.is_online() && m.last_seen.saturating_add(timeout) <= now.as_millis())
+            .filter(|m| m.is_online() && m.last_seen.plus_millis(timeout) <= now)
             .map(|m| m.address.clone())
             .collect();
         for member in silent {
@@ -66,7 +66,7 @@ impl Network {
     pub fn heartbeat(&mut self, address: &Address, now: Timestamp) -> Vec<Effect> {
         match self.state.members.get_mut(address) {
             Some(member) => {
-                member.last_seen = now.as_millis();
+                member.last_seen = now;
                 member.status = Presence::Online;
                 let row = Effect::Store(Row::Member(member.clone()));
                 self.seen_online(now);
@@ -103,7 +103,7 @@ impl Network {
     ) -> Vec<Effect> {
         match self.state.members.get_mut(address) {
             Some(member) if member.is_online() => {
-                member.last_seen = now.as_millis();
+                member.last_seen = now;
                 self.seen_online(now);
                 Vec::new()
             }
@@ -155,7 +155,7 @@ impl Network {
             payload: json!({}),
             metadata,
             enrichment: None,
-            timestamp: now.as_millis(),
+            timestamp: now,
             network: Some(self.config.id.clone()),
         };
         let mut leave = leave;
@@ -183,7 +183,7 @@ impl Network {
             role: crate::ids::standing::Role::Member,
             verification: crate::ids::standing::Verification::ANONYMOUS,
             status: Presence::Offline,
-            last_seen: now.as_millis(),
+            last_seen: now,
             secret_sha256: None,
             did: None,
             profile: Default::default(),
@@ -206,7 +206,7 @@ impl Network {
             role: crate::ids::standing::Role::Member,
             verification: crate::ids::standing::Verification::ANONYMOUS,
             status: Presence::Online,
-            last_seen: now.as_millis(),
+            last_seen: now,
             secret_sha256: None,
             did: None,
             profile: Default::default(),

@@ -71,7 +71,7 @@ impl Network {
             event,
             carried,
             chain,
-            deadline: now.as_millis(),
+            deadline: now,
         };
         self.ask_next(parked, now)
     }
@@ -89,7 +89,7 @@ impl Network {
                 .is_some_and(Member::is_online);
             if online && self.parked.by_intercept.len() < MAX_PARKED {
                 let agent = next.agent.clone();
-                let deadline = now.as_millis().saturating_add(next.deadline_ms);
+                let deadline = now.plus_millis(next.deadline_ms);
                 let mut intercept = self.core_event(INTERCEPT, &agent, None, json!({}), now);
                 intercept.payload = json!({
                     "intercept": intercept.id,
@@ -257,7 +257,7 @@ impl Network {
             .parked
             .by_intercept
             .iter()
-            .filter(|(_, p)| p.deadline <= now.as_millis())
+            .filter(|(_, p)| p.deadline <= now)
             .map(|(id, _)| *id)
             .collect();
         let mut effects = Vec::new();
@@ -283,7 +283,7 @@ impl Network {
     }
 
     /// When the next verdict is due, if one is awaited.
-    pub(crate) fn next_verdict_due(&self) -> Option<u64> {
+    pub(crate) fn next_verdict_due(&self) -> Option<Timestamp> {
         self.parked.by_intercept.values().map(|p| p.deadline).min()
     }
 

@@ -2,6 +2,7 @@
 //! waits with, and the wire types of the mod protocol.
 
 use crate::event::Event;
+use crate::ids::time::Timestamp;
 use crate::ids::ulid::EventId;
 use crate::model::agent_mod::AgentMod;
 use crate::model::graph::Placement;
@@ -22,7 +23,8 @@ pub(crate) struct Parked {
     pub(crate) carried: Carried,
     /// The mods still to decide, the one asked first.
     pub(crate) chain: Vec<AgentMod>,
-    pub(crate) deadline: u64,
+    /// When the one asked must have answered.
+    pub(crate) deadline: Timestamp,
 }
 
 /// What an event carries from the first half of the pipeline (admission,

@@ -14,7 +14,7 @@ use crate::network::engine::Network;
 
 impl Network {
     /// When the next queued notification is due, if any.
-    pub(crate) fn next_push(&self) -> Option<u64> {
+    pub(crate) fn next_push(&self) -> Option<Timestamp> {
         self.state.pushes.values().map(|p| p.next_at).min()
     }
 
@@ -24,12 +24,7 @@ impl Network {
     pub fn take_due_pushes(&mut self, now: Timestamp) -> (Vec<PendingPush>, Vec<Effect>) {
         let mut due = Vec::new();
         let mut effects = Vec::new();
-        for pending in self
-            .state
-            .pushes
-            .values_mut()
-            .filter(|p| p.next_at <= now.as_millis())
-        {
+        for pending in self.state.pushes.values_mut().filter(|p| p.next_at <= now) {
             pending.take(now);
             due.push(pending.clone());
             effects.push(Effect::Store(Row::Push(pending.clone())));

@@ -261,7 +261,7 @@ pub(super) fn member_row(name: &str, role: Role) -> Member {
         role,
         verification: Verification::ANONYMOUS,
         status: Presence::Online,
-        last_seen: 0,
+        last_seen: Timestamp::EPOCH,
         secret_sha256: None,
         did: None,
         profile: Default::default(),

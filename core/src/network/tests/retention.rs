@@ -227,22 +227,22 @@ fn a_history_capped_by_count_is_pruned_soon_after_the_cap_is_passed() {
     clock.ack(&bob, last);
     let due = clock.network.next_prune().expect("a run is due");
     assert!(
-        due <= clock.now + 1_000,
+        due <= Timestamp::from(clock.now + 1_000),
         "the cap was passed: the next run is at most a second away, not {} ms",
-        due - clock.now
+        due.millis_since(Timestamp::from(clock.now))
     );
     assert!(
-        after_first_run.is_none_or(|at| at > Timestamp::from(due)),
+        after_first_run.is_none_or(|at| at > due),
         "sooner than before the burst"
     );
-    let effects = clock.alarm_at(due);
+    let effects = clock.alarm_at(due.as_millis());
     assert_eq!(pruned(&effects).map(|(_, h)| h), Some(last - 3));
     assert_eq!(clock.logged(), [last - 2, last - 1, last]);
     // Idle again: no run comes sooner than the usual cadence.
     let idle = clock.network.next_prune();
-    assert!(
-        idle.is_none_or(|at| at >= clock.now + clock.network.config.retention.prune_every_ms())
-    );
+    assert!(idle.is_none_or(|at| {
+        at >= Timestamp::from(clock.now + clock.network.config.retention.prune_every_ms())
+    }));
 }
 
 #[test]
@@ -341,7 +341,7 @@ fn expired_invitations_are_removed() {
         code: "abc".into(),
         invitee: None,
         created_by: addr("agent:boss"),
-        expires_at: 5_000,
+        expires_at: Timestamp::from(5_000),
         max_uses: 1,
         uses: 0,
     };

@@ -242,7 +242,7 @@ fn a_member_lists_its_own_tasks_newest_first_without_push_targets() {
     let working = json!({"task": first, "state": "working"});
     bob.send(&mut network, TASK_UPDATE, "agent:alice", working);
     let changed = network.state.tasks.get_mut(first.as_str()).unwrap();
-    changed.updated_at = 20;
+    changed.updated_at = Timestamp::from(20);
     changed.push.push(crate::model::push::PushTarget {
         id: "p1".into(),
         url: "https://hooks.example/secret".into(),

@@ -201,7 +201,7 @@ fn the_network_stamps_the_time_and_its_own_marks() {
     let mut ann = join(&mut network, "human:ann");
     join(&mut network, "agent:bob");
     let mut event = ann.event("chat.reply", "agent:broadcast", json!({"content": "hi"}));
-    event.timestamp = 978_307_200_000;
+    event.timestamp = Timestamp::from_millis(978_307_200_000);
     event
         .metadata
         .insert("delegation".into(), json!({"from": "human:boss"}));
@@ -214,7 +214,10 @@ fn the_network_stamps_the_time_and_its_own_marks() {
         Timestamp::from(1_700_000_000_000),
     );
     let delivered = first_delivered(&effects);
-    assert_eq!(delivered.timestamp, 1_700_000_000_000);
+    assert_eq!(
+        delivered.timestamp,
+        Timestamp::from_millis(1_700_000_000_000)
+    );
     assert!(delivered.metadata.get("delegation").is_none());
     assert!(delivered.metadata.get("first_responder").is_none());
 }

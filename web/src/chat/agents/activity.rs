@@ -123,7 +123,7 @@ pub fn read(event: &Event, me: &str, now: u64) -> Option<Said> {
         message,
         thread,
         doing,
-        at: event.timestamp.min(now),
+        at: event.timestamp.as_millis().min(now),
         stopping: false,
     }))
 }

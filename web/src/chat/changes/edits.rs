@@ -41,7 +41,7 @@ impl Chat {
             return false;
         };
         let said = Said {
-            at: event.timestamp,
+            at: event.timestamp.as_millis(),
             by: event.source.to_string(),
             change,
         };

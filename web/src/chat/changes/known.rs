@@ -133,7 +133,7 @@ mod tests {
     fn take(changes: &mut Changes, event: &Event) {
         let (message, change) = change_of(event).unwrap();
         let said = Said {
-            at: event.timestamp,
+            at: event.timestamp.as_millis(),
             by: event.source.to_string(),
             change,
         };

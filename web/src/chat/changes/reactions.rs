@@ -24,7 +24,7 @@ impl Chat {
         };
         let who = event.source.to_string();
         self.reactions
-            .update(|r| record(r, message, emoji, who, event.timestamp, on));
+            .update(|r| record(r, message, emoji, who, event.timestamp.as_millis(), on));
         true
     }
 

@@ -472,9 +472,12 @@ fn parts_convert_between_generations() {
     assert!(parts_in(&json!({"parts": []})).is_err());
     assert!(parts_in(&json!({"parts": [{"kind": "video"}]})).is_err());
     assert!(parts_in(&json!({"parts": [{"nothing": 1}]})).is_err());
-    assert_eq!(super::wire::timestamp(0), "1970-01-01T00:00:00.000Z");
     assert_eq!(
-        super::wire::timestamp(1_764_000_000_123),
+        super::wire::timestamp(Timestamp::EPOCH),
+        "1970-01-01T00:00:00.000Z"
+    );
+    assert_eq!(
+        super::wire::timestamp(Timestamp::from_millis(1_764_000_000_123)),
         "2025-11-24T16:00:00.123Z"
     );
 }
@@ -627,7 +630,7 @@ fn push_notifications_are_configured_queued_signed_and_retried() {
     for attempt in 1..MAX_ATTEMPTS {
         world.network.push_failed(&taken, Timestamp::from(at));
         let due_at = world.network.state().pushes[&key].next_at;
-        next.push(due_at - at);
+        next.push(due_at.millis_since(Timestamp::from(at)));
         assert_eq!(world.network.state().pushes[&key].attempts, attempt);
         // A failure reported again changes nothing: it was one attempt.
         assert!(
@@ -636,7 +639,7 @@ fn push_notifications_are_configured_queued_signed_and_retried() {
                 .push_failed(&taken, Timestamp::from(at))
                 .is_empty()
         );
-        let (mut again, _) = world.network.take_due_pushes(Timestamp::from(due_at));
+        let (mut again, _) = world.network.take_due_pushes(due_at);
         taken = again.pop().unwrap_or_else(|| panic!("not due again"));
     }
     assert!(next.windows(2).all(|w| w[0] < w[1]), "{next:?}");

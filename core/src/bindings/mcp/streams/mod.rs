@@ -66,8 +66,8 @@ struct Entry {
     done: bool,
     attached: bool,
     /// When it ended or lost its connection.
-    idle_since: Option<u64>,
-    opened: u64,
+    idle_since: Option<Timestamp>,
+    opened: Timestamp,
 }
 
 /// A stream resumed after `Last-Event-ID`.
@@ -117,7 +117,7 @@ impl Streams {
                 done: false,
                 attached: true,
                 idle_since: None,
-                opened: now.as_millis(),
+                opened: now,
             },
         );
         if !prime {
@@ -154,7 +154,7 @@ impl Streams {
     pub fn finish(&mut self, id: &str, now: Timestamp) {
         if let Some(entry) = self.streams.get_mut(id) {
             entry.done = true;
-            entry.idle_since.get_or_insert(now.as_millis());
+            entry.idle_since.get_or_insert(now);
         }
     }
 
@@ -165,7 +165,7 @@ impl Streams {
         };
         if entry.spec.revision.resumable() {
             entry.attached = false;
-            entry.idle_since.get_or_insert(now.as_millis());
+            entry.idle_since.get_or_insert(now);
         } else {
             self.streams.remove(id);
         }
@@ -312,7 +312,7 @@ impl Streams {
     fn prune(&mut self, now: Timestamp) {
         self.streams.retain(|_, e| {
             e.idle_since
-                .is_none_or(|since| since.saturating_add(RESUME_WINDOW_MS) > now.as_millis())
+                .is_none_or(|since| since.plus_millis(RESUME_WINDOW_MS) > now)
         });
     }
 }
