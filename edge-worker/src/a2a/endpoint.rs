@@ -16,7 +16,6 @@ use agentnet_core::Address;
 use agentnet_core::bindings;
 use agentnet_core::bindings::a2a::methods::{Reply, Watch, answer, settled};
 use agentnet_core::bindings::a2a::{self as binding, Handled, Target, stream};
-use agentnet_core::bindings::http::no_such_network;
 use agentnet_core::model::task::Task;
 use futures_channel::mpsc::UnboundedReceiver;
 use futures_util::StreamExt;
@@ -82,15 +81,13 @@ fn open_a2a_stream(
 /// The binding's entry from the object (`crate::network::http`, `object`).
 impl Watchers {
     /// Answers a request to `/networks/{id}/a2a…`.
+    /// The route step (`NetworkHost::route`) has loaded the network.
     pub(crate) async fn serve_a2a(
         &self,
         host: &NetworkHost,
         request: bindings::Request,
         target: Target,
     ) -> Result<Response> {
-        if !host.ensure_loaded(&target.network)? {
-            return respond(no_such_network(&target.network));
-        }
         host.resolve_request(&request).await?;
         let handled =
             host.with_network(|io, network| binding::handle(io, network, &request, &target))?;

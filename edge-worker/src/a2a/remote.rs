@@ -15,13 +15,12 @@ use crate::network::component::Component;
 use crate::network::object::NetworkHost;
 use agentnet_core::bindings::a2a::remote::{self, Call};
 use agentnet_core::bindings::a2a::signature;
-use agentnet_core::bindings::http::no_such_network;
 use agentnet_core::bindings::refusals::outbound_refusal;
 use agentnet_core::bindings::step::Step;
 use agentnet_core::bindings::{self, Response as CoreResponse};
 use agentnet_core::network::Effect;
 use agentnet_core::outbound::OutboundPolicy;
-use agentnet_core::{Address, ErrorCode, NetworkId};
+use agentnet_core::{Address, ErrorCode};
 use serde_json::Value;
 use worker::{Headers, Method, RequestInit, Response, Result};
 
@@ -112,15 +111,12 @@ impl Component<NetworkHost> for Outbound {
 /// The binding's entry from the object (`crate::network::http`, `object`).
 impl Outbound {
     /// Answers `POST /networks/{id}/a2a/remotes` (a master adds an external agent).
+    /// The route step (`NetworkHost::route`) has loaded the network.
     pub(crate) async fn add_remote(
         &self,
         host: &NetworkHost,
         request: bindings::Request,
-        id: NetworkId,
     ) -> Result<Response> {
-        if !host.ensure_loaded(&id)? {
-            return respond(no_such_network(&id));
-        }
         let asked = host.with_network(|io, network| remote::add_request(io, network, &request))?;
         let card_url = match asked {
             Step::Go(url) => url,

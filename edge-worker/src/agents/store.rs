@@ -4,7 +4,7 @@
 //! and the turns under way (`agent_turns`), which tell a woken object which
 //! answers a restart cut short.
 
-use crate::network::storage::{integer, text};
+use crate::host::sql::{integer, run, select, text};
 use agentnet_core::agent::Place;
 use agentnet_core::{Address, EventId};
 use serde::Deserialize;
@@ -17,8 +17,7 @@ CREATE TABLE IF NOT EXISTS agent_turns (agent TEXT NOT NULL, answers TEXT NOT NU
 
 /// Creates the tables (with the store's, when the object first opens it).
 pub(crate) fn open(sql: &SqlStorage) -> Result<()> {
-    sql.exec(SCHEMA, None)?;
-    Ok(())
+    run(sql, SCHEMA, None)
 }
 
 #[derive(Deserialize)]
@@ -28,28 +27,22 @@ struct KeyRow {
 
 /// `agent`'s own provider key, when a master set one.
 pub(crate) fn key(sql: &SqlStorage, agent: &Address) -> Result<Option<String>> {
-    let rows: Vec<KeyRow> = sql
-        .exec(
-            "SELECT key FROM agent_keys WHERE agent = ?",
-            vec![text(agent.to_string())],
-        )?
-        .to_array()?;
-    Ok(rows.into_iter().next().map(|r| r.key))
+    let query = "SELECT key FROM agent_keys WHERE agent = ?";
+    let keys: Vec<KeyRow> = select(sql, query, vec![text(agent.to_string())])?;
+    Ok(keys.into_iter().next().map(|r| r.key))
 }
 
 /// Keeps `key` as `agent`'s (replacing any), or forgets its key.
 pub(crate) fn keep(sql: &SqlStorage, agent: &Address, key: Option<&str>) -> Result<()> {
+    let agent = text(agent.to_string());
     match key {
-        Some(key) => sql.exec(
+        Some(key) => run(
+            sql,
             "INSERT OR REPLACE INTO agent_keys (agent, key) VALUES (?, ?)",
-            vec![text(agent.to_string()), text(key)],
-        )?,
-        None => sql.exec(
-            "DELETE FROM agent_keys WHERE agent = ?",
-            vec![text(agent.to_string())],
-        )?,
-    };
-    Ok(())
+            vec![agent, text(key)],
+        ),
+        None => run(sql, "DELETE FROM agent_keys WHERE agent = ?", vec![agent]),
+    }
 }
 
 /// Notes a turn under way.
@@ -60,7 +53,8 @@ pub(crate) fn turn_started(
     place: &Place,
     now: u64,
 ) -> Result<()> {
-    sql.exec(
+    run(
+        sql,
         "INSERT OR IGNORE INTO agent_turns (agent, answers, place, started) VALUES (?, ?, ?, ?)",
         vec![
             text(agent.to_string()),
@@ -68,17 +62,16 @@ pub(crate) fn turn_started(
             text(serde_json::to_string(place)?),
             integer(now)?,
         ],
-    )?;
-    Ok(())
+    )
 }
 
 /// Forgets a turn that ended.
 pub(crate) fn turn_ended(sql: &SqlStorage, agent: &Address, answers: EventId) -> Result<()> {
-    sql.exec(
+    run(
+        sql,
         "DELETE FROM agent_turns WHERE agent = ? AND answers = ?",
         vec![text(agent.to_string()), text(answers.to_string())],
-    )?;
-    Ok(())
+    )
 }
 
 #[derive(Deserialize)]
@@ -90,10 +83,8 @@ struct TurnRow {
 
 /// Every turn noted as under way (after a wake: the ones a restart cut short).
 pub(crate) fn turns(sql: &SqlStorage) -> Result<Vec<(Address, EventId, Place)>> {
-    let rows: Vec<TurnRow> = sql
-        .exec("SELECT agent, answers, place FROM agent_turns", None)?
-        .to_array()?;
-    Ok(rows
+    let turns: Vec<TurnRow> = select(sql, "SELECT agent, answers, place FROM agent_turns", None)?;
+    Ok(turns
         .into_iter()
         .filter_map(|r| {
             Some((
@@ -107,13 +98,9 @@ pub(crate) fn turns(sql: &SqlStorage) -> Result<Vec<(Address, EventId, Place)>> 
 
 /// The last chat messages of the log, oldest first (a woken agent's memory).
 pub(crate) fn recent_messages(sql: &SqlStorage) -> Result<Vec<agentnet_core::Event>> {
-    let rows: Vec<crate::network::storage::EventRow> = sql
-        .exec(
-            "SELECT seq, event FROM events WHERE type = 'workspace.message.posted' ORDER BY seq DESC LIMIT 400",
-            None,
-        )?
-        .to_array()?;
-    let mut events: Vec<agentnet_core::Event> = crate::network::storage::decode_rows(&rows)
+    let query = "SELECT seq, event FROM events WHERE type = 'workspace.message.posted' ORDER BY seq DESC LIMIT 400";
+    let newest: Vec<crate::network::storage::EventRow> = select(sql, query, None)?;
+    let mut events: Vec<agentnet_core::Event> = crate::network::storage::decode_rows(&newest)
         .into_iter()
         .map(|(_, e)| e)
         .collect();

@@ -9,21 +9,18 @@ use crate::network::object::NetworkHost;
 use agentnet_core::NetworkId;
 use agentnet_core::bindings;
 use agentnet_core::bindings::anp::rpc::{self, Outcome};
-use agentnet_core::bindings::http::no_such_network;
 use agentnet_core::bindings::mcp::outcome::accepted;
 use worker::{Response, Result};
 
 /// The binding's entry from the object (`crate::network::http`).
 impl NetworkHost {
     /// Answers an ANP client's call (`NetworkRoute::Anp` of the route table).
+    /// The route step (`NetworkHost::route`) has loaded the network.
     pub(crate) async fn serve_anp(
         &self,
         request: bindings::Request,
         id: NetworkId,
     ) -> Result<Response> {
-        if !self.ensure_loaded(&id)? {
-            return respond(no_such_network(&id));
-        }
         self.live.mcp.set_network(&id);
         self.note_origin(request.origin());
         self.resolve_request(&request).await?;

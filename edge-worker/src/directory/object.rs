@@ -5,6 +5,7 @@
 //! description, created, creator)` rows of listed networks and `(creator, at)` rows of creations in
 //! SQLite; the decisions are [`agentnet_core::bindings::directory`]'s.
 
+use crate::host::sql::select;
 use crate::host::sql_integer;
 use crate::host::{now, now_ms, request_head, respond};
 use agentnet_core::bindings::directory::{
@@ -69,12 +70,11 @@ pub struct DirectoryObject {
 fn migrate(sql: &SqlStorage) -> Result<()> {
     sql.exec(SCHEMA, None)?;
     for column in ["creator", "description"] {
-        let columns: Vec<Count> = sql
-            .exec(
-                "SELECT COUNT(*) AS count, NULL AS oldest FROM pragma_table_info('networks') WHERE name = ?",
-                vec![SqlStorageValue::from(column.to_owned())],
-            )?
-            .to_array()?;
+        let columns: Vec<Count> = select(
+            sql,
+            "SELECT COUNT(*) AS count, NULL AS oldest FROM pragma_table_info('networks') WHERE name = ?",
+            vec![SqlStorageValue::from(column.to_owned())],
+        )?;
         if columns.first().is_some_and(|c| c.count == 0) {
             // `column` is one of the two names above, never input.
             sql.exec(
@@ -98,12 +98,11 @@ impl DirectoryObject {
                     .saturating_sub(directory::CREATION_WINDOW_MS),
             )],
         )?;
-        let counted: Vec<Count> = sql
-            .exec(
-                "SELECT COUNT(*) AS count, MIN(at) AS oldest FROM creations WHERE creator = ?",
-                vec![SqlStorageValue::from(admission.creator.clone())],
-            )?
-            .to_array()?;
+        let counted: Vec<Count> = select(
+            sql,
+            "SELECT COUNT(*) AS count, MIN(at) AS oldest FROM creations WHERE creator = ?",
+            vec![SqlStorageValue::from(admission.creator.clone())],
+        )?;
         let recent = counted.first().map_or(
             RecentCreations {
                 count: 0,
@@ -134,12 +133,11 @@ impl DirectoryObject {
     /// allowed; a network listed already only takes its new name and
     /// description (it keeps its place and creator).
     fn register(&self, sql: &SqlStorage, registration: Registration) -> Result<Response> {
-        let present: Vec<Count> = sql
-            .exec(
-                "SELECT COUNT(*) AS count, NULL AS oldest FROM networks WHERE id = ?",
-                vec![SqlStorageValue::from(registration.id.clone())],
-            )?
-            .to_array()?;
+        let present: Vec<Count> = select(
+            sql,
+            "SELECT COUNT(*) AS count, NULL AS oldest FROM networks WHERE id = ?",
+            vec![SqlStorageValue::from(registration.id.clone())],
+        )?;
         if present.first().is_some_and(|c| c.count > 0) {
             sql.exec(
                 "UPDATE networks SET name = ?, description = ? WHERE id = ?",
@@ -151,12 +149,11 @@ impl DirectoryObject {
             )?;
             return Response::ok("registered");
         }
-        let listed: Vec<Count> = sql
-            .exec(
-                "SELECT COUNT(*) AS count, NULL AS oldest FROM networks WHERE creator = ?",
-                vec![SqlStorageValue::from(registration.creator.clone())],
-            )?
-            .to_array()?;
+        let listed: Vec<Count> = select(
+            sql,
+            "SELECT COUNT(*) AS count, NULL AS oldest FROM networks WHERE creator = ?",
+            vec![SqlStorageValue::from(registration.creator.clone())],
+        )?;
         let listed = listed
             .first()
             .map_or(0, |c| u32::try_from(c.count).unwrap_or(u32::MAX));

@@ -5,6 +5,8 @@
 //! are gone (`agentnet_core::gateway::Gateway::reconcile`) when its alarm
 //! wakes it, before anything else reaches it.
 
+use crate::host::sql::run;
+use crate::host::sql::select;
 use agentnet_core::Address;
 use agentnet_core::gateway::GatewayId;
 use serde::Deserialize;
@@ -16,11 +18,11 @@ pub(crate) fn create(sql: &SqlStorage) -> Result<()> {
         "CREATE TABLE IF NOT EXISTS gateway_members (member TEXT PRIMARY KEY)",
         None,
     )?;
-    sql.exec(
+    run(
+        sql,
         "CREATE TABLE IF NOT EXISTS gateway_link (one INTEGER PRIMARY KEY CHECK (one = 1), network TEXT NOT NULL, gateway INTEGER NOT NULL)",
         None,
-    )?;
-    Ok(())
+    )
 }
 
 #[derive(Deserialize)]
@@ -31,11 +33,11 @@ struct LinkRow {
 
 /// Keeps the network this gateway serves and its index there.
 pub(crate) fn save_link(sql: &SqlStorage, network: &str, gateway: GatewayId) -> Result<()> {
-    sql.exec(
+    run(
+        sql,
         "INSERT OR REPLACE INTO gateway_link (one, network, gateway) VALUES (1, ?, ?)",
         vec![network.into(), i64::from(gateway).into()],
-    )?;
-    Ok(())
+    )
 }
 
 /// The network this gateway serves and its index there, given what its
@@ -45,9 +47,7 @@ pub(crate) fn settle_link(
     sql: &SqlStorage,
     known: Option<(String, GatewayId)>,
 ) -> Result<Option<(String, GatewayId)>> {
-    let rows: Vec<LinkRow> = sql
-        .exec("SELECT network, gateway FROM gateway_link", None)?
-        .to_array()?;
+    let rows: Vec<LinkRow> = select(sql, "SELECT network, gateway FROM gateway_link", None)?;
     let kept = rows.into_iter().next().map(|r| (r.network, r.gateway));
     match (known, kept) {
         (None, kept) => Ok(kept),
@@ -71,21 +71,17 @@ pub(crate) fn keep(sql: &SqlStorage, member: &Address, present: bool) -> Result<
     } else {
         "DELETE FROM gateway_members WHERE member = ?"
     };
-    sql.exec(query, vec![member.to_string().into()])?;
-    Ok(())
+    run(sql, query, vec![member.to_string().into()])
 }
 
 /// The members kept (rows that are no address are skipped).
 pub(crate) fn kept(sql: &SqlStorage) -> Result<Vec<Address>> {
-    let rows: Vec<MemberRow> = sql
-        .exec("SELECT member FROM gateway_members", None)?
-        .to_array()?;
+    let rows: Vec<MemberRow> = select(sql, "SELECT member FROM gateway_members", None)?;
     Ok(rows.iter().filter_map(|r| r.member.parse().ok()).collect())
 }
 
 /// Forgets every member (the network was told the gateway restarted).
 #[cfg(feature = "test-hooks")]
 pub(crate) fn forget_all(sql: &SqlStorage) -> Result<()> {
-    sql.exec("DELETE FROM gateway_members", None)?;
-    Ok(())
+    run(sql, "DELETE FROM gateway_members", None)
 }

@@ -1,7 +1,8 @@
 //! The host utilities every object and the Worker share: the clock,
 //! randomness, and requests and responses between workers-rs and the core's
 //! bindings (here), the one door of outbound fetches and the bounded fetch
-//! of outside documents, the counts only test hooks read ([`counter`]), where an input's
+//! of outside documents, the counts only test hooks read ([`counter`]), the
+//! stores' SQLite helpers ([`sql`]), where an input's
 //! answers go, text frames, the one outlet of every SSE stream ([`sse`]), and
 //! the stubs of the deployment-wide objects.
 //!
@@ -14,6 +15,7 @@ pub mod forward;
 pub mod frame_texts;
 pub mod origin;
 pub mod outbound;
+pub mod sql;
 pub mod sse;
 pub mod stubs;
 #[cfg(feature = "test-hooks")]

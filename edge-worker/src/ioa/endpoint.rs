@@ -15,7 +15,6 @@ use crate::ioa::live::Appended;
 use crate::ioa::live::IoaStreams;
 use crate::network::object::NetworkHost;
 use agentnet_core::bindings;
-use agentnet_core::bindings::http::no_such_network;
 use agentnet_core::bindings::ioa::stream::Follow;
 use agentnet_core::bindings::ioa::{self as binding, Handled, Target};
 use futures_channel::mpsc::UnboundedReceiver;
@@ -66,15 +65,13 @@ async fn follow_stream(
 /// The binding's entry from the object (`crate::network::http`, `object`).
 impl IoaStreams {
     /// Answers a request under `/networks/{id}/ioa`.
+    /// The route step (`NetworkHost::route`) has loaded the network.
     pub(crate) async fn serve_ioa(
         &self,
         host: &NetworkHost,
         request: bindings::Request,
         target: Target,
     ) -> Result<Response> {
-        if !host.ensure_loaded(&target.network)? {
-            return respond(no_such_network(&target.network));
-        }
         let handled =
             host.with_network(|io, network| binding::handle(io, network, &request, &target))?;
         match handled {

@@ -13,7 +13,6 @@ use crate::mcp::live::McpLive;
 use crate::network::http::{RequestIo, not_loaded};
 use crate::network::object::NetworkHost;
 use agentnet_core::bindings;
-use agentnet_core::bindings::http::no_such_network;
 use agentnet_core::bindings::jsonrpc;
 use agentnet_core::bindings::mcp::outcome::{Outcome, assemble};
 use agentnet_core::bindings::mcp::waiting::{Arrival, Waiting};
@@ -124,15 +123,13 @@ fn open_mcp_stream(
 /// The binding's entry from the object (`crate::network::http`, `object`).
 impl McpLive {
     /// Answers a request to `/networks/{id}/mcp`.
+    /// The route step (`NetworkHost::route`) has loaded the network.
     pub(crate) async fn serve_mcp(
         &self,
         host: &NetworkHost,
         request: bindings::Request,
         id: NetworkId,
     ) -> Result<Response> {
-        if !host.ensure_loaded(&id)? {
-            return respond(no_such_network(&id));
-        }
         host.live.mcp.set_network(&id);
         host.note_origin(request.origin());
         host.resolve_request(&request).await?;
@@ -178,15 +175,13 @@ impl McpLive {
     }
 
     /// Answers `/.well-known/oauth-protected-resource/networks/{id}/mcp`.
+    /// The route step (`NetworkHost::route`) has loaded the network.
     pub(crate) fn mcp_metadata(
         &self,
         host: &NetworkHost,
         request: &bindings::Request,
         id: &NetworkId,
     ) -> Result<Response> {
-        if !host.ensure_loaded(id)? {
-            return respond(no_such_network(id));
-        }
         let name = host
             .network
             .borrow()

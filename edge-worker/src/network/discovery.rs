@@ -12,6 +12,7 @@
 
 use crate::host::now;
 use crate::host::origin::Origin;
+use crate::host::sql::run;
 use crate::network::component::Component;
 use crate::network::discovery_queue::DiscoveryIo;
 use crate::network::object::NetworkHost;
@@ -46,11 +47,11 @@ impl NetworkHost {
     pub(crate) fn store_origin(&self, origin: &str) -> Result<()> {
         let sql = self.state.storage().sql();
         sql.exec(ORIGIN_TABLE, None)?;
-        sql.exec(
+        run(
+            &sql,
             "INSERT OR REPLACE INTO known_origin (id, origin) VALUES (1, ?)",
             vec![SqlStorageValue::from(origin.to_owned())],
-        )?;
-        Ok(())
+        )
     }
 
     fn known_origin(&self) -> Option<String> {

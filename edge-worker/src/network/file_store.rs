@@ -4,8 +4,7 @@
 //! `crate::network::files`). The bytes are in R2
 //! (`crate::network::files`); the key is never answered or logged.
 
-use crate::network::sql::{keep_secret, secret};
-use crate::network::storage::{integer, text};
+use crate::host::sql::{integer, json_value, json_values, keep_secret, run, secret, select, text};
 use agentnet_core::Address;
 use agentnet_core::Timestamp;
 use agentnet_core::files::{FileId, StoredFile};
@@ -20,13 +19,7 @@ CREATE TABLE IF NOT EXISTS file_key (id INTEGER PRIMARY KEY CHECK (id = 0), secr
 
 /// Creates the tables (with the store's, when the object first opens it).
 pub(crate) fn open(sql: &SqlStorage) -> Result<()> {
-    sql.exec(SCHEMA, None)?;
-    Ok(())
-}
-
-#[derive(Deserialize)]
-struct Value {
-    value: String,
+    run(sql, SCHEMA, None)
 }
 
 #[derive(Deserialize)]
@@ -34,47 +27,22 @@ struct Total {
     total: Option<f64>,
 }
 
-fn decode(rows: Vec<Value>) -> Option<StoredFile> {
-    rows.into_iter()
-        .next()
-        .and_then(|r| serde_json::from_str(&r.value).ok())
-}
-
 /// A file's record.
 pub(crate) fn get(sql: &SqlStorage, id: &FileId) -> Result<Option<StoredFile>> {
-    let rows: Vec<Value> = sql
-        .exec(
-            "SELECT record AS value FROM files WHERE id = ?",
-            vec![text(id.as_str())],
-        )?
-        .to_array()?;
-    Ok(decode(rows))
+    let query = "SELECT record AS value FROM files WHERE id = ?";
+    json_value(sql, query, vec![text(id.as_str())])
 }
 
 /// The files registered as `resource` (one, unless ids collided).
 pub(crate) fn of_resource(sql: &SqlStorage, resource: &Address) -> Result<Vec<StoredFile>> {
-    let rows: Vec<Value> = sql
-        .exec(
-            "SELECT record AS value FROM files WHERE resource = ?",
-            vec![text(resource.to_string())],
-        )?
-        .to_array()?;
-    Ok(rows
-        .into_iter()
-        .filter_map(|r| serde_json::from_str(&r.value).ok())
-        .collect())
+    let query = "SELECT record AS value FROM files WHERE resource = ?";
+    json_values(sql, query, vec![text(resource.to_string())])
 }
 
 /// Forgets the uploads abandoned by `now` (`StoredFile::is_abandoned`); returns them.
 pub(crate) fn take_abandoned(sql: &SqlStorage, now: Timestamp) -> Result<Vec<StoredFile>> {
-    let rows: Vec<Value> = sql
-        .exec("SELECT record AS value FROM files", None)?
-        .to_array()?;
-    let abandoned: Vec<StoredFile> = rows
-        .into_iter()
-        .filter_map(|r| serde_json::from_str::<StoredFile>(&r.value).ok())
-        .filter(|f| f.is_abandoned(now))
-        .collect();
+    let files: Vec<StoredFile> = json_values(sql, "SELECT record AS value FROM files", None)?;
+    let abandoned: Vec<StoredFile> = files.into_iter().filter(|f| f.is_abandoned(now)).collect();
     for file in &abandoned {
         remove(sql, &file.id)?;
     }
@@ -85,7 +53,8 @@ pub(crate) fn take_abandoned(sql: &SqlStorage, now: Timestamp) -> Result<Vec<Sto
 pub(crate) fn save(sql: &SqlStorage, file: &StoredFile) -> Result<()> {
     let record =
         serde_json::to_string(file).map_err(|e| worker::Error::RustError(e.to_string()))?;
-    sql.exec(
+    run(
+        sql,
         "INSERT OR REPLACE INTO files (id, resource, size, record) VALUES (?, ?, ?, ?)",
         vec![
             text(file.id.as_str()),
@@ -93,22 +62,22 @@ pub(crate) fn save(sql: &SqlStorage, file: &StoredFile) -> Result<()> {
             integer(file.size)?,
             text(record),
         ],
-    )?;
-    Ok(())
+    )
 }
 
 /// Forgets a file's record (its bytes are gone).
 pub(crate) fn remove(sql: &SqlStorage, id: &FileId) -> Result<()> {
-    sql.exec("DELETE FROM files WHERE id = ?", vec![text(id.as_str())])?;
-    Ok(())
+    run(
+        sql,
+        "DELETE FROM files WHERE id = ?",
+        vec![text(id.as_str())],
+    )
 }
 
 /// Every byte the files hold or are being uploaded into.
 pub(crate) fn used(sql: &SqlStorage) -> Result<u64> {
-    let rows: Vec<Total> = sql
-        .exec("SELECT SUM(size) AS total FROM files", None)?
-        .to_array()?;
-    Ok(rows.first().and_then(|r| r.total).unwrap_or(0.0) as u64)
+    let totals: Vec<Total> = select(sql, "SELECT SUM(size) AS total FROM files", None)?;
+    Ok(totals.first().and_then(|r| r.total).unwrap_or(0.0) as u64)
 }
 
 /// The link key, made from `seed` and kept on first use.

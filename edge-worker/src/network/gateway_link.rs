@@ -12,6 +12,7 @@
 //! be lost): the gateways then hear [`ToGateway::Restarted`] and close their
 //! sockets, whose clients resume from their watermarks.
 
+use crate::host::sql::select;
 use crate::network::storage::integer;
 use agentnet_core::bindings::transport::sockets::SocketId;
 use agentnet_core::gateway::{GatewayId, Placement, Sequencer, ToGateway};
@@ -102,9 +103,7 @@ struct EpochRow {
 /// The stored epoch, `bump`ed (and stored) when asked or when there is none yet.
 fn epoch(sql: &SqlStorage, bump: bool) -> Result<u64> {
     sql.exec(EPOCH_SCHEMA, None)?;
-    let rows: Vec<EpochRow> = sql
-        .exec("SELECT epoch FROM gateway_epoch WHERE id = 0", None)?
-        .to_array()?;
+    let rows: Vec<EpochRow> = select(sql, "SELECT epoch FROM gateway_epoch WHERE id = 0", None)?;
     let stored = rows.first().and_then(|r| u64::try_from(r.epoch).ok());
     match stored {
         Some(epoch) if !bump => Ok(epoch),

@@ -8,6 +8,7 @@
 //! Every lookup is one indexed range of the `(audience, seq)` primary key;
 //! rows still gathered for the batch are written first.
 
+use crate::host::sql::select;
 use crate::network::storage::{EventRow, decode_rows, text};
 use agentnet_core::Event;
 use agentnet_core::model::graph::{End, GraphIndex};
@@ -61,14 +62,11 @@ impl LogIndex {
             "SELECT seq FROM audience WHERE audience = ? AND seq > ? AND seq < ? ORDER BY seq {order} LIMIT ?"
         );
         let before = crate::host::sql_integer(before);
-        let rows: Vec<LinkRow> = self
-            .0
-            .sql
-            .exec(
-                &sql,
-                vec![text(key), crate::host::sql_integer(after), before, limit],
-            )?
-            .to_array()?;
+        let rows: Vec<LinkRow> = select(
+            &self.0.sql,
+            &sql,
+            vec![text(key), crate::host::sql_integer(after), before, limit],
+        )?;
         let mut seqs: Vec<u64> = rows
             .iter()
             .filter_map(|r| u64::try_from(r.seq).ok())
@@ -84,14 +82,11 @@ impl LogIndex {
         let mut all = Vec::new();
         for chunk in keys.chunks(EVENTS_PER_READ) {
             let list = serde_json::to_string(chunk).unwrap_or_else(|_| "[]".into());
-            let rows: Vec<LinkRow> = self
-                .0
-                .sql
-                .exec(
-                    "SELECT DISTINCT seq FROM audience WHERE audience IN (SELECT value FROM json_each(?))",
-                    vec![text(list)],
-                )?
-                .to_array()?;
+            let rows: Vec<LinkRow> = select(
+                &self.0.sql,
+                "SELECT DISTINCT seq FROM audience WHERE audience IN (SELECT value FROM json_each(?))",
+                vec![text(list)],
+            )?;
             all.extend(rows.iter().filter_map(|r| u64::try_from(r.seq).ok()));
         }
         all.sort_unstable();
@@ -101,14 +96,11 @@ impl LogIndex {
 
     fn try_count(&self, key: &str) -> worker::Result<u64> {
         self.0.flush()?;
-        let rows: Vec<LinkRow> = self
-            .0
-            .sql
-            .exec(
-                "SELECT count(*) AS seq FROM audience WHERE audience = ?",
-                vec![text(key)],
-            )?
-            .to_array()?;
+        let rows: Vec<LinkRow> = select(
+            &self.0.sql,
+            "SELECT count(*) AS seq FROM audience WHERE audience = ?",
+            vec![text(key)],
+        )?;
         Ok(rows
             .first()
             .and_then(|r| u64::try_from(r.seq).ok())
@@ -120,14 +112,11 @@ impl LogIndex {
         let mut found = Vec::with_capacity(seqs.len());
         for chunk in seqs.chunks(EVENTS_PER_READ) {
             let list = serde_json::to_string(chunk).unwrap_or_else(|_| "[]".into());
-            let rows: Vec<EventRow> = self
-                .0
-                .sql
-                .exec(
-                    "SELECT seq, event FROM events WHERE seq IN (SELECT value FROM json_each(?)) ORDER BY seq",
-                    vec![text(list)],
-                )?
-                .to_array()?;
+            let rows: Vec<EventRow> = select(
+                &self.0.sql,
+                "SELECT seq, event FROM events WHERE seq IN (SELECT value FROM json_each(?)) ORDER BY seq",
+                vec![text(list)],
+            )?;
             found.extend(decode_rows(&rows));
         }
         found.sort_by_key(|(seq, _)| *seq);

@@ -254,10 +254,18 @@ impl NetworkHost {
             Ok(_) => return respond(http::unknown_path()),
             Err(response) => return respond(response),
         };
+        // Every route below answers for a network this object holds: loaded
+        // once here, so no binding's entry asks again.
+        if matches!(route, NetworkRoute::Unknown | NetworkRoute::Files(_)) {
+            return respond(http::unknown_path());
+        }
+        if !self.ensure_loaded(&id)? {
+            return respond(http::no_such_network(&id));
+        }
         let api = match route {
             NetworkRoute::Api(api) => api,
             NetworkRoute::A2aRemotes => {
-                return self.live.outbound.add_remote(self, request, id).await;
+                return self.live.outbound.add_remote(self, request).await;
             }
             NetworkRoute::A2a(target) => {
                 return self.live.a2a.serve_a2a(self, request, target).await;
@@ -271,14 +279,10 @@ impl NetworkHost {
             NetworkRoute::OAuth(target) => {
                 return self.serve_oauth(&request, &target).await;
             }
-            NetworkRoute::Push(push) => return self.serve_push(&request, &id, push),
-            // Taken before the body was read, above.
-            NetworkRoute::Files(_) => return respond(http::unknown_path()),
-            NetworkRoute::Unknown => return respond(http::unknown_path()),
+            NetworkRoute::Push(push) => return self.serve_push(&request, push),
+            // Files: taken before the body was read, above; Unknown: answered above.
+            NetworkRoute::Files(_) | NetworkRoute::Unknown => return respond(http::unknown_path()),
         };
-        if !self.ensure_loaded(&id)? {
-            return respond(http::no_such_network(&id));
-        }
         self.note_origin(request.origin());
         self.resolve_request(&request).await?;
         // A socket the network has no room for is refused before anything is decided for it.

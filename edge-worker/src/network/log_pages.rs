@@ -13,6 +13,7 @@
 //! `seq`. (One `audience IN (…)` statement read and sorted every row after
 //! the cursor before taking the page: 9 ms per page with 100,000 behind.)
 
+use crate::host::sql::select;
 use crate::network::storage::{BACKLOG_PAGE_BYTES, Store, decode_rows, integer, text};
 use agentnet_core::network::{ReadRequest, ReadRows};
 use serde::Deserialize;
@@ -82,10 +83,7 @@ impl Store {
                 bindings.extend([text(audience.as_str()), after.clone(), limit.clone()]);
             }
             bindings.push(limit.clone());
-            let rows: Vec<SeqRow> = self
-                .sql
-                .exec(&page_seqs_statement(group.len()), bindings)?
-                .to_array()?;
+            let rows: Vec<SeqRow> = select(&self.sql, &page_seqs_statement(group.len()), bindings)?;
             lists.push(
                 rows.into_iter()
                     .filter_map(|r| u64::try_from(r.seq).ok())
@@ -99,10 +97,11 @@ impl Store {
         let listed = seqs.len();
         let seqs = serde_json::to_string(&seqs)
             .map_err(|e| worker::Error::RustError(format!("page seqs: {e}")))?;
-        let rows: Vec<PageRow> = self
-            .sql
-            .exec(PAGE_EVENTS, vec![text(seqs), integer(BACKLOG_PAGE_BYTES)?])?
-            .to_array()?;
+        let rows: Vec<PageRow> = select(
+            &self.sql,
+            PAGE_EVENTS,
+            vec![text(seqs), integer(BACKLOG_PAGE_BYTES)?],
+        )?;
         let found = rows.first().map_or(0, |r| r.found);
         // Exhausted only when fewer than a page was listed and the budget cut none of them.
         let exhausted = listed < request.limit && rows.len() as i64 == found;

@@ -40,7 +40,6 @@ pub mod outgoing;
 pub mod sessions;
 pub mod socket_state;
 pub mod sockets;
-pub mod sql;
 pub mod sse;
 pub mod storage;
 #[cfg(feature = "test-hooks")]

@@ -3,6 +3,7 @@
 //! session expires, when its use is written down and which rows are pruned
 //! is the core's (`agentnet_core::bindings::access::policy`); here are the rows.
 
+use crate::host::sql::{run, select};
 use crate::network::storage::{Store, integer, text};
 use agentnet_core::Timestamp;
 use agentnet_core::bindings::access::policy::{Expired, SessionRow, TicketRow};
@@ -53,8 +54,7 @@ impl Store {
             self.sql
                 .exec("UPDATE sessions SET last_used = created", None)?;
         }
-        self.sql.exec(INDEXES, None)?;
-        Ok(())
+        run(&self.sql, INDEXES, None)
     }
 
     /// Records a new session, started and used at `now`.
@@ -65,22 +65,25 @@ impl Store {
         now: Timestamp,
     ) -> worker::Result<()> {
         let now = now.as_millis();
-        self.sql.exec(
+        run(
+            &self.sql,
             "INSERT OR REPLACE INTO sessions (token_sha256, address, created, last_used) VALUES (?, ?, ?, ?)",
-            vec![text(token_sha256), text(address), integer(now)?, integer(now)?],
-        )?;
-        Ok(())
+            vec![
+                text(token_sha256),
+                text(address),
+                integer(now)?,
+                integer(now)?,
+            ],
+        )
     }
 
     /// The session whose token hashes to `token_sha256`.
     pub fn session(&self, token_sha256: &str) -> worker::Result<Option<SessionRow>> {
-        let rows: Vec<SessionColumns> = self
-            .sql
-            .exec(
-                "SELECT address, created, last_used FROM sessions WHERE token_sha256 = ?",
-                vec![text(token_sha256)],
-            )?
-            .to_array()?;
+        let rows: Vec<SessionColumns> = select(
+            &self.sql,
+            "SELECT address, created, last_used FROM sessions WHERE token_sha256 = ?",
+            vec![text(token_sha256)],
+        )?;
         Ok(rows.into_iter().next().map(|r| SessionRow {
             address: r.address,
             created: Timestamp::from_millis(unsigned(r.created)),
@@ -90,20 +93,20 @@ impl Store {
 
     /// Writes down that a session was used at `now`.
     pub fn touch_session(&self, token_sha256: &str, now: Timestamp) -> worker::Result<()> {
-        self.sql.exec(
+        run(
+            &self.sql,
             "UPDATE sessions SET last_used = ? WHERE token_sha256 = ?",
             vec![integer(now.as_millis())?, text(token_sha256)],
-        )?;
-        Ok(())
+        )
     }
 
     /// Ends one session.
     pub fn end_session(&self, token_sha256: &str) -> worker::Result<()> {
-        self.sql.exec(
+        run(
+            &self.sql,
             "DELETE FROM sessions WHERE token_sha256 = ?",
             vec![text(token_sha256)],
-        )?;
-        Ok(())
+        )
     }
 
     /// Ends every session and ticket of `address`.
@@ -112,9 +115,11 @@ impl Store {
             "DELETE FROM sessions WHERE address = ?",
             vec![text(address)],
         )?;
-        self.sql
-            .exec("DELETE FROM tickets WHERE address = ?", vec![text(address)])?;
-        Ok(())
+        run(
+            &self.sql,
+            "DELETE FROM tickets WHERE address = ?",
+            vec![text(address)],
+        )
     }
 
     /// Deletes the sessions `expired` covers.
@@ -142,22 +147,20 @@ impl Store {
         expires_at: Timestamp,
     ) -> worker::Result<()> {
         let expires_at = integer(expires_at.as_millis())?;
-        self.sql.exec(
+        run(
+            &self.sql,
             "INSERT OR REPLACE INTO tickets (ticket_sha256, address, expires_at) VALUES (?, ?, ?)",
             vec![text(ticket_sha256), text(address), expires_at],
-        )?;
-        Ok(())
+        )
     }
 
     /// Removes and returns the ticket whose token hashes to `ticket_sha256`.
     pub fn take_ticket(&self, ticket_sha256: &str) -> worker::Result<Option<TicketRow>> {
-        let rows: Vec<TicketColumns> = self
-            .sql
-            .exec(
-                "DELETE FROM tickets WHERE ticket_sha256 = ? RETURNING address, expires_at",
-                vec![text(ticket_sha256)],
-            )?
-            .to_array()?;
+        let rows: Vec<TicketColumns> = select(
+            &self.sql,
+            "DELETE FROM tickets WHERE ticket_sha256 = ? RETURNING address, expires_at",
+            vec![text(ticket_sha256)],
+        )?;
         Ok(rows.into_iter().next().map(|r| TicketRow {
             address: r.address,
             expires_at: Timestamp::from_millis(unsigned(r.expires_at)),
@@ -166,10 +169,10 @@ impl Store {
 
     /// Deletes the tickets expired at `now`.
     pub fn prune_tickets(&self, now: Timestamp) -> worker::Result<()> {
-        self.sql.exec(
+        run(
+            &self.sql,
             "DELETE FROM tickets WHERE expires_at <= ?",
             vec![integer(now.as_millis())?],
-        )?;
-        Ok(())
+        )
     }
 }

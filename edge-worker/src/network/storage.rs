@@ -23,6 +23,8 @@
 //! Loading reads the config, the state rows and `max(seq)` — never the log —
 //! so waking a hibernated object stays cheap.
 
+use crate::host::sql::run;
+use crate::host::sql::select;
 use crate::network::log_batch::{self, PendingAppends};
 use crate::network::text_index;
 use agentnet_core::model::search::SearchText;
@@ -92,7 +94,7 @@ impl EventRow {
 /// member has at most two catch-up pages unacknowledged.
 pub const BACKLOG_PAGE_BYTES: u64 = 1024 * 1024;
 
-pub(crate) use super::sql::{integer, table_exists, text};
+pub(crate) use crate::host::sql::{integer, table_exists, text};
 
 impl Store {
     /// A store over tables known to exist; log appends gather in `pending`.
@@ -116,10 +118,11 @@ impl Store {
 
     /// The stored configuration, if the network exists.
     pub fn config(&self) -> worker::Result<Option<NetworkConfig>> {
-        let rows: Vec<ValueRow> = self
-            .sql
-            .exec("SELECT value FROM config WHERE key = 'network'", None)?
-            .to_array()?;
+        let rows: Vec<ValueRow> = select(
+            &self.sql,
+            "SELECT value FROM config WHERE key = 'network'",
+            None,
+        )?;
         match rows.first() {
             Some(row) => Ok(Some(serde_json::from_str(&row.value)?)),
             None => Ok(None),
@@ -128,16 +131,16 @@ impl Store {
 
     /// Stores the configuration.
     pub fn save_config(&self, config: &NetworkConfig) -> worker::Result<()> {
-        self.sql.exec(
+        run(
+            &self.sql,
             "INSERT OR REPLACE INTO config (key, value) VALUES ('network', ?)",
             vec![text(serde_json::to_string(config)?)],
-        )?;
-        Ok(())
+        )
     }
 
     /// Every stored state row; rows that no longer parse are skipped, not fatal.
     pub fn rows(&self) -> worker::Result<Vec<Row>> {
-        let rows: Vec<ValueRow> = self.sql.exec("SELECT value FROM state", None)?.to_array()?;
+        let rows: Vec<ValueRow> = select(&self.sql, "SELECT value FROM state", None)?;
         Ok(rows
             .iter()
             .filter_map(|row| serde_json::from_str::<Row>(&row.value).ok())
@@ -146,24 +149,24 @@ impl Store {
 
     /// Inserts or replaces a state row.
     pub fn store(&self, row: &Row) -> worker::Result<()> {
-        self.sql.exec(
+        run(
+            &self.sql,
             "INSERT OR REPLACE INTO state (kind, key, value) VALUES (?, ?, ?)",
             vec![
                 text(row.kind().as_str()),
                 text(row.key()),
                 text(serde_json::to_string(row)?),
             ],
-        )?;
-        Ok(())
+        )
     }
 
     /// Deletes a state row.
     pub fn remove(&self, kind: RowKind, key: &str) -> worker::Result<()> {
-        self.sql.exec(
+        run(
+            &self.sql,
             "DELETE FROM state WHERE kind = ? AND key = ?",
             vec![text(kind.as_str()), text(key)],
-        )?;
-        Ok(())
+        )
     }
 
     /// The highest sequence number in the log (0 when empty).
@@ -191,11 +194,11 @@ impl Store {
             vec![integer(history_through)?],
         )?;
         let upto = integer(transient_through.max(history_through))?;
-        self.sql.exec(
+        run(
+            &self.sql,
             "DELETE FROM audience WHERE seq <= ? AND seq NOT IN (SELECT seq FROM events WHERE seq <= ?)",
             vec![upto.clone(), upto],
-        )?;
-        Ok(())
+        )
     }
 
     /// Test hook: the next log batch fails as a whole and is written row by row.
@@ -292,7 +295,8 @@ impl Store {
 
     /// Writes one `events` row with ordinary parameters.
     fn insert_event_row(&self, row: log_batch::LogRow) -> worker::Result<()> {
-        self.sql.exec(
+        run(
+            &self.sql,
             "INSERT INTO events (seq, id, type, source, target, retain, event) VALUES (?, ?, ?, ?, ?, ?, ?)",
             vec![
                 integer(row.seq)?,
@@ -303,17 +307,13 @@ impl Store {
                 SqlStorageValue::from(i64::from(row.retain)),
                 text(row.event),
             ],
-        )?;
-        Ok(())
+        )
     }
 
     /// The greatest event id in the log (ULIDs sort by time), if any.
     pub fn newest_id(&self) -> worker::Result<Option<agentnet_core::EventId>> {
         self.flush()?;
-        let rows: Vec<NewestRow> = self
-            .sql
-            .exec("SELECT max(id) AS id FROM events", None)?
-            .to_array()?;
+        let rows: Vec<NewestRow> = select(&self.sql, "SELECT max(id) AS id FROM events", None)?;
         Ok(rows
             .first()
             .and_then(|r| r.id.as_deref())
@@ -323,20 +323,22 @@ impl Store {
     /// The `seq` of a logged event id, for deduplication beyond the core's window.
     pub fn seq_of(&self, id: &str) -> worker::Result<Option<u64>> {
         self.flush()?;
-        let rows: Vec<SeqRow> = self
-            .sql
-            .exec("SELECT seq FROM events WHERE id = ?", vec![text(id)])?
-            .to_array()?;
+        let rows: Vec<SeqRow> = select(
+            &self.sql,
+            "SELECT seq FROM events WHERE id = ?",
+            vec![text(id)],
+        )?;
         Ok(rows.first().and_then(|r| u64::try_from(r.seq).ok()))
     }
 
     /// The logged event `id`, if the log has it.
     pub fn event_by_id(&self, id: &str) -> worker::Result<Option<Event>> {
         self.flush()?;
-        let rows: Vec<EventRow> = self
-            .sql
-            .exec("SELECT seq, event FROM events WHERE id = ?", vec![text(id)])?
-            .to_array()?;
+        let rows: Vec<EventRow> = select(
+            &self.sql,
+            "SELECT seq, event FROM events WHERE id = ?",
+            vec![text(id)],
+        )?;
         Ok(decode_rows(&rows).into_iter().next().map(|(_, e)| e))
     }
 
@@ -400,7 +402,7 @@ impl Store {
         }
         sql.push_str(" ORDER BY seq LIMIT ?");
         bindings.push(integer(QUERY_SCAN_LIMIT as u64)?);
-        let rows: Vec<EventRow> = self.sql.exec(&sql, bindings)?.to_array()?;
+        let rows: Vec<EventRow> = select(&self.sql, &sql, bindings)?;
         let exhausted = rows.len() < QUERY_SCAN_LIMIT;
         Ok((decode_rows(&rows), exhausted))
     }

@@ -21,8 +21,8 @@
 //! SQLite's ASCII-only `lower`; the trigram index folds case itself, so only
 //! a short non-ASCII term can miss such an old row).
 
+use crate::host::sql::{integer, table_exists, text};
 use crate::network::log_batch;
-use crate::network::sql::{integer, table_exists, text};
 use agentnet_core::model::search::SearchText;
 use worker::{SqlStorage, SqlStorageValue};
 

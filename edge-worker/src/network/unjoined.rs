@@ -13,6 +13,7 @@
 //! [`ToNetwork::Closed`]: agentnet_core::gateway::ToNetwork::Closed
 
 use crate::host::now;
+use crate::host::sql::select;
 use crate::network::object::NetworkHost;
 use crate::network::storage::{integer, table_exists};
 use agentnet_core::Timestamp;
@@ -41,9 +42,11 @@ pub(crate) fn restore(table: &mut Sockets, sql: &SqlStorage, now: Timestamp) -> 
         "DELETE FROM gateway_unjoined WHERE until <= ?",
         vec![integer(now.as_millis())?],
     )?;
-    let rows: Vec<Row> = sql
-        .exec("SELECT socket, peer, until FROM gateway_unjoined", None)?
-        .to_array()?;
+    let rows: Vec<Row> = select(
+        sql,
+        "SELECT socket, peer, until FROM gateway_unjoined",
+        None,
+    )?;
     for row in rows {
         if let (Ok(socket), Ok(until)) = (u64::try_from(row.socket), u64::try_from(row.until)) {
             table.hold_elsewhere(socket, row.peer, Timestamp::from_millis(until));

@@ -19,11 +19,11 @@ use crate::network::component::Component;
 use crate::network::object::NetworkHost;
 use crate::network::webpush_queue::PushQueue;
 use crate::network::webpush_store;
+use agentnet_core::Address;
+use agentnet_core::bindings;
 use agentnet_core::bindings::http::webpush::{self, PushRoute};
-use agentnet_core::bindings::{self, http::no_such_network};
 use agentnet_core::network::Effect;
 use agentnet_core::webpush::{Delivery, Fresh, PushRequest, VapidKey, build, delivery_of, notices};
-use agentnet_core::{Address, NetworkId};
 use worker::{Headers, Method, RequestInit, Response, Result};
 
 /// The Worker secret that holds a deployment-wide VAPID private key
@@ -81,15 +81,12 @@ impl NetworkHost {
     }
 
     /// Answers `GET v1/push/key` and `POST`/`DELETE v1/push/subscriptions`.
+    /// The route step (`NetworkHost::route`) has loaded the network.
     pub(crate) fn serve_push(
         &self,
         request: &bindings::Request,
-        id: &NetworkId,
         route: PushRoute,
     ) -> Result<Response> {
-        if !self.ensure_loaded(id)? {
-            return respond(no_such_network(id));
-        }
         let policy = self.outbound_policy.clone();
         let answer =
             self.with_network(|io, network| webpush::handle(io, network, request, route, &policy))?;

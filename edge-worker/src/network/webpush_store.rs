@@ -2,8 +2,7 @@
 //! object's SQLite storage (`push_subscriptions`, `push_key`): apart from
 //! the log, so no event, export or replay carries them.
 
-use crate::network::sql::{keep_secret, secret};
-use crate::network::storage::{integer, text};
+use crate::host::sql::{Newest, integer, keep_newest, keep_secret, run, secret, select, text};
 use agentnet_core::Address;
 use agentnet_core::outbound::OutboundPolicy;
 use agentnet_core::webpush::Subscription;
@@ -18,8 +17,7 @@ CREATE TABLE IF NOT EXISTS push_key (id INTEGER PRIMARY KEY CHECK (id = 0), secr
 
 /// Creates the tables (with the store's, when the object first opens it).
 pub(crate) fn open(sql: &SqlStorage) -> Result<()> {
-    sql.exec(SCHEMA, None)?;
-    Ok(())
+    run(sql, SCHEMA, None)
 }
 
 #[derive(Deserialize)]
@@ -45,7 +43,8 @@ pub(crate) fn add(
     now: u64,
 ) -> Result<()> {
     let member = member.to_string();
-    sql.exec(
+    run(
+        sql,
         "INSERT OR REPLACE INTO push_subscriptions (member, endpoint, subscription, at) VALUES (?, ?, ?, ?)",
         vec![
             text(member.as_str()),
@@ -54,36 +53,26 @@ pub(crate) fn add(
             integer(now)?,
         ],
     )?;
-    sql.exec(
-        "DELETE FROM push_subscriptions WHERE member = ? AND endpoint NOT IN \
-         (SELECT endpoint FROM push_subscriptions WHERE member = ? ORDER BY at DESC LIMIT ?)",
-        vec![
-            text(member.as_str()),
-            text(member.as_str()),
-            integer(MAX_PER_MEMBER as u64)?,
-        ],
-    )?;
-    Ok(())
+    let subscriptions = Newest {
+        table: "push_subscriptions",
+        key: "endpoint",
+        order: "at",
+        scope: Some(("member", &member)),
+    };
+    keep_newest(sql, subscriptions, MAX_PER_MEMBER as u64)
 }
 
 /// Forgets `member`'s subscription at `endpoint`; whether there was one.
 pub(crate) fn remove(sql: &SqlStorage, member: &str, endpoint: &str) -> Result<bool> {
-    let rows: Vec<Stored> = sql
-        .exec(
-            "DELETE FROM push_subscriptions WHERE member = ? AND endpoint = ? RETURNING endpoint AS value",
-            vec![text(member), text(endpoint)],
-        )?
-        .to_array()?;
-    Ok(!rows.is_empty())
+    let query = "DELETE FROM push_subscriptions WHERE member = ? AND endpoint = ? RETURNING endpoint AS value";
+    let removed: Vec<Stored> = select(sql, query, vec![text(member), text(endpoint)])?;
+    Ok(!removed.is_empty())
 }
 
 /// Forgets every subscription of a member that is no longer one.
 pub(crate) fn forget(sql: &SqlStorage, member: &Address) -> Result<()> {
-    sql.exec(
-        "DELETE FROM push_subscriptions WHERE member = ?",
-        vec![text(member.to_string())],
-    )?;
-    Ok(())
+    let query = "DELETE FROM push_subscriptions WHERE member = ?";
+    run(sql, query, vec![text(member.to_string())])
 }
 
 /// `member`'s subscriptions that still pass `policy`, the oldest first.
@@ -92,13 +81,10 @@ pub(crate) fn of(
     member: &Address,
     policy: &OutboundPolicy,
 ) -> Result<Vec<Subscription>> {
-    let rows: Vec<Stored> = sql
-        .exec(
-            "SELECT subscription AS value FROM push_subscriptions WHERE member = ? ORDER BY at, rowid",
-            vec![text(member.to_string())],
-        )?
-        .to_array()?;
-    Ok(rows
+    let query =
+        "SELECT subscription AS value FROM push_subscriptions WHERE member = ? ORDER BY at, rowid";
+    let stored: Vec<Stored> = select(sql, query, vec![text(member.to_string())])?;
+    Ok(stored
         .iter()
         .filter_map(|r| Subscription::restore(&r.value, policy))
         .collect())

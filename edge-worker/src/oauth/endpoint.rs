@@ -9,7 +9,6 @@ use crate::host::respond;
 use crate::network::http::RequestIo;
 use crate::network::object::NetworkHost;
 use agentnet_core::bindings;
-use agentnet_core::bindings::http::no_such_network;
 use agentnet_core::bindings::oauth::cimd::{self, Fetch, MAX_DOCUMENT};
 use agentnet_core::bindings::oauth::routes::{self, Target};
 use agentnet_core::outbound::OutboundPolicy;
@@ -34,14 +33,12 @@ async fn fetch_document(policy: &OutboundPolicy, url: &str) -> std::result::Resu
 
 impl NetworkHost {
     /// Answers a request to the network's authorization server.
+    /// The route step (`NetworkHost::route`) has loaded the network.
     pub(crate) async fn serve_oauth(
         &self,
         request: &bindings::Request,
         target: &Target,
     ) -> Result<Response> {
-        if !self.ensure_loaded(target.network())? {
-            return respond(no_such_network(target.network()));
-        }
         // A client named by its metadata document's URL: the document first.
         let policy = &self.outbound_policy;
         match cimd::to_fetch(&mut RequestIo::new(self)?, policy, request, target)? {

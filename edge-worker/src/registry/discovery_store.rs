@@ -4,6 +4,7 @@
 //! deliveries (each with its body, so pruning the log loses none), the descriptions outside agents submitted, and the listed members of public networks. Loading puts
 //! them back into a [`Catalog`]; every decision is the core's.
 
+use crate::host::sql::{json_values, run, select, text};
 use crate::host::sql_integer;
 use agentnet_core::discovery::Catalog;
 use agentnet_core::discovery::feed::Change;
@@ -26,11 +27,6 @@ CREATE TABLE IF NOT EXISTS network_members (network TEXT PRIMARY KEY, members TE
 struct NetworkMembers {
     network: String,
     members: String,
-}
-
-#[derive(Deserialize)]
-struct Text {
-    value: String,
 }
 
 #[derive(Deserialize)]
@@ -60,42 +56,29 @@ pub struct Delivery {
 
 /// Puts the stored log, versions, webhooks and submitted descriptions into `catalog`.
 pub fn load(sql: &SqlStorage, catalog: &mut Catalog) -> Result<()> {
-    sql.exec(SCHEMA, None)?;
-    let versions: Vec<Version> = sql
-        .exec("SELECT id, version FROM drc_versions", None)?
-        .to_array()?;
+    run(sql, SCHEMA, None)?;
+    let versions: Vec<Version> = select(sql, "SELECT id, version FROM drc_versions", None)?;
     for v in versions {
         catalog
             .feed
             .load_version(&v.id, u64::try_from(v.version).unwrap_or(0));
     }
-    let changes: Vec<Text> = sql
-        .exec("SELECT change AS value FROM drc_changes ORDER BY seq", None)?
-        .to_array()?;
-    for row in changes {
-        if let Ok(change) = serde_json::from_str::<Change>(&row.value) {
-            catalog.feed.load(change);
-        }
+    let query = "SELECT change AS value FROM drc_changes ORDER BY seq";
+    for change in json_values::<Change>(sql, query, None)? {
+        catalog.feed.load(change);
     }
-    let hooks: Vec<Text> = sql
-        .exec("SELECT hook AS value FROM drc_webhooks", None)?
-        .to_array()?;
-    for row in hooks {
-        if let Ok(hook) = serde_json::from_str::<Webhook>(&row.value) {
-            catalog.webhooks.insert(hook.webhook_id.clone(), hook);
-        }
+    let query = "SELECT hook AS value FROM drc_webhooks";
+    for hook in json_values::<Webhook>(sql, query, None)? {
+        catalog.webhooks.insert(hook.webhook_id.clone(), hook);
     }
-    let submitted: Vec<Submitted> = sql
-        .exec("SELECT url, doc FROM submitted", None)?
-        .to_array()?;
+    let submitted: Vec<Submitted> = select(sql, "SELECT url, doc FROM submitted", None)?;
     for row in submitted {
         if let Ok(doc) = serde_json::from_str(&row.doc) {
             catalog.add_submitted(&row.url, doc);
         }
     }
-    let listings: Vec<NetworkMembers> = sql
-        .exec("SELECT network, members FROM network_members", None)?
-        .to_array()?;
+    let query = "SELECT network, members FROM network_members";
+    let listings: Vec<NetworkMembers> = select(sql, query, None)?;
     for row in listings {
         if let Ok(serde_json::Value::Array(records)) = serde_json::from_str(&row.members) {
             catalog.set_network_members(&row.network, records);
@@ -107,20 +90,15 @@ pub fn load(sql: &SqlStorage, catalog: &mut Catalog) -> Result<()> {
 /// Stores the listed members of a network (none: the row goes).
 pub fn store_members(sql: &SqlStorage, network: &str, records: &serde_json::Value) -> Result<()> {
     if records.as_array().is_none_or(Vec::is_empty) {
-        sql.exec(
-            "DELETE FROM network_members WHERE network = ?",
-            vec![SqlStorageValue::from(network.to_owned())],
-        )?;
+        let query = "DELETE FROM network_members WHERE network = ?";
+        run(sql, query, vec![text(network)])
     } else {
-        sql.exec(
+        run(
+            sql,
             "INSERT OR REPLACE INTO network_members (network, members) VALUES (?, ?)",
-            vec![
-                SqlStorageValue::from(network.to_owned()),
-                SqlStorageValue::from(records.to_string()),
-            ],
-        )?;
+            vec![text(network), text(records.to_string())],
+        )
     }
-    Ok(())
 }
 
 /// Stores a recorded change, forgets the pruned ones, and queues a delivery
@@ -132,35 +110,30 @@ pub fn store_change(
     pruned: &[u64],
     now: u64,
 ) -> Result<bool> {
-    sql.exec(
+    run(
+        sql,
         "INSERT OR REPLACE INTO drc_changes (seq, change) VALUES (?, ?)",
-        vec![
-            sql_integer(change.seq),
-            SqlStorageValue::from(change.to_line()),
-        ],
+        vec![sql_integer(change.seq), text(change.to_line())],
     )?;
-    sql.exec(
+    run(
+        sql,
         "INSERT OR REPLACE INTO drc_versions (id, version) VALUES (?, ?)",
-        vec![
-            SqlStorageValue::from(change.id.clone()),
-            sql_integer(change.version),
-        ],
+        vec![text(change.id.as_str()), sql_integer(change.version)],
     )?;
     if let Some(newest_dropped) = pruned.iter().max() {
-        sql.exec(
-            "DELETE FROM drc_changes WHERE seq <= ?",
-            vec![sql_integer(*newest_dropped)],
-        )?;
+        let query = "DELETE FROM drc_changes WHERE seq <= ?";
+        run(sql, query, vec![sql_integer(*newest_dropped)])?;
     }
     let mut queued = false;
     for hook in catalog.webhooks.values().filter(|h| h.wants(change)) {
-        sql.exec(
+        run(
+            sql,
             "INSERT OR REPLACE INTO drc_deliveries (webhook_id, seq, attempt, due_at, body) VALUES (?, ?, 0, ?, ?)",
             vec![
-                SqlStorageValue::from(hook.webhook_id.clone()),
+                text(hook.webhook_id.as_str()),
                 sql_integer(change.seq),
                 sql_integer(now),
-                SqlStorageValue::from(change.to_line()),
+                text(change.to_line()),
             ],
         )?;
         queued = true;
@@ -171,69 +144,52 @@ pub fn store_change(
 /// Stores (`Some`) or deletes (`None`) a webhook subscription.
 pub fn store_webhook(sql: &SqlStorage, id: &str, hook: Option<&Webhook>) -> Result<()> {
     match hook {
-        Some(hook) => sql.exec(
+        Some(hook) => run(
+            sql,
             "INSERT OR REPLACE INTO drc_webhooks (id, hook) VALUES (?, ?)",
-            vec![
-                SqlStorageValue::from(id.to_owned()),
-                SqlStorageValue::from(serde_json::to_string(hook)?),
-            ],
-        )?,
+            vec![text(id), text(serde_json::to_string(hook)?)],
+        ),
         None => {
-            sql.exec(
-                "DELETE FROM drc_deliveries WHERE webhook_id = ?",
-                vec![SqlStorageValue::from(id.to_owned())],
-            )?;
-            sql.exec(
-                "DELETE FROM drc_webhooks WHERE id = ?",
-                vec![SqlStorageValue::from(id.to_owned())],
-            )?
+            let query = "DELETE FROM drc_deliveries WHERE webhook_id = ?";
+            run(sql, query, vec![text(id)])?;
+            run(sql, "DELETE FROM drc_webhooks WHERE id = ?", vec![text(id)])
         }
-    };
-    Ok(())
+    }
 }
 
 /// Stores a listed submitted description.
 pub fn store_submitted(sql: &SqlStorage, url: &str, doc: &serde_json::Value) -> Result<()> {
-    sql.exec(
+    run(
+        sql,
         "INSERT OR REPLACE INTO submitted (url, doc) VALUES (?, ?)",
-        vec![
-            SqlStorageValue::from(url.to_owned()),
-            SqlStorageValue::from(doc.to_string()),
-        ],
-    )?;
-    Ok(())
+        vec![text(url), text(doc.to_string())],
+    )
 }
 
 /// Deliveries due by `now` (at most 50).
 pub fn due(sql: &SqlStorage, now: u64) -> Result<Vec<Delivery>> {
-    sql.exec(
-        "SELECT webhook_id, seq, attempt, body FROM drc_deliveries WHERE due_at <= ? ORDER BY seq LIMIT 50",
-        vec![sql_integer(now)],
-    )?
-    .to_array()
+    let query = "SELECT webhook_id, seq, attempt, body FROM drc_deliveries WHERE due_at <= ? ORDER BY seq LIMIT 50";
+    select(sql, query, vec![sql_integer(now)])
 }
 
 /// Ends a delivery (done or given up), or reschedules it at `due_at` as attempt `attempt`.
 pub fn settle(sql: &SqlStorage, d: &Delivery, retry: Option<(u64, u32)>) -> Result<()> {
-    let key = vec![
-        SqlStorageValue::from(d.webhook_id.clone()),
-        SqlStorageValue::from(d.seq),
-    ];
+    let key = vec![text(d.webhook_id.as_str()), SqlStorageValue::from(d.seq)];
     match retry {
-        None => sql.exec(
-            "DELETE FROM drc_deliveries WHERE webhook_id = ? AND seq = ?",
-            key,
-        )?,
+        None => {
+            let query = "DELETE FROM drc_deliveries WHERE webhook_id = ? AND seq = ?";
+            run(sql, query, key)
+        }
         Some((due_at, attempt)) => {
             let mut values = vec![sql_integer(due_at), sql_integer(u64::from(attempt))];
             values.extend(key);
-            sql.exec(
+            run(
+                sql,
                 "UPDATE drc_deliveries SET due_at = ?, attempt = ? WHERE webhook_id = ? AND seq = ?",
                 values,
-            )?
+            )
         }
-    };
-    Ok(())
+    }
 }
 
 #[derive(Deserialize)]
@@ -243,10 +199,8 @@ struct Next {
 
 /// When the next delivery is due.
 pub fn next_due(sql: &SqlStorage) -> Result<Option<u64>> {
-    let rows: Vec<Next> = sql
-        .exec("SELECT MIN(due_at) AS at FROM drc_deliveries", None)?
-        .to_array()?;
-    Ok(rows
+    let next: Vec<Next> = select(sql, "SELECT MIN(due_at) AS at FROM drc_deliveries", None)?;
+    Ok(next
         .into_iter()
         .next()
         .and_then(|r| r.at)

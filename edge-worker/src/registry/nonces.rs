@@ -3,6 +3,7 @@
 //! the registry's SQLite storage, until a replay could no longer pass the
 //! timestamp window; expired rows go at each claim. The decision is the core's.
 
+use crate::host::sql::select;
 use crate::host::sql_integer;
 use agentnet_core::Timestamp;
 use agentnet_core::bindings::Response;
@@ -32,12 +33,11 @@ pub(crate) fn claim(sql: &SqlStorage, body: &str, now: Timestamp) -> Result<Resp
         vec![sql_integer(now.as_millis())],
     )?;
     let key = claim.key();
-    let held: Vec<Until> = sql
-        .exec(
-            "SELECT until FROM didwba_nonces WHERE key = ?",
-            vec![SqlStorageValue::from(key.clone())],
-        )?
-        .to_array()?;
+    let held: Vec<Until> = select(
+        sql,
+        "SELECT until FROM didwba_nonces WHERE key = ?",
+        vec![SqlStorageValue::from(key.clone())],
+    )?;
     let held_until = held
         .first()
         .map(|row| Timestamp::from_millis(u64::try_from(row.until).unwrap_or(0)));

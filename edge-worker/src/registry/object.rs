@@ -7,6 +7,8 @@
 //! [`agentnet_core::identity::registry`]'s. Sharding when one object is not
 //! enough is planned in `docs/identity.md`.
 
+use crate::host::sql::run;
+use crate::host::sql::select;
 use crate::host::{now, random_seed, request_of, respond};
 use agentnet_core::bindings::a2a::signature;
 use agentnet_core::bindings::access::nonce_claims;
@@ -64,9 +66,11 @@ pub struct RegistryObject {
 
 /// The signing seed, made on first use and kept.
 fn signing_seed(sql: &SqlStorage) -> Result<[u8; 32]> {
-    let rows: Vec<Meta> = sql
-        .exec("SELECT value FROM meta WHERE key = 'signing_seed'", None)?
-        .to_array()?;
+    let rows: Vec<Meta> = select(
+        sql,
+        "SELECT value FROM meta WHERE key = 'signing_seed'",
+        None,
+    )?;
     if let Some(seed) = rows.first().and_then(|m| from_hex::<32>(&m.value)) {
         return Ok(seed);
     }
@@ -84,7 +88,7 @@ impl RegistryObject {
         let mut registry = Registry::new(config, signing_seed(sql)?);
         let mut catalog = Catalog::new(self.retention);
         catalog.outbound = self.policy.outbound.clone();
-        let rows: Vec<Row> = sql.exec("SELECT record FROM agents", None)?.to_array()?;
+        let rows: Vec<Row> = select(sql, "SELECT record FROM agents", None)?;
         for row in rows {
             if let Ok(record) = serde_json::from_str::<AgentRecord>(&row.record) {
                 catalog.load_agent(
@@ -113,14 +117,14 @@ impl RegistryObject {
 
     /// Stores an agent's record.
     pub(crate) fn store_record(&self, sql: &SqlStorage, record: &AgentRecord) -> Result<()> {
-        sql.exec(
+        run(
+            sql,
             "INSERT OR REPLACE INTO agents (name, record) VALUES (?, ?)",
             vec![
                 SqlStorageValue::from(record.name.clone()),
                 SqlStorageValue::from(serde_json::to_string(record)?),
             ],
-        )?;
-        Ok(())
+        )
     }
 }
 

@@ -1,0 +1,140 @@
+//! Small helpers over the object's SQLite that every store in the network
+//! object shares: bound values ([`text`], [`integer`]), running a statement
+//! ([`run`]) and reading its rows ([`select`], [`json_values`], [`json_value`]),
+//! keeping a table's newest rows ([`keep_newest`]), whether a table exists
+//! ([`table_exists`]) and a table's one secret ([`secret`], [`keep_secret`]).
+//! A leaf: the stores of every object (`crate::network::storage`, `crate::registry::discovery_store`,
+//! `crate::mcp::store`, …) use it without using each other.
+
+use serde::de::DeserializeOwned;
+use worker::{SqlStorage, SqlStorageValue};
+
+/// What a statement binds: its `?` values in order, or `None`.
+pub(crate) type Bindings = Option<Vec<SqlStorageValue>>;
+
+/// A text value to bind.
+pub(crate) fn text(value: impl Into<String>) -> SqlStorageValue {
+    SqlStorageValue::from(value.into())
+}
+
+/// An integer value to bind (SQLite's integers are signed 64-bit).
+pub(crate) fn integer(value: u64) -> worker::Result<SqlStorageValue> {
+    i64::try_from(value)
+        .map(SqlStorageValue::from)
+        .map_err(|_| worker::Error::RustError("value exceeds SQLite's integer range".into()))
+}
+
+/// Runs a statement (or several, without bindings) whose rows are not read.
+pub(crate) fn run(
+    sql: &SqlStorage,
+    query: &str,
+    bindings: impl Into<Bindings>,
+) -> worker::Result<()> {
+    sql.exec(query, bindings)?;
+    Ok(())
+}
+
+/// The rows `query` answers, each read into a `T` by its column names.
+pub(crate) fn select<T: DeserializeOwned>(
+    sql: &SqlStorage,
+    query: &str,
+    bindings: impl Into<Bindings>,
+) -> worker::Result<Vec<T>> {
+    sql.exec(query, bindings)?.to_array()
+}
+
+/// The JSON kept in the column `value` of each row `query` answers
+/// (`SELECT record AS value …`), read into `T`s; a row whose JSON does not
+/// read as a `T` (written by an older version, say) is left out.
+pub(crate) fn json_values<T: DeserializeOwned>(
+    sql: &SqlStorage,
+    query: &str,
+    bindings: impl Into<Bindings>,
+) -> worker::Result<Vec<T>> {
+    #[derive(serde::Deserialize)]
+    struct Json {
+        value: String,
+    }
+    let rows: Vec<Json> = select(sql, query, bindings)?;
+    Ok(rows
+        .iter()
+        .filter_map(|row| serde_json::from_str(&row.value).ok())
+        .collect())
+}
+
+/// The first of [`json_values`]: the one row a key selects.
+pub(crate) fn json_value<T: DeserializeOwned>(
+    sql: &SqlStorage,
+    query: &str,
+    bindings: impl Into<Bindings>,
+) -> worker::Result<Option<T>> {
+    Ok(json_values(sql, query, bindings)?.into_iter().next())
+}
+
+/// Which rows [`keep_newest`] trims: those of `table` whose `scope` column
+/// holds `owner` (every row, without a scope), newest first by `order`, each
+/// known by its `key` column.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Newest<'a> {
+    pub table: &'a str,
+    pub key: &'a str,
+    pub order: &'a str,
+    pub scope: Option<(&'a str, &'a str)>,
+}
+
+/// Deletes the rows [`Newest`] names beyond the newest `keep`.
+pub(crate) fn keep_newest(sql: &SqlStorage, rows: Newest<'_>, keep: u64) -> worker::Result<()> {
+    let Newest {
+        table,
+        key,
+        order,
+        scope,
+    } = rows;
+    let keep = integer(keep)?;
+    match scope {
+        Some((column, owner)) => run(
+            sql,
+            &format!(
+                "DELETE FROM {table} WHERE {column} = ? AND {key} NOT IN \
+                 (SELECT {key} FROM {table} WHERE {column} = ? ORDER BY {order} DESC LIMIT ?)"
+            ),
+            vec![text(owner), text(owner), keep],
+        ),
+        None => run(
+            sql,
+            &format!(
+                "DELETE FROM {table} WHERE {key} NOT IN \
+                 (SELECT {key} FROM {table} ORDER BY {order} DESC LIMIT ?)"
+            ),
+            vec![keep],
+        ),
+    }
+}
+
+/// Whether the object's SQLite has a table (or index) named `name`, read without creating it.
+pub(crate) fn table_exists(sql: &SqlStorage, name: &str) -> worker::Result<bool> {
+    let query = "SELECT name FROM sqlite_master WHERE name = ?";
+    let found: Vec<serde_json::Value> = select(sql, query, vec![text(name)])?;
+    Ok(!found.is_empty())
+}
+
+/// The secret kept in `table`, a table of one row (`id = 0`, `secret`),
+/// when one was kept.
+pub(crate) fn secret(sql: &SqlStorage, table: &str) -> worker::Result<Option<String>> {
+    #[derive(serde::Deserialize)]
+    struct Kept {
+        secret: String,
+    }
+    let kept: Vec<Kept> = select(
+        sql,
+        &format!("SELECT secret FROM {table} WHERE id = 0"),
+        None,
+    )?;
+    Ok(kept.into_iter().next().map(|kept| kept.secret))
+}
+
+/// Keeps `secret` as `table`'s one row.
+pub(crate) fn keep_secret(sql: &SqlStorage, table: &str, secret: &str) -> worker::Result<()> {
+    let query = format!("INSERT OR REPLACE INTO {table} (id, secret) VALUES (0, ?)");
+    run(sql, &query, vec![text(secret)])
+}
