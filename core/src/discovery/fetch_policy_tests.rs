@@ -1,80 +1,40 @@
 use super::*;
 use proptest::prelude::*;
 
-use std::net::Ipv4Addr;
-
 fn reason(policy: &FetchPolicy, url: &str) -> Option<&'static str> {
     policy.check_url(url).err().map(|e| e.reason())
 }
 
+/// Passive registration judges a URL by the deployment's outbound policy and
+/// nothing else: the same verdict, with the same reason, for every kind of
+/// URL (each spelling of every refusal is `crate::outbound`'s tests).
 #[test]
-fn only_http_and_https_without_credentials_are_fetched() {
+fn a_url_is_judged_by_the_outbound_policy() {
     let policy = FetchPolicy::default();
-    assert_eq!(reason(&policy, "https://agents.example.com/ad.json"), None);
-    assert_eq!(reason(&policy, "HTTP://Example.COM:8080/x"), None);
     for url in [
+        "https://agents.example.com/ad.json",
+        "HTTP://Example.COM:8080/x",
         "ftp://example.com/ad.json",
-        "file:///etc/passwd",
-        "javascript:alert(1)",
-        "gopher://x",
-    ] {
-        assert_eq!(reason(&policy, url), Some("url_scheme_refused"), "{url}");
-    }
-    for url in [
+        "example.com/ad.json",
         "https://user:pw@example.com/ad.json",
-        "http://user@example.com/",
-        "http://a@127.0.0.1/",
-    ] {
-        assert_eq!(
-            reason(&policy, url),
-            Some("url_credentials_refused"),
-            "{url}"
-        );
-    }
-}
-
-#[test]
-fn private_loopback_and_link_local_hosts_are_refused_in_every_spelling() {
-    let policy = FetchPolicy::default();
-    for url in [
         "http://localhost:8000/ad.json",
-        "http://LOCALHOST./ad.json",
-        "http://api.localhost/",
-        "http://127.0.0.1/",
-        "http://127.1/",
-        "http://2130706433/",
         "http://0x7f000001/",
-        "http://0177.0.0.1/",
-        "http://0.0.0.0/",
-        "http://10.1.2.3/",
-        "http://172.16.0.1/",
-        "http://192.168.1.10:9000/",
         "http://169.254.169.254/latest/meta-data",
-        "http://100.64.0.1/",
-        "http://[::1]:8080/",
-        "http://[::]/",
-        "http://[fe80::1]/",
-        "http://[fd00::1]/",
         "http://[::ffff:127.0.0.1]/",
-        "http://[::ffff:a9fe:a9fe]/",
-        "http://metadata.google.internal/",
-        // The spellings, as the runtime's URL parser reads them.
         "http://127.0.0.%31:9/ad.json",
-        "http://\u{ff11}\u{ff12}\u{ff17}.\u{ff10}.\u{ff10}.\u{ff11}:9/",
-        "http://127\u{3002}0\u{3002}0\u{3002}1/",
-        "http://127.0.0\t.1/",
-    ] {
-        assert_eq!(reason(&policy, url), Some("url_private_address"), "{url}");
-    }
-    for url in [
         "http://8.8.8.8/",
-        "http://[2606:4700::1]/",
-        "http://172.32.0.1/",
-        "http://100.128.0.1/",
-        "http://1.2.3.4.example/",
     ] {
-        assert_eq!(reason(&policy, url), None, "{url}");
+        let outbound = OutboundPolicy::strict()
+            .check(url)
+            .err()
+            .map(|e| e.reason());
+        assert_eq!(reason(&policy, url), outbound, "{url}");
     }
+    assert_eq!(
+        reason(&policy, "http://10.1.2.3/"),
+        Some("url_private_address")
+    );
+    assert_eq!(reason(&policy, "https://example.com/ad.json"), None);
 }
 
 #[test]
@@ -116,18 +76,5 @@ proptest! {
     #[test]
     fn any_text_is_judged_without_panicking(url in ".{0,80}") {
         let _ = FetchPolicy::default().check_url(&url);
-    }
-
-    #[test]
-    fn every_loopback_or_private_v4_address_is_refused(a in 0u8..=255, b in 0u8..=255, c in 0u8..=255, d in 0u8..=255) {
-        let ip = Ipv4Addr::new(a, b, c, d);
-        let url = format!("http://{ip}/");
-        let internal = ip.is_loopback() || ip.is_private() || ip.is_link_local() || a == 0;
-        if internal {
-            prop_assert_eq!(reason(&FetchPolicy::default(), &url), Some("url_private_address"));
-        }
-        // The same address as one decimal number reads the same.
-        let decimal = format!("http://{}/", u32::from(ip));
-        prop_assert_eq!(reason(&FetchPolicy::default(), &url), reason(&FetchPolicy::default(), &decimal));
     }
 }

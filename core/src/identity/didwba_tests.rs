@@ -49,29 +49,36 @@ fn the_canonical_object_and_digest_match_the_vector() {
     assert_eq!(crate::crypto::to_hex(&h.digest("example.com")), DIGEST);
 }
 
+/// What `verifier` says of `header` against `doc`, signed for `service`, at `at_ms`.
+fn verify(
+    verifier: &mut DidWbaVerifier,
+    header: &DidWbaHeader,
+    doc: &Value,
+    service: &str,
+    at_ms: u64,
+) -> Result<Did, IdentityError> {
+    let proof = DidProof::Header(header.clone());
+    verifier.verify(&proof, doc, service, Timestamp::from(at_ms))
+}
+
 #[test]
 fn ed25519_and_secp256k1_signatures_from_python_verify() {
-    let mut verifier = DidWbaVerifier::default();
-    let did = verifier
-        .verify(
-            &DidProof::Header(header("key-1", ED_SIGNATURE, "abc123").clone()),
+    for method in ["key-1", "key-2"] {
+        let signature = if method == "key-1" {
+            ED_SIGNATURE
+        } else {
+            SECP_SIGNATURE
+        };
+        let proof = header(method, signature, "abc123");
+        let did = verify(
+            &mut DidWbaVerifier::default(),
+            &proof,
             &doc(),
             "example.com",
-            Timestamp::from(NOW_MS),
-        )
-        .unwrap();
-    assert_eq!(did.to_string(), DID);
-    let mut verifier = DidWbaVerifier::default();
-    assert!(
-        verifier
-            .verify(
-                &DidProof::Header(header("key-2", SECP_SIGNATURE, "abc123").clone()),
-                &doc(),
-                "example.com",
-                Timestamp::from(NOW_MS)
-            )
-            .is_ok()
-    );
+            NOW_MS,
+        );
+        assert_eq!(did.unwrap().to_string(), DID, "{method}");
+    }
 }
 
 fn reason(result: Result<Did, IdentityError>) -> &'static str {
@@ -82,110 +89,85 @@ fn reason(result: Result<Did, IdentityError>) -> &'static str {
 fn replay_window_document_key_and_signature_failures_have_stable_reasons() {
     let mut verifier = DidWbaVerifier::default();
     let good = header("key-1", ED_SIGNATURE, "abc123");
-    verifier
-        .verify(
-            &DidProof::Header(good.clone()),
-            &doc(),
-            "example.com",
-            Timestamp::from(NOW_MS),
-        )
-        .unwrap();
-    assert_eq!(
-        reason(verifier.verify(
-            &DidProof::Header(good.clone()),
-            &doc(),
-            "example.com",
-            Timestamp::from(NOW_MS + 1)
-        )),
-        "invalid_nonce"
-    );
-    let late = NOW_MS + (MAX_AGE_SECS + 1) * 1000;
-    assert_eq!(
-        reason(DidWbaVerifier::default().verify(
-            &DidProof::Header(good.clone()),
-            &doc(),
-            "example.com",
-            Timestamp::from(late)
-        )),
-        "invalid_timestamp"
-    );
-    let early = NOW_MS - (MAX_AHEAD_SECS + 20) * 1000;
-    assert_eq!(
-        reason(DidWbaVerifier::default().verify(
-            &DidProof::Header(good.clone()),
-            &doc(),
-            "example.com",
-            Timestamp::from(early)
-        )),
-        "invalid_timestamp"
-    );
+    verify(&mut verifier, &good, &doc(), "example.com", NOW_MS).unwrap();
+    let replayed = verify(&mut verifier, &good, &doc(), "example.com", NOW_MS + 1);
+    assert_eq!(reason(replayed), "invalid_nonce");
     let mut other_doc = doc();
     other_doc["id"] = "did:wba:example.com:agents:mallory".into();
-    assert_eq!(
-        reason(DidWbaVerifier::default().verify(
-            &DidProof::Header(good.clone()),
+    let late = NOW_MS + (MAX_AGE_SECS + 1) * 1000;
+    let early = NOW_MS - (MAX_AHEAD_SECS + 20) * 1000;
+    let unknown = header("key-9", ED_SIGNATURE, "abc123");
+    let wrong_key = header("key-2", ED_SIGNATURE, "abc123");
+    // (what is wrong, header, document, service, when, the stable reason), each to a fresh verifier.
+    let cases = [
+        (
+            "too old",
+            &good,
+            &doc(),
+            "example.com",
+            late,
+            "invalid_timestamp",
+        ),
+        (
+            "too far ahead",
+            &good,
+            &doc(),
+            "example.com",
+            early,
+            "invalid_timestamp",
+        ),
+        (
+            "another DID's document",
+            &good,
             &other_doc,
             "example.com",
-            Timestamp::from(NOW_MS)
-        )),
-        "did_mismatch"
-    );
-    let unknown = header("key-9", ED_SIGNATURE, "abc123");
-    assert_eq!(
-        reason(DidWbaVerifier::default().verify(
-            &DidProof::Header(unknown.clone()),
+            NOW_MS,
+            "did_mismatch",
+        ),
+        (
+            "a key the document lacks",
+            &unknown,
             &doc(),
             "example.com",
-            Timestamp::from(NOW_MS)
-        )),
-        "unknown_key"
-    );
-    assert_eq!(
-        reason(DidWbaVerifier::default().verify(
-            &DidProof::Header(good.clone()),
+            NOW_MS,
+            "unknown_key",
+        ),
+        (
+            "signed for another service",
+            &good,
             &doc(),
             "other.com",
-            Timestamp::from(NOW_MS)
-        )),
-        "bad_signature"
-    );
-    let wrong_key = header("key-2", ED_SIGNATURE, "abc123");
-    assert_eq!(
-        reason(DidWbaVerifier::default().verify(
-            &DidProof::Header(wrong_key.clone()),
+            NOW_MS,
+            "bad_signature",
+        ),
+        (
+            "signed with another key",
+            &wrong_key,
             &doc(),
             "example.com",
-            Timestamp::from(NOW_MS)
-        )),
-        "bad_signature"
-    );
+            NOW_MS,
+            "bad_signature",
+        ),
+    ];
+    for (what, proof, document, service, at_ms, expected) in cases {
+        let result = verify(
+            &mut DidWbaVerifier::default(),
+            proof,
+            document,
+            service,
+            at_ms,
+        );
+        assert_eq!(reason(result), expected, "{what}");
+    }
 }
 
 #[test]
 fn a_failed_attempt_does_not_spend_the_nonce() {
     let mut verifier = DidWbaVerifier::default();
     let forged = header("key-1", SECP_SIGNATURE, "abc123");
-    assert!(
-        verifier
-            .verify(
-                &DidProof::Header(forged.clone()),
-                &doc(),
-                "example.com",
-                Timestamp::from(NOW_MS)
-            )
-            .is_err()
-    );
+    assert!(verify(&mut verifier, &forged, &doc(), "example.com", NOW_MS).is_err());
     let good = header("key-1", ED_SIGNATURE, "abc123");
-    assert!(
-        verifier
-            .verify(
-                &DidProof::Header(good.clone()),
-                &doc(),
-                "example.com",
-                Timestamp::from(NOW_MS)
-            )
-            .is_ok()
-    );
+    assert!(verify(&mut verifier, &good, &doc(), "example.com", NOW_MS).is_ok());
 }
 
 #[test]
@@ -208,27 +190,11 @@ fn the_v1_1_aud_form_signs_aud_and_checks_it() {
     let parsed = DidWbaHeader::parse(&text).unwrap();
     assert!(canonicalize(&parsed.signed_object("example.com")).contains(r#""aud":"example.com""#));
     let mut verifier = DidWbaVerifier::default();
-    assert!(
-        verifier
-            .verify(
-                &DidProof::Header(parsed.clone()),
-                &doc(),
-                "example.com",
-                Timestamp::from(NOW_MS)
-            )
-            .is_ok()
-    );
+    assert!(verify(&mut verifier, &parsed, &doc(), "example.com", NOW_MS).is_ok());
     let mut elsewhere = parsed.clone();
     elsewhere.nonce = "n-12".into();
-    assert_eq!(
-        reason(verifier.verify(
-            &DidProof::Header(elsewhere.clone()),
-            &doc(),
-            "other.com",
-            Timestamp::from(NOW_MS)
-        )),
-        "wrong_audience"
-    );
+    let refused = verify(&mut verifier, &elsewhere, &doc(), "other.com", NOW_MS);
+    assert_eq!(reason(refused), "wrong_audience");
 }
 
 #[test]
