@@ -91,7 +91,8 @@ test('the setting subscribes this browser, the edge pushes to it, and unticking 
     await box.waitFor();
     assert.equal(await box.isChecked(), false);
     await box.check();
-    await until('subscribed', async () => (await box.isChecked()) && !(await box.isDisabled()));
+    await until('subscribed', async () => (await page.evaluate(() => window.__push.subscribed.length)) >= 1
+      && (await box.isChecked()) && !(await box.isDisabled()));
     const pushed = await page.evaluate(() => window.__push);
     assert.equal(pushed.subscribed.length, 1);
     assert.equal(pushed.subscribed[0].userVisibleOnly, true);
@@ -116,7 +117,9 @@ test('the setting subscribes this browser, the edge pushes to it, and unticking 
 
     // Unticked: removed at the edge and in the browser; the next message is not pushed.
     await box.uncheck();
-    await until('unsubscribed', async () => !(await box.isChecked()) && !(await box.isDisabled()));
+    // Waits for the browser's subscription to go (what the switch is for), then for the switch to settle.
+    await until('unsubscribed', async () => (await page.evaluate(() => window.__push.unsubscribed)) >= 1
+      && !(await box.isChecked()) && !(await box.isDisabled()));
     assert.equal(await page.evaluate(() => window.__push.unsubscribed), 1);
     assert.equal(await page.locator('.push-problem').count(), 0);
     // One message for the person and a watcher with a subscription of its
