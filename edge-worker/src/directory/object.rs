@@ -5,8 +5,7 @@
 //! description, created, creator)` rows of listed networks and `(creator, at)` rows of creations in
 //! SQLite; the decisions are [`agentnet_core::bindings::directory`]'s.
 
-use crate::host::sql::select;
-use crate::host::sql_integer;
+use crate::host::sql::{clamped_integer, select};
 use crate::host::{now, now_ms, request_head, respond};
 use agentnet_core::bindings::directory::{
     self, CreationLimits, DirectoryRoute, ListQuery, RecentCreations,
@@ -93,7 +92,7 @@ impl DirectoryObject {
         let now = now();
         sql.exec(
             "DELETE FROM creations WHERE at < ?",
-            vec![sql_integer(
+            vec![clamped_integer(
                 now.as_millis()
                     .saturating_sub(directory::CREATION_WINDOW_MS),
             )],
@@ -123,7 +122,7 @@ impl DirectoryObject {
             "INSERT INTO creations (creator, at) VALUES (?, ?)",
             vec![
                 SqlStorageValue::from(admission.creator),
-                sql_integer(now.as_millis()),
+                clamped_integer(now.as_millis()),
             ],
         )?;
         Ok(Response::empty()?.with_status(204))
@@ -166,7 +165,7 @@ impl DirectoryObject {
                 SqlStorageValue::from(registration.id),
                 SqlStorageValue::from(registration.name.unwrap_or_default()),
                 SqlStorageValue::from(registration.description.unwrap_or_default()),
-                sql_integer(now_ms()),
+                clamped_integer(now_ms()),
                 SqlStorageValue::from(registration.creator),
             ],
         )?;

@@ -5,8 +5,7 @@
 //! are gone (`agentnet_core::gateway::Gateway::reconcile`) when its alarm
 //! wakes it, before anything else reaches it.
 
-use crate::host::sql::run;
-use crate::host::sql::select;
+use crate::host::sql::{run, select};
 use agentnet_core::Address;
 use agentnet_core::gateway::GatewayId;
 use serde::Deserialize;

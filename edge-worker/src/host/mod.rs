@@ -33,18 +33,6 @@ extern "C" {
     fn get_random_values(buf: &mut [u8]);
 }
 
-/// The largest integer a JavaScript number holds exactly (`Number.MAX_SAFE_INTEGER`).
-pub const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
-
-/// A count, time or `seq` as a SQL parameter. Parameters cross into
-/// JavaScript as numbers: a larger value (an "unbounded" sentinel such as
-/// `u64::MAX`) would lose its value there, so it is clamped to the largest
-/// exact one, which no stored count, time or `seq` reaches.
-pub fn sql_integer(value: u64) -> worker::SqlStorageValue {
-    // Lossless: MAX_SAFE_INTEGER < i64::MAX.
-    worker::SqlStorageValue::from(value.min(MAX_SAFE_INTEGER) as i64)
-}
-
 /// The names this deployment answers for: loopback, and the `AGENTNET_HOSTS`
 /// variable's list (see [`bindings::access::hosts`]).
 pub fn known_hosts(env: &worker::Env) -> bindings::access::hosts::KnownHosts {

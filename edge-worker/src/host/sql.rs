@@ -1,5 +1,5 @@
 //! Small helpers over the object's SQLite that every store in the network
-//! object shares: bound values ([`text`], [`integer`]), running a statement
+//! object shares: bound values ([`text`], [`integer`], [`clamped_integer`]), running a statement
 //! ([`run`]) and reading its rows ([`select`], [`json_values`], [`json_value`]),
 //! keeping a table's newest rows ([`keep_newest`]), whether a table exists
 //! ([`table_exists`]) and a table's one secret ([`secret`], [`keep_secret`]).
@@ -22,6 +22,18 @@ pub(crate) fn integer(value: u64) -> worker::Result<SqlStorageValue> {
     i64::try_from(value)
         .map(SqlStorageValue::from)
         .map_err(|_| worker::Error::RustError("value exceeds SQLite's integer range".into()))
+}
+
+/// The largest integer a JavaScript number holds exactly (`Number.MAX_SAFE_INTEGER`).
+pub(crate) const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
+
+/// A count, time or `seq` as a SQL parameter, never refused (unlike [`integer`]). Parameters cross into
+/// JavaScript as numbers: a larger value (an "unbounded" sentinel such as
+/// `u64::MAX`) would lose its value there, so it is clamped to the largest
+/// exact one, which no stored count, time or `seq` reaches.
+pub(crate) fn clamped_integer(value: u64) -> SqlStorageValue {
+    // Lossless: MAX_SAFE_INTEGER < i64::MAX.
+    SqlStorageValue::from(value.min(MAX_SAFE_INTEGER) as i64)
 }
 
 /// Runs a statement (or several, without bindings) whose rows are not read.

@@ -12,8 +12,7 @@
 //! be lost): the gateways then hear [`ToGateway::Restarted`] and close their
 //! sockets, whose clients resume from their watermarks.
 
-use crate::host::sql::select;
-use crate::network::storage::integer;
+use crate::host::sql::{integer, select};
 use agentnet_core::bindings::transport::sockets::SocketId;
 use agentnet_core::gateway::{GatewayId, Placement, Sequencer, ToGateway};
 use agentnet_core::model::config::Gateways;

@@ -8,8 +8,8 @@
 //! Every lookup is one indexed range of the `(audience, seq)` primary key;
 //! rows still gathered for the batch are written first.
 
-use crate::host::sql::select;
-use crate::network::storage::{EventRow, decode_rows, text};
+use crate::host::sql::{clamped_integer, select, text};
+use crate::network::storage::{EventRow, decode_rows};
 use agentnet_core::Event;
 use agentnet_core::model::graph::{End, GraphIndex};
 use serde::Deserialize;
@@ -57,15 +57,15 @@ impl LogIndex {
             End::Oldest => "ASC",
             End::Newest => "DESC",
         };
-        let limit = crate::host::sql_integer(u64::try_from(limit).unwrap_or(u64::MAX));
+        let limit = clamped_integer(u64::try_from(limit).unwrap_or(u64::MAX));
         let sql = format!(
             "SELECT seq FROM audience WHERE audience = ? AND seq > ? AND seq < ? ORDER BY seq {order} LIMIT ?"
         );
-        let before = crate::host::sql_integer(before);
+        let before = clamped_integer(before);
         let rows: Vec<LinkRow> = select(
             &self.0.sql,
             &sql,
-            vec![text(key), crate::host::sql_integer(after), before, limit],
+            vec![text(key), clamped_integer(after), before, limit],
         )?;
         let mut seqs: Vec<u64> = rows
             .iter()

@@ -13,8 +13,8 @@
 //! `seq`. (One `audience IN (…)` statement read and sorted every row after
 //! the cursor before taking the page: 9 ms per page with 100,000 behind.)
 
-use crate::host::sql::select;
-use crate::network::storage::{BACKLOG_PAGE_BYTES, Store, decode_rows, integer, text};
+use crate::host::sql::{integer, select, text};
+use crate::network::storage::{BACKLOG_PAGE_BYTES, Store, decode_rows};
 use agentnet_core::network::{ReadRequest, ReadRows};
 use serde::Deserialize;
 use worker::SqlStorageValue;

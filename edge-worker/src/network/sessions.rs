@@ -3,8 +3,8 @@
 //! session expires, when its use is written down and which rows are pruned
 //! is the core's (`agentnet_core::bindings::access::policy`); here are the rows.
 
-use crate::host::sql::{run, select};
-use crate::network::storage::{Store, integer, text};
+use crate::host::sql::{integer, run, select, text};
+use crate::network::storage::Store;
 use agentnet_core::Timestamp;
 use agentnet_core::bindings::access::policy::{Expired, SessionRow, TicketRow};
 use serde::Deserialize;

@@ -23,8 +23,7 @@
 //! Loading reads the config, the state rows and `max(seq)` — never the log —
 //! so waking a hibernated object stays cheap.
 
-use crate::host::sql::run;
-use crate::host::sql::select;
+use crate::host::sql::{integer, run, select, table_exists, text};
 use crate::network::log_batch::{self, PendingAppends};
 use crate::network::text_index;
 use agentnet_core::model::search::SearchText;
@@ -93,8 +92,6 @@ impl EventRow {
 /// sent), so a page of large events cannot exhaust the object's memory; a
 /// member has at most two catch-up pages unacknowledged.
 pub const BACKLOG_PAGE_BYTES: u64 = 1024 * 1024;
-
-pub(crate) use crate::host::sql::{integer, table_exists, text};
 
 impl Store {
     /// A store over tables known to exist; log appends gather in `pending`.

@@ -13,9 +13,8 @@
 //! [`ToNetwork::Closed`]: agentnet_core::gateway::ToNetwork::Closed
 
 use crate::host::now;
-use crate::host::sql::select;
+use crate::host::sql::{integer, select, table_exists};
 use crate::network::object::NetworkHost;
-use crate::network::storage::{integer, table_exists};
 use agentnet_core::Timestamp;
 use agentnet_core::bindings::transport::sockets::{SocketId, Sockets};
 use serde::Deserialize;

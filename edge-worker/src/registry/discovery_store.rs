@@ -4,8 +4,7 @@
 //! deliveries (each with its body, so pruning the log loses none), the descriptions outside agents submitted, and the listed members of public networks. Loading puts
 //! them back into a [`Catalog`]; every decision is the core's.
 
-use crate::host::sql::{json_values, run, select, text};
-use crate::host::sql_integer;
+use crate::host::sql::{clamped_integer, json_values, run, select, text};
 use agentnet_core::discovery::Catalog;
 use agentnet_core::discovery::feed::Change;
 use agentnet_core::discovery::webhook::Webhook;
@@ -113,16 +112,16 @@ pub fn store_change(
     run(
         sql,
         "INSERT OR REPLACE INTO drc_changes (seq, change) VALUES (?, ?)",
-        vec![sql_integer(change.seq), text(change.to_line())],
+        vec![clamped_integer(change.seq), text(change.to_line())],
     )?;
     run(
         sql,
         "INSERT OR REPLACE INTO drc_versions (id, version) VALUES (?, ?)",
-        vec![text(change.id.as_str()), sql_integer(change.version)],
+        vec![text(change.id.as_str()), clamped_integer(change.version)],
     )?;
     if let Some(newest_dropped) = pruned.iter().max() {
         let query = "DELETE FROM drc_changes WHERE seq <= ?";
-        run(sql, query, vec![sql_integer(*newest_dropped)])?;
+        run(sql, query, vec![clamped_integer(*newest_dropped)])?;
     }
     let mut queued = false;
     for hook in catalog.webhooks.values().filter(|h| h.wants(change)) {
@@ -131,8 +130,8 @@ pub fn store_change(
             "INSERT OR REPLACE INTO drc_deliveries (webhook_id, seq, attempt, due_at, body) VALUES (?, ?, 0, ?, ?)",
             vec![
                 text(hook.webhook_id.as_str()),
-                sql_integer(change.seq),
-                sql_integer(now),
+                clamped_integer(change.seq),
+                clamped_integer(now),
                 text(change.to_line()),
             ],
         )?;
@@ -169,7 +168,7 @@ pub fn store_submitted(sql: &SqlStorage, url: &str, doc: &serde_json::Value) -> 
 /// Deliveries due by `now` (at most 50).
 pub fn due(sql: &SqlStorage, now: u64) -> Result<Vec<Delivery>> {
     let query = "SELECT webhook_id, seq, attempt, body FROM drc_deliveries WHERE due_at <= ? ORDER BY seq LIMIT 50";
-    select(sql, query, vec![sql_integer(now)])
+    select(sql, query, vec![clamped_integer(now)])
 }
 
 /// Ends a delivery (done or given up), or reschedules it at `due_at` as attempt `attempt`.
@@ -181,7 +180,7 @@ pub fn settle(sql: &SqlStorage, d: &Delivery, retry: Option<(u64, u32)>) -> Resu
             run(sql, query, key)
         }
         Some((due_at, attempt)) => {
-            let mut values = vec![sql_integer(due_at), sql_integer(u64::from(attempt))];
+            let mut values = vec![clamped_integer(due_at), clamped_integer(u64::from(attempt))];
             values.extend(key);
             run(
                 sql,

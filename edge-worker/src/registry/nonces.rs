@@ -3,8 +3,7 @@
 //! the registry's SQLite storage, until a replay could no longer pass the
 //! timestamp window; expired rows go at each claim. The decision is the core's.
 
-use crate::host::sql::select;
-use crate::host::sql_integer;
+use crate::host::sql::{clamped_integer, select};
 use agentnet_core::Timestamp;
 use agentnet_core::bindings::Response;
 use agentnet_core::bindings::access::nonce_claims::{Claimed, NonceClaim, answer};
@@ -30,7 +29,7 @@ pub(crate) fn claim(sql: &SqlStorage, body: &str, now: Timestamp) -> Result<Resp
     sql.exec(SCHEMA, None)?;
     sql.exec(
         "DELETE FROM didwba_nonces WHERE until <= ?",
-        vec![sql_integer(now.as_millis())],
+        vec![clamped_integer(now.as_millis())],
     )?;
     let key = claim.key();
     let held: Vec<Until> = select(
@@ -47,7 +46,7 @@ pub(crate) fn claim(sql: &SqlStorage, body: &str, now: Timestamp) -> Result<Resp
             "INSERT OR REPLACE INTO didwba_nonces (key, until) VALUES (?, ?)",
             vec![
                 SqlStorageValue::from(key),
-                sql_integer(claim.until_ms.as_millis()),
+                clamped_integer(claim.until_ms.as_millis()),
             ],
         )?;
     }

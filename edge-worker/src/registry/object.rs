@@ -7,8 +7,7 @@
 //! [`agentnet_core::identity::registry`]'s. Sharding when one object is not
 //! enough is planned in `docs/identity.md`.
 
-use crate::host::sql::run;
-use crate::host::sql::select;
+use crate::host::sql::{run, select};
 use crate::host::{now, random_seed, request_of, respond};
 use agentnet_core::bindings::a2a::signature;
 use agentnet_core::bindings::access::nonce_claims;
