@@ -30,16 +30,24 @@ export function launchProfile(dir, { args = [] } = {}) {
   return chromium.launchPersistentContext(dir, options(args));
 }
 
+/**
+ * Opens `href` in `page` and waits until the workspace there has joined its network. The wait is
+ * for the workspace to say so, not for the page's load event: on a busy machine a stylesheet or
+ * the boot script can be slow to come, and the person waits for the conversation, not for it.
+ */
+async function openOnline(page, href) {
+  await page.goto(href, { waitUntil: 'domcontentloaded' });
+  await page.getByRole('status').filter({ hasText: 'online' }).waitFor({ timeout: 30_000 });
+}
+
 /** Opens the workspace at `url` in `page` and waits until it has joined its network. */
-export async function openWorkspace(page, url) {
-  await page.goto(`${url}/`);
-  await page.getByRole('status').filter({ hasText: 'online' }).waitFor({ timeout: 15_000 });
+export function openWorkspace(page, url) {
+  return openOnline(page, `${url}/`);
 }
 
 /** Opens network `id`'s workspace at `path` in `page` and waits until it has joined. */
-export async function openNetwork(page, url, id, path = '') {
-  await page.goto(`${url}/n/${id}${path}`);
-  await page.getByRole('status').filter({ hasText: 'online' }).waitFor({ timeout: 15_000 });
+export function openNetwork(page, url, id, path = '') {
+  return openOnline(page, `${url}/n/${id}${path}`);
 }
 
 /**

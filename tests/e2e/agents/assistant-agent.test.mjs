@@ -11,7 +11,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Agent } from '../../../core/js/index.js';
 import { createNetwork } from '../../support/edge.mjs';
-import { edgeAndBrowser } from '../../support/browser.mjs';
+import { edgeAndBrowser, openNetwork } from '../../support/browser.mjs';
 import { collectEvents, nextEvent } from '../../support/events.mjs';
 import { shoot } from '../../support/shots.mjs';
 import { scriptedProviderForFile, text, toolCall } from '../../support/scripted-provider.mjs';
@@ -157,8 +157,7 @@ test('the delegation thread in the workspace: the person answers the relayed que
   const helper = await assistant(url, network);
   const page = await started.browser.newPage({ viewport: { width: 1366, height: 768 } });
   try {
-    await page.goto(`${url}/n/${network}/with/agent:assistant`);
-    await page.getByRole('status').filter({ hasText: 'online' }).waitFor({ timeout: 15_000 });
+    await openNetwork(page, url, network, '/with/agent:assistant');
     scriptAssistant();
     const composer = page.locator('.conversation-column .composer');
     const say = async (words) => {

@@ -10,7 +10,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Agent } from '../../../core/js/index.js';
 import { createNetwork } from '../../support/edge.mjs';
-import { createChannelFromNav, edgeAndBrowser, joinCreatedChannel } from '../../support/browser.mjs';
+import { createChannelFromNav, edgeAndBrowser, joinCreatedChannel, openNetwork } from '../../support/browser.mjs';
 import { shoot } from '../../support/shots.mjs';
 
 const started = edgeAndBrowser();
@@ -20,8 +20,7 @@ test('a person approves an edited step and denies another from approval cards in
   const deployer = await Agent.connect({ url: started.edge.url, network: id, name: 'agent:deployer' });
   const page = await started.browser.newPage({ viewport: { width: 1366, height: 768 } });
   try {
-    await page.goto(`${started.edge.url}/n/${id}`);
-    await page.getByRole('status').filter({ hasText: 'online' }).waitFor({ timeout: 15_000 });
+    await openNetwork(page, started.edge.url, id);
     const me = await page.locator('.me').getAttribute('data-address');
     const myName = me.replace(/^human:/, ''); // a guest who gave no name goes by its address's name
     await createChannelFromNav(page, 'ops');

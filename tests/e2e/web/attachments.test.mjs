@@ -18,7 +18,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Agent } from '../../../core/js/index.js';
 import { createNetwork } from '../../support/edge.mjs';
-import { edgeAndBrowser } from '../../support/browser.mjs';
+import { edgeAndBrowser, openNetwork } from '../../support/browser.mjs';
 import { shoot } from '../../support/shots.mjs';
 
 const started = edgeAndBrowser();
@@ -34,8 +34,7 @@ async function person(id, name, path = '') {
   const context = await started.browser.newContext({ viewport: { width: 1366, height: 768 } });
   await context.addInitScript(([network, name]) => localStorage.setItem(`agentnet:name:${network}`, name), [id, name]);
   const page = await context.newPage();
-  await page.goto(`${started.edge.url}/n/${id}${path}`);
-  await page.getByRole('status').filter({ hasText: 'online' }).waitFor({ timeout: 15_000 });
+  await openNetwork(page, started.edge.url, id, path);
   return { context, page };
 }
 

@@ -10,7 +10,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createNetwork } from '../../support/edge.mjs';
-import { edgeAndBrowser } from '../../support/browser.mjs';
+import { edgeAndBrowser, openNetwork } from '../../support/browser.mjs';
 import { call } from '../../support/http.mjs';
 import { until } from '../../support/waits.mjs';
 import { shoot } from '../../support/shots.mjs';
@@ -26,8 +26,7 @@ async function person(id, name) {
     localStorage.setItem(`agentnet:named:${network}`, 'later');
   }, [id, name]);
   const page = await context.newPage();
-  await page.goto(`${started.edge.url}/n/${id}`);
-  await page.getByRole('status').filter({ hasText: 'online' }).waitFor({ timeout: 15_000 });
+  await openNetwork(page, started.edge.url, id);
   return { context, page };
 }
 

@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import { get } from 'node:http';
 import { Agent } from '../../../core/js/index.js';
 import { createNetwork, startEdge } from '../../support/edge.mjs';
-import { edgeAndBrowser } from '../../support/browser.mjs';
+import { edgeAndBrowser, openWorkspace, openNetwork } from '../../support/browser.mjs';
 import { shoot } from '../../support/shots.mjs';
 import { expectNothingFor } from '../../support/waits.mjs';
 
@@ -84,8 +84,7 @@ test('the app works under its CSP: a conversation, a message, a picture opened, 
   page.on('console', (m) => { if (/Content.Security.Policy|Refused to/i.test(m.text())) refused.push(m.text()); });
   page.on('pageerror', (e) => refused.push(`page error: ${e.message}`));
   try {
-    await page.goto(`${started.edge.url}/n/${id}`);
-    await page.getByRole('status').filter({ hasText: 'online' }).waitFor({ timeout: 15_000 });
+    await openNetwork(page, started.edge.url, id);
     await page.locator('#message').fill('hello under a strict policy');
     await page.locator('#message').press('Enter');
     await page.locator('.message[data-state="sent"]', { hasText: 'hello under a strict policy' }).waitFor({ timeout: 10_000 });
@@ -133,8 +132,7 @@ test('a session title with a right-to-left override stays inside its sentence', 
   const page = await context.newPage();
   try {
     const title = 'evil\u202E yet';
-    await page.goto(`${started.edge.url}/n/${id}`);
-    await page.getByRole('status').filter({ hasText: 'online' }).waitFor({ timeout: 15_000 });
+    await openNetwork(page, started.edge.url, id);
     await host.createSession({ session: 'rlo', title });
     const link = page.getByRole('navigation', { name: 'Conversations' }).getByRole('link', { name: /evil/ });
     await link.waitFor({ timeout: 15_000 });
@@ -169,8 +167,7 @@ test('one message cannot hold the page: 75,000 nested list markers render bounde
   const page = await context.newPage();
   const mallory = await Agent.connect({ url: started.edge.url, network: id, name: 'agent:mallory' });
   try {
-    await page.goto(`${started.edge.url}/n/${id}`);
-    await page.getByRole('status').filter({ hasText: 'online' }).waitFor({ timeout: 15_000 });
+    await openNetwork(page, started.edge.url, id);
     await mallory.send('agent:broadcast', 'workspace.message.posted', { content: 'just before' });
     await page.locator('.message', { hasText: 'just before' }).waitFor({ timeout: 10_000 });
     const sent = Date.now();
@@ -210,8 +207,7 @@ test('offline, a network page opens the app even after another file was opened a
   const context = await started.browser.newContext();
   const page = await context.newPage();
   try {
-    await page.goto(`${offlineEdge.url}/`);
-    await page.getByRole('status').filter({ hasText: 'online' }).waitFor({ timeout: 15_000 });
+    await openWorkspace(page, offlineEdge.url);
     await page.evaluate(() => navigator.serviceWorker.ready);
     await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 10_000 });
     // The manifest opened as a page, online, through the service worker.

@@ -10,7 +10,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Agent } from '../../../core/js/index.js';
-import { edgeAndBrowser } from '../../support/browser.mjs';
+import { edgeAndBrowser, openWorkspace } from '../../support/browser.mjs';
 import { inviteNetworkWithHost } from '../../support/agents.mjs';
 import { until } from '../../support/process.mjs';
 import { shoot, shootAt } from '../../support/shots.mjs';
@@ -153,8 +153,7 @@ test("on a phone, a message's actions wait behind one … button and open as a s
   const context = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
   const page = await context.newPage();
   try {
-    await page.goto(`${edge.url}/`);
-    await page.getByRole('status').filter({ hasText: 'online' }).waitFor({ timeout: 15_000 });
+    await openWorkspace(page, edge.url);
     await poster.send('agent:broadcast', 'workspace.message.posted', { content: 'a message with actions' });
     const message = page.locator('.message', { hasText: 'a message with actions' });
     await message.waitFor({ timeout: 15_000 });

@@ -11,7 +11,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Agent } from '../../../core/js/index.js';
-import { edgeAndBrowser, openWorkspace } from '../../support/browser.mjs';
+import { edgeAndBrowser, openWorkspace, openNetwork } from '../../support/browser.mjs';
 import { PHONE, WIDE, shootAt, shoot } from '../../support/shots.mjs';
 import { expectNothingFor } from '../../support/waits.mjs';
 
@@ -148,8 +148,7 @@ test("a direct conversation's composer names the person by their display name, o
   const page = await context.newPage();
   const other = 'human:guest-43946-with-a-rather-long-name';
   try {
-    await page.goto(`${started.edge.url}/n/demo/with/${other}`);
-    await page.getByRole('status').filter({ hasText: 'online' }).waitFor({ timeout: 15_000 });
+    await openNetwork(page, started.edge.url, 'demo', `/with/${other}`);
     const composer = page.getByRole('textbox', { name: 'Message' });
     await composer.waitFor();
     assert.equal(await composer.getAttribute('placeholder'), 'Message guest-43946-with-a-rather-long-name', 'the display name, not the address');

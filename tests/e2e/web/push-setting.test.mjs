@@ -17,7 +17,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { Agent } from '../../../core/js/index.js';
 import { createNetwork, startEdge } from '../../support/edge.mjs';
-import { launchBrowser } from '../../support/browser.mjs';
+import { launchBrowser, openNetwork } from '../../support/browser.mjs';
 import { until } from '../../support/process.mjs';
 import { makeSubscription, startReceiver, vapidClaims } from '../../support/push-receiver.mjs';
 import { shoot, WIDE } from '../../support/shots.mjs';
@@ -77,8 +77,7 @@ test('the setting subscribes this browser, the edge pushes to it, and unticking 
   const page = await context.newPage();
   const agent = await Agent.connect({ url: edge.url, network: id, name: 'agent:courier' });
   try {
-    await page.goto(`${edge.url}/n/${id}`);
-    await page.getByRole('status').filter({ hasText: 'online' }).waitFor({ timeout: 15_000 });
+    await openNetwork(page, edge.url, id);
     const me = await page.locator('.me').getAttribute('data-address');
     const { key } = await (await fetch(`${edge.url}/networks/${id}/v1/push/key`)).json();
     const real = await page.evaluate(async (k) => {

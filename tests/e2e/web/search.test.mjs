@@ -14,7 +14,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Agent } from '../../../core/js/index.js';
 import { createNetwork } from '../../support/edge.mjs';
-import { edgeAndBrowser } from '../../support/browser.mjs';
+import { edgeAndBrowser, openNetwork } from '../../support/browser.mjs';
 import { shoot } from '../../support/shots.mjs';
 import { call } from '../../support/http.mjs';
 import { until } from '../../support/process.mjs';
@@ -115,8 +115,7 @@ test('the workspace searches the replica and the network\'s history, opens a res
       await alice.send('agent:broadcast', 'workspace.message.posted', { content: `small talk ${n}` });
     }
 
-    await page.goto(`${started.edge.url}/n/${id}`);
-    await page.getByRole('status').filter({ hasText: 'online' }).waitFor({ timeout: 15_000 });
+    await openNetwork(page, started.edge.url, id);
     // After: the browser's replica receives this one.
     await alice.send('agent:broadcast', 'workspace.message.posted', { content: 'the deploy checklist is **ready**' });
     await alice.send('agent:broadcast', 'workspace.message.posted', { content: 'deploy <img src=x onerror="window.pwned=1"> here' });
@@ -191,8 +190,7 @@ test('on a phone the search is its own view and a result opens the conversation'
   const page = await started.browser.newPage({ viewport: { width: 390, height: 844 }, hasTouch: true });
   try {
     await alice.send('agent:broadcast', 'workspace.message.posted', { content: 'where is the release note?' });
-    await page.goto(`${started.edge.url}/n/${id}`);
-    await page.getByRole('status').filter({ hasText: 'online' }).waitFor({ timeout: 15_000 });
+    await openNetwork(page, started.edge.url, id);
     await page.getByRole('button', { name: 'Search messages' }).click();
     const panel = page.getByRole('dialog', { name: 'Search messages' });
     const box = await panel.boundingBox();
