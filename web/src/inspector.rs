@@ -13,6 +13,7 @@
 use crate::replay::Replay;
 use crate::routes::Place;
 use crate::session::Session;
+use crate::sorting::sort_by_key;
 use agentnet_core::event::trace::{TraceContext, tree};
 use agentnet_core::ids::event_type::core_types;
 use agentnet_core::model::payloads::EventsPage;
@@ -198,7 +199,7 @@ pub fn merge_history(events: &mut Vec<Event>, page: impl IntoIterator<Item = Eve
             events.push(event);
         }
     }
-    events.sort_by_key(|e| e.id);
+    sort_by_key(events, |e| e.id);
     if events.len() > INSPECTOR_LIMIT {
         let extra = events.len() - INSPECTOR_LIMIT;
         events.drain(..extra);

@@ -48,6 +48,7 @@ pub mod resources;
 pub mod routes;
 pub mod search;
 pub mod session;
+pub mod sorting;
 pub mod storage;
 pub mod swipe;
 pub mod switcher;
@@ -98,7 +99,7 @@ fn Page() -> impl IntoView {
             <Route path=path!("/") view=OpenLast />
             <Route path=path!("/n/*place") view=NetworkPage />
             <Route path=path!("/directory") view=|| view! { <LazyPart load=parts::directory what="the Directory" /> } />
-            <Route path=path!("/invite/:network") view=invite::InvitePage />
+            <Route path=path!("/invite/:network") view=|| view! { <LazyPart load=parts::invite_page what="the invitation" /> } />
         </FlatRoutes>
     }
 }

@@ -25,6 +25,8 @@ split_views! {
     directory in directory_chunk => view! { <crate::directory::Directory /> };
     /// The search panel and its results.
     search_panel in search_panel_chunk => view! { <crate::search::view::SearchPanel /> };
+    /// The invitation page (`/invite/{network}#{code}`), which a person sees once.
+    invite_page in invite_page_chunk => view! { <crate::invite::InvitePage /> };
     /// The picture viewer for attachments.
     lightbox in lightbox_chunk => view! { <crate::chat::files::file_view::Lightbox /> };
 }

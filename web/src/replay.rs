@@ -4,6 +4,7 @@
 //! as those events tell it: presence changes, joins and leaves, channel and
 //! resource registrations and removals, and every address an event names.
 
+use crate::sorting::sort_by;
 use agentnet_core::Event;
 use agentnet_core::ids::address::Entity;
 use agentnet_core::ids::event_type::core_types;
@@ -26,7 +27,7 @@ pub struct NetworkAt {
 fn add(list: &mut Vec<String>, item: String) {
     if !list.contains(&item) {
         list.push(item);
-        list.sort();
+        sort_by(list, Ord::cmp);
     }
 }
 

@@ -2,6 +2,7 @@
 //! source, per minute) as bars. What the bars are is pure ([`top`],
 //! [`per_minute`]); [`BarChart`] draws them as an SVG.
 
+use crate::sorting::sort_by;
 use leptos::prelude::*;
 use serde_json::Value;
 
@@ -29,7 +30,9 @@ pub fn top(counts: Option<&Value>, n: usize) -> Vec<Bar> {
                 .collect()
         })
         .unwrap_or_default();
-    bars.sort_by(|a, b| b.value.cmp(&a.value).then_with(|| a.label.cmp(&b.label)));
+    sort_by(&mut bars, |a, b| {
+        b.value.cmp(&a.value).then_with(|| a.label.cmp(&b.label))
+    });
     bars.truncate(n);
     bars
 }

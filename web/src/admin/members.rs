@@ -6,6 +6,7 @@
 use super::state::{Admin, member_action_label, offered};
 use crate::people::order::{display_name, natural_cmp, verification_words};
 use crate::session::Session;
+use crate::sorting::sort_by;
 use leptos::prelude::*;
 use serde_json::{Value, json};
 
@@ -38,7 +39,7 @@ pub fn rows(members: &[Value]) -> Vec<Row> {
             actions: offered(m),
         })
         .collect();
-    rows.sort_by(|a, b| {
+    sort_by(&mut rows, |a, b| {
         (a.status != "online")
             .cmp(&(b.status != "online"))
             .then_with(|| natural_cmp(display_name(&a.address), display_name(&b.address)))

@@ -4,6 +4,7 @@
 //! [`search`] ranks the emoji a query names, [`by_code`] answers the emoji
 //! of a whole shortcode.
 
+use crate::sorting::sort_by_key;
 use std::sync::OnceLock;
 
 /// The table: `[Category]` lines, then `emoji;name;shortcodes;keywords` lines.
@@ -128,7 +129,7 @@ pub fn search(query: &str, limit: usize) -> Vec<&'static Emoji> {
             Some((worst, i, e))
         })
         .collect();
-    found.sort_by_key(|(worst, i, _)| (*worst, *i));
+    sort_by_key(&mut found, |(worst, i, _)| (*worst, *i));
     found.into_iter().take(limit).map(|(_, _, e)| e).collect()
 }
 

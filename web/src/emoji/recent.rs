@@ -3,6 +3,7 @@
 //! `:shortcode:`), each with how often, kept in localStorage across reloads.
 //! The row shows the most used first, the latest among equals.
 
+use crate::sorting::sort_by_key;
 use serde::{Deserialize, Serialize};
 
 /// How many emoji are remembered (and shown at most).
@@ -45,7 +46,7 @@ impl Recent {
     pub fn shown(&self) -> Vec<String> {
         let mut list = self.0.clone();
         // A stable sort keeps the latest first among equal counts.
-        list.sort_by_key(|(_, count)| std::cmp::Reverse(*count));
+        sort_by_key(&mut list, |(_, count)| std::cmp::Reverse(*count));
         list.into_iter().map(|(glyph, _)| glyph).collect()
     }
 }

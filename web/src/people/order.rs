@@ -3,6 +3,7 @@
 //! humans apart from agents, and verification levels said in words.
 
 use super::person::Person;
+use crate::sorting::sort_by;
 use std::cmp::Ordering;
 
 /// The two groups the panel shows apart.
@@ -114,7 +115,7 @@ pub fn group(people: &[Person], kind: Kind, filter: &str) -> Vec<Person> {
         .filter(|p| kind_of(&p.address) == kind && matches_filter(p, filter))
         .cloned()
         .collect();
-    members.sort_by(panel_order);
+    sort_by(&mut members, panel_order);
     members
 }
 

@@ -6,6 +6,7 @@ use super::person::{Members, Person};
 use crate::chat::Chat;
 use crate::chat::conversations::channels_from;
 use crate::session::Session;
+use crate::sorting::sort_by;
 use agentnet_core::EventId;
 use agentnet_core::bindings::mcp::prompts::skill_of;
 use agentnet_core::ids::event_type::core_types;
@@ -123,9 +124,9 @@ pub fn people_from(payload: &Value) -> Vec<Person> {
         })
         .collect();
     for person in &mut people {
-        person.skills.sort();
+        sort_by(&mut person.skills, Ord::cmp);
     }
-    people.sort_by(|a, b| a.address.cmp(&b.address));
+    sort_by(&mut people, |a, b| a.address.cmp(&b.address));
     people
 }
 
@@ -181,7 +182,7 @@ pub fn apply_presence(people: &mut Vec<Person>, payload: &Value) {
                 skills: Vec::new(),
                 tasks: None,
             });
-            people.sort_by(|a, b| a.address.cmp(&b.address));
+            sort_by(people, |a, b| a.address.cmp(&b.address));
         }
     }
 }

@@ -2,6 +2,7 @@
 //! tool forms from an input schema, and an invocation's outcome.
 
 use crate::error::WebError;
+use crate::sorting::sort_by_key;
 use serde_json::{Map, Value, json};
 
 /// One resource as the panel shows it.
@@ -71,7 +72,7 @@ pub fn fields_of(schema: &Value) -> Vec<Field> {
         .map(|o| o.iter().filter_map(Value::as_str).collect())
         .unwrap_or_default();
     let mut fields = declared_fields(schema);
-    fields.sort_by_key(|f| {
+    sort_by_key(&mut fields, |f| {
         order
             .iter()
             .position(|n| *n == f.name)

@@ -4,6 +4,7 @@
 //! and the places its terms appear, to mark.
 
 use crate::chat::messages::{Line, LineState, is_conversation_event, line_from};
+use crate::sorting::sort_by_key;
 use agentnet_core::model::search::SearchText;
 use agentnet_core::{Event, EventId};
 use std::collections::BTreeMap;
@@ -90,7 +91,7 @@ impl Results {
     /// The results, newest first.
     pub fn newest_first(&self) -> Vec<Found> {
         let mut all: Vec<Found> = self.by_id.values().cloned().collect();
-        all.sort_by_key(|f| std::cmp::Reverse((f.line.at, f.line.id)));
+        sort_by_key(&mut all, |f| std::cmp::Reverse((f.line.at, f.line.id)));
         all
     }
 

@@ -4,6 +4,7 @@
 
 use crate::people::Person;
 use crate::people::order::{Kind, kind_of, panel_order};
+use crate::sorting::sort_by;
 use agentnet_core::model::task::Task;
 use agentnet_core::network::task_types as types;
 use serde_json::Value;
@@ -89,7 +90,7 @@ pub fn partner_choices(people: &[Person], me: &str, refused: &[String]) -> Vec<C
         .iter()
         .filter(|p| takes_tasks(p) && p.address != me && !refused.contains(&p.address))
         .collect();
-    takers.sort_by(|a, b| panel_order(a, b));
+    sort_by(&mut takers, |a, b| panel_order(a, b));
     takers
         .into_iter()
         .map(|p| Choice {

@@ -4,6 +4,7 @@
 //! ([`shown`]): each emoji someone still reacts with, how many, who, and
 //! whether the person is among them.
 
+use crate::sorting::sort_by_key;
 use agentnet_core::vocabulary::event_types::{REACTION_ADDED, REACTION_REMOVED};
 use agentnet_core::{Event, EventId};
 use serde_json::Value;
@@ -78,7 +79,7 @@ pub fn shown(known: &Reactions, message: &EventId, me: &str) -> Vec<Shown> {
             (first, shown)
         })
         .collect();
-    list.sort_by_key(|(first, _)| *first);
+    sort_by_key(&mut list, |(first, _)| *first);
     list.into_iter().map(|(_, s)| s).collect()
 }
 

@@ -9,6 +9,7 @@
 //! models ([`typed_mention`], [`matching`], [`completed`]) are pure.
 
 use crate::people::person::{Members, Person};
+use crate::sorting::sort_by_key;
 use leptos::prelude::*;
 
 /// The most members offered at once.
@@ -56,7 +57,7 @@ pub fn matching(people: &[Person], query: &str, me: &str) -> Vec<String> {
                 || shown.contains(&query)
         })
         .collect();
-    found.sort_by_key(|p| (p.status != "online", p.address.clone()));
+    sort_by_key(&mut found, |p| (p.status != "online", p.address.clone()));
     found
         .into_iter()
         .take(MAX_OFFERED)
