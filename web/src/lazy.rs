@@ -1,6 +1,7 @@
 //! Parts of the workspace loaded when first opened: the Admin pane, the
-//! inspector, shared documents, tasks, the Directory, search and the file
-//! viewer are compiled into separate WebAssembly chunks (split points made by
+//! inspector, shared documents, tasks, the Directory, search, the file
+//! viewer, the emoji picker, the invitation page and the Join and Create
+//! forms are compiled into separate WebAssembly chunks (split points made by
 //! [`leptos::wasm_split`], cut out of the build by `wasm-split-cli` in
 //! `scripts/lib.sh`), so the first page downloads and compiles only the
 //! conversation. [`LazyPart`] shows a loading line while a chunk arrives and a
@@ -35,7 +36,10 @@ macro_rules! split_views {
             #[::leptos::wasm_split::wasm_split($chunk, wasm_split_path = ::leptos::wasm_split, fallible)]
             fn render() -> $crate::lazy::Loaded {
                 use ::leptos::prelude::IntoAny;
-                Ok($view.into_any())
+                // Untracked: the part is built inside its loader's `Suspend`, which would
+                // otherwise follow every signal the part reads while it is built, and load
+                // and build it again whenever one changes.
+                Ok(::leptos::prelude::untrack(|| $view.into_any()))
             }
             Box::pin(render())
         }

@@ -27,6 +27,10 @@ split_views! {
     search_panel in search_panel_chunk => view! { <crate::search::view::SearchPanel /> };
     /// The invitation page (`/invite/{network}#{code}`), which a person sees once.
     invite_page in invite_page_chunk => view! { <crate::invite::InvitePage /> };
+    /// The Join and Create forms of the networks bar, once its disclosure opens.
+    add_network in add_network_chunk => view! { <crate::networks::bar::AddNetworkForms /> };
+    /// The emoji picker of the composer and of a message's "More reactions".
+    emoji_picker in emoji_picker_chunk => view! { <crate::emoji::opener::OpenedPicker /> };
     /// The picture viewer for attachments.
     lightbox in lightbox_chunk => view! { <crate::chat::files::file_view::Lightbox /> };
 }

@@ -3,8 +3,11 @@
 //! It shows an [`Icon`] and says whether the picker is open
 //! (`aria-expanded`); a pick closes the picker and hands the emoji on (the
 //! caller moves the focus), Escape gives the focus back to the button.
+//! The picker is a part loaded when a picker first opens
+//! ([`crate::parts::emoji_picker`]).
 
 use super::picker::EmojiPicker;
+use crate::lazy::LazyPart;
 use leptos::prelude::*;
 
 /// The icon a picker button shows.
@@ -64,6 +67,13 @@ pub fn PickerButton(
         pick.run(glyph);
     });
     let close = Callback::new(move |()| open.set(false));
+    provide_context(OpenPicker {
+        id,
+        label: picker_label,
+        opener: button,
+        pick: picked,
+        close,
+    });
     view! {
         // data-keep-sheet: on a phone, opening the picker keeps the message's action sheet.
         <button type="button" class=class node_ref=button aria-label=label title=label data-keep-sheet=""
@@ -74,7 +84,28 @@ pub fn PickerButton(
             {drawing(icon)}
         </button>
         {move || open.get().then(|| view! {
-            <EmojiPicker id=id.clone() label=picker_label opener=button pick=picked close />
+            <LazyPart load=crate::parts::emoji_picker what="the emoji" overlay=true />
         })}
     }
+}
+
+/// What a [`PickerButton`] gives the picker it opens, through the context of
+/// the part that holds the picker.
+#[derive(Clone)]
+pub struct OpenPicker {
+    id: String,
+    label: &'static str,
+    opener: NodeRef<leptos::html::Button>,
+    pick: Callback<&'static str>,
+    close: Callback<()>,
+}
+
+/// The picker of the [`PickerButton`] it opens under ([`crate::parts::emoji_picker`]).
+#[component]
+pub fn OpenedPicker() -> impl IntoView {
+    use_context::<OpenPicker>().map(|open| {
+        view! {
+            <EmojiPicker id=open.id label=open.label opener=open.opener pick=open.pick close=open.close />
+        }
+    })
 }

@@ -166,13 +166,20 @@ pub fn EmojiPicker(
     let list_id = format!("{id}-list");
     let prefix = StoredValue::new(id);
     let option_id = move |i: usize| prefix.with_value(|p| format!("{p}-{i}"));
+    // Placed and focused in the next frame: the picker is a part (`crate::parts::emoji_picker`),
+    // built before its loader puts it in the page, where alone it has a size and takes the focus.
     Effect::new(move |_| {
-        if let (Some(picker), Some(opener)) = (root.get(), opener.get_untracked()) {
-            place(&picker, &opener);
+        if root.get().is_none() || field.get().is_none() {
+            return;
         }
-        if let Some(field) = field.get() {
-            let _ = field.focus();
-        }
+        request_animation_frame(move || {
+            if let (Some(picker), Some(opener)) = (root.get_untracked(), opener.get_untracked()) {
+                place(&picker, &opener);
+            }
+            if let Some(field) = field.get_untracked() {
+                let _ = field.focus();
+            }
+        });
     });
     let show = move |i: usize| {
         active.set(i);

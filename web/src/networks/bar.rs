@@ -5,6 +5,7 @@
 
 use super::Networks;
 use super::add::{CreateForm, JoinForm};
+use crate::lazy::LazyPart;
 use crate::routes::network_path;
 use leptos::prelude::*;
 
@@ -38,21 +39,68 @@ pub fn NetworkBar() -> impl IntoView {
 /// Join (an invitation link, a network's link or id, a token if it needs
 /// one) and Create (a name and who may join), each with one primary
 /// button ([`super::add`]); it closes and clears when one went through.
+/// The forms are a part loaded when the disclosure first opens
+/// ([`crate::parts::add_network`]): most visits never open it. Once loaded
+/// they stay in the page, hidden while it is closed, as a join or a creation
+/// they started goes on after it closes.
 #[component]
 fn JoinOrCreate() -> impl IntoView {
     let state = Networks::get();
     let (open, set_open) = signal(false);
-    let creating = RwSignal::new(false);
-    let cleared = RwSignal::new(0u64);
+    let opened = RwSignal::new(false);
+    let flow = AddNetworkFlow {
+        creating: RwSignal::new(false),
+        cleared: RwSignal::new(0u64),
+    };
+    provide_context(flow);
     Effect::new(move |previous: Option<u64>| {
         let done = state.done().get();
         if previous.is_some_and(|p| p != done) {
             set_open.set(false);
-            creating.set(false);
-            cleared.update(|n| *n += 1);
+            flow.creating.set(false);
+            flow.cleared.update(|n| *n += 1);
         }
         done
     });
+    view! {
+        <details class="add-network" prop:open=move || open.get()
+            on:toggle=move |ev| {
+                let now_open = event_target::<web_sys::HtmlDetailsElement>(&ev).open();
+                set_open.set(now_open);
+                if now_open {
+                    opened.set(true);
+                }
+            }>
+            <summary aria-label="Join or create a network">
+                <span class="wide-label">"Join or create a network"</span>
+                <span class="narrow-label" aria-hidden="true">"+ Join"</span>
+            </summary>
+            <Show when=move || opened.get()>
+                <div class="network-form">
+                    <LazyPart load=crate::parts::add_network what="the form" />
+                </div>
+            </Show>
+        </details>
+    }
+}
+
+/// Which flow of the open disclosure is shown, and a count of the flows
+/// that went through (each clears the forms): shared by [`JoinOrCreate`]
+/// and its forms' part.
+#[derive(Clone, Copy)]
+pub struct AddNetworkFlow {
+    creating: RwSignal<bool>,
+    cleared: RwSignal<u64>,
+}
+
+/// The Join and Create forms of the open disclosure's panel, with the two
+/// buttons that choose between them ([`crate::parts::add_network`]).
+#[component]
+pub fn AddNetworkForms() -> impl IntoView {
+    let state = Networks::get();
+    let Some(AddNetworkFlow { creating, cleared }) = use_context::<AddNetworkFlow>() else {
+        return ().into_any();
+    };
     let flow = move |create: bool| {
         view! {
             <button type="button" class="flow" aria-pressed=move || (creating.get() == create).to_string()
@@ -62,23 +110,15 @@ fn JoinOrCreate() -> impl IntoView {
         }
     };
     view! {
-        <details class="add-network" prop:open=move || open.get()
-            on:toggle=move |ev| set_open.set(event_target::<web_sys::HtmlDetailsElement>(&ev).open())>
-            <summary aria-label="Join or create a network">
-                <span class="wide-label">"Join or create a network"</span>
-                <span class="narrow-label" aria-hidden="true">"+ Join"</span>
-            </summary>
-            <div class="network-form">
-                <div class="flows" role="group" aria-label="Join or create">{flow(false)}{flow(true)}</div>
-                {move || {
-                    cleared.track();
-                    if creating.get() {
-                        view! { <CreateForm /> }.into_any()
-                    } else {
-                        view! { <JoinForm /> }.into_any()
-                    }
-                }}
-            </div>
-        </details>
+        <div class="flows" role="group" aria-label="Join or create">{flow(false)}{flow(true)}</div>
+        {move || {
+            cleared.track();
+            if creating.get() {
+                view! { <CreateForm /> }.into_any()
+            } else {
+                view! { <JoinForm /> }.into_any()
+            }
+        }}
     }
+    .into_any()
 }
