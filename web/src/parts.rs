@@ -2,7 +2,11 @@
 //! a conversation loads from its own chunk when first opened
 //! ([`crate::lazy`]). Their state lives in the first chunk (each feature's
 //! `provide` in `lib.rs`), so only views move here. (The shared documents'
-//! engine is a chunk too: [`crate::documents::engine`].)
+//! engine is a chunk too: [`crate::documents::engine`]. So are the emoji
+//! picker and the Join and Create forms, whose split points stand beside the
+//! buttons that open them, in `emoji::opener` and `networks::bar`: the
+//! conversation's views import those, and importing this module back would
+//! close an import circle.)
 
 use crate::lazy::split_views;
 use leptos::prelude::*;
@@ -27,10 +31,6 @@ split_views! {
     search_panel in search_panel_chunk => view! { <crate::search::view::SearchPanel /> };
     /// The invitation page (`/invite/{network}#{code}`), which a person sees once.
     invite_page in invite_page_chunk => view! { <crate::invite::InvitePage /> };
-    /// The Join and Create forms of the networks bar, once its disclosure opens.
-    add_network in add_network_chunk => view! { <crate::networks::bar::AddNetworkForms /> };
-    /// The emoji picker of the composer and of a message's "More reactions".
-    emoji_picker in emoji_picker_chunk => view! { <crate::emoji::opener::OpenedPicker /> };
     /// The picture viewer for attachments.
     lightbox in lightbox_chunk => view! { <crate::chat::files::file_view::Lightbox /> };
 }

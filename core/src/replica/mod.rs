@@ -37,6 +37,7 @@ mod documents;
 pub mod keepalive;
 mod member_secret;
 mod receiving;
+mod row_reader;
 mod sending;
 mod state;
 mod types;

@@ -45,8 +45,9 @@ pub struct OutboxEntry {
     pub state: OutboxState,
 }
 
-/// What the host persists so the replica survives restarts.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// What the host persists so the replica survives restarts. (It is read back
+/// by [`super::row_reader`], not by serde's reader for tagged enums.)
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "row", rename_all = "snake_case")]
 pub enum ReplicaRow {
     /// The watermark.

@@ -4,10 +4,10 @@
 //! (`aria-expanded`); a pick closes the picker and hands the emoji on (the
 //! caller moves the focus), Escape gives the focus back to the button.
 //! The picker is a part loaded when a picker first opens
-//! ([`crate::parts::emoji_picker`]).
+//! ([`picker_part`]).
 
 use super::picker::EmojiPicker;
-use crate::lazy::LazyPart;
+use crate::lazy::{LazyPart, split_views};
 use leptos::prelude::*;
 
 /// The icon a picker button shows.
@@ -84,7 +84,7 @@ pub fn PickerButton(
             {drawing(icon)}
         </button>
         {move || open.get().then(|| view! {
-            <LazyPart load=crate::parts::emoji_picker what="the emoji" overlay=true />
+            <LazyPart load=picker_part what="the emoji" overlay=true />
         })}
     }
 }
@@ -100,7 +100,7 @@ pub struct OpenPicker {
     close: Callback<()>,
 }
 
-/// The picker of the [`PickerButton`] it opens under ([`crate::parts::emoji_picker`]).
+/// The picker of the [`PickerButton`] it opens under ([`picker_part`]).
 #[component]
 pub fn OpenedPicker() -> impl IntoView {
     use_context::<OpenPicker>().map(|open| {
@@ -108,4 +108,9 @@ pub fn OpenedPicker() -> impl IntoView {
             <EmojiPicker id=open.id label=open.label opener=open.opener pick=open.pick close=open.close />
         }
     })
+}
+
+split_views! {
+    /// The emoji picker of the composer and of a message's "More reactions", as a part.
+    picker_part in emoji_picker_chunk => view! { <OpenedPicker /> };
 }

@@ -166,7 +166,7 @@ pub fn EmojiPicker(
     let list_id = format!("{id}-list");
     let prefix = StoredValue::new(id);
     let option_id = move |i: usize| prefix.with_value(|p| format!("{p}-{i}"));
-    // Placed and focused in the next frame: the picker is a part (`crate::parts::emoji_picker`),
+    // Placed and focused in the next frame: the picker is a part (`super::opener::picker_part`),
     // built before its loader puts it in the page, where alone it has a size and takes the focus.
     Effect::new(move |_| {
         if root.get().is_none() || field.get().is_none() {

@@ -5,7 +5,7 @@
 
 use super::Networks;
 use super::add::{CreateForm, JoinForm};
-use crate::lazy::LazyPart;
+use crate::lazy::{LazyPart, split_views};
 use crate::routes::network_path;
 use leptos::prelude::*;
 
@@ -40,7 +40,7 @@ pub fn NetworkBar() -> impl IntoView {
 /// one) and Create (a name and who may join), each with one primary
 /// button ([`super::add`]); it closes and clears when one went through.
 /// The forms are a part loaded when the disclosure first opens
-/// ([`crate::parts::add_network`]): most visits never open it. Once loaded
+/// ([`forms_part`]): most visits never open it. Once loaded
 /// they stay in the page, hidden while it is closed, as a join or a creation
 /// they started goes on after it closes.
 #[component]
@@ -77,7 +77,7 @@ fn JoinOrCreate() -> impl IntoView {
             </summary>
             <Show when=move || opened.get()>
                 <div class="network-form">
-                    <LazyPart load=crate::parts::add_network what="the form" />
+                    <LazyPart load=forms_part what="the form" />
                 </div>
             </Show>
         </details>
@@ -94,7 +94,7 @@ pub struct AddNetworkFlow {
 }
 
 /// The Join and Create forms of the open disclosure's panel, with the two
-/// buttons that choose between them ([`crate::parts::add_network`]).
+/// buttons that choose between them ([`forms_part`]).
 #[component]
 pub fn AddNetworkForms() -> impl IntoView {
     let state = Networks::get();
@@ -121,4 +121,9 @@ pub fn AddNetworkForms() -> impl IntoView {
         }}
     }
     .into_any()
+}
+
+split_views! {
+    /// The Join and Create forms of the networks bar, as a part.
+    forms_part in add_network_chunk => view! { <AddNetworkForms /> };
 }
