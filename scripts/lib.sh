@@ -309,6 +309,8 @@ build_web() {
   # The parts (split_*.wasm, one per split point) and the code some of them share (chunk_*.wasm).
   cp "$split/__wasm_split.js" "$split"/split_*.wasm "$stage/"
   cp "$split"/chunk_*.wasm "$stage/" 2>/dev/null || true
+  # The emoji table, fetched when the composer or a picker first needs it (web/src/emoji/table.rs).
+  cp "$ROOT/web/src/emoji/table.txt" "$stage/emoji-table.txt"
   for file in "$stage"/*.wasm; do optimize_wasm "$file"; done
   sync_into_pkg "$stage" "$pkg"
   bundle_styles

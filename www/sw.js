@@ -6,12 +6,13 @@
 // only the app's own page is kept there, never another file opened as a page
 // (the manifest, a script), which would then open in place of the workspace.
 
-// v8: the parts opened later are chunks of their own (/pkg/split_*.wasm, loaded by
+// v9: the emoji table is a file of its own (/pkg/emoji-table.txt); v8: the parts opened later are chunks of their own (/pkg/split_*.wasm, loaded by
 // /pkg/__wasm_split.js); v7: the styles are one sheet (/pkg/styles.css); v3: a v2 cache may hold
 // another file as the shell.
-const CACHE = 'agentnet-shell-v8';
+const CACHE = 'agentnet-shell-v9';
 const SHELL = [
   '/', '/boot.js', '/pkg/styles.css', '/pkg/agentnet_web.js', '/pkg/agentnet_web_bg.wasm',
+  '/pkg/emoji-table.txt',
   '/manifest.webmanifest', '/icons/icon.svg', '/icons/icon-192.png', '/icons/icon-512.png',
 ];
 

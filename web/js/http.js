@@ -14,12 +14,15 @@ export async function createNetwork(bodyJson) {
   return text;
 }
 
-/** GETs `url`; resolves with the response's JSON text or rejects with a message. */
-export async function getJson(url) {
+/** GETs `url`; resolves with the response's text or rejects with a message. */
+export async function getText(url) {
   const response = await fetch(url);
   if (!response.ok) throw new Error(`the edge answered ${response.status}`);
   return response.text();
 }
+
+/** GETs `url`; resolves with the response's JSON text or rejects with a message. */
+export const getJson = getText;
 
 /** POSTs `bodyJson` to `url`; resolves with `{status, body}` as JSON text (`body` the answer's JSON, or null). */
 export async function postJson(url, bodyJson) {

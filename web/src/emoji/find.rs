@@ -1,14 +1,12 @@
 //! The emoji table and finding in it: [`all`] reads `table.txt` (written by
 //! `scripts/emoji-table.py` from gemoji's data: about 800 common emoji in
-//! categories, each with a name, its `:shortcodes:` and a few keywords) once;
+//! categories, each with a name, its `:shortcodes:` and a few keywords) once
+//! it is here (in the page it is fetched: [`super::table`]);
 //! [`search`] ranks the emoji a query names, [`by_code`] answers the emoji
 //! of a whole shortcode.
 
 use crate::sorting::sort_by_key;
 use std::sync::OnceLock;
-
-/// The table: `[Category]` lines, then `emoji;name;shortcodes;keywords` lines.
-const TABLE: &str = include_str!("table.txt");
 
 /// One emoji of the table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -63,10 +61,14 @@ fn parse(text: &'static str) -> Vec<Emoji> {
     all
 }
 
-/// Every emoji of the table, in its order (by category).
+/// Every emoji of the table, in its order (by category); none until the
+/// table is here ([`super::table::load`]).
 pub fn all() -> &'static [Emoji] {
     static ALL: OnceLock<Vec<Emoji>> = OnceLock::new();
-    ALL.get_or_init(|| parse(TABLE))
+    match super::table::text() {
+        Some(table) => ALL.get_or_init(|| parse(table)),
+        None => &[],
+    }
 }
 
 /// The categories, in the table's order.

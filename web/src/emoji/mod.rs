@@ -1,4 +1,5 @@
-//! Emoji: the table and finding in it ([`find`]), the person's recent ones
+//! Emoji: the table, fetched when first needed ([`table`]), and finding in
+//! it ([`find`]), the person's recent ones
 //! ([`recent`]), `:shortcodes:` in typed text ([`shortcode`]) and the picker
 //! ([`picker`], moving through its grid with [`grid`]) that reactions and
 //! the composer open with a [`opener::PickerButton`].
@@ -9,3 +10,4 @@ pub mod opener;
 pub mod picker;
 pub mod recent;
 pub mod shortcode;
+pub mod table;

@@ -84,7 +84,7 @@ pub fn PickerButton(
             {drawing(icon)}
         </button>
         {move || open.get().then(|| view! {
-            <LazyPart load=picker_part what="the emoji" overlay=true />
+            <LazyPart load=picker_with_table what="the emoji" overlay=true />
         })}
     }
 }
@@ -113,4 +113,12 @@ pub fn OpenedPicker() -> impl IntoView {
 split_views! {
     /// The emoji picker of the composer and of a message's "More reactions", as a part.
     picker_part in emoji_picker_chunk => view! { <OpenedPicker /> };
+}
+
+/// The picker's part once the emoji table is here too ([`super::table`]).
+fn picker_with_table() -> crate::lazy::Loading {
+    Box::pin(async {
+        super::table::load().await;
+        picker_part().await
+    })
 }

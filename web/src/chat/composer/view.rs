@@ -311,6 +311,8 @@ pub fn Composer(
                 prop:value=move || draft.get()
                 on:keydown=keydown
                 on:blur=move |_| offer.set(None)
+                // The emoji table comes with the first focus, before a `:shortcode:` is typed.
+                on:focus=move |_| crate::emoji::table::start_loading()
                 on:click=move |_| reread()
                 // The caret moved along the line: what is before it may offer something else.
                 on:keyup=move |ev| if matches!(ev.key().as_str(), "ArrowLeft" | "ArrowRight" | "Home" | "End") { reread() }
