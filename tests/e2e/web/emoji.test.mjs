@@ -57,6 +57,8 @@ test('a reaction picked from the picker shows for the other person; keys move, E
     ann.on('console', (m) => { if (m.type() === 'error') console.log('ANN console:', m.text().slice(0, 600)); });
     bob.on('console', (m) => { if (m.type() === 'error') console.log('BOB console:', m.text().slice(0, 600)); });
     const posted = await agent.send('agent:broadcast', 'workspace.message.posted', { content: 'ready to ship?' });
+    // A later message has a picker button of its own: the first message's picker must not act for it.
+    const later = await agent.send('agent:broadcast', 'workspace.message.posted', { content: 'packing the crates' });
     const annMessage = ann.locator(`.message[data-id="${posted.id}"]`);
     const bobMessage = bob.locator(`.message[data-id="${posted.id}"]`);
     await annMessage.waitFor({ timeout: 15_000 });
@@ -75,6 +77,7 @@ test('a reaction picked from the picker shows for the other person; keys move, E
     await search.press('Enter');
     await picker.waitFor({ state: 'detached' });
     await annMessage.getByRole('button', { name: /^🚀 1 person reacted/ }).waitFor({ timeout: 10_000 });
+    assert.equal(await ann.locator(`.message[data-id="${later.id}"] .reaction`).count(), 0, 'the reaction is on the message whose picker was opened');
     assert.equal(await focusedLabel(ann), 'React', 'the focus is back on React');
     // The other person sees it, not pressed for them.
     const bobRocket = bobMessage.getByRole('button', { name: /^🚀 1 person reacted/ });

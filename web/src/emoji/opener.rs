@@ -8,6 +8,7 @@
 
 use super::picker::EmojiPicker;
 use crate::lazy::{LazyPart, split_views};
+use leptos::context::Provider;
 use leptos::prelude::*;
 
 /// The icon a picker button shows.
@@ -67,13 +68,6 @@ pub fn PickerButton(
         pick.run(glyph);
     });
     let close = Callback::new(move |()| open.set(false));
-    provide_context(OpenPicker {
-        id,
-        label: picker_label,
-        opener: button,
-        pick: picked,
-        close,
-    });
     view! {
         // data-keep-sheet: on a phone, opening the picker keeps the message's action sheet.
         <button type="button" class=class node_ref=button aria-label=label title=label data-keep-sheet=""
@@ -83,14 +77,20 @@ pub fn PickerButton(
             on:click=move |_| open.update(|o| *o = !*o)>
             {drawing(icon)}
         </button>
-        {move || open.get().then(|| view! {
-            <LazyPart load=picker_with_table what="the emoji" overlay=true />
+        {move || open.get().then(|| {
+            // Given to this button's picker alone: the page has one button per message.
+            let opened = OpenPicker { id: id.clone(), label: picker_label, opener: button, pick: picked, close };
+            view! {
+                <Provider value=opened>
+                    <LazyPart load=picker_with_table what="the emoji" overlay=true />
+                </Provider>
+            }
         })}
     }
 }
 
-/// What a [`PickerButton`] gives the picker it opens, through the context of
-/// the part that holds the picker.
+/// What a [`PickerButton`] gives the picker it opens, through a context
+/// provided to that picker's part alone.
 #[derive(Clone)]
 pub struct OpenPicker {
     id: String,

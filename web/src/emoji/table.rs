@@ -39,9 +39,9 @@ pub fn text() -> Option<&'static str> {
     Some(include_str!("table.txt"))
 }
 
-/// Fetches the table unless it is here or on its way; resolves once it is
-/// here (true) or could not come (false: offline with nothing cached; a
-/// later call tries again).
+/// Fetches the table unless it is here; resolves once it is here (true) or
+/// could not come (false: offline with nothing cached; a later call tries
+/// again).
 pub async fn load() -> bool {
     if FETCHED.get().is_some() {
         return true;

@@ -7,6 +7,7 @@ use super::Networks;
 use super::add::{CreateForm, JoinForm};
 use crate::lazy::{LazyPart, split_views};
 use crate::routes::network_path;
+use leptos::context::Provider;
 use leptos::prelude::*;
 
 /// The bar of joined networks with the join and create form.
@@ -52,7 +53,6 @@ fn JoinOrCreate() -> impl IntoView {
         creating: RwSignal::new(false),
         cleared: RwSignal::new(0u64),
     };
-    provide_context(flow);
     Effect::new(move |previous: Option<u64>| {
         let done = state.done().get();
         if previous.is_some_and(|p| p != done) {
@@ -77,7 +77,9 @@ fn JoinOrCreate() -> impl IntoView {
             </summary>
             <Show when=move || opened.get()>
                 <div class="network-form">
-                    <LazyPart load=forms_part what="the form" />
+                    <Provider value=flow>
+                        <LazyPart load=forms_part what="the form" />
+                    </Provider>
                 </div>
             </Show>
         </details>
