@@ -39,3 +39,24 @@ export function assertRefused(answer, status, code, what) {
   assert.equal(answer.status, status, `${what}: ${JSON.stringify(answer.json)}`);
   assert.equal(answer.json.code, code, what);
 }
+
+/**
+ * `fetch(url, init)` that waits at most `ms` for the answer's headers, where
+ * node's own wait is five minutes. A request left unanswered is logged, with
+ * the last lines of the edge's `log` when given, and sent once more: on a busy
+ * two-core machine wrangler dev's proxy has held a request without answering
+ * it (CI, stop 65). A second silence fails, naming the URL.
+ */
+export async function fetchWithin(url, init = {}, { ms = 30_000, log } = {}) {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await fetch(url, { ...init, signal: AbortSignal.timeout(ms) });
+    } catch (err) {
+      if (err.name !== 'TimeoutError') throw err;
+      const tail = log ? `\nthe edge's last lines:\n${log.join('').split('\n').slice(-20).join('\n')}` : '';
+      const said = `no answer from ${init.method ?? 'GET'} ${url} in ${ms} ms (attempt ${attempt})${tail}`;
+      if (attempt >= 2) throw new Error(said);
+      process.stderr.write(`${said}\n`);
+    }
+  }
+}

@@ -11,7 +11,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createNetwork } from '../../support/edge.mjs';
 import { edgeAndBrowser, openNetwork } from '../../support/browser.mjs';
-import { call } from '../../support/http.mjs';
+import { call, fetchWithin } from '../../support/http.mjs';
 import { until } from '../../support/waits.mjs';
 import { shoot } from '../../support/shots.mjs';
 
@@ -114,10 +114,11 @@ test('a 60 MB file goes to R2 in parts, survives a dropped connection, and comes
 
     // Without the signature, or signed for someone else: refused.
     const base = started.edge.url;
-    const bare = await fetch(`${base}${href.split('?')[0]}`);
+    const within = { log: started.edge.log };
+    const bare = await fetchWithin(`${base}${href.split('?')[0]}`, {}, within);
     assert.equal(bare.status, 401);
     await bare.arrayBuffer();
-    const forged = await fetch(`${base}${href.replace('member=human%3Abob', 'member=human%3Aeve')}`);
+    const forged = await fetchWithin(`${base}${href.replace('member=human%3Abob', 'member=human%3Aeve')}`, {}, within);
     assert.equal(forged.status, 403);
     assert.equal((await forged.json()).code, 'access_denied');
 
@@ -130,7 +131,7 @@ test('a 60 MB file goes to R2 in parts, survives a dropped connection, and comes
     await bob.page.locator(`.message[data-id="${messageId}"]`).getByText('This message was deleted.').waitFor({ timeout: 15_000 });
     // Its record goes with the deletion's commit; R2's object right after.
     await until('the deleted file to be refused', async () => {
-      const response = await fetch(`${base}${href}`);
+      const response = await fetchWithin(`${base}${href}`, {}, within);
       await response.arrayBuffer();
       return response.status === 404;
     });
