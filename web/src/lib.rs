@@ -269,7 +269,7 @@ fn Workspace(
             people.on_effect(&effect);
             shared.on_effect(&effect);
             documents.on_effect(&effect);
-            tasks.on_effect(&effect);
+            tasks.see(&effect);
             admin.on_effect(&effect);
             search.on_effect(&effect);
             invite_step.on_effect(&effect);

@@ -8,7 +8,6 @@ use crate::ids::event_type::{EventType, core_types};
 use crate::ids::time::Timestamp;
 use crate::ids::ulid::EventId;
 use crate::model::received::ChallengeRead;
-use crate::verification::sign_challenge;
 
 use super::keepalive::{Due, HEARTBEAT_PING};
 use super::state::Replica;
@@ -132,8 +131,8 @@ impl Replica {
                 "the challenge response carries no nonce",
             ))];
         };
-        let signature = sign_challenge(
-            &secret.0,
+        let signature = (secret.sign)(
+            &secret.secret,
             self.client.network(),
             self.client.address(),
             &nonce,

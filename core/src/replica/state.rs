@@ -126,7 +126,10 @@ impl Replica {
     /// replica asks for a challenge, signs its nonce and joins with
     /// `credentials: {nonce, signature}` (ONM §5, level 1).
     pub fn set_signing_key(&mut self, secret: [u8; 32]) {
-        self.signing_key = Some(SigningSecret(secret));
+        self.signing_key = Some(SigningSecret {
+            secret,
+            sign: crate::verification::sign_challenge,
+        });
     }
 
     /// Proves `did` (whose document lists the signing key as `key-1`) instead

@@ -4,6 +4,7 @@
 use crate::error::Rejection;
 use crate::event::Event;
 use crate::ids::address::Address;
+use crate::ids::network_id::NetworkId;
 use crate::ids::time::Timestamp;
 use crate::ids::ulid::EventId;
 use serde::{Deserialize, Serialize};
@@ -169,9 +170,18 @@ pub(super) enum Link {
     Online,
 }
 
-/// An Ed25519 secret key; its `Debug` never shows the bytes.
+/// Signs a challenge's nonce: `(secret, network, address, nonce)` to the signature's hex.
+pub(super) type ChallengeSigner = fn(&[u8; 32], &NetworkId, &Address, &str) -> String;
+
+/// An Ed25519 secret key and the function that signs with it; its `Debug`
+/// never shows the bytes. The function is named only where a key is set
+/// ([`super::Replica::set_signing_key`]), so a host that never sets one (the
+/// web workspace) links no Ed25519 or SHA-512 code.
 #[derive(Clone)]
-pub(super) struct SigningSecret(pub(super) [u8; 32]);
+pub(super) struct SigningSecret {
+    pub(super) secret: [u8; 32],
+    pub(super) sign: ChallengeSigner,
+}
 
 impl std::fmt::Debug for SigningSecret {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

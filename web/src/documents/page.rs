@@ -43,6 +43,10 @@ pub fn DocumentPage() -> impl IntoView {
     let documents = Documents::get();
     let listed = Shared::get().listed();
     let tasks = use_context::<Tasks>();
+    // A task's artifact is named for its task: the tasks are read from here on.
+    if let Some(tasks) = tasks {
+        tasks.follow();
+    }
     let shown = Memo::new(move |_| {
         let Place::Document(address) = session.place.get() else {
             return None;

@@ -41,11 +41,14 @@ pub fn profile_payload(name: &str, picture: Option<&str>) -> Result<Value, Strin
     Ok(payload)
 }
 
+/// `text` with its first letter a capital: the core's messages are English,
+/// so ASCII's capitals are enough (no Unicode case tables on the first page).
 fn capitalised(text: &str) -> String {
-    let mut chars = text.chars();
-    chars.next().map_or_else(String::new, |first| {
-        first.to_uppercase().chain(chars).collect()
-    })
+    let mut text = text.to_owned();
+    if let Some(first) = text.get_mut(..1) {
+        first.make_ascii_uppercase();
+    }
+    text
 }
 
 /// Sends the person's new name and picture; `Err` says why it cannot.

@@ -1,6 +1,10 @@
 //! The state of one workspace's tasks: [`Tasks`] owns the list (read with
-//! `task.list`) and the person's task events in flight, is provided through
-//! Leptos context and sees the replica's effects in [`Tasks::on_effect`].
+//! `task.list`) and the person's task events in flight, and is provided
+//! through Leptos context. It follows the network's tasks only once a view
+//! that shows them has opened ([`Tasks::follow`]: the tasks pane, a
+//! document's page), and from then sees the replica's effects in
+//! `on_effect`. Those views are parts loaded when opened, and so is
+//! the code that reads and follows tasks: a conversation never lists them.
 
 use super::model::{changes_a_task, summary, tasks_from};
 use crate::routes::Place;
@@ -12,6 +16,9 @@ use agentnet_core::replica::ReplicaEffect;
 use agentnet_core::{Address, EventId};
 use leptos::prelude::*;
 use serde_json::{Value, json};
+
+/// What sees the replica's effects for [`Tasks`].
+type EffectHandler = fn(&Tasks, &ReplicaEffect);
 
 /// The person's tasks in one workspace: cheap to copy, from context with [`Tasks::get`].
 #[derive(Clone, Copy)]
@@ -35,6 +42,9 @@ pub struct Tasks {
     /// Partners the network refused a task to since the roster was last
     /// read (they take none): left out of the picker at once.
     pub(super) refused: RwSignal<Vec<String>>,
+    /// What sees the replica's effects once a view follows tasks: named
+    /// only by [`Tasks::follow`], so it is in the views' part.
+    following: StoredValue<Option<EffectHandler>>,
 }
 
 impl Tasks {
@@ -50,6 +60,7 @@ impl Tasks {
             sent: StoredValue::new(Vec::new()),
             starting: StoredValue::new(Vec::new()),
             refused: RwSignal::new(Vec::new()),
+            following: StoredValue::new(None),
         };
         provide_context(tasks);
         tasks
@@ -58,6 +69,22 @@ impl Tasks {
     /// The tasks of the workspace around the calling component.
     pub fn get() -> Self {
         expect_context()
+    }
+
+    /// Reads the tasks and keeps them current from now on (once; later
+    /// calls do nothing). Each view that shows tasks calls it.
+    pub fn follow(&self) {
+        if self.following.get_value().is_none() {
+            self.following.set_value(Some(Self::on_effect));
+            self.refresh();
+        }
+    }
+
+    /// What the replica reports, seen by `on_effect` once followed.
+    pub fn see(&self, effect: &ReplicaEffect) {
+        if let Some(on_effect) = self.following.get_value() {
+            on_effect(self, effect);
+        }
     }
 
     /// Reads the list again: at most one listing in flight, and one more
@@ -173,7 +200,7 @@ impl Tasks {
     }
 
     /// What the replica reports that concerns tasks.
-    pub fn on_effect(&self, effect: &ReplicaEffect) {
+    fn on_effect(&self, effect: &ReplicaEffect) {
         match effect {
             // A listing lost with the last connection is asked for again.
             ReplicaEffect::Online => {

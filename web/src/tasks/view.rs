@@ -19,6 +19,7 @@ use leptos::prelude::*;
 #[component]
 pub fn TasksPane() -> impl IntoView {
     let session = Session::get();
+    Tasks::get().follow();
     let open = Memo::new(move |_| match session.place.get() {
         Place::Task(id) => Some(id),
         _ => None,

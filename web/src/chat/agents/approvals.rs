@@ -5,10 +5,16 @@
 //! with Approve, Deny and Edit for those who decide, and then what was
 //! decided (`workspace.approval.decided`), or that it expired. The network
 //! checks who may decide; a refusal shows in the banner like any other.
+//!
+//! The cards are a part ([`approval_cards`]), loaded the first time a
+//! conversation holds one: most conversations never do. What an approval
+//! event changes ([`Chat::take_approval`]) stays on the first page, so the
+//! cards that arrived earlier are there when the part opens.
 
 use crate::chat::agents::approval_cards::{Card, edited_detail, take};
 use crate::chat::list::time::Clock;
 use crate::chat::state::Chat;
+use crate::lazy::split_views;
 use crate::people::person::Members;
 use agentnet_core::mods::workspace::approvals::decision_target;
 use agentnet_core::vocabulary::approvals::{ApprovalDecision, Decision};
@@ -67,9 +73,14 @@ impl Chat {
     }
 }
 
+split_views! {
+    /// The approval cards of the open conversation, as a part.
+    approval_cards in approval_cards_chunk => view! { <ApprovalCards /> };
+}
+
 /// The approval cards of the open conversation, after its messages.
 #[component]
-pub fn ApprovalCards() -> impl IntoView {
+fn ApprovalCards() -> impl IntoView {
     let chat = Chat::get();
     let cards = Memo::new(move |_| {
         let open = chat.current.get();
@@ -81,9 +92,11 @@ pub fn ApprovalCards() -> impl IntoView {
         })
     });
     view! {
-        <For each=move || cards.get() key=|id| *id let:id>
-            <ApprovalCard id />
-        </For>
+        <ul class="approval-cards">
+            <For each=move || cards.get() key=|id| *id let:id>
+                <ApprovalCard id />
+            </For>
+        </ul>
     }
 }
 

@@ -13,6 +13,7 @@ use crate::chat::list::rows::{Marker, Row, WINDOW, rows, thread_of};
 use crate::chat::list::time::Clock;
 use crate::chat::messages::Line;
 use crate::chat::state::Chat;
+use crate::lazy::LazyPart;
 use agentnet_core::EventId;
 use leptos::html::Div;
 use leptos::prelude::*;
@@ -345,8 +346,10 @@ pub fn MessageList(
                         }}
                     </For>
                     <crate::chat::agents::working::PendingAnswers in_thread />
-                    <Show when=move || !in_thread>
-                        <crate::chat::agents::approvals::ApprovalCards />
+                    <Show when=move || !in_thread && chat.current.with(|open| chat.has_approvals(open))>
+                        <li class="approval-cards-part">
+                            <LazyPart load=crate::chat::agents::approvals::approval_cards what="the approval requests" />
+                        </li>
                     </Show>
                 </ul>
             </div>
