@@ -15,7 +15,7 @@ document.querySelector('#failure .reload')?.addEventListener('click', () => loca
 
 const start = async () => {
   const { default: init } = await import('/pkg/agentnet_web.js');
-  // The shell shows at once; the app replaces it once the first page's wasm (about 0.74 MB
+  // The shell shows at once; the app replaces it once the first page's wasm (about 0.67 MB
   // gzipped; the parts opened later are chunks of their own) has loaded.
   await init({ module_or_path: '/pkg/agentnet_web_bg.wasm' });
   document.getElementById('shell')?.remove();

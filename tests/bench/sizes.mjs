@@ -21,8 +21,10 @@ const check = process.argv.includes('--check');
 const group = (n) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 
 // The files a budget's path names: one file, or with `*` in its last part every match (summed:
-// the web workspace's parts loaded when first opened).
+// the web workspace's parts loaded when first opened); a list of paths is every file each names
+// (summed: what the first page fetches, each file compressed on its own as the server sends it).
 function filesOf(path) {
+  if (Array.isArray(path)) return path.flatMap(filesOf);
   if (!path.includes('*')) return existsSync(join(root, path)) ? [join(root, path)] : [];
   const folder = dirname(path);
   const pattern = new RegExp(`^${path.slice(folder.length + 1).split('*').map((p) => p.replace(/[.]/g, '\\.')).join('.*')}$`);
@@ -32,8 +34,9 @@ function filesOf(path) {
 
 const over = [];
 console.log(`${'output'.padEnd(44)} ${'raw'.padStart(11)} ${'gzip'.padStart(11)} ${'budget'.padStart(11)} ${'goal'.padStart(11)}`);
-for (const { path, what, gzip_budget: budget, goal } of outputs) {
-  const files = filesOf(path);
+for (const { path: paths, label, what, gzip_budget: budget, goal } of outputs) {
+  const path = label ?? paths;
+  const files = filesOf(paths);
   if (files.length === 0) {
     over.push(`${path} (${what}) is missing: build it first`);
     continue;

@@ -69,6 +69,17 @@ test('the size check passes within every budget and fails naming the output over
     const over = await budgets(10);
     assert.equal(over.code, 1);
     assert.match(over.stderr, /size-budgets\.json \(a file every clone has\) is [\d,]+ B gzip, over its budget of 10 B/);
+    // A list of paths is one output, the files' sizes summed (what the first page fetches).
+    const file = join(dir, 'budgets-list.json');
+    const path = 'tests/bench/size-budgets.json';
+    await writeFile(file, JSON.stringify({ outputs: [
+      { path, what: 'once', gzip_budget: 1_000_000 },
+      { label: 'twice', path: [path, path], what: 'twice', gzip_budget: 1_000_000 },
+    ] }));
+    const listed = await runCommand(process.execPath, [join(root, 'tests', 'bench', 'sizes.mjs')], { env: { SIZE_BUDGETS: file } });
+    const size = (name) => listed.stdout.split('\n').find((l) => l.startsWith(name)).trim().split(/ +/).slice(-3, -1)
+      .map((n) => Number(n.replaceAll(',', '')));
+    assert.deepEqual(size('twice'), size(path).map((n) => 2 * n), listed.stdout);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -1,7 +1,7 @@
 //! Parts of the workspace loaded when first opened: the Admin pane, the
 //! inspector, shared documents, tasks, the Directory, search, the file
-//! viewer, the emoji picker, the invitation page and the Join and Create
-//! forms are compiled into separate WebAssembly chunks (split points made by
+//! viewer, the emoji picker, the invitation page, the Join and Create
+//! forms, approval cards and the resources panel's editors are compiled into separate WebAssembly chunks (split points made by
 //! [`leptos::wasm_split`], cut out of the build by `wasm-split-cli` in
 //! `scripts/lib.sh`), so the first page downloads and compiles only the
 //! conversation. [`LazyPart`] shows a loading line while a chunk arrives and a

@@ -2,7 +2,8 @@
 //! tools (built from the input schema) with the invocation's latest outcome
 //! (a form to correct replaces it too), and the editor of files and
 //! contexts — a file that is not text (a picture, a PDF) opens as what it is
-//! ([`crate::chat::files::file_view`]).
+//! ([`crate::chat::files::file_view`]). The editors are a part
+//! ([`resource_editor`]), loaded when the panel first lists a file or a context.
 
 use super::Shared;
 use super::forms::{Field, Resource, fields_of, input_from};
@@ -10,8 +11,10 @@ use super::outcome::OutcomeView;
 use crate::chat::files::file_view::{FileRef, FileView, is_attachment, is_text_type};
 use crate::documents::editor::DocumentEditor;
 use crate::documents::live::LiveDocument;
+use crate::lazy::{LazyPart, split_views};
 use crate::routes::Place;
 use crate::session::Session;
+use leptos::context::Provider;
 use leptos::prelude::*;
 use serde_json::{Map, Value};
 
@@ -54,14 +57,20 @@ fn ResourceItem(resource: Resource) -> impl IntoView {
         ("file", mime) if !is_text_type(mime) || is_attachment(&resource.address) => Some(view! {
             <FileOpener file=FileRef::of_resource(&resource.address, &resource.description, &resource.content_type) />
         }.into_any()),
-        (_, "application/json") => Some(view! {
-            <DocumentEditor address=resource.address.clone() kind=resource.kind.clone() may_write
-                owner=Some(resource.owner.clone()) />
-        }.into_any()),
-        _ => Some(view! {
-            <LiveDocument address=resource.address.clone() kind=resource.kind.clone() may_write
-                owner=Some(resource.owner.clone()) content_type=resource.content_type.clone() />
-        }.into_any()),
+        (_, content_type) => {
+            let editing = Editing {
+                address: resource.address.clone(),
+                kind: resource.kind.clone(),
+                may_write,
+                owner: resource.owner.clone(),
+                content_type: content_type.to_owned(),
+            };
+            Some(view! {
+                <Provider value=editing>
+                    <LazyPart load=resource_editor what="the editor" />
+                </Provider>
+            }.into_any())
+        }
     };
     let fields = fields_of(&resource.schema);
     let may_invoke = resource.kind == "tool" && resource.permissions.iter().any(|p| p == "invoke");
@@ -130,6 +139,38 @@ fn ResourceItem(resource: Resource) -> impl IntoView {
             <OutcomeView outcome=shown tool=address.clone() />
         </li>
     }
+}
+
+/// The resource a [`ResourceEditor`] edits: given to its part alone.
+#[derive(Clone)]
+struct Editing {
+    address: String,
+    kind: String,
+    may_write: bool,
+    owner: String,
+    content_type: String,
+}
+
+split_views! {
+    /// A file's or a context's editor in the resources panel, as a part.
+    resource_editor in resource_editor_chunk => view! { <ResourceEditor /> };
+}
+
+/// The editor of the resource its [`Editing`] names: structured (JSON)
+/// context is edited whole and saved, text is a live shared document.
+#[component]
+fn ResourceEditor() -> impl IntoView {
+    use_context::<Editing>().map(|e| match e.content_type.as_str() {
+        "application/json" => view! {
+            <DocumentEditor address=e.address kind=e.kind may_write=e.may_write owner=Some(e.owner) />
+        }
+        .into_any(),
+        _ => view! {
+            <LiveDocument address=e.address kind=e.kind may_write=e.may_write owner=Some(e.owner)
+                content_type=e.content_type />
+        }
+        .into_any(),
+    })
 }
 
 /// "Open file" for a file that is not text: the file viewer, once asked for.
