@@ -212,9 +212,6 @@ fn member_request<H: BindingHost>(
         ApiRoute::Send => send(host, network, member, &req.body, peer)?,
         ApiRoute::Poll => poll(host, network, member, req)?,
         ApiRoute::Analytics => admin::analytics(network, &member),
-        ApiRoute::Admin(action) if action == "agents" || action == "agents/remove" => {
-            super::hosted::admin::handle(host, network, member, req, action, peer)?
-        }
         ApiRoute::Admin(action) => admin::handle(host, network, member, req, action, peer)?,
         _ => {
             let effects = network.heartbeat(&member, host.now());
