@@ -205,13 +205,7 @@ pub(super) fn discover(
     let roster = network
         .state
         .roster_payload(&network.pipeline.addresses(), &event.source);
-    let response = network.core_event(
-        Roster::EVENT_TYPE,
-        &event.source,
-        Some(event.id),
-        roster.to_json(),
-        now,
-    );
+    let response = network.reply_to(event, Roster::EVENT_TYPE, roster.to_json(), now);
     Ok(replied(Effect::Reply(response)))
 }
 
@@ -285,13 +279,7 @@ pub(super) fn ping(
     event: &Event,
     now: Timestamp,
 ) -> Result<Outcome, Rejection> {
-    let pong = network.core_event(
-        Pong::EVENT_TYPE,
-        &event.source,
-        Some(event.id),
-        Pong { time: now }.to_json(),
-        now,
-    );
+    let pong = network.reply_to(event, Pong::EVENT_TYPE, Pong { time: now }.to_json(), now);
     Ok(replied(Effect::Reply(pong)))
 }
 
