@@ -81,16 +81,7 @@ pub(super) fn join(
         .state
         .members
         .entry(address.clone())
-        .or_insert_with(|| Member {
-            address: address.clone(),
-            role: Role::Member,
-            verification,
-            status: Presence::Online,
-            last_seen: now,
-            secret_sha256: None,
-            did: None,
-            profile: Default::default(),
-        });
+        .or_insert_with(|| Member::new(address.clone(), verification, Presence::Online, now));
     if is_master {
         member.role = Role::Master;
     } else if wants_observer {

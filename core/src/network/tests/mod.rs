@@ -257,14 +257,13 @@ pub(super) fn master_row(name: &str) -> Member {
 /// The row of an anonymous member `name` with `role`, online and never seen.
 pub(super) fn member_row(name: &str, role: Role) -> Member {
     Member {
-        address: addr(name),
         role,
-        verification: Verification::ANONYMOUS,
-        status: Presence::Online,
-        last_seen: Timestamp::EPOCH,
-        secret_sha256: None,
-        did: None,
-        profile: Default::default(),
+        ..Member::new(
+            addr(name),
+            Verification::ANONYMOUS,
+            Presence::Online,
+            Timestamp::EPOCH,
+        )
     }
 }
 
