@@ -75,7 +75,7 @@ fn handle_member<H: McpHost>(
     };
     match &req.method {
         Method::Post => post(host, network, streams, req, &member),
-        Method::Get => listen::get(host, network, streams, req, &member),
+        Method::Get => listen::get(host, streams, req, &member),
         Method::Other(name) if name == "DELETE" => listen::delete(host, streams, req, &member),
         Method::Other(name) => {
             let mut response = bad(
