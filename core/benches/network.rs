@@ -130,21 +130,12 @@ fn bench_target(
         delivered, members,
         "{name}: every member must receive the measured event"
     );
-    let members = member_addresses(members);
-    let mut group = c.benchmark_group("network");
-    group.throughput(Throughput::Elements(1));
-    let mut now = 2;
-    group.bench_function(name, |b| {
-        b.iter(|| {
-            now += 1;
-            ack_now_and_then(&mut network, &members, now);
-            // A fresh id each time: a repeated id would only measure deduplication.
-            let mut fresh = event.clone();
-            fresh.id = EventId::from_parts(now, u128::from(now));
-            black_box(network.handle_event(Some(&me), fresh, Timestamp::from(now)))
-        })
+    measure(c, "network", name, network, members, |network, now| {
+        // A fresh id each time: a repeated id would only measure deduplication.
+        let mut fresh = event.clone();
+        fresh.id = EventId::from_parts(now, u128::from(now));
+        network.handle_event(Some(&me), fresh, Timestamp::from(now))
     });
-    group.finish();
 }
 
 fn bench_wire(
@@ -154,33 +145,49 @@ fn bench_wire(
     target: &str,
     setup: impl Fn(&mut Network, &mut Client),
 ) {
-    let (mut network, _, me, event) = prepared(members, target, setup);
+    let (network, _, me, event) = prepared(members, target, setup);
     let text = event.encode();
     let id = event.id.to_string();
     let at = text.find(&id).unwrap();
+    measure(c, "network_wire", name, network, members, |network, now| {
+        // A fresh id spliced into the same text each time.
+        let mut frame = String::with_capacity(text.len());
+        frame.push_str(&text[..at]);
+        frame.push_str(&EventId::from_parts(now, u128::from(now)).to_string());
+        frame.push_str(&text[at + id.len()..]);
+        let effects = network.handle_frame(Some(&me), &frame, Timestamp::from(now));
+        let mut sent = 0;
+        for effect in &effects {
+            sent += match effect {
+                Effect::Append { event, .. } => event.encode().len(),
+                Effect::Deliver { .. } => effect.frames().iter().map(|(_, f)| f.len()).sum(),
+                _ => effect.reply_text().map_or(0, |t| t.len()),
+            };
+        }
+        (effects, sent)
+    });
+}
+
+/// Measures `step` as `name` in the benchmark group `group`: each iteration
+/// moves the clock on by one, the members acknowledging now and then, and
+/// hands `step` the network and the new time.
+fn measure<R>(
+    c: &mut Criterion,
+    group: &str,
+    name: &str,
+    mut network: Network,
+    members: usize,
+    mut step: impl FnMut(&mut Network, u64) -> R,
+) {
     let members = member_addresses(members);
-    let mut group = c.benchmark_group("network_wire");
+    let mut group = c.benchmark_group(group);
     group.throughput(Throughput::Elements(1));
     let mut now = 2;
     group.bench_function(name, |b| {
         b.iter(|| {
             now += 1;
             ack_now_and_then(&mut network, &members, now);
-            // A fresh id spliced into the same text each time.
-            let mut frame = String::with_capacity(text.len());
-            frame.push_str(&text[..at]);
-            frame.push_str(&EventId::from_parts(now, u128::from(now)).to_string());
-            frame.push_str(&text[at + id.len()..]);
-            let effects = network.handle_frame(Some(&me), &frame, Timestamp::from(now));
-            let mut sent = 0;
-            for effect in &effects {
-                sent += match effect {
-                    Effect::Append { event, .. } => event.encode().len(),
-                    Effect::Deliver { .. } => effect.frames().iter().map(|(_, f)| f.len()).sum(),
-                    _ => effect.reply_text().map_or(0, |t| t.len()),
-                };
-            }
-            black_box((effects, sent))
+            black_box(step(&mut network, now))
         })
     });
     group.finish();

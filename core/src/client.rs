@@ -144,6 +144,8 @@ mod tests {
         let mut network = Network::new(NetworkConfig::open(id.clone(), "Demo"), [], 0, [1; 32]);
         let alice: Address = "agent:alice".parse().unwrap();
         let mut client = Client::new(alice.clone(), id, [2; 32]);
+        let received = |text: &str| Event::decode(text, &Default::default()).unwrap();
+        let acked = |id, seq| Incoming::Ack { id, seq: Some(seq) };
         let join = client.join(None, Timestamp::from(10));
         let effects = network.handle_frame(None, &join.encode(), Timestamp::from(10));
         let Some(ack) = effects.iter().find_map(|e| match e {
@@ -152,13 +154,7 @@ mod tests {
         }) else {
             panic!("{effects:?}")
         };
-        assert_eq!(
-            client.interpret(Event::decode(&ack.encode(), &Default::default()).unwrap()),
-            Incoming::Ack {
-                id: join.id,
-                seq: Some(1)
-            }
-        );
+        assert_eq!(client.interpret(received(&ack.encode())), acked(join.id, 1));
 
         let posted = client.event(
             "workspace.message.posted".parse().unwrap(),
@@ -171,11 +167,8 @@ mod tests {
             panic!("{effects:?}")
         };
         assert_eq!(
-            client.interpret(Event::decode(&ack.encode(), &Default::default()).unwrap()),
-            Incoming::Ack {
-                id: posted.id,
-                seq: Some(2)
-            }
+            client.interpret(received(&ack.encode())),
+            acked(posted.id, 2)
         );
 
         let bad = client.event(

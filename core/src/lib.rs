@@ -9,7 +9,8 @@
 //!
 //! The layers, lowest first (a module uses only those above it in this list):
 //!
-//! * [`error`], [`crypto`], [`throttle`] — stable error codes; hashing and hex; token buckets
+//! * [`error`], [`crypto`], [`throttle`], [`bounded`] — stable error codes; hashing and hex;
+//!   token buckets; maps trimmed to a bound, oldest first
 //! * [`outbound`] — the policy on every URL the edge fetches on someone else's say-so
 //! * [`ids`] — validated identifiers: addresses, event types, network ids, ULIDs, roles and levels
 //! * [`event`] — the event envelope: decoding, encoding, enrichment, protocol metadata (§6)
@@ -38,6 +39,7 @@
 pub mod agent;
 pub mod answers;
 pub mod bindings;
+pub mod bounded;
 pub mod client;
 pub mod crypto;
 pub mod discovery;

@@ -37,7 +37,6 @@ use agentnet_core::gateway::{
     Gateway, GatewayEffect, Opening, Placement, Sequencer, ToGateway, ToNetwork,
 };
 use agentnet_core::host::MemoryHost;
-use agentnet_core::ids::standing::Role;
 use agentnet_core::model::config::NetworkConfig;
 use agentnet_core::model::membership::{Member, Presence};
 use agentnet_core::model::state::{Channel, Row};
@@ -145,16 +144,12 @@ fn address(i: usize) -> Address {
 
 /// An anonymous member that is offline, as stored.
 fn member(address: Address) -> Row {
-    Row::Member(Member {
+    Row::Member(Member::new(
         address,
-        role: Role::Member,
-        verification: Verification::ANONYMOUS,
-        status: Presence::Offline,
-        last_seen: Timestamp::EPOCH,
-        secret_sha256: None,
-        did: None,
-        profile: Default::default(),
-    })
+        Verification::ANONYMOUS,
+        Presence::Offline,
+        Timestamp::EPOCH,
+    ))
 }
 
 impl Sim {

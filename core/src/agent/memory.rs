@@ -5,6 +5,7 @@
 
 use crate::agent::chat::Entry;
 use crate::agent::rules::{Place, agent_run, content_of, is_message, place_of, thread_root};
+use crate::bounded::trim_oldest;
 use crate::event::Event;
 use crate::ids::address::Address;
 use crate::ids::ulid::EventId;
@@ -115,16 +116,7 @@ impl Memory {
         if conversation.said.len() > MAX_MESSAGES {
             conversation.said.pop_front();
         }
-        if self.places.len() > MAX_PLACES {
-            let oldest = self
-                .places
-                .iter()
-                .min_by_key(|(_, c)| c.active)
-                .map(|(p, _)| p.clone());
-            if let Some(oldest) = oldest {
-                self.places.remove(&oldest);
-            }
-        }
+        trim_oldest(&mut self.places, MAX_PLACES, |c| c.active);
     }
 
     /// Remembers the agent's answer to `trigger` in `place` as soon as it is

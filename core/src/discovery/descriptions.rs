@@ -5,6 +5,7 @@
 //! checks on a description an outside agent submits ([`check_submitted`]).
 
 use super::error::DiscoveryError;
+use super::search::elements;
 use crate::bindings::route::paths::network_in_url as network_of;
 use crate::identity::did::Did;
 use crate::identity::time::format_rfc3339;
@@ -94,12 +95,7 @@ pub fn agent_description(record: &Value, url: &str, origin: &str) -> Value {
     let provider_text = |k: &str| provider.and_then(|p| p.get(k)).and_then(Value::as_str);
     let mut interfaces = Vec::new();
     let mut networks = BTreeSet::new();
-    for e in acs
-        .and_then(|a| a.get("endPoints"))
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-    {
+    for e in elements(acs.and_then(|a| a.get("endPoints"))) {
         let endpoint_url = e.get("url").and_then(Value::as_str).unwrap_or("");
         interfaces.push(json!({"type": "StructuredInterface",
             "protocol": e.get("transport").cloned().unwrap_or(Value::Null),

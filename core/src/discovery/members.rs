@@ -13,7 +13,7 @@
 //! who opted in (`profile.listed`).
 
 use super::descriptions::{AD_VERSION, context, network_interfaces};
-use super::search::Entry;
+use super::search::{Entry, elements};
 use crate::ids::address::{Address, ResourceKind};
 use crate::model::access::AccessRule;
 use crate::model::membership::Member;
@@ -71,20 +71,12 @@ pub fn member_record(member: &Member, tools: Vec<Value>) -> Value {
         .and_then(Value::as_str)
         .filter(|n| !n.trim().is_empty())
         .map_or_else(|| name_of(&address).to_owned(), str::to_owned);
-    let skills: Vec<Value> = meta
-        .get("skills")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
+    let skills: Vec<Value> = elements(meta.get("skills"))
         .filter(|s| s.is_object())
         .take(MAX_MEMBER_SKILLS)
         .cloned()
         .collect();
-    let tags: Vec<Value> = meta
-        .get("tags")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
+    let tags: Vec<Value> = elements(meta.get("tags"))
         .filter(|t| t.is_string())
         .cloned()
         .collect();
@@ -107,24 +99,14 @@ pub fn member_entry(id: &str, network: &str, record: &Value) -> Entry {
         .unwrap_or(0);
     let mut entry = Entry::new(id, text(record, "name"), text(record, "description"), level);
     entry.networks.insert(network.to_owned());
-    for skill in record
-        .get("skills")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-    {
+    for skill in elements(record.get("skills")) {
         entry.add_skill(skill);
     }
     if let Some(tags) = record.get("tags").filter(|t| t.is_array()) {
         entry.add_skill(&json!({ "tags": tags }));
     }
     // A tool is searched like a skill of its name: `calculator` finds it whole.
-    for tool in record
-        .get("tools")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-    {
+    for tool in elements(record.get("tools")) {
         entry.add_skill(&json!({"id": tool.get("name"), "name": tool.get("name"),
             "description": tool.get("description")}));
     }

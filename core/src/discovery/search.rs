@@ -88,12 +88,13 @@ pub struct Entry {
     description_words: BTreeSet<String>,
 }
 
+/// The elements of `value` when it is an array (none for anything else).
+pub(crate) fn elements(value: Option<&Value>) -> impl Iterator<Item = &Value> {
+    value.and_then(Value::as_array).into_iter().flatten()
+}
+
 fn texts(value: Option<&Value>) -> impl Iterator<Item = &str> {
-    value
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .filter_map(Value::as_str)
+    elements(value).filter_map(Value::as_str)
 }
 
 impl Entry {
@@ -120,12 +121,7 @@ impl Entry {
             .filter(|n| !n.is_empty())
             .unwrap_or(fallback_name);
         let mut entry = Self::new(id, name, text("description"), verification);
-        for endpoint in acs
-            .get("endPoints")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-        {
+        for endpoint in elements(acs.get("endPoints")) {
             if let Some(t) = endpoint.get("transport").and_then(Value::as_str) {
                 entry.transports.insert(t.to_owned());
             }
@@ -140,12 +136,7 @@ impl Entry {
         for key in ["defaultInputModes", "defaultOutputModes"] {
             entry.modes.extend(texts(acs.get(key)).map(str::to_owned));
         }
-        for skill in acs
-            .get("skills")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-        {
+        for skill in elements(acs.get("skills")) {
             entry.add_skill(skill);
         }
         entry

@@ -119,6 +119,19 @@ fn address(field: &Loose<'_>, name: &'static str) -> Result<Address, DecodeError
         .map_err(|error| DecodeError::Address { field: name, error })
 }
 
+/// `value`, the `field` of an event, encodes in at most `max` bytes.
+fn within_limit(
+    field: &'static str,
+    value: &impl Serialize,
+    max: usize,
+) -> Result<(), DecodeError> {
+    let size = encoded_len(value);
+    if size > max {
+        return Err(DecodeError::FieldTooLarge { field, size, max });
+    }
+    Ok(())
+}
+
 /// The length of `value`'s JSON encoding, counted as it is written (nothing is kept).
 pub(crate) fn encoded_len(value: &impl Serialize) -> usize {
     /// A writer that only counts bytes.
@@ -194,14 +207,7 @@ impl Event {
             None | Some(Value::Null) => empty_object(),
             Some(payload) => payload,
         };
-        let payload_size = encoded_len(&payload);
-        if payload_size > limits.max_payload_bytes {
-            return Err(DecodeError::FieldTooLarge {
-                field: "payload",
-                size: payload_size,
-                max: limits.max_payload_bytes,
-            });
-        }
+        within_limit("payload", &payload, limits.max_payload_bytes)?;
         let metadata = match fields.metadata {
             None | Some(Value::Null) => Map::new(),
             Some(Value::Object(m)) => m,
@@ -212,14 +218,7 @@ impl Event {
                 });
             }
         };
-        let metadata_size = encoded_len(&metadata);
-        if metadata_size > limits.max_metadata_bytes {
-            return Err(DecodeError::FieldTooLarge {
-                field: "metadata",
-                size: metadata_size,
-                max: limits.max_metadata_bytes,
-            });
-        }
+        within_limit("metadata", &metadata, limits.max_metadata_bytes)?;
         Ok(Self {
             id,
             event_type,

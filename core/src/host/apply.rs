@@ -198,6 +198,19 @@ mod tests {
         order
     }
 
+    /// The script through a [`StreamingHost`] that streams to `member`.
+    fn streamed(member: &str) -> Vec<String> {
+        let mut streaming = StreamingHost {
+            log: MemoryHost::default(),
+            streaming: addr(member),
+            applied: Vec::new(),
+        };
+        script(|network, effects, now| {
+            apply_effects(network, effects, Timestamp::from(now), &mut streaming).unwrap();
+            std::mem::take(&mut streaming.applied)
+        })
+    }
+
     #[test]
     fn every_host_applies_effects_in_the_same_depth_first_order() {
         let mut memory = MemoryHost::default();
@@ -208,15 +221,7 @@ mod tests {
                 .map(label)
                 .collect()
         });
-        let mut streaming = StreamingHost {
-            log: MemoryHost::default(),
-            streaming: addr("agent:nobody"),
-            applied: Vec::new(),
-        };
-        let other = script(|network, effects, now| {
-            apply_effects(network, effects, Timestamp::from(now), &mut streaming).unwrap();
-            std::mem::take(&mut streaming.applied)
-        });
+        let other = streamed("agent:nobody");
         assert_eq!(in_memory, other);
         // Bob's rejoin: the ack first (it tells bob it joined and from where it
         // resumes), then the catch-up read and right after it its three deliveries.
@@ -238,15 +243,7 @@ mod tests {
 
     #[test]
     fn a_delivery_pushed_to_a_stream_is_acknowledged_right_after_it() {
-        let mut streaming = StreamingHost {
-            log: MemoryHost::default(),
-            streaming: addr("agent:bob"),
-            applied: Vec::new(),
-        };
-        let order = script(|network, effects, now| {
-            apply_effects(network, effects, Timestamp::from(now), &mut streaming).unwrap();
-            std::mem::take(&mut streaming.applied)
-        });
+        let order = streamed("agent:bob");
         let first = order
             .iter()
             .position(|l| l == "deliver chat.msg to agent:bob")

@@ -34,6 +34,18 @@ fn key_error(detail: impl Into<String>) -> IdentityError {
     IdentityError::malformed("key", detail)
 }
 
+/// Checks an ECDSA `$signature` (`r‖s`, either `s`) over `$message` with
+/// `$key`, a verifying key of the curve crate `$curve` (`k256`, `p256`).
+macro_rules! verify_ecdsa {
+    ($curve:ident, $key:expr, $message:expr, $signature:expr) => {{
+        let signature = $curve::ecdsa::Signature::from_slice(&rs_bytes($signature)?)
+            .map_err(|_| IdentityError::BadSignature)?;
+        let signature = signature.normalize_s().unwrap_or(signature);
+        $key.verify($message, &signature)
+            .map_err(|_| IdentityError::BadSignature)
+    }};
+}
+
 impl PublicKey {
     /// An Ed25519 key from its 32 bytes (checked to be a curve point).
     pub fn ed25519(bytes: &[u8]) -> Result<Self, IdentityError> {
@@ -176,20 +188,8 @@ impl PublicKey {
                 key.verify(message, &signature)
                     .map_err(|_| IdentityError::BadSignature)
             }
-            Self::Secp256k1(key) => {
-                let signature = k256::ecdsa::Signature::from_slice(&rs_bytes(signature)?)
-                    .map_err(|_| IdentityError::BadSignature)?;
-                let signature = signature.normalize_s().unwrap_or(signature);
-                key.verify(message, &signature)
-                    .map_err(|_| IdentityError::BadSignature)
-            }
-            Self::P256(key) => {
-                let signature = p256::ecdsa::Signature::from_slice(&rs_bytes(signature)?)
-                    .map_err(|_| IdentityError::BadSignature)?;
-                let signature = signature.normalize_s().unwrap_or(signature);
-                key.verify(message, &signature)
-                    .map_err(|_| IdentityError::BadSignature)
-            }
+            Self::Secp256k1(key) => verify_ecdsa!(k256, key, message, signature),
+            Self::P256(key) => verify_ecdsa!(p256, key, message, signature),
         }
     }
 }

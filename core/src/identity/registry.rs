@@ -15,6 +15,7 @@ use super::keys::PublicKey;
 pub use super::records::{Action, acs_digest, proof_message, sign_proof};
 pub use super::records::{AgentRecord, KeyRecord, RegistryConfig};
 use super::time::year_of;
+use crate::bounded::trim_oldest;
 use crate::crypto::{from_hex, to_hex};
 use crate::ids::time::Timestamp;
 use serde_json::{Value, json};
@@ -99,17 +100,8 @@ impl Registry {
     ) -> Result<Timestamp, IdentityError> {
         valid_name(name)?;
         self.challenges.retain(|_, c| c.expires_at > now);
-        while self.challenges.len() >= MAX_CHALLENGES {
-            let Some(oldest) = self
-                .challenges
-                .iter()
-                .min_by_key(|(_, c)| c.expires_at)
-                .map(|(n, _)| n.clone())
-            else {
-                break;
-            };
-            self.challenges.remove(&oldest);
-        }
+        // Room for this one.
+        trim_oldest(&mut self.challenges, MAX_CHALLENGES - 1, |c| c.expires_at);
         let expires_at = now.plus_millis(CHALLENGE_TTL_MS);
         self.challenges.insert(
             nonce,

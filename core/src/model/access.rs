@@ -282,30 +282,11 @@ mod tests {
         ));
         assert!(AccessRule::Role(Role::Member).allows(&member, &owner));
         assert!(!AccessRule::Role(Role::Master).allows(&member, &owner));
-        assert!(
-            "group/alpha"
-                .parse::<AccessRule>()
-                .unwrap()
-                .allows(&member, &owner)
-        );
-        assert!(
-            !"group/beta"
-                .parse::<AccessRule>()
-                .unwrap()
-                .allows(&member, &owner)
-        );
-        assert!(
-            "agents:[agent:alice]"
-                .parse::<AccessRule>()
-                .unwrap()
-                .allows(&member, &owner)
-        );
-        assert!(
-            !"agents:[agent:bob]"
-                .parse::<AccessRule>()
-                .unwrap()
-                .allows(&member, &owner)
-        );
+        let member_may = |rule: &str| rule.parse::<AccessRule>().unwrap().allows(&member, &owner);
+        assert!(member_may("group/alpha"));
+        assert!(!member_may("group/beta"));
+        assert!(member_may("agents:[agent:alice]"));
+        assert!(!member_may("agents:[agent:bob]"));
     }
 
     #[test]

@@ -56,6 +56,25 @@ pub struct Member {
 }
 
 impl Member {
+    /// A new record of `address` as a plain member: no secret, DID or profile yet.
+    pub fn new(
+        address: Address,
+        verification: Verification,
+        status: Presence,
+        last_seen: Timestamp,
+    ) -> Self {
+        Self {
+            address,
+            role: Role::Member,
+            verification,
+            status,
+            last_seen,
+            secret_sha256: None,
+            did: None,
+            profile: Profile::default(),
+        }
+    }
+
     /// True when connected.
     pub fn is_online(&self) -> bool {
         self.status == Presence::Online

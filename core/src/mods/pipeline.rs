@@ -90,13 +90,14 @@ impl Pipeline {
         self.mods.iter().any(|m| &m.spec().address == address)
     }
 
+    /// The loaded mods that run in `mode`, in order.
+    fn running_in(&mut self, mode: ModMode) -> impl Iterator<Item = &mut Box<dyn Mod>> {
+        self.mods.iter_mut().filter(move |m| m.spec().runs_in(mode))
+    }
+
     /// Runs the guards; the first rejection stops the pipeline.
     pub fn guard(&mut self, cx: &Context<'_>, event: &Event) -> Result<(), Rejection> {
-        for m in self
-            .mods
-            .iter_mut()
-            .filter(|m| m.spec().runs_in(ModMode::Guard))
-        {
+        for m in self.running_in(ModMode::Guard) {
             if m.spec().intercepts(&event.event_type) {
                 m.guard(cx, event)?;
             }
@@ -106,11 +107,7 @@ impl Pipeline {
 
     /// Runs the transforms in order.
     pub fn transform(&mut self, cx: &Context<'_>, event: &mut Event, out: &mut Outbox<'_>) {
-        for m in self
-            .mods
-            .iter_mut()
-            .filter(|m| m.spec().runs_in(ModMode::Transform))
-        {
+        for m in self.running_in(ModMode::Transform) {
             if m.spec().intercepts(&event.event_type) {
                 m.transform(cx, event, out);
             }
@@ -119,11 +116,7 @@ impl Pipeline {
 
     /// Runs the observers in order.
     pub fn observe(&mut self, cx: &Context<'_>, event: &Event, out: &mut Outbox<'_>) {
-        for m in self
-            .mods
-            .iter_mut()
-            .filter(|m| m.spec().runs_in(ModMode::Observe))
-        {
+        for m in self.running_in(ModMode::Observe) {
             if m.spec().intercepts(&event.event_type) {
                 m.observe(cx, event, out);
             }

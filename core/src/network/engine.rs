@@ -289,6 +289,17 @@ impl Network {
         }
     }
 
+    /// The answer from `core` to `event`'s source: `event_type` carrying `payload`.
+    pub(crate) fn reply_to(
+        &mut self,
+        event: &Event,
+        event_type: &'static str,
+        payload: Value,
+        now: Timestamp,
+    ) -> Event {
+        self.core_event(event_type, &event.source, Some(event.id), payload, now)
+    }
+
     /// An event from `core` to `to`, optionally answering `in_reply_to`.
     pub(crate) fn core_event(
         &mut self,

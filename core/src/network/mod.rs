@@ -65,7 +65,7 @@ use crate::event::trace::TraceContext;
 use crate::ids::address::Address;
 use crate::ids::event_type::core_types;
 use crate::ids::time::Timestamp;
-use crate::mods::{Context, JoinClaim};
+use crate::mods::JoinClaim;
 use engine::anonymous;
 use serde_json::{Map, Value};
 
@@ -298,19 +298,10 @@ impl Network {
             placement,
             secrets: pushes::secrets::take_secrets(&mut event),
         };
-        let log = log::graph::LogView {
-            dedupe: &self.dedupe,
-            index: self.index.as_ref(),
-            keeps_history: self.keeps_history,
-        };
-        let cx = Context {
-            state: &self.state,
-            config: &self.config,
-            now,
-            join: claim.as_ref(),
-            log: &log,
-        };
-        self.pipeline.guard(&cx, &event)?;
+        let (guarded, _, _) = self.with_mods(now, claim.as_ref(), |pipeline, cx, _| {
+            pipeline.guard(cx, &event)
+        });
+        guarded?;
         // Permissions a resource declares hold whatever mods are loaded.
         crate::mods::check_resource_permissions(&self.state, &event)?;
         // So do the rules of changing a message: whose it is is the network's to say.

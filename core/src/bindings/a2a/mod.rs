@@ -124,7 +124,37 @@ pub fn handle<H: BindingHost>(
     target: &Target,
 ) -> Result<Handled, H::Error> {
     let handled = network.traced(req.trace_context(), |network| {
-        serve(host, network, req, target)
+        if target.card {
+            return card_for(host, network, req, target.agent.as_ref());
+        }
+        if req.method != Method::Post {
+            return Ok(Handled::Respond(Response::error(
+                ErrorCode::MethodNotAllowed,
+                "POST JSON-RPC requests to an A2A endpoint",
+            )));
+        }
+        let version = match Version::of(req) {
+            Ok(version) => version,
+            Err(asked) => {
+                let id = errors::request_id(&req.body);
+                let message = format!("A2A-Version {asked} is not supported: use 1.0 or 0.3");
+                let error = RpcError::new(A2aError::VersionNotSupported, message);
+                return Ok(Handled::Respond(rpc_refusal(200, id.as_ref(), &error)));
+            }
+        };
+        let caller = match Caller::resolve(host, network, req, Origins::Unchecked)? {
+            Step::Go(caller) => caller,
+            Step::Answer(refused) => return Ok(Handled::Respond(refused)),
+        };
+        Ok(
+            match rpc_request(host, network, caller.request(), target, version)? {
+                Step::Go(accepted) => Handled::Accepted(Accepted {
+                    bearer: caller.grant().cloned(),
+                    ..accepted
+                }),
+                Step::Answer(response) => Handled::Respond(caller.answer(response)),
+            },
+        )
     })?;
     Ok(match handled {
         Handled::Accepted(accepted) => Handled::Accepted(Accepted {
@@ -139,65 +169,35 @@ pub fn handle<H: BindingHost>(
     })
 }
 
-/// [`handle`] within the request's trace context.
-fn serve<H: BindingHost>(
+/// The card of `agent` (`None`: the network's) for `GET`.
+fn card_for<H: BindingHost>(
     host: &mut H,
-    network: &mut Network,
+    network: &Network,
     req: &Request,
-    target: &Target,
+    agent: Option<&Address>,
 ) -> Result<Handled, H::Error> {
-    if target.card {
-        // A card shows what its viewer may read: a member by its session, else anyone.
-        let viewer = match req.header("Authorization") {
-            Some(_) => authenticate(host, req, QueryTokens::Refused)?.go(),
-            None => None,
-        };
-        let viewer = viewer
-            .as_ref()
-            .map_or(card::Viewer::Anyone, card::Viewer::Member);
-        let card = well_known::card(network, req, req.origin(), target.agent.as_ref(), viewer);
-        return Ok(match (req.method.clone(), card) {
-            (Method::Get, Some(card)) => {
-                Handled::Card(Response::json(card).with_header("Vary", "A2A-Version"))
-            }
-            (Method::Get, None) => Handled::Respond(Response::error(
-                ErrorCode::NotFound,
-                "no member here offers skills: an agent card lists a member's tools",
-            )),
-            _ => Handled::Respond(Response::error(
-                ErrorCode::MethodNotAllowed,
-                "use GET for a card",
-            )),
-        });
-    }
-    if req.method != Method::Post {
-        return Ok(Handled::Respond(Response::error(
-            ErrorCode::MethodNotAllowed,
-            "POST JSON-RPC requests to an A2A endpoint",
-        )));
-    }
-    let version = match Version::of(req) {
-        Ok(version) => version,
-        Err(asked) => {
-            let id = errors::request_id(&req.body);
-            let message = format!("A2A-Version {asked} is not supported: use 1.0 or 0.3");
-            let error = RpcError::new(A2aError::VersionNotSupported, message);
-            return Ok(Handled::Respond(rpc_refusal(200, id.as_ref(), &error)));
+    // A card shows what its viewer may read: a member by its session, else anyone.
+    let viewer = match req.header("Authorization") {
+        Some(_) => authenticate(host, req, QueryTokens::Refused)?.go(),
+        None => None,
+    };
+    let viewer = viewer
+        .as_ref()
+        .map_or(card::Viewer::Anyone, card::Viewer::Member);
+    let card = well_known::card(network, req, req.origin(), agent, viewer);
+    Ok(match (req.method.clone(), card) {
+        (Method::Get, Some(card)) => {
+            Handled::Card(Response::json(card).with_header("Vary", "A2A-Version"))
         }
-    };
-    let caller = match Caller::resolve(host, network, req, Origins::Unchecked)? {
-        Step::Go(caller) => caller,
-        Step::Answer(refused) => return Ok(Handled::Respond(refused)),
-    };
-    Ok(
-        match rpc_request(host, network, caller.request(), target, version)? {
-            Step::Go(accepted) => Handled::Accepted(Accepted {
-                bearer: caller.grant().cloned(),
-                ..accepted
-            }),
-            Step::Answer(response) => Handled::Respond(caller.answer(response)),
-        },
-    )
+        (Method::Get, None) => Handled::Respond(Response::error(
+            ErrorCode::NotFound,
+            "no member here offers skills: an agent card lists a member's tools",
+        )),
+        _ => Handled::Respond(Response::error(
+            ErrorCode::MethodNotAllowed,
+            "use GET for a card",
+        )),
+    })
 }
 
 /// [`handle`]'s JSON-RPC request, once any DIDWba header is a bearer session.

@@ -263,8 +263,11 @@ mod tests {
             );
         }
         // A loopback page may use a loopback edge; not a deployed one.
-        let local = Request::new(Method::Post, "http://127.0.0.1:8787/networks/n/v1/events")
-            .with_header("Origin", "http://localhost:5173");
+        let to_loopback = |origin: &str| {
+            Request::new(Method::Post, "http://127.0.0.1:8787/networks/n/v1/events")
+                .with_header("Origin", origin)
+        };
+        let local = to_loopback("http://localhost:5173");
         assert!(
             matches!(decide(&local, &AllowedOrigins::default()), Decision::Proceed(h) if !h.is_empty())
         );
@@ -282,8 +285,7 @@ mod tests {
             "http://localhost.evil.example",
             "http://127.0.0.1@evil.example",
         ] {
-            let req = Request::new(Method::Post, "http://127.0.0.1:8787/networks/n/v1/events")
-                .with_header("Origin", spoof);
+            let req = to_loopback(spoof);
             assert!(
                 matches!(decide(&req, &AllowedOrigins::default()), Decision::Answer(r) if r.status == 403),
                 "{spoof}"
@@ -294,8 +296,7 @@ mod tests {
             "http://app.localhost:3000",
             "http://127.0.0.2",
         ] {
-            let req = Request::new(Method::Post, "http://127.0.0.1:8787/networks/n/v1/events")
-                .with_header("Origin", local);
+            let req = to_loopback(local);
             assert!(
                 matches!(
                     decide(&req, &AllowedOrigins::default()),

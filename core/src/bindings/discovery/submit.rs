@@ -76,39 +76,21 @@ mod tests {
             ..FetchPolicy::default()
         };
         let mut seen = Submissions::default();
-        let refused = admit(
-            &policy,
-            &mut seen,
-            &post("1.1.1.1"),
-            "ftp://x/ad.json",
-            Timestamp::from(0),
-        )
-        .unwrap_err();
+        let mut submit = |from: &str, url: &str, at: u64| {
+            admit(&policy, &mut seen, &post(from), url, Timestamp::from(at))
+        };
+        let refused = submit("1.1.1.1", "ftp://x/ad.json", 0).unwrap_err();
         assert_eq!(
             (refused.status, reason(&refused)),
             (400, "url_scheme_refused".into())
         );
-        let refused = admit(
-            &policy,
-            &mut seen,
-            &post("1.1.1.1"),
-            "http://10.0.0.1/ad.json",
-            Timestamp::from(1),
-        )
-        .unwrap_err();
+        let refused = submit("1.1.1.1", "http://10.0.0.1/ad.json", 1).unwrap_err();
         assert_eq!(
             (refused.status, reason(&refused)),
             (400, "url_private_address".into())
         );
         // Two submissions a minute: the third is refused before its URL is looked at.
-        let limited = admit(
-            &policy,
-            &mut seen,
-            &post("1.1.1.1"),
-            "https://ok.example/ad.json",
-            Timestamp::from(2),
-        )
-        .unwrap_err();
+        let limited = submit("1.1.1.1", "https://ok.example/ad.json", 2).unwrap_err();
         assert_eq!(
             (limited.status, reason(&limited)),
             (429, "rate_limited".into())
@@ -118,16 +100,7 @@ mod tests {
                 .headers
                 .contains(&("retry-after".into(), "60".into()))
         );
-        assert!(
-            admit(
-                &policy,
-                &mut seen,
-                &post("2.2.2.2"),
-                "https://ok.example/ad.json",
-                Timestamp::from(3)
-            )
-            .is_ok()
-        );
+        assert!(submit("2.2.2.2", "https://ok.example/ad.json", 3).is_ok());
         for (why, status, code) in [
             (Unfetched::TooLarge, 502, "description_too_large"),
             (

@@ -1,61 +1,57 @@
-//! The hosted agents' admin routes: `POST v1/admin/agents` adds or changes
-//! one (its `key` taken out before the event and kept by the host as that
-//! agent's secret), `POST v1/admin/agents/remove` `{address}` removes one
-//! (and its key), `GET v1/admin/agents` lists them with whose key each uses
-//! (`own`, `deployment` or `none`) — never the key itself.
+//! The hosted agents' admin routes, which [`crate::bindings::http::admin`]
+//! hands over once it has read the body: `POST v1/admin/agents` adds or
+//! changes one (its `key` taken out before the event and kept by the host as
+//! that agent's secret), `POST v1/admin/agents/remove` `{address}` removes
+//! one (and its key), `GET v1/admin/agents` lists them with whose key each
+//! uses (`own`, `deployment` or `none`) — never the key itself.
 
 use crate::agent::hosted::{DEPLOYMENT_KEY_VAR, split_key};
-use crate::bindings::exchange::{BindingHost, payload_of};
-use crate::bindings::message::{Method, Request, Response};
+use crate::bindings::exchange::BindingHost;
+use crate::bindings::http::send::send_value;
+use crate::bindings::message::Response;
 use crate::error::ErrorCode;
 use crate::ids::standing::Role;
 use crate::network::admin_types as types;
 use crate::{Address, Network};
 use serde_json::{Value, json};
 
-/// Answers `v1/admin/agents` and `v1/admin/agents/remove` for `member`.
-pub fn handle<H: BindingHost>(
+/// `POST v1/admin/agents` or `v1/admin/agents/remove` with its `body`, as
+/// `event_type` (`network.admin.agent.host` or `.unhost`): the event, sent
+/// without the body's `key`; then the host keeps that key as the added
+/// agent's, or drops the removed agent's.
+pub fn send<H: BindingHost>(
     host: &mut H,
     network: &mut Network,
     member: Address,
-    req: &Request,
-    action: &str,
+    event_type: &'static str,
+    body: Value,
     peer: Option<String>,
 ) -> Result<Response, H::Error> {
-    if req.method == Method::Get && action == "agents" {
-        return list(host, network, &member);
-    }
-    if req.method != Method::Post {
-        let message = format!("{} is not allowed on v1/admin/{action}", req.method);
-        return Ok(Response::error(ErrorCode::MethodNotAllowed, message));
-    }
-    let body = match payload_of(network, req) {
-        Ok(body) => body,
-        Err(response) => return Ok(response),
-    };
-    if action == "agents/remove" {
-        let event = json!({"type": types::AGENT_UNHOST, "target": "core", "payload": body});
-        let response = crate::bindings::http::send::send_value(host, network, member, event, peer)?;
-        if response.status == 200
-            && let Some(agent) = body
-                .get("address")
-                .and_then(Value::as_str)
-                .and_then(|a| a.parse::<Address>().ok())
-        {
-            host.keep_agent_key(&agent, None)?;
+    let removing = event_type == types::AGENT_UNHOST;
+    let (payload, key) = if removing {
+        (body, None)
+    } else {
+        match split_key(&body) {
+            Ok(split) => split,
+            Err(error) => {
+                let message = format!("{error} ({})", error.reason());
+                return Ok(Response::error(ErrorCode::InvalidRequest, message));
+            }
         }
+    };
+    let removed = payload
+        .get("address")
+        .and_then(Value::as_str)
+        .and_then(|a| a.parse::<Address>().ok());
+    let event = json!({"type": event_type, "target": "core", "payload": payload});
+    let response = send_value(host, network, member, event, peer)?;
+    if response.status != 200 {
         return Ok(response);
     }
-    let (payload, key) = match split_key(&body) {
-        Ok(split) => split,
-        Err(error) => {
-            let message = format!("{error} ({})", error.reason());
-            return Ok(Response::error(ErrorCode::InvalidRequest, message));
+    if removing {
+        if let Some(agent) = removed {
+            host.keep_agent_key(&agent, None)?;
         }
-    };
-    let event = json!({"type": types::AGENT_HOST, "target": "core", "payload": payload});
-    let response = crate::bindings::http::send::send_value(host, network, member, event, peer)?;
-    if response.status != 200 {
         return Ok(response);
     }
     let agent = response
@@ -77,7 +73,7 @@ pub fn handle<H: BindingHost>(
 }
 
 /// `GET v1/admin/agents`: the hosted agents and whose key each calls with.
-fn list<H: BindingHost>(
+pub fn list<H: BindingHost>(
     host: &mut H,
     network: &Network,
     member: &Address,

@@ -27,6 +27,7 @@
 //! ([`show`]), so an invitation page can offer to accept or decline.
 
 use crate::bindings::exchange::{BindingHost, json_body, payload_of};
+use crate::bindings::hosted::admin as hosted;
 use crate::bindings::message::{Method, Request, Response};
 use crate::ids::event_type::core_types;
 use crate::ids::standing::Role;
@@ -67,18 +68,32 @@ pub fn handle<H: BindingHost>(
     action: &str,
     peer: Option<String>,
 ) -> Result<Response, H::Error> {
+    let hosted_agents = action == "agents" || action == "agents/remove";
+    if hosted_agents && req.method == Method::Get && action == "agents" {
+        return hosted::list(host, network, &member);
+    }
     let Some(event_type) = event_type(&req.method, action) else {
-        return Ok(Response::error(
-            ErrorCode::NotFound,
-            format!("no admin route {} v1/admin/{action}", req.method),
-        ));
+        return Ok(if hosted_agents {
+            let message = format!("{} is not allowed on v1/admin/{action}", req.method);
+            Response::error(ErrorCode::MethodNotAllowed, message)
+        } else {
+            let message = format!("no admin route {} v1/admin/{action}", req.method);
+            Response::error(ErrorCode::NotFound, message)
+        });
     };
     let payload = match payload_of(network, req) {
         Ok(payload) => payload,
         Err(response) => return Ok(response),
     };
-    let body = json!({"type": event_type, "target": "core", "payload": payload});
-    super::send::send_value(host, network, member, body, peer)
+    match event_type {
+        types::AGENT_HOST | types::AGENT_UNHOST => {
+            hosted::send(host, network, member, event_type, payload, peer)
+        }
+        _ => {
+            let body = json!({"type": event_type, "target": "core", "payload": payload});
+            super::send::send_value(host, network, member, body, peer)
+        }
+    }
 }
 
 /// The invitation code a request's JSON body names, or the response refusing it.

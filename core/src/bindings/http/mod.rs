@@ -128,55 +128,45 @@ pub fn handle<H: BindingHost>(
     test_hooks: bool,
 ) -> Result<Outcome, H::Error> {
     network.traced(req.trace_context(), |network| {
-        serve(host, network, req, route, test_hooks)
+        match route {
+            ApiRoute::Profile => return Ok(Response::json(profile(network, req.origin())).into()),
+            ApiRoute::Join => {
+                let peer = ws::peer_of(req);
+                return Ok(membership::join(host, network, req, peer)?.into());
+            }
+            ApiRoute::Test(hook) if test_hooks => return Ok(Outcome::Test(*hook)),
+            ApiRoute::Test(_) | ApiRoute::Unknown => {
+                let message = format!("no route for {}", req.path());
+                return Ok(Response::error(ErrorCode::NotFound, message).into());
+            }
+            ApiRoute::WrongMethod(tail) => {
+                let message = format!("{} is not allowed on {tail}", req.method);
+                return Ok(Response::error(ErrorCode::MethodNotAllowed, message).into());
+            }
+            ApiRoute::RejectInvitation => return Ok(admin::reject(host, network, req)?.into()),
+            ApiRoute::ShowInvitation => {
+                return Ok(admin::show(network, req, host.now()).into());
+            }
+            ApiRoute::WebSocket => {
+                return Ok(match ws::upgrade(host, network, req)? {
+                    Step::Go(upgrade) => Outcome::Upgrade(upgrade),
+                    Step::Answer(response) => response.into(),
+                });
+            }
+            _ => {}
+        }
+        // A DIDWba header in place of a bearer joins its DID; the answer carries the session.
+        let caller = match Caller::resolve(host, network, req, Origins::Unchecked)? {
+            Step::Go(caller) => caller,
+            Step::Answer(refused) => return Ok(refused.into()),
+        };
+        Ok(
+            match member_request(host, network, caller.request(), route)? {
+                Outcome::Respond(response) => caller.answer(response).into(),
+                other => other,
+            },
+        )
     })
-}
-
-fn serve<H: BindingHost>(
-    host: &mut H,
-    network: &mut Network,
-    req: &Request,
-    route: &ApiRoute,
-    test_hooks: bool,
-) -> Result<Outcome, H::Error> {
-    match route {
-        ApiRoute::Profile => return Ok(Response::json(profile(network, req.origin())).into()),
-        ApiRoute::Join => {
-            let peer = ws::peer_of(req);
-            return Ok(membership::join(host, network, req, peer)?.into());
-        }
-        ApiRoute::Test(hook) if test_hooks => return Ok(Outcome::Test(*hook)),
-        ApiRoute::Test(_) | ApiRoute::Unknown => {
-            let message = format!("no route for {}", req.path());
-            return Ok(Response::error(ErrorCode::NotFound, message).into());
-        }
-        ApiRoute::WrongMethod(tail) => {
-            let message = format!("{} is not allowed on {tail}", req.method);
-            return Ok(Response::error(ErrorCode::MethodNotAllowed, message).into());
-        }
-        ApiRoute::RejectInvitation => return Ok(admin::reject(host, network, req)?.into()),
-        ApiRoute::ShowInvitation => {
-            return Ok(admin::show(network, req, host.now()).into());
-        }
-        ApiRoute::WebSocket => {
-            return Ok(match ws::upgrade(host, network, req)? {
-                Step::Go(upgrade) => Outcome::Upgrade(upgrade),
-                Step::Answer(response) => response.into(),
-            });
-        }
-        _ => {}
-    }
-    // A DIDWba header in place of a bearer joins its DID; the answer carries the session.
-    let caller = match Caller::resolve(host, network, req, Origins::Unchecked)? {
-        Step::Go(caller) => caller,
-        Step::Answer(refused) => return Ok(refused.into()),
-    };
-    Ok(
-        match member_request(host, network, caller.request(), route)? {
-            Outcome::Respond(response) => caller.answer(response).into(),
-            other => other,
-        },
-    )
 }
 
 /// [`handle`]'s routes that a member's session takes.
@@ -212,9 +202,6 @@ fn member_request<H: BindingHost>(
         ApiRoute::Send => send(host, network, member, &req.body, peer)?,
         ApiRoute::Poll => poll(host, network, member, req)?,
         ApiRoute::Analytics => admin::analytics(network, &member),
-        ApiRoute::Admin(action) if action == "agents" || action == "agents/remove" => {
-            super::hosted::admin::handle(host, network, member, req, action, peer)?
-        }
         ApiRoute::Admin(action) => admin::handle(host, network, member, req, action, peer)?,
         _ => {
             let effects = network.heartbeat(&member, host.now());

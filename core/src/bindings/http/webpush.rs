@@ -124,22 +124,26 @@ mod tests {
             Ok(Route::Network(id, NetworkRoute::Push(r))) => Some((id.to_string(), r)),
             _ => None,
         };
-        assert_eq!(
-            found("GET", "/networks/net/v1/push/key"),
-            Some(("net".into(), PushRoute::Key))
-        );
-        assert_eq!(
-            found("POST", "/networks/net/v1/push/subscriptions/"),
-            Some(("net".into(), PushRoute::Subscribe))
-        );
-        assert_eq!(
-            found("DELETE", "/networks/net/v1/push/subscriptions"),
-            Some(("net".into(), PushRoute::Unsubscribe))
-        );
-        assert_eq!(
-            found("PUT", "/networks/net/v1/push/key"),
-            Some(("net".into(), PushRoute::WrongMethod))
-        );
+        for (method, path, expected) in [
+            ("GET", "/networks/net/v1/push/key", PushRoute::Key),
+            (
+                "POST",
+                "/networks/net/v1/push/subscriptions/",
+                PushRoute::Subscribe,
+            ),
+            (
+                "DELETE",
+                "/networks/net/v1/push/subscriptions",
+                PushRoute::Unsubscribe,
+            ),
+            ("PUT", "/networks/net/v1/push/key", PushRoute::WrongMethod),
+        ] {
+            assert_eq!(
+                found(method, path),
+                Some(("net".into(), expected)),
+                "{method} {path}"
+            );
+        }
         assert_eq!(found("GET", "/networks/net/v1/push/other"), None);
         assert_eq!(found("GET", "/networks/net/v1/events"), None);
         assert_eq!(found("GET", "/networks/Not An Id/v1/push/key"), None);

@@ -54,7 +54,8 @@ fn method_not_allowed() -> Handled {
     Handled::Respond(Refusal::new(405, "method not allowed").response())
 }
 
-/// Answers a request to the IOA binding of the loaded `network`.
+/// Answers a request to the IOA binding of the loaded `network`, within the
+/// request's trace context: the open routes, else the calling node's.
 pub fn handle<H: BindingHost>(
     host: &mut H,
     network: &mut Network,
@@ -62,46 +63,59 @@ pub fn handle<H: BindingHost>(
     target: &Target,
 ) -> Result<Handled, H::Error> {
     network.traced(req.trace_context(), |network| {
-        serve(host, network, req, target)
+        let segments: Vec<&str> = target.segments.iter().map(String::as_str).collect();
+        if let Some(handled) = open_route(host, network, req, &segments)? {
+            return Ok(handled);
+        }
+        let caller = match caller_of(host, network, req)? {
+            Step::Go(caller) => caller,
+            Step::Answer(refused) => return Ok(refused),
+        };
+        if network.graph().is_none() {
+            return Ok(answer(Err(Refusal::new(503, NO_GRAPH)), 200));
+        }
+        node_route(host, network, req, &segments, &caller)
     })
 }
 
-/// [`handle`] within the request's trace context.
-fn serve<H: BindingHost>(
+/// The routes that need no node's token (health, registration); `None` for the others.
+fn open_route<H: BindingHost>(
     host: &mut H,
     network: &mut Network,
     req: &Request,
-    target: &Target,
-) -> Result<Handled, H::Error> {
-    let segments: Vec<&str> = target.segments.iter().map(String::as_str).collect();
-    let method = req.method.clone();
-    match (segments.as_slice(), &method) {
-        (["health" | "ready"], Method::Get) => {
-            return Ok(answer(Ok(json!({"status": "ok"})), 200));
-        }
-        (["health" | "ready"], _) => return Ok(method_not_allowed()),
+    segments: &[&str],
+) -> Result<Option<Handled>, H::Error> {
+    Ok(Some(match (segments, &req.method) {
+        (["health" | "ready"], Method::Get) => answer(Ok(json!({"status": "ok"})), 200),
+        (["health" | "ready"], _) => method_not_allowed(),
         (["auth", "register"], Method::Post) => {
             let register = match nodes::register_body(&req.body, None) {
                 Ok(register) => register,
-                Err(refusal) => return Ok(answer(Err(refusal), 201)),
+                Err(refusal) => return Ok(Some(answer(Err(refusal), 201))),
             };
             let peer = peer_of(req);
-            return Ok(answer(
+            answer(
                 nodes::register(host, network, register, peer.as_deref())?,
                 201,
-            ));
+            )
         }
-        (["auth", ..], _) => return Ok(answer(Err(Refusal::not_found("not found")), 200)),
-        _ => {}
-    }
-    let caller = match authenticate(host, req, QueryTokens::Refused)? {
-        Step::Go(caller) if network.state().members.contains_key(&caller) => caller,
-        Step::Go(_) => {
-            return Ok(answer(
-                Err(Refusal::new(401, "invalid token: the node left")),
-                200,
-            ));
-        }
+        (["auth", ..], _) => answer(Err(Refusal::not_found("not found")), 200),
+        _ => return Ok(None),
+    }))
+}
+
+/// The node whose bearer token the request carries, or the 401 refusing it.
+fn caller_of<H: BindingHost>(
+    host: &mut H,
+    network: &Network,
+    req: &Request,
+) -> Result<Step<Address, Handled>, H::Error> {
+    Ok(match authenticate(host, req, QueryTokens::Refused)? {
+        Step::Go(caller) if network.state().members.contains_key(&caller) => Step::Go(caller),
+        Step::Go(_) => Step::Answer(answer(
+            Err(Refusal::new(401, "invalid token: the node left")),
+            200,
+        )),
         Step::Answer(refused) => {
             let detail = if req.header("Authorization").is_some() {
                 "invalid token"
@@ -114,24 +128,31 @@ fn serve<H: BindingHost>(
                     .headers
                     .push(("WWW-Authenticate".into(), "Bearer".into()));
             }
-            return Ok(Handled::Respond(response));
+            Step::Answer(Handled::Respond(response))
         }
-    };
-    if network.graph().is_none() {
-        return Ok(answer(Err(Refusal::new(503, NO_GRAPH)), 200));
-    }
-    match (segments.as_slice(), method) {
+    })
+}
+
+/// The routes a node takes as `caller`.
+fn node_route<H: BindingHost>(
+    host: &mut H,
+    network: &mut Network,
+    req: &Request,
+    segments: &[&str],
+    caller: &Address,
+) -> Result<Handled, H::Error> {
+    match (segments, &req.method) {
         (["spaces"], Method::Post) => {
             let space = match spaces::body(&req.body) {
                 Ok(space) => space,
                 Err(refusal) => return Ok(answer(Err(refusal), 200)),
             };
-            if let Err(refusal) = spaces::create_or_join(host, network, &caller, &space)? {
+            if let Err(refusal) = spaces::create_or_join(host, network, caller, &space)? {
                 return Ok(answer(Err(refusal), 200));
             }
             Ok(read(
                 network,
-                |n, g| spaces::info(n, g, &caller, &space.name),
+                |n, g| spaces::info(n, g, caller, &space.name),
                 200,
             ))
         }
@@ -141,7 +162,7 @@ fn serve<H: BindingHost>(
                 Err(refusal) => return Ok(answer(Err(refusal), 201)),
             };
             Ok(answer(
-                send::send(host, network, &caller, id, outgoing)?,
+                send::send(host, network, caller, id, outgoing)?,
                 201,
             ))
         }
@@ -158,7 +179,7 @@ fn serve<H: BindingHost>(
                 201,
             ))
         }
-        (segments, Method::Get) => Ok(get(network, req, &caller, segments)),
+        (segments, Method::Get) => Ok(get(network, req, caller, segments)),
         (["spaces"] | ["nodes"] | ["spaces", _, "messages"], _) => Ok(method_not_allowed()),
         _ => Ok(answer(Err(Refusal::not_found("not found")), 200)),
     }

@@ -14,7 +14,6 @@ use super::revision::Revision;
 use super::session::{McpHost, SESSION_HEADER, session_of};
 use super::streams::{StreamKind, StreamSpec, Streams, new_id};
 use crate::Address;
-use crate::Network;
 use crate::bindings::jsonrpc::{self, Code, RpcError};
 use crate::bindings::message::{Request, Response};
 use crate::bindings::step::Step;
@@ -38,7 +37,6 @@ fn modern(req: &Request) -> bool {
 /// `GET`: the session's notification stream, or a resumed stream.
 pub fn get<H: McpHost>(
     host: &mut H,
-    _network: &mut Network,
     streams: &mut Streams,
     req: &Request,
     member: &Address,

@@ -47,29 +47,19 @@ pub fn handle<H: McpHost>(
     req: &Request,
 ) -> Result<Outcome, H::Error> {
     network.traced(req.trace_context(), |network| {
-        serve(host, network, streams, req)
+        // The origin, then a DIDWba header joins its DID and continues as that
+        // session (ANP servers answer with a bearer).
+        let caller = match RequestCaller::resolve(host, network, req, Origins::Checked)? {
+            Step::Go(caller) => caller,
+            Step::Answer(refused) => return Ok(Outcome::Respond(refused)),
+        };
+        Ok(
+            match handle_member(host, network, streams, caller.request())? {
+                Outcome::Respond(response) => Outcome::Respond(caller.answer(response)),
+                other => other,
+            },
+        )
     })
-}
-
-/// [`handle`] within the request's trace context.
-fn serve<H: McpHost>(
-    host: &mut H,
-    network: &mut Network,
-    streams: &mut Streams,
-    req: &Request,
-) -> Result<Outcome, H::Error> {
-    // The origin, then a DIDWba header joins its DID and continues as that
-    // session (ANP servers answer with a bearer).
-    let caller = match RequestCaller::resolve(host, network, req, Origins::Checked)? {
-        Step::Go(caller) => caller,
-        Step::Answer(refused) => return Ok(Outcome::Respond(refused)),
-    };
-    Ok(
-        match handle_member(host, network, streams, caller.request())? {
-            Outcome::Respond(response) => Outcome::Respond(caller.answer(response)),
-            other => other,
-        },
-    )
 }
 
 /// [`handle`] once any DIDWba header has been exchanged for a session.
@@ -85,7 +75,7 @@ fn handle_member<H: McpHost>(
     };
     match &req.method {
         Method::Post => post(host, network, streams, req, &member),
-        Method::Get => listen::get(host, network, streams, req, &member),
+        Method::Get => listen::get(host, streams, req, &member),
         Method::Other(name) if name == "DELETE" => listen::delete(host, streams, req, &member),
         Method::Other(name) => {
             let mut response = bad(

@@ -234,10 +234,8 @@ impl World {
             Some(crate::bindings::route::NetworkRoute::Api(route)) => route,
             other => panic!("not a path of the HTTP API: {other:?}"),
         };
-        match handle(&mut self.host, &mut self.network, req, &route, false) {
-            Ok(outcome) => outcome,
-            Err(never) => match never {},
-        }
+        let Ok(outcome) = handle(&mut self.host, &mut self.network, req, &route, false);
+        outcome
     }
 
     pub(crate) fn call(&mut self, req: &Request) -> Response {

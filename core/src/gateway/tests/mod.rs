@@ -9,7 +9,6 @@ use crate::bindings::transport::sockets::SocketId;
 use crate::event::{Event, Limits, batch};
 use crate::host::MemoryHost;
 use crate::ids::address::Address;
-use crate::ids::standing::Role;
 use crate::model::config::NetworkConfig;
 use crate::model::membership::{Member, Presence};
 use crate::model::state::Row;
@@ -22,16 +21,12 @@ pub(super) fn member(i: usize) -> Address {
 
 fn network(members: usize) -> Network {
     let rows = (0..members).map(|i| {
-        Row::Member(Member {
-            address: member(i),
-            role: Role::Member,
-            verification: Verification::ANONYMOUS,
-            status: Presence::Offline,
-            last_seen: Timestamp::EPOCH,
-            secret_sha256: None,
-            did: None,
-            profile: Default::default(),
-        })
+        Row::Member(Member::new(
+            member(i),
+            Verification::ANONYMOUS,
+            Presence::Offline,
+            Timestamp::EPOCH,
+        ))
     });
     Network::new(
         NetworkConfig::open("g".parse().unwrap(), "G"),

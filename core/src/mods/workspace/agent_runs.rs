@@ -13,6 +13,7 @@
 //! to [`MAX_CONVERSATIONS`]: after a restart a run starts again from zero,
 //! which allows at most one more run.
 
+use crate::bounded::trim_oldest;
 use crate::error::{ErrorCode, Rejection};
 use crate::event::Event;
 use crate::ids::address::{Address, Entity};
@@ -98,16 +99,7 @@ impl AgentRuns {
         }
         run.last = event.source.clone();
         run.tick = tick;
-        if self.runs.len() > MAX_CONVERSATIONS {
-            let oldest = self
-                .runs
-                .iter()
-                .min_by_key(|(_, run)| run.tick)
-                .map(|(c, _)| c.clone());
-            if let Some(oldest) = oldest {
-                self.runs.remove(&oldest);
-            }
-        }
+        trim_oldest(&mut self.runs, MAX_CONVERSATIONS, |run| run.tick);
     }
 }
 

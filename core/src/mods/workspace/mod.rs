@@ -127,6 +127,18 @@ impl Workspace {
         }
     }
 
+    /// Broadcasts `kind` with `payload` from the workspace mod.
+    fn announce(&self, out: &mut Outbox<'_>, kind: WorkspaceEventType, payload: Value) {
+        let kind = kind.event_type();
+        out.emit(
+            &self.spec.address,
+            kind,
+            Address::broadcast(),
+            payload,
+            None,
+        );
+    }
+
     fn save(&self, out: &mut Outbox<'_>) {
         out.command(Command::SaveModState {
             name: NAME,
@@ -266,13 +278,7 @@ impl Mod for Workspace {
                     Presence::Offline
                 };
                 let presence = PresenceChanged::of(event.source.clone(), status);
-                out.emit(
-                    &self.spec.address.clone(),
-                    WorkspaceEventType::PresenceChanged.event_type(),
-                    Address::broadcast(),
-                    presence.to_json(),
-                    None,
-                );
+                self.announce(out, WorkspaceEventType::PresenceChanged, presence.to_json());
             }
             _ => {}
         }
@@ -324,13 +330,7 @@ impl Mod for Workspace {
                         address: event.source.clone(),
                         profile: member.profile.clone(),
                     };
-                    out.emit(
-                        &self.spec.address.clone(),
-                        WorkspaceEventType::MemberUpdated.event_type(),
-                        Address::broadcast(),
-                        news.to_json(),
-                        None,
-                    );
+                    self.announce(out, WorkspaceEventType::MemberUpdated, news.to_json());
                 }
             }
             _ => {}

@@ -31,7 +31,7 @@ use crate::network::documents::store::{
 };
 use crate::network::effects::Effect;
 use crate::network::engine::Network;
-use crate::network::pipeline::outcome::Outcome;
+use crate::network::pipeline::outcome::{Outcome, unacked};
 use serde_json::{Value, json};
 use std::rc::Rc;
 
@@ -171,11 +171,7 @@ impl Network {
             if shared.sessions.remove(&key).is_some() {
                 effects.extend(self.broadcast_document(&address, None, now));
             }
-            return Ok(Outcome {
-                effects,
-                no_ack: true,
-                ..Outcome::default()
-            });
+            return Ok(unacked(effects));
         }
         let message = sent
             .sync
@@ -233,11 +229,7 @@ impl Network {
         ) {
             effects.push(Effect::Reply(reply));
         }
-        Ok(Outcome {
-            effects,
-            no_ack: true,
-            ..Outcome::default()
-        })
+        Ok(unacked(effects))
     }
 
     /// The members with `address` open, each once.

@@ -12,7 +12,7 @@ use crate::agent::hosted::{HostedAgent, HostedError, MAX_HOSTED, from_payload};
 use crate::error::{Coded, ErrorCode, Rejection};
 use crate::event::Event;
 use crate::ids::address::Name;
-use crate::ids::standing::{Role, Verification};
+use crate::ids::standing::Verification;
 use crate::ids::time::Timestamp;
 use crate::model::membership::{Member, Presence};
 use crate::model::requests::admin::HostChannels;
@@ -107,16 +107,12 @@ fn hosted_member(network: &Network, hosted: &HostedAgent, now: Timestamp) -> Mem
         .members
         .get(address)
         .cloned()
-        .unwrap_or(Member {
-            address: address.clone(),
-            role: Role::Member,
-            verification: Verification::ANONYMOUS,
-            status: Presence::Online,
-            last_seen: now,
-            secret_sha256: None,
-            did: None,
-            profile: Default::default(),
-        });
+        .unwrap_or(Member::new(
+            address.clone(),
+            Verification::ANONYMOUS,
+            Presence::Online,
+            now,
+        ));
     member.status = Presence::Online;
     member.last_seen = now;
     if !hosted.name.is_empty() {

@@ -81,16 +81,7 @@ pub(super) fn join(
         .state
         .members
         .entry(address.clone())
-        .or_insert_with(|| Member {
-            address: address.clone(),
-            role: Role::Member,
-            verification,
-            status: Presence::Online,
-            last_seen: now,
-            secret_sha256: None,
-            did: None,
-            profile: Default::default(),
-        });
+        .or_insert_with(|| Member::new(address.clone(), verification, Presence::Online, now));
     if is_master {
         member.role = Role::Master;
     } else if wants_observer {
@@ -205,13 +196,7 @@ pub(super) fn discover(
     let roster = network
         .state
         .roster_payload(&network.pipeline.addresses(), &event.source);
-    let response = network.core_event(
-        Roster::EVENT_TYPE,
-        &event.source,
-        Some(event.id),
-        roster.to_json(),
-        now,
-    );
+    let response = network.reply_to(event, Roster::EVENT_TYPE, roster.to_json(), now);
     Ok(replied(Effect::Reply(response)))
 }
 
@@ -285,13 +270,7 @@ pub(super) fn ping(
     event: &Event,
     now: Timestamp,
 ) -> Result<Outcome, Rejection> {
-    let pong = network.core_event(
-        Pong::EVENT_TYPE,
-        &event.source,
-        Some(event.id),
-        Pong { time: now }.to_json(),
-        now,
-    );
+    let pong = network.reply_to(event, Pong::EVENT_TYPE, Pong { time: now }.to_json(), now);
     Ok(replied(Effect::Reply(pong)))
 }
 

@@ -8,7 +8,7 @@ use crate::error::Rejection;
 use crate::event::Event;
 use crate::ids::address::Address;
 use crate::network::effects::{DiscoveryAsk, Effect};
-use crate::network::pipeline::outcome::Outcome;
+use crate::network::pipeline::outcome::{Outcome, unacked};
 
 /// Reads the query; the answer (not an ack) comes as `network.discovery.response`.
 pub(super) fn query(event: &Event) -> Result<Outcome, Rejection> {
@@ -16,13 +16,9 @@ pub(super) fn query(event: &Event) -> Result<Outcome, Rejection> {
         return Err(invalid("network.discovery.query goes to core"));
     }
     let query = query_from_payload(&event.payload).map_err(|e| Rejection::from(&e))?;
-    Ok(Outcome {
-        effects: vec![Effect::Discover(DiscoveryAsk {
-            request_id: event.id,
-            requester: event.source.clone(),
-            query,
-        })],
-        no_ack: true,
-        ..Outcome::default()
-    })
+    Ok(unacked(vec![Effect::Discover(DiscoveryAsk {
+        request_id: event.id,
+        requester: event.source.clone(),
+        query,
+    })]))
 }

@@ -11,7 +11,7 @@ use crate::model::search::SearchText;
 use crate::network::effects::{Effect, LogFilter, ReadRequest, Reader};
 use crate::network::engine::Network;
 use crate::network::log::reads::MAX_READ_LIMIT;
-use crate::network::pipeline::outcome::Outcome;
+use crate::network::pipeline::outcome::{Outcome, unacked};
 
 /// `network.events.query`: a read of the history (needs `mod/persistence`).
 pub(super) fn query(network: &mut Network, event: &Event) -> Result<Outcome, Rejection> {
@@ -52,11 +52,7 @@ pub(super) fn query(network: &mut Network, event: &Event) -> Result<Outcome, Rej
             .unwrap_or(MAX_READ_LIMIT)
             .clamp(1, MAX_READ_LIMIT),
     };
-    Ok(Outcome {
-        effects: vec![Effect::Read(request)],
-        no_ack: true,
-        ..Outcome::default()
-    })
+    Ok(unacked(vec![Effect::Read(request)]))
 }
 
 /// `network.event.ack` to `core`: a member's cumulative delivery acknowledgement.
@@ -101,21 +97,10 @@ pub(super) fn to_mod(
     event: &Event,
     now: Timestamp,
 ) -> Result<Outcome, Rejection> {
-    let log = crate::network::log::graph::LogView {
-        dedupe: &network.dedupe,
-        index: network.index.as_ref(),
-        keeps_history: network.keeps_history,
-    };
-    let cx = crate::mods::Context {
-        state: &network.state,
-        config: &network.config,
-        now,
-        join: None,
-        log: &log,
-    };
-    let mut out = crate::mods::Outbox::new(&mut network.ids, &network.config.id, now);
-    network.pipeline.handle(&cx, event, &mut out)?;
-    let (emitted, commands) = (out.events, out.commands);
+    let (handled, emitted, commands) = network.with_mods(now, None, |pipeline, cx, out| {
+        pipeline.handle(cx, event, out)
+    });
+    handled?;
     let mut effects: Vec<Effect> = commands
         .into_iter()
         .flat_map(|c| network.apply_command(c))

@@ -14,7 +14,7 @@ use crate::model::requests::resources::{ResourceDiscover, ResourceFields};
 use crate::model::state::{Resource, Row, RowKind};
 use crate::network::effects::Effect;
 use crate::network::engine::Network;
-use crate::network::pipeline::outcome::{Outcome, logged, replied, routed};
+use crate::network::pipeline::outcome::{Outcome, logged, replied, routed, unacked};
 use serde_json::json;
 
 /// `network.resource.register`: a new resource, or an update by its admin.
@@ -156,10 +156,9 @@ pub(super) fn discover(
             your_permissions: network.state.permissions_of(&event.source, r),
         })
         .collect();
-    let response = network.core_event(
+    let response = network.reply_to(
+        event,
         ResourceList::EVENT_TYPE,
-        &event.source,
-        Some(event.id),
         ResourceList { resources }.to_json(),
         now,
     );
@@ -227,19 +226,9 @@ pub(super) fn read(
         schema: resource.schema,
         kind: resource.kind,
     };
-    let response = network.core_event(
-        ResourceContent::EVENT_TYPE,
-        &event.source,
-        Some(event.id),
-        body.to_json(),
-        now,
-    );
+    let response = network.reply_to(event, ResourceContent::EVENT_TYPE, body.to_json(), now);
     effects.push(Effect::Reply(response));
-    Ok(Outcome {
-        effects,
-        no_ack: true,
-        ..Outcome::default()
-    })
+    Ok(unacked(effects))
 }
 
 /// `network.resource.update`: new content or settings by the resource's admin.

@@ -85,10 +85,9 @@ pub(super) fn list(
         tasks.push(value);
     }
     let more = tasks.len() < total;
-    let answer = network.core_event(
+    let answer = network.reply_to(
+        event,
         LIST_RESPONSE,
-        &event.source,
-        Some(event.id),
         json!({ "tasks": tasks, "total": total, "more": more }),
         now,
     );

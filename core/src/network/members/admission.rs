@@ -275,13 +275,7 @@ impl Network {
             network: self.config.id.clone(),
             nonce,
         };
-        let response = self.core_event(
-            Challenge::EVENT_TYPE,
-            &event.source,
-            Some(event.id),
-            payload.to_json(),
-            now,
-        );
+        let response = self.reply_to(event, Challenge::EVENT_TYPE, payload.to_json(), now);
         Ok(vec![Effect::Reply(response)])
     }
 }

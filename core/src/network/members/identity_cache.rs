@@ -1,6 +1,7 @@
 //! The JWKS and DID documents a network's host fetched for joins (levels 2
 //! and 3), each kept [`IDENTITY_TTL_MS`], and what a join still needs ([`Lookup`]).
 
+use crate::bounded::trim_oldest;
 use crate::identity::did::Did;
 use crate::identity::error::IdentityError;
 use crate::identity::jwt::Jwks;
@@ -50,14 +51,5 @@ pub(crate) fn fresh<T>(entry: Option<&(T, Timestamp)>, now: Timestamp) -> Option
 }
 
 pub(crate) fn bounded<T>(map: &mut BTreeMap<String, (T, Timestamp)>) {
-    while map.len() >= MAX_CACHED {
-        let Some(oldest) = map
-            .iter()
-            .min_by_key(|(_, (_, at))| *at)
-            .map(|(k, _)| k.clone())
-        else {
-            break;
-        };
-        map.remove(&oldest);
-    }
+    trim_oldest(map, MAX_CACHED - 1, |(_, at)| *at);
 }

@@ -29,6 +29,15 @@ fn network(policy: AccessPolicy, min: u8) -> Network {
     Network::new(config, [], 0, [5; 32])
 }
 
+/// The host hands `net` the registry's keys, as once it has fetched them.
+fn provide_registry_keys(net: &mut Network) {
+    net.provide_jwks(
+        ISSUER,
+        Ok(registry().jwks().to_json()),
+        Timestamp::from(NOW),
+    );
+}
+
 fn registry() -> Registry {
     let config = RegistryConfig {
         issuer: ISSUER.into(),
@@ -100,11 +109,7 @@ fn a_trusted_jwt_joins_at_level_2_once_the_host_provided_the_jwks() {
         ErrorCode::VerificationFailed,
         "no keys yet"
     );
-    net.provide_jwks(
-        ISSUER,
-        Ok(registry().jwks().to_json()),
-        Timestamp::from(NOW),
-    );
+    provide_registry_keys(&mut net);
     assert!(
         net.identity_lookups(&event, Timestamp::from(NOW))
             .is_empty()
@@ -136,11 +141,7 @@ fn a_trusted_jwt_joins_at_level_2_once_the_host_provided_the_jwks() {
 #[test]
 fn jwts_for_others_from_strangers_or_for_other_networks_are_refused() {
     let mut net = network(AccessPolicy::Open, 2);
-    net.provide_jwks(
-        ISSUER,
-        Ok(registry().jwks().to_json()),
-        Timestamp::from(NOW),
-    );
+    provide_registry_keys(&mut net);
     for (name, jwt) in [
         ("openagents:bob", token("openagents:alice", "demo", None)),
         ("openagents:alice", token("openagents:alice", "other", None)),
@@ -169,11 +170,7 @@ fn jwts_for_others_from_strangers_or_for_other_networks_are_refused() {
 #[test]
 fn a_token_naming_a_revoked_did_is_refused() {
     let mut net = network(AccessPolicy::Open, 2);
-    net.provide_jwks(
-        ISSUER,
-        Ok(registry().jwks().to_json()),
-        Timestamp::from(NOW),
-    );
+    provide_registry_keys(&mut net);
     let jwt = token("openagents:alice", "demo", Some("did:openagents:alice"));
     let event = join_event("openagents:alice", json!({"jwt": jwt}));
     let did: Did = "did:openagents:alice".parse().unwrap();
@@ -245,11 +242,7 @@ fn a_did_wba_proof_joins_a_did_verify_network_at_level_3() {
         )),
         ErrorCode::VerificationFailed
     );
-    net.provide_jwks(
-        ISSUER,
-        Ok(registry().jwks().to_json()),
-        Timestamp::from(NOW),
-    );
+    provide_registry_keys(&mut net);
     let jwt = token("openagents:alice", "demo", None);
     assert_eq!(
         error_code(&net.handle_event(

@@ -5,6 +5,7 @@ use crate::error::Rejection;
 use crate::event::Event;
 use crate::ids::address::Address;
 use crate::ids::event_type::{EventType, core_types};
+use crate::ids::standing::Verification;
 use crate::ids::time::Timestamp;
 use crate::model::membership::{Member, Presence};
 use crate::model::state::Row;
@@ -178,16 +179,12 @@ impl Network {
         if self.state.members.contains_key(&guest) {
             return Vec::new();
         }
-        let member = Member {
-            address: guest.clone(),
-            role: crate::ids::standing::Role::Member,
-            verification: crate::ids::standing::Verification::ANONYMOUS,
-            status: Presence::Offline,
-            last_seen: now,
-            secret_sha256: None,
-            did: None,
-            profile: Default::default(),
-        };
+        let member = Member::new(
+            guest.clone(),
+            Verification::ANONYMOUS,
+            Presence::Offline,
+            now,
+        );
         self.state.members.insert(guest, member.clone());
         vec![Effect::Store(Row::Member(member))]
     }
@@ -201,16 +198,12 @@ impl Network {
         remote: crate::model::remote::RemoteAgent,
         now: Timestamp,
     ) -> Vec<Effect> {
-        let member = Member {
-            address: remote.address.clone(),
-            role: crate::ids::standing::Role::Member,
-            verification: crate::ids::standing::Verification::ANONYMOUS,
-            status: Presence::Online,
-            last_seen: now,
-            secret_sha256: None,
-            did: None,
-            profile: Default::default(),
-        };
+        let member = Member::new(
+            remote.address.clone(),
+            Verification::ANONYMOUS,
+            Presence::Online,
+            now,
+        );
         self.state
             .members
             .insert(member.address.clone(), member.clone());

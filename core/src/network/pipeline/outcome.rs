@@ -40,8 +40,14 @@ pub(crate) fn routed() -> Outcome {
 
 /// Answered with one reply instead of an ack.
 pub(crate) fn replied(effect: Effect) -> Outcome {
+    unacked(vec![effect])
+}
+
+/// Answered by `effects` (a reply among them, or a read whose page is the
+/// answer) instead of an ack.
+pub(crate) fn unacked(effects: Vec<Effect>) -> Outcome {
     Outcome {
-        effects: vec![effect],
+        effects,
         no_ack: true,
         ..Outcome::default()
     }

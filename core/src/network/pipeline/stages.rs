@@ -1,12 +1,13 @@
 //! The pipeline stages after the guards: transforms and observers, and what
-//! the mods ask the network to do (commands) or to send (emitted events).
+//! the mods ask the network to do (commands) or to send (emitted events);
+//! [`Network::with_mods`], the context every stage runs the mods in.
 
 use crate::event::Event;
 use crate::ids::address::{Address, Entity};
 use crate::ids::time::Timestamp;
 use crate::model::membership::Member;
 use crate::model::state::{Channel, Row};
-use crate::mods::{Command, Context, Outbox};
+use crate::mods::{Command, Context, JoinClaim, Outbox, Pipeline};
 use crate::network::delivery::routing;
 use crate::network::effects::Effect;
 use crate::network::engine::Network;
@@ -30,27 +31,10 @@ impl Network {
         event: &mut Event,
         now: Timestamp,
     ) -> Vec<Effect> {
-        let mut out = Outbox::new(&mut self.ids, &self.config.id, now);
-        let log = LogView {
-            dedupe: &self.dedupe,
-            index: self.index.as_ref(),
-            keeps_history: self.keeps_history,
-        };
-        let cx = Context {
-            state: &self.state,
-            config: &self.config,
-            now,
-            join: None,
-            log: &log,
-        };
-        match stage {
-            Stage::Transform => self.pipeline.transform(&cx, event, &mut out),
-            Stage::Observe => self.pipeline.observe(&cx, event, &mut out),
-        }
-        let (emitted, commands) = (
-            std::mem::take(&mut out.events),
-            std::mem::take(&mut out.commands),
-        );
+        let ((), emitted, commands) = self.with_mods(now, None, |pipeline, cx, out| match stage {
+            Stage::Transform => pipeline.transform(cx, event, out),
+            Stage::Observe => pipeline.observe(cx, event, out),
+        });
         let mut effects = Vec::new();
         for command in commands {
             effects.extend(self.apply_command(command));
@@ -71,6 +55,32 @@ impl Network {
             }
         }
         effects
+    }
+
+    /// Runs `f` on the mods' pipeline with the context at `now` (of the
+    /// `join` under way, if any) and a fresh outbox: what `f` returns, then
+    /// the events and commands the outbox collected.
+    pub(crate) fn with_mods<R>(
+        &mut self,
+        now: Timestamp,
+        join: Option<&JoinClaim>,
+        f: impl FnOnce(&mut Pipeline, &Context<'_>, &mut Outbox<'_>) -> R,
+    ) -> (R, Vec<Event>, Vec<Command>) {
+        let log = LogView {
+            dedupe: &self.dedupe,
+            index: self.index.as_ref(),
+            keeps_history: self.keeps_history,
+        };
+        let cx = Context {
+            state: &self.state,
+            config: &self.config,
+            now,
+            join,
+            log: &log,
+        };
+        let mut out = Outbox::new(&mut self.ids, &self.config.id, now);
+        let result = f(&mut self.pipeline, &cx, &mut out);
+        (result, out.events, out.commands)
     }
 
     /// Carries out what a mod asked for.

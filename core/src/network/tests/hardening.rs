@@ -333,12 +333,7 @@ fn network_owned_metadata_cannot_be_forged() {
     let mut network = network_with(vec![ModConfig::Workspace(Default::default())]);
     let mut eve = join(&mut network, "agent:eve");
     join(&mut network, "agent:bob");
-    let mut forged = eve.event("chat.msg", "agent:bob", json!({}));
-    forged.metadata.insert(
-        "sender".into(),
-        json!({"role": "master", "verification": 3}),
-    );
-    forged.metadata.insert("received_at".into(), json!(1));
+    let forged = eve.forged_chat("agent:bob");
     let effects = network.handle_event(Some(&addr("agent:eve")), forged, Timestamp::from(10));
     let (_, frame) = single_frame(&effects);
     assert!(frame["metadata"].get("sender").is_none(), "{frame}");

@@ -97,6 +97,18 @@ impl Peer {
         )
     }
 
+    /// A `chat.msg` to `target` that claims what only the network may say:
+    /// a master's role at level 3 (`metadata.sender`) and a receive time.
+    pub fn forged_chat(&mut self, target: &str) -> Event {
+        let mut forged = self.event("chat.msg", target, json!({}));
+        forged.metadata.insert(
+            "sender".into(),
+            json!({"role": "master", "verification": 3}),
+        );
+        forged.metadata.insert("received_at".into(), json!(1));
+        forged
+    }
+
     pub fn send(
         &mut self,
         network: &mut Network,
@@ -257,14 +269,13 @@ pub(super) fn master_row(name: &str) -> Member {
 /// The row of an anonymous member `name` with `role`, online and never seen.
 pub(super) fn member_row(name: &str, role: Role) -> Member {
     Member {
-        address: addr(name),
         role,
-        verification: Verification::ANONYMOUS,
-        status: Presence::Online,
-        last_seen: Timestamp::EPOCH,
-        secret_sha256: None,
-        did: None,
-        profile: Default::default(),
+        ..Member::new(
+            addr(name),
+            Verification::ANONYMOUS,
+            Presence::Online,
+            Timestamp::EPOCH,
+        )
     }
 }
 

@@ -35,12 +35,7 @@ fn enrichment_adds_sender_and_receive_time() {
     let mut alice = join(&mut network, "agent:alice");
     join(&mut network, "agent:bob");
     // A sender cannot claim its own role or receive time: the network's win.
-    let mut spoofing = alice.event("chat.msg", "agent:bob", json!({}));
-    spoofing.metadata.insert(
-        "sender".into(),
-        json!({"role": "master", "verification": 3}),
-    );
-    spoofing.metadata.insert("received_at".into(), json!(1));
+    let mut spoofing = alice.forged_chat("agent:bob");
     spoofing.metadata.insert("topic".into(), json!("kept"));
     let effects = network.handle_event(Some(&alice.address), spoofing, Timestamp::from(10));
     let (_, seen) = single_frame(&effects);

@@ -54,10 +54,8 @@ fn register_plan(mcp: &mut Mcp, owner: &str, permissions: Value) {
 
 fn anp(mcp: &mut Mcp, req: &Request) -> AnpOutcome {
     mcp.world.host.now += 1;
-    match rpc::handle(&mut mcp.world.host, &mut mcp.world.network, req) {
-        Ok(outcome) => outcome,
-        Err(never) => match never {},
-    }
+    let Ok(outcome) = rpc::handle(&mut mcp.world.host, &mut mcp.world.network, req);
+    outcome
 }
 
 #[test]

@@ -4,6 +4,7 @@
 
 use super::*;
 use crate::Timestamp;
+use crate::bindings::jsonrpc::Id;
 use crate::bindings::mcp::elicit::{Asked, ask, asks, cancelled, closed, supports};
 use crate::bindings::mcp::elicit_answer::{Answered, ElicitError, answer, decision_of};
 use crate::bindings::mcp::revision::Revision;
@@ -52,6 +53,16 @@ impl Mcp {
             panic!("a notification stream");
         };
         (session, stream)
+    }
+
+    /// What the network asks of its members' clients for `event` at `now`: [`asks`].
+    fn asks(&self, event: &Event, now: u64) -> Vec<(String, Id, Value)> {
+        asks(
+            &self.world.network,
+            &self.streams,
+            event,
+            Timestamp::from(now),
+        )
     }
 
     /// The last event of `kind` the network delivered since `from`.
@@ -137,12 +148,7 @@ fn an_approval_asked_of_a_connected_master_is_an_elicitation_on_its_stream_only(
     // Naming nobody, to a place that is no person: the masters decide.
     let request = mcp.ask_approval(&helper, "agent:broadcast", json!([]));
     let now = mcp.world.host.now;
-    let asked = asks(
-        &mcp.world.network,
-        &mcp.streams,
-        &request,
-        Timestamp::from(now),
-    );
+    let asked = mcp.asks(&request, now);
     assert_eq!(asked.len(), 1, "{asked:?}");
     let (stream, id, message) = &asked[0];
     assert_eq!(stream, &capable);
@@ -181,12 +187,7 @@ fn an_approval_asked_of_a_connected_master_is_an_elicitation_on_its_stream_only(
 
     // Naming Ann: she is asked (2025-06-18's form: enum and enumNames), the master is not.
     let named = mcp.ask_approval(&helper, "agent:broadcast", json!(["human:ann"]));
-    let asked = asks(
-        &mcp.world.network,
-        &mcp.streams,
-        &named,
-        Timestamp::from(now),
-    );
+    let asked = mcp.asks(&named, now);
     assert_eq!(asked.len(), 1, "{asked:?}");
     assert_eq!(asked[0].0, ann_stream);
     let decision = &asked[0].2["params"]["requestedSchema"]["properties"]["decision"];
@@ -196,28 +197,12 @@ fn an_approval_asked_of_a_connected_master_is_an_elicitation_on_its_stream_only(
     // Sent to someone without such a client, or asked of nobody connected: nothing.
     mcp.world.join("human:cy");
     let direct = mcp.ask_approval(&helper, "human:cy", json!([]));
-    assert!(
-        asks(
-            &mcp.world.network,
-            &mcp.streams,
-            &direct,
-            Timestamp::from(now)
-        )
-        .is_empty()
-    );
+    assert!(mcp.asks(&direct, now).is_empty());
     // No other event asks anything.
     let posted = mcp.ask_approval(&helper, "agent:broadcast", json!([]));
     let mut other = (*posted).clone();
     other.event_type = "workspace.message.posted".parse().unwrap();
-    assert!(
-        asks(
-            &mcp.world.network,
-            &mcp.streams,
-            &other,
-            Timestamp::from(now)
-        )
-        .is_empty()
-    );
+    assert!(mcp.asks(&other, now).is_empty());
     assert_eq!(
         ask(Revision::V2025_11_25, &other, Timestamp::from(now)),
         None

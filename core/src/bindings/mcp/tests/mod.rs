@@ -114,15 +114,13 @@ impl Mcp {
 
     pub(super) fn handle(&mut self, req: &Request) -> Outcome {
         self.world.host.now += 1;
-        match handle(
+        let Ok(outcome) = handle(
             &mut self.world.host,
             &mut self.world.network,
             &mut self.streams,
             req,
-        ) {
-            Ok(outcome) => outcome,
-            Err(never) => match never {},
-        }
+        );
+        outcome
     }
 
     pub(super) fn respond(&mut self, req: &Request) -> Response {
@@ -194,10 +192,8 @@ impl Mcp {
     /// Finishes a waiting request (`None`: it waits on).
     pub(super) fn finish_or_wait(&mut self, waiting: &Waiting, arrival: Arrival) -> Option<Value> {
         let (host, network) = (&mut self.world.host, &mut self.world.network);
-        match super::tools::finish(host, network, waiting, arrival) {
-            Ok(result) => result,
-            Err(never) => match never {},
-        }
+        let Ok(result) = super::tools::finish(host, network, waiting, arrival);
+        result
     }
 
     /// Finishes a waiting request that has its answer.

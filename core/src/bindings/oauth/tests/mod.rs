@@ -37,10 +37,8 @@ fn call(world: &mut World, req: &Request) -> Response {
     let Some(target) = target(req) else {
         panic!("not an OAuth path: {}", req.url)
     };
-    match handle(&mut world.host, &mut world.network, req, &target) {
-        Ok(response) => response,
-        Err(never) => match never {},
-    }
+    let Ok(response) = handle(&mut world.host, &mut world.network, req, &target);
+    response
 }
 
 fn location(response: &Response) -> &str {
