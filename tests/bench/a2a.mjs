@@ -13,12 +13,10 @@ import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcT
 import { Agent } from '../../core/js/index.js';
 import { createNetwork, startEdge } from '../support/edge.mjs';
 import { joinToken } from '../support/http.mjs';
-import { ms, quantile } from './stats.mjs';
+import { ms, roundTripsAndRate } from './stats.mjs';
 
-const LATENCY_SENDS = 200;
-const WARMUP = 20;
-const CONCURRENT = 10;
-const SENDS_EACH = 50;
+/** Sends timed one after another (after a warmup), then concurrent clients' sends each. */
+const LOAD = { runs: 200, warmup: 20, concurrent: 10, each: 50 };
 
 async function client(url, network, name) {
   const token = await joinToken(url, network, name);
@@ -32,11 +30,14 @@ async function client(url, network, name) {
     cardResolver: new DefaultAgentCardResolver({ fetchImpl }),
   }));
   const a2a = await factory.createFromUrl(`${url}/networks/${network}/a2a/agent:echo/`);
-  return async (n) => {
-    const task = await a2a.sendMessage({
-      message: { messageId: crypto.randomUUID(), role: Role.ROLE_USER, parts: [{ content: { $case: 'text', value: String(n) } }] },
-    });
-    if (task.status?.state !== TaskState.TASK_STATE_COMPLETED) throw new Error(`task ended ${task.status?.state}`);
+  return {
+    call: async (n) => {
+      const task = await a2a.sendMessage({
+        message: { messageId: crypto.randomUUID(), role: Role.ROLE_USER, parts: [{ content: { $case: 'text', value: String(n) } }] },
+      });
+      if (task.status?.state !== TaskState.TASK_STATE_COMPLETED) throw new Error(`task ended ${task.status?.state}`);
+    },
+    close: () => {},
   };
 }
 
@@ -47,24 +48,11 @@ try {
   await echo.registerTool('echo', { type: 'object' }, (input) => input, { description: 'echoes' });
   echo.onTask(async (task) => task.text);
 
-  const send = await client(edge.url, id, 'agent:latency');
-  const times = [];
-  for (let n = 0; n < WARMUP + LATENCY_SENDS; n += 1) {
-    const started = performance.now();
-    await send(n);
-    if (n >= WARMUP) times.push(performance.now() - started);
-  }
-  const senders = await Promise.all(Array.from({ length: CONCURRENT }, (_, i) => client(edge.url, id, `agent:client-${i}`)));
-  await Promise.all(senders.map((s) => s(-1)));
-  const started = performance.now();
-  await Promise.all(senders.map(async (s) => {
-    for (let n = 0; n < SENDS_EACH; n += 1) await s(n);
-  }));
-  const rate = (CONCURRENT * SENDS_EACH) / ((performance.now() - started) / 1000);
+  const sends = await roundTripsAndRate((name) => client(edge.url, id, `agent:client-${name}`), LOAD);
   echo.close();
-  console.log(`A2A SendMessage to an npm agent (${LATENCY_SENDS} sequential sends; ${CONCURRENT} clients x ${SENDS_EACH} sends):`);
-  console.log(`  round trip p50 ${ms(quantile(times, 0.5))}  p99 ${ms(quantile(times, 0.99))}`);
-  console.log(`  ${Math.round(rate)} completed tasks/s with ${CONCURRENT} concurrent clients`);
+  console.log(`A2A SendMessage to an npm agent (${LOAD.runs} sequential sends; ${LOAD.concurrent} clients x ${LOAD.each} sends):`);
+  console.log(`  round trip p50 ${ms(sends.p50)}  p99 ${ms(sends.p99)}`);
+  console.log(`  ${Math.round(sends.perSecond)} completed tasks/s with ${LOAD.concurrent} concurrent clients`);
 } finally {
   await edge.stop();
 }

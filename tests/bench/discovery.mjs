@@ -9,7 +9,7 @@
 
 import { KeyPair } from '../../core/js/index.js';
 import { startEdge } from '../support/edge.mjs';
-import { ms, quantile } from './stats.mjs';
+import { ms, quantile, timeEach } from './stats.mjs';
 
 const AGENTS = Number(process.env.AGENTS ?? 10_000);
 const QUERIES = 300;
@@ -61,14 +61,11 @@ try {
     'term + tag + transport': (n) => `q=${WORDS[n % WORDS.length]}&tags=${WORDS[(n + 1) % WORDS.length]}&transport=JSONRPC`,
   };
   for (const [label, query] of Object.entries(kinds)) {
-    const times = [];
-    for (let n = 0; n < WARMUP + QUERIES; n += 1) {
-      const t = performance.now();
+    const times = await timeEach(async (n) => {
       const res = await fetch(`${edge.url}/registry/v1/discover?${query(n)}&limit=20`);
       const body = await res.json();
       if (!Array.isArray(body.agents) || body.total < AGENTS) throw new Error(`bad answer ${JSON.stringify(body).slice(0, 200)}`);
-      if (n >= WARMUP) times.push(performance.now() - t);
-    }
+    }, { runs: QUERIES, warmup: WARMUP });
     console.log(`search over ${AGENTS} agents, ${label}: p50 ${ms(quantile(times, 0.5))}, p99 ${ms(quantile(times, 0.99))} (${QUERIES} queries)`);
   }
 

@@ -15,12 +15,10 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { Agent } from '../../core/js/index.js';
 import { createNetwork, startEdge } from '../support/edge.mjs';
 import { joinToken } from '../support/http.mjs';
-import { ms, quantile } from './stats.mjs';
+import { callRate, ms, roundTripsAndRate } from './stats.mjs';
 
-const LATENCY_CALLS = 300;
-const WARMUP = 30;
-const CONCURRENT = 10;
-const CALLS_EACH = 100;
+/** Calls timed one after another (after a warmup), then concurrent callers' calls each. */
+const LOAD = { runs: 300, warmup: 30, concurrent: 10, each: 100 };
 
 async function mcpCaller(url, network, name) {
   const token = await joinToken(url, network, name);
@@ -64,25 +62,6 @@ async function httpPoster(url, network, name) {
   };
 }
 
-async function latency(caller) {
-  const times = [];
-  for (let n = 0; n < WARMUP + LATENCY_CALLS; n += 1) {
-    const started = performance.now();
-    await caller.call(n);
-    if (n >= WARMUP) times.push(performance.now() - started);
-  }
-  return { p50: quantile(times, 0.5), p99: quantile(times, 0.99) };
-}
-
-async function throughput(callers) {
-  await Promise.all(callers.map((c) => c.call(-1)));
-  const started = performance.now();
-  await Promise.all(callers.map(async (c) => {
-    for (let n = 0; n < CALLS_EACH; n += 1) await c.call(n);
-  }));
-  return (callers.length * CALLS_EACH) / ((performance.now() - started) / 1000);
-}
-
 const edge = await startEdge();
 try {
   const { id } = await createNetwork(edge.url, { name: 'bench-mcp', mods: [] });
@@ -90,21 +69,16 @@ try {
   await owner.registerTool('echo', { type: 'object' }, (input) => input, { description: 'answers its input' });
   const results = {};
   for (const [kind, make] of [['mcp', mcpCaller], ['websocket', wsCaller]]) {
-    const one = await make(edge.url, id, `agent:${kind}-latency`);
-    results[kind] = await latency(one);
-    await one.close();
-    const many = await Promise.all(Array.from({ length: CONCURRENT }, (_, i) => make(edge.url, id, `agent:${kind}-${i}`)));
-    results[kind].callsPerSecond = await throughput(many);
-    await Promise.all(many.map((c) => c.close()));
+    results[kind] = await roundTripsAndRate((name) => make(edge.url, id, `agent:${kind}-${name}`), LOAD);
   }
-  const posters = await Promise.all(Array.from({ length: CONCURRENT }, (_, i) => httpPoster(edge.url, id, `agent:http-${i}`)));
-  const httpRate = await throughput(posters);
+  const posters = await Promise.all(Array.from({ length: LOAD.concurrent }, (_, i) => httpPoster(edge.url, id, `agent:http-${i}`)));
+  const httpRate = await callRate(posters.map((p) => p.call), LOAD.each);
   owner.close();
-  console.log(`tools/call round trip to an npm agent's tool (${LATENCY_CALLS} sequential calls; ${CONCURRENT} callers x ${CALLS_EACH} calls):`);
+  console.log(`tools/call round trip to an npm agent's tool (${LOAD.runs} sequential calls; ${LOAD.concurrent} callers x ${LOAD.each} calls):`);
   for (const [kind, r] of Object.entries(results)) {
-    console.log(`  ${kind.padEnd(10)} p50 ${ms(r.p50)}  p99 ${ms(r.p99)}  ${Math.round(r.callsPerSecond)} calls/s with ${CONCURRENT} concurrent callers`);
+    console.log(`  ${kind.padEnd(10)} p50 ${ms(r.p50)}  p99 ${ms(r.p99)}  ${Math.round(r.perSecond)} calls/s with ${LOAD.concurrent} concurrent callers`);
   }
-  console.log(`  reference: POST /v1/events, ${Math.round(httpRate)} requests/s with ${CONCURRENT} concurrent HTTP members`);
+  console.log(`  reference: POST /v1/events, ${Math.round(httpRate)} requests/s with ${LOAD.concurrent} concurrent HTTP members`);
 } finally {
   await edge.stop();
 }
