@@ -73,14 +73,17 @@ pub struct IoaMessage {
     pub recipients: Vec<String>,
 }
 
-fn text(content: &Map<String, Value>, key: &str) -> String {
-    content
-        .get(key)
-        .and_then(Value::as_str)
-        .unwrap_or("")
-        .to_owned()
+/// The text under `key`, when there is text there.
+fn optional_text(content: &Map<String, Value>, key: &str) -> Option<String> {
+    content.get(key).and_then(Value::as_str).map(str::to_owned)
 }
 
+/// The text under `key`, empty when there is none.
+fn text(content: &Map<String, Value>, key: &str) -> String {
+    optional_text(content, key).unwrap_or_default()
+}
+
+/// The texts in the list under `key`; anything not text is left out.
 fn texts(content: &Map<String, Value>, key: &str) -> Vec<String> {
     content
         .get(key)
@@ -112,10 +115,7 @@ pub fn read(event: &Event) -> Option<IoaMessage> {
         Some("checkpoint") => IoaKind::Checkpoint {
             title: text(content, "title"),
             body: text(content, "content"),
-            status: content
-                .get("status")
-                .and_then(Value::as_str)
-                .map(str::to_owned),
+            status: optional_text(content, "status"),
             options: texts(content, "options"),
         },
         Some("handoff") => IoaKind::Handoff {
@@ -125,10 +125,7 @@ pub fn read(event: &Event) -> Option<IoaMessage> {
         Some("swarm") => IoaKind::Swarm {
             content: text(content, "content"),
             targets: texts(content, "targets"),
-            task: content
-                .get("task")
-                .and_then(Value::as_bool)
-                .unwrap_or(false),
+            task: content.get("task") == Some(&Value::Bool(true)),
         },
         Some("team") => IoaKind::Team {
             team: text(content, "team"),
