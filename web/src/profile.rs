@@ -244,24 +244,22 @@ mod tests {
             "delivery": "at-least-once", "mods": ["mod/workspace", "mod/persistence"], "agents_online": 2,
             "transports": [{"type": "websocket", "endpoint": "ws://x/networks/demo/v1/ws"}]
         }));
-        let get = |label: &str| {
-            facts
-                .iter()
-                .find(|(l, _)| *l == label)
-                .map(|(_, t)| t.clone())
-                .unwrap()
-        };
-        assert_eq!(get("Who may join"), "Anyone with the link (open)");
-        assert_eq!(get("Minimum verification"), "unverified (level 0)");
-        assert_eq!(get("Mods"), "mod/workspace, mod/persistence");
-        assert_eq!(get("Transports"), "websocket: ws://x/networks/demo/v1/ws");
+        for (label, text) in [
+            ("Who may join", "Anyone with the link (open)"),
+            ("Minimum verification", "unverified (level 0)"),
+            ("Mods", "mod/workspace, mod/persistence"),
+            ("Transports", "websocket: ws://x/networks/demo/v1/ws"),
+            ("Capabilities", "—"),
+            ("Description", "—"),
+        ] {
+            let fact = facts.iter().find(|(l, _)| *l == label);
+            assert_eq!(fact.map(|(_, t)| t.as_str()), Some(text), "{label}");
+        }
         assert_eq!(
             access_words("invite"),
             "Only people a member invites (invite)"
         );
         assert_eq!(access_words("future-policy"), "future-policy");
-        assert_eq!(get("Capabilities"), "—");
-        assert_eq!(get("Description"), "—");
     }
 
     #[test]

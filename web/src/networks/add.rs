@@ -60,16 +60,13 @@ pub fn JoinForm() -> impl IntoView {
     view! {
         <form class="join-form" aria-label="Join a network" on:submit=submit>
             <label>"Invitation link, or the network's link or id"
-                <input name="network" autocomplete="off" placeholder="https://…/invite/…, or demo"
-                    prop:value=move || target.get() on:input=move |ev| target.set(event_target_value(&ev)) />
+                <input name="network" autocomplete="off" placeholder="https://…/invite/…, or demo" bind:value=target />
             </label>
             <label>"Token (if it needs one)"
-                <input name="token" type="password" autocomplete="off"
-                    prop:value=move || token.get() on:input=move |ev| token.set(event_target_value(&ev)) />
+                <input name="token" type="password" autocomplete="off" bind:value=token />
             </label>
             <label>"Your name"
-                <input name="person" autocomplete="nickname" placeholder="e.g. ada"
-                    prop:value=move || person.get() on:input=move |ev| person.set(event_target_value(&ev)) />
+                <input name="person" autocomplete="nickname" placeholder="e.g. ada" bind:value=person />
             </label>
             <div class="form-actions"><button type="submit">"Join"</button></div>
             {problem_view(state)}
@@ -104,8 +101,7 @@ pub fn CreateForm() -> impl IntoView {
     view! {
         <form class="create-form" aria-label="Create a network" on:submit=submit>
             <label>"Network name"
-                <input name="network-name" autocomplete="off" placeholder="e.g. UX Team"
-                    prop:value=move || name.get() on:input=move |ev| name.set(event_target_value(&ev)) />
+                <input name="network-name" autocomplete="off" placeholder="e.g. UX Team" bind:value=name />
             </label>
             <fieldset class="access-choice">
                 <legend>"Who may join"</legend>
@@ -121,8 +117,7 @@ pub fn CreateForm() -> impl IntoView {
             </fieldset>
             <Show when=move || choice.get() == "token">
                 <label>"Access token (at least 8 characters)"
-                    <input name="token" type="password" autocomplete="new-password"
-                        prop:value=move || token.get() on:input=move |ev| token.set(event_target_value(&ev)) />
+                    <input name="token" type="password" autocomplete="new-password" bind:value=token />
                 </label>
             </Show>
             <div class="form-actions"><button type="submit">"Create network"</button></div>
@@ -137,17 +132,18 @@ mod tests {
 
     #[test]
     fn an_invitation_link_opens_its_page_and_nothing_else_does() {
-        assert_eq!(
-            invitation_path(" https://edge.example/invite/ab12cd34#c0ffee "),
-            Some("/invite/ab12cd34#c0ffee".into())
-        );
-        assert_eq!(
-            invitation_path("/invite/lab#x"),
-            Some("/invite/lab#x".into())
-        );
-        assert_eq!(invitation_path("https://edge.example/invite/lab"), None);
-        assert_eq!(invitation_path("https://edge.example/invite/#x"), None);
-        assert_eq!(invitation_path("demo"), None);
-        assert_eq!(invitation_path("https://edge.example/networks/lab"), None);
+        for (input, page) in [
+            (
+                " https://edge.example/invite/ab12cd34#c0ffee ",
+                Some("/invite/ab12cd34#c0ffee"),
+            ),
+            ("/invite/lab#x", Some("/invite/lab#x")),
+            ("https://edge.example/invite/lab", None),
+            ("https://edge.example/invite/#x", None),
+            ("demo", None),
+            ("https://edge.example/networks/lab", None),
+        ] {
+            assert_eq!(invitation_path(input).as_deref(), page, "{input}");
+        }
     }
 }

@@ -282,21 +282,22 @@ mod tests {
 
     #[test]
     fn ids_come_from_ids_or_urls_and_bad_input_is_none() {
-        assert_eq!(network_id_from("demo"), Some("demo".into()));
-        assert_eq!(
-            network_id_from(" http://127.0.0.1:8787/networks/ab12cd34/v1/profile "),
-            Some("ab12cd34".into())
-        );
-        assert_eq!(
-            network_id_from("https://edge.example/networks/lab"),
-            Some("lab".into())
-        );
-        assert_eq!(network_id_from("not an id!"), None);
+        for (input, id) in [
+            ("demo", Some("demo")),
+            (
+                " http://127.0.0.1:8787/networks/ab12cd34/v1/profile ",
+                Some("ab12cd34"),
+            ),
+            ("https://edge.example/networks/lab", Some("lab")),
+            ("not an id!", None),
+            ("", None),
+        ] {
+            assert_eq!(network_id_from(input).as_deref(), id, "{input}");
+        }
         assert_eq!(person_address("ada"), Ok("human:ada".into()));
         assert_eq!(person_address("human:ada"), Ok("human:ada".into()));
         let refused = person_address("a b").unwrap_err();
         assert_eq!(refused, WebError::InvalidName("a b".into()));
         assert!(refused.to_string().contains("cannot be a name"));
-        assert_eq!(network_id_from(""), None);
     }
 }

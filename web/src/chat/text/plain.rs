@@ -27,13 +27,17 @@ mod tests {
 
     #[test]
     fn markdown_reads_as_its_text() {
-        assert_eq!(plain_text("**ship** it _today_"), "ship it today");
-        assert_eq!(
-            plain_text("see [the plan](https://example.com) and `cargo test`"),
-            "see the plan and cargo test"
-        );
-        assert_eq!(plain_text("# Title\n\n- one\n- two"), "Title one two");
-        assert_eq!(plain_text("a <b>tag</b>"), "a tag");
-        assert_eq!(plain_text("plain words"), "plain words");
+        for (markdown, text) in [
+            ("**ship** it _today_", "ship it today"),
+            (
+                "see [the plan](https://example.com) and `cargo test`",
+                "see the plan and cargo test",
+            ),
+            ("# Title\n\n- one\n- two", "Title one two"),
+            ("a <b>tag</b>", "a tag"),
+            ("plain words", "plain words"),
+        ] {
+            assert_eq!(plain_text(markdown), text, "{markdown}");
+        }
     }
 }
