@@ -4,7 +4,7 @@
 //! and the turns under way (`agent_turns`), which tell a woken object which
 //! answers a restart cut short.
 
-use crate::host::sql::{integer, run, select, text};
+use crate::host::sql::{integer, run, select, select_first, text};
 use agentnet_core::agent::Place;
 use agentnet_core::{Address, EventId};
 use serde::Deserialize;
@@ -28,8 +28,8 @@ struct KeyRow {
 /// `agent`'s own provider key, when a master set one.
 pub(crate) fn key(sql: &SqlStorage, agent: &Address) -> Result<Option<String>> {
     let query = "SELECT key FROM agent_keys WHERE agent = ?";
-    let keys: Vec<KeyRow> = select(sql, query, vec![text(agent.to_string())])?;
-    Ok(keys.into_iter().next().map(|r| r.key))
+    let row: Option<KeyRow> = select_first(sql, query, vec![text(agent.to_string())])?;
+    Ok(row.map(|r| r.key))
 }
 
 /// Keeps `key` as `agent`'s (replacing any), or forgets its key.

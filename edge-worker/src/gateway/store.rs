@@ -5,7 +5,7 @@
 //! are gone (`agentnet_core::gateway::Gateway::reconcile`) when its alarm
 //! wakes it, before anything else reaches it.
 
-use crate::host::sql::{run, select};
+use crate::host::sql::{run, select, select_first};
 use agentnet_core::Address;
 use agentnet_core::gateway::GatewayId;
 use serde::Deserialize;
@@ -46,8 +46,9 @@ pub(crate) fn settle_link(
     sql: &SqlStorage,
     known: Option<(String, GatewayId)>,
 ) -> Result<Option<(String, GatewayId)>> {
-    let rows: Vec<LinkRow> = select(sql, "SELECT network, gateway FROM gateway_link", None)?;
-    let kept = rows.into_iter().next().map(|r| (r.network, r.gateway));
+    let row: Option<LinkRow> =
+        select_first(sql, "SELECT network, gateway FROM gateway_link", None)?;
+    let kept = row.map(|r| (r.network, r.gateway));
     match (known, kept) {
         (None, kept) => Ok(kept),
         (Some((network, gateway)), None) => {

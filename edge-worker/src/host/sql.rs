@@ -1,6 +1,6 @@
 //! Small helpers over the object's SQLite that every store in the network
 //! object shares: bound values ([`text`], [`integer`], [`clamped_integer`]), running a statement
-//! ([`run`]) and reading its rows ([`select`], [`json_values`], [`json_value`]),
+//! ([`run`]) and reading its rows ([`select`], [`select_first`], [`json_values`], [`json_value`]),
 //! keeping a table's newest rows ([`keep_newest`]), whether a table exists
 //! ([`table_exists`]) and a table's one secret ([`secret`], [`keep_secret`]).
 //! A leaf: the stores of every object (`crate::network::storage`, `crate::registry::discovery_store`,
@@ -55,32 +55,49 @@ pub(crate) fn select<T: DeserializeOwned>(
     sql.exec(query, bindings)?.to_array()
 }
 
+/// The first row `query` answers (the one row a key selects, or an aggregate's), read as by [`select`].
+pub(crate) fn select_first<T: DeserializeOwned>(
+    sql: &SqlStorage,
+    query: &str,
+    bindings: impl Into<Bindings>,
+) -> worker::Result<Option<T>> {
+    Ok(select(sql, query, bindings)?.into_iter().next())
+}
+
+/// A row of JSON kept in the column `value` (`SELECT record AS value …`).
+#[derive(serde::Deserialize)]
+struct Json {
+    value: String,
+}
+
+impl Json {
+    /// Its JSON read into a `T`; `None` when it does not read as one
+    /// (written by an older version, say).
+    fn read<T: DeserializeOwned>(&self) -> Option<T> {
+        serde_json::from_str(&self.value).ok()
+    }
+}
+
 /// The JSON kept in the column `value` of each row `query` answers
 /// (`SELECT record AS value …`), read into `T`s; a row whose JSON does not
-/// read as a `T` (written by an older version, say) is left out.
+/// read as a `T` is left out.
 pub(crate) fn json_values<T: DeserializeOwned>(
     sql: &SqlStorage,
     query: &str,
     bindings: impl Into<Bindings>,
 ) -> worker::Result<Vec<T>> {
-    #[derive(serde::Deserialize)]
-    struct Json {
-        value: String,
-    }
     let rows: Vec<Json> = select(sql, query, bindings)?;
-    Ok(rows
-        .iter()
-        .filter_map(|row| serde_json::from_str(&row.value).ok())
-        .collect())
+    Ok(rows.iter().filter_map(Json::read).collect())
 }
 
-/// The first of [`json_values`]: the one row a key selects.
+/// Like [`json_values`] for the one row a key selects.
 pub(crate) fn json_value<T: DeserializeOwned>(
     sql: &SqlStorage,
     query: &str,
     bindings: impl Into<Bindings>,
 ) -> worker::Result<Option<T>> {
-    Ok(json_values(sql, query, bindings)?.into_iter().next())
+    let row: Option<Json> = select_first(sql, query, bindings)?;
+    Ok(row.as_ref().and_then(Json::read))
 }
 
 /// Which rows [`keep_newest`] trims: those of `table` whose `scope` column
@@ -137,12 +154,9 @@ pub(crate) fn secret(sql: &SqlStorage, table: &str) -> worker::Result<Option<Str
     struct Kept {
         secret: String,
     }
-    let kept: Vec<Kept> = select(
-        sql,
-        &format!("SELECT secret FROM {table} WHERE id = 0"),
-        None,
-    )?;
-    Ok(kept.into_iter().next().map(|kept| kept.secret))
+    let query = format!("SELECT secret FROM {table} WHERE id = 0");
+    let kept: Option<Kept> = select_first(sql, &query, None)?;
+    Ok(kept.map(|kept| kept.secret))
 }
 
 /// Keeps `secret` as `table`'s one row.

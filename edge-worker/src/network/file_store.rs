@@ -4,7 +4,9 @@
 //! `crate::network::files`). The bytes are in R2
 //! (`crate::network::files`); the key is never answered or logged.
 
-use crate::host::sql::{integer, json_value, json_values, keep_secret, run, secret, select, text};
+use crate::host::sql::{
+    integer, json_value, json_values, keep_secret, run, secret, select_first, text,
+};
 use agentnet_core::Address;
 use agentnet_core::Timestamp;
 use agentnet_core::files::{FileId, StoredFile};
@@ -76,8 +78,8 @@ pub(crate) fn remove(sql: &SqlStorage, id: &FileId) -> Result<()> {
 
 /// Every byte the files hold or are being uploaded into.
 pub(crate) fn used(sql: &SqlStorage) -> Result<u64> {
-    let totals: Vec<Total> = select(sql, "SELECT SUM(size) AS total FROM files", None)?;
-    Ok(totals.first().and_then(|r| r.total).unwrap_or(0.0) as u64)
+    let row: Option<Total> = select_first(sql, "SELECT SUM(size) AS total FROM files", None)?;
+    Ok(row.and_then(|r| r.total).unwrap_or(0.0) as u64)
 }
 
 /// The link key, made from `seed` and kept on first use.

@@ -12,7 +12,7 @@
 //! be lost): the gateways then hear [`ToGateway::Restarted`] and close their
 //! sockets, whose clients resume from their watermarks.
 
-use crate::host::sql::{integer, select};
+use crate::host::sql::{integer, select_first};
 use agentnet_core::bindings::transport::sockets::SocketId;
 use agentnet_core::gateway::{GatewayId, Placement, Sequencer, ToGateway};
 use agentnet_core::model::config::Gateways;
@@ -102,8 +102,9 @@ struct EpochRow {
 /// The stored epoch, `bump`ed (and stored) when asked or when there is none yet.
 fn epoch(sql: &SqlStorage, bump: bool) -> Result<u64> {
     sql.exec(EPOCH_SCHEMA, None)?;
-    let rows: Vec<EpochRow> = select(sql, "SELECT epoch FROM gateway_epoch WHERE id = 0", None)?;
-    let stored = rows.first().and_then(|r| u64::try_from(r.epoch).ok());
+    let row: Option<EpochRow> =
+        select_first(sql, "SELECT epoch FROM gateway_epoch WHERE id = 0", None)?;
+    let stored = row.and_then(|r| u64::try_from(r.epoch).ok());
     match stored {
         Some(epoch) if !bump => Ok(epoch),
         _ => {

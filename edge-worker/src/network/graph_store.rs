@@ -8,7 +8,7 @@
 //! Every lookup is one indexed range of the `(audience, seq)` primary key;
 //! rows still gathered for the batch are written first.
 
-use crate::host::sql::{clamped_integer, select, text};
+use crate::host::sql::{clamped_integer, select, select_first, text};
 use crate::network::storage::{EventRow, decode_rows};
 use agentnet_core::Event;
 use agentnet_core::model::graph::{End, GraphIndex};
@@ -96,15 +96,9 @@ impl LogIndex {
 
     fn try_count(&self, key: &str) -> worker::Result<u64> {
         self.0.flush()?;
-        let rows: Vec<LinkRow> = select(
-            &self.0.sql,
-            "SELECT count(*) AS seq FROM audience WHERE audience = ?",
-            vec![text(key)],
-        )?;
-        Ok(rows
-            .first()
-            .and_then(|r| u64::try_from(r.seq).ok())
-            .unwrap_or(0))
+        let query = "SELECT count(*) AS seq FROM audience WHERE audience = ?";
+        let row: Option<LinkRow> = select_first(&self.0.sql, query, vec![text(key)])?;
+        Ok(row.and_then(|r| u64::try_from(r.seq).ok()).unwrap_or(0))
     }
 
     fn try_events(&self, seqs: &[u64]) -> worker::Result<Vec<(u64, Event)>> {

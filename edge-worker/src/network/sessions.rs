@@ -3,7 +3,7 @@
 //! session expires, when its use is written down and which rows are pruned
 //! is the core's (`agentnet_core::bindings::access::policy`); here are the rows.
 
-use crate::host::sql::{integer, run, select, text};
+use crate::host::sql::{integer, run, select_first, text};
 use crate::network::storage::Store;
 use agentnet_core::Timestamp;
 use agentnet_core::bindings::access::policy::{Expired, SessionRow, TicketRow};
@@ -79,12 +79,12 @@ impl Store {
 
     /// The session whose token hashes to `token_sha256`.
     pub fn session(&self, token_sha256: &str) -> worker::Result<Option<SessionRow>> {
-        let rows: Vec<SessionColumns> = select(
+        let row: Option<SessionColumns> = select_first(
             &self.sql,
             "SELECT address, created, last_used FROM sessions WHERE token_sha256 = ?",
             vec![text(token_sha256)],
         )?;
-        Ok(rows.into_iter().next().map(|r| SessionRow {
+        Ok(row.map(|r| SessionRow {
             address: r.address,
             created: Timestamp::from_millis(unsigned(r.created)),
             last_used: Timestamp::from_millis(unsigned(r.last_used.unwrap_or(r.created))),
@@ -156,12 +156,12 @@ impl Store {
 
     /// Removes and returns the ticket whose token hashes to `ticket_sha256`.
     pub fn take_ticket(&self, ticket_sha256: &str) -> worker::Result<Option<TicketRow>> {
-        let rows: Vec<TicketColumns> = select(
+        let row: Option<TicketColumns> = select_first(
             &self.sql,
             "DELETE FROM tickets WHERE ticket_sha256 = ? RETURNING address, expires_at",
             vec![text(ticket_sha256)],
         )?;
-        Ok(rows.into_iter().next().map(|r| TicketRow {
+        Ok(row.map(|r| TicketRow {
             address: r.address,
             expires_at: Timestamp::from_millis(unsigned(r.expires_at)),
         }))

@@ -23,7 +23,7 @@
 //! Loading reads the config, the state rows and `max(seq)` — never the log —
 //! so waking a hibernated object stays cheap.
 
-use crate::host::sql::{integer, run, select, table_exists, text};
+use crate::host::sql::{integer, run, select, select_first, table_exists, text};
 use crate::network::log_batch::{self, PendingAppends};
 use crate::network::text_index;
 use agentnet_core::model::search::SearchText;
@@ -310,22 +310,17 @@ impl Store {
     /// The greatest event id in the log (ULIDs sort by time), if any.
     pub fn newest_id(&self) -> worker::Result<Option<agentnet_core::EventId>> {
         self.flush()?;
-        let rows: Vec<NewestRow> = select(&self.sql, "SELECT max(id) AS id FROM events", None)?;
-        Ok(rows
-            .first()
-            .and_then(|r| r.id.as_deref())
-            .and_then(|id| id.parse().ok()))
+        let row: Option<NewestRow> =
+            select_first(&self.sql, "SELECT max(id) AS id FROM events", None)?;
+        Ok(row.and_then(|r| r.id?.parse().ok()))
     }
 
     /// The `seq` of a logged event id, for deduplication beyond the core's window.
     pub fn seq_of(&self, id: &str) -> worker::Result<Option<u64>> {
         self.flush()?;
-        let rows: Vec<SeqRow> = select(
-            &self.sql,
-            "SELECT seq FROM events WHERE id = ?",
-            vec![text(id)],
-        )?;
-        Ok(rows.first().and_then(|r| u64::try_from(r.seq).ok()))
+        let query = "SELECT seq FROM events WHERE id = ?";
+        let row: Option<SeqRow> = select_first(&self.sql, query, vec![text(id)])?;
+        Ok(row.and_then(|r| u64::try_from(r.seq).ok()))
     }
 
     /// The logged event `id`, if the log has it.
