@@ -36,9 +36,7 @@ impl GatewayObject {
     /// A WebSocket frame.
     #[wasm_bindgen(js_name = webSocketMessage)]
     pub fn web_socket_message(&self, ws: web_sys::WebSocket, message: JsValue) -> JsValue {
-        let text = message
-            .as_string()
-            .unwrap_or_else(|| "binary frames are not event envelopes".to_owned());
+        let text = crate::host::frame_text(&message);
         self.host.frame(&ws.into(), &text);
         JsValue::UNDEFINED
     }

@@ -93,12 +93,7 @@ pub(crate) struct GatewayHost {
 
 impl GatewayHost {
     pub(crate) fn new(state: State, env: Env, me: std::rc::Weak<GatewayHost>) -> Self {
-        if let Ok(pair) = worker::worker_sys::WebSocketRequestResponsePair::new(
-            agentnet_core::replica::HEARTBEAT_PING,
-            agentnet_core::replica::HEARTBEAT_PONG,
-        ) {
-            state.set_websocket_auto_response(&pair);
-        }
+        crate::host::answer_heartbeats(&state);
         let (_hooks_on, policy) = crate::network::object::test_hooks_of(&env);
         let reconcile_ms = policy.gateway_reconcile_ms;
         if let Err(err) = crate::gateway::store::create(&state.storage().sql()) {

@@ -3,7 +3,8 @@
 //! bindings (here), the one door of outbound fetches and the bounded fetch
 //! of outside documents, the counts only test hooks read ([`counter`]), the
 //! stores' SQLite helpers ([`sql`]), where an input's
-//! answers go, text frames, the one outlet of every SSE stream ([`sse`]), and
+//! answers go, text frames (sent, and read: [`frame_text`]), heartbeats
+//! answered by workerd ([`answer_heartbeats`]), the one outlet of every SSE stream ([`sse`]), and
 //! the stubs of the deployment-wide objects.
 //!
 //! May use only the core and workers-rs: nothing here knows an object.
@@ -160,6 +161,25 @@ where
         copy.set(name, value)?;
     }
     Ok(response.with_headers(copy))
+}
+
+/// The text of a WebSocket message workerd hands a Durable Object; a binary
+/// frame reads as a text the core refuses as an envelope.
+pub(crate) fn frame_text(message: &wasm_bindgen::JsValue) -> String {
+    message
+        .as_string()
+        .unwrap_or_else(|| "binary frames are not event envelopes".to_owned())
+}
+
+/// Has workerd answer the replica's heartbeat frames on the object's sockets
+/// itself, without waking the object.
+pub(crate) fn answer_heartbeats(state: &worker::State) {
+    if let Ok(pair) = worker::worker_sys::WebSocketRequestResponsePair::new(
+        agentnet_core::replica::HEARTBEAT_PING,
+        agentnet_core::replica::HEARTBEAT_PONG,
+    ) {
+        state.set_websocket_auto_response(&pair);
+    }
 }
 
 /// A Durable Object's answer to workerd's `alarm()` call: the response, or its error.

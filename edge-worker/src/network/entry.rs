@@ -53,9 +53,7 @@ impl NetworkObject {
     /// takes it, otherwise a promise of the drain it starts.
     #[wasm_bindgen(js_name = webSocketMessage)]
     pub fn web_socket_message(&self, ws: web_sys::WebSocket, message: JsValue) -> JsValue {
-        let text = message
-            .as_string()
-            .unwrap_or_else(|| "binary frames are not event envelopes".to_owned());
+        let text = crate::host::frame_text(&message);
         match self.host.queue_frame(ws.into(), text) {
             None => JsValue::UNDEFINED,
             Some(drainer) => drain_task(Rc::clone(&self.host), drainer).into(),

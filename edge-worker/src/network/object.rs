@@ -228,13 +228,7 @@ impl NetworkHost {
 /// What workerd's calls into the object do (`crate::network::entry` receives them).
 impl NetworkHost {
     pub(crate) fn new(state: State, env: Env, me: std::rc::Weak<NetworkHost>) -> Self {
-        // Answer the replica's heartbeat frames without waking the object.
-        if let Ok(pair) = worker::worker_sys::WebSocketRequestResponsePair::new(
-            agentnet_core::replica::HEARTBEAT_PING,
-            agentnet_core::replica::HEARTBEAT_PONG,
-        ) {
-            state.set_websocket_auto_response(&pair);
-        }
+        crate::host::answer_heartbeats(&state);
         let (_hooks_on, policy) = test_hooks_of(&env);
         Self {
             state,
