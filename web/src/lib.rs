@@ -208,6 +208,16 @@ fn become_new_guest(network: &str, me: &Address, rejection: &agentnet_core::Reje
     window().location().reload().is_ok()
 }
 
+/// The panes whose part loads when first opened: the pane, its split point,
+/// and what it is for the loading line.
+const LAZY_PANES: [(Pane, lazy::Loader, &str); 5] = [
+    (Pane::Inspector, parts::inspector, "the inspector"),
+    (Pane::About, parts::about, "this network's page"),
+    (Pane::Document, parts::document_page, "the document"),
+    (Pane::Tasks, parts::tasks_pane, "the tasks"),
+    (Pane::Admin, parts::admin_pane, "the Admin pane"),
+];
+
 /// The workspace of one network, at `place`.
 #[component]
 fn Workspace(
@@ -302,21 +312,11 @@ fn Workspace(
                 <Panes />
                 <Conversations />
             </div>
-            <Show when=move || session.pane() == Pane::Inspector>
-                <LazyPart load=parts::inspector what="the inspector" />
-            </Show>
-            <Show when=move || session.pane() == Pane::About>
-                <LazyPart load=parts::about what="this network's page" />
-            </Show>
-            <Show when=move || session.pane() == Pane::Document>
-                <LazyPart load=parts::document_page what="the document" />
-            </Show>
-            <Show when=move || session.pane() == Pane::Tasks>
-                <LazyPart load=parts::tasks_pane what="the tasks" />
-            </Show>
-            <Show when=move || session.pane() == Pane::Admin>
-                <LazyPart load=parts::admin_pane what="the Admin pane" />
-            </Show>
+            {LAZY_PANES.into_iter().map(|(pane, load, what)| view! {
+                <Show when=move || session.pane() == pane>
+                    <LazyPart load=load what=what />
+                </Show>
+            }).collect_view()}
             <ChatPane />
             <div class="side" id="workspace-people">
                 <Roster />
