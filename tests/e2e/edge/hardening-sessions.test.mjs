@@ -13,6 +13,7 @@ import { Agent, createEvent } from '../../../core/js/index.js';
 import { createNetwork, edgeForFile } from '../../support/edge.mjs';
 import { until } from '../../support/process.mjs';
 import { call as callAt, assertRefused } from '../../support/http.mjs';
+import { sseBlocks } from '../../support/sse.mjs';
 import { pace, expectNothingFor } from '../../support/waits.mjs';
 
 const POLICY = {
@@ -82,14 +83,9 @@ function stream(response) {
     }
   };
   const done = (async () => {
-    const decoder = new TextDecoder();
-    let buffer = '';
+    const take = sseBlocks();
     for await (const chunk of chunks()) {
-      buffer += decoder.decode(chunk, { stream: true });
-      let cut;
-      while ((cut = buffer.indexOf('\n\n')) >= 0) {
-        const block = buffer.slice(0, cut);
-        buffer = buffer.slice(cut + 2);
+      for (const block of take(chunk)) {
         const name = /^event: (.*)$/m.exec(block)?.[1];
         const data = /^data: (.*)$/m.exec(block)?.[1];
         if (name && data) records.push({ name, data: JSON.parse(data) });

@@ -7,6 +7,7 @@ import WebSocket from 'ws';
 import { Agent } from '../../../core/js/index.js';
 import { statefulEdgeForFile } from '../../support/edge.mjs';
 import { joinToken } from '../../support/http.mjs';
+import { sseBlocks } from '../../support/sse.mjs';
 import { until, within } from '../../support/waits.mjs';
 
 const edge = statefulEdgeForFile('agentnet-http-');
@@ -151,18 +152,13 @@ test('after kill -9 and a restart, history, sessions and cursors are intact', as
 /** Reads SSE records from a fetch response until `count` records with an id arrived. */
 async function readRecords(response, count, timeoutMs = 10_000) {
   const reader = response.body.getReader();
-  const decoder = new TextDecoder();
-  let buffer = '';
+  const take = sseBlocks();
   const records = [];
   const deadline = Date.now() + timeoutMs;
   while (records.length < count) {
     const { value, done } = await within(reader.read(), Math.max(0, deadline - Date.now()), 'SSE record');
     if (done) break;
-    buffer += decoder.decode(value, { stream: true });
-    let cut;
-    while ((cut = buffer.indexOf('\n\n')) >= 0) {
-      const block = buffer.slice(0, cut);
-      buffer = buffer.slice(cut + 2);
+    for (const block of take(value)) {
       const id = /^id: (\d+)$/m.exec(block)?.[1];
       const data = /^data: (.*)$/m.exec(block)?.[1];
       if (id && data) records.push({ id: Number(id), event: JSON.parse(data) });

@@ -17,6 +17,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { Agent } from '../../../core/js/index.js';
 import { createNetwork, startEdge } from '../../support/edge.mjs';
 import { launchBrowser, openWorkspace } from '../../support/browser.mjs';
+import { sseBlocks, sseFields } from '../../support/sse.mjs';
 import { until, settlesWithin } from '../../support/waits.mjs';
 
 const ACCESS_KEY = 'ioa-access-key';
@@ -72,25 +73,16 @@ async function stream(path, node) {
   assert.equal(res.status, 200, await (res.status === 200 ? '' : res.text()));
   assert.match(res.headers.get('content-type'), /text\/event-stream/);
   const reader = res.body.getReader();
-  const decoder = new TextDecoder();
-  let buffer = '';
+  const take = sseBlocks();
   const records = [];
   const pump = (async () => {
     try {
       for (;;) {
         const { value, done } = await reader.read();
         if (done) return;
-        buffer += decoder.decode(value, { stream: true });
-        let cut;
-        while ((cut = buffer.indexOf('\n\n')) >= 0) {
-          const block = buffer.slice(0, cut);
-          buffer = buffer.slice(cut + 2);
+        for (const block of take(value)) {
           if (block.startsWith(':')) { records.push({ comment: block.slice(1).trim() }); continue; }
-          const record = {};
-          for (const line of block.split('\n')) {
-            const at = line.indexOf(':');
-            record[line.slice(0, at)] = line.slice(at + 1).trimStart();
-          }
+          const record = sseFields(block);
           record.data = JSON.parse(record.data);
           records.push(record);
         }
