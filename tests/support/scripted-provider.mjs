@@ -229,16 +229,17 @@ export async function startScriptedProvider({ key } = {}) {
 }
 
 /**
- * A scripted provider for one test file, started before its tests and closed after them;
- * `.provider` once started.
+ * A scripted provider for one test file, started before its tests and closed after them. The
+ * object returned is `startScriptedProvider`'s, filled in once the provider is up (as
+ * `edgeForFile`'s edge is), so tests read `provider.url` as usual.
  */
 export function scriptedProviderForFile(key) {
-  const file = {};
+  const provider = {};
   before(async () => {
-    file.provider = await startScriptedProvider({ key });
+    Object.assign(provider, await startScriptedProvider({ key }));
   });
   after(async () => {
-    await file.provider?.close();
+    await provider.close?.();
   });
-  return file;
+  return provider;
 }

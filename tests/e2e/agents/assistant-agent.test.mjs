@@ -19,7 +19,7 @@ import { scriptedProviderForFile, text, toolCall } from '../../support/scripted-
 const KEY = 'sk-test-assistant-2b7e4d9a1c6f3e8b5a0d2c4f6e8a1b3d';
 const POSTED = 'workspace.message.posted';
 const started = edgeAndBrowser();
-const scripted = scriptedProviderForFile(KEY);
+const provider = scriptedProviderForFile(KEY);
 
 /** The last tool result the model was sent, parsed when it is JSON. */
 function lastResult(request) {
@@ -40,7 +40,7 @@ function scriptAssistant() {
     chosen.push(to);
     return toolCall('delegate', { to, instructions });
   };
-  scripted.provider.script('openai', [
+  provider.script('openai', [
     toolCall('plan', { steps: ['Book a table for tonight', 'Tell Ann about the booking'] }),
     toolCall('find_agents', { query: 'restaurant booking' }),
     pick('Book a table for tonight at 19:30.'),
@@ -82,7 +82,7 @@ async function members(url, network) {
 function assistant(url, network) {
   return Agent.llm({
     url, network, name: 'agent:assistant', mode: 'assistant',
-    ...scripted.provider.openaiMember('ASSISTANT_KEY'),
+    ...provider.openaiMember('ASSISTANT_KEY'),
     systemPrompt: 'You work for the people of this network.',
   });
 }
@@ -95,7 +95,7 @@ test('a person DMs the assistant: plan, two agents found by capability, two task
   const ann = await Agent.connect({ url, network, name: 'human:ann' });
   try {
     const fromAssistant = collectEvents(ann, POSTED);
-    const first = scripted.provider.requests.length;
+    const first = provider.requests.length;
     const chosen = scriptAssistant();
     const request = await ann.send('agent:assistant', POSTED, { content: 'book a table and tell Ann' });
 
@@ -135,7 +135,7 @@ test('a person DMs the assistant: plan, two agents found by capability, two task
     assert.ok(hers.every((t) => t.on_behalf_of === 'human:ann' && t.requester === 'agent:assistant'));
 
     // The model saw the candidates found by capability and the tasks' outcomes.
-    const calls = scripted.provider.requests.slice(first).filter((r) => r.provider);
+    const calls = provider.requests.slice(first).filter((r) => r.provider);
     assert.equal(calls.length, 6);
     assert.deepEqual(calls[0].body.tools.map((t) => t.function.name), ['plan', 'find_agents', 'delegate']);
     assert.match(calls[0].body.messages[0].content, /personal assistant/);

@@ -10,19 +10,18 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createNetwork, startEdge } from '../../support/edge.mjs';
 import { createOpenNetwork, launchBrowser, openWorkspace } from '../../support/browser.mjs';
-import { startScriptedProvider, slow, text } from '../../support/scripted-provider.mjs';
+import { scriptedProviderForFile, slow, text } from '../../support/scripted-provider.mjs';
 import { call } from '../../support/http.mjs';
 import { until } from '../../support/process.mjs';
 import { shoot } from '../../support/shots.mjs';
 import { expectNothingFor } from '../../support/waits.mjs';
 
 const KEY = 'sk-hosted-test-7f3a9c21e4b8';
+const provider = scriptedProviderForFile(KEY);
 let edge;
 let browser;
-let provider;
 
 before(async () => {
-  provider = await startScriptedProvider({ key: KEY });
   edge = await startEdge({ testHooks: true, allowLocalFetches: true });
   browser = await launchBrowser();
 });
@@ -30,7 +29,6 @@ before(async () => {
 after(async () => {
   await browser?.close();
   await edge?.stop();
-  await provider?.close();
 });
 
 /** A network, its master's session and a second person's. */

@@ -24,7 +24,7 @@ import { pace, expectNothingFor } from '../../support/waits.mjs';
 
 const KEY = 'sk-test-web-4c1d9e7a2b5f8c3e6a9d0b2e4f7a1c5d';
 const started = edgeAndBrowser();
-const scripted = scriptedProviderForFile(KEY);
+const provider = scriptedProviderForFile(KEY);
 
 const ANSWER = 'Friday in Paris looks sunny and mild, with a high of 21 °C and a light breeze from the west, '
   + 'so a walk along the Seine in the afternoon would be a fine plan.';
@@ -59,7 +59,7 @@ test('a person asks an LLM agent from the workspace: it uses a tool, streams, an
     { description: 'The forecast for a city' });
   const helper = await Agent.llm({
     url, network: id, name: 'agent:helper',
-    provider: 'openai_chat', baseUrl: scripted.provider.openaiBase, model: 'gpt-4o-mini',
+    provider: 'openai_chat', baseUrl: provider.openaiBase, model: 'gpt-4o-mini',
     keyVar: 'WEB_LLM_KEY', env: { WEB_LLM_KEY: KEY },
     systemPrompt: 'You are a helpful member of this network.',
     tools: 'all',
@@ -87,8 +87,8 @@ test('a person asks an LLM agent from the workspace: it uses a tool, streams, an
     const threadPane = page.getByRole('region', { name: 'Thread' });
     await threadPane.waitFor({ timeout: 10_000 });
 
-    const first = scripted.provider.requests.length;
-    scripted.provider.script('openai', [
+    const first = provider.requests.length;
+    provider.script('openai', [
       // Streamed slowly, so "is thinking…" lasts long enough to be seen.
       { ...toolCall('forecast', { city: 'Paris' }, { stream: true }), delayMs: 150 },
       slow(ANSWER, { delayMs: 120 }),
@@ -128,7 +128,7 @@ test('a person asks an LLM agent from the workspace: it uses a tool, streams, an
     assert.equal(await items.count(), 1);
     assert.match(await items.nth(0).textContent(), /forecast.*✓ ok.*Arguments.*\{"city":"Paris"\}.*Result.*sunny/s);
 
-    const calls = scripted.provider.requests.slice(first).filter((r) => r.provider);
+    const calls = provider.requests.slice(first).filter((r) => r.provider);
     assert.equal(calls.length, 2, 'one call for the tool, one for the answer');
     assert.deepEqual(calls[0].body.tools.map((t) => t.function.name), ['forecast']);
     assert.equal(calls[0].body.messages.at(-1).content, `${me}: @agent:helper what will the weather be on Friday?`);
@@ -149,8 +149,8 @@ test('a person asks an LLM agent from the workspace: it uses a tool, streams, an
     // A long answer in the channel, stopped from the page midway.
     await threadPane.getByRole('link', { name: 'Back to the conversation' }).click();
     await threadPane.waitFor({ state: 'detached', timeout: 10_000 });
-    const second = scripted.provider.requests.length;
-    scripted.provider.script('openai', [slow(LONG, { delayMs: 250 })]);
+    const second = provider.requests.length;
+    provider.script('openai', [slow(LONG, { delayMs: 250 })]);
     await say(page, '@agent:helper count to a hundred and twenty, slowly');
     const streaming = list.locator('.message.answering');
     await streaming.locator('.markdown', { hasText: 'word3' }).waitFor({ timeout: 15_000 });
@@ -162,7 +162,7 @@ test('a person asks an LLM agent from the workspace: it uses a tool, streams, an
     assert.ok(LONG.startsWith(shown) && shown.length > 'word1 word2 word3'.length, `still streaming: ${shown}`);
     await streaming.getByRole('button', { name: "Stop agent:helper's answer" }).click();
     await streaming.waitFor({ state: 'detached', timeout: 10_000 });
-    const call = scripted.provider.requests.slice(second).find((r) => r.provider);
+    const call = provider.requests.slice(second).find((r) => r.provider);
     await until('the provider to see the stream aborted', () => call.aborted === true, 10_000);
     await expectNothingFor(1000, 'an answer after Stop');
     assert.equal(await list.locator('.message', { hasText: 'word1 word2' }).count(), 0, 'no answer in the page');
@@ -170,14 +170,14 @@ test('a person asks an LLM agent from the workspace: it uses a tool, streams, an
     assert.ok(!LONG.endsWith(`${shown}`), 'stopped before the end');
 
     // A direct message from the page is answered in the direct conversation.
-    scripted.provider.script('openai', [text('Hello! Yes, I answer direct messages too.')]);
-    const third = scripted.provider.requests.length;
+    provider.script('openai', [text('Hello! Yes, I answer direct messages too.')]);
+    const third = provider.requests.length;
     await openNetwork(page, started.edge.url, id, '/with/agent:helper');
     await say(page, 'hello helper, are you there?');
     const direct = page.locator('.conversation-column .messages .message:not(.answering)', { hasText: 'I answer direct messages too' });
     await direct.waitFor({ timeout: 15_000 });
     assert.match(await direct.locator('.source').first().getAttribute('data-address'), /agent:helper/);
-    const [dmCall] = scripted.provider.requests.slice(third).filter((r) => r.provider);
+    const [dmCall] = provider.requests.slice(third).filter((r) => r.provider);
     assert.equal(dmCall.body.messages.at(-1).content, `${me}: hello helper, are you there?`);
     assert.equal(helperPosts.filter((e) => /direct messages/.test(e.payload.content)).length, 0, 'not in the channel');
   } finally {
