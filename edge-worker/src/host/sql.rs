@@ -90,13 +90,13 @@ pub(crate) fn json_values<T: DeserializeOwned>(
     Ok(rows.iter().filter_map(Json::read).collect())
 }
 
-/// Like [`json_values`] for the one row a key selects.
+/// Like [`json_values`] for the one row `key` selects (`… WHERE id = ?`).
 pub(crate) fn json_value<T: DeserializeOwned>(
     sql: &SqlStorage,
     query: &str,
-    bindings: impl Into<Bindings>,
+    key: &str,
 ) -> worker::Result<Option<T>> {
-    let row: Option<Json> = select_first(sql, query, bindings)?;
+    let row: Option<Json> = select_first(sql, query, vec![text(key)])?;
     Ok(row.as_ref().and_then(Json::read))
 }
 

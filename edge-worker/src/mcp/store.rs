@@ -12,7 +12,7 @@ use worker::{Result, SqlStorage};
 /// The session with this id.
 pub(crate) fn get(sql: &SqlStorage, id: &str) -> Result<Option<Session>> {
     let query = "SELECT session AS value FROM mcp_sessions WHERE id = ?";
-    json_value(sql, query, vec![text(id)])
+    json_value(sql, query, id)
 }
 
 /// Stores a session; drops its member's oldest beyond the limit.

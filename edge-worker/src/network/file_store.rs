@@ -32,7 +32,7 @@ struct Total {
 /// A file's record.
 pub(crate) fn get(sql: &SqlStorage, id: &FileId) -> Result<Option<StoredFile>> {
     let query = "SELECT record AS value FROM files WHERE id = ?";
-    json_value(sql, query, vec![text(id.as_str())])
+    json_value(sql, query, id.as_str())
 }
 
 /// The files registered as `resource` (one, unless ids collided).

@@ -29,7 +29,7 @@ const MAX_CLIENTS: u64 = 10_000;
 /// The client registered under `client_id`.
 pub(crate) fn client(sql: &SqlStorage, client_id: &str) -> Result<Option<Client>> {
     let query = "SELECT client AS value FROM oauth_clients WHERE client_id = ?";
-    json_value(sql, query, vec![text(client_id)])
+    json_value(sql, query, client_id)
 }
 
 /// Registers a client; drops the oldest beyond [`MAX_CLIENTS`].
@@ -55,7 +55,7 @@ pub(crate) fn add_client(sql: &SqlStorage, client: &Client) -> Result<()> {
 /// The grant stored under `sha256`.
 pub(crate) fn grant(sql: &SqlStorage, sha256: &str) -> Result<Option<Grant>> {
     let query = "SELECT grant AS value FROM oauth_grants WHERE sha256 = ?";
-    json_value(sql, query, vec![text(sha256)])
+    json_value(sql, query, sha256)
 }
 
 /// Stores a grant under `sha256` (new or changed).
