@@ -37,7 +37,6 @@ async function client(url, network, name) {
       });
       if (task.status?.state !== TaskState.TASK_STATE_COMPLETED) throw new Error(`task ended ${task.status?.state}`);
     },
-    close: () => {},
   };
 }
 

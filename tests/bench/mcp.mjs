@@ -58,7 +58,6 @@ async function httpPoster(url, network, name) {
       if (res.status !== 200) throw new Error(`POST /v1/events answered ${res.status}`);
       await res.text();
     },
-    close: () => {},
   };
 }
 

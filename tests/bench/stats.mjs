@@ -39,15 +39,15 @@ export async function callRate(callers, each) {
 /**
  * One kind of call under `load` (`{ runs, warmup, concurrent, each }`): the round trips of one
  * caller calling one after another (`timeEach`), then the rate of `concurrent` callers calling
- * side by side (`callRate`). `make(name)` makes a caller `{ call(n), close() }`, `name` being
- * `latency` or a concurrent caller's number.
+ * side by side (`callRate`). `make(name)` makes a caller `{ call(n), close() }` (`close` only
+ * when it holds something open), `name` being `latency` or a concurrent caller's number.
  */
 export async function roundTripsAndRate(make, load) {
   const one = await make('latency');
   const times = await timeEach(one.call, load);
-  await one.close();
+  await one.close?.();
   const many = await Promise.all(Array.from({ length: load.concurrent }, (_, i) => make(String(i))));
   const perSecond = await callRate(many.map((caller) => caller.call), load.each);
-  await Promise.all(many.map((caller) => caller.close()));
+  await Promise.all(many.map((caller) => caller.close?.()));
   return { p50: quantile(times, 0.5), p99: quantile(times, 0.99), perSecond };
 }
