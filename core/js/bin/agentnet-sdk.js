@@ -88,53 +88,30 @@ function showHelp(command) {
   process.stdout.write(page);
 }
 
+/** The options that take a value. */
+const VALUED = [
+  'url', 'network', 'profile', 'as', 'name', 'token', 'key', 'secret', 'after', 'limit', 'types',
+  'count', 'last', 'timeout', 'prefix', 'server-url', 'permissions', 'config', 'provider',
+  'base-url', 'model', 'key-var', 'persona', 'description', 'tools', 'answers', 'mode',
+  'history-depth', 'max-tokens', 'tokens-per-hour', 'calls-per-hour', 'tool-rounds', 'agent-turns',
+  'command', 'out', 'channels',
+];
+
+/** The options that are switches. */
+const SWITCHES = ['wait', 'assistant', 'help', 'version'];
+
+/** Every option as `parseArgs` reads it. */
+const OPTIONS = Object.fromEntries([
+  ...VALUED.map((name) => [name, { type: 'string' }]),
+  ...SWITCHES.map((name) => [name, { type: 'boolean' }]),
+]);
+
 async function main() {
   let parsed;
   try {
     parsed = parseArgs({
       allowPositionals: true,
-      options: {
-        url: { type: 'string' },
-        network: { type: 'string' },
-        profile: { type: 'string' },
-        as: { type: 'string' },
-        name: { type: 'string' },
-        token: { type: 'string' },
-        key: { type: 'string' },
-        secret: { type: 'string' },
-        after: { type: 'string' },
-        limit: { type: 'string' },
-        types: { type: 'string' },
-        count: { type: 'string' },
-        last: { type: 'string' },
-        wait: { type: 'boolean' },
-        timeout: { type: 'string' },
-        prefix: { type: 'string' },
-        'server-url': { type: 'string' },
-        permissions: { type: 'string' },
-        config: { type: 'string' },
-        provider: { type: 'string' },
-        'base-url': { type: 'string' },
-        model: { type: 'string' },
-        'key-var': { type: 'string' },
-        persona: { type: 'string' },
-        description: { type: 'string' },
-        tools: { type: 'string' },
-        answers: { type: 'string' },
-        mode: { type: 'string' },
-        assistant: { type: 'boolean' },
-        'history-depth': { type: 'string' },
-        'max-tokens': { type: 'string' },
-        'tokens-per-hour': { type: 'string' },
-        'calls-per-hour': { type: 'string' },
-        'tool-rounds': { type: 'string' },
-        'agent-turns': { type: 'string' },
-        command: { type: 'string' },
-        out: { type: 'string' },
-        channels: { type: 'string' },
-        help: { type: 'boolean' },
-        version: { type: 'boolean' },
-      },
+      options: OPTIONS,
     });
   } catch (err) {
     return fail(`${err.message}\n${usage()}`);
