@@ -328,37 +328,26 @@ mod tests {
 
     #[test]
     fn a_sheet_closes_the_way_it_came_and_a_message_swiped_left_is_answered() {
-        let menu = Context {
-            sheet: Sheet::Menu,
+        let (left, right) = (Gesture::Left { edge: false }, Gesture::Right { edge: false });
+        let sheet = |sheet| Context {
+            sheet,
             ..at(PHONE)
         };
-        assert_eq!(
-            action(Gesture::Left { edge: false }, menu),
-            Some(Action::CloseSheet)
-        );
-        assert_eq!(action(Gesture::Right { edge: true }, menu), None);
-        let people = Context {
-            sheet: Sheet::People,
-            ..at(PHONE)
-        };
-        assert_eq!(
-            action(Gesture::Right { edge: false }, people),
-            Some(Action::CloseSheet)
-        );
-        assert_eq!(
-            action(Gesture::Left { edge: true }, at(PHONE)),
-            Some(Action::OpenPeople)
-        );
         let id = EventId::from_parts(7, 1);
         let message = Context {
             on_message: Some(id),
             ..at(PHONE)
         };
-        assert_eq!(
-            action(Gesture::Left { edge: false }, message),
-            Some(Action::ReplyInThread(id))
-        );
-        assert_eq!(action(Gesture::Left { edge: false }, at(PHONE)), None);
-        assert_eq!(action(Gesture::Right { edge: false }, message), None);
+        for (gesture, context, wanted) in [
+            (left, sheet(Sheet::Menu), Some(Action::CloseSheet)),
+            (Gesture::Right { edge: true }, sheet(Sheet::Menu), None),
+            (right, sheet(Sheet::People), Some(Action::CloseSheet)),
+            (Gesture::Left { edge: true }, at(PHONE), Some(Action::OpenPeople)),
+            (left, message, Some(Action::ReplyInThread(id))),
+            (left, at(PHONE), None),
+            (right, message, None),
+        ] {
+            assert_eq!(action(gesture, context), wanted, "{gesture:?} on {context:?}");
+        }
     }
 }

@@ -24,20 +24,8 @@ pub fn OutcomeView(
             Outcome::Waiting => {
                 view! { <div class="outcome" role="status">"Working…"</div> }.into_any()
             }
-            Outcome::Error(message) => view! {
-                <div class="outcome error" role="alert">
-                    <span class="outcome-label">"The tool could not do it"</span>
-                    <p>{message}</p>
-                </div>
-            }
-            .into_any(),
-            Outcome::Form(message) => view! {
-                <div class="outcome error" role="alert">
-                    <span class="outcome-label">"Nothing was sent"</span>
-                    <p>{message}</p>
-                </div>
-            }
-            .into_any(),
+            Outcome::Error(message) => problem_view("The tool could not do it", message),
+            Outcome::Form(message) => problem_view("Nothing was sent", message),
             Outcome::Result(output) => {
                 let result = shown(&output);
                 let message = as_markdown(&result, &tool.get_value());
@@ -57,6 +45,17 @@ pub fn OutcomeView(
             }
         })
     }
+}
+
+/// A problem under its label: the tool's error, or why the form sent nothing.
+fn problem_view(label: &'static str, message: String) -> AnyView {
+    view! {
+        <div class="outcome error" role="alert">
+            <span class="outcome-label">{label}</span>
+            <p>{message}</p>
+        </div>
+    }
+    .into_any()
 }
 
 /// The view of one shown result.
