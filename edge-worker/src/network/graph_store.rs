@@ -44,6 +44,22 @@ struct LinkRow {
 /// the list travels as one JSON parameter).
 const EVENTS_PER_READ: usize = 500;
 
+/// Runs `query` for each [`EVENTS_PER_READ`] of `items` in turn, the chunk bound as
+/// one JSON list (`… IN (SELECT value FROM json_each(?))`), and hands `each` every
+/// chunk's rows as they come (so no more than a chunk's rows are held at once).
+fn select_by_chunks<I: serde::Serialize, T: serde::de::DeserializeOwned>(
+    sql: &worker::SqlStorage,
+    query: &str,
+    items: &[I],
+    mut each: impl FnMut(Vec<T>),
+) -> worker::Result<()> {
+    for chunk in items.chunks(EVENTS_PER_READ) {
+        let list = serde_json::to_string(chunk).unwrap_or_else(|_| "[]".into());
+        each(select(sql, query, vec![text(list)])?);
+    }
+    Ok(())
+}
+
 impl LogIndex {
     fn try_linked(
         &self,
@@ -80,15 +96,11 @@ impl LogIndex {
     fn try_linked_all(&self, keys: &[String]) -> worker::Result<Vec<u64>> {
         self.0.flush()?;
         let mut all = Vec::new();
-        for chunk in keys.chunks(EVENTS_PER_READ) {
-            let list = serde_json::to_string(chunk).unwrap_or_else(|_| "[]".into());
-            let rows: Vec<LinkRow> = select(
-                &self.0.sql,
-                "SELECT DISTINCT seq FROM audience WHERE audience IN (SELECT value FROM json_each(?))",
-                vec![text(list)],
-            )?;
+        let query =
+            "SELECT DISTINCT seq FROM audience WHERE audience IN (SELECT value FROM json_each(?))";
+        select_by_chunks(&self.0.sql, query, keys, |rows: Vec<LinkRow>| {
             all.extend(rows.iter().filter_map(|r| u64::try_from(r.seq).ok()));
-        }
+        })?;
         all.sort_unstable();
         all.dedup();
         Ok(all)
@@ -104,15 +116,10 @@ impl LogIndex {
     fn try_events(&self, seqs: &[u64]) -> worker::Result<Vec<(u64, Event)>> {
         self.0.flush()?;
         let mut found = Vec::with_capacity(seqs.len());
-        for chunk in seqs.chunks(EVENTS_PER_READ) {
-            let list = serde_json::to_string(chunk).unwrap_or_else(|_| "[]".into());
-            let rows: Vec<EventRow> = select(
-                &self.0.sql,
-                "SELECT seq, event FROM events WHERE seq IN (SELECT value FROM json_each(?)) ORDER BY seq",
-                vec![text(list)],
-            )?;
+        let query = "SELECT seq, event FROM events WHERE seq IN (SELECT value FROM json_each(?)) ORDER BY seq";
+        select_by_chunks(&self.0.sql, query, seqs, |rows: Vec<EventRow>| {
             found.extend(decode_rows(&rows));
-        }
+        })?;
         found.sort_by_key(|(seq, _)| *seq);
         Ok(found)
     }
