@@ -17,6 +17,22 @@ extern "C" {
     async fn get_json(url: &str) -> Result<JsValue, JsValue>;
 }
 
+/// The entries of the list under `key` in `doc` as `kind: address`, read from
+/// each entry's `kind` and `address` fields (an entry without both is left
+/// out), joined by `separator`: a profile's transports, a description's interfaces.
+pub fn endpoints(doc: &Value, key: &str, (kind, address): (&str, &str), separator: &str) -> String {
+    doc.get(key)
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|entry| {
+            let kind = entry.get(kind)?.as_str()?;
+            Some(format!("{kind}: {}", entry.get(address)?.as_str()?))
+        })
+        .collect::<Vec<_>>()
+        .join(separator)
+}
+
 /// The facts the view lists, as `(label, text)` pairs, from a profile.
 pub fn facts(profile: &Value) -> Vec<(&'static str, String)> {
     let text = |v: Option<&Value>| match v {
@@ -29,22 +45,7 @@ pub fn facts(profile: &Value) -> Vec<(&'static str, String)> {
         None | Some(Value::Null | Value::String(_)) => "—".to_owned(),
         Some(other) => other.to_string(),
     };
-    let transports = profile
-        .get("transports")
-        .and_then(Value::as_array)
-        .map(|t| {
-            t.iter()
-                .filter_map(|t| {
-                    Some(format!(
-                        "{}: {}",
-                        t.get("type")?.as_str()?,
-                        t.get("endpoint")?.as_str()?
-                    ))
-                })
-                .collect::<Vec<_>>()
-                .join("\n")
-        })
-        .unwrap_or_default();
+    let transports = endpoints(profile, "transports", ("type", "endpoint"), "\n");
     let access = profile
         .pointer("/access/policy")
         .and_then(Value::as_str)

@@ -46,20 +46,7 @@ async fn fetch_json(url: &str) -> Result<Value, String> {
 /// The description of an opened agent, as `(label, text)` facts.
 fn description_facts(doc: &Value) -> Vec<(&'static str, String)> {
     let text = |k: &str| doc.get(k).and_then(Value::as_str).unwrap_or("—").to_owned();
-    let interfaces = doc
-        .get("interfaces")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .filter_map(|i| {
-            Some(format!(
-                "{}: {}",
-                i.get("protocol")?.as_str()?,
-                i.get("url")?.as_str()?
-            ))
-        })
-        .collect::<Vec<_>>()
-        .join(" · ");
+    let interfaces = crate::profile::endpoints(doc, "interfaces", ("protocol", "url"), " · ");
     vec![
         ("Name", text("name")),
         ("DID", text("did")),
