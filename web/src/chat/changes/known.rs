@@ -148,6 +148,24 @@ mod tests {
         )
     }
 
+    /// Records `by`'s edit of the message `id` to `content`, sent at `at`.
+    fn edit(changes: &mut Changes, by: &str, id: EventId, content: &str, at: u64) {
+        let payload = json!({"message": id, "content": content});
+        take(changes, &event_by(by, MESSAGE_EDITED, payload, at));
+    }
+
+    /// Records `by`'s deletion of the message `id`, sent at `at`.
+    fn delete(changes: &mut Changes, by: &str, id: EventId, at: u64) {
+        take(changes, &event_by(by, MESSAGE_DELETED, json!({"message": id}), at));
+    }
+
+    /// `posted` as another member sees it with `changes`, `masters` being the network's masters.
+    fn seen(posted: &Event, changes: &Changes, masters: &BTreeSet<String>) -> Line {
+        let mut line = line_from(posted, LineState::Received, "human:bob");
+        patch(&mut line, changes, masters);
+        line
+    }
+
     #[test]
     fn the_newest_edit_shows_and_a_deletion_stays() {
         let posted = posted();
@@ -155,32 +173,17 @@ mod tests {
         let none = BTreeSet::new();
         let mut changes = Changes::new();
         for (text, at) in [("hello", 20), ("hullo", 10)] {
-            take(
-                &mut changes,
-                &event(MESSAGE_EDITED, json!({"message": id, "content": text}), at),
-            );
+            edit(&mut changes, "human:ann", id, text, at);
         }
-        let mut line = line_from(&posted, LineState::Received, "human:bob");
-        patch(&mut line, &changes, &none);
+        let line = seen(&posted, &changes, &none);
         assert_eq!(
             (line.content.as_str(), line.edited),
             ("hello", true),
             "the newest edit wins"
         );
-        take(
-            &mut changes,
-            &event(MESSAGE_DELETED, json!({"message": id}), 30),
-        );
-        take(
-            &mut changes,
-            &event(
-                MESSAGE_EDITED,
-                json!({"message": id, "content": "back"}),
-                40,
-            ),
-        );
-        let mut line = line_from(&posted, LineState::Received, "human:bob");
-        patch(&mut line, &changes, &none);
+        delete(&mut changes, "human:ann", id, 30);
+        edit(&mut changes, "human:ann", id, "back", 40);
+        let line = seen(&posted, &changes, &none);
         assert!(line.deleted && line.content.is_empty(), "{line:?}");
         assert_eq!(
             change_of(&event(MESSAGE_EDITED, json!({"message": id}), 1)),
@@ -199,58 +202,25 @@ mod tests {
         let masters: BTreeSet<String> = ["human:boss".to_owned()].into();
         let mut changes = Changes::new();
         // Another member forges an edit and a deletion; a master edits (not theirs to edit).
-        take(
-            &mut changes,
-            &event_by(
-                "human:mallory",
-                MESSAGE_EDITED,
-                json!({"message": id, "content": "FORGED"}),
-                50,
-            ),
-        );
-        take(
-            &mut changes,
-            &event_by("human:mallory", MESSAGE_DELETED, json!({"message": id}), 60),
-        );
-        take(
-            &mut changes,
-            &event_by(
-                "human:boss",
-                MESSAGE_EDITED,
-                json!({"message": id, "content": "BOSS"}),
-                70,
-            ),
-        );
-        let mut line = line_from(&posted, LineState::Received, "human:bob");
-        patch(&mut line, &changes, &masters);
+        edit(&mut changes, "human:mallory", id, "FORGED", 50);
+        delete(&mut changes, "human:mallory", id, 60);
+        edit(&mut changes, "human:boss", id, "BOSS", 70);
+        let line = seen(&posted, &changes, &masters);
         assert_eq!(
             (line.content.as_str(), line.edited, line.deleted),
             ("helo", false, false),
             "nobody but the author changed it"
         );
         // The author's own edit still shows, whoever spoke first.
-        take(
-            &mut changes,
-            &event(
-                MESSAGE_EDITED,
-                json!({"message": id, "content": "hello"}),
-                80,
-            ),
-        );
-        let mut line = line_from(&posted, LineState::Received, "human:bob");
-        patch(&mut line, &changes, &masters);
+        edit(&mut changes, "human:ann", id, "hello", 80);
+        let line = seen(&posted, &changes, &masters);
         assert_eq!((line.content.as_str(), line.edited), ("hello", true));
         // A master's deletion counts.
-        take(
-            &mut changes,
-            &event_by("human:boss", MESSAGE_DELETED, json!({"message": id}), 90),
-        );
-        let mut line = line_from(&posted, LineState::Received, "human:bob");
-        patch(&mut line, &changes, &masters);
+        delete(&mut changes, "human:boss", id, 90);
+        let line = seen(&posted, &changes, &masters);
         assert!(line.deleted && line.content.is_empty(), "{line:?}");
         // Without knowing boss is a master, it does not.
-        let mut line = line_from(&posted, LineState::Received, "human:bob");
-        patch(&mut line, &changes, &BTreeSet::new());
+        let line = seen(&posted, &changes, &BTreeSet::new());
         assert_eq!((line.content.as_str(), line.deleted), ("hello", false));
     }
 
@@ -260,15 +230,7 @@ mod tests {
         let id = posted.id;
         let mut changes = Changes::new();
         for n in 0..1000 {
-            take(
-                &mut changes,
-                &event_by(
-                    &format!("human:m{n}"),
-                    MESSAGE_EDITED,
-                    json!({"message": id, "content": "x"}),
-                    n,
-                ),
-            );
+            edit(&mut changes, &format!("human:m{n}"), id, "x", n);
         }
         assert_eq!(changes[&id].len(), CHANGERS_KEPT);
     }
