@@ -328,11 +328,11 @@ mod tests {
 
     #[test]
     fn a_sheet_closes_the_way_it_came_and_a_message_swiped_left_is_answered() {
-        let (left, right) = (Gesture::Left { edge: false }, Gesture::Right { edge: false });
-        let sheet = |sheet| Context {
-            sheet,
-            ..at(PHONE)
-        };
+        let (left, right) = (
+            Gesture::Left { edge: false },
+            Gesture::Right { edge: false },
+        );
+        let sheet = |sheet| Context { sheet, ..at(PHONE) };
         let id = EventId::from_parts(7, 1);
         let message = Context {
             on_message: Some(id),
@@ -342,12 +342,20 @@ mod tests {
             (left, sheet(Sheet::Menu), Some(Action::CloseSheet)),
             (Gesture::Right { edge: true }, sheet(Sheet::Menu), None),
             (right, sheet(Sheet::People), Some(Action::CloseSheet)),
-            (Gesture::Left { edge: true }, at(PHONE), Some(Action::OpenPeople)),
+            (
+                Gesture::Left { edge: true },
+                at(PHONE),
+                Some(Action::OpenPeople),
+            ),
             (left, message, Some(Action::ReplyInThread(id))),
             (left, at(PHONE), None),
             (right, message, None),
         ] {
-            assert_eq!(action(gesture, context), wanted, "{gesture:?} on {context:?}");
+            assert_eq!(
+                action(gesture, context),
+                wanted,
+                "{gesture:?} on {context:?}"
+            );
         }
     }
 }

@@ -156,7 +156,10 @@ mod tests {
 
     /// Records `by`'s deletion of the message `id`, sent at `at`.
     fn delete(changes: &mut Changes, by: &str, id: EventId, at: u64) {
-        take(changes, &event_by(by, MESSAGE_DELETED, json!({"message": id}), at));
+        take(
+            changes,
+            &event_by(by, MESSAGE_DELETED, json!({"message": id}), at),
+        );
     }
 
     /// `posted` as another member sees it with `changes`, `masters` being the network's masters.
