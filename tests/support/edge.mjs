@@ -52,14 +52,13 @@ export function edgeForFile(options) {
 
 /**
  * `edgeForFile` over a state folder of its own (named for `prefix`), removed after the file's
- * tests. `edge.restart()` starts the edge again over that folder and on the same port (after
- * `edge.kill()`), filling in the same object, so tests go on reading `edge.url` and agents
- * connected to it reconnect.
+ * tests. `edge.restart()` starts the edge again over that folder (after `edge.kill()`), filling in
+ * the same object, so tests go on reading `edge.url`.
  */
 export function statefulEdgeForFile(prefix, options = {}) {
   const edge = {};
   let stateDir;
-  const start = async (port) => Object.assign(edge, await startEdge({ ...options, stateDir, port }));
+  const start = async () => Object.assign(edge, await startEdge({ ...options, stateDir }));
   before(async () => {
     stateDir = await mkdtemp(join(tmpdir(), prefix));
     await start();
@@ -69,7 +68,7 @@ export function statefulEdgeForFile(prefix, options = {}) {
     await edge.stop?.();
     if (stateDir) await rm(stateDir, { recursive: true, force: true });
   });
-  edge.restart = () => start(edge.port);
+  edge.restart = start;
   return edge;
 }
 

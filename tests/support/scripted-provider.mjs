@@ -231,7 +231,8 @@ export async function startScriptedProvider({ key } = {}) {
 /**
  * A scripted provider for one test file, started before its tests and closed after them. The
  * object returned is `startScriptedProvider`'s, filled in once the provider is up (as
- * `edgeForFile`'s edge is), so tests read `provider.url` as usual.
+ * `edgeForFile`'s edge is), so tests read `provider.url` as usual. Node 20 runs a file's
+ * top-level `before` hooks side by side: a file's own `before` must not read it.
  */
 export function scriptedProviderForFile(key) {
   const provider = {};

@@ -7,21 +7,23 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { Agent } from '../../../core/js/index.js';
-import { createNetwork, edgeForFile } from '../../support/edge.mjs';
-import { scriptedProviderForFile, text, toolCall } from '../../support/scripted-provider.mjs';
+import { createNetwork, startEdge } from '../../support/edge.mjs';
+import { startScriptedProvider, text, toolCall } from '../../support/scripted-provider.mjs';
 import { nextEvent } from '../../support/events.mjs';
 
 const KEY = 'sk-test-approvals-4b1d9e';
 const REQUESTED = 'workspace.approval.requested';
 const DECIDED = 'workspace.approval.decided';
-const edge = edgeForFile();
-const provider = scriptedProviderForFile(KEY);
+let edge;
+let provider;
 let network;
 /** One member offering `send_offer` to every test (a tool's name is the network's), and what it sent. */
 let mail;
 const sent = [];
 
 before(async () => {
+  edge = await startEdge();
+  provider = await startScriptedProvider({ key: KEY });
   ({ id: network } = await createNetwork(edge.url, { name: 'approvals', mods: ['workspace', 'persistence'] }));
   mail = await connect('agent:mail');
   await mail.registerTool('send_offer', { type: 'object', properties: { to: { type: 'string' } }, required: ['to'] },
@@ -30,6 +32,8 @@ before(async () => {
 
 after(async () => {
   mail?.close();
+  await provider?.close();
+  await edge?.stop();
 });
 
 const connect = (name) => Agent.connect({ url: edge.url, network, name });

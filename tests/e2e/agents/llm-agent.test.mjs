@@ -5,23 +5,30 @@
 // failures in words, tasks from the official A2A SDK, and the key kept out of
 // everything the network sees.
 
-import { test, before } from 'node:test';
+import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { Role, TaskState } from '@a2a-js/sdk';
 import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
 import { Agent } from '../../../core/js/index.js';
-import { createNetwork, edgeForFile } from '../../support/edge.mjs';
-import { scriptedProviderForFile, text, toolCall, error, slow } from '../../support/scripted-provider.mjs';
+import { createNetwork, startEdge } from '../../support/edge.mjs';
+import { startScriptedProvider, text, toolCall, error, slow } from '../../support/scripted-provider.mjs';
 import { collectEvents, nextEvent } from '../../support/events.mjs';
 import { expectNothingFor, until, within } from '../../support/waits.mjs';
 
 const KEY = 'sk-test-7f3a9c2e5b1d4f6a8c0e2b4d6f8a1c3e';
-const edge = edgeForFile();
-const provider = scriptedProviderForFile(KEY);
+let edge;
+let provider;
 let network;
 
 before(async () => {
+  edge = await startEdge();
+  provider = await startScriptedProvider({ key: KEY });
   ({ id: network } = await createNetwork(edge.url, { name: 'llm', mods: ['workspace', 'persistence'] }));
+});
+
+after(async () => {
+  await provider?.close();
+  await edge?.stop();
 });
 
 const connect = (name) => Agent.connect({ url: edge.url, network, name });

@@ -4,22 +4,24 @@
 // shaped like the real APIs'; and its shapes have the field sets of the
 // recorded fixtures the core's providers are tested with. No edge needed.
 
-import { test, before } from 'node:test';
+import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import OpenAI from 'openai';
 import Anthropic from '@anthropic-ai/sdk';
-import { scriptedProviderForFile, text, toolCall, error, slow, malformedToolJson } from '../../support/scripted-provider.mjs';
+import { startScriptedProvider, text, toolCall, error, slow, malformedToolJson } from '../../support/scripted-provider.mjs';
 import { until } from '../../support/waits.mjs';
 
 const KEY = 'sk-test-0123456789';
-const p = scriptedProviderForFile(KEY);
+let p;
 let gpt;
 let claude;
-before(() => {
+before(async () => {
+  p = await startScriptedProvider({ key: KEY });
   gpt = new OpenAI({ apiKey: KEY, baseURL: p.openaiBase, maxRetries: 0 });
   claude = new Anthropic({ apiKey: KEY, baseURL: p.anthropicBase, maxRetries: 0 });
 });
+after(() => p.close());
 
 const ask = { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'When does it ship?' }] };
 const askClaude = { model: 'claude-sonnet-4-5', max_tokens: 100, messages: [{ role: 'user', content: 'When does it ship?' }] };

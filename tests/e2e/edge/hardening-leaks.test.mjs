@@ -6,14 +6,18 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join as joinPath } from 'node:path';
 import WebSocket from 'ws';
 import { Agent } from '../../../core/js/index.js';
-import { createNetwork, statefulEdgeForFile } from '../../support/edge.mjs';
+import { createNetwork, startEdge } from '../../support/edge.mjs';
 import { call, joinToken } from '../../support/http.mjs';
 import { clientFactory } from '../../support/a2a.mjs';
 import { until } from '../../support/waits.mjs';
 
-const edge = statefulEdgeForFile('agentnet-leaks-');
+let edge;
+let stateDir;
 let network;
 let planner;
 let traveller;
@@ -32,6 +36,8 @@ async function client03(bearer) {
 const leaked = (value) => SECRETS.filter((s) => JSON.stringify(value).includes(s));
 
 before(async () => {
+  stateDir = await mkdtemp(joinPath(tmpdir(), 'agentnet-leaks-'));
+  edge = await startEdge({ stateDir });
   ({ id: network } = await createNetwork(edge.url, { name: 'leaks', mods: ['persistence'] }));
   planner = await Agent.connect({ url: edge.url, network, name: 'agent:planner', WebSocket });
   await planner.registerTool('plan', { type: 'object' }, () => ({}), { description: 'plans a trip' });
@@ -43,6 +49,8 @@ before(async () => {
 
 after(async () => {
   planner?.close();
+  await edge?.stop();
+  if (stateDir) await rm(stateDir, { recursive: true, force: true });
 });
 
 test('a task\'s partner reads none of the requester\'s push targets, by any path', async () => {

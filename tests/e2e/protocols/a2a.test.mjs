@@ -11,17 +11,21 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join as joinPath } from 'node:path';
 import { createServer } from 'node:http';
 import { createHmac } from 'node:crypto';
 import WebSocket from 'ws';
 import { Role, TaskState } from '@a2a-js/sdk';
 import { Agent } from '../../../core/js/index.js';
-import { createNetwork, statefulEdgeForFile } from '../../support/edge.mjs';
+import { createNetwork, startEdge } from '../../support/edge.mjs';
 import { joinToken } from '../../support/http.mjs';
 import { until, settlesWithin } from '../../support/waits.mjs';
 import { clientFactory, textPart, partText } from '../../support/a2a.mjs';
 
-const edge = statefulEdgeForFile('agentnet-a2a-', { allowLocalFetches: true });
+let edge;
+let stateDir;
 let network;
 let adminToken;
 let planner;
@@ -63,6 +67,8 @@ const message = (value, taskId = '') => ({
 });
 
 before(async () => {
+  stateDir = await mkdtemp(joinPath(tmpdir(), 'agentnet-a2a-'));
+  edge = await startEdge({ stateDir, allowLocalFetches: true });
   ({ id: network, admin_token: adminToken } = await createNetwork(edge.url, { name: 'A2A' }));
   planner = await Agent.connect({ url: edge.url, network, name: 'agent:planner', WebSocket });
   await planner.registerTool('plan', { type: 'object' }, () => ({}), { description: 'plans a trip' });
@@ -82,6 +88,8 @@ before(async () => {
 
 after(async () => {
   planner?.close();
+  await edge?.stop();
+  if (stateDir) await rm(stateDir, { recursive: true, force: true });
 });
 
 test('cards: one per agent with skills, the network\'s, in both generations', async () => {
@@ -152,7 +160,7 @@ test('A2A 1.0: input-required, the client continues, completed with an artifact;
   await assert.rejects(client.getTask({ id: 'no-such-task' }), (err) => errorInfo(err, 'TaskNotFoundError', 'TASK_NOT_FOUND'));
 
   await edge.kill();
-  await edge.restart();
+  edge = await startEdge({ stateDir, port: edge.port, allowLocalFetches: true });
   const after = await (await client10('agent:planner')).getTask({ id: asked.id });
   assert.equal(after.status.state, TaskState.TASK_STATE_COMPLETED);
   assert.equal(partText(after.artifacts[0].parts[0]), 'Rome on May');
