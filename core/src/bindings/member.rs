@@ -7,6 +7,7 @@
 use super::exchange::{BindingHost, client_for};
 use super::jsonrpc::{Code, RpcError};
 use crate::ids::event_type::{EventType, core_types};
+use crate::ids::time::Timestamp;
 use crate::{Address, Event, EventId, Network, Rejection};
 use serde_json::Value;
 
@@ -19,6 +20,8 @@ pub struct Submitted {
     /// (a roster, a resource's content), else the ack (`None` when the network
     /// answered nothing, as for an event it drops), or the network's refusal.
     pub answer: Result<Option<Event>, Rejection>,
+    /// When the network took it: the time it stamps on the event it keeps.
+    pub accepted_at: Timestamp,
 }
 
 /// Sends an event of `event_type` from `member` to `target` and reads the answer.
@@ -76,7 +79,11 @@ pub fn submit_event<H: BindingHost>(
             .or_else(|| replies.first().copied())
             .cloned()),
     };
-    Ok(Submitted { id, answer })
+    Ok(Submitted {
+        id,
+        answer,
+        accepted_at: now,
+    })
 }
 
 /// Sends a core event (`network.*`, to `core` unless `target` says otherwise).

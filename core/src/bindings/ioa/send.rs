@@ -123,8 +123,10 @@ pub fn send<H: BindingHost>(
     let payload = Value::Object(outgoing.payload);
     let mut event = new_event(host, network, caller, event_type, target, payload);
     event.metadata.insert("refs".into(), outgoing.refs);
-    let sent = event.clone();
+    let mut sent = event.clone();
     let submitted = submit_event(host, network, caller, event)?;
+    // The Message as kept: the network dates it when it takes it, not when it was made.
+    sent.timestamp = submitted.accepted_at;
     Ok(match submitted.answer {
         Ok(_) => Ok(message(&sent)),
         Err(rejection) => Err(Refusal::from(&rejection)),
