@@ -41,8 +41,9 @@ export function assertRefused(answer, status, code, what) {
 }
 
 /**
- * `fetch(url, init)` that waits at most `ms` for the answer's headers, where
- * node's own wait is five minutes. A request left unanswered is logged, with
+ * `fetch(url, init)` that waits at most `ms` for the answer (its headers, and
+ * its body too: the same signal ends both), where node's own wait for the
+ * headers is five minutes. A request left unanswered is logged, with
  * the last lines of the edge's `log` when given, and sent once more: on a busy
  * two-core machine wrangler dev's proxy has held a request without answering
  * it (CI, stop 65). A second silence fails, naming the URL.
