@@ -14,6 +14,7 @@
 //! * [`search`] — search texts and the text of a message they are matched against
 //! * [`retention`] — how long a network keeps events, history and idle members
 //! * [`state`] — members, channels, groups, resources and the rows they persist as
+//!   (read back by `row_reader`, one reader for every kind)
 //! * [`task`] — tasks (ACPs AIP): states, legal transitions, the A2A mapping
 //! * [`push`] — push notification targets of tasks and the queue of notifications
 //! * [`remote`] — external A2A agents that are members
@@ -38,6 +39,7 @@ pub mod received;
 pub mod remote;
 pub mod requests;
 pub mod retention;
+mod row_reader;
 pub mod search;
 pub mod state;
 pub mod task;

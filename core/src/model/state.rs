@@ -113,7 +113,8 @@ fn one_use() -> u32 {
 }
 
 /// One persisted piece of state. The host stores rows by `(kind, key)`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// Written `{"kind": …, "value": …}`; read back by [`super::row_reader`].
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "kind", content = "value", rename_all = "snake_case")]
 pub enum Row {
     /// A membership record.
