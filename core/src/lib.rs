@@ -9,8 +9,8 @@
 //!
 //! The layers, lowest first (a module uses only those above it in this list):
 //!
-//! * [`error`], [`crypto`], [`throttle`], [`bounded`] — stable error codes; hashing and hex;
-//!   token buckets; maps trimmed to a bound, oldest first
+//! * [`error`], [`crypto`], [`throttle`], [`bounded`], [`sorting`] — stable error codes;
+//!   hashing and hex; token buckets; maps trimmed to a bound, oldest first; one stable sort
 //! * [`outbound`] — the policy on every URL the edge fetches on someone else's say-so
 //! * [`ids`] — validated identifiers: addresses, event types, network ids, ULIDs, roles and levels
 //! * [`event`] — the event envelope: decoding, encoding, enrichment, protocol metadata (§6)
@@ -59,6 +59,7 @@ pub mod mods;
 pub mod network;
 pub mod outbound;
 pub mod replica;
+pub mod sorting;
 pub mod throttle;
 pub mod verification;
 pub mod vocabulary;

@@ -13,11 +13,11 @@
 use crate::replay::Replay;
 use crate::routes::Place;
 use crate::session::Session;
-use crate::sorting::sort_by_key;
 use agentnet_core::event::trace::{TraceContext, tree};
 use agentnet_core::ids::event_type::core_types;
 use agentnet_core::model::payloads::EventsPage;
 use agentnet_core::replica::{Replica, ReplicaEffect};
+use agentnet_core::sorting::sort_by_key;
 use agentnet_core::{Address, Event, EventId, EventPattern};
 use leptos::prelude::*;
 use serde_json::json;

@@ -48,7 +48,6 @@ pub mod resources;
 pub mod routes;
 pub mod search;
 pub mod session;
-pub mod sorting;
 pub mod storage;
 pub mod swipe;
 pub mod switcher;

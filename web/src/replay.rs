@@ -4,10 +4,10 @@
 //! as those events tell it: presence changes, joins and leaves, channel and
 //! resource registrations and removals, and every address an event names.
 
-use crate::sorting::sort_by;
 use agentnet_core::Event;
 use agentnet_core::ids::address::Entity;
 use agentnet_core::ids::event_type::core_types;
+use agentnet_core::sorting::sort_by;
 use agentnet_core::vocabulary::event_types::PRESENCE_CHANGED;
 use leptos::prelude::*;
 use serde_json::Value;

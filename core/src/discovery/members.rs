@@ -48,7 +48,7 @@ pub fn tools_of<'a>(
             Some(json!({"name": name, "address": address, "description": r.description, "schema": r.schema}))
         })
         .collect();
-    tools.sort_by(|a, b| text(a, "name").cmp(text(b, "name")));
+    crate::sorting::sort_by(&mut tools, |a, b| text(a, "name").cmp(text(b, "name")));
     tools.truncate(MAX_MEMBER_TOOLS);
     tools
 }

@@ -139,7 +139,7 @@ pub fn merge(local: Vec<Value>, registry: Vec<Value>, network: &str, limit: usiz
             .into_iter()
             .filter(|hit| hit.is_object() && !is_own_member(hit, network)),
     );
-    all.sort_by(order);
+    crate::sorting::sort_by(&mut all, order);
     all.truncate(limit);
     all
 }

@@ -257,7 +257,7 @@ pub fn rank<'a>(entries: impl IntoIterator<Item = &'a Entry>, query: &Query) -> 
         .into_iter()
         .filter_map(|e| query.score(e).map(|s| (s, e)))
         .collect();
-    scored.sort_by(|(sa, a), (sb, b)| {
+    crate::sorting::sort_by(&mut scored, |(sa, a), (sb, b)| {
         sb.cmp(sa)
             .then_with(|| a.name.cmp(&b.name))
             .then_with(|| a.id.cmp(&b.id))

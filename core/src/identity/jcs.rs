@@ -39,7 +39,7 @@ fn write_object(map: &Map<String, Value>, out: &mut String) {
         .iter()
         .map(|(k, v)| (k.encode_utf16().collect(), k, v))
         .collect();
-    members.sort_by(|a, b| a.0.cmp(&b.0));
+    crate::sorting::sort_by(&mut members, |a, b| a.0.cmp(&b.0));
     out.push('{');
     for (i, (_, key, value)) in members.into_iter().enumerate() {
         if i > 0 {

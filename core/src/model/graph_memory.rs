@@ -69,7 +69,7 @@ impl GraphIndex for MemoryGraph {
             .iter()
             .filter_map(|seq| self.log.get(seq).map(|e| (*seq, e.clone())))
             .collect();
-        found.sort_by_key(|(seq, _)| *seq);
+        crate::sorting::sort_by_key(&mut found, |(seq, _)| *seq);
         found
     }
 }

@@ -69,7 +69,7 @@ impl Pipeline {
                 None => (config.clone(), instantiate(config)),
             })
             .collect();
-        loaded.sort_by_key(|(config, m)| {
+        crate::sorting::sort_by_key(&mut loaded, |(config, m)| {
             let priority = priorities
                 .get(config.name())
                 .copied()

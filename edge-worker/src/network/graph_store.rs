@@ -120,7 +120,7 @@ impl LogIndex {
         select_by_chunks(&self.0.sql, query, seqs, |rows: Vec<EventRow>| {
             found.extend(decode_rows(&rows));
         })?;
-        found.sort_by_key(|(seq, _)| *seq);
+        agentnet_core::sorting::sort_by_key(&mut found, |(seq, _)| *seq);
         Ok(found)
     }
 }

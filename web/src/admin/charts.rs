@@ -2,7 +2,7 @@
 //! source, per minute) as bars. What the bars are is pure ([`top`],
 //! [`per_minute`]); [`BarChart`] draws them as an SVG.
 
-use crate::sorting::sort_by;
+use agentnet_core::sorting::sort_by;
 use leptos::prelude::*;
 use serde_json::Value;
 

@@ -6,7 +6,7 @@
 use super::state::{Admin, member_action_label, offered};
 use crate::people::order::{display_name, natural_cmp, verification_words};
 use crate::session::Session;
-use crate::sorting::sort_by;
+use agentnet_core::sorting::sort_by;
 use leptos::prelude::*;
 use serde_json::{Value, json};
 

@@ -5,7 +5,7 @@
 //! [`search`] ranks the emoji a query names, [`by_code`] answers the emoji
 //! of a whole shortcode.
 
-use crate::sorting::sort_by_key;
+use agentnet_core::sorting::sort_by_key;
 use std::sync::OnceLock;
 
 /// One emoji of the table.

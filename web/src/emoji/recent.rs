@@ -3,7 +3,7 @@
 //! `:shortcode:`), each with how often, kept in localStorage across reloads.
 //! The row shows the most used first, the latest among equals.
 
-use crate::sorting::sort_by_key;
+use agentnet_core::sorting::sort_by_key;
 use serde::{Deserialize, Serialize};
 
 /// How many emoji are remembered (and shown at most).

@@ -3,7 +3,7 @@
 //! humans apart from agents, and verification levels said in words.
 
 use super::person::Person;
-use crate::sorting::sort_by;
+use agentnet_core::sorting::sort_by;
 use std::cmp::Ordering;
 
 /// The two groups the panel shows apart.

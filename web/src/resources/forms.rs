@@ -2,7 +2,7 @@
 //! tool forms from an input schema, and an invocation's outcome.
 
 use crate::error::WebError;
-use crate::sorting::sort_by_key;
+use agentnet_core::sorting::sort_by_key;
 use serde_json::{Map, Value, json};
 
 /// One resource as the panel shows it.

@@ -4,8 +4,8 @@
 //! and the places its terms appear, to mark.
 
 use crate::chat::messages::{Line, LineState, is_conversation_event, line_from};
-use crate::sorting::sort_by_key;
 use agentnet_core::model::search::SearchText;
+use agentnet_core::sorting::sort_by_key;
 use agentnet_core::{Event, EventId};
 use std::collections::BTreeMap;
 

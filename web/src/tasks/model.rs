@@ -4,9 +4,9 @@
 
 use crate::people::Person;
 use crate::people::order::{Kind, kind_of, panel_order};
-use crate::sorting::sort_by;
 use agentnet_core::model::task::Task;
 use agentnet_core::network::task_types as types;
+use agentnet_core::sorting::sort_by;
 use serde_json::Value;
 
 /// The tasks in a `task.list.response` payload (`{tasks: […]}`); none when it does not read.

@@ -410,7 +410,7 @@ fn list(network: &Network, member: &Address, params: &Map<String, Value>) -> Val
         .filter(|t| context.is_none_or(|c| t.context_text() == c))
         .filter(|t| state.is_none_or(|s| t.state == s))
         .collect();
-    tasks.sort_by(|a, b| b.updated_at.cmp(&a.updated_at).then(b.id.cmp(&a.id)));
+    crate::sorting::sort_by(&mut tasks, |a, b| a.cmp_newest_first(b));
     let size = params
         .get("pageSize")
         .and_then(Value::as_u64)

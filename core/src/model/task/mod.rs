@@ -328,6 +328,15 @@ pub struct Task {
 }
 
 impl Task {
+    /// The order tasks are listed in: the most recently updated first, and
+    /// of those updated at once the newer id first.
+    pub fn cmp_newest_first(&self, other: &Task) -> std::cmp::Ordering {
+        other
+            .updated_at
+            .cmp(&self.updated_at)
+            .then(other.id.cmp(&self.id))
+    }
+
     /// Its context as A2A's `contextId` says it (`""` when the requester named an empty one).
     pub fn context_text(&self) -> &str {
         self.context.as_ref().map_or("", ConversationId::as_str)

@@ -72,7 +72,7 @@ pub(super) fn list(
         .filter(|t| !guest && t.visible_to(&event.source))
         .filter(|t| state.is_none_or(|s| t.state == s))
         .collect();
-    mine.sort_by(|a, b| b.updated_at.cmp(&a.updated_at).then(b.id.cmp(&a.id)));
+    crate::sorting::sort_by(&mut mine, |a, b| a.cmp_newest_first(b));
     let total = mine.len();
     let mut tasks = Vec::new();
     let mut bytes = 0;

@@ -46,7 +46,7 @@ impl Network {
             .filter(|m| m.intercepts(&event.event_type))
             .cloned()
             .collect();
-        chain.sort_by_key(|m| (m.mode, m.priority));
+        crate::sorting::sort_by_key(&mut chain, |m| (m.mode, m.priority));
         (!chain.is_empty()).then_some(chain)
     }
 

@@ -9,7 +9,7 @@
 
 use crate::chat::conversations::conversation_of;
 use crate::chat::messages::Line;
-use crate::sorting::sort_by_key;
+use agentnet_core::sorting::sort_by_key;
 use agentnet_core::vocabulary::agents::{ActivityState, AgentActivity};
 use agentnet_core::vocabulary::event_types::AGENT_ACTIVITY;
 use agentnet_core::{Event, EventId};

@@ -4,7 +4,7 @@
 //! ([`shown`]): each emoji someone still reacts with, how many, who, and
 //! whether the person is among them.
 
-use crate::sorting::sort_by_key;
+use agentnet_core::sorting::sort_by_key;
 use agentnet_core::vocabulary::event_types::{REACTION_ADDED, REACTION_REMOVED};
 use agentnet_core::{Event, EventId};
 use serde_json::Value;

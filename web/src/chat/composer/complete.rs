@@ -9,7 +9,7 @@
 //! models ([`typed_mention`], [`matching`], [`completed`]) are pure.
 
 use crate::people::person::{Members, Person};
-use crate::sorting::sort_by_key;
+use agentnet_core::sorting::sort_by_key;
 use leptos::prelude::*;
 
 /// The most members offered at once.
