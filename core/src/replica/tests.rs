@@ -245,15 +245,12 @@ fn deliveries_apply_once_in_order_and_are_acknowledged() {
     );
     // The ack waits a moment so that a burst of deliveries shares one.
     assert!(sends(&received).is_empty());
-    assert_eq!(
-        bob.poll_timeout().map(Timestamp::as_millis),
-        Some(2 + ACK_DELAY_MS)
-    );
+    assert_eq!(next_timeout(&bob), Some(2 + ACK_DELAY_MS));
     let acks = sends(&bob.handle_timeout(Timestamp::from(2 + ACK_DELAY_MS)));
     assert_eq!(acks.len(), 1);
     assert_eq!(acks[0].event_type.as_str(), core_types::EVENT_ACK);
     assert_eq!(acks[0].payload["seq"], 3);
-    assert_eq!(bob.poll_timeout().map(Timestamp::as_millis), None);
+    assert_eq!(next_timeout(&bob), None);
     // The same frame again is a duplicate: no event, just a repeated ack.
     let again = feed(&mut bob, &frames, 3);
     assert!(
@@ -397,7 +394,7 @@ fn requests_resolve_by_in_reply_to_fail_on_error_and_time_out() {
         1_000,
         Timestamp::from(2),
     );
-    assert_eq!(alice.poll_timeout().map(Timestamp::as_millis), Some(1_002));
+    assert_eq!(next_timeout(&alice), Some(1_002));
     let frames = world.send_to_network(&mut sa, &effects, 2);
     feed(&mut alice, &frames, 2);
     let at_bob = feed(&mut bob, &frames, 2);
@@ -415,12 +412,9 @@ fn requests_resolve_by_in_reply_to_fail_on_error_and_time_out() {
     let effects = feed(&mut alice, &frames, 3);
     assert!(effects.iter().any(|e| matches!(e, ReplicaEffect::Replied { request: r, reply } if *r == request && reply.payload["a"] == 2)));
     // Only the delivery's coalesced ack is still due.
-    assert_eq!(
-        alice.poll_timeout().map(Timestamp::as_millis),
-        Some(3 + ACK_DELAY_MS)
-    );
+    assert_eq!(next_timeout(&alice), Some(3 + ACK_DELAY_MS));
     alice.handle_timeout(Timestamp::from(3 + ACK_DELAY_MS));
-    assert_eq!(alice.poll_timeout().map(Timestamp::as_millis), None);
+    assert_eq!(next_timeout(&alice), None);
 
     let (failing, effects) = alice.request(
         chat(),
@@ -548,10 +542,7 @@ fn an_unanswered_challenge_is_sent_again() {
     let mut alice = replica("openagents:alice", 1);
     alice.set_signing_key([9; 32]);
     let first = alice.connected(None, Timestamp::from(5));
-    assert_eq!(
-        alice.poll_timeout().map(Timestamp::as_millis),
-        Some(5 + RESEND_AFTER_MS)
-    );
+    assert_eq!(next_timeout(&alice), Some(5 + RESEND_AFTER_MS));
     let again = alice.handle_timeout(Timestamp::from(5 + RESEND_AFTER_MS));
     assert_eq!(sends(&again), sends(&first));
     assert!(format!("{alice:?}").contains("SigningSecret(..)"));
@@ -624,6 +615,19 @@ fn kept_alive(name: &str, seed: u8) -> Replica {
     r
 }
 
+/// Alice, keeping her link alive by default, alone online since `now`; the
+/// world she is in.
+fn alice_kept_alive_online(now: u64) -> (Replica, World) {
+    let mut alice = kept_alive("agent:alice", 1);
+    let (world, _) = online_alone(&mut alice, now);
+    (alice, world)
+}
+
+/// When `r` next wants its `handle_timeout` called, in milliseconds.
+fn next_timeout(r: &Replica) -> Option<u64> {
+    r.poll_timeout().map(Timestamp::as_millis)
+}
+
 fn frames_sent(effects: &[ReplicaEffect]) -> Vec<&str> {
     effects
         .iter()
@@ -637,13 +641,9 @@ fn frames_sent(effects: &[ReplicaEffect]) -> Vec<&str> {
 #[test]
 fn a_silent_link_gets_a_heartbeat_and_its_answer_keeps_it() {
     let k = Keepalive::default();
-    let mut alice = kept_alive("agent:alice", 1);
-    online_alone(&mut alice, 1_000);
+    let (mut alice, _) = alice_kept_alive_online(1_000);
     // Nothing else is pending: the next call is the heartbeat.
-    assert_eq!(
-        alice.poll_timeout().map(Timestamp::as_millis),
-        Some(1_000 + k.heartbeat_after_ms)
-    );
+    assert_eq!(next_timeout(&alice), Some(1_000 + k.heartbeat_after_ms));
     assert!(
         alice
             .handle_timeout(Timestamp::from(1_000 + k.heartbeat_after_ms - 1))
@@ -659,10 +659,7 @@ fn a_silent_link_gets_a_heartbeat_and_its_answer_keeps_it() {
             .receive(HEARTBEAT_PONG, Timestamp::from(answered))
             .is_empty()
     );
-    assert_eq!(
-        alice.poll_timeout().map(Timestamp::as_millis),
-        Some(answered + k.heartbeat_after_ms)
-    );
+    assert_eq!(next_timeout(&alice), Some(answered + k.heartbeat_after_ms));
     assert!(alice.is_online());
 }
 
@@ -678,17 +675,13 @@ fn traffic_postpones_the_heartbeat() {
     let frames = world.send_to_network(&mut sb, &effects, 9_000);
     feed(&mut alice, &frames, 9_000);
     alice.handle_timeout(Timestamp::from(9_000 + ACK_DELAY_MS));
-    assert_eq!(
-        alice.poll_timeout().map(Timestamp::as_millis),
-        Some(9_000 + k.heartbeat_after_ms)
-    );
+    assert_eq!(next_timeout(&alice), Some(9_000 + k.heartbeat_after_ms));
 }
 
 #[test]
 fn an_unanswered_heartbeat_means_a_dead_link_and_a_reconnection_after_backoff() {
     let k = Keepalive::default();
-    let mut alice = kept_alive("agent:alice", 1);
-    let (mut world, _) = online_alone(&mut alice, 0);
+    let (mut alice, mut world) = alice_kept_alive_online(0);
     // Posted into the half-open link: it waits, unacknowledged.
     let (id, _) = post_empty(&mut alice, 10);
     let ping_at = k.heartbeat_after_ms;
@@ -697,10 +690,7 @@ fn an_unanswered_heartbeat_means_a_dead_link_and_a_reconnection_after_backoff() 
     // The event is resent into the silence meanwhile; the link is not dead yet.
     let before = alice.handle_timeout(Timestamp::from(ping_at + k.heartbeat_timeout_ms - 1));
     assert!(!before.contains(&ReplicaEffect::Disconnect));
-    assert_eq!(
-        alice.poll_timeout().map(Timestamp::as_millis),
-        Some(ping_at + k.heartbeat_timeout_ms)
-    );
+    assert_eq!(next_timeout(&alice), Some(ping_at + k.heartbeat_timeout_ms));
     let dead = alice.handle_timeout(Timestamp::from(ping_at + k.heartbeat_timeout_ms));
     assert_eq!(
         dead,
@@ -709,7 +699,7 @@ fn an_unanswered_heartbeat_means_a_dead_link_and_a_reconnection_after_backoff() 
     );
     assert!(!alice.is_online());
     assert_eq!(
-        alice.poll_timeout().map(Timestamp::as_millis),
+        next_timeout(&alice),
         None,
         "nothing until the host reports the closed link"
     );
@@ -718,7 +708,7 @@ fn an_unanswered_heartbeat_means_a_dead_link_and_a_reconnection_after_backoff() 
     let closed = ping_at + k.heartbeat_timeout_ms + 5;
     alice.lost(Timestamp::from(closed), u32::MAX);
     let again = closed + k.backoff(0, u32::MAX);
-    assert_eq!(alice.poll_timeout().map(Timestamp::as_millis), Some(again));
+    assert_eq!(next_timeout(&alice), Some(again));
     assert_eq!(
         alice.handle_timeout(Timestamp::from(again)),
         [ReplicaEffect::Reconnect]
@@ -726,7 +716,7 @@ fn an_unanswered_heartbeat_means_a_dead_link_and_a_reconnection_after_backoff() 
     // That attempt fails too: the next waits twice as long.
     alice.lost(Timestamp::from(again + 1), u32::MAX);
     assert_eq!(
-        alice.poll_timeout().map(Timestamp::as_millis),
+        next_timeout(&alice),
         Some(again + 1 + k.backoff(1, u32::MAX))
     );
     let third = again + 1 + k.backoff(1, u32::MAX);
@@ -741,17 +731,13 @@ fn an_unanswered_heartbeat_means_a_dead_link_and_a_reconnection_after_backoff() 
     assert!(alice.is_online());
     assert!(sends(&effects).iter().any(|e| e.id == id));
     alice.lost(Timestamp::from(third + 20), 0);
-    assert_eq!(
-        alice.poll_timeout().map(Timestamp::as_millis),
-        Some(third + 20 + k.backoff(0, 0))
-    );
+    assert_eq!(next_timeout(&alice), Some(third + 20 + k.backoff(0, 0)));
 }
 
 #[test]
 fn the_platform_going_offline_ends_the_link_and_coming_back_reconnects_at_once() {
     let k = Keepalive::default();
-    let mut alice = kept_alive("agent:alice", 1);
-    online_alone(&mut alice, 0);
+    let (mut alice, _) = alice_kept_alive_online(0);
     assert_eq!(
         alice.network_changed(true, Timestamp::from(5)),
         [],
@@ -779,22 +765,14 @@ fn the_platform_going_offline_ends_the_link_and_coming_back_reconnects_at_once()
         );
         alice.lost(Timestamp::from(at), u32::MAX);
     }
-    assert!(
-        alice
-            .poll_timeout()
-            .map(Timestamp::as_millis)
-            .is_some_and(|next| next >= at + 5_000)
-    );
+    assert!(next_timeout(&alice).is_some_and(|next| next >= at + 5_000));
     // The network is back: the attempt is now, and the next loss starts the backoff afresh.
     assert_eq!(
         alice.network_changed(true, Timestamp::from(at + 1)),
         [ReplicaEffect::Reconnect]
     );
     alice.lost(Timestamp::from(at + 2), u32::MAX);
-    assert_eq!(
-        alice.poll_timeout().map(Timestamp::as_millis),
-        Some(at + 2 + k.backoff(0, u32::MAX))
-    );
+    assert_eq!(next_timeout(&alice), Some(at + 2 + k.backoff(0, u32::MAX)));
 }
 
 #[test]
@@ -803,7 +781,7 @@ fn jitter_spreads_reconnections_by_the_randomness_passed_in() {
     for random in [0, u32::MAX / 3, u32::MAX / 2, u32::MAX] {
         let mut r = kept_alive("agent:alice", 1);
         r.lost(Timestamp::from(1_000), random);
-        at.insert(r.poll_timeout().map(Timestamp::as_millis));
+        at.insert(next_timeout(&r));
     }
     assert_eq!(at.len(), 4, "{at:?}");
     assert!(
