@@ -32,6 +32,19 @@ impl World {
         }
     }
 
+    /// Sends a replica's frames as `session` and feeds `to` those that reach
+    /// it; what `to` makes of them.
+    fn relay(
+        &mut self,
+        session: &mut Option<Address>,
+        effects: &[ReplicaEffect],
+        to: &mut Replica,
+        now: u64,
+    ) -> Vec<ReplicaEffect> {
+        let frames = self.send_to_network(session, effects, now);
+        feed(to, &frames, now)
+    }
+
     /// Sends a replica's frames as `session`; returns frames for each address.
     fn send_to_network(
         &mut self,
@@ -110,8 +123,7 @@ fn online(
     now: u64,
 ) -> Vec<ReplicaEffect> {
     let join = r.connected(None, Timestamp::from(now));
-    let frames = world.send_to_network(session, &join, now);
-    feed(r, &frames, now)
+    world.relay(session, &join, r, now)
 }
 
 /// A world where `r` alone came online at `now`, and `r`'s session.
@@ -188,8 +200,7 @@ fn offline_posts_wait_and_flush_in_creation_order_after_join() {
     let flushed: Vec<EventId> = sends(&effects).iter().map(|e| e.id).collect();
     assert_eq!(flushed, vec![first, second]);
 
-    let frames = world.send_to_network(&mut session, &effects, 12);
-    let acks = feed(&mut alice, &frames, 12);
+    let acks = world.relay(&mut session, &effects, &mut alice, 12);
     assert!(
         acks.iter()
             .any(|e| matches!(e, ReplicaEffect::Accepted { id, seq: 2, .. } if *id == first))
@@ -213,8 +224,7 @@ fn rejected_events_stay_in_the_outbox_with_the_reason() {
         Map::new(),
         Timestamp::from(2),
     );
-    let frames = world.send_to_network(&mut session, &effects, 2);
-    let effects = feed(&mut alice, &frames, 2);
+    let effects = world.relay(&mut session, &effects, &mut alice, 2);
     let Some(ReplicaEffect::Rejected {
         id: rejected,
         rejection,
@@ -238,11 +248,7 @@ fn deliveries_apply_once_in_order_and_are_acknowledged() {
     let (_, effects) = post_n(&mut alice, 1, 2);
     let frames = world.send_to_network(&mut sa, &effects, 2);
     let received = feed(&mut bob, &frames, 2);
-    assert!(
-        received
-            .iter()
-            .any(|e| matches!(e, ReplicaEffect::Received(ev) if ev.payload["n"] == 1))
-    );
+    assert!(received_ns(&received).contains(&1));
     // The ack waits a moment so that a burst of deliveries shares one.
     assert!(sends(&received).is_empty());
     assert_eq!(next_timeout(&bob), Some(2 + ACK_DELAY_MS));
@@ -347,13 +353,8 @@ fn reconnect_resumes_from_the_watermark_and_resends_unacked() {
     let (mine, _) = post_n(&mut bob, 8, 4);
     let join = bob.connected(None, Timestamp::from(5));
     assert_eq!(sends(&join)[0].payload["resume"]["after"], 1);
-    let frames = world.send_to_network(&mut sb, &join, 5);
-    let effects = feed(&mut bob, &frames, 5);
-    assert!(
-        effects
-            .iter()
-            .any(|e| matches!(e, ReplicaEffect::Received(ev) if ev.payload["n"] == 7))
-    );
+    let effects = world.relay(&mut sb, &join, &mut bob, 5);
+    assert!(received_ns(&effects).contains(&7));
     let outgoing = sends(&effects);
     assert!(
         outgoing.iter().any(|e| e.id == mine),
@@ -423,8 +424,7 @@ fn requests_resolve_by_in_reply_to_fail_on_error_and_time_out() {
         1_000,
         Timestamp::from(4),
     );
-    let frames = world.send_to_network(&mut sa, &effects, 4);
-    let effects = feed(&mut alice, &frames, 4);
+    let effects = world.relay(&mut sa, &effects, &mut alice, 4);
     assert!(effects.iter().any(|e| matches!(e, ReplicaEffect::RequestFailed { request, rejection } if *request == failing && rejection.code == ErrorCode::UnknownTarget)));
 
     let (slow, _) = alice.request(
@@ -559,8 +559,7 @@ fn a_request_answered_without_an_ack_leaves_the_outbox_and_is_not_resent() {
         10_000,
         Timestamp::from(2),
     );
-    let frames = world.send_to_network(&mut session, &effects, 2);
-    let answered = feed(&mut alice, &frames, 2);
+    let answered = world.relay(&mut session, &effects, &mut alice, 2);
     assert!(
         answered
             .iter()
@@ -583,8 +582,7 @@ fn a_burst_of_deliveries_is_acknowledged_once_per_ack_every() {
             Map::new(),
             Timestamp::from(2),
         );
-        let frames = world.send_to_network(&mut sa, &effects, 2);
-        acks.extend(sends(&feed(&mut bob, &frames, 2)));
+        acks.extend(sends(&world.relay(&mut sa, &effects, &mut bob, 2)));
     }
     // Two full batches acked at once, cumulatively; the rest after the delay.
     let seqs: Vec<u64> = acks
@@ -672,8 +670,7 @@ fn traffic_postpones_the_heartbeat() {
     online(&mut world, &mut alice, &mut sa, 0);
     online(&mut world, &mut bob, &mut sb, 0);
     let (_, effects) = post_empty(&mut bob, 9_000);
-    let frames = world.send_to_network(&mut sb, &effects, 9_000);
-    feed(&mut alice, &frames, 9_000);
+    world.relay(&mut sb, &effects, &mut alice, 9_000);
     alice.handle_timeout(Timestamp::from(9_000 + ACK_DELAY_MS));
     assert_eq!(next_timeout(&alice), Some(9_000 + k.heartbeat_after_ms));
 }
@@ -899,8 +896,7 @@ fn a_batched_frame_is_applied_event_by_event_and_turns_on_batched_sends() {
         matches!(coalesced.last(), Some(ReplicaEffect::Send(_))),
         "rows persist first"
     );
-    let frames = world.send_to_network(&mut alice_session, &coalesced, 5);
-    let acks = feed(&mut alice, &frames, 5);
+    let acks = world.relay(&mut alice_session, &coalesced, &mut alice, 5);
     let accepted = acks
         .iter()
         .filter(|e| matches!(e, ReplicaEffect::Accepted { .. }))
