@@ -11,7 +11,7 @@ use crate::ids::time::Timestamp;
 use crate::ids::ulid::EventId;
 use crate::model::config::NetworkConfig;
 use crate::network::{Effect, Network};
-use serde_json::{Map, json};
+use serde_json::{Map, Value, json};
 
 /// A network and one host, with helpers to pass frames both ways.
 struct World {
@@ -132,6 +132,23 @@ fn online_alone(r: &mut Replica, now: u64) -> (World, Option<Address>) {
     let mut session = None;
     online(&mut world, r, &mut session, now);
     (world, session)
+}
+
+/// `r` asks `target` with a `chat.msg` request that times out after `timeout_ms`.
+fn chat_request(
+    r: &mut Replica,
+    target: &str,
+    payload: Value,
+    timeout_ms: u64,
+    now: u64,
+) -> (EventId, Vec<ReplicaEffect>) {
+    r.request(
+        chat(),
+        target.parse().unwrap(),
+        payload,
+        timeout_ms,
+        Timestamp::from(now),
+    )
 }
 
 /// `r` posts `{"n": n}` to everyone.
@@ -388,13 +405,7 @@ fn restore_brings_back_watermark_log_and_outbox() {
 #[test]
 fn requests_resolve_by_in_reply_to_fail_on_error_and_time_out() {
     let (mut world, (mut alice, mut sa), (mut bob, mut sb)) = alice_and_bob_online();
-    let (request, effects) = alice.request(
-        chat(),
-        "agent:bob".parse().unwrap(),
-        json!({"q": 1}),
-        1_000,
-        Timestamp::from(2),
-    );
+    let (request, effects) = chat_request(&mut alice, "agent:bob", json!({"q": 1}), 1_000, 2);
     assert_eq!(next_timeout(&alice), Some(1_002));
     let frames = world.send_to_network(&mut sa, &effects, 2);
     feed(&mut alice, &frames, 2);
@@ -417,23 +428,11 @@ fn requests_resolve_by_in_reply_to_fail_on_error_and_time_out() {
     alice.handle_timeout(Timestamp::from(3 + ACK_DELAY_MS));
     assert_eq!(next_timeout(&alice), None);
 
-    let (failing, effects) = alice.request(
-        chat(),
-        "agent:ghost".parse().unwrap(),
-        json!({}),
-        1_000,
-        Timestamp::from(4),
-    );
+    let (failing, effects) = chat_request(&mut alice, "agent:ghost", json!({}), 1_000, 4);
     let effects = world.relay(&mut sa, &effects, &mut alice, 4);
     assert!(effects.iter().any(|e| matches!(e, ReplicaEffect::RequestFailed { request, rejection } if *request == failing && rejection.code == ErrorCode::UnknownTarget)));
 
-    let (slow, _) = alice.request(
-        chat(),
-        "agent:bob".parse().unwrap(),
-        json!({}),
-        100,
-        Timestamp::from(5),
-    );
+    let (slow, _) = chat_request(&mut alice, "agent:bob", json!({}), 100, 5);
     assert!(alice.handle_timeout(Timestamp::from(104)).is_empty());
     let expired = alice.handle_timeout(Timestamp::from(105));
     assert!(
