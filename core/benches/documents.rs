@@ -19,6 +19,20 @@ use std::time::{Duration, Instant};
 
 const EDITS: usize = 100_000;
 
+/// Sends `from`'s next sync message, if it has one, to `to` through the wire
+/// encoding; the message's size on the wire.
+fn send_one(
+    from: &mut TextDocument,
+    from_state: &mut State,
+    to: &mut TextDocument,
+    to_state: &mut State,
+) -> Option<usize> {
+    let wire = encode_sync(from.generate_sync_message(from_state)?);
+    to.receive_sync_message(to_state, decode_sync(&wire).unwrap())
+        .unwrap();
+    Some(wire.len())
+}
+
 /// Runs the protocol between `a` and `b` until quiet; returns messages and bytes exchanged.
 fn sync(
     a: &mut TextDocument,
@@ -28,25 +42,16 @@ fn sync(
 ) -> (usize, usize) {
     let (mut messages, mut bytes) = (0, 0);
     loop {
-        let mut moved = false;
-        if let Some(m) = a.generate_sync_message(a_state) {
-            let wire = encode_sync(m);
-            bytes += wire.len();
-            b.receive_sync_message(b_state, decode_sync(&wire).unwrap())
-                .unwrap();
-            messages += 1;
-            moved = true;
-        }
-        if let Some(m) = b.generate_sync_message(b_state) {
-            let wire = encode_sync(m);
-            bytes += wire.len();
-            a.receive_sync_message(a_state, decode_sync(&wire).unwrap())
-                .unwrap();
-            messages += 1;
-            moved = true;
-        }
-        if !moved {
+        let sent = [
+            send_one(a, a_state, b, b_state),
+            send_one(b, b_state, a, a_state),
+        ];
+        if sent.iter().all(Option::is_none) {
             return (messages, bytes);
+        }
+        for size in sent.into_iter().flatten() {
+            messages += 1;
+            bytes += size;
         }
     }
 }

@@ -493,6 +493,25 @@ fn code_of_crates(krates: &[&str]) -> Vec<(String, String)> {
     out
 }
 
+/// The lines of `files` (name and code) that `breaks` picks, given the
+/// file's name and the line, each as `file:line: text`.
+fn lines_where(files: Vec<(String, String)>, breaks: impl Fn(&str, &str) -> bool) -> Vec<String> {
+    let mut found = Vec::new();
+    for (file, code) in files {
+        for (n, line) in code.lines().enumerate() {
+            if breaks(&file, line) {
+                found.push(format!("{file}:{}: {}", n + 1, line.trim()));
+            }
+        }
+    }
+    found
+}
+
+/// Fails, saying `rule` and what breaks it, when anything does.
+fn assert_none(found: &[String], rule: &str) {
+    assert!(found.is_empty(), "{rule}:\n{}", found.join("\n"));
+}
+
 /// The route table (`core/src/bindings/route/`) is the one reader of
 /// `/networks/…` paths: no other code of the core, the edge, the web
 /// workspace or the npm binding takes such a
@@ -510,27 +529,19 @@ fn one_route_table_reads_network_paths() {
         "contains(\"",
         "trim_start_matches(\"",
     ];
-    let mut found = Vec::new();
-    for (file, code) in code_of_crates(&["core/src", "edge-worker/src", "web/src", "core/js/src"]) {
-        if file.starts_with("core/src/bindings/route/") {
-            continue;
-        }
-        for (n, line) in code.lines().enumerate() {
-            let reads = line.contains("\"/networks/\"")
+    let code = code_of_crates(&["core/src", "edge-worker/src", "web/src", "core/js/src"]);
+    let found = lines_where(code, |file, line| {
+        !file.starts_with("core/src/bindings/route/")
+            && (line.contains("\"/networks/\"")
                 || line.contains("Some(\"networks\")")
                 || READERS.iter().any(|reader| {
                     line.match_indices(reader)
                         .any(|(at, _)| line[at + reader.len()..].starts_with("/networks"))
-                });
-            if reads {
-                found.push(format!("{file}:{}: {}", n + 1, line.trim()));
-            }
-        }
-    }
-    assert!(
-        found.is_empty(),
-        "`/networks/` paths read outside core/src/bindings/route/:\n{}",
-        found.join("\n")
+                }))
+    });
+    assert_none(
+        &found,
+        "`/networks/` paths read outside core/src/bindings/route/",
     );
 }
 
@@ -553,22 +564,10 @@ const NESTED_RESULTS_LEFT: &[&str] = &[
 /// early answer is a `bindings::step::Step::Answer`, its success a `Step::Go`).
 #[test]
 fn no_answer_travels_as_ok_err() {
-    let mut found = Vec::new();
-    for (file, code) in core_and_edge_code() {
-        if NESTED_RESULTS_LEFT.contains(&file.as_str()) {
-            continue;
-        }
-        for (n, line) in code.lines().enumerate() {
-            if line.contains("Ok(Err(") {
-                found.push(format!("{file}:{}: {}", n + 1, line.trim()));
-            }
-        }
-    }
-    assert!(
-        found.is_empty(),
-        "Ok(Err(…)) outside the list:\n{}",
-        found.join("\n")
-    );
+    let found = lines_where(core_and_edge_code(), |file, line| {
+        !NESTED_RESULTS_LEFT.contains(&file) && line.contains("Ok(Err(")
+    });
+    assert_none(&found, "Ok(Err(…)) outside the list");
     let root = workspace_root();
     let stale: Vec<&&str> = NESTED_RESULTS_LEFT
         .iter()
@@ -587,19 +586,10 @@ fn no_answer_travels_as_ok_err() {
 #[test]
 fn the_core_takes_time_as_a_timestamp() {
     const BARE: [&str; 3] = ["now: u64", "now_ms: u64", "fn now(&self) -> u64"];
-    let mut found = Vec::new();
-    for (file, code) in code_of_crates(&["core/src"]) {
-        for (n, line) in code.lines().enumerate() {
-            if BARE.iter().any(|bare| line.contains(bare)) {
-                found.push(format!("{file}:{}: {}", n + 1, line.trim()));
-            }
-        }
-    }
-    assert!(
-        found.is_empty(),
-        "time as a bare number (take a `Timestamp`):\n{}",
-        found.join("\n")
-    );
+    let found = lines_where(code_of_crates(&["core/src"]), |_, line| {
+        BARE.iter().any(|bare| line.contains(bare))
+    });
+    assert_none(&found, "time as a bare number (take a `Timestamp`)");
 }
 
 /// A moment the core keeps (a member's `last_seen`, a task's times, a
@@ -617,22 +607,13 @@ fn the_core_keeps_moments_as_timestamps() {
         "core/src/bindings/a2a/wire.rs",
         "core/src/mods/analytics.rs",
     ];
-    let mut found = Vec::new();
-    for (file, code) in code_of_crates(&["core/src"]) {
+    let found = lines_where(code_of_crates(&["core/src"]), |file, line| {
         let file = file.replace('\\', "/");
-        if WRITERS.iter().any(|writer| file.starts_with(writer)) {
-            continue;
-        }
-        for (n, line) in code.lines().enumerate() {
-            if line.contains(".as_millis()") {
-                found.push(format!("{file}:{}: {}", n + 1, line.trim()));
-            }
-        }
-    }
-    assert!(
-        found.is_empty(),
-        "a moment read as a bare number (keep the `Timestamp`, use its methods):\n{}",
-        found.join("\n")
+        !WRITERS.iter().any(|writer| file.starts_with(writer)) && line.contains(".as_millis()")
+    });
+    assert_none(
+        &found,
+        "a moment read as a bare number (keep the `Timestamp`, use its methods)",
     );
 }
 
@@ -860,10 +841,9 @@ fn web_and_js_declare_no_type_the_core_declares() {
     }
     let users = code_of_crates(VOCABULARY_USERS);
     let found = copies(&core_names, &users, SAME_NAME_OTHER_THING);
-    assert!(
-        found.is_empty(),
-        "these re-declare a type of the core's vocabulary; use the core's:\n{}",
-        found.join("\n")
+    assert_none(
+        &found,
+        "these re-declare a type of the core's vocabulary; use the core's",
     );
     let user_names: BTreeSet<String> = users
         .iter()

@@ -255,6 +255,12 @@ pub fn arguments(name: &str, text: &str) -> Result<Value, ProviderError> {
     }
 }
 
+/// The string at `key` of a provider's JSON `value`, or `default` when there
+/// is none (the key absent, or not a string).
+pub(crate) fn str_or<'a>(value: &'a Value, key: &str, default: &'a str) -> &'a str {
+    value.get(key).and_then(Value::as_str).unwrap_or(default)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -77,28 +77,32 @@ impl PendingCursors {
 mod tests {
     use super::*;
 
-    fn member(name: &str) -> (Address, u64) {
-        (name.parse().expect("an address"), 1)
+    /// `name` (of epoch 1) acknowledged `seq` at `at`.
+    fn ack(pending: &mut PendingCursors, name: &str, seq: u64, at: u64) {
+        let member: Address = name.parse().expect("an address");
+        pending.take(&(member, 1), seq, Timestamp::from(at));
+    }
+
+    /// When the held cursors are due, in milliseconds.
+    fn due_ms(pending: &PendingCursors) -> Option<u64> {
+        pending.due().map(Timestamp::as_millis)
     }
 
     #[test]
     fn cursors_are_due_a_delay_after_the_oldest_ack_not_the_newest() {
         let mut pending = PendingCursors::default();
-        assert_eq!(pending.due().map(Timestamp::as_millis), None);
-        pending.take(&member("agent:a"), 4, Timestamp::from(100));
-        pending.take(&member("agent:b"), 9, Timestamp::from(107));
-        assert_eq!(
-            pending.due().map(Timestamp::as_millis),
-            Some(100 + CURSOR_DELAY_MS)
-        );
+        assert_eq!(due_ms(&pending), None);
+        ack(&mut pending, "agent:a", 4, 100);
+        ack(&mut pending, "agent:b", 9, 107);
+        assert_eq!(due_ms(&pending), Some(100 + CURSOR_DELAY_MS));
     }
 
     #[test]
     fn a_flush_sends_each_members_highest_ack_once_and_starts_over() {
         let mut pending = PendingCursors::default();
-        pending.take(&member("agent:a"), 4, Timestamp::from(100));
-        pending.take(&member("agent:a"), 3, Timestamp::from(101));
-        pending.take(&member("agent:b"), 9, Timestamp::from(102));
+        ack(&mut pending, "agent:a", 4, 100);
+        ack(&mut pending, "agent:a", 3, 101);
+        ack(&mut pending, "agent:b", 9, 102);
         let Some(ToNetwork::Cursors { cursors }) = pending.flush() else {
             panic!("cursors");
         };
@@ -107,13 +111,10 @@ mod tests {
             .map(|(m, seq, _)| (m.to_string(), *seq))
             .collect();
         assert_eq!(names, [("agent:a".into(), 4), ("agent:b".into(), 9)]);
-        assert_eq!(pending.due().map(Timestamp::as_millis), None);
+        assert_eq!(due_ms(&pending), None);
         assert!(pending.flush().is_none());
-        pending.take(&member("agent:a"), 5, Timestamp::from(300));
-        assert_eq!(
-            pending.due().map(Timestamp::as_millis),
-            Some(300 + CURSOR_DELAY_MS)
-        );
+        ack(&mut pending, "agent:a", 5, 300);
+        assert_eq!(due_ms(&pending), Some(300 + CURSOR_DELAY_MS));
     }
 
     #[test]
@@ -125,7 +126,7 @@ mod tests {
                 .is_none(),
             "nothing held"
         );
-        pending.take(&member("agent:a"), 4, Timestamp::from(100));
+        ack(&mut pending, "agent:a", 4, 100);
         assert!(
             pending
                 .take_to_send(Timestamp::from(100 + CURSOR_DELAY_MS - 1), false)
@@ -135,22 +136,22 @@ mod tests {
             pending.take_to_send(Timestamp::from(101), true).is_some(),
             "riding: at once"
         );
-        pending.take(&member("agent:a"), 5, Timestamp::from(200));
+        ack(&mut pending, "agent:a", 5, 200);
         assert!(
             pending
                 .take_to_send(Timestamp::from(200 + CURSOR_DELAY_MS), false)
                 .is_some(),
             "due"
         );
-        assert_eq!(pending.due().map(Timestamp::as_millis), None);
+        assert_eq!(due_ms(&pending), None);
     }
 
     #[test]
     fn cleared_cursors_are_gone_and_not_due() {
         let mut pending = PendingCursors::default();
-        pending.take(&member("agent:a"), 4, Timestamp::from(100));
+        ack(&mut pending, "agent:a", 4, 100);
         pending.clear();
-        assert_eq!(pending.due().map(Timestamp::as_millis), None);
+        assert_eq!(due_ms(&pending), None);
         assert!(pending.flush().is_none());
     }
 }

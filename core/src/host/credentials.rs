@@ -52,27 +52,24 @@ mod tests {
     #[derive(Default)]
     struct Ended(Vec<&'static str>);
 
+    /// Each method of [`Credentials`], recording the kind it ends by name.
+    macro_rules! recording {
+        ($($method:ident => $kind:literal),* $(,)?) => {
+            $(fn $method(&mut self, _: &Address) -> Result<(), Self::Error> {
+                self.0.push($kind);
+                Ok(())
+            })*
+        };
+    }
+
     impl Credentials for Ended {
         type Error = std::convert::Infallible;
-        fn close_sockets(&mut self, _: &Address) -> Result<(), Self::Error> {
-            self.0.push("sockets");
-            Ok(())
-        }
-        fn close_streams(&mut self, _: &Address) -> Result<(), Self::Error> {
-            self.0.push("streams");
-            Ok(())
-        }
-        fn end_sessions(&mut self, _: &Address) -> Result<(), Self::Error> {
-            self.0.push("sessions");
-            Ok(())
-        }
-        fn end_oauth_grants(&mut self, _: &Address) -> Result<(), Self::Error> {
-            self.0.push("oauth");
-            Ok(())
-        }
-        fn end_mcp_sessions(&mut self, _: &Address) -> Result<(), Self::Error> {
-            self.0.push("mcp");
-            Ok(())
+        recording! {
+            close_sockets => "sockets",
+            close_streams => "streams",
+            end_sessions => "sessions",
+            end_oauth_grants => "oauth",
+            end_mcp_sessions => "mcp",
         }
     }
 

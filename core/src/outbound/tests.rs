@@ -11,34 +11,50 @@ fn strict(url: &str) -> Option<&'static str> {
     reason(&OutboundPolicy::strict(), url)
 }
 
+/// Checks that `policy` gives each of `urls` the refusal `expected`
+/// (`None`: fetched).
+fn assert_refusals(policy: &OutboundPolicy, urls: &[&str], expected: Option<&str>) {
+    for url in urls {
+        assert_eq!(reason(policy, url), expected, "{url}");
+    }
+}
+
+/// [`assert_refusals`] under the strict policy.
+fn assert_strict(urls: &[&str], expected: Option<&str>) {
+    assert_refusals(&OutboundPolicy::strict(), urls, expected);
+}
+
 #[test]
 fn only_http_and_https_without_credentials_are_fetched() {
     assert_eq!(strict("https://agents.example.com/ad.json"), None);
     assert_eq!(strict("HTTP://Example.COM:8080/x"), None);
-    for url in [
-        "ftp://example.com/x",
-        "file:///etc/passwd",
-        "javascript:alert(1)",
-        "data:,x",
-    ] {
-        assert_eq!(strict(url), Some("url_scheme_refused"), "{url}");
-    }
-    for url in [
-        "example.com/ad.json",
-        "http://",
-        "http://[::1/",
-        "http://exa mple.com/",
-        "",
-    ] {
-        assert_eq!(strict(url), Some("url_invalid"), "{url}");
-    }
-    for url in [
-        "https://u:p@example.com/",
-        "http://u@example.com/",
-        "http://:p@example.com/",
-    ] {
-        assert_eq!(strict(url), Some("url_credentials_refused"), "{url}");
-    }
+    assert_strict(
+        &[
+            "ftp://example.com/x",
+            "file:///etc/passwd",
+            "javascript:alert(1)",
+            "data:,x",
+        ],
+        Some("url_scheme_refused"),
+    );
+    assert_strict(
+        &[
+            "example.com/ad.json",
+            "http://",
+            "http://[::1/",
+            "http://exa mple.com/",
+            "",
+        ],
+        Some("url_invalid"),
+    );
+    assert_strict(
+        &[
+            "https://u:p@example.com/",
+            "http://u@example.com/",
+            "http://:p@example.com/",
+        ],
+        Some("url_credentials_refused"),
+    );
     assert_eq!(
         strict(&format!("https://e.example/{}", "a".repeat(MAX_URL_LEN))),
         Some("url_invalid")
@@ -90,47 +106,49 @@ fn the_issues_spellings_of_loopback_are_refused() {
 
 #[test]
 fn private_link_local_shared_and_reserved_ranges_are_refused() {
-    for url in [
-        "http://10.1.2.3/",
-        "http://172.16.0.1/",
-        "http://172.31.255.255/",
-        "http://192.168.1.10:9000/",
-        "http://169.254.169.254/latest/meta-data",
-        "http://100.64.0.1/",
-        "http://100.127.255.255/",
-        "http://224.0.0.1/",
-        "http://255.255.255.255/",
-        "http://240.0.0.1/",
-        "http://192.0.2.1/",
-        "http://198.18.0.1/",
-        "http://[fe80::1]/",
-        "http://[fd00::1]/",
-        "http://[fc00::1]/",
-        "http://[ff02::1]/",
-        "http://[fec0::1]/",
-        "http://[::ffff:a9fe:a9fe]/",
-        "http://[::ffff:10.0.0.1]/",
-        "http://metadata.google.internal/",
-        "http://printer.local/",
-        "http://router.home.arpa/",
-    ] {
-        assert_eq!(strict(url), Some("url_private_address"), "{url}");
-    }
-    for url in [
-        "http://8.8.8.8/",
-        "http://[2606:4700::1]/",
-        "http://172.32.0.1/",
-        "http://100.128.0.1/",
-        "http://1.2.3.4.example/",
-        "http://127.0.0.1.evil.example/",
-        "http://localhost.evil.example/",
-        "http://[::ffff:8.8.8.8]/",
-        // The parser's host is evil.example: `\` ends the authority.
-        "http://evil.example\\@127.0.0.1/",
-        "https://xn--nxasmq6b.example/",
-    ] {
-        assert_eq!(strict(url), None, "{url}");
-    }
+    assert_strict(
+        &[
+            "http://10.1.2.3/",
+            "http://172.16.0.1/",
+            "http://172.31.255.255/",
+            "http://192.168.1.10:9000/",
+            "http://169.254.169.254/latest/meta-data",
+            "http://100.64.0.1/",
+            "http://100.127.255.255/",
+            "http://224.0.0.1/",
+            "http://255.255.255.255/",
+            "http://240.0.0.1/",
+            "http://192.0.2.1/",
+            "http://198.18.0.1/",
+            "http://[fe80::1]/",
+            "http://[fd00::1]/",
+            "http://[fc00::1]/",
+            "http://[ff02::1]/",
+            "http://[fec0::1]/",
+            "http://[::ffff:a9fe:a9fe]/",
+            "http://[::ffff:10.0.0.1]/",
+            "http://metadata.google.internal/",
+            "http://printer.local/",
+            "http://router.home.arpa/",
+        ],
+        Some("url_private_address"),
+    );
+    assert_strict(
+        &[
+            "http://8.8.8.8/",
+            "http://[2606:4700::1]/",
+            "http://172.32.0.1/",
+            "http://100.128.0.1/",
+            "http://1.2.3.4.example/",
+            "http://127.0.0.1.evil.example/",
+            "http://localhost.evil.example/",
+            "http://[::ffff:8.8.8.8]/",
+            // The parser's host is evil.example: `\` ends the authority.
+            "http://evil.example\\@127.0.0.1/",
+            "https://xn--nxasmq6b.example/",
+        ],
+        None,
+    );
 }
 
 #[test]
@@ -152,22 +170,26 @@ fn the_url_fetched_is_the_parsers_serialization() {
 fn hosts_the_operator_allows_are_fetched_in_any_spelling_and_no_others() {
     let policy =
         OutboundPolicy::from_vars(Some(" localhost, [::1] "), Some("127.0.0.1,not a host"));
-    for url in [
-        "http://localhost:4000/",
-        "http://LOCALHOST.:4/",
-        "http://[::1]/",
-        "http://127.1/",
-        "http://2130706433/",
-    ] {
-        assert_eq!(reason(&policy, url), None, "{url}");
-    }
-    for url in [
-        "http://127.0.0.2/",
-        "http://10.0.0.1/",
-        "http://a.localhost/",
-    ] {
-        assert_eq!(reason(&policy, url), Some("url_private_address"), "{url}");
-    }
+    assert_refusals(
+        &policy,
+        &[
+            "http://localhost:4000/",
+            "http://LOCALHOST.:4/",
+            "http://[::1]/",
+            "http://127.1/",
+            "http://2130706433/",
+        ],
+        None,
+    );
+    assert_refusals(
+        &policy,
+        &[
+            "http://127.0.0.2/",
+            "http://10.0.0.1/",
+            "http://a.localhost/",
+        ],
+        Some("url_private_address"),
+    );
     // Allowing a host never allows credentials or another scheme.
     for (url, refused) in [
         ("http://u@localhost/", "url_credentials_refused"),

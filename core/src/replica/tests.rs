@@ -11,7 +11,7 @@ use crate::ids::time::Timestamp;
 use crate::ids::ulid::EventId;
 use crate::model::config::NetworkConfig;
 use crate::network::{Effect, Network};
-use serde_json::{Map, json};
+use serde_json::{Map, Value, json};
 
 /// A network and one host, with helpers to pass frames both ways.
 struct World {
@@ -30,6 +30,19 @@ impl World {
             ),
             host: MemoryHost::default(),
         }
+    }
+
+    /// Sends a replica's frames as `session` and feeds `to` those that reach
+    /// it; what `to` makes of them.
+    fn relay(
+        &mut self,
+        session: &mut Option<Address>,
+        effects: &[ReplicaEffect],
+        to: &mut Replica,
+        now: u64,
+    ) -> Vec<ReplicaEffect> {
+        let frames = self.send_to_network(session, effects, now);
+        feed(to, &frames, now)
     }
 
     /// Sends a replica's frames as `session`; returns frames for each address.
@@ -110,8 +123,7 @@ fn online(
     now: u64,
 ) -> Vec<ReplicaEffect> {
     let join = r.connected(None, Timestamp::from(now));
-    let frames = world.send_to_network(session, &join, now);
-    feed(r, &frames, now)
+    world.relay(session, &join, r, now)
 }
 
 /// A world where `r` alone came online at `now`, and `r`'s session.
@@ -120,6 +132,23 @@ fn online_alone(r: &mut Replica, now: u64) -> (World, Option<Address>) {
     let mut session = None;
     online(&mut world, r, &mut session, now);
     (world, session)
+}
+
+/// `r` asks `target` with a `chat.msg` request that times out after `timeout_ms`.
+fn chat_request(
+    r: &mut Replica,
+    target: &str,
+    payload: Value,
+    timeout_ms: u64,
+    now: u64,
+) -> (EventId, Vec<ReplicaEffect>) {
+    r.request(
+        chat(),
+        target.parse().unwrap(),
+        payload,
+        timeout_ms,
+        Timestamp::from(now),
+    )
 }
 
 /// `r` posts `{"n": n}` to everyone.
@@ -188,8 +217,7 @@ fn offline_posts_wait_and_flush_in_creation_order_after_join() {
     let flushed: Vec<EventId> = sends(&effects).iter().map(|e| e.id).collect();
     assert_eq!(flushed, vec![first, second]);
 
-    let frames = world.send_to_network(&mut session, &effects, 12);
-    let acks = feed(&mut alice, &frames, 12);
+    let acks = world.relay(&mut session, &effects, &mut alice, 12);
     assert!(
         acks.iter()
             .any(|e| matches!(e, ReplicaEffect::Accepted { id, seq: 2, .. } if *id == first))
@@ -213,8 +241,7 @@ fn rejected_events_stay_in_the_outbox_with_the_reason() {
         Map::new(),
         Timestamp::from(2),
     );
-    let frames = world.send_to_network(&mut session, &effects, 2);
-    let effects = feed(&mut alice, &frames, 2);
+    let effects = world.relay(&mut session, &effects, &mut alice, 2);
     let Some(ReplicaEffect::Rejected {
         id: rejected,
         rejection,
@@ -238,22 +265,15 @@ fn deliveries_apply_once_in_order_and_are_acknowledged() {
     let (_, effects) = post_n(&mut alice, 1, 2);
     let frames = world.send_to_network(&mut sa, &effects, 2);
     let received = feed(&mut bob, &frames, 2);
-    assert!(
-        received
-            .iter()
-            .any(|e| matches!(e, ReplicaEffect::Received(ev) if ev.payload["n"] == 1))
-    );
+    assert!(received_ns(&received).contains(&1));
     // The ack waits a moment so that a burst of deliveries shares one.
     assert!(sends(&received).is_empty());
-    assert_eq!(
-        bob.poll_timeout().map(Timestamp::as_millis),
-        Some(2 + ACK_DELAY_MS)
-    );
+    assert_eq!(next_timeout(&bob), Some(2 + ACK_DELAY_MS));
     let acks = sends(&bob.handle_timeout(Timestamp::from(2 + ACK_DELAY_MS)));
     assert_eq!(acks.len(), 1);
     assert_eq!(acks[0].event_type.as_str(), core_types::EVENT_ACK);
     assert_eq!(acks[0].payload["seq"], 3);
-    assert_eq!(bob.poll_timeout().map(Timestamp::as_millis), None);
+    assert_eq!(next_timeout(&bob), None);
     // The same frame again is a duplicate: no event, just a repeated ack.
     let again = feed(&mut bob, &frames, 3);
     assert!(
@@ -350,13 +370,8 @@ fn reconnect_resumes_from_the_watermark_and_resends_unacked() {
     let (mine, _) = post_n(&mut bob, 8, 4);
     let join = bob.connected(None, Timestamp::from(5));
     assert_eq!(sends(&join)[0].payload["resume"]["after"], 1);
-    let frames = world.send_to_network(&mut sb, &join, 5);
-    let effects = feed(&mut bob, &frames, 5);
-    assert!(
-        effects
-            .iter()
-            .any(|e| matches!(e, ReplicaEffect::Received(ev) if ev.payload["n"] == 7))
-    );
+    let effects = world.relay(&mut sb, &join, &mut bob, 5);
+    assert!(received_ns(&effects).contains(&7));
     let outgoing = sends(&effects);
     assert!(
         outgoing.iter().any(|e| e.id == mine),
@@ -390,14 +405,8 @@ fn restore_brings_back_watermark_log_and_outbox() {
 #[test]
 fn requests_resolve_by_in_reply_to_fail_on_error_and_time_out() {
     let (mut world, (mut alice, mut sa), (mut bob, mut sb)) = alice_and_bob_online();
-    let (request, effects) = alice.request(
-        chat(),
-        "agent:bob".parse().unwrap(),
-        json!({"q": 1}),
-        1_000,
-        Timestamp::from(2),
-    );
-    assert_eq!(alice.poll_timeout().map(Timestamp::as_millis), Some(1_002));
+    let (request, effects) = chat_request(&mut alice, "agent:bob", json!({"q": 1}), 1_000, 2);
+    assert_eq!(next_timeout(&alice), Some(1_002));
     let frames = world.send_to_network(&mut sa, &effects, 2);
     feed(&mut alice, &frames, 2);
     let at_bob = feed(&mut bob, &frames, 2);
@@ -415,31 +424,15 @@ fn requests_resolve_by_in_reply_to_fail_on_error_and_time_out() {
     let effects = feed(&mut alice, &frames, 3);
     assert!(effects.iter().any(|e| matches!(e, ReplicaEffect::Replied { request: r, reply } if *r == request && reply.payload["a"] == 2)));
     // Only the delivery's coalesced ack is still due.
-    assert_eq!(
-        alice.poll_timeout().map(Timestamp::as_millis),
-        Some(3 + ACK_DELAY_MS)
-    );
+    assert_eq!(next_timeout(&alice), Some(3 + ACK_DELAY_MS));
     alice.handle_timeout(Timestamp::from(3 + ACK_DELAY_MS));
-    assert_eq!(alice.poll_timeout().map(Timestamp::as_millis), None);
+    assert_eq!(next_timeout(&alice), None);
 
-    let (failing, effects) = alice.request(
-        chat(),
-        "agent:ghost".parse().unwrap(),
-        json!({}),
-        1_000,
-        Timestamp::from(4),
-    );
-    let frames = world.send_to_network(&mut sa, &effects, 4);
-    let effects = feed(&mut alice, &frames, 4);
+    let (failing, effects) = chat_request(&mut alice, "agent:ghost", json!({}), 1_000, 4);
+    let effects = world.relay(&mut sa, &effects, &mut alice, 4);
     assert!(effects.iter().any(|e| matches!(e, ReplicaEffect::RequestFailed { request, rejection } if *request == failing && rejection.code == ErrorCode::UnknownTarget)));
 
-    let (slow, _) = alice.request(
-        chat(),
-        "agent:bob".parse().unwrap(),
-        json!({}),
-        100,
-        Timestamp::from(5),
-    );
+    let (slow, _) = chat_request(&mut alice, "agent:bob", json!({}), 100, 5);
     assert!(alice.handle_timeout(Timestamp::from(104)).is_empty());
     let expired = alice.handle_timeout(Timestamp::from(105));
     assert!(
@@ -548,10 +541,7 @@ fn an_unanswered_challenge_is_sent_again() {
     let mut alice = replica("openagents:alice", 1);
     alice.set_signing_key([9; 32]);
     let first = alice.connected(None, Timestamp::from(5));
-    assert_eq!(
-        alice.poll_timeout().map(Timestamp::as_millis),
-        Some(5 + RESEND_AFTER_MS)
-    );
+    assert_eq!(next_timeout(&alice), Some(5 + RESEND_AFTER_MS));
     let again = alice.handle_timeout(Timestamp::from(5 + RESEND_AFTER_MS));
     assert_eq!(sends(&again), sends(&first));
     assert!(format!("{alice:?}").contains("SigningSecret(..)"));
@@ -568,8 +558,7 @@ fn a_request_answered_without_an_ack_leaves_the_outbox_and_is_not_resent() {
         10_000,
         Timestamp::from(2),
     );
-    let frames = world.send_to_network(&mut session, &effects, 2);
-    let answered = feed(&mut alice, &frames, 2);
+    let answered = world.relay(&mut session, &effects, &mut alice, 2);
     assert!(
         answered
             .iter()
@@ -592,8 +581,7 @@ fn a_burst_of_deliveries_is_acknowledged_once_per_ack_every() {
             Map::new(),
             Timestamp::from(2),
         );
-        let frames = world.send_to_network(&mut sa, &effects, 2);
-        acks.extend(sends(&feed(&mut bob, &frames, 2)));
+        acks.extend(sends(&world.relay(&mut sa, &effects, &mut bob, 2)));
     }
     // Two full batches acked at once, cumulatively; the rest after the delay.
     let seqs: Vec<u64> = acks
@@ -624,6 +612,19 @@ fn kept_alive(name: &str, seed: u8) -> Replica {
     r
 }
 
+/// Alice, keeping her link alive by default, alone online since `now`; the
+/// world she is in.
+fn alice_kept_alive_online(now: u64) -> (Replica, World) {
+    let mut alice = kept_alive("agent:alice", 1);
+    let (world, _) = online_alone(&mut alice, now);
+    (alice, world)
+}
+
+/// When `r` next wants its `handle_timeout` called, in milliseconds.
+fn next_timeout(r: &Replica) -> Option<u64> {
+    r.poll_timeout().map(Timestamp::as_millis)
+}
+
 fn frames_sent(effects: &[ReplicaEffect]) -> Vec<&str> {
     effects
         .iter()
@@ -637,13 +638,9 @@ fn frames_sent(effects: &[ReplicaEffect]) -> Vec<&str> {
 #[test]
 fn a_silent_link_gets_a_heartbeat_and_its_answer_keeps_it() {
     let k = Keepalive::default();
-    let mut alice = kept_alive("agent:alice", 1);
-    online_alone(&mut alice, 1_000);
+    let (mut alice, _) = alice_kept_alive_online(1_000);
     // Nothing else is pending: the next call is the heartbeat.
-    assert_eq!(
-        alice.poll_timeout().map(Timestamp::as_millis),
-        Some(1_000 + k.heartbeat_after_ms)
-    );
+    assert_eq!(next_timeout(&alice), Some(1_000 + k.heartbeat_after_ms));
     assert!(
         alice
             .handle_timeout(Timestamp::from(1_000 + k.heartbeat_after_ms - 1))
@@ -659,10 +656,7 @@ fn a_silent_link_gets_a_heartbeat_and_its_answer_keeps_it() {
             .receive(HEARTBEAT_PONG, Timestamp::from(answered))
             .is_empty()
     );
-    assert_eq!(
-        alice.poll_timeout().map(Timestamp::as_millis),
-        Some(answered + k.heartbeat_after_ms)
-    );
+    assert_eq!(next_timeout(&alice), Some(answered + k.heartbeat_after_ms));
     assert!(alice.is_online());
 }
 
@@ -675,20 +669,15 @@ fn traffic_postpones_the_heartbeat() {
     online(&mut world, &mut alice, &mut sa, 0);
     online(&mut world, &mut bob, &mut sb, 0);
     let (_, effects) = post_empty(&mut bob, 9_000);
-    let frames = world.send_to_network(&mut sb, &effects, 9_000);
-    feed(&mut alice, &frames, 9_000);
+    world.relay(&mut sb, &effects, &mut alice, 9_000);
     alice.handle_timeout(Timestamp::from(9_000 + ACK_DELAY_MS));
-    assert_eq!(
-        alice.poll_timeout().map(Timestamp::as_millis),
-        Some(9_000 + k.heartbeat_after_ms)
-    );
+    assert_eq!(next_timeout(&alice), Some(9_000 + k.heartbeat_after_ms));
 }
 
 #[test]
 fn an_unanswered_heartbeat_means_a_dead_link_and_a_reconnection_after_backoff() {
     let k = Keepalive::default();
-    let mut alice = kept_alive("agent:alice", 1);
-    let (mut world, _) = online_alone(&mut alice, 0);
+    let (mut alice, mut world) = alice_kept_alive_online(0);
     // Posted into the half-open link: it waits, unacknowledged.
     let (id, _) = post_empty(&mut alice, 10);
     let ping_at = k.heartbeat_after_ms;
@@ -697,10 +686,7 @@ fn an_unanswered_heartbeat_means_a_dead_link_and_a_reconnection_after_backoff() 
     // The event is resent into the silence meanwhile; the link is not dead yet.
     let before = alice.handle_timeout(Timestamp::from(ping_at + k.heartbeat_timeout_ms - 1));
     assert!(!before.contains(&ReplicaEffect::Disconnect));
-    assert_eq!(
-        alice.poll_timeout().map(Timestamp::as_millis),
-        Some(ping_at + k.heartbeat_timeout_ms)
-    );
+    assert_eq!(next_timeout(&alice), Some(ping_at + k.heartbeat_timeout_ms));
     let dead = alice.handle_timeout(Timestamp::from(ping_at + k.heartbeat_timeout_ms));
     assert_eq!(
         dead,
@@ -709,7 +695,7 @@ fn an_unanswered_heartbeat_means_a_dead_link_and_a_reconnection_after_backoff() 
     );
     assert!(!alice.is_online());
     assert_eq!(
-        alice.poll_timeout().map(Timestamp::as_millis),
+        next_timeout(&alice),
         None,
         "nothing until the host reports the closed link"
     );
@@ -718,7 +704,7 @@ fn an_unanswered_heartbeat_means_a_dead_link_and_a_reconnection_after_backoff() 
     let closed = ping_at + k.heartbeat_timeout_ms + 5;
     alice.lost(Timestamp::from(closed), u32::MAX);
     let again = closed + k.backoff(0, u32::MAX);
-    assert_eq!(alice.poll_timeout().map(Timestamp::as_millis), Some(again));
+    assert_eq!(next_timeout(&alice), Some(again));
     assert_eq!(
         alice.handle_timeout(Timestamp::from(again)),
         [ReplicaEffect::Reconnect]
@@ -726,7 +712,7 @@ fn an_unanswered_heartbeat_means_a_dead_link_and_a_reconnection_after_backoff() 
     // That attempt fails too: the next waits twice as long.
     alice.lost(Timestamp::from(again + 1), u32::MAX);
     assert_eq!(
-        alice.poll_timeout().map(Timestamp::as_millis),
+        next_timeout(&alice),
         Some(again + 1 + k.backoff(1, u32::MAX))
     );
     let third = again + 1 + k.backoff(1, u32::MAX);
@@ -741,17 +727,13 @@ fn an_unanswered_heartbeat_means_a_dead_link_and_a_reconnection_after_backoff() 
     assert!(alice.is_online());
     assert!(sends(&effects).iter().any(|e| e.id == id));
     alice.lost(Timestamp::from(third + 20), 0);
-    assert_eq!(
-        alice.poll_timeout().map(Timestamp::as_millis),
-        Some(third + 20 + k.backoff(0, 0))
-    );
+    assert_eq!(next_timeout(&alice), Some(third + 20 + k.backoff(0, 0)));
 }
 
 #[test]
 fn the_platform_going_offline_ends_the_link_and_coming_back_reconnects_at_once() {
     let k = Keepalive::default();
-    let mut alice = kept_alive("agent:alice", 1);
-    online_alone(&mut alice, 0);
+    let (mut alice, _) = alice_kept_alive_online(0);
     assert_eq!(
         alice.network_changed(true, Timestamp::from(5)),
         [],
@@ -779,22 +761,14 @@ fn the_platform_going_offline_ends_the_link_and_coming_back_reconnects_at_once()
         );
         alice.lost(Timestamp::from(at), u32::MAX);
     }
-    assert!(
-        alice
-            .poll_timeout()
-            .map(Timestamp::as_millis)
-            .is_some_and(|next| next >= at + 5_000)
-    );
+    assert!(next_timeout(&alice).is_some_and(|next| next >= at + 5_000));
     // The network is back: the attempt is now, and the next loss starts the backoff afresh.
     assert_eq!(
         alice.network_changed(true, Timestamp::from(at + 1)),
         [ReplicaEffect::Reconnect]
     );
     alice.lost(Timestamp::from(at + 2), u32::MAX);
-    assert_eq!(
-        alice.poll_timeout().map(Timestamp::as_millis),
-        Some(at + 2 + k.backoff(0, u32::MAX))
-    );
+    assert_eq!(next_timeout(&alice), Some(at + 2 + k.backoff(0, u32::MAX)));
 }
 
 #[test]
@@ -803,7 +777,7 @@ fn jitter_spreads_reconnections_by_the_randomness_passed_in() {
     for random in [0, u32::MAX / 3, u32::MAX / 2, u32::MAX] {
         let mut r = kept_alive("agent:alice", 1);
         r.lost(Timestamp::from(1_000), random);
-        at.insert(r.poll_timeout().map(Timestamp::as_millis));
+        at.insert(next_timeout(&r));
     }
     assert_eq!(at.len(), 4, "{at:?}");
     assert!(
@@ -921,8 +895,7 @@ fn a_batched_frame_is_applied_event_by_event_and_turns_on_batched_sends() {
         matches!(coalesced.last(), Some(ReplicaEffect::Send(_))),
         "rows persist first"
     );
-    let frames = world.send_to_network(&mut alice_session, &coalesced, 5);
-    let acks = feed(&mut alice, &frames, 5);
+    let acks = world.relay(&mut alice_session, &coalesced, &mut alice, 5);
     let accepted = acks
         .iter()
         .filter(|e| matches!(e, ReplicaEffect::Accepted { .. }))

@@ -18,7 +18,9 @@
 //!   are it plus `cache_creation_input_tokens` and `cache_read_input_tokens`.
 //! * An error body is `{"type": "error", "error": {"type", "message"}}`.
 
-use crate::agent::chat::{Entry, Prompt, ProviderError, Reply, Stop, ToolCall, Usage, arguments};
+use crate::agent::chat::{
+    Entry, Prompt, ProviderError, Reply, Stop, ToolCall, Usage, arguments, str_or,
+};
 use crate::agent::sse::SseEvent;
 use serde_json::{Value, json};
 
@@ -133,7 +135,7 @@ pub fn parse_reply(body: &str) -> Result<Reply, ProviderError> {
     let mut text = String::new();
     let mut tool_calls = Vec::new();
     for block in content {
-        let field = |key: &str| block.get(key).and_then(Value::as_str).unwrap_or("");
+        let field = |key: &str| str_or(block, key, "");
         match field("type") {
             "text" => text.push_str(field("text")),
             "tool_use" => {
@@ -156,20 +158,15 @@ pub fn parse_reply(body: &str) -> Result<Reply, ProviderError> {
         text,
         tool_calls,
         usage: value.get("usage").map(usage_of).unwrap_or_default(),
-        stop: stop_of(
-            value
-                .get("stop_reason")
-                .and_then(Value::as_str)
-                .unwrap_or("end_turn"),
-        ),
+        stop: stop_of(str_or(&value, "stop_reason", "end_turn")),
     })
 }
 
 /// The error an `error` event of a stream stands for.
 fn stream_error(data: &Value) -> ProviderError {
     let error = data.get("error").unwrap_or(&Value::Null);
-    let message = error.get("message").and_then(Value::as_str).unwrap_or("");
-    match error.get("type").and_then(Value::as_str).unwrap_or("") {
+    let message = str_or(error, "message", "");
+    match str_or(error, "type", "") {
         "overloaded_error" => ProviderError::Unavailable { status: 529 },
         "api_error" => ProviderError::Unavailable { status: 500 },
         "rate_limit_error" => ProviderError::RateLimited {
@@ -211,7 +208,7 @@ impl Stream {
     pub fn event(&mut self, event: &SseEvent) -> Result<String, ProviderError> {
         let data: Value = serde_json::from_str(&event.data)
             .map_err(|_| ProviderError::Malformed("a stream event is not JSON".into()))?;
-        let kind = data.get("type").and_then(Value::as_str).unwrap_or("");
+        let kind = str_or(&data, "type", "");
         let index = data.get("index").and_then(Value::as_u64).unwrap_or(0);
         match kind {
             "message_start" => {
@@ -224,7 +221,7 @@ impl Stream {
                     return Err(ProviderError::Malformed("too many content blocks".into()));
                 }
                 let block = data.get("content_block").unwrap_or(&Value::Null);
-                let field = |key: &str| block.get(key).and_then(Value::as_str).unwrap_or("");
+                let field = |key: &str| str_or(block, key, "");
                 let started = match field("type") {
                     "tool_use" => Block::Tool {
                         id: field("id").to_owned(),
@@ -266,7 +263,7 @@ impl Stream {
 
     fn delta(&mut self, index: u64, data: &Value) -> String {
         let delta = data.get("delta").unwrap_or(&Value::Null);
-        let field = |key: &str| delta.get(key).and_then(Value::as_str).unwrap_or("");
+        let field = |key: &str| str_or(delta, key, "");
         let block = self.blocks.iter_mut().rev().find(|(i, _)| *i == index);
         match (field("type"), block) {
             ("text_delta", _) => {

@@ -15,7 +15,9 @@
 //!   instead of the content, and is the answer's text.
 //! * An error body is `{"error": {"message", "type", "code"}}`.
 
-use crate::agent::chat::{Entry, Prompt, ProviderError, Reply, Stop, ToolCall, Usage, arguments};
+use crate::agent::chat::{
+    Entry, Prompt, ProviderError, Reply, Stop, ToolCall, Usage, arguments, str_or,
+};
 use crate::agent::sse::SseEvent;
 use serde_json::{Map, Value, json};
 
@@ -103,8 +105,8 @@ pub fn parse_reply(body: &str) -> Result<Reply, ProviderError> {
     let message = choice
         .get("message")
         .ok_or_else(|| malformed("a message"))?;
-    let text = message.get("content").and_then(Value::as_str).unwrap_or("");
-    let refusal = message.get("refusal").and_then(Value::as_str).unwrap_or("");
+    let text = str_or(message, "content", "");
+    let refusal = str_or(message, "refusal", "");
     let mut tool_calls = Vec::new();
     for call in message
         .get("tool_calls")
@@ -129,12 +131,7 @@ pub fn parse_reply(body: &str) -> Result<Reply, ProviderError> {
         text: if text.is_empty() { refusal } else { text }.to_owned(),
         tool_calls,
         usage: value.get("usage").map(usage_of).unwrap_or_default(),
-        stop: stop_of(
-            choice
-                .get("finish_reason")
-                .and_then(Value::as_str)
-                .unwrap_or("stop"),
-        ),
+        stop: stop_of(str_or(choice, "finish_reason", "stop")),
     })
 }
 
@@ -202,11 +199,7 @@ impl Stream {
         if let Some(refusal) = delta.get("refusal").and_then(Value::as_str) {
             self.refusal.push_str(refusal);
         }
-        let text = delta
-            .get("content")
-            .and_then(Value::as_str)
-            .unwrap_or("")
-            .to_owned();
+        let text = str_or(delta, "content", "").to_owned();
         self.text.push_str(&text);
         Ok(text)
     }

@@ -119,13 +119,21 @@ mod tests {
         .unwrap()
     }
 
+    /// `event` passes the check (`why` says which one it is), and is recorded.
+    fn goes(runs: &mut AgentRuns, event: &Event, why: &str) {
+        assert!(runs.check(event).is_ok(), "{why}");
+        runs.record(event);
+    }
+
     /// Two agents take turns in `target` until the run is spent.
     fn fill(runs: &mut AgentRuns, target: &str) {
         for n in 0..u128::from(MAX_AGENT_RUN) {
             let source = if n % 2 == 0 { "agent:a" } else { "agent:b" };
-            let event = post(n, source, target, None);
-            assert!(runs.check(&event).is_ok(), "message {n}");
-            runs.record(&event);
+            goes(
+                runs,
+                &post(n, source, target, None),
+                &format!("message {n}"),
+            );
         }
     }
 
@@ -152,8 +160,7 @@ mod tests {
                 .is_ok()
         );
         let person = post(100, "human:ann", "channel/general", None);
-        assert!(runs.check(&person).is_ok(), "a person is never stopped");
-        runs.record(&person);
+        goes(&mut runs, &person, "a person is never stopped");
         assert!(
             runs.check(&post(101, "agent:b", "channel/general", None))
                 .is_ok()
@@ -165,8 +172,7 @@ mod tests {
         let mut runs = AgentRuns::default();
         for n in 0..1000 {
             let event = post(n, "agent:feed", "channel/news", None);
-            assert!(runs.check(&event).is_ok(), "message {n}");
-            runs.record(&event);
+            goes(&mut runs, &event, &format!("message {n}"));
         }
         assert!(
             runs.check(&post(1001, "agent:other", "channel/news", None))

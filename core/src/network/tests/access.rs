@@ -126,10 +126,8 @@ fn non_member_cannot_read_a_channel_history() {
 fn missing_permission_is_forbidden() {
     let mut network = network_with(vec![ModConfig::AccessControl]);
     let [mut owner, mut alice] = join_all(&mut network, ["agent:owner", "agent:alice"]);
-    owner.send(
+    owner.register(
         &mut network,
-        "network.resource.register",
-        "core",
         json!({
             "address": "resource/tool/secret", "description": "owner only",
             "permissions": {"invoke": "owner", "read": "network"}
@@ -307,16 +305,11 @@ fn key_proof_reaches_level_1_and_nonces_do_not_replay() {
 fn expired_foreign_and_forged_proofs_fail() {
     let (mut network, key) = key_network(Verification::KEY_PROOF);
     let nonce = challenge(&mut network, "openagents:bob");
-    let mut bob = Peer::new("openagents:bob");
-    let late = bob.event(
-        "network.agent.join",
-        "core",
+    let effects = try_join_at(
+        &mut network,
+        "openagents:bob",
         signed(&key, "openagents:bob", &nonce),
-    );
-    let effects = network.handle_event(
-        None,
-        late,
-        Timestamp::from(1 + crate::verification::CHALLENGE_TTL_MS + 1),
+        1 + crate::verification::CHALLENGE_TTL_MS + 1,
     );
     assert_eq!(error_code(&effects), ErrorCode::VerificationFailed);
 

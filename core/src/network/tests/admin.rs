@@ -94,10 +94,8 @@ fn a_banned_member_is_closed_out_and_refused_at_join_until_unbanned() {
             .contains(&addr("agent:mallory"))
     );
 
-    let mut mallory = Peer::new("agent:mallory");
-    let rejoin = mallory.event("network.agent.join", "core", json!({}));
     assert_eq!(
-        error_code(&network.handle_event(None, rejoin, Timestamp::from(20))),
+        error_code(&try_join_at(&mut network, "agent:mallory", json!({}), 20)),
         ErrorCode::Banned
     );
     boss.ask(
@@ -137,14 +135,13 @@ fn rotated_tokens_are_only_in_the_masters_ack_and_the_old_ones_stop_working() {
     let logged = appended(&rotated)[0].encode();
     assert!(!logged.contains(&token), "the log never holds the token");
 
-    let mut late = Peer::new("agent:late");
-    let old = late.event(
-        "network.agent.join",
-        "core",
-        json!({"credentials": {"token": "old-token"}}),
-    );
     assert_eq!(
-        error_code(&network.handle_event(None, old, Timestamp::from(20))),
+        error_code(&try_join_at(
+            &mut network,
+            "agent:late",
+            json!({"credentials": {"token": "old-token"}}),
+            20
+        )),
         ErrorCode::AccessDenied
     );
     join_with(
@@ -275,14 +272,13 @@ fn invitations_are_revoked_and_the_config_read_hides_secret_hashes() {
         kind: RowKind::Invitation,
         key: code.clone()
     }));
-    let mut guest = Peer::new("agent:guest");
-    let join = guest.event(
-        "network.agent.join",
-        "core",
-        json!({"credentials": {"invite": code}}),
-    );
     assert_eq!(
-        error_code(&network.handle_event(None, join, Timestamp::from(20))),
+        error_code(&try_join_at(
+            &mut network,
+            "agent:guest",
+            json!({"credentials": {"invite": code}}),
+            20
+        )),
         ErrorCode::AccessDenied
     );
 }
@@ -367,13 +363,12 @@ fn the_inviter_is_told_when_its_invitation_is_used() {
     let (mut network, mut boss) = bare_with("agent:boss");
     let created = boss.ask(&mut network, INVITATION_CREATED, json!({}));
     let code = acked(&created).payload["code"].as_str().unwrap().to_owned();
-    let mut guest = Peer::new("agent:guest");
-    let join = guest.event(
-        "network.agent.join",
-        "core",
+    let effects = try_join_at(
+        &mut network,
+        "agent:guest",
         json!({"credentials": {"invite": code}}),
+        20,
     );
-    let effects = network.handle_event(None, join, Timestamp::from(20));
     let news = effects
         .iter()
         .find_map(|e| match e {

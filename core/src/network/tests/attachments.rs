@@ -58,7 +58,7 @@ fn a_private_channels_attachment_is_read_by_its_members_only() {
     let rule: AccessRule = "channel/launch".parse().unwrap();
     let bytes = [137u8, 80, 78, 71, 0, 255];
     let payload = register_payload(&address, "image/png", "plan.png", &rule, &bytes);
-    acked(&ann.ask(&mut network, RESOURCE_REGISTER, payload));
+    acked(&ann.register(&mut network, payload));
     let target = address.to_string();
     let read = |who: &mut Peer, network: &mut Network| {
         who.send(network, "network.resource.read", &target, json!({}))

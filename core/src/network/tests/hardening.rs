@@ -15,12 +15,6 @@ fn code(effects: &[Effect]) -> String {
     }
 }
 
-fn try_join(network: &mut Network, name: &str, payload: Value) -> Vec<Effect> {
-    let mut peer = Peer::new(name);
-    let join = peer.event("network.agent.join", "core", payload);
-    network.handle_event(None, join, Timestamp::from(1))
-}
-
 /// The join's ack payload (panics when the join failed).
 fn join_ack(network: &mut Network, name: &str, payload: Value) -> Value {
     let effects = try_join(network, name, payload);
@@ -156,20 +150,16 @@ fn a_registered_key_must_be_proven() {
 }
 
 fn register_secret_file(network: &mut Network, owner: &mut Peer) {
-    let effects = owner.send(
+    let effects = owner.register(
         network,
-        "network.resource.register",
-        "core",
         json!({
             "address": "resource/file/plans.md", "content": "the secret plan",
             "permissions": {"read": "owner", "write": "owner", "admin": "owner"}
         }),
     );
     acked(&effects);
-    let effects = owner.send(
+    let effects = owner.register(
         network,
-        "network.resource.register",
-        "core",
         json!({"address": "resource/tool/launch", "permissions": {"invoke": "owner"}}),
     );
     acked(&effects);
@@ -226,10 +216,8 @@ fn history_answers_only_what_the_requester_could_have_received() {
             }
         }
     };
-    keep(owner.send(
+    keep(owner.register(
         &mut network,
-        "network.resource.register",
-        "core",
         json!({"address": "resource/file/plans.md", "content": "the secret plan",
                "permissions": {"read": "owner", "write": "owner"}}),
     ));

@@ -141,10 +141,8 @@ fn only_masters_manage_groups() {
 fn with_tool(network: &mut Network) -> (Peer, Peer) {
     let mut owner = join(network, "agent:calc");
     let alice = join(network, "agent:alice");
-    let effects = owner.send(
+    let effects = owner.register(
         network,
-        "network.resource.register",
-        "core",
         json!({
             "address": "resource/tool/add", "description": "adds numbers",
             "schema": {"input": {"a": "number", "b": "number"}}
@@ -217,7 +215,7 @@ fn invoking_a_tool_whose_owner_is_offline_fails() {
 fn resource_discovery_lists_your_permissions() {
     let mut network = bare();
     let (mut owner, mut alice) = with_tool(&mut network);
-    owner.ask(&mut network, RESOURCE_REGISTER, json!({
+    owner.register(&mut network, json!({
         "address": "resource/context/brief", "content": "be kind", "permissions": {"read": "owner"}
     }));
     let effects = alice.ask(&mut network, "network.resource.discover", json!({}));
@@ -245,7 +243,7 @@ fn resource_discovery_lists_your_permissions() {
 
 /// `peer` registers `address`, giving nothing else.
 fn register_only(peer: &mut Peer, network: &mut Network, address: &str) -> Vec<Effect> {
-    peer.ask(network, RESOURCE_REGISTER, json!({ "address": address }))
+    peer.register(network, json!({ "address": address }))
 }
 
 /// The content of the readme as `reader` reads it.
@@ -263,7 +261,7 @@ fn readme_as(reader: &mut Peer, network: &mut Network) -> Value {
 fn files_are_read_and_updated() {
     let mut network = network_with(vec![ModConfig::AccessControl]);
     let [mut owner, mut alice] = join_all(&mut network, ["agent:writer", "agent:alice"]);
-    owner.ask(&mut network, RESOURCE_REGISTER, json!({
+    owner.register(&mut network, json!({
         "address": "resource/file/docs/readme.md", "content_type": "text/markdown", "content": "v1"
     }));
     assert_eq!(readme_as(&mut alice, &mut network), "v1");
@@ -372,10 +370,8 @@ fn paused_and_archived_networks_are_read_only() {
     );
     join(&mut network, "agent:late");
     network.config.status = NetworkStatus::Archived;
-    let mut bob = Peer::new("agent:bob");
-    let join = bob.event("network.agent.join", "core", json!({}));
     assert_eq!(
-        error_code(&network.handle_event(None, join, Timestamp::from(1))),
+        error_code(&try_join(&mut network, "agent:bob", json!({}))),
         ErrorCode::NetworkUnavailable
     );
 }
@@ -630,9 +626,7 @@ fn at_most_once_keeps_nothing_for_offline_members() {
     assert!(delivered_to(&missed).is_empty());
     acked(&missed);
     // Rejoining brings no catch-up.
-    let mut again = Peer::new("agent:bob");
-    let join = again.event("network.agent.join", "core", json!({}));
-    let effects = network.handle_event(None, join, Timestamp::from(6));
+    let effects = try_join_at(&mut network, "agent:bob", json!({}), 6);
     assert!(!effects.iter().any(|e| matches!(e, Effect::Read(_))));
 }
 

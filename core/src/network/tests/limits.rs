@@ -12,11 +12,7 @@ const FILE: &str = "resource/file/plan.md";
 /// A network where agent:owner has registered the file with "draft".
 fn with_file() -> (Network, Peer) {
     let (mut network, mut owner) = bare_with("agent:owner");
-    let effects = owner.ask(
-        &mut network,
-        RESOURCE_REGISTER,
-        json!({"address": FILE, "content": "draft"}),
-    );
+    let effects = owner.register(&mut network, json!({"address": FILE, "content": "draft"}));
     acked(&effects);
     (network, owner)
 }
@@ -122,7 +118,7 @@ fn one_member_holds_a_bounded_number_of_sessions_over_all_documents() {
     let mut codes = Vec::new();
     for f in 0..files {
         let address = format!("resource/file/f{f}.md");
-        owner.ask(&mut network, RESOURCE_REGISTER, json!({"address": address}));
+        owner.register(&mut network, json!({"address": address}));
         for s in 0..MAX_SESSIONS_PER_MEMBER {
             let mut doc = TextDocument::new([7; 16]);
             let message = doc.generate_sync_message(&mut State::new()).unwrap();

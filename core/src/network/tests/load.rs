@@ -105,13 +105,15 @@ impl Turns {
         self.run(effects)
     }
 
-    /// `peer` joins for the first time; returns its member secret.
-    fn first_join(&mut self, peer: &mut Peer) -> String {
-        let effects = self.join(peer, json!({}));
-        acked(&effects).payload["member_secret"]
+    /// `address` joins for the first time; its peer and its member secret.
+    fn first_join(&mut self, address: &str) -> (Peer, String) {
+        let mut peer = Peer::new(address);
+        let effects = self.join(&mut peer, json!({}));
+        let secret = acked(&effects).payload["member_secret"]
             .as_str()
             .expect("a first join is given a member secret")
-            .to_owned()
+            .to_owned();
+        (peer, secret)
     }
 
     fn alarm(&mut self) -> Vec<Effect> {
@@ -164,11 +166,7 @@ const EVENTS: u64 = MAX_IN_FLIGHT as u64 + 1_500;
 impl Turns {
     /// Peers of these addresses, each joined for the first time.
     fn joined<const N: usize>(&mut self, addresses: [&str; N]) -> [Peer; N] {
-        addresses.map(|address| {
-            let mut peer = Peer::new(address);
-            self.first_join(&mut peer);
-            peer
-        })
+        addresses.map(|address| self.first_join(address).0)
     }
 
     /// `bob` (whose member secret is `secret`), away, misses `events` chat
@@ -209,8 +207,7 @@ fn assert_in_order(received: &[(u64, u64, u64)], first_prev: u64, count: u64) {
 fn a_long_log_is_caught_up_a_page_at_a_time_as_the_member_acknowledges() {
     let mut turns = Turns::new();
     let [mut alice, mut carol] = turns.joined(["agent:alice", "agent:carol"]);
-    let mut bob = Peer::new("agent:bob");
-    let secret = turns.first_join(&mut bob);
+    let (mut bob, secret) = turns.first_join("agent:bob");
 
     // Bob comes back asking for everything: the ack, then one page, no more.
     let effects = turns.back_after_missing((&mut alice, &mut bob), &secret, EVENTS);
@@ -403,8 +400,7 @@ fn one_member_whose_redelivery_fails_holds_up_nobody_else() {
 fn a_member_that_leaves_mid_catch_up_is_read_for_no_more() {
     let mut turns = Turns::new();
     let [mut alice] = turns.joined(["agent:alice"]);
-    let mut bob = Peer::new("agent:bob");
-    let secret = turns.first_join(&mut bob);
+    let (mut bob, secret) = turns.first_join("agent:bob");
     // Bob's own broadcasts fill the first page: it delivers nothing to him.
     for n in 0..CATCH_UP_PAGE as u64 + 10 {
         turns.send(&mut bob, "chat.msg", "agent:broadcast", json!({"n": n}));
@@ -497,8 +493,7 @@ fn acknowledge_all(
 fn a_catch_up_goes_on_after_the_network_restarts() {
     let mut turns = Turns::new();
     let [mut alice] = turns.joined(["agent:alice"]);
-    let mut bob = Peer::new("agent:bob");
-    let secret = turns.first_join(&mut bob);
+    let (mut bob, secret) = turns.first_join("agent:bob");
     let effects = turns.back_after_missing((&mut alice, &mut bob), &secret, EVENTS);
     let first = deliveries(&effects, &bob.address);
     assert_eq!(first.len(), CATCH_UP_PAGE);

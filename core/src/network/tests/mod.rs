@@ -129,6 +129,12 @@ impl Peer {
     pub fn ask(&mut self, network: &mut Network, kind: &str, payload: Value) -> Vec<Effect> {
         self.send(network, kind, "core", payload)
     }
+
+    /// Registers a resource: `payload` holds its `address` and the rest of
+    /// its fields.
+    pub fn register(&mut self, network: &mut Network, payload: Value) -> Vec<Effect> {
+        self.ask(network, RESOURCE_REGISTER, payload)
+    }
 }
 
 pub(super) fn join(network: &mut Network, name: &str) -> Peer {

@@ -61,9 +61,7 @@ fn enrichment_adds_sender_and_receive_time() {
 fn workspace_sessions_become_channels_and_presence_is_announced() {
     let mut network = network_with(vec![ModConfig::Workspace(Default::default())]);
     let mut alice = join(&mut network, "agent:alice");
-    let mut bob = Peer::new("agent:bob");
-    let join_event = bob.event("network.agent.join", "core", json!({}));
-    let effects = network.handle_event(None, join_event, Timestamp::from(2));
+    let effects = try_join_at(&mut network, "agent:bob", json!({}), 2);
     for effect in &effects {
         if let Effect::Read(request) = effect {
             network.answer_read(request, Vec::new(), true, Timestamp::from(2));

@@ -164,16 +164,14 @@ fn resource(network: &Network, address: &str) -> Resource {
 #[test]
 fn resource_fields_of_the_wrong_type_are_left_out_or_refused_as_before() {
     let (mut network, mut owner) = bare_with("agent:owner");
-    let wrong = owner.ask(
+    let wrong = owner.register(
         &mut network,
-        RESOURCE_REGISTER,
         json!({"address": "resource/tool/t", "permissions": "x"}),
     );
     let message = format!("payload.permissions: {}", reason::<Permissions>(json!("x")));
     assert_eq!(refusal(&wrong), invalid(&message));
-    let registered = owner.ask(
+    let registered = owner.register(
         &mut network,
-        RESOURCE_REGISTER,
         json!({"address": "resource/tool/t", "permissions": null, "replace": "yes",
                "description": 5, "content_type": 5, "schema": null, "content": null}),
     );

@@ -66,15 +66,14 @@ fn bad_profiles_are_refused_and_change_nothing() {
         assert_eq!(error_code(&effects), ErrorCode::InvalidRequest);
     }
     assert!(network.state.members[&carol.address].profile.is_empty());
-    let mut dan = Peer::new("agent:dan");
-    let join = dan.event(
-        "network.agent.join",
-        "core",
+    let effects = try_join_at(
+        &mut network,
+        "agent:dan",
         json!({"profile": {"listed": "yes"}}),
+        10,
     );
-    let effects = network.handle_event(None, join, Timestamp::from(10));
     assert_eq!(error_code(&effects), ErrorCode::InvalidRequest);
-    assert!(!network.state.members.contains_key(&dan.address));
+    assert!(!network.state.members.contains_key(&addr("agent:dan")));
 }
 
 #[test]

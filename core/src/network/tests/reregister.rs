@@ -71,7 +71,7 @@ fn register(network: &mut Network, owner: &mut Peer, payload: Value) -> Vec<Effe
     let mut payload = payload;
     payload["address"] = json!(FILE);
     payload["permissions"] = json!({"write": "network"});
-    owner.send(network, "network.resource.register", "core", payload)
+    owner.register(network, payload)
 }
 
 fn document_rows(effects: &[Effect]) -> usize {
@@ -133,26 +133,15 @@ fn registering_a_file_again_keeps_a_collaborators_edit() {
 fn structured_context_registered_again_keeps_its_value_unless_replaced() {
     let (mut network, mut owner) = bare_with("agent:owner");
     let ctx = "resource/context/settings";
-    let send = |network: &mut Network, owner: &mut Peer, payload: Value| {
-        owner.send(network, "network.resource.register", "core", payload)
-    };
-    acked(&send(
-        &mut network,
-        &mut owner,
-        json!({"address": ctx, "content": {"v": 1}}),
-    ));
-    acked(&send(
-        &mut network,
-        &mut owner,
-        json!({"address": ctx, "content": {"v": 2}}),
-    ));
+    acked(&owner.register(&mut network, json!({"address": ctx, "content": {"v": 1}})));
+    acked(&owner.register(&mut network, json!({"address": ctx, "content": {"v": 2}})));
     let address = addr(ctx);
     assert_eq!(
         network.state().resources[&address].content,
         Some(json!({"v": 1}))
     );
     let payload = json!({"address": ctx, "content": {"v": 3}, "replace": true});
-    acked(&send(&mut network, &mut owner, payload));
+    acked(&owner.register(&mut network, payload));
     assert_eq!(
         network.state().resources[&address].content,
         Some(json!({"v": 3}))

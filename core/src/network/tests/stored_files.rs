@@ -173,7 +173,7 @@ fn a_stored_file_is_a_resource_its_conversation_reads_and_its_deletion_releases_
     .unwrap();
     file.state = FileState::Stored;
     let register = upload::register_event(&file);
-    acked(&ann.ask(&mut network, RESOURCE_REGISTER, register["payload"].clone()));
+    acked(&ann.register(&mut network, register["payload"].clone()));
     assert!(may_read(&network, &addr("human:ann"), &file.resource));
     assert!(may_read(&network, &addr("human:bob"), &file.resource));
     assert!(!may_read(&network, &addr("human:eve"), &file.resource));
