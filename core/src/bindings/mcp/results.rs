@@ -210,6 +210,37 @@ mod tests {
             ToolOutcome::of_result_event(&event(json!({"sum": 2}))),
             ToolOutcome::Output(json!({"sum": 2}))
         );
+        // Today's lenient readings, pinned: a null error is none, a null
+        // output is the output, an error without string fields is told as JSON.
+        for (payload, outcome) in [
+            (
+                json!({"error": null, "output": 5}),
+                ToolOutcome::Output(json!(5)),
+            ),
+            (json!({"output": null}), ToolOutcome::Output(Value::Null)),
+            (
+                json!({"error": {"message": "no"}, "output": 1}),
+                ToolOutcome::failed("tool_failed", "no"),
+            ),
+            (
+                json!({"error": "boom"}),
+                ToolOutcome::failed("tool_failed", "\"boom\""),
+            ),
+            (
+                json!({"error": [1, 2]}),
+                ToolOutcome::failed("tool_failed", "[1,2]"),
+            ),
+            (
+                json!({"error": {"code": 7, "message": ["x"]}}),
+                ToolOutcome::failed("tool_failed", r#"{"code":7,"message":["x"]}"#),
+            ),
+            (
+                json!({"error": {"code": "bad"}}),
+                ToolOutcome::failed("bad", r#"{"code":"bad"}"#),
+            ),
+        ] {
+            assert_eq!(ToolOutcome::of_result_event(&event(payload)), outcome);
+        }
     }
 
     #[test]
