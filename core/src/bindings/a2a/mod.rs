@@ -35,6 +35,7 @@
 //! | [`resend`] | which earlier message a send under a used `messageId` is |
 //! | [`push`] | push notification configs; each notification as a signed request |
 //! | [`remote`] | outbound: external A2A agents as members, calls and answers |
+//! | [`remote_card`] | what the network reads of an external agent's card: its name, endpoint and skills |
 //! | [`signature`] | signed agent cards: a JWS over the card's JCS, signed and verified |
 
 pub mod card;
@@ -42,6 +43,7 @@ pub mod errors;
 pub mod methods;
 pub mod push;
 pub mod remote;
+pub mod remote_card;
 mod resend;
 pub mod signature;
 pub mod stream;

@@ -11,6 +11,7 @@
 //!   artifacts, then the state changes that bring the network's task to
 //!   the remote one's, through the same pipeline as any member's.
 
+use super::remote_card::RemoteCard;
 use super::version::Version;
 use super::wire;
 use crate::bindings::access::session::{QueryTokens, authenticate};
@@ -116,27 +117,6 @@ fn slug(text: &str) -> String {
     mapped.trim_matches(|c| c == '-' || c == '.').to_owned()
 }
 
-/// The JSON-RPC endpoint and generation a card offers (1.0 first).
-pub fn endpoint_of(card: &Value) -> Option<(String, Version)> {
-    let interfaces = card.get("supportedInterfaces").and_then(Value::as_array);
-    let jsonrpc = |version: &str| {
-        interfaces?.iter().find_map(|i| {
-            let binding = i.get("protocolBinding")?.as_str()?;
-            let at = i.get("protocolVersion")?.as_str()?;
-            (binding.eq_ignore_ascii_case("JSONRPC") && at.starts_with(version))
-                .then(|| i.get("url")?.as_str().map(str::to_owned))?
-        })
-    };
-    if let Some(url) = jsonrpc("1.") {
-        return Some((url, Version::V1));
-    }
-    if let Some(url) = jsonrpc("0.3") {
-        return Some((url, Version::V03));
-    }
-    let url = card.get("url")?.as_str()?.to_owned();
-    Some((url, Version::V03))
-}
-
 /// Makes the agent of `card` (read at `card_url`) a member with its skills;
 /// the answer says its address and tools.
 pub fn admit<H: BindingHost>(
@@ -145,8 +125,9 @@ pub fn admit<H: BindingHost>(
     card_url: &str,
     card: &Value,
 ) -> Result<Response, H::Error> {
-    let name = card.get("name").and_then(Value::as_str).unwrap_or("");
-    let (Some(address), Some((endpoint, version))) = (address_for(name), endpoint_of(card)) else {
+    let card = RemoteCard::of(card);
+    let name = card.name();
+    let (Some(address), Some((endpoint, version))) = (address_for(name), card.endpoint()) else {
         return Ok(Response::error(
             ErrorCode::InvalidRequest,
             "the card needs a name and a JSON-RPC interface (supportedInterfaces or url)",
@@ -170,22 +151,14 @@ pub fn admit<H: BindingHost>(
     };
     let effects = network.admit_remote(remote, host.now());
     host.apply(network, effects)?;
-    let skills = card.get("skills").and_then(Value::as_array).cloned();
     let mut tools = Vec::new();
-    for skill in skills.unwrap_or_default().iter().take(64) {
-        let id = skill.get("id").and_then(Value::as_str).map(slug);
+    for skill in card.skills(64) {
+        let id = skill.id.as_text().map(slug);
         let Some(tool) = id.filter(|i| !i.is_empty()) else {
             continue;
         };
-        let text = |k: &str| {
-            skill
-                .get(k)
-                .and_then(Value::as_str)
-                .unwrap_or("")
-                .to_owned()
-        };
         let payload = json!({"address": format!("resource/tool/{tool}"),
-            "description": format!("{}: {}", text("name"), text("description"))});
+            "description": skill.described()});
         let kind = EventType::from_static(core_types::RESOURCE_REGISTER);
         let registered = submit(host, network, &address, kind, Address::core(), payload)?;
         if registered.answer.is_ok() {

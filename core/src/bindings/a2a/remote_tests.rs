@@ -1,7 +1,8 @@
 //! Outbound A2A natively: reading a card, admitting its agent, the call a
 //! delivered task becomes, and the answer fed back as the agent's events.
 
-use super::{absorb, add_request, address_for, admit, call_for, endpoint_of};
+use super::{absorb, add_request, address_for, admit, call_for};
+use crate::bindings::a2a::remote_card::RemoteCard;
 use crate::bindings::a2a::version::Version;
 use crate::bindings::message::{Method, Request};
 use crate::bindings::tests::world::World;
@@ -103,6 +104,10 @@ fn cards_and_endpoints_on_hosts_that_are_not_public_are_refused() {
         add_card(&mut world, &boss, "http://0x7f.1:9/card.json"),
         Ok("http://127.0.0.1:9/card.json".into())
     );
+}
+
+fn endpoint_of(card: &Value) -> Option<(String, Version)> {
+    RemoteCard::of(card).endpoint()
 }
 
 #[test]

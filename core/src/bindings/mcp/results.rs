@@ -12,6 +12,7 @@
 
 use super::envelope::SERVER_INFO;
 use super::revision::Revision;
+use crate::bindings::tool_result::InvokeResult;
 use crate::{Event, Network};
 use serde_json::{Map, Value, json};
 
@@ -42,23 +43,15 @@ impl ToolOutcome {
     }
 
     /// What a `network.resource.invoke.result` says: `{output}`, `{error: {code,
-    /// message}}`, or (from an owner that answers in its own shape) the payload itself.
+    /// message}}` (a message that is not text is told as the error's JSON), or
+    /// (from an owner that answers in its own shape) the payload itself.
     pub fn of_result_event(event: &Event) -> Self {
-        let payload = &event.payload;
-        match (payload.get("error"), payload.get("output")) {
-            (Some(error), _) if !error.is_null() => Self::failed(
-                error
-                    .get("code")
-                    .and_then(Value::as_str)
-                    .unwrap_or("tool_failed"),
-                error
-                    .get("message")
-                    .and_then(Value::as_str)
-                    .map_or_else(|| error.to_string(), str::to_owned),
-            ),
-            (_, Some(output)) => Self::Output(output.clone()),
-            _ => Self::Output(payload.clone()),
+        let result = InvokeResult::of(&event.payload);
+        if let Some(failure) = result.failure() {
+            let message = failure.message.unwrap_or_else(|| failure.error.to_string());
+            return Self::failed(failure.code, message);
         }
+        Self::Output(result.output().unwrap_or_else(|| event.payload.clone()))
     }
 }
 
