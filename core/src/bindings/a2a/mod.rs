@@ -31,6 +31,7 @@
 //! | [`errors`] | A2A errors: `google.rpc.ErrorInfo` in `error.data` |
 //! | [`wire`] | tasks, messages, parts and stream events in each generation |
 //! | [`methods`] | what each method does ([`methods::Reply`]) |
+//! | [`list`] | `ListTasks`: the member's tasks, filtered and paged |
 //! | [`stream`] | what a stream says when its task changes |
 //! | [`resend`] | which earlier message a send under a used `messageId` is |
 //! | [`push`] | push notification configs; each notification as a signed request |
@@ -40,6 +41,7 @@
 
 pub mod card;
 pub mod errors;
+pub mod list;
 pub mod methods;
 pub mod push;
 pub mod remote;
