@@ -61,7 +61,7 @@ use crate::bindings::access::session::{QueryTokens, authenticate};
 use crate::bindings::exchange::BindingHost;
 use crate::bindings::jsonrpc::{self, Body, Code, Id, Message, RpcError};
 use crate::bindings::message::{self, Method, Request, Response};
-use crate::bindings::step::Step;
+use crate::bindings::step::{Step, go_on};
 use crate::{Address, ErrorCode, Network, NetworkId};
 use methods::Reply;
 use serde_json::json;
@@ -146,10 +146,10 @@ pub fn handle<H: BindingHost>(
                 return Ok(Handled::Respond(rpc_refusal(200, id.as_ref(), &error)));
             }
         };
-        let caller = match Caller::resolve(host, network, req, Origins::Unchecked)? {
-            Step::Go(caller) => caller,
-            Step::Answer(refused) => return Ok(Handled::Respond(refused)),
-        };
+        let caller = go_on!(
+            Caller::resolve(host, network, req, Origins::Unchecked),
+            Handled::Respond
+        );
         Ok(
             match rpc_request(host, network, caller.request(), target, version)? {
                 Step::Go(accepted) => Handled::Accepted(Accepted {

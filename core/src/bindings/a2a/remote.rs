@@ -19,7 +19,7 @@ use crate::bindings::exchange::BindingHost;
 use crate::bindings::jsonrpc::{self, Id};
 use crate::bindings::member::{new_event, submit, submit_event};
 use crate::bindings::message::{Method, Request, Response};
-use crate::bindings::step::Step;
+use crate::bindings::step::{Step, go_on};
 use crate::event::Event;
 use crate::ids::event_type::{EventType, core_types};
 use crate::ids::standing::Role;
@@ -69,10 +69,7 @@ pub fn add_request<H: BindingHost>(
         let refusal = Response::error(ErrorCode::MethodNotAllowed, "POST {\"card_url\"}");
         return Ok(Step::Answer(refusal));
     }
-    let member = match authenticate(host, req, QueryTokens::Refused)? {
-        Step::Go(member) => member,
-        Step::Answer(response) => return Ok(Step::Answer(response)),
-    };
+    let member = go_on!(authenticate(host, req, QueryTokens::Refused), Step::Answer);
     if network.state().role_of(&member) != Some(Role::Master) {
         let refusal = Response::error(ErrorCode::Forbidden, "only masters add external agents");
         return Ok(Step::Answer(refusal));
