@@ -29,11 +29,7 @@ fn signed(world: &World, key: &SigningKey, nonce: &str) -> String {
 /// The `WWW-Authenticate` challenge of a refused (401) answer.
 fn challenge_of(refused: &Response) -> &str {
     assert_eq!(refused.status, 401, "{refused:?}");
-    let header = refused
-        .headers
-        .iter()
-        .find(|(n, _)| n == "WWW-Authenticate");
-    header.map(|(_, value)| value.as_str()).unwrap()
+    refused.header("WWW-Authenticate").unwrap()
 }
 
 #[test]
@@ -125,11 +121,9 @@ fn a_didwba_header_stands_in_for_the_bearer_on_a_members_routes() {
     );
     assert!(sent.status < 300, "{sent:?}");
     let bearer = sent
-        .headers
-        .iter()
-        .find(|(n, _)| n == "Authorization")
-        .map(|(_, v)| v.clone())
-        .expect("the answer carries a bearer session");
+        .header("Authorization")
+        .expect("the answer carries a bearer session")
+        .to_owned();
     let eve: Address = "agent:eve".parse().unwrap();
     assert_eq!(
         world.network.member(&eve).map(|m| m.verification),
@@ -186,10 +180,8 @@ fn a_websocket_upgrade_with_a_didwba_header_binds_the_did() {
     match world.outcome(&upgrade(&header)) {
         Outcome::Respond(refused) => {
             assert_eq!(refused.status, 401);
-            assert!(
-                refused.headers.iter().any(|(n, v)| n == "WWW-Authenticate"
-                    && v.starts_with("DIDWba error=\"invalid_nonce\""))
-            );
+            let challenge = refused.header("WWW-Authenticate").unwrap_or_default();
+            assert!(challenge.starts_with("DIDWba error=\"invalid_nonce\""));
         }
         other => panic!("a replayed header bound a socket: {other:?}"),
     }

@@ -104,12 +104,7 @@ fn the_well_known_card_is_the_current_one_with_0_3_fields_merged_in() {
             assert_eq!(card["preferredTransport"], "JSONRPC");
             assert_eq!(card["securitySchemes"]["session"]["scheme"], "bearer");
             assert_eq!(card["security"], json!([{"session": []}, {"didwba": []}]));
-            assert!(
-                response
-                    .headers
-                    .iter()
-                    .any(|(n, v)| n == "Vary" && v == "A2A-Version")
-            );
+            assert_eq!(response.header("Vary"), Some("A2A-Version"));
         }
     }
     let current = json_of(&card_of(

@@ -34,12 +34,7 @@ fn a_didwba_header_is_exchanged_for_a_member_session() {
         post(None, None, &body).with_header("Authorization", &header("m-1", mcp.world.host.now));
     let answered = mcp.respond(&req);
     assert_eq!(answered.status, 200, "{answered:?}");
-    let bearer = answered
-        .headers
-        .iter()
-        .find(|(n, _)| n == "Authorization")
-        .map(|(_, v)| v.clone())
-        .unwrap();
+    let bearer = answered.header("Authorization").unwrap().to_owned();
     let member = mcp
         .world
         .network
@@ -51,11 +46,7 @@ fn a_didwba_header_is_exchanged_for_a_member_session() {
     );
     // The bearer it answered with is a session of that member.
     let token = bearer.strip_prefix("Bearer ").unwrap();
-    let session = answered
-        .headers
-        .iter()
-        .find(|(n, _)| n.eq_ignore_ascii_case("mcp-session-id"))
-        .map(|(_, v)| v.clone());
+    let session = answered.header("mcp-session-id").map(str::to_owned);
     let list = post(
         Some(token),
         session.as_deref(),
@@ -66,11 +57,6 @@ fn a_didwba_header_is_exchanged_for_a_member_session() {
     // The same header again: replayed nonce, 401 with the DIDWba challenge.
     let again = mcp.respond(&req);
     assert_eq!(again.status, 401);
-    assert!(
-        again
-            .headers
-            .iter()
-            .any(|(n, v)| n == "WWW-Authenticate" && v.contains("invalid_nonce")),
-        "{again:?}"
-    );
+    let challenge = again.header("WWW-Authenticate").unwrap_or_default();
+    assert!(challenge.contains("invalid_nonce"), "{again:?}");
 }
