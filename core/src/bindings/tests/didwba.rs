@@ -69,10 +69,9 @@ fn a_didwba_header_joins_at_level_3_and_a_replay_is_refused_with_a_challenge() {
         "{:?}",
         joined.headers
     );
-    let member = world.network.member(&"agent:eve".parse().unwrap()).unwrap();
     assert_eq!(
-        (member.verification, member.did.as_deref()),
-        (Verification::DID, Some(DID))
+        world.verified("agent:eve"),
+        Some((Verification::DID, Some(DID.to_owned())))
     );
 
     let replay = world.call(&post("v1/join", &body).with_header("Authorization", &header));
@@ -171,10 +170,7 @@ fn a_websocket_upgrade_with_a_didwba_header_binds_the_did() {
         other => panic!("{other:?}"),
     }
     assert_eq!(
-        world
-            .network
-            .member(&"agent:eve".parse().unwrap())
-            .map(|m| (m.verification, m.did.clone())),
+        world.verified("agent:eve"),
         Some((Verification::DID, Some(DID.to_owned())))
     );
     match world.outcome(&upgrade(&header)) {

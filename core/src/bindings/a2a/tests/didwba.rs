@@ -31,10 +31,9 @@ fn a_didwba_caller_sends_a_task_and_gets_a_bearer_session() {
     let accepted = accept(&mut world, &send).expect("the DIDWba caller is let in");
     let ana: Address = "agent:ana".parse().unwrap();
     assert_eq!(accepted.member, ana);
-    let member = world.network.member(&ana).unwrap();
     assert_eq!(
-        (member.verification, member.did.clone()),
-        (Verification::DID, Some(did.to_owned()))
+        world.verified("agent:ana"),
+        Some((Verification::DID, Some(did.to_owned())))
     );
     let Reply::Now(answer) = &accepted.reply else {
         panic!("a non-blocking send answers at once: {:?}", accepted.reply)

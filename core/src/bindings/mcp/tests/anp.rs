@@ -78,14 +78,9 @@ fn a_signed_call_joins_the_did_and_runs_the_tool_as_it() {
         panic!("the call waits for the tool's owner")
     };
     let waiting = &waiting;
-    let member = mcp
-        .world
-        .network
-        .member(&"agent:ana".parse().unwrap())
-        .unwrap();
     assert_eq!(
-        (member.verification, member.did.as_deref()),
-        (Verification::DID, Some(did))
+        mcp.world.verified("agent:ana"),
+        Some((Verification::DID, Some(did.to_owned())))
     );
     let (event, logged) = mcp.invocation(waiting);
     assert_eq!(

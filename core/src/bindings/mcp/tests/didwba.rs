@@ -35,14 +35,9 @@ fn a_didwba_header_is_exchanged_for_a_member_session() {
     let answered = mcp.respond(&req);
     assert_eq!(answered.status, 200, "{answered:?}");
     let bearer = answered.header("Authorization").unwrap().to_owned();
-    let member = mcp
-        .world
-        .network
-        .member(&"agent:mia".parse().unwrap())
-        .unwrap();
     assert_eq!(
-        (member.verification, member.did.clone()),
-        (Verification::DID, Some(did.to_string()))
+        mcp.world.verified("agent:mia"),
+        Some((Verification::DID, Some(did.to_string())))
     );
     // The bearer it answered with is a session of that member.
     let token = bearer.strip_prefix("Bearer ").unwrap();
