@@ -15,15 +15,7 @@ use ed25519_dalek::SigningKey;
 const DID: &str = "did:wba:example.com:agents:eve";
 
 fn signed(world: &World, key: &SigningKey, nonce: &str) -> String {
-    let timestamp = format_rfc3339(world.host.now / 1000);
-    ed25519_client_header(
-        &key.to_bytes(),
-        DID,
-        "key-1",
-        (nonce, &timestamp),
-        "edge.test",
-        false,
-    )
+    world.didwba_header(key, DID, nonce, "edge.test", false)
 }
 
 /// The `WWW-Authenticate` challenge of a refused (401) answer.
@@ -89,14 +81,7 @@ fn a_didwba_header_joins_at_level_3_and_a_replay_is_refused_with_a_challenge() {
             .is_empty()
     );
     // Signed for another server: refused.
-    let elsewhere = ed25519_client_header(
-        &key.to_bytes(),
-        DID,
-        "key-1",
-        ("n-2", &format_rfc3339(world.host.now / 1000)),
-        "other.test",
-        false,
-    );
+    let elsewhere = world.didwba_header(&key, DID, "n-2", "other.test", false);
     let refused = world.call(&post("v1/join", &body).with_header("Authorization", &elsewhere));
     assert_eq!(refused.status, 401);
 }
@@ -291,19 +276,11 @@ fn a_did_on_a_loopback_host_is_not_resolved() {
     let mut world = World::new();
     world.host.now = 1_764_000_000_000;
     let key = SigningKey::from_bytes(&[6; 32]);
-    let timestamp = format_rfc3339(world.host.now / 1000);
     for did in [
         "did:wba:localhost%3A9:agents:eve",
         "did:wba:api.localhost:agents:eve",
     ] {
-        let header = ed25519_client_header(
-            &key.to_bytes(),
-            did,
-            "key-1",
-            ("n-1", &timestamp),
-            "edge.test",
-            false,
-        );
+        let header = world.didwba_header(&key, did, "n-1", "edge.test", false);
         assert!(
             world
                 .network

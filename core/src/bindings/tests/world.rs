@@ -9,6 +9,7 @@ use crate::bindings::oauth::grants::{Client, Grant, OAuthHost};
 use crate::bindings::{BindingHost, Collected, Outcome, Request, Response};
 use crate::host::MemoryHost;
 use crate::host::credentials::{Credentials, end_all};
+use crate::identity::didwba::ed25519_client_header;
 use crate::ids::standing::Verification;
 use crate::network::Effect;
 use crate::{Address, EventId, Network, NetworkConfig};
@@ -258,6 +259,21 @@ impl World {
         self.network
             .provide_document(&did, Ok(doc), Timestamp::from(self.host.now));
         key
+    }
+
+    /// A DIDWba `Authorization` header of `did`, signed now with `key` as
+    /// its `key-1` for `domain` (ANP 1.1's form when `v1_1`).
+    pub(crate) fn didwba_header(
+        &self,
+        key: &ed25519_dalek::SigningKey,
+        did: &str,
+        nonce: &str,
+        domain: &str,
+        v1_1: bool,
+    ) -> String {
+        let timestamp = crate::identity::time::format_rfc3339(self.host.now / 1000);
+        let key = key.to_bytes();
+        ed25519_client_header(&key, did, "key-1", (nonce, &timestamp), domain, v1_1)
     }
 
     /// How `member` is verified and the DID it joined with, when it is a member.

@@ -5,8 +5,6 @@
 
 use super::*;
 use crate::Verification;
-use crate::identity::didwba::ed25519_client_header;
-use crate::identity::time::format_rfc3339;
 
 #[test]
 fn a_didwba_caller_sends_a_task_and_gets_a_bearer_session() {
@@ -14,14 +12,7 @@ fn a_didwba_caller_sends_a_task_and_gets_a_bearer_session() {
     world.host.now = 1_764_000_000_000;
     let did = "did:wba:example.com:agents:Ana";
     let key = world.knows_did(did, 11);
-    let header = ed25519_client_header(
-        &key.to_bytes(),
-        did,
-        "key-1",
-        ("a2a-1", &format_rfc3339(world.host.now / 1000)),
-        "edge.test",
-        true,
-    );
+    let header = world.didwba_header(&key, did, "a2a-1", "edge.test", true);
     let send = rpc_to_bob(
         None,
         "SendMessage",
