@@ -381,6 +381,7 @@ fn send<H: BindingHost>(
         Err(rejection) => Err(SendError::Refused(rejection)),
         Ok(ack) => ack
             .and_then(|a| {
+                // Read raw: the ack's `task` (a task.create's) is no field of the typed `AckPayload`.
                 a.payload
                     .get("task")
                     .and_then(Value::as_str)

@@ -247,6 +247,8 @@ pub fn call_for(network: &Network, to: &Address, event: &Event) -> Option<Call> 
 }
 
 /// What the remote said: its task, or a message that answers at once.
+// Free-form on purpose: the remote's task goes on as the JSON it sent (its
+// parts through `wire::parts_in`, an artifact's name as any JSON).
 fn remote_task(call: &Call, answer: &Value) -> Result<Value, String> {
     if let Some(error) = answer.get("error") {
         return Err(format!("the agent answered an error: {error}"));
