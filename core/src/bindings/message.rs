@@ -115,10 +115,7 @@ impl Request {
 
     /// The first value of header `name` (case-insensitive).
     pub fn header(&self, name: &str) -> Option<&str> {
-        self.headers
-            .iter()
-            .find(|(n, _)| n.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v.as_str())
+        header_of(&self.headers, name)
     }
 
     /// The W3C trace context its `traceparent` and `tracestate` headers carry;
@@ -129,6 +126,14 @@ impl Request {
             self.header("tracestate"),
         )
     }
+}
+
+/// The first value of header `name` among `headers` (case-insensitive).
+pub fn header_of<'a>(headers: &'a [(String, String)], name: &str) -> Option<&'a str> {
+    headers
+        .iter()
+        .find(|(n, _)| n.eq_ignore_ascii_case(name))
+        .map(|(_, v)| v.as_str())
 }
 
 /// Decodes `%XX` escapes and `+` (form encoding) in a query component.
@@ -218,6 +223,11 @@ impl Response {
     pub fn with_status(mut self, status: u16) -> Self {
         self.status = status;
         self
+    }
+
+    /// The first value of header `name` (case-insensitive).
+    pub fn header(&self, name: &str) -> Option<&str> {
+        header_of(&self.headers, name)
     }
 
     /// The JSON body, if it is one.

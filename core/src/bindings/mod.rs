@@ -13,6 +13,7 @@
 //! * [`step`] — a binding's step: go on with a value, or answer now
 //! * [`access`] — who a request is from and what it may do: the caller, sessions and tickets, their policy, CORS, host names, DIDWba and its nonces
 //! * [`member`] — acting as the authenticated member: events in, the network's answers out
+//! * [`tool_result`] — a tool's answer (`network.resource.invoke.result`), read once into typed fields
 //! * [`jsonrpc`] — JSON-RPC 2.0 as MCP, A2A and ANP speak it: envelopes, ids, error codes
 //! * [`http`] — the HTTP binding of ONM §11 inside a network: join and leave, admin routes, sending, files, Web Push
 //! * [`transport`] — the WebSocket upgrade and frames, a network's sockets, Server-Sent Events
@@ -47,6 +48,7 @@ pub mod refusals;
 pub mod registry;
 pub mod route;
 pub mod step;
+pub mod tool_result;
 pub mod transport;
 
 #[cfg(test)]

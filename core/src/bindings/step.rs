@@ -8,6 +8,23 @@
 
 use super::message::Response;
 
+/// The value of a `Result<Step<T, A>, E>` to go on with: `?` on the
+/// host's error, and on [`Step::Answer`] returns `Ok(wrap(answer))` from the
+/// function it stands in (`wrap` is `Into::into` when left out).
+macro_rules! go_on {
+    ($step:expr) => {
+        $crate::bindings::step::go_on!($step, ::std::convert::Into::into)
+    };
+    ($step:expr, $wrap:expr) => {
+        match $step? {
+            $crate::bindings::step::Step::Go(value) => value,
+            $crate::bindings::step::Step::Answer(answer) => return Ok($wrap(answer)),
+        }
+    };
+}
+
+pub(crate) use go_on;
+
 /// Go on with `T`, or answer `A` (a [`Response`] unless said) now.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Step<T, A = Response> {

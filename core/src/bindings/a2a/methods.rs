@@ -15,6 +15,7 @@
 
 use super::card;
 use super::errors;
+use super::list;
 use super::resend;
 use super::version::A2aError::{self, TaskNotCancelable, TaskNotFound, UnsupportedOperation};
 use super::version::{Operation, Version, operation};
@@ -32,8 +33,6 @@ use serde_json::{Map, Value, json};
 
 /// The longest a blocking `SendMessage` waits for its task to stop working.
 pub const SEND_WAIT_MS: u64 = 55_000;
-/// The most tasks one `ListTasks` page holds.
-pub const MAX_PAGE: usize = 100;
 
 /// A request that answers once its task changes: what to answer and how.
 #[derive(Debug, Clone, PartialEq)]
@@ -227,7 +226,7 @@ pub fn dispatch<H: BindingHost>(
         }
         Operation::List => Ok(Reply::Now(jsonrpc::result(
             &id,
-            list(network, member, params),
+            list::list(network, member, params),
         ))),
         Operation::Subscribe => {
             let task = task_param(params);
@@ -382,6 +381,7 @@ fn send<H: BindingHost>(
         Err(rejection) => Err(SendError::Refused(rejection)),
         Ok(ack) => ack
             .and_then(|a| {
+                // Read raw: the ack's `task` (a task.create's) is no field of the typed `AckPayload`.
                 a.payload
                     .get("task")
                     .and_then(Value::as_str)
@@ -390,57 +390,5 @@ fn send<H: BindingHost>(
             .ok_or_else(|| {
                 SendError::Refused(Rejection::new(ErrorCode::Internal, "no task was made"))
             }),
-    })
-}
-
-/// `ListTasks`: the member's tasks, newest first, filtered and paged.
-fn list(network: &Network, member: &Address, params: &Map<String, Value>) -> Value {
-    let context = params.get("contextId").and_then(Value::as_str);
-    let state = params
-        .get("status")
-        .and_then(Value::as_str)
-        .and_then(TaskState::from_a2a);
-    // Public callers share the guest's address: they reach their tasks by id only.
-    let guest = network.config().a2a_guest.as_ref() == Some(member);
-    let mut tasks: Vec<&Task> = network
-        .state()
-        .tasks
-        .values()
-        .filter(|t| !guest && t.involves(member))
-        .filter(|t| context.is_none_or(|c| t.context_text() == c))
-        .filter(|t| state.is_none_or(|s| t.state == s))
-        .collect();
-    crate::sorting::sort_by(&mut tasks, |a, b| a.cmp_newest_first(b));
-    let size = params
-        .get("pageSize")
-        .and_then(Value::as_u64)
-        .and_then(|n| usize::try_from(n).ok())
-        .unwrap_or(50)
-        .clamp(1, MAX_PAGE);
-    let start: usize = params
-        .get("pageToken")
-        .and_then(Value::as_str)
-        .and_then(|t| t.parse().ok())
-        .unwrap_or(0);
-    let history = wire::history_length(params).or(Some(0));
-    let artifacts = params.get("includeArtifacts") == Some(&Value::Bool(true));
-    let page: Vec<Value> = tasks
-        .iter()
-        .skip(start)
-        .take(size)
-        .map(|t| {
-            let mut task = wire::task(t, Version::V1, history);
-            if !artifacts && let Value::Object(fields) = &mut task {
-                fields.remove("artifacts");
-            }
-            task
-        })
-        .collect();
-    let next = start + page.len();
-    json!({
-        "tasks": page,
-        "nextPageToken": if next < tasks.len() { next.to_string() } else { String::new() },
-        "pageSize": size,
-        "totalSize": tasks.len(),
     })
 }

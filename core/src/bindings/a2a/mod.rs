@@ -31,17 +31,21 @@
 //! | [`errors`] | A2A errors: `google.rpc.ErrorInfo` in `error.data` |
 //! | [`wire`] | tasks, messages, parts and stream events in each generation |
 //! | [`methods`] | what each method does ([`methods::Reply`]) |
+//! | [`list`] | `ListTasks`: the member's tasks, filtered and paged |
 //! | [`stream`] | what a stream says when its task changes |
 //! | [`resend`] | which earlier message a send under a used `messageId` is |
 //! | [`push`] | push notification configs; each notification as a signed request |
 //! | [`remote`] | outbound: external A2A agents as members, calls and answers |
+//! | [`remote_card`] | what the network reads of an external agent's card: its name, endpoint and skills |
 //! | [`signature`] | signed agent cards: a JWS over the card's JCS, signed and verified |
 
 pub mod card;
 pub mod errors;
+pub mod list;
 pub mod methods;
 pub mod push;
 pub mod remote;
+pub mod remote_card;
 mod resend;
 pub mod signature;
 pub mod stream;
@@ -57,7 +61,7 @@ use crate::bindings::access::session::{QueryTokens, authenticate};
 use crate::bindings::exchange::BindingHost;
 use crate::bindings::jsonrpc::{self, Body, Code, Id, Message, RpcError};
 use crate::bindings::message::{self, Method, Request, Response};
-use crate::bindings::step::Step;
+use crate::bindings::step::{Step, go_on};
 use crate::{Address, ErrorCode, Network, NetworkId};
 use methods::Reply;
 use serde_json::json;
@@ -142,10 +146,10 @@ pub fn handle<H: BindingHost>(
                 return Ok(Handled::Respond(rpc_refusal(200, id.as_ref(), &error)));
             }
         };
-        let caller = match Caller::resolve(host, network, req, Origins::Unchecked)? {
-            Step::Go(caller) => caller,
-            Step::Answer(refused) => return Ok(Handled::Respond(refused)),
-        };
+        let caller = go_on!(
+            Caller::resolve(host, network, req, Origins::Unchecked),
+            Handled::Respond
+        );
         Ok(
             match rpc_request(host, network, caller.request(), target, version)? {
                 Step::Go(accepted) => Handled::Accepted(Accepted {

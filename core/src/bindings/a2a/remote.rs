@@ -11,6 +11,7 @@
 //!   artifacts, then the state changes that bring the network's task to
 //!   the remote one's, through the same pipeline as any member's.
 
+use super::remote_card::RemoteCard;
 use super::version::Version;
 use super::wire;
 use crate::bindings::access::session::{QueryTokens, authenticate};
@@ -18,7 +19,7 @@ use crate::bindings::exchange::BindingHost;
 use crate::bindings::jsonrpc::{self, Id};
 use crate::bindings::member::{new_event, submit, submit_event};
 use crate::bindings::message::{Method, Request, Response};
-use crate::bindings::step::Step;
+use crate::bindings::step::{Step, go_on};
 use crate::event::Event;
 use crate::ids::event_type::{EventType, core_types};
 use crate::ids::standing::Role;
@@ -68,10 +69,7 @@ pub fn add_request<H: BindingHost>(
         let refusal = Response::error(ErrorCode::MethodNotAllowed, "POST {\"card_url\"}");
         return Ok(Step::Answer(refusal));
     }
-    let member = match authenticate(host, req, QueryTokens::Refused)? {
-        Step::Go(member) => member,
-        Step::Answer(response) => return Ok(Step::Answer(response)),
-    };
+    let member = go_on!(authenticate(host, req, QueryTokens::Refused), Step::Answer);
     if network.state().role_of(&member) != Some(Role::Master) {
         let refusal = Response::error(ErrorCode::Forbidden, "only masters add external agents");
         return Ok(Step::Answer(refusal));
@@ -116,27 +114,6 @@ fn slug(text: &str) -> String {
     mapped.trim_matches(|c| c == '-' || c == '.').to_owned()
 }
 
-/// The JSON-RPC endpoint and generation a card offers (1.0 first).
-pub fn endpoint_of(card: &Value) -> Option<(String, Version)> {
-    let interfaces = card.get("supportedInterfaces").and_then(Value::as_array);
-    let jsonrpc = |version: &str| {
-        interfaces?.iter().find_map(|i| {
-            let binding = i.get("protocolBinding")?.as_str()?;
-            let at = i.get("protocolVersion")?.as_str()?;
-            (binding.eq_ignore_ascii_case("JSONRPC") && at.starts_with(version))
-                .then(|| i.get("url")?.as_str().map(str::to_owned))?
-        })
-    };
-    if let Some(url) = jsonrpc("1.") {
-        return Some((url, Version::V1));
-    }
-    if let Some(url) = jsonrpc("0.3") {
-        return Some((url, Version::V03));
-    }
-    let url = card.get("url")?.as_str()?.to_owned();
-    Some((url, Version::V03))
-}
-
 /// Makes the agent of `card` (read at `card_url`) a member with its skills;
 /// the answer says its address and tools.
 pub fn admit<H: BindingHost>(
@@ -145,8 +122,9 @@ pub fn admit<H: BindingHost>(
     card_url: &str,
     card: &Value,
 ) -> Result<Response, H::Error> {
-    let name = card.get("name").and_then(Value::as_str).unwrap_or("");
-    let (Some(address), Some((endpoint, version))) = (address_for(name), endpoint_of(card)) else {
+    let card = RemoteCard::of(card);
+    let name = card.name();
+    let (Some(address), Some((endpoint, version))) = (address_for(name), card.endpoint()) else {
         return Ok(Response::error(
             ErrorCode::InvalidRequest,
             "the card needs a name and a JSON-RPC interface (supportedInterfaces or url)",
@@ -170,22 +148,14 @@ pub fn admit<H: BindingHost>(
     };
     let effects = network.admit_remote(remote, host.now());
     host.apply(network, effects)?;
-    let skills = card.get("skills").and_then(Value::as_array).cloned();
     let mut tools = Vec::new();
-    for skill in skills.unwrap_or_default().iter().take(64) {
-        let id = skill.get("id").and_then(Value::as_str).map(slug);
+    for skill in card.skills(64) {
+        let id = skill.id.as_text().map(slug);
         let Some(tool) = id.filter(|i| !i.is_empty()) else {
             continue;
         };
-        let text = |k: &str| {
-            skill
-                .get(k)
-                .and_then(Value::as_str)
-                .unwrap_or("")
-                .to_owned()
-        };
         let payload = json!({"address": format!("resource/tool/{tool}"),
-            "description": format!("{}: {}", text("name"), text("description"))});
+            "description": skill.described()});
         let kind = EventType::from_static(core_types::RESOURCE_REGISTER);
         let registered = submit(host, network, &address, kind, Address::core(), payload)?;
         if registered.answer.is_ok() {
@@ -277,6 +247,8 @@ pub fn call_for(network: &Network, to: &Address, event: &Event) -> Option<Call> 
 }
 
 /// What the remote said: its task, or a message that answers at once.
+// Free-form on purpose: the remote's task goes on as the JSON it sent (its
+// parts through `wire::parts_in`, an artifact's name as any JSON).
 fn remote_task(call: &Call, answer: &Value) -> Result<Value, String> {
     if let Some(error) = answer.get("error") {
         return Err(format!("the agent answered an error: {error}"));

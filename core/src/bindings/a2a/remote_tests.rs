@@ -1,7 +1,8 @@
 //! Outbound A2A natively: reading a card, admitting its agent, the call a
 //! delivered task becomes, and the answer fed back as the agent's events.
 
-use super::{absorb, add_request, address_for, admit, call_for, endpoint_of};
+use super::{absorb, add_request, address_for, admit, call_for};
+use crate::bindings::a2a::remote_card::RemoteCard;
 use crate::bindings::a2a::version::Version;
 use crate::bindings::message::{Method, Request};
 use crate::bindings::tests::world::World;
@@ -105,6 +106,10 @@ fn cards_and_endpoints_on_hosts_that_are_not_public_are_refused() {
     );
 }
 
+fn endpoint_of(card: &Value) -> Option<(String, Version)> {
+    RemoteCard::of(card).endpoint()
+}
+
 #[test]
 fn cards_give_an_address_and_an_endpoint() {
     assert_eq!(
@@ -121,6 +126,72 @@ fn cards_give_an_address_and_an_endpoint() {
         Some(("http://h/a2a".into(), Version::V03))
     );
     assert_eq!(endpoint_of(&json!({"name": "x"})), None);
+}
+
+#[test]
+fn a_card_is_read_leniently_field_by_field() {
+    // Interfaces that do not read are passed over; the binding's case does not matter.
+    let card = json!({"url": "http://h/old", "supportedInterfaces": [
+        7,
+        {"protocolBinding": "JSONRPC", "protocolVersion": 1, "url": "http://h/number"},
+        {"protocolBinding": "GRPC", "protocolVersion": "1.0", "url": "http://h/grpc"},
+        {"protocolBinding": "jsonrpc", "protocolVersion": "1.0", "url": 5},
+        {"protocolBinding": "jsonrpc", "protocolVersion": "0.3.1", "url": "http://h/v03"},
+        {"protocolBinding": "JsonRpc", "protocolVersion": "1.1", "url": "http://h/v1"}]});
+    assert_eq!(
+        endpoint_of(&card),
+        Some(("http://h/v1".into(), Version::V1))
+    );
+    let v03 = json!({"supportedInterfaces": [{"protocolBinding": "JSONRPC", "protocolVersion": "0.3", "url": "http://h/v03"}], "url": "http://h/old"});
+    assert_eq!(
+        endpoint_of(&v03),
+        Some(("http://h/v03".into(), Version::V03))
+    );
+    for card in [
+        json!({"supportedInterfaces": "x", "url": "http://h/old"}),
+        json!({"supportedInterfaces": [{"protocolBinding": "GRPC"}], "url": "http://h/old"}),
+    ] {
+        assert_eq!(
+            endpoint_of(&card),
+            Some(("http://h/old".into(), Version::V03))
+        );
+    }
+    for card in [
+        json!({"url": 5}),
+        json!(["http://h/a"]),
+        json!("http://h/a"),
+    ] {
+        assert_eq!(endpoint_of(&card), None, "{card}");
+    }
+
+    // Skills without a usable id are passed over; a name or description that is not text is empty.
+    let (mut world, boss, _) = with_master();
+    let url = add(&mut world, &boss).unwrap_or_else(|s| panic!("refused {s}"));
+    let mut card = card_v1();
+    card["skills"] = json!([7, {"name": "no id"}, {"id": 3}, {"id": "!!"},
+        {"id": "Sum Up", "name": 1, "description": "adds"}, {"id": "plain"}]);
+    let Ok(answer) = admit(&mut world.host, &mut world.network, &url, &card);
+    assert_eq!(answer.status, 201, "{answer:?}");
+    assert_eq!(
+        answer.json_body().unwrap()["tools"],
+        json!(["resource/tool/sum-up", "resource/tool/plain"])
+    );
+    let described = |name: &str| {
+        let tool: Address = format!("resource/tool/{name}").parse().unwrap();
+        world.network.state().resources[&tool].description.clone()
+    };
+    assert_eq!(described("sum-up"), ": adds");
+    assert_eq!(described("plain"), ": ");
+
+    // A card without a name, or whose name is not text, is refused.
+    for nameless in [
+        json!({"url": "http://h/a"}),
+        json!({"name": 5, "url": "http://h/a"}),
+        json!([]),
+    ] {
+        let Ok(answer) = admit(&mut world.host, &mut world.network, &url, &nameless);
+        assert_eq!(answer.status, 400, "{nameless}");
+    }
 }
 
 #[test]

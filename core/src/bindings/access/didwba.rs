@@ -253,9 +253,8 @@ mod tests {
         );
         let answered = unauthorized(refused);
         assert_eq!(answered.status, 401);
-        assert!(answered.headers.iter().any(
-            |(n, v)| n == "WWW-Authenticate" && v.starts_with("DIDWba error=\"invalid_nonce\"")
-        ));
+        let challenge = answered.header("WWW-Authenticate").unwrap_or_default();
+        assert!(challenge.starts_with("DIDWba error=\"invalid_nonce\""));
     }
 
     #[test]
@@ -267,13 +266,7 @@ mod tests {
         );
         assert_eq!(grant.expires_in, 3600);
         let answered = with_bearer(Response::json(serde_json::json!({})), &grant);
-        let header = |name: &str| {
-            answered
-                .headers
-                .iter()
-                .find(|(n, _)| n == name)
-                .map(|(_, v)| v.as_str())
-        };
+        let header = |name: &str| answered.header(name);
         // ANP-02 §3.2.3's form, the one the `anp` SDK's `update_token` reads first.
         assert_eq!(
             header("Authentication-Info"),

@@ -25,7 +25,7 @@ use crate::bindings::mcp::tools;
 use crate::bindings::mcp::waiting::{Arrival, Reply, Waiting};
 use crate::bindings::message::{Method, Request, Response};
 use crate::bindings::oauth::grants::OAuthHost;
-use crate::bindings::step::Step;
+use crate::bindings::step::go_on;
 use serde_json::{Map, Value};
 
 /// The shape tool results are made in (stateless, tool output as any JSON).
@@ -91,10 +91,10 @@ pub fn handle<H: OAuthHost>(
     req: &Request,
 ) -> Result<Outcome, H::Error> {
     // The proof is checked against the request as it was signed.
-    let caller = match Caller::resolve(host, network, req, Origins::Unchecked)? {
-        Step::Go(caller) => caller,
-        Step::Answer(refused) => return Ok(Outcome::Respond(refused)),
-    };
+    let caller = go_on!(
+        Caller::resolve(host, network, req, Origins::Unchecked),
+        Outcome::Respond
+    );
     let call = match read_call(caller.request()) {
         Ok(call) => call,
         Err(refused) => return Ok(Outcome::Respond(refused)),
@@ -118,10 +118,7 @@ fn run<H: OAuthHost>(
     if !access::origin_allowed(req, &network.config().allowed_origins) {
         return Ok(Outcome::Respond(access::forbidden_origin()));
     }
-    let member = match access::present_member(host, network, req)? {
-        Step::Go(member) => member,
-        Step::Answer(response) => return Ok(Outcome::Respond(response)),
-    };
+    let member = go_on!(access::present_member(host, network, req), Outcome::Respond);
     let limit = network.config().limits.max_frame_bytes;
     if req.body.len() > limit {
         let message = format!("Request body too large: over {limit} bytes");

@@ -204,15 +204,9 @@ fn the_feed_answers_ndjson_204_and_410() {
         register(&mut r, &mut c, name, None);
     }
     let snapshot = get(&mut r, &mut c, "/registry/v1/snapshot?types=acs&limit=2");
-    let header = |resp: &Response, name: &str| {
-        resp.headers
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| v.clone())
-    };
-    assert_eq!(header(&snapshot, "X-Snapshot-Seq").as_deref(), Some("3"));
-    assert_eq!(header(&snapshot, "Content-Type").as_deref(), Some(NDJSON));
-    let next = header(&snapshot, "X-Snapshot-Next").unwrap_or_default();
+    assert_eq!(snapshot.header("X-Snapshot-Seq"), Some("3"));
+    assert_eq!(snapshot.header("Content-Type"), Some(NDJSON));
+    let next = snapshot.header("X-Snapshot-Next").unwrap_or_default();
     let rest = get(
         &mut r,
         &mut c,
@@ -225,14 +219,11 @@ fn the_feed_answers_ndjson_204_and_410() {
     );
     let nothing = get(&mut r, &mut c, "/registry/v1/changes?seq=3");
     assert_eq!(
-        (nothing.status, header(&nothing, "X-Next-Seq").as_deref()),
+        (nothing.status, nothing.header("X-Next-Seq")),
         (204, Some("3"))
     );
     let some = get(&mut r, &mut c, "/registry/v1/changes?seq=1");
-    assert_eq!(
-        (some.status, header(&some, "X-Next-Seq").as_deref()),
-        (200, Some("3"))
-    );
+    assert_eq!((some.status, some.header("X-Next-Seq")), (200, Some("3")));
     let gone = get(&mut r, &mut c, "/registry/v1/changes?seq=0");
     assert_eq!(gone.status, 410);
     assert_eq!(

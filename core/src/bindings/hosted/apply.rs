@@ -7,6 +7,7 @@ use crate::agent::effects::Status;
 use crate::agent::{AgentEffect, Place};
 use crate::bindings::exchange::BindingHost;
 use crate::bindings::member::{new_event, submit_event};
+use crate::bindings::tool_result::InvokeResult;
 use crate::ids::address::Address;
 use crate::ids::event_type::{EventType, core_types};
 use crate::ids::ulid::EventId;
@@ -237,21 +238,16 @@ fn one<H: BindingHost>(
     Ok(Vec::new())
 }
 
-/// A tool's result payload as the loop takes it: the output, or why it failed.
+/// A tool's result payload as the loop takes it: the output (`null` when
+/// none), or why it failed as `code: message`.
 pub(super) fn tool_outcome(payload: &Value) -> Result<Value, String> {
-    match payload.get("error") {
-        Some(error) if !error.is_null() => {
-            let code = error
-                .get("code")
-                .and_then(Value::as_str)
-                .unwrap_or("tool_failed");
-            let message = error
-                .get("message")
-                .and_then(Value::as_str)
-                .unwrap_or("the tool failed");
-            Err(format!("{code}: {message}"))
+    let result = InvokeResult::of(payload);
+    match result.failure() {
+        Some(failure) => {
+            let message = failure.message.as_deref().unwrap_or("the tool failed");
+            Err(format!("{}: {message}", failure.code))
         }
-        _ => Ok(payload.get("output").cloned().unwrap_or(Value::Null)),
+        None => Ok(result.output().unwrap_or(Value::Null)),
     }
 }
 

@@ -229,3 +229,37 @@ fn removing_a_hosted_agent_forgets_its_key_and_membership() {
     assert!(!world.network.state().members.contains_key(&helper()));
     assert!(hosted(&world.network, &helper()).is_none());
 }
+
+#[test]
+fn a_tool_result_is_its_output_or_why_it_failed() {
+    for (payload, outcome) in [
+        (json!({"output": 5}), Ok(json!(5))),
+        (json!({"output": null}), Ok(Value::Null)),
+        (json!({"sum": 2}), Ok(Value::Null)),
+        (json!({"error": null, "output": 5}), Ok(json!(5))),
+        (json!([1, 2]), Ok(Value::Null)),
+        (json!("text"), Ok(Value::Null)),
+        (
+            json!({"error": {"code": "bad", "message": "no"}, "output": 1}),
+            Err("bad: no".to_owned()),
+        ),
+        (
+            json!({"error": {"code": 7, "message": ["x"]}}),
+            Err("tool_failed: the tool failed".to_owned()),
+        ),
+        (
+            json!({"error": "boom"}),
+            Err("tool_failed: the tool failed".to_owned()),
+        ),
+        (
+            json!({"error": [1, 2]}),
+            Err("tool_failed: the tool failed".to_owned()),
+        ),
+        (
+            json!({"error": {"message": "no"}}),
+            Err("tool_failed: no".to_owned()),
+        ),
+    ] {
+        assert_eq!(apply::tool_outcome(&payload), outcome, "{payload}");
+    }
+}

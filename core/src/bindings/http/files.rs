@@ -22,7 +22,7 @@ use crate::bindings::access::session::{QueryTokens, authenticate};
 use crate::bindings::exchange::{BindingHost, json_body};
 use crate::bindings::message::{Method, Request, Response};
 use crate::bindings::route::paths::network_path;
-use crate::bindings::step::Step;
+use crate::bindings::step::{Step, go_on};
 use crate::error::{Coded, ErrorCode};
 use crate::files::link::{self, Link};
 use crate::files::{FileError, FileId, FileState, StoredFile, may_read, serve, upload};
@@ -156,10 +156,7 @@ pub fn plan<H: FileHost>(
         | FileRoute::Complete(id)
         | FileRoute::Link(id) => Some(id),
     };
-    let member = match authenticate(host, req, QueryTokens::Refused)? {
-        Step::Go(member) => member,
-        Step::Answer(answer) => return Ok(Step::Answer(answer)),
-    };
+    let member = go_on!(authenticate(host, req, QueryTokens::Refused), Step::Answer);
     let Some(id) = id else {
         return begin(host, network, req, &member);
     };

@@ -33,7 +33,7 @@ pub mod webpush;
 
 use super::exchange::{Answer, BindingHost, json_body, rejected};
 use super::message::{Request, Response};
-use super::step::Step;
+use super::step::{Step, go_on};
 use crate::bindings::access::caller::{Caller, Origins};
 use crate::bindings::access::session::{self, QueryTokens, authenticate};
 use crate::bindings::transport::sockets::{Close, Sockets};
@@ -156,10 +156,7 @@ pub fn handle<H: BindingHost>(
             _ => {}
         }
         // A DIDWba header in place of a bearer joins its DID; the answer carries the session.
-        let caller = match Caller::resolve(host, network, req, Origins::Unchecked)? {
-            Step::Go(caller) => caller,
-            Step::Answer(refused) => return Ok(refused.into()),
-        };
+        let caller = go_on!(Caller::resolve(host, network, req, Origins::Unchecked));
         Ok(
             match member_request(host, network, caller.request(), route)? {
                 Outcome::Respond(response) => caller.answer(response).into(),
@@ -178,14 +175,8 @@ fn member_request<H: BindingHost>(
 ) -> Result<Outcome, H::Error> {
     let peer = ws::peer_of(req);
     let member = match route {
-        ApiRoute::Sse => match authenticate(host, req, QueryTokens::Allowed)? {
-            Step::Go(member) => member,
-            Step::Answer(response) => return Ok(response.into()),
-        },
-        _ => match authenticate(host, req, QueryTokens::Refused)? {
-            Step::Go(member) => member,
-            Step::Answer(response) => return Ok(response.into()),
-        },
+        ApiRoute::Sse => go_on!(authenticate(host, req, QueryTokens::Allowed)),
+        _ => go_on!(authenticate(host, req, QueryTokens::Refused)),
     };
     let response = match route {
         ApiRoute::Discover => Response::json(network.state().roster(&network.mods(), &member)),

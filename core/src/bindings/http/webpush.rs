@@ -14,7 +14,7 @@
 use crate::bindings::access::session::{QueryTokens, authenticate};
 use crate::bindings::exchange::{BindingHost, json_body};
 use crate::bindings::message::{Request, Response};
-use crate::bindings::step::Step;
+use crate::bindings::step::go_on;
 use crate::error::ErrorCode;
 use crate::ids::address::Address;
 use crate::network::Network;
@@ -76,10 +76,7 @@ where
         PushRoute::Key => return Ok(Response::json(json!({"key": host.push_public_key()?}))),
         PushRoute::Subscribe | PushRoute::Unsubscribe => {}
     }
-    let member = match authenticate(host, req, QueryTokens::Refused)? {
-        Step::Go(member) => member,
-        Step::Answer(response) => return Ok(response),
-    };
+    let member = go_on!(authenticate(host, req, QueryTokens::Refused));
     if network.member(&member).is_none() {
         return Ok(Response::error(
             ErrorCode::NotJoined,

@@ -11,7 +11,7 @@ use super::stream::{Follow, Scope};
 use crate::bindings::access::session::{QueryTokens, authenticate};
 use crate::bindings::exchange::BindingHost;
 use crate::bindings::message::{Method, Request, Response};
-use crate::bindings::step::Step;
+use crate::bindings::step::{Step, go_on};
 use crate::bindings::transport::ws::peer_of;
 use crate::model::graph::GraphIndex;
 use crate::{Address, Network, NetworkId};
@@ -67,10 +67,7 @@ pub fn handle<H: BindingHost>(
         if let Some(handled) = open_route(host, network, req, &segments)? {
             return Ok(handled);
         }
-        let caller = match caller_of(host, network, req)? {
-            Step::Go(caller) => caller,
-            Step::Answer(refused) => return Ok(refused),
-        };
+        let caller = go_on!(caller_of(host, network, req));
         if network.graph().is_none() {
             return Ok(answer(Err(Refusal::new(503, NO_GRAPH)), 200));
         }

@@ -20,7 +20,7 @@ use crate::bindings::message::{Request, Response};
 use crate::bindings::oauth::grants::OAuthHost;
 use crate::bindings::oauth::metadata::{issuer, resource};
 use crate::bindings::oauth::token::{Bearer, bearer};
-use crate::bindings::step::Step;
+use crate::bindings::step::{Step, go_on};
 use crate::model::membership::Member;
 use crate::model::origins::{AllowedOrigins, WebOrigin};
 use crate::{Address, Network, NetworkId};
@@ -93,10 +93,7 @@ pub fn present_member<H: OAuthHost>(
     network: &mut Network,
     req: &Request,
 ) -> Result<Step<Address>, H::Error> {
-    let member = match member(host, req, network.id())? {
-        Step::Go(member) => member,
-        refused => return Ok(refused),
-    };
+    let member = go_on!(member(host, req, network.id()), Step::Answer);
     if !network.member(&member).is_some_and(Member::is_online) {
         let effects = network.heartbeat(&member, host.now());
         host.apply(network, effects)?;

@@ -12,6 +12,7 @@
 //! other. A refusal is an error result (`isError: true`) naming its code.
 
 use super::caller::{Caller, MethodCall};
+use super::definition::Definition;
 use super::results::{ToolOutcome, tool_result};
 use super::waiting::{MAX_READ_WAIT_MS, Reply, WaitFor, or_reply};
 use crate::bindings::exchange::BindingHost;
@@ -30,43 +31,47 @@ const READ: &str = "agentnet_read";
 const MEMBERS: &str = "agentnet_members";
 const CHANNEL: &str = "agentnet_channel";
 
-/// The built-in tools' definitions: `(name, description, input schema)`.
-pub fn definitions() -> [(&'static str, &'static str, Value); 4] {
+/// The built-in tools' definitions.
+pub fn definitions() -> [Definition; 4] {
     [
-        (
+        Definition::new(
             POST,
             "Post a message to a channel (channel/{name}), a member (agent:{name}, human:{name}) or everyone (agent:broadcast).",
-            json!({"type": "object", "properties": {
+            json!({
                 "to": {"type": "string", "description": "the target address"},
                 "text": {"type": "string", "description": "the message"},
                 "type": {"type": "string", "description": "the event type (default workspace.message.posted)"},
                 "in_reply_to": {"type": "string", "description": "the id of the event this answers"},
                 "payload": {"type": "object", "description": "a payload to send instead of {content: text}"}
-            }, "required": ["to"]}),
+            }),
+            &["to"],
         ),
-        (
+        Definition::new(
             READ,
             "Read the events that reached you after a cursor: {events: [{seq, event}], next_after}. Pass next_after as after to read on; wait_ms waits for the next event when there is none yet.",
-            json!({"type": "object", "properties": {
+            json!({
                 "after": {"type": "integer", "minimum": 0, "description": "read after this seq (default: where you last read)"},
                 "limit": {"type": "integer", "minimum": 1, "maximum": MAX_POLL},
                 "wait_ms": {"type": "integer", "minimum": 0, "maximum": MAX_READ_WAIT_MS}
-            }}),
+            }),
+            &[],
         ),
-        (
+        Definition::new(
             MEMBERS,
             "List the network's members with their role and presence (online/offline), and its channels, groups and resources.",
-            json!({"type": "object", "properties": {}}),
+            json!({}),
+            &[],
         ),
-        (
+        Definition::new(
             CHANNEL,
             "Create, join or leave a channel.",
-            json!({"type": "object", "properties": {
+            json!({
                 "action": {"type": "string", "enum": ["create", "join", "leave"]},
                 "channel": {"type": "string", "description": "the channel's name (or channel/{name})"},
                 "members": {"type": "array", "items": {"type": "string"}, "description": "create: members to invite"},
                 "private": {"type": "boolean", "description": "create: only members may join"}
-            }, "required": ["action", "channel"]}),
+            }),
+            &["action", "channel"],
         ),
     ]
 }

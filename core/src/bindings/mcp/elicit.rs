@@ -33,10 +33,11 @@ use super::streams::Streams;
 use crate::bindings::jsonrpc::{Call, Id, notification};
 use crate::ids::time::Timestamp;
 use crate::mods::workspace::saved_approvals;
-use crate::vocabulary::approvals::{ActionKind, ApprovalRequest};
+use crate::vocabulary::approvals::{ActionKind, ApprovalDecision, ApprovalRequest};
 use crate::vocabulary::event_types::{APPROVAL_DECIDED, APPROVAL_REQUESTED};
 use crate::webpush::recipients::{Reason, notices};
 use crate::{Address, Event, EventId, Network};
+use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
 /// The method that asks the client's user.
@@ -272,9 +273,10 @@ pub fn closed(event: &Event) -> Option<(EventId, String)> {
     if event.event_type.as_str() != APPROVAL_DECIDED {
         return None;
     }
-    let approval = event.payload.get("approval")?.as_str()?.parse().ok()?;
-    let decision = event.payload.get("decision")?.as_str()?.to_owned();
-    Some((approval, decision))
+    let decided = ApprovalDecision::deserialize(&event.payload).ok()?;
+    // The decision as its payload words it (`approved`, `denied`, `expired`).
+    let decision = serde_json::to_value(decided.decision).ok()?;
+    Some((decided.approval, decision.as_str()?.to_owned()))
 }
 
 /// `notifications/cancelled` for an elicitation whose approval closed

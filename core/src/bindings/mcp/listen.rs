@@ -8,15 +8,14 @@
 //! session and closes its streams.
 
 use super::envelope::VERSION_HEADER;
-use super::notices::Listener;
 use super::outcome::{Outcome, accepts_sse};
 use super::revision::Revision;
-use super::session::{McpHost, SESSION_HEADER, session_of};
-use super::streams::{StreamKind, StreamSpec, Streams, new_id};
+use super::session::{McpHost, SESSION_HEADER, Session, session_of};
+use super::streams::{StreamSpec, Streams, new_id};
 use crate::Address;
 use crate::bindings::jsonrpc::{self, Code, RpcError};
 use crate::bindings::message::{Request, Response};
-use crate::bindings::step::Step;
+use crate::bindings::step::go_on;
 
 fn not_allowed(what: &str) -> Outcome {
     let error = RpcError::new(Code::InvalidRequest, format!("Method Not Allowed: {what}"));
@@ -34,19 +33,32 @@ fn modern(req: &Request) -> bool {
             .is_some_and(Revision::is_modern)
 }
 
-/// `GET`: the session's notification stream, or a resumed stream.
-pub fn get<H: McpHost>(
+/// What a legacy client asks of its session besides a `POST`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ask {
+    /// `GET`: the session's notification stream, or a resumed stream.
+    Listen,
+    /// `DELETE`: the session ends.
+    End,
+}
+
+/// Answers `ask` of the session `req` names, as `member`: refused in
+/// 2026-07-28, which has neither; a `GET` that does not accept
+/// `text/event-stream` is refused before its session is looked up.
+pub fn answer<H: McpHost>(
     host: &mut H,
     streams: &mut Streams,
     req: &Request,
     member: &Address,
+    ask: Ask,
 ) -> Result<Outcome, H::Error> {
     if modern(req) {
-        return Ok(not_allowed(
-            "revision 2026-07-28 has no GET stream; use subscriptions/listen",
-        ));
+        return Ok(not_allowed(match ask {
+            Ask::Listen => "revision 2026-07-28 has no GET stream; use subscriptions/listen",
+            Ask::End => "revision 2026-07-28 has no sessions",
+        }));
     }
-    if !accepts_sse(req) {
+    if ask == Ask::Listen && !accepts_sse(req) {
         let error = RpcError::new(
             Code::InvalidRequest,
             "Not Acceptable: accept text/event-stream",
@@ -54,52 +66,40 @@ pub fn get<H: McpHost>(
         let body = jsonrpc::error(None, &error);
         return Ok(Outcome::Respond(Response::json(body).with_status(406)));
     }
-    let session = match session_of(host, req, member)? {
-        Step::Go(session) => session,
-        Step::Answer(response) => return Ok(Outcome::Respond(response)),
-    };
+    let session = go_on!(session_of(host, req, member), Outcome::Respond);
+    match ask {
+        Ask::Listen => Ok(listen(host, streams, req, member, &session)),
+        Ask::End => {
+            host.end_mcp_session(&session.id)?;
+            Ok(Outcome::Ended {
+                streams: streams.end_session(&session.id),
+                response: Response::text(""),
+            })
+        }
+    }
+}
+
+/// The session's notification stream, or the stream `Last-Event-ID` resumes.
+fn listen<H: McpHost>(
+    host: &mut H,
+    streams: &mut Streams,
+    req: &Request,
+    member: &Address,
+    session: &Session,
+) -> Outcome {
     let now = host.now();
     if let Some(resumed) = req
         .header("Last-Event-ID")
         .and_then(|last| streams.resume(&session.id, last, now))
     {
-        return Ok(Outcome::Stream {
+        return Outcome::Stream {
             stream: resumed.stream,
             opening: resumed.records,
             waits: Vec::new(),
             closes: resumed.done,
-        });
+        };
     }
     let stream = new_id(&host.random_seed());
-    let spec = StreamSpec {
-        session: Some(session.id.clone()),
-        member: member.clone(),
-        revision: session.revision,
-        kind: StreamKind::Notifications,
-        listener: Some(Listener::Session(session.subscriptions.clone())),
-        elicits: session.elicits,
-    };
-    let opening = streams.open(&stream, spec, now);
-    Ok(Outcome::listening(stream, opening))
-}
-
-/// `DELETE`: ends the session.
-pub fn delete<H: McpHost>(
-    host: &mut H,
-    streams: &mut Streams,
-    req: &Request,
-    member: &Address,
-) -> Result<Outcome, H::Error> {
-    if modern(req) {
-        return Ok(not_allowed("revision 2026-07-28 has no sessions"));
-    }
-    let session = match session_of(host, req, member)? {
-        Step::Go(session) => session,
-        Step::Answer(response) => return Ok(Outcome::Respond(response)),
-    };
-    host.end_mcp_session(&session.id)?;
-    Ok(Outcome::Ended {
-        streams: streams.end_session(&session.id),
-        response: Response::text(""),
-    })
+    let opening = streams.open(&stream, StreamSpec::notifications(session, member), now);
+    Outcome::listening(stream, opening)
 }

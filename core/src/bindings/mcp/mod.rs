@@ -19,7 +19,7 @@
 //! | [`modern`], [`listen`] | 2026-07-28 requests; GET streams, resuming and DELETE |
 //! | [`outcome`] | what the host does to answer ([`outcome::Outcome`]) |
 //! | [`methods`] | dispatch of each method; `initialize` and `server/discover` results |
-//! | [`tools`], [`builtins`], [`tools_ioa`] | the network's tools, the built-in ones, IOA's three |
+//! | [`tools`], [`builtins`], [`tools_ioa`], [`definition`] | the network's tools, the built-in ones, IOA's three; a built-in's definition |
 //! | [`resources`], [`prompts`] | files and contexts; skills as prompts |
 //! | [`caller`] | who a method is called by, and the call being answered ([`caller::MethodCall`]: its host, network and caller, the shared list and wait; acting as them: [`crate::bindings::member`]) |
 //! | [`results`] | result shapes per revision |
@@ -31,6 +31,7 @@
 pub mod access;
 pub mod builtins;
 pub mod caller;
+pub mod definition;
 pub mod elicit;
 pub mod elicit_answer;
 pub mod envelope;

@@ -8,12 +8,11 @@
 use super::caller::{Caller, MethodCall};
 use super::envelope;
 use super::methods;
-use super::notices::{Filter, Listener, acknowledged};
+use super::notices::{Filter, acknowledged};
 use super::outcome::{Answered, Outcome, accepts_sse, answer, bad};
-use super::revision::Revision;
 use super::session::McpHost;
 use super::streams::Streams;
-use super::streams::{StreamKind, StreamSpec, new_id};
+use super::streams::{StreamSpec, new_id};
 use super::waiting::Reply;
 use super::waiting::Waiting;
 use crate::bindings::jsonrpc::{self, Code, Id, RpcError};
@@ -91,17 +90,7 @@ fn listen<H: McpHost>(
         )));
     }
     let stream = new_id(&host.random_seed());
-    let spec = StreamSpec {
-        session: None,
-        member: member.clone(),
-        revision: Revision::V2026_07_28,
-        kind: StreamKind::Subscription(id.clone()),
-        listener: Some(Listener::Subscription {
-            id: id.clone(),
-            filter: filter.clone(),
-        }),
-        elicits: false,
-    };
+    let spec = StreamSpec::subscription(member, id, &filter);
     let mut opening = streams.open(&stream, spec, host.now());
     opening.extend(streams.record(&stream, &acknowledged(id, &filter)));
     Ok(Outcome::listening(stream, opening))
@@ -123,14 +112,7 @@ fn waiting_answer<H: McpHost>(
         };
     }
     let stream = new_id(&host.random_seed());
-    let spec = StreamSpec {
-        session: waiting.session.clone(),
-        member: member.clone(),
-        revision: waiting.revision,
-        kind: StreamKind::Request,
-        listener: None,
-        elicits: false,
-    };
+    let spec = StreamSpec::request(waiting.session.clone(), member, waiting.revision);
     let opening = streams.open(&stream, spec, host.now());
     Outcome::Stream {
         stream,

@@ -13,11 +13,13 @@
 use super::caller::{Caller, MethodCall};
 use super::results::{cacheable, complete, text_of};
 use super::waiting::{Reply, or_reply};
+use crate::answers::read_payload;
 use crate::bindings::exchange::BindingHost;
 use crate::bindings::jsonrpc::{RpcError, string_param};
 use crate::bindings::member::{refusal, submit_core};
 use crate::ids::address::Entity;
 use crate::ids::event_type::core_types;
+use crate::model::payloads::ResourceContent;
 use crate::{Address, ErrorCode, Network, NetworkId};
 use serde_json::{Map, Value, json};
 
@@ -80,8 +82,9 @@ pub fn templates(caller: &Caller<'_>) -> Reply {
     Reply::Result(cacheable(caller.revision, json!({"resourceTemplates": []})))
 }
 
-/// A file's or context's text as a member read it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A file's or context's text as a member read it (empty when the answer
+/// says none).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Text {
     /// The text (structured content as JSON text).
     pub text: String,
@@ -107,17 +110,14 @@ pub fn read_text<H: BindingHost>(
         json!({}),
     )?;
     Ok(submitted.answer.map(|answer| {
-        let payload = answer.map(|a| a.payload).unwrap_or(Value::Null);
-        let text = match payload.get("content") {
-            None | Some(Value::Null) => String::new(),
-            Some(content) => text_of(content),
+        let read = answer.and_then(|a| read_payload::<ResourceContent>(&a.payload).ok());
+        let Some(resource) = read else {
+            return Text::default();
         };
-        let mime = payload["content_type"].as_str().map(str::to_owned);
-        let description = payload["description"].as_str().unwrap_or("").to_owned();
         Text {
-            text,
-            mime,
-            description,
+            text: resource.content.as_ref().map(text_of).unwrap_or_default(),
+            mime: resource.content_type,
+            description: resource.description,
         }
     }))
 }

@@ -12,6 +12,7 @@
 
 use super::envelope::SERVER_INFO;
 use super::revision::Revision;
+use crate::bindings::tool_result::InvokeResult;
 use crate::{Event, Network};
 use serde_json::{Map, Value, json};
 
@@ -42,23 +43,15 @@ impl ToolOutcome {
     }
 
     /// What a `network.resource.invoke.result` says: `{output}`, `{error: {code,
-    /// message}}`, or (from an owner that answers in its own shape) the payload itself.
+    /// message}}` (a message that is not text is told as the error's JSON), or
+    /// (from an owner that answers in its own shape) the payload itself.
     pub fn of_result_event(event: &Event) -> Self {
-        let payload = &event.payload;
-        match (payload.get("error"), payload.get("output")) {
-            (Some(error), _) if !error.is_null() => Self::failed(
-                error
-                    .get("code")
-                    .and_then(Value::as_str)
-                    .unwrap_or("tool_failed"),
-                error
-                    .get("message")
-                    .and_then(Value::as_str)
-                    .map_or_else(|| error.to_string(), str::to_owned),
-            ),
-            (_, Some(output)) => Self::Output(output.clone()),
-            _ => Self::Output(payload.clone()),
+        let result = InvokeResult::of(&event.payload);
+        if let Some(failure) = result.failure() {
+            let message = failure.message.unwrap_or_else(|| failure.error.to_string());
+            return Self::failed(failure.code, message);
         }
+        Self::Output(result.output().unwrap_or_else(|| event.payload.clone()))
     }
 }
 
@@ -210,6 +203,37 @@ mod tests {
             ToolOutcome::of_result_event(&event(json!({"sum": 2}))),
             ToolOutcome::Output(json!({"sum": 2}))
         );
+        // Today's lenient readings, pinned: a null error is none, a null
+        // output is the output, an error without string fields is told as JSON.
+        for (payload, outcome) in [
+            (
+                json!({"error": null, "output": 5}),
+                ToolOutcome::Output(json!(5)),
+            ),
+            (json!({"output": null}), ToolOutcome::Output(Value::Null)),
+            (
+                json!({"error": {"message": "no"}, "output": 1}),
+                ToolOutcome::failed("tool_failed", "no"),
+            ),
+            (
+                json!({"error": "boom"}),
+                ToolOutcome::failed("tool_failed", "\"boom\""),
+            ),
+            (
+                json!({"error": [1, 2]}),
+                ToolOutcome::failed("tool_failed", "[1,2]"),
+            ),
+            (
+                json!({"error": {"code": 7, "message": ["x"]}}),
+                ToolOutcome::failed("tool_failed", r#"{"code":7,"message":["x"]}"#),
+            ),
+            (
+                json!({"error": {"code": "bad"}}),
+                ToolOutcome::failed("bad", r#"{"code":"bad"}"#),
+            ),
+        ] {
+            assert_eq!(ToolOutcome::of_result_event(&event(payload)), outcome);
+        }
     }
 
     #[test]

@@ -121,11 +121,10 @@ pub fn list<H: BindingHost>(call: MethodCall<'_, H>) -> Result<Reply, H::Error> 
                 Some(owner),
             ));
         }
-        for (name, description, schema) in builtins::definitions() {
-            tools.push(tool_json(caller, name, description, schema, None));
-        }
-        for (name, description, schema) in super::tools_ioa::definitions() {
-            tools.push(tool_json(caller, name, description, schema, None));
+        let built_in = builtins::definitions().into_iter();
+        for tool in built_in.chain(super::tools_ioa::definitions()) {
+            let (name, description) = (tool.name, tool.description);
+            tools.push(tool_json(caller, name, description, tool.schema, None));
         }
         tools
     })

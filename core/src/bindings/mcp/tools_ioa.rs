@@ -13,6 +13,7 @@
 //! message is IOA's `detail`.
 
 use super::caller::{Caller, MethodCall};
+use super::definition::Definition;
 use super::results::{ToolOutcome, tool_result};
 use super::waiting::Reply;
 use crate::Network;
@@ -27,41 +28,44 @@ const SPACE: &str = "ioa_space";
 const SEND: &str = "ioa_send";
 const READ: &str = "ioa_read";
 
-/// The IOA tools' definitions: `(name, description, input schema)`.
-pub fn definitions() -> [(&'static str, &'static str, Value); 3] {
+/// The IOA tools' definitions.
+pub fn definitions() -> [Definition; 3] {
     [
-        (
+        Definition::new(
             SPACE,
             "Create or join an IOA message space for collaboration with other nodes. Returns space info with id, name, nodes, message count and its root messages.",
-            json!({"type": "object", "properties": {
+            json!({
                 "name": {"type": "string", "description": "IOA space name"},
                 "description": {"type": "string", "description": "Your role or intent in this space"},
                 "tags": {"type": "array", "items": {"type": "string"}, "description": "Optional labels for ownership, workspace routing, or domain classification"}
-            }, "required": ["name", "description"]}),
+            }),
+            &["name", "description"],
         ),
-        (
+        Definition::new(
             SEND,
             "Send a structured IOA message to a space. Use refs.messages and refs.nodes to target context or recipients.",
-            json!({"type": "object", "properties": {
+            json!({
                 "space_id": {"type": "string", "description": "IOA space id"},
                 "content": {"type": "object", "description": "Structured message content"},
                 "content_type": {"type": "string", "description": "Optional protocol: checkpoint, handoff, team, swarm or your own"},
                 "refs": {"type": "object", "description": "Optional references: {\"messages\": [\"msg-id\"], \"nodes\": [\"node-id\"]}"},
                 "meta": {"type": "object", "description": "Optional metadata for the message (kind, labels, ttl)"},
                 "content_schema": {"type": "object", "description": "Optional JSON Schema describing content"}
-            }, "required": ["space_id", "content"]}),
+            }),
+            &["space_id", "content"],
         ),
-        (
+        Definition::new(
             READ,
             "Read IOA messages from a space: a message's related context (direction upstream or downstream for one side), after a cursor, a limit, or all messages instead of those addressed to you.",
-            json!({"type": "object", "properties": {
+            json!({
                 "space_id": {"type": "string", "description": "IOA space id"},
                 "message_id": {"type": "string", "description": "Read this message's ancestors and descendants"},
                 "direction": {"type": "string", "enum": ["", "upstream", "downstream"]},
                 "after": {"type": "string", "description": "Message id cursor"},
                 "limit": {"type": "integer", "minimum": 1},
                 "all": {"type": "boolean", "description": "Read all messages instead of only those addressed to you"}
-            }, "required": ["space_id"]}),
+            }),
+            &["space_id"],
         ),
     ]
 }

@@ -25,17 +25,18 @@
 use super::access;
 use super::caller::{Caller, MethodCall};
 use super::envelope;
+use super::listen::Ask;
 use super::methods;
 use super::outcome::{Answered, Outcome, accepted, accepts, answer, assemble, bad};
 use super::revision::Revision;
 use super::session::{McpHost, SESSION_HEADER, Session, session_of};
-use super::streams::{StreamKind, StreamSpec, Streams, new_id};
+use super::streams::{StreamSpec, Streams, new_id};
 use super::waiting::Reply;
 use super::{elicit, elicit_answer, listen, modern, retries};
 use crate::bindings::access::caller::{Caller as RequestCaller, Origins};
 use crate::bindings::jsonrpc::{self, Body, Code, Id, Message, RpcError};
 use crate::bindings::message::{Method, Request, Response};
-use crate::bindings::step::Step;
+use crate::bindings::step::go_on;
 use crate::{Address, Network};
 use serde_json::{Map, Value};
 
@@ -49,10 +50,10 @@ pub fn handle<H: McpHost>(
     network.traced(req.trace_context(), |network| {
         // The origin, then a DIDWba header joins its DID and continues as that
         // session (ANP servers answer with a bearer).
-        let caller = match RequestCaller::resolve(host, network, req, Origins::Checked)? {
-            Step::Go(caller) => caller,
-            Step::Answer(refused) => return Ok(Outcome::Respond(refused)),
-        };
+        let caller = go_on!(
+            RequestCaller::resolve(host, network, req, Origins::Checked),
+            Outcome::Respond
+        );
         Ok(
             match handle_member(host, network, streams, caller.request())? {
                 Outcome::Respond(response) => Outcome::Respond(caller.answer(response)),
@@ -69,14 +70,13 @@ fn handle_member<H: McpHost>(
     streams: &mut Streams,
     req: &Request,
 ) -> Result<Outcome, H::Error> {
-    let member = match access::present_member(host, network, req)? {
-        Step::Go(member) => member,
-        Step::Answer(response) => return Ok(Outcome::Respond(response)),
-    };
+    let member = go_on!(access::present_member(host, network, req), Outcome::Respond);
     match &req.method {
         Method::Post => post(host, network, streams, req, &member),
-        Method::Get => listen::get(host, streams, req, &member),
-        Method::Other(name) if name == "DELETE" => listen::delete(host, streams, req, &member),
+        Method::Get => listen::answer(host, streams, req, &member, Ask::Listen),
+        Method::Other(name) if name == "DELETE" => {
+            listen::answer(host, streams, req, &member, Ask::End)
+        }
         Method::Other(name) => {
             let mut response = bad(
                 405,
@@ -158,10 +158,7 @@ fn post<H: McpHost>(
             )))
         }
         body => {
-            let session = match session_of(host, req, member)? {
-                Step::Go(session) => session,
-                Step::Answer(response) => return Ok(Outcome::Respond(response)),
-            };
+            let session = go_on!(session_of(host, req, member), Outcome::Respond);
             let (items, batch) = match body {
                 Body::Single(message) => (vec![Ok(message)], false),
                 Body::Batch(_) if !session.revision.allows_batches() => {
@@ -332,14 +329,7 @@ fn legacy<H: McpHost>(
         });
     }
     let stream = new_id(&host.random_seed());
-    let spec = StreamSpec {
-        session: Some(session.id.clone()),
-        member: member.clone(),
-        revision: session.revision,
-        kind: StreamKind::Request,
-        listener: None,
-        elicits: false,
-    };
+    let spec = StreamSpec::request(Some(session.id.clone()), member, session.revision);
     let mut opening = streams.open(&stream, spec, host.now());
     opening.extend(
         ready

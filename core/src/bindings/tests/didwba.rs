@@ -15,25 +15,13 @@ use ed25519_dalek::SigningKey;
 const DID: &str = "did:wba:example.com:agents:eve";
 
 fn signed(world: &World, key: &SigningKey, nonce: &str) -> String {
-    let timestamp = format_rfc3339(world.host.now / 1000);
-    ed25519_client_header(
-        &key.to_bytes(),
-        DID,
-        "key-1",
-        (nonce, &timestamp),
-        "edge.test",
-        false,
-    )
+    world.didwba_header(key, DID, nonce, "edge.test", false)
 }
 
 /// The `WWW-Authenticate` challenge of a refused (401) answer.
 fn challenge_of(refused: &Response) -> &str {
     assert_eq!(refused.status, 401, "{refused:?}");
-    let header = refused
-        .headers
-        .iter()
-        .find(|(n, _)| n == "WWW-Authenticate");
-    header.map(|(_, value)| value.as_str()).unwrap()
+    refused.header("WWW-Authenticate").unwrap()
 }
 
 #[test]
@@ -73,10 +61,9 @@ fn a_didwba_header_joins_at_level_3_and_a_replay_is_refused_with_a_challenge() {
         "{:?}",
         joined.headers
     );
-    let member = world.network.member(&"agent:eve".parse().unwrap()).unwrap();
     assert_eq!(
-        (member.verification, member.did.as_deref()),
-        (Verification::DID, Some(DID))
+        world.verified("agent:eve"),
+        Some((Verification::DID, Some(DID.to_owned())))
     );
 
     let replay = world.call(&post("v1/join", &body).with_header("Authorization", &header));
@@ -94,14 +81,7 @@ fn a_didwba_header_joins_at_level_3_and_a_replay_is_refused_with_a_challenge() {
             .is_empty()
     );
     // Signed for another server: refused.
-    let elsewhere = ed25519_client_header(
-        &key.to_bytes(),
-        DID,
-        "key-1",
-        ("n-2", &format_rfc3339(world.host.now / 1000)),
-        "other.test",
-        false,
-    );
+    let elsewhere = world.didwba_header(&key, DID, "n-2", "other.test", false);
     let refused = world.call(&post("v1/join", &body).with_header("Authorization", &elsewhere));
     assert_eq!(refused.status, 401);
 }
@@ -125,11 +105,9 @@ fn a_didwba_header_stands_in_for_the_bearer_on_a_members_routes() {
     );
     assert!(sent.status < 300, "{sent:?}");
     let bearer = sent
-        .headers
-        .iter()
-        .find(|(n, _)| n == "Authorization")
-        .map(|(_, v)| v.clone())
-        .expect("the answer carries a bearer session");
+        .header("Authorization")
+        .expect("the answer carries a bearer session")
+        .to_owned();
     let eve: Address = "agent:eve".parse().unwrap();
     assert_eq!(
         world.network.member(&eve).map(|m| m.verification),
@@ -177,19 +155,14 @@ fn a_websocket_upgrade_with_a_didwba_header_binds_the_did() {
         other => panic!("{other:?}"),
     }
     assert_eq!(
-        world
-            .network
-            .member(&"agent:eve".parse().unwrap())
-            .map(|m| (m.verification, m.did.clone())),
+        world.verified("agent:eve"),
         Some((Verification::DID, Some(DID.to_owned())))
     );
     match world.outcome(&upgrade(&header)) {
         Outcome::Respond(refused) => {
             assert_eq!(refused.status, 401);
-            assert!(
-                refused.headers.iter().any(|(n, v)| n == "WWW-Authenticate"
-                    && v.starts_with("DIDWba error=\"invalid_nonce\""))
-            );
+            let challenge = refused.header("WWW-Authenticate").unwrap_or_default();
+            assert!(challenge.starts_with("DIDWba error=\"invalid_nonce\""));
         }
         other => panic!("a replayed header bound a socket: {other:?}"),
     }
@@ -303,19 +276,11 @@ fn a_did_on_a_loopback_host_is_not_resolved() {
     let mut world = World::new();
     world.host.now = 1_764_000_000_000;
     let key = SigningKey::from_bytes(&[6; 32]);
-    let timestamp = format_rfc3339(world.host.now / 1000);
     for did in [
         "did:wba:localhost%3A9:agents:eve",
         "did:wba:api.localhost:agents:eve",
     ] {
-        let header = ed25519_client_header(
-            &key.to_bytes(),
-            did,
-            "key-1",
-            ("n-1", &timestamp),
-            "edge.test",
-            false,
-        );
+        let header = world.didwba_header(&key, did, "n-1", "edge.test", false);
         assert!(
             world
                 .network

@@ -9,6 +9,8 @@ use crate::bindings::oauth::grants::{Client, Grant, OAuthHost};
 use crate::bindings::{BindingHost, Collected, Outcome, Request, Response};
 use crate::host::MemoryHost;
 use crate::host::credentials::{Credentials, end_all};
+use crate::identity::didwba::ed25519_client_header;
+use crate::ids::standing::Verification;
 use crate::network::Effect;
 use crate::{Address, EventId, Network, NetworkConfig};
 use serde_json::json;
@@ -245,7 +247,6 @@ impl World {
         }
     }
 
-    /// Joins `agent` over HTTP; returns its session token.
     /// Gives the network the document of `did` listing an Ed25519 key made
     /// from `seed` as `key-1` (as the host would after resolving it); the key.
     pub(crate) fn knows_did(&mut self, did: &str, seed: u8) -> ed25519_dalek::SigningKey {
@@ -260,6 +261,28 @@ impl World {
         key
     }
 
+    /// A DIDWba `Authorization` header of `did`, signed now with `key` as
+    /// its `key-1` for `domain` (ANP 1.1's form when `v1_1`).
+    pub(crate) fn didwba_header(
+        &self,
+        key: &ed25519_dalek::SigningKey,
+        did: &str,
+        nonce: &str,
+        domain: &str,
+        v1_1: bool,
+    ) -> String {
+        let timestamp = crate::identity::time::format_rfc3339(self.host.now / 1000);
+        let key = key.to_bytes();
+        ed25519_client_header(&key, did, "key-1", (nonce, &timestamp), domain, v1_1)
+    }
+
+    /// How `member` is verified and the DID it joined with, when it is a member.
+    pub(crate) fn verified(&self, member: &str) -> Option<(Verification, Option<String>)> {
+        let member = self.network.member(&member.parse().unwrap())?;
+        Some((member.verification, member.did.clone()))
+    }
+
+    /// Joins `agent` over HTTP; returns its session token.
     pub(crate) fn join(&mut self, agent: &str) -> String {
         let req = post("v1/join", &json!({"agent_id": agent}).to_string());
         let response = self.call(&req);

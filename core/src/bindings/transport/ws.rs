@@ -22,7 +22,7 @@ use crate::bindings::access::didwba;
 use crate::bindings::access::session::{QueryTokens, authenticate};
 use crate::bindings::exchange::{BindingHost, claimed_address, join_event, join_refused, rejected};
 use crate::bindings::message::{Request, Response};
-use crate::bindings::step::Step;
+use crate::bindings::step::{Step, go_on};
 use crate::ids::event_type::core_types;
 use crate::network::{Effect, Inbound};
 use crate::{Address, ErrorCode, Event, Network, Timestamp};
@@ -149,10 +149,7 @@ fn decide_upgrade<H: BindingHost>(
     let peer = peer_of(req);
     let after = req.query("after").and_then(|a| a.parse::<u64>().ok());
     if req.query("ticket").is_some() || req.query("session").is_some() {
-        let member = match authenticate(host, req, QueryTokens::Allowed)? {
-            Step::Go(member) => member,
-            Step::Answer(response) => return Ok(Step::Answer(response)),
-        };
+        let member = go_on!(authenticate(host, req, QueryTokens::Allowed), Step::Answer);
         let effects = match network.attach(&member, after, host.now()) {
             Ok(effects) => effects,
             Err(rejection) => return Ok(Step::Answer(rejected(&rejection))),

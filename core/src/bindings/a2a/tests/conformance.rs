@@ -104,12 +104,7 @@ fn the_well_known_card_is_the_current_one_with_0_3_fields_merged_in() {
             assert_eq!(card["preferredTransport"], "JSONRPC");
             assert_eq!(card["securitySchemes"]["session"]["scheme"], "bearer");
             assert_eq!(card["security"], json!([{"session": []}, {"didwba": []}]));
-            assert!(
-                response
-                    .headers
-                    .iter()
-                    .any(|(n, v)| n == "Vary" && v == "A2A-Version")
-            );
+            assert_eq!(response.header("Vary"), Some("A2A-Version"));
         }
     }
     let current = json_of(&card_of(
@@ -173,6 +168,65 @@ fn list_tasks_omits_artifacts_unless_asked_for() {
     );
     let declined = list(&mut world, json!({"includeArtifacts": false}));
     assert!(declined["result"]["tasks"][0].get("artifacts").is_none());
+}
+
+#[test]
+fn list_tasks_reads_its_params_leniently() {
+    let (mut world, alice, bob) = world();
+    finished_task(&mut world, &alice, &bob);
+    let mut second = text_part("more");
+    second["messageId"] = json!("m2");
+    send_to_bob(&mut world, &alice, second);
+    let mut list = |params: Value| {
+        now(
+            &mut world,
+            &rpc("", Some(&alice), Some("1.0"), "ListTasks", params),
+        )["result"]
+            .clone()
+    };
+    let page = |listed: &Value| {
+        let shown = listed["tasks"].as_array().map_or(0, Vec::len);
+        (
+            shown,
+            listed["nextPageToken"].clone(),
+            listed["pageSize"].clone(),
+            listed["totalSize"].clone(),
+        )
+    };
+    assert_eq!(
+        page(&list(json!({"pageSize": 1}))),
+        (1, json!("1"), json!(1), json!(2))
+    );
+    assert_eq!(
+        page(&list(json!({"pageSize": 0}))),
+        (1, json!("1"), json!(1), json!(2))
+    );
+    assert_eq!(
+        page(&list(json!({"pageSize": 1, "pageToken": "1"}))),
+        (1, json!(""), json!(1), json!(2))
+    );
+    // A param of another type is as if left out.
+    for ignored in [
+        json!({"pageSize": "1"}),
+        json!({"pageSize": -1}),
+        json!({"pageSize": 1.5}),
+        json!({"pageToken": 1}),
+        json!({"contextId": 5}),
+        json!({"status": 5}),
+    ] {
+        assert_eq!(
+            page(&list(ignored.clone())),
+            (2, json!(""), json!(50), json!(2)),
+            "{ignored}"
+        );
+    }
+    assert_eq!(
+        list(json!({"status": "TASK_STATE_COMPLETED"}))["totalSize"],
+        1
+    );
+    assert_eq!(list(json!({"contextId": "none"}))["totalSize"], 0);
+    let text_true = list(json!({"includeArtifacts": "true", "status": "TASK_STATE_COMPLETED"}));
+    assert!(text_true["tasks"][0].get("artifacts").is_none());
 }
 
 #[test]

@@ -5,8 +5,6 @@
 
 use super::*;
 use crate::Verification;
-use crate::identity::didwba::ed25519_client_header;
-use crate::identity::time::format_rfc3339;
 
 #[test]
 fn a_didwba_caller_sends_a_task_and_gets_a_bearer_session() {
@@ -14,14 +12,7 @@ fn a_didwba_caller_sends_a_task_and_gets_a_bearer_session() {
     world.host.now = 1_764_000_000_000;
     let did = "did:wba:example.com:agents:Ana";
     let key = world.knows_did(did, 11);
-    let header = ed25519_client_header(
-        &key.to_bytes(),
-        did,
-        "key-1",
-        ("a2a-1", &format_rfc3339(world.host.now / 1000)),
-        "edge.test",
-        true,
-    );
+    let header = world.didwba_header(&key, did, "a2a-1", "edge.test", true);
     let send = rpc_to_bob(
         None,
         "SendMessage",
@@ -31,10 +22,9 @@ fn a_didwba_caller_sends_a_task_and_gets_a_bearer_session() {
     let accepted = accept(&mut world, &send).expect("the DIDWba caller is let in");
     let ana: Address = "agent:ana".parse().unwrap();
     assert_eq!(accepted.member, ana);
-    let member = world.network.member(&ana).unwrap();
     assert_eq!(
-        (member.verification, member.did.clone()),
-        (Verification::DID, Some(did.to_owned()))
+        world.verified("agent:ana"),
+        Some((Verification::DID, Some(did.to_owned())))
     );
     let Reply::Now(answer) = &accepted.reply else {
         panic!("a non-blocking send answers at once: {:?}", accepted.reply)
@@ -58,9 +48,6 @@ fn a_didwba_caller_sends_a_task_and_gets_a_bearer_session() {
         panic!("a replayed DIDWba header passed")
     };
     assert_eq!(replayed.status, 401);
-    assert!(
-        replayed.headers.iter().any(
-            |(n, v)| n == "WWW-Authenticate" && v.starts_with("DIDWba error=\"invalid_nonce\"")
-        )
-    );
+    let challenge = replayed.header("WWW-Authenticate").unwrap_or_default();
+    assert!(challenge.starts_with("DIDWba error=\"invalid_nonce\""));
 }

@@ -15,7 +15,7 @@ use super::stream::changes;
 use super::*;
 use crate::NetworkConfig;
 use crate::Timestamp;
-use crate::bindings::message::Body;
+use crate::bindings::message::{Body, header_of};
 use crate::bindings::route::NetworkRoute;
 use crate::bindings::tests::world::World;
 use serde_json::{Value, json};
@@ -233,12 +233,7 @@ fn callers_without_a_session_and_unknown_versions_are_refused() {
         panic!("no token passed")
     };
     assert_eq!(response.status, 401);
-    assert!(
-        response
-            .headers
-            .iter()
-            .any(|(n, v)| n == "WWW-Authenticate" && v == "Bearer")
-    );
+    assert_eq!(response.header("WWW-Authenticate"), Some("Bearer"));
     let req = rpc_to_bob(Some("forged"), "GetTask", json!({"id": "x"}));
     assert_eq!(run(&mut world, &req).err().map(|r| r.status), Some(401));
     let req = rpc(
@@ -606,12 +601,7 @@ fn push_notifications_are_configured_queued_signed_and_retried() {
     assert_eq!(out.url, "https://hooks.test/a2a");
     let body: Value = serde_json::from_str(&out.body).unwrap_or_default();
     assert_eq!(body["task"]["status"]["state"], "TASK_STATE_WORKING");
-    let header = |name: &str| {
-        out.headers
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| v.clone())
-    };
+    let header = |name: &str| header_of(&out.headers, name).map(str::to_owned);
     assert_eq!(header("Authorization").as_deref(), Some("Bearer abc"));
     assert_eq!(
         header("X-A2A-Notification-Token").as_deref(),

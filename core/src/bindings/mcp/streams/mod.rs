@@ -12,8 +12,9 @@
 //! newest `GET` stream. 2026-07-28 streams have no ids and do not resume;
 //! closing one ends it.
 
-use super::notices::Listener;
+use super::notices::{Filter, Listener};
 use super::revision::Revision;
+use super::session::Session;
 use crate::Address;
 use crate::bindings::jsonrpc::Id;
 use crate::bindings::transport::sse;
@@ -56,6 +57,43 @@ pub struct StreamSpec {
     /// Its session's client takes `elicitation/create` in form mode
     /// ([`super::elicit`]; notification streams of legacy sessions).
     pub elicits: bool,
+}
+
+impl StreamSpec {
+    /// The stream answering one request of `member`'s, in its legacy
+    /// `session` when it has one.
+    pub fn request(session: Option<String>, member: &Address, revision: Revision) -> Self {
+        Self {
+            session,
+            member: member.clone(),
+            revision,
+            kind: StreamKind::Request,
+            listener: None,
+            elicits: false,
+        }
+    }
+
+    /// `session`'s `GET` stream of notifications, for `member`.
+    pub fn notifications(session: &Session, member: &Address) -> Self {
+        Self {
+            kind: StreamKind::Notifications,
+            listener: Some(Listener::Session(session.subscriptions.clone())),
+            elicits: session.elicits,
+            ..Self::request(Some(session.id.clone()), member, session.revision)
+        }
+    }
+
+    /// `member`'s `subscriptions/listen` stream `id` (2026-07-28), hearing `filter`.
+    pub fn subscription(member: &Address, id: &Id, filter: &Filter) -> Self {
+        Self {
+            kind: StreamKind::Subscription(id.clone()),
+            listener: Some(Listener::Subscription {
+                id: id.clone(),
+                filter: filter.clone(),
+            }),
+            ..Self::request(None, member, Revision::V2026_07_28)
+        }
+    }
 }
 
 #[derive(Debug)]

@@ -78,14 +78,9 @@ fn a_signed_call_joins_the_did_and_runs_the_tool_as_it() {
         panic!("the call waits for the tool's owner")
     };
     let waiting = &waiting;
-    let member = mcp
-        .world
-        .network
-        .member(&"agent:ana".parse().unwrap())
-        .unwrap();
     assert_eq!(
-        (member.verification, member.did.as_deref()),
-        (Verification::DID, Some(did))
+        mcp.world.verified("agent:ana"),
+        Some((Verification::DID, Some(did.to_owned())))
     );
     let (event, logged) = mcp.invocation(waiting);
     assert_eq!(
@@ -118,18 +113,9 @@ fn a_signed_call_joins_the_did_and_runs_the_tool_as_it() {
         other => panic!("a refusal, not {other:?}"),
     };
     assert_eq!(replayed.status, 401);
-    assert!(
-        replayed
-            .headers
-            .iter()
-            .any(|(n, v)| n == "WWW-Authenticate" && v.contains("invalid_nonce"))
-    );
-    assert!(
-        replayed
-            .headers
-            .iter()
-            .any(|(n, _)| n == "Accept-Signature")
-    );
+    let challenge = replayed.header("WWW-Authenticate").unwrap_or_default();
+    assert!(challenge.contains("invalid_nonce"));
+    assert!(replayed.header("Accept-Signature").is_some());
     // A body changed after signing is refused, and joins nobody.
     let mut tampered = signed(
         call(8, "plan", json!({"to": "Rome"})),

@@ -15,6 +15,16 @@ fn register(mcp: &mut Mcp, owner: &str, payload: Value) {
     assert!(ack.get("seq").is_some(), "{ack}");
 }
 
+/// `resource/file/notes.md`: "hello", in Markdown.
+fn notes(mcp: &mut Mcp, owner: &str) {
+    register(
+        mcp,
+        owner,
+        json!({"address": "resource/file/notes.md", "content": "hello",
+        "content_type": "text/markdown", "description": "notes"}),
+    );
+}
+
 fn calculator(mcp: &mut Mcp, owner: &str, permissions: Value) {
     register(
         mcp,
@@ -139,12 +149,7 @@ fn refusals_offline_owners_and_silence_are_error_results() {
 #[test]
 fn resources_are_read_and_their_changes_noticed() {
     let (mut mcp, owner, claude) = Mcp::owner_and_claude("agent:writer");
-    register(
-        &mut mcp,
-        &owner,
-        json!({"address": "resource/file/notes.md", "content": "hello",
-        "content_type": "text/markdown", "description": "notes"}),
-    );
+    notes(&mut mcp, &owner);
     let session = mcp.init(&claude, "2025-11-25");
     let listed = mcp.call(&claude, &session, "resources/list", json!({}));
     let uri = "openagents://demo/resource/file/notes.md";
@@ -188,6 +193,32 @@ fn resources_are_read_and_their_changes_noticed() {
     );
     let read = mcp.call(&claude, &session, "resources/read", json!({"uri": uri}));
     assert_eq!(read["result"]["contents"][0]["text"], "bye");
+}
+
+#[test]
+fn a_resource_is_read_as_text_with_its_type_when_it_has_one() {
+    let (mut mcp, owner, claude) = Mcp::owner_and_claude("agent:writer");
+    register(
+        &mut mcp,
+        &owner,
+        json!({"address": "resource/file/data.json", "content": {"a": [1, "b"]}}),
+    );
+    notes(&mut mcp, &owner);
+    let session = mcp.init(&claude, "2025-11-25");
+    let read = |mcp: &mut Mcp, name: &str| {
+        let uri = format!("openagents://demo/resource/file/{name}");
+        mcp.call(&claude, &session, "resources/read", json!({"uri": uri}))["result"]["contents"][0]
+            .clone()
+    };
+    assert_eq!(
+        read(&mut mcp, "data.json"),
+        json!({"uri": "openagents://demo/resource/file/data.json", "text": "{\"a\":[1,\"b\"]}"})
+    );
+    assert_eq!(
+        read(&mut mcp, "notes.md"),
+        json!({"uri": "openagents://demo/resource/file/notes.md", "text": "hello",
+               "mimeType": "text/markdown"})
+    );
 }
 
 #[test]

@@ -5,8 +5,6 @@
 use super::*;
 use crate::Verification;
 use crate::identity::did::Did;
-use crate::identity::didwba::ed25519_client_header;
-use crate::identity::time::format_rfc3339;
 
 #[test]
 fn a_didwba_header_is_exchanged_for_a_member_session() {
@@ -14,48 +12,26 @@ fn a_didwba_header_is_exchanged_for_a_member_session() {
     mcp.world.host.now = 1_764_000_000_000;
     let did: Did = "did:wba:example.com:agents:Mia".parse().unwrap();
     let key = mcp.world.knows_did(&did.to_string(), 8);
-    let header = |nonce: &str, now: u64| {
-        ed25519_client_header(
-            &key.to_bytes(),
-            &did.to_string(),
-            "key-1",
-            (nonce, &format_rfc3339(now / 1000)),
-            "edge.test",
-            true,
-        )
-    };
+    let header = mcp
+        .world
+        .didwba_header(&key, &did.to_string(), "m-1", "edge.test", true);
     let body = rpc(
         1,
         "initialize",
         json!({"protocolVersion": "2025-06-18", "capabilities": {},
         "clientInfo": {"name": "anp", "version": "1"}}),
     );
-    let req =
-        post(None, None, &body).with_header("Authorization", &header("m-1", mcp.world.host.now));
+    let req = post(None, None, &body).with_header("Authorization", &header);
     let answered = mcp.respond(&req);
     assert_eq!(answered.status, 200, "{answered:?}");
-    let bearer = answered
-        .headers
-        .iter()
-        .find(|(n, _)| n == "Authorization")
-        .map(|(_, v)| v.clone())
-        .unwrap();
-    let member = mcp
-        .world
-        .network
-        .member(&"agent:mia".parse().unwrap())
-        .unwrap();
+    let bearer = answered.header("Authorization").unwrap().to_owned();
     assert_eq!(
-        (member.verification, member.did.clone()),
-        (Verification::DID, Some(did.to_string()))
+        mcp.world.verified("agent:mia"),
+        Some((Verification::DID, Some(did.to_string())))
     );
     // The bearer it answered with is a session of that member.
     let token = bearer.strip_prefix("Bearer ").unwrap();
-    let session = answered
-        .headers
-        .iter()
-        .find(|(n, _)| n.eq_ignore_ascii_case("mcp-session-id"))
-        .map(|(_, v)| v.clone());
+    let session = answered.header("mcp-session-id").map(str::to_owned);
     let list = post(
         Some(token),
         session.as_deref(),
@@ -66,11 +42,6 @@ fn a_didwba_header_is_exchanged_for_a_member_session() {
     // The same header again: replayed nonce, 401 with the DIDWba challenge.
     let again = mcp.respond(&req);
     assert_eq!(again.status, 401);
-    assert!(
-        again
-            .headers
-            .iter()
-            .any(|(n, v)| n == "WWW-Authenticate" && v.contains("invalid_nonce")),
-        "{again:?}"
-    );
+    let challenge = again.header("WWW-Authenticate").unwrap_or_default();
+    assert!(challenge.contains("invalid_nonce"), "{again:?}");
 }

@@ -39,12 +39,10 @@ impl Mcp {
                    "clientInfo": {"name": "test", "version": "1"}}),
         );
         let response = self.respond(&post(Some(token), None, &body));
-        let (_, session) = response
-            .headers
-            .iter()
-            .find(|(n, _)| n == "Mcp-Session-Id")
+        let session = response
+            .header("Mcp-Session-Id")
             .expect("a session")
-            .clone();
+            .to_owned();
         let get = Request::new(Method::Get, URL)
             .with_header("Accept", "text/event-stream")
             .with_header("Authorization", &format!("Bearer {token}"))

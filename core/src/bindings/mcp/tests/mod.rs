@@ -141,12 +141,10 @@ impl Mcp {
         let response = self.respond(&post(Some(token), None, &body));
         assert_eq!(response.status, 200, "{response:?}");
         assert_eq!(json_of(&response)["result"]["protocolVersion"], revision);
-        let (_, id) = response
-            .headers
-            .iter()
-            .find(|(n, _)| n == "Mcp-Session-Id")
-            .expect("a session id");
-        id.clone()
+        response
+            .header("Mcp-Session-Id")
+            .expect("a session id")
+            .to_owned()
     }
 
     /// A request in a session; answers the JSON response.
@@ -264,11 +262,7 @@ fn strangers_get_401_with_a_pointer_to_the_metadata() {
     for (token, invalid) in [(None, false), (Some("not-a-token"), true)] {
         let response = mcp.respond(&post(token, None, &body));
         assert_eq!(response.status, 401);
-        let (_, challenge) = response
-            .headers
-            .iter()
-            .find(|(n, _)| n == "WWW-Authenticate")
-            .unwrap();
+        let challenge = response.header("WWW-Authenticate").unwrap();
         assert!(challenge.starts_with(
             "Bearer resource_metadata=\"https://edge.test/.well-known/oauth-protected-resource/networks/demo/mcp\""
         ));

@@ -43,12 +43,7 @@ fn call(world: &mut World, req: &Request) -> Response {
 
 fn location(response: &Response) -> &str {
     assert_eq!(response.status, 303, "{response:?}");
-    response
-        .headers
-        .iter()
-        .find(|(name, _)| name == "Location")
-        .map(|(_, value)| value.as_str())
-        .expect("a Location")
+    response.header("Location").expect("a Location")
 }
 
 /// The parameters a redirect carries back.
@@ -191,11 +186,7 @@ fn initialize(world: &mut World, token: &str) -> Response {
 }
 
 fn challenge_header(response: &Response) -> &str {
-    response
-        .headers
-        .iter()
-        .find(|(name, _)| name == "WWW-Authenticate")
-        .map_or("", |(_, value)| value.as_str())
+    response.header("WWW-Authenticate").unwrap_or("")
 }
 
 #[test]
