@@ -31,7 +31,7 @@ use crate::network::documents::store::{
 };
 use crate::network::effects::Effect;
 use crate::network::engine::Network;
-use crate::network::pipeline::outcome::{Outcome, unacked};
+use crate::network::pipeline::outcome::{Handled, unacked};
 use serde_json::{Value, json};
 use std::rc::Rc;
 
@@ -155,11 +155,7 @@ impl Network {
     }
 
     /// Handles a `network.resource.update` carrying `sync` or `close` for a file or context.
-    pub(super) fn sync_document(
-        &mut self,
-        event: &Event,
-        now: Timestamp,
-    ) -> Result<Outcome, Rejection> {
+    pub(super) fn sync_document(&mut self, event: &Event, now: Timestamp) -> Handled {
         let address = event.target.to_local();
         let sent = read::<DocumentSync>(&event.payload);
         let session = session_of(sent.session)?;

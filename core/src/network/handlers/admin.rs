@@ -24,7 +24,7 @@ use crate::model::requests::field::read;
 use crate::model::state::RowKind;
 use crate::network::effects::Effect;
 use crate::network::engine::Network;
-use crate::network::pipeline::outcome::{Outcome, logged};
+use crate::network::pipeline::outcome::{Handled, Outcome, logged};
 use serde_json::{Value, json};
 
 pub use super::admin_types as types;
@@ -34,11 +34,7 @@ use crate::ids::time::Timestamp;
 pub const PRESENCE_TIMEOUT_RANGE_MS: std::ops::RangeInclusive<u64> = 5_000..=86_400_000;
 
 /// Handles one `network.admin.*` event from a master.
-pub(super) fn handle(
-    network: &mut Network,
-    event: &Event,
-    now: Timestamp,
-) -> Result<Outcome, Rejection> {
+pub(super) fn handle(network: &mut Network, event: &Event, now: Timestamp) -> Handled {
     require_master(&network.state, &event.source, "manage the network")?;
     let kind = event.event_type.as_str();
     let mut outcome = match kind {
@@ -69,7 +65,7 @@ pub(super) fn handle(
     Ok(outcome)
 }
 
-fn status(network: &mut Network, to: NetworkStatus) -> Result<Outcome, Rejection> {
+fn status(network: &mut Network, to: NetworkStatus) -> Handled {
     if network.config.status == NetworkStatus::Archived {
         return Err(Rejection::new(
             crate::error::ErrorCode::NetworkUnavailable,
@@ -85,7 +81,7 @@ fn status(network: &mut Network, to: NetworkStatus) -> Result<Outcome, Rejection
 /// Archiving is final, and every member stops being one: each one's
 /// credentials end once the master has its answer (sockets close; sessions,
 /// tokens and streams are refused). The roster and the log stay, as history.
-fn archive(network: &mut Network) -> Result<Outcome, Rejection> {
+fn archive(network: &mut Network) -> Handled {
     let mut outcome = status(network, NetworkStatus::Archived)?;
     outcome.after_ack.extend(
         network
@@ -97,7 +93,7 @@ fn archive(network: &mut Network) -> Result<Outcome, Rejection> {
     Ok(outcome)
 }
 
-fn rotate(network: &mut Network, event: &Event) -> Result<Outcome, Rejection> {
+fn rotate(network: &mut Network, event: &Event) -> Handled {
     let token = crate::crypto::to_hex(&network.ids.random_bytes())
         + &crate::crypto::to_hex(&network.ids.random_bytes());
     let hash = Some(crate::crypto::sha256_hex(token.as_bytes()));
@@ -112,7 +108,7 @@ fn rotate(network: &mut Network, event: &Event) -> Result<Outcome, Rejection> {
     Ok(outcome)
 }
 
-fn revoke(network: &mut Network, event: &Event) -> Result<Outcome, Rejection> {
+fn revoke(network: &mut Network, event: &Event) -> Handled {
     let code = read::<InvitationRevoke>(&event.payload)
         .code
         .given()
@@ -131,12 +127,7 @@ fn revoke(network: &mut Network, event: &Event) -> Result<Outcome, Rejection> {
     Ok(outcome)
 }
 
-fn remove(
-    network: &mut Network,
-    event: &Event,
-    ban: bool,
-    now: Timestamp,
-) -> Result<Outcome, Rejection> {
+fn remove(network: &mut Network, event: &Event, ban: bool, now: Timestamp) -> Handled {
     let address = payload_address(event, "address")?;
     let address = address.to_local();
     if address == event.source {
@@ -157,7 +148,7 @@ fn remove(
     Ok(outcome)
 }
 
-fn settings(network: &mut Network, event: &Event) -> Result<Outcome, Rejection> {
+fn settings(network: &mut Network, event: &Event) -> Handled {
     let update = read::<SettingsUpdate>(&event.payload);
     let mut config = network.config.clone();
     if let Some(timeout) = update.presence_timeout_ms.sent() {

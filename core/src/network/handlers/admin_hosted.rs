@@ -20,7 +20,7 @@ use crate::model::requests::field::read;
 use crate::model::state::Row;
 use crate::network::effects::Effect;
 use crate::network::engine::Network;
-use crate::network::pipeline::outcome::{Outcome, logged};
+use crate::network::pipeline::outcome::{Handled, logged};
 use serde_json::{Value, json};
 
 fn refused(error: HostedError) -> Rejection {
@@ -32,11 +32,7 @@ fn refused(error: HostedError) -> Rejection {
 }
 
 /// Adds or changes a hosted agent.
-pub(super) fn host(
-    network: &mut Network,
-    event: &Event,
-    now: Timestamp,
-) -> Result<Outcome, Rejection> {
+pub(super) fn host(network: &mut Network, event: &Event, now: Timestamp) -> Handled {
     let channels = channels_of(&event.payload)?;
     let mut payload = event.payload.clone();
     if let Some(fields) = payload.as_object_mut() {
@@ -148,11 +144,7 @@ fn channels_of(payload: &Value) -> Result<Option<Vec<Name>>, Rejection> {
 }
 
 /// Stops hosting an agent: it leaves the network as a removed member does.
-pub(super) fn unhost(
-    network: &mut Network,
-    event: &Event,
-    now: Timestamp,
-) -> Result<Outcome, Rejection> {
+pub(super) fn unhost(network: &mut Network, event: &Event, now: Timestamp) -> Handled {
     let address = payload_address(event, "address")?;
     let Some(at) = network
         .config

@@ -12,11 +12,11 @@ use crate::model::config::ModConfig;
 use crate::model::requests::admin::ModChange;
 use crate::model::requests::field::read;
 use crate::network::engine::{Network, mod_address};
-use crate::network::pipeline::outcome::{Outcome, logged};
+use crate::network::pipeline::outcome::{Handled, logged};
 use serde_json::{Value, json};
 
 /// Handles load, unload and configure.
-pub(super) fn handle(network: &mut Network, event: &Event) -> Result<Outcome, Rejection> {
+pub(super) fn handle(network: &mut Network, event: &Event) -> Handled {
     let mut config = network.config.clone();
     let kind = event.event_type.as_str();
     let change = read::<ModChange>(&event.payload);

@@ -15,7 +15,7 @@ use crate::model::state::{Invitation, Row};
 use crate::mods::JoinClaim;
 use crate::network::effects::Effect;
 use crate::network::engine::Network;
-use crate::network::pipeline::outcome::{Outcome, logged, replied, routed};
+use crate::network::pipeline::outcome::{Handled, Outcome, logged, replied, routed};
 use serde_json::{Value, json};
 
 /// Shortest and longest member secret a first join may propose.
@@ -34,7 +34,7 @@ pub(super) fn join(
     event: &Event,
     claim: Option<&JoinClaim>,
     now: Timestamp,
-) -> Result<Outcome, Rejection> {
+) -> Handled {
     let address = event.source.clone();
     let verification = claim.map(|c| c.verification).unwrap_or_default();
     let claim_did = claim.and_then(|c| c.did.clone());
@@ -159,11 +159,7 @@ pub(super) fn join(
 /// `network.agent.leave`: offline, unbound, its other connections closed, its
 /// documents closed, and out of the network's public listing (it opts in again
 /// with `listed` when it comes back).
-pub(super) fn leave(
-    network: &mut Network,
-    event: &Event,
-    now: Timestamp,
-) -> Result<Outcome, Rejection> {
+pub(super) fn leave(network: &mut Network, event: &Event, now: Timestamp) -> Handled {
     let mut outcome = logged();
     if let Some(member) = network.state.members.get_mut(&event.source) {
         member.status = Presence::Offline;
@@ -188,11 +184,7 @@ pub(super) fn leave(
 }
 
 /// `network.agent.discover`: the roster.
-pub(super) fn discover(
-    network: &mut Network,
-    event: &Event,
-    now: Timestamp,
-) -> Result<Outcome, Rejection> {
+pub(super) fn discover(network: &mut Network, event: &Event, now: Timestamp) -> Handled {
     let roster = network
         .state
         .roster_payload(&network.pipeline.addresses(), &event.source);
@@ -240,7 +232,7 @@ fn merged(profile: Profile, payload: &Value, before: &Profile) -> Profile {
 /// but for its name, picture and `tasks`, kept when the payload leaves them
 /// out (see [`merged`]); the ack carries the member record as others now
 /// see it, and `mod/workspace` tells everyone it changed.
-pub(super) fn set_profile(network: &mut Network, event: &Event) -> Result<Outcome, Rejection> {
+pub(super) fn set_profile(network: &mut Network, event: &Event) -> Handled {
     if event.target != Address::core() {
         return Err(invalid("network.agent.profile goes to core"));
     }
@@ -257,7 +249,7 @@ pub(super) fn set_profile(network: &mut Network, event: &Event) -> Result<Outcom
 }
 
 /// `network.agent.announce`: routed to everyone.
-pub(super) fn announce(event: &Event) -> Result<Outcome, Rejection> {
+pub(super) fn announce(event: &Event) -> Handled {
     if event.target != Address::broadcast() {
         return Err(invalid("network.agent.announce goes to agent:broadcast"));
     }
@@ -265,21 +257,13 @@ pub(super) fn announce(event: &Event) -> Result<Outcome, Rejection> {
 }
 
 /// `network.ping`: answered with a pong.
-pub(super) fn ping(
-    network: &mut Network,
-    event: &Event,
-    now: Timestamp,
-) -> Result<Outcome, Rejection> {
+pub(super) fn ping(network: &mut Network, event: &Event, now: Timestamp) -> Handled {
     let pong = network.reply_to(event, Pong::EVENT_TYPE, Pong { time: now }.to_json(), now);
     Ok(replied(Effect::Reply(pong)))
 }
 
 /// `network.agent.invite`: a new invitation code.
-pub(super) fn invite(
-    network: &mut Network,
-    event: &Event,
-    now: Timestamp,
-) -> Result<Outcome, Rejection> {
+pub(super) fn invite(network: &mut Network, event: &Event, now: Timestamp) -> Handled {
     let request = read::<Invite>(&event.payload);
     let invitee = address_in(request.invitee, "invitee")?;
     let ttl = request.ttl_ms.given().unwrap_or(DEFAULT_INVITATION_TTL_MS);
@@ -330,7 +314,7 @@ pub(super) fn invite(
 }
 
 /// `network.bridge.update`: which local agent relays to another network.
-pub(super) fn bridge(network: &mut Network, event: &Event) -> Result<Outcome, Rejection> {
+pub(super) fn bridge(network: &mut Network, event: &Event) -> Handled {
     require_master(&network.state, &event.source, "manage bridges")?;
     let request = read::<BridgeUpdate>(&event.payload);
     let other: crate::ids::network_id::NetworkId = request

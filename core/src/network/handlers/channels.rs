@@ -10,14 +10,14 @@ use crate::model::requests::field::{AsSent, read};
 use crate::model::state::{Channel, Group, Row, RowKind};
 use crate::network::effects::Effect;
 use crate::network::engine::Network;
-use crate::network::pipeline::outcome::{Outcome, logged};
+use crate::network::pipeline::outcome::{Handled, logged};
 use serde_json::json;
 
 /// `network.channel.create`: a new channel with its creator as its member.
 /// The members it lists are invited, not added: each joins when it wants
 /// (`network.channel.join`); `private: true` lets only them, the creator and
 /// masters join.
-pub(super) fn create_channel(network: &mut Network, event: &Event) -> Result<Outcome, Rejection> {
+pub(super) fn create_channel(network: &mut Network, event: &Event) -> Handled {
     let name = channel_name(event, "channel").or_else(|_| channel_name(event, "name"))?;
     if network.state.channels.contains_key(&name) {
         return Err(Rejection::new(
@@ -74,7 +74,7 @@ fn channel_title(title: AsSent<String>) -> Result<Option<String>, Rejection> {
 }
 
 /// `network.channel.delete`: by its creator or a master.
-pub(super) fn delete_channel(network: &mut Network, event: &Event) -> Result<Outcome, Rejection> {
+pub(super) fn delete_channel(network: &mut Network, event: &Event) -> Handled {
     let name = channel_name(event, "channel")?;
     let role = network.state.role_of(&event.source);
     match network.state.channels.get(&name) {
@@ -105,10 +105,7 @@ pub(super) fn delete_channel(network: &mut Network, event: &Event) -> Result<Out
 }
 
 /// `network.channel.join` / `network.channel.leave` for the sender.
-pub(super) fn join_or_leave_channel(
-    network: &mut Network,
-    event: &Event,
-) -> Result<Outcome, Rejection> {
+pub(super) fn join_or_leave_channel(network: &mut Network, event: &Event) -> Handled {
     let name = channel_name(event, "channel")?;
     let role = network.state.role_of(&event.source);
     let channel = network.state.channels.get_mut(&name).ok_or_else(|| {
@@ -167,7 +164,7 @@ fn merged_tags(existing: &[String], given: AsSent<Vec<String>>) -> Result<Vec<St
 }
 
 /// `network.group.update` (masters): a group and its members.
-pub(super) fn update_group(network: &mut Network, event: &Event) -> Result<Outcome, Rejection> {
+pub(super) fn update_group(network: &mut Network, event: &Event) -> Handled {
     require_master(&network.state, &event.source, "manage groups")?;
     let name = group_name(event)?;
     let group = Group {
@@ -181,7 +178,7 @@ pub(super) fn update_group(network: &mut Network, event: &Event) -> Result<Outco
 }
 
 /// `network.group.delete` (masters).
-pub(super) fn delete_group(network: &mut Network, event: &Event) -> Result<Outcome, Rejection> {
+pub(super) fn delete_group(network: &mut Network, event: &Event) -> Handled {
     require_master(&network.state, &event.source, "manage groups")?;
     let name = group_name(event)?;
     if network.state.groups.remove(&name).is_none() {

@@ -8,10 +8,10 @@ use crate::error::Rejection;
 use crate::event::Event;
 use crate::ids::address::Address;
 use crate::network::effects::{DiscoveryAsk, Effect};
-use crate::network::pipeline::outcome::{Outcome, unacked};
+use crate::network::pipeline::outcome::{Handled, unacked};
 
 /// Reads the query; the answer (not an ack) comes as `network.discovery.response`.
-pub(super) fn query(event: &Event) -> Result<Outcome, Rejection> {
+pub(super) fn query(event: &Event) -> Handled {
     if event.target != Address::core() {
         return Err(invalid("network.discovery.query goes to core"));
     }

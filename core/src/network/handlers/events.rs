@@ -11,10 +11,10 @@ use crate::model::search::SearchText;
 use crate::network::effects::{Effect, LogFilter, ReadRequest, Reader};
 use crate::network::engine::Network;
 use crate::network::log::reads::MAX_READ_LIMIT;
-use crate::network::pipeline::outcome::{Outcome, unacked};
+use crate::network::pipeline::outcome::{Handled, Outcome, unacked};
 
 /// `network.events.query`: a read of the history (needs `mod/persistence`).
-pub(super) fn query(network: &mut Network, event: &Event) -> Result<Outcome, Rejection> {
+pub(super) fn query(network: &mut Network, event: &Event) -> Handled {
     if !network.keeps_history {
         return Err(Rejection::new(
             ErrorCode::NotSupported,
@@ -56,11 +56,7 @@ pub(super) fn query(network: &mut Network, event: &Event) -> Result<Outcome, Rej
 }
 
 /// `network.event.ack` to `core`: a member's cumulative delivery acknowledgement.
-pub(super) fn acknowledge(
-    network: &mut Network,
-    event: &Event,
-    now: Timestamp,
-) -> Result<Outcome, Rejection> {
+pub(super) fn acknowledge(network: &mut Network, event: &Event, now: Timestamp) -> Handled {
     // A member's cumulative delivery acknowledgement.
     let seq = read::<Acknowledge>(&event.payload)
         .seq
@@ -74,7 +70,7 @@ pub(super) fn acknowledge(
 }
 
 /// `network.agent.resume`: catch up from a cursor.
-pub(super) fn resume(network: &mut Network, event: &Event) -> Result<Outcome, Rejection> {
+pub(super) fn resume(network: &mut Network, event: &Event) -> Handled {
     let after = read::<Resume>(&event.payload)
         .after
         .given()
@@ -92,11 +88,7 @@ pub(super) fn resume(network: &mut Network, event: &Event) -> Result<Outcome, Re
 }
 
 /// An event for a mod: the mod handles it; what it emits goes to its targets.
-pub(super) fn to_mod(
-    network: &mut Network,
-    event: &Event,
-    now: Timestamp,
-) -> Result<Outcome, Rejection> {
+pub(super) fn to_mod(network: &mut Network, event: &Event, now: Timestamp) -> Handled {
     let (handled, emitted, commands) = network.with_mods(now, None, |pipeline, cx, out| {
         pipeline.handle(cx, event, out)
     });

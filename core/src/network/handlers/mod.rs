@@ -25,12 +25,11 @@ mod task_push;
 mod tasks;
 
 use crate::ids::time::Timestamp;
-use crate::network::pipeline::outcome::{self, Outcome};
+use crate::network::pipeline::outcome::{self, Handled};
 pub(crate) use admin::is_banned;
 pub use agents::DEFAULT_INVITATION_TTL_MS;
 pub use tasks::{MAX_OPEN_TASKS, types as task_types};
 
-use crate::error::Rejection;
 use crate::event::Event;
 use crate::event::metadata::ProtocolMetadata;
 use crate::ids::address::{Address, Entity};
@@ -46,7 +45,7 @@ pub(crate) fn handle(
     claim: Option<&JoinClaim>,
     metadata: &ProtocolMetadata,
     now: Timestamp,
-) -> Result<Outcome, Rejection> {
+) -> Handled {
     match event.event_type.as_str() {
         t::AGENT_JOIN => agents::join(network, event, claim, now),
         t::AGENT_LEAVE => agents::leave(network, event, now),

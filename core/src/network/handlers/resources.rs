@@ -14,7 +14,7 @@ use crate::model::requests::resources::{ResourceDiscover, ResourceFields};
 use crate::model::state::{Resource, Row, RowKind};
 use crate::network::effects::Effect;
 use crate::network::engine::Network;
-use crate::network::pipeline::outcome::{Outcome, logged, replied, routed, unacked};
+use crate::network::pipeline::outcome::{Handled, logged, replied, routed, unacked};
 use serde_json::json;
 
 /// `network.resource.register`: a new resource, or an update by its admin.
@@ -24,11 +24,7 @@ use serde_json::json;
 /// ack (`kept: true`); only `replace: true` makes the new content the
 /// document's text, as an edit in its history (as a whole-content
 /// `network.resource.update` does).
-pub(super) fn register(
-    network: &mut Network,
-    event: &Event,
-    now: Timestamp,
-) -> Result<Outcome, Rejection> {
+pub(super) fn register(network: &mut Network, event: &Event, now: Timestamp) -> Handled {
     let _ = now; // used by documents
     let source = &event.source;
     let address = payload_address(event, "address")?;
@@ -104,7 +100,7 @@ pub(super) fn register(
 }
 
 /// `network.resource.unregister` (admins of the resource).
-pub(super) fn unregister(network: &mut Network, event: &Event) -> Result<Outcome, Rejection> {
+pub(super) fn unregister(network: &mut Network, event: &Event) -> Handled {
     let address = payload_address(event, "address")?;
     let resource = network.state.resources.get(&address).ok_or_else(|| {
         Rejection::new(
@@ -133,11 +129,7 @@ pub(super) fn unregister(network: &mut Network, event: &Event) -> Result<Outcome
 }
 
 /// `network.resource.discover`: the resources the sender may read.
-pub(super) fn discover(
-    network: &mut Network,
-    event: &Event,
-    now: Timestamp,
-) -> Result<Outcome, Rejection> {
+pub(super) fn discover(network: &mut Network, event: &Event, now: Timestamp) -> Handled {
     let kind = read_request::<ResourceDiscover>(&event.payload).kind;
     let kind = kind.as_text();
     let resources = network
@@ -166,7 +158,7 @@ pub(super) fn discover(
 }
 
 /// `network.resource.invoke`: routed to the tool's owner when it is online.
-pub(super) fn invoke(network: &Network, event: &Event) -> Result<Outcome, Rejection> {
+pub(super) fn invoke(network: &Network, event: &Event) -> Handled {
     let resource = resource_at(&network.state, &event.target)?;
     if !matches!(event.target.entity(), Entity::Tool(_)) {
         return Err(invalid(
@@ -191,7 +183,7 @@ pub(super) fn invoke(network: &Network, event: &Event) -> Result<Outcome, Reject
 }
 
 /// `network.resource.invoke.result`: routed back to the caller.
-pub(super) fn invoke_result(metadata: &ProtocolMetadata) -> Result<Outcome, Rejection> {
+pub(super) fn invoke_result(metadata: &ProtocolMetadata) -> Handled {
     if metadata.in_reply_to.is_none() {
         return Err(invalid(
             "network.resource.invoke.result needs metadata.in_reply_to",
@@ -201,11 +193,7 @@ pub(super) fn invoke_result(metadata: &ProtocolMetadata) -> Result<Outcome, Reje
 }
 
 /// `network.resource.read`: the resource and its content (a document's text).
-pub(super) fn read(
-    network: &mut Network,
-    event: &Event,
-    now: Timestamp,
-) -> Result<Outcome, Rejection> {
+pub(super) fn read(network: &mut Network, event: &Event, now: Timestamp) -> Handled {
     let resource = resource_at(&network.state, &event.target)?.clone();
     #[allow(unused_mut)]
     let mut effects = Vec::new();
@@ -232,11 +220,7 @@ pub(super) fn read(
 }
 
 /// `network.resource.update`: new content or settings by the resource's admin.
-pub(super) fn update(
-    network: &mut Network,
-    event: &Event,
-    now: Timestamp,
-) -> Result<Outcome, Rejection> {
+pub(super) fn update(network: &mut Network, event: &Event, now: Timestamp) -> Handled {
     let source = event.source.clone();
     let target = event.target.to_local();
     let resource = resource_at(&network.state, &target)?.clone();

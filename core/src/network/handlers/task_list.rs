@@ -14,7 +14,7 @@ use crate::model::requests::tasks::TaskList;
 use crate::model::task::{Task, TaskState};
 use crate::network::effects::Effect;
 use crate::network::engine::Network;
-use crate::network::pipeline::outcome::{Outcome, replied};
+use crate::network::pipeline::outcome::{Handled, replied};
 use serde_json::{Value, json};
 
 /// Most tasks one answer lists when the request names no `limit`.
@@ -57,11 +57,7 @@ fn listed(task: &Task) -> Value {
 }
 
 /// `task.list` to core: the sender's tasks, newest change first.
-pub(super) fn list(
-    network: &mut Network,
-    event: &Event,
-    now: Timestamp,
-) -> Result<Outcome, Rejection> {
+pub(super) fn list(network: &mut Network, event: &Event, now: Timestamp) -> Handled {
     let (state, limit) = filters(event)?;
     // Public A2A callers share the guest's address: they reach their tasks by id only.
     let guest = network.config.a2a_guest.as_ref() == Some(&event.source);

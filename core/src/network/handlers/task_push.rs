@@ -12,7 +12,6 @@
 //! ([`crate::network::pushes::secrets`]).
 
 use super::payload::invalid;
-use crate::error::Rejection;
 use crate::event::Event;
 use crate::ids::address::Address;
 use crate::ids::time::Timestamp;
@@ -23,12 +22,12 @@ use crate::model::state::{Row, RowKind};
 use crate::model::task::Task;
 use crate::network::effects::Effect;
 use crate::network::engine::Network;
-use crate::network::pipeline::outcome::{Outcome, logged};
+use crate::network::pipeline::outcome::{Handled, Outcome, logged};
 use serde_json::{Value, json};
 
 /// Sets (`{task, set: {url, id?, token?, scheme?, credentials?, version?}}`)
 /// or removes (`{task, remove: id}`) a push target of a task, by its requester.
-pub(super) fn configure(network: &mut Network, event: &Event) -> Result<Outcome, Rejection> {
+pub(super) fn configure(network: &mut Network, event: &Event) -> Handled {
     if event.target != Address::core() {
         return Err(invalid(
             "task.push goes to core: push targets are the requester's alone",

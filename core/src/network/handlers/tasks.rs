@@ -21,7 +21,7 @@ use crate::model::task::{
 };
 use crate::network::effects::Effect;
 use crate::network::engine::Network;
-use crate::network::pipeline::outcome::{Outcome, routed};
+use crate::network::pipeline::outcome::{Handled, Outcome, routed};
 use serde_json::{Value, json};
 
 /// The `task.*` event types.
@@ -143,11 +143,7 @@ fn finish(task: &Task, extra: Vec<Effect>) -> Outcome {
 }
 
 /// `task.create`: a new task, accepted on delivery to its partner(s).
-pub(super) fn create(
-    network: &mut Network,
-    event: &Event,
-    now: Timestamp,
-) -> Result<Outcome, Rejection> {
+pub(super) fn create(network: &mut Network, event: &Event, now: Timestamp) -> Handled {
     let request = read::<TaskCreate>(&event.payload);
     let open = network
         .state
@@ -250,11 +246,7 @@ pub(super) fn create(
 
 /// `task.message`: a message in the conversation; the requester's answer
 /// to a task awaiting input continues it (AIP's `continue`).
-pub(super) fn message_in(
-    network: &mut Network,
-    event: &Event,
-    now: Timestamp,
-) -> Result<Outcome, Rejection> {
+pub(super) fn message_in(network: &mut Network, event: &Event, now: Timestamp) -> Handled {
     let parts = parts_of(event)?;
     let task = task_for(network, event)?;
     if task.state.is_terminal() {
@@ -279,11 +271,7 @@ pub(super) fn message_in(
 }
 
 /// `task.update`: `payload.state` as the sender's side may set it.
-pub(super) fn update(
-    network: &mut Network,
-    event: &Event,
-    now: Timestamp,
-) -> Result<Outcome, Rejection> {
+pub(super) fn update(network: &mut Network, event: &Event, now: Timestamp) -> Handled {
     let request = read::<TaskUpdate>(&event.payload);
     let to = request
         .state
@@ -352,11 +340,7 @@ fn message_answer(
 }
 
 /// `task.cancel`: any participant (or a master) ends an unfinished task.
-pub(super) fn cancel(
-    network: &mut Network,
-    event: &Event,
-    now: Timestamp,
-) -> Result<Outcome, Rejection> {
+pub(super) fn cancel(network: &mut Network, event: &Event, now: Timestamp) -> Handled {
     let task = task_for(network, event)?;
     task.state
         .check(TaskState::Canceled)
@@ -369,11 +353,7 @@ pub(super) fn cancel(
 
 /// `task.artifact`: a partner's result, kept as a `resource/file/tasks/{task}/{id}`
 /// document that the task's participants may read.
-pub(super) fn artifact(
-    network: &mut Network,
-    event: &Event,
-    now: Timestamp,
-) -> Result<Outcome, Rejection> {
+pub(super) fn artifact(network: &mut Network, event: &Event, now: Timestamp) -> Handled {
     let parts = parts_of(event)?;
     let names = read::<TaskArtifactAdd>(&event.payload).names();
     let name = names.name.given().unwrap_or_default();

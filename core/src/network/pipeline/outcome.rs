@@ -1,5 +1,6 @@
 //! What one core handler decided: its effects and whether the event is logged, routed and acked.
 
+use crate::error::Rejection;
 use crate::network::effects::Effect;
 use serde_json::{Map, Value};
 
@@ -20,6 +21,9 @@ pub(crate) struct Outcome {
     /// the ack that tells it it joined (and from where it resumes).
     pub after_ack: Vec<Effect>,
 }
+
+/// What a core handler answers: its [`Outcome`], or why the event is refused.
+pub(crate) type Handled = Result<Outcome, Rejection>;
 
 /// Logged, not routed (the network handled it).
 pub(crate) fn logged() -> Outcome {
