@@ -28,6 +28,16 @@ pub const MAX_CHALLENGES: usize = 10_000;
 /// Default lifetime of an issued JWT.
 pub const TOKEN_TTL_SECS: u64 = 300;
 
+/// The answer to a registry challenge that proves a key: the nonce it
+/// issued and the signature (hex) over [`proof_message`].
+#[derive(Debug, Clone, Copy)]
+pub struct Proof<'a> {
+    /// The nonce of [`Registry::challenge`].
+    pub nonce: &'a str,
+    /// The signature, 128 hex characters.
+    pub signature: &'a str,
+}
+
 #[derive(Debug, Clone)]
 struct Challenge {
     name: String,
@@ -113,35 +123,39 @@ impl Registry {
         Ok(expires_at)
     }
 
-    /// Consumes `nonce` (for `name`) and checks `signature` (hex) by `key` over the proof message.
-    #[allow(clippy::too_many_arguments)]
+    /// Consumes the proof's nonce (for `name`) and checks its signature by
+    /// `key` over the proof message.
     fn prove(
         &mut self,
         action: Action,
         name: &str,
         key: &[u8; 32],
         detail: &str,
-        nonce: &str,
-        signature: &str,
+        proof: Proof<'_>,
         now: Timestamp,
     ) -> Result<(), IdentityError> {
         let challenge = self
             .challenges
-            .remove(nonce)
+            .remove(proof.nonce)
             .ok_or(IdentityError::BadChallenge)?;
         if challenge.expires_at <= now || challenge.name != name {
             return Err(IdentityError::BadChallenge);
         }
-        let signature = from_hex::<64>(signature)
+        let signature = from_hex::<64>(proof.signature)
             .ok_or_else(|| IdentityError::malformed("signature", "128 hex characters"))?;
-        PublicKey::ed25519(key)?.verify(&proof_message(action, name, nonce, detail), &signature)
+        let message = proof_message(action, name, proof.nonce, detail);
+        PublicKey::ed25519(key)?.verify(&message, &signature)
+    }
+
+    /// The record of `name`, to change.
+    fn record_mut(&mut self, name: &str) -> Result<&mut AgentRecord, IdentityError> {
+        self.agents
+            .get_mut(name)
+            .ok_or_else(|| not_registered(name))
     }
 
     fn live(&self, name: &str) -> Result<(&AgentRecord, [u8; 32]), IdentityError> {
-        let record = self
-            .agents
-            .get(name)
-            .ok_or_else(|| IdentityError::NotRegistered(format!("openagents:{name}")))?;
+        let record = self.agents.get(name).ok_or_else(|| not_registered(name))?;
         let key = record
             .current_key()
             .ok_or_else(|| IdentityError::Revoked(format!("openagents:{name}")))?;
@@ -150,28 +164,17 @@ impl Registry {
 
     /// Registers `name` with `public_key` (hex), proved by signing the
     /// registry's nonce; issues its AIC. Returns the record to store.
-    #[allow(clippy::too_many_arguments)]
     pub fn register(
         &mut self,
         name: &str,
         public_key: &str,
-        nonce: &str,
-        signature: &str,
+        proof: Proof<'_>,
         acs: Option<Value>,
         now: Timestamp,
     ) -> Result<AgentRecord, IdentityError> {
         valid_name(name)?;
-        let key = from_hex::<32>(public_key)
-            .ok_or_else(|| IdentityError::malformed("key", "public_key is 64 hex characters"))?;
-        self.prove(
-            Action::Register,
-            name,
-            &key,
-            public_key,
-            nonce,
-            signature,
-            now,
-        )?;
+        let key = key_of(public_key)?;
+        self.prove(Action::Register, name, &key, public_key, proof, now)?;
         if self.agents.contains_key(name) {
             return Err(IdentityError::NameTaken(format!("openagents:{name}")));
         }
@@ -199,27 +202,14 @@ impl Registry {
         &mut self,
         name: &str,
         new_key: &str,
-        nonce: &str,
-        signature: &str,
+        proof: Proof<'_>,
         now: Timestamp,
     ) -> Result<AgentRecord, IdentityError> {
         let (_, current) = self.live(name)?;
-        let fresh = from_hex::<32>(new_key)
-            .ok_or_else(|| IdentityError::malformed("key", "public_key is 64 hex characters"))?;
+        let fresh = key_of(new_key)?;
         PublicKey::ed25519(&fresh)?;
-        self.prove(
-            Action::Rotate,
-            name,
-            &current,
-            new_key,
-            nonce,
-            signature,
-            now,
-        )?;
-        let record = self
-            .agents
-            .get_mut(name)
-            .ok_or_else(|| IdentityError::NotRegistered(format!("openagents:{name}")))?;
+        self.prove(Action::Rotate, name, &current, new_key, proof, now)?;
+        let record = self.record_mut(name)?;
         for key in record.keys.iter_mut().filter(|k| k.retired_at.is_none()) {
             key.retired_at = Some(now);
         }
@@ -235,52 +225,35 @@ impl Registry {
     pub fn revoke(
         &mut self,
         name: &str,
-        nonce: &str,
-        signature: &str,
+        proof: Proof<'_>,
         now: Timestamp,
     ) -> Result<AgentRecord, IdentityError> {
         let (_, current) = self.live(name)?;
-        self.prove(Action::Revoke, name, &current, "", nonce, signature, now)?;
-        let record = self
-            .agents
-            .get_mut(name)
-            .ok_or_else(|| IdentityError::NotRegistered(format!("openagents:{name}")))?;
+        self.prove(Action::Revoke, name, &current, "", proof, now)?;
+        let record = self.record_mut(name)?;
         record.revoked_at = Some(now);
         Ok(record.clone())
     }
 
     /// Replaces `name`'s ACS document by `acs` (checked by the caller), signed by
     /// its current key over [`acs_digest`] of `signed` (the document as sent).
-    #[allow(clippy::too_many_arguments)]
     pub fn publish_acs(
         &mut self,
         name: &str,
         signed: &Value,
         acs: Value,
-        nonce: &str,
-        signature: &str,
+        proof: Proof<'_>,
         now: Timestamp,
     ) -> Result<AgentRecord, IdentityError> {
         let (_, current) = self.live(name)?;
         let digest = acs_digest(signed);
-        self.prove(
-            Action::PublishAcs,
-            name,
-            &current,
-            &digest,
-            nonce,
-            signature,
-            now,
-        )?;
+        self.prove(Action::PublishAcs, name, &current, &digest, proof, now)?;
         self.set_acs(name, acs)
     }
 
     /// Sets `name`'s ACS document (checked by the caller) without a proof: at registration.
     pub fn set_acs(&mut self, name: &str, acs: Value) -> Result<AgentRecord, IdentityError> {
-        let record = self
-            .agents
-            .get_mut(name)
-            .ok_or_else(|| IdentityError::NotRegistered(format!("openagents:{name}")))?;
+        let record = self.record_mut(name)?;
         record.acs = Some(acs);
         Ok(record.clone())
     }
@@ -290,21 +263,12 @@ impl Registry {
         &mut self,
         name: &str,
         audience: &str,
-        nonce: &str,
-        signature: &str,
+        proof: Proof<'_>,
         now: Timestamp,
     ) -> Result<String, IdentityError> {
         let (record, current) = self.live(name)?;
         let aic = record.aic.clone();
-        self.prove(
-            Action::Token,
-            name,
-            &current,
-            audience,
-            nonce,
-            signature,
-            now,
-        )?;
+        self.prove(Action::Token, name, &current, audience, proof, now)?;
         let now_secs = now.as_secs();
         let claims = Claims {
             iss: self.config.issuer.clone(),
@@ -357,6 +321,17 @@ impl Registry {
             vec![service],
         ))
     }
+}
+
+/// `name` is not a registered agent.
+fn not_registered(name: &str) -> IdentityError {
+    IdentityError::NotRegistered(format!("openagents:{name}"))
+}
+
+/// An Ed25519 public key given as 64 hex characters.
+fn key_of(hex: &str) -> Result<[u8; 32], IdentityError> {
+    from_hex::<32>(hex)
+        .ok_or_else(|| IdentityError::malformed("key", "public_key is 64 hex characters"))
 }
 
 fn valid_name(name: &str) -> Result<(), IdentityError> {

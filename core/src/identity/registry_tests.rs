@@ -30,6 +30,10 @@ fn sign(k: &SigningKey, action: Action, name: &str, nonce: &str, detail: &str) -
     )
 }
 
+fn proof<'a>(nonce: &'a str, signature: &'a str) -> Proof<'a> {
+    Proof { nonce, signature }
+}
+
 const NOW: u64 = 1_764_000_000_000;
 
 fn register(
@@ -41,7 +45,13 @@ fn register(
     r.challenge(name, nonce.into(), Timestamp::from(NOW))
         .unwrap();
     let sig = sign(k, Action::Register, name, nonce, &hex_of(k));
-    r.register(name, &hex_of(k), nonce, &sig, None, Timestamp::from(NOW))
+    r.register(
+        name,
+        &hex_of(k),
+        proof(nonce, &sig),
+        None,
+        Timestamp::from(NOW),
+    )
 }
 
 #[test]
@@ -82,12 +92,11 @@ fn a_registration_needs_a_fresh_proof_with_the_presented_key() {
     let presented = hex_of(&key(1));
     // Signed by `signer` for nonce n1, with key 1 presented: why it is refused.
     let mut refusal = |signer: u8| {
-        let proof = sign(&key(signer), Action::Register, "alice", "n1", &presented);
+        let signature = sign(&key(signer), Action::Register, "alice", "n1", &presented);
         let refused = r.register(
             "alice",
             &presented,
-            "n1",
-            &proof,
+            proof("n1", &signature),
             None,
             Timestamp::from(NOW),
         );
@@ -102,8 +111,7 @@ fn a_registration_needs_a_fresh_proof_with_the_presented_key() {
     let expired = r.register(
         "alice",
         &hex_of(&key(1)),
-        "n2",
-        &late,
+        proof("n2", &late),
         None,
         Timestamp::from(NOW + CHALLENGE_TTL_MS),
     );
@@ -131,8 +139,7 @@ fn rotation_needs_the_old_key_and_replaces_it_in_the_document() {
         r.rotate(
             "alice",
             &hex_of(&key(2)),
-            "r1",
-            &by_new,
+            proof("r1", &by_new),
             Timestamp::from(NOW)
         )
         .is_err()
@@ -144,8 +151,7 @@ fn rotation_needs_the_old_key_and_replaces_it_in_the_document() {
         .rotate(
             "alice",
             &hex_of(&key(2)),
-            "r2",
-            &by_old,
+            proof("r2", &by_old),
             Timestamp::from(NOW + 1),
         )
         .unwrap();
@@ -178,7 +184,7 @@ fn tokens_verify_with_the_jwks_and_stop_after_revocation() {
         .unwrap();
     let sig = sign(&key(1), Action::Token, "alice", "t1", "net1");
     let token = r
-        .token("alice", "net1", "t1", &sig, Timestamp::from(NOW))
+        .token("alice", "net1", proof("t1", &sig), Timestamp::from(NOW))
         .unwrap();
     let jwks = Jwks::from_json(&r.jwks().to_json()).unwrap();
     let issuers = ["https://agents.test".to_owned()];
@@ -198,7 +204,7 @@ fn tokens_verify_with_the_jwks_and_stop_after_revocation() {
         .unwrap();
     let sig = sign(&key(1), Action::Revoke, "alice", "v1", "");
     assert!(
-        r.revoke("alice", "v1", &sig, Timestamp::from(NOW))
+        r.revoke("alice", proof("v1", &sig), Timestamp::from(NOW))
             .unwrap()
             .revoked_at
             .is_some()
@@ -213,7 +219,7 @@ fn tokens_verify_with_the_jwks_and_stop_after_revocation() {
         .unwrap();
     let sig = sign(&key(1), Action::Token, "alice", "t2", "net1");
     assert_eq!(
-        r.token("alice", "net1", "t2", &sig, Timestamp::from(NOW))
+        r.token("alice", "net1", proof("t2", &sig), Timestamp::from(NOW))
             .unwrap_err()
             .reason(),
         "revoked"

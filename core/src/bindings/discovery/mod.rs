@@ -20,7 +20,7 @@ pub mod submit;
 
 use super::message::{Method, Request, Response};
 use super::refusals::identity_refusal;
-use super::registry::API_PREFIX;
+use super::registry::{API_PREFIX, proof};
 use crate::ErrorCode;
 use crate::discovery::descriptions::{self, WELL_KNOWN, check_submitted, collection_page};
 use crate::discovery::feed::{Change, MAX_PAGE, snapshot_page};
@@ -214,25 +214,13 @@ fn publish(
     now: Timestamp,
 ) -> Result<Answer, Response> {
     let body = body(req)?;
-    let text = |k: &str| {
-        body.get(k)
-            .and_then(Value::as_str)
-            .ok_or_else(|| Response::error(ErrorCode::InvalidRequest, format!("{k} is required")))
-    };
     let signed = body.get("acs").cloned().unwrap_or(Value::Null);
     let aic = registry.agent(name).map(|r| r.aic.clone()).ok_or_else(|| {
         identity_refusal(&IdentityError::NotRegistered(format!("openagents:{name}")))
     })?;
     let checked = acs::validate(&signed, &aic).map_err(|e| refusal(&e))?;
     let record = registry
-        .publish_acs(
-            name,
-            &signed,
-            checked,
-            text("nonce")?,
-            text("signature")?,
-            now,
-        )
+        .publish_acs(name, &signed, checked, proof(&body)?, now)
         .map_err(|e| identity_refusal(&e))?;
     let public = record.to_json(registry.config());
     let change = catalog.agent_changed(public.clone(), record.revoked_at.is_none(), now);

@@ -18,7 +18,7 @@ use super::message::{Method, Request, Response, percent_decode};
 use crate::ErrorCode;
 use crate::identity::did::Did;
 use crate::identity::error::IdentityError;
-use crate::identity::registry::{AgentRecord, Registry};
+use crate::identity::registry::{AgentRecord, Proof, Registry};
 use crate::ids::time::Timestamp;
 use serde_json::{Value, json};
 
@@ -56,6 +56,14 @@ fn field<'a>(body: &'a Value, name: &str) -> Result<&'a str, Response> {
     body.get(name)
         .and_then(Value::as_str)
         .ok_or_else(|| Response::error(ErrorCode::InvalidRequest, format!("{name} is required")))
+}
+
+/// The body's key proof: its `nonce` and `signature`.
+pub(super) fn proof(body: &Value) -> Result<Proof<'_>, Response> {
+    Ok(Proof {
+        nonce: field(body, "nonce")?,
+        signature: field(body, "signature")?,
+    })
 }
 
 fn stored(
@@ -143,14 +151,7 @@ fn route(
             };
             let name = field(&body, "name")?;
             let result = registry
-                .register(
-                    name,
-                    field(&body, "public_key")?,
-                    field(&body, "nonce")?,
-                    field(&body, "signature")?,
-                    None,
-                    now,
-                )
+                .register(name, field(&body, "public_key")?, proof(&body)?, None, now)
                 .and_then(|record| match checked {
                     Some(mut acs) => {
                         acs["aic"] = Value::String(record.aic);
@@ -162,23 +163,12 @@ fn route(
         }
         (Method::Post, ["agents", name, "rotate"]) => {
             let body = body(req)?;
-            let result = registry.rotate(
-                name,
-                field(&body, "public_key")?,
-                field(&body, "nonce")?,
-                field(&body, "signature")?,
-                now,
-            );
+            let result = registry.rotate(name, field(&body, "public_key")?, proof(&body)?, now);
             stored(result, registry, 200)
         }
         (Method::Post, ["agents", name, "revoke"]) => {
             let body = body(req)?;
-            let result = registry.revoke(
-                name,
-                field(&body, "nonce")?,
-                field(&body, "signature")?,
-                now,
-            );
+            let result = registry.revoke(name, proof(&body)?, now);
             stored(result, registry, 200)
         }
         (Method::Post, ["token"]) => {
@@ -187,8 +177,7 @@ fn route(
                 .token(
                     field(&body, "name")?,
                     field(&body, "audience")?,
-                    field(&body, "nonce")?,
-                    field(&body, "signature")?,
+                    proof(&body)?,
                     now,
                 )
                 .map_err(|e| identity_refusal(&e))?;
