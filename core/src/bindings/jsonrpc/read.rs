@@ -52,6 +52,11 @@ impl Refused {
         }
     }
 
+    /// An Invalid Request (-32600) saying `what` is wrong.
+    fn invalid(id: Option<Id>, what: &str) -> Self {
+        Self::new(id, Code::InvalidRequest, format!("Invalid Request: {what}"))
+    }
+
     /// The error response for it.
     pub fn response(&self) -> Value {
         super::envelope::error(self.id.as_ref(), &self.error)
@@ -73,11 +78,7 @@ pub fn parse(text: &str) -> Result<Body, Refused> {
     let value: Value = serde_json::from_str(text)
         .map_err(|e| Refused::new(None, Code::ParseError, format!("Parse error: {e}")))?;
     match value {
-        Value::Array(items) if items.is_empty() => Err(Refused::new(
-            None,
-            Code::InvalidRequest,
-            "Invalid Request: an empty batch",
-        )),
+        Value::Array(items) if items.is_empty() => Err(Refused::invalid(None, "an empty batch")),
         Value::Array(items) => Ok(Body::Batch(items.into_iter().map(message).collect())),
         other => message(other).map(Body::Single),
     }
@@ -86,11 +87,7 @@ pub fn parse(text: &str) -> Result<Body, Refused> {
 /// Reads one message.
 pub fn message(value: Value) -> Result<Message, Refused> {
     let Value::Object(mut object) = value else {
-        return Err(Refused::new(
-            None,
-            Code::InvalidRequest,
-            "Invalid Request: a message is a JSON object",
-        ));
+        return Err(Refused::invalid(None, "a message is a JSON object"));
     };
     let raw_id = object.remove("id");
     let id = match &raw_id {
@@ -98,29 +95,17 @@ pub fn message(value: Value) -> Result<Message, Refused> {
         Some(value) => match Id::from_value(value) {
             Some(id) => Some(id),
             None => {
-                return Err(Refused::new(
-                    None,
-                    Code::InvalidRequest,
-                    "Invalid Request: id must be a string or an integer",
-                ));
+                return Err(Refused::invalid(None, "id must be a string or an integer"));
             }
         },
     };
     if object.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
-        return Err(Refused::new(
-            id,
-            Code::InvalidRequest,
-            "Invalid Request: jsonrpc must be \"2.0\"",
-        ));
+        return Err(Refused::invalid(id, "jsonrpc must be \"2.0\""));
     }
     let method = match object.remove("method") {
         Some(Value::String(method)) => method,
         Some(_) => {
-            return Err(Refused::new(
-                id,
-                Code::InvalidRequest,
-                "Invalid Request: method must be a string",
-            ));
+            return Err(Refused::invalid(id, "method must be a string"));
         }
         None => {
             let answers = object.contains_key("result") || object.contains_key("error");
@@ -129,11 +114,7 @@ pub fn message(value: Value) -> Result<Message, Refused> {
                 .filter(|_| !object.contains_key("error"));
             return match id {
                 Some(id) if answers => Ok(Message::Response { id, result }),
-                _ => Err(Refused::new(
-                    id,
-                    Code::InvalidRequest,
-                    "Invalid Request: no method",
-                )),
+                _ => Err(Refused::invalid(id, "no method")),
             };
         }
     };
