@@ -4,7 +4,7 @@
 //! once the result arrives or the deadline passes.
 
 use crate::host::respond;
-use crate::mcp::endpoint::answer_later;
+use crate::mcp::endpoint::{answer_later, take_call};
 use crate::network::object::NetworkHost;
 use agentnet_core::NetworkId;
 use agentnet_core::bindings;
@@ -21,9 +21,7 @@ impl NetworkHost {
         request: bindings::Request,
         id: NetworkId,
     ) -> Result<Response> {
-        self.live.mcp.set_network(&id);
-        self.note_origin(request.origin());
-        self.resolve_request(&request).await?;
+        take_call(self, &request, &id).await?;
         let outcome = self.with_network(|io, network| rpc::handle(io, network, &request))?;
         self.live.mcp.flush();
         match outcome {

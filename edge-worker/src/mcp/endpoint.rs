@@ -24,6 +24,19 @@ use serde_json::Value;
 use std::time::Duration;
 use worker::{Response, Result};
 
+/// Readies a call to this object's MCP or ANP endpoint (network `id`): the
+/// calls that wait learn their network, the origin is noted and the caller's
+/// DID proof resolved.
+pub(crate) async fn take_call(
+    host: &NetworkHost,
+    request: &bindings::Request,
+    id: &NetworkId,
+) -> Result<()> {
+    host.live.mcp.set_network(id);
+    host.note_origin(request.origin());
+    host.resolve_request(request).await
+}
+
 /// Waits for `waiting`'s delivery or deadline, then `finish`es it: the
 /// answer, or `None` when it was cancelled. A waiting ANP call waits here too
 /// ([`crate::anp::endpoint`]).
@@ -130,9 +143,7 @@ impl McpLive {
         request: bindings::Request,
         id: NetworkId,
     ) -> Result<Response> {
-        host.live.mcp.set_network(&id);
-        host.note_origin(request.origin());
-        host.resolve_request(&request).await?;
+        take_call(host, &request, &id).await?;
         let outcome = {
             let mut streams = host.live.mcp.streams.borrow_mut();
             host.with_network(|io, network| transport::handle(io, network, &mut streams, &request))?
