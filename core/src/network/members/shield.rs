@@ -77,14 +77,18 @@ impl Default for Shield {
     }
 }
 
-fn throttled(what: &str, rate: Rate) -> Rejection {
-    Rejection::new(
+/// Refused with `rate_limited` when `used_up`: too many `what` for `rate`.
+fn throttled_if(used_up: bool, what: &str, rate: Rate) -> Result<(), Rejection> {
+    if !used_up {
+        return Ok(());
+    }
+    Err(Rejection::new(
         ErrorCode::RateLimited,
         format!(
             "too many {what} from here: {} at once, then {} per second",
             rate.burst, rate.per_second
         ),
-    )
+    ))
 }
 
 impl Shield {
@@ -94,12 +98,8 @@ impl Shield {
         source: Option<&String>,
         now: Timestamp,
     ) -> Result<(), Rejection> {
-        match source {
-            Some(source) if !self.failed_joins.has_token(source, now) => {
-                Err(throttled("failed joins", self.failed_joins.rate()))
-            }
-            _ => Ok(()),
-        }
+        let used_up = source.is_some_and(|s| !self.failed_joins.has_token(s, now));
+        throttled_if(used_up, "failed joins", self.failed_joins.rate())
     }
 
     /// A join from `source` failed.
@@ -115,11 +115,7 @@ impl Shield {
         source: Option<&String>,
         now: Timestamp,
     ) -> Result<(), Rejection> {
-        match source {
-            Some(source) if !self.challenges.take(source, now) => {
-                Err(throttled("key-proof challenges", self.challenges.rate()))
-            }
-            _ => Ok(()),
-        }
+        let used_up = source.is_some_and(|s| !self.challenges.take(s, now));
+        throttled_if(used_up, "key-proof challenges", self.challenges.rate())
     }
 }
