@@ -61,6 +61,16 @@ fn median(mut runs: Vec<Duration>) -> Duration {
     runs[runs.len() / 2]
 }
 
+/// Prints how long `what` took (the median of `times`), and the messages
+/// and bytes the last of its syncs sent (`wire`).
+fn report_sync(what: &str, times: Vec<Duration>, (messages, bytes): (usize, usize)) {
+    let runs = times.len();
+    println!(
+        "{what}: {:.2?} median of {runs} ({messages} messages, {bytes} bytes on the wire)",
+        median(times)
+    );
+}
+
 fn main() {
     // `cargo bench` passes `--bench`; `cargo test --benches` passes nothing: keep that quick.
     let quick = !std::env::args().any(|a| a == "--bench");
@@ -101,11 +111,10 @@ fn main() {
         initial.push(t.elapsed());
         assert_eq!(empty.text(), source.text());
     }
-    println!(
-        "initial sync to an empty replica, and storing its copy: {:.1?} median of {runs} ({} messages, {} bytes on the wire)",
-        median(initial),
-        wire.0,
-        wire.1
+    report_sync(
+        "initial sync to an empty replica, and storing its copy",
+        initial,
+        wire,
     );
 
     let mut a = full.clone();
@@ -120,12 +129,7 @@ fn main() {
         one_edit.push(t.elapsed());
     }
     assert_eq!(a.text(), b.text());
-    println!(
-        "agreement after one edit: {:.2?} median ({} messages, {} bytes)",
-        median(one_edit),
-        wire.0,
-        wire.1
-    );
+    report_sync("agreement after one edit", one_edit, wire);
 
     let mut loads = Vec::new();
     for _ in 0..runs {

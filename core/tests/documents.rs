@@ -236,6 +236,22 @@ impl World {
         self.settle();
     }
 
+    /// Peers `members` join, peer 0 registers the file with `fields`, and
+    /// peers `readers` open it; all settled.
+    fn share(
+        &mut self,
+        members: std::ops::Range<usize>,
+        fields: serde_json::Value,
+        readers: &[usize],
+    ) {
+        self.join(members);
+        self.register(fields);
+        for &i in readers {
+            self.open(i);
+        }
+        self.settle();
+    }
+
     fn post(&mut self, i: usize, event_type: &str, target: &str, payload: serde_json::Value) {
         let (_, effects) = self.peers[i].replica.post(
             event_type.parse().unwrap(),
@@ -382,10 +398,7 @@ fn three_replicas_with_random_partitions_and_restarts_converge() {
 #[test]
 fn a_replica_without_its_documents_installed_refuses_to_open_them_until_they_are() {
     let mut world = World::new(3, &["agent:owner", "agent:ann"]);
-    world.join(0..2);
-    world.register(json!({"content": "hello"}));
-    world.open(0);
-    world.settle();
+    world.share(0..2, json!({"content": "hello"}), &[0]);
     let mut bare = Replica::new(
         "agent:ann".parse().unwrap(),
         "docs".parse().unwrap(),
@@ -414,11 +427,7 @@ fn a_replica_without_its_documents_installed_refuses_to_open_them_until_they_are
 #[test]
 fn a_newcomer_and_a_restarted_network_read_the_merged_text() {
     let mut world = World::new(1, &["agent:owner", "agent:ann", "agent:late"]);
-    world.join(0..2);
-    world.register(json!({"content": "hello"}));
-    world.open(0);
-    world.open(1);
-    world.settle();
+    world.share(0..2, json!({"content": "hello"}), &[0, 1]);
     world
         .edit(
             0,
@@ -453,12 +462,8 @@ fn a_newcomer_and_a_restarted_network_read_the_merged_text() {
 #[test]
 fn a_read_only_members_edit_is_refused_undone_and_never_reaches_anyone() {
     let mut world = World::new(2, &["agent:owner", "agent:reader"]);
-    world.join(0..2);
     // Write stays with the owner (the default); everyone may read.
-    world.register(json!({"content": "draft"}));
-    world.open(0);
-    world.open(1);
-    world.settle();
+    world.share(0..2, json!({"content": "draft"}), &[0, 1]);
     assert_eq!(world.text(1), "draft");
     world
         .edit(1, DocumentEdit::Replace("defaced".into()))

@@ -13,9 +13,13 @@
 //! comments and the inline `#[cfg(test)] mod tests` block are dropped), which
 //! is all these rules need.
 
+#[path = "support/walk.rs"]
+mod walk;
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Path, PathBuf};
+use walk::walk;
 
 /// The longest a source file outside tests may be.
 const MAX_LINES: usize = 450;
@@ -30,18 +34,14 @@ fn workspace_root() -> PathBuf {
         .unwrap_or_default()
 }
 
+/// The Rust files below `dir`.
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            rust_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path);
-        }
-    }
+    let mut all = Vec::new();
+    walk(dir, &mut all);
+    out.extend(
+        all.into_iter()
+            .filter(|p| p.is_file() && p.extension().is_some_and(|e| e == "rs")),
+    );
 }
 
 /// `a/b/mod.rs` → `a::b`; `a/b.rs` → `a::b`; `lib.rs`/`main.rs` → the crate root `""`.
@@ -182,21 +182,10 @@ fn dependencies(src: &Path) -> BTreeMap<String, BTreeSet<String>> {
         }
         // A child named without a root (`handlers::handle`, `use reads::X`).
         for line in code.lines() {
-            let line = line.trim();
-            let Some(name) = line
-                .trim_start_matches("pub(crate) ")
-                .trim_start_matches("pub(super) ")
-                .trim_start_matches("pub ")
-                .strip_prefix("mod ")
-                .and_then(|rest| rest.strip_suffix(';'))
-            else {
+            let Some(name) = declared_module(line) else {
                 continue;
             };
-            let child = if module.is_empty() {
-                name.to_owned()
-            } else {
-                format!("{module}::{name}")
-            };
+            let child = child_of(module, name);
             let named = code.match_indices(&format!("{name}::")).any(|(at, _)| {
                 at == 0 || {
                     let before = code.as_bytes()[at - 1];
@@ -210,6 +199,26 @@ fn dependencies(src: &Path) -> BTreeMap<String, BTreeSet<String>> {
         graph.insert(module.clone(), uses);
     }
     graph
+}
+
+/// The child module a line of code declares (`mod name;`, of any
+/// visibility), if it declares one.
+fn declared_module(line: &str) -> Option<&str> {
+    line.trim()
+        .trim_start_matches("pub(crate) ")
+        .trim_start_matches("pub(super) ")
+        .trim_start_matches("pub ")
+        .strip_prefix("mod ")
+        .and_then(|rest| rest.strip_suffix(';'))
+}
+
+/// The path of `module`'s child `name` (`name` itself under the crate root).
+fn child_of(module: &str, name: &str) -> String {
+    if module.is_empty() {
+        name.to_owned()
+    } else {
+        format!("{module}::{name}")
+    }
 }
 
 /// A circle through `start`, if there is one (depth-first search).
@@ -668,21 +677,11 @@ fn the_edges_test_hooks_need_their_feature() {
     for (module, text) in &texts {
         let lines: Vec<&str> = text.lines().collect();
         for (n, line) in lines.iter().enumerate() {
-            let Some(name) = line
-                .trim()
-                .trim_start_matches("pub(crate) ")
-                .trim_start_matches("pub ")
-                .strip_prefix("mod ")
-                .and_then(|rest| rest.strip_suffix(';'))
-            else {
+            let Some(name) = declared_module(line) else {
                 continue;
             };
             if n > 0 && lines[n - 1].contains(TEST_HOOKS_FEATURE) {
-                gated.push(if module.is_empty() {
-                    name.to_owned()
-                } else {
-                    format!("{module}::{name}")
-                });
+                gated.push(child_of(module, name));
             }
         }
     }

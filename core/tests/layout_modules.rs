@@ -9,25 +9,15 @@
 //!   — no other `#[path]`, and no test module declared beside the module it
 //!   tests.
 
+#[path = "support/walk.rs"]
+mod walk;
+
 use std::fs;
 use std::path::{Path, PathBuf};
+use walk::walk;
 
 fn core_src() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
-}
-
-/// Every entry below `dir`, folders included.
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            walk(&path, out);
-        }
-        out.push(path);
-    }
 }
 
 fn sources() -> Vec<PathBuf> {

@@ -863,12 +863,8 @@ fn run_seeds_on(
     tasks: bool,
     through_gateways: bool,
 ) -> ((usize, usize), (usize, usize)) {
-    let seeds: Vec<u64> = match std::env::var("AGENTNET_SIM_SEED") {
-        Ok(seed) => vec![seed.parse().expect("AGENTNET_SIM_SEED is a number")],
-        Err(_) => seeds.collect(),
-    };
     let (mut accepted, mut known, mut restarts) = (0, 0, (0, 0));
-    for seed in seeds {
+    for seed in seeds_or_replayed(seeds) {
         let mut sim = Sim::new(seed, tasks, through_gateways);
         sim.run();
         if let Err(problem) = sim.check() {
@@ -884,6 +880,25 @@ fn run_seeds_on(
         }
     }
     ((accepted, known), restarts)
+}
+
+/// The seeds to run: `seeds`, or the one `AGENTNET_SIM_SEED` replays.
+fn seeds_or_replayed(seeds: std::ops::Range<u64>) -> Vec<u64> {
+    match std::env::var("AGENTNET_SIM_SEED") {
+        Ok(seed) => vec![seed.parse().expect("AGENTNET_SIM_SEED is a number")],
+        Err(_) => seeds.collect(),
+    }
+}
+
+/// Unless one seed is replayed, each case the runs must have met did
+/// happen: `cases` pairs a count with what its being zero means.
+fn assert_each_happened(cases: &[(usize, &str)]) {
+    if std::env::var("AGENTNET_SIM_SEED").is_ok() {
+        return;
+    }
+    for (count, never) in cases {
+        assert!(*count > 0, "{never}: the runs prove nothing about it");
+    }
 }
 
 fn runs() -> u64 {
@@ -914,16 +929,10 @@ fn replicas_converge_through_gateways_across_restarts() {
     let ((accepted, _), (gateway_restarts, network_restarts)) =
         run_seeds_on(0..runs() / 2, false, true);
     assert!(accepted > 0);
-    if std::env::var("AGENTNET_SIM_SEED").is_err() {
-        assert!(
-            gateway_restarts > 0,
-            "no gateway restarted: the runs prove nothing about it"
-        );
-        assert!(
-            network_restarts > 0,
-            "the network never restarted: the runs prove nothing about it"
-        );
-    }
+    assert_each_happened(&[
+        (gateway_restarts, "no gateway restarted"),
+        (network_restarts, "the network never restarted"),
+    ]);
 }
 
 #[test]

@@ -2,7 +2,8 @@
 //! checks, the tools offered, and a woken loop's remembered history.
 
 use super::*;
-use crate::agent::{Agent, AgentEffect};
+use crate::agent::Agent;
+use crate::agent::tests::model_call;
 use serde_json::json;
 
 fn ada() -> Address {
@@ -122,15 +123,9 @@ fn a_woken_loop_remembers_the_log_without_answering_it() {
         &event(2, "human:ada", "what was my order number?"),
         Timestamp::from(now),
     );
-    let body = effects
-        .iter()
-        .find_map(|e| match e {
-            AgentEffect::CallModel { body, .. } => Some(body.clone()),
-            _ => None,
-        })
-        .expect("the new question is answered");
+    let (_, body) = model_call(&effects);
     assert!(
-        body.contains("4417"),
+        body.to_string().contains("4417"),
         "the history reaches the model: {body}"
     );
 }

@@ -5,6 +5,7 @@
 use super::*;
 use crate::Timestamp;
 use crate::client::Client;
+use crate::event::tests::json_tree;
 use crate::host::memory::MemoryHost;
 use crate::ids::event_type::EventType;
 use crate::model::config::{ModConfig, NetworkConfig};
@@ -184,27 +185,17 @@ fn any_json() -> impl Strategy<Value = Value> {
         Just(json!("resource/tool/calc")),
         Just(json!("01HQV2WA00000000000000000A")),
     ];
-    leaf.prop_recursive(4, 48, 6, |inner| {
-        prop_oneof![
-            prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
-            prop::collection::btree_map(
-                prop_oneof![
-                    Just("agents".to_owned()),
-                    Just("resources".to_owned()),
-                    Just("events".to_owned()),
-                    Just("address".to_owned()),
-                    Just("type".to_owned()),
-                    Just("owner".to_owned()),
-                    Just("code".to_owned()),
-                    Just("id".to_owned()),
-                    "[a-z_]{1,8}",
-                ],
-                inner,
-                0..5
-            )
-            .prop_map(|m| Value::Object(m.into_iter().collect())),
-        ]
-    })
+    let names = &[
+        "agents",
+        "resources",
+        "events",
+        "address",
+        "type",
+        "owner",
+        "code",
+        "id",
+    ];
+    json_tree(leaf, names, "[a-z_]{1,8}")
 }
 
 const ANSWER_TYPES: [&str; 9] = [

@@ -17,16 +17,17 @@ fn sync_pair(a: &mut TextDocument, b: &mut TextDocument) -> usize {
     sync_states(a, &mut a_state, b, &mut b_state)
 }
 
-/// `full`'s answer to the first message of `fresh`, a copy with nothing yet.
-fn answer_to_hello(
+/// A copy with nothing yet (typed by `actor(2)`) says hello to `full`: the
+/// copy, `full`'s and the copy's sync states, and `full`'s answer.
+fn hello_from_an_empty_copy(
     full: &mut TextDocument,
-    full_state: &mut State,
-    fresh: &mut TextDocument,
-    fresh_state: &mut State,
-) -> automerge::sync::Message {
-    let hello = fresh.generate_sync_message(fresh_state).unwrap();
-    full.receive_sync_message(full_state, hello).unwrap();
-    full.generate_sync_message(full_state).unwrap()
+) -> (TextDocument, (State, State), automerge::sync::Message) {
+    let mut fresh = TextDocument::new(actor(2));
+    let (mut full_state, mut fresh_state) = (State::new(), State::new());
+    let hello = fresh.generate_sync_message(&mut fresh_state).unwrap();
+    full.receive_sync_message(&mut full_state, hello).unwrap();
+    let answer = full.generate_sync_message(&mut full_state).unwrap();
+    (fresh, (full_state, fresh_state), answer)
 }
 
 /// [`sync_pair`] from the sync states the two already hold; returns the rounds.
@@ -121,9 +122,8 @@ fn documents_created_apart_merge_both_edits() {
 #[test]
 fn a_copy_with_nothing_receives_the_whole_document_in_one_message() {
     let mut full = numbered(1, 500);
-    let mut empty = TextDocument::new(actor(2));
-    let (mut full_state, mut empty_state) = (State::new(), State::new());
-    let answer = answer_to_hello(&mut full, &mut full_state, &mut empty, &mut empty_state);
+    let (mut empty, (mut full_state, mut empty_state), answer) =
+        hello_from_an_empty_copy(&mut full);
     // One compressed document, not 500 changes, and no Bloom filter of
     // what `full` has: the copy is about to have all of it.
     assert_eq!(answer.changes.len(), 1);
@@ -151,9 +151,7 @@ fn a_copy_with_nothing_receives_the_whole_document_in_one_message() {
 #[test]
 fn edits_made_while_the_whole_document_is_on_its_way_still_merge_at_once() {
     let mut network = numbered(1, 300);
-    let mut fresh = TextDocument::new(actor(2));
-    let (mut n_state, mut f_state) = (State::new(), State::new());
-    let whole = answer_to_hello(&mut network, &mut n_state, &mut fresh, &mut f_state);
+    let (mut fresh, (mut n_state, mut f_state), whole) = hello_from_an_empty_copy(&mut network);
     assert!(whole.have.is_empty());
     // Fifty edits typed before the document arrives.
     for i in 0..50 {

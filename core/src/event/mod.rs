@@ -33,4 +33,4 @@ pub use decode::DecodeError;
 pub use envelope::{Event, Limits};
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

@@ -165,6 +165,32 @@ use crate::event::enrichment::Sender;
 use crate::ids::standing::{Role, Verification};
 use crate::network::delivery_frame;
 
+/// Any JSON value up to three levels deep, its leaves drawn from `leaf` and
+/// its objects' keys from `names` or else the regex `other_keys`, each name
+/// as likely as any other key (each test's generator picks its own).
+pub(crate) fn json_tree(
+    leaf: impl Strategy<Value = Value> + 'static,
+    names: &'static [&'static str],
+    other_keys: &'static str,
+) -> impl Strategy<Value = Value> {
+    let key = if names.is_empty() {
+        other_keys.boxed()
+    } else {
+        prop_oneof![
+            names.len() as u32 => proptest::sample::select(names).prop_map(str::to_owned),
+            1 => other_keys,
+        ]
+        .boxed()
+    };
+    leaf.prop_recursive(3, 24, 4, move |inner| {
+        prop_oneof![
+            proptest::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+            proptest::collection::btree_map(key.clone(), inner, 0..4)
+                .prop_map(|m| Value::Object(m.into_iter().collect())),
+        ]
+    })
+}
+
 fn json_value() -> impl Strategy<Value = Value> {
     let leaf = prop_oneof![
         Just(Value::Null),
@@ -172,13 +198,7 @@ fn json_value() -> impl Strategy<Value = Value> {
         any::<i64>().prop_map(|n| json!(n)),
         "\\PC{0,12}".prop_map(Value::String),
     ];
-    leaf.prop_recursive(3, 24, 4, |inner| {
-        prop_oneof![
-            proptest::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
-            proptest::collection::btree_map("[a-z_]{1,8}", inner, 0..4)
-                .prop_map(|m| Value::Object(m.into_iter().collect())),
-        ]
-    })
+    json_tree(leaf, &[], "[a-z_]{1,8}")
 }
 
 proptest! {

@@ -184,13 +184,7 @@ mod tests {
                 .prop_map(Value::from),
             "\\PC{0,8}".prop_map(Value::String),
         ];
-        leaf.prop_recursive(3, 24, 4, |inner| {
-            prop_oneof![
-                prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
-                prop::collection::btree_map("\\PC{0,6}", inner, 0..4)
-                    .prop_map(|m| Value::Object(m.into_iter().collect())),
-            ]
-        })
+        crate::event::tests::json_tree(leaf, &[], "\\PC{0,6}")
     }
 
     /// Equal as JSON values, numbers compared by their double value (JCS writes `0.0` as `0`).

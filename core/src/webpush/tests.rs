@@ -279,14 +279,20 @@ fn to_of(list: &[super::Notice]) -> Vec<String> {
 #[test]
 fn an_approval_notifies_its_approvers_or_else_the_masters() {
     let w = world();
-    let named = event(
-        "workspace.approval.requested",
-        "agent:bot",
+    let asks = |target: &str, payload: Value| {
+        let requested = event(
+            "workspace.approval.requested",
+            "agent:bot",
+            target,
+            payload,
+            json!({}),
+        );
+        notices(&w, &requested)
+    };
+    let got = asks(
         "human:cy",
         json!({"approvers": ["human:cy", "human:dee", "human:cy", "agent:bot"], "action": {"summary": "Send the invoice?"}}),
-        json!({}),
     );
-    let got = notices(&w, &named);
     assert_eq!(
         to_of(&got),
         ["human:cy", "human:dee"],
@@ -300,28 +306,11 @@ fn an_approval_notifies_its_approvers_or_else_the_masters() {
         got[0].path,
         format!("/n/net/with/agent:bot?message={}", id(99))
     );
-    let nobody = event(
-        "workspace.approval.requested",
-        "agent:bot",
-        "channel/ops",
-        json!({"approvers": []}),
-        json!({}),
-    );
-    let got = notices(&w, &nobody);
+    let got = asks("channel/ops", json!({"approvers": []}));
     assert_eq!(to_of(&got), ["human:boss", "human:ann"]);
     assert!(got[0].path.starts_with("/n/net/channel/ops?message="));
-    let direct = event(
-        "workspace.approval.requested",
-        "agent:bot",
-        "human:dee",
-        json!({"action": {"summary": "Pay?"}}),
-        json!({}),
-    );
-    assert_eq!(
-        to_of(&notices(&w, &direct)),
-        ["human:dee"],
-        "a direct request's person"
-    );
+    let direct = asks("human:dee", json!({"action": {"summary": "Pay?"}}));
+    assert_eq!(to_of(&direct), ["human:dee"], "a direct request's person");
 }
 
 #[test]

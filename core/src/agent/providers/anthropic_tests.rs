@@ -1,16 +1,12 @@
 use super::super::tests::{
-    any_split_reads_the_same, assert_searches_the_release_date, search_tool, streamed,
-    streamed_answer,
+    ANTHROPIC, assert_searches_the_release_date, search_tool, streamed, streamed_answer,
+    whole_replies,
 };
 use super::*;
 use crate::agent::chat::{error_message, http_error};
 use crate::agent::sse::SseReader;
-use proptest::prelude::*;
+use crate::agent::tests::of_each_message;
 
-const TOOL_USE: &str = include_str!("../fixtures/anthropic_tool_use.json");
-const ANSWER: &str = include_str!("../fixtures/anthropic_answer.json");
-const ANSWER_SSE: &str = include_str!("../fixtures/anthropic_answer.sse");
-const TOOL_USE_SSE: &str = include_str!("../fixtures/anthropic_tool_use.sse");
 const OVERLOADED_SSE: &str = include_str!("../fixtures/anthropic_overloaded.sse");
 const ERROR_429: &str = include_str!("../fixtures/anthropic_error_429.json");
 
@@ -57,16 +53,12 @@ fn the_request_alternates_roles_and_feeds_tool_results_back() {
     assert_eq!(body["max_tokens"], 1024);
     assert_eq!(body["stream"], true);
     assert_eq!(body["tools"][0]["input_schema"]["type"], "object");
-    let messages = body["messages"].as_array().unwrap();
-    let roles: Vec<&str> = messages
-        .iter()
-        .map(|m| m["role"].as_str().unwrap())
-        .collect();
     assert_eq!(
-        roles,
+        of_each_message(&body, "role"),
         ["user", "assistant", "user"],
         "starts with user, alternates"
     );
+    let messages = body["messages"].as_array().unwrap();
     assert_eq!(messages[0]["content"].as_array().unwrap().len(), 2);
     assert_eq!(messages[1]["content"][1]["type"], "tool_use");
     assert_eq!(messages[1]["content"][1]["input"], json!({"query": "ship"}));
@@ -79,12 +71,7 @@ fn the_request_alternates_roles_and_feeds_tool_results_back() {
 
 #[test]
 fn a_whole_message_is_read() {
-    let reply = parse_reply(ANSWER).unwrap();
-    assert_eq!(reply.text, "Hi! My name is Claude.");
-    assert_eq!(reply.stop, Stop::Done);
-    assert_eq!(reply.usage.total(), 2598);
-    let call = parse_reply(TOOL_USE).unwrap();
-    assert_searches_the_release_date(&call);
+    let call = whole_replies(parse_reply, &ANTHROPIC, "Hi! My name is Claude.", 2598);
     assert_eq!(call.usage.input_tokens, 472 + 1024, "cache reads count");
     assert_eq!(call.text, "I'll search for that.");
     assert_eq!(call.tool_calls[0].id, "toolu_01A09q90qw90lq917835lq9");
@@ -93,14 +80,14 @@ fn a_whole_message_is_read() {
 
 #[test]
 fn a_streamed_message_is_read_in_deltas() {
-    let reply = streamed_answer::<Stream>(ANSWER_SSE);
+    let reply = streamed_answer::<Stream>(ANTHROPIC.answer_sse);
     assert_eq!(reply.usage.input_tokens, 25);
     assert_eq!(reply.usage.output_tokens, 15);
 }
 
 #[test]
 fn a_streamed_tool_use_is_put_together_from_partial_json() {
-    let (deltas, reply) = read_stream(TOOL_USE_SSE, &[]);
+    let (deltas, reply) = read_stream(ANTHROPIC.tool_call_sse, &[]);
     assert_eq!(deltas, ["Let me look that up."]);
     let reply = reply.unwrap();
     assert_searches_the_release_date(&reply);
@@ -114,7 +101,7 @@ fn a_streamed_tool_use_is_put_together_from_partial_json() {
 
 #[test]
 fn broken_partial_json_is_an_error_naming_the_tool() {
-    let broken = TOOL_USE_SSE.replace(
+    let broken = ANTHROPIC.tool_call_sse.replace(
         r#""partial_json":"ease date\"}""#,
         r##""partial_json":"ease""##,
     );
@@ -139,13 +126,6 @@ fn an_error_event_and_error_bodies_read_as_plain_messages() {
     assert!(limited.to_string().contains("try again in 30 s"));
     let refused = http_error(400, None, error_message(ERROR_429));
     assert!(refused.to_string().contains("50 requests per minute"));
-}
-
-proptest! {
-    #[test]
-    fn any_split_of_a_stream_reads_the_same(cuts in proptest::collection::vec(any::<usize>(), 0..10)) {
-        any_split_reads_the_same::<Stream>(ANSWER_SSE, TOOL_USE_SSE, &cuts)?;
-    }
 }
 
 #[test]

@@ -1,15 +1,9 @@
 use super::super::tests::{
-    any_split_reads_the_same, assert_searches_the_release_date, search_tool, streamed,
-    streamed_answer,
+    OPENAI, assert_searches_the_release_date, search_tool, streamed, streamed_answer, whole_replies,
 };
 use super::*;
 use crate::agent::chat::{error_message, http_error};
-use proptest::prelude::*;
 
-const TOOL_CALL: &str = include_str!("../fixtures/openai_tool_call.json");
-const ANSWER: &str = include_str!("../fixtures/openai_answer.json");
-const TOOL_CALL_SSE: &str = include_str!("../fixtures/openai_tool_call.sse");
-const ANSWER_SSE: &str = include_str!("../fixtures/openai_answer.sse");
 const ERROR_429: &str = include_str!("../fixtures/openai_error_429.json");
 const ERROR_401: &str = include_str!("../fixtures/openai_error_401.json");
 
@@ -82,18 +76,20 @@ fn without_tools_or_streaming_the_request_says_neither() {
 
 #[test]
 fn a_whole_answer_is_read() {
-    let reply = parse_reply(ANSWER).unwrap();
-    assert_eq!(reply.text, "Hello! How can I assist you today?");
-    assert_eq!(reply.stop, Stop::Done);
-    assert_eq!(reply.usage.total(), 29);
-    let call = parse_reply(TOOL_CALL).unwrap();
-    assert_searches_the_release_date(&call);
+    let call = whole_replies(
+        parse_reply,
+        &OPENAI,
+        "Hello! How can I assist you today?",
+        29,
+    );
     assert_eq!(call.tool_calls[0].id, "call_DdmO9pD3xa9XTPNJ32zg2hcA");
 }
 
 #[test]
 fn malformed_tool_arguments_are_an_error_naming_the_tool() {
-    let broken = TOOL_CALL.replace(r#"{\"query\":\"release date\"}"#, r#"{\"query\":"#);
+    let broken = OPENAI
+        .tool_call
+        .replace(r#"{\"query\":\"release date\"}"#, r#"{\"query\":"#);
     let err = parse_reply(&broken).unwrap_err();
     assert_eq!(
         err,
@@ -107,14 +103,14 @@ fn malformed_tool_arguments_are_an_error_naming_the_tool() {
 
 #[test]
 fn a_streamed_answer_is_read_in_deltas() {
-    let reply = streamed_answer::<Stream>(ANSWER_SSE);
+    let reply = streamed_answer::<Stream>(OPENAI.answer_sse);
     assert_eq!(reply.usage.input_tokens, 120);
     assert_eq!(reply.stop, Stop::Done);
 }
 
 #[test]
 fn a_streamed_tool_call_is_put_together_from_fragments() {
-    let (deltas, reply) = read_stream(TOOL_CALL_SSE, &[]);
+    let (deltas, reply) = read_stream(OPENAI.tool_call_sse, &[]);
     assert!(deltas.is_empty());
     let reply = reply.unwrap();
     assert_searches_the_release_date(&reply);
@@ -125,7 +121,9 @@ fn a_streamed_tool_call_is_put_together_from_fragments() {
 
 #[test]
 fn a_streamed_tool_call_with_broken_json_is_an_error() {
-    let broken = TOOL_CALL_SSE.replace(r#""arguments":" date\"}""#, r#""arguments":" date""#);
+    let broken = OPENAI
+        .tool_call_sse
+        .replace(r#""arguments":" date\"}""#, r#""arguments":" date""#);
     let (_, reply) = read_stream(&broken, &[]);
     assert!(matches!(
         reply,
@@ -146,16 +144,10 @@ fn errors_read_as_plain_messages() {
     assert!(bad.to_string().contains("Incorrect API key"));
 }
 
-proptest! {
-    #[test]
-    fn any_split_of_a_stream_reads_the_same(cuts in proptest::collection::vec(any::<usize>(), 0..10)) {
-        any_split_reads_the_same::<Stream>(ANSWER_SSE, TOOL_CALL_SSE, &cuts)?;
-    }
-}
-
 #[test]
 fn a_streamed_refusal_is_the_answer() {
-    let refusing = ANSWER_SSE
+    let refusing = OPENAI
+        .answer_sse
         .replace(r#""content":"It ships""#, r#""refusal":"I can't help""#)
         .replace(r#""content":" on Friday.""#, r#""refusal":" with that.""#);
     let (deltas, reply) = read_stream(&refusing, &[]);

@@ -1,10 +1,37 @@
-//! The providers' shared test support: reading a stream cut anywhere, the
-//! one tool their requests offer, and a streamed prompt.
+//! The providers' shared test support: their recorded answers, reading a
+//! stream cut anywhere, the one tool their requests offer, and a streamed
+//! prompt; and the property both providers' streams have, that any cut
+//! reads the same.
 
 use crate::agent::chat::{Entry, Prompt, ProviderError, Reply, Stop, ToolDef};
 use crate::agent::sse::{SseEvent, SseReader};
 use proptest::prelude::*;
 use serde_json::json;
+
+/// A provider's recorded answers (in `agent/fixtures/`): a whole answer and
+/// a whole tool call searching for the release date, and each streamed.
+pub(super) struct Recorded {
+    pub answer: &'static str,
+    pub answer_sse: &'static str,
+    pub tool_call: &'static str,
+    pub tool_call_sse: &'static str,
+}
+
+/// Anthropic's recorded answers (its tool call is a `tool_use`).
+pub(super) const ANTHROPIC: Recorded = Recorded {
+    answer: include_str!("../fixtures/anthropic_answer.json"),
+    answer_sse: include_str!("../fixtures/anthropic_answer.sse"),
+    tool_call: include_str!("../fixtures/anthropic_tool_use.json"),
+    tool_call_sse: include_str!("../fixtures/anthropic_tool_use.sse"),
+};
+
+/// OpenAI's recorded answers.
+pub(super) const OPENAI: Recorded = Recorded {
+    answer: include_str!("../fixtures/openai_answer.json"),
+    answer_sse: include_str!("../fixtures/openai_answer.sse"),
+    tool_call: include_str!("../fixtures/openai_tool_call.json"),
+    tool_call_sse: include_str!("../fixtures/openai_tool_call.sse"),
+};
 
 /// A provider's streamed-answer reader.
 pub(super) trait Decode: Default {
@@ -98,6 +125,24 @@ pub(super) fn assert_searches_the_release_date(reply: &Reply) {
     );
 }
 
+/// Reads `recorded`'s whole answer with `parse` (`text`, done, `tokens`
+/// spent in all) and its whole tool call, which searches for the release
+/// date; the tool call.
+pub(super) fn whole_replies(
+    parse: fn(&str) -> Result<Reply, ProviderError>,
+    recorded: &Recorded,
+    text: &str,
+    tokens: u64,
+) -> Reply {
+    let reply = parse(recorded.answer).unwrap();
+    assert_eq!(reply.text, text);
+    assert_eq!(reply.stop, Stop::Done);
+    assert_eq!(reply.usage.total(), tokens);
+    let call = parse(recorded.tool_call).unwrap();
+    assert_searches_the_release_date(&call);
+    call
+}
+
 /// Reads the fixture answer "It ships on Friday." streamed whole, checking its deltas.
 pub(super) fn streamed_answer<S: Decode>(sse: &str) -> Reply {
     let (deltas, reply) = read_stream::<S>(sse, &[]);
@@ -107,19 +152,26 @@ pub(super) fn streamed_answer<S: Decode>(sse: &str) -> Reply {
     reply
 }
 
-/// Cut anywhere, the fixture answer and tool call read as they do whole.
-pub(super) fn any_split_reads_the_same<S: Decode>(
-    answer: &str,
-    tool_call: &str,
+/// Cut anywhere, `recorded`'s streamed answer and tool call read as they do whole.
+fn any_split_reads_the_same<S: Decode>(
+    recorded: &Recorded,
     cuts: &[usize],
 ) -> Result<(), TestCaseError> {
-    let (deltas, reply) = read_stream::<S>(answer, cuts);
+    let (deltas, reply) = read_stream::<S>(recorded.answer_sse, cuts);
     prop_assert_eq!(deltas.concat(), "It ships on Friday.");
     prop_assert_eq!(reply.unwrap().text, "It ships on Friday.");
-    let (_, call) = read_stream::<S>(tool_call, cuts);
+    let (_, call) = read_stream::<S>(recorded.tool_call_sse, cuts);
     prop_assert_eq!(
         &call.unwrap().tool_calls[0].arguments,
         &json!({"query": "release date"})
     );
     Ok(())
+}
+
+proptest! {
+    #[test]
+    fn any_split_of_a_stream_reads_the_same(cuts in proptest::collection::vec(any::<usize>(), 0..10)) {
+        any_split_reads_the_same::<super::anthropic::Stream>(&ANTHROPIC, &cuts)?;
+        any_split_reads_the_same::<super::openai::Stream>(&OPENAI, &cuts)?;
+    }
 }

@@ -61,7 +61,8 @@ fn addr(s: &str) -> Address {
     s.parse().unwrap()
 }
 
-fn model_call(effects: &[AgentEffect]) -> (RequestId, Value) {
+/// The model call among `effects`: its request id and its JSON body.
+pub(super) fn model_call(effects: &[AgentEffect]) -> (RequestId, Value) {
     effects
         .iter()
         .find_map(|e| match e {
@@ -71,6 +72,17 @@ fn model_call(effects: &[AgentEffect]) -> (RequestId, Value) {
             _ => None,
         })
         .unwrap_or_else(|| panic!("no model call in {effects:?}"))
+}
+
+/// The `field` of each message a model request `body` sends (its
+/// `"role"`s, or its `"content"`s where each is text).
+pub(super) fn of_each_message<'a>(body: &'a Value, field: &str) -> Vec<&'a str> {
+    body["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m[field].as_str().unwrap())
+        .collect()
 }
 
 /// The names of the tools an OpenAI request `body` offers.
@@ -523,13 +535,8 @@ fn a_message_during_a_turn_gets_the_next_turn() {
     let effects = whole(&mut agent, request, OPENAI_ANSWER);
     assert_eq!(posts(&effects).len(), 1);
     let (_, body) = model_call(&effects);
-    let messages = body["messages"].as_array().unwrap();
-    let said: Vec<&str> = messages
-        .iter()
-        .map(|m| m["content"].as_str().unwrap())
-        .collect();
     assert_eq!(
-        said[1..],
+        of_each_message(&body, "content")[1..],
         [
             "human:ann: hi",
             "Hello! How can I assist you today?",
@@ -661,12 +668,11 @@ fn an_anthropic_turn_runs_a_tool_over_streams() {
         .unwrap();
     let (second, body) =
         model_call(&agent.handle_tool_result(&call_id, Ok(json!("Friday")), Timestamp::from(NOW)));
+    assert_eq!(
+        of_each_message(&body, "role"),
+        ["user", "assistant", "user"]
+    );
     let messages = body["messages"].as_array().unwrap();
-    let roles: Vec<&str> = messages
-        .iter()
-        .map(|m| m["role"].as_str().unwrap())
-        .collect();
-    assert_eq!(roles, ["user", "assistant", "user"]);
     assert_eq!(
         messages[1]["content"][1]["id"],
         "toolu_01T1x1fJ34qAmk2tNTrN7Up6"

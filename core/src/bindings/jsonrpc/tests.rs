@@ -2,6 +2,7 @@
 //! any input is read or refused without panicking.
 
 use super::*;
+use crate::event::tests::json_tree;
 use serde_json::{Map, Value, json};
 
 const PARSE_ERROR: i64 = -32700;
@@ -164,24 +165,8 @@ fn json_value() -> impl Strategy<Value = Value> {
         any::<f64>().prop_map(|n| json!(n)),
         "[a-z/\\.]{0,8}".prop_map(Value::String),
     ];
-    leaf.prop_recursive(3, 24, 4, |inner| {
-        prop_oneof![
-            prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
-            prop::collection::btree_map(
-                prop_oneof![
-                    Just("jsonrpc".to_owned()),
-                    Just("id".to_owned()),
-                    Just("method".to_owned()),
-                    Just("params".to_owned()),
-                    Just("result".to_owned()),
-                    "[a-z]{1,3}"
-                ],
-                inner,
-                0..5
-            )
-            .prop_map(|m| Value::Object(m.into_iter().collect())),
-        ]
-    })
+    let names = &["jsonrpc", "id", "method", "params", "result"];
+    json_tree(leaf, names, "[a-z]{1,3}")
 }
 
 proptest! {
