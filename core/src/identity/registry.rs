@@ -91,6 +91,11 @@ impl Registry {
         self.agents.get(name)
     }
 
+    /// A registered agent by name, or why there is none (`not_registered`).
+    pub fn registered(&self, name: &str) -> Result<&AgentRecord, IdentityError> {
+        self.agent(name).ok_or_else(|| not_registered(name))
+    }
+
     /// How many agents are registered.
     pub fn len(&self) -> usize {
         self.agents.len()
@@ -155,7 +160,7 @@ impl Registry {
     }
 
     fn live(&self, name: &str) -> Result<(&AgentRecord, [u8; 32]), IdentityError> {
-        let record = self.agents.get(name).ok_or_else(|| not_registered(name))?;
+        let record = self.registered(name)?;
         let key = record
             .current_key()
             .ok_or_else(|| IdentityError::Revoked(format!("openagents:{name}")))?;

@@ -215,9 +215,10 @@ fn publish(
 ) -> Result<Answer, Response> {
     let body = body(req)?;
     let signed = body.get("acs").cloned().unwrap_or(Value::Null);
-    let aic = registry.agent(name).map(|r| r.aic.clone()).ok_or_else(|| {
-        identity_refusal(&IdentityError::NotRegistered(format!("openagents:{name}")))
-    })?;
+    let aic = registry
+        .registered(name)
+        .map(|r| r.aic.clone())
+        .map_err(|e| identity_refusal(&e))?;
     let checked = acs::validate(&signed, &aic).map_err(|e| refusal(&e))?;
     let record = registry
         .publish_acs(name, &signed, checked, proof(&body)?, now)

@@ -118,11 +118,9 @@ fn route(
             document(&did)
         }
         (Method::Get, ["agents", name]) => registry
-            .agent(name)
+            .registered(name)
             .map(|r| (Response::json(r.to_json(registry.config())), None))
-            .ok_or_else(|| {
-                identity_refusal(&IdentityError::NotRegistered(format!("openagents:{name}")))
-            }),
+            .map_err(|e| identity_refusal(&e)),
         (Method::Post, ["challenge"]) => {
             let body = body(req)?;
             let nonce = nonce();
