@@ -8,10 +8,15 @@
 //! replica that opens the document afterwards — holds the same text with
 //! every token exactly once. `AGENTNET_DOC_SIM_RUNS` sets the number of
 //! seeded runs (default 40); `AGENTNET_DOC_SIM_SEED` replays one seed.
+//!
+//! Every scenario runs twice: with the documents kept in the network, and
+//! kept elsewhere ([`Network::keep_documents_elsewhere`]) by a
+//! [`DocumentHost`] the memory host asks, as the edge's documents object is.
 
 #![cfg(feature = "documents")]
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test scaffolding: failures should be loud
 
+use agentnet_core::documents::DocumentHost;
 use agentnet_core::host::MemoryHost;
 use agentnet_core::model::config::ModConfig;
 use agentnet_core::model::config::NetworkConfig;
@@ -41,7 +46,36 @@ struct Peer {
     replies: Vec<serde_json::Value>,
 }
 
+/// Who keeps the shared documents.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Keeping {
+    /// The network itself.
+    Here,
+    /// A keeper the host asks.
+    Elsewhere,
+}
+
+/// Runs a scenario with the documents kept each way.
+macro_rules! kept_either_way {
+    ($scenario:ident) => {
+        mod $scenario {
+            use super::*;
+
+            #[test]
+            fn kept_in_the_network() {
+                super::$scenario(Keeping::Here);
+            }
+
+            #[test]
+            fn kept_elsewhere() {
+                super::$scenario(Keeping::Elsewhere);
+            }
+        }
+    };
+}
+
 struct World {
+    keeping: Keeping,
     rng: ChaCha8Rng,
     now: u64,
     config: NetworkConfig,
@@ -51,7 +85,7 @@ struct World {
 }
 
 impl World {
-    fn new(seed: u64, names: &[&str]) -> Self {
+    fn new(seed: u64, names: &[&str], keeping: Keeping) -> Self {
         let mut config = NetworkConfig::open("docs".parse().unwrap(), "Docs");
         config.mods = vec![ModConfig::AccessControl];
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
@@ -77,14 +111,44 @@ impl World {
                 }
             })
             .collect();
-        Self {
+        let mut world = Self {
+            keeping,
             rng,
             now: 1_000,
             config,
             network,
             host: MemoryHost::default(),
             peers,
+        };
+        world.renew_network(MemoryHost::default(), [7; 32]);
+        world
+    }
+
+    /// The network (and its documents' keeper) restored from `stored`'s rows.
+    fn renew_network(&mut self, stored: MemoryHost, seed: [u8; 32]) {
+        self.network = Network::new(
+            self.config.clone(),
+            stored.state_rows(),
+            stored.last_seq(),
+            seed,
+        );
+        self.host = stored;
+        if self.keeping == Keeping::Elsewhere {
+            self.network.keep_documents_elsewhere();
+            let keeper = DocumentHost::new(&self.config.id, self.host.document_rows.values());
+            self.host.documents = Some(keeper);
         }
+    }
+
+    /// The document rows stored, wherever the documents are kept.
+    fn stored_documents(&self) -> usize {
+        let in_network = self
+            .host
+            .state_rows()
+            .iter()
+            .filter(|r| matches!(r, agentnet_core::model::state::Row::Document(_)))
+            .count();
+        in_network + self.host.document_rows.len()
     }
 
     fn below(&mut self, n: usize) -> usize {
@@ -174,12 +238,8 @@ impl World {
             peer.to_peer.clear();
             peer.replica.disconnected();
         }
-        self.network = Network::new(
-            self.config.clone(),
-            self.host.state_rows(),
-            self.host.last_seq(),
-            [8; 32],
-        );
+        let stored = std::mem::take(&mut self.host);
+        self.renew_network(stored, [8; 32]);
     }
 
     /// Passes one frame each way for peer `i`; false when nothing moved.
@@ -288,8 +348,8 @@ impl World {
 }
 
 /// One seeded run; returns the final text.
-fn run(seed: u64) -> String {
-    let mut world = World::new(seed, &["agent:owner", "agent:ann", "human:bo"]);
+fn run(seed: u64, keeping: Keeping) -> String {
+    let mut world = World::new(seed, &["agent:owner", "agent:ann", "human:bo"], keeping);
     world.join(0..3);
     world.register(json!({"content": "# plan\n", "permissions": {"write": "network"}}));
     for i in 0..3 {
@@ -380,10 +440,9 @@ fn run(seed: u64) -> String {
     text
 }
 
-#[test]
-fn three_replicas_with_random_partitions_and_restarts_converge() {
+fn three_replicas_with_random_partitions_and_restarts_converge(keeping: Keeping) {
     if let Ok(seed) = std::env::var("AGENTNET_DOC_SIM_SEED") {
-        run(seed.parse().unwrap());
+        run(seed.parse().unwrap(), keeping);
         return;
     }
     let runs: u64 = std::env::var("AGENTNET_DOC_SIM_RUNS")
@@ -391,13 +450,14 @@ fn three_replicas_with_random_partitions_and_restarts_converge() {
         .and_then(|r| r.parse().ok())
         .unwrap_or(40);
     for seed in 0..runs {
-        run(seed);
+        run(seed, keeping);
     }
 }
+kept_either_way!(three_replicas_with_random_partitions_and_restarts_converge);
 
 #[test]
 fn a_replica_without_its_documents_installed_refuses_to_open_them_until_they_are() {
-    let mut world = World::new(3, &["agent:owner", "agent:ann"]);
+    let mut world = World::new(3, &["agent:owner", "agent:ann"], Keeping::Here);
     world.share(0..2, json!({"content": "hello"}), &[0]);
     let mut bare = Replica::new(
         "agent:ann".parse().unwrap(),
@@ -424,9 +484,8 @@ fn a_replica_without_its_documents_installed_refuses_to_open_them_until_they_are
     assert_eq!(bare.document_text(&file()).as_deref(), Some(""));
 }
 
-#[test]
-fn a_newcomer_and_a_restarted_network_read_the_merged_text() {
-    let mut world = World::new(1, &["agent:owner", "agent:ann", "agent:late"]);
+fn a_newcomer_and_a_restarted_network_read_the_merged_text(keeping: Keeping) {
+    let mut world = World::new(1, &["agent:owner", "agent:ann", "agent:late"], keeping);
     world.share(0..2, json!({"content": "hello"}), &[0, 1]);
     world
         .edit(
@@ -458,10 +517,10 @@ fn a_newcomer_and_a_restarted_network_read_the_merged_text() {
     world.settle();
     assert_eq!(world.peers[2].replies[0]["content"], "hello world");
 }
+kept_either_way!(a_newcomer_and_a_restarted_network_read_the_merged_text);
 
-#[test]
-fn a_read_only_members_edit_is_refused_undone_and_never_reaches_anyone() {
-    let mut world = World::new(2, &["agent:owner", "agent:reader"]);
+fn a_read_only_members_edit_is_refused_undone_and_never_reaches_anyone(keeping: Keeping) {
+    let mut world = World::new(2, &["agent:owner", "agent:reader"], keeping);
     // Write stays with the owner (the default); everyone may read.
     world.share(0..2, json!({"content": "draft"}), &[0, 1]);
     assert_eq!(world.text(1), "draft");
@@ -487,13 +546,9 @@ fn a_read_only_members_edit_is_refused_undone_and_never_reaches_anyone() {
     world.restart_network();
     world.connect(0);
     world.settle();
-    let mut fresh = World::new(3, &["agent:owner"]);
-    fresh.network = Network::new(
-        world.config.clone(),
-        world.host.state_rows(),
-        world.host.last_seq(),
-        [1; 32],
-    );
+    let mut fresh = World::new(3, &["agent:owner"], keeping);
+    fresh.config = world.config.clone();
+    fresh.renew_network(world.host.clone(), [1; 32]);
     // A new replica of the same address presents the address's member secret.
     let secret = world.peers[0].replica.member_secret().map(str::to_owned);
     fresh.peers[0].replica.set_member_secret(secret);
@@ -503,12 +558,16 @@ fn a_read_only_members_edit_is_refused_undone_and_never_reaches_anyone() {
     fresh.settle();
     assert_eq!(fresh.text(0), "final");
 }
+kept_either_way!(a_read_only_members_edit_is_refused_undone_and_never_reaches_anyone);
 
-#[test]
-fn permissions_on_documents_hold_without_access_control() {
-    let mut world = World::new(5, &["agent:owner", "agent:reader", "agent:outsider"]);
+fn permissions_on_documents_hold_without_access_control(keeping: Keeping) {
+    let mut world = World::new(
+        5,
+        &["agent:owner", "agent:reader", "agent:outsider"],
+        keeping,
+    );
     world.config.mods = Vec::new();
-    world.network = Network::new(world.config.clone(), [], 0, [7; 32]);
+    world.renew_network(MemoryHost::default(), [7; 32]);
     world.join(0..3);
     world.register(json!({"content": "draft",
                "permissions": {"read": "agents:[agent:owner,agent:reader]"}}));
@@ -528,22 +587,21 @@ fn permissions_on_documents_hold_without_access_control() {
     assert_eq!(world.peers[1].rejections, vec![ErrorCode::Forbidden]);
     assert_eq!(world.text(0), "draft");
 }
+kept_either_way!(permissions_on_documents_hold_without_access_control);
 
-#[test]
-fn documents_are_created_listed_read_and_deleted_as_resources_with_their_permissions() {
-    let mut world = World::new(4, &["agent:owner", "agent:member", "agent:outsider"]);
+fn documents_are_created_listed_read_and_deleted_as_resources_with_their_permissions(
+    keeping: Keeping,
+) {
+    let mut world = World::new(
+        4,
+        &["agent:owner", "agent:member", "agent:outsider"],
+        keeping,
+    );
     world.join(0..3);
     // Only the owner and the member may read; only the owner writes.
     world.register(json!({"content": "secret plan",
                "permissions": {"read": "agents:[agent:owner,agent:member]"}}));
-    let stored = |world: &World| {
-        world
-            .host
-            .state_rows()
-            .iter()
-            .filter(|r| matches!(r, agentnet_core::model::state::Row::Document(_)))
-            .count()
-    };
+    let stored = World::stored_documents;
     assert!(
         stored(&world) > 0,
         "creating the resource stores its document"
@@ -602,3 +660,4 @@ fn documents_are_created_listed_read_and_deleted_as_resources_with_their_permiss
     world.settle();
     assert_eq!(world.peers[1].rejections, vec![ErrorCode::UnknownTarget]);
 }
+kept_either_way!(documents_are_created_listed_read_and_deleted_as_resources_with_their_permissions);

@@ -7,9 +7,10 @@
 //! feature:
 //! * [`TextDocument`] — one Automerge document holding one text, with
 //!   deterministic actors and commit times passed in;
-//! * the network keeps the canonical copy of every document
-//!   (`network::documents`), syncing each member with Automerge's sync
-//!   protocol in `network.resource.update` events;
+//! * a [`DocumentHost`] keeps the canonical copy of every document of one
+//!   network, syncing each member with Automerge's sync protocol in
+//!   `network.resource.update` events; the network holds it in itself or
+//!   asks one kept elsewhere (`network::documents`);
 //! * the [`crate::replica::Replica`] keeps a local copy of each document it
 //!   opens and syncs it whenever it is online.
 //!
@@ -20,6 +21,10 @@
 #[cfg(feature = "documents")]
 pub(crate) mod expansion;
 #[cfg(feature = "documents")]
+mod host;
+#[cfg(feature = "documents")]
+pub(crate) mod kept;
+#[cfg(feature = "documents")]
 mod persist;
 #[cfg(feature = "documents")]
 mod receive;
@@ -29,6 +34,13 @@ mod text;
 
 #[cfg(feature = "documents")]
 pub use expansion::MAX_EXPANDED_BYTES;
+#[cfg(feature = "documents")]
+pub use host::{DocumentHost, Handling};
+#[cfg(feature = "documents")]
+pub use kept::{
+    DocumentWrite, MAX_DOCUMENT_SESSIONS_PER_MEMBER, MAX_SESSIONS_PER_DOCUMENT,
+    MAX_SESSIONS_PER_MEMBER,
+};
 #[cfg(feature = "documents")]
 pub(crate) use persist::{Loader, Persistence, Writes};
 pub use row::{DocumentRow, MAX_PART_BYTES, Part};

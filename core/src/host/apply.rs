@@ -3,7 +3,8 @@
 use crate::ids::address::Address;
 use crate::ids::time::Timestamp;
 use crate::network::{
-    DiscoveryAsk, Effect, Network, ReadRequest, ReadRows, Reader, RegistryAnswer,
+    DiscoveryAsk, DocumentAnswer, DocumentAsk, Effect, Network, ReadRequest, ReadRows, Reader,
+    RegistryAnswer,
 };
 
 /// A host's side of [`apply_effects`]: storage, the log and connections.
@@ -37,6 +38,15 @@ pub trait Host {
             origin: String::new(),
         }))
     }
+
+    /// The answer of the keeper of the network's shared documents, when the
+    /// network keeps them elsewhere ([`Network::keep_documents_elsewhere`]),
+    /// or `None` when the host answers later itself with
+    /// [`Network::answer_document`]. A host that keeps none refuses syncs
+    /// ([`DocumentAnswer::unavailable`]).
+    fn documents(&mut self, ask: &DocumentAsk) -> Result<Option<DocumentAnswer>, Self::Error> {
+        Ok(Some(DocumentAnswer::unavailable(ask)))
+    }
 }
 
 /// Applies `effects` and everything they lead to, depth first, at time `now`.
@@ -68,6 +78,10 @@ pub fn apply_effects<H: Host>(
             },
             Effect::Discover(ask) => match host.discover(ask)? {
                 Some(answer) => network.answer_discovery(ask, answer, now),
+                None => Vec::new(),
+            },
+            Effect::Document(ask) => match host.documents(ask)? {
+                Some(answer) => network.answer_document(answer, now),
                 None => Vec::new(),
             },
             _ => Vec::new(),

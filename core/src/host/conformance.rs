@@ -104,6 +104,7 @@ pub fn project(effect: &Effect) -> Value {
             Reader::Query { requester, .. } => json!({"query": requester}),
         },
         Effect::Discover(ask) => json!({"discover": ask.requester}),
+        Effect::Document(ask) => json!({"document": ask.op}),
         Effect::Page(page) => json!({"answer": page.member, "events": page.events.len()}),
         Effect::Reply(event) if event.event_type.as_str() == core_types::EVENT_ERROR => {
             json!({"error": event.payload.get("code").cloned().unwrap_or(Value::Null)})

@@ -11,7 +11,8 @@ use crate::ids::address::Address;
 use crate::ids::time::Timestamp;
 use crate::model::state::{Row, RowKind};
 use crate::network::{
-    DiscoveryAsk, Effect, LogFilter, Network, ReadRequest, ReadRows, RegistryAnswer,
+    DiscoveryAsk, DocumentAnswer, DocumentAsk, Effect, LogFilter, Network, ReadRequest, ReadRows,
+    RegistryAnswer,
 };
 use std::collections::BTreeMap;
 use std::convert::Infallible;
@@ -42,6 +43,14 @@ pub struct MemoryHost {
     /// What its registry answers every `network.discovery.query` with (the
     /// `agents` of `GET /registry/v1/discover`); empty unless a test sets it.
     pub registry: Vec<serde_json::Value>,
+    /// The keeper of the network's shared documents when the network keeps
+    /// them elsewhere ([`Network::keep_documents_elsewhere`]), as the edge's
+    /// documents object does; its rows are kept apart in `document_rows`.
+    #[cfg(feature = "documents")]
+    pub documents: Option<crate::documents::DocumentHost>,
+    /// The rows that keeper wrote, by key.
+    #[cfg(feature = "documents")]
+    pub document_rows: BTreeMap<String, crate::documents::DocumentRow>,
 }
 
 /// A [`MemoryHost`] applying one batch of effects, recording them in order.
@@ -72,6 +81,25 @@ impl Host for Recording<'_> {
             agents: Ok(self.host.registry.clone()),
             origin: MEMORY_ORIGIN.to_owned(),
         }))
+    }
+
+    fn documents(&mut self, ask: &DocumentAsk) -> Result<Option<DocumentAnswer>, Infallible> {
+        #[cfg(feature = "documents")]
+        if let Some(keeper) = &mut self.host.documents {
+            let done = keeper.handle(ask);
+            for write in done.writes {
+                match write {
+                    crate::documents::DocumentWrite::Store(row) => {
+                        self.host.document_rows.insert(row.key(), row);
+                    }
+                    crate::documents::DocumentWrite::Remove(key) => {
+                        self.host.document_rows.remove(&key);
+                    }
+                }
+            }
+            return Ok(Some(done.answer));
+        }
+        Ok(Some(DocumentAnswer::unavailable(ask)))
     }
 }
 
@@ -113,6 +141,7 @@ impl MemoryHost {
             }),
             Effect::Read(_)
             | Effect::Discover(_)
+            | Effect::Document(_)
             | Effect::Page(_)
             | Effect::Reply(_)
             | Effect::Ack(_)

@@ -118,21 +118,21 @@ pub fn check_resource_permissions(state: &State, event: &Event) -> Result<(), Re
         core_types::RESOURCE_READ => {
             require(state, who, &event.target.to_local(), Permission::Read)
         }
-        #[cfg(feature = "documents")]
         core_types::RESOURCE_UPDATE if crate::documents::is_sync_event(event) => {
-            // Syncing needs read; a message that carries changes is an edit and needs write.
+            // Syncing needs read; a message that carries changes is an edit and needs write
+            // (told here with Automerge; a keeper elsewhere is told whether the member may write).
             let target = event.target.to_local();
             require(state, who, &target, Permission::Read)?;
-            let edits = event
+            #[cfg(feature = "documents")]
+            if event
                 .payload
                 .get(crate::documents::payload::SYNC)
                 .and_then(Value::as_str)
-                .is_some_and(crate::documents::carries_changes);
-            if edits {
-                require(state, who, &target, Permission::Write)
-            } else {
-                Ok(())
+                .is_some_and(crate::documents::carries_changes)
+            {
+                require(state, who, &target, Permission::Write)?;
             }
+            Ok(())
         }
         core_types::RESOURCE_UPDATE => {
             let permission = match event.target.entity() {

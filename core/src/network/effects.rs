@@ -77,6 +77,10 @@ pub enum Effect {
     /// with [`Network::answer_discovery`] (now, or later for a host whose
     /// registry is across an await).
     Discover(DiscoveryAsk),
+    /// Ask the keeper of the shared documents, kept elsewhere
+    /// ([`Network::keep_documents_elsewhere`]), and hand its answer to
+    /// [`Network::answer_document`] (now, or later across an await).
+    Document(crate::network::documents::ask::DocumentAsk),
     /// Delete a state row.
     Remove {
         /// Row kind.

@@ -68,9 +68,8 @@ pub struct Network {
     /// delivered to them before is unknown here, so until they join again
     /// they hold the log back from their stored cursors (`crate::network::log::retention`).
     pub(super) restored_online: std::collections::BTreeSet<crate::ids::address::Address>,
-    /// Shared documents of files and context.
-    #[cfg(feature = "documents")]
-    pub(super) documents: crate::network::documents::store::Documents,
+    /// Who keeps the shared documents of files and context.
+    pub(super) documents: crate::network::documents::keeper::Keeper,
 }
 
 impl Network {
@@ -88,8 +87,8 @@ impl Network {
         };
         let mut tracker = Tracker::default();
         let mut log_marks = LogMarks::default();
-        #[cfg(feature = "documents")]
-        let mut documents = crate::network::documents::store::Documents::new(&config.id);
+        #[allow(unused_mut)]
+        let mut documents = crate::network::documents::keeper::Keeper::default_for(&config.id);
         for row in rows {
             match row {
                 Row::Cursor { address, seq } => {
@@ -102,7 +101,11 @@ impl Network {
                 } => tracker.restore_catch_up(address, after, delivered),
                 Row::LogMarks(marks) => log_marks = marks,
                 #[cfg(feature = "documents")]
-                Row::Document(row) => documents.restore(&row),
+                Row::Document(row) => {
+                    if let crate::network::documents::keeper::Keeper::Here(host) = &mut documents {
+                        host.restore(&row);
+                    }
+                }
                 other => state.apply(other),
             }
         }
@@ -144,7 +147,6 @@ impl Network {
             cause: None,
             ids: UlidGenerator::new(seed),
             last_seq,
-            #[cfg(feature = "documents")]
             documents,
         };
         network.refresh_wakeup();

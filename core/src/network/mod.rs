@@ -20,7 +20,7 @@
 //! | [`delivery`] | recipients and visibility; delivery chains; cursors, catch-up pages and the bound on unacknowledged deliveries; acks |
 //! | [`log`] | catch-up, pages and history queries over the host's log; retention; dedupe; the message graph (`refs` checked, an event's place) |
 //! | [`messages`] | edits, deletions and reactions checked against the message's author and place, from the log |
-//! | [`documents`] | shared documents and their sync (feature `documents`) |
+//! | [`documents`] | shared documents: who keeps them (the network itself with feature `documents`, or its host elsewhere), the asks and answers |
 //! | [`pushes`] | the queue of tasks' push notifications and a `task.push`'s secrets, kept from every mod |
 //! | [`discovery`] | `network.discovery.query` answered over the members and the registry |
 //! | [`effects`] | what the host must do: [`Effect`], [`ReadRequest`], [`Page`] |
@@ -28,8 +28,7 @@
 
 mod delivery;
 mod discovery;
-#[cfg(feature = "documents")]
-mod documents;
+pub mod documents;
 pub mod effects;
 mod engine;
 mod floor;
@@ -49,6 +48,9 @@ pub use delivery::tracker::{
 };
 pub use delivery::{DEDUPE_WINDOW, EventIndex, FrameTemplate, NoIndex, delivery_frame};
 pub use discovery::RegistryAnswer;
+pub use documents::ask::{
+    DocumentAnswer, DocumentAsk, DocumentMessage, DocumentOp, DocumentRefusal, DocumentText,
+};
 pub use effects::{DiscoveryAsk, Effect, LogFilter, Order, Page, ReadRequest, ReadRows, Reader};
 pub use engine::Network;
 pub use handlers::{

@@ -210,7 +210,8 @@ impl Host for Applier<'_> {
                 transient_through,
                 history_through,
             } => self.store.prune_log(*transient_through, *history_through)?,
-            Effect::Read(_) | Effect::Discover(_) => {}
+            // Asks answered by `Host::discover` and `Host::documents` before they get here.
+            Effect::Read(_) | Effect::Discover(_) | Effect::Document(_) => {}
             Effect::Deliver { order, .. } => {
                 host.queue_frames(&effect);
                 // Recipients whose stream wrote it or whose hosted agent holds

@@ -1,121 +1,213 @@
-//! The network's canonical copy of every shared document and its sync with
-//! each member session (feature `documents`).
+//! The network's side of shared documents: who keeps them ([`Keeper`]), the
+//! asks its handlers make ([`ask`]), and the keeper's answers turned into
+//! events and rows.
 //!
-//! [`store`], in this folder, holds the open documents as data.
+//! With the feature `documents` a network keeps its documents in itself (a
+//! [`crate::documents::DocumentHost`], answered at once). A network built
+//! without Automerge still serves them when its host keeps them elsewhere
+//! ([`Network::keep_documents_elsewhere`]): each ask becomes an
+//! [`Effect::Document`], and the host hands the keeper's answer back through
+//! [`Network::answer_document`]. The network then keeps each document's text
+//! as the resource's content, so reads never wait for the keeper.
 //!
-//! A member syncs a file or context by sending `network.resource.update` to
-//! the resource with `{"sync": base64, "session": id}`; the guards have run
-//! by then (`mod/access-control` refuses changes from members without
-//! `write`). The network merges the message, stores what changed as rows,
-//! answers the sender and sends every other open session what it now lacks,
-//! each message naming the `editors`: the members with the document open.
-//! Sync states live in memory only: after a restart members simply sync
-//! again, which the protocol allows at any time.
+//! The guards have run before any ask: `mod/access-control` (or the
+//! network's own resource permissions) refuses a sync without `read`; the
+//! keeper refuses changes from a member without `write`.
 
-#[cfg(feature = "documents")]
-pub(super) mod store;
+pub mod ask;
+pub(crate) mod keeper;
 
-use crate::documents::{
-    Persistence, TextDocument, Writes, content_text, decode_sync, encode_sync, payload,
-};
+use crate::documents::content_text;
 use crate::error::{ErrorCode, Rejection};
 use crate::event::Event;
-use crate::ids::address::Address;
+use crate::ids::address::{Address, ResourceKind};
 use crate::ids::event_type::core_types as t;
 use crate::ids::time::Timestamp;
+use crate::model::access::Permission;
 use crate::model::requests::documents::DocumentSync;
-use crate::model::requests::field::read;
+use crate::model::requests::field::{AsSent, read};
 use crate::model::state::Row;
-use crate::network::documents::store::{
-    Shared, WRITER, fresh_document, rejection, session_of, store_effects,
-};
 use crate::network::effects::Effect;
 use crate::network::engine::Network;
 use crate::network::pipeline::outcome::{Handled, unacked};
+use ask::{DocumentAnswer, DocumentAsk, DocumentMessage, DocumentOp};
+use keeper::Keeper;
 use serde_json::{Value, json};
 use std::rc::Rc;
 
+/// The longest session id a member may choose.
+pub(crate) const MAX_SESSION_LEN: usize = 64;
+
 impl Network {
-    /// The document of the file or context at `address`, loading or creating
-    /// it; `effects` receives the rows a new document stores.
-    fn shared_document(&mut self, address: &Address, effects: &mut Vec<Effect>) -> &mut Shared {
-        if !self.documents.open.contains_key(address) {
-            let shared = self.load_document(address, effects);
-            self.documents.open.insert(address.clone(), shared);
-        }
-        let actor = self.documents.actor;
-        self.documents
-            .open
-            .entry(address.clone())
-            .or_insert_with(|| {
-                Shared::new(TextDocument::with_genesis(actor), Persistence::default())
-            })
+    /// Hands the shared documents to a keeper elsewhere: every ask becomes an
+    /// [`Effect::Document`], which the host answers with
+    /// [`Network::answer_document`]. Documents the network restored in itself
+    /// are dropped: their rows are the new keeper's to load.
+    pub fn keep_documents_elsewhere(&mut self) {
+        self.documents = Keeper::Elsewhere;
     }
 
-    /// Loads a stored document, or makes one for a resource registered before
-    /// documents existed (its text content becomes the document).
-    fn load_document(&self, address: &Address, effects: &mut Vec<Effect>) -> Shared {
-        let actor = self.documents.actor;
-        if let Some(loader) = self.documents.stored.get(address) {
-            let (doc, persistence, writes) = loader.clone().load(address, WRITER, actor);
-            effects.extend(store_effects(address, writes));
-            return Shared::new(doc, persistence);
+    /// Whether files and context are shared documents here (kept anywhere).
+    pub(crate) fn serves_documents(&self) -> bool {
+        #[cfg(not(feature = "documents"))]
+        if matches!(self.documents, Keeper::Nobody) {
+            return false;
         }
-        let text = self
+        true
+    }
+
+    /// Whether the documents are kept in this network (text lives only there).
+    pub(crate) fn documents_here(&self) -> bool {
+        #[cfg(feature = "documents")]
+        return matches!(self.documents, Keeper::Here(_));
+        #[cfg(not(feature = "documents"))]
+        false
+    }
+
+    /// The keeper's answer to an [`Effect::Document`] this network asked:
+    /// its messages go to their members, a refusal to the sender, and each
+    /// changed text becomes its resource's content.
+    pub fn answer_document(&mut self, answer: DocumentAnswer, now: Timestamp) -> Vec<Effect> {
+        let mut effects = Vec::new();
+        for changed in answer.texts {
+            if let Some(resource) = self.state.resources.get_mut(&changed.address) {
+                let text = Value::String(changed.text);
+                if resource.content.as_ref() != Some(&text) {
+                    resource.content = Some(text);
+                    effects.push(Effect::Store(Row::Resource(Box::new(resource.clone()))));
+                }
+            }
+        }
+        if let Some(refused) = answer.refused {
+            let error = self.error_event(
+                &refused.member,
+                Some(refused.request),
+                &refused.rejection(),
+                now,
+            );
+            effects.push(deliver(&refused.member, error));
+        }
+        for message in answer.messages {
+            let event = self.document_event(&message, now);
+            effects.push(deliver(&message.member, event));
+        }
+        effects
+    }
+
+    /// Asks the keeper; a keeper here answers at once (its refusal of a
+    /// sync is the handler's error).
+    fn ask_documents(&mut self, op: DocumentOp, now: Timestamp) -> Result<Vec<Effect>, Rejection> {
+        let ask = DocumentAsk { now, op };
+        #[cfg(feature = "documents")]
+        if let Keeper::Here(host) = &mut self.documents {
+            let done = host.handle(&ask);
+            return self.answered_here(&ask, done);
+        }
+        Ok(match self.documents {
+            Keeper::Elsewhere => vec![Effect::Document(ask)],
+            _ => Vec::new(),
+        })
+    }
+
+    /// What the keeper here did, as effects: its rows, then the changed
+    /// resource, then its messages (the sender's as the reply on its connection).
+    #[cfg(feature = "documents")]
+    fn answered_here(
+        &mut self,
+        ask: &DocumentAsk,
+        done: crate::documents::Handling,
+    ) -> Result<Vec<Effect>, Rejection> {
+        let mut effects = written(done.writes);
+        if let Some(refused) = done.answer.refused {
+            return Err(refused.rejection());
+        }
+        if matches!(ask.op, DocumentOp::Sync { .. }) && !done.answer.texts.is_empty() {
+            effects.extend(self.text_is_the_content(ask.op.address()));
+        }
+        for message in done.answer.messages {
+            let event = self.document_event(&message, ask.now);
+            effects.push(match message.in_reply_to {
+                Some(_) => Effect::Reply(event),
+                None => deliver(&message.member, event),
+            });
+        }
+        Ok(effects)
+    }
+
+    /// Asks what cannot be refused.
+    fn tell_documents(&mut self, op: DocumentOp, now: Timestamp) -> Vec<Effect> {
+        self.ask_documents(op, now).unwrap_or_default()
+    }
+
+    /// A document kept here changed by a sync: its text is the content now,
+    /// not the structured value registered before.
+    #[cfg(feature = "documents")]
+    fn text_is_the_content(&mut self, address: Option<&Address>) -> Option<Effect> {
+        let resource = self
             .state
+            .resources
+            .get_mut(address?)
+            .filter(|r| r.content.is_some())?;
+        resource.content = None;
+        Some(Effect::Store(Row::Resource(Box::new(resource.clone()))))
+    }
+
+    /// The event carrying one of the keeper's messages.
+    fn document_event(&mut self, message: &DocumentMessage, now: Timestamp) -> Event {
+        use crate::documents::payload;
+        let body = json!({
+            payload::ADDRESS: message.address, "session": message.session,
+            payload::SYNC: message.sync, payload::EDITORS: message.editors,
+        });
+        self.core_event(
+            t::RESOURCE_UPDATE,
+            &message.member,
+            message.in_reply_to,
+            body,
+            now,
+        )
+    }
+
+    /// The resource's text as it is here, for a keeper without a document of it yet.
+    fn initial_text(&self, address: &Address) -> String {
+        self.state
             .resources
             .get(address)
             .and_then(|r| r.content.as_ref())
             .map(content_text)
-            .unwrap_or_default();
-        fresh_document(address, actor, &text, Timestamp::from(0), effects)
+            .unwrap_or_default()
     }
 
-    /// A file or context was registered with `content`: its document starts with that text.
+    /// A file or context was registered with `content`: its document starts
+    /// with that text; registered again, its document is edited to it.
     pub(super) fn create_document(
         &mut self,
         address: &Address,
         content: Option<&Value>,
         now: Timestamp,
     ) -> Vec<Effect> {
-        let mut effects = Vec::new();
-        if self.documents.open.contains_key(address) || self.documents.stored.contains_key(address)
-        {
-            // Re-registration keeps the document; new content is an edit of it.
-            if let Some(content) = content {
-                effects.extend(self.set_document_text(address, &content_text(content), now));
-            }
-            return effects;
-        }
-        let text = content.map(content_text).unwrap_or_default();
-        let shared = fresh_document(address, self.documents.actor, &text, now, &mut effects);
-        self.documents.open.insert(address.clone(), shared);
-        effects
+        let op = DocumentOp::Create {
+            address: address.clone(),
+            text: content.map(content_text),
+        };
+        self.tell_documents(op, now)
     }
 
-    /// The current text of the document at `address`.
+    /// What a read of the file or context at `address` (registered without
+    /// content) returns: the document's text, and the rows a first load writes.
     pub(super) fn document_text(&mut self, address: &Address) -> (String, Vec<Effect>) {
-        let mut effects = Vec::new();
-        let text = self.shared_document(address, &mut effects).doc.text();
-        (text, effects)
-    }
-
-    /// Replaces the text (a whole-content `network.resource.update`) and tells every open session.
-    pub(super) fn set_document_text(
-        &mut self,
-        address: &Address,
-        text: &str,
-        now: Timestamp,
-    ) -> Vec<Effect> {
-        let mut effects = Vec::new();
-        let shared = self.shared_document(address, &mut effects);
-        if shared.doc.set_text(text, now).is_err() {
-            return effects;
+        match &mut self.documents {
+            #[cfg(feature = "documents")]
+            Keeper::Here(host) => {
+                let (text, writes) = host.text(address, "");
+                (text, written(writes))
+            }
+            // Kept elsewhere, the text is the content: none yet is an empty document.
+            _ => {
+                let _ = address;
+                (String::new(), Vec::new())
+            }
         }
-        let writes = shared.persistence.after_change(address, &mut shared.doc);
-        effects.extend(store_effects(address, writes));
-        effects.extend(self.broadcast_document(address, None, now));
-        effects
     }
 
     /// A whole-content update: the document's text becomes `content`.
@@ -125,33 +217,19 @@ impl Network {
         content: &Value,
         now: Timestamp,
     ) -> Vec<Effect> {
-        self.set_document_text(address, &content_text(content), now)
+        let op = DocumentOp::SetText {
+            address: address.clone(),
+            text: content_text(content),
+        };
+        self.tell_documents(op, now)
     }
 
-    /// The resource at `address` was unregistered: its rows go, its sessions end.
-    pub(super) fn delete_document(&mut self, address: &Address) -> Vec<Effect> {
-        let remove = match self.documents.open.remove(address) {
-            Some(shared) => shared.persistence.pieces(),
-            None => match self.documents.stored.remove(address) {
-                Some(loader) => {
-                    let (_, persistence, writes) =
-                        loader.load(address, WRITER, self.documents.actor);
-                    writes
-                        .remove
-                        .into_iter()
-                        .chain(persistence.pieces())
-                        .collect()
-                }
-                None => Vec::new(),
-            },
+    /// The resource at `address` was unregistered: its document and sessions go.
+    pub(super) fn delete_document(&mut self, address: &Address, now: Timestamp) -> Vec<Effect> {
+        let op = DocumentOp::Delete {
+            address: address.clone(),
         };
-        store_effects(
-            address,
-            Writes {
-                store: Vec::new(),
-                remove,
-            },
-        )
+        self.tell_documents(op, now)
     }
 
     /// Handles a `network.resource.update` carrying `sync` or `close` for a file or context.
@@ -159,163 +237,94 @@ impl Network {
         let address = event.target.to_local();
         let sent = read::<DocumentSync>(&event.payload);
         let session = session_of(sent.session)?;
-        let source = event.source.clone();
-        let key = (source.clone(), session.clone());
-        let mut effects = Vec::new();
-        if sent.close.given() == Some(true) {
-            let shared = self.shared_document(&address, &mut effects);
-            if shared.sessions.remove(&key).is_some() {
-                effects.extend(self.broadcast_document(&address, None, now));
+        let member = event.source.clone();
+        let initial = self.initial_text(&address);
+        let op = if sent.close.given() == Some(true) {
+            DocumentOp::Close {
+                address,
+                member,
+                session,
+                initial,
             }
-            return Ok(unacked(effects));
-        }
-        let message = sent
-            .sync
-            .given()
-            .ok_or_else(|| {
+        } else {
+            let sync = sent.sync.given().ok_or_else(|| {
                 Rejection::new(
                     ErrorCode::InvalidRequest,
                     "payload.sync must be a base64 sync message",
                 )
-            })
-            .and_then(|text| decode_sync(&text).map_err(|e| rejection(&e)))?;
-        let joined = !self
-            .documents
-            .open
-            .get(&address)
-            .is_some_and(|shared| shared.sessions.contains_key(&key));
-        if joined {
-            self.documents.admit_session(&address, &source)?;
-        }
-        let shared = self.shared_document(&address, &mut effects);
-        // Merge into a copy of the state: a message that fails leaves the session as it was.
-        let mut state = shared.sessions.get(&key).cloned().unwrap_or_default();
-        let changed = shared
-            .doc
-            .receive_sync_message(&mut state, message)
-            .map_err(|e| rejection(&e))?;
-        shared.sessions.insert(key, state);
-        if changed {
-            let writes = shared.persistence.after_change(&address, &mut shared.doc);
-            effects.extend(store_effects(&address, writes));
-            if let Some(resource) = self
+            })?;
+            let may_write = self
                 .state
                 .resources
-                .get_mut(&address)
-                .filter(|r| r.content.is_some())
-            {
-                // The text is the content now, not the structured value registered before.
-                resource.content = None;
-                effects.push(Effect::Store(Row::Resource(Box::new(resource.clone()))));
+                .get(&address)
+                .is_some_and(|r| self.state.may(&member, r, Permission::Write));
+            DocumentOp::Sync {
+                address,
+                member,
+                session,
+                sync,
+                may_write,
+                request: event.id,
+                initial,
             }
-        }
-        if changed || joined {
-            effects.extend(self.broadcast_document(
-                &address,
-                Some((&source, &session, event.id)),
-                now,
-            ));
-        } else if let Some(reply) = self.document_message(
-            &address,
-            &(source, session),
-            &self.editors(&address),
-            Some(event.id),
-            false,
-            now,
-        ) {
-            effects.push(Effect::Reply(reply));
-        }
-        Ok(unacked(effects))
-    }
-
-    /// The members with `address` open, each once.
-    fn editors(&self, address: &Address) -> Vec<Address> {
-        let mut editors: Vec<Address> = self
-            .documents
-            .open
-            .get(address)
-            .map(|s| s.sessions.keys().map(|(a, _)| a.clone()).collect())
-            .unwrap_or_default();
-        editors.dedup();
-        editors
-    }
-
-    /// The next message to one session: what it lacks, and who is editing
-    /// (`always`: even when the sync protocol has nothing to say).
-    fn document_message(
-        &mut self,
-        address: &Address,
-        (member, session): &(Address, String),
-        editors: &[Address],
-        in_reply_to: Option<crate::ids::ulid::EventId>,
-        always: bool,
-        now: Timestamp,
-    ) -> Option<Event> {
-        let shared = self.documents.open.get_mut(address)?;
-        let state = shared
-            .sessions
-            .get_mut(&(member.clone(), session.clone()))?;
-        let sync = shared.doc.generate_sync_message(state).map(encode_sync);
-        if sync.is_none() && !always {
-            return None;
-        }
-        let body = json!({
-            payload::ADDRESS: address, "session": session, payload::SYNC: sync, payload::EDITORS: editors,
-        });
-        Some(self.core_event(t::RESOURCE_UPDATE, member, in_reply_to, body, now))
-    }
-
-    /// Tells every open session of `address` what changed; the sender (if
-    /// any) gets its answer as a reply to its event.
-    fn broadcast_document(
-        &mut self,
-        address: &Address,
-        sender: Option<(&Address, &str, crate::ids::ulid::EventId)>,
-        now: Timestamp,
-    ) -> Vec<Effect> {
-        let sessions: Vec<(Address, String)> = self
-            .documents
-            .open
-            .get(address)
-            .map(|s| s.sessions.keys().cloned().collect())
-            .unwrap_or_default();
-        let editors = self.editors(address);
-        let mut effects = Vec::new();
-        for key in sessions {
-            let is_sender = sender.is_some_and(|(m, s, _)| *m == key.0 && s == key.1);
-            let in_reply_to = sender.filter(|_| is_sender).map(|(_, _, id)| id);
-            if let Some(message) =
-                self.document_message(address, &key, &editors, in_reply_to, true, now)
-            {
-                effects.push(if is_sender {
-                    Effect::Reply(message)
-                } else {
-                    Effect::Deliver {
-                        to: vec![key.0.clone()],
-                        event: Rc::new(message),
-                        order: None,
-                    }
-                });
-            }
-        }
-        effects
+        };
+        Ok(unacked(self.ask_documents(op, now)?))
     }
 
     /// `member` went offline or left: its sessions end everywhere.
     pub(crate) fn close_documents_of(&mut self, member: &Address, now: Timestamp) -> Vec<Effect> {
-        let affected: Vec<Address> = self
-            .documents
-            .open
-            .iter_mut()
-            .filter_map(|(address, shared)| {
-                let before = shared.sessions.len();
-                shared.sessions.retain(|(m, _), _| m != member);
-                (shared.sessions.len() != before).then(|| address.clone())
-            })
-            .collect();
-        affected
-            .iter()
-            .flat_map(|address| self.broadcast_document(address, None, now))
-            .collect()
+        let op = DocumentOp::Leave {
+            member: member.clone(),
+        };
+        self.tell_documents(op, now)
+    }
+
+    /// Whether a resource of `kind` registered now becomes a shared document.
+    pub(super) fn becomes_document(&self, kind: ResourceKind) -> bool {
+        self.serves_documents() && kind != ResourceKind::Tool
+    }
+}
+
+/// `event` to every connection of `member`.
+fn deliver(member: &Address, event: Event) -> Effect {
+    Effect::Deliver {
+        to: vec![member.clone()],
+        event: Rc::new(event),
+        order: None,
+    }
+}
+
+/// The keeper's rows as the network's effects.
+#[cfg(feature = "documents")]
+fn written(writes: Vec<crate::documents::DocumentWrite>) -> Vec<Effect> {
+    use crate::documents::DocumentWrite;
+    use crate::model::state::RowKind;
+    writes
+        .into_iter()
+        .map(|write| match write {
+            DocumentWrite::Store(row) => Effect::Store(Row::Document(row)),
+            DocumentWrite::Remove(key) => Effect::Remove {
+                kind: RowKind::Document,
+                key,
+            },
+        })
+        .collect()
+}
+
+/// `payload.session` (sent as `session`): the member's session id for a document sync.
+pub(crate) fn session_of(session: AsSent<String>) -> Result<String, Rejection> {
+    match session.given() {
+        Some(s)
+            if !s.is_empty()
+                && s.len() <= MAX_SESSION_LEN
+                && s.bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_') =>
+        {
+            Ok(s)
+        }
+        _ => Err(Rejection::new(
+            ErrorCode::InvalidRequest,
+            format!("payload.session must be 1–{MAX_SESSION_LEN} letters, digits, - or _"),
+        )),
     }
 }

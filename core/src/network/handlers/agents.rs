@@ -176,7 +176,6 @@ pub(super) fn leave(network: &mut Network, event: &Event, now: Timestamp) -> Han
     outcome
         .effects
         .push(Effect::EndCredentials(event.source.clone()));
-    #[cfg(feature = "documents")]
     outcome
         .effects
         .extend(network.close_documents_of(&event.source, now));

@@ -67,13 +67,14 @@ pub(crate) fn handle(
         t::GROUP_UPDATE => channels::update_group(network, event),
         t::GROUP_DELETE => channels::delete_group(network, event),
         t::RESOURCE_REGISTER => resources::register(network, event, now),
-        t::RESOURCE_UNREGISTER => resources::unregister(network, event),
+        t::RESOURCE_UNREGISTER => resources::unregister(network, event, now),
         t::RESOURCE_DISCOVER => resources::discover(network, event, now),
         t::RESOURCE_INVOKE => resources::invoke(network, event),
         t::RESOURCE_INVOKE_RESULT => resources::invoke_result(metadata),
         t::RESOURCE_READ => resources::read(network, event, now),
-        #[cfg(feature = "documents")]
-        t::RESOURCE_UPDATE if crate::documents::is_sync_event(event) => {
+        t::RESOURCE_UPDATE
+            if network.serves_documents() && crate::documents::is_sync_event(event) =>
+        {
             payload::resource_at(&network.state, &event.target)?;
             network.sync_document(event, now)
         }

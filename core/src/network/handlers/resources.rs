@@ -73,13 +73,15 @@ pub(super) fn register(network: &mut Network, event: &Event, now: Timestamp) -> 
     if let Some(content) = &kept {
         resource.content = content.clone();
     }
-    #[cfg(feature = "documents")]
-    let document = if kind == crate::ids::address::ResourceKind::Tool || kept.is_some() {
+    let document = if !network.becomes_document(kind) || kept.is_some() {
         Vec::new()
     } else {
         let content = resource.content.take();
-        // Structured (non-text) content stays readable as it was given.
-        resource.content = content.clone().filter(|c| !c.is_string());
+        // Kept here, text lives only in the document; structured (non-text)
+        // content stays readable as it was given. Kept elsewhere, the content
+        // is the document's text as the network last heard it.
+        let here = network.documents_here();
+        resource.content = content.clone().filter(|c| !here || !c.is_string());
         network.create_document(&address, content.as_ref(), now)
     };
     network
@@ -87,7 +89,6 @@ pub(super) fn register(network: &mut Network, event: &Event, now: Timestamp) -> 
         .resources
         .insert(address.clone(), resource.clone());
     let mut outcome = logged();
-    #[cfg(feature = "documents")]
     outcome.effects.extend(document);
     outcome.ack.insert("address".into(), json!(address));
     if kept.is_some() {
@@ -100,7 +101,7 @@ pub(super) fn register(network: &mut Network, event: &Event, now: Timestamp) -> 
 }
 
 /// `network.resource.unregister` (admins of the resource).
-pub(super) fn unregister(network: &mut Network, event: &Event) -> Handled {
+pub(super) fn unregister(network: &mut Network, event: &Event, now: Timestamp) -> Handled {
     let address = payload_address(event, "address")?;
     let resource = network.state.resources.get(&address).ok_or_else(|| {
         Rejection::new(
@@ -119,8 +120,9 @@ pub(super) fn unregister(network: &mut Network, event: &Event) -> Handled {
     }
     network.state.resources.remove(&address);
     let mut outcome = logged();
-    #[cfg(feature = "documents")]
-    outcome.effects.extend(network.delete_document(&address));
+    outcome
+        .effects
+        .extend(network.delete_document(&address, now));
     outcome.effects.push(Effect::Remove {
         kind: RowKind::Resource,
         key: address.to_string(),
@@ -195,12 +197,9 @@ pub(super) fn invoke_result(metadata: &ProtocolMetadata) -> Handled {
 /// `network.resource.read`: the resource and its content (a document's text).
 pub(super) fn read(network: &mut Network, event: &Event, now: Timestamp) -> Handled {
     let resource = resource_at(&network.state, &event.target)?.clone();
-    #[allow(unused_mut)]
     let mut effects = Vec::new();
-    #[allow(unused_mut)]
     let mut content = resource.content.clone();
-    #[cfg(feature = "documents")]
-    if content.is_none() && resource.kind != crate::ids::address::ResourceKind::Tool {
+    if content.is_none() && network.becomes_document(resource.kind) {
         let (text, stored) = network.document_text(&resource.address);
         effects = stored;
         content = Some(serde_json::Value::String(text));
@@ -225,7 +224,6 @@ pub(super) fn update(network: &mut Network, event: &Event, now: Timestamp) -> Ha
     let target = event.target.to_local();
     let resource = resource_at(&network.state, &target)?.clone();
     let mut updated = resource.clone();
-    #[allow(unused_mut)]
     let mut document_effects: Vec<Effect> = Vec::new();
     let fields = read_request::<ResourceFields>(&event.payload);
     if let Some(p) = fields.permissions.non_null().parsed() {
@@ -248,12 +246,9 @@ pub(super) fn update(network: &mut Network, event: &Event, now: Timestamp) -> Ha
         }
         _ => {
             if let Some(content) = fields.content.value() {
-                #[cfg(feature = "documents")]
-                {
-                    // The document follows whole-content updates; text lives only there.
-                    document_effects = network.replace_document_content(&target, &content, now);
-                }
-                let kept_here = !cfg!(feature = "documents") || !content.is_string();
+                // The document follows whole-content updates; kept here, text lives only there.
+                document_effects = network.replace_document_content(&target, &content, now);
+                let kept_here = !network.documents_here() || !content.is_string();
                 updated.content = Some(content).filter(|_| kept_here);
             }
             if let Some(content_type) = fields.content_type.given() {

@@ -414,14 +414,13 @@ pub(super) fn artifact(network: &mut Network, event: &Event, now: Timestamp) -> 
         content: None,
     };
     let content = Value::String(text);
-    let mut extra = Vec::new();
-    #[cfg(feature = "documents")]
-    extra.extend(network.create_document(&resource, Some(&content), now));
-    #[cfg(not(feature = "documents"))]
+    let extra = network.create_document(&resource, Some(&content), now);
+    // Kept here, the text lives only in the document.
     let file = Resource {
-        content: Some(content),
+        content: Some(content).filter(|_| !network.documents_here()),
         ..file
     };
+    let mut extra = extra;
     network.state.resources.insert(resource, file.clone());
     extra.push(Effect::Store(Row::Resource(Box::new(file))));
     Ok(finish(&task, extra))

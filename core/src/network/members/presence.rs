@@ -162,7 +162,6 @@ impl Network {
         let mut leave = leave;
         effects.extend(self.run_stage(Stage::Transform, &mut leave, now));
         effects.extend(self.run_stage(Stage::Observe, &mut leave, now));
-        #[cfg(feature = "documents")]
         effects.extend(self.close_documents_of(address, now));
         effects
     }

@@ -3,8 +3,8 @@
 //! each refused with a stable code, the document still served afterwards.
 
 use super::*;
+use crate::documents::{MAX_DOCUMENT_SESSIONS_PER_MEMBER, MAX_SESSIONS_PER_MEMBER};
 use crate::documents::{TextDocument, encode_sync};
-use crate::network::documents::store::{MAX_DOCUMENT_SESSIONS_PER_MEMBER, MAX_SESSIONS_PER_MEMBER};
 use automerge::sync::{self, State};
 
 const FILE: &str = "resource/file/plan.md";

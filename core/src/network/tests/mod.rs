@@ -6,6 +6,7 @@ mod admin_offers;
 mod agent_mods;
 mod attachments;
 mod discovery;
+mod documents_elsewhere;
 mod durable;
 mod forgery;
 mod graph;

@@ -1,15 +1,14 @@
-//! The network's shared documents as data: the open ones with their sync
-//! sessions, the stored rows of the rest, and the helpers that turn document
-//! writes into effects (feature `documents`).
+//! A keeper's documents as data: the open ones with their sync sessions, the
+//! stored rows of the rest, the limits on sessions, and the rows a change
+//! writes ([`DocumentWrite`]).
 
-use crate::documents::{DocumentError, DocumentRow, Loader, Persistence, TextDocument, Writes};
+use super::persist::{Loader, Persistence, Writes};
+use super::row::DocumentRow;
+use super::text::{DocumentError, TextDocument};
 use crate::error::{Coded, ErrorCode, Rejection};
 use crate::ids::address::Address;
 use crate::ids::network_id::NetworkId;
 use crate::ids::time::Timestamp;
-use crate::model::requests::field::AsSent;
-use crate::model::state::{Row, RowKind};
-use crate::network::effects::Effect;
 use automerge::sync;
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
@@ -22,10 +21,9 @@ pub const MAX_SESSIONS_PER_MEMBER: usize = 8;
 pub const MAX_DOCUMENT_SESSIONS_PER_MEMBER: usize = 64;
 /// The writer name of the network's own rows.
 pub(crate) const WRITER: &str = "network";
-/// The longest session id a member may choose.
-pub(crate) const MAX_SESSION_LEN: usize = 64;
 
 /// One open document.
+#[derive(Debug, Clone)]
 pub(crate) struct Shared {
     pub(crate) doc: TextDocument,
     pub(crate) persistence: Persistence,
@@ -44,6 +42,7 @@ impl Shared {
 }
 
 /// Every document of the network: loaded ones, and the stored rows of the rest.
+#[derive(Debug, Clone)]
 pub(crate) struct Documents {
     pub(crate) actor: [u8; 16],
     pub(crate) open: BTreeMap<Address, Shared>,
@@ -114,56 +113,39 @@ pub(crate) fn rejection(error: &DocumentError) -> Rejection {
     Rejection::new(error.code(), error.to_string())
 }
 
-/// The effects that store and remove a document's rows.
-pub(crate) fn store_effects(address: &Address, writes: Writes) -> Vec<Effect> {
-    let mut effects: Vec<Effect> = writes
-        .store
-        .into_iter()
-        .map(|row| Effect::Store(Row::Document(row)))
-        .collect();
-    effects.extend(
-        writes
-            .remove
-            .into_iter()
-            .map(|(writer, part)| Effect::Remove {
-                kind: RowKind::Document,
-                key: DocumentRow::key_of(address, &writer, part),
-            }),
-    );
-    effects
+/// One row a keeper writes or deletes after a change.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DocumentWrite {
+    /// Insert or replace this row.
+    Store(DocumentRow),
+    /// Delete the row with this key ([`DocumentRow::key`]).
+    Remove(String),
 }
 
-/// A new document holding `text`, written by the network; `effects` receives its first rows.
+/// The rows to write and delete for `writes` of the document at `address`.
+pub(crate) fn row_writes(address: &Address, writes: Writes) -> Vec<DocumentWrite> {
+    let mut rows: Vec<DocumentWrite> = writes.store.into_iter().map(DocumentWrite::Store).collect();
+    rows.extend(
+        writes.remove.into_iter().map(|(writer, part)| {
+            DocumentWrite::Remove(DocumentRow::key_of(address, &writer, part))
+        }),
+    );
+    rows
+}
+
+/// A new document holding `text`, written by the network; `rows` receives its first rows.
 pub(crate) fn fresh_document(
     address: &Address,
     actor: [u8; 16],
     text: &str,
     now: Timestamp,
-    effects: &mut Vec<Effect>,
+    rows: &mut Vec<DocumentWrite>,
 ) -> Shared {
     let mut doc = TextDocument::with_genesis(actor);
     if !text.is_empty() {
         let _ = doc.set_text(text, now);
     }
     let (persistence, writes) = Persistence::initial(address, WRITER, &mut doc);
-    effects.extend(store_effects(address, writes));
+    rows.extend(row_writes(address, writes));
     Shared::new(doc, persistence)
-}
-
-/// `payload.session` (sent as `session`): the member's session id for a document sync.
-pub(crate) fn session_of(session: AsSent<String>) -> Result<String, Rejection> {
-    match session.given() {
-        Some(s)
-            if !s.is_empty()
-                && s.len() <= MAX_SESSION_LEN
-                && s.bytes()
-                    .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_') =>
-        {
-            Ok(s)
-        }
-        _ => Err(Rejection::new(
-            ErrorCode::InvalidRequest,
-            format!("payload.session must be 1–{MAX_SESSION_LEN} letters, digits, - or _"),
-        )),
-    }
 }
