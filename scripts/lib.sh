@@ -377,4 +377,25 @@ build_edge() {
   fi
   optimize_wasm "$ROOT/edge-worker/$out/index_bg.wasm"
   note "edge-worker/$out ready ($what)"
+  build_documents
+}
+
+# build_documents: the documents Worker (edge-documents/build): the keeper of the network objects'
+# shared documents, with Automerge, which the main Worker's module leaves out (its network objects
+# ask this Worker's objects through their DOCUMENTS binding). The same build for tests and deploys.
+build_documents() {
+  step "Building the documents Worker (edge-documents: the shared documents' keeper, with Automerge)"
+  first_build "$WASM32/$AGENTNET_PROFILE/agentnet_edge_documents.wasm" "the documents Worker (wasm32 $AGENTNET_PROFILE)" "3-6"
+  (cd "$ROOT/edge-documents" && WASM_BINDGEN_USE_JS_SYS=1 wasm_cargo build $CARGO_QUIET --lib)
+  need_tool worker-build
+  need_tool wasm-bindgen
+  local build=(worker-build --release --no-opt --out-dir build)
+  [ "$AGENTNET_PROFILE" = release ] || build=(worker-build --profile "$AGENTNET_PROFILE" --no-opt --out-dir build)
+  if [ -t 1 ]; then
+    (cd "$ROOT/edge-documents" && "${build[@]}" .)
+  else
+    (cd "$ROOT/edge-documents" && "${build[@]}" . >/dev/null)
+  fi
+  optimize_wasm "$ROOT/edge-documents/build/index_bg.wasm"
+  note "edge-documents/build ready"
 }

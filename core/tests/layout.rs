@@ -25,7 +25,13 @@ use walk::walk;
 const MAX_LINES: usize = 450;
 
 /// The crates' source roots, relative to the workspace root.
-const CRATES: &[&str] = &["core/src", "core/js/src", "edge-worker/src", "web/src"];
+const CRATES: &[&str] = &[
+    "core/src",
+    "core/js/src",
+    "edge-worker/src",
+    "edge-documents/src",
+    "web/src",
+];
 
 fn workspace_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -473,7 +479,7 @@ fn the_edge_folders_have_no_circle() {
 /// The non-test source files of the core and the edge, with their code
 /// (comments and a trailing inline test module removed).
 fn core_and_edge_code() -> Vec<(String, String)> {
-    code_of_crates(&["core/src", "edge-worker/src"])
+    code_of_crates(&["core/src", "edge-worker/src", "edge-documents/src"])
 }
 
 /// The non-test code of each of `krates` (source folders), file by file.

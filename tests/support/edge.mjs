@@ -128,6 +128,24 @@ export function testConfig() {
 }
 
 /**
+ * The documents Worker's wrangler.toml (edge-documents/, the keeper of the
+ * network objects' shared documents) without its `[build]` table, written
+ * beside it as `testConfig` writes the edge's: every test edge runs both
+ * Workers in one `wrangler dev` (`-c edge -c documents`), as a deploy has both.
+ */
+let documentsConfigPath;
+export function documentsTestConfig() {
+  documentsConfigPath ??= (async () => {
+    const source = await readFile(join(root, 'edge-documents', 'wrangler.toml'), 'utf8');
+    const path = join(root, 'edge-documents', `.wrangler-test.${process.pid}.toml`);
+    await writeFile(path, source.replace(/^\[build\][^[]*/m, ''));
+    process.once('exit', () => { try { unlinkSync(path); } catch { /* gone */ } });
+    return path;
+  })();
+  return documentsConfigPath;
+}
+
+/**
  * Starts `wrangler dev`; resolves with `{url, stop, kill}` once the edge answers.
  * `config` is another wrangler configuration than the project's (benchmarks
  * comparing settings); `testHooks` turns on the test-only routes; `vars` adds `--var NAME:VALUE`s
@@ -188,7 +206,10 @@ async function launchEdge({ timeoutMs, port, inspectorPort, persistTo, keepState
   const wrangler = join(root, 'node_modules', '.bin', 'wrangler');
   const child = spawn(
     wrangler,
-    ['dev', '--config', config ?? await testConfig(), '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(inspectorPort),
+    ['dev', '--config', config ?? await testConfig(),
+      // The edge's own Workers: the documents Worker beside the main one (not for another project).
+      ...(cwd ? [] : ['--config', await documentsTestConfig()]),
+      '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(inspectorPort),
       '--persist-to', persistTo, '--show-interactive-dev-session=false',
       ...(testHooks ? ['--var', 'AGENTNET_TEST_HOOKS:1'] : []),
       ...Object.entries(vars).flatMap(([name, value]) => ['--var', `${name}:${value}`])],

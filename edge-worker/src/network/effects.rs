@@ -17,7 +17,9 @@ use crate::network::object::NetworkHost;
 use crate::network::storage::Store;
 use agentnet_core::host::credentials::end_all;
 use agentnet_core::host::{Host, apply_effects};
-use agentnet_core::network::{DiscoveryAsk, Effect, ReadRequest, RegistryAnswer};
+use agentnet_core::network::{
+    DiscoveryAsk, DocumentAnswer, DocumentAsk, Effect, ReadRequest, RegistryAnswer,
+};
 use agentnet_core::{Address, Network};
 use worker::Result;
 
@@ -141,6 +143,12 @@ impl Host for Applier<'_> {
     fn discover(&mut self, ask: &DiscoveryAsk) -> Result<Option<RegistryAnswer>> {
         // Answered once the registry has (`crate::network::discovery`).
         self.host.live.discovery.ask(ask.clone());
+        Ok(None)
+    }
+
+    fn documents(&mut self, ask: &DocumentAsk) -> Result<Option<DocumentAnswer>> {
+        // Answered once the documents' keeper has (`crate::network::documents`).
+        self.host.live.documents.ask(ask.clone());
         Ok(None)
     }
 

@@ -13,6 +13,7 @@ use crate::ioa::live::IoaStreams;
 use crate::mcp::live::McpLive;
 use crate::network::component::Component;
 use crate::network::discovery_queue::DiscoveryIo;
+use crate::network::documents_queue::DocumentsIo;
 use crate::network::file_releases::Releases;
 use crate::network::sse::SseStreams;
 use crate::network::webpush_queue::PushQueue;
@@ -32,6 +33,8 @@ pub(crate) struct Components {
     pub(crate) outbound: Outbound,
     /// Discovery queries, listing and directory updates waiting for a commit.
     pub(crate) discovery: DiscoveryIo,
+    /// Asks of the shared documents' keeper waiting for a commit.
+    pub(crate) documents: DocumentsIo,
     /// Events whose Web Push notices wait for their commit; the VAPID key.
     pub(crate) webpush: PushQueue,
     /// Committed events that may release stored files.
@@ -50,17 +53,19 @@ impl Components {
         IoaStreams: Component<Host>,
         Outbound: Component<Host>,
         DiscoveryIo: Component<Host>,
+        DocumentsIo: Component<Host>,
         PushQueue: Component<Host>,
         Releases: Component<Host>,
         HostedLive: Component<Host>,
     {
-        let all: [&dyn Component<Host>; 9] = [
+        let all: [&dyn Component<Host>; 10] = [
             &self.sse,
             &self.mcp,
             &self.a2a,
             &self.ioa,
             &self.outbound,
             &self.discovery,
+            &self.documents,
             &self.webpush,
             &self.releases,
             &self.hosted,

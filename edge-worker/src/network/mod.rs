@@ -7,7 +7,8 @@
 //! component of its live state ([`component`], [`live`]), a departed member's
 //! credentials ended ([`credentials`]), what a join needs
 //! fetched ([`identity`]), its discovery I/O ([`discovery`],
-//! [`discovery_queue`]), files of real size in R2 ([`files`],
+//! [`discovery_queue`]), its shared documents' keeper in the documents Worker
+//! ([`documents`], [`documents_queue`]), files of real size in R2 ([`files`],
 //! [`file_store`], [`file_releases`]) and its side of the connection gateways
 //! ([`gateways`], [`gateway_link`], [`unjoined`]); its test hooks, only with
 //! the `test-hooks` feature (`test_hooks`).
@@ -21,6 +22,8 @@ pub mod component;
 pub mod credentials;
 pub mod discovery;
 pub mod discovery_queue;
+pub mod documents;
+pub mod documents_queue;
 pub mod effects;
 pub mod entry;
 pub mod file_releases;

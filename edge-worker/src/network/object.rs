@@ -140,7 +140,12 @@ impl NetworkHost {
             },
         };
         let gateways = config.gateways;
-        let mut network = Network::new(config, store.rows()?, store.last_seq()?, random_seed());
+        let rows = store.rows()?;
+        // The shared documents are the documents Worker's (`crate::network::documents`):
+        // rows this object stored itself before they were go there first.
+        self.hand_over_documents(&rows);
+        let mut network = Network::new(config, rows, store.last_seq()?, random_seed());
+        network.keep_documents_elsewhere();
         network.set_event_index(Box::new(LogIndex(self.store()?)));
         network.set_outbound(self.outbound_policy.clone());
         let online = network

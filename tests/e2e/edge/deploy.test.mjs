@@ -1,8 +1,9 @@
 // `wrangler deploy --dry-run` bundles the Worker offline: the bundle check
 // that a real deploy would pass (Durable Object classes, migrations, assets).
-// And the documented deploy, `./scripts/deploy` (wrangler deploy, whose build
-// command is scripts/build-worker), works from a fresh shell: no PATH but the
-// system's, no variable but HOME.
+// The documents Worker (edge-documents, the keeper of the shared documents)
+// bundles on its own. And the documented deploy, `./scripts/deploy` (wrangler
+// deploy of both Workers, whose build command is scripts/build-worker), works
+// from a fresh shell: no PATH but the system's, no variable but HOME.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -12,23 +13,28 @@ import { homedir, tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { buildEnv, testConfig } from '../../support/edge.mjs';
+import { buildEnv, documentsTestConfig, testConfig } from '../../support/edge.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+
+/** `wrangler deploy --dry-run` of the Worker in `folder` with `config`, bundled into `outdir`: its output. */
+function dryRun(folder, config, outdir) {
+  return new Promise((resolve, reject) => {
+    execFile(join(root, 'node_modules', '.bin', 'wrangler'), ['deploy', '--dry-run', '--config', config, '--outdir', outdir],
+      { cwd: join(root, folder), env: buildEnv() },
+      (error, stdout, stderr) => (error ? reject(new Error(`${error.message}\n${stdout}\n${stderr}`)) : resolve(stdout + stderr)));
+  });
+}
 
 test('wrangler deploy --dry-run bundles the worker and reports its size', async () => {
   const outdir = await mkdtemp(join(tmpdir(), 'agentnet-bundle-'));
   try {
-    const config = await testConfig();
-    const output = await new Promise((resolve, reject) => {
-      execFile(join(root, 'node_modules', '.bin', 'wrangler'), ['deploy', '--dry-run', '--config', config, '--outdir', outdir],
-        { cwd: join(root, 'edge-worker'), env: buildEnv() },
-        (error, stdout, stderr) => (error ? reject(new Error(`${error.message}\n${stdout}\n${stderr}`)) : resolve(stdout + stderr)));
-    });
+    const output = await dryRun('edge-worker', await testConfig(), outdir);
     assert.match(output, /--dry-run: exiting now/);
     assert.match(output, /env\.NETWORKS \(NetworkObject\)/);
     assert.match(output, /env\.DIRECTORY \(DirectoryObject\)/);
     assert.match(output, /env\.GATEWAYS \(GatewayObject\)/);
+    assert.match(output, /env\.DOCUMENTS \(DocumentsObject, defined in agentnet-documents\)/);
     const files = await readdir(outdir);
     const wasm = files.find((f) => f.endsWith('.wasm'));
     assert.ok(wasm, `no wasm in ${files}`);
@@ -47,6 +53,19 @@ test('wrangler deploy --dry-run bundles the worker and reports its size', async 
   }
 });
 
+test('wrangler deploy --dry-run bundles the documents Worker with its one object', async () => {
+  const outdir = await mkdtemp(join(tmpdir(), 'agentnet-bundle-documents-'));
+  try {
+    const output = await dryRun('edge-documents', await documentsTestConfig(), outdir);
+    assert.match(output, /--dry-run: exiting now/);
+    assert.match(output, /env\.DOCUMENTS \(DocumentsObject\)/);
+    const files = await readdir(outdir);
+    assert.ok(files.some((f) => f.endsWith('.wasm')) && files.includes('shim.js'), files.join(', '));
+  } finally {
+    await rm(outdir, { recursive: true, force: true });
+  }
+});
+
 test('./scripts/deploy --dry-run builds the worker and the web workspace and bundles them from a fresh shell', async () => {
   const outdir = await mkdtemp(join(tmpdir(), 'agentnet-deploy-'));
   try {
@@ -59,11 +78,14 @@ test('./scripts/deploy --dry-run builds the worker and the web workspace and bun
     assert.match(output, /\[custom build\] Running: \.\.\/scripts\/build-worker/);
     assert.match(output, /edge-worker\/build ready/);
     assert.match(output, /www\/pkg ready/);
+    assert.match(output, /edge-documents\/build ready/);
     assert.match(output, /Read \d+ files from the assets directory/);
     assert.match(output, /env\.NETWORKS \(NetworkObject\)/);
     assert.match(output, /--dry-run: exiting now/);
     const files = await readdir(outdir);
     assert.ok(files.some((f) => f.endsWith('.wasm')) && files.includes('shim.js'), files.join(', '));
+    const documents = await readdir(join(outdir, 'documents'));
+    assert.ok(documents.some((f) => f.endsWith('.wasm')) && documents.includes('shim.js'), documents.join(', '));
   } finally {
     await rm(outdir, { recursive: true, force: true });
   }

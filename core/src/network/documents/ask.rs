@@ -14,6 +14,14 @@ use crate::ids::time::Timestamp;
 use crate::ids::ulid::EventId;
 use serde::{Deserialize, Serialize};
 
+/// Where a network object posts a [`DocumentAsk`] to the keeper kept
+/// elsewhere, with `?network={id}`; the keeper answers a [`DocumentAnswer`].
+pub const ASK_PATH: &str = "/v1/documents/ask";
+/// Where a network object hands the keeper the document rows it stored
+/// itself before its documents were kept elsewhere (a JSON array of
+/// [`crate::documents::DocumentRow`]), with `?network={id}`.
+pub const ADOPT_PATH: &str = "/v1/documents/adopt";
+
 /// One thing the network asks of its documents' keeper, at `now`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DocumentAsk {
@@ -117,14 +125,24 @@ impl DocumentAnswer {
     /// What a host that keeps no documents answers: a member's sync is
     /// refused as unsupported; everything else has nothing to do.
     pub fn unavailable(ask: &DocumentAsk) -> Self {
+        Self::refusing_sync(
+            ask,
+            ErrorCode::NotSupported,
+            "this network does not keep shared documents",
+        )
+    }
+
+    /// An answer that did nothing: a member's sync is refused with `code`
+    /// and `message` (so it hears and may try again); other asks are dropped.
+    pub fn refusing_sync(ask: &DocumentAsk, code: ErrorCode, message: &str) -> Self {
         let refused = match &ask.op {
             DocumentOp::Sync {
                 member, request, ..
             } => Some(DocumentRefusal {
                 member: member.clone(),
                 request: *request,
-                code: ErrorCode::NotSupported,
-                message: "this network does not keep shared documents".into(),
+                code,
+                message: message.to_owned(),
             }),
             _ => None,
         };
