@@ -661,3 +661,63 @@ fn documents_are_created_listed_read_and_deleted_as_resources_with_their_permiss
     assert_eq!(world.peers[1].rejections, vec![ErrorCode::UnknownTarget]);
 }
 kept_either_way!(documents_are_created_listed_read_and_deleted_as_resources_with_their_permissions);
+
+#[test]
+fn documents_a_network_kept_itself_move_to_a_keeper_elsewhere_with_their_text() {
+    let names = ["agent:owner", "agent:ann", "agent:late"];
+    let mut before = World::new(6, &names, Keeping::Here);
+    before.share(0..2, json!({"content": "hello"}), &[0, 1]);
+    before
+        .edit(0, DocumentEdit::Replace("hello world".into()))
+        .unwrap();
+    before.settle();
+    assert_eq!(before.text(1), "hello world");
+    // The network's stored rows, its documents' among them (as an edge object kept them).
+    let (documents, rest): (Vec<_>, Vec<_>) = before
+        .host
+        .rows
+        .clone()
+        .into_iter()
+        .partition(|(_, row)| matches!(row, agentnet_core::model::state::Row::Document(_)));
+    let documents: Vec<_> = documents
+        .into_iter()
+        .filter_map(|(_, row)| match row {
+            agentnet_core::model::state::Row::Document(row) => Some(row),
+            _ => None,
+        })
+        .collect();
+    assert!(!documents.is_empty());
+    let mut stored = before.host.clone();
+    stored.rows = rest.into_iter().collect();
+
+    let mut after = World::new(6, &names, Keeping::Elsewhere);
+    after.config = before.config.clone();
+    after.renew_network(stored, [3; 32]);
+    // The keeper adopts the rows and reports each document's text.
+    let done = after.host.documents.as_mut().unwrap().adopt(&documents);
+    assert_eq!(done.answer.texts.len(), 1);
+    assert_eq!(done.answer.texts[0].text, "hello world");
+    let effects = after
+        .network
+        .answer_document(done.answer, Timestamp::from(after.now));
+    after.network_effects(2, effects);
+    // Adopting again changes nothing: the keeper has the document.
+    let again = after.host.documents.as_mut().unwrap().adopt(&documents);
+    assert!(again.answer.texts.is_empty() && again.writes.is_empty());
+
+    // A newcomer reads the text and opens the document with every edit in it.
+    after.join(2..3);
+    let (_, effects) = after.peers[2].replica.request(
+        "network.resource.read".parse().unwrap(),
+        file(),
+        json!({}),
+        5_000,
+        Timestamp::from(after.now),
+    );
+    after.peer_effects(2, effects);
+    after.settle();
+    assert_eq!(after.peers[2].replies[0]["content"], "hello world");
+    after.open(2);
+    after.settle();
+    assert_eq!(after.text(2), "hello world");
+}

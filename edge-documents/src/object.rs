@@ -66,7 +66,30 @@ impl DocumentsObject {
             Some(keeper) => keeper.handle(ask),
             None => return Response::error("the documents are not loaded", 500),
         };
-        for write in &done.writes {
+        Self::write(sql, &done.writes)?;
+        Response::from_json(&done.answer)
+    }
+
+    /// Takes over rows the network object stored itself: those of documents
+    /// not kept here already are kept, and the answer gives each one's text.
+    fn adopt(&self, sql: &SqlStorage, rows: &[DocumentRow]) -> Result<Response> {
+        let done = match self.keeper.borrow_mut().as_mut() {
+            Some(keeper) => keeper.adopt(rows),
+            None => return Response::error("the documents are not loaded", 500),
+        };
+        let adopted = rows
+            .iter()
+            .filter(|row| done.answer.texts.iter().any(|t| t.address == row.address));
+        for row in adopted {
+            Self::store(sql, row)?;
+        }
+        Self::write(sql, &done.writes)?;
+        Response::from_json(&done.answer)
+    }
+
+    /// Stores and deletes what the keeper wrote.
+    fn write(sql: &SqlStorage, writes: &[DocumentWrite]) -> Result<()> {
+        for write in writes {
             match write {
                 DocumentWrite::Store(row) => Self::store(sql, row)?,
                 DocumentWrite::Remove(key) => {
@@ -77,26 +100,7 @@ impl DocumentsObject {
                 }
             }
         }
-        Response::from_json(&done.answer)
-    }
-
-    /// Takes over rows the network object stored itself: kept where they are
-    /// not already kept here, and loaded with the rest.
-    fn adopt(&self, sql: &SqlStorage, rows: &[DocumentRow]) -> Result<Response> {
-        for row in rows {
-            sql.exec(
-                "INSERT OR IGNORE INTO document_rows (key, row) VALUES (?, ?)",
-                vec![
-                    row.key().into(),
-                    serde_json::to_string(row)
-                        .map_err(|e| worker::Error::RustError(e.to_string()))?
-                        .into(),
-                ],
-            )?;
-        }
-        // Loaded afresh with the next ask, the adopted rows among the others.
-        *self.keeper.borrow_mut() = None;
-        Response::ok("adopted")
+        Ok(())
     }
 }
 
@@ -132,7 +136,7 @@ impl DurableObject for DocumentsObject {
             },
             ADOPT_PATH => match serde_json::from_str::<Vec<DocumentRow>>(&body) {
                 Ok(rows) => {
-                    sql.exec(SCHEMA, None)?;
+                    self.load(&sql, &network)?;
                     self.adopt(&sql, &rows)
                 }
                 Err(e) => Response::error(format!("not document rows: {e}"), 400),

@@ -13,6 +13,11 @@
 //! | [`mcp`], [`anp`], [`a2a`], [`oauth`], [`ioa`] | each binding's I/O inside the network object (its decisions are the core's) |
 //! | [`host`] | the clock, randomness, requests and responses, bounded fetches, origins, stubs |
 //!
+//! The networks' shared documents are another Worker's (`edge-documents/`:
+//! one `DocumentsObject` per network, with Automerge), which each network
+//! object asks through its `DOCUMENTS` binding ([`network::documents`]), so
+//! this Worker's module carries no Automerge.
+//!
 //! The Worker only routes, along the core's route table
 //! (`agentnet_core::bindings::route`, read once per request):
 //! * `POST /v1/networks` creates a network (in its own Durable Object) and,

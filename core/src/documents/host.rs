@@ -111,6 +111,31 @@ impl DocumentHost {
         done
     }
 
+    /// Takes over rows another copy stored (a network that kept its documents
+    /// itself): each document they hold, unless this keeper has it already,
+    /// loads, and the answer reports its text (the network's content from then on).
+    pub fn adopt(&mut self, rows: &[DocumentRow]) -> Handling {
+        let mut done = Handling::default();
+        let known = |documents: &Documents, address: &Address| {
+            documents.open.contains_key(address) || documents.stored.contains_key(address)
+        };
+        let mut adopted: Vec<Address> = rows
+            .iter()
+            .map(|row| row.address.clone())
+            .filter(|address| !known(&self.documents, address))
+            .collect();
+        adopted.dedup();
+        for row in rows.iter().filter(|row| adopted.contains(&row.address)) {
+            self.documents.restore(row);
+        }
+        for address in adopted {
+            let (text, writes) = self.text(&address, "");
+            done.writes.extend(writes);
+            done.answer.texts.push(DocumentText { address, text });
+        }
+        done
+    }
+
     /// The current text of the document at `address` (`initial` when it has
     /// none yet), and the rows a first load writes.
     pub fn text(&mut self, address: &Address, initial: &str) -> (String, Vec<DocumentWrite>) {

@@ -9,7 +9,8 @@
 //!   keeper one at a time and feeds each answer back with
 //!   `Network::answer_document`;
 //! * document rows this object stored itself (before its documents moved)
-//!   are handed to the keeper when the network loads, then deleted here;
+//!   are handed to the keeper when the network loads, then deleted here; the
+//!   keeper answers with their texts, which become the resources' content;
 //! * a keeper that cannot be reached costs the ask: a member's sync is
 //!   answered `network_unavailable` so it tries again, and the rest follow
 //!   from the member's next sync (the keeper starts a missing document from
@@ -104,12 +105,15 @@ impl NetworkHost {
         let stub = keeper(&self.env, &id)?;
         match job {
             KeeperJob::Adopt(rows) => {
-                post(&stub, ADOPT_PATH, &id, serde_json::to_string(&rows)?).await?;
+                let mut response =
+                    post(&stub, ADOPT_PATH, &id, serde_json::to_string(&rows)?).await?;
+                let answer: DocumentAnswer = response.json().await?;
                 let store = self.store()?;
                 for row in &rows {
                     store.remove(RowKind::Document, &row.key())?;
                 }
-                Ok(())
+                // Their texts become the resources' content, for reads.
+                self.answer_keeper(answer)
             }
             KeeperJob::Ask(ask) => {
                 let answer = match Self::ask_keeper(&stub, &id, &ask).await {
@@ -123,18 +127,23 @@ impl NetworkHost {
                         )
                     }
                 };
-                let effects = {
-                    let Ok(mut network) = self.network.try_borrow_mut() else {
-                        return Ok(());
-                    };
-                    match network.as_mut() {
-                        Some(network) => network.answer_document(answer, now()),
-                        None => return Ok(()),
-                    }
-                };
-                self.apply(&Origin::Nowhere, effects)
+                self.answer_keeper(answer)
             }
         }
+    }
+
+    /// Hands the keeper's answer to the network and applies what follows.
+    fn answer_keeper(&self, answer: DocumentAnswer) -> Result<()> {
+        let effects = {
+            let Ok(mut network) = self.network.try_borrow_mut() else {
+                return Ok(());
+            };
+            match network.as_mut() {
+                Some(network) => network.answer_document(answer, now()),
+                None => return Ok(()),
+            }
+        };
+        self.apply(&Origin::Nowhere, effects)
     }
 
     async fn ask_keeper(stub: &Stub, id: &NetworkId, ask: &DocumentAsk) -> Result<DocumentAnswer> {
