@@ -191,11 +191,8 @@ impl DocumentHost {
         }
         let text = text.unwrap_or_default();
         let shared = fresh_document(address, self.documents.actor, text, now, &mut done.writes);
+        // No text to report: the network holds the content it was registered with.
         self.documents.open.insert(address.clone(), shared);
-        done.answer.texts.push(DocumentText {
-            address: address.clone(),
-            text: text.to_owned(),
-        });
     }
 
     /// Replaces the text and tells every open session.
@@ -213,10 +210,7 @@ impl DocumentHost {
         }
         let writes = shared.persistence.after_change(address, &mut shared.doc);
         done.writes.extend(row_writes(address, writes));
-        done.answer.texts.push(DocumentText {
-            address: address.clone(),
-            text: text.to_owned(),
-        });
+        // No text to report: the network set the content itself.
         done.answer.messages = self.broadcast(address, None);
     }
 

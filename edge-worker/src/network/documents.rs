@@ -86,8 +86,11 @@ impl NetworkHost {
         };
         worker::wasm_bindgen_futures::spawn_local(async move {
             while let Some(job) = me.live.documents.next() {
-                if let Err(err) = me.send_keeper_job(job).await {
-                    worker::console_error!("a shared document's ask failed: {err}");
+                if let Some(rows) = me.send_keeper_job(job).await {
+                    // Asks wait behind rows not yet handed over: a document
+                    // the keeper started afresh would not take them any more.
+                    me.live.documents.put_back(KeeperJob::Adopt(rows));
+                    return;
                 }
             }
         });
@@ -98,38 +101,54 @@ impl NetworkHost {
         Some(network.as_ref()?.config().id.clone())
     }
 
-    async fn send_keeper_job(&self, job: KeeperJob) -> Result<()> {
-        let Some(id) = self.network_id() else {
-            return Ok(());
-        };
-        let stub = keeper(&self.env, &id)?;
-        match job {
-            KeeperJob::Adopt(rows) => {
-                let mut response =
-                    post(&stub, ADOPT_PATH, &id, serde_json::to_string(&rows)?).await?;
-                let answer: DocumentAnswer = response.json().await?;
-                let store = self.store()?;
-                for row in &rows {
-                    store.remove(RowKind::Document, &row.key())?;
+    /// Sends one job; rows that could not be handed over come back.
+    async fn send_keeper_job(&self, job: KeeperJob) -> Option<Vec<DocumentRow>> {
+        let id = self.network_id()?;
+        let outcome = match job {
+            KeeperJob::Adopt(rows) => match self.hand_over(&id, &rows).await {
+                Ok(()) => Ok(()),
+                Err(err) => {
+                    worker::console_error!(
+                        "handing stored documents to their keeper failed: {err}"
+                    );
+                    return Some(rows);
                 }
-                // Their texts become the resources' content, for reads.
-                self.answer_keeper(answer)
-            }
-            KeeperJob::Ask(ask) => {
-                let answer = match Self::ask_keeper(&stub, &id, &ask).await {
-                    Ok(answer) => answer,
-                    Err(err) => {
-                        worker::console_error!("the documents' keeper failed: {err}");
-                        DocumentAnswer::refusing_sync(
-                            &ask,
-                            ErrorCode::NetworkUnavailable,
-                            "the shared documents could not be reached; try again",
-                        )
-                    }
-                };
-                self.answer_keeper(answer)
-            }
+            },
+            KeeperJob::Ask(ask) => self.send_ask(&id, ask).await,
+        };
+        if let Err(err) = outcome {
+            worker::console_error!("a shared document's answer failed: {err}");
         }
+        None
+    }
+
+    /// Hands rows stored here to the keeper, then deletes them here; their
+    /// texts come back as the resources' content, for reads.
+    async fn hand_over(&self, id: &NetworkId, rows: &[DocumentRow]) -> Result<()> {
+        let stub = keeper(&self.env, id)?;
+        let mut response = post(&stub, ADOPT_PATH, id, serde_json::to_string(rows)?).await?;
+        let answer: DocumentAnswer = response.json().await?;
+        let store = self.store()?;
+        for row in rows {
+            store.remove(RowKind::Document, &row.key())?;
+        }
+        self.answer_keeper(answer)
+    }
+
+    /// Asks the keeper and hands its answer (or a refusal, when it cannot be reached) to the network.
+    async fn send_ask(&self, id: &NetworkId, ask: DocumentAsk) -> Result<()> {
+        let answer = match Self::ask_keeper(&self.env, id, &ask).await {
+            Ok(answer) => answer,
+            Err(err) => {
+                worker::console_error!("the documents' keeper failed: {err}");
+                DocumentAnswer::refusing_sync(
+                    &ask,
+                    ErrorCode::NetworkUnavailable,
+                    "the shared documents could not be reached; try again",
+                )
+            }
+        };
+        self.answer_keeper(answer)
     }
 
     /// Hands the keeper's answer to the network and applies what follows.
@@ -146,8 +165,9 @@ impl NetworkHost {
         self.apply(&Origin::Nowhere, effects)
     }
 
-    async fn ask_keeper(stub: &Stub, id: &NetworkId, ask: &DocumentAsk) -> Result<DocumentAnswer> {
-        let mut response = post(stub, ASK_PATH, id, serde_json::to_string(ask)?).await?;
+    async fn ask_keeper(env: &Env, id: &NetworkId, ask: &DocumentAsk) -> Result<DocumentAnswer> {
+        let stub = keeper(env, id)?;
+        let mut response = post(&stub, ASK_PATH, id, serde_json::to_string(ask)?).await?;
         response.json().await
     }
 }

@@ -40,6 +40,13 @@ impl DocumentsIo {
         !self.jobs.borrow().is_empty() && !self.sending.replace(true)
     }
 
+    /// Hands `job` over again first and ends the sender: what waits behind it
+    /// waits for the next commit (rows to hand over go before any ask).
+    pub(crate) fn put_back(&self, job: KeeperJob) {
+        self.jobs.borrow_mut().push_front(job);
+        self.sending.set(false);
+    }
+
     /// The next job of the sender that [`DocumentsIo::start`]ed; `None` ends it.
     pub(crate) fn next(&self) -> Option<KeeperJob> {
         let job = self.jobs.borrow_mut().pop_front();

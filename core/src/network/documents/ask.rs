@@ -113,7 +113,8 @@ pub struct DocumentAnswer {
     /// The sync messages to send, each to one member's session.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub messages: Vec<DocumentMessage>,
-    /// The documents whose text changed, with their text now.
+    /// The documents whose text members changed (by syncing) or that were
+    /// adopted, with their text now; not those the network itself set.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub texts: Vec<DocumentText>,
     /// The member's sync message was refused (nothing of it was kept).
