@@ -696,14 +696,17 @@ fn documents_a_network_kept_itself_move_to_a_keeper_elsewhere_with_their_text() 
     // The keeper adopts the rows and reports each document's text.
     let done = after.host.documents.as_mut().unwrap().adopt(&documents);
     assert_eq!(done.answer.texts.len(), 1);
+    assert_eq!(done.adopted.len(), documents.len());
     assert_eq!(done.answer.texts[0].text, "hello world");
     let effects = after
         .network
         .answer_document(done.answer, Timestamp::from(after.now));
     after.network_effects(2, effects);
-    // Adopting again changes nothing: the keeper has the document.
+    // Handing the same rows over again (a hand-over whose answer was lost)
+    // keeps nothing more and answers the same text.
     let again = after.host.documents.as_mut().unwrap().adopt(&documents);
-    assert!(again.answer.texts.is_empty() && again.writes.is_empty());
+    assert!(again.adopted.is_empty() && again.writes.is_empty());
+    assert_eq!(again.answer.texts[0].text, "hello world");
 
     // A newcomer reads the text and opens the document with every edit in it.
     after.join(2..3);

@@ -77,10 +77,7 @@ impl DocumentsObject {
             Some(keeper) => keeper.adopt(rows),
             None => return Response::error("the documents are not loaded", 500),
         };
-        let adopted = rows
-            .iter()
-            .filter(|row| done.answer.texts.iter().any(|t| t.address == row.address));
-        for row in adopted {
+        for row in &done.adopted {
             Self::store(sql, row)?;
         }
         Self::write(sql, &done.writes)?;

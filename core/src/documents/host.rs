@@ -40,6 +40,16 @@ pub struct Handling {
     pub answer: DocumentAnswer,
     /// The rows to store and delete, in order.
     pub writes: Vec<DocumentWrite>,
+    /// The rows [`DocumentHost::adopt`] took over: to store as they are.
+    pub adopted: Vec<DocumentRow>,
+}
+
+/// The answer says the document at `address` holds `text` now.
+fn report(done: &mut Handling, address: &Address, text: String) {
+    done.answer.texts.push(DocumentText {
+        address: address.clone(),
+        text,
+    });
 }
 
 impl DocumentHost {
@@ -66,9 +76,11 @@ impl DocumentHost {
             DocumentOp::Create { address, text } => {
                 self.create(address, text.as_deref(), now, &mut done);
             }
-            DocumentOp::SetText { address, text } => {
-                self.set_text(address, text, "", now, &mut done);
-            }
+            DocumentOp::SetText {
+                address,
+                text,
+                initial,
+            } => self.set_text(address, text, initial, now, &mut done),
             DocumentOp::Delete { address } => done.writes = self.delete(address),
             DocumentOp::Sync {
                 address,
@@ -112,26 +124,30 @@ impl DocumentHost {
     }
 
     /// Takes over rows another copy stored (a network that kept its documents
-    /// itself): each document they hold, unless this keeper has it already,
-    /// loads, and the answer reports its text (the network's content from then on).
+    /// itself): those of documents this keeper does not have yet are kept
+    /// ([`Handling::adopted`]); the answer reports the text of every document
+    /// the rows name (the network's content from then on), so handing the same
+    /// rows over again answers the same.
     pub fn adopt(&mut self, rows: &[DocumentRow]) -> Handling {
         let mut done = Handling::default();
+        let mut named: Vec<Address> = rows.iter().map(|row| row.address.clone()).collect();
+        named.dedup();
         let known = |documents: &Documents, address: &Address| {
             documents.open.contains_key(address) || documents.stored.contains_key(address)
         };
-        let mut adopted: Vec<Address> = rows
+        let new: Vec<Address> = named
             .iter()
-            .map(|row| row.address.clone())
             .filter(|address| !known(&self.documents, address))
+            .cloned()
             .collect();
-        adopted.dedup();
-        for row in rows.iter().filter(|row| adopted.contains(&row.address)) {
+        for row in rows.iter().filter(|row| new.contains(&row.address)) {
             self.documents.restore(row);
+            done.adopted.push(row.clone());
         }
-        for address in adopted {
+        for address in named {
             let (text, writes) = self.text(&address, "");
             done.writes.extend(writes);
-            done.answer.texts.push(DocumentText { address, text });
+            report(&mut done, &address, text);
         }
         done
     }
@@ -184,15 +200,20 @@ impl DocumentHost {
         if self.documents.open.contains_key(address) || self.documents.stored.contains_key(address)
         {
             // Registering again keeps the document; new content is an edit of it.
-            if let Some(text) = text {
-                self.set_text(address, text, text, now, done);
+            match text {
+                Some(text) => self.set_text(address, text, text, now, done),
+                None => {
+                    let (text, writes) = self.text(address, "");
+                    done.writes.extend(writes);
+                    report(done, address, text);
+                }
             }
             return;
         }
         let text = text.unwrap_or_default();
         let shared = fresh_document(address, self.documents.actor, text, now, &mut done.writes);
-        // No text to report: the network holds the content it was registered with.
         self.documents.open.insert(address.clone(), shared);
+        report(done, address, text.to_owned());
     }
 
     /// Replaces the text and tells every open session.
@@ -210,7 +231,7 @@ impl DocumentHost {
         }
         let writes = shared.persistence.after_change(address, &mut shared.doc);
         done.writes.extend(row_writes(address, writes));
-        // No text to report: the network set the content itself.
+        report(done, address, text.to_owned());
         done.answer.messages = self.broadcast(address, None);
     }
 
@@ -281,10 +302,8 @@ impl DocumentHost {
         if changed {
             let writes = shared.persistence.after_change(address, &mut shared.doc);
             done.writes.extend(row_writes(address, writes));
-            done.answer.texts.push(DocumentText {
-                address: address.clone(),
-                text: shared.doc.text(),
-            });
+            let text = shared.doc.text();
+            report(done, address, text);
         }
         done.answer.messages = if changed || joined {
             self.broadcast(address, Some(sent))

@@ -11,10 +11,11 @@
 //! * document rows this object stored itself (before its documents moved)
 //!   are handed to the keeper when the network loads, then deleted here; the
 //!   keeper answers with their texts, which become the resources' content;
-//! * a keeper that cannot be reached costs the ask: a member's sync is
-//!   answered `network_unavailable` so it tries again, and the rest follow
-//!   from the member's next sync (the keeper starts a missing document from
-//!   the text the network holds).
+//! * when the keeper cannot be reached, a member's sync is answered
+//!   `network_unavailable` (the member sends it again); any other job (rows
+//!   to hand over, a registration, a whole-content update, a removal, a
+//!   member leaving) stays first in the queue for the next commit, and the
+//!   syncs waiting behind it are answered `network_unavailable` meanwhile.
 
 use crate::host::now;
 use crate::host::origin::Origin;
@@ -26,7 +27,7 @@ use agentnet_core::error::ErrorCode;
 use agentnet_core::ids::network_id::NetworkId;
 use agentnet_core::model::state::{Row, RowKind};
 use agentnet_core::network::documents::ask::{ADOPT_PATH, ASK_PATH};
-use agentnet_core::network::{DocumentAnswer, DocumentAsk};
+use agentnet_core::network::{DocumentAnswer, DocumentAsk, DocumentOp};
 use worker::{Env, Method, Request, RequestInit, Result, Stub};
 
 /// The Durable Object namespace of the documents' keepers (the documents Worker's).
@@ -86,12 +87,21 @@ impl NetworkHost {
         };
         worker::wasm_bindgen_futures::spawn_local(async move {
             while let Some(job) = me.live.documents.next() {
-                if let Some(rows) = me.send_keeper_job(job).await {
-                    // Asks wait behind rows not yet handed over: a document
-                    // the keeper started afresh would not take them any more.
-                    me.live.documents.put_back(KeeperJob::Adopt(rows));
-                    return;
+                let Some(failed) = me.send_keeper_job(job).await else {
+                    continue;
+                };
+                // The members' syncs waiting behind it are refused now (they send
+                // them again), while this sender still holds the queue; then the
+                // failed job goes first again, for the next commit: nothing may
+                // overtake it (a keeper that started a document afresh would not
+                // take its stored rows any more).
+                for ask in me.live.documents.take_syncs() {
+                    if let Err(err) = me.answer_keeper(unreachable(&ask)) {
+                        worker::console_error!("refusing a document sync failed: {err}");
+                    }
                 }
+                me.live.documents.put_back(failed);
+                return;
             }
         });
     }
@@ -101,25 +111,28 @@ impl NetworkHost {
         Some(network.as_ref()?.config().id.clone())
     }
 
-    /// Sends one job; rows that could not be handed over come back.
-    async fn send_keeper_job(&self, job: KeeperJob) -> Option<Vec<DocumentRow>> {
+    /// Sends one job; a job that failed comes back, but for a member's sync,
+    /// which is refused instead (the member sends it again).
+    async fn send_keeper_job(&self, job: KeeperJob) -> Option<KeeperJob> {
         let id = self.network_id()?;
-        let outcome = match job {
-            KeeperJob::Adopt(rows) => match self.hand_over(&id, &rows).await {
-                Ok(()) => Ok(()),
-                Err(err) => {
-                    worker::console_error!(
-                        "handing stored documents to their keeper failed: {err}"
-                    );
-                    return Some(rows);
+        let result = match &job {
+            KeeperJob::Adopt(rows) => self.hand_over(&id, rows).await,
+            KeeperJob::Ask(ask) => match Self::ask_keeper(&self.env, &id, ask).await {
+                Ok(answer) => self.answer_keeper(answer),
+                Err(err) if matches!(ask.op, DocumentOp::Sync { .. }) => {
+                    worker::console_error!("the documents' keeper failed: {err}");
+                    self.answer_keeper(unreachable(ask))
                 }
+                Err(err) => Err(err),
             },
-            KeeperJob::Ask(ask) => self.send_ask(&id, ask).await,
         };
-        if let Err(err) = outcome {
-            worker::console_error!("a shared document's answer failed: {err}");
+        match result {
+            Ok(()) => None,
+            Err(err) => {
+                worker::console_error!("a shared document's job failed, kept for later: {err}");
+                Some(job)
+            }
         }
-        None
     }
 
     /// Hands rows stored here to the keeper, then deletes them here; their
@@ -132,22 +145,6 @@ impl NetworkHost {
         for row in rows {
             store.remove(RowKind::Document, &row.key())?;
         }
-        self.answer_keeper(answer)
-    }
-
-    /// Asks the keeper and hands its answer (or a refusal, when it cannot be reached) to the network.
-    async fn send_ask(&self, id: &NetworkId, ask: DocumentAsk) -> Result<()> {
-        let answer = match Self::ask_keeper(&self.env, id, &ask).await {
-            Ok(answer) => answer,
-            Err(err) => {
-                worker::console_error!("the documents' keeper failed: {err}");
-                DocumentAnswer::refusing_sync(
-                    &ask,
-                    ErrorCode::NetworkUnavailable,
-                    "the shared documents could not be reached; try again",
-                )
-            }
-        };
         self.answer_keeper(answer)
     }
 
@@ -170,6 +167,15 @@ impl NetworkHost {
         let mut response = post(&stub, ASK_PATH, id, serde_json::to_string(ask)?).await?;
         response.json().await
     }
+}
+
+/// What a member hears when the keeper could not be asked: its sync is refused, to be sent again.
+fn unreachable(ask: &DocumentAsk) -> DocumentAnswer {
+    DocumentAnswer::refusing_sync(
+        ask,
+        ErrorCode::NetworkUnavailable,
+        "the shared documents could not be reached; try again",
+    )
 }
 
 impl Component<NetworkHost> for DocumentsIo {

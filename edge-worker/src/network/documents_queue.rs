@@ -4,7 +4,7 @@
 //! over first, then the asks, in order.
 
 use agentnet_core::documents::DocumentRow;
-use agentnet_core::network::DocumentAsk;
+use agentnet_core::network::{DocumentAsk, DocumentOp};
 use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
 
@@ -40,11 +40,24 @@ impl DocumentsIo {
         !self.jobs.borrow().is_empty() && !self.sending.replace(true)
     }
 
-    /// Hands `job` over again first and ends the sender: what waits behind it
-    /// waits for the next commit (rows to hand over go before any ask).
+    /// Hands `job` over again first and ends the sender: it and what waits
+    /// behind it go with the next commit, in order.
     pub(crate) fn put_back(&self, job: KeeperJob) {
         self.jobs.borrow_mut().push_front(job);
         self.sending.set(false);
+    }
+
+    /// The members' sync messages waiting, taken out of the queue.
+    pub(crate) fn take_syncs(&self) -> Vec<DocumentAsk> {
+        let mut syncs = Vec::new();
+        self.jobs.borrow_mut().retain(|job| match job {
+            KeeperJob::Ask(ask) if matches!(ask.op, DocumentOp::Sync { .. }) => {
+                syncs.push(ask.clone());
+                false
+            }
+            _ => true,
+        });
+        syncs
     }
 
     /// The next job of the sender that [`DocumentsIo::start`]ed; `None` ends it.

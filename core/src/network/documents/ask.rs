@@ -51,6 +51,9 @@ pub enum DocumentOp {
         address: Address,
         /// Its new text.
         text: String,
+        /// The resource's text before, should the keeper have no document of it yet.
+        #[serde(default)]
+        initial: String,
     },
     /// The resource was unregistered: its document and sessions go.
     Delete {
@@ -113,8 +116,8 @@ pub struct DocumentAnswer {
     /// The sync messages to send, each to one member's session.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub messages: Vec<DocumentMessage>,
-    /// The documents whose text members changed (by syncing) or that were
-    /// adopted, with their text now; not those the network itself set.
+    /// The documents whose text changed (or was registered again, or
+    /// adopted), with their text now, in the order of the changes.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub texts: Vec<DocumentText>,
     /// The member's sync message was refused (nothing of it was kept).

@@ -43,6 +43,7 @@ fn every_ask_reads_back_as_written() {
         DocumentOp::SetText {
             address: file.clone(),
             text: "whole".into(),
+            initial: "before".into(),
         },
         DocumentOp::Delete {
             address: file.clone(),

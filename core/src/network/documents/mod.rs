@@ -66,14 +66,19 @@ impl Network {
 
     /// The keeper's answer to an [`Effect::Document`] this network asked:
     /// its messages go to their members, a refusal to the sender, and each
-    /// changed text becomes its resource's content.
+    /// changed text becomes its resource's content (answers come in the
+    /// order of the asks, so the last change wins). Content that already
+    /// reads as that text stays as it is (structured content as registered).
     pub fn answer_document(&mut self, answer: DocumentAnswer, now: Timestamp) -> Vec<Effect> {
         let mut effects = Vec::new();
         for changed in answer.texts {
             if let Some(resource) = self.state.resources.get_mut(&changed.address) {
-                let text = Value::String(changed.text);
-                if resource.content.as_ref() != Some(&text) {
-                    resource.content = Some(text);
+                let same = resource
+                    .content
+                    .as_ref()
+                    .is_some_and(|c| content_text(c) == changed.text);
+                if !same {
+                    resource.content = Some(Value::String(changed.text));
                     effects.push(Effect::Store(Row::Resource(Box::new(resource.clone()))));
                 }
             }
@@ -220,6 +225,7 @@ impl Network {
         let op = DocumentOp::SetText {
             address: address.clone(),
             text: content_text(content),
+            initial: self.initial_text(address),
         };
         self.tell_documents(op, now)
     }

@@ -72,10 +72,15 @@ pub(crate) fn handle(
         t::RESOURCE_INVOKE => resources::invoke(network, event),
         t::RESOURCE_INVOKE_RESULT => resources::invoke_result(metadata),
         t::RESOURCE_READ => resources::read(network, event, now),
-        t::RESOURCE_UPDATE
-            if network.serves_documents() && crate::documents::is_sync_event(event) =>
-        {
+        t::RESOURCE_UPDATE if crate::documents::is_sync_event(event) => {
             payload::resource_at(&network.state, &event.target)?;
+            if !network.serves_documents() {
+                // Never an update: a sync needs only `read` (`mods::access_control`).
+                return Err(crate::error::Rejection::new(
+                    crate::error::ErrorCode::NotSupported,
+                    "this network does not keep shared documents",
+                ));
+            }
             network.sync_document(event, now)
         }
         t::RESOURCE_UPDATE => resources::update(network, event, now),

@@ -154,6 +154,7 @@ fn whole_content_updates_removal_and_leaving_are_told_to_the_keeper() {
         vec![DocumentOp::SetText {
             address: addr(FILE),
             text: "rewritten".into(),
+            initial: "draft".into(),
         }]
     );
     assert_eq!(read_content(&mut network, &mut owner), json!("rewritten"));
@@ -175,4 +176,62 @@ fn whole_content_updates_removal_and_leaving_are_told_to_the_keeper() {
             address: addr(FILE),
         }]
     );
+}
+
+#[test]
+fn answers_apply_in_order_and_leave_content_that_reads_the_same() {
+    let (mut network, mut owner, _reader) = shared();
+    let text = |address: &str, text: &str| DocumentText {
+        address: addr(address),
+        text: text.into(),
+    };
+    // A sync answered after a whole-content update: its text, then the update's, last wins.
+    owner.send(
+        &mut network,
+        RESOURCE_UPDATE,
+        FILE,
+        json!({"content": "rewritten"}),
+    );
+    for changed in ["merged before the rewrite", "rewritten"] {
+        let answer = DocumentAnswer {
+            texts: vec![text(FILE, changed)],
+            ..DocumentAnswer::default()
+        };
+        network.answer_document(answer, Timestamp::from(20));
+    }
+    assert_eq!(read_content(&mut network, &mut owner), json!("rewritten"));
+    // Structured content stays as registered while the document's text reads the same.
+    let brief = "resource/file/brief.json";
+    owner.register(
+        &mut network,
+        json!({"address": brief, "content": {"goal": "ship"}}),
+    );
+    let pretty = crate::documents::content_text(&json!({"goal": "ship"}));
+    let answer = DocumentAnswer {
+        texts: vec![text(brief, &pretty)],
+        ..DocumentAnswer::default()
+    };
+    let effects = network.answer_document(answer, Timestamp::from(21));
+    assert!(effects.is_empty(), "{effects:#?}");
+    let read = owner.send(&mut network, RESOURCE_READ, brief, json!({}));
+    let content = &reply_of_type(&read, core_types::RESOURCE_READ_RESPONSE).payload["content"];
+    assert_eq!(content, &json!({"goal": "ship"}));
+}
+
+/// Without Automerge and without a keeper, a sync is refused, never taken as
+/// an update: a member that may only read cannot change content through one.
+#[cfg(not(feature = "documents"))]
+#[test]
+fn a_network_without_a_keeper_refuses_a_sync_even_one_carrying_content() {
+    let mut network = bare();
+    let [mut owner, mut reader] = join_all(&mut network, ["agent:owner", "agent:reader"]);
+    owner.register(&mut network, json!({"address": FILE, "content": "draft"}));
+    let effects = reader.send(
+        &mut network,
+        RESOURCE_UPDATE,
+        FILE,
+        json!({"sync": "QgA=", "session": "s1", "content": "defaced"}),
+    );
+    assert_eq!(error_code(&effects), ErrorCode::NotSupported);
+    assert_eq!(read_content(&mut network, &mut owner), json!("draft"));
 }
