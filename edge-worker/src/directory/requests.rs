@@ -3,23 +3,24 @@
 //! (in the network's own object, then its listing when public), and the list
 //! of public networks behind `GET /v1/networks`.
 
-use crate::host::stubs::directory_object;
+use crate::host::stubs::{directory_object, post};
 use crate::host::{NETWORKS_BINDING, random_seed, respond};
 use agentnet_core::bindings;
 use agentnet_core::bindings::directory as listings;
 use agentnet_core::bindings::directory::create;
 use agentnet_core::bindings::directory::networks;
 use serde_json::Value;
-use worker::{Env, Method, Request, RequestInit, Response, Result};
+use worker::{Env, Response, Result};
 
 /// Asks the directory whether `creator` may create one more network: `None`
 /// when it may, else the refusal to send back.
 async fn admit_creation(creator: &str, env: &Env) -> Result<Option<Response>> {
-    let mut init = RequestInit::new();
-    init.with_method(Method::Post)
-        .with_body(Some(listings::admission(creator).into()));
-    let admit = Request::new_with_init(listings::DIRECTORY_ADMIT, &init)?;
-    let answer = directory_object(env)?.fetch_with_request(admit).await?;
+    let answer = post(
+        &directory_object(env)?,
+        listings::DIRECTORY_ADMIT,
+        listings::admission(creator),
+    )
+    .await?;
     Ok((answer.status_code() != 204).then_some(answer))
 }
 
@@ -33,22 +34,19 @@ pub(crate) async fn create_network(request: &bindings::Request, env: &Env) -> Re
     if let Some(refused) = admit_creation(&creator, env).await? {
         return Ok(refused);
     }
-    let mut init = RequestInit::new();
-    init.with_method(Method::Post)
-        .with_body(Some(creation.body.into()));
     let url = format!("{}{}", request.origin(), bindings::http::CREATE_PATH);
-    let inner = Request::new_with_init(&url, &init)?;
     let stub = env
         .durable_object(NETWORKS_BINDING)?
         .id_from_name(&creation.id)?
         .get_stub()?;
-    let response = stub.fetch_with_request(inner).await?;
+    let response = post(&stub, &url, creation.body).await?;
     if response.status_code() == networks::CREATED && creation.public {
-        let mut init = RequestInit::new();
-        init.with_method(Method::Post)
-            .with_body(Some(creation.listing.into()));
-        let register = Request::new_with_init(listings::DIRECTORY_REGISTER, &init)?;
-        directory_object(env)?.fetch_with_request(register).await?;
+        post(
+            &directory_object(env)?,
+            listings::DIRECTORY_REGISTER,
+            creation.listing,
+        )
+        .await?;
     }
     Ok(response)
 }

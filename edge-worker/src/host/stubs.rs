@@ -1,8 +1,11 @@
-//! The deployment-wide objects' stubs: the registry's and the directory's
-//! (one instance each), for the Worker and for the network objects.
+//! The stubs of the objects the Worker and the network objects ask: the
+//! deployment-wide registry's and directory's (one instance each), and each
+//! network's keeper of shared documents (the documents Worker's); and
+//! [`post`], how a body is sent to one.
 
 use agentnet_core::bindings::directory::DIRECTORY;
-use worker::{Env, Result, Stub};
+use agentnet_core::ids::network_id::NetworkId;
+use worker::{Env, Method, Request, RequestInit, Response, Result, Stub};
 
 /// The Durable Object namespace of the directory.
 pub const DIRECTORY_BINDING: &str = "DIRECTORY";
@@ -24,4 +27,22 @@ pub(crate) fn directory_object(env: &Env) -> Result<Stub> {
     env.durable_object(DIRECTORY_BINDING)?
         .id_from_name(DIRECTORY)?
         .get_stub()
+}
+
+/// The Durable Object namespace of the documents' keepers (the documents Worker's).
+pub const DOCUMENTS_BINDING: &str = "DOCUMENTS";
+
+/// The keeper of `network`'s shared documents.
+pub(crate) fn documents_object(env: &Env, network: &NetworkId) -> Result<Stub> {
+    env.durable_object(DOCUMENTS_BINDING)?
+        .id_from_name(network.as_str())?
+        .get_stub()
+}
+
+/// POSTs `body` to `url` at `stub`'s object; its answer, whatever the status.
+pub(crate) async fn post(stub: &Stub, url: &str, body: String) -> Result<Response> {
+    let mut init = RequestInit::new();
+    init.with_method(Method::Post).with_body(Some(body.into()));
+    stub.fetch_with_request(Request::new_with_init(url, &init)?)
+        .await
 }

@@ -13,6 +13,7 @@
 use crate::host::now;
 use crate::host::origin::Origin;
 use crate::host::sql::run;
+use crate::host::stubs::{directory_object, post, registry_object};
 use crate::network::component::Component;
 use crate::network::discovery_queue::DiscoveryIo;
 use crate::network::object::NetworkHost;
@@ -25,20 +26,13 @@ use agentnet_core::network::Effect;
 use agentnet_core::network::{DiscoveryAsk, RegistryAnswer};
 use serde::Deserialize;
 use serde_json::Value;
-use worker::{Method, Request, RequestInit, Result, SqlStorageValue};
+use worker::{Result, SqlStorageValue};
 
 const ORIGIN_TABLE: &str = "CREATE TABLE IF NOT EXISTS known_origin (id INTEGER PRIMARY KEY CHECK (id = 1), origin TEXT NOT NULL)";
 
 #[derive(Deserialize)]
 struct KnownOrigin {
     origin: String,
-}
-
-async fn post(stub: worker::Stub, url: &str, body: String) -> Result<worker::Response> {
-    let mut init = RequestInit::new();
-    init.with_method(Method::Post).with_body(Some(body.into()));
-    stub.fetch_with_request(Request::new_with_init(url, &init)?)
-        .await
 }
 
 impl NetworkHost {
@@ -129,7 +123,7 @@ impl NetworkHost {
         settings: Option<(&'static str, String)>,
     ) -> Result<()> {
         if let Some((url, body)) = settings {
-            post(crate::host::stubs::directory_object(&self.env)?, url, body).await?;
+            post(&directory_object(&self.env)?, url, body).await?;
         }
         let Some(origin) = self.known_origin() else {
             // Never reached over HTTP: nothing can have joined, nothing to list or answer.
@@ -138,12 +132,7 @@ impl NetworkHost {
         };
         if let Some(listing) = listing {
             let url = format!("{origin}{MEMBERS_PATH}");
-            let sent = post(
-                crate::host::stubs::registry_object(&self.env)?,
-                &url,
-                listing,
-            )
-            .await;
+            let sent = post(&registry_object(&self.env)?, &url, listing).await;
             if !sent.is_ok_and(|r| r.status_code() == 200) {
                 // Sent again with the next change.
                 self.live.discovery.forget_sent();
@@ -175,7 +164,7 @@ impl NetworkHost {
         origin: &str,
         ask: &DiscoveryAsk,
     ) -> std::result::Result<Vec<Value>, String> {
-        let stub = crate::host::stubs::registry_object(&self.env).map_err(|e| e.to_string())?;
+        let stub = registry_object(&self.env).map_err(|e| e.to_string())?;
         let url = format!("{origin}{}", ask.registry_path());
         let mut response = stub.fetch_with_str(&url).await.map_err(|e| e.to_string())?;
         if response.status_code() != 200 {

@@ -19,6 +19,7 @@
 
 use crate::host::now;
 use crate::host::origin::Origin;
+use crate::host::stubs::{documents_object, post};
 use crate::network::component::Component;
 use crate::network::documents_queue::{DocumentsIo, KeeperJob};
 use crate::network::object::NetworkHost;
@@ -28,30 +29,17 @@ use agentnet_core::ids::network_id::NetworkId;
 use agentnet_core::model::state::{Row, RowKind};
 use agentnet_core::network::documents::ask::{ADOPT_PATH, ASK_PATH};
 use agentnet_core::network::{DocumentAnswer, DocumentAsk, DocumentOp};
-use worker::{Env, Method, Request, RequestInit, Result, Stub};
+use worker::{Env, Result};
 
-/// The Durable Object namespace of the documents' keepers (the documents Worker's).
-pub const DOCUMENTS_BINDING: &str = "DOCUMENTS";
-
-/// The keeper of `network`'s documents.
-fn keeper(env: &Env, network: &NetworkId) -> Result<Stub> {
-    env.durable_object(DOCUMENTS_BINDING)?
-        .id_from_name(network.as_str())?
-        .get_stub()
-}
-
-async fn post(
-    stub: &Stub,
+/// POSTs `body` to the keeper of `network`'s documents at `path`; its answer when 200.
+async fn post_keeper(
+    env: &Env,
     path: &str,
     network: &NetworkId,
     body: String,
 ) -> Result<worker::Response> {
-    let mut init = RequestInit::new();
-    init.with_method(Method::Post).with_body(Some(body.into()));
     let url = format!("https://documents{path}?network={}", network.as_str());
-    let response = stub
-        .fetch_with_request(Request::new_with_init(&url, &init)?)
-        .await?;
+    let response = post(&documents_object(env, network)?, &url, body).await?;
     if response.status_code() == 200 {
         Ok(response)
     } else {
@@ -138,8 +126,8 @@ impl NetworkHost {
     /// Hands rows stored here to the keeper, then deletes them here; their
     /// texts come back as the resources' content, for reads.
     async fn hand_over(&self, id: &NetworkId, rows: &[DocumentRow]) -> Result<()> {
-        let stub = keeper(&self.env, id)?;
-        let mut response = post(&stub, ADOPT_PATH, id, serde_json::to_string(rows)?).await?;
+        let mut response =
+            post_keeper(&self.env, ADOPT_PATH, id, serde_json::to_string(rows)?).await?;
         let answer: DocumentAnswer = response.json().await?;
         let store = self.store()?;
         for row in rows {
@@ -163,8 +151,7 @@ impl NetworkHost {
     }
 
     async fn ask_keeper(env: &Env, id: &NetworkId, ask: &DocumentAsk) -> Result<DocumentAnswer> {
-        let stub = keeper(env, id)?;
-        let mut response = post(&stub, ASK_PATH, id, serde_json::to_string(ask)?).await?;
+        let mut response = post_keeper(env, ASK_PATH, id, serde_json::to_string(ask)?).await?;
         response.json().await
     }
 }
