@@ -132,12 +132,9 @@ impl DocumentHost {
         let mut done = Handling::default();
         let mut named: Vec<Address> = rows.iter().map(|row| row.address.clone()).collect();
         named.dedup();
-        let known = |documents: &Documents, address: &Address| {
-            documents.open.contains_key(address) || documents.stored.contains_key(address)
-        };
         let new: Vec<Address> = named
             .iter()
-            .filter(|address| !known(&self.documents, address))
+            .filter(|address| !self.documents.has(address))
             .cloned()
             .collect();
         for row in rows.iter().filter(|row| new.contains(&row.address)) {
@@ -197,8 +194,7 @@ impl DocumentHost {
         now: Timestamp,
         done: &mut Handling,
     ) {
-        if self.documents.open.contains_key(address) || self.documents.stored.contains_key(address)
-        {
+        if self.documents.has(address) {
             // Registering again keeps the document; new content is an edit of it.
             match text {
                 Some(text) => self.set_text(address, text, text, now, done),

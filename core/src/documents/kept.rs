@@ -65,6 +65,11 @@ impl Documents {
         }
     }
 
+    /// Whether the document at `address` is here, open or stored.
+    pub(crate) fn has(&self, address: &Address) -> bool {
+        self.open.contains_key(address) || self.stored.contains_key(address)
+    }
+
     /// Restores one stored row (documents load when first used).
     pub fn restore(&mut self, row: &DocumentRow) {
         self.stored.entry(row.address.clone()).or_default().add(row);
