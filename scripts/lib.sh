@@ -361,9 +361,29 @@ build_edge() {
   if [ "${1:-}" = "--deploy" ]; then features=(); out=build; what="for deployment"; fi
   step "Building the edge worker (worker-build, $what)"
   first_build "$WASM32/$AGENTNET_PROFILE/agentnet_edge.wasm" "the edge worker (wasm32 $AGENTNET_PROFILE)" "5-10"
+  worker_build edge-worker "$out" ${features[@]+"${features[@]}"}
+  note "edge-worker/$out ready ($what)"
+}
+
+# build_documents: the documents Worker (edge-documents/build): the keeper of the network objects'
+# shared documents, with Automerge, which the main Worker's module leaves out (its network objects
+# ask this Worker's objects through their DOCUMENTS binding). The same build for tests and deploys;
+# edge-documents/wrangler.toml's build command (scripts/build-worker documents) runs it for a deploy.
+build_documents() {
+  step "Building the documents Worker (edge-documents: the shared documents' keeper, with Automerge)"
+  first_build "$WASM32/$AGENTNET_PROFILE/agentnet_edge_documents.wasm" "the documents Worker (wasm32 $AGENTNET_PROFILE)" "3-6"
+  worker_build edge-documents build
+  note "edge-documents/build ready"
+}
+
+# worker_build DIR OUT [CARGO-ARGS...]: the Worker crate in DIR, bound by worker-build into DIR/OUT
+# and shrunk by optimize_wasm.
+worker_build() {
+  local dir="$1" out="$2"
+  shift 2
   # The same cargo build worker-build runs first (its command and environment), so it can go
   # ahead while worker-build itself may still be compiling; worker-build's own is then a no-op.
-  (cd "$ROOT/edge-worker" && WASM_BINDGEN_USE_JS_SYS=1 wasm_cargo build $CARGO_QUIET --lib "${features[@]}")
+  (cd "$ROOT/$dir" && WASM_BINDGEN_USE_JS_SYS=1 wasm_cargo build $CARGO_QUIET --lib "$@")
   need_tool worker-build
   need_tool wasm-bindgen
   # worker-build's own wasm-opt step (-O, names kept) is left out for optimize_wasm's.
@@ -371,31 +391,9 @@ build_edge() {
   [ "$AGENTNET_PROFILE" = release ] || build=(worker-build --profile "$AGENTNET_PROFILE" --no-opt --out-dir "$out")
   # On a terminal worker-build shows cargo's progress and its own steps; in logs only errors.
   if [ -t 1 ]; then
-    (cd "$ROOT/edge-worker" && "${build[@]}" . "${features[@]}")
+    (cd "$ROOT/$dir" && "${build[@]}" . "$@")
   else
-    (cd "$ROOT/edge-worker" && "${build[@]}" . "${features[@]}" >/dev/null)
+    (cd "$ROOT/$dir" && "${build[@]}" . "$@" >/dev/null)
   fi
-  optimize_wasm "$ROOT/edge-worker/$out/index_bg.wasm"
-  note "edge-worker/$out ready ($what)"
-  build_documents
-}
-
-# build_documents: the documents Worker (edge-documents/build): the keeper of the network objects'
-# shared documents, with Automerge, which the main Worker's module leaves out (its network objects
-# ask this Worker's objects through their DOCUMENTS binding). The same build for tests and deploys.
-build_documents() {
-  step "Building the documents Worker (edge-documents: the shared documents' keeper, with Automerge)"
-  first_build "$WASM32/$AGENTNET_PROFILE/agentnet_edge_documents.wasm" "the documents Worker (wasm32 $AGENTNET_PROFILE)" "3-6"
-  (cd "$ROOT/edge-documents" && WASM_BINDGEN_USE_JS_SYS=1 wasm_cargo build $CARGO_QUIET --lib)
-  need_tool worker-build
-  need_tool wasm-bindgen
-  local build=(worker-build --release --no-opt --out-dir build)
-  [ "$AGENTNET_PROFILE" = release ] || build=(worker-build --profile "$AGENTNET_PROFILE" --no-opt --out-dir build)
-  if [ -t 1 ]; then
-    (cd "$ROOT/edge-documents" && "${build[@]}" .)
-  else
-    (cd "$ROOT/edge-documents" && "${build[@]}" . >/dev/null)
-  fi
-  optimize_wasm "$ROOT/edge-documents/build/index_bg.wasm"
-  note "edge-documents/build ready"
+  optimize_wasm "$ROOT/$dir/$out/index_bg.wasm"
 }
