@@ -277,12 +277,28 @@ impl Network {
         Ok(unacked(self.ask_documents(op, now)?))
     }
 
-    /// `member` went offline or left: its sessions end everywhere.
+    /// `member` went offline or left: its sessions end everywhere. A network
+    /// with no files or context has no sessions to end, and asks nothing (a
+    /// keeper elsewhere is not woken on every departure).
     pub(crate) fn close_documents_of(&mut self, member: &Address, now: Timestamp) -> Vec<Effect> {
+        if !self.has_documents() {
+            return Vec::new();
+        }
         let op = DocumentOp::Leave {
             member: member.clone(),
         };
         self.tell_documents(op, now)
+    }
+
+    /// Whether any resource is a shared document (sessions exist only on them:
+    /// an unregistered one's end with it).
+    fn has_documents(&self) -> bool {
+        self.serves_documents()
+            && self
+                .state
+                .resources
+                .values()
+                .any(|r| self.becomes_document(r.kind))
     }
 
     /// Whether a resource of `kind` registered now becomes a shared document.

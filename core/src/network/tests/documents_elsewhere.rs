@@ -179,6 +179,23 @@ fn whole_content_updates_removal_and_leaving_are_told_to_the_keeper() {
 }
 
 #[test]
+fn departures_wake_no_keeper_while_the_network_has_no_documents() {
+    let mut network = bare();
+    network.keep_documents_elsewhere();
+    let [mut owner, _reader] = join_all(&mut network, ["agent:owner", "agent:reader"]);
+    let effects = network.disconnect(&addr("agent:reader"), Timestamp::from(20));
+    assert_eq!(asks(&effects), vec![], "no files or context yet");
+    owner.register(&mut network, json!({"address": FILE, "content": "draft"}));
+    owner.ask(
+        &mut network,
+        "network.resource.unregister",
+        json!({"address": FILE}),
+    );
+    let effects = network.disconnect(&addr("agent:owner"), Timestamp::from(30));
+    assert_eq!(asks(&effects), vec![], "its only document was removed");
+}
+
+#[test]
 fn answers_apply_in_order_and_leave_content_that_reads_the_same() {
     let (mut network, mut owner, _reader) = shared();
     let text = |address: &str, text: &str| DocumentText {
