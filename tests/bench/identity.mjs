@@ -46,7 +46,8 @@ async function rate(label, url, network, makeJoin) {
   console.log(`${label}: ${(JOINS / seconds).toFixed(0)} joins/s (${JOINS} joins, ${CONCURRENT} at once${failed ? `, ${failed} FAILED` : ''})`);
 }
 
-const edge = await startEdge();
+// The edge fetches the did:wba documents from this loopback server, and the JWKS from itself.
+const edge = await startEdge({ allowLocalFetches: true });
 const documents = new Map();
 const server = createServer((req, res) => {
   const doc = documents.get(req.url);
