@@ -293,12 +293,10 @@ impl Network {
     /// Whether any resource is a shared document (sessions exist only on them:
     /// an unregistered one's end with it).
     fn has_documents(&self) -> bool {
-        self.serves_documents()
-            && self
-                .state
-                .resources
-                .values()
-                .any(|r| self.becomes_document(r.kind))
+        self.state
+            .resources
+            .values()
+            .any(|r| self.becomes_document(r.kind))
     }
 
     /// Whether a resource of `kind` registered now becomes a shared document.
