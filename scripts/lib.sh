@@ -376,6 +376,17 @@ build_documents() {
   note "edge-documents/build ready"
 }
 
+# build_registry: the registry Worker (edge-registry/build): the deployment-wide identity registry
+# and directory of public networks, which the main Worker's module leaves out (it asks them
+# through its REGISTRY and DIRECTORY bindings). The same build for tests and deploys;
+# edge-registry/wrangler.toml's build command (scripts/build-worker registry) runs it for a deploy.
+build_registry() {
+  step "Building the registry Worker (edge-registry: the identity registry and the directory)"
+  first_build "$WASM32/$AGENTNET_PROFILE/agentnet_edge_registry.wasm" "the registry Worker (wasm32 $AGENTNET_PROFILE)" "1-3"
+  worker_build edge-registry build
+  note "edge-registry/build ready"
+}
+
 # worker_build DIR OUT [CARGO-ARGS...]: the Worker crate in DIR, bound by worker-build into DIR/OUT
 # and shrunk by optimize_wasm.
 worker_build() {

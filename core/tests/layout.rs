@@ -30,6 +30,8 @@ const CRATES: &[&str] = &[
     "core/js/src",
     "edge-worker/src",
     "edge-documents/src",
+    "edge-registry/src",
+    "edge-shared/src",
     "web/src",
 ];
 
@@ -378,13 +380,15 @@ fn the_scan_finds_a_circle_when_there_is_one() {
     let _ = fs::remove_dir_all(&dir);
 }
 
-/// The edge's folders: one per Durable Object class, one per binding's I/O
-/// that runs inside the network object, and the shared host utilities.
+/// The main Worker's folders: one per Durable Object class (`handover` holds
+/// the retired classes whose rows the registry Worker takes over), one per
+/// binding's I/O that runs inside the network object, and the shared host
+/// utilities.
 const EDGE_OBJECTS: &[(&str, &str)] = &[
     ("network", "NetworkObject"),
     ("gateway", "GatewayObject"),
-    ("registry", "RegistryObject"),
-    ("directory", "DirectoryObject"),
+    ("handover", "RegistryObject"),
+    ("handover", "DirectoryObject"),
 ];
 const EDGE_BINDINGS: &[&str] = &["mcp", "anp", "a2a", "oauth", "ioa", "agents"];
 const EDGE_SHARED: &str = "host";
@@ -430,10 +434,11 @@ fn the_edge_is_one_folder_per_object_and_binding() {
         rust_files(&src.join(folder), &mut files);
         let declares = files.iter().any(|f| {
             let text = fs::read_to_string(f).unwrap_or_default();
-            text.lines()
-                .skip_while(|line| !line.starts_with("#[durable_object"))
-                .nth(1)
-                .is_some_and(|line| line.starts_with(&format!("pub struct {class}")))
+            let lines: Vec<&str> = text.lines().collect();
+            lines.windows(2).any(|pair| {
+                pair[0].starts_with("#[durable_object")
+                    && pair[1].starts_with(&format!("pub struct {class}"))
+            })
         });
         assert!(declares, "{folder}/ must hold the {class} Durable Object");
     }
@@ -479,7 +484,13 @@ fn the_edge_folders_have_no_circle() {
 /// The non-test source files of the core and the edge, with their code
 /// (comments and a trailing inline test module removed).
 fn core_and_edge_code() -> Vec<(String, String)> {
-    code_of_crates(&["core/src", "edge-worker/src", "edge-documents/src"])
+    code_of_crates(&[
+        "core/src",
+        "edge-worker/src",
+        "edge-documents/src",
+        "edge-registry/src",
+        "edge-shared/src",
+    ])
 }
 
 /// The non-test code of each of `krates` (source folders), file by file.

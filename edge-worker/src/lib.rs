@@ -1,22 +1,25 @@
 //! agentnet-edge: the network service as a Cloudflare Worker.
 //!
-//! The edge is four Durable Object classes and this Worker entry, one folder
+//! The edge is two Durable Object classes and this Worker entry, one folder
 //! each, beside one folder per binding's I/O and the shared host utilities:
 //!
 //! | folder | what it holds |
 //! |---|---|
 //! | [`network`] | `NetworkObject`: one network's state, log, sockets, sessions, SSE outlets, effects |
 //! | [`gateway`] | `GatewayObject`: the connection gateways of a hot network |
-//! | [`registry`] | `RegistryObject`: the identity registry and the discovery feed it serves |
-//! | [`directory`] | `DirectoryObject`: public networks and the creation limit |
+//! | [`directory`] | what the Worker asks the directory when a network is created or listed |
+//! | [`handover`] | the stubs of the registry Worker's objects, and the retired classes whose rows they take over |
 //! | [`agents`] | the hosted agents (LLM agents a master added) run inside the network object |
 //! | [`mcp`], [`anp`], [`a2a`], [`oauth`], [`ioa`] | each binding's I/O inside the network object (its decisions are the core's) |
 //! | [`host`] | the clock, randomness, requests and responses, bounded fetches, origins, stubs |
 //!
-//! The networks' shared documents are another Worker's (`edge-documents/`:
-//! one `DocumentsObject` per network, with Automerge), which each network
-//! object asks through its `DOCUMENTS` binding ([`network::documents`]), so
-//! this Worker's module carries no Automerge.
+//! Two other Workers hold what a network object does not need in its module:
+//! the networks' shared documents (`edge-documents/`: one `DocumentsObject`
+//! per network, with Automerge), which each network object asks through its
+//! `DOCUMENTS` binding ([`network::documents`]); and the deployment-wide
+//! identity registry and directory of public networks (`edge-registry/`:
+//! `RegistryObject`, `DirectoryObject`), asked through the `REGISTRY` and
+//! `DIRECTORY` bindings ([`handover`]).
 //!
 //! The Worker only routes, along the core's route table
 //! (`agentnet_core::bindings::route`, read once per request):
@@ -31,7 +34,7 @@
 //!   that takes it, and the upgrade goes there ([`gateway::entry::GatewayObject`]).
 //!
 //! * the identity registry's routes (`/registry/v1/…`, `/agents/{name}/did.json`,
-//!   `/.well-known/jwks.json`) go to its Durable Object ([`registry::object::RegistryObject`]).
+//!   `/.well-known/jwks.json`) go to its Durable Object (the registry Worker's `RegistryObject`).
 //!
 //! Static files of the web workspace (`www/`) are served from the platform's
 //! assets binding by the Worker ([`host::assets`]), after the same checks as
@@ -41,18 +44,16 @@
 mod a2a;
 mod agents;
 mod anp;
-#[allow(missing_docs)] // the #[durable_object] macro generates undocumented glue
 mod directory;
 #[allow(missing_docs)] // the #[durable_object] macro generates undocumented glue
 mod gateway;
+mod handover;
 mod host;
 mod ioa;
 mod mcp;
 #[allow(missing_docs)] // the #[durable_object] macro generates undocumented glue
 mod network;
 mod oauth;
-#[allow(missing_docs)] // the #[durable_object] macro generates undocumented glue
-mod registry;
 
 use agentnet_core::bindings;
 use agentnet_core::bindings::route::{self, Route};
@@ -60,19 +61,18 @@ use agentnet_core::bindings::step::Step;
 use agentnet_core::model::origins::AllowedOrigins;
 use directory::requests::{create_network, list_networks};
 use gateway::handoff::to_gateway;
+use handover::registry_object;
 use host::forward::buffered;
-use host::stubs::registry_object;
 use host::{request_head, respond};
 use network::gateway_link;
 use worker::{Context, Env, Request, Response, Result, event};
 
-pub use directory::object::DirectoryObject;
 pub use gateway::entry::GatewayObject;
+pub use handover::retired::{DirectoryObject, RegistryObject};
 pub use network::entry::NetworkObject;
-pub use registry::object::RegistryObject;
 
+pub use handover::{DIRECTORY_BINDING, REGISTRY_BINDING};
 pub use host::NETWORKS_BINDING;
-pub use host::stubs::{DIRECTORY_BINDING, REGISTRY_BINDING};
 
 /// Every request: a network's own go to its object, which decides CORS with the
 /// network's `allowed_origins`; the deployment's routes (creating and listing
@@ -112,8 +112,12 @@ async fn serve(
     if let Some(refused) = host::known_hosts(&env).refusal(&request) {
         return respond(refused);
     }
+    #[cfg(feature = "test-hooks")]
+    if host::test_hooks::enabled(&env) && handover::retired::is_test_hook(&request) {
+        return handover::retired::test_hook(&env, &request, &mut req).await;
+    }
     match route {
-        Ok(Route::Registry) => registry_object(&env)?.fetch_with_request(req).await,
+        Ok(Route::Registry) => registry_object(&env).await?.fetch_with_request(req).await,
         Ok(Route::CreateNetwork) => {
             request.body = match host::read_body(&mut req).await {
                 Ok(body) => body,

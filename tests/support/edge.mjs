@@ -146,6 +146,33 @@ export function documentsTestConfig() {
 }
 
 /**
+ * The registry Worker's wrangler.toml (edge-registry/: the identity registry and
+ * the directory, asked by the main Worker) without its `[build]` table and with
+ * `vars` in its `[vars]`: `wrangler dev` gives its `--var`s to the first
+ * configuration only, and the creation limits, the registry's AICs and the
+ * outbound allowance are this Worker's. One file per edge (each edge of a test
+ * process may have vars of its own), removed when the process exits.
+ */
+let registryConfigs = 0;
+export async function registryTestConfig(vars = {}) {
+  const source = await readFile(join(root, 'edge-registry', 'wrangler.toml'), 'utf8');
+  let config = source.replace(/^\[build\][^[]*/m, '');
+  const added = [];
+  for (const [name, value] of Object.entries(vars)) {
+    const line = `${name} = ${JSON.stringify(String(value))}`;
+    const existing = new RegExp(`^${name} = .*$`, 'm');
+    if (existing.test(config)) config = config.replace(existing, line);
+    else added.push(line);
+  }
+  config = config.replace(/^\[vars\]$/m, ['[vars]', ...added].join('\n'));
+  registryConfigs += 1;
+  const path = join(root, 'edge-registry', `.wrangler-test.${process.pid}.${registryConfigs}.toml`);
+  await writeFile(path, config);
+  process.once('exit', () => { try { unlinkSync(path); } catch { /* gone */ } });
+  return path;
+}
+
+/**
  * Starts `wrangler dev`; resolves with `{url, stop, kill}` once the edge answers.
  * `config` is another wrangler configuration than the project's (benchmarks
  * comparing settings); `testHooks` turns on the test-only routes; `vars` adds `--var NAME:VALUE`s
@@ -207,8 +234,9 @@ async function launchEdge({ timeoutMs, port, inspectorPort, persistTo, keepState
   const child = spawn(
     wrangler,
     ['dev', '--config', config ?? await testConfig(),
-      // The edge's own Workers: the documents Worker beside the main one (not for another project).
-      ...(cwd ? [] : ['--config', await documentsTestConfig()]),
+      // The edge's own Workers: the documents and registry Workers beside the main one (not for
+      // another project).
+      ...(cwd ? [] : ['--config', await documentsTestConfig(), '--config', await registryTestConfig(vars)]),
       '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(inspectorPort),
       '--persist-to', persistTo, '--show-interactive-dev-session=false',
       ...(testHooks ? ['--var', 'AGENTNET_TEST_HOOKS:1'] : []),

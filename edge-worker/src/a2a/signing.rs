@@ -35,7 +35,8 @@ async fn card_signature(host: &NetworkHost, asked: &Value) -> Result<Value> {
         .with_body(Some(asked.to_string().into()));
     let url = format!("https://registry.invalid{}", signature::SIGN_PATH);
     let request = Request::new_with_init(&url, &init)?;
-    let mut answer = crate::host::stubs::registry_object(&host.env)?
+    let mut answer = crate::handover::registry_object(&host.env)
+        .await?
         .fetch_with_request(request)
         .await?;
     if answer.status_code() != 200 {

@@ -1,8 +1,7 @@
-//! The directory (`DirectoryObject`, one for the deployment): the list of
-//! public networks and the count of recent creations ([`object`]), and what
-//! the Worker asks of it when a network is created or listed ([`requests`]).
+//! What the Worker asks the directory (the registry Worker's
+//! `DirectoryObject`, one for the deployment) when a network is created or
+//! listed ([`requests`]).
 //!
-//! May use the core and [`crate::host`] only.
+//! May use the core, [`crate::host`] and [`crate::handover`] only.
 
-pub mod object;
 pub mod requests;

@@ -3,7 +3,8 @@
 //! (in the network's own object, then its listing when public), and the list
 //! of public networks behind `GET /v1/networks`.
 
-use crate::host::stubs::{directory_object, post};
+use crate::handover::directory_object;
+use crate::host::stubs::post;
 use crate::host::{NETWORKS_BINDING, random_seed, respond};
 use agentnet_core::bindings;
 use agentnet_core::bindings::directory as listings;
@@ -16,7 +17,7 @@ use worker::{Env, Response, Result};
 /// when it may, else the refusal to send back.
 async fn admit_creation(creator: &str, env: &Env) -> Result<Option<Response>> {
     let answer = post(
-        &directory_object(env)?,
+        &directory_object(env).await?,
         listings::DIRECTORY_ADMIT,
         listings::admission(creator),
     )
@@ -42,7 +43,7 @@ pub(crate) async fn create_network(request: &bindings::Request, env: &Env) -> Re
     let response = post(&stub, &url, creation.body).await?;
     if response.status_code() == networks::CREATED && creation.public {
         post(
-            &directory_object(env)?,
+            &directory_object(env).await?,
             listings::DIRECTORY_REGISTER,
             creation.listing,
         )
@@ -56,7 +57,8 @@ pub(crate) async fn list_networks(request: &bindings::Request, env: &Env) -> Res
         Ok(query) => query,
         Err(response) => return respond(response),
     };
-    let mut listed = directory_object(env)?
+    let mut listed = directory_object(env)
+        .await?
         .fetch_with_str(&listings::list_url(&query))
         .await?;
     let rows: Vec<Value> = listed.json().await?;

@@ -1,33 +1,9 @@
-//! The stubs of the objects the Worker and the network objects ask: the
-//! deployment-wide registry's and directory's (one instance each), and each
-//! network's keeper of shared documents (the documents Worker's); and
-//! [`post`], how a body is sent to one.
+//! The stubs of each network's keeper of shared documents (the documents
+//! Worker's), and [`post`], how a body is sent to any object. (The registry
+//! Worker's objects' stubs are `crate::handover`'s: they hand rows over first.)
 
-use agentnet_core::bindings::directory::DIRECTORY;
 use agentnet_core::ids::network_id::NetworkId;
 use worker::{Env, Method, Request, RequestInit, Response, Result, Stub};
-
-/// The Durable Object namespace of the directory.
-pub const DIRECTORY_BINDING: &str = "DIRECTORY";
-/// The name of the registry's one object.
-pub const REGISTRY: &str = "registry";
-
-/// The Durable Object namespace of the identity registry.
-pub const REGISTRY_BINDING: &str = "REGISTRY";
-
-/// The registry's object (one for now; `docs/identity.md` plans its shards).
-pub(crate) fn registry_object(env: &Env) -> Result<Stub> {
-    env.durable_object(REGISTRY_BINDING)?
-        .id_from_name(REGISTRY)?
-        .get_stub()
-}
-
-/// The directory of public networks' object.
-pub(crate) fn directory_object(env: &Env) -> Result<Stub> {
-    env.durable_object(DIRECTORY_BINDING)?
-        .id_from_name(DIRECTORY)?
-        .get_stub()
-}
 
 /// The Durable Object namespace of the documents' keepers (the documents Worker's).
 pub const DOCUMENTS_BINDING: &str = "DOCUMENTS";

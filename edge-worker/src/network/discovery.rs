@@ -10,10 +10,11 @@
 //! * when the configuration is stored (an admin's settings change), the
 //!   directory of public networks registers or unregisters the network.
 
+use crate::handover::{directory_object, registry_object};
 use crate::host::now;
 use crate::host::origin::Origin;
 use crate::host::sql::run;
-use crate::host::stubs::{directory_object, post, registry_object};
+use crate::host::stubs::post;
 use crate::network::component::Component;
 use crate::network::discovery_queue::DiscoveryIo;
 use crate::network::object::NetworkHost;
@@ -123,7 +124,7 @@ impl NetworkHost {
         settings: Option<(&'static str, String)>,
     ) -> Result<()> {
         if let Some((url, body)) = settings {
-            post(&directory_object(&self.env)?, url, body).await?;
+            post(&directory_object(&self.env).await?, url, body).await?;
         }
         let Some(origin) = self.known_origin() else {
             // Never reached over HTTP: nothing can have joined, nothing to list or answer.
@@ -132,7 +133,7 @@ impl NetworkHost {
         };
         if let Some(listing) = listing {
             let url = format!("{origin}{MEMBERS_PATH}");
-            let sent = post(&registry_object(&self.env)?, &url, listing).await;
+            let sent = post(&registry_object(&self.env).await?, &url, listing).await;
             if !sent.is_ok_and(|r| r.status_code() == 200) {
                 // Sent again with the next change.
                 self.live.discovery.forget_sent();
@@ -164,7 +165,9 @@ impl NetworkHost {
         origin: &str,
         ask: &DiscoveryAsk,
     ) -> std::result::Result<Vec<Value>, String> {
-        let stub = registry_object(&self.env).map_err(|e| e.to_string())?;
+        let stub = registry_object(&self.env)
+            .await
+            .map_err(|e| e.to_string())?;
         let url = format!("{origin}{}", ask.registry_path());
         let mut response = stub.fetch_with_str(&url).await.map_err(|e| e.to_string())?;
         if response.status_code() != 200 {

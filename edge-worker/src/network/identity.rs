@@ -63,7 +63,8 @@ impl NetworkHost {
         let response = if self.is_local(url) {
             let local = async {
                 let request = Request::new_with_init(url, &init)?;
-                crate::host::stubs::registry_object(&self.env)?
+                crate::handover::registry_object(&self.env)
+                    .await?
                     .fetch_with_request(request)
                     .await
             };
@@ -119,7 +120,8 @@ impl NetworkHost {
 
     async fn registry_document(&self, did: &Did) -> std::result::Result<Value, IdentityError> {
         let url = format!("https://registry.invalid/registry/v1/did/{did}");
-        let stub = crate::host::stubs::registry_object(&self.env)
+        let stub = crate::handover::registry_object(&self.env)
+            .await
             .map_err(|e| IdentityError::Unresolvable(e.to_string()))?;
         let response = stub
             .fetch_with_str(&url)
@@ -178,7 +180,8 @@ impl NetworkHost {
             .with_body(Some(serde_json::to_string(claim)?.into()));
         let url = format!("https://registry.invalid{}", nonce_claims::CLAIM_PATH);
         let request = Request::new_with_init(&url, &init)?;
-        let response = crate::host::stubs::registry_object(&self.env)?
+        let response = crate::handover::registry_object(&self.env)
+            .await?
             .fetch_with_request(request)
             .await?;
         Ok(response.status_code())

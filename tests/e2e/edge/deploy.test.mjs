@@ -1,8 +1,9 @@
 // `wrangler deploy --dry-run` bundles the Worker offline: the bundle check
 // that a real deploy would pass (Durable Object classes, migrations, assets).
 // The documents Worker (edge-documents, the keeper of the shared documents)
-// bundles on its own. And the documented deploy, `./scripts/deploy` (wrangler
-// deploy of both Workers, whose build command is scripts/build-worker), works
+// and the registry Worker (edge-registry, the identity registry and the
+// directory) bundle on their own. And the documented deploy, `./scripts/deploy`
+// (wrangler deploy of the three Workers, whose build command is scripts/build-worker), works
 // from a fresh shell: no PATH but the system's, no variable but HOME.
 
 import { test } from 'node:test';
@@ -13,7 +14,7 @@ import { homedir, tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { buildEnv, documentsTestConfig, testConfig } from '../../support/edge.mjs';
+import { buildEnv, documentsTestConfig, registryTestConfig, testConfig } from '../../support/edge.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
@@ -32,9 +33,13 @@ test('wrangler deploy --dry-run bundles the worker and reports its size', async 
     const output = await dryRun('edge-worker', await testConfig(), outdir);
     assert.match(output, /--dry-run: exiting now/);
     assert.match(output, /env\.NETWORKS \(NetworkObject\)/);
-    assert.match(output, /env\.DIRECTORY \(DirectoryObject\)/);
     assert.match(output, /env\.GATEWAYS \(GatewayObject\)/);
     assert.match(output, /env\.DOCUMENTS \(DocumentsObject, defined in agentnet-documents\)/);
+    assert.match(output, /env\.DIRECTORY \(DirectoryObject, defined in agentnet-registry\)/);
+    assert.match(output, /env\.REGISTRY \(RegistryObject, defined in agentnet-registry\)/);
+    // The classes that held those rows before, kept so an upgrade can hand them over.
+    assert.match(output, /env\.RETIRED_REGISTRY \(RegistryObject\)/);
+    assert.match(output, /env\.RETIRED_DIRECTORY \(DirectoryObject\)/);
     const files = await readdir(outdir);
     const wasm = files.find((f) => f.endsWith('.wasm'));
     assert.ok(wasm, `no wasm in ${files}`);
@@ -66,6 +71,20 @@ test('wrangler deploy --dry-run bundles the documents Worker with its one object
   }
 });
 
+test('wrangler deploy --dry-run bundles the registry Worker with its two objects', async () => {
+  const outdir = await mkdtemp(join(tmpdir(), 'agentnet-bundle-registry-'));
+  try {
+    const output = await dryRun('edge-registry', await registryTestConfig(), outdir);
+    assert.match(output, /--dry-run: exiting now/);
+    assert.match(output, /env\.REGISTRY \(RegistryObject\)/);
+    assert.match(output, /env\.DIRECTORY \(DirectoryObject\)/);
+    const files = await readdir(outdir);
+    assert.ok(files.some((f) => f.endsWith('.wasm')) && files.includes('shim.js'), files.join(', '));
+  } finally {
+    await rm(outdir, { recursive: true, force: true });
+  }
+});
+
 test('./scripts/deploy --dry-run builds the worker and the web workspace and bundles them from a fresh shell', async () => {
   const outdir = await mkdtemp(join(tmpdir(), 'agentnet-deploy-'));
   try {
@@ -79,6 +98,7 @@ test('./scripts/deploy --dry-run builds the worker and the web workspace and bun
     assert.match(output, /edge-worker\/build ready/);
     assert.match(output, /www\/pkg ready/);
     assert.match(output, /edge-documents\/build ready/);
+    assert.match(output, /edge-registry\/build ready/);
     assert.match(output, /Read \d+ files from the assets directory/);
     assert.match(output, /env\.NETWORKS \(NetworkObject\)/);
     assert.match(output, /--dry-run: exiting now/);
@@ -86,6 +106,8 @@ test('./scripts/deploy --dry-run builds the worker and the web workspace and bun
     assert.ok(files.some((f) => f.endsWith('.wasm')) && files.includes('shim.js'), files.join(', '));
     const documents = await readdir(join(outdir, 'documents'));
     assert.ok(documents.some((f) => f.endsWith('.wasm')) && documents.includes('shim.js'), documents.join(', '));
+    const registry = await readdir(join(outdir, 'registry'));
+    assert.ok(registry.some((f) => f.endsWith('.wasm')) && registry.includes('shim.js'), registry.join(', '));
   } finally {
     await rm(outdir, { recursive: true, force: true });
   }

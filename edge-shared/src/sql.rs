@@ -1,53 +1,49 @@
-//! Small helpers over the object's SQLite that every store in the network
-//! object shares: bound values ([`text`], [`integer`], [`clamped_integer`]), running a statement
+//! Small helpers over an object's SQLite that every store of the edge's objects
+//! shares: bound values ([`text`], [`integer`], [`clamped_integer`]), running a statement
 //! ([`run`]) and reading its rows ([`select`], [`select_first`], [`json_values`], [`json_value`]),
 //! keeping a table's newest rows ([`keep_newest`]), whether a table exists
 //! ([`table_exists`]) and a table's one secret ([`secret`], [`keep_secret`]).
-//! A leaf: the stores of every object (`crate::network::storage`, `crate::registry::discovery_store`,
-//! `crate::mcp::store`, …) use it without using each other.
+//! A leaf: the stores of every object (the network object's storage, the registry's discovery store,
+//! MCP's store, …) use it without using each other.
 
 use serde::de::DeserializeOwned;
 use worker::{SqlStorage, SqlStorageValue};
 
 /// What a statement binds: its `?` values in order, or `None`.
-pub(crate) type Bindings = Option<Vec<SqlStorageValue>>;
+pub type Bindings = Option<Vec<SqlStorageValue>>;
 
 /// A text value to bind.
-pub(crate) fn text(value: impl Into<String>) -> SqlStorageValue {
+pub fn text(value: impl Into<String>) -> SqlStorageValue {
     SqlStorageValue::from(value.into())
 }
 
 /// An integer value to bind (SQLite's integers are signed 64-bit).
-pub(crate) fn integer(value: u64) -> worker::Result<SqlStorageValue> {
+pub fn integer(value: u64) -> worker::Result<SqlStorageValue> {
     i64::try_from(value)
         .map(SqlStorageValue::from)
         .map_err(|_| worker::Error::RustError("value exceeds SQLite's integer range".into()))
 }
 
 /// The largest integer a JavaScript number holds exactly (`Number.MAX_SAFE_INTEGER`).
-pub(crate) const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
+pub const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
 
 /// A count, time or `seq` as a SQL parameter, never refused (unlike [`integer`]). Parameters cross into
 /// JavaScript as numbers: a larger value (an "unbounded" sentinel such as
 /// `u64::MAX`) would lose its value there, so it is clamped to the largest
 /// exact one, which no stored count, time or `seq` reaches.
-pub(crate) fn clamped_integer(value: u64) -> SqlStorageValue {
+pub fn clamped_integer(value: u64) -> SqlStorageValue {
     // Lossless: MAX_SAFE_INTEGER < i64::MAX.
     SqlStorageValue::from(value.min(MAX_SAFE_INTEGER) as i64)
 }
 
 /// Runs a statement (or several, without bindings) whose rows are not read.
-pub(crate) fn run(
-    sql: &SqlStorage,
-    query: &str,
-    bindings: impl Into<Bindings>,
-) -> worker::Result<()> {
+pub fn run(sql: &SqlStorage, query: &str, bindings: impl Into<Bindings>) -> worker::Result<()> {
     sql.exec(query, bindings)?;
     Ok(())
 }
 
 /// The rows `query` answers, each read into a `T` by its column names.
-pub(crate) fn select<T: DeserializeOwned>(
+pub fn select<T: DeserializeOwned>(
     sql: &SqlStorage,
     query: &str,
     bindings: impl Into<Bindings>,
@@ -56,7 +52,7 @@ pub(crate) fn select<T: DeserializeOwned>(
 }
 
 /// The first row `query` answers (the one row a key selects, or an aggregate's), read as by [`select`].
-pub(crate) fn select_first<T: DeserializeOwned>(
+pub fn select_first<T: DeserializeOwned>(
     sql: &SqlStorage,
     query: &str,
     bindings: impl Into<Bindings>,
@@ -81,7 +77,7 @@ impl Json {
 /// The JSON kept in the column `value` of each row `query` answers
 /// (`SELECT record AS value …`), read into `T`s; a row whose JSON does not
 /// read as a `T` is left out.
-pub(crate) fn json_values<T: DeserializeOwned>(
+pub fn json_values<T: DeserializeOwned>(
     sql: &SqlStorage,
     query: &str,
     bindings: impl Into<Bindings>,
@@ -91,7 +87,7 @@ pub(crate) fn json_values<T: DeserializeOwned>(
 }
 
 /// Like [`json_values`] for the one row `key` selects (`… WHERE id = ?`).
-pub(crate) fn json_value<T: DeserializeOwned>(
+pub fn json_value<T: DeserializeOwned>(
     sql: &SqlStorage,
     query: &str,
     key: &str,
@@ -104,15 +100,19 @@ pub(crate) fn json_value<T: DeserializeOwned>(
 /// holds `owner` (every row, without a scope), newest first by `order`, each
 /// known by its `key` column.
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct Newest<'a> {
+pub struct Newest<'a> {
+    /// The table.
     pub table: &'a str,
+    /// The column that names each row.
     pub key: &'a str,
+    /// The column rows are ordered by, newest last.
     pub order: &'a str,
+    /// The column and owner whose rows are trimmed (`None`: every row).
     pub scope: Option<(&'a str, &'a str)>,
 }
 
 /// Deletes the rows [`Newest`] names beyond the newest `keep`.
-pub(crate) fn keep_newest(sql: &SqlStorage, rows: Newest<'_>, keep: u64) -> worker::Result<()> {
+pub fn keep_newest(sql: &SqlStorage, rows: Newest<'_>, keep: u64) -> worker::Result<()> {
     let Newest {
         table,
         key,
@@ -141,7 +141,7 @@ pub(crate) fn keep_newest(sql: &SqlStorage, rows: Newest<'_>, keep: u64) -> work
 }
 
 /// Whether the object's SQLite has a table (or index) named `name`, read without creating it.
-pub(crate) fn table_exists(sql: &SqlStorage, name: &str) -> worker::Result<bool> {
+pub fn table_exists(sql: &SqlStorage, name: &str) -> worker::Result<bool> {
     let query = "SELECT name FROM sqlite_master WHERE name = ?";
     let found: Vec<serde_json::Value> = select(sql, query, vec![text(name)])?;
     Ok(!found.is_empty())
@@ -149,7 +149,7 @@ pub(crate) fn table_exists(sql: &SqlStorage, name: &str) -> worker::Result<bool>
 
 /// The secret kept in `table`, a table of one row (`id = 0`, `secret`),
 /// when one was kept.
-pub(crate) fn secret(sql: &SqlStorage, table: &str) -> worker::Result<Option<String>> {
+pub fn secret(sql: &SqlStorage, table: &str) -> worker::Result<Option<String>> {
     #[derive(serde::Deserialize)]
     struct Kept {
         secret: String,
@@ -160,7 +160,7 @@ pub(crate) fn secret(sql: &SqlStorage, table: &str) -> worker::Result<Option<Str
 }
 
 /// Keeps `secret` as `table`'s one row.
-pub(crate) fn keep_secret(sql: &SqlStorage, table: &str, secret: &str) -> worker::Result<()> {
+pub fn keep_secret(sql: &SqlStorage, table: &str, secret: &str) -> worker::Result<()> {
     let query = format!("INSERT OR REPLACE INTO {table} (id, secret) VALUES (0, ?)");
     run(sql, &query, vec![text(secret)])
 }

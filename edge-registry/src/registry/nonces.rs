@@ -10,7 +10,7 @@ use agentnet_core::bindings::access::nonce_claims::{Claimed, NonceClaim, answer}
 use serde::Deserialize;
 use worker::{Result, SqlStorage, SqlStorageValue};
 
-const SCHEMA: &str = "
+pub(crate) const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS didwba_nonces (key TEXT PRIMARY KEY, until INTEGER NOT NULL);
 CREATE INDEX IF NOT EXISTS didwba_nonces_by_until ON didwba_nonces (until);
 ";

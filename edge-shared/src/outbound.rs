@@ -14,7 +14,7 @@ use worker::{Env, Fetch, Request, RequestInit, RequestRedirect, Response};
 
 /// The deployment's policy: [`ALLOW_HOSTS_VAR`] and the older
 /// [`DISCOVERY_ALLOW_HOSTS_VAR`] (both unset: public hosts only).
-pub(crate) fn policy_of(env: &Env) -> OutboundPolicy {
+pub fn policy_of(env: &Env) -> OutboundPolicy {
     let var = |name| env.var(name).ok().map(|v| v.to_string());
     OutboundPolicy::from_vars(
         var(ALLOW_HOSTS_VAR).as_deref(),
@@ -24,7 +24,7 @@ pub(crate) fn policy_of(env: &Env) -> OutboundPolicy {
 
 /// Sends `init` to `url` when `policy` lets it through; the answer (never a
 /// redirect), or why there is none.
-pub(crate) async fn send(
+pub async fn send(
     policy: &OutboundPolicy,
     url: &str,
     init: &mut RequestInit,
@@ -33,7 +33,7 @@ pub(crate) async fn send(
 }
 
 /// [`send`], aborted when `signal` fires.
-pub(crate) async fn send_abortable(
+pub async fn send_abortable(
     policy: &OutboundPolicy,
     url: &str,
     init: &mut RequestInit,

@@ -7,8 +7,10 @@
 //! [`agentnet_core::identity::registry`]'s. Sharding when one object is not
 //! enough is planned in `docs/identity.md`.
 
+use crate::adoption::Adoption;
+use crate::host::handover::ADOPT_PATH;
 use crate::host::sql::{run, select};
-use crate::host::{now, random_seed, request_of, respond};
+use crate::host::{now, now_ms, random_seed, request_of, respond};
 use agentnet_core::bindings::a2a::signature;
 use agentnet_core::bindings::access::nonce_claims;
 use agentnet_core::bindings::discovery;
@@ -39,6 +41,27 @@ CREATE TABLE IF NOT EXISTS agents (name TEXT PRIMARY KEY, record TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 ";
 
+/// Every table the registry keeps (what it adopts from the main Worker's retired registry).
+const TABLES: &[&str] = &[
+    "agents",
+    "meta",
+    "drc_changes",
+    "drc_versions",
+    "drc_webhooks",
+    "drc_deliveries",
+    "submitted",
+    "network_members",
+    "didwba_nonces",
+];
+
+/// Makes every table of [`TABLES`].
+fn schema(sql: &SqlStorage) -> Result<()> {
+    sql.exec(SCHEMA, None)?;
+    sql.exec(crate::registry::discovery_store::SCHEMA, None)?;
+    sql.exec(crate::registry::nonces::SCHEMA, None)?;
+    Ok(())
+}
+
 #[derive(Deserialize)]
 struct Row {
     record: String,
@@ -61,6 +84,8 @@ pub struct RegistryObject {
     pub(crate) policy: FetchPolicy,
     /// Recent submissions by caller (in memory: a restart forgets them).
     pub(crate) submissions: RefCell<Submissions>,
+    /// The rows taken over from the main Worker's retired registry.
+    adoption: Adoption,
 }
 
 /// The signing seed, made on first use and kept.
@@ -149,15 +174,25 @@ impl DurableObject for RegistryObject {
             catalog: RefCell::new(None),
             policy,
             submissions: RefCell::new(Submissions::default()),
+            adoption: Adoption::new(TABLES, schema),
         }
     }
 
     async fn fetch(&self, mut req: Request) -> Result<Response> {
+        let sql = self.state.storage().sql();
+        if let Some(answer) = self.adoption.answer(&sql, &mut req).await? {
+            // Webhook deliveries that were waiting in the retired registry go out from here now.
+            if req.path() == ADOPT_PATH
+                && let Some(next) = crate::registry::discovery_store::next_due(&sql)?
+            {
+                self.wake_at(next.max(now_ms())).await?;
+            }
+            return Ok(answer);
+        }
         let request = match request_of(&mut req).await {
             Ok(request) => request,
             Err(refused) => return respond(refused),
         };
-        let sql = self.state.storage().sql();
         if request.path() == signature::SIGN_PATH {
             sql.exec(SCHEMA, None)?;
             return respond(signature::sign_answer(&signing_seed(&sql)?, &request.body));

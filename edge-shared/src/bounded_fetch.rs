@@ -1,10 +1,10 @@
 //! A GET of an outside document bounded in time and size, through the
-//! outbound policy ([`super::outbound::send`]: checked URL, no redirects):
+//! outbound policy ([`crate::outbound::send`]: checked URL, no redirects):
 //! what the edge fetches on a caller's say-so (an OAuth client's metadata
 //! document, a passively registered agent description and its DID document)
 //! never makes it wait long, read much, or go where it may not.
 
-use super::outbound::send;
+use crate::outbound::send;
 use agentnet_core::outbound::{OutboundError, OutboundPolicy};
 use futures_util::StreamExt;
 use futures_util::future::{Either, select};
@@ -13,7 +13,7 @@ use worker::RequestInit;
 
 /// Why a bounded fetch gave no document.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Unfetched {
+pub enum Unfetched {
     /// The policy refused the URL, the answer was a redirect, or no answer
     /// came (refused, reset, timed out: one case, one text).
     Outbound(OutboundError),
@@ -27,7 +27,7 @@ pub(crate) enum Unfetched {
 
 /// Fetches `url` as JSON-ish text (`Accept: application/json`): at most
 /// `max_bytes`, within `timeout`, if `policy` lets it.
-pub(crate) async fn fetch_text(
+pub async fn fetch_text(
     policy: &OutboundPolicy,
     url: &str,
     max_bytes: usize,

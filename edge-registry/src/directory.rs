@@ -5,6 +5,7 @@
 //! description, created, creator)` rows of listed networks and `(creator, at)` rows of creations in
 //! SQLite; the decisions are [`agentnet_core::bindings::directory`]'s.
 
+use crate::adoption::Adoption;
 use crate::host::sql::{clamped_integer, select};
 use crate::host::{now, now_ms, request_head, respond};
 use agentnet_core::bindings::directory::{
@@ -63,7 +64,12 @@ pub struct DirectoryObject {
     limits: CreationLimits,
     /// The tables are made and migrated (once per instance).
     ready: std::cell::Cell<bool>,
+    /// The rows taken over from the main Worker's retired directory.
+    adoption: Adoption,
 }
+
+/// Every table the directory keeps (what it adopts from the main Worker's retired directory).
+const TABLES: &[&str] = &["networks", "creations"];
 
 /// Adds the `creator` and `description` columns to a directory made before they existed.
 fn migrate(sql: &SqlStorage) -> Result<()> {
@@ -207,11 +213,15 @@ impl DurableObject for DirectoryObject {
             state,
             limits,
             ready: std::cell::Cell::new(false),
+            adoption: Adoption::new(TABLES, migrate),
         }
     }
 
     async fn fetch(&self, mut req: Request) -> Result<Response> {
         let sql = self.state.storage().sql();
+        if let Some(answer) = self.adoption.answer(&sql, &mut req).await? {
+            return Ok(answer);
+        }
         if !self.ready.get() {
             migrate(&sql)?;
             self.ready.set(true);

@@ -155,7 +155,8 @@ impl RegistryObject {
         Ok(())
     }
 
-    async fn wake_at(&self, at: u64) -> Result<()> {
+    /// Sets the alarm for `at`, unless it is set for earlier.
+    pub(crate) async fn wake_at(&self, at: u64) -> Result<()> {
         let storage = self.state.storage();
         let current = storage
             .get_alarm()
