@@ -1,14 +1,11 @@
 //! The messages between a network object and its gateways (serde-encoded
-//! JSON between Durable Objects).
+//! JSON between Durable Objects; [`ToGateway`] and [`ToNetwork`] are read
+//! back by `super::wire`).
 
 use crate::bindings::transport::sockets::SocketId;
 use crate::ids::address::Address;
 use crate::network::FrameTemplate;
 use serde::{Deserialize, Serialize};
-
-fn default_join_within() -> u64 {
-    crate::bindings::access::policy::JOIN_DEADLINE_MS
-}
 
 /// A gateway's index among the network's gateways.
 pub type GatewayId = u32;
@@ -46,7 +43,7 @@ impl Delivery {
 }
 
 /// From the network object to one gateway.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case", tag = "kind")]
 pub enum ToGateway {
     /// The deliveries of one input (a commit), in order.
@@ -66,10 +63,10 @@ pub enum ToGateway {
         /// It asked for batched frames.
         batches: bool,
         /// The client's IP, when known (failed joins are throttled by it).
-        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[serde(skip_serializing_if = "Option::is_none")]
         peer: Option<String>,
-        /// How long an unbound socket has to join ([`crate::bindings::access::policy::Policy::join_deadline_ms`]).
-        #[serde(default = "default_join_within")]
+        /// How long an unbound socket has to join ([`crate::bindings::access::policy::Policy::join_deadline_ms`];
+        /// read as the default when an older network object leaves it out).
         join_within_ms: u64,
     },
     /// The answer to one socket's frame (an ack, an error, a read's answer).
@@ -103,7 +100,7 @@ pub enum ToGateway {
 }
 
 /// From a gateway to the network object.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case", tag = "kind")]
 pub enum ToNetwork {
     /// Events from one socket, in order (its acks to `core` taken out).
@@ -115,7 +112,7 @@ pub enum ToNetwork {
         /// The events' texts.
         frames: Vec<String>,
         /// The client's IP, when known.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[serde(skip_serializing_if = "Option::is_none")]
         peer: Option<String>,
     },
     /// The highest `seq` each member acknowledged since the last of these.

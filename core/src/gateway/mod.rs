@@ -34,6 +34,7 @@ mod holder;
 pub mod messages;
 mod placement;
 mod sequencer;
+mod wire;
 
 pub use cursors::CURSOR_DELAY_MS;
 pub use holder::{Gateway, GatewayEffect, MAX_UNBOUND_EVENTS, Opening};
