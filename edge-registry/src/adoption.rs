@@ -50,12 +50,9 @@ impl Adoption {
                     Ok(body) => body,
                     Err(refused) => return respond(refused).map(Some),
                 };
-                let rows: Rows = match serde_json::from_str(&body) {
+                let rows: Rows = match handover::parse(&body) {
                     Ok(rows) => rows,
-                    Err(e) => {
-                        let refused = handover::HandoverError::BadValue(e.to_string());
-                        return respond(handover::refusal(&refused)).map(Some);
-                    }
+                    Err(refused) => return respond(refused).map(Some),
                 };
                 match handover::adopt(sql, self.schema, self.tables, &rows, now_ms())? {
                     Step::Go(taken) => {

@@ -103,73 +103,69 @@ async function waitUntilReady(url, child, log, timeoutMs, readyPath = '/networks
 }
 
 /**
- * The project's wrangler.toml without its `[build]` table, written beside it:
- * scripts/test builds the worker once, and a test edge must neither rebuild
- * nor watch the sources (a rebuild restarts the worker mid-test). It runs the
- * test build (`edge-worker/build-test`, with the `test-hooks` feature: `build_edge`
- * in scripts/lib.sh), which a deploy build (`edge-worker/build`) never overwrites.
- * One file per test process, written once: wrangler dev watches its configuration
- * and reloads the worker when the file is written, so edges of test files running
- * side by side must not share it. It is removed when the process exits.
+ * `folder`'s wrangler.toml without its `[build]` table and changed by `edit`,
+ * written beside it as `.wrangler-test.{pid}{suffix}.toml`: scripts/test builds
+ * the Workers once, and a test edge must neither rebuild nor watch the sources
+ * (a rebuild restarts the worker mid-test). wrangler dev watches its
+ * configuration and reloads the worker when the file is written, so edges of
+ * test files running side by side must not share one. It is removed when the
+ * process exits.
+ */
+async function writeTestConfig(folder, suffix = '', edit = (config) => config) {
+  const source = await readFile(join(root, folder, 'wrangler.toml'), 'utf8');
+  const path = join(root, folder, `.wrangler-test.${process.pid}${suffix}.toml`);
+  await writeFile(path, edit(source.replace(/^\[build\][^[]*/m, '')));
+  process.once('exit', () => { try { unlinkSync(path); } catch { /* gone */ } });
+  return path;
+}
+
+/**
+ * The project's wrangler.toml for a test edge (`writeTestConfig`), one per test
+ * process, written once. It runs the test build (`edge-worker/build-test`, with
+ * the `test-hooks` feature: `build_edge` in scripts/lib.sh), which a deploy
+ * build (`edge-worker/build`) never overwrites.
  */
 let testConfigPath;
 export function testConfig() {
-  testConfigPath ??= (async () => {
-    const source = await readFile(join(root, 'edge-worker', 'wrangler.toml'), 'utf8');
-    const withoutBuild = source
-      .replace(/^\[build\][^[]*/m, '')
-      .replace(/^main = "build\//m, 'main = "build-test/');
-    const path = join(root, 'edge-worker', `.wrangler-test.${process.pid}.toml`);
-    await writeFile(path, withoutBuild);
-    process.once('exit', () => { try { unlinkSync(path); } catch { /* gone */ } });
-    return path;
-  })();
+  testConfigPath ??= writeTestConfig('edge-worker', '',
+    (config) => config.replace(/^main = "build\//m, 'main = "build-test/'));
   return testConfigPath;
 }
 
 /**
  * The documents Worker's wrangler.toml (edge-documents/, the keeper of the
- * network objects' shared documents) without its `[build]` table, written
- * beside it as `testConfig` writes the edge's: every test edge runs both
- * Workers in one `wrangler dev` (`-c edge -c documents`), as a deploy has both.
+ * network objects' shared documents) for a test edge, one per test process:
+ * every test edge runs it beside the main Worker in one `wrangler dev`
+ * (`-c edge -c documents -c registry`), as a deploy has all three.
  */
 let documentsConfigPath;
 export function documentsTestConfig() {
-  documentsConfigPath ??= (async () => {
-    const source = await readFile(join(root, 'edge-documents', 'wrangler.toml'), 'utf8');
-    const path = join(root, 'edge-documents', `.wrangler-test.${process.pid}.toml`);
-    await writeFile(path, source.replace(/^\[build\][^[]*/m, ''));
-    process.once('exit', () => { try { unlinkSync(path); } catch { /* gone */ } });
-    return path;
-  })();
+  documentsConfigPath ??= writeTestConfig('edge-documents');
   return documentsConfigPath;
 }
 
 /**
  * The registry Worker's wrangler.toml (edge-registry/: the identity registry and
- * the directory, asked by the main Worker) without its `[build]` table and with
- * `vars` in its `[vars]`: `wrangler dev` gives its `--var`s to the first
- * configuration only, and the creation limits, the registry's AICs and the
- * outbound allowance are this Worker's. One file per edge (each edge of a test
- * process may have vars of its own), removed when the process exits.
+ * the directory, asked by the main Worker) for a test edge, with `vars` in its
+ * `[vars]`: `wrangler dev` gives its `--var`s to the first configuration only,
+ * and the creation limits, the registry's AICs and the outbound allowance are
+ * this Worker's. One file per edge (each edge of a test process may have vars
+ * of its own).
  */
 let registryConfigs = 0;
 export async function registryTestConfig(vars = {}) {
-  const source = await readFile(join(root, 'edge-registry', 'wrangler.toml'), 'utf8');
-  let config = source.replace(/^\[build\][^[]*/m, '');
-  const added = [];
-  for (const [name, value] of Object.entries(vars)) {
-    const line = `${name} = ${JSON.stringify(String(value))}`;
-    const existing = new RegExp(`^${name} = .*$`, 'm');
-    if (existing.test(config)) config = config.replace(existing, line);
-    else added.push(line);
-  }
-  config = config.replace(/^\[vars\]$/m, ['[vars]', ...added].join('\n'));
   registryConfigs += 1;
-  const path = join(root, 'edge-registry', `.wrangler-test.${process.pid}.${registryConfigs}.toml`);
-  await writeFile(path, config);
-  process.once('exit', () => { try { unlinkSync(path); } catch { /* gone */ } });
-  return path;
+  return writeTestConfig('edge-registry', `.${registryConfigs}`, (source) => {
+    let config = source;
+    const added = [];
+    for (const [name, value] of Object.entries(vars)) {
+      const line = `${name} = ${JSON.stringify(String(value))}`;
+      const existing = new RegExp(`^${name} = .*$`, 'm');
+      if (existing.test(config)) config = config.replace(existing, line);
+      else added.push(line);
+    }
+    return config.replace(/^\[vars\]$/m, ['[vars]', ...added].join('\n'));
+  });
 }
 
 /**

@@ -12,7 +12,7 @@
 pub mod retired;
 
 use crate::host::handover::{ADOPT_PATH, FORGET_PATH, ROWS_PATH, STATE_PATH};
-use crate::host::stubs::post;
+use crate::host::stubs::post_ok;
 use agentnet_core::bindings::directory::DIRECTORY;
 use std::cell::Cell;
 use worker::{Env, Result, Stub};
@@ -85,10 +85,15 @@ struct State {
 /// Hands the retired object's rows to the new one, unless it has them already.
 async fn hand_over(env: &Env, moved: &Moved, stub: &Stub) -> Result<()> {
     let url = |path: &str| format!("https://{}{path}", moved.name);
-    let state: State = checked(post(stub, &url(STATE_PATH), String::new()).await?, "state")
-        .await?
-        .json()
-        .await?;
+    let state: State = post_ok(
+        stub,
+        &url(STATE_PATH),
+        String::new(),
+        "the handover's state",
+    )
+    .await?
+    .json()
+    .await?;
     if state.adopted {
         return Ok(());
     }
@@ -96,30 +101,26 @@ async fn hand_over(env: &Env, moved: &Moved, stub: &Stub) -> Result<()> {
         .durable_object(moved.retired)?
         .id_from_name(moved.name)?
         .get_stub()?;
-    let rows = checked(
-        post(&retired, &url(ROWS_PATH), String::new()).await?,
-        "rows",
+    let rows = post_ok(
+        &retired,
+        &url(ROWS_PATH),
+        String::new(),
+        "the handover's rows",
     )
     .await?
     .text()
     .await?;
     // The tables the new object took: the retired one drops those, and only those.
-    let taken = checked(post(stub, &url(ADOPT_PATH), rows).await?, "adopt")
+    let taken = post_ok(stub, &url(ADOPT_PATH), rows, "the handover's adoption")
         .await?
         .text()
         .await?;
-    checked(post(&retired, &url(FORGET_PATH), taken).await?, "forget").await?;
+    post_ok(
+        &retired,
+        &url(FORGET_PATH),
+        taken,
+        "the handover's forgetting",
+    )
+    .await?;
     Ok(())
-}
-
-/// `response` when it is a 200; otherwise an error naming the step and the answer.
-async fn checked(mut response: worker::Response, step: &str) -> Result<worker::Response> {
-    if response.status_code() == 200 {
-        return Ok(response);
-    }
-    let status = response.status_code();
-    let text = response.text().await.unwrap_or_default();
-    Err(worker::Error::RustError(format!(
-        "handing the rows over ({step}) was answered {status}: {text}"
-    )))
 }

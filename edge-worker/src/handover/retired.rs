@@ -54,13 +54,9 @@ async fn serve(state: &State, mut req: Request) -> Result<Response> {
     match req.path().as_str() {
         ROWS_PATH => Response::from_json(&handover::dump(&sql)?),
         FORGET_PATH => {
-            let body = req.text().await?;
-            let adopted = match serde_json::from_str(&body) {
+            let adopted = match handover::parse(&req.text().await?) {
                 Ok(adopted) => adopted,
-                Err(e) => {
-                    let refused = handover::HandoverError::BadValue(format!("{e}: {body:?}"));
-                    return respond(handover::refusal(&refused));
-                }
+                Err(refused) => return respond(refused),
             };
             handover::forget(&sql, &adopted)?;
             state.storage().delete_alarm().await?;
@@ -73,12 +69,9 @@ async fn serve(state: &State, mut req: Request) -> Result<Response> {
                 Ok(body) => body,
                 Err(refused) => return respond(refused),
             };
-            let rows = match serde_json::from_str(&body) {
+            let rows = match handover::parse(&body) {
                 Ok(rows) => rows,
-                Err(e) => {
-                    let refused = handover::HandoverError::BadValue(e.to_string());
-                    return respond(handover::refusal(&refused));
-                }
+                Err(refused) => return respond(refused),
             };
             match handover::seed(&sql, &rows)? {
                 agentnet_core::bindings::step::Step::Go(()) => Response::ok("seeded"),

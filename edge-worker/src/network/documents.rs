@@ -19,7 +19,7 @@
 
 use crate::host::now;
 use crate::host::origin::Origin;
-use crate::host::stubs::{documents_object, post};
+use crate::host::stubs::{documents_object, post_ok};
 use crate::network::component::Component;
 use crate::network::documents_queue::{DocumentsIo, KeeperJob};
 use crate::network::object::NetworkHost;
@@ -39,15 +39,13 @@ async fn post_keeper(
     body: String,
 ) -> Result<worker::Response> {
     let url = format!("https://documents{path}?network={}", network.as_str());
-    let response = post(&documents_object(env, network)?, &url, body).await?;
-    if response.status_code() == 200 {
-        Ok(response)
-    } else {
-        Err(worker::Error::RustError(format!(
-            "the documents' keeper answered {}",
-            response.status_code()
-        )))
-    }
+    post_ok(
+        &documents_object(env, network)?,
+        &url,
+        body,
+        "the documents' keeper",
+    )
+    .await
 }
 
 impl NetworkHost {

@@ -58,32 +58,26 @@ test('wrangler deploy --dry-run bundles the worker and reports its size', async 
   }
 });
 
-test('wrangler deploy --dry-run bundles the documents Worker with its one object', async () => {
-  const outdir = await mkdtemp(join(tmpdir(), 'agentnet-bundle-documents-'));
-  try {
-    const output = await dryRun('edge-documents', await documentsTestConfig(), outdir);
-    assert.match(output, /--dry-run: exiting now/);
-    assert.match(output, /env\.DOCUMENTS \(DocumentsObject\)/);
-    const files = await readdir(outdir);
-    assert.ok(files.some((f) => f.endsWith('.wasm')) && files.includes('shim.js'), files.join(', '));
-  } finally {
-    await rm(outdir, { recursive: true, force: true });
-  }
-});
-
-test('wrangler deploy --dry-run bundles the registry Worker with its two objects', async () => {
-  const outdir = await mkdtemp(join(tmpdir(), 'agentnet-bundle-registry-'));
-  try {
-    const output = await dryRun('edge-registry', await registryTestConfig(), outdir);
-    assert.match(output, /--dry-run: exiting now/);
-    assert.match(output, /env\.REGISTRY \(RegistryObject\)/);
-    assert.match(output, /env\.DIRECTORY \(DirectoryObject\)/);
-    const files = await readdir(outdir);
-    assert.ok(files.some((f) => f.endsWith('.wasm')) && files.includes('shim.js'), files.join(', '));
-  } finally {
-    await rm(outdir, { recursive: true, force: true });
-  }
-});
+// The Workers the main one binds to, each bundled on its own with the objects it declares.
+for (const { folder, what, config, bindings } of [
+  { folder: 'edge-documents', what: 'the documents Worker with its one object', config: documentsTestConfig,
+    bindings: [/env\.DOCUMENTS \(DocumentsObject\)/] },
+  { folder: 'edge-registry', what: 'the registry Worker with its two objects', config: registryTestConfig,
+    bindings: [/env\.REGISTRY \(RegistryObject\)/, /env\.DIRECTORY \(DirectoryObject\)/] },
+]) {
+  test(`wrangler deploy --dry-run bundles ${what}`, async () => {
+    const outdir = await mkdtemp(join(tmpdir(), `agentnet-bundle-${folder}-`));
+    try {
+      const output = await dryRun(folder, await config(), outdir);
+      assert.match(output, /--dry-run: exiting now/);
+      for (const binding of bindings) assert.match(output, binding);
+      const files = await readdir(outdir);
+      assert.ok(files.some((f) => f.endsWith('.wasm')) && files.includes('shim.js'), files.join(', '));
+    } finally {
+      await rm(outdir, { recursive: true, force: true });
+    }
+  });
+}
 
 test('./scripts/deploy --dry-run builds the worker and the web workspace and bundles them from a fresh shell', async () => {
   const outdir = await mkdtemp(join(tmpdir(), 'agentnet-deploy-'));

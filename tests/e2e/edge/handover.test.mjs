@@ -3,7 +3,7 @@
 // RegistryObject and DirectoryObject, now retired). The test hooks seed those
 // retired objects as such a deployment left them; the first request that
 // needs the registry or the directory hands the rows to the registry Worker
-// (edge-shared/src/handover.rs), and nothing a user had is lost: the agent
+// (edge-shared/src/handover/mod.rs), and nothing a user had is lost: the agent
 // still holds its name and key, tokens are signed with the same key, the
 // public network is still listed, and the retired objects are left empty.
 

@@ -18,7 +18,9 @@
 //! The new object refuses every other request until it has adopted
 //! ([`not_adopted`]), so no row it writes can be overwritten by old ones.
 
+use crate::sql::clamped_integer;
 use agentnet_core::bindings::step::Step;
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use worker::{SqlStorage, SqlStorageValue};
@@ -158,8 +160,15 @@ fn carried(value: SqlStorageValue) -> Value {
     }
 }
 
-/// One table's statement, with the values of each of its rows.
-pub type Statement = (String, Vec<Vec<SqlStorageValue>>);
+/// One table's rows as SQLite writes them.
+pub struct Statement {
+    /// The table's name.
+    pub table: String,
+    /// The statement that writes one row.
+    pub text: String,
+    /// Each row's values.
+    pub rows: Vec<Vec<SqlStorageValue>>,
+}
 
 /// The statements that write the rows of `rows`' tables the adopter keeps
 /// (`tables`; the others are left out), each with its rows' values, every
@@ -169,8 +178,8 @@ pub fn statements(rows: &Rows, tables: &[&str]) -> Result<Vec<Statement>, Handov
         .iter()
         .filter(|table| tables.contains(&table.name.as_str()))
         .map(|table| {
-            let statement = insert_statement(table)?;
-            let values = table
+            let text = insert_statement(table)?;
+            let rows = table
                 .rows
                 .iter()
                 .map(|row| {
@@ -180,9 +189,23 @@ pub fn statements(rows: &Rows, tables: &[&str]) -> Result<Vec<Statement>, Handov
                     row.iter().map(|v| stored(v, &table.name)).collect()
                 })
                 .collect::<Result<Vec<_>, _>>()?;
-            Ok((statement, values))
+            Ok(Statement {
+                table: table.name.clone(),
+                text,
+                rows,
+            })
         })
         .collect()
+}
+
+/// Runs every statement on each of its rows.
+fn write(sql: &SqlStorage, statements: Vec<Statement>) -> worker::Result<()> {
+    for statement in statements {
+        for values in statement.rows {
+            sql.exec(&statement.text, values)?;
+        }
+    }
+    Ok(())
 }
 
 #[derive(Deserialize)]
@@ -270,25 +293,13 @@ pub fn adopt(
         Err(refused) => return Ok(Step::Answer(refusal(&refused))),
     };
     schema(sql)?;
-    for (statement, rows) in statements {
-        for values in rows {
-            sql.exec(&statement, values)?;
-        }
-    }
+    let taken = statements.iter().map(|s| s.table.clone()).collect();
+    write(sql, statements)?;
     sql.exec(
         "INSERT INTO handover (adopted_at) VALUES (?)",
-        vec![SqlStorageValue::from(
-            i64::try_from(now_ms).unwrap_or(i64::MAX),
-        )],
+        vec![clamped_integer(now_ms)],
     )?;
-    let taken = rows
-        .tables
-        .iter()
-        .filter(|table| tables.contains(&table.name.as_str()))
-        .map(|table| table.name.clone());
-    Ok(Step::Go(Adopted {
-        tables: taken.collect(),
-    }))
+    Ok(Step::Go(Adopted { tables: taken }))
 }
 
 /// Seeds a retired object with `rows`, its tables made by their own
@@ -303,11 +314,7 @@ pub fn seed(sql: &SqlStorage, rows: &Rows) -> worker::Result<Step<()>> {
     for table in &rows.tables {
         sql.exec(&table.schema, None)?;
     }
-    for (statement, rows) in statements {
-        for values in rows {
-            sql.exec(&statement, values)?;
-        }
-    }
+    write(sql, statements)?;
     Ok(Step::Go(()))
 }
 
@@ -322,6 +329,12 @@ pub fn not_adopted() -> agentnet_core::bindings::Response {
     .with_status(503)
 }
 
+/// A JSON body ([`Rows`], [`Adopted`]) read as `T`, or the refusal to answer
+/// when it is not one (`handover_bad_value`).
+pub fn parse<T: DeserializeOwned>(body: &str) -> Result<T, agentnet_core::bindings::Response> {
+    serde_json::from_str(body).map_err(|e| refusal(&HandoverError::BadValue(e.to_string())))
+}
+
 /// The answer to rows that could not be adopted or seeded: 400 with the error's stable code.
 pub fn refusal(error: &HandoverError) -> agentnet_core::bindings::Response {
     agentnet_core::bindings::Response::json(
@@ -331,114 +344,4 @@ pub fn refusal(error: &HandoverError) -> agentnet_core::bindings::Response {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn table(name: &str, columns: &[&str], rows: Vec<Vec<Value>>) -> Table {
-        Table {
-            name: name.into(),
-            schema: String::new(),
-            columns: columns.iter().map(|c| (*c).to_owned()).collect(),
-            rows,
-        }
-    }
-
-    #[test]
-    fn a_table_the_adopter_keeps_becomes_one_statement_with_every_row() {
-        let rows = Rows {
-            tables: vec![table(
-                "agents",
-                &["name", "record"],
-                vec![
-                    vec![Value::from("alice"), Value::from("{}")],
-                    vec![Value::from("bob"), Value::from("{\"x\":1}")],
-                ],
-            )],
-        };
-        let made = statements(&rows, &["agents", "meta"]).expect("kept");
-        assert_eq!(made.len(), 1);
-        assert_eq!(
-            made[0].0,
-            "INSERT OR REPLACE INTO agents (name, record) VALUES (?, ?)"
-        );
-        assert_eq!(made[0].1.len(), 2);
-    }
-
-    #[test]
-    fn a_table_the_adopter_does_not_keep_is_left_out() {
-        let unknown = Rows {
-            tables: vec![
-                table("secrets", &["a"], vec![vec![Value::from(1)]]),
-                table("meta", &["key", "value"], vec![]),
-            ],
-        };
-        let made = statements(&unknown, &["agents", "meta"]).expect("kept");
-        assert_eq!(made.len(), 1);
-        assert!(made[0].0.starts_with("INSERT OR REPLACE INTO meta "));
-    }
-
-    #[test]
-    fn names_that_are_not_identifiers_short_rows_and_nested_values_are_refused() {
-        let injected = Rows {
-            tables: vec![table(
-                "agents",
-                &["name) VALUES (1); DROP TABLE meta; --"],
-                vec![],
-            )],
-        };
-        assert_eq!(
-            statements(&injected, &["agents"])
-                .map(|_| ())
-                .map_err(|e| e.code()),
-            Err("handover_bad_name")
-        );
-        let short = Rows {
-            tables: vec![table(
-                "agents",
-                &["name", "record"],
-                vec![vec![Value::from("a")]],
-            )],
-        };
-        assert_eq!(
-            statements(&short, &["agents"]).map(|_| ()),
-            Err(HandoverError::BadRow("agents".into()))
-        );
-        let nested = Rows {
-            tables: vec![table(
-                "agents",
-                &["name"],
-                vec![vec![serde_json::json!([1])]],
-            )],
-        };
-        assert_eq!(
-            statements(&nested, &["agents"])
-                .map(|_| ())
-                .map_err(|e| e.code()),
-            Err("handover_bad_value")
-        );
-    }
-
-    #[test]
-    fn every_value_sqlite_holds_comes_back_as_it_went() {
-        for value in [
-            SqlStorageValue::Null,
-            SqlStorageValue::Integer(-42),
-            SqlStorageValue::Integer(i64::MAX),
-            SqlStorageValue::Float(0.5),
-            SqlStorageValue::String("ünïcode".into()),
-            SqlStorageValue::Blob(vec![0, 1, 255]),
-        ] {
-            let json = serde_json::to_string(&carried(value.clone())).expect("json");
-            let back: Value = serde_json::from_str(&json).expect("parsed");
-            assert_eq!(stored(&back, "t").expect("stored"), value);
-        }
-    }
-
-    #[test]
-    fn identifiers_are_plain_names_only() {
-        assert!(identifier("discovery_changes").is_ok());
-        for bad in ["", "1table", "a b", "a\"b", "a;b", "é"] {
-            assert!(identifier(bad).is_err(), "{bad:?}");
-        }
-    }
-}
+mod tests;
