@@ -188,15 +188,33 @@ test("on a phone, a message's actions wait behind one … button and open as a s
     await message.waitFor();
     assert.equal(await more.getAttribute('aria-expanded'), 'false', 'the sheet closed');
 
-    // Offline, presence is unknown: the People dots grey out with the status.
-    const dot = page.locator('.person[data-address="agent:sheet-poster"] .presence');
+    // Offline, presence is unknown: the People dots grey out with the status, and stay
+    // grey while the workspace tries to connect again (the status flips between
+    // "offline" and "connecting" then, each retry for a moment only, so the page
+    // itself notes the dot's colour at every change of the status).
+    const dot = page.locator('.person[data-address="agent:sheet-poster"][data-status="online"] .presence');
     const colour = () => dot.evaluate((e) => getComputedStyle(e).backgroundColor);
+    const grey = 'rgb(138, 147, 158)';
     const online = await colour();
+    assert.notEqual(online, grey, 'the poster shows as present while online');
+    await page.evaluate(() => {
+      const status = document.querySelector('.topbar .status');
+      const dot = () => document.querySelector('.person[data-address="agent:sheet-poster"] .presence');
+      window.seenWhileAway = [];
+      new MutationObserver(() => {
+        window.seenWhileAway.push([status.dataset.state, getComputedStyle(dot()).backgroundColor]);
+      }).observe(status, { attributes: true, attributeFilter: ['data-state'] });
+    });
     await context.setOffline(true);
-    await page.getByRole('status').filter({ hasText: /^offline/ }).waitFor({ timeout: 5_000 });
-    assert.notEqual(await colour(), online);
-    assert.equal(await colour(), 'rgb(138, 147, 158)');
+    const status = page.getByRole('status');
+    await status.filter({ hasText: /^offline/ }).waitFor({ timeout: 5_000 });
+    assert.equal(await colour(), grey);
+    await page.waitForFunction(() => window.seenWhileAway.some(([state]) => state === 'connecting'), null, { timeout: 15_000 });
+    const seen = await page.evaluate(() => window.seenWhileAway);
+    assert.deepEqual(seen.filter(([, c]) => c !== grey), [], `every dot grey while away: ${JSON.stringify(seen)}`);
     await context.setOffline(false);
+    await status.filter({ hasText: /^online/ }).waitFor({ timeout: 15_000 });
+    assert.equal(await colour(), online, 'present again once back online');
   } finally {
     poster.close();
     await context.close();
