@@ -290,9 +290,10 @@ build_web() {
   # first page's wasm is 11 % smaller (BENCHMARKS.md, "Leptos components erased"). Given in
   # RUSTFLAGS for this build alone (with .cargo/config.toml's simd128, which RUSTFLAGS replaces):
   # set there, for every wasm32 build, cargo failed to rebuild leptos against it.
-  # Optimised for size (`opt-level = "z"`, the web build alone: the edge and the npm core keep
-  # "s", whose events/s `z` cut by 8-24 %): the first page 12 % smaller and usable 10 % sooner
-  # on the throttled phone (BENCHMARKS.md, "The web optimised for size").
+  # Optimised for size (`opt-level = "z"`, the whole web build: the core keeps "s" in the edge
+  # and the npm package, whose events/s `z` cut by 8-24 %; the edge Workers' own crates are "z"
+  # in Cargo.toml): the first page 12 % smaller and usable 10 % sooner on the throttled phone
+  # (BENCHMARKS.md, "The web optimised for size").
   (cd "$ROOT" && RUSTFLAGS="-C target-feature=+simd128 --cfg erase_components" \
     CARGO_PROFILE_RELEASE_OPT_LEVEL=z CARGO_PROFILE_LOCAL_OPT_LEVEL=z \
     cargo rustc $CARGO_QUIET -p agentnet-web --bin agentnet-web --target "$WASM32" \
