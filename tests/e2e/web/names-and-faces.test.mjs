@@ -209,12 +209,15 @@ test("on a phone, a message's actions wait behind one … button and open as a s
     const status = page.getByRole('status');
     await status.filter({ hasText: /^offline/ }).waitFor({ timeout: 5_000 });
     assert.equal(await colour(), grey);
+    const count = page.locator('.roster h2 .count');
+    assert.equal(await count.textContent(), 'presence unknown', 'offline, the count does not say who is online');
     await page.waitForFunction(() => window.seenWhileAway.some(([state]) => state === 'connecting'), null, { timeout: 15_000 });
     const seen = await page.evaluate(() => window.seenWhileAway);
     assert.deepEqual(seen.filter(([, c]) => c !== grey), [], `every dot grey while away: ${JSON.stringify(seen)}`);
     await context.setOffline(false);
     await status.filter({ hasText: /^online/ }).waitFor({ timeout: 15_000 });
     assert.equal(await colour(), online, 'present again once back online');
+    assert.match(await count.textContent(), /^\d+ online$/);
   } finally {
     poster.close();
     await context.close();

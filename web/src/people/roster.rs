@@ -9,7 +9,7 @@ use super::order::{Kind, group, kind_of, verification_words};
 use super::person::Person;
 use super::state::People;
 use crate::routes::Place;
-use crate::session::Session;
+use crate::session::{Session, Status};
 use leptos::prelude::*;
 
 /// The panel.
@@ -18,6 +18,13 @@ pub fn Roster() -> impl IntoView {
     let people = People::get().people;
     let (filter, set_filter) = signal(String::new());
     let online = move || people.with(|p| p.iter().filter(|p| p.status == "online").count());
+    // Without a connection nobody's presence is known: the dots grey out (people.css) and
+    // the count says so rather than repeat what was true when the link was lost.
+    let status = Session::get().status;
+    let count = move || match status.get() {
+        Status::Online => format!("{} online", online()),
+        _ => "presence unknown".to_owned(),
+    };
     let nobody = move || {
         let typed = filter.get();
         people.with(|p| {
@@ -28,7 +35,7 @@ pub fn Roster() -> impl IntoView {
     };
     view! {
         <aside class="roster" aria-label="People">
-            <h2>"People" <span class="count">{move || format!("{} online", online())}</span></h2>
+            <h2>"People" <span class="count">{count}</span></h2>
             <input class="filter" type="search" placeholder="Filter by name, skill…" aria-label="Filter people"
                 prop:value=filter on:input=move |ev| set_filter.set(event_target_value(&ev)) />
             <Group kind=Kind::Human title="Humans" people filter />
