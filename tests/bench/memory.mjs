@@ -20,10 +20,17 @@
 // smallest Worker that holds WebSockets as the edge does (one SQLite-backed
 // object, the hibernation API), reading workerd's memory only: what workerd
 // itself keeps, fresh and per socket, apart from agentnet.
+//
+// MEMORY_RUNTIME=workerd runs the same built Workers (or the floor) under
+// `workerd serve` itself instead of `wrangler dev` (tests/support/workerd-serve.mjs):
+// one process, without the development tooling a deployment does not have
+// (wrangler's proxy, Miniflare's entry Worker, the inspector, the asset
+// Workers). The JS heap is not read there (it needs the inspector).
 
 import { createNetwork, startEdge, startWorker, workerEntryUrl } from '../support/edge.mjs';
 import { bareSocket } from '../support/frames.mjs';
 import { heapUsage } from '../support/profile.mjs';
+import { serveEdge } from '../support/workerd-serve.mjs';
 import { workerdMemoryKb, workerdRssKb } from '../support/workerd.mjs';
 import { fileURLToPath } from 'node:url';
 
@@ -33,28 +40,34 @@ const policy = AGENTS + 2 > 8_192 ? { max_sockets: AGENTS + 2 } : undefined;
 const MiB = 1024 * 1024;
 
 const FLOOR = process.env.MEMORY_FLOOR === '1';
-const edge = FLOOR
-  ? await startWorker({ cwd: fileURLToPath(new URL('./workerd-floor', import.meta.url)) })
-  : await startEdge({ testHooks: true, vars: policy ? { AGENTNET_TEST_POLICY: JSON.stringify(policy) } : {} });
+const SERVE = process.env.MEMORY_RUNTIME === 'workerd';
+const vars = policy ? { AGENTNET_TEST_POLICY: JSON.stringify(policy) } : {};
+const edge = SERVE ? await serveEdge({ floor: FLOOR, testHooks: true, vars })
+  : FLOOR ? await startWorker({ cwd: fileURLToPath(new URL('./workerd-floor', import.meta.url)) })
+  : await startEdge({ testHooks: true, vars });
 const sockets = [];
 try {
   await fetch(`${edge.url}/`).then((res) => res.arrayBuffer());
-  const entry = await workerEntryUrl(edge);
+  const entry = SERVE ? edge.url : await workerEntryUrl(edge);
   const stages = [];
   let id;
   const settle = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
   const read = async (stage, agents) => {
     await settle(2000);
     const counters = id && !FLOOR ? await (await fetch(`${edge.url}/networks/${id}/v1/__test/counters`)).json() : {};
-    const heap = await heapUsage(edge);
+    const heap = SERVE ? { usedSize: null, totalSize: null } : await heapUsage(edge);
     const figures = {
-      stage, agents, rssKb: workerdRssKb(edge.pid), workerKb: workerdMemoryKb(edge.pid).worker.rss,
+      stage, agents, rssKb: workerdRssKb(edge.pid),
+      workerKb: SERVE ? workerdRssKb(edge.pid) : workerdMemoryKb(edge.pid).worker.rss,
       wasm: counters.wasm_memory_bytes ?? null,
       heapUsed: heap.usedSize, heapTotal: heap.totalSize,
     };
     stages.push(figures);
     const wasm = figures.wasm === null ? '—' : `${(figures.wasm / MiB).toFixed(1)} MiB`;
-    console.log(`${stage}: workerd ${(figures.rssKb / 1024).toFixed(1)} MiB (the Worker's process ${(figures.workerKb / 1024).toFixed(1)}), wasm memory ${wasm}, JS heap ${(figures.heapUsed / MiB).toFixed(1)} MiB used of ${(figures.heapTotal / MiB).toFixed(1)}`);
+    const workerdFigure = SERVE ? `workerd serve ${(figures.rssKb / 1024).toFixed(1)} MiB`
+      : `workerd ${(figures.rssKb / 1024).toFixed(1)} MiB (the Worker's process ${(figures.workerKb / 1024).toFixed(1)})`;
+    const heapFigure = SERVE ? 'JS heap not read' : `JS heap ${(figures.heapUsed / MiB).toFixed(1)} MiB used of ${(figures.heapTotal / MiB).toFixed(1)}`;
+    console.log(`${stage}: ${workerdFigure}, wasm memory ${wasm}, ${heapFigure}`);
     return figures;
   };
   const join = async (name) => {
@@ -82,7 +95,10 @@ try {
   await joinUpTo(AGENTS);
   const many = await read(`${AGENTS} idle agents`, AGENTS);
   const per = (key) => ((many[key] - few[key]) / (AGENTS - 21) / 1024).toFixed(1);
-  console.log(`per idle agent (21 → ${AGENTS}): workerd ${((many.rssKb - few.rssKb) / (AGENTS - 21)).toFixed(1)} KiB (the Worker's process ${((many.workerKb - few.workerKb) / (AGENTS - 21)).toFixed(1)}), wasm memory ${per('wasm')} KiB, JS heap ${per('heapUsed')} KiB`);
+  const perWorkerd = ((many.rssKb - few.rssKb) / (AGENTS - 21)).toFixed(1);
+  const perProcesses = SERVE ? `workerd serve ${perWorkerd} KiB`
+    : `workerd ${perWorkerd} KiB (the Worker's process ${((many.workerKb - few.workerKb) / (AGENTS - 21)).toFixed(1)})`;
+  console.log(`per idle agent (21 → ${AGENTS}): ${perProcesses}, wasm memory ${per('wasm')} KiB${SERVE ? '' : `, JS heap ${per('heapUsed')} KiB`}`);
   for (const socket of sockets.splice(0)) socket.close();
   await settle(8000);
   await read('all closed, 10 s later', 0);
