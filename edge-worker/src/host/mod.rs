@@ -5,10 +5,11 @@
 //! registry Worker shares), the counts only test hooks read ([`counter`]), where an input's
 //! answers go, text frames (sent, and read: [`frame_text`]), heartbeats
 //! answered by workerd ([`answer_heartbeats`]), the one outlet of every SSE stream ([`sse`]), and
-//! the stubs of the deployment-wide objects.
+//! the stubs of the deployment-wide objects, and futures polled through a pointer ([`apart`]).
 //!
 //! May use only the core and workers-rs: nothing here knows an object.
 
+pub mod apart;
 pub mod assets;
 pub mod counter;
 pub mod forward;

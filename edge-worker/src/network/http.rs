@@ -6,6 +6,7 @@
 //! index, effects applied to sockets and storage) and the answer is written,
 //! a stream opened or a socket accepted.
 
+use crate::host::apart::apart;
 use crate::host::origin::Origin;
 use crate::host::sse::{MoreWanted, Outlet};
 use crate::host::{now, now_ms, random_seed, request_of, respond};
@@ -234,7 +235,8 @@ impl OAuthHost for RequestIo<'_> {
 
 impl NetworkHost {
     /// Answers a request that reached this network's object, along the
-    /// route the core's table read ([`route::parse`], once in `fetch`).
+    /// route the core's table read ([`route::parse`], once in `fetch`). Each
+    /// binding's own route is awaited [`apart`].
     pub(crate) async fn route(
         self: &Rc<Self>,
         mut req: Request,
@@ -242,7 +244,7 @@ impl NetworkHost {
     ) -> Result<Response> {
         // A file's part is bytes, not text: the files binding reads its body itself.
         if let Ok(Route::Network(id, NetworkRoute::Files(files))) = &route {
-            return self.serve_files(req, id.clone(), files.clone()).await;
+            return apart(self.serve_files(req, id.clone(), files.clone())).await;
         }
         let request = match request_of(&mut req).await {
             Ok(request) => request,
@@ -265,19 +267,19 @@ impl NetworkHost {
         let api = match route {
             NetworkRoute::Api(api) => api,
             NetworkRoute::A2aRemotes => {
-                return self.live.outbound.add_remote(self, request).await;
+                return apart(self.live.outbound.add_remote(self, request)).await;
             }
             NetworkRoute::A2a(target) => {
-                return self.live.a2a.serve_a2a(self, request, target).await;
+                return apart(self.live.a2a.serve_a2a(self, request, target)).await;
             }
             NetworkRoute::Ioa(target) => {
-                return self.live.ioa.serve_ioa(self, request, target).await;
+                return apart(self.live.ioa.serve_ioa(self, request, target)).await;
             }
-            NetworkRoute::Anp => return self.serve_anp(request, id).await,
-            NetworkRoute::Mcp => return self.live.mcp.serve_mcp(self, request, id).await,
+            NetworkRoute::Anp => return apart(self.serve_anp(request, id)).await,
+            NetworkRoute::Mcp => return apart(self.live.mcp.serve_mcp(self, request, id)).await,
             NetworkRoute::McpMetadata => return self.live.mcp.mcp_metadata(self, &request, &id),
             NetworkRoute::OAuth(target) => {
-                return self.serve_oauth(&request, &target).await;
+                return apart(self.serve_oauth(&request, &target)).await;
             }
             NetworkRoute::Push(push) => return self.serve_push(&request, push),
             // Files: taken before the body was read, above; Unknown: answered above.
@@ -299,19 +301,21 @@ impl NetworkHost {
                 // A socket that joined at its upgrade, or named whom it joins
                 // as, goes to that member's gateway; one that did neither stays here.
                 Some(sequencer) if upgrade.address.is_some() || upgrade.placement.is_some() => {
-                    self.hand_to_gateway(sequencer, upgrade).await
+                    apart(self.hand_to_gateway(sequencer, upgrade)).await
                 }
                 _ => self.accept_socket(&id, upgrade),
             },
             #[cfg(feature = "test-hooks")]
-            Outcome::Test(hook) => self.run_test_hook(hook).await,
+            Outcome::Test(hook) => apart(self.run_test_hook(hook)).await,
             // Without the feature no request is a test hook's (`http::handle` is told so).
             #[cfg(not(feature = "test-hooks"))]
             Outcome::Test(_) => respond(http::unknown_path()),
         }
     }
 
-    /// Creates this object's network from the Worker's creation request.
+    /// Creates this object's network from the Worker's creation request (once in the object's
+    /// life: a function of its own, not inlined into [`Self::route`]).
+    #[inline(never)]
     fn create(&self, request: &bindings::Request) -> Result<Response> {
         let (config, admin_token) = match create::request(&request.body, &random_seed()) {
             Ok(created) => created,

@@ -38,6 +38,16 @@ use crate::mods::JoinClaim;
 use crate::network::engine::Network;
 use crate::vocabulary::event_types::{INVITATION_CREATED, TYPING};
 
+/// Runs one event type's handler as a function of its own (`#[inline(never)]`): the
+/// dispatcher below stays small, and a WebAssembly host compiles each handler when an event of
+/// its type first comes, not all of them with the first event. Inlined into one function, the
+/// handlers and the pipeline around them were 90 KB that V8 compiled at the first join, with
+/// 4 MB of scratch memory that workerd keeps (BENCHMARKS.md, "Memory at the peer's").
+#[inline(never)]
+fn apart<R>(handler: impl FnOnce() -> R) -> R {
+    handler()
+}
+
 /// Handles `event` after the guards accepted it.
 pub(crate) fn handle(
     network: &mut Network,
@@ -47,31 +57,33 @@ pub(crate) fn handle(
     now: Timestamp,
 ) -> Handled {
     match event.event_type.as_str() {
-        t::AGENT_JOIN => agents::join(network, event, claim, now),
-        t::AGENT_LEAVE => agents::leave(network, event, now),
-        t::AGENT_DISCOVER => agents::discover(network, event, now),
-        t::AGENT_ANNOUNCE => agents::announce(event),
-        t::AGENT_PROFILE => agents::set_profile(network, event),
-        t::AGENT_INVITE => agents::invite(network, event, now),
+        t::AGENT_JOIN => apart(|| agents::join(network, event, claim, now)),
+        t::AGENT_LEAVE => apart(|| agents::leave(network, event, now)),
+        t::AGENT_DISCOVER => apart(|| agents::discover(network, event, now)),
+        t::AGENT_ANNOUNCE => apart(|| agents::announce(event)),
+        t::AGENT_PROFILE => apart(|| agents::set_profile(network, event)),
+        t::AGENT_INVITE => apart(|| agents::invite(network, event, now)),
         INVITATION_CREATED if event.target == Address::core() => {
             agents::invite(network, event, now)
         }
         INVITATION_CREATED => Err(payload::invalid(
             "workspace.invitation.created goes to core",
         )),
-        t::PING => agents::ping(network, event, now),
-        t::BRIDGE_UPDATE => agents::bridge(network, event),
-        t::CHANNEL_CREATE => channels::create_channel(network, event),
-        t::CHANNEL_DELETE => channels::delete_channel(network, event),
-        t::CHANNEL_JOIN | t::CHANNEL_LEAVE => channels::join_or_leave_channel(network, event),
-        t::GROUP_UPDATE => channels::update_group(network, event),
-        t::GROUP_DELETE => channels::delete_group(network, event),
-        t::RESOURCE_REGISTER => resources::register(network, event, now),
-        t::RESOURCE_UNREGISTER => resources::unregister(network, event, now),
-        t::RESOURCE_DISCOVER => resources::discover(network, event, now),
-        t::RESOURCE_INVOKE => resources::invoke(network, event),
-        t::RESOURCE_INVOKE_RESULT => resources::invoke_result(metadata),
-        t::RESOURCE_READ => resources::read(network, event, now),
+        t::PING => apart(|| agents::ping(network, event, now)),
+        t::BRIDGE_UPDATE => apart(|| agents::bridge(network, event)),
+        t::CHANNEL_CREATE => apart(|| channels::create_channel(network, event)),
+        t::CHANNEL_DELETE => apart(|| channels::delete_channel(network, event)),
+        t::CHANNEL_JOIN | t::CHANNEL_LEAVE => {
+            apart(|| channels::join_or_leave_channel(network, event))
+        }
+        t::GROUP_UPDATE => apart(|| channels::update_group(network, event)),
+        t::GROUP_DELETE => apart(|| channels::delete_group(network, event)),
+        t::RESOURCE_REGISTER => apart(|| resources::register(network, event, now)),
+        t::RESOURCE_UNREGISTER => apart(|| resources::unregister(network, event, now)),
+        t::RESOURCE_DISCOVER => apart(|| resources::discover(network, event, now)),
+        t::RESOURCE_INVOKE => apart(|| resources::invoke(network, event)),
+        t::RESOURCE_INVOKE_RESULT => apart(|| resources::invoke_result(metadata)),
+        t::RESOURCE_READ => apart(|| resources::read(network, event, now)),
         t::RESOURCE_UPDATE if crate::documents::is_sync_event(event) => {
             payload::resource_at(&network.state, &event.target)?;
             if !network.serves_documents() {
@@ -81,26 +93,28 @@ pub(crate) fn handle(
                     "this network does not keep shared documents",
                 ));
             }
-            network.sync_document(event, now)
+            apart(|| network.sync_document(event, now))
         }
-        t::RESOURCE_UPDATE => resources::update(network, event, now),
-        t::EVENTS_QUERY => events::query(network, event),
-        crate::discovery::network_query::QUERY => discovery::query(event),
-        t::EVENT_ACK if event.target == Address::core() => events::acknowledge(network, event, now),
+        t::RESOURCE_UPDATE => apart(|| resources::update(network, event, now)),
+        t::EVENTS_QUERY => apart(|| events::query(network, event)),
+        crate::discovery::network_query::QUERY => apart(|| discovery::query(event)),
+        t::EVENT_ACK if event.target == Address::core() => {
+            apart(|| events::acknowledge(network, event, now))
+        }
         t::EVENT_ACK => Ok(outcome::routed()),
-        t::AGENT_RESUME => events::resume(network, event),
-        tasks::types::PUSH => task_push::configure(network, event),
+        t::AGENT_RESUME => apart(|| events::resume(network, event)),
+        tasks::types::PUSH => apart(|| task_push::configure(network, event)),
         tasks::types::LIST if event.target == Address::core() => {
-            task_list::list(network, event, now)
+            apart(|| task_list::list(network, event, now))
         }
         tasks::types::LIST => Err(payload::invalid("task.list goes to core")),
         kind if kind.starts_with("task.") => {
             let mut outcome = match kind {
-                tasks::types::CREATE => tasks::create(network, event, now),
-                tasks::types::MESSAGE => tasks::message_in(network, event, now),
-                tasks::types::UPDATE => tasks::update(network, event, now),
-                tasks::types::ARTIFACT => tasks::artifact(network, event, now),
-                tasks::types::CANCEL => tasks::cancel(network, event, now),
+                tasks::types::CREATE => apart(|| tasks::create(network, event, now)),
+                tasks::types::MESSAGE => apart(|| tasks::message_in(network, event, now)),
+                tasks::types::UPDATE => apart(|| tasks::update(network, event, now)),
+                tasks::types::ARTIFACT => apart(|| tasks::artifact(network, event, now)),
+                tasks::types::CANCEL => apart(|| tasks::cancel(network, event, now)),
                 other => Err(payload::invalid(format!("{other} is not a task event"))),
             }?;
             task_push::queue(network, &mut outcome, now);
@@ -110,7 +124,9 @@ pub(crate) fn handle(
             effects: network.verdict(event, now)?,
             ..outcome::Outcome::default()
         }),
-        kind if kind.starts_with(admin::types::PREFIX) => admin::handle(network, event, now),
+        kind if kind.starts_with(admin::types::PREFIX) => {
+            apart(|| admin::handle(network, event, now))
+        }
         other if other.starts_with("network.") => Err(payload::invalid(format!(
             "{other} is not an event type this network handles"
         ))),
@@ -119,7 +135,7 @@ pub(crate) fn handle(
                 "core does not handle {}",
                 event.event_type
             ))),
-            Entity::Mod(_) => events::to_mod(network, event, now),
+            Entity::Mod(_) => apart(|| events::to_mod(network, event, now)),
             Entity::Channel(name)
                 if network
                     .state
