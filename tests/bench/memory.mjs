@@ -56,9 +56,10 @@ try {
     await settle(2000);
     const counters = id && !FLOOR ? await (await fetch(`${edge.url}/networks/${id}/v1/__test/counters`)).json() : {};
     const heap = SERVE ? { usedSize: null, totalSize: null } : await heapUsage(edge);
+    const rssKb = workerdRssKb(edge.pid);
     const figures = {
-      stage, agents, rssKb: workerdRssKb(edge.pid),
-      workerKb: SERVE ? workerdRssKb(edge.pid) : workerdMemoryKb(edge.pid).worker.rss,
+      // Under `workerd serve` the Worker's process is the only one.
+      stage, agents, rssKb, workerKb: SERVE ? rssKb : workerdMemoryKb(edge.pid).worker.rss,
       wasm: counters.wasm_memory_bytes ?? null,
       heapUsed: heap.usedSize, heapTotal: heap.totalSize,
     };
