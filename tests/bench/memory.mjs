@@ -26,6 +26,12 @@
 // one process, without the development tooling a deployment does not have
 // (wrangler's proxy, Miniflare's entry Worker, the inspector, the asset
 // Workers). The JS heap is not read there (it needs the inspector).
+//
+// MEMORY_DEFLATE=1 has every agent offer per-message compression
+// (permessage-deflate) at its upgrade, as browsers, Node's own WebSocket
+// (undici, Node 22 and later) and Python's `websockets` do; it prints what
+// the runtime agreed to. Without it the agents offer nothing, as the npm
+// package's `ws` sockets do.
 
 import { createNetwork, startEdge, startWorker, workerEntryUrl } from '../support/edge.mjs';
 import { bareSocket } from '../support/frames.mjs';
@@ -41,6 +47,7 @@ const MiB = 1024 * 1024;
 
 const FLOOR = process.env.MEMORY_FLOOR === '1';
 const SERVE = process.env.MEMORY_RUNTIME === 'workerd';
+const OFFER_DEFLATE = process.env.MEMORY_DEFLATE === '1';
 const vars = policy ? { AGENTNET_TEST_POLICY: JSON.stringify(policy) } : {};
 const edge = SERVE ? await serveEdge({ floor: FLOOR, testHooks: true, vars })
   : FLOOR ? await startWorker({ cwd: fileURLToPath(new URL('./workerd-floor', import.meta.url)) })
@@ -73,7 +80,8 @@ try {
   };
   const join = async (name) => {
     // `agent_id` in the URL joins at the upgrade.
-    const agent = await bareSocket(entry, id, name);
+    const agent = await bareSocket(entry, id, name, { offerDeflate: OFFER_DEFLATE });
+    if (sockets.length === 0) console.log(`compression offered: ${OFFER_DEFLATE ? 'permessage-deflate' : 'none'}, agreed: ${agent.socket.extensions || 'none'}`);
     // Idle agents keep no frames: the figure is the edge's, not this process's.
     agent.socket.removeAllListeners('message');
     sockets.push(agent.socket);

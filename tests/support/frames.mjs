@@ -34,12 +34,15 @@ export function eventsOf(frame) {
  * asks for batched frames. `frames` holds every frame's text as received,
  * `events` every event; `onEvent` sees each event as it comes. With
  * `session` (a token from `POST v1/join`) the socket attaches to that
- * member's session instead, as a returning member does.
+ * member's session instead, as a returning member does. With `offerDeflate`
+ * the socket offers per-message compression, as browsers, Node's own
+ * WebSocket (undici) and Python's `websockets` do; `socket.extensions` says
+ * what the edge agreed to.
  */
-export async function bareSocket(url, id, name, { batched = false, onEvent, session } = {}) {
+export async function bareSocket(url, id, name, { batched = false, onEvent, session, offerDeflate = false } = {}) {
   const who = session ? `session=${encodeURIComponent(session)}` : `agent_id=${encodeURIComponent(name)}`;
   const query = `${who}${batched ? '&frames=batch' : ''}`;
-  const socket = new WebSocket(`${url.replace('http', 'ws')}/networks/${id}/v1/ws?${query}`, { perMessageDeflate: false });
+  const socket = new WebSocket(`${url.replace('http', 'ws')}/networks/${id}/v1/ws?${query}`, { perMessageDeflate: offerDeflate });
   const bare = { socket, frames: [], events: [], onEvent, closed: null };
   socket.on('message', (data) => {
     const frame = String(data);

@@ -23,6 +23,12 @@ import { freePort } from './edge.mjs';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const workerd = join(root, 'node_modules', '@cloudflare', 'workerd-linux-64', 'bin', 'workerd');
 const compatibilityDate = '2026-04-01';
+/** The compatibility flags of a Worker's wrangler.toml (`compatibility_flags = [...]`), none when it has none. */
+async function compatibilityFlagsOf(project) {
+  const toml = await readFile(join(root, project, 'wrangler.toml'), 'utf8');
+  const list = /^compatibility_flags\s*=\s*\[([^\]]*)\]/m.exec(toml);
+  return list ? [...list[1].matchAll(/"([^"]+)"/g)].map((flag) => flag[1]) : [];
+}
 
 const textBindings = (vars) => Object.entries(vars).map(([name, value]) => ({ name, text: String(value) }));
 const sqliteClasses = (classes) => classes.map(([className, uniqueKey]) => ({ className, uniqueKey, enableSql: true }));
@@ -42,7 +48,7 @@ async function edgeServices(scratch, { edgeBuild, edgeVars, registryVars }) {
   const storage = { localDisk: 'storage' };
   return [
     { name: 'agentnet', worker: {
-      modules: await rustModules(join(root, 'edge-worker', edgeBuild)), compatibilityDate,
+      modules: await rustModules(join(root, 'edge-worker', edgeBuild)), compatibilityDate, compatibilityFlags: await compatibilityFlagsOf('edge-worker'),
       durableObjectNamespaces: sqliteClasses([['NetworkObject', 'network'], ['GatewayObject', 'gateway'],
         ['DirectoryObject', 'retired-directory'], ['RegistryObject', 'retired-registry']]),
       durableObjectStorage: storage,
@@ -57,13 +63,13 @@ async function edgeServices(scratch, { edgeBuild, edgeVars, registryVars }) {
       ],
     } },
     { name: 'agentnet-registry', worker: {
-      modules: await rustModules(join(root, 'edge-registry', 'build')), compatibilityDate,
+      modules: await rustModules(join(root, 'edge-registry', 'build')), compatibilityDate, compatibilityFlags: await compatibilityFlagsOf('edge-registry'),
       durableObjectNamespaces: sqliteClasses([['RegistryObject', 'registry'], ['DirectoryObject', 'directory']]),
       durableObjectStorage: storage,
       bindings: [objectBinding('REGISTRY', 'RegistryObject'), objectBinding('DIRECTORY', 'DirectoryObject'), ...textBindings(registryVars)],
     } },
     { name: 'agentnet-documents', worker: {
-      modules: await rustModules(join(root, 'edge-documents', 'build')), compatibilityDate,
+      modules: await rustModules(join(root, 'edge-documents', 'build')), compatibilityDate, compatibilityFlags: await compatibilityFlagsOf('edge-documents'),
       durableObjectNamespaces: sqliteClasses([['DocumentsObject', 'documents']]),
       durableObjectStorage: storage,
       bindings: [objectBinding('DOCUMENTS', 'DocumentsObject')],

@@ -93,7 +93,8 @@ export function isWsPackage(WebSocket) {
 /**
  * Opens a WebSocket. With the `ws` package, per-message compression is turned
  * off: frames are small JSON events, and deflating each one costs more CPU on
- * both ends (and on the edge, billed time) than it saves. And once the network
+ * both ends (and on the edge, billed time) than it saves; the edge refuses it
+ * from other WebSocket classes, which offer it (docs/wire.md). And once the network
  * has sent its close frame (the member left elsewhere, it never joined…), the
  * socket counts as closed after 2 s as in a browser, not after `ws`'s 30 s
  * wait for the server to end the connection.
