@@ -68,6 +68,25 @@ test('a master manages the network and reads its analytics from the Admin view',
     await accessible(page, 'the Admin view');
     await shoot(page, 'admin', () => admin.locator('.network-status').waitFor());
 
+    // Offline, the members' presence is not known: the dots grey out and the count says so;
+    // back online, both are as before.
+    const count = members.locator('h3 .count');
+    const bobDot = bobRow.locator('.presence');
+    const colour = () => bobDot.evaluate((e) => getComputedStyle(e).backgroundColor);
+    const grey = 'rgb(138, 147, 158)';
+    const present = await colour();
+    assert.notEqual(present, grey, 'bob shows as present while online');
+    assert.match(await count.textContent(), /^\d+ · \d+ online$/);
+    await page.context().setOffline(true);
+    await page.getByRole('status').filter({ hasText: /^offline/ }).waitFor({ timeout: 5_000 });
+    assert.equal(await colour(), grey, 'offline, the dot is grey');
+    assert.match(await count.textContent(), /^\d+ · presence unknown$/);
+    await shoot(page, 'admin-offline');
+    await page.context().setOffline(false);
+    await page.getByRole('status').filter({ hasText: /^online/ }).waitFor({ timeout: 15_000 });
+    assert.equal(await colour(), present, 'present again once back online');
+    assert.match(await count.textContent(), /^\d+ · \d+ online$/);
+
     // Load mod/analytics from the page.
     const mods = admin.getByRole('region', { name: 'Mods' });
     await mods.getByRole('combobox').selectOption('analytics');

@@ -1,11 +1,12 @@
 //! The Admin pane's members: a list of the network's members (online
 //! first, then by name) with their role and presence, each with the buttons
 //! for the actions the core offers on it (remove, ban — never against
-//! oneself), and the banned addresses with Unban.
+//! oneself), and the banned addresses with Unban. Without a connection the
+//! presence it read is not known to hold: the count says so and the dots grey out.
 
 use super::state::{Admin, member_action_label, offered};
 use crate::people::order::{display_name, natural_cmp, verification_words};
-use crate::session::Session;
+use crate::session::{Session, Status};
 use agentnet_core::sorting::sort_by;
 use leptos::prelude::*;
 use serde_json::{Value, json};
@@ -77,7 +78,14 @@ pub fn Members(
     let members = rows(&members);
     let banned = rows(&banned);
     let online = members.iter().filter(|m| m.status == "online").count();
-    let count = format!("{} · {online} online", members.len());
+    let total = members.len();
+    // Without a connection nobody's presence is known: the dots grey out (admin.css) and the
+    // count says so rather than repeat what the offer said when it was read.
+    let status = Session::get().status;
+    let count = move || match status.get() {
+        Status::Online => format!("{total} · {online} online"),
+        _ => format!("{total} · presence unknown"),
+    };
     view! {
         <section class="admin-card" aria-label="Members">
             <h3>"Members" <span class="count">{count}</span></h3>
