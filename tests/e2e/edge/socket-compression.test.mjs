@@ -6,10 +6,13 @@
 // frames that are small JSON events. edge-worker/wrangler.toml's
 // `no_web_socket_compression` flag refuses it.
 //
-// The edge here is the deploy build under `workerd serve` with the Workers'
-// wrangler.toml settings (tests/support/workerd-serve.mjs), as a deployment
-// runs it: under `wrangler dev`, Miniflare's own entry Worker stands in front
-// of the edge and answers the offer itself.
+// The edge here runs under `workerd serve` with the Workers' wrangler.toml
+// settings, compatibility flags included (tests/support/workerd-serve.mjs), as
+// a deployment runs it: under `wrangler dev`, Miniflare's own entry Worker
+// stands in front of the edge and answers the offer itself. It is the test
+// build (edge-worker/build-test, the deploy build's code and the test hooks):
+// the deploy build is rewritten by the deploy test, which may run beside this
+// one.
 
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -18,7 +21,7 @@ import { bareSocket, eventFrame } from '../../support/frames.mjs';
 import { until } from '../../support/process.mjs';
 import { serveEdge } from '../../support/workerd-serve.mjs';
 
-const edge = await serveEdge();
+const edge = await serveEdge({ testHooks: true });
 after(() => edge.stop());
 
 test('a socket that offers compression gets none, and its events flow, on the network object and through a gateway', async () => {
