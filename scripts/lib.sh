@@ -68,7 +68,6 @@ step_summary() {
 # (scripts/test) the step table is printed however the script ends.
 at_exit() {
   stop_background_tools
-  stop_background_builds
   [ -z "${SUMMARY_AT_EXIT:-}" ] || step_summary
 }
 trap at_exit EXIT
@@ -391,58 +390,6 @@ build_registry() {
   first_build "$WASM32/$AGENTNET_PROFILE/agentnet_edge_registry.wasm" "the registry Worker (wasm32 $AGENTNET_PROFILE)" "1-3"
   worker_build edge-registry build
   note "edge-registry/build ready"
-}
-
-# The wasm builds beside the lints (scripts/test). The native test build and the release wasm
-# builds write different parts of the build directory (cargo locks target/debug for the first,
-# target/release and target/wasm32-unknown-unknown/release for the others), so they can compile
-# at the same time. Each alone leaves a core idle for minutes: the release builds in their
-# whole-program links (one codegen unit) and wasm-opt, the native one in linking each test
-# binary. Side by side a cold ./scripts/test finishes its builds minutes sooner (BENCHMARKS.md,
-# "The wasm builds beside the lints").
-BUILDS_JOB=""
-BUILDS_LOG=""
-
-# start_background_builds COMMAND...: runs COMMAND (build functions) in the background, its
-# output in a log under the build directory, its step table kept for wait_background_builds.
-start_background_builds() {
-  BUILDS_LOG="$CARGO_TARGET_DIR/background-builds.log"
-  step "Started in the background: $* (log: $BUILDS_LOG)"
-  rm -f "$BUILDS_LOG" "$BUILDS_LOG.steps" "$BUILDS_LOG.waited"
-  (
-    STEP_NAME="" STEP_TIMES="" TOOLS_WAITED=0 CARGO_QUIET="--quiet"
-    for build in "$@"; do $build; done
-    step_done
-    printf '%s' "$STEP_TIMES" > "$BUILDS_LOG.steps"
-    printf '%s\n' "$TOOLS_WAITED" > "$BUILDS_LOG.waited"
-  ) > "$BUILDS_LOG" 2>&1 < /dev/null &
-  BUILDS_JOB=$!
-}
-
-# wait_background_builds: waits for them, shows their output, and adds their steps (marked) to
-# this script's table; stops the script if one failed.
-wait_background_builds() {
-  [ -n "$BUILDS_JOB" ] || return 0
-  step "Waiting for the builds started in the background"
-  local status=0
-  wait "$BUILDS_JOB" || status=$?
-  BUILDS_JOB=""
-  sed 's/^/  | /' "$BUILDS_LOG"
-  if [ "$status" != 0 ]; then
-    echo "A build in the background failed (exit $status): its output is above ($BUILDS_LOG)."
-    exit "$status"
-  fi
-  if [ -f "$BUILDS_LOG.steps" ]; then
-    STEP_TIMES="${STEP_TIMES}$(sed 's/^\( *[0-9ms]*\)  /\1  (in the background) /' "$BUILDS_LOG.steps")"$'\n'
-  fi
-  [ ! -f "$BUILDS_LOG.waited" ] || TOOLS_WAITED=$((TOOLS_WAITED + $(cat "$BUILDS_LOG.waited")))
-}
-
-# stop_background_builds: at exit, ends builds the script no longer waits for.
-stop_background_builds() {
-  [ -n "$BUILDS_JOB" ] || return 0
-  kill_tree "$BUILDS_JOB"
-  BUILDS_JOB=""
 }
 
 # worker_build DIR OUT [CARGO-ARGS...]: the Worker crate in DIR, bound by worker-build into DIR/OUT
