@@ -5,8 +5,8 @@
 //! presence it read is not known to hold: the count says so and the dots grey out.
 
 use super::state::{Admin, member_action_label, offered};
-use crate::people::order::{display_name, natural_cmp, verification_words};
-use crate::session::{Session, Status};
+use crate::people::order::{display_name, natural_cmp, presence_words, verification_words};
+use crate::session::Session;
 use agentnet_core::sorting::sort_by;
 use leptos::prelude::*;
 use serde_json::{Value, json};
@@ -79,13 +79,8 @@ pub fn Members(
     let banned = rows(&banned);
     let online = members.iter().filter(|m| m.status == "online").count();
     let total = members.len();
-    // Without a connection nobody's presence is known: the dots grey out (admin.css) and the
-    // count says so rather than repeat what the offer said when it was read.
     let status = Session::get().status;
-    let count = move || match status.get() {
-        Status::Online => format!("{total} · {online} online"),
-        _ => format!("{total} · presence unknown"),
-    };
+    let count = move || format!("{total} · {}", presence_words(status.get(), online));
     view! {
         <section class="admin-card" aria-label="Members">
             <h3>"Members" <span class="count">{count}</span></h3>

@@ -3,6 +3,7 @@
 //! humans apart from agents, and verification levels said in words.
 
 use super::person::Person;
+use crate::session::Status;
 use agentnet_core::sorting::sort_by;
 use std::cmp::Ordering;
 
@@ -34,6 +35,17 @@ pub fn verification_words(level: u64) -> &'static str {
         1 => "verified key",
         2 => "verified token",
         _ => "DID",
+    }
+}
+
+/// How many members are online, in words, as far as the connection knows:
+/// without one (offline, or connecting again) nobody's presence is known, so
+/// the panel and the Admin pane say that rather than repeat what was true when
+/// the link was lost (their dots grey out in people.css).
+pub fn presence_words(status: Status, online: usize) -> String {
+    match status {
+        Status::Online => format!("{online} online"),
+        _ => "presence unknown".to_owned(),
     }
 }
 
@@ -123,6 +135,13 @@ pub fn group(people: &[Person], kind: Kind, filter: &str) -> Vec<Person> {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    #[test]
+    fn presence_is_counted_only_while_online() {
+        assert_eq!(presence_words(Status::Online, 3), "3 online");
+        assert_eq!(presence_words(Status::Offline, 3), "presence unknown");
+        assert_eq!(presence_words(Status::Connecting, 0), "presence unknown");
+    }
 
     fn person(address: &str, status: &str) -> Person {
         Person::test(address, status)

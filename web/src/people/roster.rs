@@ -5,11 +5,11 @@
 //! it says about itself and the skills it shares laid out under its name.
 
 use super::face::Avatar;
-use super::order::{Kind, group, kind_of, verification_words};
+use super::order::{Kind, group, kind_of, presence_words, verification_words};
 use super::person::Person;
 use super::state::People;
 use crate::routes::Place;
-use crate::session::{Session, Status};
+use crate::session::Session;
 use leptos::prelude::*;
 
 /// The panel.
@@ -18,13 +18,8 @@ pub fn Roster() -> impl IntoView {
     let people = People::get().people;
     let (filter, set_filter) = signal(String::new());
     let online = move || people.with(|p| p.iter().filter(|p| p.status == "online").count());
-    // Without a connection nobody's presence is known: the dots grey out (people.css) and
-    // the count says so rather than repeat what was true when the link was lost.
     let status = Session::get().status;
-    let count = move || match status.get() {
-        Status::Online => format!("{} online", online()),
-        _ => "presence unknown".to_owned(),
-    };
+    let count = move || presence_words(status.get(), online());
     let nobody = move || {
         let typed = filter.get();
         people.with(|p| {
