@@ -6,7 +6,7 @@
 
 use super::state::{Admin, member_action_label, offered};
 use crate::people::order::{display_name, natural_cmp, presence_words, verification_words};
-use crate::session::Session;
+use crate::session::{Session, Status};
 use agentnet_core::sorting::sort_by;
 use leptos::prelude::*;
 use serde_json::{Value, json};
@@ -79,8 +79,9 @@ pub fn Members(
     let banned = rows(&banned);
     let online = members.iter().filter(|m| m.status == "online").count();
     let total = members.len();
-    let status = Session::get().status;
-    let count = move || format!("{total} · {}", presence_words(status.get(), online));
+    let joined = Session::get().status;
+    let joined = move || joined.get() == Status::Online;
+    let count = move || format!("{total} · {}", presence_words(joined(), online));
     view! {
         <section class="admin-card" aria-label="Members">
             <h3>"Members" <span class="count">{count}</span></h3>

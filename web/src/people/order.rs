@@ -3,7 +3,6 @@
 //! humans apart from agents, and verification levels said in words.
 
 use super::person::Person;
-use crate::session::Status;
 use agentnet_core::sorting::sort_by;
 use std::cmp::Ordering;
 
@@ -39,13 +38,15 @@ pub fn verification_words(level: u64) -> &'static str {
 }
 
 /// How many members are online, in words, as far as the connection knows:
-/// without one (offline, or connecting again) nobody's presence is known, so
-/// the panel and the Admin pane say that rather than repeat what was true when
-/// the link was lost (their dots grey out in people.css).
-pub fn presence_words(status: Status, online: usize) -> String {
-    match status {
-        Status::Online => format!("{online} online"),
-        _ => "presence unknown".to_owned(),
+/// without one (`joined` is false: offline, or connecting again) nobody's
+/// presence is known, so the panel and the Admin pane say that rather than
+/// repeat what was true when the link was lost (their dots grey out in
+/// people.css).
+pub fn presence_words(joined: bool, online: usize) -> String {
+    if joined {
+        format!("{online} online")
+    } else {
+        "presence unknown".to_owned()
     }
 }
 
@@ -138,9 +139,9 @@ mod tests {
 
     #[test]
     fn presence_is_counted_only_while_online() {
-        assert_eq!(presence_words(Status::Online, 3), "3 online");
-        assert_eq!(presence_words(Status::Offline, 3), "presence unknown");
-        assert_eq!(presence_words(Status::Connecting, 0), "presence unknown");
+        assert_eq!(presence_words(true, 3), "3 online");
+        assert_eq!(presence_words(false, 3), "presence unknown");
+        assert_eq!(presence_words(false, 0), "presence unknown");
     }
 
     fn person(address: &str, status: &str) -> Person {

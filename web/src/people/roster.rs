@@ -9,7 +9,7 @@ use super::order::{Kind, group, kind_of, presence_words, verification_words};
 use super::person::Person;
 use super::state::People;
 use crate::routes::Place;
-use crate::session::Session;
+use crate::session::{Session, Status};
 use leptos::prelude::*;
 
 /// The panel.
@@ -19,7 +19,7 @@ pub fn Roster() -> impl IntoView {
     let (filter, set_filter) = signal(String::new());
     let online = move || people.with(|p| p.iter().filter(|p| p.status == "online").count());
     let status = Session::get().status;
-    let count = move || presence_words(status.get(), online());
+    let count = move || presence_words(status.get() == Status::Online, online());
     let nobody = move || {
         let typed = filter.get();
         people.with(|p| {
