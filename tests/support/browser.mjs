@@ -1,6 +1,8 @@
 // Launches Debian's Chromium through playwright-core with the flags this
 // machine needs (no sandbox as root, no background networking), and the
-// steps browser tests share.
+// steps browser tests share. Every page of a browser launched here is
+// watched for the workspace's bug report (web/src/panic.rs): a panic fails
+// the file that saw it, even when the test's own steps went on to pass.
 
 import { before, after } from 'node:test';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -20,14 +22,62 @@ const FLAGS = [
 
 const options = (args) => ({ executablePath: CHROMIUM_PATH, headless: true, args: [...FLAGS, ...args] });
 
+/** How web/js/failure.js begins the console error it logs when the workspace panics. */
+const BUG_REPORT = 'The workspace stopped because of a bug';
+/** The panics the pages of this file reported, each with its page and the page's uncaught errors before it. */
+const bugsSeen = [];
+/** Pages where a test panics the workspace on purpose, and the reports they made. */
+const panickedOnPurpose = new WeakSet();
+const reportedOnPurpose = [];
+
+/** The bug reports of pages marked with `expectBug`: proof the watch sees a panic. */
+export function bugsReportedOnPurpose() {
+  return [...reportedOnPurpose];
+}
+
+/** Marks `page` as one where the test panics the workspace on purpose: its report fails nothing. */
+export function expectBug(page) {
+  panickedOnPurpose.add(page);
+}
+
+function watchPage(page) {
+  // An exception thrown through the wasm (a browser API that throws) leaves its Rust state
+  // half-borrowed, and the panic that follows names only the borrow: keep what came before.
+  const thrown = [];
+  page.on('pageerror', (error) => thrown.push(String(error?.stack ?? error)));
+  page.on('console', (message) => {
+    if (message.type() !== 'error' || !message.text().startsWith(BUG_REPORT)) return;
+    if (panickedOnPurpose.has(page)) {
+      reportedOnPurpose.push(message.text());
+      return;
+    }
+    const before = thrown.length ? `\n  uncaught before it:\n    ${thrown.join('\n    ')}` : '';
+    bugsSeen.push(`${page.url()}: ${message.text()}${before}`);
+  });
+}
+
+function watchContext(context) {
+  context.on('page', watchPage);
+  for (const page of context.pages()) watchPage(page);
+  return context;
+}
+
+after(() => {
+  if (bugsSeen.length) throw new Error(`the workspace reported a bug:\n${bugsSeen.join('\n')}`);
+});
+
 /** Launches Chromium; `args` adds flags (e.g. `--host-resolver-rules` to give 127.0.0.1 other names). */
-export function launchBrowser({ args = [] } = {}) {
-  return chromium.launch(options(args));
+export async function launchBrowser({ args = [] } = {}) {
+  const browser = await chromium.launch(options(args));
+  // `newPage` opens its context through `newContext` too.
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (...given) => watchContext(await newContext(...given));
+  return browser;
 }
 
 /** Chromium with a profile kept in `dir` (not incognito, as a person's browser is): one context. */
-export function launchProfile(dir, { args = [] } = {}) {
-  return chromium.launchPersistentContext(dir, options(args));
+export async function launchProfile(dir, { args = [] } = {}) {
+  return watchContext(await chromium.launchPersistentContext(dir, options(args)));
 }
 
 /**

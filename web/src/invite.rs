@@ -94,16 +94,32 @@ async fn call(network: &str, action: &str, code: &str) -> Result<Value, String> 
 pub fn InvitePage() -> impl IntoView {
     let params = use_params_map();
     let network = params.with_untracked(|p| p.get("network").unwrap_or_default());
-    // The code is the fragment; a link to another invitation changes only it.
+    // The code is the fragment; a link to another invitation changes only it. Accepting
+    // opens the network, which changes the fragment as this page goes: the code is then
+    // none, so nothing here is redrawn on a page being taken down (a redraw already queued
+    // would read this page's state after it was dropped: a panic).
     let location = use_location();
-    let code = Memo::new(move |_| location.hash.get().trim_start_matches('#').to_owned());
+    let code = Memo::new(move |_| {
+        let here = location.pathname.get().starts_with("/invite/");
+        here.then(|| location.hash.get().trim_start_matches('#').to_owned())
+    });
     let view_state = RwSignal::new(View::Loading);
     {
         let network = network.clone();
         Effect::new(move |_| {
-            let (network, code) = (network.clone(), code.get());
+            let Some(Some(code)) = code.try_get() else {
+                return;
+            };
+            if code.is_empty() {
+                view_state.set(View::Failed(
+                    "This link has no invitation code: ask for the whole link again.".into(),
+                ));
+                return;
+            }
+            let network = network.clone();
             view_state.set(View::Loading);
-            wasm_bindgen_futures::spawn_local(async move {
+            // Ended when the code changes again or the page goes.
+            leptos::task::spawn_local_scoped_with_cancellation(async move {
                 let shown = match call(&network, "show", &code).await {
                     Ok(answer) => Invitation::from_answer(&answer).map_or_else(
                         || {
@@ -141,16 +157,17 @@ pub fn InvitePage() -> impl IntoView {
             networks.accept_invitation(
                 network.clone(),
                 invitation.name.clone(),
-                code.get_untracked(),
+                code.get_untracked().unwrap_or_default(),
             );
         }
     };
     let decline = {
         let network = network.clone();
         move |invitation: Invitation| {
-            let (network, code) = (network.clone(), code.get_untracked());
+            let (network, code) = (network.clone(), code.get_untracked().unwrap_or_default());
             wasm_bindgen_futures::spawn_local(async move {
-                view_state.set(match call(&network, "reject", &code).await {
+                // The person may have left the page while the network answered.
+                view_state.try_set(match call(&network, "reject", &code).await {
                     Ok(_) => View::Declined(format!(
                         "You declined the invitation to {}. {} will be told.",
                         crate::bidi::isolate(&invitation.name),

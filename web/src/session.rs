@@ -204,7 +204,7 @@ impl Session {
     /// The replica from storage: history and the outbox show without the network.
     /// `None` when the workspace was left while storage was read.
     pub async fn restore(&self) -> Option<Replica> {
-        let (me, network) = (self.me.get_value(), self.network.get_value());
+        let (me, network) = (self.me.try_get_value()?, self.network.try_get_value()?);
         let rows = storage::load(network.as_str()).await;
         self.status.try_get_untracked()?;
         let mut replica = Replica::new(me, network, random_seed());

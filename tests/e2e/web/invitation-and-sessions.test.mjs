@@ -41,6 +41,9 @@ test('an invitation page declines or accepts, and a session is shown and updated
     // The declined code is void: opening it again says so.
     await page.reload();
     await card.getByRole('alert').filter({ hasText: 'used, revoked or expired' }).waitFor({ timeout: 10_000 });
+    // A link cut short of its code says so, without asking the network.
+    await page.goto(`${edge.url}/invite/${id}`);
+    await card.getByRole('alert').filter({ hasText: 'This link has no invitation code' }).waitFor({ timeout: 10_000 });
 
     // Accept: joins the invite-only network with the code and opens its workspace.
     const accepted = await invite();

@@ -10,7 +10,8 @@ import { Agent } from '../../../core/js/index.js';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { edgeAndBrowser, launchProfile, openWorkspace, postAndWaitSent } from '../../support/browser.mjs';
+import { bugsReportedOnPurpose, edgeAndBrowser, expectBug, launchProfile, openWorkspace, postAndWaitSent } from '../../support/browser.mjs';
+import { until } from '../../support/waits.mjs';
 
 const started = edgeAndBrowser();
 
@@ -151,6 +152,7 @@ test('the app shell shows before the wasm has loaded, and a failed load says why
     await online(page);
     assert.equal(await page.locator('#shell').count(), 0, 'the shell gives way to the app');
     // A panic in the running app is reported in the page with its message, not left as a trap.
+    expectBug(page);
     const trapped = await page.evaluate(async () => {
       const app = await import('/pkg/agentnet_web.js');
       try {
@@ -164,6 +166,8 @@ test('the app shell shows before the wasm has loaded, and a failed load says why
     const stopped = page.getByRole('alert').filter({ hasText: 'The workspace stopped because of a bug' });
     await stopped.waitFor({ timeout: 5_000 });
     assert.match(await stopped.textContent(), /a bug on purpose/);
+    // The browser tests' watch (support/browser.mjs) saw it: a panic anywhere else fails its file.
+    await until('the watch to see the report', () => bugsReportedOnPurpose().some((r) => r.includes('a bug on purpose')));
     await stopped.getByRole('button', { name: 'Reload' }).waitFor();
 
     const broken = await context.newPage();

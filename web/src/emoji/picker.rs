@@ -173,10 +173,12 @@ pub fn EmojiPicker(
             return;
         }
         request_animation_frame(move || {
-            if let (Some(picker), Some(opener)) = (root.get_untracked(), opener.get_untracked()) {
+            // The picker may have closed, or its opener gone, within the frame.
+            let picker = root.try_get_untracked().flatten();
+            if let (Some(picker), Some(opener)) = (picker, opener.try_get_untracked().flatten()) {
                 place(&picker, &opener);
             }
-            if let Some(field) = field.get_untracked() {
+            if let Some(field) = field.try_get_untracked().flatten() {
                 let _ = field.focus();
             }
         });

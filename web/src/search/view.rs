@@ -101,8 +101,9 @@ pub fn SearchPanel() -> impl IntoView {
     let chat = Chat::get();
     let field = NodeRef::<Input>::new();
     let focus_field = move || {
+        // The panel may have closed within the frame.
         request_animation_frame(move || {
-            if let Some(field) = field.get_untracked() {
+            if let Some(field) = field.try_get_untracked().flatten() {
                 let _ = field.focus();
                 field.select();
             }

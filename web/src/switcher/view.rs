@@ -27,8 +27,9 @@ pub fn Switcher() -> impl IntoView {
             query.set(String::new());
             active.set(0);
             open.set(true);
+            // Another network may have opened within the frame.
             request_animation_frame(move || {
-                if let Some(field) = field.get_untracked() {
+                if let Some(field) = field.try_get_untracked().flatten() {
                     let _ = field.focus();
                 }
             });

@@ -92,8 +92,10 @@ pub fn MessageList(
         })
     });
 
+    // Frames asked for here may come after the list has gone (a thread closed, another
+    // network opened): they read the element with `try_`, which then finds nothing.
     let to_bottom = move || {
-        if let Some(el) = log.get_untracked() {
+        if let Some(el) = log.try_get_untracked().flatten() {
             el.set_scroll_top(el.scroll_height());
         }
         at_bottom.set(true);
@@ -102,7 +104,7 @@ pub fn MessageList(
     // Pages earlier messages in (from the network once all loaded show),
     // keeping the ones in view where they are.
     let load_earlier = move || {
-        let Some(el) = log.get_untracked() else {
+        let Some(el) = log.try_get_untracked().flatten() else {
             return;
         };
         if hidden() == 0 {
@@ -119,13 +121,13 @@ pub fn MessageList(
             *n += WINDOW;
         });
         request_animation_frame(move || {
-            if let Some(el) = log.get_untracked() {
+            if let Some(el) = log.try_get_untracked().flatten() {
                 el.set_scroll_top(top + el.scroll_height() - height);
             }
         });
     };
     let on_scroll = move |_| {
-        let Some(el) = log.get_untracked() else {
+        let Some(el) = log.try_get_untracked().flatten() else {
             return;
         };
         let height = handled_height
@@ -156,7 +158,7 @@ pub fn MessageList(
         unseen.set(0);
         at_bottom.set(left_at.is_none());
         request_animation_frame(move || {
-            if let Some(el) = log.get_untracked() {
+            if let Some(el) = log.try_get_untracked().flatten() {
                 el.set_scroll_top(left_at.unwrap_or_else(|| el.scroll_height()));
             }
         });
@@ -208,7 +210,7 @@ pub fn MessageList(
         };
         let content = messages.get();
         let keep = wasm_bindgen::closure::Closure::<dyn FnMut()>::new(move || {
-            let Some(el) = log.get_untracked() else {
+            let Some(el) = log.try_get_untracked().flatten() else {
                 return;
             };
             if at_bottom.get_untracked() {
@@ -253,7 +255,7 @@ pub fn MessageList(
         // After the view's own scrolling (to its bottom) in the next frame.
         request_animation_frame(move || {
             request_animation_frame(move || {
-                if let Some(el) = log.get_untracked() {
+                if let Some(el) = log.try_get_untracked().flatten() {
                     scroll_to(&el, target, focus);
                 }
             })

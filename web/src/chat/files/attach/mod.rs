@@ -303,9 +303,11 @@ impl Attachments {
         Some(attachments)
     }
 
-    /// Asks the network for an attached file, unless it is read or being read.
+    /// Asks the network for an attached file, unless it is read or being read
+    /// (or the workspace has gone since the file scrolled into view).
     pub fn load(&self, resource: &str) {
-        if self.loaded.with_untracked(|l| l.contains_key(resource)) {
+        let known = self.loaded.try_with_untracked(|l| l.contains_key(resource));
+        if known.unwrap_or(true) {
             return;
         }
         let Ok(target) = resource.parse::<Address>() else {

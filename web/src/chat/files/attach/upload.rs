@@ -81,7 +81,11 @@ impl Attachments {
                     .collect()
             });
             for file in waiting {
-                let Some(blob) = store.blobs.with_value(|b| b.get(&file.key).cloned()) else {
+                // The workspace may have gone (another network opened) during an upload.
+                let Some(blob) = store.blobs.try_with_value(|b| b.get(&file.key).cloned()) else {
+                    return;
+                };
+                let Some(blob) = blob else {
                     continue;
                 };
                 let key = file.key;
@@ -108,6 +112,9 @@ impl Attachments {
                 )
                 .await;
                 drop(progress);
+                if store.blobs.try_with_value(|_| ()).is_none() {
+                    return;
+                }
                 // The edge's words when it refused (too big, storage full), else the connection's.
                 let outcome = match done {
                     Ok(answer) => {
