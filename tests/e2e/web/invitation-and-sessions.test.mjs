@@ -44,6 +44,7 @@ test('an invitation page declines or accepts, and a session is shown and updated
     // A link cut short of its code says so, without asking the network.
     await page.goto(`${edge.url}/invite/${id}`);
     await card.getByRole('alert').filter({ hasText: 'This link has no invitation code' }).waitFor({ timeout: 10_000 });
+    await shoot(page, 'invitation-no-code');
 
     // Accept: joins the invite-only network with the code and opens its workspace.
     const accepted = await invite();
