@@ -81,7 +81,10 @@ test('names and faces: asked on the invitation and the first visit, shown everyw
     await fromAda.waitFor({ timeout: 15_000 });
     assert.equal((await fromAda.locator('.source').textContent()).trim(), 'Ada Lovelace');
     const mention = fromAda.locator('mark.mention');
-    await mention.filter({ hasText: '@Bob Builder,' }).waitFor({ timeout: 10_000 });
+    await mention.filter({ hasText: '@Bob Builder' }).waitFor({ timeout: 10_000 });
+    // The mark is the mention alone; the comma after it is the sentence's.
+    assert.equal(await mention.textContent(), '@Bob Builder');
+    assert.match(await fromAda.locator('.content .text').textContent(), /hello @Bob Builder, welcome/);
     assert.equal(await mention.getAttribute('title'), bob);
     await fromAda.locator('.source').click();
     assert.equal((await fromAda.locator('.meta .address').textContent()).trim(), ada);

@@ -225,7 +225,8 @@ test('threads, mentions and status updates with a JS agent', async () => {
     // The agent's status update; its answer in the thread of the question (counted under it).
     await page.locator('.status-update', { hasText: 'thinking about it' }).waitFor({ timeout: 10_000 });
     const questionLine = page.locator('.conversation-column .message', { hasText: 'question for' });
-    await questionLine.locator('mark.mention', { hasText: '@agent:helper,' }).waitFor();
+    await questionLine.locator('mark.mention', { hasText: '@agent:helper' }).waitFor();
+    assert.equal(await questionLine.locator('mark.mention').textContent(), '@agent:helper');
     await questionLine.locator('.thread-link', { hasText: '1 reply' }).click({ timeout: 10_000 });
     const threadPane = page.getByRole('region', { name: 'Thread' });
     await threadPane.locator('.message', { hasText: 'the answer is 42' }).waitFor({ timeout: 10_000 });

@@ -23,6 +23,10 @@ pub(crate) fn with_names(
     html
 }
 
+/// Punctuation that ends a sentence or clause after a mention or a link, not part of it
+/// (what `mentions_in` trims too).
+const AFTER_A_WORD: [char; 7] = ['.', ',', ')', '!', '?', ';', ':'];
+
 /// A text with its valid `@address` mentions marked (the mark is ours; the
 /// words go through as text, escaped).
 pub(crate) fn marked(text: CowStr<'_>, autolink: bool) -> Vec<Event<'_>> {
@@ -33,7 +37,7 @@ pub(crate) fn marked(text: CowStr<'_>, autolink: bool) -> Vec<Event<'_>> {
     let mut plain = String::new();
     for piece in text.split_inclusive(char::is_whitespace) {
         let word = piece.trim_end();
-        let url = word.trim_end_matches(['.', ',', ')', '!', '?', ';', ':']);
+        let url = word.trim_end_matches(AFTER_A_WORD);
         if autolink && (url.starts_with("https://") || url.starts_with("http://")) && url.len() > 8
         {
             if !plain.is_empty() {
@@ -60,12 +64,11 @@ pub(crate) fn marked(text: CowStr<'_>, autolink: bool) -> Vec<Event<'_>> {
                 events.push(Event::Text(std::mem::take(&mut plain).into()));
             }
             let name = NAMES.with(|n| n.borrow().get(&address).cloned());
+            // The mark holds the mention alone: punctuation after it stays text, as in Slack.
+            let (mention, punctuation) = word.split_at(word.trim_end_matches(AFTER_A_WORD).len());
             let shown = match name {
-                Some(name) => {
-                    let tail = word.trim_end_matches([',', '.', '!', '?', ';', ')']);
-                    format!("@{name}{}", &word[tail.len()..])
-                }
-                None => word.to_owned(),
+                Some(name) => format!("@{name}"),
+                None => mention.to_owned(),
             };
             let title: String = address
                 .chars()
@@ -76,6 +79,7 @@ pub(crate) fn marked(text: CowStr<'_>, autolink: bool) -> Vec<Event<'_>> {
             ));
             events.push(Event::Text(shown.into()));
             events.push(Event::InlineHtml("</mark>".into()));
+            plain.push_str(punctuation);
             plain.push_str(&piece[word.len()..]);
         } else {
             plain.push_str(piece);
@@ -97,10 +101,14 @@ mod tests {
             std::collections::HashMap::from([("human:guest-1".to_owned(), "Ada <b>".to_owned())]);
         let html = to_html_named("hi @human:guest-1, and @agent:x", &names);
         assert!(
-            html.contains("<mark class=\"mention\" title=\"human:guest-1\">@Ada &lt;b&gt;,</mark>"),
+            html.contains(
+                "<mark class=\"mention\" title=\"human:guest-1\">@Ada &lt;b&gt;</mark>, and"
+            ),
             "{html}"
         );
         assert!(html.contains("title=\"agent:x\">@agent:x</mark>"), "{html}");
+        // Unnamed, the punctuation after the address stays outside the mark as well.
+        assert!(to_html("ask @agent:x.").contains(">@agent:x</mark>."));
         // Outside a named rendering, names are not used.
         assert!(to_html("@human:guest-1").contains(">@human:guest-1</mark>"));
     }

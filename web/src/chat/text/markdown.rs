@@ -313,7 +313,7 @@ mod tests {
         assert_eq!(to_html("# Big"), "<p><strong>Big</strong></p>\n");
         let html = to_html("hi @agent:helper, and @ alone");
         assert!(
-            html.contains("<mark class=\"mention\" title=\"agent:helper\">@agent:helper,</mark>"),
+            html.contains("<mark class=\"mention\" title=\"agent:helper\">@agent:helper</mark>,"),
             "{html}"
         );
         assert!(html.contains(" and @ alone"), "{html}");
