@@ -1,6 +1,6 @@
 //! A gateway's requests to its network object: frames, cursors and
 //! presence queued by [`GatewayHost`], sent one request at a time (what piles
-//! up meanwhile goes in the next), retried a few times when one fails. The
+//! up meanwhile goes in the next), tried again for about 12 s when one fails. The
 //! acks its sockets send are held by the core until a request goes anyway or
 //! they are due (`Gateway::cursors_to_send`); a timer sends them then.
 
@@ -88,14 +88,14 @@ async fn pump_up(host: Rc<GatewayHost>) {
                 (Err(err), _) => Err(err.into()),
                 (_, Err(err)) => Err(err),
             };
-            match sent {
-                Ok(()) => break,
-                Err(err) if tries < 3 => {
+            match (sent, retry_delay(tries)) {
+                (Ok(()), _) => break,
+                (Err(err), Some(wait)) => {
                     worker::console_warn!("a request to the network failed, again: {err}");
                     tries += 1;
-                    worker::Delay::from(std::time::Duration::from_millis(100)).await;
+                    worker::Delay::from(wait).await;
                 }
-                Err(err) => {
+                (Err(err), None) => {
                     worker::console_error!("dropping a request to the network: {err}");
                     break;
                 }
@@ -112,9 +112,36 @@ async fn pump_up(host: Rc<GatewayHost>) {
     }
 }
 
+/// How long to wait before trying a failed request again for the `tries`-th time after the
+/// first, or `None` to give up: from 100 ms, doubling, at most 3.2 s apart, about 12 s in all.
+/// A network object that panicked or was moved starts again in a fresh instance, which on a busy
+/// machine takes seconds; giving up sooner lost the frames waiting (a join never answered).
+fn retry_delay(tries: u32) -> Option<Duration> {
+    const TRIES: u32 = 8;
+    (tries < TRIES).then(|| Duration::from_millis(100u64 << tries.min(5)))
+}
+
 /// Sends the acks held once they are due.
 async fn send_when_due(host: Rc<GatewayHost>, wait: Duration) {
     worker::Delay::from(wait).await;
     host.cursor_timer.set(false);
     host.send_up();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_failed_request_is_tried_again_for_seconds_then_dropped() {
+        let waits: Vec<Duration> = (0..).map_while(retry_delay).collect();
+        assert_eq!(waits.first(), Some(&Duration::from_millis(100)));
+        assert!(waits.windows(2).all(|w| w[0] <= w[1]), "{waits:?}");
+        assert_eq!(waits.iter().max(), Some(&Duration::from_millis(3_200)));
+        let total: Duration = waits.iter().sum();
+        assert!(
+            total >= Duration::from_secs(10) && total <= Duration::from_secs(15),
+            "{total:?}"
+        );
+    }
 }
