@@ -1,13 +1,17 @@
 //! A gateway's requests to its network object: frames, cursors and
 //! presence queued by [`GatewayHost`], sent one request at a time (what piles
-//! up meanwhile goes in the next), tried again for about 12 s when one fails. The
+//! up meanwhile goes in the next), tried again for about 12 s when one fails
+//! (then the sockets whose events it carried are closed, to connect again). The
 //! acks its sockets send are held by the core until a request goes anyway or
 //! they are due (`Gateway::cursors_to_send`); a timer sends them then.
 
 use crate::gateway::object::GatewayHost;
 use crate::host::now;
 use crate::network::gateway_link::{LINK_PATH, LinkBody, post};
-use agentnet_core::gateway::ToNetwork;
+use agentnet_core::ErrorCode;
+use agentnet_core::bindings::transport::sockets::Close;
+use agentnet_core::gateway::{GatewayEffect, ToNetwork};
+use std::collections::BTreeSet;
 use std::rc::Rc;
 use std::time::Duration;
 use worker::Result;
@@ -63,6 +67,33 @@ impl GatewayHost {
         })
     }
 
+    /// A request given up on: the sockets whose events it carried are closed with
+    /// `network_unavailable`, so their clients connect again and send what was not
+    /// acknowledged, rather than wait for answers that will not come.
+    fn dropped(&self, body: &LinkBody<ToNetwork>) {
+        let sockets: BTreeSet<_> = body
+            .messages
+            .iter()
+            .filter_map(|message| match message {
+                ToNetwork::Frames { socket, .. } => Some(*socket),
+                _ => None,
+            })
+            .collect();
+        let close = Close::new(
+            ErrorCode::NetworkUnavailable,
+            "the network did not answer; connect again",
+        );
+        let mut effects = Vec::new();
+        for socket in sockets {
+            effects.push(GatewayEffect::Close {
+                socket,
+                close: close.clone(),
+            });
+            effects.extend(self.with_core(|core| core.closed(socket)));
+        }
+        self.apply(effects);
+    }
+
     fn network_stub(&self, network: &str) -> Result<worker::Stub> {
         self.env
             .durable_object(crate::host::NETWORKS_BINDING)?
@@ -97,6 +128,7 @@ async fn pump_up(host: Rc<GatewayHost>) {
                 }
                 (Err(err), None) => {
                     worker::console_error!("dropping a request to the network: {err}");
+                    host.dropped(&body);
                     break;
                 }
             }
