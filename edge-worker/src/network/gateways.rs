@@ -99,6 +99,13 @@ impl NetworkHost {
 
     /// A request from a gateway: its messages, in order, handed to the core.
     pub(crate) async fn gateway_request(&self, mut req: Request) -> Result<Response> {
+        if self
+            .gateways_refused_until
+            .get()
+            .is_some_and(|until| crate::host::now() < until)
+        {
+            return Response::error("refused for a while (test hook)", 503);
+        }
         let body: LinkBody<ToNetwork> = req.json().await?;
         self.gateway_requests_in.add(1);
         let Ok(id) = body.network.parse::<NetworkId>() else {

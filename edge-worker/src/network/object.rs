@@ -69,6 +69,9 @@ pub struct NetworkHost {
     pub(crate) socket_messages: crate::host::counter::Counter,
     /// Requests this object has taken from its gateways (benchmarks: `v1/__test/counters`).
     pub(crate) gateway_requests_in: crate::host::counter::Counter,
+    /// Until when it answers its gateways' requests with 503 (only the test
+    /// hook `v1/__test/refuse-gateway-requests` sets it).
+    pub(crate) gateways_refused_until: std::cell::Cell<Option<agentnet_core::Timestamp>>,
 }
 
 /// Whether `env` turns the test hooks on, and the [`Policy`] the object
@@ -257,6 +260,7 @@ impl NetworkHost {
             links: Default::default(),
             socket_messages: Default::default(),
             gateway_requests_in: Default::default(),
+            gateways_refused_until: Default::default(),
         }
     }
 

@@ -5,6 +5,7 @@
 use crate::network::gateway_link::{RESET_PATH, RESTART_PATH, post};
 use crate::network::object::NetworkHost;
 use agentnet_core::bindings::TestHook;
+use agentnet_core::bindings::route::GATEWAY_REFUSAL_MS;
 use worker::{Response, Result};
 
 impl NetworkHost {
@@ -22,6 +23,11 @@ impl NetworkHost {
             TestHook::RestartGateways => self.restart_gateways(false).await,
             TestHook::ResetGateways => self.restart_gateways(true).await,
             TestHook::Counters => self.counters(),
+            TestHook::RefuseGatewayRequests => {
+                let until = crate::host::now().plus_millis(GATEWAY_REFUSAL_MS);
+                self.gateways_refused_until.set(Some(until));
+                Response::ok("the gateways' requests are refused for a while")
+            }
             TestHook::Panic => {
                 #[allow(clippy::panic)]
                 {

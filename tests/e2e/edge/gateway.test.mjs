@@ -253,6 +253,25 @@ test('npm agents join by frame on their own gateways; the network object writes 
   bare.socket.close();
 });
 
+test('a gateway its network object does not answer for seconds closes the socket it could not serve; the npm agent comes back and is heard', { timeout: 120_000 }, async () => {
+  const { id } = await gatewayNetwork('gw-unanswered');
+  const listener = await acking(id, 'agent:listener');
+  const talker = await Agent.connect({ url: edge.url, network: id, name: 'agent:talker', WebSocket });
+  await talker.send('agent:listener', 'probe.early', { text: 'before' });
+  await until('the listener hears the talker', () => listener.events.some((e) => e.type === 'probe.early'));
+  // For 15 s the object answers its gateways with 503: the talker's gateway tries its request
+  // for about 12 s, gives it up and closes the talker's socket; the agent connects again, its
+  // join goes through once the object answers, and it sends what was not acknowledged.
+  const refused = await call('POST', `/networks/${id}/v1/__test/refuse-gateway-requests`);
+  assert.equal(refused.status, 200);
+  const late = talker.send('agent:listener', 'probe.late', { text: 'after' });
+  await until('the listener hears what was sent while the network did not answer', () => listener.events.some((e) => e.type === 'probe.late'), 60_000);
+  await late;
+  assert.equal(listener.events.filter((e) => e.type === 'probe.late').length, 1, 'heard once');
+  talker.close();
+  listener.socket.close();
+});
+
 /** A socket to network `id` that has not joined yet, naming `member` (`?member=`) when given. */
 const unjoined = (id, member) => unjoinedSocket(edge.url, id, member);
 

@@ -3,6 +3,10 @@
 
 use crate::bindings::message::Method;
 
+/// How long [`TestHook::RefuseGatewayRequests`] refuses: longer than a
+/// gateway tries a request again (about 12 s), so it gives one up.
+pub const GATEWAY_REFUSAL_MS: u64 = 15_000;
+
 /// A route that only exists with test hooks on (the edge's `test-hooks`
 /// feature, switched on with `AGENTNET_TEST_HOOKS=1`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -20,6 +24,10 @@ pub enum TestHook {
     /// `POST v1/__test/reset-gateways`: every gateway loses its sockets and
     /// its memory without telling the network, as when the platform resets it.
     ResetGateways,
+    /// `POST v1/__test/refuse-gateway-requests`: for the next
+    /// [`GATEWAY_REFUSAL_MS`], the object answers its gateways' requests with
+    /// 503, as one starting again on a busy machine.
+    RefuseGatewayRequests,
     /// `GET v1/__test/counters`: what the object has sent (WebSocket
     /// messages, requests to gateways), for benchmarks.
     Counters,
@@ -77,6 +85,9 @@ pub fn parse(method: &Method, tail: &str) -> ApiRoute {
         (Method::Get, "v1/__test/counters") => ApiRoute::Test(TestHook::Counters),
         (Method::Post, "v1/__test/restart-gateways") => ApiRoute::Test(TestHook::RestartGateways),
         (Method::Post, "v1/__test/reset-gateways") => ApiRoute::Test(TestHook::ResetGateways),
+        (Method::Post, "v1/__test/refuse-gateway-requests") => {
+            ApiRoute::Test(TestHook::RefuseGatewayRequests)
+        }
         (Method::Get, "v1/sse") => ApiRoute::Sse,
         (Method::Post, "v1/leave") => ApiRoute::Leave,
         (Method::Post, "v1/ticket") => ApiRoute::Ticket,

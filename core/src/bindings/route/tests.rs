@@ -118,6 +118,11 @@ fn the_http_api_table() {
             ApiRoute::Test(TestHook::Counters),
         ),
         (
+            Method::Post,
+            "/v1/__test/refuse-gateway-requests",
+            ApiRoute::Test(TestHook::RefuseGatewayRequests),
+        ),
+        (
             Method::Get,
             "/v1/join",
             ApiRoute::WrongMethod("v1/join".into()),
