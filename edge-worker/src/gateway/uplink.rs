@@ -8,10 +8,7 @@
 use crate::gateway::object::GatewayHost;
 use crate::host::now;
 use crate::network::gateway_link::{LINK_PATH, LinkBody, post};
-use agentnet_core::ErrorCode;
-use agentnet_core::bindings::transport::sockets::Close;
-use agentnet_core::gateway::{GatewayEffect, ToNetwork};
-use std::collections::BTreeSet;
+use agentnet_core::gateway::ToNetwork;
 use std::rc::Rc;
 use std::time::Duration;
 use worker::Result;
@@ -67,33 +64,6 @@ impl GatewayHost {
         })
     }
 
-    /// A request given up on: the sockets whose events it carried are closed with
-    /// `network_unavailable`, so their clients connect again and send what was not
-    /// acknowledged, rather than wait for answers that will not come.
-    fn dropped(&self, body: &LinkBody<ToNetwork>) {
-        let sockets: BTreeSet<_> = body
-            .messages
-            .iter()
-            .filter_map(|message| match message {
-                ToNetwork::Frames { socket, .. } => Some(*socket),
-                _ => None,
-            })
-            .collect();
-        let close = Close::new(
-            ErrorCode::NetworkUnavailable,
-            "the network did not answer; connect again",
-        );
-        let mut effects = Vec::new();
-        for socket in sockets {
-            effects.push(GatewayEffect::Close {
-                socket,
-                close: close.clone(),
-            });
-            effects.extend(self.with_core(|core| core.closed(socket)));
-        }
-        self.apply(effects);
-    }
-
     fn network_stub(&self, network: &str) -> Result<worker::Stub> {
         self.env
             .durable_object(crate::host::NETWORKS_BINDING)?
@@ -128,7 +98,8 @@ async fn pump_up(host: Rc<GatewayHost>) {
                 }
                 (Err(err), None) => {
                     worker::console_error!("dropping a request to the network: {err}");
-                    host.dropped(&body);
+                    let ended = host.with_core(|core| core.request_dropped(&body.messages));
+                    host.apply(ended);
                     break;
                 }
             }

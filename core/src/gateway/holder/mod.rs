@@ -14,6 +14,7 @@ use crate::model::requests::field::read;
 use crate::model::requests::history::Acknowledge;
 use std::collections::{BTreeMap, BTreeSet};
 
+mod dropped;
 mod policing;
 
 pub use policing::MAX_UNBOUND_EVENTS;
@@ -161,9 +162,7 @@ impl Gateway {
         late.into_iter()
             .filter_map(|(_, socket)| {
                 let close = join_timeout(self.sockets.get(&socket)?.opening.join_within_ms);
-                let mut effects = self.closed(socket);
-                effects.push(GatewayEffect::Close { socket, close });
-                Some(effects)
+                Some(self.end(socket, close))
             })
             .flatten()
             .collect()
@@ -215,9 +214,7 @@ impl Gateway {
                 .is_none()
                 .then_some(&mut held.unbound_events);
             if let Some(close) = self.bad_frames.verdict(socket, &frames, unbound, now) {
-                let mut effects = self.closed(socket);
-                effects.push(GatewayEffect::Close { socket, close });
-                return effects;
+                return self.end(socket, close);
             }
         }
         if frames.is_empty() {
