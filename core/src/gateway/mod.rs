@@ -22,7 +22,10 @@
 //!   reconnect and resume from their watermarks;
 //! * a network object that restarts (rebuilt from its rows, never its log)
 //!   tells each gateway ([`ToGateway::Restarted`]), which closes its sockets
-//!   for the same resume.
+//!   for the same resume;
+//! * a request between them that fails is sent again for a while (a resent
+//!   request's messages a gateway already took are skipped: [`Taken`]) before
+//!   either side counts its messages lost.
 //!
 //! Nothing acknowledged is lost (acks leave only after the rows are written,
 //! and a resent event gets its original ack from the log's index), and
@@ -30,6 +33,7 @@
 //! `core/tests/simulation.rs` proves it with gateways and restarts.
 
 mod cursors;
+mod downlink;
 mod holder;
 pub mod messages;
 mod placement;
@@ -37,6 +41,7 @@ mod sequencer;
 mod wire;
 
 pub use cursors::CURSOR_DELAY_MS;
+pub use downlink::Taken;
 pub use holder::{Gateway, GatewayEffect, MAX_UNBOUND_EVENTS, Opening};
 pub use messages::{Delivery, DeliveryFrame, GatewayId, ToGateway, ToNetwork};
 pub use placement::Placement;

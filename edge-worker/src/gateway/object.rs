@@ -14,24 +14,23 @@
 use crate::host::frame_texts::FrameTexts;
 use crate::host::now;
 use crate::network::gateway_link::{LINK_PATH, LinkBody, SOCKET_HEADER};
-use agentnet_core::bindings::transport::sockets::{Close, SocketId};
+use agentnet_core::bindings::transport::sockets::SocketId;
 use agentnet_core::bindings::transport::ws::close_reply;
-use agentnet_core::gateway::{Gateway, GatewayEffect, GatewayId, Opening, ToGateway, ToNetwork};
-use agentnet_core::{Address, ErrorCode, Timestamp};
+use agentnet_core::gateway::{
+    Gateway, GatewayEffect, GatewayId, Opening, Taken, ToGateway, ToNetwork,
+};
+use agentnet_core::{Address, Timestamp};
 use serde::{Deserialize, Serialize};
 use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
-use worker::{Env, Request, Response, Result, State, WebSocket, WebSocketPair};
-
-/// How long an announced socket may take to arrive before it counts as closed.
-const ARRIVAL_MS: u64 = 30_000;
+use worker::{Env, Request, Response, Result, State, WebSocket};
 
 /// What a socket's attachment keeps: what the core knows of it.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub(crate) struct Held {
     network: String,
     gateway: GatewayId,
-    socket: SocketId,
+    pub(crate) socket: SocketId,
     member: Option<(Address, u64)>,
     batches: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -58,9 +57,9 @@ impl Held {
 
 /// A socket announced and not arrived yet, with what was written for it.
 pub(crate) struct Waiting {
-    since: Timestamp,
-    held: Held,
-    frames: Vec<String>,
+    pub(crate) since: Timestamp,
+    pub(crate) held: Held,
+    pub(crate) frames: Vec<String>,
 }
 
 /// One gateway's state and work (`crate::gateway::entry::GatewayObject` receives workerd's calls).
@@ -81,9 +80,14 @@ pub(crate) struct GatewayHost {
     pub(crate) cursor_timer: Cell<bool>,
     /// The position of the last message taken from the network's queue to this gateway.
     pub(crate) seen: Cell<u64>,
+    /// What was taken of the network's requests, so one sent again is applied once.
+    pub(crate) taken: Cell<Taken>,
     /// Test-only paths are on (`crate::network::object::test_hooks_of`).
     #[cfg(feature = "test-hooks")]
     test_hooks: bool,
+    /// Until when the network's requests are answered 503 once taken (a test hook).
+    #[cfg(feature = "test-hooks")]
+    pub(crate) answers_lost_until: Cell<Option<Timestamp>>,
     /// How often its alarm comes while it holds sockets (`Policy::gateway_reconcile_ms`).
     pub(crate) reconcile_ms: u64,
     /// When the alarm is set for (the next unbound socket's time to join).
@@ -111,8 +115,11 @@ impl GatewayHost {
             up_busy: Cell::new(false),
             cursor_timer: Cell::new(false),
             seen: Cell::new(0),
+            taken: Cell::default(),
             #[cfg(feature = "test-hooks")]
             test_hooks: _hooks_on,
+            #[cfg(feature = "test-hooks")]
+            answers_lost_until: Cell::new(None),
             reconcile_ms,
             alarm_at: Cell::new(None),
             me,
@@ -184,7 +191,16 @@ impl GatewayHost {
                 let body: LinkBody<ToGateway> = req.json().await?;
                 self.network_request(body);
                 self.schedule_alarm().await?;
+                #[cfg(feature = "test-hooks")]
+                if self.answer_lost() {
+                    return Response::error("the answer was lost (test hook)", 503);
+                }
                 Ok(Response::empty()?.with_status(204))
+            }
+            #[cfg(feature = "test-hooks")]
+            crate::network::gateway_link::LOSE_ANSWERS_PATH if self.test_hooks => {
+                self.lose_answers();
+                Response::ok("answers lost for a while")
             }
             #[cfg(feature = "test-hooks")]
             crate::network::gateway_link::RESTART_PATH if self.test_hooks => {
@@ -216,7 +232,11 @@ impl GatewayHost {
         self.expire(now);
         let link = (body.network, body.gateway);
         let seen = body.first + body.messages.len() as u64;
-        for message in body.messages {
+        // A request sent again (its answer was lost): what was taken of it is not applied twice.
+        let mut taken = self.taken.get();
+        let already = taken.already(body.instance, body.first, body.messages.len());
+        self.taken.set(taken);
+        for message in body.messages.into_iter().skip(already) {
             if let ToGateway::Open {
                 member: Some((member, _)),
                 ..
@@ -291,49 +311,6 @@ impl GatewayHost {
         {
             update(&mut held);
             let _ = ws.serialize_attachment(&held);
-        }
-    }
-
-    /// An announced socket arrives (the Worker forwards its upgrade).
-    fn arrive(&self, socket: Option<SocketId>) -> Result<Response> {
-        self.with_core(|_| ());
-        self.expire(now());
-        let waiting = socket.and_then(|s| self.waiting.borrow_mut().remove(&s));
-        let Some(waiting) = waiting.filter(|w| self.with_core(|core| core.holds(w.held.socket)))
-        else {
-            let close = Close::new(ErrorCode::NetworkUnavailable, "reconnect");
-            let pair = WebSocketPair::new()?;
-            pair.server.accept()?;
-            pair.server
-                .close(Some(close.code), Some(close.reason.as_str()))?;
-            return Response::from_websocket(pair.client);
-        };
-        let pair = WebSocketPair::new()?;
-        self.state.accept_web_socket(&pair.server);
-        pair.server.serialize_attachment(&waiting.held)?;
-        let mut texts = FrameTexts::default();
-        for frame in waiting.frames {
-            texts.send(&pair.server, frame);
-        }
-        self.sockets
-            .borrow_mut()
-            .insert(waiting.held.socket, pair.server);
-        Response::from_websocket(pair.client)
-    }
-
-    /// Announced sockets that never came count as closed.
-    pub(crate) fn expire(&self, now: Timestamp) {
-        let late: Vec<SocketId> = self
-            .waiting
-            .borrow()
-            .iter()
-            .filter(|(_, w)| w.since.plus_millis(ARRIVAL_MS) < now)
-            .map(|(socket, _)| *socket)
-            .collect();
-        for socket in late {
-            self.waiting.borrow_mut().remove(&socket);
-            let effects = self.with_core(|core| core.closed(socket));
-            self.apply(effects);
         }
     }
 

@@ -7,7 +7,7 @@
 
 use crate::gateway::object::GatewayHost;
 use crate::host::now;
-use crate::network::gateway_link::{LINK_PATH, LinkBody, post};
+use crate::network::gateway_link::{LINK_PATH, LinkBody, post, retry_delay};
 use agentnet_core::gateway::ToNetwork;
 use std::rc::Rc;
 use std::time::Duration;
@@ -60,6 +60,7 @@ impl GatewayHost {
             gateway,
             messages,
             first: 0,
+            instance: 0,
             seen: self.seen.get(),
         })
     }
@@ -115,36 +116,9 @@ async fn pump_up(host: Rc<GatewayHost>) {
     }
 }
 
-/// How long to wait before trying a failed request again for the `tries`-th time after the
-/// first, or `None` to give up: from 100 ms, doubling, at most 3.2 s apart, about 12 s in all.
-/// A network object that panicked or was moved starts again in a fresh instance, which on a busy
-/// machine takes seconds; giving up sooner lost the frames waiting (a join never answered).
-fn retry_delay(tries: u32) -> Option<Duration> {
-    const TRIES: u32 = 8;
-    (tries < TRIES).then(|| Duration::from_millis(100u64 << tries.min(5)))
-}
-
 /// Sends the acks held once they are due.
 async fn send_when_due(host: Rc<GatewayHost>, wait: Duration) {
     worker::Delay::from(wait).await;
     host.cursor_timer.set(false);
     host.send_up();
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_failed_request_is_tried_again_for_seconds_then_dropped() {
-        let waits: Vec<Duration> = (0..).map_while(retry_delay).collect();
-        assert_eq!(waits.first(), Some(&Duration::from_millis(100)));
-        assert!(waits.windows(2).all(|w| w[0] <= w[1]), "{waits:?}");
-        assert_eq!(waits.iter().max(), Some(&Duration::from_millis(3_200)));
-        let total: Duration = waits.iter().sum();
-        assert!(
-            total >= Duration::from_secs(10) && total <= Duration::from_secs(15),
-            "{total:?}"
-        );
-    }
 }

@@ -8,9 +8,11 @@
 //!
 //! The epoch of the network's instance is kept in SQLite: an eviction
 //! rebuilds the object from its rows (as after hibernation) and is not a
-//! restart. It changes when a request to a gateway failed (its messages may
-//! be lost): the gateways then hear [`ToGateway::Restarted`] and close their
-//! sockets, whose clients resume from their watermarks.
+//! restart. A request to a gateway that fails is sent again for a while
+//! ([`retry_delay`]; the gateway skips what it took of it before, by
+//! `instance` and `first`). The epoch changes when one still failed (its
+//! messages may be lost): the gateways then hear [`ToGateway::Restarted`]
+//! and close their sockets, whose clients resume from their watermarks.
 
 use crate::host::sql::{integer, select_first};
 use agentnet_core::bindings::transport::sockets::SocketId;
@@ -35,6 +37,10 @@ pub(crate) const RESTART_PATH: &str = "/_agentnet/gateway/restart";
 /// the network, as when the platform resets it (test hooks only).
 #[cfg(feature = "test-hooks")]
 pub(crate) const RESET_PATH: &str = "/_agentnet/gateway/reset";
+/// The path that makes a gateway answer the network's requests it took with
+/// 503 for a while, as when the answers are lost (test hooks only).
+#[cfg(feature = "test-hooks")]
+pub(crate) const LOSE_ANSWERS_PATH: &str = "/_agentnet/gateway/lose-answers";
 /// The Durable Object namespace of gateways, declared in `wrangler.toml`.
 pub(crate) const GATEWAYS_BINDING: &str = "GATEWAYS";
 /// The network's answer to an upgrade it hands to a gateway: the gateway's object name.
@@ -51,6 +57,11 @@ pub(crate) struct LinkBody<T> {
     /// To a gateway: the position of the first message in the network's queue to it.
     #[serde(default)]
     pub(crate) first: u64,
+    /// To a gateway: the instance of the network object whose queue `first`
+    /// counts in (random; 0: not numbered). A request sent again has the same
+    /// two, and the gateway skips what it took before (`Taken`).
+    #[serde(default)]
+    pub(crate) instance: u64,
     /// To the network: the position of the last of its messages the gateway
     /// had taken when it sent this (0: not known since the gateway woke).
     #[serde(default)]
@@ -78,6 +89,9 @@ struct Queue {
 #[derive(Default)]
 pub(crate) struct Links {
     sequencer: Cell<Option<Sequencer>>,
+    /// This instance of the object, drawn when it starts: the positions in
+    /// the queues count from 1 in it.
+    instance: Cell<u64>,
     network: RefCell<String>,
     /// Messages for rows not yet written.
     uncommitted: RefCell<Vec<(GatewayId, ToGateway)>>,
@@ -136,6 +150,9 @@ impl Links {
             .set(Some(Sequencer::new(placement, epoch(sql, false)?)));
         *self.network.borrow_mut() = network.to_string();
         self.members.borrow_mut().extend(online);
+        if self.instance.get() == 0 {
+            self.instance.set(Self::new_socket_id().max(1));
+        }
         Ok(())
     }
 
@@ -316,6 +333,7 @@ impl Links {
             gateway,
             messages: std::mem::take(&mut queue.pending),
             first,
+            instance: self.instance.get(),
             seen: 0,
         };
         Some((body, queue.enqueued))
@@ -336,6 +354,17 @@ impl Links {
     }
 }
 
+/// How long to wait before trying a failed request between a network object
+/// and a gateway again for the `tries`-th time after the first, or `None` to
+/// give up: from 100 ms, doubling, at most 3.2 s apart, about 12 s in all. An
+/// object that panicked or was moved starts again in a fresh instance, which
+/// on a busy machine takes seconds; giving up sooner lost what the request
+/// carried (a join never answered, every socket of the network closed).
+pub(crate) fn retry_delay(tries: u32) -> Option<std::time::Duration> {
+    const TRIES: u32 = 8;
+    (tries < TRIES).then(|| std::time::Duration::from_millis(100u64 << tries.min(5)))
+}
+
 /// POSTs `body` to `path` of the object behind `stub`; an answer outside 2xx is an error.
 pub(crate) async fn post(stub: &worker::Stub, path: &str, body: String) -> Result<()> {
     let mut init = worker::RequestInit::new();
@@ -348,5 +377,24 @@ pub(crate) async fn post(stub: &worker::Stub, path: &str, body: String) -> Resul
         status => Err(worker::Error::RustError(format!(
             "{path} answered {status}"
         ))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn a_failed_request_is_tried_again_for_seconds_then_given_up() {
+        let waits: Vec<Duration> = (0..).map_while(retry_delay).collect();
+        assert_eq!(waits.first(), Some(&Duration::from_millis(100)));
+        assert!(waits.windows(2).all(|w| w[0] <= w[1]), "{waits:?}");
+        assert_eq!(waits.iter().max(), Some(&Duration::from_millis(3_200)));
+        let total: Duration = waits.iter().sum();
+        assert!(
+            total >= Duration::from_secs(10) && total <= Duration::from_secs(15),
+            "{total:?}"
+        );
     }
 }

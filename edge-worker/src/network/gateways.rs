@@ -7,7 +7,8 @@
 use crate::host::now;
 use crate::host::origin::Origin;
 use crate::network::gateway_link::{
-    GATEWAY_HEADER, GATEWAYS_BINDING, LINK_PATH, LinkBody, Links, SOCKET_HEADER, gateway_name, post,
+    GATEWAY_HEADER, GATEWAYS_BINDING, LINK_PATH, LinkBody, Links, SOCKET_HEADER, gateway_name,
+    post, retry_delay,
 };
 use crate::network::object::NetworkHost;
 use agentnet_core::bindings::transport::sockets::{Close, SocketId};
@@ -211,15 +212,30 @@ impl NetworkHost {
     }
 }
 
-/// Sends `gateway` its queued messages, one request at a time, until none is left.
+/// Sends `gateway` its queued messages, one request at a time, until none is
+/// left. A failed request is sent again for about 12 s (the gateway skips what
+/// it took of it before); only then are its messages counted lost, and the
+/// gateways start over with a new epoch.
 async fn pump(host: Rc<NetworkHost>, gateway: GatewayId) {
     // One turn of the event loop first, so the commits on their way join this request.
     worker::Delay::from(std::time::Duration::ZERO).await;
     while let Some((body, upto)) = host.links.next_batch(gateway) {
-        let sent = match (serde_json::to_string(&body), host.gateway_stub(gateway)) {
-            (Ok(text), Ok(stub)) => post(&stub, LINK_PATH, text).await,
-            (Err(err), _) => Err(err.into()),
-            (_, Err(err)) => Err(err),
+        let text = serde_json::to_string(&body);
+        let mut tries = 0;
+        let sent = loop {
+            let sent = match (&text, host.gateway_stub(gateway)) {
+                (Ok(text), Ok(stub)) => post(&stub, LINK_PATH, text.clone()).await,
+                (Err(err), _) => Err(worker::Error::RustError(err.to_string())),
+                (_, Err(err)) => Err(err),
+            };
+            match (sent, retry_delay(tries)) {
+                (Err(err), Some(wait)) if text.is_ok() => {
+                    worker::console_warn!("a request to gateway {gateway} failed, again: {err}");
+                    tries += 1;
+                    worker::Delay::from(wait).await;
+                }
+                (sent, _) => break sent,
+            }
         };
         host.links.sent(gateway, upto, sent.is_ok());
         if let Err(err) = sent {

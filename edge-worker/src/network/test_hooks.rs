@@ -2,7 +2,7 @@
 //! the `test-hooks` feature and on only with `AGENTNET_TEST_HOOKS=1`
 //! (`crate::host::test_hooks`).
 
-use crate::network::gateway_link::{RESET_PATH, RESTART_PATH, post};
+use crate::network::gateway_link::{LOSE_ANSWERS_PATH, RESET_PATH, RESTART_PATH, post};
 use crate::network::object::NetworkHost;
 use agentnet_core::bindings::TestHook;
 use agentnet_core::bindings::route::GATEWAY_REFUSAL_MS;
@@ -20,8 +20,9 @@ impl NetworkHost {
                 self.restart_sequencer()?;
                 Response::ok("the network restarted towards its gateways")
             }
-            TestHook::RestartGateways => self.restart_gateways(false).await,
-            TestHook::ResetGateways => self.restart_gateways(true).await,
+            TestHook::RestartGateways => self.tell_gateways(RESTART_PATH).await,
+            TestHook::ResetGateways => self.tell_gateways(RESET_PATH).await,
+            TestHook::LoseGatewayAnswers => self.tell_gateways(LOSE_ANSWERS_PATH).await,
             TestHook::Counters => self.counters(),
             TestHook::RefuseGatewayRequests => {
                 let until = crate::host::now().plus_millis(GATEWAY_REFUSAL_MS);
@@ -37,17 +38,18 @@ impl NetworkHost {
         }
     }
 
-    /// Every gateway loses its sockets, as in a crash (`silent`: without
-    /// telling the network, as when the platform resets it).
-    async fn restart_gateways(&self, silent: bool) -> Result<Response> {
+    /// Every gateway hears the test path `path`: it loses its sockets, as in
+    /// a crash ([`RESTART_PATH`]), or also its memory without telling the
+    /// network, as when the platform resets it ([`RESET_PATH`]), or loses its
+    /// answers to the network for a while ([`LOSE_ANSWERS_PATH`]).
+    async fn tell_gateways(&self, path: &str) -> Result<Response> {
         let Some(sequencer) = self.links.sequencer() else {
             return Response::error("this network has no gateways", 409);
         };
-        let path = if silent { RESET_PATH } else { RESTART_PATH };
         for gateway in 0..sequencer.placement().gateways() {
             post(&self.gateway_stub(gateway)?, path, String::new()).await?;
         }
-        Response::ok("the gateways restarted")
+        Response::ok(format!("every gateway heard {path}"))
     }
 
     /// What the object has sent (and taken from its gateways), for benchmarks.

@@ -10,7 +10,9 @@
 // A socket that joins by frame and names its member (`?member=`, as npm
 // agents and the workspace do) is held by that member's gateway too, which
 // refuses a join as anyone placed elsewhere, closes it when it does not join
-// in time, and closes it when it sends too much before joining.
+// in time, and closes it when it sends too much before joining. A request
+// between the network object and a gateway that fails is sent again, and
+// what was taken of it is not applied twice.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -270,6 +272,28 @@ test('a gateway its network object does not answer for seconds closes the socket
   assert.equal(listener.events.filter((e) => e.type === 'probe.late').length, 1, 'heard once');
   talker.close();
   listener.socket.close();
+});
+
+test('answers from the gateways lost for a while: the network sends its requests again, each delivery and ack arrives once, and no socket is closed', async () => {
+  const { id } = await gatewayNetwork('gw-lost-answers');
+  const hearer = await acking(id, 'agent:hearer');
+  const speaker = await acking(id, 'agent:speaker');
+  speaker.socket.send(eventFrame('probe.before', 'agent:speaker', 'agent:hearer', {}));
+  await until('the hearer hears the speaker', () => hearer.events.some((e) => e.type === 'probe.before'));
+  const acksBefore = speaker.events.filter((e) => e.type === 'network.event.ack').length;
+  // For 2 s each gateway takes the object's requests and answers 503: the object sends each
+  // again (for up to about 12 s) until one is answered; the gateway skips what it took before.
+  const lost = await call('POST', `/networks/${id}/v1/__test/lose-gateway-answers`);
+  assert.equal(lost.status, 200);
+  for (const n of [1, 2, 3]) speaker.socket.send(eventFrame('probe.lost', 'agent:speaker', 'agent:hearer', { n }));
+  await until('the hearer hears all three', () => hearer.events.filter((e) => e.type === 'probe.lost').length >= 3, 30_000);
+  await expectNothingFor(4_000, 'a second copy, once the answers come again');
+  assert.deepEqual(hearer.events.filter((e) => e.type === 'probe.lost').map((e) => e.payload.n), [1, 2, 3], 'each heard once');
+  const acks = speaker.events.filter((e) => e.type === 'network.event.ack').length - acksBefore;
+  assert.equal(acks, 3, 'each acknowledged once');
+  assert.deepEqual([hearer.closed, speaker.closed], [null, null], 'no socket closed: the network did not start over');
+  hearer.socket.close();
+  speaker.socket.close();
 });
 
 /** A socket to network `id` that has not joined yet, naming `member` (`?member=`) when given. */

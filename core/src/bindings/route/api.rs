@@ -7,6 +7,10 @@ use crate::bindings::message::Method;
 /// gateway tries a request again (about 12 s), so it gives one up.
 pub const GATEWAY_REFUSAL_MS: u64 = 15_000;
 
+/// How long [`TestHook::LoseGatewayAnswers`] loses answers: shorter than the
+/// network object tries a request again (about 12 s), so it gets through.
+pub const GATEWAY_ANSWERS_LOST_MS: u64 = 2_000;
+
 /// A route that only exists with test hooks on (the edge's `test-hooks`
 /// feature, switched on with `AGENTNET_TEST_HOOKS=1`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -28,6 +32,10 @@ pub enum TestHook {
     /// [`GATEWAY_REFUSAL_MS`], the object answers its gateways' requests with
     /// 503, as one starting again on a busy machine.
     RefuseGatewayRequests,
+    /// `POST v1/__test/lose-gateway-answers`: for the next
+    /// [`GATEWAY_ANSWERS_LOST_MS`], each gateway takes the object's requests
+    /// and answers 503, as when the answer is lost on the way.
+    LoseGatewayAnswers,
     /// `GET v1/__test/counters`: what the object has sent (WebSocket
     /// messages, requests to gateways), for benchmarks.
     Counters,
@@ -87,6 +95,9 @@ pub fn parse(method: &Method, tail: &str) -> ApiRoute {
         (Method::Post, "v1/__test/reset-gateways") => ApiRoute::Test(TestHook::ResetGateways),
         (Method::Post, "v1/__test/refuse-gateway-requests") => {
             ApiRoute::Test(TestHook::RefuseGatewayRequests)
+        }
+        (Method::Post, "v1/__test/lose-gateway-answers") => {
+            ApiRoute::Test(TestHook::LoseGatewayAnswers)
         }
         (Method::Get, "v1/sse") => ApiRoute::Sse,
         (Method::Post, "v1/leave") => ApiRoute::Leave,

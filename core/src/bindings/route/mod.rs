@@ -23,7 +23,7 @@ pub mod paths;
 #[cfg(test)]
 mod tests;
 
-pub use api::{ApiRoute, GATEWAY_REFUSAL_MS, TestHook};
+pub use api::{ApiRoute, GATEWAY_ANSWERS_LOST_MS, GATEWAY_REFUSAL_MS, TestHook};
 pub use network::NetworkRoute;
 
 use crate::bindings::mcp::access::METADATA_PREFIX as RESOURCE_METADATA;

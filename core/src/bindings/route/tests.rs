@@ -123,6 +123,11 @@ fn the_http_api_table() {
             ApiRoute::Test(TestHook::RefuseGatewayRequests),
         ),
         (
+            Method::Post,
+            "/v1/__test/lose-gateway-answers",
+            ApiRoute::Test(TestHook::LoseGatewayAnswers),
+        ),
+        (
             Method::Get,
             "/v1/join",
             ApiRoute::WrongMethod("v1/join".into()),
