@@ -9,7 +9,10 @@
 //! position it took per instance; a request of the same instance that starts
 //! at or before it carries messages already applied, which are skipped. A
 //! request from another instance, or one the gateway cannot place (instance
-//! 0: an older network object), is taken whole.
+//! 0: an older network object), is taken whole. The gateway keeps this in
+//! memory only: one evicted between a request and its resend takes it again,
+//! which costs its clients a repeated frame, not a repeated event (replicas
+//! drop a `seq` they hold).
 
 /// The last message a gateway took from its network object, and in which of
 /// its instances.
