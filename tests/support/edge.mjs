@@ -123,7 +123,10 @@ async function writeTestConfig(folder, suffix = '', edit = (config) => config) {
  * The project's wrangler.toml for a test edge (`writeTestConfig`), one per test
  * process, written once. It runs the test build (`edge-worker/build-test`, with
  * the `test-hooks` feature: `build_edge` in scripts/lib.sh), which a deploy
- * build (`edge-worker/build`) never overwrites.
+ * build (`edge-worker/build`) never overwrites. The web workspace (www/) and the
+ * documents and registry Workers' builds are shared with a deploy, which rewrites
+ * them: scripts/test runs the deploy check (e2e/edge/deploy.test.mjs) after every
+ * other file, since wrangler dev restarts an edge's Workers when a file they load is written.
  */
 let testConfigPath;
 export function testConfig() {

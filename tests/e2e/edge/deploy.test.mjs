@@ -5,6 +5,10 @@
 // directory) bundle on their own. And the documented deploy, `./scripts/deploy`
 // (wrangler deploy of the three Workers, whose build command is scripts/build-worker), works
 // from a fresh shell: no PATH but the system's, no variable but HOME.
+//
+// Run it on its own, as scripts/test does: the deploy rewrites www/pkg, edge-documents/build and
+// edge-registry/build, which every test edge loads, and wrangler dev restarts all of an edge's
+// Workers when a file it loads is written (their objects lose their sockets and memory).
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
