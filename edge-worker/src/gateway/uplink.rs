@@ -7,7 +7,7 @@
 
 use crate::gateway::object::GatewayHost;
 use crate::host::now;
-use crate::network::gateway_link::{LINK_PATH, LinkBody, post, retry_delay};
+use crate::network::gateway_link::{LINK_PATH, LinkBody, post_retrying};
 use agentnet_core::gateway::ToNetwork;
 use std::rc::Rc;
 use std::time::Duration;
@@ -80,30 +80,17 @@ async fn pump_up(host: Rc<GatewayHost>) {
     // One turn of the event loop first, so the frames on their way join this request.
     worker::Delay::from(std::time::Duration::ZERO).await;
     while let Some(body) = host.next_up() {
-        let mut tries = 0;
-        loop {
-            let sent = match (
-                serde_json::to_string(&body),
-                host.network_stub(&body.network),
-            ) {
-                (Ok(text), Ok(stub)) => post(&stub, LINK_PATH, text).await,
-                (Err(err), _) => Err(err.into()),
-                (_, Err(err)) => Err(err),
-            };
-            match (sent, retry_delay(tries)) {
-                (Ok(()), _) => break,
-                (Err(err), Some(wait)) => {
-                    worker::console_warn!("a request to the network failed, again: {err}");
-                    tries += 1;
-                    worker::Delay::from(wait).await;
-                }
-                (Err(err), None) => {
-                    worker::console_error!("dropping a request to the network: {err}");
-                    let ended = host.with_core(|core| core.request_dropped(&body.messages));
-                    host.apply(ended);
-                    break;
-                }
+        let sent = match serde_json::to_string(&body) {
+            Ok(text) => {
+                let stub = || host.network_stub(&body.network);
+                post_retrying(stub, LINK_PATH, &text, "the network").await
             }
+            Err(err) => Err(err.into()),
+        };
+        if let Err(err) = sent {
+            worker::console_error!("dropping a request to the network: {err}");
+            let ended = host.with_core(|core| core.request_dropped(&body.messages));
+            host.apply(ended);
         }
     }
     host.up_busy.set(false);

@@ -9,7 +9,7 @@
 //! The epoch of the network's instance is kept in SQLite: an eviction
 //! rebuilds the object from its rows (as after hibernation) and is not a
 //! restart. A request to a gateway that fails is sent again for a while
-//! ([`retry_delay`]; the gateway skips what it took of it before, by
+//! ([`post_retrying`]; the gateway skips what it took of it before, by
 //! `instance` and `first`). The epoch changes when one still failed (its
 //! messages may be lost): the gateways then hear [`ToGateway::Restarted`]
 //! and close their sockets, whose clients resume from their watermarks.
@@ -360,9 +360,36 @@ impl Links {
 /// object that panicked or was moved starts again in a fresh instance, which
 /// on a busy machine takes seconds; giving up sooner lost what the request
 /// carried (a join never answered, every socket of the network closed).
-pub(crate) fn retry_delay(tries: u32) -> Option<std::time::Duration> {
+fn retry_delay(tries: u32) -> Option<std::time::Duration> {
     const TRIES: u32 = 8;
     (tries < TRIES).then(|| std::time::Duration::from_millis(100u64 << tries.min(5)))
+}
+
+/// POSTs `body` to `path` of the object `stub` gives, sending it again after
+/// [`retry_delay`] while it fails (each failure logged as one to `to`): both
+/// directions between a network object and its gateways. The last error once
+/// it gives up.
+pub(crate) async fn post_retrying(
+    stub: impl Fn() -> Result<worker::Stub>,
+    path: &str,
+    body: &str,
+    to: &str,
+) -> Result<()> {
+    let mut tries = 0;
+    loop {
+        let sent = match stub() {
+            Ok(stub) => post(&stub, path, body.to_owned()).await,
+            Err(err) => Err(err),
+        };
+        match (sent, retry_delay(tries)) {
+            (Err(err), Some(wait)) => {
+                worker::console_warn!("a request to {to} failed, again: {err}");
+                tries += 1;
+                worker::Delay::from(wait).await;
+            }
+            (sent, _) => return sent,
+        }
+    }
 }
 
 /// POSTs `body` to `path` of the object behind `stub`; an answer outside 2xx is an error.

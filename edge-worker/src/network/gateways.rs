@@ -8,7 +8,7 @@ use crate::host::now;
 use crate::host::origin::Origin;
 use crate::network::gateway_link::{
     GATEWAY_HEADER, GATEWAYS_BINDING, LINK_PATH, LinkBody, Links, SOCKET_HEADER, gateway_name,
-    post, retry_delay,
+    post_retrying,
 };
 use crate::network::object::NetworkHost;
 use agentnet_core::bindings::transport::sockets::{Close, SocketId};
@@ -220,22 +220,12 @@ async fn pump(host: Rc<NetworkHost>, gateway: GatewayId) {
     // One turn of the event loop first, so the commits on their way join this request.
     worker::Delay::from(std::time::Duration::ZERO).await;
     while let Some((body, upto)) = host.links.next_batch(gateway) {
-        let text = serde_json::to_string(&body);
-        let mut tries = 0;
-        let sent = loop {
-            let sent = match (&text, host.gateway_stub(gateway)) {
-                (Ok(text), Ok(stub)) => post(&stub, LINK_PATH, text.clone()).await,
-                (Err(err), _) => Err(worker::Error::RustError(err.to_string())),
-                (_, Err(err)) => Err(err),
-            };
-            match (sent, retry_delay(tries)) {
-                (Err(err), Some(wait)) if text.is_ok() => {
-                    worker::console_warn!("a request to gateway {gateway} failed, again: {err}");
-                    tries += 1;
-                    worker::Delay::from(wait).await;
-                }
-                (sent, _) => break sent,
+        let sent = match serde_json::to_string(&body) {
+            Ok(text) => {
+                let to = format!("gateway {gateway}");
+                post_retrying(|| host.gateway_stub(gateway), LINK_PATH, &text, &to).await
             }
+            Err(err) => Err(err.into()),
         };
         host.links.sent(gateway, upto, sent.is_ok());
         if let Err(err) = sent {
