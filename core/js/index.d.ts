@@ -250,6 +250,13 @@ export interface ConnectOptions {
   timeoutMs?: number;
   /** Reconnect and resume after a dropped connection, or one whose heartbeat went unanswered (default true). */
   reconnect?: boolean;
+  /**
+   * Share a WebSocket with this process's other agents on the same network
+   * that share (default false): each agent is a lane of the socket, up to 16 a
+   * socket. A socket costs the edge far more memory than a member does.
+   * Needs an edge that takes `?lanes=1` (docs/wire.md, "Shared sockets").
+   */
+  shareSocket?: boolean;
 }
 
 /** The payload of an answer event from `core`, checked and in its typed shape; throws `AgentnetError` (`malformed_event`). */

@@ -32,9 +32,13 @@
 // (undici, Node 22 and later) and Python's `websockets` do; it prints what
 // the runtime agreed to. Without it the agents offer nothing, as the npm
 // package's `ws` sockets do.
+//
+// MEMORY_SHARE=1 has the agents share sockets, 16 to a socket, each in a lane
+// of its own (`?lanes=1`, docs/wire.md "Shared sockets"), as npm agents with
+// `shareSocket: true` in one process do; they join by their first frame.
 
 import { createNetwork, startEdge, startWorker, workerEntryUrl } from '../support/edge.mjs';
-import { bareSocket } from '../support/frames.mjs';
+import { bareSocket, laneSocket } from '../support/frames.mjs';
 import { heapUsage } from '../support/profile.mjs';
 import { serveEdge } from '../support/workerd-serve.mjs';
 import { workerdMemoryKb, workerdRssKb } from '../support/workerd.mjs';
@@ -48,6 +52,9 @@ const MiB = 1024 * 1024;
 const FLOOR = process.env.MEMORY_FLOOR === '1';
 const SERVE = process.env.MEMORY_RUNTIME === 'workerd';
 const OFFER_DEFLATE = process.env.MEMORY_DEFLATE === '1';
+const SHARE = process.env.MEMORY_SHARE === '1';
+const LANES = 16;
+if (SHARE && FLOOR) throw new Error('MEMORY_SHARE=1 needs the edge: the floor takes no lanes');
 const vars = policy ? { AGENTNET_TEST_POLICY: JSON.stringify(policy) } : {};
 const edge = SERVE ? await serveEdge({ floor: FLOOR, testHooks: true, vars })
   : FLOOR ? await startWorker({ cwd: fileURLToPath(new URL('./workerd-floor', import.meta.url)) })
@@ -78,18 +85,39 @@ try {
     console.log(`${stage}: ${workerdFigure}, wasm memory ${wasm}, ${heapFigure}`);
     return figures;
   };
+  // Shared sockets: the one taking lanes now, and how many it has.
+  let carrier = null;
+  let joined = 0;
+  const joinInLane = async (name) => {
+    if (!carrier || carrier.used === LANES) {
+      carrier = await laneSocket(entry, id, { offerDeflate: OFFER_DEFLATE });
+      carrier.used = 0;
+      if (sockets.length === 0) console.log(`shared sockets, ${LANES} agents to a socket; compression agreed: ${carrier.socket.extensions || 'none'}`);
+      sockets.push(carrier.socket);
+    }
+    const lane = carrier.used++;
+    const answered = carrier.answered(lane);
+    carrier.join(lane, name);
+    await answered;
+    joined += 1;
+    // Idle agents keep no frames: the figure is the edge's, not this process's.
+    if (carrier.used === LANES) carrier.socket.removeAllListeners('message');
+  };
   const join = async (name) => {
+    if (SHARE) return joinInLane(name);
     // `agent_id` in the URL joins at the upgrade.
     const agent = await bareSocket(entry, id, name, { offerDeflate: OFFER_DEFLATE });
     if (sockets.length === 0) console.log(`compression offered: ${OFFER_DEFLATE ? 'permessage-deflate' : 'none'}, agreed: ${agent.socket.extensions || 'none'}`);
     // Idle agents keep no frames: the figure is the edge's, not this process's.
     agent.socket.removeAllListeners('message');
     sockets.push(agent.socket);
+    joined += 1;
   };
   const joinUpTo = async (n) => {
-    while (sockets.length < n) {
-      const group = Math.min(100, n - sockets.length);
-      const first = sockets.length;
+    while (joined < n) {
+      // Lanes of one socket join one after another (each waits for its socket).
+      const group = SHARE ? 1 : Math.min(100, n - joined);
+      const first = joined;
       await Promise.all(Array.from({ length: group }, (_, k) => join(`agent:idle${first + k}`)));
     }
   };

@@ -58,3 +58,37 @@ export async function bareSocket(url, id, name, { batched = false, onEvent, sess
   socket.on('error', (err) => { bare.error = err; });
   return bare;
 }
+
+/**
+ * A bare shared socket (`?lanes=1`, docs/wire.md "Shared sockets") to network
+ * `id`: `lanes[n]` holds lane n's events, `closes[n]` its close
+ * (`{code, reason}`), `raw` every frame's text. `join(lane, address)` sends a
+ * join on a lane; `answered(lane)` resolves at the first frame on it.
+ */
+export async function laneSocket(url, id, { offerDeflate = false } = {}) {
+  const socket = new WebSocket(`${url.replace('http', 'ws')}/networks/${id}/v1/ws?lanes=1`, { perMessageDeflate: offerDeflate });
+  const shared = { socket, lanes: {}, closes: {}, raw: [], closed: null, reason: '', waiting: new Map() };
+  socket.on('message', (data) => {
+    const frame = String(data);
+    shared.raw.push(frame);
+    const match = /^(\d+)([:!])(.*)$/s.exec(frame);
+    if (!match) return;
+    const lane = Number(match[1]);
+    shared.waiting.get(lane)?.();
+    shared.waiting.delete(lane);
+    if (match[2] === '!') {
+      const [code, ...reason] = match[3].split(' ');
+      shared.closes[lane] = { code: Number(code), reason: reason.join(' ') };
+      return;
+    }
+    (shared.lanes[lane] ??= []).push(...eventsOf(match[3]));
+  });
+  socket.on('close', (code, reason) => { shared.closed = code; shared.reason = String(reason); });
+  await new Promise((resolve, reject) => { socket.once('open', resolve); socket.once('error', reject); });
+  socket.on('error', (err) => { shared.error = err; });
+  shared.send = (lane, frame) => socket.send(`${lane}:${frame}`);
+  shared.join = (lane, address) => shared.send(lane, eventFrame('network.agent.join', address, 'core', {}));
+  shared.answered = (lane) => new Promise((resolve) => shared.waiting.set(lane, resolve));
+  shared.got = (lane, type) => (shared.lanes[lane] ?? []).filter((e) => e.type === type);
+  return shared;
+}

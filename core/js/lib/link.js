@@ -8,6 +8,7 @@
 
 import { AgentnetError, callCore } from './errors.js';
 import { memberSocketUrl, openSocket, sendFrame } from './connect.js';
+import { sharedSockets } from './lanes.js';
 
 /** A random 32-bit number: the jitter of the replica's reconnection backoff. */
 function random32() {
@@ -44,11 +45,14 @@ export class Link {
   #timerAt = Infinity;
   #onJoin = null;
   #listeners = new Set();
+  /** Whether this agent takes a lane of a socket it shares with the process's other agents. */
+  #share;
   /** Whether a lost connection is reopened (a refused join turns it off). */
   reconnect;
 
-  constructor({ WebSocket, socketUrl, credentials, reconnect, replica, apply, closed }) {
+  constructor({ WebSocket, socketUrl, credentials, reconnect, shareSocket, replica, apply, closed }) {
     this.#WebSocket = WebSocket;
+    this.#share = Boolean(shareSocket);
     this.#socketUrl = socketUrl;
     this.#credentials = credentials;
     this.reconnect = reconnect;
@@ -77,7 +81,9 @@ export class Link {
   /** Opens a socket and joins; resolves when the network accepted the join (`joined()`), rejects when it refused or the socket failed. */
   open(timeoutMs) {
     return new Promise((resolve, reject) => {
-      const socket = openSocket(this.#WebSocket, memberSocketUrl(this.#socketUrl, this.#replica().address));
+      const socket = this.#share
+        ? sharedSockets(this.#WebSocket, this.#socketUrl).open()
+        : openSocket(this.#WebSocket, memberSocketUrl(this.#socketUrl, this.#replica().address));
       this.#socket = socket;
       let settled = false;
       const fail = (error) => {

@@ -57,7 +57,7 @@ impl GatewayHost {
         pair.server.serialize_attachment(&waiting.held)?;
         let mut texts = FrameTexts::default();
         for frame in waiting.frames {
-            texts.send(&pair.server, frame);
+            texts.send(&pair.server, None, frame);
         }
         self.sockets
             .borrow_mut()

@@ -321,7 +321,7 @@ impl GatewayHost {
             match effect {
                 GatewayEffect::Send { socket, frame } => {
                     if let Some(ws) = self.sockets.borrow().get(&socket) {
-                        texts.send(ws, frame);
+                        texts.send(ws, None, frame);
                     } else if let Some(waiting) = self.waiting.borrow_mut().get_mut(&socket) {
                         waiting.frames.push(frame);
                     }

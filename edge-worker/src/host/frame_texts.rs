@@ -11,6 +11,7 @@
 //! per `send` that outlive the young generation, whatever the string —
 //! see BENCHMARKS.md, "the slowest fan-outs are the worker's major GCs".)
 
+use agentnet_core::bindings::transport::lanes::{self, Lane};
 use std::collections::HashMap;
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
@@ -37,8 +38,10 @@ impl FrameTexts {
     /// Sends `frame` on `ws`, reusing the JS string of an equal frame sent
     /// before through this `FrameTexts`. A socket that is closing cannot
     /// take frames; the others still get theirs.
-    pub(crate) fn send(&mut self, ws: &WebSocket, frame: String) {
-        let text = match self.by_text.get(&frame) {
+    /// On a lane of a shared socket, the frame goes after the lane's prefix
+    /// (joined on the JS side, so the shared text is still made once).
+    pub(crate) fn send(&mut self, ws: &WebSocket, lane: Option<Lane>, frame: String) {
+        let mut text = match self.by_text.get(&frame) {
             Some(text) => text.clone(),
             None => {
                 let text = JsString::from(frame.as_str());
@@ -46,6 +49,9 @@ impl FrameTexts {
                 text
             }
         };
+        if let Some(lane) = lane {
+            text = JsString::from(lanes::prefix(lane).as_str()).concat(&text);
+        }
         let socket: &worker::web_sys::WebSocket = ws.as_ref();
         if let Err(err) = socket.unchecked_ref::<TextSocket>().send(&text) {
             worker::console_warn!("dropping a frame for a closed socket: {err:?}");

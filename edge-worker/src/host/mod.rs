@@ -11,6 +11,7 @@
 
 pub mod apart;
 pub mod assets;
+pub mod conn;
 pub mod counter;
 pub mod forward;
 pub mod frame_texts;

@@ -31,9 +31,9 @@ impl NetworkHost {
             if let Some((last, others)) = sockets.split_last() {
                 let mut outgoing = self.outgoing.borrow_mut();
                 for to in others {
-                    outgoing.push(to.id, &to.ws, to.batches, frame.clone());
+                    outgoing.push(to.id, &to.conn, to.batches, frame.clone());
                 }
-                outgoing.push(last.id, &last.ws, last.batches, frame);
+                outgoing.push(last.id, &last.conn, last.batches, frame);
             }
         }
     }
@@ -181,24 +181,24 @@ impl Host for Applier<'_> {
         }
         match &effect {
             Effect::Reply(_) | Effect::Ack(_) => match self.origin {
-                Origin::Socket(ws) => {
-                    if let (Some(text), Some(to)) = (effect.reply_text(), host.recipient_of(ws)) {
+                Origin::Socket(conn) => {
+                    if let (Some(text), Some(to)) = (effect.reply_text(), host.recipient_of(conn)) {
                         host.outgoing
                             .borrow_mut()
-                            .push(to.id, &to.ws, to.batches, text)
+                            .push(to.id, &to.conn, to.batches, text)
                     }
                 }
                 Origin::Collect(_) | Origin::Gateway(_) | Origin::Nowhere => {}
             },
             Effect::Page(_) => {}
             Effect::Bind(address) => {
-                if let Origin::Socket(ws) = self.origin {
-                    host.bind(ws, Some(address.clone()))?;
+                if let Origin::Socket(conn) = self.origin {
+                    host.bind(conn, Some(address.clone()))?;
                 }
             }
             Effect::Unbind => {
-                if let Origin::Socket(ws) = self.origin {
-                    host.bind(ws, None)?;
+                if let Origin::Socket(conn) = self.origin {
+                    host.bind(conn, None)?;
                 }
             }
             Effect::EndCredentials(member) => {

@@ -35,6 +35,7 @@ pub mod graph_store;
 pub mod http;
 pub mod identity;
 pub mod inbox;
+pub mod lanes;
 pub mod live;
 pub mod log_batch;
 pub mod log_pages;

@@ -10,7 +10,7 @@ use crate::host::origin::Origin;
 use crate::host::{now, random_seed};
 use crate::network::graph_store::LogIndex;
 use crate::network::inbox::Drainer;
-use crate::network::socket_state::OpenSockets;
+use crate::network::socket_state::{Arrived, Conn, OpenSockets};
 use crate::network::storage::Store;
 use agentnet_core::Timestamp;
 use agentnet_core::bindings;
@@ -39,7 +39,7 @@ pub struct NetworkHost {
     /// Which socket a frame came from, without reading its attachment.
     pub(crate) senders: crate::network::socket_state::SenderIndex,
     /// Sockets to close once the frames before them are sent.
-    pub(crate) closing: RefCell<Vec<(WebSocket, Close)>>,
+    pub(crate) closing: RefCell<Vec<(Conn, Close)>>,
     /// Session and ticket lifetimes, socket limits.
     pub(crate) policy: Policy,
     /// Frames waiting to be handled together (group commit).
@@ -208,10 +208,10 @@ impl NetworkHost {
     }
 
     /// Hands one WebSocket frame to the core and applies what it returns.
-    fn handle_socket_frame(&self, ws: &WebSocket, text: &str) -> Result<()> {
+    fn handle_socket_frame(&self, conn: &Conn, text: &str) -> Result<()> {
         #[cfg(feature = "test-hooks")]
         crate::host::test_hooks::panic_frame(self.test_hooks, text);
-        let Some((id, record)) = self.sender_of(ws) else {
+        let Some((id, record)) = self.sender_of(conn) else {
             return Ok(());
         };
         if !self.ensure_loaded(&id)? {
@@ -227,9 +227,9 @@ impl NetworkHost {
             })
         };
         if let Some(close) = framed.close {
-            self.close_later(ws.clone(), close);
+            self.close_later(conn.clone(), close);
         }
-        self.apply_gathering(&Origin::Socket(ws), framed.effects)
+        self.apply_gathering(&Origin::Socket(conn), framed.effects)
     }
 }
 
@@ -316,9 +316,19 @@ impl NetworkHost {
             let mut handled = 0;
             while let Some((ws, frame)) = drainer.next() {
                 handled += 1;
+                // A shared socket's frame names its lane (or closes one).
+                let (conn, frame) = match self.arrived(ws, &frame) {
+                    Ok(Arrived::Frame(conn, frame)) => (conn, frame),
+                    Ok(Arrived::Done) => continue,
+                    Err(err) => {
+                        worker::console_error!("a shared socket's frame failed: {err}");
+                        first_error.get_or_insert(err);
+                        continue;
+                    }
+                };
                 // A batched frame's events are handled one by one, as single frames are.
-                for text in bindings::transport::ws::events_of(&frame) {
-                    if let Err(err) = self.handle_queued(&ws, text).await {
+                for text in bindings::transport::ws::events_of(frame) {
+                    if let Err(err) = self.handle_queued(&conn, text).await {
                         worker::console_error!("a frame failed: {err}");
                         first_error.get_or_insert(err);
                     }
@@ -346,9 +356,9 @@ impl NetworkHost {
 
     /// Handles one event's text from a socket: resolves the identities it
     /// mentions, then hands it to the core.
-    async fn handle_queued(&self, ws: &WebSocket, text: &str) -> Result<()> {
+    async fn handle_queued(&self, conn: &Conn, text: &str) -> Result<()> {
         if agentnet_core::network::members::identity::mentions_identity(text)
-            && let Some((id, _)) = self.sender_of(ws)
+            && let Some((id, _)) = self.sender_of(conn)
         {
             // After a wake the network loads with the first frame: load it first.
             let _ = self.ensure_loaded(&id);
@@ -356,7 +366,7 @@ impl NetworkHost {
         if let Err(err) = self.resolve_identity(text).await {
             worker::console_error!("resolving an identity failed: {err}");
         }
-        self.handle_socket_frame(ws, text)
+        self.handle_socket_frame(conn, text)
     }
 
     pub(crate) async fn alarm(&self) -> Result<Response> {

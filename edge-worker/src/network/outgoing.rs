@@ -3,14 +3,14 @@
 //! for a long burst), the others one frame per event.
 
 use crate::host::frame_texts::FrameTexts;
+use crate::network::socket_state::Conn;
 use agentnet_core::bindings::transport::sockets::SocketId;
 use agentnet_core::event::batch;
 use std::collections::BTreeMap;
-use worker::WebSocket;
 
 /// One socket's waiting frames.
 struct Queued {
-    ws: WebSocket,
+    conn: Conn,
     batches: bool,
     frames: Vec<String>,
 }
@@ -23,11 +23,11 @@ pub(crate) struct Outgoing {
 
 impl Outgoing {
     /// Queues `frame` for the socket `id`.
-    pub(crate) fn push(&mut self, id: SocketId, ws: &WebSocket, batches: bool, frame: String) {
+    pub(crate) fn push(&mut self, id: SocketId, conn: &Conn, batches: bool, frame: String) {
         self.by_socket
             .entry(id)
             .or_insert_with(|| Queued {
-                ws: ws.clone(),
+                conn: conn.clone(),
                 batches,
                 frames: Vec::new(),
             })
@@ -48,7 +48,7 @@ impl Outgoing {
                 queued.frames
             };
             for frame in frames {
-                texts.send(&queued.ws, frame);
+                texts.send(&queued.conn.ws, queued.conn.lane, frame);
                 sent += 1;
             }
         }

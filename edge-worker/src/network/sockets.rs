@@ -11,13 +11,12 @@
 use crate::host::now;
 use crate::host::origin::Origin;
 use crate::network::object::NetworkHost;
-use crate::network::socket_state::{Attachment, OpenSockets, Recipient};
+use crate::network::socket_state::{Attachment, Conn, OpenSockets, Recipient};
 use agentnet_core::Timestamp;
 use agentnet_core::bindings;
 use agentnet_core::bindings::transport::sockets::{Close, SocketRecord, Sockets};
 use agentnet_core::bindings::transport::ws;
 use agentnet_core::{Address, NetworkId};
-use std::collections::{BTreeMap, BTreeSet};
 use worker::{Response, Result, WebSocket, WebSocketPair};
 
 impl NetworkHost {
@@ -29,11 +28,7 @@ impl NetworkHost {
     }
 
     fn restore_sockets(&self) -> OpenSockets {
-        let mut open = OpenSockets {
-            table: Sockets::new(&self.policy),
-            by_id: BTreeMap::new(),
-            batched: BTreeSet::new(),
-        };
+        let mut open = OpenSockets::new(Sockets::new(&self.policy));
         let mut unnamed = Vec::new();
         for socket in self.state.get_websockets() {
             // One the object closed before it slept may still be listed while it closes.
@@ -44,6 +39,10 @@ impl NetworkHost {
             let member = attachment.address.as_deref().and_then(|a| a.parse().ok());
             let network: Option<NetworkId> =
                 attachment.network.as_deref().and_then(|n| n.parse().ok());
+            if attachment.lanes.is_some() {
+                self.restore_carrier(&mut open, socket, attachment);
+                continue;
+            }
             match attachment.id {
                 Some(id) => {
                     if let Some(network) = &network {
@@ -55,7 +54,7 @@ impl NetworkHost {
                         peer: attachment.peer,
                         since: attachment.since,
                     });
-                    open.by_id.insert(id, socket);
+                    open.insert_conn(id, Conn::whole(socket));
                     if attachment.batches {
                         open.batched.insert(id);
                     }
@@ -70,7 +69,7 @@ impl NetworkHost {
                 let _ = socket.serialize_attachment(Attachment::of(&network, &record, false));
                 self.senders.remember(&socket, &network, record.id);
             }
-            open.by_id.insert(record.id, socket);
+            open.insert_conn(record.id, Conn::whole(socket));
         }
         let sql = self.state.storage().sql();
         if let Err(err) = crate::network::unjoined::restore(&mut open.table, &sql, now()) {
@@ -79,8 +78,12 @@ impl NetworkHost {
         open
     }
 
-    /// The network and the record of a frame's socket.
-    pub(crate) fn sender_of(&self, ws: &WebSocket) -> Option<(NetworkId, SocketRecord)> {
+    /// The network and the record of a frame's connection.
+    pub(crate) fn sender_of(&self, conn: &Conn) -> Option<(NetworkId, SocketRecord)> {
+        if let Some(lane) = conn.lane {
+            return self.lane_sender(&conn.ws, lane);
+        }
+        let ws = &conn.ws;
         let (network, id) = match self.senders.lookup(ws) {
             Some(known) => known,
             None => {
@@ -122,31 +125,43 @@ impl NetworkHost {
     }
 
     /// Accepts the WebSocket of an upgrade, bound to the member that joined
-    /// at the upgrade, and then applies that join's catch-up to it.
+    /// at the upgrade, and then applies that join's catch-up to it. A shared
+    /// socket's upgrade (`?lanes=1`) is its lane 0.
     pub(crate) fn accept_socket(&self, id: &NetworkId, upgrade: ws::Upgrade) -> Result<Response> {
         let pair = WebSocketPair::new()?;
         // The table first (after a wake it is restored from the sockets the
         // platform holds), so the new socket is never read back as an old one.
         self.with_sockets(|_| ());
         self.state.accept_web_socket(&pair.server);
-        let record = self.with_sockets(|open| {
-            let record = open.table.open(upgrade.peer, upgrade.address, now());
-            open.by_id.insert(record.id, pair.server.clone());
-            if upgrade.batches {
-                open.batched.insert(record.id);
-            }
-            record
-        });
-        pair.server
-            .serialize_attachment(Attachment::of(id, &record, upgrade.batches))?;
-        self.senders.remember(&pair.server, id, record.id);
-        self.apply(&Origin::Socket(&pair.server), upgrade.after_accept)?;
+        let conn = if upgrade.lanes {
+            self.open_carrier(
+                id,
+                &pair.server,
+                upgrade.peer,
+                upgrade.address,
+                upgrade.batches,
+            )?
+        } else {
+            let record = self.with_sockets(|open| {
+                let record = open.table.open(upgrade.peer, upgrade.address, now());
+                open.insert_conn(record.id, Conn::whole(pair.server.clone()));
+                if upgrade.batches {
+                    open.batched.insert(record.id);
+                }
+                record
+            });
+            pair.server
+                .serialize_attachment(Attachment::of(id, &record, upgrade.batches))?;
+            self.senders.remember(&pair.server, id, record.id);
+            Conn::whole(pair.server.clone())
+        };
+        self.apply(&Origin::Socket(&conn), upgrade.after_accept)?;
         Response::from_websocket(pair.client)
     }
 
-    /// The socket is now bound to `member` (or to nobody: it left).
-    pub(crate) fn bind(&self, ws: &WebSocket, member: Option<Address>) -> Result<()> {
-        let Some((network, record)) = self.sender_of(ws) else {
+    /// The connection is now bound to `member` (or to nobody: it left).
+    pub(crate) fn bind(&self, conn: &Conn, member: Option<Address>) -> Result<()> {
+        let Some((network, record)) = self.sender_of(conn) else {
             return Ok(());
         };
         let bound = self.with_sockets(|open| {
@@ -155,41 +170,45 @@ impl NetworkHost {
                 .bind(record.id, member, now())
                 .map(|record| (record, batches))
         });
-        match bound {
-            Some((record, batches)) => {
-                ws.serialize_attachment(Attachment::of(&network, &record, batches))
-            }
-            None => Ok(()),
+        match (bound, conn.lane) {
+            (Some(_), Some(_)) => self.write_carrier(&conn.ws),
+            (Some((record, batches)), None) => conn
+                .ws
+                .serialize_attachment(Attachment::of(&network, &record, batches)),
+            (None, _) => Ok(()),
         }
     }
 
-    /// The sockets bound to `member`.
-    pub(crate) fn sockets_of(&self, member: &Address) -> Vec<WebSocket> {
-        self.recipients(member).into_iter().map(|r| r.ws).collect()
+    /// The connections bound to `member`.
+    pub(crate) fn sockets_of(&self, member: &Address) -> Vec<Conn> {
+        self.recipients(member)
+            .into_iter()
+            .map(|r| r.conn)
+            .collect()
     }
 
-    /// The sockets bound to `member`, with their ids and formats.
+    /// The connections bound to `member`, with their ids and formats.
     pub(crate) fn recipients(&self, member: &Address) -> Vec<Recipient> {
         self.with_sockets(|open| {
             open.table
                 .of_member(member)
                 .into_iter()
                 .filter_map(|id| {
-                    let ws = open.by_id.get(&id)?.clone();
+                    let conn = open.conn(id)?;
                     let batches = open.batched.contains(&id);
-                    Some(Recipient { id, ws, batches })
+                    Some(Recipient { id, conn, batches })
                 })
                 .collect()
         })
     }
 
-    /// The socket that sent a frame as a recipient of its replies.
-    pub(crate) fn recipient_of(&self, ws: &WebSocket) -> Option<Recipient> {
-        let (_, record) = self.sender_of(ws)?;
+    /// The connection that sent a frame as a recipient of its replies.
+    pub(crate) fn recipient_of(&self, conn: &Conn) -> Option<Recipient> {
+        let (_, record) = self.sender_of(conn)?;
         let batches = self.with_sockets(|open| open.batched.contains(&record.id));
         Some(Recipient {
             id: record.id,
-            ws: ws.clone(),
+            conn: conn.clone(),
             batches,
         })
     }
@@ -199,16 +218,16 @@ impl NetworkHost {
         self.with_sockets(|open| open.table.members())
     }
 
-    /// Closes `ws` with `close` once the frames before it are sent.
-    pub(crate) fn close_later(&self, ws: WebSocket, close: Close) {
-        self.closing.borrow_mut().push((ws, close));
+    /// Closes `conn` with `close` once the frames before it are sent.
+    pub(crate) fn close_later(&self, conn: Conn, close: Close) {
+        self.closing.borrow_mut().push((conn, close));
     }
 
     /// Closes every socket of a member that left.
     pub(crate) fn close_member_sockets(&self, member: &Address) {
         let close = bindings::transport::sockets::left(member);
-        for ws in self.sockets_of(member) {
-            self.close_later(ws, close.clone());
+        for conn in self.sockets_of(member) {
+            self.close_later(conn, close.clone());
         }
     }
 
@@ -219,8 +238,8 @@ impl NetworkHost {
             open.table
                 .overdue(now)
                 .into_iter()
-                .filter_map(|id| open.by_id.get(&id).cloned())
-                .map(|ws| (ws, close.clone()))
+                .filter_map(|id| open.conn(id))
+                .map(|conn| (conn, close.clone()))
                 .collect::<Vec<_>>()
         });
         self.closing.borrow_mut().extend(overdue);
@@ -231,41 +250,50 @@ impl NetworkHost {
         self.with_sockets(|open| open.table.next_deadline())
     }
 
-    /// Closes the sockets waiting in `closing`; a member whose last socket
-    /// that was goes offline. Call it while nothing holds the network.
+    /// Closes the connections waiting in `closing`; a member whose last
+    /// connection that was goes offline. Call it while nothing holds the network.
     pub(crate) fn finish_closes(&self) -> Result<()> {
         let closing = std::mem::take(&mut *self.closing.borrow_mut());
         let mut result = Ok(());
-        for (ws, close) in closing {
-            let _ = ws.close(Some(close.code), Some(close.reason.as_str()));
-            if let Err(err) = self.forget_socket(&ws) {
+        for (conn, close) in closing {
+            conn.close(&close);
+            if let Err(err) = self.forget_socket(&conn) {
                 result = Err(err);
             }
         }
         result
     }
 
-    /// A socket closed (either side): forget it, and mark its member offline
-    /// if it has no other.
-    pub(crate) fn forget_socket(&self, ws: &WebSocket) -> Result<()> {
-        let found = self.sender_of(ws);
-        self.senders.forget(ws);
+    /// A connection closed (either side): forget it, and mark its member
+    /// offline if it has no other. A shared socket closing closes its lanes.
+    pub(crate) fn forget_socket(&self, conn: &Conn) -> Result<()> {
+        if let Some(lane) = conn.lane {
+            return self.forget_lane(&conn.ws, lane);
+        }
+        if self.carrier_of(&conn.ws).is_some() {
+            return self.forget_carrier(&conn.ws);
+        }
+        let found = self.sender_of(conn);
+        self.senders.forget(&conn.ws);
         let Some((network, record)) = found else {
             return Ok(());
         };
         let member = self.with_sockets(|open| {
-            open.by_id.remove(&record.id);
-            open.batched.remove(&record.id);
-            open.table
-                .close(record.id)
-                .and_then(|closed| closed.member)
-                .filter(|member| !open.table.is_connected(member))
+            open.remove_conn(record.id);
+            open.table.close(record.id).and_then(|closed| closed.member)
         });
+        self.left_socket(&network, member)
+    }
+
+    /// `member` (if any) lost a connection: offline unless it has another
+    /// here or through a gateway.
+    pub(crate) fn left_socket(&self, network: &NetworkId, member: Option<Address>) -> Result<()> {
+        let member = member.filter(|m| !self.with_sockets(|open| open.table.is_connected(m)));
         // A member also connected through a gateway stays online.
         let Some(member) = member.filter(|m| !self.links.holds(m)) else {
             return Ok(());
         };
-        if !self.ensure_loaded(&network)? {
+        if !self.ensure_loaded(network)? {
             return Ok(());
         }
         let effects = match self.network.borrow_mut().as_mut() {
@@ -283,6 +311,6 @@ impl NetworkHost {
     /// The peer closed a socket: finish the closing handshake and forget it.
     pub(crate) fn connection_closed(&self, ws: &WebSocket, code: usize) -> Result<()> {
         let _ = ws.close(Some(ws::close_reply(code)), Some("closed"));
-        self.forget_socket(ws)
+        self.forget_socket(&Conn::whole(ws.clone()))
     }
 }

@@ -66,6 +66,10 @@ pub struct Upgrade {
     pub peer: Option<String>,
     /// The client asked for batched frames (`?frames=batch`, [`wants_batches`]).
     pub batches: bool,
+    /// The client asked for a shared socket (`?lanes=1`, [`super::lanes`]):
+    /// this upgrade's member (or join) is its lane 0, and the network object
+    /// holds it (gateways hold sockets of one member each).
+    pub lanes: bool,
     /// For a socket that joins by frame: the address it will join as
     /// (`?member=`, [`placement_hint`]), so a network with gateways can hand
     /// it to that member's gateway at once.
@@ -123,14 +127,19 @@ pub fn upgrade<H: BindingHost>(
     req: &Request,
 ) -> Result<Step<Upgrade>, H::Error> {
     let batches = wants_batches(req);
+    let lanes = super::lanes::wants_lanes(req);
     let hint = match placement_hint(req) {
         Ok(hint) => hint,
         Err(response) => return Ok(Step::Answer(response)),
     };
     Ok(decide_upgrade(host, network, req)?.map(|upgrade| Upgrade {
         batches,
-        // Only a socket that is not bound yet needs to say where it belongs.
-        placement: upgrade.address.is_none().then_some(hint).flatten(),
+        lanes,
+        // Only a socket that is not bound yet needs to say where it belongs;
+        // a shared one belongs to the network object.
+        placement: (upgrade.address.is_none() && !lanes)
+            .then_some(hint)
+            .flatten(),
         ..upgrade
     }))
 }
@@ -165,6 +174,7 @@ fn decide_upgrade<H: BindingHost>(
             after_accept: Vec::new(),
             peer,
             batches: false,
+            lanes: false,
             placement: None,
         }));
     };
@@ -240,6 +250,7 @@ fn accepted<H: BindingHost>(
             after_accept,
             peer,
             batches: false,
+            lanes: false,
             placement: None,
         }),
         None => Step::Answer(join_refused(collected.replies.last())),

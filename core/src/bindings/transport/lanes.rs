@@ -1,0 +1,325 @@
+//! Shared sockets: several members on one WebSocket, each in a lane of its own.
+//!
+//! A WebSocket costs the runtime far more than a member does (workerd keeps
+//! about 93 KiB per socket, the network about 2 KiB per member), so the agents
+//! of one process can share one: the upgrade asks for lanes with `?lanes=1`
+//! ([`wants_lanes`]), and then every text frame, both ways, names its lane:
+//!
+//! * `<lane>:<frame>` carries one frame of that lane (an event, a batch of
+//!   events, a reply), exactly as a socket of its own would carry it;
+//! * `<lane>!<code> <reason>` closes that lane alone, with a WebSocket close
+//!   code and reason ([`Close`]), from either side.
+//!
+//! A lane is a socket in everything else: it joins, is bound to one member,
+//! has the join deadline, the caps and the bad-frame count of a socket
+//! ([`super::sockets::Sockets`]). Lane 0 opens with the socket (and is bound
+//! at the upgrade when the upgrade joins); the client opens another by sending
+//! its first frame, and never reuses a lane's number on the same socket. At
+//! most [`MAX_LANES`] are open at once. When the last lane closes, the
+//! network closes the socket. docs/wire.md ("Shared sockets") is the reference.
+
+use super::sockets::{Close, SocketRecord};
+use crate::bindings::message::Request;
+use crate::{ErrorCode, Timestamp};
+
+/// A lane's number on its socket.
+pub type Lane = u16;
+
+/// How many lanes one socket carries at once.
+pub const MAX_LANES: usize = 16;
+
+/// The lane that opens with the socket.
+pub const FIRST_LANE: Lane = 0;
+
+/// True when the upgrade asks for a shared socket (`?lanes=1`).
+pub fn wants_lanes(req: &Request) -> bool {
+    req.query("lanes").as_deref() == Some("1")
+}
+
+/// One frame of a shared socket, read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LaneFrame<'a> {
+    /// A frame of `lane`.
+    Frame {
+        /// Its lane.
+        lane: Lane,
+        /// The frame, as a socket of its own would carry it.
+        text: &'a str,
+    },
+    /// The sender closes `lane`.
+    Close {
+        /// Its lane.
+        lane: Lane,
+        /// The WebSocket close code.
+        code: u16,
+        /// Why (may be empty).
+        reason: &'a str,
+    },
+}
+
+/// A frame of a shared socket that does not start with its lane.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "malformed_event: each frame of a shared socket (?lanes=1) is `<lane>:<frame>` or `<lane>!<code> <reason>`, with a lane from 0 to 65535"
+)]
+pub struct NotALaneFrame;
+
+impl NotALaneFrame {
+    /// Its stable error code.
+    pub const CODE: ErrorCode = ErrorCode::MalformedEvent;
+
+    /// The close of a socket that sent one.
+    pub fn close(&self) -> Close {
+        Close::new(
+            Self::CODE,
+            "a frame on a shared socket must start with its lane",
+        )
+    }
+}
+
+/// Reads one frame of a shared socket.
+pub fn parse(text: &str) -> Result<LaneFrame<'_>, NotALaneFrame> {
+    let split = text
+        .find([':', '!'])
+        .filter(|&at| (1..=5).contains(&at))
+        .ok_or(NotALaneFrame)?;
+    let lane = number(&text[..split]).ok_or(NotALaneFrame)?;
+    let lane = Lane::try_from(lane).map_err(|_| NotALaneFrame)?;
+    let rest = &text[split + 1..];
+    if text.as_bytes()[split] == b':' {
+        return Ok(LaneFrame::Frame { lane, text: rest });
+    }
+    let (code, reason) = rest.split_once(' ').unwrap_or((rest, ""));
+    let code = number(code)
+        .and_then(|c| u16::try_from(c).ok())
+        .filter(|c| (1000..=4999).contains(c))
+        .ok_or(NotALaneFrame)?;
+    Ok(LaneFrame::Close { lane, code, reason })
+}
+
+/// Decimal digits only (no sign, no space), at most five of them.
+fn number(digits: &str) -> Option<u32> {
+    let plain =
+        !digits.is_empty() && digits.len() <= 5 && digits.bytes().all(|b| b.is_ascii_digit());
+    plain.then(|| digits.parse().ok()).flatten()
+}
+
+/// What goes before each frame of `lane`: `"<lane>:"`.
+pub fn prefix(lane: Lane) -> String {
+    format!("{lane}:")
+}
+
+/// `frame` on `lane`.
+pub fn frame(lane: Lane, frame: &str) -> String {
+    format!("{lane}:{frame}")
+}
+
+/// The frame that closes `lane` with `close`.
+pub fn close_frame(lane: Lane, close: &Close) -> String {
+    format!("{lane}!{} {}", close.code, close.reason)
+}
+
+/// The close of a lane the socket has no room for.
+pub fn full() -> Close {
+    Close::new(
+        ErrorCode::RateLimited,
+        "this connection carries as many members as it can; open another",
+    )
+}
+
+/// The close of a shared socket whose last lane closed.
+pub fn emptied() -> Close {
+    Close {
+        code: 1000,
+        reason: "no lanes left".into(),
+    }
+}
+
+/// What a host keeps of a shared socket across hibernation, as one short
+/// text: its highest lane so far, then each open lane as
+/// `<lane> <id> <since ms>[ <member>]` (a member address has no spaces),
+/// separated by `;`.
+pub fn kept<'a>(top: Lane, lanes: impl Iterator<Item = (Lane, &'a SocketRecord)>) -> String {
+    let mut text = top.to_string();
+    for (lane, record) in lanes {
+        let since = record.since.as_millis();
+        text.push_str(&format!(";{lane} {} {since}", record.id));
+        if let Some(member) = &record.member {
+            text.push_str(&format!(" {member}"));
+        }
+    }
+    text
+}
+
+/// A shared socket [`kept`] across hibernation, with its client IP `peer`:
+/// its highest lane and its open lanes (`None` when the text is not one; a
+/// lane that does not read is left out, one whose member does not comes
+/// back unjoined).
+pub fn restored(text: &str, peer: Option<&str>) -> Option<(Lane, Vec<(Lane, SocketRecord)>)> {
+    let mut parts = text.split(';');
+    let top = parts.next()?.parse().ok()?;
+    Some((
+        top,
+        parts.filter_map(|lane| one_restored(lane, peer)).collect(),
+    ))
+}
+
+fn one_restored(text: &str, peer: Option<&str>) -> Option<(Lane, SocketRecord)> {
+    let mut parts = text.splitn(4, ' ');
+    let lane = parts.next()?.parse().ok()?;
+    let id = parts.next()?.parse().ok()?;
+    let since = Timestamp::from_millis(parts.next()?.parse().ok()?);
+    let member = parts.next().and_then(|m| m.parse().ok());
+    let record = SocketRecord {
+        id,
+        member,
+        peer: peer.map(str::to_owned),
+        since,
+    };
+    Some((lane, record))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bindings::message::Method;
+    use proptest::prelude::*;
+
+    #[test]
+    fn a_frame_names_its_lane_and_keeps_its_text_whole() {
+        assert_eq!(
+            parse(r#"3:{"type":"chat.message","x":"a:b!c"}"#),
+            Ok(LaneFrame::Frame {
+                lane: 3,
+                text: r#"{"type":"chat.message","x":"a:b!c"}"#
+            })
+        );
+        assert_eq!(parse("0:"), Ok(LaneFrame::Frame { lane: 0, text: "" }));
+        assert_eq!(
+            parse("65535:[]"),
+            Ok(LaneFrame::Frame {
+                lane: 65535,
+                text: "[]"
+            })
+        );
+    }
+
+    #[test]
+    fn a_close_names_its_lane_code_and_reason() {
+        assert_eq!(
+            parse("12!1000 bye now"),
+            Ok(LaneFrame::Close {
+                lane: 12,
+                code: 1000,
+                reason: "bye now"
+            })
+        );
+        assert_eq!(
+            parse("1!4401"),
+            Ok(LaneFrame::Close {
+                lane: 1,
+                code: 4401,
+                reason: ""
+            })
+        );
+        let close = Close::new(ErrorCode::NotJoined, "join first");
+        assert_eq!(
+            parse(&close_frame(7, &close)),
+            Ok(LaneFrame::Close {
+                lane: 7,
+                code: 4401,
+                reason: "not_joined: join first"
+            })
+        );
+    }
+
+    #[test]
+    fn anything_else_is_refused_with_a_stable_code() {
+        for bad in [
+            "",
+            r#"{"type":"agent.join"}"#,
+            ":x",
+            "!1000",
+            "65536:x",
+            "123456:x",
+            "-1:x",
+            "+1:x",
+            " 1:x",
+            "1 :x",
+            "1!999 too low",
+            "1!5000",
+            "1!",
+            "1!abc",
+            "ä:x",
+        ] {
+            assert_eq!(parse(bad), Err(NotALaneFrame), "{bad:?}");
+        }
+        assert_eq!(NotALaneFrame.close().code, 4400);
+        assert!(NotALaneFrame.to_string().starts_with("malformed_event:"));
+    }
+
+    #[test]
+    fn only_lanes_1_asks_for_a_shared_socket() {
+        let req = |q: &str| Request::new(Method::Get, format!("http://h/networks/n/v1/ws{q}"));
+        assert!(wants_lanes(&req("?lanes=1")));
+        assert!(wants_lanes(&req("?frames=batch&lanes=1")));
+        assert!(!wants_lanes(&req("")));
+        assert!(!wants_lanes(&req("?lanes=0")));
+        assert!(!wants_lanes(&req("?lanes=yes")));
+    }
+
+    #[test]
+    fn a_kept_lane_comes_back_as_it_was() {
+        let record = |member: Option<&str>| SocketRecord {
+            id: 42,
+            member: member.map(|m| m.parse().unwrap()),
+            peer: Some("203.0.113.9".into()),
+            since: Timestamp::from_millis(1_796_616_510_000),
+        };
+        let lanes = [
+            (0, record(None)),
+            (3, record(Some("agent:zero"))),
+            (7, record(Some("openagents:bob@example.org"))),
+        ];
+        let text = kept(9, lanes.iter().map(|(lane, r)| (*lane, r)));
+        assert_eq!(
+            text,
+            "9;0 42 1796616510000;3 42 1796616510000 agent:zero;7 42 1796616510000 openagents:bob@example.org"
+        );
+        assert_eq!(
+            restored(&text, Some("203.0.113.9")),
+            Some((9, lanes.to_vec()))
+        );
+        assert_eq!(restored("4", None), Some((4, Vec::new())));
+        // A lane that does not read is left out; the others come back.
+        for bad in ["7", "7 42", "x 42 1", "7 x 1", "7 42 x", "70000 42 1"] {
+            let (_, back) = restored(&format!("9;{bad};1 5 6"), None).unwrap();
+            assert_eq!(back.len(), 1, "{bad:?}");
+            assert_eq!(back[0].0, 1);
+        }
+        for bad in ["", "x", "-1;1 5 6", "70000"] {
+            assert_eq!(restored(bad, None), None, "{bad:?}");
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn every_frame_reads_back_as_it_was_written(lane: u16, text in ".*") {
+            let written = frame(lane, &text);
+            prop_assert_eq!(parse(&written), Ok(LaneFrame::Frame { lane, text: &text }));
+            prop_assert_eq!(format!("{}{text}", prefix(lane)), frame(lane, &text));
+        }
+
+        #[test]
+        fn every_close_reads_back_as_it_was_written(lane: u16, code in 1000u16..5000, reason in "[^\u{0}]{0,40}") {
+            let close = Close { code, reason: reason.clone() };
+            let written = close_frame(lane, &close);
+            prop_assert_eq!(parse(&written), Ok(LaneFrame::Close { lane, code, reason: &reason }));
+        }
+
+        #[test]
+        fn no_text_panics_the_reader(text in "\\PC{0,24}") {
+            let _ = parse(&text);
+        }
+    }
+}

@@ -1,0 +1,154 @@
+// Shared sockets (`?lanes=1`, docs/wire.md): several members on one
+// WebSocket, each in a lane. Through the npm package (`shareSocket: true`) and
+// frame by frame, against the local edge: lanes join, talk and close on their
+// own, the 17th is refused, a malformed frame closes the socket, the lanes
+// survive the object losing its memory, and the socket closes with its last lane.
+
+import { test, after, before } from 'node:test';
+import assert from 'node:assert/strict';
+import WebSocket from 'ws';
+import { Agent } from '../../../core/js/index.js';
+import { createNetwork, startEdge } from '../../support/edge.mjs';
+import { eventFrame, laneSocket as bareLanes } from '../../support/frames.mjs';
+import { until } from '../../support/process.mjs';
+
+let edge;
+/** A short join deadline, so a lane that never joins is closed within the test. */
+const JOIN_DEADLINE_MS = 3_000;
+before(async () => {
+  edge = await startEdge({ testHooks: true, vars: { AGENTNET_TEST_POLICY: JSON.stringify({ join_deadline_ms: JOIN_DEADLINE_MS }) } });
+});
+after(async () => { await edge?.stop(); });
+
+/** A `ws` class that counts the sockets it opens (each test its own class: its own pool of shared sockets). */
+function countingWebSocket() {
+  const counted = class extends WebSocket {
+    constructor(...args) {
+      super(...args);
+      counted.opened += 1;
+      counted.sockets.push(this);
+    }
+  };
+  counted.opened = 0;
+  counted.sockets = [];
+  return counted;
+}
+
+const laneSocket = (id) => bareLanes(edge.url, id);
+
+test('agents that share a socket are one connection to the edge and talk as if each had its own', async () => {
+  const { id } = await createNetwork(edge.url, { name: 'shared-npm' });
+  const Counting = countingWebSocket();
+  const connect = (name) => Agent.connect({ url: edge.url, network: id, name, WebSocket: Counting, shareSocket: true, secretStore: false });
+  const [ada, bo, cy] = await Promise.all(['agent:ada', 'agent:bo', 'agent:cy'].map(connect));
+  const apart = await Agent.connect({ url: edge.url, network: id, name: 'agent:apart', WebSocket, secretStore: false });
+  try {
+    assert.equal(Counting.opened, 1, 'three agents, one socket');
+    const heard = { bo: [], cy: [], apart: [] };
+    bo.on('note.direct', (e) => heard.bo.push(e.payload.text));
+    cy.on('note.all', (e) => heard.cy.push(e.payload.text));
+    apart.on('note.all', (e) => heard.apart.push(e.payload.text));
+    await ada.send('agent:bo', 'note.direct', { text: 'to bo' });
+    await bo.send('agent:broadcast', 'note.all', { text: 'to all' });
+    await until('each agent hears what is meant for it', () => heard.bo.length === 1 && heard.cy.length === 1 && heard.apart.length === 1);
+    assert.deepEqual(heard, { bo: ['to bo'], cy: ['to all'], apart: ['to all'] });
+
+    // One agent leaving its lane leaves the others connected.
+    ada.close();
+    await cy.send('agent:bo', 'note.direct', { text: 'still here' });
+    await until('bo hears cy after ada left', () => heard.bo.length === 2);
+    assert.equal(bo.online && cy.online, true);
+    assert.equal(Counting.opened, 1);
+
+    // The shared socket drops: both agents reconnect, again on one socket, and resume.
+    Counting.sockets[0].terminate();
+    await until('both agents are back online', () => Counting.opened === 2 && bo.online && cy.online, 15_000);
+    await cy.send('agent:bo', 'note.direct', { text: 'after the drop' });
+    await until('bo hears cy on the new socket', () => heard.bo.length === 3);
+    assert.deepEqual(heard.bo, ['to bo', 'still here', 'after the drop']);
+    assert.equal(Counting.opened, 2, 'one new socket for both');
+  } finally {
+    for (const agent of [ada, bo, cy, apart]) agent.close();
+  }
+});
+
+test('each lane joins, is answered and closes on its own; a frame on a closed lane is dropped', async () => {
+  const { id } = await createNetwork(edge.url, { name: 'shared-bare' });
+  const shared = await laneSocket(id);
+  shared.join(0, 'agent:zero');
+  shared.join(1, 'agent:one');
+  await until('each lane\'s join is acknowledged on its lane', () => shared.got(0, 'network.event.ack').length === 1 && shared.got(1, 'network.event.ack').length === 1);
+  assert.equal(shared.got(0, 'network.event.ack')[0].target, 'agent:zero');
+  assert.equal(shared.got(1, 'network.event.ack')[0].target, 'agent:one');
+  const statuses = async () => {
+    const asked = shared.got(0, 'network.agent.discover.response').length;
+    shared.send(0, eventFrame('network.agent.discover', 'agent:zero', 'core', {}));
+    await until('the roster', () => shared.got(0, 'network.agent.discover.response').length > asked);
+    const { agents } = shared.got(0, 'network.agent.discover.response').at(-1).payload;
+    return Object.fromEntries(agents.map((a) => [a.address, a.status]));
+  };
+  assert.deepEqual(await statuses(), { 'agent:zero': 'online', 'agent:one': 'online' });
+
+  shared.send(0, eventFrame('probe.hello', 'agent:zero', 'agent:one', { text: 'across lanes' }));
+  await until('lane 1 gets what lane 0 sent it', () => shared.got(1, 'probe.hello').length === 1);
+  assert.equal(shared.got(0, 'probe.hello').length, 0, 'lane 0 does not get lane 1\'s message');
+
+  // A lane may not speak as another lane's member.
+  shared.send(1, eventFrame('probe.hello', 'agent:zero', 'agent:one', { text: 'forged' }));
+  await until('the forged source is refused', () => shared.got(1, 'network.event.error').length > 0);
+  assert.equal(shared.got(1, 'network.event.error')[0].payload.code, 'source_mismatch');
+  assert.equal(shared.got(1, 'probe.hello').length, 1, 'nothing forged arrived');
+
+  // The client closes lane 1: agent:one goes offline, the socket stays.
+  shared.socket.send('1!1000 bye');
+  await until('agent:one is offline', async () => (await statuses())['agent:one'] === 'offline');
+  assert.equal((await statuses())['agent:zero'], 'online');
+  const before = shared.raw.length;
+  shared.send(1, eventFrame('probe.hello', 'agent:one', 'agent:zero', { text: 'after close' }));
+  shared.send(0, eventFrame('probe.hello', 'agent:zero', 'agent:zero', { text: 'self' }));
+  await until('lane 0 still works', () => shared.got(0, 'probe.hello').length === 1);
+  assert.equal(shared.raw.slice(before).filter((f) => f.startsWith('1')).length, 0, 'nothing answered on the closed lane');
+  assert.equal(shared.closed, null);
+
+  // Closing the last lane closes the socket.
+  shared.socket.send('0!1000 bye');
+  await until('the socket closes with its last lane', () => shared.closed !== null);
+  assert.equal(shared.closed, 1000);
+  assert.equal(shared.reason, 'no lanes left');
+});
+
+test('a shared socket carries at most 16 lanes; a frame without a lane closes it with 4400', async () => {
+  const { id } = await createNetwork(edge.url, { name: 'shared-cap' });
+  const shared = await laneSocket(id);
+  for (let lane = 0; lane < 17; lane += 1) shared.join(lane, `agent:cap${lane}`);
+  await until('the 17th lane is refused', () => shared.closes[16] !== undefined);
+  assert.equal(shared.closes[16].code, 4429);
+  assert.match(shared.closes[16].reason, /^rate_limited/);
+  await until('the 16 lanes joined', () => [...Array(16).keys()].every((lane) => (shared.lanes[lane]?.length ?? 0) > 0));
+  assert.deepEqual(Object.keys(shared.closes), ['16'], 'no other lane was closed');
+
+  shared.socket.send('{"type":"probe.hello"}');
+  await until('the socket is closed', () => shared.closed !== null);
+  assert.equal(shared.closed, 4400);
+  assert.match(shared.reason, /^malformed_event/);
+});
+
+test('a lane that never joins is closed alone when its time runs out; the lanes outlive the object losing its memory', async () => {
+  const { id } = await createNetwork(edge.url, { name: 'shared-wake' });
+  const shared = await laneSocket(id);
+  shared.join(0, 'agent:stays');
+  shared.send(1, eventFrame('probe.hello', 'agent:nobody', 'agent:stays', {}));
+  await until('lane 1 is told to join first', () => shared.got(1, 'network.event.error').some((e) => e.payload.code === 'not_joined'));
+
+  const panicked = await fetch(`${edge.url}/networks/${id}/v1/__test/panic`, { method: 'POST', body: '{}', signal: AbortSignal.timeout(3000) })
+    .then((res) => res.status, (err) => err.name);
+  assert.ok(panicked === 'TimeoutError' || panicked >= 500, `the panicking request fails (${panicked})`);
+
+  // After the restart the socket's attachment still names lane 0's member.
+  shared.send(0, eventFrame('probe.hello', 'agent:stays', 'agent:stays', { text: 'after the panic' }));
+  await until('lane 0 is answered after the restart', () => shared.got(0, 'probe.hello').length === 1, 8_000);
+  await until('the unjoined lane 1 times out', () => shared.closes[1] !== undefined, JOIN_DEADLINE_MS * 10);
+  assert.equal(shared.closes[1].code, 4504);
+  assert.equal(shared.closed, null, 'the socket and lane 0 stay');
+  shared.socket.close();
+});
