@@ -142,8 +142,7 @@ pub fn emptied() -> Close {
 pub fn kept<'a>(top: Lane, lanes: impl Iterator<Item = (Lane, &'a SocketRecord)>) -> String {
     let mut text = top.to_string();
     for (lane, record) in lanes {
-        let since = record.since.as_millis();
-        text.push_str(&format!(";{lane} {} {since}", record.id));
+        text.push_str(&format!(";{lane} {} {}", record.id, record.since));
         if let Some(member) = &record.member {
             text.push_str(&format!(" {member}"));
         }
@@ -168,7 +167,7 @@ fn one_restored(text: &str, peer: Option<&str>) -> Option<(Lane, SocketRecord)> 
     let mut parts = text.splitn(4, ' ');
     let lane = parts.next()?.parse().ok()?;
     let id = parts.next()?.parse().ok()?;
-    let since = Timestamp::from_millis(parts.next()?.parse().ok()?);
+    let since = Timestamp::from(parts.next()?.parse::<u64>().ok()?);
     let member = parts.next().and_then(|m| m.parse().ok());
     let record = SocketRecord {
         id,
