@@ -2,7 +2,8 @@
 // WebSocket, each in a lane. Through the npm package (`shareSocket: true`) and
 // frame by frame, against the local edge: lanes join, talk and close on their
 // own, the 17th is refused, a malformed frame closes the socket, the lanes
-// survive the object losing its memory, and the socket closes with its last lane.
+// survive the object losing its memory, the socket closes with its last lane,
+// and on a network with connection gateways lanes talk with gateways' members.
 
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
@@ -151,4 +152,24 @@ test('a lane that never joins is closed alone when its time runs out; the lanes 
   assert.equal(shared.closes[1].code, 4504);
   assert.equal(shared.closed, null, 'the socket and lane 0 stay');
   shared.socket.close();
+});
+
+test('on a network with connection gateways, agents sharing a socket talk with agents the gateways hold', async () => {
+  const { id } = await createNetwork(edge.url, { name: 'shared-gateways', access: { policy: 'open' }, mods: ['persistence'], gateways: { count: 2 } });
+  const Shared = class extends WebSocket {};
+  const connect = (name, shareSocket) => Agent.connect({ url: edge.url, network: id, name, WebSocket: shareSocket ? Shared : WebSocket, shareSocket, secretStore: false });
+  const [ann, ben] = await Promise.all([connect('agent:ann', true), connect('agent:ben', true)]);
+  const held = await connect('agent:held', false);
+  try {
+    const heard = { ann: [], ben: [], held: [] };
+    for (const [name, agent] of [['ann', ann], ['ben', ben], ['held', held]]) agent.on('note.n', (e) => heard[name].push(`${e.source}: ${e.payload.text}`));
+    await held.send('agent:ann', 'note.n', { text: 'hi ann' });
+    await ann.send('agent:held', 'note.n', { text: 'hi held' });
+    await ben.send('agent:broadcast', 'note.n', { text: 'hi all' });
+    await until('every message arrives', () => heard.ann.length === 2 && heard.held.length === 2 && heard.ben.length === 0);
+    assert.deepEqual(heard.ann.sort(), ['agent:ben: hi all', 'agent:held: hi ann']);
+    assert.deepEqual(heard.held.sort(), ['agent:ann: hi held', 'agent:ben: hi all']);
+  } finally {
+    for (const agent of [ann, ben, held]) agent.close();
+  }
 });
