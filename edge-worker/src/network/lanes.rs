@@ -79,8 +79,11 @@ impl NetworkHost {
 
     /// The shared socket `ws` is, if it is one.
     pub(crate) fn carrier_of(&self, ws: &WebSocket) -> Option<CarrierId> {
-        // Restoring the table remembers every shared socket.
-        self.with_sockets(|_| ());
+        // Restoring the table remembers every shared socket; an object with
+        // none asks no more (a frame of a socket of its own costs no lookup).
+        if self.with_sockets(|open| open.carriers.is_empty()) {
+            return None;
+        }
         self.senders.carrier(ws)
     }
 

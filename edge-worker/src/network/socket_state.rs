@@ -131,11 +131,17 @@ impl LaneIds {
 /// place in [`Carriers`].
 pub(crate) type CarrierId = u64;
 
-/// The shared sockets, by id: a list whose free places are taken again.
+/// The shared sockets, by id: a list whose free places are taken again,
+/// and how many are open.
 #[derive(Default)]
-pub(crate) struct Carriers(Vec<Option<Carrier>>);
+pub(crate) struct Carriers(Vec<Option<Carrier>>, usize);
 
 impl Carriers {
+    /// Whether there are none (then a frame's socket is not looked up as one).
+    pub(crate) fn is_empty(&self) -> bool {
+        self.1 == 0
+    }
+
     pub(crate) fn get(&self, id: CarrierId) -> Option<&Carrier> {
         self.0.get(usize::try_from(id).ok()?)?.as_ref()
     }
@@ -145,7 +151,9 @@ impl Carriers {
     }
 
     pub(crate) fn remove(&mut self, id: CarrierId) -> Option<Carrier> {
-        self.0.get_mut(usize::try_from(id).ok()?)?.take()
+        let removed = self.0.get_mut(usize::try_from(id).ok()?)?.take()?;
+        self.1 -= 1;
+        Some(removed)
     }
 
     fn insert(&mut self, carrier: Carrier) -> CarrierId {
@@ -157,6 +165,7 @@ impl Carriers {
             }
         };
         self.0[at] = Some(carrier);
+        self.1 += 1;
         at as CarrierId
     }
 }
