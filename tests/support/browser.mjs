@@ -62,7 +62,10 @@ function namePendingOnTimeout(page) {
           const via = request.serviceWorker() ? ' (from the service worker)' : '';
           return `${request.method()} ${request.url()} [${request.resourceType()}]${via}, ${now - since} ms`;
         });
-        err.message += `\n  requests still unanswered: ${waiting.length ? `\n    ${waiting.join('\n    ')}` : 'none'}`;
+        const named = `\n  requests still unanswered: ${waiting.length ? `\n    ${waiting.join('\n    ')}` : 'none'}`;
+        err.message += named;
+        // node --test prints the stack, which was written with the first message.
+        if (typeof err.stack === 'string') err.stack += named;
         throw err;
       }
     };
