@@ -133,19 +133,18 @@ impl NetworkHost {
                 self.forget_lane(&ws, lane)?;
                 Ok(Arrived::Done)
             }
-            Ok(LaneFrame::Frame { lane, text }) => Ok(match self.open_lane(carrier, lane)? {
-                true => Arrived::Frame(Conn::lane(ws, lane), text),
-                false => Arrived::Done,
-            }),
+            Ok(LaneFrame::Frame { lane, text }) => {
+                Ok(match self.open_lane(&ws, carrier, lane)? {
+                    true => Arrived::Frame(Conn::lane(ws, lane), text),
+                    false => Arrived::Done,
+                })
+            }
         }
     }
 
     /// Whether lane `lane` of `carrier` is open, opening it if it is new and
     /// there is room (a lane refused is told so on the socket).
-    fn open_lane(&self, carrier: CarrierId, lane: Lane) -> Result<bool> {
-        let Some(network) = self.senders.network() else {
-            return Ok(false);
-        };
+    fn open_lane(&self, ws: &WebSocket, carrier: CarrierId, lane: Lane) -> Result<bool> {
         let opened = self.with_sockets(|open| {
             let shared = open.carriers.get(carrier)?;
             if shared.lanes.get(lane).is_some() {
@@ -156,7 +155,6 @@ impl NetworkHost {
                 return None;
             }
             let peer = shared.peer.clone();
-            let ws = shared.ws.clone();
             let admitted = if shared.lanes.len() >= MAX_LANES {
                 Err(lanes::full())
             } else {
@@ -166,7 +164,7 @@ impl NetworkHost {
                 if let Some(shared) = open.carriers.get_mut(carrier) {
                     shared.top = lane;
                 }
-                return Some(Err((ws, close)));
+                return Some(Err(close));
             }
             let record = open.table.open(peer, None, now());
             open.add_lane(carrier, lane, record.id);
@@ -176,23 +174,16 @@ impl NetworkHost {
             None => Ok(false),
             Some(Ok(new)) => {
                 if new {
-                    let attachment = self.with_sockets(|o| o.carrier_attachment(&network, carrier));
-                    if let (Some(attachment), Some(ws)) = (attachment, self.carrier_ws(carrier)) {
-                        ws.serialize_attachment(attachment)?;
-                    }
+                    self.write_carrier(ws)?;
                 }
                 Ok(true)
             }
-            Some(Err((ws, close))) => {
+            Some(Err(close)) => {
                 Conn::lane(ws.clone(), lane).close(&close);
-                self.write_carrier(&ws)?;
+                self.write_carrier(ws)?;
                 Ok(false)
             }
         }
-    }
-
-    fn carrier_ws(&self, carrier: CarrierId) -> Option<WebSocket> {
-        self.with_sockets(|open| open.carriers.get(carrier).map(|c| c.ws.clone()))
     }
 
     /// Lane `lane` of `ws` closed: forget it (its member goes offline if it
