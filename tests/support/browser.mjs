@@ -12,6 +12,7 @@ import { chromium } from 'playwright-core';
 import { createNetwork, freePort, startEdge } from './edge.mjs';
 import { Agent } from '../../core/js/index.js';
 import { until } from './waits.mjs';
+import { watchNavigations } from './navigation.mjs';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -40,40 +41,8 @@ export function expectBug(page) {
   panickedOnPurpose.add(page);
 }
 
-/**
- * Makes a navigation of `page` that times out say which of the page's requests were still
- * unanswered (a page's load event waits for every one of them): the URL, its kind and how long
- * it had waited, so a stalled stylesheet, script or image is named rather than guessed.
- */
-function namePendingOnTimeout(page) {
-  const pending = new Map();
-  page.on('request', (request) => pending.set(request, Date.now()));
-  page.on('requestfinished', (request) => pending.delete(request));
-  page.on('requestfailed', (request) => pending.delete(request));
-  for (const method of ['goto', 'reload', 'goBack', 'goForward']) {
-    const navigate = page[method].bind(page);
-    page[method] = async (...args) => {
-      try {
-        return await navigate(...args);
-      } catch (err) {
-        if (err?.name !== 'TimeoutError') throw err;
-        const now = Date.now();
-        const waiting = [...pending].map(([request, since]) => {
-          const via = request.serviceWorker() ? ' (from the service worker)' : '';
-          return `${request.method()} ${request.url()} [${request.resourceType()}]${via}, ${now - since} ms`;
-        });
-        const named = `\n  requests still unanswered: ${waiting.length ? `\n    ${waiting.join('\n    ')}` : 'none'}`;
-        err.message += named;
-        // node --test prints the stack, which was written with the first message.
-        if (typeof err.stack === 'string') err.stack += named;
-        throw err;
-      }
-    };
-  }
-}
-
 function watchPage(page) {
-  namePendingOnTimeout(page);
+  watchNavigations(page);
   // An exception thrown through the wasm (a browser API that throws) leaves its Rust state
   // half-borrowed, and the panic that follows names only the borrow: keep what came before.
   const thrown = [];

@@ -12,8 +12,11 @@ use crate::error::{Coded, ErrorCode};
 /// Why the edge does not fetch a URL, or why a fetch gave no answer.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum OutboundError {
-    /// Not a URL the WHATWG URL parser reads (or longer than allowed).
-    #[error("the URL could not be read")]
+    /// Not a URL the WHATWG URL parser reads (or longer than allowed); its
+    /// host names are ASCII ([`crate::outbound`]).
+    #[error(
+        "the URL could not be read (a host name is ASCII: write an internationalized one as xn--…)"
+    )]
     Invalid,
     /// A scheme other than `http` or `https`.
     #[error("only http and https URLs are fetched, not {0:?}")]

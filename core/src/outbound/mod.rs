@@ -9,10 +9,17 @@
 //!
 //! The URL is read by a WHATWG URL parser (the `url` crate), as workerd and
 //! browsers read it, and the policy judges the host *that parser* found
-//! ([`address`]): percent-encoding, full-width digits, ideographic full
-//! stops, tabs and newlines, `\` for `/`, and every IPv4 and IPv6 spelling
-//! end up as the host the runtime would connect to. Refused: anything the
-//! parser rejects (`url_invalid`), schemes other than http(s)
+//! ([`address`]): percent-encoding, tabs and newlines, `\` for `/`, upper
+//! case, and every IPv4 and IPv6 spelling end up as the host the runtime
+//! would connect to.
+//!
+//! Host names are ASCII. `Cargo.lock` pins `idna_adapter` to 1.0.0, the
+//! `idna` crate's back end without Unicode data, which keeps about 47 KB of
+//! ICU tables (gzip) out of every wasm module; so a host with any other
+//! character — an internationalized name, full-width digits, an ideographic
+//! full stop — is no URL here (`url_invalid`): write such a name in its
+//! ASCII form (`xn--…`), which is what the runtime would connect to anyway.
+//! Refused: anything the parser rejects (`url_invalid`), schemes other than http(s)
 //! (`url_scheme_refused`), user names and passwords
 //! (`url_credentials_refused`), and hosts that are not public
 //! (`url_private_address`) unless the operator allows them by name

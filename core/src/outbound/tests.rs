@@ -62,6 +62,28 @@ fn only_http_and_https_without_credentials_are_fetched() {
 }
 
 #[test]
+fn host_names_are_ascii_and_an_internationalized_one_is_fetched_in_its_xn_form() {
+    // No Unicode data for international names (Cargo.lock's idna_adapter): not a URL here,
+    // whatever the case of the ASCII around the other characters.
+    assert_strict(
+        &[
+            "https://bücher.example/",
+            "https://BÜCHER.example/",
+            "https://büCHER.example/",
+            "https://b%C3%BCCHER.example/",
+        ],
+        Some("url_invalid"),
+    );
+    let checked = OutboundPolicy::strict().check("https://XN--BCHER-KVA.Example/a");
+    assert_eq!(
+        checked.as_ref().map(Checked::as_str),
+        Ok("https://xn--bcher-kva.example/a")
+    );
+    // A path or query may hold any text: only the host is ASCII.
+    assert_eq!(strict("https://example.com/bücher?q=é"), None);
+}
+
+#[test]
 fn the_issues_spellings_of_loopback_are_refused() {
     for url in [
         "http://127.0.0.1:9/hook",
@@ -93,14 +115,17 @@ fn the_issues_spellings_of_loopback_are_refused() {
         "http://0.0.0.0/",
         "http://[::]/",
     ] {
-        assert!(
+        // Host names are ASCII (the `idna` back end has no Unicode data): a full-width or
+        // ideographic spelling is not a host at all.
+        let refused = if url.is_ascii() {
             matches!(
                 strict(url),
                 Some("url_private_address" | "url_credentials_refused")
-            ),
-            "{url:?}: {:?}",
-            strict(url)
-        );
+            )
+        } else {
+            strict(url) == Some("url_invalid")
+        };
+        assert!(refused, "{url:?}: {:?}", strict(url));
     }
 }
 
@@ -355,10 +380,10 @@ proptest! {
         let _ = is_loopback_url(&url);
     }
 
-    /// Every spelling of an IPv4 address — shapes, radixes, percent-encoding,
-    /// full-width digits, ideographic full stops, tabs and newlines, a
-    /// trailing dot, `\` — is read by the parser as that address, and the
-    /// policy's verdict is the verdict on that address.
+    /// Every ASCII spelling of an IPv4 address — shapes, radixes, percent-encoding,
+    /// tabs and newlines, a trailing dot, `\` — is read by the parser as that
+    /// address, and the policy's verdict is the verdict on that address; one with
+    /// full-width digits or ideographic full stops is refused as no URL.
     #[test]
     fn every_spelling_of_an_ipv4_address_is_judged_as_the_parser_reads_it(
         ip in ipv4(),
@@ -377,7 +402,13 @@ proptest! {
         let slash = if backslash { '\\' } else { '/' };
         let url = format!("http://{host}{port}{slash}x");
         let parsed = Url::parse(&url);
-        // The parser reads every such spelling, as the address it spells.
+        // A spelling with full-width digits or dots is no host: host names are ASCII here.
+        if !url.is_ascii() {
+            prop_assert!(parsed.is_err(), "{:?}", url);
+            prop_assert_eq!(reason(&OutboundPolicy::strict(), &url), Some("url_invalid"));
+            return Ok(());
+        }
+        // The parser reads every ASCII spelling, as the address it spells.
         let read = parsed.as_ref().ok().and_then(|u| u.host().map(|h| h.to_owned()));
         prop_assert_eq!(&read, &Some(Host::Ipv4(ip)), "{:?}", url);
         let verdict = reason(&OutboundPolicy::strict(), &url);
