@@ -42,21 +42,29 @@ export function eventsOf(frame) {
 export async function bareSocket(url, id, name, { batched = false, onEvent, session, offerDeflate = false } = {}) {
   const who = session ? `session=${encodeURIComponent(session)}` : `agent_id=${encodeURIComponent(name)}`;
   const query = `${who}${batched ? '&frames=batch' : ''}`;
-  const socket = new WebSocket(`${url.replace('http', 'ws')}/networks/${id}/v1/ws?${query}`, { perMessageDeflate: offerDeflate });
-  const bare = { socket, frames: [], events: [], onEvent, closed: null };
-  socket.on('message', (data) => {
-    const frame = String(data);
+  const bare = { frames: [], events: [], onEvent, closed: null };
+  return opened(bare, `${url.replace('http', 'ws')}/networks/${id}/v1/ws?${query}`, offerDeflate, (frame) => {
     bare.frames.push(frame);
     for (const event of eventsOf(frame)) {
       bare.events.push(event);
       bare.onEvent?.(event);
     }
   });
-  socket.on('close', (code) => { bare.closed = code; });
+}
+
+/**
+ * Opens a WebSocket to `wsUrl` for `held` (which gets `socket`, `closed`, `reason` and a later
+ * `error`): `onFrame` sees each frame's text. Resolves with `held` once open; a failure to open
+ * rejects, a connection reset later is seen as a close, not thrown.
+ */
+async function opened(held, wsUrl, offerDeflate, onFrame) {
+  const socket = new WebSocket(wsUrl, { perMessageDeflate: offerDeflate });
+  held.socket = socket;
+  socket.on('message', (data) => onFrame(String(data)));
+  socket.on('close', (code, reason) => { held.closed = code; held.reason = String(reason); });
   await new Promise((resolve, reject) => { socket.once('open', resolve); socket.once('error', reject); });
-  // A connection reset later is seen as a close, not thrown.
-  socket.on('error', (err) => { bare.error = err; });
-  return bare;
+  socket.on('error', (err) => { held.error = err; });
+  return held;
 }
 
 /**
@@ -66,10 +74,8 @@ export async function bareSocket(url, id, name, { batched = false, onEvent, sess
  * join on a lane; `answered(lane)` resolves at the first frame on it.
  */
 export async function laneSocket(url, id, { offerDeflate = false } = {}) {
-  const socket = new WebSocket(`${url.replace('http', 'ws')}/networks/${id}/v1/ws?lanes=1`, { perMessageDeflate: offerDeflate });
-  const shared = { socket, lanes: {}, closes: {}, raw: [], closed: null, reason: '', waiting: new Map() };
-  socket.on('message', (data) => {
-    const frame = String(data);
+  const shared = { lanes: {}, closes: {}, raw: [], closed: null, reason: '', waiting: new Map() };
+  await opened(shared, `${url.replace('http', 'ws')}/networks/${id}/v1/ws?lanes=1`, offerDeflate, (frame) => {
     shared.raw.push(frame);
     const match = /^(\d+)([:!])(.*)$/s.exec(frame);
     if (!match) return;
@@ -83,10 +89,7 @@ export async function laneSocket(url, id, { offerDeflate = false } = {}) {
     }
     (shared.lanes[lane] ??= []).push(...eventsOf(match[3]));
   });
-  socket.on('close', (code, reason) => { shared.closed = code; shared.reason = String(reason); });
-  await new Promise((resolve, reject) => { socket.once('open', resolve); socket.once('error', reject); });
-  socket.on('error', (err) => { shared.error = err; });
-  shared.send = (lane, frame) => socket.send(`${lane}:${frame}`);
+  shared.send = (lane, frame) => shared.socket.send(`${lane}:${frame}`);
   shared.join = (lane, address) => shared.send(lane, eventFrame('network.agent.join', address, 'core', {}));
   shared.answered = (lane) => new Promise((resolve) => shared.waiting.set(lane, resolve));
   shared.got = (lane, type) => (shared.lanes[lane] ?? []).filter((e) => e.type === type);
