@@ -60,7 +60,13 @@ export function watchNavigations(page) {
         }
         process.stderr.write(`# ${method} of ${page.url()} timed out while the server answers what it waited for; tried again.${named}\n`);
         pending.clear();
-        return navigate(...args);
+        try {
+          return await navigate(...args);
+        } catch (again) {
+          // The retry's own error says what the first attempt waited for, too.
+          if (again?.name === 'TimeoutError') append(again, `\n  (tried again after:${named})`);
+          throw again;
+        }
       }
     };
   }
