@@ -169,6 +169,4 @@ pub fn is_loopback_url(url: &str) -> bool {
 }
 
 #[cfg(test)]
-mod spelling_tests;
-#[cfg(test)]
 mod tests;

@@ -1,10 +1,16 @@
+//! The outbound policy's unit tests: which URLs each policy fetches and
+//! which it refuses, with what reason; the spelling property tests are in
+//! `spelling`.
+
 use super::*;
 
-pub(super) fn reason(policy: &OutboundPolicy, url: &str) -> Option<&'static str> {
+mod spelling;
+
+fn reason(policy: &OutboundPolicy, url: &str) -> Option<&'static str> {
     policy.check(url).err().map(|e| e.reason())
 }
 
-pub(super) fn strict(url: &str) -> Option<&'static str> {
+fn strict(url: &str) -> Option<&'static str> {
     reason(&OutboundPolicy::strict(), url)
 }
 

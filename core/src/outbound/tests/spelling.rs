@@ -2,9 +2,9 @@
 //! URL parser reads (IPv4 shapes and radixes, disguised characters, IPv6
 //! forms, user-info tricks) is judged as the address the parser found.
 
-use super::address::{is_internal_v4, is_internal_v6};
-use super::tests::{reason, strict};
-use super::*;
+use super::{reason, strict};
+use crate::outbound::address::{is_internal_v4, is_internal_v6};
+use crate::outbound::*;
 use proptest::prelude::*;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 
