@@ -33,11 +33,16 @@
 // the runtime agreed to. Without it the agents offer nothing, as the npm
 // package's `ws` sockets do.
 //
+// MEMORY_ASSETS=0 (under `wrangler dev`) runs the edge without its `[assets]` table: with it,
+// Miniflare puts two Workers of its own (the assets proxy and router) between its entry
+// Worker and the edge's, which each socket passes through; a deployment's assets layer is
+// Cloudflare's, outside the Worker's isolate.
+//
 // MEMORY_SHARE=1 has the agents share sockets, 16 to a socket, each in a lane
 // of its own (`?lanes=1`, docs/wire.md "Shared sockets"), as npm agents with
 // `shareSocket: true` in one process do; they join by their first frame.
 
-import { createNetwork, startEdge, startWorker, workerEntryUrl } from '../support/edge.mjs';
+import { createNetwork, startEdge, startWorker, testConfigWithoutAssets, workerEntryUrl } from '../support/edge.mjs';
 import { bareSocket, laneSocket } from '../support/frames.mjs';
 import { heapUsage } from '../support/profile.mjs';
 import { serveEdge } from '../support/workerd-serve.mjs';
@@ -53,12 +58,14 @@ const FLOOR = process.env.MEMORY_FLOOR === '1';
 const SERVE = process.env.MEMORY_RUNTIME === 'workerd';
 const OFFER_DEFLATE = process.env.MEMORY_DEFLATE === '1';
 const SHARE = process.env.MEMORY_SHARE === '1';
+const WITHOUT_ASSETS = process.env.MEMORY_ASSETS === '0';
 const LANES = 16;
 if (SHARE && FLOOR) throw new Error('MEMORY_SHARE=1 needs the edge: the floor takes no lanes');
+if (WITHOUT_ASSETS && (FLOOR || SERVE)) throw new Error('MEMORY_ASSETS=0 is for the edge under wrangler dev');
 const vars = policy ? { AGENTNET_TEST_POLICY: JSON.stringify(policy) } : {};
 const edge = SERVE ? await serveEdge({ floor: FLOOR, testHooks: true, vars })
   : FLOOR ? await startWorker({ cwd: fileURLToPath(new URL('./workerd-floor', import.meta.url)) })
-  : await startEdge({ testHooks: true, vars });
+  : await startEdge({ testHooks: true, vars, config: WITHOUT_ASSETS ? await testConfigWithoutAssets() : undefined });
 const sockets = [];
 try {
   await fetch(`${edge.url}/`).then((res) => res.arrayBuffer());

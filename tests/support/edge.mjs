@@ -136,6 +136,20 @@ export function testConfig() {
 }
 
 /**
+ * The test edge's wrangler.toml without its `[assets]` table (no workspace
+ * files): for benchmarks that weigh what Miniflare's assets layer costs under
+ * `wrangler dev` (tests/bench/memory.mjs, `MEMORY_ASSETS=0`). Every request then
+ * goes from Miniflare's entry Worker straight to the edge's.
+ */
+let withoutAssetsPath;
+export function testConfigWithoutAssets() {
+  withoutAssetsPath ??= writeTestConfig('edge-worker', '.no-assets', (config) => config
+    .replace(/^main = "build\//m, 'main = "build-test/')
+    .replace(/^\[assets\][^[]*/m, ''));
+  return withoutAssetsPath;
+}
+
+/**
  * The documents Worker's wrangler.toml (edge-documents/, the keeper of the
  * network objects' shared documents) for a test edge, one per test process:
  * every test edge runs it beside the main Worker in one `wrangler dev`
