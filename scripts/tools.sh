@@ -52,12 +52,13 @@ missing_tools() {
 # tool, so the dependencies they share compile once. Optimised at level 1, not cargo install's 3:
 # the three compile in 4 min 51 s instead of 5 min 54 s on 2 cores (8 min 25 s of processor time
 # instead of 10 min 16 s), they write the same bytes, and each run takes tens of milliseconds
-# longer on a 10 MB module (BENCHMARKS.md, "The pinned tools at opt-level 1").
+# longer on a 10 MB module (BENCHMARKS.md, "The pinned tools at opt-level 1"). NICENESS (0 when
+# not given) is the compile's scheduling niceness.
 install_tools() {
   local crate version binary features
   printf '%s\n' "$1" | while read -r crate version binary features; do
     echo "==> cargo install $crate $version"
-    CARGO_PROFILE_RELEASE_OPT_LEVEL=1 \
+    CARGO_PROFILE_RELEASE_OPT_LEVEL=1 nice -n "${2:-0}" \
       cargo install --quiet --locked --root "$TOOLS" --target-dir "$AGENTNET_CACHE/tools-build" \
         "$crate" --version "$version" ${features:+--features "$features"} || exit 1
   done
@@ -77,7 +78,9 @@ setup_tools() {
   mkdir -p "$(dirname "$TOOLS_LOG")"
   note "compiling $names from crates.io in the background (about 5 minutes on 2 cores,"
   note "once per machine; log: $TOOLS_LOG); the builds below wait for a tool where they first use it"
-  install_tools "$missing" > "$TOOLS_LOG" 2>&1 &
+  # At the lowest priority: the builds in front of it get the processors first, and the compile
+  # runs in what they leave idle (a crate's single-threaded code generation and link).
+  install_tools "$missing" 19 > "$TOOLS_LOG" 2>&1 &
   TOOLS_JOB=$!
   TOOLS_IN_BACKGROUND=1
 }
