@@ -64,72 +64,13 @@ step_summary() {
     "$(duration "$SECONDS")" "$STEP_TIMES"
   [ -z "$TOOLS_IN_BACKGROUND" ] || note "(the pinned tools compiled in the background meanwhile; the steps waited $(duration "$TOOLS_WAITED") for them)"
 }
-# At exit: a background compile of the tools and a build step in the background stop with the
-# script; with SUMMARY_AT_EXIT=1 (scripts/test) the step table is printed however the script ends.
+# At exit: a background compile of the tools stops with the script; with SUMMARY_AT_EXIT=1
+# (scripts/test) the step table is printed however the script ends.
 at_exit() {
   stop_background_tools
-  stop_background_step
   [ -z "${SUMMARY_AT_EXIT:-}" ] || step_summary
 }
 trap at_exit EXIT
-
-# One build step beside the others. A release wasm build ends in minutes of single-threaded code
-# generation and linking (one codegen unit, whole-program LTO), which leave a processor idle, so
-# scripts/test and scripts/run build the web workspace while the Workers build (BENCHMARKS.md,
-# "The web workspace beside the Workers"). Two cargo builds in one build directory wait for
-# each other (cargo locks it), so the web workspace has its own, $WEB_TARGET_DIR: its
-# dependencies compile with its own flags anyway (RUSTFLAGS, opt-level z, below); only the
-# compiler's plugins (proc-macros) compile once more.
-WEB_TARGET_DIR="$CARGO_TARGET_DIR/web"
-BACKGROUND_PID=""
-BACKGROUND_WHAT=""
-BACKGROUND_LOG=""
-BACKGROUND_STARTED=0
-
-# in_background WHAT FUNCTION [ARGS...]: starts the build step FUNCTION in the background, its
-# output in a log that await_background prints when it has ended.
-in_background() {
-  BACKGROUND_WHAT="$1"
-  shift
-  BACKGROUND_LOG="$AGENTNET_CACHE/logs/background-$CLONE_KEY.log"
-  mkdir -p "$(dirname "$BACKGROUND_LOG")"
-  step_done
-  printf '\n\033[1m==> In the background: %s\033[0m  (at %s; its output: %s)\n' \
-    "$BACKGROUND_WHAT" "$(duration "$SECONDS")" "$BACKGROUND_LOG"
-  BACKGROUND_STARTED=$SECONDS
-  (
-    trap - EXIT
-    CARGO_QUIET="--quiet"
-    STEP_TIMES=""
-    "$@"
-    step_done
-    printf '%s' "$STEP_TIMES" > "$BACKGROUND_LOG.times"
-  ) > "$BACKGROUND_LOG" 2>&1 < /dev/null &
-  BACKGROUND_PID=$!
-}
-
-# await_background: waits for the step in_background started, prints its output and adds its
-# steps to the step table; stops the script if it failed.
-await_background() {
-  [ -n "$BACKGROUND_PID" ] || return 0
-  step "Waiting for $BACKGROUND_WHAT (in the background since $(duration "$BACKGROUND_STARTED"))"
-  local status=0
-  wait "$BACKGROUND_PID" || status=$?
-  BACKGROUND_PID=""
-  sed 's/^/  | /' "$BACKGROUND_LOG"
-  if [ "$status" -ne 0 ]; then
-    echo "$BACKGROUND_WHAT failed (exit status $status); its output is above"
-    exit "$status"
-  fi
-  step_done
-  STEP_TIMES="${STEP_TIMES}$(sed 's/$/ (in the background)/' "$BACKGROUND_LOG.times")"$'\n'
-}
-
-stop_background_step() {
-  [ -n "$BACKGROUND_PID" ] || return 0
-  kill_tree "$BACKGROUND_PID"
-  BACKGROUND_PID=""
-}
 
 # first_build OUTPUT WHAT MINUTES: before a cargo step, says what it compiles and, when OUTPUT
 # (a path under the build directory) is not there yet, that this is the cold first build and
@@ -343,8 +284,7 @@ build_js_package() {
 # crate only: the dependencies' builds stay shared) so wasm-split-cli can tell each part's code.
 build_web() {
   step "Building the web workspace (web -> www/pkg: the first page, then the parts opened later)"
-  local wasm="$WEB_TARGET_DIR/$WASM32/$AGENTNET_PROFILE"
-  first_build "web/$WASM32/$AGENTNET_PROFILE/agentnet-web.wasm" "the web workspace (Leptos, wasm32 $AGENTNET_PROFILE)" "5-10"
+  first_build "$WASM32/$AGENTNET_PROFILE/agentnet-web.wasm" "the web workspace (Leptos, wasm32 $AGENTNET_PROFILE)" "5-10"
   # `erase_components` (Leptos): every component returns a type-erased view instead of its own
   # nested view type, so the rendering code is not instantiated once per component shape: the
   # first page's wasm is 11 % smaller (BENCHMARKS.md, "Leptos components erased"). Given in
@@ -354,15 +294,16 @@ build_web() {
   # and the npm package, whose events/s `z` cut by 8-24 %; the edge Workers' own crates are "z"
   # in Cargo.toml): the first page 12 % smaller and usable 10 % sooner on the throttled phone
   # (BENCHMARKS.md, "The web optimised for size").
-  (cd "$ROOT" && CARGO_TARGET_DIR="$WEB_TARGET_DIR" RUSTFLAGS="-C target-feature=+simd128 --cfg erase_components" \
+  (cd "$ROOT" && RUSTFLAGS="-C target-feature=+simd128 --cfg erase_components" \
     CARGO_PROFILE_RELEASE_OPT_LEVEL=z CARGO_PROFILE_LOCAL_OPT_LEVEL=z \
     cargo rustc $CARGO_QUIET -p agentnet-web --bin agentnet-web --target "$WASM32" \
     --profile "$AGENTNET_PROFILE" -- -C link-arg=--emit-relocs)
   need_tool wasm-split-cli
   need_tool wasm-bindgen
-  local split="$wasm/web-split" stage="$wasm/web-pkg" pkg="$ROOT/www/pkg" file
+  local split="$CARGO_TARGET_DIR/$WASM32/$AGENTNET_PROFILE/web-split" pkg="$ROOT/www/pkg" file
+  local stage="$CARGO_TARGET_DIR/$WASM32/$AGENTNET_PROFILE/web-pkg"
   rm -rf "$split" "$stage" && mkdir -p "$split" "$stage" "$pkg"
-  wasm-split-cli "$wasm/agentnet-web.wasm" "$split" \
+  wasm-split-cli "$CARGO_TARGET_DIR/$WASM32/$AGENTNET_PROFILE/agentnet-web.wasm" "$split" \
     --target web --out-name agentnet_web
   wasm-bindgen --target web --no-typescript --keep-lld-exports --out-dir "$stage" --out-name agentnet_web \
     "$split/agentnet_web.wasm"
