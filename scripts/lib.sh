@@ -205,7 +205,7 @@ setup() {
     step "First run for this clone: nothing is built yet"
     note "Installing the pinned tools and compiling every crate (native for tests, wasm32 for the"
     note "edge, the web workspace and the npm package) takes time on 2 cores: ./scripts/run serves"
-    note "after about 15 minutes, ./scripts/test passes after 25 to 60 (BENCHMARKS.md);"
+    note "after 11 to 15 minutes, ./scripts/test passes after 25 to 45 (BENCHMARKS.md);"
     note "later runs reuse $CARGO_TARGET_DIR and rebuild only what changed."
   fi
   prune_build_cache
