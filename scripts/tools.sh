@@ -8,9 +8,9 @@
 # wasm build spends part of its time in single-threaded code generation and LTO, which leaves a
 # core for the tools: a cold ./scripts/run serves about a minute sooner (BENCHMARKS.md, "The
 # lints folded into the test build, the tools compiled in the background"). The compile runs at
-# the lowest priority (niceness 19), in what the builds in front of it leave idle: at the same
-# priority it slowed a cold ./scripts/test's native build from about 7 to 16 minutes
-# (BENCHMARKS.md, "The pinned tools at the lowest priority").
+# the lowest priority (niceness 19), in what the builds in front of it leave idle: beside it at
+# the same priority, a cold ./scripts/test's native build took 697 s instead of 455 s (one
+# sitting; BENCHMARKS.md, "The pinned tools at the lowest priority").
 
 TOOLS="$AGENTNET_CACHE/tools"
 TOOLS_LOG="$AGENTNET_CACHE/logs/tools-install.log"

@@ -170,5 +170,5 @@ case "${1:-}" in
   test) cold_test ;;
   lints) cold_lints ;;
   tools-beside) cold_tools_beside "${2:-}" ;;
-  *) sed -n '2,22p' "$0"; exit 2 ;;
+  *) sed -n '2,17p' "$0"; exit 2 ;;
 esac
