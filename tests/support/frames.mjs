@@ -70,12 +70,15 @@ async function opened(held, wsUrl, offerDeflate, onFrame) {
 /**
  * A bare shared socket (`?lanes=1`, docs/wire.md "Shared sockets") to network
  * `id`: `lanes[n]` holds lane n's events, `closes[n]` its close
- * (`{code, reason}`), `raw` every frame's text. `join(lane, address)` sends a
- * join on a lane; `answered(lane)` resolves at the first frame on it.
+ * (`{code, reason}`), `raw` every frame's text (the first says whom it may
+ * carry: `placed any`, or `placed <gateway>/<gateways>` when it names a
+ * `member` on a network with gateways). `join(lane, address)` sends a join
+ * on a lane; `answered(lane)` resolves at the first frame on it.
  */
-export async function laneSocket(url, id, { offerDeflate = false } = {}) {
+export async function laneSocket(url, id, { offerDeflate = false, member = null } = {}) {
   const shared = { lanes: {}, closes: {}, raw: [], closed: null, reason: '', waiting: new Map() };
-  await opened(shared, `${url.replace('http', 'ws')}/networks/${id}/v1/ws?lanes=1`, offerDeflate, (frame) => {
+  const named = member ? `&member=${encodeURIComponent(member)}` : '';
+  await opened(shared, `${url.replace('http', 'ws')}/networks/${id}/v1/ws?lanes=1${named}`, offerDeflate, (frame) => {
     shared.raw.push(frame);
     const match = /^(\d+)([:!])(.*)$/s.exec(frame);
     if (!match) return;

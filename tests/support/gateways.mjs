@@ -3,15 +3,8 @@
 import WebSocket from 'ws';
 import { eventsOf } from './frames.mjs';
 
-/** The gateway of `address` among `count` (core/src/gateway/placement.rs: FNV-1a of the address). */
-export function gatewayOf(address, count) {
-  let hash = 0xcbf29ce484222325n;
-  for (const byte of Buffer.from(address)) {
-    hash ^= BigInt(byte);
-    hash = (hash * 0x100000001b3n) & 0xffffffffffffffffn;
-  }
-  return Number(hash % BigInt(count));
-}
+/** The gateway of `address` among `count`: the npm package's, which places as the edge does. */
+export { gatewayOf } from '../../core/js/lib/lanes.js';
 
 /**
  * A socket on network `id` at the edge `url` that names `member` (placed on

@@ -8,11 +8,15 @@
 // underneath ("the carrier") puts `<lane>:` before each frame and reads the
 // lane off each frame that arrives. Lane 0 opens with the carrier; a new
 // lane opens with its first frame, and numbers are never reused on a carrier.
+// A carrier's first frame says whom it may carry: any member (`placed any`,
+// the network object holds it) or the members placed on one of the network's
+// connection gateways (`placed <gateway>/<gateways>`); agents are then put on
+// carriers of their own gateway, each opened with `member=` naming one of them.
 // Heartbeats are the carrier's: a lane's `ping` goes out as the socket's own
 // (answered `pong` by the runtime without waking the network), one at a time,
 // and the `pong` goes to every lane that was waiting for one.
 
-import { openSocket, batchedUrl, sendFrame } from './connect.js';
+import { openSocket, batchedUrl, memberSocketUrl, sendFrame } from './connect.js';
 
 /** How many lanes one socket carries at once (the edge's limit). */
 export const MAX_LANES = 16;
@@ -47,16 +51,46 @@ export function readLaneFrame(frame) {
   return { lane, code: Number.isInteger(code) ? code : 1006, reason: space < 0 ? '' : rest.slice(space + 1) };
 }
 
+/** The FNV-1a hash's offset and prime, and its 64 bits (core/src/gateway/placement.rs). */
+const FNV_OFFSET = 0xcbf29ce484222325n;
+const FNV_PRIME = 0x100000001b3n;
+const BITS_64 = 0xffffffffffffffffn;
+
+/** Which of `gateways` connection gateways holds the member `address`, as the edge places it. */
+export function gatewayOf(address, gateways) {
+  let hash = FNV_OFFSET;
+  for (const byte of new TextEncoder().encode(address)) {
+    hash = ((hash ^ BigInt(byte)) * FNV_PRIME) & BITS_64;
+  }
+  return Number(hash % BigInt(Math.max(1, gateways)));
+}
+
+/** Reads a carrier's first frame: `{ anyone: true }`, `{ gateway, gateways }`, or null when it is not one. */
+export function readPlaced(frame) {
+  if (frame === 'placed any') return { anyone: true };
+  const match = /^placed (\d{1,10})\/(\d{1,10})$/.exec(frame);
+  return match ? { gateway: Number(match[1]), gateways: Number(match[2]) } : null;
+}
+
+/** The group of agents with no address (known before they join): carriers the network object holds. */
+const ANYONE = 'anyone';
+
 /** One agent's lane of a shared socket, as its Link sees a WebSocket. */
 class LaneSocket extends EventTarget {
-  #carrier;
-  #lane;
+  #pool;
+  #carrier = null;
+  #lane = -1;
   readyState = CONNECTING;
 
-  constructor(carrier, lane) {
+  constructor(pool) {
     super();
+    this.#pool = pool;
+  }
+
+  /** The lane is `number` on `carrier` (it waits for a carrier while its pool learns where it goes). */
+  attach(carrier, number) {
     this.#carrier = carrier;
-    this.#lane = lane;
+    this.#lane = number;
   }
 
   /** Sends one frame on this lane. */
@@ -69,8 +103,12 @@ class LaneSocket extends EventTarget {
   /** Closes this lane alone (the carrier closes with its last lane). */
   close(code = 1000, reason = '') {
     if (this.readyState >= CLOSING) return;
-    if (this.readyState === OPEN) this.#carrier.send(`${this.#lane}!${code} ${reason}`);
-    this.#carrier.release(this.#lane);
+    if (!this.#carrier) {
+      this.#pool.cancel(this);
+    } else {
+      if (this.readyState === OPEN) this.#carrier.send(`${this.#lane}!${code} ${reason}`);
+      this.#carrier.release(this.#lane);
+    }
     this.ended(code, reason);
   }
 
@@ -108,9 +146,17 @@ class Carrier {
   #open = false;
   /** Lanes waiting for the answer to the heartbeat in flight. */
   #waiting = new Set();
+  /** The group it was opened for: a gateway's index, ANYONE, or null while the pool does not know. */
+  group;
+  /** Whether it was opened naming a member (so its first frame says how the network places them). */
+  named;
+  /** What its first frame said, once it came. */
+  placed = null;
 
-  constructor(pool, WebSocket, url) {
+  constructor(pool, WebSocket, url, { group, named }) {
     this.#pool = pool;
+    this.group = group;
+    this.named = named;
     this.#socket = openSocket(WebSocket, url);
     this.#socket.addEventListener('open', () => {
       this.#open = true;
@@ -127,13 +173,24 @@ class Carrier {
     return live && this.#lanes.size > 0 && this.#lanes.size < MAX_LANES && this.#next <= LAST_LANE;
   }
 
-  /** A new lane on this carrier. */
-  lane() {
+  /** Whether the socket is connecting or open. */
+  get live() {
+    return this.#socket.readyState === CONNECTING || this.#socket.readyState === OPEN;
+  }
+
+  /** Whether members of `group` may join on it. */
+  takes(group) {
+    if (this.placed?.anyone) return group === ANYONE || this.#pool.anyoneAnywhere;
+    if (this.placed) return this.placed.gateway === group;
+    return this.group === group;
+  }
+
+  /** Puts `lane` on this carrier as its next lane. */
+  adopt(lane) {
     const number = this.#next++;
-    const lane = new LaneSocket(this, number);
+    lane.attach(this, number);
     this.#lanes.set(number, lane);
     if (this.#open) queueMicrotask(() => lane.opened());
-    return lane;
   }
 
   /** Sends one frame of the carrier (already prefixed with its lane). */
@@ -156,6 +213,13 @@ class Carrier {
   }
 
   #arrived(frame) {
+    if (this.placed === null) {
+      const placed = readPlaced(frame);
+      // An edge from before lanes were placed says nothing: it takes anyone.
+      this.placed = placed ?? { anyone: true };
+      this.#pool.learned(this);
+      if (placed) return;
+    }
     if (frame === PONG) {
       const waiting = [...this.#waiting];
       this.#waiting.clear();
@@ -175,7 +239,7 @@ class Carrier {
   #gone(code, reason, failed) {
     const lanes = [...this.#lanes.values()];
     this.#lanes.clear();
-    this.#pool.drop(this);
+    this.#pool.drop(this, { code, reason, failed });
     for (const lane of lanes) lane.ended(code, reason, failed);
   }
 }
@@ -185,6 +249,10 @@ class SharedSockets {
   #WebSocket;
   #url;
   #carriers = new Set();
+  /** How the network places members, once a carrier opened naming one said: null, `{ anyone: true }` or `{ gateways }`. */
+  #layout = null;
+  /** Lanes waiting for that, with their agents' addresses. */
+  #pending = [];
 
   constructor(WebSocket, socketUrl) {
     this.#WebSocket = WebSocket;
@@ -193,17 +261,72 @@ class SharedSockets {
     this.#url = url.toString();
   }
 
-  /** A lane for one agent: on a carrier with room, else on a new one. */
-  open() {
-    for (const carrier of this.#carriers) if (carrier.hasRoom) return carrier.lane();
-    const carrier = new Carrier(this, this.#WebSocket, this.#url);
-    this.#carriers.add(carrier);
-    return carrier.lane();
+  /** True when the network has no gateways: every carrier takes every member. */
+  get anyoneAnywhere() {
+    return Boolean(this.#layout?.anyone);
   }
 
-  /** `carrier` takes no more lanes. */
-  drop(carrier) {
+  /**
+   * A lane for the agent that will join as `address` (null when it does not
+   * know yet): on a carrier with room that may carry it, else on a new one.
+   */
+  open(address = null) {
+    const lane = new LaneSocket(this);
+    this.#place(lane, address);
+    return lane;
+  }
+
+  #place(lane, address) {
+    const group = this.#groupOf(address);
+    if (group === undefined) {
+      // The first carrier opened naming a member says how members are placed; the others wait for it.
+      const asking = [...this.#carriers].some((c) => c.named && c.placed === null && c.live);
+      if (asking) return this.#pending.push({ lane, address });
+      return this.#carrier(group, address).adopt(lane);
+    }
+    for (const carrier of this.#carriers) {
+      if (carrier.hasRoom && carrier.takes(group)) return carrier.adopt(lane);
+    }
+    this.#carrier(group, address).adopt(lane);
+  }
+
+  /** The group `address` belongs to: undefined while the layout is not known. */
+  #groupOf(address) {
+    if (address === null || address === undefined) return ANYONE;
+    if (this.#layout === null) return undefined;
+    return this.#layout.anyone ? ANYONE : gatewayOf(address, this.#layout.gateways);
+  }
+
+  /** A new carrier for `group`, named after `address` (one member of it) when it has one. */
+  #carrier(group, address) {
+    const named = group !== ANYONE && Boolean(address);
+    const url = named ? memberSocketUrl(this.#url, address) : this.#url;
+    const carrier = new Carrier(this, this.#WebSocket, url, { group: group ?? null, named });
+    this.#carriers.add(carrier);
+    return carrier;
+  }
+
+  /** `carrier`'s first frame came: a carrier opened naming a member tells the layout. */
+  learned(carrier) {
+    if (this.#layout !== null || !carrier.named) return;
+    this.#layout = carrier.placed.anyone ? { anyone: true } : { gateways: carrier.placed.gateways };
+    const pending = this.#pending;
+    this.#pending = [];
+    for (const { lane, address } of pending) this.#place(lane, address);
+  }
+
+  /** `lane` closed while it waited for a carrier. */
+  cancel(lane) {
+    this.#pending = this.#pending.filter((p) => p.lane !== lane);
+  }
+
+  /** `carrier` takes no more lanes; when it went before saying the layout, the lanes waiting for it fail as it did. */
+  drop(carrier, gone) {
     this.#carriers.delete(carrier);
+    if (!gone || this.#layout !== null || !carrier.named || carrier.placed !== null) return;
+    const pending = this.#pending;
+    this.#pending = [];
+    for (const { lane } of pending) lane.ended(gone.code, gone.reason, gone.failed);
   }
 
   /** How many carriers are open (for tests and benchmarks). */

@@ -82,7 +82,7 @@ export class Link {
   open(timeoutMs) {
     return new Promise((resolve, reject) => {
       const socket = this.#share
-        ? sharedSockets(this.#WebSocket, this.#socketUrl).open()
+        ? sharedSockets(this.#WebSocket, this.#socketUrl).open(this.#replica().address)
         : openSocket(this.#WebSocket, memberSocketUrl(this.#socketUrl, this.#replica().address));
       this.#socket = socket;
       let settled = false;

@@ -68,6 +68,11 @@ pub enum ToGateway {
         /// How long an unbound socket has to join ([`crate::bindings::access::policy::Policy::join_deadline_ms`];
         /// read as the default when an older network object leaves it out).
         join_within_ms: u64,
+        /// A shared socket (`?lanes=1`): its lanes join by frame, each a socket
+        /// of its own to the gateway, and the gateway tells the client which
+        /// members it may carry, out of this many gateways (docs/wire.md).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        lanes: Option<GatewayId>,
     },
     /// The answer to one socket's frame (an ack, an error, a read's answer).
     Reply {
@@ -111,6 +116,15 @@ pub enum ToNetwork {
         member: Option<(Address, u64)>,
         /// The events' texts.
         frames: Vec<String>,
+        /// The client's IP, when known.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        peer: Option<String>,
+    },
+    /// A lane opened on a shared socket the gateway holds: a socket not
+    /// joined yet, counted as the network object counts its own.
+    Opened {
+        /// The lane's socket id (ids unique across the network's gateways).
+        socket: SocketId,
         /// The client's IP, when known.
         #[serde(skip_serializing_if = "Option::is_none")]
         peer: Option<String>,

@@ -63,6 +63,19 @@ mod tests {
             "{counts:?}"
         );
         assert_eq!(Placement::for_members(0, 1_000).gateways(), 1);
+    }
+
+    /// The npm package places a shared socket's agents by the same hash
+    /// (`gatewayOf`, core/js/lib/lanes.js; tests/js/lanes.test.mjs has these too).
+    #[test]
+    fn the_hash_is_the_one_clients_compute() {
+        let of = |address: &str, gateways| {
+            let address: Address = address.parse().unwrap();
+            Placement::with_gateways(gateways).of(&address)
+        };
+        assert_eq!(of("agent:ann", 2), 1);
+        assert_eq!(of("agent:ann", 7), 6);
+        assert_eq!(of("net1::agent:ben", 1024), 527);
         assert_eq!(Placement::with_gateways(0).gateways(), 1);
     }
 }

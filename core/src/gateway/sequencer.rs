@@ -137,7 +137,7 @@ impl Sequencer {
                     .collect(),
             }],
             // The host's table counts the gateways' unjoined sockets; the network has no part in it.
-            ToNetwork::Closed { .. } => Vec::new(),
+            ToNetwork::Closed { .. } | ToNetwork::Opened { .. } => Vec::new(),
             ToNetwork::Offline { member, .. } if held_here(&member) => Vec::new(),
             ToNetwork::Offline { member, .. } => vec![Input {
                 origin: None,

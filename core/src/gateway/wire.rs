@@ -109,6 +109,7 @@ struct GatewayFields {
     batches: Option<bool>,
     peer: Option<String>,
     join_within_ms: Option<u64>,
+    lanes: Option<super::messages::GatewayId>,
     frame: Option<String>,
     epoch: Option<u64>,
 }
@@ -126,6 +127,7 @@ impl<'de> Deserialize<'de> for ToGateway {
                 batches: need(f.batches, "batches")?,
                 peer: f.peer,
                 join_within_ms: f.join_within_ms.unwrap_or_else(default_join_within),
+                lanes: f.lanes,
             },
             GatewayKind::Reply => ToGateway::Reply {
                 socket: need(f.socket, "socket")?,
@@ -151,6 +153,7 @@ impl<'de> Deserialize<'de> for ToGateway {
 #[serde(rename_all = "snake_case")]
 enum NetworkKind {
     Frames,
+    Opened,
     Cursors,
     Offline,
     Closed,
@@ -176,6 +179,10 @@ impl<'de> Deserialize<'de> for ToNetwork {
                 socket: need(f.socket, "socket")?,
                 member: bound(f.member)?,
                 frames: need(f.frames, "frames")?,
+                peer: f.peer,
+            },
+            NetworkKind::Opened => ToNetwork::Opened {
+                socket: need(f.socket, "socket")?,
                 peer: f.peer,
             },
             NetworkKind::Cursors => ToNetwork::Cursors {
@@ -225,6 +232,15 @@ mod tests {
                 batches: false,
                 peer: None,
                 join_within_ms: 900,
+                lanes: None,
+            },
+            ToGateway::Open {
+                socket: 8,
+                member: None,
+                batches: true,
+                peer: Some("198.51.100.4".into()),
+                join_within_ms: 900,
+                lanes: Some(4),
             },
             ToGateway::Reply {
                 socket: 7,
@@ -253,6 +269,14 @@ mod tests {
                 socket: 1,
                 member: Some((alice(), 9)),
                 frames: vec![],
+                peer: None,
+            },
+            ToNetwork::Opened {
+                socket: 2,
+                peer: Some("198.51.100.4".into()),
+            },
+            ToNetwork::Opened {
+                socket: 3,
                 peer: None,
             },
             ToNetwork::Cursors {

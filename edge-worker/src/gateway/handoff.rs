@@ -6,6 +6,7 @@ use crate::gateway::object::GatewayHost;
 use crate::host::frame_texts::FrameTexts;
 use crate::host::now;
 use crate::network::gateway_link;
+use agentnet_core::bindings::transport::lanes::FIRST_LANE;
 use agentnet_core::bindings::transport::sockets::{Close, SocketId};
 use agentnet_core::{ErrorCode, Timestamp};
 use worker::{Env, Method, Request, RequestInit, Response, Result, WebSocketPair};
@@ -54,14 +55,23 @@ impl GatewayHost {
         };
         let pair = WebSocketPair::new()?;
         self.state.accept_web_socket(&pair.server);
-        pair.server.serialize_attachment(&waiting.held)?;
+        let lane = match waiting.shared {
+            Some(gateways) => {
+                self.open_carrier(&pair.server, waiting.held, gateways);
+                Some(FIRST_LANE)
+            }
+            None => {
+                pair.server.serialize_attachment(&waiting.held)?;
+                self.sockets
+                    .borrow_mut()
+                    .insert(waiting.held.socket, pair.server.clone());
+                None
+            }
+        };
         let mut texts = FrameTexts::default();
         for frame in waiting.frames {
-            texts.send(&pair.server, None, frame);
+            texts.send(&pair.server, lane, frame);
         }
-        self.sockets
-            .borrow_mut()
-            .insert(waiting.held.socket, pair.server);
         Response::from_websocket(pair.client)
     }
 

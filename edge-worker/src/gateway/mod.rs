@@ -1,6 +1,6 @@
 //! The connection gateways (`GatewayObject`, `docs/scale.md`): workerd's
-//! entry ([`entry`]), a gateway's state and work ([`object`]), its life apart
-//! from traffic ([`lifecycle`]), its SQLite rows ([`store`]), its requests to
+//! entry ([`entry`]), a gateway's state and work ([`object`]), what it keeps of each socket ([`held`]), its life apart
+//! from traffic ([`lifecycle`]), the shared sockets it holds ([`lanes`]), its SQLite rows ([`store`]), its requests to
 //! the network object ([`uplink`]), and the Worker's hand-off of an upgrade to
 //! one ([`handoff`]).
 //!
@@ -10,6 +10,8 @@
 
 pub mod entry;
 pub mod handoff;
+pub mod held;
+pub mod lanes;
 pub mod lifecycle;
 pub mod object;
 pub mod store;

@@ -11,56 +11,18 @@
 //! socket's attachment says what the core knew of it, so an instance woken
 //! after hibernation restores the core from its sockets.
 
+use crate::gateway::held::{Carrier, Held, Waiting, read};
 use crate::host::frame_texts::FrameTexts;
 use crate::host::now;
 use crate::network::gateway_link::{LINK_PATH, LinkBody, SOCKET_HEADER};
+use agentnet_core::Timestamp;
+use agentnet_core::bindings::transport::lanes::Lane;
 use agentnet_core::bindings::transport::sockets::SocketId;
 use agentnet_core::bindings::transport::ws::close_reply;
-use agentnet_core::gateway::{
-    Gateway, GatewayEffect, GatewayId, Opening, Taken, ToGateway, ToNetwork,
-};
-use agentnet_core::{Address, Timestamp};
-use serde::{Deserialize, Serialize};
+use agentnet_core::gateway::{Gateway, GatewayEffect, GatewayId, Taken, ToGateway, ToNetwork};
 use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
 use worker::{Env, Request, Response, Result, State, WebSocket};
-
-/// What a socket's attachment keeps: what the core knows of it.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub(crate) struct Held {
-    network: String,
-    gateway: GatewayId,
-    pub(crate) socket: SocketId,
-    member: Option<(Address, u64)>,
-    batches: bool,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    peer: Option<String>,
-    #[serde(default)]
-    join_within_ms: u64,
-    /// When it opened or was last unbound (its time to join runs from there).
-    #[serde(default)]
-    since: Timestamp,
-}
-
-impl Held {
-    /// What the core knows of the socket.
-    fn opening(&self) -> Opening {
-        Opening {
-            member: self.member.clone(),
-            batches: self.batches,
-            peer: self.peer.clone(),
-            join_within_ms: self.join_within_ms,
-            since: self.since,
-        }
-    }
-}
-
-/// A socket announced and not arrived yet, with what was written for it.
-pub(crate) struct Waiting {
-    pub(crate) since: Timestamp,
-    pub(crate) held: Held,
-    pub(crate) frames: Vec<String>,
-}
 
 /// One gateway's state and work (`crate::gateway::entry::GatewayObject` receives workerd's calls).
 pub(crate) struct GatewayHost {
@@ -69,7 +31,12 @@ pub(crate) struct GatewayHost {
     pub(crate) core: RefCell<Option<Gateway>>,
     /// The network and this gateway's index, from its requests or its sockets.
     pub(crate) link: RefCell<Option<(String, GatewayId)>>,
+    /// Each socket by id (a shared socket under each of its lanes' ids).
     pub(crate) sockets: RefCell<BTreeMap<SocketId, WebSocket>>,
+    /// Each lane's carrier (by lane 0's id) and number (`crate::gateway::lanes`).
+    pub(crate) lanes: RefCell<BTreeMap<SocketId, (SocketId, Lane)>>,
+    /// The shared sockets, by lane 0's id.
+    pub(crate) carriers: RefCell<BTreeMap<SocketId, Carrier>>,
     /// The sockets' ids, so a frame's socket is named without reading its attachment.
     pub(crate) ids: RefCell<crate::network::socket_state::SocketIds>,
     pub(crate) waiting: RefCell<BTreeMap<SocketId, Waiting>>,
@@ -109,6 +76,8 @@ impl GatewayHost {
             core: RefCell::new(None),
             link: RefCell::new(None),
             sockets: RefCell::new(BTreeMap::new()),
+            lanes: RefCell::default(),
+            carriers: RefCell::default(),
             ids: RefCell::default(),
             waiting: RefCell::new(BTreeMap::new()),
             up: RefCell::new(Vec::new()),
@@ -172,12 +141,16 @@ impl GatewayHost {
                 continue;
             }
             let Some(held) = read(&ws) else { continue };
+            self.link
+                .borrow_mut()
+                .get_or_insert((held.network.clone(), held.gateway));
+            if held.lanes.is_some() {
+                self.restore_carrier(&mut core, ws, held);
+                continue;
+            }
             // What it says of the member is what storage already keeps.
             let _kept = core.opened(held.socket, held.opening());
             self.sockets.borrow_mut().insert(held.socket, ws);
-            self.link
-                .borrow_mut()
-                .get_or_insert((held.network, held.gateway));
         }
         core
     }
@@ -249,8 +222,17 @@ impl GatewayHost {
                 );
             }
             self.remember(&link, &message, now);
+            let lane = match &message {
+                ToGateway::Bind { socket, .. } | ToGateway::Unbind { socket } => {
+                    self.lane_of(*socket)
+                }
+                _ => None,
+            };
             let effects = self.with_core(|core| core.on_network(message, now));
             self.apply(effects);
+            if let Some((carrier, _)) = lane {
+                self.write_carrier(carrier);
+            }
         }
         self.seen.set(seen.saturating_sub(1));
         self.send_up();
@@ -270,6 +252,7 @@ impl GatewayHost {
                 batches,
                 peer,
                 join_within_ms,
+                lanes,
             } => {
                 let held = Held {
                     network: network.clone(),
@@ -280,11 +263,13 @@ impl GatewayHost {
                     peer: peer.clone(),
                     join_within_ms: *join_within_ms,
                     since: now,
+                    lanes: None,
                 };
                 let waiting = Waiting {
                     since: crate::host::now(),
                     held,
                     frames: Vec::new(),
+                    shared: *lanes,
                 };
                 self.waiting.borrow_mut().insert(*socket, waiting);
                 return;
@@ -297,6 +282,10 @@ impl GatewayHost {
             ToGateway::Unbind { socket } => (*socket, None),
             _ => return,
         };
+        if self.lane_of(socket).is_some() {
+            // A lane's carrier is written from the core once it has taken this.
+            return;
+        }
         let unbound = member.is_none();
         let update = |held: &mut Held| {
             held.member = member;
@@ -321,14 +310,17 @@ impl GatewayHost {
             match effect {
                 GatewayEffect::Send { socket, frame } => {
                     if let Some(ws) = self.sockets.borrow().get(&socket) {
-                        texts.send(ws, None, frame);
+                        let lane = self.lane_of(socket).map(|(_, lane)| lane);
+                        texts.send(ws, lane, frame);
                     } else if let Some(waiting) = self.waiting.borrow_mut().get_mut(&socket) {
                         waiting.frames.push(frame);
                     }
                 }
                 GatewayEffect::Close { socket, close } => {
                     self.waiting.borrow_mut().remove(&socket);
-                    if let Some(ws) = self.sockets.borrow_mut().remove(&socket) {
+                    if self.lane_of(socket).is_some() {
+                        self.drop_lane(socket, Some(&close));
+                    } else if let Some(ws) = self.sockets.borrow_mut().remove(&socket) {
                         let _ = ws.close(Some(close.code), Some(close.reason.as_str()));
                     }
                 }
@@ -355,7 +347,12 @@ impl GatewayHost {
         }) else {
             return;
         };
-        let effects = self.with_core(|core| core.on_socket_frame(socket, text, now()));
+        let shared = self.carriers.borrow().contains_key(&socket);
+        let effects = if shared {
+            self.carrier_frame(socket, text)
+        } else {
+            self.with_core(|core| core.on_socket_frame(socket, text, now()))
+        };
         self.apply(effects);
         self.send_up();
     }
@@ -368,8 +365,13 @@ impl GatewayHost {
         let Some(held) = read(ws).filter(|held| *held != Held::default()) else {
             return;
         };
-        self.sockets.borrow_mut().remove(&held.socket);
-        let effects = self.with_core(|core| core.closed(held.socket));
+        let shared = self.carriers.borrow().contains_key(&held.socket);
+        let effects = if shared {
+            self.end_carrier(held.socket, None)
+        } else {
+            self.sockets.borrow_mut().remove(&held.socket);
+            self.with_core(|core| core.closed(held.socket))
+        };
         self.apply(effects);
         self.send_up();
     }
@@ -399,9 +401,4 @@ fn push_up(up: &mut Vec<ToNetwork>, message: ToNetwork) {
         return;
     }
     up.push(message);
-}
-
-/// A socket's attachment.
-pub(crate) fn read(ws: &WebSocket) -> Option<Held> {
-    ws.deserialize_attachment::<Held>().ok().flatten()
 }

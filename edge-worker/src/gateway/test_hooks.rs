@@ -2,7 +2,8 @@
 //! on only with `AGENTNET_TEST_HOOKS=1`: its network's test routes make it
 //! restart, reset or lose its answers (`crate::network::test_hooks`).
 
-use crate::gateway::object::{GatewayHost, Held};
+use crate::gateway::held::{Carrier, Held};
+use crate::gateway::object::GatewayHost;
 use crate::host::now;
 use agentnet_core::bindings::route::GATEWAY_ANSWERS_LOST_MS;
 use agentnet_core::gateway::{Gateway, Taken};
@@ -10,6 +11,8 @@ use agentnet_core::gateway::{Gateway, Taken};
 impl GatewayHost {
     /// Every socket is lost and the gateway starts afresh, as in a crash.
     pub(crate) fn restart(&self) {
+        self.lanes.borrow_mut().clear();
+        self.carriers.borrow_mut().clear();
         for ws in std::mem::take(&mut *self.sockets.borrow_mut()).into_values() {
             let _ = ws.close(Some(1012), Some("the gateway restarted"));
         }
@@ -29,6 +32,8 @@ impl GatewayHost {
     /// as when the platform resets the object; what it kept in storage stays.
     pub(crate) fn reset(&self) {
         *self.ids.borrow_mut() = Default::default();
+        self.lanes.borrow_mut().clear();
+        self.carriers.borrow_mut().clear();
         *self.core.borrow_mut() = None;
         self.taken.set(Taken::default());
         // A new instance knows its network only from storage, and has no alarm in memory.

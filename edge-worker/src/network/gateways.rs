@@ -41,7 +41,7 @@ impl NetworkHost {
 
     /// A socket that joined at its upgrade goes to its member's gateway, one
     /// that will join by frame to the gateway of the member it named
-    /// (`?member=`): the gateway hears of it first ([`ToGateway::Open`]),
+    /// (`?member=`; a shared socket, by its lane 0): the gateway hears of it first ([`ToGateway::Open`]),
     /// then of its catch-up; once it has them, the Worker is told where to
     /// take the upgrade.
     pub(crate) async fn hand_to_gateway(
@@ -72,6 +72,7 @@ impl NetworkHost {
                 batches: upgrade.batches,
                 peer: upgrade.peer.clone(),
                 join_within_ms: self.policy.join_deadline_ms,
+                lanes: upgrade.lanes.then_some(sequencer.placement().gateways()),
             },
         );
         self.apply(
@@ -137,6 +138,11 @@ impl NetworkHost {
             let peer = match &message {
                 ToNetwork::Closed { socket } => {
                     self.uncount_on_gateway(*socket);
+                    continue;
+                }
+                // A lane opened on a shared socket the gateway holds.
+                ToNetwork::Opened { socket, peer } => {
+                    self.count_on_gateway(*socket, peer.clone());
                     continue;
                 }
                 ToNetwork::Frames { peer, .. } => peer.clone(),

@@ -299,11 +299,9 @@ impl NetworkHost {
             Outcome::Stream(stream) => open_sse(self, stream),
             Outcome::Upgrade(upgrade) => match self.links.sequencer() {
                 // A socket that joined at its upgrade, or named whom it joins
-                // as, goes to that member's gateway; one that did neither stays here.
-                Some(sequencer)
-                    if !upgrade.lanes
-                        && (upgrade.address.is_some() || upgrade.placement.is_some()) =>
-                {
+                // as, goes to that member's gateway (a shared one too: its
+                // lanes are for members placed there); one that did neither stays here.
+                Some(sequencer) if upgrade.address.is_some() || upgrade.placement.is_some() => {
                     apart(self.hand_to_gateway(sequencer, upgrade)).await
                 }
                 _ => self.accept_socket(&id, upgrade),

@@ -42,6 +42,8 @@ impl NetworkHost {
         if let Some(attachment) = attachment {
             ws.serialize_attachment(attachment)?;
         }
+        // Before any lane's frame: this object takes any member on it.
+        ws.send_with_str(lanes::PLACED_ANYWHERE)?;
         Ok(Conn::lane(ws.clone(), FIRST_LANE))
     }
 

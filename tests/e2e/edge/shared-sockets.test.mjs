@@ -3,7 +3,8 @@
 // frame by frame, against the local edge: lanes join, talk and close on their
 // own, the 17th is refused, a malformed frame closes the socket, the lanes
 // survive the object losing its memory, the socket closes with its last lane,
-// and on a network with connection gateways lanes talk with gateways' members.
+// and on a network with connection gateways the gateways hold them: one per
+// gateway, its lanes for the members placed there.
 
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
@@ -12,6 +13,8 @@ import { Agent } from '../../../core/js/index.js';
 import { createNetwork, startEdge } from '../../support/edge.mjs';
 import { eventFrame, laneSocket as bareLanes } from '../../support/frames.mjs';
 import { until } from '../../support/process.mjs';
+import { call as callAt } from '../../support/http.mjs';
+import { gatewayOf } from '../../support/gateways.mjs';
 
 let edge;
 /** A short join deadline, so a lane that never joins is closed within the test. */
@@ -36,6 +39,10 @@ function countingWebSocket() {
 }
 
 const laneSocket = (id) => bareLanes(edge.url, id);
+
+/** `method path` on this file's edge, and the network object's counters (test hooks). */
+const call = (method, path, options) => callAt(edge.url, method, path, options);
+const counters = async (id) => (await call('GET', `/networks/${id}/v1/__test/counters`)).json;
 
 test('agents that share a socket are one connection to the edge and talk as if each had its own', async () => {
   const { id } = await createNetwork(edge.url, { name: 'shared-npm' });
@@ -154,22 +161,69 @@ test('a lane that never joins is closed alone when its time runs out; the lanes 
   shared.socket.close();
 });
 
-test('on a network with connection gateways, agents sharing a socket talk with agents the gateways hold', async () => {
+test('on a network with connection gateways, the gateways hold the shared sockets: one per gateway, and the agents talk with everyone', async () => {
   const { id } = await createNetwork(edge.url, { name: 'shared-gateways', access: { policy: 'open' }, mods: ['persistence'], gateways: { count: 2 } });
-  const Shared = class extends WebSocket {};
-  const connect = (name, shareSocket) => Agent.connect({ url: edge.url, network: id, name, WebSocket: shareSocket ? Shared : WebSocket, shareSocket, secretStore: false });
-  const [ann, ben] = await Promise.all([connect('agent:ann', true), connect('agent:ben', true)]);
+  const names = ['agent:ann', 'agent:ben', 'agent:cat', 'agent:dan', 'agent:eve', 'agent:fay'];
+  assert.equal(new Set(names.map((name) => gatewayOf(name, 2))).size, 2, 'the agents are spread over both gateways');
+  const Counting = countingWebSocket();
+  const connect = (name, shareSocket) => Agent.connect({ url: edge.url, network: id, name, WebSocket: shareSocket ? Counting : WebSocket, shareSocket, secretStore: false });
+  const before = await counters(id);
+  const sharing = await Promise.all(names.map((name) => connect(name, true)));
   const held = await connect('agent:held', false);
   try {
-    const heard = { ann: [], ben: [], held: [] };
-    for (const [name, agent] of [['ann', ann], ['ben', ben], ['held', held]]) agent.on('note.n', (e) => heard[name].push(`${e.source}: ${e.payload.text}`));
-    await held.send('agent:ann', 'note.n', { text: 'hi ann' });
-    await ann.send('agent:held', 'note.n', { text: 'hi held' });
-    await ben.send('agent:broadcast', 'note.n', { text: 'hi all' });
-    await until('every message arrives', () => heard.ann.length === 2 && heard.held.length === 2 && heard.ben.length === 0);
-    assert.deepEqual(heard.ann.sort(), ['agent:ben: hi all', 'agent:held: hi ann']);
-    assert.deepEqual(heard.held.sort(), ['agent:ann: hi held', 'agent:ben: hi all']);
+    assert.equal(Counting.opened, 2, 'six agents, one socket on each gateway');
+    const heard = new Map([...names, 'agent:held'].map((name) => [name, []]));
+    sharing.forEach((agent, i) => agent.on('note.n', (e) => heard.get(names[i]).push(`${e.source}: ${e.payload.text}`)));
+    held.on('note.n', (e) => heard.get('agent:held').push(`${e.source}: ${e.payload.text}`));
+    for (const name of names) await held.send(name, 'note.n', { text: `hi ${name}` });
+    await sharing[0].send('agent:held', 'note.n', { text: 'hi held' });
+    await sharing[5].send('agent:broadcast', 'note.n', { text: 'hi all' });
+    await until('every message arrives', () => names.every((name) => heard.get(name).length === (name === 'agent:fay' ? 1 : 2)) && heard.get('agent:held').length === 2);
+    for (const name of names.slice(0, 5)) assert.deepEqual(heard.get(name).sort(), ['agent:fay: hi all', `agent:held: hi ${name}`]);
+    assert.deepEqual(heard.get('agent:held').sort(), ['agent:ann: hi held', 'agent:fay: hi all']);
+    const after = await counters(id);
+    assert.equal(after.socket_messages, before.socket_messages, 'the network object writes on no socket: the gateways hold them all');
+
+    // One agent leaving keeps its neighbours; a restart of the gateways brings the lanes back.
+    sharing[0].close();
+    await call('POST', `/networks/${id}/v1/__test/restart-gateways`);
+    await held.send('agent:ben', 'note.n', { text: 'again' });
+    await held.send('agent:fay', 'note.n', { text: 'again' });
+    await until('ben and fay hear after the restart (their lanes came back)', () => heard.get('agent:ben').includes('agent:held: again') && heard.get('agent:fay').includes('agent:held: again'), 30_000);
   } finally {
-    for (const agent of [ann, ben, held]) agent.close();
+    for (const agent of [...sharing, held]) agent.close();
+  }
+});
+
+test('a shared socket a gateway holds says which gateway; its lanes join as members placed there, open and time out on their own', async () => {
+  const { id } = await createNetwork(edge.url, { name: 'shared-bare-gateways', access: { policy: 'open' }, gateways: { count: 2 } });
+  const names = Array.from({ length: 12 }, (_, i) => `agent:lane${i}`);
+  const first = names[0];
+  const here = names.filter((name) => gatewayOf(name, 2) === gatewayOf(first, 2));
+  const elsewhere = names.find((name) => gatewayOf(name, 2) !== gatewayOf(first, 2));
+  const shared = await bareLanes(edge.url, id, { member: first });
+  try {
+    await until('the first frame says whom it carries', () => shared.raw.length > 0);
+    assert.equal(shared.raw[0], `placed ${gatewayOf(first, 2)}/2`);
+    shared.join(0, first);
+    shared.join(1, here[1]);
+    await until('both lanes are answered', () => (shared.lanes[0]?.length ?? 0) > 0 && (shared.lanes[1]?.length ?? 0) > 0);
+    shared.join(2, elsewhere);
+    await until('the lane of a member placed elsewhere is refused', () => shared.got(2, 'network.event.error').some((e) => e.payload.code === 'invalid_request'));
+    shared.send(1, eventFrame('note.n', here[1], first, { text: 'lane to lane' }));
+    await until('lane 0 hears lane 1', () => shared.got(0, 'note.n').length === 1);
+    // Lane 3 opens and never joins: its time runs out alone.
+    shared.send(3, eventFrame('network.agent.ping', 'agent:nobody', 'core', {}));
+    await until('the unjoined lane 3 times out', () => shared.closes[3] !== undefined, JOIN_DEADLINE_MS * 10);
+    assert.equal(shared.closes[3].code, 4504);
+    assert.equal(shared.closed, null, 'the socket and its other lanes stay');
+    shared.send(0, eventFrame('note.n', first, here[1], { text: 'still here' }));
+    await until('lane 1 hears lane 0', () => shared.got(1, 'note.n').length === 1);
+    // A frame that names no lane closes the whole socket.
+    shared.socket.send('{"type":"note.n"}');
+    await until('the socket is closed', () => shared.closed !== null);
+    assert.equal(shared.closed, 4400);
+  } finally {
+    shared.socket.close();
   }
 });

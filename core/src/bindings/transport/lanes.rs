@@ -16,7 +16,8 @@
 //! at the upgrade when the upgrade joins); the client opens another by sending
 //! its first frame, and never reuses a lane's number on the same socket. At
 //! most [`MAX_LANES`] are open at once. When the last lane closes, the
-//! network closes the socket. docs/wire.md ("Shared sockets") is the reference.
+//! network closes the socket. Its first frame, on no lane, says whom it may
+//! carry: [`PLACED_ANYWHERE`], or [`placed_on`] a gateway. docs/wire.md ("Shared sockets") is the reference.
 
 use super::sockets::{Close, SocketRecord};
 use crate::bindings::message::Request;
@@ -117,6 +118,16 @@ pub fn frame(lane: Lane, frame: &str) -> String {
 /// The frame that closes `lane` with `close`.
 pub fn close_frame(lane: Lane, close: &Close) -> String {
     format!("{lane}!{} {}", close.code, close.reason)
+}
+
+/// The first frame of a shared socket the network object holds: any member
+/// may join on it.
+pub const PLACED_ANYWHERE: &str = "placed any";
+
+/// The first frame of a shared socket that gateway `gateway` of `gateways`
+/// holds: only members placed on it may join on it (docs/wire.md).
+pub fn placed_on(gateway: u32, gateways: u32) -> String {
+    format!("placed {gateway}/{gateways}")
 }
 
 /// The close of a lane the socket has no room for.

@@ -67,12 +67,13 @@ pub struct Upgrade {
     /// The client asked for batched frames (`?frames=batch`, [`wants_batches`]).
     pub batches: bool,
     /// The client asked for a shared socket (`?lanes=1`, [`super::lanes`]):
-    /// this upgrade's member (or join) is its lane 0, and the network object
-    /// holds it (gateways hold sockets of one member each).
+    /// this upgrade's member (or join) is its lane 0. On a network with
+    /// gateways, the gateway of that member holds it (when it names one),
+    /// and its lanes may join only as members placed there.
     pub lanes: bool,
     /// For a socket that joins by frame: the address it will join as
-    /// (`?member=`, [`placement_hint`]), so a network with gateways can hand
-    /// it to that member's gateway at once.
+    /// (`?member=`, [`placement_hint`]; a shared socket's lane 0), so a
+    /// network with gateways can hand it to that member's gateway at once.
     pub placement: Option<Address>,
 }
 
@@ -135,11 +136,9 @@ pub fn upgrade<H: BindingHost>(
     Ok(decide_upgrade(host, network, req)?.map(|upgrade| Upgrade {
         batches,
         lanes,
-        // Only a socket that is not bound yet needs to say where it belongs;
-        // a shared one belongs to the network object.
-        placement: (upgrade.address.is_none() && !lanes)
-            .then_some(hint)
-            .flatten(),
+        // Only a socket that is not bound yet needs to say where it belongs
+        // (a shared one: where its first member belongs).
+        placement: upgrade.address.is_none().then_some(hint).flatten(),
         ..upgrade
     }))
 }

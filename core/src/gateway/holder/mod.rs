@@ -289,6 +289,8 @@ impl Gateway {
                 batches,
                 peer,
                 join_within_ms,
+                // Its host reads the lanes; each lane is a socket here.
+                lanes: _,
             } => {
                 let opening = Opening {
                     member,

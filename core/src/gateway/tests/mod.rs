@@ -335,6 +335,7 @@ fn an_announced_socket_gets_its_frames_before_and_after_it_arrives() {
             batches: true,
             peer: None,
             join_within_ms: 20_000,
+            lanes: None,
         },
         Timestamp::from(0),
     );

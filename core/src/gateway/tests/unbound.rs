@@ -267,6 +267,7 @@ fn open_and_frames_carry_the_peer_and_deadline_through_json_and_default_without(
         batches: true,
         peer: Some("198.51.100.4".into()),
         join_within_ms: 1_500,
+        lanes: None,
     };
     let text = serde_json::to_string(&open).unwrap();
     assert_eq!(serde_json::from_str::<ToGateway>(&text).unwrap(), open);

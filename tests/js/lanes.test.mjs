@@ -1,0 +1,109 @@
+// The npm package's shared sockets (core/js/lib/lanes.js) without an edge: how
+// it places agents on carriers by what a carrier's first frame says
+// (docs/wire.md, "Shared sockets"), with a WebSocket class that records what
+// it is asked and lets the test answer.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { gatewayOf, readPlaced, sharedSockets } from '../../core/js/lib/lanes.js';
+
+/** A WebSocket class whose sockets the test opens and answers by hand. */
+function scriptedWebSocket() {
+  const Scripted = class extends EventTarget {
+    readyState = 0;
+    sent = [];
+    constructor(url) {
+      super();
+      this.url = new URL(url);
+      Scripted.sockets.push(this);
+    }
+    send(frame) { this.sent.push(frame); }
+    close() { this.readyState = 3; }
+    /** The edge accepts the socket and says whom it carries. */
+    accept(placed) {
+      this.readyState = 1;
+      this.dispatchEvent(new Event('open'));
+      this.dispatchEvent(Object.assign(new Event('message'), { data: placed }));
+    }
+  };
+  Scripted.sockets = [];
+  return Scripted;
+}
+
+const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+test('the gateway of an address is the edge\'s (core/src/gateway/placement.rs has the same vectors)', () => {
+  assert.equal(gatewayOf('agent:ann', 2), 1);
+  assert.equal(gatewayOf('agent:ann', 7), 6);
+  assert.equal(gatewayOf('net1::agent:ben', 1024), 527);
+  assert.equal(gatewayOf('agent:ann', 1), 0);
+});
+
+test('a carrier\'s first frame reads as whom it carries', () => {
+  assert.deepEqual(readPlaced('placed any'), { anyone: true });
+  assert.deepEqual(readPlaced('placed 3/4'), { gateway: 3, gateways: 4 });
+  assert.equal(readPlaced('0:{"type":"x"}'), null);
+  assert.equal(readPlaced('placed 3'), null);
+});
+
+test('on a network with gateways, agents wait for the first carrier to say the layout, then share one carrier per gateway', async () => {
+  const Scripted = scriptedWebSocket();
+  const pool = sharedSockets(Scripted, 'ws://edge.test/networks/n1/v1/ws');
+  const names = ['agent:a0', 'agent:a1', 'agent:a2', 'agent:a3', 'agent:a4', 'agent:a5'];
+  const lanes = names.map((name) => pool.open(name));
+  assert.equal(Scripted.sockets.length, 1, 'one carrier, named after the first agent, while the layout is unknown');
+  const [first] = Scripted.sockets;
+  assert.equal(first.url.searchParams.get('member'), names[0]);
+  assert.equal(first.url.searchParams.get('lanes'), '1');
+
+  first.accept(`placed ${gatewayOf(names[0], 2)}/2`);
+  await tick();
+  const byGateway = new Map();
+  for (const name of names) byGateway.set(gatewayOf(name, 2), [...(byGateway.get(gatewayOf(name, 2)) ?? []), name]);
+  assert.equal(byGateway.size, 2, 'the names are spread over both gateways');
+  assert.equal(Scripted.sockets.length, 2, 'a second carrier for the other gateway');
+  const other = Scripted.sockets[1];
+  const otherGateway = 1 - gatewayOf(names[0], 2);
+  assert.equal(other.url.searchParams.get('member'), byGateway.get(otherGateway)[0]);
+  other.accept(`placed ${otherGateway}/2`);
+  await tick();
+  assert.ok(lanes.every((lane) => lane.readyState === 1), 'every lane is open');
+
+  // Each agent's frames go on its gateway's carrier, on lanes in the order they were placed.
+  lanes.forEach((lane, i) => lane.send(`{"n":${i}}`));
+  const onFirst = first.sent.map((f) => JSON.parse(f.slice(f.indexOf(':') + 1)).n);
+  const onOther = other.sent.map((f) => JSON.parse(f.slice(f.indexOf(':') + 1)).n);
+  assert.deepEqual(onFirst.map((n) => names[n]), byGateway.get(gatewayOf(names[0], 2)));
+  assert.deepEqual(onOther.map((n) => names[n]), byGateway.get(otherGateway));
+  assert.deepEqual(first.sent.map((f) => f.slice(0, f.indexOf(':'))), onFirst.map((_, i) => String(i)));
+});
+
+test('on a network without gateways every agent shares the first carrier; one that closes while it waits is never placed', async () => {
+  const Scripted = scriptedWebSocket();
+  const pool = sharedSockets(Scripted, 'ws://edge.test/networks/n2/v1/ws');
+  const lanes = ['agent:b0', 'agent:b1', 'agent:b2'].map((name) => pool.open(name));
+  const closed = [];
+  lanes[2].addEventListener('close', (e) => closed.push(e.code));
+  lanes[2].close(1000, 'bye');
+  Scripted.sockets[0].accept('placed any');
+  await tick();
+  assert.equal(Scripted.sockets.length, 1);
+  assert.equal(lanes[1].readyState, 1);
+  assert.deepEqual(closed, [1000]);
+  lanes[1].send('{}');
+  assert.deepEqual(Scripted.sockets[0].sent, ['1:{}']);
+});
+
+test('agents waiting for the layout fail with the carrier that was to say it', async () => {
+  const Scripted = scriptedWebSocket();
+  const pool = sharedSockets(Scripted, 'ws://edge.test/networks/n3/v1/ws');
+  const lanes = ['agent:c0', 'agent:c1'].map((name) => pool.open(name));
+  const closes = lanes.map(() => []);
+  lanes.forEach((lane, i) => lane.addEventListener('close', (e) => closes[i].push(e.code)));
+  Scripted.sockets[0].dispatchEvent(Object.assign(new Event('close'), { code: 1006, reason: '' }));
+  await tick();
+  assert.deepEqual(closes, [[1006], [1006]]);
+  // The next agent asks again.
+  pool.open('agent:c2');
+  assert.equal(Scripted.sockets.length, 2);
+});
