@@ -195,7 +195,7 @@ test('on a network with connection gateways, the gateways hold the shared socket
   }
 });
 
-test('a shared socket a gateway holds says which gateway; its lanes join as members placed there, open and time out on their own', async () => {
+test('a shared socket a gateway holds says which gateway; its lanes join as members placed there, outlive the isolate losing its memory, and time out on their own', async () => {
   const { id } = await createNetwork(edge.url, { name: 'shared-bare-gateways', access: { policy: 'open' }, gateways: { count: 2 } });
   const names = Array.from({ length: 12 }, (_, i) => `agent:lane${i}`);
   const first = names[0];
@@ -212,6 +212,13 @@ test('a shared socket a gateway holds says which gateway; its lanes join as memb
     await until('the lane of a member placed elsewhere is refused', () => shared.got(2, 'network.event.error').some((e) => e.payload.code === 'invalid_request'));
     shared.send(1, eventFrame('note.n', here[1], first, { text: 'lane to lane' }));
     await until('lane 0 hears lane 1', () => shared.got(0, 'note.n').length === 1);
+
+    // The isolate loses its memory (the gateway's too): the carrier's attachment brings its lanes back.
+    const panicked = await fetch(`${edge.url}/networks/${id}/v1/__test/panic`, { method: 'POST', body: '{}', signal: AbortSignal.timeout(3000) })
+      .then((res) => res.status, (err) => err.name);
+    assert.ok(panicked === 'TimeoutError' || panicked >= 500, `the panicking request fails (${panicked})`);
+    shared.send(1, eventFrame('note.n', here[1], first, { text: 'after the panic' }));
+    await until('lane 0 hears lane 1 after the panic', () => shared.got(0, 'note.n').length === 2, 8_000);
     // Lane 3 opens and never joins: its time runs out alone.
     shared.send(3, eventFrame('network.agent.ping', 'agent:nobody', 'core', {}));
     await until('the unjoined lane 3 times out', () => shared.closes[3] !== undefined, JOIN_DEADLINE_MS * 10);
