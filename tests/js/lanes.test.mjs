@@ -17,13 +17,13 @@ function scriptedWebSocket() {
       this.url = new URL(url);
       Scripted.sockets.push(this);
     }
-    send(frame) { this.sent.push(frame); }
+    send(frame) { if (frame !== 'ping') this.sent.push(frame); else this.pinged = true; }
     close() { this.readyState = 3; }
-    /** The edge accepts the socket and says whom it carries. */
-    accept(placed) {
+    /** The edge accepts the socket and says `first` (whom it carries, on an edge that takes lanes). */
+    accept(first) {
       this.readyState = 1;
       this.dispatchEvent(new Event('open'));
-      this.dispatchEvent(Object.assign(new Event('message'), { data: placed }));
+      this.dispatchEvent(Object.assign(new Event('message'), { data: first }));
     }
   };
   Scripted.sockets = [];
@@ -106,4 +106,28 @@ test('agents waiting for the layout fail with the carrier that was to say it', a
   // The next agent asks again.
   pool.open('agent:c2');
   assert.equal(Scripted.sockets.length, 2);
+});
+
+test('on an edge that takes no lanes (the heartbeat\'s pong comes first), every agent gets a socket of its own', async () => {
+  const Scripted = scriptedWebSocket();
+  const pool = sharedSockets(Scripted, 'ws://edge.test/networks/n4/v1/ws');
+  const lanes = ['agent:d0', 'agent:d1'].map((name) => pool.open(name));
+  const opened = [];
+  lanes.forEach((lane, i) => lane.addEventListener('open', () => opened.push(i)));
+  const [carrier] = Scripted.sockets;
+  carrier.readyState = 1;
+  carrier.dispatchEvent(new Event('open'));
+  assert.ok(carrier.pinged, 'the carrier asks with a heartbeat');
+  assert.deepEqual(opened, [], 'no lane opens before the edge says whom the socket carries');
+  carrier.dispatchEvent(Object.assign(new Event('message'), { data: 'pong' }));
+  assert.equal(carrier.readyState, 3, 'the carrier is closed');
+  const own = Scripted.sockets.slice(1);
+  assert.deepEqual(own.map((s) => [s.url.searchParams.get('member'), s.url.searchParams.get('lanes')]), [['agent:d0', null], ['agent:d1', null]]);
+  for (const socket of own) { socket.readyState = 1; socket.dispatchEvent(new Event('open')); }
+  assert.deepEqual(opened, [0, 1]);
+  lanes[1].send('{"n":1}');
+  assert.deepEqual(own[1].sent, ['{"n":1}'], 'frames go without a lane');
+  const later = pool.open('agent:d2');
+  assert.equal(Scripted.sockets.length, 4);
+  assert.equal(later, Scripted.sockets[3], 'a later agent gets a plain socket');
 });

@@ -17,6 +17,7 @@
 // and the `pong` goes to every lane that was waiting for one.
 
 import { openSocket, batchedUrl, memberSocketUrl, sendFrame } from './connect.js';
+import { LaneSocket, CONNECTING, OPEN } from './lane-socket.js';
 
 /** How many lanes one socket carries at once (the edge's limit). */
 export const MAX_LANES = 16;
@@ -24,19 +25,10 @@ export const MAX_LANES = 16;
 /** The highest lane number. */
 const LAST_LANE = 65535;
 
-const CONNECTING = 0;
-const OPEN = 1;
-const CLOSING = 2;
-const CLOSED = 3;
 
 /** The replica's heartbeat and its answer (core/src/replica/keepalive.rs). */
 const PING = 'ping';
 const PONG = 'pong';
-
-/** An event with extra fields (`data`, `code`, `reason`), on every runtime that has `Event`. */
-function eventOf(type, fields) {
-  return Object.assign(new Event(type), fields);
-}
 
 /** Reads one frame of a carrier: `{lane, text}` or `{lane, code, reason}` (a close); null when it is neither. */
 export function readLaneFrame(frame) {
@@ -75,68 +67,6 @@ export function readPlaced(frame) {
 /** The group of agents with no address (known before they join): carriers the network object holds. */
 const ANYONE = 'anyone';
 
-/** One agent's lane of a shared socket, as its Link sees a WebSocket. */
-class LaneSocket extends EventTarget {
-  #pool;
-  #carrier = null;
-  #lane = -1;
-  readyState = CONNECTING;
-
-  constructor(pool) {
-    super();
-    this.#pool = pool;
-  }
-
-  /** The lane is `number` on `carrier` (it waits for a carrier while its pool learns where it goes). */
-  attach(carrier, number) {
-    this.#carrier = carrier;
-    this.#lane = number;
-  }
-
-  /** Sends one frame on this lane. */
-  send(frame) {
-    if (this.readyState !== OPEN) return;
-    if (frame === PING) return this.#carrier.heartbeat(this);
-    this.#carrier.send(`${this.#lane}:${frame}`);
-  }
-
-  /** Closes this lane alone (the carrier closes with its last lane). */
-  close(code = 1000, reason = '') {
-    if (this.readyState >= CLOSING) return;
-    if (!this.#carrier) {
-      this.#pool.cancel(this);
-    } else {
-      if (this.readyState === OPEN) this.#carrier.send(`${this.#lane}!${code} ${reason}`);
-      this.#carrier.release(this.#lane);
-    }
-    this.ended(code, reason);
-  }
-
-  /** The carrier opened. */
-  opened() {
-    if (this.readyState !== CONNECTING) return;
-    this.readyState = OPEN;
-    this.dispatchEvent(new Event('open'));
-  }
-
-  /** A frame of this lane arrived. */
-  received(data) {
-    if (this.readyState === OPEN) this.dispatchEvent(eventOf('message', { data }));
-  }
-
-  /** The lane is over (closed by either side, or its carrier is gone). */
-  ended(code, reason, failed = false) {
-    if (this.readyState === CLOSED) return;
-    const wasOpen = this.readyState === OPEN;
-    this.readyState = CLOSED;
-    // As a WebSocket does, a close comes after the current run of code.
-    queueMicrotask(() => {
-      if (failed && !wasOpen) this.dispatchEvent(new Event('error'));
-      this.dispatchEvent(eventOf('close', { code, reason, wasClean: !failed }));
-    });
-  }
-}
-
 /** One WebSocket carrying lanes. */
 class Carrier {
   #socket;
@@ -158,10 +88,10 @@ class Carrier {
     this.group = group;
     this.named = named;
     this.#socket = openSocket(WebSocket, url);
-    this.#socket.addEventListener('open', () => {
-      this.#open = true;
-      for (const lane of this.#lanes.values()) lane.opened();
-    });
+    // Its lanes open once it says whom it carries, which the edge writes as
+    // it accepts the socket; an edge that takes no lanes says nothing, and
+    // the `pong` to this heartbeat comes first.
+    this.#socket.addEventListener('open', () => this.send(PING));
     this.#socket.addEventListener('message', (message) => this.#arrived(String(message.data)));
     this.#socket.addEventListener('close', (event) => this.#gone(event.code ?? 1006, event.reason ?? '', false));
     this.#socket.addEventListener('error', () => this.#gone(1006, 'the connection failed', true));
@@ -212,13 +142,27 @@ class Carrier {
     this.#socket.close(1000, 'no lanes left');
   }
 
+  /** Its lanes, taken off it (it carries none any more). */
+  takeLanes() {
+    const lanes = [...this.#lanes.values()];
+    this.#lanes.clear();
+    return lanes;
+  }
+
+  /** Closes the socket itself. */
+  close(code, reason) {
+    this.#socket.close(code, reason);
+  }
+
   #arrived(frame) {
     if (this.placed === null) {
       const placed = readPlaced(frame);
-      // An edge from before lanes were placed says nothing: it takes anyone.
-      this.placed = placed ?? { anyone: true };
+      if (!placed) return this.#pool.noLanes(this);
+      this.placed = placed;
+      this.#open = true;
+      for (const lane of this.#lanes.values()) lane.opened();
       this.#pool.learned(this);
-      if (placed) return;
+      return;
     }
     if (frame === PONG) {
       const waiting = [...this.#waiting];
@@ -247,7 +191,10 @@ class Carrier {
 /** The carriers of one socket URL and WebSocket class. */
 class SharedSockets {
   #WebSocket;
+  #socketUrl;
   #url;
+  /** The edge takes no lanes: each agent gets a socket of its own. */
+  #noLanes = false;
   #carriers = new Set();
   /** How the network places members, once a carrier opened naming one said: null, `{ anyone: true }` or `{ gateways }`. */
   #layout = null;
@@ -256,6 +203,7 @@ class SharedSockets {
 
   constructor(WebSocket, socketUrl) {
     this.#WebSocket = WebSocket;
+    this.#socketUrl = socketUrl;
     const url = new URL(batchedUrl(socketUrl));
     url.searchParams.set('lanes', '1');
     this.#url = url.toString();
@@ -271,9 +219,25 @@ class SharedSockets {
    * know yet): on a carrier with room that may carry it, else on a new one.
    */
   open(address = null) {
-    const lane = new LaneSocket(this);
+    if (this.#noLanes) return this.#own(address);
+    const lane = new LaneSocket(this, address);
     this.#place(lane, address);
     return lane;
+  }
+
+  /** A socket of its own for the agent that joins as `address`, as without sharing. */
+  #own(address) {
+    return openSocket(this.#WebSocket, memberSocketUrl(this.#socketUrl, address));
+  }
+
+  /** `carrier`'s edge takes no lanes (its first frame was no `placed`): its agents and those waiting get sockets of their own, as every later one does. */
+  noLanes(carrier) {
+    this.#noLanes = true;
+    this.#carriers.delete(carrier);
+    const waiting = [...carrier.takeLanes(), ...this.#pending.map((p) => p.lane)];
+    this.#pending = [];
+    carrier.close(1000, 'no lanes here');
+    for (const lane of waiting) lane.direct(this.#own(lane.address));
   }
 
   #place(lane, address) {
