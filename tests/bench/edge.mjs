@@ -2,7 +2,8 @@
 // Run: node tests/bench/edge.mjs  (after ./scripts/test or ./scripts/run has built everything)
 // Prints: direct latency p50/p99, sustained events/s (npm agents, then lean
 // WebSocket clients), fan-out to 20 and 100 agents, catch-up of 10,000
-// missed events, workerd memory with 20 idle agents.
+// missed events, workerd memory with 20 idle agents. EDGE_SHARE=0: the npm
+// agents with sockets of their own.
 
 import WebSocket from 'ws';
 import { Agent } from '../../core/js/index.js';
@@ -44,7 +45,10 @@ function windowed(total, send) {
     },
   };
 }
-const connect = (url, network, name) => Agent.connect({ url, network, name, WebSocket });
+// The npm agents share sockets (lanes, 16 to a socket), as they do by default;
+// EDGE_SHARE=0 gives each a socket of its own (`shareSocket: false`).
+const SHARE = process.env.EDGE_SHARE !== '0';
+const connect = (url, network, name) => Agent.connect({ url, network, name, WebSocket, shareSocket: SHARE });
 
 async function newNetwork(url, name) {
   return (await createNetwork(url, { name, mods: ['persistence'] })).id;
@@ -180,7 +184,7 @@ try {
     let got = 0;
     const start = performance.now();
     const late = await Agent.connect({
-      url: edge.url, network: id, name: 'agent:late', WebSocket, memberSecret: first.memberSecret,
+      url: edge.url, network: id, name: 'agent:late', WebSocket, memberSecret: first.memberSecret, shareSocket: SHARE,
     });
     late.on('bench.missed', () => { got += 1; changed(); });
     await waitFor(() => got >= 10000, 120_000);

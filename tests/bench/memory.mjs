@@ -39,11 +39,18 @@
 // Cloudflare's, outside the Worker's isolate.
 //
 // MEMORY_SHARE=1 has the agents share sockets, 16 to a socket, each in a lane
-// of its own (`?lanes=1`, docs/wire.md "Shared sockets"), as npm agents with
-// `shareSocket: true` in one process do; they join by their first frame.
+// of its own (`?lanes=1`, docs/wire.md "Shared sockets"), as npm agents in
+// one process do by default; they join by their first frame.
+//
+// MEMORY_GATEWAYS=N creates the network with N connection gateways
+// (docs/scale.md): each agent's socket is held by its gateway, and with
+// MEMORY_SHARE=1 each gateway holds the shared sockets of its members (one
+// socket per gateway while it has room, named after its first member, as the
+// npm package opens them).
 
 import { createNetwork, startEdge, startWorker, testConfigWithoutAssets, workerEntryUrl } from '../support/edge.mjs';
 import { bareSocket, laneSocket } from '../support/frames.mjs';
+import { gatewayOf } from '../support/gateways.mjs';
 import { heapUsage } from '../support/profile.mjs';
 import { serveEdge } from '../support/workerd-serve.mjs';
 import { workerdMemoryKb, workerdRssKb } from '../support/workerd.mjs';
@@ -59,8 +66,10 @@ const SERVE = process.env.MEMORY_RUNTIME === 'workerd';
 const OFFER_DEFLATE = process.env.MEMORY_DEFLATE === '1';
 const SHARE = process.env.MEMORY_SHARE === '1';
 const WITHOUT_ASSETS = process.env.MEMORY_ASSETS === '0';
+const GATEWAYS = Number(process.env.MEMORY_GATEWAYS ?? 0);
 const LANES = 16;
 if (SHARE && FLOOR) throw new Error('MEMORY_SHARE=1 needs the edge: the floor takes no lanes');
+if (GATEWAYS && FLOOR) throw new Error('MEMORY_GATEWAYS needs the edge: the floor has no gateways');
 if (WITHOUT_ASSETS && (FLOOR || SERVE)) throw new Error('MEMORY_ASSETS=0 is for the edge under wrangler dev');
 const vars = policy ? { AGENTNET_TEST_POLICY: JSON.stringify(policy) } : {};
 const edge = SERVE ? await serveEdge({ floor: FLOOR, testHooks: true, vars })
@@ -92,12 +101,15 @@ try {
     console.log(`${stage}: ${workerdFigure}, wasm memory ${wasm}, ${heapFigure}`);
     return figures;
   };
-  // Shared sockets: the one taking lanes now, and how many it has.
-  let carrier = null;
+  // Shared sockets: the one taking lanes now (per gateway), and how many it has.
+  const carriers = new Map();
   let joined = 0;
   const joinInLane = async (name) => {
+    const gateway = GATEWAYS ? gatewayOf(name, GATEWAYS) : 0;
+    let carrier = carriers.get(gateway);
     if (!carrier || carrier.used === LANES) {
-      carrier = await laneSocket(entry, id, { offerDeflate: OFFER_DEFLATE });
+      carrier = await laneSocket(entry, id, { offerDeflate: OFFER_DEFLATE, member: GATEWAYS ? name : null });
+      carriers.set(gateway, carrier);
       carrier.used = 0;
       if (sockets.length === 0) console.log(`shared sockets, ${LANES} agents to a socket; compression agreed: ${carrier.socket.extensions || 'none'}`);
       sockets.push(carrier.socket);
@@ -131,7 +143,11 @@ try {
 
   await read('fresh edge', 0);
   if (FLOOR) id = 'floor';
-  else ({ id } = await createNetwork(edge.url, { name: 'memory', access: { policy: 'open' }, mods: ['persistence'] }));
+  else {
+    const gateways = GATEWAYS ? { gateways: { count: GATEWAYS } } : {};
+    ({ id } = await createNetwork(edge.url, { name: 'memory', access: { policy: 'open' }, mods: ['persistence'], ...gateways }));
+    if (GATEWAYS) console.log(`a network with ${GATEWAYS} connection gateways`);
+  }
   await joinUpTo(1);
   await read('one network, 1 agent', 1);
   await joinUpTo(21);
