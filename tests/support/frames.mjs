@@ -80,17 +80,20 @@ export async function laneSocket(url, id, { offerDeflate = false, member = null 
   const named = member ? `&member=${encodeURIComponent(member)}` : '';
   await opened(shared, `${url.replace('http', 'ws')}/networks/${id}/v1/ws?lanes=1${named}`, offerDeflate, (frame) => {
     shared.raw.push(frame);
-    const match = /^(\d+)([:!])(.*)$/s.exec(frame);
-    if (!match) return;
-    const lane = Number(match[1]);
-    shared.waiting.get(lane)?.();
-    shared.waiting.delete(lane);
-    if (match[2] === '!') {
-      const [code, ...reason] = match[3].split(' ');
-      shared.closes[lane] = { code: Number(code), reason: reason.join(' ') };
-      return;
+    // Several lanes' frames may come in one message, one per line.
+    for (const line of frame.split('\n')) {
+      const match = /^(\d+)([:!])(.*)$/s.exec(line);
+      if (!match) continue;
+      const lane = Number(match[1]);
+      shared.waiting.get(lane)?.();
+      shared.waiting.delete(lane);
+      if (match[2] === '!') {
+        const [code, ...reason] = match[3].split(' ');
+        shared.closes[lane] = { code: Number(code), reason: reason.join(' ') };
+        continue;
+      }
+      (shared.lanes[lane] ??= []).push(...eventsOf(match[3]));
     }
-    (shared.lanes[lane] ??= []).push(...eventsOf(match[3]));
   });
   shared.send = (lane, frame) => shared.socket.send(`${lane}:${frame}`);
   shared.join = (lane, address) => shared.send(lane, eventFrame('network.agent.join', address, 'core', {}));

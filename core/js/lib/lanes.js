@@ -6,7 +6,8 @@
 // A lane looks to its agent's Link like a WebSocket of its own (`send`,
 // `close`, `readyState`, `open`/`message`/`error`/`close` events); the socket
 // underneath ("the carrier") puts `<lane>:` before each frame and reads the
-// lane off each frame that arrives. Lane 0 opens with the carrier; a new
+// lane off each frame that arrives (several lanes' frames may arrive in one
+// message, one per line). Lane 0 opens with the carrier; a new
 // lane opens with its first frame, and numbers are never reused on a carrier.
 // A carrier's first frame says whom it may carry: any member (`placed any`,
 // the network object holds it) or the members placed on one of the network's
@@ -170,6 +171,11 @@ class Carrier {
       for (const lane of waiting) lane.received(PONG);
       return;
     }
+    // The edge sends a burst's frames for several lanes as one message, a frame per line.
+    for (const line of frame.split('\n')) this.#line(line);
+  }
+
+  #line(frame) {
     const read = readLaneFrame(frame);
     if (!read) return;
     const lane = this.#lanes.get(read.lane);

@@ -317,6 +317,8 @@ impl GatewayHost {
                     }
                 }
                 GatewayEffect::Close { socket, close } => {
+                    // What was written before the close goes before it.
+                    texts.flush();
                     self.waiting.borrow_mut().remove(&socket);
                     if self.lane_of(socket).is_some() {
                         self.drop_lane(socket, Some(&close));

@@ -7,6 +7,12 @@
 //! socket; here each distinct text is decoded once per burst and the one
 //! string is handed to every socket that gets it.
 //!
+//! The frames of a shared socket's lanes in one burst go out as one message,
+//! one lane's frame per line (docs/wire.md, "Shared sockets"): a broadcast
+//! to 16 lanes of a socket is one send, not 16 (which also kept a proxy with
+//! Nagle's algorithm in front of the edge, as `wrangler dev`'s is, waiting
+//! for the client's delayed acknowledgement: 200 ms per fan-out).
+//!
 //! (What a send costs beyond that is workerd's: about 750 bytes of JS heap
 //! per `send` that outlive the young generation, whatever the string —
 //! see BENCHMARKS.md, "the slowest fan-outs are the worker's major GCs".)
@@ -28,10 +34,13 @@ extern "C" {
     fn send(this: &TextSocket, text: &JsString) -> Result<(), JsValue>;
 }
 
-/// The JS strings of the frames sent so far in one burst, by text.
+/// The JS strings of the frames sent so far in one burst, by text, and the
+/// lanes' frames gathered per shared socket until the burst ends
+/// ([`FrameTexts::flush`], or when it is dropped).
 #[derive(Default)]
 pub(crate) struct FrameTexts {
     by_text: HashMap<String, JsString>,
+    gathered: Vec<(WebSocket, JsString)>,
 }
 
 impl FrameTexts {
@@ -39,9 +48,10 @@ impl FrameTexts {
     /// before through this `FrameTexts`. A socket that is closing cannot
     /// take frames; the others still get theirs.
     /// On a lane of a shared socket, the frame goes after the lane's prefix
-    /// (joined on the JS side, so the shared text is still made once).
+    /// (joined on the JS side, so the shared text is still made once), and
+    /// waits for the socket's other lanes' frames of this burst.
     pub(crate) fn send(&mut self, ws: &WebSocket, lane: Option<Lane>, frame: String) {
-        let mut text = match self.by_text.get(&frame) {
+        let text = match self.by_text.get(&frame) {
             Some(text) => text.clone(),
             None => {
                 let text = JsString::from(frame.as_str());
@@ -49,12 +59,43 @@ impl FrameTexts {
                 text
             }
         };
-        if let Some(lane) = lane {
-            text = JsString::from(lanes::prefix(lane).as_str()).concat(&text);
+        let Some(lane) = lane else {
+            return send_text(ws, &text);
+        };
+        let line = JsString::from(lanes::prefix(lane).as_str()).concat(&text);
+        let socket: &JsValue = ws.as_ref();
+        match self.gathered.iter_mut().find(|(w, _)| {
+            let other: &JsValue = w.as_ref();
+            other == socket
+        }) {
+            Some((_, lines)) => {
+                *lines = lines
+                    .concat(&JsString::from(lanes::LINE_BREAK))
+                    .concat(&line)
+            }
+            None => self.gathered.push((ws.clone(), line)),
         }
-        let socket: &worker::web_sys::WebSocket = ws.as_ref();
-        if let Err(err) = socket.unchecked_ref::<TextSocket>().send(&text) {
-            worker::console_warn!("dropping a frame for a closed socket: {err:?}");
+    }
+
+    /// Sends the lanes' frames gathered so far, one message per shared socket
+    /// (before anything else is written on those sockets, such as a lane's close).
+    pub(crate) fn flush(&mut self) {
+        for (ws, lines) in self.gathered.drain(..) {
+            send_text(&ws, &lines);
         }
+    }
+}
+
+impl Drop for FrameTexts {
+    fn drop(&mut self) {
+        self.flush();
+    }
+}
+
+/// `WebSocket.send(text)`; a socket that is closing cannot take it.
+fn send_text(ws: &WebSocket, text: &JsString) {
+    let socket: &worker::web_sys::WebSocket = ws.as_ref();
+    if let Err(err) = socket.unchecked_ref::<TextSocket>().send(text) {
+        worker::console_warn!("dropping a frame for a closed socket: {err:?}");
     }
 }

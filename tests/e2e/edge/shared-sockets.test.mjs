@@ -135,6 +135,15 @@ test('a shared socket carries at most 16 lanes; a frame without a lane closes it
   await until('the 16 lanes joined', () => [...Array(16).keys()].every((lane) => (shared.lanes[lane]?.length ?? 0) > 0));
   assert.deepEqual(Object.keys(shared.closes), ['16'], 'no other lane was closed');
 
+  // A broadcast reaches the socket's lanes in one message, a lane's frame per line.
+  const before = shared.raw.length;
+  shared.send(0, eventFrame('probe.all', 'agent:cap0', 'agent:broadcast', { text: 'to every lane' }));
+  await until('the 15 other lanes hear the broadcast', () => [...Array(15).keys()].every((i) => shared.got(i + 1, 'probe.all').length === 1));
+  const carrying = shared.raw.slice(before).filter((m) => m.includes('probe.all'));
+  assert.equal(carrying.length, 1, `one message for the 15 lanes (${carrying.length})`);
+  const lanesInIt = new Set(carrying[0].split('\n').map((line) => Number(line.slice(0, line.indexOf(':')))));
+  assert.ok([...Array(15).keys()].every((i) => lanesInIt.has(i + 1)), `lanes 1 to 15 in it (${[...lanesInIt]})`);
+
   shared.socket.send('{"type":"probe.hello"}');
   await until('the socket is closed', () => shared.closed !== null);
   assert.equal(shared.closed, 4400);

@@ -105,6 +105,11 @@ fn number(digits: &str) -> Option<u32> {
     plain.then(|| digits.parse().ok()).flatten()
 }
 
+/// What separates the lanes' frames of one message from the network: a
+/// message may carry several, one per line (a frame itself has no line break:
+/// events and batches are compact JSON).
+pub const LINE_BREAK: &str = "\n";
+
 /// What goes before each frame of `lane`: `"<lane>:"`.
 pub fn prefix(lane: Lane) -> String {
     format!("{lane}:")
