@@ -69,13 +69,18 @@ test('on a network with gateways, agents wait for the first carrier to say the l
   await tick();
   assert.ok(lanes.every((lane) => lane.readyState === 1), 'every lane is open');
 
-  // Each agent's frames go on its gateway's carrier, on lanes in the order they were placed.
+  // Each agent's frames go on its gateway's carrier, on lanes in the order
+  // they were placed: one message per carrier for this run of code, a frame per line.
   lanes.forEach((lane, i) => lane.send(`{"n":${i}}`));
-  const onFirst = first.sent.map((f) => JSON.parse(f.slice(f.indexOf(':') + 1)).n);
-  const onOther = other.sent.map((f) => JSON.parse(f.slice(f.indexOf(':') + 1)).n);
+  await tick();
+  assert.equal(first.sent.length, 1);
+  assert.equal(other.sent.length, 1);
+  const linesOf = (socket) => socket.sent.flatMap((message) => message.split('\n'));
+  const onFirst = linesOf(first).map((f) => JSON.parse(f.slice(f.indexOf(':') + 1)).n);
+  const onOther = linesOf(other).map((f) => JSON.parse(f.slice(f.indexOf(':') + 1)).n);
   assert.deepEqual(onFirst.map((n) => names[n]), byGateway.get(gatewayOf(names[0], 2)));
   assert.deepEqual(onOther.map((n) => names[n]), byGateway.get(otherGateway));
-  assert.deepEqual(first.sent.map((f) => f.slice(0, f.indexOf(':'))), onFirst.map((_, i) => String(i)));
+  assert.deepEqual(linesOf(first).map((f) => f.slice(0, f.indexOf(':'))), onFirst.map((_, i) => String(i)));
 });
 
 test('on a network without gateways every agent shares the first carrier; one that closes while it waits is never placed', async () => {
@@ -91,6 +96,7 @@ test('on a network without gateways every agent shares the first carrier; one th
   assert.equal(lanes[1].readyState, 1);
   assert.deepEqual(closed, [1000]);
   lanes[1].send('{}');
+  await tick();
   assert.deepEqual(Scripted.sockets[0].sent, ['1:{}']);
 });
 

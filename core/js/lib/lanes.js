@@ -23,6 +23,9 @@ import { LaneSocket, CONNECTING, OPEN } from './lane-socket.js';
 /** How many lanes one socket carries at once (the edge's limit). */
 export const MAX_LANES = 16;
 
+/** How large a message of several lanes' frames may grow before it goes (characters). */
+const GATHER_BYTES = 64 * 1024;
+
 /** The highest lane number. */
 const LAST_LANE = 65535;
 
@@ -77,6 +80,9 @@ class Carrier {
   #open = false;
   /** Lanes waiting for the answer to the heartbeat in flight. */
   #waiting = new Set();
+  /** The lanes' frames of this run of code, and their size. */
+  #gathered = [];
+  #gatheredBytes = 0;
   /** The group it was opened for: a gateway's index, ANYONE, or null while the pool does not know. */
   group;
   /** Whether it was opened naming a member (so its first frame says how the network places them). */
@@ -92,7 +98,7 @@ class Carrier {
     // Its lanes open once it says whom it carries, which the edge writes as
     // it accepts the socket; an edge that takes no lanes says nothing, and
     // the `pong` to this heartbeat comes first.
-    this.#socket.addEventListener('open', () => this.send(PING));
+    this.#socket.addEventListener('open', () => this.#ping());
     this.#socket.addEventListener('message', (message) => this.#arrived(String(message.data)));
     this.#socket.addEventListener('close', (event) => this.#gone(event.code ?? 1006, event.reason ?? '', false));
     this.#socket.addEventListener('error', () => this.#gone(1006, 'the connection failed', true));
@@ -124,15 +130,35 @@ class Carrier {
     if (this.#open) queueMicrotask(() => lane.opened());
   }
 
-  /** Sends one frame of the carrier (already prefixed with its lane). */
+  /**
+   * Sends one frame of the carrier (already prefixed with its lane). The
+   * lanes' frames of one run of code go out as one message, a frame per line
+   * (up to GATHER_BYTES): many small messages back to back can wait on a
+   * proxy's Nagle algorithm for the edge's delayed acknowledgement.
+   */
   send(frame) {
-    if (this.#socket.readyState === OPEN) sendFrame(this.#socket, frame);
+    if (this.#socket.readyState !== OPEN) return;
+    if (this.#gatheredBytes + frame.length > GATHER_BYTES) this.#flush();
+    this.#gathered.push(frame);
+    this.#gatheredBytes += frame.length + 1;
+    if (this.#gathered.length === 1) queueMicrotask(() => this.#flush());
   }
 
-  /** `lane` sent a heartbeat: the carrier's goes out unless one is in flight. */
+  #flush() {
+    const lines = this.#gathered;
+    this.#gathered = [];
+    this.#gatheredBytes = 0;
+    if (lines.length > 0 && this.#socket.readyState === OPEN) sendFrame(this.#socket, lines.join('\n'));
+  }
+
+  /** `lane` sent a heartbeat: the carrier's goes out (alone, as the runtime answers it) unless one is in flight. */
   heartbeat(lane) {
     this.#waiting.add(lane);
-    if (this.#waiting.size === 1) this.send(PING);
+    if (this.#waiting.size === 1) this.#ping();
+  }
+
+  #ping() {
+    if (this.#socket.readyState === OPEN) sendFrame(this.#socket, PING);
   }
 
   /** A lane closed on this side; the edge closes the carrier with its last lane. */

@@ -16,7 +16,7 @@ use crate::host::frame_texts::FrameTexts;
 use crate::host::now;
 use crate::network::gateway_link::{LINK_PATH, LinkBody, SOCKET_HEADER};
 use agentnet_core::Timestamp;
-use agentnet_core::bindings::transport::lanes::Lane;
+use agentnet_core::bindings::transport::lanes::{self, Lane};
 use agentnet_core::bindings::transport::sockets::SocketId;
 use agentnet_core::bindings::transport::ws::close_reply;
 use agentnet_core::gateway::{Gateway, GatewayEffect, GatewayId, Taken, ToGateway, ToNetwork};
@@ -351,7 +351,10 @@ impl GatewayHost {
         };
         let shared = self.carriers.borrow().contains_key(&socket);
         let effects = if shared {
-            self.carrier_frame(socket, text)
+            // Its lanes' frames, one per line.
+            text.split(lanes::LINE_BREAK)
+                .flat_map(|line| self.carrier_frame(socket, line))
+                .collect()
         } else {
             self.with_core(|core| core.on_socket_frame(socket, text, now()))
         };

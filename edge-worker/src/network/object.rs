@@ -18,6 +18,7 @@ use agentnet_core::bindings::access::cors;
 use agentnet_core::bindings::access::policy::Policy;
 use agentnet_core::bindings::directory::create;
 use agentnet_core::bindings::route::{self, Route};
+use agentnet_core::bindings::transport::lanes;
 use agentnet_core::bindings::transport::sockets::Close;
 use agentnet_core::model::origins::AllowedOrigins;
 use agentnet_core::network::Effect;
@@ -314,23 +315,30 @@ impl NetworkHost {
         let mut first_error = None;
         loop {
             let mut handled = 0;
-            while let Some((ws, frame)) = drainer.next() {
+            while let Some((ws, message)) = drainer.next() {
                 handled += 1;
-                // A shared socket's frame names its lane (or closes one).
-                let (conn, frame) = match self.arrived(ws, &frame) {
-                    Ok(Arrived::Frame(conn, frame)) => (conn, frame),
-                    Ok(Arrived::Done) => continue,
-                    Err(err) => {
-                        worker::console_error!("a shared socket's frame failed: {err}");
-                        first_error.get_or_insert(err);
-                        continue;
-                    }
+                // A shared socket's message holds its lanes' frames, one per line.
+                let frames: Vec<&str> = match self.carrier_of(&ws) {
+                    Some(_) => message.split(lanes::LINE_BREAK).collect(),
+                    None => vec![message.as_str()],
                 };
-                // A batched frame's events are handled one by one, as single frames are.
-                for text in bindings::transport::ws::events_of(frame) {
-                    if let Err(err) = self.handle_queued(&conn, text).await {
-                        worker::console_error!("a frame failed: {err}");
-                        first_error.get_or_insert(err);
+                for frame in frames {
+                    // A shared socket's frame names its lane (or closes one).
+                    let (conn, frame) = match self.arrived(ws.clone(), frame) {
+                        Ok(Arrived::Frame(conn, frame)) => (conn, frame),
+                        Ok(Arrived::Done) => continue,
+                        Err(err) => {
+                            worker::console_error!("a shared socket's frame failed: {err}");
+                            first_error.get_or_insert(err);
+                            continue;
+                        }
+                    };
+                    // A batched frame's events are handled one by one, as single frames are.
+                    for text in bindings::transport::ws::events_of(frame) {
+                        if let Err(err) = self.handle_queued(&conn, text).await {
+                            worker::console_error!("a frame failed: {err}");
+                            first_error.get_or_insert(err);
+                        }
                     }
                 }
             }

@@ -143,6 +143,9 @@ test('a shared socket carries at most 16 lanes; a frame without a lane closes it
   assert.equal(carrying.length, 1, `one message for the 15 lanes (${carrying.length})`);
   const lanesInIt = new Set(carrying[0].split('\n').map((line) => Number(line.slice(0, line.indexOf(':')))));
   assert.ok([...Array(15).keys()].every((i) => lanesInIt.has(i + 1)), `lanes 1 to 15 in it (${[...lanesInIt]})`);
+  // And the client's lanes' frames may go as one message, a frame per line.
+  shared.socket.send([1, 2].map((lane) => `${lane}:${eventFrame('probe.lines', `agent:cap${lane}`, 'agent:cap3', { lane })}`).join('\n'));
+  await until('lane 3 hears both lines', () => shared.got(3, 'probe.lines').length === 2);
 
   shared.socket.send('{"type":"probe.hello"}');
   await until('the socket is closed', () => shared.closed !== null);
@@ -233,8 +236,8 @@ test('a shared socket a gateway holds says which gateway; its lanes join as memb
     await until('the unjoined lane 3 times out', () => shared.closes[3] !== undefined, JOIN_DEADLINE_MS * 10);
     assert.equal(shared.closes[3].code, 4504);
     assert.equal(shared.closed, null, 'the socket and its other lanes stay');
-    shared.send(0, eventFrame('note.n', first, here[1], { text: 'still here' }));
-    await until('lane 1 hears lane 0', () => shared.got(1, 'note.n').length === 1);
+    shared.socket.send(`0:${eventFrame('note.n', first, here[1], { text: 'still here' })}\n0:${eventFrame('note.n', first, here[1], { text: 'in one message' })}`);
+    await until('lane 1 hears lane 0, both lines of one message', () => shared.got(1, 'note.n').length === 2);
     // A frame that names no lane closes the whole socket.
     shared.socket.send('{"type":"note.n"}');
     await until('the socket is closed', () => shared.closed !== null);
