@@ -26,6 +26,13 @@ export const MAX_LANES = 16;
 /** How large a message of several lanes' frames may grow before it goes (characters). */
 const GATHER_BYTES = 64 * 1024;
 
+/**
+ * Runs `f` once the current round of callbacks is over: after every timer
+ * due now (each lane's acknowledgement timer fires apart), where the runtime
+ * has `setImmediate`; else after the current run of code.
+ */
+const afterThisRound = globalThis.setImmediate ?? queueMicrotask;
+
 /** The highest lane number. */
 const LAST_LANE = 65535;
 
@@ -132,7 +139,7 @@ class Carrier {
 
   /**
    * Sends one frame of the carrier (already prefixed with its lane). The
-   * lanes' frames of one run of code go out as one message, a frame per line
+   * lanes' frames of one round of callbacks go out as one message, a frame per line
    * (up to GATHER_BYTES): many small messages back to back can wait on a
    * proxy's Nagle algorithm for the edge's delayed acknowledgement.
    */
@@ -141,7 +148,7 @@ class Carrier {
     if (this.#gatheredBytes + frame.length > GATHER_BYTES) this.#flush();
     this.#gathered.push(frame);
     this.#gatheredBytes += frame.length + 1;
-    if (this.#gathered.length === 1) queueMicrotask(() => this.#flush());
+    if (this.#gathered.length === 1) afterThisRound(() => this.#flush());
   }
 
   #flush() {
