@@ -137,3 +137,33 @@ test('on an edge that takes no lanes (the heartbeat\'s pong comes first), every 
   assert.equal(Scripted.sockets.length, 4);
   assert.equal(later, Scripted.sockets[3], 'a later agent gets a plain socket');
 });
+
+test('the last lane\'s last frames and its close go out before its socket closes', async () => {
+  const Scripted = scriptedWebSocket();
+  const pool = sharedSockets(Scripted, 'ws://edge.test/networks/n5/v1/ws');
+  const lane = pool.open('agent:e0');
+  const [carrier] = Scripted.sockets;
+  carrier.accept('placed any');
+  await tick();
+  lane.send('{"last":true}');
+  lane.close(1000, 'bye');
+  assert.deepEqual(carrier.sent, ['0:{"last":true}\n0!1000 bye']);
+  assert.equal(carrier.readyState, 3);
+});
+
+test('when the agent whose socket was to say the layout leaves first, those waiting ask on a new socket', async () => {
+  const Scripted = scriptedWebSocket();
+  const pool = sharedSockets(Scripted, 'ws://edge.test/networks/n6/v1/ws');
+  const [first, second] = ['agent:f0', 'agent:f1'].map((name) => pool.open(name));
+  const closes = [];
+  second.addEventListener('close', (e) => closes.push(e.code));
+  first.close(1000, 'bye');
+  Scripted.sockets[0].dispatchEvent(Object.assign(new Event('close'), { code: 1000, reason: 'no lanes left' }));
+  await tick();
+  assert.equal(Scripted.sockets.length, 2, 'a new socket for the agent still waiting');
+  assert.equal(Scripted.sockets[1].url.searchParams.get('member'), 'agent:f1');
+  Scripted.sockets[1].accept('placed any');
+  await tick();
+  assert.equal(second.readyState, 1);
+  assert.deepEqual(closes, []);
+});

@@ -96,6 +96,8 @@ class Carrier {
   named;
   /** What its first frame said, once it came. */
   placed = null;
+  /** This side closed it (its last lane closed). */
+  released = false;
 
   constructor(pool, WebSocket, url, { group, named }) {
     this.#pool = pool;
@@ -172,6 +174,9 @@ class Carrier {
   release(number) {
     this.#lanes.delete(number);
     if (this.#lanes.size > 0) return;
+    // Its last lane's last frames (and its close) go before the socket closes.
+    this.#flush();
+    this.released = true;
     this.#pool.drop(this);
     this.#socket.close(1000, 'no lanes left');
   }
@@ -326,10 +331,13 @@ class SharedSockets {
   /** `carrier` takes no more lanes; when it went before saying the layout, the lanes waiting for it fail as it did. */
   drop(carrier, gone) {
     this.#carriers.delete(carrier);
-    if (!gone || this.#layout !== null || !carrier.named || carrier.placed !== null) return;
+    if (this.#layout !== null || !carrier.named || carrier.placed !== null) return;
     const pending = this.#pending;
     this.#pending = [];
-    for (const { lane } of pending) lane.ended(gone.code, gone.reason, gone.failed);
+    // Its agents left before it said: those waiting ask again on a new socket.
+    if (carrier.released) for (const { lane, address } of pending) this.#place(lane, address);
+    else if (gone) for (const { lane } of pending) lane.ended(gone.code, gone.reason, gone.failed);
+    else this.#pending = pending;
   }
 
   /** How many carriers are open (for tests and benchmarks). */

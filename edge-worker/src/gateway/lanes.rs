@@ -15,7 +15,7 @@
 //!
 //! [`Gateway`]: agentnet_core::gateway::Gateway
 
-use crate::gateway::held::{Carrier, Held};
+use crate::gateway::held::{Carrier, Held, KeptLane, kept, restored};
 use crate::gateway::object::GatewayHost;
 use crate::host::now;
 use crate::network::gateway_link::Links;
@@ -24,55 +24,7 @@ use agentnet_core::bindings::transport::lanes::{self, FIRST_LANE, Lane, LaneFram
 use agentnet_core::bindings::transport::sockets::{Close, SocketId};
 use agentnet_core::gateway::{GatewayEffect, Opening, ToNetwork};
 use agentnet_core::replica::{HEARTBEAT_PING, HEARTBEAT_PONG};
-use agentnet_core::{Address, Timestamp};
 use worker::WebSocket;
-
-/// One lane as kept in its carrier's attachment.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct KeptLane {
-    pub(crate) lane: Lane,
-    pub(crate) socket: SocketId,
-    pub(crate) since: Timestamp,
-    pub(crate) member: Option<(Address, u64)>,
-}
-
-/// A carrier's lanes as one short text: its highest lane, then each open
-/// lane as `<lane> <socket> <since ms>[ <epoch> <member>]` (an address has
-/// no spaces), separated by `;`.
-pub(crate) fn kept(top: Lane, lanes: &[KeptLane]) -> String {
-    let mut text = top.to_string();
-    for lane in lanes {
-        text.push_str(&format!(";{} {} {}", lane.lane, lane.socket, lane.since));
-        if let Some((member, epoch)) = &lane.member {
-            text.push_str(&format!(" {epoch} {member}"));
-        }
-    }
-    text
-}
-
-/// A carrier's lanes [`kept`] as text (`None` when it is not one; a lane
-/// that does not read is left out, one whose member does not comes back unjoined).
-pub(crate) fn restored(text: &str) -> Option<(Lane, Vec<KeptLane>)> {
-    let mut parts = text.split(';');
-    let top = parts.next()?.parse().ok()?;
-    let lanes = parts
-        .filter_map(|part| {
-            let mut fields = part.splitn(5, ' ');
-            let lane = fields.next()?.parse().ok()?;
-            let socket = fields.next()?.parse().ok()?;
-            let since = Timestamp::from(fields.next()?.parse::<u64>().ok()?);
-            let epoch = fields.next().and_then(|e| e.parse::<u64>().ok());
-            let member = fields.next().and_then(|m| m.parse::<Address>().ok());
-            Some(KeptLane {
-                lane,
-                socket,
-                since,
-                member: member.zip(epoch),
-            })
-        })
-        .collect();
-    Some((top, lanes))
-}
 
 impl GatewayHost {
     /// The announced shared socket `ws` arrives: lane 0 is `held.socket`,
@@ -140,14 +92,15 @@ impl GatewayHost {
 
     /// Writes the attachment of carrier `base` as its lanes are now in the core.
     pub(crate) fn write_carrier(&self, base: SocketId) {
-        let carriers = self.carriers.borrow();
-        let Some(carrier) = carriers.get(&base) else {
+        let Some((ws, ids, top, held)) = self.carriers.borrow().get(&base).map(|carrier| {
+            let ids: Vec<(Lane, SocketId)> = carrier.lanes.iter().collect();
+            (carrier.ws.clone(), ids, carrier.top, carrier.held.clone())
+        }) else {
             return;
         };
         let lanes: Vec<KeptLane> = self.with_core(|core| {
-            carrier
-                .lanes
-                .iter()
+            ids.iter()
+                .copied()
                 .filter_map(|(lane, socket)| {
                     let opening = core.opening(socket)?;
                     Some(KeptLane {
@@ -160,11 +113,11 @@ impl GatewayHost {
                 .collect()
         });
         let held = Held {
-            lanes: Some(kept(carrier.top, &lanes)),
+            lanes: Some(kept(top, &lanes)),
             member: None,
-            ..carrier.held.clone()
+            ..held
         };
-        if let Err(err) = carrier.ws.serialize_attachment(&held) {
+        if let Err(err) = ws.serialize_attachment(&held) {
             worker::console_error!("keeping a shared socket's lanes failed: {err}");
         }
     }
@@ -302,42 +255,5 @@ impl GatewayHost {
                 .close(Some(close.code), Some(close.reason.as_str()));
         }
         effects
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn lane(lane: Lane, socket: SocketId, member: Option<(&str, u64)>) -> KeptLane {
-        KeptLane {
-            lane,
-            socket,
-            since: Timestamp::from(1_700_000_000_000),
-            member: member.map(|(m, e)| (m.parse().expect("an address"), e)),
-        }
-    }
-
-    #[test]
-    fn a_carriers_lanes_read_back_as_they_were_kept() {
-        let lanes = vec![
-            lane(0, 9_007_199_254_740_991, Some(("agent:ann", 77))),
-            lane(3, 12, None),
-            lane(7, 13, Some(("net1::agent:ben", 2))),
-        ];
-        let text = kept(7, &lanes);
-        assert_eq!(restored(&text), Some((7, lanes)));
-        assert_eq!(restored("5"), Some((5, Vec::new())));
-    }
-
-    #[test]
-    fn a_lane_that_does_not_read_is_left_out_and_a_bad_member_comes_back_unjoined() {
-        let (top, lanes) =
-            restored("4;1 10 5 3 agent:ann;x y z;2 11 6 3 not an address").expect("a carrier");
-        assert_eq!(top, 4);
-        assert_eq!(lanes.len(), 2);
-        assert!(lanes[0].member.is_some());
-        assert_eq!(lanes[1].member, None);
-        assert_eq!(restored("not a lane"), None);
     }
 }

@@ -341,6 +341,8 @@ impl GatewayHost {
 
     /// A frame from a socket.
     pub(crate) fn frame(&self, ws: &WebSocket, text: &str) {
+        // After a wake, the shared sockets are known once the core is restored.
+        self.with_core(|_| ());
         let known = self.ids.borrow().get(ws);
         let Some(socket) = known.or_else(|| {
             let socket = read(ws)?.socket;
@@ -364,6 +366,7 @@ impl GatewayHost {
 
     /// A socket closed (either side).
     pub(crate) fn closed(&self, ws: &WebSocket, code: usize) {
+        self.with_core(|_| ());
         let _ = ws.close(Some(close_reply(code)), Some("closed"));
         self.ids.borrow().forget(ws);
         // A socket the gateway forgot (its attachment cleared by a reset) closing is no news.
@@ -373,6 +376,11 @@ impl GatewayHost {
         let shared = self.carriers.borrow().contains_key(&held.socket);
         let effects = if shared {
             self.end_carrier(held.socket, None)
+        } else if let Some(lanes) = held.lanes.as_deref() {
+            // A shared socket that closed while the gateway slept (a wake
+            // restores only open sockets): its members are reconciled as
+            // gone; the network hears its lanes closed.
+            crate::gateway::held::closed_asleep(lanes)
         } else {
             self.sockets.borrow_mut().remove(&held.socket);
             self.with_core(|core| core.closed(held.socket))

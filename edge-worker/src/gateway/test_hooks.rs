@@ -2,7 +2,7 @@
 //! on only with `AGENTNET_TEST_HOOKS=1`: its network's test routes make it
 //! restart, reset or lose its answers (`crate::network::test_hooks`).
 
-use crate::gateway::held::{Carrier, Held};
+use crate::gateway::held::Held;
 use crate::gateway::object::GatewayHost;
 use crate::host::now;
 use agentnet_core::bindings::route::GATEWAY_ANSWERS_LOST_MS;
