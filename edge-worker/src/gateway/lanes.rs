@@ -11,16 +11,18 @@
 //! (the network refuses the others, as on any gateway socket); the socket's
 //! first frame tells the client which those are ([`lanes::placed_on`]).
 //! The carrier's attachment keeps its lanes across hibernation
-//! ([`kept`], [`restored`]).
+//! ([`lanes::kept_lanes`], with the epoch that bound each member).
 //!
 //! [`Gateway`]: agentnet_core::gateway::Gateway
 
-use crate::gateway::held::{Carrier, Held, KeptLane, kept, restored};
+use crate::gateway::held::{Carrier, Held};
 use crate::gateway::object::GatewayHost;
 use crate::host::now;
 use crate::network::gateway_link::Links;
 use crate::network::socket_state::LaneIds;
-use agentnet_core::bindings::transport::lanes::{self, FIRST_LANE, Lane, LaneFrame, MAX_LANES};
+use agentnet_core::bindings::transport::lanes::{
+    self, FIRST_LANE, KeptLane, Lane, LaneFrame, MAX_LANES,
+};
 use agentnet_core::bindings::transport::sockets::{Close, SocketId};
 use agentnet_core::gateway::{GatewayEffect, Opening, ToNetwork};
 use agentnet_core::replica::{HEARTBEAT_PING, HEARTBEAT_PONG};
@@ -56,24 +58,22 @@ impl GatewayHost {
         ws: WebSocket,
         held: Held,
     ) {
-        let Some((top, kept)) = held.lanes.as_deref().and_then(restored) else {
+        let Some((top, kept)) = held.lanes.as_deref().and_then(lanes::restored_lanes) else {
             return;
         };
         let base = held.socket;
         let mut ids = LaneIds::default();
         for lane in kept {
             let opening = Opening {
-                member: lane.member,
+                member: lane.member.zip(lane.epoch),
                 since: lane.since,
                 ..held.opening()
             };
             // What it says of the member is what storage already keeps.
-            let _kept = core.opened(lane.socket, opening);
-            ids.insert(lane.lane, lane.socket);
-            self.lanes
-                .borrow_mut()
-                .insert(lane.socket, (base, lane.lane));
-            self.sockets.borrow_mut().insert(lane.socket, ws.clone());
+            let _kept = core.opened(lane.id, opening);
+            ids.insert(lane.lane, lane.id);
+            self.lanes.borrow_mut().insert(lane.id, (base, lane.lane));
+            self.sockets.borrow_mut().insert(lane.id, ws.clone());
         }
         self.ids.borrow().remember(&ws, base);
         let carrier = Carrier {
@@ -101,19 +101,21 @@ impl GatewayHost {
         let lanes: Vec<KeptLane> = self.with_core(|core| {
             ids.iter()
                 .copied()
-                .filter_map(|(lane, socket)| {
-                    let opening = core.opening(socket)?;
+                .filter_map(|(lane, id)| {
+                    let opening = core.opening(id)?;
+                    let (member, epoch) = opening.member.clone().unzip();
                     Some(KeptLane {
                         lane,
-                        socket,
+                        id,
                         since: opening.since,
-                        member: opening.member.clone(),
+                        member,
+                        epoch,
                     })
                 })
                 .collect()
         });
         let held = Held {
-            lanes: Some(kept(top, &lanes)),
+            lanes: Some(lanes::kept_lanes(top, lanes.iter())),
             member: None,
             ..held
         };

@@ -19,9 +19,9 @@
 //! network closes the socket. Its first frame, on no lane, says whom it may
 //! carry: [`PLACED_ANYWHERE`], or [`placed_on`] a gateway. docs/wire.md ("Shared sockets") is the reference.
 
-use super::sockets::{Close, SocketRecord};
+use super::sockets::{Close, SocketId, SocketRecord};
 use crate::bindings::message::Request;
-use crate::{ErrorCode, Timestamp};
+use crate::{Address, ErrorCode, Timestamp};
 
 /// A lane's number on its socket.
 pub type Lane = u16;
@@ -151,47 +151,103 @@ pub fn emptied() -> Close {
     }
 }
 
+/// One open lane of a shared socket as a host keeps it across hibernation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeptLane {
+    /// Its lane.
+    pub lane: Lane,
+    /// Its connection's (socket's) id.
+    pub id: SocketId,
+    /// When it opened or was last unbound.
+    pub since: Timestamp,
+    /// The member it is bound to.
+    pub member: Option<Address>,
+    /// On a gateway: the network object's instance that bound the member.
+    pub epoch: Option<u64>,
+}
+
 /// What a host keeps of a shared socket across hibernation, as one short
 /// text: its highest lane so far, then each open lane as
-/// `<lane> <id> <since ms>[ <member>]` (a member address has no spaces),
-/// separated by `;`.
-pub fn kept<'a>(top: Lane, lanes: impl Iterator<Item = (Lane, &'a SocketRecord)>) -> String {
+/// `<lane> <id> <since ms>[ <epoch>][ <member>]` (an epoch is digits, a
+/// member address never is, and has no spaces), separated by `;`.
+pub fn kept_lanes<'a>(top: Lane, lanes: impl Iterator<Item = &'a KeptLane>) -> String {
     let mut text = top.to_string();
-    for (lane, record) in lanes {
-        text.push_str(&format!(";{lane} {} {}", record.id, record.since));
-        if let Some(member) = &record.member {
+    for lane in lanes {
+        text.push_str(&format!(";{} {} {}", lane.lane, lane.id, lane.since));
+        if let Some(epoch) = lane.epoch {
+            text.push_str(&format!(" {epoch}"));
+        }
+        if let Some(member) = &lane.member {
             text.push_str(&format!(" {member}"));
         }
     }
     text
 }
 
-/// A shared socket [`kept`] across hibernation, with its client IP `peer`:
-/// its highest lane and its open lanes (`None` when the text is not one; a
-/// lane that does not read is left out, one whose member does not comes
-/// back unjoined).
-pub fn restored(text: &str, peer: Option<&str>) -> Option<(Lane, Vec<(Lane, SocketRecord)>)> {
+/// A shared socket [`kept_lanes`] across hibernation: its highest lane and
+/// its open lanes (`None` when the text is not one; a lane that does not
+/// read is left out, one whose member does not comes back unjoined).
+pub fn restored_lanes(text: &str) -> Option<(Lane, Vec<KeptLane>)> {
     let mut parts = text.split(';');
     let top = parts.next()?.parse().ok()?;
-    Some((
-        top,
-        parts.filter_map(|lane| one_restored(lane, peer)).collect(),
-    ))
+    Some((top, parts.filter_map(one_restored).collect()))
 }
 
-fn one_restored(text: &str, peer: Option<&str>) -> Option<(Lane, SocketRecord)> {
+fn one_restored(text: &str) -> Option<KeptLane> {
     let mut parts = text.splitn(4, ' ');
     let lane = parts.next()?.parse().ok()?;
     let id = parts.next()?.parse().ok()?;
     let since = Timestamp::from(parts.next()?.parse::<u64>().ok()?);
-    let member = parts.next().and_then(|m| m.parse().ok());
-    let record = SocketRecord {
-        id,
-        member,
-        peer: peer.map(str::to_owned),
-        since,
+    let rest = parts.next().unwrap_or_default();
+    let (epoch, member) = match rest.split_once(' ') {
+        Some((epoch, member)) if epoch.bytes().all(|b| b.is_ascii_digit()) => {
+            (epoch.parse().ok(), member)
+        }
+        _ if !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_digit()) => {
+            (rest.parse().ok(), "")
+        }
+        _ => (None, rest),
     };
-    Some((lane, record))
+    Some(KeptLane {
+        lane,
+        id,
+        since,
+        member: member.parse().ok(),
+        epoch,
+    })
+}
+
+/// [`kept_lanes`] of the network object's lanes (connections of its table).
+pub fn kept<'a>(top: Lane, lanes: impl Iterator<Item = (Lane, &'a SocketRecord)>) -> String {
+    let lanes: Vec<KeptLane> = lanes
+        .map(|(lane, record)| KeptLane {
+            lane,
+            id: record.id,
+            since: record.since,
+            member: record.member.clone(),
+            epoch: None,
+        })
+        .collect();
+    kept_lanes(top, lanes.iter())
+}
+
+/// A shared socket [`kept`] across hibernation, as its table's records with
+/// its client IP `peer` ([`restored_lanes`]).
+pub fn restored(text: &str, peer: Option<&str>) -> Option<(Lane, Vec<(Lane, SocketRecord)>)> {
+    let (top, lanes) = restored_lanes(text)?;
+    let records = lanes
+        .into_iter()
+        .map(|kept| {
+            let record = SocketRecord {
+                id: kept.id,
+                member: kept.member,
+                peer: peer.map(str::to_owned),
+                since: kept.since,
+            };
+            (kept.lane, record)
+        })
+        .collect();
+    Some((top, records))
 }
 
 #[cfg(test)]
@@ -281,6 +337,30 @@ mod tests {
         assert!(!wants_lanes(&req("")));
         assert!(!wants_lanes(&req("?lanes=0")));
         assert!(!wants_lanes(&req("?lanes=yes")));
+    }
+
+    #[test]
+    fn a_gateways_lanes_come_back_with_the_epoch_that_bound_their_members() {
+        let lane = |lane, id, member: Option<&str>, epoch| KeptLane {
+            lane,
+            id,
+            since: Timestamp::from(1_700_000_000_000),
+            member: member.map(|m| m.parse().expect("an address")),
+            epoch,
+        };
+        let lanes = vec![
+            lane(0, 9_007_199_254_740_991, Some("agent:ann"), Some(77)),
+            lane(3, 12, None, None),
+            lane(7, 13, Some("net1::agent:ben"), Some(2)),
+            lane(8, 14, Some("agent:cy"), None),
+        ];
+        let text = kept_lanes(8, lanes.iter());
+        assert_eq!(restored_lanes(&text), Some((8, lanes)));
+        let (_, bad) = restored_lanes("4;1 10 5 3 not an address").expect("a carrier");
+        assert_eq!(
+            bad[0].member, None,
+            "a member that does not read comes back unjoined"
+        );
     }
 
     #[test]
